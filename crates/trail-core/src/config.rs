@@ -1,0 +1,486 @@
+//! Layered configuration: built-in defaults < `~/.config/trail/config.toml` <
+//! `<project>/.trail/config.toml` < environment (`TRAIL_*`) < flags. Every value remembers where
+//! it came from, so `trail config` can show it.
+//!
+//! Loading reads at most two small files and the environment: it is on the hook path.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::ledger::LedgerOptions;
+use crate::secrets::RuleSpec;
+
+/// Where a setting's value came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum Origin {
+    Default,
+    UserFile(PathBuf),
+    ProjectFile(PathBuf),
+    Env(String),
+    Flag(String),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::UserFile(p) => write!(f, "user config {}", p.display()),
+            Origin::ProjectFile(p) => write!(f, "project config {}", p.display()),
+            Origin::Env(v) => write!(f, "environment ${v}"),
+            Origin::Flag(v) => write!(f, "flag {v}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Setting<T> {
+    fn default(value: T) -> Setting<T> {
+        Setting {
+            value,
+            origin: Origin::Default,
+        }
+    }
+    fn set(&mut self, value: T, origin: Origin) {
+        self.value = value;
+        self.origin = origin;
+    }
+}
+
+fn rule_names<S: serde::Serializer>(rules: &[(RuleSpec, Origin)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(rules.len()))?;
+    for (r, o) in rules {
+        seq.serialize_element(&serde_json::json!({"name": r.name, "regex": r.regex, "origin": o}))?;
+    }
+    seq.end()
+}
+
+/// A configuration problem: which file or variable, which key, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{}: {message}", path.display())]
+    File { path: PathBuf, message: String },
+    #[error("${var}: {message}")]
+    Env { var: String, message: String },
+    #[error("cannot find a home directory: set HOME (or TRAIL_HOME)")]
+    NoHome,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Config {
+    /// The personal root holding `stream/`.
+    pub home: Setting<PathBuf>,
+    pub rotate_bytes: Setting<u64>,
+    pub alert_after_ms: Setting<u64>,
+    pub alert_command: Setting<Option<String>>,
+    pub max_records: Setting<usize>,
+    /// Where secret originals are kept (`$HOME/.secrets`).
+    pub secrets_dir: Setting<PathBuf>,
+    #[serde(serialize_with = "rule_names")]
+    pub secret_rules: Vec<(RuleSpec, Origin)>,
+    /// The project this invocation belongs to.
+    pub project_root: Setting<PathBuf>,
+    /// The config files that were read.
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    #[serde(default)]
+    ledger: LedgerSection,
+    #[serde(default)]
+    secrets: SecretsSection,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LedgerSection {
+    home: Option<String>,
+    rotate_bytes: Option<toml::Value>,
+    alert_after: Option<toml::Value>,
+    alert_command: Option<String>,
+    max_records: Option<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SecretsSection {
+    dir: Option<String>,
+    #[serde(default)]
+    rules: Vec<RuleSpec>,
+}
+
+/// The process environment, injectable so tests never depend on the real one.
+pub trait Env {
+    fn var(&self, key: &str) -> Option<String>;
+    fn cwd(&self) -> PathBuf;
+}
+
+/// The real environment.
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok().filter(|v| !v.is_empty())
+    }
+    fn cwd(&self) -> PathBuf {
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+    }
+}
+
+impl Config {
+    pub fn load() -> Result<Config, ConfigError> {
+        Config::load_from(&ProcessEnv)
+    }
+
+    pub fn load_from(env: &dyn Env) -> Result<Config, ConfigError> {
+        let home_dir = env.var("HOME").map(PathBuf::from);
+        let project = project_root(env);
+        let default_home = match &home_dir {
+            Some(h) => {
+                let ledger = h.join(".ledger");
+                let leger = h.join(".leger");
+                // The spec spells the root `~/.leger`; honour an existing one.
+                if !ledger.exists() && leger.exists() {
+                    leger
+                } else {
+                    ledger
+                }
+            }
+            None => PathBuf::new(),
+        };
+        let mut c = Config {
+            home: Setting::default(default_home),
+            rotate_bytes: Setting::default(100 * 1024 * 1024),
+            alert_after_ms: Setting::default(2000),
+            alert_command: Setting::default(None),
+            max_records: Setting::default(500),
+            secrets_dir: Setting::default(
+                home_dir
+                    .clone()
+                    .map(|h| h.join(".secrets"))
+                    .unwrap_or_default(),
+            ),
+            secret_rules: Vec::new(),
+            project_root: project,
+            files: Vec::new(),
+        };
+
+        let user_dir = env
+            .var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home_dir.as_ref().map(|h| h.join(".config")));
+        if let Some(dir) = user_dir {
+            let path = dir.join("trail").join("config.toml");
+            c.apply_file(&path, Origin::UserFile(path.clone()), home_dir.as_deref())?;
+        }
+        let path = c.project_root.value.join(".trail").join("config.toml");
+        c.apply_file(
+            &path,
+            Origin::ProjectFile(path.clone()),
+            home_dir.as_deref(),
+        )?;
+        c.apply_env(env)?;
+        if c.home.value.as_os_str().is_empty() || c.secrets_dir.value.as_os_str().is_empty() {
+            return Err(ConfigError::NoHome);
+        }
+        Ok(c)
+    }
+
+    fn apply_file(
+        &mut self,
+        path: &Path,
+        origin: Origin,
+        home: Option<&Path>,
+    ) -> Result<(), ConfigError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => {
+                return Err(ConfigError::File {
+                    path: path.into(),
+                    message: e.to_string(),
+                });
+            }
+        };
+        let err = |message: String| ConfigError::File {
+            path: path.into(),
+            message,
+        };
+        let fc: FileConfig = toml::from_str(&text).map_err(|e| err(e.to_string()))?;
+        self.files.push(path.to_path_buf());
+        if let Some(h) = fc.ledger.home {
+            self.home.set(expand(&h, home), origin.clone());
+        }
+        if let Some(v) = fc.ledger.rotate_bytes {
+            let n = match &v {
+                toml::Value::Integer(i) if *i > 0 => *i as u64,
+                toml::Value::String(s) => {
+                    parse_size(s).map_err(|m| err(format!("ledger.rotate_bytes: {m}")))?
+                }
+                _ => return Err(err(
+                    "ledger.rotate_bytes: give a positive number of bytes or a size like \"100MB\""
+                        .into(),
+                )),
+            };
+            self.rotate_bytes.set(n, origin.clone());
+        }
+        if let Some(v) = fc.ledger.alert_after {
+            let ms = match &v {
+                toml::Value::Integer(i) if *i >= 0 => *i as u64,
+                toml::Value::String(s) => {
+                    parse_duration_ms(s).map_err(|m| err(format!("ledger.alert_after: {m}")))?
+                }
+                _ => {
+                    return Err(err(
+                        "ledger.alert_after: give milliseconds or a duration like \"2s\"".into(),
+                    ));
+                }
+            };
+            self.alert_after_ms.set(ms, origin.clone());
+        }
+        if let Some(cmd) = fc.ledger.alert_command {
+            self.alert_command.set(Some(cmd), origin.clone());
+        }
+        if let Some(n) = fc.ledger.max_records {
+            if n == 0 {
+                return Err(err("ledger.max_records must be at least 1".into()));
+            }
+            self.max_records.set(n as usize, origin.clone());
+        }
+        if let Some(d) = fc.secrets.dir {
+            self.secrets_dir.set(expand(&d, home), origin.clone());
+        }
+        for r in fc.secrets.rules {
+            self.secret_rules.push((r, origin.clone()));
+        }
+        Ok(())
+    }
+
+    fn apply_env(&mut self, env: &dyn Env) -> Result<(), ConfigError> {
+        let bad = |var: &str, message: String| ConfigError::Env {
+            var: var.into(),
+            message,
+        };
+        if let Some(v) = env.var("TRAIL_HOME") {
+            self.home
+                .set(PathBuf::from(v), Origin::Env("TRAIL_HOME".into()));
+        }
+        if let Some(v) = env.var("TRAIL_ROTATE_BYTES") {
+            let n = parse_size(&v).map_err(|m| bad("TRAIL_ROTATE_BYTES", m))?;
+            self.rotate_bytes
+                .set(n, Origin::Env("TRAIL_ROTATE_BYTES".into()));
+        }
+        if let Some(v) = env.var("TRAIL_ALERT_AFTER") {
+            let ms = parse_duration_ms(&v).map_err(|m| bad("TRAIL_ALERT_AFTER", m))?;
+            self.alert_after_ms
+                .set(ms, Origin::Env("TRAIL_ALERT_AFTER".into()));
+        }
+        if let Some(v) = env.var("TRAIL_ALERT_COMMAND") {
+            self.alert_command
+                .set(Some(v), Origin::Env("TRAIL_ALERT_COMMAND".into()));
+        }
+        if let Some(v) = env.var("TRAIL_MAX_RECORDS") {
+            let n: usize = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                bad(
+                    "TRAIL_MAX_RECORDS",
+                    format!("`{v}` is not a positive number"),
+                )
+            })?;
+            self.max_records
+                .set(n, Origin::Env("TRAIL_MAX_RECORDS".into()));
+        }
+        Ok(())
+    }
+
+    /// Ledger options from this configuration.
+    pub fn ledger_options(&self) -> LedgerOptions {
+        let mut o = LedgerOptions::new(self.secrets_dir.value.clone());
+        o.rotate_bytes = self.rotate_bytes.value;
+        o.alert_after = Duration::from_millis(self.alert_after_ms.value);
+        o.alert_command = self.alert_command.value.clone();
+        o.max_records = self.max_records.value;
+        o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
+        o
+    }
+}
+
+/// `$CLAUDE_PROJECT_DIR`, else the nearest directory with `.git`, else the working directory.
+fn project_root(env: &dyn Env) -> Setting<PathBuf> {
+    if let Some(p) = env.var("CLAUDE_PROJECT_DIR") {
+        return Setting {
+            value: PathBuf::from(p),
+            origin: Origin::Env("CLAUDE_PROJECT_DIR".into()),
+        };
+    }
+    let cwd = env.cwd();
+    let mut dir = Some(cwd.as_path());
+    while let Some(d) = dir {
+        if d.join(".git").exists() {
+            return Setting {
+                value: d.to_path_buf(),
+                origin: Origin::Default,
+            };
+        }
+        dir = d.parent();
+    }
+    Setting::default(cwd)
+}
+
+fn expand(p: &str, home: Option<&Path>) -> PathBuf {
+    match (p.strip_prefix("~/"), home) {
+        (Some(rest), Some(h)) => h.join(rest),
+        _ if p == "~" && home.is_some() => home.map(Path::to_path_buf).unwrap_or_default(),
+        _ => PathBuf::from(p),
+    }
+}
+
+/// `1048576`, `100MB`, `1.5 GiB`, `64k`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 104857600 or \"100MB\")"))?;
+    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        u => {
+            return Err(format!(
+                "unknown size unit `{u}` in `{s}`: use B, KB, MB or GB"
+            ));
+        }
+    };
+    let v = (n * mult) as u64;
+    if v == 0 {
+        return Err(format!("`{s}` must be more than zero bytes"));
+    }
+    Ok(v)
+}
+
+/// `2000` (ms), `500ms`, `2s`, `1m`.
+pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (e.g. 2000, \"500ms\", \"2s\")"))?;
+    let mult = match unit.trim() {
+        "" | "ms" => 1.0,
+        "s" => 1000.0,
+        "m" | "min" => 60_000.0,
+        u => {
+            return Err(format!(
+                "unknown duration unit `{u}` in `{s}`: use ms, s or m"
+            ));
+        }
+    };
+    Ok((n * mult) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct FakeEnv(HashMap<&'static str, String>, PathBuf);
+    impl Env for FakeEnv {
+        fn var(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+        fn cwd(&self) -> PathBuf {
+            self.1.clone()
+        }
+    }
+
+    #[test]
+    fn layers_apply_in_order_and_remember_their_origin() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(
+            home.path().join(".config/trail/config.toml"),
+            "[ledger]\nrotate_bytes = \"1MB\"\nalert_after = \"3s\"\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[ledger]\nalert_after = 500\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        vars.insert("TRAIL_MAX_RECORDS", "50".to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, proj.path().into())).unwrap();
+        assert_eq!(c.rotate_bytes.value, 1024 * 1024);
+        assert!(matches!(c.rotate_bytes.origin, Origin::UserFile(_)));
+        assert_eq!(c.alert_after_ms.value, 500);
+        assert!(matches!(c.alert_after_ms.origin, Origin::ProjectFile(_)));
+        assert_eq!(c.max_records.value, 50);
+        assert_eq!(
+            c.max_records.origin,
+            Origin::Env("TRAIL_MAX_RECORDS".into())
+        );
+        assert_eq!(c.home.value, home.path().join(".ledger"));
+        assert_eq!(c.secrets_dir.value, home.path().join(".secrets"));
+    }
+
+    #[test]
+    fn a_typo_in_a_config_file_names_the_file_and_key() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(
+            home.path().join(".config/trail/config.toml"),
+            "[ledger]\nrotate_byte = 5\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let e = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("config.toml") && msg.contains("rotate_byte"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_specs_spelling_of_the_root_is_honoured_when_it_exists() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir(home.path().join(".leger")).unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
+        assert_eq!(c.home.value, home.path().join(".leger"));
+    }
+
+    #[test]
+    fn sizes_and_durations() {
+        assert_eq!(parse_size("100MB").unwrap(), 100 * 1024 * 1024);
+        assert_eq!(parse_size("4096").unwrap(), 4096);
+        assert!(parse_size("lots").is_err());
+        assert_eq!(parse_duration_ms("2s").unwrap(), 2000);
+        assert_eq!(parse_duration_ms("150ms").unwrap(), 150);
+        assert!(parse_duration_ms("2 fortnights").is_err());
+    }
+}

@@ -1,0 +1,53 @@
+//! Durable file operations shared by every store.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::failpoint;
+
+/// Replace `path` with `bytes` so that a reader (or a crash) sees the old file or the new one,
+/// never a mix: write a temporary file in the same directory (rename is only atomic within one
+/// filesystem), flush its data, rename it over the target, then sync the directory, because the
+/// rename itself lives in the directory's metadata and is lost on power failure until then.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = parent_dir(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".trail-tmp-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_data()?;
+    failpoint::hit("atomic-write-before-rename");
+    // On error the NamedTempFile is dropped and removes itself: no litter.
+    tmp.persist(path).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
+/// Flush a directory's entries (new, renamed or removed files) to stable storage.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Create a directory (and parents) and sync the parent, so a fresh store survives power loss.
+pub fn ensure_dir(dir: &Path) -> io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir)?;
+    if let Some(parent) = dir.parent() {
+        let _ = sync_dir(parent);
+    }
+    Ok(())
+}
+
+/// Open a file for appending, creating it if needed.
+pub fn open_append(path: &Path) -> io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}

@@ -1,0 +1,551 @@
+//! Crash-safe append.
+//!
+//! The sequence (DESIGN.md "Atomic append"), and what each step protects against:
+//!
+//! 1. Validate, redact and seal the record: nothing secret ever reaches a file, not even the
+//!    intent file.
+//! 2. Write it to a private intent file (`pulses.intent.<pid>-<n>`), holding an OS lock on that
+//!    file for as long as the writer lives. If the writer dies from here on, the record is not
+//!    lost: whoever takes the stream lock next finds the intent file unlocked and appends it.
+//! 3. Take the stream lock (alerting when the wait is long).
+//! 4. Repair a torn tail: bytes after the last complete record are copied to
+//!    `archive/torn-<ts>.bin`, then cut off.
+//! 5. Replay orphaned intent files of dead writers, unless their record is already in the stream.
+//! 6. Stamp the record (`ts` strictly after the last record's, `prev` = its digest), append it
+//!    with one write, and fsync. Only now is the record acknowledged.
+//! 7. Delete the intent file, then release the stream lock (in that order, so a live writer's
+//!    intent file is never mistaken for an orphan).
+//!
+//! The intent file is not fsynced: it guards against the writer *process* dying, and the page
+//! cache outlives processes. After a power loss an unsynced intent file may be empty or torn;
+//! its seal then fails and it is set aside, which loses nothing acknowledged (acknowledgement
+//! comes after step 6). This keeps one fsync per record, as a database with a write-ahead log
+//! has.
+//!
+//! Recognising an already-appended orphan: the stamp changes between the intent file and the
+//! stream, so records are compared by [`frame::identity`] (everything but `ts`, `prev` and the
+//! seal) among the records stamped at or after the intent's provisional time.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::frame::{self, Digest, Frame, Seal};
+use super::lock::{Contention, StreamLock};
+use super::reader::ReverseReader;
+use super::record::{self, Intent, Record, RecordType};
+use super::store::{Ledger, LedgerError, Result};
+use crate::failpoint;
+use crate::fsutil;
+use crate::secrets::Found;
+use crate::time::Ts;
+
+const INTENT_PREFIX: &str = "pulses.intent.";
+
+/// What an append did.
+#[derive(Debug, Clone)]
+pub struct Appended {
+    pub ts: Ts,
+    pub digest: Digest,
+    /// Byte offset of the record in the stream.
+    pub offset: u64,
+    /// Secrets replaced by `${secret:…}` references.
+    pub redacted: Vec<String>,
+    /// Set when the lock was contended.
+    pub contention: Option<Contention>,
+    /// Work done on behalf of earlier crashed writers.
+    pub recovery: Recovery,
+    /// The archive a rotation moved the old stream to.
+    pub rotated: Option<PathBuf>,
+}
+
+/// Repairs made when taking the lock.
+#[derive(Debug, Clone, Default)]
+pub struct Recovery {
+    /// Where torn tail bytes were kept.
+    pub torn_saved: Vec<PathBuf>,
+    /// Orphaned intent records appended.
+    pub replayed: usize,
+    /// Orphaned intent files whose record was already in the stream.
+    pub already_present: usize,
+    /// Intent files that could not be read back (torn by a power loss); kept in the archive.
+    pub unreadable_intents: Vec<PathBuf>,
+    /// A rotation interrupted by a crash was completed.
+    pub finished_rotation: bool,
+}
+
+impl Recovery {
+    pub fn is_empty(&self) -> bool {
+        self.torn_saved.is_empty()
+            && self.replayed == 0
+            && self.already_present == 0
+            && self.unreadable_intents.is_empty()
+            && !self.finished_rotation
+    }
+}
+
+/// The last complete record of the stream.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Tail {
+    pub ts: Option<Ts>,
+    pub digest: Option<Digest>,
+    /// Length of the stream after repair.
+    pub len: u64,
+}
+
+/// A writer's intent file; deleted when the append completes.
+struct IntentFile {
+    path: PathBuf,
+    _file: File,
+}
+
+static INTENT_SEQ: AtomicU64 = AtomicU64::new(0);
+
+/// An open stream with its lock held: the state every mutation starts from.
+pub(crate) struct Locked {
+    _lock: StreamLock,
+    pub file: File,
+    pub tail: Tail,
+    pub contention: Option<Contention>,
+    pub recovery: Recovery,
+}
+
+impl Ledger {
+    /// Append one record (see the module docs for the sequence). `record.ts` is the earliest time
+    /// it may carry; it is moved forward when the stream already holds a later one.
+    pub fn append(&self, mut record: Record) -> Result<Appended> {
+        record.validate()?;
+        if record.kind == RecordType::Tangent && record.intent.is_some() {
+            let current = self.current_intent()?;
+            record::check_tangent(&record, current.as_ref())?;
+        }
+        let redacted = self.redact_record(&mut record)?;
+        record.prev = None;
+        let (intent_bytes, _) = frame::encode(&record);
+
+        let dir = self.stream_dir();
+        fsutil::ensure_dir(&dir).map_err(LedgerError::io("create", &dir))?;
+        let intent = write_intent(&dir, &intent_bytes)?;
+        failpoint::hit("append-after-intent");
+
+        let mut locked = self.lock_stream()?;
+        failpoint::hit("append-after-lock");
+        self.replay_orphans(&mut locked, Some(&intent.path))?;
+
+        if let Some(c) = locked.contention.clone().filter(|c| c.alerted) {
+            let alert = alert_record(&c, Ts::now());
+            self.append_stamped(&mut locked, alert)?;
+        }
+        let (offset, digest, ts) = self.append_stamped(&mut locked, record)?;
+        failpoint::hit("append-after-fsync");
+        fs::remove_file(&intent.path).map_err(LedgerError::io("remove", &intent.path))?;
+        drop(intent);
+
+        let rotated = if locked.tail.len > self.opts.rotate_bytes {
+            Some(self.rotate_locked(&mut locked)?)
+        } else {
+            None
+        };
+        Ok(Appended {
+            ts,
+            digest,
+            offset,
+            redacted: redacted.into_iter().map(|f| f.name).collect(),
+            contention: locked.contention,
+            recovery: locked.recovery,
+            rotated,
+        })
+    }
+
+    /// Replace secrets in every field, storing the originals first so nothing is lost.
+    pub fn redact_record(&self, record: &mut Record) -> Result<Vec<Found>> {
+        let redactor = self.redactor()?;
+        let mut found = Vec::new();
+        for field in record.text_fields_mut() {
+            if let std::borrow::Cow::Owned(s) = redactor.redact(field, &mut found) {
+                *field = s;
+            }
+        }
+        if !found.is_empty() {
+            found.sort_by(|a, b| a.name.cmp(&b.name));
+            found.dedup_by(|a, b| a.name == b.name);
+            self.secret_store().store(&found)?;
+        }
+        Ok(found)
+    }
+
+    /// Take the lock and bring the stream to a clean state: finish an interrupted rotation,
+    /// repair a torn tail, replay orphaned intents.
+    pub fn recover(&self) -> Result<Recovery> {
+        let dir = self.stream_dir();
+        if !dir.exists() {
+            return Ok(Recovery::default());
+        }
+        let mut locked = self.lock_stream()?;
+        self.replay_orphans(&mut locked, None)?;
+        Ok(locked.recovery)
+    }
+
+    pub(crate) fn lock_stream(&self) -> Result<Locked> {
+        let dir = self.stream_dir();
+        fsutil::ensure_dir(&dir).map_err(LedgerError::io("create", &dir))?;
+        let alert = self.alert_fn();
+        let lock_path = self.lock_path();
+        let (lock, contention) = StreamLock::acquire(&lock_path, self.opts.alert_after, alert)
+            .map_err(LedgerError::io("lock", &lock_path))?;
+        let mut recovery = Recovery::default();
+        recovery.finished_rotation = self.finish_rotation()?;
+        let path = self.stream_path();
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(&path)
+            .map_err(LedgerError::io("open", &path))?;
+        let tail = self.repair_tail(&file, &mut recovery)?;
+        failpoint::hit("append-after-repair");
+        Ok(Locked {
+            _lock: lock,
+            file,
+            tail,
+            contention,
+            recovery,
+        })
+    }
+
+    fn alert_fn(&self) -> Option<super::lock::AlertFn> {
+        let sink = self.opts.alert_sink.clone();
+        let command = self.opts.alert_command.clone();
+        if sink.is_none() && command.is_none() {
+            return None;
+        }
+        Some(std::sync::Arc::new(move |msg: &str| {
+            if let Some(cmd) = &command {
+                if let Err(e) = super::lock::run_alert_command(cmd, msg)
+                    && let Some(s) = &sink
+                {
+                    s(&format!(
+                        "trail: alert_command `{cmd}` failed to start: {e}"
+                    ));
+                }
+            }
+            if let Some(s) = &sink {
+                s(msg);
+            }
+        }))
+    }
+
+    /// Find the last complete record; set aside and cut off anything after it.
+    fn repair_tail(&self, file: &File, recovery: &mut Recovery) -> Result<Tail> {
+        let path = self.stream_path();
+        let len = file
+            .metadata()
+            .map_err(LedgerError::io("stat", &path))?
+            .len();
+        let scan = scan_tail(file, len).map_err(LedgerError::io("read", &path))?;
+        if scan.cut < len {
+            let mut torn = vec![0u8; (len - scan.cut) as usize];
+            file.read_exact_at(&mut torn, scan.cut)
+                .map_err(LedgerError::io("read", &path))?;
+            let saved = self.save_to_archive("torn", "bin", &torn)?;
+            file.set_len(scan.cut)
+                .map_err(LedgerError::io("truncate", &path))?;
+            file.sync_all().map_err(LedgerError::io("sync", &path))?;
+            recovery.torn_saved.push(saved);
+        }
+        Ok(Tail {
+            ts: scan.ts,
+            digest: scan.digest,
+            len: scan.cut,
+        })
+    }
+
+    /// Keep bytes under `archive/<kind>-<stamp>.<ext>`, durably, before anything is cut.
+    pub(crate) fn save_to_archive(&self, kind: &str, ext: &str, bytes: &[u8]) -> Result<PathBuf> {
+        let dir = self.archive_dir();
+        fsutil::ensure_dir(&dir).map_err(LedgerError::io("create", &dir))?;
+        let stamp = Ts::now().to_string().replace(':', "");
+        let mut n = 0;
+        loop {
+            let name = if n == 0 {
+                format!("{kind}-{stamp}.{ext}")
+            } else {
+                format!("{kind}-{stamp}-{n}.{ext}")
+            };
+            let p = dir.join(name);
+            match OpenOptions::new().write(true).create_new(true).open(&p) {
+                Ok(mut f) => {
+                    f.write_all(bytes).map_err(LedgerError::io("write", &p))?;
+                    f.sync_all().map_err(LedgerError::io("sync", &p))?;
+                    fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
+                    return Ok(p);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+                Err(e) => return Err(LedgerError::io("create", &p)(e)),
+            }
+        }
+    }
+
+    /// Stamp and append one record under the lock. Returns (offset, digest, ts).
+    pub(crate) fn append_stamped(
+        &self,
+        locked: &mut Locked,
+        mut record: Record,
+    ) -> Result<(u64, Digest, Ts)> {
+        if let Some(last) = locked.tail.ts {
+            if record.ts <= last {
+                record.ts = last.succ();
+            }
+        }
+        // The first record of a chain points at the zero digest, so every record trail writes
+        // names a `prev` and a torn first record is recognisable as torn.
+        record.prev = Some(frame::hex(&locked.tail.digest.unwrap_or([0; 32])));
+        let (bytes, digest) = frame::encode(&record);
+        let path = self.stream_path();
+        let offset = locked.tail.len;
+        #[cfg(debug_assertions)]
+        if std::env::var_os("TRAIL_FAILPOINT").is_some_and(|v| v == "append-mid-write") {
+            let _ = (&locked.file).write_all(&bytes[..bytes.len() / 2]);
+            std::process::abort();
+        }
+        (&locked.file)
+            .write_all(&bytes)
+            .map_err(LedgerError::io("append to", &path))?;
+        failpoint::hit("append-after-write");
+        locked
+            .file
+            .sync_data()
+            .map_err(LedgerError::io("sync", &path))?;
+        locked.tail = Tail {
+            ts: Some(record.ts),
+            digest: Some(digest),
+            len: offset + bytes.len() as u64,
+        };
+        Ok((offset, digest, record.ts))
+    }
+
+    /// Append the records of dead writers' intent files (skipping `own`).
+    fn replay_orphans(&self, locked: &mut Locked, own: Option<&Path>) -> Result<()> {
+        let dir = self.stream_dir();
+        let rd = fs::read_dir(&dir).map_err(LedgerError::io("read", &dir))?;
+        let mut orphans = Vec::new();
+        for entry in rd {
+            let entry = entry.map_err(LedgerError::io("read", &dir))?;
+            let name = entry.file_name();
+            if !name.to_string_lossy().starts_with(INTENT_PREFIX) {
+                continue;
+            }
+            let path = entry.path();
+            if own == Some(path.as_path()) {
+                continue;
+            }
+            let Ok(file) = OpenOptions::new().read(true).write(true).open(&path) else {
+                continue; // finished and removed meanwhile
+            };
+            match file.try_lock() {
+                Ok(()) => orphans.push((path, file)),
+                Err(TryLockError::WouldBlock) => {} // its writer is alive and will append it
+                Err(TryLockError::Error(e)) => return Err(LedgerError::io("lock", &path)(e)),
+            }
+        }
+        // Oldest intent first keeps the writers' order.
+        let mut parsed = Vec::new();
+        for (path, file) in orphans {
+            let bytes = fs::read(&path).map_err(LedgerError::io("read", &path))?;
+            let frame = Frame::split(0, &bytes);
+            let record = (frame.seal == Seal::Valid && frame::starts(&bytes).first() == Some(&0))
+                .then(|| frame.parse().ok())
+                .flatten();
+            match record {
+                Some(r) => parsed.push((r.ts, frame::identity(frame.bytes), r, path, file)),
+                None => {
+                    let saved = self.save_to_archive("torn-intent", "bin", &bytes)?;
+                    fs::remove_file(&path).map_err(LedgerError::io("remove", &path))?;
+                    locked.recovery.unreadable_intents.push(saved);
+                }
+            }
+        }
+        parsed.sort_by_key(|p| p.0);
+        for (since, id, record, path, _file) in parsed {
+            if self.contains_identity(&locked.file, locked.tail.len, since, &id)? {
+                locked.recovery.already_present += 1;
+            } else {
+                self.append_stamped(locked, record)?;
+                locked.recovery.replayed += 1;
+            }
+            fs::remove_file(&path).map_err(LedgerError::io("remove", &path))?;
+        }
+        Ok(())
+    }
+
+    /// Whether a record with this identity was stamped at or after `since`.
+    fn contains_identity(&self, file: &File, len: u64, since: Ts, id: &Digest) -> Result<bool> {
+        let path = self.stream_path();
+        let mut rr = ReverseReader::new(file, len);
+        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", &path))? {
+            let f = Frame::split(off, &seg);
+            if frame::identity(f.bytes) == *id {
+                return Ok(true);
+            }
+            match f.parse() {
+                Ok(r) if r.ts < since => return Ok(false),
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// The intent of the latest non-tangent record (for the tangent rule).
+    pub fn current_intent(&self) -> Result<Option<Intent>> {
+        let path = self.stream_path();
+        let Some(file) =
+            super::reader::open_if_exists(&path).map_err(LedgerError::io("open", &path))?
+        else {
+            return Ok(None);
+        };
+        let len = file
+            .metadata()
+            .map_err(LedgerError::io("stat", &path))?
+            .len();
+        let mut rr = ReverseReader::new(&file, len);
+        let mut seen = 0;
+        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", &path))? {
+            seen += 1;
+            if seen > self.opts.max_records {
+                break;
+            }
+            if let Ok(r) = Frame::split(off, &seg).parse() {
+                if r.kind == RecordType::Tangent {
+                    continue;
+                }
+                if r.intent.is_some() {
+                    return Ok(r.intent);
+                }
+                if r.kind == RecordType::Compaction {
+                    break;
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn write_intent(dir: &Path, bytes: &[u8]) -> Result<IntentFile> {
+    let seq = INTENT_SEQ.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let path = dir.join(format!(
+        "{INTENT_PREFIX}{}-{nanos}-{seq}",
+        std::process::id()
+    ));
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(LedgerError::io("create", &path))?;
+    // Held until this writer exits: an unlocked intent file belongs to a dead writer.
+    file.lock().map_err(LedgerError::io("lock", &path))?;
+    file.write_all(bytes)
+        .map_err(LedgerError::io("write", &path))?;
+    Ok(IntentFile { path, _file: file })
+}
+
+/// The record written when a writer waited longer than `alert_after` for the lock.
+fn alert_record(c: &Contention, ts: Ts) -> Record {
+    let mut r = Record::new(RecordType::Alert, ts);
+    r.intent = Some(Intent {
+        primary: "alert".into(),
+        summary: format!(
+            "waited {:.1}s for the pulse stream lock held by {}",
+            c.waited.as_secs_f64(),
+            c.holder.describe()
+        ),
+    });
+    r.tags = vec!["lock-contention".into()];
+    r.body = record::facts_body(&[
+        format!("holder pid: {}", c.holder.pid),
+        format!("holder host: {}", c.holder.host),
+        format!("holder command: {}", c.holder.command),
+        format!("holder since: {}", c.holder.since),
+        format!("waited ms: {}", c.waited.as_millis()),
+    ]);
+    r
+}
+
+/// Where complete data ends and what the last complete record is.
+pub(crate) struct TailScan {
+    pub cut: u64,
+    pub ts: Option<Ts>,
+    pub digest: Option<Digest>,
+}
+
+pub(crate) fn scan_tail(file: &File, len: u64) -> std::io::Result<TailScan> {
+    let mut rr = ReverseReader::new(file, len);
+    let mut cut = len;
+    let mut next = rr.next_segment()?;
+    while let Some((off, seg)) = next.take() {
+        let f = Frame::split(off, &seg);
+        match f.seal {
+            Seal::Valid | Seal::Mismatch => {
+                if !f.trailer_is_blank() {
+                    cut = f.end();
+                }
+                // A tampered record is evidence, not a tear: keep it and chain after it.
+                return Ok(TailScan {
+                    cut,
+                    ts: record_ts(&f, &mut rr)?,
+                    digest: Some(f.digest),
+                });
+            }
+            Seal::Missing => {
+                let before = rr.next_segment()?;
+                let prev_sealed = before
+                    .as_ref()
+                    .is_some_and(|(o, s)| Frame::split(*o, s).seal != Seal::Missing);
+                if !f.expects_seal() && !prev_sealed {
+                    if let Ok(r) = f.parse() {
+                        // A record in the plain spec format: complete as it stands.
+                        return Ok(TailScan {
+                            cut,
+                            ts: Some(r.ts),
+                            digest: Some(f.digest),
+                        });
+                    }
+                }
+                cut = off;
+                next = before;
+            }
+        }
+    }
+    // No complete record. Leftover bytes that are the beginning of a record start are torn;
+    // anything else is left for `verify` to report.
+    if let Some(pre) = &rr.preamble {
+        let start = b"---\nschema: ledgerpulse/v1\n";
+        if cut == pre.len() as u64 && start.starts_with(pre) {
+            cut = 0;
+        }
+    }
+    Ok(TailScan {
+        cut,
+        ts: None,
+        digest: None,
+    })
+}
+
+fn record_ts(f: &Frame<'_>, rr: &mut ReverseReader<'_>) -> std::io::Result<Option<Ts>> {
+    if let Ok(r) = f.parse() {
+        return Ok(Some(r.ts));
+    }
+    // The last record does not parse (tampered); any earlier timestamp keeps order.
+    while let Some((off, seg)) = rr.next_segment()? {
+        if let Ok(r) = Frame::split(off, &seg).parse() {
+            return Ok(Some(r.ts));
+        }
+    }
+    Ok(None)
+}

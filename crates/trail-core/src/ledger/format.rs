@@ -1,0 +1,494 @@
+//! The record's text form: front matter written in one canonical shape, read in any YAML shape.
+//!
+//! trail writes every front matter the same way (keys in spec order, strings JSON-quoted, which
+//! YAML reads as double-quoted scalars), so it can read its own records with a line parser that
+//! costs a few microseconds; rehydration reads hundreds per call. Anything else — records from
+//! the plain spec format, hand-written `--stdin` input — goes through a full YAML parser.
+
+use serde_json::Value;
+
+use super::record::{
+    Confidence, Focus, Intent, ModelShift, Record, RecordError, RecordType, SCHEMA, Status,
+};
+use crate::time::Ts;
+
+/// Front matter that could not be read. `line` and `column` are 1-based within the front matter
+/// text handed to [`parse_front`] (callers add the offset of the front matter in their input).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    fn at(line: usize, column: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+fn q(s: &str) -> String {
+    // serde_json string escapes are a subset of YAML's double-quoted escapes.
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Write the front matter lines (without the `---` fences) in canonical form.
+pub fn write_front(r: &Record, out: &mut String) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "schema: {SCHEMA}");
+    let _ = writeln!(out, "ts: {}", r.ts);
+    let _ = writeln!(out, "type: {}", r.kind);
+    if !r.focus.is_empty() {
+        out.push_str("focus:\n");
+        for f in &r.focus {
+            let _ = writeln!(out, "  - proj: {}", q(&f.proj));
+            let _ = writeln!(out, "    topic: {}", q(&f.topic));
+        }
+    }
+    if let Some(i) = &r.intent {
+        let _ = writeln!(
+            out,
+            "intent:\n  primary: {}\n  summary: {}",
+            q(&i.primary),
+            q(&i.summary)
+        );
+    }
+    if let Some(s) = &r.status {
+        out.push_str("status:\n");
+        if let Some(c) = s.confidence {
+            let _ = writeln!(out, "  confidence: {}", c.as_str());
+        }
+        let _ = writeln!(out, "  blocked: {}", s.blocked);
+    }
+    for (key, items) in [
+        ("next", &r.next),
+        ("defer", &r.defer),
+        ("files", &r.files),
+        ("tags", &r.tags),
+    ] {
+        if !items.is_empty() {
+            let _ = writeln!(out, "{key}:");
+            for it in items {
+                let _ = writeln!(out, "  - {}", q(it));
+            }
+        }
+    }
+    if let Some(m) = &r.model_shift {
+        let _ = writeln!(
+            out,
+            "model_shift:\n  before: {}\n  after: {}",
+            q(&m.before),
+            q(&m.after)
+        );
+    }
+    if let Some(a) = &r.archive {
+        let _ = writeln!(out, "archive: {}", q(a));
+    }
+    if let Some(p) = &r.prev {
+        let _ = writeln!(out, "prev: {p}");
+    }
+}
+
+/// Parse front matter text (between the fences). Tries the canonical fast path first.
+pub fn parse_front(text: &str) -> Result<Record, ParseError> {
+    if let Some(r) = parse_canonical(text) {
+        return Ok(r);
+    }
+    parse_yaml(text)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path: exactly what `write_front` produces. Any surprise returns None (use the YAML path).
+
+fn parse_canonical(text: &str) -> Option<Record> {
+    let mut lines = text.lines().peekable();
+    if lines.next()? != "schema: ledgerpulse/v1" {
+        return None;
+    }
+    let ts = Ts::parse_strict(lines.next()?.strip_prefix("ts: ")?).ok()?;
+    let kind = RecordType::parse(lines.next()?.strip_prefix("type: ")?)?;
+    let mut r = Record::new(kind, ts);
+    while let Some(line) = lines.next() {
+        match line {
+            "focus:" => {
+                while let Some(l) = lines.next_if(|l| l.starts_with("  - proj: ")) {
+                    let proj = jstr(&l[10..])?;
+                    let topic = jstr(lines.next()?.strip_prefix("    topic: ")?)?;
+                    r.focus.push(Focus { proj, topic });
+                }
+            }
+            "intent:" => {
+                let primary = jstr(lines.next()?.strip_prefix("  primary: ")?)?;
+                let summary = jstr(lines.next()?.strip_prefix("  summary: ")?)?;
+                r.intent = Some(Intent { primary, summary });
+            }
+            "status:" => {
+                let mut l = lines.next()?;
+                let mut confidence = None;
+                if let Some(c) = l.strip_prefix("  confidence: ") {
+                    confidence = Some(Confidence::parse(c)?);
+                    l = lines.next()?;
+                }
+                let blocked = match l.strip_prefix("  blocked: ")? {
+                    "true" => true,
+                    "false" => false,
+                    _ => return None,
+                };
+                r.status = Some(Status {
+                    confidence,
+                    blocked,
+                });
+            }
+            "next:" | "defer:" | "files:" | "tags:" => {
+                let mut items = Vec::new();
+                while let Some(l) = lines.next_if(|l| l.starts_with("  - ")) {
+                    items.push(jstr(&l[4..])?);
+                }
+                match line {
+                    "next:" => r.next = items,
+                    "defer:" => r.defer = items,
+                    "files:" => r.files = items,
+                    _ => r.tags = items,
+                }
+            }
+            "model_shift:" => {
+                let before = jstr(lines.next()?.strip_prefix("  before: ")?)?;
+                let after = jstr(lines.next()?.strip_prefix("  after: ")?)?;
+                r.model_shift = Some(ModelShift { before, after });
+            }
+            _ => {
+                if let Some(a) = line.strip_prefix("archive: ") {
+                    r.archive = Some(jstr(a)?);
+                } else if let Some(p) = line.strip_prefix("prev: ") {
+                    if p.len() != 64 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return None;
+                    }
+                    r.prev = Some(p.to_string());
+                } else {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(r)
+}
+
+fn jstr(s: &str) -> Option<String> {
+    if !s.starts_with('"') {
+        return None;
+    }
+    if !s.contains('\\') && s.len() >= 2 && s.ends_with('"') && !s[1..s.len() - 1].contains('"') {
+        return Some(s[1..s.len() - 1].to_string());
+    }
+    serde_json::from_str(s).ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// General path: any YAML the spec allows, with errors that point at a line and column.
+
+fn parse_yaml(text: &str) -> Result<Record, ParseError> {
+    let value: Value = serde_saphyr::from_str(text).map_err(|e| {
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line() as usize, l.column() as usize))
+            .unwrap_or((1, 1));
+        let msg = e.to_string();
+        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+        ParseError::at(line.max(1), column.max(1), first)
+    })?;
+    let Value::Object(map) = value else {
+        return Err(ParseError::at(
+            1,
+            1,
+            "front matter must be a YAML mapping of fields",
+        ));
+    };
+    let field_err = |key: &str, message: String| {
+        let (line, column) = locate_key(text, key);
+        ParseError::at(line, column, message)
+    };
+
+    match map.get("schema") {
+        Some(Value::String(s)) if s == SCHEMA => {}
+        Some(other) => {
+            return Err(field_err(
+                "schema",
+                format!("`schema` must be `{SCHEMA}`, found {}", short(other)),
+            ));
+        }
+        None => return Err(ParseError::at(1, 1, format!("missing `schema: {SCHEMA}`"))),
+    }
+    let ts = match map.get("ts") {
+        Some(Value::String(s)) => {
+            Ts::parse_strict(s).map_err(|e| field_err("ts", format!("`ts`: {e}")))?
+        }
+        Some(other) => {
+            return Err(field_err(
+                "ts",
+                format!("`ts` must be a timestamp, found {}", short(other)),
+            ));
+        }
+        None => return Err(ParseError::at(1, 1, "missing `ts`")),
+    };
+    let kind = match map.get("type") {
+        Some(Value::String(s)) => RecordType::parse(s).ok_or_else(|| {
+            field_err(
+                "type",
+                format!(
+                    "unknown type `{s}`: use pulse, checkpoint, tangent, compaction or handoff"
+                ),
+            )
+        })?,
+        Some(other) => {
+            return Err(field_err(
+                "type",
+                format!("`type` must be a word, found {}", short(other)),
+            ));
+        }
+        None => return Err(ParseError::at(1, 1, "missing `type`")),
+    };
+    let mut r = Record::new(kind, ts);
+
+    for (key, v) in &map {
+        let key = key.as_str();
+        let err = |m: String| field_err(key, m);
+        match key {
+            "schema" | "ts" | "type" => {}
+            "focus" => {
+                let items = match v {
+                    Value::Array(a) => a.clone(),
+                    Value::Object(_) => vec![v.clone()],
+                    Value::Null => vec![],
+                    _ => return Err(err("`focus` must be a list of {proj, topic}".into())),
+                };
+                for (i, item) in items.iter().enumerate() {
+                    let Value::Object(m) = item else {
+                        return Err(err(format!(
+                            "`focus[{i}]` must be a mapping with `proj` and `topic`"
+                        )));
+                    };
+                    let proj = scalar(m.get("proj"))
+                        .ok_or_else(|| err(format!("`focus[{i}].proj` must be text")))?;
+                    let topic = match m.get("topic") {
+                        None | Some(Value::Null) => String::new(),
+                        t => scalar(t)
+                            .ok_or_else(|| err(format!("`focus[{i}].topic` must be text")))?,
+                    };
+                    r.focus.push(Focus { proj, topic });
+                }
+            }
+            "intent" => match v {
+                Value::Object(m) => {
+                    let primary = scalar(m.get("primary"))
+                        .ok_or_else(|| err("`intent.primary` must be text".into()))?;
+                    let summary = match m.get("summary") {
+                        None | Some(Value::Null) => String::new(),
+                        s => {
+                            scalar(s).ok_or_else(|| err("`intent.summary` must be text".into()))?
+                        }
+                    };
+                    r.intent = Some(Intent { primary, summary });
+                }
+                Value::String(s) => {
+                    r.intent = Some(Intent {
+                        primary: s.clone(),
+                        summary: String::new(),
+                    })
+                }
+                Value::Null => {}
+                _ => return Err(err("`intent` must be {primary, summary}".into())),
+            },
+            "status" => match v {
+                Value::Object(m) => {
+                    let confidence = match m.get("confidence") {
+                        None | Some(Value::Null) => None,
+                        Some(Value::String(c)) => Some(Confidence::parse(c).ok_or_else(|| {
+                            err(format!(
+                                "`status.confidence` is `{c}`: use low, medium or high"
+                            ))
+                        })?),
+                        Some(o) => {
+                            return Err(err(format!(
+                                "`status.confidence` must be low, medium or high, found {}",
+                                short(o)
+                            )));
+                        }
+                    };
+                    let blocked = match m.get("blocked") {
+                        None | Some(Value::Null) => false,
+                        Some(Value::Bool(b)) => *b,
+                        Some(o) => {
+                            return Err(err(format!(
+                                "`status.blocked` must be true or false, found {}",
+                                short(o)
+                            )));
+                        }
+                    };
+                    r.status = Some(Status {
+                        confidence,
+                        blocked,
+                    });
+                }
+                Value::Null => {}
+                _ => return Err(err("`status` must be {confidence, blocked}".into())),
+            },
+            "next" | "defer" | "files" | "tags" => {
+                let items =
+                    string_list(v).ok_or_else(|| err(format!("`{key}` must be a list of text")))?;
+                match key {
+                    "next" => r.next = items,
+                    "defer" => r.defer = items,
+                    "files" => r.files = items,
+                    _ => r.tags = items,
+                }
+            }
+            "model_shift" => match v {
+                Value::Object(m) => {
+                    let before = scalar(m.get("before"));
+                    let after = scalar(m.get("after"));
+                    match (before, after) {
+                        (Some(before), Some(after)) => {
+                            r.model_shift = Some(ModelShift { before, after })
+                        }
+                        _ => return Err(err(RecordError::HalfModelShift.to_string())),
+                    }
+                }
+                Value::Null => {}
+                _ => return Err(err("`model_shift` must be {before, after}".into())),
+            },
+            "archive" => r.archive = scalar(Some(v)),
+            "prev" => {
+                let p = scalar(Some(v)).unwrap_or_default();
+                if p.len() != 64 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(err("`prev` must be a 64-digit sha256 hex digest".into()));
+                }
+                r.prev = Some(p.to_ascii_lowercase());
+            }
+            // Fields from newer writers are kept on disk (the seal covers them) and ignored here.
+            _ => {}
+        }
+    }
+    Ok(r)
+}
+
+fn scalar(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn string_list(v: &Value) -> Option<Vec<String>> {
+    match v {
+        Value::Null => Some(Vec::new()),
+        Value::Array(a) => a.iter().map(|x| scalar(Some(x))).collect(),
+        other => scalar(Some(other)).map(|s| vec![s]),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.len() > 40 {
+        format!("{}…", &s[..s.floor_char_boundary(40)])
+    } else {
+        s
+    }
+}
+
+/// Where a top-level key sits in the text, for messages about its value.
+fn locate_key(text: &str, key: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix(key) {
+            if rest.trim_start().starts_with(':') {
+                return (
+                    i + 1,
+                    key.len() + 2 + (rest.len() - rest.trim_start().len()),
+                );
+            }
+        }
+    }
+    (1, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        let mut r = Record::new(
+            RecordType::Pulse,
+            Ts::parse_strict("2026-11-26T03:34:39.525123Z").unwrap(),
+        );
+        r.focus = vec![
+            Focus {
+                proj: "A".into(),
+                topic: "TLS investigation".into(),
+            },
+            Focus {
+                proj: "B".into(),
+                topic: "System \"prompt\" design: v2".into(),
+            },
+        ];
+        r.intent = Some(Intent {
+            primary: "continue".into(),
+            summary: "Investigate TLS chain in A".into(),
+        });
+        r.status = Some(Status {
+            confidence: Some(Confidence::Medium),
+            blocked: false,
+        });
+        r.next = vec!["Run openssl s_client".into(), "- dash: colon # hash".into()];
+        r.tags = vec!["context-switch".into()];
+        r.model_shift = Some(ModelShift {
+            before: "CA missing".into(),
+            after: "proxy rewrites chain".into(),
+        });
+        r.prev = Some("ab".repeat(32));
+        r
+    }
+
+    #[test]
+    fn canonical_front_matter_reads_back_by_both_parsers() {
+        let r = sample();
+        let mut s = String::new();
+        write_front(&r, &mut s);
+        assert_eq!(parse_canonical(&s).unwrap(), r);
+        assert_eq!(parse_yaml(&s).unwrap(), r);
+    }
+
+    #[test]
+    fn reads_the_spec_example_in_plain_yaml() {
+        let text = "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"TLS investigation\"\n  - proj: \"B\"\n    topic: \"System prompt design\"\nintent:\n  primary: \"continue\"\n  summary: \"Investigate TLS chain in A; then return to prompt work in B.\"\nstatus:\n  confidence: \"medium\"\n  blocked: false\nnext:\n  - \"Run openssl s_client and capture full chain\"\nfiles:\n  - \"C:/normalized/path/file.txt\"\ntags: [\"context-switch\"]\n";
+        let r = parse_front(text).unwrap();
+        assert_eq!(r.focus.len(), 2);
+        assert_eq!(r.tags, vec!["context-switch"]);
+        assert_eq!(r.status.unwrap().confidence, Some(Confidence::Medium));
+        assert_eq!(r.files, vec!["C:/normalized/path/file.txt"]);
+    }
+
+    #[test]
+    fn malformed_yaml_reports_line_and_column() {
+        let text =
+            "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus: [unclosed\n";
+        let e = parse_front(text).unwrap_err();
+        assert!(e.line >= 4, "{e}");
+    }
+
+    #[test]
+    fn wrong_field_types_name_the_field_and_its_line() {
+        let text = "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nstatus:\n  blocked: maybe\n";
+        let e = parse_front(text).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("status.blocked"), "{e}");
+        let text = "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: gossip\n";
+        let e = parse_front(text).unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+}

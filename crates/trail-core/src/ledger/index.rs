@@ -1,0 +1,134 @@
+//! The index (LedgerPulse §10): timestamp → byte offset, plus `covered`, the number of stream
+//! bytes it describes.
+//!
+//! It is a cache and never needed for correctness. Appends do not touch it (that keeps the hot
+//! path at one write and one fsync); readers that want it trust it up to `covered`, scan the
+//! rest, and rewrite it atomically when the unindexed tail has grown. A missing, unreadable or
+//! stale index (one whose entries do not point at the records they name) is rebuilt.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::frame::Frame;
+use super::reader::ForwardReader;
+use crate::fsutil;
+
+pub const SCHEMA: &str = "ledgerpulse-index/v1";
+
+/// Rewrite the index when more than this many stream bytes are not covered by it.
+const REWRITE_AFTER: u64 = 256 * 1024;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Index {
+    pub schema: String,
+    pub offsets: BTreeMap<String, u64>,
+    #[serde(default)]
+    pub covered: u64,
+}
+
+impl Index {
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+}
+
+/// Read an index file; `None` when missing or unreadable.
+pub fn load(path: &Path) -> Option<Index> {
+    let bytes = std::fs::read(path).ok()?;
+    let idx: Index = serde_json::from_slice(&bytes).ok()?;
+    (idx.schema == SCHEMA).then_some(idx)
+}
+
+/// Whether `idx` plausibly describes `file`: it covers no more than the file holds, `covered`
+/// falls on a record boundary, and its last entry points at a record with that timestamp.
+fn plausible(idx: &Index, file: &File, len: u64) -> bool {
+    if idx.covered > len {
+        return false;
+    }
+    let Some((ts, &off)) = idx.offsets.iter().max_by_key(|(_, o)| **o) else {
+        return idx.covered == 0;
+    };
+    if off >= idx.covered {
+        return false;
+    }
+    let mut head = vec![0u8; 160.min((len - off) as usize)];
+    if file.read_exact_at(&mut head, off).is_err() {
+        return false;
+    }
+    let head = String::from_utf8_lossy(&head);
+    if !head.starts_with("---") || !head.contains(&format!("ts: {ts}")) {
+        return false;
+    }
+    if idx.covered < len {
+        let mut b = [0u8; 4];
+        if file.read_exact_at(&mut b, idx.covered).is_err() || &b != b"---\n" {
+            return false;
+        }
+    }
+    true
+}
+
+/// Extend `idx` (already trusted up to `covered`) to the end of the file.
+fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<()> {
+    let mut fr = ForwardReader::new(file, idx.covered, len);
+    while let Some((off, seg)) = fr.next_segment()? {
+        let f = Frame::split(off, &seg);
+        if let Ok(r) = f.parse() {
+            idx.offsets.insert(r.ts.to_string(), off);
+        }
+        idx.covered = off + seg.len() as u64;
+    }
+    idx.covered = idx.covered.max(fr_end(len, idx.covered));
+    Ok(())
+}
+
+fn fr_end(len: u64, covered: u64) -> u64 {
+    covered.min(len)
+}
+
+/// Build the index of `segment` from scratch and write it to `idx_path`.
+pub fn rebuild(segment: &Path, idx_path: &Path) -> io::Result<Index> {
+    let file = File::open(segment)?;
+    let len = file.metadata()?.len();
+    let mut idx = Index {
+        schema: SCHEMA.into(),
+        ..Index::default()
+    };
+    extend(&mut idx, &file, len)?;
+    write(idx_path, &idx)?;
+    Ok(idx)
+}
+
+/// The index of `segment`, brought up to date: loaded when plausible, extended over the
+/// unindexed tail, rebuilt when stale, and rewritten when the tail it had to scan was large.
+pub fn refresh(segment: &Path, idx_path: &Path) -> io::Result<Index> {
+    let file = File::open(segment)?;
+    let len = file.metadata()?.len();
+    let mut idx = match load(idx_path) {
+        Some(i) if plausible(&i, &file, len) => i,
+        _ => Index {
+            schema: SCHEMA.into(),
+            ..Index::default()
+        },
+    };
+    let before = idx.covered;
+    extend(&mut idx, &file, len)?;
+    if idx.covered - before > REWRITE_AFTER || (before == 0 && idx.covered > 0) {
+        // A failed cache write is not an error for the reader.
+        let _ = write(idx_path, &idx);
+    }
+    Ok(idx)
+}
+
+fn write(path: &Path, idx: &Index) -> io::Result<()> {
+    let bytes = serde_json::to_vec(idx).map_err(io::Error::other)?;
+    fsutil::atomic_write(path, &bytes)
+}

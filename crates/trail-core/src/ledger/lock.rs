@@ -1,0 +1,192 @@
+//! The writer lock: an OS lock on `pulses.lock`, which also names its holder.
+//!
+//! The spec calls concurrent writers an error condition and asks to alert the user at once. trail
+//! serialises them safely instead, and alerts only when a writer has waited longer than
+//! `alert_after`: a brief overlap of two hooks is normal, a lock held for seconds is not. The lock
+//! file is never deleted, so unlike jj's lock there is no need to re-check that the file we
+//! locked is still the one at the path.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, Read, Seek, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::time::Ts;
+
+/// Who holds (or last held) the lock, as written in the lock file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Holder {
+    pub pid: u32,
+    pub host: String,
+    pub command: String,
+    pub since: String,
+}
+
+impl Holder {
+    fn current() -> Holder {
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        Holder {
+            pid: std::process::id(),
+            host: hostname(),
+            command,
+            since: Ts::now().to_string(),
+        }
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "pid={}\nhost={}\ncommand={}\nsince={}\n",
+            self.pid,
+            self.host,
+            self.command.replace('\n', " "),
+            self.since
+        )
+    }
+
+    fn parse(text: &str) -> Holder {
+        let mut h = Holder::default();
+        for line in text.lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                match k {
+                    "pid" => h.pid = v.parse().unwrap_or(0),
+                    "host" => h.host = v.to_string(),
+                    "command" => h.command = v.to_string(),
+                    "since" => h.since = v.to_string(),
+                    _ => {}
+                }
+            }
+        }
+        h
+    }
+
+    pub fn describe(&self) -> String {
+        if self.pid == 0 {
+            return "an unknown process".into();
+        }
+        format!(
+            "pid {} on {} (`{}`, since {})",
+            self.pid, self.host, self.command, self.since
+        )
+    }
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown-host".into())
+}
+
+/// What happened while taking the lock, when it was not free.
+#[derive(Clone, Debug)]
+pub struct Contention {
+    pub holder: Holder,
+    pub waited: Duration,
+    /// Whether the wait passed `alert_after` (and the alert fired).
+    pub alerted: bool,
+}
+
+/// Held until dropped.
+pub struct StreamLock {
+    file: File,
+}
+
+/// Called once when a wait passes `alert_after`, from a helper thread, with a one-line message.
+pub type AlertFn = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+impl StreamLock {
+    /// Take the lock, waiting as long as needed. When the wait passes `alert_after`, `alert` is
+    /// called (while still waiting) so the user learns of a stuck writer before it resolves.
+    pub fn acquire(
+        path: &Path,
+        alert_after: Duration,
+        alert: Option<AlertFn>,
+    ) -> io::Result<(StreamLock, Option<Contention>)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        let contention = match file.try_lock() {
+            Ok(()) => None,
+            Err(TryLockError::Error(e)) => return Err(e),
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                let holder = Holder::parse(&text);
+                let started = Instant::now();
+                let (done_tx, done_rx) = mpsc::channel::<()>();
+                let (fired_tx, fired_rx) = mpsc::channel::<()>();
+                let message = format!(
+                    "trail: waiting for the pulse stream lock {} held by {}",
+                    path.display(),
+                    holder.describe()
+                );
+                // The wait itself blocks this thread, so a helper watches the clock.
+                let watcher = std::thread::spawn(move || {
+                    if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(alert_after)
+                    {
+                        if let Some(alert) = alert {
+                            alert(&message);
+                        }
+                        let _ = fired_tx.send(());
+                    }
+                });
+                file.lock()?;
+                let _ = done_tx.send(());
+                let _ = watcher.join();
+                Some(Contention {
+                    holder,
+                    waited: started.elapsed(),
+                    alerted: fired_rx.try_recv().is_ok(),
+                })
+            }
+        };
+        // Best effort: the holder note is for people and alerts, not for correctness.
+        let _ = file.set_len(0);
+        let _ = file.rewind();
+        let _ = file.write_all(Holder::current().render().as_bytes());
+        Ok((StreamLock { file }, contention))
+    }
+
+    /// Read who holds the lock now, without taking it (None when free).
+    pub fn probe(path: &Path) -> io::Result<Option<Holder>> {
+        let Ok(mut file) = OpenOptions::new().read(true).write(true).open(path) else {
+            return Ok(None);
+        };
+        match file.try_lock() {
+            Ok(()) => {
+                let _ = file.unlock();
+                Ok(None)
+            }
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                Ok(Some(Holder::parse(&text)))
+            }
+            Err(TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
+
+impl Drop for StreamLock {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+/// Run the user's `alert_command` through `sh -c`, detached, with the message in
+/// `TRAIL_ALERT_MESSAGE`. Failures to start are returned, not fatal to the write.
+pub fn run_alert_command(command: &str, message: &str) -> io::Result<()> {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .env("TRAIL_ALERT_MESSAGE", message)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+}

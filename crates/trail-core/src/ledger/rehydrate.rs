@@ -1,0 +1,513 @@
+//! Rehydration (LedgerPulse §11): rebuild the working state from the newest records.
+//!
+//! Reads newest to oldest with reverse block reads, never a full scan, and stops at whichever
+//! comes first: `max_records` records read; the newest three non-tangent records agreeing on
+//! intent and next steps (stabilised); a compaction record, whose carried state summarises
+//! everything before it; the start of the chain. Tangents are skipped unless asked for, and then
+//! listed as parked threads. Torn, tampered and unreadable records are skipped.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+
+use serde::{Deserialize, Serialize};
+
+use super::frame::{Frame, Seal};
+use super::reader::ReverseReader;
+use super::record::{Focus, Intent, Record, RecordType, Status};
+use super::store::{Ledger, LedgerError, Result};
+
+const FACTS_PER_THREAD: usize = 12;
+const FILES_PER_THREAD: usize = 12;
+const LIST_PER_THREAD: usize = 12;
+/// Marks the fenced block that carries state in a compaction record's body.
+const STATE_FENCE: &str = "```json trail-state";
+
+#[derive(Clone, Debug, Default)]
+pub struct RehydrateOptions {
+    /// Only threads of this project.
+    pub proj: Option<String>,
+    /// Include tangents (as parked threads).
+    pub tangents: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The newest three non-tangent records agree on intent and next steps.
+    Stable,
+    /// A compaction record summarised everything older.
+    Compaction,
+    /// `max_records` records were read.
+    Limit,
+    /// The whole chain was read.
+    Start,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shift {
+    pub ts: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// One focus thread: a project and topic, with what is known of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thread {
+    pub proj: String,
+    pub topic: String,
+    pub last_ts: String,
+    pub intent: Option<Intent>,
+    pub status: Option<Status>,
+    pub next: Vec<String>,
+    pub deferred: Vec<String>,
+    pub model_shifts: Vec<Shift>,
+    pub facts: Vec<String>,
+    pub files: Vec<String>,
+}
+
+/// A tangent, parked: what it was about and what it deferred.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parked {
+    pub ts: String,
+    pub focus: Vec<Focus>,
+    pub summary: String,
+    pub deferred: Vec<String>,
+}
+
+/// The rebuilt working state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Threads, most recently active first.
+    pub threads: Vec<Thread>,
+    pub parked: Vec<Parked>,
+    pub records_read: usize,
+    pub skipped_damaged: usize,
+    pub stopped: StopReason,
+    pub latest_ts: Option<String>,
+}
+
+#[derive(Default)]
+struct Builder {
+    threads: BTreeMap<(String, String), Thread>,
+    order: Vec<(String, String)>,
+    next_set: std::collections::HashSet<(String, String)>,
+    parked: Vec<Parked>,
+    read: usize,
+    damaged: usize,
+    signatures: Vec<(Option<Intent>, Vec<String>)>,
+    latest: Option<String>,
+}
+
+impl Builder {
+    fn thread(&mut self, proj: &str, topic: &str, ts: &str) -> &mut Thread {
+        let key = (proj.to_string(), topic.to_string());
+        if !self.threads.contains_key(&key) {
+            self.order.push(key.clone());
+        }
+        self.threads.entry(key).or_insert_with(|| Thread {
+            proj: proj.to_string(),
+            topic: topic.to_string(),
+            last_ts: ts.to_string(),
+            intent: None,
+            status: None,
+            next: Vec::new(),
+            deferred: Vec::new(),
+            model_shifts: Vec::new(),
+            facts: Vec::new(),
+            files: Vec::new(),
+        })
+    }
+
+    /// Fold in one record (older than everything folded so far).
+    fn fold(&mut self, r: &Record) {
+        let ts = r.ts.to_string();
+        let focus: Vec<Focus> = if r.focus.is_empty() {
+            vec![Focus {
+                proj: String::new(),
+                topic: String::new(),
+            }]
+        } else {
+            r.focus.clone()
+        };
+        let facts = r.facts();
+        for f in &focus {
+            let key = (f.proj.clone(), f.topic.clone());
+            let had_next = self.next_set.contains(&key);
+            if !r.next.is_empty() && !had_next {
+                self.next_set.insert(key.clone());
+            }
+            let t = self.thread(&f.proj, &f.topic, &ts);
+            if t.intent.is_none() {
+                t.intent.clone_from(&r.intent);
+            }
+            if t.status.is_none() {
+                t.status.clone_from(&r.status);
+            }
+            if !r.next.is_empty() && !had_next {
+                t.next.clone_from(&r.next);
+            }
+            push_unique(&mut t.deferred, &r.defer, LIST_PER_THREAD);
+            if let Some(m) = &r.model_shift {
+                if t.model_shifts.len() < LIST_PER_THREAD {
+                    t.model_shifts.push(Shift {
+                        ts: ts.clone(),
+                        before: m.before.clone(),
+                        after: m.after.clone(),
+                    });
+                }
+            }
+            push_unique(&mut t.facts, &facts, FACTS_PER_THREAD);
+            push_unique(&mut t.files, &r.files, FILES_PER_THREAD);
+        }
+    }
+
+    /// Fold in a compaction record's carried state for threads not seen yet (or fill gaps).
+    fn fold_state(&mut self, s: State, proj: Option<&str>) {
+        for old in s.threads {
+            if proj.is_some_and(|p| p != old.proj) {
+                continue;
+            }
+            let key = (old.proj.clone(), old.topic.clone());
+            let had_next = self.next_set.contains(&key);
+            let t = self.thread(&old.proj, &old.topic, &old.last_ts);
+            if t.intent.is_none() {
+                t.intent = old.intent;
+            }
+            if t.status.is_none() {
+                t.status = old.status;
+            }
+            if !had_next && t.next.is_empty() {
+                t.next = old.next;
+            }
+            push_unique(&mut t.deferred, &old.deferred, LIST_PER_THREAD);
+            for m in old.model_shifts {
+                if t.model_shifts.len() < LIST_PER_THREAD && !t.model_shifts.contains(&m) {
+                    t.model_shifts.push(m);
+                }
+            }
+            push_unique(&mut t.facts, &old.facts, FACTS_PER_THREAD);
+            push_unique(&mut t.files, &old.files, FILES_PER_THREAD);
+        }
+        for p in s.parked {
+            if self.parked.len() < LIST_PER_THREAD {
+                self.parked.push(p);
+            }
+        }
+    }
+
+    fn stable(&self) -> bool {
+        let n = self.signatures.len();
+        n >= 3
+            && self.signatures[..3]
+                .iter()
+                .all(|s| *s == self.signatures[0])
+    }
+
+    fn finish(self, stopped: StopReason) -> State {
+        let mut threads = self.threads;
+        State {
+            threads: self
+                .order
+                .into_iter()
+                .filter_map(|k| threads.remove(&k))
+                .collect(),
+            parked: self.parked,
+            records_read: self.read,
+            skipped_damaged: self.damaged,
+            stopped,
+            latest_ts: self.latest,
+        }
+    }
+}
+
+fn push_unique(dst: &mut Vec<String>, src: &[String], cap: usize) {
+    for s in src {
+        if dst.len() >= cap {
+            return;
+        }
+        if !dst.contains(s) {
+            dst.push(s.clone());
+        }
+    }
+}
+
+/// The state carried in a compaction record's body, if any.
+pub fn carried_state(r: &Record) -> Option<State> {
+    let start = r.body.find(STATE_FENCE)? + STATE_FENCE.len();
+    let rest = &r.body[start..];
+    let end = rest.find("\n```")?;
+    serde_json::from_str(rest[..end].trim()).ok()
+}
+
+/// Body text for a compaction record that carries `state`.
+pub fn state_body(state: &State, facts: &[String]) -> String {
+    let mut b = super::record::facts_body(facts);
+    if !b.is_empty() {
+        b.push('\n');
+    }
+    b.push_str(STATE_FENCE);
+    b.push('\n');
+    b.push_str(&serde_json::to_string(state).unwrap_or_else(|_| "{}".into()));
+    b.push_str("\n```\n");
+    b
+}
+
+impl Ledger {
+    /// Rebuild the working state (see the module docs).
+    pub fn rehydrate(&self, opts: &RehydrateOptions) -> Result<State> {
+        let mut b = Builder::default();
+        let mut segments = self.segments()?;
+        segments.reverse();
+        for path in segments {
+            let Some(file) =
+                super::reader::open_if_exists(&path).map_err(LedgerError::io("open", &path))?
+            else {
+                continue;
+            };
+            if let Some(stop) = self.rehydrate_segment(&file, &path, opts, &mut b)? {
+                return Ok(b.finish(stop));
+            }
+        }
+        Ok(b.finish(StopReason::Start))
+    }
+
+    fn rehydrate_segment(
+        &self,
+        file: &File,
+        path: &std::path::Path,
+        opts: &RehydrateOptions,
+        b: &mut Builder,
+    ) -> Result<Option<StopReason>> {
+        let len = file
+            .metadata()
+            .map_err(LedgerError::io("stat", path))?
+            .len();
+        let mut rr = ReverseReader::new(file, len);
+        let mut newest = true;
+        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", path))? {
+            if b.read >= self.opts.max_records {
+                return Ok(Some(StopReason::Limit));
+            }
+            b.read += 1;
+            let f = Frame::split(off, &seg);
+            let torn = newest && f.seal == Seal::Missing && f.expects_seal();
+            newest = false;
+            if f.seal == Seal::Mismatch || torn {
+                b.damaged += 1;
+                continue;
+            }
+            let Ok(r) = f.parse() else {
+                b.damaged += 1;
+                continue;
+            };
+            if b.latest.is_none() {
+                b.latest = Some(r.ts.to_string());
+            }
+            if r.kind == RecordType::Alert {
+                continue;
+            }
+            if let Some(p) = &opts.proj {
+                if !r.focus.iter().any(|f| &f.proj == p) && r.kind != RecordType::Compaction {
+                    continue;
+                }
+            }
+            if r.kind == RecordType::Tangent {
+                if opts.tangents && b.parked.len() < LIST_PER_THREAD {
+                    let mut deferred = r.defer.clone();
+                    push_unique(&mut deferred, &r.next, LIST_PER_THREAD);
+                    b.parked.push(Parked {
+                        ts: r.ts.to_string(),
+                        focus: r.focus.clone(),
+                        summary: r
+                            .intent
+                            .as_ref()
+                            .map(|i| i.summary.clone())
+                            .unwrap_or_default(),
+                        deferred,
+                    });
+                }
+                continue;
+            }
+            if r.kind == RecordType::Compaction {
+                if let Some(state) = carried_state(&r) {
+                    b.fold_state(state, opts.proj.as_deref());
+                    return Ok(Some(StopReason::Compaction));
+                }
+            }
+            b.fold(&r);
+            if r.intent.is_some() || !r.next.is_empty() {
+                b.signatures.push((r.intent.clone(), r.next.clone()));
+                if b.signatures.len() == 3 && b.stable() {
+                    return Ok(Some(StopReason::Stable));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering to a token budget.
+
+/// Detail levels of `trail resume --level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// At most 100 tokens: what is being done and what comes next.
+    Brief,
+    /// At most 500 tokens: every thread with its status, steps, deferrals and recent facts.
+    Standard,
+    /// Everything.
+    Full,
+}
+
+impl Level {
+    pub fn from_number(n: u8) -> Option<Level> {
+        match n {
+            1 => Some(Level::Brief),
+            2 => Some(Level::Standard),
+            3 => Some(Level::Full),
+            _ => None,
+        }
+    }
+    pub fn budget(self) -> Option<usize> {
+        match self {
+            Level::Brief => Some(100),
+            Level::Standard => Some(500),
+            Level::Full => None,
+        }
+    }
+}
+
+/// A conservative token estimate without a tokenizer (the hot path cannot load one): English
+/// prose runs about four characters a token and code or identifiers fewer, so count whichever
+/// is larger of chars/4 and words·4/3.
+pub fn estimate_tokens(s: &str) -> usize {
+    let chars = s.chars().count();
+    let words = s.split_whitespace().count();
+    (chars.div_ceil(4)).max((words * 4).div_ceil(3))
+}
+
+fn label(t: &Thread) -> String {
+    match (t.proj.is_empty(), t.topic.is_empty()) {
+        (true, _) => "(no focus)".to_string(),
+        (false, true) => t.proj.clone(),
+        (false, false) => format!("{} / {}", t.proj, t.topic),
+    }
+}
+
+/// Render the state as plain text within the level's budget.
+pub fn render(state: &State, level: Level) -> String {
+    let mut lines: Vec<(u8, String)> = Vec::new(); // (priority, text): lower is kept first
+    let (max_next, max_list, max_facts) = match level {
+        Level::Brief => (1, 0, 0),
+        Level::Standard => (3, 3, 3),
+        Level::Full => (usize::MAX, usize::MAX, usize::MAX),
+    };
+    if state.threads.is_empty() && state.parked.is_empty() {
+        return "No pulses yet: nothing to resume.\n".into();
+    }
+    for (i, t) in state.threads.iter().enumerate() {
+        let rank = u8::try_from(i.min(50)).unwrap_or(50);
+        let mut head = format!("## {}", label(t));
+        if let Some(s) = &t.status {
+            if s.blocked {
+                head.push_str(" [BLOCKED]");
+            }
+            if level != Level::Brief {
+                if let Some(c) = s.confidence {
+                    head.push_str(&format!(" (confidence {})", c.as_str()));
+                }
+            }
+        }
+        lines.push((rank * 4, head));
+        if let Some(it) = &t.intent {
+            let text = if it.summary.is_empty() {
+                format!("intent: {}", it.primary)
+            } else {
+                format!("intent: {} — {}", it.primary, it.summary)
+            };
+            lines.push((rank * 4, text));
+        }
+        for (j, n) in t.next.iter().take(max_next).enumerate() {
+            lines.push((rank * 4 + u8::from(j > 0), format!("next: {n}")));
+        }
+        if level != Level::Brief {
+            for d in t.deferred.iter().take(max_list) {
+                lines.push((rank * 4 + 2, format!("deferred: {d}")));
+            }
+            for m in t
+                .model_shifts
+                .iter()
+                .take(max_list.min(if level == Level::Full { usize::MAX } else { 1 }))
+            {
+                lines.push((
+                    rank * 4 + 2,
+                    format!("model shift ({}): {} → {}", m.ts, m.before, m.after),
+                ));
+            }
+            for f in t.facts.iter().take(max_facts) {
+                lines.push((rank * 4 + 3, format!("fact: {f}")));
+            }
+            if !t.files.is_empty() {
+                let files: Vec<&str> = t.files.iter().take(max_list).map(String::as_str).collect();
+                lines.push((rank * 4 + 3, format!("files: {}", files.join(", "))));
+            }
+        }
+    }
+    if !state.parked.is_empty() && level != Level::Brief {
+        lines.push((201, "## parked tangents".into()));
+        for p in state.parked.iter().take(max_list.max(1)) {
+            let focus: Vec<String> = p.focus.iter().map(|f| f.proj.clone()).collect();
+            let mut s = format!("- {} {}", focus.join("+"), p.summary);
+            if !p.deferred.is_empty() {
+                s.push_str(&format!(" (deferred: {})", p.deferred.join("; ")));
+            }
+            lines.push((202, s));
+        }
+    }
+    fit(lines, level.budget())
+}
+
+/// Keep lines in priority order while they fit the budget (shortening a line that almost fits),
+/// then print the kept ones in document order.
+fn fit(lines: Vec<(u8, String)>, budget: Option<usize>) -> String {
+    let Some(budget) = budget else {
+        return lines.into_iter().map(|(_, l)| l + "\n").collect();
+    };
+    const NOTE: usize = 14; // room kept for the "… more" line
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|&i| (lines[i].0, i));
+    let mut kept: Vec<Option<String>> = vec![None; lines.len()];
+    let mut used = 0;
+    let mut dropped = 0;
+    for i in order {
+        let mut text = lines[i].1.clone();
+        if used + estimate_tokens(&text) + 1 + NOTE > budget {
+            let room = budget.saturating_sub(used + NOTE + 1);
+            if room >= 8 {
+                text = shorten(&text, room * 3);
+            }
+        }
+        let cost = estimate_tokens(&text) + 1;
+        if used + cost + NOTE > budget {
+            dropped += 1;
+            continue;
+        }
+        used += cost;
+        kept[i] = Some(text);
+    }
+    let mut out: String = kept.into_iter().flatten().map(|l| l + "\n").collect();
+    if dropped > 0 {
+        out.push_str(&format!("… {dropped} more (use a higher --level)\n"));
+    }
+    out
+}
+
+fn shorten(s: &str, max_chars: usize) -> String {
+    if s.chars().count() <= max_chars {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max_chars.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}

@@ -1,0 +1,267 @@
+//! Verification: every record of every segment, the seals and the hash chain.
+
+use std::fs::File;
+
+use serde::Serialize;
+
+use super::frame::{self, Digest, Frame, Seal};
+use super::reader::ForwardReader;
+use super::store::{Ledger, LedgerError, Result};
+use crate::time::Ts;
+
+/// What is wrong with a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Problem {
+    /// The last record of the stream is incomplete (a crash mid-write); the next append repairs it.
+    Torn,
+    /// Bytes that are not a record, or a record that does not parse.
+    Corrupt,
+    /// A seal that does not match its record: the record was changed after it was written.
+    Tampered,
+    /// `prev` does not name the record before: a record was removed, inserted or reordered.
+    ChainBroken,
+    /// A timestamp not after the one before it.
+    OutOfOrder,
+    /// A record without a seal in a sealed stream.
+    Unsealed,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub file: String,
+    pub offset: u64,
+    pub problem: Problem,
+    pub ts: Option<String>,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub segments: usize,
+    pub records: usize,
+    pub sealed: usize,
+    pub findings: Vec<Finding>,
+    /// Intent files of writers that died before appending; the next write replays them.
+    pub pending_intents: usize,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.findings.is_empty()
+    }
+}
+
+struct Chain {
+    prev: Option<Digest>,
+    last_ts: Option<Ts>,
+    sealed_seen: bool,
+}
+
+impl Ledger {
+    /// Read every segment (archives, then the stream) as one chain and report each problem.
+    /// `progress` is called with (bytes done, bytes total) as the scan goes.
+    pub fn verify(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
+        let segments = self.segments()?;
+        let total: u64 = segments
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum();
+        let mut done_before = 0;
+        let mut report = Report::default();
+        let mut chain = Chain {
+            prev: None,
+            last_ts: None,
+            sealed_seen: false,
+        };
+        let n = segments.len();
+        for (i, path) in segments.iter().enumerate() {
+            let Some(file) =
+                super::reader::open_if_exists(path).map_err(LedgerError::io("open", path))?
+            else {
+                continue;
+            };
+            report.segments += 1;
+            let is_live = i + 1 == n;
+            let name = path
+                .strip_prefix(self.stream_dir())
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            let len = file
+                .metadata()
+                .map_err(LedgerError::io("stat", path))?
+                .len();
+            self.verify_segment(
+                &file,
+                len,
+                &name,
+                is_live,
+                &mut chain,
+                &mut report,
+                &mut |d| progress(done_before + d, total),
+            )
+            .map_err(LedgerError::io("read", path))?;
+            done_before += len;
+        }
+        report.pending_intents = std::fs::read_dir(self.stream_dir())
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| {
+                        e.file_name()
+                            .to_string_lossy()
+                            .starts_with("pulses.intent.")
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        Ok(report)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn verify_segment(
+        &self,
+        file: &File,
+        len: u64,
+        name: &str,
+        is_live: bool,
+        chain: &mut Chain,
+        report: &mut Report,
+        progress: &mut dyn FnMut(u64),
+    ) -> std::io::Result<()> {
+        let mut fr = ForwardReader::new(file, 0, len);
+        let mut pending: Option<(u64, Vec<u8>)> = fr.next_segment()?;
+        let pre = std::mem::take(&mut fr.preamble);
+        let finding = |offset: u64, problem: Problem, ts: Option<Ts>, detail: String| {
+            report_push(name, offset, problem, ts, detail)
+        };
+        let mut found = Vec::new();
+        let torn_start =
+            pending.is_none() && is_live && b"---\nschema: ledgerpulse/v1\n".starts_with(&pre);
+        if torn_start && !pre.is_empty() {
+            found.push(finding(
+                0,
+                Problem::Torn,
+                None,
+                format!("{} bytes of an incomplete first record", pre.len()),
+            ));
+        } else if !pre.iter().all(u8::is_ascii_whitespace) {
+            found.push(finding(
+                0,
+                Problem::Corrupt,
+                None,
+                format!(
+                    "{} bytes before the first record are not a record",
+                    pre.len()
+                ),
+            ));
+        }
+        while let Some((off, seg)) = pending.take() {
+            pending = fr.next_segment()?;
+            let last = pending.is_none();
+            progress(off + seg.len() as u64);
+            let f = Frame::split(off, &seg);
+            report.records += 1;
+            let parsed = f.parse();
+            let ts = parsed.as_ref().ok().map(|r| r.ts);
+            match f.seal {
+                Seal::Valid => report.sealed += 1,
+                Seal::Mismatch => found.push(finding(
+                    off,
+                    Problem::Tampered,
+                    ts,
+                    "the seal does not match the record's bytes".into(),
+                )),
+                Seal::Missing => {
+                    let sealed_stream = f.expects_seal() || chain.sealed_seen;
+                    if sealed_stream && last && is_live {
+                        found.push(finding(off, Problem::Torn, ts, "incomplete last record (no seal); the next append sets it aside under archive/".into()));
+                        continue;
+                    }
+                    if sealed_stream {
+                        found.push(finding(
+                            off,
+                            Problem::Unsealed,
+                            ts,
+                            "a record without a seal in a sealed stream".into(),
+                        ));
+                    }
+                }
+            }
+            if f.seal != Seal::Missing {
+                chain.sealed_seen = true;
+            }
+            if !f.trailer_is_blank() {
+                if last && is_live {
+                    found.push(finding(f.end(), Problem::Torn, None, format!("{} bytes of an incomplete record after the last seal; the next append sets them aside under archive/", f.trailer.len())));
+                } else {
+                    found.push(finding(
+                        f.end(),
+                        Problem::Corrupt,
+                        None,
+                        format!(
+                            "{} bytes after the record's seal are not a record",
+                            f.trailer.len()
+                        ),
+                    ));
+                }
+            }
+            match &parsed {
+                Err(e) => found.push(finding(
+                    off,
+                    Problem::Corrupt,
+                    None,
+                    format!("does not parse: {e}"),
+                )),
+                Ok(r) => {
+                    if let Some(p) = &r.prev {
+                        let want = frame::hex(&chain.prev.unwrap_or([0; 32]));
+                        if *p != want {
+                            found.push(finding(
+                                off,
+                                Problem::ChainBroken,
+                                ts,
+                                format!(
+                                    "prev is {}…, the record before has digest {}…",
+                                    &p[..12],
+                                    &want[..12]
+                                ),
+                            ));
+                        }
+                    }
+                    if let Some(last_ts) = chain.last_ts {
+                        if r.ts <= last_ts {
+                            found.push(finding(
+                                off,
+                                Problem::OutOfOrder,
+                                ts,
+                                format!("not after the previous record ({last_ts})"),
+                            ));
+                        }
+                    }
+                    chain.last_ts = Some(r.ts);
+                }
+            }
+            chain.prev = Some(f.digest);
+        }
+        report.findings.extend(found);
+        Ok(())
+    }
+}
+
+fn report_push(
+    file: &str,
+    offset: u64,
+    problem: Problem,
+    ts: Option<Ts>,
+    detail: String,
+) -> Finding {
+    Finding {
+        file: file.to_string(),
+        offset,
+        problem,
+        ts: ts.map(|t| t.to_string()),
+        detail,
+    }
+}

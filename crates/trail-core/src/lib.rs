@@ -1,0 +1,17 @@
+//! trail-core: the library behind `trail`.
+//!
+//! It never prints, parses arguments or starts an async runtime: the `trail` binary owns the
+//! terminal, flags and exit codes. What lives here:
+//!
+//! - [`ledger`]: the LedgerPulse stream — records, sealed framing, crash-safe append, index,
+//!   rehydration, rotation and verification.
+//! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
+//! - [`config`]: layered configuration with the origin of every value.
+//! - [`time`]: exact UTC timestamps, the ledger's only identity.
+
+pub mod config;
+pub mod failpoint;
+pub mod fsutil;
+pub mod ledger;
+pub mod secrets;
+pub mod time;

@@ -1,0 +1,551 @@
+//! Secret detection and redaction.
+//!
+//! trail writes an append-only ledger of AI agent sessions, and nothing secret
+//! may reach that ledger unredacted. [`Redactor::redact`] replaces every
+//! secret in a text by a reference `${secret:<rule>-<8 hex>}`, where the hex is
+//! the start of the SHA-256 of the value: the same value always gets the same
+//! name, and a reference is never mistaken for a secret, so redacting twice
+//! changes nothing. The originals can be kept, outside the ledger, in a
+//! private [`SecretStore`] (`~/.secrets/trail.env`) from which a reference can
+//! be looked up again.
+//!
+//! Detection follows gitleaks and atuin: a table of rules, each a regex with
+//! a realistic example that must match it (a test walks the whole table), plus
+//! `generic-assignment`, an entropy rule for `name = value` assignments whose
+//! name says key, token, secret or password.
+//!
+//! # Why keywords gate the regexes
+//!
+//! `redact` runs on every ledger write, in a process that must start and
+//! finish in about a millisecond. Compiling some forty regexes costs far more
+//! than that, so nothing is compiled up front. Each rule carries keywords
+//! (`ghp_`, `-----begin`, `token`, …) that occur in every one of its matches;
+//! a text is lower-cased once and searched for the keywords with `memchr`'s
+//! SIMD substring search, and only the rules whose keywords occur are compiled
+//! (once per process, in a [`OnceLock`]) and run. A text without any keyword,
+//! the common case, costs a few microseconds and comes back as
+//! [`Cow::Borrowed`].
+
+mod rules;
+mod store;
+
+pub use store::SecretStore;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
+
+use memchr::memmem;
+use regex::{CaptureLocations, Regex, RegexBuilder};
+use sha2::{Digest, Sha256};
+
+use rules::Check;
+
+/// One detection rule. Rules are data.
+///
+/// If `regex` has a capture group whose name starts with `secret`, only that
+/// group is replaced (the first such group that takes part in a match);
+/// otherwise the whole match is. A rule with keywords only runs on texts that
+/// contain one of them (ASCII case-insensitively); a rule without keywords
+/// runs on every text.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct RuleSpec {
+    pub name: String,
+    pub regex: String,
+    pub example: String,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SecretsError {
+    #[error("secret rule `{name}`: invalid regex: {message}")]
+    BadRegex { name: String, message: String },
+    #[error("secret rule `{name}`: its example does not match its regex")]
+    ExampleDoesNotMatch { name: String },
+    #[error("cannot store secrets in {path}: {source}")]
+    Store {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A secret found in a text: the placeholder name and the original value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// `<rule>-<8 hex>`, as written inside `${secret:…}`.
+    pub name: String,
+    /// The rule that found it.
+    pub rule: String,
+    /// The original text that was replaced.
+    pub value: String,
+}
+
+/// How a reference starts; also what [`SecretStore::lookup`] strips.
+const REFERENCE_PREFIX: &str = "${secret:";
+
+/// Replacing a secret can, in contrived texts, expose a match next to it that
+/// the first pass could not see; a few more passes make `redact` idempotent.
+const MAX_PASSES: usize = 4;
+
+/// A rule's regex, compiled on first use, with the capture groups the
+/// redactor cares about.
+struct Compiled {
+    re: Regex,
+    secret_groups: Vec<usize>,
+    name_group: Option<usize>,
+    quote_group: Option<usize>,
+}
+
+impl Compiled {
+    fn new(src: &str) -> Result<Compiled, regex::Error> {
+        let re = RegexBuilder::new(src).build()?;
+        let mut secret_groups = Vec::new();
+        let mut name_group = None;
+        let mut quote_group = None;
+        for (i, group) in re.capture_names().enumerate() {
+            match group {
+                Some(g) if g.starts_with("secret") => secret_groups.push(i),
+                Some("name") => name_group = Some(i),
+                Some("q") => quote_group = Some(i),
+                _ => {}
+            }
+        }
+        Ok(Compiled {
+            re,
+            secret_groups,
+            name_group,
+            quote_group,
+        })
+    }
+}
+
+struct Rule {
+    name: Cow<'static, str>,
+    regex: Cow<'static, str>,
+    example: Cow<'static, str>,
+    keywords: Vec<Cow<'static, str>>,
+    check: Check,
+    compiled: OnceLock<Option<Compiled>>,
+}
+
+impl Rule {
+    /// `None` only for a broken built-in regex, which the table test rules
+    /// out; user rules are compiled eagerly by [`Redactor::with_extra`].
+    fn compiled(&self) -> Option<&Compiled> {
+        self.compiled
+            .get_or_init(|| Compiled::new(&self.regex).ok())
+            .as_ref()
+    }
+}
+
+/// The built-in rules, shared by every [`Redactor`] so that a regex compiled
+/// for one is compiled for all.
+fn builtin_rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        rules::BUILTIN
+            .iter()
+            .map(|b| Rule {
+                name: Cow::Borrowed(b.name),
+                regex: Cow::Borrowed(b.regex),
+                example: Cow::Borrowed(b.example),
+                keywords: b.keywords.iter().map(|&k| Cow::Borrowed(k)).collect(),
+                check: b.check,
+                compiled: OnceLock::new(),
+            })
+            .collect()
+    })
+}
+
+/// Finds and replaces secrets: the built-in rules plus any user rules.
+pub struct Redactor {
+    builtin: &'static [Rule],
+    extra: Vec<Rule>,
+    /// One finder per distinct keyword.
+    finders: Vec<memmem::Finder<'static>>,
+    /// For each rule (built-in first, then extra), the indices of its
+    /// keywords in `finders`; empty means the rule always runs.
+    gates: Vec<Vec<usize>>,
+}
+
+impl fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Redactor")
+            .field(
+                "rules",
+                &self.all_rules().map(|r| &r.name).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+/// A span to replace, and the rule that found it.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    start: usize,
+    end: usize,
+    rule: usize,
+}
+
+impl Redactor {
+    /// The built-in rules, shared and built on first use (no regex is
+    /// compiled until a text needs it).
+    pub fn builtin() -> &'static Redactor {
+        static REDACTOR: OnceLock<Redactor> = OnceLock::new();
+        REDACTOR.get_or_init(|| Redactor::build(builtin_rules(), Vec::new()))
+    }
+
+    /// The built-in rules plus `extra`. Each extra rule's regex is compiled
+    /// now, and its example must match it and contain one of its keywords
+    /// (otherwise the rule could never fire on its own example). Rule names
+    /// are lower-cased and anything outside `[a-z0-9_-]` becomes `-`, so that
+    /// a reference stays one token.
+    pub fn with_extra(extra: &[RuleSpec]) -> Result<Redactor, SecretsError> {
+        let mut rules = Vec::with_capacity(extra.len());
+        for spec in extra {
+            let compiled = Compiled::new(&spec.regex).map_err(|e| SecretsError::BadRegex {
+                name: spec.name.clone(),
+                message: e.to_string(),
+            })?;
+            let keywords: Vec<Cow<'static, str>> = spec
+                .keywords
+                .iter()
+                .map(|k| k.trim().to_ascii_lowercase())
+                .filter(|k| !k.is_empty())
+                .map(Cow::Owned)
+                .collect();
+            let lowered_example = spec.example.to_ascii_lowercase();
+            let gated_in =
+                keywords.is_empty() || keywords.iter().any(|k| lowered_example.contains(&**k));
+            if !gated_in || !compiled.re.is_match(&spec.example) {
+                return Err(SecretsError::ExampleDoesNotMatch {
+                    name: spec.name.clone(),
+                });
+            }
+            rules.push(Rule {
+                name: Cow::Owned(sanitize_rule_name(&spec.name)),
+                regex: Cow::Owned(spec.regex.clone()),
+                example: Cow::Owned(spec.example.clone()),
+                keywords,
+                check: Check::Exact,
+                compiled: OnceLock::from(Some(compiled)),
+            });
+        }
+        Ok(Redactor::build(builtin_rules(), rules))
+    }
+
+    fn build(builtin: &'static [Rule], extra: Vec<Rule>) -> Redactor {
+        let mut distinct: Vec<String> = Vec::new();
+        let mut gates = Vec::with_capacity(builtin.len() + extra.len());
+        for rule in builtin.iter().chain(extra.iter()) {
+            let mut gate = Vec::with_capacity(rule.keywords.len());
+            for keyword in &rule.keywords {
+                let keyword = keyword.to_ascii_lowercase();
+                let index = match distinct.iter().position(|k| *k == keyword) {
+                    Some(i) => i,
+                    None => {
+                        distinct.push(keyword);
+                        distinct.len() - 1
+                    }
+                };
+                gate.push(index);
+            }
+            gates.push(gate);
+        }
+        let finders = distinct
+            .iter()
+            .map(|k| memmem::Finder::new(k.as_bytes()).into_owned())
+            .collect();
+        Redactor {
+            builtin,
+            extra,
+            finders,
+            gates,
+        }
+    }
+
+    fn all_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.builtin.iter().chain(self.extra.iter())
+    }
+
+    fn rule(&self, index: usize) -> Option<&Rule> {
+        match index.checked_sub(self.builtin.len()) {
+            None => self.builtin.get(index),
+            Some(i) => self.extra.get(i),
+        }
+    }
+
+    /// `(name, example)` for every rule, built-in rules first.
+    pub fn rules(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.all_rules()
+            .map(|r| (r.name.as_ref(), r.example.as_ref()))
+    }
+
+    /// Replace every secret in `text` by `${secret:<rule>-<8 hex of
+    /// sha256(value)>}` and report what was replaced: one [`Found`] per name
+    /// not already in `found`.
+    ///
+    /// Only the secret is replaced, never the key name or quotes around it.
+    /// Overlapping matches are merged into one replacement named after the
+    /// longest of them. A text with nothing to replace comes back borrowed.
+    pub fn redact<'a>(&self, text: &'a str, found: &mut Vec<Found>) -> Cow<'a, str> {
+        let mut out = Cow::Borrowed(text);
+        for _ in 0..MAX_PASSES {
+            match self.redact_once(&out, found) {
+                Some(next) => out = Cow::Owned(next),
+                None => break,
+            }
+        }
+        out
+    }
+
+    fn redact_once(&self, text: &str, found: &mut Vec<Found>) -> Option<String> {
+        if text.is_empty() {
+            return None;
+        }
+        let lowered = text.to_ascii_lowercase();
+        // 0 = not searched yet, 1 = present, 2 = absent.
+        let mut seen = vec![0u8; self.finders.len()];
+        let mut references: Option<Vec<(usize, usize)>> = None;
+        let mut candidates = Vec::new();
+        for (index, rule) in self.all_rules().enumerate() {
+            let gate = self.gates.get(index).map_or(&[][..], Vec::as_slice);
+            let open = gate.is_empty()
+                || gate.iter().any(|&k| {
+                    let state = &mut seen[k];
+                    if *state == 0 {
+                        let hit = self.finders[k].find(lowered.as_bytes()).is_some();
+                        *state = if hit { 1 } else { 2 };
+                    }
+                    *state == 1
+                });
+            if !open {
+                continue;
+            }
+            let Some(compiled) = rule.compiled() else {
+                continue;
+            };
+            let references = references.get_or_insert_with(|| reference_spans(text));
+            collect(
+                index,
+                rule.check,
+                compiled,
+                text,
+                references,
+                &mut candidates,
+            );
+        }
+        if candidates.is_empty() {
+            return None;
+        }
+
+        // Merge overlapping spans, so that no part of any match survives;
+        // the longest member (then the earliest rule) names the merged span.
+        candidates.sort_unstable_by(|a, b| {
+            a.start
+                .cmp(&b.start)
+                .then(b.end.cmp(&a.end))
+                .then(a.rule.cmp(&b.rule))
+        });
+        let mut merged: Vec<(Candidate, usize)> = Vec::new();
+        for c in candidates {
+            if let Some((group, best_len)) = merged.last_mut()
+                && c.start < group.end
+            {
+                group.end = group.end.max(c.end);
+                let len = c.end - c.start;
+                if len > *best_len || (len == *best_len && c.rule < group.rule) {
+                    group.rule = c.rule;
+                    *best_len = len;
+                }
+                continue;
+            }
+            merged.push((c, c.end - c.start));
+        }
+
+        let mut out = String::with_capacity(text.len() + 32 * merged.len());
+        let mut last = 0;
+        for (group, _) in merged {
+            let (Some(before), Some(value), Some(rule)) = (
+                text.get(last..group.start),
+                text.get(group.start..group.end),
+                self.rule(group.rule),
+            ) else {
+                continue;
+            };
+            let name = reference_name(&rule.name, value);
+            out.push_str(before);
+            out.push_str(REFERENCE_PREFIX);
+            out.push_str(&name);
+            out.push('}');
+            if !found.iter().any(|f| f.name == name) {
+                found.push(Found {
+                    name,
+                    rule: rule.name.to_string(),
+                    value: value.to_string(),
+                });
+            }
+            last = group.end;
+        }
+        out.push_str(text.get(last..).unwrap_or_default());
+        Some(out)
+    }
+}
+
+/// Every accepted match of one rule in `text`.
+fn collect(
+    index: usize,
+    check: Check,
+    compiled: &Compiled,
+    text: &str,
+    references: &[(usize, usize)],
+    out: &mut Vec<Candidate>,
+) {
+    let mut locs: CaptureLocations = compiled.re.capture_locations();
+    let mut pos = 0;
+    // A rejected match restarts the search at its value, which may hold an
+    // assignment of its own (`auth_url: https://…?token=…`); the budget keeps
+    // pathological inputs linear by falling back to plain iteration.
+    let mut budget = text.len().saturating_mul(4).saturating_add(4096);
+    while pos <= text.len() {
+        let Some(m) = compiled.re.captures_read_at(&mut locs, text, pos) else {
+            break;
+        };
+        let (match_start, match_end) = (m.start(), m.end());
+        let (start, end) = compiled
+            .secret_groups
+            .iter()
+            .find_map(|&g| locs.get(g))
+            .unwrap_or((match_start, match_end));
+        let value = text.get(start..end).unwrap_or_default();
+        let accepted = end > start
+            && !references.iter().any(|&(s, e)| start < e && s < end)
+            && accept(check, compiled, &locs, text, value);
+        if accepted {
+            out.push(Candidate {
+                start,
+                end,
+                rule: index,
+            });
+        }
+        budget = budget.saturating_sub(match_end.saturating_sub(pos).max(1));
+        let next = if accepted || budget == 0 {
+            match_end
+        } else {
+            start
+        };
+        pos = if next > match_start {
+            next
+        } else {
+            next_char_boundary(text, match_start)
+        };
+    }
+}
+
+fn accept(
+    check: Check,
+    compiled: &Compiled,
+    locs: &CaptureLocations,
+    text: &str,
+    value: &str,
+) -> bool {
+    match check {
+        Check::Exact => true,
+        Check::NotPlaceholder => !rules::is_placeholder(value),
+        Check::Token => !rules::is_placeholder(value) && rules::looks_random(value),
+        Check::PrivateKey => rules::plausible_key_body(value),
+        Check::Assignment => {
+            let name = compiled
+                .name_group
+                .and_then(|g| locs.get(g))
+                .and_then(|(s, e)| text.get(s..e));
+            match name {
+                Some(name) => {
+                    let quoted = compiled
+                        .quote_group
+                        .and_then(|g| locs.get(g))
+                        .is_some_and(|(s, e)| e > s);
+                    rules::plausible_assignment(name, value, quoted)
+                }
+                None => !rules::is_placeholder(value),
+            }
+        }
+    }
+}
+
+fn next_char_boundary(text: &str, i: usize) -> usize {
+    (i + 1..=text.len())
+        .find(|&j| text.is_char_boundary(j))
+        .unwrap_or(text.len() + 1)
+}
+
+/// Spans of well-formed references already in `text`: `${secret:` + a name
+/// ending in `-` and 8 lower-case hex digits + `}`. Nothing overlapping them
+/// is redacted again.
+fn reference_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    for start in memmem::find_iter(bytes, REFERENCE_PREFIX.as_bytes()) {
+        let name_start = start + REFERENCE_PREFIX.len();
+        let rest = &bytes[name_start..];
+        let name_len = rest
+            .iter()
+            .take(129)
+            .take_while(|&&b| {
+                b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-'
+            })
+            .count();
+        if rest.get(name_len) == Some(&b'}') && is_reference_name(&rest[..name_len]) {
+            spans.push((start, name_start + name_len + 1));
+        }
+    }
+    spans
+}
+
+fn is_reference_name(name: &[u8]) -> bool {
+    name.len() >= 10
+        && name[name.len() - 9] == b'-'
+        && name[name.len() - 8..]
+            .iter()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+}
+
+/// `<rule>-<first 8 hex digits of sha256(value)>`.
+fn reference_name(rule: &str, value: &str) -> String {
+    let digest = Sha256::digest(value.as_bytes());
+    let mut name = String::with_capacity(rule.len() + 9);
+    name.push_str(rule);
+    name.push('-');
+    for byte in digest.iter().take(4) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        name.push(char::from(HEX[usize::from(byte >> 4)]));
+        name.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    name
+}
+
+fn sanitize_rule_name(name: &str) -> String {
+    let cleaned: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let cleaned = cleaned.trim_matches('-');
+    if cleaned.is_empty() {
+        "custom".to_string()
+    } else {
+        cleaned.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests;

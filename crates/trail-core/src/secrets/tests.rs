@@ -1,0 +1,686 @@
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::os::unix::fs::PermissionsExt;
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn redact(text: &str) -> (Cow<'_, str>, Vec<Found>) {
+    let mut found = Vec::new();
+    let out = Redactor::builtin().redact(text, &mut found);
+    (out, found)
+}
+
+/// The secret part of `example` according to its rule's regex.
+fn secret_of<'a>(compiled: &Compiled, example: &'a str) -> &'a str {
+    let caps = compiled
+        .re
+        .captures(example)
+        .unwrap_or_else(|| panic!("example does not match: {example}"));
+    compiled
+        .secret_groups
+        .iter()
+        .find_map(|&g| caps.get(g))
+        .or_else(|| caps.get(0))
+        .map_or("", |m| m.as_str())
+}
+
+#[test]
+fn every_rule_compiles_matches_its_example_and_redacts_it() {
+    let mut names = HashSet::new();
+    for (rule, builtin) in builtin_rules().iter().zip(rules::BUILTIN) {
+        let name = &*rule.name;
+        assert!(names.insert(name), "duplicate rule name {name}");
+        assert_eq!(
+            sanitize_rule_name(name),
+            name,
+            "rule name {name} is not a clean token"
+        );
+        let compiled = Compiled::new(&rule.regex)
+            .unwrap_or_else(|e| panic!("rule {name} does not compile: {e}"));
+        assert!(
+            compiled.re.is_match(&rule.example),
+            "{name}: example does not match"
+        );
+
+        assert!(
+            !builtin.keywords.is_empty(),
+            "{name}: built-in rules need keywords"
+        );
+        for k in builtin.keywords {
+            assert_eq!(
+                k.to_ascii_lowercase(),
+                *k,
+                "{name}: keyword {k} is not lower case"
+            );
+        }
+        let secret = secret_of(&compiled, &rule.example);
+        assert!(!secret.is_empty(), "{name}: empty secret");
+        let whole = compiled.re.find(&rule.example).map_or("", |m| m.as_str());
+        let whole = whole.to_ascii_lowercase();
+        assert!(
+            builtin.keywords.iter().any(|k| whole.contains(k)),
+            "{name}: the example's match contains none of the keywords"
+        );
+
+        let sentence = format!(
+            "Output of the last step:\n{}\nDone, moving on.",
+            rule.example
+        );
+        let (out, found) = redact(&sentence);
+        assert!(
+            !out.contains(secret),
+            "{name}: secret survived redaction:\n{out}"
+        );
+        let hit = found
+            .iter()
+            .find(|f| f.value.contains(secret))
+            .unwrap_or_else(|| panic!("{name}: not reported; found {found:?}"));
+        assert_eq!(hit.rule, name, "{name}: reported under another rule");
+        assert!(out.contains(&format!("${{secret:{}}}", hit.name)));
+        assert!(hit.name.starts_with(&format!("{name}-")));
+    }
+    assert!(names.contains(rules::GENERIC_ASSIGNMENT));
+}
+
+#[test]
+fn rules_lists_every_rule_with_its_example() {
+    let listed: Vec<(&str, &str)> = Redactor::builtin().rules().collect();
+    assert_eq!(listed.len(), rules::BUILTIN.len());
+    assert!(listed.contains(&(
+        rules::GENERIC_ASSIGNMENT,
+        "export DB_PASSWORD=\"hunter2-Correct-Horse-42\""
+    )));
+}
+
+#[test]
+fn ordinary_text_is_left_alone_and_borrowed() {
+    let texts = [
+        "",
+        "The quick brown fox jumps over the lazy dog.",
+        "the token is expired, please log in again",
+        "Use an API key from the settings page; the key is not stored here.",
+        "fn main() { let tokens = lexer.tokenize(&source)?; println!(\"{}\", tokens.len()); }",
+        "let password = prompt_password(\"Password: \")?;",
+        "if (auth.isLoggedIn()) { return this.authService.token; }",
+        "config.api_key = os.environ[\"OPENAI_API_KEY\"]",
+        "export GITHUB_TOKEN=$GITHUB_TOKEN",
+        "password: ${DB_PASSWORD}",
+        "password: \"${DB_PASSWORD}\"",
+        "api_key: <your-api-key>",
+        "API_KEY=your-api-key-here",
+        "SECRET_KEY=changeme",
+        "token: xxxxxxxxxxxxxxxxxxxxxxxx",
+        "api_key = \"sk-xxxxxxxxxxxxxxxxxxxxxxxx\"",
+        "use_auth: true\nverify_token: false\nmax_tokens: 4096\ntoken_count: 1523",
+        "key_file: /etc/ssl/private/server.key\nPWD=/home/dev/projects/trail\nOLDPWD=/tmp",
+        "token_path: ./secrets/token.txt",
+        "commit 3f786850e387550fdab836ed7e6dc881de23001b\nAuthor: Jane Doe <jane@example.com>",
+        "key: 3f786850e387550fdab836ed7e6dc881de23001b-but-it-is-prose and more",
+        "request id 123e4567-e89b-12d3-a456-426614174000 failed",
+        "see /usr/share/doc/keyutils/README and C:\\Users\\dev\\keys",
+        "Already redacted: API_KEY=\"${secret:generic-assignment-1a2b3c4d}\"",
+        "${secret:github-pat-0badc0de} and ${secret:aws-access-key-id-12345678}",
+        "auth_url: https://login.example.com/oauth2/authorize",
+        "AUTH_DOMAIN=login.example.com",
+        "author: jane.doe@example.com",
+        "primary_key: id\nsort_key: created_at_timestamp_desc",
+        "auth_method: oauth2_client_credentials",
+        "Authorization: Bearer $TOKEN",
+        "curl -H \"Authorization: Bearer ${TOKEN}\" https://api.example.com",
+        "git push -u origin main",
+        "https://docs.example.com:443/guide#section",
+        "postgres://app:${DB_PASSWORD}@localhost/app",
+        "The header must read -----BEGIN RSA PRIVATE KEY----- and end with the END line.",
+        "const HEADER: &str = \"-----BEGIN PRIVATE KEY-----\";",
+        "Ask the task runner to check the disk",
+        "monkey: banana\nkeyboard: qwerty",
+    ];
+    for text in texts {
+        let (out, found) = redact(text);
+        assert!(
+            matches!(out, Cow::Borrowed(_)),
+            "redacted ordinary text {text:?} into {out:?}"
+        );
+        assert!(found.is_empty(), "{text:?}: {found:?}");
+    }
+}
+
+#[test]
+fn assignment_forms_are_redacted_keeping_names_and_quotes() {
+    let value = "Zq8vN3kR7tLw2xP5mB9c";
+    let cases = [
+        format!("API_KEY={value}"),
+        format!("export API_KEY=\"{value}\""),
+        format!("api_key: {value}"),
+        format!("api_key: '{value}'"),
+        format!("{{\"api_key\": \"{value}\"}}"),
+        format!("{{\\\"api_key\\\":\\\"{value}\\\"}}"),
+        format!("api_key = \"{value}\""),
+        format!("apiKey := \"{value}\""),
+        format!("'secret_token' => '{value}'"),
+        format!("X-Api-Key: {value}"),
+        format!("client_secret={value}&grant_type=client_credentials"),
+        format!("docker run -e SERVICE_TOKEN={value} image"),
+        format!("./deploy --api-key {value}"),
+    ];
+    for text in &cases {
+        let (out, found) = redact(text);
+        assert!(!out.contains(value), "{text} -> {out}");
+        assert_eq!(found.len(), 1, "{text}: {found:?}");
+        assert_eq!(found[0].value, value);
+    }
+    let (out, found) = redact(&format!("export API_KEY=\"{value}\""));
+    assert_eq!(
+        out,
+        format!("export API_KEY=\"${{secret:{}}}\"", found[0].name)
+    );
+    assert_eq!(found[0].rule, rules::GENERIC_ASSIGNMENT);
+
+    // Password-like names accept shorter, less random values.
+    let (out, found) = redact("DB_PASSWORD=Tr0ub4dor&3x\nmysql_pwd: s3cr3tPw!");
+    assert!(!out.contains("Tr0ub4dor"), "{out}");
+    assert!(!out.contains("s3cr3tPw!"), "{out}");
+    assert_eq!(found.len(), 2, "{found:?}");
+}
+
+#[test]
+fn url_credentials_replace_only_the_password() {
+    let (out, found) =
+        redact("DATABASE=postgres://app_user:Xq7vR2mT9kLp4wZs@db:5432/app?sslmode=require");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].value, "Xq7vR2mT9kLp4wZs");
+    assert_eq!(
+        out,
+        format!(
+            "DATABASE=postgres://app_user:${{secret:{}}}@db:5432/app?sslmode=require",
+            found[0].name
+        )
+    );
+    // Passwords are often words: the URL context is enough.
+    let (out, _) = redact("git clone https://deploy:hunter2@git.example.com/repo.git");
+    assert!(!out.contains("hunter2"), "{out}");
+    assert!(
+        out.contains("https://deploy:${secret:url-credentials-"),
+        "{out}"
+    );
+}
+
+#[test]
+fn private_keys_multi_line_and_json_escaped() {
+    let body = "MIIEowIBAAKCAQEAx4Zb1dWd0mQ8+Lr3C7Pq1nTzHkP0sY2vJx9bQe3VqLm5cRtU\n\
+                8wZt1nPq6Yb4aVd2Fh7Jk9Lm0No3Pq5Rs7Tu9Vw1Xy3Za5Bc7De9Fg1Hi3Jk5Lm7No\n\
+                9Pq1Rs3Tu5Vw7Xy9Za1Bc3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7Bc9De1==";
+    let pem = format!("-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n");
+    let (out, found) = redact(&pem);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].value, body);
+    assert_eq!(
+        out,
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n${{secret:{}}}\n-----END RSA PRIVATE KEY-----\n",
+            found[0].name
+        )
+    );
+
+    let escaped = pem.replace('\n', "\\n");
+    let json = format!("{{\"type\":\"service_account\",\"private_key\":\"{escaped}\"}}");
+    let (out, found) = redact(&json);
+    assert!(!out.contains("MIIEowIBAAKCAQEA"), "{out}");
+    assert!(!out.contains("Bc9De1=="), "{out}");
+    assert!(out.contains("-----END RSA PRIVATE KEY-----\\n\"}"), "{out}");
+    assert_eq!(found[0].rule, "private-key");
+
+    // Encrypted PEM with headers, and a truncated key without END.
+    let encrypted = format!(
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17C3B1A2D4E5F6\n\n{body}\n-----END RSA PRIVATE KEY-----"
+    );
+    let (out, _) = redact(&encrypted);
+    assert!(
+        !out.contains("MIIEow") && !out.contains("3F17C3B1"),
+        "{out}"
+    );
+    let truncated = format!("-----BEGIN OPENSSH PRIVATE KEY-----\n{}", &body[..100]);
+    let (out, _) = redact(&truncated);
+    assert!(!out.contains("MIIEow"), "{out}");
+}
+
+#[test]
+fn authorization_headers() {
+    let jwt = rules::BUILTIN
+        .iter()
+        .find(|b| b.name == "jwt")
+        .map_or("", |b| b.example);
+    let text = format!("curl -H 'Authorization: Bearer {jwt}' https://api.example.com");
+    let (out, found) = redact(&text);
+    assert!(!out.contains(jwt));
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].rule, "jwt", "the more specific rule names it");
+
+    let (out, found) = redact("Authorization: Bearer 8f4e2b7c91d0a3f65e2c4b8d7a1f0e93");
+    assert!(
+        out.starts_with("Authorization: Bearer ${secret:authorization-header-"),
+        "{out}"
+    );
+    assert_eq!(found[0].value, "8f4e2b7c91d0a3f65e2c4b8d7a1f0e93");
+}
+
+#[test]
+fn redaction_is_idempotent_and_names_are_stable() {
+    let gh = "ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES";
+    let text = format!("first {gh}, again {gh}; GITHUB_TOKEN=\"{gh}\"");
+    let (once, found) = redact(&text);
+    assert_eq!(found.len(), 1, "one value, one name: {found:?}");
+    let name = &found[0].name;
+    assert_eq!(
+        once.matches(&format!("${{secret:{name}}}")).count(),
+        3,
+        "{once}"
+    );
+
+    let (twice, found2) = redact(&once);
+    assert!(matches!(twice, Cow::Borrowed(_)));
+    assert_eq!(twice, once);
+    assert!(found2.is_empty());
+
+    // The name depends only on the rule and the value.
+    let other = Redactor::with_extra(&[]).expect("no extra rules");
+    let mut found3 = Vec::new();
+    let again = other.redact(&format!("token: {gh}"), &mut found3);
+    assert_eq!(found3[0].name, *name);
+    assert_eq!(again, format!("token: ${{secret:{name}}}"));
+    let digest = Sha256::digest(gh.as_bytes());
+    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    assert_eq!(*name, format!("github-pat-{hex}"));
+
+    // Already-reported names are not reported twice across calls.
+    let mut found4 = found.clone();
+    let _ = Redactor::builtin().redact(gh, &mut found4);
+    assert_eq!(found4, found);
+}
+
+#[test]
+fn overlapping_matches_are_merged() {
+    // The generic rule sees the whole value, the GitHub rule a prefix of it.
+    let text = "token=ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES";
+    let (out, found) = redact(text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].rule, "github-pat");
+    assert_eq!(out, format!("token=${{secret:{}}}", found[0].name));
+
+    // A URL with a password and a token query parameter: two secrets.
+    let text = "https://bot:Hk29sLq8Wm3z@example.com/hook?token=Ab3dE5gH7jK9mN1pQ3sT";
+    let (out, found) = redact(text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        !out.contains("Hk29sLq8Wm3z") && !out.contains("Ab3dE5gH7jK9mN1pQ3sT"),
+        "{out}"
+    );
+}
+
+#[test]
+fn extra_rules() {
+    let spec = RuleSpec {
+        name: "Acme Token".into(),
+        regex: r"acme_(?P<secret>[a-z0-9]{12})".into(),
+        example: "acme_a1b2c3d4e5f6".into(),
+        keywords: vec!["ACME_".into()],
+    };
+    let redactor = Redactor::with_extra(std::slice::from_ref(&spec)).expect("valid rule");
+    assert!(
+        redactor
+            .rules()
+            .any(|r| r == ("acme-token", "acme_a1b2c3d4e5f6"))
+    );
+    let mut found = Vec::new();
+    let out = redactor.redact("deploy with acme_zz99yy88xx77 now", &mut found);
+    assert_eq!(
+        out,
+        format!("deploy with acme_${{secret:{}}} now", found[0].name)
+    );
+    assert_eq!(found[0].rule, "acme-token");
+    assert_eq!(found[0].value, "zz99yy88xx77");
+    // Built-in rules still apply.
+    let mut found = Vec::new();
+    let out = redactor.redact("AKIAUJZDEGXDNCF32EPF", &mut found);
+    assert!(out.starts_with("${secret:aws-access-key-id-"));
+    // The built-in redactor does not know the user rule.
+    assert!(matches!(redact("acme_zz99yy88xx77").0, Cow::Borrowed(_)));
+
+    let bad = RuleSpec {
+        regex: "acme_(".into(),
+        ..spec.clone()
+    };
+    assert!(matches!(
+        Redactor::with_extra(&[bad]),
+        Err(SecretsError::BadRegex { name, .. }) if name == "Acme Token"
+    ));
+    let mismatch = RuleSpec {
+        example: "acme_SHORT".into(),
+        ..spec.clone()
+    };
+    let err = Redactor::with_extra(&[mismatch]).err();
+    assert!(matches!(
+        err,
+        Some(SecretsError::ExampleDoesNotMatch { .. })
+    ));
+    assert_eq!(
+        err.map(|e| e.to_string()).unwrap_or_default(),
+        "secret rule `Acme Token`: its example does not match its regex"
+    );
+    let ungated = RuleSpec {
+        keywords: vec!["zeta".into()],
+        ..spec
+    };
+    assert!(matches!(
+        Redactor::with_extra(&[ungated]),
+        Err(SecretsError::ExampleDoesNotMatch { .. })
+    ));
+
+    // A rule without keywords runs on every text.
+    let always = RuleSpec {
+        name: "internal-id".into(),
+        regex: r"INT-[0-9]{6}".into(),
+        example: "INT-123456".into(),
+        keywords: vec![],
+    };
+    let redactor = Redactor::with_extra(&[always]).expect("valid rule");
+    let mut found = Vec::new();
+    let out = redactor.redact("ticket INT-424242 closed", &mut found);
+    assert!(out.starts_with("ticket ${secret:internal-id-"), "{out}");
+}
+
+#[test]
+fn rule_specs_deserialize() {
+    #[derive(serde::Deserialize)]
+    struct Config {
+        rules: Vec<RuleSpec>,
+    }
+    let config: Config =
+        serde_json::from_str(r#"{"rules":[{"name":"x","regex":"x_[0-9]+","example":"x_1"}]}"#)
+            .expect("valid json");
+    assert!(config.rules[0].keywords.is_empty());
+}
+
+#[test]
+fn no_rule_is_compiled_for_text_without_keywords() {
+    // A fresh redactor has its own lazily compiled user rules; built-in
+    // rules are shared, so observe the gate through a keyword-free user rule
+    // and a gated one.
+    let gated = RuleSpec {
+        name: "gated".into(),
+        regex: r"zq_[0-9]{4}".into(),
+        example: "zq_1234".into(),
+        keywords: vec!["zq_".into()],
+    };
+    let redactor = Redactor::with_extra(&[gated]).expect("valid rule");
+    let text = "plain words only ".repeat(200);
+    let mut found = Vec::new();
+    let start = std::time::Instant::now();
+    for _ in 0..100 {
+        let out = redactor.redact(&text, &mut found);
+        assert!(matches!(out, Cow::Borrowed(_)));
+    }
+    // Generous bound: 100 scans of 3.4 KB, even in a debug build.
+    assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    assert!(found.is_empty());
+}
+
+#[test]
+fn store_permissions_roundtrip_and_idempotence() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let store = SecretStore::new(home.path().join(".secrets"));
+    assert_eq!(store.path(), home.path().join(".secrets").join("trail.env"));
+    assert_eq!(store.lookup("nothing-12345678").ok().flatten(), None);
+
+    let tricky = "line one\nline \"two\"\r\n\ttab \\ back $HOME `cmd` \u{1} é 🦀";
+    let found = vec![
+        Found {
+            name: "generic-assignment-0123abcd".into(),
+            rule: "generic-assignment".into(),
+            value: tricky.into(),
+        },
+        Found {
+            name: "github-pat-89abcdef".into(),
+            rule: "github-pat".into(),
+            value: "ghp_x".into(),
+        },
+    ];
+    store.store(&found).expect("store");
+    let dir_mode = std::fs::metadata(home.path().join(".secrets"))
+        .expect("dir")
+        .permissions()
+        .mode();
+    let file_mode = std::fs::metadata(store.path())
+        .expect("file")
+        .permissions()
+        .mode();
+    assert_eq!(dir_mode & 0o777, 0o700);
+    assert_eq!(file_mode & 0o777, 0o600);
+
+    assert_eq!(
+        store
+            .lookup("generic-assignment-0123abcd")
+            .expect("lookup")
+            .as_deref(),
+        Some(tricky)
+    );
+    assert_eq!(
+        store
+            .lookup("${secret:github-pat-89abcdef}")
+            .expect("lookup")
+            .as_deref(),
+        Some("ghp_x")
+    );
+    let contents = std::fs::read_to_string(store.path()).expect("read");
+    assert!(
+        !contents.contains('$') && !contents.contains('`'),
+        "{contents}"
+    );
+    let lines = contents.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(lines, 2);
+
+    store.store(&found).expect("store again");
+    store.store(&[]).expect("store nothing");
+    assert_eq!(
+        std::fs::read_to_string(store.path()).expect("read"),
+        contents
+    );
+
+    // Wider permissions are tightened on the next store.
+    std::fs::set_permissions(store.path(), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let more = [Found {
+        name: "npm-token-00000001".into(),
+        rule: "npm-token".into(),
+        value: "npm_y".into(),
+    }];
+    store.store(&more).expect("store more");
+    let file_mode = std::fs::metadata(store.path())
+        .expect("file")
+        .permissions()
+        .mode();
+    assert_eq!(file_mode & 0o777, 0o600);
+    assert_eq!(
+        store
+            .lookup("npm-token-00000001")
+            .expect("lookup")
+            .as_deref(),
+        Some("npm_y")
+    );
+
+    let bad = [Found {
+        name: "bad name=\"x\"".into(),
+        rule: "x".into(),
+        value: "v".into(),
+    }];
+    assert!(matches!(store.store(&bad), Err(SecretsError::Store { .. })));
+}
+
+#[test]
+fn store_from_redaction_then_lookup() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let store = SecretStore::new(home.path().join("nested").join(".secrets"));
+    let text = "export OPENAI_API_KEY=\"sk-proj-HgxzNNAL5wIScGebcy8F5n3-YNBDRzrZSgqbjG3uhkWKFLf6\"";
+    let (out, found) = redact(text);
+    store.store(&found).expect("store");
+    let name = &found[0].name;
+    assert!(out.contains(name.as_str()));
+    assert_eq!(
+        store.lookup(name).expect("lookup").as_deref(),
+        Some("sk-proj-HgxzNNAL5wIScGebcy8F5n3-YNBDRzrZSgqbjG3uhkWKFLf6")
+    );
+}
+
+#[test]
+fn concurrent_stores_lose_nothing() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let dir = home.path().join(".secrets");
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let store = SecretStore::new(dir.clone());
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    let found = [
+                        Found {
+                            name: format!("t{t}-{i}"),
+                            rule: "test".into(),
+                            value: format!("value {t} {i}\nsecond line"),
+                        },
+                        // Shared by every thread: must be stored once.
+                        Found {
+                            name: format!("shared-{i}"),
+                            rule: "test".into(),
+                            value: format!("shared {i}"),
+                        },
+                    ];
+                    store.store(&found).expect("store");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("thread");
+    }
+    let store = SecretStore::new(dir);
+    for t in 0..8 {
+        for i in 0..25 {
+            assert_eq!(
+                store.lookup(&format!("t{t}-{i}")).expect("lookup"),
+                Some(format!("value {t} {i}\nsecond line"))
+            );
+        }
+    }
+    let contents = std::fs::read_to_string(store.path()).expect("read");
+    for i in 0..25 {
+        let prefix = format!("shared-{i}=");
+        assert_eq!(
+            contents.lines().filter(|l| l.starts_with(&prefix)).count(),
+            1
+        );
+    }
+    assert_eq!(
+        contents.lines().filter(|l| !l.starts_with('#')).count(),
+        8 * 25 + 25
+    );
+}
+
+#[test]
+fn escaping_roundtrips() {
+    for value in [
+        "",
+        "plain",
+        "\"quoted\"",
+        "a\\b",
+        "new\nline",
+        "\u{0}\u{7f}\u{2028}",
+        "$`",
+        "🦀é",
+    ] {
+        let mut escaped = String::new();
+        store_escape(value, &mut escaped);
+        assert!(!escaped.contains('\n') && !escaped.contains('"') || escaped.contains("\\\""));
+        assert_eq!(
+            store_unescape(&escaped).as_deref(),
+            Some(value),
+            "{escaped}"
+        );
+    }
+    assert_eq!(store_unescape("\\ud83e\\udd80").as_deref(), Some("🦀"));
+    assert_eq!(store_unescape("bad\\"), None);
+    assert_eq!(store_unescape("\\ud83e"), None);
+}
+
+fn store_escape(value: &str, out: &mut String) {
+    store::escape_for_tests(value, out);
+}
+
+fn store_unescape(value: &str) -> Option<String> {
+    store::unescape_for_tests(value)
+}
+
+/// Fragments that make random texts hit the rules' keywords and edges.
+fn fragment() -> impl Strategy<Value = String> {
+    let pieces: Vec<String> = vec![
+        "token".into(),
+        "API_KEY".into(),
+        "password".into(),
+        "=".into(),
+        ": ".into(),
+        "\"".into(),
+        "'".into(),
+        "\\\"".into(),
+        "\\n".into(),
+        "\n".into(),
+        " ".into(),
+        "${secret:".into(),
+        "}".into(),
+        "${secret:github-pat-1a2b3c4d}".into(),
+        "https://".into(),
+        "user:".into(),
+        "@".into(),
+        "Authorization: Bearer ".into(),
+        "-----BEGIN PRIVATE KEY-----".into(),
+        "-----END PRIVATE KEY-----".into(),
+        "-u ".into(),
+        "--token ".into(),
+        "Zq8vN3kR7tLw2xP5mB9c".into(),
+        "Tr0ub4dor&3".into(),
+        "é".into(),
+        "🦀".into(),
+    ];
+    let examples: Vec<String> = rules::BUILTIN
+        .iter()
+        .map(|b| b.example.to_string())
+        .collect();
+    prop_oneof![
+        3 => proptest::sample::select(pieces),
+        1 => proptest::sample::select(examples),
+        2 => "[a-zA-Z0-9+/=_.-]{1,24}",
+        1 => any::<String>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn redact_never_panics_and_is_idempotent(parts in proptest::collection::vec(fragment(), 0..16)) {
+        let text = parts.concat();
+        let (once, found) = redact(&text);
+        let (twice, again) = redact(&once);
+        prop_assert_eq!(&twice, &once);
+        prop_assert!(again.is_empty(), "second pass found {:?}", again);
+        for f in &found {
+            prop_assert!(once.contains(&format!("${{secret:{}}}", f.name)));
+            prop_assert!(text.contains(&f.value));
+        }
+    }
+
+    #[test]
+    fn redact_never_panics_on_arbitrary_strings(text in any::<String>()) {
+        let (once, _) = redact(&text);
+        let (twice, _) = redact(&once);
+        prop_assert_eq!(twice, once);
+    }
+}

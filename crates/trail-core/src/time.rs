@@ -1,0 +1,175 @@
+//! Timestamps. In the ledger time is identity, so `Ts` is exact: microseconds since the Unix
+//! epoch, always UTC, formatted as RFC 3339 with six fractional digits.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A UTC instant with microsecond resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ts(i64);
+
+/// Why a timestamp string was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TsError {
+    #[error("`{0}` is not an RFC 3339 timestamp (expected e.g. 2026-11-26T03:34:39.525123Z)")]
+    Syntax(String),
+    #[error("`{0}` is not in UTC: end it with `Z` (or `+00:00`)")]
+    NotUtc(String),
+    #[error("`{0}` has less than millisecond precision: give at least three fractional digits")]
+    Coarse(String),
+}
+
+impl Ts {
+    pub const fn from_micros(us: i64) -> Ts {
+        Ts(us)
+    }
+
+    pub const fn as_micros(self) -> i64 {
+        self.0
+    }
+
+    /// The current time from the system clock.
+    pub fn now() -> Ts {
+        let d = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        Ts(i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+    }
+
+    /// The next representable instant: how a writer keeps timestamps strictly increasing when its
+    /// clock lags the stream.
+    pub fn succ(self) -> Ts {
+        Ts(self.0.saturating_add(1))
+    }
+
+    /// Parse a timestamp as the ledger reads it: RFC 3339, UTC, at least milliseconds.
+    pub fn parse_strict(s: &str) -> Result<Ts, TsError> {
+        let t = s.trim();
+        let utc = t.ends_with('Z') || t.ends_with('z') || t.ends_with("+00:00");
+        let ts = jiff::Timestamp::from_str(t).map_err(|_| TsError::Syntax(t.to_string()))?;
+        if !utc {
+            return Err(TsError::NotUtc(t.to_string()));
+        }
+        let frac_digits = t
+            .find('.')
+            .map(|dot| t[dot + 1..].bytes().take_while(u8::is_ascii_digit).count())
+            .unwrap_or(0);
+        if frac_digits < 3 {
+            return Err(TsError::Coarse(t.to_string()));
+        }
+        Ok(Ts(ts.as_microsecond()))
+    }
+
+    /// Parse a user-given bound (e.g. `--since`): any RFC 3339 instant, or a bare date.
+    pub fn parse_loose(s: &str) -> Result<Ts, TsError> {
+        let t = s.trim();
+        if let Ok(ts) = jiff::Timestamp::from_str(t) {
+            return Ok(Ts(ts.as_microsecond()));
+        }
+        if jiff::civil::Date::from_str(t).is_ok() {
+            if let Ok(ts) = jiff::Timestamp::from_str(&format!("{t}T00:00:00Z")) {
+                return Ok(Ts(ts.as_microsecond()));
+            }
+        }
+        Err(TsError::Syntax(t.to_string()))
+    }
+
+    /// `YYYYMMDD-HHMMSS.mmmZ`, the spec's archive file stamp.
+    pub fn file_stamp(self) -> String {
+        let (y, mo, d, h, mi, s, us) = self.civil();
+        format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}.{:03}Z", us / 1000)
+    }
+
+    /// Broken-down UTC time: (year, month, day, hour, minute, second, microsecond).
+    fn civil(self) -> (i64, u32, u32, u32, u32, u32, u32) {
+        let us = self.0.rem_euclid(1_000_000) as u32;
+        let secs = self.0.div_euclid(1_000_000);
+        let days = secs.div_euclid(86_400);
+        let sod = secs.rem_euclid(86_400) as u32;
+        // Howard Hinnant's days_from_civil inverse; exact for the whole i64 day range we use.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+        let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let y = yoe + era * 400 + i64::from(m <= 2);
+        (y, m, d, sod / 3600, sod / 60 % 60, sod % 60, us)
+    }
+}
+
+impl fmt::Display for Ts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (y, mo, d, h, mi, s, us) = self.civil();
+        write!(f, "{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{us:06}Z")
+    }
+}
+
+impl serde::Serialize for Ts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl FromStr for Ts {
+    type Err = TsError;
+    fn from_str(s: &str) -> Result<Ts, TsError> {
+        Ts::parse_strict(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn formats_with_microseconds_in_utc() {
+        let ts = Ts::parse_strict("2026-11-26T03:34:39.525123Z").unwrap();
+        assert_eq!(ts.to_string(), "2026-11-26T03:34:39.525123Z");
+        assert_eq!(ts.file_stamp(), "20261126-033439.525Z");
+    }
+
+    #[test]
+    fn reads_millisecond_precision_and_utc_offsets() {
+        let a = Ts::parse_strict("2025-12-22T21:18:12.483Z").unwrap();
+        let b = Ts::parse_strict("2025-12-22T21:18:12.483+00:00").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.to_string(), "2025-12-22T21:18:12.483000Z");
+    }
+
+    #[test]
+    fn refuses_coarse_local_and_malformed_times() {
+        assert!(matches!(
+            Ts::parse_strict("2025-12-22T21:18:12Z"),
+            Err(TsError::Coarse(_))
+        ));
+        assert!(matches!(
+            Ts::parse_strict("2025-12-22T21:18:12.483+01:00"),
+            Err(TsError::NotUtc(_))
+        ));
+        assert!(matches!(
+            Ts::parse_strict("yesterday"),
+            Err(TsError::Syntax(_))
+        ));
+        assert!(matches!(
+            Ts::parse_strict("2025-02-30T00:00:00.000Z"),
+            Err(TsError::Syntax(_))
+        ));
+    }
+
+    proptest! {
+        #[test]
+        fn display_matches_jiff_and_round_trips(us in -62_135_596_800_000_000i64..253_402_300_799_999_999i64) {
+            let ts = Ts::from_micros(us);
+            let s = ts.to_string();
+            let ours = Ts::parse_strict(&s).unwrap();
+            prop_assert_eq!(ours, ts);
+            let jiff = jiff::Timestamp::from_microsecond(us).unwrap();
+            prop_assert_eq!(jiff.as_microsecond(), us);
+            prop_assert_eq!(&s[..19], &jiff.to_string()[..19]);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Arguments, defined once. Tests and outside checks call exactly these flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "trail",
+    version,
+    about = "Lossless, crash-safe session continuity and guardrails for AI coding agents",
+    long_about = "trail keeps an append-only, sealed ledger of agent sessions (the pulse stream) \
+                  and rebuilds the working state from it after /clear, compaction, a crash or a \
+                  new machine.\n\nStart with `trail demo`.",
+    after_help = "Environment: TRAIL_HOME (personal root, default ~/.ledger), HOME (locates \
+                  ~/.secrets), TRAIL_ROTATE_BYTES, TRAIL_ALERT_AFTER, TRAIL_ALERT_COMMAND, \
+                  TRAIL_MAX_RECORDS.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Write one record to the pulse stream and print its timestamp.
+    Pulse(PulseArgs),
+    /// Rebuild the working state from the newest records.
+    Resume(ResumeArgs),
+    /// List records, newest first.
+    Log(LogArgs),
+    /// Check every record, seal and the hash chain; exit 1 on any damage.
+    Verify(VerifyArgs),
+    /// Archive the stream and start a new one (when past the size threshold, or with --force).
+    Rotate(RotateArgs),
+    /// Replace secrets in stdin by ${secret:NAME} references and print the result.
+    Redact,
+    /// Show the merged configuration and where each value came from.
+    Config(ConfigArgs),
+    /// Run a realistic session on a throwaway ledger and show each step.
+    Demo(DemoArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PulseArgs {
+    /// Record type: pulse, checkpoint, tangent, compaction or handoff.
+    #[arg(long = "type", value_name = "T", default_value = "pulse")]
+    pub kind: String,
+    /// A project in focus (repeat for several); pair with --topic.
+    #[arg(long = "proj", value_name = "P")]
+    pub proj: Vec<String>,
+    /// The topic of the --proj just before it.
+    #[arg(long = "topic", value_name = "T")]
+    pub topic: Vec<String>,
+    /// Primary intent (e.g. continue, switch, pause, done).
+    #[arg(long, value_name = "PRIMARY")]
+    pub intent: Option<String>,
+    /// One-line summary of the intent.
+    #[arg(long, value_name = "S")]
+    pub summary: Option<String>,
+    /// A next step (repeatable).
+    #[arg(long, value_name = "X")]
+    pub next: Vec<String>,
+    /// A deferred item (repeatable; tangents use it instead of --next).
+    #[arg(long, value_name = "X")]
+    pub defer: Vec<String>,
+    /// A fact established (repeatable).
+    #[arg(long, value_name = "F")]
+    pub fact: Vec<String>,
+    /// A file touched (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub file: Vec<String>,
+    /// A tag (repeatable).
+    #[arg(long, value_name = "T")]
+    pub tag: Vec<String>,
+    /// Confidence: low, medium or high.
+    #[arg(long, value_name = "C")]
+    pub confidence: Option<String>,
+    /// Mark the work as blocked.
+    #[arg(long)]
+    pub blocked: bool,
+    /// The assumption that no longer holds (with --shift-after).
+    #[arg(long, value_name = "B", requires = "shift_after")]
+    pub shift_before: Option<String>,
+    /// What replaced it (with --shift-before).
+    #[arg(long, value_name = "A", requires = "shift_before")]
+    pub shift_after: Option<String>,
+    /// Read one whole record in the spec's Markdown form from stdin instead of flags.
+    #[arg(long, conflicts_with_all = ["proj", "topic", "intent", "summary", "next", "defer", "fact", "file", "tag", "confidence", "blocked", "shift_before"])]
+    pub stdin: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ResumeArgs {
+    /// Only this project's threads.
+    #[arg(long, value_name = "P")]
+    pub proj: Option<String>,
+    /// Include tangents, listed as parked threads.
+    #[arg(long)]
+    pub tangents: bool,
+    /// Detail: 1 (≤ 100 tokens), 2 (≤ 500 tokens), 3 (everything).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub level: u8,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Show at most N records.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+    /// Only records at or after this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub since: Option<String>,
+    /// Only records of this type.
+    #[arg(long = "type", value_name = "T")]
+    pub kind: Option<String>,
+    /// Only records focused on this project.
+    #[arg(long, value_name = "P")]
+    pub proj: Option<String>,
+    /// Print the number of records (all segments) instead.
+    #[arg(long)]
+    pub count: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RotateArgs {
+    /// Rotate even when the stream is below the threshold.
+    #[arg(long)]
+    pub force: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ConfigArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Keep the demo's ledger in this directory instead of a temporary one.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+}
+
+pub fn command() -> clap::Command {
+    Cli::command()
+}

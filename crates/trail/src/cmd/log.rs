@@ -1,0 +1,150 @@
+//! `trail log`: records newest first, or how many there are.
+
+use serde::Serialize;
+use trail_core::ledger::frame::{Frame, Seal};
+use trail_core::ledger::index;
+use trail_core::ledger::reader::{ReverseReader, open_if_exists};
+use trail_core::ledger::record::{Record, RecordType};
+use trail_core::ledger::store::{LedgerError, index_path_for};
+use trail_core::time::Ts;
+
+use crate::cli::LogArgs;
+use crate::context::Context;
+use crate::error::{CliError, CliResult};
+use crate::output;
+
+#[derive(Serialize)]
+struct Entry {
+    file: String,
+    offset: u64,
+    sealed: bool,
+    facts: Vec<String>,
+    #[serde(flatten)]
+    record: Record,
+}
+
+pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
+    if args.count {
+        return count(ctx, args);
+    }
+    let since = match &args.since {
+        Some(s) => Some(Ts::parse_loose(s).map_err(|e| CliError::usage(format!("--since: {e}")))?),
+        None => None,
+    };
+    let kind = match &args.kind {
+        Some(k) => Some(RecordType::parse(k).ok_or_else(|| {
+            CliError::usage(format!(
+                "--type `{k}`: use pulse, checkpoint, tangent, compaction, handoff or alert"
+            ))
+        })?),
+        None => None,
+    };
+    let mut entries = Vec::new();
+    let mut segments = ctx.ledger.segments()?;
+    segments.reverse();
+    'outer: for path in &segments {
+        let Some(file) = open_if_exists(path).map_err(LedgerError::io("open", path))? else {
+            continue;
+        };
+        let len = file
+            .metadata()
+            .map_err(LedgerError::io("stat", path))?
+            .len();
+        let mut rr = ReverseReader::new(&file, len);
+        let name = path
+            .strip_prefix(ctx.ledger.stream_dir())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", path))? {
+            if entries.len() >= args.limit {
+                break 'outer;
+            }
+            let f = Frame::split(off, &seg);
+            let Ok(r) = f.parse() else { continue };
+            if since.is_some_and(|s| r.ts < s) {
+                break 'outer;
+            }
+            if kind.is_some_and(|k| r.kind != k) {
+                continue;
+            }
+            if let Some(p) = &args.proj {
+                if !r.focus.iter().any(|x| &x.proj == p) {
+                    continue;
+                }
+            }
+            entries.push(Entry {
+                file: name.clone(),
+                offset: off,
+                sealed: f.seal == Seal::Valid,
+                facts: r.facts(),
+                record: r,
+            });
+        }
+    }
+    if args.json {
+        return output::json(&entries);
+    }
+    let mut s = String::new();
+    for e in &entries {
+        s.push_str(&line(&e.record));
+    }
+    if entries.is_empty() {
+        s.push_str("no records match\n");
+    }
+    output::text(&s)
+}
+
+fn line(r: &Record) -> String {
+    let focus: Vec<String> = r
+        .focus
+        .iter()
+        .map(|f| {
+            if f.topic.is_empty() {
+                f.proj.clone()
+            } else {
+                format!("{}/{}", f.proj, f.topic)
+            }
+        })
+        .collect();
+    let mut s = format!("{}  {:<10}  {}", r.ts, r.kind.as_str(), focus.join(", "));
+    if let Some(i) = &r.intent {
+        s.push_str(&format!("  {}", i.primary));
+        if !i.summary.is_empty() {
+            s.push_str(&format!(" — {}", i.summary));
+        }
+    }
+    if r.status.as_ref().is_some_and(|st| st.blocked) {
+        s.push_str("  [BLOCKED]");
+    }
+    s.push('\n');
+    for n in &r.next {
+        s.push_str(&format!("    next: {n}\n"));
+    }
+    for d in &r.defer {
+        s.push_str(&format!("    deferred: {d}\n"));
+    }
+    if let Some(m) = &r.model_shift {
+        s.push_str(&format!("    model shift: {} → {}\n", m.before, m.after));
+    }
+    for f in r.facts() {
+        s.push_str(&format!("    fact: {f}\n"));
+    }
+    s
+}
+
+fn count(ctx: &Context, args: &LogArgs) -> CliResult {
+    let mut total = 0usize;
+    for path in ctx.ledger.segments()? {
+        if !path.exists() {
+            continue;
+        }
+        let idx = index::refresh(&path, &index_path_for(&path))
+            .map_err(LedgerError::io("index", &path))?;
+        total += idx.len();
+    }
+    if args.json {
+        return output::json(&serde_json::json!({ "count": total }));
+    }
+    output::text(&format!("{total}\n"))
+}

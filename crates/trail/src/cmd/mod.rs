@@ -1,0 +1,36 @@
+//! One file per command.
+
+mod config;
+mod demo;
+mod log;
+mod pulse;
+mod redact;
+mod resume;
+mod rotate;
+mod verify;
+
+use clap::{ArgMatches, FromArgMatches};
+
+use crate::cli::{Cli, Command};
+use crate::context::Context;
+use crate::error::CliResult;
+
+pub fn dispatch(matches: &ArgMatches) -> CliResult {
+    let cli = match Cli::from_arg_matches(matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    match cli.command {
+        Command::Demo(a) => demo::run(&a),
+        Command::Redact => redact::run(&Context::load()?),
+        Command::Config(a) => config::run(&a),
+        Command::Pulse(a) => {
+            let sub = matches.subcommand_matches("pulse").expect("pulse matches");
+            pulse::run(&Context::load()?, &a, sub)
+        }
+        Command::Resume(a) => resume::run(&Context::load()?, &a),
+        Command::Log(a) => log::run(&Context::load()?, &a),
+        Command::Verify(a) => verify::run(&Context::load()?, &a),
+        Command::Rotate(a) => rotate::run(&Context::load()?, &a),
+    }
+}

@@ -1,0 +1,83 @@
+//! `trail verify`: every record, seal and link of the chain.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::cli::VerifyArgs;
+use crate::context::Context;
+use crate::error::{CliError, CliResult};
+use crate::output;
+
+pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
+    let tty = output::stderr_is_tty();
+    let started = Instant::now();
+    let mut last_draw = Instant::now();
+    let mut progress = |done: u64, total: u64| {
+        // A long scan shows progress, on a terminal only and at most ten times a second.
+        if tty && total > 8 << 20 && last_draw.elapsed().as_millis() >= 100 {
+            last_draw = Instant::now();
+            let pct = done * 100 / total.max(1);
+            let _ = write!(
+                std::io::stderr(),
+                "\rverifying… {pct:>3}% of {} MB",
+                total >> 20
+            );
+        }
+    };
+    let report = ctx.ledger.verify(&mut progress)?;
+    if tty && started.elapsed().as_millis() >= 100 {
+        eprint!("\r{:40}\r", "");
+    }
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct J<'a> {
+            ok: bool,
+            #[serde(flatten)]
+            report: &'a trail_core::ledger::verify::Report,
+        }
+        output::json(&J {
+            ok: report.ok(),
+            report: &report,
+        })?;
+    } else {
+        let mut s = String::new();
+        for f in &report.findings {
+            let ts =
+                f.ts.as_deref()
+                    .map(|t| format!(" [{t}]"))
+                    .unwrap_or_default();
+            let kind = serde_json::to_value(f.problem)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "{} @{}: {kind}{ts}: {}\n",
+                f.file, f.offset, f.detail
+            ));
+        }
+        if report.ok() {
+            s.push_str(&format!(
+                "ok: {} records in {} segment(s), {} sealed, chain intact\n",
+                report.records, report.segments, report.sealed
+            ));
+        } else {
+            s.push_str(&format!(
+                "FAILED: {} problem(s) in {} records\n",
+                report.findings.len(),
+                report.records
+            ));
+        }
+        if report.pending_intents > 0 {
+            s.push_str(&format!(
+                "note: {} pending intent file(s) from interrupted writers; the next `trail pulse` appends them\n",
+                report.pending_intents
+            ));
+        }
+        output::text(&s)?;
+    }
+    if report.ok() {
+        Ok(())
+    } else {
+        Err(CliError::CheckFailed)
+    }
+}

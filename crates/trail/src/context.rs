@@ -1,0 +1,24 @@
+//! What every command needs: the merged configuration and the ledger it points at.
+
+use std::sync::Arc;
+
+use trail_core::config::Config;
+use trail_core::ledger::Ledger;
+
+use crate::error::CliResult;
+
+pub struct Context {
+    pub config: Config,
+    pub ledger: Ledger,
+}
+
+impl Context {
+    pub fn load() -> CliResult<Context> {
+        let config = Config::load()?;
+        let mut opts = config.ledger_options();
+        // Lock alerts reach the person at the terminal on stderr.
+        opts.alert_sink = Some(Arc::new(|msg: &str| eprintln!("{msg}")));
+        let ledger = Ledger::open(config.home.value.clone(), opts);
+        Ok(Context { config, ledger })
+    }
+}

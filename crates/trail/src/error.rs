@@ -1,0 +1,118 @@
+//! The one place where failures become messages, hints and exit codes.
+
+use std::io;
+use std::process::ExitCode;
+
+use trail_core::config::ConfigError;
+use trail_core::ledger::store::LedgerError;
+
+/// How a command ended when it did not simply succeed.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input or usage: nothing was written. Exit 2.
+    Usage { message: String, hints: Vec<String> },
+    /// A check ran and failed (verify found damage, …); the command printed its findings. Exit 1.
+    CheckFailed,
+    /// The environment failed us (I/O, permissions). Exit 1.
+    Failed { message: String, hints: Vec<String> },
+    /// Output went to a closed pipe: the reader has what it wanted. Exit 0.
+    BrokenPipe,
+}
+
+pub type CliResult<T = ()> = Result<T, CliError>;
+
+impl CliError {
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError::Usage {
+            message: message.into(),
+            hints: Vec::new(),
+        }
+    }
+    pub fn with_hint(mut self, hint: impl Into<String>) -> CliError {
+        match &mut self {
+            CliError::Usage { hints, .. } | CliError::Failed { hints, .. } => {
+                hints.push(hint.into())
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return CliError::BrokenPipe;
+        }
+        CliError::Failed {
+            message: e.to_string(),
+            hints: Vec::new(),
+        }
+    }
+}
+
+impl From<LedgerError> for CliError {
+    fn from(e: LedgerError) -> CliError {
+        match e {
+            LedgerError::Record(r) => CliError::usage(r.to_string()),
+            LedgerError::Parse(m) => CliError::usage(m),
+            LedgerError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                CliError::BrokenPipe
+            }
+            LedgerError::Io {
+                ref source,
+                ref path,
+                ..
+            } => {
+                let hint = match source.kind() {
+                    io::ErrorKind::PermissionDenied => Some(format!(
+                        "check the permissions of {} (or point TRAIL_HOME elsewhere)",
+                        path.display()
+                    )),
+                    io::ErrorKind::StorageFull => {
+                        Some("free some disk space; nothing was acknowledged".into())
+                    }
+                    _ => None,
+                };
+                CliError::Failed {
+                    message: e.to_string(),
+                    hints: hint.into_iter().collect(),
+                }
+            }
+            other => CliError::Failed {
+                message: other.to_string(),
+                hints: Vec::new(),
+            },
+        }
+    }
+}
+
+impl From<ConfigError> for CliError {
+    fn from(e: ConfigError) -> CliError {
+        CliError::usage(format!("configuration: {e}"))
+            .with_hint("`trail config` shows every setting and where it came from")
+    }
+}
+
+/// Print the error (once) and choose the exit code.
+pub fn finish(result: CliResult) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(CliError::CheckFailed) => ExitCode::from(1),
+        Err(CliError::Usage { message, hints }) => {
+            eprintln!("error: {message}");
+            for h in hints {
+                eprintln!("hint: {h}");
+            }
+            ExitCode::from(2)
+        }
+        Err(CliError::Failed { message, hints }) => {
+            eprintln!("error: {message}");
+            for h in hints {
+                eprintln!("hint: {h}");
+            }
+            ExitCode::from(1)
+        }
+    }
+}

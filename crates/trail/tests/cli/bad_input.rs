@@ -1,0 +1,113 @@
+//! Bad input exits 2, says what and where, and writes nothing.
+
+use crate::common::*;
+
+fn assert_nothing_written(env: &TestEnv) {
+    assert!(!env.stream().exists() || std::fs::metadata(env.stream()).unwrap().len() == 0);
+    let leftovers: Vec<_> = files_under(&env.trail_home.join("stream"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("intent"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn malformed_front_matter_on_stdin_names_line_and_column_and_writes_nothing() {
+    let env = TestEnv::new();
+    let cases = [
+        (
+            "---\nschema: ledgerpulse/v1\ntype: pulse\nfocus: [unclosed\n---\n",
+            "line ",
+        ),
+        (
+            "---\nschema: ledgerpulse/v1\ntype: pulse\nstatus:\n  blocked: maybe\n---\n",
+            "line 4",
+        ),
+        ("---\nschema: ledgerpulse/v1\ntype: gossip\n---\n", "line 3"),
+        (
+            "---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:18:12Z\ntype: pulse\nnext: [a]\n---\n",
+            "line 3",
+        ),
+        (
+            "---\nschema: ledgerpulse/v1\ntype: pulse\nnext: [a]\n",
+            "not closed",
+        ),
+        ("schema: ledgerpulse/v1\ntype: pulse\n", "line 1"),
+        ("---\nschema: other/v9\ntype: pulse\n---\n", "line 2"),
+        (
+            "---\nschema: ledgerpulse/v1\ntype: tangent\nintent:\n  primary: switch\n---\n",
+            "must not change intent",
+        ),
+    ];
+    for (input, want) in cases {
+        let out = env.run_stdin(&["pulse", "--stdin"], input);
+        assert_eq!(code(&out), 2, "input {input:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(want),
+            "input {input:?}: expected {want:?} in {err}"
+        );
+        if want.starts_with("line") {
+            assert!(err.contains("column"), "{err}");
+        }
+        assert_nothing_written(&env);
+    }
+}
+
+#[test]
+fn a_whole_record_on_stdin_is_written_and_stamped() {
+    let env = TestEnv::new();
+    let input = "---\nschema: ledgerpulse/v1\ntype: checkpoint\nfocus:\n  - proj: \"A\"\n    topic: \"TLS\"\nintent: {primary: continue, summary: \"from stdin\"}\nnext: [\"one\", \"two\"]\n---\nfacts:\n- \"curl -v shows unknown CA error\"\n\nFree notes, kept as written.\n";
+    let out = env.run_stdin(&["pulse", "--stdin"], input);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["log", "--json"])).unwrap();
+    assert_eq!(json[0]["type"], "checkpoint");
+    assert_eq!(json[0]["next"][1], "two");
+    assert_eq!(json[0]["facts"][0], "curl -v shows unknown CA error");
+    assert!(
+        json[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains("Free notes, kept as written.")
+    );
+}
+
+#[test]
+fn bad_flags_exit_2_and_write_nothing() {
+    let env = TestEnv::new();
+    for args in [
+        vec!["pulse", "--proj", "p", "--confidence", "sure"],
+        vec!["pulse", "--type", "memo", "--proj", "p", "--summary", "x"],
+        vec!["pulse", "--topic", "t", "--proj", "p", "--summary", "x"],
+        vec![
+            "pulse",
+            "--proj",
+            "p",
+            "--shift-before",
+            "x",
+            "--summary",
+            "y",
+        ],
+        vec!["pulse", "--proj", "p"],
+        vec!["pulse", "--proj", "", "--summary", "x"],
+        vec!["pulse", "--proj", "p", "--next", ""],
+        vec!["resume", "--level", "4"],
+        vec!["frobnicate"],
+    ] {
+        let out = env.run(&args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).is_empty());
+        assert_nothing_written(&env);
+    }
+}
+
+#[test]
+fn a_broken_config_file_is_reported_with_its_path() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.home.join(".config/trail")).unwrap();
+    std::fs::write(env.home.join(".config/trail/config.toml"), "[ledger\nx=").unwrap();
+    let out = env.run(&["pulse", "--proj", "p", "--summary", "x"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("config.toml"), "{}", stderr(&out));
+    assert_nothing_written(&env);
+}

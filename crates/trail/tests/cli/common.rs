@@ -1,0 +1,141 @@
+//! The isolated test environment.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub struct TestEnv {
+    _dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub trail_home: PathBuf,
+    pub cwd: PathBuf,
+    pub extra_env: Vec<(String, String)>,
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let dir = tempfile::Builder::new()
+            .prefix("trail-test-")
+            .tempdir()
+            .unwrap();
+        let root = dir.path().to_path_buf();
+        let home = root.join("home");
+        let trail_home = root.join("ledger");
+        let cwd = root.join("project");
+        for d in [&home, &cwd] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        TestEnv {
+            _dir: dir,
+            root,
+            home,
+            trail_home,
+            cwd,
+            extra_env: Vec::new(),
+        }
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> TestEnv {
+        self.extra_env.push((k.into(), v.into()));
+        self
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_trail"));
+        c.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("TRAIL_HOME", &self.trail_home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .current_dir(&self.cwd)
+            .stdin(Stdio::null());
+        for (k, v) in &self.extra_env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Run and return the output, whatever the exit code.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+
+    /// Run with `input` on stdin.
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .cmd(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// Run, require success, return stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "trail {args:?} failed with {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    pub fn stream(&self) -> PathBuf {
+        self.trail_home.join("stream").join("pulses.log.md")
+    }
+
+    pub fn archive(&self) -> PathBuf {
+        self.trail_home.join("stream").join("archive")
+    }
+
+    pub fn secrets_file(&self) -> PathBuf {
+        self.home.join(".secrets").join("trail.env")
+    }
+}
+
+pub fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every file under `dir`, recursively.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// How many times `needle` occurs in `hay`.
+pub fn occurrences(hay: &str, needle: &str) -> usize {
+    hay.matches(needle).count()
+}

@@ -1,0 +1,495 @@
+//! The pulse stream through the CLI: records, rehydration, log, rotation, locks, config.
+
+use crate::common::*;
+
+fn ts_line(s: &str) -> String {
+    let t = s.trim().to_string();
+    assert!(t.ends_with('Z') && t.len() == 27, "not a timestamp: {t:?}");
+    t
+}
+
+#[test]
+fn pulse_prints_a_microsecond_utc_timestamp_and_timestamps_strictly_increase() {
+    let env = TestEnv::new();
+    let mut last = String::new();
+    for i in 0..5 {
+        let ts = ts_line(&env.ok(&["pulse", "--proj", "p", "--summary", &format!("step {i}")]));
+        assert!(ts > last, "{ts} not after {last}");
+        last = ts;
+    }
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "5");
+}
+
+#[test]
+fn every_field_round_trips_through_the_stream() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "A",
+        "--topic",
+        "TLS investigation",
+        "--proj",
+        "B",
+        "--topic",
+        "System prompt design",
+        "--intent",
+        "continue",
+        "--summary",
+        "Investigate TLS chain",
+        "--next",
+        "Run openssl s_client",
+        "--next",
+        "Return to spec edits",
+        "--fact",
+        "curl -v shows unknown CA error",
+        "--file",
+        "C:/normalized/path/file.txt",
+        "--tag",
+        "context-switch",
+        "--confidence",
+        "medium",
+        "--shift-before",
+        "CA missing",
+        "--shift-after",
+        "proxy rewrites the chain",
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--limit", "1"])).unwrap();
+    let r = &json[0];
+    assert_eq!(r["type"], "pulse");
+    assert_eq!(r["focus"][0]["proj"], "A");
+    assert_eq!(r["focus"][0]["topic"], "TLS investigation");
+    assert_eq!(r["focus"][1]["topic"], "System prompt design");
+    assert_eq!(r["intent"]["primary"], "continue");
+    assert_eq!(r["next"][1], "Return to spec edits");
+    assert_eq!(r["facts"][0], "curl -v shows unknown CA error");
+    assert_eq!(r["files"][0], "C:/normalized/path/file.txt");
+    assert_eq!(r["tags"][0], "context-switch");
+    assert_eq!(r["status"]["confidence"], "medium");
+    assert_eq!(r["status"]["blocked"], false);
+    assert_eq!(r["model_shift"]["after"], "proxy rewrites the chain");
+    assert_eq!(r["sealed"], true);
+    env.ok(&["verify"]);
+}
+
+#[test]
+fn a_tangent_that_changes_intent_is_refused_and_nothing_is_written() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "p",
+        "--intent",
+        "continue",
+        "--summary",
+        "main work",
+    ]);
+    let before = std::fs::read(env.stream()).unwrap();
+    let out = env.run(&[
+        "pulse", "--type", "tangent", "--proj", "p", "--intent", "switch",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("must not change intent"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(env.stream()).unwrap(), before);
+    // Keeping the intent, or not naming one, is fine; a tangent may defer instead of next.
+    env.ok(&[
+        "pulse",
+        "--type",
+        "tangent",
+        "--proj",
+        "p",
+        "--intent",
+        "continue",
+        "--defer",
+        "look at X",
+    ]);
+    env.ok(&[
+        "pulse",
+        "--type",
+        "tangent",
+        "--proj",
+        "q",
+        "--defer",
+        "look at Y",
+    ]);
+}
+
+#[test]
+fn resume_skips_tangents_unless_asked_and_lists_them_as_parked() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "shop",
+        "--topic",
+        "checkout",
+        "--intent",
+        "continue",
+        "--summary",
+        "fix rounding",
+        "--next",
+        "move rounding to total",
+    ]);
+    env.ok(&[
+        "pulse",
+        "--type",
+        "tangent",
+        "--proj",
+        "infra",
+        "--topic",
+        "flaky",
+        "--summary",
+        "flaky network test",
+        "--defer",
+        "quarantine test_retry",
+    ]);
+    let plain = env.ok(&["resume", "--level", "3"]);
+    assert!(plain.contains("move rounding to total"), "{plain}");
+    assert!(!plain.contains("quarantine test_retry"), "{plain}");
+    let with = env.ok(&["resume", "--level", "3", "--tangents"]);
+    assert!(with.contains("parked"), "{with}");
+    assert!(with.contains("quarantine test_retry"), "{with}");
+}
+
+#[test]
+fn resume_reports_threads_per_project_with_status_shifts_facts_and_files() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "A",
+        "--topic",
+        "tls",
+        "--intent",
+        "continue",
+        "--summary",
+        "TLS chain",
+        "--fact",
+        "unknown CA",
+        "--file",
+        "a.txt",
+    ]);
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "B",
+        "--topic",
+        "prompt",
+        "--intent",
+        "switch",
+        "--summary",
+        "prompt work",
+        "--next",
+        "draft v2",
+        "--blocked",
+        "--confidence",
+        "low",
+        "--shift-before",
+        "old idea",
+        "--shift-after",
+        "new idea",
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["resume", "--json", "--level", "3"])).unwrap();
+    let threads = json["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 2);
+    assert_eq!(threads[0]["proj"], "B");
+    assert_eq!(threads[0]["status"]["blocked"], true);
+    assert_eq!(threads[0]["model_shifts"][0]["after"], "new idea");
+    assert_eq!(threads[1]["facts"][0], "unknown CA");
+    assert_eq!(threads[1]["files"][0], "a.txt");
+    let only_a = env.ok(&["resume", "--proj", "A", "--level", "3"]);
+    assert!(
+        only_a.contains("TLS chain") && !only_a.contains("prompt work"),
+        "{only_a}"
+    );
+}
+
+#[test]
+fn resume_levels_stay_within_their_token_budgets() {
+    let env = TestEnv::new();
+    for i in 0..30 {
+        env.ok(&[
+            "pulse",
+            "--proj",
+            &format!("project-{}", i % 7),
+            "--topic",
+            &format!("topic number {i}"),
+            "--intent",
+            "continue",
+            "--summary",
+            &format!("a fairly long summary of what is going on in step {i} of the work"),
+            "--next",
+            &format!("do the next thing number {i} with care and attention to detail"),
+            "--fact",
+            &format!("fact {i}: the quick brown fox jumps over the lazy dog"),
+        ]);
+    }
+    for (level, budget) in [("1", 100usize), ("2", 500)] {
+        let json: serde_json::Value =
+            serde_json::from_str(&env.ok(&["resume", "--json", "--level", level])).unwrap();
+        let tokens = json["tokens"].as_u64().unwrap() as usize;
+        assert!(tokens <= budget, "level {level}: {tokens} > {budget}");
+        assert!(
+            tokens > budget / 3,
+            "level {level} wastes its budget: {tokens}"
+        );
+    }
+    let full = env.ok(&["resume", "--level", "3"]);
+    assert!(full.contains("topic number 29") && full.contains("project-0"));
+}
+
+#[test]
+fn resume_stops_early_once_intent_and_next_have_stabilised() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "old",
+        "--intent",
+        "continue",
+        "--summary",
+        "old work",
+        "--next",
+        "old step",
+    ]);
+    for _ in 0..3 {
+        env.ok(&[
+            "pulse",
+            "--proj",
+            "new",
+            "--intent",
+            "continue",
+            "--summary",
+            "new work",
+            "--next",
+            "new step",
+        ]);
+    }
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["resume", "--json"])).unwrap();
+    assert_eq!(json["stopped"], "stable");
+    assert_eq!(json["records_read"], 3);
+    assert!(!json["text"].as_str().unwrap().contains("old work"));
+}
+
+#[test]
+fn log_lists_newest_first_with_filters() {
+    let env = TestEnv::new();
+    let t1 = ts_line(&env.ok(&["pulse", "--proj", "a", "--summary", "first"]));
+    env.ok(&[
+        "pulse",
+        "--type",
+        "checkpoint",
+        "--proj",
+        "b",
+        "--summary",
+        "second",
+    ]);
+    env.ok(&["pulse", "--proj", "a", "--summary", "third"]);
+    let all = env.ok(&["log"]);
+    let first = all.find("first").unwrap();
+    let third = all.find("third").unwrap();
+    assert!(third < first, "{all}");
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--type", "checkpoint"])).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--proj", "a", "--limit", "1"])).unwrap();
+    assert_eq!(json[0]["intent"]["summary"], "third");
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--since", &t1])).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 3);
+    let out = env.run(&["log", "--since", "last tuesday"]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn count_uses_and_heals_the_index() {
+    let env = TestEnv::new();
+    for i in 0..10 {
+        env.ok(&["pulse", "--proj", "p", "--summary", &format!("n{i}")]);
+    }
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "10");
+    let idx = env.trail_home.join("stream/pulses.log.md.idx.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&idx).unwrap()).unwrap();
+    assert_eq!(v["schema"], "ledgerpulse-index/v1");
+    assert_eq!(v["offsets"].as_object().unwrap().len(), 10);
+    assert_eq!(
+        v["covered"].as_u64().unwrap(),
+        std::fs::metadata(env.stream()).unwrap().len()
+    );
+    // A stale index (garbage offsets) and a deleted one are both rebuilt.
+    std::fs::write(&idx, r#"{"schema":"ledgerpulse-index/v1","offsets":{"2020-01-01T00:00:00.000Z":7},"covered":50}"#).unwrap();
+    env.ok(&["pulse", "--proj", "p", "--summary", "n10"]);
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "11");
+    std::fs::remove_file(&idx).unwrap();
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "11");
+    std::fs::write(&idx, "not json").unwrap();
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "11");
+}
+
+#[test]
+fn rotation_archives_and_the_chain_continues_across_segments() {
+    let env = TestEnv::new().env("TRAIL_ROTATE_BYTES", "4KB");
+    for i in 0..12 {
+        env.ok(&[
+            "pulse",
+            "--proj",
+            "p",
+            "--intent",
+            "continue",
+            "--summary",
+            &format!("step {i} {}", "x".repeat(300)),
+            "--next",
+            &format!("after {i}"),
+        ]);
+    }
+    let archives: Vec<_> = files_under(&env.archive())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".log.md"))
+        .collect();
+    assert!(archives.len() >= 2, "{archives:?}");
+    for a in &archives {
+        let name = a.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            name.starts_with("pulses-") && name.len() == "pulses-YYYYMMDD-HHMMSS.mmmZ.log.md".len(),
+            "{name}"
+        );
+        let idx = a.with_file_name(name.replace(".log.md", ".idx.json"));
+        assert!(idx.exists(), "no index for {name}");
+    }
+    let v = env.ok(&["verify"]);
+    assert!(v.contains("chain intact"), "{v}");
+    // Resume still knows the latest work, from the carried state or the new records.
+    let r = env.ok(&["resume", "--level", "3"]);
+    assert!(r.contains("after 11"), "{r}");
+    // Every user record is still somewhere: 12 pulses plus two compaction records per rotation.
+    let n: usize = env.ok(&["log", "--count"]).trim().parse().unwrap();
+    assert_eq!(n, 12 + 2 * archives.len());
+    let out = env.ok(&["rotate"]);
+    assert!(out.contains("not rotated"), "{out}");
+    let out = env.ok(&["rotate", "--force", "--json"]);
+    assert!(out.contains("\"rotated\":true"), "{out}");
+    env.ok(&["verify"]);
+}
+
+#[test]
+fn plain_spec_format_streams_are_read_and_extended() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.trail_home.join("stream")).unwrap();
+    let plain = "---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"TLS investigation\"\nintent:\n  primary: \"continue\"\n  summary: \"Investigate TLS chain in A\"\nstatus:\n  confidence: \"medium\"\n  blocked: false\nnext:\n  - \"Run openssl s_client and capture full chain\"\ntags: [\"context-switch\"]\n---\nfacts:\n- \"curl -v shows unknown CA error\"\n\n---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:20:00.000Z\ntype: tangent\nfocus:\n  - proj: \"B\"\n    topic: \"fonts\"\ndefer:\n  - \"pick a font\"\n---\n";
+    std::fs::write(env.stream(), plain).unwrap();
+    env.ok(&["verify"]);
+    let r = env.ok(&["resume", "--level", "3"]);
+    assert!(
+        r.contains("Run openssl s_client") && r.contains("unknown CA"),
+        "{r}"
+    );
+    env.ok(&["pulse", "--proj", "A", "--summary", "sealed now"]);
+    let v = env.ok(&["verify"]);
+    assert!(v.contains("3 records") && v.contains("1 sealed"), "{v}");
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "3");
+}
+
+#[test]
+fn a_writer_that_waits_too_long_for_the_lock_alerts() {
+    let env = TestEnv::new();
+    env.ok(&["pulse", "--proj", "p", "--summary", "first"]);
+    let flag = env.root.join("alerted");
+    let env = env.env("TRAIL_ALERT_AFTER", "200ms").env(
+        "TRAIL_ALERT_COMMAND",
+        &format!("echo \"$TRAIL_ALERT_MESSAGE\" > {}", flag.display()),
+    );
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(env.trail_home.join("stream/pulses.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let child = env
+        .cmd(&["pulse", "--proj", "p", "--summary", "waited"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    lock.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("waiting for the pulse stream lock"),
+        "{}",
+        stderr(&out)
+    );
+    for _ in 0..50 {
+        if flag.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(std::fs::read_to_string(&flag).unwrap().contains("lock"));
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--type", "alert"])).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
+    assert!(
+        json[0]["intent"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("waited")
+    );
+    env.ok(&["verify"]);
+}
+
+#[test]
+fn config_shows_each_value_and_its_origin() {
+    let env = TestEnv::new().env("TRAIL_ROTATE_BYTES", "50MB");
+    std::fs::create_dir_all(env.cwd.join(".trail")).unwrap();
+    std::fs::write(
+        env.cwd.join(".trail/config.toml"),
+        "[ledger]\nalert_after = \"5s\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let out = env.ok(&["config"]);
+    assert!(
+        out.contains("52428800") && out.contains("environment $TRAIL_ROTATE_BYTES"),
+        "{out}"
+    );
+    assert!(
+        out.contains("5000ms") && out.contains("project config"),
+        "{out}"
+    );
+    assert!(out.contains("environment $TRAIL_HOME"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["config", "--json"])).unwrap();
+    assert_eq!(json["max_records"]["value"], 500);
+    assert_eq!(json["max_records"]["origin"]["kind"], "default");
+}
+
+#[test]
+fn demo_runs_offline_and_ends_with_an_intact_chain() {
+    let env = TestEnv::new();
+    let out = env.ok(&["demo"]);
+    for needle in [
+        "focus",
+        "tangent",
+        "model shift",
+        "[BLOCKED]",
+        "${secret:",
+        "chain intact",
+        "Tampered",
+    ] {
+        assert!(
+            out.to_lowercase().contains(&needle.to_lowercase()),
+            "demo lacks {needle}:\n{out}"
+        );
+    }
+    assert!(!out.contains("ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ"));
+    // The demo never touches the user's own ledger or secrets.
+    assert!(!env.trail_home.exists());
+    assert!(!env.home.join(".secrets").exists());
+}

@@ -1,0 +1,11 @@
+//! One integration-test binary for the `trail` CLI: every test runs the real binary in an
+//! isolated HOME, TRAIL_HOME and config, so nothing depends on the machine's own setup.
+
+mod common;
+
+mod bad_input;
+mod concurrency;
+mod crash;
+mod ledger;
+mod secrets;
+mod torn_tail;
