@@ -12,9 +12,12 @@ use crate::failpoint;
 /// rename itself lives in the directory's metadata and is lost on power failure until then.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = parent_dir(path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".trail-tmp-")
-        .tempfile_in(dir)?;
+    // Named after the target, so whoever owns the target can sweep leftovers of a crash.
+    let prefix = format!(
+        ".{}.tmp-",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let mut tmp = tempfile::Builder::new().prefix(&prefix).tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_data()?;
     failpoint::hit("atomic-write-before-rename");
@@ -50,4 +53,21 @@ pub fn ensure_dir(dir: &Path) -> io::Result<()> {
 /// Open a file for appending, creating it if needed.
 pub fn open_append(path: &Path) -> io::Result<File> {
     OpenOptions::new().create(true).append(true).open(path)
+}
+
+/// Remove temporary files a crashed [`atomic_write`] of `path` left behind. Only call this while
+/// holding whatever lock serialises writers of `path`.
+pub fn sweep_temps(path: &Path) {
+    let dir = parent_dir(path);
+    let prefix = format!(
+        ".{}.tmp-",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    );
+    if let Ok(rd) = fs::read_dir(dir) {
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
 }

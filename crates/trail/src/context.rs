@@ -8,7 +8,6 @@ use trail_core::ledger::Ledger;
 use crate::error::CliResult;
 
 pub struct Context {
-    pub config: Config,
     pub ledger: Ledger,
 }
 
@@ -19,6 +18,6 @@ impl Context {
         // Lock alerts reach the person at the terminal on stderr.
         opts.alert_sink = Some(Arc::new(|msg: &str| eprintln!("{msg}")));
         let ledger = Ledger::open(config.home.value.clone(), opts);
-        Ok(Context { config, ledger })
+        Ok(Context { ledger })
     }
 }

@@ -43,6 +43,8 @@ use crate::secrets::Found;
 use crate::time::Ts;
 
 const INTENT_PREFIX: &str = "pulses.intent.";
+/// An intent file being written; it never holds an acknowledged record.
+const INTENT_TMP_PREFIX: &str = ".pulses.intent-tmp.";
 
 /// What an append did.
 #[derive(Debug, Clone)]
@@ -334,10 +336,26 @@ impl Ledger {
         for entry in rd {
             let entry = entry.map_err(LedgerError::io("read", &dir))?;
             let name = entry.file_name();
-            if !name.to_string_lossy().starts_with(INTENT_PREFIX) {
+            let name = name.to_string_lossy();
+            let path = entry.path();
+            if name.starts_with(INTENT_TMP_PREFIX) {
+                // A writer that died before its intent was complete left nothing to replay. A
+                // fresh one may belong to a live writer that has not locked it yet, so only
+                // old leftovers are swept.
+                let stale = entry
+                    .metadata()
+                    .ok()
+                    .and_then(|m| m.modified().ok())
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age.as_secs() > 600);
+                if stale {
+                    let _ = fs::remove_file(&path);
+                }
                 continue;
             }
-            let path = entry.path();
+            if !name.starts_with(INTENT_PREFIX) {
+                continue;
+            }
             if own == Some(path.as_path()) {
                 continue;
             }
@@ -438,20 +456,22 @@ fn write_intent(dir: &Path, bytes: &[u8]) -> Result<IntentFile> {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
-    let path = dir.join(format!(
-        "{INTENT_PREFIX}{}-{nanos}-{seq}",
-        std::process::id()
-    ));
+    let name = format!("{}-{nanos}-{seq}", std::process::id());
+    let tmp = dir.join(format!("{INTENT_TMP_PREFIX}{name}"));
+    let path = dir.join(format!("{INTENT_PREFIX}{name}"));
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
         .create_new(true)
-        .open(&path)
-        .map_err(LedgerError::io("create", &path))?;
-    // Held until this writer exits: an unlocked intent file belongs to a dead writer.
-    file.lock().map_err(LedgerError::io("lock", &path))?;
+        .open(&tmp)
+        .map_err(LedgerError::io("create", &tmp))?;
+    // Held until this writer exits: an unlocked intent file belongs to a dead writer. The file
+    // only gets its visible name once locked and written, so no one can mistake it for an
+    // orphan in between (the lock follows the open file through the rename).
+    file.lock().map_err(LedgerError::io("lock", &tmp))?;
     file.write_all(bytes)
-        .map_err(LedgerError::io("write", &path))?;
+        .map_err(LedgerError::io("write", &tmp))?;
+    fs::rename(&tmp, &path).map_err(LedgerError::io("rename", &tmp))?;
     Ok(IntentFile { path, _file: file })
 }
 
@@ -499,7 +519,7 @@ pub(crate) fn scan_tail(file: &File, len: u64) -> std::io::Result<TailScan> {
                 return Ok(TailScan {
                     cut,
                     ts: record_ts(&f, &mut rr)?,
-                    digest: Some(f.digest),
+                    digest: Some(f.chain_digest()),
                 });
             }
             Seal::Missing => {

@@ -221,6 +221,8 @@ pub struct Frame<'a> {
     pub seal: Seal,
     /// sha256 of the record's bytes before its seal line (the chain uses it for `prev`).
     pub digest: Digest,
+    /// The digest written in the seal line, when there is one.
+    pub stored: Option<Digest>,
     /// Where the front matter ends (`---` fence) within `bytes`, if it does.
     front_end: Option<(usize, usize)>,
     body_end: usize,
@@ -274,9 +276,16 @@ impl<'a> Frame<'a> {
             trailer: &seg[rec_end..],
             seal,
             digest,
+            stored,
             front_end,
             body_end,
         }
+    }
+
+    /// The digest the next record's `prev` must name: the sealed one when there is a seal, so
+    /// a record changed after sealing is reported once (as tampered), not again as a chain break.
+    pub fn chain_digest(&self) -> Digest {
+        self.stored.unwrap_or(self.digest)
     }
 
     /// Whether the bytes after the seal are only whitespace.

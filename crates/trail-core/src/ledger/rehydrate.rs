@@ -315,14 +315,17 @@ impl Ledger {
                 if opts.tangents && b.parked.len() < LIST_PER_THREAD {
                     let mut deferred = r.defer.clone();
                     push_unique(&mut deferred, &r.next, LIST_PER_THREAD);
+                    let summary = r
+                        .intent
+                        .as_ref()
+                        .map(|i| i.summary.clone())
+                        .filter(|s| !s.is_empty())
+                        .or_else(|| r.facts().into_iter().next())
+                        .unwrap_or_default();
                     b.parked.push(Parked {
                         ts: r.ts.to_string(),
                         focus: r.focus.clone(),
-                        summary: r
-                            .intent
-                            .as_ref()
-                            .map(|i| i.summary.clone())
-                            .unwrap_or_default(),
+                        summary,
                         deferred,
                     });
                 }
@@ -457,8 +460,18 @@ pub fn render(state: &State, level: Level) -> String {
     if !state.parked.is_empty() && level != Level::Brief {
         lines.push((201, "## parked tangents".into()));
         for p in state.parked.iter().take(max_list.max(1)) {
-            let focus: Vec<String> = p.focus.iter().map(|f| f.proj.clone()).collect();
-            let mut s = format!("- {} {}", focus.join("+"), p.summary);
+            let focus: Vec<String> = p
+                .focus
+                .iter()
+                .map(|f| {
+                    if f.topic.is_empty() {
+                        f.proj.clone()
+                    } else {
+                        format!("{}/{}", f.proj, f.topic)
+                    }
+                })
+                .collect();
+            let mut s = format!("- {}: {}", focus.join(", "), p.summary);
             if !p.deferred.is_empty() {
                 s.push_str(&format!(" (deferred: {})", p.deferred.join("; ")));
             }

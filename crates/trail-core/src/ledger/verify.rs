@@ -243,7 +243,7 @@ impl Ledger {
                     chain.last_ts = Some(r.ts);
                 }
             }
-            chain.prev = Some(f.digest);
+            chain.prev = Some(f.chain_digest());
         }
         report.findings.extend(found);
         Ok(())

@@ -414,11 +414,14 @@ fn collect(
             break;
         };
         let (match_start, match_end) = (m.start(), m.end());
-        let (start, end) = compiled
+        let (start, mut end) = compiled
             .secret_groups
             .iter()
             .find_map(|&g| locs.get(g))
             .unwrap_or((match_start, match_end));
+        if check == Check::Assignment && !quoted(compiled, &locs) {
+            end = start + rules::bare_value_len(text.get(start..end).unwrap_or_default());
+        }
         let value = text.get(start..end).unwrap_or_default();
         let accepted = end > start
             && !references.iter().any(|&(s, e)| start < e && s < end)
@@ -431,7 +434,11 @@ fn collect(
             });
         }
         budget = budget.saturating_sub(match_end.saturating_sub(pos).max(1));
-        let next = if accepted || budget == 0 {
+        // After a secret, resume right behind it rather than behind the
+        // match: a trimmed value may be followed by `&token=…`.
+        let next = if accepted {
+            end
+        } else if budget == 0 {
             match_end
         } else {
             start
@@ -462,17 +469,19 @@ fn accept(
                 .and_then(|g| locs.get(g))
                 .and_then(|(s, e)| text.get(s..e));
             match name {
-                Some(name) => {
-                    let quoted = compiled
-                        .quote_group
-                        .and_then(|g| locs.get(g))
-                        .is_some_and(|(s, e)| e > s);
-                    rules::plausible_assignment(name, value, quoted)
-                }
+                Some(name) => rules::plausible_assignment(name, value, quoted(compiled, locs)),
                 None => !rules::is_placeholder(value),
             }
         }
     }
+}
+
+/// Whether the value was inside quotes (the `q` group matched something).
+fn quoted(compiled: &Compiled, locs: &CaptureLocations) -> bool {
+    compiled
+        .quote_group
+        .and_then(|g| locs.get(g))
+        .is_some_and(|(s, e)| e > s)
 }
 
 fn next_char_boundary(text: &str, i: usize) -> usize {
@@ -549,3 +558,8 @@ fn sanitize_rule_name(name: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[doc(hidden)]
+pub fn debug_rules() -> Vec<(&'static str, &'static str)> {
+    rules::BUILTIN.iter().map(|b| (b.name, b.regex)).collect()
+}

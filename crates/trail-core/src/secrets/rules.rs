@@ -374,8 +374,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: GENERIC_ASSIGNMENT,
         // name, optional closing quote of a JSON/YAML key, an operator, then
         // either a quoted single token or a bare one. A bare value stops at
-        // shell and code punctuation, and `=` only ends it (base64 padding).
-        regex: r#"(?P<name>[A-Za-z0-9_.-]{0,40}(?i-u:key|token|secret|pass|pwd|credential|creds|auth)[A-Za-z0-9_.-]{0,40})\\?["']?[ \t]*(?:[:!=]=|=>|=|:)[ \t]*(?:(?P<q>\\?["'`])(?P<secret>(?:[^\s"'`\\]|\\[^\s"'`])+)\\?["'`]|(?P<secret2>[^\s"'`\\,;&|(){}\[\]<>:=][^\s"'`\\,;&|(){}\[\]<>=]*=*))"#,
+        // shell and code punctuation, and `=` only ends it (base64 padding);
+        // a bare `&` is kept here and cut by `bare_value_len` only where a
+        // query parameter (`&name=`) follows.
+        regex: r#"(?P<name>[A-Za-z0-9_.-]{0,40}(?i-u:key|token|secret|pass|pwd|credential|creds|auth)[A-Za-z0-9_.-]{0,40})\\?["']?[ \t]*(?:[:!=]=|=>|=|:)[ \t]*(?:(?P<q>\\?["'`])(?P<secret>(?:[^\s"'`\\]|\\[^\s"'`])+)\\?["'`]|(?P<secret2>[^\s"'`\\,;&|(){}\[\]<>:=][^\s"'`\\,;|(){}\[\]<>=]*=*))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -668,7 +670,9 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, quoted: bool) -> boo
     let len = value.chars().count();
     let h = entropy(value);
     if passwordish {
-        len >= 8 && h >= 3.0
+        // Entropy cannot exceed log2(len): short passwords with one repeated
+        // character would never reach a flat 3.0 bits.
+        len >= 8 && h >= 3.0_f64.min((len as f64).log2() - 0.5)
     } else {
         len >= 16 && h >= 3.5 && looks_random(value) && !looks_like_words(value)
     }
@@ -689,4 +693,23 @@ pub(crate) fn plausible_key_body(body: &str) -> bool {
         }
     }
     false
+}
+
+/// Length of a bare assignment value up to a query-string separator:
+/// `abc&grant_type=x` ends before `&grant_type=`, `Tr0ub4dor&3x` is kept.
+pub(crate) fn bare_value_len(value: &str) -> usize {
+    let bytes = value.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'&' {
+            continue;
+        }
+        let name_len = bytes[i + 1..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[]".contains(&c))
+            .count();
+        if name_len > 0 && bytes.get(i + 1 + name_len) == Some(&b'=') {
+            return i;
+        }
+    }
+    value.len()
 }

@@ -225,7 +225,7 @@ fn line_name(line: &str) -> Option<&str> {
     split_line(line).map(|(name, _)| name)
 }
 
-fn escape_into(value: &str, out: &mut String) {
+pub(super) fn escape_into(value: &str, out: &mut String) {
     for c in value.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -241,7 +241,7 @@ fn escape_into(value: &str, out: &mut String) {
     }
 }
 
-fn unescape(escaped: &str) -> Option<String> {
+pub(super) fn unescape(escaped: &str) -> Option<String> {
     let mut out = String::with_capacity(escaped.len());
     let mut chars = escaped.chars();
     while let Some(c) = chars.next() {

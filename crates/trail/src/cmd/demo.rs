@@ -265,12 +265,12 @@ pub fn run(args: &DemoArgs) -> CliResult {
 
     for (i, (title, step)) in STEPS.iter().enumerate() {
         let done = ledger.append(record(step))?;
-        say(&format!(
-            "{}. {title}\n  $ {}\n  → {}",
-            i + 1,
-            as_command(step),
-            done.ts
-        ))?;
+        // Even the echo of the command must not put the secret on screen.
+        let shown = ledger
+            .redactor()?
+            .redact(&as_command(step), &mut Vec::new())
+            .into_owned();
+        say(&format!("{}. {title}\n  $ {shown}\n  → {}", i + 1, done.ts))?;
         if !done.redacted.is_empty() {
             say(&format!("   (redacted: {})", done.redacted.join(", ")))?;
         }
