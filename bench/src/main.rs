@@ -1,1 +1,64 @@
-fn main() {}
+//! Side-by-side benchmarks: each figure is trail and its peer measured in the same run,
+//! interleaved, and reported as a ratio (absolute times drift on a shared machine).
+//!
+//! ```text
+//! cargo build --release --workspace
+//! target/release/trail-bench all          # or: append | resume | pulse
+//! ```
+
+mod append;
+mod process;
+mod records;
+mod resume;
+mod stats;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let what = args.first().map(String::as_str).unwrap_or("all");
+    let result = match what {
+        "append" => append::run(&args[1..]),
+        "resume" => resume::run(&args[1..]),
+        "pulse" => process::run(&args[1..]),
+        "all" => append::run(&[])
+            .and_then(|()| resume::run(&[]))
+            .and_then(|()| process::run(&[])),
+        // A stream to look at or profile: `gen PATH MB`.
+        "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
+            (Some(path), Some(mb)) => resume::generate(std::path::Path::new(path), mb)
+                .map(|n| println!("{n} records written to {path}")),
+            _ => Err("usage: trail-bench gen PATH MB".into()),
+        },
+        // Internal: runs measured commands from a small process (see process::Launcher).
+        "launcher" => process::launcher(),
+        // Internal: a writer process of the concurrent append benchmark.
+        "worker" => append::worker(&args[1..]),
+        other => Err(format!(
+            "unknown benchmark `{other}`: use append, resume, pulse or all"
+        )),
+    };
+    if let Err(e) = result {
+        eprintln!("trail-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// The `trail` binary built next to this one (`cargo build --release --workspace`).
+pub fn trail_bin() -> Result<std::path::PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let bin = me.with_file_name("trail");
+    if bin.exists() {
+        Ok(bin)
+    } else {
+        Err(format!(
+            "{} not found: run `cargo build --release --workspace` first",
+            bin.display()
+        ))
+    }
+}
+
+pub fn flag(args: &[String], name: &str, default: usize) -> usize {
+    args.windows(2)
+        .find(|w| w[0] == name)
+        .and_then(|w| w[1].parse().ok())
+        .unwrap_or(default)
+}

@@ -9,11 +9,11 @@
 pub fn hit(name: &str) {
     #[cfg(debug_assertions)]
     {
-        if let Some(want) = std::env::var_os("TRAIL_FAILPOINT") {
-            if want == name {
-                // abort() skips destructors and buffered flushes, like SIGKILL would.
-                std::process::abort();
-            }
+        if let Some(want) = std::env::var_os("TRAIL_FAILPOINT")
+            && want == name
+        {
+            // abort() skips destructors and buffered flushes, like SIGKILL would.
+            std::process::abort();
         }
     }
     #[cfg(not(debug_assertions))]

@@ -71,3 +71,27 @@ pub fn sweep_temps(path: &Path) {
         }
     }
 }
+
+/// Open options that do not update the file's access time on reads, where the platform allows.
+///
+/// An atime update dirties the inode, and the next fdatasync of the stream then has to write
+/// the inode too: reading the tail before each append would double the cost of its fsync.
+pub fn no_atime(opts: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NOATIME: i32 = 0o1_000_000;
+        opts.custom_flags(O_NOATIME);
+    }
+    opts
+}
+
+/// Open with [`no_atime`], falling back to a plain open when the kernel refuses O_NOATIME
+/// (it is allowed only to the file's owner).
+pub fn open_no_atime(opts: &OpenOptions, path: &Path) -> io::Result<File> {
+    let mut o = opts.clone();
+    match no_atime(&mut o).open(path) {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => opts.open(path),
+        r => r,
+    }
+}

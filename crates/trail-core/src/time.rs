@@ -66,10 +66,10 @@ impl Ts {
         if let Ok(ts) = jiff::Timestamp::from_str(t) {
             return Ok(Ts(ts.as_microsecond()));
         }
-        if jiff::civil::Date::from_str(t).is_ok() {
-            if let Ok(ts) = jiff::Timestamp::from_str(&format!("{t}T00:00:00Z")) {
-                return Ok(Ts(ts.as_microsecond()));
-            }
+        if jiff::civil::Date::from_str(t).is_ok()
+            && let Ok(ts) = jiff::Timestamp::from_str(&format!("{t}T00:00:00Z"))
+        {
+            return Ok(Ts(ts.as_microsecond()));
         }
         Err(TsError::Syntax(t.to_string()))
     }

@@ -24,7 +24,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Write one record to the pulse stream and print its timestamp.
-    Pulse(PulseArgs),
+    Pulse(Box<PulseArgs>),
     /// Rebuild the working state from the newest records.
     Resume(ResumeArgs),
     /// List records, newest first.

@@ -83,6 +83,10 @@ fn escape_body(body: &str, out: &mut String) {
 }
 
 fn unescape_body(body: &str) -> String {
+    // Escaped lines are rare: most bodies come back as they are.
+    if !body.starts_with('\\') && !body.contains("\n\\") {
+        return body.to_string();
+    }
     let mut out = String::with_capacity(body.len());
     for line in body.split_inclusive('\n') {
         let text = line.trim_end_matches(['\n', '\r']);
@@ -160,10 +164,10 @@ pub fn start_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
 pub fn starts(buf: &[u8]) -> Vec<usize> {
     let mut out = Vec::new();
     for hit in memmem::find_iter(buf, b"schema:") {
-        if let Some(s) = fence_before(buf, hit) {
-            if start_at(buf, s) {
-                out.push(s);
-            }
+        if let Some(s) = fence_before(buf, hit)
+            && start_at(buf, s)
+        {
+            out.push(s);
         }
     }
     out
@@ -191,10 +195,11 @@ pub fn last_start(buf: &[u8], at_line_start: bool) -> Option<usize> {
     let finder = memmem::FinderRev::new(b"schema:");
     let mut end = buf.len();
     while let Some(hit) = finder.rfind(&buf[..end]) {
-        if let Some(s) = fence_before(buf, hit) {
-            if (s > 0 || at_line_start) && start_at(buf, s) {
-                return Some(s);
-            }
+        if let Some(s) = fence_before(buf, hit)
+            && (s > 0 || at_line_start)
+            && start_at(buf, s)
+        {
+            return Some(s);
         }
         end = hit;
     }
@@ -251,13 +256,13 @@ impl<'a> Frame<'a> {
             while p < seg.len() {
                 let eol = memchr::memchr(b'\n', &seg[p..]).map_or(seg.len(), |i| p + i + 1);
                 // A seal line counts only when it is complete (ends with a newline).
-                if seg[eol - 1] == b'\n' {
-                    if let Some(d) = parse_seal_line(trim_eol(&seg[p..eol])) {
-                        stored = Some(d);
-                        body_end = p;
-                        rec_end = eol;
-                        break;
-                    }
+                if seg[eol - 1] == b'\n'
+                    && let Some(d) = parse_seal_line(trim_eol(&seg[p..eol]))
+                {
+                    stored = Some(d);
+                    body_end = p;
+                    rec_end = eol;
+                    break;
                 }
                 p = eol;
             }

@@ -9,13 +9,12 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::frame::Frame;
-use super::reader::ForwardReader;
+use super::reader::{ForwardReader, ReadAt};
 use crate::fsutil;
 
 pub const SCHEMA: &str = "ledgerpulse-index/v1";
@@ -42,21 +41,25 @@ impl Index {
 
 /// Read an index file; `None` when missing or unreadable.
 pub fn load(path: &Path) -> Option<Index> {
-    let bytes = std::fs::read(path).ok()?;
-    let idx: Index = serde_json::from_slice(&bytes).ok()?;
+    parse(&std::fs::read(path).ok()?)
+}
+
+/// Read an index from its JSON bytes; `None` for anything that is not a valid index.
+pub fn parse(bytes: &[u8]) -> Option<Index> {
+    let idx: Index = serde_json::from_slice(bytes).ok()?;
     (idx.schema == SCHEMA).then_some(idx)
 }
 
 /// Whether `idx` plausibly describes `file`: it covers no more than the file holds, `covered`
 /// falls on a record boundary, and its last entry points at a record with that timestamp.
-fn plausible(idx: &Index, file: &File, len: u64) -> bool {
+pub fn plausible<R: ReadAt + ?Sized>(idx: &Index, file: &R, len: u64) -> bool {
     if idx.covered > len {
         return false;
     }
     let Some((ts, &off)) = idx.offsets.iter().max_by_key(|(_, o)| **o) else {
         return idx.covered == 0;
     };
-    if off >= idx.covered {
+    if off >= idx.covered || off >= len {
         return false;
     }
     let mut head = vec![0u8; 160.min((len - off) as usize)];
@@ -68,8 +71,12 @@ fn plausible(idx: &Index, file: &File, len: u64) -> bool {
         return false;
     }
     if idx.covered < len {
+        // Either the next record starts there, or the blank reserve does.
         let mut b = [0u8; 4];
-        if file.read_exact_at(&mut b, idx.covered).is_err() || &b != b"---\n" {
+        let n = (len - idx.covered).min(4) as usize;
+        if file.read_exact_at(&mut b[..n], idx.covered).is_err()
+            || !(b[..n] == b"---\n"[..n] || b[..n].iter().all(u8::is_ascii_whitespace))
+        {
             return false;
         }
     }
@@ -84,14 +91,14 @@ fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<()> {
         if let Ok(r) = f.parse() {
             idx.offsets.insert(r.ts.to_string(), off);
         }
-        idx.covered = off + seg.len() as u64;
+        // Up to the record's end, not the blank reserve after it: the next record goes there.
+        idx.covered = if f.trailer_is_blank() {
+            f.end()
+        } else {
+            off + seg.len() as u64
+        };
     }
-    idx.covered = idx.covered.max(fr_end(len, idx.covered));
     Ok(())
-}
-
-fn fr_end(len: u64, covered: u64) -> u64 {
-    covered.min(len)
 }
 
 /// Build the index of `segment` from scratch and write it to `idx_path`.

@@ -7,9 +7,10 @@
 //! locked is still the one at the path.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{self, Read, Seek, Write};
+use std::io;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::time::Ts;
@@ -89,33 +90,46 @@ pub struct Contention {
 
 /// Held until dropped.
 pub struct StreamLock {
-    file: File,
+    file: Arc<File>,
 }
 
 /// Called once when a wait passes `alert_after`, from a helper thread, with a one-line message.
-pub type AlertFn = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+pub type AlertFn = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Size of the holder note. Written in place at a fixed size, never truncated: truncating a file
+/// on ext4 forces a flush of its blocks, which would cost more than the append it guards.
+const NOTE_LEN: usize = 512;
+
+/// Open (creating if needed) a lock file; keep it to lock it many times.
+pub fn open_lock_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+}
+
+fn read_note(file: &File) -> Holder {
+    let mut buf = vec![0u8; NOTE_LEN];
+    let n = file.read_at(&mut buf, 0).unwrap_or(0);
+    Holder::parse(&String::from_utf8_lossy(&buf[..n]))
+}
 
 impl StreamLock {
     /// Take the lock, waiting as long as needed. When the wait passes `alert_after`, `alert` is
     /// called (while still waiting) so the user learns of a stuck writer before it resolves.
     pub fn acquire(
+        file: Arc<File>,
         path: &Path,
         alert_after: Duration,
         alert: Option<AlertFn>,
     ) -> io::Result<(StreamLock, Option<Contention>)> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
         let contention = match file.try_lock() {
             Ok(()) => None,
             Err(TryLockError::Error(e)) => return Err(e),
             Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                let holder = Holder::parse(&text);
+                let holder = read_note(&file);
                 let started = Instant::now();
                 let (done_tx, done_rx) = mpsc::channel::<()>();
                 let (fired_tx, fired_rx) = mpsc::channel::<()>();
@@ -145,15 +159,17 @@ impl StreamLock {
             }
         };
         // Best effort: the holder note is for people and alerts, not for correctness.
-        let _ = file.set_len(0);
-        let _ = file.rewind();
-        let _ = file.write_all(Holder::current().render().as_bytes());
+        let mut note = Holder::current().render().into_bytes();
+        note.truncate(NOTE_LEN - 1);
+        note.resize(NOTE_LEN - 1, b' ');
+        note.push(b'\n');
+        let _ = file.write_at(&note, 0);
         Ok((StreamLock { file }, contention))
     }
 
     /// Read who holds the lock now, without taking it (None when free).
     pub fn probe(path: &Path) -> io::Result<Option<Holder>> {
-        let Ok(mut file) = OpenOptions::new().read(true).write(true).open(path) else {
+        let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
             return Ok(None);
         };
         match file.try_lock() {
@@ -161,11 +177,7 @@ impl StreamLock {
                 let _ = file.unlock();
                 Ok(None)
             }
-            Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                Ok(Some(Holder::parse(&text)))
-            }
+            Err(TryLockError::WouldBlock) => Ok(Some(read_note(&file))),
             Err(TryLockError::Error(e)) => Err(e),
         }
     }

@@ -9,64 +9,102 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
+/// Positioned reads: a file, or bytes in memory (tests and fuzzing).
+pub trait ReadAt {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+impl ReadAt for File {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        FileExt::read_exact_at(self, buf, offset)
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let start = usize::try_from(offset).map_err(|_| io::ErrorKind::UnexpectedEof)?;
+        let src = self
+            .get(start..start.saturating_add(buf.len()))
+            .ok_or(io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
 use super::frame;
 
-const FIRST_CHUNK: usize = 16 * 1024;
-const MAX_CHUNK: usize = 1 << 20;
+/// Block size of reverse reads: larger than the blank reserve at the end of a stream.
+const FIRST_CHUNK: usize = 64 * 1024;
 
 /// Yields record segments (offset, bytes from a record start to the next start or the end)
 /// newest first.
-pub struct ReverseReader<'f> {
-    file: &'f File,
+pub struct ReverseReader<'f, R: ReadAt + ?Sized = File> {
+    file: &'f R,
     /// File offset of `buf[0]`.
     pos: u64,
     buf: Vec<u8>,
+    /// `buf[..cut]` has not been handed out yet.
+    cut: usize,
     chunk: usize,
     /// Bytes before the first record start, once the reader has reached offset 0.
     pub preamble: Option<Vec<u8>>,
 }
 
-impl<'f> ReverseReader<'f> {
+impl<'f, R: ReadAt + ?Sized> ReverseReader<'f, R> {
     /// Read `file` backwards from `end` (usually its length).
-    pub fn new(file: &'f File, end: u64) -> ReverseReader<'f> {
+    pub fn new(file: &'f R, end: u64) -> ReverseReader<'f, R> {
         ReverseReader {
             file,
             pos: end,
             buf: Vec::new(),
+            cut: 0,
             chunk: FIRST_CHUNK,
             preamble: None,
         }
     }
 
-    pub fn next_segment(&mut self) -> io::Result<Option<(u64, Vec<u8>)>> {
+    /// The next segment, newest first, borrowed from the reader's buffer (no copy).
+    pub fn next_ref(&mut self) -> io::Result<Option<(u64, &[u8])>> {
         loop {
-            if let Some(s) = frame::last_start(&self.buf, self.pos == 0) {
-                let seg = self.buf.split_off(s);
-                return Ok(Some((self.pos + s as u64, seg)));
+            if let Some(s) = frame::last_start(&self.buf[..self.cut], self.pos == 0) {
+                let end = self.cut;
+                self.cut = s;
+                return Ok(Some((self.pos + s as u64, &self.buf[s..end])));
             }
             if self.pos == 0 {
-                if !self.buf.is_empty() {
-                    self.preamble = Some(std::mem::take(&mut self.buf));
+                if self.cut > 0 {
+                    self.preamble = Some(self.buf[..self.cut].to_vec());
+                    self.cut = 0;
                 }
                 return Ok(None);
             }
+            // Read the block before what we hold, into the same buffer: memory stays at one
+            // block plus one partial record however far back the reader goes (fresh pages cost
+            // more than the reads themselves).
             let n = self
                 .chunk
                 .min(usize::try_from(self.pos).unwrap_or(usize::MAX));
+            let keep = self.cut;
+            if self.buf.len() < n + keep {
+                self.buf.resize(n + keep, 0);
+            }
+            self.buf.copy_within(0..keep, n);
             let new_pos = self.pos - n as u64;
-            let mut nb = vec![0u8; n + self.buf.len()];
-            self.file.read_exact_at(&mut nb[..n], new_pos)?;
-            nb[n..].copy_from_slice(&self.buf);
-            self.buf = nb;
+            self.file.read_exact_at(&mut self.buf[..n], new_pos)?;
+            self.cut = n + keep;
             self.pos = new_pos;
-            self.chunk = (self.chunk * 2).min(MAX_CHUNK);
         }
+    }
+
+    /// The next segment, newest first, as an owned copy.
+    pub fn next_segment(&mut self) -> io::Result<Option<(u64, Vec<u8>)>> {
+        Ok(self.next_ref()?.map(|(off, seg)| (off, seg.to_vec())))
     }
 }
 
 /// Yields record segments oldest first, reading `chunk` bytes at a time.
-pub struct ForwardReader<'f> {
-    file: &'f File,
+pub struct ForwardReader<'f, R: ReadAt + ?Sized = File> {
+    file: &'f R,
     /// File offset of `buf[0]`.
     pos: u64,
     read_to: u64,
@@ -80,9 +118,9 @@ pub struct ForwardReader<'f> {
 
 const FORWARD_CHUNK: usize = 4 << 20;
 
-impl<'f> ForwardReader<'f> {
+impl<'f, R: ReadAt + ?Sized> ForwardReader<'f, R> {
     /// Read `file` from `start` (which must be a line start, e.g. 0 or a record offset) to `end`.
-    pub fn new(file: &'f File, start: u64, end: u64) -> ForwardReader<'f> {
+    pub fn new(file: &'f R, start: u64, end: u64) -> ForwardReader<'f, R> {
         ForwardReader {
             file,
             pos: start,
@@ -173,10 +211,10 @@ fn next_start(buf: &[u8], from: usize) -> Option<usize> {
     let finder = memchr::memmem::Finder::new(b"schema:");
     while let Some(hit) = finder.find(&buf[search..]) {
         let hit = search + hit;
-        if let Some(s) = frame::start_before(buf, hit) {
-            if s >= from {
-                return Some(s);
-            }
+        if let Some(s) = frame::start_before(buf, hit)
+            && s >= from
+        {
+            return Some(s);
         }
         search = hit + 1;
     }
@@ -185,7 +223,7 @@ fn next_start(buf: &[u8], from: usize) -> Option<usize> {
 
 /// Open a stream for reading; `Ok(None)` when it does not exist.
 pub fn open_if_exists(path: &Path) -> io::Result<Option<File>> {
-    match File::open(path) {
+    match crate::fsutil::open_no_atime(std::fs::OpenOptions::new().read(true), path) {
         Ok(f) => Ok(Some(f)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),

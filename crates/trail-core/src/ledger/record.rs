@@ -182,15 +182,15 @@ impl Record {
                 return Err(RecordError::EmptyProject { index });
             }
         }
-        if let Some(intent) = &self.intent {
-            if intent.primary.trim().is_empty() {
-                return Err(RecordError::EmptyIntent);
-            }
+        if let Some(intent) = &self.intent
+            && intent.primary.trim().is_empty()
+        {
+            return Err(RecordError::EmptyIntent);
         }
-        if let Some(ms) = &self.model_shift {
-            if ms.before.trim().is_empty() || ms.after.trim().is_empty() {
-                return Err(RecordError::HalfModelShift);
-            }
+        if let Some(ms) = &self.model_shift
+            && (ms.before.trim().is_empty() || ms.after.trim().is_empty())
+        {
+            return Err(RecordError::HalfModelShift);
         }
         for (field, items) in [
             ("next", &self.next),
@@ -308,10 +308,10 @@ pub fn body_facts(body: &str) -> Vec<String> {
 }
 
 fn unquote(s: &str) -> String {
-    if s.starts_with('"') {
-        if let Ok(v) = serde_json::from_str::<String>(s) {
-            return v;
-        }
+    if s.starts_with('"')
+        && let Ok(v) = serde_json::from_str::<String>(s)
+    {
+        return v;
     }
     if s.len() >= 2 && s.starts_with('\'') && s.ends_with('\'') {
         return s[1..s.len() - 1].replace("''", "'");

@@ -6,7 +6,6 @@
 //! everything before it; the start of the chain. Tangents are skipped unless asked for, and then
 //! listed as parked threads. Torn, tampered and unreadable records are skipped.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 
 use serde::{Deserialize, Serialize};
@@ -88,9 +87,9 @@ pub struct State {
 
 #[derive(Default)]
 struct Builder {
-    threads: BTreeMap<(String, String), Thread>,
-    order: Vec<(String, String)>,
-    next_set: std::collections::HashSet<(String, String)>,
+    /// Threads in order of their newest activity. Few enough that a linear search beats hashing
+    /// (and allocates nothing per record).
+    threads: Vec<Thread>,
     parked: Vec<Parked>,
     read: usize,
     damaged: usize,
@@ -99,64 +98,73 @@ struct Builder {
 }
 
 impl Builder {
-    fn thread(&mut self, proj: &str, topic: &str, ts: &str) -> &mut Thread {
-        let key = (proj.to_string(), topic.to_string());
-        if !self.threads.contains_key(&key) {
-            self.order.push(key.clone());
-        }
-        self.threads.entry(key).or_insert_with(|| Thread {
-            proj: proj.to_string(),
-            topic: topic.to_string(),
-            last_ts: ts.to_string(),
-            intent: None,
-            status: None,
-            next: Vec::new(),
-            deferred: Vec::new(),
-            model_shifts: Vec::new(),
-            facts: Vec::new(),
-            files: Vec::new(),
-        })
+    fn thread(&mut self, proj: &str, topic: &str, ts: impl FnOnce() -> String) -> &mut Thread {
+        let i = match self
+            .threads
+            .iter()
+            .position(|t| t.proj == proj && t.topic == topic)
+        {
+            Some(i) => i,
+            None => {
+                self.threads.push(Thread {
+                    proj: proj.to_string(),
+                    topic: topic.to_string(),
+                    last_ts: ts(),
+                    intent: None,
+                    status: None,
+                    next: Vec::new(),
+                    deferred: Vec::new(),
+                    model_shifts: Vec::new(),
+                    facts: Vec::new(),
+                    files: Vec::new(),
+                });
+                self.threads.len() - 1
+            }
+        };
+        &mut self.threads[i]
     }
 
     /// Fold in one record (older than everything folded so far).
     fn fold(&mut self, r: &Record) {
-        let ts = r.ts.to_string();
-        let focus: Vec<Focus> = if r.focus.is_empty() {
-            vec![Focus {
-                proj: String::new(),
-                topic: String::new(),
-            }]
+        const NO_FOCUS: &[Focus] = &[Focus {
+            proj: String::new(),
+            topic: String::new(),
+        }];
+        let focus = if r.focus.is_empty() {
+            NO_FOCUS
         } else {
-            r.focus.clone()
+            &r.focus[..]
         };
-        let facts = r.facts();
-        for f in &focus {
-            let key = (f.proj.clone(), f.topic.clone());
-            let had_next = self.next_set.contains(&key);
-            if !r.next.is_empty() && !had_next {
-                self.next_set.insert(key.clone());
-            }
-            let t = self.thread(&f.proj, &f.topic, &ts);
+        // Facts live in the body; read them only if some thread still has room for them.
+        let mut facts: Option<Vec<String>> = None;
+        for f in focus {
+            let t = self.thread(&f.proj, &f.topic, || r.ts.to_string());
             if t.intent.is_none() {
                 t.intent.clone_from(&r.intent);
             }
             if t.status.is_none() {
                 t.status.clone_from(&r.status);
             }
-            if !r.next.is_empty() && !had_next {
+            if t.next.is_empty() {
                 t.next.clone_from(&r.next);
             }
             push_unique(&mut t.deferred, &r.defer, LIST_PER_THREAD);
-            if let Some(m) = &r.model_shift {
-                if t.model_shifts.len() < LIST_PER_THREAD {
-                    t.model_shifts.push(Shift {
-                        ts: ts.clone(),
-                        before: m.before.clone(),
-                        after: m.after.clone(),
-                    });
-                }
+            if let Some(m) = &r.model_shift
+                && t.model_shifts.len() < LIST_PER_THREAD
+            {
+                t.model_shifts.push(Shift {
+                    ts: r.ts.to_string(),
+                    before: m.before.clone(),
+                    after: m.after.clone(),
+                });
             }
-            push_unique(&mut t.facts, &facts, FACTS_PER_THREAD);
+            if t.facts.len() < FACTS_PER_THREAD {
+                push_unique(
+                    &mut t.facts,
+                    facts.get_or_insert_with(|| r.facts()),
+                    FACTS_PER_THREAD,
+                );
+            }
             push_unique(&mut t.files, &r.files, FILES_PER_THREAD);
         }
     }
@@ -167,16 +175,15 @@ impl Builder {
             if proj.is_some_and(|p| p != old.proj) {
                 continue;
             }
-            let key = (old.proj.clone(), old.topic.clone());
-            let had_next = self.next_set.contains(&key);
-            let t = self.thread(&old.proj, &old.topic, &old.last_ts);
+            let last_ts = old.last_ts.clone();
+            let t = self.thread(&old.proj, &old.topic, || last_ts);
             if t.intent.is_none() {
                 t.intent = old.intent;
             }
             if t.status.is_none() {
                 t.status = old.status;
             }
-            if !had_next && t.next.is_empty() {
+            if t.next.is_empty() {
                 t.next = old.next;
             }
             push_unique(&mut t.deferred, &old.deferred, LIST_PER_THREAD);
@@ -204,13 +211,8 @@ impl Builder {
     }
 
     fn finish(self, stopped: StopReason) -> State {
-        let mut threads = self.threads;
         State {
-            threads: self
-                .order
-                .into_iter()
-                .filter_map(|k| threads.remove(&k))
-                .collect(),
+            threads: self.threads,
             parked: self.parked,
             records_read: self.read,
             skipped_damaged: self.damaged,
@@ -284,12 +286,12 @@ impl Ledger {
             .len();
         let mut rr = ReverseReader::new(file, len);
         let mut newest = true;
-        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", path))? {
+        while let Some((off, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
             if b.read >= self.opts.max_records {
                 return Ok(Some(StopReason::Limit));
             }
             b.read += 1;
-            let f = Frame::split(off, &seg);
+            let f = Frame::split(off, seg);
             let torn = newest && f.seal == Seal::Missing && f.expects_seal();
             newest = false;
             if f.seal == Seal::Mismatch || torn {
@@ -306,10 +308,11 @@ impl Ledger {
             if r.kind == RecordType::Alert {
                 continue;
             }
-            if let Some(p) = &opts.proj {
-                if !r.focus.iter().any(|f| &f.proj == p) && r.kind != RecordType::Compaction {
-                    continue;
-                }
+            if let Some(p) = &opts.proj
+                && !r.focus.iter().any(|f| &f.proj == p)
+                && r.kind != RecordType::Compaction
+            {
+                continue;
             }
             if r.kind == RecordType::Tangent {
                 if opts.tangents && b.parked.len() < LIST_PER_THREAD {
@@ -331,11 +334,11 @@ impl Ledger {
                 }
                 continue;
             }
-            if r.kind == RecordType::Compaction {
-                if let Some(state) = carried_state(&r) {
-                    b.fold_state(state, opts.proj.as_deref());
-                    return Ok(Some(StopReason::Compaction));
-                }
+            if r.kind == RecordType::Compaction
+                && let Some(state) = carried_state(&r)
+            {
+                b.fold_state(state, opts.proj.as_deref());
+                return Ok(Some(StopReason::Compaction));
             }
             b.fold(&r);
             if r.intent.is_some() || !r.next.is_empty() {
@@ -416,10 +419,10 @@ pub fn render(state: &State, level: Level) -> String {
             if s.blocked {
                 head.push_str(" [BLOCKED]");
             }
-            if level != Level::Brief {
-                if let Some(c) = s.confidence {
-                    head.push_str(&format!(" (confidence {})", c.as_str()));
-                }
+            if level != Level::Brief
+                && let Some(c) = s.confidence
+            {
+                head.push_str(&format!(" (confidence {})", c.as_str()));
             }
         }
         lines.push((rank * 4, head));

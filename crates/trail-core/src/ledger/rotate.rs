@@ -42,7 +42,10 @@ pub enum Rotation {
 impl Ledger {
     /// Rotate when the stream is past the threshold, or always with `force`.
     pub fn rotate(&self, force: bool) -> Result<Rotation> {
-        let mut locked = self.lock_stream()?;
+        let mut st = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut locked = self.lock_stream(&mut st)?;
+        st.stream = None;
+        st.tail = None;
         let size = locked.tail.len;
         if size == 0 || (!force && size <= self.opts.rotate_bytes) {
             return Ok(Rotation::NotNeeded {

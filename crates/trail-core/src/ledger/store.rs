@@ -78,6 +78,8 @@ pub struct Ledger {
     root: PathBuf,
     pub(crate) opts: LedgerOptions,
     redactor: std::sync::OnceLock<std::result::Result<Option<Redactor>, String>>,
+    /// Open files and cached tail of this writer, reused between appends.
+    pub(crate) writer: std::sync::Mutex<super::append::WriterState>,
 }
 
 impl Ledger {
@@ -86,6 +88,7 @@ impl Ledger {
             root: root.into(),
             opts,
             redactor: std::sync::OnceLock::new(),
+            writer: std::sync::Mutex::new(Default::default()),
         }
     }
 

@@ -230,15 +230,15 @@ impl Ledger {
                             ));
                         }
                     }
-                    if let Some(last_ts) = chain.last_ts {
-                        if r.ts <= last_ts {
-                            found.push(finding(
-                                off,
-                                Problem::OutOfOrder,
-                                ts,
-                                format!("not after the previous record ({last_ts})"),
-                            ));
-                        }
+                    if let Some(last_ts) = chain.last_ts
+                        && r.ts <= last_ts
+                    {
+                        found.push(finding(
+                            off,
+                            Problem::OutOfOrder,
+                            ts,
+                            format!("not after the previous record ({last_ts})"),
+                        ));
                     }
                     chain.last_ts = Some(r.ts);
                 }

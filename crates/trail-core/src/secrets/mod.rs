@@ -17,14 +17,22 @@
 //! # Why keywords gate the regexes
 //!
 //! `redact` runs on every ledger write, in a process that must start and
-//! finish in about a millisecond. Compiling some forty regexes costs far more
-//! than that, so nothing is compiled up front. Each rule carries keywords
-//! (`ghp_`, `-----begin`, `token`, …) that occur in every one of its matches;
-//! a text is lower-cased once and searched for the keywords with `memchr`'s
-//! SIMD substring search, and only the rules whose keywords occur are compiled
-//! (once per process, in a [`OnceLock`]) and run. A text without any keyword,
-//! the common case, costs a few microseconds and comes back as
-//! [`Cow::Borrowed`].
+//! finish in about a millisecond. The regex crate needs tens to hundreds of
+//! microseconds to compile each of these patterns, so compiling the table up
+//! front would spend the whole budget before the first byte is scanned.
+//! Instead each rule carries keywords (`ghp_`, `-----begin`, `token`, …), one
+//! of which occurs in every match of the rule, as in gitleaks. A text is
+//! lower-cased once and all keywords are looked for in a single pass; only
+//! the rules whose keywords occur are compiled (once per process, in a
+//! [`OnceLock`]) and run. A text without keywords, the common case, costs a
+//! few microseconds and comes back as [`Cow::Borrowed`].
+//!
+//! Some keywords (`token`, `key`, `://`, `sk`) fill ordinary agent
+//! transcripts, so the broad built-in rules add a hand-written shape check
+//! before compiling: an operator followed by a long enough value, a URL with
+//! `:` and `@`, an upper-case `SK`. Each check is a necessary condition of
+//! its regex matching (a property test holds them to it), so it only saves
+//! work.
 
 mod rules;
 mod store;
@@ -35,11 +43,10 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
-use memchr::memmem;
-use regex::{CaptureLocations, Regex, RegexBuilder};
+use regex::bytes::{CaptureLocations, Regex, RegexBuilder};
 use sha2::{Digest, Sha256};
 
-use rules::Check;
+use rules::{Check, Shape};
 
 /// One detection rule. Rules are data.
 ///
@@ -96,6 +103,7 @@ struct Compiled {
     secret_groups: Vec<usize>,
     name_group: Option<usize>,
     quote_group: Option<usize>,
+    user_group: Option<usize>,
 }
 
 impl Compiled {
@@ -104,11 +112,13 @@ impl Compiled {
         let mut secret_groups = Vec::new();
         let mut name_group = None;
         let mut quote_group = None;
+        let mut user_group = None;
         for (i, group) in re.capture_names().enumerate() {
             match group {
                 Some(g) if g.starts_with("secret") => secret_groups.push(i),
                 Some("name") => name_group = Some(i),
                 Some("q") => quote_group = Some(i),
+                Some("user") => user_group = Some(i),
                 _ => {}
             }
         }
@@ -117,6 +127,7 @@ impl Compiled {
             secret_groups,
             name_group,
             quote_group,
+            user_group,
         })
     }
 }
@@ -125,12 +136,34 @@ struct Rule {
     name: Cow<'static, str>,
     regex: Cow<'static, str>,
     example: Cow<'static, str>,
-    keywords: Vec<Cow<'static, str>>,
+    keywords: Keywords,
     check: Check,
+    shape: Shape,
+    lowered: bool,
     compiled: OnceLock<Option<Compiled>>,
 }
 
+/// A rule's keywords, lower case: borrowed from the built-in table so that
+/// setting up the built-in rules allocates almost nothing.
+enum Keywords {
+    Static(&'static [&'static str]),
+    Owned(Vec<String>),
+}
+
 impl Rule {
+    fn builtin(b: &'static rules::Builtin) -> Rule {
+        Rule {
+            name: Cow::Borrowed(b.name),
+            regex: Cow::Borrowed(b.regex),
+            example: Cow::Borrowed(b.example),
+            keywords: Keywords::Static(b.keywords),
+            check: b.check,
+            shape: b.shape,
+            lowered: b.lowered,
+            compiled: OnceLock::new(),
+        }
+    }
+
     /// `None` only for a broken built-in regex, which the table test rules
     /// out; user rules are compiled eagerly by [`Redactor::with_extra`].
     fn compiled(&self) -> Option<&Compiled> {
@@ -144,30 +177,19 @@ impl Rule {
 /// for one is compiled for all.
 fn builtin_rules() -> &'static [Rule] {
     static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        rules::BUILTIN
-            .iter()
-            .map(|b| Rule {
-                name: Cow::Borrowed(b.name),
-                regex: Cow::Borrowed(b.regex),
-                example: Cow::Borrowed(b.example),
-                keywords: b.keywords.iter().map(|&k| Cow::Borrowed(k)).collect(),
-                check: b.check,
-                compiled: OnceLock::new(),
-            })
-            .collect()
-    })
+    RULES.get_or_init(|| rules::BUILTIN.iter().map(Rule::builtin).collect())
 }
 
 /// Finds and replaces secrets: the built-in rules plus any user rules.
 pub struct Redactor {
     builtin: &'static [Rule],
     extra: Vec<Rule>,
-    /// One finder per distinct keyword.
-    finders: Vec<memmem::Finder<'static>>,
-    /// For each rule (built-in first, then extra), the indices of its
-    /// keywords in `finders`; empty means the rule always runs.
-    gates: Vec<Vec<usize>>,
+    keywords: KeywordSet,
+    /// Rule `r` (built-in first, then extra) has the keywords
+    /// `gate_keywords[gate_starts[r]..gate_starts[r + 1]]`, as indices into
+    /// `keywords`; a rule without keywords always runs.
+    gate_starts: Vec<usize>,
+    gate_keywords: Vec<usize>,
 }
 
 impl fmt::Debug for Redactor {
@@ -178,6 +200,85 @@ impl fmt::Debug for Redactor {
                 &self.all_rules().map(|r| &r.name).collect::<Vec<_>>(),
             )
             .finish()
+    }
+}
+
+/// The distinct keywords of all rules, found in one pass over a text.
+///
+/// One `memmem` finder per keyword would cost tens of microseconds to build
+/// in every process, then one pass per keyword. Instead, a small bitmap of
+/// the keywords' (hashed) first three bytes lets a single pass skip almost
+/// every position of ordinary text.
+struct KeywordSet {
+    /// Sorted, so that keywords sharing a first byte are adjacent.
+    keywords: Vec<Cow<'static, [u8]>>,
+    /// Bit `trigram_hash(a, b, c)` is set when a keyword starts with `abc`.
+    trigrams: Vec<u64>,
+    /// `keywords[first[a]..first[a + 1]]` start with byte `a`.
+    first: Vec<usize>,
+    /// Keywords shorter than three bytes, which the bitmap cannot see.
+    short: Vec<usize>,
+}
+
+const TRIGRAM_BITS: u32 = 12;
+
+fn trigram_hash(a: u8, b: u8, c: u8) -> usize {
+    let packed = (u32::from(a) << 16) | (u32::from(b) << 8) | u32::from(c);
+    (packed.wrapping_mul(0x9E37_79B1) >> (32 - TRIGRAM_BITS)) as usize
+}
+
+impl KeywordSet {
+    fn new(keywords: Vec<Cow<'static, [u8]>>) -> KeywordSet {
+        let mut trigrams = vec![0u64; 1 << (TRIGRAM_BITS - 6)];
+        let mut first = vec![0usize; 257];
+        let mut short = Vec::new();
+        for (i, k) in keywords.iter().enumerate() {
+            if let Some(&a) = k.first() {
+                first[usize::from(a) + 1] += 1;
+            }
+            match **k {
+                [a, b, c, ..] => {
+                    let h = trigram_hash(a, b, c);
+                    trigrams[h >> 6] |= 1 << (h & 63);
+                }
+                _ => short.push(i),
+            }
+        }
+        for a in 0..256 {
+            first[a + 1] += first[a];
+        }
+        KeywordSet {
+            keywords,
+            trigrams,
+            first,
+            short,
+        }
+    }
+
+    /// Which keywords occur in `lowered`, by index.
+    fn present(&self, lowered: &[u8]) -> Vec<bool> {
+        let mut present = vec![false; self.keywords.len()];
+        // Short keywords are few (`sk`, `-u`): plain searches.
+        for &i in &self.short {
+            present[i] = rules::find_all(lowered, &self.keywords[i]).next().is_some();
+        }
+        for (at, w) in lowered.windows(3).enumerate() {
+            let h = trigram_hash(w[0], w[1], w[2]);
+            if self.trigrams[h >> 6] & (1 << (h & 63)) == 0 {
+                continue;
+            }
+            let a = usize::from(w[0]);
+            let same_first = self.first[a]..self.first[a + 1];
+            for (seen, keyword) in present[same_first.clone()]
+                .iter_mut()
+                .zip(&self.keywords[same_first])
+            {
+                if !*seen && lowered[at..].starts_with(keyword) {
+                    *seen = true;
+                }
+            }
+        }
+        present
     }
 }
 
@@ -209,17 +310,18 @@ impl Redactor {
                 name: spec.name.clone(),
                 message: e.to_string(),
             })?;
-            let keywords: Vec<Cow<'static, str>> = spec
+            let keywords: Vec<String> = spec
                 .keywords
                 .iter()
                 .map(|k| k.trim().to_ascii_lowercase())
                 .filter(|k| !k.is_empty())
-                .map(Cow::Owned)
                 .collect();
             let lowered_example = spec.example.to_ascii_lowercase();
-            let gated_in =
-                keywords.is_empty() || keywords.iter().any(|k| lowered_example.contains(&**k));
-            if !gated_in || !compiled.re.is_match(&spec.example) {
+            let gated_in = keywords.is_empty()
+                || keywords
+                    .iter()
+                    .any(|k| lowered_example.contains(k.as_str()));
+            if !gated_in || !compiled.re.is_match(spec.example.as_bytes()) {
                 return Err(SecretsError::ExampleDoesNotMatch {
                     name: spec.name.clone(),
                 });
@@ -228,8 +330,10 @@ impl Redactor {
                 name: Cow::Owned(sanitize_rule_name(&spec.name)),
                 regex: Cow::Owned(spec.regex.clone()),
                 example: Cow::Owned(spec.example.clone()),
-                keywords,
+                keywords: Keywords::Owned(keywords),
                 check: Check::Exact,
+                shape: Shape::Any,
+                lowered: false,
                 compiled: OnceLock::from(Some(compiled)),
             });
         }
@@ -237,32 +341,50 @@ impl Redactor {
     }
 
     fn build(builtin: &'static [Rule], extra: Vec<Rule>) -> Redactor {
-        let mut distinct: Vec<String> = Vec::new();
-        let mut gates = Vec::with_capacity(builtin.len() + extra.len());
-        for rule in builtin.iter().chain(extra.iter()) {
-            let mut gate = Vec::with_capacity(rule.keywords.len());
-            for keyword in &rule.keywords {
-                let keyword = keyword.to_ascii_lowercase();
-                let index = match distinct.iter().position(|k| *k == keyword) {
-                    Some(i) => i,
-                    None => {
-                        distinct.push(keyword);
-                        distinct.len() - 1
-                    }
-                };
-                gate.push(index);
+        // (keyword, rule) pairs, sorted so equal keywords are adjacent.
+        let mut pairs: Vec<(Cow<'static, [u8]>, usize)> = Vec::new();
+        for (index, rule) in builtin.iter().enumerate() {
+            if let Keywords::Static(keywords) = rule.keywords {
+                pairs.extend(
+                    keywords
+                        .iter()
+                        .map(|k| (Cow::Borrowed(k.as_bytes()), index)),
+                );
             }
-            gates.push(gate);
         }
-        let finders = distinct
-            .iter()
-            .map(|k| memmem::Finder::new(k.as_bytes()).into_owned())
-            .collect();
+        for (index, rule) in extra.iter().enumerate() {
+            if let Keywords::Owned(keywords) = &rule.keywords {
+                let index = builtin.len() + index;
+                pairs.extend(
+                    keywords
+                        .iter()
+                        .map(|k| (Cow::Owned(k.as_bytes().to_vec()), index)),
+                );
+            }
+        }
+        pairs.sort_unstable();
+        let mut keywords: Vec<Cow<'static, [u8]>> = Vec::new();
+        let mut links: Vec<(usize, usize)> = Vec::with_capacity(pairs.len());
+        for (keyword, rule) in pairs {
+            if keywords.last() != Some(&keyword) {
+                keywords.push(keyword);
+            }
+            links.push((rule, keywords.len() - 1));
+        }
+        links.sort_unstable();
+        let mut gate_starts = vec![0usize; builtin.len() + extra.len() + 1];
+        for &(rule, _) in &links {
+            gate_starts[rule + 1] += 1;
+        }
+        for r in 1..gate_starts.len() {
+            gate_starts[r] += gate_starts[r - 1];
+        }
         Redactor {
             builtin,
             extra,
-            finders,
-            gates,
+            keywords: KeywordSet::new(keywords),
+            gate_starts,
+            gate_keywords: links.into_iter().map(|(_, k)| k).collect(),
         }
     }
 
@@ -305,35 +427,37 @@ impl Redactor {
         if text.is_empty() {
             return None;
         }
-        let lowered = text.to_ascii_lowercase();
-        // 0 = not searched yet, 1 = present, 2 = absent.
-        let mut seen = vec![0u8; self.finders.len()];
-        let mut references: Option<Vec<(usize, usize)>> = None;
+        let (references, lowered) = prepare(text);
+        let present = self.keywords.present(&lowered);
+        // For rules that match in lower case; unlike `lowered`, references
+        // are not masked, so these rules see what the others see.
+        let mut lower_case: Option<Vec<u8>> = None;
         let mut candidates = Vec::new();
         for (index, rule) in self.all_rules().enumerate() {
-            let gate = self.gates.get(index).map_or(&[][..], Vec::as_slice);
-            let open = gate.is_empty()
-                || gate.iter().any(|&k| {
-                    let state = &mut seen[k];
-                    if *state == 0 {
-                        let hit = self.finders[k].find(lowered.as_bytes()).is_some();
-                        *state = if hit { 1 } else { 2 };
-                    }
-                    *state == 1
-                });
-            if !open {
+            let gate = self
+                .gate_starts
+                .get(index..=index + 1)
+                .and_then(|r| self.gate_keywords.get(r[0]..r[1]))
+                .unwrap_or_default();
+            let open = gate.is_empty() || gate.iter().any(|&k| present[k]);
+            if !open || !rule.shape.admits(text, &lowered) {
                 continue;
             }
             let Some(compiled) = rule.compiled() else {
                 continue;
             };
-            let references = references.get_or_insert_with(|| reference_spans(text));
+            let haystack = if rule.lowered {
+                lower_case.get_or_insert_with(|| text.as_bytes().to_ascii_lowercase())
+            } else {
+                text.as_bytes()
+            };
             collect(
                 index,
                 rule.check,
                 compiled,
                 text,
-                references,
+                haystack,
+                &references,
                 &mut candidates,
             );
         }
@@ -394,12 +518,28 @@ impl Redactor {
     }
 }
 
-/// Every accepted match of one rule in `text`.
+/// The references already in `text`, and `text` in ASCII lower case with
+/// those references masked, for keyword and shape tests: a reference can
+/// never be redacted again, yet `${secret:aws-secret-access-key-…}` is full
+/// of keywords and even looks like an assignment (`secret:…`).
+fn prepare(text: &str) -> (Vec<(usize, usize)>, Vec<u8>) {
+    let references = reference_spans(text);
+    let mut lowered = text.as_bytes().to_ascii_lowercase();
+    for &(start, end) in &references {
+        // A quote ends names, values and URLs in every shape test.
+        lowered[start..end].fill(b'"');
+    }
+    (references, lowered)
+}
+
+/// Every accepted match of one rule in `text`, searched in `haystack`
+/// (`text` itself or its lower-case copy).
 fn collect(
     index: usize,
     check: Check,
     compiled: &Compiled,
     text: &str,
+    haystack: &[u8],
     references: &[(usize, usize)],
     out: &mut Vec<Candidate>,
 ) {
@@ -410,7 +550,7 @@ fn collect(
     // pathological inputs linear by falling back to plain iteration.
     let mut budget = text.len().saturating_mul(4).saturating_add(4096);
     while pos <= text.len() {
-        let Some(m) = compiled.re.captures_read_at(&mut locs, text, pos) else {
+        let Some(m) = compiled.re.captures_read_at(&mut locs, haystack, pos) else {
             break;
         };
         let (match_start, match_end) = (m.start(), m.end());
@@ -422,8 +562,10 @@ fn collect(
         if check == Check::Assignment && !quoted(compiled, &locs) {
             end = start + rules::bare_value_len(text.get(start..end).unwrap_or_default());
         }
+        // `(?-u)` classes in user rules can split a character: such a span
+        // is no valid value and is skipped rather than cut in two.
         let value = text.get(start..end).unwrap_or_default();
-        let accepted = end > start
+        let accepted = !value.is_empty()
             && !references.iter().any(|&(s, e)| start < e && s < end)
             && accept(check, compiled, &locs, text, value);
         if accepted {
@@ -470,7 +612,13 @@ fn accept(
                 .and_then(|(s, e)| text.get(s..e));
             match name {
                 Some(name) => rules::plausible_assignment(name, value, quoted(compiled, locs)),
-                None => !rules::is_placeholder(value),
+                None => {
+                    let user = compiled
+                        .user_group
+                        .and_then(|g| locs.get(g))
+                        .and_then(|(s, e)| text.get(s..e));
+                    !rules::is_placeholder(value) && !rules::is_number(value) && user != Some(value)
+                }
             }
         }
     }
@@ -496,7 +644,7 @@ fn next_char_boundary(text: &str, i: usize) -> usize {
 fn reference_spans(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for start in memmem::find_iter(bytes, REFERENCE_PREFIX.as_bytes()) {
+    for start in rules::find_all(bytes, REFERENCE_PREFIX.as_bytes()) {
         let name_start = start + REFERENCE_PREFIX.len();
         let rest = &bytes[name_start..];
         let name_len = rest
@@ -548,7 +696,10 @@ fn sanitize_rule_name(name: &str) -> String {
             }
         })
         .collect();
-    let cleaned = cleaned.trim_matches('-');
+    // Long names would make references unwieldy and, past the length that
+    // `reference_spans` scans, unrecognisable.
+    let cleaned: String = cleaned.trim_matches('-').chars().take(64).collect();
+    let cleaned = cleaned.trim_end_matches('-');
     if cleaned.is_empty() {
         "custom".to_string()
     } else {
@@ -558,8 +709,3 @@ fn sanitize_rule_name(name: &str) -> String {
 
 #[cfg(test)]
 mod tests;
-
-#[doc(hidden)]
-pub fn debug_rules() -> Vec<(&'static str, &'static str)> {
-    rules::BUILTIN.iter().map(|b| (b.name, b.regex)).collect()
-}

@@ -13,7 +13,13 @@
 //!   (compared in ASCII lower case), because a rule whose keywords are absent
 //!   from a text is never compiled nor run on it;
 //! - token regexes end on an unbounded class or a word boundary, so that
-//!   replacing a match can never create a new match right after it.
+//!   replacing a match can never create a new match right after it;
+//! - repetitions are unbounded and there is no `(?i)`: bounded repetitions
+//!   and case-insensitive literals multiply the regex crate's compile time,
+//!   which is paid inside the 1 ms budget. Rules that must ignore case run on
+//!   the lower-cased text instead (`Builtin::lowered`).
+
+use memchr::arch::all::memchr::{One, Three};
 
 /// What must hold, beyond the regex, for a match to be redacted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,9 +34,49 @@ pub(crate) enum Check {
     PrivateKey,
     /// `name = value`: the value must be a single high-entropy token that is
     /// not a placeholder, path, URL, number or identifier. Applies when the
-    /// regex's `name` group participates; otherwise falls back to
-    /// [`Check::NotPlaceholder`].
+    /// regex's `name` group participates. Otherwise, for `user:password`
+    /// (`curl -u`), the password must not be a placeholder, a number or the
+    /// user again, which `docker -u 1000:1000` or `-u www-data:www-data` are.
     Assignment,
+}
+
+/// A hand-written test, run after the keywords matched and before the regex
+/// is compiled, that some match is possible at all. Each is a necessary
+/// condition for its rule (a property test checks this), so it can only save
+/// work, never miss a secret. Broad keywords such as `token` or `://` are in
+/// most agent transcripts, but an assignment of a long value or a URL with a
+/// password rarely is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Keywords are enough.
+    Any,
+    /// One of these occurs with this exact case (keywords are compared
+    /// case-insensitively, so `task` opens the gate for `SK…`).
+    Literal(&'static [&'static str]),
+    /// A name keyword followed by an operator and an 8-byte value.
+    Assignment,
+    /// `authorization` followed by `:`/`=`, or `bearer` and a space.
+    Authorization,
+    /// `://` followed, in the same token, by `:` and then `@`.
+    UrlCredentials,
+    /// `-u`/`--user` or a `--…password…` style flag.
+    Cli,
+}
+
+impl Shape {
+    /// `lowered` is `text` in ASCII lower case (same length and offsets).
+    pub(crate) fn admits(self, text: &str, lowered: &[u8]) -> bool {
+        match self {
+            Shape::Any => true,
+            Shape::Literal(literals) => literals
+                .iter()
+                .any(|l| find_all(text.as_bytes(), l.as_bytes()).next().is_some()),
+            Shape::Assignment => assignment_shape(lowered),
+            Shape::Authorization => authorization_shape(lowered),
+            Shape::UrlCredentials => url_credentials_shape(lowered),
+            Shape::Cli => cli_shape(lowered),
+        }
+    }
 }
 
 /// One row of the built-in table.
@@ -40,6 +86,13 @@ pub(crate) struct Builtin {
     pub example: &'static str,
     pub keywords: &'static [&'static str],
     pub check: Check,
+    pub shape: Shape,
+    /// The regex runs on the text in ASCII lower case (same offsets; values
+    /// are still read from the original). Its literals are then written in
+    /// lower case instead of `(?i)`: case-insensitive literals multiply into
+    /// every casing, and `(?i)authorization` alone costs the regex crate
+    /// hundreds of microseconds to compile.
+    pub lowered: bool,
 }
 
 /// The name of the entropy-checked assignment rule.
@@ -54,48 +107,62 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "AKIAUJZDEGXDNCF32EPF",
         keywords: &["akia", "asia", "abia", "acca", "a3t"],
         check: Check::Exact,
+        shape: Shape::Literal(&["AKIA", "ASIA", "ABIA", "ACCA", "A3T"]),
+        lowered: false,
     },
     Builtin {
         name: "aws-secret-access-key",
-        regex: r#"(?i-u:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key)\\?["']?[ \t]*(?::=|=>|=|:)[ \t]*\\?["']?(?P<secret>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        regex: r#"aws[_.-]?secret[_.-]?(?:access[_.-]?)?key\\?["']?[ \t]*(?::=|=>|=|:)[ \t]*\\?["']?(?P<secret>[A-Za-z0-9/+]{40,})"#,
         example: "aws_secret_access_key = 2hpChYgCfrL1spNxnyVmihA+2O76UMFxFkM+R5Kj",
         keywords: &["aws_secret", "aws-secret", "aws.secret", "awssecret"],
         check: Check::Exact,
+        shape: Shape::Assignment,
+        lowered: true,
     },
     Builtin {
         name: "github-pat",
-        regex: r"(?-u:\b)ghp_[A-Za-z0-9]{36,255}",
+        regex: r"(?-u:\b)ghp_[A-Za-z0-9]{36,}",
         example: "ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES",
         keywords: &["ghp_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "github-fine-grained-pat",
-        regex: r"(?-u:\b)github_pat_[A-Za-z0-9_]{22,255}",
+        regex: r"(?-u:\b)github_pat_[A-Za-z0-9_]{22,}",
         example: "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",
         keywords: &["github_pat_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "github-oauth",
-        regex: r"(?-u:\b)gho_[A-Za-z0-9]{36,255}",
+        regex: r"(?-u:\b)gho_[A-Za-z0-9]{36,}",
         example: "gho_QedUStPKR0CsTy4Qwb8DwkNhFdnXsiVpzz63",
         keywords: &["gho_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "github-app-token",
-        regex: r"(?-u:\b)gh[us]_[A-Za-z0-9]{36,255}",
+        regex: r"(?-u:\b)gh[us]_[A-Za-z0-9]{36,}",
         example: "ghs_ajAIxNKu8iS2G8NPRVdD53X83RZJzzzzgEOz",
         keywords: &["ghu_", "ghs_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "github-refresh-token",
-        regex: r"(?-u:\b)ghr_[A-Za-z0-9]{36,255}",
+        regex: r"(?-u:\b)ghr_[A-Za-z0-9]{36,}",
         example: "ghr_dmenCkhvMdgaKjIg8xNbe3nNyjOq9wMxEhh2",
         keywords: &["ghr_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "gitlab-pat",
@@ -103,6 +170,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "glpat-kCnD8zRA9a9SkpXz9w3Q",
         keywords: &["glpat-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "gitlab-token",
@@ -113,29 +182,37 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "glagent-", "glffct-",
         ],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "slack-token",
-        regex: r"(?-u:\b)(?:xox[abeoprs]-[0-9A-Za-z-]{10,255}|xapp-[0-9]-[0-9A-Za-z-]{10,255})",
+        regex: r"(?-u:\b)(?:xox[abeoprs]-[0-9A-Za-z-]{10,}|xapp-[0-9]-[0-9A-Za-z-]{10,})",
         example: "xoxb-16761222029-729975288200-ZUPgHV7iB3m03nbqnsGpWLuq",
         keywords: &["xox", "xapp-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "slack-webhook",
-        regex: r"(?i-u:hooks\.slack\.com)/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})",
+        regex: r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})",
         example: "https://hooks.slack.com/services/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",
         keywords: &["hooks.slack.com"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "stripe-key",
-        regex: r"(?-u:\b)(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}",
+        regex: r"(?-u:\b)(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}",
         example: "sk_live_mrcXgGCJbW56eCuNGMGmSrCGIZEG8pSH4487q7J58m1CiAhzCueQpBen",
         keywords: &[
             "sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_",
         ],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "stripe-webhook-secret",
@@ -143,6 +220,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "whsec_r8bOfZqfM2oeq3hDavJA76rNicHTp8hk",
         keywords: &["whsec_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "openai-key",
@@ -150,6 +229,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "openai-legacy-key",
@@ -157,6 +238,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["t3blbkfj"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "anthropic-key",
@@ -164,6 +247,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "sk-ant-api03-oUD-_Ydua_5ZMs1SWOpQaPRYpzbLGViYXjU2JgJngKtFI3OyV2dZAkg05rK_gqv81RKMGHZEM9YpvujA-C5Q52ryFlwRlAA",
         keywords: &["sk-ant-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "openrouter-key",
@@ -171,6 +256,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["sk-or-v1-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "google-api-key",
@@ -178,6 +265,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "AIzaOEVHzc0X0AWIRh-JUqBlIFXZ53Ncqe28_aj",
         keywords: &["aiza"],
         check: Check::Exact,
+        shape: Shape::Literal(&["AIza"]),
+        lowered: false,
     },
     Builtin {
         name: "google-oauth-secret",
@@ -185,6 +274,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["gocspx-"],
         check: Check::Exact,
+        shape: Shape::Literal(&["GOCSPX-"]),
+        lowered: false,
     },
     Builtin {
         name: "google-oauth-token",
@@ -192,16 +283,20 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "ya29.abM6JOF8EFd0Nhcy-1kGD2VD-eR1UYzaLiA-zNyD7CHLn-xC_1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJkS1pAWTN3lg8zV5yPU8d0FZfWe7ihGyiRUIQfH",
         keywords: &["ya29."],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "private-key",
         // Only the body is replaced so the BEGIN/END lines stay readable. The
         // body may use real or JSON-escaped (`\n`) line breaks, and may stop
         // without an END line when a tool printed a truncated key.
-        regex: r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[ \t\r\n]|\\[rn])*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|-{1,4}[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=:,.])*)",
+        regex: r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----(?:[ \t\r\n]|\\[rn])*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|-{1,4}[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=:,.])*)",
         example: "-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC\n4tWFUnqBljMwNjEXLs6zSlyTkFtnx4TbJj8L7P9+X90bX6F2yRQnUJgHWEeEmwUY\nCDT93t2Q\n-----END RSA PRIVATE KEY-----",
         keywords: &["-----begin"],
         check: Check::PrivateKey,
+        shape: Shape::Literal(&["-----BEGIN"]),
+        lowered: false,
     },
     Builtin {
         name: "age-secret-key",
@@ -209,6 +304,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "AGE-SECRET-KEY-146ADTE8KRS3CERQY66KSXWNEWEAD2GYV7WFK6AJG7KW3CSMT7Q3K0N57LM",
         keywords: &["age-secret-key-1"],
         check: Check::Exact,
+        shape: Shape::Literal(&["AGE-SECRET-KEY-1"]),
+        lowered: false,
     },
     Builtin {
         name: "jwt",
@@ -216,6 +313,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRyYWlsIFRlc3QiLCJpYXQiOjE3MTYyMzkwMjJ9.PWvHogU5nGYVHWVsUQk4DwgLGNOaeCtL31Ugq_Dfcga",
         keywords: &["eyj"],
         check: Check::Exact,
+        shape: Shape::Literal(&["eyJ"]),
+        lowered: false,
     },
     Builtin {
         name: "npm-token",
@@ -223,6 +322,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "npm_VTSu7rtaUWM6ZO88eb0ogET9D9XyYq6B0Fi7",
         keywords: &["npm_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "pypi-token",
@@ -230,6 +331,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "pypi-AgEIcHlwaS5vcmc-xbMtEPO6UkzYuF0ie9Pu2njHkAm1-5wDr16EpLLJIVGHz4FxFEtKyPiYGFDm7ena8D5Vf",
         keywords: &["pypi-age"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "huggingface-token",
@@ -237,6 +340,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["hf_", "api_org_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "sendgrid-key",
@@ -244,6 +349,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["sg."],
         check: Check::Exact,
+        shape: Shape::Literal(&["SG."]),
+        lowered: false,
     },
     Builtin {
         name: "twilio-api-key",
@@ -251,6 +358,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "SK41fa1c257c6f561c5cb347611a3ce9d9",
         keywords: &["sk"],
         check: Check::Exact,
+        shape: Shape::Literal(&["SK"]),
+        lowered: false,
     },
     Builtin {
         name: "digitalocean-token",
@@ -258,6 +367,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "dop_v1_7dcbee500fe7ee5fc324bdb2e1142a21c402364f9572b85a8e48f687ab165c58",
         keywords: &["dop_v1_", "doo_v1_", "dor_v1_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "groq-key",
@@ -265,6 +376,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["gsk_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "xai-key",
@@ -272,6 +385,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "xai-V7S82qTdrOJRBRY6HqsP795nf4Gakq5p1Vm8kV6um4yvMpy62O6SQ1IEE1HSa2bB9UoK4tYnzNLeK6kj",
         keywords: &["xai-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "replicate-token",
@@ -279,6 +394,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "r8_cbhgN7kwjSbbciSPOcSeVce2LWxm090I5Qe43",
         keywords: &["r8_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "perplexity-key",
@@ -286,6 +403,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["pplx-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "vault-token",
@@ -293,6 +412,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "hvs.4GDqQ7EyIMttFPSuEPyHnvnzXtsMM3JznnJAX7ebZ3CL7csGZaF31DDxp63OHm1FZuG296c0xPbX_neGBuzSm6A8cV",
         keywords: &["hvs.", "hvb.", "hvr."],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "shopify-token",
@@ -300,6 +421,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["shpat_", "shpca_", "shppa_", "shpss_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "databricks-token",
@@ -307,6 +430,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "dapie338d74ff1fe4f7f505aef9ebdd25b00",
         keywords: &["dapi"],
         check: Check::Exact,
+        shape: Shape::Literal(&["dapi"]),
+        lowered: false,
     },
     Builtin {
         name: "linear-api-key",
@@ -314,6 +439,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "lin_api_NcRV7vZgGEFW5jcnTAOivg3QxvEXHJX6nsBvBqJd",
         keywords: &["lin_api_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "pulumi-token",
@@ -321,6 +448,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "pul-99bfca8b6f3a6a9421cc1c93016f1c4261e5351d",
         keywords: &["pul-"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "sentry-token",
@@ -328,6 +457,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "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",
         keywords: &["sntryu_", "sntrys_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "grafana-token",
@@ -335,28 +466,36 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "glsa_931FMdux8KUCERkj9Zhx9PkOZAEyXYC8_8a981a04",
         keywords: &["glsa_", "glc_"],
         check: Check::Exact,
+        shape: Shape::Any,
+        lowered: false,
     },
     // Context rules: a secret recognised by what surrounds it rather than by
     // its own shape. They come after the token rules so that a token inside
     // a header or an assignment keeps its more precise name.
     Builtin {
         name: "authorization-header",
-        regex: r#"(?i-u:(?-u:\b)(?:proxy-)?authorization)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?i-u:bearer|basic|token|bot|apikey)[ \t]+)?(?P<secret>[A-Za-z0-9._~+/-]{8,}=*)|(?i-u:(?-u:\b)bearer)[ \t]+(?P<secret2>[A-Za-z0-9._~+/-]{16,}=*)"#,
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bearer|basic|token|bot|apikey)[ \t]+)?(?P<secret>[a-z0-9._~+/-]{8,}=*)|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLWZha2UtcGFzcw==",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
+        shape: Shape::Authorization,
+        lowered: true,
     },
     Builtin {
         name: "url-credentials",
-        // Only the password between `user:` and `@` is replaced.
-        regex: r#"(?i-u:(?-u:\b)[a-z][a-z0-9+.-]{0,30})://[^:@/\s"'<>]*:(?P<secret>[^@\s"'<>]+)@"#,
+        // Only the password between `user:` and `@` is replaced. A raw `/`,
+        // `?` or `#` cannot be part of it (RFC 3986), which keeps ports
+        // followed by `@` in a path (`localhost:5173/@vite`) out.
+        regex: r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://(?-u:[^:@/?#\s"'<>])*:(?P<secret>(?-u:[^@/?#\s"'<>])+)@"#,
         example: "postgres://app_user:Xq7vR2mT9kLp4wZs@db.internal.example:5432/app",
         keywords: &["://"],
         check: Check::NotPlaceholder,
+        shape: Shape::UrlCredentials,
+        lowered: false,
     },
     Builtin {
         name: "cli-credentials",
-        regex: r#"(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?[^\s:"'$]+:(?P<secret>[^\s"'$][^\s"']*)|(?:^|[ \t])--(?P<name>[A-Za-z0-9-]*(?i-u:password|passwd|token|secret|api-key|apikey|access-key)[A-Za-z0-9-]*)(?:[ \t]+|=)\\?(?P<q>["']?)(?P<secret2>[^\s"'$-][^\s"']*)"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$])+):(?P<secret>(?-u:[^\s"'$][^\s"']*))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))"#,
         example: "curl -u deploy:Tr41lFakePassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
@@ -369,15 +508,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "access-key",
         ],
         check: Check::Assignment,
+        shape: Shape::Cli,
+        lowered: true,
     },
     Builtin {
         name: GENERIC_ASSIGNMENT,
-        // name, optional closing quote of a JSON/YAML key, an operator, then
-        // either a quoted single token or a bare one. A bare value stops at
-        // shell and code punctuation, and `=` only ends it (base64 padding);
-        // a bare `&` is kept here and cut by `bare_value_len` only where a
-        // query parameter (`&name=`) follows.
-        regex: r#"(?P<name>[A-Za-z0-9_.-]{0,40}(?i-u:key|token|secret|pass|pwd|credential|creds|auth)[A-Za-z0-9_.-]{0,40})\\?["']?[ \t]*(?:[:!=]=|=>|=|:)[ \t]*(?:(?P<q>\\?["'`])(?P<secret>(?:[^\s"'`\\]|\\[^\s"'`])+)\\?["'`]|(?P<secret2>[^\s"'`\\,;&|(){}\[\]<>:=][^\s"'`\\,;|(){}\[\]<>=]*=*))"#,
+        // The name from its keyword on (what precedes it adds nothing to
+        // the check and costs compile time), an optional closing quote of a
+        // JSON/YAML key, an operator, then a quoted single token or a bare
+        // one. A bare value stops at shell and code punctuation, and `=` only
+        // ends it (base64 padding); a bare `&` is kept here and cut by
+        // `bare_value_len` only where a query parameter (`&name=`) follows.
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)\\?["']?[ \t]*(?:[:!=]=|=>|=|:)[ \t]*(?:(?P<q>\\?["'`])(?P<secret>(?-u:[^\s"'`\\]|\\[^\s"'`])+)\\?["'`]|(?P<secret2>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=][^\s"'`\\,;|(){}\[\]<>=]*)=*))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -390,8 +532,211 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "auth",
         ],
         check: Check::Assignment,
+        shape: Shape::Assignment,
+        lowered: true,
     },
 ];
+
+/// Start offsets of `needle` in `haystack`.
+///
+/// This uses `memchr`'s portable word-at-a-time search on the first byte,
+/// then a comparison. The SIMD entry points detect CPU features on first
+/// use, which costs tens of microseconds where `cpuid` traps to a
+/// hypervisor: too much for a process that lives one millisecond and, most
+/// of the time, needs a single pass over a few kilobytes.
+pub(crate) fn find_all<'a>(
+    haystack: &'a [u8],
+    needle: &'a [u8],
+) -> impl Iterator<Item = usize> + 'a {
+    let finder = needle.first().map(|&b| One::new(b));
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let finder = finder.as_ref()?;
+        loop {
+            let at = pos + finder.find(haystack.get(pos..)?)?;
+            pos = at + 1;
+            if haystack[at..].starts_with(needle) {
+                return Some(at);
+            }
+        }
+    })
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
+}
+
+fn is_space_or_quote(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'"' || b == b'\'' || b == b'`'
+}
+
+/// Some operator (`:`, `=`, `!`) has, before it, a name containing a name
+/// keyword (then an optional closing quote and blanks) and, after it, at
+/// least 8 bytes of value: the least that `generic-assignment` (and
+/// `aws-secret-access-key`) can accept. Operators are rarer than the letters
+/// keywords start with, so the search starts from them.
+fn assignment_shape(lowered: &[u8]) -> bool {
+    let operators = Three::new(b':', b'=', b'!');
+    let mut pos = 0;
+    while let Some(found) = lowered.get(pos..).and_then(|rest| operators.find(rest)) {
+        let op = pos + found;
+        if value_after(lowered, op + 1) && secret_name_before(lowered, op) {
+            return true;
+        }
+        pos = op + 1;
+    }
+    false
+}
+
+fn secret_name_before(b: &[u8], op: usize) -> bool {
+    const NAMES: &[&[u8]] = &[
+        b"key",
+        b"token",
+        b"secret",
+        b"pass",
+        b"pwd",
+        b"credential",
+        b"creds",
+        b"auth",
+    ];
+    let mut end = op;
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
+        end -= 1;
+    }
+    if end > 0 && b[end - 1] == b'\\' {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && is_name_byte(b[start - 1]) {
+        start -= 1;
+    }
+    let name = &b[start..end];
+    NAMES.iter().any(|k| name.windows(k.len()).any(|w| w == *k))
+}
+
+/// At least 8 value bytes after an operator that starts at `j - 1`.
+fn value_after(b: &[u8], mut j: usize) -> bool {
+    let at = |j: usize| b.get(j).copied().unwrap_or(0);
+    // The rest of `:=`, `==`, `!=`, `=>`: no value starts with these.
+    while matches!(at(j), b'=' | b'>') {
+        j += 1;
+    }
+    while matches!(at(j), b' ' | b'\t') {
+        j += 1;
+    }
+    if at(j) == b'\\' {
+        j += 1;
+    }
+    if matches!(at(j), b'"' | b'\'' | b'`') {
+        j += 1;
+    }
+    let run = b
+        .get(j..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&c| !is_space_or_quote(c))
+        .take(8)
+        .count();
+    run >= 8
+}
+
+fn authorization_shape(lowered: &[u8]) -> bool {
+    let header = find_all(lowered, b"authorization").any(|at| {
+        let mut j = at + "authorization".len();
+        let at = |j: usize| lowered.get(j).copied().unwrap_or(0);
+        if at(j) == b'\\' {
+            j += 1;
+        }
+        if matches!(at(j), b'"' | b'\'') {
+            j += 1;
+        }
+        while matches!(at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        matches!(at(j), b':' | b'=')
+    });
+    header
+        || find_all(lowered, b"bearer")
+            .any(|at| matches!(lowered.get(at + "bearer".len()), Some(b' ' | b'\t')))
+}
+
+fn url_credentials_shape(lowered: &[u8]) -> bool {
+    find_all(lowered, b"://").any(|at| {
+        let rest = lowered.get(at + 3..).unwrap_or_default();
+        let token_len = rest
+            .iter()
+            .take_while(|&&c| !c.is_ascii_whitespace() && !b"\"'<>".contains(&c))
+            .count();
+        let token = &rest[..token_len];
+        token
+            .iter()
+            .position(|&c| c == b':')
+            .is_some_and(|colon| token[colon..].contains(&b'@'))
+    })
+}
+
+fn cli_shape(lowered: &[u8]) -> bool {
+    let starts_word =
+        |at: usize| at == 0 || matches!(lowered[at - 1], b' ' | b'\t' | b'\n' | b'\r');
+    let user = find_all(lowered, b"-u").any(|at| {
+        let flag_start = if at > 0 && lowered[at - 1] == b'-' {
+            at - 1
+        } else {
+            at
+        };
+        let after = if lowered[at..].starts_with(b"-user") {
+            at + 5
+        } else {
+            at + 2
+        };
+        if !starts_word(flag_start) || !matches!(lowered.get(after), Some(b' ' | b'\t' | b'=')) {
+            return false;
+        }
+        // `user:password`: `git push -u origin main` has no colon.
+        let rest = &lowered[after..];
+        let blanks = rest
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'='))
+            .count();
+        let rest = &rest[blanks..];
+        let rest = rest.strip_prefix(b"\\").unwrap_or(rest);
+        let rest = rest
+            .strip_prefix(b"\"")
+            .or_else(|| rest.strip_prefix(b"'"))
+            .unwrap_or(rest);
+        let user_len = rest
+            .iter()
+            .take_while(|&&c| !c.is_ascii_whitespace() && !b":\"'$".contains(&c))
+            .count();
+        rest.get(user_len) == Some(&b':')
+            && rest
+                .get(user_len + 1)
+                .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
+    });
+    user || find_all(lowered, b"--").any(|at| {
+        let name_len = lowered[at + 2..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            .count();
+        let name = &lowered[at + 2..at + 2 + name_len];
+        starts_word(at)
+            && matches!(lowered.get(at + 2 + name_len), Some(b' ' | b'\t' | b'='))
+            && [
+                "password",
+                "passwd",
+                "token",
+                "secret",
+                "api-key",
+                "apikey",
+                "access-key",
+            ]
+            .iter()
+            .any(|k| find_all(name, k.as_bytes()).next().is_some())
+    })
+}
 
 /// Shannon entropy of `s` in bits per byte.
 pub(crate) fn entropy(s: &str) -> f64 {
@@ -423,13 +768,21 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     let bytes = v.as_bytes();
     let first = bytes[0];
     let last = bytes[bytes.len() - 1];
-    // `${VAR}`, `$VAR`, `$(cmd)`, `{{ var }}`, `<token>`, `%VAR%`, `%(x)s`,
-    // `@VAR@`, `[REDACTED]`; `${secret:…}` references are among them.
-    if first == b'$'
+    // `${VAR}`, `$VAR`, `$env:VAR`, `$(cmd)`, `{{ var }}`, `<token>`,
+    // `%VAR%`, `%(x)s`, `@VAR@`, `[REDACTED]`; `${secret:…}` references are
+    // among them. `$ecr3t!` is not.
+    let variable = |s: &[u8]| {
+        s.first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && s.iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b':')
+    };
+    if (first == b'$' && (v.starts_with("${") || v.starts_with("$(") || variable(&bytes[1..])))
         || (first == b'{' && last == b'}')
         || (first == b'<' && last == b'>')
         || (first == b'[' && last == b']')
-        || (first == b'%' && (last == b'%' || last == b's'))
+        || (first == b'%' && last == b'%')
+        || (v.starts_with("%(") && v.ends_with(")s"))
         || (first == b'@' && last == b'@')
     {
         return true;
@@ -460,8 +813,6 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "replace-me",
         "example",
         "dummy",
-        "<",
-        ">",
     ];
     if CONTAINS.iter().any(|p| lower.contains(p)) {
         return true;
@@ -515,7 +866,7 @@ pub(crate) fn looks_random(v: &str) -> bool {
     has_digit(v) || has_mixed_case(v)
 }
 
-fn is_number(v: &str) -> bool {
+pub(crate) fn is_number(v: &str) -> bool {
     let digits = v.trim_start_matches(['-', '+']);
     let mut seen_digit = false;
     for b in digits.bytes() {

@@ -212,6 +212,7 @@ fn complete_lines(contents: &str) -> impl Iterator<Item = &str> {
     };
     complete
         .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 

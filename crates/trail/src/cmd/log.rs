@@ -56,11 +56,11 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
             .unwrap_or(path)
             .display()
             .to_string();
-        while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", path))? {
+        while let Some((off, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
             if entries.len() >= args.limit {
                 break 'outer;
             }
-            let f = Frame::split(off, &seg);
+            let f = Frame::split(off, seg);
             let Ok(r) = f.parse() else { continue };
             if since.is_some_and(|s| r.ts < s) {
                 break 'outer;
@@ -68,10 +68,10 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
             if kind.is_some_and(|k| r.kind != k) {
                 continue;
             }
-            if let Some(p) = &args.proj {
-                if !r.focus.iter().any(|x| &x.proj == p) {
-                    continue;
-                }
+            if let Some(p) = &args.proj
+                && !r.focus.iter().any(|x| &x.proj == p)
+            {
+                continue;
             }
             entries.push(Entry {
                 file: name.clone(),

@@ -139,3 +139,22 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 pub fn occurrences(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()
 }
+
+/// The stream's bytes without the blank reserve trail keeps after the last record.
+pub fn logical(bytes: &[u8]) -> &[u8] {
+    if !bytes.ends_with(b"\n") {
+        return bytes;
+    }
+    let body = &bytes[..bytes.len() - 1];
+    let start = body.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
+    if body.len() - start >= 1 && (start == 0 || body[start - 1] == b'\n') {
+        &bytes[..start]
+    } else {
+        bytes
+    }
+}
+
+/// The stream file's content without the reserve.
+pub fn stream_bytes(env: &TestEnv) -> Vec<u8> {
+    logical(&std::fs::read(env.stream()).unwrap()).to_vec()
+}

@@ -17,7 +17,7 @@ fn truncation_at_every_offset_of_the_last_record_is_reported_skipped_and_repaire
         "EARLIER-NEXT",
     ]);
     base.ok(&["pulse", "--proj", "p", "--fact", "EARLIER-FACT"]);
-    let before_last = std::fs::read(base.stream()).unwrap();
+    let before_last = stream_bytes(&base);
     base.ok(&[
         "pulse",
         "--proj",
@@ -29,7 +29,7 @@ fn truncation_at_every_offset_of_the_last_record_is_reported_skipped_and_repaire
         "--next",
         "LAST-NEXT",
     ]);
-    let full = std::fs::read(base.stream()).unwrap();
+    let full = stream_bytes(&base);
     let start = before_last.len();
     assert!(full.len() - start > 200);
 
@@ -101,7 +101,7 @@ fn garbage_in_the_middle_is_reported_by_verify_and_skipped_by_resume() {
         "--next",
         "FIRST-NEXT",
     ]);
-    let mid = std::fs::metadata(env.stream()).unwrap().len() as usize;
+    let mid = stream_bytes(&env).len();
     env.ok(&[
         "pulse",
         "--proj",
@@ -187,7 +187,7 @@ fn removing_a_record_breaks_the_chain() {
     let mut offsets = vec![0usize];
     for i in 0..3 {
         env.ok(&["pulse", "--proj", "p", "--summary", &format!("r{i}")]);
-        offsets.push(std::fs::metadata(env.stream()).unwrap().len() as usize);
+        offsets.push(stream_bytes(&env).len());
     }
     let mut bytes = std::fs::read(env.stream()).unwrap();
     bytes.drain(offsets[1]..offsets[2]);
