@@ -209,3 +209,106 @@ fn parsers_never_panic_on_hostile_front_matter() {
         let _ = format::parse_front(text);
     }
 }
+
+mod rehydration {
+    use super::*;
+    use trail_core::ledger::record::facts_body;
+    use trail_core::ledger::rehydrate::RehydrateOptions;
+    use trail_core::ledger::{Ledger, LedgerOptions};
+
+    /// Records of a few threads, with every field present or absent at random.
+    fn session() -> impl Strategy<Value = Vec<Record>> {
+        let one = (
+            prop::sample::select(vec![
+                RecordType::Pulse,
+                RecordType::Pulse,
+                RecordType::Checkpoint,
+                RecordType::Tangent,
+                RecordType::Handoff,
+                RecordType::Alert,
+            ]),
+            prop::collection::vec((0usize..2, 0usize..2), 0..3),
+            prop::option::of(0usize..3),
+            prop::option::of(any::<bool>()),
+            prop::collection::vec(0usize..20, 0..3),
+            prop::collection::vec(0usize..20, 0..2),
+            prop::collection::vec(0usize..30, 0..3),
+            prop::collection::vec(0usize..30, 0..3),
+            any::<bool>(),
+        );
+        prop::collection::vec(one, 1..150).prop_map(|rs| {
+            rs.into_iter()
+                .enumerate()
+                .map(
+                    |(i, (kind, focus, intent, blocked, next, defer, facts, files, shift))| {
+                        let mut r =
+                            Record::new(kind, Ts::from_micros(1_700_000_000_000_000 + i as i64));
+                        r.focus = focus
+                            .into_iter()
+                            .map(|(p, t)| Focus {
+                                proj: format!("p{p}"),
+                                topic: format!("t{t}"),
+                            })
+                            .collect();
+                        r.intent = intent.map(|n| Intent {
+                            primary: "continue".into(),
+                            summary: format!("s{n}"),
+                        });
+                        r.status = blocked.map(|b| Status {
+                            confidence: None,
+                            blocked: b,
+                        });
+                        r.next = next.into_iter().map(|n| format!("n{n}")).collect();
+                        r.defer = defer.into_iter().map(|n| format!("d{n}")).collect();
+                        r.files = files.into_iter().map(|n| format!("f{n}")).collect();
+                        r.body = facts_body(
+                            &facts
+                                .into_iter()
+                                .map(|n| format!("fact {n}"))
+                                .collect::<Vec<_>>(),
+                        );
+                        if shift {
+                            r.model_shift = Some(ModelShift {
+                                before: format!("b{i}"),
+                                after: format!("a{i}"),
+                            });
+                        }
+                        r
+                    },
+                )
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn skipping_records_that_cannot_matter_changes_nothing(
+            rs in session(),
+            tangents in any::<bool>(),
+            proj in prop::option::of(0usize..3),
+            max in 1usize..200,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut opts = LedgerOptions::new(dir.path().join("secrets"));
+            opts.max_records = max;
+            let ledger = Ledger::open(dir.path().join("ledger"), opts);
+            std::fs::create_dir_all(ledger.stream_dir()).unwrap();
+            let mut bytes = Vec::new();
+            let mut prev = [0u8; 32];
+            for r in &rs {
+                let mut r = r.clone();
+                r.prev = Some(frame::hex(&prev));
+                let (b, d) = frame::encode(&r);
+                bytes.extend_from_slice(&b);
+                prev = d;
+            }
+            std::fs::write(ledger.stream_path(), &bytes).unwrap();
+            let proj = proj.map(|p| format!("p{p}"));
+            let fast = ledger.rehydrate(&RehydrateOptions { proj: proj.clone(), tangents, exhaustive: false }).unwrap();
+            let full = ledger.rehydrate(&RehydrateOptions { proj, tangents, exhaustive: true }).unwrap();
+            prop_assert_eq!(fast, full);
+        }
+    }
+}

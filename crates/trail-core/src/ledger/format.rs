@@ -188,6 +188,57 @@ fn jstr(s: &str) -> Option<String> {
     serde_json::from_str(s).ok()
 }
 
+/// What a glance at canonical front matter tells, without building a record: enough for
+/// rehydration to decide whether a record can still add anything.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Glance {
+    pub kind: Option<RecordType>,
+    pub focus: Vec<(String, String)>,
+    pub intent: bool,
+    pub status: bool,
+    pub next: bool,
+    pub defer: bool,
+    pub files: bool,
+    pub model_shift: bool,
+}
+
+/// Glance at front matter in trail's canonical form; `None` for anything else. Works on bytes:
+/// only the few values it decodes need to be UTF-8.
+pub fn glance(text: &[u8]) -> Option<Glance> {
+    let mut lines = text.split(|&b| b == b'\n');
+    if lines.next()? != b"schema: ledgerpulse/v1" {
+        return None;
+    }
+    lines.next()?.strip_prefix(b"ts: ")?;
+    let kind = std::str::from_utf8(lines.next()?.strip_prefix(b"type: ")?).ok()?;
+    let mut g = Glance {
+        kind: Some(RecordType::parse(kind)?),
+        ..Glance::default()
+    };
+    let text_of = |b: &[u8]| std::str::from_utf8(b).ok().and_then(jstr);
+    for line in lines {
+        match line.first() {
+            Some(b' ') => {
+                if let Some(p) = line.strip_prefix(b"  - proj: ") {
+                    g.focus.push((text_of(p)?, String::new()));
+                } else if let Some(t) = line.strip_prefix(b"    topic: ") {
+                    g.focus.last_mut()?.1 = text_of(t)?;
+                }
+            }
+            _ => match line {
+                b"intent:" => g.intent = true,
+                b"status:" => g.status = true,
+                b"next:" => g.next = true,
+                b"defer:" => g.defer = true,
+                b"files:" => g.files = true,
+                b"model_shift:" => g.model_shift = true,
+                _ => {}
+            },
+        }
+    }
+    Some(g)
+}
+
 // ---------------------------------------------------------------------------------------------
 // General path: any YAML the spec allows, with errors that point at a line and column.
 

@@ -192,7 +192,9 @@ fn fence_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
 /// The last record start in `buf` at or after `min`, whose line start is certain: position 0
 /// only counts when `buf` begins at a line start (`at_line_start`).
 pub fn last_start(buf: &[u8], at_line_start: bool) -> Option<usize> {
-    let finder = memmem::FinderRev::new(b"schema:");
+    // Built once: rehydration calls this once per record.
+    static FINDER: std::sync::OnceLock<memmem::FinderRev<'static>> = std::sync::OnceLock::new();
+    let finder = FINDER.get_or_init(|| memmem::FinderRev::new(b"schema:"));
     let mut end = buf.len();
     while let Some(hit) = finder.rfind(&buf[..end]) {
         if let Some(s) = fence_before(buf, hit)
@@ -236,6 +238,15 @@ pub struct Frame<'a> {
 impl<'a> Frame<'a> {
     /// Split one segment (a record start up to the next start or the end of data).
     pub fn split(offset: u64, seg: &'a [u8]) -> Frame<'a> {
+        let mut f = Frame::split_unhashed(offset, seg);
+        f.hash();
+        f
+    }
+
+    /// Split without hashing. `seal` is `Missing` when there is no seal line and `Valid` when
+    /// there is one *unchecked*: call [`Frame::hash`] before trusting it. Rehydration uses this
+    /// to skip hashing records it does not need.
+    pub fn split_unhashed(offset: u64, seg: &'a [u8]) -> Frame<'a> {
         // First line is the fence; find the closing fence.
         let mut pos = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
         let mut front_end = None;
@@ -267,24 +278,47 @@ impl<'a> Frame<'a> {
                 p = eol;
             }
         }
-        let digest = digest(&seg[..body_end]);
-        if let Some(d) = stored {
-            seal = if d == digest {
-                Seal::Valid
-            } else {
-                Seal::Mismatch
-            };
+        if stored.is_some() {
+            seal = Seal::Valid;
         }
         Frame {
             offset,
             bytes: &seg[..rec_end],
             trailer: &seg[rec_end..],
             seal,
-            digest,
+            digest: [0; 32],
             stored,
             front_end,
             body_end,
         }
+    }
+
+    /// Compute the digest and check the seal against it.
+    pub fn hash(&mut self) {
+        self.digest = digest(&self.bytes[..self.body_end]);
+        if let Some(d) = self.stored {
+            self.seal = if d == self.digest {
+                Seal::Valid
+            } else {
+                Seal::Mismatch
+            };
+        }
+    }
+
+    /// The front matter's bytes (between the fences), when it is closed.
+    pub fn front(&self) -> Option<&'a [u8]> {
+        let (fm_end, _) = self.front_end?;
+        let first_nl = memchr::memchr(b'\n', self.bytes).map_or(0, |i| i + 1);
+        self.bytes.get(first_nl..fm_end)
+    }
+
+    /// Whether the body has a `facts:` list.
+    pub fn has_facts(&self) -> bool {
+        let Some((_, body_start)) = self.front_end else {
+            return false;
+        };
+        let body = &self.bytes[body_start..self.body_end];
+        body.starts_with(b"facts:\n") || memmem::find(body, b"\nfacts:").is_some()
     }
 
     /// The digest the next record's `prev` must name: the sealed one when there is a seal, so
@@ -309,7 +343,12 @@ impl<'a> Frame<'a> {
             Some((end, _)) => &self.bytes[..end],
             None => self.bytes,
         };
-        memmem::find(front, b"\nprev:").is_some()
+        // trail writes `prev` last: look there before searching the whole front matter.
+        let last_line = front[..front.len().saturating_sub(1)]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(front, |i| &front[i + 1..]);
+        last_line.starts_with(b"prev:") || memmem::find(front, b"\nprev:").is_some()
     }
 
     /// Parse the record. Errors carry line and column relative to the record's first line.

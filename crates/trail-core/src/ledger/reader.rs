@@ -45,6 +45,9 @@ pub struct ReverseReader<'f, R: ReadAt + ?Sized = File> {
     buf: Vec<u8>,
     /// `buf[..cut]` has not been handed out yet.
     cut: usize,
+    /// Record starts found in `buf[..cut]`, ascending. Found with one forward (SIMD) search per
+    /// block rather than a backward search per record.
+    starts: Vec<usize>,
     chunk: usize,
     /// Bytes before the first record start, once the reader has reached offset 0.
     pub preamble: Option<Vec<u8>>,
@@ -58,6 +61,7 @@ impl<'f, R: ReadAt + ?Sized> ReverseReader<'f, R> {
             pos: end,
             buf: Vec::new(),
             cut: 0,
+            starts: Vec::new(),
             chunk: FIRST_CHUNK,
             preamble: None,
         }
@@ -66,7 +70,7 @@ impl<'f, R: ReadAt + ?Sized> ReverseReader<'f, R> {
     /// The next segment, newest first, borrowed from the reader's buffer (no copy).
     pub fn next_ref(&mut self) -> io::Result<Option<(u64, &[u8])>> {
         loop {
-            if let Some(s) = frame::last_start(&self.buf[..self.cut], self.pos == 0) {
+            if let Some(s) = self.starts.pop() {
                 let end = self.cut;
                 self.cut = s;
                 return Ok(Some((self.pos + s as u64, &self.buf[s..end])));
@@ -93,6 +97,10 @@ impl<'f, R: ReadAt + ?Sized> ReverseReader<'f, R> {
             self.file.read_exact_at(&mut self.buf[..n], new_pos)?;
             self.cut = n + keep;
             self.pos = new_pos;
+            // A start at offset 0 of the buffer is only certain at the start of the file.
+            let at_file_start = self.pos == 0;
+            self.starts = frame::starts(&self.buf[..self.cut]);
+            self.starts.retain(|&s| s > 0 || at_file_start);
         }
     }
 

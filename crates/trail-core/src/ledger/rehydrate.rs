@@ -10,6 +10,7 @@ use std::fs::File;
 
 use serde::{Deserialize, Serialize};
 
+use super::format;
 use super::frame::{Frame, Seal};
 use super::reader::ReverseReader;
 use super::record::{Focus, Intent, Record, RecordType, Status};
@@ -27,6 +28,9 @@ pub struct RehydrateOptions {
     pub proj: Option<String>,
     /// Include tangents (as parked threads).
     pub tangents: bool,
+    /// Parse every record instead of skipping those that cannot change the result. The result
+    /// is the same (a property test holds the two paths to it); this exists for that test.
+    pub exhaustive: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,6 +173,46 @@ impl Builder {
         }
     }
 
+    /// Whether a record described by `g` could change the state.
+    fn wants(&self, g: &format::Glance, facts: bool, opts: &RehydrateOptions) -> bool {
+        match g.kind {
+            Some(RecordType::Alert) => return false,
+            Some(RecordType::Tangent) => {
+                return opts.tangents && self.parked.len() < LIST_PER_THREAD;
+            }
+            Some(RecordType::Compaction) | None => return true,
+            _ => {}
+        }
+        if let Some(p) = &opts.proj
+            && !g.focus.iter().any(|(fp, _)| fp == p)
+        {
+            return false;
+        }
+        if self.signatures.len() < 3 && (g.intent || g.next) {
+            return true;
+        }
+        let no_focus = [(String::new(), String::new())];
+        let focus = if g.focus.is_empty() {
+            &no_focus[..]
+        } else {
+            &g.focus[..]
+        };
+        focus.iter().any(|(p, tp)| {
+            match self.threads.iter().find(|t| &t.proj == p && &t.topic == tp) {
+                None => true,
+                Some(t) => {
+                    (g.intent && t.intent.is_none())
+                        || (g.status && t.status.is_none())
+                        || (g.next && t.next.is_empty())
+                        || (g.defer && t.deferred.len() < LIST_PER_THREAD)
+                        || (g.model_shift && t.model_shifts.len() < LIST_PER_THREAD)
+                        || (facts && t.facts.len() < FACTS_PER_THREAD)
+                        || (g.files && t.files.len() < FILES_PER_THREAD)
+                }
+            }
+        })
+    }
+
     /// Fold in a compaction record's carried state for threads not seen yet (or fill gaps).
     fn fold_state(&mut self, s: State, proj: Option<&str>) {
         for old in s.threads {
@@ -291,10 +335,24 @@ impl Ledger {
                 return Ok(Some(StopReason::Limit));
             }
             b.read += 1;
-            let f = Frame::split(off, seg);
+            let mut f = Frame::split_unhashed(off, seg);
             let torn = newest && f.seal == Seal::Missing && f.expects_seal();
             newest = false;
-            if f.seal == Seal::Mismatch || torn {
+            if torn {
+                b.damaged += 1;
+                continue;
+            }
+            // Most older records can add nothing once their threads are filled in: skip them
+            // without hashing or parsing (the hot part of a resume).
+            if b.latest.is_some()
+                && !opts.exhaustive
+                && let Some(g) = f.front().and_then(format::glance)
+                && !b.wants(&g, f.has_facts(), opts)
+            {
+                continue;
+            }
+            f.hash();
+            if f.seal == Seal::Mismatch {
                 b.damaged += 1;
                 continue;
             }

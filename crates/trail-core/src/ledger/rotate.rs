@@ -59,8 +59,8 @@ impl Ledger {
 
     pub(crate) fn rotate_locked(&self, locked: &mut Locked) -> Result<PathBuf> {
         let state = self.rehydrate(&RehydrateOptions {
-            proj: None,
             tangents: true,
+            ..RehydrateOptions::default()
         })?;
         let now = Ts::now();
         let mut closing = Record::new(RecordType::Compaction, now);

@@ -310,8 +310,8 @@ pub fn run(args: &DemoArgs) -> CliResult {
         rehydrate::estimate_tokens(&brief)
     ))?;
     let with_tangents = ledger.rehydrate(&RehydrateOptions {
-        proj: None,
         tangents: true,
+        ..RehydrateOptions::default()
     })?;
     let standard = rehydrate::render(&with_tangents, Level::Standard);
     say(

@@ -22,6 +22,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     let state = ctx.ledger.rehydrate(&RehydrateOptions {
         proj: args.proj.clone(),
         tangents: args.tangents,
+        ..RehydrateOptions::default()
     })?;
     let level = Level::from_number(args.level).unwrap_or(Level::Standard);
     let text = rehydrate::render(&state, level);
