@@ -821,3 +821,38 @@ fn record_ts(f: &Frame<'_>, rr: &mut ReverseReader<'_>) -> std::io::Result<Optio
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torn_bytes_are_kept_without_the_reserve_around_them() {
+        let pad = format!("{}\n", " ".repeat(40));
+        let torn = b"---\nschema: ledgerpulse/v1\nts: 2026";
+        let mut with_pad = torn.to_vec();
+        with_pad.extend_from_slice(pad.as_bytes());
+        assert_eq!(strip_reserve(&with_pad), torn);
+        let mut before = pad.as_bytes().to_vec();
+        before.extend_from_slice(torn);
+        assert_eq!(strip_reserve(&before), torn);
+        // A torn record that ends in a newline of its own keeps it.
+        assert_eq!(strip_reserve(b"---\nschema: x\n"), b"---\nschema: x\n");
+        assert_eq!(strip_reserve(b""), b"");
+    }
+
+    #[test]
+    fn intent_files_say_whether_they_are_pending() {
+        let rec = b"---\nschema: ledgerpulse/v1\n---\n";
+        let mut bytes = intent_bytes(rec);
+        assert_eq!(pending_record(&bytes), Some(Some(&rec[..])));
+        // Rewritten in place by a shorter record: the header bounds it.
+        bytes.extend_from_slice(b"stale bytes of a longer earlier record");
+        assert_eq!(pending_record(&bytes), Some(Some(&rec[..])));
+        bytes[0] = b'D';
+        assert_eq!(pending_record(&bytes), Some(None));
+        assert_eq!(pending_record(b"P 0000000"), None);
+        assert_eq!(pending_record(b"garbage"), None);
+        assert_eq!(pending_record(b""), None);
+    }
+}

@@ -189,25 +189,6 @@ fn fence_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
     (s == 0 || buf[s - 1] == b'\n').then_some(s)
 }
 
-/// The last record start in `buf` at or after `min`, whose line start is certain: position 0
-/// only counts when `buf` begins at a line start (`at_line_start`).
-pub fn last_start(buf: &[u8], at_line_start: bool) -> Option<usize> {
-    // Built once: rehydration calls this once per record.
-    static FINDER: std::sync::OnceLock<memmem::FinderRev<'static>> = std::sync::OnceLock::new();
-    let finder = FINDER.get_or_init(|| memmem::FinderRev::new(b"schema:"));
-    let mut end = buf.len();
-    while let Some(hit) = finder.rfind(&buf[..end]) {
-        if let Some(s) = fence_before(buf, hit)
-            && (s > 0 || at_line_start)
-            && start_at(buf, s)
-        {
-            return Some(s);
-        }
-        end = hit;
-    }
-    None
-}
-
 /// Whether a record ended with a seal, and whether that seal matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seal {
@@ -450,12 +431,5 @@ mod tests {
         assert_eq!(identity(&x), identity(&y));
         a.body = "c\n".into();
         assert_ne!(identity(&encode(&a).0), identity(&x));
-    }
-
-    #[test]
-    fn last_start_needs_a_certain_line_start() {
-        let (bytes, _) = encode(&rec(""));
-        assert_eq!(last_start(&bytes, true), Some(0));
-        assert_eq!(last_start(&bytes, false), None);
     }
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::frame::Frame;
+use super::frame::{Frame, Seal};
 use super::reader::{ForwardReader, ReadAt};
 use crate::fsutil;
 
@@ -84,10 +84,18 @@ pub fn plausible<R: ReadAt + ?Sized>(idx: &Index, file: &R, len: u64) -> bool {
 }
 
 /// Extend `idx` (already trusted up to `covered`) to the end of the file.
-fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<()> {
+/// Returns how many records lie past `covered` (an unsealed last record).
+fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<usize> {
     let mut fr = ForwardReader::new(file, idx.covered, len);
-    while let Some((off, seg)) = fr.next_segment()? {
-        let f = Frame::split(off, &seg);
+    let mut next = fr.next_segment()?;
+    while let Some((off, seg)) = next.take() {
+        next = fr.next_segment()?;
+        let f = Frame::split_unhashed(off, &seg);
+        if f.seal == Seal::Missing && next.is_none() {
+            // The last record without a seal may still be being written (or be torn): leave it
+            // for the next reader rather than cover bytes that will change.
+            return Ok(usize::from(f.parse().is_ok()));
+        }
         if let Ok(r) = f.parse() {
             idx.offsets.insert(r.ts.to_string(), off);
         }
@@ -98,7 +106,7 @@ fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<()> {
             off + seg.len() as u64
         };
     }
-    Ok(())
+    Ok(0)
 }
 
 /// Build the index of `segment` from scratch and write it to `idx_path`.
@@ -117,6 +125,11 @@ pub fn rebuild(segment: &Path, idx_path: &Path) -> io::Result<Index> {
 /// The index of `segment`, brought up to date: loaded when plausible, extended over the
 /// unindexed tail, rebuilt when stale, and rewritten when the tail it had to scan was large.
 pub fn refresh(segment: &Path, idx_path: &Path) -> io::Result<Index> {
+    Ok(refresh_counting(segment, idx_path)?.0)
+}
+
+/// [`refresh`], plus the number of records the index leaves out (an unsealed last record).
+pub fn refresh_counting(segment: &Path, idx_path: &Path) -> io::Result<(Index, usize)> {
     let file = File::open(segment)?;
     let len = file.metadata()?.len();
     let mut idx = match load(idx_path) {
@@ -127,12 +140,12 @@ pub fn refresh(segment: &Path, idx_path: &Path) -> io::Result<Index> {
         },
     };
     let before = idx.covered;
-    extend(&mut idx, &file, len)?;
+    let uncovered = extend(&mut idx, &file, len)?;
     if idx.covered - before > REWRITE_AFTER || (before == 0 && idx.covered > 0) {
         // A failed cache write is not an error for the reader.
         let _ = write(idx_path, &idx);
     }
-    Ok(idx)
+    Ok((idx, uncovered))
 }
 
 fn write(path: &Path, idx: &Index) -> io::Result<()> {

@@ -46,6 +46,18 @@ pub enum StopReason {
     Start,
 }
 
+impl StopReason {
+    /// Why reading stopped, in words.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            StopReason::Stable => "stopped once intent and next steps had stabilised",
+            StopReason::Compaction => "stopped at a compaction record that summarises the rest",
+            StopReason::Limit => "stopped at the record limit",
+            StopReason::Start => "the whole chain",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shift {
     pub ts: String,

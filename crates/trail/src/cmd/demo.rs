@@ -300,8 +300,9 @@ pub fn run(args: &DemoArgs) -> CliResult {
 
     let state = ledger.rehydrate(&RehydrateOptions::default())?;
     say(&format!(
-        "9. After /clear, a crash or on a new machine: `trail resume --level 1` (≤ 100 tokens, read {} records, stopped: {:?})\n\n",
-        state.records_read, state.stopped
+        "9. After /clear, a crash or on a new machine: `trail resume --level 1` (≤ 100 tokens; read {} records, {})\n\n",
+        state.records_read,
+        state.stopped.describe()
     ))?;
     let brief = rehydrate::render(&state, Level::Brief);
     say(&indent(&brief))?;

@@ -139,9 +139,9 @@ fn count(ctx: &Context, args: &LogArgs) -> CliResult {
         if !path.exists() {
             continue;
         }
-        let idx = index::refresh(&path, &index_path_for(&path))
+        let (idx, uncovered) = index::refresh_counting(&path, &index_path_for(&path))
             .map_err(LedgerError::io("index", &path))?;
-        total += idx.len();
+        total += idx.len() + uncovered;
     }
     if args.json {
         return output::json(&serde_json::json!({ "count": total }));

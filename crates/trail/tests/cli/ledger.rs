@@ -494,3 +494,19 @@ fn demo_runs_offline_and_ends_with_an_intact_chain() {
     assert!(!env.trail_home.exists());
     assert!(!env.home.join(".secrets").exists());
 }
+
+#[test]
+fn count_includes_an_unsealed_last_record_of_a_plain_stream() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.trail_home.join("stream")).unwrap();
+    let rec = |ts: &str| {
+        format!("---\nschema: ledgerpulse/v1\nts: {ts}\ntype: pulse\nnext: [\"x\"]\n---\n")
+    };
+    std::fs::write(
+        env.stream(),
+        rec("2025-12-22T21:18:12.483Z") + &rec("2025-12-22T21:19:12.483Z"),
+    )
+    .unwrap();
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "2");
+    assert_eq!(env.ok(&["log", "--count"]).trim(), "2");
+}
