@@ -24,9 +24,13 @@ fn main() {
             .and_then(|()| process::run(&[])),
         // A stream to look at or profile: `gen PATH MB`.
         "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
-            (Some(path), Some(mb)) => resume::generate(std::path::Path::new(path), mb)
-                .map(|n| println!("{n} records written to {path}")),
-            _ => Err("usage: trail-bench gen PATH MB".into()),
+            (Some(path), Some(mb)) => resume::generate(
+                std::path::Path::new(path),
+                mb,
+                args.get(3).is_some_and(|k| k == "bursty"),
+            )
+            .map(|n| println!("{n} records written to {path}")),
+            _ => Err("usage: trail-bench gen PATH MB [bursty]".into()),
         },
         // Internal: runs measured commands from a small process (see process::Launcher).
         "launcher" => process::launcher(),

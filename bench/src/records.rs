@@ -70,3 +70,16 @@ pub fn record(i: u64, ts: Ts) -> Record {
     ]);
     r
 }
+
+/// Record `i` of a typical session: work comes in bursts of eight pulses on one thread whose
+/// intent and next steps hold still while facts accumulate, so rehydration can stop early.
+pub fn bursty(i: u64, ts: Ts) -> Record {
+    let burst = i / 8;
+    // Everything but the facts comes from the burst: one thread, one intent, one plan.
+    let mut r = record(burst, ts);
+    let t = &r.focus[0].topic;
+    r.body = facts_body(&[format!(
+        "Burst {burst}, pulse {i}: one more observation about {t}"
+    )]);
+    r
+}

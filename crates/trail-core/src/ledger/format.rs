@@ -5,6 +5,8 @@
 //! costs a few microseconds; rehydration reads hundreds per call. Anything else — records from
 //! the plain spec format, hand-written `--stdin` input — goes through a full YAML parser.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::record::{
@@ -191,21 +193,28 @@ fn jstr(s: &str) -> Option<String> {
 /// What a glance at canonical front matter tells, without building a record: enough for
 /// rehydration to decide whether a record can still add anything.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Glance {
+pub struct Glance<'a> {
     pub kind: Option<RecordType>,
-    pub focus: Vec<(String, String)>,
+    pub focus: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     pub intent: bool,
     pub status: bool,
     pub next: bool,
-    pub defer: bool,
-    pub files: bool,
+    pub defer: Vec<Cow<'a, str>>,
+    pub files: Vec<Cow<'a, str>>,
     pub model_shift: bool,
 }
 
-/// Glance at front matter in trail's canonical form; `None` for anything else. Works on bytes:
-/// only the few values it decodes need to be UTF-8.
-pub fn glance(text: &[u8]) -> Option<Glance> {
-    let mut lines = text.split(|&b| b == b'\n');
+/// Glance at front matter in trail's canonical form; `None` for anything else. Works on bytes
+/// and borrows what it can: it runs for every record a resume reads.
+pub fn glance(text: &[u8]) -> Option<Glance<'_>> {
+    let mut start = 0;
+    let mut lines = memchr::memchr_iter(b'\n', text)
+        .chain(std::iter::once(text.len()))
+        .map(move |end| {
+            let line = &text[start.min(end)..end];
+            start = end + 1;
+            line
+        });
     if lines.next()? != b"schema: ledgerpulse/v1" {
         return None;
     }
@@ -215,28 +224,49 @@ pub fn glance(text: &[u8]) -> Option<Glance> {
         kind: Some(RecordType::parse(kind)?),
         ..Glance::default()
     };
-    let text_of = |b: &[u8]| std::str::from_utf8(b).ok().and_then(jstr);
+    // Which list the indented `  - ` items belong to: 1 defer, 2 files, 0 any other.
+    let mut list = 0u8;
     for line in lines {
         match line.first() {
             Some(b' ') => {
                 if let Some(p) = line.strip_prefix(b"  - proj: ") {
-                    g.focus.push((text_of(p)?, String::new()));
+                    g.focus.push((quoted(p)?, Cow::Borrowed("")));
                 } else if let Some(t) = line.strip_prefix(b"    topic: ") {
-                    g.focus.last_mut()?.1 = text_of(t)?;
+                    g.focus.last_mut()?.1 = quoted(t)?;
+                } else if let Some(item) = line.strip_prefix(b"  - ") {
+                    match list {
+                        1 => g.defer.push(quoted(item)?),
+                        2 => g.files.push(quoted(item)?),
+                        _ => {}
+                    }
                 }
             }
-            _ => match line {
-                b"intent:" => g.intent = true,
-                b"status:" => g.status = true,
-                b"next:" => g.next = true,
-                b"defer:" => g.defer = true,
-                b"files:" => g.files = true,
-                b"model_shift:" => g.model_shift = true,
-                _ => {}
-            },
+            _ => {
+                list = 0;
+                match line {
+                    b"intent:" => g.intent = true,
+                    b"status:" => g.status = true,
+                    b"next:" => g.next = true,
+                    b"defer:" => list = 1,
+                    b"files:" => list = 2,
+                    b"model_shift:" => g.model_shift = true,
+                    _ => {}
+                }
+            }
         }
     }
     Some(g)
+}
+
+/// A JSON-quoted value, borrowed when it has no escapes.
+fn quoted(b: &[u8]) -> Option<Cow<'_, str>> {
+    let s = std::str::from_utf8(b).ok()?;
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains(['\\', '"']) {
+        jstr(s).map(Cow::Owned)
+    } else {
+        Some(Cow::Borrowed(inner))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

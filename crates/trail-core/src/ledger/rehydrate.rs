@@ -10,6 +10,8 @@ use std::fs::File;
 
 use serde::{Deserialize, Serialize};
 
+use std::borrow::Cow;
+
 use super::format;
 use super::frame::{Frame, Seal};
 use super::reader::ReverseReader;
@@ -203,23 +205,25 @@ impl Builder {
         if self.signatures.len() < 3 && (g.intent || g.next) {
             return true;
         }
-        let no_focus = [(String::new(), String::new())];
+        let no_focus = [(Cow::Borrowed(""), Cow::Borrowed(""))];
         let focus = if g.focus.is_empty() {
             &no_focus[..]
         } else {
             &g.focus[..]
         };
         focus.iter().any(|(p, tp)| {
-            match self.threads.iter().find(|t| &t.proj == p && &t.topic == tp) {
+            match self.threads.iter().find(|t| t.proj == *p && t.topic == *tp) {
                 None => true,
                 Some(t) => {
                     (g.intent && t.intent.is_none())
                         || (g.status && t.status.is_none())
                         || (g.next && t.next.is_empty())
-                        || (g.defer && t.deferred.len() < LIST_PER_THREAD)
+                        || (t.deferred.len() < LIST_PER_THREAD
+                            && g.defer.iter().any(|d| !t.deferred.iter().any(|x| x == d)))
                         || (g.model_shift && t.model_shifts.len() < LIST_PER_THREAD)
                         || (facts && t.facts.len() < FACTS_PER_THREAD)
-                        || (g.files && t.files.len() < FILES_PER_THREAD)
+                        || (t.files.len() < FILES_PER_THREAD
+                            && g.files.iter().any(|f| !t.files.iter().any(|x| x == f)))
                 }
             }
         })
