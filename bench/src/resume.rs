@@ -26,11 +26,10 @@ pub fn generate(path: &Path, mb: usize, bursty: bool) -> Result<u64, String> {
     )
 }
 
-fn generate_with(
-    path: &Path,
-    mb: usize,
-    make: fn(u64, Ts) -> trail_core::ledger::Record,
-) -> Result<u64, String> {
+/// Builds record `i` of a generated stream.
+type MakeRecord = fn(u64, Ts) -> trail_core::ledger::Record;
+
+fn generate_with(path: &Path, mb: usize, make: MakeRecord) -> Result<u64, String> {
     let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
     let mut prev = [0u8; 32];
@@ -71,7 +70,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = crate::trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
-    let cases: [(&str, fn(u64, Ts) -> trail_core::ledger::Record); 2] = [
+    let cases: [(&str, MakeRecord); 2] = [
         (
             "worst case: intents never stabilise, so it reads the full 500 records",
             records::record,
