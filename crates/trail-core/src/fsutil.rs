@@ -55,23 +55,6 @@ pub fn open_append(path: &Path) -> io::Result<File> {
     OpenOptions::new().create(true).append(true).open(path)
 }
 
-/// Remove temporary files a crashed [`atomic_write`] of `path` left behind. Only call this while
-/// holding whatever lock serialises writers of `path`.
-pub fn sweep_temps(path: &Path) {
-    let dir = parent_dir(path);
-    let prefix = format!(
-        ".{}.tmp-",
-        path.file_name().unwrap_or_default().to_string_lossy()
-    );
-    if let Ok(rd) = fs::read_dir(dir) {
-        for e in rd.flatten() {
-            if e.file_name().to_string_lossy().starts_with(&prefix) {
-                let _ = fs::remove_file(e.path());
-            }
-        }
-    }
-}
-
 /// Open options that do not update the file's access time on reads, where the platform allows.
 ///
 /// An atime update dirties the inode, and the next fdatasync of the stream then has to write
@@ -93,5 +76,74 @@ pub fn open_no_atime(opts: &OpenOptions, path: &Path) -> io::Result<File> {
     match no_atime(&mut o).open(path) {
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => opts.open(path),
         r => r,
+    }
+}
+
+/// The size of an open file, without asking for its timestamps.
+///
+/// Asking a file for its timestamps (a plain `stat`) makes Linux (6.13+, multigrain timestamps)
+/// record the next modification time at fine grain, and the next fdatasync of that file then
+/// writes its inode as well: one more disk write for every record. The append path only ever
+/// needs sizes and identities, so it asks for just those.
+pub fn size_of(file: &File) -> io::Result<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let st = rustix::fs::statx(
+            file,
+            "",
+            rustix::fs::AtFlags::EMPTY_PATH,
+            rustix::fs::StatxFlags::SIZE,
+        )?;
+        Ok(st.stx_size)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Ok(file.metadata()?.len())
+    }
+}
+
+/// The (device, inode) a path names now, without asking for timestamps (see [`size_of`]).
+pub fn identity(path: &Path) -> io::Result<(u64, u64)> {
+    #[cfg(target_os = "linux")]
+    {
+        let st = rustix::fs::statx(
+            rustix::fs::CWD,
+            path,
+            rustix::fs::AtFlags::empty(),
+            rustix::fs::StatxFlags::INO,
+        )?;
+        Ok((
+            (u64::from(st.stx_dev_major) << 32) | u64::from(st.stx_dev_minor),
+            st.stx_ino,
+        ))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = fs::metadata(path)?;
+        Ok((m.dev(), m.ino()))
+    }
+}
+
+/// The (device, inode) of an open file (see [`identity`]).
+pub fn identity_of(file: &File) -> io::Result<(u64, u64)> {
+    #[cfg(target_os = "linux")]
+    {
+        let st = rustix::fs::statx(
+            file,
+            "",
+            rustix::fs::AtFlags::EMPTY_PATH,
+            rustix::fs::StatxFlags::INO,
+        )?;
+        Ok((
+            (u64::from(st.stx_dev_major) << 32) | u64::from(st.stx_dev_minor),
+            st.stx_ino,
+        ))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = file.metadata()?;
+        Ok((m.dev(), m.ino()))
     }
 }

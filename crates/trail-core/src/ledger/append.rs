@@ -33,7 +33,7 @@
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::Write;
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,6 +51,8 @@ use crate::time::Ts;
 const INTENT_PREFIX: &str = "pulses.intent.";
 /// An intent file being written; it never holds an acknowledged record.
 const INTENT_TMP_PREFIX: &str = ".pulses.intent-tmp.";
+/// Leftover of an interrupted [`fsutil::atomic_write`] of the next stream during rotation.
+const ROTATING_TMP_PREFIX: &str = ".pulses.log.md.rotating.tmp-";
 
 /// What an append did.
 #[derive(Debug, Clone)]
@@ -173,6 +175,8 @@ const TAIL_KEY: u64 = 96;
 pub(crate) struct Locked {
     _lock: StreamLock,
     pub file: File,
+    /// (device, inode) of `file`, to notice a rotation next time.
+    pub stream_id: (u64, u64),
     pub tail: Tail,
     pub contention: Option<Contention>,
     pub recovery: Recovery,
@@ -228,12 +232,11 @@ impl Ledger {
             contention,
             recovery,
             file,
+            stream_id,
             ..
         } = locked;
-        if rotated.is_none()
-            && let Some((_, id)) = st.stream.take()
-        {
-            st.stream = Some((file, id));
+        if rotated.is_none() {
+            st.stream = Some((file, stream_id));
         }
         Ok(Appended {
             ts,
@@ -260,8 +263,10 @@ impl Ledger {
 
     /// Write (or rewrite in place) this writer's intent file.
     fn write_intent(&self, st: &mut WriterState, dir: &Path, bytes: &[u8]) -> Result<()> {
+        // Still ours at its path? Ask only for the inode: a full stat would make the next
+        // fsync of the stream write an inode block too (see `fsutil::size_of`).
         if let Some(intent) = &st.intent
-            && intent.path.exists()
+            && fsutil::identity(&intent.path).is_ok()
         {
             intent
                 .file
@@ -336,9 +341,9 @@ impl Ledger {
         };
         let path = self.stream_path();
         // Reuse the open stream unless it was rotated (or replaced) since.
-        let current = fs::metadata(&path).ok().map(|m| (m.dev(), m.ino()));
-        let file = match st.stream.take() {
-            Some((f, id)) if Some(id) == current && !recovery.finished_rotation => f,
+        let current = fsutil::identity(&path).ok();
+        let (file, stream_id) = match st.stream.take() {
+            Some((f, id)) if Some(id) == current && !recovery.finished_rotation => (f, id),
             _ => {
                 st.tail = None;
                 // Not O_APPEND: records are written at the end of the last record, into the
@@ -352,21 +357,10 @@ impl Ledger {
                     &path,
                 )
                 .map_err(LedgerError::io("open", &path))?;
-                let m = f.metadata().map_err(LedgerError::io("stat", &path))?;
-                st.stream = Some((
-                    f.try_clone().map_err(LedgerError::io("open", &path))?,
-                    (m.dev(), m.ino()),
-                ));
-                f
+                let id = fsutil::identity_of(&f).map_err(LedgerError::io("stat", &path))?;
+                (f, id)
             }
         };
-        if st.stream.is_none() {
-            let m = file.metadata().map_err(LedgerError::io("stat", &path))?;
-            st.stream = Some((
-                file.try_clone().map_err(LedgerError::io("open", &path))?,
-                (m.dev(), m.ino()),
-            ));
-        }
         let tail = match st.tail.take() {
             Some((tail, end)) if self.tail_unchanged(&file, &tail, &end) => tail,
             _ => self.repair_tail(&file, &mut recovery)?,
@@ -375,6 +369,7 @@ impl Ledger {
         Ok(Locked {
             _lock: lock,
             file,
+            stream_id,
             tail,
             contention,
             recovery,
@@ -383,8 +378,10 @@ impl Ledger {
 
     /// Whether the stream still ends exactly where and how this writer last saw it.
     fn tail_unchanged(&self, file: &File, tail: &Tail, end: &[u8]) -> bool {
-        let Ok(m) = file.metadata() else { return false };
-        if m.len() != tail.file_len || end.len() as u64 != tail.len.min(TAIL_KEY) {
+        let Ok(size) = fsutil::size_of(file) else {
+            return false;
+        };
+        if size != tail.file_len || end.len() as u64 != tail.len.min(TAIL_KEY) {
             return false;
         }
         let mut now = vec![0u8; end.len()];
@@ -417,10 +414,7 @@ impl Ledger {
     /// Find the last complete record; set aside and cut off anything after it.
     fn repair_tail(&self, file: &File, recovery: &mut Recovery) -> Result<Tail> {
         let path = self.stream_path();
-        let len = file
-            .metadata()
-            .map_err(LedgerError::io("stat", &path))?
-            .len();
+        let len = fsutil::size_of(file).map_err(LedgerError::io("stat", &path))?;
         let scan = scan_tail(file, len).map_err(LedgerError::io("read", &path))?;
         if scan.cut < len {
             let mut torn = vec![0u8; (len - scan.cut) as usize];
@@ -558,6 +552,12 @@ impl Ledger {
                 }
                 continue;
             }
+            if name.starts_with(ROTATING_TMP_PREFIX) {
+                // A rotation that crashed while writing the next stream; we hold the lock, and
+                // only lock holders write it.
+                let _ = fs::remove_file(&path);
+                continue;
+            }
             if !name.starts_with(INTENT_PREFIX) {
                 continue;
             }
@@ -647,10 +647,7 @@ impl Ledger {
         else {
             return Ok(None);
         };
-        let len = file
-            .metadata()
-            .map_err(LedgerError::io("stat", &path))?
-            .len();
+        let len = fsutil::size_of(&file).map_err(LedgerError::io("stat", &path))?;
         let mut rr = ReverseReader::new(&file, len);
         let mut seen = 0;
         while let Some((off, seg)) = rr.next_segment().map_err(LedgerError::io("read", &path))? {

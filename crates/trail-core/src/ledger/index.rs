@@ -112,7 +112,7 @@ fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<usize> {
 /// Build the index of `segment` from scratch and write it to `idx_path`.
 pub fn rebuild(segment: &Path, idx_path: &Path) -> io::Result<Index> {
     let file = File::open(segment)?;
-    let len = file.metadata()?.len();
+    let len = crate::fsutil::size_of(&file)?;
     let mut idx = Index {
         schema: SCHEMA.into(),
         ..Index::default()
@@ -131,7 +131,7 @@ pub fn refresh(segment: &Path, idx_path: &Path) -> io::Result<Index> {
 /// [`refresh`], plus the number of records the index leaves out (an unsealed last record).
 pub fn refresh_counting(segment: &Path, idx_path: &Path) -> io::Result<(Index, usize)> {
     let file = File::open(segment)?;
-    let len = file.metadata()?.len();
+    let len = crate::fsutil::size_of(&file)?;
     let mut idx = match load(idx_path) {
         Some(i) if plausible(&i, &file, len) => i,
         _ => Index {

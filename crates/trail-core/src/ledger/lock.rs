@@ -73,10 +73,14 @@ impl Holder {
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-        .map(|s| s.trim().to_string())
-        .unwrap_or_else(|_| "unknown-host".into())
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "unknown-host".into())
+    })
+    .clone()
 }
 
 /// What happened while taking the lock, when it was not free.

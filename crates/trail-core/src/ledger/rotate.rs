@@ -103,8 +103,6 @@ impl Ledger {
     /// Roll an interrupted rotation forward. Returns whether there was one.
     pub(crate) fn finish_rotation(&self) -> Result<bool> {
         let rotating = self.rotating_path();
-        // Only lock holders write the next stream, and we hold the lock.
-        fsutil::sweep_temps(&rotating);
         let bytes = match fs::read(&rotating) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),

@@ -89,10 +89,7 @@ impl Ledger {
                 .unwrap_or(path)
                 .display()
                 .to_string();
-            let len = file
-                .metadata()
-                .map_err(LedgerError::io("stat", path))?
-                .len();
+            let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
             self.verify_segment(
                 &file,
                 len,

@@ -46,10 +46,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
         let Some(file) = open_if_exists(path).map_err(LedgerError::io("open", path))? else {
             continue;
         };
-        let len = file
-            .metadata()
-            .map_err(LedgerError::io("stat", path))?
-            .len();
+        let len = trail_core::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
         let mut rr = ReverseReader::new(&file, len);
         let name = path
             .strip_prefix(ctx.ledger.stream_dir())

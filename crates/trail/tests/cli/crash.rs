@@ -34,6 +34,22 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
     let mut acked: Vec<String> = Vec::new();
     let mut killed: Vec<String> = Vec::new();
     let mut torn_seen = 0;
+    // Kill at a random moment of a writer's life: calibrate how long one lives on this machine.
+    let mut lives: Vec<u128> = (0..5)
+        .map(|i| {
+            let t = std::time::Instant::now();
+            env.ok(&[
+                "pulse",
+                "--proj",
+                "calibrate",
+                "--summary",
+                &format!("calibration {i}"),
+            ]);
+            t.elapsed().as_micros()
+        })
+        .collect();
+    lives.sort();
+    let life = (lives[2] as u64).max(500);
     for trial in 0..200 {
         let mut children: Vec<(String, std::process::Child)> = (0..8)
             .map(|w| {
@@ -56,7 +72,7 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
             })
             .collect();
         let victim = (rng.next() % 8) as usize;
-        std::thread::sleep(Duration::from_micros(rng.next() % 5000));
+        std::thread::sleep(Duration::from_micros(rng.next() % life));
         let _ = children[victim].1.kill(); // SIGKILL
         for (marker, mut child) in children {
             let status = child.wait().unwrap();
