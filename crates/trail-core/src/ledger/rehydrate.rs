@@ -340,7 +340,7 @@ impl Ledger {
         opts: &RehydrateOptions,
         b: &mut Builder,
     ) -> Result<Option<StopReason>> {
-        let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
+        let len = crate::fsutil::size_of(file).map_err(LedgerError::io("stat", path))?;
         let mut rr = ReverseReader::new(file, len);
         let mut newest = true;
         while let Some((off, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
