@@ -72,11 +72,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
     let cases: [(&str, MakeRecord); 2] = [
         (
-            "worst case: intents never stabilise, so it reads the full 500 records",
+            "five threads interleaved, every pulse with new intent and next steps",
             records::record,
         ),
         (
-            "typical: bursts of pulses on one thread, so it stops once intent and next settle",
+            "bursts of eight pulses per thread, facts changing within a burst",
             records::bursty,
         ),
     ];
@@ -114,6 +114,32 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         let (m_parse, m_resume, m_tail) =
             (median(&mut parses), median(&mut resume), median(&mut tail));
+        // How much of the stream the resume actually used.
+        let out = std::process::Command::new(&bin)
+            .args(["resume", "--json"])
+            .env_clear()
+            .env("HOME", &dir)
+            .env("TRAIL_HOME", dir.join("ledger"))
+            .output()
+            .map_err(|e| e.to_string())?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |k: &str| {
+            text.split(&format!("\"{k}\":"))
+                .nth(1)
+                .map(|r| {
+                    r.split([',', '}'])
+                        .next()
+                        .unwrap_or("")
+                        .trim_matches('"')
+                        .to_string()
+                })
+                .unwrap_or_default()
+        };
+        println!(
+            "resume read {} records (stopped: {})\n",
+            field("records_read"),
+            field("stopped")
+        );
         println!("| | median |\n|---|---|");
         println!(
             "| `trail resume --level 3` (whole process) | {} |",

@@ -575,12 +575,16 @@ impl Ledger {
         }
         // Oldest intent first keeps the writers' order.
         let mut parsed = Vec::new();
-        for (path, file) in orphans {
-            let bytes = fs::read(&path).map_err(LedgerError::io("read", &path))?;
+        for (path, mut file) in orphans {
+            // Read through the handle we locked: a writer that finished meanwhile may already
+            // have unlinked the path (its content then says done).
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut bytes)
+                .map_err(LedgerError::io("read", &path))?;
             let record = match pending_record(&bytes) {
                 Some(None) => {
                     // Appended already; its writer died before removing the file.
-                    fs::remove_file(&path).map_err(LedgerError::io("remove", &path))?;
+                    remove_if_present(&path)?;
                     continue;
                 }
                 Some(Some(rec)) => {
@@ -600,7 +604,7 @@ impl Ledger {
                 Some((r, id)) => parsed.push((r.ts, id, r, path, file)),
                 None => {
                     let saved = self.save_to_archive("torn-intent", "bin", &bytes)?;
-                    fs::remove_file(&path).map_err(LedgerError::io("remove", &path))?;
+                    remove_if_present(&path)?;
                     locked.recovery.unreadable_intents.push(saved);
                 }
             }
@@ -613,7 +617,7 @@ impl Ledger {
                 self.append_stamped(locked, record)?;
                 locked.recovery.replayed += 1;
             }
-            fs::remove_file(&path).map_err(LedgerError::io("remove", &path))?;
+            remove_if_present(&path)?;
         }
         st.scanned = fs::metadata(&dir)
             .and_then(|m| m.modified())
@@ -694,6 +698,16 @@ fn new_intent(dir: &Path, bytes: &[u8]) -> Result<IntentFile> {
         .map_err(LedgerError::io("write", &tmp))?;
     fs::rename(&tmp, &path).map_err(LedgerError::io("rename", &tmp))?;
     Ok(IntentFile { path, file })
+}
+
+/// Remove a file that another writer may have removed already.
+fn remove_if_present(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(LedgerError::io("remove", path)(e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The torn bytes worth keeping: without the blank reserve around them.
