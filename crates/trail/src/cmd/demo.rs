@@ -289,7 +289,7 @@ pub fn run(args: &DemoArgs) -> CliResult {
     say(
         "8. What is on disk: one sealed, hash-chained Markdown record per pulse. The last one:\n\n",
     )?;
-    say(&indent(last))?;
+    say(&indent(last.trim_end()))?;
     if let Some(line) = blocked_rec.lines().find(|l| l.contains("${secret:")) {
         say(&format!(
             "\n  The secret never reached the stream; the record holds a reference instead:\n    {}\n  and the original is kept 0600 in {}\n\n",

@@ -490,6 +490,11 @@ fn demo_runs_offline_and_ends_with_an_intact_chain() {
         );
     }
     assert!(!out.contains("ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ"));
+    // Regression: the record shown on screen once dragged the stream's blank reserve along.
+    assert!(
+        out.lines().all(|l| l.len() < 1000),
+        "a runaway line in the demo output"
+    );
     // The demo never touches the user's own ledger or secrets.
     assert!(!env.trail_home.exists());
     assert!(!env.home.join(".secrets").exists());
