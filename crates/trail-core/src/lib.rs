@@ -6,12 +6,14 @@
 //! - [`ledger`]: the LedgerPulse stream — records, sealed framing, crash-safe append, index,
 //!   rehydration, rotation and verification.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
+//! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
 pub mod config;
 pub mod failpoint;
 pub mod fsutil;
+pub mod host;
 pub mod ledger;
 pub mod secrets;
 pub mod time;

@@ -1,0 +1,238 @@
+//! Domain events: what happened, in trail's terms, whichever host reported it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::DecodeError;
+use super::wire::{HookEventName, WireHookEvent};
+
+/// Facts about the session that come with every event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Envelope {
+    pub session_id: Option<String>,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub permission_mode: Option<String>,
+}
+
+/// Why a session started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionSource {
+    Startup,
+    Resume,
+    Clear,
+    Compact,
+    Other(String),
+}
+
+/// The tools trail treats differently; the rest keep their name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Bash,
+    Edit,
+    MultiEdit,
+    Write,
+    NotebookEdit,
+    Read,
+    /// `mcp__<server>__<tool>`.
+    Mcp {
+        server: String,
+        tool: String,
+    },
+    Other(String),
+}
+
+impl Tool {
+    pub fn from_name(name: &str) -> Tool {
+        match name {
+            "Bash" | "shell" | "local_shell" => Tool::Bash,
+            "Edit" => Tool::Edit,
+            "MultiEdit" => Tool::MultiEdit,
+            "Write" => Tool::Write,
+            "NotebookEdit" => Tool::NotebookEdit,
+            "Read" => Tool::Read,
+            _ => match name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+                Some((server, tool)) => Tool::Mcp {
+                    server: server.into(),
+                    tool: tool.into(),
+                },
+                None => Tool::Other(name.into()),
+            },
+        }
+    }
+
+    /// Whether the tool changes files.
+    pub fn edits_files(&self) -> bool {
+        matches!(
+            self,
+            Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit
+        )
+    }
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    SessionStarted {
+        source: SessionSource,
+    },
+    PromptSubmitted {
+        prompt: String,
+    },
+    ToolRequested {
+        tool: Tool,
+        input: Value,
+        tool_use_id: Option<String>,
+    },
+    ToolFinished {
+        tool: Tool,
+        input: Value,
+        response: Option<Value>,
+        /// Whether the tool succeeded, from the host's own report.
+        ok: bool,
+        error: Option<String>,
+        duration: Option<Duration>,
+        tool_use_id: Option<String>,
+    },
+    StopRequested {
+        stop_hook_active: bool,
+    },
+    SubagentStopped {
+        stop_hook_active: bool,
+        agent_id: Option<String>,
+    },
+    CompactRequested {
+        /// `manual` or `auto`.
+        trigger: String,
+        custom_instructions: Option<String>,
+    },
+    SessionEnded {
+        reason: String,
+    },
+    Notified {
+        message: String,
+    },
+    /// An event trail does not act on (newer hosts add events).
+    Ignored,
+}
+
+/// Reduce a wire payload to its envelope and event.
+pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
+    let envelope = Envelope {
+        session_id: w.session_id,
+        transcript_path: w.transcript_path.map(PathBuf::from),
+        cwd: w.cwd.map(PathBuf::from),
+        permission_mode: w.permission_mode,
+    };
+    let missing = |event, field| DecodeError::Missing { event, field };
+    let event = match w.hook_event_name {
+        HookEventName::SessionStart => Event::SessionStarted {
+            source: match w.source.as_deref() {
+                Some("startup") | None => SessionSource::Startup,
+                Some("resume") => SessionSource::Resume,
+                Some("clear") => SessionSource::Clear,
+                Some("compact") => SessionSource::Compact,
+                Some(other) => SessionSource::Other(other.into()),
+            },
+        },
+        HookEventName::UserPromptSubmit => Event::PromptSubmitted {
+            prompt: w.prompt.ok_or(missing("UserPromptSubmit", "prompt"))?,
+        },
+        HookEventName::PreToolUse => Event::ToolRequested {
+            tool: Tool::from_name(&w.tool_name.ok_or(missing("PreToolUse", "tool_name"))?),
+            input: w.tool_input.unwrap_or(Value::Null),
+            tool_use_id: w.tool_use_id,
+        },
+        HookEventName::PostToolUse => {
+            let tool = Tool::from_name(&w.tool_name.ok_or(missing("PostToolUse", "tool_name"))?);
+            let (ok, error) = judge_response(w.tool_response.as_ref());
+            Event::ToolFinished {
+                tool,
+                input: w.tool_input.unwrap_or(Value::Null),
+                response: w.tool_response,
+                ok,
+                error,
+                duration: w.duration_ms.map(Duration::from_millis),
+                tool_use_id: w.tool_use_id,
+            }
+        }
+        HookEventName::PostToolUseFailure => Event::ToolFinished {
+            tool: Tool::from_name(
+                &w.tool_name
+                    .ok_or(missing("PostToolUseFailure", "tool_name"))?,
+            ),
+            input: w.tool_input.unwrap_or(Value::Null),
+            response: w.tool_response,
+            ok: false,
+            error: Some(match w.error {
+                Some(Value::String(s)) => s,
+                Some(other) => other.to_string(),
+                None if w.is_interrupt == Some(true) => "interrupted".into(),
+                None => "the tool failed".into(),
+            }),
+            duration: w.duration_ms.map(Duration::from_millis),
+            tool_use_id: w.tool_use_id,
+        },
+        HookEventName::Stop => Event::StopRequested {
+            stop_hook_active: w.stop_hook_active.unwrap_or(false),
+        },
+        HookEventName::SubagentStop => Event::SubagentStopped {
+            stop_hook_active: w.stop_hook_active.unwrap_or(false),
+            agent_id: w.agent_id,
+        },
+        HookEventName::PreCompact => Event::CompactRequested {
+            trigger: w.trigger.unwrap_or_else(|| "auto".into()),
+            custom_instructions: w.custom_instructions.filter(|s| !s.is_empty()),
+        },
+        HookEventName::SessionEnd => Event::SessionEnded {
+            reason: w.reason.unwrap_or_else(|| "other".into()),
+        },
+        HookEventName::Notification => Event::Notified {
+            message: w.message.unwrap_or_default(),
+        },
+        HookEventName::Other => Event::Ignored,
+    };
+    Ok((envelope, event))
+}
+
+/// Success or failure from a PostToolUse response. Hosts report failures in different ways:
+/// `is_error`, `success: false`, an `interrupted` Bash command, a non-zero exit code.
+fn judge_response(r: Option<&Value>) -> (bool, Option<String>) {
+    let Some(Value::Object(m)) = r else {
+        return (true, None);
+    };
+    let flag = |k: &str| m.get(k).and_then(Value::as_bool);
+    if flag("is_error") == Some(true) || flag("isError") == Some(true) {
+        return (
+            false,
+            Some(text_of(m.get("content")).unwrap_or("error".into())),
+        );
+    }
+    if flag("success") == Some(false) {
+        return (
+            false,
+            text_of(m.get("error")).or(Some("success: false".into())),
+        );
+    }
+    if flag("interrupted") == Some(true) {
+        return (false, Some("interrupted".into()));
+    }
+    for k in ["exitCode", "exit_code", "returncode"] {
+        if let Some(code) = m.get(k).and_then(Value::as_i64)
+            && code != 0
+        {
+            return (false, Some(format!("exit code {code}")));
+        }
+    }
+    (true, None)
+}
+
+fn text_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}

@@ -1,0 +1,71 @@
+//! Decisions rendered back in each host's output format.
+//!
+//! Claude Code reads `hookSpecificOutput` from stdout. An allow verdict prints nothing: an
+//! explicit `allow` would bypass the user's own permission rules, and trail only ever adds
+//! restrictions. Codex CLI rejects unknown output fields, so its output carries only fields its
+//! schema names.
+
+use serde_json::{Value, json};
+
+use super::Host;
+
+/// Claude Code caps injected context; trail stays under it.
+pub const MAX_CONTEXT_CHARS: usize = 10_000;
+
+/// What trail says back to a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    /// Say nothing: the host proceeds under its own rules.
+    Silent,
+    /// Refuse a tool call, with the reason the agent (and the person) will read.
+    Deny { reason: String },
+    /// Add context to the conversation (SessionStart, UserPromptSubmit).
+    Context { event: &'static str, text: String },
+}
+
+/// Cut `text` to at most `max` characters on a character boundary, saying that it was cut.
+pub fn fit_context(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let note = "\n… (cut to fit; run `trail resume --level 3` for everything)";
+    let keep = max.saturating_sub(note.chars().count());
+    let mut s: String = text.chars().take(keep).collect();
+    s.push_str(note);
+    s
+}
+
+/// The JSON to print on stdout, or `None` to print nothing.
+pub fn render(host: Host, r: &Response) -> Option<Value> {
+    match (host, r) {
+        (_, Response::Silent) => None,
+        (Host::ClaudeCode, Response::Deny { reason }) => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        })),
+        // Codex validates its hook output strictly (no unknown fields); its PreToolUse schema
+        // takes the same `hookSpecificOutput` with `permissionDecision: deny`.
+        (Host::Codex, Response::Deny { reason }) => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        })),
+        (Host::ClaudeCode, Response::Context { event, text }) => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "additionalContext": fit_context(text, MAX_CONTEXT_CHARS),
+            }
+        })),
+        (Host::Codex, Response::Context { event, text }) => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "additionalContext": fit_context(text, MAX_CONTEXT_CHARS),
+            }
+        })),
+    }
+}
