@@ -6,6 +6,7 @@
 //! - [`ledger`]: the LedgerPulse stream — records, sealed framing, crash-safe append, index,
 //!   rehydration, rotation and verification.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
+//! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
@@ -13,6 +14,7 @@
 pub mod config;
 pub mod failpoint;
 pub mod fsutil;
+pub mod gate;
 pub mod host;
 pub mod ledger;
 pub mod secrets;

@@ -39,6 +39,8 @@ pub enum Command {
     Config(ConfigArgs),
     /// Run a realistic session on a throwaway ledger and show each step.
     Demo(DemoArgs),
+    /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
+    Gate(GateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -155,6 +157,20 @@ pub struct DemoArgs {
     /// Keep the demo's ledger in this directory instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct GateArgs {
+    #[arg(long)]
+    pub json: bool,
+    /// The command line to judge (put it after `--`).
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<String>,
 }
 
 pub fn command() -> clap::Command {

@@ -2,6 +2,7 @@
 
 mod config;
 mod demo;
+mod gate;
 mod log;
 mod pulse;
 mod redact;
@@ -22,6 +23,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
     };
     match cli.command {
         Command::Demo(a) => demo::run(&a),
+        Command::Gate(a) => gate::run(&a),
         Command::Redact => redact::run(&Context::load()?),
         Command::Config(a) => config::run(&a),
         Command::Pulse(a) => {

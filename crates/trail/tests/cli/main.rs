@@ -6,6 +6,7 @@ mod common;
 mod bad_input;
 mod concurrency;
 mod crash;
+mod gate;
 mod ledger;
 mod secrets;
 mod torn_tail;

@@ -1,0 +1,427 @@
+//! From a command line to the simple commands it would run.
+//!
+//! The command is parsed with a real shell parser (shuck) and flattened through `;` `&&` `||`
+//! `|` `&`, newlines, subshells, brace groups, `if`/`while`/`for`/`case` bodies, function bodies,
+//! `$(…)`, backticks, process substitution and heredocs. What cannot be seen through — a command
+//! name that is not static text, `${IFS}`, a construct the walker does not know — is recorded as
+//! opaque, which the gate treats as a junction: unknown is risky, not safe.
+
+use shuck_ast::{
+    AssignmentValue, Command, CompoundCommand, DeclOperand, HeredocBodyPart, RedirectKind,
+    RedirectTarget, Stmt, StmtSeq, Word, WordPart, WordPartNode,
+};
+use shuck_parser::parser::{Parser, ShellDialect, ShellProfile};
+
+/// One word of a command as the gate sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arg {
+    /// The word after quote removal, when it is static (no expansion).
+    pub text: Option<String>,
+    /// The word as written (quotes and expansions included).
+    pub raw: String,
+    /// Whether any part was quoted (quoted text is data).
+    pub quoted: bool,
+}
+
+/// A redirection that writes somewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub target: String,
+}
+
+/// A simple command: what would actually be executed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Simple {
+    pub argv: Vec<Arg>,
+    /// Output redirections (`>`, `>>`, `>|`, `&>`).
+    pub writes: Vec<Write>,
+    /// The body of a heredoc fed to this command on stdin.
+    pub heredoc: Option<String>,
+    /// Index (in the flat list) of the commands whose output is piped into this one.
+    pub piped_from: Vec<usize>,
+}
+
+impl Simple {
+    /// The command's name (basename of argv[0]) when static.
+    pub fn name(&self) -> Option<&str> {
+        let t = self.argv.first()?.text.as_deref()?;
+        Some(t.rsplit('/').next().unwrap_or(t))
+    }
+}
+
+/// Everything a command line would run, plus what could not be seen through.
+#[derive(Clone, Debug, Default)]
+pub struct Flat {
+    pub commands: Vec<Simple>,
+    /// Reasons the command cannot be fully verified.
+    pub opaque: Vec<String>,
+    /// Functions whose body calls the function itself (the shape of a fork bomb).
+    pub recursive_functions: Vec<String>,
+}
+
+/// Parse limits: deep nesting or huge inputs are themselves suspicious.
+const MAX_DEPTH: usize = 64;
+const MAX_FUEL: usize = 200_000;
+
+/// Flatten a command line. `Err` carries the parser's message (the command is then unverifiable).
+pub fn flatten(src: &str) -> Result<Flat, String> {
+    let profile = ShellProfile::native(ShellDialect::Bash);
+    let result = Parser::with_limits_and_profile(src, MAX_DEPTH, MAX_FUEL, profile).parse();
+    if !result.is_ok() {
+        let msg = result
+            .terminal_error
+            .as_ref()
+            .map(|e| e.to_string())
+            .or_else(|| result.diagnostics.first().map(|d| format!("{d:?}")))
+            .unwrap_or_else(|| "the shell parser could not read it".into());
+        return Err(msg);
+    }
+    let mut w = Walker {
+        src,
+        flat: Flat::default(),
+    };
+    w.seq(&result.file.body);
+    Ok(w.flat)
+}
+
+struct Walker<'s> {
+    src: &'s str,
+    flat: Flat,
+}
+
+impl Walker<'_> {
+    fn opaque(&mut self, why: impl Into<String>) {
+        self.flat.opaque.push(why.into());
+    }
+
+    fn seq(&mut self, s: &StmtSeq) {
+        for st in &s.stmts {
+            self.stmt(st);
+        }
+    }
+
+    fn stmt(&mut self, st: &Stmt) {
+        let first = self.flat.commands.len();
+        self.command(&st.command);
+        // Redirections on the statement apply to the command it ran (a simple one).
+        let target = (self.flat.commands.len() > first).then(|| self.flat.commands.len() - 1);
+        for r in st.redirects.iter() {
+            match &r.target {
+                RedirectTarget::Word(w) => {
+                    self.word(w);
+                    let writes = matches!(
+                        r.kind,
+                        RedirectKind::Output
+                            | RedirectKind::Clobber
+                            | RedirectKind::Append
+                            | RedirectKind::OutputBoth
+                            | RedirectKind::ReadWrite
+                    );
+                    if writes && let Some(i) = target {
+                        self.flat.commands[i].writes.push(Write {
+                            target: w.render(self.src),
+                        });
+                    }
+                }
+                RedirectTarget::Heredoc(h) => {
+                    for part in &h.body.parts {
+                        match &part.kind {
+                            HeredocBodyPart::CommandSubstitution { body, .. } => self.seq(body),
+                            HeredocBodyPart::ArithmeticExpansion {
+                                expression_word_ast,
+                                ..
+                            } => self.word(expression_word_ast),
+                            _ => {}
+                        }
+                    }
+                    if let Some(i) = target {
+                        self.flat.commands[i].heredoc = Some(h.body.render(self.src));
+                    }
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, c: &Command) {
+        match c {
+            Command::Simple(sc) => {
+                for a in sc.assignments.iter() {
+                    self.assignment_value(&a.value);
+                }
+                let mut words: Vec<&Word> = Vec::with_capacity(sc.args.len() + 1);
+                let name_empty = sc.name.parts.is_empty()
+                    || sc
+                        .name
+                        .try_static_text(self.src)
+                        .is_some_and(|t| t.is_empty());
+                if !name_empty {
+                    words.push(&sc.name);
+                }
+                words.extend(sc.args.iter());
+                for w in &words {
+                    self.word(w);
+                }
+                if words.is_empty() {
+                    return; // assignments or redirections only
+                }
+                let argv = words.iter().map(|w| self.arg(w)).collect();
+                self.flat.commands.push(Simple {
+                    argv,
+                    ..Simple::default()
+                });
+            }
+            Command::Builtin(_) => {} // break, continue, return, exit
+            Command::Decl(d) => {
+                for a in d.assignments.iter() {
+                    self.assignment_value(&a.value);
+                }
+                for op in &d.operands {
+                    match op {
+                        DeclOperand::Flag(w) | DeclOperand::Dynamic(w) => self.word(w),
+                        DeclOperand::Assignment(a) => self.assignment_value(&a.value),
+                        DeclOperand::Name(_) => {}
+                    }
+                }
+            }
+            Command::Binary(b) => {
+                let left_start = self.flat.commands.len();
+                self.stmt(&b.left);
+                let left_end = self.flat.commands.len();
+                self.stmt(&b.right);
+                let piped = matches!(
+                    b.op,
+                    shuck_ast::BinaryOp::Pipe | shuck_ast::BinaryOp::PipeAll
+                );
+                if piped && left_end < self.flat.commands.len() {
+                    self.flat.commands[left_end]
+                        .piped_from
+                        .extend(left_start..left_end);
+                }
+            }
+            Command::Compound(cc) => self.compound(cc),
+            Command::Function(f) => {
+                // A definition runs nothing by itself, but what it defines may run later in the
+                // same line: judge its body as if it ran.
+                let first = self.flat.commands.len();
+                self.stmt(&f.body);
+                for entry in &f.header.entries {
+                    if let Some(name) = entry.word.try_static_text(self.src)
+                        && self.flat.commands[first..]
+                            .iter()
+                            .any(|c| c.argv.first().and_then(|a| a.text.as_deref()) == Some(&*name))
+                    {
+                        self.flat.recursive_functions.push(name.into_owned());
+                    }
+                }
+            }
+            Command::AnonymousFunction(_) => self.opaque("an anonymous function"),
+        }
+    }
+
+    fn compound(&mut self, cc: &CompoundCommand) {
+        match cc {
+            CompoundCommand::If(i) => {
+                self.seq(&i.condition);
+                self.seq(&i.then_branch);
+                for (c, b) in &i.elif_branches {
+                    self.seq(c);
+                    self.seq(b);
+                }
+                if let Some(e) = &i.else_branch {
+                    self.seq(e);
+                }
+            }
+            CompoundCommand::For(f) => {
+                for w in f.words.iter().flatten() {
+                    self.word(w);
+                }
+                self.seq(&f.body);
+            }
+            CompoundCommand::While(w) => {
+                self.seq(&w.condition);
+                self.seq(&w.body);
+            }
+            CompoundCommand::Until(u) => {
+                self.seq(&u.condition);
+                self.seq(&u.body);
+            }
+            CompoundCommand::Case(c) => {
+                self.word(&c.word);
+                for item in &c.cases {
+                    self.seq(&item.body);
+                }
+            }
+            CompoundCommand::Select(s) => {
+                for w in &s.words {
+                    self.word(w);
+                }
+                self.seq(&s.body);
+            }
+            CompoundCommand::Subshell(s) | CompoundCommand::BraceGroup(s) => self.seq(s),
+            CompoundCommand::Time(t) => {
+                if let Some(c) = &t.command {
+                    self.stmt(c);
+                }
+            }
+            CompoundCommand::Coproc(c) => self.stmt(&c.body),
+            // `(( ))` and `[[ ]]` run no commands of their own; substitutions inside them
+            // would, and this walker does not descend there: say so.
+            CompoundCommand::Arithmetic(_) | CompoundCommand::Conditional(_) => {
+                let text = &self.src;
+                if text.contains("$(") || text.contains('`') {
+                    self.opaque("a command substitution inside (( )) or [[ ]]");
+                }
+            }
+            _ => self.opaque("a shell construct the gate does not analyse"),
+        }
+    }
+
+    fn assignment_value(&mut self, v: &AssignmentValue) {
+        match v {
+            AssignmentValue::Scalar(w) => self.word(w),
+            AssignmentValue::Compound(_) => {
+                if self.src.contains("$(") || self.src.contains('`') {
+                    self.opaque("a command substitution inside an array assignment");
+                }
+            }
+        }
+    }
+
+    /// Walk a word for commands nested in it (substitutions).
+    fn word(&mut self, w: &Word) {
+        self.parts(&w.parts);
+    }
+
+    fn parts(&mut self, parts: &[WordPartNode]) {
+        for p in parts {
+            match &p.kind {
+                WordPart::CommandSubstitution { body, .. } => self.seq(body),
+                WordPart::ProcessSubstitution { body, .. } => self.seq(body),
+                WordPart::DoubleQuoted { parts, .. } => self.parts(parts),
+                WordPart::ParameterExpansion {
+                    operand_word_ast: Some(w),
+                    ..
+                } => self.word(w),
+                WordPart::ArithmeticExpansion {
+                    expression_word_ast,
+                    ..
+                } => self.word(expression_word_ast),
+                _ => {}
+            }
+        }
+    }
+
+    fn arg(&self, w: &Word) -> Arg {
+        let mut text = String::new();
+        let text = static_text(&w.parts, self.src, false, &mut text).then_some(text);
+        Arg {
+            text,
+            raw: w.render_syntax(self.src),
+            quoted: w.has_quoted_parts(),
+        }
+    }
+}
+
+/// The word's text after quote removal, as the shell would pass it, when it has no expansion.
+fn static_text(parts: &[WordPartNode], src: &str, in_double: bool, out: &mut String) -> bool {
+    for p in parts {
+        match &p.kind {
+            WordPart::Literal(t) => unescape(t.as_str(src, p.span), in_double, out),
+            WordPart::SingleQuoted { value, dollar } => {
+                let s = value.slice(src);
+                if *dollar {
+                    ansi_c(s, out);
+                } else {
+                    out.push_str(s);
+                }
+            }
+            WordPart::DoubleQuoted { parts, .. } => {
+                if !static_text(parts, src, true, out) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Backslash removal: outside quotes `\x` is `x`; inside double quotes only before
+/// `$`, `` ` ``, `"`, `\\` or a newline.
+fn unescape(s: &str, in_double: bool, out: &mut String) {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('\n') => {
+                chars.next();
+            }
+            Some(n) if !in_double || matches!(n, '$' | '`' | '"' | '\\') => {
+                out.push(n);
+                chars.next();
+            }
+            _ => out.push('\\'),
+        }
+    }
+}
+
+/// `$'…'` escapes (the common ones; anything else is kept as written).
+fn ansi_c(s: &str, out: &mut String) {
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('\'') => out.push('\''),
+            Some('"') => out.push('"'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(line: &str) -> Vec<Vec<Option<String>>> {
+        flatten(line)
+            .unwrap()
+            .commands
+            .iter()
+            .map(|c| c.argv.iter().map(|a| a.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn quotes_and_escapes_are_removed_from_static_words() {
+        assert_eq!(
+            texts(r"bash -c 'psql -c '\''DROP TABLE users'\'''"),
+            vec![vec![
+                Some("bash".into()),
+                Some("-c".into()),
+                Some("psql -c 'DROP TABLE users'".into())
+            ]]
+        );
+        assert_eq!(
+            texts(r#"echo "a b" c\ d"#),
+            vec![vec![
+                Some("echo".into()),
+                Some("a b".into()),
+                Some("c d".into())
+            ]]
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! `trail gate -- COMMAND`: the gate's verdict on one command line. Reads no state, writes none.
+
+use trail_core::config::Config;
+use trail_core::gate::{self, Context, Places, Verdict};
+
+use crate::cli::GateArgs;
+use crate::error::{CliError, CliResult};
+use crate::output;
+
+pub fn run(args: &GateArgs) -> CliResult {
+    let config = Config::load()?;
+    let home = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| CliError::usage("HOME is not set: the gate needs it to judge paths"))?;
+    let places = Places {
+        project_root: config.project_root.value.clone(),
+        home,
+        cwd: std::env::current_dir()?,
+        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
+    };
+    // One argument is a whole command line (`trail gate -- 'a | b'`); several are its words.
+    let line = if args.command.len() == 1 {
+        args.command[0].clone()
+    } else {
+        args.command.join(" ")
+    };
+    let d = gate::evaluate(&line, &Context::new(places));
+    if args.json {
+        return output::json(&d);
+    }
+    let verdict = match d.verdict {
+        Verdict::Allow => "allow",
+        Verdict::Junction => "junction",
+        Verdict::Block => "block",
+    };
+    let rule = d
+        .rule
+        .as_deref()
+        .map(|r| format!(" [{r}]"))
+        .unwrap_or_default();
+    output::text(&format!("{verdict}{rule}: {}\n", d.reason))
+}
