@@ -1,0 +1,18 @@
+//! Any text as a command line: the gate always reaches a verdict, never panics, never hangs.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use trail_core::gate::{Context, Places, evaluate};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(line) = std::str::from_utf8(data) else { return };
+    let ctx = Context {
+        places: Places {
+            project_root: "/work/proj".into(),
+            home: "/home/dev".into(),
+            cwd: "/work/proj".into(),
+            tmpdir: None,
+        },
+        ignored: |_, _| false,
+    };
+    let _ = evaluate(line, &ctx);
+});
