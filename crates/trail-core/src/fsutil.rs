@@ -112,10 +112,7 @@ pub fn identity(path: &Path) -> io::Result<(u64, u64)> {
             rustix::fs::AtFlags::empty(),
             rustix::fs::StatxFlags::INO,
         )?;
-        Ok((
-            (u64::from(st.stx_dev_major) << 32) | u64::from(st.stx_dev_minor),
-            st.stx_ino,
-        ))
+        Ok(dev_ino(&st))
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -135,10 +132,7 @@ pub fn identity_of(file: &File) -> io::Result<(u64, u64)> {
             rustix::fs::AtFlags::EMPTY_PATH,
             rustix::fs::StatxFlags::INO,
         )?;
-        Ok((
-            (u64::from(st.stx_dev_major) << 32) | u64::from(st.stx_dev_minor),
-            st.stx_ino,
-        ))
+        Ok(dev_ino(&st))
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -146,4 +140,12 @@ pub fn identity_of(file: &File) -> io::Result<(u64, u64)> {
         let m = file.metadata()?;
         Ok((m.dev(), m.ino()))
     }
+}
+
+#[cfg(target_os = "linux")]
+fn dev_ino(st: &rustix::fs::Statx) -> (u64, u64) {
+    (
+        (u64::from(st.stx_dev_major) << 32) | u64::from(st.stx_dev_minor),
+        st.stx_ino,
+    )
 }

@@ -85,6 +85,17 @@ pub struct Focus {
     pub topic: String,
 }
 
+impl Focus {
+    /// `proj/topic`, or just `proj` when there is no topic.
+    pub fn label(&self) -> String {
+        if self.topic.is_empty() {
+            self.proj.clone()
+        } else {
+            format!("{}/{}", self.proj, self.topic)
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Intent {
     pub primary: String,

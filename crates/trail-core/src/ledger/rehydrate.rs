@@ -534,17 +534,7 @@ pub fn render(state: &State, level: Level) -> String {
     if !state.parked.is_empty() && level != Level::Brief {
         lines.push((201, "## parked tangents".into()));
         for p in state.parked.iter().take(max_list.max(1)) {
-            let focus: Vec<String> = p
-                .focus
-                .iter()
-                .map(|f| {
-                    if f.topic.is_empty() {
-                        f.proj.clone()
-                    } else {
-                        format!("{}/{}", f.proj, f.topic)
-                    }
-                })
-                .collect();
+            let focus: Vec<String> = p.focus.iter().map(Focus::label).collect();
             let mut s = format!("- {}: {}", focus.join(", "), p.summary);
             if !p.deferred.is_empty() {
                 s.push_str(&format!(" (deferred: {})", p.deferred.join("; ")));

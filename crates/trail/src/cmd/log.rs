@@ -93,17 +93,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
 }
 
 fn line(r: &Record) -> String {
-    let focus: Vec<String> = r
-        .focus
-        .iter()
-        .map(|f| {
-            if f.topic.is_empty() {
-                f.proj.clone()
-            } else {
-                format!("{}/{}", f.proj, f.topic)
-            }
-        })
-        .collect();
+    let focus: Vec<String> = r.focus.iter().map(|f| f.label()).collect();
     let mut s = format!("{}  {:<10}  {}", r.ts, r.kind.as_str(), focus.join(", "));
     if let Some(i) = &r.intent {
         s.push_str(&format!("  {}", i.primary));
