@@ -5,6 +5,7 @@
 //!
 //! - [`ledger`]: the LedgerPulse stream — records, sealed framing, crash-safe append, index,
 //!   rehydration, rotation and verification.
+//! - [`proof`]: the proof log, one line per tool call, from the host's own report.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
 //! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
@@ -17,5 +18,6 @@ pub mod fsutil;
 pub mod gate;
 pub mod host;
 pub mod ledger;
+pub mod proof;
 pub mod secrets;
 pub mod time;

@@ -41,6 +41,11 @@ pub enum Command {
     Demo(DemoArgs),
     /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
     Gate(GateArgs),
+    /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
+    Hook {
+        /// claude-code or codex
+        host: String,
+    },
 }
 
 #[derive(Args, Debug)]

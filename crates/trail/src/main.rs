@@ -8,11 +8,17 @@ mod cli;
 mod cmd;
 mod context;
 mod error;
+mod hook;
 mod output;
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Hooks run before and after every tool call: they skip argument parsing entirely.
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some("hook") {
+        return hook::run(args.next().as_deref());
+    }
     let matches = cli::command().get_matches();
     let result = cmd::dispatch(&matches);
     error::finish(result)

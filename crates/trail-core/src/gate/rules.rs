@@ -99,7 +99,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "self-approval",
         verdict: Verdict::Block,
-        reason: "an agent may not approve or dismiss its own junctions; a person approves with `/edge approve` or `trail approve` in their own terminal",
+        reason: "an agent may not approve or dismiss its own junctions: approvals are made by a person, outside the agent",
         matches: |c, _| {
             c.name == "trail" && matches!(c.sub(), Some("approve" | "dismiss" | "allow"))
         },
@@ -230,7 +230,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "rm-recursive",
         verdict: Verdict::Junction,
-        reason: "recursive deletion outside temporary directories and git-ignored build output needs a person: approve it with `/edge approve`",
+        reason: "recursive deletion outside temporary directories and git-ignored build output needs a person",
         matches: |c, ctx| {
             c.name == "rm"
                 && recursive(c)
@@ -259,7 +259,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "git-push",
         verdict: Verdict::Junction,
-        reason: "pushing changes a shared remote; a person approves it with `/edge approve` (force pushes rewrite others' history)",
+        reason: "pushing changes a shared remote (force pushes rewrite others' history)",
         matches: |c, _| {
             c.name == "git" && git_sub(c) == Some("push") && !c.flag("--dry-run", Some('n'))
         },
@@ -280,7 +280,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "git-destructive",
         verdict: Verdict::Junction,
-        reason: "this git command discards work or rewrites history; a person approves it with `/edge approve`",
+        reason: "this git command discards work or rewrites history",
         matches: |c, _| {
             if c.name != "git" {
                 return false;
@@ -326,7 +326,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "publish",
         verdict: Verdict::Junction,
-        reason: "publishing or releasing cannot be taken back; a person approves it with `/edge approve`",
+        reason: "publishing or releasing cannot be taken back",
         matches: |c, _| match (c.name, c.sub()) {
             (
                 "npm" | "pnpm" | "yarn" | "cargo" | "poetry" | "gem" | "flit",
@@ -355,7 +355,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "infrastructure",
         verdict: Verdict::Junction,
-        reason: "this changes or deletes live infrastructure; a person approves it with `/edge approve`",
+        reason: "this changes or deletes live infrastructure",
         matches: |c, _| {
             let words: Vec<&str> = c.words().collect();
             let any = |set: &[&str]| words.iter().any(|w| set.contains(w));
@@ -407,7 +407,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "sql-destructive",
         verdict: Verdict::Junction,
-        reason: "this SQL drops, truncates, deletes or alters data; a person approves it with `/edge approve`",
+        reason: "this SQL drops, truncates, deletes or alters data",
         matches: |c, _| {
             matches!(
                 c.name,
@@ -448,7 +448,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "http-write",
         verdict: Verdict::Junction,
-        reason: "this sends data to a server (POST, PUT, PATCH, DELETE or an upload); a person approves it with `/edge approve`",
+        reason: "this sends data to a server (POST, PUT, PATCH, DELETE or an upload)",
         matches: |c, _| match c.name {
             "curl" => {
                 let method = c.words().collect::<Vec<_>>().windows(2).any(|w| {
@@ -515,7 +515,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "privilege",
         verdict: Verdict::Junction,
-        reason: "running as another user (sudo, doas, su) needs a person: approve it with `/edge approve`",
+        reason: "running as another user (sudo, doas, su) needs a person",
         matches: |c, _| matches!(c.name, "sudo" | "doas" | "su" | "pkexec" | "run0"),
         must_match: &["sudo apt install x", "doas reboot", "su -c whoami"],
         must_not_match: &["echo sudo", "ls"],
@@ -523,7 +523,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "power",
         verdict: Verdict::Junction,
-        reason: "this stops or restarts the machine or kills system processes; a person approves it with `/edge approve`",
+        reason: "this stops or restarts the machine or kills system processes",
         matches: |c, _| match c.name {
             "shutdown" | "reboot" | "halt" | "poweroff" => true,
             "init" | "telinit" => matches!(c.sub(), Some("0" | "6")),
@@ -547,7 +547,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "history-and-schedules",
         verdict: Verdict::Junction,
-        reason: "this erases shell history or every scheduled job; a person approves it with `/edge approve`",
+        reason: "this erases shell history or every scheduled job",
         matches: |c, _| {
             (c.name == "crontab" && c.flag("-r", Some('r')))
                 || (c.name == "history" && c.flag("-c", Some('c')))
@@ -558,7 +558,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "world-writable",
         verdict: Verdict::Junction,
-        reason: "making files writable by everyone needs a person: approve it with `/edge approve`",
+        reason: "making files writable by everyone needs a person",
         matches: |c, _| {
             c.name == "chmod"
                 && c.words()
@@ -570,7 +570,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "sensitive-write",
         verdict: Verdict::Junction,
-        reason: "this writes to shell start-up files, SSH or git configuration, or system configuration; a person approves it with `/edge approve`",
+        reason: "this writes to shell start-up files, SSH or git configuration, or system configuration",
         matches: |c, ctx| {
             let sensitive = |raw: &str| {
                 let Some(p) = ctx.places.resolve(raw) else {
@@ -799,7 +799,7 @@ pub fn judge(
                         let from: Vec<&str> = producers.iter().filter_map(|p| p.name()).collect();
                         out.push(junction(
                             "pipe-to-shell",
-                            &format!("output of `{}` is run as shell code; a person approves it with `/edge approve`", from.join(" | ")),
+                            &format!("output of `{}` is run as shell code", from.join(" | ")),
                             &raw,
                         ));
                     }

@@ -24,6 +24,14 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
     match cli.command {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
+        // Normally dispatched in main before argument parsing; this path serves the rest.
+        Command::Hook { host } => {
+            if crate::hook::run(Some(&host)) == std::process::ExitCode::SUCCESS {
+                Ok(())
+            } else {
+                Err(crate::error::CliError::CheckFailed)
+            }
+        }
         Command::Redact => redact::run(&Context::load()?),
         Command::Config(a) => config::run(&a),
         Command::Pulse(a) => {

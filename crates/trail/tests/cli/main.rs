@@ -7,6 +7,7 @@ mod bad_input;
 mod concurrency;
 mod crash;
 mod gate;
+mod hook;
 mod ledger;
 mod secrets;
 mod torn_tail;

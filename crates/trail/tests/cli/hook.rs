@@ -1,0 +1,177 @@
+//! `trail hook claude-code|codex` with real payloads on stdin.
+
+use std::path::Path;
+
+use crate::common::*;
+
+fn corpus(kind: &str) -> Vec<serde_json::Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../trail-core/tests/data/payloads");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let items: Vec<serde_json::Value> = if name.ends_with(".jsonl") {
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        } else if name.ends_with(".json") && !name.contains("status_line") {
+            serde_json::from_str(&text).unwrap()
+        } else {
+            continue;
+        };
+        out.extend(items.into_iter().filter(|v| v["hook_event_name"] == kind));
+    }
+    out
+}
+
+fn hook(env: &TestEnv, payload: &str) -> (i32, String, String) {
+    let out = env.run_stdin(&["hook", "claude-code"], payload);
+    (code(&out), stdout(&out), stderr(&out))
+}
+
+#[test]
+fn pre_tool_use_denies_what_the_gate_refuses_and_says_nothing_otherwise() {
+    let env = TestEnv::new().env("CLAUDE_PROJECT_DIR", "/work/proj");
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}"#,
+    );
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("rm-recursive-critical")
+    );
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"}}"#,
+    );
+    assert_eq!(c, 0);
+    assert!(
+        out.contains("a person's decision") && out.contains("git-push"),
+        "{out}"
+    );
+    // An allow prints no decision at all: the user's own permission rules still apply.
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"}}"#,
+    );
+    assert_eq!((c, out.as_str()), (0, ""));
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/etc/hosts"}}"#,
+    );
+    assert_eq!((c, out.as_str()), (0, ""));
+}
+
+#[test]
+fn every_captured_pre_tool_use_payload_gets_a_well_formed_answer() {
+    let env = TestEnv::new();
+    let payloads = corpus("PreToolUse");
+    assert!(payloads.len() >= 20);
+    for p in payloads {
+        let (c, out, err) = hook(&env, &p.to_string());
+        assert_eq!(c, 0, "{p}: {err}");
+        if !out.is_empty() {
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(
+                v["hookSpecificOutput"]["permissionDecision"], "deny",
+                "{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn post_tool_use_appends_one_proof_line_per_call_with_the_real_outcome() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let payloads = corpus("PostToolUse");
+    assert!(payloads.len() >= 14);
+    for p in &payloads {
+        let (c, out, err) = hook(&env, &p.to_string());
+        assert_eq!((c, out.as_str()), (0, ""), "{err}");
+    }
+    let (c, _, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"cargo test"},"error":"Exit code 101"}"#,
+    );
+    assert_eq!(c, 0);
+    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), payloads.len() + 1);
+    let last = lines.last().unwrap();
+    assert_eq!(last["success"], false);
+    assert_eq!(last["error"], "Exit code 101");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["input_preview"].as_str().unwrap().chars().count() <= 500)
+    );
+}
+
+#[test]
+fn malformed_payloads_fail_closed_only_before_a_tool_runs() {
+    let env = TestEnv::new();
+    let (c, out, _) = hook(&env, r#"{"hook_event_name":"PreToolUse","tool_name":"#);
+    assert_eq!(c, 0);
+    assert!(out.contains("\"deny\""), "{out}");
+    let (c, out, err) = hook(&env, r#"{"hook_event_name":"PostToolUse", nope"#);
+    assert_eq!((c, out.as_str()), (0, ""));
+    assert!(err.contains("could not read"), "{err}");
+    assert!(!env.cwd.join(".proof").exists());
+    assert_eq!(code(&env.run_stdin(&["hook", "vim"], "{}")), 2);
+}
+
+#[test]
+fn session_start_injects_the_rehydrated_state_and_stop_never_blocks() {
+    let env = TestEnv::new();
+    let (_, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"SessionStart","source":"startup"}"#,
+    );
+    assert_eq!(out, "", "nothing to inject on an empty ledger");
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "shop",
+        "--intent",
+        "continue",
+        "--summary",
+        "fix rounding",
+        "--next",
+        "add the regression test",
+    ]);
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"SessionStart","source":"compact"}"#,
+    );
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(ctx.contains("add the regression test"), "{ctx}");
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    let stops: Vec<_> = corpus("Stop")
+        .into_iter()
+        .chain(corpus("SubagentStop"))
+        .collect();
+    assert!(stops.len() >= 2);
+    for p in &stops {
+        let (c, out, _) = hook(&env, &p.to_string());
+        assert_eq!((c, out.as_str()), (0, ""));
+    }
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"Stop","stop_hook_active":true}"#,
+    );
+    assert_eq!((c, out.as_str()), (0, ""));
+}
