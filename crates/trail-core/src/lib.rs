@@ -8,6 +8,7 @@
 //! - [`proof`]: the proof log, one line per tool call, from the host's own report.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
 //! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
+//! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
@@ -17,6 +18,7 @@ pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
 pub mod host;
+pub mod install;
 pub mod ledger;
 pub mod proof;
 pub mod secrets;

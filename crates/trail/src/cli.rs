@@ -41,6 +41,10 @@ pub enum Command {
     Demo(DemoArgs),
     /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
     Gate(GateArgs),
+    /// Install trail's hooks into the agent's settings (merging; run it twice, nothing changes).
+    Init(InitArgs),
+    /// Remove what `trail init` added, and nothing else.
+    Uninstall(InitArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -162,6 +166,18 @@ pub struct DemoArgs {
     /// Keep the demo's ledger in this directory instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Use the user's settings (~/.claude/settings.json) instead of the project's.
+    #[arg(long)]
+    pub global: bool,
+    /// The agent host: claude-code (Codex support is not built yet).
+    #[arg(long, default_value = "claude-code", value_name = "AGENT")]
+    pub agent: String,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

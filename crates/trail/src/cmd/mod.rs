@@ -3,6 +3,7 @@
 mod config;
 mod demo;
 mod gate;
+mod init;
 mod log;
 mod pulse;
 mod redact;
@@ -24,6 +25,8 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
     match cli.command {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
+        Command::Init(a) => init::run(&a, true),
+        Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.
         Command::Hook { host } => {
             if crate::hook::run(Some(&host)) == std::process::ExitCode::SUCCESS {

@@ -8,6 +8,7 @@ mod concurrency;
 mod crash;
 mod gate;
 mod hook;
+mod init;
 mod ledger;
 mod secrets;
 mod torn_tail;

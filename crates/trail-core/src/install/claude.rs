@@ -1,0 +1,307 @@
+//! Claude Code: trail's hooks in `.claude/settings.json` (or `~/.claude/settings.json`).
+//!
+//! Settings shape: `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command",
+//! "command": "…"}]}]}}`. trail's entries are recognised by their command (`… hook
+//! claude-code`), so running `trail init` twice changes nothing and `trail uninstall` removes
+//! exactly what it added. Other keys keep their order (the file is someone's, and diffs matter).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::{Change, InstallError};
+use crate::fsutil;
+
+/// Every event trail handles. PostToolUseFailure matters: a failing command is reported only
+/// through it.
+pub const EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PreCompact",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+];
+
+const TOOL_EVENTS: &[&str] = &["PreToolUse", "PostToolUse", "PostToolUseFailure"];
+
+/// The settings file: the project's, or the user's with `global`.
+pub fn settings_path(project_root: &Path, home: &Path, global: bool) -> PathBuf {
+    if global {
+        home.join(".claude").join("settings.json")
+    } else {
+        project_root.join(".claude").join("settings.json")
+    }
+}
+
+/// Whether a hook command is trail's.
+fn is_ours(command: &str) -> bool {
+    let mut words = command.split_whitespace().rev();
+    matches!(
+        (words.next(), words.next()),
+        (Some("claude-code"), Some("hook"))
+    ) && words
+        .next()
+        .is_some_and(|prog| prog.trim_matches(['"', '\'']).rsplit('/').next() == Some("trail"))
+}
+
+fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
+        Err(source) => {
+            return Err(InstallError::Io {
+                action: "read",
+                path: path.into(),
+                source,
+            });
+        }
+    };
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(InstallError::Shape {
+            path: path.into(),
+            field: "(top level)".into(),
+            found: kind(&other).into(),
+        }),
+        Err(e) => Err(InstallError::Malformed {
+            path: path.into(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn save(path: &Path, settings: &Map<String, Value>) -> Result<(), InstallError> {
+    let io = |action, source| InstallError::Io {
+        action,
+        path: path.into(),
+        source,
+    };
+    fsutil::ensure_dir(fsutil::parent_dir(path)).map_err(|e| io("create the folder of", e))?;
+    let mut text = serde_json::to_string_pretty(settings)
+        .map_err(|e| io("serialise", std::io::Error::other(e)))?;
+    text.push('\n');
+    fsutil::atomic_write(path, text.as_bytes()).map_err(|e| io("write", e))
+}
+
+/// The hooks object, created if missing; an error (and no change) if it has another shape.
+fn hooks_of<'a>(
+    settings: &'a mut Map<String, Value>,
+    path: &Path,
+) -> Result<&'a mut Map<String, Value>, InstallError> {
+    let hooks = settings
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let found = kind(hooks);
+    hooks.as_object_mut().ok_or_else(|| InstallError::Shape {
+        path: path.into(),
+        field: "hooks".into(),
+        found: found.into(),
+    })
+}
+
+/// Merge trail's hooks (running `command`, e.g. `/usr/local/bin/trail hook claude-code`).
+pub fn install(path: &Path, command: &str) -> Result<Change, InstallError> {
+    let mut settings = load(path)?;
+    let hooks = hooks_of(&mut settings, path)?;
+    let mut change = Change {
+        path: path.into(),
+        ..Change::default()
+    };
+    for event in EVENTS {
+        let list = hooks
+            .entry(*event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let found = kind(list);
+        let Some(list) = list.as_array_mut() else {
+            return Err(InstallError::Shape {
+                path: path.into(),
+                field: format!("hooks.{event}"),
+                found: found.into(),
+            });
+        };
+        let mut present = false;
+        for group in list.iter_mut() {
+            for h in group
+                .get_mut("hooks")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(cmd) = h.get("command").and_then(Value::as_str)
+                    && is_ours(cmd)
+                {
+                    present = true;
+                    if cmd != command {
+                        // Reinstalled from another path: point at this binary.
+                        h["command"] = Value::String(command.into());
+                        change.events.push((*event).to_string());
+                    }
+                }
+            }
+        }
+        if !present {
+            let mut group = json!({ "hooks": [{ "type": "command", "command": command }] });
+            if TOOL_EVENTS.contains(event) {
+                group["matcher"] = Value::String("*".into());
+            }
+            list.push(group);
+            change.events.push((*event).to_string());
+        }
+    }
+    if !change.events.is_empty() {
+        save(path, &settings)?;
+        change.written = true;
+    }
+    Ok(change)
+}
+
+/// Remove trail's hooks and nothing else; drop groups and events left empty by that.
+pub fn uninstall(path: &Path) -> Result<Change, InstallError> {
+    let mut change = Change {
+        path: path.into(),
+        ..Change::default()
+    };
+    if !path.exists() {
+        return Ok(change);
+    }
+    let mut settings = load(path)?;
+    let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return Ok(change);
+    };
+    let events: Vec<String> = hooks.keys().cloned().collect();
+    for event in events {
+        let Some(list) = hooks.get_mut(&event).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        let before: usize = list.iter().map(count_ours).sum();
+        if before == 0 {
+            continue;
+        }
+        for group in list.iter_mut() {
+            if let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+                hs.retain(|h| {
+                    !h.get("command")
+                        .and_then(Value::as_str)
+                        .is_some_and(is_ours)
+                });
+            }
+        }
+        list.retain(|g| {
+            g.get("hooks")
+                .and_then(Value::as_array)
+                .is_none_or(|h| !h.is_empty())
+        });
+        if list.is_empty() {
+            hooks.remove(&event);
+        }
+        change.events.push(event);
+    }
+    if hooks.is_empty() {
+        settings.remove("hooks");
+    }
+    if !change.events.is_empty() {
+        save(path, &settings)?;
+        change.written = true;
+    }
+    Ok(change)
+}
+
+fn count_ours(group: &Value) -> usize {
+    group
+        .get("hooks")
+        .and_then(Value::as_array)
+        .map_or(0, |hs| {
+            hs.iter()
+                .filter(|h| {
+                    h.get("command")
+                        .and_then(Value::as_str)
+                        .is_some_and(is_ours)
+                })
+                .count()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMD: &str = "/opt/bin/trail hook claude-code";
+
+    #[test]
+    fn install_is_idempotent_and_keeps_foreign_hooks_and_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = r#"{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [ { "type": "command", "command": "python3 ~/guard.py" } ] }
+    ]
+  },
+  "permissions": { "allow": ["Bash(ls:*)"] }
+}
+"#;
+        std::fs::write(&path, original).unwrap();
+        let c = install(&path, CMD).unwrap();
+        assert_eq!(c.events.len(), EVENTS.len());
+        let once = std::fs::read_to_string(&path).unwrap();
+        assert!(once.contains("python3 ~/guard.py"));
+        assert!(once.find("\"model\"").unwrap() < once.find("\"permissions\"").unwrap());
+        let again = install(&path, CMD).unwrap();
+        assert!(!again.written && again.events.is_empty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), once);
+
+        let u = uninstall(&path).unwrap();
+        assert_eq!(u.events.len(), EVENTS.len());
+        let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let before: Value = serde_json::from_str(original).unwrap();
+        assert_eq!(after, before, "uninstall must leave exactly what was there");
+    }
+
+    #[test]
+    fn a_malformed_settings_file_is_reported_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, "{ \"hooks\": [ oops").unwrap();
+        let e = install(&path, CMD).unwrap_err();
+        assert!(e.to_string().contains("line 1"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{ \"hooks\": [ oops"
+        );
+        std::fs::write(&path, "{ \"hooks\": 3 }").unwrap();
+        let e = install(&path, CMD).unwrap_err();
+        assert!(e.to_string().contains("`hooks`"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"hooks\": 3 }");
+    }
+
+    #[test]
+    fn recognises_only_its_own_commands() {
+        assert!(is_ours("trail hook claude-code"));
+        assert!(is_ours("/home/me/.cargo/bin/trail hook claude-code"));
+        assert!(is_ours("\"/Applications/My Tools/trail\" hook claude-code"));
+        assert!(!is_ours("trail hook codex"));
+        assert!(!is_ours("python3 trail_hook.py claude-code"));
+        assert!(!is_ours("mytrail hook claude-code"));
+    }
+}
