@@ -113,6 +113,13 @@ impl Places {
         if p == self.project_root {
             return Place::ProjectRoot;
         }
+        // The project and the home directory win over a temporary directory they may sit in.
+        if p.starts_with(&self.project_root) {
+            return Place::Inside;
+        }
+        if p.starts_with(&self.home) {
+            return Place::Outside;
+        }
         let tmps = [
             Some(PathBuf::from("/tmp")),
             Some(PathBuf::from("/var/tmp")),
@@ -122,12 +129,6 @@ impl Places {
             if p.starts_with(t) && p != *t {
                 return Place::Tmp;
             }
-        }
-        if p.starts_with(&self.project_root) {
-            return Place::Inside;
-        }
-        if p.starts_with(&self.home) {
-            return Place::Outside;
         }
         if SYSTEM.iter().any(|s| p.starts_with(s)) {
             return Place::System;
@@ -162,6 +163,20 @@ mod tests {
             cwd: "/work/proj".into(),
             tmpdir: Some("/run/user/1000/tmp".into()),
         }
+    }
+
+    #[test]
+    fn a_home_or_project_inside_a_temporary_directory_is_still_home_or_project() {
+        let p = Places {
+            project_root: "/tmp/t1/project".into(),
+            home: "/tmp/t1/home".into(),
+            cwd: "/tmp/t1/project".into(),
+            tmpdir: None,
+        };
+        assert_eq!(p.classify("/tmp/t1/home/precious"), Place::Outside);
+        assert_eq!(p.classify("/tmp/t1/home"), Place::Home);
+        assert_eq!(p.classify("src"), Place::Inside);
+        assert_eq!(p.classify("/tmp/t1/other"), Place::Tmp);
     }
 
     #[test]

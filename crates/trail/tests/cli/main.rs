@@ -4,6 +4,7 @@
 mod common;
 
 mod bad_input;
+mod claude_e2e;
 mod concurrency;
 mod crash;
 mod gate;
