@@ -7,6 +7,7 @@
 //! ```
 
 mod append;
+mod hook;
 mod process;
 mod records;
 mod resume;
@@ -19,9 +20,11 @@ fn main() {
         "append" => append::run(&args[1..]),
         "resume" => resume::run(&args[1..]),
         "pulse" => process::run(&args[1..]),
+        "hook" => hook::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
-            .and_then(|()| process::run(&[])),
+            .and_then(|()| process::run(&[]))
+            .and_then(|()| hook::run(&[])),
         // A stream to look at or profile: `gen PATH MB`.
         "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
             (Some(path), Some(mb)) => resume::generate(
@@ -37,7 +40,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, pulse or all"
+            "unknown benchmark `{other}`: use append, resume, pulse, hook or all"
         )),
     };
     if let Err(e) = result {

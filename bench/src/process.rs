@@ -93,10 +93,15 @@ pub fn launcher() -> Result<(), String> {
             Some((prog, args)) => {
                 let mut c = Command::new(prog);
                 c.args(args).env_clear().env("PATH", "/usr/bin:/bin");
+                let mut stdin_file = None;
                 for (k, v) in &env {
-                    c.env(k, v);
+                    if k == "STDIN" {
+                        stdin_file = Some(v.clone());
+                    } else {
+                        c.env(k, v);
+                    }
                 }
-                match measure(&mut c) {
+                match measure(&mut c, stdin_file.as_deref()) {
                     Ok((t, kb)) => format!("ok {} {kb}\n", t.as_nanos()),
                     Err(e) => format!("err {e}\n"),
                 }
@@ -110,10 +115,14 @@ pub fn launcher() -> Result<(), String> {
 }
 
 /// Run a command to completion; return (wall time, peak RSS in KiB).
-fn measure(cmd: &mut Command) -> Result<(Duration, u64), String> {
+fn measure(cmd: &mut Command, stdin: Option<&str>) -> Result<(Duration, u64), String> {
+    let input = match stdin {
+        Some(p) => Stdio::from(std::fs::File::open(p).map_err(|e| format!("{p}: {e}"))?),
+        None => Stdio::null(),
+    };
     let start = Instant::now();
     let child = cmd
-        .stdin(Stdio::null())
+        .stdin(input)
         .stdout(Stdio::null())
         .spawn()
         .map_err(|e| format!("spawn: {e}"))?;

@@ -1,0 +1,165 @@
+//! The hook path as whole processes: `trail hook claude-code` on a PreToolUse Bash payload
+//! against spawning `/bin/true` the same way and against a minimal Python hook (PyYAML state,
+//! one JSONL line); PostToolUse with its durable proof line; and both again with a long session
+//! behind them (a 100,000-line proof log and a 100 MB pulse stream).
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::process::{Launcher, trail_env};
+use crate::stats::{median, ms};
+use crate::{flag, trail_bin};
+
+const PRE: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"},"tool_use_id":"toolu_1"}"#;
+const POST: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"test result: ok. 37 passed","stderr":"","interrupted":false},"tool_use_id":"toolu_1"}"#;
+
+type Env = Vec<(&'static str, std::path::PathBuf)>;
+
+fn borrow(v: &Env) -> Vec<(&str, &Path)> {
+    v.iter().map(|(k, p)| (*k, p.as_path())).collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let runs = flag(args, "--runs", 200);
+    let mut l = Launcher::start()?;
+    let dir = crate::append::tempdir_in_target()?;
+    let bin = trail_bin()?;
+    let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
+    let pre = dir.join("pre.json");
+    let post = dir.join("post.json");
+    write(&pre, PRE)?;
+    write(&post, POST)?;
+    // The Python peer's 2 KB state file.
+    let mut yaml =
+        String::from("schema_version: 4\nmode: active\nobjective: \"Ship the hook\"\nplan:\n");
+    while yaml.len() < 2048 {
+        yaml.push_str(&format!(
+            "  - description: \"step {} of the plan with some words\"\n    status: pending\n",
+            yaml.len()
+        ));
+    }
+    write(&dir.join("active_context.yaml"), &yaml)?;
+    let peer = Path::new(env!("CARGO_MANIFEST_DIR")).join("peer_hook.py");
+    let peer = peer.to_str().ok_or("non-UTF-8 path")?.to_string();
+
+    let project = dir.join("project");
+    std::fs::create_dir_all(project.join(".git")).map_err(|e| e.to_string())?;
+    let mut env_pre: Env = trail_env(&dir);
+    env_pre.push(("CLAUDE_PROJECT_DIR", project.clone()));
+    env_pre.push(("STDIN", pre.clone()));
+    let mut env_post = env_pre.clone();
+    env_post.last_mut().unwrap().1 = post.clone();
+    let e_true = vec![("STDIN", pre.clone())];
+    let e_peer = vec![("STDIN", pre.clone()), ("PEER_DIR", dir.clone())];
+    let (e_pre, e_post) = (env_pre, env_post);
+    let mut t_true = Vec::new();
+    let mut t_pre = Vec::new();
+    let mut t_post = Vec::new();
+    let mut t_peer = Vec::new();
+    let mut rss = 0;
+    for i in 0..runs {
+        let (t, _) = l.run(&borrow(&e_true), &["/bin/true"])?;
+        t_true.push(t);
+        let (t, kb) = l.run(&borrow(&e_pre), &[&bin, "hook", "claude-code"])?;
+        t_pre.push(t);
+        rss = rss.max(kb);
+        let (t, kb) = l.run(&borrow(&e_post), &[&bin, "hook", "claude-code"])?;
+        t_post.push(t);
+        rss = rss.max(kb);
+        if i < runs / 4 {
+            let (t, _) = l.run(&borrow(&e_peer), &["/usr/bin/python3", &peer])?;
+            t_peer.push(t);
+        }
+    }
+    let (m_true, m_pre, m_post, m_peer) = (
+        median(&mut t_true),
+        median(&mut t_pre),
+        median(&mut t_post),
+        median(&mut t_peer),
+    );
+    println!("## `trail hook claude-code` as a whole process ({runs} runs, interleaved)");
+    println!("| | median |\n|---|---|");
+    println!("| PreToolUse Bash (parse + gate) | {} |", ms(m_pre));
+    println!("| PostToolUse (one durable proof line) | {} |", ms(m_post));
+    println!("| `/bin/true`, same stdin | {} |", ms(m_true));
+    println!(
+        "| Python peer (json + PyYAML 2 KB state + JSONL line) | {} |",
+        ms(m_peer)
+    );
+    println!(
+        "\n**PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); Python peer / PreToolUse = {:.0}× (goal ≥ 20×); PostToolUse {} (goal ≤ 3 ms); peak RSS of the hooks {:.1} MB (goal ≤ 4 MB)**\n",
+        m_pre.as_secs_f64() / m_true.as_secs_f64(),
+        m_peer.as_secs_f64() / m_pre.as_secs_f64(),
+        ms(m_post),
+        rss as f64 / 1024.0
+    );
+
+    // The same with a long session behind it.
+    let log = project.join(".proof").join("session_log.jsonl");
+    std::fs::create_dir_all(log.parent().unwrap()).map_err(|e| e.to_string())?;
+    {
+        let mut f =
+            std::io::BufWriter::new(std::fs::File::create(&log).map_err(|e| e.to_string())?);
+        for i in 0..100_000 {
+            writeln!(f, "{{\"timestamp\":\"2026-11-26T00:00:00.000000Z\",\"tool\":\"Bash\",\"input_preview\":\"cargo test {i}\",\"output_preview\":\"ok\",\"success\":true}}").map_err(|e| e.to_string())?;
+        }
+    }
+    let stream_dir = dir.join("ledger").join("stream");
+    std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
+    crate::resume::generate(
+        &stream_dir.join("pulses.log.md"),
+        flag(args, "--mb", 100),
+        false,
+    )?;
+    let (mut long_pre, mut long_post, mut base_pre, mut base_post) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let empty = dir.join("empty");
+    let empty_project = empty.join("project");
+    std::fs::create_dir_all(empty_project.join(".git")).map_err(|e| e.to_string())?;
+    let mut e_pre_empty = trail_env(&empty);
+    e_pre_empty.push(("CLAUDE_PROJECT_DIR", empty_project.clone()));
+    e_pre_empty.push(("STDIN", pre.clone()));
+    let mut e_post_empty = e_pre_empty.clone();
+    e_post_empty.last_mut().unwrap().1 = post.clone();
+    for _ in 0..runs {
+        base_pre.push(
+            l.run(&borrow(&e_pre_empty), &[&bin, "hook", "claude-code"])?
+                .0,
+        );
+        long_pre.push(l.run(&borrow(&e_pre), &[&bin, "hook", "claude-code"])?.0);
+        base_post.push(
+            l.run(&borrow(&e_post_empty), &[&bin, "hook", "claude-code"])?
+                .0,
+        );
+        long_post.push(l.run(&borrow(&e_post), &[&bin, "hook", "claude-code"])?.0);
+    }
+    let (bp, lp, bq, lq) = (
+        median(&mut base_pre),
+        median(&mut long_pre),
+        median(&mut base_post),
+        median(&mut long_post),
+    );
+    println!(
+        "## The same hooks with a 100,000-line proof log and a 100 MB pulse stream behind them"
+    );
+    println!("| | empty session | long session | ratio |\n|---|---|---|---|");
+    println!(
+        "| PreToolUse | {} | {} | {:.2}× |",
+        ms(bp),
+        ms(lp),
+        lp.as_secs_f64() / bp.as_secs_f64()
+    );
+    println!(
+        "| PostToolUse | {} | {} | {:.2}× |",
+        ms(bq),
+        ms(lq),
+        lq.as_secs_f64() / bq.as_secs_f64()
+    );
+    println!("\n**goal: within 10 % (≤ 1.10×)**\n");
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
