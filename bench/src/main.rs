@@ -12,6 +12,7 @@ mod process;
 mod records;
 mod resume;
 mod stats;
+mod transcript;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,10 +22,12 @@ fn main() {
         "resume" => resume::run(&args[1..]),
         "pulse" => process::run(&args[1..]),
         "hook" => hook::run(&args[1..]),
+        "transcript" => transcript::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| process::run(&[]))
-            .and_then(|()| hook::run(&[])),
+            .and_then(|()| hook::run(&[]))
+            .and_then(|()| transcript::run(&[])),
         // A stream to look at or profile: `gen PATH MB`.
         "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
             (Some(path), Some(mb)) => resume::generate(
@@ -40,7 +43,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, pulse, hook or all"
+            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript or all"
         )),
     };
     if let Err(e) = result {

@@ -11,6 +11,7 @@
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
+//! - [`transcript`]: Claude Code session transcripts (the context tier).
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
 pub mod config;
@@ -23,3 +24,4 @@ pub mod ledger;
 pub mod proof;
 pub mod secrets;
 pub mod time;
+pub mod transcript;

@@ -41,6 +41,8 @@ pub enum Command {
     Demo(DemoArgs),
     /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
     Gate(GateArgs),
+    /// Read a Claude Code transcript: messages, tool calls, context size, running summary.
+    Transcript(TranscriptArgs),
     /// Install trail's hooks into the agent's settings (merging; run it twice, nothing changes).
     Init(InitArgs),
     /// Remove what `trail init` added, and nothing else.
@@ -166,6 +168,14 @@ pub struct DemoArgs {
     /// Keep the demo's ledger in this directory instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct TranscriptArgs {
+    /// The transcript (`~/.claude/projects/<slug>/<session>.jsonl`).
+    pub path: PathBuf,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -9,6 +9,7 @@ mod pulse;
 mod redact;
 mod resume;
 mod rotate;
+mod transcript;
 mod verify;
 
 use clap::{ArgMatches, FromArgMatches};
@@ -25,6 +26,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
     match cli.command {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
+        Command::Transcript(a) => transcript::run(&a),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

@@ -515,3 +515,25 @@ fn count_includes_an_unsealed_last_record_of_a_plain_stream() {
     assert_eq!(env.ok(&["log", "--count"]).trim(), "2");
     assert_eq!(env.ok(&["log", "--count"]).trim(), "2");
 }
+
+#[test]
+fn transcript_reports_context_usage_tools_and_summary() {
+    let env = TestEnv::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trail-core/tests/data/transcripts");
+    let f = dir.join("spotter_4d5611e5_lines720-800_compact_window.jsonl");
+    let out = env.ok(&["transcript", f.to_str().unwrap()]);
+    assert!(out.contains("compaction: auto at 170251 tokens"), "{out}");
+    assert!(out.contains("summary:"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&env.ok(&["transcript", "--json", f.to_str().unwrap()])).unwrap();
+    assert!(
+        v["context_tokens"]
+            .as_u64()
+            .is_some_and(|c| c > 0 && c < 170_251),
+        "{}",
+        v["context_tokens"]
+    );
+    let out = env.run(&["transcript", "/no/such/file.jsonl"]);
+    assert_eq!(code(&out), 2);
+}

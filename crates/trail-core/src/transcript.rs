@@ -1,0 +1,274 @@
+//! The context tier: Claude Code session transcripts (JSONL), read robustly.
+//!
+//! One JSON object per line. What matters: user and assistant messages (text, tool calls, tool
+//! results), token usage per API message — a message split over several lines repeats one
+//! `message.id` and one `usage`, so it is counted once — the main chain versus sidechains
+//! (`isSidechain`, subagents), `compact_boundary` records and compact summaries. Unknown line
+//! types are ignored; lines that are not JSON are counted, never fatal.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::ledger::reader::ReadAt;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_creation_input_tokens: u64,
+    pub cache_read_input_tokens: u64,
+}
+
+impl Usage {
+    fn of(v: &Value) -> Option<Usage> {
+        let u = v.get("usage")?;
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        Some(Usage {
+            input_tokens: n("input_tokens"),
+            output_tokens: n("output_tokens"),
+            cache_creation_input_tokens: n("cache_creation_input_tokens"),
+            cache_read_input_tokens: n("cache_read_input_tokens"),
+        })
+    }
+
+    /// What the model had in its context for this message.
+    pub fn context(&self) -> u64 {
+        self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Message {
+    pub role: String,
+    pub text: String,
+    pub sidechain: bool,
+    pub timestamp: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+    pub result: Option<String>,
+    pub is_error: bool,
+    pub sidechain: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Compaction {
+    pub trigger: Option<String>,
+    pub pre_tokens: Option<u64>,
+    pub timestamp: Option<String>,
+}
+
+/// A whole transcript.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Transcript {
+    pub messages: Vec<Message>,
+    pub tool_calls: Vec<ToolCall>,
+    /// Main-chain usage, each API message counted once.
+    pub usage: Usage,
+    /// The current context size: the latest main-chain assistant message's input + cache
+    /// creation + cache read, unless a compaction came after it (then unknown until the next).
+    pub context_tokens: Option<u64>,
+    pub compactions: Vec<Compaction>,
+    /// The latest compact summary (the running summary of what came before).
+    pub summary: Option<String>,
+    /// Line numbers (1-based) that were not JSON.
+    pub bad_lines: Vec<usize>,
+    pub lines: usize,
+}
+
+/// Text of a `message.content` (a string, or blocks whose text parts are joined).
+fn content_text(c: &Value) -> String {
+    match c {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| match b.get("type").and_then(Value::as_str) {
+                Some("text") => b.get("text").and_then(Value::as_str).map(String::from),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Read a transcript from its text.
+pub fn parse(text: &str) -> Transcript {
+    let mut t = Transcript::default();
+    let mut counted: HashSet<String> = HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        t.lines += 1;
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            t.bad_lines.push(i + 1);
+            continue;
+        };
+        let sidechain = v
+            .get("isSidechain")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let timestamp = v.get("timestamp").and_then(Value::as_str).map(String::from);
+        match v.get("type").and_then(Value::as_str) {
+            Some("system")
+                if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
+            {
+                let meta = v.get("compactMetadata");
+                t.compactions.push(Compaction {
+                    trigger: meta
+                        .and_then(|m| m.get("trigger"))
+                        .and_then(Value::as_str)
+                        .map(String::from),
+                    pre_tokens: meta
+                        .and_then(|m| m.get("preTokens"))
+                        .and_then(Value::as_u64),
+                    timestamp,
+                });
+                if !sidechain {
+                    t.context_tokens = None;
+                }
+            }
+            Some(role @ ("user" | "assistant")) => {
+                let Some(msg) = v.get("message") else {
+                    continue;
+                };
+                let content = msg.get("content").cloned().unwrap_or(Value::Null);
+                if role == "user"
+                    && v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
+                {
+                    t.summary = Some(content_text(&content));
+                }
+                if let Value::Array(blocks) = &content {
+                    for b in blocks {
+                        match b.get("type").and_then(Value::as_str) {
+                            Some("tool_use") => t.tool_calls.push(ToolCall {
+                                id: b
+                                    .get("id")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default()
+                                    .into(),
+                                name: b
+                                    .get("name")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default()
+                                    .into(),
+                                input: b.get("input").cloned().unwrap_or(Value::Null),
+                                result: None,
+                                is_error: false,
+                                sidechain,
+                            }),
+                            Some("tool_result") => {
+                                let id = b
+                                    .get("tool_use_id")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default();
+                                if let Some(call) =
+                                    t.tool_calls.iter_mut().rev().find(|c| c.id == id)
+                                {
+                                    call.result = Some(content_text(
+                                        b.get("content").unwrap_or(&Value::Null),
+                                    ));
+                                    call.is_error =
+                                        b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                let text = content_text(&content);
+                if !text.is_empty() {
+                    t.messages.push(Message {
+                        role: role.into(),
+                        text,
+                        sidechain,
+                        timestamp,
+                    });
+                }
+                if role == "assistant"
+                    && !sidechain
+                    && let Some(u) = Usage::of(msg)
+                {
+                    t.context_tokens = Some(u.context());
+                    let id = msg.get("id").and_then(Value::as_str).map(String::from);
+                    if id.is_none_or(|id| counted.insert(id)) {
+                        t.usage.input_tokens += u.input_tokens;
+                        t.usage.output_tokens += u.output_tokens;
+                        t.usage.cache_creation_input_tokens += u.cache_creation_input_tokens;
+                        t.usage.cache_read_input_tokens += u.cache_read_input_tokens;
+                    }
+                }
+            }
+            _ => {} // progress, file-history-snapshot, queue-operation, future types
+        }
+    }
+    t
+}
+
+/// The current context size, read backwards from the end of the file: cost depends on how far
+/// back the latest main-chain assistant message is, not on the transcript's length.
+pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
+    let file = File::open(path)?;
+    let len = crate::fsutil::size_of(&file)?;
+    Ok(context_tokens_in(&file, len))
+}
+
+/// [`context_tokens`] over any positioned source.
+pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
+    const BLOCK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut carry: Vec<u8> = Vec::new(); // the start of a line cut by the block boundary
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        let mut buf = vec![0u8; (end - start) as usize];
+        src.read_exact_at(&mut buf, start).ok()?;
+        buf.extend_from_slice(&carry);
+        // Whole lines are those after the first newline (unless this block starts the file).
+        let first_nl = if start == 0 {
+            None
+        } else {
+            memchr::memchr(b'\n', &buf)
+        };
+        let whole = first_nl.map_or(&buf[..], |i| &buf[i + 1..]);
+        for line in whole.rsplit(|&b| b == b'\n') {
+            // Only lines that can decide are parsed.
+            let usage = memchr::memmem::find(line, b"\"usage\"").is_some();
+            let boundary = memchr::memmem::find(line, b"compact_boundary").is_some();
+            if !usage && !boundary {
+                continue;
+            }
+            let Ok(v) = serde_json::from_slice::<Value>(line) else {
+                continue;
+            };
+            if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+                continue;
+            }
+            match v.get("type").and_then(Value::as_str) {
+                Some("system")
+                    if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
+                {
+                    return None;
+                }
+                Some("assistant") => {
+                    if let Some(u) = v.get("message").and_then(Usage::of) {
+                        return Some(u.context());
+                    }
+                }
+                _ => {}
+            }
+        }
+        carry = first_nl.map_or_else(Vec::new, |i| buf[..i].to_vec());
+        end = start;
+    }
+    None
+}
