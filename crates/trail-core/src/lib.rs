@@ -11,6 +11,7 @@
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
+//! - [`memory`]: the daily memory tier, flushed extractively from transcripts.
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
@@ -21,6 +22,7 @@ pub mod gate;
 pub mod host;
 pub mod install;
 pub mod ledger;
+pub mod memory;
 pub mod proof;
 pub mod secrets;
 pub mod time;

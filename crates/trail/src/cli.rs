@@ -41,6 +41,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
     Gate(GateArgs),
+    /// Daily memory (`.trail/memory/`): `trail memory flush --transcript PATH`.
+    #[command(subcommand)]
+    Memory(MemoryCommand),
     /// Read a Claude Code transcript: messages, tool calls, context size, running summary.
     Transcript(TranscriptArgs),
     /// Install trail's hooks into the agent's settings (merging; run it twice, nothing changes).
@@ -168,6 +171,21 @@ pub struct DemoArgs {
     /// Keep the demo's ledger in this directory instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MemoryCommand {
+    /// Append what a session did to today's daily memory (extractive; a repeat adds nothing).
+    Flush {
+        /// The Claude Code transcript to flush.
+        #[arg(long, value_name = "PATH")]
+        transcript: PathBuf,
+        /// Record it as trimmed context (as before a compaction) instead of a session end.
+        #[arg(long)]
+        trimmed: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]

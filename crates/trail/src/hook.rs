@@ -139,6 +139,10 @@ fn handle(envelope: &host::Envelope, event: &Event) -> Response {
                 ),
             }
         }
+        Event::CompactRequested { .. } | Event::SessionEnded { .. } => {
+            flush_memory(&config, envelope, event);
+            Response::Silent
+        }
         // Stop must never block the session (the spec's Stop contract; `stop_hook_active` loops
         // were the original's bug). Observations are captured by a later version.
         _ => Response::Silent,
@@ -180,5 +184,41 @@ fn gate_bash(config: &Config, envelope: &host::Envelope, command: &str) -> Respo
                 d.reason
             ),
         },
+    }
+}
+
+/// Daily memory: what the session did, before the host compacts it away or when it ends.
+fn flush_memory(config: &Config, envelope: &host::Envelope, event: &Event) {
+    use trail_core::memory::daily::{Trigger, flush};
+    let Some(path) = &envelope.transcript_path else {
+        return;
+    };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("trail hook: cannot read the transcript {}", path.display());
+        return;
+    };
+    let trigger = match event {
+        Event::CompactRequested { .. } => Trigger::Compaction,
+        _ => Trigger::SessionEnd,
+    };
+    let ledger = Ledger::open(config.home.value.clone(), config.ledger_options());
+    let Ok(redactor) = ledger.redactor() else {
+        return;
+    };
+    let mut found = Vec::new();
+    let t = trail_core::transcript::parse(&text);
+    let store = ledger.secret_store();
+    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
+    if let Err(e) = flush(
+        &config.project_root.value,
+        &t,
+        trigger,
+        envelope.session_id.as_deref(),
+        trail_core::time::Ts::now(),
+        redactor,
+        &mut found,
+        &mut keep,
+    ) {
+        eprintln!("trail hook: cannot write daily memory: {e}");
     }
 }

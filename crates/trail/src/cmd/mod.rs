@@ -5,6 +5,7 @@ mod demo;
 mod gate;
 mod init;
 mod log;
+mod memory;
 mod pulse;
 mod redact;
 mod resume;
@@ -27,6 +28,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
         Command::Transcript(a) => transcript::run(&a),
+        Command::Memory(m) => memory::run(&Context::load()?, &m),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

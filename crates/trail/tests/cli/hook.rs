@@ -175,3 +175,38 @@ fn session_start_injects_the_rehydrated_state_and_stop_never_blocks() {
     );
     assert_eq!((c, out.as_str()), (0, ""));
 }
+
+#[test]
+fn compaction_and_session_end_flush_daily_memory_once() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let transcript = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
+    let payload = |event: &str| {
+        serde_json::json!({"hook_event_name": event, "session_id": "abc123", "transcript_path": transcript, "trigger": "auto", "reason": "other"}).to_string()
+    };
+    let (c, out, err) = hook(&env, &payload("PreCompact"));
+    assert_eq!((c, out.as_str()), (0, ""), "{err}");
+    let (c, _, _) = hook(&env, &payload("SessionEnd"));
+    assert_eq!(c, 0);
+    let (c, _, _) = hook(&env, &payload("SessionEnd"));
+    assert_eq!(c, 0);
+    let dir = env.cwd.join(".trail/memory");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.starts_with("# Daily Memory: "), "{text}");
+    assert_eq!(text.matches("## Trimmed Context (").count(), 1, "{text}");
+    // The session end carries the same content as the trimmed context: nothing new to add.
+    assert_eq!(text.matches("## Session abc123").count(), 0, "{text}");
+    let out = env.ok(&[
+        "memory",
+        "flush",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ]);
+    assert!(out.contains("nothing new"), "{out}");
+}

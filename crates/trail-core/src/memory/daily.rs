@@ -1,0 +1,212 @@
+//! The daily tier: `.trail/memory/YYYY-MM-DD.md`, created lazily with `# Daily Memory: DATE`,
+//! appended to (never rewritten) with one block per flush: `## Trimmed Context (HH:MM)` when the
+//! host compacts, `## Session <id> (HH:MM)` when a session ends.
+//!
+//! A flush is extractive and deterministic — what the user asked, files changed, commands run and
+//! how they ended, open to-dos — so it invents nothing. Every line is redacted. Each block carries
+//! the hash of its content; a flush whose content is already in the day's file adds nothing.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::secrets::{Found, Redactor};
+use crate::time::Ts;
+use crate::transcript::Transcript;
+
+/// Which moment a flush records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// The host is about to compact the context.
+    Compaction,
+    /// The session ended.
+    SessionEnd,
+}
+
+/// What a flush did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Flushed {
+    pub path: PathBuf,
+    /// False when the same content was already flushed today.
+    pub written: bool,
+    pub hash: String,
+}
+
+pub fn memory_dir(project_root: &Path) -> PathBuf {
+    project_root.join(".trail").join("memory")
+}
+
+fn day_and_time(ts: Ts) -> (String, String) {
+    let s = ts.to_string(); // YYYY-MM-DDTHH:MM:SS.ffffffZ
+    (s[..10].to_string(), s[11..16].to_string())
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        let mut t: String = flat.chars().take(max).collect();
+        t.push('…');
+        t
+    } else {
+        flat
+    }
+}
+
+/// The extractive body of a flush (without its heading), redacted.
+pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> String {
+    let mut red = |s: &str| redactor.redact(s, found).into_owned();
+    let mut body = String::new();
+    let asks: Vec<String> = t
+        .messages
+        .iter()
+        .filter(|m| m.role == "user" && !m.sidechain)
+        .map(|m| one_line(&m.text, 240))
+        .filter(|s| !s.is_empty() && !s.starts_with('<') && !s.starts_with("Caveat:"))
+        .collect();
+    if !asks.is_empty() {
+        body.push_str("### Asked\n");
+        for a in asks {
+            let _ = writeln!(body, "- {}", red(&a));
+        }
+    }
+    let mut files: BTreeMap<String, usize> = BTreeMap::new();
+    let mut commands = Vec::new();
+    let mut todos: Option<&Value> = None;
+    for c in t.tool_calls.iter().filter(|c| !c.sidechain) {
+        match c.name.as_str() {
+            "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
+                if let Some(p) = ["file_path", "notebook_path"]
+                    .iter()
+                    .find_map(|k| c.input.get(*k).and_then(Value::as_str))
+                {
+                    *files.entry(p.to_string()).or_default() += 1;
+                }
+            }
+            "Bash" => {
+                if let Some(cmd) = c.input.get("command").and_then(Value::as_str) {
+                    let outcome = match (&c.result, c.is_error) {
+                        (_, true) => "failed",
+                        (Some(_), false) => "ok",
+                        (None, false) => "no result recorded",
+                    };
+                    commands.push(format!(
+                        "`{}` — {outcome}",
+                        one_line(cmd, 160).replace('`', "'")
+                    ));
+                }
+            }
+            "TodoWrite" => todos = c.input.get("todos"),
+            _ => {}
+        }
+    }
+    if !files.is_empty() {
+        body.push_str("### Files changed\n");
+        for (f, n) in &files {
+            let _ = writeln!(
+                body,
+                "- {} ({n} edit{})",
+                red(f),
+                if *n == 1 { "" } else { "s" }
+            );
+        }
+    }
+    if !commands.is_empty() {
+        body.push_str("### Commands\n");
+        for c in &commands {
+            let _ = writeln!(body, "- {}", red(c));
+        }
+    }
+    let open: Vec<String> = todos
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter(|t| t.get("status").and_then(Value::as_str) != Some("completed"))
+                .filter_map(|t| t.get("content").and_then(Value::as_str))
+                .map(|s| one_line(s, 200))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !open.is_empty() {
+        body.push_str("### Open next steps\n");
+        for o in open {
+            let _ = writeln!(body, "- {}", red(&o));
+        }
+    }
+    if let Some(c) = t.compactions.last() {
+        let _ = writeln!(
+            body,
+            "### Compaction\n- {} at {} tokens",
+            c.trigger.as_deref().unwrap_or("?"),
+            c.pre_tokens.map_or("?".into(), |n| n.to_string())
+        );
+    }
+    body
+}
+
+/// Append a flush of `t` to today's daily file (unless the same content is there already).
+/// `keep` receives the secrets that were redacted, before anything is written, so their
+/// originals can be stored first.
+#[allow(clippy::too_many_arguments)]
+pub fn flush(
+    project_root: &Path,
+    t: &Transcript,
+    trigger: Trigger,
+    session: Option<&str>,
+    now: Ts,
+    redactor: &Redactor,
+    found: &mut Vec<Found>,
+    keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
+) -> std::io::Result<Flushed> {
+    let body = extract(t, redactor, found);
+    let hash: String =
+        crate::ledger::frame::hex(&Sha256::digest(body.as_bytes()).into())[..16].to_string();
+    let (day, time) = day_and_time(now);
+    let dir = memory_dir(project_root);
+    let path = dir.join(format!("{day}.md"));
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let marker = format!("<!-- trail:flush sha256={hash} -->");
+    if body.trim().is_empty() || existing.contains(&marker) {
+        return Ok(Flushed {
+            path,
+            written: false,
+            hash,
+        });
+    }
+    let mut block = String::new();
+    if existing.is_empty() {
+        let _ = writeln!(block, "# Daily Memory: {day}\n");
+    } else if !existing.ends_with("\n\n") {
+        block.push('\n');
+    }
+    let heading = match trigger {
+        Trigger::Compaction => format!("## Trimmed Context ({time})"),
+        Trigger::SessionEnd => format!(
+            "## Session {} ({time})",
+            redactor.redact(session.unwrap_or("unknown"), found)
+        ),
+    };
+    let _ = write!(block, "{heading}\n{marker}\n{body}");
+    if !found.is_empty() {
+        keep(found)?;
+    }
+    crate::fsutil::ensure_dir(&dir)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)?;
+    f.write_all(block.as_bytes())?;
+    f.sync_data()?;
+    Ok(Flushed {
+        path,
+        written: true,
+        hash,
+    })
+}

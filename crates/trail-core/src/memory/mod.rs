@@ -1,0 +1,4 @@
+//! Memory tiers. The context tier is [`crate::transcript`]; this module holds the daily tier
+//! (`.trail/memory/YYYY-MM-DD.md`).
+
+pub mod daily;
