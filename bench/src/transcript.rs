@@ -60,10 +60,41 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "\n**tail read = {:.3} % of a full parse (goal ≤ 1 %); results agree: {agree}**\n",
         100.0 * t.as_secs_f64() / f.as_secs_f64()
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    if agree {
-        Ok(())
-    } else {
-        Err("the tail read and the full parse disagree".into())
+    if !agree {
+        return Err("the tail read and the full parse disagree".into());
     }
+
+    // Flushing a 5 MB transcript to daily memory, as the whole `trail memory flush` process.
+    let five = dir.join("five.jsonl");
+    {
+        let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        let cut = text[..(5 << 20).min(text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        std::fs::write(&five, &text[..cut]).map_err(|e| e.to_string())?;
+    }
+    let bin = crate::trail_bin()?;
+    let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
+    let five_s = five.to_str().ok_or("non-UTF-8 path")?.to_string();
+    let mut l = crate::process::Launcher::start()?;
+    let mut flushes = Vec::new();
+    for i in 0..10 {
+        // A fresh project each time, so every run really writes its block.
+        let project = dir.join(format!("p{i}"));
+        std::fs::create_dir_all(project.join(".git")).map_err(|e| e.to_string())?;
+        let mut env = crate::process::trail_env(&dir);
+        env.push(("CLAUDE_PROJECT_DIR", project));
+        let env: Vec<(&str, &Path)> = env.iter().map(|(k, p)| (*k, p.as_path())).collect();
+        flushes.push(
+            l.run(&env, &[&bin, "memory", "flush", "--transcript", &five_s])?
+                .0,
+        );
+    }
+    let m = median(&mut flushes);
+    println!(
+        "## `trail memory flush` of a 5 MB transcript, whole process\n\n**median {} (goal ≤ 100 ms)**\n",
+        ms(m)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
 }
