@@ -44,6 +44,19 @@ pub enum Command {
     /// Daily memory (`.trail/memory/`): `trail memory flush --transcript PATH`.
     #[command(subcommand)]
     Memory(MemoryCommand),
+    /// Add a note to today's daily memory (redacted); prints its source reference.
+    Remember {
+        /// The note.
+        note: String,
+    },
+    /// Search core and daily memory; every hit with its source.
+    Recall {
+        query: String,
+        #[arg(long, default_value_t = 10, value_name = "N")]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Read a Claude Code transcript: messages, tool calls, context size, running summary.
     Transcript(TranscriptArgs),
     /// Install trail's hooks into the agent's settings (merging; run it twice, nothing changes).
@@ -186,6 +199,8 @@ pub enum MemoryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Print core memory (`.trail/MEMORY.md`) and today's daily file.
+    Show,
 }
 
 #[derive(Args, Debug)]

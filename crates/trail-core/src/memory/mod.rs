@@ -2,3 +2,4 @@
 //! (`.trail/memory/YYYY-MM-DD.md`).
 
 pub mod daily;
+pub mod recall;

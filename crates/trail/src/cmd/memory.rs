@@ -10,11 +10,14 @@ use crate::error::{CliError, CliResult};
 use crate::output;
 
 pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
-    let MemoryCommand::Flush {
-        transcript,
-        trimmed,
-        json,
-    } = cmd;
+    let (transcript, trimmed, json) = match cmd {
+        MemoryCommand::Flush {
+            transcript,
+            trimmed,
+            json,
+        } => (transcript, trimmed, json),
+        MemoryCommand::Show => return show(),
+    };
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
     let t = trail_core::transcript::parse(&text);
@@ -50,4 +53,56 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
             done.path.display()
         )
     })
+}
+
+fn show() -> CliResult {
+    let config = Config::load()?;
+    let root = &config.project_root.value;
+    let core = root.join(".trail").join("MEMORY.md");
+    let mut s = match std::fs::read_to_string(&core) {
+        Ok(t) => t,
+        Err(_) => format!("no core memory yet ({} does not exist)\n", core.display()),
+    };
+    let today = &Ts::now().to_string()[..10];
+    let daily = trail_core::memory::daily::memory_dir(root).join(format!("{today}.md"));
+    if let Ok(t) = std::fs::read_to_string(&daily) {
+        s.push('\n');
+        s.push_str(&t);
+    }
+    output::text(&s)
+}
+
+pub fn remember(ctx: &Context, note: &str) -> CliResult {
+    if note.trim().is_empty() {
+        return Err(CliError::usage(
+            "the note is empty: `trail remember \"what to keep\"`",
+        ));
+    }
+    let config = Config::load()?;
+    let store = ctx.ledger.secret_store();
+    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
+    let src = trail_core::memory::recall::remember(
+        &config.project_root.value,
+        note,
+        Ts::now(),
+        ctx.ledger.redactor()?,
+        &mut keep,
+    )?;
+    output::text(&format!("remembered ({src})\n"))
+}
+
+pub fn recall(query: &str, limit: usize, json: bool) -> CliResult {
+    let config = Config::load()?;
+    let hits = trail_core::memory::recall::recall(&config.project_root.value, query, limit)?;
+    if json {
+        return output::json(&hits);
+    }
+    if hits.is_empty() {
+        return output::text("nothing in memory matches\n");
+    }
+    let s: String = hits
+        .iter()
+        .map(|h| format!("{}  {}\n", h.source, h.text))
+        .collect();
+    output::text(&s)
 }

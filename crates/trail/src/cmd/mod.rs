@@ -29,6 +29,8 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Gate(a) => gate::run(&a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),
+        Command::Remember { note } => memory::remember(&Context::load()?, &note),
+        Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

@@ -210,3 +210,25 @@ fn compaction_and_session_end_flush_daily_memory_once() {
     ]);
     assert!(out.contains("nothing new"), "{out}");
 }
+
+#[test]
+fn remember_and_recall_round_trip_with_sources() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let out = env.ok(&["remember", "the staging DB is on port 5433"]);
+    assert!(out.contains("memory/") && out.contains("#L4"), "{out}");
+    env.ok(&["remember", "deploys need the VPN"]);
+    let hits: serde_json::Value =
+        serde_json::from_str(&env.ok(&["recall", "--json", "staging port"])).unwrap();
+    assert!(
+        hits[0]["source"].as_str().unwrap().ends_with("#L4"),
+        "{hits}"
+    );
+    assert!(hits[0]["text"].as_str().unwrap().contains("5433"));
+    assert!(
+        env.ok(&["recall", "kubernetes"])
+            .contains("nothing in memory matches")
+    );
+    assert_eq!(code(&env.run(&["remember", "  "])), 2);
+    assert!(env.ok(&["memory", "show"]).contains("deploys need the VPN"));
+}
