@@ -8,6 +8,7 @@
 
 mod append;
 mod hook;
+mod memory;
 mod process;
 mod records;
 mod resume;
@@ -23,11 +24,13 @@ fn main() {
         "pulse" => process::run(&args[1..]),
         "hook" => hook::run(&args[1..]),
         "transcript" => transcript::run(&args[1..]),
+        "memory" => memory::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
-            .and_then(|()| transcript::run(&[])),
+            .and_then(|()| transcript::run(&[]))
+            .and_then(|()| memory::run(&[])),
         // A stream to look at or profile: `gen PATH MB`.
         "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
             (Some(path), Some(mb)) => resume::generate(
@@ -43,7 +46,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript or all"
+            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript, memory or all"
         )),
     };
     if let Err(e) = result {

@@ -201,6 +201,11 @@ pub enum MemoryCommand {
     },
     /// Print core memory (`.trail/MEMORY.md`) and today's daily file.
     Show,
+    /// Check every bullet of MEMORY.md against daily memory; exit 1 if any is unsupported.
+    Verify {
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]

@@ -3,3 +3,4 @@
 
 pub mod daily;
 pub mod recall;
+pub mod verify;

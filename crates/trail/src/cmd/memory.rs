@@ -17,6 +17,7 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
             json,
         } => (transcript, trimmed, json),
         MemoryCommand::Show => return show(),
+        MemoryCommand::Verify { json } => return verify(*json),
     };
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
@@ -105,4 +106,60 @@ pub fn recall(query: &str, limit: usize, json: bool) -> CliResult {
         .map(|h| format!("{}  {}\n", h.source, h.text))
         .collect();
     output::text(&s)
+}
+
+fn verify(json: bool) -> CliResult {
+    use trail_core::memory::verify::{Source, Verdict, verify};
+    let config = Config::load()?;
+    let root = &config.project_root.value;
+    let core = root.join(".trail").join("MEMORY.md");
+    let memory = std::fs::read_to_string(&core).map_err(|e| {
+        CliError::usage(format!("cannot read {}: {e}", core.display())).with_hint(
+            "core memory is written by `trail dream`; daily memory by hooks and `trail remember`",
+        )
+    })?;
+    let dir = trail_core::memory::daily::memory_dir(root);
+    let mut files: Vec<(String, String)> = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(&dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "md") {
+                let name = format!(
+                    "memory/{}",
+                    p.file_name().unwrap_or_default().to_string_lossy()
+                );
+                files.push((name, std::fs::read_to_string(&p)?));
+            }
+        }
+    }
+    files.sort();
+    let sources: Vec<Source<'_>> = files
+        .iter()
+        .map(|(n, t)| Source { name: n, text: t })
+        .collect();
+    let checks = verify(&memory, &sources);
+    let bad = checks
+        .iter()
+        .filter(|c| c.verdict == Verdict::Unsupported)
+        .count();
+    if json {
+        output::json(&checks)?;
+    } else {
+        let mut s = String::new();
+        for c in &checks {
+            let what = match c.verdict {
+                Verdict::Verified => "verified".to_string(),
+                Verdict::Sourced => format!("supported by {}", c.source.as_deref().unwrap_or("?")),
+                Verdict::Unsupported => format!("UNSUPPORTED: {}", c.why.as_deref().unwrap_or("")),
+            };
+            s.push_str(&format!("MEMORY.md:{}  {what}  — {}\n", c.line, c.text));
+        }
+        s.push_str(&format!("{} bullets, {} unsupported\n", checks.len(), bad));
+        output::text(&s)?;
+    }
+    if bad > 0 {
+        Err(CliError::CheckFailed)
+    } else {
+        Ok(())
+    }
 }

@@ -232,3 +232,35 @@ fn remember_and_recall_round_trip_with_sources() {
     assert_eq!(code(&env.run(&["remember", "  "])), 2);
     assert!(env.ok(&["memory", "show"]).contains("deploys need the VPN"));
 }
+
+#[test]
+fn memory_verify_names_unsupported_bullets_and_fails() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let src = env.ok(&["remember", "the staging DB is on port 5433"]);
+    let src = src
+        .trim()
+        .trim_start_matches("remembered (")
+        .trim_end_matches(')')
+        .to_string();
+    std::fs::write(
+        env.cwd.join(".trail/MEMORY.md"),
+        format!("## Infra\n- The staging DB is on port 5433 (src: {src})\n"),
+    )
+    .unwrap();
+    let out = env.ok(&["memory", "verify"]);
+    assert!(
+        out.contains("verified") && out.contains("0 unsupported"),
+        "{out}"
+    );
+    std::fs::write(
+        env.cwd.join(".trail/MEMORY.md"),
+        "- The staging DB is on port 6543\n",
+    )
+    .unwrap();
+    let out = env.run(&["memory", "verify", "--json"]);
+    assert_eq!(code(&out), 1);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "unsupported");
+    assert!(v[0]["why"].as_str().unwrap().contains("6543"));
+}

@@ -1,0 +1,295 @@
+//! The no-fabrication verifier: every bullet of core memory must be supported by its sources.
+//!
+//! A bullet is supported when (1) its content words overlap one source line enough
+//! ([`MIN_OVERLAP`]), and (2) every number, path, identifier and quoted string in it appears
+//! verbatim in that line's file. Its `(src: memory/DATE.md#Lnn)` reference is checked; a bullet
+//! without one is given the supporting line as its source. Source lines are found through an
+//! inverted index, so the cost grows with the bullets, not with bullets × source lines.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+/// The share of a bullet's content words that one source line must contain.
+pub const MIN_OVERLAP: f64 = 0.5;
+
+const STOP: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have",
+    "had", "not", "but", "into", "onto", "its", "our", "their", "they", "them", "you", "your",
+    "use", "uses", "used", "all", "any", "can", "will", "should", "must", "per", "via", "when",
+    "then", "than", "also", "only", "one", "two", "out", "off", "too", "very", "more", "most",
+];
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Supported by the line its reference names.
+    Verified,
+    /// Supported, but by another line than its reference (or it had none): the source is given.
+    Sourced,
+    /// Not supported: the reason says what is missing.
+    Unsupported,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// 1-based line in MEMORY.md.
+    pub line: usize,
+    pub text: String,
+    pub cited: Option<String>,
+    /// The source that supports it (`memory/DATE.md#Lnn`).
+    pub source: Option<String>,
+    pub verdict: Verdict,
+    pub why: Option<String>,
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .filter(|w| !STOP.contains(&w.as_str()))
+        .collect()
+}
+
+/// Numbers, paths, identifiers and quoted strings: what must appear verbatim.
+pub fn exact_items(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    // Quoted strings first (their insides are not split further).
+    let mut rest = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '"' | '`' | '“') {
+            let close = if c == '“' { '”' } else { c };
+            let inner: String = chars.by_ref().take_while(|&x| x != close).collect();
+            if !inner.trim().is_empty() {
+                out.push(inner);
+            }
+        } else {
+            rest.push(c);
+        }
+    }
+    for tok in rest.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '[' | ']' | '{' | '}')
+    }) {
+        let t = tok
+            .trim_end_matches(['.', ':', '!', '?'])
+            .trim_start_matches(['.', ':']);
+        if t.is_empty() || t.starts_with("src:") {
+            continue;
+        }
+        let has_digit = t.chars().any(|c| c.is_ascii_digit());
+        let path = t.contains('/')
+            || (t.contains('.')
+                && t.chars().last().is_some_and(char::is_alphanumeric)
+                && !t.ends_with('.'));
+        let ident = t.contains('_')
+            || t.contains("::")
+            || (t.chars().next().is_some_and(char::is_lowercase)
+                && t.chars().skip(1).any(char::is_uppercase));
+        if has_digit || path || ident {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+/// Split `- text (src: ref)` into text and reference.
+fn bullet(line: &str) -> Option<(String, Option<String>)> {
+    let b = line.trim_start().strip_prefix("- ")?;
+    if let Some(i) = b.rfind("(src:") {
+        let reference = b[i + 5..].trim().trim_end_matches(')').trim().to_string();
+        return Some((b[..i].trim().to_string(), Some(reference)));
+    }
+    Some((b.trim().to_string(), None))
+}
+
+/// A source file: its name as cited (`memory/2026-11-25.md`) and its text.
+pub struct Source<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// Check every bullet of `memory` against `sources`.
+pub fn verify(memory: &str, sources: &[Source<'_>]) -> Vec<Check> {
+    // Words are interned once; each source line keeps its sorted word ids, and an inverted
+    // index maps a word id to the lines holding it.
+    let lines: Vec<Vec<&str>> = sources.iter().map(|s| s.text.lines().collect()).collect();
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut index: Vec<Vec<(u32, u32)>> = Vec::new();
+    let mut line_ids: Vec<Vec<Vec<u32>>> = Vec::with_capacity(lines.len());
+    for (f, ls) in lines.iter().enumerate() {
+        let mut per_file = Vec::with_capacity(ls.len());
+        for (i, l) in ls.iter().enumerate() {
+            let mut v: Vec<u32> = words(l)
+                .into_iter()
+                .map(|w| {
+                    let next = ids.len() as u32;
+                    *ids.entry(w).or_insert(next)
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            for &id in &v {
+                if index.len() <= id as usize {
+                    index.resize(id as usize + 1, Vec::new());
+                }
+                index[id as usize].push((f as u32, i as u32));
+            }
+            per_file.push(v);
+        }
+        line_ids.push(per_file);
+    }
+    let mut out = Vec::new();
+    for (n, line) in memory.lines().enumerate() {
+        let Some((text, cited)) = bullet(line) else {
+            continue;
+        };
+        let bw: HashSet<String> = words(&text).into_iter().collect();
+        // Bullet words unknown to every source can never be matched; they still count.
+        let known: Vec<u32> = bw.iter().filter_map(|w| ids.get(w).copied()).collect();
+        let mut check = Check {
+            line: n + 1,
+            text: text.clone(),
+            cited: cited.clone(),
+            source: None,
+            verdict: Verdict::Unsupported,
+            why: None,
+        };
+        if bw.is_empty() {
+            check.why = Some("no content words to check".into());
+            out.push(check);
+            continue;
+        }
+        // Candidates come from the bullet's rarest words: common words would make every line a
+        // candidate (and the cost bullets × lines).
+        let mut by_rarity: Vec<&Vec<(u32, u32)>> =
+            known.iter().map(|&id| &index[id as usize]).collect();
+        by_rarity.sort_by_key(|p| p.len());
+        let mut candidates: HashSet<(u32, u32)> = HashSet::new();
+        for postings in by_rarity.iter().take(3) {
+            candidates.extend(postings.iter().take(4096).copied());
+        }
+        let overlap = |pos: (u32, u32)| {
+            line_ids
+                .get(pos.0 as usize)
+                .and_then(|f| f.get(pos.1 as usize))
+                .map_or(0, |l| {
+                    known
+                        .iter()
+                        .filter(|id| l.binary_search(id).is_ok())
+                        .count()
+                })
+        };
+        let shared: HashMap<(u32, u32), usize> =
+            candidates.into_iter().map(|p| (p, overlap(p))).collect();
+        let cited_pos = cited.as_deref().and_then(|c| {
+            let (file, l) = c.rsplit_once("#L")?;
+            let f = sources.iter().position(|s| s.name == file)?;
+            Some((f as u32, l.parse::<u32>().ok()?.checked_sub(1)?))
+        });
+        // The cited line may not be among the candidates: it is counted directly.
+        let score = |pos: &(u32, u32)| {
+            shared.get(pos).copied().unwrap_or_else(|| overlap(*pos)) as f64 / bw.len() as f64
+        };
+        let mut best: Vec<((u32, u32), f64)> = shared.keys().map(|p| (*p, score(p))).collect();
+        best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        if let Some(c) = cited_pos {
+            best.insert(0, (c, score(&c)));
+        }
+        let items = exact_items(&text);
+        let mut reason = format!(
+            "no source line shares {:.0} % of its words",
+            MIN_OVERLAP * 100.0
+        );
+        for (pos, s) in best.into_iter().take(8) {
+            if s < MIN_OVERLAP {
+                continue;
+            }
+            let file = sources[pos.0 as usize].text;
+            // The supporting line first (cheap); the rest of its file with a SIMD search.
+            let line = lines[pos.0 as usize]
+                .get(pos.1 as usize)
+                .copied()
+                .unwrap_or("");
+            let missing: Vec<&String> = items
+                .iter()
+                .filter(|i| {
+                    !line.contains(i.as_str())
+                        && memchr::memmem::find(file.as_bytes(), i.as_bytes()).is_none()
+                })
+                .collect();
+            if !missing.is_empty() {
+                reason = format!(
+                    "not in the sources verbatim: {}",
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                continue;
+            }
+            check.source = Some(format!("{}#L{}", sources[pos.0 as usize].name, pos.1 + 1));
+            check.verdict = if Some(pos) == cited_pos {
+                Verdict::Verified
+            } else {
+                Verdict::Sourced
+            };
+            break;
+        }
+        if check.verdict == Verdict::Unsupported {
+            check.why = Some(reason);
+        }
+        out.push(check);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: &str = "# Daily Memory: 2026-11-25\n\n## Session a (10:00)\n- The staging database listens on port 5433\n- Tests run with `cargo nextest run` in src/checkout/total.rs\n- Rounding happens per line instead of per order\n";
+
+    fn src() -> Vec<Source<'static>> {
+        vec![Source {
+            name: "memory/2026-11-25.md",
+            text: DAY,
+        }]
+    }
+
+    #[test]
+    fn supported_bullets_pass_and_fabricated_ones_are_named() {
+        let memory = "## Infra\n- The staging database listens on port 5433 (src: memory/2026-11-25.md#L4)\n- Staging database listens on port 5432\n- Rounding happens per line instead of per order\n- The CEO approved a rewrite in Go\n- Tests run with `cargo test --all` (src: memory/2026-11-25.md#L5)\n";
+        let c = verify(memory, &src());
+        assert_eq!(c.len(), 5);
+        assert_eq!(c[0].verdict, Verdict::Verified);
+        assert_eq!(
+            c[1].verdict,
+            Verdict::Unsupported,
+            "a changed number is a fabrication"
+        );
+        assert!(c[1].why.as_ref().unwrap().contains("5432"));
+        assert_eq!(c[2].verdict, Verdict::Sourced);
+        assert_eq!(c[2].source.as_deref(), Some("memory/2026-11-25.md#L6"));
+        assert_eq!(c[3].verdict, Verdict::Unsupported);
+        assert_eq!(
+            c[4].verdict,
+            Verdict::Unsupported,
+            "a changed quoted command is a fabrication"
+        );
+    }
+
+    #[test]
+    fn exact_items_are_numbers_paths_identifiers_and_quotes() {
+        let items =
+            exact_items("Set `max_records` to 500 in src/config.rs via parseSize (not \"600\").");
+        for want in ["max_records", "500", "src/config.rs", "parseSize", "600"] {
+            assert!(
+                items.iter().any(|i| i == want),
+                "{want} missing from {items:?}"
+            );
+        }
+        assert!(!items.iter().any(|i| i == "Set" || i == "via"));
+    }
+}
