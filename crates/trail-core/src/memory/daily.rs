@@ -40,7 +40,7 @@ pub fn memory_dir(project_root: &Path) -> PathBuf {
     project_root.join(".trail").join("memory")
 }
 
-fn day_and_time(ts: Ts) -> (String, String) {
+pub(crate) fn day_and_time(ts: Ts) -> (String, String) {
     let s = ts.to_string(); // YYYY-MM-DDTHH:MM:SS.ffffffZ
     (s[..10].to_string(), s[11..16].to_string())
 }
@@ -54,6 +54,29 @@ fn one_line(s: &str, max: usize) -> String {
     } else {
         flat
     }
+}
+
+/// What goes before a new block in a day file that holds `existing`: the day's header when the
+/// file is new (it is created lazily), else a blank line when one is missing.
+pub(crate) fn block_prefix(day: &str, existing: &str) -> String {
+    if existing.is_empty() {
+        format!("# Daily Memory: {day}\n\n")
+    } else if existing.ends_with("\n\n") {
+        String::new()
+    } else {
+        "\n".into()
+    }
+}
+
+/// Append one block to a day file (creating it and its folder) and sync it. Never rewrites.
+pub(crate) fn append_to_day(path: &Path, block: &str) -> std::io::Result<()> {
+    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(path))?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(block.as_bytes())?;
+    f.sync_data()
 }
 
 /// The extractive body of a flush (without its heading), redacted.
@@ -180,12 +203,7 @@ pub fn flush(
             hash,
         });
     }
-    let mut block = String::new();
-    if existing.is_empty() {
-        let _ = writeln!(block, "# Daily Memory: {day}\n");
-    } else if !existing.ends_with("\n\n") {
-        block.push('\n');
-    }
+    let mut block = block_prefix(&day, &existing);
     let heading = match trigger {
         Trigger::Compaction => format!("## Trimmed Context ({time})"),
         Trigger::SessionEnd => format!(
@@ -197,13 +215,7 @@ pub fn flush(
     if !found.is_empty() {
         keep(found)?;
     }
-    crate::fsutil::ensure_dir(&dir)?;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)?;
-    f.write_all(block.as_bytes())?;
-    f.sync_data()?;
+    append_to_day(&path, &block)?;
     Ok(Flushed {
         path,
         written: true,

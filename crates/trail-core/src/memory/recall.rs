@@ -1,12 +1,11 @@
 //! `remember` and `recall`: notes into today's daily memory, and ranked lexical search over core
 //! (`.trail/MEMORY.md`) and daily memory, every hit with its source (`memory/DATE.md#L12`).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::daily::memory_dir;
+use super::daily::{append_to_day, block_prefix, day_and_time, memory_dir};
 use crate::secrets::{Found, Redactor};
 use crate::time::Ts;
 
@@ -24,26 +23,13 @@ pub fn remember(
     if !found.is_empty() {
         keep(&found)?;
     }
-    let stamp = now.to_string();
-    let (day, time) = (&stamp[..10], &stamp[11..16]);
-    let dir = memory_dir(project_root);
-    crate::fsutil::ensure_dir(&dir)?;
-    let path = dir.join(format!("{day}.md"));
+    let (day, time) = day_and_time(now);
+    let path = memory_dir(project_root).join(format!("{day}.md"));
     let existing = std::fs::read_to_string(&path).unwrap_or_default();
-    let mut block = String::new();
-    if existing.is_empty() {
-        block.push_str(&format!("# Daily Memory: {day}\n\n"));
-    } else if !existing.ends_with("\n\n") {
-        block.push('\n');
-    }
+    let mut block = block_prefix(&day, &existing);
     block.push_str(&format!("## Remembered ({time})\n- {text}\n"));
     let line = existing.lines().count() + block.lines().count();
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)?;
-    f.write_all(block.as_bytes())?;
-    f.sync_data()?;
+    append_to_day(&path, &block)?;
     Ok(format!("memory/{day}.md#L{line}"))
 }
 
