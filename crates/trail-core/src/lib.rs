@@ -13,6 +13,7 @@
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`memory`]: the daily memory tier, flushed extractively from transcripts.
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
+//! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
 pub mod config;
@@ -25,5 +26,6 @@ pub mod ledger;
 pub mod memory;
 pub mod proof;
 pub mod secrets;
+pub mod state;
 pub mod time;
 pub mod transcript;

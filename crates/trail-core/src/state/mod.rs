@@ -1,0 +1,241 @@
+//! The state file `active_context.yaml` (Operator's Edge v4) and the protocol around it: modes,
+//! junctions, allowances, dismissals, observations and the quality gate.
+//!
+//! The file is a view: the agent and people may edit it. Every write by trail takes the state
+//! lock, validates the invariants of §9, writes a temporary file, syncs it, renames it over the
+//! old one and syncs the directory. An edit made by someone else is noticed by hash (trail
+//! remembers the hash of what it last wrote) and accepted when it is valid; a file trail cannot
+//! parse is reported with its line and never overwritten. Grants are only believed when the
+//! journal ([`grants`]) holds them.
+
+pub mod grants;
+pub mod observe;
+pub mod protocol;
+pub mod schema;
+pub mod yaml;
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+pub use schema::{Mode, State};
+
+pub const FILE_NAME: &str = "active_context.yaml";
+/// How long a writer waits for the state lock (§9).
+const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+
+const HEADER: &str = "# active_context.yaml: Operator's Edge state (schema v4), kept by trail.\n\
+# Edit objective and plan freely. Approvals are a person's: `trail approve` in a terminal or\n\
+# `/edge approve` typed in the agent's prompt; allowances added here by hand are ignored.\n";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot be read as YAML: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{path}: {}", problems.join("; "))]
+    Invalid {
+        path: PathBuf,
+        problems: Vec<String>,
+    },
+    #[error("{path}: the state lock has been held for more than {secs} s")]
+    LockTimeout { path: PathBuf, secs: u64 },
+    /// A transition or command the protocol refuses, with what to do instead.
+    #[error("{0}")]
+    Refused(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
+    move |source| StateError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The state file of one project.
+#[derive(Clone, Debug)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// The state as read, with what is known about how it got there.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub state: State,
+    pub exists: bool,
+    /// Changed since trail last wrote it (by the agent, a person or another tool).
+    pub edited_elsewhere: bool,
+    /// Invariant violations (a valid file has none).
+    pub problems: Vec<String>,
+}
+
+impl Store {
+    pub fn new(project_root: impl Into<PathBuf>) -> Store {
+        Store {
+            root: project_root.into(),
+        }
+    }
+
+    pub fn project_root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.root.join(FILE_NAME)
+    }
+
+    /// `.trail/state/`: locks, hashes, the grants journal (git-ignored).
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(".trail").join("state")
+    }
+
+    fn hash_path(&self) -> PathBuf {
+        self.state_dir().join("active_context.sha256")
+    }
+
+    fn read_bytes(&self) -> Result<Option<Vec<u8>>, StateError> {
+        let path = self.path();
+        match std::fs::read(&path) {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io(&path)(e)),
+        }
+    }
+
+    fn parse(&self, bytes: &[u8]) -> Result<State, StateError> {
+        let path = self.path();
+        let text = std::str::from_utf8(bytes).map_err(|e| StateError::Parse {
+            path: path.clone(),
+            message: format!("not UTF-8 ({e})"),
+        })?;
+        if text.lines().all(|l| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#')
+        }) {
+            return Ok(State::default());
+        }
+        serde_saphyr::from_str::<State>(text).map_err(|e| StateError::Parse {
+            path,
+            message: e.to_string(),
+        })
+    }
+
+    fn last_written_hash(&self) -> Option<String> {
+        std::fs::read_to_string(self.hash_path())
+            .ok()
+            .map(|s| s.trim().to_string())
+    }
+
+    /// Reads the state without locking (a reader sees one whole file: writes are renames).
+    pub fn load(&self) -> Result<Loaded, StateError> {
+        let Some(bytes) = self.read_bytes()? else {
+            return Ok(Loaded {
+                state: State::new(),
+                exists: false,
+                edited_elsewhere: false,
+                problems: Vec::new(),
+            });
+        };
+        let state = self.parse(&bytes)?;
+        let problems = state.problems();
+        Ok(Loaded {
+            edited_elsewhere: self.last_written_hash().as_deref() != Some(&hex(&bytes)),
+            state,
+            exists: true,
+            problems,
+        })
+    }
+
+    fn lock(&self) -> Result<File, StateError> {
+        let dir = self.state_dir();
+        crate::fsutil::ensure_dir(&dir).map_err(io(&dir))?;
+        let path = dir.join("state.lock");
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        let start = Instant::now();
+        loop {
+            match f.try_lock() {
+                Ok(()) => return Ok(f),
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_TIMEOUT => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(StateError::LockTimeout {
+                        path,
+                        secs: LOCK_TIMEOUT.as_secs(),
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+            }
+        }
+    }
+
+    /// Changes the state in one transaction: lock, read, change, validate, write, sync.
+    ///
+    /// `change` sees the current state (a fresh v4 state when there is no file). Nothing is
+    /// written when it fails, when the result breaks an invariant, or when it changed nothing.
+    pub fn update<T>(
+        &self,
+        change: impl FnOnce(&mut State) -> Result<T, StateError>,
+    ) -> Result<T, StateError> {
+        let _lock = self.lock()?;
+        let before = self.read_bytes()?;
+        let mut state = match &before {
+            Some(b) => self.parse(b)?,
+            None => State::new(),
+        };
+        let original = state.clone();
+        let out = change(&mut state)?;
+        if before.is_some() && state == original {
+            return Ok(out);
+        }
+        // Writing migrates an older file to v4; whatever else is wrong is the person's to fix.
+        state.schema_version = Some(schema::SCHEMA_VERSION.into());
+        let problems = state.problems();
+        if !problems.is_empty() {
+            return Err(StateError::Invalid {
+                path: self.path(),
+                problems,
+            });
+        }
+        if let Some(b) = &before
+            && !b.starts_with(HEADER.as_bytes())
+        {
+            // First rewrite of a file trail did not write: keep it whole (comments included).
+            let keep = self.state_dir().join("active_context.before-trail.yaml");
+            if !keep.exists() {
+                crate::fsutil::atomic_write(&keep, b).map_err(io(&keep))?;
+            }
+        }
+        let bytes = render(&state);
+        let path = self.path();
+        crate::fsutil::atomic_write(&path, bytes.as_bytes()).map_err(io(&path))?;
+        let hp = self.hash_path();
+        crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))?;
+        Ok(out)
+    }
+}
+
+/// The file as trail writes it.
+pub fn render(state: &State) -> String {
+    let value = serde_json::to_value(state).unwrap_or_default();
+    format!("{HEADER}{}", yaml::to_string(&value))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    crate::ledger::frame::hex(&Sha256::digest(bytes).into())
+}
+
+#[cfg(test)]
+mod tests;

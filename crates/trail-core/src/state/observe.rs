@@ -1,0 +1,200 @@
+//! Observations (§5): what really happened in a session, derived from the proof log rather
+//! than from the agent's claims; and the quality gate (§6) that compares the two.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::schema::{Observations, State};
+use crate::proof::{self, Entry};
+
+const EDIT_TOOLS: [&str; 4] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
+
+/// Derives observations from the proof log's lines after byte `from`, keeping the entries of
+/// `session` (entries that name no session count too: older hosts send no id).
+pub fn derive(
+    project_root: &Path,
+    from: u64,
+    session: Option<&str>,
+) -> std::io::Result<Observations> {
+    let path = proof::log_path(project_root);
+    let mut text = String::new();
+    match std::fs::File::open(&path) {
+        Ok(mut f) => {
+            let len = f.metadata()?.len();
+            f.seek(SeekFrom::Start(from.min(len)))?;
+            // A torn last line (a hook killed mid-write) is skipped below, not fatal.
+            let mut bytes = Vec::new();
+            f.read_to_end(&mut bytes)?;
+            text = String::from_utf8_lossy(&bytes).into_owned();
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let entries = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Entry>(l).ok())
+        .filter(|e| match (session, e.session_id.as_deref()) {
+            (Some(s), Some(id)) => s == id,
+            _ => true,
+        });
+    Ok(from_entries(entries))
+}
+
+pub fn from_entries<'a>(entries: impl IntoIterator<Item = Entry>) -> Observations
+where
+    Entry: 'a,
+{
+    let mut o = Observations::default();
+    let mut counts: Map<String, Value> = Map::new();
+    for e in entries {
+        let n = counts.get(&e.tool).and_then(Value::as_u64).unwrap_or(0);
+        counts.insert(e.tool.clone(), Value::from(n + 1));
+        if let Some(f) = &e.file_touched
+            && EDIT_TOOLS.contains(&e.tool.as_str())
+            && !o.files_modified.contains(f)
+        {
+            o.files_modified.push(f.clone());
+        }
+        if e.tool == "Bash" && looks_like_tests(&e.input_preview) {
+            o.tests_run = true;
+        }
+        o.last_activity = Some(e.timestamp.clone());
+    }
+    o.tools_used = counts;
+    o
+}
+
+/// The spec's test: the word "test" in the command (`cargo test`, `pytest`, `npm test`, …).
+fn looks_like_tests(cmd: &str) -> bool {
+    cmd.to_ascii_lowercase().contains("test")
+}
+
+/// The five checks of §6; empty when the state may be called done.
+pub fn quality_gate(state: &State) -> Vec<String> {
+    let mut issues = Vec::new();
+    if !state.has_objective() {
+        issues.push("No objective defined".to_string());
+    }
+    let completed = state
+        .plan
+        .iter()
+        .filter(|s| s.status_is("completed"))
+        .count();
+    if completed == 0 {
+        issues.push("No steps marked completed".into());
+    }
+    let in_progress = state
+        .plan
+        .iter()
+        .filter(|s| s.status_is("in_progress"))
+        .count();
+    if in_progress > 0 {
+        issues.push(format!("{in_progress} steps still in progress"));
+    }
+    let obs = state.observations.clone().unwrap_or_default();
+    if obs.total_tools() < 3 {
+        issues.push("Very little activity observed".into());
+    }
+    if completed > 0 && obs.files_modified.is_empty() {
+        issues.push("Steps marked completed but no files modified".into());
+    }
+    issues
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::schema::Step;
+
+    fn entry(tool: &str, input: &str, file: Option<&str>, session: Option<&str>) -> Entry {
+        Entry {
+            timestamp: "2026-11-26T10:00:00.000000Z".into(),
+            tool: tool.into(),
+            input_preview: input.into(),
+            output_preview: String::new(),
+            success: true,
+            file_touched: file.map(String::from),
+            diff_hash: None,
+            error: None,
+            duration_ms: None,
+            session_id: session.map(String::from),
+        }
+    }
+
+    #[test]
+    fn observations_count_tools_files_and_tests() {
+        let o = from_entries([
+            entry("Read", "{}", Some("/p/a.rs"), None),
+            entry("Edit", "{}", Some("/p/a.rs"), None),
+            entry("Edit", "{}", Some("/p/a.rs"), None),
+            entry("Bash", "cargo test -q", None, None),
+        ]);
+        assert_eq!(o.files_modified, vec!["/p/a.rs".to_string()]);
+        assert_eq!(o.total_tools(), 4);
+        assert_eq!(o.tools_used["Edit"], 2);
+        assert!(o.tests_run);
+    }
+
+    #[test]
+    fn derive_reads_only_this_session_after_the_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        proof::append(dir.path(), &entry("Bash", "ls", None, Some("old"))).unwrap();
+        let from = std::fs::metadata(proof::log_path(dir.path()))
+            .unwrap()
+            .len();
+        proof::append(dir.path(), &entry("Edit", "{}", Some("/x"), Some("s1"))).unwrap();
+        proof::append(dir.path(), &entry("Bash", "pytest", None, Some("s2"))).unwrap();
+        let o = derive(dir.path(), from, Some("s1")).unwrap();
+        assert_eq!(o.total_tools(), 1);
+        assert!(!o.tests_run);
+        let all = derive(dir.path(), 0, None).unwrap();
+        assert_eq!(all.total_tools(), 3);
+    }
+
+    #[test]
+    fn the_quality_gate_runs_all_five_checks() {
+        let mut s = State::new();
+        assert_eq!(
+            quality_gate(&s),
+            [
+                "No objective defined",
+                "No steps marked completed",
+                "Very little activity observed"
+            ]
+        );
+        s.objective = Some("x".into());
+        s.plan = vec![
+            Step {
+                description: "a".into(),
+                status: Some("completed".into()),
+                ..Step::default()
+            },
+            Step {
+                description: "b".into(),
+                status: Some("in_progress".into()),
+                ..Step::default()
+            },
+        ];
+        s.observations = Some(from_entries([
+            entry("Bash", "ls", None, None),
+            entry("Bash", "ls", None, None),
+            entry("Bash", "ls", None, None),
+        ]));
+        assert_eq!(
+            quality_gate(&s),
+            [
+                "1 steps still in progress",
+                "Steps marked completed but no files modified"
+            ]
+        );
+        s.plan[1].status = Some("completed".into());
+        s.observations = Some(from_entries([
+            entry("Edit", "{}", Some("/p/a"), None),
+            entry("Bash", "ls", None, None),
+            entry("Bash", "ls", None, None),
+        ]));
+        assert!(quality_gate(&s).is_empty());
+    }
+}

@@ -1,0 +1,579 @@
+//! The protocol's operations on the state (§2–§8): junctions met by allowances and dismissals,
+//! a person's approve / dismiss / skip, mode transitions with the quality gate, observations at
+//! stop, archive on done, and the session's start and end.
+//!
+//! Every operation is one [`Store::update`] transaction, so two hooks racing for the same
+//! allowance cannot both use it.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::grants::{self, By, Grant, Journal, Subject};
+use super::observe;
+use super::schema::{Allowance, Dismissal, Junction, Mode, Observations, Session, State};
+use super::{StateError, Store};
+use crate::time::Ts;
+
+/// Default dismissal length (§4).
+pub const DEFAULT_DISMISS_MINUTES: u64 = 60;
+
+fn journal(store: &Store) -> Result<Journal, StateError> {
+    let dir = store.state_dir();
+    Journal::read(&dir).map_err(|source| StateError::Io {
+        path: grants::journal_path(&dir),
+        source,
+    })
+}
+
+fn record(store: &Store, g: &Grant) -> Result<(), StateError> {
+    let dir = store.state_dir();
+    grants::append(&dir, g).map_err(|source| StateError::Io {
+        path: grants::journal_path(&dir),
+        source,
+    })
+}
+
+/// Drops allowances and dismissals no person granted (added by editing the file), and
+/// corrects `consumed` flags to what the journal says. Returns how many were forged.
+pub fn reconcile(state: &mut State, j: &Journal) -> usize {
+    let before = state.allowances.len() + state.dismissals.len();
+    state.allowances.retain(|a| j.granted(&a.fingerprint));
+    state.dismissals.retain(|d| {
+        d.expires_at
+            .as_deref()
+            .is_some_and(|e| j.dismissed(&d.fingerprint, e))
+    });
+    for a in &mut state.allowances {
+        if a.consumed == Some(false) && j.open_allowance(&a.fingerprint).is_none() {
+            a.consumed = Some(true);
+        }
+    }
+    before - state.allowances.len() - state.dismissals.len()
+}
+
+/// What a junction verdict came to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Met {
+    /// A person approved exactly this action; the allowance is now used up.
+    Allowed { allowance: String },
+    /// A person said "stop asking about this" until `until`.
+    Dismissed { until: String },
+    /// A person must decide: this junction is now the pending one.
+    Pending { junction: Box<Junction> },
+}
+
+/// A risky action meets the state: an unconsumed allowance lets it through once, an active
+/// dismissal lets it through, otherwise it becomes the pending junction (replacing an older
+/// one: the agent has moved on, and the person approves what it asks now).
+pub fn meet(store: &Store, subject: &Subject, now: Ts) -> Result<Met, StateError> {
+    let fp = subject.allowance_fingerprint();
+    let dfp = subject.dismissal_fingerprint();
+    store.update(|state| {
+        let j = journal(store)?;
+        reconcile(state, &j);
+        if let Some(id) = j.open_allowance(&fp).map(String::from) {
+            record(
+                store,
+                &Grant::Consume {
+                    at: now.to_string(),
+                    id: id.clone(),
+                    fingerprint: fp.clone(),
+                },
+            )?;
+            for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
+                a.consumed = Some(true);
+            }
+            if state.junction.as_ref().is_some_and(|p| p.fingerprint == fp) {
+                state.junction = None;
+            }
+            return Ok(Met::Allowed { allowance: id });
+        }
+        if let Some(until) = j.active_dismissal(&dfp, now) {
+            return Ok(Met::Dismissed {
+                until: until.to_string(),
+            });
+        }
+        let junction = match &state.junction {
+            Some(p) if p.fingerprint == fp => p.clone(),
+            _ => Junction {
+                id: grants::new_id("j"),
+                kind: subject.kind.to_string(),
+                reason: subject.reason.clone(),
+                created_at: now.to_string(),
+                fingerprint: fp.clone(),
+                dismiss_fingerprint: Some(dfp.clone()),
+                rule: Some(subject.rule.clone()),
+                tool: Some(subject.tool.clone()),
+                command: Some(subject.action.clone()),
+                extra: Default::default(),
+            },
+        };
+        state.junction = Some(junction.clone());
+        Ok(Met::Pending {
+            junction: Box::new(junction),
+        })
+    })
+}
+
+/// A person's decision on the pending junction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decided {
+    pub decision: &'static str,
+    pub junction: Junction,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+}
+
+fn take_pending(state: &mut State, expect: Option<&str>) -> Result<Junction, StateError> {
+    let Some(j) = state.junction.clone() else {
+        return Err(StateError::Refused(
+            "no junction is pending: nothing to decide (`trail status` shows the state)".into(),
+        ));
+    };
+    if let Some(id) = expect
+        && id != j.id
+    {
+        return Err(StateError::Refused(format!(
+            "the pending junction is {} ({}), not {id}: look at it with `trail status` before deciding",
+            j.id,
+            j.command.as_deref().unwrap_or(&j.reason)
+        )));
+    }
+    state.junction = None;
+    Ok(j)
+}
+
+/// `approve`: a one-time allowance for exactly the pending action.
+pub fn approve(
+    store: &Store,
+    by: By,
+    expect: Option<&str>,
+    now: Ts,
+) -> Result<Decided, StateError> {
+    store.update(|state| {
+        let j = journal(store)?;
+        reconcile(state, &j);
+        let junction = take_pending(state, expect)?;
+        record(
+            store,
+            &Grant::Allow {
+                at: now.to_string(),
+                id: grants::new_id("a"),
+                fingerprint: junction.fingerprint.clone(),
+                by,
+                action: junction.command.clone(),
+            },
+        )?;
+        state.allowances.push(Allowance {
+            fingerprint: junction.fingerprint.clone(),
+            granted_at: Some(now.to_string()),
+            consumed: Some(false),
+            command: junction.command.clone(),
+            extra: Default::default(),
+        });
+        Ok(Decided {
+            decision: "approve",
+            junction,
+            until: None,
+        })
+    })
+}
+
+/// `dismiss [MIN]`: stop asking about this class of action until the time is up.
+pub fn dismiss(
+    store: &Store,
+    by: By,
+    minutes: u64,
+    expect: Option<&str>,
+    now: Ts,
+) -> Result<Decided, StateError> {
+    if minutes == 0 || minutes > 7 * 24 * 60 {
+        return Err(StateError::Refused(format!(
+            "a dismissal lasts 1 to {} minutes, not {minutes}",
+            7 * 24 * 60
+        )));
+    }
+    store.update(|state| {
+        let j = journal(store)?;
+        reconcile(state, &j);
+        let junction = take_pending(state, expect)?;
+        let Some(dfp) = junction.dismiss_fingerprint.clone() else {
+            return Err(StateError::Refused(
+                "this junction cannot be dismissed (it names no rule); approve or skip it".into(),
+            ));
+        };
+        let until = Ts::from_micros(now.as_micros() + (minutes as i64) * 60_000_000).to_string();
+        record(
+            store,
+            &Grant::Dismiss {
+                at: now.to_string(),
+                fingerprint: dfp.clone(),
+                expires_at: until.clone(),
+                by,
+                rule: junction.rule.clone(),
+            },
+        )?;
+        state.dismissals.push(Dismissal {
+            fingerprint: dfp,
+            expires_at: Some(until.clone()),
+            dismissed_at: Some(now.to_string()),
+            rule: junction.rule.clone(),
+            extra: Default::default(),
+        });
+        Ok(Decided {
+            decision: "dismiss",
+            junction,
+            until: Some(until),
+        })
+    })
+}
+
+/// `skip`: clear the junction; nothing is allowed.
+pub fn skip(store: &Store, expect: Option<&str>) -> Result<Decided, StateError> {
+    store.update(|state| {
+        let junction = take_pending(state, expect)?;
+        Ok(Decided {
+            decision: "skip",
+            junction,
+            until: None,
+        })
+    })
+}
+
+/// The result of a mode change.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Transition {
+    pub from: String,
+    pub to: Mode,
+    /// Whether the mode changed (false when the quality gate stopped it).
+    pub changed: bool,
+    pub warnings: Vec<String>,
+    /// What the quality gate found (empty when it passed or did not run).
+    pub issues: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub junction: Option<Junction>,
+}
+
+/// Changes mode as §6 allows. `proof_root` is where observations are read from before the
+/// quality gate runs, so it judges what happened rather than what was last captured.
+pub fn set_mode(
+    store: &Store,
+    to: Mode,
+    objective: Option<&str>,
+    now: Ts,
+) -> Result<Transition, StateError> {
+    store.update(|state| {
+        let from_text = state.mode.clone().unwrap_or_else(|| "plan".into());
+        let from = state.mode().unwrap_or(Mode::Plan);
+        if let Some(o) = objective.map(str::trim).filter(|o| !o.is_empty()) {
+            state.objective = Some(o.to_string());
+        }
+        let mut t = Transition {
+            from: from_text,
+            to,
+            changed: true,
+            warnings: Vec::new(),
+            issues: Vec::new(),
+            junction: None,
+        };
+        match to {
+            Mode::Active => {
+                if !state.has_objective() {
+                    return Err(StateError::Refused(
+                        "active mode needs an objective: `trail mode active \"what you are working toward\"`".into(),
+                    ));
+                }
+                if state.plan.is_empty() {
+                    t.warnings.push("no plan yet: add steps to `plan:` in active_context.yaml".into());
+                }
+            }
+            Mode::Review => {
+                let done = state.plan.iter().any(|s| s.status_is("completed"));
+                let touched = state.observations.as_ref().is_some_and(|o| !o.files_modified.is_empty());
+                if !done && !touched {
+                    t.warnings.push("nothing to review yet: no completed steps, no files modified".into());
+                }
+            }
+            Mode::Plan => {}
+            Mode::Done => {
+                if from == Mode::Plan {
+                    return Err(StateError::Refused(
+                        "plan → done is not a transition: there is nothing to complete; go to active first".into(),
+                    ));
+                }
+                if from != Mode::Done {
+                    refresh_observations(store, state)?;
+                    let issues = observe::quality_gate(state);
+                    if !issues.is_empty() {
+                        let subject = quality_subject(&issues);
+                        let j = journal(store)?;
+                        reconcile(state, &j);
+                        let fp = subject.allowance_fingerprint();
+                        if let Some(id) = j.open_allowance(&fp).map(String::from) {
+                            // A person already looked at exactly these issues and said go.
+                            record(store, &Grant::Consume { at: now.to_string(), id, fingerprint: fp.clone() })?;
+                            for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
+                                a.consumed = Some(true);
+                            }
+                            t.warnings.push(format!("quality gate overridden by approval: {}", issues.join("; ")));
+                        } else {
+                            let junction = Junction {
+                                id: grants::new_id("j"),
+                                kind: "quality_gate".into(),
+                                reason: subject.reason.clone(),
+                                created_at: now.to_string(),
+                                fingerprint: fp,
+                                dismiss_fingerprint: None,
+                                rule: Some("quality_gate".into()),
+                                tool: Some("mode".into()),
+                                command: Some(subject.action.clone()),
+                                extra: Default::default(),
+                            };
+                            state.junction = Some(junction.clone());
+                            t.changed = false;
+                            t.issues = issues;
+                            t.junction = Some(junction);
+                            return Ok(t);
+                        }
+                    }
+                }
+            }
+        }
+        state.mode = Some(to.as_str().into());
+        Ok(t)
+    })
+}
+
+fn quality_subject(issues: &[String]) -> Subject {
+    Subject {
+        kind: "quality_gate",
+        reason: format!("the quality gate failed: {}", issues.join("; ")),
+        rule: "quality_gate".into(),
+        tool: "mode".into(),
+        action: format!("done despite: {}", issues.join("; ")),
+    }
+}
+
+/// Where this session's proof lines start (trail keeps it in `session.proof_offset`).
+fn proof_offset(state: &State) -> u64 {
+    state
+        .session
+        .as_ref()
+        .and_then(|s| s.extra.get("proof_offset"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+fn refresh_observations(store: &Store, state: &mut State) -> Result<(), StateError> {
+    let session = state.session.as_ref().and_then(|s| s.id.clone());
+    let root = store.project_root();
+    let obs = observe::derive(root, proof_offset(state), session.as_deref()).map_err(|source| {
+        StateError::Io {
+            path: crate::proof::log_path(root),
+            source,
+        }
+    })?;
+    state.observations = Some(obs);
+    Ok(())
+}
+
+/// What Stop did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Captured {
+    pub mode: String,
+    pub observations: Option<Observations>,
+    pub archived: bool,
+}
+
+/// Stop (§5, §7): plan captures nothing, active and review capture observations, done archives.
+/// Never refuses: the caller lets the session stop whatever this returns.
+pub fn on_stop(store: &Store, now: Ts) -> Result<Captured, StateError> {
+    if !store.path().exists() {
+        return Ok(Captured {
+            mode: "plan".into(),
+            observations: None,
+            archived: false,
+        });
+    }
+    store.update(|state| {
+        let mode = state.mode().unwrap_or(Mode::Plan);
+        match mode {
+            Mode::Plan => Ok(Captured {
+                mode: mode.to_string(),
+                observations: None,
+                archived: false,
+            }),
+            Mode::Active | Mode::Review => {
+                refresh_observations(store, state)?;
+                Ok(Captured {
+                    mode: mode.to_string(),
+                    observations: state.observations.clone(),
+                    archived: false,
+                })
+            }
+            Mode::Done => {
+                archive(store.project_root(), state, now)?;
+                Ok(Captured {
+                    mode: mode.to_string(),
+                    observations: None,
+                    archived: true,
+                })
+            }
+        }
+    })
+}
+
+/// Done: the session's record goes to `.proof/archive.jsonl` (appended, synced) and the state
+/// starts over in plan mode, keeping memory and whatever else the file holds.
+fn archive(root: &Path, state: &mut State, now: Ts) -> Result<(), StateError> {
+    use std::io::Write;
+    let path = root.join(".proof").join("archive.jsonl");
+    let entry = serde_json::json!({
+        "archived_at": now.to_string(),
+        "objective": state.objective,
+        "plan": state.plan,
+        "session": state.session,
+        "observations": state.observations,
+    });
+    let err = |source| StateError::Io {
+        path: path.clone(),
+        source,
+    };
+    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&path)).map_err(err)?;
+    let mut line = entry.to_string();
+    line.push('\n');
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(err)?;
+    f.write_all(line.as_bytes()).map_err(err)?;
+    f.sync_data().map_err(err)?;
+    state.mode = Some(Mode::Plan.as_str().into());
+    state.objective = None;
+    state.plan.clear();
+    state.current_step = None;
+    state.observations = None;
+    state.junction = None;
+    state.allowances.retain(|a| a.consumed == Some(false));
+    Ok(())
+}
+
+/// What SessionStart found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Started {
+    /// Observations of the previous session, which ended without Stop/SessionEnd.
+    pub unclean_previous: Option<Observations>,
+    pub mode: Option<String>,
+    pub objective: Option<String>,
+    pub junction: Option<Junction>,
+}
+
+/// SessionStart (§8): notice an unclean previous exit (and capture what it did), record the new
+/// session and where its proof lines begin, drop expired dismissals and used allowances.
+pub fn on_session_start(
+    store: &Store,
+    session_id: Option<&str>,
+    proof_len: u64,
+    now: Ts,
+) -> Result<Started, StateError> {
+    if !store.path().exists() {
+        return Ok(Started::default());
+    }
+    let start_hash = std::fs::read(store.path()).ok().map(|b| super::hex(&b));
+    store.update(|state| {
+        let mut out = Started::default();
+        let same = state
+            .session
+            .as_ref()
+            .and_then(|s| s.id.as_deref())
+            .is_some()
+            && state.session.as_ref().and_then(|s| s.id.as_deref()) == session_id;
+        if !same {
+            if let Some(prev) = &state.session
+                && prev.id.is_some()
+                && prev.ended_at.is_none()
+            {
+                refresh_observations(store, state)?;
+                out.unclean_previous = state.observations.clone();
+            }
+            let mut s = Session {
+                id: session_id.map(String::from),
+                started_at: Some(now.to_string()),
+                start_hash: start_hash.clone(),
+                ended_at: None,
+                extra: Default::default(),
+            };
+            s.extra
+                .insert("proof_offset".into(), Value::from(proof_len));
+            state.session = Some(s);
+        }
+        let j = journal(store)?;
+        reconcile(state, &j);
+        state.dismissals.retain(|d| {
+            d.expires_at
+                .as_deref()
+                .and_then(|e| Ts::parse_loose(e).ok())
+                .is_some_and(|e| e > now)
+        });
+        out.mode = state.mode.clone();
+        out.objective = state.objective.clone();
+        out.junction = state.junction.clone();
+        Ok(out)
+    })
+}
+
+/// SessionEnd: the exit was clean; used allowances are cleaned up (§4).
+pub fn on_session_end(store: &Store, now: Ts) -> Result<(), StateError> {
+    if !store.path().exists() {
+        return Ok(());
+    }
+    store.update(|state| {
+        if let Some(s) = &mut state.session {
+            s.ended_at = Some(now.to_string());
+        }
+        state.allowances.retain(|a| a.consumed == Some(false));
+        Ok(())
+    })
+}
+
+/// Whether an edit of the state file, as the agent proposes it, would grant something: new
+/// allowances, allowances made unused again, or new dismissals. Returns what it would grant.
+pub fn grants_added(before: &State, after: &State) -> Vec<String> {
+    let open = |s: &State| -> HashSet<String> {
+        s.allowances
+            .iter()
+            .filter(|a| a.consumed != Some(true))
+            .map(|a| a.fingerprint.clone())
+            .collect()
+    };
+    let dismissals = |s: &State| -> HashSet<(String, String)> {
+        s.dismissals
+            .iter()
+            .map(|d| {
+                (
+                    d.fingerprint.clone(),
+                    d.expires_at.clone().unwrap_or_default(),
+                )
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    let was = open(before);
+    for fp in open(after) {
+        if !was.contains(&fp) {
+            out.push(format!("an allowance {}", &fp[..fp.len().min(12)]));
+        }
+    }
+    let was = dismissals(before);
+    for (fp, e) in dismissals(after) {
+        if !was.contains(&(fp.clone(), e.clone())) {
+            out.push(format!("a dismissal {} until {e}", &fp[..fp.len().min(12)]));
+        }
+    }
+    out
+}
