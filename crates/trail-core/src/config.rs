@@ -89,6 +89,15 @@ pub struct Config {
     pub secret_rules: Vec<(RuleSpec, Origin)>,
     /// The project this invocation belongs to.
     pub project_root: Setting<PathBuf>,
+    /// Who `trail dream` asks: openai, anthropic, command or extractive.
+    pub llm_provider: Setting<LlmProvider>,
+    pub llm_base_url: Setting<Option<String>>,
+    pub llm_model: Setting<Option<String>>,
+    /// The shell command of the `command` provider (the prompt on its stdin).
+    pub llm_command: Setting<Option<String>>,
+    pub llm_timeout_ms: Setting<u64>,
+    /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
+    pub llm_retries: Setting<u32>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
 }
@@ -100,6 +109,64 @@ struct FileConfig {
     ledger: LedgerSection,
     #[serde(default)]
     secrets: SecretsSection,
+    #[serde(default)]
+    llm: LlmSection,
+}
+
+/// The LLM behind `trail dream`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmProvider {
+    /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp server, vLLM).
+    Openai,
+    /// Anthropic Messages API.
+    Anthropic,
+    /// Any CLI: the prompt on its stdin, the answer on its stdout.
+    Command,
+    /// No LLM: daily facts merged and deduplicated, offline.
+    Extractive,
+}
+
+impl LlmProvider {
+    pub const NAMES: &'static str = "openai, anthropic, command or extractive";
+
+    pub fn parse(s: &str) -> Option<LlmProvider> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "openai" | "openai-compatible" => Some(LlmProvider::Openai),
+            "anthropic" => Some(LlmProvider::Anthropic),
+            "command" => Some(LlmProvider::Command),
+            "extractive" => Some(LlmProvider::Extractive),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmProvider::Openai => "openai",
+            LlmProvider::Anthropic => "anthropic",
+            LlmProvider::Command => "command",
+            LlmProvider::Extractive => "extractive",
+        }
+    }
+}
+
+impl fmt::Display for LlmProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LlmSection {
+    provider: Option<String>,
+    base_url: Option<String>,
+    model: Option<String>,
+    command: Option<String>,
+    timeout: Option<toml::Value>,
+    retries: Option<u32>,
+    /// Accepted by the parser only to be refused with a message that says where keys go.
+    api_key: Option<toml::Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -173,6 +240,12 @@ impl Config {
             ),
             secret_rules: Vec::new(),
             project_root: project,
+            llm_provider: Setting::default(LlmProvider::Extractive),
+            llm_base_url: Setting::default(None),
+            llm_model: Setting::default(None),
+            llm_command: Setting::default(None),
+            llm_timeout_ms: Setting::default(120_000),
+            llm_retries: Setting::default(2),
             files: Vec::new(),
         };
 
@@ -264,6 +337,66 @@ impl Config {
         for r in fc.secrets.rules {
             self.secret_rules.push((r, origin.clone()));
         }
+        self.apply_llm(fc.llm, &origin, &err)
+    }
+
+    fn apply_llm(
+        &mut self,
+        llm: LlmSection,
+        origin: &Origin,
+        err: &dyn Fn(String) -> ConfigError,
+    ) -> Result<(), ConfigError> {
+        if llm.api_key.is_some() {
+            // A key in a config file ends up in a commit or a backup sooner or later.
+            return Err(err(
+                "llm.api_key: API keys are never read from config files; remove it, then export \
+                 TRAIL_LLM_API_KEY or put TRAIL_LLM_API_KEY=\"...\" in ~/.secrets/trail.env"
+                    .into(),
+            ));
+        }
+        if let Some(p) = llm.provider {
+            let v = LlmProvider::parse(&p).ok_or_else(|| {
+                err(format!(
+                    "llm.provider: unknown provider `{p}`: use {}",
+                    LlmProvider::NAMES
+                ))
+            })?;
+            self.llm_provider.set(v, origin.clone());
+        }
+        if let Some(u) = llm.base_url {
+            self.llm_base_url.set(Some(u), origin.clone());
+        }
+        if let Some(m) = llm.model {
+            self.llm_model.set(Some(m), origin.clone());
+        }
+        if let Some(c) = llm.command {
+            self.llm_command.set(Some(c), origin.clone());
+        }
+        if let Some(v) = llm.timeout {
+            let ms = match &v {
+                toml::Value::Integer(i) if *i > 0 => *i as u64 * 1000,
+                toml::Value::String(s) => parse_duration_ms(s)
+                    .ok()
+                    .filter(|ms| *ms > 0)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "llm.timeout: `{s}` is not a duration like \"120s\""
+                        ))
+                    })?,
+                _ => {
+                    return Err(err(
+                        "llm.timeout: give seconds or a duration like \"120s\"".into()
+                    ));
+                }
+            };
+            self.llm_timeout_ms.set(ms, origin.clone());
+        }
+        if let Some(n) = llm.retries {
+            if n > 10 {
+                return Err(err(format!("llm.retries: {n} is too many (at most 10)")));
+            }
+            self.llm_retries.set(n, origin.clone());
+        }
         Ok(())
     }
 
@@ -299,6 +432,48 @@ impl Config {
             })?;
             self.max_records
                 .set(n, Origin::Env("TRAIL_MAX_RECORDS".into()));
+        }
+        if let Some(v) = env.var("TRAIL_LLM_PROVIDER") {
+            let p = LlmProvider::parse(&v).ok_or_else(|| {
+                bad(
+                    "TRAIL_LLM_PROVIDER",
+                    format!("unknown provider `{v}`: use {}", LlmProvider::NAMES),
+                )
+            })?;
+            self.llm_provider
+                .set(p, Origin::Env("TRAIL_LLM_PROVIDER".into()));
+        }
+        for (var, setting) in [
+            ("TRAIL_LLM_BASE_URL", &mut self.llm_base_url),
+            ("TRAIL_LLM_MODEL", &mut self.llm_model),
+            ("TRAIL_LLM_COMMAND", &mut self.llm_command),
+        ] {
+            if let Some(v) = env.var(var) {
+                setting.set(Some(v), Origin::Env(var.into()));
+            }
+        }
+        if let Some(v) = env.var("TRAIL_LLM_TIMEOUT") {
+            let ms = parse_duration_ms(&v)
+                .ok()
+                .filter(|ms| *ms > 0)
+                .ok_or_else(|| {
+                    bad(
+                        "TRAIL_LLM_TIMEOUT",
+                        format!("`{v}` is not a duration like 120s"),
+                    )
+                })?;
+            self.llm_timeout_ms
+                .set(ms, Origin::Env("TRAIL_LLM_TIMEOUT".into()));
+        }
+        if let Some(v) = env.var("TRAIL_LLM_RETRIES") {
+            let n: u32 = v.parse().ok().filter(|n| *n <= 10).ok_or_else(|| {
+                bad(
+                    "TRAIL_LLM_RETRIES",
+                    format!("`{v}` is not a number from 0 to 10"),
+                )
+            })?;
+            self.llm_retries
+                .set(n, Origin::Env("TRAIL_LLM_RETRIES".into()));
         }
         Ok(())
     }
@@ -472,6 +647,63 @@ mod tests {
         vars.insert("HOME", home.path().display().to_string());
         let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
         assert_eq!(c.home.value, home.path().join(".leger"));
+    }
+
+    #[test]
+    fn llm_settings_layer_and_an_api_key_in_a_config_file_is_refused() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\nprovider = \"openai\"\nmodel = \"m1\"\ntimeout = \"2s\"\nretries = 1\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.path().display().to_string());
+        vars.insert("TRAIL_LLM_MODEL", "m2".to_string());
+        let c = Config::load_from(&FakeEnv(vars.clone(), proj.path().into())).unwrap();
+        assert_eq!(c.llm_provider.value, LlmProvider::Openai);
+        assert!(matches!(c.llm_provider.origin, Origin::ProjectFile(_)));
+        assert_eq!(c.llm_model.value.as_deref(), Some("m2"));
+        assert_eq!(c.llm_model.origin, Origin::Env("TRAIL_LLM_MODEL".into()));
+        assert_eq!(c.llm_timeout_ms.value, 2000);
+        assert_eq!(c.llm_retries.value, 1);
+
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\napi_key = \"sk-abc\"\n",
+        )
+        .unwrap();
+        let msg = Config::load_from(&FakeEnv(vars.clone(), proj.path().into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("llm.api_key")
+                && msg.contains("TRAIL_LLM_API_KEY")
+                && !msg.contains("sk-abc"),
+            "{msg}"
+        );
+        vars.insert("TRAIL_LLM_PROVIDER", "gpt".to_string());
+        std::fs::remove_file(proj.path().join(".trail/config.toml")).unwrap();
+        let msg = Config::load_from(&FakeEnv(vars, proj.path().into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("TRAIL_LLM_PROVIDER") && msg.contains("extractive"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_default_provider_is_offline() {
+        let home = tempfile::tempdir().unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.llm_timeout_ms.value, 120_000);
     }
 
     #[test]

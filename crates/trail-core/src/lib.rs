@@ -11,7 +11,8 @@
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
-//! - [`memory`]: the daily memory tier, flushed extractively from transcripts.
+//! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
+//! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
@@ -23,6 +24,7 @@ pub mod gate;
 pub mod host;
 pub mod install;
 pub mod ledger;
+pub mod llm;
 pub mod memory;
 pub mod proof;
 pub mod secrets;

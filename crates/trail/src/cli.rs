@@ -59,6 +59,47 @@ pub enum Command {
     },
     /// Read a Claude Code transcript: messages, tool calls, context size, running summary.
     Transcript(TranscriptArgs),
+    /// Consolidate the latest daily memory into MEMORY.md; every bullet checked against its source.
+    Dream(DreamArgs),
+    /// Show the Operator's Edge state: mode, objective, plan, pending junction, grants, observations.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change mode: plan, active [OBJECTIVE], review or done (done runs the quality gate).
+    Mode {
+        /// plan, active, review or done
+        mode: String,
+        /// The objective (active mode needs one).
+        objective: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve the pending junction: its exact action may run once. A person's command: the
+    /// gate refuses it from the agent.
+    Approve {
+        /// The junction's id, to be sure you approve what you looked at (`trail status`).
+        id: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dismiss the pending junction: actions of its kind run without asking for MINUTES (60).
+    Dismiss {
+        #[arg(default_value_t = 60)]
+        minutes: u64,
+        /// The junction's id.
+        #[arg(long)]
+        id: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Drop the pending junction without allowing anything.
+    Skip {
+        /// The junction's id.
+        id: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Install trail's hooks into the agent's settings (merging; run it twice, nothing changes).
     Init(InitArgs),
     /// Remove what `trail init` added, and nothing else.
@@ -209,6 +250,34 @@ pub enum MemoryCommand {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    after_help = "The LLM: TRAIL_LLM_PROVIDER (openai, anthropic, command or extractive, the \
+                  offline default), TRAIL_LLM_BASE_URL, TRAIL_LLM_MODEL, TRAIL_LLM_COMMAND, \
+                  TRAIL_LLM_TIMEOUT, TRAIL_LLM_RETRIES, or [llm] in the config. The key: \
+                  TRAIL_LLM_API_KEY in the environment or ~/.secrets/trail.env, never in a config \
+                  file.\nExit codes: 0 written or skipped, 1 nothing written (no usable answer, \
+                  too much lost, the LLM failed), 2 bad usage or configuration."
+)]
+pub struct DreamArgs {
+    /// How many of the latest daily files to consolidate (clamped to 1–30).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        allow_negative_numbers = true
+    )]
+    pub lookback: i64,
+    /// Run even when the daily content is unchanged since the last dream.
+    #[arg(long)]
+    pub force: bool,
+    /// Ask and verify, show what would change, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct TranscriptArgs {
     /// The transcript (`~/.claude/projects/<slug>/<session>.jsonl`).
     pub path: PathBuf,
@@ -221,7 +290,7 @@ pub struct InitArgs {
     /// Use the user's settings (~/.claude/settings.json) instead of the project's.
     #[arg(long)]
     pub global: bool,
-    /// The agent host: claude-code (Codex support is not built yet).
+    /// The agent host: claude-code or codex.
     #[arg(long, default_value = "claude-code", value_name = "AGENT")]
     pub agent: String,
     #[arg(long)]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use trail_core::config::ConfigError;
 use trail_core::ledger::store::LedgerError;
+use trail_core::state::StateError;
 
 /// How a command ended when it did not simply succeed.
 #[derive(Debug)]
@@ -51,6 +52,26 @@ impl From<io::Error> for CliError {
     }
 }
 
+impl From<StateError> for CliError {
+    fn from(e: StateError) -> CliError {
+        match e {
+            StateError::Refused(m) => CliError::usage(m),
+            StateError::Parse { .. } | StateError::Invalid { .. } => CliError::Failed {
+                message: e.to_string(),
+                hints: vec!["fix the file by hand (trail never overwrites a file it cannot read), then retry".into()],
+            },
+            StateError::LockTimeout { .. } => CliError::Failed {
+                message: e.to_string(),
+                hints: vec!["another trail process holds the state; retry in a moment".into()],
+            },
+            StateError::Io { .. } => CliError::Failed {
+                message: e.to_string(),
+                hints: Vec::new(),
+            },
+        }
+    }
+}
+
 impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
         match e {
@@ -91,6 +112,76 @@ impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> CliError {
         CliError::usage(format!("configuration: {e}"))
             .with_hint("`trail config` shows every setting and where it came from")
+    }
+}
+
+impl From<trail_core::llm::LlmError> for CliError {
+    fn from(e: trail_core::llm::LlmError) -> CliError {
+        let hint = e.hint();
+        // A missing key, model or command is a configuration problem: nothing was tried.
+        let setup = matches!(e, trail_core::llm::LlmError::Setup { .. });
+        let message = if setup {
+            e.to_string()
+        } else {
+            format!("{e}; nothing was written")
+        };
+        let err = if setup {
+            CliError::usage(message)
+        } else {
+            CliError::Failed {
+                message,
+                hints: Vec::new(),
+            }
+        };
+        match hint {
+            Some(h) => err.with_hint(h),
+            None => err,
+        }
+    }
+}
+
+impl From<trail_core::memory::dream::DreamError> for CliError {
+    fn from(e: trail_core::memory::dream::DreamError) -> CliError {
+        use trail_core::memory::dream::DreamError;
+        const SHOWN: usize = 10;
+        let message = e.to_string();
+        let failed = |hints: Vec<String>| CliError::Failed {
+            message: message.clone(),
+            hints,
+        };
+        match e {
+            DreamError::Llm(l) => l.into(),
+            DreamError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                CliError::BrokenPipe
+            }
+            DreamError::Io { .. } => failed(Vec::new()),
+            DreamError::NoMemory { .. } => failed(vec![
+                "the answer must hold a `[MEMORY]` line followed by `- ` bullets, then `[DREAM]`; \
+                 try again, or another model"
+                    .into(),
+            ]),
+            DreamError::NothingSupported { dropped, .. } => {
+                let mut h: Vec<String> = dropped
+                    .iter()
+                    .take(SHOWN)
+                    .map(|d| format!("dropped: {} — {}", d.text, d.why))
+                    .collect();
+                h.push("`trail dream --dry-run` shows the proposal without writing".into());
+                failed(h)
+            }
+            DreamError::TooMuchLost { entries, .. } => {
+                let mut h: Vec<String> = entries
+                    .iter()
+                    .take(SHOWN)
+                    .map(|x| format!("would lose: {x}"))
+                    .collect();
+                if entries.len() > SHOWN {
+                    h.push(format!("… and {} more", entries.len() - SHOWN));
+                }
+                h.push("`trail dream --dry-run` shows the proposal; MEMORY.md is unchanged".into());
+                failed(h)
+            }
+        }
     }
 }
 

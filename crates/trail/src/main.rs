@@ -7,6 +7,7 @@
 mod cli;
 mod cmd;
 mod context;
+mod edge;
 mod error;
 mod hook;
 mod output;

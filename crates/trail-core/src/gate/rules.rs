@@ -116,6 +116,33 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "state-tamper",
+        verdict: Verdict::Block,
+        reason: "trail's own records (.trail/state: the grants journal, hashes, locks) are not the agent's to change: that is how an agent would approve itself",
+        matches: |c, _| {
+            let touches = |s: &str| s.contains(".trail/state") || s.contains("grants.jsonl");
+            let readers = [
+                "cat", "less", "more", "head", "tail", "grep", "rg", "wc", "ls", "stat", "file",
+                "diff", "bat", "git", "echo", "printf",
+            ];
+            c.writes.iter().any(|w| touches(&w.target))
+                || (!readers.contains(&c.name) && c.args.iter().any(|a| touches(&a.raw)))
+        },
+        must_match: &[
+            "echo '{}' >> .trail/state/grants.jsonl",
+            "rm -f .trail/state/grants.jsonl",
+            "cp forged.jsonl /p/.trail/state/grants.jsonl",
+            "sed -i s/x/y/ .trail/state/active_context.sha256",
+            "python3 -c 'open(\".trail/state/grants.jsonl\",\"a\")'",
+        ],
+        must_not_match: &[
+            "cat .trail/state/grants.jsonl",
+            "tail -n 3 .trail/state/grants.jsonl",
+            "echo .trail/state",
+            "ls .trail",
+        ],
+    },
+    Rule {
         id: "rm-recursive-critical",
         verdict: Verdict::Block,
         reason: "recursive deletion of /, the home directory, a system directory or the project root is never run",

@@ -37,15 +37,34 @@ pub fn settings_path(project_root: &Path, home: &Path, global: bool) -> PathBuf 
     }
 }
 
-/// Whether a hook command is trail's.
+/// An agent host's hook settings: which events trail takes, and the word naming the host in
+/// trail's hook command (`trail hook <word>`).
+pub struct HostSpec {
+    pub word: &'static str,
+    pub events: &'static [&'static str],
+    /// The matcher for tool events (`None`: no matcher, which matches every tool).
+    pub tool_matcher: Option<&'static str>,
+}
+
+pub const CLAUDE: HostSpec = HostSpec {
+    word: "claude-code",
+    events: EVENTS,
+    tool_matcher: Some("*"),
+};
+
+/// Whether a hook command is trail's (for Claude Code).
+#[cfg(test)]
 fn is_ours(command: &str) -> bool {
+    is_ours_for(command, "claude-code")
+}
+
+fn is_ours_for(command: &str, word: &str) -> bool {
     let mut words = command.split_whitespace().rev();
-    matches!(
-        (words.next(), words.next()),
-        (Some("claude-code"), Some("hook"))
-    ) && words
-        .next()
-        .is_some_and(|prog| prog.trim_matches(['"', '\'']).rsplit('/').next() == Some("trail"))
+    words.next() == Some(word)
+        && words.next() == Some("hook")
+        && words
+            .next()
+            .is_some_and(|prog| prog.trim_matches(['"', '\'']).rsplit('/').next() == Some("trail"))
 }
 
 fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
@@ -121,13 +140,18 @@ fn hooks_of<'a>(
 
 /// Merge trail's hooks (running `command`, e.g. `/usr/local/bin/trail hook claude-code`).
 pub fn install(path: &Path, command: &str) -> Result<Change, InstallError> {
+    install_for(&CLAUDE, path, command)
+}
+
+/// Merge trail's hooks into a host's settings file of Claude Code's shape.
+pub fn install_for(host: &HostSpec, path: &Path, command: &str) -> Result<Change, InstallError> {
     let mut settings = load(path)?;
     let hooks = hooks_of(&mut settings, path)?;
     let mut change = Change {
         path: path.into(),
         ..Change::default()
     };
-    for event in EVENTS {
+    for event in host.events {
         let list = hooks
             .entry(*event)
             .or_insert_with(|| Value::Array(Vec::new()));
@@ -148,7 +172,7 @@ pub fn install(path: &Path, command: &str) -> Result<Change, InstallError> {
                 .flatten()
             {
                 if let Some(cmd) = h.get("command").and_then(Value::as_str)
-                    && is_ours(cmd)
+                    && is_ours_for(cmd, host.word)
                 {
                     present = true;
                     if cmd != command {
@@ -161,8 +185,10 @@ pub fn install(path: &Path, command: &str) -> Result<Change, InstallError> {
         }
         if !present {
             let mut group = json!({ "hooks": [{ "type": "command", "command": command }] });
-            if TOOL_EVENTS.contains(event) {
-                group["matcher"] = Value::String("*".into());
+            if TOOL_EVENTS.contains(event)
+                && let Some(m) = host.tool_matcher
+            {
+                group["matcher"] = Value::String(m.into());
             }
             list.push(group);
             change.events.push((*event).to_string());
@@ -177,6 +203,11 @@ pub fn install(path: &Path, command: &str) -> Result<Change, InstallError> {
 
 /// Remove trail's hooks and nothing else; drop groups and events left empty by that.
 pub fn uninstall(path: &Path) -> Result<Change, InstallError> {
+    uninstall_for(&CLAUDE, path)
+}
+
+pub fn uninstall_for(host: &HostSpec, path: &Path) -> Result<Change, InstallError> {
+    let ours = |c: &str| is_ours_for(c, host.word);
     let mut change = Change {
         path: path.into(),
         ..Change::default()
@@ -193,17 +224,13 @@ pub fn uninstall(path: &Path) -> Result<Change, InstallError> {
         let Some(list) = hooks.get_mut(&event).and_then(Value::as_array_mut) else {
             continue;
         };
-        let before: usize = list.iter().map(count_ours).sum();
+        let before: usize = list.iter().map(|g| count_ours(g, &ours)).sum();
         if before == 0 {
             continue;
         }
         for group in list.iter_mut() {
             if let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) {
-                hs.retain(|h| {
-                    !h.get("command")
-                        .and_then(Value::as_str)
-                        .is_some_and(is_ours)
-                });
+                hs.retain(|h| !h.get("command").and_then(Value::as_str).is_some_and(ours));
             }
         }
         list.retain(|g| {
@@ -226,17 +253,13 @@ pub fn uninstall(path: &Path) -> Result<Change, InstallError> {
     Ok(change)
 }
 
-fn count_ours(group: &Value) -> usize {
+fn count_ours(group: &Value, ours: &dyn Fn(&str) -> bool) -> usize {
     group
         .get("hooks")
         .and_then(Value::as_array)
         .map_or(0, |hs| {
             hs.iter()
-                .filter(|h| {
-                    h.get("command")
-                        .and_then(Value::as_str)
-                        .is_some_and(is_ours)
-                })
+                .filter(|h| h.get("command").and_then(Value::as_str).is_some_and(ours))
                 .count()
         })
 }

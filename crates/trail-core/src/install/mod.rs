@@ -2,6 +2,8 @@
 //! keeping every hook that is not trail's, and removed again without touching the rest.
 
 pub mod claude;
+pub mod codex;
+pub mod files;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +20,11 @@ pub enum InstallError {
         path: std::path::PathBuf,
         field: String,
         found: String,
+    },
+    #[error("{} exists and is {what}; trail leaves it alone (move it, then run `trail init` again)", path.display())]
+    Foreign {
+        path: std::path::PathBuf,
+        what: &'static str,
     },
     #[error("cannot {action} {}: {source}", path.display())]
     Io {

@@ -1,6 +1,9 @@
-//! Memory tiers. The context tier is [`crate::transcript`]; this module holds the daily tier
-//! (`.trail/memory/YYYY-MM-DD.md`).
+//! Memory tiers. The context tier is [`crate::transcript`]; the daily tier
+//! (`.trail/memory/YYYY-MM-DD.md`) is [`daily`]; the core tier (`.trail/MEMORY.md`) is [`core`],
+//! written by [`dream`] and checked by [`verify`].
 
+pub mod core;
 pub mod daily;
+pub mod dream;
 pub mod recall;
 pub mod verify;

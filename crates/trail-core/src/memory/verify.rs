@@ -51,6 +51,11 @@ fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words the verifier compares (lowercase, 3+ characters, no stop words).
+pub(crate) fn content_words(s: &str) -> Vec<String> {
+    words(s)
+}
+
 /// Numbers, paths, identifiers and quoted strings: what must appear verbatim.
 pub fn exact_items(s: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -50,6 +50,42 @@ pub fn run(args: &ConfigArgs) -> CliResult {
             c.project_root.value.display().to_string(),
             c.project_root.origin.to_string(),
         ),
+        (
+            "llm.provider",
+            c.llm_provider.value.to_string(),
+            c.llm_provider.origin.to_string(),
+        ),
+        (
+            "llm.base_url",
+            c.llm_base_url
+                .value
+                .clone()
+                .unwrap_or_else(|| "(the provider's)".into()),
+            c.llm_base_url.origin.to_string(),
+        ),
+        (
+            "llm.model",
+            c.llm_model.value.clone().unwrap_or_else(|| "(none)".into()),
+            c.llm_model.origin.to_string(),
+        ),
+        (
+            "llm.command",
+            c.llm_command
+                .value
+                .clone()
+                .unwrap_or_else(|| "(none)".into()),
+            c.llm_command.origin.to_string(),
+        ),
+        (
+            "llm.timeout",
+            format!("{}ms", c.llm_timeout_ms.value),
+            c.llm_timeout_ms.origin.to_string(),
+        ),
+        (
+            "llm.retries",
+            c.llm_retries.value.to_string(),
+            c.llm_retries.origin.to_string(),
+        ),
     ];
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60);

@@ -1,7 +1,13 @@
-//! `trail init` / `trail uninstall`: trail's hooks in the agent's settings.
+//! `trail init` / `trail uninstall`: trail's hooks in the agent's settings, the `/edge` slash
+//! command, and the instruction block in `CLAUDE.md` / `AGENTS.md`. Idempotent both ways: a
+//! second run changes nothing; uninstall removes only what init added.
 
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 use trail_core::config::Config;
-use trail_core::install::{InstallError, claude};
+use trail_core::install::claude::{self, HostSpec};
+use trail_core::install::{InstallError, codex, files};
 
 use crate::cli::InitArgs;
 use crate::error::{CliError, CliResult};
@@ -19,20 +25,41 @@ impl From<InstallError> for CliError {
     }
 }
 
+/// One file init or uninstall looked at.
+#[derive(Serialize)]
+struct FileChange {
+    path: PathBuf,
+    what: &'static str,
+    changed: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    agent: String,
+    hooks: trail_core::install::Change,
+    files: Vec<FileChange>,
+}
+
+const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-local\nstate/\n";
+
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
-    if args.agent != "claude-code" {
-        return Err(CliError::usage(format!(
-            "--agent {}: only claude-code is supported so far",
-            args.agent
-        ))
-        .with_hint("Codex CLI hooks are planned; `trail hook codex` already reads its payloads"));
-    }
+    let (host, settings): (&HostSpec, fn(&Path, &Path, bool) -> PathBuf) = match args.agent.as_str()
+    {
+        "claude-code" | "claude" => (&claude::CLAUDE, claude::settings_path),
+        "codex" => (&codex::CODEX, codex::hooks_path),
+        other => {
+            return Err(CliError::usage(format!(
+                "--agent {other}: trail knows claude-code and codex"
+            )));
+        }
+    };
     let config = Config::load()?;
+    let root = config.project_root.value.clone();
     let home = std::env::var_os("HOME")
-        .map(std::path::PathBuf::from)
+        .map(PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
-    let path = claude::settings_path(&config.project_root.value, &home, args.global);
-    let change = if install {
+    let path = settings(&root, &home, args.global);
+    let hooks = if install {
         let exe = std::env::current_exe()?;
         let exe = exe.canonicalize().unwrap_or(exe);
         let exe = exe.display().to_string();
@@ -41,26 +68,110 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         } else {
             exe
         };
-        claude::install(&path, &format!("{program} hook claude-code"))?
+        claude::install_for(host, &path, &format!("{program} hook {}", host.word))?
     } else {
-        claude::uninstall(&path)?
+        claude::uninstall_for(host, &path)?
+    };
+    let mut changed = Vec::new();
+    let claude_host = host.word == "claude-code";
+    if claude_host {
+        let base = if args.global {
+            home.join(".claude")
+        } else {
+            root.join(".claude")
+        };
+        let p = base.join("commands").join("edge.md");
+        let c = if install {
+            files::install_command(&p)?
+        } else {
+            files::uninstall_command(&p)?
+        };
+        changed.push(FileChange {
+            path: p,
+            what: "the /edge slash command",
+            changed: c,
+        });
+    }
+    if !args.global {
+        let p = root.join(if claude_host {
+            "CLAUDE.md"
+        } else {
+            "AGENTS.md"
+        });
+        let c = if install {
+            files::install_block(&p)?
+        } else {
+            files::uninstall_block(&p)?
+        };
+        changed.push(FileChange {
+            path: p,
+            what: "the instruction block",
+            changed: c,
+        });
+        let p = root.join(".trail").join(".gitignore");
+        let c = gitignore(&p, install)?;
+        changed.push(FileChange {
+            path: p,
+            what: "git-ignore for .trail/state",
+            changed: c,
+        });
+    }
+    let report = Report {
+        agent: host.word.to_string(),
+        hooks,
+        files: changed,
     };
     if args.json {
-        return output::json(&change);
+        return output::json(&report);
     }
     let verb = if install { "installed" } else { "removed" };
-    let text = if change.events.is_empty() {
+    let mut text = if report.hooks.events.is_empty() {
         format!(
-            "nothing to change in {} (trail's hooks were already {})\n",
+            "hooks: nothing to change in {} (trail's hooks were already {})\n",
             path.display(),
             if install { "there" } else { "absent" }
         )
     } else {
         format!(
-            "{verb} trail's hooks for {} in {}\n",
-            change.events.join(", "),
+            "hooks: {verb} trail's hooks for {} in {}\n",
+            report.hooks.events.join(", "),
             path.display()
         )
     };
+    for f in &report.files {
+        text.push_str(&format!(
+            "{}: {} {}\n",
+            f.what,
+            if f.changed { verb } else { "unchanged" },
+            f.path.display()
+        ));
+    }
+    if install && host.word == "codex" {
+        text.push_str("Codex asks you to review and trust new hooks before they run: open codex once in this project and accept them.\n");
+    }
     output::text(&text)
+}
+
+fn gitignore(p: &Path, install: bool) -> Result<bool, InstallError> {
+    let io = |action: &'static str| {
+        move |source| InstallError::Io {
+            action,
+            path: p.into(),
+            source,
+        }
+    };
+    let current = std::fs::read_to_string(p).ok();
+    if install {
+        if current.is_some() {
+            return Ok(false);
+        }
+        trail_core::fsutil::ensure_dir(trail_core::fsutil::parent_dir(p)).map_err(io("create"))?;
+        trail_core::fsutil::atomic_write(p, GITIGNORE.as_bytes()).map_err(io("write"))?;
+        Ok(true)
+    } else if current.as_deref() == Some(GITIGNORE) {
+        std::fs::remove_file(p).map_err(io("remove"))?;
+        Ok(true)
+    } else {
+        Ok(false)
+    }
 }

@@ -2,6 +2,9 @@
 
 mod config;
 mod demo;
+pub mod demo_memory;
+mod dream;
+mod edge;
 mod gate;
 mod init;
 mod log;
@@ -17,6 +20,7 @@ use clap::{ArgMatches, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::context::Context;
+use crate::edge::EdgeCmd;
 use crate::error::CliResult;
 
 pub fn dispatch(matches: &ArgMatches) -> CliResult {
@@ -28,9 +32,19 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
         Command::Transcript(a) => transcript::run(&a),
+        Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),
         Command::Remember { note } => memory::remember(&Context::load()?, &note),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
+        Command::Status { json } => edge::status(json),
+        Command::Mode {
+            mode,
+            objective,
+            json,
+        } => edge::mode(&mode, objective, json),
+        Command::Approve { id, json } => edge::decide(EdgeCmd::Approve(id), json),
+        Command::Dismiss { minutes, id, json } => edge::decide(EdgeCmd::Dismiss(minutes, id), json),
+        Command::Skip { id, json } => edge::decide(EdgeCmd::Skip(id), json),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

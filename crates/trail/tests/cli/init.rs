@@ -60,5 +60,89 @@ fn a_malformed_settings_file_is_reported_not_overwritten() {
         std::fs::read_to_string(&settings).unwrap(),
         "{\n  \"hooks\": {,\n}"
     );
-    assert_eq!(code(&env.run(&["init", "--agent", "codex"])), 2);
+    assert_eq!(code(&env.run(&["init", "--agent", "gemini"])), 2);
+}
+
+#[test]
+fn init_writes_the_slash_command_and_instruction_block_and_uninstall_removes_only_them() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let claude_md = env.cwd.join("CLAUDE.md");
+    std::fs::write(&claude_md, "# Rules\n\nBe kind.\n").unwrap();
+    env.ok(&["init"]);
+    let md = std::fs::read_to_string(&claude_md).unwrap();
+    assert!(
+        md.starts_with("# Rules\n\nBe kind.\n") && md.contains("trail:begin"),
+        "{md}"
+    );
+    assert!(
+        md.contains("every 10 minutes") && md.contains("/edge approve"),
+        "{md}"
+    );
+    let cmd = std::fs::read_to_string(env.cwd.join(".claude/commands/edge.md")).unwrap();
+    assert!(cmd.contains("$ARGUMENTS") && cmd.contains("disable-model-invocation: true"));
+    assert_eq!(
+        std::fs::read_to_string(env.cwd.join(".trail/.gitignore"))
+            .unwrap()
+            .lines()
+            .last(),
+        Some("state/")
+    );
+    let out = env.ok(&["init", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["changed"] == false),
+        "second run changes nothing: {v}"
+    );
+    env.ok(&["uninstall"]);
+    assert_eq!(
+        std::fs::read_to_string(&claude_md).unwrap(),
+        "# Rules\n\nBe kind.\n"
+    );
+    assert!(!env.cwd.join(".claude/commands/edge.md").exists());
+    assert!(!env.cwd.join(".trail/.gitignore").exists());
+}
+
+#[test]
+fn init_for_codex_writes_its_hooks_file_and_agents_md() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let out = env.ok(&["init", "--agent", "codex"]);
+    assert!(out.contains("trust"), "{out}");
+    let hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.cwd.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let keys: Vec<&str> = hooks
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["hooks"], "Codex refuses unknown root fields");
+    let cmd = hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(cmd.ends_with(" hook codex"), "{cmd}");
+    assert!(
+        hooks["hooks"].get("SessionEnd").is_none(),
+        "Codex has no SessionEnd"
+    );
+    assert!(
+        std::fs::read_to_string(env.cwd.join("AGENTS.md"))
+            .unwrap()
+            .contains("trail pulse")
+    );
+    assert!(!env.cwd.join(".claude").exists());
+    assert!(
+        env.ok(&["init", "--agent", "codex"])
+            .contains("nothing to change")
+    );
+    env.ok(&["uninstall", "--agent", "codex"]);
+    assert!(!env.cwd.join("AGENTS.md").exists());
+    let after = std::fs::read_to_string(env.cwd.join(".codex/hooks.json")).unwrap();
+    assert_eq!(after.trim(), "{}");
 }

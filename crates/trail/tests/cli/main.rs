@@ -7,6 +7,7 @@ mod bad_input;
 mod claude_e2e;
 mod concurrency;
 mod crash;
+mod dream;
 mod gate;
 mod hook;
 mod init;

@@ -1,0 +1,31 @@
+//! Codex CLI: trail's hooks in `.codex/hooks.json` (or `~/.codex/hooks.json`), same shape as
+//! Claude Code's settings. Codex has no SessionEnd or PostToolUseFailure event; a failed
+//! command reaches PostToolUse with its exit code, which the host adapter reads.
+
+use std::path::{Path, PathBuf};
+
+use super::claude::HostSpec;
+
+pub const EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PreCompact",
+    "Stop",
+    "SubagentStop",
+];
+
+pub const CODEX: HostSpec = HostSpec {
+    word: "codex",
+    events: EVENTS,
+    tool_matcher: None,
+};
+
+pub fn hooks_path(project_root: &Path, home: &Path, global: bool) -> PathBuf {
+    if global {
+        home.join(".codex").join("hooks.json")
+    } else {
+        project_root.join(".codex").join("hooks.json")
+    }
+}

@@ -1,0 +1,234 @@
+//! The `command` provider: any CLI (`llm -m x`, `claude -p`, `ollama run m`, a script) gets the
+//! prompt on stdin and answers on stdout.
+//!
+//! The command runs through `sh -c` in a process group of its own, so that on a timeout the whole
+//! group (the shell and whatever it started) is killed: a grandchild holding the stdout pipe open
+//! would otherwise keep trail waiting after the shell is gone.
+
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{LlmError, Provider, Request, Settings};
+
+/// Keeps a runaway command from filling memory.
+const MAX_OUTPUT: u64 = 16 * 1024 * 1024;
+
+pub struct CommandProvider {
+    command: String,
+    settings: Settings,
+}
+
+impl CommandProvider {
+    pub fn new(s: &Settings) -> Result<CommandProvider, LlmError> {
+        let command = s
+            .command
+            .clone()
+            .filter(|c| !c.trim().is_empty())
+            .ok_or_else(|| LlmError::Setup {
+                message: "the command provider needs a command to run".into(),
+                hint:
+                    "set TRAIL_LLM_COMMAND (e.g. \"llm -m gpt-4o-mini\"), or `command = \"...\"` \
+                       under [llm] in the config"
+                        .into(),
+            })?;
+        Ok(CommandProvider {
+            command,
+            settings: s.clone(),
+        })
+    }
+}
+
+fn tail(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+    let start = lines.len().saturating_sub(3);
+    super::excerpt(&lines[start..].join(" / "))
+}
+
+impl Provider for CommandProvider {
+    fn describe(&self) -> String {
+        format!("command `{}`", self.command)
+    }
+
+    fn complete(
+        &self,
+        req: &Request<'_>,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Result<String, LlmError> {
+        let fail = |detail: String| LlmError::Command {
+            command: self.command.clone(),
+            detail,
+        };
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(&self.command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(m) = &self.settings.model {
+            cmd.env("TRAIL_LLM_MODEL", m);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| fail(format!("cannot start it: {e}")))?;
+        let prompt = format!("{}\n\n{}", req.system, req.user);
+        let mut stdin = child.stdin.take();
+        // Written from a thread: a command that prints before it has read everything would
+        // otherwise deadlock against us on full pipes.
+        let writer = std::thread::spawn(move || {
+            if let Some(s) = stdin.as_mut() {
+                // A command may ignore its input and exit: a broken pipe is its business.
+                let _ = s.write_all(prompt.as_bytes());
+            }
+        });
+        let reader = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut buf = Vec::new();
+                if let Some(p) = pipe {
+                    let _ = p.take(MAX_OUTPUT).read_to_end(&mut buf);
+                }
+                buf
+            })
+        };
+        let out = reader(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let err = reader(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let deadline = Instant::now() + self.settings.timeout;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(st)) => break st,
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = rustix::process::kill_process_group(
+                        rustix::process::Pid::from_child(&child),
+                        rustix::process::Signal::KILL,
+                    );
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(LlmError::Timeout {
+                        what: self.describe(),
+                        after: self.settings.timeout,
+                    });
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(e) => return Err(fail(e.to_string())),
+            }
+        };
+        let _ = writer.join();
+        let stdout = out.join().unwrap_or_default();
+        let stderr = err.join().unwrap_or_default();
+        if !status.success() {
+            return Err(fail(format!(
+                "{status}{}",
+                if stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", tail(&stderr))
+                }
+            )));
+        }
+        let text = String::from_utf8_lossy(&stdout).into_owned();
+        if text.trim().is_empty() {
+            return Err(fail("it exited 0 but printed nothing on stdout".into()));
+        }
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::LlmProvider;
+
+    fn settings(cmd: &str, timeout: Duration) -> Settings {
+        Settings {
+            provider: LlmProvider::Command,
+            base_url: None,
+            model: Some("m1".into()),
+            command: Some(cmd.into()),
+            timeout,
+            retries: 0,
+            api_key: None,
+            key_origin: None,
+        }
+    }
+
+    fn ask(cmd: &str, timeout: Duration) -> Result<String, LlmError> {
+        let p = CommandProvider::new(&settings(cmd, timeout)).unwrap();
+        p.complete(
+            &Request {
+                system: "SYS",
+                user: "USER",
+                memory: "",
+                days: &[],
+            },
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn the_prompt_goes_to_stdin_and_the_answer_comes_from_stdout() {
+        let out = ask(
+            "cat; echo; echo \"model=$TRAIL_LLM_MODEL\"",
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        assert_eq!(out, "SYS\n\nUSER\nmodel=m1\n");
+    }
+
+    #[test]
+    fn failures_say_what_happened() {
+        let e = ask("echo boom >&2; exit 3", Duration::from_secs(10)).unwrap_err();
+        assert!(
+            e.to_string().contains("boom") && e.to_string().contains('3'),
+            "{e}"
+        );
+        let e = ask("cat >/dev/null", Duration::from_secs(10)).unwrap_err();
+        assert!(e.to_string().contains("printed nothing"), "{e}");
+        assert!(CommandProvider::new(&settings(" ", Duration::from_secs(1))).is_err());
+    }
+
+    #[test]
+    fn a_command_that_hangs_is_killed_with_its_children() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let e = ask(
+            &format!("sleep 60 & echo $! > {}; wait", pid_file.display()),
+            Duration::from_millis(500),
+        )
+        .unwrap_err();
+        assert!(matches!(e, LlmError::Timeout { .. }), "{e}");
+        // The grandchild was in the command's process group: it is gone (or a zombie
+        // waiting for init), not sleeping on.
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let mut state = String::new();
+        for _ in 0..200 {
+            state = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
+                .map(|s| {
+                    s.rsplit(") ")
+                        .next()
+                        .unwrap_or("")
+                        .chars()
+                        .take(1)
+                        .collect()
+                })
+                .unwrap_or_else(|_| "gone".into());
+            if state == "gone" || state == "Z" {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(state == "gone" || state == "Z", "grandchild state {state}");
+    }
+}

@@ -1,0 +1,190 @@
+//! The `extractive` provider: no model. Every entry of the current MEMORY.md is kept, and the
+//! bullets of the daily files are merged in under a heading per kind (notes, asks, open next
+//! steps, files changed, commands), deduplicated, each copied verbatim with its source line.
+//! Its answer has the same `[MEMORY]` / `[DREAM]` shape as a model's and goes through the same
+//! verifier: offline dreams are checked like any other.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use super::{LlmError, Provider, Request};
+use crate::memory::core::{self, Entry};
+
+/// New entries a dream adds per heading, newest kept: core memory is a digest, not a copy of
+/// every command ever run. What is left out stays in daily memory (and `trail recall`).
+pub const MAX_NEW_PER_HEADING: usize = 20;
+
+/// Headings in the order they are added, and the daily subsections they collect.
+const KINDS: &[(&str, &str)] = &[
+    ("Remembered", "Notes"),
+    ("Asked", "Asked"),
+    ("Open next steps", "Open next steps"),
+    ("Files changed", "Files changed"),
+    ("Commands", "Commands"),
+];
+
+pub struct Extractive;
+
+/// The key for deduplication: a file's edit count changes from session to session, the file
+/// does not.
+fn key(heading: &str, text: &str) -> String {
+    let t = if heading == "Files changed" {
+        match text.rfind(" (") {
+            Some(i) if text.ends_with(" edit)") || text.ends_with(" edits)") => &text[..i],
+            _ => text,
+        }
+    } else {
+        text
+    };
+    core::normalize(t)
+}
+
+/// Merge `days` into `memory` (both as [`Request`] gives them).
+pub fn consolidate(memory: &str, days: &[(String, String)]) -> (String, String) {
+    let mut merged = core::parse(memory);
+    let mut seen: HashSet<String> = merged
+        .sections
+        .iter()
+        .flat_map(|s| {
+            let h = s.heading.clone().unwrap_or_default();
+            s.entries.iter().map(move |e| key(&h, &e.text))
+        })
+        .collect();
+    // Per heading, new entries oldest first.
+    let mut new: Vec<Vec<Entry>> = vec![Vec::new(); KINDS.len()];
+    let mut repeats = 0usize;
+    for (name, text) in days {
+        let mut kind: Option<usize> = None;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if let Some(h) = t.strip_prefix("### ") {
+                kind = KINDS.iter().position(|(k, _)| *k == h.trim());
+                continue;
+            }
+            if let Some(h) = t.strip_prefix("## ") {
+                // `## Remembered (HH:MM)` holds notes directly; session blocks hold subsections.
+                kind = h.starts_with("Remembered").then_some(0);
+                continue;
+            }
+            let (Some(k), Some(b)) = (kind, t.strip_prefix("- ")) else {
+                continue;
+            };
+            let (text, _) = core::split_src(b);
+            // The host's own markers are not facts, nor is a bullet without a content word
+            // (`- ok`): the verifier could not check it.
+            if text.starts_with("[Request interrupted")
+                || crate::memory::verify::content_words(&text).is_empty()
+                || text.chars().count() > core::MAX_BULLET_CHARS
+            {
+                continue;
+            }
+            if !seen.insert(key(KINDS[k].1, &text)) {
+                repeats += 1;
+                continue;
+            }
+            new[k].push(Entry {
+                text,
+                src: Some(format!("{name}#L{}", i + 1)),
+            });
+        }
+    }
+    let mut added = 0usize;
+    let mut held_back = 0usize;
+    for (k, mut entries) in new.into_iter().enumerate() {
+        if entries.len() > MAX_NEW_PER_HEADING {
+            held_back += entries.len() - MAX_NEW_PER_HEADING;
+            entries.drain(..entries.len() - MAX_NEW_PER_HEADING);
+        }
+        added += entries.len();
+        if !entries.is_empty() {
+            merged.section_mut(Some(KINDS[k].1)).entries.extend(entries);
+        }
+    }
+    let mut dream = format!(
+        "Extractive consolidation (no model): {} daily file{} read ({}); {} entr{} kept, {added} added, {repeats} repeat{} skipped",
+        days.len(),
+        if days.len() == 1 { "" } else { "s" },
+        days.iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        merged.len() - added,
+        if merged.len() - added == 1 {
+            "y"
+        } else {
+            "ies"
+        },
+        if repeats == 1 { "" } else { "s" },
+    );
+    if held_back > 0 {
+        let _ = write!(
+            dream,
+            "; {held_back} older entr{} left in daily memory (at most {MAX_NEW_PER_HEADING} new per heading)",
+            if held_back == 1 { "y" } else { "ies" }
+        );
+    }
+    dream.push('.');
+    (core::render(&merged), dream)
+}
+
+impl Provider for Extractive {
+    fn describe(&self) -> String {
+        "extractive (offline, no model)".into()
+    }
+
+    fn complete(
+        &self,
+        req: &Request<'_>,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Result<String, LlmError> {
+        let (memory, dream) = consolidate(req.memory, req.days);
+        Ok(format!("[MEMORY]\n{memory}\n[DREAM]\n{dream}\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn daily_bullets_are_merged_deduplicated_and_sourced() {
+        let day1 = "# Daily Memory: 2026-11-24\n\n## Session a (10:00)\n<!-- trail:flush sha256=1 -->\n### Asked\n- Fix the rounding bug\n### Files changed\n- src/checkout/total.rs (2 edits)\n### Commands\n- `cargo test` — failed\n### Compaction\n- auto at 1000 tokens\n".to_string();
+        let day2 = "# Daily Memory: 2026-11-25\n\n## Remembered (09:00)\n- The staging DB lives on port 5433\n\n## Session b (11:00)\n### Files changed\n- src/checkout/total.rs (1 edit)\n- tests/checkout.rs (1 edit)\n### Asked\n- Fix the rounding bug\n".to_string();
+        let memory = "## Infra\n- CI runs on main (src: memory/2026-11-20.md#L5)\n";
+        let (out, dream) = consolidate(
+            memory,
+            &[
+                ("memory/2026-11-24.md".into(), day1),
+                ("memory/2026-11-25.md".into(), day2),
+            ],
+        );
+        assert_eq!(
+            out,
+            "# Core Memory\n\n## Infra\n- CI runs on main (src: memory/2026-11-20.md#L5)\n\n## Notes\n- The staging DB lives on port 5433 (src: memory/2026-11-25.md#L4)\n\n## Asked\n- Fix the rounding bug (src: memory/2026-11-24.md#L6)\n\n## Files changed\n- src/checkout/total.rs (2 edits) (src: memory/2026-11-24.md#L8)\n- tests/checkout.rs (1 edit) (src: memory/2026-11-25.md#L9)\n\n## Commands\n- `cargo test` — failed (src: memory/2026-11-24.md#L10)\n"
+        );
+        assert!(
+            dream.contains("1 entry kept, 5 added, 2 repeats skipped"),
+            "{dream}"
+        );
+        // A second pass over the same days adds nothing.
+        let (again, _) = consolidate(&out, &[]);
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn at_most_twenty_new_entries_per_heading_the_newest() {
+        let mut day =
+            "# Daily Memory: 2026-11-25\n\n## Session a (10:00)\n### Commands\n".to_string();
+        for i in 0..25 {
+            day.push_str(&format!("- `make step{i}` — ok\n"));
+        }
+        let (out, dream) = consolidate("", &[("memory/2026-11-25.md".into(), day)]);
+        let c = core::parse(&out);
+        assert_eq!(c.len(), MAX_NEW_PER_HEADING);
+        assert!(out.contains("step24") && !out.contains("step4`"), "{out}");
+        assert!(
+            dream.contains("5 older entries left in daily memory"),
+            "{dream}"
+        );
+    }
+}

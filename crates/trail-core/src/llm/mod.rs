@@ -1,0 +1,270 @@
+//! The LLMs behind `trail dream`: OpenAI-compatible chat completions, the Anthropic Messages API,
+//! any command that reads a prompt on stdin, and `extractive`, which needs no model at all.
+//!
+//! Everything here is reached only from `trail dream`, never from the hook path. A provider is
+//! built (and its settings checked: key, model, command) before anything is sent, so a missing
+//! setting is reported before any work is done. What a model answers is hostile input: the
+//! callers parse and verify it, nothing here trusts it.
+
+pub mod anthropic;
+pub mod command;
+pub mod extractive;
+mod http;
+pub mod openai;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::config::{Config, Env, LlmProvider};
+
+/// The environment variable (and `~/.secrets/trail.env` entry) holding the API key.
+pub const KEY_VAR: &str = "TRAIL_LLM_API_KEY";
+
+/// What a provider is asked.
+pub struct Request<'a> {
+    /// Instructions: the output format and the no-fabrication rule.
+    pub system: &'a str,
+    /// The material itself, as text.
+    pub user: &'a str,
+    /// The same material, structured, for providers that do not read prose (extractive).
+    pub memory: &'a str,
+    /// Daily files in the window, oldest first: (`memory/DATE.md`, text).
+    pub days: &'a [(String, String)],
+}
+
+/// One way to get an answer.
+pub trait Provider {
+    /// `openai model gpt-x at https://…`, for progress lines and the diary.
+    fn describe(&self) -> String;
+    /// The answer's text. `progress` receives status lines (retries, waits).
+    fn complete(
+        &self,
+        req: &Request<'_>,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<String, LlmError>;
+}
+
+/// Resolved settings for one run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub provider: LlmProvider,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub command: Option<String>,
+    pub timeout: Duration,
+    pub retries: u32,
+    /// Never printed; see [`Settings::from_config`] for where it comes from.
+    pub api_key: Option<String>,
+    /// Where the key was found, for messages (`$TRAIL_LLM_API_KEY`, `~/.secrets/trail.env`).
+    pub key_origin: Option<String>,
+}
+
+impl Settings {
+    /// Settings from the configuration; the API key from `$TRAIL_LLM_API_KEY`, then the
+    /// provider's own variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`), then
+    /// `TRAIL_LLM_API_KEY` in `<secrets_dir>/trail.env`. Never from a config file.
+    pub fn from_config(c: &Config, env: &dyn Env) -> Settings {
+        let own = match c.llm_provider.value {
+            LlmProvider::Openai => Some("OPENAI_API_KEY"),
+            LlmProvider::Anthropic => Some("ANTHROPIC_API_KEY"),
+            _ => None,
+        };
+        let mut key = None;
+        for var in std::iter::once(KEY_VAR).chain(own) {
+            if let Some(v) = env.var(var).filter(|v| !v.trim().is_empty()) {
+                key = Some((v.trim().to_string(), format!("${var}")));
+                break;
+            }
+        }
+        if key.is_none() {
+            let file = c.secrets_dir.value.join("trail.env");
+            if let Some(v) = key_from_file(&file) {
+                key = Some((v, file.display().to_string()));
+            }
+        }
+        let (api_key, key_origin) = key.unzip();
+        Settings {
+            provider: c.llm_provider.value,
+            base_url: c
+                .llm_base_url
+                .value
+                .clone()
+                .map(|u| u.trim_end_matches('/').to_string()),
+            model: c.llm_model.value.clone(),
+            command: c.llm_command.value.clone(),
+            timeout: Duration::from_millis(c.llm_timeout_ms.value),
+            retries: c.llm_retries.value,
+            api_key,
+            key_origin,
+        }
+    }
+
+    /// The provider these settings describe, or what is missing.
+    pub fn provider(&self) -> Result<Box<dyn Provider>, LlmError> {
+        Ok(match self.provider {
+            LlmProvider::Openai => Box::new(openai::OpenAi::new(self)?),
+            LlmProvider::Anthropic => Box::new(anthropic::Anthropic::new(self)?),
+            LlmProvider::Command => Box::new(command::CommandProvider::new(self)?),
+            LlmProvider::Extractive => Box::new(extractive::Extractive),
+        })
+    }
+
+    pub(crate) fn model_or_err(&self) -> Result<String, LlmError> {
+        self.model
+            .clone()
+            .filter(|m| !m.trim().is_empty())
+            .ok_or_else(|| LlmError::Setup {
+                message: format!("the {} provider needs a model name", self.provider),
+                hint: "set TRAIL_LLM_MODEL, or `model = \"...\"` under [llm] in \
+                       .trail/config.toml or ~/.config/trail/config.toml"
+                    .into(),
+            })
+    }
+
+    pub(crate) fn key_or_err(&self) -> Result<String, LlmError> {
+        self.api_key.clone().ok_or_else(|| LlmError::Setup {
+            message: format!("{KEY_VAR} is not set (the {} provider needs an API key)", self.provider),
+            hint: format!(
+                "export {KEY_VAR}=..., or put {KEY_VAR}=\"...\" in ~/.secrets/trail.env (mode 0600); \
+                 keys are never read from config files"
+            ),
+        })
+    }
+}
+
+/// `NAME="escaped"` (as trail writes it) or `NAME=raw` / `export NAME=raw` (as people do).
+fn key_from_file(path: &Path) -> Option<String> {
+    let store = crate::secrets::SecretStore::new(path.parent()?.to_path_buf());
+    if let Ok(Some(v)) = store.lookup(KEY_VAR) {
+        return Some(v).filter(|v| !v.trim().is_empty());
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines().find_map(|l| {
+        let l = l.trim();
+        let l = l.strip_prefix("export ").unwrap_or(l);
+        let (name, value) = l.split_once('=')?;
+        let v = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        (name.trim() == KEY_VAR && !v.is_empty()).then(|| v.to_string())
+    })
+}
+
+/// Why there is no answer; each says what to fix ([`LlmError::hint`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LlmError {
+    #[error("{message}")]
+    Setup { message: String, hint: String },
+    #[error("{what} did not answer within {}", secs(*after))]
+    Timeout { what: String, after: Duration },
+    #[error("cannot reach {url}: {message}")]
+    Connect { url: String, message: String },
+    #[error("{what} answered HTTP {status}{}: {detail}", if *attempts > 1 { format!(" ({attempts} attempts)") } else { String::new() })]
+    Status {
+        what: String,
+        status: u16,
+        attempts: u32,
+        detail: String,
+    },
+    #[error("{what} sent an answer trail cannot read: {detail}")]
+    BadAnswer { what: String, detail: String },
+    #[error("the command `{command}` failed: {detail}")]
+    Command { command: String, detail: String },
+}
+
+fn secs(d: Duration) -> String {
+    if d.as_millis() % 1000 == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+impl LlmError {
+    /// What to do next.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            LlmError::Setup { hint, .. } => hint.clone(),
+            LlmError::Timeout { .. } => "raise the timeout (TRAIL_LLM_TIMEOUT=300s, or `timeout = \
+                                         \"300s\"` under [llm]) or use a faster model"
+                .into(),
+            LlmError::Connect { .. } => {
+                "is the server running and is llm.base_url right? `trail config` shows it".into()
+            }
+            LlmError::Status { status, .. } => match status {
+                401 | 403 => format!(
+                    "the key was refused: check {KEY_VAR} (or ~/.secrets/trail.env) and the account"
+                ),
+                404 => "check llm.model and llm.base_url (`trail config` shows both)".into(),
+                400 | 413 | 422 => "the request was refused; try a smaller --lookback or another \
+                                    model"
+                    .into(),
+                429 | 500..=599 => "the service is busy or failing: try again later, or raise \
+                                    llm.retries (TRAIL_LLM_RETRIES)"
+                    .into(),
+                _ => return None,
+            },
+            LlmError::BadAnswer { .. } => {
+                "is llm.base_url an OpenAI-compatible (or Anthropic) endpoint? `trail config`"
+                    .into()
+            }
+            LlmError::Command { .. } => "run the command by hand with a prompt on its stdin; \
+                                         it must print the answer on stdout and exit 0"
+                .into(),
+        })
+    }
+}
+
+/// A short, single-line excerpt of a service's error body (its `error.message` when JSON).
+pub(crate) fn excerpt(body: &str) -> String {
+    let msg = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| {
+            v.pointer("/error/message")
+                .or_else(|| v.get("error"))
+                .or_else(|| v.get("message"))
+                .and_then(|m| m.as_str().map(str::to_string))
+        })
+        .unwrap_or_else(|| body.to_string());
+    let flat: String = msg.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = flat.chars().take(300).collect();
+    if flat.chars().count() > 300 {
+        out.push('…');
+    }
+    if out.is_empty() {
+        "(empty body)".into()
+    } else {
+        out
+    }
+}
+
+/// Where the secrets live, for messages.
+pub fn secrets_file(c: &Config) -> PathBuf {
+    c.secrets_dir.value.join("trail.env")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_read_from_an_env_style_secrets_file_quoted_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("trail.env");
+        std::fs::write(&f, "# keys\nOTHER=\"x\"\nTRAIL_LLM_API_KEY=\"sk-quoted\"\n").unwrap();
+        assert_eq!(key_from_file(&f).as_deref(), Some("sk-quoted"));
+        std::fs::write(&f, "export TRAIL_LLM_API_KEY=sk-raw\n").unwrap();
+        assert_eq!(key_from_file(&f).as_deref(), Some("sk-raw"));
+        std::fs::write(&f, "TRAIL_LLM_API_KEY=\n").unwrap();
+        assert_eq!(key_from_file(&f), None);
+        assert_eq!(key_from_file(&dir.path().join("missing.env")), None);
+    }
+
+    #[test]
+    fn error_excerpts_are_short_single_lines() {
+        assert_eq!(
+            excerpt(r#"{"error":{"message":"Invalid\nkey","type":"auth"}}"#),
+            "Invalid key"
+        );
+        assert_eq!(excerpt(""), "(empty body)");
+        assert!(excerpt(&"x".repeat(1000)).chars().count() <= 301);
+    }
+}

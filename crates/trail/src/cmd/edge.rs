@@ -1,0 +1,50 @@
+//! `trail status`, `trail mode`, `trail approve|dismiss|skip`: the protocol from a terminal.
+//! The words and the effects are the `/edge` commands' ([`crate::edge`]).
+
+use trail_core::config::Config;
+use trail_core::state::grants::By;
+use trail_core::state::{Mode, Store};
+
+use crate::edge::{self, EdgeCmd, Outcome};
+use crate::error::{CliError, CliResult};
+use crate::output;
+
+fn store() -> CliResult<Store> {
+    let config = Config::load()?;
+    Ok(Store::new(config.project_root.value.clone()))
+}
+
+fn show(o: &Outcome, json: bool) -> CliResult {
+    if json {
+        return output::json(o);
+    }
+    output::text(&format!("{}\n", edge::describe(o)))
+}
+
+pub fn status(json: bool) -> CliResult {
+    let s = edge::Status::gather(&store()?)?;
+    if json {
+        return output::json(&s);
+    }
+    output::text(&s.render())
+}
+
+pub fn mode(mode: &str, objective: Option<String>, json: bool) -> CliResult {
+    let Some(m) = Mode::parse(mode) else {
+        return Err(CliError::usage(format!(
+            "`{mode}` is not a mode: use plan, active, review or done"
+        )));
+    };
+    let o = edge::run(&store()?, &EdgeCmd::Mode(m, objective), By::Terminal)?;
+    show(&o, json)?;
+    match &o {
+        // The quality gate said no: the junction is pending, and that is a failed check.
+        Outcome::Transition(t) if !t.changed => Err(CliError::CheckFailed),
+        _ => Ok(()),
+    }
+}
+
+pub fn decide(cmd: EdgeCmd, json: bool) -> CliResult {
+    let o = edge::run(&store()?, &cmd, By::Terminal)?;
+    show(&o, json)
+}

@@ -1,0 +1,147 @@
+//! `trail hook claude-code|codex`: the hot path. It runs before and after every tool call of
+//! every agent session, so it is dispatched from `main` before argument parsing, reads one
+//! payload from stdin, and does only what the event needs — no index, no network, no regex
+//! compiled unless a secret-like keyword shows up. The state file is read only when a decision
+//! needs it (a junction, an edit, a prompt, a session boundary), never for an allowed command.
+//!
+//! Failure policy: a PreToolUse payload that cannot be read is denied (a guardrail fails
+//! closed); any other event that cannot be read exits 0 with a message on stderr and changes
+//! nothing. Stop never blocks.
+
+mod post_tool;
+mod pre_tool;
+mod prompt;
+mod session;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use trail_core::config::Config;
+use trail_core::host::render::{Response, render};
+use trail_core::host::{self, Event, Host};
+use trail_core::ledger::Ledger;
+use trail_core::ledger::record::{Focus, Record, RecordType};
+use trail_core::time::Ts;
+
+/// Payloads are small; refuse to buffer an unbounded stdin.
+const MAX_PAYLOAD: u64 = 16 << 20;
+
+pub fn run(host_name: Option<&str>) -> ExitCode {
+    let host = match host_name {
+        Some("claude-code") => Host::ClaudeCode,
+        Some("codex") => Host::Codex,
+        other => {
+            eprintln!(
+                "error: `trail hook {}`: say which agent sends the payload: `trail hook claude-code` or `trail hook codex`",
+                other.unwrap_or("")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut bytes) {
+        eprintln!("trail hook: cannot read the payload: {e}");
+        return ExitCode::SUCCESS;
+    }
+    let response = match host::decode(&bytes) {
+        Ok((envelope, event)) => handle(&envelope, &event),
+        Err(e) => {
+            // The event name may still be readable; without it, assume the worst only when the
+            // payload says PreToolUse anywhere.
+            if String::from_utf8_lossy(&bytes).contains("PreToolUse") {
+                Response::Deny {
+                    reason: format!(
+                        "trail could not read this tool call ({e}), so it is refused to be safe"
+                    ),
+                }
+            } else {
+                eprintln!("trail hook: ignored a payload it could not read: {e}");
+                Response::Silent
+            }
+        }
+    };
+    if let Some(json) = render(host, &response) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{json}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn handle(envelope: &host::Envelope, event: &Event) -> Response {
+    let config = match Config::load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("trail hook: configuration: {e}");
+            return match event {
+                Event::ToolRequested { .. } => Response::Deny {
+                    reason: format!("trail's configuration is broken ({e}); fix it, then retry"),
+                },
+                _ => Response::Silent,
+            };
+        }
+    };
+    let cx = Cx {
+        config: &config,
+        envelope,
+    };
+    match event {
+        Event::ToolRequested { tool, input, .. } => pre_tool::handle(&cx, tool, input),
+        Event::ToolFinished { .. } => post_tool::handle(&cx, event),
+        Event::PromptSubmitted { prompt } => prompt::handle(&cx, prompt),
+        Event::SessionStarted { source } => session::start(&cx, source),
+        Event::CompactRequested { .. } => session::compact(&cx, event),
+        Event::SessionEnded { reason } => session::end(&cx, event, reason),
+        // Stop must never block the session (the spec's Stop contract; `stop_hook_active`
+        // loops were the original's bug): it captures and lets go.
+        Event::StopRequested { .. } => session::stop(&cx),
+        _ => Response::Silent,
+    }
+}
+
+/// What every handler needs.
+pub(crate) struct Cx<'a> {
+    pub config: &'a Config,
+    pub envelope: &'a host::Envelope,
+}
+
+impl Cx<'_> {
+    pub fn root(&self) -> &std::path::Path {
+        &self.config.project_root.value
+    }
+
+    pub fn store(&self) -> trail_core::state::Store {
+        trail_core::state::Store::new(self.root())
+    }
+
+    pub fn ledger(&self) -> Ledger {
+        Ledger::open(self.config.home.value.clone(), self.config.ledger_options())
+    }
+
+    /// The project's name as it appears in the pulse stream.
+    pub fn project(&self) -> String {
+        self.root()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "project".into())
+    }
+
+    /// Writes a record observed by trail itself (a decision, a mode change, a failure, a
+    /// handoff). Failing to write it is reported, never fatal to the agent's work.
+    pub fn pulse(&self, kind: RecordType, facts: &[String], next: &[String], tags: &[&str]) {
+        let mut r = Record::new(kind, Ts::now());
+        r.focus = vec![Focus {
+            proj: self.project(),
+            topic: String::new(),
+        }];
+        r.next = next.to_vec();
+        r.tags = std::iter::once("trail-hook")
+            .chain(tags.iter().copied())
+            .map(String::from)
+            .collect();
+        let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
+        r.body = trail_core::ledger::record::facts_body(&facts);
+        if let Err(e) = self.ledger().append(r) {
+            eprintln!("trail hook: cannot write a pulse: {e}");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! PostToolUse / PostToolUseFailure: one proof-log line per tool call, from the host's own
+//! report; and a pulse (LedgerPulse §8) after a failure, a state-changing or irreversible
+//! command, or a tool that ran longer than two minutes.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use trail_core::gate::{self, Verdict};
+use trail_core::host::render::Response;
+use trail_core::host::{Event, Tool};
+use trail_core::ledger::record::RecordType;
+use trail_core::proof;
+
+use super::Cx;
+
+/// A tool that runs longer than this is worth a pulse (§8: "~2 minutes").
+const LONG: Duration = Duration::from_secs(120);
+
+/// Git subcommands that change the repository's history or branches.
+const GIT_STATE: &[&str] = &[
+    "commit",
+    "merge",
+    "rebase",
+    "tag",
+    "cherry-pick",
+    "revert",
+    "am",
+    "switch",
+    "checkout",
+];
+
+pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
+    let Event::ToolFinished {
+        tool,
+        input,
+        ok,
+        duration,
+        error,
+        ..
+    } = event
+    else {
+        return Response::Silent;
+    };
+    let ledger = cx.ledger();
+    let mut found = Vec::new();
+    let redactor = match ledger.redactor() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("trail hook: {e}");
+            return Response::Silent;
+        }
+    };
+    let Some(entry) = proof::entry_for(
+        event,
+        cx.envelope.session_id.as_deref(),
+        redactor,
+        &mut found,
+    ) else {
+        return Response::Silent;
+    };
+    if !found.is_empty()
+        && let Err(e) = ledger.secret_store().store(&found)
+    {
+        eprintln!("trail hook: {e}");
+        return Response::Silent;
+    }
+    if let Err(e) = proof::append(cx.root(), &entry) {
+        eprintln!("trail hook: cannot append to the proof log: {e}");
+    }
+    // The pulse carries the redacted preview, never the raw input.
+    let what = format!("{} {}", entry.tool, one_line(&entry.input_preview, 160));
+    let mut facts = Vec::new();
+    let mut tags = Vec::new();
+    if !ok {
+        let why = error
+            .as_deref()
+            .map(|e| format!(": {}", one_line(&redactor.redact(e, &mut found), 160)))
+            .unwrap_or_default();
+        facts.push(format!("failed: {what}{why}"));
+        tags.push("failure");
+    } else if let Some(kind) = consequential(cx, tool, input) {
+        facts.push(format!("{kind}: {what}"));
+        tags.push(kind);
+    }
+    if duration.is_some_and(|d| d >= LONG) {
+        facts.push(format!(
+            "long-running ({} s): {what}",
+            duration.map(|d| d.as_secs()).unwrap_or(0)
+        ));
+        tags.push("long");
+    }
+    if !facts.is_empty() {
+        if !found.is_empty() {
+            let _ = ledger.secret_store().store(&found);
+        }
+        cx.pulse(RecordType::Checkpoint, &facts, &[], &tags);
+    }
+    Response::Silent
+}
+
+/// Whether a successful shell command was irreversible (the gate would ask a person) or changed
+/// the repository's state.
+fn consequential(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Option<&'static str> {
+    if *tool != Tool::Bash {
+        return None;
+    }
+    let command = input.get("command")?.as_str()?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let git_state = words
+        .windows(2)
+        .any(|w| w[0] == "git" && GIT_STATE.contains(&w[1]));
+    let home = std::env::var_os("HOME")?;
+    let places = gate::Places {
+        project_root: cx.root().to_path_buf(),
+        home: home.into(),
+        cwd: cx
+            .envelope
+            .cwd
+            .clone()
+            .unwrap_or_else(|| cx.root().to_path_buf()),
+        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
+    };
+    if gate::evaluate(command, &gate::Context::new(places)).verdict >= Verdict::Junction {
+        return Some("irreversible");
+    }
+    git_state.then_some("state-changing")
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let mut t: String = flat.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}

@@ -1,0 +1,257 @@
+//! PreToolUse: the gate for shell commands, the guard on file edits, junctions met by a
+//! person's allowances and dismissals, and the mode's warnings (§3).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use trail_core::gate::{self, Place, Places, Verdict};
+use trail_core::host::Tool;
+use trail_core::host::render::Response;
+use trail_core::ledger::record::RecordType;
+use trail_core::state::grants::{Subject, kind_of_rule};
+use trail_core::state::protocol::{self, Met};
+use trail_core::state::schema::Junction;
+use trail_core::state::{Mode, StateError, Store};
+use trail_core::time::Ts;
+
+use super::Cx;
+
+pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
+    match tool {
+        Tool::Bash => {
+            let Some(command) = input.get("command").and_then(|c| c.as_str()) else {
+                return Response::Deny {
+                    reason: "trail could not find the command in this Bash call, so it is refused to be safe".into(),
+                };
+            };
+            bash(cx, command)
+        }
+        t if t.edits_files() => edit(cx, t, input),
+        _ => Response::Silent,
+    }
+}
+
+fn places(cx: &Cx<'_>) -> Option<Places> {
+    let home = std::env::var_os("HOME").map(PathBuf::from)?;
+    let cwd = cx
+        .envelope
+        .cwd
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| cx.root().to_path_buf());
+    Some(Places {
+        project_root: cx.root().to_path_buf(),
+        home,
+        cwd,
+        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
+    })
+}
+
+const NO_HOME: &str =
+    "HOME is not set, so trail cannot judge paths; the command is refused to be safe";
+
+fn bash(cx: &Cx<'_>, command: &str) -> Response {
+    let Some(places) = places(cx) else {
+        return Response::Deny {
+            reason: NO_HOME.into(),
+        };
+    };
+    let d = gate::evaluate(command, &gate::Context::new(places));
+    let rule = d.rule.clone().unwrap_or_else(|| "gate".into());
+    match d.verdict {
+        Verdict::Allow => Response::Silent,
+        Verdict::Block => Response::Deny {
+            reason: format!(
+                "trail blocked this command [{rule}]: {}. It will not run, whoever approves.",
+                d.reason
+            ),
+        },
+        Verdict::Junction => junction(
+            cx,
+            Subject {
+                kind: kind_of_rule(&rule),
+                reason: d.reason.clone(),
+                rule,
+                tool: "Bash".into(),
+                action: command.trim().to_string(),
+            },
+        ),
+    }
+}
+
+/// A risky action: let it through on a person's allowance or dismissal, else make it the
+/// pending junction and tell the agent exactly what the person must do.
+fn junction(cx: &Cx<'_>, subject: Subject) -> Response {
+    let store = cx.store();
+    match protocol::meet(&store, &subject, Ts::now()) {
+        Ok(Met::Allowed { allowance }) => {
+            cx.pulse(
+                RecordType::Checkpoint,
+                &[format!(
+                    "ran under a person's one-time approval ({allowance}): {}",
+                    subject.action
+                )],
+                &[],
+                &["decision", "irreversible"],
+            );
+            Response::Silent
+        }
+        Ok(Met::Dismissed { .. }) => Response::Silent,
+        Ok(Met::Pending { junction }) => Response::Deny {
+            reason: pending_reason(&junction),
+        },
+        Err(e) => Response::Deny {
+            reason: format!(
+                "trail stopped this for a person's decision [{}]: {}. It cannot record the junction ({e}), so no approval is possible until that is fixed; tell the user.",
+                subject.rule, subject.reason
+            ),
+        },
+    }
+}
+
+/// The deny reason for a pending junction: what was stopped, why, and the person's options.
+pub(crate) fn pending_reason(j: &Junction) -> String {
+    format!(
+        "trail stopped this for a person's decision [{rule}]: {reason}. Junction {id} is pending. \
+Do not retry or work around it. Tell the user what you want to run and why, and ask them to decide: \
+they type `/edge approve` (runs this exact action once), `/edge dismiss` (stops asking about [{rule}] for 60 minutes) \
+or `/edge skip` (drop it) as their next prompt, or run `trail approve` in their own terminal. \
+Retry only after they approved.",
+        rule = j.rule.as_deref().unwrap_or("gate"),
+        reason = j.reason,
+        id = j.id,
+    )
+}
+
+fn edit(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
+    let Some(raw) = ["file_path", "notebook_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+    else {
+        return Response::Silent;
+    };
+    let Some(places) = places(cx) else {
+        return Response::Deny {
+            reason: NO_HOME.into(),
+        };
+    };
+    let Some(path) = places.resolve(raw) else {
+        return Response::Silent;
+    };
+    let root = cx.root();
+    if path.starts_with(root.join(".trail").join("state")) {
+        return Response::Deny {
+            reason: "trail blocked this edit [state-tamper]: .trail/state holds trail's grants journal and hashes; they are not the agent's to change. It will not run, whoever approves.".into(),
+        };
+    }
+    let store = cx.store();
+    if path == store.path() {
+        if let Some(deny) = state_edit(&store, tool, input) {
+            return deny;
+        }
+    } else if matches!(
+        places.classify(raw),
+        Place::Outside | Place::Home | Place::System | Place::Root | Place::Unknown
+    ) {
+        return junction(
+            cx,
+            Subject {
+                kind: "irreversible",
+                reason: "this edit writes outside the project".into(),
+                rule: "write-outside-project".into(),
+                tool: format!("{tool:?}"),
+                action: path.to_string_lossy().into_owned(),
+            },
+        );
+    }
+    mode_warning(&store)
+}
+
+/// §3: in active mode an edit without a plan is allowed, with a warning.
+fn mode_warning(store: &Store) -> Response {
+    let Ok(l) = store.load() else {
+        return Response::Silent;
+    };
+    if l.exists && l.state.mode() == Some(Mode::Active) && l.state.plan.is_empty() {
+        return Response::Context {
+            event: "PreToolUse",
+            text: "trail: warning: active mode has no plan. Add steps to `plan:` in active_context.yaml (or go back to planning with /edge plan).".into(),
+        };
+    }
+    Response::Silent
+}
+
+/// The agent may edit the objective and the plan, never its own grants; and an edit that would
+/// leave the file unreadable or invalid is refused before it breaks every later junction.
+fn state_edit(store: &Store, tool: &Tool, input: &Value) -> Option<Response> {
+    let current = std::fs::read_to_string(store.path()).unwrap_or_default();
+    let proposed = proposed_text(tool, input, &current)?;
+    let before = store.load().map(|l| l.state).unwrap_or_default();
+    let dir = tempfile::tempdir().ok()?;
+    std::fs::write(dir.path().join(trail_core::state::FILE_NAME), &proposed).ok()?;
+    let after = match Store::new(dir.path()).load() {
+        Ok(l) => l,
+        Err(StateError::Parse { message, .. }) => {
+            return Some(Response::Deny {
+                reason: format!(
+                    "trail refused this edit: it would leave active_context.yaml unreadable ({message}). Keep it valid YAML."
+                ),
+            });
+        }
+        Err(_) => return None,
+    };
+    let added = protocol::grants_added(&before, &after.state);
+    if !added.is_empty() {
+        return Some(Response::Deny {
+            reason: format!(
+                "trail blocked this edit [self-approval]: it would grant {} — approvals are a person's act (`/edge approve` or `trail approve`), never the agent's. It will not run, whoever approves.",
+                added.join(", ")
+            ),
+        });
+    }
+    let problems: Vec<String> = after
+        .problems
+        .into_iter()
+        .filter(|p| !p.contains("schema_version") || before.is_v4())
+        .collect();
+    if !problems.is_empty() {
+        return Some(Response::Deny {
+            reason: format!(
+                "trail refused this edit: active_context.yaml would break its rules: {}",
+                problems.join("; ")
+            ),
+        });
+    }
+    None
+}
+
+/// The file as it would be after the edit, or `None` when the edit cannot apply (the tool
+/// itself will then fail, and nothing changes).
+fn proposed_text(tool: &Tool, input: &Value, current: &str) -> Option<String> {
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(String::from);
+    match tool {
+        Tool::Write => s(input, "content"),
+        Tool::Edit => apply(current, input),
+        Tool::MultiEdit => {
+            let mut text = current.to_string();
+            for e in input.get("edits")?.as_array()? {
+                text = apply(&text, e)?;
+            }
+            Some(text)
+        }
+        _ => None,
+    }
+}
+
+fn apply(text: &str, edit: &Value) -> Option<String> {
+    let old = edit.get("old_string")?.as_str()?;
+    let new = edit.get("new_string")?.as_str()?;
+    if old.is_empty() || !text.contains(old) {
+        return None;
+    }
+    if edit.get("replace_all").and_then(Value::as_bool) == Some(true) {
+        Some(text.replace(old, new))
+    } else {
+        Some(text.replacen(old, new, 1))
+    }
+}
