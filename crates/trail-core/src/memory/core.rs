@@ -94,7 +94,7 @@ pub fn well_formed_src(s: &str) -> Option<String> {
     let line_ok = !line.is_empty()
         && line.len() <= 9
         && line.bytes().all(|b| b.is_ascii_digit())
-        && line.trim_start_matches('0') != "";
+        && !line.trim_start_matches('0').is_empty();
     (date_ok && line_ok).then(|| s.to_string())
 }
 
