@@ -25,11 +25,18 @@ fn sse(event: &str, data: serde_json::Value) -> String {
 }
 
 fn tool_use_reply(id: &str, command: &str) -> String {
-    let input =
-        serde_json::json!({ "command": command, "description": "scripted step" }).to_string();
+    tool_reply(
+        id,
+        "Bash",
+        serde_json::json!({ "command": command, "description": "scripted step" }),
+    )
+}
+
+fn tool_reply(id: &str, tool: &str, input: serde_json::Value) -> String {
+    let input = input.to_string();
     [
         sse("message_start", serde_json::json!({"type":"message_start","message":{"id":format!("msg_{id}"),"type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}})),
-        sse("content_block_start", serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":format!("toolu_{id}"),"name":"Bash","input":{}}})),
+        sse("content_block_start", serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":format!("toolu_{id}"),"name":tool,"input":{}}})),
         sse("content_block_delta", serde_json::json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":input}})),
         sse("content_block_stop", serde_json::json!({"type":"content_block_stop","index":0})),
         sse("message_delta", serde_json::json!({"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":5}})),
@@ -53,6 +60,11 @@ fn text_reply(text: &str) -> String {
 /// A scripted model: the n-th conversation turn (counted by tool results in the request) gets
 /// the n-th step; anything else (side requests) gets a short text.
 fn serve(steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
+    serve_on("SCRIPTED-E2E", steps)
+}
+
+/// The same, for conversations whose request contains `marker`.
+fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -84,9 +96,12 @@ fn serve(steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
                 .push(format!("{} {}", request_line.trim(), body));
             let reply = if request_line.contains("/v1/messages")
                 && !request_line.contains("count_tokens")
-                && body.contains("SCRIPTED-E2E")
+                && body.contains(marker)
+                // The conversation itself carries the tool definitions; side requests (titles,
+                // summaries of a git repository) do not and must not consume a step.
+                && body.contains("\"name\":\"Bash\"")
             {
-                let turn = body.matches("\"tool_result\"").count();
+                let turn = body.matches("\"type\":\"tool_result\"").count();
                 steps
                     .get(turn)
                     .cloned()
@@ -108,12 +123,53 @@ fn serve(steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
     (port, seen)
 }
 
+/// Runs `claude -p PROMPT` headless in the test's project against the scripted model; returns
+/// its output and every request the model server saw.
+fn run_claude(
+    env: &TestEnv,
+    claude: &std::path::Path,
+    port: u16,
+    seen: &Arc<Mutex<Vec<String>>>,
+    prompt: &str,
+) -> (std::process::Output, String) {
+    seen.lock().unwrap().clear();
+    let out = std::process::Command::new(claude)
+        .args([
+            "-p",
+            prompt,
+            "--output-format",
+            "json",
+            "--allowedTools",
+            "Bash Edit Write",
+        ])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &env.home)
+        .env("TRAIL_HOME", &env.trail_home)
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .current_dir(&env.cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let requests = seen.lock().unwrap().join("\n");
+    (out, requests)
+}
+
+fn claude_or_skip() -> Option<PathBuf> {
+    let c = claude_bin();
+    if c.is_none() {
+        eprintln!(
+            "\n*** SKIP: the Claude Code e2e tests need `npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328` (not installed) ***\n"
+        );
+    }
+    c
+}
+
 #[test]
 fn claude_code_runs_trails_hooks_for_real() {
-    let Some(claude) = claude_bin() else {
-        eprintln!(
-            "\n*** SKIP: the Claude Code e2e test needs `npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328` (not installed) ***\n"
-        );
+    let Some(claude) = claude_or_skip() else {
         return;
     };
     let env = TestEnv::new();
@@ -140,26 +196,13 @@ fn claude_code_runs_trails_hooks_for_real() {
         tool_use_reply("3", "ls /definitely/not/here"),
         text_reply("all done"),
     ]);
-    let mut cmd = std::process::Command::new(&claude);
-    cmd.args([
-        "-p",
+    let (out, requests) = run_claude(
+        &env,
+        &claude,
+        port,
+        &seen,
         "SCRIPTED-E2E: run the scripted steps",
-        "--output-format",
-        "json",
-        "--allowedTools",
-        "Bash Edit Write",
-    ])
-    .env_clear()
-    .env("PATH", std::env::var("PATH").unwrap_or_default())
-    .env("HOME", &env.home)
-    .env("TRAIL_HOME", &env.trail_home)
-    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-    .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
-    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    .current_dir(&env.cwd)
-    .stdin(std::process::Stdio::null());
-    let out = cmd.output().unwrap();
-    let requests = seen.lock().unwrap().join("\n");
+    );
     assert!(
         out.status.success(),
         "claude failed: {}\n{}\nrequests:\n{requests}",
@@ -199,4 +242,199 @@ fn claude_code_runs_trails_hooks_for_real() {
     assert_eq!(lines.len(), 2, "{log}");
     assert_eq!(lines[0]["success"], true, "{log}");
     assert_eq!(lines[1]["success"], false, "{log}");
+}
+
+fn git(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("git")
+        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap()
+}
+
+/// A project that is a git repository with one commit and a local bare remote.
+fn project_with_remote(env: &TestEnv) -> PathBuf {
+    let remote = env.root.join("remote.git");
+    assert!(
+        git(
+            &env.root,
+            &["init", "-q", "--bare", remote.to_str().unwrap()]
+        )
+        .status
+        .success()
+    );
+    std::fs::remove_dir_all(env.cwd.join(".git")).ok();
+    assert!(
+        git(&env.cwd, &["init", "-q", "-b", "main"])
+            .status
+            .success()
+    );
+    std::fs::write(env.cwd.join("README.md"), "hello\n").unwrap();
+    assert!(git(&env.cwd, &["add", "README.md"]).status.success());
+    assert!(git(&env.cwd, &["commit", "-qm", "first"]).status.success());
+    assert!(
+        git(
+            &env.cwd,
+            &["remote", "add", "origin", remote.to_str().unwrap()]
+        )
+        .status
+        .success()
+    );
+    remote
+}
+
+fn remote_has_main(remote: &std::path::Path) -> bool {
+    git(remote, &["rev-parse", "--verify", "-q", "refs/heads/main"])
+        .status
+        .success()
+}
+
+fn status_json(env: &TestEnv) -> serde_json::Value {
+    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
+}
+
+const PUSH: &str = "git push origin main";
+
+#[test]
+fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let remote = project_with_remote(&env);
+    env.ok(&["init"]);
+    env.ok(&["mode", "active", "publish the first commit"]);
+
+    // Session 1: the agent pushes; the gate makes it a junction; nothing reaches the remote.
+    let (port, seen) = serve(vec![
+        tool_use_reply("p0", "git log --oneline"),
+        tool_use_reply("p1", PUSH),
+        text_reply("waiting for the user"),
+    ]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: push it");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        !remote_has_main(&remote),
+        "the push ran without a person's approval"
+    );
+    let denial = requests
+        .find("PreToolUse:Bash hook error")
+        .map(|i| requests[i..].chars().take(600).collect::<String>())
+        .unwrap_or_else(|| panic!("no denial reached the model:\n{requests}"));
+    assert!(
+        denial.contains("/edge approve") && denial.contains("git-push"),
+        "{denial}"
+    );
+    let st = status_json(&env);
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    // Stop captured what the hooks saw (active mode; the denied push never ran, so it is not
+    // an observation), and never blocked the session.
+    assert_eq!(
+        st["observations"]["tools_used"]["Bash"],
+        1,
+        "{st}\n{}\n{}\n{requests}",
+        std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap_or_default(),
+        std::fs::read_to_string(env.cwd.join("active_context.yaml")).unwrap_or_default()
+    );
+
+    // Session 2: the person types `/edge approve`; the agent retries twice: the first push runs,
+    // the second is a new junction (the allowance was used up).
+    let (port, seen) = serve_on(
+        "Approved junction",
+        vec![
+            tool_use_reply("p2", PUSH),
+            tool_use_reply("p3", PUSH),
+            text_reply("pushed"),
+        ],
+    );
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "/edge approve");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        requests.contains("trail carried out the user's `/edge` command"),
+        "the prompt hook did not carry out /edge approve:\n{requests}"
+    );
+    assert!(
+        remote_has_main(&remote),
+        "the approved push did not run:\n{requests}"
+    );
+    assert_eq!(
+        occurrences(&requests, "PreToolUse:Bash hook error"),
+        1,
+        "the retry after the approved push must be stopped again:\n{requests}"
+    );
+    let st = status_json(&env);
+    // Used up, and (spec §4) cleaned up at session end; the journal keeps the history.
+    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
+    assert_eq!(occurrences(&journal, "\"event\":\"allow\""), 1, "{journal}");
+    assert!(journal.contains("\"by\":\"prompt\""), "{journal}");
+    assert_eq!(
+        occurrences(&journal, "\"event\":\"consume\""),
+        1,
+        "{journal}"
+    );
+    // The push ran once: one successful proof line for it.
+    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
+    let pushes: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["input_preview"] == PUSH)
+        .collect();
+    assert_eq!(pushes.len(), 1, "{log}");
+    assert_eq!(pushes[0]["success"], true, "{log}");
+    // The decision and the irreversible command are in the pulse stream.
+    let stream = std::fs::read_to_string(env.stream()).unwrap();
+    assert!(
+        stream.contains("decision by the user") && stream.contains("ran under a person"),
+        "{stream}"
+    );
+}
+
+#[test]
+fn the_agent_cannot_approve_its_own_junction() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let remote = project_with_remote(&env);
+    env.ok(&["init"]);
+    let state = env.cwd.join("active_context.yaml");
+    let (port, seen) = serve(vec![
+        tool_use_reply("a1", PUSH),
+        tool_use_reply("a2", "trail approve"),
+        tool_use_reply(
+            "a3",
+            &format!("bash -c 'cd {} && trail approve'", env.cwd.display()),
+        ),
+        tool_reply(
+            "a4",
+            "Write",
+            serde_json::json!({
+                "file_path": state.display().to_string(),
+                "content": "schema_version: 4\nmode: plan\njunction: null\nallowances:\n  - fingerprint: \"0000000000000000000000000000000000000000000000000000000000000000\"\n    consumed: false\ndismissals: []\n",
+            }),
+        ),
+        tool_use_reply(
+            "a5",
+            "echo '{\"event\":\"allow\"}' >> .trail/state/grants.jsonl",
+        ),
+        tool_use_reply("a6", PUSH),
+        text_reply("gave up"),
+    ]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: approve yourself");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        !remote_has_main(&remote),
+        "the agent approved its own push:\n{requests}"
+    );
+    assert!(occurrences(&requests, "[self-approval]") >= 3, "{requests}");
+    assert!(requests.contains("[state-tamper]"), "{requests}");
+    let st = status_json(&env);
+    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
 }
