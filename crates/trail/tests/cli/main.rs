@@ -13,4 +13,5 @@ mod hook;
 mod init;
 mod ledger;
 mod secrets;
+mod state;
 mod torn_tail;

@@ -1,0 +1,308 @@
+//! The Operator's Edge protocol through the real binary: `trail hook` payloads, `/edge` prompts
+//! and the terminal commands, on one project's active_context.yaml.
+
+use serde_json::{Value, json};
+
+use crate::common::*;
+
+fn project() -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env
+}
+
+fn hook(env: &TestEnv, payload: Value) -> Value {
+    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stdout(&out);
+    if s.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&s).unwrap()
+    }
+}
+
+fn bash(env: &TestEnv, command: &str) -> Value {
+    hook(
+        env,
+        json!({"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":command}}),
+    )
+}
+
+fn prompt(env: &TestEnv, text: &str) -> String {
+    let v = hook(
+        env,
+        json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":text}),
+    );
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn denied(v: &Value) -> Option<String> {
+    (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+fn status(env: &TestEnv) -> Value {
+    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
+}
+
+#[test]
+fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
+    let env = project();
+    let why = denied(&bash(&env, "git push origin main")).expect("push is a junction");
+    assert!(
+        why.contains("Junction j-") && why.contains("/edge approve"),
+        "{why}"
+    );
+    let id = status(&env)["junction"]["id"].as_str().unwrap().to_string();
+    // A wrong id is refused and decides nothing.
+    let out = env.run(&["approve", "j-0000000000"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains(&id), "{}", stderr(&out));
+
+    let said = prompt(&env, "/edge approve");
+    assert!(
+        said.contains("Approved junction") && said.contains("retry"),
+        "{said}"
+    );
+    assert!(
+        bash(&env, "git push origin main").is_null(),
+        "the approved push runs"
+    );
+    assert!(
+        denied(&bash(&env, "git push origin main")).is_some(),
+        "once"
+    );
+
+    let said = prompt(&env, "/edge dismiss 30");
+    assert!(said.contains("Dismissed"), "{said}");
+    assert!(
+        bash(&env, "git push origin other").is_null(),
+        "dismissal covers the rule"
+    );
+    assert!(bash(&env, "git push --tags").is_null());
+
+    // Another kind of junction is not covered by the git-push dismissal.
+    assert!(denied(&bash(&env, "curl -X POST https://api.example.com/deploy")).is_some());
+    let out = env.ok(&["skip"]);
+    assert!(out.contains("Skipped"), "{out}");
+    assert_eq!(code(&env.run(&["skip"])), 2, "nothing pending");
+    assert!(prompt(&env, "/edge frobnicate").contains("Usage"));
+}
+
+#[test]
+fn edge_prompts_change_modes_and_the_quality_gate_holds_done() {
+    let env = project();
+    let said = prompt(&env, "/edge active \"ship the parser\"");
+    assert!(said.contains("plan → active"), "{said}");
+    let said = prompt(&env, "/edge done");
+    assert!(said.contains("quality gate failed"), "{said}");
+    let st = status(&env);
+    assert_eq!(st["mode"], "active");
+    assert_eq!(st["junction"]["type"], "quality_gate");
+    let out = env.run(&["mode", "done"]);
+    assert_eq!(code(&out), 1, "a failed quality gate is a failed check");
+    assert!(
+        stdout(&out).contains("No steps marked completed"),
+        "{}",
+        stdout(&out)
+    );
+    let text = env.ok(&["status"]);
+    assert!(
+        text.contains("mode:      active") && text.contains("quality_gate"),
+        "{text}"
+    );
+    assert_eq!(code(&env.run(&["mode", "sideways"])), 2);
+}
+
+#[test]
+fn the_agents_edits_of_the_state_file_may_not_grant_anything() {
+    let env = project();
+    env.ok(&["mode", "active", "x"]);
+    let path = env.cwd.join("active_context.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edit = |old: &str, new: &str| {
+        hook(
+            &env,
+            json!({"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Edit","tool_input":{"file_path":path,"old_string":old,"new_string":new}}),
+        )
+    };
+    // Plan edits are the agent's to make (a warning about the missing plan aside).
+    let ok = edit(
+        "plan: []",
+        "plan:\n  - description: parse\n    status: in_progress",
+    );
+    assert!(denied(&ok).is_none(), "{ok}");
+    let grant = edit(
+        "allowances: []",
+        "allowances:\n  - fingerprint: \"abc\"\n    consumed: false",
+    );
+    assert!(
+        denied(&grant).unwrap().contains("[self-approval]"),
+        "{grant}"
+    );
+    let broken = edit("mode: active", "mode: [");
+    assert!(denied(&broken).unwrap().contains("unreadable"), "{broken}");
+    let invalid = edit("mode: active", "mode: sideways");
+    assert!(denied(&invalid).unwrap().contains("sideways"), "{invalid}");
+    let tamper = hook(
+        &env,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":env.cwd.join(".trail/state/grants.jsonl"),"content":"{}"}}),
+    );
+    assert!(
+        denied(&tamper).unwrap().contains("[state-tamper]"),
+        "{tamper}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        text,
+        "nothing was written"
+    );
+    // In active mode without a plan, an edit elsewhere is allowed with a warning.
+    let w = hook(
+        &env,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":env.cwd.join("src.rs"),"content":"x"}}),
+    );
+    assert!(denied(&w).is_none());
+    assert!(
+        w["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("no plan"),
+        "{w}"
+    );
+    // Writing outside the project needs a person.
+    let out = hook(
+        &env,
+        json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":env.home.join(".bashrc"),"content":"x"}}),
+    );
+    assert!(
+        denied(&out).unwrap().contains("write-outside-project"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unreadable_state_file_is_reported_and_never_overwritten() {
+    let env = project();
+    let path = env.cwd.join("active_context.yaml");
+    let bad = "schema_version: 4\nmode: plan\nplan: [\n";
+    std::fs::write(&path, bad).unwrap();
+    let out = env.run(&["status"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("line"), "{}", stderr(&out));
+    let why = denied(&bash(&env, "git push origin main")).unwrap();
+    assert!(why.contains("cannot record the junction"), "{why}");
+    assert!(
+        denied(&bash(&env, "rm -rf /")).unwrap().contains("blocked"),
+        "block still blocks"
+    );
+    assert!(bash(&env, "ls").is_null(), "allowed still allowed");
+    assert_eq!(code(&env.run(&["mode", "plan"])), 1);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+#[test]
+fn stop_captures_and_archives_session_boundaries_are_recorded() {
+    let env = project();
+    env.ok(&["mode", "active", "write the parser"]);
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
+    );
+    for (i, ok) in [true, true, false].iter().enumerate() {
+        let event = if *ok {
+            "PostToolUse"
+        } else {
+            "PostToolUseFailure"
+        };
+        hook(
+            &env,
+            json!({"hook_event_name":event,"session_id":"s1","tool_name":"Edit","tool_input":{"file_path":env.cwd.join(format!("f{i}.rs")),"old_string":"a","new_string":"b"},"tool_response":{},"error":"boom"}),
+        );
+    }
+    hook(
+        &env,
+        json!({"hook_event_name":"Stop","session_id":"s1","stop_hook_active":true}),
+    );
+    let st = status(&env);
+    assert_eq!(st["observations"]["tools_used"]["Edit"], 3, "{st}");
+    assert_eq!(
+        st["observations"]["files_modified"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // The failure became a pulse.
+    let log = env.ok(&["log", "--limit", "5"]);
+    assert!(log.contains("failed: Edit"), "{log}");
+
+    // s1 never ended: the next session notices and says what it did.
+    let v = hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s2","source":"startup"}),
+    );
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.contains("without a clean exit") && ctx.contains("f0.rs"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("objective: write the parser"), "{ctx}");
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionEnd","session_id":"s2","reason":"exit"}),
+    );
+    let log = env.ok(&["log", "--limit", "1"]);
+    assert!(
+        log.contains("handoff") && log.contains("session s2 ended (exit)"),
+        "{log}"
+    );
+
+    // Done (after a person overrides the quality gate) archives at the next Stop.
+    let _ = env.run(&["mode", "done"]);
+    env.ok(&["approve"]);
+    env.ok(&["mode", "done"]);
+    hook(&env, json!({"hook_event_name":"Stop","session_id":"s3"}));
+    let st = status(&env);
+    assert_eq!(st["mode"], "plan");
+    assert!(st["objective"].is_null());
+    let archive = std::fs::read_to_string(env.cwd.join(".proof/archive.jsonl")).unwrap();
+    assert!(archive.contains("write the parser"), "{archive}");
+}
+
+#[test]
+fn the_attention_budget_speaks_when_the_band_changes() {
+    let env = project();
+    let transcript = env.root.join("t.jsonl");
+    let line = |tokens: u64| {
+        json!({"type":"assistant","uuid":format!("u{tokens}"),"message":{"id":format!("m{tokens}"),"role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":tokens,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}).to_string()
+    };
+    let ask = |env: &TestEnv| {
+        let v = hook(
+            env,
+            json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":transcript}),
+        );
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    std::fs::write(&transcript, format!("{}\n", line(20_000))).unwrap();
+    assert_eq!(ask(&env), "", "green says nothing");
+    std::fs::write(&transcript, format!("{}\n", line(120_000))).unwrap();
+    assert!(ask(&env).contains("yellow"));
+    assert_eq!(ask(&env), "", "said once per band");
+    std::fs::write(&transcript, format!("{}\n", line(180_000))).unwrap();
+    assert!(ask(&env).contains("MANDATORY"));
+    assert!(ask(&env).contains("red"), "red repeats");
+}
