@@ -110,21 +110,7 @@ impl Store {
     }
 
     fn parse(&self, bytes: &[u8]) -> Result<State, StateError> {
-        let path = self.path();
-        let text = std::str::from_utf8(bytes).map_err(|e| StateError::Parse {
-            path: path.clone(),
-            message: format!("not UTF-8 ({e})"),
-        })?;
-        if text.lines().all(|l| {
-            let t = l.trim();
-            t.is_empty() || t.starts_with('#')
-        }) {
-            return Ok(State::default());
-        }
-        serde_saphyr::from_str::<State>(text).map_err(|e| StateError::Parse {
-            path,
-            message: e.to_string(),
-        })
+        parse(&self.path(), bytes)
     }
 
     fn last_written_hash(&self) -> Option<String> {
@@ -225,6 +211,26 @@ impl Store {
         crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))?;
         Ok(out)
     }
+}
+
+/// Reads a state file's bytes (`path` names it in errors). A file of only comments and blank
+/// lines is an empty state.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<State, StateError> {
+    let path = path.to_path_buf();
+    let text = std::str::from_utf8(bytes).map_err(|e| StateError::Parse {
+        path: path.clone(),
+        message: format!("not UTF-8 ({e})"),
+    })?;
+    if text.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#')
+    }) {
+        return Ok(State::default());
+    }
+    serde_saphyr::from_str::<State>(text).map_err(|e| StateError::Parse {
+        path,
+        message: e.to_string(),
+    })
 }
 
 /// The file as trail writes it.

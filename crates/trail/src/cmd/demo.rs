@@ -385,6 +385,9 @@ pub fn run(args: &DemoArgs) -> CliResult {
             f.file, f.offset, f.problem, f.detail
         ))?;
     }
+    say("\n")?;
+    let next = super::demo_gate::gate_chapter(&dir.join("project"), &home, 14, &mut say)?;
+    super::demo_memory::dream_chapter(&dir.join("project"), next, &mut say)?;
     say("\nDone. Everything above ran offline in a temporary directory")?;
     if args.keep.is_some() {
         say(&format!(" kept at {}.\n", dir.display()))?;

@@ -2,6 +2,7 @@
 
 mod config;
 mod demo;
+mod demo_gate;
 pub mod demo_memory;
 mod dream;
 mod edge;

@@ -10,6 +10,8 @@
 
 mod post_tool;
 mod pre_tool;
+
+pub(crate) use pre_tool::pending_reason;
 mod prompt;
 mod session;
 

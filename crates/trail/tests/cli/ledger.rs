@@ -483,6 +483,15 @@ fn demo_runs_offline_and_ends_with_an_intact_chain() {
         "${secret:",
         "chain intact",
         "Tampered",
+        // The gated session.
+        "denied [rm-recursive-critical]",
+        "Junction j-",
+        "Approved junction",
+        "allowed once, under the person's approval",
+        "observed:  3 tool calls",
+        // Memory and the dream.
+        "# Daily Memory:",
+        "# Dream Diary:",
     ] {
         assert!(
             out.to_lowercase().contains(&needle.to_lowercase()),
