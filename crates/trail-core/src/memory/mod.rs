@@ -6,4 +6,5 @@ pub mod core;
 pub mod daily;
 pub mod dream;
 pub mod recall;
+pub mod summary;
 pub mod verify;

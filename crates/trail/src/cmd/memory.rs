@@ -43,6 +43,8 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         &mut Vec::new(),
         &mut keep,
     )?;
+    // The agent's next SessionStart or prompt gets this block back, once.
+    trail_core::memory::summary::mark(&config.project_root.value, &done)?;
     if *json {
         return output::json(&done);
     }

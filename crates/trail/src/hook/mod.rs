@@ -147,3 +147,21 @@ impl Cx<'_> {
         }
     }
 }
+
+/// How much of a flushed daily-memory block is given back (a share of the 10,000-character
+/// context cap, which the rehydrated state also needs).
+const SUMMARY_CHARS: usize = 3_000;
+
+/// The daily-memory block the last flush wrote, once (the context summary callback).
+fn daily_summary(cx: &Cx<'_>) -> Option<String> {
+    match trail_core::memory::summary::take(cx.root(), SUMMARY_CHARS) {
+        Ok(Some(block)) => Some(format!(
+            "trail: what the last flush kept in daily memory (.trail/memory/; `trail recall` searches it):\n{block}"
+        )),
+        Ok(None) => None,
+        Err(e) => {
+            eprintln!("trail hook: {e}");
+            None
+        }
+    }
+}

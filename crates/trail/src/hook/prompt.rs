@@ -43,6 +43,9 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
             Err(usage) => usage,
         });
     }
+    if let Some(block) = super::daily_summary(cx) {
+        notes.push(block);
+    }
     if let Some(n) = attention(cx) {
         notes.push(n);
     }

@@ -60,6 +60,9 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
             "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
         )),
     }
+    if let Some(block) = super::daily_summary(cx) {
+        parts.push(block);
+    }
     let ledger = cx.ledger();
     match ledger.rehydrate(&RehydrateOptions::default()) {
         Ok(state) if !state.threads.is_empty() => {
@@ -205,7 +208,7 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
     let t = trail_core::transcript::parse(&text);
     let store = ledger.secret_store();
     let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    if let Err(e) = flush(
+    match flush(
         cx.root(),
         &t,
         trigger,
@@ -215,6 +218,11 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         &mut found,
         &mut keep,
     ) {
-        eprintln!("trail hook: cannot write daily memory: {e}");
+        Ok(f) => {
+            if let Err(e) = trail_core::memory::summary::mark(cx.root(), &f) {
+                eprintln!("trail hook: {e}");
+            }
+        }
+        Err(e) => eprintln!("trail hook: cannot write daily memory: {e}"),
     }
 }

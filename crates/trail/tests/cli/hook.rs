@@ -209,6 +209,21 @@ fn compaction_and_session_end_flush_daily_memory_once() {
         transcript.to_str().unwrap(),
     ]);
     assert!(out.contains("nothing new"), "{out}");
+
+    // The context summary callback: the next prompt gets the flushed block back, once.
+    let prompt = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "abc123", "prompt": "go on"}).to_string();
+    let (_, out, _) = hook(&env, &prompt);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.contains("what the last flush kept") && ctx.contains("## Trimmed Context ("),
+        "{ctx}"
+    );
+    assert!(!ctx.contains("trail:flush sha256"), "{ctx}");
+    let (_, out, _) = hook(&env, &prompt);
+    assert_eq!(out, "", "given back once");
 }
 
 #[test]

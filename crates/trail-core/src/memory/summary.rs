@@ -1,0 +1,117 @@
+//! The context summary callback: after a flush writes a block to daily memory, the next
+//! SessionStart or UserPromptSubmit gives that block back to the agent — once.
+//!
+//! The flush leaves a claim ticket in `.trail/state/summary.pending` naming the day file and the
+//! block's hash. Whoever injects renames the ticket away first (an atomic claim: two hooks racing
+//! cannot both inject it), then reads the block from the day file, which stays the truth.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::daily::Flushed;
+
+fn pending(root: &Path) -> PathBuf {
+    root.join(".trail").join("state").join("summary.pending")
+}
+
+/// Leaves the ticket for a block just written (a flush that wrote nothing leaves none).
+pub fn mark(root: &Path, f: &Flushed) -> io::Result<()> {
+    if !f.written {
+        return Ok(());
+    }
+    let p = pending(root);
+    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&p))?;
+    crate::fsutil::atomic_write(&p, format!("{}\n{}\n", f.path.display(), f.hash).as_bytes())
+}
+
+/// Claims the ticket and returns the block it names, cut to `max_chars`; `None` when there is
+/// no ticket (or another hook claimed it first).
+pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
+    let p = pending(root);
+    let claimed = p.with_extension(format!("claimed-{}", std::process::id()));
+    match std::fs::rename(&p, &claimed) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let ticket = std::fs::read_to_string(&claimed);
+    let _ = std::fs::remove_file(&claimed);
+    let ticket = ticket?;
+    let mut lines = ticket.lines();
+    let (Some(day), Some(hash)) = (lines.next(), lines.next()) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(day)?;
+    Ok(block(&text, hash).map(|b| cut(&b, max_chars)))
+}
+
+/// The block whose flush marker carries `hash`: its heading line through the line before the
+/// next `## ` heading.
+fn block(text: &str, hash: &str) -> Option<String> {
+    let marker = format!("<!-- trail:flush sha256={hash} -->");
+    let at = text.find(&marker)?;
+    let start = text[..at].rfind("\n## ").map(|i| i + 1).unwrap_or(0);
+    let after = at + marker.len();
+    let end = text[after..]
+        .find("\n## ")
+        .map(|i| after + i + 1)
+        .unwrap_or(text.len());
+    let b: String = text[start..end]
+        .lines()
+        .filter(|l| !l.starts_with("<!-- trail:flush"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(b.trim_end().to_string())
+}
+
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flushed_block_is_given_back_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let day = dir.path().join("2026-11-26.md");
+        std::fs::write(
+            &day,
+            "# Daily Memory: 2026-11-26\n\n## Session a (09:00)\n<!-- trail:flush sha256=aaaa -->\n- old\n\n## Trimmed Context (10:00)\n<!-- trail:flush sha256=bbbb -->\n### Asked\n- the new thing\n\n## Remembered (11:00)\n- x\n",
+        )
+        .unwrap();
+        let f = Flushed {
+            path: day.clone(),
+            written: true,
+            hash: "bbbb".into(),
+        };
+        mark(dir.path(), &f).unwrap();
+        let got = take(dir.path(), 1000).unwrap().unwrap();
+        assert_eq!(
+            got,
+            "## Trimmed Context (10:00)\n### Asked\n- the new thing"
+        );
+        assert_eq!(take(dir.path(), 1000).unwrap(), None, "once");
+        mark(
+            dir.path(),
+            &Flushed {
+                written: false,
+                ..f.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            take(dir.path(), 1000).unwrap(),
+            None,
+            "nothing written, nothing to say"
+        );
+        mark(dir.path(), &f).unwrap();
+        assert_eq!(take(dir.path(), 10).unwrap().unwrap().chars().count(), 10);
+    }
+}
