@@ -13,6 +13,7 @@ fuzz_target!(|data: &[u8]| {
             tmpdir: None,
         },
         ignored: |_, _| false,
+        extra: Vec::new(),
     };
     let _ = evaluate(line, &ctx);
 });

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::gate::custom::UserRule;
 use crate::ledger::LedgerOptions;
 use crate::secrets::RuleSpec;
 
@@ -87,6 +88,8 @@ pub struct Config {
     pub secrets_dir: Setting<PathBuf>,
     #[serde(serialize_with = "rule_names")]
     pub secret_rules: Vec<(RuleSpec, Origin)>,
+    /// Gate rules added in configuration (`[[gate.rules]]`), after the built-in ones.
+    pub gate_rules: Vec<(UserRule, Origin)>,
     /// The project this invocation belongs to.
     pub project_root: Setting<PathBuf>,
     /// Who `trail dream` asks: openai, anthropic, command or extractive.
@@ -111,6 +114,15 @@ struct FileConfig {
     secrets: SecretsSection,
     #[serde(default)]
     llm: LlmSection,
+    #[serde(default)]
+    gate: GateSection,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct GateSection {
+    #[serde(default)]
+    rules: Vec<UserRule>,
 }
 
 /// The LLM behind `trail dream`.
@@ -239,6 +251,7 @@ impl Config {
                     .unwrap_or_default(),
             ),
             secret_rules: Vec::new(),
+            gate_rules: Vec::new(),
             project_root: project,
             llm_provider: Setting::default(LlmProvider::Extractive),
             llm_base_url: Setting::default(None),
@@ -336,6 +349,9 @@ impl Config {
         }
         for r in fc.secrets.rules {
             self.secret_rules.push((r, origin.clone()));
+        }
+        for r in fc.gate.rules {
+            self.gate_rules.push((r, origin.clone()));
         }
         self.apply_llm(fc.llm, &origin, &err)
     }
@@ -479,6 +495,26 @@ impl Config {
     }
 
     /// Ledger options from this configuration.
+    /// The configured gate rules, for the gate's context.
+    pub fn gate_rules(&self) -> Vec<UserRule> {
+        self.gate_rules.iter().map(|(r, _)| r.clone()).collect()
+    }
+
+    /// Checks every configured gate rule against its own examples. Not done on the hook path
+    /// (parsing examples costs time on every tool call); commands a person runs call it.
+    pub fn check_gate_rules(&self) -> Result<(), ConfigError> {
+        for (r, origin) in &self.gate_rules {
+            if let Err(message) = crate::gate::custom::check(r) {
+                let path = match origin {
+                    Origin::UserFile(p) | Origin::ProjectFile(p) => p.clone(),
+                    other => PathBuf::from(other.to_string()),
+                };
+                return Err(ConfigError::File { path, message });
+            }
+        }
+        Ok(())
+    }
+
     pub fn ledger_options(&self) -> LedgerOptions {
         let mut o = LedgerOptions::new(self.secrets_dir.value.clone());
         o.rotate_bytes = self.rotate_bytes.value;

@@ -26,6 +26,7 @@ fn ctx() -> Context {
                 })
             })
         },
+        extra: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@
 //!
 //! The gate reads no state and writes none; `trail gate -- CMD` shows its verdict.
 
+pub mod custom;
 pub mod parse;
 pub mod paths;
 pub mod rules;
@@ -56,6 +57,8 @@ pub struct Context {
     pub places: Places,
     /// Whether a path inside the project is git-ignored build output (safe to delete).
     pub ignored: fn(&Places, &std::path::Path) -> bool,
+    /// Rules added in configuration (checked after the built-in ones).
+    pub extra: Vec<custom::UserRule>,
 }
 
 impl Context {
@@ -64,6 +67,7 @@ impl Context {
         Context {
             places,
             ignored: git_ignored,
+            extra: Vec::new(),
         }
     }
 }

@@ -34,7 +34,7 @@ impl Cmd<'_> {
     }
 
     /// The first operand (a subcommand such as `push` in `git push`).
-    fn sub(&self) -> Option<&str> {
+    pub(super) fn sub(&self) -> Option<&str> {
         self.operands().next().and_then(|a| a.text.as_deref())
     }
 
@@ -51,6 +51,13 @@ impl Cmd<'_> {
                         && w[1..].chars().all(|x| x.is_ascii_alphanumeric())
                         && w[1..].contains(c)
                 })
+        })
+    }
+
+    pub(super) fn any_word_ci_owned(&self, needles: &[String]) -> bool {
+        self.words().any(|w| {
+            let l = w.to_ascii_lowercase();
+            needles.iter().any(|n| l.contains(&n.to_ascii_lowercase()))
         })
     }
 
@@ -784,6 +791,16 @@ pub fn judge(
                     verdict: rule.verdict,
                     rule: Some(rule.id.into()),
                     reason: rule.reason.into(),
+                    command: Some(raw.clone()),
+                });
+            }
+        }
+        for rule in &ctx.extra {
+            if rule.matches(&c) {
+                out.push(Decision {
+                    verdict: rule.verdict(),
+                    rule: Some(rule.id.clone()),
+                    reason: rule.reason.clone(),
                     command: Some(raw.clone()),
                 });
             }

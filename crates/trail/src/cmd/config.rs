@@ -8,6 +8,7 @@ use crate::output;
 
 pub fn run(args: &ConfigArgs) -> CliResult {
     let c = Config::load()?;
+    c.check_gate_rules()?;
     if args.json {
         return output::json(&c);
     }
@@ -95,6 +96,13 @@ pub fn run(args: &ConfigArgs) -> CliResult {
     }
     for (r, o) in &c.secret_rules {
         s.push_str(&format!("{:w$}  {:vw$}  ({o})\n", "secrets.rules", r.name));
+    }
+    for (r, o) in &c.gate_rules {
+        s.push_str(&format!(
+            "{:w$}  {:vw$}  ({o})\n",
+            "gate.rules",
+            format!("{} ({:?}: {})", r.id, r.verdict(), r.command)
+        ));
     }
     if c.files.is_empty() {
         s.push_str("\nno config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)\n");

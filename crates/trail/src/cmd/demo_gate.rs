@@ -24,6 +24,7 @@ fn ask(store: &Store, places: &Places, command: &str) -> String {
         places: places.clone(),
         // The demo project is not a git repository: nothing in it counts as ignored output.
         ignored: |_, _| false,
+        extra: Vec::new(),
     };
     let d = gate::evaluate(command, &ctx);
     let rule = d.rule.clone().unwrap_or_default();

@@ -24,7 +24,10 @@ pub fn run(args: &GateArgs) -> CliResult {
     } else {
         args.command.join(" ")
     };
-    let d = gate::evaluate(&line, &Context::new(places));
+    config.check_gate_rules()?;
+    let mut ctx = Context::new(places);
+    ctx.extra = config.gate_rules();
+    let d = gate::evaluate(&line, &ctx);
     if args.json {
         return output::json(&d);
     }

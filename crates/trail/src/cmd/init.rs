@@ -40,11 +40,13 @@ struct Report {
     files: Vec<FileChange>,
 }
 
+/// Where a host keeps its hook settings: (project root, home, global) → file.
+type SettingsPath = fn(&Path, &Path, bool) -> PathBuf;
+
 const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-local\nstate/\n";
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
-    let (host, settings): (&HostSpec, fn(&Path, &Path, bool) -> PathBuf) = match args.agent.as_str()
-    {
+    let (host, settings): (&HostSpec, SettingsPath) = match args.agent.as_str() {
         "claude-code" | "claude" => (&claude::CLAUDE, claude::settings_path),
         "codex" => (&codex::CODEX, codex::hooks_path),
         other => {

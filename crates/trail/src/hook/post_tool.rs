@@ -120,7 +120,9 @@ fn consequential(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Option<&'static str
             .unwrap_or_else(|| cx.root().to_path_buf()),
         tmpdir: std::env::var_os("TMPDIR").map(Into::into),
     };
-    if gate::evaluate(command, &gate::Context::new(places)).verdict >= Verdict::Junction {
+    let mut ctx = gate::Context::new(places);
+    ctx.extra = cx.config.gate_rules();
+    if gate::evaluate(command, &ctx).verdict >= Verdict::Junction {
         return Some("irreversible");
     }
     git_state.then_some("state-changing")

@@ -56,7 +56,9 @@ fn bash(cx: &Cx<'_>, command: &str) -> Response {
             reason: NO_HOME.into(),
         };
     };
-    let d = gate::evaluate(command, &gate::Context::new(places));
+    let mut ctx = gate::Context::new(places);
+    ctx.extra = cx.config.gate_rules();
+    let d = gate::evaluate(command, &ctx);
     let rule = d.rule.clone().unwrap_or_else(|| "gate".into());
     match d.verdict {
         Verdict::Allow => Response::Silent,

@@ -75,7 +75,12 @@ fn run_edge(cx: &Cx<'_>, cmd: &EdgeCmd) -> String {
                     );
                 }
                 Outcome::Transition(t) if t.changed => {
-                    cx.pulse(RecordType::Checkpoint, &[text.clone()], &[], &["mode"]);
+                    cx.pulse(
+                        RecordType::Checkpoint,
+                        std::slice::from_ref(&text),
+                        &[],
+                        &["mode"],
+                    );
                 }
                 _ => {}
             }

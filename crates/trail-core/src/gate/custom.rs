@@ -1,0 +1,163 @@
+//! Rules a project or person adds in configuration (`[[gate.rules]]` in `.trail/config.toml` or
+//! `~/.config/trail/config.toml`). They can only add restrictions — block or junction, never
+//! allow — and, like the built-in ones, carry examples that must and must not match, checked by
+//! [`check`] whenever a person runs `trail config`, `trail gate` or `trail status`.
+//!
+//! ```toml
+//! [[gate.rules]]
+//! id = "terraform-apply"
+//! verdict = "junction"
+//! reason = "terraform apply changes real infrastructure"
+//! command = "terraform"
+//! subcommand = "apply"
+//! must_match = ["terraform apply", "sudo terraform apply -auto-approve"]
+//! must_not_match = ["terraform plan"]
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::Verdict;
+use super::paths::Places;
+use super::rules::Cmd;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserRule {
+    pub id: String,
+    pub verdict: UserVerdict,
+    pub reason: String,
+    /// The program's name (its basename: `/usr/bin/terraform` is `terraform`).
+    pub command: String,
+    /// The first operand, when it must be this (`apply` in `terraform apply`).
+    #[serde(default)]
+    pub subcommand: Option<String>,
+    /// Matches only when some argument contains one of these (case-insensitive).
+    #[serde(default)]
+    pub args_any: Vec<String>,
+    pub must_match: Vec<String>,
+    #[serde(default)]
+    pub must_not_match: Vec<String>,
+}
+
+/// A configured rule can only tighten.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UserVerdict {
+    Block,
+    Junction,
+}
+
+impl UserRule {
+    pub fn verdict(&self) -> Verdict {
+        match self.verdict {
+            UserVerdict::Block => Verdict::Block,
+            UserVerdict::Junction => Verdict::Junction,
+        }
+    }
+
+    pub(super) fn matches(&self, c: &Cmd<'_>) -> bool {
+        if c.name != self.command {
+            return false;
+        }
+        if let Some(sub) = &self.subcommand
+            && c.sub() != Some(sub.as_str())
+        {
+            return false;
+        }
+        self.args_any.is_empty() || c.any_word_ci_owned(&self.args_any)
+    }
+}
+
+/// Checks a rule's examples through the whole gate (wrappers, chains and shells included): each
+/// `must_match` example must trigger it, no `must_not_match` example may.
+pub fn check(rule: &UserRule) -> Result<(), String> {
+    if rule.id.trim().is_empty() || rule.command.trim().is_empty() {
+        return Err("a gate rule needs an `id` and a `command`".into());
+    }
+    if rule.must_match.is_empty() {
+        return Err(format!(
+            "gate rule `{}` has no `must_match` example: give at least one command it must catch",
+            rule.id
+        ));
+    }
+    let ctx = super::Context {
+        places: Places {
+            project_root: "/nonexistent/project".into(),
+            home: "/nonexistent/home".into(),
+            cwd: "/nonexistent/project".into(),
+            tmpdir: None,
+        },
+        ignored: |_, _| false,
+        extra: vec![rule.clone()],
+    };
+    let hits = |ex: &str| {
+        super::findings(ex, &ctx)
+            .iter()
+            .any(|d| d.rule.as_deref() == Some(rule.id.as_str()))
+    };
+    for ex in &rule.must_match {
+        if !hits(ex) {
+            return Err(format!(
+                "gate rule `{}` does not match its must_match example `{ex}`",
+                rule.id
+            ));
+        }
+    }
+    for ex in &rule.must_not_match {
+        if hits(ex) {
+            return Err(format!(
+                "gate rule `{}` matches its must_not_match example `{ex}`",
+                rule.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terraform() -> UserRule {
+        UserRule {
+            id: "terraform-apply".into(),
+            verdict: UserVerdict::Junction,
+            reason: "changes real infrastructure".into(),
+            command: "terraform".into(),
+            subcommand: Some("apply".into()),
+            args_any: vec![],
+            must_match: vec![
+                "terraform apply".into(),
+                "cd infra && sudo terraform apply -auto-approve".into(),
+                "bash -c 'terraform apply'".into(),
+            ],
+            must_not_match: vec!["terraform plan".into(), "echo terraform apply".into()],
+        }
+    }
+
+    #[test]
+    fn a_configured_rule_is_checked_and_applied_through_wrappers() {
+        assert_eq!(check(&terraform()), Ok(()));
+        let mut wrong = terraform();
+        wrong
+            .must_not_match
+            .push("terraform apply -target=x".into());
+        assert!(check(&wrong).unwrap_err().contains("must_not_match"));
+        let mut none = terraform();
+        none.must_match.clear();
+        assert!(check(&none).is_err());
+        let mut narrow = terraform();
+        narrow.args_any = vec!["-AUTO-APPROVE".into()];
+        narrow.must_match = vec!["terraform apply -auto-approve".into()];
+        narrow.must_not_match = vec!["terraform apply".into()];
+        assert_eq!(check(&narrow), Ok(()));
+    }
+
+    #[test]
+    fn verdicts_can_only_tighten() {
+        let r: Result<UserRule, _> = toml::from_str(
+            "id='x'\nverdict='allow'\nreason='r'\ncommand='ls'\nmust_match=['ls']\n",
+        );
+        assert!(r.is_err(), "allow is not a verdict a rule may give");
+    }
+}
