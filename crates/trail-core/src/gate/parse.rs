@@ -161,9 +161,8 @@ impl Walker<'_> {
                 for w in &words {
                     self.word(w);
                 }
-                if words.is_empty() {
-                    return; // assignments or redirections only
-                }
+                // Assignments or redirections only: an empty command still carries its
+                // redirections (`> /etc/hosts` writes), so it is kept.
                 let argv = words.iter().map(|w| self.arg(w)).collect();
                 self.flat.commands.push(Simple {
                     argv,

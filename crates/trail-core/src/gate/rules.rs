@@ -262,6 +262,31 @@ pub static RULES: &[Rule] = &[
     },
     // ---------------------------------------------------------------- junctions
     Rule {
+        id: "destroy-critical-files",
+        verdict: Verdict::Block,
+        reason: "emptying or shredding files of the system, the home directory or the project root is never run",
+        matches: |c, ctx| {
+            matches!(c.name, "truncate" | "shred")
+                && places(c, ctx)
+                    .iter()
+                    .any(|(p, _)| critical(*p) || *p == Place::System)
+        },
+        must_match: &[
+            "truncate -s 0 /etc/passwd",
+            "shred -u /etc/shadow",
+            "sudo shred -n 3 /dev/sda",
+        ],
+        must_not_match: &["truncate -s 0 build.log", "echo shred /etc/shadow"],
+    },
+    Rule {
+        id: "truncate",
+        verdict: Verdict::Junction,
+        reason: "this empties or shreds files: their contents cannot be brought back",
+        matches: |c, _| matches!(c.name, "truncate" | "shred"),
+        must_match: &["truncate -s 0 src/main.rs", "shred -u secrets.txt"],
+        must_not_match: &["echo truncate", "git log --grep truncate"],
+    },
+    Rule {
         id: "rm-recursive",
         verdict: Verdict::Junction,
         reason: "recursive deletion outside temporary directories and git-ignored build output needs a person",
@@ -748,6 +773,24 @@ pub fn judge(
         .collect::<Vec<_>>()
         .join(" ");
     let mut argv: &[Arg] = &cmd.argv;
+    // A bare redirection (`> /etc/hosts`) runs no program but still writes: judge its writes.
+    if argv.is_empty() && !cmd.writes.is_empty() {
+        let c = Cmd {
+            name: "",
+            args: &[],
+            writes: &cmd.writes,
+        };
+        for rule in RULES {
+            if (rule.matches)(&c, ctx) {
+                out.push(Decision {
+                    verdict: rule.verdict,
+                    rule: Some(rule.id.into()),
+                    reason: rule.reason.into(),
+                    command: Some(raw.clone()),
+                });
+            }
+        }
+    }
     while let Some(first) = argv.first() {
         let Some(name_text) = first.text.as_deref() else {
             out.push(junction(
