@@ -228,10 +228,13 @@ pub fn verify(memory: &str, sources: &[Source<'_>]) -> Vec<Check> {
         };
         let bw: HashSet<String> = words(&text).into_iter().collect();
         // Bullet words unknown to every source can never be matched; they still count.
-        let known: Vec<u32> = bw
+        let mut known: Vec<u32> = bw
             .iter()
             .filter_map(|w| ids.get(w.as_str()).copied())
             .collect();
+        // Words are taken rarest first, ties by word id: never by the order of a HashSet, so a
+        // bullet gets the same candidates (and the same verdict and reason) on every run.
+        known.sort_unstable();
         let mut check = Check {
             line: n + 1,
             text: text.clone(),
@@ -375,7 +378,9 @@ mod tests {
             };
             let bw: HashSet<String> = words(&text).into_iter().collect();
             // Bullet words unknown to every source can never be matched; they still count.
-            let known: Vec<u32> = bw.iter().filter_map(|w| ids.get(w).copied()).collect();
+            let mut known: Vec<u32> = bw.iter().filter_map(|w| ids.get(w).copied()).collect();
+            // As in `verify`: ties between equally rare words broken by word id.
+            known.sort_unstable();
             let mut check = Check {
                 line: n + 1,
                 text: text.clone(),
