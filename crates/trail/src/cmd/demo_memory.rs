@@ -38,7 +38,6 @@ fn indent(s: &str) -> String {
 /// Run the chapter in `project` (a directory of the demo's; `.trail/` is created in it), numbering
 /// its steps from `first_step`, and hand each piece of text to `say`. Returns the next step number.
 /// Fails with `CliError::CheckFailed` if the MEMORY.md it wrote does not verify.
-#[allow(dead_code)] // Called by `trail demo` (cmd/demo.rs), wired in separately.
 pub fn dream_chapter(
     project: &Path,
     first_step: usize,
