@@ -5,6 +5,7 @@ mod common;
 
 mod bad_input;
 mod claude_e2e;
+mod codex_e2e;
 mod concurrency;
 mod crash;
 mod dream;

@@ -1,0 +1,557 @@
+//! End to end against the real Codex CLI (`codex exec`), driven headless by a scripted model on
+//! loopback that speaks the Responses API. Needs
+//! `npm install --prefix ~/.cache/trail-e2e-codex @openai/codex@0.169.0` (`.ci/run` does it);
+//! without it each test prints one loud SKIP line and checks nothing else.
+//!
+//! What Codex 0.169.0 does, as these tests found it: hooks are enabled by default; a project's
+//! `.codex/hooks.json` is read only when the project is trusted (`[projects."<dir>"]
+//! trust_level = "trusted"` in `$CODEX_HOME/config.toml`), and unmanaged hooks run only after a
+//! person reviewed them in `/hooks`, or for one invocation with `--dangerously-bypass-hook-trust`.
+//! The shell tool the model calls is `exec_command` (`{"cmd": …}`); hooks see it as
+//! `tool_name: "Bash"`, `tool_input: {"command": …}`. A PreToolUse deny reaches the model as the
+//! tool's output, `Command blocked by PreToolUse hook: <reason>. Command: <cmd>`. PostToolUse's
+//! `tool_response` is the command's output as a plain string, without its exit code.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::common::*;
+
+const VERSION: &str = "0.169.0";
+/// A model Codex knows, so it offers the tools a person would get (`exec_command`, `apply_patch`).
+const MODEL: &str = "gpt-5.5";
+const DENIED: &str = "Command blocked by PreToolUse hook";
+
+fn codex_bin() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TRAIL_E2E_CODEX") {
+        return Some(PathBuf::from(p));
+    }
+    let home = std::env::var_os("HOME")?;
+    let p = PathBuf::from(home).join(".cache/trail-e2e-codex/node_modules/.bin/codex");
+    p.exists().then_some(p)
+}
+
+fn codex_or_skip() -> Option<PathBuf> {
+    let c = codex_bin();
+    if c.is_none() {
+        eprintln!(
+            "\n*** SKIP: the Codex CLI e2e tests need `npm install --prefix ~/.cache/trail-e2e-codex @openai/codex@{VERSION}` (not installed) ***\n"
+        );
+    }
+    c
+}
+
+/// One server-sent event of the Responses API.
+fn sse(data: serde_json::Value) -> String {
+    format!(
+        "event: {}\ndata: {data}\n\n",
+        data["type"].as_str().unwrap()
+    )
+}
+
+/// A whole model turn: created, one output item, completed.
+fn response(id: &str, item: serde_json::Value) -> String {
+    [
+        sse(serde_json::json!({"type":"response.created","response":{"id":format!("resp_{id}")}})),
+        sse(serde_json::json!({"type":"response.output_item.done","output_index":0,"item":item})),
+        sse(serde_json::json!({"type":"response.completed","response":{"id":format!("resp_{id}"),"usage":{"input_tokens":10,"input_tokens_details":null,"output_tokens":5,"output_tokens_details":null,"total_tokens":15}}})),
+    ]
+    .concat()
+}
+
+/// The model runs `command` through Codex's shell tool.
+fn shell_reply(id: &str, command: &str) -> String {
+    response(
+        id,
+        serde_json::json!({
+            "type": "function_call",
+            "id": format!("fc_{id}"),
+            "call_id": format!("call_{id}"),
+            "name": "exec_command",
+            "arguments": serde_json::json!({ "cmd": command }).to_string(),
+        }),
+    )
+}
+
+/// The model edits files through Codex's freeform `apply_patch` tool.
+fn patch_reply(id: &str, patch: &str) -> String {
+    response(
+        id,
+        serde_json::json!({
+            "type": "custom_tool_call",
+            "id": format!("ctc_{id}"),
+            "call_id": format!("call_{id}"),
+            "name": "apply_patch",
+            "input": patch,
+        }),
+    )
+}
+
+fn text_reply(text: &str) -> String {
+    response(
+        "text",
+        serde_json::json!({
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_text",
+            "content": [{ "type": "output_text", "text": text }],
+        }),
+    )
+}
+
+/// A scripted model: the n-th request of the conversation whose input contains `marker`
+/// (counted by the tool outputs it carries) gets the n-th step; anything else gets a short text.
+fn serve(marker: &'static str, steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            let mut len = 0usize;
+            let mut encoded = false;
+            loop {
+                let mut h = String::new();
+                if reader.read_line(&mut h).is_err() || h == "\r\n" || h.is_empty() {
+                    break;
+                }
+                let h = h.to_ascii_lowercase();
+                if let Some(v) = h.strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                encoded |= h.starts_with("content-encoding:");
+            }
+            let mut body = vec![0u8; len];
+            let _ = reader.read_exact(&mut body);
+            let body = String::from_utf8_lossy(&body).into_owned();
+            log.lock()
+                .unwrap()
+                .push(format!("{} {}", request_line.trim(), body));
+            if !request_line.starts_with("POST") || !request_line.contains("/responses") {
+                let _ = stream.write_all(
+                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                );
+                continue;
+            }
+            assert!(
+                !encoded,
+                "the model request is compressed; the script cannot read it"
+            );
+            let reply = if body.contains(marker) && body.contains("\"name\":\"exec_command\"") {
+                let turn = body.matches("\"type\":\"function_call_output\"").count()
+                    + body.matches("\"type\":\"custom_tool_call_output\"").count();
+                steps
+                    .get(turn)
+                    .cloned()
+                    .unwrap_or_else(|| text_reply("done"))
+            } else {
+                text_reply("ok")
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                reply.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(reply.as_bytes());
+            let _ = stream.flush();
+        }
+    });
+    (port, seen)
+}
+
+/// `$CODEX_HOME` for the test: the scripted model as the provider (no real key), and the
+/// project trusted so Codex reads the `.codex/hooks.json` that `trail init --agent codex` wrote.
+fn codex_home(env: &TestEnv, port: u16) -> PathBuf {
+    let dir = env.home.join(".codex");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut projects = String::new();
+    let canonical = env.cwd.canonicalize().unwrap();
+    for p in [env.cwd.clone(), canonical] {
+        let line = format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n\n",
+            p.display().to_string()
+        );
+        if !projects.contains(&line) {
+            projects.push_str(&line);
+        }
+    }
+    std::fs::write(
+        dir.join("config.toml"),
+        format!(
+            "model = \"{MODEL}\"\nmodel_provider = \"scripted\"\n\n\
+[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
+env_key = \"TRAIL_E2E_MODEL_KEY\"\nwire_api = \"responses\"\n\n{projects}"
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+/// Runs `codex exec PROMPT` headless in the test's project against the scripted model; returns
+/// its output and every request the model server saw.
+fn run_codex(
+    env: &TestEnv,
+    codex: &Path,
+    port: u16,
+    seen: &Arc<Mutex<Vec<String>>>,
+    prompt: &str,
+) -> (std::process::Output, String) {
+    seen.lock().unwrap().clear();
+    let out = std::process::Command::new(codex)
+        .args([
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            // The hooks trail installed have not been reviewed by a person in `/hooks`; this
+            // runs them anyway, for this invocation only.
+            "--dangerously-bypass-hook-trust",
+            // Commands run unsandboxed and without approval prompts: trail is the gate here.
+            "--dangerously-bypass-approvals-and-sandbox",
+            prompt,
+        ])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &env.home)
+        .env("TRAIL_HOME", &env.trail_home)
+        .env("XDG_CONFIG_HOME", env.home.join(".config"))
+        .env("CODEX_HOME", codex_home(env, port))
+        .env("TRAIL_E2E_MODEL_KEY", "not-a-real-key")
+        .current_dir(&env.cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let requests = seen.lock().unwrap().join("\n");
+    (out, requests)
+}
+
+/// The text after the first deny that reached the model.
+fn denial(requests: &str) -> String {
+    requests
+        .find(DENIED)
+        .map(|i| requests[i..].chars().take(700).collect::<String>())
+        .unwrap_or_else(|| panic!("no hook denial reached the model:\n{requests}"))
+}
+
+fn proof_lines(env: &TestEnv) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn codex_runs_trails_hooks_for_real() {
+    let Some(codex) = codex_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let precious = env.home.join("precious");
+    std::fs::create_dir_all(&precious).unwrap();
+    std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+    let init = env.ok(&["init", "--agent", "codex"]);
+    assert!(env.cwd.join(".codex/hooks.json").exists(), "{init}");
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "e2e",
+        "--intent",
+        "continue",
+        "--summary",
+        "prove the hooks",
+        "--next",
+        "RESUME-MARKER-42",
+    ]);
+
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            shell_reply("1", &format!("rm -rf {}", precious.display())),
+            shell_reply("2", "echo made > made.txt"),
+            shell_reply("3", "ls /definitely/not/here"),
+            text_reply("all done"),
+        ],
+    );
+    let (out, requests) = run_codex(
+        &env,
+        &codex,
+        port,
+        &seen,
+        "SCRIPTED-E2E: run the scripted steps",
+    );
+    assert!(
+        out.status.success(),
+        "codex failed: {}\n{}\nrequests:\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("\"type\":\"turn.completed\""),
+        "{}",
+        stdout(&out)
+    );
+
+    // The catastrophic command was denied before it ran, and the reason reached the model.
+    assert!(
+        precious.join("keep.txt").exists(),
+        "the gate let rm -rf through"
+    );
+    let denied = denial(&requests);
+    assert!(
+        denied.contains("rm-recursive") && denied.contains("/edge approve"),
+        "the deny reason did not reach the model: {denied}"
+    );
+    // Each later request repeats the conversation: the denial is in the 3 requests after it.
+    assert_eq!(occurrences(&requests, DENIED), 3, "{requests}");
+    // SessionStart injected the rehydrated state into the conversation.
+    assert!(
+        requests.contains("RESUME-MARKER-42"),
+        "SessionStart context missing from the model's request"
+    );
+    // The allowed command ran; every finished tool call left one proof line. The denied one
+    // never ran, so it has none.
+    assert!(env.cwd.join("made.txt").exists());
+    let lines = proof_lines(&env);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["input_preview"], "echo made > made.txt");
+    assert_eq!(lines[0]["success"], true, "{lines:?}");
+    assert_eq!(lines[1]["input_preview"], "ls /definitely/not/here");
+    assert!(
+        lines[1]["output_preview"]
+            .as_str()
+            .unwrap()
+            .contains("No such file"),
+        "{lines:?}"
+    );
+}
+
+/// Codex 0.169.0 reports a failed command to PostToolUse only through its output text (no exit
+/// code, no PostToolUseFailure), so trail records it as a success. Ignored until the Codex
+/// adapter reads the exit code from somewhere (see PROVENANCE-codex.md).
+#[test]
+#[ignore = "Codex's PostToolUse carries no exit code; trail records a failed command as a success"]
+fn a_failing_command_is_recorded_as_a_failure() {
+    let Some(codex) = codex_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init", "--agent", "codex"]);
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            shell_reply("1", "ls /definitely/not/here"),
+            text_reply("done"),
+        ],
+    );
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: fail once");
+    assert!(out.status.success(), "{}\n{requests}", stderr(&out));
+    let lines = proof_lines(&env);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["success"], false, "{lines:?}");
+}
+
+/// Codex edits files with `apply_patch` (`tool_input.command` holds the patch); trail's edit
+/// guard only knows Claude Code's Edit/Write (`file_path`), so this patch to the grants journal
+/// goes through. Ignored until the gate reads the paths in a patch.
+#[test]
+#[ignore = "trail does not yet guard Codex's apply_patch edits"]
+fn an_apply_patch_to_trails_state_is_refused() {
+    let Some(codex) = codex_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init", "--agent", "codex"]);
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            patch_reply(
+                "1",
+                "*** Begin Patch\n*** Add File: .trail/state/grants.jsonl\n+{\"event\":\"allow\"}\n*** End Patch\n",
+            ),
+            text_reply("done"),
+        ],
+    );
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: forge a grant");
+    assert!(out.status.success(), "{}\n{requests}", stderr(&out));
+    assert!(requests.contains("[state-tamper]"), "{requests}");
+    assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
+}
+
+fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("git")
+        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap()
+}
+
+/// A project that is a git repository with one commit and a local bare remote.
+fn project_with_remote(env: &TestEnv) -> PathBuf {
+    let remote = env.root.join("remote.git");
+    assert!(
+        git(
+            &env.root,
+            &["init", "-q", "--bare", remote.to_str().unwrap()]
+        )
+        .status
+        .success()
+    );
+    assert!(
+        git(&env.cwd, &["init", "-q", "-b", "main"])
+            .status
+            .success()
+    );
+    std::fs::write(env.cwd.join("README.md"), "hello\n").unwrap();
+    assert!(git(&env.cwd, &["add", "README.md"]).status.success());
+    assert!(git(&env.cwd, &["commit", "-qm", "first"]).status.success());
+    assert!(
+        git(
+            &env.cwd,
+            &["remote", "add", "origin", remote.to_str().unwrap()]
+        )
+        .status
+        .success()
+    );
+    remote
+}
+
+fn remote_has_main(remote: &Path) -> bool {
+    git(remote, &["rev-parse", "--verify", "-q", "refs/heads/main"])
+        .status
+        .success()
+}
+
+fn status_json(env: &TestEnv) -> serde_json::Value {
+    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
+}
+
+const PUSH: &str = "git push origin main";
+
+#[test]
+fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
+    let Some(codex) = codex_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let remote = project_with_remote(&env);
+    env.ok(&["init", "--agent", "codex"]);
+    env.ok(&["mode", "active", "publish the first commit"]);
+
+    // Session 1: the agent pushes; the gate makes it a junction; the agent's own approval is
+    // refused; nothing reaches the remote.
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            shell_reply("p0", "git log --oneline"),
+            shell_reply("p1", PUSH),
+            shell_reply("p2", "trail approve"),
+            text_reply("waiting for the user"),
+        ],
+    );
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: push it");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        !remote_has_main(&remote),
+        "the push ran without a person's approval"
+    );
+    let denied = denial(&requests);
+    assert!(
+        denied.contains("/edge approve") && denied.contains("git-push"),
+        "{denied}"
+    );
+    assert!(requests.contains("[self-approval]"), "{requests}");
+    let st = status_json(&env);
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
+
+    // The person approves in their own terminal.
+    env.ok(&["approve"]);
+
+    // Session 2: the agent retries twice: the first push runs, the second is a new junction
+    // (the allowance was used up).
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            shell_reply("p3", PUSH),
+            shell_reply("p4", PUSH),
+            text_reply("pushed"),
+        ],
+    );
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: approved, push");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        remote_has_main(&remote),
+        "the approved push did not run:\n{requests}"
+    );
+    assert_eq!(
+        occurrences(&requests, DENIED),
+        // Only the second push was denied: its denial is in the last request alone.
+        1,
+        "the retry after the approved push must be stopped again:\n{requests}"
+    );
+    let st = status_json(&env);
+    // Used up. (Claude Code's SessionEnd also clears it from the state file; Codex 0.169.0
+    // sends SessionEnd too, but `trail init --agent codex` does not install that hook yet.)
+    let allowances = st["allowances"].as_array().unwrap();
+    assert!(allowances.iter().all(|a| a["consumed"] == true), "{st}");
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
+    assert_eq!(occurrences(&journal, "\"event\":\"allow\""), 1, "{journal}");
+    assert!(journal.contains("\"by\":\"terminal\""), "{journal}");
+    assert_eq!(
+        occurrences(&journal, "\"event\":\"consume\""),
+        1,
+        "{journal}"
+    );
+    // The push ran once: one proof line for it.
+    let pushes: Vec<serde_json::Value> = proof_lines(&env)
+        .into_iter()
+        .filter(|v| v["input_preview"] == PUSH)
+        .collect();
+    assert_eq!(pushes.len(), 1, "{pushes:?}");
+    assert_eq!(pushes[0]["success"], true, "{pushes:?}");
+    let stream = std::fs::read_to_string(env.stream()).unwrap();
+    assert!(stream.contains("ran under a person"), "{stream}");
+
+    // Session 3: the person types `/edge approve` as the prompt (UserPromptSubmit carries it
+    // raw); the agent's retry runs once more.
+    let (port, seen) = serve(
+        "/edge approve",
+        vec![shell_reply("p5", PUSH), text_reply("pushed again")],
+    );
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "/edge approve");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(
+        requests.contains("trail carried out the user's `/edge` command"),
+        "the prompt hook did not carry out /edge approve:\n{requests}"
+    );
+    assert_eq!(occurrences(&requests, DENIED), 0, "{requests}");
+    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
+    assert!(journal.contains("\"by\":\"prompt\""), "{journal}");
+    assert_eq!(
+        occurrences(&journal, "\"event\":\"consume\""),
+        2,
+        "{journal}"
+    );
+    let pushes = proof_lines(&env)
+        .into_iter()
+        .filter(|v| v["input_preview"] == PUSH)
+        .count();
+    assert_eq!(pushes, 2);
+}
