@@ -47,6 +47,7 @@ fn name_of(tool: &Tool) -> String {
         Tool::Edit => "Edit".into(),
         Tool::MultiEdit => "MultiEdit".into(),
         Tool::Write => "Write".into(),
+        Tool::ApplyPatch => "apply_patch".into(),
         Tool::NotebookEdit => "NotebookEdit".into(),
         Tool::Read => "Read".into(),
         Tool::Mcp { server, tool } => format!("mcp__{server}__{tool}"),
@@ -85,14 +86,19 @@ pub fn entry_for(
     };
     let mut red = |s: String| redactor.redact(&s, found).into_owned();
     let input_text = match (tool, input.get("command")) {
-        (Tool::Bash, Some(Value::String(c))) => c.clone(),
+        (Tool::Bash | Tool::ApplyPatch, Some(Value::String(c))) => c.clone(),
         _ => input.to_string(),
     };
-    let file_touched = ["file_path", "notebook_path", "path"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-        .filter(|_| tool.edits_files() || matches!(tool, Tool::Read))
-        .map(String::from);
+    let file_touched = match (tool, input.get("command")) {
+        (Tool::ApplyPatch, Some(Value::String(p))) => {
+            crate::host::codex::patch_paths(p).into_iter().next()
+        }
+        _ => ["file_path", "notebook_path", "path"]
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))
+            .filter(|_| tool.edits_files() || matches!(tool, Tool::Read))
+            .map(String::from),
+    };
     // What the edit changed, as the host reported it: identical edits hash alike.
     let diff_hash = tool.edits_files().then(|| {
         let mut h = Sha256::new();

@@ -35,6 +35,8 @@ pub enum Tool {
     MultiEdit,
     Write,
     NotebookEdit,
+    /// Codex CLI's file edits: a patch naming the files it touches.
+    ApplyPatch,
     Read,
     /// `mcp__<server>__<tool>`.
     Mcp {
@@ -52,6 +54,7 @@ impl Tool {
             "MultiEdit" => Tool::MultiEdit,
             "Write" => Tool::Write,
             "NotebookEdit" => Tool::NotebookEdit,
+            "apply_patch" => Tool::ApplyPatch,
             "Read" => Tool::Read,
             _ => match name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
                 Some((server, tool)) => Tool::Mcp {
@@ -67,7 +70,7 @@ impl Tool {
     pub fn edits_files(&self) -> bool {
         matches!(
             self,
-            Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit
+            Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit | Tool::ApplyPatch
         )
     }
 }

@@ -6,6 +6,7 @@
 //! and unknown fields are ignored, never rejected (hosts add both all the time); only JSON that
 //! does not parse, or an event missing what defines it, is an error.
 
+pub mod codex;
 pub mod event;
 pub mod render;
 pub mod wire;

@@ -61,8 +61,6 @@ pub fn render(host: Host, r: &Response) -> Option<Value> {
                 "additionalContext": fit_context(text, MAX_CONTEXT_CHARS),
             }
         })),
-        // Codex's PreToolUse output schema has no context field; the warning is dropped.
-        (Host::Codex, Response::Context { event, .. }) if *event == "PreToolUse" => None,
         (Host::Codex, Response::Context { event, text }) => Some(json!({
             "hookSpecificOutput": {
                 "hookEventName": event,

@@ -1,6 +1,7 @@
 //! Codex CLI: trail's hooks in `.codex/hooks.json` (or `~/.codex/hooks.json`), same shape as
-//! Claude Code's settings. Codex has no SessionEnd or PostToolUseFailure event; a failed
-//! command reaches PostToolUse with its exit code, which the host adapter reads.
+//! Claude Code's settings. Codex has no PostToolUseFailure: a failed command reaches PostToolUse
+//! without its exit code, which trail reads from the session's rollout file
+//! ([`crate::host::codex`]).
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ pub const EVENTS: &[&str] = &[
     "PreCompact",
     "Stop",
     "SubagentStop",
+    "SessionEnd",
 ];
 
 pub const CODEX: HostSpec = HostSpec {

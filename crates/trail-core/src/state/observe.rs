@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::schema::{Observations, State};
 use crate::proof::{self, Entry};
 
-const EDIT_TOOLS: [&str; 4] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
+const EDIT_TOOLS: [&str; 5] = ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"];
 
 /// Derives observations from the proof log's lines after byte `from`, keeping the entries of
 /// `session` (entries that name no session count too: older hosts send no id).

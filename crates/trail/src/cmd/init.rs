@@ -149,7 +149,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         ));
     }
     if install && host.word == "codex" {
-        text.push_str("Codex asks you to review and trust new hooks before they run: open codex once in this project and accept them.\n");
+        text.push_str("Codex runs these hooks only in a trusted project with reviewed hooks: open `codex` here once and trust the project and its hooks (or set [projects.\"<dir>\"] trust_level = \"trusted\" in ~/.codex/config.toml and review them with /hooks).\n");
     }
     output::text(&text)
 }

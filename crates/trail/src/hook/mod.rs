@@ -46,7 +46,7 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let response = match host::decode(&bytes) {
-        Ok((envelope, event)) => handle(&envelope, &event),
+        Ok((envelope, event)) => handle(host, &envelope, &event),
         Err(e) => {
             // The event name may still be readable; without it, assume the worst only when the
             // payload says PreToolUse anywhere.
@@ -69,7 +69,7 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn handle(envelope: &host::Envelope, event: &Event) -> Response {
+fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     let config = match Config::load() {
         Ok(c) => c,
         Err(e) => {
@@ -83,6 +83,7 @@ fn handle(envelope: &host::Envelope, event: &Event) -> Response {
         }
     };
     let cx = Cx {
+        host,
         config: &config,
         envelope,
     };
@@ -102,6 +103,7 @@ fn handle(envelope: &host::Envelope, event: &Event) -> Response {
 
 /// What every handler needs.
 pub(crate) struct Cx<'a> {
+    pub host: Host,
     pub config: &'a Config,
     pub envelope: &'a host::Envelope,
 }

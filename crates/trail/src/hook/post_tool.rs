@@ -30,6 +30,14 @@ const GIT_STATE: &[&str] = &[
 ];
 
 pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
+    let corrected;
+    let event = match codex_outcome(cx, event) {
+        Some(e) => {
+            corrected = e;
+            &corrected
+        }
+        None => event,
+    };
     let Event::ToolFinished {
         tool,
         input,
@@ -137,4 +145,38 @@ fn one_line(s: &str, max: usize) -> String {
         t.push('…');
         t
     }
+}
+
+/// Codex reports no exit code in PostToolUse (and has no PostToolUseFailure): take the outcome
+/// from its rollout file, or from an `apply_patch` answer's `Exit code: N`.
+fn codex_outcome(cx: &Cx<'_>, event: &Event) -> Option<Event> {
+    use trail_core::host::{Host, codex};
+    if cx.host != Host::Codex {
+        return None;
+    }
+    let Event::ToolFinished {
+        response,
+        tool_use_id,
+        ok: true,
+        ..
+    } = event
+    else {
+        return None;
+    };
+    let from_patch = response
+        .as_ref()
+        .and_then(Value::as_str)
+        .and_then(codex::patch_exit)
+        .map(|c| (c == 0, (c != 0).then(|| format!("exit code {c}"))));
+    let (ok, why) = from_patch
+        .or_else(|| codex::outcome(cx.envelope.transcript_path.as_ref()?, tool_use_id.as_ref()?))?;
+    if ok {
+        return None;
+    }
+    let mut e = event.clone();
+    if let Event::ToolFinished { ok, error, .. } = &mut e {
+        *ok = false;
+        *error = why;
+    }
+    Some(e)
 }

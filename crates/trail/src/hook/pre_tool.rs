@@ -126,35 +126,52 @@ Retry only after they approved.",
 }
 
 fn edit(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
-    let Some(raw) = ["file_path", "notebook_path", "path"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-    else {
-        return Response::Silent;
+    // Codex names its files inside the patch; the other tools in a path field.
+    let targets: Vec<String> = match (tool, input.get("command").and_then(Value::as_str)) {
+        (Tool::ApplyPatch, Some(patch)) => trail_core::host::codex::patch_paths(patch),
+        _ => ["file_path", "notebook_path", "path"]
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))
+            .map(|p| vec![p.to_string()])
+            .unwrap_or_default(),
     };
+    if targets.is_empty() {
+        return Response::Silent;
+    }
     let Some(places) = places(cx) else {
         return Response::Deny {
             reason: NO_HOME.into(),
         };
     };
-    let Some(path) = places.resolve(raw) else {
-        return Response::Silent;
-    };
     let root = cx.root();
-    if path.starts_with(root.join(".trail").join("state")) {
-        return Response::Deny {
-            reason: "trail blocked this edit [state-tamper]: .trail/state holds trail's grants journal and hashes; they are not the agent's to change. It will not run, whoever approves.".into(),
-        };
-    }
     let store = cx.store();
-    if path == store.path() {
-        if let Some(deny) = state_edit(&store, tool, input) {
-            return deny;
+    let mut outside = None;
+    for raw in &targets {
+        let Some(path) = places.resolve(raw) else {
+            outside.get_or_insert_with(|| raw.clone());
+            continue;
+        };
+        if path.starts_with(root.join(".trail").join("state")) {
+            return Response::Deny {
+                reason: "trail blocked this edit [state-tamper]: .trail/state holds trail's grants journal and hashes; they are not the agent's to change. It will not run, whoever approves.".into(),
+            };
         }
-    } else if matches!(
-        places.classify(raw),
-        Place::Outside | Place::Home | Place::System | Place::Root | Place::Unknown
-    ) {
+        if path == store.path() {
+            let deny = match tool {
+                Tool::ApplyPatch => patch_grants(input, raw),
+                _ => state_edit(&store, tool, input),
+            };
+            if let Some(deny) = deny {
+                return deny;
+            }
+        } else if matches!(
+            places.classify(raw),
+            Place::Outside | Place::Home | Place::System | Place::Root | Place::Unknown
+        ) {
+            outside.get_or_insert_with(|| path.to_string_lossy().into_owned());
+        }
+    }
+    if let Some(action) = outside {
         return junction(
             cx,
             Subject {
@@ -162,11 +179,33 @@ fn edit(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
                 reason: "this edit writes outside the project".into(),
                 rule: "write-outside-project".into(),
                 tool: format!("{tool:?}"),
-                action: path.to_string_lossy().into_owned(),
+                action,
             },
         );
     }
     mode_warning(&store)
+}
+
+/// A patch cannot be applied here without Codex's rules, so its added lines are judged: any
+/// that would write a grant's fields into the state file is refused.
+fn patch_grants(input: &Value, file: &str) -> Option<Response> {
+    let patch = input.get("command")?.as_str()?;
+    let grants = trail_core::host::codex::added_lines(patch, file)
+        .into_iter()
+        .any(|l| {
+            [
+                "fingerprint",
+                "consumed",
+                "expires_at",
+                "allowances",
+                "dismissals",
+            ]
+            .iter()
+            .any(|k| l.contains(k))
+        });
+    grants.then(|| Response::Deny {
+        reason: "trail blocked this edit [self-approval]: the patch writes allowances or dismissals into active_context.yaml — approvals are a person's act (`/edge approve` or `trail approve`), never the agent's. It will not run, whoever approves.".into(),
+    })
 }
 
 /// §3: in active mode an edit without a plan is allowed, with a warning.

@@ -128,9 +128,10 @@ fn init_for_codex_writes_its_hooks_file_and_agents_md() {
         .unwrap();
     assert!(cmd.ends_with(" hook codex"), "{cmd}");
     assert!(
-        hooks["hooks"].get("SessionEnd").is_none(),
-        "Codex has no SessionEnd"
+        hooks["hooks"].get("PostToolUseFailure").is_none(),
+        "Codex has no PostToolUseFailure"
     );
+    assert!(hooks["hooks"].get("SessionEnd").is_some());
     assert!(
         std::fs::read_to_string(env.cwd.join("AGENTS.md"))
             .unwrap()
