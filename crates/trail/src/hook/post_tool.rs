@@ -1,11 +1,11 @@
 //! PostToolUse / PostToolUseFailure: one proof-log line per tool call, from the host's own
-//! report; and a pulse (LedgerPulse §8) after a failure, a state-changing or irreversible
-//! command, or a tool that ran longer than two minutes.
+//! report; and a pulse (LedgerPulse §8) after a failure, a state-changing command, or a tool
+//! that ran longer than two minutes (irreversible commands get theirs in PreToolUse, where the
+//! person's approval lets them through).
 
 use std::time::Duration;
 
 use serde_json::Value;
-use trail_core::gate::{self, Verdict};
 use trail_core::host::render::Response;
 use trail_core::host::{Event, Tool};
 use trail_core::ledger::record::RecordType;
@@ -86,7 +86,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
             .unwrap_or_default();
         facts.push(format!("failed: {what}{why}"));
         tags.push("failure");
-    } else if let Some(kind) = consequential(cx, tool, input) {
+    } else if let Some(kind) = consequential(tool, input) {
         facts.push(format!("{kind}: {what}"));
         tags.push(kind);
     }
@@ -106,34 +106,19 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     Response::Silent
 }
 
-/// Whether a successful shell command was irreversible (the gate would ask a person) or changed
-/// the repository's state.
-fn consequential(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Option<&'static str> {
+/// Whether a successful shell command changed the repository's state. (An irreversible command
+/// only runs under a person's approval or dismissal, and PreToolUse writes that pulse; the gate
+/// is not run again here, which keeps the shell parser off this hook's path.)
+fn consequential(tool: &Tool, input: &Value) -> Option<&'static str> {
     if *tool != Tool::Bash {
         return None;
     }
     let command = input.get("command")?.as_str()?;
     let words: Vec<&str> = command.split_whitespace().collect();
-    let git_state = words
+    words
         .windows(2)
-        .any(|w| w[0] == "git" && GIT_STATE.contains(&w[1]));
-    let home = std::env::var_os("HOME")?;
-    let places = gate::Places {
-        project_root: cx.root().to_path_buf(),
-        home: home.into(),
-        cwd: cx
-            .envelope
-            .cwd
-            .clone()
-            .unwrap_or_else(|| cx.root().to_path_buf()),
-        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
-    };
-    let mut ctx = gate::Context::new(places);
-    ctx.extra = cx.config.gate_rules();
-    if gate::evaluate(command, &ctx).verdict >= Verdict::Junction {
-        return Some("irreversible");
-    }
-    git_state.then_some("state-changing")
+        .any(|w| w[0] == "git" && GIT_STATE.contains(&w[1]))
+        .then_some("state-changing")
 }
 
 fn one_line(s: &str, max: usize) -> String {

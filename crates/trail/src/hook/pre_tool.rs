@@ -98,7 +98,18 @@ fn junction(cx: &Cx<'_>, subject: Subject) -> Response {
             );
             Response::Silent
         }
-        Ok(Met::Dismissed { .. }) => Response::Silent,
+        Ok(Met::Dismissed { until }) => {
+            cx.pulse(
+                RecordType::Checkpoint,
+                &[format!(
+                    "ran under a person's dismissal of [{}] (until {until}): {}",
+                    subject.rule, subject.action
+                )],
+                &[],
+                &["decision", "irreversible"],
+            );
+            Response::Silent
+        }
         Ok(Met::Pending { junction }) => Response::Deny {
             reason: pending_reason(&junction),
         },
