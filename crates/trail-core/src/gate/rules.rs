@@ -667,6 +667,26 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
+/// Every built-in and configured rule that matches `c`, as decisions about `raw`.
+fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Vec<Decision>) {
+    let decide = |verdict, rule: String, reason: String| Decision {
+        verdict,
+        rule: Some(rule),
+        reason,
+        command: Some(raw.to_string()),
+    };
+    for rule in RULES {
+        if (rule.matches)(c, ctx) {
+            out.push(decide(rule.verdict, rule.id.into(), rule.reason.into()));
+        }
+    }
+    for rule in &ctx.extra {
+        if rule.matches(c) {
+            out.push(decide(rule.verdict(), rule.id.clone(), rule.reason.clone()));
+        }
+    }
+}
+
 /// `git [-C dir] [-c k=v] <sub>`: the subcommand after global options.
 fn git_sub<'a>(c: &'a Cmd<'_>) -> Option<&'a str> {
     let mut it = c.args.iter().filter_map(|a| a.text.as_deref());
@@ -780,16 +800,7 @@ pub fn judge(
             args: &[],
             writes: &cmd.writes,
         };
-        for rule in RULES {
-            if (rule.matches)(&c, ctx) {
-                out.push(Decision {
-                    verdict: rule.verdict,
-                    rule: Some(rule.id.into()),
-                    reason: rule.reason.into(),
-                    command: Some(raw.clone()),
-                });
-            }
-        }
+        apply_rules(&c, ctx, &raw, &mut out);
     }
     while let Some(first) = argv.first() {
         let Some(name_text) = first.text.as_deref() else {
@@ -828,26 +839,7 @@ pub fn judge(
             args: &argv[1..],
             writes: &cmd.writes,
         };
-        for rule in RULES {
-            if (rule.matches)(&c, ctx) {
-                out.push(Decision {
-                    verdict: rule.verdict,
-                    rule: Some(rule.id.into()),
-                    reason: rule.reason.into(),
-                    command: Some(raw.clone()),
-                });
-            }
-        }
-        for rule in &ctx.extra {
-            if rule.matches(&c) {
-                out.push(Decision {
-                    verdict: rule.verdict(),
-                    rule: Some(rule.id.clone()),
-                    reason: rule.reason.clone(),
-                    command: Some(raw.clone()),
-                });
-            }
-        }
+        apply_rules(&c, ctx, &raw, &mut out);
         // Code handed to a shell is judged as a command line of its own.
         if SHELLS.contains(&name) || name == "eval" {
             let words: Vec<&Arg> = argv[1..].iter().collect();
