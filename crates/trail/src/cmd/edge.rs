@@ -14,7 +14,35 @@ fn store() -> CliResult<Store> {
     Ok(Store::new(config.project_root.value.clone()))
 }
 
+/// Decisions and mode changes made in a terminal go to the pulse stream, as those made by
+/// prompt do (LedgerPulse §8: a pulse on every decision).
+fn record(o: &Outcome) {
+    let (text, tag) = match o {
+        Outcome::Decided(_) => (
+            format!("decision by the user: {}", edge::describe(o)),
+            "decision",
+        ),
+        Outcome::Transition(t) if t.changed => (edge::describe(o), "mode"),
+        _ => return,
+    };
+    let Ok(config) = Config::load() else { return };
+    let ledger =
+        trail_core::ledger::Ledger::open(config.home.value.clone(), config.ledger_options());
+    let project = crate::hook::project_name(&config.project_root.value);
+    let r = crate::hook::observed_record(
+        &project,
+        trail_core::ledger::record::RecordType::Checkpoint,
+        &[text],
+        &[],
+        &[tag],
+    );
+    if let Err(e) = ledger.append(r) {
+        eprintln!("trail: could not record this in the pulse stream: {e}");
+    }
+}
+
 fn show(o: &Outcome, json: bool) -> CliResult {
+    record(o);
     if json {
         return output::json(o);
     }

@@ -123,27 +123,13 @@ impl Cx<'_> {
 
     /// The project's name as it appears in the pulse stream.
     pub fn project(&self) -> String {
-        self.root()
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "project".into())
+        project_name(self.root())
     }
 
     /// Writes a record observed by trail itself (a decision, a mode change, a failure, a
     /// handoff). Failing to write it is reported, never fatal to the agent's work.
     pub fn pulse(&self, kind: RecordType, facts: &[String], next: &[String], tags: &[&str]) {
-        let mut r = Record::new(kind, Ts::now());
-        r.focus = vec![Focus {
-            proj: self.project(),
-            topic: String::new(),
-        }];
-        r.next = next.to_vec();
-        r.tags = std::iter::once("trail-hook")
-            .chain(tags.iter().copied())
-            .map(String::from)
-            .collect();
-        let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
-        r.body = trail_core::ledger::record::facts_body(&facts);
+        let r = observed_record(&self.project(), kind, facts, next, tags);
         if let Err(e) = self.ledger().append(r) {
             eprintln!("trail hook: cannot write a pulse: {e}");
         }
@@ -166,4 +152,35 @@ fn daily_summary(cx: &Cx<'_>) -> Option<String> {
             None
         }
     }
+}
+
+/// The project's name as the pulse stream knows it: its directory's name.
+pub(crate) fn project_name(root: &std::path::Path) -> String {
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "project".into())
+}
+
+/// A record of something trail observed (not the agent's words): one fact a line, tagged
+/// `trail-hook`, focused on the project without a topic.
+pub(crate) fn observed_record(
+    project: &str,
+    kind: RecordType,
+    facts: &[String],
+    next: &[String],
+    tags: &[&str],
+) -> Record {
+    let mut r = Record::new(kind, Ts::now());
+    r.focus = vec![Focus {
+        proj: project.to_string(),
+        topic: String::new(),
+    }];
+    r.next = next.to_vec();
+    r.tags = std::iter::once("trail-hook")
+        .chain(tags.iter().copied())
+        .map(String::from)
+        .collect();
+    let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
+    r.body = trail_core::ledger::record::facts_body(&facts);
+    r
 }

@@ -94,6 +94,10 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     let out = env.ok(&["skip"]);
     assert!(out.contains("Skipped"), "{out}");
     assert_eq!(code(&env.run(&["skip"])), 2, "nothing pending");
+    // Decisions by prompt and in a terminal are both in the pulse stream.
+    let log = env.ok(&["log", "--limit", "20"]);
+    assert!(log.contains("decision by the user: Approved"), "{log}");
+    assert!(log.contains("decision by the user: Skipped"), "{log}");
     assert!(prompt(&env, "/edge frobnicate").contains("Usage"));
 }
 
