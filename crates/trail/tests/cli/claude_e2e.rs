@@ -2,13 +2,10 @@
 //! loopback. Needs `npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328`
 //! (`.ci/run` does it); without it the test prints one loud SKIP line and passes nothing else.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use crate::common::*;
+use crate::e2e::{self, PUSH, Reply, Seen, project_with_remote, remote_has_main, status_json};
 
 fn claude_bin() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("TRAIL_E2E_CLAUDE") {
@@ -59,68 +56,35 @@ fn text_reply(text: &str) -> String {
 
 /// A scripted model: the n-th conversation turn (counted by tool results in the request) gets
 /// the n-th step; anything else (side requests) gets a short text.
-fn serve(steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
+fn serve(steps: Vec<String>) -> (u16, Seen) {
     serve_on("SCRIPTED-E2E", steps)
 }
 
 /// The same, for conversations whose request contains `marker`.
-fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut request_line = String::new();
-            if reader.read_line(&mut request_line).is_err() {
-                continue;
-            }
-            let mut len = 0usize;
-            loop {
-                let mut h = String::new();
-                if reader.read_line(&mut h).is_err() || h == "\r\n" || h.is_empty() {
-                    break;
-                }
-                if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
-                    len = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0u8; len];
-            let _ = reader.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).into_owned();
-            log.lock()
-                .unwrap()
-                .push(format!("{} {}", request_line.trim(), body));
-            let reply = if request_line.contains("/v1/messages")
-                && !request_line.contains("count_tokens")
-                && body.contains(marker)
-                // The conversation itself carries the tool definitions; side requests (titles,
-                // summaries of a git repository) do not and must not consume a step.
-                && body.contains("\"name\":\"Bash\"")
-            {
-                let turn = body.matches("\"type\":\"tool_result\"").count();
+fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
+    e2e::serve(move |line, body| {
+        if !line.contains("/v1/messages") {
+            return None;
+        }
+        if line.contains("count_tokens") {
+            return Some(Reply {
+                content_type: "application/json",
+                body: "{\"input_tokens\":1}".into(),
+            });
+        }
+        // The conversation itself carries the tool definitions; side requests (titles,
+        // summaries of a git repository) do not and must not consume a step.
+        if body.contains(marker) && body.contains("\"name\":\"Bash\"") {
+            let turn = body.matches("\"type\":\"tool_result\"").count();
+            return Some(Reply::events(
                 steps
                     .get(turn)
                     .cloned()
-                    .unwrap_or_else(|| text_reply("done"))
-            } else if request_line.contains("/v1/messages")
-                && !request_line.contains("count_tokens")
-            {
-                text_reply("ok")
-            } else {
-                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 18\r\nconnection: close\r\n\r\n{\"input_tokens\":1}");
-                continue;
-            };
-            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(reply.as_bytes());
-            let _ = stream.flush();
+                    .unwrap_or_else(|| text_reply("done")),
+            ));
         }
-    });
-    (port, seen)
+        Some(Reply::events(text_reply("ok")))
+    })
 }
 
 /// Runs `claude -p PROMPT` headless in the test's project against the scripted model; returns
@@ -129,7 +93,7 @@ fn run_claude(
     env: &TestEnv,
     claude: &std::path::Path,
     port: u16,
-    seen: &Arc<Mutex<Vec<String>>>,
+    seen: &Seen,
     prompt: &str,
 ) -> (std::process::Output, String) {
     seen.lock().unwrap().clear();
@@ -243,60 +207,6 @@ fn claude_code_runs_trails_hooks_for_real() {
     assert_eq!(lines[0]["success"], true, "{log}");
     assert_eq!(lines[1]["success"], false, "{log}");
 }
-
-fn git(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new("git")
-        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap()
-}
-
-/// A project that is a git repository with one commit and a local bare remote.
-fn project_with_remote(env: &TestEnv) -> PathBuf {
-    let remote = env.root.join("remote.git");
-    assert!(
-        git(
-            &env.root,
-            &["init", "-q", "--bare", remote.to_str().unwrap()]
-        )
-        .status
-        .success()
-    );
-    std::fs::remove_dir_all(env.cwd.join(".git")).ok();
-    assert!(
-        git(&env.cwd, &["init", "-q", "-b", "main"])
-            .status
-            .success()
-    );
-    std::fs::write(env.cwd.join("README.md"), "hello\n").unwrap();
-    assert!(git(&env.cwd, &["add", "README.md"]).status.success());
-    assert!(git(&env.cwd, &["commit", "-qm", "first"]).status.success());
-    assert!(
-        git(
-            &env.cwd,
-            &["remote", "add", "origin", remote.to_str().unwrap()]
-        )
-        .status
-        .success()
-    );
-    remote
-}
-
-fn remote_has_main(remote: &std::path::Path) -> bool {
-    git(remote, &["rev-parse", "--verify", "-q", "refs/heads/main"])
-        .status
-        .success()
-}
-
-fn status_json(env: &TestEnv) -> serde_json::Value {
-    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
-}
-
-const PUSH: &str = "git push origin main";
 
 #[test]
 fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
@@ -437,4 +347,38 @@ fn the_agent_cannot_approve_its_own_junction() {
     assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
     assert_eq!(st["junction"]["command"], PUSH, "{st}");
     assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
+}
+
+#[test]
+fn stop_never_blocks_even_when_the_plan_is_not_done() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init"]);
+    env.ok(&["mode", "active", "finish the parser"]);
+    // A plan claiming work in progress: the quality gate would refuse `done`, and a Stop hook
+    // that enforced it would send the model back to work. trail's must not.
+    let state = env.cwd.join("active_context.yaml");
+    let text = std::fs::read_to_string(&state).unwrap().replace(
+        "plan: []",
+        "plan:\n  - description: parse\n    status: in_progress",
+    );
+    std::fs::write(&state, text).unwrap();
+    let (port, seen) = serve(vec![text_reply("stopping here")]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: stop now");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let result: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(result["is_error"], false, "{result}");
+    let turns = requests
+        .lines()
+        .filter(|l| l.contains("SCRIPTED-E2E") && l.contains("\"name\":\"Bash\""))
+        .count();
+    assert_eq!(turns, 1, "Stop sent the model back to work:\n{requests}");
+    // It captured instead, and left the claims alone.
+    let st = status_json(&env);
+    assert_eq!(st["mode"], "active");
+    assert_eq!(st["plan"][0]["status"], "in_progress", "{st}");
+    assert!(st["observations"].is_object(), "{st}");
 }

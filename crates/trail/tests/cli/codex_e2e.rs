@@ -12,13 +12,10 @@
 //! tool's output, `Command blocked by PreToolUse hook: <reason>. Command: <cmd>`. PostToolUse's
 //! `tool_response` is the command's output as a plain string, without its exit code.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use crate::common::*;
+use crate::e2e::{self, PUSH, Reply, Seen, project_with_remote, remote_has_main, status_json};
 
 const VERSION: &str = "0.169.0";
 /// A model Codex knows, so it offers the tools a person would get (`exec_command`, `apply_patch`).
@@ -104,69 +101,23 @@ fn text_reply(text: &str) -> String {
 
 /// A scripted model: the n-th request of the conversation whose input contains `marker`
 /// (counted by the tool outputs it carries) gets the n-th step; anything else gets a short text.
-fn serve(marker: &'static str, steps: Vec<String>) -> (u16, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut request_line = String::new();
-            if reader.read_line(&mut request_line).is_err() {
-                continue;
-            }
-            let mut len = 0usize;
-            let mut encoded = false;
-            loop {
-                let mut h = String::new();
-                if reader.read_line(&mut h).is_err() || h == "\r\n" || h.is_empty() {
-                    break;
-                }
-                let h = h.to_ascii_lowercase();
-                if let Some(v) = h.strip_prefix("content-length:") {
-                    len = v.trim().parse().unwrap_or(0);
-                }
-                encoded |= h.starts_with("content-encoding:");
-            }
-            let mut body = vec![0u8; len];
-            let _ = reader.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).into_owned();
-            log.lock()
-                .unwrap()
-                .push(format!("{} {}", request_line.trim(), body));
-            if !request_line.starts_with("POST") || !request_line.contains("/responses") {
-                let _ = stream.write_all(
-                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
-                );
-                continue;
-            }
-            assert!(
-                !encoded,
-                "the model request is compressed; the script cannot read it"
-            );
-            let reply = if body.contains(marker) && body.contains("\"name\":\"exec_command\"") {
-                let turn = body.matches("\"type\":\"function_call_output\"").count()
-                    + body.matches("\"type\":\"custom_tool_call_output\"").count();
-                steps
-                    .get(turn)
-                    .cloned()
-                    .unwrap_or_else(|| text_reply("done"))
-            } else {
-                text_reply("ok")
-            };
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                reply.len()
-            );
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(reply.as_bytes());
-            let _ = stream.flush();
+fn serve(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
+    e2e::serve(move |line, body| {
+        if !line.starts_with("POST") || !line.contains("/responses") {
+            return None;
         }
-    });
-    (port, seen)
+        let reply = if body.contains(marker) && body.contains("\"name\":\"exec_command\"") {
+            let turn = body.matches("\"type\":\"function_call_output\"").count()
+                + body.matches("\"type\":\"custom_tool_call_output\"").count();
+            steps
+                .get(turn)
+                .cloned()
+                .unwrap_or_else(|| text_reply("done"))
+        } else {
+            text_reply("ok")
+        };
+        Some(Reply::events(reply))
+    })
 }
 
 /// `$CODEX_HOME` for the test: the scripted model as the provider (no real key), and the
@@ -203,7 +154,7 @@ fn run_codex(
     env: &TestEnv,
     codex: &Path,
     port: u16,
-    seen: &Arc<Mutex<Vec<String>>>,
+    seen: &Seen,
     prompt: &str,
 ) -> (std::process::Output, String) {
     seen.lock().unwrap().clear();
@@ -406,59 +357,6 @@ fn an_apply_patch_to_trails_state_is_refused() {
     assert!(requests.contains("[write-outside-project]"), "{requests}");
     assert!(!env.home.join("outside.txt").exists());
 }
-
-fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new("git")
-        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap()
-}
-
-/// A project that is a git repository with one commit and a local bare remote.
-fn project_with_remote(env: &TestEnv) -> PathBuf {
-    let remote = env.root.join("remote.git");
-    assert!(
-        git(
-            &env.root,
-            &["init", "-q", "--bare", remote.to_str().unwrap()]
-        )
-        .status
-        .success()
-    );
-    assert!(
-        git(&env.cwd, &["init", "-q", "-b", "main"])
-            .status
-            .success()
-    );
-    std::fs::write(env.cwd.join("README.md"), "hello\n").unwrap();
-    assert!(git(&env.cwd, &["add", "README.md"]).status.success());
-    assert!(git(&env.cwd, &["commit", "-qm", "first"]).status.success());
-    assert!(
-        git(
-            &env.cwd,
-            &["remote", "add", "origin", remote.to_str().unwrap()]
-        )
-        .status
-        .success()
-    );
-    remote
-}
-
-fn remote_has_main(remote: &Path) -> bool {
-    git(remote, &["rev-parse", "--verify", "-q", "refs/heads/main"])
-        .status
-        .success()
-}
-
-fn status_json(env: &TestEnv) -> serde_json::Value {
-    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
-}
-
-const PUSH: &str = "git push origin main";
 
 #[test]
 fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {

@@ -9,6 +9,7 @@ mod codex_e2e;
 mod concurrency;
 mod crash;
 mod dream;
+mod e2e;
 mod gate;
 mod hook;
 mod init;
