@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::schema::{Observations, State};
+use sha2::{Digest, Sha256};
+
+use super::schema::{Observations, Progress, State};
 use crate::proof::{self, Entry};
 
 const EDIT_TOOLS: [&str; 5] = ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"];
@@ -18,6 +20,15 @@ pub fn derive(
     from: u64,
     session: Option<&str>,
 ) -> std::io::Result<Observations> {
+    derive_with_progress(project_root, from, session).map(|(o, _)| o)
+}
+
+/// [`derive`], with the session's progress (§1 `progress`) from the same lines.
+pub fn derive_with_progress(
+    project_root: &Path,
+    from: u64,
+    session: Option<&str>,
+) -> std::io::Result<(Observations, Progress)> {
     let path = proof::log_path(project_root);
     let mut text = String::new();
     match std::fs::File::open(&path) {
@@ -39,7 +50,30 @@ pub fn derive(
             (Some(s), Some(id)) => s == id,
             _ => true,
         });
-    Ok(from_entries(entries))
+    let entries: Vec<Entry> = entries.collect();
+    let progress = progress_of(&entries);
+    Ok((from_entries(entries), progress))
+}
+
+/// §1 `progress`: when the last tool ran, a hash of the edits made (identical edits hash
+/// alike), and how many tools ran this session.
+pub fn progress_of(entries: &[Entry]) -> Progress {
+    let mut h = Sha256::new();
+    let mut edits = 0;
+    for e in entries
+        .iter()
+        .filter(|e| EDIT_TOOLS.contains(&e.tool.as_str()))
+    {
+        edits += 1;
+        h.update(e.file_touched.as_deref().unwrap_or("").as_bytes());
+        h.update(e.diff_hash.as_deref().unwrap_or("").as_bytes());
+    }
+    Progress {
+        last_tool_at: entries.last().map(|e| e.timestamp.clone()),
+        last_edit_hash: (edits > 0).then(|| crate::ledger::frame::hex(&h.finalize().into())),
+        tools_used: entries.len() as u64,
+        extra: Map::new(),
+    }
 }
 
 pub fn from_entries<'a>(entries: impl IntoIterator<Item = Entry>) -> Observations

@@ -371,13 +371,15 @@ fn proof_offset(state: &State) -> u64 {
 fn refresh_observations(store: &Store, state: &mut State) -> Result<(), StateError> {
     let session = state.session.as_ref().and_then(|s| s.id.clone());
     let root = store.project_root();
-    let obs = observe::derive(root, proof_offset(state), session.as_deref()).map_err(|source| {
-        StateError::Io {
-            path: crate::proof::log_path(root),
-            source,
-        }
-    })?;
+    let (obs, progress) =
+        observe::derive_with_progress(root, proof_offset(state), session.as_deref()).map_err(
+            |source| StateError::Io {
+                path: crate::proof::log_path(root),
+                source,
+            },
+        )?;
     state.observations = Some(obs);
+    state.progress = Some(progress);
     Ok(())
 }
 

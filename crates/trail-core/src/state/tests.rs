@@ -298,6 +298,15 @@ fn an_unclean_exit_is_noticed_at_the_next_start() {
     let s = protocol::on_session_start(&store, Some("s2"), 0, now).unwrap();
     let o = s.unclean_previous.expect("unclean exit noticed");
     assert_eq!(o.files_modified, vec!["/p/x.rs".to_string()]);
+    let p = store
+        .load()
+        .unwrap()
+        .state
+        .progress
+        .expect("progress captured");
+    assert_eq!(p.tools_used, 1);
+    assert!(p.last_edit_hash.is_some_and(|h| h.len() == 64));
+    assert_eq!(p.last_tool_at.as_deref(), Some(now.to_string().as_str()));
     protocol::on_session_end(&store, now).unwrap();
     let s = protocol::on_session_start(&store, Some("s3"), 0, now).unwrap();
     assert!(s.unclean_previous.is_none(), "s2 ended cleanly");
