@@ -11,7 +11,9 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
     about = "Lossless, crash-safe session continuity and guardrails for AI coding agents",
     long_about = "trail keeps an append-only, sealed ledger of agent sessions (the pulse stream) \
                   and rebuilds the working state from it after /clear, compaction, a crash or a \
-                  new machine.\n\nStart with `trail demo`.",
+                  new machine. Installed into Claude Code or Codex (`trail init`), it gates every \
+                  tool call: catastrophic commands never run, risky ones wait for a person's \
+                  `/edge approve` or `trail approve`.\n\nStart with `trail demo`.",
     after_help = "Environment: TRAIL_HOME (personal root, default ~/.ledger), HOME (locates \
                   ~/.secrets), TRAIL_ROTATE_BYTES, TRAIL_ALERT_AFTER, TRAIL_ALERT_COMMAND, \
                   TRAIL_MAX_RECORDS.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage."
