@@ -34,3 +34,6 @@ pub const LEDGER_POINTS: &[&str] = &[
     "rotate-after-swap",
     "atomic-write-before-rename",
 ];
+
+/// The state file's failpoints (with `atomic-write-before-rename`, which its writes pass too).
+pub const STATE_POINTS: &[&str] = &["atomic-write-before-rename", "state-after-write"];

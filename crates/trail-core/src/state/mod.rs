@@ -167,6 +167,25 @@ impl Store {
         }
     }
 
+    /// Removes temporary files a writer left when it died mid-write. Only writers holding the
+    /// state lock create them, so under the lock every one found is a dead writer's.
+    fn sweep(&self) {
+        for (dir, name) in [
+            (self.root.clone(), FILE_NAME),
+            (self.state_dir(), "active_context.sha256"),
+        ] {
+            let prefix = format!(".{name}.tmp-");
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&prefix) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+    }
+
     /// Changes the state in one transaction: lock, read, change, validate, write, sync.
     ///
     /// `change` sees the current state (a fresh v4 state when there is no file). Nothing is
@@ -176,6 +195,7 @@ impl Store {
         change: impl FnOnce(&mut State) -> Result<T, StateError>,
     ) -> Result<T, StateError> {
         let _lock = self.lock()?;
+        self.sweep();
         let before = self.read_bytes()?;
         let mut state = match &before {
             Some(b) => self.parse(b)?,
@@ -207,6 +227,9 @@ impl Store {
         let bytes = render(&state);
         let path = self.path();
         crate::fsutil::atomic_write(&path, bytes.as_bytes()).map_err(io(&path))?;
+        // A crash here leaves the new file without its hash: the next reader sees an edit made
+        // elsewhere, which is valid, and accepts it.
+        crate::failpoint::hit("state-after-write");
         let hp = self.hash_path();
         crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))?;
         Ok(out)

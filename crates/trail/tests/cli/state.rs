@@ -310,3 +310,36 @@ fn the_attention_budget_speaks_when_the_band_changes() {
     assert!(ask(&env).contains("MANDATORY"));
     assert!(ask(&env).contains("red"), "red repeats");
 }
+
+#[test]
+fn a_writer_killed_mid_write_leaves_the_old_or_the_new_state_and_no_litter() {
+    for point in trail_core::failpoint::STATE_POINTS {
+        let env = project();
+        env.ok(&["mode", "active", "first objective"]);
+        let before = std::fs::read_to_string(env.cwd.join("active_context.yaml")).unwrap();
+        let out = env
+            .cmd(&["mode", "active", "second objective"])
+            .env("TRAIL_FAILPOINT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}: the failpoint did not fire");
+        let after = std::fs::read_to_string(env.cwd.join("active_context.yaml")).unwrap();
+        assert!(
+            after == before || after.contains("objective: second objective"),
+            "{point}: a partial state file:\n{after}"
+        );
+        // The next writer goes on, and sweeps what the dead one left.
+        let st = status(&env);
+        assert!(
+            st["problems"].as_array().unwrap().is_empty(),
+            "{point}: {st}"
+        );
+        env.ok(&["mode", "review"]);
+        let litter: Vec<_> = files_under(&env.cwd)
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains(".tmp-"))
+            .collect();
+        assert!(litter.is_empty(), "{point}: {litter:?}");
+        assert_eq!(status(&env)["mode"], "review");
+    }
+}
