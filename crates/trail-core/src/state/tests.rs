@@ -353,3 +353,32 @@ fn grants_added_sees_new_and_reopened_allowances() {
     );
     assert!(protocol::grants_added(&after, &used).is_empty());
 }
+
+#[test]
+fn a_state_file_cut_at_any_byte_is_read_or_refused_with_a_message() {
+    // The file as trail writes it, with a junction and a grant, cut at every offset: the reader
+    // never panics, and a refusal always says why.
+    let (_d, store) = project_with(b"");
+    let now = Ts::now();
+    protocol::set_mode(&store, Mode::Active, Some("cut me"), now).unwrap();
+    protocol::meet(&store, &push(), now).unwrap();
+    protocol::approve(&store, By::Terminal, None, now).unwrap();
+    let full = std::fs::read(store.path()).unwrap();
+    let path = store.path();
+    for cut in 0..full.len() {
+        if let Err(e) = parse(&path, &full[..cut]) {
+            assert!(
+                e.to_string().contains("active_context.yaml"),
+                "cut at {cut}: {e}"
+            );
+        }
+    }
+    let dist = corpus()
+        .into_iter()
+        .find(|(n, _)| n.starts_with("dist"))
+        .unwrap()
+        .1;
+    for cut in 0..dist.len() {
+        let _ = parse(&path, &dist[..cut]);
+    }
+}
