@@ -20,13 +20,27 @@ export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
 cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
 post='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"ok","stderr":"","interrupted":false},"tool_use_id":"t"}'
+transcript="$OLDPWD/crates/trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl"
 "$bin" pulse --proj p --summary warm --next n > /dev/null
-echo "$pre" | cg 1-pre "$bin" hook claude-code
-echo "$post" | cg 2-post "$bin" hook claude-code
-cg 3-pulse "$bin" pulse --proj p --summary s --next n > /dev/null
-cg 4-resume "$bin" resume --level 3 > /dev/null
+# The most frequent paths first: they get the front of the binary.
+echo "$pre" | cg 01-pre "$bin" hook claude-code
+echo "$post" | cg 02-post "$bin" hook claude-code
+cg 03-pulse "$bin" pulse --proj p --summary s --next n > /dev/null
+cg 04-resume "$bin" resume --level 3 > /dev/null
+# The rest of a session's hooks, with a state file in active mode.
+"$bin" mode active "measure" > /dev/null
+hook() { echo "$2" | cg "$1" "$bin" hook claude-code > /dev/null; }
+hook 05-start '{"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}'
+hook 06-prompt '{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":"'"$transcript"'"}'
+hook 07-edit '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Edit","tool_input":{"file_path":"'"$work"'/proj/a.rs","old_string":"a","new_string":"b"}}'
+hook 08-junction '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"git push origin main"}}'
+hook 09-edge '{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"/edge approve"}'
+hook 10-fail '{"hook_event_name":"PostToolUseFailure","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls /x"},"error":"exit 2"}'
+hook 11-stop '{"hook_event_name":"Stop","session_id":"s1"}'
+hook 12-compact '{"hook_event_name":"PreCompact","session_id":"s1","trigger":"auto","transcript_path":"'"$transcript"'"}'
+hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","transcript_path":"'"$transcript"'"}'
 cd - > /dev/null
 # Function names as the linker knows them (callgrind names a function once, then by number).
-grep -hE '^c?fn=\([0-9]+\) ' "$work"/cg.* | sed -E 's/^c?fn=\([0-9]+\) //' \
+grep -hE '^c?fn=\([0-9]+\) ' $(ls "$work"/cg.* | sort) | sed -E 's/^c?fn=\([0-9]+\) //' \
   | grep -v '^0x' | awk '!seen[$0]++' > bench/hot-symbols.txt
 wc -l bench/hot-symbols.txt

@@ -160,6 +160,61 @@ pub fn run(args: &[String]) -> Result<(), String> {
         lq.as_secs_f64() / bq.as_secs_f64()
     );
     println!("\n**goal: within 10 % (≤ 1.10×)**\n");
+    every_event_rss(&mut l, &bin, &dir)?;
     let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// Peak RSS of every hook event trail handles, in a project with a state file in active mode
+/// (the paths that read and write it), each the worst of 20 runs.
+fn every_event_rss(l: &mut Launcher, bin: &str, dir: &Path) -> Result<(), String> {
+    let base = dir.join("events");
+    let project = base.join("project");
+    std::fs::create_dir_all(project.join(".git")).map_err(|e| e.to_string())?;
+    let transcript = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
+    let t = transcript.to_str().ok_or("non-UTF-8 path")?;
+    let edit = project.join("a.rs");
+    let e = edit.to_str().ok_or("non-UTF-8 path")?;
+    let events: Vec<(&str, String)> = vec![
+        ("SessionStart", r#"{"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}"#.into()),
+        ("UserPromptSubmit", format!(r#"{{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":"{t}"}}"#)),
+        ("UserPromptSubmit /edge approve", r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"/edge approve"}"#.into()),
+        ("PreToolUse Bash, allowed", PRE.into()),
+        ("PreToolUse Bash, junction", r#"{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"git push origin main"}}"#.into()),
+        ("PreToolUse Edit", format!(r#"{{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Edit","tool_input":{{"file_path":"{e}","old_string":"a","new_string":"b"}}}}"#)),
+        ("PostToolUse", POST.into()),
+        ("PostToolUseFailure", r#"{"hook_event_name":"PostToolUseFailure","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls /x"},"error":"exit 2"}"#.into()),
+        ("Stop (active mode)", r#"{"hook_event_name":"Stop","session_id":"s1"}"#.into()),
+        ("PreCompact", format!(r#"{{"hook_event_name":"PreCompact","session_id":"s1","trigger":"auto","transcript_path":"{t}"}}"#)),
+        ("SessionEnd", format!(r#"{{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","transcript_path":"{t}"}}"#)),
+    ];
+    let mut env: Env = trail_env(&base);
+    env.push(("CLAUDE_PROJECT_DIR", project.clone()));
+    l.run(
+        &borrow(&env),
+        &[bin, "mode", "active", "measure every hook"],
+    )?;
+    println!(
+        "## Peak RSS of every hook event (project with a state file in active mode, worst of 20 runs)"
+    );
+    println!("| event | peak RSS |\n|---|---|");
+    let mut worst = 0;
+    for (i, (name, payload)) in events.iter().enumerate() {
+        let file = base.join(format!("event-{i}.json"));
+        write(&file, payload)?;
+        let mut e = env.clone();
+        e.push(("STDIN", file));
+        let mut rss = 0;
+        for _ in 0..20 {
+            rss = rss.max(l.run(&borrow(&e), &[bin, "hook", "claude-code"])?.1);
+        }
+        worst = worst.max(rss);
+        println!("| {name} | {:.1} MB |", rss as f64 / 1024.0);
+    }
+    println!(
+        "\n**the largest: {:.1} MB (goal: every hook ≤ 4 MB)**\n",
+        worst as f64 / 1024.0
+    );
     Ok(())
 }
