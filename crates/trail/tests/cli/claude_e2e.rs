@@ -275,27 +275,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         1,
         "the retry after the approved push must be stopped again:\n{requests}"
     );
-    let st = status_json(&env);
-    // Used up, and (spec §4) cleaned up at session end; the journal keeps the history.
-    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
-    assert_eq!(st["junction"]["command"], PUSH, "{st}");
-    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
-    assert_eq!(occurrences(&journal, "\"event\":\"allow\""), 1, "{journal}");
-    assert!(journal.contains("\"by\":\"prompt\""), "{journal}");
-    assert_eq!(
-        occurrences(&journal, "\"event\":\"consume\""),
-        1,
-        "{journal}"
-    );
-    // The push ran once: one successful proof line for it.
-    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
-    let pushes: Vec<serde_json::Value> = log
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["input_preview"] == PUSH)
-        .collect();
-    assert_eq!(pushes.len(), 1, "{log}");
-    assert_eq!(pushes[0]["success"], true, "{log}");
+    e2e::assert_the_approved_push_ran_once(&env, "prompt");
     // The decision and the irreversible command are in the pulse stream.
     let stream = std::fs::read_to_string(env.stream()).unwrap();
     assert!(

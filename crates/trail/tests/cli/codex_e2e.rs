@@ -420,27 +420,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         1,
         "the retry after the approved push must be stopped again:\n{requests}"
     );
-    let st = status_json(&env);
-    // Used up, and cleared from the state file at SessionEnd (spec §4).
-    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
-    assert_eq!(st["junction"]["command"], PUSH, "{st}");
-    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
-    assert_eq!(occurrences(&journal, "\"event\":\"allow\""), 1, "{journal}");
-    assert!(journal.contains("\"by\":\"terminal\""), "{journal}");
-    assert_eq!(
-        occurrences(&journal, "\"event\":\"consume\""),
-        1,
-        "{journal}"
-    );
-    // The push ran once: one proof line for it.
-    let pushes: Vec<serde_json::Value> = proof_lines(&env)
-        .into_iter()
-        .filter(|v| v["input_preview"] == PUSH)
-        .collect();
-    assert_eq!(pushes.len(), 1, "{pushes:?}");
-    assert_eq!(pushes[0]["success"], true, "{pushes:?}");
-    let stream = std::fs::read_to_string(env.stream()).unwrap();
-    assert!(stream.contains("ran under a person"), "{stream}");
+    e2e::assert_the_approved_push_ran_once(&env, "terminal");
 
     // Session 3: the person types `/edge approve` as the prompt (UserPromptSubmit carries it
     // raw); the agent's retry runs once more.

@@ -127,3 +127,30 @@ pub fn status_json(env: &TestEnv) -> serde_json::Value {
 }
 
 pub const PUSH: &str = "git push origin main";
+
+/// After a person approved a push and the agent retried twice: the push ran exactly once (one
+/// successful proof line), the second retry is the pending junction again, the allowance is
+/// used up and cleared at session end, and the journal holds one grant (made `by`) and one use.
+pub fn assert_the_approved_push_ran_once(env: &TestEnv, by: &str) {
+    let st = status_json(env);
+    assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
+    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
+    assert_eq!(occurrences(&journal, "\"event\":\"allow\""), 1, "{journal}");
+    assert!(journal.contains(&format!("\"by\":\"{by}\"")), "{journal}");
+    assert_eq!(
+        occurrences(&journal, "\"event\":\"consume\""),
+        1,
+        "{journal}"
+    );
+    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
+    let pushes: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["input_preview"] == PUSH)
+        .collect();
+    assert_eq!(pushes.len(), 1, "{log}");
+    assert_eq!(pushes[0]["success"], true, "{log}");
+    let stream = std::fs::read_to_string(env.stream()).unwrap();
+    assert!(stream.contains("ran under a person"), "{stream}");
+}
