@@ -36,6 +36,23 @@ fn record(store: &Store, g: &Grant) -> Result<(), StateError> {
     })
 }
 
+/// Fails when the state could not be written back (a file with problems only a person can fix):
+/// checked before a grant or its use goes into the journal, so the journal never records a
+/// decision the state file then fails to follow.
+fn writable(store: &Store, state: &State) -> Result<(), StateError> {
+    let mut s = state.clone();
+    s.schema_version = Some(super::schema::SCHEMA_VERSION.into());
+    let problems = s.problems();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(StateError::Invalid {
+            path: store.path(),
+            problems,
+        })
+    }
+}
+
 /// Drops allowances and dismissals no person granted (added by editing the file), and
 /// corrects `consumed` flags to what the journal says. Returns how many were forged.
 pub fn reconcile(state: &mut State, j: &Journal) -> usize {
@@ -73,6 +90,7 @@ pub fn meet(store: &Store, subject: &Subject, now: Ts) -> Result<Met, StateError
     let fp = subject.allowance_fingerprint();
     let dfp = subject.dismissal_fingerprint();
     store.update(|state| {
+        writable(store, state)?;
         let j = journal(store)?;
         reconcile(state, &j);
         if let Some(id) = j.open_allowance(&fp).map(String::from) {
@@ -155,6 +173,7 @@ pub fn approve(
     now: Ts,
 ) -> Result<Decided, StateError> {
     store.update(|state| {
+        writable(store, state)?;
         let j = journal(store)?;
         reconcile(state, &j);
         let junction = take_pending(state, expect)?;
@@ -198,6 +217,7 @@ pub fn dismiss(
         )));
     }
     store.update(|state| {
+        writable(store, state)?;
         let j = journal(store)?;
         reconcile(state, &j);
         let junction = take_pending(state, expect)?;
@@ -315,6 +335,9 @@ pub fn set_mode(
                         let fp = subject.allowance_fingerprint();
                         if let Some(id) = j.open_allowance(&fp).map(String::from) {
                             // A person already looked at exactly these issues and said go.
+                            let mut after = state.clone();
+                            after.mode = Some(to.as_str().into());
+                            writable(store, &after)?;
                             record(store, &Grant::Consume { at: now.to_string(), id, fingerprint: fp.clone() })?;
                             for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
                                 a.consumed = Some(true);

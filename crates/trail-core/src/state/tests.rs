@@ -382,3 +382,30 @@ fn a_state_file_cut_at_any_byte_is_read_or_refused_with_a_message() {
         let _ = parse(&path, &dist[..cut]);
     }
 }
+
+#[test]
+fn a_grant_is_not_used_up_when_the_state_cannot_be_written() {
+    let (_d, store) = project_with(b"");
+    let now = Ts::now();
+    protocol::meet(&store, &push(), now).unwrap();
+    protocol::approve(&store, By::Terminal, None, now).unwrap();
+    // Someone breaks an invariant by hand before the retry.
+    let text = std::fs::read_to_string(store.path()).unwrap();
+    std::fs::write(
+        store.path(),
+        text.replace("schema_version: 4\n", "schema_version: 4\nmode: sideways\n"),
+    )
+    .unwrap();
+    let r = protocol::meet(&store, &push(), now);
+    assert!(matches!(r, Err(StateError::Invalid { .. })), "{r:?}");
+    // Fixed, the allowance is still there to use, once.
+    protocol::set_mode(&store, Mode::Plan, None, now).unwrap();
+    assert!(matches!(
+        protocol::meet(&store, &push(), now).unwrap(),
+        Met::Allowed { .. }
+    ));
+    assert!(matches!(
+        protocol::meet(&store, &push(), now).unwrap(),
+        Met::Pending { .. }
+    ));
+}
