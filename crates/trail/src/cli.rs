@@ -233,9 +233,10 @@ pub struct DemoArgs {
 pub enum MemoryCommand {
     /// Append what a session did to today's daily memory (extractive; a repeat adds nothing).
     Flush {
-        /// The Claude Code transcript to flush.
+        /// The Claude Code transcript to flush (default: this project's newest, under
+        /// ~/.claude/projects/).
         #[arg(long, value_name = "PATH")]
-        transcript: PathBuf,
+        transcript: Option<PathBuf>,
         /// Record it as trimmed context (as before a compaction) instead of a session end.
         #[arg(long)]
         trimmed: bool,

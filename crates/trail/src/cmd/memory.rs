@@ -19,10 +19,15 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         MemoryCommand::Show => return show(),
         MemoryCommand::Verify { json } => return verify(*json),
     };
+    let config = Config::load()?;
+    let transcript = match transcript {
+        Some(t) => t.clone(),
+        None => newest_transcript(&config.project_root.value)?,
+    };
+    let transcript = &transcript;
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
     let t = trail_core::transcript::parse(&text);
-    let config = Config::load()?;
     let session = transcript
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
@@ -164,4 +169,33 @@ fn verify(json: bool) -> CliResult {
     } else {
         Ok(())
     }
+}
+
+/// The newest Claude Code transcript of the project: Claude Code keeps them in
+/// `~/.claude/projects/<the project path, every character but letters and digits as '-'>/`.
+fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf> {
+    let home = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| CliError::usage("HOME is not set: pass --transcript PATH"))?;
+    let slug: String = project
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = home.join(".claude").join("projects").join(&slug);
+    let newest = std::fs::read_dir(&dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    newest.map(|(_, p)| p).ok_or_else(|| {
+        CliError::usage(format!(
+            "no Claude Code transcript for this project in {}",
+            dir.display()
+        ))
+        .with_hint("pass --transcript PATH (Claude Code's hooks name it in `transcript_path`)")
+    })
 }

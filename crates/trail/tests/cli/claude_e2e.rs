@@ -206,6 +206,13 @@ fn claude_code_runs_trails_hooks_for_real() {
     assert_eq!(lines.len(), 2, "{log}");
     assert_eq!(lines[0]["success"], true, "{log}");
     assert_eq!(lines[1]["success"], false, "{log}");
+    // `trail memory flush` finds this session's transcript where Claude Code keeps it.
+    let out = env.ok(&["memory", "flush", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["path"].as_str().unwrap().contains(".trail/memory/"),
+        "{v}"
+    );
 }
 
 #[test]

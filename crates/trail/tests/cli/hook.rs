@@ -279,3 +279,26 @@ fn memory_verify_names_unsupported_bullets_and_fails() {
     assert_eq!(v[0]["verdict"], "unsupported");
     assert!(v[0]["why"].as_str().unwrap().contains("6543"));
 }
+
+#[test]
+fn memory_flush_without_a_transcript_looks_where_claude_code_keeps_them() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let out = env.run(&["memory", "flush"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--transcript"), "{}", stderr(&out));
+    // Claude Code's folder for the project: its path with every other character as '-'.
+    let slug: String = env
+        .cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = env.home.join(".claude/projects").join(slug);
+    std::fs::create_dir_all(&dir).unwrap();
+    let transcript = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
+    std::fs::copy(&transcript, dir.join("abc.jsonl")).unwrap();
+    let out = env.ok(&["memory", "flush"]);
+    assert!(out.contains("flushed to"), "{out}");
+}
