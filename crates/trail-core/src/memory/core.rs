@@ -128,12 +128,16 @@ fn heading_of(line: &str) -> Option<&str> {
     if hashes == 0 || !line[hashes..].starts_with(' ') {
         return None;
     }
-    Some(
-        line[hashes..]
-            .trim_end_matches(|c: char| c == '#' || c.is_whitespace())
-            .trim(),
-    )
-    .filter(|_| hashes >= 2)
+    let text = line[hashes..].trim();
+    // A closing run of `#` counts only after a space (CommonMark): `## C#` is about C#, and a
+    // heading trail writes reads back the same.
+    let open = text.trim_end_matches('#');
+    let text = if open.is_empty() || open.ends_with(char::is_whitespace) {
+        open.trim_end()
+    } else {
+        text
+    };
+    Some(text).filter(|_| hashes >= 2)
 }
 
 fn bullet_of(line: &str) -> Option<&str> {
@@ -198,7 +202,12 @@ pub fn render_mapped(core: &Core) -> (String, Vec<Option<(usize, usize)>>) {
         out.push('\n');
         map.push(None);
         if let Some(h) = &s.heading {
-            let _ = writeln!(out, "## {h}");
+            // A heading ending in ` #` would lose it to the closing-sequence rule on reading:
+            // an explicit closing sequence keeps it.
+            let open = h.trim_end_matches('#');
+            let closing =
+                h.ends_with('#') && (open.is_empty() || open.ends_with(char::is_whitespace));
+            let _ = writeln!(out, "## {h}{}", if closing { " #" } else { "" });
             map.push(None);
         }
         for (ei, e) in s.entries.iter().enumerate() {
@@ -298,5 +307,34 @@ mod tests {
             let out = render(&core);
             prop_assert_eq!(render(&parse(&out)), out);
         }
+    }
+}
+
+#[cfg(test)]
+mod heading_regression {
+    use super::*;
+
+    /// Found by the `memory_files` fuzz target: a heading ending in `#` without a space before
+    /// it (`## C#`) lost its `#` on each rewrite.
+    #[test]
+    fn a_heading_ending_in_a_hash_reads_back_the_same() {
+        assert_eq!(heading_of("## C#"), Some("C#"));
+        assert_eq!(heading_of("## Notes ##"), Some("Notes"));
+        let once = render(&parse(
+            "## C#\n- uses C# 12 (src: memory/2026-11-26.md#L3)\n",
+        ));
+        assert_eq!(render(&parse(&once)), once);
+        assert!(once.contains("## C#\n"), "{once}");
+        // Its sibling: a heading that itself ends in ` #`.
+        let core = parse("## a #\n- x\n");
+        assert_eq!(core.sections[0].heading.as_deref(), Some("a"));
+        let mut odd = core.clone();
+        odd.sections[0].heading = Some("a #".into());
+        let text = render(&odd);
+        assert_eq!(
+            parse(&text).sections[0].heading.as_deref(),
+            Some("a #"),
+            "{text}"
+        );
     }
 }
