@@ -13,6 +13,10 @@ use super::Cx;
 
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
+    // Heal the views before anything reads them.
+    for healed in trail_core::heal::missing_views(cx.root()) {
+        parts.push(format!("trail: {healed}"));
+    }
     let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
         .map(|m| m.len())
         .unwrap_or(0);
