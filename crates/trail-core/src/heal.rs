@@ -11,7 +11,11 @@ use std::process::{Command, Stdio};
 pub fn missing_views(project_root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let state = project_root.join(crate::state::FILE_NAME);
+    let kept = project_root.join(".trail").join("state");
+    // Only a view that was there is missed (trail wrote it: its hash, or the dream's files, are
+    // kept); a project that never had one spawns no git here.
     if !state.exists()
+        && kept.join("active_context.sha256").exists()
         && let Some(bytes) = from_git(project_root, crate::state::FILE_NAME)
         // Only a file trail can read comes back: a broken one would block junctions.
         && crate::state::parse(&state, &bytes).is_ok()
@@ -23,11 +27,8 @@ pub fn missing_views(project_root: &Path) -> Vec<String> {
         ));
     }
     let memory = project_root.join(".trail").join("MEMORY.md");
-    if !memory.exists() {
-        let backup = project_root
-            .join(".trail")
-            .join("state")
-            .join("MEMORY.md.bak");
+    let backup = kept.join("MEMORY.md.bak");
+    if !memory.exists() && (backup.exists() || kept.join("dream.hash").exists()) {
         let (bytes, whence) = match from_git(project_root, ".trail/MEMORY.md") {
             Some(b) => (Some(b), "git's last commit"),
             None => (
@@ -89,6 +90,9 @@ mod tests {
         )
         .unwrap();
         git(root, &["add", "active_context.yaml"]);
+        std::fs::create_dir_all(root.join(".trail/state")).unwrap();
+        // trail wrote it once: its hash is kept.
+        std::fs::write(root.join(".trail/state/active_context.sha256"), "x").unwrap();
         git(root, &["commit", "-qm", "state"]);
         assert!(missing_views(root).is_empty(), "nothing is missing");
         std::fs::remove_file(root.join("active_context.yaml")).unwrap();
