@@ -64,7 +64,7 @@ impl UserRule {
         {
             return false;
         }
-        self.args_any.is_empty() || c.any_word_ci_owned(&self.args_any)
+        self.args_any.is_empty() || c.any_word_ci(&self.args_any)
     }
 }
 

@@ -65,6 +65,18 @@ const SYSTEM: &[&str] = &[
 ];
 
 impl Places {
+    /// The places of a process: its project root and working directory, with `HOME` and
+    /// `TMPDIR` from the environment. `None` without `HOME`, which the gate needs to judge
+    /// `~` and everything under it.
+    pub fn from_env(project_root: PathBuf, cwd: PathBuf) -> Option<Places> {
+        Some(Places {
+            project_root,
+            home: std::env::var_os("HOME").map(PathBuf::from)?,
+            cwd,
+            tmpdir: std::env::var_os("TMPDIR").map(Into::into),
+        })
+    }
+
     /// Resolve `raw` (a word as written) to an absolute, normalised path, or `None` when it
     /// depends on something only the shell knows.
     pub fn resolve(&self, raw: &str) -> Option<PathBuf> {

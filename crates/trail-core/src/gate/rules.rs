@@ -54,17 +54,16 @@ impl Cmd<'_> {
         })
     }
 
-    pub(super) fn any_word_ci_owned(&self, needles: &[String]) -> bool {
+    /// Whether some static argument contains one of `needles`, ignoring ASCII case.
+    pub(super) fn any_word_ci<S: AsRef<str>>(&self, needles: &[S]) -> bool {
         self.words().any(|w| {
-            let l = w.to_ascii_lowercase();
-            needles.iter().any(|n| l.contains(&n.to_ascii_lowercase()))
-        })
-    }
-
-    fn any_word_ci(&self, needles: &[&str]) -> bool {
-        self.words().any(|w| {
-            let l = w.to_ascii_lowercase();
-            needles.iter().any(|n| l.contains(n))
+            needles.iter().any(|n| {
+                let n = n.as_ref().as_bytes();
+                n.is_empty()
+                    || w.as_bytes()
+                        .windows(n.len())
+                        .any(|x| x.eq_ignore_ascii_case(n))
+            })
         })
     }
 }

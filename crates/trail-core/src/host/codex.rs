@@ -52,17 +52,27 @@ pub fn added_lines<'a>(patch: &'a str, file: &str) -> Vec<&'a str> {
     out
 }
 
-/// How much of the rollout file's end is searched for the tool call's outcome.
-const TAIL: u64 = 512 * 1024;
+/// How much of the rollout file's end is searched for the tool call's outcome: the line was
+/// written just before the hook ran, so the first, small read nearly always finds it (this runs
+/// after every successful Codex tool call).
+const TAILS: [u64; 2] = [64 * 1024, 512 * 1024];
 
 /// The outcome of tool call `id` from the rollout file: `Some((ok, why))` when found.
 pub fn outcome(rollout: &Path, id: &str) -> Option<(bool, Option<String>)> {
     let mut f = std::fs::File::open(rollout).ok()?;
     let len = f.metadata().ok()?.len();
-    f.seek(SeekFrom::Start(len.saturating_sub(TAIL))).ok()?;
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    TAILS
+        .iter()
+        .take_while(|&&t| t < len + TAILS[0])
+        .find_map(|&tail| {
+            f.seek(SeekFrom::Start(len.saturating_sub(tail))).ok()?;
+            let mut bytes = Vec::new();
+            f.read_to_end(&mut bytes).ok()?;
+            outcome_in(&String::from_utf8_lossy(&bytes), id)
+        })
+}
+
+fn outcome_in(text: &str, id: &str) -> Option<(bool, Option<String>)> {
     let needle = format!("\"id\":\"{id}\"");
     for line in text.lines().rev() {
         if !(line.contains("item_completed") && line.contains(&needle)) {

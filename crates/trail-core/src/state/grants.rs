@@ -159,7 +159,7 @@ impl Journal {
             .any(|g| matches!(g, Grant::Consume { id: c, .. } if c == id))
     }
 
-    /// Whether a person granted this allowance id.
+    /// Whether a person ever granted an allowance with this fingerprint.
     pub fn granted(&self, fingerprint: &str) -> bool {
         self.grants
             .iter()

@@ -43,14 +43,14 @@ pub fn derive_with_progress(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    let entries = text
+    let entries: Vec<Entry> = text
         .lines()
         .filter_map(|l| serde_json::from_str::<Entry>(l).ok())
         .filter(|e| match (session, e.session_id.as_deref()) {
             (Some(s), Some(id)) => s == id,
             _ => true,
-        });
-    let entries: Vec<Entry> = entries.collect();
+        })
+        .collect();
     let progress = progress_of(&entries);
     Ok((from_entries(entries), progress))
 }
@@ -76,10 +76,7 @@ pub fn progress_of(entries: &[Entry]) -> Progress {
     }
 }
 
-pub fn from_entries<'a>(entries: impl IntoIterator<Item = Entry>) -> Observations
-where
-    Entry: 'a,
-{
+pub fn from_entries(entries: impl IntoIterator<Item = Entry>) -> Observations {
     let mut o = Observations::default();
     let mut counts: Map<String, Value> = Map::new();
     for e in entries {

@@ -9,7 +9,6 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::grants::{self, By, Grant, Journal, Subject};
 use super::observe;
@@ -381,21 +380,11 @@ fn quality_subject(issues: &[String]) -> Subject {
     }
 }
 
-/// Where this session's proof lines start (trail keeps it in `session.proof_offset`).
-fn proof_offset(state: &State) -> u64 {
-    state
-        .session
-        .as_ref()
-        .and_then(|s| s.extra.get("proof_offset"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-}
-
 fn refresh_observations(store: &Store, state: &mut State) -> Result<(), StateError> {
     let session = state.session.as_ref().and_then(|s| s.id.clone());
     let root = store.project_root();
     let (obs, progress) =
-        observe::derive_with_progress(root, proof_offset(state), session.as_deref()).map_err(
+        observe::derive_with_progress(root, state.proof_offset(), session.as_deref()).map_err(
             |source| StateError::Io {
                 path: crate::proof::log_path(root),
                 source,
@@ -533,8 +522,7 @@ pub fn on_session_start(
                 ended_at: None,
                 extra: Default::default(),
             };
-            s.extra
-                .insert("proof_offset".into(), Value::from(proof_len));
+            s.set_proof_offset(proof_len);
             state.session = Some(s);
         }
         let j = journal(store)?;

@@ -163,6 +163,32 @@ impl Observations {
     pub fn total_tools(&self) -> u64 {
         self.tools_used.values().filter_map(Value::as_u64).sum()
     }
+
+    /// The files modified, for a sentence: `none` or a comma-separated list.
+    pub fn files_text(&self) -> String {
+        if self.files_modified.is_empty() {
+            "none".into()
+        } else {
+            self.files_modified.join(", ")
+        }
+    }
+}
+
+/// Where trail keeps, in `session`, the proof log's length when the session started: its own
+/// lines begin there.
+const PROOF_OFFSET: &str = "proof_offset";
+
+impl Session {
+    pub fn proof_offset(&self) -> u64 {
+        self.extra
+            .get(PROOF_OFFSET)
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    }
+
+    pub fn set_proof_offset(&mut self, offset: u64) {
+        self.extra.insert(PROOF_OFFSET.into(), Value::from(offset));
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -227,6 +253,11 @@ impl State {
             None => Some(Mode::Plan),
             Some(m) => Mode::parse(m),
         }
+    }
+
+    /// Where this session's proof lines start (0: the whole log).
+    pub fn proof_offset(&self) -> u64 {
+        self.session.as_ref().map_or(0, Session::proof_offset)
     }
 
     pub fn has_objective(&self) -> bool {

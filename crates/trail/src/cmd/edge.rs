@@ -9,14 +9,13 @@ use crate::edge::{self, EdgeCmd, Outcome};
 use crate::error::{CliError, CliResult};
 use crate::output;
 
-fn store() -> CliResult<Store> {
-    let config = Config::load()?;
-    Ok(Store::new(config.project_root.value.clone()))
+fn store(config: &Config) -> Store {
+    Store::new(config.project_root.value.clone())
 }
 
 /// Decisions and mode changes made in a terminal go to the pulse stream, as those made by
 /// prompt do (LedgerPulse §8: a pulse on every decision).
-fn record(o: &Outcome) {
+fn record(config: &Config, o: &Outcome) {
     let (text, tag) = match o {
         Outcome::Decided(_) => (
             format!("decision by the user: {}", edge::describe(o)),
@@ -25,7 +24,6 @@ fn record(o: &Outcome) {
         Outcome::Transition(t) if t.changed => (edge::describe(o), "mode"),
         _ => return,
     };
-    let Ok(config) = Config::load() else { return };
     let ledger =
         trail_core::ledger::Ledger::open(config.home.value.clone(), config.ledger_options());
     let project = crate::hook::project_name(&config.project_root.value);
@@ -41,8 +39,8 @@ fn record(o: &Outcome) {
     }
 }
 
-fn show(o: &Outcome, json: bool) -> CliResult {
-    record(o);
+fn show(config: &Config, o: &Outcome, json: bool) -> CliResult {
+    record(config, o);
     if json {
         return output::json(o);
     }
@@ -50,7 +48,7 @@ fn show(o: &Outcome, json: bool) -> CliResult {
 }
 
 pub fn status(json: bool) -> CliResult {
-    let s = edge::Status::gather(&store()?)?;
+    let s = edge::Status::gather(&store(&Config::load()?))?;
     if json {
         return output::json(&s);
     }
@@ -63,8 +61,9 @@ pub fn mode(mode: &str, objective: Option<String>, json: bool) -> CliResult {
             "`{mode}` is not a mode: use plan, active, review or done"
         )));
     };
-    let o = edge::run(&store()?, &EdgeCmd::Mode(m, objective), By::Terminal)?;
-    show(&o, json)?;
+    let config = Config::load()?;
+    let o = edge::run(&store(&config), &EdgeCmd::Mode(m, objective), By::Terminal)?;
+    show(&config, &o, json)?;
     match &o {
         // The quality gate said no: the junction is pending, and that is a failed check.
         Outcome::Transition(t) if !t.changed => Err(CliError::CheckFailed),
@@ -73,6 +72,7 @@ pub fn mode(mode: &str, objective: Option<String>, json: bool) -> CliResult {
 }
 
 pub fn decide(cmd: EdgeCmd, json: bool) -> CliResult {
-    let o = edge::run(&store()?, &cmd, By::Terminal)?;
-    show(&o, json)
+    let config = Config::load()?;
+    let o = edge::run(&store(&config), &cmd, By::Terminal)?;
+    show(&config, &o, json)
 }

@@ -9,15 +9,8 @@ use crate::output;
 
 pub fn run(args: &GateArgs) -> CliResult {
     let config = Config::load()?;
-    let home = std::env::var_os("HOME")
-        .map(std::path::PathBuf::from)
+    let places = Places::from_env(config.project_root.value.clone(), std::env::current_dir()?)
         .ok_or_else(|| CliError::usage("HOME is not set: the gate needs it to judge paths"))?;
-    let places = Places {
-        project_root: config.project_root.value.clone(),
-        home,
-        cwd: std::env::current_dir()?,
-        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
-    };
     // One argument is a whole command line (`trail gate -- 'a | b'`); several are its words.
     let line = if args.command.len() == 1 {
         args.command[0].clone()

@@ -1,8 +1,6 @@
 //! PreToolUse: the gate for shell commands, the guard on file edits, junctions met by a
 //! person's allowances and dismissals, and the mode's warnings (§3).
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use trail_core::gate::{self, Place, Places, Verdict};
 use trail_core::host::Tool;
@@ -11,7 +9,7 @@ use trail_core::ledger::record::RecordType;
 use trail_core::state::grants::{Subject, kind_of_rule};
 use trail_core::state::protocol::{self, Met};
 use trail_core::state::schema::Junction;
-use trail_core::state::{Mode, StateError, Store};
+use trail_core::state::{self, Mode, StateError, Store};
 use trail_core::time::Ts;
 
 use super::Cx;
@@ -32,19 +30,13 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
 }
 
 fn places(cx: &Cx<'_>) -> Option<Places> {
-    let home = std::env::var_os("HOME").map(PathBuf::from)?;
     let cwd = cx
         .envelope
         .cwd
         .clone()
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| cx.root().to_path_buf());
-    Some(Places {
-        project_root: cx.root().to_path_buf(),
-        home,
-        cwd,
-        tmpdir: std::env::var_os("TMPDIR").map(Into::into),
-    })
+    Places::from_env(cx.root().to_path_buf(), cwd)
 }
 
 const NO_HOME: &str =
@@ -236,13 +228,12 @@ fn mode_warning(store: &Store) -> Response {
 /// The agent may edit the objective and the plan, never its own grants; and an edit that would
 /// leave the file unreadable or invalid is refused before it breaks every later junction.
 fn state_edit(store: &Store, tool: &Tool, input: &Value) -> Option<Response> {
-    let current = std::fs::read_to_string(store.path()).unwrap_or_default();
+    let path = store.path();
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
     let proposed = proposed_text(tool, input, &current)?;
-    let before = store.load().map(|l| l.state).unwrap_or_default();
-    let dir = tempfile::tempdir().ok()?;
-    std::fs::write(dir.path().join(trail_core::state::FILE_NAME), &proposed).ok()?;
-    let after = match Store::new(dir.path()).load() {
-        Ok(l) => l,
+    let before = state::parse(&path, current.as_bytes()).unwrap_or_default();
+    let after = match state::parse(&path, proposed.as_bytes()) {
+        Ok(s) => s,
         Err(StateError::Parse { message, .. }) => {
             return Some(Response::Deny {
                 reason: format!(
@@ -252,7 +243,7 @@ fn state_edit(store: &Store, tool: &Tool, input: &Value) -> Option<Response> {
         }
         Err(_) => return None,
     };
-    let added = protocol::grants_added(&before, &after.state);
+    let added = protocol::grants_added(&before, &after);
     if !added.is_empty() {
         return Some(Response::Deny {
             reason: format!(
@@ -262,7 +253,7 @@ fn state_edit(store: &Store, tool: &Tool, input: &Value) -> Option<Response> {
         });
     }
     let problems: Vec<String> = after
-        .problems
+        .problems()
         .into_iter()
         .filter(|p| !p.contains("schema_version") || before.is_v4())
         .collect();

@@ -130,15 +130,7 @@ fn ten_minute_pulse(cx: &Cx<'_>) {
     }
     let store = cx.store();
     let (from, session) = match store.load() {
-        Ok(l) => {
-            let s = l.state.session.clone().unwrap_or_default();
-            let off = s
-                .extra
-                .get("proof_offset")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0);
-            (off, s.id)
-        }
+        Ok(l) => (l.state.proof_offset(), l.state.session.and_then(|s| s.id)),
         Err(_) => (0, None),
     };
     let session = cx.envelope.session_id.clone().or(session);
@@ -161,7 +153,7 @@ fn ten_minute_pulse(cx: &Cx<'_>) {
         if o.tests_run { "yes" } else { "no" }
     )];
     if !o.files_modified.is_empty() {
-        facts.push(format!("files modified: {}", o.files_modified.join(", ")));
+        facts.push(format!("files modified: {}", o.files_text()));
     }
     cx.pulse(RecordType::Checkpoint, &facts, &[], &["timer"]);
 }

@@ -49,11 +49,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
                 lines.push(format!(
                     "the previous session ended without a clean exit; observed: {} tool calls, files modified: {}",
                     o.total_tools(),
-                    if o.files_modified.is_empty() {
-                        "none".into()
-                    } else {
-                        o.files_modified.join(", ")
-                    }
+                    o.files_text()
                 ));
             }
             if !lines.is_empty() {
@@ -153,24 +149,16 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
                     .unwrap_or_default()
             ));
         }
-        let from = s
-            .session
-            .as_ref()
-            .and_then(|x| x.extra.get("proof_offset"))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0);
-        if let Ok(o) =
-            trail_core::state::observe::derive(cx.root(), from, cx.envelope.session_id.as_deref())
-            && o.total_tools() > 0
+        if let Ok(o) = trail_core::state::observe::derive(
+            cx.root(),
+            s.proof_offset(),
+            cx.envelope.session_id.as_deref(),
+        ) && o.total_tools() > 0
         {
             facts.push(format!(
                 "observed: {} tool calls; files modified: {}; tests run: {}",
                 o.total_tools(),
-                if o.files_modified.is_empty() {
-                    "none".into()
-                } else {
-                    o.files_modified.join(", ")
-                },
+                o.files_text(),
                 if o.tests_run { "yes" } else { "no" }
             ));
         }
