@@ -34,6 +34,7 @@
 //! its regex matching (a property test holds them to it), so it only saves
 //! work.
 
+pub mod key;
 mod rules;
 mod store;
 
