@@ -149,3 +149,54 @@ fn dev_ino(st: &rustix::fs::Statx) -> (u64, u64) {
         st.stx_ino,
     )
 }
+
+/// `O_NOFOLLOW` for [`std::os::unix::fs::OpenOptionsExt::custom_flags`]: the project is
+/// hostile ground, and a symlink planted where trail keeps a file must not redirect trail's
+/// write (or read) to somewhere else, such as `~/.bashrc`.
+pub const NOFOLLOW: i32 = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
+
+/// Reads a regular file of at most `cap` bytes as text, without following a symlink at `path`
+/// and without blocking on a FIFO planted there.
+pub fn read_capped(path: &Path, cap: u64) -> io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(NOFOLLOW | rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| explain_open(path, e))?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is not a regular file; trail does not read it",
+                path.display()
+            ),
+        ));
+    }
+    if meta.len() > cap {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is larger than {cap} bytes; trail does not read it",
+                path.display()
+            ),
+        ));
+    }
+    let mut s = String::new();
+    f.take(cap).read_to_string(&mut s)?;
+    Ok(s)
+}
+
+/// A symlink met with `O_NOFOLLOW` fails with ELOOP: say what it means.
+fn explain_open(path: &Path, e: io::Error) -> io::Error {
+    if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is a symlink; trail does not follow it", path.display()),
+        )
+    } else {
+        e
+    }
+}

@@ -8,6 +8,7 @@
 //! - [`proof`]: the proof log, one line per tool call, from the host's own report.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
 //! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
+//! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
 //! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
@@ -22,6 +23,7 @@ pub mod config;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
+pub mod guard;
 pub mod heal;
 pub mod host;
 pub mod install;

@@ -14,6 +14,8 @@ fn ctx() -> Context {
             home: "/home/dev".into(),
             cwd: "/work/proj".into(),
             tmpdir: Some("/run/user/1000/tmp".into()),
+            trail_home: None,
+            secrets_dir: None,
         },
         // Stands in for `git check-ignore`: build output is ignored.
         ignored: |places, path| {

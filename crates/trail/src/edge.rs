@@ -5,6 +5,7 @@
 use serde::Serialize;
 use trail_core::state::grants::By;
 use trail_core::state::observe;
+use trail_core::state::pending;
 use trail_core::state::protocol::{self, Decided, Transition};
 use trail_core::state::schema::{Junction, Observations};
 use trail_core::state::{Mode, StateError, Store};
@@ -144,6 +145,9 @@ pub struct Status {
     pub quality_gate: Vec<String>,
     pub edited_elsewhere: bool,
     pub problems: Vec<String>,
+    /// A pending-junction record trail did not write (ignored; never decided on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forged_junction: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -153,10 +157,18 @@ pub struct PlanLine {
 }
 
 impl Status {
+    /// What trail knows: the pending junction from trail's own signed record (never the state
+    /// file's copy, which the agent can edit), the rest from the state file.
     pub fn gather(store: &Store) -> Result<Status, StateError> {
         let l = store.load()?;
         let s = &l.state;
+        let (junction, forged_junction) = match protocol::pending_found(store)? {
+            pending::Found::Valid(p) => (Some(p.view()), None),
+            pending::Found::Forged(why) => (None, Some(why)),
+            pending::Found::None => (None, None),
+        };
         Ok(Status {
+            forged_junction,
             path: store.path().display().to_string(),
             exists: l.exists,
             mode: s.mode.clone().or(Some("plan".into())),
@@ -170,7 +182,7 @@ impl Status {
                 })
                 .collect(),
             current_step: s.current_step.clone(),
-            junction: s.junction.clone(),
+            junction,
             allowances: s.allowances.clone(),
             dismissals: s.dismissals.clone(),
             observations: s.observations.clone(),
@@ -231,6 +243,12 @@ impl Status {
                 ),
             ),
             None => push(&mut out, "junction:  none pending".into()),
+        }
+        if let Some(why) = &self.forged_junction {
+            push(
+                &mut out,
+                format!("warning:   a pending junction trail did not record was ignored ({why})"),
+            );
         }
         let open: Vec<_> = self
             .allowances

@@ -11,6 +11,7 @@ mod edge;
 mod error;
 mod hook;
 mod output;
+mod person;
 
 use std::process::ExitCode;
 

@@ -86,6 +86,8 @@ pub fn check(rule: &UserRule) -> Result<(), String> {
             home: "/nonexistent/home".into(),
             cwd: "/nonexistent/project".into(),
             tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
         },
         ignored: |_, _| false,
         extra: vec![rule.clone()],

@@ -15,6 +15,7 @@ pub mod custom;
 pub mod parse;
 pub mod paths;
 pub mod rules;
+pub mod zones;
 
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub struct Decision {
     pub reason: String,
     /// The simple command that decided, as written.
     pub command: Option<String>,
+    /// What that command reaches, as written: its operands and redirection targets (what a
+    /// person's dismissal is scoped to).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
 }
 
 impl Decision {
@@ -47,6 +52,7 @@ impl Decision {
             rule: None,
             reason: "no rule matched".into(),
             command: None,
+            targets: Vec::new(),
         }
     }
 }
@@ -117,20 +123,33 @@ fn findings_at(line: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     let flat = match parse::flatten(line) {
         Ok(f) => f,
         Err(msg) => {
-            return vec![junction(
+            // Unknown is a junction at least; and whatever parses of its pieces is still
+            // judged, so a parser's blind spot never lowers a block (`$( { case … esac; } )`).
+            let mut out = vec![junction(
                 "unparseable",
                 &format!("the gate cannot parse this command ({msg})"),
                 line,
             )];
+            for piece in pieces(line) {
+                out.extend(
+                    findings_at(piece, ctx, depth + 1)
+                        .into_iter()
+                        .filter(|d| d.verdict == Verdict::Block),
+                );
+            }
+            return out;
         }
     };
     let mut out = Vec::new();
+    // `cd` moves where later relative paths land (`cd .trail && … >> state/grants.jsonl`).
+    let mut here: Option<Context> = None;
     for name in &flat.recursive_functions {
         out.push(Decision {
             verdict: Verdict::Block,
             rule: Some("fork-bomb".into()),
             reason: format!("the function `{name}` calls itself: a fork bomb is never run"),
             command: Some(line.into()),
+            targets: Vec::new(),
         });
     }
     for why in &flat.opaque {
@@ -146,11 +165,41 @@ fn findings_at(line: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
             .iter()
             .filter_map(|&j| flat.commands.get(j))
             .collect();
-        out.extend(rules::judge(cmd, &producers, ctx, depth, &|s, d| {
-            findings_at(s, ctx, d)
+        let cx = here.as_ref().unwrap_or(ctx);
+        out.extend(rules::judge(cmd, &producers, cx, depth, &|s, d| {
+            findings_at(s, cx, d)
         }));
+        if matches!(cmd.name(), Some("cd" | "pushd")) {
+            here = Some(moved(cx, cmd));
+        }
     }
     out
+}
+
+/// A line the parser refused, cut at the shell's command separators and brackets: each piece
+/// may still parse on its own. Quotes are not respected here, which only adds pieces.
+fn pieces(line: &str) -> Vec<&str> {
+    line.split([';', '&', '|', '(', ')', '{', '}', '`', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && *p != line.trim())
+        .collect()
+}
+
+/// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).
+fn moved(ctx: &Context, cd: &parse::Simple) -> Context {
+    let mut next = ctx.clone();
+    let target = cd.argv[1..]
+        .iter()
+        .find(|a| !a.raw.starts_with('-') || a.raw == "-");
+    match target {
+        None => next.places.cwd = ctx.places.home.clone(),
+        Some(a) => {
+            if let Some(p) = ctx.places.resolve(&a.raw) {
+                next.places.cwd = p;
+            }
+        }
+    }
+    next
 }
 
 pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
@@ -159,5 +208,6 @@ pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
         rule: Some(rule.into()),
         reason: reason.into(),
         command: Some(command.into()),
+        targets: Vec::new(),
     }
 }

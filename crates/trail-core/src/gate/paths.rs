@@ -31,6 +31,10 @@ pub struct Places {
     pub home: PathBuf,
     pub cwd: PathBuf,
     pub tmpdir: Option<PathBuf>,
+    /// The personal ledger (`$TRAIL_HOME`; `~/.ledger` when unset).
+    pub trail_home: Option<PathBuf>,
+    /// The secret store's directory (`~/.secrets` when unset), where the person's key lives.
+    pub secrets_dir: Option<PathBuf>,
 }
 
 const SYSTEM: &[&str] = &[
@@ -74,6 +78,8 @@ impl Places {
             home: std::env::var_os("HOME").map(PathBuf::from)?,
             cwd,
             tmpdir: std::env::var_os("TMPDIR").map(Into::into),
+            trail_home: None,
+            secrets_dir: None,
         })
     }
 
@@ -174,6 +180,8 @@ mod tests {
             home: "/home/dev".into(),
             cwd: "/work/proj".into(),
             tmpdir: Some("/run/user/1000/tmp".into()),
+            trail_home: None,
+            secrets_dir: None,
         }
     }
 
@@ -184,6 +192,8 @@ mod tests {
             home: "/tmp/t1/home".into(),
             cwd: "/tmp/t1/project".into(),
             tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
         };
         assert_eq!(p.classify("/tmp/t1/home/precious"), Place::Outside);
         assert_eq!(p.classify("/tmp/t1/home"), Place::Home);

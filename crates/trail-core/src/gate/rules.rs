@@ -6,6 +6,7 @@
 
 use super::parse::{Arg, Simple, Write};
 use super::paths::Place;
+use super::zones::{Access, Zone};
 use super::{Context, Decision, Verdict, junction};
 
 /// One command as a rule sees it, after wrappers were peeled off.
@@ -16,9 +17,17 @@ pub struct Cmd<'a> {
     pub args: &'a [Arg],
     /// Where its output is redirected.
     pub writes: &'a [Write],
+    /// The protected places its words and redirections reach, and how.
+    pub zones: &'a [(Zone, Access)],
 }
 
 impl Cmd<'_> {
+    fn touches(&self, zone: Zone, access: Option<Access>) -> bool {
+        self.zones
+            .iter()
+            .any(|&(z, a)| z == zone && access.is_none_or(|x| x == a))
+    }
+
     /// Static argument texts (dynamic words are left out).
     fn words(&self) -> impl Iterator<Item = &str> {
         self.args.iter().filter_map(|a| a.text.as_deref())
@@ -96,6 +105,100 @@ fn critical(p: Place) -> bool {
     )
 }
 
+/// A person's acts: the agent never runs them, under any name.
+const PERSON_ACTS: &[&str] = &["approve", "dismiss", "allow", "trust"];
+
+/// Programs whose arguments are text to show or search, not commands.
+const TEXT_TOOLS: &[&str] = &[
+    "echo",
+    "printf",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "wc",
+    "man",
+    "git",
+    "jq",
+    "sed",
+    "awk-print",
+];
+
+/// Whether a command would have trail approve, dismiss or trust on a person's behalf: trail
+/// itself, a copy of it under another name (`./tt approve`), a copy being made, or code in an
+/// argument (`python -c`, `tmux send-keys`, `expect -c`) that runs it.
+fn self_approval(c: &Cmd<'_>) -> bool {
+    let act = |w: Option<&str>| w.is_some_and(|w| PERSON_ACTS.contains(&w));
+    if c.name == "trail" && act(c.sub()) {
+        return true;
+    }
+    if TEXT_TOOLS.contains(&c.name) {
+        return false;
+    }
+    // Another name for the binary: its first operand gives it away.
+    if matches!(c.sub(), Some("approve" | "dismiss")) {
+        return true;
+    }
+    if matches!(
+        c.name,
+        "cp" | "ln" | "install" | "rsync" | "mv" | "dd" | "tee" | "ditto"
+    ) && c.args.iter().any(|a| names_trail_binary(&a.raw))
+    {
+        return true;
+    }
+    c.args
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .any(runs_person_act)
+}
+
+/// `trail`, `/usr/local/bin/trail`, `$(which trail)`, `$(command -v trail)`.
+fn names_trail_binary(raw: &str) -> bool {
+    let w = raw.trim_matches(|c| c == '"' || c == '\'');
+    w == "trail"
+        || w.ends_with("/trail")
+        || [
+            "which trail",
+            "-v trail",
+            "type -p trail",
+            "whereis trail",
+            "-P trail",
+        ]
+        .iter()
+        .any(|p| w.contains(p))
+}
+
+/// Text that runs `trail approve|dismiss|trust`: the word `trail`, then (past quotes, commas,
+/// spaces and brackets) one of those acts.
+pub(super) fn runs_person_act(text: &str) -> bool {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+    let mut from = 0;
+    while let Some(i) = text[from..].find("trail").map(|i| i + from) {
+        from = i + 5;
+        if (i > 0 && word(b[i - 1]) && b[i - 1] != b'/') || b.get(i + 5).is_some_and(|&c| word(c)) {
+            continue;
+        }
+        let rest = text[i + 5..].trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '\'' | '"' | ',' | '[' | ']' | '(' | ')')
+        });
+        if PERSON_ACTS
+            .iter()
+            .any(|a| rest.starts_with(a) && !rest.as_bytes().get(a.len()).is_some_and(|&c| word(c)))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
 ];
@@ -105,41 +208,62 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "self-approval",
         verdict: Verdict::Block,
-        reason: "an agent may not approve or dismiss its own junctions: approvals are made by a person, outside the agent",
-        matches: |c, _| {
-            c.name == "trail" && matches!(c.sub(), Some("approve" | "dismiss" | "allow"))
-        },
+        reason: "an agent may not approve, dismiss or trust on a person's behalf: those are a person's acts, made outside the agent",
+        matches: |c, _| self_approval(c),
         must_match: &[
             "trail approve",
             "sudo trail dismiss 30",
             "bash -c 'trail approve'",
             "cd /x && trail approve --yes",
+            "script -qc 'trail approve' /dev/null",
+            "ssh localhost trail approve",
+            "./tt approve",
+            "/tmp/t/trail approve",
+            "cp $(which trail) ./tt",
+            "ln -s ~/.local/bin/trail tt",
+            "python3 -c 'import os; os.system(\"trail approve\")'",
+            "tmux send-keys 'trail approve' Enter",
+            "su -c 'trail dismiss 60' me",
+            "trail trust",
+            "env -i PATH=/usr/bin trail approve",
         ],
         must_not_match: &[
             "trail status",
             "echo trail approve",
+            "grep approve notes.md",
             "trail resume --level 1",
+            "kubectl certificate approve csr-1",
+            "gh pr review --approve",
+            "cp trail-notes.md docs/",
+            "git commit -m 'approve the design'",
         ],
+    },
+    Rule {
+        id: "trail-key",
+        verdict: Verdict::Block,
+        reason: "the person's key (trail.key in the secret store) proves an approval came from a person: the agent may not read, copy or change it",
+        matches: |c, _| c.touches(Zone::Key, None),
+        must_match: &[
+            "cat ~/.secrets/trail.key",
+            "cp $HOME/.secrets/trail.key /tmp/k",
+            "base64 ~/.secrets/tra*.key",
+        ],
+        must_not_match: &["cat README.md", "echo ~/.secrets/trail.key"],
     },
     Rule {
         id: "state-tamper",
         verdict: Verdict::Block,
-        reason: "trail's own records (.trail/state: the grants journal, hashes, locks) are not the agent's to change: that is how an agent would approve itself",
-        matches: |c, _| {
-            let touches = |s: &str| s.contains(".trail/state") || s.contains("grants.jsonl");
-            let readers = [
-                "cat", "less", "more", "head", "tail", "grep", "rg", "wc", "ls", "stat", "file",
-                "diff", "bat", "git", "echo", "printf",
-            ];
-            c.writes.iter().any(|w| touches(&w.target))
-                || (!readers.contains(&c.name) && c.args.iter().any(|a| touches(&a.raw)))
-        },
+        reason: "trail's own records (.trail/state: the grants journal, the pending junction, hashes, locks) are not the agent's to change: that is how an agent would approve itself",
+        matches: |c, _| c.touches(Zone::TrailState, Some(Access::Write)),
         must_match: &[
             "echo '{}' >> .trail/state/grants.jsonl",
             "rm -f .trail/state/grants.jsonl",
-            "cp forged.jsonl /p/.trail/state/grants.jsonl",
+            "cp forged.jsonl /work/proj/.trail/state/grants.jsonl",
             "sed -i s/x/y/ .trail/state/active_context.sha256",
-            "python3 -c 'open(\".trail/state/grants.jsonl\",\"a\")'",
+            "printf x >> .trail/st*/gr*.jsonl",
+            "cd .trail && cat ../f >> state/gr?nts.jsonl",
+            "ln -s .trail/state s",
+            "tee -a .trail/state/pending.json",
         ],
         must_not_match: &[
             "cat .trail/state/grants.jsonl",
@@ -147,6 +271,57 @@ pub static RULES: &[Rule] = &[
             "echo .trail/state",
             "ls .trail",
         ],
+    },
+    Rule {
+        id: "secret-store",
+        verdict: Verdict::Junction,
+        reason: "the secret store holds the originals of every redacted secret: reading or changing it is a person's decision",
+        matches: |c, _| c.touches(Zone::SecretStore, None),
+        must_match: &[
+            "cat ~/.secrets/trail.env",
+            "grep TOKEN $HOME/.secrets/trail.env",
+            "cp ~/.secrets/* /tmp/",
+        ],
+        must_not_match: &["cat .env.example", "echo ~/.secrets/trail.env"],
+    },
+    Rule {
+        id: "trail-home",
+        verdict: Verdict::Junction,
+        reason: "the personal ledger ($TRAIL_HOME) is written only by trail; a change made by the agent needs a person's decision",
+        matches: |c, _| c.touches(Zone::TrailHome, Some(Access::Write)),
+        must_match: &[
+            "sed -i 1d ~/.ledger/stream/pulses.log.md",
+            "rm -rf ~/.ledger/stream",
+            "echo x >> ~/.ledger/stream/pulses.log.md",
+        ],
+        must_not_match: &["tail ~/.ledger/stream/pulses.log.md", "trail log"],
+    },
+    Rule {
+        id: "agent-settings",
+        verdict: Verdict::Junction,
+        reason: "this changes trail's configuration or the agent host's hook settings, which decide whether trail runs at all: a person decides",
+        matches: |c, _| c.touches(Zone::AgentSettings, Some(Access::Write)),
+        must_match: &[
+            "echo '{\"disableAllHooks\": true}' > .claude/settings.json",
+            "sed -i '/trail hook/d' .claude/settings.json",
+            "cp evil.toml .trail/config.toml",
+            "rm .claude/commands/edge.md",
+            "echo x >> ~/.claude/settings.json",
+            "tee .codex/hooks.json",
+        ],
+        must_not_match: &["cat .claude/settings.json", "jq . .claude/settings.json"],
+    },
+    Rule {
+        id: "state-view",
+        verdict: Verdict::Junction,
+        reason: "active_context.yaml is changed with the Edit or Write tool, where trail checks the change; a shell write to it needs a person's decision",
+        matches: |c, _| c.touches(Zone::StateView, Some(Access::Write)),
+        must_match: &[
+            "sed -i 's/git push --force/git push fork docs/' active_context.yaml",
+            "git checkout active_context.yaml",
+            "cat forged.yaml > active_context.yaml",
+        ],
+        must_not_match: &["cat active_context.yaml", "git diff active_context.yaml"],
     },
     Rule {
         id: "rm-recursive-critical",
@@ -836,11 +1011,18 @@ pub static RULES: &[Rule] = &[
 
 /// Every built-in and configured rule that matches `c`, as decisions about `raw`.
 fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Vec<Decision>) {
+    // What the command reaches: the operands and redirections a dismissal is scoped to.
+    let targets: Vec<String> = c
+        .operands()
+        .map(|a| a.raw.clone())
+        .chain(c.writes.iter().map(|w| w.target.clone()))
+        .collect();
     let decide = |verdict, rule: String, reason: String| Decision {
         verdict,
         rule: Some(rule),
         reason,
         command: Some(raw.to_string()),
+        targets: targets.clone(),
     };
     for rule in RULES {
         if (rule.matches)(c, ctx) {
@@ -852,6 +1034,155 @@ fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Vec<Decision>) {
             out.push(decide(rule.verdict(), rule.id.clone(), rule.reason.clone()));
         }
     }
+}
+
+/// The shell command line `name` would run, for programs that take one as a string:
+/// `script -c`, `su -c`, `runuser -c`, `sg … -c`, `ssh HOST CMD…`, `tmux send-keys|new-session
+/// … CMD`. `Some(None)` when there is one but it is not static text.
+fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
+    let text = |a: &Arg| a.text.clone();
+    match name {
+        "script" | "su" | "runuser" | "sg" | "flock" => {
+            let i = args.iter().position(|a| {
+                matches!(a.text.as_deref(), Some("-c" | "--command"))
+                    || a.text
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with("--command="))
+            })?;
+            let a = &args[i];
+            if let Some(v) = a.text.as_deref().and_then(|t| t.strip_prefix("--command=")) {
+                return Some(Some(v.to_string()));
+            }
+            Some(args.get(i + 1).and_then(text))
+        }
+        "ssh" => {
+            // Options that take a value; the first other word is the host, the rest the command.
+            const VALUED: &[&str] = &[
+                "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m",
+                "-O", "-Q", "-S", "-W", "-w", "-B", "-I",
+            ];
+            let mut i = 0;
+            while i < args.len() {
+                match args[i].text.as_deref() {
+                    Some(w) if VALUED.contains(&w) => i += 2,
+                    Some(w) if w.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            let rest = args.get(i + 1..).filter(|r| !r.is_empty())?;
+            Some(
+                rest.iter()
+                    .map(text)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        "tmux" | "screen" => {
+            let words: Vec<Option<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
+            let sub = words
+                .iter()
+                .flatten()
+                .find(|w| !w.starts_with('-'))
+                .copied()?;
+            let after_sub = args
+                .iter()
+                .skip_while(|a| a.text.as_deref() != Some(sub))
+                .skip(1);
+            let mut parts = Vec::new();
+            let mut skip_value = false;
+            for a in after_sub {
+                match a.text.as_deref() {
+                    _ if skip_value => skip_value = false,
+                    Some("-t" | "-s" | "-n" | "-c" | "-x" | "-y" | "-F" | "-X") => {
+                        skip_value = true
+                    }
+                    Some(w) if w.starts_with('-') && w.len() > 1 => {}
+                    Some("Enter" | "C-m" | "KPEnter") => parts.push(Some(";".to_string())),
+                    _ => parts.push(text(a)),
+                }
+            }
+            if parts.is_empty()
+                || !matches!(
+                    sub,
+                    "send-keys"
+                        | "send"
+                        | "new-session"
+                        | "new"
+                        | "new-window"
+                        | "neww"
+                        | "split-window"
+                        | "splitw"
+                        | "run-shell"
+                        | "run"
+                        | "respawn-pane"
+                        | "respawn-window"
+                        | "stuff"
+                )
+            {
+                return None;
+            }
+            Some(
+                parts
+                    .into_iter()
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The largest script file the gate reads to see what it runs.
+const SCRIPT_CAP: u64 = 256 * 1024;
+
+/// A script file this command runs (`bash x.sh`, `source x.sh`, `./x.sh`, `python3 x.py`):
+/// if it runs a person's act (`trail approve`…), the command is blocked as the act would be.
+fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) -> Option<Decision> {
+    const RUNNERS: &[&str] = &[
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "source",
+        ".",
+        "python",
+        "python3",
+        "node",
+        "perl",
+        "ruby",
+        "php",
+        "deno",
+        "bun",
+        "tclsh",
+        "expect",
+        "osascript",
+        "awk",
+    ];
+    let first = argv.first()?.text.as_deref()?;
+    let file = if first.contains('/') && !RUNNERS.contains(&name) {
+        first.to_string()
+    } else if RUNNERS.contains(&name) {
+        argv[1..]
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+            .find(|w| !w.starts_with('-'))?
+            .to_string()
+    } else {
+        return None;
+    };
+    let path = ctx.places.resolve(&file)?;
+    let text = crate::fsutil::read_capped(&path, SCRIPT_CAP).ok()?;
+    runs_person_act(&text).then(|| Decision {
+        verdict: Verdict::Block,
+        rule: Some("self-approval".into()),
+        reason: format!(
+            "the script {file} runs trail's approve, dismiss or trust, which are a person's acts, never the agent's"
+        ),
+        command: Some(raw.to_string()),
+        targets: vec![file.clone()],
+    })
 }
 
 /// `git [-C dir] [-c k=v] <sub>`: the subcommand after global options.
@@ -962,10 +1293,12 @@ pub fn judge(
     let mut argv: &[Arg] = &cmd.argv;
     // A bare redirection (`> /etc/hosts`) runs no program but still writes: judge its writes.
     if argv.is_empty() && !cmd.writes.is_empty() {
+        let zones = super::zones::of_command("", &[], &cmd.writes, &ctx.places);
         let c = Cmd {
             name: "",
             args: &[],
             writes: &cmd.writes,
+            zones: &zones,
         };
         apply_rules(&c, ctx, &raw, &mut out);
     }
@@ -1001,10 +1334,12 @@ pub fn judge(
                 &raw,
             ));
         }
+        let zones = super::zones::of_command(name, &argv[1..], &cmd.writes, &ctx.places);
         let c = Cmd {
             name,
             args: &argv[1..],
             writes: &cmd.writes,
+            zones: &zones,
         };
         apply_rules(&c, ctx, &raw, &mut out);
         // Code handed to a shell is judged as a command line of its own.
@@ -1051,6 +1386,22 @@ pub fn judge(
                     }
                 }
             }
+        }
+        // Programs that hand a string to a shell somewhere (another user, another host, a
+        // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
+        if let Some(code) = shell_string(name, &argv[1..]) {
+            match code {
+                Some(s) => out.extend(recurse(&s, depth + 1)),
+                None => out.push(junction(
+                    "unverifiable",
+                    &format!("the command `{name}` runs is only known when it runs"),
+                    &raw,
+                )),
+            }
+        }
+        // A script file run here is read: one that runs a person's act is blocked like the act.
+        if let Some(d) = script_file(name, argv, ctx, &raw) {
+            out.push(d);
         }
         if name == "find" {
             if let Some(i) = argv.iter().position(|a| {

@@ -6,34 +6,53 @@
 //! exact command for an allowance, and the tool and the gate rule for a dismissal, so
 //! `dismiss` means "stop asking about `git push` for an hour" — the spec's own use case.
 //!
+//! A dismissal's `key_params` also carry the target class the person saw (this directory, this
+//! host, this branch: [`Subject::scope`]), so dismissing a write to `~/notes/todo.txt` never
+//! covers `~/.bashrc`; a junction on a sensitive target cannot be dismissed at all.
+//!
 //! The state file mirrors allowances and dismissals, but it is a file the agent can edit. What
 //! counts is `.trail/state/grants.jsonl`: an append-only journal written only by the human
 //! paths (`trail approve|dismiss` in a terminal, `/edge approve|dismiss` typed as a prompt) and
-//! by consumption. An allowance found in the state file but not in the journal is forged and
-//! ignored.
+//! by consumption. Every line carries an HMAC under the person's [`Key`]: a line without a valid
+//! one grants nothing, whoever managed to write it. A dismissal longer than
+//! [`MAX_DISMISS_MINUTES`] is ignored when read, not only refused when made.
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::secrets::key::Key;
 use crate::time::Ts;
 
-/// What a junction is about, before it is hashed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The longest dismissal a person can give (§4 leaves it open; a week).
+pub const MAX_DISMISS_MINUTES: u64 = 7 * 24 * 60;
+
+/// What a junction is about, before it is hashed. Every text in it is already redacted: it is
+/// stored, shown to the person and sent to the model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Subject {
     /// `irreversible`, `external`, `ambiguous` or `quality_gate`.
-    pub kind: &'static str,
+    pub kind: String,
     pub reason: String,
     /// The gate rule (or `quality_gate`).
     pub rule: String,
     pub tool: String,
     /// The exact action: the command line, or what a quality gate found.
     pub action: String,
+    /// The target class a dismissal covers: the directory, host or branch the action reaches
+    /// (empty when the rule has no target).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scope: String,
+    /// Why this cannot be dismissed (a sensitive target: shell start-up files, keys,
+    /// credentials, agent settings, system paths), when it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensitive: Option<String>,
 }
 
 fn canonical_hash(v: &BTreeMap<&str, Value>) -> String {
@@ -50,7 +69,7 @@ fn params(pairs: &[(&'static str, &str)]) -> Value {
 impl Subject {
     pub fn allowance_fingerprint(&self) -> String {
         let mut m = BTreeMap::new();
-        m.insert("type", Value::from(self.kind));
+        m.insert("type", Value::from(self.kind.as_str()));
         m.insert("reason", Value::from(self.reason.as_str()));
         m.insert(
             "key_params",
@@ -59,14 +78,23 @@ impl Subject {
         canonical_hash(&m)
     }
 
-    pub fn dismissal_fingerprint(&self) -> String {
+    /// `None` when the junction cannot be dismissed (a sensitive target, or a quality gate,
+    /// which is about this one set of issues).
+    pub fn dismissal_fingerprint(&self) -> Option<String> {
+        if self.sensitive.is_some() || self.kind == "quality_gate" {
+            return None;
+        }
         let mut m = BTreeMap::new();
-        m.insert("type", Value::from(self.kind));
+        m.insert("type", Value::from(self.kind.as_str()));
         m.insert(
             "key_params",
-            params(&[("tool", &self.tool), ("rule", &self.rule)]),
+            params(&[
+                ("tool", &self.tool),
+                ("rule", &self.rule),
+                ("scope", &self.scope),
+            ]),
         );
-        canonical_hash(&m)
+        Some(canonical_hash(&m))
     }
 }
 
@@ -125,22 +153,54 @@ pub fn journal_path(state_dir: &Path) -> PathBuf {
 #[derive(Clone, Debug, Default)]
 pub struct Journal {
     grants: Vec<Grant>,
+    /// Lines that carried no valid MAC (forged, or written with another key).
+    pub forged: usize,
+}
+
+/// The bytes a line's MAC covers: the grant as trail serialises it (field order is the
+/// type's, so the same grant always gives the same bytes).
+fn signed_bytes(g: &Grant) -> String {
+    serde_json::to_string(g).unwrap_or_default()
+}
+
+/// One journal line: the grant's fields and its `mac`.
+fn line(g: &Grant, key: &Key) -> std::io::Result<String> {
+    let mut v = serde_json::to_value(g).map_err(std::io::Error::other)?;
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "mac".into(),
+            Value::from(key.mac(signed_bytes(g).as_bytes())),
+        );
+    }
+    Ok(format!("{v}\n"))
+}
+
+/// A line's grant, when its MAC is this key's.
+fn verified(l: &str, key: &Key) -> Option<Grant> {
+    let mut v: Value = serde_json::from_str(l).ok()?;
+    let mac = v.as_object_mut()?.remove("mac")?;
+    let g: Grant = serde_json::from_value(v).ok()?;
+    key.verify(signed_bytes(&g).as_bytes(), mac.as_str()?)
+        .then_some(g)
 }
 
 impl Journal {
-    /// Reads the journal; a torn or foreign line is skipped (it grants nothing).
-    pub fn read(state_dir: &Path) -> std::io::Result<Journal> {
-        let text = match std::fs::read_to_string(journal_path(state_dir)) {
+    /// Reads the journal. A torn line is skipped; a line without a valid MAC under `key` is
+    /// counted as forged and grants nothing (with no key, nothing can be valid yet).
+    pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Journal> {
+        let text = match crate::fsutil::read_capped(&journal_path(state_dir), JOURNAL_CAP) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
-        Ok(Journal {
-            grants: text
-                .lines()
-                .filter_map(|l| serde_json::from_str(l).ok())
-                .collect(),
-        })
+        let mut j = Journal::default();
+        for l in text.lines().filter(|l| !l.trim().is_empty()) {
+            match key.and_then(|k| verified(l, k)) {
+                Some(g) if g.within_cap() => j.grants.push(g),
+                _ => j.forged += 1,
+            }
+        }
+        Ok(j)
     }
 
     /// The id of an unconsumed allowance for `fingerprint`, oldest first.
@@ -178,7 +238,11 @@ impl Journal {
                 } if f == fingerprint => Some(expires_at.as_str()),
                 _ => None,
             })
-            .filter(|e| Ts::parse_loose(e).is_ok_and(|t| t > now))
+            .filter(|e| {
+                Ts::parse_loose(e).is_ok_and(|t| {
+                    t > now && t.as_micros() - now.as_micros() <= max_dismiss_micros()
+                })
+            })
             .max()
     }
 
@@ -189,15 +253,44 @@ impl Journal {
     }
 }
 
-/// Appends one grant as one synced line.
-pub fn append(state_dir: &Path, g: &Grant) -> std::io::Result<()> {
+/// A journal this large is not one people made by hand: refuse to read it whole.
+const JOURNAL_CAP: u64 = 16 << 20;
+
+fn max_dismiss_micros() -> i64 {
+    MAX_DISMISS_MINUTES as i64 * 60_000_000
+}
+
+impl Grant {
+    /// A dismissal longer than the cap is not honoured, whatever it says (a forged or hand-made
+    /// line could say year 9999).
+    fn within_cap(&self) -> bool {
+        match self {
+            Grant::Dismiss { at, expires_at, .. } => {
+                match (Ts::parse_loose(at), Ts::parse_loose(expires_at)) {
+                    (Ok(a), Ok(e)) => e.as_micros() - a.as_micros() <= max_dismiss_micros(),
+                    _ => false,
+                }
+            }
+            _ => true,
+        }
+    }
+}
+
+/// Appends one grant, signed with `key`, as one synced line.
+pub fn append(state_dir: &Path, g: &Grant, key: &Key) -> std::io::Result<()> {
     crate::fsutil::ensure_dir(state_dir)?;
-    let mut line = serde_json::to_string(g).map_err(std::io::Error::other)?;
-    line.push('\n');
+    let line = line(g, key)?;
     let mut f = OpenOptions::new()
         .create(true)
         .append(true)
+        .custom_flags(crate::fsutil::NOFOLLOW)
         .open(journal_path(state_dir))?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            journal_path(state_dir).display()
+        )));
+    }
     f.write_all(line.as_bytes())?;
     f.sync_data()
 }
@@ -217,11 +310,13 @@ mod tests {
 
     fn push() -> Subject {
         Subject {
-            kind: "irreversible",
+            kind: "irreversible".into(),
             reason: "pushing changes others' copy".into(),
             rule: "git-push".into(),
             tool: "Bash".into(),
             action: "git push origin main".into(),
+            scope: "origin".into(),
+            sensitive: None,
         }
     }
 
@@ -243,6 +338,7 @@ mod tests {
     #[test]
     fn an_allowance_is_consumed_once_and_a_dismissal_expires() {
         let dir = tempfile::tempdir().unwrap();
+        let key = Key::load_or_create(&dir.path().join(".secrets")).unwrap();
         let fp = push().allowance_fingerprint();
         let now = Ts::now();
         append(
@@ -254,9 +350,10 @@ mod tests {
                 by: By::Terminal,
                 action: None,
             },
+            &key,
         )
         .unwrap();
-        let j = Journal::read(dir.path()).unwrap();
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
         assert_eq!(j.open_allowance(&fp), Some("a-1"));
         append(
             dir.path(),
@@ -265,6 +362,7 @@ mod tests {
                 id: "a-1".into(),
                 fingerprint: fp.clone(),
             },
+            &key,
         )
         .unwrap();
         // A torn last line grants nothing and breaks nothing.
@@ -274,9 +372,9 @@ mod tests {
             .unwrap()
             .write_all(b"{\"event\":\"allow\",\"at\":")
             .unwrap();
-        let j = Journal::read(dir.path()).unwrap();
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
         assert_eq!(j.open_allowance(&fp), None);
-        let dfp = push().dismissal_fingerprint();
+        let dfp = push().dismissal_fingerprint().unwrap();
         let past = Ts::from_micros(now.as_micros() - 1_000_000);
         let later = Ts::from_micros(now.as_micros() + 3_600_000_000);
         for e in [past, later] {
@@ -289,14 +387,65 @@ mod tests {
                     by: By::Prompt,
                     rule: None,
                 },
+                &key,
             )
             .unwrap();
         }
-        let j = Journal::read(dir.path()).unwrap();
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
         assert_eq!(
             j.active_dismissal(&dfp, now),
             Some(later.to_string().as_str())
         );
         assert_eq!(j.active_dismissal(&dfp, later), None);
+    }
+
+    #[test]
+    fn only_signed_grants_within_the_cap_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = Key::load_or_create(&dir.path().join(".secrets")).unwrap();
+        let other = Key::load_or_create(&dir.path().join("elsewhere")).unwrap();
+        let dfp = push().dismissal_fingerprint().unwrap();
+        let now = Ts::now();
+        let forever = Grant::Dismiss {
+            at: now.to_string(),
+            fingerprint: dfp.clone(),
+            expires_at: "9999-01-01T00:00:00Z".into(),
+            by: By::Prompt,
+            rule: None,
+        };
+        // Signed with the person's key, a year-9999 dismissal is still not honoured.
+        append(dir.path(), &forever, &key).unwrap();
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
+        assert_eq!(j.active_dismissal(&dfp, now), None);
+        assert_eq!(j.forged, 1);
+        // Signed with another key, or unsigned, an allowance grants nothing.
+        let fp = push().allowance_fingerprint();
+        let allow = Grant::Allow {
+            at: now.to_string(),
+            id: "a-x".into(),
+            fingerprint: fp.clone(),
+            by: By::Terminal,
+            action: None,
+        };
+        append(dir.path(), &allow, &other).unwrap();
+        let mut unsigned = serde_json::to_string(&allow).unwrap();
+        unsigned.push('\n');
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(journal_path(dir.path()))
+            .unwrap()
+            .write_all(unsigned.as_bytes())
+            .unwrap();
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
+        assert_eq!(j.open_allowance(&fp), None);
+        assert_eq!(j.forged, 3);
+        // No key at all: nothing is valid.
+        append(dir.path(), &allow, &key).unwrap();
+        assert_eq!(
+            Journal::read(dir.path(), None).unwrap().open_allowance(&fp),
+            None
+        );
+        let j = Journal::read(dir.path(), Some(&key)).unwrap();
+        assert_eq!(j.open_allowance(&fp), Some("a-x"));
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod grants;
 pub mod observe;
+pub mod pending;
 pub mod protocol;
 pub mod schema;
 pub mod yaml;
@@ -59,10 +60,12 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
     }
 }
 
-/// The state file of one project.
+/// The state file of one project, and trail's own records beside it.
 #[derive(Clone, Debug)]
 pub struct Store {
     root: PathBuf,
+    /// Where the person's key lives (the secret store's directory, outside every project).
+    secrets_dir: PathBuf,
 }
 
 /// The state as read, with what is known about how it got there.
@@ -77,10 +80,37 @@ pub struct Loaded {
 }
 
 impl Store {
+    /// A store whose key lives in `$HOME/.secrets` (see [`Store::with_secrets_dir`]).
     pub fn new(project_root: impl Into<PathBuf>) -> Store {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default();
         Store {
             root: project_root.into(),
+            secrets_dir: home.join(".secrets"),
         }
+    }
+
+    /// The same store with the person's key in `dir` (the configured secrets directory).
+    pub fn with_secrets_dir(mut self, dir: impl Into<PathBuf>) -> Store {
+        self.secrets_dir = dir.into();
+        self
+    }
+
+    /// The person's key, `None` when there is none yet (then nothing can be validly granted).
+    pub fn key(&self) -> Result<Option<crate::secrets::key::Key>, StateError> {
+        crate::secrets::key::Key::load(&self.secrets_dir).map_err(self.key_error())
+    }
+
+    /// The person's key, made now if there is none (trail needs it to sign a junction or a
+    /// person's decision).
+    pub fn key_or_create(&self) -> Result<crate::secrets::key::Key, StateError> {
+        crate::secrets::key::Key::load_or_create(&self.secrets_dir).map_err(self.key_error())
+    }
+
+    fn key_error(&self) -> impl FnOnce(std::io::Error) -> StateError {
+        let path = crate::secrets::key::path(&self.secrets_dir);
+        move |source| StateError::Io { path, source }
     }
 
     pub fn project_root(&self) -> &Path {
@@ -203,8 +233,47 @@ impl Store {
         };
         let original = state.clone();
         let out = change(&mut state)?;
-        if before.is_some() && state == original {
-            return Ok(out);
+        self.write_locked(before.as_deref(), &original, state)?;
+        Ok(out)
+    }
+
+    /// Changes trail's own records under the state lock, and the view with them when it can.
+    ///
+    /// `change` gets the state file (`None` when it cannot be read: trail's records, the
+    /// pending junction and the grants journal, do not depend on it). The view is written back
+    /// when it is readable and the result keeps its invariants; otherwise it is left as it is
+    /// for a person to fix, and the records still hold.
+    pub fn transact<T>(
+        &self,
+        change: impl FnOnce(Option<&mut State>) -> Result<T, StateError>,
+    ) -> Result<T, StateError> {
+        let _lock = self.lock()?;
+        self.sweep();
+        let before = self.read_bytes().ok().flatten();
+        let parsed = match &before {
+            Some(b) => self.parse(b).ok(),
+            None => Some(State::new()),
+        };
+        let Some(mut state) = parsed else {
+            return change(None);
+        };
+        let original = state.clone();
+        let out = change(Some(&mut state))?;
+        match self.write_locked(before.as_deref(), &original, state) {
+            Ok(()) | Err(StateError::Invalid { .. }) => Ok(out),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The write half of a transaction (the caller holds the lock).
+    fn write_locked(
+        &self,
+        before: Option<&[u8]>,
+        original: &State,
+        mut state: State,
+    ) -> Result<(), StateError> {
+        if before.is_some() && state == *original {
+            return Ok(());
         }
         // Writing migrates an older file to v4; whatever else is wrong is the person's to fix.
         state.schema_version = Some(schema::SCHEMA_VERSION.into());
@@ -215,7 +284,7 @@ impl Store {
                 problems,
             });
         }
-        if let Some(b) = &before
+        if let Some(b) = before
             && !b.starts_with(HEADER.as_bytes())
         {
             // First rewrite of a file trail did not write: keep it whole (comments included).
@@ -231,8 +300,7 @@ impl Store {
         // elsewhere, which is valid, and accepts it.
         crate::failpoint::hit("state-after-write");
         let hp = self.hash_path();
-        crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))?;
-        Ok(out)
+        crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))
     }
 }
 

@@ -12,32 +12,33 @@ use serde::Serialize;
 
 use super::grants::{self, By, Grant, Journal, Subject};
 use super::observe;
+use super::pending::{self, Pending};
 use super::schema::{Allowance, Dismissal, Junction, Mode, Observations, Session, State};
 use super::{StateError, Store};
+use crate::secrets::key::Key;
 use crate::time::Ts;
 
 /// Default dismissal length (§4).
 pub const DEFAULT_DISMISS_MINUTES: u64 = 60;
 
-fn journal(store: &Store) -> Result<Journal, StateError> {
+fn journal(store: &Store, key: Option<&Key>) -> Result<Journal, StateError> {
     let dir = store.state_dir();
-    Journal::read(&dir).map_err(|source| StateError::Io {
+    Journal::read(&dir, key).map_err(|source| StateError::Io {
         path: grants::journal_path(&dir),
         source,
     })
 }
 
-fn record(store: &Store, g: &Grant) -> Result<(), StateError> {
+fn record(store: &Store, g: &Grant, key: &Key) -> Result<(), StateError> {
     let dir = store.state_dir();
-    grants::append(&dir, g).map_err(|source| StateError::Io {
+    grants::append(&dir, g, key).map_err(|source| StateError::Io {
         path: grants::journal_path(&dir),
         source,
     })
 }
 
-/// Fails when the state could not be written back (a file with problems only a person can fix):
-/// checked before a grant or its use goes into the journal, so the journal never records a
-/// decision the state file then fails to follow.
+/// Fails when the state could not be written back: checked before a mode change journals the
+/// use of an approval, so the journal never records a use the state file then fails to follow.
 fn writable(store: &Store, state: &State) -> Result<(), StateError> {
     let mut s = state.clone();
     s.schema_version = Some(super::schema::SCHEMA_VERSION.into());
@@ -52,9 +53,57 @@ fn writable(store: &Store, state: &State) -> Result<(), StateError> {
     }
 }
 
-/// Drops allowances and dismissals no person granted (added by editing the file), and
-/// corrects `consumed` flags to what the journal says. Returns how many were forged.
-pub fn reconcile(state: &mut State, j: &Journal) -> usize {
+fn io_at(path: std::path::PathBuf) -> impl FnOnce(std::io::Error) -> StateError {
+    move |source| StateError::Io { path, source }
+}
+
+/// The pending junction trail recorded (a forged one is reported by [`pending_found`]).
+fn read_pending(store: &Store, key: Option<&Key>) -> Result<pending::Found, StateError> {
+    let dir = store.state_dir();
+    pending::read(&dir, key).map_err(io_at(pending::path(&dir)))
+}
+
+fn write_pending(store: &Store, p: &Pending, key: &Key) -> Result<(), StateError> {
+    let dir = store.state_dir();
+    pending::write(&dir, p, key).map_err(io_at(pending::path(&dir)))
+}
+
+fn clear_pending(store: &Store) -> Result<(), StateError> {
+    let dir = store.state_dir();
+    pending::clear(&dir).map_err(io_at(pending::path(&dir)))
+}
+
+/// Trail's records of one project, read under the state lock with the person's key.
+struct Records {
+    key: Key,
+    journal: Journal,
+}
+
+/// Reads trail's records (making the key if there is none yet) and makes the view agree.
+fn records(store: &Store, view: Option<&mut State>) -> Result<Records, StateError> {
+    let key = store.key_or_create()?;
+    let journal = journal(store, Some(&key))?;
+    let pending = match read_pending(store, Some(&key))? {
+        pending::Found::Valid(p) => Some(p),
+        _ => None,
+    };
+    if let Some(state) = view {
+        reconcile(state, &journal, pending.as_ref());
+    }
+    Ok(Records { key, journal })
+}
+
+/// The pending junction as trail recorded it, for showing to a person.
+pub fn pending_found(store: &Store) -> Result<pending::Found, StateError> {
+    let key = store.key()?;
+    read_pending(store, key.as_ref())
+}
+
+/// Makes the view agree with trail's records: the pending junction is trail's (whatever the
+/// file says), allowances and dismissals no person granted are dropped, and `consumed` flags
+/// follow the journal. Returns how many grants in the view were forged.
+pub fn reconcile(state: &mut State, j: &Journal, pending: Option<&Pending>) -> usize {
+    state.junction = pending.map(Pending::view);
     let before = state.allowances.len() + state.dismissals.len();
     state.allowances.retain(|a| j.granted(&a.fingerprint));
     state.dismissals.retain(|d| {
@@ -82,54 +131,88 @@ pub enum Met {
     Pending { junction: Box<Junction> },
 }
 
+/// Uses up the person's open allowance for `fp`, if there is one: journaled (signed), mirrored
+/// in the view, and the pending junction cleared when it was for this action.
+fn consume(
+    store: &Store,
+    view: Option<&mut State>,
+    j: &Journal,
+    fp: &str,
+    key: &Key,
+    now: Ts,
+) -> Result<Option<String>, StateError> {
+    let Some(id) = j.open_allowance(fp).map(String::from) else {
+        return Ok(None);
+    };
+    record(
+        store,
+        &Grant::Consume {
+            at: now.to_string(),
+            id: id.clone(),
+            fingerprint: fp.to_string(),
+        },
+        key,
+    )?;
+    if let pending::Found::Valid(p) = read_pending(store, Some(key))?
+        && p.subject.allowance_fingerprint() == fp
+    {
+        clear_pending(store)?;
+    }
+    if let Some(state) = view {
+        for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
+            a.consumed = Some(true);
+        }
+        if state.junction.as_ref().is_some_and(|p| p.fingerprint == fp) {
+            state.junction = None;
+        }
+    }
+    Ok(Some(id))
+}
+
+/// Makes `subject` the junction waiting for a person (the same action keeps its id), signed
+/// in trail's records and shown in the view.
+fn make_pending(
+    store: &Store,
+    view: Option<&mut State>,
+    subject: &Subject,
+    key: &Key,
+    now: Ts,
+) -> Result<Junction, StateError> {
+    let p = match read_pending(store, Some(key))? {
+        pending::Found::Valid(p) if p.subject == *subject => p,
+        _ => Pending {
+            id: grants::new_id("j"),
+            created_at: now.to_string(),
+            subject: subject.clone(),
+        },
+    };
+    write_pending(store, &p, key)?;
+    let junction = p.view();
+    if let Some(state) = view {
+        state.junction = Some(junction.clone());
+    }
+    Ok(junction)
+}
+
 /// A risky action meets the state: an unconsumed allowance lets it through once, an active
 /// dismissal lets it through, otherwise it becomes the pending junction (replacing an older
 /// one: the agent has moved on, and the person approves what it asks now).
 pub fn meet(store: &Store, subject: &Subject, now: Ts) -> Result<Met, StateError> {
     let fp = subject.allowance_fingerprint();
     let dfp = subject.dismissal_fingerprint();
-    store.update(|state| {
-        writable(store, state)?;
-        let j = journal(store)?;
-        reconcile(state, &j);
-        if let Some(id) = j.open_allowance(&fp).map(String::from) {
-            record(
-                store,
-                &Grant::Consume {
-                    at: now.to_string(),
-                    id: id.clone(),
-                    fingerprint: fp.clone(),
-                },
-            )?;
-            for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
-                a.consumed = Some(true);
-            }
-            if state.junction.as_ref().is_some_and(|p| p.fingerprint == fp) {
-                state.junction = None;
-            }
+    store.transact(|mut view| {
+        let Records {
+            key, journal: j, ..
+        } = records(store, view.as_deref_mut())?;
+        if let Some(id) = consume(store, view.as_deref_mut(), &j, &fp, &key, now)? {
             return Ok(Met::Allowed { allowance: id });
         }
-        if let Some(until) = j.active_dismissal(&dfp, now) {
+        if let Some(until) = dfp.as_deref().and_then(|d| j.active_dismissal(d, now)) {
             return Ok(Met::Dismissed {
                 until: until.to_string(),
             });
         }
-        let junction = match &state.junction {
-            Some(p) if p.fingerprint == fp => p.clone(),
-            _ => Junction {
-                id: grants::new_id("j"),
-                kind: subject.kind.to_string(),
-                reason: subject.reason.clone(),
-                created_at: now.to_string(),
-                fingerprint: fp.clone(),
-                dismiss_fingerprint: Some(dfp.clone()),
-                rule: Some(subject.rule.clone()),
-                tool: Some(subject.tool.clone()),
-                command: Some(subject.action.clone()),
-                extra: Default::default(),
-            },
-        };
-        state.junction = Some(junction.clone());
+        let junction = make_pending(store, view, subject, &key, now)?;
         Ok(Met::Pending {
             junction: Box::new(junction),
         })
@@ -145,23 +228,32 @@ pub struct Decided {
     pub until: Option<String>,
 }
 
-fn take_pending(state: &mut State, expect: Option<&str>) -> Result<Junction, StateError> {
-    let Some(j) = state.junction.clone() else {
-        return Err(StateError::Refused(
-            "no junction is pending: nothing to decide (`trail status` shows the state)".into(),
-        ));
+/// The junction a person decides on: trail's own record, never the view's copy. A record trail
+/// did not write is removed and refused, so the person is never asked about the agent's words.
+fn take_pending(store: &Store, key: &Key, expect: Option<&str>) -> Result<Pending, StateError> {
+    let p = match read_pending(store, Some(key))? {
+        pending::Found::Valid(p) => p,
+        pending::Found::None => {
+            return Err(StateError::Refused(
+                "no junction is pending: nothing to decide (`trail status` shows the state)".into(),
+            ));
+        }
+        pending::Found::Forged(why) => {
+            clear_pending(store)?;
+            return Err(StateError::Refused(format!(
+                "the pending junction was not recorded by trail ({why}); it was removed and nothing was decided"
+            )));
+        }
     };
     if let Some(id) = expect
-        && id != j.id
+        && id != p.id
     {
         return Err(StateError::Refused(format!(
             "the pending junction is {} ({}), not {id}: look at it with `trail status` before deciding",
-            j.id,
-            j.command.as_deref().unwrap_or(&j.reason)
+            p.id, p.subject.action
         )));
     }
-    state.junction = None;
-    Ok(j)
+    Ok(p)
 }
 
 /// `approve`: a one-time allowance for exactly the pending action.
@@ -171,37 +263,42 @@ pub fn approve(
     expect: Option<&str>,
     now: Ts,
 ) -> Result<Decided, StateError> {
-    store.update(|state| {
-        writable(store, state)?;
-        let j = journal(store)?;
-        reconcile(state, &j);
-        let junction = take_pending(state, expect)?;
+    store.transact(|mut view| {
+        let key = records(store, view.as_deref_mut())?.key;
+        let p = take_pending(store, &key, expect)?;
+        let fingerprint = p.subject.allowance_fingerprint();
         record(
             store,
             &Grant::Allow {
                 at: now.to_string(),
                 id: grants::new_id("a"),
-                fingerprint: junction.fingerprint.clone(),
+                fingerprint: fingerprint.clone(),
                 by,
-                action: junction.command.clone(),
+                action: Some(p.subject.action.clone()),
             },
+            &key,
         )?;
-        state.allowances.push(Allowance {
-            fingerprint: junction.fingerprint.clone(),
-            granted_at: Some(now.to_string()),
-            consumed: Some(false),
-            command: junction.command.clone(),
-            extra: Default::default(),
-        });
+        clear_pending(store)?;
+        if let Some(state) = view {
+            state.junction = None;
+            state.allowances.push(Allowance {
+                fingerprint,
+                granted_at: Some(now.to_string()),
+                consumed: Some(false),
+                command: Some(p.subject.action.clone()),
+                extra: Default::default(),
+            });
+        }
         Ok(Decided {
             decision: "approve",
-            junction,
+            junction: p.view(),
             until: None,
         })
     })
 }
 
-/// `dismiss [MIN]`: stop asking about this class of action until the time is up.
+/// `dismiss [MIN]`: stop asking about this class of action, on this target class, until the
+/// time is up.
 pub fn dismiss(
     store: &Store,
     by: By,
@@ -209,21 +306,25 @@ pub fn dismiss(
     expect: Option<&str>,
     now: Ts,
 ) -> Result<Decided, StateError> {
-    if minutes == 0 || minutes > 7 * 24 * 60 {
+    if minutes == 0 || minutes > grants::MAX_DISMISS_MINUTES {
         return Err(StateError::Refused(format!(
             "a dismissal lasts 1 to {} minutes, not {minutes}",
-            7 * 24 * 60
+            grants::MAX_DISMISS_MINUTES
         )));
     }
-    store.update(|state| {
-        writable(store, state)?;
-        let j = journal(store)?;
-        reconcile(state, &j);
-        let junction = take_pending(state, expect)?;
-        let Some(dfp) = junction.dismiss_fingerprint.clone() else {
-            return Err(StateError::Refused(
-                "this junction cannot be dismissed (it names no rule); approve or skip it".into(),
-            ));
+    store.transact(|mut view| {
+        let key = records(store, view.as_deref_mut())?.key;
+        let p = take_pending(store, &key, expect)?;
+        let Some(dfp) = p.subject.dismissal_fingerprint() else {
+            let why = p
+                .subject
+                .sensitive
+                .clone()
+                .unwrap_or_else(|| "it is about this one action".into());
+            return Err(StateError::Refused(format!(
+                "junction {} cannot be dismissed: {why}. Approve it once (`/edge approve`, `trail approve`) or skip it",
+                p.id
+            )));
         };
         let until = Ts::from_micros(now.as_micros() + (minutes as i64) * 60_000_000).to_string();
         record(
@@ -233,19 +334,24 @@ pub fn dismiss(
                 fingerprint: dfp.clone(),
                 expires_at: until.clone(),
                 by,
-                rule: junction.rule.clone(),
+                rule: Some(p.subject.rule.clone()),
             },
+            &key,
         )?;
-        state.dismissals.push(Dismissal {
-            fingerprint: dfp,
-            expires_at: Some(until.clone()),
-            dismissed_at: Some(now.to_string()),
-            rule: junction.rule.clone(),
-            extra: Default::default(),
-        });
+        clear_pending(store)?;
+        if let Some(state) = view {
+            state.junction = None;
+            state.dismissals.push(Dismissal {
+                fingerprint: dfp,
+                expires_at: Some(until.clone()),
+                dismissed_at: Some(now.to_string()),
+                rule: Some(p.subject.rule.clone()),
+                extra: Default::default(),
+            });
+        }
         Ok(Decided {
             decision: "dismiss",
-            junction,
+            junction: p.view(),
             until: Some(until),
         })
     })
@@ -253,11 +359,16 @@ pub fn dismiss(
 
 /// `skip`: clear the junction; nothing is allowed.
 pub fn skip(store: &Store, expect: Option<&str>) -> Result<Decided, StateError> {
-    store.update(|state| {
-        let junction = take_pending(state, expect)?;
+    store.transact(|mut view| {
+        let key = records(store, view.as_deref_mut())?.key;
+        let p = take_pending(store, &key, expect)?;
+        clear_pending(store)?;
+        if let Some(state) = view {
+            state.junction = None;
+        }
         Ok(Decided {
             decision: "skip",
-            junction,
+            junction: p.view(),
             until: None,
         })
     })
@@ -329,33 +440,18 @@ pub fn set_mode(
                     let issues = observe::quality_gate(state);
                     if !issues.is_empty() {
                         let subject = quality_subject(&issues);
-                        let j = journal(store)?;
-                        reconcile(state, &j);
+                        let key = store.key_or_create()?;
+                        let j = journal(store, Some(&key))?;
                         let fp = subject.allowance_fingerprint();
-                        if let Some(id) = j.open_allowance(&fp).map(String::from) {
+                        if j.open_allowance(&fp).is_some() {
                             // A person already looked at exactly these issues and said go.
                             let mut after = state.clone();
                             after.mode = Some(to.as_str().into());
                             writable(store, &after)?;
-                            record(store, &Grant::Consume { at: now.to_string(), id, fingerprint: fp.clone() })?;
-                            for a in state.allowances.iter_mut().filter(|a| a.fingerprint == fp) {
-                                a.consumed = Some(true);
-                            }
+                            consume(store, Some(state), &j, &fp, &key, now)?;
                             t.warnings.push(format!("quality gate overridden by approval: {}", issues.join("; ")));
                         } else {
-                            let junction = Junction {
-                                id: grants::new_id("j"),
-                                kind: "quality_gate".into(),
-                                reason: subject.reason.clone(),
-                                created_at: now.to_string(),
-                                fingerprint: fp,
-                                dismiss_fingerprint: None,
-                                rule: Some("quality_gate".into()),
-                                tool: Some("mode".into()),
-                                command: Some(subject.action.clone()),
-                                extra: Default::default(),
-                            };
-                            state.junction = Some(junction.clone());
+                            let junction = make_pending(store, Some(state), &subject, &key, now)?;
                             t.changed = false;
                             t.issues = issues;
                             t.junction = Some(junction);
@@ -372,11 +468,13 @@ pub fn set_mode(
 
 fn quality_subject(issues: &[String]) -> Subject {
     Subject {
-        kind: "quality_gate",
+        kind: "quality_gate".into(),
         reason: format!("the quality gate failed: {}", issues.join("; ")),
         rule: "quality_gate".into(),
         tool: "mode".into(),
         action: format!("done despite: {}", issues.join("; ")),
+        scope: String::new(),
+        sensitive: None,
     }
 }
 
@@ -525,8 +623,13 @@ pub fn on_session_start(
             s.set_proof_offset(proof_len);
             state.session = Some(s);
         }
-        let j = journal(store)?;
-        reconcile(state, &j);
+        let key = store.key()?;
+        let j = journal(store, key.as_ref())?;
+        let pending = match read_pending(store, key.as_ref())? {
+            pending::Found::Valid(p) => Some(p),
+            _ => None,
+        };
+        reconcile(state, &j, pending.as_ref());
         state.dismissals.retain(|d| {
             d.expires_at
                 .as_deref()

@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
-use trail_core::gate::{self, Places, Verdict};
+use trail_core::gate::Places;
+use trail_core::guard::{Guard, Outcome};
 use trail_core::proof::{self, Entry};
-use trail_core::state::grants::{By, Subject, kind_of_rule};
-use trail_core::state::protocol::{self, Met};
+use trail_core::state::grants::By;
+use trail_core::state::protocol;
 use trail_core::state::{Mode, Store};
 use trail_core::time::Ts;
 
@@ -18,39 +19,21 @@ fn indent(s: &str) -> String {
     s.lines().map(|l| format!("    {l}\n")).collect()
 }
 
-/// What the PreToolUse hook would answer for `command`.
+/// What the PreToolUse hook would answer for `command`: the same guard, the hook's words.
 fn ask(store: &Store, places: &Places, command: &str) -> String {
-    let ctx = gate::Context {
-        places: places.clone(),
-        // The demo project is not a git repository: nothing in it counts as ignored output.
-        ignored: |_, _| false,
-        extra: Vec::new(),
-    };
-    let d = gate::evaluate(command, &ctx);
-    let rule = d.rule.clone().unwrap_or_default();
-    match d.verdict {
-        Verdict::Allow => "allowed: it runs".into(),
-        Verdict::Block => format!(
-            "denied [{rule}]: {}. It will not run, whoever approves.",
-            d.reason
-        ),
-        Verdict::Junction => {
-            let subject = Subject {
-                kind: kind_of_rule(&rule),
-                reason: d.reason.clone(),
-                rule,
-                tool: "Bash".into(),
-                action: command.into(),
-            };
-            match protocol::meet(store, &subject, Ts::now()) {
-                Ok(Met::Allowed { allowance }) => {
-                    format!("allowed once, under the person's approval {allowance} (now used up)")
-                }
-                Ok(Met::Dismissed { until }) => format!("allowed: dismissed until {until}"),
-                Ok(Met::Pending { junction }) => crate::hook::pending_reason(&junction),
-                Err(e) => format!("denied: {e}"),
-            }
+    let redact = |t: &str| t.to_string();
+    let mut guard = Guard::new(store, places.clone(), Vec::new(), &redact);
+    // The demo project is not a git repository: nothing in it counts as ignored output.
+    guard.ctx.ignored = |_, _| false;
+    match guard.command("Bash", command) {
+        Outcome::Allow | Outcome::Warn(_) => "allowed: it runs".into(),
+        Outcome::Granted { how, .. } => format!("allowed once, under {how} (now used up)"),
+        Outcome::Block { rule, reason } => {
+            format!("denied [{rule}]: {reason}. It will not run, whoever approves.")
         }
+        Outcome::Pending(j) => crate::hook::pending_reason(&j),
+        Outcome::Refuse(r) => format!("denied: {r}"),
+        Outcome::Unrecorded { error, .. } => format!("denied: {error}"),
     }
 }
 
@@ -88,12 +71,14 @@ pub fn gate_chapter(
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<usize> {
     std::fs::create_dir_all(project)?;
-    let store = Store::new(project);
+    let store = Store::new(project).with_secrets_dir(home.join(".secrets"));
     let places = Places {
         project_root: project.to_path_buf(),
         home: home.to_path_buf(),
         cwd: project.to_path_buf(),
         tmpdir: None,
+        trail_home: None,
+        secrets_dir: None,
     };
     let mut n = first;
     let session = "demo-session";

@@ -3,14 +3,14 @@
 
 use trail_core::config::Config;
 use trail_core::state::grants::By;
-use trail_core::state::{Mode, Store};
+use trail_core::state::{Mode, Store, pending, protocol};
 
 use crate::edge::{self, EdgeCmd, Outcome};
 use crate::error::{CliError, CliResult};
 use crate::output;
 
 fn store(config: &Config) -> Store {
-    Store::new(config.project_root.value.clone())
+    Store::new(config.project_root.value.clone()).with_secrets_dir(config.secrets_dir.value.clone())
 }
 
 /// Decisions and mode changes made in a terminal go to the pulse stream, as those made by
@@ -73,6 +73,39 @@ pub fn mode(mode: &str, objective: Option<String>, json: bool) -> CliResult {
 
 pub fn decide(cmd: EdgeCmd, json: bool) -> CliResult {
     let config = Config::load()?;
-    let o = edge::run(&store(&config), &cmd, By::Terminal)?;
+    let store = store(&config);
+    if matches!(cmd, EdgeCmd::Approve(_) | EdgeCmd::Dismiss(..)) {
+        confirmed_by_a_person(&store, &cmd)?;
+    }
+    let o = edge::run(&store, &cmd, By::Terminal)?;
     show(&config, &o, json)
+}
+
+/// A grant from a terminal needs a person at it, who sees the junction as trail recorded it and
+/// types back the end of its id.
+fn confirmed_by_a_person(store: &Store, cmd: &EdgeCmd) -> CliResult {
+    crate::person::require_terminal().map_err(CliError::usage)?;
+    let pending::Found::Valid(p) = protocol::pending_found(store)? else {
+        // Nothing (valid) to decide: the protocol says so in its own words.
+        return Ok(());
+    };
+    let j = p.view();
+    let verb = match cmd {
+        EdgeCmd::Approve(_) => "Approve",
+        _ => "Dismiss",
+    };
+    let what = format!(
+        "{verb} junction {} [{}]?\n  action: {}\n  why:    {}{}",
+        j.id,
+        j.rule.as_deref().unwrap_or("gate"),
+        p.subject.action,
+        p.subject.reason,
+        if p.subject.scope.is_empty() {
+            String::new()
+        } else {
+            format!("\n  target: {}", p.subject.scope)
+        }
+    );
+    let code = &j.id[j.id.len().saturating_sub(4)..];
+    crate::person::confirm(&what, code).map_err(CliError::usage)
 }

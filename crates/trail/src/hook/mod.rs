@@ -115,6 +115,7 @@ impl Cx<'_> {
 
     pub fn store(&self) -> trail_core::state::Store {
         trail_core::state::Store::new(self.root())
+            .with_secrets_dir(self.config.secrets_dir.value.clone())
     }
 
     pub fn ledger(&self) -> Ledger {

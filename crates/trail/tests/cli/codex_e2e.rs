@@ -396,7 +396,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
     assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
 
     // The person approves in their own terminal.
-    env.ok(&["approve"]);
+    env.decide_in_terminal(&["approve"]);
 
     // Session 2: the agent retries twice: the first push runs, the second is a new junction
     // (the allowance was used up).

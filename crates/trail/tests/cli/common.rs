@@ -91,6 +91,60 @@ impl TestEnv {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// Runs trail in a pseudo-terminal (`script(1)`), as a person in their own terminal would,
+    /// typing `typed` (each string a line) when asked; returns what the terminal showed.
+    pub fn in_terminal(&self, args: &[&str], typed: &[&str]) -> Output {
+        self.in_terminal_env(args, typed, &[])
+    }
+
+    /// [`TestEnv::in_terminal`] with more environment for the terminal's shell.
+    pub fn in_terminal_env(&self, args: &[&str], typed: &[&str], env: &[(&str, &str)]) -> Output {
+        use std::io::Write;
+        let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_trail"))
+            .chain(args.iter().copied())
+            .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+            .collect();
+        let mut child = Command::new("script")
+            .args(["-qec", &quoted.join(" "), "/dev/null"])
+            .env_clear()
+            .envs(self.extra_env.iter().map(|(k, v)| (k, v)))
+            .envs(env.iter().copied())
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("TRAIL_HOME", &self.trail_home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .current_dir(&self.cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script(1) from util-linux runs the terminal tests");
+        let mut input = child.stdin.take().unwrap();
+        for line in typed {
+            // The question is asked after trail starts; a person types after reading it.
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let _ = input.write_all(format!("{line}\n").as_bytes());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(input);
+        child.wait_with_output().unwrap()
+    }
+
+    /// A person approves (or dismisses) the pending junction in their terminal: they read its
+    /// id from `trail status` and type its end back when asked.
+    pub fn decide_in_terminal(&self, args: &[&str]) -> String {
+        let st: serde_json::Value = serde_json::from_str(&self.ok(&["status", "--json"])).unwrap();
+        let id = st["junction"]["id"].as_str().unwrap_or("").to_string();
+        let code = &id[id.len().saturating_sub(4)..];
+        let out = self.in_terminal(args, &[code]);
+        let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "trail {args:?} in a terminal failed: {shown}"
+        );
+        shown
+    }
+
     pub fn stream(&self) -> PathBuf {
         self.trail_home.join("stream").join("pulses.log.md")
     }
@@ -155,4 +209,51 @@ pub fn logical(bytes: &[u8]) -> &[u8] {
 /// The stream file's content without the reserve.
 pub fn stream_bytes(env: &TestEnv) -> Vec<u8> {
     logical(&std::fs::read(env.stream()).unwrap()).to_vec()
+}
+
+/// A Claude Code hook call; its JSON answer (`null` when silent).
+pub fn hook(env: &TestEnv, payload: serde_json::Value) -> serde_json::Value {
+    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stdout(&out);
+    if s.trim().is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(&s).unwrap()
+    }
+}
+
+/// PreToolUse of a Bash command.
+pub fn bash(env: &TestEnv, command: &str) -> serde_json::Value {
+    hook(
+        env,
+        serde_json::json!({"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":command}}),
+    )
+}
+
+/// UserPromptSubmit of `text`; the context trail adds.
+pub fn prompt(env: &TestEnv, text: &str) -> String {
+    let v = hook(
+        env,
+        serde_json::json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":text}),
+    );
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The deny reason of a PreToolUse answer.
+pub fn denied(v: &serde_json::Value) -> Option<String> {
+    (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+/// `trail status --json`.
+pub fn status(env: &TestEnv) -> serde_json::Value {
+    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
 }

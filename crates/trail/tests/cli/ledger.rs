@@ -487,7 +487,7 @@ fn demo_runs_offline_and_ends_with_an_intact_chain() {
         "denied [rm-recursive-critical]",
         "Junction j-",
         "Approved junction",
-        "allowed once, under the person's approval",
+        "allowed once, under a person's one-time approval",
         "observed:  3 tool calls",
         // Memory and the dream.
         "# Daily Memory:",

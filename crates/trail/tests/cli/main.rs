@@ -3,6 +3,7 @@
 
 mod common;
 
+mod attacks;
 mod bad_input;
 mod claude_e2e;
 mod codex_e2e;

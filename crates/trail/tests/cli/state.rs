@@ -1,7 +1,7 @@
 //! The Operator's Edge protocol through the real binary: `trail hook` payloads, `/edge` prompts
 //! and the terminal commands, on one project's active_context.yaml.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::*;
 
@@ -9,48 +9,6 @@ fn project() -> TestEnv {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
     env
-}
-
-fn hook(env: &TestEnv, payload: Value) -> Value {
-    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let s = stdout(&out);
-    if s.trim().is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_str(&s).unwrap()
-    }
-}
-
-fn bash(env: &TestEnv, command: &str) -> Value {
-    hook(
-        env,
-        json!({"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":command}}),
-    )
-}
-
-fn prompt(env: &TestEnv, text: &str) -> String {
-    let v = hook(
-        env,
-        json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":text}),
-    );
-    v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn denied(v: &Value) -> Option<String> {
-    (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
-        v["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    })
-}
-
-fn status(env: &TestEnv) -> Value {
-    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
 }
 
 #[test]
@@ -63,9 +21,9 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     );
     let id = status(&env)["junction"]["id"].as_str().unwrap().to_string();
     // A wrong id is refused and decides nothing.
-    let out = env.run(&["approve", "j-0000000000"]);
+    let out = env.in_terminal(&["approve", "j-0000000000"], &[&id[id.len() - 4..]]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains(&id), "{}", stderr(&out));
+    assert!(stdout(&out).contains(&id), "{}", stdout(&out));
 
     let said = prompt(&env, "/edge approve");
     assert!(
@@ -84,10 +42,18 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     let said = prompt(&env, "/edge dismiss 30");
     assert!(said.contains("Dismissed"), "{said}");
     assert!(
-        bash(&env, "git push origin other").is_null(),
-        "dismissal covers the rule"
+        bash(&env, "git push origin main").is_null(),
+        "a dismissal covers the rule on the target the person saw"
     );
-    assert!(bash(&env, "git push --tags").is_null());
+    assert!(
+        bash(&env, "git push -v origin main").is_null(),
+        "flags do not change the target"
+    );
+    assert!(
+        denied(&bash(&env, "git push origin other")).is_some(),
+        "another branch is another target: the dismissal does not cover it"
+    );
+    env.ok(&["skip"]);
 
     // Another kind of junction is not covered by the git-push dismissal.
     assert!(denied(&bash(&env, "curl -X POST https://api.example.com/deploy")).is_some());
@@ -202,8 +168,10 @@ fn an_unreadable_state_file_is_reported_and_never_overwritten() {
     let out = env.run(&["status"]);
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("line"), "{}", stderr(&out));
+    // The junction is trail's own record, not the view's: it is recorded, and the person can
+    // still decide, while the broken file waits for them untouched.
     let why = denied(&bash(&env, "git push origin main")).unwrap();
-    assert!(why.contains("cannot record the junction"), "{why}");
+    assert!(why.contains("Junction j-"), "{why}");
     assert!(
         denied(&bash(&env, "rm -rf /")).unwrap().contains("blocked"),
         "block still blocks"
@@ -274,7 +242,7 @@ fn stop_captures_and_archives_session_boundaries_are_recorded() {
 
     // Done (after a person overrides the quality gate) archives at the next Stop.
     let _ = env.run(&["mode", "done"]);
-    env.ok(&["approve"]);
+    env.decide_in_terminal(&["approve"]);
     env.ok(&["mode", "done"]);
     hook(&env, json!({"hook_event_name":"Stop","session_id":"s3"}));
     let st = status(&env);

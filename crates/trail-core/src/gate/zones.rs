@@ -1,0 +1,733 @@
+//! The places trail protects from the agent, and the targets a person's dismissal never covers.
+//!
+//! A rule that matched the words `.trail/state` as written was passed by `.trail/st*/gr*.jsonl`,
+//! by `cd .trail && … >> state/grants.jsonl`, and by a symlink to the directory. So a path is
+//! judged by where it lands: `..` and the working directory (tracked through `cd` by the
+//! caller) resolved, globs matched against the zones and expanded against the filesystem, and
+//! symlinks followed to their real target. A word that names a zone's file by its distinctive
+//! tail (`state/gr?nts.jsonl`) counts even where the directory it is in cannot be known.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::parse::{Arg, Write};
+use super::paths::Places;
+
+/// What a protected place is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Zone {
+    /// The person's key (`<secrets>/trail.key`): never touched by the agent, not even read.
+    Key,
+    /// trail's own records in the project (`.trail/state/`): the grants journal, the pending
+    /// junction, hashes, locks.
+    TrailState,
+    /// The secret store (`~/.secrets/`): every redacted original.
+    SecretStore,
+    /// The personal ledger (`$TRAIL_HOME`).
+    TrailHome,
+    /// trail's configuration and the hosts' hook settings: what decides whether trail runs.
+    AgentSettings,
+    /// `active_context.yaml`, which trail checks only when it is edited with the edit tools.
+    StateView,
+}
+
+/// How a command uses a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// Names that put a word in the running for a zone: a word without any of them (and without a
+/// glob or a symlink) cannot reach one, and costs no filesystem call.
+const HINTS: &[&str] = &[
+    ".trail",
+    "state",
+    "grants",
+    "pending",
+    "trail.key",
+    "trail.env",
+    ".secrets",
+    ".ledger",
+    ".leger",
+    "pulses",
+    ".claude",
+    ".codex",
+    "settings",
+    "hooks.json",
+    "config.toml",
+    "edge.md",
+    "active_context",
+    "trail",
+];
+
+/// Tails distinctive enough to name a zone's file wherever the word sits.
+const TAILS: &[(&str, Zone)] = &[
+    ("trail.key", Zone::Key),
+    ("state/grants.jsonl", Zone::TrailState),
+    ("state/pending.json", Zone::TrailState),
+    ("state/active_context.sha256", Zone::TrailState),
+    (".trail/state", Zone::TrailState),
+    ("grants.jsonl", Zone::TrailState),
+    ("trail.env", Zone::SecretStore),
+    ("stream/pulses.log.md", Zone::TrailHome),
+    (".claude/settings.json", Zone::AgentSettings),
+    (".claude/settings.local.json", Zone::AgentSettings),
+    (".claude/commands/edge.md", Zone::AgentSettings),
+    (".codex/hooks.json", Zone::AgentSettings),
+    (".trail/config.toml", Zone::AgentSettings),
+    ("active_context.yaml", Zone::StateView),
+];
+
+impl Places {
+    fn secrets(&self) -> PathBuf {
+        self.secrets_dir
+            .clone()
+            .unwrap_or_else(|| self.home.join(".secrets"))
+    }
+
+    fn trail_home(&self) -> PathBuf {
+        self.trail_home
+            .clone()
+            .unwrap_or_else(|| self.home.join(".ledger"))
+    }
+
+    /// The zone an absolute, normalised path is in.
+    pub fn zone(&self, p: &Path) -> Option<Zone> {
+        let secrets = self.secrets();
+        if p == secrets.join(crate::secrets::key::FILE_NAME) {
+            return Some(Zone::Key);
+        }
+        let root = &self.project_root;
+        if p.starts_with(root.join(".trail").join("state")) {
+            return Some(Zone::TrailState);
+        }
+        if p.starts_with(&secrets) {
+            return Some(Zone::SecretStore);
+        }
+        if p.starts_with(self.trail_home()) {
+            return Some(Zone::TrailHome);
+        }
+        if p == root.join(crate::state::FILE_NAME) {
+            return Some(Zone::StateView);
+        }
+        let home = &self.home;
+        let settings = [
+            root.join(".trail").join("config.toml"),
+            home.join(".config").join("trail"),
+            home.join(".codex"),
+            root.join(".codex").join("hooks.json"),
+            root.join(".codex").join("config.toml"),
+            root.join(".claude").join("commands").join("edge.md"),
+        ];
+        if settings.iter().any(|s| p.starts_with(s)) {
+            return Some(Zone::AgentSettings);
+        }
+        for dir in [root.join(".claude"), home.join(".claude")] {
+            if let Ok(rest) = p.strip_prefix(&dir)
+                && rest
+                    .to_str()
+                    .is_some_and(|r| r.starts_with("settings") && r.ends_with(".json"))
+            {
+                return Some(Zone::AgentSettings);
+            }
+        }
+        None
+    }
+
+    /// Every zone a word (as written, in a command run from `self.cwd`) may reach.
+    pub fn zones_of_word(&self, raw: &str) -> Vec<Zone> {
+        let word = raw.trim_matches(|c| c == '"' || c == '\'');
+        let glob = word.contains(['*', '?', '[']);
+        let hinted = HINTS.iter().any(|h| contains_ci(word, h));
+        let mut out = Vec::new();
+        let mut add = |z: Zone| {
+            if !out.contains(&z) {
+                out.push(z);
+            }
+        };
+        // A path the shell would build from an option (`--output=x`) or an assignment.
+        let word = word.rsplit_once('=').map_or(word, |(_, v)| v);
+        if hinted || glob {
+            let plain = strip_glob(word);
+            for (tail, z) in TAILS {
+                if tail_matches(word, tail) || (!plain.is_empty() && tail_matches(&plain, tail)) {
+                    add(*z);
+                }
+            }
+        }
+        let Some(abs) = self.absolute(word) else {
+            return out;
+        };
+        if glob {
+            for z in self.zones_matching_glob(&abs) {
+                add(z);
+            }
+            for p in expand(&abs, 256) {
+                if let Some(z) = self.zone(&real(&p)) {
+                    add(z);
+                }
+            }
+        } else {
+            if let Some(z) = self.zone(&abs) {
+                add(z);
+            }
+            // A bare word that names nothing on disk lands in the working directory as written;
+            // anything else may lead somewhere else through a symlink.
+            if (word.contains('/') || std::fs::symlink_metadata(&abs).is_ok())
+                && let Some(z) = self.zone(&real(&abs))
+            {
+                add(z);
+            }
+        }
+        out
+    }
+
+    /// `raw` made absolute against the working directory, `~` and `$HOME` expanded and `..`
+    /// resolved; `None` when only the shell can know it.
+    fn absolute(&self, word: &str) -> Option<PathBuf> {
+        let home = self.home.to_string_lossy();
+        let mut s = word.to_string();
+        for var in ["${HOME}", "$HOME"] {
+            if let Some(rest) = s.strip_prefix(var) {
+                s = format!("{home}{rest}");
+            }
+        }
+        if s == "~" || s.starts_with("~/") {
+            s = format!("{home}{}", &s[1..]);
+        }
+        if s.is_empty() || s.contains('$') || s.contains('`') || s.starts_with('~') {
+            return None;
+        }
+        let p = Path::new(&s);
+        let abs = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.cwd.join(p)
+        };
+        Some(normalise(&abs))
+    }
+
+    /// Zones whose paths a glob pattern could match (also those not on disk yet).
+    fn zones_matching_glob(&self, pattern: &Path) -> Vec<Zone> {
+        let secrets = self.secrets();
+        let root = &self.project_root;
+        let probes = [
+            secrets.join(crate::secrets::key::FILE_NAME),
+            secrets.join("trail.env"),
+            root.join(".trail").join("state").join("grants.jsonl"),
+            root.join(".trail").join("state").join("pending.json"),
+            root.join(".trail").join("state"),
+            root.join(".trail").join("config.toml"),
+            root.join(crate::state::FILE_NAME),
+            root.join(".claude").join("settings.json"),
+            root.join(".claude").join("settings.local.json"),
+            root.join(".claude").join("commands").join("edge.md"),
+            root.join(".codex").join("hooks.json"),
+            self.trail_home().join("stream").join("pulses.log.md"),
+        ];
+        let pat = pattern.to_string_lossy();
+        probes
+            .iter()
+            .filter(|p| {
+                // The pattern names the file, or a directory above it (`cp -r x .trail/st*`).
+                glob_match(&pat, &p.to_string_lossy())
+                    || p.ancestors()
+                        .skip(1)
+                        .any(|a| a != Path::new("/") && glob_match(&pat, &a.to_string_lossy()))
+            })
+            .filter_map(|p| self.zone(p))
+            .collect()
+    }
+}
+
+/// Programs whose arguments are text, not paths (`echo .trail/state` writes nothing there).
+const DATA: &[&str] = &[
+    "echo", "printf", "true", "false", ":", "test", "[", "type", "which",
+];
+
+/// Programs that only read the paths they are given.
+const READERS: &[&str] = &[
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "wc",
+    "ls",
+    "stat",
+    "file",
+    "diff",
+    "cmp",
+    "bat",
+    "jq",
+    "yq",
+    "sha256sum",
+    "sha1sum",
+    "md5sum",
+    "b2sum",
+    "cksum",
+    "od",
+    "xxd",
+    "hexdump",
+    "strings",
+    "tree",
+    "du",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+    "base64",
+    "sort",
+    "uniq",
+    "nl",
+    "column",
+    "view",
+    "zcat",
+    "gunzip",
+];
+
+/// Subcommands of git that leave the working tree as it is.
+const GIT_READS: &[&str] = &[
+    "log",
+    "show",
+    "diff",
+    "status",
+    "blame",
+    "grep",
+    "ls-files",
+    "add",
+    "annotate",
+    "shortlog",
+    "whatchanged",
+    "describe",
+    "cat-file",
+    "rev-parse",
+    "check-ignore",
+];
+
+fn access_of(name: &str, args: &[Arg]) -> Access {
+    let words = || args.iter().filter_map(|a| a.text.as_deref());
+    let read = match name {
+        "git" => words()
+            .find(|w| !w.starts_with('-'))
+            .is_some_and(|sub| GIT_READS.contains(&sub)),
+        "sed" | "perl" => !words().any(|w| w.starts_with("-i") || w == "--in-place"),
+        _ => READERS.contains(&name),
+    };
+    if read { Access::Read } else { Access::Write }
+}
+
+/// The protected places a simple command reaches: its redirections write; its arguments are
+/// read or written as the program does (anything not known to only read is taken to write).
+pub fn of_command(
+    name: &str,
+    args: &[Arg],
+    writes: &[Write],
+    places: &Places,
+) -> Vec<(Zone, Access)> {
+    let mut out = Vec::new();
+    for w in writes {
+        for z in places.zones_of_word(&w.target) {
+            out.push((z, Access::Write));
+        }
+    }
+    if DATA.contains(&name) {
+        return out;
+    }
+    let access = access_of(name, args);
+    for a in args {
+        // `-rf` names nothing; `--output=.trail/state/x` does.
+        if a.raw.starts_with('-') && !a.raw.contains('=') {
+            continue;
+        }
+        for z in places.zones_of_word(&a.raw) {
+            if !out.contains(&(z, access)) {
+                out.push((z, access));
+            }
+        }
+    }
+    out
+}
+
+/// Files under the home directory whose change runs code or hands over credentials.
+const SENSITIVE_HOME: &[(&str, &str)] = &[
+    (".bashrc", "a shell start-up file"),
+    (".bash_profile", "a shell start-up file"),
+    (".bash_login", "a shell start-up file"),
+    (".bash_logout", "a shell start-up file"),
+    (".profile", "a shell start-up file"),
+    (".zshrc", "a shell start-up file"),
+    (".zprofile", "a shell start-up file"),
+    (".zshenv", "a shell start-up file"),
+    (".zlogin", "a shell start-up file"),
+    (".kshrc", "a shell start-up file"),
+    (".cshrc", "a shell start-up file"),
+    (".tcshrc", "a shell start-up file"),
+    (".config/fish", "a shell start-up file"),
+    (".inputrc", "a shell start-up file"),
+    (".ssh", "ssh keys and configuration"),
+    (".gnupg", "gpg keys"),
+    (".aws", "cloud credentials"),
+    (".azure", "cloud credentials"),
+    (".config/gcloud", "cloud credentials"),
+    (".kube", "cluster credentials"),
+    (".docker", "registry credentials"),
+    (".netrc", "credentials"),
+    (".npmrc", "credentials"),
+    (".pypirc", "credentials"),
+    (".git-credentials", "credentials"),
+    (".config/gh", "credentials"),
+    (".cargo/credentials", "credentials"),
+    (".cargo/credentials.toml", "credentials"),
+    (".password-store", "credentials"),
+    (".terraform.d", "credentials"),
+    (
+        ".gitconfig",
+        "git's global configuration (it can run commands)",
+    ),
+    (
+        ".config/git",
+        "git's global configuration (it can run commands)",
+    ),
+    (".claude", "the agent's settings"),
+    (".claude.json", "the agent's settings"),
+    (".codex", "the agent's settings"),
+    (".cursor", "the agent's settings"),
+    (".config/trail", "trail's configuration"),
+    (".config/autostart", "programs started at login"),
+    (".config/systemd", "services started at login"),
+    (".local/bin", "programs on the PATH"),
+];
+
+impl Places {
+    /// Why a change to `p` (absolute, normalised) is never covered by a dismissal, if it is
+    /// not: trail's own files, shell start-up files, keys and credentials, agent settings,
+    /// system paths.
+    pub fn sensitive(&self, p: &Path) -> Option<&'static str> {
+        if let Some(z) = self.zone(p) {
+            return Some(match z {
+                Zone::StateView => return None,
+                Zone::AgentSettings => "the agent's or trail's settings",
+                _ => "trail's own records",
+            });
+        }
+        if let Ok(rest) = p.strip_prefix(&self.home) {
+            if rest.as_os_str().is_empty() {
+                return Some("the home directory");
+            }
+            for (f, why) in SENSITIVE_HOME {
+                if rest.starts_with(f) {
+                    return Some(why);
+                }
+            }
+            return None;
+        }
+        if p.starts_with(&self.project_root) {
+            return None;
+        }
+        match self.classify(&p.to_string_lossy()) {
+            super::Place::Root => Some("the root directory"),
+            super::Place::System => Some("a system path"),
+            _ => None,
+        }
+    }
+
+    /// The target class of an action (what a dismissal of it covers) and why it cannot be
+    /// dismissed, if it cannot: hosts for URLs and `host:path` copies, the directories of
+    /// paths, and otherwise the words themselves (a remote and a branch).
+    pub fn target_class(&self, targets: &[String]) -> (String, Option<&'static str>) {
+        let mut hosts = Vec::new();
+        let mut dirs = Vec::new();
+        let mut words = Vec::new();
+        let mut sensitive = None;
+        for t in targets {
+            let w = t.trim_matches(|c| c == '"' || c == '\'');
+            if let Some(h) = host_of(w) {
+                hosts.push(h);
+                continue;
+            }
+            let pathish =
+                w.contains('/') || w.starts_with('.') || w.starts_with('~') || w.starts_with('$');
+            if pathish || std::fs::symlink_metadata(self.cwd.join(w)).is_ok() {
+                let abs = self.absolute(w).map(|a| real(&a));
+                match abs {
+                    Some(a) => {
+                        sensitive = sensitive.or(self.sensitive(&a));
+                        let dir = a.parent().map_or(a.clone(), Path::to_path_buf);
+                        dirs.push(dir.to_string_lossy().into_owned());
+                    }
+                    None => dirs.push(w.to_string()),
+                }
+                continue;
+            }
+            words.push(w.to_string());
+        }
+        let mut class = if !hosts.is_empty() {
+            hosts
+        } else if !dirs.is_empty() {
+            dirs
+        } else {
+            words
+        };
+        class.sort();
+        class.dedup();
+        (class.join(" "), sensitive)
+    }
+}
+
+/// The host of `scheme://[user@]host[:port]/…` or of an scp-style `[user@]host:path`.
+fn host_of(w: &str) -> Option<String> {
+    if let Some((_, rest)) = w.split_once("://") {
+        let auth = rest.split(['/', '?', '#']).next()?;
+        let host = auth.rsplit('@').next()?;
+        return Some(host.to_ascii_lowercase()).filter(|h| !h.is_empty());
+    }
+    let (before, _) = w.split_once(':')?;
+    if before.contains('/') || before.is_empty() || before.contains('=') {
+        return None;
+    }
+    Some(before.rsplit('@').next()?.to_ascii_lowercase())
+}
+
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The word with its glob characters dropped (`gr?nts` → `grnts` is no help, so only trailing
+/// and leading stars are dropped: `*grants.jsonl` → `grants.jsonl`).
+fn strip_glob(word: &str) -> String {
+    word.trim_matches('*').to_string()
+}
+
+/// Whether `word` ends with the path components of `tail` (as a glob may match them).
+fn tail_matches(word: &str, tail: &str) -> bool {
+    let w: Vec<&str> = word.trim_end_matches('/').split('/').collect();
+    let t: Vec<&str> = tail.split('/').collect();
+    if w.len() < t.len() {
+        return false;
+    }
+    // A component that is all wildcards (`*`) names nothing in particular: it is judged by
+    // where it lands (expansion against the disk), not by a tail it could match.
+    let literal = |c: &str| c.chars().filter(|x| !matches!(x, '*' | '?')).count() >= 2;
+    w[w.len() - t.len()..]
+        .iter()
+        .zip(&t)
+        .all(|(wc, tc)| literal(wc) && glob_match(wc, tc))
+}
+
+/// `..` and `.` resolved without touching the filesystem.
+fn normalise(p: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// Where a path really leads: its longest existing ancestor with symlinks resolved, and the
+/// rest appended (a file about to be created inside a symlinked directory lands in the target).
+pub fn real(p: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut cur = p;
+    loop {
+        if let Ok(r) = std::fs::canonicalize(cur) {
+            let mut out = r;
+            for c in rest.iter().rev() {
+                out.push(c);
+            }
+            return out;
+        }
+        match (cur.parent(), cur.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                cur = parent;
+            }
+            _ => return p.to_path_buf(),
+        }
+    }
+}
+
+/// A shell glob (`*`, `?`, `[…]`) matched against a whole text; `*` also crosses `/` here,
+/// which only makes the zone check stricter.
+pub fn glob_match(pat: &str, text: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() {
+            match p[pi] {
+                '*' => {
+                    star = Some(pi);
+                    mark = ti;
+                    pi += 1;
+                    continue;
+                }
+                '?' => {
+                    pi += 1;
+                    ti += 1;
+                    continue;
+                }
+                '[' => {
+                    if let Some((ok, next)) = class(&p, pi, t[ti])
+                        && ok
+                    {
+                        pi = next;
+                        ti += 1;
+                        continue;
+                    }
+                }
+                c if c == t[ti] => {
+                    pi += 1;
+                    ti += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        match star {
+            Some(s) => {
+                pi = s + 1;
+                mark += 1;
+                ti = mark;
+            }
+            None => return false,
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// A bracket class at `p[start]`: whether `c` is in it, and where the pattern goes on.
+fn class(p: &[char], start: usize, c: char) -> Option<(bool, usize)> {
+    let mut i = start + 1;
+    let negate = matches!(p.get(i), Some('!' | '^'));
+    if negate {
+        i += 1;
+    }
+    let mut hit = false;
+    let mut first = true;
+    while i < p.len() && (p[i] != ']' || first) {
+        first = false;
+        if i + 2 < p.len() && p[i + 1] == '-' && p[i + 2] != ']' {
+            hit |= p[i] <= c && c <= p[i + 2];
+            i += 3;
+        } else {
+            hit |= p[i] == c;
+            i += 1;
+        }
+    }
+    (i < p.len()).then_some((hit != negate, i + 1))
+}
+
+/// The existing paths a glob expands to (at most `limit`), walking one component at a time.
+fn expand(pattern: &Path, limit: usize) -> Vec<PathBuf> {
+    let mut found = vec![PathBuf::from("/")];
+    for c in pattern.components() {
+        let Component::Normal(name) = c else { continue };
+        let name = name.to_string_lossy();
+        let mut next = Vec::new();
+        for dir in &found {
+            if !name.contains(['*', '?', '[']) {
+                let p = dir.join(name.as_ref());
+                if std::fs::symlink_metadata(&p).is_ok() {
+                    next.push(p);
+                }
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for e in entries.flatten().take(limit) {
+                let n = e.file_name();
+                let n = n.to_string_lossy();
+                // The shell's `*` does not match a leading dot; ours does, to be strict.
+                if glob_match(&name, &n) {
+                    next.push(dir.join(n.as_ref()));
+                }
+            }
+        }
+        next.truncate(limit);
+        found = next;
+        if found.is_empty() {
+            break;
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_like_the_shell() {
+        assert!(glob_match("gr?nts.jsonl", "grants.jsonl"));
+        assert!(glob_match("gr*.jsonl", "grants.jsonl"));
+        assert!(glob_match("st*", "state"));
+        assert!(glob_match("[gx]rants.jsonl", "grants.jsonl"));
+        assert!(glob_match("[!x]rants.jsonl", "grants.jsonl"));
+        assert!(glob_match("[a-h]rants.jsonl", "grants.jsonl"));
+        assert!(!glob_match("[!g]rants.jsonl", "grants.jsonl"));
+        assert!(!glob_match("gr?nts.json", "grants.jsonl"));
+        assert!(glob_match("*", ""));
+    }
+
+    fn places(root: &Path) -> Places {
+        Places {
+            project_root: root.join("proj"),
+            home: root.join("home"),
+            cwd: root.join("proj"),
+            tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
+        }
+    }
+
+    #[test]
+    fn a_path_is_judged_by_where_it_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let p = places(&root);
+        std::fs::create_dir_all(root.join("proj/.trail/state")).unwrap();
+        std::fs::write(root.join("proj/.trail/state/grants.jsonl"), "").unwrap();
+        std::os::unix::fs::symlink(root.join("proj/.trail/state"), root.join("proj/s")).unwrap();
+        let z = |w: &str| p.zones_of_word(w);
+        assert_eq!(z(".trail/state/grants.jsonl"), vec![Zone::TrailState]);
+        assert_eq!(z(".trail/st*/gr*.jsonl"), vec![Zone::TrailState]);
+        assert_eq!(z("s/grants.jsonl"), vec![Zone::TrailState]);
+        assert_eq!(z("s/new-file"), vec![Zone::TrailState]);
+        assert_eq!(z("state/gr?nts.jsonl"), vec![Zone::TrailState]);
+        assert_eq!(z("./x/../.trail/state"), vec![Zone::TrailState]);
+        assert_eq!(z("~/.secrets/trail.key"), vec![Zone::Key]);
+        assert_eq!(z("$HOME/.secrets/trail.env"), vec![Zone::SecretStore]);
+        assert_eq!(z(".claude/settings.json"), vec![Zone::AgentSettings]);
+        assert_eq!(z("~/.claude/settings.json"), vec![Zone::AgentSettings]);
+        assert_eq!(z(".claude/commands/edge.md"), vec![Zone::AgentSettings]);
+        assert_eq!(z("active_context.yaml"), vec![Zone::StateView]);
+        assert_eq!(z("~/.ledger/stream/pulses.log.md"), vec![Zone::TrailHome]);
+        for clean in [
+            "src/main.rs",
+            "README.md",
+            "target",
+            "-rf",
+            "/tmp/x",
+            "docs/state.md",
+        ] {
+            assert!(z(clean).is_empty(), "{clean}: {:?}", z(clean));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Whether a person is deciding: the check in front of `trail approve` and `trail dismiss`.
+//!
+//! A grant is a person's act. The gate blocks the agent's ways of running these commands
+//! (under any wrapper, name, pseudo-terminal or remote shell), and this check is the second
+//! wall, for whatever slips past it: the command must run in a terminal, from no process of an
+//! agent host, and the person types back part of the junction's id, read from the terminal
+//! itself, after seeing the junction rendered from trail's signed record.
+//!
+//! What it cannot tell (SECURITY.md): a process that left the agent's process tree (a double
+//! fork), cleared its environment and drives a pseudo-terminal of its own looks like a person.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+
+/// Environment variables an agent host sets for the commands it runs.
+const AGENT_ENV: &[&str] = &[
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CODEX_SANDBOX",
+    "CODEX_SANDBOX_NETWORK_DISABLED",
+    "CODEX_THREAD_ID",
+];
+
+/// Refuses unless stdin and stderr are a terminal and no agent host is among this process's
+/// ancestors (by name or by the environment it gave its children).
+pub fn require_terminal() -> Result<(), String> {
+    const HOW: &str = "run it in your own terminal, or type `/edge approve` (or `/edge dismiss`) as your next prompt in the agent's session";
+    if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Err(format!(
+            "a person's decision is made at a terminal, and this is not one: {HOW}"
+        ));
+    }
+    if let Some(who) = agent_ancestor() {
+        return Err(format!(
+            "this was started from within an agent's session ({who}), and an agent may not decide for a person: {HOW}"
+        ));
+    }
+    Ok(())
+}
+
+/// The agent host this process descends from, if any.
+fn agent_ancestor() -> Option<String> {
+    if let Some(v) = AGENT_ENV.iter().find(|v| std::env::var_os(v).is_some()) {
+        return Some(format!("{v} is set"));
+    }
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..64 {
+        if pid <= 1 {
+            return None;
+        }
+        let dir = Path::new("/proc").join(pid.to_string());
+        if let Some(who) = agent_process(&dir) {
+            return Some(format!("process {pid}: {who}"));
+        }
+        pid = parent_of(&dir)?;
+    }
+    None
+}
+
+fn agent_process(dir: &Path) -> Option<String> {
+    let comm = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+    let exe = std::fs::read_link(dir.join("exe"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = comm.trim();
+    if name.starts_with("claude") || name.starts_with("codex") {
+        return Some(name.to_string());
+    }
+    if exe.contains("claude-code") || exe.contains("@openai/codex") {
+        return Some(exe);
+    }
+    let environ = std::fs::read(dir.join("environ")).unwrap_or_default();
+    environ
+        .split(|&b| b == 0)
+        .filter_map(|kv| std::str::from_utf8(kv).ok())
+        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k))
+        .find(|k| AGENT_ENV.contains(k))
+        .map(|k| format!("{name} with {k} set"))
+}
+
+fn parent_of(dir: &Path) -> Option<u32> {
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Shows `what` on the terminal and asks the person to type `code` back; reads the answer from
+/// the terminal itself (`/dev/tty`), not from stdin.
+pub fn confirm(what: &str, code: &str) -> Result<(), String> {
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|e| format!("cannot open the terminal to confirm ({e})"))?;
+    let mut out = &tty;
+    let _ = write!(out, "{what}\nType {code} to confirm: ");
+    let _ = out.flush();
+    let mut line = String::new();
+    std::io::BufReader::new(&tty)
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the answer ({e})"))?;
+    if line.trim() == code {
+        Ok(())
+    } else {
+        Err(format!(
+            "not confirmed (expected {code}): nothing was decided"
+        ))
+    }
+}
