@@ -12,6 +12,7 @@ mod dream;
 mod e2e;
 mod gate;
 mod hook;
+mod hook_deadline;
 mod init;
 mod ledger;
 mod secrets;
