@@ -15,6 +15,7 @@ mod hook;
 mod hook_deadline;
 mod init;
 mod ledger;
+mod safe_files;
 mod secrets;
 mod state;
 mod torn_tail;
