@@ -150,53 +150,455 @@ fn dev_ino(st: &rustix::fs::Statx) -> (u64, u64) {
     )
 }
 
-/// `O_NOFOLLOW` for [`std::os::unix::fs::OpenOptionsExt::custom_flags`]: the project is
-/// hostile ground, and a symlink planted where trail keeps a file must not redirect trail's
-/// write (or read) to somewhere else, such as `~/.bashrc`.
-pub const NOFOLLOW: i32 = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
+// ---------------------------------------------------------------------------------------------
+// Project files: the project is hostile ground (DESIGN, principle 10).
+//
+// The agent, a prompt injection steering it, or a cloned repository can put a symlink, a FIFO or
+// a device where trail expects its own file. Following a symlink would append the agent's words
+// to `~/.bashrc` or overwrite `~/.ssh/authorized_keys`; opening a FIFO blocks forever, and a hook
+// that blocks lets the tool run. So every file trail reads or writes inside a project is reached
+// from the project root one directory at a time (`openat` with O_NOFOLLOW: a directory swapped
+// for a symlink after a check cannot redirect the open), opened with O_NOFOLLOW | O_NONBLOCK
+// (a FIFO opens at once instead of waiting for a writer), and used only if `fstat` says it is a
+// regular file. Reads are capped. The project root itself is the person's choice and is followed.
+// ---------------------------------------------------------------------------------------------
 
-/// Reads a regular file of at most `cap` bytes as text, without following a symlink at `path`
-/// and without blocking on a FIFO planted there.
-pub fn read_capped(path: &Path, cap: u64) -> io::Result<String> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = OpenOptions::new()
-        .read(true)
-        .custom_flags(NOFOLLOW | rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)
-        .map_err(|e| explain_open(path, e))?;
-    let meta = f.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "{} is not a regular file; trail does not read it",
-                path.display()
-            ),
-        ));
-    }
-    if meta.len() > cap {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "{} is larger than {cap} bytes; trail does not read it",
-                path.display()
-            ),
-        ));
-    }
-    let mut s = String::new();
-    f.take(cap).read_to_string(&mut s)?;
-    Ok(s)
+use std::fmt;
+use std::io::Read;
+use std::os::fd::OwnedFd;
+use std::path::{Component, PathBuf};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
+
+/// The most trail reads of one project file it did not size itself (a view, a marker, the
+/// configuration): far above any real one, small enough that a hostile file cannot exhaust memory.
+pub const MAX_PROJECT_FILE: u64 = 16 << 20;
+
+/// What trail found where it expected one of its own files or directories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    Symlink,
+    Fifo,
+    Socket,
+    Device,
+    Directory,
+    /// A file where trail needs a directory.
+    NotDirectory,
+    /// Larger than the cap (in bytes) trail reads.
+    TooLarge(u64),
+    Other,
 }
 
-/// A symlink met with `O_NOFOLLOW` fails with ELOOP: say what it means.
-fn explain_open(path: &Path, e: io::Error) -> io::Error {
-    if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+/// Why trail refused a path inside a project. Carried inside an [`io::Error`] (kind `Other`), so
+/// every caller's error path reports it as it stands; [`refusal`] finds it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub path: PathBuf,
+    pub found: Found,
+    /// Whether trail needed a directory here (the advice differs).
+    pub wanted_dir: bool,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.path.display();
+        let what = match self.found {
+            Found::Symlink => "a symlink",
+            Found::Fifo => "a FIFO (named pipe)",
+            Found::Socket => "a socket",
+            Found::Device => "a device",
+            Found::Directory => "a directory",
+            Found::NotDirectory => "not a directory",
+            Found::TooLarge(max) => {
+                return write!(
+                    f,
+                    "{p} is larger than {} MB, the most trail reads of it; trail does not read it. \
+                     Move it aside if it is not yours",
+                    max >> 20
+                );
+            }
+            Found::Other => "not a regular file",
+        };
+        let fix = if self.wanted_dir {
+            format!("replace it with a real directory (`rm {p} && mkdir {p}`)")
+        } else {
+            format!("remove it (`rm {p}`) and trail recreates the file")
+        };
+        write!(
+            f,
+            "{p} is {what}; trail does not follow or open it inside a project (it could point \
+             anywhere, or block forever). If you did not make it, {fix}"
+        )
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// The refusal inside an error returned by this module's project functions, if that is what it is.
+pub fn refusal(e: &io::Error) -> Option<&Refused> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Refused>())
+}
+
+fn refused(path: PathBuf, found: Found, wanted_dir: bool) -> io::Error {
+    io::Error::other(Refused {
+        path,
+        found,
+        wanted_dir,
+    })
+}
+
+fn found_of(ft: FileType) -> Found {
+    match ft {
+        FileType::Symlink => Found::Symlink,
+        FileType::Fifo => Found::Fifo,
+        FileType::Socket => Found::Socket,
+        FileType::CharacterDevice | FileType::BlockDevice => Found::Device,
+        FileType::Directory => Found::Directory,
+        _ => Found::Other,
+    }
+}
+
+/// How to open a project file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    /// Append, creating the file (and its directories) if needed.
+    Append,
+    /// Read and write without truncating, creating the file (and its directories): lock files.
+    ReadWriteCreate,
+}
+
+/// The part of `path` below `root`, when `path` lies inside it (no `..` on the way).
+fn below<'a>(root: &Path, path: &'a Path) -> Option<&'a Path> {
+    let rel = path.strip_prefix(root).ok()?;
+    rel.components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        .then_some(rel)
+}
+
+/// Open directory `dir` as a file descriptor: from `root` down, one component at a time, never
+/// through a symlink. With `create`, missing directories are made (and their parent synced, as
+/// [`ensure_dir`] does). A directory outside `root` (a path the person configured) is opened
+/// as it is.
+pub fn open_dir_in(root: &Path, dir: &Path, create: bool) -> io::Result<OwnedFd> {
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let Some(rel) = below(root, dir) else {
+        if create {
+            ensure_dir(dir)?;
+        }
+        return Ok(rustix::fs::open(dir, dir_flags, Mode::empty())?);
+    };
+    let mut fd = rustix::fs::open(root, dir_flags, Mode::empty())?;
+    let mut at = root.to_path_buf();
+    for c in rel.components() {
+        let Component::Normal(name) = c else { continue };
+        at.push(name);
+        let open = |fd: &OwnedFd| {
+            rustix::fs::openat(fd, name, dir_flags | OFlags::NOFOLLOW, Mode::empty())
+        };
+        let next = match open(&fd) {
+            Err(Errno::NOENT) if create => {
+                match rustix::fs::mkdirat(&fd, name, Mode::from_raw_mode(0o777)) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(e) => return Err(e.into()),
+                }
+                let _ = rustix::fs::fsync(&fd);
+                open(&fd)
+            }
+            r => r,
+        };
+        fd = match next {
+            Ok(next) => next,
+            Err(Errno::NOENT) => return Err(Errno::NOENT.into()),
+            Err(e) => {
+                return Err(
+                    match rustix::fs::statat(&fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                        Ok(st) => {
+                            let found = match found_of(FileType::from_raw_mode(st.st_mode)) {
+                                Found::Other => Found::NotDirectory,
+                                f => f,
+                            };
+                            refused(at, found, true)
+                        }
+                        Err(_) => e.into(),
+                    },
+                );
+            }
+        };
+    }
+    Ok(fd)
+}
+
+/// Check that every directory between `root` and `dir` is a real directory (none a symlink);
+/// missing ones are fine. For code that must give a path to something else (git, a child).
+pub fn check_dirs(root: &Path, dir: &Path) -> io::Result<()> {
+    match open_dir_in(root, dir, false) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        r => r.map(drop),
+    }
+}
+
+/// Open the file `name` in directory `dir` (named `path` in errors) without following a symlink
+/// and without blocking, and only if it is a regular file.
+fn open_at(dir: &OwnedFd, name: &std::ffi::OsStr, path: &Path, access: Access) -> io::Result<File> {
+    let base = OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let flags = match access {
+        Access::Read => OFlags::RDONLY,
+        Access::Append => OFlags::WRONLY | OFlags::APPEND | OFlags::CREATE,
+        Access::ReadWriteCreate => OFlags::RDWR | OFlags::CREATE,
+    };
+    let fd = match rustix::fs::openat(dir, name, base | flags, Mode::from_raw_mode(0o666)) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) => return Err(Errno::NOENT.into()),
+        // ELOOP: a symlink (O_NOFOLLOW). ENXIO: a FIFO or socket with no reader, opened for
+        // writing. Anything else: say what is there when that explains it.
+        Err(e) => {
+            return Err(
+                match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(st) => match found_of(FileType::from_raw_mode(st.st_mode)) {
+                        Found::Other => e.into(),
+                        found => refused(path.to_path_buf(), found, false),
+                    },
+                    Err(_) => e.into(),
+                },
+            );
+        }
+    };
+    let st = rustix::fs::fstat(&fd)?;
+    match FileType::from_raw_mode(st.st_mode) {
+        FileType::RegularFile => Ok(File::from(fd)),
+        ft => Err(refused(path.to_path_buf(), found_of(ft), false)),
+    }
+}
+
+fn split(path: &Path) -> io::Result<(&Path, &std::ffi::OsStr)> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} names no file", path.display()),
+        )
+    })?;
+    Ok((parent_dir(path), name))
+}
+
+/// Open a project file safely (see the section comment): `path` lies under `root`, which is
+/// followed; nothing below it is.
+pub fn open_in(root: &Path, path: &Path, access: Access) -> io::Result<File> {
+    let (dir, name) = split(path)?;
+    let dir = open_dir_in(root, dir, access != Access::Read)?;
+    open_at(&dir, name, path, access)
+}
+
+/// Read at most `max` bytes of an open file; more is an error naming `path`.
+pub fn read_capped_from(file: &mut File, path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(refused(path.to_path_buf(), Found::TooLarge(max), false));
+    }
+    Ok(bytes)
+}
+
+/// A project file's bytes, at most `max` of them, read safely (see [`open_in`]).
+pub fn read_in(root: &Path, path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    read_capped_from(&mut open_in(root, path, Access::Read)?, path, max)
+}
+
+/// A project file's text (see [`read_in`]); invalid UTF-8 is an error, as with `read_to_string`.
+pub fn read_string_in(root: &Path, path: &Path, max: u64) -> io::Result<String> {
+    String::from_utf8(read_in(root, path, max)?).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("{} is a symlink; trail does not follow it", path.display()),
+            format!("{}: not UTF-8 ({e})", path.display()),
         )
-    } else {
-        e
+    })
+}
+
+/// Read a file whose directory trail does not own (a configuration file's path, say) without
+/// following a final symlink, without blocking on a FIFO, and only if it is a regular file of at
+/// most `max` bytes. The directories on the way are followed.
+pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let (dir, name) = split(path)?;
+    let dir = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    read_capped_from(&mut open_at(&dir, name, path, Access::Read)?, path, max)
+}
+
+/// Append `bytes` to a project file in one write and sync it, creating it and its directories.
+pub fn append_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = open_in(root, path, Access::Append)?;
+    // One write: concurrent hooks' lines never interleave.
+    f.write_all(bytes)?;
+    f.sync_data()
+}
+
+/// [`atomic_write`] for a project file: the directory is reached as [`open_in`] reaches it, and
+/// the temporary file is created and renamed relative to that directory, so no symlinked
+/// directory can move the write elsewhere. A symlink at `path` itself is replaced, never
+/// followed (rename replaces the link). Missing directories are created.
+pub fn atomic_write_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (dir, name) = split(path)?;
+    let dir = open_dir_in(root, dir, true)?;
+    let tmp = temp_name(name);
+    let fd = rustix::fs::openat(
+        &dir,
+        &tmp,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        // As tempfile creates them (the views were always written this way).
+        Mode::from_raw_mode(0o600),
+    )?;
+    let written = (|| {
+        let mut f = File::from(fd);
+        f.write_all(bytes)?;
+        f.sync_data()?;
+        failpoint::hit("atomic-write-before-rename");
+        rustix::fs::renameat(&dir, &tmp, &dir, name)?;
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = rustix::fs::unlinkat(&dir, &tmp, AtFlags::empty());
+        return Err(e);
+    }
+    Ok(rustix::fs::fsync(&dir)?)
+}
+
+/// A fresh temporary name beside `name`, with the prefix [`atomic_write`] uses (so the sweeps
+/// that clear a dead writer's leftovers find these too).
+fn temp_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut s = std::ffi::OsString::from(".");
+    s.push(name);
+    s.push(format!(
+        ".tmp-{}-{nanos:x}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    s
+}
+
+/// [`read_capped`] as text (invalid UTF-8 replaced: what is not trail's own text fails to
+/// verify anyway).
+pub fn read_text_capped(path: &Path, max: u64) -> io::Result<String> {
+    read_capped(path, max).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn mkfifo(p: &Path) {
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            p,
+            FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_symlinked_file_is_neither_read_nor_appended_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        fs::create_dir_all(root.join(".proof")).unwrap();
+        let target = dir.path().join("bashrc");
+        fs::write(&target, "mine\n").unwrap();
+        let link = root.join(".proof/log");
+        symlink(&target, &link).unwrap();
+        for e in [
+            append_in(&root, &link, b"evil\n").unwrap_err(),
+            read_in(&root, &link, 100).unwrap_err(),
+            read_capped(&link, 100).unwrap_err(),
+        ] {
+            let r = refusal(&e).unwrap_or_else(|| panic!("{e}"));
+            assert_eq!(r.found, Found::Symlink);
+            assert!(e.to_string().contains("log is a symlink"), "{e}");
+        }
+        assert_eq!(fs::read_to_string(&target).unwrap(), "mine\n");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("config.toml");
+        mkfifo(&fifo);
+        let e = read_in(dir.path(), &fifo, 100).unwrap_err();
+        assert_eq!(refusal(&e).map(|r| r.found), Some(Found::Fifo), "{e}");
+        let e = append_in(dir.path(), &fifo, b"x").unwrap_err();
+        assert_eq!(refusal(&e).map(|r| r.found), Some(Found::Fifo), "{e}");
+        let e = read_capped(&fifo, 100).unwrap_err();
+        assert!(e.to_string().contains("FIFO"), "{e}");
+    }
+
+    #[test]
+    fn reads_are_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big");
+        fs::write(&p, vec![b'x'; 101]).unwrap();
+        let e = read_in(dir.path(), &p, 100).unwrap_err();
+        assert_eq!(refusal(&e).map(|r| r.found), Some(Found::TooLarge(100)));
+        assert_eq!(read_in(dir.path(), &p, 101).unwrap().len(), 101);
+    }
+
+    #[test]
+    fn a_symlinked_directory_below_the_root_is_refused_but_the_root_is_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir_all(&real).unwrap();
+        let root = dir.path().join("root-link");
+        symlink(&real, &root).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::create_dir_all(root.join(".trail")).unwrap();
+        symlink(&elsewhere, root.join(".trail/state")).unwrap();
+
+        let p = root.join(".trail/state/marker");
+        for e in [
+            atomic_write_in(&root, &p, b"x").unwrap_err(),
+            append_in(&root, &p, b"x").unwrap_err(),
+            check_dirs(&root, &root.join(".trail/state")).unwrap_err(),
+        ] {
+            let r = refusal(&e).unwrap_or_else(|| panic!("{e}"));
+            assert!(r.wanted_dir && r.found == Found::Symlink, "{e}");
+            assert!(e.to_string().contains("mkdir"), "{e}");
+        }
+        assert!(fs::read_dir(&elsewhere).unwrap().next().is_none());
+
+        // Through the (symlinked) root itself, which is the person's choice, all is well, and
+        // missing directories are made.
+        let ok = root.join(".trail/memory/day.md");
+        append_in(&root, &ok, b"a\n").unwrap();
+        atomic_write_in(&root, &root.join(".trail/MEMORY.md"), b"m\n").unwrap();
+        assert_eq!(read_in(&root, &ok, 10).unwrap(), b"a\n");
+        assert_eq!(fs::read(real.join(".trail/MEMORY.md")).unwrap(), b"m\n");
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_a_symlink_and_leaves_its_target_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("authorized_keys");
+        fs::write(&target, "key\n").unwrap();
+        let root = dir.path().join("p");
+        fs::create_dir_all(&root).unwrap();
+        let link = root.join("marker");
+        symlink(&target, &link).unwrap();
+        atomic_write_in(&root, &link, b"red").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "key\n");
+        assert_eq!(fs::read_to_string(&link).unwrap(), "red");
+        assert!(!fs::symlink_metadata(&link).unwrap().is_symlink());
+        // No temporary file is left behind.
+        let names: Vec<_> = fs::read_dir(&root).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
     }
 }

@@ -244,7 +244,8 @@ impl Guard<'_> {
     /// anything that would leave the file unreadable or invalid.
     fn state_edit(&self, tool: &Tool, input: &Value, raw: &str) -> Option<Outcome> {
         let path = self.store.path();
-        let current = crate::fsutil::read_capped(&path, STATE_CAP).unwrap_or_default();
+        let current = crate::fsutil::read_string_in(self.store.project_root(), &path, STATE_CAP)
+            .unwrap_or_default();
         let proposed = match tool {
             Tool::ApplyPatch => {
                 let patch = input.get("command")?.as_str()?;
@@ -300,7 +301,7 @@ const STATE_CAP: u64 = 4 << 20;
 /// trail's hook commands than before. Blocked, not asked: a person who wants trail off runs
 /// `trail uninstall`.
 fn hooks_off(tool: &Tool, input: &Value, real: &Path, raw: &str) -> Option<Outcome> {
-    let current = crate::fsutil::read_capped(real, STATE_CAP).unwrap_or_default();
+    let current = crate::fsutil::read_text_capped(real, STATE_CAP).unwrap_or_default();
     let proposed = match tool {
         Tool::ApplyPatch => {
             let patch = input.get("command")?.as_str()?;

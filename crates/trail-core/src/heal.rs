@@ -19,7 +19,7 @@ pub fn missing_views(project_root: &Path) -> Vec<String> {
         && let Some(bytes) = from_git(project_root, crate::state::FILE_NAME)
         // Only a file trail can read comes back: a broken one would block junctions.
         && crate::state::parse(&state, &bytes).is_ok()
-        && crate::fsutil::atomic_write(&state, &bytes).is_ok()
+        && crate::fsutil::atomic_write_in(project_root, &state, &bytes).is_ok()
     {
         out.push(format!(
             "{} was missing: restored from git's last commit",
@@ -32,12 +32,12 @@ pub fn missing_views(project_root: &Path) -> Vec<String> {
         let (bytes, whence) = match from_git(project_root, ".trail/MEMORY.md") {
             Some(b) => (Some(b), "git's last commit"),
             None => (
-                std::fs::read(&backup).ok(),
+                crate::fsutil::read_in(project_root, &backup, crate::fsutil::MAX_PROJECT_FILE).ok(),
                 "the copy kept before the last dream",
             ),
         };
         if let Some(b) = bytes
-            && crate::fsutil::atomic_write(&memory, &b).is_ok()
+            && crate::fsutil::atomic_write_in(project_root, &memory, &b).is_ok()
         {
             out.push(format!(
                 ".trail/MEMORY.md was missing: restored from {whence}"

@@ -2,8 +2,6 @@
 //! `<project>/.proof/session_log.jsonl`, appended (never rewritten) and synced, recording what
 //! really happened — from the host's report, not the agent's claims.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -130,13 +128,11 @@ pub fn entry_for(
 /// Append one entry as one line and sync it. Never rewrites the file.
 pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<()> {
     let path = log_path(project_root);
-    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&path))?;
     let mut line = serde_json::to_string(entry).map_err(std::io::Error::other)?;
     line.push('\n');
-    let mut f = OpenOptions::new().create(true).append(true).open(&path)?;
-    // One write: concurrent hooks' lines never interleave.
-    f.write_all(line.as_bytes())?;
-    f.sync_data()
+    // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
+    // every tool call's command appended to the person's shell start-up file.
+    crate::fsutil::append_in(project_root, &path, line.as_bytes())
 }
 
 #[cfg(test)]

@@ -1173,7 +1173,7 @@ fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) -> Option<Dec
         return None;
     };
     let path = ctx.places.resolve(&file)?;
-    let text = crate::fsutil::read_capped(&path, SCRIPT_CAP).ok()?;
+    let text = crate::fsutil::read_text_capped(&path, SCRIPT_CAP).ok()?;
     runs_person_act(&text).then(|| Decision {
         verdict: Verdict::Block,
         rule: Some("self-approval".into()),

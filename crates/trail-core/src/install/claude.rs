@@ -1,9 +1,15 @@
 //! Claude Code: trail's hooks in `.claude/settings.json` (or `~/.claude/settings.json`).
 //!
 //! Settings shape: `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command",
-//! "command": "…"}]}]}}`. trail's entries are recognised by their command (`… hook
-//! claude-code`), so running `trail init` twice changes nothing and `trail uninstall` removes
-//! exactly what it added. Other keys keep their order (the file is someone's, and diffs matter).
+//! "command": "…", "timeout": 10}]}]}}`. trail's entries are recognised by their command (`…
+//! hook claude-code`), so running `trail init` twice changes nothing and `trail uninstall`
+//! removes exactly what it added. Other keys keep their order (the file is someone's, and diffs
+//! matter).
+//!
+//! Every entry carries an explicit `timeout` ([`HOOK_TIMEOUT_SECS`]; the host's default is 600 s,
+//! ten minutes of a frozen session). PreToolUse also carries Claude Code's fail-closed switch,
+//! `"onFailure": "block"`: without it a PreToolUse hook that is killed, crashes or times out
+//! lets the tool run (measured with Claude Code 2.1.328, tests/cli/hook_deadline.rs).
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +34,11 @@ pub const EVENTS: &[&str] = &[
 
 const TOOL_EVENTS: &[&str] = &["PreToolUse", "PostToolUse", "PostToolUseFailure"];
 
+/// The `timeout` (seconds) of every hook entry trail installs: twice the hook's own deadline
+/// (`trail hook` answers by itself within 5 s, denying a tool call it could not check), so the
+/// host's timeout only fires when the hook could not run at all.
+pub const HOOK_TIMEOUT_SECS: u64 = 10;
+
 /// The settings file: the project's, or the user's with `global`.
 pub fn settings_path(project_root: &Path, home: &Path, global: bool) -> PathBuf {
     if global {
@@ -44,13 +55,28 @@ pub struct HostSpec {
     pub events: &'static [&'static str],
     /// The matcher for tool events (`None`: no matcher, which matches every tool).
     pub tool_matcher: Option<&'static str>,
+    /// The key and value that make a failed PreToolUse hook block the tool, where the host has
+    /// them.
+    pub fail_closed: Option<(&'static str, &'static str)>,
 }
 
 pub const CLAUDE: HostSpec = HostSpec {
     word: "claude-code",
     events: EVENTS,
     tool_matcher: Some("*"),
+    fail_closed: Some(("onFailure", "block")),
 };
+
+/// The fields trail wants on its entry for `event`, beyond `type` and `command`.
+fn wanted_fields(host: &HostSpec, event: &str) -> Vec<(&'static str, Value)> {
+    let mut out = vec![("timeout", json!(HOOK_TIMEOUT_SECS))];
+    if event == "PreToolUse"
+        && let Some((k, v)) = host.fail_closed
+    {
+        out.push((k, json!(v)));
+    }
+    out
+}
 
 /// Whether a hook command is trail's (for Claude Code).
 #[cfg(test)]
@@ -175,16 +201,31 @@ pub fn install_for(host: &HostSpec, path: &Path, command: &str) -> Result<Change
                     && is_ours_for(cmd, host.word)
                 {
                     present = true;
+                    let mut changed = false;
                     if cmd != command {
                         // Reinstalled from another path: point at this binary.
                         h["command"] = Value::String(command.into());
+                        changed = true;
+                    }
+                    // An entry from before trail set a timeout gets one now.
+                    for (k, v) in wanted_fields(host, event) {
+                        if h.get(k) != Some(&v) {
+                            h[k] = v;
+                            changed = true;
+                        }
+                    }
+                    if changed {
                         change.events.push((*event).to_string());
                     }
                 }
             }
         }
         if !present {
-            let mut group = json!({ "hooks": [{ "type": "command", "command": command }] });
+            let mut hook = json!({ "type": "command", "command": command });
+            for (k, v) in wanted_fields(host, event) {
+                hook[k] = v;
+            }
+            let mut group = json!({ "hooks": [hook] });
             if TOOL_EVENTS.contains(event)
                 && let Some(m) = host.tool_matcher
             {
@@ -316,6 +357,39 @@ mod tests {
         let e = install(&path, CMD).unwrap_err();
         assert!(e.to_string().contains("`hooks`"), "{e}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"hooks\": 3 }");
+    }
+
+    #[test]
+    fn every_entry_has_a_short_timeout_and_pre_tool_use_fails_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        // An entry installed by an older trail: no timeout, no onFailure.
+        std::fs::write(
+            &path,
+            r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/opt/bin/trail hook claude-code"}]}]}}"#,
+        )
+        .unwrap();
+        let c = install(&path, CMD).unwrap();
+        assert!(c.events.contains(&"PreToolUse".to_string()), "{c:?}");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for event in EVENTS {
+            let ours: Vec<&Value> = v["hooks"][event]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|g| g["hooks"].as_array().unwrap())
+                .filter(|h| h["command"] == CMD)
+                .collect();
+            assert_eq!(ours.len(), 1, "{event}: {v}");
+            assert_eq!(ours[0]["timeout"], HOOK_TIMEOUT_SECS, "{event}");
+            let on_failure = (*event == "PreToolUse").then_some("block");
+            assert_eq!(ours[0]["onFailure"].as_str(), on_failure, "{event}");
+        }
+        let again = install(&path, CMD).unwrap();
+        assert!(!again.written, "{again:?}");
+        let u = uninstall(&path).unwrap();
+        assert_eq!(u.events.len(), EVENTS.len());
+        assert_eq!(std::fs::read_to_string(&path).unwrap().trim(), "{}");
     }
 
     #[test]

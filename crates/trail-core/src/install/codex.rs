@@ -22,6 +22,8 @@ pub const CODEX: HostSpec = HostSpec {
     word: "codex",
     events: EVENTS,
     tool_matcher: None,
+    // Codex 0.169 has no fail-closed switch for hooks: trail's own deadline is the guard there.
+    fail_closed: None,
 };
 
 pub fn hooks_path(project_root: &Path, home: &Path, global: bool) -> PathBuf {

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -68,15 +67,19 @@ pub(crate) fn block_prefix(day: &str, existing: &str) -> String {
     }
 }
 
-/// Append one block to a day file (creating it and its folder) and sync it. Never rewrites.
-pub(crate) fn append_to_day(path: &Path, block: &str) -> std::io::Result<()> {
-    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(path))?;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    f.write_all(block.as_bytes())?;
-    f.sync_data()
+/// Append one block to a day file (creating it and its folder) and sync it. Never rewrites, and
+/// never through a symlink (DESIGN, principle 10).
+pub(crate) fn append_to_day(project_root: &Path, path: &Path, block: &str) -> std::io::Result<()> {
+    crate::fsutil::append_in(project_root, path, block.as_bytes())
+}
+
+/// A day file's text ("" when there is none), read as every project file is
+/// ([`crate::fsutil::read_in`]).
+pub(crate) fn read_day(project_root: &Path, path: &Path) -> std::io::Result<String> {
+    match crate::fsutil::read_string_in(project_root, path, crate::fsutil::MAX_PROJECT_FILE) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        r => r,
+    }
 }
 
 /// The extractive body of a flush (without its heading), redacted.
@@ -190,11 +193,7 @@ pub fn flush(
     let (day, time) = day_and_time(now);
     let dir = memory_dir(project_root);
     let path = dir.join(format!("{day}.md"));
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e),
-    };
+    let existing = read_day(project_root, &path)?;
     let marker = format!("<!-- trail:flush sha256={hash} -->");
     if body.trim().is_empty() || existing.contains(&marker) {
         return Ok(Flushed {
@@ -215,7 +214,7 @@ pub fn flush(
     if !found.is_empty() {
         keep(found)?;
     }
-    append_to_day(&path, &block)?;
+    append_to_day(project_root, &path, &block)?;
     Ok(Flushed {
         path,
         written: true,

@@ -110,7 +110,11 @@ pub fn daily_files(project_root: &Path, today: &str) -> std::io::Result<Vec<(Str
     names
         .into_iter()
         .map(|n| {
-            let bytes = std::fs::read(dir.join(&n))?;
+            let bytes = crate::fsutil::read_in(
+                project_root,
+                &dir.join(&n),
+                crate::fsutil::MAX_PROJECT_FILE,
+            )?;
             Ok((
                 format!("memory/{n}"),
                 String::from_utf8_lossy(&bytes).into_owned(),
@@ -436,7 +440,7 @@ pub fn dream(
         ));
         return Ok(report);
     }
-    let last = std::fs::read_to_string(&paths.hash).unwrap_or_default();
+    let last = crate::fsutil::read_string_in(project_root, &paths.hash, 128).unwrap_or_default();
     if !opts.force && last.trim() == hash {
         report.reason = Some(
             "the daily content in the window is unchanged since the last dream (--force runs it \
@@ -445,7 +449,11 @@ pub fn dream(
         );
         return Ok(report);
     }
-    let prior_text = match std::fs::read_to_string(&paths.memory) {
+    let prior_text = match crate::fsutil::read_string_in(
+        project_root,
+        &paths.memory,
+        crate::fsutil::MAX_PROJECT_FILE,
+    ) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io_err(&paths.memory)(e)),
@@ -557,14 +565,14 @@ pub fn dream(
         return Ok(report);
     }
 
-    let state_dir = crate::fsutil::parent_dir(&paths.backup).to_path_buf();
-    crate::fsutil::ensure_dir(&state_dir).map_err(io_err(&state_dir))?;
+    // Every write below goes through no symlinked directory (DESIGN, principle 10).
     if let Some(p) = &prior_text {
-        crate::fsutil::atomic_write(&paths.backup, p.as_bytes()).map_err(io_err(&paths.backup))?;
+        crate::fsutil::atomic_write_in(project_root, &paths.backup, p.as_bytes())
+            .map_err(io_err(&paths.backup))?;
         report.backup_path = Some(paths.backup.clone());
     }
     crate::failpoint::hit("dream-after-backup");
-    crate::fsutil::atomic_write(&paths.memory, rendered.as_bytes())
+    crate::fsutil::atomic_write_in(project_root, &paths.memory, rendered.as_bytes())
         .map_err(io_err(&paths.memory))?;
     crate::failpoint::hit("dream-after-replace");
 
@@ -573,7 +581,7 @@ pub fn dream(
         .dream
         .map(|d| opts.redactor.redact(&d, &mut Vec::new()).into_owned());
     let block = diary_block(&report, &time, narrative.as_deref());
-    let existing = std::fs::read_to_string(&diary).unwrap_or_default();
+    let existing = super::daily::read_day(project_root, &diary).map_err(io_err(&diary))?;
     let mut text = if existing.is_empty() {
         format!("# Dream Diary: {today}\n\n")
     } else if existing.ends_with("\n\n") {
@@ -582,9 +590,9 @@ pub fn dream(
         "\n".into()
     };
     text.push_str(&block);
-    super::daily::append_to_day(&diary, &text).map_err(io_err(&diary))?;
+    super::daily::append_to_day(project_root, &diary, &text).map_err(io_err(&diary))?;
     report.diary_path = Some(diary);
-    crate::fsutil::atomic_write(&paths.hash, format!("{hash}\n").as_bytes())
+    crate::fsutil::atomic_write_in(project_root, &paths.hash, format!("{hash}\n").as_bytes())
         .map_err(io_err(&paths.hash))?;
     report.status = Status::Written;
     Ok(report)

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::daily::{append_to_day, block_prefix, day_and_time, memory_dir};
+use super::daily::{append_to_day, block_prefix, day_and_time, memory_dir, read_day};
 use crate::secrets::{Found, Redactor};
 use crate::time::Ts;
 
@@ -25,11 +25,11 @@ pub fn remember(
     }
     let (day, time) = day_and_time(now);
     let path = memory_dir(project_root).join(format!("{day}.md"));
-    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    let existing = read_day(project_root, &path)?;
     let mut block = block_prefix(&day, &existing);
     block.push_str(&format!("## Remembered ({time})\n- {text}\n"));
     let line = existing.lines().count() + block.lines().count();
-    append_to_day(&path, &block)?;
+    append_to_day(project_root, &path, &block)?;
     Ok(format!("memory/{day}.md#L{line}"))
 }
 
@@ -82,7 +82,7 @@ pub fn recall(project_root: &Path, query: &str, limit: usize) -> std::io::Result
     }
     let mut hits = Vec::new();
     for (rank, (name, path)) in files(project_root).iter().enumerate() {
-        let text = std::fs::read_to_string(path)?;
+        let text = read_day(project_root, path)?;
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') || t.starts_with("<!--") {

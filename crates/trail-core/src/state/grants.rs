@@ -18,9 +18,6 @@
 //! [`MAX_DISMISS_MINUTES`] is ignored when read, not only refused when made.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
-use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -188,8 +185,9 @@ impl Journal {
     /// Reads the journal. A torn line is skipped; a line without a valid MAC under `key` is
     /// counted as forged and grants nothing (with no key, nothing can be valid yet).
     pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Journal> {
-        let text = match crate::fsutil::read_capped(&journal_path(state_dir), JOURNAL_CAP) {
-            Ok(t) => t,
+        let path = journal_path(state_dir);
+        let text = match crate::fsutil::read_in(project_root(state_dir), &path, JOURNAL_CAP) {
+            Ok(t) => String::from_utf8_lossy(&t).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e),
         };
@@ -276,23 +274,22 @@ impl Grant {
     }
 }
 
+/// The project a `.trail/state` directory belongs to (where safe opens start).
+pub(crate) fn project_root(state_dir: &Path) -> &Path {
+    state_dir
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(state_dir)
+}
+
 /// Appends one grant, signed with `key`, as one synced line.
 pub fn append(state_dir: &Path, g: &Grant, key: &Key) -> std::io::Result<()> {
-    crate::fsutil::ensure_dir(state_dir)?;
     let line = line(g, key)?;
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .custom_flags(crate::fsutil::NOFOLLOW)
-        .open(journal_path(state_dir))?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::other(format!(
-            "{} is not a regular file",
-            journal_path(state_dir).display()
-        )));
-    }
-    f.write_all(line.as_bytes())?;
-    f.sync_data()
+    crate::fsutil::append_in(
+        project_root(state_dir),
+        &journal_path(state_dir),
+        line.as_bytes(),
+    )
 }
 
 /// A short random-enough id (time and pid; ids only need to be unique within one project).
@@ -307,6 +304,7 @@ pub fn new_id(prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     fn push() -> Subject {
         Subject {

@@ -15,7 +15,7 @@ pub mod protocol;
 pub mod schema;
 pub mod yaml;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -132,7 +132,7 @@ impl Store {
 
     fn read_bytes(&self) -> Result<Option<Vec<u8>>, StateError> {
         let path = self.path();
-        match std::fs::read(&path) {
+        match crate::fsutil::read_in(&self.root, &path, crate::fsutil::MAX_PROJECT_FILE) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io(&path)(e)),
@@ -144,7 +144,8 @@ impl Store {
     }
 
     fn last_written_hash(&self) -> Option<String> {
-        std::fs::read_to_string(self.hash_path())
+        // A hex digest and a newline: anything longer is not trail's.
+        crate::fsutil::read_string_in(&self.root, &self.hash_path(), 128)
             .ok()
             .map(|s| s.trim().to_string())
     }
@@ -170,14 +171,9 @@ impl Store {
     }
 
     fn lock(&self) -> Result<File, StateError> {
-        let dir = self.state_dir();
-        crate::fsutil::ensure_dir(&dir).map_err(io(&dir))?;
-        let path = dir.join("state.lock");
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
+        let path = self.state_dir().join("state.lock");
+        // Created through no symlink: a link here would create (or lock) a file anywhere.
+        let f = crate::fsutil::open_in(&self.root, &path, crate::fsutil::Access::ReadWriteCreate)
             .map_err(io(&path))?;
         let start = Instant::now();
         loop {
@@ -289,18 +285,19 @@ impl Store {
         {
             // First rewrite of a file trail did not write: keep it whole (comments included).
             let keep = self.state_dir().join("active_context.before-trail.yaml");
-            if !keep.exists() {
-                crate::fsutil::atomic_write(&keep, b).map_err(io(&keep))?;
+            if std::fs::symlink_metadata(&keep).is_err() {
+                crate::fsutil::atomic_write_in(&self.root, &keep, b).map_err(io(&keep))?;
             }
         }
         let bytes = render(&state);
         let path = self.path();
-        crate::fsutil::atomic_write(&path, bytes.as_bytes()).map_err(io(&path))?;
+        crate::fsutil::atomic_write_in(&self.root, &path, bytes.as_bytes()).map_err(io(&path))?;
         // A crash here leaves the new file without its hash: the next reader sees an edit made
         // elsewhere, which is valid, and accepts it.
         crate::failpoint::hit("state-after-write");
         let hp = self.hash_path();
-        crate::fsutil::atomic_write(&hp, hex(bytes.as_bytes()).as_bytes()).map_err(io(&hp))
+        crate::fsutil::atomic_write_in(&self.root, &hp, hex(bytes.as_bytes()).as_bytes())
+            .map_err(io(&hp))
     }
 }
 

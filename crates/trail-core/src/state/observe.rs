@@ -31,7 +31,8 @@ pub fn derive_with_progress(
 ) -> std::io::Result<(Observations, Progress)> {
     let path = proof::log_path(project_root);
     let mut text = String::new();
-    match std::fs::File::open(&path) {
+    // Not through a symlink, and never a FIFO (a hook must not block on it).
+    match crate::fsutil::open_in(project_root, &path, crate::fsutil::Access::Read) {
         Ok(mut f) => {
             let len = f.metadata()?.len();
             f.seek(SeekFrom::Start(from.min(len)))?;

@@ -68,12 +68,11 @@ impl Pending {
 /// Reads the pending junction; `key` is the person's (without one nothing can be valid).
 pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
     let p = path(state_dir);
-    let text = match crate::fsutil::read_capped(&p, CAP) {
-        Ok(t) => t,
+    let root = super::grants::project_root(state_dir);
+    let text = match crate::fsutil::read_in(root, &p, CAP) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::None),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            return Ok(Found::Forged(e.to_string()));
-        }
+        Err(e) if crate::fsutil::refusal(&e).is_some() => return Ok(Found::Forged(e.to_string())),
         Err(e) => return Err(e),
     };
     let forged = |why: &str| Found::Forged(format!("{}: {why}", p.display()));
@@ -99,7 +98,6 @@ pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
 
 /// Records `pending` as the junction waiting for a person (atomically, signed).
 pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<()> {
-    crate::fsutil::ensure_dir(state_dir)?;
     let mut v = serde_json::to_value(pending).map_err(std::io::Error::other)?;
     if let Value::Object(m) = &mut v {
         m.insert(
@@ -109,7 +107,8 @@ pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<
     }
     let mut text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
     text.push('\n');
-    crate::fsutil::atomic_write(&path(state_dir), text.as_bytes())
+    let root = super::grants::project_root(state_dir);
+    crate::fsutil::atomic_write_in(root, &path(state_dir), text.as_bytes())
 }
 
 /// No junction is pending any more.

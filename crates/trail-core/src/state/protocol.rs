@@ -542,7 +542,6 @@ pub fn on_stop(store: &Store, now: Ts) -> Result<Captured, StateError> {
 /// Done: the session's record goes to `.proof/archive.jsonl` (appended, synced) and the state
 /// starts over in plan mode, keeping memory and whatever else the file holds.
 fn archive(root: &Path, state: &mut State, now: Ts) -> Result<(), StateError> {
-    use std::io::Write;
     let path = root.join(".proof").join("archive.jsonl");
     let entry = serde_json::json!({
         "archived_at": now.to_string(),
@@ -555,16 +554,10 @@ fn archive(root: &Path, state: &mut State, now: Ts) -> Result<(), StateError> {
         path: path.clone(),
         source,
     };
-    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&path)).map_err(err)?;
     let mut line = entry.to_string();
     line.push('\n');
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(err)?;
-    f.write_all(line.as_bytes()).map_err(err)?;
-    f.sync_data().map_err(err)?;
+    // Never through a symlink (DESIGN, principle 10).
+    crate::fsutil::append_in(root, &path, line.as_bytes()).map_err(err)?;
     state.mode = Some(Mode::Plan.as_str().into());
     state.objective = None;
     state.plan.clear();

@@ -111,7 +111,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
             changed: c,
         });
         let p = root.join(".trail").join(".gitignore");
-        let c = gitignore(&p, install)?;
+        let c = gitignore(&root, &p, install)?;
         changed.push(FileChange {
             path: p,
             what: "git-ignore for .trail/state",
@@ -154,7 +154,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     output::text(&text)
 }
 
-fn gitignore(p: &Path, install: bool) -> Result<bool, InstallError> {
+fn gitignore(root: &Path, p: &Path, install: bool) -> Result<bool, InstallError> {
     let io = |action: &'static str| {
         move |source| InstallError::Io {
             action,
@@ -162,13 +162,17 @@ fn gitignore(p: &Path, install: bool) -> Result<bool, InstallError> {
             source,
         }
     };
-    let current = std::fs::read_to_string(p).ok();
+    // A symlinked `.trail` is refused here, at install, with what to do about it.
+    let current = match trail_core::fsutil::read_string_in(root, p, 4096) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io("read")(e)),
+    };
     if install {
         if current.is_some() {
             return Ok(false);
         }
-        trail_core::fsutil::ensure_dir(trail_core::fsutil::parent_dir(p)).map_err(io("create"))?;
-        trail_core::fsutil::atomic_write(p, GITIGNORE.as_bytes()).map_err(io("write"))?;
+        trail_core::fsutil::atomic_write_in(root, p, GITIGNORE.as_bytes()).map_err(io("write"))?;
         Ok(true)
     } else if current.as_deref() == Some(GITIGNORE) {
         std::fs::remove_file(p).map_err(io("remove"))?;

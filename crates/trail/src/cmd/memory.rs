@@ -67,13 +67,16 @@ fn show() -> CliResult {
     let config = Config::load()?;
     let root = &config.project_root.value;
     let core = root.join(".trail").join("MEMORY.md");
-    let mut s = match std::fs::read_to_string(&core) {
+    let mut s = match read_project(root, &core) {
         Ok(t) => t,
-        Err(_) => format!("no core memory yet ({} does not exist)\n", core.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            format!("no core memory yet ({} does not exist)\n", core.display())
+        }
+        Err(e) => return Err(e.into()),
     };
     let today = &Ts::now().to_string()[..10];
     let daily = trail_core::memory::daily::memory_dir(root).join(format!("{today}.md"));
-    if let Ok(t) = std::fs::read_to_string(&daily) {
+    if let Ok(t) = read_project(root, &daily) {
         s.push('\n');
         s.push_str(&t);
     }
@@ -120,7 +123,7 @@ fn verify(json: bool) -> CliResult {
     let config = Config::load()?;
     let root = &config.project_root.value;
     let core = root.join(".trail").join("MEMORY.md");
-    let memory = std::fs::read_to_string(&core).map_err(|e| {
+    let memory = read_project(root, &core).map_err(|e| {
         CliError::usage(format!("cannot read {}: {e}", core.display())).with_hint(
             "core memory is written by `trail dream`; daily memory by hooks and `trail remember`",
         )
@@ -135,7 +138,7 @@ fn verify(json: bool) -> CliResult {
                     "memory/{}",
                     p.file_name().unwrap_or_default().to_string_lossy()
                 );
-                files.push((name, std::fs::read_to_string(&p)?));
+                files.push((name, read_project(root, &p)?));
             }
         }
     }
@@ -198,4 +201,10 @@ fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf>
         ))
         .with_hint("pass --transcript PATH (Claude Code's hooks name it in `transcript_path`)")
     })
+}
+
+/// A memory file's text, never through a symlink and never a FIFO (DESIGN, principle 10): a
+/// linked MEMORY.md would print whatever file it points at to whoever asked, the agent included.
+fn read_project(root: &std::path::Path, path: &std::path::Path) -> std::io::Result<String> {
+    trail_core::fsutil::read_string_in(root, path, trail_core::fsutil::MAX_PROJECT_FILE)
 }

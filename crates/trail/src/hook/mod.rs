@@ -7,6 +7,11 @@
 //! Failure policy: a PreToolUse payload that cannot be read is denied (a guardrail fails
 //! closed); any other event that cannot be read exits 0 with a message on stderr and changes
 //! nothing. Stop never blocks.
+//!
+//! Deadline: every hook answers within [`DEADLINE`] of starting, whatever it is waiting on (a
+//! FIFO planted where a file was expected, a lock someone holds, a slow disk). A watchdog thread
+//! answers in its place when the time is up: PreToolUse denies, every other event exits 0 with a
+//! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
 mod post_tool;
 mod pre_tool;
@@ -17,6 +22,8 @@ mod session;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use trail_core::config::Config;
 use trail_core::host::render::{Response, render};
@@ -28,7 +35,69 @@ use trail_core::time::Ts;
 /// Payloads are small; refuse to buffer an unbounded stdin.
 const MAX_PAYLOAD: u64 = 16 << 20;
 
+/// How long a hook may take before its watchdog answers for it.
+///
+/// Measured with Claude Code 2.1.328 (tests/cli/hook_deadline.rs): when a PreToolUse hook is
+/// killed, exits with a code other than 0 or 2, or outlives its `timeout`, the tool call runs
+/// anyway (the failure is only reported), unless the hook entry says `"onFailure": "block"`. So
+/// trail answers before the host gives up: a real hook takes milliseconds, and 5 s leaves room
+/// for a loaded machine while staying well inside the `timeout` `trail init` installs
+/// ([`trail_core::install::claude::HOOK_TIMEOUT_SECS`], 10 s), so that the watchdog, not the
+/// host, decides what a hung hook means.
+pub const DEADLINE: Duration = Duration::from_secs(5);
+
+/// Set by whoever answers the host first: the handler or the watchdog, never both.
+static ANSWERED: AtomicBool = AtomicBool::new(false);
+
+/// Claim the one answer this process gives; false when the other thread already has.
+fn claim_answer() -> bool {
+    !ANSWERED.swap(true, Ordering::SeqCst)
+}
+
+/// Start the thread that answers for the handler if it has not answered by `deadline`: a deny
+/// for a tool call (a guardrail fails closed), otherwise a note on stderr and exit 0 (a hung
+/// bookkeeping hook must not hold the session). The work left undone is crash-safe by design:
+/// every store survives a process killed at any point.
+fn start_watchdog(host: Host, tool_call: bool, deadline: Instant) {
+    let spawned = std::thread::Builder::new()
+        .name("trail-deadline".into())
+        // It only sleeps and prints: a small stack keeps the hook's memory figure unchanged.
+        .stack_size(64 << 10)
+        .spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            if !claim_answer() {
+                return;
+            }
+            let secs = DEADLINE.as_secs();
+            if tool_call {
+                let reason = format!(
+                    "trail did not finish checking this tool call within {secs} s (something in \
+                     the project blocked it: a FIFO or a held lock under .trail/, say), so it is \
+                     refused to be safe. Look for a FIFO or symlink under .trail/ or .proof/, or a \
+                     process holding .trail/state/state.lock"
+                );
+                eprintln!("trail hook: {reason}");
+                if let Some(json) = render(host, &Response::Deny { reason }) {
+                    let mut out = std::io::stdout().lock();
+                    let _ = writeln!(out, "{json}");
+                    let _ = out.flush();
+                }
+            } else {
+                eprintln!(
+                    "trail hook: gave up after {secs} s (something in the project blocked it); \
+                     nothing was lost, and the session goes on"
+                );
+            }
+            std::process::exit(0);
+        });
+    if let Err(e) = spawned {
+        // Without a watchdog the hook still answers; it just cannot bound its own time.
+        eprintln!("trail hook: cannot start the deadline watchdog: {e}");
+    }
+}
+
 pub fn run(host_name: Option<&str>) -> ExitCode {
+    let started = Instant::now();
     let host = match host_name {
         Some("claude-code") => Host::ClaudeCode,
         Some("codex") => Host::Codex,
@@ -46,7 +115,14 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let response = match host::decode(&bytes) {
-        Ok((envelope, event)) => handle(host, &envelope, &event),
+        Ok((envelope, event)) => {
+            start_watchdog(
+                host,
+                matches!(event, Event::ToolRequested { .. }),
+                started + DEADLINE,
+            );
+            handle(host, &envelope, &event)
+        }
         Err(e) => {
             // The event name may still be readable; without it, assume the worst only when the
             // payload says PreToolUse anywhere.
@@ -62,6 +138,12 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
             }
         }
     };
+    if !claim_answer() {
+        // The watchdog is answering and will end the process; returning now could cut it off.
+        loop {
+            std::thread::park();
+        }
+    }
     if let Some(json) = render(host, &response) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{json}");

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::common::*;
 use crate::e2e::{self, PUSH, Reply, Seen, project_with_remote, remote_has_main, status_json};
 
-fn claude_bin() -> Option<PathBuf> {
+pub(crate) fn claude_bin() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("TRAIL_E2E_CLAUDE") {
         return Some(PathBuf::from(p));
     }
@@ -21,7 +21,7 @@ fn sse(event: &str, data: serde_json::Value) -> String {
     format!("event: {event}\ndata: {data}\n\n")
 }
 
-fn tool_use_reply(id: &str, command: &str) -> String {
+pub(crate) fn tool_use_reply(id: &str, command: &str) -> String {
     tool_reply(
         id,
         "Bash",
@@ -42,7 +42,7 @@ fn tool_reply(id: &str, tool: &str, input: serde_json::Value) -> String {
     .concat()
 }
 
-fn text_reply(text: &str) -> String {
+pub(crate) fn text_reply(text: &str) -> String {
     [
         sse("message_start", serde_json::json!({"type":"message_start","message":{"id":"msg_text","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}})),
         sse("content_block_start", serde_json::json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})),
@@ -56,7 +56,7 @@ fn text_reply(text: &str) -> String {
 
 /// A scripted model: the n-th conversation turn (counted by tool results in the request) gets
 /// the n-th step; anything else (side requests) gets a short text.
-fn serve(steps: Vec<String>) -> (u16, Seen) {
+pub(crate) fn serve(steps: Vec<String>) -> (u16, Seen) {
     serve_on("SCRIPTED-E2E", steps)
 }
 
@@ -97,31 +97,40 @@ fn run_claude(
     prompt: &str,
 ) -> (std::process::Output, String) {
     seen.lock().unwrap().clear();
-    let out = std::process::Command::new(claude)
-        .args([
-            "-p",
-            prompt,
-            "--output-format",
-            "json",
-            "--allowedTools",
-            "Bash Edit Write",
-        ])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &env.home)
-        .env("TRAIL_HOME", &env.trail_home)
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .current_dir(&env.cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let out = claude_command(env, claude, port, prompt).output().unwrap();
     let requests = seen.lock().unwrap().join("\n");
     (out, requests)
 }
 
-fn claude_or_skip() -> Option<PathBuf> {
+/// `claude -p PROMPT` headless in the test's project, against the scripted model on `port`.
+pub(crate) fn claude_command(
+    env: &TestEnv,
+    claude: &std::path::Path,
+    port: u16,
+    prompt: &str,
+) -> std::process::Command {
+    let mut c = std::process::Command::new(claude);
+    c.args([
+        "-p",
+        prompt,
+        "--output-format",
+        "json",
+        "--allowedTools",
+        "Bash Edit Write",
+    ])
+    .env_clear()
+    .env("PATH", std::env::var("PATH").unwrap_or_default())
+    .env("HOME", &env.home)
+    .env("TRAIL_HOME", &env.trail_home)
+    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+    .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
+    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    .current_dir(&env.cwd)
+    .stdin(std::process::Stdio::null());
+    c
+}
+
+pub(crate) fn claude_or_skip() -> Option<PathBuf> {
     let c = claude_bin();
     if c.is_none() {
         eprintln!(
