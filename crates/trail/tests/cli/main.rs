@@ -14,6 +14,7 @@ mod gate;
 mod hook;
 mod init;
 mod ledger;
+mod prompt_origin;
 mod secrets;
 mod state;
 mod torn_tail;
