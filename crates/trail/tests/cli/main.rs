@@ -13,6 +13,7 @@ mod e2e;
 mod gate;
 mod hook;
 mod init;
+mod injected_context;
 mod ledger;
 mod prompt_origin;
 mod secrets;
