@@ -101,6 +101,19 @@ fn content_text(c: &Value) -> String {
     }
 }
 
+/// Whether a user line is a prompt the host delivered rather than one the person typed: Claude
+/// Code marks scheduled wake-ups, cron tasks, task notifications and the like with `isMeta`,
+/// `promptSource: "system"` or a non-human `origin` (2.1.328). Such lines are kept with the role
+/// `delivered`, so nothing reads them as the user's words.
+fn delivered(v: &Value) -> bool {
+    v.get("isMeta").and_then(Value::as_bool) == Some(true)
+        || v.get("promptSource").and_then(Value::as_str) == Some("system")
+        || v.get("origin")
+            .and_then(|o| o.get("kind"))
+            .and_then(Value::as_str)
+            .is_some_and(|k| !matches!(k, "human" | "composer" | "person"))
+}
+
 /// Read a transcript from its text.
 pub fn parse(text: &str) -> Transcript {
     let mut t = Transcript::default();
@@ -189,7 +202,11 @@ pub fn parse(text: &str) -> Transcript {
                 let text = content_text(&content);
                 if !text.is_empty() {
                     t.messages.push(Message {
-                        role: role.into(),
+                        role: if role == "user" && delivered(&v) {
+                            "delivered".into()
+                        } else {
+                            role.into()
+                        },
                         text,
                         sidechain,
                         timestamp,

@@ -18,7 +18,7 @@ fn corpus() -> Vec<PathBuf> {
 #[test]
 fn every_corpus_transcript_reads_and_the_tail_read_agrees_with_the_full_read() {
     let files = corpus();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 7);
     for f in &files {
         let t = parse(&std::fs::read_to_string(f).unwrap());
         assert!(t.bad_lines.is_empty(), "{}: {:?}", f.display(), t.bad_lines);

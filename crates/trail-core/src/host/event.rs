@@ -15,6 +15,8 @@ pub struct Envelope {
     pub transcript_path: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
     pub permission_mode: Option<String>,
+    /// Set when the payload comes from a subagent's context rather than the main session.
+    pub agent_id: Option<String>,
 }
 
 /// Why a session started.
@@ -128,6 +130,7 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         transcript_path: w.transcript_path.map(PathBuf::from),
         cwd: w.cwd.map(PathBuf::from),
         permission_mode: w.permission_mode,
+        agent_id: w.agent_id.clone().filter(|a| !a.is_empty()),
     };
     let missing = |event, field| DecodeError::Missing { event, field };
     let event = match w.hook_event_name {

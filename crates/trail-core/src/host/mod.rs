@@ -8,6 +8,8 @@
 
 pub mod codex;
 pub mod event;
+pub mod inject;
+pub mod origin;
 pub mod render;
 pub mod wire;
 

@@ -24,7 +24,13 @@ pub enum Trigger {
     Compaction,
     /// The session ended.
     SessionEnd,
+    /// `trail memory flush`: a transcript handed in by whoever ran the command (the agent can),
+    /// so what it attributes to the user is not verified. `trimmed` as for [`Trigger::Compaction`].
+    HandedIn { trimmed: bool },
 }
+
+/// The heading of the asks in a block flushed from a handed-in transcript.
+pub const ASKED_UNVERIFIED: &str = "### Asked (unverified: quoted from a transcript handed to `trail memory flush`, which the agent can write; not the user's words)";
 
 /// What a flush did.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -188,8 +194,16 @@ pub fn flush(
     keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
 ) -> std::io::Result<Flushed> {
     let body = extract(t, redactor, found);
+    // The hash names the content, whoever handed it in: the same session flushed by the hook
+    // and by hand is one block.
     let hash: String =
         crate::ledger::frame::hex(&Sha256::digest(body.as_bytes()).into())[..16].to_string();
+    let body = match trigger {
+        Trigger::HandedIn { .. } => {
+            body.replacen("### Asked\n", &format!("{ASKED_UNVERIFIED}\n"), 1)
+        }
+        _ => body,
+    };
     let (day, time) = day_and_time(now);
     let dir = memory_dir(project_root);
     let path = dir.join(format!("{day}.md"));
@@ -204,8 +218,10 @@ pub fn flush(
     }
     let mut block = block_prefix(&day, &existing);
     let heading = match trigger {
-        Trigger::Compaction => format!("## Trimmed Context ({time})"),
-        Trigger::SessionEnd => format!(
+        Trigger::Compaction | Trigger::HandedIn { trimmed: true } => {
+            format!("## Trimmed Context ({time})")
+        }
+        Trigger::SessionEnd | Trigger::HandedIn { trimmed: false } => format!(
             "## Session {} ({time})",
             redactor.redact(session.unwrap_or("unknown"), found)
         ),

@@ -33,11 +33,9 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         .map(|s| s.to_string_lossy().into_owned());
     let store = ctx.ledger.secret_store();
     let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    let trigger = if *trimmed {
-        Trigger::Compaction
-    } else {
-        Trigger::SessionEnd
-    };
+    // Whoever runs this command chose the transcript (the agent can write one), unlike the
+    // hooks, which flush the host's own `transcript_path`: its asks are kept as unverified.
+    let trigger = Trigger::HandedIn { trimmed: *trimmed };
     let done = flush(
         &config.project_root.value,
         &t,
