@@ -114,6 +114,19 @@ impl Guard<'_> {
         }
     }
 
+    /// Any other tool: its input may not carry a person's decision for later delivery. A
+    /// `ScheduleWakeup` or `CronCreate` whose prompt is `/edge approve` comes back to the hook as
+    /// a prompt no field marks as the agent's own (found with Claude Code 2.1.328).
+    pub fn other(&self, input: &Value) -> Outcome {
+        if carries_decision(input, 0) {
+            return Outcome::Block {
+                rule: "self-approval".into(),
+                reason: "this tool call carries an `/edge` decision to be delivered as a prompt later; approvals are typed by a person, never scheduled or sent by the agent".into(),
+            };
+        }
+        Outcome::Allow
+    }
+
     /// A risky action: through on a person's allowance or dismissal, else the pending junction.
     pub fn junction(&self, subject: Subject) -> Outcome {
         match protocol::meet(self.store, &subject, Ts::now()) {
@@ -422,4 +435,23 @@ fn apply_patch_to(current: &str, patch: &str, file: &str) -> Option<String> {
     }
     flush(&mut text, &mut hunk)?;
     Some(text)
+}
+
+/// Whether any text in a tool's input is an `/edge` decision (approve, dismiss, skip).
+fn carries_decision(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::String(s) => is_edge_decision(s),
+        Value::Array(a) if depth < 16 => a.iter().any(|x| carries_decision(x, depth + 1)),
+        Value::Object(m) if depth < 16 => m.values().any(|x| carries_decision(x, depth + 1)),
+        _ => false,
+    }
+}
+
+/// `/edge approve|dismiss|skip …` at the start of a text (as a prompt would be read).
+pub fn is_edge_decision(text: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix("/edge") else {
+        return false;
+    };
+    let verb = rest.split_whitespace().next().unwrap_or("");
+    rest.starts_with(char::is_whitespace) && matches!(verb, "approve" | "dismiss" | "skip")
 }

@@ -176,8 +176,15 @@ fn names_trail_binary(raw: &str) -> bool {
 }
 
 /// Text that runs `trail approve|dismiss|trust`: the word `trail`, then (past quotes, commas,
-/// spaces and brackets) one of those acts.
+/// spaces and brackets) one of those acts; or an `/edge approve|dismiss` handed to a program
+/// (`claude -p "/edge approve"` starts a session whose first prompt decides).
 pub(super) fn runs_person_act(text: &str) -> bool {
+    if text
+        .match_indices("/edge")
+        .any(|(i, _)| crate::guard::is_edge_decision(&text[i..]))
+    {
+        return true;
+    }
     let b = text.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
     let mut from = 0;
@@ -226,6 +233,8 @@ pub static RULES: &[Rule] = &[
             "su -c 'trail dismiss 60' me",
             "trail trust",
             "env -i PATH=/usr/bin trail approve",
+            "claude -p '/edge approve'",
+            "codex exec '/edge dismiss 60'",
         ],
         must_not_match: &[
             "trail status",

@@ -73,6 +73,7 @@ const TAILS: &[(&str, Zone)] = &[
     (".claude/settings.json", Zone::AgentSettings),
     (".claude/settings.local.json", Zone::AgentSettings),
     (".claude/commands/edge.md", Zone::AgentSettings),
+    (".claude/scheduled_tasks.json", Zone::AgentSettings),
     (".codex/hooks.json", Zone::AgentSettings),
     (".trail/config.toml", Zone::AgentSettings),
     ("active_context.yaml", Zone::StateView),
@@ -115,6 +116,10 @@ impl Places {
             root.join(".trail").join("config.toml"),
             home.join(".config").join("trail"),
             home.join(".codex"),
+            // Transcripts (read back to tell typed prompts from delivered ones), scheduled
+            // tasks, settings: the agent's host keeps them all here.
+            home.join(".claude"),
+            root.join(".claude").join("scheduled_tasks.json"),
             root.join(".codex").join("hooks.json"),
             root.join(".codex").join("config.toml"),
             root.join(".claude").join("commands").join("edge.md"),

@@ -20,8 +20,11 @@ pub fn mark(root: &Path, f: &Flushed) -> io::Result<()> {
         return Ok(());
     }
     let p = pending(root);
-    crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&p))?;
-    crate::fsutil::atomic_write(&p, format!("{}\n{}\n", f.path.display(), f.hash).as_bytes())
+    crate::fsutil::atomic_write_in(
+        root,
+        &p,
+        format!("{}\n{}\n", f.path.display(), f.hash).as_bytes(),
+    )
 }
 
 /// Claims the ticket and returns the block it names, cut to `max_chars`; `None` when there is
@@ -34,14 +37,25 @@ pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     }
-    let ticket = std::fs::read_to_string(&claimed);
+    let ticket = crate::fsutil::read_string_in(root, &claimed, 64 * 1024);
     let _ = std::fs::remove_file(&claimed);
     let ticket = ticket?;
     let mut lines = ticket.lines();
     let (Some(day), Some(hash)) = (lines.next(), lines.next()) else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(day)?;
+    // The ticket names a day file; the agent can write tickets' neighbours, so only a file in
+    // daily memory is read.
+    let day = Path::new(day);
+    let memory = root.join(".trail").join("memory");
+    if !day.starts_with(&memory)
+        || day
+            .components()
+            .any(|c| c == std::path::Component::ParentDir)
+    {
+        return Ok(None);
+    }
+    let text = crate::fsutil::read_string_in(root, day, crate::fsutil::MAX_PROJECT_FILE)?;
     Ok(block(&text, hash).map(|b| cut(&b, max_chars)))
 }
 
@@ -80,7 +94,8 @@ mod tests {
     #[test]
     fn a_flushed_block_is_given_back_once() {
         let dir = tempfile::tempdir().unwrap();
-        let day = dir.path().join("2026-11-26.md");
+        std::fs::create_dir_all(dir.path().join(".trail/memory")).unwrap();
+        let day = dir.path().join(".trail/memory/2026-11-26.md");
         std::fs::write(
             &day,
             "# Daily Memory: 2026-11-26\n\n## Session a (09:00)\n<!-- trail:flush sha256=aaaa -->\n- old\n\n## Trimmed Context (10:00)\n<!-- trail:flush sha256=bbbb -->\n### Asked\n- the new thing\n\n## Remembered (11:00)\n- x\n",
@@ -98,6 +113,16 @@ mod tests {
             "## Trimmed Context (10:00)\n### Asked\n- the new thing"
         );
         assert_eq!(take(dir.path(), 1000).unwrap(), None, "once");
+        // A ticket naming a file outside daily memory (the agent can write tickets) reads nothing.
+        mark(
+            dir.path(),
+            &Flushed {
+                path: dir.path().join(".trail/memory/../../secret.md"),
+                ..f.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(take(dir.path(), 1000).unwrap(), None, "outside");
         mark(
             dir.path(),
             &Flushed {

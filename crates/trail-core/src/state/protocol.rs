@@ -589,7 +589,13 @@ pub fn on_session_start(
     if !store.path().exists() {
         return Ok(Started::default());
     }
-    let start_hash = std::fs::read(store.path()).ok().map(|b| super::hex(&b));
+    let start_hash = crate::fsutil::read_in(
+        store.project_root(),
+        &store.path(),
+        crate::fsutil::MAX_PROJECT_FILE,
+    )
+    .ok()
+    .map(|b| super::hex(&b));
     store.update(|state| {
         let mut out = Started::default();
         let same = state

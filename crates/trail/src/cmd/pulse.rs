@@ -129,6 +129,17 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
     r.next.clone_from(&args.next);
     r.defer.clone_from(&args.defer);
     r.files.clone_from(&args.file);
+    // `trail-hook` marks what trail's hooks observed; a pulse written by hand (or by the agent)
+    // may not claim it, or its words would be injected as trail's findings.
+    if args
+        .tag
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case("trail-hook"))
+    {
+        return Err(CliError::usage(
+            "--tag trail-hook is reserved for what trail's hooks observe; choose another tag",
+        ));
+    }
     r.tags.clone_from(&args.tag);
     if let (Some(b), Some(a)) = (&args.shift_before, &args.shift_after) {
         r.model_shift = Some(ModelShift {

@@ -22,7 +22,16 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
             }
         },
         t if t.edits_files() => None,
-        _ => return Response::Silent,
+        _ => {
+            // No paths to judge: only what the input carries (a scheduled `/edge approve`).
+            let store = cx.store();
+            let Some(places) = places(cx) else {
+                return Response::Silent;
+            };
+            let keep = |t: &str| t.to_string();
+            let guard = Guard::new(&store, places, Vec::new(), &keep);
+            return respond(cx, guard.other(input));
+        }
     };
     let Some(places) = places(cx) else {
         return Response::Deny {

@@ -170,10 +170,12 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     let band = BANDS.iter().find(|(at, _, _)| tokens >= *at);
     let name = band.map(|b| b.1).unwrap_or("green");
     let marker = cx.store().state_dir().join("attention");
-    let last = std::fs::read_to_string(&marker).unwrap_or_default();
+    // Inside the project: read and written without following a symlink planted there.
+    let last = trail_core::fsutil::read_string_in(cx.root(), &marker, 64).unwrap_or_default();
     if last.trim() != name {
-        let _ = trail_core::fsutil::ensure_dir(&cx.store().state_dir());
-        let _ = std::fs::write(&marker, name);
+        if let Err(e) = trail_core::fsutil::atomic_write_in(cx.root(), &marker, name.as_bytes()) {
+            eprintln!("trail hook: {e}");
+        }
     } else if name != "red" {
         return None;
     }

@@ -78,7 +78,6 @@ fn the_state_hash_symlinked_outside_is_replaced_not_followed() {
 }
 
 #[test]
-#[ignore = "passes once hook/prompt.rs writes the attention marker with fsutil::atomic_write_in (the lead's file)"]
 fn an_attention_marker_symlinked_to_authorized_keys_is_not_overwritten() {
     let env = project_env();
     env.ok(&["init"]);
