@@ -22,3 +22,4 @@ mod safe_files;
 mod secrets;
 mod state;
 mod torn_tail;
+mod trust;
