@@ -3,6 +3,7 @@
 
 mod common;
 
+mod anchor;
 mod attacks;
 mod bad_input;
 mod claude_e2e;
