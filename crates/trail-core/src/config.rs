@@ -215,6 +215,8 @@ struct FileSource<'a> {
 
 struct ProjectTrust<'a> {
     store: Option<&'a TrustStore>,
+    /// Where the person's key is (the user's setting or the default: never the project's).
+    secrets_dir: &'a Path,
     path: &'a Path,
     bytes: &'a [u8],
     /// Looked up on the first sensitive key only: most project files hold none.
@@ -236,9 +238,12 @@ impl FileSource<'_> {
             .get_or_insert_with(|| match p.store {
                 // An unreadable store trusts nothing: failing closed costs the person one
                 // `trail trust`, failing open would run a stranger's command.
-                Some(store) => store
-                    .status(p.path, p.bytes)
-                    .unwrap_or(trust::Status::Untrusted),
+                Some(store) => {
+                    let key = crate::secrets::key::Key::load(p.secrets_dir).ok().flatten();
+                    store
+                        .status(p.path, p.bytes, key.as_ref())
+                        .unwrap_or(trust::Status::Untrusted)
+                }
                 None => trust::Status::Untrusted,
             })
             .clone();
@@ -297,6 +302,9 @@ pub struct Config {
     pub refused: Vec<Refused>,
     /// The user's trail config directory (`~/.config/trail`), home of the trust store.
     pub user_dir: Option<PathBuf>,
+    /// Where the key that signs trust records lives: the secrets directory as the defaults and
+    /// the user's own file set it, never as a project file would.
+    pub trust_key_dir: PathBuf,
 }
 
 #[derive(Deserialize, Default)]
@@ -456,6 +464,7 @@ impl Config {
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: user_config_dir(env),
+            trust_key_dir: PathBuf::new(),
         };
 
         if let Some(dir) = c.user_dir.clone() {
@@ -469,13 +478,16 @@ impl Config {
                 c.apply_file(&path, &text, &mut src, home_dir.as_deref())?;
             }
         }
+        c.trust_key_dir = c.secrets_dir.value.clone();
         let path = project_config_path(&c.project_root.value);
         if let Some(text) = read_config(&path)? {
             let store = c.user_dir.as_deref().map(TrustStore::new);
+            let secrets_dir = c.trust_key_dir.clone();
             let mut src = FileSource {
                 origin: Origin::ProjectFile(path.clone()),
                 project: Some(ProjectTrust {
                     store: store.as_ref(),
+                    secrets_dir: &secrets_dir,
                     path: &path,
                     bytes: text.as_bytes(),
                     status: None,
@@ -500,9 +512,12 @@ impl Config {
             return Ok(None);
         };
         let store = self.user_dir.as_deref().map(TrustStore::new);
+        let key = crate::secrets::key::Key::load(&self.trust_key_dir)
+            .ok()
+            .flatten();
         let trust = match &store {
             Some(s) => s
-                .status(&path, text.as_bytes())
+                .status(&path, text.as_bytes(), key.as_ref())
                 .map_err(|e| ConfigError::File {
                     path: s.path().to_path_buf(),
                     message: e.to_string(),
@@ -515,6 +530,7 @@ impl Config {
             origin: Origin::ProjectFile(path.clone()),
             project: Some(ProjectTrust {
                 store: None,
+                secrets_dir: &path,
                 path: &path,
                 bytes: text.as_bytes(),
                 status: None,
@@ -1099,8 +1115,9 @@ mod tests {
         let p = c.inspect_project().unwrap().unwrap();
         assert_eq!(p.sensitive.len(), 6);
         assert_eq!(p.trust, trust::Status::Untrusted);
+        let key = crate::secrets::key::Key::load_or_create(&c.trust_key_dir).unwrap();
         TrustStore::new(c.user_dir.as_deref().unwrap())
-            .trust(&p.path, &p.bytes, "now")
+            .trust(&p.path, &p.bytes, "now", &key)
             .unwrap();
         let c = Config::load_from(&env).unwrap();
         assert!(c.refused.is_empty());

@@ -9,6 +9,10 @@
 //! change to the bytes voids the trust, so an agent (or a `git pull`) that edits a trusted file
 //! gets its sensitive settings refused again until the person looks at it.
 //!
+//! Each record carries an HMAC under the person's key (see [`crate::secrets::key`]), like a
+//! grant: a program that writes `trusted.json` without the key (an agent's script that gets past
+//! the gate) adds nothing that counts.
+//!
 //! This module stores and looks up; it never asks anyone anything. `trail trust` (the binary)
 //! shows the person what they are about to trust.
 
@@ -17,6 +21,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::secrets::key::Key;
 
 /// The store's file name inside the user's trail config directory.
 pub const FILE_NAME: &str = "trusted.json";
@@ -33,6 +39,24 @@ pub struct Entry {
     pub sha256: String,
     /// When (RFC 3339 UTC).
     pub trusted_at: String,
+    /// HMAC of the path and hash under the person's key: proof a person's `trail trust` wrote it.
+    #[serde(default)]
+    pub mac: String,
+}
+
+impl Entry {
+    fn message(path: &Path, sha256: &str) -> Vec<u8> {
+        let mut m = b"trail-trust v1\n".to_vec();
+        m.extend_from_slice(path.as_os_str().as_encoded_bytes());
+        m.push(b'\n');
+        m.extend_from_slice(sha256.as_bytes());
+        m
+    }
+
+    /// Whether the record was made with `key`.
+    pub fn is_genuine(&self, key: &Key) -> bool {
+        key.verify(&Entry::message(&self.path, &self.sha256), &self.mac)
+    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -101,11 +125,24 @@ impl TrustStore {
         Ok(self.read()?.trusted)
     }
 
-    /// Whether the configuration at `config_file` with these `bytes` is trusted.
-    pub fn status(&self, config_file: &Path, bytes: &[u8]) -> io::Result<Status> {
-        let key = key_path(config_file);
+    /// Whether the configuration at `config_file` with these `bytes` is trusted. Records not
+    /// made with `key` (or with no key at all) do not count.
+    pub fn status(
+        &self,
+        config_file: &Path,
+        bytes: &[u8],
+        key: Option<&Key>,
+    ) -> io::Result<Status> {
+        let Some(key) = key else {
+            return Ok(Status::Untrusted);
+        };
+        let name = key_path(config_file);
         let file = self.read()?;
-        let Some(e) = file.trusted.iter().find(|e| e.path == key) else {
+        let Some(e) = file
+            .trusted
+            .iter()
+            .find(|e| e.path == name && e.is_genuine(key))
+        else {
             return Ok(Status::Untrusted);
         };
         Ok(if e.sha256 == sha256_hex(bytes) {
@@ -118,11 +155,21 @@ impl TrustStore {
     /// Record that the person trusts `config_file` with exactly these `bytes` (replacing an
     /// earlier record of the same file). Written atomically: a crash leaves the old store or the
     /// new one.
-    pub fn trust(&self, config_file: &Path, bytes: &[u8], now: &str) -> io::Result<Entry> {
+    pub fn trust(
+        &self,
+        config_file: &Path,
+        bytes: &[u8],
+        now: &str,
+        key: &Key,
+    ) -> io::Result<Entry> {
+        let path = key_path(config_file);
+        let sha256 = sha256_hex(bytes);
+        let mac = key.mac(&Entry::message(&path, &sha256));
         let entry = Entry {
-            path: key_path(config_file),
-            sha256: sha256_hex(bytes),
+            path,
+            sha256,
             trusted_at: now.to_string(),
+            mac,
         };
         let mut file = self.read()?;
         file.trusted.retain(|e| e.path != entry.path);
@@ -196,21 +243,34 @@ mod tests {
     fn trust_is_keyed_by_path_and_bytes_and_can_be_revoked() {
         let dir = tempfile::tempdir().unwrap();
         let store = TrustStore::new(&dir.path().join("cfg"));
+        let key = Key::load_or_create(&dir.path().join("secrets")).unwrap();
+        let k = Some(&key);
         let proj = dir.path().join("proj/.trail");
         std::fs::create_dir_all(&proj).unwrap();
         let file = proj.join("config.toml");
         std::fs::write(&file, "x").unwrap();
-        assert_eq!(store.status(&file, b"x").unwrap(), Status::Untrusted);
-        store.trust(&file, b"x", "2026-01-01T00:00:00Z").unwrap();
-        assert_eq!(store.status(&file, b"x").unwrap(), Status::Trusted);
-        assert_eq!(store.status(&file, b"x ").unwrap(), Status::Changed);
+        assert_eq!(store.status(&file, b"x", k).unwrap(), Status::Untrusted);
+        store
+            .trust(&file, b"x", "2026-01-01T00:00:00Z", &key)
+            .unwrap();
+        assert_eq!(store.status(&file, b"x", k).unwrap(), Status::Trusted);
+        assert_eq!(store.status(&file, b"x ", k).unwrap(), Status::Changed);
+        // Without the key, or with another one, the record proves nothing.
+        assert_eq!(store.status(&file, b"x", None).unwrap(), Status::Untrusted);
+        let other = Key::load_or_create(&dir.path().join("other")).unwrap();
+        assert_eq!(
+            store.status(&file, b"x", Some(&other)).unwrap(),
+            Status::Untrusted
+        );
         // Trusting again replaces the record rather than adding a second one.
-        store.trust(&file, b"y", "2026-01-02T00:00:00Z").unwrap();
+        store
+            .trust(&file, b"y", "2026-01-02T00:00:00Z", &key)
+            .unwrap();
         assert_eq!(store.list().unwrap().len(), 1);
-        assert_eq!(store.status(&file, b"y").unwrap(), Status::Trusted);
+        assert_eq!(store.status(&file, b"y", k).unwrap(), Status::Trusted);
         assert!(store.revoke(&file).unwrap());
         assert!(!store.revoke(&file).unwrap());
-        assert_eq!(store.status(&file, b"y").unwrap(), Status::Untrusted);
+        assert_eq!(store.status(&file, b"y", k).unwrap(), Status::Untrusted);
     }
 
     #[test]
@@ -225,6 +285,11 @@ mod tests {
         .unwrap();
         std::os::unix::fs::symlink(dir.path().join("planted.json"), cfg.join(FILE_NAME)).unwrap();
         let store = TrustStore::new(&cfg);
-        assert!(store.status(&dir.path().join("c.toml"), b"").is_err());
+        let key = Key::load_or_create(&dir.path().join("secrets")).unwrap();
+        assert!(
+            store
+                .status(&dir.path().join("c.toml"), b"", Some(&key))
+                .is_err()
+        );
     }
 }

@@ -126,11 +126,11 @@ impl std::fmt::Display for Skipped {
         match self {
             Skipped::Diverged => f.write_str(
                 "the pulse stream does not continue from its anchored head (it was rewritten or \
-                 cut); the anchor was left as evidence: run `trail verify`",
+                 cut); the anchor was left as evidence",
             ),
             Skipped::Forged => f.write_str(
                 "the pulse stream's anchor does not verify under your key; it was left as \
-                 evidence: run `trail verify`",
+                 evidence",
             ),
             Skipped::Unavailable(e) => write!(f, "the pulse stream could not be anchored: {e}"),
         }

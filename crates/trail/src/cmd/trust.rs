@@ -6,6 +6,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 use trail_core::config::{Config, Origin, Refused, SettingKey, project_config_path};
+use trail_core::secrets::key::Key;
 use trail_core::time::Ts;
 use trail_core::trust::{self, Status, TrustStore};
 
@@ -22,7 +23,8 @@ pub fn run(args: &TrustArgs) -> CliResult {
     };
     let store = TrustStore::new(&dir);
     if args.list {
-        return list(&store, args.json);
+        let key = Key::load(&c.trust_key_dir).ok().flatten();
+        return list(&store, key.as_ref(), args.json);
     }
     if args.revoke {
         return revoke(
@@ -107,12 +109,15 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
             "run `trail trust` on a terminal and answer y, or pass --yes once you have read the settings above",
         ));
     }
+    let failed = |e: std::io::Error| CliError::Failed {
+        message: format!("cannot record the trust in {}: {e}", store.path().display()),
+        hints: Vec::new(),
+    };
+    // The record carries proof that this command wrote it: a MAC under the person's key.
+    let key = Key::load_or_create(&c.trust_key_dir).map_err(failed)?;
     let entry = store
-        .trust(&file.path, &file.bytes, &Ts::now().to_string())
-        .map_err(|e| CliError::Failed {
-            message: format!("cannot record the trust in {}: {e}", store.path().display()),
-            hints: Vec::new(),
-        })?;
+        .trust(&file.path, &file.bytes, &Ts::now().to_string(), &key)
+        .map_err(failed)?;
     if args.json {
         return output::json(&serde_json::json!({
             "path": entry.path, "sha256": entry.sha256, "trusted": true, "recorded": true,
@@ -153,7 +158,7 @@ fn revoke(store: &TrustStore, path: &Path, json: bool) -> CliResult {
     })
 }
 
-fn list(store: &TrustStore, json: bool) -> CliResult {
+fn list(store: &TrustStore, key: Option<&Key>, json: bool) -> CliResult {
     let entries = store.list().map_err(|e| CliError::Failed {
         message: format!("cannot read {}: {e}", store.path().display()),
         hints: Vec::new(),
@@ -162,6 +167,9 @@ fn list(store: &TrustStore, json: bool) -> CliResult {
         .into_iter()
         .map(|e| {
             let now = match std::fs::read(&e.path) {
+                _ if !key.is_some_and(|k| e.is_genuine(k)) => {
+                    "not made by `trail trust` with your key (not in effect)"
+                }
                 Ok(b) if trust::sha256_hex(&b) == e.sha256 => "trusted",
                 Ok(_) => "changed since trusted (not in effect)",
                 Err(_) => "missing",

@@ -190,3 +190,33 @@ fn editing_a_trusted_config_voids_the_trust() {
     assert!(env.ok(&["trust", "--revoke"]).contains("no longer trusted"));
     assert!(env.ok(&["config"]).contains("not trusted"));
 }
+
+#[test]
+fn a_trust_record_written_without_the_key_does_not_count() {
+    let env = TestEnv::new();
+    let marker = env.root.join("llm-ran");
+    let text = format!(
+        "[llm]\nprovider = \"command\"\ncommand = \"touch '{}'\"\n",
+        marker.display()
+    );
+    let path = project_config(&env, &text);
+    // What a script could write into ~/.config/trail/trusted.json: right path, right hash.
+    let key_path = std::fs::canonicalize(path.parent().unwrap())
+        .unwrap()
+        .join("config.toml");
+    let store = env.home.join(".config/trail/trusted.json");
+    std::fs::create_dir_all(store.parent().unwrap()).unwrap();
+    let forged = serde_json::json!({"version": 1, "trusted": [{
+        "path": key_path,
+        "sha256": trail_core::trust::sha256_hex(text.as_bytes()),
+        "trusted_at": "2026-01-01T00:00:00Z",
+        "mac": "0".repeat(64),
+    }]});
+    std::fs::write(&store, forged.to_string()).unwrap();
+    let cfg = env.ok(&["config"]);
+    assert!(cfg.contains("not trusted"), "{cfg}");
+    assert!(env.ok(&["trust", "--list"]).contains("not in effect"));
+    // The person's own `trail trust` replaces it with a record that counts.
+    env.ok(&["trust", "--yes"]);
+    assert!(!env.ok(&["config"]).contains("not trusted"));
+}
