@@ -166,7 +166,7 @@ fn list(store: &TrustStore, key: Option<&Key>, json: bool) -> CliResult {
     let rows: Vec<(trust::Entry, &str)> = entries
         .into_iter()
         .map(|e| {
-            let now = match std::fs::read(&e.path) {
+            let now = match trail_core::fsutil::read_capped(&e.path, 1 << 20) {
                 _ if !key.is_some_and(|k| e.is_genuine(k)) => {
                     "not made by `trail trust` with your key (not in effect)"
                 }
