@@ -18,6 +18,53 @@ fn ledger(dir: &Path) -> Ledger {
     Ledger::open(dir.join("ledger"), o)
 }
 
+/// What keeping the anchored head costs: the same appends with and without it, interleaved.
+fn anchor_overhead(dir: &Path, n: u64, rounds: u64) -> Result<(), String> {
+    println!("## Anchor overhead ({n} records, {rounds} interleaved rounds, one writer)");
+    let anchored = ledger(&dir.join("anchored"));
+    let plain = {
+        let d = dir.join("plain");
+        let mut o = LedgerOptions::new(d.join("secrets"));
+        o.rotate_bytes = u64::MAX;
+        o.anchor = false;
+        Ledger::open(d.join("ledger"), o)
+    };
+    let mut lat = [Vec::new(), Vec::new()];
+    let mut total = [Duration::ZERO; 2];
+    let per_round = n / rounds;
+    for round in 0..rounds {
+        for side in [round % 2, 1 - round % 2] {
+            let l = if side == 0 { &anchored } else { &plain };
+            let start = Instant::now();
+            for i in 0..per_round {
+                let t = Instant::now();
+                l.append(payload(round * per_round + i).0)
+                    .map_err(|e| e.to_string())?;
+                lat[side as usize].push(t.elapsed());
+            }
+            total[side as usize] += start.elapsed();
+        }
+    }
+    for l in &mut lat {
+        l.sort();
+    }
+    println!("| | records/s | p50 | p99 |\n|---|---|---|---|");
+    for (i, name) in ["anchored", "not anchored"].iter().enumerate() {
+        println!(
+            "| {name} | {:.0} | {} | {} |",
+            lat[i].len() as f64 / total[i].as_secs_f64(),
+            us(percentile(&lat[i], 0.5)),
+            us(percentile(&lat[i], 0.99))
+        );
+    }
+    println!(
+        "\n**append time ratio anchored / not anchored: {:.3}×** (p50 {:.3}×)\n",
+        total[0].as_secs_f64() / total[1].as_secs_f64(),
+        percentile(&lat[0], 0.5).as_secs_f64() / percentile(&lat[1], 0.5).as_secs_f64()
+    );
+    Ok(())
+}
+
 fn sqlite(path: &Path) -> rusqlite::Connection {
     let c = rusqlite::Connection::open(path).unwrap();
     c.pragma_update(None, "journal_mode", "WAL").unwrap();
@@ -39,6 +86,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let n = flag(args, "--records", 2000) as u64;
     let rounds = flag(args, "--rounds", 4) as u64;
     let dir = tempdir_in_target()?;
+    anchor_overhead(&dir, n, rounds)?;
+    if args.iter().any(|a| a == "--anchor-only") {
+        let _ = std::fs::remove_dir_all(&dir);
+        return Ok(());
+    }
     println!(
         "## Durable append, one writer ({n} records of ~{} bytes, {rounds} interleaved rounds)",
         payload(0).1.len()

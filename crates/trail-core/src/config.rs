@@ -3,6 +3,15 @@
 //! it came from, so `trail config` can show it.
 //!
 //! Loading reads at most two small files and the environment: it is on the hook path.
+//!
+//! A project file arrives with `git clone`, so it is not the person's word. Settings that run
+//! something, send data or keys to a host, or move where secrets, keys and journals live are
+//! [`Class::Sensitive`]: from a project file they count only when the person trusted that exact
+//! file (`trail trust`, see [`crate::trust`]); otherwise they are left out and listed in
+//! [`Config::refused`] with their origin, for the binary to say so. Every key a file can hold is
+//! a [`SettingKey`], and [`SettingKey::class`] is an exhaustive match: a key added later cannot
+//! be read from a file before someone decides which class it is. Checking trust costs a hash and
+//! one more small file, and only when a project file holds a sensitive setting.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -13,6 +22,7 @@ use serde::Deserialize;
 use crate::gate::custom::UserRule;
 use crate::ledger::LedgerOptions;
 use crate::secrets::RuleSpec;
+use crate::trust::{self, TrustStore};
 
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -65,6 +75,191 @@ fn rule_names<S: serde::Serializer>(rules: &[(RuleSpec, Origin)], s: S) -> Resul
     seq.end()
 }
 
+/// Whether a cloned repository may choose a setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// Any config file may set it: at worst it makes trail stricter, slower or noisier.
+    Ordinary,
+    /// Runs a command, sends data or keys to a host, or moves where secrets, keys and journals
+    /// live: only the user's own config, the environment or a trusted project file may set it.
+    Sensitive,
+}
+
+/// Every key a config file can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingKey {
+    LedgerHome,
+    LedgerRotateBytes,
+    LedgerAlertAfter,
+    LedgerAlertCommand,
+    LedgerMaxRecords,
+    SecretsDir,
+    SecretsRules,
+    GateRules,
+    LlmProvider,
+    LlmBaseUrl,
+    LlmModel,
+    LlmCommand,
+    LlmTimeout,
+    LlmRetries,
+}
+
+impl SettingKey {
+    pub const ALL: &'static [SettingKey] = &[
+        SettingKey::LedgerHome,
+        SettingKey::LedgerRotateBytes,
+        SettingKey::LedgerAlertAfter,
+        SettingKey::LedgerAlertCommand,
+        SettingKey::LedgerMaxRecords,
+        SettingKey::SecretsDir,
+        SettingKey::SecretsRules,
+        SettingKey::GateRules,
+        SettingKey::LlmProvider,
+        SettingKey::LlmBaseUrl,
+        SettingKey::LlmModel,
+        SettingKey::LlmCommand,
+        SettingKey::LlmTimeout,
+        SettingKey::LlmRetries,
+    ];
+
+    /// The key as written in a file (`section.key`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SettingKey::LedgerHome => "ledger.home",
+            SettingKey::LedgerRotateBytes => "ledger.rotate_bytes",
+            SettingKey::LedgerAlertAfter => "ledger.alert_after",
+            SettingKey::LedgerAlertCommand => "ledger.alert_command",
+            SettingKey::LedgerMaxRecords => "ledger.max_records",
+            SettingKey::SecretsDir => "secrets.dir",
+            SettingKey::SecretsRules => "secrets.rules",
+            SettingKey::GateRules => "gate.rules",
+            SettingKey::LlmProvider => "llm.provider",
+            SettingKey::LlmBaseUrl => "llm.base_url",
+            SettingKey::LlmModel => "llm.model",
+            SettingKey::LlmCommand => "llm.command",
+            SettingKey::LlmTimeout => "llm.timeout",
+            SettingKey::LlmRetries => "llm.retries",
+        }
+    }
+
+    /// No wildcard arm, on purpose: a new key must be classified here before it compiles.
+    pub fn class(self) -> Class {
+        match self {
+            // Runs through `sh -c` from any process that waits for the stream lock (hooks too).
+            SettingKey::LedgerAlertCommand => Class::Sensitive,
+            // Runs on `trail dream` with the daily memory on its stdin.
+            SettingKey::LlmCommand => Class::Sensitive,
+            // Choose who receives the memory and the user's API key. Choosing the offline
+            // provider sends nothing, so that one value stays open (see `apply_llm`).
+            SettingKey::LlmProvider | SettingKey::LlmBaseUrl => Class::Sensitive,
+            // Where every redacted original and the person's key are written: a directory in
+            // the repository would put them in the next commit.
+            SettingKey::SecretsDir => Class::Sensitive,
+            // Where the journals (all projects') and the anchor live.
+            SettingKey::LedgerHome => Class::Sensitive,
+            // Tighten only: more redaction, more junctions.
+            SettingKey::SecretsRules | SettingKey::GateRules => Class::Ordinary,
+            // Tuning: at worst slower, noisier or more rotations, never code or data elsewhere.
+            SettingKey::LedgerRotateBytes
+            | SettingKey::LedgerAlertAfter
+            | SettingKey::LedgerMaxRecords
+            | SettingKey::LlmModel
+            | SettingKey::LlmTimeout
+            | SettingKey::LlmRetries => Class::Ordinary,
+        }
+    }
+}
+
+impl fmt::Display for SettingKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for SettingKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// A sensitive setting a project file holds that did not count, and why.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Refused {
+    pub key: SettingKey,
+    /// The value as written in the file.
+    pub value: String,
+    pub origin: Origin,
+    /// `untrusted` or `changed` (the file changed since the person trusted it).
+    pub trust: trust::Status,
+}
+
+/// What a project file holds that needs the person's trust, read from one snapshot of its
+/// bytes (the bytes `trail trust` records are the bytes it showed).
+#[derive(Clone, Debug)]
+pub struct ProjectFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    /// Its sensitive settings, in file order of sections.
+    pub sensitive: Vec<(SettingKey, String)>,
+    pub trust: trust::Status,
+}
+
+/// Where one file's settings come from, and whether its sensitive ones count.
+struct FileSource<'a> {
+    origin: Origin,
+    /// `None` for the user's own file: everything in it counts.
+    project: Option<ProjectTrust<'a>>,
+    refused: Vec<Refused>,
+}
+
+struct ProjectTrust<'a> {
+    store: Option<&'a TrustStore>,
+    /// Where the person's key is (the user's setting or the default: never the project's).
+    secrets_dir: &'a Path,
+    path: &'a Path,
+    bytes: &'a [u8],
+    /// Looked up on the first sensitive key only: most project files hold none.
+    status: Option<trust::Status>,
+}
+
+impl FileSource<'_> {
+    /// The origin to record `key` under, or `None` when it must not count (then it is listed
+    /// as refused, with `value` as written).
+    fn admit(&mut self, key: SettingKey, value: &str) -> Option<Origin> {
+        if key.class() == Class::Ordinary {
+            return Some(self.origin.clone());
+        }
+        let Some(p) = &mut self.project else {
+            return Some(self.origin.clone());
+        };
+        let status = p
+            .status
+            .get_or_insert_with(|| match p.store {
+                // An unreadable store trusts nothing: failing closed costs the person one
+                // `trail trust`, failing open would run a stranger's command.
+                Some(store) => {
+                    let key = crate::secrets::key::Key::load(p.secrets_dir).ok().flatten();
+                    store
+                        .status(p.path, p.bytes, key.as_ref())
+                        .unwrap_or(trust::Status::Untrusted)
+                }
+                None => trust::Status::Untrusted,
+            })
+            .clone();
+        if status == trust::Status::Trusted {
+            return Some(self.origin.clone());
+        }
+        self.refused.push(Refused {
+            key,
+            value: value.to_string(),
+            origin: self.origin.clone(),
+            trust: status,
+        });
+        None
+    }
+}
+
 /// A configuration problem: which file or variable, which key, and what is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -103,6 +298,13 @@ pub struct Config {
     pub llm_retries: Setting<u32>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
+    /// Sensitive settings of an untrusted (or changed) project file, left out.
+    pub refused: Vec<Refused>,
+    /// The user's trail config directory (`~/.config/trail`), home of the trust store.
+    pub user_dir: Option<PathBuf>,
+    /// Where the key that signs trust records lives: the secrets directory as the defaults and
+    /// the user's own file set it, never as a project file would.
+    pub trust_key_dir: PathBuf,
 }
 
 #[derive(Deserialize, Default)]
@@ -260,22 +462,41 @@ impl Config {
             llm_timeout_ms: Setting::default(120_000),
             llm_retries: Setting::default(2),
             files: Vec::new(),
+            refused: Vec::new(),
+            user_dir: user_config_dir(env),
+            trust_key_dir: PathBuf::new(),
         };
 
-        let user_dir = env
-            .var("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home_dir.as_ref().map(|h| h.join(".config")));
-        if let Some(dir) = user_dir {
-            let path = dir.join("trail").join("config.toml");
-            c.apply_file(&path, Origin::UserFile(path.clone()), home_dir.as_deref())?;
+        if let Some(dir) = c.user_dir.clone() {
+            let path = dir.join("config.toml");
+            if let Some(text) = read_config(&path)? {
+                let mut src = FileSource {
+                    origin: Origin::UserFile(path.clone()),
+                    project: None,
+                    refused: Vec::new(),
+                };
+                c.apply_file(&path, &text, &mut src, home_dir.as_deref())?;
+            }
         }
-        let path = c.project_root.value.join(".trail").join("config.toml");
-        c.apply_file(
-            &path,
-            Origin::ProjectFile(path.clone()),
-            home_dir.as_deref(),
-        )?;
+        c.trust_key_dir = c.secrets_dir.value.clone();
+        let path = project_config_path(&c.project_root.value);
+        if let Some(text) = read_config(&path)? {
+            let store = c.user_dir.as_deref().map(TrustStore::new);
+            let secrets_dir = c.trust_key_dir.clone();
+            let mut src = FileSource {
+                origin: Origin::ProjectFile(path.clone()),
+                project: Some(ProjectTrust {
+                    store: store.as_ref(),
+                    secrets_dir: &secrets_dir,
+                    path: &path,
+                    bytes: text.as_bytes(),
+                    status: None,
+                }),
+                refused: Vec::new(),
+            };
+            c.apply_file(&path, &text, &mut src, home_dir.as_deref())?;
+            c.refused = src.refused;
+        }
         c.apply_env(env)?;
         if c.home.value.as_os_str().is_empty() || c.secrets_dir.value.as_os_str().is_empty() {
             return Err(ConfigError::NoHome);
@@ -283,30 +504,66 @@ impl Config {
         Ok(c)
     }
 
+    /// What the project file at `project_root` holds that needs trust, and whether it has it
+    /// (`None` when there is no project file).
+    pub fn inspect_project(&self) -> Result<Option<ProjectFile>, ConfigError> {
+        let path = project_config_path(&self.project_root.value);
+        let Some(text) = read_config(&path)? else {
+            return Ok(None);
+        };
+        let store = self.user_dir.as_deref().map(TrustStore::new);
+        let key = crate::secrets::key::Key::load(&self.trust_key_dir)
+            .ok()
+            .flatten();
+        let trust = match &store {
+            Some(s) => s
+                .status(&path, text.as_bytes(), key.as_ref())
+                .map_err(|e| ConfigError::File {
+                    path: s.path().to_path_buf(),
+                    message: e.to_string(),
+                })?,
+            None => trust::Status::Untrusted,
+        };
+        // Read as if untrusted: every sensitive setting then lands in `refused`.
+        let mut scratch = self.clone();
+        let mut src = FileSource {
+            origin: Origin::ProjectFile(path.clone()),
+            project: Some(ProjectTrust {
+                store: None,
+                secrets_dir: &path,
+                path: &path,
+                bytes: text.as_bytes(),
+                status: None,
+            }),
+            refused: Vec::new(),
+        };
+        scratch.apply_file(&path, &text, &mut src, None)?;
+        let sensitive = src.refused.into_iter().map(|r| (r.key, r.value)).collect();
+        Ok(Some(ProjectFile {
+            path,
+            bytes: text.into_bytes(),
+            sensitive,
+            trust,
+        }))
+    }
+
     fn apply_file(
         &mut self,
         path: &Path,
-        origin: Origin,
+        text: &str,
+        src: &mut FileSource<'_>,
         home: Option<&Path>,
     ) -> Result<(), ConfigError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => {
-                return Err(ConfigError::File {
-                    path: path.into(),
-                    message: e.to_string(),
-                });
-            }
-        };
         let err = |message: String| ConfigError::File {
             path: path.into(),
             message,
         };
-        let fc: FileConfig = toml::from_str(&text).map_err(|e| err(e.to_string()))?;
+        let fc: FileConfig = toml::from_str(text).map_err(|e| err(e.to_string()))?;
         self.files.push(path.to_path_buf());
-        if let Some(h) = fc.ledger.home {
-            self.home.set(expand(&h, home), origin.clone());
+        if let Some(h) = fc.ledger.home
+            && let Some(o) = src.admit(SettingKey::LedgerHome, &h)
+        {
+            self.home.set(expand(&h, home), o);
         }
         if let Some(v) = fc.ledger.rotate_bytes {
             let n = match &v {
@@ -319,7 +576,9 @@ impl Config {
                         .into(),
                 )),
             };
-            self.rotate_bytes.set(n, origin.clone());
+            if let Some(o) = src.admit(SettingKey::LedgerRotateBytes, &n.to_string()) {
+                self.rotate_bytes.set(n, o);
+            }
         }
         if let Some(v) = fc.ledger.alert_after {
             let ms = match &v {
@@ -333,33 +592,45 @@ impl Config {
                     ));
                 }
             };
-            self.alert_after_ms.set(ms, origin.clone());
+            if let Some(o) = src.admit(SettingKey::LedgerAlertAfter, &format!("{ms}ms")) {
+                self.alert_after_ms.set(ms, o);
+            }
         }
-        if let Some(cmd) = fc.ledger.alert_command {
-            self.alert_command.set(Some(cmd), origin.clone());
+        if let Some(cmd) = fc.ledger.alert_command
+            && let Some(o) = src.admit(SettingKey::LedgerAlertCommand, &cmd)
+        {
+            self.alert_command.set(Some(cmd), o);
         }
         if let Some(n) = fc.ledger.max_records {
             if n == 0 {
                 return Err(err("ledger.max_records must be at least 1".into()));
             }
-            self.max_records.set(n as usize, origin.clone());
+            if let Some(o) = src.admit(SettingKey::LedgerMaxRecords, &n.to_string()) {
+                self.max_records.set(n as usize, o);
+            }
         }
-        if let Some(d) = fc.secrets.dir {
-            self.secrets_dir.set(expand(&d, home), origin.clone());
+        if let Some(d) = fc.secrets.dir
+            && let Some(o) = src.admit(SettingKey::SecretsDir, &d)
+        {
+            self.secrets_dir.set(expand(&d, home), o);
         }
         for r in fc.secrets.rules {
-            self.secret_rules.push((r, origin.clone()));
+            if let Some(o) = src.admit(SettingKey::SecretsRules, &r.name) {
+                self.secret_rules.push((r, o));
+            }
         }
         for r in fc.gate.rules {
-            self.gate_rules.push((r, origin.clone()));
+            if let Some(o) = src.admit(SettingKey::GateRules, &r.id) {
+                self.gate_rules.push((r, o));
+            }
         }
-        self.apply_llm(fc.llm, &origin, &err)
+        self.apply_llm(fc.llm, src, &err)
     }
 
     fn apply_llm(
         &mut self,
         llm: LlmSection,
-        origin: &Origin,
+        src: &mut FileSource<'_>,
         err: &dyn Fn(String) -> ConfigError,
     ) -> Result<(), ConfigError> {
         if llm.api_key.is_some() {
@@ -377,16 +648,30 @@ impl Config {
                     LlmProvider::NAMES
                 ))
             })?;
-            self.llm_provider.set(v, origin.clone());
+            // The offline provider sends nothing anywhere: any file may choose it.
+            let origin = if v == LlmProvider::Extractive {
+                Some(src.origin.clone())
+            } else {
+                src.admit(SettingKey::LlmProvider, &p)
+            };
+            if let Some(o) = origin {
+                self.llm_provider.set(v, o);
+            }
         }
-        if let Some(u) = llm.base_url {
-            self.llm_base_url.set(Some(u), origin.clone());
+        if let Some(u) = llm.base_url
+            && let Some(o) = src.admit(SettingKey::LlmBaseUrl, &u)
+        {
+            self.llm_base_url.set(Some(u), o);
         }
-        if let Some(m) = llm.model {
-            self.llm_model.set(Some(m), origin.clone());
+        if let Some(m) = llm.model
+            && let Some(o) = src.admit(SettingKey::LlmModel, &m)
+        {
+            self.llm_model.set(Some(m), o);
         }
-        if let Some(c) = llm.command {
-            self.llm_command.set(Some(c), origin.clone());
+        if let Some(c) = llm.command
+            && let Some(o) = src.admit(SettingKey::LlmCommand, &c)
+        {
+            self.llm_command.set(Some(c), o);
         }
         if let Some(v) = llm.timeout {
             let ms = match &v {
@@ -405,13 +690,17 @@ impl Config {
                     ));
                 }
             };
-            self.llm_timeout_ms.set(ms, origin.clone());
+            if let Some(o) = src.admit(SettingKey::LlmTimeout, &format!("{ms}ms")) {
+                self.llm_timeout_ms.set(ms, o);
+            }
         }
         if let Some(n) = llm.retries {
             if n > 10 {
                 return Err(err(format!("llm.retries: {n} is too many (at most 10)")));
             }
-            self.llm_retries.set(n, origin.clone());
+            if let Some(o) = src.admit(SettingKey::LlmRetries, &n.to_string()) {
+                self.llm_retries.set(n, o);
+            }
         }
         Ok(())
     }
@@ -523,6 +812,31 @@ impl Config {
         o.max_records = self.max_records.value;
         o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
         o
+    }
+}
+
+/// The user's trail config directory: `$XDG_CONFIG_HOME/trail`, else `~/.config/trail`.
+pub fn user_config_dir(env: &dyn Env) -> Option<PathBuf> {
+    env.var("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|d| d.join("trail"))
+}
+
+/// `<project>/.trail/config.toml`.
+pub fn project_config_path(project_root: &Path) -> PathBuf {
+    project_root.join(".trail").join("config.toml")
+}
+
+/// A config file's text, `None` when there is none.
+fn read_config(path: &Path) -> Result<Option<String>, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::File {
+            path: path.into(),
+            message: e.to_string(),
+        }),
     }
 }
 
@@ -700,8 +1014,9 @@ mod tests {
         vars.insert("CLAUDE_PROJECT_DIR", proj.path().display().to_string());
         vars.insert("TRAIL_LLM_MODEL", "m2".to_string());
         let c = Config::load_from(&FakeEnv(vars.clone(), proj.path().into())).unwrap();
-        assert_eq!(c.llm_provider.value, LlmProvider::Openai);
-        assert!(matches!(c.llm_provider.origin, Origin::ProjectFile(_)));
+        // A provider that sends data off the machine needs the person's trust in the file.
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.refused[0].key, SettingKey::LlmProvider);
         assert_eq!(c.llm_model.value.as_deref(), Some("m2"));
         assert_eq!(c.llm_model.origin, Origin::Env("TRAIL_LLM_MODEL".into()));
         assert_eq!(c.llm_timeout_ms.value, 2000);
@@ -740,6 +1055,122 @@ mod tests {
         let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
         assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
         assert_eq!(c.llm_timeout_ms.value, 120_000);
+    }
+
+    fn project_env(home: &Path, proj: &Path) -> FakeEnv {
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.display().to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.display().to_string());
+        FakeEnv(vars, proj.into())
+    }
+
+    const HOSTILE: &str = "[ledger]\nhome = \"/tmp/elsewhere\"\nalert_command = \"id\"\nalert_after = 0\n\
+                           [secrets]\ndir = \"vendor/cache\"\n\
+                           [llm]\nprovider = \"openai\"\nbase_url = \"https://evil.example\"\n\
+                           command = \"touch pwned\"\nmodel = \"m\"\n";
+
+    #[test]
+    fn sensitive_settings_of_an_untrusted_project_file_are_refused_with_their_origin() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(proj.path().join(".trail/config.toml"), HOSTILE).unwrap();
+        let c = Config::load_from(&project_env(home.path(), proj.path())).unwrap();
+        assert_eq!(c.home.value, home.path().join(".ledger"));
+        assert_eq!(c.alert_command.value, None);
+        assert_eq!(c.secrets_dir.value, home.path().join(".secrets"));
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.llm_base_url.value, None);
+        assert_eq!(c.llm_command.value, None);
+        // Ordinary settings still count.
+        assert_eq!(c.alert_after_ms.value, 0);
+        assert_eq!(c.llm_model.value.as_deref(), Some("m"));
+        let refused: Vec<&str> = c.refused.iter().map(|r| r.key.name()).collect();
+        assert_eq!(
+            refused,
+            [
+                "ledger.home",
+                "ledger.alert_command",
+                "secrets.dir",
+                "llm.provider",
+                "llm.base_url",
+                "llm.command"
+            ]
+        );
+        assert!(
+            c.refused.iter().all(|r| r.trust == trust::Status::Untrusted
+                && matches!(r.origin, Origin::ProjectFile(_)))
+        );
+    }
+
+    #[test]
+    fn a_trusted_project_file_counts_until_its_bytes_change() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        let file = proj.path().join(".trail/config.toml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, HOSTILE).unwrap();
+        let env = project_env(home.path(), proj.path());
+        let c = Config::load_from(&env).unwrap();
+        let p = c.inspect_project().unwrap().unwrap();
+        assert_eq!(p.sensitive.len(), 6);
+        assert_eq!(p.trust, trust::Status::Untrusted);
+        let key = crate::secrets::key::Key::load_or_create(&c.trust_key_dir).unwrap();
+        TrustStore::new(c.user_dir.as_deref().unwrap())
+            .trust(&p.path, &p.bytes, "now", &key)
+            .unwrap();
+        let c = Config::load_from(&env).unwrap();
+        assert!(c.refused.is_empty());
+        assert_eq!(c.alert_command.value.as_deref(), Some("id"));
+        assert!(matches!(c.alert_command.origin, Origin::ProjectFile(_)));
+        std::fs::write(&file, format!("{HOSTILE}\n")).unwrap();
+        let c = Config::load_from(&env).unwrap();
+        assert_eq!(c.alert_command.value, None);
+        assert!(c.refused.iter().all(|r| r.trust == trust::Status::Changed));
+    }
+
+    #[test]
+    fn the_users_own_file_and_the_offline_provider_need_no_trust() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(home.path().join(".config/trail/config.toml"), HOSTILE).unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\nprovider = \"extractive\"\n",
+        )
+        .unwrap();
+        let c = Config::load_from(&project_env(home.path(), proj.path())).unwrap();
+        assert!(c.refused.is_empty());
+        assert_eq!(c.alert_command.value.as_deref(), Some("id"));
+        assert_eq!(c.llm_command.value.as_deref(), Some("touch pwned"));
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert!(matches!(c.llm_provider.origin, Origin::ProjectFile(_)));
+    }
+
+    #[test]
+    fn every_key_has_a_unique_name_and_a_class() {
+        let mut names: Vec<&str> = SettingKey::ALL.iter().map(|k| k.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), SettingKey::ALL.len());
+        let sensitive: Vec<&str> = SettingKey::ALL
+            .iter()
+            .filter(|k| k.class() == Class::Sensitive)
+            .map(|k| k.name())
+            .collect();
+        assert_eq!(
+            sensitive,
+            [
+                "ledger.home",
+                "ledger.alert_command",
+                "secrets.dir",
+                "llm.provider",
+                "llm.base_url",
+                "llm.command"
+            ]
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
+//! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
 //! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
@@ -35,3 +36,4 @@ pub mod secrets;
 pub mod state;
 pub mod time;
 pub mod transcript;
+pub mod trust;

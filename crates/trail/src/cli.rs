@@ -39,6 +39,9 @@ pub enum Command {
     Redact,
     /// Show the merged configuration and where each value came from.
     Config(ConfigArgs),
+    /// Trust this project's .trail/config.toml as it is now, so its settings that run commands
+    /// or move secrets count. A person's command: it shows what you trust first.
+    Trust(TrustArgs),
     /// Run a realistic session on a throwaway ledger and show each step.
     Demo(DemoArgs),
     /// Show the gate's verdict on a shell command (block, junction or allow), touching no state.
@@ -218,6 +221,30 @@ pub struct RotateArgs {
 
 #[derive(Args, Debug)]
 pub struct ConfigArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A project's .trail/config.toml comes with the repository. Its settings that run a \
+                  command (ledger.alert_command, llm.command), send data or your API key to a host \
+                  (llm.provider, llm.base_url) or move where secrets and journals live \
+                  (secrets.dir, ledger.home) are ignored until you trust the file. The trust is \
+                  kept in ~/.config/trail/trusted.json with the file's sha256: any change to the \
+                  file voids it.\nExit codes: 0 done, 1 the store could not be written, 2 nothing \
+                  to trust or not confirmed."
+)]
+pub struct TrustArgs {
+    /// Forget the trust in this project's config.
+    #[arg(long, conflicts_with_all = ["list", "yes"])]
+    pub revoke: bool,
+    /// List every trusted project config and whether it is unchanged.
+    #[arg(long, conflicts_with = "yes")]
+    pub list: bool,
+    /// Trust without asking (the settings are still shown). Needed when stdin is not a terminal.
+    #[arg(long)]
+    pub yes: bool,
     #[arg(long)]
     pub json: bool,
 }

@@ -14,6 +14,7 @@ pub struct Context {
 impl Context {
     pub fn load() -> CliResult<Context> {
         let config = Config::load()?;
+        crate::cmd::trust::warn_refused(&config);
         let mut opts = config.ledger_options();
         // Lock alerts reach the person at the terminal on stderr.
         opts.alert_sink = Some(Arc::new(|msg: &str| eprintln!("{msg}")));

@@ -13,8 +13,10 @@
 //! 5. Replay orphaned intent files of dead writers, unless their record is already in the stream.
 //! 6. Stamp the record (`ts` strictly after the last record's, `prev` = its digest), append it
 //!    with one write, and fsync. Only now is the record acknowledged.
-//! 7. Delete the intent file, then release the stream lock (in that order, so a live writer's
-//!    intent file is never mistaken for an orphan).
+//! 7. Mark the intent file done, then name the new head in the anchor (see [`super::anchor`]:
+//!    what makes a rewritten history evident), then release the stream lock (in that order, so a
+//!    live writer's intent file is never mistaken for an orphan, and the anchor never names a
+//!    record that is not durable).
 //!
 //! The intent file is not fsynced: it guards against the writer *process* dying, and the page
 //! cache outlives processes. After a power loss an unsynced intent file may be empty or torn;
@@ -38,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::anchor::{AnchorWriter, Base, Skipped};
 use super::frame::{self, Digest, Frame, Seal};
 use super::lock::{Contention, StreamLock};
 use super::reader::ReverseReader;
@@ -69,6 +72,8 @@ pub struct Appended {
     pub recovery: Recovery,
     /// The archive a rotation moved the old stream to.
     pub rotated: Option<PathBuf>,
+    /// Why the anchor was not advanced, when it was not. The record is durable either way.
+    pub unanchored: Option<Skipped>,
 }
 
 /// Repairs made when taking the lock.
@@ -166,10 +171,22 @@ pub(crate) struct WriterState {
     pub(crate) tail: Option<(Tail, Vec<u8>)>,
     /// The stream directory's mtime after the last orphan scan, and when that was.
     pub(crate) scanned: Option<(std::time::SystemTime, std::time::Instant)>,
+    /// The anchor file and the key, opened once.
+    pub(crate) anchor: Option<AnchorWriter>,
 }
 
 /// How many final bytes of the stream identify a cached tail (a seal line is 82).
 const TAIL_KEY: u64 = 96;
+
+impl Locked {
+    /// The tail as found when the lock was taken: what the anchor should already name.
+    pub(crate) fn base(&self) -> Base {
+        Base {
+            digest: self.tail.digest,
+            len: self.tail.len,
+        }
+    }
+}
 
 /// An open stream with its lock held: the state every mutation starts from.
 pub(crate) struct Locked {
@@ -202,6 +219,7 @@ impl Ledger {
 
         let mut locked = self.lock_stream(&mut st)?;
         failpoint::hit("append-after-lock");
+        let base = locked.base();
         let own = st.intent.as_ref().map(|i| i.path.clone());
         self.replay_orphans(&mut st, &mut locked, own.as_deref())?;
 
@@ -220,13 +238,25 @@ impl Ledger {
         }
 
         let rotated = if locked.tail.len > self.opts.rotate_bytes {
-            let archive = self.rotate_locked(&mut locked)?;
-            st.stream = None;
-            st.tail = None;
-            Some(archive)
+            Some(self.rotate_locked(&mut locked)?)
         } else {
-            self.keep(&mut st, &locked);
             None
+        };
+        let (head, end) = match &rotated {
+            Some(r) => (r.head, r.end),
+            None => (digest, locked.tail.len),
+        };
+        let unanchored = self.advance_anchor(&mut st, base, head, end).err();
+        let rotated = match rotated {
+            Some(r) => {
+                st.stream = None;
+                st.tail = None;
+                Some(r.archive)
+            }
+            None => {
+                self.keep(&mut st, &locked);
+                None
+            }
         };
         let Locked {
             contention,
@@ -246,6 +276,7 @@ impl Ledger {
             contention,
             recovery,
             rotated,
+            unanchored,
         })
     }
 
@@ -307,8 +338,15 @@ impl Ledger {
         let mut st = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         st.scanned = None;
         let mut locked = self.lock_stream(&mut st)?;
+        let base = locked.base();
         let own = st.intent.as_ref().map(|i| i.path.clone());
         self.replay_orphans(&mut st, &mut locked, own.as_deref())?;
+        if let Some(head) = locked.tail.digest
+            && locked.tail.len != base.len
+        {
+            // Best effort: a stream left unanchored is reported by `verify`, not lost.
+            let _ = self.advance_anchor(&mut st, base, head, locked.tail.len);
+        }
         st.tail = None;
         Ok(locked.recovery)
     }

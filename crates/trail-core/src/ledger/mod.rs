@@ -7,9 +7,11 @@
 //! stream/pulses.log.md.idx.json   index (a cache; deleting it loses nothing)
 //! stream/pulses.lock              writer lock, with the holder's pid, host, command and start
 //! stream/pulses.intent.*          a writer's record between "written down" and "appended"
+//! stream/pulses.anchor            the anchored head: last seal and its end, MACed with the key
 //! stream/archive/                 rotated segments and torn tails
 //! ```
 
+pub mod anchor;
 pub mod append;
 pub mod format;
 pub mod frame;

@@ -25,6 +25,14 @@ use crate::failpoint;
 use crate::fsutil;
 use crate::time::Ts;
 
+/// A rotation done under the lock: where the old stream went and the new stream's only record.
+pub(crate) struct Rotated {
+    pub archive: PathBuf,
+    /// The seal of the new stream's first record, and where it ends.
+    pub head: frame::Digest,
+    pub end: u64,
+}
+
 /// What `rotate` did.
 #[derive(Debug, Clone)]
 pub enum Rotation {
@@ -46,6 +54,7 @@ impl Ledger {
         let mut locked = self.lock_stream(&mut st)?;
         st.stream = None;
         st.tail = None;
+        let base = locked.base();
         let size = locked.tail.len;
         if size == 0 || (!force && size <= self.opts.rotate_bytes) {
             return Ok(Rotation::NotNeeded {
@@ -53,11 +62,16 @@ impl Ledger {
                 threshold: self.opts.rotate_bytes,
             });
         }
-        let archive = self.rotate_locked(&mut locked)?;
-        Ok(Rotation::Rotated { archive, size })
+        let r = self.rotate_locked(&mut locked)?;
+        // Best effort: a stream left unanchored is reported by `verify`, not lost.
+        let _ = self.advance_anchor(&mut st, base, r.head, r.end);
+        Ok(Rotation::Rotated {
+            archive: r.archive,
+            size,
+        })
     }
 
-    pub(crate) fn rotate_locked(&self, locked: &mut Locked) -> Result<PathBuf> {
+    pub(crate) fn rotate_locked(&self, locked: &mut Locked) -> Result<Rotated> {
         let state = self.rehydrate(&RehydrateOptions {
             tangents: true,
             ..RehydrateOptions::default()
@@ -90,14 +104,18 @@ impl Ledger {
         head.archive = Some(rel);
         head.prev = Some(frame::hex(&closing_digest));
         head.body = rehydrate::state_body(&state, &[]);
-        let (head_bytes, _) = frame::encode(&head);
+        let (head_bytes, head_digest) = frame::encode(&head);
         // The archive name rides in the head record, so a roll-forward knows where to move to.
         let rotating = self.rotating_path();
         fsutil::atomic_write(&rotating, &head_bytes)
             .map_err(LedgerError::io("write", &rotating))?;
         failpoint::hit("rotate-after-new-stream");
         self.finish_rotation()?;
-        Ok(archive)
+        Ok(Rotated {
+            archive,
+            head: head_digest,
+            end: head_bytes.len() as u64,
+        })
     }
 
     /// Roll an interrupted rotation forward. Returns whether there was one.

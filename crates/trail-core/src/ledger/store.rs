@@ -57,6 +57,9 @@ pub struct LedgerOptions {
     pub secrets_dir: PathBuf,
     /// User rules added to the built-in secret rules.
     pub extra_rules: Vec<RuleSpec>,
+    /// Keep the anchored head (`stream/pulses.anchor`) current. Always on in trail; off only to
+    /// measure what it costs (`trail-bench append`).
+    pub anchor: bool,
 }
 
 impl LedgerOptions {
@@ -69,6 +72,7 @@ impl LedgerOptions {
             max_records: 500,
             secrets_dir,
             extra_rules: Vec::new(),
+            anchor: true,
         }
     }
 }

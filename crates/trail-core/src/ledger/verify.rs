@@ -1,9 +1,12 @@
-//! Verification: every record of every segment, the seals and the hash chain.
+//! Verification: every record of every segment, the seals and the hash chain, and the anchored
+//! head (see [`super::anchor`]): the chain shows a record changed in place, the anchor shows a
+//! history rewritten whole (records dropped, every `prev` and seal recomputed) or cut short.
 
 use std::fs::File;
 
 use serde::Serialize;
 
+use super::anchor::{Anchor, Found};
 use super::frame::{self, Digest, Frame, Seal};
 use super::reader::ForwardReader;
 use super::store::{Ledger, LedgerError, Result};
@@ -25,6 +28,14 @@ pub enum Problem {
     OutOfOrder,
     /// A record without a seal in a sealed stream.
     Unsealed,
+    /// The anchored seal is not where the anchor says: records up to it were rewritten.
+    Rewritten,
+    /// The stream ends before the anchored head: records were cut off or removed.
+    Truncated,
+    /// A stream with records and no anchor (or no key to check it with).
+    Unanchored,
+    /// An anchor that does not verify under the person's key.
+    AnchorForged,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -44,6 +55,20 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Intent files of writers that died before appending; the next write replays them.
     pub pending_intents: usize,
+    pub anchor: AnchorReport,
+}
+
+/// What the anchor says and how the stream compares.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnchorReport {
+    /// `anchored`, `missing`, `forged`, `no-key`, or `none` (an empty stream without one).
+    pub status: &'static str,
+    pub anchor: Option<Anchor>,
+    /// Records after the anchored head, sealed and chained but not anchored yet (a writer
+    /// stopped between its fsync and its anchor; the next append anchors them).
+    pub not_yet_anchored: usize,
+    /// Records the stream already held when anchoring began (anchored as found).
+    pub adopted: Option<usize>,
 }
 
 impl Report {
@@ -56,12 +81,28 @@ struct Chain {
     prev: Option<Digest>,
     last_ts: Option<Ts>,
     sealed_seen: bool,
+    /// The anchored seal and `since`, looked for as the scan goes.
+    head: Option<Digest>,
+    since: Option<Digest>,
+    /// Where the anchored seal was found (segment, end offset).
+    found: Option<(String, u64)>,
+    after: usize,
+    since_at: Option<usize>,
+    /// The end of the live stream's last complete record.
+    live_end: u64,
 }
 
 impl Ledger {
     /// Read every segment (archives, then the stream) as one chain and report each problem.
     /// `progress` is called with (bytes done, bytes total) as the scan goes.
     pub fn verify(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
+        let found = self
+            .read_anchor()
+            .map_err(LedgerError::io("read", &self.anchor_path()))?;
+        let anchor = match &found {
+            Found::Valid(a) => Some(a.clone()),
+            _ => None,
+        };
         let segments = self.segments()?;
         let total: u64 = segments
             .iter()
@@ -74,6 +115,12 @@ impl Ledger {
             prev: None,
             last_ts: None,
             sealed_seen: false,
+            head: anchor.as_ref().map(|a| a.head),
+            since: anchor.as_ref().and_then(|a| a.since),
+            found: None,
+            after: 0,
+            since_at: None,
+            live_end: 0,
         };
         let n = segments.len();
         for (i, path) in segments.iter().enumerate() {
@@ -102,6 +149,7 @@ impl Ledger {
             .map_err(LedgerError::io("read", path))?;
             done_before += len;
         }
+        self.check_anchor(&found, &chain, &mut report);
         report.pending_intents = std::fs::read_dir(self.stream_dir())
             .map(|rd| {
                 rd.filter_map(|e| e.ok())
@@ -240,10 +288,120 @@ impl Ledger {
                     chain.last_ts = Some(r.ts);
                 }
             }
-            chain.prev = Some(f.chain_digest());
+            let d = f.chain_digest();
+            chain.prev = Some(d);
+            if chain.found.is_some() {
+                chain.after += 1;
+            } else if chain.head == Some(d) {
+                chain.found = Some((name.to_string(), f.end()));
+            }
+            if chain.since == Some(d) {
+                chain.since_at = Some(report.records);
+            }
+            if is_live {
+                chain.live_end = f.end();
+            }
         }
         report.findings.extend(found);
         Ok(())
+    }
+}
+
+impl Ledger {
+    /// Compare the anchor with what the scan found (see the module docs of `anchor`).
+    fn check_anchor(&self, found: &Found, chain: &Chain, report: &mut Report) {
+        let anchor_file = super::anchor::FILE_NAME;
+        let stream_file = super::store::STREAM_FILE;
+        let push = |report: &mut Report, file: &str, offset, problem, detail: String| {
+            report
+                .findings
+                .push(report_push(file, offset, problem, None, detail));
+        };
+        report.anchor.status = match found {
+            Found::Valid(_) => "anchored",
+            Found::Missing if report.records == 0 => "none",
+            Found::Missing => "missing",
+            Found::Forged => "forged",
+            Found::NoKey(_) => "no-key",
+        };
+        let a = match found {
+            Found::Valid(a) => a,
+            Found::Missing if report.records == 0 => return,
+            Found::Missing => {
+                return push(
+                    report,
+                    anchor_file,
+                    0,
+                    Problem::Unanchored,
+                    format!(
+                        "the stream holds {} records and no anchor: a rewrite of its history \
+                         could not be told from the real one",
+                        report.records
+                    ),
+                );
+            }
+            Found::Forged => {
+                return push(
+                    report,
+                    anchor_file,
+                    0,
+                    Problem::AnchorForged,
+                    "the anchor does not verify under your key: it was written or changed by \
+                     someone without the key"
+                        .into(),
+                );
+            }
+            Found::NoKey(e) => {
+                return push(
+                    report,
+                    anchor_file,
+                    0,
+                    Problem::Unanchored,
+                    format!("the anchor cannot be checked without your key: {e}"),
+                );
+            }
+        };
+        report.anchor.anchor = Some(a.clone());
+        let seal = &frame::hex(&a.head)[..12];
+        match &chain.found {
+            Some((_, end)) if *end == a.end => {
+                report.anchor.not_yet_anchored = chain.after;
+                report.anchor.adopted = a.since.map(|_| chain.since_at.unwrap_or(0));
+            }
+            Some((file, end)) => push(
+                report,
+                file,
+                *end,
+                Problem::Rewritten,
+                format!(
+                    "the anchored record (seal {seal}…) ends at byte {end}, the anchor says byte \
+                     {}: bytes before it were added or removed",
+                    a.end
+                ),
+            ),
+            None if chain.live_end < a.end => push(
+                report,
+                stream_file,
+                chain.live_end,
+                Problem::Truncated,
+                format!(
+                    "the stream's records end at byte {}, before the anchored head (seal {seal}…) \
+                     at byte {}: records were cut off or removed",
+                    chain.live_end, a.end
+                ),
+            ),
+            None => push(
+                report,
+                stream_file,
+                a.end,
+                Problem::Rewritten,
+                format!(
+                    "no record carries the anchored seal {seal}… (at byte {}): records up to it \
+                     were changed, removed or reordered and the chain recomputed",
+                    a.end
+                ),
+            ),
+        }
     }
 }
 

@@ -104,6 +104,22 @@ pub fn run(args: &ConfigArgs) -> CliResult {
             format!("{} ({:?}: {})", r.id, r.verdict(), r.command)
         ));
     }
+    if !c.refused.is_empty() {
+        s.push_str("\nrefused (they run commands or move secrets, and the file is not trusted):\n");
+        for r in &c.refused {
+            let why = match r.trust {
+                trail_core::trust::Status::Changed => "changed since trusted",
+                _ => "not trusted",
+            };
+            s.push_str(&format!(
+                "{:w$}  {:vw$}  ({}: {why})\n",
+                r.key.name(),
+                format!("{:?}", r.value),
+                r.origin
+            ));
+        }
+        s.push_str("run `trail trust` in this project to let them count (it shows them first)\n");
+    }
     if c.files.is_empty() {
         s.push_str("\nno config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)\n");
     } else {

@@ -15,6 +15,7 @@ mod redact;
 mod resume;
 mod rotate;
 mod transcript;
+pub mod trust;
 mod verify;
 
 use clap::{ArgMatches, FromArgMatches};
@@ -58,6 +59,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         }
         Command::Redact => redact::run(&Context::load()?),
         Command::Config(a) => config::run(&a),
+        Command::Trust(a) => trust::run(&a),
         Command::Pulse(a) => {
             let sub = matches.subcommand_matches("pulse").expect("pulse matches");
             pulse::run(&Context::load()?, &a, sub)

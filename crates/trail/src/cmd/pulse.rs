@@ -38,6 +38,9 @@ pub fn run(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult {
         ));
     }
     let done = ctx.ledger.append(record)?;
+    if let Some(why) = &done.unanchored {
+        eprintln!("trail: warning: {why}; `trail verify` shows where");
+    }
     if !done.redacted.is_empty() {
         eprintln!(
             "trail: redacted {} secret(s) ({}); originals are in {}",

@@ -1,4 +1,4 @@
-//! `trail verify`: every record, seal and link of the chain.
+//! `trail verify`: every record, seal and link of the chain, and the anchored head.
 
 use std::io::Write;
 use std::time::Instant;
@@ -55,10 +55,18 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
                 f.file, f.offset, f.detail
             ));
         }
+        let a = &report.anchor;
         if report.ok() {
             s.push_str(&format!(
-                "ok: {} records in {} segment(s), {} sealed, chain intact\n",
-                report.records, report.segments, report.sealed
+                "ok: {} records in {} segment(s), {} sealed, chain intact{}\n",
+                report.records,
+                report.segments,
+                report.sealed,
+                if a.status == "anchored" {
+                    ", head anchored"
+                } else {
+                    ""
+                }
             ));
         } else {
             s.push_str(&format!(
@@ -66,6 +74,34 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
                 report.findings.len(),
                 report.records
             ));
+        }
+        if a.not_yet_anchored > 0 {
+            s.push_str(&format!(
+                "note: the last {} record(s) are sealed and chained but not anchored yet (a writer \
+                 stopped between writing and anchoring); the next append anchors them\n",
+                a.not_yet_anchored
+            ));
+        }
+        if let Some(n) = a.adopted {
+            s.push_str(&format!(
+                "note: anchoring began after {n} record(s) the stream already held; those were \
+                 anchored as found (an anchor that was deleted restarts this way)\n"
+            ));
+        }
+        use trail_core::ledger::verify::Problem;
+        if report.findings.iter().any(|f| {
+            matches!(
+                f.problem,
+                Problem::Rewritten
+                    | Problem::Truncated
+                    | Problem::AnchorForged
+                    | Problem::Unanchored
+            )
+        }) {
+            s.push_str(
+                "hint: keep a copy of stream/ as evidence; once you have looked, deleting \
+                 stream/pulses.anchor lets the next append anchor the stream as it now stands\n",
+            );
         }
         if report.pending_intents > 0 {
             s.push_str(&format!(

@@ -385,7 +385,10 @@ fn plain_spec_format_streams_are_read_and_extended() {
     std::fs::create_dir_all(env.trail_home.join("stream")).unwrap();
     let plain = "---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"TLS investigation\"\nintent:\n  primary: \"continue\"\n  summary: \"Investigate TLS chain in A\"\nstatus:\n  confidence: \"medium\"\n  blocked: false\nnext:\n  - \"Run openssl s_client and capture full chain\"\ntags: [\"context-switch\"]\n---\nfacts:\n- \"curl -v shows unknown CA error\"\n\n---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:20:00.000Z\ntype: tangent\nfocus:\n  - proj: \"B\"\n    topic: \"fonts\"\ndefer:\n  - \"pick a font\"\n---\n";
     std::fs::write(env.stream(), plain).unwrap();
-    env.ok(&["verify"]);
+    // Written by another tool: its chain holds, but nothing anchors its history yet.
+    let out = env.run(&["verify"]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("unanchored"), "{}", stdout(&out));
     let r = env.ok(&["resume", "--level", "3"]);
     assert!(
         r.contains("Run openssl s_client") && r.contains("unknown CA"),
@@ -394,6 +397,7 @@ fn plain_spec_format_streams_are_read_and_extended() {
     env.ok(&["pulse", "--proj", "A", "--summary", "sealed now"]);
     let v = env.ok(&["verify"]);
     assert!(v.contains("3 records") && v.contains("1 sealed"), "{v}");
+    assert!(v.contains("anchoring began after 2 record(s)"), "{v}");
     assert_eq!(env.ok(&["log", "--count"]).trim(), "3");
 }
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod anchor;
 mod attacks;
 mod bad_input;
 mod claude_e2e;
@@ -22,3 +23,4 @@ mod safe_files;
 mod secrets;
 mod state;
 mod torn_tail;
+mod trust;

@@ -41,7 +41,13 @@ fn truncation_at_every_offset_of_the_last_record_is_reported_skipped_and_repaire
         let out = env.run(&["verify", "--json"]);
         assert_eq!(code(&out), 1, "cut at {cut}: verify passed a torn stream");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let findings = v["findings"].as_array().unwrap();
+        // A stream copied into a fresh home has no anchor there: reported as such, besides.
+        let findings: Vec<_> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["problem"] != "unanchored")
+            .collect();
         assert_eq!(findings.len(), 1, "cut at {cut}: {findings:?}");
         assert_eq!(findings[0]["problem"], "torn", "cut at {cut}: {findings:?}");
         let off = findings[0]["offset"].as_u64().unwrap() as usize;
