@@ -828,9 +828,14 @@ pub fn project_config_path(project_root: &Path) -> PathBuf {
     project_root.join(".trail").join("config.toml")
 }
 
-/// A config file's text, `None` when there is none.
+/// A config file's text, `None` when there is none. Read without following a symlink at the
+/// file, without blocking on a FIFO planted there (which once hung every hook), and only if it
+/// is a regular file of sane size.
 fn read_config(path: &Path) -> Result<Option<String>, ConfigError> {
-    match std::fs::read_to_string(path) {
+    let text = crate::fsutil::read_capped(path, 1 << 20).and_then(|b| {
+        String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    });
+    match text {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ConfigError::File {

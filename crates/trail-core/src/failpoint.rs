@@ -20,6 +20,24 @@ pub fn hit(name: &str) {
     let _ = name;
 }
 
+/// Hang here forever if `TRAIL_FAILPOINT` names this point (debug builds only): how tests make
+/// a process block the way a FIFO or a stuck lock once did.
+#[inline]
+pub fn stall(name: &str) {
+    #[cfg(debug_assertions)]
+    {
+        if let Some(want) = std::env::var_os("TRAIL_FAILPOINT")
+            && want == name
+        {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = name;
+}
+
 /// Every failpoint the ledger defines, for tests that walk them all.
 pub const LEDGER_POINTS: &[&str] = &[
     "append-after-intent",

@@ -152,6 +152,8 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
 }
 
 fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
+    // Tests stand in here for whatever could block a hook (a stuck lock, a slow disk).
+    trail_core::failpoint::stall("hook-stall");
     let config = match Config::load() {
         Ok(c) => c,
         Err(e) => {

@@ -82,6 +82,20 @@ fn a_fifo_config_cannot_make_a_destructive_command_pass() {
     release_fifo(&config);
     let (out, took) = ran.expect("PreToolUse hung on a FIFO configuration");
     assert_eq!(code(&out), 0);
+    // Refused at once: the configuration is opened without blocking and must be a file.
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim())
+        .unwrap_or_else(|e| panic!("{e}: {}", stdout(&out)));
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    assert!(v.to_string().contains("FIFO"), "{v}");
+}
+
+#[test]
+fn a_hook_that_hangs_denies_the_tool_call_at_its_own_deadline() {
+    let env = project_env().env("TRAIL_FAILPOINT", "hook-stall");
+    let ran = hook_within(&env, PRE_TOOL_RM, Duration::from_secs(15));
+    let (out, took) = ran.expect("PreToolUse hung past its own deadline");
+    assert_eq!(code(&out), 0);
     // Within the hook's own deadline (5 s), well before the host's timeout (10 s).
     assert!(took < Duration::from_secs(8), "{took:?}");
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim())
@@ -89,9 +103,8 @@ fn a_fifo_config_cannot_make_a_destructive_command_pass() {
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
 
     // Every other event lets the session go on, saying why.
-    let ran = hook_within(&env, POST_TOOL, Duration::from_secs(15));
-    release_fifo(&config);
-    let (out, _) = ran.expect("PostToolUse hung on a FIFO configuration");
+    let (out, _) = hook_within(&env, POST_TOOL, Duration::from_secs(15))
+        .expect("PostToolUse hung past its own deadline");
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).trim().is_empty(), "{}", stdout(&out));
     assert!(stderr(&out).contains("gave up after"), "{}", stderr(&out));
@@ -221,8 +234,8 @@ fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
         .map(|i| requests[i..].chars().take(500).collect::<String>())
         .unwrap_or_else(|| panic!("no denial reached the model:\n{requests}"));
     assert!(
-        denial.contains("did not finish checking this tool call"),
-        "the denial did not come from trail's own deadline: {denial}"
+        denial.contains("FIFO") || denial.contains("did not finish checking this tool call"),
+        "the denial did not come from trail: {denial}"
     );
     eprintln!("claude finished in {:?}", started.elapsed());
 }
