@@ -116,6 +116,12 @@ pub enum Event {
     SessionEnded {
         reason: String,
     },
+    /// A settings file changed mid-session (`source`: user_settings, project_settings,
+    /// local_settings, policy_settings, skills).
+    ConfigChanged {
+        source: String,
+        file_path: Option<String>,
+    },
     Notified {
         message: String,
     },
@@ -197,6 +203,10 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         },
         HookEventName::Notification => Event::Notified {
             message: w.message.unwrap_or_default(),
+        },
+        HookEventName::ConfigChange => Event::ConfigChanged {
+            source: w.source.unwrap_or_default(),
+            file_path: w.file_path,
         },
         HookEventName::Other => Event::Ignored,
     };

@@ -21,6 +21,9 @@ pub enum Response {
     Deny { reason: String },
     /// Add context to the conversation (SessionStart, UserPromptSubmit).
     Context { event: &'static str, text: String },
+    /// Keep a change from taking effect (ConfigChange): the hook exits 2 with the reason on
+    /// stderr, the one protocol every event honours.
+    Veto { reason: String },
 }
 
 /// Cut `text` to at most `max` characters on a character boundary, saying that it was cut.
@@ -38,7 +41,7 @@ pub fn fit_context(text: &str, max: usize) -> String {
 /// The JSON to print on stdout, or `None` to print nothing.
 pub fn render(host: Host, r: &Response) -> Option<Value> {
     match (host, r) {
-        (_, Response::Silent) => None,
+        (_, Response::Silent | Response::Veto { .. }) => None,
         (Host::ClaudeCode, Response::Deny { reason }) => Some(json!({
             "hookSpecificOutput": {
                 "hookEventName": "PreToolUse",

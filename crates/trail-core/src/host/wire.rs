@@ -20,6 +20,8 @@ pub enum HookEventName {
     PreCompact,
     SessionEnd,
     Notification,
+    /// A settings file changed during the session (Claude Code); exit 2 keeps the loaded one.
+    ConfigChange,
     #[serde(other)]
     Other,
 }
@@ -80,4 +82,7 @@ pub struct WireHookEvent {
     /// Notification.
     #[serde(default)]
     pub message: Option<String>,
+    /// ConfigChange: the settings file that changed (or the proposal beside it).
+    #[serde(default)]
+    pub file_path: Option<String>,
 }

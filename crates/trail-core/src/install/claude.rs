@@ -30,6 +30,7 @@ pub const EVENTS: &[&str] = &[
     "Stop",
     "SubagentStop",
     "SessionEnd",
+    "ConfigChange",
 ];
 
 const TOOL_EVENTS: &[&str] = &["PreToolUse", "PostToolUse", "PostToolUseFailure"];

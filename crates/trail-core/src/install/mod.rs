@@ -4,6 +4,7 @@
 pub mod claude;
 pub mod codex;
 pub mod files;
+pub mod hooks_seen;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases.
 #[derive(Debug, thiserror::Error)]

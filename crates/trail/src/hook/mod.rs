@@ -13,6 +13,7 @@
 //! answers in its place when the time is up: PreToolUse denies, every other event exits 0 with a
 //! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
+mod config_change;
 mod post_tool;
 mod pre_tool;
 
@@ -144,6 +145,10 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
             std::thread::park();
         }
     }
+    if let Response::Veto { reason } = &response {
+        eprintln!("{reason}");
+        return ExitCode::from(2);
+    }
     if let Some(json) = render(host, &response) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{json}");
@@ -181,6 +186,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         // Stop must never block the session (the spec's Stop contract; `stop_hook_active`
         // loops were the original's bug): it captures and lets go.
         Event::StopRequested { .. } => session::stop(&cx),
+        Event::ConfigChanged { file_path, .. } => config_change::handle(&cx, file_path.as_deref()),
         _ => Response::Silent,
     }
 }

@@ -18,6 +18,13 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     for healed in trail_core::heal::missing_views(cx.root()) {
         parts.push(format!("trail: {healed}"));
     }
+    // What a mid-session ConfigChange is compared with (only Claude Code sends one).
+    if let Some(home) = std::env::var_os("HOME")
+        && let Err(e) =
+            trail_core::install::hooks_seen::record(cx.root(), std::path::Path::new(&home))
+    {
+        eprintln!("trail hook: {e}");
+    }
     let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
         .map(|m| m.len())
         .unwrap_or(0);

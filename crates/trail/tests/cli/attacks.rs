@@ -381,3 +381,44 @@ fn a_decision_cannot_be_scheduled_sent_or_forged_as_trails_own_words() {
     ]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
 }
+
+#[test]
+fn a_settings_change_that_switches_trail_off_is_vetoed_for_the_session() {
+    let env = project();
+    env.ok(&["init"]);
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
+    );
+    let settings = env.cwd.join(".claude/settings.json");
+    let installed = std::fs::read_to_string(&settings).unwrap();
+    let change = |text: &str| {
+        std::fs::write(&settings, text).unwrap();
+        env.run_stdin(
+            &["hook", "claude-code"],
+            &json!({"hook_event_name":"ConfigChange","session_id":"s1","source":"project_settings","file_path":settings}).to_string(),
+        )
+    };
+    let out = change(&installed.replacen('{', "{\n  \"disableAllHooks\": true,", 1));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("trail uninstall"), "{}", stderr(&out));
+    let out = change("{}");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    // Claude Code's own staged change arrives as a proposal beside the file.
+    std::fs::write(&settings, &installed).unwrap();
+    std::fs::write(
+        env.cwd.join(".claude/settings.json.proposed-0a1b2c3d"),
+        "{}",
+    )
+    .unwrap();
+    let out = env.run_stdin(
+        &["hook", "claude-code"],
+        &json!({"hook_event_name":"ConfigChange","source":"project_settings","file_path":settings})
+            .to_string(),
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    std::fs::remove_file(env.cwd.join(".claude/settings.json.proposed-0a1b2c3d")).unwrap();
+    // Any other change is the person's business.
+    let out = change(&installed.replacen('{', "{\n  \"model\": \"opus\",", 1));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}

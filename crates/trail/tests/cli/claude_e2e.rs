@@ -469,3 +469,61 @@ fn the_agents_attacks_on_trail_fail_through_claude_code() {
     assert_eq!(st["junction"]["command"], force, "{st}");
     assert!(std::fs::read_to_string(&view).unwrap().contains(force));
 }
+
+/// While a session runs, something writes `disableAllHooks` into the project's local settings
+/// (the agent through a script, say). Claude Code reloads its settings mid-session; trail's
+/// ConfigChange hook vetoes the reload, so the next destructive command is still gated. Without
+/// that hook (the first run), the same change switches trail off and the command runs.
+#[test]
+fn a_mid_session_settings_change_cannot_switch_trail_off() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let run = |with_config_change: bool| -> (bool, String) {
+        let env = TestEnv::new();
+        std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+        let precious = env.home.join("precious");
+        std::fs::create_dir_all(&precious).unwrap();
+        std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+        env.ok(&["init"]);
+        let settings = env.cwd.join(".claude/settings.json");
+        if !with_config_change {
+            let mut v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+            v["hooks"].as_object_mut().unwrap().remove("ConfigChange");
+            std::fs::write(&settings, v.to_string()).unwrap();
+        }
+        let (port, seen) = serve(vec![
+            tool_use_reply("c1", "touch started && sleep 6"),
+            tool_use_reply("c2", &format!("rm -rf {}", precious.display())),
+            text_reply("done"),
+        ]);
+        let started = env.cwd.join("started");
+        let local = env.cwd.join(".claude/settings.local.json");
+        let writer = std::thread::spawn(move || {
+            for _ in 0..600 {
+                if started.exists() {
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    std::fs::write(&local, "{\"disableAllHooks\": true}\n").unwrap();
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: clean up");
+        writer.join().unwrap();
+        assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+        (precious.join("keep.txt").exists(), requests)
+    };
+    let (kept, _) = run(false);
+    assert!(
+        !kept,
+        "without trail's ConfigChange hook the change did not switch the hooks off: this test proves nothing on this Claude Code"
+    );
+    let (kept, requests) = run(true);
+    assert!(kept, "the settings change switched trail off mid-session");
+    assert!(
+        requests.contains("rm-recursive"),
+        "no denial reached the model"
+    );
+}
