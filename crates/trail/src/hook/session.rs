@@ -14,6 +14,15 @@ use super::Cx;
 
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
+    // The person learns at the start which project settings did not count (the agent reads it
+    // too: it explains why, say, a dream provider is not the one the repository asks for).
+    if !cx.config.refused.is_empty() {
+        let keys: Vec<&str> = cx.config.refused.iter().map(|r| r.key.name()).collect();
+        parts.push(format!(
+            "trail: ignored {} from the project's .trail/config.toml: settings that run commands or move secrets count only once the user has read the file and run `trail trust` in their own terminal",
+            keys.join(", ")
+        ));
+    }
     // Heal the views before anything reads them.
     for healed in trail_core::heal::missing_views(cx.root()) {
         parts.push(format!("trail: {healed}"));
