@@ -1,7 +1,8 @@
 //! Rules a project or person adds in configuration (`[[gate.rules]]` in `.trail/config.toml` or
 //! `~/.config/trail/config.toml`). They can only add restrictions — block or junction, never
 //! allow — and, like the built-in ones, carry examples that must and must not match, checked by
-//! [`check`] whenever a person runs `trail config`, `trail gate` or `trail status`.
+//! [`check`] whenever a person runs `trail config` or `trail gate` (never on the hook path, where
+//! a rule whose examples fail is still applied: it can only add restrictions).
 //!
 //! ```toml
 //! [[gate.rules]]

@@ -2,8 +2,9 @@
 //!
 //! Claude Code reads `hookSpecificOutput` from stdout. An allow verdict prints nothing: an
 //! explicit `allow` would bypass the user's own permission rules, and trail only ever adds
-//! restrictions. Codex CLI rejects unknown output fields, so its output carries only fields its
-//! schema names.
+//! restrictions. Codex CLI reads the same `hookSpecificOutput` but rejects unknown fields, so
+//! both hosts get only the fields both schemas name (today the two renderings are the same; they
+//! are kept apart so one host's additions never reach the other).
 
 use serde_json::{Value, json};
 

@@ -388,8 +388,8 @@ pub struct Transition {
     pub junction: Option<Junction>,
 }
 
-/// Changes mode as §6 allows. `proof_root` is where observations are read from before the
-/// quality gate runs, so it judges what happened rather than what was last captured.
+/// Changes mode as §6 allows. Before the quality gate runs, observations are read again from the
+/// project's proof log, so it judges what happened rather than what was last captured.
 pub fn set_mode(
     store: &Store,
     to: Mode,

@@ -288,8 +288,8 @@ fn codex_runs_trails_hooks_for_real() {
 }
 
 /// Codex 0.169.0 reports a failed command to PostToolUse only through its output text (no exit
-/// code, no PostToolUseFailure), so trail records it as a success. Ignored until the Codex
-/// adapter reads the exit code from somewhere (see PROVENANCE-codex.md).
+/// code, no PostToolUseFailure); trail reads the exit code from the session's rollout file (see
+/// PROVENANCE-codex.md), so the failure is recorded as one.
 #[test]
 
 fn a_failing_command_is_recorded_as_a_failure() {
@@ -313,9 +313,9 @@ fn a_failing_command_is_recorded_as_a_failure() {
     assert_eq!(lines[0]["success"], false, "{lines:?}");
 }
 
-/// Codex edits files with `apply_patch` (`tool_input.command` holds the patch); trail's edit
-/// guard only knows Claude Code's Edit/Write (`file_path`), so this patch to the grants journal
-/// goes through. Ignored until the gate reads the paths in a patch.
+/// Codex edits files with `apply_patch` (`tool_input.command` holds the patch); the edit guard
+/// reads the files a patch names, so a patch to the grants journal, grants written into the
+/// state file, or a write outside the project are refused like Edit/Write.
 #[test]
 
 fn an_apply_patch_to_trails_state_is_refused() {

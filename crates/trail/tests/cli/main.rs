@@ -24,3 +24,22 @@ mod secrets;
 mod state;
 mod torn_tail;
 mod trust;
+
+/// Every file in this directory is a module of this binary: a test file left out of the list
+/// above would never run, and nothing else would say so (jj's `test_no_forgotten_test_files`).
+#[test]
+fn no_test_file_is_forgotten() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(module) = name.strip_suffix(".rs")
+            && module != "main"
+        {
+            assert!(
+                main.contains(&format!("mod {module};")),
+                "tests/cli/{name} is not declared in tests/cli/main.rs, so it never runs"
+            );
+        }
+    }
+}
