@@ -71,7 +71,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Change mode: plan, active [OBJECTIVE], review or done (done runs the quality gate).
+    /// Change mode: plan, active (with an OBJECTIVE), review or done (done runs the quality gate).
     Mode {
         /// plan, active, review or done
         mode: String,

@@ -42,7 +42,7 @@ pub struct Simple {
 }
 
 impl Simple {
-    /// The command's name (basename of argv[0]) when static.
+    /// The command's name (basename of `argv[0]`) when static.
     pub fn name(&self) -> Option<&str> {
         let t = self.argv.first()?.text.as_deref()?;
         Some(t.rsplit('/').next().unwrap_or(t))

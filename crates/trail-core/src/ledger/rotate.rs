@@ -9,7 +9,7 @@
 //! 5. write the archive's index and drop the old one.
 //!
 //! After step 2 the rotation is committed: a crash at any later point is rolled forward by the
-//! next writer ([`Ledger::finish_rotation`]). A crash before it leaves an ordinary stream with
+//! next writer (`Ledger::finish_rotation`). A crash before it leaves an ordinary stream with
 //! one more compaction record, and the next append simply rotates again.
 
 use std::fs;

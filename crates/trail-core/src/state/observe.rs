@@ -23,7 +23,7 @@ pub fn derive(
     derive_with_progress(project_root, from, session).map(|(o, _)| o)
 }
 
-/// [`derive`], with the session's progress (§1 `progress`) from the same lines.
+/// [`derive()`], with the session's progress (§1 `progress`) from the same lines.
 pub fn derive_with_progress(
     project_root: &Path,
     from: u64,
