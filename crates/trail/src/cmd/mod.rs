@@ -2,8 +2,6 @@
 
 mod config;
 mod demo;
-mod demo_gate;
-pub mod demo_memory;
 mod dream;
 mod edge;
 mod gate;

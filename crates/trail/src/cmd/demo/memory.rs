@@ -12,6 +12,7 @@ use trail_core::memory::verify::{Source, Verdict, verify};
 use trail_core::secrets::Redactor;
 use trail_core::time::Ts;
 
+use super::indent;
 use crate::error::{CliError, CliResult};
 
 /// Two sessions of the demo's working day, as Claude Code writes transcripts (one JSON object a
@@ -30,10 +31,6 @@ const AFTERNOON: &str = r#"{"type":"user","isSidechain":false,"message":{"role":
 {"type":"assistant","isSidechain":false,"message":{"id":"a2","role":"assistant","content":[{"type":"tool_use","id":"u2","name":"Bash","input":{"command":"cargo test -p shop checkout"}}],"usage":{"input_tokens":900,"output_tokens":20}}}
 {"type":"user","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"u2","content":"test result: ok. 14 passed"}]}}
 "#;
-
-fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("    {l}\n")).collect()
-}
 
 /// Run the chapter in `project` (a directory of the demo's; `.trail/` is created in it), numbering
 /// its steps from `first_step`, and hand each piece of text to `say`. Returns the next step number.

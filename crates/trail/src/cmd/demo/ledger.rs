@@ -1,5 +1,6 @@
-//! `trail demo`: a realistic session on a throwaway ledger, step by step. No network, no
-//! account, nothing outside a temporary directory is touched.
+//! `trail demo`'s ledger chapter: a working day across two projects recorded as pulses (a focus
+//! switch, a tangent, a model shift, a blocked step, a pasted secret redacted), what is on disk,
+//! resume at two levels, verify, a crash mid-write repaired, and an edit of history caught.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -12,9 +13,8 @@ use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::ledger::{Ledger, LedgerOptions};
 use trail_core::time::Ts;
 
-use crate::cli::DemoArgs;
+use super::{Say, indent};
 use crate::error::{CliError, CliResult};
-use crate::output;
 
 struct Step<'a> {
     kind: RecordType,
@@ -229,32 +229,12 @@ fn as_command(step: &Step<'_>) -> String {
     c
 }
 
-fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("    {l}\n")).collect()
-}
-
-pub fn run(args: &DemoArgs) -> CliResult {
-    let tmp;
-    let dir: &Path = match &args.keep {
-        Some(d) => {
-            std::fs::create_dir_all(d)?;
-            d
-        }
-        None => {
-            tmp = tempfile::Builder::new().prefix("trail-demo-").tempdir()?;
-            tmp.path()
-        }
-    };
-    let home = dir.join("home");
-    let opts = LedgerOptions::new(home.join(".secrets"));
-    let ledger = Ledger::open(dir.join("ledger"), opts);
-    let mut out = std::io::stdout().lock();
-    let mut say = |s: &str| -> CliResult {
-        out.write_all(s.as_bytes())?;
-        out.flush()?;
-        Ok(())
-    };
-
+/// Runs the chapter on a ledger in `dir/ledger` (secrets under `home`); its steps are 1–13.
+pub fn ledger_chapter(dir: &Path, home: &Path, say: Say<'_>) -> CliResult {
+    let ledger = Ledger::open(
+        dir.join("ledger"),
+        LedgerOptions::new(home.join(".secrets")),
+    );
     say(&format!(
         "trail demo — a working day on a throwaway ledger in {}\n\
          (TRAIL_HOME={}, secrets under {})\n\n",
@@ -262,7 +242,15 @@ pub fn run(args: &DemoArgs) -> CliResult {
         ledger.root().display(),
         home.join(".secrets").display()
     ))?;
+    record_the_day(&ledger, say)?;
+    show_the_disk(&ledger, say)?;
+    resume(&ledger, say)?;
+    crash_and_repair(&ledger, say)?;
+    tamper(&ledger, dir, home, say)
+}
 
+/// Steps 1–7: the day's pulses, each shown as the command that writes it.
+fn record_the_day(ledger: &Ledger, say: Say<'_>) -> CliResult {
     for (i, (title, step)) in STEPS.iter().enumerate() {
         let done = ledger.append(record(step))?;
         // Even the echo of the command must not put the secret on screen.
@@ -276,7 +264,11 @@ pub fn run(args: &DemoArgs) -> CliResult {
         }
         say("\n\n")?;
     }
+    Ok(())
+}
 
+/// Step 8: one sealed, hash-chained record as it is on disk, and the redacted secret.
+fn show_the_disk(ledger: &Ledger, say: Say<'_>) -> CliResult {
     let stream = std::fs::read_to_string(ledger.stream_path())?;
     let last = stream
         .rfind("\n---\nschema:")
@@ -297,7 +289,11 @@ pub fn run(args: &DemoArgs) -> CliResult {
             ledger.secret_store().path().display()
         ))?;
     }
+    Ok(())
+}
 
+/// Steps 9–11: resume at two levels, then verify.
+fn resume(ledger: &Ledger, say: Say<'_>) -> CliResult {
     let state = ledger.rehydrate(&RehydrateOptions::default())?;
     say(&format!(
         "9. After /clear, a crash or on a new machine: `trail resume --level 1` (≤ 100 tokens; read {} records, {})\n\n",
@@ -331,8 +327,11 @@ pub fn run(args: &DemoArgs) -> CliResult {
         report.sealed,
         if report.ok() { "intact" } else { "BROKEN" }
     ))?;
+    Ok(())
+}
 
-    // A crash mid-write: the tail of the stream is half a record.
+/// Step 12: a writer killed mid-append; verify names the torn tail, the next append repairs it.
+fn crash_and_repair(ledger: &Ledger, say: Say<'_>) -> CliResult {
     let path = ledger.stream_path();
     let mut torn = record(&STEPS[0].1);
     torn.ts = Ts::now();
@@ -367,8 +366,12 @@ pub fn run(args: &DemoArgs) -> CliResult {
     if !report.ok() {
         return Err(CliError::CheckFailed);
     }
+    Ok(())
+}
 
-    // Tampering, shown on a copy so the demo ledger stays intact.
+/// Step 13: an edit of history, made in a copy so the demo ledger stays intact, is caught.
+fn tamper(ledger: &Ledger, dir: &Path, home: &Path, say: Say<'_>) -> CliResult {
+    let path = ledger.stream_path();
     let copy = dir.join("tampered");
     std::fs::create_dir_all(copy.join("stream"))?;
     let mut text = std::fs::read(&path)?;
@@ -385,17 +388,7 @@ pub fn run(args: &DemoArgs) -> CliResult {
             f.file, f.offset, f.problem, f.detail
         ))?;
     }
-    say("\n")?;
-    let next = super::demo_gate::gate_chapter(&dir.join("project"), &home, 14, &mut say)?;
-    super::demo_memory::dream_chapter(&dir.join("project"), next, &mut say)?;
-    say("\nDone. Everything above ran offline in a temporary directory")?;
-    if args.keep.is_some() {
-        say(&format!(" kept at {}.\n", dir.display()))?;
-    } else {
-        say(" that is now removed (use --keep DIR to look around).\n")?;
-    }
-    let _ = output::stderr_is_tty();
-    Ok(())
+    say("\n")
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -12,12 +12,9 @@ use trail_core::state::protocol;
 use trail_core::state::{Mode, Store};
 use trail_core::time::Ts;
 
+use super::indent;
 use crate::edge::{self, EdgeCmd};
 use crate::error::CliResult;
-
-fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("    {l}\n")).collect()
-}
 
 /// What the PreToolUse hook would answer for `command`: the same guard, the hook's words.
 fn ask(store: &Store, places: &Places, command: &str) -> String {

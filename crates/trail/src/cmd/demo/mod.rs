@@ -1,0 +1,53 @@
+//! `trail demo`: a realistic session on a throwaway ledger, step by step. No network, no
+//! account, nothing outside a temporary directory is touched. Three chapters, each a file: the
+//! pulse stream ([`ledger`]), a gated agent session ([`gate`]), daily memory and a dream
+//! ([`memory`]).
+
+mod gate;
+mod ledger;
+mod memory;
+
+use std::io::Write as _;
+use std::path::Path;
+
+use crate::cli::DemoArgs;
+use crate::error::CliResult;
+
+/// Where the chapters write what they show (the terminal, flushed as it goes).
+type Say<'a> = &'a mut dyn FnMut(&str) -> CliResult;
+
+/// Text shown as a block under a step.
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+pub fn run(args: &DemoArgs) -> CliResult {
+    let tmp;
+    let dir: &Path = match &args.keep {
+        Some(d) => {
+            std::fs::create_dir_all(d)?;
+            d
+        }
+        None => {
+            tmp = tempfile::Builder::new().prefix("trail-demo-").tempdir()?;
+            tmp.path()
+        }
+    };
+    let home = dir.join("home");
+    let project = dir.join("project");
+    let mut out = std::io::stdout().lock();
+    let mut say = |s: &str| -> CliResult {
+        out.write_all(s.as_bytes())?;
+        out.flush()?;
+        Ok(())
+    };
+    ledger::ledger_chapter(dir, &home, &mut say)?;
+    let next = gate::gate_chapter(&project, &home, 14, &mut say)?;
+    memory::dream_chapter(&project, next, &mut say)?;
+    say("\nDone. Everything above ran offline in a temporary directory")?;
+    if args.keep.is_some() {
+        say(&format!(" kept at {}.\n", dir.display()))
+    } else {
+        say(" that is now removed (use --keep DIR to look around).\n")
+    }
+}
