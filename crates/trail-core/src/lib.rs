@@ -34,6 +34,7 @@ pub mod memory;
 pub mod proof;
 pub mod secrets;
 pub mod state;
+pub mod text;
 pub mod time;
 pub mod transcript;
 pub mod trust;

@@ -106,7 +106,7 @@ pub fn entry_for(
                 h.update(v.to_string().as_bytes());
             }
         }
-        crate::ledger::frame::hex(&h.finalize().into())
+        crate::text::hex(&h.finalize())
     });
     Some(Entry {
         timestamp: Ts::now().to_string(),

@@ -163,7 +163,9 @@ fn message(a: &Anchor) -> String {
         a.seq,
         a.end,
         frame::hex(&a.head),
-        a.since.as_ref().map_or_else(|| "-".to_string(), frame::hex)
+        a.since
+            .as_ref()
+            .map_or_else(|| "-".to_string(), |d| frame::hex(d))
     )
 }
 

@@ -17,14 +17,7 @@ pub type Digest = [u8; 32];
 const SEAL_PREFIX: &[u8] = b"<!-- seal sha256=";
 const SEAL_SUFFIX: &[u8] = b" -->";
 
-pub fn hex(d: &Digest) -> String {
-    let mut s = String::with_capacity(64);
-    for b in d {
-        s.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
-        s.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
-    }
-    s
-}
+pub use crate::text::hex;
 
 pub fn digest(bytes: &[u8]) -> Digest {
     Sha256::digest(bytes).into()

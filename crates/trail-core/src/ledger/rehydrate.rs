@@ -580,11 +580,4 @@ fn fit(lines: Vec<(u8, String)>, budget: Option<usize>) -> String {
     out
 }
 
-fn shorten(s: &str, max_chars: usize) -> String {
-    if s.chars().count() <= max_chars {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max_chars.saturating_sub(1)).collect();
-    t.push('…');
-    t
-}
+use crate::text::clip as shorten;

@@ -224,11 +224,7 @@ pub(crate) fn excerpt(body: &str) -> String {
                 .and_then(|m| m.as_str().map(str::to_string))
         })
         .unwrap_or_else(|| body.to_string());
-    let flat: String = msg.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out: String = flat.chars().take(300).collect();
-    if flat.chars().count() > 300 {
-        out.push('…');
-    }
+    let out = crate::text::one_line(&msg, 300);
     if out.is_empty() {
         "(empty body)".into()
     } else {

@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::secrets::{Found, Redactor};
 use crate::time::Ts;
@@ -50,16 +49,7 @@ pub(crate) fn day_and_time(ts: Ts) -> (String, String) {
     (s[..10].to_string(), s[11..16].to_string())
 }
 
-fn one_line(s: &str, max: usize) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > max {
-        let mut t: String = flat.chars().take(max).collect();
-        t.push('…');
-        t
-    } else {
-        flat
-    }
-}
+use crate::text::one_line;
 
 /// What goes before a new block in a day file that holds `existing`: the day's header when the
 /// file is new (it is created lazily), else a blank line when one is missing.
@@ -196,8 +186,7 @@ pub fn flush(
     let body = extract(t, redactor, found);
     // The hash names the content, whoever handed it in: the same session flushed by the hook
     // and by hand is one block.
-    let hash: String =
-        crate::ledger::frame::hex(&Sha256::digest(body.as_bytes()).into())[..16].to_string();
+    let hash: String = crate::text::sha256_hex(body.as_bytes())[..16].to_string();
     let body = match trigger {
         Trigger::HandedIn { .. } => {
             body.replacen("### Asked\n", &format!("{ASKED_UNVERIFIED}\n"), 1)

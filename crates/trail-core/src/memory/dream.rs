@@ -138,7 +138,7 @@ pub fn window(all: &[(String, String)], lookback: u32) -> (Vec<(String, String)>
         h.update(t.as_bytes());
         h.update([0]);
     }
-    let hash = crate::ledger::frame::hex(&h.finalize().into());
+    let hash = crate::text::hex(&h.finalize());
     (days, hash)
 }
 

@@ -78,14 +78,7 @@ fn block(text: &str, hash: &str) -> Option<String> {
     Some(b.trim_end().to_string())
 }
 
-fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    t.push('…');
-    t
-}
+use crate::text::clip as cut;
 
 #[cfg(test)]
 mod tests {

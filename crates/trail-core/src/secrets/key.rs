@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::text::hex;
+
 /// The key file's name inside the secrets directory.
 pub const FILE_NAME: &str = "trail.key";
 
@@ -126,15 +128,6 @@ impl Key {
                 .fold(0u8, |acc, (a, b)| acc | (a ^ b))
                 == 0
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 fn parse(text: &str) -> Option<Key> {

@@ -55,7 +55,7 @@ pub struct Subject {
 fn canonical_hash(v: &BTreeMap<&str, Value>) -> String {
     // BTreeMap serialises its keys sorted: the canonical form.
     let json = serde_json::to_string(v).unwrap_or_default();
-    crate::ledger::frame::hex(&Sha256::digest(json.as_bytes()).into())
+    crate::text::sha256_hex(json.as_bytes())
 }
 
 fn params(pairs: &[(&'static str, &str)]) -> Value {
@@ -298,7 +298,7 @@ pub fn new_id(prefix: &str) -> String {
     h.update(Ts::now().to_string().as_bytes());
     h.update(std::process::id().to_le_bytes());
     let d = h.finalize();
-    format!("{prefix}-{}", &crate::ledger::frame::hex(&d.into())[..10])
+    format!("{prefix}-{}", &crate::text::hex(&d)[..10])
 }
 
 #[cfg(test)]

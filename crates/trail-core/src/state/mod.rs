@@ -19,8 +19,6 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
-
 pub use schema::{Mode, State};
 
 pub const FILE_NAME: &str = "active_context.yaml";
@@ -328,7 +326,7 @@ pub fn render(state: &State) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    crate::ledger::frame::hex(&Sha256::digest(bytes).into())
+    crate::text::sha256_hex(bytes)
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ pub fn progress_of(entries: &[Entry]) -> Progress {
     }
     Progress {
         last_tool_at: entries.last().map(|e| e.timestamp.clone()),
-        last_edit_hash: (edits > 0).then(|| crate::ledger::frame::hex(&h.finalize().into())),
+        last_edit_hash: (edits > 0).then(|| crate::text::hex(&h.finalize())),
         tools_used: entries.len() as u64,
         extra: Map::new(),
     }

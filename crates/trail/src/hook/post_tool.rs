@@ -121,16 +121,7 @@ fn consequential(tool: &Tool, input: &Value) -> Option<&'static str> {
         .then_some("state-changing")
 }
 
-fn one_line(s: &str, max: usize) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let mut t: String = flat.chars().take(max).collect();
-        t.push('…');
-        t
-    }
-}
+use trail_core::text::one_line;
 
 /// Codex reports no exit code in PostToolUse (and has no PostToolUseFailure): take the outcome
 /// from its rollout file, or from an `apply_patch` answer's `Exit code: N`.
