@@ -403,6 +403,15 @@ fn verify_core(
 }
 
 /// Run a dream. `progress` receives status lines (the binary prints them on stderr).
+///
+/// 1. Take the window of daily files; skip when it holds nothing, or nothing new since the last
+///    dream (unless forced).
+/// 2. Ask the provider to consolidate the current MEMORY.md and the window.
+/// 3. Read its `[MEMORY]`: redacted, deduplicated, every bullet verified against the daily files
+///    (unsupported ones dropped, sources given).
+/// 4. Reject a rewrite that loses too much of what the sources still support; say what changed.
+/// 5. Unless it is a dry run: back up, replace MEMORY.md atomically, append the diary, and record
+///    the window's hash last (a crash before it only makes the next dream run again).
 pub fn dream(
     project_root: &Path,
     opts: &Options<'_>,
@@ -413,56 +422,119 @@ pub fn dream(
     let (today, time) = day_and_time(opts.now);
     let all = daily_files(project_root, &today).map_err(io_err(&memory_dir(project_root)))?;
     let (days, hash) = window(&all, opts.lookback);
-    let mut report = Report {
-        status: Status::Skipped,
-        reason: None,
-        lookback: opts.lookback,
-        window: days.iter().map(|(n, _)| n.clone()).collect(),
-        hash: hash.clone(),
-        provider: None,
-        entries_before: 0,
-        entries_after: 0,
-        added: Vec::new(),
-        removed: Vec::new(),
-        dropped: Vec::new(),
-        sourced: Vec::new(),
-        ignored: Vec::new(),
-        memory_path: paths.memory.clone(),
-        backup_path: None,
-        diary_path: None,
-        new_memory: None,
-    };
+    let mut report = Report::new(opts.lookback, &days, &hash, &paths);
+    if let Some(why) = skip_reason(project_root, &paths, opts, &days, &hash) {
+        report.reason = Some(why);
+        return Ok(report);
+    }
+    let prior_text = read_prior(project_root, &paths)?;
+    let prior = core::parse(prior_text.as_deref().unwrap_or(""));
+    report.entries_before = prior.len();
+    let parsed = ask(
+        provider,
+        prior_text.as_deref(),
+        &days,
+        &mut report,
+        progress,
+    )?;
+    let sources: Vec<Source<'_>> = all
+        .iter()
+        .map(|(n, t)| Source { name: n, text: t })
+        .collect();
+    let new = proposed_memory(&parsed, opts, &sources, &mut report)?;
+    compare_with_prior(&prior, &new, &sources, &mut report)?;
+    let rendered = core::render(&new);
+    report.new_memory = Some(rendered.clone());
+    if opts.dry_run {
+        report.status = Status::DryRun;
+        return Ok(report);
+    }
+    let narrative = parsed
+        .dream
+        .map(|d| opts.redactor.redact(&d, &mut Vec::new()).into_owned());
+    write(
+        project_root,
+        &paths,
+        prior_text.as_deref(),
+        &rendered,
+        (&today, &time),
+        narrative.as_deref(),
+        &mut report,
+    )?;
+    Ok(report)
+}
+
+impl Report {
+    /// A report of a dream over `days` that has not done anything yet.
+    fn new(lookback: u32, days: &[(String, String)], hash: &str, paths: &Paths) -> Report {
+        Report {
+            status: Status::Skipped,
+            reason: None,
+            lookback,
+            window: days.iter().map(|(n, _)| n.clone()).collect(),
+            hash: hash.to_string(),
+            provider: None,
+            entries_before: 0,
+            entries_after: 0,
+            added: Vec::new(),
+            removed: Vec::new(),
+            dropped: Vec::new(),
+            sourced: Vec::new(),
+            ignored: Vec::new(),
+            memory_path: paths.memory.clone(),
+            backup_path: None,
+            diary_path: None,
+            new_memory: None,
+        }
+    }
+}
+
+/// Step 1: why this dream should not run, if it should not.
+fn skip_reason(
+    project_root: &Path,
+    paths: &Paths,
+    opts: &Options<'_>,
+    days: &[(String, String)],
+    hash: &str,
+) -> Option<String> {
     if days.is_empty() {
-        report.reason = Some(format!(
+        return Some(format!(
             "no daily memory with content in the last {} daily file{}; MEMORY.md left as it is",
             opts.lookback,
             if opts.lookback == 1 { "" } else { "s" }
         ));
-        return Ok(report);
     }
     let last = crate::fsutil::read_string_in(project_root, &paths.hash, 128).unwrap_or_default();
-    if !opts.force && last.trim() == hash {
-        report.reason = Some(
-            "the daily content in the window is unchanged since the last dream (--force runs it \
-             anyway)"
-                .into(),
-        );
-        return Ok(report);
-    }
-    let prior_text = match crate::fsutil::read_string_in(
+    (!opts.force && last.trim() == hash).then(|| {
+        "the daily content in the window is unchanged since the last dream (--force runs it \
+         anyway)"
+            .into()
+    })
+}
+
+/// The current MEMORY.md, `None` when there is none yet.
+fn read_prior(project_root: &Path, paths: &Paths) -> Result<Option<String>, DreamError> {
+    match crate::fsutil::read_string_in(
         project_root,
         &paths.memory,
         crate::fsutil::MAX_PROJECT_FILE,
     ) {
-        Ok(t) => Some(t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_err(&paths.memory)(e)),
-    };
-    let prior_text_ref = prior_text.as_deref().unwrap_or("");
-    let prior = core::parse(prior_text_ref);
-    report.entries_before = prior.len();
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(&paths.memory)(e)),
+    }
+}
 
-    let user = user_prompt(prior_text_ref, &days);
+/// Step 2: the provider's answer, parsed.
+fn ask(
+    provider: &dyn Provider,
+    prior_text: Option<&str>,
+    days: &[(String, String)],
+    report: &mut Report,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Answer, DreamError> {
+    let memory = prior_text.unwrap_or("");
+    let user = user_prompt(memory, days);
     let described = provider.describe();
     report.provider = Some(described.clone());
     progress(&format!(
@@ -475,15 +547,26 @@ pub fn dream(
         &Request {
             system: SYSTEM_PROMPT,
             user: &user,
-            memory: prior_text_ref,
-            days: &days,
+            memory,
+            days,
         },
         progress,
     )?;
-    let parsed = parse_answer(&answer);
+    Ok(parse_answer(&answer))
+}
+
+/// Step 3: the answer's `[MEMORY]`, redacted, deduplicated, and cut to what the daily files
+/// support (the rest listed in the report).
+fn proposed_memory(
+    parsed: &Answer,
+    opts: &Options<'_>,
+    sources: &[Source<'_>],
+    report: &mut Report,
+) -> Result<core::Core, DreamError> {
+    let provider = report.provider.clone().unwrap_or_default();
     let Some(memory_section) = parsed.memory.as_deref() else {
         return Err(DreamError::NoMemory {
-            provider: described,
+            provider,
             detail: "no [MEMORY] marker".into(),
         });
     };
@@ -491,7 +574,7 @@ pub fn dream(
     report.ignored = std::mem::take(&mut new.ignored);
     if new.is_empty() {
         return Err(DreamError::NoMemory {
-            provider: described,
+            provider,
             detail: if memory_section.trim().is_empty() {
                 "it is empty".into()
             } else {
@@ -512,22 +595,26 @@ pub fn dream(
         s.entries.retain(|e| seen.insert(core::normalize(&e.text)));
     }
     let proposed = new.len();
-
-    let sources: Vec<Source<'_>> = all
-        .iter()
-        .map(|(n, t)| Source { name: n, text: t })
-        .collect();
-    verify_core(&mut new, &sources, &mut report.dropped, &mut report.sourced);
+    verify_core(&mut new, sources, &mut report.dropped, &mut report.sourced);
     if new.is_empty() {
         return Err(DreamError::NothingSupported {
             count: proposed,
-            dropped: report.dropped,
+            dropped: std::mem::take(&mut report.dropped),
         });
     }
+    Ok(new)
+}
 
-    // Prior entries the sources do not support were never facts: losing them is no loss.
+/// Step 4: refuse a rewrite that loses more than [`MAX_LOSS`] of the prior entries the sources
+/// still support (unsupported ones were never facts), and say what was added and removed.
+fn compare_with_prior(
+    prior: &core::Core,
+    new: &core::Core,
+    sources: &[Source<'_>],
+    report: &mut Report,
+) -> Result<(), DreamError> {
     let mut prior_ok = prior.clone();
-    verify_core(&mut prior_ok, &sources, &mut Vec::new(), &mut Vec::new());
+    verify_core(&mut prior_ok, sources, &mut Vec::new(), &mut Vec::new());
     let new_keys: Vec<(String, HashSet<String>)> = new
         .entries()
         .map(|e| (core::normalize(&e.text), content_words(&e.text)))
@@ -558,15 +645,21 @@ pub fn dream(
         .map(|e| e.text.clone())
         .collect();
     report.entries_after = new.len();
-    let rendered = core::render(&new);
-    report.new_memory = Some(rendered.clone());
-    if opts.dry_run {
-        report.status = Status::DryRun;
-        return Ok(report);
-    }
+    Ok(())
+}
 
-    // Every write below goes through no symlinked directory (DESIGN, principle 10).
-    if let Some(p) = &prior_text {
+/// Step 5: back up, replace MEMORY.md, append the diary, record the window's hash — in that
+/// order, each write through no symlinked directory (DESIGN, principle 10).
+fn write(
+    project_root: &Path,
+    paths: &Paths,
+    prior_text: Option<&str>,
+    rendered: &str,
+    (today, time): (&str, &str),
+    narrative: Option<&str>,
+    report: &mut Report,
+) -> Result<(), DreamError> {
+    if let Some(p) = prior_text {
         crate::fsutil::atomic_write_in(project_root, &paths.backup, p.as_bytes())
             .map_err(io_err(&paths.backup))?;
         report.backup_path = Some(paths.backup.clone());
@@ -577,10 +670,7 @@ pub fn dream(
     crate::failpoint::hit("dream-after-replace");
 
     let diary = paths.dreams.join(format!("{today}.md"));
-    let narrative = parsed
-        .dream
-        .map(|d| opts.redactor.redact(&d, &mut Vec::new()).into_owned());
-    let block = diary_block(&report, &time, narrative.as_deref());
+    let block = diary_block(report, time, narrative);
     let existing = super::daily::read_day(project_root, &diary).map_err(io_err(&diary))?;
     let mut text = if existing.is_empty() {
         format!("# Dream Diary: {today}\n\n")
@@ -592,10 +682,14 @@ pub fn dream(
     text.push_str(&block);
     super::daily::append_to_day(project_root, &diary, &text).map_err(io_err(&diary))?;
     report.diary_path = Some(diary);
-    crate::fsutil::atomic_write_in(project_root, &paths.hash, format!("{hash}\n").as_bytes())
-        .map_err(io_err(&paths.hash))?;
+    crate::fsutil::atomic_write_in(
+        project_root,
+        &paths.hash,
+        format!("{}\n", report.hash).as_bytes(),
+    )
+    .map_err(io_err(&paths.hash))?;
     report.status = Status::Written;
-    Ok(report)
+    Ok(())
 }
 
 /// One dream's entry in the diary.
