@@ -1,6 +1,7 @@
-//! `trail config`: merged settings and where each came from.
+//! `trail config`: merged settings and where each came from, one row per line of the settings
+//! table (`trail_core::config::SETTINGS`), so it cannot drift from what loading does.
 
-use trail_core::config::Config;
+use trail_core::config::{Config, SETTINGS};
 
 use crate::cli::ConfigArgs;
 use crate::error::CliResult;
@@ -12,82 +13,24 @@ pub fn run(args: &ConfigArgs) -> CliResult {
     if args.json {
         return output::json(&c);
     }
-    let rows: Vec<(&str, String, String)> = vec![
-        (
-            "ledger.home",
-            c.home.value.display().to_string(),
-            c.home.origin.to_string(),
-        ),
-        (
-            "ledger.rotate_bytes",
-            c.rotate_bytes.value.to_string(),
-            c.rotate_bytes.origin.to_string(),
-        ),
-        (
-            "ledger.alert_after",
-            format!("{}ms", c.alert_after_ms.value),
-            c.alert_after_ms.origin.to_string(),
-        ),
-        (
-            "ledger.alert_command",
-            c.alert_command
-                .value
-                .clone()
-                .unwrap_or_else(|| "(none)".into()),
-            c.alert_command.origin.to_string(),
-        ),
-        (
-            "ledger.max_records",
-            c.max_records.value.to_string(),
-            c.max_records.origin.to_string(),
-        ),
-        (
-            "secrets.dir",
-            c.secrets_dir.value.display().to_string(),
-            c.secrets_dir.origin.to_string(),
-        ),
-        (
-            "project.root",
-            c.project_root.value.display().to_string(),
-            c.project_root.origin.to_string(),
-        ),
-        (
-            "llm.provider",
-            c.llm_provider.value.to_string(),
-            c.llm_provider.origin.to_string(),
-        ),
-        (
-            "llm.base_url",
-            c.llm_base_url
-                .value
-                .clone()
-                .unwrap_or_else(|| "(the provider's)".into()),
-            c.llm_base_url.origin.to_string(),
-        ),
-        (
-            "llm.model",
-            c.llm_model.value.clone().unwrap_or_else(|| "(none)".into()),
-            c.llm_model.origin.to_string(),
-        ),
-        (
-            "llm.command",
-            c.llm_command
-                .value
-                .clone()
-                .unwrap_or_else(|| "(none)".into()),
-            c.llm_command.origin.to_string(),
-        ),
-        (
-            "llm.timeout",
-            format!("{}ms", c.llm_timeout_ms.value),
-            c.llm_timeout_ms.origin.to_string(),
-        ),
-        (
-            "llm.retries",
-            c.llm_retries.value.to_string(),
-            c.llm_retries.origin.to_string(),
-        ),
-    ];
+    output::text(&render(&c))
+}
+
+/// One line per setting (`key  value  (origin)`), the rule lists, what an untrusted project
+/// file could not set, and the files read.
+fn render(c: &Config) -> String {
+    let mut rows: Vec<(&str, String, String)> = SETTINGS
+        .iter()
+        .map(|s| {
+            let (value, origin) = s.get(c);
+            (s.key.name(), value.to_string(), origin.to_string())
+        })
+        .collect();
+    rows.push((
+        "project.root",
+        c.project_root.value.display().to_string(),
+        c.project_root.origin.to_string(),
+    ));
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60);
     let mut s = String::new();
@@ -128,5 +71,5 @@ pub fn run(args: &ConfigArgs) -> CliResult {
             s.push_str(&format!("  {}\n", f.display()));
         }
     }
-    output::text(&s)
+    s
 }
