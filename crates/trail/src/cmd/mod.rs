@@ -1,6 +1,6 @@
 //! One file per command.
 
-mod config;
+pub(crate) mod config;
 mod demo;
 mod demo_gate;
 pub mod demo_memory;
