@@ -14,9 +14,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
                   new machine. Installed into Claude Code or Codex (`trail init`), it gates every \
                   tool call: catastrophic commands never run, risky ones wait for a person's \
                   `/edge approve` or `trail approve`.\n\nStart with `trail demo`.",
-    after_help = "Environment: TRAIL_HOME (personal root, default ~/.ledger), HOME (locates \
-                  ~/.secrets), TRAIL_ROTATE_BYTES, TRAIL_ALERT_AFTER, TRAIL_ALERT_COMMAND, \
-                  TRAIL_MAX_RECORDS.\nExit codes: 0 ok, 1 a check failed, 2 bad input or usage."
+    after_help = crate::cmd::config::env_help()
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -220,20 +218,23 @@ pub struct RotateArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = crate::cmd::config::settings_help())]
 pub struct ConfigArgs {
     #[arg(long)]
     pub json: bool,
+    /// Print the settings as the README's Markdown table instead.
+    #[arg(long, hide = true, conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "A project's .trail/config.toml comes with the repository. Its settings that run a \
-                  command (ledger.alert_command, llm.command), send data or your API key to a host \
-                  (llm.provider, llm.base_url) or move where secrets and journals live \
-                  (secrets.dir, ledger.home) are ignored until you trust the file. The trust is \
-                  kept in ~/.config/trail/trusted.json with the file's sha256: any change to the \
-                  file voids it.\nExit codes: 0 done, 1 the store could not be written, 2 nothing \
-                  to trust or not confirmed."
+    after_help = format!(
+        "{} The trust is kept in ~/.config/trail/trusted.json with the file's sha256: any \
+         change to the file voids it.\nExit codes: 0 done, 1 the store could not be written, 2 \
+         nothing to trust or not confirmed.",
+        crate::cmd::config::trust_note()
+    )
 )]
 pub struct TrustArgs {
     /// Forget the trust in this project's config.
@@ -281,12 +282,7 @@ pub enum MemoryCommand {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "The LLM: TRAIL_LLM_PROVIDER (openai, anthropic, command or extractive, the \
-                  offline default), TRAIL_LLM_BASE_URL, TRAIL_LLM_MODEL, TRAIL_LLM_COMMAND, \
-                  TRAIL_LLM_TIMEOUT, TRAIL_LLM_RETRIES, or [llm] in the config. The key: \
-                  TRAIL_LLM_API_KEY in the environment or ~/.secrets/trail.env, never in a config \
-                  file.\nExit codes: 0 written or skipped, 1 nothing written (no usable answer, \
-                  too much lost, the LLM failed), 2 bad usage or configuration."
+    after_help = crate::cmd::config::llm_help()
 )]
 pub struct DreamArgs {
     /// How many of the latest daily files to consolidate (clamped to 1–30).

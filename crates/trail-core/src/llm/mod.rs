@@ -92,7 +92,7 @@ impl Settings {
                 .map(|u| u.trim_end_matches('/').to_string()),
             model: c.llm_model.value.clone(),
             command: c.llm_command.value.clone(),
-            timeout: Duration::from_millis(c.llm_timeout_ms.value),
+            timeout: c.llm_timeout.value,
             retries: c.llm_retries.value,
             api_key,
             key_origin,

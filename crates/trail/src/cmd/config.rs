@@ -1,93 +1,42 @@
-//! `trail config`: merged settings and where each came from.
+//! `trail config`: merged settings and where each came from. Its rows, `--help`'s lists of
+//! settings and variables, and the README's table (`trail config --markdown`) are all written
+//! from the settings table, `trail_core::config::SETTINGS`, so none of them can drift from what
+//! loading does.
 
-use trail_core::config::Config;
+use trail_core::config::{Class, Config, SETTINGS, SettingKey, Spec};
 
 use crate::cli::ConfigArgs;
 use crate::error::CliResult;
 use crate::output;
 
 pub fn run(args: &ConfigArgs) -> CliResult {
+    // The docs need no configuration: a broken one must not stop you reading how to fix it.
+    if args.markdown {
+        return output::text(&markdown());
+    }
     let c = Config::load()?;
     c.check_gate_rules()?;
     if args.json {
         return output::json(&c);
     }
-    let rows: Vec<(&str, String, String)> = vec![
-        (
-            "ledger.home",
-            c.home.value.display().to_string(),
-            c.home.origin.to_string(),
-        ),
-        (
-            "ledger.rotate_bytes",
-            c.rotate_bytes.value.to_string(),
-            c.rotate_bytes.origin.to_string(),
-        ),
-        (
-            "ledger.alert_after",
-            format!("{}ms", c.alert_after_ms.value),
-            c.alert_after_ms.origin.to_string(),
-        ),
-        (
-            "ledger.alert_command",
-            c.alert_command
-                .value
-                .clone()
-                .unwrap_or_else(|| "(none)".into()),
-            c.alert_command.origin.to_string(),
-        ),
-        (
-            "ledger.max_records",
-            c.max_records.value.to_string(),
-            c.max_records.origin.to_string(),
-        ),
-        (
-            "secrets.dir",
-            c.secrets_dir.value.display().to_string(),
-            c.secrets_dir.origin.to_string(),
-        ),
-        (
-            "project.root",
-            c.project_root.value.display().to_string(),
-            c.project_root.origin.to_string(),
-        ),
-        (
-            "llm.provider",
-            c.llm_provider.value.to_string(),
-            c.llm_provider.origin.to_string(),
-        ),
-        (
-            "llm.base_url",
-            c.llm_base_url
-                .value
-                .clone()
-                .unwrap_or_else(|| "(the provider's)".into()),
-            c.llm_base_url.origin.to_string(),
-        ),
-        (
-            "llm.model",
-            c.llm_model.value.clone().unwrap_or_else(|| "(none)".into()),
-            c.llm_model.origin.to_string(),
-        ),
-        (
-            "llm.command",
-            c.llm_command
-                .value
-                .clone()
-                .unwrap_or_else(|| "(none)".into()),
-            c.llm_command.origin.to_string(),
-        ),
-        (
-            "llm.timeout",
-            format!("{}ms", c.llm_timeout_ms.value),
-            c.llm_timeout_ms.origin.to_string(),
-        ),
-        (
-            "llm.retries",
-            c.llm_retries.value.to_string(),
-            c.llm_retries.origin.to_string(),
-        ),
-    ];
+    output::text(&render(&c))
+}
+
+/// One line per setting (`key  value  (origin)`), the rule lists, what an untrusted project
+/// file could not set, and the files read.
+fn render(c: &Config) -> String {
+    let mut rows: Vec<(&str, String, String)> = SETTINGS
+        .iter()
+        .map(|s| {
+            let (value, origin) = s.get(c);
+            (s.key.name(), value.to_string(), origin.to_string())
+        })
+        .collect();
+    rows.push((
+        "project.root",
+        c.project_root.value.display().to_string(),
+        c.project_root.origin.to_string(),
+    ));
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60);
     let mut s = String::new();
@@ -128,5 +77,134 @@ pub fn run(args: &ConfigArgs) -> CliResult {
             s.push_str(&format!("  {}\n", f.display()));
         }
     }
-    output::text(&s)
+    s
+}
+
+/// `trail config --help`: every setting, its variable, default and what it does.
+pub fn settings_help() -> String {
+    let mut s = String::from(
+        "Settings: `key = value` under [section] in ~/.config/trail/config.toml or \
+         .trail/config.toml, or the variable (which wins). Sizes and durations need their unit \
+         (\"100MB\", \"2s\", \"500ms\"): a bare number is refused.\n",
+    );
+    for spec in SETTINGS {
+        let default = match spec.default {
+            Some(d) => format!("default {d}"),
+            None => "no default".into(),
+        };
+        s.push_str(&format!(
+            "\n  {}  ${}  ({default})\n      {}\n",
+            spec.key.name(),
+            spec.env,
+            spec.doc
+        ));
+    }
+    s.push_str(&format!(
+        "\n{}\nExit codes: 0 ok, 2 a setting is malformed (the message names it).",
+        trust_note()
+    ));
+    s
+}
+
+/// The root `--help`'s list of variables.
+pub fn env_help() -> String {
+    let vars: Vec<&str> = SETTINGS.iter().map(|s| s.env).collect();
+    format!(
+        "Environment: HOME (where ~/.ledger, ~/.secrets and ~/.config/trail are), {} \
+         (`trail config --help` says what each does).\nExit codes: 0 ok, 1 a check failed, 2 \
+         bad input or usage.",
+        vars.join(", ")
+    )
+}
+
+/// `trail dream --help`: the LLM's variables.
+pub fn llm_help() -> String {
+    let vars: Vec<String> = SETTINGS
+        .iter()
+        .filter(|s| s.section_and_name().0 == "llm")
+        .map(|s| match s.key {
+            SettingKey::LlmProvider => format!(
+                "{} ({}; default {})",
+                s.env,
+                trail_core::config::LlmProvider::NAMES,
+                s.default_text()
+            ),
+            _ => s.env.to_string(),
+        })
+        .collect();
+    format!(
+        "The LLM: {}, or [llm] in the config (`trail config --help`). The key: TRAIL_LLM_API_KEY \
+         in the environment or ~/.secrets/trail.env, never in a config file.\nExit codes: 0 \
+         written or skipped, 1 nothing written (no usable answer, too much lost, the LLM \
+         failed), 2 bad usage or configuration.",
+        vars.join(", ")
+    )
+}
+
+/// Which settings a project file needs trust for, from their classes.
+pub fn trust_note() -> String {
+    let sensitive: Vec<&str> = SettingKey::ALL
+        .iter()
+        .filter(|k| k.class() == Class::Sensitive)
+        .map(|k| k.name())
+        .collect();
+    format!(
+        "A project's .trail/config.toml comes with the repository. Its settings that run a \
+         command, send data or your API key to a host, or move where secrets and journals live \
+         ({}) are ignored until you trust the file (`trail trust`).",
+        sensitive.join(", ")
+    )
+}
+
+/// The README's table of settings.
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "| key | variable | default | value | what it does |\n|---|---|---|---|---|\n",
+    );
+    for spec in SETTINGS {
+        let class = match spec.key.class() {
+            Class::Sensitive => " Needs `trail trust` in a project file.",
+            Class::Ordinary => "",
+        };
+        s.push_str(&format!(
+            "| `{}` | `{}` | {} | {} | {}{class} |\n",
+            spec.key.name(),
+            spec.env,
+            cell(spec),
+            spec.kind.written_as().replace('|', "\\|"),
+            spec.doc.replace('|', "\\|"),
+        ));
+    }
+    for (key, doc) in trail_core::config::LISTS {
+        s.push_str(&format!("| `[[{}]]` | | | tables | {doc} |\n", key.name()));
+    }
+    s
+}
+
+fn cell(spec: &Spec) -> String {
+    match spec.default {
+        Some(d) => format!("`{d}`"),
+        None => spec.default_text().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_appears_in_the_help_and_the_markdown() {
+        let (help, env, md) = (settings_help(), env_help(), markdown());
+        for s in SETTINGS {
+            assert!(
+                help.contains(s.key.name()) && help.contains(s.env),
+                "{}",
+                s.key
+            );
+            assert!(env.contains(s.env), "{}", s.env);
+            assert!(md.contains(&format!("| `{}` | `{}` |", s.key.name(), s.env)));
+        }
+        assert!(llm_help().contains("TRAIL_LLM_TIMEOUT"));
+        assert!(trust_note().contains("llm.command") && !trust_note().contains("llm.model"));
+    }
 }

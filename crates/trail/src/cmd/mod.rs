@@ -1,6 +1,6 @@
 //! One file per command.
 
-mod config;
+pub(crate) mod config;
 mod demo;
 mod dream;
 mod edge;

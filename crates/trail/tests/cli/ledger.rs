@@ -461,18 +461,68 @@ fn config_shows_each_value_and_its_origin() {
     .unwrap();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
     let out = env.ok(&["config"]);
-    assert!(
-        out.contains("52428800") && out.contains("environment $TRAIL_ROTATE_BYTES"),
-        "{out}"
+    let line = |key: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(key))
+            .unwrap_or_else(|| panic!("no {key} in {out}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // Values are shown as they are written, with their unit, so a line can be pasted back.
+    assert_eq!(
+        line("ledger.rotate_bytes"),
+        "ledger.rotate_bytes 50MB (environment $TRAIL_ROTATE_BYTES)"
     );
     assert!(
-        out.contains("5000ms") && out.contains("project config"),
+        line("ledger.alert_after").starts_with("ledger.alert_after 5s (project config "),
         "{out}"
     );
     assert!(out.contains("environment $TRAIL_HOME"), "{out}");
     let json: serde_json::Value = serde_json::from_str(&env.ok(&["config", "--json"])).unwrap();
-    assert_eq!(json["max_records"]["value"], 500);
-    assert_eq!(json["max_records"]["origin"]["kind"], "default");
+    let max_records = &json["settings"]["ledger.max_records"];
+    assert_eq!(max_records["value"], 500);
+    assert_eq!(max_records["origin"]["kind"], "default");
+    assert_eq!(max_records["env"], "TRAIL_MAX_RECORDS");
+}
+
+#[test]
+fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
+    let env = TestEnv::new();
+    let out = env.ok(&["config"]);
+    let keys: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut expected: Vec<&str> = trail_core::config::SETTINGS
+        .iter()
+        .map(|s| s.key.name())
+        .collect();
+    expected.push("project.root");
+    assert_eq!(keys, expected, "{out}");
+    // The defaults, as the table states them (paths depend on the test's home).
+    let defaults: Vec<String> = out
+        .lines()
+        .filter(|l| l.ends_with("(default)") && !l.contains('/'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        defaults,
+        [
+            "ledger.rotate_bytes 100MB (default)",
+            "ledger.alert_after 2s (default)",
+            "ledger.alert_command (none) (default)",
+            "ledger.max_records 500 (default)",
+            "llm.provider extractive (default)",
+            "llm.base_url (the provider's) (default)",
+            "llm.model (none) (default)",
+            "llm.command (none) (default)",
+            "llm.timeout 120s (default)",
+            "llm.retries 2 (default)",
+        ],
+        "{out}"
+    );
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn a_cloned_repositorys_alert_command_does_not_run_until_the_person_trusts_it() 
     project_config(
         &env,
         &format!(
-            "[ledger]\nalert_after = 0\nalert_command = \"touch '{}'\"\n",
+            "[ledger]\nalert_after = \"0s\"\nalert_command = \"touch '{}'\"\n",
             marker.display()
         ),
     );
@@ -157,7 +157,7 @@ fn editing_a_trusted_config_voids_the_trust() {
     let env = TestEnv::new();
     let marker = env.root.join("alert-ran");
     let text = format!(
-        "[ledger]\nalert_after = 0\nalert_command = \"touch '{}'\"\n",
+        "[ledger]\nalert_after = \"0s\"\nalert_command = \"touch '{}'\"\n",
         marker.display()
     );
     let path = project_config(&env, &text);

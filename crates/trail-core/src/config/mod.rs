@@ -1,0 +1,1038 @@
+//! Layered configuration: built-in defaults < `~/.config/trail/config.toml` <
+//! `<project>/.trail/config.toml` < environment (`TRAIL_*`) < flags. Every value remembers where
+//! it came from, so `trail config` can show it.
+//!
+//! Every setting is one row of [`SETTINGS`] (`table.rs`): its key, variable, default, parser
+//! and description. Files and the environment go through the same parser, so a value means
+//! the same wherever it is written; sizes and durations carry their unit (`parse.rs`).
+//!
+//! Loading reads at most two small files and the environment: it is on the hook path.
+//!
+//! A project file arrives with `git clone`, so it is not the person's word. Settings that run
+//! something, send data or keys to a host, or move where secrets, keys and journals live are
+//! [`Class::Sensitive`]: from a project file they count only when the person trusted that exact
+//! file (`trail trust`, see [`crate::trust`]); otherwise they are left out and listed in
+//! [`Config::refused`] with their origin, for the binary to say so. Every key a file can hold is
+//! a [`SettingKey`], and [`SettingKey::class`] is an exhaustive match: a key added later cannot
+//! be read from a file before someone decides which class it is. Checking trust costs a hash and
+//! one more small file, and only when a project file holds a sensitive setting.
+
+mod admit;
+mod parse;
+mod table;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+
+pub use parse::{
+    LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path, parse_size,
+};
+pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
+
+use crate::gate::custom::UserRule;
+use crate::ledger::LedgerOptions;
+use crate::secrets::RuleSpec;
+use crate::trust::{self, TrustStore};
+use admit::{FileSource, ProjectTrust};
+
+/// Where a setting's value came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum Origin {
+    Default,
+    UserFile(PathBuf),
+    ProjectFile(PathBuf),
+    Env(String),
+    Flag(String),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Default => f.write_str("default"),
+            Origin::UserFile(p) => write!(f, "user config {}", p.display()),
+            Origin::ProjectFile(p) => write!(f, "project config {}", p.display()),
+            Origin::Env(v) => write!(f, "environment ${v}"),
+            Origin::Flag(v) => write!(f, "flag {v}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Setting<T> {
+    fn default(value: T) -> Setting<T> {
+        Setting {
+            value,
+            origin: Origin::Default,
+        }
+    }
+    fn set(&mut self, value: T, origin: Origin) {
+        self.value = value;
+        self.origin = origin;
+    }
+}
+
+/// A sensitive setting a project file holds that did not count, and why.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Refused {
+    pub key: SettingKey,
+    /// The value as written in the file.
+    pub value: String,
+    pub origin: Origin,
+    /// `untrusted` or `changed` (the file changed since the person trusted it).
+    pub trust: trust::Status,
+}
+
+/// What a project file holds that needs the person's trust, read from one snapshot of its
+/// bytes (the bytes `trail trust` records are the bytes it showed).
+#[derive(Clone, Debug)]
+pub struct ProjectFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    /// Its sensitive settings, in the order of [`SETTINGS`].
+    pub sensitive: Vec<(SettingKey, String)>,
+    pub trust: trust::Status,
+}
+
+/// A configuration problem: which file or variable, which key, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{}: {message}", path.display())]
+    File { path: PathBuf, message: String },
+    #[error("${var} ({key}): {message}")]
+    Env {
+        var: String,
+        key: SettingKey,
+        message: String,
+    },
+    #[error("cannot find a home directory: set HOME (or TRAIL_HOME)")]
+    NoHome,
+}
+
+/// The merged settings. The fields of single-valued settings are named in [`SETTINGS`], which
+/// is what fills them; `trail config` and `--json` read them through it too.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The personal root holding `stream/`.
+    pub home: Setting<PathBuf>,
+    pub rotate_bytes: Setting<u64>,
+    pub alert_after: Setting<Duration>,
+    pub alert_command: Setting<Option<String>>,
+    pub max_records: Setting<u32>,
+    /// Where secret originals are kept (`$HOME/.secrets`).
+    pub secrets_dir: Setting<PathBuf>,
+    pub secret_rules: Vec<(RuleSpec, Origin)>,
+    /// Gate rules added in configuration (`[[gate.rules]]`), after the built-in ones.
+    pub gate_rules: Vec<(UserRule, Origin)>,
+    /// The project this invocation belongs to.
+    pub project_root: Setting<PathBuf>,
+    /// Who `trail dream` asks: openai, anthropic, command or extractive.
+    pub llm_provider: Setting<LlmProvider>,
+    pub llm_base_url: Setting<Option<String>>,
+    pub llm_model: Setting<Option<String>>,
+    /// The shell command of the `command` provider (the prompt on its stdin).
+    pub llm_command: Setting<Option<String>>,
+    pub llm_timeout: Setting<Duration>,
+    /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
+    pub llm_retries: Setting<u32>,
+    /// The config files that were read.
+    pub files: Vec<PathBuf>,
+    /// Sensitive settings of an untrusted (or changed) project file, left out.
+    pub refused: Vec<Refused>,
+    /// The user's trail config directory (`~/.config/trail`), home of the trust store.
+    pub user_dir: Option<PathBuf>,
+    /// Where the key that signs trust records lives: the secrets directory as the defaults and
+    /// the user's own file set it, never as a project file would.
+    pub trust_key_dir: PathBuf,
+}
+
+/// The process environment, injectable so tests never depend on the real one.
+pub trait Env {
+    fn var(&self, key: &str) -> Option<String>;
+    fn cwd(&self) -> PathBuf;
+}
+
+/// The real environment.
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok().filter(|v| !v.is_empty())
+    }
+    fn cwd(&self) -> PathBuf {
+        std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+    }
+}
+
+impl Config {
+    pub fn load() -> Result<Config, ConfigError> {
+        Self::load_from(&ProcessEnv)
+    }
+
+    /// Each layer in turn: the table's defaults, the user's file, the project's file (its
+    /// sensitive settings only if trusted), the environment.
+    pub fn load_from(env: &dyn Env) -> Result<Config, ConfigError> {
+        let home = env.var("HOME").map(PathBuf::from);
+        let home = home.as_deref();
+        let mut c = Config::blank();
+        c.project_root = project_root(env);
+        c.user_dir = user_config_dir(env);
+        c.apply_defaults(home);
+        if let Some(dir) = c.user_dir.clone() {
+            let path = dir.join("config.toml");
+            if let Some(text) = read_config(&path)? {
+                let mut src = FileSource::user(Origin::UserFile(path.clone()));
+                c.apply_file(&path, &text, &mut src, home)?;
+            }
+        }
+        c.trust_key_dir = c.secrets_dir.value.clone();
+        let path = project_config_path(&c.project_root.value);
+        if let Some(text) = read_config(&path)? {
+            let store = c.user_dir.as_deref().map(TrustStore::new);
+            let secrets_dir = c.trust_key_dir.clone();
+            let mut src = FileSource {
+                origin: Origin::ProjectFile(path.clone()),
+                project: Some(ProjectTrust {
+                    store: store.as_ref(),
+                    secrets_dir: &secrets_dir,
+                    path: &path,
+                    bytes: text.as_bytes(),
+                    status: None,
+                }),
+                refused: Vec::new(),
+            };
+            c.apply_file(&path, &text, &mut src, home)?;
+            c.refused = src.refused;
+        }
+        c.apply_env(env, home)?;
+        c.prefer_the_specs_spelling(home);
+        if c.home.value.as_os_str().is_empty() || c.secrets_dir.value.as_os_str().is_empty() {
+            return Err(ConfigError::NoHome);
+        }
+        Ok(c)
+    }
+
+    /// Every setting empty, from nowhere: what the layers start from.
+    pub(crate) fn blank() -> Config {
+        Config {
+            home: Setting::default(PathBuf::new()),
+            rotate_bytes: Setting::default(0),
+            alert_after: Setting::default(Duration::ZERO),
+            alert_command: Setting::default(None),
+            max_records: Setting::default(0),
+            secrets_dir: Setting::default(PathBuf::new()),
+            secret_rules: Vec::new(),
+            gate_rules: Vec::new(),
+            project_root: Setting::default(PathBuf::new()),
+            llm_provider: Setting::default(LlmProvider::default()),
+            llm_base_url: Setting::default(None),
+            llm_model: Setting::default(None),
+            llm_command: Setting::default(None),
+            llm_timeout: Setting::default(Duration::ZERO),
+            llm_retries: Setting::default(0),
+            files: Vec::new(),
+            refused: Vec::new(),
+            user_dir: None,
+            trust_key_dir: PathBuf::new(),
+        }
+    }
+
+    fn apply_defaults(&mut self, home: Option<&Path>) {
+        for s in SETTINGS {
+            if let Some(d) = s.default {
+                // Every default parses (the table's test proves it), except that a `~/` one
+                // cannot without HOME: it then stays blank, and `load_from` says NoHome unless
+                // a later layer sets it.
+                let _ = s.apply(self, d, home, |_| Some(Origin::Default));
+            }
+        }
+    }
+
+    /// The spec spells the root `~/.leger`; an existing one is used when `~/.ledger` is absent
+    /// and nothing chose the root. Checked last, so a chosen root costs no `stat`.
+    fn prefer_the_specs_spelling(&mut self, home: Option<&Path>) {
+        if let (Origin::Default, Some(h)) = (&self.home.origin, home) {
+            let leger = h.join(".leger");
+            if !self.home.value.exists() && leger.exists() {
+                self.home.value = leger;
+            }
+        }
+    }
+
+    /// What the project file at `project_root` holds that needs trust, and whether it has it
+    /// (`None` when there is no project file).
+    pub fn inspect_project(&self) -> Result<Option<ProjectFile>, ConfigError> {
+        let path = project_config_path(&self.project_root.value);
+        let Some(text) = read_config(&path)? else {
+            return Ok(None);
+        };
+        let store = self.user_dir.as_deref().map(TrustStore::new);
+        let key = crate::secrets::key::Key::load(&self.trust_key_dir)
+            .ok()
+            .flatten();
+        let trust = match &store {
+            Some(s) => s
+                .status(&path, text.as_bytes(), key.as_ref())
+                .map_err(|e| ConfigError::File {
+                    path: s.path().to_path_buf(),
+                    message: e.to_string(),
+                })?,
+            None => trust::Status::Untrusted,
+        };
+        // Read as if untrusted: every sensitive setting then lands in `refused`.
+        let mut scratch = self.clone();
+        let mut src = FileSource {
+            origin: Origin::ProjectFile(path.clone()),
+            project: Some(ProjectTrust {
+                store: None,
+                secrets_dir: &path,
+                path: &path,
+                bytes: text.as_bytes(),
+                status: None,
+            }),
+            refused: Vec::new(),
+        };
+        scratch.apply_file(&path, &text, &mut src, None)?;
+        let sensitive = src.refused.into_iter().map(|r| (r.key, r.value)).collect();
+        Ok(Some(ProjectFile {
+            path,
+            bytes: text.into_bytes(),
+            sensitive,
+            trust,
+        }))
+    }
+
+    /// One file's settings, each through its table row's parser, then its rule lists.
+    ///
+    /// The file is read as TOML's borrowed document tree rather than deserialized into a
+    /// struct per section: the table stays the only list of keys, and skipping serde's value
+    /// visitor keeps this hook-path step about as cheap as the typed one it replaced.
+    fn apply_file(
+        &mut self,
+        path: &Path,
+        text: &str,
+        src: &mut FileSource<'_>,
+        home: Option<&Path>,
+    ) -> Result<(), ConfigError> {
+        let err = |message: String| ConfigError::File {
+            path: path.into(),
+            message,
+        };
+        let mut doc = DeTable::parse(text)
+            .map_err(|e| err(e.to_string()))?
+            .into_inner();
+        check_keys(&doc, text).map_err(err)?;
+        self.files.push(path.to_path_buf());
+        for s in SETTINGS {
+            let Some(v) = lookup(&doc, s.key) else {
+                continue;
+            };
+            let at = |m: String| err(format!("{} ({}): {m}", s.key, line(text, v)));
+            let value = file_text(s, v.get_ref()).map_err(at)?;
+            s.apply(self, &value, home, |class| src.admit(s.key, class, &value))
+                .map_err(at)?;
+        }
+        let key = SettingKey::SecretsRules;
+        for r in take_list::<RuleSpec>(&mut doc, key, text).map_err(err)? {
+            if let Some(o) = src.admit(key, key.class(), &r.name) {
+                self.secret_rules.push((r, o));
+            }
+        }
+        let key = SettingKey::GateRules;
+        for r in take_list::<UserRule>(&mut doc, key, text).map_err(err)? {
+            if let Some(o) = src.admit(key, key.class(), &r.id) {
+                self.gate_rules.push((r, o));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every `TRAIL_*` variable of the table, through the same parser as a file's value.
+    fn apply_env(&mut self, env: &dyn Env, home: Option<&Path>) -> Result<(), ConfigError> {
+        for s in SETTINGS {
+            if let Some(v) = env.var(s.env) {
+                s.apply(self, &v, home, |_| Some(Origin::Env(s.env.into())))
+                    .map_err(|message| ConfigError::Env {
+                        var: s.env.into(),
+                        key: s.key,
+                        message,
+                    })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The configured gate rules, for the gate's context.
+    pub fn gate_rules(&self) -> Vec<UserRule> {
+        self.gate_rules.iter().map(|(r, _)| r.clone()).collect()
+    }
+
+    /// Checks every configured gate rule against its own examples. Not done on the hook path
+    /// (parsing examples costs time on every tool call); commands a person runs call it.
+    pub fn check_gate_rules(&self) -> Result<(), ConfigError> {
+        for (r, origin) in &self.gate_rules {
+            if let Err(message) = crate::gate::custom::check(r) {
+                let path = match origin {
+                    Origin::UserFile(p) | Origin::ProjectFile(p) => p.clone(),
+                    other => PathBuf::from(other.to_string()),
+                };
+                return Err(ConfigError::File { path, message });
+            }
+        }
+        Ok(())
+    }
+
+    /// Ledger options from this configuration.
+    pub fn ledger_options(&self) -> LedgerOptions {
+        let mut o = LedgerOptions::new(self.secrets_dir.value.clone());
+        o.rotate_bytes = self.rotate_bytes.value;
+        o.alert_after = self.alert_after.value;
+        o.alert_command = self.alert_command.value.clone();
+        o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
+        o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
+        o
+    }
+}
+
+/// `trail config --json`: every row of [`SETTINGS`] under its key, then what is not a row.
+impl serde::Serialize for Config {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            settings: Rows<'a>,
+            project_root: &'a Setting<PathBuf>,
+            secret_rules: Vec<RuleJson<'a>>,
+            gate_rules: &'a [(UserRule, Origin)],
+            refused: &'a [Refused],
+            files: &'a [PathBuf],
+        }
+        #[derive(serde::Serialize)]
+        struct RuleJson<'a> {
+            name: &'a str,
+            regex: &'a str,
+            origin: &'a Origin,
+        }
+        struct Rows<'a>(&'a Config);
+        #[derive(serde::Serialize)]
+        struct Row<'a> {
+            value: Shown,
+            origin: &'a Origin,
+            env: &'static str,
+            class: Class,
+        }
+        impl serde::Serialize for Rows<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(SETTINGS.iter().map(|spec| {
+                    let (value, origin) = spec.get(self.0);
+                    let row = Row {
+                        value,
+                        origin,
+                        env: spec.env,
+                        class: spec.key.class(),
+                    };
+                    (spec.key.name(), row)
+                }))
+            }
+        }
+        Json {
+            settings: Rows(self),
+            project_root: &self.project_root,
+            secret_rules: (self.secret_rules.iter())
+                .map(|(r, origin)| RuleJson {
+                    name: &r.name,
+                    regex: &r.regex,
+                    origin,
+                })
+                .collect(),
+            gate_rules: &self.gate_rules,
+            refused: &self.refused,
+            files: &self.files,
+        }
+        .serialize(s)
+    }
+}
+
+/// Unknown sections and keys are errors that name them (a typo would otherwise be a setting
+/// silently not taken), and an API key gets the message saying where keys go.
+fn check_keys(doc: &DeTable<'_>, text: &str) -> Result<(), String> {
+    for (section, v) in doc {
+        let section = section.get_ref().as_ref();
+        let (DeValue::Table(table), true) = (v.get_ref(), keys_in(section).next().is_some()) else {
+            return Err(format!(
+                "unknown setting `{section}` ({}): settings live in the sections [ledger], \
+                 [secrets], [llm] and [gate]",
+                line(text, v)
+            ));
+        };
+        for (key, v) in table {
+            let key = key.get_ref().as_ref();
+            if section == "llm" && key == "api_key" {
+                // A key in a config file ends up in a commit or a backup sooner or later.
+                return Err(
+                    "llm.api_key: API keys are never read from config files; remove \
+                            it, then export TRAIL_LLM_API_KEY or put TRAIL_LLM_API_KEY=\"...\" \
+                            in ~/.secrets/trail.env"
+                        .into(),
+                );
+            }
+            if !keys_in(section).any(|k| k == key) {
+                let names: Vec<&str> = keys_in(section).collect();
+                return Err(format!(
+                    "unknown setting `{section}.{key}` ({}): [{section}] takes {}",
+                    line(text, v),
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The keys a file's `[section]` may hold, without the section: `rotate_bytes`, ….
+fn keys_in(section: &str) -> impl Iterator<Item = &'static str> + '_ {
+    SettingKey::ALL
+        .iter()
+        .filter_map(move |k| match k.name().split_once('.') {
+            Some((s, key)) if s == section => Some(key),
+            _ => None,
+        })
+}
+
+/// `line N` of a value, for messages.
+fn line(text: &str, v: &Spanned<DeValue<'_>>) -> String {
+    let at = v.span().start.min(text.len());
+    let n = text.as_bytes()[..at]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count();
+    format!("line {}", n + 1)
+}
+
+/// The value a file gives `key`, if any.
+fn lookup<'d, 'i>(doc: &'d DeTable<'i>, key: SettingKey) -> Option<&'d Spanned<DeValue<'i>>> {
+    let (section, name) = key.name().split_once('.')?;
+    match doc.get(section)?.get_ref() {
+        DeValue::Table(t) => t.get(name),
+        _ => None,
+    }
+}
+
+/// A file's value as the text its parser reads, so that `timeout = "2s"` in a file and
+/// `TRAIL_LLM_TIMEOUT=2s` are one string through one parser. A TOML number is taken as its
+/// digits where a number may be written (sizes and durations then refuse it for lack of unit).
+fn file_text(spec: &Spec, v: &DeValue<'_>) -> Result<String, String> {
+    match v {
+        DeValue::String(s) => Ok(s.to_string()),
+        DeValue::Integer(i) if spec.kind.takes_numbers() => {
+            Ok(i64::from_str_radix(i.as_str(), i.radix())
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| i.as_str().to_string()))
+        }
+        DeValue::Float(f) if spec.kind.takes_numbers() => Ok(f.as_str().to_string()),
+        _ => Err(format!("give {}", spec.kind.written_as())),
+    }
+}
+
+/// The `[[section.name]]` tables of a list setting, taken out of `doc`.
+fn take_list<T: DeserializeOwned>(
+    doc: &mut DeTable<'_>,
+    key: SettingKey,
+    text: &str,
+) -> Result<Vec<T>, String> {
+    let Some((section, name)) = key.name().split_once('.') else {
+        return Ok(Vec::new());
+    };
+    let Some(v) = (doc.get_mut(section)).and_then(|s| match s.get_mut() {
+        DeValue::Table(t) => t.remove(name),
+        _ => None,
+    }) else {
+        return Ok(Vec::new());
+    };
+    let at = line(text, &v);
+    let DeValue::Array(items) = v.into_inner() else {
+        return Err(format!("{key} ({at}): write each one as a [[{key}]] table"));
+    };
+    items
+        .iter()
+        .map(|item| {
+            T::deserialize(ValueDeserializer::from(item.clone()))
+                .map_err(|e| format!("{key} ({}): {}", line(text, item), e.message()))
+        })
+        .collect()
+}
+
+/// The user's trail config directory: `$XDG_CONFIG_HOME/trail`, else `~/.config/trail`.
+pub fn user_config_dir(env: &dyn Env) -> Option<PathBuf> {
+    env.var("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|d| d.join("trail"))
+}
+
+/// `<project>/.trail/config.toml`.
+pub fn project_config_path(project_root: &Path) -> PathBuf {
+    project_root.join(".trail").join("config.toml")
+}
+
+/// A config file's text, `None` when there is none. Read without following a symlink at the
+/// file, without blocking on a FIFO planted there (which once hung every hook), and only if it
+/// is a regular file of sane size.
+fn read_config(path: &Path) -> Result<Option<String>, ConfigError> {
+    let text = crate::fsutil::read_capped(path, 1 << 20).and_then(|b| {
+        String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    });
+    match text {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::File {
+            path: path.into(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// `$CLAUDE_PROJECT_DIR`, else the nearest directory with `.git`, else the working directory.
+fn project_root(env: &dyn Env) -> Setting<PathBuf> {
+    if let Some(p) = env.var("CLAUDE_PROJECT_DIR") {
+        return Setting {
+            value: PathBuf::from(p),
+            origin: Origin::Env("CLAUDE_PROJECT_DIR".into()),
+        };
+    }
+    let cwd = env.cwd();
+    let mut dir = Some(cwd.as_path());
+    while let Some(d) = dir {
+        if d.join(".git").exists() {
+            return Setting {
+                value: d.to_path_buf(),
+                origin: Origin::Default,
+            };
+        }
+        dir = d.parent();
+    }
+    Setting::default(cwd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct FakeEnv(HashMap<&'static str, String>, PathBuf);
+    impl Env for FakeEnv {
+        fn var(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+        fn cwd(&self) -> PathBuf {
+            self.1.clone()
+        }
+    }
+
+    #[test]
+    fn layers_apply_in_order_and_remember_their_origin() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(
+            home.path().join(".config/trail/config.toml"),
+            "[ledger]\nrotate_bytes = \"1MB\"\nalert_after = \"3s\"\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[ledger]\nalert_after = \"500ms\"\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        vars.insert("TRAIL_MAX_RECORDS", "50".to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, proj.path().into())).unwrap();
+        assert_eq!(c.rotate_bytes.value, 1024 * 1024);
+        assert!(matches!(c.rotate_bytes.origin, Origin::UserFile(_)));
+        assert_eq!(c.alert_after.value, Duration::from_millis(500));
+        assert!(matches!(c.alert_after.origin, Origin::ProjectFile(_)));
+        assert_eq!(c.max_records.value, 50);
+        assert_eq!(
+            c.max_records.origin,
+            Origin::Env("TRAIL_MAX_RECORDS".into())
+        );
+        assert_eq!(c.home.value, home.path().join(".ledger"));
+        assert_eq!(c.secrets_dir.value, home.path().join(".secrets"));
+    }
+
+    #[test]
+    fn a_typo_in_a_config_file_names_the_file_and_key() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(
+            home.path().join(".config/trail/config.toml"),
+            "[ledger]\nrotate_byte = 5\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let e = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("config.toml") && msg.contains("rotate_byte"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_specs_spelling_of_the_root_is_honoured_when_it_exists() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir(home.path().join(".leger")).unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
+        assert_eq!(c.home.value, home.path().join(".leger"));
+    }
+
+    #[test]
+    fn llm_settings_layer_and_an_api_key_in_a_config_file_is_refused() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\nprovider = \"openai\"\nmodel = \"m1\"\ntimeout = \"2s\"\nretries = 1\n",
+        )
+        .unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.path().display().to_string());
+        vars.insert("TRAIL_LLM_MODEL", "m2".to_string());
+        let c = Config::load_from(&FakeEnv(vars.clone(), proj.path().into())).unwrap();
+        // A provider that sends data off the machine needs the person's trust in the file.
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.refused[0].key, SettingKey::LlmProvider);
+        assert_eq!(c.llm_model.value.as_deref(), Some("m2"));
+        assert_eq!(c.llm_model.origin, Origin::Env("TRAIL_LLM_MODEL".into()));
+        assert_eq!(c.llm_timeout.value, Duration::from_secs(2));
+        assert_eq!(c.llm_retries.value, 1);
+
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\napi_key = \"sk-abc\"\n",
+        )
+        .unwrap();
+        let msg = Config::load_from(&FakeEnv(vars.clone(), proj.path().into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("llm.api_key")
+                && msg.contains("TRAIL_LLM_API_KEY")
+                && !msg.contains("sk-abc"),
+            "{msg}"
+        );
+        vars.insert("TRAIL_LLM_PROVIDER", "gpt".to_string());
+        std::fs::remove_file(proj.path().join(".trail/config.toml")).unwrap();
+        let msg = Config::load_from(&FakeEnv(vars, proj.path().into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("TRAIL_LLM_PROVIDER") && msg.contains("extractive"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_default_provider_is_offline() {
+        let home = tempfile::tempdir().unwrap();
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.path().display().to_string());
+        let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.llm_timeout.value, Duration::from_secs(120));
+    }
+
+    fn project_env(home: &Path, proj: &Path) -> FakeEnv {
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.display().to_string());
+        vars.insert("CLAUDE_PROJECT_DIR", proj.display().to_string());
+        FakeEnv(vars, proj.into())
+    }
+
+    const HOSTILE: &str = "[ledger]\nhome = \"/tmp/elsewhere\"\nalert_command = \"id\"\nalert_after = \"0s\"\n\
+                           [secrets]\ndir = \"vendor/cache\"\n\
+                           [llm]\nprovider = \"openai\"\nbase_url = \"https://evil.example\"\n\
+                           command = \"touch pwned\"\nmodel = \"m\"\n";
+
+    #[test]
+    fn sensitive_settings_of_an_untrusted_project_file_are_refused_with_their_origin() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(proj.path().join(".trail/config.toml"), HOSTILE).unwrap();
+        let c = Config::load_from(&project_env(home.path(), proj.path())).unwrap();
+        assert_eq!(c.home.value, home.path().join(".ledger"));
+        assert_eq!(c.alert_command.value, None);
+        assert_eq!(c.secrets_dir.value, home.path().join(".secrets"));
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert_eq!(c.llm_base_url.value, None);
+        assert_eq!(c.llm_command.value, None);
+        // Ordinary settings still count.
+        assert_eq!(c.alert_after.value, Duration::ZERO);
+        assert_eq!(c.llm_model.value.as_deref(), Some("m"));
+        let refused: Vec<&str> = c.refused.iter().map(|r| r.key.name()).collect();
+        assert_eq!(
+            refused,
+            [
+                "ledger.home",
+                "ledger.alert_command",
+                "secrets.dir",
+                "llm.provider",
+                "llm.base_url",
+                "llm.command"
+            ]
+        );
+        assert!(
+            c.refused.iter().all(|r| r.trust == trust::Status::Untrusted
+                && matches!(r.origin, Origin::ProjectFile(_)))
+        );
+    }
+
+    #[test]
+    fn a_trusted_project_file_counts_until_its_bytes_change() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        let file = proj.path().join(".trail/config.toml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, HOSTILE).unwrap();
+        let env = project_env(home.path(), proj.path());
+        let c = Config::load_from(&env).unwrap();
+        let p = c.inspect_project().unwrap().unwrap();
+        assert_eq!(p.sensitive.len(), 6);
+        assert_eq!(p.trust, trust::Status::Untrusted);
+        let key = crate::secrets::key::Key::load_or_create(&c.trust_key_dir).unwrap();
+        TrustStore::new(c.user_dir.as_deref().unwrap())
+            .trust(&p.path, &p.bytes, "now", &key)
+            .unwrap();
+        let c = Config::load_from(&env).unwrap();
+        assert!(c.refused.is_empty());
+        assert_eq!(c.alert_command.value.as_deref(), Some("id"));
+        assert!(matches!(c.alert_command.origin, Origin::ProjectFile(_)));
+        std::fs::write(&file, format!("{HOSTILE}\n")).unwrap();
+        let c = Config::load_from(&env).unwrap();
+        assert_eq!(c.alert_command.value, None);
+        assert!(c.refused.iter().all(|r| r.trust == trust::Status::Changed));
+    }
+
+    #[test]
+    fn the_users_own_file_and_the_offline_provider_need_no_trust() {
+        let home = tempfile::tempdir().unwrap();
+        let proj = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".config/trail")).unwrap();
+        std::fs::write(home.path().join(".config/trail/config.toml"), HOSTILE).unwrap();
+        std::fs::create_dir_all(proj.path().join(".trail")).unwrap();
+        std::fs::write(
+            proj.path().join(".trail/config.toml"),
+            "[llm]\nprovider = \"extractive\"\n",
+        )
+        .unwrap();
+        let c = Config::load_from(&project_env(home.path(), proj.path())).unwrap();
+        assert!(c.refused.is_empty());
+        assert_eq!(c.alert_command.value.as_deref(), Some("id"));
+        assert_eq!(c.llm_command.value.as_deref(), Some("touch pwned"));
+        assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
+        assert!(matches!(c.llm_provider.origin, Origin::ProjectFile(_)));
+    }
+
+    fn env_with(home: &Path, var: &'static str, value: &str) -> FakeEnv {
+        let mut vars = HashMap::new();
+        vars.insert("HOME", home.display().to_string());
+        vars.insert(var, value.to_string());
+        FakeEnv(vars, home.into())
+    }
+
+    fn user_file(home: &Path, text: &str) {
+        std::fs::create_dir_all(home.join(".config/trail")).unwrap();
+        std::fs::write(home.join(".config/trail/config.toml"), text).unwrap();
+    }
+
+    #[test]
+    fn a_file_and_the_environment_read_the_same_text_as_the_same_value() {
+        let samples = [
+            ("~/elsewhere", "/fixed/path"),
+            ("64KB", "1.5GB"),
+            ("750ms", "3s"),
+            ("1", "10"),
+            ("openai", "Anthropic"),
+            ("curl -d @- localhost", "x"),
+        ];
+        for spec in SETTINGS {
+            for text in [samples.map(|s| s.0), samples.map(|s| s.1)].concat() {
+                let home = tempfile::tempdir().unwrap();
+                let from_env = Config::load_from(&env_with(home.path(), spec.env, text));
+                let (section, key) = spec.key.name().split_once('.').unwrap();
+                user_file(home.path(), &format!("[{section}]\n{key} = {text:?}\n"));
+                let mut vars = HashMap::new();
+                vars.insert("HOME", home.path().display().to_string());
+                let from_file = Config::load_from(&FakeEnv(vars, home.path().into()));
+                match (from_env, from_file) {
+                    (Ok(e), Ok(f)) => {
+                        assert_eq!(
+                            spec.get(&e).0.to_string(),
+                            spec.get(&f).0.to_string(),
+                            "{spec} = {text:?}",
+                            spec = spec.key
+                        );
+                        assert_eq!(spec.get(&e).1, &Origin::Env(spec.env.into()));
+                        assert!(matches!(spec.get(&f).1, Origin::UserFile(_)));
+                    }
+                    (Err(_), Err(_)) => {}
+                    (e, f) => panic!("{} = {text:?}: env {e:?}, file {f:?}", spec.key),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_unknown_section_or_key_is_named_with_what_is_known() {
+        let home = tempfile::tempdir().unwrap();
+        user_file(home.path(), "[llm]\ntimout = \"2s\"\n");
+        let msg = Config::load_from(&env_with(home.path(), "X", ""))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("llm.timout") && msg.contains("timeout") && msg.contains("retries"),
+            "{msg}"
+        );
+        user_file(home.path(), "[ledgr]\nhome = \"/x\"\n");
+        let msg = Config::load_from(&env_with(home.path(), "X", ""))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("ledgr") && msg.contains("[ledger]"), "{msg}");
+        user_file(home.path(), "[llm]\nmodel = 5\n");
+        let msg = Config::load_from(&env_with(home.path(), "X", ""))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("llm.model") && msg.contains("in quotes"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_rule_list_must_be_tables() {
+        let home = tempfile::tempdir().unwrap();
+        user_file(home.path(), "[secrets]\nrules = \"x\"\n");
+        let msg = Config::load_from(&env_with(home.path(), "X", ""))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("[[secrets.rules]]"), "{msg}");
+    }
+
+    #[test]
+    fn json_lists_every_setting_under_its_key() {
+        let home = tempfile::tempdir().unwrap();
+        let c = Config::load_from(&env_with(home.path(), "TRAIL_LLM_TIMEOUT", "90s")).unwrap();
+        let j = serde_json::to_value(&c).unwrap();
+        let keys: Vec<&str> = j["settings"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let names: Vec<&str> = SETTINGS.iter().map(|s| s.key.name()).collect();
+        assert_eq!(keys, names);
+        assert_eq!(j["settings"]["llm.timeout"]["value"], "90s");
+        assert_eq!(
+            j["settings"]["llm.timeout"]["origin"]["detail"],
+            "TRAIL_LLM_TIMEOUT"
+        );
+        assert_eq!(j["settings"]["ledger.rotate_bytes"]["value"], "100MB");
+        assert_eq!(j["settings"]["ledger.max_records"]["value"], 500);
+        assert_eq!(j["settings"]["llm.model"]["value"], serde_json::Value::Null);
+        assert_eq!(j["settings"]["llm.command"]["class"], "sensitive");
+    }
+
+    #[test]
+    fn a_home_of_tilde_in_the_environment_is_the_home_directory() {
+        let home = tempfile::tempdir().unwrap();
+        let c = Config::load_from(&env_with(home.path(), "TRAIL_HOME", "~/j")).unwrap();
+        assert_eq!(c.home.value, home.path().join("j"));
+        let mut vars = HashMap::new();
+        vars.insert("TRAIL_HOME", "/j".to_string());
+        let e = Config::load_from(&FakeEnv(vars, "/".into())).unwrap_err();
+        assert!(matches!(e, ConfigError::NoHome), "{e}");
+    }
+
+    /// Regression tests, one per bug, named after it.
+    mod regression {
+        use super::*;
+
+        /// `llm.timeout = 120` in a file meant 120 s while `TRAIL_LLM_TIMEOUT=120` meant
+        /// 120 ms: a thousandfold difference depending on where the same text was written.
+        /// Now both are refused, naming the key and how to write it; with a unit both agree.
+        #[test]
+        fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
+            let home = tempfile::tempdir().unwrap();
+            let e = Config::load_from(&env_with(home.path(), "TRAIL_LLM_TIMEOUT", "120"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("TRAIL_LLM_TIMEOUT")
+                    && e.contains("llm.timeout")
+                    && e.contains("\"120s\"")
+                    && e.contains("\"120ms\""),
+                "{e}"
+            );
+            user_file(home.path(), "[llm]\ntimeout = 120\n");
+            let f = Config::load_from(&env_with(home.path(), "X", ""))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                f.contains("config.toml")
+                    && f.contains("llm.timeout")
+                    && f.contains("\"120s\"")
+                    && f.contains("\"120ms\""),
+                "{f}"
+            );
+            user_file(home.path(), "[llm]\ntimeout = \"120s\"\n");
+            let file = Config::load_from(&env_with(home.path(), "X", "")).unwrap();
+            let env =
+                Config::load_from(&env_with(home.path(), "TRAIL_LLM_TIMEOUT", "120s")).unwrap();
+            assert_eq!(file.llm_timeout.value, Duration::from_secs(120));
+            assert_eq!(env.llm_timeout.value, Duration::from_secs(120));
+        }
+
+        /// The same ambiguity for every other size and duration: `alert_after = 500` and
+        /// `rotate_bytes = 1048576` had meanings no one could see from the text.
+        #[test]
+        fn every_size_and_duration_refuses_a_bare_number_in_a_file_and_the_env() {
+            let home = tempfile::tempdir().unwrap();
+            for spec in SETTINGS {
+                if !matches!(spec.kind, Kind::Size(_) | Kind::Duration { .. }) {
+                    continue;
+                }
+                let (section, key) = spec.key.name().split_once('.').unwrap();
+                for number in ["500", "0"] {
+                    user_file(home.path(), &format!("[{section}]\n{key} = {number}\n"));
+                    let f = Config::load_from(&env_with(home.path(), "X", ""))
+                        .unwrap_err()
+                        .to_string();
+                    assert!(f.contains(spec.key.name()) && f.contains("no unit"), "{f}");
+                    std::fs::remove_file(home.path().join(".config/trail/config.toml")).unwrap();
+                    let e = Config::load_from(&env_with(home.path(), spec.env, number))
+                        .unwrap_err()
+                        .to_string();
+                    assert!(e.contains(spec.env) && e.contains("no unit"), "{e}");
+                }
+            }
+        }
+    }
+}

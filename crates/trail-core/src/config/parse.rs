@@ -1,0 +1,243 @@
+//! One parser per kind of value, shared by config files and the environment, and the text form
+//! each value is shown in (which parses back to the same value).
+//!
+//! Sizes and durations need their unit. A bare `120` once meant 120 s for `llm.timeout` in a
+//! file and 120 ms in `$TRAIL_LLM_TIMEOUT`; rather than pick one reading and surprise whoever
+//! expected the other, a bare number is refused with a message saying how to write it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `100MB`, `64KB`, `1.5 GiB`, `4096B`. Units are powers of 1024 and case does not matter.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let (num, unit) = split_number(s);
+    if num.is_empty() || num.parse::<f64>().is_err() {
+        return Err(format!("`{s}` is not a size: write it like \"100MB\""));
+    }
+    let mult: f64 = match unit.to_ascii_lowercase().as_str() {
+        "" => {
+            return Err(format!(
+                "`{s}` has no unit: write \"{num}B\" for bytes, or use KB, MB or GB (\"100MB\")"
+            ));
+        }
+        "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        u => {
+            return Err(format!(
+                "unknown size unit `{u}` in `{s}`: use B, KB, MB or GB"
+            ));
+        }
+    };
+    // `as` saturates, so an absurdly long number becomes u64::MAX rather than wrapping.
+    let v = (num.parse::<f64>().unwrap_or(0.0) * mult) as u64;
+    if v == 0 {
+        return Err(format!("`{s}` must be more than zero bytes"));
+    }
+    Ok(v)
+}
+
+/// `500ms`, `2s`, `1.5s`, `1m` (or `1min`).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let (num, unit) = split_number(s);
+    let Ok(n) = num.parse::<f64>() else {
+        return Err(format!(
+            "`{s}` is not a duration: write it like \"2s\" or \"500ms\""
+        ));
+    };
+    let ms_per_unit = match unit {
+        "" => {
+            return Err(format!(
+                "`{s}` has no unit: write \"{num}s\" for seconds or \"{num}ms\" for milliseconds"
+            ));
+        }
+        "ms" => 1.0,
+        "s" => 1000.0,
+        "m" | "min" => 60_000.0,
+        u => {
+            return Err(format!(
+                "unknown duration unit `{u}` in `{s}`: use ms, s or m"
+            ));
+        }
+    };
+    // Whole milliseconds: `Duration::from_secs_f64` panics on overflow, `as` saturates.
+    Ok(Duration::from_millis((n * ms_per_unit) as u64))
+}
+
+/// A whole number from `min` to `max`.
+pub fn parse_count(s: &str, min: u32, max: u32) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ if max == u32::MAX => Err(format!("`{s}` is not a whole number of at least {min}")),
+        _ => Err(format!("`{s}` is not a whole number from {min} to {max}")),
+    }
+}
+
+/// A path; a leading `~/` is the home directory, which must then be known.
+pub fn parse_path(s: &str, home: Option<&Path>) -> Result<PathBuf, String> {
+    // `~user/…` is a shell's business, and a name that merely starts with `~` is a name.
+    let rest = match s.strip_prefix('~').map(|r| (r, r.strip_prefix('/'))) {
+        Some(("", _)) => "",
+        Some((_, Some(rest))) => rest,
+        _ => return Ok(PathBuf::from(s)),
+    };
+    match home {
+        Some(h) if rest.is_empty() => Ok(h.to_path_buf()),
+        Some(h) => Ok(h.join(rest)),
+        None => Err(format!("`{s}` starts with `~` but HOME is not set")),
+    }
+}
+
+/// A size in the largest unit that shows it exactly: `100MB`, `1536KB`, `1000B`.
+pub fn format_size(bytes: u64) -> String {
+    for (unit, size) in [("GB", 1u64 << 30), ("MB", 1 << 20), ("KB", 1 << 10)] {
+        if bytes >= size && bytes.is_multiple_of(size) {
+            return format!("{}{unit}", bytes / size);
+        }
+    }
+    format!("{bytes}B")
+}
+
+/// A duration in whole seconds when it is one, else in milliseconds: `2s`, `1500ms`.
+pub fn format_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}
+
+/// The number in front and the unit after it, both trimmed: `" 1.5 GiB"` → `("1.5", "GiB")`.
+fn split_number(s: &str) -> (&str, &str) {
+    let t = s.trim();
+    let at = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(at);
+    (num, unit.trim())
+}
+
+/// The LLM behind `trail dream`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmProvider {
+    /// OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp server, vLLM).
+    Openai,
+    /// Anthropic Messages API.
+    Anthropic,
+    /// Any CLI: the prompt on its stdin, the answer on its stdout.
+    Command,
+    /// No LLM: daily facts merged and deduplicated, offline. `Default` only so that a blank
+    /// `Config` sends nothing anywhere; the settings table says what the default is.
+    #[default]
+    Extractive,
+}
+
+impl LlmProvider {
+    pub const NAMES: &'static str = "openai, anthropic, command or extractive";
+
+    pub fn parse(s: &str) -> Option<LlmProvider> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "openai" | "openai-compatible" => Some(LlmProvider::Openai),
+            "anthropic" => Some(LlmProvider::Anthropic),
+            "command" => Some(LlmProvider::Command),
+            "extractive" => Some(LlmProvider::Extractive),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmProvider::Openai => "openai",
+            LlmProvider::Anthropic => "anthropic",
+            LlmProvider::Command => "command",
+            LlmProvider::Extractive => "extractive",
+        }
+    }
+}
+
+impl fmt::Display for LlmProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_need_a_unit_and_show_in_the_largest_exact_one() {
+        assert_eq!(parse_size("100MB"), Ok(100 << 20));
+        assert_eq!(parse_size(" 1.5 GiB "), Ok(3 << 29));
+        assert_eq!(parse_size("4096B"), Ok(4096));
+        assert_eq!(parse_size("64k"), Ok(64 << 10));
+        for bad in [
+            "4096",
+            "lots",
+            "",
+            "MB",
+            "-1MB",
+            "0KB",
+            "2 fortnights",
+            "1e9B",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert!(parse_size(&"9".repeat(400)).is_err());
+        assert_eq!(parse_size(&format!("{}B", "9".repeat(400))), Ok(u64::MAX));
+        for n in [1, 1000, 1024, 1536, 100 << 20, 3 << 30, u64::MAX] {
+            assert_eq!(parse_size(&format_size(n)), Ok(n), "{}", format_size(n));
+        }
+        assert_eq!(format_size(100 << 20), "100MB");
+    }
+
+    #[test]
+    fn durations_need_a_unit_and_show_in_seconds_when_whole() {
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("150ms"), Ok(Duration::from_millis(150)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
+        for bad in ["120", "0", "2 fortnights", "s", "", "-1s", "1h"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+        for ms in [0, 1, 999, 1000, 1500, 120_000] {
+            let d = Duration::from_millis(ms);
+            assert_eq!(parse_duration(&format_duration(d)), Ok(d));
+        }
+        assert_eq!(format_duration(Duration::from_secs(120)), "120s");
+    }
+
+    #[test]
+    fn a_bare_number_is_refused_with_the_way_to_write_it() {
+        let e = parse_duration("120").unwrap_err();
+        assert!(e.contains("\"120s\"") && e.contains("\"120ms\""), "{e}");
+        let e = parse_size("1048576").unwrap_err();
+        assert!(e.contains("\"1048576B\"") && e.contains("MB"), "{e}");
+    }
+
+    #[test]
+    fn counts_and_paths() {
+        assert_eq!(parse_count("10", 0, 10), Ok(10));
+        assert!(parse_count("11", 0, 10).is_err());
+        assert!(
+            parse_count("0", 1, u32::MAX)
+                .unwrap_err()
+                .contains("at least 1")
+        );
+        assert!(parse_count("-1", 0, 10).is_err());
+        let home = Path::new("/h");
+        assert_eq!(parse_path("~/x", Some(home)), Ok(PathBuf::from("/h/x")));
+        assert_eq!(parse_path("~", Some(home)), Ok(PathBuf::from("/h")));
+        assert_eq!(
+            parse_path("~bob/x", Some(home)),
+            Ok(PathBuf::from("~bob/x"))
+        );
+        assert_eq!(parse_path("rel/x", None), Ok(PathBuf::from("rel/x")));
+        assert!(parse_path("~/x", None).is_err());
+    }
+}

@@ -1,0 +1,61 @@
+//! One test per bug, named after it, through the real binary (ripgrep's `tests/regression.rs`).
+
+use crate::common::*;
+
+/// `llm.timeout = 120` in a config file meant 120 s, while `TRAIL_LLM_TIMEOUT=120` meant 120 ms.
+/// A bare number is now refused wherever it is written, with the key and how to write it; with
+/// a unit, a file and the environment agree.
+#[test]
+fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
+    let env = TestEnv::new().env("TRAIL_LLM_TIMEOUT", "120");
+    let out = env.run(&["config"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("$TRAIL_LLM_TIMEOUT (llm.timeout)")
+            && err.contains("\"120s\"")
+            && err.contains("\"120ms\""),
+        "{err}"
+    );
+
+    let env = TestEnv::new();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "[llm]\ntimeout = 120\n").unwrap();
+    let out = env.run(&["config"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("config.toml: llm.timeout (line 2):") && err.contains("\"120s\""),
+        "{err}"
+    );
+
+    std::fs::write(&file, "[llm]\ntimeout = \"120s\"\n").unwrap();
+    let from_file = env.ok(&["config", "--json"]);
+    let from_env = TestEnv::new()
+        .env("TRAIL_LLM_TIMEOUT", "120s")
+        .ok(&["config", "--json"]);
+    let timeout = |json: &str| {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v["settings"]["llm.timeout"]["value"].clone()
+    };
+    assert_eq!(timeout(&from_file), "120s");
+    assert_eq!(timeout(&from_env), "120s");
+}
+
+/// What a bare number costs someone upgrading: every tool call is refused (a guardrail whose
+/// configuration cannot be read fails closed), with the message saying what to write instead.
+#[test]
+fn a_bare_size_in_the_config_is_refused_by_the_hook_with_the_fix() {
+    let env = TestEnv::new();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "[ledger]\nrotate_bytes = 104857600\n").unwrap();
+    let reason = denied(&bash(&env, "ls")).expect("a broken configuration fails closed");
+    assert!(
+        reason.contains("ledger.rotate_bytes") && reason.contains("\"104857600B\""),
+        "{reason}"
+    );
+    std::fs::write(&file, "[ledger]\nrotate_bytes = \"100MB\"\n").unwrap();
+    assert_eq!(denied(&bash(&env, "ls")), None);
+}
