@@ -11,11 +11,11 @@ use std::process::{Command, Stdio};
 pub fn missing_views(project_root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let state = project_root.join(crate::state::FILE_NAME);
-    let kept = project_root.join(".trail").join("state");
+    let layout = crate::layout::Layout::new(project_root);
     // Only a view that was there is missed (trail wrote it: its hash, or the dream's files, are
     // kept); a project that never had one spawns no git here.
     if !state.exists()
-        && kept.join("active_context.sha256").exists()
+        && layout.state_hash().exists()
         && let Some(bytes) = from_git(project_root, crate::state::FILE_NAME)
         // Only a file trail can read comes back: a broken one would block junctions.
         && crate::state::parse(&state, &bytes).is_ok()
@@ -26,9 +26,9 @@ pub fn missing_views(project_root: &Path) -> Vec<String> {
             crate::state::FILE_NAME
         ));
     }
-    let memory = project_root.join(".trail").join("MEMORY.md");
-    let backup = kept.join("MEMORY.md.bak");
-    if !memory.exists() && (backup.exists() || kept.join("dream.hash").exists()) {
+    let memory = layout.core_memory();
+    let backup = layout.memory_backup();
+    if !memory.exists() && (backup.exists() || layout.dream_hash().exists()) {
         let (bytes, whence) = match from_git(project_root, ".trail/MEMORY.md") {
             Some(b) => (Some(b), "git's last commit"),
             None => (

@@ -11,6 +11,7 @@
 //! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
 //! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
+//! - [`layout`]: every path trail keeps in a project, named once.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
@@ -28,6 +29,7 @@ pub mod guard;
 pub mod heal;
 pub mod host;
 pub mod install;
+pub mod layout;
 pub mod ledger;
 pub mod llm;
 pub mod memory;

@@ -36,7 +36,7 @@ pub struct Entry {
 }
 
 pub fn log_path(project_root: &Path) -> PathBuf {
-    project_root.join(".proof").join("session_log.jsonl")
+    crate::layout::Layout::new(project_root).proof_log()
 }
 
 fn name_of(tool: &Tool) -> String {

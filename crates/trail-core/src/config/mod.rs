@@ -581,7 +581,7 @@ pub fn user_config_dir(env: &dyn Env) -> Option<PathBuf> {
 
 /// `<project>/.trail/config.toml`.
 pub fn project_config_path(project_root: &Path) -> PathBuf {
-    project_root.join(".trail").join("config.toml")
+    crate::layout::Layout::new(project_root).config()
 }
 
 /// A config file's text, `None` when there is none. Read without following a symlink at the

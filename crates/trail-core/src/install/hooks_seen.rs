@@ -5,10 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-const FILE: &str = "hooks-seen.json";
-
 fn path(root: &Path) -> PathBuf {
-    root.join(".trail").join("state").join(FILE)
+    crate::layout::Layout::new(root).hooks_seen()
 }
 
 /// trail's hook commands in a settings file's text.

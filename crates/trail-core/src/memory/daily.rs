@@ -41,7 +41,7 @@ pub struct Flushed {
 }
 
 pub fn memory_dir(project_root: &Path) -> PathBuf {
-    project_root.join(".trail").join("memory")
+    crate::layout::Layout::new(project_root).memory_dir()
 }
 
 pub(crate) fn day_and_time(ts: Ts) -> (String, String) {

@@ -61,12 +61,12 @@ pub struct Paths {
 
 impl Paths {
     pub fn new(project_root: &Path) -> Paths {
-        let trail = project_root.join(".trail");
+        let layout = crate::layout::Layout::new(project_root);
         Paths {
-            memory: trail.join("MEMORY.md"),
-            backup: trail.join("state").join("MEMORY.md.bak"),
-            hash: trail.join("state").join("dream.hash"),
-            dreams: memory_dir(project_root).join("dreams"),
+            memory: layout.core_memory(),
+            backup: layout.memory_backup(),
+            hash: layout.dream_hash(),
+            dreams: layout.dreams_dir(),
         }
     }
 }

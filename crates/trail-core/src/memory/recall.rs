@@ -51,7 +51,7 @@ fn words(s: &str) -> Vec<String> {
 /// Memory files to search: MEMORY.md first, then daily files newest first.
 fn files(project_root: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    let core = project_root.join(".trail").join("MEMORY.md");
+    let core = crate::layout::Layout::new(project_root).core_memory();
     if core.exists() {
         out.push(("MEMORY.md".to_string(), core));
     }

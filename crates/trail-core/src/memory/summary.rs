@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::daily::Flushed;
 
 fn pending(root: &Path) -> PathBuf {
-    root.join(".trail").join("state").join("summary.pending")
+    crate::layout::Layout::new(root).summary_ticket()
 }
 
 /// Leaves the ticket for a block just written (a flush that wrote nothing leaves none).
@@ -47,7 +47,7 @@ pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
     // The ticket names a day file; the agent can write tickets' neighbours, so only a file in
     // daily memory is read.
     let day = Path::new(day);
-    let memory = root.join(".trail").join("memory");
+    let memory = crate::layout::Layout::new(root).memory_dir();
     if !day.starts_with(&memory)
         || day
             .components()

@@ -143,7 +143,7 @@ pub enum Grant {
 }
 
 pub fn journal_path(state_dir: &Path) -> PathBuf {
-    state_dir.join("grants.jsonl")
+    state_dir.join(crate::layout::Layout::GRANTS)
 }
 
 /// The journal's verdicts.

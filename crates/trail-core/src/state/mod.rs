@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 pub use schema::{Mode, State};
 
-pub const FILE_NAME: &str = "active_context.yaml";
+pub const FILE_NAME: &str = crate::layout::STATE_FILE;
 /// How long a writer waits for the state lock (§9).
 const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -121,11 +121,11 @@ impl Store {
 
     /// `.trail/state/`: locks, hashes, the grants journal (git-ignored).
     pub fn state_dir(&self) -> PathBuf {
-        self.root.join(".trail").join("state")
+        crate::layout::Layout::new(&self.root).state_dir()
     }
 
     fn hash_path(&self) -> PathBuf {
-        self.state_dir().join("active_context.sha256")
+        crate::layout::Layout::new(&self.root).state_hash()
     }
 
     fn read_bytes(&self) -> Result<Option<Vec<u8>>, StateError> {
@@ -169,7 +169,7 @@ impl Store {
     }
 
     fn lock(&self) -> Result<File, StateError> {
-        let path = self.state_dir().join("state.lock");
+        let path = crate::layout::Layout::new(&self.root).state_lock();
         // Created through no symlink: a link here would create (or lock) a file anywhere.
         let f = crate::fsutil::open_in(&self.root, &path, crate::fsutil::Access::ReadWriteCreate)
             .map_err(io(&path))?;
@@ -282,7 +282,7 @@ impl Store {
             && !b.starts_with(HEADER.as_bytes())
         {
             // First rewrite of a file trail did not write: keep it whole (comments included).
-            let keep = self.state_dir().join("active_context.before-trail.yaml");
+            let keep = crate::layout::Layout::new(&self.root).state_before_trail();
             if std::fs::symlink_metadata(&keep).is_err() {
                 crate::fsutil::atomic_write_in(&self.root, &keep, b).map_err(io(&keep))?;
             }

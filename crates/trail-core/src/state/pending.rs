@@ -17,12 +17,11 @@ use super::grants::Subject;
 use super::schema::Junction;
 use crate::secrets::key::Key;
 
-const FILE_NAME: &str = "pending.json";
 /// A pending junction is a few hundred bytes; anything much larger was not written by trail.
 const CAP: u64 = 1 << 20;
 
 pub fn path(state_dir: &Path) -> PathBuf {
-    state_dir.join(FILE_NAME)
+    state_dir.join(crate::layout::Layout::PENDING)
 }
 
 /// A junction waiting for a person.

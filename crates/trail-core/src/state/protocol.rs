@@ -542,7 +542,7 @@ pub fn on_stop(store: &Store, now: Ts) -> Result<Captured, StateError> {
 /// Done: the session's record goes to `.proof/archive.jsonl` (appended, synced) and the state
 /// starts over in plan mode, keeping memory and whatever else the file holds.
 fn archive(root: &Path, state: &mut State, now: Ts) -> Result<(), StateError> {
-    let path = root.join(".proof").join("archive.jsonl");
+    let path = crate::layout::Layout::new(root).proof_archive();
     let entry = serde_json::json!({
         "archived_at": now.to_string(),
         "objective": state.objective,

@@ -110,7 +110,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
             what: "the instruction block",
             changed: c,
         });
-        let p = root.join(".trail").join(".gitignore");
+        let p = trail_core::layout::Layout::new(&root).gitignore();
         let c = gitignore(&root, &p, install)?;
         changed.push(FileChange {
             path: p,

@@ -64,7 +64,7 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
 fn show() -> CliResult {
     let config = Config::load()?;
     let root = &config.project_root.value;
-    let core = root.join(".trail").join("MEMORY.md");
+    let core = trail_core::layout::Layout::new(root).core_memory();
     let mut s = match read_project(root, &core) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -120,7 +120,7 @@ fn verify(json: bool) -> CliResult {
     use trail_core::memory::verify::{Source, Verdict, verify};
     let config = Config::load()?;
     let root = &config.project_root.value;
-    let core = root.join(".trail").join("MEMORY.md");
+    let core = trail_core::layout::Layout::new(root).core_memory();
     let memory = read_project(root, &core).map_err(|e| {
         CliError::usage(format!("cannot read {}: {e}", core.display())).with_hint(
             "core memory is written by `trail dream`; daily memory by hooks and `trail remember`",

@@ -169,7 +169,7 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     let tokens = trail_core::transcript::context_tokens(path).ok()??;
     let band = BANDS.iter().find(|(at, _, _)| tokens >= *at);
     let name = band.map(|b| b.1).unwrap_or("green");
-    let marker = cx.store().state_dir().join("attention");
+    let marker = trail_core::layout::Layout::new(cx.root()).attention();
     // Inside the project: read and written without following a symlink planted there.
     let last = trail_core::fsutil::read_string_in(cx.root(), &marker, 64).unwrap_or_default();
     if last.trim() != name {

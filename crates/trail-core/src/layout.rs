@@ -1,0 +1,136 @@
+//! Where trail keeps things in a project. Every path under the project root is named here, once;
+//! everything else asks a [`Layout`].
+//!
+//! ```text
+//! active_context.yaml                       the state view (Operator's Edge v4)
+//! .proof/session_log.jsonl                  one line per tool call (append-only)
+//! .proof/archive.jsonl                      sessions archived in done mode
+//! .trail/config.toml                        project configuration
+//! .trail/.gitignore                         keeps .trail/state/ out of git
+//! .trail/MEMORY.md                          core memory
+//! .trail/memory/YYYY-MM-DD.md               daily memory
+//! .trail/memory/dreams/YYYY-MM-DD.md        dream diaries
+//! .trail/state/                             trail's own records (the agent may not write here):
+//!   grants.jsonl                            the signed grants journal
+//!   pending.json                            the signed pending junction
+//!   state.lock                              the state lock
+//!   active_context.sha256                   hash of the view as trail last wrote it
+//!   active_context.before-trail.yaml        an older view, kept whole before its first rewrite
+//!   hooks-seen.json                         trail's hook count per settings layer at SessionStart
+//!   summary.pending                         the context summary callback's ticket
+//!   attention                               the attention budget's last band
+//!   MEMORY.md.bak                           MEMORY.md before the last dream
+//!   dream.hash                              the daily content the last dream consolidated
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// The state view's file name (at the project root).
+pub const STATE_FILE: &str = "active_context.yaml";
+
+/// One project's paths.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    root: PathBuf,
+}
+
+impl Layout {
+    /// The grants journal's name inside the state directory.
+    pub const GRANTS: &'static str = "grants.jsonl";
+    /// The pending junction's name inside the state directory.
+    pub const PENDING: &'static str = "pending.json";
+
+    pub fn new(project_root: impl Into<PathBuf>) -> Layout {
+        Layout {
+            root: project_root.into(),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn state_view(&self) -> PathBuf {
+        self.root.join(STATE_FILE)
+    }
+
+    pub fn proof_dir(&self) -> PathBuf {
+        self.root.join(".proof")
+    }
+
+    pub fn proof_log(&self) -> PathBuf {
+        self.proof_dir().join("session_log.jsonl")
+    }
+
+    pub fn proof_archive(&self) -> PathBuf {
+        self.proof_dir().join("archive.jsonl")
+    }
+
+    pub fn trail_dir(&self) -> PathBuf {
+        self.root.join(".trail")
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.trail_dir().join("config.toml")
+    }
+
+    pub fn gitignore(&self) -> PathBuf {
+        self.trail_dir().join(".gitignore")
+    }
+
+    pub fn core_memory(&self) -> PathBuf {
+        self.trail_dir().join("MEMORY.md")
+    }
+
+    pub fn memory_dir(&self) -> PathBuf {
+        self.trail_dir().join("memory")
+    }
+
+    pub fn dreams_dir(&self) -> PathBuf {
+        self.memory_dir().join("dreams")
+    }
+
+    pub fn state_dir(&self) -> PathBuf {
+        self.trail_dir().join("state")
+    }
+
+    pub fn grants(&self) -> PathBuf {
+        self.state_dir().join(Self::GRANTS)
+    }
+
+    pub fn pending(&self) -> PathBuf {
+        self.state_dir().join(Self::PENDING)
+    }
+
+    pub fn state_lock(&self) -> PathBuf {
+        self.state_dir().join("state.lock")
+    }
+
+    pub fn state_hash(&self) -> PathBuf {
+        self.state_dir().join("active_context.sha256")
+    }
+
+    pub fn state_before_trail(&self) -> PathBuf {
+        self.state_dir().join("active_context.before-trail.yaml")
+    }
+
+    pub fn hooks_seen(&self) -> PathBuf {
+        self.state_dir().join("hooks-seen.json")
+    }
+
+    pub fn summary_ticket(&self) -> PathBuf {
+        self.state_dir().join("summary.pending")
+    }
+
+    pub fn attention(&self) -> PathBuf {
+        self.state_dir().join("attention")
+    }
+
+    pub fn memory_backup(&self) -> PathBuf {
+        self.state_dir().join("MEMORY.md.bak")
+    }
+
+    pub fn dream_hash(&self) -> PathBuf {
+        self.state_dir().join("dream.hash")
+    }
+}
