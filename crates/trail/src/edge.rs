@@ -59,6 +59,24 @@ pub fn parse_prompt(prompt: &str) -> Option<Result<EdgeCmd, String>> {
     Some(Ok(cmd))
 }
 
+/// What the person can do about a refusal, in the words of both human paths.
+pub fn what_to_do(r: &trail_core::state::Refusal) -> Option<String> {
+    use trail_core::state::Refusal as R;
+    Some(match r {
+        R::NothingPending => "`trail status` shows the state".into(),
+        R::NotThePending { .. } => "look at it with `trail status` before deciding".into(),
+        R::NotDismissable { .. } => {
+            "approve it once (`/edge approve`, `trail approve`) or skip it (`/edge skip`)".into()
+        }
+        R::NeedsObjective => {
+            "give one: `trail mode active \"what you are working toward\"` or `/edge active \"…\"`"
+                .into()
+        }
+        R::PlanToDone => "go to active first (`trail mode active \"objective\"`)".into(),
+        R::ForgedPending { .. } | R::DismissalLength { .. } => return None,
+    })
+}
+
 /// What a command did.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]

@@ -55,7 +55,13 @@ impl From<io::Error> for CliError {
 impl From<StateError> for CliError {
     fn from(e: StateError) -> CliError {
         match e {
-            StateError::Refused(m) => CliError::usage(m),
+            StateError::Refused(r) => {
+                let e = CliError::usage(r.to_string());
+                match crate::edge::what_to_do(&r) {
+                    Some(h) => e.with_hint(h),
+                    None => e,
+                }
+            }
             StateError::Parse { .. } | StateError::Invalid { .. } => CliError::Failed {
                 message: e.to_string(),
                 hints: vec!["fix the file by hand (trail never overwrites a file it cannot read), then retry".into()],

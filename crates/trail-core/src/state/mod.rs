@@ -46,9 +46,35 @@ pub enum StateError {
     },
     #[error("{path}: the state lock has been held for more than {secs} s")]
     LockTimeout { path: PathBuf, secs: u64 },
-    /// A transition or command the protocol refuses, with what to do instead.
-    #[error("{0}")]
-    Refused(String),
+    /// A decision or transition the protocol refuses (what to do instead is the caller's to
+    /// say: the CLI and the prompt hook word it for their own person).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+}
+
+/// What the protocol refuses, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("no junction is pending: nothing to decide")]
+    NothingPending,
+    #[error("the pending junction is {pending} ({action}), not {asked}")]
+    NotThePending {
+        pending: String,
+        action: String,
+        asked: String,
+    },
+    #[error(
+        "the pending junction was not recorded by trail ({why}); it was removed and nothing was decided"
+    )]
+    ForgedPending { why: String },
+    #[error("a dismissal lasts 1 to {max} minutes, not {minutes}")]
+    DismissalLength { minutes: u64, max: u64 },
+    #[error("junction {id} cannot be dismissed: {why}")]
+    NotDismissable { id: String, why: String },
+    #[error("active mode needs an objective")]
+    NeedsObjective,
+    #[error("plan → done is not a transition: there is nothing to complete")]
+    PlanToDone,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {

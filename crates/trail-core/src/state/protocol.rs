@@ -14,7 +14,7 @@ use super::grants::{self, By, Grant, Journal, Subject};
 use super::observe;
 use super::pending::{self, Pending};
 use super::schema::{Allowance, Dismissal, Junction, Mode, Observations, Session, State};
-use super::{StateError, Store};
+use super::{Refusal, StateError, Store};
 use crate::secrets::key::Key;
 use crate::time::Ts;
 
@@ -234,24 +234,22 @@ fn take_pending(store: &Store, key: &Key, expect: Option<&str>) -> Result<Pendin
     let p = match read_pending(store, Some(key))? {
         pending::Found::Valid(p) => p,
         pending::Found::None => {
-            return Err(StateError::Refused(
-                "no junction is pending: nothing to decide (`trail status` shows the state)".into(),
-            ));
+            return Err(Refusal::NothingPending.into());
         }
         pending::Found::Forged(why) => {
             clear_pending(store)?;
-            return Err(StateError::Refused(format!(
-                "the pending junction was not recorded by trail ({why}); it was removed and nothing was decided"
-            )));
+            return Err(Refusal::ForgedPending { why }.into());
         }
     };
     if let Some(id) = expect
         && id != p.id
     {
-        return Err(StateError::Refused(format!(
-            "the pending junction is {} ({}), not {id}: look at it with `trail status` before deciding",
-            p.id, p.subject.action
-        )));
+        return Err(Refusal::NotThePending {
+            pending: p.id,
+            action: p.subject.action,
+            asked: id.to_string(),
+        }
+        .into());
     }
     Ok(p)
 }
@@ -307,10 +305,11 @@ pub fn dismiss(
     now: Ts,
 ) -> Result<Decided, StateError> {
     if minutes == 0 || minutes > grants::MAX_DISMISS_MINUTES {
-        return Err(StateError::Refused(format!(
-            "a dismissal lasts 1 to {} minutes, not {minutes}",
-            grants::MAX_DISMISS_MINUTES
-        )));
+        return Err(Refusal::DismissalLength {
+            minutes,
+            max: grants::MAX_DISMISS_MINUTES,
+        }
+        .into());
     }
     store.transact(|mut view| {
         let key = records(store, view.as_deref_mut())?.key;
@@ -321,10 +320,7 @@ pub fn dismiss(
                 .sensitive
                 .clone()
                 .unwrap_or_else(|| "it is about this one action".into());
-            return Err(StateError::Refused(format!(
-                "junction {} cannot be dismissed: {why}. Approve it once (`/edge approve`, `trail approve`) or skip it",
-                p.id
-            )));
+            return Err(Refusal::NotDismissable { id: p.id, why }.into());
         };
         let until = Ts::from_micros(now.as_micros() + (minutes as i64) * 60_000_000).to_string();
         record(
@@ -413,27 +409,29 @@ pub fn set_mode(
         match to {
             Mode::Active => {
                 if !state.has_objective() {
-                    return Err(StateError::Refused(
-                        "active mode needs an objective: `trail mode active \"what you are working toward\"`".into(),
-                    ));
+                    return Err(Refusal::NeedsObjective.into());
                 }
                 if state.plan.is_empty() {
-                    t.warnings.push("no plan yet: add steps to `plan:` in active_context.yaml".into());
+                    t.warnings
+                        .push("no plan yet: add steps to `plan:` in active_context.yaml".into());
                 }
             }
             Mode::Review => {
                 let done = state.plan.iter().any(|s| s.status_is("completed"));
-                let touched = state.observations.as_ref().is_some_and(|o| !o.files_modified.is_empty());
+                let touched = state
+                    .observations
+                    .as_ref()
+                    .is_some_and(|o| !o.files_modified.is_empty());
                 if !done && !touched {
-                    t.warnings.push("nothing to review yet: no completed steps, no files modified".into());
+                    t.warnings.push(
+                        "nothing to review yet: no completed steps, no files modified".into(),
+                    );
                 }
             }
             Mode::Plan => {}
             Mode::Done => {
                 if from == Mode::Plan {
-                    return Err(StateError::Refused(
-                        "plan → done is not a transition: there is nothing to complete; go to active first".into(),
-                    ));
+                    return Err(Refusal::PlanToDone.into());
                 }
                 if from != Mode::Done {
                     refresh_observations(store, state)?;
@@ -449,7 +447,10 @@ pub fn set_mode(
                             after.mode = Some(to.as_str().into());
                             writable(store, &after)?;
                             consume(store, Some(state), &j, &fp, &key, now)?;
-                            t.warnings.push(format!("quality gate overridden by approval: {}", issues.join("; ")));
+                            t.warnings.push(format!(
+                                "quality gate overridden by approval: {}",
+                                issues.join("; ")
+                            ));
                         } else {
                             let junction = make_pending(store, Some(state), &subject, &key, now)?;
                             t.changed = false;

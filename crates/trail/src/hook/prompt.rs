@@ -113,7 +113,15 @@ fn run_edge(cx: &Cx<'_>, cmd: &EdgeCmd) -> String {
                 }
             )
         }
-        Err(e) => format!("trail could not carry out the user's `/edge` command: {e}"),
+        Err(e) => {
+            let hint = match &e {
+                trail_core::state::StateError::Refused(r) => edge::what_to_do(r)
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            format!("trail could not carry out the user's `/edge` command: {e}{hint}")
+        }
     }
 }
 
