@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use trail_core::config::ConfigError;
 use trail_core::ledger::store::LedgerError;
+use trail_core::llm::{KEY_VAR, LlmError};
 use trail_core::state::StateError;
 
 /// How a command ended when it did not simply succeed.
@@ -123,7 +124,7 @@ impl From<ConfigError> for CliError {
 
 impl From<trail_core::llm::LlmError> for CliError {
     fn from(e: trail_core::llm::LlmError) -> CliError {
-        let hint = e.hint();
+        let hint = llm_hint(&e);
         // A missing key, model or command is a configuration problem: nothing was tried.
         let setup = matches!(e, trail_core::llm::LlmError::Setup { .. });
         let message = if setup {
@@ -212,4 +213,36 @@ pub fn finish(result: CliResult) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// What to do next after an LLM error (the words are the CLI's: flags, settings, commands).
+fn llm_hint(e: &LlmError) -> Option<String> {
+    Some(match e {
+        LlmError::Setup { hint, .. } => hint.clone(),
+        LlmError::Timeout { .. } => "raise the timeout (TRAIL_LLM_TIMEOUT=300s, or `timeout = \
+                                         \"300s\"` under [llm]) or use a faster model"
+            .into(),
+        LlmError::Connect { .. } => {
+            "is the server running and is llm.base_url right? `trail config` shows it".into()
+        }
+        LlmError::Status { status, .. } => match status {
+            401 | 403 => format!(
+                "the key was refused: check {KEY_VAR} (or ~/.secrets/trail.env) and the account"
+            ),
+            404 => "check llm.model and llm.base_url (`trail config` shows both)".into(),
+            400 | 413 | 422 => "the request was refused; try a smaller --lookback or another \
+                                    model"
+                .into(),
+            429 | 500..=599 => "the service is busy or failing: try again later, or raise \
+                                    llm.retries (TRAIL_LLM_RETRIES)"
+                .into(),
+            _ => return None,
+        },
+        LlmError::BadAnswer { .. } => {
+            "is llm.base_url an OpenAI-compatible (or Anthropic) endpoint? `trail config`".into()
+        }
+        LlmError::Command { .. } => "run the command by hand with a prompt on its stdin; \
+                                         it must print the answer on stdout and exit 0"
+            .into(),
+    })
 }

@@ -178,41 +178,6 @@ fn secs(d: Duration) -> String {
     }
 }
 
-impl LlmError {
-    /// What to do next.
-    pub fn hint(&self) -> Option<String> {
-        Some(match self {
-            LlmError::Setup { hint, .. } => hint.clone(),
-            LlmError::Timeout { .. } => "raise the timeout (TRAIL_LLM_TIMEOUT=300s, or `timeout = \
-                                         \"300s\"` under [llm]) or use a faster model"
-                .into(),
-            LlmError::Connect { .. } => {
-                "is the server running and is llm.base_url right? `trail config` shows it".into()
-            }
-            LlmError::Status { status, .. } => match status {
-                401 | 403 => format!(
-                    "the key was refused: check {KEY_VAR} (or ~/.secrets/trail.env) and the account"
-                ),
-                404 => "check llm.model and llm.base_url (`trail config` shows both)".into(),
-                400 | 413 | 422 => "the request was refused; try a smaller --lookback or another \
-                                    model"
-                    .into(),
-                429 | 500..=599 => "the service is busy or failing: try again later, or raise \
-                                    llm.retries (TRAIL_LLM_RETRIES)"
-                    .into(),
-                _ => return None,
-            },
-            LlmError::BadAnswer { .. } => {
-                "is llm.base_url an OpenAI-compatible (or Anthropic) endpoint? `trail config`"
-                    .into()
-            }
-            LlmError::Command { .. } => "run the command by hand with a prompt on its stdin; \
-                                         it must print the answer on stdout and exit 0"
-                .into(),
-        })
-    }
-}
-
 /// A short, single-line excerpt of a service's error body (its `error.message` when JSON).
 pub(crate) fn excerpt(body: &str) -> String {
     let msg = serde_json::from_str::<serde_json::Value>(body)
