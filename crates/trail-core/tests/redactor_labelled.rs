@@ -75,6 +75,8 @@ fn load(name: &str) -> Vec<Row> {
 /// The parts of a secret that must not survive: its text without PEM armour lines, split at
 /// whitespace and at JSON-escaped line breaks.
 fn secret_pieces(secret: &str) -> Vec<String> {
+    // JSON-escaped line breaks are line breaks here: armour lines sit between them.
+    let secret = secret.replace("\\n", "\n").replace("\\r", "\n");
     let mut core = String::new();
     for line in secret.split('\n') {
         let mut rest = line;
@@ -92,9 +94,7 @@ fn secret_pieces(secret: &str) -> Vec<String> {
         core.push_str(rest);
         core.push(' ');
     }
-    core.replace("\\n", " ")
-        .replace("\\r", " ")
-        .split_whitespace()
+    core.split_whitespace()
         .filter(|p| p.len() >= 4)
         .map(str::to_string)
         .collect()
@@ -216,15 +216,32 @@ fn scoring_treats_partial_redaction_as_a_miss() {
     ));
 }
 
-/// Floors on the tune set, a little under what the rules reach, so that losing a family fails
-/// while one new row does not.
+/// Floors on the tune set. The rules reach recall 1.00 and no false positive on it; the floors
+/// leave room for one miss in the smallest family (3 secret rows) and a new row or two, so that
+/// losing a family's rule fails while one hard new case does not.
 #[test]
 fn tune_set_per_family_floors() {
     let rows = load("secrets-tune.tsv");
     let (families, all) = evaluate(&rows, true);
     print_table("secrets-tune.tsv", &families, &all);
-    assert!(all.recall() >= 0.50, "recall {:.3}", all.recall());
-    assert!(all.fp_rate() <= 0.25, "fp rate {:.3}", all.fp_rate());
+    assert!(all.recall() >= 0.95, "recall {:.3}", all.recall());
+    assert!(all.fp_rate() <= 0.02, "fp rate {:.3}", all.fp_rate());
+    for (family, t) in &families {
+        assert!(
+            t.recall() >= 0.6,
+            "{family}: recall {:.2} ({} of {})",
+            t.recall(),
+            t.caught,
+            t.secrets
+        );
+        assert!(
+            t.fp_rate() <= 0.15,
+            "{family}: false-positive rate {:.2} ({} of {})",
+            t.fp_rate(),
+            t.altered,
+            t.clean
+        );
+    }
 }
 
 /// The held-out set: run once the design is frozen; figures are reported, not tuned against.
