@@ -1438,6 +1438,12 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     if value.contains(char::is_whitespace) {
         return written == Written::Quoted && plausible_passphrase(name, value);
     }
+    // A UUID under a credential name (npm `_authToken`, license keys) is a
+    // token. Its 16-symbol alphabet puts its entropy around the bar below,
+    // which would make the verdict a matter of chance.
+    if is_uuid(value) {
+        return true;
+    }
     let len = value.chars().count();
     let h = entropy(value);
     if passwordish(name) && written != Written::QuotedLoose {
@@ -1454,6 +1460,16 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
             && looks_random(value)
             && !looks_like_words(value)
     }
+}
+
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_uuid(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// A quoted value with spaces is a passphrase (`correct horse battery
@@ -1661,12 +1677,24 @@ pub(crate) fn public_context(before: &str) -> bool {
     {
         return true;
     }
-    // Back over the operator, quotes and blanks to the name.
+    // The blob of an OpenSSH public key line (`ssh-rsa AAAA… comment`).
+    let tail = lower_tail(40);
+    let last_word = tail.trim_end().rsplit(' ').next().unwrap_or_default();
+    if tail.ends_with(' ')
+        && (["ssh-rsa", "ssh-dss", "ssh-ed25519", "ssh-ed448"].contains(&last_word)
+            || ["ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"]
+                .iter()
+                .any(|p| last_word.starts_with(p)))
+    {
+        return true;
+    }
+    // Back over the operator, quotes, blanks and a YAML list marker to the
+    // name (`SshPublicKeys:\n- …`).
     let mut end = b.len();
     while end > 0
         && matches!(
             b[end - 1],
-            b' ' | b'\t' | b'"' | b'\'' | b'=' | b':' | b'\\'
+            b' ' | b'\t' | b'"' | b'\'' | b'=' | b':' | b'\\' | b'-' | b'\n' | b'\r'
         )
     {
         end -= 1;

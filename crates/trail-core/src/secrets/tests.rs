@@ -1186,6 +1186,8 @@ const FAMILIES: &[Family] = &[
             "VITE_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiIsInJlZiI6Inh5eiJ9.Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9",
             "public_key = \"Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0\"",
             "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIVz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0 me@box",
+            "ssh-rsa Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Aa== me@box",
+            "deploy_public_keys:\n  - Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Aa==",
             "integrity: sha512-Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Vz2Rk5PWm4Kp9Lq2Zx7Hy7Tq3Lm9Ud3Ie0OfVb5Nc8Rt1Ys6Aa==",
         ],
     },
