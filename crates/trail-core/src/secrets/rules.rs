@@ -71,10 +71,14 @@ pub(crate) enum Shape {
     UrlCredentials,
     /// `-u`/`--user` or a `--…password…` style flag.
     Cli,
-    /// Markup that can hold a value: `</` or `value=`.
+    /// Markup that can hold a value: `</`, `value=` or `name=`.
     Markup,
     /// `==` right after 86 base64 characters.
     Base64Key,
+    /// `-H`/`--header` then a header name with `token`, `key`, `secret` or
+    /// `api` in it, then `:`. `curl -H 'Authorization: …'` is the usual
+    /// header flag, and the authorization rule's.
+    HeaderFlag,
 }
 
 impl Shape {
@@ -89,16 +93,16 @@ impl Shape {
             Shape::Authorization => authorization_shape(lowered),
             Shape::UrlCredentials => url_credentials_shape(lowered),
             Shape::Cli => cli_shape(lowered),
+            Shape::HeaderFlag => header_flag_shape(lowered),
             Shape::Base64Key => find_all(lowered, b"==").any(|at| {
                 at >= 86
                     && lowered[at - 86..at]
                         .iter()
                         .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
             }),
-            Shape::Markup => {
-                find_all(lowered, b"</").next().is_some()
-                    || find_all(lowered, b"value=").next().is_some()
-            }
+            Shape::Markup => [&b"</"[..], b"value=", b"name="]
+                .iter()
+                .any(|k| find_all(lowered, k).next().is_some()),
         }
     }
 }
@@ -538,7 +542,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: r#"curl -X POST --header "Api-Token: Sk94HG7f6KB""#,
         keywords: &["-h", "--header"],
         check: Check::Header,
-        shape: Shape::Literal(&["-H", "--header"]),
+        shape: Shape::HeaderFlag,
         lowered: true,
     },
     Builtin {
@@ -821,6 +825,29 @@ fn value_after(b: &[u8], op: usize) -> bool {
         return matches!(at(j), b'"' | b'\'') && at(after + blanks) == b')';
     }
     run >= 8
+}
+
+fn header_flag_shape(lowered: &[u8]) -> bool {
+    let at = |j: usize| lowered.get(j).copied().unwrap_or(0);
+    find_all(lowered, b"-h")
+        .map(|i| i + 2)
+        .chain(find_all(lowered, b"--header").map(|i| i + 8))
+        .any(|mut j| {
+            while matches!(at(j), b' ' | b'\t' | b'=' | b'\\' | b'"' | b'\'') {
+                j += 1;
+            }
+            let name_len = lowered
+                .get(j..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                .count();
+            let name = &lowered[j..j + name_len];
+            at(j + name_len) == b':'
+                && [&b"token"[..], b"key", b"secret", b"api"]
+                    .iter()
+                    .any(|k| find_all(name, k).next().is_some())
+        })
 }
 
 fn authorization_shape(lowered: &[u8]) -> bool {
