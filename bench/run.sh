@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the shipped (static) binaries and run the side-by-side benchmarks.
 #   bench/run.sh            all of them
-#   bench/run.sh append     one: append | resume | pulse | hook | transcript | memory
+#   bench/run.sh append     one: append | resume | pulse | hook | transcript | memory | redact
 # With valgrind installed, the linker's list of hot functions is refreshed first (a stale list
 # costs start-up time and resident memory; see bench/hot-symbols.sh), so the figures are those
 # of the binary as it would ship from this tree.

@@ -13,6 +13,12 @@ use crate::{flag, trail_bin};
 const PRE: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"},"tool_use_id":"toolu_1"}"#;
 const POST: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"test result: ok. 37 passed","stderr":"","interrupted":false},"tool_use_id":"toolu_1"}"#;
 
+/// The same events carrying secrets: a Bash command with credentials in flags, a URL, a header
+/// and an export (PreToolUse), and a tool response that printed an environment and a private
+/// key (PostToolUse, whose proof line is redacted before it is written). All values are fake.
+const PRE_SECRET: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"export AWS_SECRET_ACCESS_KEY=Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK2lZ8cX4v GITHUB_TOKEN=ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES && curl -u deploy:Tr41lS3cr3tPassw0rd -H \"Authorization: Bearer Lm3Nq8Rt2Vx6Zb9Cd4Fg\" https://admin:Zx81qPv0LmN4@registry.example.com/v2/ && mysql -u root -pS3cretPass42 app","description":"Deploy"},"tool_use_id":"toolu_1"}"#;
+const POST_SECRET: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"env && cat deploy.pem"},"tool_response":{"stdout":"DATABASE_URL=postgres://app:S3cr3t!pw9@db.internal:5432/app\nSTRIPE_SECRET_KEY=sk_live_mrcXgGCJbW56eCuNGMGmSrCGIZEG8pSH4487q7J58m1CiAhzCueQpBen\nSLACK_TOKEN=xoxb-16761222029-729975288200-ZUPgHV7iB3m03nbqnsGpWLuq\napi_key = \"q7W2e9R4t1Y6u3I8o5P0\"\n-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC\n-----END RSA PRIVATE KEY-----","stderr":"","interrupted":false},"tool_use_id":"toolu_1"}"#;
+
 type Env = Vec<(&'static str, std::path::PathBuf)>;
 
 fn borrow(v: &Env) -> Vec<(&str, &Path)> {
@@ -33,6 +39,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let post = dir.join("post.json");
     write(&pre, PRE)?;
     write(&post, POST)?;
+    let pre_secret = dir.join("pre-secret.json");
+    let post_secret = dir.join("post-secret.json");
+    write(&pre_secret, PRE_SECRET)?;
+    write(&post_secret, POST_SECRET)?;
     // The Python peer's 2 KB state file.
     let mut yaml =
         String::from("schema_version: 4\nmode: active\nobjective: \"Ship the hook\"\nplan:\n");
@@ -53,6 +63,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     env_pre.push(("STDIN", pre.clone()));
     let mut env_post = env_pre.clone();
     env_post.last_mut().unwrap().1 = post.clone();
+    let mut e_pre_secret = env_pre.clone();
+    e_pre_secret.last_mut().unwrap().1 = pre_secret.clone();
+    let mut e_post_secret = env_pre.clone();
+    e_post_secret.last_mut().unwrap().1 = post_secret.clone();
     let e_true = vec![("STDIN", pre.clone())];
     let e_peer = vec![("STDIN", pre.clone()), ("PEER_DIR", dir.clone())];
     let (e_pre, e_post) = (env_pre, env_post);
@@ -60,6 +74,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut t_pre = Vec::new();
     let mut t_post = Vec::new();
     let mut t_peer = Vec::new();
+    let mut t_pre_secret = Vec::new();
+    let mut t_post_secret = Vec::new();
     let mut rss = 0;
     for i in 0..runs {
         let (t, _) = l.run(&borrow(&e_true), &["/bin/true"])?;
@@ -69,6 +85,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         rss = rss.max(kb);
         let (t, kb) = l.run(&borrow(&e_post), &[&bin, "hook", "claude-code"])?;
         t_post.push(t);
+        rss = rss.max(kb);
+        let (t, kb) = l.run(&borrow(&e_pre_secret), &[&bin, "hook", "claude-code"])?;
+        t_pre_secret.push(t);
+        rss = rss.max(kb);
+        let (t, kb) = l.run(&borrow(&e_post_secret), &[&bin, "hook", "claude-code"])?;
+        t_post_secret.push(t);
         rss = rss.max(kb);
         if i < runs / 4 {
             let (t, _) = l.run(&borrow(&e_peer), &["/usr/bin/python3", &peer])?;
@@ -85,6 +107,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!("| | median |\n|---|---|");
     println!("| PreToolUse Bash (parse + gate) | {} |", ms(m_pre));
     println!("| PostToolUse (one durable proof line) | {} |", ms(m_post));
+    let (m_pre_secret, m_post_secret) = (median(&mut t_pre_secret), median(&mut t_post_secret));
+    println!(
+        "| PreToolUse Bash, secret-heavy command (5 secrets) | {} |",
+        ms(m_pre_secret)
+    );
+    println!(
+        "| PostToolUse, secret-heavy output redacted (6 secrets and a key) | {} |",
+        ms(m_post_secret)
+    );
     println!("| `/bin/true`, same stdin | {} |", ms(m_true));
     println!(
         "| Python peer (json + PyYAML 2 KB state + JSONL line) | {} |",
@@ -96,6 +127,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         m_peer.as_secs_f64() / m_pre.as_secs_f64(),
         ms(m_post),
         rss as f64 / 1024.0
+    );
+    println!(
+        "**Secret-heavy: PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); PostToolUse {} (goal ≤ 3 ms)**\n",
+        m_pre_secret.as_secs_f64() / m_true.as_secs_f64(),
+        ms(m_post_secret)
     );
 
     // The same with a long session behind it.

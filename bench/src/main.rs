@@ -11,6 +11,7 @@ mod hook;
 mod memory;
 mod process;
 mod records;
+mod redact;
 mod resume;
 mod stats;
 mod transcript;
@@ -25,6 +26,7 @@ fn main() {
         "hook" => hook::run(&args[1..]),
         "transcript" => transcript::run(&args[1..]),
         "memory" => memory::run(&args[1..]),
+        "redact" => redact::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| process::run(&[]))
@@ -43,10 +45,12 @@ fn main() {
         },
         // Internal: runs measured commands from a small process (see process::Launcher).
         "launcher" => process::launcher(),
+        // Internal: one cold redaction (see redact::run).
+        "redact-child" => redact::child(&args[1..]),
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript, memory or all"
+            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript, memory, redact or all"
         )),
     };
     if let Err(e) = result {

@@ -19,25 +19,35 @@
 //!   which is paid inside the 1 ms budget. Rules that must ignore case run on
 //!   the lower-cased text instead (`Builtin::lowered`).
 
-use memchr::arch::all::memchr::{One, Three};
+use memchr::arch::all::memchr::One;
 
 /// What must hold, beyond the regex, for a match to be redacted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Check {
-    /// The token format is specific enough on its own.
+    /// The token format is specific enough on its own. Like every check but
+    /// `PrivateKey`, it still refuses placeholders (`${VAR}`, `<token>`,
+    /// `xxxx`, `1234567…`) and values public by design or published as demos
+    /// ([`public_or_demo`]).
     Exact,
-    /// Reject template placeholders such as `${VAR}`, `<token>` or `xxxx`.
-    NotPlaceholder,
     /// Not a placeholder, and random-looking (digits or mixed case).
     Token,
     /// The body of a PEM/PGP block must contain real key material.
     PrivateKey,
-    /// `name = value`: the value must be a single high-entropy token that is
-    /// not a placeholder, path, URL, number or identifier. Applies when the
-    /// regex's `name` group participates. Otherwise, for `user:password`
-    /// (`curl -u`), the password must not be a placeholder, a number or the
-    /// user again, which `docker -u 1000:1000` or `-u www-data:www-data` are.
+    /// `name = value`: see [`plausible_assignment`]. Applies when a group
+    /// named `name…` participates. Otherwise, for `user:password` (`curl
+    /// -u`), the password must not be a placeholder, a number or the user
+    /// again, which `docker -u 1000:1000` or `-u www-data:www-data` are.
     Assignment,
+    /// `scheme://user:password@`: not a placeholder, and not the user again
+    /// (`guest:guest`, `postgres:postgres` are the services' defaults).
+    UserPassword,
+    /// A value that a command-line flag says is a password: the password
+    /// bar of [`plausible_assignment`].
+    Password,
+    /// A signature or session token in a URL's query: long and random.
+    Signature,
+    /// A header named for a key or token: see [`plausible_header_value`].
+    Header,
 }
 
 /// A hand-written test, run after the keywords matched and before the regex
@@ -61,6 +71,14 @@ pub(crate) enum Shape {
     UrlCredentials,
     /// `-u`/`--user` or a `--…password…` style flag.
     Cli,
+    /// Markup that can hold a value: `</`, `value=` or `name=`.
+    Markup,
+    /// `==` right after 86 base64 characters.
+    Base64Key,
+    /// `-H`/`--header` then a header name with `token`, `key`, `secret` or
+    /// `api` in it, then `:`. `curl -H 'Authorization: …'` is the usual
+    /// header flag, and the authorization rule's.
+    HeaderFlag,
 }
 
 impl Shape {
@@ -75,6 +93,16 @@ impl Shape {
             Shape::Authorization => authorization_shape(lowered),
             Shape::UrlCredentials => url_credentials_shape(lowered),
             Shape::Cli => cli_shape(lowered),
+            Shape::HeaderFlag => header_flag_shape(lowered),
+            Shape::Base64Key => find_all(lowered, b"==").any(|at| {
+                at >= 86
+                    && lowered[at - 86..at]
+                        .iter()
+                        .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+            }),
+            Shape::Markup => [&b"</"[..], b"value=", b"name="]
+                .iter()
+                .any(|k| find_all(lowered, k).next().is_some()),
         }
     }
 }
@@ -299,6 +327,16 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "putty-private-key",
+        // PuTTY's `.ppk`: the private half follows `Private-Lines: N`.
+        regex: r"Private-Lines:[ \t]*[0-9]+(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|\r?\n|\\r?\\n)*)",
+        example: "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\nAAABAGk4ZmFrZXB1dHR5cHJpdmF0ZWtleWJvZHlmb3J0ZXN0c29ubHk=",
+        keywords: &["private-lines:"],
+        check: Check::PrivateKey,
+        shape: Shape::Any,
+        lowered: false,
+    },
+    Builtin {
         name: "age-secret-key",
         regex: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?-u:\b)",
         example: "AGE-SECRET-KEY-146ADTE8KRS3CERQY66KSXWNEWEAD2GYV7WFK6AJG7KW3CSMT7Q3K0N57LM",
@@ -469,16 +507,42 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         shape: Shape::Any,
         lowered: false,
     },
+    Builtin {
+        name: "base64-512-bit-key",
+        // 64 random bytes in base64 (88 characters ending `==`): Azure storage account keys
+        // and other HMAC-SHA512 keys, wherever they sit. Subresource-integrity digests
+        // (`sha512-…`) have the same shape and are refused by the check.
+        regex: r"(?:^|[^A-Za-z0-9+/-])(?P<secret>[A-Za-z0-9+/]{86}==)",
+        example: "DefaultEndpointsProtocol=https;AccountName=devstore;AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWntUO1F8j8rQ==;EndpointSuffix=core.windows.net",
+        keywords: &["=="],
+        check: Check::Token,
+        shape: Shape::Base64Key,
+        lowered: false,
+    },
     // Context rules: a secret recognised by what surrounds it rather than by
     // its own shape. They come after the token rules so that a token inside
     // a header or an assignment keeps its more precise name.
     Builtin {
         name: "authorization-header",
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:bearer|basic|token|bot|apikey)[ \t]+)?(?P<secret>[a-z0-9._~+/-]{8,}=*)|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)"#,
-        example: "Authorization: Basic ZGVwbG95OlRyNDFsLWZha2UtcGFzcw==",
+        // Any one-word scheme (`Bearer`, `Basic`, `SSWS`, `Api-Token`, …) or none; the token
+        // may carry the symbols of hashed or vendor formats (`sha256~…@=`). A value starting
+        // with `$`, `<` or `{` is a template and cannot start the token.
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)"#,
+        example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
         shape: Shape::Authorization,
+        lowered: true,
+    },
+    Builtin {
+        name: "credential-header",
+        // `curl -H "Api-Token: …"`: inside a header flag, a header named for a key or token
+        // carries one, however short (`Sk94HG7f6KB`).
+        regex: r#"(?:-h|--header)[ \t]*=?[ \t]*\\?["']?(?P<name>[a-z0-9_-]*(?:token|key|secret|api)[a-z0-9_-]*):[ \t]*(?P<secret>(?-u:[^\s"'\\$<{])(?-u:[^\s"'\\])*)"#,
+        example: r#"curl -X POST --header "Api-Token: Sk94HG7f6KB""#,
+        keywords: &["-h", "--header"],
+        check: Check::Header,
+        shape: Shape::HeaderFlag,
         lowered: true,
     },
     Builtin {
@@ -486,17 +550,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Only the password between `user:` and `@` is replaced. A raw `/`,
         // `?` or `#` cannot be part of it (RFC 3986), which keeps ports
         // followed by `@` in a path (`localhost:5173/@vite`) out.
-        regex: r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://(?-u:[^:@/?#\s"'<>])*:(?P<secret>(?-u:[^@/?#\s"'<>])+)@"#,
+        regex: r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://(?P<user>(?-u:[^:@/?#\s"'<>])*):(?P<secret>(?-u:[^@/?#\s"'<>])+)@"#,
         example: "postgres://app_user:Xq7vR2mT9kLp4wZs@db.internal.example:5432/app",
         keywords: &["://"],
-        check: Check::NotPlaceholder,
+        check: Check::UserPassword,
         shape: Shape::UrlCredentials,
         lowered: false,
     },
     Builtin {
         name: "cli-credentials",
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$])+):(?P<secret>(?-u:[^\s"'$][^\s"']*))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))"#,
-        example: "curl -u deploy:Tr41lFakePassw0rd https://api.example.com/v1/items",
+        // `-u user:password` (user may be empty, password may be quoted) or a long flag
+        // named for a credential. A user starting with `<` is a template (`<user:password>`).
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))"#,
+        example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
             "password",
@@ -512,14 +578,80 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "cli-password-flag",
+        // Short password flags, only for the tools where they mean a password: mysql's
+        // attached `-pSECRET` (a detached `-p db` prompts, and `db` is a database), `-p
+        // SECRET` of `sshpass`, `mongo*` and the `… login` commands (docker, podman, helm,
+        // az, oc, cf), and `redis-cli -a SECRET`. The flag must sit in the same command.
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?P<secret>(?-u:[^\s"'$-][^\s"']*))|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p[ \t]+\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))"#,
+        example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
+        keywords: &["mysql", "mariadb", "sshpass", "mongo", "login", "redis-cli"],
+        check: Check::Password,
+        shape: Shape::Literal(&[" -p", "\t-p", " -a", "\t-a"]),
+        lowered: true,
+    },
+    Builtin {
+        name: "netrc-password",
+        // `.netrc`: `machine host login user password secret`, on one line or several.
+        regex: r#"(?-u:\b)login[ \t\r\n]+(?-u:[^\s])+[ \t\r\n]+(?P<name>password)[ \t\r\n]+(?P<secret>(?-u:[^\s"'])+)"#,
+        example: "machine api.example.com login dev password Vq9Lm2Xz7Kp4",
+        keywords: &["login"],
+        check: Check::Assignment,
+        shape: Shape::Literal(&["password"]),
+        lowered: true,
+    },
+    Builtin {
+        name: "markup-password",
+        // XML and HTML: an element named for a credential (`<password>…</password>`, with a
+        // `value` attribute or text content), or a `name="…password"` attribute with its
+        // `value` (in either order) or the element's text.
+        regex: r#"<(?P<name>[a-z0-9_.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|private_key)[a-z0-9_.:-]*)(?:[ \t](?-u:[^>])*?value=["'](?P<secret>(?-u:[^"'\n])+)["']|(?:[ \t](?-u:[^>])*)?>[ \t\r\n]*(?P<secret2>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t\r\n]*</)|name=["'](?P<name2>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key)(?-u:[^"'<>\n])*)["'](?:(?-u:[^>])*?[ \t]value=["'](?P<secret3>(?-u:[^"'\n])+)["']|(?-u:[^>])*>[ \t]*(?P<secret4>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t]*<)|value=["'](?P<secret5>(?-u:[^"'\n])+)["'](?-u:[^>])*?[ \t]name=["'](?P<name3>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key)(?-u:[^"'<>\n])*)["']"#,
+        example: "<server><id>nexus</id><username>ci</username><password>Mk2$Pq8vLz</password></server>",
+        keywords: &[
+            "password",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "apikey",
+            "api_key",
+            "private_key",
+        ],
+        check: Check::Assignment,
+        shape: Shape::Markup,
+        lowered: true,
+    },
+    Builtin {
+        name: "url-signature",
+        // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
+        // session token as a query parameter: whoever holds the URL holds the access.
+        regex: r#"[?&](?P<name>x-amz-signature|x-goog-signature|x-amz-security-token|signature|sig)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
+        keywords: &["signature=", "sig=", "security-token="],
+        check: Check::Signature,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "telegram-bot-token",
+        // `<bot id>:AA<35 characters>`, bare or in the Bot API's URL (`/bot<token>/`).
+        regex: r#"(?-u:\b)(?:bot)?(?P<secret>[0-9]{5,}:AA[0-9A-Za-z_-]{30,})"#,
+        example: "https://api.telegram.org/bot6918273645:AAFq8Lm2Vx9Zt4Rw7Yp3Ns1Dj6Fh0Gc5Bv2/sendMessage",
+        keywords: &[":aa"],
+        check: Check::Token,
+        shape: Shape::Literal(&[":AA"]),
+        lowered: false,
+    },
+    Builtin {
         name: GENERIC_ASSIGNMENT,
-        // The name from its keyword on (what precedes it adds nothing to
-        // the check and costs compile time), an optional closing quote of a
-        // JSON/YAML key, an operator, then a quoted single token or a bare
-        // one. A bare value stops at shell and code punctuation, and `=` only
-        // ends it (base64 padding); a bare `&` is kept here and cut by
-        // `bare_value_len` only where a query parameter (`&name=`) follows.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)\\?["']?[ \t]*(?:[:!=]=|=>|=|:)[ \t]*(?:(?P<q>\\?["'`])(?P<secret>(?-u:[^\s"'`\\]|\\[^\s"'`])+)\\?["'`]|(?P<secret2>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=][^\s"'`\\,;|(){}\[\]<>=]*)=*))"#,
+        // The name from its keyword on (what precedes it is read back by the check), `[]`,
+        // an optional closing quote of a JSON/YAML key, an operator (assignment, comparison,
+        // R's `<-`, make's `?=`), then a quoted value (which may hold spaces and symbols;
+        // C#'s `@"…"` too) or a bare one up to whitespace or a quote. Without an operator
+        // only a quoted token counts: `password 'x';`, and a lookup's default value
+        // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
+        // `plausible_assignment` trims bare values and judges them.
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)(?:\[\])?\\?["']?[ \t]*(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -570,22 +702,27 @@ fn is_space_or_quote(b: u8) -> bool {
     b.is_ascii_whitespace() || b == b'"' || b == b'\'' || b == b'`'
 }
 
-/// Some operator (`:`, `=`, `!`) has, before it, a name containing a name
-/// keyword (then an optional closing quote and blanks) and, after it, at
-/// least 8 bytes of value: the least that `generic-assignment` (and
-/// `aws-secret-access-key`) can accept. Operators are rarer than the letters
-/// keywords start with, so the search starts from them.
+/// Some operator (`:`, `=`, `!`, `?`, `<`, `,`) or opening quote has, before
+/// it, a name containing a name keyword (then an optional `[]`, closing quote
+/// and blanks) and, after it, a value of at least 8 bytes: the least that
+/// `generic-assignment` (and `aws-secret-access-key`) can accept. A quoted
+/// value runs to its closing quote (it may hold spaces), a bare one to
+/// whitespace or a quote.
 fn assignment_shape(lowered: &[u8]) -> bool {
-    let operators = Three::new(b':', b'=', b'!');
-    let mut pos = 0;
-    while let Some(found) = lowered.get(pos..).and_then(|rest| operators.find(rest)) {
-        let op = pos + found;
-        if value_after(lowered, op + 1) && secret_name_before(lowered, op) {
-            return true;
+    const fn table() -> [bool; 256] {
+        let mut t = [false; 256];
+        let ops = b":=!?<,\"'";
+        let mut i = 0;
+        while i < ops.len() {
+            t[ops[i] as usize] = true;
+            i += 1;
         }
-        pos = op + 1;
+        t
     }
-    false
+    static OPERATORS: [bool; 256] = table();
+    lowered.iter().enumerate().any(|(op, &c)| {
+        OPERATORS[usize::from(c)] && value_after(lowered, op) && secret_name_before(lowered, op)
+    })
 }
 
 fn secret_name_before(b: &[u8], op: usize) -> bool {
@@ -600,6 +737,10 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
         b"auth",
     ];
     let mut end = op;
+    // `name @"…"` (C#) puts the `@` between the name and the quote.
+    if end > 0 && matches!(b.get(op), Some(b'"' | b'\'')) && b[end - 1] == b'@' {
+        end -= 1;
+    }
     while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
         end -= 1;
     }
@@ -609,6 +750,9 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if end > 0 && b[end - 1] == b'\\' {
         end -= 1;
     }
+    if end > 1 && &b[end - 2..end] == b"[]" {
+        end -= 2;
+    }
     let mut start = end;
     while start > 0 && is_name_byte(b[start - 1]) {
         start -= 1;
@@ -617,30 +761,93 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     NAMES.iter().any(|k| name.windows(k.len()).any(|w| w == *k))
 }
 
-/// At least 8 value bytes after an operator that starts at `j - 1`.
-fn value_after(b: &[u8], mut j: usize) -> bool {
+/// At least 8 value bytes after an operator or opening quote at `op`.
+fn value_after(b: &[u8], op: usize) -> bool {
     let at = |j: usize| b.get(j).copied().unwrap_or(0);
-    // The rest of `:=`, `==`, `!=`, `=>`: no value starts with these.
-    while matches!(at(j), b'=' | b'>') {
+    let rest = b.get(op..).unwrap_or_default();
+    // The longest operator, as the regex's alternation prefers it; a quote
+    // at `op` is the value's own.
+    let op_len = [
+        &b"==="[..],
+        b"!==",
+        b":=",
+        b"!=",
+        b"==",
+        b"?=",
+        b"=>",
+        b"<-",
+        b"=",
+        b":",
+        b",",
+    ]
+    .iter()
+    .find(|o| rest.starts_with(o))
+    .map_or(0, |o| o.len());
+    let mut j = op + op_len;
+    while matches!(at(j), b' ' | b'\t') {
         j += 1;
     }
-    while matches!(at(j), b' ' | b'\t') {
+    if at(j) == b'@' {
         j += 1;
     }
     if at(j) == b'\\' {
         j += 1;
     }
-    if matches!(at(j), b'"' | b'\'' | b'`') {
-        j += 1;
+    let rest = b.get(j + 1..).unwrap_or_default();
+    let comma = b.get(op) == Some(&b',');
+    // Counting stops at 8 except where the closing quote must be found, so
+    // that a text full of quotes stays linear.
+    let cap = if comma { usize::MAX } else { 8 };
+    let run = match at(j) {
+        q @ (b'"' | b'\'' | b'`') => rest
+            .iter()
+            .take_while(|&&c| c != q && c != b'\n')
+            .take(cap)
+            .count(),
+        0 => 0,
+        _ => {
+            1 + rest
+                .iter()
+                .take_while(|&&c| !is_space_or_quote(c))
+                .take(7)
+                .count()
+        }
+    };
+    if run >= 8 && comma {
+        // `getenv("name", "value")`: the value is quoted and closes the call.
+        let after = j + 2 + run;
+        let blanks = b
+            .get(after..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        return matches!(at(j), b'"' | b'\'') && at(after + blanks) == b')';
     }
-    let run = b
-        .get(j..)
-        .unwrap_or_default()
-        .iter()
-        .take_while(|&&c| !is_space_or_quote(c))
-        .take(8)
-        .count();
     run >= 8
+}
+
+fn header_flag_shape(lowered: &[u8]) -> bool {
+    let at = |j: usize| lowered.get(j).copied().unwrap_or(0);
+    find_all(lowered, b"-h")
+        .map(|i| i + 2)
+        .chain(find_all(lowered, b"--header").map(|i| i + 8))
+        .any(|mut j| {
+            while matches!(at(j), b' ' | b'\t' | b'=' | b'\\' | b'"' | b'\'') {
+                j += 1;
+            }
+            let name_len = lowered
+                .get(j..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                .count();
+            let name = &lowered[j..j + name_len];
+            at(j + name_len) == b':'
+                && [&b"token"[..], b"key", b"secret", b"api"]
+                    .iter()
+                    .any(|k| find_all(name, k).next().is_some())
+        })
 }
 
 fn authorization_shape(lowered: &[u8]) -> bool {
@@ -711,9 +918,15 @@ fn cli_shape(lowered: &[u8]) -> bool {
             .iter()
             .take_while(|&&c| !c.is_ascii_whitespace() && !b":\"'$".contains(&c))
             .count();
+        // The password may be quoted on its own (`kevin:'pRf7…'`).
+        let password = rest.get(user_len + 1..).unwrap_or_default();
+        let password = password
+            .strip_prefix(b"\"")
+            .or_else(|| password.strip_prefix(b"'"))
+            .unwrap_or(password);
         rest.get(user_len) == Some(&b':')
-            && rest
-                .get(user_len + 1)
+            && password
+                .first()
                 .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
     });
     user || find_all(lowered, b"--").any(|at| {
@@ -791,6 +1004,9 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if bytes.iter().all(|&b| b == first) {
         return true;
     }
+    if is_filler(v) {
+        return true;
+    }
     let lower = v.to_ascii_lowercase();
     const CONTAINS: &[&str] = &[
         "xxxx",
@@ -813,6 +1029,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "replace-me",
         "example",
         "dummy",
+        // A value that calls itself fake (`somefakesecret`) is a test fixture.
+        "fake",
     ];
     if CONTAINS.iter().any(|p| lower.contains(p)) {
         return true;
@@ -861,9 +1079,53 @@ fn has_mixed_case(v: &str) -> bool {
     v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase())
 }
 
-/// A value that looks like a generated token rather than a word.
+/// A value that looks like a generated token rather than a word: digits,
+/// mixed case, or several kinds of symbol (`m{{h}o)p${e]nob(ody…`).
 pub(crate) fn looks_random(v: &str) -> bool {
-    has_digit(v) || has_mixed_case(v)
+    has_digit(v) || has_mixed_case(v) || symbol_kinds(v) >= 3
+}
+
+fn symbol_kinds(v: &str) -> usize {
+    let mut seen = [false; 128];
+    for b in v.bytes() {
+        if b.is_ascii_punctuation() && !matches!(b, b'_' | b'-' | b'.' | b'/') {
+            seen[usize::from(b)] = true;
+        }
+    }
+    seen.iter().filter(|&&s| s).count()
+}
+
+/// Filler that stands in for a token: a run of seven characters in
+/// alphabet order (`1234567`, `abcdefg`, `ABCDEFG`), or one character making
+/// up most of the value (`AIzaaaaaaaaaaaaaa…`, `AKIAZZZZZZZZZZZZZZZZ`). A random
+/// token almost never has either; a fixture almost always does.
+pub(crate) fn is_filler(v: &str) -> bool {
+    let b = v.as_bytes();
+    let mut run = 1;
+    for w in b.windows(2) {
+        if w[1] == w[0].wrapping_add(1)
+            && w[1].is_ascii_alphanumeric()
+            && w[0].is_ascii_alphanumeric()
+        {
+            run += 1;
+            if run >= 7 {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    if b.len() >= 8 {
+        let mut counts = [0usize; 256];
+        for &c in b {
+            counts[usize::from(c)] += 1;
+        }
+        let most = counts.iter().copied().max().unwrap_or(0);
+        if most * 10 >= b.len() * 7 {
+            return true;
+        }
+    }
+    false
 }
 
 pub(crate) fn is_number(v: &str) -> bool {
@@ -991,10 +1253,10 @@ fn looks_like_identifier(v: &str, quoted: bool) -> bool {
             .all(|w| !(w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase()))
 }
 
-/// `oauth2_client_credentials`, `read-write`: lower-case words joined by
-/// `_` or `-`, each starting with a letter.
+/// `oauth2_client_credentials`, `read-write`, `jetbrains.mps.v8_elimination`:
+/// lower-case words joined by `_`, `-` or `.`, each starting with a letter.
 fn looks_like_words(v: &str) -> bool {
-    let parts: Vec<&str> = v.split(['_', '-']).collect();
+    let parts: Vec<&str> = v.split(['_', '-', '.']).collect();
     parts.len() >= 2
         && parts.iter().all(|p| {
             p.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
@@ -1003,41 +1265,291 @@ fn looks_like_words(v: &str) -> bool {
         })
 }
 
+/// `jjwt-jackson-0.11.2`, `rc0.13.0_20230412-SNAPSHOT`: an artifact and its
+/// version.
+fn looks_like_version(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        && v.split(['-', '_', '.', ':']).all(|p| {
+            p.bytes().all(|c| c.is_ascii_digit())
+                || p.bytes().all(|c| c.is_ascii_alphabetic())
+                || p.len() <= 3
+        })
+}
+
+/// Code rather than a literal: a call or an index (`foo(hey)you`,
+/// `fs.readFileSync('foo',`, `map.get(&id)`, `ENV["X"]`), as detect-secrets
+/// reads an indirect reference.
+fn looks_like_code(v: &str) -> bool {
+    let b = v.as_bytes();
+    let head = b
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b':'))
+        .count();
+    head > 0
+        && b[0].is_ascii_alphabetic() | matches!(b[0], b'_' | b'$')
+        && matches!(b.get(head), Some(b'(' | b'['))
+}
+
+/// `struct_X509_pubkey_st`, `DOC_Vector_5_32`: an identifier made of words
+/// and short parts, as opposed to a token with underscores in it.
+fn looks_like_snake_identifier(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('_').collect();
+    parts.len() >= 3
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && parts
+            .iter()
+            .all(|p| p.len() <= 4 || p.bytes().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// The last word of a name that says it holds something *about* a
+/// credential, not the credential: `kms_key_id`, `LLM_SECRET_NAME`,
+/// `key_length`, `private_key_path`, `TokenFile`, `issuerKeyHash`.
+const METADATA_WORDS: &[&str] = &[
+    "id",
+    "ids",
+    "name",
+    "names",
+    "file",
+    "files",
+    "path",
+    "dir",
+    "url",
+    "uri",
+    "type",
+    "types",
+    "length",
+    "len",
+    "size",
+    "hash",
+    "event",
+    "count",
+    "version",
+    "env",
+    "var",
+    "ref",
+    "field",
+    "header",
+    "prefix",
+    "suffix",
+    "format",
+    "mode",
+    "policy",
+    "expiry",
+    "expires",
+    "expiration",
+    "ttl",
+    "timeout",
+    "algorithm",
+    "alg",
+    "index",
+    "pressed",
+    "selector",
+    "label",
+    "location",
+    "provider",
+    "stdin",
+    "source",
+    "store",
+    "arn",
+    "region",
+    "hint",
+    "help",
+    "description",
+    "enabled",
+    "required",
+    "min",
+    "max",
+    "regex",
+    "pattern",
+    "schema",
+];
+
+/// Names whose credential is public by design or no credential at all:
+/// publishable and anonymous keys, public keys, CSRF tokens.
+const PUBLIC_NAME_WORDS: &[&str] = &["public", "publishable", "anon", "csrf", "xsrf", "pub"];
+
+/// Words of a name: split at `_`, `-`, `.`, `:`, `$` and lower-to-upper case
+/// changes, in lower case.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// The name describes a credential or holds one that is public.
+pub(crate) fn name_rules_out(name: &str) -> bool {
+    let words = name_words(name);
+    words
+        .last()
+        .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
+        || words
+            .iter()
+            .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
+        || {
+            let lower = name.to_ascii_lowercase();
+            lower.contains("csrf") || lower.contains("xsrf") || lower.contains("publishable")
+        }
+}
+
+fn passwordish(name: &str) -> bool {
+    let lname = name.to_ascii_lowercase();
+    lname.contains("pass") || lname.contains("pwd")
+}
+
+/// How a value was written, as far as judging it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// `name = value`.
+    Bare,
+    /// `name = "value"` and the other operators.
+    Quoted,
+    /// `name "value"` without an operator, or `("name", "value")`: only a
+    /// token-like value counts, never a phrase.
+    QuotedLoose,
+}
+
 /// The entropy rule: is `value`, assigned to a variable called `name`, a
 /// secret?
-pub(crate) fn plausible_assignment(name: &str, value: &str, quoted: bool) -> bool {
-    if value.contains(char::is_whitespace)
-        || is_placeholder(value)
+pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) -> bool {
+    let quoted = written != Written::Bare;
+    if is_placeholder(value)
         || is_number(value)
         || looks_like_path(value)
         || looks_like_url(value)
         || looks_like_address(value)
         || looks_like_identifier(value, quoted)
+        || looks_like_version(value)
+        || name_rules_out(name)
+        || default_credentials(value)
     {
         return false;
     }
-    let lname = name.to_ascii_lowercase();
-    let passwordish = lname.contains("pass") || lname.contains("pwd");
+    if !quoted
+        && (looks_like_code(value)
+            || looks_like_snake_identifier(value)
+            // `process.env.API_KEY!`: TypeScript's non-null assertion.
+            || looks_like_identifier(value.trim_end_matches(['!', '?']), false))
+    {
+        return false;
+    }
+    // Code that reads the credential from where it is named: `apiKey:
+    // this.apiKey`, `X509_pubkey_st = struct_X509_pubkey_st`.
+    let bare_name = name.trim_start_matches(['$', '_', '.']);
+    if bare_name.len() >= 4
+        && value
+            .to_ascii_lowercase()
+            .contains(&bare_name.to_ascii_lowercase())
+    {
+        return false;
+    }
+    if value.contains(char::is_whitespace) {
+        return written == Written::Quoted && plausible_passphrase(name, value);
+    }
+    // A UUID under a credential name (npm `_authToken`, license keys) is a
+    // token. Its 16-symbol alphabet puts its entropy around the bar below,
+    // which would make the verdict a matter of chance.
+    if is_uuid(value) {
+        return true;
+    }
     let len = value.chars().count();
     let h = entropy(value);
-    if passwordish {
+    if passwordish(name) && written != Written::QuotedLoose {
         // Entropy cannot exceed log2(len): short passwords with one repeated
         // character would never reach a flat 3.0 bits.
         len >= 8 && h >= 3.0_f64.min((len as f64).log2() - 0.5)
     } else {
-        len >= 16 && h >= 3.5 && looks_random(value) && !looks_like_words(value)
+        // Below 16 characters only a value using every class (lower, upper,
+        // digit, symbol) reads as generated: `k#9Lq!2Zx7@Wm4`, not
+        // `DOC_Vector_5_32`.
+        let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
+        (len >= 16 || (len >= 12 && every_class))
+            && h >= 3.5
+            && looks_random(value)
+            && !looks_like_words(value)
     }
 }
 
-/// The private-key body must hold real key material, not a sentence that
-/// happens to follow a BEGIN line in documentation.
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_uuid(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A quoted value with spaces is a passphrase (`correct horse battery
+/// staple 42!`, `Zq4!mT8p Lx2W&k9`) under a password or secret name, and a
+/// sentence or a label otherwise.
+fn plausible_passphrase(name: &str, value: &str) -> bool {
+    let v = value.trim();
+    let spaces = v.bytes().filter(u8::is_ascii_whitespace).count();
+    (passwordish(name) || name.to_ascii_lowercase().contains("secret"))
+        && (8..=100).contains(&v.len())
+        && spaces <= 6
+        && !v.ends_with('.')
+        && !v.contains(". ")
+        && (has_digit(v) || symbol_kinds(v) >= 1)
+        && !v.contains('\n')
+}
+
+/// A header named for a key or token (`Api-Token: Sk94HG7f6KB`) carries
+/// one even when short, unless the name describes it (`X-Api-Version`,
+/// `X-Api-Key-Id`) or the value is a number, date, version or word.
+pub(crate) fn plausible_header_value(name: &str, value: &str) -> bool {
+    value.len() >= 8
+        && !name_rules_out(name)
+        && !is_placeholder(value)
+        && !is_number(value)
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && looks_random(value)
+        && !looks_like_version(value)
+        && !looks_like_words(value)
+        && !looks_like_url(value)
+        && !looks_like_address(value)
+        && !looks_like_path(value)
+}
+
+/// A password flag's value (`-pS3cretPass42`, `sshpass -p …`).
+pub(crate) fn plausible_password(value: &str) -> bool {
+    let len = value.chars().count();
+    !is_placeholder(value)
+        && !is_number(value)
+        && len >= 8
+        && entropy(value) >= 3.0_f64.min((len as f64).log2() - 0.5)
+}
+
+/// The private-key body must hold key material, not a sentence that follows
+/// a BEGIN line in documentation: a run of 16 base64 characters (a word is
+/// shorter), and any length beyond that (a DSA or EC key, a truncated paste).
 pub(crate) fn plausible_key_body(body: &str) -> bool {
     let mut run = 0usize;
     for b in body.bytes() {
         if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=' {
             run += 1;
-            if run >= 40 {
-                return true;
+            if run >= 16 {
+                return !is_placeholder(body.trim());
             }
         } else {
             run = 0;
@@ -1046,21 +1558,201 @@ pub(crate) fn plausible_key_body(body: &str) -> bool {
     false
 }
 
-/// Length of a bare assignment value up to a query-string separator:
-/// `abc&grant_type=x` ends before `&grant_type=`, `Tr0ub4dor&3x` is kept.
-pub(crate) fn bare_value_len(value: &str) -> usize {
+/// A bare value ends where the statement or the next parameter starts:
+/// before `&name=` (a query string), `;name=` and `,name=` (connection
+/// strings), `&&` and `||`, then trailing `,`, `;` and `.` and unbalanced
+/// closing brackets are shed. `Tr0ub4dor&3x` and `N8v!qL2p;Xz` are kept.
+pub(crate) fn trim_bare_value(value: &str) -> usize {
     let bytes = value.as_bytes();
+    let mut end = bytes.len();
     for (i, &b) in bytes.iter().enumerate() {
-        if b != b'&' {
+        if matches!(b, b'&' | b'|') && bytes.get(i + 1) == Some(&b) {
+            end = i;
+            break;
+        }
+        if !matches!(b, b'&' | b';' | b',') {
             continue;
         }
         let name_len = bytes[i + 1..]
             .iter()
-            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[]".contains(&c))
+            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[] ".contains(&c))
             .count();
         if name_len > 0 && bytes.get(i + 1 + name_len) == Some(&b'=') {
-            return i;
+            end = i;
+            break;
         }
     }
-    value.len()
+    loop {
+        let v = &bytes[..end];
+        let Some(&last) = v.last() else { break };
+        let unbalanced = |open: u8, close: u8| {
+            last == close
+                && v.iter().filter(|&&c| c == close).count()
+                    > v.iter().filter(|&&c| c == open).count()
+        };
+        if matches!(last, b',' | b';' | b'.')
+            || unbalanced(b'(', b')')
+            || unbalanced(b'[', b']')
+            || unbalanced(b'{', b'}')
+        {
+            end -= 1;
+        } else {
+            break;
+        }
+    }
+    end
+}
+
+/// Decoded base64 (standard or URL alphabet, padding optional), or `None`.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// Base64 of `user:password` where the password is a placeholder or the
+/// user again (`test:test`, `admin:password`): a default, not a secret.
+fn default_credentials(value: &str) -> bool {
+    let Some(decoded) = base64_decode(value) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&decoded) else {
+        return false;
+    };
+    match text.split_once(':') {
+        Some((user, pass)) if text.chars().all(|c| !c.is_control()) => {
+            pass == user || is_placeholder(pass) || pass.len() < 4
+        }
+        _ => false,
+    }
+}
+
+/// Well-known public demo values, each published in documentation as an
+/// example: the Telegram Bot API's sample token, Stripe's documented test
+/// key.
+const DEMO_VALUES: &[&str] = &[
+    "110201543:AAHdqTcvCH1vGWJxfSe1ofSAs0K5PALDsaw",
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+];
+
+/// A token that is public by design or a published demo, judged on the
+/// value and the text around it (`around`, the same line and its
+/// neighbours):
+/// - publishable payment keys (`pk_live_…`) and Mapbox public tokens (`pk.…`);
+/// - Google API keys in a Firebase web config or the Maps JavaScript URL,
+///   which Google documents as safe to ship to browsers;
+/// - JWTs whose claims say `"role":"anon"` (Supabase's anon key) or carry
+///   the jwt.io debugger's sample claims (`"iat":1516239022`);
+/// - the demo values above, and base64 `user:password` defaults.
+pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
+    if value.starts_with("pk_live_") || value.starts_with("pk_test_") || value.starts_with("pk.") {
+        return true;
+    }
+    if DEMO_VALUES.iter().any(|d| value.contains(d)) {
+        return true;
+    }
+    if value.starts_with("AIza") {
+        let lower = around.to_ascii_lowercase();
+        if ["firebase", "authdomain", "maps.googleapis.com/maps/api/js"]
+            .iter()
+            .any(|k| lower.contains(k))
+        {
+            return true;
+        }
+    }
+    if let Some(claims) = jwt_claims(value) {
+        let compact: String = claims.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.contains("\"role\":\"anon\"") || compact.contains("\"iat\":1516239022") {
+            return true;
+        }
+    }
+    false
+}
+
+/// What precedes a token says it is public or no credential: it is the value
+/// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
+/// digest (`sha512-…`).
+pub(crate) fn public_context(before: &str) -> bool {
+    let b = before.as_bytes();
+    let lower_tail = |n: usize| {
+        before
+            .get(before.len().saturating_sub(n)..)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    if ["sha512-", "sha384-", "sha256-"]
+        .iter()
+        .any(|p| lower_tail(7).ends_with(p))
+    {
+        return true;
+    }
+    // The blob of an OpenSSH public key line (`ssh-rsa AAAA… comment`).
+    let tail = lower_tail(40);
+    let last_word = tail.trim_end().rsplit(' ').next().unwrap_or_default();
+    if tail.ends_with(' ')
+        && (["ssh-rsa", "ssh-dss", "ssh-ed25519", "ssh-ed448"].contains(&last_word)
+            || ["ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"]
+                .iter()
+                .any(|p| last_word.starts_with(p)))
+    {
+        return true;
+    }
+    // Back over the operator, quotes, blanks and a YAML list marker to the
+    // name (`SshPublicKeys:\n- …`).
+    let mut end = b.len();
+    while end > 0
+        && matches!(
+            b[end - 1],
+            b' ' | b'\t' | b'"' | b'\'' | b'=' | b':' | b'\\' | b'-' | b'\n' | b'\r'
+        )
+    {
+        end -= 1;
+    }
+    if end == b.len() {
+        return false;
+    }
+    let mut start = end;
+    while start > 0
+        && (b[start - 1].is_ascii_alphanumeric() || matches!(b[start - 1], b'_' | b'-' | b'.'))
+    {
+        start -= 1;
+    }
+    let words = name_words(&before[start..end]);
+    words
+        .iter()
+        .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
+        || ["csrf", "xsrf", "publishable"]
+            .iter()
+            .any(|k| before[start..end].to_ascii_lowercase().contains(k))
+}
+
+/// The decoded claims of a JWT-shaped value (`eyJ….eyJ….…`).
+fn jwt_claims(value: &str) -> Option<String> {
+    let start = value.find("eyJ")?;
+    let mut parts = value[start..].split('.');
+    let _header = parts.next()?;
+    let claims = parts.next()?;
+    let claims: String = claims
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .collect();
+    String::from_utf8(base64_decode(&claims)?).ok()
 }

@@ -1,0 +1,258 @@
+//! The redactor measured on labelled strings from other projects' test suites (issue 9,
+//! principle 9): per-family recall and false positives.
+//!
+//! ```text
+//! cargo test -p trail-core --test redactor_labelled -- --nocapture            # tune set, floors asserted
+//! cargo test -p trail-core --test redactor_labelled -- --ignored --nocapture  # held-out set, reported only
+//! ```
+//!
+//! The tune set (`secrets-tune.tsv`) is what the rules were designed against; its floors are
+//! asserted so that a change that loses a family fails here. The held-out set
+//! (`secrets-holdout.tsv`) was read once, after the design was frozen: its figures are printed,
+//! never tuned against, and asserted only loosely (a collapse, not a dip, fails).
+//!
+//! Scoring, per row:
+//! - a `secret` row is **caught** when no 8-byte window of its secret survives in the output
+//!   (PEM armour lines excepted: they name the block, and trail keeps them readable), so a
+//!   partial redaction that leaves most of a value in place is a miss;
+//! - a `clean` row is a **false positive** when the output differs from the input at all.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use trail_core::secrets::Redactor;
+
+struct Row {
+    secret_label: bool,
+    family: String,
+    text: String,
+    secret: Option<String>,
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+fn load(name: &str) -> Vec<Row> {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests/data/labelled", name]
+        .iter()
+        .collect();
+    let data = std::fs::read_to_string(&path).expect("labelled corpus present");
+    data.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert!(cols.len() >= 4, "malformed row: {line}");
+            Row {
+                secret_label: cols[0] == "secret",
+                family: cols[1].to_string(),
+                text: unescape(cols[3]),
+                secret: cols.get(4).map(|s| unescape(s)),
+            }
+        })
+        .collect()
+}
+
+/// The parts of a secret that must not survive: its text without PEM armour lines, split at
+/// whitespace and at JSON-escaped line breaks.
+fn secret_pieces(secret: &str) -> Vec<String> {
+    // JSON-escaped line breaks are line breaks here: armour lines sit between them.
+    let secret = secret.replace("\\n", "\n").replace("\\r", "\n");
+    let mut core = String::new();
+    for line in secret.split('\n') {
+        let mut rest = line;
+        // Armour may sit on a JSON-escaped line: `-----BEGIN …-----\n<body>`.
+        loop {
+            let trimmed = rest.trim_start();
+            if let Some(after) = trimmed.strip_prefix("-----")
+                && let Some(end) = after.find("-----")
+            {
+                rest = &after[end + 5..];
+                continue;
+            }
+            break;
+        }
+        core.push_str(rest);
+        core.push(' ');
+    }
+    core.split_whitespace()
+        .filter(|p| p.len() >= 4)
+        .map(str::to_string)
+        .collect()
+}
+
+fn leaks(output: &str, secret: &str) -> bool {
+    secret_pieces(secret).iter().any(|piece| {
+        let bytes = piece.as_bytes();
+        let w = bytes.len().min(8);
+        bytes
+            .windows(w)
+            .any(|win| output.as_bytes().windows(w).any(|o| o == win))
+    })
+}
+
+#[derive(Default)]
+struct Tally {
+    secrets: usize,
+    caught: usize,
+    clean: usize,
+    altered: usize,
+}
+
+impl Tally {
+    fn recall(&self) -> f64 {
+        if self.secrets == 0 {
+            1.0
+        } else {
+            self.caught as f64 / self.secrets as f64
+        }
+    }
+    fn fp_rate(&self) -> f64 {
+        if self.clean == 0 {
+            0.0
+        } else {
+            self.altered as f64 / self.clean as f64
+        }
+    }
+    fn precision(&self) -> f64 {
+        if self.caught + self.altered == 0 {
+            1.0
+        } else {
+            self.caught as f64 / (self.caught + self.altered) as f64
+        }
+    }
+}
+
+fn evaluate(rows: &[Row], show_rows: bool) -> (BTreeMap<String, Tally>, Tally) {
+    let redactor = Redactor::builtin();
+    let mut families: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut all = Tally::default();
+    for row in rows {
+        let out = redactor.redact(&row.text, &mut Vec::new());
+        let tally = families.entry(row.family.clone()).or_default();
+        if row.secret_label {
+            let secret = row.secret.as_deref().unwrap_or(&row.text);
+            let caught = !leaks(&out, secret);
+            tally.secrets += 1;
+            all.secrets += 1;
+            tally.caught += usize::from(caught);
+            all.caught += usize::from(caught);
+            if !caught && show_rows {
+                println!("MISS {:<28} {:?}\n     -> {:?}", row.family, row.text, out);
+            }
+        } else {
+            let altered = out != row.text;
+            tally.clean += 1;
+            all.clean += 1;
+            tally.altered += usize::from(altered);
+            all.altered += usize::from(altered);
+            if altered && show_rows {
+                println!("FP   {:<28} {:?}\n     -> {:?}", row.family, row.text, out);
+            }
+        }
+    }
+    (families, all)
+}
+
+fn print_table(title: &str, families: &BTreeMap<String, Tally>, all: &Tally) {
+    println!("\n{title}");
+    println!(
+        "| family | secret rows | caught | recall | clean rows | redacted | false-positive rate |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let cell = |n: usize, v: f64| {
+        if n == 0 {
+            "–".to_string()
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    for (family, t) in families.iter().chain([(&"**all**".to_string(), all)]) {
+        println!(
+            "| {family} | {} | {} | {} | {} | {} | {} |",
+            t.secrets,
+            t.caught,
+            cell(t.secrets, t.recall()),
+            t.clean,
+            t.altered,
+            cell(t.clean, t.fp_rate()),
+        );
+    }
+    println!(
+        "recall {:.3}, false-positive rate {:.3}, precision {:.3}",
+        all.recall(),
+        all.fp_rate(),
+        all.precision()
+    );
+}
+
+#[test]
+fn scoring_treats_partial_redaction_as_a_miss() {
+    assert!(leaks("pw=abcdEFGH${secret:x-00000000}", "abcdEFGH1234"));
+    assert!(!leaks("pw=${secret:x-00000000}", "abcdEFGH1234"));
+    // PEM armour lines may stay.
+    assert!(!leaks(
+        "-----BEGIN RSA PRIVATE KEY-----\n${secret:private-key-00000000}\n-----END RSA PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----"
+    ));
+}
+
+/// Floors on the tune set. The rules reach recall 1.00 and no false positive on it; the floors
+/// leave room for one miss in the smallest family (3 secret rows) and a new row or two, so that
+/// losing a family's rule fails while one hard new case does not.
+#[test]
+fn tune_set_per_family_floors() {
+    let rows = load("secrets-tune.tsv");
+    let (families, all) = evaluate(&rows, true);
+    print_table("secrets-tune.tsv", &families, &all);
+    assert!(all.recall() >= 0.95, "recall {:.3}", all.recall());
+    assert!(all.fp_rate() <= 0.02, "fp rate {:.3}", all.fp_rate());
+    for (family, t) in &families {
+        assert!(
+            t.recall() >= 0.6,
+            "{family}: recall {:.2} ({} of {})",
+            t.recall(),
+            t.caught,
+            t.secrets
+        );
+        assert!(
+            t.fp_rate() <= 0.15,
+            "{family}: false-positive rate {:.2} ({} of {})",
+            t.fp_rate(),
+            t.altered,
+            t.clean
+        );
+    }
+}
+
+/// The held-out set: run once the design is frozen; figures are reported, not tuned against.
+/// Set `TRAIL_EVAL_SHOW_ROWS=1` to list the misses (only when fixing a bug they reveal).
+#[test]
+#[ignore = "held-out evaluation: run on purpose, see the module doc"]
+fn holdout_set_report() {
+    let rows = load("secrets-holdout.tsv");
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&rows, show);
+    print_table("secrets-holdout.tsv", &families, &all);
+    // Only a collapse fails: the figures are the report.
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
