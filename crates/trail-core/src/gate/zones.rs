@@ -346,11 +346,22 @@ pub fn of_command(
         return out;
     }
     let access = access_of(name, args);
-    for a in args {
+    // A copy only reads its sources: the destination (the last operand) is what it writes.
+    let copy = matches!(name, "cp" | "scp" | "rsync" | "install" | "Copy-Item")
+        && !args
+            .iter()
+            .any(|a| a.raw == "-t" || a.raw.starts_with("--target-directory"));
+    let last = args.iter().rposition(|a| !a.raw.starts_with('-'));
+    for (i, a) in args.iter().enumerate() {
         // `-rf` names nothing; `--output=.trail/state/x` does.
         if a.raw.starts_with('-') && !a.raw.contains('=') {
             continue;
         }
+        let access = if copy && Some(i) != last {
+            Access::Read
+        } else {
+            access
+        };
         for z in places.zones_of_word(&a.raw) {
             if !out.contains(&(z, access)) {
                 out.push((z, access));
