@@ -3025,7 +3025,11 @@ fn unwrap(argv: &[Arg]) -> Option<usize> {
             i += 1;
             continue;
         }
-        if name == "env" && w.contains('=') && !w.starts_with('-') {
+        // `env A=1 cmd`, `sudo A=1 cmd`: assignments before the command.
+        let assignment = w.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if matches!(name, "env" | "sudo" | "doas" | "run0") && assignment {
             i += 1;
             continue;
         }
