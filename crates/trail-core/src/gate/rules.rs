@@ -2746,6 +2746,13 @@ fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
         "script" | "su" | "runuser" | "sg" | "flock" => {
             let i = args.iter().position(|a| {
                 matches!(a.text.as_deref(), Some("-c" | "--command"))
+                    || a.text.as_deref().is_some_and(|t| {
+                        t.len() > 2
+                            && t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t.ends_with('c')
+                            && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    })
                     || a.text
                         .as_deref()
                         .is_some_and(|t| t.starts_with("--command="))
@@ -2825,6 +2832,24 @@ fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
             Some(
                 parts
                     .into_iter()
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        // `watch CMD…` hands its words, joined, to `sh -c`.
+        "watch" => {
+            let mut i = 0;
+            while let Some(w) = args.get(i).and_then(|a| a.text.as_deref()) {
+                match w {
+                    "-n" | "--interval" => i += 2,
+                    _ if w.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            let rest = args.get(i..).filter(|r| !r.is_empty())?;
+            Some(
+                rest.iter()
+                    .map(text)
                     .collect::<Option<Vec<_>>>()
                     .map(|v| v.join(" ")),
             )
@@ -3566,7 +3591,8 @@ pub fn judge(
             let inputs = if from_file {
                 vec![dynamic_arg("$INPUT")]
             } else {
-                fed_items(producers, cmd.heredoc.as_deref(), false)
+                // With a replace string, xargs takes whole lines.
+                fed_items(producers, cmd.heredoc.as_deref(), replace.is_some())
             };
             for inner in reconstruct(&argv[start..], replace.as_deref(), &inputs) {
                 out.extend(judge(&inner, &[], ctx, depth, recurse));

@@ -578,7 +578,7 @@ pub fn real(p: &Path) -> PathBuf {
 }
 
 /// A shell glob (`*`, `?`, `[…]`) matched against a whole text; `*` also crosses `/` here,
-/// which only makes the zone check stricter.
+/// which only makes the zone check stricter, but not into a hidden name's leading `.`.
 pub fn glob_match(pat: &str, text: &str) -> bool {
     let p: Vec<char> = pat.chars().collect();
     let t: Vec<char> = text.chars().collect();
@@ -616,6 +616,9 @@ pub fn glob_match(pat: &str, text: &str) -> bool {
             }
         }
         match star {
+            // As in the shell, a wildcard never stands for the leading `.` of a hidden name:
+            // `mv * backup/` does not move `.trail`.
+            Some(_) if t[mark] == '.' && (mark == 0 || t[mark - 1] == '/') => return false,
             Some(s) => {
                 pi = s + 1;
                 mark += 1;
