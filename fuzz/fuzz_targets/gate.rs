@@ -11,9 +11,13 @@ fuzz_target!(|data: &[u8]| {
             home: "/home/dev".into(),
             cwd: "/work/proj".into(),
             tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
         },
         ignored: |_, _| false,
         extra: Vec::new(),
+        trusted_installers: vec!["sh.rustup.rs".into()],
+        line: Default::default(),
     };
     let _ = evaluate(line, &ctx);
 });

@@ -86,9 +86,21 @@ impl Guard<'_> {
         &self.ctx.places
     }
 
-    /// A shell command (`tool` names the host's tool: Bash, shell, PowerShell…).
+    /// A shell command (`tool` names the host's tool: Bash, shell, Monitor…).
     pub fn command(&self, tool: &str, command: &str) -> Outcome {
-        let d = gate::evaluate(command, &self.ctx);
+        self.decided(tool, command, gate::evaluate(command, &self.ctx))
+    }
+
+    /// A PowerShell command (Claude Code's `PowerShell` tool), judged by the same families.
+    pub fn powershell(&self, command: &str) -> Outcome {
+        self.decided(
+            "PowerShell",
+            command,
+            gate::powershell::evaluate(command, &self.ctx),
+        )
+    }
+
+    fn decided(&self, tool: &str, command: &str, d: gate::Decision) -> Outcome {
         let rule = d.rule.clone().unwrap_or_else(|| "gate".into());
         match d.verdict {
             Verdict::Allow => Outcome::Allow,

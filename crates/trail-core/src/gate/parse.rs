@@ -35,8 +35,15 @@ pub struct Simple {
     pub argv: Vec<Arg>,
     /// Output redirections (`>`, `>>`, `>|`, `&>`).
     pub writes: Vec<Write>,
-    /// The body of a heredoc fed to this command on stdin.
+    /// The body of a heredoc or here-string fed to this command on stdin (`None` inside when it
+    /// is not static text).
     pub heredoc: Option<String>,
+    /// A here-string whose text is only known when the shell runs (`bash <<<"$CMD"`).
+    pub dynamic_stdin: bool,
+    /// Files redirected into its stdin (`psql db < drop.sql`, `sh < script`).
+    pub reads: Vec<String>,
+    /// `NAME=value` before the command (or the operands of `export`/`declare`/`local`).
+    pub assigns: Vec<(String, Arg)>,
     /// Index (in the flat list) of the commands whose output is piped into this one.
     pub piped_from: Vec<usize>,
 }
@@ -109,18 +116,41 @@ impl Walker<'_> {
             match &r.target {
                 RedirectTarget::Word(w) => {
                     self.word(w);
-                    let writes = matches!(
-                        r.kind,
-                        RedirectKind::Output
-                            | RedirectKind::Clobber
-                            | RedirectKind::Append
-                            | RedirectKind::OutputBoth
-                            | RedirectKind::ReadWrite
-                    );
-                    if writes && let Some(i) = target {
+                    // `>& FILE` (not `>&2`) writes FILE, as `&>` does.
+                    let dup_to_file = matches!(r.kind, RedirectKind::DupOutput)
+                        && !w
+                            .render(self.src)
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == '-');
+                    let writes = dup_to_file
+                        || matches!(
+                            r.kind,
+                            RedirectKind::Output
+                                | RedirectKind::Clobber
+                                | RedirectKind::Append
+                                | RedirectKind::OutputBoth
+                                | RedirectKind::ReadWrite
+                        );
+                    let Some(i) = target else { continue };
+                    if writes {
                         self.flat.commands[i].writes.push(Write {
                             target: w.render(self.src),
                         });
+                    }
+                    match r.kind {
+                        RedirectKind::HereString => {
+                            let a = self.arg(w);
+                            let c = &mut self.flat.commands[i];
+                            match a.text {
+                                Some(t) => c.heredoc = Some(t),
+                                None => c.dynamic_stdin = true,
+                            }
+                        }
+                        RedirectKind::Input | RedirectKind::ReadWrite => {
+                            let t = w.render(self.src);
+                            self.flat.commands[i].reads.push(t);
+                        }
+                        _ => {}
                     }
                 }
                 RedirectTarget::Heredoc(h) => {
@@ -145,8 +175,12 @@ impl Walker<'_> {
     fn command(&mut self, c: &Command) {
         match c {
             Command::Simple(sc) => {
+                let mut assigns = Vec::new();
                 for a in sc.assignments.iter() {
                     self.assignment_value(&a.value);
+                    if let AssignmentValue::Scalar(w) = &a.value {
+                        assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
+                    }
                 }
                 let mut words: Vec<&Word> = Vec::with_capacity(sc.args.len() + 1);
                 let name_empty = sc.name.parts.is_empty()
@@ -163,9 +197,14 @@ impl Walker<'_> {
                 }
                 // Assignments or redirections only: an empty command still carries its
                 // redirections (`> /etc/hosts` writes), so it is kept.
-                let argv = words.iter().map(|w| self.arg(w)).collect();
+                let mut argv = Vec::with_capacity(words.len());
+                for w in &words {
+                    let a = self.arg(w);
+                    brace_expand(a, &mut argv);
+                }
                 self.flat.commands.push(Simple {
                     argv,
+                    assigns,
                     ..Simple::default()
                 });
             }
@@ -174,13 +213,31 @@ impl Walker<'_> {
                 for a in d.assignments.iter() {
                     self.assignment_value(&a.value);
                 }
+                // `export X=v` sets what later commands of the line see: kept as assignments
+                // of a command named after the builtin.
+                let mut assigns = Vec::new();
                 for op in &d.operands {
                     match op {
                         DeclOperand::Flag(w) | DeclOperand::Dynamic(w) => self.word(w),
-                        DeclOperand::Assignment(a) => self.assignment_value(&a.value),
+                        DeclOperand::Assignment(a) => {
+                            self.assignment_value(&a.value);
+                            if let AssignmentValue::Scalar(w) = &a.value {
+                                assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
+                            }
+                        }
                         DeclOperand::Name(_) => {}
                     }
                 }
+                let name = d.variant.as_str().to_string();
+                self.flat.commands.push(Simple {
+                    argv: vec![Arg {
+                        text: Some(name.clone()),
+                        raw: name,
+                        quoted: false,
+                    }],
+                    assigns,
+                    ..Simple::default()
+                });
             }
             Command::Binary(b) => {
                 let left_start = self.flat.commands.len();
@@ -321,6 +378,94 @@ impl Walker<'_> {
     }
 }
 
+/// The most words one brace expansion may produce (`{a,b}{c,d}…` grows fast).
+const MAX_BRACE_WORDS: usize = 64;
+
+/// Push `a`, brace-expanded as bash would (`{rm,-rf,/}` is three words, `b/{x,y}` two), when
+/// it has an unquoted `{…,…}`; otherwise as it is.
+fn brace_expand(a: Arg, out: &mut Vec<Arg>) {
+    let raw = &a.raw;
+    if a.quoted || !raw.contains('{') || !raw.contains(',') || !raw.contains('}') {
+        out.push(a);
+        return;
+    }
+    let mut words = vec![raw.clone()];
+    let mut changed = false;
+    while let Some(pos) = words.iter().position(|w| brace_span(w).is_some()) {
+        let w = words.remove(pos);
+        let Some((open, close)) = brace_span(&w) else {
+            break;
+        };
+        let (pre, body, post) = (&w[..open], &w[open + 1..close], &w[close + 1..]);
+        let alts = split_top(body);
+        for (k, alt) in alts.iter().enumerate() {
+            words.insert(pos + k, format!("{pre}{alt}{post}"));
+        }
+        changed = true;
+        if words.len() > MAX_BRACE_WORDS {
+            break;
+        }
+    }
+    if !changed {
+        out.push(a);
+        return;
+    }
+    for w in words {
+        // A piece with an expansion (`$HOME`) is known only to the shell; the rest is text.
+        let text = (!w.contains(['$', '`', '\\', '*', '?'])).then(|| w.clone());
+        out.push(Arg {
+            text,
+            raw: w,
+            quoted: false,
+        });
+    }
+}
+
+/// The first `{…}` holding a top-level comma, as (open, close) byte offsets.
+fn brace_span(w: &str) -> Option<(usize, usize)> {
+    let b = w.as_bytes();
+    for open in (0..b.len()).filter(|&i| b[i] == b'{' && (i == 0 || b[i - 1] != b'$')) {
+        let mut depth = 0usize;
+        let mut comma = false;
+        for (j, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if comma {
+                            return Some((open, j));
+                        }
+                        break;
+                    }
+                }
+                b',' if depth == 1 => comma = true,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// `a,{b,c},d` split at its top-level commas.
+fn split_top(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in body.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&body[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&body[start..]);
+    out
+}
+
 /// The word's text after quote removal, as the shell would pass it, when it has no expansion.
 fn static_text(parts: &[WordPartNode], src: &str, in_double: bool, out: &mut String) -> bool {
     for p in parts {
@@ -402,6 +547,29 @@ mod tests {
             .iter()
             .map(|c| c.argv.iter().map(|a| a.text.clone()).collect())
             .collect()
+    }
+
+    #[test]
+    fn braces_expand_into_words() {
+        assert_eq!(
+            texts("{rm,-rf,/}"),
+            vec![vec![
+                Some("rm".into()),
+                Some("-rf".into()),
+                Some("/".into())
+            ]]
+        );
+        assert_eq!(
+            texts("mkdir -p b/{x,y} '{a,b}'"),
+            vec![vec![
+                Some("mkdir".into()),
+                Some("-p".into()),
+                Some("b/x".into()),
+                Some("b/y".into()),
+                Some("{a,b}".into())
+            ]]
+        );
+        assert_eq!(texts("echo ${x}")[0].len(), 2);
     }
 
     #[test]

@@ -86,18 +86,18 @@ impl Places {
     /// Resolve `raw` (a word as written) to an absolute, normalised path, or `None` when it
     /// depends on something only the shell knows.
     pub fn resolve(&self, raw: &str) -> Option<PathBuf> {
-        let unquoted = raw.trim_matches(|c| c == '"' || c == '\'');
-        let home = self.home.to_string_lossy();
-        let mut s = unquoted.to_string();
-        for var in ["${HOME}", "$HOME"] {
-            if let Some(rest) = s.strip_prefix(var) {
-                s = format!("{home}{rest}");
-            }
+        let mut s = if raw.contains(['"', '\'']) {
+            raw.replace(['"', '\''], "")
+        } else {
+            raw.to_string()
+        };
+        if s.contains('$') {
+            s = self.expand(&s)?;
         }
-        if s == "~" || s.starts_with("~/") {
-            s = format!("{home}{}", &s[1..]);
+        if s.starts_with('~') {
+            s = self.tilde(&s)?;
         }
-        if s.contains('$') || s.contains('`') || s.starts_with('~') {
+        if s.contains('$') || s.contains('`') {
             return None;
         }
         // A glob stands for everything under the directory it starts in.
@@ -116,6 +116,85 @@ impl Places {
             self.cwd.join(p)
         };
         Some(normalise(&abs))
+    }
+
+    /// The variables whose value the gate knows, expanded as the shell would: `$HOME`,
+    /// `$TMPDIR` (`/tmp` when unset), `$PWD`, `$CLAUDE_PROJECT_DIR`, in the forms `$V`, `${V}`,
+    /// `${V:-…}`, `${V-…}`, `${V:?…}`, `${V?…}`, `${V:=…}`. Another variable with a default
+    /// (`${X:-/tmp}`) may hold anything: `None`.
+    fn expand(&self, s: &str) -> Option<String> {
+        let mut out = String::with_capacity(s.len() + 16);
+        let mut rest = s;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let (name, len) = if let Some(body) = after.strip_prefix('{') {
+                let end = body.find('}')?;
+                let inner = &body[..end];
+                let name_end = inner
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(inner.len());
+                let op = &inner[name_end..];
+                // `${#V}`, `${V/x/y}`, `${V%…}`: not a plain value.
+                if !(op.is_empty()
+                    || [":-", "-", ":?", "?", ":=", "="]
+                        .iter()
+                        .any(|o| op.starts_with(o)))
+                {
+                    return None;
+                }
+                (&inner[..name_end], end + 2)
+            } else {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            };
+            let value = match name {
+                "HOME" => self.home.to_string_lossy().into_owned(),
+                "TMPDIR" => self
+                    .tmpdir
+                    .as_deref()
+                    .unwrap_or(Path::new("/tmp"))
+                    .to_string_lossy()
+                    .into_owned(),
+                "PWD" => self.cwd.to_string_lossy().into_owned(),
+                "CLAUDE_PROJECT_DIR" => self.project_root.to_string_lossy().into_owned(),
+                _ => return None,
+            };
+            out.push_str(&value);
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        Some(out)
+    }
+
+    /// `~`, `~/x`, and `~user`: the home directory's own name is home, `root` is `/root`, any
+    /// other user lives next to this home (`/home/<user>`).
+    fn tilde(&self, s: &str) -> Option<String> {
+        let (user, rest) = match s[1..].find('/') {
+            Some(i) => (&s[1..=i], &s[i + 1..]),
+            None => (&s[1..], ""),
+        };
+        let home = if user.is_empty()
+            || self
+                .home
+                .file_name()
+                .is_some_and(|n| n == std::ffi::OsStr::new(user))
+        {
+            self.home.clone()
+        } else if user == "root" {
+            PathBuf::from("/root")
+        } else if user
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        {
+            self.home.parent().unwrap_or(Path::new("/home")).join(user)
+        } else {
+            // `~+`, `~-` (the working directories): only the shell knows.
+            return None;
+        };
+        Some(format!("{}{rest}", home.to_string_lossy()))
     }
 
     pub fn classify(&self, raw: &str) -> Place {
@@ -144,8 +223,17 @@ impl Places {
             self.tmpdir.clone(),
         ];
         for t in tmps.iter().flatten() {
-            if p.starts_with(t) && p != *t {
-                return Place::Tmp;
+            if p.starts_with(t) {
+                // The temporary directory itself is shared by everyone: not scratch space.
+                return if p == *t { Place::Outside } else { Place::Tmp };
+            }
+        }
+        // Another person's home (`/home/ana/…`) is theirs, not the system's: a person decides.
+        for people in [
+            "/home", "/Users", "/srv", "/mnt", "/media", "/Volumes", "/opt",
+        ] {
+            if p.starts_with(people) && p.components().count() >= 3 {
+                return Place::Outside;
             }
         }
         if SYSTEM.iter().any(|s| p.starts_with(s)) {

@@ -346,11 +346,22 @@ pub fn of_command(
         return out;
     }
     let access = access_of(name, args);
-    for a in args {
+    // A copy only reads its sources: the destination (the last operand) is what it writes.
+    let copy = matches!(name, "cp" | "scp" | "rsync" | "install" | "Copy-Item")
+        && !args
+            .iter()
+            .any(|a| a.raw == "-t" || a.raw.starts_with("--target-directory"));
+    let last = args.iter().rposition(|a| !a.raw.starts_with('-'));
+    for (i, a) in args.iter().enumerate() {
         // `-rf` names nothing; `--output=.trail/state/x` does.
         if a.raw.starts_with('-') && !a.raw.contains('=') {
             continue;
         }
+        let access = if copy && Some(i) != last {
+            Access::Read
+        } else {
+            access
+        };
         for z in places.zones_of_word(&a.raw) {
             if !out.contains(&(z, access)) {
                 out.push((z, access));
@@ -567,7 +578,7 @@ pub fn real(p: &Path) -> PathBuf {
 }
 
 /// A shell glob (`*`, `?`, `[…]`) matched against a whole text; `*` also crosses `/` here,
-/// which only makes the zone check stricter.
+/// which only makes the zone check stricter, but not into a hidden name's leading `.`.
 pub fn glob_match(pat: &str, text: &str) -> bool {
     let p: Vec<char> = pat.chars().collect();
     let t: Vec<char> = text.chars().collect();
@@ -605,6 +616,9 @@ pub fn glob_match(pat: &str, text: &str) -> bool {
             }
         }
         match star {
+            // As in the shell, a wildcard never stands for the leading `.` of a hidden name:
+            // `mv * backup/` does not move `.trail`.
+            Some(_) if t[mark] == '.' && (mark == 0 || t[mark - 1] == '/') => return false,
             Some(s) => {
                 pi = s + 1;
                 mark += 1;

@@ -29,6 +29,13 @@ pub enum SessionSource {
     Other(String),
 }
 
+/// Which language a command tool's `command` is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShellKind {
+    Posix,
+    PowerShell,
+}
+
 /// The tools trail treats differently; the rest keep their name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -65,6 +72,18 @@ impl Tool {
                 },
                 None => Tool::Other(name.into()),
             },
+        }
+    }
+
+    /// The shell a tool runs its `command` in, for the tools that run one: Bash (and Codex's
+    /// shell), Claude Code's `Monitor` (background commands, run by the same shell as Bash)
+    /// and `PowerShell` (Claude Code's shell on Windows).
+    pub fn shell(&self) -> Option<ShellKind> {
+        match self {
+            Tool::Bash => Some(ShellKind::Posix),
+            Tool::Other(n) if n == "Monitor" => Some(ShellKind::Posix),
+            Tool::Other(n) if n == "PowerShell" => Some(ShellKind::PowerShell),
+            _ => None,
         }
     }
 

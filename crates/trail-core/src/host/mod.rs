@@ -13,7 +13,7 @@ pub mod origin;
 pub mod render;
 pub mod wire;
 
-pub use event::{Envelope, Event, SessionSource, Tool};
+pub use event::{Envelope, Event, SessionSource, ShellKind, Tool};
 
 /// Which agent sent a payload. Both send the same shape; they differ in what they accept back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

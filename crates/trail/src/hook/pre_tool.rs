@@ -4,20 +4,21 @@
 use serde_json::Value;
 use trail_core::gate::Places;
 use trail_core::guard::{Guard, Outcome};
-use trail_core::host::Tool;
 use trail_core::host::render::Response;
+use trail_core::host::{ShellKind, Tool};
 use trail_core::ledger::record::RecordType;
 use trail_core::state::schema::Junction;
 
 use super::Cx;
 
 pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
+    // Bash, Monitor and PowerShell all carry a `command`; a call without one is refused.
     let command = match tool {
-        Tool::Bash => match input.get("command").and_then(Value::as_str) {
+        t if t.shell().is_some() => match input.get("command").and_then(Value::as_str) {
             Some(c) => Some(c),
             None => {
                 return Response::Deny {
-                    reason: "trail could not find the command in this Bash call, so it is refused to be safe".into(),
+                    reason: "trail could not find the command in this tool call, so it is refused to be safe".into(),
                 };
             }
         },
@@ -57,9 +58,16 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
     };
     let store = cx.store();
     let guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
-    let outcome = match command {
-        Some(c) => guard.command("Bash", c),
-        None => guard.edit(tool, input),
+    let outcome = match (command, tool.shell()) {
+        (Some(c), Some(ShellKind::PowerShell)) => guard.powershell(c),
+        (Some(c), _) => guard.command(
+            match tool {
+                Tool::Other(n) => n,
+                _ => "Bash",
+            },
+            c,
+        ),
+        (None, _) => guard.edit(tool, input),
     };
     respond(cx, outcome)
 }

@@ -1,0 +1,273 @@
+//! Code in other languages handed to an interpreter (`python3 -c`, `node -e`, `awk`, a
+//! here-document fed to `python3`): judged by what it reaches. Its string literals that are
+//! handed to a shell are judged as command lines; its literal paths handed to a deletion are
+//! judged as paths; a socket wired to a shell is a reverse shell.
+
+use super::parse::Arg;
+use super::paths::Place;
+use super::{Context, Decision, Verdict, junction};
+
+/// Interpreters and the flags that take a one-liner.
+pub(super) fn code_flags(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "python" | "python3" | "python2" | "pypy3" | "pypy" => &["-c"],
+        "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
+        "deno" => &["eval", "-e"],
+        "perl" | "ruby" => &["-e", "-E"],
+        "php" => &["-r"],
+        "lua" | "luajit" => &["-e"],
+        "tclsh" | "wish" | "osascript" | "Rscript" => &["-e"],
+        _ => return None,
+    })
+}
+
+/// The one-liner a command runs, if it runs one: `Some(Some(code))`, or `Some(None)` when the
+/// code is only known at run time.
+pub(super) fn one_liner(name: &str, args: &[Arg]) -> Option<Option<String>> {
+    if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
+        // The program is the first operand not taken by a flag.
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].text.as_deref() {
+                Some("-f" | "--file") => return None,
+                Some("-v" | "-F" | "--assign" | "--field-separator") => i += 2,
+                Some(w) if w.starts_with('-') && w.len() > 1 => i += 1,
+                _ => return Some(args[i].text.clone()),
+            }
+        }
+        return None;
+    }
+    let flags = code_flags(name)?;
+    let i = args
+        .iter()
+        .position(|a| a.text.as_deref().is_some_and(|t| flags.contains(&t)))?;
+    Some(args.get(i + 1).and_then(|a| a.text.clone()))
+}
+
+/// Whether an interpreter is told what to run (a script or a one-liner) rather than reading
+/// its program from stdin.
+pub(super) fn names_script(name: &str, words: &[Arg]) -> bool {
+    if one_liner(name, words).is_some() {
+        return true;
+    }
+    match name {
+        "at" | "batch" => words
+            .iter()
+            .any(|a| a.text.as_deref().is_some_and(|t| t == "-f")),
+        "iex" | "Invoke-Expression" => !words.is_empty(),
+        _ => words.iter().any(|a| {
+            a.text
+                .as_deref()
+                .is_none_or(|t| !t.starts_with('-') || t == "-")
+                && a.text.as_deref() != Some("-")
+        }),
+    }
+}
+
+/// Calls that run a shell command from inside a language.
+const SHELL_OUT: &[&str] = &[
+    "system(",
+    "os.system",
+    "subprocess",
+    "popen",
+    "exec(",
+    "execSync",
+    "spawnSync",
+    "spawn(",
+    "execFile",
+    "child_process",
+    "shell_exec",
+    "passthru",
+    "os.execute",
+    "io.popen",
+    "Process.Start",
+    "Runtime.getRuntime",
+    "`",
+    "%x",
+    "| getline",
+    "| \"",
+    "do shell script",
+    "Start-Process",
+];
+
+/// Calls that delete or overwrite.
+const DELETES: &[&str] = &[
+    "rmtree",
+    "os.remove",
+    "os.unlink",
+    "os.rmdir",
+    "removedirs",
+    ".unlink(",
+    ".rmdir(",
+    "rmSync",
+    "rmdirSync",
+    "unlinkSync",
+    "removeSync",
+    "Deno.remove",
+    "rm_rf",
+    "rm_r",
+    "FileUtils.rm",
+    "File.delete",
+    "unlink(",
+    "rmdir(",
+    "fs.rm(",
+    "Remove-Item",
+    "writeFileSync",
+    "truncate",
+];
+
+/// Expressions that mean the home directory inside a language.
+const HOME_EXPRS: &[&str] = &[
+    "expanduser('~')",
+    "expanduser(\"~\")",
+    "Path.home()",
+    "Dir.home",
+    "homedir()",
+    "os.homedir",
+    "ENV['HOME']",
+    "ENV[\"HOME\"]",
+    "$ENV{HOME}",
+    "os.environ['HOME']",
+    "os.environ[\"HOME\"]",
+    "getenv('HOME')",
+    "getenv(\"HOME\")",
+    "process.env.HOME)",
+    "Deno.env.get(\"HOME\")",
+];
+
+/// The string literals of some code, in '…', "…" or `…`, unescaped roughly.
+fn literals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !matches!(c, '\'' | '"' | '`') {
+            continue;
+        }
+        let mut s = String::new();
+        let mut closed = false;
+        while let Some(d) = chars.next() {
+            if d == '\\' {
+                if let Some(e) = chars.next() {
+                    s.push(match e {
+                        'n' => '\n',
+                        other => other,
+                    });
+                }
+                continue;
+            }
+            if d == c {
+                closed = true;
+                break;
+            }
+            s.push(d);
+        }
+        if closed {
+            out.push(s);
+        }
+        if out.len() > 64 {
+            break;
+        }
+    }
+    out
+}
+
+/// Judge a one-liner's code for interpreter `name`; `raw` is the command as written.
+pub(super) fn judge_code(
+    name: &str,
+    code: &str,
+    ctx: &Context,
+    depth: usize,
+    recurse: &dyn Fn(&str, usize) -> Vec<Decision>,
+    raw: &str,
+) -> Vec<Decision> {
+    let shell = super::rules::is_shell(name) || matches!(name, "eval" | "source" | ".");
+    if shell {
+        return recurse(code, depth + 1);
+    }
+    if matches!(name, "at" | "batch") {
+        let mut out = recurse(code, depth + 1);
+        out.push(junction(
+            "schedule",
+            "this schedules commands to run later, when no one is watching: a person decides",
+            raw,
+        ));
+        return out;
+    }
+    let mut out = Vec::new();
+    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
+    // A socket handed to a shell: a reverse shell.
+    let socket = has(&[
+        "socket",
+        "fsockopen",
+        "TCPSocket",
+        "net.Socket",
+        "net.connect",
+        "createConnection",
+        "Net::Socket",
+        "IO::Socket",
+        "TCPClient",
+        "/dev/tcp/",
+    ]);
+    let shell_path = has(&[
+        "/bin/sh",
+        "/bin/bash",
+        "sh -i",
+        "bash -i",
+        "cmd.exe",
+        "dup2",
+        "pty.spawn",
+    ]);
+    if socket && shell_path {
+        out.push(Decision {
+            verdict: Verdict::Block,
+            rule: Some("reverse-shell".into()),
+            reason: "this wires a network connection to a shell (a reverse shell): it is never run"
+                .into(),
+            command: Some(raw.into()),
+            targets: Vec::new(),
+        });
+        return out;
+    }
+    let shells_out = has(SHELL_OUT);
+    let deletes = has(DELETES);
+    if shells_out {
+        for lit in literals(code) {
+            if lit.contains(' ') || lit.contains('/') {
+                out.extend(
+                    recurse(&lit, depth + 1)
+                        .into_iter()
+                        .filter(|d| d.verdict > Verdict::Allow),
+                );
+            }
+        }
+    }
+    if deletes {
+        let home = has(HOME_EXPRS);
+        let critical_literal = literals(code).iter().any(|lit| {
+            lit.starts_with('/') || lit.starts_with('~') || lit == "." || lit.starts_with("C:")
+        } && {
+            let p = if lit.starts_with("C:") { "/".to_string() } else { lit.clone() };
+            matches!(
+                ctx.classify(&p),
+                Place::Root | Place::Home | Place::System | Place::ProjectRoot
+            )
+        });
+        if home || critical_literal {
+            out.push(Decision {
+                verdict: Verdict::Block,
+                rule: Some("interpreter-critical".into()),
+                reason: "this one-liner deletes /, the home directory, a system path or the project root: it is never run".into(),
+                command: Some(raw.into()),
+                targets: Vec::new(),
+            });
+        }
+    }
+    if shells_out || deletes {
+        out.push(junction(
+            "interpreter-code",
+            "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
+            raw,
+        ));
+    }
+    out
+}

@@ -1,0 +1,527 @@
+//! What runs indirectly: commands named by variables and git settings, trap handlers, jobs
+//! scheduled for later, one-liners in other languages, containers that mount the host.
+//! Each is judged by the command it finally runs, and scheduling or persisting a command is
+//! at least a junction.
+
+use super::code;
+use super::parse::{Arg, Simple};
+use super::rules::Cmd;
+use super::{Context, Decision, Verdict, junction};
+
+type Recurse<'a> = &'a dyn Fn(&str, usize) -> Vec<Decision>;
+
+/// Environment variables whose value is a command some program runs.
+const COMMAND_VARS: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PAGER",
+    "PAGER",
+    "MANPAGER",
+    "GIT_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PROMPT_COMMAND",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "GIT_PROXY_COMMAND",
+    "RSYNC_RSH",
+    "CVS_RSH",
+    "BROWSER",
+];
+
+/// Environment variables that load code into whatever runs next.
+const LOADER_VARS: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "DYLD_INSERT_LIBRARIES",
+    "BASH_ENV",
+    "ENV",
+    "PERL5OPT",
+    "NODE_OPTIONS",
+    "PYTHONSTARTUP",
+    "RUBYOPT",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+];
+
+/// git settings whose value is a command git runs.
+fn git_command_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    matches!(
+        k.as_str(),
+        "core.fsmonitor"
+            | "core.hookspath"
+            | "core.pager"
+            | "core.editor"
+            | "core.sshcommand"
+            | "core.askpass"
+            | "core.gitproxy"
+            | "sequence.editor"
+            | "diff.external"
+            | "credential.helper"
+            | "gpg.program"
+            | "gpg.ssh.program"
+            | "sendemail.smtpserver"
+            | "uploadpack.packobjectshook"
+            | "protocol.ext.allow"
+            | "include.path"
+    ) || k.starts_with("pager.")
+        || k.starts_with("filter.")
+        || k.starts_with("includeif.")
+        || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
+        || (k.starts_with("merge.") && k.ends_with(".driver"))
+        || (k.starts_with("credential.") && k.ends_with(".helper"))
+}
+
+/// A `NAME=value` (a prefix, `export`, or `env NAME=value`) that names a command: the value is
+/// judged as a command line, and code loaders are a junction.
+pub(super) fn command_variable(
+    name: &str,
+    value: &Arg,
+    ctx: &Context,
+    depth: usize,
+    recurse: Recurse<'_>,
+    raw: &str,
+    out: &mut Vec<Decision>,
+) {
+    if COMMAND_VARS.contains(&name) {
+        match value.text.as_deref() {
+            Some(v) => out.extend(
+                recurse(v, depth + 1)
+                    .into_iter()
+                    .filter(|d| d.verdict > Verdict::Allow),
+            ),
+            None => out.push(junction(
+                "indirect-exec",
+                &format!("{name} names a command that is only known when it runs"),
+                raw,
+            )),
+        }
+    } else if LOADER_VARS.contains(&name) || name.starts_with("GIT_CONFIG_") {
+        out.push(junction(
+            "indirect-exec",
+            &format!("{name} makes the next program load code the gate cannot see"),
+            raw,
+        ));
+    }
+    let _ = ctx;
+}
+
+/// `git -c key=value …` and `git config key value`: values that are commands.
+fn git_settings(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    depth: usize,
+    recurse: Recurse<'_>,
+    raw: &str,
+    out: &mut Vec<Decision>,
+) {
+    let words: Vec<Option<&str>> = c.args.iter().map(|a| a.text.as_deref()).collect();
+    let judge_value = |key: &str, value: Option<&str>, persist: bool, out: &mut Vec<Decision>| {
+        let alias = key.to_ascii_lowercase().starts_with("alias.");
+        let shell_alias = alias && value.is_some_and(|v| v.trim_start().starts_with('!'));
+        if !(git_command_key(key) || shell_alias) {
+            return;
+        }
+        if let Some(v) = value {
+            let v = v.trim_start().trim_start_matches('!');
+            out.extend(recurse(v, depth + 1));
+        }
+        if persist
+            || key.eq_ignore_ascii_case("core.hooksPath")
+            || key.eq_ignore_ascii_case("core.fsmonitor")
+        {
+            out.push(junction(
+                "indirect-exec",
+                &format!("the git setting {key} names a command git will run: a person decides"),
+                raw,
+            ));
+        }
+    };
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            Some("-c") => {
+                if let Some(Some(kv)) = words.get(i + 1)
+                    && let Some((k, v)) = kv.split_once('=')
+                {
+                    judge_value(k, Some(v), false, out);
+                } else if words.get(i + 1).is_some_and(|w| w.is_none()) {
+                    out.push(junction(
+                        "indirect-exec",
+                        "a git setting only known when the shell runs it",
+                        raw,
+                    ));
+                }
+                i += 2;
+            }
+            Some("-C" | "--git-dir" | "--work-tree" | "--namespace") => i += 2,
+            Some("config") => {
+                let rest: Vec<Option<&str>> = words[i + 1..]
+                    .iter()
+                    .copied()
+                    .filter(|w| !w.is_some_and(|w| w.starts_with('-')))
+                    .collect();
+                let rest: Vec<Option<&str>> = if rest.first() == Some(&Some("set")) {
+                    rest[1..].to_vec()
+                } else {
+                    rest
+                };
+                if let [Some(k), v, ..] = rest.as_slice() {
+                    judge_value(k, *v, true, out);
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    let _ = ctx;
+}
+
+/// Everything indirect about one command.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn judge(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    depth: usize,
+    recurse: Recurse<'_>,
+    raw: &str,
+    out: &mut Vec<Decision>,
+) {
+    match c.name {
+        "git" => git_settings(c, ctx, depth, recurse, raw, out),
+        "env" => {
+            for a in c.args {
+                let Some(t) = a.text.as_deref() else { continue };
+                if t.starts_with('-') {
+                    continue;
+                }
+                let Some((k, v)) = t.split_once('=') else {
+                    break;
+                };
+                command_variable(
+                    k,
+                    &Arg {
+                        text: Some(v.into()),
+                        raw: v.into(),
+                        quoted: true,
+                    },
+                    ctx,
+                    depth,
+                    recurse,
+                    raw,
+                    out,
+                );
+            }
+            if let Some(i) = c
+                .args
+                .iter()
+                .position(|a| matches!(a.text.as_deref(), Some("-S" | "--split-string")))
+            {
+                match c.args.get(i + 1).and_then(|a| a.text.as_deref()) {
+                    Some(s) => out.extend(recurse(s, depth + 1)),
+                    None => out.push(junction(
+                        "unverifiable",
+                        "env -S runs a string only known when it runs",
+                        raw,
+                    )),
+                }
+            }
+        }
+        "export" | "declare" | "typeset" | "local" | "readonly" => {
+            for (k, v) in &cmd.assigns {
+                command_variable(k, v, ctx, depth, recurse, raw, out);
+            }
+        }
+        "trap" => {
+            // `trap 'CMD' SIGNAL…`: CMD runs when the signal (or the shell's exit) comes.
+            let ops: Vec<&Arg> = c
+                .args
+                .iter()
+                .filter(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
+                .collect();
+            if ops.len() >= 2 {
+                match ops[0].text.as_deref() {
+                    Some(s) => out.extend(recurse(s, depth + 1)),
+                    None => out.push(junction(
+                        "unverifiable",
+                        "the trap handler is only known when it runs",
+                        raw,
+                    )),
+                }
+            }
+        }
+        "crontab" => {
+            let installs = c.args.iter().any(|a| {
+                a.text
+                    .as_deref()
+                    .is_none_or(|t| !t.starts_with('-') || t == "-")
+            });
+            if installs {
+                if let Some(text) = producers
+                    .iter()
+                    .filter_map(|p| super::rules::printed_text(p))
+                    .reduce(|a, b| a + "\n" + &b)
+                {
+                    for line in text.lines() {
+                        let cmdline: Vec<&str> = line.split_whitespace().collect();
+                        if cmdline.len() > 5 && !line.trim_start().starts_with('#') {
+                            out.extend(recurse(&cmdline[5..].join(" "), depth + 1));
+                        }
+                    }
+                }
+                out.push(junction(
+                    "schedule",
+                    "this replaces the scheduled jobs (crontab), which run later when no one is watching: a person decides",
+                    raw,
+                ));
+            }
+        }
+        "systemd-run" | "launchctl" | "schtasks" => {
+            let scheduling = c.name != "launchctl"
+                || c.args
+                    .iter()
+                    .any(|a| matches!(a.text.as_deref(), Some("load" | "bootstrap" | "submit")));
+            if scheduling {
+                out.push(junction(
+                    "schedule",
+                    "this starts or schedules a job outside the session: a person decides",
+                    raw,
+                ));
+            }
+        }
+        "docker" | "podman" | "nerdctl" => containers(c, ctx, depth, recurse, raw, out),
+        "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
+            // PowerShell code is judged by the PowerShell reader, with the same families.
+            let words: Vec<String> = c
+                .args
+                .iter()
+                .map(|a| a.text.clone().unwrap_or_else(|| a.raw.clone()))
+                .collect();
+            let quoted: Vec<String> = words
+                .iter()
+                .map(|w| {
+                    if w.contains(' ') {
+                        format!("'{}'", w.replace('\'', "''"))
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect();
+            out.extend(super::powershell::findings(
+                &format!("pwsh {}", quoted.join(" ")),
+                ctx,
+                depth + 1,
+            ));
+        }
+        _ => {}
+    }
+    // SQL fed on stdin: judged when the producers print static text, asked about otherwise.
+    if super::rules::sql_client(c.name) && (!producers.is_empty() || cmd.heredoc.is_some()) {
+        let text = match &cmd.heredoc {
+            Some(h) => Some(h.clone()),
+            None => producers
+                .iter()
+                .map(|p| super::rules::printed_text(p))
+                .collect::<Option<Vec<_>>>()
+                .map(|v| v.join("\n")),
+        };
+        if text.as_deref().is_none_or(super::rules::destructive_sql) {
+            out.push(junction(
+                "sql-destructive",
+                "SQL fed to a database client drops, deletes or changes data (or cannot be read before it runs)",
+                raw,
+            ));
+        }
+    }
+    if let Some(one) = code::one_liner(c.name, c.args) {
+        match one {
+            Some(code) => out.extend(code::judge_code(c.name, &code, ctx, depth, recurse, raw)),
+            None => out.push(junction(
+                "interpreter-code",
+                "the code of this one-liner is only known when it runs",
+                raw,
+            )),
+        }
+    }
+}
+
+/// `docker run -v HOST:CONTAINER … IMAGE CMD`: the command is judged with container paths
+/// mapped back to the host; mounting the host's root, home or system is a junction at least.
+fn containers(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    depth: usize,
+    recurse: Recurse<'_>,
+    raw: &str,
+    out: &mut Vec<Decision>,
+) {
+    let words: Vec<&Arg> = c.args.iter().collect();
+    let Some(run) = words
+        .iter()
+        .position(|a| matches!(a.text.as_deref(), Some("run" | "exec" | "create")))
+    else {
+        return;
+    };
+    if words[..run].iter().any(|a| {
+        a.text.as_deref().is_some_and(|t| !t.starts_with('-'))
+            && a.text.as_deref() != Some("container")
+    }) {
+        return;
+    }
+    const VALUED: &[&str] = &[
+        "-v",
+        "--volume",
+        "--mount",
+        "-e",
+        "--env",
+        "-p",
+        "--publish",
+        "--name",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--network",
+        "--net",
+        "--entrypoint",
+        "-l",
+        "--label",
+        "--env-file",
+        "--platform",
+        "-h",
+        "--hostname",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--restart",
+        "-m",
+        "--memory",
+        "--cpus",
+        "--pid",
+        "--ipc",
+        "--security-opt",
+        "--tmpfs",
+        "--log-driver",
+        "--gpus",
+        "--shm-size",
+        "--ulimit",
+        "--dns",
+        "--volumes-from",
+    ];
+    let mut mounts: Vec<(String, String)> = Vec::new();
+    let mut risky = Vec::new();
+    let mut i = run + 1;
+    let mut image = None;
+    while i < words.len() {
+        let raw_w = words[i].raw.as_str();
+        let t = words[i].text.as_deref();
+        let (flag, value) = match t {
+            Some(w) if w.starts_with('-') => match w.split_once('=') {
+                Some((f, v)) => (Some(f), Some(v.to_string())),
+                None if VALUED.contains(&w) => {
+                    i += 1;
+                    (Some(w), words.get(i).map(|a| a.raw.clone()))
+                }
+                None => (Some(w), None),
+            },
+            _ => (None, None),
+        };
+        match (flag, value) {
+            (Some("-v" | "--volume"), Some(v)) => {
+                let v = v.trim_matches(['"', '\'']).to_string();
+                if let Some((host, rest)) = v.split_once(':') {
+                    let dest = rest.split(':').next().unwrap_or(rest).to_string();
+                    mounts.push((host.to_string(), dest));
+                }
+            }
+            (Some("--mount"), Some(v)) => {
+                let field = |k: &str| {
+                    v.split(',')
+                        .find_map(|f| f.strip_prefix(k).map(str::to_string))
+                };
+                if let (Some(src), Some(dst)) = (
+                    field("source=").or(field("src=")),
+                    field("target=").or(field("dst=")).or(field("destination=")),
+                ) {
+                    mounts.push((src, dst));
+                }
+            }
+            (Some("--privileged"), _) => risky.push("--privileged".to_string()),
+            (Some("--pid" | "--net" | "--network" | "--ipc"), Some(v)) if v == "host" => {}
+            (None, _) => {
+                image = Some(i);
+                let _ = raw_w;
+                break;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    for (host, _) in &mounts {
+        if matches!(
+            ctx.classify(host),
+            super::Place::Root | super::Place::Home | super::Place::System
+        ) {
+            risky.push(host.clone());
+        }
+    }
+    if !risky.is_empty() {
+        out.push(junction(
+            "container-host",
+            &format!(
+                "this container gets the host's {}: what runs inside can change the machine",
+                risky.join(", ")
+            ),
+            raw,
+        ));
+    }
+    // The command run inside, with container paths mapped back to the host.
+    let Some(img) = image else { return };
+    if img + 1 >= words.len() || mounts.is_empty() {
+        return;
+    }
+    let map = |s: &str| -> String {
+        for (host, dest) in &mounts {
+            if dest.len() > 1 && (s == dest || s.starts_with(&format!("{dest}/"))) {
+                let host = ctx
+                    .resolve(host)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| host.clone());
+                return format!("{host}{}", &s[dest.len()..]);
+            }
+        }
+        s.to_string()
+    };
+    let inner: Vec<String> = words[img + 1..]
+        .iter()
+        .map(|a| a.text.clone().unwrap_or_else(|| a.raw.clone()))
+        .collect();
+    let line = if matches!(
+        inner.first().map(String::as_str),
+        Some("sh" | "bash" | "ash")
+    ) && inner.get(1).map(String::as_str) == Some("-c")
+    {
+        inner.get(2).cloned().unwrap_or_default()
+    } else {
+        inner.join(" ")
+    };
+    let mapped: Vec<String> = line.split(' ').map(&map).collect();
+    let _ = c;
+    out.extend(
+        recurse(&mapped.join(" "), depth + 1)
+            .into_iter()
+            .filter(|d| d.verdict == Verdict::Block),
+    );
+}
