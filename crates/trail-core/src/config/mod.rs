@@ -134,6 +134,8 @@ pub struct Config {
     pub secret_rules: Vec<(RuleSpec, Origin)>,
     /// Gate rules added in configuration (`[[gate.rules]]`), after the built-in ones.
     pub gate_rules: Vec<(UserRule, Origin)>,
+    /// Installer hosts a person trusts (`gate.trusted_installers`).
+    pub trusted_installers: Vec<(String, Origin)>,
     /// The project this invocation belongs to.
     pub project_root: Setting<PathBuf>,
     /// Who `trail dream` asks: openai, anthropic, command or extractive.
@@ -233,6 +235,7 @@ impl Config {
             secrets_dir: Setting::default(PathBuf::new()),
             secret_rules: Vec::new(),
             gate_rules: Vec::new(),
+            trusted_installers: Vec::new(),
             project_root: Setting::default(PathBuf::new()),
             llm_provider: Setting::default(LlmProvider::default()),
             llm_base_url: Setting::default(None),
@@ -354,6 +357,12 @@ impl Config {
                 self.gate_rules.push((r, o));
             }
         }
+        let key = SettingKey::GateTrustedInstallers;
+        for host in take_list::<String>(&mut doc, key, text).map_err(err)? {
+            if let Some(o) = src.admit(key, key.class(), &host) {
+                self.trusted_installers.push((host, o));
+            }
+        }
         Ok(())
     }
 
@@ -370,6 +379,14 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// The installer hosts a person trusts, for the gate's context.
+    pub fn trusted_installers(&self) -> Vec<String> {
+        self.trusted_installers
+            .iter()
+            .map(|(h, _)| h.clone())
+            .collect()
     }
 
     /// The configured gate rules, for the gate's context.

@@ -38,6 +38,7 @@ pub enum SettingKey {
     SecretsDir,
     SecretsRules,
     GateRules,
+    GateTrustedInstallers,
     LlmProvider,
     LlmBaseUrl,
     LlmModel,
@@ -56,6 +57,7 @@ impl SettingKey {
         SettingKey::SecretsDir,
         SettingKey::SecretsRules,
         SettingKey::GateRules,
+        SettingKey::GateTrustedInstallers,
         SettingKey::LlmProvider,
         SettingKey::LlmBaseUrl,
         SettingKey::LlmModel,
@@ -75,6 +77,7 @@ impl SettingKey {
             SettingKey::SecretsDir => "secrets.dir",
             SettingKey::SecretsRules => "secrets.rules",
             SettingKey::GateRules => "gate.rules",
+            SettingKey::GateTrustedInstallers => "gate.trusted_installers",
             SettingKey::LlmProvider => "llm.provider",
             SettingKey::LlmBaseUrl => "llm.base_url",
             SettingKey::LlmModel => "llm.model",
@@ -99,6 +102,9 @@ impl SettingKey {
             SettingKey::SecretsDir => Class::Sensitive,
             // Where the journals (all projects') and the anchor live.
             SettingKey::LedgerHome => Class::Sensitive,
+            // Loosens the gate: code from these hosts piped to a shell asks instead of being
+            // blocked. A repository must not vouch for its own installer.
+            SettingKey::GateTrustedInstallers => Class::Sensitive,
             // Tighten only: more redaction, more junctions.
             SettingKey::SecretsRules | SettingKey::GateRules => Class::Ordinary,
             // Tuning: at worst slower, noisier or more rotations, never code or data elsewhere.
@@ -337,6 +343,11 @@ pub static LISTS: &[(SettingKey, &str)] = &[
         "More gate rules (block or junction, with examples that must and must not match), \
          after the built-in ones; they can only tighten.",
     ),
+    (
+        SettingKey::GateTrustedInstallers,
+        "Hosts whose installers you trust (`[\"sh.rustup.rs\"]`): their script piped to a shell \
+         is a junction a person approves instead of being blocked.",
+    ),
 ];
 
 /// A value as `trail config` shows it.
@@ -529,7 +540,7 @@ mod tests {
     }
 
     #[test]
-    fn the_sensitive_keys_are_the_ones_that_run_send_or_move() {
+    fn the_sensitive_keys_are_the_ones_that_run_send_move_or_loosen() {
         let sensitive: Vec<&str> = SettingKey::ALL
             .iter()
             .filter(|k| k.class() == Class::Sensitive)
@@ -541,6 +552,7 @@ mod tests {
                 "ledger.home",
                 "ledger.alert_command",
                 "secrets.dir",
+                "gate.trusted_installers",
                 "llm.provider",
                 "llm.base_url",
                 "llm.command"

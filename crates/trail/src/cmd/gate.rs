@@ -20,6 +20,7 @@ pub fn run(args: &GateArgs) -> CliResult {
     config.check_gate_rules()?;
     let mut ctx = Context::new(places);
     ctx.extra = config.gate_rules();
+    ctx.trusted_installers = config.trusted_installers();
     let d = gate::evaluate(&line, &ctx);
     if args.json {
         return output::json(&d);

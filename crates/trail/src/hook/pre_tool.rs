@@ -57,7 +57,8 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
         out
     };
     let store = cx.store();
-    let guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
+    let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
+    guard.ctx.trusted_installers = cx.config.trusted_installers();
     let outcome = match (command, tool.shell()) {
         (Some(c), Some(ShellKind::PowerShell)) => guard.powershell(c),
         (Some(c), _) => guard.command(
