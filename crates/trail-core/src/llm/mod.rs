@@ -148,7 +148,7 @@ fn key_from_file(path: &Path) -> Option<String> {
     })
 }
 
-/// Why there is no answer; each says what to fix ([`LlmError::hint`]).
+/// Why there is no answer (the binary says what to fix for each).
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
     #[error("{message}")]
