@@ -244,7 +244,7 @@ impl Places {
 }
 
 /// `..` and `.` resolved without touching the filesystem.
-fn normalise(p: &Path) -> PathBuf {
+pub(super) fn normalise(p: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for c in p.components() {
         match c {

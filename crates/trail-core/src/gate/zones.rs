@@ -539,20 +539,7 @@ fn tail_matches(word: &str, tail: &str) -> bool {
         .all(|(wc, tc)| literal(wc) && glob_match(wc, tc))
 }
 
-/// `..` and `.` resolved without touching the filesystem.
-fn normalise(p: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(n) => out.push(n),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
-}
+use super::paths::normalise;
 
 /// Where a path really leads: its longest existing ancestor with symlinks resolved, and the
 /// rest appended (a file about to be created inside a symlinked directory lands in the target).
