@@ -146,10 +146,7 @@ fn claude_code_runs_trails_hooks_for_real() {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let precious = env.home.join("precious");
-    std::fs::create_dir_all(&precious).unwrap();
-    std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+    let precious = crate::e2e::project_with_precious(&env);
     env.ok(&["init"]);
     env.ok(&[
         "pulse",
@@ -481,10 +478,7 @@ fn a_mid_session_settings_change_cannot_switch_trail_off() {
     };
     let run = |with_config_change: bool| -> (bool, String) {
         let env = TestEnv::new();
-        std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-        let precious = env.home.join("precious");
-        std::fs::create_dir_all(&precious).unwrap();
-        std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+        let precious = crate::e2e::project_with_precious(&env);
         env.ok(&["init"]);
         let settings = env.cwd.join(".claude/settings.json");
         if !with_config_change {

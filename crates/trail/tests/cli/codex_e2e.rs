@@ -207,10 +207,7 @@ fn codex_runs_trails_hooks_for_real() {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let precious = env.home.join("precious");
-    std::fs::create_dir_all(&precious).unwrap();
-    std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+    let precious = crate::e2e::project_with_precious(&env);
     let init = env.ok(&["init", "--agent", "codex"]);
     assert!(env.cwd.join(".codex/hooks.json").exists(), "{init}");
     env.ok(&[

@@ -128,6 +128,17 @@ pub fn status_json(env: &TestEnv) -> serde_json::Value {
 
 pub const PUSH: &str = "git push origin main";
 
+/// The scenario most e2e tests start from: a project (a `.git` directory, so it is one), trail
+/// installed for Claude Code, and `~/precious/keep.txt` for a destructive command to aim at.
+/// Returns the precious directory.
+pub fn project_with_precious(env: &TestEnv) -> PathBuf {
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let precious = env.home.join("precious");
+    std::fs::create_dir_all(&precious).unwrap();
+    std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+    precious
+}
+
 /// After a person approved a push and the agent retried twice: the push ran exactly once (one
 /// successful proof line), the second retry is the pending junction again, the allowance is
 /// used up and cleared at session end, and the journal holds one grant (made `by`) and one use.

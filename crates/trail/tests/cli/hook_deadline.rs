@@ -198,10 +198,7 @@ fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let precious = env.home.join("precious");
-    std::fs::create_dir_all(&precious).unwrap();
-    std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
+    let precious = crate::e2e::project_with_precious(&env);
     env.ok(&["init"]);
     let config = env.cwd.join(".trail/config.toml");
     std::fs::remove_file(&config).ok();
