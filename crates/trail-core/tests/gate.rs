@@ -7,6 +7,8 @@ use proptest::prelude::*;
 use trail_core::gate::rules::RULES;
 use trail_core::gate::{Context, Places, Verdict, evaluate, findings};
 
+mod labelled;
+
 fn ctx() -> Context {
     Context {
         places: Places {
@@ -195,44 +197,11 @@ struct Row {
     command: String,
 }
 
-/// The escapes of the labelled files (see their README): `\\`, `\t`, `\n`, `\r`.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut it = s.chars().peekable();
-    while let Some(c) = it.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match it.next() {
-            Some('\\') => out.push('\\'),
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('r') => out.push('\r'),
-            Some(o) => {
-                out.push('\\');
-                out.push(o);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
 fn labelled(file: &str) -> Vec<Row> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/labelled")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut cols = l.splitn(4, '\t');
-            let v = cols.next().unwrap();
-            let family = cols.next().unwrap().to_string();
-            let _source = cols.next().unwrap();
-            let command = unescape(cols.next().unwrap());
-            let want = match v {
+    labelled::rows(file)
+        .into_iter()
+        .map(|cols| {
+            let want = match cols[0].as_str() {
                 "block" => Verdict::Block,
                 "junction" => Verdict::Junction,
                 "allow" => Verdict::Allow,
@@ -240,8 +209,8 @@ fn labelled(file: &str) -> Vec<Row> {
             };
             Row {
                 want,
-                family,
-                command,
+                family: cols[1].clone(),
+                command: cols[3].clone(),
             }
         })
         .collect()

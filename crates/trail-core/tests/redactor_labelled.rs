@@ -18,9 +18,10 @@
 //! - a `clean` row is a **false positive** when the output differs from the input at all.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use trail_core::secrets::Redactor;
+
+mod labelled;
 
 struct Row {
     secret_label: bool,
@@ -29,44 +30,16 @@ struct Row {
     secret: Option<String>,
 }
 
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
 fn load(name: &str) -> Vec<Row> {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests/data/labelled", name]
-        .iter()
-        .collect();
-    let data = std::fs::read_to_string(&path).expect("labelled corpus present");
-    data.lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let cols: Vec<&str> = line.split('\t').collect();
-            assert!(cols.len() >= 4, "malformed row: {line}");
+    labelled::rows(name)
+        .into_iter()
+        .map(|cols| {
+            assert!(cols.len() >= 4, "malformed row: {cols:?}");
             Row {
                 secret_label: cols[0] == "secret",
-                family: cols[1].to_string(),
-                text: unescape(cols[3]),
-                secret: cols.get(4).map(|s| unescape(s)),
+                family: cols[1].clone(),
+                text: cols[3].clone(),
+                secret: cols.get(4).cloned(),
             }
         })
         .collect()
