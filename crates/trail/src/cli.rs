@@ -51,6 +51,8 @@ pub enum Command {
     Remember {
         /// The note.
         note: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Search core and daily memory; every hit with its source.
     Recall {

@@ -81,7 +81,7 @@ fn show() -> CliResult {
     output::text(&s)
 }
 
-pub fn remember(ctx: &Context, note: &str) -> CliResult {
+pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
     if note.trim().is_empty() {
         return Err(CliError::usage(
             "the note is empty: `trail remember \"what to keep\"`",
@@ -97,6 +97,9 @@ pub fn remember(ctx: &Context, note: &str) -> CliResult {
         ctx.ledger.redactor()?,
         &mut keep,
     )?;
+    if json {
+        return output::json(&serde_json::json!({ "source": src }));
+    }
     output::text(&format!("remembered ({src})\n"))
 }
 

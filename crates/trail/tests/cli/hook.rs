@@ -248,6 +248,29 @@ fn remember_and_recall_round_trip_with_sources() {
     assert!(env.ok(&["memory", "show"]).contains("deploys need the VPN"));
 }
 
+/// `remember --json` gives the note's source reference alone, and the line it points at holds
+/// the note as written, redacted.
+#[test]
+fn remember_json_gives_the_source_of_the_redacted_note() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["remember", "the staging DB is on port 5433"]);
+    let key = "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ";
+    let v: serde_json::Value =
+        serde_json::from_str(&env.ok(&["remember", "--json", &format!("the CI token is {key}")]))
+            .unwrap();
+    let source = v["source"].as_str().unwrap();
+    assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
+    let (file, line) = source.split_once("#L").unwrap();
+    let text = std::fs::read_to_string(env.cwd.join(".trail").join(file)).unwrap();
+    let line = text
+        .lines()
+        .nth(line.parse::<usize>().unwrap() - 1)
+        .unwrap();
+    assert!(line.starts_with("- the CI token is ${secret:"), "{line}");
+    assert!(!text.contains(key), "{text}");
+}
+
 #[test]
 fn memory_verify_names_unsupported_bullets_and_fails() {
     let env = TestEnv::new();
