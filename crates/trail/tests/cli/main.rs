@@ -22,6 +22,7 @@ mod prompt_origin;
 mod regression;
 mod safe_files;
 mod secrets;
+mod snapshots;
 mod state;
 mod torn_tail;
 mod trust;
