@@ -2,18 +2,25 @@
 //! loopback. Needs `npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328`
 //! (`.ci/run` does it); without it the test prints one loud SKIP line and passes nothing else.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::common::*;
-use crate::e2e::{self, PUSH, Reply, Seen, project_with_remote, remote_has_main, status_json};
+use crate::e2e::{
+    self, AgentCli, HooksScenario, PUSH, Reply, Script, Seen, project_with_remote, remote_has_main,
+};
 
-pub(crate) fn claude_bin() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TRAIL_E2E_CLAUDE") {
-        return Some(PathBuf::from(p));
-    }
-    let home = std::env::var_os("HOME")?;
-    let p = PathBuf::from(home).join(".cache/trail-e2e/node_modules/.bin/claude");
-    p.exists().then_some(p)
+const CLAUDE: AgentCli = AgentCli {
+    name: "Claude Code",
+    var: "TRAIL_E2E_CLAUDE",
+    cached: ".cache/trail-e2e/node_modules/.bin/claude",
+    install: "npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328",
+};
+
+/// How a hook's denial reaches the model through Claude Code.
+pub(crate) const DENIED: &str = "PreToolUse:Bash hook error";
+
+pub(crate) fn claude_or_skip() -> Option<PathBuf> {
+    CLAUDE.find_or_skip()
 }
 
 /// One server-sent event.
@@ -62,6 +69,13 @@ pub(crate) fn serve(steps: Vec<String>) -> (u16, Seen) {
 
 /// The same, for conversations whose request contains `marker`.
 fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
+    let script = Script {
+        steps,
+        marker,
+        tool: "\"name\":\"Bash\"",
+        results: &["\"type\":\"tool_result\""],
+        text: text_reply,
+    };
     e2e::serve(move |line, body| {
         if !line.contains("/v1/messages") {
             return None;
@@ -72,18 +86,7 @@ fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
                 body: "{\"input_tokens\":1}".into(),
             });
         }
-        // The conversation itself carries the tool definitions; side requests (titles,
-        // summaries of a git repository) do not and must not consume a step.
-        if body.contains(marker) && body.contains("\"name\":\"Bash\"") {
-            let turn = body.matches("\"type\":\"tool_result\"").count();
-            return Some(Reply::events(
-                steps
-                    .get(turn)
-                    .cloned()
-                    .unwrap_or_else(|| text_reply("done")),
-            ));
-        }
-        Some(Reply::events(text_reply("ok")))
+        Some(Reply::events(script.answer(body)))
     })
 }
 
@@ -91,25 +94,22 @@ fn serve_on(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
 /// its output and every request the model server saw.
 fn run_claude(
     env: &TestEnv,
-    claude: &std::path::Path,
+    claude: &Path,
     port: u16,
     seen: &Seen,
     prompt: &str,
 ) -> (std::process::Output, String) {
-    seen.lock().unwrap().clear();
-    let out = claude_command(env, claude, port, prompt).output().unwrap();
-    let requests = seen.lock().unwrap().join("\n");
-    (out, requests)
+    e2e::run_agent(claude_command(env, claude, port, prompt), seen)
 }
 
 /// `claude -p PROMPT` headless in the test's project, against the scripted model on `port`.
 pub(crate) fn claude_command(
     env: &TestEnv,
-    claude: &std::path::Path,
+    claude: &Path,
     port: u16,
     prompt: &str,
 ) -> std::process::Command {
-    let mut c = std::process::Command::new(claude);
+    let mut c = e2e::agent_command(env, claude);
     c.args([
         "-p",
         prompt,
@@ -118,25 +118,9 @@ pub(crate) fn claude_command(
         "--allowedTools",
         "Bash Edit Write",
     ])
-    .env_clear()
-    .env("PATH", std::env::var("PATH").unwrap_or_default())
-    .env("HOME", &env.home)
-    .env("TRAIL_HOME", &env.trail_home)
     .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
     .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
-    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    .current_dir(&env.cwd)
-    .stdin(std::process::Stdio::null());
-    c
-}
-
-pub(crate) fn claude_or_skip() -> Option<PathBuf> {
-    let c = claude_bin();
-    if c.is_none() {
-        eprintln!(
-            "\n*** SKIP: the Claude Code e2e tests need `npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328` (not installed) ***\n"
-        );
-    }
+    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
     c
 }
 
@@ -146,24 +130,12 @@ fn claude_code_runs_trails_hooks_for_real() {
         return;
     };
     let env = TestEnv::new();
-    let precious = crate::e2e::project_with_precious(&env);
-    env.ok(&["init"]);
-    env.ok(&[
-        "pulse",
-        "--proj",
-        "e2e",
-        "--intent",
-        "continue",
-        "--summary",
-        "prove the hooks",
-        "--next",
-        "RESUME-MARKER-42",
-    ]);
-
+    let scenario = HooksScenario::new(&env, &["init"]);
+    let [destructive, allowed, failing] = &scenario.commands;
     let (port, seen) = serve(vec![
-        tool_use_reply("1", &format!("rm -rf {}", precious.display())),
-        tool_use_reply("2", "echo made > made.txt"),
-        tool_use_reply("3", "ls /definitely/not/here"),
+        tool_use_reply("1", destructive),
+        tool_use_reply("2", allowed),
+        tool_use_reply("3", failing),
         text_reply("all done"),
     ]);
     let (out, requests) = run_claude(
@@ -179,39 +151,7 @@ fn claude_code_runs_trails_hooks_for_real() {
         stdout(&out),
         stderr(&out)
     );
-
-    // The catastrophic command was denied before it ran, and the reason reached the model.
-    assert!(
-        precious.join("keep.txt").exists(),
-        "the gate let rm -rf through"
-    );
-    assert!(
-        requests.contains("PreToolUse:Bash hook error"),
-        "no hook denial reached the model:\n{requests}"
-    );
-    let denial = requests
-        .find("PreToolUse:Bash hook error")
-        .map(|i| requests[i..].chars().take(400).collect::<String>())
-        .unwrap_or_default();
-    assert!(
-        denial.contains("rm-recursive"),
-        "the deny reason did not reach the model: {denial}"
-    );
-    // SessionStart injected the rehydrated state into the conversation.
-    assert!(
-        requests.contains("RESUME-MARKER-42"),
-        "SessionStart context missing from the model's request"
-    );
-    // The allowed command ran, and every finished tool call left one proof line with its real outcome.
-    assert!(env.cwd.join("made.txt").exists());
-    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 2, "{log}");
-    assert_eq!(lines[0]["success"], true, "{log}");
-    assert_eq!(lines[1]["success"], false, "{log}");
+    scenario.assert_ran(&env, &requests, &e2e::after(&requests, DENIED, 700));
     // `trail memory flush` finds this session's transcript where Claude Code keeps it.
     let out = env.ok(&["memory", "flush", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -227,9 +167,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         return;
     };
     let env = TestEnv::new();
-    let remote = project_with_remote(&env);
-    env.ok(&["init"]);
-    env.ok(&["mode", "active", "publish the first commit"]);
+    let remote = e2e::push_scenario(&env, &["init"]);
 
     // Session 1: the agent pushes; the gate makes it a junction; nothing reaches the remote.
     let (port, seen) = serve(vec![
@@ -239,20 +177,8 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
     ]);
     let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: push it");
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
-    assert!(
-        !remote_has_main(&remote),
-        "the push ran without a person's approval"
-    );
-    let denial = requests
-        .find("PreToolUse:Bash hook error")
-        .map(|i| requests[i..].chars().take(600).collect::<String>())
-        .unwrap_or_else(|| panic!("no denial reached the model:\n{requests}"));
-    assert!(
-        denial.contains("/edge approve") && denial.contains("git-push"),
-        "{denial}"
-    );
-    let st = status_json(&env);
-    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    e2e::assert_the_push_waits(&env, &remote, &e2e::after(&requests, DENIED, 600));
+    let st = status(&env);
     // Stop captured what the hooks saw (active mode; the denied push never ran, so it is not
     // an observation), and never blocked the session.
     assert_eq!(
@@ -284,7 +210,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         "the approved push did not run:\n{requests}"
     );
     assert_eq!(
-        occurrences(&requests, "PreToolUse:Bash hook error"),
+        occurrences(&requests, DENIED),
         1,
         "the retry after the approved push must be stopped again:\n{requests}"
     );
@@ -336,7 +262,7 @@ fn the_agent_cannot_approve_its_own_junction() {
     );
     assert!(occurrences(&requests, "[self-approval]") >= 3, "{requests}");
     assert!(requests.contains("[state-tamper]"), "{requests}");
-    let st = status_json(&env);
+    let st = status(&env);
     assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
     assert_eq!(st["junction"]["command"], PUSH, "{st}");
     assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
@@ -348,7 +274,7 @@ fn stop_never_blocks_even_when_the_plan_is_not_done() {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    e2e::project(&env);
     env.ok(&["init"]);
     env.ok(&["mode", "active", "finish the parser"]);
     // A plan claiming work in progress: the quality gate would refuse `done`, and a Stop hook
@@ -370,7 +296,7 @@ fn stop_never_blocks_even_when_the_plan_is_not_done() {
         .count();
     assert_eq!(turns, 1, "Stop sent the model back to work:\n{requests}");
     // It captured instead, and left the claims alone.
-    let st = status_json(&env);
+    let st = status(&env);
     assert_eq!(st["mode"], "active");
     assert_eq!(st["plan"][0]["status"], "in_progress", "{st}");
     assert!(st["observations"].is_object(), "{st}");
@@ -462,7 +388,7 @@ fn the_agents_attacks_on_trail_fail_through_claude_code() {
         std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap_or_default();
     assert!(!journal.contains("a-1"), "{journal}");
     // What the person is shown, and would approve, is the push the agent asked for.
-    let st = status_json(&env);
+    let st = status(&env);
     assert_eq!(st["junction"]["command"], force, "{st}");
     assert!(std::fs::read_to_string(&view).unwrap().contains(force));
 }
@@ -478,7 +404,7 @@ fn a_mid_session_settings_change_cannot_switch_trail_off() {
     };
     let run = |with_config_change: bool| -> (bool, String) {
         let env = TestEnv::new();
-        let precious = crate::e2e::project_with_precious(&env);
+        let precious = e2e::project_with_precious(&env);
         env.ok(&["init"]);
         let settings = env.cwd.join(".claude/settings.json");
         if !with_config_change {

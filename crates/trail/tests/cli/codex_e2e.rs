@@ -15,31 +15,19 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
-use crate::e2e::{self, PUSH, Reply, Seen, project_with_remote, remote_has_main, status_json};
+use crate::e2e::{self, AgentCli, HooksScenario, PUSH, Reply, Script, Seen, remote_has_main};
 
-const VERSION: &str = "0.169.0";
 /// A model Codex knows, so it offers the tools a person would get (`exec_command`, `apply_patch`).
 const MODEL: &str = "gpt-5.5";
+/// How a hook's denial reaches the model through Codex.
 const DENIED: &str = "Command blocked by PreToolUse hook";
 
-fn codex_bin() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TRAIL_E2E_CODEX") {
-        return Some(PathBuf::from(p));
-    }
-    let home = std::env::var_os("HOME")?;
-    let p = PathBuf::from(home).join(".cache/trail-e2e-codex/node_modules/.bin/codex");
-    p.exists().then_some(p)
-}
-
-fn codex_or_skip() -> Option<PathBuf> {
-    let c = codex_bin();
-    if c.is_none() {
-        eprintln!(
-            "\n*** SKIP: the Codex CLI e2e tests need `npm install --prefix ~/.cache/trail-e2e-codex @openai/codex@{VERSION}` (not installed) ***\n"
-        );
-    }
-    c
-}
+const CODEX: AgentCli = AgentCli {
+    name: "Codex CLI",
+    var: "TRAIL_E2E_CODEX",
+    cached: ".cache/trail-e2e-codex/node_modules/.bin/codex",
+    install: "npm install --prefix ~/.cache/trail-e2e-codex @openai/codex@0.169.0",
+};
 
 /// One server-sent event of the Responses API.
 fn sse(data: serde_json::Value) -> String {
@@ -102,21 +90,21 @@ fn text_reply(text: &str) -> String {
 /// A scripted model: the n-th request of the conversation whose input contains `marker`
 /// (counted by the tool outputs it carries) gets the n-th step; anything else gets a short text.
 fn serve(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
+    let script = Script {
+        steps,
+        marker,
+        tool: "\"name\":\"exec_command\"",
+        results: &[
+            "\"type\":\"function_call_output\"",
+            "\"type\":\"custom_tool_call_output\"",
+        ],
+        text: text_reply,
+    };
     e2e::serve(move |line, body| {
         if !line.starts_with("POST") || !line.contains("/responses") {
             return None;
         }
-        let reply = if body.contains(marker) && body.contains("\"name\":\"exec_command\"") {
-            let turn = body.matches("\"type\":\"function_call_output\"").count()
-                + body.matches("\"type\":\"custom_tool_call_output\"").count();
-            steps
-                .get(turn)
-                .cloned()
-                .unwrap_or_else(|| text_reply("done"))
-        } else {
-            text_reply("ok")
-        };
-        Some(Reply::events(reply))
+        Some(Reply::events(script.answer(body)))
     })
 }
 
@@ -157,77 +145,43 @@ fn run_codex(
     seen: &Seen,
     prompt: &str,
 ) -> (std::process::Output, String) {
-    seen.lock().unwrap().clear();
-    let out = std::process::Command::new(codex)
-        .args([
-            "exec",
-            "--json",
-            "--skip-git-repo-check",
-            // The hooks trail installed have not been reviewed by a person in `/hooks`; this
-            // runs them anyway, for this invocation only.
-            "--dangerously-bypass-hook-trust",
-            // Commands run unsandboxed and without approval prompts: trail is the gate here.
-            "--dangerously-bypass-approvals-and-sandbox",
-            prompt,
-        ])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &env.home)
-        .env("TRAIL_HOME", &env.trail_home)
-        .env("XDG_CONFIG_HOME", env.home.join(".config"))
-        .env("CODEX_HOME", codex_home(env, port))
-        .env("TRAIL_E2E_MODEL_KEY", "not-a-real-key")
-        .current_dir(&env.cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let requests = seen.lock().unwrap().join("\n");
-    (out, requests)
+    let mut c = e2e::agent_command(env, codex);
+    c.args([
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        // The hooks trail installed have not been reviewed by a person in `/hooks`; this
+        // runs them anyway, for this invocation only.
+        "--dangerously-bypass-hook-trust",
+        // Commands run unsandboxed and without approval prompts: trail is the gate here.
+        "--dangerously-bypass-approvals-and-sandbox",
+        prompt,
+    ])
+    .env("CODEX_HOME", codex_home(env, port))
+    .env("TRAIL_E2E_MODEL_KEY", "not-a-real-key");
+    e2e::run_agent(c, seen)
 }
 
 /// The text after the first deny that reached the model.
 fn denial(requests: &str) -> String {
-    requests
-        .find(DENIED)
-        .map(|i| requests[i..].chars().take(700).collect::<String>())
-        .unwrap_or_else(|| panic!("no hook denial reached the model:\n{requests}"))
-}
-
-fn proof_lines(env: &TestEnv) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    e2e::after(requests, DENIED, 700)
 }
 
 #[test]
 fn codex_runs_trails_hooks_for_real() {
-    let Some(codex) = codex_or_skip() else {
+    let Some(codex) = CODEX.find_or_skip() else {
         return;
     };
     let env = TestEnv::new();
-    let precious = crate::e2e::project_with_precious(&env);
-    let init = env.ok(&["init", "--agent", "codex"]);
-    assert!(env.cwd.join(".codex/hooks.json").exists(), "{init}");
-    env.ok(&[
-        "pulse",
-        "--proj",
-        "e2e",
-        "--intent",
-        "continue",
-        "--summary",
-        "prove the hooks",
-        "--next",
-        "RESUME-MARKER-42",
-    ]);
-
+    let scenario = HooksScenario::new(&env, &["init", "--agent", "codex"]);
+    assert!(env.cwd.join(".codex/hooks.json").exists());
+    let [destructive, allowed, failing] = &scenario.commands;
     let (port, seen) = serve(
         "SCRIPTED-E2E",
         vec![
-            shell_reply("1", &format!("rm -rf {}", precious.display())),
-            shell_reply("2", "echo made > made.txt"),
-            shell_reply("3", "ls /definitely/not/here"),
+            shell_reply("1", destructive),
+            shell_reply("2", allowed),
+            shell_reply("3", failing),
             text_reply("all done"),
         ],
     );
@@ -249,32 +203,9 @@ fn codex_runs_trails_hooks_for_real() {
         "{}",
         stdout(&out)
     );
-
-    // The catastrophic command was denied before it ran, and the reason reached the model.
-    assert!(
-        precious.join("keep.txt").exists(),
-        "the gate let rm -rf through"
-    );
-    let denied = denial(&requests);
-    assert!(
-        denied.contains("rm-recursive") && denied.contains("/edge approve"),
-        "the deny reason did not reach the model: {denied}"
-    );
+    let lines = scenario.assert_ran(&env, &requests, &denial(&requests));
     // Each later request repeats the conversation: the denial is in the 3 requests after it.
     assert_eq!(occurrences(&requests, DENIED), 3, "{requests}");
-    // SessionStart injected the rehydrated state into the conversation.
-    assert!(
-        requests.contains("RESUME-MARKER-42"),
-        "SessionStart context missing from the model's request"
-    );
-    // The allowed command ran; every finished tool call left one proof line. The denied one
-    // never ran, so it has none.
-    assert!(env.cwd.join("made.txt").exists());
-    let lines = proof_lines(&env);
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    assert_eq!(lines[0]["input_preview"], "echo made > made.txt");
-    assert_eq!(lines[0]["success"], true, "{lines:?}");
-    assert_eq!(lines[1]["input_preview"], "ls /definitely/not/here");
     assert!(
         lines[1]["output_preview"]
             .as_str()
@@ -288,13 +219,12 @@ fn codex_runs_trails_hooks_for_real() {
 /// code, no PostToolUseFailure); trail reads the exit code from the session's rollout file (see
 /// PROVENANCE-codex.md), so the failure is recorded as one.
 #[test]
-
 fn a_failing_command_is_recorded_as_a_failure() {
-    let Some(codex) = codex_or_skip() else {
+    let Some(codex) = CODEX.find_or_skip() else {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    e2e::project(&env);
     env.ok(&["init", "--agent", "codex"]);
     let (port, seen) = serve(
         "SCRIPTED-E2E",
@@ -305,7 +235,7 @@ fn a_failing_command_is_recorded_as_a_failure() {
     );
     let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: fail once");
     assert!(out.status.success(), "{}\n{requests}", stderr(&out));
-    let lines = proof_lines(&env);
+    let lines = e2e::proof_lines(&env);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["success"], false, "{lines:?}");
 }
@@ -314,13 +244,12 @@ fn a_failing_command_is_recorded_as_a_failure() {
 /// reads the files a patch names, so a patch to the grants journal, grants written into the
 /// state file, or a write outside the project are refused like Edit/Write.
 #[test]
-
 fn an_apply_patch_to_trails_state_is_refused() {
-    let Some(codex) = codex_or_skip() else {
+    let Some(codex) = CODEX.find_or_skip() else {
         return;
     };
     let env = TestEnv::new();
-    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    e2e::project(&env);
     env.ok(&["init", "--agent", "codex"]);
     let (port, seen) = serve(
         "SCRIPTED-E2E",
@@ -357,13 +286,11 @@ fn an_apply_patch_to_trails_state_is_refused() {
 
 #[test]
 fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
-    let Some(codex) = codex_or_skip() else {
+    let Some(codex) = CODEX.find_or_skip() else {
         return;
     };
     let env = TestEnv::new();
-    let remote = project_with_remote(&env);
-    env.ok(&["init", "--agent", "codex"]);
-    env.ok(&["mode", "active", "publish the first commit"]);
+    let remote = e2e::push_scenario(&env, &["init", "--agent", "codex"]);
 
     // Session 1: the agent pushes; the gate makes it a junction; the agent's own approval is
     // refused; nothing reaches the remote.
@@ -378,18 +305,9 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
     );
     let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: push it");
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
-    assert!(
-        !remote_has_main(&remote),
-        "the push ran without a person's approval"
-    );
-    let denied = denial(&requests);
-    assert!(
-        denied.contains("/edge approve") && denied.contains("git-push"),
-        "{denied}"
-    );
+    e2e::assert_the_push_waits(&env, &remote, &denial(&requests));
     assert!(requests.contains("[self-approval]"), "{requests}");
-    let st = status_json(&env);
-    assert_eq!(st["junction"]["command"], PUSH, "{st}");
+    let st = status(&env);
     assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
 
     // The person approves in their own terminal.
@@ -439,7 +357,7 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         2,
         "{journal}"
     );
-    let pushes = proof_lines(&env)
+    let pushes = e2e::proof_lines(&env)
         .into_iter()
         .filter(|v| v["input_preview"] == PUSH)
         .count();

@@ -1,14 +1,117 @@
-//! What the end-to-end tests against real agent CLIs share: a scripted model server on
-//! loopback (each host's test supplies the replies), and a git project with a local bare
-//! remote to push to.
+//! What the end-to-end tests against real agent CLIs share: finding the installed CLI, running
+//! it in the test's isolated environment, a scripted model server on loopback (each host's test
+//! supplies the replies in its API's format), the projects the scenarios start from, and the
+//! checks both hosts must pass.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::*;
+
+/// An agent CLI the e2e tests drive, installed by `.ci/run` under `~/.cache`.
+pub struct AgentCli {
+    /// Its name, for the SKIP line.
+    pub name: &'static str,
+    /// A variable naming the binary; it wins over the cached install.
+    pub var: &'static str,
+    /// The binary's path under `$HOME`.
+    pub cached: &'static str,
+    /// What installs it there.
+    pub install: &'static str,
+}
+
+impl AgentCli {
+    /// The installed binary, or `None` after one loud SKIP line (the test then checks nothing).
+    pub fn find_or_skip(&self) -> Option<PathBuf> {
+        let found = match std::env::var_os(self.var) {
+            Some(p) => Some(PathBuf::from(p)),
+            None => std::env::var_os("HOME")
+                .map(|home| PathBuf::from(home).join(self.cached))
+                .filter(|p| p.exists()),
+        };
+        if found.is_none() {
+            eprintln!(
+                "\n*** SKIP: the {} e2e tests need `{}` (not installed) ***\n",
+                self.name, self.install
+            );
+        }
+        found
+    }
+}
+
+/// `bin` run in the test's project with the test's HOME, ledger and configuration, and nothing
+/// else from the environment: the hooks it runs see what `trail` in [`TestEnv`] sees.
+pub fn agent_command(env: &TestEnv, bin: &Path) -> Command {
+    let mut c = Command::new(bin);
+    c.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &env.home)
+        .env("TRAIL_HOME", &env.trail_home)
+        .env("XDG_CONFIG_HOME", env.home.join(".config"))
+        .current_dir(&env.cwd)
+        .stdin(Stdio::null());
+    c
+}
+
+/// Runs an agent to its end; its output and every request the scripted model saw meanwhile.
+pub fn run_agent(mut agent: Command, seen: &Seen) -> (Output, String) {
+    seen.lock().unwrap().clear();
+    let out = agent.output().unwrap();
+    let requests = seen.lock().unwrap().join("\n");
+    (out, requests)
+}
+
+/// A scripted conversation: its n-th request gets the n-th step, n being how many tool results
+/// the request carries back.
+pub struct Script {
+    pub steps: Vec<String>,
+    /// Text every request of the conversation carries (from the prompt).
+    pub marker: &'static str,
+    /// The agent's shell tool definition: side requests (titles, summaries) do not carry it,
+    /// and must not use up a step.
+    pub tool: &'static str,
+    /// How a tool's result is sent back, in the host's API.
+    pub results: &'static [&'static str],
+    /// A text answer in the host's API.
+    pub text: fn(&str) -> String,
+}
+
+impl Script {
+    /// The model's answer to a request: the conversation's next step ("done" once they are
+    /// used up), or "ok" to anything else.
+    pub fn answer(&self, body: &str) -> String {
+        if !(body.contains(self.marker) && body.contains(self.tool)) {
+            return (self.text)("ok");
+        }
+        let turn: usize = self.results.iter().map(|r| body.matches(r).count()).sum();
+        self.steps
+            .get(turn)
+            .cloned()
+            .unwrap_or_else(|| (self.text)("done"))
+    }
+}
+
+/// What follows the first `marker` in the requests (where a hook's denial reached the model),
+/// `len` characters of it; a test fails here when none did.
+pub fn after(requests: &str, marker: &str, len: usize) -> String {
+    requests
+        .find(marker)
+        .map(|i| requests[i..].chars().take(len).collect())
+        .unwrap_or_else(|| panic!("no {marker:?} reached the model:\n{requests}"))
+}
+
+/// The project's proof log: one line per finished tool call.
+pub fn proof_lines(env: &TestEnv) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
 
 /// An answer of the scripted model server.
 pub struct Reply {
@@ -122,28 +225,119 @@ pub fn remote_has_main(remote: &Path) -> bool {
         .success()
 }
 
-pub fn status_json(env: &TestEnv) -> serde_json::Value {
-    serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
-}
-
 pub const PUSH: &str = "git push origin main";
 
-/// The scenario most e2e tests start from: a project (a `.git` directory, so it is one), trail
-/// installed for Claude Code, and `~/precious/keep.txt` for a destructive command to aim at.
-/// Returns the precious directory.
-pub fn project_with_precious(env: &TestEnv) -> PathBuf {
+/// The test's directory made a project (a `.git` directory is enough).
+pub fn project(env: &TestEnv) {
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+}
+
+/// The scenario most e2e tests start from: a project, and `~/precious/keep.txt` for a
+/// destructive command to aim at. Returns the precious directory.
+pub fn project_with_precious(env: &TestEnv) -> PathBuf {
+    project(env);
     let precious = env.home.join("precious");
     std::fs::create_dir_all(&precious).unwrap();
     std::fs::write(precious.join("keep.txt"), "do not delete").unwrap();
     precious
 }
 
+/// What the model is told at SessionStart when the scenario's pulse was rehydrated.
+pub const RESUME_MARKER: &str = "RESUME-MARKER-42";
+
+/// The first scenario of each host: trail installed (`init`), one pulse whose next step is
+/// [`RESUME_MARKER`], and three commands for the scripted model: a destructive one aimed at
+/// the precious directory, one that is allowed, one that fails.
+pub struct HooksScenario {
+    pub precious: PathBuf,
+    pub commands: [String; 3],
+}
+
+impl HooksScenario {
+    pub fn new(env: &TestEnv, init: &[&str]) -> HooksScenario {
+        let precious = project_with_precious(env);
+        env.ok(init);
+        env.ok(&[
+            "pulse",
+            "--proj",
+            "e2e",
+            "--intent",
+            "continue",
+            "--summary",
+            "prove the hooks",
+            "--next",
+            RESUME_MARKER,
+        ]);
+        let commands = [
+            format!("rm -rf {}", precious.display()),
+            "echo made > made.txt".into(),
+            "ls /definitely/not/here".into(),
+        ];
+        HooksScenario { precious, commands }
+    }
+
+    /// What both hosts must show once the agent ran the commands: the destructive one denied
+    /// before it ran, with trail's reason (`denial`: what reached the model) and the way to a
+    /// person's decision; the rehydrated state in the conversation; the allowed command run;
+    /// one proof line for each command that ran, in order, with its real outcome. Returns
+    /// those lines.
+    pub fn assert_ran(
+        &self,
+        env: &TestEnv,
+        requests: &str,
+        denial: &str,
+    ) -> Vec<serde_json::Value> {
+        assert!(
+            self.precious.join("keep.txt").exists(),
+            "the gate let rm -rf through"
+        );
+        assert!(
+            denial.contains("rm-recursive") && denial.contains("/edge approve"),
+            "the deny reason did not reach the model: {denial}"
+        );
+        assert!(
+            requests.contains(RESUME_MARKER),
+            "SessionStart context missing from the model's request"
+        );
+        assert!(env.cwd.join("made.txt").exists());
+        let lines = proof_lines(env);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0]["input_preview"], self.commands[1], "{lines:?}");
+        assert_eq!(lines[0]["success"], true, "{lines:?}");
+        assert_eq!(lines[1]["input_preview"], self.commands[2], "{lines:?}");
+        assert_eq!(lines[1]["success"], false, "{lines:?}");
+        lines
+    }
+}
+
+/// The push scenario: a project with a remote, trail installed (`init`), active mode.
+/// Returns the remote.
+pub fn push_scenario(env: &TestEnv, init: &[&str]) -> PathBuf {
+    let remote = project_with_remote(env);
+    env.ok(init);
+    env.ok(&["mode", "active", "publish the first commit"]);
+    remote
+}
+
+/// After the agent's first push: nothing reached the remote, the model was told it waits for a
+/// person (`denial`), and the push is the pending junction.
+pub fn assert_the_push_waits(env: &TestEnv, remote: &Path, denial: &str) {
+    assert!(
+        !remote_has_main(remote),
+        "the push ran without a person's approval"
+    );
+    assert!(
+        denial.contains("/edge approve") && denial.contains("git-push"),
+        "{denial}"
+    );
+    assert_eq!(status(env)["junction"]["command"], PUSH);
+}
+
 /// After a person approved a push and the agent retried twice: the push ran exactly once (one
 /// successful proof line), the second retry is the pending junction again, the allowance is
 /// used up and cleared at session end, and the journal holds one grant (made `by`) and one use.
 pub fn assert_the_approved_push_ran_once(env: &TestEnv, by: &str) {
-    let st = status_json(env);
+    let st = status(env);
     assert!(st["allowances"].as_array().unwrap().is_empty(), "{st}");
     assert_eq!(st["junction"]["command"], PUSH, "{st}");
     let journal = std::fs::read_to_string(env.cwd.join(".trail/state/grants.jsonl")).unwrap();
@@ -154,14 +348,12 @@ pub fn assert_the_approved_push_ran_once(env: &TestEnv, by: &str) {
         1,
         "{journal}"
     );
-    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
-    let pushes: Vec<serde_json::Value> = log
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let pushes: Vec<serde_json::Value> = proof_lines(env)
+        .into_iter()
         .filter(|v| v["input_preview"] == PUSH)
         .collect();
-    assert_eq!(pushes.len(), 1, "{log}");
-    assert_eq!(pushes[0]["success"], true, "{log}");
+    assert_eq!(pushes.len(), 1, "{pushes:?}");
+    assert_eq!(pushes[0]["success"], true, "{pushes:?}");
     let stream = std::fs::read_to_string(env.stream()).unwrap();
     assert!(stream.contains("ran under a person"), "{stream}");
 }

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::claude_e2e::{claude_command, claude_or_skip, serve, text_reply, tool_use_reply};
+use crate::claude_e2e::{
+    DENIED, claude_command, claude_or_skip, serve, text_reply, tool_use_reply,
+};
 use crate::common::*;
 
 fn project_env() -> TestEnv {
@@ -226,10 +228,7 @@ fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
         precious.join("keep.txt").exists(),
         "the destructive command ran while trail's hook was blocked"
     );
-    let denial = requests
-        .find("PreToolUse:Bash hook error")
-        .map(|i| requests[i..].chars().take(500).collect::<String>())
-        .unwrap_or_else(|| panic!("no denial reached the model:\n{requests}"));
+    let denial = crate::e2e::after(&requests, DENIED, 500);
     assert!(
         denial.contains("FIFO") || denial.contains("did not finish checking this tool call"),
         "the denial did not come from trail: {denial}"
