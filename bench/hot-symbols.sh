@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Regenerate bench/hot-symbols.txt: every function the hooks, `trail pulse` and `trail resume`
-# execute, found by running each once under valgrind's callgrind (complete, deterministic).
-# `cargo dist` hands the list to the linker (--symbol-ordering-file) so those functions sit
-# together at the front of the binary: each page fault of a starting process maps a 64 KB
-# window of it, and with the hot code packed a hook faults ~10 windows instead of ~40
-# (peak RSS 3.6 -> 1.7 MB, see README "Performance"). A stale list is harmless — names it
-# no longer finds are skipped — but refresh it after large changes to those paths.
-# Needs valgrind. Then: bench/run.sh hook
+# The release build with its hot code first: writes bench/hot-symbols.txt, every function the
+# hooks, `trail pulse` and `trail resume` execute, found by running each once under valgrind's
+# callgrind (complete, deterministic), then links the binary again with it. `cargo dist` hands
+# the list to the linker (--symbol-ordering-file) so those functions sit together at the front
+# of the binary: each page fault of a starting process maps a 64 KB window of it, and with the
+# hot code packed a hook faults ~10 windows instead of ~40 (peak RSS 3.6 -> 1.7 MB, see README
+# "Performance").
+#
+# The list is not tracked by git. It names functions as the linker knows them, with hashes and
+# ThinLTO suffixes that change with the code, so a committed copy was always either stale
+# (names no longer found are skipped: the hot code scatters again) or a 2,000-line churn in
+# whichever commit ran the benchmarks. It is a build product of this tree, made here.
+# Needs valgrind. bench/run.sh runs it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+list=bench/hot-symbols.txt
+# The linker needs the file to exist; the profiled names do not depend on the layout.
+[ -e "$list" ] || : > "$list"
 cargo dist
 bin="$PWD/target/x86_64-unknown-linux-gnu/release/trail"
 work="$(mktemp -d)"
@@ -42,5 +50,8 @@ hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","
 cd - > /dev/null
 # Function names as the linker knows them (callgrind names a function once, then by number).
 grep -hE '^c?fn=\([0-9]+\) ' $(ls "$work"/cg.* | sort) | sed -E 's/^c?fn=\([0-9]+\) //' \
-  | grep -v '^0x' | awk '!seen[$0]++' > bench/hot-symbols.txt
-wc -l bench/hot-symbols.txt
+  | grep -v '^0x' | awk '!seen[$0]++' > "$list"
+wc -l "$list"
+# Cargo does not track the list as an input: make it link again, in the new order.
+touch crates/trail/src/main.rs
+cargo dist
