@@ -126,6 +126,7 @@ fn diff_hash(input: &ToolInput) -> String {
         ToolInput::NotebookEdit {
             source: Some(s), ..
         } => part("new_source", s),
+        ToolInput::ApplyPatch { patch: Some(p) } => part("command", p),
         _ => {}
     }
     crate::text::hex(&h.finalize())
@@ -227,6 +228,17 @@ mod tests {
         );
         assert_ne!(write.diff_hash, edit("b"));
         assert_eq!(write.file_touched.as_deref(), Some("/p/a.rs"));
+        // Codex's patches too: every patch once hashed alike, whatever it changed.
+        let patch = |new: &str| {
+            let patch =
+                format!("*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+{new}\n*** End Patch\n");
+            entry(
+                serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command": patch}}),
+            )
+            .diff_hash
+        };
+        assert_eq!(patch("b"), patch("b"));
+        assert_ne!(patch("b"), patch("c"));
     }
 
     #[test]
