@@ -1,9 +1,11 @@
 //! What a tool call may do, decided before it runs (Operator's Edge §3, §4).
 //!
-//! The PreToolUse hook of every host and `trail demo` ask the same [`Guard`] and only turn its
-//! [`Outcome`] into words. A shell command goes through the gate; a junction meets the person's
-//! grants; a file edit is judged by where it really lands (symlinks followed) and, for the
-//! files trail cares about, by what it would change.
+//! The PreToolUse hook of every host and `trail demo` ask the same question, [`Guard::judge`]
+//! (or [`judge_unplaced`] when there is no HOME to judge paths against), on the call's typed
+//! input, and only turn its [`Outcome`] into words. A shell command goes through the gate; a
+//! junction meets the person's grants; a file edit is judged by where it really lands (symlinks
+//! followed) and, for the files trail cares about, by what it would change; any other tool by
+//! what its input carries.
 //!
 //! Every text a junction carries (the action, the reason, the target class) is redacted
 //! first: it is stored in trail's records, shown to the person and sent to the model. The
@@ -15,7 +17,7 @@ use serde_json::Value;
 
 use crate::gate::zones::{self, Zone};
 use crate::gate::{self, Place, Places, Verdict, custom::UserRule};
-use crate::host::Tool;
+use crate::host::{Replace, Tool, ToolInput};
 use crate::state::grants::{Subject, kind_of_rule};
 use crate::state::protocol::{self, Met};
 use crate::state::schema::Junction;
@@ -39,7 +41,8 @@ pub enum Outcome {
     Block { rule: String, reason: String },
     /// The call waits for a person: this junction is pending.
     Pending(Box<Junction>),
-    /// The edit is refused (it would break trail's state file); the agent can fix and retry.
+    /// The call is refused as it stands (an edit that would break trail's state file, a command
+    /// trail cannot read); the agent can fix and retry.
     Refuse(String),
     /// A person must decide, but the junction could not be recorded (so no approval is
     /// possible until the error is fixed).
@@ -86,13 +89,33 @@ impl Guard<'_> {
         &self.ctx.places
     }
 
-    /// A shell command (`tool` names the host's tool: Bash, shell, Monitor…).
-    pub fn command(&self, tool: &str, command: &str) -> Outcome {
+    /// What `tool` may do with `input`: the question every PreToolUse asks.
+    pub fn judge(&self, tool: &Tool, input: &ToolInput) -> Outcome {
+        match input {
+            ToolInput::Bash { command } | ToolInput::Monitor { command } => match command {
+                Some(c) => self.command(&tool.name(), c),
+                None => unreadable_command(),
+            },
+            ToolInput::PowerShell { command } => match command {
+                Some(c) => self.powershell(c),
+                None => unreadable_command(),
+            },
+            ToolInput::Edit { .. }
+            | ToolInput::MultiEdit { .. }
+            | ToolInput::Write { .. }
+            | ToolInput::NotebookEdit { .. }
+            | ToolInput::ApplyPatch { .. } => self.edit(tool, input),
+            ToolInput::Read { .. } | ToolInput::Other(_) => unscheduled(input),
+        }
+    }
+
+    /// A shell command (`tool` names the host's tool: Bash, Monitor).
+    fn command(&self, tool: &str, command: &str) -> Outcome {
         self.decided(tool, command, gate::evaluate(command, &self.ctx))
     }
 
     /// A PowerShell command (Claude Code's `PowerShell` tool), judged by the same families.
-    pub fn powershell(&self, command: &str) -> Outcome {
+    fn powershell(&self, command: &str) -> Outcome {
         self.decided(
             "PowerShell",
             command,
@@ -126,19 +149,6 @@ impl Guard<'_> {
         }
     }
 
-    /// Any other tool: its input may not carry a person's decision for later delivery. A
-    /// `ScheduleWakeup` or `CronCreate` whose prompt is `/edge approve` comes back to the hook as
-    /// a prompt no field marks as the agent's own (found with Claude Code 2.1.328).
-    pub fn other(&self, input: &Value) -> Outcome {
-        if carries_decision(input, 0) {
-            return Outcome::Block {
-                rule: "self-approval".into(),
-                reason: "this tool call carries an `/edge` decision to be delivered as a prompt later; approvals are typed by a person, never scheduled or sent by the agent".into(),
-            };
-        }
-        Outcome::Allow
-    }
-
     /// A risky action: through on a person's allowance or dismissal, else the pending junction.
     pub fn junction(&self, subject: Subject) -> Outcome {
         match protocol::meet(self.store, &subject, Ts::now()) {
@@ -163,21 +173,13 @@ impl Guard<'_> {
 
     /// A file edit (Edit, MultiEdit, Write, NotebookEdit, apply_patch): judged by where each
     /// file really lands and, for trail's files and the hosts' settings, by what changes.
-    pub fn edit(&self, tool: &Tool, input: &Value) -> Outcome {
-        let targets: Vec<String> = match (tool, input.get("command").and_then(Value::as_str)) {
-            (Tool::ApplyPatch, Some(patch)) => crate::host::codex::patch_paths(patch),
-            _ => ["file_path", "notebook_path", "path"]
-                .iter()
-                .find_map(|k| input.get(*k).and_then(Value::as_str))
-                .map(|p| vec![p.to_string()])
-                .unwrap_or_default(),
-        };
-        let tool_name = tool_name(tool);
+    fn edit(&self, tool: &Tool, input: &ToolInput) -> Outcome {
+        let tool_name = tool.name().into_owned();
         let mut outside: Option<(String, Option<&'static str>)> = None;
         let mut settings: Option<String> = None;
-        for raw in &targets {
+        for raw in input.files() {
             let Some(lexical) = self.places().resolve(raw) else {
-                outside.get_or_insert((raw.clone(), Some("a path only the shell can resolve")));
+                outside.get_or_insert((raw.into(), Some("a path only the shell can resolve")));
                 continue;
             };
             let real = zones::real(&lexical);
@@ -196,12 +198,12 @@ impl Guard<'_> {
                     };
                 }
                 Some(Zone::StateView) if real == lexical => {
-                    if let Some(o) = self.state_edit(tool, input, raw) {
+                    if let Some(o) = self.state_edit(input, raw) {
                         return o;
                     }
                 }
                 Some(Zone::AgentSettings) => {
-                    if let Some(o) = hooks_off(tool, input, &real, raw) {
+                    if let Some(o) = hooks_off(input, &real, raw) {
                         return o;
                     }
                     settings.get_or_insert(real.to_string_lossy().into_owned());
@@ -267,16 +269,13 @@ impl Guard<'_> {
 
     /// The agent may edit the objective and the plan; never grants, the pending junction, or
     /// anything that would leave the file unreadable or invalid.
-    fn state_edit(&self, tool: &Tool, input: &Value, raw: &str) -> Option<Outcome> {
+    fn state_edit(&self, input: &ToolInput, raw: &str) -> Option<Outcome> {
         let path = self.store.path();
         let current = crate::fsutil::read_string_in(self.store.project_root(), &path, STATE_CAP)
             .unwrap_or_default();
-        let proposed = match tool {
-            Tool::ApplyPatch => {
-                let patch = input.get("command")?.as_str()?;
-                apply_patch_to(&current, patch, raw)?
-            }
-            _ => proposed_text(tool, input, &current)?,
+        let proposed = match input {
+            ToolInput::ApplyPatch { patch } => apply_patch_to(&current, patch.as_deref()?, raw)?,
+            _ => proposed_text(input, &current)?,
         };
         let before = state::parse(&path, current.as_bytes()).unwrap_or_default();
         let after = match state::parse(&path, proposed.as_bytes()) {
@@ -325,14 +324,14 @@ const STATE_CAP: u64 = 4 << 20;
 /// An edit of the hosts' settings that would switch trail off: `disableAllHooks`, or fewer of
 /// trail's hook commands than before. Blocked, not asked: a person who wants trail off runs
 /// `trail uninstall`.
-fn hooks_off(tool: &Tool, input: &Value, real: &Path, raw: &str) -> Option<Outcome> {
+fn hooks_off(input: &ToolInput, real: &Path, raw: &str) -> Option<Outcome> {
     let current = crate::fsutil::read_text_capped(real, STATE_CAP).unwrap_or_default();
-    let proposed = match tool {
-        Tool::ApplyPatch => {
-            let patch = input.get("command")?.as_str()?;
-            apply_patch_to(&current, patch, raw).unwrap_or_default()
+    let proposed = match input {
+        // A patch that does not apply counts as emptying the file (Codex refuses it anyway).
+        ToolInput::ApplyPatch { patch } => {
+            apply_patch_to(&current, patch.as_deref()?, raw).unwrap_or_default()
         }
-        _ => proposed_text(tool, input, &current)?,
+        _ => proposed_text(input, &current)?,
     };
     let count = |t: &str| t.matches("trail hook").count();
     let disables = serde_json::from_str::<Value>(&proposed)
@@ -347,14 +346,13 @@ fn hooks_off(tool: &Tool, input: &Value, real: &Path, raw: &str) -> Option<Outco
 
 /// The file as it would be after an Edit, MultiEdit or Write, or `None` when the edit cannot
 /// apply (the tool itself will then fail, and nothing changes).
-fn proposed_text(tool: &Tool, input: &Value, current: &str) -> Option<String> {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(String::from);
-    match tool {
-        Tool::Write => s(input, "content"),
-        Tool::Edit => apply(current, input),
-        Tool::MultiEdit => {
+fn proposed_text(input: &ToolInput, current: &str) -> Option<String> {
+    match input {
+        ToolInput::Write { content, .. } => content.clone(),
+        ToolInput::Edit { replace, .. } => apply(current, replace.as_ref()?),
+        ToolInput::MultiEdit { edits, .. } => {
             let mut text = current.to_string();
-            for e in input.get("edits")?.as_array()? {
+            for e in edits.as_ref()? {
                 text = apply(&text, e)?;
             }
             Some(text)
@@ -363,31 +361,15 @@ fn proposed_text(tool: &Tool, input: &Value, current: &str) -> Option<String> {
     }
 }
 
-fn apply(text: &str, edit: &Value) -> Option<String> {
-    let old = edit.get("old_string")?.as_str()?;
-    let new = edit.get("new_string")?.as_str()?;
+fn apply(text: &str, edit: &Replace) -> Option<String> {
+    let (old, new) = (edit.old.as_str(), edit.new.as_str());
     if old.is_empty() || !text.contains(old) {
         return None;
     }
-    if edit.get("replace_all").and_then(Value::as_bool) == Some(true) {
+    if edit.all {
         Some(text.replace(old, new))
     } else {
         Some(text.replacen(old, new, 1))
-    }
-}
-
-/// The host's name for a tool, as a person reads it in a junction.
-fn tool_name(t: &Tool) -> String {
-    match t {
-        Tool::Bash => "Bash".into(),
-        Tool::Edit => "Edit".into(),
-        Tool::MultiEdit => "MultiEdit".into(),
-        Tool::Write => "Write".into(),
-        Tool::NotebookEdit => "NotebookEdit".into(),
-        Tool::ApplyPatch => "apply_patch".into(),
-        Tool::Read => "Read".into(),
-        Tool::Mcp { server, tool } => format!("mcp__{server}__{tool}"),
-        Tool::Other(n) => n.clone(),
     }
 }
 
@@ -449,6 +431,46 @@ fn apply_patch_to(current: &str, patch: &str, file: &str) -> Option<String> {
     Some(text)
 }
 
+/// The answer when the places paths are judged against are unknown (HOME is not set): a call
+/// that names no path is judged on its input alone, any other is refused.
+pub fn judge_unplaced(input: &ToolInput) -> Outcome {
+    match input {
+        ToolInput::Bash { command: None }
+        | ToolInput::Monitor { command: None }
+        | ToolInput::PowerShell { command: None } => unreadable_command(),
+        ToolInput::Read { .. } | ToolInput::Other(_) => unscheduled(input),
+        _ => Outcome::Refuse(
+            "HOME is not set, so trail cannot judge paths; the command is refused to be safe"
+                .into(),
+        ),
+    }
+}
+
+/// A command tool whose command cannot be read: nothing can be judged, so it does not run.
+fn unreadable_command() -> Outcome {
+    Outcome::Refuse(
+        "trail could not find the command in this tool call, so it is refused to be safe".into(),
+    )
+}
+
+/// Any other tool: its input may not carry a person's decision for later delivery. A
+/// `ScheduleWakeup` or `CronCreate` whose prompt is `/edge approve` comes back to the hook as a
+/// prompt no field marks as the agent's own (found with Claude Code 2.1.328).
+fn unscheduled(input: &ToolInput) -> Outcome {
+    let carries = match input {
+        ToolInput::Other(v) => carries_decision(v, 0),
+        ToolInput::Read { path } => path.as_deref().is_some_and(is_edge_decision),
+        _ => false,
+    };
+    if carries {
+        return Outcome::Block {
+            rule: "self-approval".into(),
+            reason: "this tool call carries an `/edge` decision to be delivered as a prompt later; approvals are typed by a person, never scheduled or sent by the agent".into(),
+        };
+    }
+    Outcome::Allow
+}
+
 /// Whether any text in a tool's input is an `/edge` decision (approve, dismiss, skip).
 fn carries_decision(v: &Value, depth: usize) -> bool {
     match v {
@@ -466,4 +488,162 @@ pub fn is_edge_decision(text: &str) -> bool {
     };
     let verb = rest.split_whitespace().next().unwrap_or("");
     rest.starts_with(char::is_whitespace) && matches!(verb, "approve" | "dismiss" | "skip")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::state::protocol;
+
+    /// A project in active mode with an objective and no plan, and a home beside it.
+    fn project() -> (tempfile::TempDir, Store, Places) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(&root).unwrap();
+        let store = Store::new(&root).with_secrets_dir(dir.path().join(".secrets"));
+        protocol::set_mode(&store, Mode::Active, Some("Fix the totals"), Ts::now()).unwrap();
+        let places = Places {
+            project_root: root.clone(),
+            home: dir.path().join("home"),
+            cwd: root,
+            tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
+        };
+        (dir, store, places)
+    }
+
+    fn judge(store: &Store, places: &Places, tool: &str, input: serde_json::Value) -> Outcome {
+        let keep = |t: &str| t.to_string();
+        let mut guard = Guard::new(store, places.clone(), Vec::new(), &keep);
+        guard.ctx.ignored = |_, _| false;
+        let tool = Tool::from_name(tool);
+        guard.judge(&tool, &ToolInput::decode(&tool, input))
+    }
+
+    /// A Codex patch replacing `old` by `new` in the state file.
+    fn state_patch(store: &Store, old: &str, new: &str) -> serde_json::Value {
+        let current = std::fs::read_to_string(store.path()).unwrap();
+        assert!(current.contains(old), "{current}");
+        let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
+        let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+        json!({"command": format!(
+            "*** Begin Patch\n*** Update File: active_context.yaml\n@@\n{minus}{plus}*** End Patch\n"
+        )})
+    }
+
+    /// Issue 10: the patch guard once refused any patch whose added lines named a grant field,
+    /// so a plan step merely mentioning "consumed" was refused. It now reads the YAML.
+    #[test]
+    fn a_patch_adding_a_plan_step_that_mentions_consumed_is_not_refused() {
+        let (_d, store, places) = project();
+        let step = "plan:\n  - description: \"check the allowance shows consumed: false, then true\"\n    status: pending";
+        let patch = state_patch(&store, "plan: []", step);
+        let outcome = judge(&store, &places, "apply_patch", patch);
+        assert!(
+            matches!(outcome, Outcome::Allow | Outcome::Warn(_)),
+            "{outcome:?}"
+        );
+    }
+
+    #[test]
+    fn a_patch_or_an_edit_that_adds_an_allowance_is_blocked() {
+        let (_d, store, places) = project();
+        let grant = "allowances:\n  - fingerprint: \"00\"\n    consumed: false";
+        let patch = state_patch(&store, "allowances: []", grant);
+        let edit =
+            json!({"file_path": store.path(), "old_string": "allowances: []", "new_string": grant});
+        for (tool, input) in [("apply_patch", patch), ("Edit", edit)] {
+            let outcome = judge(&store, &places, tool, input);
+            assert!(
+                matches!(&outcome, Outcome::Block { rule, .. } if rule == "self-approval"),
+                "{tool}: {outcome:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_edit_that_would_break_the_state_file_is_refused() {
+        let (_d, store, places) = project();
+        let write = json!({"file_path": store.path(), "content": "schema_version: 4\nplan: [\n"});
+        let outcome = judge(&store, &places, "Write", write);
+        assert!(
+            matches!(&outcome, Outcome::Refuse(r) if r.contains("unreadable")),
+            "{outcome:?}"
+        );
+    }
+
+    #[test]
+    fn a_command_tool_without_a_readable_command_is_refused() {
+        let (_d, store, places) = project();
+        for (tool, input) in [
+            ("Bash", json!({"command": ["rm", "-rf", "/"]})),
+            ("shell", json!({})),
+            ("Monitor", json!({"cmd": "ls"})),
+            ("PowerShell", serde_json::Value::Null),
+        ] {
+            let outcome = judge(&store, &places, tool, input.clone());
+            assert!(
+                matches!(&outcome, Outcome::Refuse(r) if r.contains("could not find the command")),
+                "{tool} {input}: {outcome:?}"
+            );
+            let typed = ToolInput::decode(&Tool::from_name(tool), input);
+            assert_eq!(judge_unplaced(&typed), outcome, "{tool}");
+        }
+    }
+
+    #[test]
+    fn commands_go_through_the_gate_under_their_tools_name() {
+        let (_d, store, places) = project();
+        for tool in ["Bash", "Monitor"] {
+            let outcome = judge(&store, &places, tool, json!({"command": "rm -rf ~"}));
+            assert!(
+                matches!(outcome, Outcome::Block { .. }),
+                "{tool}: {outcome:?}"
+            );
+            let outcome = judge(
+                &store,
+                &places,
+                tool,
+                json!({"command": "git push origin main"}),
+            );
+            let Outcome::Pending(j) = outcome else {
+                panic!("{tool}: {outcome:?}");
+            };
+            assert_eq!(j.tool.as_deref(), Some(tool));
+        }
+        let outcome = judge(&store, &places, "Bash", json!({"command": "ls"}));
+        assert_eq!(outcome, Outcome::Allow);
+    }
+
+    #[test]
+    fn a_scheduled_edge_decision_is_blocked_with_or_without_home() {
+        let (_d, store, places) = project();
+        let wakeup = json!({"delaySeconds": 60, "prompt": "/edge  approve", "reason": "x"});
+        let outcome = judge(&store, &places, "ScheduleWakeup", wakeup.clone());
+        assert!(
+            matches!(&outcome, Outcome::Block { rule, .. } if rule == "self-approval"),
+            "{outcome:?}"
+        );
+        let typed = ToolInput::decode(&Tool::from_name("ScheduleWakeup"), wakeup);
+        assert_eq!(judge_unplaced(&typed), outcome);
+        let grep = json!({"pattern": "an /edge approve is typed by a person"});
+        assert_eq!(judge(&store, &places, "Grep", grep), Outcome::Allow);
+    }
+
+    #[test]
+    fn without_home_only_calls_that_name_no_path_are_judged() {
+        let edit = ToolInput::decode(&Tool::Write, json!({"file_path": "/p/a", "content": ""}));
+        let bash = ToolInput::decode(&Tool::Bash, json!({"command": "ls"}));
+        for input in [edit, bash] {
+            assert!(
+                matches!(judge_unplaced(&input), Outcome::Refuse(r) if r.contains("HOME is not set")),
+                "{input:?}"
+            );
+        }
+        let read = ToolInput::decode(&Tool::Read, json!({"file_path": "/etc/hosts"}));
+        assert_eq!(judge_unplaced(&read), Outcome::Allow);
+    }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::host::{Event, Tool};
+use crate::host::{Event, ToolInput};
 use crate::secrets::{Found, Redactor};
 use crate::time::Ts;
 
@@ -39,20 +39,6 @@ pub fn log_path(project_root: &Path) -> PathBuf {
     crate::layout::Layout::new(project_root).proof_log()
 }
 
-fn name_of(tool: &Tool) -> String {
-    match tool {
-        Tool::Bash => "Bash".into(),
-        Tool::Edit => "Edit".into(),
-        Tool::MultiEdit => "MultiEdit".into(),
-        Tool::Write => "Write".into(),
-        Tool::ApplyPatch => "apply_patch".into(),
-        Tool::NotebookEdit => "NotebookEdit".into(),
-        Tool::Read => "Read".into(),
-        Tool::Mcp { server, tool } => format!("mcp__{server}__{tool}"),
-        Tool::Other(n) => n.clone(),
-    }
-}
-
 /// Cut to `max` characters on a character boundary.
 fn preview(v: &Value, max: usize) -> String {
     let s = match v {
@@ -73,6 +59,7 @@ pub fn entry_for(
     let Event::ToolFinished {
         tool,
         input,
+        sent,
         response,
         ok,
         error,
@@ -83,34 +70,19 @@ pub fn entry_for(
         return None;
     };
     let mut red = |s: String| redactor.redact(&s, found).into_owned();
-    let input_text = match (tool, input.get("command")) {
-        (Tool::Bash | Tool::ApplyPatch, Some(Value::String(c))) => c.clone(),
-        _ => input.to_string(),
-    };
-    let file_touched = match (tool, input.get("command")) {
-        (Tool::ApplyPatch, Some(Value::String(p))) => {
-            crate::host::codex::patch_paths(p).into_iter().next()
+    // A command is shown as written; any other input as the host sent it.
+    let input_text = match input {
+        ToolInput::Bash {
+            command: Some(text),
         }
-        _ => ["file_path", "notebook_path", "path"]
-            .iter()
-            .find_map(|k| input.get(*k).and_then(Value::as_str))
-            .filter(|_| tool.edits_files() || matches!(tool, Tool::Read))
-            .map(String::from),
+        | ToolInput::ApplyPatch { patch: Some(text) } => text.clone(),
+        _ => sent.to_string(),
     };
-    // What the edit changed, as the host reported it: identical edits hash alike.
-    let diff_hash = tool.edits_files().then(|| {
-        let mut h = Sha256::new();
-        for k in ["old_string", "new_string", "content", "edits", "new_source"] {
-            if let Some(v) = input.get(k) {
-                h.update(k.as_bytes());
-                h.update(v.to_string().as_bytes());
-            }
-        }
-        crate::text::hex(&h.finalize())
-    });
+    let file_touched = input.files().first().map(|f| f.to_string());
+    let diff_hash = tool.edits_files().then(|| diff_hash(input));
     Some(Entry {
         timestamp: Ts::now().to_string(),
-        tool: name_of(tool),
+        tool: tool.name().into_owned(),
         input_preview: red(input_text.chars().take(INPUT_PREVIEW).collect()),
         output_preview: red(response
             .as_ref()
@@ -123,6 +95,41 @@ pub fn entry_for(
         duration_ms: duration.map(|d| d.as_millis() as u64),
         session_id: session_id.map(String::from),
     })
+}
+
+/// What an edit changed, as the host reported it: identical edits hash alike. Each part is
+/// hashed under the name the host gives it, its text as JSON.
+fn diff_hash(input: &ToolInput) -> String {
+    let mut h = Sha256::new();
+    let mut part = |name: &str, text: &str| {
+        h.update(name.as_bytes());
+        h.update(serde_json::to_string(text).unwrap_or_default().as_bytes());
+    };
+    match input {
+        ToolInput::Edit {
+            replace: Some(r), ..
+        } => {
+            part("old_string", &r.old);
+            part("new_string", &r.new);
+        }
+        ToolInput::MultiEdit {
+            edits: Some(edits), ..
+        } => {
+            for r in edits {
+                part("old_string", &r.old);
+                part("new_string", &r.new);
+            }
+        }
+        ToolInput::Write {
+            content: Some(c), ..
+        } => part("content", c),
+        ToolInput::NotebookEdit {
+            source: Some(s), ..
+        } => part("new_source", s),
+        ToolInput::ApplyPatch { patch: Some(p) } => part("command", p),
+        _ => {}
+    }
+    crate::text::hex(&h.finalize())
 }
 
 /// Append one entry as one line and sync it. Never rewrites the file.
@@ -161,6 +168,77 @@ mod tests {
         assert_eq!(text.lines().count(), 2);
         let back: Entry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(back, entry);
+    }
+
+    fn entry(payload: serde_json::Value) -> Entry {
+        let (_, e) = decode(payload.to_string().as_bytes()).unwrap();
+        entry_for(&e, None, Redactor::builtin(), &mut Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn each_tool_is_logged_from_its_typed_input() {
+        // Codex: the patch is the preview, its first file the file touched.
+        let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: b.txt\n+b\n*** End Patch\n";
+        let e = entry(
+            serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command": patch},"tool_response":"Exit code: 0"}),
+        );
+        assert_eq!(
+            (e.tool.as_str(), e.input_preview.as_str()),
+            ("apply_patch", patch)
+        );
+        assert_eq!(e.file_touched.as_deref(), Some("src/a.rs"));
+        assert!(e.diff_hash.is_some());
+        // Codex's shell is logged as Bash, its command as written.
+        let e = entry(
+            serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"shell","tool_input":{"command":"ls -la"}}),
+        );
+        assert_eq!(
+            (e.tool.as_str(), e.input_preview.as_str()),
+            ("Bash", "ls -la")
+        );
+        assert_eq!((e.file_touched, e.diff_hash), (None, None));
+        // A read names its file; any other tool is shown as the host sent it.
+        let e = entry(
+            serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/p/r.md","limit":5}}),
+        );
+        assert_eq!(e.file_touched.as_deref(), Some("/p/r.md"));
+        assert_eq!(e.input_preview, r#"{"file_path":"/p/r.md","limit":5}"#);
+        assert_eq!(e.diff_hash, None);
+        let e = entry(
+            serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"Monitor","tool_input":{"command":"tail -f x","description":"watch"}}),
+        );
+        assert_eq!(
+            e.input_preview,
+            r#"{"command":"tail -f x","description":"watch"}"#
+        );
+    }
+
+    #[test]
+    fn identical_edits_hash_alike_and_different_ones_do_not() {
+        let edit = |new: &str| {
+            entry(
+                serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/p/a.rs","old_string":"a","new_string":new}}),
+            )
+            .diff_hash
+        };
+        assert_eq!(edit("b"), edit("b"));
+        assert_ne!(edit("b"), edit("c"));
+        let write = entry(
+            serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"/p/a.rs","content":"b"}}),
+        );
+        assert_ne!(write.diff_hash, edit("b"));
+        assert_eq!(write.file_touched.as_deref(), Some("/p/a.rs"));
+        // Codex's patches too: every patch once hashed alike, whatever it changed.
+        let patch = |new: &str| {
+            let patch =
+                format!("*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+{new}\n*** End Patch\n");
+            entry(
+                serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"apply_patch","tool_input":{"command": patch}}),
+            )
+            .diff_hash
+        };
+        assert_eq!(patch("b"), patch("b"));
+        assert_ne!(patch("b"), patch("c"));
     }
 
     #[test]

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
+use serde_json::Value;
 use trail_core::host::render::{MAX_CONTEXT_CHARS, Response, render};
-use trail_core::host::{Event, Host, SessionSource, Tool, decode};
+use trail_core::host::{Event, Host, SessionSource, Tool, ToolInput, decode};
 
 fn payloads() -> Vec<(String, serde_json::Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/payloads");
@@ -42,6 +43,7 @@ fn every_corpus_payload_decodes_to_its_event() {
     let all = payloads();
     assert!(all.len() >= 60, "only {} payloads found", all.len());
     let mut seen = std::collections::BTreeMap::new();
+    let mut shapes = std::collections::BTreeSet::new();
     for (name, v) in &all {
         let bytes = serde_json::to_vec(v).unwrap();
         let (env, event) = decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -51,11 +53,22 @@ fn every_corpus_payload_decodes_to_its_event() {
         );
         let kind = v["hook_event_name"].as_str().unwrap().to_string();
         match (&kind[..], &event) {
-            ("PreToolUse", Event::ToolRequested { input, .. }) => {
-                assert_eq!(input, &v["tool_input"], "{name}");
+            ("PreToolUse", Event::ToolRequested { tool, input, .. }) => {
+                shapes.insert(typed(name, tool, input, &v["tool_input"]));
             }
-            ("PostToolUse", Event::ToolFinished { response, .. }) => {
+            (
+                "PostToolUse",
+                Event::ToolFinished {
+                    tool,
+                    input,
+                    sent,
+                    response,
+                    ..
+                },
+            ) => {
                 assert_eq!(response.as_ref(), Some(&v["tool_response"]), "{name}");
+                assert_eq!(sent, &v["tool_input"], "{name}");
+                shapes.insert(typed(name, tool, input, sent));
             }
             ("SessionStart", Event::SessionStarted { .. })
             | ("UserPromptSubmit", Event::PromptSubmitted { .. })
@@ -76,6 +89,48 @@ fn every_corpus_payload_decodes_to_its_event() {
         "Notification",
     ] {
         assert!(seen.contains_key(k), "no {k} payload decoded: {seen:?}");
+    }
+    // Claude Code's Bash, Edit, Read and others; Codex's Bash and apply_patch.
+    for shape in ["Bash", "Edit", "Read", "Other", "ApplyPatch"] {
+        assert!(
+            shapes.contains(shape),
+            "no {shape} input decoded: {shapes:?}"
+        );
+    }
+}
+
+/// Checks that a real payload's typed input says what its `tool_input` says; returns the shape.
+fn typed(name: &str, tool: &Tool, input: &ToolInput, sent: &Value) -> &'static str {
+    let text = |k: &str| sent[k].as_str().map(String::from);
+    match (tool, input) {
+        (Tool::Bash, ToolInput::Bash { command }) => {
+            assert!(command.is_some(), "{name}: no command");
+            assert_eq!(command, &text("command"), "{name}");
+            "Bash"
+        }
+        (Tool::ApplyPatch, ToolInput::ApplyPatch { patch }) => {
+            assert_eq!(patch, &text("command"), "{name}");
+            assert!(!input.files().is_empty(), "{name}: the patch names no file");
+            "ApplyPatch"
+        }
+        (Tool::Edit, ToolInput::Edit { path, replace }) => {
+            assert_eq!(path, &text("file_path"), "{name}");
+            let replace = replace
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no change"));
+            assert_eq!(Some(&replace.old), text("old_string").as_ref(), "{name}");
+            assert_eq!(Some(&replace.new), text("new_string").as_ref(), "{name}");
+            "Edit"
+        }
+        (Tool::Read, ToolInput::Read { path }) => {
+            assert_eq!(path, &text("file_path"), "{name}");
+            "Read"
+        }
+        (Tool::TodoWrite | Tool::Other(_) | Tool::Mcp { .. }, ToolInput::Other(v)) => {
+            assert_eq!(v, sent, "{name}");
+            "Other"
+        }
+        (t, i) => panic!("{name}: {t} decoded as {i:?}"),
     }
 }
 

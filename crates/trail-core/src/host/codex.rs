@@ -15,38 +15,22 @@ use std::path::Path;
 use serde_json::Value;
 
 /// The files a patch touches, as written in it.
-pub fn patch_paths(patch: &str) -> Vec<String> {
+pub fn patch_paths(patch: &str) -> Vec<&str> {
     const HEADS: [&str; 4] = [
         "*** Add File: ",
         "*** Update File: ",
         "*** Delete File: ",
         "*** Move to: ",
     ];
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<&str> = Vec::new();
     for line in patch.lines() {
         for h in HEADS {
             if let Some(p) = line.strip_prefix(h) {
-                let p = p.trim().to_string();
+                let p = p.trim();
                 if !p.is_empty() && !out.contains(&p) {
                     out.push(p);
                 }
             }
-        }
-    }
-    out
-}
-
-/// The lines a patch adds to `file` (`+` lines of its sections for that file).
-pub fn added_lines<'a>(patch: &'a str, file: &str) -> Vec<&'a str> {
-    let mut inside = false;
-    let mut out = Vec::new();
-    for line in patch.lines() {
-        if line.starts_with("*** ") {
-            inside = line.split_once(": ").is_some_and(|(_, p)| p.trim() == file);
-            continue;
-        }
-        if inside && let Some(added) = line.strip_prefix('+') {
-            out.push(added);
         }
     }
     out
@@ -117,13 +101,11 @@ mod tests {
     const PATCH: &str = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** Update File: active_context.yaml\n@@\n-mode: plan\n+mode: active\n*** Delete File: old.txt\n*** End Patch\n";
 
     #[test]
-    fn patches_name_their_files_and_added_lines() {
+    fn patches_name_their_files() {
         assert_eq!(
             patch_paths(PATCH),
             ["notes.txt", "active_context.yaml", "old.txt"]
         );
-        assert_eq!(added_lines(PATCH, "active_context.yaml"), ["mode: active"]);
-        assert_eq!(added_lines(PATCH, "notes.txt"), ["hello"]);
         assert_eq!(patch_exit("Exit code: 1\nWall time: 0s"), Some(1));
         assert_eq!(patch_exit("Success. Updated the following files"), None);
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::DecodeError;
+use super::tool::{Tool, ToolInput};
 use super::wire::{HookEventName, WireHookEvent};
 
 /// Facts about the session that come with every event.
@@ -29,73 +30,6 @@ pub enum SessionSource {
     Other(String),
 }
 
-/// Which language a command tool's `command` is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShellKind {
-    Posix,
-    PowerShell,
-}
-
-/// The tools trail treats differently; the rest keep their name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tool {
-    Bash,
-    Edit,
-    MultiEdit,
-    Write,
-    NotebookEdit,
-    /// Codex CLI's file edits: a patch naming the files it touches.
-    ApplyPatch,
-    Read,
-    /// `mcp__<server>__<tool>`.
-    Mcp {
-        server: String,
-        tool: String,
-    },
-    Other(String),
-}
-
-impl Tool {
-    pub fn from_name(name: &str) -> Tool {
-        match name {
-            "Bash" | "shell" | "local_shell" => Tool::Bash,
-            "Edit" => Tool::Edit,
-            "MultiEdit" => Tool::MultiEdit,
-            "Write" => Tool::Write,
-            "NotebookEdit" => Tool::NotebookEdit,
-            "apply_patch" => Tool::ApplyPatch,
-            "Read" => Tool::Read,
-            _ => match name.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
-                Some((server, tool)) => Tool::Mcp {
-                    server: server.into(),
-                    tool: tool.into(),
-                },
-                None => Tool::Other(name.into()),
-            },
-        }
-    }
-
-    /// The shell a tool runs its `command` in, for the tools that run one: Bash (and Codex's
-    /// shell), Claude Code's `Monitor` (background commands, run by the same shell as Bash)
-    /// and `PowerShell` (Claude Code's shell on Windows).
-    pub fn shell(&self) -> Option<ShellKind> {
-        match self {
-            Tool::Bash => Some(ShellKind::Posix),
-            Tool::Other(n) if n == "Monitor" => Some(ShellKind::Posix),
-            Tool::Other(n) if n == "PowerShell" => Some(ShellKind::PowerShell),
-            _ => None,
-        }
-    }
-
-    /// Whether the tool changes files.
-    pub fn edits_files(&self) -> bool {
-        matches!(
-            self,
-            Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit | Tool::ApplyPatch
-        )
-    }
-}
-
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -107,12 +41,15 @@ pub enum Event {
     },
     ToolRequested {
         tool: Tool,
-        input: Value,
+        input: ToolInput,
         tool_use_id: Option<String>,
     },
     ToolFinished {
         tool: Tool,
-        input: Value,
+        input: ToolInput,
+        /// The input exactly as the host sent it, for the proof log's preview (a record of the
+        /// call, never read for a decision).
+        sent: Value,
         response: Option<Value>,
         /// Whether the tool succeeded, from the host's own report.
         ok: bool,
@@ -171,17 +108,22 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         HookEventName::UserPromptSubmit => Event::PromptSubmitted {
             prompt: w.prompt.ok_or(missing("UserPromptSubmit", "prompt"))?,
         },
-        HookEventName::PreToolUse => Event::ToolRequested {
-            tool: Tool::from_name(&w.tool_name.ok_or(missing("PreToolUse", "tool_name"))?),
-            input: w.tool_input.unwrap_or(Value::Null),
-            tool_use_id: w.tool_use_id,
-        },
+        HookEventName::PreToolUse => {
+            let tool = Tool::from_name(&w.tool_name.ok_or(missing("PreToolUse", "tool_name"))?);
+            Event::ToolRequested {
+                input: ToolInput::decode(&tool, w.tool_input.unwrap_or(Value::Null)),
+                tool,
+                tool_use_id: w.tool_use_id,
+            }
+        }
         HookEventName::PostToolUse => {
             let tool = Tool::from_name(&w.tool_name.ok_or(missing("PostToolUse", "tool_name"))?);
             let (ok, error) = judge_response(w.tool_response.as_ref());
+            let sent = w.tool_input.unwrap_or(Value::Null);
             Event::ToolFinished {
+                input: ToolInput::decode(&tool, sent.clone()),
                 tool,
-                input: w.tool_input.unwrap_or(Value::Null),
+                sent,
                 response: w.tool_response,
                 ok,
                 error,
@@ -189,23 +131,28 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
                 tool_use_id: w.tool_use_id,
             }
         }
-        HookEventName::PostToolUseFailure => Event::ToolFinished {
-            tool: Tool::from_name(
+        HookEventName::PostToolUseFailure => {
+            let tool = Tool::from_name(
                 &w.tool_name
                     .ok_or(missing("PostToolUseFailure", "tool_name"))?,
-            ),
-            input: w.tool_input.unwrap_or(Value::Null),
-            response: w.tool_response,
-            ok: false,
-            error: Some(match w.error {
-                Some(Value::String(s)) => s,
-                Some(other) => other.to_string(),
-                None if w.is_interrupt == Some(true) => "interrupted".into(),
-                None => "the tool failed".into(),
-            }),
-            duration: w.duration_ms.map(Duration::from_millis),
-            tool_use_id: w.tool_use_id,
-        },
+            );
+            let sent = w.tool_input.unwrap_or(Value::Null);
+            Event::ToolFinished {
+                input: ToolInput::decode(&tool, sent.clone()),
+                tool,
+                sent,
+                response: w.tool_response,
+                ok: false,
+                error: Some(match w.error {
+                    Some(Value::String(s)) => s,
+                    Some(other) => other.to_string(),
+                    None if w.is_interrupt == Some(true) => "interrupted".into(),
+                    None => "the tool failed".into(),
+                }),
+                duration: w.duration_ms.map(Duration::from_millis),
+                tool_use_id: w.tool_use_id,
+            }
+        }
         HookEventName::Stop => Event::StopRequested {
             stop_hook_active: w.stop_hook_active.unwrap_or(false),
         },

@@ -1,5 +1,6 @@
 //! Agent hosts (Claude Code, Codex CLI): their hook payloads exactly as they send them, reduced
-//! to the domain events trail acts on, and trail's decisions rendered back in each host's format.
+//! to the domain events trail acts on (tool inputs typed once, in [`tool`]), and trail's decisions
+//! rendered back in each host's format.
 //!
 //! This module is on the hook path, which runs before and after every tool call: decoding is one
 //! `serde_json` pass into a flat struct, with no config, index or regex involved. Unknown events
@@ -11,9 +12,11 @@ pub mod event;
 pub mod inject;
 pub mod origin;
 pub mod render;
+pub mod tool;
 pub mod wire;
 
-pub use event::{Envelope, Event, SessionSource, ShellKind, Tool};
+pub use event::{Envelope, Event, SessionSource};
+pub use tool::{Replace, Tool, ToolInput};
 
 /// Which agent sent a payload. Both send the same shape; they differ in what they accept back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -292,6 +292,38 @@ pub fn facts_body(facts: &[String]) -> String {
     s
 }
 
+/// The project's name as the pulse stream knows it (a record's `focus.proj`): its directory's
+/// name.
+pub fn project_name(root: &std::path::Path) -> String {
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "project".into())
+}
+
+/// A record of something trail observed (not the agent's words): one fact a line, tagged
+/// `trail-hook`, focused on the project without a topic.
+pub fn observed_record(
+    project: &str,
+    kind: RecordType,
+    facts: &[String],
+    next: &[String],
+    tags: &[&str],
+) -> Record {
+    let mut r = Record::new(kind, Ts::now());
+    r.focus = vec![Focus {
+        proj: project.to_string(),
+        topic: String::new(),
+    }];
+    r.next = next.to_vec();
+    r.tags = std::iter::once("trail-hook")
+        .chain(tags.iter().copied())
+        .map(String::from)
+        .collect();
+    let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
+    r.body = facts_body(&facts);
+    r
+}
+
 /// Read the `facts:` list from a body. Items may be JSON-quoted, single-quoted or plain.
 pub fn body_facts(body: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -362,5 +394,25 @@ mod tests {
         assert!(err.to_string().contains("must not change intent"));
         r.intent.as_mut().unwrap().primary = "continue".into();
         assert!(check_tangent(&r, Some(&cur)).is_ok());
+    }
+
+    #[test]
+    fn an_observed_record_is_one_fact_a_line_tagged_as_trails_own() {
+        let project = project_name(std::path::Path::new("/work/shop"));
+        assert_eq!(project, "shop");
+        assert_eq!(project_name(std::path::Path::new("/")), "project");
+        let r = observed_record(
+            &project,
+            RecordType::Checkpoint,
+            &["ran under approval:\ngit push".into()],
+            &["tell the user".into()],
+            &["decision"],
+        );
+        assert_eq!(r.focus[0].proj, "shop");
+        assert!(r.focus[0].topic.is_empty());
+        assert_eq!(r.tags, ["trail-hook", "decision"]);
+        assert_eq!(r.facts(), ["ran under approval: git push"]);
+        assert_eq!(r.next, ["tell the user"]);
+        assert!(r.validate().is_ok(), "{:?}", r.validate());
     }
 }

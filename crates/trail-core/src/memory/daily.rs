@@ -10,8 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
+use crate::host::{Tool, ToolInput};
 use crate::secrets::{Found, Redactor};
 use crate::time::Ts;
 use crate::transcript::Transcript;
@@ -97,31 +96,39 @@ pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> S
     }
     let mut files: BTreeMap<String, usize> = BTreeMap::new();
     let mut commands = Vec::new();
-    let mut todos: Option<&Value> = None;
+    let mut todos: Option<ToolInput> = None;
     for c in t.tool_calls.iter().filter(|c| !c.sidechain) {
-        match c.name.as_str() {
-            "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
-                if let Some(p) = ["file_path", "notebook_path"]
-                    .iter()
-                    .find_map(|k| c.input.get(*k).and_then(Value::as_str))
-                {
-                    *files.entry(p.to_string()).or_default() += 1;
+        let tool = Tool::from_name(&c.name);
+        if !matches!(
+            tool,
+            Tool::Edit
+                | Tool::MultiEdit
+                | Tool::Write
+                | Tool::NotebookEdit
+                | Tool::Bash
+                | Tool::TodoWrite
+        ) {
+            continue;
+        }
+        let input = ToolInput::decode(&tool, c.input.clone());
+        match (&tool, &input) {
+            (Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit, _) => {
+                for f in input.files() {
+                    *files.entry(f.to_string()).or_default() += 1;
                 }
             }
-            "Bash" => {
-                if let Some(cmd) = c.input.get("command").and_then(Value::as_str) {
-                    let outcome = match (&c.result, c.is_error) {
-                        (_, true) => "failed",
-                        (Some(_), false) => "ok",
-                        (None, false) => "no result recorded",
-                    };
-                    commands.push(format!(
-                        "`{}` — {outcome}",
-                        one_line(cmd, 160).replace('`', "'")
-                    ));
-                }
+            (_, ToolInput::Bash { command: Some(cmd) }) => {
+                let outcome = match (&c.result, c.is_error) {
+                    (_, true) => "failed",
+                    (Some(_), false) => "ok",
+                    (None, false) => "no result recorded",
+                };
+                commands.push(format!(
+                    "`{}` — {outcome}",
+                    one_line(cmd, 160).replace('`', "'")
+                ));
             }
-            "TodoWrite" => todos = c.input.get("todos"),
+            (Tool::TodoWrite, _) => todos = Some(input),
             _ => {}
         }
     }
@@ -143,11 +150,10 @@ pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> S
         }
     }
     let open: Vec<String> = todos
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter(|t| t.get("status").and_then(Value::as_str) != Some("completed"))
-                .filter_map(|t| t.get("content").and_then(Value::as_str))
+        .as_ref()
+        .map(|t| {
+            t.open_todos()
+                .into_iter()
                 .map(|s| one_line(s, 200))
                 .collect()
         })

@@ -9,9 +9,13 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::schema::{Observations, Progress, State};
+use crate::host::Tool;
 use crate::proof::{self, Entry};
 
-const EDIT_TOOLS: [&str; 5] = ["Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"];
+/// Whether a proof-log entry records a file edit (entries store [`Tool::name`]).
+fn is_edit(e: &Entry) -> bool {
+    Tool::from_name(&e.tool).edits_files()
+}
 
 /// Derives observations from the proof log's lines after byte `from`, keeping the entries of
 /// `session` (entries that name no session count too: older hosts send no id).
@@ -61,10 +65,7 @@ pub fn derive_with_progress(
 pub fn progress_of(entries: &[Entry]) -> Progress {
     let mut h = Sha256::new();
     let mut edits = 0;
-    for e in entries
-        .iter()
-        .filter(|e| EDIT_TOOLS.contains(&e.tool.as_str()))
-    {
+    for e in entries.iter().filter(|e| is_edit(e)) {
         edits += 1;
         h.update(e.file_touched.as_deref().unwrap_or("").as_bytes());
         h.update(e.diff_hash.as_deref().unwrap_or("").as_bytes());
@@ -84,12 +85,12 @@ pub fn from_entries(entries: impl IntoIterator<Item = Entry>) -> Observations {
         let n = counts.get(&e.tool).and_then(Value::as_u64).unwrap_or(0);
         counts.insert(e.tool.clone(), Value::from(n + 1));
         if let Some(f) = &e.file_touched
-            && EDIT_TOOLS.contains(&e.tool.as_str())
+            && is_edit(&e)
             && !o.files_modified.contains(f)
         {
             o.files_modified.push(f.clone());
         }
-        if e.tool == "Bash" && looks_like_tests(&e.input_preview) {
+        if Tool::from_name(&e.tool) == Tool::Bash && looks_like_tests(&e.input_preview) {
             o.tests_run = true;
         }
         o.last_activity = Some(e.timestamp.clone());

@@ -30,8 +30,7 @@ use trail_core::config::Config;
 use trail_core::host::render::{Response, render};
 use trail_core::host::{self, Event, Host};
 use trail_core::ledger::Ledger;
-use trail_core::ledger::record::{Focus, Record, RecordType};
-use trail_core::time::Ts;
+use trail_core::ledger::record::{RecordType, observed_record, project_name};
 
 /// Payloads are small; refuse to buffer an unbounded stdin.
 const MAX_PAYLOAD: u64 = 16 << 20;
@@ -263,35 +262,4 @@ fn daily_summary(cx: &Cx<'_>) -> Option<String> {
             None
         }
     }
-}
-
-/// The project's name as the pulse stream knows it: its directory's name.
-pub(crate) fn project_name(root: &std::path::Path) -> String {
-    root.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into())
-}
-
-/// A record of something trail observed (not the agent's words): one fact a line, tagged
-/// `trail-hook`, focused on the project without a topic.
-pub(crate) fn observed_record(
-    project: &str,
-    kind: RecordType,
-    facts: &[String],
-    next: &[String],
-    tags: &[&str],
-) -> Record {
-    let mut r = Record::new(kind, Ts::now());
-    r.focus = vec![Focus {
-        proj: project.to_string(),
-        topic: String::new(),
-    }];
-    r.next = next.to_vec();
-    r.tags = std::iter::once("trail-hook")
-        .chain(tags.iter().copied())
-        .map(String::from)
-        .collect();
-    let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
-    r.body = trail_core::ledger::record::facts_body(&facts);
-    r
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use trail_core::host::render::Response;
-use trail_core::host::{Event, Tool};
+use trail_core::host::{Event, ToolInput};
 use trail_core::ledger::record::RecordType;
 use trail_core::proof;
 
@@ -39,7 +39,6 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
         None => event,
     };
     let Event::ToolFinished {
-        tool,
         input,
         ok,
         duration,
@@ -86,7 +85,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
             .unwrap_or_default();
         facts.push(format!("failed: {what}{why}"));
         tags.push("failure");
-    } else if let Some(kind) = consequential(tool, input) {
+    } else if let Some(kind) = consequential(input) {
         facts.push(format!("{kind}: {what}"));
         tags.push(kind);
     }
@@ -109,11 +108,13 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
 /// Whether a successful shell command changed the repository's state. (An irreversible command
 /// only runs under a person's approval or dismissal, and PreToolUse writes that pulse; the gate
 /// is not run again here, which keeps the shell parser off this hook's path.)
-fn consequential(tool: &Tool, input: &Value) -> Option<&'static str> {
-    if *tool != Tool::Bash {
+fn consequential(input: &ToolInput) -> Option<&'static str> {
+    let ToolInput::Bash {
+        command: Some(command),
+    } = input
+    else {
         return None;
-    }
-    let command = input.get("command")?.as_str()?;
+    };
     let words: Vec<&str> = command.split_whitespace().collect();
     words
         .windows(2)

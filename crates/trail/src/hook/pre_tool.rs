@@ -1,45 +1,18 @@
 //! PreToolUse: asks the core's [`Guard`] what the tool call may do and answers the host in its
 //! own words. No policy lives here.
 
-use serde_json::Value;
 use trail_core::gate::Places;
-use trail_core::guard::{Guard, Outcome};
+use trail_core::guard::{self, Guard, Outcome};
 use trail_core::host::render::Response;
-use trail_core::host::{ShellKind, Tool};
+use trail_core::host::{Tool, ToolInput};
 use trail_core::ledger::record::RecordType;
 use trail_core::state::schema::Junction;
 
 use super::Cx;
 
-pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
-    // Bash, Monitor and PowerShell all carry a `command`; a call without one is refused.
-    let command = match tool {
-        t if t.shell().is_some() => match input.get("command").and_then(Value::as_str) {
-            Some(c) => Some(c),
-            None => {
-                return Response::Deny {
-                    reason: "trail could not find the command in this tool call, so it is refused to be safe".into(),
-                };
-            }
-        },
-        t if t.edits_files() => None,
-        _ => {
-            // No paths to judge: only what the input carries (a scheduled `/edge approve`).
-            let store = cx.store();
-            let Some(places) = places(cx) else {
-                return Response::Silent;
-            };
-            let keep = |t: &str| t.to_string();
-            let guard = Guard::new(&store, places, Vec::new(), &keep);
-            return respond(cx, guard.other(input));
-        }
-    };
+pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let Some(places) = places(cx) else {
-        return Response::Deny {
-            reason:
-                "HOME is not set, so trail cannot judge paths; the command is refused to be safe"
-                    .into(),
-        };
+        return respond(cx, guard::judge_unplaced(input));
     };
     let ledger = cx.ledger();
     // Whatever a junction keeps is redacted, and the originals go to the secret store.
@@ -59,18 +32,7 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &Value) -> Response {
     let store = cx.store();
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
-    let outcome = match (command, tool.shell()) {
-        (Some(c), Some(ShellKind::PowerShell)) => guard.powershell(c),
-        (Some(c), _) => guard.command(
-            match tool {
-                Tool::Other(n) => n,
-                _ => "Bash",
-            },
-            c,
-        ),
-        (None, _) => guard.edit(tool, input),
-    };
-    respond(cx, outcome)
+    respond(cx, guard.judge(tool, input))
 }
 
 /// The places a path is judged against: this project, this call's working directory, and

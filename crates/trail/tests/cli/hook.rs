@@ -69,6 +69,26 @@ fn pre_tool_use_denies_what_the_gate_refuses_and_says_nothing_otherwise() {
 }
 
 #[test]
+fn a_shell_call_whose_command_cannot_be_read_is_denied() {
+    let env = TestEnv::new().env("CLAUDE_PROJECT_DIR", "/work/proj");
+    for input in [r#"{"command":["rm","-rf","~"]}"#, "{}", "null"] {
+        let (c, out, _) = hook(
+            &env,
+            &format!(
+                r#"{{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{input}}}"#
+            ),
+        );
+        assert_eq!(c, 0);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            v["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{input}"
+        );
+        assert!(out.contains("could not find the command"), "{input}: {out}");
+    }
+}
+
+#[test]
 fn every_captured_pre_tool_use_payload_gets_a_well_formed_answer() {
     let env = TestEnv::new();
     let payloads = corpus("PreToolUse");

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use trail_core::gate::Places;
 use trail_core::guard::{Guard, Outcome};
+use trail_core::host::{Tool, ToolInput};
 use trail_core::proof::{self, Entry};
 use trail_core::state::grants::By;
 use trail_core::state::protocol;
@@ -16,13 +17,17 @@ use super::indent;
 use crate::edge::{self, EdgeCmd};
 use crate::error::CliResult;
 
-/// What the PreToolUse hook would answer for `command`: the same guard, the hook's words.
+/// What the PreToolUse hook would answer for a Bash call of `command`: the same question to
+/// the same guard, in the hook's words.
 fn ask(store: &Store, places: &Places, command: &str) -> String {
     let redact = |t: &str| t.to_string();
     let mut guard = Guard::new(store, places.clone(), Vec::new(), &redact);
     // The demo project is not a git repository: nothing in it counts as ignored output.
     guard.ctx.ignored = |_, _| false;
-    match guard.command("Bash", command) {
+    let input = ToolInput::Bash {
+        command: Some(command.into()),
+    };
+    match guard.judge(&Tool::Bash, &input) {
         Outcome::Allow | Outcome::Warn(_) => "allowed: it runs".into(),
         Outcome::Granted { how, .. } => format!("allowed once, under {how} (now used up)"),
         Outcome::Block { rule, reason } => {
@@ -37,7 +42,7 @@ fn ask(store: &Store, places: &Places, command: &str) -> String {
 fn ran(
     store: &Store,
     session: &str,
-    tool: &str,
+    tool: &Tool,
     input: &str,
     file: Option<&str>,
     ok: bool,
@@ -46,7 +51,7 @@ fn ran(
         store.project_root(),
         &Entry {
             timestamp: Ts::now().to_string(),
-            tool: tool.into(),
+            tool: tool.name().into_owned(),
             input_preview: input.into(),
             output_preview: String::new(),
             success: ok,
@@ -109,7 +114,7 @@ pub fn gate_chapter(
     ran(
         &store,
         session,
-        "Edit",
+        &Tool::Edit,
         "{\"file_path\":\"src/checkout/total.rs\"}",
         Some("src/checkout/total.rs"),
         true,
@@ -117,7 +122,7 @@ pub fn gate_chapter(
     ran(
         &store,
         session,
-        "Bash",
+        &Tool::Bash,
         "cargo test -p shop checkout",
         None,
         true,
@@ -142,7 +147,7 @@ pub fn gate_chapter(
         indent(&ask(&store, &places, push))
     ))?;
     n += 1;
-    ran(&store, session, "Bash", push, None, true)?;
+    ran(&store, session, &Tool::Bash, push, None, true)?;
     protocol::skip(&store, None)?;
 
     let c = protocol::on_stop(&store, Ts::now())?;
