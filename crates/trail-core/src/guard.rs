@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::gate::zones::{self, Zone};
 use crate::gate::{self, Place, Places, Verdict, custom::UserRule};
 use crate::host::{Replace, Tool, ToolInput};
-use crate::state::grants::{Subject, kind_of_rule};
+use crate::state::grants::Subject;
 use crate::state::protocol::{self, Met};
 use crate::state::schema::Junction;
 use crate::state::{self, Mode, StateError, Store};
@@ -137,7 +137,7 @@ impl Guard<'_> {
                     sensitive = sensitive.or(Some("trail's own records or the agent's settings"));
                 }
                 self.junction(Subject {
-                    kind: kind_of_rule(&rule).into(),
+                    kind: gate::rules::kind_of(&rule).as_str().into(),
                     reason: (self.redact)(&d.reason),
                     rule,
                     tool: tool.into(),

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use trail_core::gate::rules::RULES;
+use trail_core::gate::rules::{EMITTED, Kind, RULES, kind_of};
 use trail_core::gate::{Context, Places, Verdict, evaluate, findings};
 
 mod labelled;
@@ -77,6 +77,112 @@ fn every_rule_matches_its_examples_and_only_them() {
                 rule.id
             );
         }
+    }
+}
+
+#[test]
+fn every_emitted_rule_is_produced_by_its_examples_and_only_them() {
+    let ctx = ctx();
+    for rule in EMITTED {
+        assert!(!rule.must_match.is_empty(), "{} has no example", rule.id);
+        for ex in rule.must_match {
+            let f = findings(ex, &ctx);
+            assert!(
+                f.iter()
+                    .any(|d| d.rule.as_deref() == Some(rule.id) && d.verdict == rule.verdict),
+                "rule {} should be emitted ({:?}) for {ex:?}; found {f:?}",
+                rule.id,
+                rule.verdict
+            );
+        }
+        for ex in rule.must_not_match {
+            let f = findings(ex, &ctx);
+            assert!(
+                !f.iter().any(|d| d.rule.as_deref() == Some(rule.id)),
+                "rule {} should not be emitted for {ex:?}",
+                rule.id
+            );
+        }
+    }
+}
+
+/// Every rule id a decision carries is in the table, so its kind and what it is about are
+/// known: walked over the table's own examples and the labelled commands (the tune halves).
+#[test]
+fn every_rule_a_decision_names_is_in_the_table() {
+    let ctx = ctx();
+    let registered: Vec<&str> = RULES
+        .iter()
+        .map(|r| r.id)
+        .chain(EMITTED.iter().map(|r| r.id))
+        .collect();
+    let mut ids = std::collections::BTreeSet::new();
+    let examples = RULES
+        .iter()
+        .flat_map(|r| r.must_match.iter().chain(r.must_not_match))
+        .chain(
+            EMITTED
+                .iter()
+                .flat_map(|r| r.must_match.iter().chain(r.must_not_match)),
+        )
+        .map(|s| s.to_string());
+    let shell = examples
+        .chain(labels().into_iter().map(|(_, c)| c))
+        .chain(labelled("gate-tune.tsv").into_iter().map(|r| r.command));
+    for cmd in shell {
+        ids.extend(findings(&cmd, &ctx).into_iter().filter_map(|d| d.rule));
+    }
+    for row in labelled("gate-powershell-tune.tsv") {
+        ids.extend(trail_core::gate::powershell::evaluate(&row.command, &ctx).rule);
+        // Through `pwsh -c`, every finding of the PowerShell reader, not only the worst.
+        let q = row.command.replace('\'', "''");
+        ids.extend(
+            findings(&format!("pwsh -c '{q}'"), &ctx)
+                .into_iter()
+                .filter_map(|d| d.rule),
+        );
+    }
+    let unknown: Vec<&String> = ids
+        .iter()
+        .filter(|id| !registered.contains(&id.as_str()))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "rules missing from the table: {unknown:?}"
+    );
+    for id in &registered {
+        assert!(
+            ids.contains(*id),
+            "no example or labelled command yields {id}"
+        );
+    }
+    let mut unique = registered.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), registered.len(), "a rule id is listed twice");
+}
+
+/// The kinds are what junctions, the state file and grants.jsonl have always carried.
+#[test]
+fn rule_kinds_keep_their_names() {
+    let names: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(names, trail_core::state::schema::JUNCTION_TYPES);
+    for (id, kind) in [
+        ("publish", "external"),
+        ("infrastructure", "external"),
+        ("http-write", "external"),
+        ("unparseable", "ambiguous"),
+        ("unverifiable", "ambiguous"),
+        ("obfuscation", "ambiguous"),
+        ("pipe-to-shell", "ambiguous"),
+        ("quality_gate", "quality_gate"),
+        ("git-push", "irreversible"),
+        ("remote-code", "irreversible"),
+        ("schedule", "irreversible"),
+        // A configured rule.
+        ("terraform-apply", "irreversible"),
+    ] {
+        assert_eq!(kind_of(id).as_str(), kind, "{id}");
     }
 }
 

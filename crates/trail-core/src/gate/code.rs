@@ -5,7 +5,7 @@
 
 use super::parse::Arg;
 use super::paths::Place;
-use super::{Context, Decision, Verdict, junction};
+use super::{Context, Decision, Findings, Keep, Verdict, junction};
 
 /// Interpreters and the flags that take a one-liner.
 pub(super) fn code_flags(name: &str) -> Option<&'static [&'static str]> {
@@ -171,29 +171,23 @@ fn literals(code: &str) -> Vec<String> {
     out
 }
 
-/// Judge a one-liner's code for interpreter `name`; `raw` is the command as written.
-pub(super) fn judge_code(
-    name: &str,
-    code: &str,
-    ctx: &Context,
-    depth: usize,
-    recurse: &dyn Fn(&str, usize) -> Vec<Decision>,
-    raw: &str,
-) -> Vec<Decision> {
+/// Judge a one-liner's code for interpreter `name`; `raw` is the command as written. The
+/// command lines it runs go back to the walk.
+pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     let shell = super::rules::is_shell(name) || matches!(name, "eval" | "source" | ".");
     if shell {
-        return recurse(code, depth + 1);
+        out.runs(code, Keep::All);
+        return;
     }
     if matches!(name, "at" | "batch") {
-        let mut out = recurse(code, depth + 1);
+        out.runs(code, Keep::All);
         out.push(junction(
             "schedule",
             "this schedules commands to run later, when no one is watching: a person decides",
             raw,
         ));
-        return out;
+        return;
     }
-    let mut out = Vec::new();
     let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
     // A socket handed to a shell: a reverse shell.
     let socket = has(&[
@@ -226,18 +220,14 @@ pub(super) fn judge_code(
             command: Some(raw.into()),
             targets: Vec::new(),
         });
-        return out;
+        return;
     }
     let shells_out = has(SHELL_OUT);
     let deletes = has(DELETES);
     if shells_out {
         for lit in literals(code) {
             if lit.contains(' ') || lit.contains('/') {
-                out.extend(
-                    recurse(&lit, depth + 1)
-                        .into_iter()
-                        .filter(|d| d.verdict > Verdict::Allow),
-                );
+                out.runs(&lit, Keep::Risky);
             }
         }
     }
@@ -269,5 +259,4 @@ pub(super) fn judge_code(
             raw,
         ));
     }
-    out
 }

@@ -6,9 +6,7 @@
 use super::code;
 use super::parse::{Arg, Simple};
 use super::rules::Cmd;
-use super::{Context, Decision, Verdict, junction};
-
-type Recurse<'a> = &'a dyn Fn(&str, usize) -> Vec<Decision>;
+use super::{Context, Findings, Keep, feed, junction};
 
 /// Environment variables whose value is a command some program runs.
 const COMMAND_VARS: &[&str] = &[
@@ -83,22 +81,10 @@ fn git_command_key(key: &str) -> bool {
 
 /// A `NAME=value` (a prefix, `export`, or `env NAME=value`) that names a command: the value is
 /// judged as a command line, and code loaders are a junction.
-pub(super) fn command_variable(
-    name: &str,
-    value: &Arg,
-    ctx: &Context,
-    depth: usize,
-    recurse: Recurse<'_>,
-    raw: &str,
-    out: &mut Vec<Decision>,
-) {
+pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Findings) {
     if COMMAND_VARS.contains(&name) {
         match value.text.as_deref() {
-            Some(v) => out.extend(
-                recurse(v, depth + 1)
-                    .into_iter()
-                    .filter(|d| d.verdict > Verdict::Allow),
-            ),
+            Some(v) => out.runs(v, Keep::Risky),
             None => out.push(junction(
                 "indirect-exec",
                 &format!("{name} names a command that is only known when it runs"),
@@ -112,28 +98,19 @@ pub(super) fn command_variable(
             raw,
         ));
     }
-    let _ = ctx;
 }
 
 /// `git -c key=value …` and `git config key value`: values that are commands.
-fn git_settings(
-    c: &Cmd<'_>,
-    ctx: &Context,
-    depth: usize,
-    recurse: Recurse<'_>,
-    raw: &str,
-    out: &mut Vec<Decision>,
-) {
+fn git_settings(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let words: Vec<Option<&str>> = c.args.iter().map(|a| a.text.as_deref()).collect();
-    let judge_value = |key: &str, value: Option<&str>, persist: bool, out: &mut Vec<Decision>| {
+    let judge_value = |key: &str, value: Option<&str>, persist: bool, out: &mut Findings| {
         let alias = key.to_ascii_lowercase().starts_with("alias.");
         let shell_alias = alias && value.is_some_and(|v| v.trim_start().starts_with('!'));
         if !(git_command_key(key) || shell_alias) {
             return;
         }
         if let Some(v) = value {
-            let v = v.trim_start().trim_start_matches('!');
-            out.extend(recurse(v, depth + 1));
+            out.runs(v.trim_start().trim_start_matches('!'), Keep::All);
         }
         if persist
             || key.eq_ignore_ascii_case("core.hooksPath")
@@ -183,23 +160,19 @@ fn git_settings(
             _ => break,
         }
     }
-    let _ = ctx;
 }
 
-/// Everything indirect about one command.
-#[allow(clippy::too_many_arguments)]
+/// Everything indirect about one command; the command lines it runs go back to the walk.
 pub(super) fn judge(
     c: &Cmd<'_>,
     cmd: &Simple,
     producers: &[&Simple],
     ctx: &Context,
-    depth: usize,
-    recurse: Recurse<'_>,
     raw: &str,
-    out: &mut Vec<Decision>,
+    out: &mut Findings,
 ) {
     match c.name {
-        "git" => git_settings(c, ctx, depth, recurse, raw, out),
+        "git" => git_settings(c, raw, out),
         "env" => {
             for a in c.args {
                 let Some(t) = a.text.as_deref() else { continue };
@@ -216,9 +189,6 @@ pub(super) fn judge(
                         raw: v.into(),
                         quoted: true,
                     },
-                    ctx,
-                    depth,
-                    recurse,
                     raw,
                     out,
                 );
@@ -229,7 +199,7 @@ pub(super) fn judge(
                 .position(|a| matches!(a.text.as_deref(), Some("-S" | "--split-string")))
             {
                 match c.args.get(i + 1).and_then(|a| a.text.as_deref()) {
-                    Some(s) => out.extend(recurse(s, depth + 1)),
+                    Some(s) => out.runs(s, Keep::All),
                     None => out.push(junction(
                         "unverifiable",
                         "env -S runs a string only known when it runs",
@@ -240,7 +210,7 @@ pub(super) fn judge(
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {
             for (k, v) in &cmd.assigns {
-                command_variable(k, v, ctx, depth, recurse, raw, out);
+                command_variable(k, v, raw, out);
             }
         }
         "trap" => {
@@ -252,7 +222,7 @@ pub(super) fn judge(
                 .collect();
             if ops.len() >= 2 {
                 match ops[0].text.as_deref() {
-                    Some(s) => out.extend(recurse(s, depth + 1)),
+                    Some(s) => out.runs(s, Keep::All),
                     None => out.push(junction(
                         "unverifiable",
                         "the trap handler is only known when it runs",
@@ -270,13 +240,13 @@ pub(super) fn judge(
             if installs {
                 if let Some(text) = producers
                     .iter()
-                    .filter_map(|p| super::rules::printed_text(p))
+                    .filter_map(|p| feed::printed_text(p))
                     .reduce(|a, b| a + "\n" + &b)
                 {
                     for line in text.lines() {
                         let cmdline: Vec<&str> = line.split_whitespace().collect();
                         if cmdline.len() > 5 && !line.trim_start().starts_with('#') {
-                            out.extend(recurse(&cmdline[5..].join(" "), depth + 1));
+                            out.runs(&cmdline[5..].join(" "), Keep::All);
                         }
                     }
                 }
@@ -300,7 +270,7 @@ pub(super) fn judge(
                 ));
             }
         }
-        "docker" | "podman" | "nerdctl" => containers(c, ctx, depth, recurse, raw, out),
+        "docker" | "podman" | "nerdctl" => containers(c, ctx, raw, out),
         "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
             // PowerShell code is judged by the PowerShell reader, with the same families.
             let words: Vec<String> = c
@@ -318,11 +288,7 @@ pub(super) fn judge(
                     }
                 })
                 .collect();
-            out.extend(super::powershell::findings(
-                &format!("pwsh {}", quoted.join(" ")),
-                ctx,
-                depth + 1,
-            ));
+            out.runs_powershell(format!("pwsh {}", quoted.join(" ")));
         }
         _ => {}
     }
@@ -332,7 +298,7 @@ pub(super) fn judge(
             Some(h) => Some(h.clone()),
             None => producers
                 .iter()
-                .map(|p| super::rules::printed_text(p))
+                .map(|p| feed::printed_text(p))
                 .collect::<Option<Vec<_>>>()
                 .map(|v| v.join("\n")),
         };
@@ -346,7 +312,7 @@ pub(super) fn judge(
     }
     if let Some(one) = code::one_liner(c.name, c.args) {
         match one {
-            Some(code) => out.extend(code::judge_code(c.name, &code, ctx, depth, recurse, raw)),
+            Some(code) => code::judge_code(c.name, &code, ctx, raw, out),
             None => out.push(junction(
                 "interpreter-code",
                 "the code of this one-liner is only known when it runs",
@@ -358,14 +324,7 @@ pub(super) fn judge(
 
 /// `docker run -v HOST:CONTAINER … IMAGE CMD`: the command is judged with container paths
 /// mapped back to the host; mounting the host's root, home or system is a junction at least.
-fn containers(
-    c: &Cmd<'_>,
-    ctx: &Context,
-    depth: usize,
-    recurse: Recurse<'_>,
-    raw: &str,
-    out: &mut Vec<Decision>,
-) {
+fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     let words: Vec<&Arg> = c.args.iter().collect();
     let Some(run) = words
         .iter()
@@ -519,9 +478,5 @@ fn containers(
     };
     let mapped: Vec<String> = line.split(' ').map(&map).collect();
     let _ = c;
-    out.extend(
-        recurse(&mapped.join(" "), depth + 1)
-            .into_iter()
-            .filter(|d| d.verdict == Verdict::Block),
-    );
+    out.runs(&mapped.join(" "), Keep::Blocks);
 }

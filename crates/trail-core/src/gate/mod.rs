@@ -2,9 +2,11 @@
 //! (junction), or must never run (block).
 //!
 //! 1. [`parse::flatten`] turns the command line into the simple commands it would run.
-//! 2. Wrappers are seen through (`sudo`, `env`, `nice`, `timeout`, `nohup`, `command`, `exec`,
-//!    `xargs`, `find -exec`, `parallel`), and strings handed to a shell are parsed in turn
-//!    (`bash -c`, `sh -c`, `eval`, a heredoc fed to a shell).
+//! 2. The walk (`judge.rs`) sees through wrappers (`sudo`, `env`, `nice`, `timeout`, `nohup`,
+//!    `command`, `exec`, `xargs`, `find -exec`, `parallel`: `wrappers.rs`, `feed.rs`), and
+//!    parses in turn the strings handed to a shell (`bash -c`, `sh -c`, `eval`, a heredoc fed
+//!    to a shell: `shells.rs`), what runs indirectly ([`indirect`]) and code in other
+//!    languages ([`code`]).
 //! 3. Every command is matched against [`rules::RULES`]; the worst verdict wins. Anything the
 //!    gate cannot see through is at least a junction. Quoted text is data: `echo "rm -rf /"`
 //!    runs `echo`.
@@ -13,11 +15,15 @@
 
 pub mod code;
 pub mod custom;
+mod feed;
 pub mod indirect;
+mod judge;
 pub mod parse;
 pub mod paths;
 pub mod powershell;
 pub mod rules;
+mod shells;
+mod wrappers;
 pub mod zones;
 
 use serde::Serialize;
@@ -196,9 +202,6 @@ pub fn git_ignored(places: &Places, path: &std::path::Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// How deep `bash -c 'bash -c …'` may nest before the gate stops looking (and asks a human).
-const MAX_NESTING: usize = 8;
-
 /// Judge a command line: the worst of everything that matched (allow when nothing did).
 pub fn evaluate(line: &str, ctx: &Context) -> Decision {
     let mut worst = Decision::allow();
@@ -212,157 +215,64 @@ pub fn evaluate(line: &str, ctx: &Context) -> Decision {
 
 /// Every rule that matched anywhere in the command line, in order.
 pub fn findings(line: &str, ctx: &Context) -> Vec<Decision> {
-    findings_at(line, ctx, 0)
+    judge::line(line, ctx, 0)
 }
 
-pub(crate) fn findings_at(line: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
-    if depth > MAX_NESTING {
-        return vec![junction(
-            "unverifiable",
-            "shells nested too deeply to follow",
-            line,
-        )];
-    }
-    let flat = match parse::flatten(line) {
-        Ok(f) => f,
-        Err(msg) => {
-            // Unknown is a junction at least; and whatever parses of its pieces is still
-            // judged, so a parser's blind spot never lowers a block (`$( { case … esac; } )`).
-            let mut out = vec![junction(
-                "unparseable",
-                &format!("the gate cannot parse this command ({msg})"),
-                line,
-            )];
-            for piece in pieces(line) {
-                out.extend(
-                    findings_at(piece, ctx, depth + 1)
-                        .into_iter()
-                        .filter(|d| d.verdict == Verdict::Block),
-                );
-            }
-            return out;
-        }
-    };
-    let mut out = Vec::new();
-    // `cd` moves where later relative paths land (`cd .trail && … >> state/grants.jsonl`).
-    let mut here: Option<Context> = None;
-    for name in &flat.recursive_functions {
-        out.push(Decision {
-            verdict: Verdict::Block,
-            rule: Some("fork-bomb".into()),
-            reason: format!("the function `{name}` calls itself: a fork bomb is never run"),
-            command: Some(line.into()),
-            targets: Vec::new(),
-        });
-    }
-    for why in &flat.opaque {
-        out.push(junction(
-            "unverifiable",
-            &format!("the gate cannot see through {why}"),
-            line,
-        ));
-    }
-    for cmd in &flat.commands {
-        let producers: Vec<&parse::Simple> = cmd
-            .piped_from
-            .iter()
-            .filter_map(|&j| flat.commands.get(j))
-            .collect();
-        let cx = here.as_ref().unwrap_or(ctx);
-        out.extend(rules::judge(cmd, &producers, cx, depth, &|s, d| {
-            findings_at(s, cx, d)
-        }));
-        if let Some(next) = after(cx, cmd) {
-            here = Some(next);
-        }
-    }
-    out
+/// What judging one command found, in order: decisions, and the command lines it runs.
+///
+/// The modules that see what a command runs indirectly ([`indirect`], [`code`], [`shells`])
+/// report those command lines here instead of judging them: [`judge`] judges each in its
+/// place, one shell deeper, so the walk is the only code that recurses.
+#[derive(Default)]
+struct Findings(Vec<Finding>);
+
+enum Finding {
+    Decided(Decision),
+    /// A command line the command runs, and which of its findings count here.
+    Runs(String, Keep),
+    /// PowerShell code the command runs (`pwsh -c`).
+    RunsPowerShell(String),
 }
 
-/// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
-/// assignment, `ln -s`, a download to a file.
-fn after(ctx: &Context, cmd: &parse::Simple) -> Option<Context> {
-    match cmd.name() {
-        Some("cd" | "pushd") => Some(moved(ctx, cmd)),
-        None | Some("export" | "declare" | "typeset" | "readonly" | "local")
-            if !cmd.assigns.is_empty() && (cmd.argv.len() <= 1) =>
-        {
-            let mut next = ctx.clone();
-            for (name, value) in &cmd.assigns {
-                let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
-                next.line.vars.push((name.clone(), v));
-            }
-            Some(next)
+/// Which findings of a command line run indirectly count for the command that runs it.
+#[derive(Clone, Copy, Debug)]
+enum Keep {
+    All,
+    /// Junctions and blocks: the line is a value that may run, not what the command does.
+    Risky,
+    /// Blocks only: the line runs where the gate sees only part of what it reaches (inside a
+    /// container).
+    Blocks,
+}
+
+impl Keep {
+    fn keeps(self, verdict: Verdict) -> bool {
+        match self {
+            Keep::All => true,
+            Keep::Risky => verdict > Verdict::Allow,
+            Keep::Blocks => verdict == Verdict::Block,
         }
-        Some("ln") => {
-            let symbolic = cmd.argv[1..].iter().any(|a| {
-                a.text.as_deref().is_some_and(|t| {
-                    t == "--symbolic"
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
-                })
-            });
-            let ops: Vec<&str> = cmd.argv[1..]
-                .iter()
-                .map(|a| a.raw.as_str())
-                .filter(|t| !t.starts_with('-'))
-                .collect();
-            if !symbolic || ops.len() != 2 {
-                return None;
-            }
-            let mut next = ctx.clone();
-            match (ctx.resolve(ops[0]), ctx.resolve(ops[1])) {
-                (Some(target), Some(link)) => next.line.links.push((link, target)),
-                // A link to somewhere only the shell knows: anything under it is unknown.
-                (None, Some(link)) => next.line.links.push((link, "/".into())),
-                _ => return None,
-            }
-            Some(next)
-        }
-        Some("curl" | "wget" | "aria2c" | "fetch" | "iwr" | "Invoke-WebRequest") => {
-            let words: Vec<&str> = cmd.argv.iter().map(|a| a.raw.as_str()).collect();
-            let file = words.windows(2).find_map(|w| {
-                matches!(
-                    w[0],
-                    "-o" | "-O" | "--output" | "--output-document" | "-OutFile"
-                )
-                .then_some(w[1])
-            })?;
-            let mut next = ctx.clone();
-            next.line.fetched.push(ctx.resolve(file)?);
-            Some(next)
-        }
-        _ => None,
     }
 }
 
-/// A line the parser refused, cut at the shell's command separators and brackets: each piece
-/// may still parse on its own. Quotes are not respected here, which only adds pieces.
-fn pieces(line: &str) -> Vec<&str> {
-    line.split([';', '&', '|', '(', ')', '{', '}', '`', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty() && *p != line.trim())
-        .collect()
-}
-
-/// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).
-fn moved(ctx: &Context, cd: &parse::Simple) -> Context {
-    let mut next = ctx.clone();
-    let target = cd.argv[1..]
-        .iter()
-        .find(|a| !a.raw.starts_with('-') || a.raw == "-");
-    match target {
-        None => next.places.cwd = ctx.places.home.clone(),
-        Some(a) => match ctx.resolve(&a.raw) {
-            Some(p) => {
-                next.places.cwd = p;
-                next.line.cwd_unknown = false;
-            }
-            // `cd "$OLDPWD"`, `cd -`: from here on, relative paths land where only the
-            // shell knows.
-            None => next.line.cwd_unknown = true,
-        },
+impl Findings {
+    fn push(&mut self, d: Decision) {
+        self.0.push(Finding::Decided(d));
     }
-    next
+
+    fn extend(&mut self, ds: impl IntoIterator<Item = Decision>) {
+        self.0.extend(ds.into_iter().map(Finding::Decided));
+    }
+
+    /// The command runs `line` (a shell command line).
+    fn runs(&mut self, line: &str, keep: Keep) {
+        self.0.push(Finding::Runs(line.into(), keep));
+    }
+
+    /// The command runs PowerShell code.
+    fn runs_powershell(&mut self, code: String) {
+        self.0.push(Finding::RunsPowerShell(code));
+    }
 }
 
 pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
@@ -370,6 +280,16 @@ pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
         verdict: Verdict::Junction,
         rule: Some(rule.into()),
         reason: reason.into(),
+        command: Some(command.into()),
+        targets: Vec::new(),
+    }
+}
+
+pub(crate) fn block(rule: &str, reason: String, command: &str) -> Decision {
+    Decision {
+        verdict: Verdict::Block,
+        rule: Some(rule.into()),
+        reason,
         command: Some(command.into()),
         targets: Vec::new(),
     }

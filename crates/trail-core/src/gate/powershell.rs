@@ -63,8 +63,7 @@ pub(super) fn findings(line: &str, ctx: &Context, depth: usize) -> Vec<Decision>
             let (simple, mut own) = translate(&words, &producers, ctx, depth);
             out.append(&mut own);
             if let Some(s) = &simple {
-                let recurse = |s: &str, d: usize| super::findings_at(s, ctx, d);
-                out.extend(super::rules::judge(s, &producers, ctx, depth, &recurse));
+                out.extend(super::judge::command(s, &producers, ctx, depth));
             }
             previous = simple;
         }

@@ -57,7 +57,9 @@
 //! work.
 
 pub mod key;
+mod plausible;
 mod rules;
+mod shape;
 mod store;
 
 pub use store::SecretStore;
@@ -69,7 +71,8 @@ use std::sync::OnceLock;
 use regex::bytes::{CaptureLocations, Regex, RegexBuilder};
 use sha2::{Digest, Sha256};
 
-use rules::{Check, Shape};
+use plausible::Check;
+use shape::Shape;
 
 /// One detection rule. Rules are data.
 ///
@@ -294,7 +297,7 @@ impl KeywordSet {
         let mut present = vec![false; self.keywords.len()];
         // Short keywords are few (`sk`, `-u`): plain searches.
         for &i in &self.short {
-            present[i] = rules::find_all(lowered, &self.keywords[i]).next().is_some();
+            present[i] = shape::find_all(lowered, &self.keywords[i]).next().is_some();
         }
         for (at, w) in lowered.windows(3).enumerate() {
             let h = trigram_hash(w[0], w[1], w[2]);
@@ -595,7 +598,7 @@ fn collect(
             .unwrap_or((match_start, match_end));
         let quoted = start > 0 && matches!(text.as_bytes()[start - 1], b'"' | b'\'' | b'`');
         if matches!(check, Check::Assignment | Check::Password) && !quoted {
-            end = start + rules::trim_bare_value(text.get(start..end).unwrap_or_default());
+            end = start + plausible::trim_bare_value(text.get(start..end).unwrap_or_default());
         }
         // `(?-u)` classes in user rules can split a character: such a span
         // is no valid value and is skipped rather than cut in two.
@@ -638,47 +641,53 @@ fn accept(
 ) -> bool {
     let value = text.get(start..end).unwrap_or_default();
     if check == Check::PrivateKey {
-        return rules::plausible_key_body(value);
+        return plausible::plausible_key_body(value);
     }
-    if rules::public_or_demo(value, around(text, start, end))
-        || rules::public_context(text.get(..start).unwrap_or_default())
+    if plausible::public_or_demo(value, around(text, start, end))
+        || plausible::public_context(text.get(..start).unwrap_or_default())
     {
         return false;
     }
     match check {
-        Check::Exact | Check::PrivateKey => !rules::is_placeholder(value),
+        Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
         Check::Token => {
             // `<bot id>:<token>`: a numeric id is no filler, whatever its digits.
             let token = match value.split_once(':') {
                 Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,
                 _ => value,
             };
-            !rules::is_placeholder(token) && rules::looks_random(value)
+            !plausible::is_placeholder(token) && plausible::looks_random(value)
         }
         Check::Signature => {
-            !rules::is_placeholder(value) && value.len() >= 16 && rules::looks_random(value)
+            !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
         }
-        Check::Password => rules::plausible_password(value),
+        Check::Password => plausible::plausible_password(value),
         Check::Header => compiled
             .name_groups
             .iter()
             .find_map(|&g| locs.get(g))
             .and_then(|(s, e)| text.get(s..e))
-            .is_some_and(|name| rules::plausible_header_value(name, value)),
+            .is_some_and(|name| plausible::plausible_header_value(name, value)),
         Check::UserPassword => {
             let user = compiled.group(compiled.user_group, locs, text);
-            !rules::is_placeholder(value) && user != Some(value)
+            !plausible::is_placeholder(value) && user != Some(value)
         }
         Check::Assignment => {
             let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
             match name {
                 Some((name_start, name_end)) => {
                     let name = full_name(text, name_start, name_end);
-                    rules::plausible_assignment(name, value, written(compiled, locs, text, quoted))
+                    plausible::plausible_assignment(
+                        name,
+                        value,
+                        written(compiled, locs, text, quoted),
+                    )
                 }
                 None => {
                     let user = compiled.group(compiled.user_group, locs, text);
-                    !rules::is_placeholder(value) && !rules::is_number(value) && user != Some(value)
+                    !plausible::is_placeholder(value)
+                        && !plausible::is_number(value)
+                        && user != Some(value)
                 }
             }
         }
@@ -691,17 +700,17 @@ fn written(
     locs: &CaptureLocations,
     text: &str,
     quoted: bool,
-) -> rules::Written {
+) -> plausible::Written {
     let op = compiled.group(compiled.op_group, locs, text);
     if op.is_none() && compiled.op_group.is_some() {
         // Without its operator, an assignment is `name "value"` or
         // `getenv("name", "value")`. Markup, netrc and flag rules have no
         // operator group: their value sits where the format puts it.
-        rules::Written::QuotedLoose
+        plausible::Written::QuotedLoose
     } else if quoted {
-        rules::Written::Quoted
+        plausible::Written::Quoted
     } else {
-        rules::Written::Bare
+        plausible::Written::Bare
     }
 }
 
@@ -745,7 +754,7 @@ fn next_char_boundary(text: &str, i: usize) -> usize {
 fn reference_spans(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    for start in rules::find_all(bytes, REFERENCE_PREFIX.as_bytes()) {
+    for start in shape::find_all(bytes, REFERENCE_PREFIX.as_bytes()) {
         let name_start = start + REFERENCE_PREFIX.len();
         let rest = &bytes[name_start..];
         let name_len = rest

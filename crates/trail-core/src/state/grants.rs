@@ -95,16 +95,6 @@ impl Subject {
     }
 }
 
-/// The junction type of a gate rule.
-pub fn kind_of_rule(rule: &str) -> &'static str {
-    match rule {
-        "publish" | "infrastructure" | "http-write" => "external",
-        "unparseable" | "unverifiable" | "obfuscation" | "pipe-to-shell" => "ambiguous",
-        "quality_gate" => "quality_gate",
-        _ => "irreversible",
-    }
-}
-
 /// Who made a grant: only people do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,0 +1,244 @@
+//! What flows into a command: the text its producers print (`echo … | sh`), and the items
+//! `xargs`, `parallel` and `find -exec` hand to the command they run, rebuilt as the simple
+//! commands that would run.
+
+use super::parse::{Arg, Simple};
+use super::rules::NARROWING;
+
+/// What the producer prints when it is static (`echo`, `printf`), joined by lines.
+pub(super) fn printed_text(p: &Simple) -> Option<String> {
+    printed(p).map(|l| l.join("\n"))
+}
+
+/// The text of code some producers pipe into a consumer, when every producer prints static
+/// text (`echo 'rm -rf /' | sh`); `None` when any of them prints something the gate cannot know.
+pub(super) fn piped_text(producers: &[&Simple]) -> Option<String> {
+    let mut out = Vec::new();
+    for p in producers {
+        out.push(printed(p)?.join("\n"));
+    }
+    Some(out.join("\n"))
+}
+
+/// What `echo`/`printf` print (roughly: `printf`'s format is applied per argument), or a
+/// here-string fed to `cat`.
+fn printed(p: &Simple) -> Option<Vec<String>> {
+    let words: Vec<&str> = p
+        .argv
+        .get(1..)?
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<Vec<_>>>()?;
+    match p.name()? {
+        "echo" => {
+            let w: Vec<&str> = words
+                .iter()
+                .copied()
+                .skip_while(|w| matches!(*w, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(vec![w.join(" ")])
+        }
+        "printf" => {
+            let (fmt, rest) = words.split_first()?;
+            let fmt = fmt.replace("\\n", "\n");
+            if rest.is_empty() {
+                Some(vec![fmt])
+            } else if fmt.contains('%') {
+                Some(rest.iter().map(|s| s.to_string()).collect())
+            } else {
+                Some(vec![fmt])
+            }
+        }
+        "cat" if words.is_empty() => p.heredoc.clone().map(|h| vec![h]),
+        _ => None,
+    }
+}
+
+/// The items a producer feeds to `xargs`/`parallel`: words it prints, or what `find`/`ls` list
+/// (the start directory, or everything in it). `None` when only running it would tell.
+pub(super) fn items(p: &Simple) -> Option<Vec<String>> {
+    if let Some(lines) = printed(p) {
+        return Some(
+            lines
+                .iter()
+                .flat_map(|l| l.split_whitespace())
+                .map(str::to_string)
+                .collect(),
+        );
+    }
+    let args: Vec<&str> = p.argv.get(1..)?.iter().map(|a| a.raw.as_str()).collect();
+    match p.name()? {
+        "find" => {
+            let starts: Vec<String> = args
+                .iter()
+                .take_while(|w| !w.starts_with('-') && !matches!(**w, "(" | "!" | "\\(" | "\\!"))
+                .map(|w| w.to_string())
+                .collect();
+            let starts = if starts.is_empty() {
+                vec![".".to_string()]
+            } else {
+                starts
+            };
+            // An unfiltered find lists its start directory itself; a filtered one, things in it.
+            let filtered = args.iter().any(|w| NARROWING.contains(w));
+            Some(
+                starts
+                    .into_iter()
+                    .map(|s| {
+                        if filtered {
+                            format!("{}/found", s.trim_end_matches('/'))
+                        } else {
+                            s
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        "ls" => {
+            let dir = args.iter().find(|w| !w.starts_with('-')).copied();
+            Some(vec![match dir {
+                Some(d) => format!("{}/*", d.trim_end_matches('/')),
+                None => "*".into(),
+            }])
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn dynamic_arg(raw: &str) -> Arg {
+    Arg {
+        text: None,
+        raw: raw.into(),
+        quoted: false,
+    }
+}
+
+pub(super) fn static_arg(text: &str) -> Arg {
+    Arg {
+        text: Some(text.into()),
+        raw: text.into(),
+        quoted: false,
+    }
+}
+
+/// The most inputs a reconstructed `xargs`/`parallel` command is judged with, one by one.
+const MAX_ITEMS: usize = 16;
+
+/// The commands `xargs` or `parallel` would run: the template (`argv[start..end]`) with each
+/// input put where `{}` (or the `-I` string) is, or appended.
+pub(super) fn reconstruct(template: &[Arg], replace: Option<&str>, inputs: &[Arg]) -> Vec<Simple> {
+    let Some(marker) = replace else {
+        let mut argv = template.to_vec();
+        argv.extend(inputs.iter().take(MAX_ITEMS).cloned());
+        return vec![Simple {
+            argv,
+            ..Simple::default()
+        }];
+    };
+    inputs
+        .iter()
+        .take(MAX_ITEMS)
+        .map(|input| {
+            let argv = template
+                .iter()
+                .map(|a| match (&a.text, &input.text) {
+                    (Some(t), Some(i)) if t.contains(marker) => {
+                        let v = t.replace(marker, i);
+                        Arg {
+                            text: Some(v.clone()),
+                            raw: v,
+                            quoted: a.quoted,
+                        }
+                    }
+                    (Some(t), None) if t.contains(marker) => {
+                        dynamic_arg(&t.replace(marker, &input.raw))
+                    }
+                    _ => a.clone(),
+                })
+                .collect();
+            Simple {
+                argv,
+                ..Simple::default()
+            }
+        })
+        .collect()
+}
+
+/// `xargs` flags: (the replace string if any, whether inputs come from a file, where the
+/// command starts).
+pub(super) fn xargs_shape(argv: &[Arg]) -> (Option<String>, bool, Option<usize>) {
+    let mut replace = None;
+    let mut from_file = false;
+    let mut i = 1;
+    while i < argv.len() {
+        let Some(w) = argv[i].text.as_deref() else {
+            return (replace, from_file, Some(i));
+        };
+        if !w.starts_with('-') || w == "-" {
+            return (replace, from_file, Some(i));
+        }
+        if w == "--" {
+            return (replace, from_file, Some(i + 1).filter(|&j| j < argv.len()));
+        }
+        match w {
+            "-I" | "-J" => {
+                replace = argv.get(i + 1).and_then(|a| a.text.clone());
+                i += 2;
+                continue;
+            }
+            "-a" | "--arg-file" => {
+                from_file = true;
+                i += 2;
+                continue;
+            }
+            "-i" | "--replace" => replace = Some("{}".into()),
+            _ if w.starts_with("--replace=") => replace = Some(w[10..].to_string()),
+            _ if w.starts_with("--arg-file=") => from_file = true,
+            _ if w.starts_with("-I") && w.len() > 2 => replace = Some(w[2..].to_string()),
+            _ if w.starts_with("-a") && w.len() > 2 => from_file = true,
+            "-n" | "-P" | "-d" | "-E" | "-L" | "-s" | "--max-args" | "--max-procs"
+            | "--delimiter" | "--max-lines" | "--eof" => {
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (replace, from_file, None)
+}
+
+/// The inputs producers feed on stdin, as words (unknown ones stand for themselves).
+pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: bool) -> Vec<Arg> {
+    if let Some(h) = heredoc {
+        return h.split_whitespace().map(static_arg).collect();
+    }
+    let mut out = Vec::new();
+    for p in producers {
+        // `parallel` takes whole lines; `xargs` splits at blanks.
+        let found = if by_line {
+            printed(p).map(|l| {
+                l.iter()
+                    .flat_map(|x| x.lines())
+                    .map(str::to_string)
+                    .collect()
+            })
+        } else {
+            None
+        };
+        match found.or_else(|| items(p)) {
+            Some(words) => out.extend(words.iter().map(|w| {
+                if w.contains(['$', '`', '*', '?']) {
+                    dynamic_arg(w)
+                } else {
+                    static_arg(w)
+                }
+            })),
+            None => out.push(dynamic_arg("$INPUT")),
+        }
+    }
+    if out.is_empty() {
+        out.push(dynamic_arg("$INPUT"));
+    }
+    out
+}

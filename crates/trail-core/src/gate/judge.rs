@@ -1,0 +1,568 @@
+//! The walk: a command line through the simple commands it would run, the wrappers around
+//! them and the code they hand on, to every rule of the table that applies.
+//!
+//! - [`line`] parses and flattens a command line. What the parser refuses is a junction, and
+//!   its pieces are still judged for blocks. Earlier commands change what later ones reach
+//!   (`cd`, assignments, `ln -s`, downloads: [`after`]).
+//! - [`command`] judges one simple command, then the command each wrapper around it runs
+//!   (`sudo`, `env`, `timeout`…), in the steps of [`Judging`].
+//!
+//! What a command runs indirectly is found elsewhere ([`indirect`](super::indirect),
+//! [`code`](super::code), [`shells`](super::shells)) and reported as a command line
+//! ([`Finding::Runs`]): the walk judges it one shell deeper, so only this module recurses.
+
+use super::parse::{self, Arg, Simple};
+use super::rules::{Cmd, RULES};
+use super::{
+    Context, Decision, Finding, Findings, Keep, Verdict, feed, indirect, junction, powershell,
+    shells, wrappers, zones,
+};
+
+/// How deep `bash -c 'bash -c …'` may nest before the gate stops looking (and asks a human).
+const MAX_NESTING: usize = 8;
+
+/// Every rule that matched anywhere in the command line `text`, in order; `depth` counts the
+/// shells it is nested in.
+pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
+    if depth > MAX_NESTING {
+        return vec![junction(
+            "unverifiable",
+            "shells nested too deeply to follow",
+            text,
+        )];
+    }
+    let flat = match parse::flatten(text) {
+        Ok(f) => f,
+        Err(msg) => return unparseable(text, &msg, ctx, depth),
+    };
+    let mut out = Vec::new();
+    for name in &flat.recursive_functions {
+        out.push(super::block(
+            "fork-bomb",
+            format!("the function `{name}` calls itself: a fork bomb is never run"),
+            text,
+        ));
+    }
+    for why in &flat.opaque {
+        out.push(junction(
+            "unverifiable",
+            &format!("the gate cannot see through {why}"),
+            text,
+        ));
+    }
+    // `cd` moves where later relative paths land (`cd .trail && … >> state/grants.jsonl`).
+    let mut here: Option<Context> = None;
+    for cmd in &flat.commands {
+        let producers: Vec<&Simple> = cmd
+            .piped_from
+            .iter()
+            .filter_map(|&j| flat.commands.get(j))
+            .collect();
+        let cx = here.as_ref().unwrap_or(ctx);
+        out.extend(command(cmd, &producers, cx, depth));
+        if let Some(next) = after(cx, cmd) {
+            here = Some(next);
+        }
+    }
+    out
+}
+
+/// A line the parser refused. Unknown is a junction at least; and whatever parses of its
+/// pieces is still judged, so a parser's blind spot never lowers a block (`$( { case … esac;
+/// } )`).
+fn unparseable(text: &str, msg: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
+    let mut out = vec![junction(
+        "unparseable",
+        &format!("the gate cannot parse this command ({msg})"),
+        text,
+    )];
+    for piece in pieces(text) {
+        out.extend(
+            line(piece, ctx, depth + 1)
+                .into_iter()
+                .filter(|d| d.verdict == Verdict::Block),
+        );
+    }
+    out
+}
+
+/// A line the parser refused, cut at the shell's command separators and brackets: each piece
+/// may still parse on its own. Quotes are not respected here, which only adds pieces.
+fn pieces(line: &str) -> Vec<&str> {
+    line.split([';', '&', '|', '(', ')', '{', '}', '`', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && *p != line.trim())
+        .collect()
+}
+
+/// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
+/// assignment, `ln -s`, a download to a file.
+fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    match cmd.name() {
+        Some("cd" | "pushd") => Some(moved(ctx, cmd)),
+        None | Some("export" | "declare" | "typeset" | "readonly" | "local")
+            if !cmd.assigns.is_empty() && (cmd.argv.len() <= 1) =>
+        {
+            let mut next = ctx.clone();
+            for (name, value) in &cmd.assigns {
+                let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
+                next.line.vars.push((name.clone(), v));
+            }
+            Some(next)
+        }
+        Some("ln") => {
+            let symbolic = cmd.argv[1..].iter().any(|a| {
+                a.text.as_deref().is_some_and(|t| {
+                    t == "--symbolic"
+                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
+                })
+            });
+            let ops: Vec<&str> = cmd.argv[1..]
+                .iter()
+                .map(|a| a.raw.as_str())
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            if !symbolic || ops.len() != 2 {
+                return None;
+            }
+            let mut next = ctx.clone();
+            match (ctx.resolve(ops[0]), ctx.resolve(ops[1])) {
+                (Some(target), Some(link)) => next.line.links.push((link, target)),
+                // A link to somewhere only the shell knows: anything under it is unknown.
+                (None, Some(link)) => next.line.links.push((link, "/".into())),
+                _ => return None,
+            }
+            Some(next)
+        }
+        Some("curl" | "wget" | "aria2c" | "fetch" | "iwr" | "Invoke-WebRequest") => {
+            let words: Vec<&str> = cmd.argv.iter().map(|a| a.raw.as_str()).collect();
+            let file = words.windows(2).find_map(|w| {
+                matches!(
+                    w[0],
+                    "-o" | "-O" | "--output" | "--output-document" | "-OutFile"
+                )
+                .then_some(w[1])
+            })?;
+            let mut next = ctx.clone();
+            next.line.fetched.push(ctx.resolve(file)?);
+            Some(next)
+        }
+        _ => None,
+    }
+}
+
+/// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).
+fn moved(ctx: &Context, cd: &Simple) -> Context {
+    let mut next = ctx.clone();
+    let target = cd.argv[1..]
+        .iter()
+        .find(|a| !a.raw.starts_with('-') || a.raw == "-");
+    match target {
+        None => next.places.cwd = ctx.places.home.clone(),
+        Some(a) => match ctx.resolve(&a.raw) {
+            Some(p) => {
+                next.places.cwd = p;
+                next.line.cwd_unknown = false;
+            }
+            // `cd "$OLDPWD"`, `cd -`: from here on, relative paths land where only the
+            // shell knows.
+            None => next.line.cwd_unknown = true,
+        },
+    }
+    next
+}
+
+/// Judge one simple command and what it wraps, runs or hands to a shell: the steps of
+/// [`Judging`], for the command and then for each command a wrapper around it runs.
+pub(super) fn command(
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    depth: usize,
+) -> Vec<Decision> {
+    let mut j = Judging::new(cmd, producers, ctx, depth);
+    j.assignments();
+    j.bare_redirection();
+    let mut argv: &[Arg] = &cmd.argv;
+    while let Some(name) = j.program(argv) {
+        j.layer(name, argv);
+        if j.hands_on(name, argv) {
+            break;
+        }
+        match wrappers::unwrap(argv) {
+            Some(next) => argv = &argv[next..],
+            None => break,
+        }
+    }
+    j.finish()
+}
+
+/// One simple command being judged, and what was found so far.
+struct Judging<'a> {
+    cmd: &'a Simple,
+    /// The commands piped into it.
+    producers: &'a [&'a Simple],
+    ctx: &'a Context,
+    depth: usize,
+    /// The command as written: what its decisions quote.
+    raw: String,
+    found: Findings,
+}
+
+impl<'a> Judging<'a> {
+    fn new(cmd: &'a Simple, producers: &'a [&'a Simple], ctx: &'a Context, depth: usize) -> Self {
+        let raw = cmd
+            .argv
+            .iter()
+            .map(|a| a.raw.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Judging {
+            cmd,
+            producers,
+            ctx,
+            depth,
+            raw,
+            found: Findings::default(),
+        }
+    }
+
+    /// Variables that name a command run it (`GIT_PAGER='rm -rf ~' git log`).
+    fn assignments(&mut self) {
+        for (name, value) in &self.cmd.assigns {
+            indirect::command_variable(name, value, &self.raw, &mut self.found);
+        }
+    }
+
+    /// A bare redirection (`> /etc/hosts`) runs no program but still writes: its writes are
+    /// judged.
+    fn bare_redirection(&mut self) {
+        if !self.cmd.argv.is_empty() || self.cmd.writes.is_empty() {
+            return;
+        }
+        let zones = zones::of_command("", &[], &self.cmd.writes, &self.ctx.places);
+        let c = Cmd {
+            name: "",
+            args: &[],
+            writes: &self.cmd.writes,
+            reads: &self.cmd.reads,
+            zones: &zones,
+        };
+        apply_rules(&c, self.ctx, &self.raw, &mut self.found);
+    }
+
+    /// The name of the program `argv` runs (its basename), or `None` when there is none or only
+    /// the shell knows it (blocked: a command that hides its own name). A name written to hide
+    /// what runs — a glob, escapes, `$IFS` — is blocked, and the command still judged.
+    fn program(&mut self, argv: &'a [Arg]) -> Option<&'a str> {
+        let first = argv.first()?;
+        let Some(name_text) = first.text.as_deref() else {
+            self.obfuscation(format!(
+                "the command name `{}` is only known when the shell runs it: a command that hides its own name is never run",
+                first.raw
+            ));
+            return None;
+        };
+        let glob = name_text.contains(['*', '?'])
+            || (name_text.len() > 1 && name_text.contains('[') && name_text.contains(']'));
+        if glob && !first.quoted {
+            self.obfuscation(format!(
+                "the command name `{}` is a glob: which program runs is only known when the shell expands it",
+                first.raw
+            ));
+        }
+        if first.raw.starts_with("$'") && first.raw.contains('\\') {
+            self.obfuscation(format!(
+                "the command name `{}` is written in escapes",
+                first.raw
+            ));
+        }
+        if argv
+            .iter()
+            .any(|a| a.raw.contains("$IFS") || a.raw.contains("${IFS"))
+        {
+            self.obfuscation("the command uses $IFS to hide its words: it is never run".into());
+        }
+        Some(name_text.rsplit('/').next().unwrap_or(name_text))
+    }
+
+    fn obfuscation(&mut self, reason: String) {
+        let d = super::block("obfuscation", reason, &self.raw);
+        self.found.push(d);
+    }
+
+    /// One layer of the command, `name` running `argv`: the table's rules, then what it runs
+    /// indirectly, the code it hands to a shell or an interpreter, a command line it takes as a
+    /// string, and a script file it runs.
+    fn layer(&mut self, name: &str, argv: &[Arg]) {
+        let (cmd, ctx, raw) = (self.cmd, self.ctx, self.raw.as_str());
+        let zones = zones::of_command(name, &argv[1..], &cmd.writes, &ctx.places);
+        let c = Cmd {
+            name,
+            args: &argv[1..],
+            writes: &cmd.writes,
+            reads: &cmd.reads,
+            zones: &zones,
+        };
+        let out = &mut self.found;
+        apply_rules(&c, ctx, raw, out);
+        indirect::judge(&c, cmd, self.producers, ctx, raw, out);
+        if shells::runs_code(name) {
+            shells::shell_code(name, argv, cmd, self.producers, ctx, raw, out);
+        }
+        // Programs that hand a string to a shell somewhere (another user, another host, a
+        // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
+        match wrappers::shell_string(name, &argv[1..]) {
+            Some(Some(s)) => out.runs(&s, Keep::All),
+            Some(None) => out.push(junction(
+                "unverifiable",
+                &format!("the command `{name}` runs is only known when it runs"),
+                raw,
+            )),
+            None => {}
+        }
+        if let Some(d) = shells::script_file(name, argv, ctx, raw) {
+            out.push(d);
+        }
+    }
+
+    /// `find -exec`, `xargs` and `parallel` run a command template on their inputs: each
+    /// command they would run is judged. Whether `name` was one of them (the walk through
+    /// wrappers ends there).
+    fn hands_on(&mut self, name: &str, argv: &[Arg]) -> bool {
+        let inner = match name {
+            "find" => find_exec(argv),
+            "xargs" => xargs(argv, self.cmd, self.producers),
+            "parallel" => parallel(argv, self.cmd, self.producers),
+            _ => return false,
+        };
+        for c in inner {
+            self.found.extend(command(&c, &[], self.ctx, self.depth));
+        }
+        true
+    }
+
+    /// What was found, with every command line the command runs judged in its place, one
+    /// shell deeper.
+    fn finish(self) -> Vec<Decision> {
+        let mut out = Vec::with_capacity(self.found.0.len());
+        for f in self.found.0 {
+            match f {
+                Finding::Decided(d) => out.push(d),
+                Finding::Runs(text, keep) => out.extend(
+                    line(&text, self.ctx, self.depth + 1)
+                        .into_iter()
+                        .filter(|d| keep.keeps(d.verdict)),
+                ),
+                Finding::RunsPowerShell(text) => {
+                    out.extend(powershell::findings(&text, self.ctx, self.depth + 1));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// `find … -exec CMD {} ;`: the commands CMD stands for, `{}` replaced by what find reaches.
+fn find_exec(argv: &[Arg]) -> Vec<Simple> {
+    let finder = Simple {
+        argv: argv.to_vec(),
+        ..Simple::default()
+    };
+    let reached: Vec<Arg> = feed::items(&finder)
+        .unwrap_or_default()
+        .iter()
+        .map(|w| {
+            if w.contains('$') {
+                feed::dynamic_arg(w)
+            } else {
+                feed::static_arg(w)
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = argv[i..].iter().position(|a| {
+        matches!(
+            a.text.as_deref(),
+            Some("-exec" | "-execdir" | "-ok" | "-okdir")
+        )
+    }) {
+        let at = i + off;
+        let end = argv[at + 1..]
+            .iter()
+            .position(|a| matches!(a.text.as_deref(), Some(";" | "+")))
+            .map_or(argv.len(), |e| at + 1 + e);
+        if at + 1 < end {
+            out.extend(feed::reconstruct(&argv[at + 1..end], Some("{}"), &reached));
+        }
+        i = end;
+        if i >= argv.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// The commands `xargs` would run on what it is fed.
+fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
+    let (replace, from_file, start) = feed::xargs_shape(argv);
+    let Some(start) = start else {
+        return Vec::new();
+    };
+    let inputs = if from_file {
+        vec![feed::dynamic_arg("$INPUT")]
+    } else {
+        // With a replace string, xargs takes whole lines.
+        feed::fed_items(producers, cmd.heredoc.as_deref(), replace.is_some())
+    };
+    feed::reconstruct(&argv[start..], replace.as_deref(), &inputs)
+}
+
+/// The commands `parallel` would run on its `:::` arguments or what it is fed.
+fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
+    let sep = argv
+        .iter()
+        .position(|a| matches!(a.text.as_deref(), Some(":::" | "::::" | ":::+")));
+    let end = sep.unwrap_or(argv.len());
+    let inputs: Vec<Arg> = match sep {
+        Some(i) if argv[i].text.as_deref() == Some("::::") => vec![feed::dynamic_arg("$INPUT")],
+        Some(i) => argv[i + 1..]
+            .iter()
+            .filter(|a| !matches!(a.text.as_deref(), Some(":::" | ":::+")))
+            .cloned()
+            .collect(),
+        None => feed::fed_items(producers, cmd.heredoc.as_deref(), true),
+    };
+    let Some(start) = wrappers::unwrap(&argv[..end]) else {
+        return Vec::new();
+    };
+    let template = &argv[start..end];
+    let marker = template
+        .iter()
+        .any(|a| a.text.as_deref().is_some_and(|t| t.contains("{}")))
+        .then_some("{}");
+    feed::reconstruct(template, marker, &inputs)
+}
+
+/// Every built-in and configured rule that matches `c`, as decisions about `raw`.
+fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    let shows = only_shows(c);
+    // What the command reaches: the operands and redirections a dismissal is scoped to.
+    let targets: Vec<String> = c
+        .operands()
+        .map(|a| a.raw.clone())
+        .chain(c.writes.iter().map(|w| w.target.clone()))
+        .collect();
+    let decide = |verdict, rule: String, reason: String| Decision {
+        verdict,
+        rule: Some(rule),
+        reason,
+        command: Some(raw.to_string()),
+        targets: targets.clone(),
+    };
+    for rule in RULES {
+        if shows && !ALWAYS.contains(&rule.id) {
+            continue;
+        }
+        if (rule.matches)(c, ctx) {
+            out.push(decide(rule.verdict, rule.id.into(), rule.reason.into()));
+        }
+    }
+    for rule in &ctx.extra {
+        if rule.matches(c) {
+            out.push(decide(rule.verdict(), rule.id.clone(), rule.reason.clone()));
+        }
+    }
+}
+
+/// A run that only shows what would happen: `--help`, `--version`, or a dry run of a tool that
+/// has one.
+fn only_shows(c: &Cmd<'_>) -> bool {
+    if c.option_words()
+        .any(|w| matches!(w, "--help" | "--version" | "-?" | "/?"))
+    {
+        return true;
+    }
+    DRY_RUN_TOOLS.contains(&c.name)
+        && c.option_words().any(|w| {
+            matches!(
+                w,
+                "--dry-run"
+                    | "--dryrun"
+                    | "--what-if"
+                    | "--whatif"
+                    | "--simulate"
+                    | "--noop"
+                    | "--plan"
+            ) || w.starts_with("--dry-run=")
+                || (matches!(w, "--check" | "-C") && c.name == "ansible-playbook")
+                || (w == "-n" && matches!(c.name, "rsync" | "make"))
+        })
+}
+
+/// Rules that hold even for `--help` and dry runs: they are about the places touched, not
+/// about what the program would do.
+const ALWAYS: &[&str] = &["self-approval", "trail-key", "state-tamper", "secret-store"];
+
+/// Tools whose `--dry-run` (or `-n`, `--dryrun`, `--check`, `--what-if`) really only prints:
+/// elsewhere the flag could be a file name.
+const DRY_RUN_TOOLS: &[&str] = &[
+    "rsync",
+    "kubectl",
+    "oc",
+    "helm",
+    "npm",
+    "pnpm",
+    "yarn",
+    "cargo",
+    "aws",
+    "gsutil",
+    "rclone",
+    "git",
+    "terraform",
+    "ansible-playbook",
+    "apt",
+    "apt-get",
+    "dnf",
+    "yum",
+    "pip",
+    "pip3",
+    "poetry",
+    "twine",
+    "gh",
+    "docker",
+    "flyway",
+    "liquibase",
+    "semantic-release",
+    "release-it",
+    "goreleaser",
+    "vercel",
+    "netlify",
+    "wrangler",
+    "dbmate",
+    "alembic",
+    "sqlx",
+    "diesel",
+    "php",
+    "make",
+    "az",
+    "gcloud",
+    "pulumi",
+    "cdk",
+    "sam",
+    "serverless",
+    "sls",
+    "borg",
+    "restic",
+    "gem",
+    "azcopy",
+    "s3cmd",
+    "lerna",
+    "changeset",
+    "mix",
+    "python",
+    "python3",
+    "rails",
+    "rake",
+];

@@ -1,0 +1,344 @@
+//! Code handed to a shell, `eval`, `source` or an interpreter: from `-c`, a here-document, a
+//! pipe, a process substitution, a file this line fetched, or a script on disk. Code fetched
+//! from the network or decoded is blocked whatever it says (nobody read it, and hiding is
+//! itself the signal); code the gate can read is handed back to the walk as a command line.
+
+use super::parse::{Arg, Simple};
+use super::rules::{is_shell, runs_person_act};
+use super::{Context, Decision, Findings, Keep, Verdict, block, code, feed, junction};
+
+/// Whether `name` runs code handed to it: a shell, `eval`, `source`, or an interpreter that
+/// reads its program from stdin.
+pub(super) fn runs_code(name: &str) -> bool {
+    is_shell(name) || matches!(name, "eval" | "source" | ".") || STDIN_RUNNERS.contains(&name)
+}
+
+/// Programs that run code read from their standard input when no script is named.
+const STDIN_RUNNERS: &[&str] = &[
+    "python",
+    "python3",
+    "python2",
+    "pypy3",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "deno",
+    "bun",
+    "lua",
+    "tclsh",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "iex",
+    "Invoke-Expression",
+    "at",
+    "batch",
+];
+
+/// Programs that fetch from the network: their output piped or substituted into a shell is
+/// code nobody has read.
+const FETCHERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "http",
+    "https",
+    "xh",
+    "aria2c",
+    "lynx",
+    "links",
+    "w3m",
+    "irm",
+    "iwr",
+    "Invoke-WebRequest",
+    "Invoke-RestMethod",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "gh",
+    "ftp",
+    "tftp",
+    "scp",
+    "ssh",
+];
+
+/// Programs whose output is code the gate cannot read: decoders and scramblers.
+fn decodes(p: &Simple) -> bool {
+    let words: Vec<&str> = p.argv.iter().filter_map(|a| a.text.as_deref()).collect();
+    let has = |w: &str| words.contains(&w);
+    match p.name() {
+        Some("base64" | "base32" | "basenc") => has("-d") || has("--decode") || has("-D"),
+        Some("xxd") => words.iter().any(|w| w.starts_with("-r")),
+        Some("openssl") => has("-d") || has("enc") && has("-base64"),
+        Some(
+            "rev" | "tr" | "gunzip" | "zcat" | "uudecode" | "gzip" | "bzip2" | "xz" | "unxz"
+            | "zstd" | "brotli" | "rot13" | "caesar",
+        ) => true,
+        Some("printf") => p.argv.iter().any(|a| a.raw.contains("\\x")),
+        Some("echo") => has("-e") && p.argv.iter().any(|a| a.raw.contains("\\x")),
+        _ => false,
+    }
+}
+
+/// Whether raw shell text fetches (`$(curl …)`) or decodes (`$(… | base64 -d)`) what it runs.
+fn hidden_code(raw: &str) -> Option<&'static str> {
+    if !(raw.contains("$(") || raw.contains('`') || raw.contains("<(")) {
+        return None;
+    }
+    let fetch = FETCHERS.iter().take(12).any(|f| {
+        raw.match_indices(f).any(|(i, _)| {
+            let before = raw[..i].chars().next_back();
+            let after = raw[i + f.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+    });
+    if fetch {
+        return Some("remote");
+    }
+    let decode = [
+        "base64 -d",
+        "base64 --decode",
+        "base64 -D",
+        "xxd -r",
+        "openssl enc -d",
+    ]
+    .iter()
+    .any(|d| raw.contains(d))
+        || raw.contains("\\x");
+    decode.then_some("decoded")
+}
+
+/// The host a fetching command reads from (`curl -fsSL https://sh.rustup.rs` → `sh.rustup.rs`).
+fn fetch_host(p: &Simple) -> Option<String> {
+    p.argv
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .find_map(|w| {
+            let rest = w
+                .strip_prefix("https://")
+                .or_else(|| w.strip_prefix("http://"))?;
+            let host = rest.split(['/', '?', '#']).next()?;
+            let host = host.rsplit('@').next()?.split(':').next()?;
+            Some(host.to_ascii_lowercase())
+        })
+}
+
+fn trusted(ctx: &Context, host: Option<&str>) -> bool {
+    host.is_some_and(|h| {
+        ctx.trusted_installers.iter().any(|t| {
+            let t = t.trim().to_ascii_lowercase();
+            !t.is_empty() && (h == t || h.ends_with(&format!(".{t}")))
+        })
+    })
+}
+
+/// What a block for unknowable code says: why, and how a person allows an installer they trust.
+const REMOTE_REASON: &str = "code fetched from the network is run without anyone reading it (the usual path from a prompt injection to a compromised machine): it is never run. To allow an installer you trust, a person adds its host to `gate.trusted_installers` in ~/.config/trail/config.toml (e.g. trusted_installers = [\"sh.rustup.rs\"]); it then becomes a junction a person approves";
+
+/// The largest script file the gate reads to see what it runs.
+const SCRIPT_CAP: u64 = 256 * 1024;
+
+/// A script file this command runs (`bash x.sh`, `source x.sh`, `./x.sh`, `python3 x.py`):
+/// if it runs a person's act (`trail approve`…), the command is blocked as the act would be.
+pub(super) fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) -> Option<Decision> {
+    const RUNNERS: &[&str] = &[
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "source",
+        ".",
+        "python",
+        "python3",
+        "node",
+        "perl",
+        "ruby",
+        "php",
+        "deno",
+        "bun",
+        "tclsh",
+        "expect",
+        "osascript",
+        "awk",
+    ];
+    let first = argv.first()?.text.as_deref()?;
+    let file = if first.contains('/') && !RUNNERS.contains(&name) {
+        first.to_string()
+    } else if RUNNERS.contains(&name) {
+        argv[1..]
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+            .find(|w| !w.starts_with('-'))?
+            .to_string()
+    } else {
+        return None;
+    };
+    let path = ctx.places.resolve(&file)?;
+    let text = crate::fsutil::read_text_capped(&path, SCRIPT_CAP).ok()?;
+    runs_person_act(&text).then(|| Decision {
+        verdict: Verdict::Block,
+        rule: Some("self-approval".into()),
+        reason: format!(
+            "the script {file} runs trail's approve, dismiss or trust, which are a person's acts, never the agent's"
+        ),
+        command: Some(raw.to_string()),
+        targets: vec![file.clone()],
+    })
+}
+
+/// Code a shell, `eval`, `source` or an interpreter (`name`, running `argv`) runs: from `-c`,
+/// a here-document, a pipe, a process substitution or a file this line fetched.
+pub(super) fn shell_code(
+    name: &str,
+    argv: &[Arg],
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    let shell = is_shell(name) || matches!(name, "eval" | "source" | ".");
+    let words = &argv[1..];
+    hidden_in_words(words, ctx, raw, out);
+    let runs_named = if shell {
+        words.iter().any(|a| {
+            !a.text
+                .as_deref()
+                .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
+        })
+    } else {
+        code::names_script(name, words)
+    };
+    if runs_named {
+        named(name, shell, words, raw, out);
+        return;
+    }
+    if !producers.is_empty() {
+        piped_in(name, producers, ctx, raw, out);
+    }
+    fed(name, cmd, ctx, raw, out);
+}
+
+/// Anything the words run that was fetched or decoded (`bash -c "$(curl …)"`, a file this line
+/// downloaded): blocked, whatever else is true.
+fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
+    for a in words {
+        let seen = if a.text.is_none() && !ctx.line.vars.is_empty() {
+            ctx.expand_line_vars(&a.raw)
+        } else {
+            a.raw.clone()
+        };
+        if let Some(kind) = hidden_code(&seen) {
+            out.push(block(
+                if kind == "remote" { "remote-code" } else { "decoded-code" },
+                if kind == "remote" {
+                    REMOTE_REASON.into()
+                } else {
+                    "decoded or escaped text is run as code: what it does is hidden, and hiding is itself the signal; it is never run".into()
+                },
+                raw,
+            ));
+        }
+        if let Some(p) = a.text.as_deref().and_then(|t| ctx.resolve(t))
+            && ctx.line.fetched.contains(&p)
+        {
+            out.push(block("remote-code", REMOTE_REASON.into(), raw));
+        }
+    }
+}
+
+/// Code piped into a program that runs its stdin: a download is blocked (a junction when a
+/// person trusts the installer's host), decoded text is blocked, static text is judged,
+/// anything else is a junction.
+fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &mut Findings) {
+    let fetched: Vec<&&Simple> = producers
+        .iter()
+        .filter(|p| p.name().is_some_and(|n| FETCHERS.contains(&n)))
+        .collect();
+    if !fetched.is_empty() {
+        let all_trusted = fetched
+            .iter()
+            .all(|p| trusted(ctx, fetch_host(p).as_deref()));
+        if all_trusted {
+            out.push(junction(
+                "pipe-to-shell",
+                "a trusted installer's script is run: a person decides",
+                raw,
+            ));
+        } else {
+            out.push(block("remote-code", REMOTE_REASON.into(), raw));
+        }
+    } else if producers.iter().any(|p| decodes(p)) {
+        out.push(block(
+            "decoded-code",
+            "decoded or scrambled text is piped into a shell: what it runs is hidden, and hiding is itself the signal; it is never run".into(),
+            raw,
+        ));
+    } else if let Some(text) = feed::piped_text(producers) {
+        code::judge_code(name, &text, ctx, raw, out);
+    } else {
+        let from: Vec<&str> = producers.iter().filter_map(|p| p.name()).collect();
+        out.push(junction(
+            "pipe-to-shell",
+            &format!("output of `{}` is run as code", from.join(" | ")),
+            raw,
+        ));
+    }
+}
+
+/// Code named on the command line: `eval CODE`, `bash -c CODE`. (A script a shell runs is
+/// read by [`script_file`]; an interpreter's one-liner is judged by [`code`].)
+fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) {
+    if name == "eval" {
+        match words
+            .iter()
+            .map(|a| a.text.as_deref())
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(v) => out.runs(&v.join(" "), Keep::All),
+            None => out.push(junction(
+                "unverifiable",
+                "the code handed to eval is only known when it runs",
+                raw,
+            )),
+        }
+        return;
+    }
+    if !shell {
+        return;
+    }
+    let c_flag = words.iter().position(|a| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('c'))
+    });
+    if let Some(i) = c_flag {
+        match words.get(i + 1).and_then(|a| a.text.as_deref()) {
+            Some(s) => out.runs(s, Keep::All),
+            None => out.push(junction(
+                "unverifiable",
+                "the code handed to the shell is only known when it runs",
+                raw,
+            )),
+        }
+    }
+}
+
+/// Code fed on stdin other than by a pipe: a here-document is judged; stdin only known when it
+/// runs is a junction.
+fn fed(name: &str, cmd: &Simple, ctx: &Context, raw: &str, out: &mut Findings) {
+    match (&cmd.heredoc, cmd.dynamic_stdin) {
+        (Some(h), _) => code::judge_code(name, h, ctx, raw, out),
+        (None, true) => out.push(junction(
+            "unverifiable",
+            "the code fed to this program is only known when it runs",
+            raw,
+        )),
+        (None, false) => {}
+    }
+}

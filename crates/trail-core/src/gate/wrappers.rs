@@ -1,0 +1,276 @@
+//! Programs that run another command: wrappers that take it as their words (`sudo`, `env`,
+//! `timeout`, `xargs`…), peeled one at a time, and programs that take it as a string for a
+//! shell somewhere else (`su -c`, `ssh HOST CMD`, `tmux send-keys`, `watch`).
+
+use super::parse::Arg;
+
+/// Peel one wrapper: the index in `argv` where the wrapped command starts.
+pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
+    let name = argv.first()?.text.as_deref()?;
+    let name = name.rsplit('/').next().unwrap_or(name);
+    let words: Vec<Option<&str>> = argv.iter().map(|a| a.text.as_deref()).collect();
+    // Flags that take a value, per wrapper.
+    let (valued, positional): (&[&str], usize) = match name {
+        "sudo" | "doas" => (
+            &[
+                "-u", "-g", "-h", "-p", "-C", "-T", "-r", "-t", "-U", "-D", "--user", "--group",
+            ],
+            0,
+        ),
+        "env" => (
+            &[
+                "-u",
+                "-C",
+                "--unset",
+                "--chdir",
+                "-P",
+                "-S",
+                "--split-string",
+            ],
+            0,
+        ),
+        // `command -v/-V` only prints what a name is.
+        "command"
+            if words
+                .iter()
+                .skip(1)
+                .flatten()
+                .take_while(|w| w.starts_with('-'))
+                .any(|w| w.contains('v') || w.contains('V')) =>
+        {
+            return None;
+        }
+        "flock" => (&["-w", "--timeout", "-E", "--conflict-exit-code"], 1),
+        "strace" | "ltrace" => (
+            &[
+                "-o", "-e", "-p", "-s", "-u", "-E", "-a", "-S", "-P", "-I", "-b", "-X",
+            ],
+            0,
+        ),
+        "busybox" | "firejail" | "proxychains" | "proxychains4" | "torsocks" | "torify"
+        | "catchsegv" | "xvfb-run" | "dbus-launch" | "valgrind" | "unshare" | "pkexec" | "run0"
+        | "rlwrap" | "with-contenv" | "dotenv" | "direnv-exec" => (&["-u", "--user"], 0),
+        "chroot" | "faketime" => (&[], 1),
+        // Package runners run the named package's command.
+        "npx" | "bunx" | "pnpx" | "uvx" => (&["-p", "--package", "--from", "--with"], 0),
+        "nsenter" => (&["-t", "--target"], 0),
+        "systemd-run" => (
+            &[
+                "-u",
+                "--unit",
+                "-p",
+                "--property",
+                "-E",
+                "--setenv",
+                "--uid",
+                "--gid",
+                "--nice",
+                "-M",
+                "--machine",
+                "--description",
+                "--slice",
+                "-H",
+                "--host",
+                "--working-directory",
+                "--on-active",
+                "--on-calendar",
+                "--on-boot",
+                "--on-startup",
+                "--on-unit-active",
+                "--on-unit-inactive",
+                "--timer-property",
+            ],
+            0,
+        ),
+        "doppler" | "op" if words.get(1) == Some(&Some("run")) => {
+            (&["--config", "-c", "--project", "-p", "--env-file"], 1)
+        }
+        "nice" => (&["-n", "--adjustment"], 0),
+        "timeout" => (&["-s", "-k", "--signal", "--kill-after"], 1),
+        "nohup" | "time" | "setsid" | "unbuffer" | "caffeinate" | "command" | "builtin"
+        | "noglob" => (&[], 0),
+        "exec" => (&["-a"], 0),
+        "stdbuf" => (&["-i", "-o", "-e"], 0),
+        "ionice" => (&["-c", "-n", "-p", "-P", "-u"], 0),
+        "chrt" => (&[], 1),
+        "taskset" => (&[], 1),
+        "xargs" => (
+            &[
+                "-I",
+                "-i",
+                "-n",
+                "-P",
+                "-d",
+                "-E",
+                "-L",
+                "-s",
+                "-a",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--arg-file",
+                "--replace",
+            ],
+            0,
+        ),
+        "parallel" => (&["-j", "--jobs", "-S", "--sshlogin"], 0),
+        "watch" => (&["-n", "--interval", "-d"], 0),
+        _ => return None,
+    };
+    let mut i = 1;
+    let mut skip_positional = positional;
+    while i < argv.len() {
+        let Some(w) = words[i] else { return Some(i) };
+        if w == "--" {
+            return (i + 1 < argv.len()).then_some(i + 1);
+        }
+        if name == "env" && w == "-" {
+            i += 1;
+            continue;
+        }
+        // `env A=1 cmd`, `sudo A=1 cmd`: assignments before the command.
+        let assignment = w.split_once('=').is_some_and(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if matches!(name, "env" | "sudo" | "doas" | "run0") && assignment {
+            i += 1;
+            continue;
+        }
+        if w.starts_with('-') && w.len() > 1 {
+            if valued.contains(&w) {
+                i += 2;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        if skip_positional > 0 {
+            skip_positional -= 1;
+            i += 1;
+            continue;
+        }
+        return Some(i);
+    }
+    None
+}
+
+/// The shell command line `name` would run, for programs that take one as a string:
+/// `script -c`, `su -c`, `runuser -c`, `sg … -c`, `ssh HOST CMD…`, `tmux send-keys|new-session
+/// … CMD`. `Some(None)` when there is one but it is not static text.
+pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
+    let text = |a: &Arg| a.text.clone();
+    match name {
+        "script" | "su" | "runuser" | "sg" | "flock" => {
+            let i = args.iter().position(|a| {
+                matches!(a.text.as_deref(), Some("-c" | "--command"))
+                    || a.text.as_deref().is_some_and(|t| {
+                        t.len() > 2
+                            && t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t.ends_with('c')
+                            && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+                    })
+                    || a.text
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with("--command="))
+            })?;
+            let a = &args[i];
+            if let Some(v) = a.text.as_deref().and_then(|t| t.strip_prefix("--command=")) {
+                return Some(Some(v.to_string()));
+            }
+            Some(args.get(i + 1).and_then(text))
+        }
+        "ssh" => {
+            // Options that take a value; the first other word is the host, the rest the command.
+            const VALUED: &[&str] = &[
+                "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m",
+                "-O", "-Q", "-S", "-W", "-w", "-B", "-I",
+            ];
+            let mut i = 0;
+            while i < args.len() {
+                match args[i].text.as_deref() {
+                    Some(w) if VALUED.contains(&w) => i += 2,
+                    Some(w) if w.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            let rest = args.get(i + 1..).filter(|r| !r.is_empty())?;
+            Some(
+                rest.iter()
+                    .map(text)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        "tmux" | "screen" => {
+            let words: Vec<Option<&str>> = args.iter().map(|a| a.text.as_deref()).collect();
+            let sub = words
+                .iter()
+                .flatten()
+                .find(|w| !w.starts_with('-'))
+                .copied()?;
+            let after_sub = args
+                .iter()
+                .skip_while(|a| a.text.as_deref() != Some(sub))
+                .skip(1);
+            let mut parts = Vec::new();
+            let mut skip_value = false;
+            for a in after_sub {
+                match a.text.as_deref() {
+                    _ if skip_value => skip_value = false,
+                    Some("-t" | "-s" | "-n" | "-c" | "-x" | "-y" | "-F" | "-X") => {
+                        skip_value = true
+                    }
+                    Some(w) if w.starts_with('-') && w.len() > 1 => {}
+                    Some("Enter" | "C-m" | "KPEnter") => parts.push(Some(";".to_string())),
+                    _ => parts.push(text(a)),
+                }
+            }
+            if parts.is_empty()
+                || !matches!(
+                    sub,
+                    "send-keys"
+                        | "send"
+                        | "new-session"
+                        | "new"
+                        | "new-window"
+                        | "neww"
+                        | "split-window"
+                        | "splitw"
+                        | "run-shell"
+                        | "run"
+                        | "respawn-pane"
+                        | "respawn-window"
+                        | "stuff"
+                )
+            {
+                return None;
+            }
+            Some(
+                parts
+                    .into_iter()
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        // `watch CMD…` hands its words, joined, to `sh -c`.
+        "watch" => {
+            let mut i = 0;
+            while let Some(w) = args.get(i).and_then(|a| a.text.as_deref()) {
+                match w {
+                    "-n" | "--interval" => i += 2,
+                    _ if w.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            let rest = args.get(i..).filter(|r| !r.is_empty())?;
+            Some(
+                rest.iter()
+                    .map(text)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join(" ")),
+            )
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,839 @@
+//! Plausibility checks: whether a regex match really is a secret. They
+//! refuse placeholders and filler, names of secrets rather than values, code,
+//! paths, versions, keys public by design and published demo values, and
+//! they decide how random a value under a credential's name must look.
+
+/// What must hold, beyond the regex, for a match to be redacted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// The token format is specific enough on its own. Like every check but
+    /// `PrivateKey`, it still refuses placeholders (`${VAR}`, `<token>`,
+    /// `xxxx`, `1234567…`) and values public by design or published as demos
+    /// ([`public_or_demo`]).
+    Exact,
+    /// Not a placeholder, and random-looking (digits or mixed case).
+    Token,
+    /// The body of a PEM/PGP block must contain real key material.
+    PrivateKey,
+    /// `name = value`: see [`plausible_assignment`]. Applies when a group
+    /// named `name…` participates. Otherwise, for `user:password` (`curl
+    /// -u`), the password must not be a placeholder, a number or the user
+    /// again, which `docker -u 1000:1000` or `-u www-data:www-data` are.
+    Assignment,
+    /// `scheme://user:password@`: not a placeholder, and not the user again
+    /// (`guest:guest`, `postgres:postgres` are the services' defaults).
+    UserPassword,
+    /// A value that a command-line flag says is a password: the password
+    /// bar of [`plausible_assignment`].
+    Password,
+    /// A signature or session token in a URL's query: long and random.
+    Signature,
+    /// A header named for a key or token: see [`plausible_header_value`].
+    Header,
+}
+
+/// Shannon entropy of `s` in bits per byte.
+pub(crate) fn entropy(s: &str) -> f64 {
+    let bytes = s.as_bytes();
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in bytes {
+        counts[usize::from(b)] += 1;
+    }
+    let len = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Template syntax, filler and stock phrases that stand in for a secret.
+pub(crate) fn is_placeholder(value: &str) -> bool {
+    let v = value.trim();
+    if v.is_empty() {
+        return true;
+    }
+    let bytes = v.as_bytes();
+    let first = bytes[0];
+    let last = bytes[bytes.len() - 1];
+    // `${VAR}`, `$VAR`, `$env:VAR`, `$(cmd)`, `{{ var }}`, `<token>`,
+    // `%VAR%`, `%(x)s`, `@VAR@`, `[REDACTED]`; `${secret:…}` references are
+    // among them. `$ecr3t!` is not.
+    let variable = |s: &[u8]| {
+        s.first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && s.iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b':')
+    };
+    if (first == b'$' && (v.starts_with("${") || v.starts_with("$(") || variable(&bytes[1..])))
+        || (first == b'{' && last == b'}')
+        || (first == b'<' && last == b'>')
+        || (first == b'[' && last == b']')
+        || (first == b'%' && last == b'%')
+        || (v.starts_with("%(") && v.ends_with(")s"))
+        || (first == b'@' && last == b'@')
+    {
+        return true;
+    }
+    // A single repeated character: `xxxxxxxx`, `********`, `........`.
+    if bytes.iter().all(|&b| b == first) {
+        return true;
+    }
+    if is_filler(v) {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    const CONTAINS: &[&str] = &[
+        "xxxx",
+        "****",
+        "....",
+        "changeme",
+        "change_me",
+        "change-me",
+        "changeit",
+        "placeholder",
+        "redacted",
+        "your_",
+        "your-",
+        "yourapi",
+        "yourtoken",
+        "yoursecret",
+        "yourpassword",
+        "insert_",
+        "replace_me",
+        "replace-me",
+        "example",
+        "dummy",
+        // A value that calls itself fake (`somefakesecret`) is a test fixture.
+        "fake",
+    ];
+    if CONTAINS.iter().any(|p| lower.contains(p)) {
+        return true;
+    }
+    const EXACT: &[&str] = &[
+        "secret",
+        "password",
+        "passwd",
+        "pass",
+        "token",
+        "key",
+        "apikey",
+        "api_key",
+        "none",
+        "null",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "test",
+        "sample",
+        "default",
+        "empty",
+        "hidden",
+        "masked",
+        "todo",
+        "fixme",
+        "unset",
+    ];
+    EXACT.contains(&lower.as_str())
+}
+
+fn has_digit(v: &str) -> bool {
+    v.bytes().any(|b| b.is_ascii_digit())
+}
+
+fn has_mixed_case(v: &str) -> bool {
+    v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// A value that looks like a generated token rather than a word: digits,
+/// mixed case, or several kinds of symbol (`m{{h}o)p${e]nob(ody…`).
+pub(crate) fn looks_random(v: &str) -> bool {
+    has_digit(v) || has_mixed_case(v) || symbol_kinds(v) >= 3
+}
+
+fn symbol_kinds(v: &str) -> usize {
+    let mut seen = [false; 128];
+    for b in v.bytes() {
+        if b.is_ascii_punctuation() && !matches!(b, b'_' | b'-' | b'.' | b'/') {
+            seen[usize::from(b)] = true;
+        }
+    }
+    seen.iter().filter(|&&s| s).count()
+}
+
+/// Filler that stands in for a token: a run of seven characters in
+/// alphabet order (`1234567`, `abcdefg`, `ABCDEFG`), or one character making
+/// up most of the value (`AIzaaaaaaaaaaaaaa…`, `AKIAZZZZZZZZZZZZZZZZ`). A random
+/// token almost never has either; a fixture almost always does.
+pub(crate) fn is_filler(v: &str) -> bool {
+    let b = v.as_bytes();
+    let mut run = 1;
+    for w in b.windows(2) {
+        if w[1] == w[0].wrapping_add(1)
+            && w[1].is_ascii_alphanumeric()
+            && w[0].is_ascii_alphanumeric()
+        {
+            run += 1;
+            if run >= 7 {
+                return true;
+            }
+        } else {
+            run = 1;
+        }
+    }
+    if b.len() >= 8 {
+        let mut counts = [0usize; 256];
+        for &c in b {
+            counts[usize::from(c)] += 1;
+        }
+        let most = counts.iter().copied().max().unwrap_or(0);
+        if most * 10 >= b.len() * 7 {
+            return true;
+        }
+    }
+    false
+}
+
+pub(crate) fn is_number(v: &str) -> bool {
+    let digits = v.trim_start_matches(['-', '+']);
+    let mut seen_digit = false;
+    for b in digits.bytes() {
+        match b {
+            b'0'..=b'9' => seen_digit = true,
+            b'.' | b'_' | b'e' | b'E' => {}
+            _ => return false,
+        }
+    }
+    // Long digit strings can be real secrets (PINs excepted): card-like
+    // numbers and numeric API keys are kept.
+    seen_digit && digits.bytes().filter(u8::is_ascii_digit).count() < 16
+}
+
+fn looks_like_path(v: &str) -> bool {
+    if v.starts_with("./") || v.starts_with("../") || v.starts_with("~/") {
+        return true;
+    }
+    let b = v.as_bytes();
+    if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
+    {
+        return true;
+    }
+    if v.starts_with('/') {
+        // Base64 can start with `/` too; a path has several word-like segments.
+        let segments: Vec<&str> = v.split('/').filter(|s| !s.is_empty()).collect();
+        return segments.len() >= 2
+            && !v.contains(['+', '='])
+            && segments.iter().all(|s| {
+                s.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"._-@".contains(&c))
+            });
+    }
+    // `secrets/token.txt`: a relative path ending in a short extension.
+    if let Some((dir, file)) = v.rsplit_once('/')
+        && !dir.is_empty()
+        && !v.contains(['+', '='])
+        && let Some((stem, ext)) = file.rsplit_once('.')
+    {
+        return !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.bytes().all(|c| c.is_ascii_alphabetic());
+    }
+    false
+}
+
+fn looks_like_url(v: &str) -> bool {
+    match v.find("://") {
+        Some(i) if i > 0 => v[..i]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b)),
+        _ => false,
+    }
+}
+
+/// `host.example.com`, `me@example.com`: addresses, not secrets.
+fn looks_like_address(v: &str) -> bool {
+    let host = match v.split_once('@') {
+        Some((local, host)) if !local.is_empty() => host,
+        Some(_) => return false,
+        None => v,
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        && labels.last().is_some_and(|tld| {
+            (2..=24).contains(&tld.len()) && tld.bytes().all(|b| b.is_ascii_lowercase())
+        })
+}
+
+/// Code that names a secret instead of containing it: `self.token`,
+/// `userPassword`, `get_secret`, `GITHUB_TOKEN`. Inside quotes a value is a
+/// literal, so only an environment variable name is taken for a reference.
+fn looks_like_identifier(v: &str, quoted: bool) -> bool {
+    let b = v.as_bytes();
+    let Some(&first) = b.first() else {
+        return false;
+    };
+    let lower = v.to_ascii_lowercase();
+    let names_secret = [
+        "key",
+        "token",
+        "secret",
+        "pass",
+        "pwd",
+        "credential",
+        "auth",
+    ]
+    .iter()
+    .any(|k| lower.contains(k));
+    let env_name = v.contains('_')
+        && b.iter()
+            .all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_');
+    if env_name && names_secret {
+        return true;
+    }
+    if quoted {
+        return false;
+    }
+    let ident_chars = b
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
+    if !ident_chars || !(first.is_ascii_alphabetic() || first == b'_') || has_digit(v) {
+        return false;
+    }
+    if names_secret {
+        return true;
+    }
+    if v.contains('.') {
+        // Member access: `config.db.password`.
+        return v.split('.').all(|s| !s.is_empty());
+    }
+    // camelCase: lower-case start, then capitalised words.
+    first.is_ascii_lowercase()
+        && b.iter().any(u8::is_ascii_uppercase)
+        && !v.contains('_')
+        && b.windows(2)
+            .all(|w| !(w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase()))
+}
+
+/// `oauth2_client_credentials`, `read-write`, `jetbrains.mps.v8_elimination`:
+/// lower-case words joined by `_`, `-` or `.`, each starting with a letter.
+fn looks_like_words(v: &str) -> bool {
+    let parts: Vec<&str> = v.split(['_', '-', '.']).collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            p.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// `jjwt-jackson-0.11.2`, `rc0.13.0_20230412-SNAPSHOT`: an artifact and its
+/// version.
+fn looks_like_version(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        && v.split(['-', '_', '.', ':']).all(|p| {
+            p.bytes().all(|c| c.is_ascii_digit())
+                || p.bytes().all(|c| c.is_ascii_alphabetic())
+                || p.len() <= 3
+        })
+}
+
+/// Code rather than a literal: a call or an index (`foo(hey)you`,
+/// `fs.readFileSync('foo',`, `map.get(&id)`, `ENV["X"]`), as detect-secrets
+/// reads an indirect reference.
+fn looks_like_code(v: &str) -> bool {
+    let b = v.as_bytes();
+    let head = b
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b':'))
+        .count();
+    head > 0
+        && b[0].is_ascii_alphabetic() | matches!(b[0], b'_' | b'$')
+        && matches!(b.get(head), Some(b'(' | b'['))
+}
+
+/// `struct_X509_pubkey_st`, `DOC_Vector_5_32`: an identifier made of words
+/// and short parts, as opposed to a token with underscores in it.
+fn looks_like_snake_identifier(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('_').collect();
+    parts.len() >= 3
+        && v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && parts
+            .iter()
+            .all(|p| p.len() <= 4 || p.bytes().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// The last word of a name that says it holds something *about* a
+/// credential, not the credential: `kms_key_id`, `LLM_SECRET_NAME`,
+/// `key_length`, `private_key_path`, `TokenFile`, `issuerKeyHash`.
+const METADATA_WORDS: &[&str] = &[
+    "id",
+    "ids",
+    "name",
+    "names",
+    "file",
+    "files",
+    "path",
+    "dir",
+    "url",
+    "uri",
+    "type",
+    "types",
+    "length",
+    "len",
+    "size",
+    "hash",
+    "event",
+    "count",
+    "version",
+    "env",
+    "var",
+    "ref",
+    "field",
+    "header",
+    "prefix",
+    "suffix",
+    "format",
+    "mode",
+    "policy",
+    "expiry",
+    "expires",
+    "expiration",
+    "ttl",
+    "timeout",
+    "algorithm",
+    "alg",
+    "index",
+    "pressed",
+    "selector",
+    "label",
+    "location",
+    "provider",
+    "stdin",
+    "source",
+    "store",
+    "arn",
+    "region",
+    "hint",
+    "help",
+    "description",
+    "enabled",
+    "required",
+    "min",
+    "max",
+    "regex",
+    "pattern",
+    "schema",
+];
+
+/// Names whose credential is public by design or no credential at all:
+/// publishable and anonymous keys, public keys, CSRF tokens.
+const PUBLIC_NAME_WORDS: &[&str] = &["public", "publishable", "anon", "csrf", "xsrf", "pub"];
+
+/// Words of a name: split at `_`, `-`, `.`, `:`, `$` and lower-to-upper case
+/// changes, in lower case.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// The name describes a credential or holds one that is public.
+pub(crate) fn name_rules_out(name: &str) -> bool {
+    let words = name_words(name);
+    words
+        .last()
+        .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
+        || words
+            .iter()
+            .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
+        || {
+            let lower = name.to_ascii_lowercase();
+            lower.contains("csrf") || lower.contains("xsrf") || lower.contains("publishable")
+        }
+}
+
+fn passwordish(name: &str) -> bool {
+    let lname = name.to_ascii_lowercase();
+    lname.contains("pass") || lname.contains("pwd")
+}
+
+/// How a value was written, as far as judging it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// `name = value`.
+    Bare,
+    /// `name = "value"` and the other operators.
+    Quoted,
+    /// `name "value"` without an operator, or `("name", "value")`: only a
+    /// token-like value counts, never a phrase.
+    QuotedLoose,
+}
+
+/// The entropy rule: is `value`, assigned to a variable called `name`, a
+/// secret?
+pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) -> bool {
+    let quoted = written != Written::Bare;
+    if is_placeholder(value)
+        || is_number(value)
+        || looks_like_path(value)
+        || looks_like_url(value)
+        || looks_like_address(value)
+        || looks_like_identifier(value, quoted)
+        || looks_like_version(value)
+        || name_rules_out(name)
+        || default_credentials(value)
+    {
+        return false;
+    }
+    if !quoted
+        && (looks_like_code(value)
+            || looks_like_snake_identifier(value)
+            // `process.env.API_KEY!`: TypeScript's non-null assertion.
+            || looks_like_identifier(value.trim_end_matches(['!', '?']), false))
+    {
+        return false;
+    }
+    // Code that reads the credential from where it is named: `apiKey:
+    // this.apiKey`, `X509_pubkey_st = struct_X509_pubkey_st`.
+    let bare_name = name.trim_start_matches(['$', '_', '.']);
+    if bare_name.len() >= 4
+        && value
+            .to_ascii_lowercase()
+            .contains(&bare_name.to_ascii_lowercase())
+    {
+        return false;
+    }
+    if value.contains(char::is_whitespace) {
+        return written == Written::Quoted && plausible_passphrase(name, value);
+    }
+    // A UUID under a credential name (npm `_authToken`, license keys) is a
+    // token. Its 16-symbol alphabet puts its entropy around the bar below,
+    // which would make the verdict a matter of chance.
+    if is_uuid(value) {
+        return true;
+    }
+    let len = value.chars().count();
+    let h = entropy(value);
+    if passwordish(name) && written != Written::QuotedLoose {
+        // Entropy cannot exceed log2(len): short passwords with one repeated
+        // character would never reach a flat 3.0 bits.
+        len >= 8 && h >= 3.0_f64.min((len as f64).log2() - 0.5)
+    } else {
+        // Below 16 characters only a value using every class (lower, upper,
+        // digit, symbol) reads as generated: `k#9Lq!2Zx7@Wm4`, not
+        // `DOC_Vector_5_32`.
+        let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
+        (len >= 16 || (len >= 12 && every_class))
+            && h >= 3.5
+            && looks_random(value)
+            && !looks_like_words(value)
+    }
+}
+
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_uuid(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A quoted value with spaces is a passphrase (`correct horse battery
+/// staple 42!`, `Zq4!mT8p Lx2W&k9`) under a password or secret name, and a
+/// sentence or a label otherwise.
+fn plausible_passphrase(name: &str, value: &str) -> bool {
+    let v = value.trim();
+    let spaces = v.bytes().filter(u8::is_ascii_whitespace).count();
+    (passwordish(name) || name.to_ascii_lowercase().contains("secret"))
+        && (8..=100).contains(&v.len())
+        && spaces <= 6
+        && !v.ends_with('.')
+        && !v.contains(". ")
+        && (has_digit(v) || symbol_kinds(v) >= 1)
+        && !v.contains('\n')
+}
+
+/// A header named for a key or token (`Api-Token: Sk94HG7f6KB`) carries
+/// one even when short, unless the name describes it (`X-Api-Version`,
+/// `X-Api-Key-Id`) or the value is a number, date, version or word.
+pub(crate) fn plausible_header_value(name: &str, value: &str) -> bool {
+    value.len() >= 8
+        && !name_rules_out(name)
+        && !is_placeholder(value)
+        && !is_number(value)
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && looks_random(value)
+        && !looks_like_version(value)
+        && !looks_like_words(value)
+        && !looks_like_url(value)
+        && !looks_like_address(value)
+        && !looks_like_path(value)
+}
+
+/// A password flag's value (`-pS3cretPass42`, `sshpass -p …`).
+pub(crate) fn plausible_password(value: &str) -> bool {
+    let len = value.chars().count();
+    !is_placeholder(value)
+        && !is_number(value)
+        && len >= 8
+        && entropy(value) >= 3.0_f64.min((len as f64).log2() - 0.5)
+}
+
+/// The private-key body must hold key material, not a sentence that follows
+/// a BEGIN line in documentation: a run of 16 base64 characters (a word is
+/// shorter), and any length beyond that (a DSA or EC key, a truncated paste).
+pub(crate) fn plausible_key_body(body: &str) -> bool {
+    let mut run = 0usize;
+    for b in body.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=' {
+            run += 1;
+            if run >= 16 {
+                return !is_placeholder(body.trim());
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
+/// A bare value ends where the statement or the next parameter starts:
+/// before `&name=` (a query string), `;name=` and `,name=` (connection
+/// strings), `&&` and `||`, then trailing `,`, `;` and `.` and unbalanced
+/// closing brackets are shed. `Tr0ub4dor&3x` and `N8v!qL2p;Xz` are kept.
+pub(crate) fn trim_bare_value(value: &str) -> usize {
+    let bytes = value.as_bytes();
+    let mut end = bytes.len();
+    for (i, &b) in bytes.iter().enumerate() {
+        if matches!(b, b'&' | b'|') && bytes.get(i + 1) == Some(&b) {
+            end = i;
+            break;
+        }
+        if !matches!(b, b'&' | b';' | b',') {
+            continue;
+        }
+        let name_len = bytes[i + 1..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[] ".contains(&c))
+            .count();
+        if name_len > 0 && bytes.get(i + 1 + name_len) == Some(&b'=') {
+            end = i;
+            break;
+        }
+    }
+    loop {
+        let v = &bytes[..end];
+        let Some(&last) = v.last() else { break };
+        let unbalanced = |open: u8, close: u8| {
+            last == close
+                && v.iter().filter(|&&c| c == close).count()
+                    > v.iter().filter(|&&c| c == open).count()
+        };
+        if matches!(last, b',' | b';' | b'.')
+            || unbalanced(b'(', b')')
+            || unbalanced(b'[', b']')
+            || unbalanced(b'{', b'}')
+        {
+            end -= 1;
+        } else {
+            break;
+        }
+    }
+    end
+}
+
+/// Decoded base64 (standard or URL alphabet, padding optional), or `None`.
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// Base64 of `user:password` where the password is a placeholder or the
+/// user again (`test:test`, `admin:password`): a default, not a secret.
+fn default_credentials(value: &str) -> bool {
+    let Some(decoded) = base64_decode(value) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&decoded) else {
+        return false;
+    };
+    match text.split_once(':') {
+        Some((user, pass)) if text.chars().all(|c| !c.is_control()) => {
+            pass == user || is_placeholder(pass) || pass.len() < 4
+        }
+        _ => false,
+    }
+}
+
+/// Well-known public demo values, each published in documentation as an
+/// example: the Telegram Bot API's sample token, Stripe's documented test
+/// key.
+const DEMO_VALUES: &[&str] = &[
+    "110201543:AAHdqTcvCH1vGWJxfSe1ofSAs0K5PALDsaw",
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+];
+
+/// A token that is public by design or a published demo, judged on the
+/// value and the text around it (`around`, the same line and its
+/// neighbours):
+/// - publishable payment keys (`pk_live_…`) and Mapbox public tokens (`pk.…`);
+/// - Google API keys in a Firebase web config or the Maps JavaScript URL,
+///   which Google documents as safe to ship to browsers;
+/// - JWTs whose claims say `"role":"anon"` (Supabase's anon key) or carry
+///   the jwt.io debugger's sample claims (`"iat":1516239022`);
+/// - the demo values above, and base64 `user:password` defaults.
+pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
+    if value.starts_with("pk_live_") || value.starts_with("pk_test_") || value.starts_with("pk.") {
+        return true;
+    }
+    if DEMO_VALUES.iter().any(|d| value.contains(d)) {
+        return true;
+    }
+    if value.starts_with("AIza") {
+        let lower = around.to_ascii_lowercase();
+        if ["firebase", "authdomain", "maps.googleapis.com/maps/api/js"]
+            .iter()
+            .any(|k| lower.contains(k))
+        {
+            return true;
+        }
+    }
+    if let Some(claims) = jwt_claims(value) {
+        let compact: String = claims.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.contains("\"role\":\"anon\"") || compact.contains("\"iat\":1516239022") {
+            return true;
+        }
+    }
+    false
+}
+
+/// What precedes a token says it is public or no credential: it is the value
+/// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
+/// digest (`sha512-…`).
+pub(crate) fn public_context(before: &str) -> bool {
+    let b = before.as_bytes();
+    let lower_tail = |n: usize| {
+        before
+            .get(before.len().saturating_sub(n)..)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    if ["sha512-", "sha384-", "sha256-"]
+        .iter()
+        .any(|p| lower_tail(7).ends_with(p))
+    {
+        return true;
+    }
+    // The blob of an OpenSSH public key line (`ssh-rsa AAAA… comment`).
+    let tail = lower_tail(40);
+    let last_word = tail.trim_end().rsplit(' ').next().unwrap_or_default();
+    if tail.ends_with(' ')
+        && (["ssh-rsa", "ssh-dss", "ssh-ed25519", "ssh-ed448"].contains(&last_word)
+            || ["ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"]
+                .iter()
+                .any(|p| last_word.starts_with(p)))
+    {
+        return true;
+    }
+    // Back over the operator, quotes, blanks and a YAML list marker to the
+    // name (`SshPublicKeys:\n- …`).
+    let mut end = b.len();
+    while end > 0
+        && matches!(
+            b[end - 1],
+            b' ' | b'\t' | b'"' | b'\'' | b'=' | b':' | b'\\' | b'-' | b'\n' | b'\r'
+        )
+    {
+        end -= 1;
+    }
+    if end == b.len() {
+        return false;
+    }
+    let mut start = end;
+    while start > 0
+        && (b[start - 1].is_ascii_alphanumeric() || matches!(b[start - 1], b'_' | b'-' | b'.'))
+    {
+        start -= 1;
+    }
+    let words = name_words(&before[start..end]);
+    words
+        .iter()
+        .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
+        || ["csrf", "xsrf", "publishable"]
+            .iter()
+            .any(|k| before[start..end].to_ascii_lowercase().contains(k))
+}
+
+/// The decoded claims of a JWT-shaped value (`eyJ….eyJ….…`).
+fn jwt_claims(value: &str) -> Option<String> {
+    let start = value.find("eyJ")?;
+    let mut parts = value[start..].split('.');
+    let _header = parts.next()?;
+    let claims = parts.next()?;
+    let claims: String = claims
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .collect();
+    String::from_utf8(base64_decode(&claims)?).ok()
+}

@@ -1,0 +1,346 @@
+//! Shape pre-filters: hand-written tests, run after a rule's keywords matched
+//! and before its regex is compiled, that a match is possible at all. Broad
+//! keywords (`token`, `key`, `://`, `sk`) fill ordinary agent transcripts;
+//! an assignment of a long value or a URL with a password rarely does, and
+//! compiling a regex costs more than the whole scan of a clean text.
+
+use memchr::arch::all::memchr::One;
+
+/// A hand-written test, run after the keywords matched and before the regex
+/// is compiled, that some match is possible at all. Each is a necessary
+/// condition for its rule (a property test checks this), so it can only save
+/// work, never miss a secret. Broad keywords such as `token` or `://` are in
+/// most agent transcripts, but an assignment of a long value or a URL with a
+/// password rarely is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Keywords are enough.
+    Any,
+    /// One of these occurs with this exact case (keywords are compared
+    /// case-insensitively, so `task` opens the gate for `SK…`).
+    Literal(&'static [&'static str]),
+    /// A name keyword followed by an operator and an 8-byte value.
+    Assignment,
+    /// `authorization` followed by `:`/`=`, or `bearer` and a space.
+    Authorization,
+    /// `://` followed, in the same token, by `:` and then `@`.
+    UrlCredentials,
+    /// `-u`/`--user` or a `--…password…` style flag.
+    Cli,
+    /// Markup that can hold a value: `</`, `value=` or `name=`.
+    Markup,
+    /// `==` right after 86 base64 characters.
+    Base64Key,
+    /// `-H`/`--header` then a header name with `token`, `key`, `secret` or
+    /// `api` in it, then `:`. `curl -H 'Authorization: …'` is the usual
+    /// header flag, and the authorization rule's.
+    HeaderFlag,
+}
+
+impl Shape {
+    /// `lowered` is `text` in ASCII lower case (same length and offsets).
+    pub(crate) fn admits(self, text: &str, lowered: &[u8]) -> bool {
+        match self {
+            Shape::Any => true,
+            Shape::Literal(literals) => literals
+                .iter()
+                .any(|l| find_all(text.as_bytes(), l.as_bytes()).next().is_some()),
+            Shape::Assignment => assignment_shape(lowered),
+            Shape::Authorization => authorization_shape(lowered),
+            Shape::UrlCredentials => url_credentials_shape(lowered),
+            Shape::Cli => cli_shape(lowered),
+            Shape::HeaderFlag => header_flag_shape(lowered),
+            Shape::Base64Key => find_all(lowered, b"==").any(|at| {
+                at >= 86
+                    && lowered[at - 86..at]
+                        .iter()
+                        .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
+            }),
+            Shape::Markup => [&b"</"[..], b"value=", b"name="]
+                .iter()
+                .any(|k| find_all(lowered, k).next().is_some()),
+        }
+    }
+}
+
+/// Start offsets of `needle` in `haystack`.
+///
+/// This uses `memchr`'s portable word-at-a-time search on the first byte,
+/// then a comparison. The SIMD entry points detect CPU features on first
+/// use, which costs tens of microseconds where `cpuid` traps to a
+/// hypervisor: too much for a process that lives one millisecond and, most
+/// of the time, needs a single pass over a few kilobytes.
+pub(crate) fn find_all<'a>(
+    haystack: &'a [u8],
+    needle: &'a [u8],
+) -> impl Iterator<Item = usize> + 'a {
+    let finder = needle.first().map(|&b| One::new(b));
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let finder = finder.as_ref()?;
+        loop {
+            let at = pos + finder.find(haystack.get(pos..)?)?;
+            pos = at + 1;
+            if haystack[at..].starts_with(needle) {
+                return Some(at);
+            }
+        }
+    })
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
+}
+
+fn is_space_or_quote(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'"' || b == b'\'' || b == b'`'
+}
+
+/// Some operator (`:`, `=`, `!`, `?`, `<`, `,`) or opening quote has, before
+/// it, a name containing a name keyword (then an optional `[]`, closing quote
+/// and blanks) and, after it, a value of at least 8 bytes: the least that
+/// `generic-assignment` (and `aws-secret-access-key`) can accept. A quoted
+/// value runs to its closing quote (it may hold spaces), a bare one to
+/// whitespace or a quote.
+fn assignment_shape(lowered: &[u8]) -> bool {
+    const fn table() -> [bool; 256] {
+        let mut t = [false; 256];
+        let ops = b":=!?<,\"'";
+        let mut i = 0;
+        while i < ops.len() {
+            t[ops[i] as usize] = true;
+            i += 1;
+        }
+        t
+    }
+    static OPERATORS: [bool; 256] = table();
+    lowered.iter().enumerate().any(|(op, &c)| {
+        OPERATORS[usize::from(c)] && value_after(lowered, op) && secret_name_before(lowered, op)
+    })
+}
+
+fn secret_name_before(b: &[u8], op: usize) -> bool {
+    const NAMES: &[&[u8]] = &[
+        b"key",
+        b"token",
+        b"secret",
+        b"pass",
+        b"pwd",
+        b"credential",
+        b"creds",
+        b"auth",
+    ];
+    let mut end = op;
+    // `name @"…"` (C#) puts the `@` between the name and the quote.
+    if end > 0 && matches!(b.get(op), Some(b'"' | b'\'')) && b[end - 1] == b'@' {
+        end -= 1;
+    }
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
+        end -= 1;
+    }
+    if end > 0 && b[end - 1] == b'\\' {
+        end -= 1;
+    }
+    if end > 1 && &b[end - 2..end] == b"[]" {
+        end -= 2;
+    }
+    let mut start = end;
+    while start > 0 && is_name_byte(b[start - 1]) {
+        start -= 1;
+    }
+    let name = &b[start..end];
+    NAMES.iter().any(|k| name.windows(k.len()).any(|w| w == *k))
+}
+
+/// At least 8 value bytes after an operator or opening quote at `op`.
+fn value_after(b: &[u8], op: usize) -> bool {
+    let at = |j: usize| b.get(j).copied().unwrap_or(0);
+    let rest = b.get(op..).unwrap_or_default();
+    // The longest operator, as the regex's alternation prefers it; a quote
+    // at `op` is the value's own.
+    let op_len = [
+        &b"==="[..],
+        b"!==",
+        b":=",
+        b"!=",
+        b"==",
+        b"?=",
+        b"=>",
+        b"<-",
+        b"=",
+        b":",
+        b",",
+    ]
+    .iter()
+    .find(|o| rest.starts_with(o))
+    .map_or(0, |o| o.len());
+    let mut j = op + op_len;
+    while matches!(at(j), b' ' | b'\t') {
+        j += 1;
+    }
+    if at(j) == b'@' {
+        j += 1;
+    }
+    if at(j) == b'\\' {
+        j += 1;
+    }
+    let rest = b.get(j + 1..).unwrap_or_default();
+    let comma = b.get(op) == Some(&b',');
+    // Counting stops at 8 except where the closing quote must be found, so
+    // that a text full of quotes stays linear.
+    let cap = if comma { usize::MAX } else { 8 };
+    let run = match at(j) {
+        q @ (b'"' | b'\'' | b'`') => rest
+            .iter()
+            .take_while(|&&c| c != q && c != b'\n')
+            .take(cap)
+            .count(),
+        0 => 0,
+        _ => {
+            1 + rest
+                .iter()
+                .take_while(|&&c| !is_space_or_quote(c))
+                .take(7)
+                .count()
+        }
+    };
+    if run >= 8 && comma {
+        // `getenv("name", "value")`: the value is quoted and closes the call.
+        let after = j + 2 + run;
+        let blanks = b
+            .get(after..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        return matches!(at(j), b'"' | b'\'') && at(after + blanks) == b')';
+    }
+    run >= 8
+}
+
+fn header_flag_shape(lowered: &[u8]) -> bool {
+    let at = |j: usize| lowered.get(j).copied().unwrap_or(0);
+    find_all(lowered, b"-h")
+        .map(|i| i + 2)
+        .chain(find_all(lowered, b"--header").map(|i| i + 8))
+        .any(|mut j| {
+            while matches!(at(j), b' ' | b'\t' | b'=' | b'\\' | b'"' | b'\'') {
+                j += 1;
+            }
+            let name_len = lowered
+                .get(j..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                .count();
+            let name = &lowered[j..j + name_len];
+            at(j + name_len) == b':'
+                && [&b"token"[..], b"key", b"secret", b"api"]
+                    .iter()
+                    .any(|k| find_all(name, k).next().is_some())
+        })
+}
+
+fn authorization_shape(lowered: &[u8]) -> bool {
+    let header = find_all(lowered, b"authorization").any(|at| {
+        let mut j = at + "authorization".len();
+        let at = |j: usize| lowered.get(j).copied().unwrap_or(0);
+        if at(j) == b'\\' {
+            j += 1;
+        }
+        if matches!(at(j), b'"' | b'\'') {
+            j += 1;
+        }
+        while matches!(at(j), b' ' | b'\t') {
+            j += 1;
+        }
+        matches!(at(j), b':' | b'=')
+    });
+    header
+        || find_all(lowered, b"bearer")
+            .any(|at| matches!(lowered.get(at + "bearer".len()), Some(b' ' | b'\t')))
+}
+
+fn url_credentials_shape(lowered: &[u8]) -> bool {
+    find_all(lowered, b"://").any(|at| {
+        let rest = lowered.get(at + 3..).unwrap_or_default();
+        let token_len = rest
+            .iter()
+            .take_while(|&&c| !c.is_ascii_whitespace() && !b"\"'<>".contains(&c))
+            .count();
+        let token = &rest[..token_len];
+        token
+            .iter()
+            .position(|&c| c == b':')
+            .is_some_and(|colon| token[colon..].contains(&b'@'))
+    })
+}
+
+fn cli_shape(lowered: &[u8]) -> bool {
+    let starts_word =
+        |at: usize| at == 0 || matches!(lowered[at - 1], b' ' | b'\t' | b'\n' | b'\r');
+    let user = find_all(lowered, b"-u").any(|at| {
+        let flag_start = if at > 0 && lowered[at - 1] == b'-' {
+            at - 1
+        } else {
+            at
+        };
+        let after = if lowered[at..].starts_with(b"-user") {
+            at + 5
+        } else {
+            at + 2
+        };
+        if !starts_word(flag_start) || !matches!(lowered.get(after), Some(b' ' | b'\t' | b'=')) {
+            return false;
+        }
+        // `user:password`: `git push -u origin main` has no colon.
+        let rest = &lowered[after..];
+        let blanks = rest
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'='))
+            .count();
+        let rest = &rest[blanks..];
+        let rest = rest.strip_prefix(b"\\").unwrap_or(rest);
+        let rest = rest
+            .strip_prefix(b"\"")
+            .or_else(|| rest.strip_prefix(b"'"))
+            .unwrap_or(rest);
+        let user_len = rest
+            .iter()
+            .take_while(|&&c| !c.is_ascii_whitespace() && !b":\"'$".contains(&c))
+            .count();
+        // The password may be quoted on its own (`kevin:'pRf7…'`).
+        let password = rest.get(user_len + 1..).unwrap_or_default();
+        let password = password
+            .strip_prefix(b"\"")
+            .or_else(|| password.strip_prefix(b"'"))
+            .unwrap_or(password);
+        rest.get(user_len) == Some(&b':')
+            && password
+                .first()
+                .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
+    });
+    user || find_all(lowered, b"--").any(|at| {
+        let name_len = lowered[at + 2..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            .count();
+        let name = &lowered[at + 2..at + 2 + name_len];
+        starts_word(at)
+            && matches!(lowered.get(at + 2 + name_len), Some(b' ' | b'\t' | b'='))
+            && [
+                "password",
+                "passwd",
+                "token",
+                "secret",
+                "api-key",
+                "apikey",
+                "access-key",
+            ]
+            .iter()
+            .any(|k| find_all(name, k.as_bytes()).next().is_some())
+    })
+}
