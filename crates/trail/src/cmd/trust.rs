@@ -58,7 +58,7 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
             project_config_path(&c.project_root.value).display()
         )));
     };
-    let sha = trust::sha256_hex(&file.bytes);
+    let sha = trail_core::text::sha256_hex(&file.bytes);
     if file.sensitive.is_empty() || file.trust == Status::Trusted {
         let why = if file.sensitive.is_empty() {
             "it holds no setting that needs trust; all of it counts already"
@@ -170,7 +170,7 @@ fn list(store: &TrustStore, key: Option<&Key>, json: bool) -> CliResult {
                 _ if !key.is_some_and(|k| e.is_genuine(k)) => {
                     "not made by `trail trust` with your key (not in effect)"
                 }
-                Ok(b) if trust::sha256_hex(&b) == e.sha256 => "trusted",
+                Ok(b) if trail_core::text::sha256_hex(&b) == e.sha256 => "trusted",
                 Ok(_) => "changed since trusted (not in effect)",
                 Err(_) => "missing",
             };
