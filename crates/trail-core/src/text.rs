@@ -18,26 +18,36 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The first `max` characters of `s` (all of it when shorter), cut on a character boundary.
+pub fn head(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
 /// `s` cut to at most `max` characters in all, the last one `…` when anything was cut.
 pub fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    t.push('…');
-    t
+    format!("{}…", head(s, max.saturating_sub(1)))
+}
+
+/// The first `max` characters of `s`, and `…` after them when anything was cut.
+pub fn cut(s: &str, max: usize) -> String {
+    let kept = head(s, max);
+    if kept.len() == s.len() {
+        s.to_string()
+    } else {
+        format!("{kept}…")
+    }
 }
 
 /// `s` on one line (runs of whitespace, newlines included, become one space), its first `max`
 /// characters kept and `…` added when anything was cut.
 pub fn one_line(s: &str, max: usize) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        return flat;
-    }
-    let mut t: String = flat.chars().take(max).collect();
-    t.push('…');
-    t
+    cut(&s.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 
 #[cfg(test)]
@@ -55,5 +65,13 @@ mod tests {
         assert_eq!(clip("abc", 4), "abc");
         assert_eq!(one_line("a \n b\tc", 10), "a b c");
         assert_eq!(one_line("héllo wörld", 5), "héllo…");
+        assert_eq!(head("héllo", 2), "hé");
+        assert_eq!(head("hé", 5), "hé");
+        assert_eq!(head("hé", 0), "");
+        assert_eq!(clip("héllo", 1), "…");
+        assert_eq!(clip("héllo", 0), "…");
+        assert_eq!(cut("héllo", 4), "héll…");
+        assert_eq!(cut("héllo", 5), "héllo");
+        assert_eq!(cut("", 0), "");
     }
 }

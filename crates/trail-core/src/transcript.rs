@@ -116,17 +116,30 @@ fn delivered(v: &Value) -> bool {
 
 /// Read a transcript from its text.
 pub fn parse(text: &str) -> Transcript {
-    let mut t = Transcript::default();
-    let mut counted: HashSet<String> = HashSet::new();
+    let mut r = Reader::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        t.lines += 1;
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
-            t.bad_lines.push(i + 1);
-            continue;
-        };
+        r.t.lines += 1;
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) => r.line(&v),
+            Err(_) => r.t.bad_lines.push(i + 1),
+        }
+    }
+    r.t
+}
+
+/// A transcript being read, one JSON line after another.
+#[derive(Default)]
+struct Reader {
+    t: Transcript,
+    /// The `message.id`s whose usage is counted already.
+    counted: HashSet<String>,
+}
+
+impl Reader {
+    fn line(&mut self, v: &Value) {
         let sidechain = v
             .get("isSidechain")
             .and_then(Value::as_bool)
@@ -136,100 +149,108 @@ pub fn parse(text: &str) -> Transcript {
             Some("system")
                 if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
             {
-                let meta = v.get("compactMetadata");
-                t.compactions.push(Compaction {
-                    trigger: meta
-                        .and_then(|m| m.get("trigger"))
-                        .and_then(Value::as_str)
-                        .map(String::from),
-                    pre_tokens: meta
-                        .and_then(|m| m.get("preTokens"))
-                        .and_then(Value::as_u64),
-                    timestamp,
-                });
-                if !sidechain {
-                    t.context_tokens = None;
-                }
+                self.compaction(v, sidechain, timestamp);
             }
-            Some(role @ ("user" | "assistant")) => {
-                let Some(msg) = v.get("message") else {
-                    continue;
-                };
-                let content = msg.get("content").cloned().unwrap_or(Value::Null);
-                if role == "user"
-                    && v.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
-                {
-                    t.summary = Some(content_text(&content));
-                }
-                if let Value::Array(blocks) = &content {
-                    for b in blocks {
-                        match b.get("type").and_then(Value::as_str) {
-                            Some("tool_use") => t.tool_calls.push(ToolCall {
-                                id: b
-                                    .get("id")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or_default()
-                                    .into(),
-                                name: b
-                                    .get("name")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or_default()
-                                    .into(),
-                                input: b.get("input").cloned().unwrap_or(Value::Null),
-                                result: None,
-                                is_error: false,
-                                sidechain,
-                            }),
-                            Some("tool_result") => {
-                                let id = b
-                                    .get("tool_use_id")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or_default();
-                                if let Some(call) =
-                                    t.tool_calls.iter_mut().rev().find(|c| c.id == id)
-                                {
-                                    call.result = Some(content_text(
-                                        b.get("content").unwrap_or(&Value::Null),
-                                    ));
-                                    call.is_error =
-                                        b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                let text = content_text(&content);
-                if !text.is_empty() {
-                    t.messages.push(Message {
-                        role: if role == "user" && delivered(&v) {
-                            "delivered".into()
-                        } else {
-                            role.into()
-                        },
-                        text,
-                        sidechain,
-                        timestamp,
-                    });
-                }
-                if role == "assistant"
-                    && !sidechain
-                    && let Some(u) = Usage::of(msg)
-                {
-                    t.context_tokens = Some(u.context());
-                    let id = msg.get("id").and_then(Value::as_str).map(String::from);
-                    if id.is_none_or(|id| counted.insert(id)) {
-                        t.usage.input_tokens += u.input_tokens;
-                        t.usage.output_tokens += u.output_tokens;
-                        t.usage.cache_creation_input_tokens += u.cache_creation_input_tokens;
-                        t.usage.cache_read_input_tokens += u.cache_read_input_tokens;
-                    }
-                }
-            }
+            Some(role @ ("user" | "assistant")) => self.message(v, role, sidechain, timestamp),
             _ => {} // progress, file-history-snapshot, queue-operation, future types
         }
     }
-    t
+
+    /// A compaction empties the context: its size is unknown until the next assistant message.
+    fn compaction(&mut self, v: &Value, sidechain: bool, timestamp: Option<String>) {
+        let meta = v.get("compactMetadata");
+        self.t.compactions.push(Compaction {
+            trigger: meta
+                .and_then(|m| m.get("trigger"))
+                .and_then(Value::as_str)
+                .map(String::from),
+            pre_tokens: meta
+                .and_then(|m| m.get("preTokens"))
+                .and_then(Value::as_u64),
+            timestamp,
+        });
+        if !sidechain {
+            self.t.context_tokens = None;
+        }
+    }
+
+    /// A user or assistant line: the compact summary it may be, its tool calls and results, its
+    /// text, and (main-chain assistant lines) its usage.
+    fn message(&mut self, v: &Value, role: &str, sidechain: bool, timestamp: Option<String>) {
+        let Some(msg) = v.get("message") else {
+            return;
+        };
+        let content = msg.get("content").cloned().unwrap_or(Value::Null);
+        if role == "user" && v.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
+            self.t.summary = Some(content_text(&content));
+        }
+        if let Value::Array(blocks) = &content {
+            self.tool_blocks(blocks, sidechain);
+        }
+        let text = content_text(&content);
+        if !text.is_empty() {
+            self.t.messages.push(Message {
+                role: if role == "user" && delivered(v) {
+                    "delivered".into()
+                } else {
+                    role.into()
+                },
+                text,
+                sidechain,
+                timestamp,
+            });
+        }
+        if role == "assistant"
+            && !sidechain
+            && let Some(u) = Usage::of(msg)
+        {
+            self.main_chain_usage(msg, &u);
+        }
+    }
+
+    /// A `tool_use` block opens a call; a `tool_result` block answers the latest call of its id.
+    fn tool_blocks(&mut self, blocks: &[Value], sidechain: bool) {
+        let str_of = |b: &Value, k: &str| -> String {
+            b.get(k).and_then(Value::as_str).unwrap_or_default().into()
+        };
+        for b in blocks {
+            match b.get("type").and_then(Value::as_str) {
+                Some("tool_use") => self.t.tool_calls.push(ToolCall {
+                    id: str_of(b, "id"),
+                    name: str_of(b, "name"),
+                    input: b.get("input").cloned().unwrap_or(Value::Null),
+                    result: None,
+                    is_error: false,
+                    sidechain,
+                }),
+                Some("tool_result") => {
+                    let id = b
+                        .get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    if let Some(call) = self.t.tool_calls.iter_mut().rev().find(|c| c.id == id) {
+                        call.result = Some(content_text(b.get("content").unwrap_or(&Value::Null)));
+                        call.is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The context size is the latest message's; the totals count each API message once, though
+    /// its lines repeat its `usage`.
+    fn main_chain_usage(&mut self, msg: &Value, u: &Usage) {
+        self.t.context_tokens = Some(u.context());
+        let id = msg.get("id").and_then(Value::as_str).map(String::from);
+        if id.is_none_or(|id| self.counted.insert(id)) {
+            let total = &mut self.t.usage;
+            total.input_tokens += u.input_tokens;
+            total.output_tokens += u.output_tokens;
+            total.cache_creation_input_tokens += u.cache_creation_input_tokens;
+            total.cache_read_input_tokens += u.cache_read_input_tokens;
+        }
+    }
 }
 
 /// The current context size, read backwards from the end of the file: cost depends on how far
@@ -288,4 +309,39 @@ pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
         end = start;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_result_answers_its_call_and_delivered_prompts_are_marked() {
+        let text = [
+            r#"{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"run it"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":10,"output_tokens":2}}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.rs","is_error":true}]}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"content":"wake up"}}"#,
+            "not json",
+        ]
+        .join("\n");
+        let t = parse(&text);
+        assert_eq!(t.lines, 4);
+        assert_eq!(t.bad_lines, vec![4]);
+        assert_eq!(t.tool_calls.len(), 1);
+        let call = &t.tool_calls[0];
+        assert_eq!(
+            (call.name.as_str(), call.input["command"].as_str()),
+            ("Bash", Some("ls"))
+        );
+        assert_eq!(call.result.as_deref(), Some("a.rs"));
+        assert!(call.is_error);
+        let said: Vec<(&str, &str)> = t
+            .messages
+            .iter()
+            .map(|m| (m.role.as_str(), m.text.as_str()))
+            .collect();
+        assert_eq!(said, [("assistant", "run it"), ("delivered", "wake up")]);
+        assert_eq!(t.context_tokens, Some(10));
+        assert_eq!(t.usage.output_tokens, 2);
+    }
 }

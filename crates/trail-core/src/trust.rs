@@ -20,9 +20,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::secrets::key::Key;
+use crate::text::sha256_hex;
 
 /// The store's file name inside the user's trail config directory.
 pub const FILE_NAME: &str = "trusted.json";
@@ -82,17 +82,6 @@ pub enum Status {
 #[derive(Clone, Debug)]
 pub struct TrustStore {
     path: PathBuf,
-}
-
-/// sha256 of `bytes` as 64 hex digits.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let d = Sha256::digest(bytes);
-    let mut s = String::with_capacity(64);
-    for b in d {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// The name a configuration file is trusted under: its directory resolved (so `cd` through a

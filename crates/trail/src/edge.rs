@@ -2,6 +2,8 @@
 //! status` in a terminal, and `/edge …` typed as a prompt (the UserPromptSubmit hook). Both end
 //! in the same [`protocol`] call and the same words.
 
+use std::fmt;
+
 use serde::Serialize;
 use trail_core::state::grants::By;
 use trail_core::state::observe;
@@ -210,132 +212,260 @@ impl Status {
         })
     }
 
+    /// The status as `trail status` and `/edge status` show it.
     pub fn render(&self) -> String {
-        let mut out = String::new();
-        let push = |out: &mut String, s: String| {
-            out.push_str(&s);
-            out.push('\n');
-        };
+        self.to_string()
+    }
+
+    fn write_mode(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.exists {
-            push(
-                &mut out,
-                format!("no state file yet ({}): mode plan", self.path),
-            );
+            writeln!(f, "no state file yet ({}): mode plan", self.path)?;
         }
-        push(
-            &mut out,
-            format!("mode:      {}", self.mode.as_deref().unwrap_or("plan")),
-        );
-        push(
-            &mut out,
-            format!(
-                "objective: {}",
-                self.objective.as_deref().unwrap_or("(none)")
-            ),
-        );
-        if !self.plan.is_empty() {
-            let done = self.plan.iter().filter(|p| p.status == "completed").count();
-            push(
-                &mut out,
-                format!("plan:      {done}/{} completed", self.plan.len()),
-            );
-            for (i, p) in self.plan.iter().enumerate() {
-                let mark = match p.status.as_str() {
-                    "completed" => "x",
-                    "in_progress" => ">",
-                    "blocked" => "!",
-                    _ => " ",
-                };
-                push(&mut out, format!("  [{mark}] {}. {}", i + 1, p.description));
-            }
+        writeln!(f, "mode:      {}", self.mode.as_deref().unwrap_or("plan"))?;
+        writeln!(
+            f,
+            "objective: {}",
+            self.objective.as_deref().unwrap_or("(none)")
+        )
+    }
+
+    fn write_plan(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.plan.is_empty() {
+            return Ok(());
         }
+        let done = self.plan.iter().filter(|p| p.status == "completed").count();
+        writeln!(f, "plan:      {done}/{} completed", self.plan.len())?;
+        for (i, p) in self.plan.iter().enumerate() {
+            let mark = match p.status.as_str() {
+                "completed" => "x",
+                "in_progress" => ">",
+                "blocked" => "!",
+                _ => " ",
+            };
+            writeln!(f, "  [{mark}] {}. {}", i + 1, p.description)?;
+        }
+        Ok(())
+    }
+
+    fn write_junction(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.junction {
-            Some(j) => push(
-                &mut out,
-                format!(
-                    "junction:  {} [{}] {} — {}\n           decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)",
-                    j.id,
-                    j.kind,
-                    j.command.as_deref().unwrap_or(""),
-                    j.reason
-                ),
-            ),
-            None => push(&mut out, "junction:  none pending".into()),
+            Some(j) => writeln!(
+                f,
+                "junction:  {} [{}] {} — {}\n           decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)",
+                j.id,
+                j.kind,
+                j.command.as_deref().unwrap_or(""),
+                j.reason
+            )?,
+            None => writeln!(f, "junction:  none pending")?,
         }
         if let Some(why) = &self.forged_junction {
-            push(
-                &mut out,
-                format!("warning:   a pending junction trail did not record was ignored ({why})"),
-            );
+            writeln!(
+                f,
+                "warning:   a pending junction trail did not record was ignored ({why})"
+            )?;
         }
+        Ok(())
+    }
+
+    /// The unused one-time allowances, then the dismissals in force.
+    fn write_allowed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let open: Vec<_> = self
             .allowances
             .iter()
             .filter(|a| a.consumed == Some(false))
             .collect();
-        push(
-            &mut out,
-            format!(
-                "allowed:   {} unused one-time allowance(s){}",
-                open.len(),
-                open.iter()
-                    .filter_map(|a| a.command.as_deref())
-                    .map(|c| format!("\n           `{c}`"))
-                    .collect::<String>()
-            ),
-        );
+        write!(f, "allowed:   {} unused one-time allowance(s)", open.len())?;
+        for c in open.iter().filter_map(|a| a.command.as_deref()) {
+            write!(f, "\n           `{c}`")?;
+        }
+        writeln!(f)?;
         for d in &self.dismissals {
-            push(
-                &mut out,
-                format!(
-                    "dismissed: [{}] until {}",
-                    d.rule.as_deref().unwrap_or("?"),
-                    d.expires_at.as_deref().unwrap_or("?")
-                ),
-            );
+            writeln!(
+                f,
+                "dismissed: [{}] until {}",
+                d.rule.as_deref().unwrap_or("?"),
+                d.expires_at.as_deref().unwrap_or("?")
+            )?;
         }
-        if let Some(o) = &self.observations {
-            push(
-                &mut out,
-                format!(
-                    "observed:  {} tool calls, {} file(s) modified, tests run: {}{}",
-                    o.total_tools(),
-                    o.files_modified.len(),
-                    if o.tests_run { "yes" } else { "no" },
-                    o.last_activity
-                        .as_deref()
-                        .map(|t| format!(", last at {t}"))
-                        .unwrap_or_default()
-                ),
-            );
+        Ok(())
+    }
+
+    fn write_observed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(o) = &self.observations else {
+            return Ok(());
+        };
+        write!(
+            f,
+            "observed:  {} tool calls, {} file(s) modified, tests run: {}",
+            o.total_tools(),
+            o.files_modified.len(),
+            if o.tests_run { "yes" } else { "no" },
+        )?;
+        if let Some(t) = &o.last_activity {
+            write!(f, ", last at {t}")?;
         }
-        if self
+        writeln!(f)
+    }
+
+    /// Whether `done` would pass the quality gate: asked only where `done` is the next step.
+    fn write_done(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self
             .mode
             .as_deref()
             .is_some_and(|m| m == "active" || m == "review")
         {
-            if self.quality_gate.is_empty() {
-                push(&mut out, "done?:     the quality gate would pass".into());
-            } else {
-                push(
-                    &mut out,
-                    format!("done?:     not yet: {}", self.quality_gate.join("; ")),
-                );
-            }
+            return Ok(());
         }
+        if self.quality_gate.is_empty() {
+            writeln!(f, "done?:     the quality gate would pass")
+        } else {
+            writeln!(f, "done?:     not yet: {}", self.quality_gate.join("; "))
+        }
+    }
+
+    fn write_problems(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.edited_elsewhere {
-            push(&mut out, "note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)".into());
+            writeln!(
+                f,
+                "note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)"
+            )?;
         }
         for p in &self.problems {
-            push(&mut out, format!("problem:   {p}"));
+            writeln!(f, "problem:   {p}")?;
         }
-        out
+        Ok(())
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_mode(f)?;
+        self.write_plan(f)?;
+        self.write_junction(f)?;
+        self.write_allowed(f)?;
+        self.write_observed(f)?;
+        self.write_done(f)?;
+        self.write_problems(f)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trail_core::state::schema::{Allowance, Dismissal};
+
+    fn bare() -> Status {
+        Status {
+            path: "/p/active_context.yaml".into(),
+            exists: false,
+            mode: None,
+            objective: None,
+            plan: Vec::new(),
+            current_step: None,
+            junction: None,
+            allowances: Vec::new(),
+            dismissals: Vec::new(),
+            observations: None,
+            quality_gate: Vec::new(),
+            edited_elsewhere: false,
+            problems: Vec::new(),
+            forged_junction: None,
+        }
+    }
+
+    #[test]
+    fn a_status_without_a_state_file_says_so_and_shows_plan_mode() {
+        assert_eq!(
+            bare().render(),
+            "no state file yet (/p/active_context.yaml): mode plan\n\
+             mode:      plan\n\
+             objective: (none)\n\
+             junction:  none pending\n\
+             allowed:   0 unused one-time allowance(s)\n"
+        );
+    }
+
+    #[test]
+    fn a_full_status_shows_every_part_in_order() {
+        let line = |d: &str, st: &str| PlanLine {
+            description: d.into(),
+            status: st.into(),
+        };
+        let status = Status {
+            exists: true,
+            mode: Some("active".into()),
+            objective: Some("ship it".into()),
+            plan: vec![
+                line("write", "completed"),
+                line("test", "in_progress"),
+                line("wait", "blocked"),
+                line("ship", "pending"),
+            ],
+            junction: Some(Junction {
+                id: "j-1".into(),
+                kind: "irreversible".into(),
+                reason: "pushes".into(),
+                command: Some("git push".into()),
+                ..Junction::default()
+            }),
+            forged_junction: Some("bad signature".into()),
+            allowances: vec![
+                Allowance {
+                    consumed: Some(false),
+                    command: Some("rm -rf build".into()),
+                    ..Allowance::default()
+                },
+                Allowance {
+                    consumed: Some(true),
+                    command: Some("used".into()),
+                    ..Allowance::default()
+                },
+                Allowance {
+                    consumed: Some(false),
+                    ..Allowance::default()
+                },
+            ],
+            dismissals: vec![Dismissal {
+                rule: Some("git-push".into()),
+                expires_at: Some("2026-11-25T11:00:00Z".into()),
+                ..Dismissal::default()
+            }],
+            observations: Some(Observations {
+                files_modified: vec!["a.rs".into()],
+                tools_used: serde_json::json!({"Bash": 2, "Edit": 1})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+                tests_run: true,
+                last_activity: Some("2026-11-25T10:00:00Z".into()),
+                ..Observations::default()
+            }),
+            quality_gate: vec!["tests not run".into(), "plan open".into()],
+            edited_elsewhere: true,
+            problems: vec!["p1".into()],
+            ..bare()
+        };
+        assert_eq!(
+            status.render(),
+            "mode:      active\n\
+             objective: ship it\n\
+             plan:      1/4 completed\n  \
+               [x] 1. write\n  \
+               [>] 2. test\n  \
+               [!] 3. wait\n  \
+               [ ] 4. ship\n\
+             junction:  j-1 [irreversible] git push — pushes\n           \
+             decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)\n\
+             warning:   a pending junction trail did not record was ignored (bad signature)\n\
+             allowed:   2 unused one-time allowance(s)\n           `rm -rf build`\n\
+             dismissed: [git-push] until 2026-11-25T11:00:00Z\n\
+             observed:  3 tool calls, 1 file(s) modified, tests run: yes, last at 2026-11-25T10:00:00Z\n\
+             done?:     not yet: tests not run; plan open\n\
+             note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)\n\
+             problem:   p1\n"
+        );
+    }
 
     #[test]
     fn prompts_are_read_as_commands_only_when_they_begin_with_edge() {

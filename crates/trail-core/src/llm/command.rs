@@ -7,7 +7,8 @@
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{LlmError, Provider, Request, Settings};
@@ -57,10 +58,31 @@ impl Provider for CommandProvider {
         req: &Request<'_>,
         _progress: &mut dyn FnMut(&str),
     ) -> Result<String, LlmError> {
-        let fail = |detail: String| LlmError::Command {
+        let mut child = self.spawn()?;
+        let writer = feed(
+            child.stdin.take(),
+            format!("{}\n\n{}", req.system, req.user),
+        );
+        let out = drain(child.stdout.take());
+        let err = drain(child.stderr.take());
+        let status = self.wait_or_kill(&mut child)?;
+        let _ = writer.join();
+        let stdout = out.join().unwrap_or_default();
+        let stderr = err.join().unwrap_or_default();
+        self.answer(status, &stdout, &stderr)
+    }
+}
+
+impl CommandProvider {
+    fn fail(&self, detail: String) -> LlmError {
+        LlmError::Command {
             command: self.command.clone(),
             detail,
-        };
+        }
+    }
+
+    /// `sh -c COMMAND` in a process group of its own, with the model in `TRAIL_LLM_MODEL`.
+    fn spawn(&self) -> Result<Child, LlmError> {
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg(&self.command)
@@ -71,47 +93,19 @@ impl Provider for CommandProvider {
         if let Some(m) = &self.settings.model {
             cmd.env("TRAIL_LLM_MODEL", m);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| fail(format!("cannot start it: {e}")))?;
-        let prompt = format!("{}\n\n{}", req.system, req.user);
-        let mut stdin = child.stdin.take();
-        // Written from a thread: a command that prints before it has read everything would
-        // otherwise deadlock against us on full pipes.
-        let writer = std::thread::spawn(move || {
-            if let Some(s) = stdin.as_mut() {
-                // A command may ignore its input and exit: a broken pipe is its business.
-                let _ = s.write_all(prompt.as_bytes());
-            }
-        });
-        let reader = |pipe: Option<Box<dyn Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                if let Some(p) = pipe {
-                    let _ = p.take(MAX_OUTPUT).read_to_end(&mut buf);
-                }
-                buf
-            })
-        };
-        let out = reader(
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
-        let err = reader(
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
+        cmd.spawn()
+            .map_err(|e| self.fail(format!("cannot start it: {e}")))
+    }
+
+    /// The command's exit status, or a timeout once the whole process group is killed.
+    fn wait_or_kill(&self, child: &mut Child) -> Result<ExitStatus, LlmError> {
         let deadline = Instant::now() + self.settings.timeout;
-        let status = loop {
+        loop {
             match child.try_wait() {
-                Ok(Some(st)) => break st,
+                Ok(Some(st)) => return Ok(st),
                 Ok(None) if Instant::now() >= deadline => {
                     let _ = rustix::process::kill_process_group(
-                        rustix::process::Pid::from_child(&child),
+                        rustix::process::Pid::from_child(child),
                         rustix::process::Signal::KILL,
                     );
                     let _ = child.kill();
@@ -122,28 +116,52 @@ impl Provider for CommandProvider {
                     });
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(e) => return Err(fail(e.to_string())),
+                Err(e) => return Err(self.fail(e.to_string())),
             }
-        };
-        let _ = writer.join();
-        let stdout = out.join().unwrap_or_default();
-        let stderr = err.join().unwrap_or_default();
+        }
+    }
+
+    /// Its stdout, when it succeeded and printed something; else what went wrong, with the
+    /// last lines of its stderr.
+    fn answer(&self, status: ExitStatus, stdout: &[u8], stderr: &[u8]) -> Result<String, LlmError> {
         if !status.success() {
-            return Err(fail(format!(
+            return Err(self.fail(format!(
                 "{status}{}",
                 if stderr.is_empty() {
                     String::new()
                 } else {
-                    format!(": {}", tail(&stderr))
+                    format!(": {}", tail(stderr))
                 }
             )));
         }
-        let text = String::from_utf8_lossy(&stdout).into_owned();
+        let text = String::from_utf8_lossy(stdout).into_owned();
         if text.trim().is_empty() {
-            return Err(fail("it exited 0 but printed nothing on stdout".into()));
+            return Err(self.fail("it exited 0 but printed nothing on stdout".into()));
         }
         Ok(text)
     }
+}
+
+/// Writes the prompt from a thread: a command that prints before it has read everything would
+/// otherwise deadlock against us on full pipes.
+fn feed(stdin: Option<ChildStdin>, prompt: String) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        if let Some(mut s) = stdin {
+            // A command may ignore its input and exit: a broken pipe is its business.
+            let _ = s.write_all(prompt.as_bytes());
+        }
+    })
+}
+
+/// Reads a pipe to its end (or [`MAX_OUTPUT`]) from a thread.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(p) = pipe {
+            let _ = p.take(MAX_OUTPUT).read_to_end(&mut buf);
+        }
+        buf
+    })
 }
 
 #[cfg(test)]

@@ -42,17 +42,44 @@ fn key(heading: &str, text: &str) -> String {
 /// Merge `days` into `memory` (both as [`Request`] gives them).
 pub fn consolidate(memory: &str, days: &[(String, String)]) -> (String, String) {
     let mut merged = core::parse(memory);
-    let mut seen: HashSet<String> = merged
+    let mut seen = keys(&merged);
+    let mut tally = Tally::default();
+    let new = new_entries(days, &mut seen, &mut tally);
+    add_newest(&mut merged, new, &mut tally);
+    let dream = account(days, merged.len() - tally.added, &tally);
+    (core::render(&merged), dream)
+}
+
+/// What a consolidation did, for its account.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    added: usize,
+    /// Bullets skipped because core memory or an earlier day already had them.
+    repeats: usize,
+    /// New entries past [`MAX_NEW_PER_HEADING`], left in daily memory.
+    held_back: usize,
+}
+
+/// The deduplication keys of what core memory already holds.
+fn keys(merged: &core::Core) -> HashSet<String> {
+    merged
         .sections
         .iter()
         .flat_map(|s| {
             let h = s.heading.clone().unwrap_or_default();
             s.entries.iter().map(move |e| key(&h, &e.text))
         })
-        .collect();
-    // Per heading, new entries oldest first.
+        .collect()
+}
+
+/// Per heading of [`KINDS`], the daily bullets not `seen` yet, oldest first, each with its
+/// source line.
+fn new_entries(
+    days: &[(String, String)],
+    seen: &mut HashSet<String>,
+    tally: &mut Tally,
+) -> Vec<Vec<Entry>> {
     let mut new: Vec<Vec<Entry>> = vec![Vec::new(); KINDS.len()];
-    let mut repeats = 0usize;
     for (name, text) in days {
         let mut kind: Option<usize> = None;
         for (i, line) in text.lines().enumerate() {
@@ -70,16 +97,11 @@ pub fn consolidate(memory: &str, days: &[(String, String)]) -> (String, String) 
                 continue;
             };
             let (text, _) = core::split_src(b);
-            // The host's own markers are not facts, nor is a bullet without a content word
-            // (`- ok`): the verifier could not check it.
-            if text.starts_with("[Request interrupted")
-                || crate::memory::verify::content_words(&text).is_empty()
-                || text.chars().count() > core::MAX_BULLET_CHARS
-            {
+            if !is_fact(&text) {
                 continue;
             }
             if !seen.insert(key(KINDS[k].1, &text)) {
-                repeats += 1;
+                tally.repeats += 1;
                 continue;
             }
             new[k].push(Entry {
@@ -88,32 +110,47 @@ pub fn consolidate(memory: &str, days: &[(String, String)]) -> (String, String) 
             });
         }
     }
-    let mut added = 0usize;
-    let mut held_back = 0usize;
+    new
+}
+
+/// The host's own markers are not facts, nor is a bullet without a content word (`- ok`): the
+/// verifier could not check it. Nor is one too long for core memory.
+fn is_fact(text: &str) -> bool {
+    !(text.starts_with("[Request interrupted")
+        || crate::memory::verify::content_words(text).is_empty()
+        || text.chars().count() > core::MAX_BULLET_CHARS)
+}
+
+/// Adds the newest [`MAX_NEW_PER_HEADING`] new entries of each heading under it.
+fn add_newest(merged: &mut core::Core, new: Vec<Vec<Entry>>, tally: &mut Tally) {
     for (k, mut entries) in new.into_iter().enumerate() {
         if entries.len() > MAX_NEW_PER_HEADING {
-            held_back += entries.len() - MAX_NEW_PER_HEADING;
+            tally.held_back += entries.len() - MAX_NEW_PER_HEADING;
             entries.drain(..entries.len() - MAX_NEW_PER_HEADING);
         }
-        added += entries.len();
+        tally.added += entries.len();
         if !entries.is_empty() {
             merged.section_mut(Some(KINDS[k].1)).entries.extend(entries);
         }
     }
+}
+
+/// The dream's account: the days read and what became of their bullets.
+fn account(days: &[(String, String)], kept: usize, tally: &Tally) -> String {
+    let Tally {
+        added,
+        repeats,
+        held_back,
+    } = *tally;
     let mut dream = format!(
-        "Extractive consolidation (no model): {} daily file{} read ({}); {} entr{} kept, {added} added, {repeats} repeat{} skipped",
+        "Extractive consolidation (no model): {} daily file{} read ({}); {kept} entr{} kept, {added} added, {repeats} repeat{} skipped",
         days.len(),
         if days.len() == 1 { "" } else { "s" },
         days.iter()
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>()
             .join(", "),
-        merged.len() - added,
-        if merged.len() - added == 1 {
-            "y"
-        } else {
-            "ies"
-        },
+        if kept == 1 { "y" } else { "ies" },
         if repeats == 1 { "" } else { "s" },
     );
     if held_back > 0 {
@@ -124,7 +161,7 @@ pub fn consolidate(memory: &str, days: &[(String, String)]) -> (String, String) 
         );
     }
     dream.push('.');
-    (core::render(&merged), dream)
+    dream
 }
 
 impl Provider for Extractive {

@@ -162,7 +162,7 @@ pub fn parse(text: &str) -> Core {
         if let Some(h) = heading_of(t) {
             let h = clean(h);
             if h.is_empty() || h.chars().count() > MAX_HEADING_CHARS {
-                core.ignored.push(t.chars().take(200).collect());
+                core.ignored.push(crate::text::head(t, 200).to_string());
                 current = None;
             } else {
                 current = Some(h);
@@ -172,7 +172,7 @@ pub fn parse(text: &str) -> Core {
         if let Some(b) = bullet_of(line) {
             let (text, src) = split_src(b);
             if text.is_empty() || text.chars().count() > MAX_BULLET_CHARS {
-                core.ignored.push(t.chars().take(200).collect());
+                core.ignored.push(crate::text::head(t, 200).to_string());
                 continue;
             }
             core.section_mut(current.as_deref())
@@ -180,7 +180,7 @@ pub fn parse(text: &str) -> Core {
                 .push(Entry { text, src });
             continue;
         }
-        core.ignored.push(t.chars().take(200).collect());
+        core.ignored.push(crate::text::head(t, 200).to_string());
     }
     core.sections.retain(|s| !s.entries.is_empty());
     core

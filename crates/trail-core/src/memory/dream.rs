@@ -726,8 +726,7 @@ pub fn diary_block(r: &Report, time: &str, narrative: Option<&str>) -> String {
     match narrative.map(str::trim).filter(|n| !n.is_empty()) {
         Some(n) => {
             // Quoted, so a model's headings cannot restructure the diary.
-            let n: String = n.chars().take(MAX_NARRATIVE_CHARS).collect();
-            for l in n.lines() {
+            for l in crate::text::head(n, MAX_NARRATIVE_CHARS).lines() {
                 let _ = writeln!(s, "> {l}");
             }
         }

@@ -169,99 +169,209 @@ fn for_each_word(s: &str, buf: &mut String, mut f: impl FnMut(&str)) {
 
 /// Check every bullet of `memory` against `sources`.
 pub fn verify(memory: &str, sources: &[Source<'_>]) -> Vec<Check> {
-    // Words are interned once. Source lines are numbered globally (file after file); each keeps
-    // its sorted, distinct word ids in one flat array, and an inverted index maps a word id to
-    // the lines holding it.
-    let lines: Vec<Vec<&str>> = sources.iter().map(|s| s.text.lines().collect()).collect();
-    let mut file_start: Vec<u32> = Vec::with_capacity(lines.len() + 1);
-    let mut ids: HashMap<Box<str>, u32, BuildHasherDefault<Fx>> = HashMap::default();
-    let mut postings: Vec<Vec<u32>> = Vec::new();
-    let mut flat: Vec<u32> = Vec::new();
-    let mut starts: Vec<u32> = vec![0];
-    let mut buf = String::new();
-    let mut tmp: Vec<u32> = Vec::new();
-    let mut g: u32 = 0;
-    for ls in &lines {
-        file_start.push(g);
-        for l in ls {
-            tmp.clear();
-            for_each_word(l, &mut buf, |w| {
-                let id = match ids.get(w) {
-                    Some(&id) => id,
-                    None => {
-                        let id = ids.len() as u32;
-                        ids.insert(w.into(), id);
-                        postings.push(Vec::new());
-                        id
-                    }
-                };
-                tmp.push(id);
-            });
-            tmp.sort_unstable();
-            tmp.dedup();
-            for &id in &tmp {
-                postings[id as usize].push(g);
-            }
-            flat.extend_from_slice(&tmp);
-            starts.push(flat.len() as u32);
-            g += 1;
-        }
-    }
-    file_start.push(g);
-    let global = |pos: (u32, u32)| -> Option<u32> {
-        let f = pos.0 as usize;
-        let first = *file_start.get(f)?;
-        let end = *file_start.get(f + 1)?;
-        (first + pos.1 < end).then_some(first + pos.1)
-    };
-    let local = |g: u32| -> (u32, u32) {
-        let f = file_start.partition_point(|&s| s <= g) - 1;
-        (f as u32, g - file_start[f])
-    };
-    // A bullet's word ids are marked with its number, so a line's overlap is one pass over its
-    // few ids.
-    let mut stamp: Vec<u32> = vec![0; ids.len()];
+    let index = SourceIndex::build(sources);
+    let mut ranker = Ranker::new(&index);
+    check_bullets(memory, sources, &index.lines, |bullet| ranker.rank(bullet))
+}
+
+/// A source line: (file, line), both counted from 0.
+type Pos = (u32, u32);
+
+/// What a ranking needs to know of a bullet.
+struct Bullet<'b> {
+    /// Its number, from 1: distinct per bullet (see [`Ranker`]).
+    epoch: u32,
+    words: &'b HashSet<String>,
+    /// The line its reference names, when the reference names a file of `sources`.
+    cited: Option<Pos>,
+}
+
+/// The steps every bullet goes through, whatever ranks the lines: read it, rank the lines that
+/// could support it, settle on one. The test oracle ranks its own way and shares the rest.
+fn check_bullets(
+    memory: &str,
+    sources: &[Source<'_>],
+    lines: &[Vec<&str>],
+    mut rank: impl FnMut(&Bullet<'_>) -> Vec<(Pos, f64)>,
+) -> Vec<Check> {
     let mut out = Vec::new();
     for (n, line) in memory.lines().enumerate() {
         let Some((text, cited)) = bullet(line) else {
             continue;
         };
-        let bw: HashSet<String> = words(&text).into_iter().collect();
-        // Bullet words unknown to every source can never be matched; they still count.
-        let mut known: Vec<u32> = bw
-            .iter()
-            .filter_map(|w| ids.get(w.as_str()).copied())
-            .collect();
-        // Words are taken rarest first, ties by word id: never by the order of a HashSet, so a
-        // bullet gets the same candidates (and the same verdict and reason) on every run.
-        known.sort_unstable();
+        let words: HashSet<String> = words(&text).into_iter().collect();
+        let cited_pos = cited_position(cited.as_deref(), sources);
         let mut check = Check {
             line: n + 1,
-            text: text.clone(),
-            cited: cited.clone(),
+            text,
+            cited,
             source: None,
             verdict: Verdict::Unsupported,
             why: None,
         };
-        if bw.is_empty() {
+        if words.is_empty() {
             check.why = Some("no content words to check".into());
-            out.push(check);
+        } else {
+            let ranked = rank(&Bullet {
+                epoch: n as u32 + 1,
+                words: &words,
+                cited: cited_pos,
+            });
+            settle(&mut check, ranked, cited_pos, sources, lines);
+        }
+        out.push(check);
+    }
+    out
+}
+
+/// The line a `memory/DATE.md#Lnn` reference names, if its file is among `sources`.
+fn cited_position(cited: Option<&str>, sources: &[Source<'_>]) -> Option<Pos> {
+    let (file, l) = cited?.rsplit_once("#L")?;
+    let f = sources.iter().position(|s| s.name == file)?;
+    Some((f as u32, l.parse::<u32>().ok()?.checked_sub(1)?))
+}
+
+/// Settles `check` on the first of the eight best-ranked lines that shares enough of its words
+/// and whose file holds its exact items verbatim; failing that, says why the last one fell short.
+fn settle(
+    check: &mut Check,
+    ranked: Vec<(Pos, f64)>,
+    cited: Option<Pos>,
+    sources: &[Source<'_>],
+    lines: &[Vec<&str>],
+) {
+    let items = exact_items(&check.text);
+    let mut reason = format!(
+        "no source line shares {:.0} % of its words",
+        MIN_OVERLAP * 100.0
+    );
+    for (pos, s) in ranked.into_iter().take(8) {
+        if s < MIN_OVERLAP {
             continue;
         }
-        let epoch = n as u32 + 1;
-        for &id in &known {
-            stamp[id as usize] = epoch;
+        let file = sources[pos.0 as usize].text;
+        let line = lines[pos.0 as usize]
+            .get(pos.1 as usize)
+            .copied()
+            .unwrap_or("");
+        let missing = missing_items(&items, line, file);
+        if !missing.is_empty() {
+            reason = format!(
+                "not in the sources verbatim: {}",
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            continue;
         }
-        let overlap = |g: u32| {
-            flat[starts[g as usize] as usize..starts[g as usize + 1] as usize]
-                .iter()
-                .filter(|&&id| stamp[id as usize] == epoch)
-                .count()
+        check.source = Some(format!("{}#L{}", sources[pos.0 as usize].name, pos.1 + 1));
+        check.verdict = if Some(pos) == cited {
+            Verdict::Verified
+        } else {
+            Verdict::Sourced
         };
-        // Candidates come from the bullet's rarest words: common words would make every line a
-        // candidate (and the cost bullets × lines).
-        let mut by_rarity: Vec<&Vec<u32>> =
-            known.iter().map(|&id| &postings[id as usize]).collect();
+        return;
+    }
+    check.why = Some(reason);
+}
+
+/// The exact items found neither in the supporting `line` nor anywhere else in its `file`.
+fn missing_items<'i>(items: &'i [String], line: &str, file: &str) -> Vec<&'i String> {
+    // The supporting line first (cheap); the rest of its file with a SIMD search.
+    items
+        .iter()
+        .filter(|i| {
+            !line.contains(i.as_str())
+                && memchr::memmem::find(file.as_bytes(), i.as_bytes()).is_none()
+        })
+        .collect()
+}
+
+/// Every source line's words, interned once. Source lines are numbered globally (file after
+/// file); each keeps its sorted, distinct word ids in one flat array, and an inverted index maps
+/// a word id to the lines holding it.
+struct SourceIndex<'s> {
+    lines: Vec<Vec<&'s str>>,
+    /// The global number of each file's first line, and one past the last file's last.
+    file_start: Vec<u32>,
+    ids: HashMap<Box<str>, u32, BuildHasherDefault<Fx>>,
+    /// Word id → the global numbers of the lines holding it, ascending.
+    postings: Vec<Vec<u32>>,
+    /// Line `g`'s word ids are `flat[starts[g]..starts[g + 1]]`.
+    flat: Vec<u32>,
+    starts: Vec<u32>,
+}
+
+impl<'s> SourceIndex<'s> {
+    fn build(sources: &[Source<'s>]) -> Self {
+        let lines: Vec<Vec<&str>> = sources.iter().map(|s| s.text.lines().collect()).collect();
+        let mut index = SourceIndex {
+            lines: Vec::new(),
+            file_start: Vec::with_capacity(lines.len() + 1),
+            ids: HashMap::default(),
+            postings: Vec::new(),
+            flat: Vec::new(),
+            starts: vec![0],
+        };
+        let mut buf = String::new();
+        let mut tmp: Vec<u32> = Vec::new();
+        let mut g: u32 = 0;
+        for ls in &lines {
+            index.file_start.push(g);
+            for l in ls {
+                tmp.clear();
+                for_each_word(l, &mut buf, |w| tmp.push(index.intern(w)));
+                tmp.sort_unstable();
+                tmp.dedup();
+                for &id in &tmp {
+                    index.postings[id as usize].push(g);
+                }
+                index.flat.extend_from_slice(&tmp);
+                index.starts.push(index.flat.len() as u32);
+                g += 1;
+            }
+        }
+        index.file_start.push(g);
+        index.lines = lines;
+        index
+    }
+
+    fn intern(&mut self, w: &str) -> u32 {
+        if let Some(&id) = self.ids.get(w) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(w.into(), id);
+        self.postings.push(Vec::new());
+        id
+    }
+
+    /// The global number of a line, if it exists.
+    fn global(&self, pos: Pos) -> Option<u32> {
+        let f = pos.0 as usize;
+        let first = *self.file_start.get(f)?;
+        let end = *self.file_start.get(f + 1)?;
+        (first + pos.1 < end).then_some(first + pos.1)
+    }
+
+    fn local(&self, g: u32) -> Pos {
+        let f = self.file_start.partition_point(|&s| s <= g) - 1;
+        (f as u32, g - self.file_start[f])
+    }
+
+    fn word_ids(&self, g: u32) -> &[u32] {
+        &self.flat[self.starts[g as usize] as usize..self.starts[g as usize + 1] as usize]
+    }
+
+    /// The lines holding one of the rarest three `known` words (at most 4096 of each): common
+    /// words would make every line a candidate (and the cost bullets × lines).
+    fn candidates(&self, known: &[u32]) -> Vec<u32> {
+        let mut by_rarity: Vec<&Vec<u32>> = known
+            .iter()
+            .map(|&id| &self.postings[id as usize])
+            .collect();
         by_rarity.sort_by_key(|p| p.len());
         let mut candidates: Vec<u32> = Vec::new();
         for p in by_rarity.iter().take(3) {
@@ -269,69 +379,63 @@ pub fn verify(memory: &str, sources: &[Source<'_>]) -> Vec<Check> {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let cited_pos = cited.as_deref().and_then(|c| {
-            let (file, l) = c.rsplit_once("#L")?;
-            let f = sources.iter().position(|s| s.name == file)?;
-            Some((f as u32, l.parse::<u32>().ok()?.checked_sub(1)?))
-        });
-        let score = |shared: usize| shared as f64 / bw.len() as f64;
-        // Global line order is (file, line) order: ties go to the earlier line, as before.
-        let mut best: Vec<((u32, u32), f64)> = candidates
+        candidates
+    }
+}
+
+/// Ranks source lines by how many of a bullet's words they share. A bullet's word ids are
+/// marked with its epoch, so a line's overlap is one pass over its few ids, with no set built
+/// per bullet.
+struct Ranker<'i, 's> {
+    index: &'i SourceIndex<'s>,
+    marks: Vec<u32>,
+}
+
+impl<'i, 's> Ranker<'i, 's> {
+    fn new(index: &'i SourceIndex<'s>) -> Self {
+        Ranker {
+            index,
+            marks: vec![0; index.ids.len()],
+        }
+    }
+
+    /// The candidate lines, best first (ties to the earlier line), behind the cited line if any.
+    fn rank(&mut self, bullet: &Bullet<'_>) -> Vec<(Pos, f64)> {
+        let index = self.index;
+        // Bullet words unknown to every source can never be matched; they still count.
+        let mut known: Vec<u32> = bullet
+            .words
             .iter()
-            .map(|&g| (local(g), score(overlap(g))))
+            .filter_map(|w| index.ids.get(w.as_str()).copied())
+            .collect();
+        // Words are taken rarest first, ties by word id: never by the order of a HashSet, so a
+        // bullet gets the same candidates (and the same verdict and reason) on every run.
+        known.sort_unstable();
+        for &id in &known {
+            self.marks[id as usize] = bullet.epoch;
+        }
+        let marks = &self.marks;
+        let overlap = |g: u32| {
+            index
+                .word_ids(g)
+                .iter()
+                .filter(|&&id| marks[id as usize] == bullet.epoch)
+                .count()
+        };
+        let score = |shared: usize| shared as f64 / bullet.words.len() as f64;
+        // Global line order is (file, line) order: ties go to the earlier line, as before.
+        let mut best: Vec<(Pos, f64)> = index
+            .candidates(&known)
+            .iter()
+            .map(|&g| (index.local(g), score(overlap(g))))
             .collect();
         best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        if let Some(c) = cited_pos {
+        if let Some(c) = bullet.cited {
             // The cited line may not be among the candidates: it is counted directly.
-            best.insert(0, (c, global(c).map_or(0.0, |g| score(overlap(g)))));
+            best.insert(0, (c, index.global(c).map_or(0.0, |g| score(overlap(g)))));
         }
-        let items = exact_items(&text);
-        let mut reason = format!(
-            "no source line shares {:.0} % of its words",
-            MIN_OVERLAP * 100.0
-        );
-        for (pos, s) in best.into_iter().take(8) {
-            if s < MIN_OVERLAP {
-                continue;
-            }
-            let file = sources[pos.0 as usize].text;
-            // The supporting line first (cheap); the rest of its file with a SIMD search.
-            let line = lines[pos.0 as usize]
-                .get(pos.1 as usize)
-                .copied()
-                .unwrap_or("");
-            let missing: Vec<&String> = items
-                .iter()
-                .filter(|i| {
-                    !line.contains(i.as_str())
-                        && memchr::memmem::find(file.as_bytes(), i.as_bytes()).is_none()
-                })
-                .collect();
-            if !missing.is_empty() {
-                reason = format!(
-                    "not in the sources verbatim: {}",
-                    missing
-                        .iter()
-                        .map(|m| format!("`{m}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                continue;
-            }
-            check.source = Some(format!("{}#L{}", sources[pos.0 as usize].name, pos.1 + 1));
-            check.verdict = if Some(pos) == cited_pos {
-                Verdict::Verified
-            } else {
-                Verdict::Sourced
-            };
-            break;
-        }
-        if check.verdict == Verdict::Unsupported {
-            check.why = Some(reason);
-        }
-        out.push(check);
+        best
     }
-    out
 }
 
 #[cfg(test)]
@@ -340,8 +444,8 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::{HashMap, HashSet};
 
-    /// The verifier as first written (HashMap per bullet, binary searches): the optimised one
-    /// must give the same checks.
+    /// The verifier's ranking as first written (a HashMap per bullet, binary searches): the
+    /// optimised one must give the same checks. Reading and settling bullets are shared.
     fn reference_verify(memory: &str, sources: &[Source<'_>]) -> Vec<Check> {
         // Words are interned once; each source line keeps its sorted word ids, and an inverted
         // index maps a word id to the lines holding it.
@@ -371,31 +475,15 @@ mod tests {
             }
             line_ids.push(per_file);
         }
-        let mut out = Vec::new();
-        for (n, line) in memory.lines().enumerate() {
-            let Some((text, cited)) = bullet(line) else {
-                continue;
-            };
-            let bw: HashSet<String> = words(&text).into_iter().collect();
+        check_bullets(memory, sources, &lines, |bullet| {
             // Bullet words unknown to every source can never be matched; they still count.
-            let mut known: Vec<u32> = bw.iter().filter_map(|w| ids.get(w).copied()).collect();
+            let mut known: Vec<u32> = bullet
+                .words
+                .iter()
+                .filter_map(|w| ids.get(w).copied())
+                .collect();
             // As in `verify`: ties between equally rare words broken by word id.
             known.sort_unstable();
-            let mut check = Check {
-                line: n + 1,
-                text: text.clone(),
-                cited: cited.clone(),
-                source: None,
-                verdict: Verdict::Unsupported,
-                why: None,
-            };
-            if bw.is_empty() {
-                check.why = Some("no content words to check".into());
-                out.push(check);
-                continue;
-            }
-            // Candidates come from the bullet's rarest words: common words would make every line a
-            // candidate (and the cost bullets × lines).
             let mut by_rarity: Vec<&Vec<(u32, u32)>> =
                 known.iter().map(|&id| &index[id as usize]).collect();
             by_rarity.sort_by_key(|p| p.len());
@@ -416,67 +504,18 @@ mod tests {
             };
             let shared: HashMap<(u32, u32), usize> =
                 candidates.into_iter().map(|p| (p, overlap(p))).collect();
-            let cited_pos = cited.as_deref().and_then(|c| {
-                let (file, l) = c.rsplit_once("#L")?;
-                let f = sources.iter().position(|s| s.name == file)?;
-                Some((f as u32, l.parse::<u32>().ok()?.checked_sub(1)?))
-            });
             // The cited line may not be among the candidates: it is counted directly.
             let score = |pos: &(u32, u32)| {
-                shared.get(pos).copied().unwrap_or_else(|| overlap(*pos)) as f64 / bw.len() as f64
+                shared.get(pos).copied().unwrap_or_else(|| overlap(*pos)) as f64
+                    / bullet.words.len() as f64
             };
             let mut best: Vec<((u32, u32), f64)> = shared.keys().map(|p| (*p, score(p))).collect();
             best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            if let Some(c) = cited_pos {
+            if let Some(c) = bullet.cited {
                 best.insert(0, (c, score(&c)));
             }
-            let items = exact_items(&text);
-            let mut reason = format!(
-                "no source line shares {:.0} % of its words",
-                MIN_OVERLAP * 100.0
-            );
-            for (pos, s) in best.into_iter().take(8) {
-                if s < MIN_OVERLAP {
-                    continue;
-                }
-                let file = sources[pos.0 as usize].text;
-                // The supporting line first (cheap); the rest of its file with a SIMD search.
-                let line = lines[pos.0 as usize]
-                    .get(pos.1 as usize)
-                    .copied()
-                    .unwrap_or("");
-                let missing: Vec<&String> = items
-                    .iter()
-                    .filter(|i| {
-                        !line.contains(i.as_str())
-                            && memchr::memmem::find(file.as_bytes(), i.as_bytes()).is_none()
-                    })
-                    .collect();
-                if !missing.is_empty() {
-                    reason = format!(
-                        "not in the sources verbatim: {}",
-                        missing
-                            .iter()
-                            .map(|m| format!("`{m}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                    continue;
-                }
-                check.source = Some(format!("{}#L{}", sources[pos.0 as usize].name, pos.1 + 1));
-                check.verdict = if Some(pos) == cited_pos {
-                    Verdict::Verified
-                } else {
-                    Verdict::Sourced
-                };
-                break;
-            }
-            if check.verdict == Verdict::Unsupported {
-                check.why = Some(reason);
-            }
-            out.push(check);
-        }
-        out
+            best
+        })
     }
 
     #[test]

@@ -37,10 +37,12 @@ fn record(store: &Store, g: &Grant, key: &Key) -> Result<(), StateError> {
     })
 }
 
-/// Fails when the state could not be written back: checked before a mode change journals the
-/// use of an approval, so the journal never records a use the state file then fails to follow.
-fn writable(store: &Store, state: &State) -> Result<(), StateError> {
+/// Fails when the state, put in mode `to`, could not be written back: checked before a mode
+/// change journals the use of an approval, so the journal never records a use the state file
+/// then fails to follow.
+fn writable_in(store: &Store, state: &State, to: Mode) -> Result<(), StateError> {
     let mut s = state.clone();
+    s.mode = Some(to.as_str().into());
     s.schema_version = Some(super::schema::SCHEMA_VERSION.into());
     let problems = s.problems();
     if problems.is_empty() {
@@ -131,24 +133,21 @@ pub enum Met {
     Pending { junction: Box<Junction> },
 }
 
-/// Uses up the person's open allowance for `fp`, if there is one: journaled (signed), mirrored
-/// in the view, and the pending junction cleared when it was for this action.
-fn consume(
+/// Uses up the person's open allowance `id` for `fp`: journaled (signed), mirrored in the view,
+/// and the pending junction cleared when it was for this action.
+fn use_up(
     store: &Store,
     view: Option<&mut State>,
-    j: &Journal,
+    id: &str,
     fp: &str,
     key: &Key,
     now: Ts,
-) -> Result<Option<String>, StateError> {
-    let Some(id) = j.open_allowance(fp).map(String::from) else {
-        return Ok(None);
-    };
+) -> Result<(), StateError> {
     record(
         store,
         &Grant::Consume {
             at: now.to_string(),
-            id: id.clone(),
+            id: id.to_string(),
             fingerprint: fp.to_string(),
         },
         key,
@@ -166,7 +165,7 @@ fn consume(
             state.junction = None;
         }
     }
-    Ok(Some(id))
+    Ok(())
 }
 
 /// Makes `subject` the junction waiting for a person (the same action keeps its id), signed
@@ -198,24 +197,43 @@ fn make_pending(
 /// dismissal lets it through, otherwise it becomes the pending junction (replacing an older
 /// one: the agent has moved on, and the person approves what it asks now).
 pub fn meet(store: &Store, subject: &Subject, now: Ts) -> Result<Met, StateError> {
-    let fp = subject.allowance_fingerprint();
-    let dfp = subject.dismissal_fingerprint();
     store.transact(|mut view| {
-        let Records {
-            key, journal: j, ..
-        } = records(store, view.as_deref_mut())?;
-        if let Some(id) = consume(store, view.as_deref_mut(), &j, &fp, &key, now)? {
-            return Ok(Met::Allowed { allowance: id });
-        }
-        if let Some(until) = dfp.as_deref().and_then(|d| j.active_dismissal(d, now)) {
-            return Ok(Met::Dismissed {
-                until: until.to_string(),
-            });
-        }
-        let junction = make_pending(store, view, subject, &key, now)?;
-        Ok(Met::Pending {
-            junction: Box::new(junction),
-        })
+        let r = records(store, view.as_deref_mut())?;
+        answer(store, view, &r, subject, now, |_| Ok(()))
+    })
+}
+
+/// What the person's records say to `subject`, within a transaction: [`meet`], and `done` with a
+/// failed quality gate. `before_use` runs before an allowance is journaled as used, and may
+/// refuse, so the journal never records a use the caller then fails to follow.
+fn answer(
+    store: &Store,
+    view: Option<&mut State>,
+    r: &Records,
+    subject: &Subject,
+    now: Ts,
+    before_use: impl FnOnce(Option<&State>) -> Result<(), StateError>,
+) -> Result<Met, StateError> {
+    let fp = subject.allowance_fingerprint();
+    if let Some(id) = r.journal.open_allowance(&fp) {
+        before_use(view.as_deref())?;
+        use_up(store, view, id, &fp, &r.key, now)?;
+        return Ok(Met::Allowed {
+            allowance: id.to_string(),
+        });
+    }
+    let dfp = subject.dismissal_fingerprint();
+    if let Some(until) = dfp
+        .as_deref()
+        .and_then(|d| r.journal.active_dismissal(d, now))
+    {
+        return Ok(Met::Dismissed {
+            until: until.to_string(),
+        });
+    }
+    let junction = make_pending(store, view, subject, &r.key, now)?;
+    Ok(Met::Pending {
+        junction: Box::new(junction),
     })
 }
 
@@ -393,78 +411,98 @@ pub fn set_mode(
     now: Ts,
 ) -> Result<Transition, StateError> {
     store.update(|state| {
-        let from_text = state.mode.clone().unwrap_or_else(|| "plan".into());
         let from = state.mode().unwrap_or(Mode::Plan);
-        if let Some(o) = objective.map(str::trim).filter(|o| !o.is_empty()) {
-            state.objective = Some(o.to_string());
-        }
         let mut t = Transition {
-            from: from_text,
+            from: state.mode.clone().unwrap_or_else(|| "plan".into()),
             to,
             changed: true,
             warnings: Vec::new(),
             issues: Vec::new(),
             junction: None,
         };
-        match to {
-            Mode::Active => {
-                if !state.has_objective() {
-                    return Err(Refusal::NeedsObjective.into());
-                }
-                if state.plan.is_empty() {
-                    t.warnings
-                        .push("no plan yet: add steps to `plan:` in active_context.yaml".into());
-                }
-            }
-            Mode::Review => {
-                let done = state.plan.iter().any(|s| s.status_is("completed"));
-                let touched = state
-                    .observations
-                    .as_ref()
-                    .is_some_and(|o| !o.files_modified.is_empty());
-                if !done && !touched {
-                    t.warnings.push(
-                        "nothing to review yet: no completed steps, no files modified".into(),
-                    );
-                }
-            }
-            Mode::Plan => {}
-            Mode::Done => {
-                if from == Mode::Plan {
-                    return Err(Refusal::PlanToDone.into());
-                }
-                if from != Mode::Done {
-                    refresh_observations(store, state)?;
-                    let issues = observe::quality_gate(state);
-                    if !issues.is_empty() {
-                        let subject = quality_subject(&issues);
-                        let key = store.key_or_create()?;
-                        let j = journal(store, Some(&key))?;
-                        let fp = subject.allowance_fingerprint();
-                        if j.open_allowance(&fp).is_some() {
-                            // A person already looked at exactly these issues and said go.
-                            let mut after = state.clone();
-                            after.mode = Some(to.as_str().into());
-                            writable(store, &after)?;
-                            consume(store, Some(state), &j, &fp, &key, now)?;
-                            t.warnings.push(format!(
-                                "quality gate overridden by approval: {}",
-                                issues.join("; ")
-                            ));
-                        } else {
-                            let junction = make_pending(store, Some(state), &subject, &key, now)?;
-                            t.changed = false;
-                            t.issues = issues;
-                            t.junction = Some(junction);
-                            return Ok(t);
-                        }
-                    }
-                }
-            }
+        if let Some(o) = objective.map(str::trim).filter(|o| !o.is_empty()) {
+            state.objective = Some(o.to_string());
         }
-        state.mode = Some(to.as_str().into());
+        match to {
+            Mode::Plan => {}
+            Mode::Active => to_active(state, &mut t)?,
+            Mode::Review => to_review(state, &mut t),
+            Mode::Done => to_done(store, state, from, now, &mut t)?,
+        }
+        if t.changed {
+            state.mode = Some(to.as_str().into());
+        }
         Ok(t)
     })
+}
+
+/// Active needs an objective; a missing plan is only worth a warning.
+fn to_active(state: &State, t: &mut Transition) -> Result<(), StateError> {
+    if !state.has_objective() {
+        return Err(Refusal::NeedsObjective.into());
+    }
+    if state.plan.is_empty() {
+        t.warnings
+            .push("no plan yet: add steps to `plan:` in active_context.yaml".into());
+    }
+    Ok(())
+}
+
+fn to_review(state: &State, t: &mut Transition) {
+    let done = state.plan.iter().any(|s| s.status_is("completed"));
+    let touched = state
+        .observations
+        .as_ref()
+        .is_some_and(|o| !o.files_modified.is_empty());
+    if !done && !touched {
+        t.warnings
+            .push("nothing to review yet: no completed steps, no files modified".into());
+    }
+}
+
+/// Done comes after active or review, once the quality gate passes on fresh observations or a
+/// person approved going on despite exactly these issues. Otherwise the gate's junction becomes
+/// the pending one and the mode stays (`t.changed` is false).
+fn to_done(
+    store: &Store,
+    state: &mut State,
+    from: Mode,
+    now: Ts,
+    t: &mut Transition,
+) -> Result<(), StateError> {
+    if from == Mode::Plan {
+        return Err(Refusal::PlanToDone.into());
+    }
+    if from == Mode::Done {
+        return Ok(());
+    }
+    refresh_observations(store, state)?;
+    let issues = observe::quality_gate(state);
+    if issues.is_empty() {
+        return Ok(());
+    }
+    // The view is not reconciled here: a mode change rewrites only what it decides.
+    let key = store.key_or_create()?;
+    let r = Records {
+        journal: journal(store, Some(&key))?,
+        key,
+    };
+    let subject = quality_subject(&issues);
+    let writable =
+        |view: Option<&State>| view.map_or(Ok(()), |s| writable_in(store, s, Mode::Done));
+    match answer(store, Some(state), &r, &subject, now, writable)? {
+        // A quality gate is never dismissed (its subject has no dismissal fingerprint).
+        Met::Allowed { .. } | Met::Dismissed { .. } => t.warnings.push(format!(
+            "quality gate overridden by approval: {}",
+            issues.join("; ")
+        )),
+        Met::Pending { junction } => {
+            t.changed = false;
+            t.issues = issues;
+            t.junction = Some(*junction);
+        }
+    }
+    Ok(())
 }
 
 fn quality_subject(issues: &[String]) -> Subject {

@@ -278,6 +278,29 @@ fn transitions_follow_the_spec() {
 }
 
 #[test]
+fn an_approved_done_that_cannot_be_written_keeps_its_approval() {
+    let (d, store) = project_with(b"");
+    let now = Ts::now();
+    protocol::set_mode(&store, Mode::Active, Some("ship it"), now).unwrap();
+    assert!(
+        !protocol::set_mode(&store, Mode::Done, None, now)
+            .unwrap()
+            .changed
+    );
+    protocol::approve(&store, By::Terminal, None, now).unwrap();
+    let file = d.path().join(FILE_NAME);
+    let active = "schema_version: 4\nmode: active\nobjective: ship it\n";
+    // An allowance without `consumed` breaks an invariant: done could not be written back.
+    std::fs::write(&file, format!("{active}allowances:\n  - fingerprint: x\n")).unwrap();
+    let e = protocol::set_mode(&store, Mode::Done, None, now).unwrap_err();
+    assert!(matches!(e, StateError::Invalid { .. }), "{e}");
+    // So the approval was not used up: once the file is fixed, it still lets done through.
+    std::fs::write(&file, active).unwrap();
+    let t = protocol::set_mode(&store, Mode::Done, None, now).unwrap();
+    assert!(t.changed, "{t:?}");
+}
+
+#[test]
 fn an_unclean_exit_is_noticed_at_the_next_start() {
     let (_d, store) = project_with(b"");
     let now = Ts::now();

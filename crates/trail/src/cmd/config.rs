@@ -25,6 +25,26 @@ pub fn run(args: &ConfigArgs) -> CliResult {
 /// One line per setting (`key  value  (origin)`), the rule lists, what an untrusted project
 /// file could not set, and the files read.
 fn render(c: &Config) -> String {
+    let rows = setting_rows(c);
+    let cols = Columns::fit(&rows);
+    let mut s = String::new();
+    for (k, v, o) in &rows {
+        s.push_str(&cols.line(k, v, o));
+    }
+    for (r, o) in &c.secret_rules {
+        s.push_str(&cols.line("secrets.rules", &r.name, o));
+    }
+    for (r, o) in &c.gate_rules {
+        let rule = format!("{} ({:?}: {})", r.id, r.verdict(), r.command);
+        s.push_str(&cols.line("gate.rules", &rule, o));
+    }
+    s.push_str(&refused(c, cols));
+    s.push_str(&files_read(c));
+    s
+}
+
+/// Every setting of the table, then the project root: (key, value, origin).
+fn setting_rows(c: &Config) -> Vec<(&'static str, String, String)> {
     let mut rows: Vec<(&str, String, String)> = SETTINGS
         .iter()
         .map(|s| {
@@ -37,45 +57,58 @@ fn render(c: &Config) -> String {
         c.project_root.value.display().to_string(),
         c.project_root.origin.to_string(),
     ));
-    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    let vw = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60);
-    let mut s = String::new();
-    for (k, v, o) in &rows {
-        s.push_str(&format!("{k:w$}  {v:vw$}  ({o})\n"));
-    }
-    for (r, o) in &c.secret_rules {
-        s.push_str(&format!("{:w$}  {:vw$}  ({o})\n", "secrets.rules", r.name));
-    }
-    for (r, o) in &c.gate_rules {
-        s.push_str(&format!(
-            "{:w$}  {:vw$}  ({o})\n",
-            "gate.rules",
-            format!("{} ({:?}: {})", r.id, r.verdict(), r.command)
-        ));
-    }
-    if !c.refused.is_empty() {
-        s.push_str("\nrefused (they run commands or move secrets, and the file is not trusted):\n");
-        for r in &c.refused {
-            let why = match r.trust {
-                trail_core::trust::Status::Changed => "changed since trusted",
-                _ => "not trusted",
-            };
-            s.push_str(&format!(
-                "{:w$}  {:vw$}  ({}: {why})\n",
-                r.key.name(),
-                format!("{:?}", r.value),
-                r.origin
-            ));
+    rows
+}
+
+/// The widths of the key and value columns, fitted to the settings' rows (a value column of at
+/// most 60: a long path or list overflows its line rather than widening every other).
+#[derive(Clone, Copy)]
+struct Columns {
+    key: usize,
+    value: usize,
+}
+
+impl Columns {
+    fn fit(rows: &[(&str, String, String)]) -> Columns {
+        Columns {
+            key: rows.iter().map(|r| r.0.len()).max().unwrap_or(0),
+            value: rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60),
         }
-        s.push_str("run `trail trust` in this project to let them count (it shows them first)\n");
     }
+
+    fn line(self, key: &str, value: &str, origin: impl std::fmt::Display) -> String {
+        let (w, vw) = (self.key, self.value);
+        format!("{key:w$}  {value:vw$}  ({origin})\n")
+    }
+}
+
+/// The settings an untrusted (or changed) project file tried to set, and how to let them count.
+fn refused(c: &Config, cols: Columns) -> String {
+    if c.refused.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\nrefused (they run commands or move secrets, and the file is not trusted):\n",
+    );
+    for r in &c.refused {
+        let why = match r.trust {
+            trail_core::trust::Status::Changed => "changed since trusted",
+            _ => "not trusted",
+        };
+        let value = format!("{:?}", r.value);
+        s.push_str(&cols.line(r.key.name(), &value, format!("{}: {why}", r.origin)));
+    }
+    s.push_str("run `trail trust` in this project to let them count (it shows them first)\n");
+    s
+}
+
+fn files_read(c: &Config) -> String {
     if c.files.is_empty() {
-        s.push_str("\nno config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)\n");
-    } else {
-        s.push_str("\nfiles read:\n");
-        for f in &c.files {
-            s.push_str(&format!("  {}\n", f.display()));
-        }
+        return "\nno config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)\n".into();
+    }
+    let mut s = String::from("\nfiles read:\n");
+    for f in &c.files {
+        s.push_str(&format!("  {}\n", f.display()));
     }
     s
 }
@@ -191,6 +224,21 @@ fn cell(spec: &Spec) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_fit_the_longest_key_and_value_up_to_sixty() {
+        let row = |k: &'static str, v: &str| (k, v.to_string(), String::new());
+        let cols = Columns::fit(&[row("a", "xy"), row("long.key", "v")]);
+        assert_eq!(cols.line("a", "xy", "default"), "a         xy  (default)\n");
+        let wide = "w".repeat(70);
+        let cols = Columns::fit(&[row("k", &wide)]);
+        assert_eq!(cols.value, 60);
+        assert_eq!(
+            cols.line("k", "v", "o"),
+            format!("k  v{}  (o)\n", " ".repeat(59))
+        );
+        assert_eq!(cols.line("k", &wide, "o"), format!("k  {wide}  (o)\n"));
+    }
 
     #[test]
     fn every_setting_appears_in_the_help_and_the_markdown() {

@@ -46,15 +46,7 @@ type SettingsPath = fn(&Path, &Path, bool) -> PathBuf;
 const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-local\nstate/\n";
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
-    let (host, settings): (&HostSpec, SettingsPath) = match args.agent.as_str() {
-        "claude-code" | "claude" => (&claude::CLAUDE, claude::settings_path),
-        "codex" => (&codex::CODEX, codex::hooks_path),
-        other => {
-            return Err(CliError::usage(format!(
-                "--agent {other}: trail knows claude-code and codex"
-            )));
-        }
-    };
+    let (host, settings) = host_of(&args.agent)?;
     let config = Config::load()?;
     let root = config.project_root.value.clone();
     let home = std::env::var_os("HOME")
@@ -62,96 +54,127 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
     let path = settings(&root, &home, args.global);
     let hooks = if install {
-        let exe = std::env::current_exe()?;
-        let exe = exe.canonicalize().unwrap_or(exe);
-        let exe = exe.display().to_string();
-        let program = if exe.contains(char::is_whitespace) {
-            format!("\"{exe}\"")
-        } else {
-            exe
-        };
-        claude::install_for(host, &path, &format!("{program} hook {}", host.word))?
+        claude::install_for(host, &path, &hook_command(host)?)?
     } else {
         claude::uninstall_for(host, &path)?
     };
-    let mut changed = Vec::new();
-    let claude_host = host.word == "claude-code";
-    if claude_host {
-        let base = if args.global {
-            home.join(".claude")
-        } else {
-            root.join(".claude")
-        };
-        let p = base.join("commands").join("edge.md");
-        let c = if install {
-            files::install_command(&p)?
-        } else {
-            files::uninstall_command(&p)?
-        };
-        changed.push(FileChange {
-            path: p,
-            what: "the /edge slash command",
-            changed: c,
-        });
-    }
-    if !args.global {
-        let p = root.join(if claude_host {
-            "CLAUDE.md"
-        } else {
-            "AGENTS.md"
-        });
-        let c = if install {
-            files::install_block(&p)?
-        } else {
-            files::uninstall_block(&p)?
-        };
-        changed.push(FileChange {
-            path: p,
-            what: "the instruction block",
-            changed: c,
-        });
-        let p = trail_core::layout::Layout::new(&root).gitignore();
-        let c = gitignore(&root, &p, install)?;
-        changed.push(FileChange {
-            path: p,
-            what: "git-ignore for .trail/state",
-            changed: c,
-        });
-    }
     let report = Report {
         agent: host.word.to_string(),
         hooks,
-        files: changed,
+        files: change_files(host, &root, &home, args.global, install)?,
     };
     if args.json {
         return output::json(&report);
     }
-    let verb = if install { "installed" } else { "removed" };
-    let mut text = if report.hooks.events.is_empty() {
-        format!(
-            "hooks: nothing to change in {} (trail's hooks were already {})\n",
-            path.display(),
-            if install { "there" } else { "absent" }
-        )
+    output::text(&report.describe(&path, install))
+}
+
+/// The host `--agent` names, and where it keeps its hook settings.
+fn host_of(agent: &str) -> Result<(&'static HostSpec, SettingsPath), CliError> {
+    match agent {
+        "claude-code" | "claude" => Ok((&claude::CLAUDE, claude::settings_path)),
+        "codex" => Ok((&codex::CODEX, codex::hooks_path)),
+        other => Err(CliError::usage(format!(
+            "--agent {other}: trail knows claude-code and codex"
+        ))),
+    }
+}
+
+/// What the host runs for each hook: this binary by its canonical path (quoted when the path
+/// holds whitespace, as the host hands the command to a shell), then `hook <host>`.
+fn hook_command(host: &HostSpec) -> std::io::Result<String> {
+    let exe = std::env::current_exe()?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let exe = exe.display().to_string();
+    let program = if exe.contains(char::is_whitespace) {
+        format!("\"{exe}\"")
     } else {
-        format!(
-            "hooks: {verb} trail's hooks for {} in {}\n",
-            report.hooks.events.join(", "),
-            path.display()
-        )
+        exe
     };
-    for f in &report.files {
-        text.push_str(&format!(
-            "{}: {} {}\n",
-            f.what,
-            if f.changed { verb } else { "unchanged" },
-            f.path.display()
-        ));
+    Ok(format!("{program} hook {}", host.word))
+}
+
+/// The files besides the hook settings: the `/edge` slash command (Claude Code only), and, in a
+/// project, the instruction block and the git-ignore for `.trail/state`.
+fn change_files(
+    host: &HostSpec,
+    root: &Path,
+    home: &Path,
+    global: bool,
+    install: bool,
+) -> Result<Vec<FileChange>, InstallError> {
+    let mut changed = Vec::new();
+    let claude_host = host.word == "claude-code";
+    if claude_host {
+        let base = if global { home } else { root }.join(".claude");
+        let path = base.join("commands").join("edge.md");
+        changed.push(FileChange {
+            changed: if install {
+                files::install_command(&path)?
+            } else {
+                files::uninstall_command(&path)?
+            },
+            path,
+            what: "the /edge slash command",
+        });
     }
-    if install && host.word == "codex" {
-        text.push_str("Codex runs these hooks only in a trusted project with reviewed hooks: open `codex` here once and trust the project and its hooks (or set [projects.\"<dir>\"] trust_level = \"trusted\" in ~/.codex/config.toml and review them with /hooks).\n");
+    if global {
+        return Ok(changed);
     }
-    output::text(&text)
+    let path = root.join(if claude_host {
+        "CLAUDE.md"
+    } else {
+        "AGENTS.md"
+    });
+    changed.push(FileChange {
+        changed: if install {
+            files::install_block(&path)?
+        } else {
+            files::uninstall_block(&path)?
+        },
+        path,
+        what: "the instruction block",
+    });
+    let path = trail_core::layout::Layout::new(root).gitignore();
+    changed.push(FileChange {
+        changed: gitignore(root, &path, install)?,
+        path,
+        what: "git-ignore for .trail/state",
+    });
+    Ok(changed)
+}
+
+impl Report {
+    /// One line for the hooks in `settings`, one per other file, and for Codex what the person
+    /// still has to do before it runs them.
+    fn describe(&self, settings: &Path, install: bool) -> String {
+        let verb = if install { "installed" } else { "removed" };
+        let mut text = if self.hooks.events.is_empty() {
+            format!(
+                "hooks: nothing to change in {} (trail's hooks were already {})\n",
+                settings.display(),
+                if install { "there" } else { "absent" }
+            )
+        } else {
+            format!(
+                "hooks: {verb} trail's hooks for {} in {}\n",
+                self.hooks.events.join(", "),
+                settings.display()
+            )
+        };
+        for f in &self.files {
+            text.push_str(&format!(
+                "{}: {} {}\n",
+                f.what,
+                if f.changed { verb } else { "unchanged" },
+                f.path.display()
+            ));
+        }
+        if install && self.agent == "codex" {
+            text.push_str("Codex runs these hooks only in a trusted project with reviewed hooks: open `codex` here once and trust the project and its hooks (or set [projects.\"<dir>\"] trust_level = \"trusted\" in ~/.codex/config.toml and review them with /hooks).\n");
+        }
+        text
+    }
 }
 
 fn gitignore(root: &Path, p: &Path, install: bool) -> Result<bool, InstallError> {
@@ -179,5 +202,42 @@ fn gitignore(root: &Path, p: &Path, install: bool) -> Result<bool, InstallError>
         Ok(true)
     } else {
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(agent: &str, events: &[&str], changed: bool) -> Report {
+        Report {
+            agent: agent.into(),
+            hooks: trail_core::install::Change {
+                path: "/p/hooks.json".into(),
+                events: events.iter().map(|e| e.to_string()).collect(),
+                written: !events.is_empty(),
+            },
+            files: vec![FileChange {
+                path: "/p/AGENTS.md".into(),
+                what: "the instruction block",
+                changed,
+            }],
+        }
+    }
+
+    #[test]
+    fn the_report_names_each_file_and_tells_codex_users_to_trust_the_project() {
+        let text = report("codex", &["SessionStart", "Stop"], true)
+            .describe(Path::new("/p/hooks.json"), true);
+        assert!(text.starts_with(
+            "hooks: installed trail's hooks for SessionStart, Stop in /p/hooks.json\n\
+             the instruction block: installed /p/AGENTS.md\n\
+             Codex runs these hooks only in a trusted project"
+        ));
+        assert_eq!(
+            report("claude-code", &[], false).describe(Path::new("/p/hooks.json"), false),
+            "hooks: nothing to change in /p/hooks.json (trail's hooks were already absent)\n\
+             the instruction block: unchanged /p/AGENTS.md\n"
+        );
     }
 }

@@ -55,11 +55,7 @@ pub fn run(args: &TranscriptArgs) -> CliResult {
         ));
     }
     if let Some(sum) = &t.summary {
-        let short: String = sum.chars().take(600).collect();
-        s.push_str(&format!(
-            "summary:\n{short}{}\n",
-            if sum.chars().count() > 600 { "…" } else { "" }
-        ));
+        s.push_str(&format!("summary:\n{}\n", trail_core::text::cut(sum, 600)));
     }
     if !t.bad_lines.is_empty() {
         s.push_str(&format!("unreadable lines: {:?}\n", t.bad_lines));

@@ -5,7 +5,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
-use trail_core::config::{Config, Origin, Refused, SettingKey, project_config_path};
+use trail_core::config::{Config, Origin, ProjectFile, Refused, SettingKey, project_config_path};
 use trail_core::secrets::key::Key;
 use trail_core::time::Ts;
 use trail_core::trust::{self, Status, TrustStore};
@@ -58,7 +58,7 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
             project_config_path(&c.project_root.value).display()
         )));
     };
-    let sha = trust::sha256_hex(&file.bytes);
+    let sha = trail_core::text::sha256_hex(&file.bytes);
     if file.sensitive.is_empty() || file.trust == Status::Trusted {
         let why = if file.sensitive.is_empty() {
             "it holds no setting that needs trust; all of it counts already"
@@ -74,30 +74,7 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
         return output::text(&format!("{}: {why}\n", file.path.display()));
     }
 
-    let mut shown = format!(
-        "{} (sha256 {}…)\n{}trusting it lets these settings count:\n",
-        file.path.display(),
-        &sha[..16],
-        if file.trust == Status::Changed {
-            "it changed since you trusted it; "
-        } else {
-            ""
-        }
-    );
-    let w = file
-        .sensitive
-        .iter()
-        .map(|(k, _)| k.name().len())
-        .max()
-        .unwrap_or(0);
-    for (k, v) in &file.sensitive {
-        shown.push_str(&format!(
-            "  {:w$} = {v:?}\n  {:w$}   ({})\n",
-            k.name(),
-            "",
-            what_it_does(*k)
-        ));
-    }
+    let shown = what_trust_changes(&file, &sha);
     // Shown on stderr in JSON mode, so the person sees it whatever reads stdout.
     if args.json {
         eprint!("{shown}");
@@ -129,6 +106,35 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
         "trusted (recorded in {}); any change to the file voids it\n",
         store.path().display()
     ))
+}
+
+/// The file, its digest, and each setting that trusting it lets count, with what it does.
+fn what_trust_changes(file: &ProjectFile, sha: &str) -> String {
+    let mut shown = format!(
+        "{} (sha256 {}…)\n{}trusting it lets these settings count:\n",
+        file.path.display(),
+        &sha[..16],
+        if file.trust == Status::Changed {
+            "it changed since you trusted it; "
+        } else {
+            ""
+        }
+    );
+    let w = file
+        .sensitive
+        .iter()
+        .map(|(k, _)| k.name().len())
+        .max()
+        .unwrap_or(0);
+    for (k, v) in &file.sensitive {
+        shown.push_str(&format!(
+            "  {:w$} = {v:?}\n  {:w$}   ({})\n",
+            k.name(),
+            "",
+            what_it_does(*k)
+        ));
+    }
+    shown
 }
 
 /// Ask on the terminal. Not a terminal: no answer, so no trust.
@@ -170,7 +176,7 @@ fn list(store: &TrustStore, key: Option<&Key>, json: bool) -> CliResult {
                 _ if !key.is_some_and(|k| e.is_genuine(k)) => {
                     "not made by `trail trust` with your key (not in effect)"
                 }
-                Ok(b) if trust::sha256_hex(&b) == e.sha256 => "trusted",
+                Ok(b) if trail_core::text::sha256_hex(&b) == e.sha256 => "trusted",
                 Ok(_) => "changed since trusted (not in effect)",
                 Err(_) => "missing",
             };

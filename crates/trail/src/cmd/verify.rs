@@ -3,17 +3,43 @@
 use std::io::Write;
 use std::time::Instant;
 
+use trail_core::ledger::verify::{Finding, Problem, Report};
+
 use crate::cli::VerifyArgs;
 use crate::context::Context;
 use crate::error::{CliError, CliResult};
 use crate::output;
 
 pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
+    let report = verify_showing_progress(ctx)?;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct J<'a> {
+            ok: bool,
+            #[serde(flatten)]
+            report: &'a Report,
+        }
+        output::json(&J {
+            ok: report.ok(),
+            report: &report,
+        })?;
+    } else {
+        output::text(&describe(&report))?;
+    }
+    if report.ok() {
+        Ok(())
+    } else {
+        Err(CliError::CheckFailed)
+    }
+}
+
+/// A long scan shows progress, on a terminal only and at most ten times a second, and wipes it
+/// before the result is printed.
+fn verify_showing_progress(ctx: &Context) -> CliResult<Report> {
     let tty = output::stderr_is_tty();
     let started = Instant::now();
     let mut last_draw = Instant::now();
     let mut progress = |done: u64, total: u64| {
-        // A long scan shows progress, on a terminal only and at most ten times a second.
         if tty && total > 8 << 20 && last_draw.elapsed().as_millis() >= 100 {
             last_draw = Instant::now();
             let pct = done * 100 / total.max(1);
@@ -28,92 +54,83 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
     if tty && started.elapsed().as_millis() >= 100 {
         eprint!("\r{:40}\r", "");
     }
-    if args.json {
-        #[derive(serde::Serialize)]
-        struct J<'a> {
-            ok: bool,
-            #[serde(flatten)]
-            report: &'a trail_core::ledger::verify::Report,
-        }
-        output::json(&J {
-            ok: report.ok(),
-            report: &report,
-        })?;
-    } else {
-        let mut s = String::new();
-        for f in &report.findings {
-            let ts =
-                f.ts.as_deref()
-                    .map(|t| format!(" [{t}]"))
-                    .unwrap_or_default();
-            let kind = serde_json::to_value(f.problem)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
-            s.push_str(&format!(
-                "{} @{}: {kind}{ts}: {}\n",
-                f.file, f.offset, f.detail
-            ));
-        }
-        let a = &report.anchor;
-        if report.ok() {
-            s.push_str(&format!(
-                "ok: {} records in {} segment(s), {} sealed, chain intact{}\n",
-                report.records,
-                report.segments,
-                report.sealed,
-                if a.status == "anchored" {
-                    ", head anchored"
-                } else {
-                    ""
-                }
-            ));
-        } else {
-            s.push_str(&format!(
-                "FAILED: {} problem(s) in {} records\n",
-                report.findings.len(),
-                report.records
-            ));
-        }
-        if a.not_yet_anchored > 0 {
-            s.push_str(&format!(
-                "note: the last {} record(s) are sealed and chained but not anchored yet (a writer \
-                 stopped between writing and anchoring); the next append anchors them\n",
-                a.not_yet_anchored
-            ));
-        }
-        if let Some(n) = a.adopted {
-            s.push_str(&format!(
-                "note: anchoring began after {n} record(s) the stream already held; those were \
-                 anchored as found (an anchor that was deleted restarts this way)\n"
-            ));
-        }
-        use trail_core::ledger::verify::Problem;
-        if report.findings.iter().any(|f| {
-            matches!(
-                f.problem,
-                Problem::Rewritten
-                    | Problem::Truncated
-                    | Problem::AnchorForged
-                    | Problem::Unanchored
-            )
-        }) {
-            s.push_str(
-                "hint: keep a copy of stream/ as evidence; once you have looked, deleting \
-                 stream/pulses.anchor lets the next append anchor the stream as it now stands\n",
-            );
-        }
-        if report.pending_intents > 0 {
-            s.push_str(&format!(
-                "note: {} pending intent file(s) from interrupted writers; the next `trail pulse` appends them\n",
-                report.pending_intents
-            ));
-        }
-        output::text(&s)?;
-    }
+    Ok(report)
+}
+
+/// One line per finding, the verdict, then what the person should know or do next.
+fn describe(report: &Report) -> String {
+    let mut s: String = report.findings.iter().map(finding_line).collect();
     if report.ok() {
-        Ok(())
+        s.push_str(&format!(
+            "ok: {} records in {} segment(s), {} sealed, chain intact{}\n",
+            report.records,
+            report.segments,
+            report.sealed,
+            if report.anchor.status == "anchored" {
+                ", head anchored"
+            } else {
+                ""
+            }
+        ));
     } else {
-        Err(CliError::CheckFailed)
+        s.push_str(&format!(
+            "FAILED: {} problem(s) in {} records\n",
+            report.findings.len(),
+            report.records
+        ));
     }
+    s.push_str(&notes(report));
+    s
+}
+
+/// `FILE @OFFSET: kind [ts]: detail`, the kind as it is named in `--json`.
+fn finding_line(f: &Finding) -> String {
+    let ts =
+        f.ts.as_deref()
+            .map(|t| format!(" [{t}]"))
+            .unwrap_or_default();
+    let kind = serde_json::to_value(f.problem)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    format!("{} @{}: {kind}{ts}: {}\n", f.file, f.offset, f.detail)
+}
+
+/// What is not a failure but needs saying (records awaiting their anchor, an anchor adopted
+/// midway, intents waiting to be appended), and how to keep evidence of a tampered stream.
+fn notes(report: &Report) -> String {
+    let a = &report.anchor;
+    let mut s = String::new();
+    if a.not_yet_anchored > 0 {
+        s.push_str(&format!(
+            "note: the last {} record(s) are sealed and chained but not anchored yet (a writer \
+             stopped between writing and anchoring); the next append anchors them\n",
+            a.not_yet_anchored
+        ));
+    }
+    if let Some(n) = a.adopted {
+        s.push_str(&format!(
+            "note: anchoring began after {n} record(s) the stream already held; those were \
+             anchored as found (an anchor that was deleted restarts this way)\n"
+        ));
+    }
+    let tampered = report.findings.iter().any(|f| {
+        matches!(
+            f.problem,
+            Problem::Rewritten | Problem::Truncated | Problem::AnchorForged | Problem::Unanchored
+        )
+    });
+    if tampered {
+        s.push_str(
+            "hint: keep a copy of stream/ as evidence; once you have looked, deleting \
+             stream/pulses.anchor lets the next append anchor the stream as it now stands\n",
+        );
+    }
+    if report.pending_intents > 0 {
+        s.push_str(&format!(
+            "note: {} pending intent file(s) from interrupted writers; the next `trail pulse` appends them\n",
+            report.pending_intents
+        ));
+    }
+    s
 }

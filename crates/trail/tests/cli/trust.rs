@@ -208,7 +208,7 @@ fn a_trust_record_written_without_the_key_does_not_count() {
     std::fs::create_dir_all(store.parent().unwrap()).unwrap();
     let forged = serde_json::json!({"version": 1, "trusted": [{
         "path": key_path,
-        "sha256": trail_core::trust::sha256_hex(text.as_bytes()),
+        "sha256": trail_core::text::sha256_hex(text.as_bytes()),
         "trusted_at": "2026-01-01T00:00:00Z",
         "mac": "0".repeat(64),
     }]});

@@ -32,6 +32,15 @@ const AFTERNOON: &str = r#"{"type":"user","isSidechain":false,"message":{"role":
 {"type":"user","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"u2","content":"test result: ok. 14 passed"}]}}
 "#;
 
+/// The demo's fixed day, so that the chapter reads the same on every run.
+const MORNING_AT: &str = "2026-11-25T10:30:00.000Z";
+const EVENING_AT: &str = "2026-11-25T17:45:00.000Z";
+const NEXT_DAY_AT: &str = "2026-11-26T08:00:00.000Z";
+
+fn at(ts: &str) -> Ts {
+    Ts::parse_strict(ts).expect("valid timestamp")
+}
+
 /// Run the chapter in `project` (a directory of the demo's; `.trail/` is created in it), numbering
 /// its steps from `first_step`, and hand each piece of text to `say`. Returns the next step number.
 /// Fails with `CliError::CheckFailed` if the MEMORY.md it wrote does not verify.
@@ -41,19 +50,27 @@ pub fn dream_chapter(
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<usize> {
     let redactor = Redactor::builtin();
-    let mut step = first_step;
-    // A fixed day, so that the chapter reads the same on every run.
-    let morning = Ts::parse_strict("2026-11-25T10:30:00.000Z").expect("valid timestamp");
-    let evening = Ts::parse_strict("2026-11-25T17:45:00.000Z").expect("valid timestamp");
-    let next_day = Ts::parse_strict("2026-11-26T08:00:00.000Z").expect("valid timestamp");
+    let daily = a_day_of_sessions(project, first_step, redactor, say)?;
+    let memory = the_dream(project, first_step + 1, redactor, say)?;
+    every_bullet_verified(first_step + 2, &daily, &memory, say)?;
+    a_second_dream_skips(project, redactor, say)?;
+    Ok(first_step + 3)
+}
 
+/// Two sessions and a note flushed to daily memory; returns the day's file.
+fn a_day_of_sessions(
+    project: &Path,
+    step: usize,
+    redactor: &Redactor,
+    say: &mut dyn FnMut(&str) -> CliResult,
+) -> CliResult<String> {
     say(&format!(
         "{step}. Memory: a day of sessions. Each session end (and each compaction) flushes what \
          happened to daily memory, extractively, redacted:\n"
     ))?;
-    for (name, text, at) in [
-        ("morning-session", MORNING, morning),
-        ("afternoon-session", AFTERNOON, evening),
+    for (name, text, ts) in [
+        ("morning-session", MORNING, MORNING_AT),
+        ("afternoon-session", AFTERNOON, EVENING_AT),
     ] {
         let t = trail_core::transcript::parse(text);
         let done = flush(
@@ -61,7 +78,7 @@ pub fn dream_chapter(
             &t,
             Trigger::SessionEnd,
             Some(name),
-            at,
+            at(ts),
             redactor,
             &mut Vec::new(),
             &mut |_| Ok(()),
@@ -76,7 +93,7 @@ pub fn dream_chapter(
         ))?;
     }
     let note = "Rounding happens per line instead of per order; round once per order total";
-    let src = remember(project, note, evening, redactor, &mut |_| Ok(()))?;
+    let src = remember(project, note, at(EVENING_AT), redactor, &mut |_| Ok(()))?;
     say(&format!("  $ trail remember '{note}'  → {src}\n\n"))?;
     let daily = memory_dir(project).join("2026-11-25.md");
     let text = std::fs::read_to_string(&daily)?;
@@ -84,26 +101,22 @@ pub fn dream_chapter(
         "  .trail/memory/2026-11-25.md:\n\n{}\n",
         indent(&text)
     ))?;
-    step += 1;
+    Ok(text)
+}
 
+/// The next morning's dream, its diary and the MEMORY.md it wrote; returns that MEMORY.md.
+fn the_dream(
+    project: &Path,
+    step: usize,
+    redactor: &Redactor,
+    say: &mut dyn FnMut(&str) -> CliResult,
+) -> CliResult<String> {
     say(&format!(
         "{step}. The next morning, `trail dream` consolidates the last 3 daily files into \
          .trail/MEMORY.md. Here with the offline extractive provider (no LLM): facts merged and \
          deduplicated, each with its source line, then every bullet checked by the verifier:\n"
     ))?;
-    let provider = Extractive;
-    let report = dream::dream(
-        project,
-        &Options {
-            lookback: dream::DEFAULT_LOOKBACK,
-            force: false,
-            dry_run: false,
-            now: next_day,
-            redactor,
-        },
-        &provider as &dyn Provider,
-        &mut |_| {},
-    )?;
+    let report = dream_next_morning(project, redactor)?;
     if report.status != Status::Written {
         return Err(CliError::Failed {
             message: format!(
@@ -130,13 +143,38 @@ pub fn dream_chapter(
     ))?;
     let memory = std::fs::read_to_string(&report.memory_path)?;
     say(&format!("  .trail/MEMORY.md:\n\n{}\n", indent(&memory)))?;
-    step += 1;
+    Ok(memory)
+}
 
+fn dream_next_morning(project: &Path, redactor: &Redactor) -> CliResult<dream::Report> {
+    let options = Options {
+        lookback: dream::DEFAULT_LOOKBACK,
+        force: false,
+        dry_run: false,
+        now: at(NEXT_DAY_AT),
+        redactor,
+    };
+    Ok(dream::dream(
+        project,
+        &options,
+        &Extractive as &dyn Provider,
+        &mut |_| {},
+    )?)
+}
+
+/// Every bullet of the dream's MEMORY.md is supported by the day's file, and a fabricated one
+/// would not be: the demo fails if either is not so.
+fn every_bullet_verified(
+    step: usize,
+    daily: &str,
+    memory: &str,
+    say: &mut dyn FnMut(&str) -> CliResult,
+) -> CliResult {
     let sources = [Source {
         name: "memory/2026-11-25.md",
-        text: &text,
+        text: daily,
     }];
-    let checks = verify(&memory, &sources);
+    let checks = verify(memory, &sources);
     let bad = checks
         .iter()
         .filter(|c| c.verdict == Verdict::Unsupported)
@@ -151,23 +189,20 @@ pub fn dream_chapter(
     if bad > 0 || fake.first().map(|c| &c.verdict) != Some(&Verdict::Unsupported) {
         return Err(CliError::CheckFailed);
     }
-    let again = dream::dream(
-        project,
-        &Options {
-            lookback: dream::DEFAULT_LOOKBACK,
-            force: false,
-            dry_run: false,
-            now: next_day,
-            redactor,
-        },
-        &provider as &dyn Provider,
-        &mut |_| {},
-    )?;
+    Ok(())
+}
+
+/// Nothing changed in the window since the dream: a second one skips.
+fn a_second_dream_skips(
+    project: &Path,
+    redactor: &Redactor,
+    say: &mut dyn FnMut(&str) -> CliResult,
+) -> CliResult {
+    let again = dream_next_morning(project, redactor)?;
     say(&format!(
         "  $ trail dream  (again)  → skipped: {}\n\n",
         again.reason.unwrap_or_default()
-    ))?;
-    Ok(step + 1)
+    ))
 }
 
 #[cfg(test)]
