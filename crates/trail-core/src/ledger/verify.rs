@@ -6,10 +6,12 @@ use std::fs::File;
 
 use serde::Serialize;
 
-use super::anchor::{Anchor, Found};
+use super::anchor::{self, Anchor, Found};
+use super::error::{LedgerError, Result};
 use super::frame::{self, Digest, Frame, Seal};
+use super::handle::{Ledger, STREAM_FILE};
+use super::intent;
 use super::reader::ForwardReader;
-use super::store::{Ledger, LedgerError, Result};
 use crate::time::Ts;
 
 /// What is wrong with a record.
@@ -96,9 +98,9 @@ impl Ledger {
     /// Read every segment (archives, then the stream) as one chain and report each problem.
     /// `progress` is called with (bytes done, bytes total) as the scan goes.
     pub fn verify(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
-        let found = self
-            .read_anchor()
-            .map_err(LedgerError::io("read", &self.anchor_path()))?;
+        let anchor_path = self.anchor_path();
+        let found = anchor::read(&self.lock_path(), &anchor_path, &self.opts.secrets_dir)
+            .map_err(LedgerError::io("read", &anchor_path))?;
         let anchor = match &found {
             Found::Valid(a) => Some(a.clone()),
             _ => None,
@@ -150,17 +152,7 @@ impl Ledger {
             done_before += len;
         }
         self.check_anchor(&found, &chain, &mut report);
-        report.pending_intents = std::fs::read_dir(self.stream_dir())
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter(|e| {
-                        e.file_name()
-                            .to_string_lossy()
-                            .starts_with("pulses.intent.")
-                    })
-                    .count()
-            })
-            .unwrap_or(0);
+        report.pending_intents = intent::count(&self.stream_dir());
         Ok(report)
     }
 
@@ -310,8 +302,8 @@ impl Ledger {
 impl Ledger {
     /// Compare the anchor with what the scan found (see the module docs of `anchor`).
     fn check_anchor(&self, found: &Found, chain: &Chain, report: &mut Report) {
-        let anchor_file = super::anchor::FILE_NAME;
-        let stream_file = super::store::STREAM_FILE;
+        let anchor_file = anchor::FILE_NAME;
+        let stream_file = STREAM_FILE;
         let push = |report: &mut Report, file: &str, offset, problem, detail: String| {
             report
                 .findings
