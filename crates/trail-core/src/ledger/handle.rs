@@ -87,6 +87,13 @@ impl Ledger {
         }
     }
 
+    /// The same ledger, calling `sink` with a one-line message on a lock alert.
+    #[must_use]
+    pub fn with_alert_sink(mut self, sink: AlertFn) -> Ledger {
+        self.opts.alert_sink = Some(sink);
+        self
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
