@@ -20,6 +20,8 @@
 pub mod anchor;
 pub mod append;
 pub mod archive;
+#[doc(hidden)]
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod frame;
