@@ -15,10 +15,10 @@ impl Context {
     pub fn load() -> CliResult<Context> {
         let config = Config::load()?;
         crate::cmd::trust::warn_refused(&config);
-        let mut opts = config.ledger_options();
         // Lock alerts reach the person at the terminal on stderr.
-        opts.alert_sink = Some(Arc::new(|msg: &str| eprintln!("{msg}")));
-        let ledger = Ledger::open(config.home.value.clone(), opts);
+        let ledger = config
+            .ledger()
+            .with_alert_sink(Arc::new(|msg: &str| eprintln!("{msg}")));
         Ok(Context { ledger })
     }
 }

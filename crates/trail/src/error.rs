@@ -4,7 +4,7 @@ use std::io;
 use std::process::ExitCode;
 
 use trail_core::config::ConfigError;
-use trail_core::ledger::store::LedgerError;
+use trail_core::ledger::LedgerError;
 use trail_core::llm::{KEY_VAR, LlmError};
 use trail_core::state::StateError;
 

@@ -35,7 +35,7 @@ pub use parse::{
 pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
 
 use crate::gate::custom::UserRule;
-use crate::ledger::LedgerOptions;
+use crate::ledger::{Ledger, LedgerOptions};
 use crate::secrets::RuleSpec;
 use crate::trust::{self, TrustStore};
 use admit::{FileSource, ProjectTrust};
@@ -410,7 +410,7 @@ impl Config {
     }
 
     /// Ledger options from this configuration.
-    pub fn ledger_options(&self) -> LedgerOptions {
+    fn ledger_options(&self) -> LedgerOptions {
         let mut o = LedgerOptions::new(self.secrets_dir.value.clone());
         o.rotate_bytes = self.rotate_bytes.value;
         o.alert_after = self.alert_after.value;
@@ -418,6 +418,11 @@ impl Config {
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
         o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
         o
+    }
+
+    /// The ledger this configuration names: the one way commands and hooks open it.
+    pub fn ledger(&self) -> Ledger {
+        Ledger::open(self.home.value.clone(), self.ledger_options())
     }
 }
 
@@ -716,6 +721,28 @@ mod tests {
         vars.insert("HOME", home.path().display().to_string());
         let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
         assert_eq!(c.home.value, home.path().join(".leger"));
+    }
+
+    #[test]
+    fn the_ledger_opens_at_the_home_with_every_ledger_setting() {
+        let home = tempfile::tempdir().unwrap();
+        user_file(
+            home.path(),
+            "[ledger]\nrotate_bytes = \"2MB\"\nalert_after = \"750ms\"\nalert_command = \"true\"\n\n\
+             [[secrets.rules]]\nname = \"acme-token\"\nregex = \"acme_[0-9a-f]{32}\"\n\
+             example = \"acme_0123456789abcdef0123456789abcdef\"\n",
+        );
+        let c = Config::load_from(&env_with(home.path(), "TRAIL_MAX_RECORDS", "40")).unwrap();
+        let ledger = c.ledger();
+        let o = ledger.options();
+        assert_eq!(ledger.root(), home.path().join(".ledger"));
+        assert_eq!(o.rotate_bytes, 2 * 1024 * 1024);
+        assert_eq!(o.alert_after, Duration::from_millis(750));
+        assert_eq!(o.alert_command.as_deref(), Some("true"));
+        assert_eq!(o.max_records, 40);
+        assert_eq!(o.secrets_dir, home.path().join(".secrets"));
+        assert_eq!(o.extra_rules.len(), 1);
+        assert!(o.anchor && o.alert_sink.is_none());
     }
 
     #[test]

@@ -59,10 +59,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::append::WriterState;
+use super::archive;
 use super::frame::{self, Digest, Frame, Seal};
 use super::reader::{ForwardReader, ReverseReader};
-use super::store::Ledger;
 use crate::fsutil;
 use crate::secrets::key::Key;
 
@@ -281,59 +280,65 @@ fn open_anchor(path: &Path, create: bool) -> io::Result<File> {
     Ok(f)
 }
 
-impl Ledger {
-    pub fn anchor_path(&self) -> PathBuf {
-        self.stream_dir().join(FILE_NAME)
-    }
+/// Read the anchor at `path` for `verify`, under a shared lock on the stream (`lock`) so no
+/// writer is halfway through a slot. The key is only read from `secrets_dir`, never made.
+pub(crate) fn read(lock: &Path, path: &Path, secrets_dir: &Path) -> io::Result<Found> {
+    let _shared = match File::open(lock) {
+        Ok(f) => {
+            f.lock_shared()?;
+            Some(f)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let file = match open_anchor(path, false) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Missing),
+        Err(e) => return Err(e),
+    };
+    let key = match Key::load(secrets_dir) {
+        Ok(Some(k)) => k,
+        Ok(None) => {
+            return Ok(Found::NoKey(format!(
+                "{} does not exist",
+                crate::secrets::key::path(secrets_dir).display()
+            )));
+        }
+        Err(e) => return Ok(Found::NoKey(e.to_string())),
+    };
+    read_slots(&file, &key)
+}
 
-    /// Read the anchor for `verify`, under a shared lock on the stream so no writer is halfway
-    /// through a slot. The key is only read, never made.
-    pub(crate) fn read_anchor(&self) -> io::Result<Found> {
-        let _shared = match File::open(self.lock_path()) {
-            Ok(f) => {
-                f.lock_shared()?;
-                Some(f)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e),
-        };
-        let file = match open_anchor(&self.anchor_path(), false) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Missing),
-            Err(e) => return Err(e),
-        };
-        let key = match Key::load(&self.opts.secrets_dir) {
-            Ok(Some(k)) => k,
-            Ok(None) => {
-                return Ok(Found::NoKey(format!(
-                    "{} does not exist",
-                    crate::secrets::key::path(&self.opts.secrets_dir).display()
-                )));
-            }
-            Err(e) => return Ok(Found::NoKey(e.to_string())),
-        };
-        read_slots(&file, &key)
-    }
+/// The files a writer's anchor is kept with.
+pub(crate) struct Site<'a> {
+    /// The anchor file.
+    pub anchor: PathBuf,
+    /// The live stream and the archive directory, to check that the stream continues from
+    /// the anchored head.
+    pub stream: PathBuf,
+    pub archive_dir: PathBuf,
+    /// Where the key is.
+    pub secrets_dir: &'a Path,
+}
 
+impl AnchorWriter {
     /// Name `head` (a record ending at `end` of the live stream) in the anchor, if the stream
-    /// continues from the current anchor through `base` (see the module docs). Called under the
-    /// stream lock, after the records are durable.
-    pub(crate) fn advance_anchor(
-        &self,
-        st: &mut WriterState,
+    /// continues from the current anchor through `base` (steps 1 to 3 of the module docs).
+    /// `slot` keeps the writer's open anchor between calls. Called under the stream lock, after
+    /// the records are durable.
+    pub(crate) fn advance(
+        slot: &mut Option<AnchorWriter>,
+        site: &Site<'_>,
         base: Base,
         head: Digest,
         end: u64,
     ) -> Result<(), Skipped> {
-        if !self.opts.anchor {
-            return Ok(());
-        }
         let unavailable = |e: io::Error| Skipped::Unavailable(e.to_string());
-        let w = self.anchor_writer(st).map_err(unavailable)?;
+        let w = AnchorWriter::current(slot, site).map_err(unavailable)?;
         let since = match read_slots(&w.file, &w.key).map_err(unavailable)? {
             Found::Valid(a) => {
                 let named = Some(a.head) == base.digest && a.end == base.len;
-                if !named && !self.follows(&a, base) {
+                if !named && !follows(&a, base, site) {
                     return Err(Skipped::Diverged);
                 }
                 Some(a)
@@ -362,50 +367,54 @@ impl Ledger {
             .map_err(unavailable)
     }
 
-    /// This writer's anchor file (still the one at the path) and key.
-    fn anchor_writer<'s>(&self, st: &'s mut WriterState) -> io::Result<&'s AnchorWriter> {
-        let path = self.anchor_path();
-        let current = fsutil::identity(&path).ok();
+    /// The writer's anchor file (still the one at the path) and key.
+    fn current<'s>(
+        slot: &'s mut Option<AnchorWriter>,
+        site: &Site<'_>,
+    ) -> io::Result<&'s AnchorWriter> {
+        let current = fsutil::identity(&site.anchor).ok();
         // Replaced or removed since (by a person, or someone else): open what is there now.
-        if st.anchor.as_ref().is_none_or(|w| Some(w.id) != current) {
-            let key = match st.anchor.take() {
+        if slot.as_ref().is_none_or(|w| Some(w.id) != current) {
+            let key = match slot.take() {
                 Some(w) => w.key,
-                None => Key::load_or_create(&self.opts.secrets_dir)?,
+                None => Key::load_or_create(site.secrets_dir)?,
             };
-            let file = open_anchor(&path, true)?;
+            let file = open_anchor(&site.anchor, true)?;
             let id = fsutil::identity_of(&file)?;
-            st.anchor = Some(AnchorWriter { key, file, id });
+            *slot = Some(AnchorWriter { key, file, id });
         }
-        st.anchor
-            .as_ref()
+        slot.as_ref()
             .ok_or_else(|| io::Error::other("anchor writer missing"))
     }
+}
 
-    /// Whether every record after the anchored one is sealed and chained, up to `base`: in the
-    /// live stream, or from the newest archive into the live stream (a rotation in between).
-    fn follows(&self, a: &Anchor, base: Base) -> bool {
-        let Ok(Some(live)) = super::reader::open_if_exists(&self.stream_path()) else {
-            return false;
-        };
-        if let Some(d) = chained_from(&live, a.head, a.end, base.len)
-            && Some(d) == base.digest
-        {
-            return true;
-        }
-        let Some(archive) = self.archives().ok().and_then(|v| v.last().cloned()) else {
-            return false;
-        };
-        let Ok(Some(old)) = super::reader::open_if_exists(&archive) else {
-            return false;
-        };
-        let Ok(old_len) = fsutil::size_of(&old) else {
-            return false;
-        };
-        let Some(last) = chained_from(&old, a.head, a.end, old_len) else {
-            return false;
-        };
-        chained_after(&live, Some(last), 0, base.len) == Some(base.digest)
+/// Whether every record after the anchored one is sealed and chained, up to `base`: in the
+/// live stream, or from the newest archive into the live stream (a rotation in between).
+fn follows(a: &Anchor, base: Base, site: &Site<'_>) -> bool {
+    let Ok(Some(live)) = super::reader::open_if_exists(&site.stream) else {
+        return false;
+    };
+    if let Some(d) = chained_from(&live, a.head, a.end, base.len)
+        && Some(d) == base.digest
+    {
+        return true;
     }
+    let Some(archive) = archive::segments(&site.archive_dir)
+        .ok()
+        .and_then(|v| v.last().cloned())
+    else {
+        return false;
+    };
+    let Ok(Some(old)) = super::reader::open_if_exists(&archive) else {
+        return false;
+    };
+    let Ok(old_len) = fsutil::size_of(&old) else {
+        return false;
+    };
+    let Some(last) = chained_from(&old, a.head, a.end, old_len) else {
+        return false;
+    };
+    chained_after(&live, Some(last), 0, base.len) == Some(base.digest)
 }
 
 /// When the record ending at `end` has seal `head`, the seal the chain reaches at `to`.

@@ -279,151 +279,19 @@ pub fn parse_front_yaml(text: &str) -> Result<Record, ParseError> {
 }
 
 fn parse_yaml(text: &str) -> Result<Record, ParseError> {
-    let value: Value = serde_saphyr::from_str(text).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line() as usize, l.column() as usize))
-            .unwrap_or((1, 1));
-        let msg = e.to_string();
-        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-        ParseError::at(line.max(1), column.max(1), first)
-    })?;
-    let Value::Object(map) = value else {
-        return Err(ParseError::at(
-            1,
-            1,
-            "front matter must be a YAML mapping of fields",
-        ));
-    };
-    let field_err = |key: &str, message: String| {
-        let (line, column) = locate_key(text, key);
-        ParseError::at(line, column, message)
-    };
-
-    match map.get("schema") {
-        Some(Value::String(s)) if s == SCHEMA => {}
-        Some(other) => {
-            return Err(field_err(
-                "schema",
-                format!("`schema` must be `{SCHEMA}`, found {}", short(other)),
-            ));
-        }
-        None => return Err(ParseError::at(1, 1, format!("missing `schema: {SCHEMA}`"))),
-    }
-    let ts = match map.get("ts") {
-        Some(Value::String(s)) => {
-            Ts::parse_strict(s).map_err(|e| field_err("ts", format!("`ts`: {e}")))?
-        }
-        Some(other) => {
-            return Err(field_err(
-                "ts",
-                format!("`ts` must be a timestamp, found {}", short(other)),
-            ));
-        }
-        None => return Err(ParseError::at(1, 1, "missing `ts`")),
-    };
-    let kind = match map.get("type") {
-        Some(Value::String(s)) => RecordType::parse(s).ok_or_else(|| {
-            field_err(
-                "type",
-                format!(
-                    "unknown type `{s}`: use pulse, checkpoint, tangent, compaction or handoff"
-                ),
-            )
-        })?,
-        Some(other) => {
-            return Err(field_err(
-                "type",
-                format!("`type` must be a word, found {}", short(other)),
-            ));
-        }
-        None => return Err(ParseError::at(1, 1, "missing `type`")),
-    };
+    let map = yaml_mapping(text)?;
+    check_schema(map.get("schema")).map_err(|e| e.place(text, "schema"))?;
+    let ts = required_ts(map.get("ts")).map_err(|e| e.place(text, "ts"))?;
+    let kind = required_type(map.get("type")).map_err(|e| e.place(text, "type"))?;
     let mut r = Record::new(kind, ts);
-
     for (key, v) in &map {
         let key = key.as_str();
-        let err = |m: String| field_err(key, m);
+        let err = |message: String| at_key(text, key, message);
         match key {
             "schema" | "ts" | "type" => {}
-            "focus" => {
-                let items = match v {
-                    Value::Array(a) => a.clone(),
-                    Value::Object(_) => vec![v.clone()],
-                    Value::Null => vec![],
-                    _ => return Err(err("`focus` must be a list of {proj, topic}".into())),
-                };
-                for (i, item) in items.iter().enumerate() {
-                    let Value::Object(m) = item else {
-                        return Err(err(format!(
-                            "`focus[{i}]` must be a mapping with `proj` and `topic`"
-                        )));
-                    };
-                    let proj = scalar(m.get("proj"))
-                        .ok_or_else(|| err(format!("`focus[{i}].proj` must be text")))?;
-                    let topic = match m.get("topic") {
-                        None | Some(Value::Null) => String::new(),
-                        t => scalar(t)
-                            .ok_or_else(|| err(format!("`focus[{i}].topic` must be text")))?,
-                    };
-                    r.focus.push(Focus { proj, topic });
-                }
-            }
-            "intent" => match v {
-                Value::Object(m) => {
-                    let primary = scalar(m.get("primary"))
-                        .ok_or_else(|| err("`intent.primary` must be text".into()))?;
-                    let summary = match m.get("summary") {
-                        None | Some(Value::Null) => String::new(),
-                        s => {
-                            scalar(s).ok_or_else(|| err("`intent.summary` must be text".into()))?
-                        }
-                    };
-                    r.intent = Some(Intent { primary, summary });
-                }
-                Value::String(s) => {
-                    r.intent = Some(Intent {
-                        primary: s.clone(),
-                        summary: String::new(),
-                    })
-                }
-                Value::Null => {}
-                _ => return Err(err("`intent` must be {primary, summary}".into())),
-            },
-            "status" => match v {
-                Value::Object(m) => {
-                    let confidence = match m.get("confidence") {
-                        None | Some(Value::Null) => None,
-                        Some(Value::String(c)) => Some(Confidence::parse(c).ok_or_else(|| {
-                            err(format!(
-                                "`status.confidence` is `{c}`: use low, medium or high"
-                            ))
-                        })?),
-                        Some(o) => {
-                            return Err(err(format!(
-                                "`status.confidence` must be low, medium or high, found {}",
-                                short(o)
-                            )));
-                        }
-                    };
-                    let blocked = match m.get("blocked") {
-                        None | Some(Value::Null) => false,
-                        Some(Value::Bool(b)) => *b,
-                        Some(o) => {
-                            return Err(err(format!(
-                                "`status.blocked` must be true or false, found {}",
-                                short(o)
-                            )));
-                        }
-                    };
-                    r.status = Some(Status {
-                        confidence,
-                        blocked,
-                    });
-                }
-                Value::Null => {}
-                _ => return Err(err("`status` must be {confidence, blocked}".into())),
-            },
+            "focus" => r.focus = focus(v).map_err(err)?,
+            "intent" => r.intent = intent(v).map_err(err)?,
+            "status" => r.status = status(v).map_err(err)?,
             "next" | "defer" | "files" | "tags" => {
                 let items =
                     string_list(v).ok_or_else(|| err(format!("`{key}` must be a list of text")))?;
@@ -434,33 +302,204 @@ fn parse_yaml(text: &str) -> Result<Record, ParseError> {
                     _ => r.tags = items,
                 }
             }
-            "model_shift" => match v {
-                Value::Object(m) => {
-                    let before = scalar(m.get("before"));
-                    let after = scalar(m.get("after"));
-                    match (before, after) {
-                        (Some(before), Some(after)) => {
-                            r.model_shift = Some(ModelShift { before, after })
-                        }
-                        _ => return Err(err(RecordError::HalfModelShift.to_string())),
-                    }
-                }
-                Value::Null => {}
-                _ => return Err(err("`model_shift` must be {before, after}".into())),
-            },
+            "model_shift" => r.model_shift = model_shift(v).map_err(err)?,
             "archive" => r.archive = scalar(Some(v)),
-            "prev" => {
-                let p = scalar(Some(v)).unwrap_or_default();
-                if p.len() != 64 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(err("`prev` must be a 64-digit sha256 hex digest".into()));
-                }
-                r.prev = Some(p.to_ascii_lowercase());
-            }
+            "prev" => r.prev = Some(prev(v).map_err(err)?),
             // Fields from newer writers are kept on disk (the seal covers them) and ignored here.
             _ => {}
         }
     }
     Ok(r)
+}
+
+/// The front matter as a YAML mapping, or where the YAML breaks.
+fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError> {
+    let value: Value = serde_saphyr::from_str(text).map_err(|e| {
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line() as usize, l.column() as usize))
+            .unwrap_or((1, 1));
+        let msg = e.to_string();
+        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+        ParseError::at(line.max(1), column.max(1), first)
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(ParseError::at(
+            1,
+            1,
+            "front matter must be a YAML mapping of fields",
+        )),
+    }
+}
+
+/// A required field that is wrong: missing (reported at the start) or with a bad value
+/// (reported at its key).
+enum Required {
+    Missing(String),
+    Bad(String),
+}
+
+impl Required {
+    fn place(self, text: &str, key: &str) -> ParseError {
+        match self {
+            Required::Missing(m) => ParseError::at(1, 1, m),
+            Required::Bad(m) => at_key(text, key, m),
+        }
+    }
+}
+
+/// An error about the value of top-level `key`, placed at the key.
+fn at_key(text: &str, key: &str, message: String) -> ParseError {
+    let (line, column) = locate_key(text, key);
+    ParseError::at(line, column, message)
+}
+
+fn check_schema(v: Option<&Value>) -> Result<(), Required> {
+    match v {
+        Some(Value::String(s)) if s == SCHEMA => Ok(()),
+        Some(other) => Err(Required::Bad(format!(
+            "`schema` must be `{SCHEMA}`, found {}",
+            short(other)
+        ))),
+        None => Err(Required::Missing(format!("missing `schema: {SCHEMA}`"))),
+    }
+}
+
+fn required_ts(v: Option<&Value>) -> Result<Ts, Required> {
+    match v {
+        Some(Value::String(s)) => {
+            Ts::parse_strict(s).map_err(|e| Required::Bad(format!("`ts`: {e}")))
+        }
+        Some(other) => Err(Required::Bad(format!(
+            "`ts` must be a timestamp, found {}",
+            short(other)
+        ))),
+        None => Err(Required::Missing("missing `ts`".into())),
+    }
+}
+
+fn required_type(v: Option<&Value>) -> Result<RecordType, Required> {
+    match v {
+        Some(Value::String(s)) => RecordType::parse(s).ok_or_else(|| {
+            Required::Bad(format!(
+                "unknown type `{s}`: use pulse, checkpoint, tangent, compaction or handoff"
+            ))
+        }),
+        Some(other) => Err(Required::Bad(format!(
+            "`type` must be a word, found {}",
+            short(other)
+        ))),
+        None => Err(Required::Missing("missing `type`".into())),
+    }
+}
+
+/// `focus`: a list of `{proj, topic}`, or a single one.
+fn focus(v: &Value) -> Result<Vec<Focus>, String> {
+    let items = match v {
+        Value::Array(a) => a.as_slice(),
+        Value::Object(_) => std::slice::from_ref(v),
+        Value::Null => &[],
+        _ => return Err("`focus` must be a list of {proj, topic}".into()),
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let Value::Object(m) = item else {
+            return Err(format!(
+                "`focus[{i}]` must be a mapping with `proj` and `topic`"
+            ));
+        };
+        let proj =
+            scalar(m.get("proj")).ok_or_else(|| format!("`focus[{i}].proj` must be text"))?;
+        let topic = optional_text(m.get("topic"))
+            .ok_or_else(|| format!("`focus[{i}].topic` must be text"))?;
+        out.push(Focus { proj, topic });
+    }
+    Ok(out)
+}
+
+/// `intent`: `{primary, summary}`, or the primary alone.
+fn intent(v: &Value) -> Result<Option<Intent>, String> {
+    match v {
+        Value::Object(m) => {
+            let primary =
+                scalar(m.get("primary")).ok_or("`intent.primary` must be text".to_string())?;
+            let summary = optional_text(m.get("summary"))
+                .ok_or("`intent.summary` must be text".to_string())?;
+            Ok(Some(Intent { primary, summary }))
+        }
+        Value::String(s) => Ok(Some(Intent {
+            primary: s.clone(),
+            summary: String::new(),
+        })),
+        Value::Null => Ok(None),
+        _ => Err("`intent` must be {primary, summary}".into()),
+    }
+}
+
+/// `status`: `{confidence, blocked}`, both optional.
+fn status(v: &Value) -> Result<Option<Status>, String> {
+    let m = match v {
+        Value::Object(m) => m,
+        Value::Null => return Ok(None),
+        _ => return Err("`status` must be {confidence, blocked}".into()),
+    };
+    let confidence = match m.get("confidence") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(c)) => Some(
+            Confidence::parse(c)
+                .ok_or_else(|| format!("`status.confidence` is `{c}`: use low, medium or high"))?,
+        ),
+        Some(o) => {
+            return Err(format!(
+                "`status.confidence` must be low, medium or high, found {}",
+                short(o)
+            ));
+        }
+    };
+    let blocked = match m.get("blocked") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(o) => {
+            return Err(format!(
+                "`status.blocked` must be true or false, found {}",
+                short(o)
+            ));
+        }
+    };
+    Ok(Some(Status {
+        confidence,
+        blocked,
+    }))
+}
+
+/// `model_shift`: `{before, after}`, both or neither.
+fn model_shift(v: &Value) -> Result<Option<ModelShift>, String> {
+    match v {
+        Value::Object(m) => match (scalar(m.get("before")), scalar(m.get("after"))) {
+            (Some(before), Some(after)) => Ok(Some(ModelShift { before, after })),
+            _ => Err(RecordError::HalfModelShift.to_string()),
+        },
+        Value::Null => Ok(None),
+        _ => Err("`model_shift` must be {before, after}".into()),
+    }
+}
+
+/// `prev`: a sha256 digest in hex, kept in lower case.
+fn prev(v: &Value) -> Result<String, String> {
+    let p = scalar(Some(v)).unwrap_or_default();
+    if p.len() != 64 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err("`prev` must be a 64-digit sha256 hex digest".into());
+    }
+    Ok(p.to_ascii_lowercase())
+}
+
+/// Text that may be left out (empty then); `None` when it is something other than text.
+fn optional_text(v: Option<&Value>) -> Option<String> {
+    match v {
+        None | Some(Value::Null) => Some(String::new()),
+        t => scalar(t),
+    }
 }
 
 fn scalar(v: Option<&Value>) -> Option<String> {
@@ -566,6 +605,87 @@ mod tests {
             "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus: [unclosed\n";
         let e = parse_front(text).unwrap_err();
         assert!(e.line >= 4, "{e}");
+    }
+
+    #[test]
+    fn each_field_error_is_placed_at_its_key() {
+        const HEAD: &str = "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\n";
+        // (front matter after the head, a fragment of the message): each placed at the value of
+        // its key, on line 4 after `key:`, never at the start of the front matter.
+        let cases = [
+            ("focus: 5\n", "`focus` must be a list"),
+            ("focus:\n  - 5\n", "`focus[0]` must be a mapping"),
+            ("focus:\n  - proj: p\n    topic: [x]\n", "`focus[0].topic`"),
+            ("intent: [x]\n", "`intent` must be"),
+            ("intent:\n  summary: s\n", "`intent.primary`"),
+            ("status:\n  confidence: sure\n", "use low, medium or high"),
+            ("status: 3\n", "`status` must be"),
+            ("tags: {a: 1}\n", "`tags` must be a list of text"),
+            ("model_shift:\n  before: a\n", "model_shift"),
+            ("prev: abc\n", "64-digit"),
+        ];
+        for (rest, fragment) in cases {
+            let e = parse_front(&format!("{HEAD}{rest}")).unwrap_err();
+            assert!(e.line == 4 && e.column > 1, "{rest:?}: {e}");
+            assert!(e.message.contains(fragment), "{rest:?}: {e}");
+        }
+        let required = [
+            (
+                "ts: 2025-12-22T21:18:12.483Z\ntype: pulse\n",
+                1,
+                "missing `schema",
+            ),
+            (
+                "schema: other/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\n",
+                1,
+                "`schema` must be",
+            ),
+            ("schema: ledgerpulse/v1\ntype: pulse\n", 1, "missing `ts`"),
+            (
+                "schema: ledgerpulse/v1\nts: yesterday\ntype: pulse\n",
+                2,
+                "`ts`",
+            ),
+            (
+                "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\n",
+                1,
+                "missing `type`",
+            ),
+            (
+                "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: [a]\n",
+                3,
+                "a word",
+            ),
+        ];
+        for (text, line, fragment) in required {
+            let e = parse_front(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.message.contains(fragment), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_yaml_path_reads_the_short_and_empty_shapes() {
+        let text = "schema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\n\
+                    focus: {proj: p}\nintent: just the primary\nstatus: ~\nnext: one\n\
+                    model_shift: ~\nprev: ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789\n\
+                    later_field: kept on disk, ignored here\n";
+        let r = parse_front(text).unwrap();
+        assert_eq!(
+            r.focus,
+            vec![Focus {
+                proj: "p".into(),
+                topic: String::new()
+            }]
+        );
+        let intent = r.intent.unwrap();
+        assert_eq!(
+            (intent.primary.as_str(), intent.summary.as_str()),
+            ("just the primary", "")
+        );
+        assert!(r.status.is_none() && r.model_shift.is_none());
+        assert_eq!(r.next, vec!["one".to_string()]);
+        assert_eq!(r.prev.unwrap(), "abcdef0123456789".repeat(4));
     }
 
     #[test]

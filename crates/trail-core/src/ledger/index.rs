@@ -85,7 +85,7 @@ pub fn plausible<R: ReadAt + ?Sized>(idx: &Index, file: &R, len: u64) -> bool {
 
 /// Extend `idx` (already trusted up to `covered`) to the end of the file.
 /// Returns how many records lie past `covered` (an unsealed last record).
-fn extend(idx: &mut Index, file: &File, len: u64) -> io::Result<usize> {
+pub(crate) fn extend<R: ReadAt + ?Sized>(idx: &mut Index, file: &R, len: u64) -> io::Result<usize> {
     let mut fr = ForwardReader::new(file, idx.covered, len);
     let mut next = fr.next_segment()?;
     while let Some((off, seg)) = next.take() {

@@ -11,18 +11,32 @@
 //! stream/archive/                 rotated segments and torn tails
 //! ```
 
+//!
+//! [`Ledger`] (`handle.rs`) is where every operation starts. The writer's modules call only
+//! downwards: `append` (the seven steps) and `rotate` use `writer` (lock, stamped append,
+//! anchor), which uses `tail` (reserve, scan, repair), `intent` (intent files and orphans),
+//! `anchor` and `archive`; none of those knows `Ledger`.
+
 pub mod anchor;
 pub mod append;
+pub mod archive;
+#[doc(hidden)]
+pub mod check;
+pub mod error;
 pub mod format;
 pub mod frame;
+pub mod handle;
 pub mod index;
+pub mod intent;
 pub mod lock;
 pub mod reader;
 pub mod record;
 pub mod rehydrate;
 pub mod rotate;
-pub mod store;
+pub mod tail;
 pub mod verify;
+pub mod writer;
 
+pub use error::{LedgerError, Result};
+pub use handle::{Ledger, LedgerOptions};
 pub use record::{Confidence, Focus, Intent, ModelShift, Record, RecordType, Status};
-pub use store::{Ledger, LedgerOptions};

@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use std::borrow::Cow;
 
+use super::error::{LedgerError, Result};
 use super::format;
 use super::frame::{Frame, Seal};
+use super::handle::Ledger;
 use super::reader::ReverseReader;
 use super::record::{Focus, Intent, Record, RecordType, Status};
-use super::store::{Ledger, LedgerError, Result};
 
 const FACTS_PER_THREAD: usize = 12;
 const FILES_PER_THREAD: usize = 12;

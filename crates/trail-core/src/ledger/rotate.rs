@@ -8,19 +8,20 @@
 //! 4. move `pulses.log.md.rotating` into place;
 //! 5. write the archive's index and drop the old one.
 //!
-//! After step 2 the rotation is committed: a crash at any later point is rolled forward by the
-//! next writer (`Ledger::finish_rotation`). A crash before it leaves an ordinary stream with
+//! After step 2 the rotation is committed: steps 3 to 5 are `Ledger::finish_rotation`
+//! (`writer.rs`), which every writer also runs when it takes the lock, so a crash at any later
+//! point is rolled forward by the next writer. A crash before it leaves an ordinary stream with
 //! one more compaction record, and the next append simply rotates again.
 
-use std::fs;
 use std::path::PathBuf;
 
-use super::append::Locked;
+use super::archive;
+use super::error::{LedgerError, Result};
 use super::frame;
-use super::index;
+use super::handle::Ledger;
 use super::record::{Intent, Record, RecordType};
 use super::rehydrate::{self, RehydrateOptions};
-use super::store::{Ledger, LedgerError, Result, index_path_for};
+use super::writer::Locked;
 use crate::failpoint;
 use crate::fsutil;
 use crate::time::Ts;
@@ -71,6 +72,7 @@ impl Ledger {
         })
     }
 
+    /// Steps 1 and 2 (see the module docs) under the lock, then the rest.
     pub(crate) fn rotate_locked(&self, locked: &mut Locked) -> Result<Rotated> {
         let state = self.rehydrate(&RehydrateOptions {
             tangents: true,
@@ -89,7 +91,7 @@ impl Ledger {
 
         let archive_dir = self.archive_dir();
         fsutil::ensure_dir(&archive_dir).map_err(LedgerError::io("create", &archive_dir))?;
-        let archive = unique_archive_path(&archive_dir, closing_ts);
+        let archive = archive::segment_path(&archive_dir, closing_ts);
         let rel = format!(
             "archive/{}",
             archive.file_name().unwrap_or_default().to_string_lossy()
@@ -117,58 +119,4 @@ impl Ledger {
             end: head_bytes.len() as u64,
         })
     }
-
-    /// Roll an interrupted rotation forward. Returns whether there was one.
-    pub(crate) fn finish_rotation(&self) -> Result<bool> {
-        let rotating = self.rotating_path();
-        let bytes = match fs::read(&rotating) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-            Err(e) => return Err(LedgerError::io("read", &rotating)(e)),
-        };
-        let frame = frame::Frame::split(0, &bytes);
-        let head = match frame.parse() {
-            Ok(r) if frame.seal == frame::Seal::Valid && r.archive.is_some() => r,
-            _ => {
-                // Cannot happen with an atomic write, but never trust a file blindly.
-                fs::remove_file(&rotating).map_err(LedgerError::io("remove", &rotating))?;
-                return Ok(false);
-            }
-        };
-        let rel = head.archive.unwrap_or_default();
-        let archive = self.stream_dir().join(&rel);
-        let stream = self.stream_path();
-        let dir = self.stream_dir();
-        if stream.exists() && !archive.exists() {
-            fs::rename(&stream, &archive).map_err(LedgerError::io("archive", &stream))?;
-            fsutil::sync_dir(fsutil::parent_dir(&archive))
-                .map_err(LedgerError::io("sync", &archive))?;
-            fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
-        }
-        failpoint::hit("rotate-after-archive");
-        if !stream.exists() {
-            fs::rename(&rotating, &stream).map_err(LedgerError::io("rename", &rotating))?;
-            fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
-        } else {
-            // The stream was already swapped in: only the leftover remains.
-            fs::remove_file(&rotating).map_err(LedgerError::io("remove", &rotating))?;
-        }
-        failpoint::hit("rotate-after-swap");
-        let old_index = self.index_path();
-        let _ = fs::remove_file(&old_index);
-        // The archive's index is a cache: failing to write it costs time later, never data.
-        let _ = index::rebuild(&archive, &index_path_for(&archive));
-        Ok(true)
-    }
-}
-
-fn unique_archive_path(dir: &std::path::Path, ts: Ts) -> PathBuf {
-    let base = format!("pulses-{}", ts.file_stamp());
-    let mut p = dir.join(format!("{base}.log.md"));
-    let mut n = 1;
-    while p.exists() {
-        p = dir.join(format!("{base}-{n}.log.md"));
-        n += 1;
-    }
-    p
 }

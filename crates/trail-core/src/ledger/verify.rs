@@ -2,14 +2,16 @@
 //! head (see [`super::anchor`]): the chain shows a record changed in place, the anchor shows a
 //! history rewritten whole (records dropped, every `prev` and seal recomputed) or cut short.
 
-use std::fs::File;
+use std::io;
 
 use serde::Serialize;
 
-use super::anchor::{Anchor, Found};
+use super::anchor::{self, Anchor, Found};
+use super::error::{LedgerError, Result};
 use super::frame::{self, Digest, Frame, Seal};
-use super::reader::ForwardReader;
-use super::store::{Ledger, LedgerError, Result};
+use super::handle::{Ledger, STREAM_FILE};
+use super::intent;
+use super::reader::{self, ForwardReader, ReadAt};
 use crate::time::Ts;
 
 /// What is wrong with a record.
@@ -77,6 +79,7 @@ impl Report {
     }
 }
 
+/// The chain as the scan has followed it so far, across segments.
 struct Chain {
     prev: Option<Digest>,
     last_ts: Option<Ts>,
@@ -92,17 +95,39 @@ struct Chain {
     live_end: u64,
 }
 
+/// One segment as the scan sees it.
+pub(crate) struct Segment<'a, R: ReadAt + ?Sized> {
+    pub file: &'a R,
+    pub len: u64,
+    /// Its path under `stream/`, as findings name it.
+    pub name: &'a str,
+    /// The live stream (the last segment), where an incomplete last record is a tear, not
+    /// corruption.
+    pub is_live: bool,
+}
+
+/// A verification in progress: the chain followed so far and the report it makes.
+pub(crate) struct Verifier {
+    chain: Chain,
+    pub report: Report,
+}
+
 impl Ledger {
     /// Read every segment (archives, then the stream) as one chain and report each problem.
     /// `progress` is called with (bytes done, bytes total) as the scan goes.
     pub fn verify(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
-        let found = self
-            .read_anchor()
-            .map_err(LedgerError::io("read", &self.anchor_path()))?;
-        let anchor = match &found {
-            Found::Valid(a) => Some(a.clone()),
-            _ => None,
-        };
+        let anchor_path = self.anchor_path();
+        let found = anchor::read(&self.lock_path(), &anchor_path, &self.opts.secrets_dir)
+            .map_err(LedgerError::io("read", &anchor_path))?;
+        let mut v = Verifier::new(&found);
+        self.verify_segments(&mut v, progress)?;
+        v.check_anchor(&found);
+        v.report.pending_intents = intent::count(&self.stream_dir());
+        Ok(v.report)
+    }
+
+    /// Scan every segment that exists, oldest first, as one chain.
+    fn verify_segments(&self, v: &mut Verifier, progress: &mut dyn FnMut(u64, u64)) -> Result<()> {
         let segments = self.segments()?;
         let total: u64 = segments
             .iter()
@@ -110,267 +135,269 @@ impl Ledger {
             .map(|m| m.len())
             .sum();
         let mut done_before = 0;
-        let mut report = Report::default();
-        let mut chain = Chain {
-            prev: None,
-            last_ts: None,
-            sealed_seen: false,
-            head: anchor.as_ref().map(|a| a.head),
-            since: anchor.as_ref().and_then(|a| a.since),
-            found: None,
-            after: 0,
-            since_at: None,
-            live_end: 0,
-        };
-        let n = segments.len();
         for (i, path) in segments.iter().enumerate() {
-            let Some(file) =
-                super::reader::open_if_exists(path).map_err(LedgerError::io("open", path))?
+            let Some(file) = reader::open_if_exists(path).map_err(LedgerError::io("open", path))?
             else {
                 continue;
             };
-            report.segments += 1;
-            let is_live = i + 1 == n;
+            let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
             let name = path
                 .strip_prefix(self.stream_dir())
                 .unwrap_or(path)
                 .display()
                 .to_string();
-            let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
-            self.verify_segment(
-                &file,
+            let segment = Segment {
+                file: &file,
                 len,
-                &name,
-                is_live,
-                &mut chain,
-                &mut report,
-                &mut |d| progress(done_before + d, total),
-            )
-            .map_err(LedgerError::io("read", path))?;
+                name: &name,
+                is_live: i + 1 == segments.len(),
+            };
+            v.segment(&segment, &mut |d| progress(done_before + d, total))
+                .map_err(LedgerError::io("read", path))?;
             done_before += len;
         }
-        self.check_anchor(&found, &chain, &mut report);
-        report.pending_intents = std::fs::read_dir(self.stream_dir())
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter(|e| {
-                        e.file_name()
-                            .to_string_lossy()
-                            .starts_with("pulses.intent.")
-                    })
-                    .count()
-            })
-            .unwrap_or(0);
-        Ok(report)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn verify_segment(
-        &self,
-        file: &File,
-        len: u64,
-        name: &str,
-        is_live: bool,
-        chain: &mut Chain,
-        report: &mut Report,
-        progress: &mut dyn FnMut(u64),
-    ) -> std::io::Result<()> {
-        let mut fr = ForwardReader::new(file, 0, len);
-        let mut pending: Option<(u64, Vec<u8>)> = fr.next_segment()?;
-        let pre = std::mem::take(&mut fr.preamble);
-        let finding = |offset: u64, problem: Problem, ts: Option<Ts>, detail: String| {
-            report_push(name, offset, problem, ts, detail)
-        };
-        let mut found = Vec::new();
-        let torn_start =
-            pending.is_none() && is_live && b"---\nschema: ledgerpulse/v1\n".starts_with(&pre);
-        if torn_start && !pre.is_empty() {
-            found.push(finding(
-                0,
-                Problem::Torn,
-                None,
-                format!("{} bytes of an incomplete first record", pre.len()),
-            ));
-        } else if !pre.iter().all(u8::is_ascii_whitespace) {
-            found.push(finding(
-                0,
-                Problem::Corrupt,
-                None,
-                format!(
-                    "{} bytes before the first record are not a record",
-                    pre.len()
-                ),
-            ));
-        }
-        while let Some((off, seg)) = pending.take() {
-            pending = fr.next_segment()?;
-            let last = pending.is_none();
-            progress(off + seg.len() as u64);
-            let f = Frame::split(off, &seg);
-            report.records += 1;
-            let parsed = f.parse();
-            let ts = parsed.as_ref().ok().map(|r| r.ts);
-            match f.seal {
-                Seal::Valid => report.sealed += 1,
-                Seal::Mismatch => found.push(finding(
-                    off,
-                    Problem::Tampered,
-                    ts,
-                    "the seal does not match the record's bytes".into(),
-                )),
-                Seal::Missing => {
-                    let sealed_stream = f.expects_seal() || chain.sealed_seen;
-                    if sealed_stream && last && is_live {
-                        found.push(finding(off, Problem::Torn, ts, "incomplete last record (no seal); the next append sets it aside under archive/".into()));
-                        continue;
-                    }
-                    if sealed_stream {
-                        found.push(finding(
-                            off,
-                            Problem::Unsealed,
-                            ts,
-                            "a record without a seal in a sealed stream".into(),
-                        ));
-                    }
-                }
-            }
-            if f.seal != Seal::Missing {
-                chain.sealed_seen = true;
-            }
-            if !f.trailer_is_blank() {
-                if last && is_live {
-                    found.push(finding(f.end(), Problem::Torn, None, format!("{} bytes of an incomplete record after the last seal; the next append sets them aside under archive/", f.trailer.len())));
-                } else {
-                    found.push(finding(
-                        f.end(),
-                        Problem::Corrupt,
-                        None,
-                        format!(
-                            "{} bytes after the record's seal are not a record",
-                            f.trailer.len()
-                        ),
-                    ));
-                }
-            }
-            match &parsed {
-                Err(e) => found.push(finding(
-                    off,
-                    Problem::Corrupt,
-                    None,
-                    format!("does not parse: {e}"),
-                )),
-                Ok(r) => {
-                    if let Some(p) = &r.prev {
-                        let want = frame::hex(&chain.prev.unwrap_or([0; 32]));
-                        if *p != want {
-                            found.push(finding(
-                                off,
-                                Problem::ChainBroken,
-                                ts,
-                                format!(
-                                    "prev is {}…, the record before has digest {}…",
-                                    &p[..12],
-                                    &want[..12]
-                                ),
-                            ));
-                        }
-                    }
-                    if let Some(last_ts) = chain.last_ts
-                        && r.ts <= last_ts
-                    {
-                        found.push(finding(
-                            off,
-                            Problem::OutOfOrder,
-                            ts,
-                            format!("not after the previous record ({last_ts})"),
-                        ));
-                    }
-                    chain.last_ts = Some(r.ts);
-                }
-            }
-            let d = f.chain_digest();
-            chain.prev = Some(d);
-            if chain.found.is_some() {
-                chain.after += 1;
-            } else if chain.head == Some(d) {
-                chain.found = Some((name.to_string(), f.end()));
-            }
-            if chain.since == Some(d) {
-                chain.since_at = Some(report.records);
-            }
-            if is_live {
-                chain.live_end = f.end();
-            }
-        }
-        report.findings.extend(found);
         Ok(())
     }
 }
 
-impl Ledger {
-    /// Compare the anchor with what the scan found (see the module docs of `anchor`).
-    fn check_anchor(&self, found: &Found, chain: &Chain, report: &mut Report) {
-        let anchor_file = super::anchor::FILE_NAME;
-        let stream_file = super::store::STREAM_FILE;
-        let push = |report: &mut Report, file: &str, offset, problem, detail: String| {
-            report
-                .findings
-                .push(report_push(file, offset, problem, None, detail));
+impl Verifier {
+    /// A verification that looks for the head `found` anchors, if any.
+    pub(crate) fn new(found: &Found) -> Verifier {
+        let anchor = match found {
+            Found::Valid(a) => Some(a),
+            _ => None,
         };
-        report.anchor.status = match found {
+        Verifier {
+            chain: Chain {
+                prev: None,
+                last_ts: None,
+                sealed_seen: false,
+                head: anchor.map(|a| a.head),
+                since: anchor.and_then(|a| a.since),
+                found: None,
+                after: 0,
+                since_at: None,
+                live_end: 0,
+            },
+            report: Report::default(),
+        }
+    }
+
+    /// Check one segment: the bytes before its first record, then each record in turn.
+    /// `progress` is called with the bytes of the segment done so far.
+    pub(crate) fn segment<R: ReadAt + ?Sized>(
+        &mut self,
+        seg: &Segment<'_, R>,
+        progress: &mut dyn FnMut(u64),
+    ) -> io::Result<()> {
+        self.report.segments += 1;
+        let mut fr = ForwardReader::new(seg.file, 0, seg.len);
+        let mut pending = fr.next_segment()?;
+        let pre = std::mem::take(&mut fr.preamble);
+        self.check_preamble(seg.name, seg.is_live && pending.is_none(), &pre);
+        while let Some((off, bytes)) = pending.take() {
+            pending = fr.next_segment()?;
+            progress(off + bytes.len() as u64);
+            let last_of_live = seg.is_live && pending.is_none();
+            self.record(
+                seg.name,
+                seg.is_live,
+                &Frame::split(off, &bytes),
+                last_of_live,
+            );
+        }
+        Ok(())
+    }
+
+    /// Bytes before the first record: the start of a first record a crash cut short (in an
+    /// otherwise empty live stream), blank, or corrupt.
+    fn check_preamble(&mut self, name: &str, only_bytes_of_live: bool, pre: &[u8]) {
+        let torn_start = only_bytes_of_live && b"---\nschema: ledgerpulse/v1\n".starts_with(pre);
+        if torn_start && !pre.is_empty() {
+            let detail = format!("{} bytes of an incomplete first record", pre.len());
+            self.find(name, 0, Problem::Torn, None, detail);
+        } else if !pre.iter().all(u8::is_ascii_whitespace) {
+            let detail = format!(
+                "{} bytes before the first record are not a record",
+                pre.len()
+            );
+            self.find(name, 0, Problem::Corrupt, None, detail);
+        }
+    }
+
+    /// One record: its seal, the bytes after it, its place in the chain, and whether it is
+    /// the anchored head.
+    fn record(&mut self, name: &str, is_live: bool, f: &Frame<'_>, last_of_live: bool) {
+        self.report.records += 1;
+        let parsed = f.parse();
+        let ts = parsed.as_ref().ok().map(|r| r.ts);
+        if !self.check_seal(name, f, ts, last_of_live) {
+            return;
+        }
+        self.check_trailer(name, f, last_of_live);
+        match &parsed {
+            Err(e) => {
+                let detail = format!("does not parse: {e}");
+                self.find(name, f.offset, Problem::Corrupt, None, detail);
+            }
+            Ok(r) => self.check_link(name, f.offset, r.prev.as_deref(), r.ts),
+        }
+        self.follow(name, is_live, f);
+    }
+
+    /// Whether the seal matches. Returns false for the torn last record of the live stream,
+    /// about which there is nothing more to say.
+    fn check_seal(
+        &mut self,
+        name: &str,
+        f: &Frame<'_>,
+        ts: Option<Ts>,
+        last_of_live: bool,
+    ) -> bool {
+        let off = f.offset;
+        match f.seal {
+            Seal::Valid => self.report.sealed += 1,
+            Seal::Mismatch => {
+                let detail = "the seal does not match the record's bytes".into();
+                self.find(name, off, Problem::Tampered, ts, detail);
+            }
+            Seal::Missing => {
+                let sealed_stream = f.expects_seal() || self.chain.sealed_seen;
+                if sealed_stream && last_of_live {
+                    let detail = "incomplete last record (no seal); the next append sets it \
+                                  aside under archive/"
+                        .into();
+                    self.find(name, off, Problem::Torn, ts, detail);
+                    return false;
+                }
+                if sealed_stream {
+                    let detail = "a record without a seal in a sealed stream".into();
+                    self.find(name, off, Problem::Unsealed, ts, detail);
+                }
+            }
+        }
+        if f.seal != Seal::Missing {
+            self.chain.sealed_seen = true;
+        }
+        true
+    }
+
+    /// Bytes between the seal and the next record: blank, a tear at the live stream's end, or
+    /// corrupt.
+    fn check_trailer(&mut self, name: &str, f: &Frame<'_>, last_of_live: bool) {
+        if f.trailer_is_blank() {
+            return;
+        }
+        let n = f.trailer.len();
+        if last_of_live {
+            let detail = format!(
+                "{n} bytes of an incomplete record after the last seal; the next append sets \
+                 them aside under archive/"
+            );
+            self.find(name, f.end(), Problem::Torn, None, detail);
+        } else {
+            let detail = format!("{n} bytes after the record's seal are not a record");
+            self.find(name, f.end(), Problem::Corrupt, None, detail);
+        }
+    }
+
+    /// `prev` names the record before, and the time moves forward.
+    fn check_link(&mut self, name: &str, off: u64, prev: Option<&str>, ts: Ts) {
+        if let Some(p) = prev {
+            let want = frame::hex(&self.chain.prev.unwrap_or([0; 32]));
+            if p != want {
+                let detail = format!(
+                    "prev is {}…, the record before has digest {}…",
+                    &p[..12],
+                    &want[..12]
+                );
+                self.find(name, off, Problem::ChainBroken, Some(ts), detail);
+            }
+        }
+        if let Some(last_ts) = self.chain.last_ts
+            && ts <= last_ts
+        {
+            let detail = format!("not after the previous record ({last_ts})");
+            self.find(name, off, Problem::OutOfOrder, Some(ts), detail);
+        }
+        self.chain.last_ts = Some(ts);
+    }
+
+    /// Move the chain past this record, noting the anchored head and `since` when they pass.
+    fn follow(&mut self, name: &str, is_live: bool, f: &Frame<'_>) {
+        let chain = &mut self.chain;
+        let d = f.chain_digest();
+        chain.prev = Some(d);
+        if chain.found.is_some() {
+            chain.after += 1;
+        } else if chain.head == Some(d) {
+            chain.found = Some((name.to_string(), f.end()));
+        }
+        if chain.since == Some(d) {
+            chain.since_at = Some(self.report.records);
+        }
+        if is_live {
+            chain.live_end = f.end();
+        }
+    }
+
+    fn find(&mut self, file: &str, offset: u64, problem: Problem, ts: Option<Ts>, detail: String) {
+        self.report.findings.push(Finding {
+            file: file.to_string(),
+            offset,
+            problem,
+            ts: ts.map(|t| t.to_string()),
+            detail,
+        });
+    }
+
+    /// Compare the anchor with what the scan found (see the module docs of `anchor`).
+    fn check_anchor(&mut self, found: &Found) {
+        let records = self.report.records;
+        self.report.anchor.status = match found {
             Found::Valid(_) => "anchored",
-            Found::Missing if report.records == 0 => "none",
+            Found::Missing if records == 0 => "none",
             Found::Missing => "missing",
             Found::Forged => "forged",
             Found::NoKey(_) => "no-key",
         };
-        let a = match found {
-            Found::Valid(a) => a,
-            Found::Missing if report.records == 0 => return,
-            Found::Missing => {
-                return push(
-                    report,
-                    anchor_file,
-                    0,
-                    Problem::Unanchored,
-                    format!(
-                        "the stream holds {} records and no anchor: a rewrite of its history \
-                         could not be told from the real one",
-                        report.records
-                    ),
-                );
-            }
-            Found::Forged => {
-                return push(
-                    report,
-                    anchor_file,
-                    0,
-                    Problem::AnchorForged,
-                    "the anchor does not verify under your key: it was written or changed by \
-                     someone without the key"
-                        .into(),
-                );
-            }
-            Found::NoKey(e) => {
-                return push(
-                    report,
-                    anchor_file,
-                    0,
-                    Problem::Unanchored,
-                    format!("the anchor cannot be checked without your key: {e}"),
-                );
-            }
+        let (problem, detail) = match found {
+            Found::Valid(a) => return self.compare_head(a),
+            Found::Missing if records == 0 => return,
+            Found::Missing => (
+                Problem::Unanchored,
+                format!(
+                    "the stream holds {records} records and no anchor: a rewrite of its history \
+                     could not be told from the real one"
+                ),
+            ),
+            Found::Forged => (
+                Problem::AnchorForged,
+                "the anchor does not verify under your key: it was written or changed by \
+                 someone without the key"
+                    .into(),
+            ),
+            Found::NoKey(e) => (
+                Problem::Unanchored,
+                format!("the anchor cannot be checked without your key: {e}"),
+            ),
         };
-        report.anchor.anchor = Some(a.clone());
+        self.find(anchor::FILE_NAME, 0, problem, None, detail);
+    }
+
+    /// Whether the anchored head was found where the anchor says, and what follows it.
+    fn compare_head(&mut self, a: &Anchor) {
+        self.report.anchor.anchor = Some(a.clone());
         let seal = &frame::hex(&a.head)[..12];
-        match &chain.found {
+        let chain = &self.chain;
+        let (file, offset, problem, detail) = match &chain.found {
             Some((_, end)) if *end == a.end => {
-                report.anchor.not_yet_anchored = chain.after;
-                report.anchor.adopted = a.since.map(|_| chain.since_at.unwrap_or(0));
+                self.report.anchor.not_yet_anchored = chain.after;
+                self.report.anchor.adopted = a.since.map(|_| chain.since_at.unwrap_or(0));
+                return;
             }
-            Some((file, end)) => push(
-                report,
-                file,
+            Some((file, end)) => (
+                file.clone(),
                 *end,
                 Problem::Rewritten,
                 format!(
@@ -379,9 +406,8 @@ impl Ledger {
                     a.end
                 ),
             ),
-            None if chain.live_end < a.end => push(
-                report,
-                stream_file,
+            None if chain.live_end < a.end => (
+                STREAM_FILE.to_string(),
                 chain.live_end,
                 Problem::Truncated,
                 format!(
@@ -390,9 +416,8 @@ impl Ledger {
                     chain.live_end, a.end
                 ),
             ),
-            None => push(
-                report,
-                stream_file,
+            None => (
+                STREAM_FILE.to_string(),
                 a.end,
                 Problem::Rewritten,
                 format!(
@@ -401,22 +426,98 @@ impl Ledger {
                     a.end
                 ),
             ),
-        }
+        };
+        self.find(&file, offset, problem, None, detail);
     }
 }
 
-fn report_push(
-    file: &str,
-    offset: u64,
-    problem: Problem,
-    ts: Option<Ts>,
-    detail: String,
-) -> Finding {
-    Finding {
-        file: file.to_string(),
-        offset,
-        problem,
-        ts: ts.map(|t| t.to_string()),
-        detail,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::record::{Record, RecordType};
+
+    /// `n` sealed records, each naming the one before, as trail writes them; with the offset
+    /// where each starts.
+    fn chain(n: usize) -> (Vec<u8>, Vec<u64>) {
+        let mut ts = Ts::parse_strict("2025-12-22T21:18:12.483Z").unwrap();
+        let (mut bytes, mut starts, mut prev) = (Vec::new(), Vec::new(), [0; 32]);
+        for _ in 0..n {
+            let mut r = Record::new(RecordType::Pulse, ts);
+            r.prev = Some(frame::hex(&prev));
+            let (b, d) = frame::encode(&r);
+            starts.push(bytes.len() as u64);
+            bytes.extend_from_slice(&b);
+            (prev, ts) = (d, ts.succ());
+        }
+        (bytes, starts)
+    }
+
+    fn verify(bytes: &[u8], is_live: bool) -> Report {
+        let mut v = Verifier::new(&Found::Missing);
+        let seg = Segment {
+            file: bytes,
+            len: bytes.len() as u64,
+            name: "s",
+            is_live,
+        };
+        v.segment(&seg, &mut |_| {}).unwrap();
+        v.report
+    }
+
+    fn problems(r: &Report) -> Vec<(Problem, u64)> {
+        r.findings.iter().map(|f| (f.problem, f.offset)).collect()
+    }
+
+    #[test]
+    fn a_sealed_chain_has_nothing_to_report() {
+        let (bytes, _) = chain(3);
+        let r = verify(&bytes, true);
+        assert_eq!((r.segments, r.records, r.sealed), (1, 3, 3));
+        assert!(r.ok(), "{:?}", r.findings);
+    }
+
+    #[test]
+    fn a_cut_last_record_is_torn_in_the_stream_and_damage_in_an_archive() {
+        let (bytes, starts) = chain(3);
+        let cut = &bytes[..bytes.len() - 20];
+        let live = verify(cut, true);
+        assert_eq!(problems(&live), [(Problem::Torn, starts[2])]);
+        assert_eq!((live.records, live.sealed), (3, 2));
+        let archived = problems(&verify(cut, false));
+        assert_eq!(archived[0], (Problem::Unsealed, starts[2]));
+        assert!(!archived.iter().any(|(p, _)| *p == Problem::Torn));
+    }
+
+    #[test]
+    fn bytes_around_records_are_torn_only_at_the_end_of_the_stream() {
+        let (mut bytes, _) = chain(2);
+        let end = bytes.len() as u64;
+        bytes.extend_from_slice(b"junk");
+        assert_eq!(problems(&verify(&bytes, true)), [(Problem::Torn, end)]);
+        assert_eq!(problems(&verify(&bytes, false)), [(Problem::Corrupt, end)]);
+        let mut before = b"junk\n".to_vec();
+        before.extend_from_slice(&chain(1).0);
+        assert_eq!(problems(&verify(&before, true)), [(Problem::Corrupt, 0)]);
+        let start = b"---\nschema: ledger";
+        assert_eq!(problems(&verify(start, true)), [(Problem::Torn, 0)]);
+    }
+
+    #[test]
+    fn a_record_moved_out_of_place_breaks_the_chain_and_the_order() {
+        let (bytes, starts) = chain(3);
+        let (a, b) = (starts[1] as usize, starts[2] as usize);
+        let mut swapped = bytes[..a].to_vec();
+        swapped.extend_from_slice(&bytes[b..]);
+        swapped.extend_from_slice(&bytes[a..b]);
+        let found = problems(&verify(&swapped, true));
+        let moved = a as u64 + (bytes.len() - b) as u64;
+        assert_eq!(
+            found,
+            [
+                (Problem::ChainBroken, starts[1]),
+                (Problem::ChainBroken, moved),
+                (Problem::OutOfOrder, moved),
+            ]
+        );
     }
 }

@@ -24,8 +24,7 @@ fn record(config: &Config, o: &Outcome) {
         Outcome::Transition(t) if t.changed => (edge::describe(o), "mode"),
         _ => return,
     };
-    let ledger =
-        trail_core::ledger::Ledger::open(config.home.value.clone(), config.ledger_options());
+    let ledger = config.ledger();
     let project = trail_core::ledger::record::project_name(&config.project_root.value);
     let r = trail_core::ledger::record::observed_record(
         &project,

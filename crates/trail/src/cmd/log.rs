@@ -1,11 +1,12 @@
 //! `trail log`: records newest first, or how many there are.
 
 use serde::Serialize;
+use trail_core::ledger::LedgerError;
 use trail_core::ledger::frame::{Frame, Seal};
+use trail_core::ledger::handle::index_path_for;
 use trail_core::ledger::index;
 use trail_core::ledger::reader::{ReverseReader, open_if_exists};
 use trail_core::ledger::record::{Record, RecordType};
-use trail_core::ledger::store::{LedgerError, index_path_for};
 use trail_core::time::Ts;
 
 use crate::cli::LogArgs;

@@ -19,7 +19,7 @@ pub fn run(ctx: &Context) -> CliResult {
         ctx.ledger
             .secret_store()
             .store(&found)
-            .map_err(trail_core::ledger::store::LedgerError::from)?;
+            .map_err(trail_core::ledger::LedgerError::from)?;
         eprintln!(
             "trail: redacted {} secret(s); originals are in {}",
             found.len(),

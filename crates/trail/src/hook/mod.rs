@@ -224,7 +224,7 @@ impl Cx<'_> {
     }
 
     pub fn ledger(&self) -> Ledger {
-        Ledger::open(self.config.home.value.clone(), self.config.ledger_options())
+        self.config.ledger()
     }
 
     /// The project's name as it appears in the pulse stream.

@@ -1,44 +1,20 @@
-//! Where a ledger lives and how it is configured.
+//! [`Ledger`], the handle every ledger operation starts from: where the stream and its files
+//! live, how the ledger is configured, and what a writer keeps open between appends.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::anchor::{self, AnchorWriter};
+use super::archive;
+use super::error::{LedgerError, Result};
+use super::intent::{IntentFile, Scanned};
 use super::lock::AlertFn;
-use super::record::RecordError;
-use crate::secrets::{Redactor, RuleSpec, SecretStore, SecretsError};
+use super::tail::Tail;
+use crate::secrets::{Redactor, RuleSpec, SecretStore};
 
 pub const STREAM_FILE: &str = "pulses.log.md";
-
-/// Everything that can go wrong with the ledger. Each variant says what to do next.
-#[derive(Debug, thiserror::Error)]
-pub enum LedgerError {
-    #[error("cannot {action} {}: {source}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Record(#[from] RecordError),
-    #[error(transparent)]
-    Secrets(#[from] SecretsError),
-    #[error("bad record: {0}")]
-    Parse(String),
-}
-
-impl LedgerError {
-    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LedgerError {
-        let path = path.to_path_buf();
-        move |source| LedgerError::Io {
-            action,
-            path,
-            source,
-        }
-    }
-}
-
-pub type Result<T, E = LedgerError> = std::result::Result<T, E>;
 
 /// Tunables, normally filled from [`crate::config`].
 #[derive(Clone)]
@@ -83,7 +59,22 @@ pub struct Ledger {
     pub(crate) opts: LedgerOptions,
     redactor: std::sync::OnceLock<std::result::Result<Option<Redactor>, String>>,
     /// Open files and cached tail of this writer, reused between appends.
-    pub(crate) writer: std::sync::Mutex<super::append::WriterState>,
+    pub(crate) writer: std::sync::Mutex<WriterState>,
+}
+
+/// What a writer keeps between appends (see [`super::append`]).
+#[derive(Default)]
+pub(crate) struct WriterState {
+    pub(crate) lock_file: Option<Arc<File>>,
+    pub(crate) intent: Option<IntentFile>,
+    /// The open stream and the (device, inode) it was opened at, to notice a rotation.
+    pub(crate) stream: Option<(File, (u64, u64))>,
+    /// The tail as last seen, with the stream's final bytes to recognise it by.
+    pub(crate) tail: Option<(Tail, Vec<u8>)>,
+    /// The stream directory as of the last orphan scan.
+    pub(crate) scanned: Option<Scanned>,
+    /// The anchor file and the key, opened once.
+    pub(crate) anchor: Option<AnchorWriter>,
 }
 
 impl Ledger {
@@ -94,6 +85,13 @@ impl Ledger {
             redactor: std::sync::OnceLock::new(),
             writer: std::sync::Mutex::new(Default::default()),
         }
+    }
+
+    /// The same ledger, calling `sink` with a one-line message on a lock alert.
+    #[must_use]
+    pub fn with_alert_sink(mut self, sink: AlertFn) -> Ledger {
+        self.opts.alert_sink = Some(sink);
+        self
     }
 
     pub fn root(&self) -> &Path {
@@ -116,6 +114,9 @@ impl Ledger {
     }
     pub fn archive_dir(&self) -> PathBuf {
         self.stream_dir().join("archive")
+    }
+    pub fn anchor_path(&self) -> PathBuf {
+        self.stream_dir().join(anchor::FILE_NAME)
     }
     /// The next stream, fully written, while a rotation is in progress.
     pub(crate) fn rotating_path(&self) -> PathBuf {
@@ -146,23 +147,7 @@ impl Ledger {
 
     /// Rotated segments, oldest first (their names sort by time).
     pub fn archives(&self) -> Result<Vec<PathBuf>> {
-        let dir = self.archive_dir();
-        let mut out = Vec::new();
-        let rd = match std::fs::read_dir(&dir) {
-            Ok(rd) => rd,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-            Err(e) => return Err(LedgerError::io("read", &dir)(e)),
-        };
-        for entry in rd {
-            let entry = entry.map_err(LedgerError::io("read", &dir))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with("pulses-") && name.ends_with(".log.md") {
-                out.push(entry.path());
-            }
-        }
-        out.sort();
-        Ok(out)
+        archive::segments(&self.archive_dir())
     }
 
     /// Every segment of the chain, oldest first: the archives, then the current stream.

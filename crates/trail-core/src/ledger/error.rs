@@ -1,0 +1,37 @@
+//! Everything that can go wrong with the ledger, in one type.
+
+use std::path::{Path, PathBuf};
+
+use super::record::RecordError;
+use crate::secrets::SecretsError;
+
+/// Everything that can go wrong with the ledger. Each variant says what to do next.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Secrets(#[from] SecretsError),
+    #[error("bad record: {0}")]
+    Parse(String),
+}
+
+impl LedgerError {
+    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LedgerError {
+        let path = path.to_path_buf();
+        move |source| LedgerError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = LedgerError> = std::result::Result<T, E>;
