@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use trail_core::config::ConfigError;
 use trail_core::ledger::LedgerError;
 use trail_core::llm::{KEY_VAR, LlmError};
+use trail_core::secrets::SecretsError;
 use trail_core::state::StateError;
 
 /// How a command ended when it did not simply succeed.
@@ -83,7 +84,9 @@ impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
         match e {
             LedgerError::Record(r) => CliError::usage(r.to_string()),
-            LedgerError::Parse(m) => CliError::usage(m),
+            LedgerError::Secrets(
+                SecretsError::BadRegex { .. } | SecretsError::ExampleDoesNotMatch { .. },
+            ) => CliError::usage(e.to_string()).with_hint(SECRET_RULE_HINT),
             LedgerError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
                 CliError::BrokenPipe
             }
@@ -115,10 +118,16 @@ impl From<LedgerError> for CliError {
     }
 }
 
+/// What to do about a `[[secrets.rules]]` entry that does not compile or misses its example.
+const SECRET_RULE_HINT: &str = "fix the rule or remove it; `trail config` checks every rule";
+
 impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> CliError {
-        CliError::usage(format!("configuration: {e}"))
-            .with_hint("`trail config` shows every setting and where it came from")
+        let hint = match e {
+            ConfigError::SecretRule(_) => SECRET_RULE_HINT,
+            _ => "`trail config` shows every setting and where it came from",
+        };
+        CliError::usage(format!("configuration: {e}")).with_hint(hint)
     }
 }
 

@@ -36,7 +36,7 @@ pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
 
 use crate::gate::custom::UserRule;
 use crate::ledger::{Ledger, LedgerOptions};
-use crate::secrets::RuleSpec;
+use crate::secrets::{Redactor, RuleSpec, SecretsError};
 use crate::trust::{self, TrustStore};
 use admit::{FileSource, ProjectTrust};
 
@@ -117,6 +117,9 @@ pub enum ConfigError {
     },
     #[error("cannot find a home directory: set HOME (or TRAIL_HOME)")]
     NoHome,
+    /// A `[[secrets.rules]]` entry that does not compile or misses its own example.
+    #[error(transparent)]
+    SecretRule(SecretsError),
 }
 
 /// The merged settings. The fields of single-valued settings are named in [`SETTINGS`], which
@@ -346,7 +349,8 @@ impl Config {
                 .map_err(at)?;
         }
         let key = SettingKey::SecretsRules;
-        for r in take_list::<RuleSpec>(&mut doc, key, text).map_err(err)? {
+        for mut r in take_list::<RuleSpec>(&mut doc, key, text).map_err(err)? {
+            r.file = Some(path.to_path_buf());
             if let Some(o) = src.admit(key, key.class(), &r.name) {
                 self.secret_rules.push((r, o));
             }
@@ -407,6 +411,19 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// Compiles every configured secret rule and checks it against its example. Not done on the
+    /// hook path (compiling costs time on every tool call); commands a person runs call it, and
+    /// the ledger reports the same error when it first redacts.
+    pub fn check_secret_rules(&self) -> Result<(), ConfigError> {
+        if self.secret_rules.is_empty() {
+            return Ok(());
+        }
+        let rules: Vec<RuleSpec> = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
+        Redactor::with_extra(&rules)
+            .map(drop)
+            .map_err(ConfigError::SecretRule)
     }
 
     /// Ledger options from this configuration.
@@ -967,6 +984,39 @@ mod tests {
         assert!(
             msg.contains("llm.model") && msg.contains("in quotes"),
             "{msg}"
+        );
+    }
+
+    #[test]
+    fn a_secret_rule_that_does_not_compile_names_its_rule_and_file() {
+        let home = tempfile::tempdir().unwrap();
+        user_file(
+            home.path(),
+            "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(\"\nexample = \"acme_x\"\n",
+        );
+        // Loading does not compile it (the hook loads the configuration on every tool call).
+        let c = Config::load_from(&env_with(home.path(), "X", "")).unwrap();
+        let file = c.files[0].clone();
+        assert_eq!(c.secret_rules[0].0.file.as_ref(), Some(&file));
+        let e = c.check_secret_rules().unwrap_err();
+        assert!(matches!(
+            &e,
+            ConfigError::SecretRule(SecretsError::BadRegex { name, .. }) if name == "acme"
+        ));
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with(&format!(
+                "secret rule `acme` ([[secrets.rules]] in {}): invalid regex: ",
+                file.display()
+            )),
+            "{msg}"
+        );
+        let ledger = c.ledger();
+        let e = ledger.redactor().err().map(|e| e.to_string());
+        assert_eq!(
+            e,
+            Some(msg),
+            "the ledger says the same on its first redaction"
         );
     }
 

@@ -19,8 +19,6 @@ pub enum LedgerError {
     Record(#[from] RecordError),
     #[error(transparent)]
     Secrets(#[from] SecretsError),
-    #[error("bad record: {0}")]
-    Parse(String),
 }
 
 impl LedgerError {

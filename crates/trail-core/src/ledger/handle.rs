@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::anchor::{self, AnchorWriter};
 use super::archive;
-use super::error::{LedgerError, Result};
+use super::error::Result;
 use super::intent::{IntentFile, Scanned};
 use super::lock::AlertFn;
 use super::tail::Tail;
@@ -57,7 +57,9 @@ impl LedgerOptions {
 pub struct Ledger {
     root: PathBuf,
     pub(crate) opts: LedgerOptions,
-    redactor: std::sync::OnceLock<std::result::Result<Option<Redactor>, String>>,
+    /// The redactor with the user's rules, once they compiled (a broken rule is reported on
+    /// every use, not cached).
+    redactor: std::sync::OnceLock<Redactor>,
     /// Open files and cached tail of this writer, reused between appends.
     pub(crate) writer: std::sync::Mutex<WriterState>,
 }
@@ -129,20 +131,14 @@ impl Ledger {
 
     /// The secret filter: built-in rules, plus the user's when configured.
     pub fn redactor(&self) -> Result<&Redactor> {
-        let r = self.redactor.get_or_init(|| {
-            if self.opts.extra_rules.is_empty() {
-                Ok(None)
-            } else {
-                Redactor::with_extra(&self.opts.extra_rules)
-                    .map(Some)
-                    .map_err(|e| e.to_string())
-            }
-        });
-        match r {
-            Ok(Some(r)) => Ok(r),
-            Ok(None) => Ok(Redactor::builtin()),
-            Err(e) => Err(LedgerError::Parse(e.clone())),
+        if self.opts.extra_rules.is_empty() {
+            return Ok(Redactor::builtin());
         }
+        if let Some(r) = self.redactor.get() {
+            return Ok(r);
+        }
+        let r = Redactor::with_extra(&self.opts.extra_rules)?;
+        Ok(self.redactor.get_or_init(|| r))
     }
 
     /// Rotated segments, oldest first (their names sort by time).

@@ -74,7 +74,7 @@ use sha2::{Digest, Sha256};
 use plausible::Check;
 use shape::Shape;
 
-/// One detection rule. Rules are data.
+/// One detection rule a person adds (`[[secrets.rules]]` in the configuration). Rules are data.
 ///
 /// If `regex` has a capture group whose name starts with `secret`, only that
 /// group is replaced (the first such group that takes part in a match);
@@ -88,20 +88,42 @@ pub struct RuleSpec {
     pub example: String,
     #[serde(default)]
     pub keywords: Vec<String>,
+    /// The configuration file the rule was read from, so that a broken rule is reported where
+    /// it can be fixed. Set by the configuration, never read from it.
+    #[serde(skip)]
+    pub file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
-    #[error("secret rule `{name}`: invalid regex: {message}")]
-    BadRegex { name: String, message: String },
-    #[error("secret rule `{name}`: its example does not match its regex")]
-    ExampleDoesNotMatch { name: String },
+    #[error("secret rule `{name}`{}: invalid regex: {source}", written_in(file))]
+    BadRegex {
+        name: String,
+        file: Option<std::path::PathBuf>,
+        #[source]
+        source: regex::Error,
+    },
+    #[error(
+        "secret rule `{name}`{}: its example does not match its regex",
+        written_in(file)
+    )]
+    ExampleDoesNotMatch {
+        name: String,
+        file: Option<std::path::PathBuf>,
+    },
     #[error("cannot store secrets in {path}: {source}")]
     Store {
         path: std::path::PathBuf,
         #[source]
         source: std::io::Error,
     },
+}
+
+/// ` ([[secrets.rules]] in FILE)` when a rule's file is known.
+fn written_in(file: &Option<std::path::PathBuf>) -> String {
+    file.as_ref()
+        .map(|f| format!(" ([[secrets.rules]] in {})", f.display()))
+        .unwrap_or_default()
 }
 
 /// A secret found in a text: the placeholder name and the original value.
@@ -345,7 +367,8 @@ impl Redactor {
         for spec in extra {
             let compiled = Compiled::new(&spec.regex).map_err(|e| SecretsError::BadRegex {
                 name: spec.name.clone(),
-                message: e.to_string(),
+                file: spec.file.clone(),
+                source: e,
             })?;
             let keywords: Vec<String> = spec
                 .keywords
@@ -361,6 +384,7 @@ impl Redactor {
             if !gated_in || !compiled.re.is_match(spec.example.as_bytes()) {
                 return Err(SecretsError::ExampleDoesNotMatch {
                     name: spec.name.clone(),
+                    file: spec.file.clone(),
                 });
             }
             rules.push(Rule {

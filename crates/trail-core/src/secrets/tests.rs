@@ -417,6 +417,7 @@ fn extra_rules() {
         regex: r"acme_(?P<secret>[a-z0-9]{12})".into(),
         example: "acme_a1b2c3d4e5f6".into(),
         keywords: vec!["ACME_".into()],
+        file: None,
     };
     let redactor = Redactor::with_extra(std::slice::from_ref(&spec)).expect("valid rule");
     assert!(
@@ -475,6 +476,7 @@ fn extra_rules() {
         regex: r"INT-[0-9]{6}".into(),
         example: "INT-123456".into(),
         keywords: vec![],
+        file: None,
     };
     let redactor = Redactor::with_extra(&[always]).expect("valid rule");
     let mut found = Vec::new();

@@ -16,6 +16,7 @@ pub fn run(args: &ConfigArgs) -> CliResult {
     }
     let c = Config::load()?;
     c.check_gate_rules()?;
+    c.check_secret_rules()?;
     if args.json {
         return output::json(&c);
     }

@@ -59,3 +59,49 @@ fn a_bare_size_in_the_config_is_refused_by_the_hook_with_the_fix() {
     std::fs::write(&file, "[ledger]\nrotate_bytes = \"100MB\"\n").unwrap();
     assert_eq!(denied(&bash(&env, "ls")), None);
 }
+
+/// A `[[secrets.rules]]` entry whose regex does not compile surfaced as "bad record: …" on the
+/// first write, naming neither the setting nor the file. It now says which rule, why the regex
+/// is wrong and where the rule was written, on every command that redacts and in `trail config`.
+#[test]
+fn a_bad_secret_rule_regex_was_reported_as_a_bad_record() {
+    let env = TestEnv::new();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
+    )
+    .unwrap();
+    let says_so = |out: &std::process::Output| {
+        let err = stderr(out);
+        assert_eq!(code(out), 2, "{err}");
+        assert!(
+            !err.contains("bad record")
+                && err.contains("[[secrets.rules]]")
+                && err.contains("`acme`")
+                && err.contains("invalid regex")
+                && err.contains("unclosed group")
+                && err.contains(&file.display().to_string()),
+            "{err}"
+        );
+    };
+    says_so(&env.run(&["pulse", "--proj", "p", "--summary", "s"]));
+    says_so(&env.run_stdin(&["redact"], "nothing secret\n"));
+    says_so(&env.run(&["config"]));
+    // The hook cannot refuse the session over it, but says the same on stderr.
+    let payload = serde_json::json!({
+        "hook_event_name": "PostToolUse", "session_id": "s", "cwd": env.cwd,
+        "tool_name": "Bash", "tool_input": {"command": "echo hi"},
+        "tool_response": {"stdout": "hi"},
+    });
+    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
+    let err = stderr(&out);
+    assert_eq!(code(&out), 0, "{err}");
+    assert!(
+        err.starts_with("trail hook: secret rule `acme` ([[secrets.rules]] in ")
+            && err.contains("invalid regex"),
+        "{err}"
+    );
+    assert!(!env.stream().exists(), "nothing was written");
+}
