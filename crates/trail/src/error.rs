@@ -4,7 +4,9 @@ use std::io;
 use std::process::ExitCode;
 
 use trail_core::config::ConfigError;
+use trail_core::install::InstallError;
 use trail_core::ledger::LedgerError;
+use trail_core::ledger::record::RecordError;
 use trail_core::llm::{KEY_VAR, LlmError};
 use trail_core::secrets::SecretsError;
 use trail_core::state::StateError;
@@ -83,7 +85,13 @@ impl From<StateError> for CliError {
 impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
         match e {
-            LedgerError::Record(r) => CliError::usage(r.to_string()),
+            LedgerError::Record(r) => {
+                let e = CliError::usage(r.to_string());
+                match record_hint(&r) {
+                    Some(h) => e.with_hint(h),
+                    None => e,
+                }
+            }
             LedgerError::Secrets(
                 SecretsError::BadRegex { .. } | SecretsError::ExampleDoesNotMatch { .. },
             ) => CliError::usage(e.to_string()).with_hint(SECRET_RULE_HINT),
@@ -118,6 +126,38 @@ impl From<LedgerError> for CliError {
     }
 }
 
+/// What to change when a record breaks a rule that names no field of its own.
+fn record_hint(e: &RecordError) -> Option<&'static str> {
+    match e {
+        RecordError::TangentChangesIntent { .. } => Some(
+            "drop the intent (--intent, or `intent:` in a --stdin record), or write a pulse \
+             instead of a tangent",
+        ),
+        _ => None,
+    }
+}
+
+impl From<InstallError> for CliError {
+    fn from(e: InstallError) -> CliError {
+        let hint = match e {
+            InstallError::Io { .. } => {
+                return CliError::Failed {
+                    message: e.to_string(),
+                    hints: Vec::new(),
+                };
+            }
+            InstallError::Malformed { .. } => {
+                "fix or move it, then run `trail init` (or `trail uninstall`) again"
+            }
+            InstallError::Shape { .. } => {
+                "fix it by hand, then run `trail init` (or `trail uninstall`) again"
+            }
+            InstallError::Foreign { .. } => "move it, then run `trail init` again",
+        };
+        CliError::usage(e.to_string()).with_hint(hint)
+    }
+}
+
 /// What to do about a `[[secrets.rules]]` entry that does not compile or misses its example.
 const SECRET_RULE_HINT: &str = "fix the rule or remove it; `trail config` checks every rule";
 
@@ -135,7 +175,10 @@ impl From<trail_core::llm::LlmError> for CliError {
     fn from(e: trail_core::llm::LlmError) -> CliError {
         let hint = llm_hint(&e);
         // A missing key, model or command is a configuration problem: nothing was tried.
-        let setup = matches!(e, trail_core::llm::LlmError::Setup { .. });
+        let setup = matches!(
+            e,
+            LlmError::NoModel { .. } | LlmError::NoKey { .. } | LlmError::NoCommand
+        );
         let message = if setup {
             e.to_string()
         } else {
@@ -227,7 +270,16 @@ pub fn finish(result: CliResult) -> ExitCode {
 /// What to do next after an LLM error (the words are the CLI's: flags, settings, commands).
 fn llm_hint(e: &LlmError) -> Option<String> {
     Some(match e {
-        LlmError::Setup { hint, .. } => hint.clone(),
+        LlmError::NoModel { .. } => "set TRAIL_LLM_MODEL, or `model = \"...\"` under [llm] in \
+                                     .trail/config.toml or ~/.config/trail/config.toml"
+            .into(),
+        LlmError::NoKey { .. } => format!(
+            "export {KEY_VAR}=..., or put {KEY_VAR}=\"...\" in ~/.secrets/trail.env (mode 0600); \
+             keys are never read from config files"
+        ),
+        LlmError::NoCommand => "set TRAIL_LLM_COMMAND (e.g. \"llm -m gpt-4o-mini\"), or \
+                                `command = \"...\"` under [llm] in the config"
+            .into(),
         LlmError::Timeout { .. } => "raise the timeout (TRAIL_LLM_TIMEOUT=300s, or `timeout = \
                                          \"300s\"` under [llm]) or use a faster model"
             .into(),

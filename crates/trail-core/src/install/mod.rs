@@ -6,23 +6,24 @@ pub mod codex;
 pub mod files;
 pub mod hooks_seen;
 
-/// Why an install could not be done. The settings file is never overwritten in these cases.
+/// Why an install could not be done. The settings file is never overwritten in these cases (the
+/// binary says how to retry).
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("{} is not valid JSON (line {line}, column {column}): {message}; fix or move it, then run `trail init` again (it was not changed)", path.display())]
+    #[error("{} is not valid JSON (line {line}, column {column}): {message}; it was not changed", path.display())]
     Malformed {
         path: std::path::PathBuf,
         line: usize,
         column: usize,
         message: String,
     },
-    #[error("{} has `{field}` of an unexpected shape ({found}); fix it by hand, then run `trail init` again (it was not changed)", path.display())]
+    #[error("{} has `{field}` of an unexpected shape ({found}); it was not changed", path.display())]
     Shape {
         path: std::path::PathBuf,
         field: String,
         found: String,
     },
-    #[error("{} exists and is {what}; trail leaves it alone (move it, then run `trail init` again)", path.display())]
+    #[error("{} exists and is {what}; trail leaves it alone", path.display())]
     Foreign {
         path: std::path::PathBuf,
         what: &'static str,

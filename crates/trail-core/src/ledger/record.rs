@@ -137,7 +137,8 @@ pub struct Record {
     pub body: String,
 }
 
-/// A record that breaks a rule of the spec. Messages say what to change.
+/// A record that breaks a rule of the spec. Messages say what is wrong in the record's own terms
+/// (fields, not flags); the binary says which flag or line to change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     #[error("focus entry {index} has an empty `proj`: name the project")]
@@ -145,7 +146,7 @@ pub enum RecordError {
     #[error("`intent.primary` is empty: say what the intent is (e.g. continue, switch, pause)")]
     EmptyIntent,
     #[error(
-        "a tangent must not change intent (current intent is `{current}`, the tangent says `{given}`): drop --intent, or write a pulse instead of a tangent"
+        "a tangent must not change intent (current intent is `{current}`, the tangent says `{given}`)"
     )]
     TangentChangesIntent { current: String, given: String },
     #[error("`model_shift` needs both `before` and `after`")]
@@ -154,10 +155,6 @@ pub enum RecordError {
     EmptyEntry { field: &'static str },
     #[error("{field} contains a line break: one line per entry")]
     Multiline { field: &'static str },
-    #[error(
-        "the record says nothing: give at least one of --summary, --next, --defer, --fact, --file or a body"
-    )]
-    Empty,
 }
 
 impl Record {

@@ -27,13 +27,7 @@ impl CommandProvider {
             .command
             .clone()
             .filter(|c| !c.trim().is_empty())
-            .ok_or_else(|| LlmError::Setup {
-                message: "the command provider needs a command to run".into(),
-                hint:
-                    "set TRAIL_LLM_COMMAND (e.g. \"llm -m gpt-4o-mini\"), or `command = \"...\"` \
-                       under [llm] in the config"
-                        .into(),
-            })?;
+            .ok_or(LlmError::NoCommand)?;
         Ok(CommandProvider {
             command,
             settings: s.clone(),

@@ -113,21 +113,14 @@ impl Settings {
         self.model
             .clone()
             .filter(|m| !m.trim().is_empty())
-            .ok_or_else(|| LlmError::Setup {
-                message: format!("the {} provider needs a model name", self.provider),
-                hint: "set TRAIL_LLM_MODEL, or `model = \"...\"` under [llm] in \
-                       .trail/config.toml or ~/.config/trail/config.toml"
-                    .into(),
+            .ok_or(LlmError::NoModel {
+                provider: self.provider,
             })
     }
 
     pub(crate) fn key_or_err(&self) -> Result<String, LlmError> {
-        self.api_key.clone().ok_or_else(|| LlmError::Setup {
-            message: format!("{KEY_VAR} is not set (the {} provider needs an API key)", self.provider),
-            hint: format!(
-                "export {KEY_VAR}=..., or put {KEY_VAR}=\"...\" in ~/.secrets/trail.env (mode 0600); \
-                 keys are never read from config files"
-            ),
+        self.api_key.clone().ok_or(LlmError::NoKey {
+            provider: self.provider,
         })
     }
 }
@@ -151,8 +144,15 @@ fn key_from_file(path: &Path) -> Option<String> {
 /// Why there is no answer (the binary says what to fix for each).
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
-    #[error("{message}")]
-    Setup { message: String, hint: String },
+    /// A provider that needs a model was given none; nothing was sent.
+    #[error("the {provider} provider needs a model name")]
+    NoModel { provider: LlmProvider },
+    /// A provider that needs an API key found none; nothing was sent.
+    #[error("{KEY_VAR} is not set (the {provider} provider needs an API key)")]
+    NoKey { provider: LlmProvider },
+    /// The `command` provider was given no command; nothing was run.
+    #[error("the command provider needs a command to run")]
+    NoCommand,
     #[error("{what} did not answer within {}", secs(*after))]
     Timeout { what: String, after: Duration },
     #[error("cannot reach {url}: {message}")]

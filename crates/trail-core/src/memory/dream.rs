@@ -42,12 +42,10 @@ const KEEP_OVERLAP: f64 = 0.6;
 /// Longest model narrative kept in the diary.
 const MAX_NARRATIVE_CHARS: usize = 20_000;
 
-/// `--lookback N` clamped to 1–30, and a note when it was.
-pub fn clamp_lookback(n: i64) -> (u32, Option<String>) {
-    let c = n.clamp(MIN_LOOKBACK as i64, MAX_LOOKBACK as i64) as u32;
-    let note = (c as i64 != n)
-        .then(|| format!("--lookback {n} is outside {MIN_LOOKBACK}–{MAX_LOOKBACK}; using {c}"));
-    (c, note)
+/// A window of `n` days clamped to [`MIN_LOOKBACK`]–[`MAX_LOOKBACK`] (the caller says so when it
+/// differs from what was asked).
+pub fn clamp_lookback(n: i64) -> u32 {
+    n.clamp(MIN_LOOKBACK as i64, MAX_LOOKBACK as i64) as u32
 }
 
 /// Where a dream reads and writes, under the project root.
@@ -774,14 +772,12 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn lookback_is_clamped_and_says_so() {
-        assert_eq!(clamp_lookback(3), (3, None));
-        assert_eq!(clamp_lookback(30).0, 30);
-        let (n, note) = clamp_lookback(0);
-        assert_eq!(n, 1);
-        assert!(note.unwrap().contains("using 1"));
-        assert_eq!(clamp_lookback(-7).0, 1);
-        assert_eq!(clamp_lookback(i64::MAX).0, 30);
+    fn lookback_is_clamped() {
+        assert_eq!(clamp_lookback(3), 3);
+        assert_eq!(clamp_lookback(30), 30);
+        assert_eq!(clamp_lookback(0), 1);
+        assert_eq!(clamp_lookback(-7), 1);
+        assert_eq!(clamp_lookback(i64::MAX), 30);
     }
 
     #[test]

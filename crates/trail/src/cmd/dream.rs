@@ -14,9 +14,14 @@ use crate::output;
 
 pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
     let config = Config::load()?;
-    let (lookback, note) = dream::clamp_lookback(args.lookback);
-    if let Some(n) = note {
-        eprintln!("note: {n}");
+    let lookback = dream::clamp_lookback(args.lookback);
+    if i64::from(lookback) != args.lookback {
+        eprintln!(
+            "note: --lookback {} is outside {}–{}; using {lookback}",
+            args.lookback,
+            dream::MIN_LOOKBACK,
+            dream::MAX_LOOKBACK
+        );
     }
     // Checked before anything is read or sent: a missing key or model is reported first.
     let settings = Settings::from_config(&config, &ProcessEnv);

@@ -13,18 +13,6 @@ use crate::cli::InitArgs;
 use crate::error::{CliError, CliResult};
 use crate::output;
 
-impl From<InstallError> for CliError {
-    fn from(e: InstallError) -> CliError {
-        match e {
-            InstallError::Io { .. } => CliError::Failed {
-                message: e.to_string(),
-                hints: Vec::new(),
-            },
-            _ => CliError::usage(e.to_string()),
-        }
-    }
-}
-
 /// One file init or uninstall looked at.
 #[derive(Serialize)]
 struct FileChange {

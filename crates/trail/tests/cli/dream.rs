@@ -515,11 +515,42 @@ fn a_missing_key_is_reported_before_anything_is_sent() {
     assert_eq!(code(&out), 2);
     let err = stderr(&out);
     assert!(
-        err.contains("TRAIL_LLM_API_KEY is not set") && err.contains("~/.secrets/trail.env"),
+        err.contains("TRAIL_LLM_API_KEY is not set")
+            && err.contains("hint: export TRAIL_LLM_API_KEY=..., or put")
+            && err.contains("~/.secrets/trail.env"),
         "{err}"
     );
     assert!(server.requests().is_empty());
     assert_nothing_written(&env, None);
+}
+
+#[test]
+fn a_missing_model_or_command_says_which_setting_to_give() {
+    let server = Server::start(vec![Reply::Text(GOOD)]);
+    let no_model = setup()
+        .env("TRAIL_LLM_PROVIDER", "openai")
+        .env("TRAIL_LLM_BASE_URL", &format!("{}/v1", server.url))
+        .env("TRAIL_LLM_API_KEY", "sk-test-123");
+    let no_command = setup().env("TRAIL_LLM_PROVIDER", "command");
+    for (env, error, hint) in [
+        (
+            no_model,
+            "error: the openai provider needs a model name\n",
+            "hint: set TRAIL_LLM_MODEL, or `model = \"...\"` under [llm]",
+        ),
+        (
+            no_command,
+            "error: the command provider needs a command to run\n",
+            "hint: set TRAIL_LLM_COMMAND",
+        ),
+    ] {
+        let out = env.run(&["dream"]);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{err}");
+        assert!(err.starts_with(error) && err.contains(hint), "{err}");
+        assert_nothing_written(&env, None);
+    }
+    assert!(server.requests().is_empty());
 }
 
 #[test]

@@ -55,7 +55,13 @@ fn a_malformed_settings_file_is_reported_not_overwritten() {
     std::fs::write(&settings, "{\n  \"hooks\": {,\n}").unwrap();
     let out = env.run(&["init"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("line 2")
+            && err.contains("it was not changed")
+            && err.contains("hint: fix or move it, then run `trail init`"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),
         "{\n  \"hooks\": {,\n}"

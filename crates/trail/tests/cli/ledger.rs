@@ -90,10 +90,11 @@ fn a_tangent_that_changes_intent_is_refused_and_nothing_is_written() {
         "pulse", "--type", "tangent", "--proj", "p", "--intent", "switch",
     ]);
     assert_eq!(code(&out), 2);
+    let err = stderr(&out);
     assert!(
-        stderr(&out).contains("must not change intent"),
-        "{}",
-        stderr(&out)
+        err.contains("must not change intent")
+            && err.contains("hint: drop the intent (--intent, or `intent:`"),
+        "{err}"
     );
     assert_eq!(std::fs::read(env.stream()).unwrap(), before);
     // Keeping the intent, or not naming one, is fine; a tangent may defer instead of next.
