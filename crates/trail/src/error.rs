@@ -1,5 +1,6 @@
 //! The one place where failures become messages, hints and exit codes.
 
+use std::error::Error;
 use std::io;
 use std::process::ExitCode;
 
@@ -11,15 +12,26 @@ use trail_core::llm::{KEY_VAR, LlmError};
 use trail_core::secrets::SecretsError;
 use trail_core::state::StateError;
 
+/// The error a message was made from, kept so that the causes it does not spell out are shown.
+pub type Source = Box<dyn Error + Send + Sync>;
+
 /// How a command ended when it did not simply succeed.
 #[derive(Debug)]
 pub enum CliError {
     /// Bad input or usage: nothing was written. Exit 2.
-    Usage { message: String, hints: Vec<String> },
+    Usage {
+        message: String,
+        hints: Vec<String>,
+        source: Option<Source>,
+    },
     /// A check ran and failed (verify found damage, …); the command printed its findings. Exit 1.
     CheckFailed,
     /// The environment failed us (I/O, permissions). Exit 1.
-    Failed { message: String, hints: Vec<String> },
+    Failed {
+        message: String,
+        hints: Vec<String>,
+        source: Option<Source>,
+    },
     /// Output went to a closed pipe: the reader has what it wanted. Exit 0.
     BrokenPipe,
 }
@@ -31,14 +43,30 @@ impl CliError {
         CliError::Usage {
             message: message.into(),
             hints: Vec::new(),
+            source: None,
+        }
+    }
+    pub fn failed(message: impl Into<String>) -> CliError {
+        CliError::Failed {
+            message: message.into(),
+            hints: Vec::new(),
+            source: None,
         }
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> CliError {
-        match &mut self {
-            CliError::Usage { hints, .. } | CliError::Failed { hints, .. } => {
-                hints.push(hint.into())
-            }
-            _ => {}
+        if let CliError::Usage { hints, .. } | CliError::Failed { hints, .. } = &mut self {
+            hints.push(hint.into());
+        }
+        self
+    }
+    pub fn with_hints(self, hints: impl IntoIterator<Item = impl Into<String>>) -> CliError {
+        hints.into_iter().fold(self, CliError::with_hint)
+    }
+    /// Keeps the error this one was made from; its causes are printed unless the message already
+    /// says them.
+    pub fn with_source(mut self, e: impl Into<Source>) -> CliError {
+        if let CliError::Usage { source, .. } | CliError::Failed { source, .. } = &mut self {
+            *source = Some(e.into());
         }
         self
     }
@@ -49,61 +77,43 @@ impl From<io::Error> for CliError {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return CliError::BrokenPipe;
         }
-        CliError::Failed {
-            message: e.to_string(),
-            hints: Vec::new(),
-        }
+        CliError::failed(e.to_string()).with_source(e)
     }
 }
 
+/// A state file trail cannot read is left as it is.
+const FIX_BY_HAND: &str =
+    "fix the file by hand (trail never overwrites a file it cannot read), then retry";
+
 impl From<StateError> for CliError {
     fn from(e: StateError) -> CliError {
-        match e {
+        let err = match &e {
             StateError::Refused(r) => {
-                let e = CliError::usage(r.to_string());
-                match crate::edge::what_to_do(&r) {
-                    Some(h) => e.with_hint(h),
-                    None => e,
-                }
+                CliError::usage(r.to_string()).with_hints(crate::edge::what_to_do(r))
             }
-            StateError::Parse { .. } | StateError::Invalid { .. } => CliError::Failed {
-                message: e.to_string(),
-                hints: vec!["fix the file by hand (trail never overwrites a file it cannot read), then retry".into()],
-            },
-            StateError::LockTimeout { .. } => CliError::Failed {
-                message: e.to_string(),
-                hints: vec!["another trail process holds the state; retry in a moment".into()],
-            },
-            StateError::Io { .. } => CliError::Failed {
-                message: e.to_string(),
-                hints: Vec::new(),
-            },
-        }
+            StateError::Parse { .. } | StateError::Invalid { .. } => {
+                CliError::failed(e.to_string()).with_hint(FIX_BY_HAND)
+            }
+            StateError::LockTimeout { .. } => CliError::failed(e.to_string())
+                .with_hint("another trail process holds the state; retry in a moment"),
+            StateError::Io { .. } => CliError::failed(e.to_string()),
+        };
+        err.with_source(e)
     }
 }
 
 impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
-        match e {
-            LedgerError::Record(r) => {
-                let e = CliError::usage(r.to_string());
-                match record_hint(&r) {
-                    Some(h) => e.with_hint(h),
-                    None => e,
-                }
-            }
+        let err = match &e {
+            LedgerError::Record(r) => CliError::usage(r.to_string()).with_hints(record_hint(r)),
             LedgerError::Secrets(
                 SecretsError::BadRegex { .. } | SecretsError::ExampleDoesNotMatch { .. },
             ) => CliError::usage(e.to_string()).with_hint(SECRET_RULE_HINT),
             LedgerError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
-                CliError::BrokenPipe
+                return CliError::BrokenPipe;
             }
-            LedgerError::Io {
-                ref source,
-                ref path,
-                ..
-            } => {
-                let hint = match source.kind() {
+            LedgerError::Io { source, path, .. } => {
+                CliError::failed(e.to_string()).with_hints(match source.kind() {
                     io::ErrorKind::PermissionDenied => Some(format!(
                         "check the permissions of {} (or point TRAIL_HOME elsewhere)",
                         path.display()
@@ -112,17 +122,11 @@ impl From<LedgerError> for CliError {
                         Some("free some disk space; nothing was acknowledged".into())
                     }
                     _ => None,
-                };
-                CliError::Failed {
-                    message: e.to_string(),
-                    hints: hint.into_iter().collect(),
-                }
+                })
             }
-            other => CliError::Failed {
-                message: other.to_string(),
-                hints: Vec::new(),
-            },
-        }
+            LedgerError::Secrets(SecretsError::Store { .. }) => CliError::failed(e.to_string()),
+        };
+        err.with_source(e)
     }
 }
 
@@ -139,13 +143,8 @@ fn record_hint(e: &RecordError) -> Option<&'static str> {
 
 impl From<InstallError> for CliError {
     fn from(e: InstallError) -> CliError {
-        let hint = match e {
-            InstallError::Io { .. } => {
-                return CliError::Failed {
-                    message: e.to_string(),
-                    hints: Vec::new(),
-                };
-            }
+        let retry = match e {
+            InstallError::Io { .. } => return CliError::failed(e.to_string()).with_source(e),
             InstallError::Malformed { .. } => {
                 "fix or move it, then run `trail init` (or `trail uninstall`) again"
             }
@@ -154,7 +153,9 @@ impl From<InstallError> for CliError {
             }
             InstallError::Foreign { .. } => "move it, then run `trail init` again",
         };
-        CliError::usage(e.to_string()).with_hint(hint)
+        CliError::usage(e.to_string())
+            .with_hint(retry)
+            .with_source(e)
     }
 }
 
@@ -167,7 +168,9 @@ impl From<ConfigError> for CliError {
             ConfigError::SecretRule(_) => SECRET_RULE_HINT,
             _ => "`trail config` shows every setting and where it came from",
         };
-        CliError::usage(format!("configuration: {e}")).with_hint(hint)
+        CliError::usage(format!("configuration: {e}"))
+            .with_hint(hint)
+            .with_source(e)
     }
 }
 
@@ -179,23 +182,12 @@ impl From<trail_core::llm::LlmError> for CliError {
             e,
             LlmError::NoModel { .. } | LlmError::NoKey { .. } | LlmError::NoCommand
         );
-        let message = if setup {
-            e.to_string()
-        } else {
-            format!("{e}; nothing was written")
-        };
         let err = if setup {
-            CliError::usage(message)
+            CliError::usage(e.to_string())
         } else {
-            CliError::Failed {
-                message,
-                hints: Vec::new(),
-            }
+            CliError::failed(format!("{e}; nothing was written"))
         };
-        match hint {
-            Some(h) => err.with_hint(h),
-            None => err,
-        }
+        err.with_hints(hint).with_source(e)
     }
 }
 
@@ -203,15 +195,15 @@ impl From<trail_core::memory::dream::DreamError> for CliError {
     fn from(e: trail_core::memory::dream::DreamError) -> CliError {
         use trail_core::memory::dream::DreamError;
         const SHOWN: usize = 10;
-        let message = e.to_string();
-        let failed = |hints: Vec<String>| CliError::Failed {
-            message: message.clone(),
-            hints,
+        let e = match e {
+            DreamError::Llm(l) => return l.into(),
+            e => e,
         };
-        match e {
-            DreamError::Llm(l) => l.into(),
+        let failed = |hints: Vec<String>| CliError::failed(e.to_string()).with_hints(hints);
+        let err = match &e {
+            DreamError::Llm(_) => unreachable!("returned above"),
             DreamError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
-                CliError::BrokenPipe
+                return CliError::BrokenPipe;
             }
             DreamError::Io { .. } => failed(Vec::new()),
             DreamError::NoMemory { .. } => failed(vec![
@@ -240,31 +232,60 @@ impl From<trail_core::memory::dream::DreamError> for CliError {
                 h.push("`trail dream --dry-run` shows the proposal; MEMORY.md is unchanged".into());
                 failed(h)
             }
-        }
+        };
+        err.with_source(e)
     }
 }
 
 /// Print the error (once) and choose the exit code.
 pub fn finish(result: CliResult) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
-        Err(CliError::CheckFailed) => ExitCode::from(1),
-        Err(CliError::Usage { message, hints }) => {
-            eprintln!("error: {message}");
-            for h in hints {
-                eprintln!("hint: {h}");
-            }
-            ExitCode::from(2)
-        }
-        Err(CliError::Failed { message, hints }) => {
-            eprintln!("error: {message}");
-            for h in hints {
-                eprintln!("hint: {h}");
-            }
-            ExitCode::from(1)
-        }
+    let (code, message, hints, source) = match result {
+        Ok(()) | Err(CliError::BrokenPipe) => return ExitCode::SUCCESS,
+        Err(CliError::CheckFailed) => return ExitCode::from(1),
+        Err(CliError::Usage {
+            message,
+            hints,
+            source,
+        }) => (2, message, hints, source),
+        Err(CliError::Failed {
+            message,
+            hints,
+            source,
+        }) => (1, message, hints, source),
+    };
+    let source = source.as_deref().map(|e| e as &(dyn Error + 'static));
+    eprint!("{}", report(&message, &hints, source));
+    ExitCode::from(code)
+}
+
+/// What a person reads: the message, each cause it does not already spell out, then the hints.
+fn report(message: &str, hints: &[String], source: Option<&(dyn Error + 'static)>) -> String {
+    let mut out = format!("error: {message}\n");
+    for cause in untold_causes(message, source) {
+        out.push_str(&format!("caused by: {cause}\n"));
     }
+    for h in hints {
+        out.push_str(&format!("hint: {h}\n"));
+    }
+    out
+}
+
+/// The errors of `source`'s chain (itself, then what caused it, …) whose text is not already
+/// part of `message` or of a cause shown before them. Most of the core's messages embed their
+/// cause (`cannot write X: disk full`): then nothing is repeated.
+fn untold_causes(message: &str, source: Option<&(dyn Error + 'static)>) -> Vec<String> {
+    let mut told = message.to_string();
+    let mut out = Vec::new();
+    let mut next = source;
+    while let Some(e) = next {
+        let text = e.to_string();
+        if !text.is_empty() && !told.contains(&text) {
+            told.push_str(&text);
+            out.push(text);
+        }
+        next = e.source();
+    }
+    out
 }
 
 /// What to do next after an LLM error (the words are the CLI's: flags, settings, commands).
@@ -306,4 +327,86 @@ fn llm_hint(e: &LlmError) -> Option<String> {
                                          it must print the answer on stdout and exit 0"
             .into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error with a text and what caused it.
+    #[derive(Debug)]
+    struct Chain(&'static str, Option<Box<Chain>>);
+
+    impl std::fmt::Display for Chain {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl Error for Chain {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            self.1.as_deref().map(|c| c as &(dyn Error + 'static))
+        }
+    }
+
+    fn printed(e: CliError) -> String {
+        match e {
+            CliError::Usage {
+                message,
+                hints,
+                source,
+            }
+            | CliError::Failed {
+                message,
+                hints,
+                source,
+            } => report(
+                &message,
+                &hints,
+                source.as_deref().map(|e| e as &(dyn Error + 'static)),
+            ),
+            other => panic!("nothing to print for {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_cause_the_message_leaves_out_is_printed_once_after_it() {
+        let root = Chain("Permission denied (os error 13)", None);
+        let middle = Chain("the plan cannot be read", Some(Box::new(root)));
+        let e = CliError::failed("cannot switch to active mode")
+            .with_hint("check the permissions of .trail/")
+            .with_source(Chain(
+                "cannot switch to active mode",
+                Some(Box::new(middle)),
+            ));
+        assert_eq!(
+            printed(e),
+            "error: cannot switch to active mode\n\
+             caused by: the plan cannot be read\n\
+             caused by: Permission denied (os error 13)\n\
+             hint: check the permissions of .trail/\n"
+        );
+    }
+
+    #[test]
+    fn a_cause_the_message_already_says_is_not_repeated() {
+        let disk_full = io::Error::new(io::ErrorKind::StorageFull, "No space left on device");
+        let e: CliError =
+            LedgerError::io("write", std::path::Path::new("/l/pulses.log.md"))(disk_full).into();
+        assert_eq!(
+            printed(e),
+            "error: cannot write /l/pulses.log.md: No space left on device\n\
+             hint: free some disk space; nothing was acknowledged\n"
+        );
+        let e: CliError = StateError::Refused(trail_core::state::Refusal::NothingPending).into();
+        assert!(!printed(e).contains("caused by"));
+    }
+
+    #[test]
+    fn a_broken_pipe_stays_quiet_whatever_wraps_it() {
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
+        assert!(matches!(CliError::from(pipe()), CliError::BrokenPipe));
+        let e = LedgerError::io("write", std::path::Path::new("-"))(pipe());
+        assert!(matches!(CliError::from(e), CliError::BrokenPipe));
+    }
 }

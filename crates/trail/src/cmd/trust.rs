@@ -86,9 +86,12 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
             "run `trail trust` on a terminal and answer y, or pass --yes once you have read the settings above",
         ));
     }
-    let failed = |e: std::io::Error| CliError::Failed {
-        message: format!("cannot record the trust in {}: {e}", store.path().display()),
-        hints: Vec::new(),
+    let failed = |e: std::io::Error| {
+        CliError::failed(format!(
+            "cannot record the trust in {}: {e}",
+            store.path().display()
+        ))
+        .with_source(e)
     };
     // The record carries proof that this command wrote it: a MAC under the person's key.
     let key = Key::load_or_create(&c.trust_key_dir).map_err(failed)?;
@@ -150,9 +153,8 @@ fn confirmed() -> CliResult<bool> {
 }
 
 fn revoke(store: &TrustStore, path: &Path, json: bool) -> CliResult {
-    let had = store.revoke(path).map_err(|e| CliError::Failed {
-        message: format!("cannot update {}: {e}", store.path().display()),
-        hints: Vec::new(),
+    let had = store.revoke(path).map_err(|e| {
+        CliError::failed(format!("cannot update {}: {e}", store.path().display())).with_source(e)
     })?;
     if json {
         return output::json(&serde_json::json!({"path": path, "revoked": had}));
@@ -165,9 +167,8 @@ fn revoke(store: &TrustStore, path: &Path, json: bool) -> CliResult {
 }
 
 fn list(store: &TrustStore, key: Option<&Key>, json: bool) -> CliResult {
-    let entries = store.list().map_err(|e| CliError::Failed {
-        message: format!("cannot read {}: {e}", store.path().display()),
-        hints: Vec::new(),
+    let entries = store.list().map_err(|e| {
+        CliError::failed(format!("cannot read {}: {e}", store.path().display())).with_source(e)
     })?;
     let rows: Vec<(trust::Entry, &str)> = entries
         .into_iter()

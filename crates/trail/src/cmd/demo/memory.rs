@@ -118,13 +118,10 @@ fn the_dream(
     ))?;
     let report = dream_next_morning(project, redactor)?;
     if report.status != Status::Written {
-        return Err(CliError::Failed {
-            message: format!(
-                "the demo's dream wrote nothing: {}",
-                report.reason.unwrap_or_default()
-            ),
-            hints: Vec::new(),
-        });
+        return Err(CliError::failed(format!(
+            "the demo's dream wrote nothing: {}",
+            report.reason.unwrap_or_default()
+        )));
     }
     say(&format!(
         "  $ trail dream  → {} entries, {} dropped as unsupported\n\n",
