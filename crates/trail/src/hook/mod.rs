@@ -16,6 +16,7 @@
 mod config_change;
 mod post_tool;
 mod pre_tool;
+mod report;
 
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
@@ -31,6 +32,8 @@ use trail_core::host::render::{Response, render};
 use trail_core::host::{self, Event, Host};
 use trail_core::ledger::Ledger;
 use trail_core::ledger::record::{RecordType, observed_record, project_name};
+
+use report::Report;
 
 /// Payloads are small; refuse to buffer an unbounded stdin.
 const MAX_PAYLOAD: u64 = 16 << 20;
@@ -77,11 +80,8 @@ fn start_watchdog(host: Host, tool_call: bool, deadline: Instant) {
         let json = render(host, &Response::Deny { reason }).map(|j| format!("{j}\n"));
         (1, json.unwrap_or_default().into_bytes())
     } else {
-        let note = format!(
-            "trail hook: gave up after {secs} s (something in the project blocked it); \
-             nothing was lost, and the session goes on\n"
-        );
-        (2, note.into_bytes())
+        // A fixed text: nothing to redact, and this runs on every hook that is not a tool call.
+        (2, format!("{}\n", Report::GaveUp { secs }).into_bytes())
     };
     if ON_DEADLINE.set(answer).is_err() {
         return;
@@ -118,16 +118,13 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         Some("claude-code") => Host::ClaudeCode,
         Some("codex") => Host::Codex,
         other => {
-            eprintln!(
-                "error: `trail hook {}`: say which agent sends the payload: `trail hook claude-code` or `trail hook codex`",
-                other.unwrap_or("")
-            );
+            Report::UnknownHost(other.unwrap_or("")).emit();
             return ExitCode::from(2);
         }
     };
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut bytes) {
-        eprintln!("trail hook: cannot read the payload: {e}");
+        report::failed("cannot read the payload", &e);
         return ExitCode::SUCCESS;
     }
     let response = match host::decode(&bytes) {
@@ -149,7 +146,7 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
                     ),
                 }
             } else {
-                eprintln!("trail hook: ignored a payload it could not read: {e}");
+                report::failed("ignored a payload it could not read", &e);
                 Response::Silent
             }
         }
@@ -161,7 +158,8 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         }
     }
     if let Response::Veto { reason } = &response {
-        eprintln!("{reason}");
+        // The host gives stderr to the model as the reason for the veto.
+        Report::Said(reason).emit();
         return ExitCode::from(2);
     }
     if let Some(json) = render(host, &response) {
@@ -177,7 +175,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     let config = match Config::load() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("trail hook: configuration: {e}");
+            report::failed("configuration", &e);
             return match event {
                 Event::ToolRequested { .. } => Response::Deny {
                     reason: format!("trail's configuration is broken ({e}); fix it, then retry"),
@@ -237,7 +235,7 @@ impl Cx<'_> {
     pub fn pulse(&self, kind: RecordType, facts: &[String], next: &[String], tags: &[&str]) {
         let r = observed_record(&self.project(), kind, facts, next, tags);
         if let Err(e) = self.ledger().append(r) {
-            eprintln!("trail hook: cannot write a pulse: {e}");
+            report::failed("cannot write a pulse", &e);
         }
     }
 }
@@ -258,7 +256,7 @@ fn daily_summary(cx: &Cx<'_>) -> Option<String> {
         )),
         Ok(None) => None,
         Err(e) => {
-            eprintln!("trail hook: {e}");
+            report::error(&e);
             None
         }
     }

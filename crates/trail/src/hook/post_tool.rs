@@ -11,7 +11,7 @@ use trail_core::host::{Event, ToolInput};
 use trail_core::ledger::record::RecordType;
 use trail_core::proof;
 
-use super::Cx;
+use super::{Cx, report};
 
 /// A tool that runs longer than this is worth a pulse (§8: "~2 minutes").
 const LONG: Duration = Duration::from_secs(120);
@@ -53,7 +53,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     let redactor = match ledger.redactor() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("trail hook: {e}");
+            report::error(&e);
             return Response::Silent;
         }
     };
@@ -68,11 +68,11 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     if !found.is_empty()
         && let Err(e) = ledger.secret_store().store(&found)
     {
-        eprintln!("trail hook: {e}");
+        report::error(&e);
         return Response::Silent;
     }
     if let Err(e) = proof::append(cx.root(), &entry) {
-        eprintln!("trail hook: cannot append to the proof log: {e}");
+        report::failed("cannot append to the proof log", &e);
     }
     // The pulse carries the redacted preview, never the raw input.
     let what = format!("{} {}", entry.tool, one_line(&entry.input_preview, 160));

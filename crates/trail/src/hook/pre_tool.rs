@@ -25,7 +25,7 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
         if !found.is_empty()
             && let Err(e) = ledger.secret_store().store(&found)
         {
-            eprintln!("trail hook: {e}");
+            super::report::error(&e);
         }
         out
     };

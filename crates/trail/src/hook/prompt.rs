@@ -17,6 +17,7 @@ use trail_core::state::grants::By;
 use trail_core::state::observe;
 
 use super::Cx;
+use super::report::{self, Report};
 use crate::edge::{self, EdgeCmd, Outcome};
 
 const PULSE_EVERY: Duration = Duration::from_secs(600);
@@ -167,7 +168,7 @@ fn refuse_edge(d: &Delivered) -> String {
         d.what
     );
     // The person sees stderr in the transcript view; the agent gets the context.
-    eprintln!("{why}");
+    Report::Said(&why).emit();
     why
 }
 
@@ -182,7 +183,7 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     let last = trail_core::fsutil::read_string_in(cx.root(), &marker, 64).unwrap_or_default();
     if last.trim() != name {
         if let Err(e) = trail_core::fsutil::atomic_write_in(cx.root(), &marker, name.as_bytes()) {
-            eprintln!("trail hook: {e}");
+            report::error(&e);
         }
     } else if name != "red" {
         return None;

@@ -10,7 +10,7 @@ use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::state::protocol;
 use trail_core::time::Ts;
 
-use super::Cx;
+use super::{Cx, report};
 
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
@@ -32,7 +32,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
         && let Err(e) =
             trail_core::install::hooks_seen::record(cx.root(), std::path::Path::new(&home))
     {
-        eprintln!("trail hook: {e}");
+        report::error(&e);
     }
     let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
         .map(|m| m.len())
@@ -97,7 +97,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
             ));
         }
         Ok(_) => {}
-        Err(e) => eprintln!("trail hook: cannot rehydrate: {e}"),
+        Err(e) => report::failed("cannot rehydrate", &e),
     }
     if parts.is_empty() {
         return Response::Silent;
@@ -118,7 +118,7 @@ pub(super) fn stop(cx: &Cx<'_>) -> Response {
             &["mode"],
         ),
         Ok(_) => {}
-        Err(e) => eprintln!("trail hook: could not capture observations: {e}"),
+        Err(e) => report::failed("could not capture observations", &e),
     }
     Response::Silent
 }
@@ -193,7 +193,7 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
     }
     cx.pulse(RecordType::Handoff, &facts, &next, &["session-end"]);
     if let Err(e) = protocol::on_session_end(&store, Ts::now()) {
-        eprintln!("trail hook: {e}");
+        report::error(&e);
     }
     Response::Silent
 }
@@ -204,17 +204,23 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
     let Some(path) = &cx.envelope.transcript_path else {
         return;
     };
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("trail hook: cannot read the transcript {}", path.display());
-        return;
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            return report::error(&format_args!(
+                "cannot read the transcript {}: {e}",
+                path.display()
+            ));
+        }
     };
     let trigger = match event {
         Event::CompactRequested { .. } => Trigger::Compaction,
         _ => Trigger::SessionEnd,
     };
     let ledger = cx.ledger();
-    let Ok(redactor) = ledger.redactor() else {
-        return;
+    let redactor = match ledger.redactor() {
+        Ok(r) => r,
+        Err(e) => return report::failed("cannot write daily memory", &e),
     };
     let mut found = Vec::new();
     let t = trail_core::transcript::parse(&text);
@@ -232,9 +238,9 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
     ) {
         Ok(f) => {
             if let Err(e) = trail_core::memory::summary::mark(cx.root(), &f) {
-                eprintln!("trail hook: {e}");
+                report::error(&e);
             }
         }
-        Err(e) => eprintln!("trail hook: cannot write daily memory: {e}"),
+        Err(e) => report::failed("cannot write daily memory", &e),
     }
 }

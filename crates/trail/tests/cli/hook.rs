@@ -345,3 +345,23 @@ fn memory_flush_without_a_transcript_looks_where_claude_code_keeps_them() {
     let out = env.ok(&["memory", "flush"]);
     assert!(out.contains("flushed to"), "{out}");
 }
+
+#[test]
+fn what_the_hook_reports_on_stderr_is_prefixed_and_redacted() {
+    let env = TestEnv::new();
+    let token = "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ";
+    let gone = env.root.join(format!("gone {token} .jsonl"));
+    let payload = serde_json::json!({
+        "hook_event_name": "SessionEnd", "session_id": "s", "transcript_path": gone,
+        "reason": "exit",
+    });
+    let (c, _, err) = hook(&env, &payload.to_string());
+    assert_eq!(c, 0, "{err}");
+    assert!(
+        err.starts_with("trail hook: cannot read the transcript ")
+            && err.contains("${secret:")
+            && err.contains("No such file"),
+        "{err}"
+    );
+    assert!(!err.contains(token), "{err}");
+}

@@ -105,3 +105,35 @@ fn a_bad_secret_rule_regex_was_reported_as_a_bad_record() {
     );
     assert!(!env.stream().exists(), "nothing was written");
 }
+
+/// With a `[[secrets.rules]]` entry that did not compile, SessionEnd and PreCompact skipped
+/// daily memory without a word: the redactor's error was dropped on the floor. It is reported.
+#[test]
+fn daily_memory_was_skipped_silently_when_a_secret_rule_was_broken() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
+    )
+    .unwrap();
+    let transcript = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
+    let payload = serde_json::json!({
+        "hook_event_name": "SessionEnd", "session_id": "s", "transcript_path": transcript,
+        "reason": "exit",
+    });
+    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
+    let err = stderr(&out);
+    assert_eq!(code(&out), 0, "{err}");
+    assert!(
+        err.contains("trail hook: cannot write daily memory: secret rule `acme`"),
+        "{err}"
+    );
+    assert!(
+        !env.cwd.join(".trail/memory").exists(),
+        "nothing was written"
+    );
+}
