@@ -15,11 +15,17 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
         return respond(cx, guard::judge_unplaced(input));
     };
     let ledger = cx.ledger();
-    // Whatever a junction keeps is redacted, and the originals go to the secret store.
+    // Whatever a junction keeps is redacted, and the originals go to the secret store. The
+    // redactor is resolved on first use (an allowed command never needs it); a user rule that
+    // does not compile is reported once and must not switch the built-in rules off.
+    let redactor = std::cell::OnceCell::new();
     let redact = |text: &str| -> String {
-        let Ok(r) = ledger.redactor() else {
-            return text.to_string();
-        };
+        let r = *redactor.get_or_init(|| {
+            ledger.redactor().unwrap_or_else(|e| {
+                super::report::error(&e);
+                trail_core::secrets::Redactor::builtin()
+            })
+        });
         let mut found = Vec::new();
         let out = r.redact(text, &mut found).into_owned();
         if !found.is_empty()

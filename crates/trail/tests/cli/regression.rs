@@ -137,3 +137,50 @@ fn daily_memory_was_skipped_silently_when_a_secret_rule_was_broken() {
         "nothing was written"
     );
 }
+
+/// With a `[[secrets.rules]]` entry that did not compile, PreToolUse kept a junction's command
+/// unredacted: the built-in rules were skipped along with the broken one, and a token in a
+/// `git push` reached `.trail/state/pending.json` and active_context.yaml as it was.
+#[test]
+fn a_broken_secret_rule_switched_redaction_off_for_junctions() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
+    )
+    .unwrap();
+    let token = "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ";
+    let command = format!("git push https://x:{token}@github.com/o/r.git main");
+    let payload = serde_json::json!({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.cwd,
+        "tool_name": "Bash", "tool_input": {"command": command},
+    });
+    let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let answer = stdout(&out);
+    assert!(
+        answer.contains("Junction j-"),
+        "a push is a junction: {answer}"
+    );
+    let err = stderr(&out);
+    assert_eq!(
+        occurrences(&err, "trail hook: secret rule `acme`"),
+        1,
+        "{err}"
+    );
+    for f in [
+        env.cwd.join(".trail/state/pending.json"),
+        env.cwd.join("active_context.yaml"),
+    ] {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(
+            !text.contains(token) && text.contains("${secret:"),
+            "{}: {text}",
+            f.display()
+        );
+    }
+    assert!(!answer.contains(token), "{answer}");
+}
