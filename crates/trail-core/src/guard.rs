@@ -305,8 +305,9 @@ impl Guard<'_> {
         }
         let problems: Vec<String> = after
             .problems()
-            .into_iter()
-            .filter(|p| !p.contains("schema_version") || before.is_v4())
+            .iter()
+            .filter(|p| !p.is_schema_version() || before.is_v4())
+            .map(ToString::to_string)
             .collect();
         if !problems.is_empty() {
             return Some(Outcome::Refuse(format!(
@@ -573,6 +574,26 @@ mod tests {
             matches!(&outcome, Outcome::Refuse(r) if r.contains("unreadable")),
             "{outcome:?}"
         );
+    }
+
+    #[test]
+    fn the_schema_version_binds_an_edit_only_once_the_file_has_it() {
+        let (_d, store, places) = project();
+        let without = |objective: &str| json!({"file_path": store.path(), "content": format!("mode: active\nobjective: {objective}\n")});
+        let outcome = judge(&store, &places, "Write", without("Fix the totals"));
+        assert!(
+            matches!(&outcome, Outcome::Refuse(r) if r.contains("schema_version is missing")),
+            "{outcome:?}"
+        );
+        // An older file may be edited as it is: trail migrates it when it next writes it.
+        std::fs::write(store.path(), "mode: active\nobjective: Fix the totals\n").unwrap();
+        let outcome = judge(
+            &store,
+            &places,
+            "Write",
+            without("Fix the totals, then ship"),
+        );
+        assert!(!matches!(outcome, Outcome::Refuse(_)), "{outcome:?}");
     }
 
     #[test]

@@ -208,7 +208,7 @@ impl Status {
             observations: s.observations.clone(),
             quality_gate: observe::quality_gate(s),
             edited_elsewhere: l.exists && l.edited_elsewhere,
-            problems: l.problems.clone(),
+            problems: l.problems.iter().map(crate::error::state_problem).collect(),
         })
     }
 

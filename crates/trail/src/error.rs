@@ -11,6 +11,7 @@ use trail_core::ledger::record::RecordError;
 use trail_core::llm::{KEY_VAR, LlmError};
 use trail_core::secrets::SecretsError;
 use trail_core::state::StateError;
+use trail_core::state::schema::Problem;
 
 /// The error a message was made from, kept so that the causes it does not spell out are shown.
 pub type Source = Box<dyn Error + Send + Sync>;
@@ -81,6 +82,18 @@ impl From<io::Error> for CliError {
     }
 }
 
+/// How a person sets the mode from a terminal.
+const SET_MODE: &str = "set the mode with `trail mode MODE` (plan, active, review or done)";
+
+/// A problem of the state file as `trail status` shows it: with the command that fixes it, when
+/// there is one.
+pub fn state_problem(p: &Problem) -> String {
+    match p {
+        Problem::Mode(_) => format!("{p} (set one with `trail mode MODE`)"),
+        _ => p.to_string(),
+    }
+}
+
 /// A state file trail cannot read is left as it is.
 const FIX_BY_HAND: &str =
     "fix the file by hand (trail never overwrites a file it cannot read), then retry";
@@ -91,9 +104,15 @@ impl From<StateError> for CliError {
             StateError::Refused(r) => {
                 CliError::usage(r.to_string()).with_hints(crate::edge::what_to_do(r))
             }
-            StateError::Parse { .. } | StateError::Invalid { .. } => {
-                CliError::failed(e.to_string()).with_hint(FIX_BY_HAND)
-            }
+            StateError::Parse { .. } => CliError::failed(e.to_string()).with_hint(FIX_BY_HAND),
+            StateError::Invalid { problems, .. } => CliError::failed(e.to_string())
+                .with_hint(FIX_BY_HAND)
+                .with_hints(
+                    problems
+                        .iter()
+                        .any(|p| matches!(p, Problem::Mode(_)))
+                        .then_some(SET_MODE),
+                ),
             StateError::LockTimeout { .. } => CliError::failed(e.to_string())
                 .with_hint("another trail process holds the state; retry in a moment"),
             StateError::Io { .. } => CliError::failed(e.to_string()),
@@ -400,6 +419,25 @@ mod tests {
         );
         let e: CliError = StateError::Refused(trail_core::state::Refusal::NothingPending).into();
         assert!(!printed(e).contains("caused by"));
+    }
+
+    #[test]
+    fn a_state_file_with_an_unknown_mode_says_how_to_set_one() {
+        let invalid = |problems| StateError::Invalid {
+            path: "/p/active_context.yaml".into(),
+            problems,
+        };
+        let e: CliError = invalid(vec![Problem::Mode("complete".into())]).into();
+        assert_eq!(
+            printed(e),
+            "error: /p/active_context.yaml: mode `complete` is not one of plan, active, review, \
+             done\n\
+             hint: fix the file by hand (trail never overwrites a file it cannot read), then \
+             retry\n\
+             hint: set the mode with `trail mode MODE` (plan, active, review or done)\n"
+        );
+        let e: CliError = invalid(vec![Problem::Allowance(1)]).into();
+        assert!(!printed(e).contains("trail mode"));
     }
 
     #[test]

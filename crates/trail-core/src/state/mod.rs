@@ -39,10 +39,10 @@ pub enum StateError {
     },
     #[error("{path}: cannot be read as YAML: {message}")]
     Parse { path: PathBuf, message: String },
-    #[error("{path}: {}", problems.join("; "))]
+    #[error("{path}: {}", join(problems))]
     Invalid {
         path: PathBuf,
-        problems: Vec<String>,
+        problems: Vec<schema::Problem>,
     },
     #[error("{path}: the state lock has been held for more than {secs} s")]
     LockTimeout { path: PathBuf, secs: u64 },
@@ -77,6 +77,12 @@ pub enum Refusal {
     PlanToDone,
 }
 
+/// Problems on one line, `; ` between them.
+fn join(problems: &[schema::Problem]) -> String {
+    let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    texts.join("; ")
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
     move |source| StateError::Io {
         path: path.to_path_buf(),
@@ -100,7 +106,7 @@ pub struct Loaded {
     /// Changed since trail last wrote it (by the agent, a person or another tool).
     pub edited_elsewhere: bool,
     /// Invariant violations (a valid file has none).
-    pub problems: Vec<String>,
+    pub problems: Vec<schema::Problem>,
 }
 
 impl Store {

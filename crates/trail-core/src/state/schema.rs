@@ -271,21 +271,19 @@ impl State {
     }
 
     /// The invariants of §9, as problems a person can fix (empty when the state is valid).
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         match &self.schema_version {
-            None => out.push("schema_version is missing (trail writes schema_version: 4)".into()),
-            Some(v) if v.as_u64() != Some(SCHEMA_VERSION) => out.push(format!(
-                "schema_version is {v}; trail reads and writes version {SCHEMA_VERSION}"
-            )),
+            None => out.push(Problem::NoSchemaVersion),
+            Some(v) if v.as_u64() != Some(SCHEMA_VERSION) => {
+                out.push(Problem::SchemaVersion(v.to_string()));
+            }
             _ => {}
         }
         if let Some(m) = &self.mode
             && Mode::parse(m).is_none()
         {
-            out.push(format!(
-                "mode `{m}` is not one of plan, active, review, done (set one with `trail mode MODE`)"
-            ));
+            out.push(Problem::Mode(m.clone()));
         }
         for (i, s) in self.plan.iter().enumerate() {
             if let Some(st) = &s.status
@@ -293,40 +291,63 @@ impl State {
                     .iter()
                     .any(|x| st.trim().eq_ignore_ascii_case(x))
             {
-                out.push(format!(
-                    "plan step {} has status `{st}`; use pending, in_progress, completed or blocked",
-                    i + 1
-                ));
+                out.push(Problem::StepStatus {
+                    step: i + 1,
+                    status: st.clone(),
+                });
             }
         }
         if let Some(j) = &self.junction {
             if j.fingerprint.is_empty() {
-                out.push("the pending junction has no fingerprint".into());
+                out.push(Problem::JunctionFingerprint);
             }
             if !JUNCTION_TYPES.contains(&j.kind.as_str()) {
-                out.push(format!(
-                    "the pending junction's type `{}` is not one of {}",
-                    j.kind,
-                    JUNCTION_TYPES.join(", ")
-                ));
+                out.push(Problem::JunctionType {
+                    kind: j.kind.clone(),
+                });
             }
         }
         for (i, a) in self.allowances.iter().enumerate() {
             if a.fingerprint.is_empty() || a.consumed.is_none() {
-                out.push(format!(
-                    "allowance {} needs both `fingerprint` and `consumed`",
-                    i + 1
-                ));
+                out.push(Problem::Allowance(i + 1));
             }
         }
         for (i, d) in self.dismissals.iter().enumerate() {
             if d.fingerprint.is_empty() || d.expires_at.is_none() {
-                out.push(format!(
-                    "dismissal {} needs both `fingerprint` and `expires_at`",
-                    i + 1
-                ));
+                out.push(Problem::Dismissal(i + 1));
             }
         }
         out
+    }
+}
+
+/// An invariant of §9 the state breaks, in the file's own terms (how to change the mode from a
+/// terminal is the binary's to say).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    #[error("schema_version is missing (trail writes schema_version: {SCHEMA_VERSION})")]
+    NoSchemaVersion,
+    #[error("schema_version is {0}; trail reads and writes version {SCHEMA_VERSION}")]
+    SchemaVersion(String),
+    #[error("mode `{0}` is not one of plan, active, review, done")]
+    Mode(String),
+    #[error(
+        "plan step {step} has status `{status}`; use pending, in_progress, completed or blocked"
+    )]
+    StepStatus { step: usize, status: String },
+    #[error("the pending junction has no fingerprint")]
+    JunctionFingerprint,
+    #[error("the pending junction's type `{kind}` is not one of {}", JUNCTION_TYPES.join(", "))]
+    JunctionType { kind: String },
+    #[error("allowance {0} needs both `fingerprint` and `consumed`")]
+    Allowance(usize),
+    #[error("dismissal {0} needs both `fingerprint` and `expires_at`")]
+    Dismissal(usize),
+}
+
+impl Problem {
+    /// About the schema version, which an older file trail has not rewritten yet may lack.
+    pub fn is_schema_version(&self) -> bool {
+        matches!(self, Problem::NoSchemaVersion | Problem::SchemaVersion(_))
     }
 }

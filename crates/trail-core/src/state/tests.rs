@@ -1,6 +1,7 @@
 use super::*;
 use crate::state::grants::{By, Subject};
 use crate::state::protocol::{self, Met};
+use crate::state::schema::Problem;
 use crate::time::Ts;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
@@ -48,7 +49,7 @@ fn every_corpus_file_reads_and_older_schemas_are_reported() {
         let loaded = store.load().unwrap_or_else(|e| panic!("{name}: {e}"));
         // None of them is v4: each says so, and nothing else is lost on the way in.
         assert!(
-            loaded.problems.iter().any(|p| p.contains("schema_version")),
+            loaded.problems.iter().any(Problem::is_schema_version),
             "{name}: {:?}",
             loaded.problems
         );
@@ -57,7 +58,7 @@ fn every_corpus_file_reads_and_older_schemas_are_reported() {
     let (_d, store) = project_with(&files.iter().find(|(n, _)| n.contains("HEAD")).unwrap().1);
     let s = store.load().unwrap();
     assert!(
-        s.problems.iter().any(|p| p.contains("mode `complete`")),
+        s.problems.contains(&Problem::Mode("complete".into())),
         "{:?}",
         s.problems
     );

@@ -311,3 +311,18 @@ fn a_writer_killed_mid_write_leaves_the_old_or_the_new_state_and_no_litter() {
         assert_eq!(status(&env)["mode"], "review");
     }
 }
+
+#[test]
+fn a_mode_trail_does_not_know_is_shown_with_the_command_that_sets_one() {
+    let env = project();
+    std::fs::write(
+        env.cwd.join("active_context.yaml"),
+        "schema_version: 4\nmode: complete\n",
+    )
+    .unwrap();
+    let problem = "mode `complete` is not one of plan, active, review, done (set one with \
+                   `trail mode MODE`)";
+    let out = env.ok(&["status"]);
+    assert!(out.contains(&format!("problem:   {problem}\n")), "{out}");
+    assert_eq!(status(&env)["problems"], json!([problem]));
+}
