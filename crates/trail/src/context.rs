@@ -9,6 +9,7 @@ use crate::error::CliResult;
 
 pub struct Context {
     pub ledger: Ledger,
+    pub config: Config,
 }
 
 impl Context {
@@ -19,6 +20,6 @@ impl Context {
         // Lock alerts reach the person at the terminal on stderr.
         opts.alert_sink = Some(Arc::new(|msg: &str| eprintln!("{msg}")));
         let ledger = Ledger::open(config.home.value.clone(), opts);
-        Ok(Context { ledger })
+        Ok(Context { ledger, config })
     }
 }

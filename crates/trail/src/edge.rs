@@ -150,6 +150,8 @@ pub fn describe(o: &Outcome) -> String {
 /// Everything `trail status` shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Status {
+    /// The project the state file belongs to (worktrees of one repository are one).
+    pub project: trail_core::project::Named,
     pub path: String,
     pub exists: bool,
     pub mode: Option<String>,
@@ -186,6 +188,7 @@ impl Status {
             pending::Found::None => (None, None),
         };
         Ok(Status {
+            project: trail_core::project::Project::discover(store.project_root()).named(),
             forged_junction,
             path: store.path().display().to_string(),
             exists: l.exists,
