@@ -147,6 +147,8 @@ pub struct Config {
     pub llm_timeout: Setting<Duration>,
     /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
     pub llm_retries: Setting<u32>,
+    /// Other projects given one line each at session start and in `trail resume`.
+    pub resume_other_projects: Setting<u32>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -243,6 +245,7 @@ impl Config {
             llm_command: Setting::default(None),
             llm_timeout: Setting::default(Duration::ZERO),
             llm_retries: Setting::default(0),
+            resume_other_projects: Setting::default(0),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -45,6 +45,7 @@ pub enum SettingKey {
     LlmCommand,
     LlmTimeout,
     LlmRetries,
+    ResumeOtherProjects,
 }
 
 impl SettingKey {
@@ -64,6 +65,7 @@ impl SettingKey {
         SettingKey::LlmCommand,
         SettingKey::LlmTimeout,
         SettingKey::LlmRetries,
+        SettingKey::ResumeOtherProjects,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -84,6 +86,7 @@ impl SettingKey {
             SettingKey::LlmCommand => "llm.command",
             SettingKey::LlmTimeout => "llm.timeout",
             SettingKey::LlmRetries => "llm.retries",
+            SettingKey::ResumeOtherProjects => "resume.other_projects",
         }
     }
 
@@ -114,6 +117,8 @@ impl SettingKey {
             | SettingKey::LlmModel
             | SettingKey::LlmTimeout
             | SettingKey::LlmRetries => Class::Ordinary,
+            // How much of what is already in the project reaches the agent's context.
+            SettingKey::ResumeOtherProjects => Class::Ordinary,
         }
     }
 }
@@ -329,6 +334,18 @@ pub static SETTINGS: &[Spec] = &[
             max: 10,
         },
         doc: "Retries after a 429 or 5xx answer (so at most 1 + retries requests).",
+    },
+    Spec {
+        key: SettingKey::ResumeOtherProjects,
+        env: "TRAIL_RESUME_OTHER_PROJECTS",
+        default: Some("10"),
+        kind: Kind::Count {
+            field: field!(resume_other_projects),
+            min: 0,
+            max: 1000,
+        },
+        doc: "At session start and in `trail resume`, the current project's threads come first \
+              and at most this many other projects get one line each; 0 shows none.",
     },
 ];
 

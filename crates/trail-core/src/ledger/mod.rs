@@ -21,6 +21,7 @@ pub mod reader;
 pub mod record;
 pub mod rehydrate;
 pub mod rotate;
+pub mod scope;
 pub mod store;
 pub mod verify;
 

@@ -1,5 +1,7 @@
-//! A project is a repository (issue 11, item 2): its worktrees are one project, two
-//! repositories called `app` are two. Every repository here is a real `git` checkout.
+//! Memory comes back scoped to the right project (issue 11, item 2): a project is a repository
+//! (its worktrees are one project, two repositories called `app` are two), and a session gets its
+//! own project's thread first and the others in a line each. Every repository here is a real
+//! `git` checkout.
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +32,39 @@ fn ok_in(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
 fn project_of(env: &TestEnv, dir: &Path) -> Value {
     let v: Value = serde_json::from_str(&ok_in(env, dir, &["status", "--json"])).unwrap();
     v["project"].clone()
+}
+
+/// A Claude Code SessionStart whose payload says the session is in `dir` (the hook itself runs
+/// elsewhere, as a host may start it); the context it injects.
+fn session_start_in(env: &TestEnv, dir: &Path) -> String {
+    let payload =
+        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup","cwd":dir});
+    let out = env
+        .cmd(&["hook", "claude-code"])
+        .current_dir(&env.root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stdout(&out);
+    if s.trim().is_empty() {
+        return String::new();
+    }
+    let v: Value = serde_json::from_str(&s).unwrap();
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[test]
@@ -110,4 +145,131 @@ fn two_unrelated_repositories_named_app_are_two_projects() {
         (Some("app"), Some("app"))
     );
     assert_ne!(a["id"], b["id"]);
+    // Their threads stay apart though both are `app` in the stream.
+    ok_in(
+        &env,
+        &x,
+        &["pulse", "--proj", "app", "--next", "x's own step"],
+    );
+    ok_in(
+        &env,
+        &y,
+        &["pulse", "--proj", "app", "--next", "y's own step"],
+    );
+    let in_x = session_start_in(&env, &x);
+    assert!(in_x.contains("x's own step"), "{in_x}");
+    assert!(!in_x.contains("y's own step"), "{in_x}");
+    let in_y = session_start_in(&env, &y);
+    assert!(
+        in_y.contains("y's own step") && !in_y.contains("x's own step"),
+        "{in_y}"
+    );
+}
+
+/// Project `a` (a repository) with a thread, and project `b`'s newer thread with two steps.
+fn two_projects(env: &TestEnv) -> PathBuf {
+    let a = repo(&env.root.join("a"));
+    ok_in(
+        env,
+        &a,
+        &[
+            "pulse",
+            "--proj",
+            "a",
+            "--intent",
+            "continue",
+            "--summary",
+            "a's work",
+            "--next",
+            "a's first step",
+            "--next",
+            "a's second step",
+        ],
+    );
+    ok_in(
+        env,
+        &a,
+        &[
+            "pulse",
+            "--proj",
+            "b",
+            "--intent",
+            "continue",
+            "--summary",
+            "b's work",
+            "--next",
+            "b's first step",
+            "--next",
+            "b's second step",
+            "--fact",
+            "b's fact",
+        ],
+    );
+    a
+}
+
+#[test]
+fn session_start_gives_this_projects_thread_first_and_another_one_line() {
+    let env = TestEnv::new();
+    let a = two_projects(&env);
+    let ctx = session_start_in(&env, &a);
+    let own = ctx
+        .find("a's first step")
+        .unwrap_or_else(|| panic!("{ctx}"));
+    let other = ctx.find("b's").unwrap_or_else(|| panic!("{ctx}"));
+    assert!(own < other, "the other project came first:\n{ctx}");
+    let b_lines: Vec<&str> = ctx.lines().filter(|l| l.contains("b's")).collect();
+    assert_eq!(
+        b_lines,
+        ["- b: continue — b's work; next: b's first step"],
+        "{ctx}"
+    );
+    // After a compaction the level is higher for this project, not for the other.
+    let out = env.run_stdin(
+        &["hook", "claude-code"],
+        &json!({"hook_event_name":"SessionStart","session_id":"s1","source":"compact","cwd":a})
+            .to_string(),
+    );
+    let ctx = stdout(&out);
+    assert!(ctx.contains("a's second step"), "{ctx}");
+    assert!(
+        !ctx.contains("b's second step") && !ctx.contains("b's fact"),
+        "{ctx}"
+    );
+    // Configurable down to nothing.
+    let quiet = TestEnv::new().env("TRAIL_RESUME_OTHER_PROJECTS", "0");
+    let a = two_projects(&quiet);
+    let ctx = session_start_in(&quiet, &a);
+    assert!(
+        ctx.contains("a's first step") && !ctx.contains("b's"),
+        "{ctx}"
+    );
+}
+
+#[test]
+fn resume_in_a_project_puts_it_first_and_keeps_proj() {
+    let env = TestEnv::new();
+    let a = two_projects(&env);
+    let text = ok_in(&env, &a, &["resume"]);
+    assert!(text.starts_with("## a"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains("b's")).count(),
+        1,
+        "{text}"
+    );
+    // Everything at level 3, this project still first.
+    let full = ok_in(&env, &a, &["resume", "--level", "3"]);
+    assert!(
+        full.starts_with("## a") && full.contains("b's second step"),
+        "{full}"
+    );
+    // --proj shows that project as before.
+    let b = ok_in(&env, &a, &["resume", "--proj", "b"]);
+    assert!(b.starts_with("## b") && !b.contains("a's"), "{b}");
+    // Outside any project the stream knows, every thread as before.
+    let elsewhere = ok_in(&env, &env.cwd, &["resume"]);
+    assert!(
+        elsewhere.starts_with("## b") && elsewhere.contains("a's first step"),
+        "{elsewhere}"
+    );
 }
