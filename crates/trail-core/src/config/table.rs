@@ -45,6 +45,7 @@ pub enum SettingKey {
     LlmCommand,
     LlmTimeout,
     LlmRetries,
+    MemoryInjectChars,
     ResumeOtherProjects,
 }
 
@@ -65,6 +66,7 @@ impl SettingKey {
         SettingKey::LlmCommand,
         SettingKey::LlmTimeout,
         SettingKey::LlmRetries,
+        SettingKey::MemoryInjectChars,
         SettingKey::ResumeOtherProjects,
     ];
 
@@ -86,6 +88,7 @@ impl SettingKey {
             SettingKey::LlmCommand => "llm.command",
             SettingKey::LlmTimeout => "llm.timeout",
             SettingKey::LlmRetries => "llm.retries",
+            SettingKey::MemoryInjectChars => "memory.inject_chars",
             SettingKey::ResumeOtherProjects => "resume.other_projects",
         }
     }
@@ -118,7 +121,7 @@ impl SettingKey {
             | SettingKey::LlmTimeout
             | SettingKey::LlmRetries => Class::Ordinary,
             // How much of what is already in the project reaches the agent's context.
-            SettingKey::ResumeOtherProjects => Class::Ordinary,
+            SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
         }
     }
 }
@@ -334,6 +337,19 @@ pub static SETTINGS: &[Spec] = &[
             max: 10,
         },
         doc: "Retries after a 429 or 5xx answer (so at most 1 + retries requests).",
+    },
+    Spec {
+        key: SettingKey::MemoryInjectChars,
+        env: "TRAIL_MEMORY_INJECT_CHARS",
+        default: Some("2500"),
+        kind: Kind::Count {
+            field: field!(memory_inject_chars),
+            min: 0,
+            max: 10_000,
+        },
+        doc: "At session start, at most this many characters of core memory (.trail/MEMORY.md \
+              bullets still supported by their source, and the state file's lessons) reach the \
+              agent, most relevant first; 0 injects none.",
     },
     Spec {
         key: SettingKey::ResumeOtherProjects,

@@ -15,8 +15,8 @@ use trail_core::time::Ts;
 use super::Cx;
 
 /// SessionStart's context, in the order the agent should read it: settings that did not count,
-/// healed views, the Operator's Edge state, the last daily-memory flush, then this project's
-/// working state (other projects one line each).
+/// healed views, the Operator's Edge state, the last daily-memory flush, this project's working
+/// state (other projects one line each), then core memory.
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
     parts.extend(refused_settings(cx));
@@ -31,7 +31,8 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     {
         eprintln!("trail hook: {e}");
     }
-    parts.extend(edge_state(cx));
+    let started = edge_state(cx);
+    parts.extend(started.text);
     if let Some(block) = super::daily_summary(cx) {
         parts.push(block);
     }
@@ -49,6 +50,8 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     if let Some(s) = &scoped {
         parts.extend(working_state(cx, &project, s, source));
     }
+    let relevant = relevant(&project, started.objective.as_deref(), scoped.as_ref());
+    parts.extend(core_memory(cx, &relevant));
     if parts.is_empty() {
         return Response::Silent;
     }
@@ -71,9 +74,15 @@ fn refused_settings(cx: &Cx<'_>) -> Option<String> {
     ))
 }
 
+/// What [`edge_state`] found: its line for the context, and the objective in force.
+struct EdgeState {
+    text: Option<String>,
+    objective: Option<String>,
+}
+
 /// Start the session in the state file (§8), and say its mode, pending junction and an unclean
 /// previous exit.
-fn edge_state(cx: &Cx<'_>) -> Option<String> {
+fn edge_state(cx: &Cx<'_>) -> EdgeState {
     let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
         .map(|m| m.len())
         .unwrap_or(0);
@@ -85,9 +94,12 @@ fn edge_state(cx: &Cx<'_>) -> Option<String> {
     ) {
         Ok(s) => s,
         Err(e) => {
-            return Some(format!(
-                "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
-            ));
+            return EdgeState {
+                text: Some(format!(
+                    "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
+                )),
+                objective: None,
+            };
         }
     };
     let mut lines = Vec::new();
@@ -115,7 +127,11 @@ fn edge_state(cx: &Cx<'_>) -> Option<String> {
             o.files_text()
         ));
     }
-    (!lines.is_empty()).then(|| format!("trail: Operator's Edge state: {}", lines.join("; ")))
+    EdgeState {
+        text: (!lines.is_empty())
+            .then(|| format!("trail: Operator's Edge state: {}", lines.join("; "))),
+        objective: s.objective,
+    }
 }
 
 /// This project's threads, then the other projects' in a line each (`resume.other_projects`).
@@ -145,6 +161,76 @@ fn working_state(
         inject::Author::Agent,
         &text,
     ))
+}
+
+/// What the project is doing, in words core memory is ranked against: its name and branch, the
+/// objective, and its threads' intent, next steps and files.
+fn relevant(project: &Project, objective: Option<&str>, scoped: Option<&Scoped>) -> String {
+    let mut words = vec![project.name.clone()];
+    words.extend(project.branch.clone());
+    words.extend(objective.map(str::to_string));
+    for t in scoped.iter().flat_map(|s| &s.own.threads) {
+        words.push(t.topic.clone());
+        if let Some(i) = &t.intent {
+            words.push(i.summary.clone());
+        }
+        words.extend(t.next.iter().cloned());
+        words.extend(t.files.iter().cloned());
+    }
+    words.join(" ")
+}
+
+/// Core memory (`memory.inject_chars`): MEMORY.md bullets their cited line still supports, and
+/// the state file's lessons, most relevant first, redacted and framed as the notes they are.
+fn core_memory(cx: &Cx<'_>, relevant: &str) -> Vec<String> {
+    use trail_core::memory::context;
+    let cap = cx.config.memory_inject_chars.value as usize;
+    if cap == 0 {
+        return Vec::new();
+    }
+    let lessons = cx
+        .store()
+        .load()
+        .map(|l| context::lessons(l.state.memory.as_ref()))
+        .unwrap_or_default();
+    let recalled = match context::gather(cx.root(), &lessons, relevant, cap) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("trail hook: cannot read core memory: {e}");
+            return Vec::new();
+        }
+    };
+    let ledger = cx.ledger();
+    // Nothing reaches the agent unredacted: without a redactor, no memory.
+    let redactor = match ledger.redactor() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("trail hook: core memory not given back: {e}");
+            return Vec::new();
+        }
+    };
+    let redact = |t: &str| redactor.redact(t, &mut Vec::new()).into_owned();
+    let mut out = Vec::new();
+    let mut core = recalled.core.join("\n");
+    if let Some(note) = recalled.left_out() {
+        core.push('\n');
+        core.push_str(&note);
+    }
+    if !core.trim().is_empty() {
+        out.push(inject::framed(
+            "trail: core memory (.trail/MEMORY.md), most relevant first. Each bullet was checked just now against the daily-memory line it cites; only those the line still supports are here",
+            inject::Author::Agent,
+            &redact(&core),
+        ));
+    }
+    if !recalled.lessons.is_empty() {
+        out.push(inject::framed(
+            "trail: lessons in active_context.yaml (`memory:`), most relevant first",
+            inject::Author::Agent,
+            &redact(&recalled.lessons.join("\n")),
+        ));
+    }
+    out
 }
 
 /// Stop: capture, never block.
