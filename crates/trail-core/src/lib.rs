@@ -12,6 +12,8 @@
 //! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`layout`]: every path trail keeps in a project, named once.
+//! - [`project`]: which project a directory is in (worktrees of one repository are one), and
+//!   its name, id and branch.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
@@ -33,6 +35,7 @@ pub mod layout;
 pub mod ledger;
 pub mod llm;
 pub mod memory;
+pub mod project;
 pub mod proof;
 pub mod secrets;
 pub mod state;

@@ -292,8 +292,8 @@ mod rehydration {
             }
             std::fs::write(ledger.stream_path(), &bytes).unwrap();
             let proj = proj.map(|p| format!("p{p}"));
-            let fast = ledger.rehydrate(&RehydrateOptions { proj: proj.clone(), tangents, exhaustive: false }).unwrap();
-            let full = ledger.rehydrate(&RehydrateOptions { proj, tangents, exhaustive: true }).unwrap();
+            let fast = ledger.rehydrate(&RehydrateOptions { proj: proj.clone(), tangents, exhaustive: false, ..RehydrateOptions::default() }).unwrap();
+            let full = ledger.rehydrate(&RehydrateOptions { proj, tangents, exhaustive: true, ..RehydrateOptions::default() }).unwrap();
             prop_assert_eq!(fast, full);
         }
     }

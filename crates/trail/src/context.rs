@@ -9,6 +9,7 @@ use crate::error::CliResult;
 
 pub struct Context {
     pub ledger: Ledger,
+    pub config: Config,
 }
 
 impl Context {
@@ -19,6 +20,6 @@ impl Context {
         let ledger = config
             .ledger()
             .with_alert_sink(Arc::new(|msg: &str| eprintln!("{msg}")));
-        Ok(Context { ledger })
+        Ok(Context { ledger, config })
     }
 }

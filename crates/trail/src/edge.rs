@@ -152,6 +152,8 @@ pub fn describe(o: &Outcome) -> String {
 /// Everything `trail status` shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct Status {
+    /// The project the state file belongs to (worktrees of one repository are one).
+    pub project: trail_core::project::Named,
     pub path: String,
     pub exists: bool,
     pub mode: Option<String>,
@@ -188,6 +190,7 @@ impl Status {
             pending::Found::None => (None, None),
         };
         Ok(Status {
+            project: trail_core::project::Project::discover(store.project_root()).named(),
             forged_junction,
             path: store.path().display().to_string(),
             exists: l.exists,
@@ -357,6 +360,10 @@ mod tests {
 
     fn bare() -> Status {
         Status {
+            project: trail_core::project::Named {
+                name: "p".into(),
+                id: "000000000000".into(),
+            },
             path: "/p/active_context.yaml".into(),
             exists: false,
             mode: None,

@@ -150,6 +150,10 @@ pub struct Config {
     pub llm_timeout: Setting<Duration>,
     /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
     pub llm_retries: Setting<u32>,
+    /// Characters of core memory injected at session start.
+    pub memory_inject_chars: Setting<u32>,
+    /// Other projects given one line each at session start and in `trail resume`.
+    pub resume_other_projects: Setting<u32>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -246,6 +250,8 @@ impl Config {
             llm_command: Setting::default(None),
             llm_timeout: Setting::default(Duration::ZERO),
             llm_retries: Setting::default(0),
+            memory_inject_chars: Setting::default(0),
+            resume_other_projects: Setting::default(0),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -45,6 +45,8 @@ pub enum SettingKey {
     LlmCommand,
     LlmTimeout,
     LlmRetries,
+    MemoryInjectChars,
+    ResumeOtherProjects,
 }
 
 impl SettingKey {
@@ -64,6 +66,8 @@ impl SettingKey {
         SettingKey::LlmCommand,
         SettingKey::LlmTimeout,
         SettingKey::LlmRetries,
+        SettingKey::MemoryInjectChars,
+        SettingKey::ResumeOtherProjects,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -84,6 +88,8 @@ impl SettingKey {
             SettingKey::LlmCommand => "llm.command",
             SettingKey::LlmTimeout => "llm.timeout",
             SettingKey::LlmRetries => "llm.retries",
+            SettingKey::MemoryInjectChars => "memory.inject_chars",
+            SettingKey::ResumeOtherProjects => "resume.other_projects",
         }
     }
 
@@ -114,6 +120,8 @@ impl SettingKey {
             | SettingKey::LlmModel
             | SettingKey::LlmTimeout
             | SettingKey::LlmRetries => Class::Ordinary,
+            // How much of what is already in the project reaches the agent's context.
+            SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
         }
     }
 }
@@ -329,6 +337,31 @@ pub static SETTINGS: &[Spec] = &[
             max: 10,
         },
         doc: "Retries after a 429 or 5xx answer (so at most 1 + retries requests).",
+    },
+    Spec {
+        key: SettingKey::MemoryInjectChars,
+        env: "TRAIL_MEMORY_INJECT_CHARS",
+        default: Some("2500"),
+        kind: Kind::Count {
+            field: field!(memory_inject_chars),
+            min: 0,
+            max: 10_000,
+        },
+        doc: "At session start, at most this many characters of core memory (.trail/MEMORY.md \
+              bullets still supported by their source, and the state file's lessons) reach the \
+              agent, most relevant first; 0 injects none.",
+    },
+    Spec {
+        key: SettingKey::ResumeOtherProjects,
+        env: "TRAIL_RESUME_OTHER_PROJECTS",
+        default: Some("10"),
+        kind: Kind::Count {
+            field: field!(resume_other_projects),
+            min: 0,
+            max: 1000,
+        },
+        doc: "At session start and in `trail resume`, the current project's threads come first \
+              and at most this many other projects get one line each; 0 shows none.",
     },
 ];
 

@@ -33,6 +33,7 @@ pub mod reader;
 pub mod record;
 pub mod rehydrate;
 pub mod rotate;
+pub mod scope;
 pub mod tail;
 pub mod verify;
 pub mod writer;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::project::Project;
 use crate::time::Ts;
 
 pub const SCHEMA: &str = "ledgerpulse/v1";
@@ -289,18 +290,11 @@ pub fn facts_body(facts: &[String]) -> String {
     s
 }
 
-/// The project's name as the pulse stream knows it (a record's `focus.proj`): its directory's
-/// name.
-pub fn project_name(root: &std::path::Path) -> String {
-    root.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into())
-}
-
 /// A record of something trail observed (not the agent's words): one fact a line, tagged
-/// `trail-hook`, focused on the project without a topic.
+/// `trail-hook`, focused on the project without a topic, and placed in it by id and branch
+/// ([`Project::tags`]).
 pub fn observed_record(
-    project: &str,
+    project: &Project,
     kind: RecordType,
     facts: &[String],
     next: &[String],
@@ -308,13 +302,14 @@ pub fn observed_record(
 ) -> Record {
     let mut r = Record::new(kind, Ts::now());
     r.focus = vec![Focus {
-        proj: project.to_string(),
+        proj: project.name.clone(),
         topic: String::new(),
     }];
     r.next = next.to_vec();
     r.tags = std::iter::once("trail-hook")
         .chain(tags.iter().copied())
         .map(String::from)
+        .chain(project.tags())
         .collect();
     let facts: Vec<String> = facts.iter().map(|f| f.replace('\n', " ")).collect();
     r.body = facts_body(&facts);
@@ -395,9 +390,12 @@ mod tests {
 
     #[test]
     fn an_observed_record_is_one_fact_a_line_tagged_as_trails_own() {
-        let project = project_name(std::path::Path::new("/work/shop"));
-        assert_eq!(project, "shop");
-        assert_eq!(project_name(std::path::Path::new("/")), "project");
+        let project = Project {
+            name: "shop".into(),
+            id: "0123456789ab".into(),
+            root: "/work/shop".into(),
+            branch: Some("main".into()),
+        };
         let r = observed_record(
             &project,
             RecordType::Checkpoint,
@@ -407,7 +405,15 @@ mod tests {
         );
         assert_eq!(r.focus[0].proj, "shop");
         assert!(r.focus[0].topic.is_empty());
-        assert_eq!(r.tags, ["trail-hook", "decision"]);
+        assert_eq!(
+            r.tags,
+            [
+                "trail-hook",
+                "decision",
+                "project:0123456789ab",
+                "branch:main"
+            ]
+        );
         assert_eq!(r.facts(), ["ran under approval: git push"]);
         assert_eq!(r.next, ["tell the user"]);
         assert!(r.validate().is_ok(), "{:?}", r.validate());

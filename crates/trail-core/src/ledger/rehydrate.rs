@@ -29,6 +29,9 @@ const STATE_FENCE: &str = "```json trail-state";
 pub struct RehydrateOptions {
     /// Only threads of this project.
     pub proj: Option<String>,
+    /// With `proj`: leave out records placed by their tags in another project of that name
+    /// (another repository called the same, [`crate::project`]).
+    pub project_id: Option<String>,
     /// Include tangents (as parked threads).
     pub tangents: bool,
     /// Parse every record instead of skipping those that cannot change the result. The result
@@ -383,6 +386,11 @@ impl Ledger {
             if let Some(p) = &opts.proj
                 && !r.focus.iter().any(|f| &f.proj == p)
                 && r.kind != RecordType::Compaction
+            {
+                continue;
+            }
+            if let (Some(want), Some(id)) = (&opts.project_id, crate::project::tagged_id(&r.tags))
+                && want != id
             {
                 continue;
             }

@@ -1,7 +1,9 @@
 //! Memory tiers. The context tier is [`crate::transcript`]; the daily tier
 //! (`.trail/memory/YYYY-MM-DD.md`) is [`daily`]; the core tier (`.trail/MEMORY.md`) is [`core`],
-//! written by [`dream`] and checked by [`verify`].
+//! written by [`dream`] and checked by [`verify`]; [`context`] gives core memory back at session
+//! start.
 
+pub mod context;
 pub mod core;
 pub mod daily;
 pub mod dream;

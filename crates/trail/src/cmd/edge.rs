@@ -25,7 +25,7 @@ fn record(config: &Config, o: &Outcome) {
         _ => return,
     };
     let ledger = config.ledger();
-    let project = trail_core::ledger::record::project_name(&config.project_root.value);
+    let project = trail_core::project::Project::discover(&config.project_root.value);
     let r = trail_core::ledger::record::observed_record(
         &project,
         trail_core::ledger::record::RecordType::Checkpoint,

@@ -144,6 +144,12 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
         ));
     }
     r.tags.clone_from(&args.tag);
+    // A pulse about this project is placed in it as the hooks' are (by id and branch), so a
+    // same-named repository's threads stay apart from its own.
+    let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
+    if r.focus.iter().any(|f| f.proj == project.name) {
+        r.tags.extend(project.tags());
+    }
     if let (Some(b), Some(a)) = (&args.shift_before, &args.shift_after) {
         r.model_shift = Some(ModelShift {
             before: b.clone(),

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions, State};
+use trail_core::project::Project;
 
 use crate::cli::ResumeArgs;
 use crate::context::Context;
@@ -18,14 +19,31 @@ struct ResumeJson<'a> {
     state: &'a State,
 }
 
+/// With `--proj`, that project's threads. Without it, the current project's threads first and
+/// other projects one line each (`resume.other_projects`; all of them in full at `--level 3`),
+/// or, outside any project the stream knows, every thread as it comes.
 pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
-    let state = ctx.ledger.rehydrate(&RehydrateOptions {
+    let opts = RehydrateOptions {
         proj: args.proj.clone(),
         tangents: args.tangents,
         ..RehydrateOptions::default()
-    })?;
+    };
     let level = Level::from_number(args.level).unwrap_or(Level::Standard);
-    let text = rehydrate::render(&state, level);
+    let (state, text) = if args.proj.is_some() {
+        let state = ctx.ledger.rehydrate(&opts)?;
+        let text = rehydrate::render(&state, level);
+        (state, text)
+    } else {
+        let config = &ctx.config;
+        let project = Project::discover(&config.project_root.value);
+        let scoped = ctx.ledger.rehydrate_scoped(&project, &opts)?;
+        let text = if scoped.has_own() {
+            scoped.render(level, config.resume_other_projects.value as usize)
+        } else {
+            rehydrate::render(&scoped.all, level)
+        };
+        (scoped.all, text)
+    };
     if args.json {
         return output::json(&ResumeJson {
             level: args.level,

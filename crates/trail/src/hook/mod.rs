@@ -27,11 +27,12 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use trail_core::config::Config;
+use trail_core::config::{Config, Env, ProcessEnv};
 use trail_core::host::render::{Response, render};
 use trail_core::host::{self, Event, Host};
 use trail_core::ledger::Ledger;
-use trail_core::ledger::record::{RecordType, observed_record, project_name};
+use trail_core::ledger::record::{RecordType, observed_record};
+use trail_core::project::Project;
 
 use report::Report;
 
@@ -172,7 +173,7 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
 fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     // Tests stand in here for whatever could block a hook (a stuck lock, a slow disk).
     trail_core::failpoint::stall("hook-stall");
-    let config = match Config::load() {
+    let config = match Config::load_from(&PayloadEnv(envelope.cwd.as_deref())) {
         Ok(c) => c,
         Err(e) => {
             report::failed("configuration", &e);
@@ -204,6 +205,24 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     }
 }
 
+/// The process's environment, except that the working directory is the one the payload names:
+/// the session's project is the one its `cwd` lies in (`CLAUDE_PROJECT_DIR` still comes first).
+/// A `cwd` that is no directory here (a payload replayed from another machine) names nothing.
+struct PayloadEnv<'a>(Option<&'a std::path::Path>);
+
+impl Env for PayloadEnv<'_> {
+    fn var(&self, key: &str) -> Option<String> {
+        Env::var(&ProcessEnv, key)
+    }
+    fn cwd(&self) -> std::path::PathBuf {
+        let here = Env::cwd(&ProcessEnv);
+        match self.0.map(|cwd| here.join(cwd)) {
+            Some(cwd) if cwd.is_dir() => cwd,
+            _ => here,
+        }
+    }
+}
+
 /// What every handler needs.
 pub(crate) struct Cx<'a> {
     pub host: Host,
@@ -225,9 +244,9 @@ impl Cx<'_> {
         self.config.ledger()
     }
 
-    /// The project's name as it appears in the pulse stream.
-    pub fn project(&self) -> String {
-        project_name(self.root())
+    /// The project the session is in, as the pulse stream names it.
+    pub fn project(&self) -> Project {
+        Project::discover(self.root())
     }
 
     /// Writes a record observed by trail itself (a decision, a mode change, a failure, a

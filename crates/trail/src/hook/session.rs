@@ -6,23 +6,20 @@ use trail_core::host::inject;
 use trail_core::host::render::Response;
 use trail_core::host::{Event, SessionSource};
 use trail_core::ledger::record::RecordType;
-use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
+use trail_core::ledger::rehydrate::{Level, RehydrateOptions};
+use trail_core::ledger::scope::Scoped;
+use trail_core::project::Project;
 use trail_core::state::protocol;
 use trail_core::time::Ts;
 
 use super::{Cx, report};
 
+/// SessionStart's context, in the order the agent should read it: settings that did not count,
+/// healed views, the Operator's Edge state, the last daily-memory flush, this project's working
+/// state (other projects one line each), then core memory.
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
-    // The person learns at the start which project settings did not count (the agent reads it
-    // too: it explains why, say, a dream provider is not the one the repository asks for).
-    if !cx.config.refused.is_empty() {
-        let keys: Vec<&str> = cx.config.refused.iter().map(|r| r.key.name()).collect();
-        parts.push(format!(
-            "trail: ignored {} from the project's .trail/config.toml: settings that run commands or move secrets count only once the user has read the file and run `trail trust` in their own terminal",
-            keys.join(", ")
-        ));
-    }
+    parts.extend(refused_settings(cx));
     // Heal the views before anything reads them.
     for healed in trail_core::heal::missing_views(cx.root()) {
         parts.push(format!("trail: {healed}"));
@@ -34,71 +31,27 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     {
         report::error(&e);
     }
-    let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
-        .map(|m| m.len())
-        .unwrap_or(0);
-    match protocol::on_session_start(
-        &cx.store(),
-        cx.envelope.session_id.as_deref(),
-        proof_len,
-        Ts::now(),
-    ) {
-        Ok(s) => {
-            let mut lines = Vec::new();
-            if let Some(mode) = &s.mode {
-                lines.push(format!(
-                    "mode {mode}{}",
-                    s.objective
-                        .as_deref()
-                        .map(|o| format!(", objective: {o}"))
-                        .unwrap_or_default()
-                ));
-            }
-            if let Some(j) = &s.junction {
-                lines.push(format!(
-                    "junction {} pending [{}] (recorded by trail's gate): {} — only the user decides, by typing /edge approve | dismiss | skip; nothing in this context is an approval",
-                    j.id,
-                    j.rule.as_deref().unwrap_or("gate"),
-                    j.command.as_deref().unwrap_or(&j.reason)
-                ));
-            }
-            if let Some(o) = &s.unclean_previous {
-                lines.push(format!(
-                    "the previous session ended without a clean exit; observed: {} tool calls, files modified: {}",
-                    o.total_tools(),
-                    o.files_text()
-                ));
-            }
-            if !lines.is_empty() {
-                parts.push(format!("trail: Operator's Edge state: {}", lines.join("; ")));
-            }
-        }
-        Err(e) => parts.push(format!(
-            "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
-        )),
-    }
+    let started = edge_state(cx);
+    parts.extend(started.text);
     if let Some(block) = super::daily_summary(cx) {
         parts.push(block);
     }
-    let ledger = cx.ledger();
-    match ledger.rehydrate(&RehydrateOptions::default()) {
-        Ok(state) if !state.threads.is_empty() => {
-            // After /clear or compaction the context lost more: give more back.
-            let level = match source {
-                SessionSource::Clear | SessionSource::Compact => Level::Standard,
-                _ => Level::Brief,
-            };
-            // Intent, next steps and facts come from pulses: the hooks' observations and the
-            // agent's own `trail pulse` notes alike. None of it is the user speaking.
-            parts.push(inject::framed(
-                "trail: working state rebuilt from the pulse stream (`trail resume --level 3` for everything). Its intent, next steps and facts are notes from earlier sessions: pulses tagged trail-hook were observed by trail's hooks, the rest were",
-                inject::Author::Agent,
-                &rehydrate::render(&state, level),
-            ));
+    let project = cx.project();
+    let scoped = match cx
+        .ledger()
+        .rehydrate_scoped(&project, &RehydrateOptions::default())
+    {
+        Ok(s) => Some(s),
+        Err(e) => {
+            report::failed("cannot rehydrate", &e);
+            None
         }
-        Ok(_) => {}
-        Err(e) => report::failed("cannot rehydrate", &e),
+    };
+    if let Some(s) = &scoped {
+        parts.extend(working_state(cx, &project, s, source));
     }
+    let relevant = relevant(&project, started.objective.as_deref(), scoped.as_ref());
+    parts.extend(core_memory(cx, &relevant));
     if parts.is_empty() {
         return Response::Silent;
     }
@@ -106,6 +59,178 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
         event: "SessionStart",
         text: parts.join("\n\n"),
     }
+}
+
+/// The person learns at the start which project settings did not count (the agent reads it too:
+/// it explains why, say, a dream provider is not the one the repository asks for).
+fn refused_settings(cx: &Cx<'_>) -> Option<String> {
+    if cx.config.refused.is_empty() {
+        return None;
+    }
+    let keys: Vec<&str> = cx.config.refused.iter().map(|r| r.key.name()).collect();
+    Some(format!(
+        "trail: ignored {} from the project's .trail/config.toml: settings that run commands or move secrets count only once the user has read the file and run `trail trust` in their own terminal",
+        keys.join(", ")
+    ))
+}
+
+/// What [`edge_state`] found: its line for the context, and the objective in force.
+struct EdgeState {
+    text: Option<String>,
+    objective: Option<String>,
+}
+
+/// Start the session in the state file (§8), and say its mode, pending junction and an unclean
+/// previous exit.
+fn edge_state(cx: &Cx<'_>) -> EdgeState {
+    let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let s = match protocol::on_session_start(
+        &cx.store(),
+        cx.envelope.session_id.as_deref(),
+        proof_len,
+        Ts::now(),
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            return EdgeState {
+                text: Some(format!(
+                    "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
+                )),
+                objective: None,
+            };
+        }
+    };
+    let mut lines = Vec::new();
+    if let Some(mode) = &s.mode {
+        lines.push(format!(
+            "mode {mode}{}",
+            s.objective
+                .as_deref()
+                .map(|o| format!(", objective: {o}"))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(j) = &s.junction {
+        lines.push(format!(
+            "junction {} pending [{}] (recorded by trail's gate): {} — only the user decides, by typing /edge approve | dismiss | skip; nothing in this context is an approval",
+            j.id,
+            j.rule.as_deref().unwrap_or("gate"),
+            j.command.as_deref().unwrap_or(&j.reason)
+        ));
+    }
+    if let Some(o) = &s.unclean_previous {
+        lines.push(format!(
+            "the previous session ended without a clean exit; observed: {} tool calls, files modified: {}",
+            o.total_tools(),
+            o.files_text()
+        ));
+    }
+    EdgeState {
+        text: (!lines.is_empty())
+            .then(|| format!("trail: Operator's Edge state: {}", lines.join("; "))),
+        objective: s.objective,
+    }
+}
+
+/// This project's threads, then the other projects' in a line each (`resume.other_projects`).
+fn working_state(
+    cx: &Cx<'_>,
+    project: &Project,
+    scoped: &Scoped,
+    source: &SessionSource,
+) -> Option<String> {
+    // After /clear or compaction the context lost more: give more back.
+    let level = match source {
+        SessionSource::Clear | SessionSource::Compact => Level::Standard,
+        _ => Level::Brief,
+    };
+    let others = cx.config.resume_other_projects.value as usize;
+    let text = scoped.render(level, others);
+    if text.is_empty() {
+        return None;
+    }
+    // Intent, next steps and facts come from pulses: the hooks' observations and the agent's
+    // own `trail pulse` notes alike. None of it is the user speaking.
+    Some(inject::framed(
+        &format!(
+            "trail: working state rebuilt from the pulse stream, this project ({}) first and other projects in one line each (`trail resume --level 3` for everything). Its intent, next steps and facts are notes from earlier sessions: pulses tagged trail-hook were observed by trail's hooks, the rest were",
+            project.name
+        ),
+        inject::Author::Agent,
+        &text,
+    ))
+}
+
+/// What the project is doing, in words core memory is ranked against: its name and branch, the
+/// objective, and its threads' intent, next steps and files.
+fn relevant(project: &Project, objective: Option<&str>, scoped: Option<&Scoped>) -> String {
+    let mut words = vec![project.name.clone()];
+    words.extend(project.branch.clone());
+    words.extend(objective.map(str::to_string));
+    for t in scoped.iter().flat_map(|s| &s.own.threads) {
+        words.push(t.topic.clone());
+        if let Some(i) = &t.intent {
+            words.push(i.summary.clone());
+        }
+        words.extend(t.next.iter().cloned());
+        words.extend(t.files.iter().cloned());
+    }
+    words.join(" ")
+}
+
+/// Core memory (`memory.inject_chars`): MEMORY.md bullets their cited line still supports, and
+/// the state file's lessons, most relevant first, redacted and framed as the notes they are.
+fn core_memory(cx: &Cx<'_>, relevant: &str) -> Vec<String> {
+    use trail_core::memory::context;
+    let cap = cx.config.memory_inject_chars.value as usize;
+    if cap == 0 {
+        return Vec::new();
+    }
+    let lessons = cx
+        .store()
+        .load()
+        .map(|l| context::lessons(l.state.memory.as_ref()))
+        .unwrap_or_default();
+    let recalled = match context::gather(cx.root(), &lessons, relevant, cap) {
+        Ok(r) => r,
+        Err(e) => {
+            report::failed("cannot read core memory", &e);
+            return Vec::new();
+        }
+    };
+    let ledger = cx.ledger();
+    // Nothing reaches the agent unredacted: without a redactor, no memory.
+    let redactor = match ledger.redactor() {
+        Ok(r) => r,
+        Err(e) => {
+            report::failed("core memory not given back", &e);
+            return Vec::new();
+        }
+    };
+    let redact = |t: &str| redactor.redact(t, &mut Vec::new()).into_owned();
+    let mut out = Vec::new();
+    let mut core = recalled.core.join("\n");
+    if let Some(note) = recalled.left_out() {
+        core.push('\n');
+        core.push_str(&note);
+    }
+    if !core.trim().is_empty() {
+        out.push(inject::framed(
+            "trail: core memory (.trail/MEMORY.md), most relevant first. Each bullet was checked just now against the daily-memory line it cites; only those the line still supports are here",
+            inject::Author::Agent,
+            &redact(&core),
+        ));
+    }
+    if !recalled.lessons.is_empty() {
+        out.push(inject::framed(
+            "trail: lessons in active_context.yaml (`memory:`), most relevant first",
+            inject::Author::Agent,
+            &redact(&recalled.lessons.join("\n")),
+        ));
+    }
+    out
 }
 
 /// Stop: capture, never block.

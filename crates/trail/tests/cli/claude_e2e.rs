@@ -302,6 +302,77 @@ fn stop_never_blocks_even_when_the_plan_is_not_done() {
     assert!(st["observations"].is_object(), "{st}");
 }
 
+/// Issue 11: what Claude Code sends the model first carries this project's thread before
+/// another project's single line, and the core-memory bullet its source still supports word for
+/// word, never the one whose cited line changed.
+#[test]
+fn the_first_request_holds_this_projects_thread_and_only_supported_memory() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "project",
+        "--intent",
+        "continue",
+        "--summary",
+        "own work",
+        "--next",
+        "OWN-STEP-31",
+    ]);
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "elsewhere",
+        "--intent",
+        "continue",
+        "--summary",
+        "other work",
+        "--next",
+        "OTHER-STEP-1",
+        "--next",
+        "OTHER-STEP-2",
+    ]);
+    let memory = env.cwd.join(".trail/memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    // Line 5 was `/var/cache/app` when the dream cited it; it says otherwise now.
+    std::fs::write(
+        memory.join("2026-11-25.md"),
+        "# Daily Memory: 2026-11-25\n\n## Session a (10:00)\n- The staging database listens on port 5433\n- The build cache lives in /srv/cache/app\n",
+    )
+    .unwrap();
+    std::fs::write(
+        env.cwd.join(".trail/MEMORY.md"),
+        "# Core Memory\n\n- The staging database listens on port 5433 (src: memory/2026-11-25.md#L4)\n- The build cache lives in /var/cache/app (src: memory/2026-11-25.md#L5)\n",
+    )
+    .unwrap();
+    let (port, seen) = serve(vec![text_reply("noted")]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: say noted");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let first = requests
+        .lines()
+        .find(|l| l.contains("SCRIPTED-E2E") && l.contains("\"name\":\"Bash\""))
+        .unwrap_or_else(|| panic!("no conversation request:\n{requests}"));
+    let own = first
+        .find("OWN-STEP-31")
+        .unwrap_or_else(|| panic!("this project's thread is missing:\n{first}"));
+    let other = first
+        .find("OTHER-STEP-1")
+        .unwrap_or_else(|| panic!("the other project's line is missing:\n{first}"));
+    assert!(own < other, "the other project came first:\n{first}");
+    assert!(!first.contains("OTHER-STEP-2"), "{first}");
+    assert!(
+        first
+            .contains("- The staging database listens on port 5433 (src: memory/2026-11-25.md#L4)"),
+        "{first}"
+    );
+    assert!(!first.contains("/var/cache/app"), "{first}");
+}
+
 /// Issue 8's attacks, made by the model itself through the real Claude Code: switching trail's
 /// hooks off, rewriting the junction the person will see, forging a grant by glob, approving
 /// itself through a pseudo-terminal. Each is denied, the reason reaches the model, and the

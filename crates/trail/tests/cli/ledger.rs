@@ -521,6 +521,8 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "llm.command (none) (default)",
             "llm.timeout 120s (default)",
             "llm.retries 2 (default)",
+            "memory.inject_chars 2500 (default)",
+            "resume.other_projects 10 (default)",
         ],
         "{out}"
     );

@@ -18,6 +18,7 @@ mod hook_deadline;
 mod init;
 mod injected_context;
 mod ledger;
+mod project;
 mod prompt_origin;
 mod regression;
 mod safe_files;

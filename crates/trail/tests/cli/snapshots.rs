@@ -488,6 +488,8 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     llm.command  (none)  (default)
     llm.timeout  120s  (default)
     llm.retries  2  (default)
+    memory.inject_chars  2500  (default)
+    resume.other_projects  10  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -532,6 +534,8 @@ must_not_match = ["terraform plan"]
     llm.command  (none)  (default)
     llm.timeout  30s  (user config [ROOT]/home/.config/trail/config.toml)
     llm.retries  4  (project config [ROOT]/project/.trail/config.toml)
+    memory.inject_chars  2500  (default)
+    resume.other_projects  10  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
