@@ -182,6 +182,18 @@ fn fence_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
     (s == 0 || buf[s - 1] == b'\n').then_some(s)
 }
 
+/// Offsets at or after `from` where a line of `buf` begins with `prefix`, in order. `from` must
+/// be a line start.
+fn line_starts<'b>(
+    buf: &'b [u8],
+    from: usize,
+    prefix: &'b [u8],
+) -> impl Iterator<Item = usize> + 'b {
+    memmem::find_iter(&buf[from..], prefix)
+        .map(move |i| from + i)
+        .filter(move |&p| p == from || buf[p - 1] == b'\n')
+}
+
 /// Whether a record ended with a seal, and whether that seal matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seal {
@@ -221,35 +233,37 @@ impl<'a> Frame<'a> {
     /// there is one *unchecked*: call [`Frame::hash`] before trusting it. Rehydration uses this
     /// to skip hashing records it does not need.
     pub fn split_unhashed(offset: u64, seg: &'a [u8]) -> Frame<'a> {
-        // First line is the fence; find the closing fence.
-        let mut pos = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
-        let mut front_end = None;
-        while pos < seg.len() {
-            let eol = memchr::memchr(b'\n', &seg[pos..]).map_or(seg.len(), |i| pos + i + 1);
-            if trim_eol(&seg[pos..eol]) == b"---" && eol <= seg.len() && seg[eol - 1] == b'\n' {
-                front_end = Some((pos, eol));
-                break;
-            }
-            pos = eol;
-        }
+        // The closing fence: the first `---` line after the opening one. One SIMD search over
+        // the front rather than a search per line: rehydration splits hundreds of records.
+        let first = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
+        let front_end = line_starts(seg, first, b"---").find_map(|p| {
+            let rest = &seg[p + 3..];
+            let eol = if rest.starts_with(b"\n") {
+                4
+            } else if rest.starts_with(b"\r\n") {
+                5
+            } else {
+                return None;
+            };
+            Some((p, p + eol))
+        });
         let mut seal = Seal::Missing;
         let mut body_end = seg.len();
         let mut rec_end = seg.len();
         let mut stored = None;
         if let Some((_, body_start)) = front_end {
-            let mut p = body_start;
-            while p < seg.len() {
-                let eol = memchr::memchr(b'\n', &seg[p..]).map_or(seg.len(), |i| p + i + 1);
+            for p in line_starts(seg, body_start, SEAL_PREFIX) {
                 // A seal line counts only when it is complete (ends with a newline).
-                if seg[eol - 1] == b'\n'
-                    && let Some(d) = parse_seal_line(trim_eol(&seg[p..eol]))
-                {
+                let Some(nl) = memchr::memchr(b'\n', &seg[p..]) else {
+                    break;
+                };
+                let eol = p + nl + 1;
+                if let Some(d) = parse_seal_line(trim_eol(&seg[p..eol])) {
                     stored = Some(d);
                     body_end = p;
                     rec_end = eol;
                     break;
                 }
-                p = eol;
             }
         }
         if stored.is_some() {
