@@ -341,7 +341,18 @@ impl<'a> Frame<'a> {
 
     /// Parse the record. Errors carry line and column relative to the record's first line.
     pub fn parse(&self) -> Result<Record, ParseError> {
-        let Some((fm_end, body_start)) = self.front_end else {
+        let mut rec = self.parse_front()?;
+        if let Some((_, body_start)) = self.front_end {
+            let body = String::from_utf8_lossy(&self.bytes[body_start..self.body_end]);
+            rec.body = unescape_body(&body);
+        }
+        Ok(rec)
+    }
+
+    /// Parse the front matter alone: the record without its body. It succeeds exactly when
+    /// [`Frame::parse`] does (any bytes make a body).
+    pub fn parse_front(&self) -> Result<Record, ParseError> {
+        let Some((fm_end, _)) = self.front_end else {
             return Err(ParseError {
                 line: 1,
                 column: 1,
@@ -359,13 +370,10 @@ impl<'a> Frame<'a> {
         } else {
             std::borrow::Cow::Borrowed(front)
         };
-        let mut rec = format::parse_front(&front).map_err(|mut e| {
+        format::parse_front(&front).map_err(|mut e| {
             e.line += 1; // the opening fence
             e
-        })?;
-        let body = String::from_utf8_lossy(&self.bytes[body_start..self.body_end]);
-        rec.body = unescape_body(&body);
-        Ok(rec)
+        })
     }
 }
 

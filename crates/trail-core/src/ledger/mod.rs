@@ -17,6 +17,7 @@ pub mod format;
 pub mod frame;
 pub mod index;
 pub mod lock;
+pub mod query;
 pub mod reader;
 pub mod record;
 pub mod rehydrate;
