@@ -181,7 +181,7 @@ fn parse_canonical(text: &str) -> Option<Record> {
                     }
                     r.prev = Some(p.to_string());
                 } else if let Some((key, items)) = flow_list_field(line.as_bytes()) {
-                    let items = items.into_iter().map(Cow::into_owned).collect();
+                    let items = items.read()?.into_iter().map(Cow::into_owned).collect();
                     match key {
                         ListKey::Next => r.next = items,
                         ListKey::Defer => r.defer = items,
@@ -307,9 +307,9 @@ pub fn glance(text: &[u8]) -> Option<Glance<'_>> {
             _ => {
                 let (key, items) = flow_list_field(line)?;
                 match key {
-                    ListKey::Next => g.next = !items.is_empty(),
-                    ListKey::Defer => g.defer = items,
-                    ListKey::Files => g.files = items,
+                    ListKey::Next => g.next = items.count > 0,
+                    ListKey::Defer => g.defer = items.read()?,
+                    ListKey::Files => g.files = items.read()?,
                     ListKey::Tags => {}
                 }
                 Block::Top
@@ -330,7 +330,7 @@ enum ListKey {
 
 /// A list field written on one line in flow style, as the spec's example writes `tags:`:
 /// `key: ["a", "b"]`, every item JSON-quoted. `None` for anything else.
-fn flow_list_field(line: &[u8]) -> Option<(ListKey, Vec<Cow<'_, str>>)> {
+fn flow_list_field(line: &[u8]) -> Option<(ListKey, FlowList<'_>)> {
     let (key, rest) = [
         (ListKey::Next, &b"next: "[..]),
         (ListKey::Defer, b"defer: "),
@@ -340,6 +340,7 @@ fn flow_list_field(line: &[u8]) -> Option<(ListKey, Vec<Cow<'_, str>>)> {
     .into_iter()
     .find_map(|(key, prefix)| Some((key, line.strip_prefix(prefix)?)))?;
     let mut rest = spaces(rest.strip_prefix(b"[")?.strip_suffix(b"]")?);
+    // Where each item is, found once; only the lists a glance needs are then unquoted.
     let mut items = Vec::new();
     while !rest.is_empty() {
         // An item runs to the first quote not escaped by a backslash.
@@ -352,7 +353,7 @@ fn flow_list_field(line: &[u8]) -> Option<(ListKey, Vec<Cow<'_, str>>)> {
             }
             end += 2;
         }
-        items.push(quoted(&rest[..end + 2])?);
+        items.push(&rest[..end + 2]);
         rest = spaces(&rest[end + 2..]);
         if !rest.is_empty() {
             // A separator, and an item after it (YAML allows a trailing comma; leave that to it).
@@ -362,7 +363,26 @@ fn flow_list_field(line: &[u8]) -> Option<(ListKey, Vec<Cow<'_, str>>)> {
             }
         }
     }
-    Some((key, items))
+    Some((
+        key,
+        FlowList {
+            count: items.len(),
+            items,
+        },
+    ))
+}
+
+/// The items of a flow-style list, still quoted.
+struct FlowList<'a> {
+    items: Vec<&'a [u8]>,
+    count: usize,
+}
+
+impl<'a> FlowList<'a> {
+    /// The items unquoted; `None` if one is not a valid JSON string.
+    fn read(self) -> Option<Vec<Cow<'a, str>>> {
+        self.items.into_iter().map(quoted).collect()
+    }
 }
 
 /// `b` without its leading spaces (not tabs: YAML treats those differently).
@@ -373,12 +393,11 @@ fn spaces(b: &[u8]) -> &[u8] {
 
 /// A JSON-quoted value, borrowed when it has no escapes.
 fn quoted(b: &[u8]) -> Option<Cow<'_, str>> {
-    let s = std::str::from_utf8(b).ok()?;
-    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
-    if inner.contains(['\\', '"']) {
-        jstr(s).map(Cow::Owned)
+    let inner = b.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if memchr::memchr2(b'\\', b'"', inner).is_some() {
+        jstr(std::str::from_utf8(b).ok()?).map(Cow::Owned)
     } else {
-        Some(Cow::Borrowed(inner))
+        std::str::from_utf8(inner).ok().map(Cow::Borrowed)
     }
 }
 

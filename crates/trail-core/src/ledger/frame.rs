@@ -6,6 +6,8 @@
 //! every byte of the record before it. Body lines that could be mistaken for a record start or a
 //! seal are escaped with one more leading backslash on write, and unescaped on read.
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 use sha2::{Digest as _, Sha256};
 
@@ -187,12 +189,17 @@ fn fence_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
 fn line_starts<'b>(
     buf: &'b [u8],
     from: usize,
-    prefix: &'b [u8],
+    prefix: &'b memmem::Finder<'static>,
 ) -> impl Iterator<Item = usize> + 'b {
-    memmem::find_iter(&buf[from..], prefix)
+    prefix
+        .find_iter(&buf[from..])
         .map(move |i| from + i)
         .filter(move |&p| p == from || buf[p - 1] == b'\n')
 }
+
+/// Searchers built once: building one costs more than searching a record's front matter.
+static FENCE: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"---"));
+static SEAL: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(SEAL_PREFIX));
 
 /// Whether a record ended with a seal, and whether that seal matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,7 +243,7 @@ impl<'a> Frame<'a> {
         // The closing fence: the first `---` line after the opening one. One SIMD search over
         // the front rather than a search per line: rehydration splits hundreds of records.
         let first = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
-        let front_end = line_starts(seg, first, b"---").find_map(|p| {
+        let front_end = line_starts(seg, first, &FENCE).find_map(|p| {
             let rest = &seg[p + 3..];
             let eol = if rest.starts_with(b"\n") {
                 4
@@ -252,7 +259,7 @@ impl<'a> Frame<'a> {
         let mut rec_end = seg.len();
         let mut stored = None;
         if let Some((_, body_start)) = front_end {
-            for p in line_starts(seg, body_start, SEAL_PREFIX) {
+            for p in line_starts(seg, body_start, &SEAL) {
                 // A seal line counts only when it is complete (ends with a newline).
                 let Some(nl) = memchr::memchr(b'\n', &seg[p..]) else {
                     break;
