@@ -18,7 +18,7 @@ list=bench/hot-symbols.txt
 # The linker needs the file to exist; the profiled names do not depend on the layout.
 [ -e "$list" ] || : > "$list"
 cargo dist
-bin="$PWD/target/x86_64-unknown-linux-gnu/release/trail"
+bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/proj"

@@ -149,7 +149,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     crate::resume::generate(
         &stream_dir.join("pulses.log.md"),
         flag(args, "--mb", 100),
-        false,
+        crate::resume::Shape::SEALED,
     )?;
     let (mut long_pre, mut long_post, mut base_pre, mut base_post) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());

@@ -3,11 +3,12 @@
 //!
 //! ```text
 //! cargo build --release --workspace
-//! target/release/trail-bench all          # or: append | resume | pulse
+//! target/release/trail-bench all          # or: append | resume | log | pulse
 //! ```
 
 mod append;
 mod hook;
+mod log;
 mod memory;
 mod process;
 mod records;
@@ -22,6 +23,7 @@ fn main() {
     let result = match what {
         "append" => append::run(&args[1..]),
         "resume" => resume::run(&args[1..]),
+        "log" => log::run(&args[1..]),
         "pulse" => process::run(&args[1..]),
         "hook" => hook::run(&args[1..]),
         "transcript" => transcript::run(&args[1..]),
@@ -29,19 +31,26 @@ fn main() {
         "redact" => redact::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
+            .and_then(|()| log::run(&[]))
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
             .and_then(|()| transcript::run(&[]))
             .and_then(|()| memory::run(&[])),
-        // A stream to look at or profile: `gen PATH MB`.
-        "gen" => match (args.get(1), args.get(2).and_then(|m| m.parse().ok())) {
-            (Some(path), Some(mb)) => resume::generate(
-                std::path::Path::new(path),
-                mb,
-                args.get(3).is_some_and(|k| k == "bursty"),
-            )
-            .map(|n| println!("{n} records written to {path}")),
-            _ => Err("usage: trail-bench gen PATH MB [bursty]".into()),
+        // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
+        "gen" => match (
+            args.get(1),
+            args.get(2).and_then(|m| m.parse().ok()),
+            resume::Shape::named(args.get(3).map_or("sealed", String::as_str)),
+        ) {
+            (Some(path), Some(mb), Some(shape)) => {
+                resume::generate(std::path::Path::new(path), mb, shape).map(|g| {
+                    println!(
+                        "{} records written to {path}, the last at {}",
+                        g.records, g.last
+                    )
+                })
+            }
+            _ => Err("usage: trail-bench gen PATH MB [sealed|bursty|plain]".into()),
         },
         // Internal: runs measured commands from a small process (see process::Launcher).
         "launcher" => process::launcher(),
@@ -50,7 +59,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, pulse, hook, transcript, memory, redact or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, memory, redact or all"
         )),
     };
     if let Err(e) = result {

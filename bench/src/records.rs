@@ -83,3 +83,72 @@ pub fn bursty(i: u64, ts: Ts) -> Record {
     )]);
     r
 }
+
+/// `r` as another LedgerPulse writer would put it down: the spec's example layout (§3), with
+/// millisecond timestamps, quoted enum values, a flow-style tag list, no `prev` and no seal, and
+/// a blank line between records. trail reads these through its general YAML path.
+pub fn plain(r: &Record) -> String {
+    let ts = r.ts.to_string();
+    // `…:SS.ffffffZ` → `…:SS.fffZ`, as the spec's example writes it.
+    let ts = format!("{}Z", &ts[..ts.len() - 4]);
+    let mut s = format!("---\nschema: ledgerpulse/v1\nts: {ts}\ntype: {}\n", r.kind);
+    if !r.focus.is_empty() {
+        s.push_str("focus:\n");
+        for f in &r.focus {
+            s.push_str(&format!(
+                "  - proj: {}\n    topic: {}\n",
+                q(&f.proj),
+                q(&f.topic)
+            ));
+        }
+    }
+    if let Some(i) = &r.intent {
+        s.push_str(&format!(
+            "intent:\n  primary: {}\n  summary: {}\n",
+            q(&i.primary),
+            q(&i.summary)
+        ));
+    }
+    if let Some(st) = &r.status {
+        s.push_str("status:\n");
+        if let Some(c) = st.confidence {
+            s.push_str(&format!("  confidence: {}\n", q(c.as_str())));
+        }
+        s.push_str(&format!("  blocked: {}\n", st.blocked));
+    }
+    for (key, items) in [("next", &r.next), ("defer", &r.defer), ("files", &r.files)] {
+        if !items.is_empty() {
+            s.push_str(&format!("{key}:\n"));
+            for it in items {
+                s.push_str(&format!("  - {}\n", q(it)));
+            }
+        }
+    }
+    if !r.tags.is_empty() {
+        let tags: Vec<String> = r.tags.iter().map(|t| q(t)).collect();
+        s.push_str(&format!("tags: [{}]\n", tags.join(", ")));
+    }
+    s.push_str("---\n");
+    s.push_str(&r.body);
+    s.push('\n');
+    s
+}
+
+/// A YAML double-quoted scalar.
+fn q(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,5 +1,6 @@
 //! `trail resume` on a 100 MB stream against a full parse of the same file and against
-//! `tail -c 600000`.
+//! `tail -c 600000`, on three shapes of stream: trail's own (sealed and chained) with nothing
+//! stabilising, bursts that stabilise, and the plain spec format with nothing stabilising.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -13,40 +14,77 @@ use crate::process::{Launcher, trail_env};
 use crate::stats::{median, ms};
 use crate::{flag, records};
 
-/// Write a sealed, chained stream of about `mb` megabytes; returns the record count.
-pub fn generate(path: &Path, mb: usize, bursty: bool) -> Result<u64, String> {
-    generate_with(
-        path,
-        mb,
-        if bursty {
-            records::bursty
-        } else {
-            records::record
-        },
-    )
+/// The shape of a generated stream: how record `i` looks, and how it is written down.
+#[derive(Clone, Copy)]
+pub struct Shape {
+    pub make: MakeRecord,
+    /// In the plain spec format (as another LedgerPulse writer would), not sealed and chained.
+    pub plain: bool,
+}
+
+impl Shape {
+    /// trail's own records, sealed and chained, with intent and next steps that never settle.
+    pub const SEALED: Shape = Shape {
+        make: records::record,
+        plain: false,
+    };
+    /// trail's own records in bursts of eight that settle.
+    pub const BURSTY: Shape = Shape {
+        make: records::bursty,
+        plain: false,
+    };
+    /// The records of [`Shape::SEALED`] in the plain spec format.
+    pub const PLAIN: Shape = Shape {
+        make: records::record,
+        plain: true,
+    };
+
+    /// By the name `trail-bench gen` takes: `sealed`, `bursty` or `plain`.
+    pub fn named(name: &str) -> Option<Shape> {
+        match name {
+            "sealed" => Some(Shape::SEALED),
+            "bursty" => Some(Shape::BURSTY),
+            "plain" => Some(Shape::PLAIN),
+            _ => None,
+        }
+    }
 }
 
 /// Builds record `i` of a generated stream.
-type MakeRecord = fn(u64, Ts) -> trail_core::ledger::Record;
+pub type MakeRecord = fn(u64, Ts) -> trail_core::ledger::Record;
 
-fn generate_with(path: &Path, mb: usize, make: MakeRecord) -> Result<u64, String> {
+/// A generated stream: how many records, and the time of the last one.
+pub struct Generated {
+    pub records: u64,
+    pub last: Ts,
+}
+
+/// Write a stream of about `mb` megabytes, one record a second, ending about 400 days ago.
+pub fn generate(path: &Path, mb: usize, shape: Shape) -> Result<Generated, String> {
     let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
     let mut prev = [0u8; 32];
     let start = Ts::now().as_micros() - 400 * 86_400 * 1_000_000;
     let mut written = 0usize;
     let mut i = 0u64;
+    let mut last = Ts::from_micros(start);
     while written < mb << 20 {
-        let mut r = make(i, Ts::from_micros(start + i as i64 * 1_000_000));
-        r.prev = Some(frame::hex(&prev));
-        let (bytes, d) = frame::encode(&r);
+        last = Ts::from_micros(start + i as i64 * 1_000_000);
+        let mut r = (shape.make)(i, last);
+        let bytes = if shape.plain {
+            records::plain(&r).into_bytes()
+        } else {
+            r.prev = Some(frame::hex(&prev));
+            let (bytes, d) = frame::encode(&r);
+            prev = d;
+            bytes
+        };
         w.write_all(&bytes).map_err(|e| e.to_string())?;
         written += bytes.len();
-        prev = d;
         i += 1;
     }
     w.flush().map_err(|e| e.to_string())?;
-    Ok(i)
+    Ok(Generated { records: i, last })
 }
 
 /// Parse every record of the file (the obvious way to rebuild state).
@@ -70,25 +108,33 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = crate::trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
-    let cases: [(&str, MakeRecord); 2] = [
+    let cases: [(&str, Shape, &[&str]); 3] = [
         (
             "five threads interleaved, every pulse with new intent and next steps",
-            records::record,
+            Shape::SEALED,
+            &["resume", "--level", "3"],
         ),
         (
             "bursts of eight pulses per thread, facts changing within a burst",
-            records::bursty,
+            Shape::BURSTY,
+            &["resume", "--level", "3"],
+        ),
+        (
+            "the plain spec format, no seals, every pulse with new intent and next steps",
+            Shape::PLAIN,
+            &["resume", "--json"],
         ),
     ];
-    for (what, make) in cases {
+    for (what, shape, command) in cases {
         let dir = crate::append::tempdir_in_target()?;
         let stream_dir = dir.join("ledger").join("stream");
         std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
         let stream = stream_dir.join("pulses.log.md");
-        let records = generate_with(&stream, mb, make)?;
+        let records = generate(&stream, mb, shape)?.records;
         let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+        let shown = format!("trail {}", command.join(" "));
         println!(
-            "## `trail resume` on a {} MB stream of {records} records ({what})",
+            "## `{shown}` on a {} MB stream of {records} records ({what})",
             size >> 20
         );
         // Also warms the page cache for everyone.
@@ -106,7 +152,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
         let stream_s = stream.to_str().ok_or("non-UTF-8 path")?;
         for _ in 0..runs {
-            let (t, r) = l.run(&env, &[&bin, "resume", "--level", "3"])?;
+            let argv: Vec<&str> = std::iter::once(bin.as_str())
+                .chain(command.iter().copied())
+                .collect();
+            let (t, r) = l.run(&env, &argv)?;
             resume.push(t);
             rss = rss.max(r);
             let (t, _) = l.run(&[], &["/usr/bin/tail", "-c", "600000", stream_s])?;
@@ -141,10 +190,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             field("stopped")
         );
         println!("| | median |\n|---|---|");
-        println!(
-            "| `trail resume --level 3` (whole process) | {} |",
-            ms(m_resume)
-        );
+        println!("| `{shown}` (whole process) | {} |", ms(m_resume));
         println!(
             "| full parse of the file (in-process, no spawn) | {} |",
             ms(m_parse)

@@ -2,8 +2,11 @@
 //!
 //! trail writes every front matter the same way (keys in spec order, strings JSON-quoted, which
 //! YAML reads as double-quoted scalars), so it can read its own records with a line parser that
-//! costs a few microseconds; rehydration reads hundreds per call. Anything else — records from
-//! the plain spec format, hand-written `--stdin` input — goes through a full YAML parser.
+//! costs a few microseconds; rehydration reads hundreds per call. The same parser takes the
+//! layout of the spec's own example (§3: quoted enum values, flow-style lists such as
+//! `tags: ["a"]`), which other LedgerPulse writers copy: a stream they wrote costs no more to
+//! resume. Anything else — other YAML shapes, hand-written `--stdin` input — goes through a full
+//! YAML parser (a YAML parse costs about fifty line parses).
 
 use std::borrow::Cow;
 
@@ -133,7 +136,13 @@ fn parse_canonical(text: &str) -> Option<Record> {
                 let mut l = lines.next()?;
                 let mut confidence = None;
                 if let Some(c) = l.strip_prefix("  confidence: ") {
-                    confidence = Some(Confidence::parse(c)?);
+                    // Bare as trail writes it, or quoted as the spec's example does.
+                    let c = if c.starts_with('"') {
+                        jstr(c)?
+                    } else {
+                        c.into()
+                    };
+                    confidence = Some(Confidence::parse(&c)?);
                     l = lines.next()?;
                 }
                 let blocked = match l.strip_prefix("  blocked: ")? {
@@ -171,6 +180,14 @@ fn parse_canonical(text: &str) -> Option<Record> {
                         return None;
                     }
                     r.prev = Some(p.to_string());
+                } else if let Some((key, items)) = flow_list_field(line.as_bytes()) {
+                    let items = items.read()?.into_iter().map(Cow::into_owned).collect();
+                    match key {
+                        ListKey::Next => r.next = items,
+                        ListKey::Defer => r.defer = items,
+                        ListKey::Files => r.files = items,
+                        ListKey::Tags => r.tags = items,
+                    }
                 } else {
                     return None;
                 }
@@ -204,8 +221,24 @@ pub struct Glance<'a> {
     pub model_shift: bool,
 }
 
-/// Glance at front matter in trail's canonical form; `None` for anything else. Works on bytes
-/// and borrows what it can: it runs for every record a resume reads.
+/// The block an indented line of front matter belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    /// Before any block, or after a one-line field: an indented line here is not ours.
+    Top,
+    Focus,
+    /// `intent:`, `status:`, `model_shift:`: their lines change nothing a glance reports.
+    Fields,
+    /// `next:` or `tags:` items: counted at the key, not read.
+    Items,
+    Defer,
+    Files,
+}
+
+/// Glance at front matter in the shapes the line parser reads (see the module docs); `None` for
+/// anything else, which the caller must then parse. A glance that misread a record would let
+/// rehydration skip one that mattered, so any line it does not recognise ends it. Works on
+/// bytes and borrows what it can: it runs for every record a resume reads.
 pub fn glance(text: &[u8]) -> Option<Glance<'_>> {
     let mut start = 0;
     let mut lines = memchr::memchr_iter(b'\n', text)
@@ -224,48 +257,147 @@ pub fn glance(text: &[u8]) -> Option<Glance<'_>> {
         kind: Some(RecordType::parse(kind)?),
         ..Glance::default()
     };
-    // Which list the indented `  - ` items belong to: 1 defer, 2 files, 0 any other.
-    let mut list = 0u8;
+    let mut block = Block::Top;
     for line in lines {
-        match line.first() {
-            Some(b' ') => {
-                if let Some(p) = line.strip_prefix(b"  - proj: ") {
-                    g.focus.push((quoted(p)?, Cow::Borrowed("")));
-                } else if let Some(t) = line.strip_prefix(b"    topic: ") {
-                    g.focus.last_mut()?.1 = quoted(t)?;
-                } else if let Some(item) = line.strip_prefix(b"  - ") {
-                    match list {
-                        1 => g.defer.push(quoted(item)?),
-                        2 => g.files.push(quoted(item)?),
-                        _ => {}
+        if line.is_empty() {
+            // The end of the text, or a blank line, which YAML passes over.
+            continue;
+        }
+        if line.first() == Some(&b' ') {
+            match block {
+                Block::Focus => {
+                    if let Some(p) = line.strip_prefix(b"  - proj: ") {
+                        g.focus.push((quoted(p)?, Cow::Borrowed("")));
+                    } else {
+                        g.focus.last_mut()?.1 = quoted(line.strip_prefix(b"    topic: ")?)?;
                     }
                 }
-            }
-            _ => {
-                list = 0;
-                match line {
-                    b"intent:" => g.intent = true,
-                    b"status:" => g.status = true,
-                    b"next:" => g.next = true,
-                    b"defer:" => list = 1,
-                    b"files:" => list = 2,
-                    b"model_shift:" => g.model_shift = true,
-                    _ => {}
+                Block::Fields => {}
+                Block::Items => {
+                    line.strip_prefix(b"  - ")?;
                 }
+                Block::Defer => g.defer.push(quoted(line.strip_prefix(b"  - ")?)?),
+                Block::Files => g.files.push(quoted(line.strip_prefix(b"  - ")?)?),
+                Block::Top => return None,
             }
+            continue;
         }
+        block = match line {
+            b"focus:" => Block::Focus,
+            b"intent:" => {
+                g.intent = true;
+                Block::Fields
+            }
+            b"status:" => {
+                g.status = true;
+                Block::Fields
+            }
+            b"model_shift:" => {
+                g.model_shift = true;
+                Block::Fields
+            }
+            b"next:" => {
+                g.next = true;
+                Block::Items
+            }
+            b"tags:" => Block::Items,
+            b"defer:" => Block::Defer,
+            b"files:" => Block::Files,
+            _ if line.starts_with(b"archive: ") || line.starts_with(b"prev: ") => Block::Top,
+            _ => {
+                let (key, items) = flow_list_field(line)?;
+                match key {
+                    ListKey::Next => g.next = items.count > 0,
+                    ListKey::Defer => g.defer = items.read()?,
+                    ListKey::Files => g.files = items.read()?,
+                    ListKey::Tags => {}
+                }
+                Block::Top
+            }
+        };
     }
     Some(g)
 }
 
+/// The list fields of a record.
+#[derive(Clone, Copy)]
+enum ListKey {
+    Next,
+    Defer,
+    Files,
+    Tags,
+}
+
+/// A list field written on one line in flow style, as the spec's example writes `tags:`:
+/// `key: ["a", "b"]`, every item JSON-quoted. `None` for anything else.
+fn flow_list_field(line: &[u8]) -> Option<(ListKey, FlowList<'_>)> {
+    let (key, rest) = [
+        (ListKey::Next, &b"next: "[..]),
+        (ListKey::Defer, b"defer: "),
+        (ListKey::Files, b"files: "),
+        (ListKey::Tags, b"tags: "),
+    ]
+    .into_iter()
+    .find_map(|(key, prefix)| Some((key, line.strip_prefix(prefix)?)))?;
+    let mut rest = spaces(rest.strip_prefix(b"[")?.strip_suffix(b"]")?);
+    // Where each item is, found once; only the lists a glance needs are then unquoted.
+    let mut items = Vec::new();
+    while !rest.is_empty() {
+        // An item runs to the first quote not escaped by a backslash.
+        let body = rest.strip_prefix(b"\"")?;
+        let mut end = 0;
+        loop {
+            end += memchr::memchr2(b'"', b'\\', body.get(end..)?)?;
+            if body[end] == b'"' {
+                break;
+            }
+            end += 2;
+        }
+        items.push(&rest[..end + 2]);
+        rest = spaces(&rest[end + 2..]);
+        if !rest.is_empty() {
+            // A separator, and an item after it (YAML allows a trailing comma; leave that to it).
+            rest = spaces(rest.strip_prefix(b",")?);
+            if rest.is_empty() {
+                return None;
+            }
+        }
+    }
+    Some((
+        key,
+        FlowList {
+            count: items.len(),
+            items,
+        },
+    ))
+}
+
+/// The items of a flow-style list, still quoted.
+struct FlowList<'a> {
+    items: Vec<&'a [u8]>,
+    count: usize,
+}
+
+impl<'a> FlowList<'a> {
+    /// The items unquoted; `None` if one is not a valid JSON string.
+    fn read(self) -> Option<Vec<Cow<'a, str>>> {
+        self.items.into_iter().map(quoted).collect()
+    }
+}
+
+/// `b` without its leading spaces (not tabs: YAML treats those differently).
+fn spaces(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|&&c| c == b' ').count();
+    &b[n..]
+}
+
 /// A JSON-quoted value, borrowed when it has no escapes.
 fn quoted(b: &[u8]) -> Option<Cow<'_, str>> {
-    let s = std::str::from_utf8(b).ok()?;
-    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
-    if inner.contains(['\\', '"']) {
-        jstr(s).map(Cow::Owned)
+    let inner = b.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if memchr::memchr2(b'\\', b'"', inner).is_some() {
+        jstr(std::str::from_utf8(b).ok()?).map(Cow::Owned)
     } else {
-        Some(Cow::Borrowed(inner))
+        std::str::from_utf8(inner).ok().map(Cow::Borrowed)
     }
 }
 

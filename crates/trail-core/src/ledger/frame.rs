@@ -6,6 +6,8 @@
 //! every byte of the record before it. Body lines that could be mistaken for a record start or a
 //! seal are escaped with one more leading backslash on write, and unescaped on read.
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 use sha2::{Digest as _, Sha256};
 
@@ -182,6 +184,23 @@ fn fence_before(buf: &[u8], schema_pos: usize) -> Option<usize> {
     (s == 0 || buf[s - 1] == b'\n').then_some(s)
 }
 
+/// Offsets at or after `from` where a line of `buf` begins with `prefix`, in order. `from` must
+/// be a line start.
+fn line_starts<'b>(
+    buf: &'b [u8],
+    from: usize,
+    prefix: &'b memmem::Finder<'static>,
+) -> impl Iterator<Item = usize> + 'b {
+    prefix
+        .find_iter(&buf[from..])
+        .map(move |i| from + i)
+        .filter(move |&p| p == from || buf[p - 1] == b'\n')
+}
+
+/// Searchers built once: building one costs more than searching a record's front matter.
+static FENCE: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"---"));
+static SEAL: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(SEAL_PREFIX));
+
 /// Whether a record ended with a seal, and whether that seal matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seal {
@@ -221,35 +240,37 @@ impl<'a> Frame<'a> {
     /// there is one *unchecked*: call [`Frame::hash`] before trusting it. Rehydration uses this
     /// to skip hashing records it does not need.
     pub fn split_unhashed(offset: u64, seg: &'a [u8]) -> Frame<'a> {
-        // First line is the fence; find the closing fence.
-        let mut pos = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
-        let mut front_end = None;
-        while pos < seg.len() {
-            let eol = memchr::memchr(b'\n', &seg[pos..]).map_or(seg.len(), |i| pos + i + 1);
-            if trim_eol(&seg[pos..eol]) == b"---" && eol <= seg.len() && seg[eol - 1] == b'\n' {
-                front_end = Some((pos, eol));
-                break;
-            }
-            pos = eol;
-        }
+        // The closing fence: the first `---` line after the opening one. One SIMD search over
+        // the front rather than a search per line: rehydration splits hundreds of records.
+        let first = memchr::memchr(b'\n', seg).map_or(seg.len(), |i| i + 1);
+        let front_end = line_starts(seg, first, &FENCE).find_map(|p| {
+            let rest = &seg[p + 3..];
+            let eol = if rest.starts_with(b"\n") {
+                4
+            } else if rest.starts_with(b"\r\n") {
+                5
+            } else {
+                return None;
+            };
+            Some((p, p + eol))
+        });
         let mut seal = Seal::Missing;
         let mut body_end = seg.len();
         let mut rec_end = seg.len();
         let mut stored = None;
         if let Some((_, body_start)) = front_end {
-            let mut p = body_start;
-            while p < seg.len() {
-                let eol = memchr::memchr(b'\n', &seg[p..]).map_or(seg.len(), |i| p + i + 1);
+            for p in line_starts(seg, body_start, &SEAL) {
                 // A seal line counts only when it is complete (ends with a newline).
-                if seg[eol - 1] == b'\n'
-                    && let Some(d) = parse_seal_line(trim_eol(&seg[p..eol]))
-                {
+                let Some(nl) = memchr::memchr(b'\n', &seg[p..]) else {
+                    break;
+                };
+                let eol = p + nl + 1;
+                if let Some(d) = parse_seal_line(trim_eol(&seg[p..eol])) {
                     stored = Some(d);
                     body_end = p;
                     rec_end = eol;
                     break;
                 }
-                p = eol;
             }
         }
         if stored.is_some() {
@@ -327,7 +348,18 @@ impl<'a> Frame<'a> {
 
     /// Parse the record. Errors carry line and column relative to the record's first line.
     pub fn parse(&self) -> Result<Record, ParseError> {
-        let Some((fm_end, body_start)) = self.front_end else {
+        let mut rec = self.parse_front()?;
+        if let Some((_, body_start)) = self.front_end {
+            let body = String::from_utf8_lossy(&self.bytes[body_start..self.body_end]);
+            rec.body = unescape_body(&body);
+        }
+        Ok(rec)
+    }
+
+    /// Parse the front matter alone: the record without its body. It succeeds exactly when
+    /// [`Frame::parse`] does (any bytes make a body).
+    pub fn parse_front(&self) -> Result<Record, ParseError> {
+        let Some((fm_end, _)) = self.front_end else {
             return Err(ParseError {
                 line: 1,
                 column: 1,
@@ -345,13 +377,10 @@ impl<'a> Frame<'a> {
         } else {
             std::borrow::Cow::Borrowed(front)
         };
-        let mut rec = format::parse_front(&front).map_err(|mut e| {
+        format::parse_front(&front).map_err(|mut e| {
             e.line += 1; // the opening fence
             e
-        })?;
-        let body = String::from_utf8_lossy(&self.bytes[body_start..self.body_end]);
-        rec.body = unescape_body(&body);
-        Ok(rec)
+        })
     }
 }
 

@@ -29,6 +29,7 @@ pub mod handle;
 pub mod index;
 pub mod intent;
 pub mod lock;
+pub mod query;
 pub mod reader;
 pub mod record;
 pub mod rehydrate;

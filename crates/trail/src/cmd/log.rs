@@ -2,10 +2,9 @@
 
 use serde::Serialize;
 use trail_core::ledger::LedgerError;
-use trail_core::ledger::frame::{Frame, Seal};
 use trail_core::ledger::handle::index_path_for;
 use trail_core::ledger::index;
-use trail_core::ledger::reader::{ReverseReader, open_if_exists};
+use trail_core::ledger::query::Query;
 use trail_core::ledger::record::{Record, RecordType};
 use trail_core::time::Ts;
 
@@ -40,46 +39,29 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
         })?),
         None => None,
     };
-    let mut entries = Vec::new();
-    let mut segments = ctx.ledger.segments()?;
-    segments.reverse();
-    'outer: for path in &segments {
-        let Some(file) = open_if_exists(path).map_err(LedgerError::io("open", path))? else {
-            continue;
-        };
-        let len = trail_core::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
-        let mut rr = ReverseReader::new(&file, len);
-        let name = path
-            .strip_prefix(ctx.ledger.stream_dir())
-            .unwrap_or(path)
-            .display()
-            .to_string();
-        while let Some((off, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
-            if entries.len() >= args.limit {
-                break 'outer;
-            }
-            let f = Frame::split(off, seg);
-            let Ok(r) = f.parse() else { continue };
-            if since.is_some_and(|s| r.ts < s) {
-                break 'outer;
-            }
-            if kind.is_some_and(|k| r.kind != k) {
-                continue;
-            }
-            if let Some(p) = &args.proj
-                && !r.focus.iter().any(|x| &x.proj == p)
-            {
-                continue;
-            }
-            entries.push(Entry {
-                file: name.clone(),
-                offset: off,
-                sealed: f.seal == Seal::Valid,
-                facts: r.facts(),
-                record: r,
-            });
-        }
-    }
+    let found = ctx.ledger.query(&Query {
+        since,
+        limit: args.limit,
+        kind,
+        proj: args.proj.clone(),
+        scan: false,
+    })?;
+    let stream_dir = ctx.ledger.stream_dir();
+    let entries: Vec<Entry> = found
+        .into_iter()
+        .map(|f| Entry {
+            file: f
+                .segment
+                .strip_prefix(&stream_dir)
+                .unwrap_or(&f.segment)
+                .display()
+                .to_string(),
+            offset: f.offset,
+            sealed: f.sealed,
+            facts: f.record.facts(),
+            record: f.record,
+        })
+        .collect();
     if args.json {
         return output::json(&entries);
     }

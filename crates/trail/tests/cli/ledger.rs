@@ -310,6 +310,44 @@ fn log_lists_newest_first_with_filters() {
 }
 
 #[test]
+fn log_since_reads_through_the_index_and_keeps_it_current() {
+    let env = TestEnv::new();
+    let mut times = Vec::new();
+    for i in 0..6 {
+        times.push(ts_line(&env.ok(&[
+            "pulse",
+            "--proj",
+            "p",
+            "--summary",
+            &format!("n{i}"),
+        ])));
+    }
+    let idx = env.trail_home.join("stream/pulses.log.md.idx.json");
+    assert!(!idx.exists(), "appends leave the index to readers");
+    let since = |t: &str| {
+        let out = env.ok(&["log", "--json", "--since", t]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v.as_array().unwrap().len()
+    };
+    assert_eq!(since(&times[2]), 4);
+    // The reader left an index describing every record.
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&idx).unwrap()).unwrap();
+    assert_eq!(v["offsets"].as_object().unwrap().len(), 6);
+    assert_eq!(
+        v["covered"].as_u64().unwrap() as usize,
+        stream_bytes(&env).len()
+    );
+    // An index whose entries point into records changes no answer, and is rebuilt.
+    let shifted = std::fs::read_to_string(&idx)
+        .unwrap()
+        .replace("\":", "\":1");
+    std::fs::write(&idx, shifted).unwrap();
+    assert_eq!(since(&times[4]), 2);
+    let healed: serde_json::Value = serde_json::from_slice(&std::fs::read(&idx).unwrap()).unwrap();
+    assert_eq!(healed, v);
+}
+
+#[test]
 fn count_uses_and_heals_the_index() {
     let env = TestEnv::new();
     for i in 0..10 {

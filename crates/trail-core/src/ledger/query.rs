@@ -1,0 +1,109 @@
+//! Records read back for a person (`trail log`): newest first, filtered by type and project,
+//! down to a time.
+//!
+//! Records are read backwards from the end of the newest segment, so `--limit` ends the read as
+//! soon as enough are found, and the first record older than `--since` ends it too (LedgerPulse
+//! §4: a stream is in time order). With `--since`, the index (LedgerPulse §10) is asked first
+//! where the records at or after that time begin ([`index::seek`]), and reading goes no further
+//! down; the index is brought up to date on the way, as every reader of it does. The record it
+//! names is checked to be older than `--since`, so the answer is the one a read without the
+//! index gives, whatever the index holds (a property test holds the two equal).
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::frame::{Frame, Seal};
+use super::index;
+use super::reader::{ReverseReader, open_if_exists};
+use super::record::{Record, RecordType};
+use super::{Ledger, LedgerError, Result};
+use crate::time::Ts;
+
+/// What to read back.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// Only records at or after this time.
+    pub since: Option<Ts>,
+    /// At most this many records.
+    pub limit: usize,
+    /// Only records of this type.
+    pub kind: Option<RecordType>,
+    /// Only records focused on this project.
+    pub proj: Option<String>,
+    /// Read without the index. The result is the same (a property test holds the two paths to
+    /// it); this exists for that test.
+    pub scan: bool,
+}
+
+/// A record read back, and where it is.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub segment: PathBuf,
+    pub offset: u64,
+    /// Whether it ends with a seal that matches its bytes.
+    pub sealed: bool,
+    pub record: Record,
+}
+
+impl Ledger {
+    /// The records `q` asks for, newest first (see the module docs).
+    pub fn query(&self, q: &Query) -> Result<Vec<Found>> {
+        let mut found = Vec::new();
+        let mut segments = self.segments()?;
+        segments.reverse();
+        for path in &segments {
+            let Some(file) = open_if_exists(path).map_err(LedgerError::io("open", path))? else {
+                continue;
+            };
+            let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
+            let floor = match q.since {
+                Some(since) if !q.scan => {
+                    index::seek(path, &file, len, since).map_err(LedgerError::io("index", path))?
+                }
+                _ => None,
+            };
+            if read_segment(&file, path, len, floor, q, &mut found)? {
+                break;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Read one segment newest first, down to `floor` at most, adding what `q` asks for to `found`.
+/// Returns whether the query is complete (older segments have nothing more to give).
+fn read_segment(
+    file: &File,
+    path: &Path,
+    len: u64,
+    floor: Option<u64>,
+    q: &Query,
+    found: &mut Vec<Found>,
+) -> Result<bool> {
+    let mut rr = ReverseReader::new(file, len);
+    while let Some((offset, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
+        // The record at the floor is older than `since`: the index lookup checked it.
+        if found.len() >= q.limit || floor.is_some_and(|f| offset <= f) {
+            return Ok(true);
+        }
+        let f = Frame::split(offset, seg);
+        let Ok(record) = f.parse() else { continue };
+        if q.since.is_some_and(|s| record.ts < s) {
+            return Ok(true);
+        }
+        if q.kind.is_some_and(|k| record.kind != k)
+            || q.proj
+                .as_ref()
+                .is_some_and(|p| !record.focus.iter().any(|x| &x.proj == p))
+        {
+            continue;
+        }
+        found.push(Found {
+            segment: path.to_path_buf(),
+            offset,
+            sealed: f.seal == Seal::Valid,
+            record,
+        });
+    }
+    Ok(false)
+}
