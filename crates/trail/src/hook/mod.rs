@@ -224,7 +224,9 @@ impl Cx<'_> {
     }
 
     pub fn ledger(&self) -> Ledger {
-        Ledger::open(self.config.home.value.clone(), self.config.ledger_options())
+        let mut opts = self.config.ledger_options();
+        opts.alert_sink = Some(alert_on_stderr());
+        Ledger::open(self.config.home.value.clone(), opts)
     }
 
     /// The project's name as it appears in the pulse stream.
@@ -240,6 +242,13 @@ impl Cx<'_> {
             eprintln!("trail hook: cannot write a pulse: {e}");
         }
     }
+}
+
+/// Where a hook's lock alert goes: besides its record and `ledger.alert_command`, the hook's
+/// stderr, which the host shows the person (a hook has no terminal of its own, and a record in
+/// the stream reaches no one while the stream is what is stuck).
+fn alert_on_stderr() -> trail_core::ledger::lock::AlertFn {
+    std::sync::Arc::new(|msg: &str| eprintln!("{msg}"))
 }
 
 /// How much of a flushed daily-memory block is given back (a share of the 10,000-character
