@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use trail_core::config::{Config, ProcessEnv};
 use trail_core::llm::Settings;
 use trail_core::memory::dream::{self, Options, Report, Status};
-use trail_core::time::Ts;
+use trail_core::time::Local;
 
 use crate::cli::DreamArgs;
 use crate::context::Context;
@@ -27,7 +27,7 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
             lookback,
             force: args.force,
             dry_run: args.dry_run,
-            now: Ts::now(),
+            now: Local::now(),
             redactor: ctx.ledger.redactor()?,
         },
         provider.as_ref(),

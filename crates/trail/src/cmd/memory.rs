@@ -2,7 +2,7 @@
 
 use trail_core::config::Config;
 use trail_core::memory::daily::{Trigger, flush};
-use trail_core::time::Ts;
+use trail_core::time::Local;
 
 use crate::cli::MemoryCommand;
 use crate::context::Context;
@@ -27,6 +27,7 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
     let transcript = &transcript;
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
+    let root = &config.project_root.value;
     let t = trail_core::transcript::parse(&text);
     let session = transcript
         .file_stem()
@@ -41,13 +42,13 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         &t,
         trigger,
         session.as_deref(),
-        Ts::now(),
+        &Local::now(),
         ctx.ledger.redactor()?,
         &mut Vec::new(),
         &mut keep,
     )?;
     // The agent's next SessionStart or prompt gets this block back, once.
-    trail_core::memory::summary::mark(&config.project_root.value, &done)?;
+    trail_core::memory::summary::mark(root, &done)?;
     if *json {
         return output::json(&done);
     }
@@ -72,7 +73,7 @@ fn show() -> CliResult {
         }
         Err(e) => return Err(e.into()),
     };
-    let today = &Ts::now().to_string()[..10];
+    let (today, _) = Local::now().day_and_minute();
     let daily = trail_core::memory::daily::memory_dir(root).join(format!("{today}.md"));
     if let Ok(t) = read_project(root, &daily) {
         s.push('\n');
@@ -93,7 +94,7 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
     let src = trail_core::memory::recall::remember(
         &config.project_root.value,
         note,
-        Ts::now(),
+        &Local::now(),
         ctx.ledger.redactor()?,
         &mut keep,
     )?;

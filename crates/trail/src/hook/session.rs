@@ -225,7 +225,7 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         &t,
         trigger,
         cx.envelope.session_id.as_deref(),
-        Ts::now(),
+        &trail_core::time::Local::now(),
         redactor,
         &mut found,
         &mut keep,

@@ -42,18 +42,19 @@ pub fn dream_chapter(
 ) -> CliResult<usize> {
     let redactor = Redactor::builtin();
     let mut step = first_step;
-    // A fixed day, so that the chapter reads the same on every run.
-    let morning = Ts::parse_strict("2026-11-25T10:30:00.000Z").expect("valid timestamp");
-    let evening = Ts::parse_strict("2026-11-25T17:45:00.000Z").expect("valid timestamp");
-    let next_day = Ts::parse_strict("2026-11-26T08:00:00.000Z").expect("valid timestamp");
+    // A fixed day, read in UTC, so that the chapter reads the same on every run and machine.
+    let at = |t: &str| Ts::parse_strict(t).expect("valid timestamp").in_utc();
+    let morning = at("2026-11-25T10:30:00.000Z");
+    let evening = at("2026-11-25T17:45:00.000Z");
+    let next_day = at("2026-11-26T08:00:00.000Z");
 
     say(&format!(
         "{step}. Memory: a day of sessions. Each session end (and each compaction) flushes what \
          happened to daily memory, extractively, redacted:\n"
     ))?;
     for (name, text, at) in [
-        ("morning-session", MORNING, morning),
-        ("afternoon-session", AFTERNOON, evening),
+        ("morning-session", MORNING, &morning),
+        ("afternoon-session", AFTERNOON, &evening),
     ] {
         let t = trail_core::transcript::parse(text);
         let done = flush(
@@ -76,7 +77,7 @@ pub fn dream_chapter(
         ))?;
     }
     let note = "Rounding happens per line instead of per order; round once per order total";
-    let src = remember(project, note, evening, redactor, &mut |_| Ok(()))?;
+    let src = remember(project, note, &evening, redactor, &mut |_| Ok(()))?;
     say(&format!("  $ trail remember '{note}'  → {src}\n\n"))?;
     let daily = memory_dir(project).join("2026-11-25.md");
     let text = std::fs::read_to_string(&daily)?;
@@ -98,7 +99,7 @@ pub fn dream_chapter(
             lookback: dream::DEFAULT_LOOKBACK,
             force: false,
             dry_run: false,
-            now: next_day,
+            now: next_day.clone(),
             redactor,
         },
         &provider as &dyn Provider,
@@ -157,7 +158,7 @@ pub fn dream_chapter(
             lookback: dream::DEFAULT_LOOKBACK,
             force: false,
             dry_run: false,
-            now: next_day,
+            now: next_day.clone(),
             redactor,
         },
         &provider as &dyn Provider,
