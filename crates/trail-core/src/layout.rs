@@ -21,6 +21,7 @@
 //!   attention                               the attention budget's last band
 //!   MEMORY.md.bak                           MEMORY.md before the last dream
 //!   dream.hash                              the daily content the last dream consolidated
+//!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -132,5 +133,10 @@ impl Layout {
 
     pub fn dream_hash(&self) -> PathBuf {
         self.state_dir().join("dream.hash")
+    }
+
+    /// Where the last flush of one transcript ended; `key` names the transcript.
+    pub fn flush_mark(&self, key: &str) -> PathBuf {
+        self.state_dir().join("flushed").join(key)
     }
 }

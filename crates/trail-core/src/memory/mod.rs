@@ -5,6 +5,7 @@
 pub mod core;
 pub mod daily;
 pub mod dream;
+pub mod flushed;
 pub mod recall;
 pub mod summary;
 pub mod verify;

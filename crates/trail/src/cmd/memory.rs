@@ -2,6 +2,7 @@
 
 use trail_core::config::Config;
 use trail_core::memory::daily::{Trigger, flush};
+use trail_core::memory::flushed;
 use trail_core::time::Local;
 
 use crate::cli::MemoryCommand;
@@ -28,7 +29,8 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
     let root = &config.project_root.value;
-    let t = trail_core::transcript::parse(&text);
+    // Only what no earlier flush of this transcript (by a hook or by hand) covered.
+    let t = trail_core::transcript::parse(flushed::unflushed(root, transcript, &text));
     let session = transcript
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
@@ -47,6 +49,7 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         &mut Vec::new(),
         &mut keep,
     )?;
+    flushed::mark(root, transcript, &text)?;
     // The agent's next SessionStart or prompt gets this block back, once.
     trail_core::memory::summary::mark(root, &done)?;
     if *json {

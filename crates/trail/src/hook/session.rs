@@ -201,6 +201,7 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
 /// Daily memory: what the session did, before the host compacts it away or when it ends.
 fn flush_memory(cx: &Cx<'_>, event: &Event) {
     use trail_core::memory::daily::{Trigger, flush};
+    use trail_core::memory::flushed;
     let Some(path) = &cx.envelope.transcript_path else {
         return;
     };
@@ -217,7 +218,8 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         return;
     };
     let mut found = Vec::new();
-    let t = trail_core::transcript::parse(&text);
+    // Only what no earlier flush of this transcript covered (a compaction flushed the rest).
+    let t = trail_core::transcript::parse(flushed::unflushed(cx.root(), path, &text));
     let store = ledger.secret_store();
     let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     match flush(
@@ -231,6 +233,9 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         &mut keep,
     ) {
         Ok(f) => {
+            if let Err(e) = flushed::mark(cx.root(), path, &text) {
+                eprintln!("trail hook: {e}");
+            }
             if let Err(e) = trail_core::memory::summary::mark(cx.root(), &f) {
                 eprintln!("trail hook: {e}");
             }
