@@ -95,20 +95,12 @@ pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> S
     let mut todos: Option<ToolInput> = None;
     for c in t.tool_calls.iter().filter(|c| !c.sidechain) {
         let tool = Tool::from_name(&c.name);
-        if !matches!(
-            tool,
-            Tool::Edit
-                | Tool::MultiEdit
-                | Tool::Write
-                | Tool::NotebookEdit
-                | Tool::Bash
-                | Tool::TodoWrite
-        ) {
+        if !(tool.edits_files() || matches!(tool, Tool::Bash | Tool::TodoWrite)) {
             continue;
         }
         let input = ToolInput::decode(&tool, c.input.clone());
         match (&tool, &input) {
-            (Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit, _) => {
+            (t, _) if t.edits_files() => {
                 for f in input.files() {
                     *files.entry(f.to_string()).or_default() += 1;
                 }

@@ -132,7 +132,7 @@ pub(super) fn compact(cx: &Cx<'_>, event: &Event) -> Response {
         .envelope
         .transcript_path
         .as_ref()
-        .and_then(|p| trail_core::transcript::context_tokens(p).ok().flatten());
+        .and_then(|p| trail_core::conversation::context_tokens(p).ok().flatten());
     flush_memory(cx, event);
     cx.pulse(
         RecordType::Checkpoint,
@@ -219,7 +219,8 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
     };
     let mut found = Vec::new();
     // Only what no earlier flush of this transcript covered (a compaction flushed the rest).
-    let t = trail_core::transcript::parse(flushed::unflushed(cx.root(), path, &text));
+    let format = trail_core::conversation::Format::of(text.as_bytes());
+    let t = format.parse(flushed::unflushed(cx.root(), path, &text));
     let store = ledger.secret_store();
     let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     match flush(

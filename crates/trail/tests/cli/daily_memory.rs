@@ -31,6 +31,7 @@ fn event(env: &TestEnv, name: &str, transcript: &Path) {
     let payload = serde_json::json!({"hook_event_name": name, "session_id": "s1", "transcript_path": transcript, "trigger": "auto", "reason": "other"});
     let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("gave up"), "{}", stderr(&out));
 }
 
 /// The one daily file, its name and text.
