@@ -303,6 +303,10 @@ pub struct DreamArgs {
     pub dry_run: bool,
     #[arg(long)]
     pub json: bool,
+    /// The dream a session's end starts by itself (detached, silent): runs only when one is
+    /// due and none is running, and leaves what it did for the next SessionStart.
+    #[arg(long, hide = true, conflicts_with_all = ["force", "dry_run", "json"])]
+    pub background: bool,
 }
 
 #[derive(Args, Debug)]

@@ -147,6 +147,8 @@ pub struct Config {
     pub llm_timeout: Setting<Duration>,
     /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
     pub llm_retries: Setting<u32>,
+    /// How old the last dream must be before a session's end starts the next one.
+    pub dream_every: Setting<Duration>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -243,6 +245,7 @@ impl Config {
             llm_command: Setting::default(None),
             llm_timeout: Setting::default(Duration::ZERO),
             llm_retries: Setting::default(0),
+            dream_every: Setting::default(Duration::ZERO),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

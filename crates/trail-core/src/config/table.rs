@@ -45,6 +45,7 @@ pub enum SettingKey {
     LlmCommand,
     LlmTimeout,
     LlmRetries,
+    MemoryDreamEvery,
 }
 
 impl SettingKey {
@@ -64,6 +65,7 @@ impl SettingKey {
         SettingKey::LlmCommand,
         SettingKey::LlmTimeout,
         SettingKey::LlmRetries,
+        SettingKey::MemoryDreamEvery,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -84,6 +86,7 @@ impl SettingKey {
             SettingKey::LlmCommand => "llm.command",
             SettingKey::LlmTimeout => "llm.timeout",
             SettingKey::LlmRetries => "llm.retries",
+            SettingKey::MemoryDreamEvery => "memory.dream_every",
         }
     }
 
@@ -114,6 +117,8 @@ impl SettingKey {
             | SettingKey::LlmModel
             | SettingKey::LlmTimeout
             | SettingKey::LlmRetries => Class::Ordinary,
+            // How often the provider the user chose is asked, never which one or with what.
+            SettingKey::MemoryDreamEvery => Class::Ordinary,
         }
     }
 }
@@ -170,7 +175,9 @@ impl Kind {
     pub fn written_as(&self) -> &'static str {
         match self {
             Kind::Size(_) => "a size with its unit (\"100MB\", \"64KB\", \"4096B\")",
-            Kind::Duration { .. } => "a duration with its unit (\"2s\", \"500ms\", \"1m\")",
+            Kind::Duration { .. } => {
+                "a duration with its unit (\"2s\", \"500ms\", \"1m\", \"24h\")"
+            }
             Kind::Count { .. } => "a whole number",
             Kind::Path(_) => "a path in quotes (`~/` is your home)",
             Kind::Text { .. } => "text in quotes",
@@ -329,6 +336,17 @@ pub static SETTINGS: &[Spec] = &[
             max: 10,
         },
         doc: "Retries after a 429 or 5xx answer (so at most 1 + retries requests).",
+    },
+    Spec {
+        key: SettingKey::MemoryDreamEvery,
+        env: "TRAIL_DREAM_EVERY",
+        default: Some("24h"),
+        kind: Kind::Duration {
+            field: field!(dream_every),
+            zero: true,
+        },
+        doc: "A session's end starts `trail dream` in the background when daily memory \
+              changed and the last dream is older than this; 0s: only when you run it.",
     },
 ];
 

@@ -14,6 +14,7 @@
 //! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
 mod config_change;
+mod dream;
 mod post_tool;
 mod pre_tool;
 

@@ -14,6 +14,7 @@ use super::Cx;
 
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
+    parts.extend(super::dream::at_session_start(cx));
     // The person learns at the start which project settings did not count (the agent reads it
     // too: it explains why, say, a dream provider is not the one the repository asks for).
     if !cx.config.refused.is_empty() {
@@ -195,6 +196,7 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
     if let Err(e) = protocol::on_session_end(&store, Ts::now()) {
         eprintln!("trail hook: {e}");
     }
+    super::dream::after_session(cx);
     Response::Silent
 }
 

@@ -447,3 +447,73 @@ fn a_mid_session_settings_change_cannot_switch_trail_off() {
         "no denial reached the model"
     );
 }
+
+/// Issue 11, item 3, through Claude Code: a session's end starts the dream in the background and
+/// Claude Code finishes while it still runs (the provider waits for the test); a second session
+/// ending meanwhile starts no second dream; once it has run, the next session is told.
+#[test]
+fn a_session_end_dreams_in_the_background_and_the_next_session_hears_of_it() {
+    use crate::auto_dream::{SlowProvider, eventually};
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    let slow = SlowProvider::new(&env.root);
+    let config = env.home.join(".config/trail");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"command\"\ncommand = {:?}\n\n[memory]\ndream_every = \"1ms\"\n",
+            slow.command
+        ),
+    )
+    .unwrap();
+
+    let (port, seen) = serve(vec![
+        tool_use_reply("d1", "echo noted"),
+        text_reply("noted"),
+    ]);
+    let (out, requests) = run_claude(
+        &env,
+        &claude,
+        port,
+        &seen,
+        "SCRIPTED-E2E: note the port 5433",
+    );
+    assert!(
+        out.status.success(),
+        "{}\n{}\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        eventually(10, || slow.starts() == 1),
+        "SessionEnd started no dream"
+    );
+    assert!(!slow.finished(), "Claude Code waited for the dream");
+
+    let (port, seen) = serve(vec![
+        tool_use_reply("d2", "echo again"),
+        text_reply("again"),
+    ]);
+    let (out, _) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: and the VPN");
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert_eq!(slow.starts(), 1, "a second dream started while one ran");
+
+    std::fs::write(&slow.release, "").unwrap();
+    assert!(
+        eventually(20, || env.cwd.join(".trail/state/dream.news").exists()),
+        "the dream left no news"
+    );
+    let (port, seen) = serve(vec![text_reply("ok")]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: what changed");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        requests.contains("Deep Dream ran by itself"),
+        "the dream's news did not reach the model:\n{requests}"
+    );
+}

@@ -566,6 +566,7 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "llm.command (none) (default)",
             "llm.timeout 120s (default)",
             "llm.retries 2 (default)",
+            "memory.dream_every 24h (default)",
         ],
         "{out}"
     );

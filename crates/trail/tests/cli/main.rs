@@ -5,6 +5,7 @@ mod common;
 
 mod anchor;
 mod attacks;
+mod auto_dream;
 mod bad_input;
 mod claude_e2e;
 mod codex_e2e;

@@ -488,6 +488,7 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     llm.command  (none)  (default)
     llm.timeout  120s  (default)
     llm.retries  2  (default)
+    memory.dream_every  24h  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -532,6 +533,7 @@ must_not_match = ["terraform plan"]
     llm.command  (none)  (default)
     llm.timeout  30s  (user config [ROOT]/home/.config/trail/config.toml)
     llm.retries  4  (project config [ROOT]/project/.trail/config.toml)
+    memory.dream_every  24h  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
