@@ -126,7 +126,7 @@ fn a_rewritten_transcript_is_flushed_without_repeats_or_losses() {
 }
 
 /// `date +FORMAT` in time zone `tz`.
-fn date_in(tz: &str, format: &str) -> String {
+pub fn date_in(tz: &str, format: &str) -> String {
     let out = std::process::Command::new("date")
         .arg(format!("+{format}"))
         .env("TZ", tz)
