@@ -21,6 +21,9 @@
 //!   attention                               the attention budget's last band
 //!   MEMORY.md.bak                           MEMORY.md before the last dream
 //!   dream.hash                              the daily content the last dream consolidated
+//!   dream.lock                              held by the dream running now; when the last began
+//!   dream.news                              what a background dream tells the next session
+//!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -132,5 +135,18 @@ impl Layout {
 
     pub fn dream_hash(&self) -> PathBuf {
         self.state_dir().join("dream.hash")
+    }
+
+    pub fn dream_lock(&self) -> PathBuf {
+        self.state_dir().join("dream.lock")
+    }
+
+    pub fn dream_news(&self) -> PathBuf {
+        self.state_dir().join("dream.news")
+    }
+
+    /// Where the last flush of one transcript ended; `key` names the transcript.
+    pub fn flush_mark(&self, key: &str) -> PathBuf {
+        self.state_dir().join("flushed").join(key)
     }
 }

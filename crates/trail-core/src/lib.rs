@@ -19,11 +19,13 @@
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
 //! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
-//! - [`transcript`]: Claude Code session transcripts (the context tier).
+//! - [`transcript`], [`rollout`]: Claude Code transcripts and Codex rollouts (the context
+//!   tier), read as one through [`conversation`].
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
 pub mod config;
+pub mod conversation;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
@@ -37,6 +39,7 @@ pub mod llm;
 pub mod memory;
 pub mod project;
 pub mod proof;
+pub mod rollout;
 pub mod secrets;
 pub mod state;
 pub mod text;

@@ -80,6 +80,21 @@ impl Ts {
         format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}.{:03}Z", us / 1000)
     }
 
+    /// This instant in the system's time zone (`TZ`, else the system's setting, else UTC).
+    pub fn local(self) -> Local {
+        self.in_zone(jiff::tz::TimeZone::system())
+    }
+
+    /// This instant in `tz`.
+    pub fn in_zone(self, tz: jiff::tz::TimeZone) -> Local {
+        Local { ts: self, tz }
+    }
+
+    /// This instant as read in UTC: for what must not depend on the machine (tests, the demo).
+    pub fn in_utc(self) -> Local {
+        self.in_zone(jiff::tz::TimeZone::UTC)
+    }
+
     /// Broken-down UTC time: (year, month, day, hour, minute, second, microsecond).
     fn civil(self) -> (i64, u32, u32, u32, u32, u32, u32) {
         let us = self.0.rem_euclid(1_000_000) as u32;
@@ -97,6 +112,40 @@ impl Ts {
         let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
         let y = yoe + era * 400 + i64::from(m <= 2);
         (y, m, d, sod / 3600, sod / 60 % 60, sod % 60, us)
+    }
+}
+
+/// An instant and the time zone a person reads it in. The stream stores [`Ts`] (UTC); what a
+/// person finds by date — daily-memory files and their headings, dream diaries — is named by
+/// their local date and time, so a session at 23:30 in Auckland lands in that evening's file.
+#[derive(Clone, Debug)]
+pub struct Local {
+    ts: Ts,
+    tz: jiff::tz::TimeZone,
+}
+
+impl Local {
+    /// Now, in the system's time zone.
+    pub fn now() -> Local {
+        Ts::now().local()
+    }
+
+    pub fn ts(&self) -> Ts {
+        self.ts
+    }
+
+    /// The local date (`YYYY-MM-DD`) and wall-clock minute (`HH:MM`).
+    pub fn day_and_minute(&self) -> (String, String) {
+        let Ok(t) = jiff::Timestamp::from_microsecond(self.ts.0) else {
+            // Outside jiff's range (beyond the years ±9999): say it in UTC rather than not at all.
+            let s = self.ts.to_string();
+            return (s[..10].to_string(), s[11..16].to_string());
+        };
+        let d = self.tz.to_datetime(t);
+        (
+            d.date().to_string(),
+            format!("{:02}:{:02}", d.hour(), d.minute()),
+        )
     }
 }
 
@@ -130,6 +179,25 @@ mod tests {
         let ts = Ts::parse_strict("2026-11-26T03:34:39.525123Z").unwrap();
         assert_eq!(ts.to_string(), "2026-11-26T03:34:39.525123Z");
         assert_eq!(ts.file_stamp(), "20261126-033439.525Z");
+    }
+
+    #[test]
+    fn the_local_day_and_minute_follow_the_zone() {
+        use jiff::tz::{TimeZone, offset};
+        let ts = Ts::parse_strict("2026-11-26T20:34:39.525123Z").unwrap();
+        assert_eq!(
+            ts.in_utc().day_and_minute(),
+            ("2026-11-26".into(), "20:34".into())
+        );
+        assert_eq!(
+            ts.in_zone(TimeZone::fixed(offset(14))).day_and_minute(),
+            ("2026-11-27".into(), "10:34".into())
+        );
+        let early = Ts::parse_strict("2026-11-26T03:05:00.000Z").unwrap();
+        assert_eq!(
+            early.in_zone(TimeZone::fixed(offset(-11))).day_and_minute(),
+            ("2026-11-25".into(), "16:05".into())
+        );
     }
 
     #[test]

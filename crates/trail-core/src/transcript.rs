@@ -263,52 +263,32 @@ pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
 
 /// [`context_tokens`] over any positioned source.
 pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
-    const BLOCK: u64 = 64 * 1024;
-    let mut end = len;
-    let mut carry: Vec<u8> = Vec::new(); // the start of a line cut by the block boundary
-    while end > 0 {
-        let start = end.saturating_sub(BLOCK);
-        let mut buf = vec![0u8; (end - start) as usize];
-        src.read_exact_at(&mut buf, start).ok()?;
-        buf.extend_from_slice(&carry);
-        // Whole lines are those after the first newline (unless this block starts the file).
-        let first_nl = if start == 0 {
-            None
-        } else {
-            memchr::memchr(b'\n', &buf)
-        };
-        let whole = first_nl.map_or(&buf[..], |i| &buf[i + 1..]);
-        for line in whole.rsplit(|&b| b == b'\n') {
-            // Only lines that can decide are parsed.
-            let usage = memchr::memmem::find(line, b"\"usage\"").is_some();
-            let boundary = memchr::memmem::find(line, b"compact_boundary").is_some();
-            if !usage && !boundary {
-                continue;
-            }
-            let Ok(v) = serde_json::from_slice::<Value>(line) else {
-                continue;
-            };
-            if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-                continue;
-            }
-            match v.get("type").and_then(Value::as_str) {
-                Some("system")
-                    if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
-                {
-                    return None;
-                }
-                Some("assistant") => {
-                    if let Some(u) = v.get("message").and_then(Usage::of) {
-                        return Some(u.context());
-                    }
-                }
-                _ => {}
-            }
-        }
-        carry = first_nl.map_or_else(Vec::new, |i| buf[..i].to_vec());
-        end = start;
+    crate::conversation::last_deciding_line(src, len, decides)
+}
+
+/// What one line says about the current context size, read from the end: the latest main-chain
+/// assistant usage, unless a compaction came after it. `None` when the line decides nothing.
+fn decides(line: &[u8]) -> Option<Option<u64>> {
+    // Only lines that can decide are parsed.
+    let usage = memchr::memmem::find(line, b"\"usage\"").is_some();
+    let boundary = memchr::memmem::find(line, b"compact_boundary").is_some();
+    if !usage && !boundary {
+        return None;
     }
-    None
+    let v = serde_json::from_slice::<Value>(line).ok()?;
+    if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        return None;
+    }
+    match v.get("type").and_then(Value::as_str) {
+        Some("system") if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
+            Some(None)
+        }
+        Some("assistant") => v
+            .get("message")
+            .and_then(Usage::of)
+            .map(|u| Some(u.context())),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,9 @@ fn transcripts() -> Vec<(String, String)> {
 #[test]
 fn every_corpus_transcript_flushes_once_and_only_once() {
     let dir = tempfile::tempdir().unwrap();
-    let now = Ts::parse_strict("2026-11-26T14:30:00.000Z").unwrap();
+    let now = &Ts::parse_strict("2026-11-26T14:30:00.000Z")
+        .unwrap()
+        .in_utc();
     for (name, text) in transcripts() {
         let t = parse(&text);
         let mut found = Vec::new();
@@ -74,7 +76,9 @@ fn flushes_are_redacted_and_trimmed_context_gets_its_heading() {
     let line = r#"{"type":"user","isSidechain":false,"message":{"role":"user","content":"deploy with GITHUB_TOKEN=ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ please"}}"#;
     let t = parse(line);
     let mut found = Vec::new();
-    let now = Ts::parse_strict("2026-11-26T09:05:00.000Z").unwrap();
+    let now = &Ts::parse_strict("2026-11-26T09:05:00.000Z")
+        .unwrap()
+        .in_utc();
     let f = flush(
         dir.path(),
         &t,

@@ -25,7 +25,9 @@ fn every_corpus_transcript_flushes_to_its_expected_daily_memory_without_secrets(
         .collect();
     names.sort();
     assert!(names.len() >= 6, "the corpus copy is missing: {names:?}");
-    let now = Ts::parse_strict("2026-11-26T14:30:00.000Z").unwrap();
+    let now = &Ts::parse_strict("2026-11-26T14:30:00.000Z")
+        .unwrap()
+        .in_utc();
     let mut mismatched = Vec::new();
     for path in &names {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();

@@ -62,7 +62,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Read a Claude Code transcript: messages, tool calls, context size, running summary.
+    /// Read a Claude Code transcript or Codex rollout: messages, tool calls, context size, summary.
     Transcript(TranscriptArgs),
     /// Consolidate the latest daily memory into MEMORY.md; every bullet checked against its source.
     Dream(DreamArgs),
@@ -263,8 +263,8 @@ pub struct DemoArgs {
 pub enum MemoryCommand {
     /// Append what a session did to today's daily memory (extractive; a repeat adds nothing).
     Flush {
-        /// The Claude Code transcript to flush (default: this project's newest, under
-        /// ~/.claude/projects/).
+        /// The Claude Code transcript or Codex rollout to flush (default: this project's newest,
+        /// under ~/.claude/projects/ or $CODEX_HOME/sessions/).
         #[arg(long, value_name = "PATH")]
         transcript: Option<PathBuf>,
         /// Record it as trimmed context (as before a compaction) instead of a session end.
@@ -303,11 +303,16 @@ pub struct DreamArgs {
     pub dry_run: bool,
     #[arg(long)]
     pub json: bool,
+    /// The dream a session's end starts by itself (detached, silent): runs only when one is
+    /// due and none is running, and leaves what it did for the next SessionStart.
+    #[arg(long, hide = true, conflicts_with_all = ["force", "dry_run", "json"])]
+    pub background: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct TranscriptArgs {
-    /// The transcript (`~/.claude/projects/<slug>/<session>.jsonl`).
+    /// The transcript (`~/.claude/projects/<slug>/<session>.jsonl`) or rollout
+    /// (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`).
     pub path: PathBuf,
     #[arg(long)]
     pub json: bool,

@@ -154,6 +154,8 @@ pub struct Config {
     pub memory_inject_chars: Setting<u32>,
     /// Other projects given one line each at session start and in `trail resume`.
     pub resume_other_projects: Setting<u32>,
+    /// How old the last dream must be before a session's end starts the next one.
+    pub dream_every: Setting<Duration>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -252,6 +254,7 @@ impl Config {
             llm_retries: Setting::default(0),
             memory_inject_chars: Setting::default(0),
             resume_other_projects: Setting::default(0),
+            dream_every: Setting::default(Duration::ZERO),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

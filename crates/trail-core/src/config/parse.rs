@@ -39,7 +39,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(v)
 }
 
-/// `500ms`, `2s`, `1.5s`, `1m` (or `1min`).
+/// `500ms`, `2s`, `1.5s`, `1m` (or `1min`), `24h`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let (num, unit) = split_number(s);
     let Ok(n) = num.parse::<f64>() else {
@@ -56,9 +56,10 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => 1.0,
         "s" => 1000.0,
         "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
         u => {
             return Err(format!(
-                "unknown duration unit `{u}` in `{s}`: use ms, s or m"
+                "unknown duration unit `{u}` in `{s}`: use ms, s, m or h"
             ));
         }
     };
@@ -100,10 +101,13 @@ pub fn format_size(bytes: u64) -> String {
     format!("{bytes}B")
 }
 
-/// A duration in whole seconds when it is one, else in milliseconds: `2s`, `1500ms`.
+/// A duration in whole hours when it is a day or more of them, whole seconds when it is one,
+/// else in milliseconds: `24h`, `2s`, `1500ms`.
 pub fn format_duration(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms.is_multiple_of(1000) {
+    if ms >= 86_400_000 && ms.is_multiple_of(3_600_000) {
+        format!("{}h", ms / 3_600_000)
+    } else if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
@@ -202,14 +206,20 @@ mod tests {
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
-        for bad in ["120", "0", "2 fortnights", "s", "", "-1s", "1h"] {
+        assert_eq!(parse_duration("24h"), Ok(Duration::from_secs(86_400)));
+        for bad in ["120", "0", "2 fortnights", "s", "", "-1s", "1d"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
-        for ms in [0, 1, 999, 1000, 1500, 120_000] {
+        for ms in [
+            0, 1, 999, 1000, 1500, 120_000, 3_600_000, 86_400_000, 90_000_000,
+        ] {
             let d = Duration::from_millis(ms);
             assert_eq!(parse_duration(&format_duration(d)), Ok(d));
         }
         assert_eq!(format_duration(Duration::from_secs(120)), "120s");
+        assert_eq!(format_duration(Duration::from_secs(3600)), "3600s");
+        assert_eq!(format_duration(Duration::from_secs(86_400)), "24h");
+        assert_eq!(format_duration(Duration::from_secs(90_000)), "25h");
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub enum SettingKey {
     LlmRetries,
     MemoryInjectChars,
     ResumeOtherProjects,
+    MemoryDreamEvery,
 }
 
 impl SettingKey {
@@ -68,6 +69,7 @@ impl SettingKey {
         SettingKey::LlmRetries,
         SettingKey::MemoryInjectChars,
         SettingKey::ResumeOtherProjects,
+        SettingKey::MemoryDreamEvery,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -90,6 +92,7 @@ impl SettingKey {
             SettingKey::LlmRetries => "llm.retries",
             SettingKey::MemoryInjectChars => "memory.inject_chars",
             SettingKey::ResumeOtherProjects => "resume.other_projects",
+            SettingKey::MemoryDreamEvery => "memory.dream_every",
         }
     }
 
@@ -122,6 +125,8 @@ impl SettingKey {
             | SettingKey::LlmRetries => Class::Ordinary,
             // How much of what is already in the project reaches the agent's context.
             SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
+            // How often the provider the user chose is asked, never which one or with what.
+            SettingKey::MemoryDreamEvery => Class::Ordinary,
         }
     }
 }
@@ -178,7 +183,9 @@ impl Kind {
     pub fn written_as(&self) -> &'static str {
         match self {
             Kind::Size(_) => "a size with its unit (\"100MB\", \"64KB\", \"4096B\")",
-            Kind::Duration { .. } => "a duration with its unit (\"2s\", \"500ms\", \"1m\")",
+            Kind::Duration { .. } => {
+                "a duration with its unit (\"2s\", \"500ms\", \"1m\", \"24h\")"
+            }
             Kind::Count { .. } => "a whole number",
             Kind::Path(_) => "a path in quotes (`~/` is your home)",
             Kind::Text { .. } => "text in quotes",
@@ -362,6 +369,17 @@ pub static SETTINGS: &[Spec] = &[
         },
         doc: "At session start and in `trail resume`, the current project's threads come first \
               and at most this many other projects get one line each; 0 shows none.",
+    },
+    Spec {
+        key: SettingKey::MemoryDreamEvery,
+        env: "TRAIL_DREAM_EVERY",
+        default: Some("24h"),
+        kind: Kind::Duration {
+            field: field!(dream_every),
+            zero: true,
+        },
+        doc: "A session's end starts `trail dream` in the background when daily memory \
+              changed and the last dream is older than this; 0s: only when you run it.",
     },
 ];
 

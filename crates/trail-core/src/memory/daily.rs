@@ -1,6 +1,7 @@
 //! The daily tier: `.trail/memory/YYYY-MM-DD.md`, created lazily with `# Daily Memory: DATE`,
 //! appended to (never rewritten) with one block per flush: `## Trimmed Context (HH:MM)` when the
-//! host compacts, `## Session <id> (HH:MM)` when a session ends.
+//! host compacts, `## Session <id> (HH:MM)` when a session ends. Dates and times are the
+//! person's local ones (the stream keeps UTC).
 //!
 //! A flush is extractive and deterministic — what the user asked, files changed, commands run and
 //! how they ended, open to-dos — so it invents nothing. Every line is redacted. Each block carries
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::host::{Tool, ToolInput};
 use crate::secrets::{Found, Redactor};
-use crate::time::Ts;
+use crate::time::Local;
 use crate::transcript::Transcript;
 
 /// Which moment a flush records.
@@ -41,11 +42,6 @@ pub struct Flushed {
 
 pub fn memory_dir(project_root: &Path) -> PathBuf {
     crate::layout::Layout::new(project_root).memory_dir()
-}
-
-pub(crate) fn day_and_time(ts: Ts) -> (String, String) {
-    let s = ts.to_string(); // YYYY-MM-DDTHH:MM:SS.ffffffZ
-    (s[..10].to_string(), s[11..16].to_string())
 }
 
 use crate::text::one_line;
@@ -99,20 +95,12 @@ pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> S
     let mut todos: Option<ToolInput> = None;
     for c in t.tool_calls.iter().filter(|c| !c.sidechain) {
         let tool = Tool::from_name(&c.name);
-        if !matches!(
-            tool,
-            Tool::Edit
-                | Tool::MultiEdit
-                | Tool::Write
-                | Tool::NotebookEdit
-                | Tool::Bash
-                | Tool::TodoWrite
-        ) {
+        if !(tool.edits_files() || matches!(tool, Tool::Bash | Tool::TodoWrite)) {
             continue;
         }
         let input = ToolInput::decode(&tool, c.input.clone());
         match (&tool, &input) {
-            (Tool::Edit | Tool::MultiEdit | Tool::Write | Tool::NotebookEdit, _) => {
+            (t, _) if t.edits_files() => {
                 for f in input.files() {
                     *files.entry(f.to_string()).or_default() += 1;
                 }
@@ -184,7 +172,7 @@ pub fn flush(
     t: &Transcript,
     trigger: Trigger,
     session: Option<&str>,
-    now: Ts,
+    now: &Local,
     redactor: &Redactor,
     found: &mut Vec<Found>,
     keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
@@ -199,7 +187,7 @@ pub fn flush(
         }
         _ => body,
     };
-    let (day, time) = day_and_time(now);
+    let (day, time) = now.day_and_minute();
     let dir = memory_dir(project_root);
     let path = dir.join(format!("{day}.md"));
     let existing = read_day(project_root, &path)?;

@@ -25,11 +25,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::core::{self, Core, Entry};
-use super::daily::{day_and_time, memory_dir};
+use super::daily::memory_dir;
 use super::verify::{self, Source, Verdict};
 use crate::llm::{LlmError, Provider, Request};
 use crate::secrets::Redactor;
-use crate::time::Ts;
+use crate::time::Local;
 
 pub const DEFAULT_LOOKBACK: u32 = 3;
 pub const MIN_LOOKBACK: u32 = 1;
@@ -326,7 +326,8 @@ pub struct Options<'a> {
     pub lookback: u32,
     pub force: bool,
     pub dry_run: bool,
-    pub now: Ts,
+    /// When the dream runs, as the person's clock reads it (the diary is named by that date).
+    pub now: Local,
     pub redactor: &'a Redactor,
 }
 
@@ -417,7 +418,7 @@ pub fn dream(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, DreamError> {
     let paths = Paths::new(project_root);
-    let (today, time) = day_and_time(opts.now);
+    let (today, time) = opts.now.day_and_minute();
     let all = daily_files(project_root, &today).map_err(io_err(&memory_dir(project_root)))?;
     let (days, hash) = window(&all, opts.lookback);
     let mut report = Report::new(opts.lookback, &days, &hash, &paths);

@@ -5,15 +5,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::daily::{append_to_day, block_prefix, day_and_time, memory_dir, read_day};
+use super::daily::{append_to_day, block_prefix, memory_dir, read_day};
 use crate::secrets::{Found, Redactor};
-use crate::time::Ts;
+use crate::time::Local;
 
 /// Append a note, redacted, to today's daily file; returns its source reference.
 pub fn remember(
     project_root: &Path,
     note: &str,
-    now: Ts,
+    now: &Local,
     redactor: &Redactor,
     keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
 ) -> std::io::Result<String> {
@@ -23,7 +23,7 @@ pub fn remember(
     if !found.is_empty() {
         keep(&found)?;
     }
-    let (day, time) = day_and_time(now);
+    let (day, time) = now.day_and_minute();
     let path = memory_dir(project_root).join(format!("{day}.md"));
     let existing = read_day(project_root, &path)?;
     let mut block = block_prefix(&day, &existing);
@@ -114,7 +114,9 @@ mod tests {
     #[test]
     fn remembered_notes_are_recalled_with_their_source() {
         let dir = tempfile::tempdir().unwrap();
-        let now = Ts::parse_strict("2026-11-26T10:00:00.000Z").unwrap();
+        let now = &crate::time::Ts::parse_strict("2026-11-26T10:00:00.000Z")
+            .unwrap()
+            .in_utc();
         let r = Redactor::builtin();
         let src = remember(
             dir.path(),
@@ -150,7 +152,7 @@ mod tests {
         remember(
             dir.path(),
             "token ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ works",
-            Ts::now(),
+            &Local::now(),
             Redactor::builtin(),
             &mut |f| {
                 kept.extend_from_slice(f);

@@ -189,6 +189,13 @@ impl Session {
     pub fn set_proof_offset(&mut self, offset: u64) {
         self.extra.insert(PROOF_OFFSET.into(), Value::from(offset));
     }
+
+    /// Whether this session, the last one recorded, ended without a SessionEnd, as seen when
+    /// session `next` starts (a session that starts again under its own id is resuming, not
+    /// replacing it).
+    pub fn ended_uncleanly_before(&self, next: Option<&str>) -> bool {
+        self.id.is_some() && self.ended_at.is_none() && self.id.as_deref() != next
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -5,15 +5,20 @@ use std::fmt::Write as _;
 use trail_core::config::{Config, ProcessEnv};
 use trail_core::llm::Settings;
 use trail_core::memory::dream::{self, Options, Report, Status};
-use trail_core::time::Ts;
+use trail_core::memory::schedule::{self, DreamLock};
+use trail_core::time::{Local, Ts};
 
 use crate::cli::DreamArgs;
 use crate::context::Context;
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use crate::output;
 
 pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
     let config = Config::load()?;
+    let root = &config.project_root.value;
+    if args.background {
+        return background(ctx, &config);
+    }
     let lookback = dream::clamp_lookback(args.lookback);
     if i64::from(lookback) != args.lookback {
         eprintln!(
@@ -26,22 +31,73 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
     // Checked before anything is read or sent: a missing key or model is reported first.
     let settings = Settings::from_config(&config, &ProcessEnv);
     let provider = settings.provider()?;
+    // One dream at a time: one a session's end started may be running. A dry run writes nothing.
+    let mut lock = None;
+    if !args.dry_run {
+        let mut held = DreamLock::try_take(root)?.ok_or_else(|| {
+            CliError::failed("another dream is running in this project (a session's end started it)")
+                .with_hint(
+                    "run `trail dream` again when it has finished; `trail memory show` shows what it wrote",
+                )
+        })?;
+        held.begin(Ts::now())?;
+        lock = Some(held);
+    }
     let report = dream::dream(
-        &config.project_root.value,
+        root,
         &Options {
             lookback,
             force: args.force,
             dry_run: args.dry_run,
-            now: Ts::now(),
+            now: Local::now(),
             redactor: ctx.ledger.redactor()?,
         },
         provider.as_ref(),
         &mut |line| eprintln!("{line}"),
     )?;
+    drop(lock);
     if args.json {
         return output::json(&report);
     }
-    output::text(&describe(&report, &config.project_root.value))
+    output::text(&describe(&report, root))
+}
+
+/// `trail dream --background`, started detached by a hook: nothing to print to (its output goes
+/// nowhere), so what happened is left as news for the next SessionStart instead. Returns without
+/// dreaming when another dream holds the lock or none is due any more (another just ran).
+fn background(ctx: &Context, config: &Config) -> CliResult {
+    let root = &config.project_root.value;
+    let Some(mut lock) = DreamLock::try_take(root)? else {
+        return Ok(());
+    };
+    let now = Local::now();
+    if !schedule::due(root, config.dream_every.value, &now) {
+        return Ok(());
+    }
+    lock.begin(now.ts())?;
+    let redactor = ctx.ledger.redactor()?;
+    let outcome = Settings::from_config(config, &ProcessEnv)
+        .provider()
+        .map_err(|e| e.to_string())
+        .and_then(|provider| {
+            dream::dream(
+                root,
+                &Options {
+                    lookback: dream::DEFAULT_LOOKBACK,
+                    force: false,
+                    dry_run: false,
+                    now: now.clone(),
+                    redactor,
+                },
+                provider.as_ref(),
+                &mut |_| {},
+            )
+            .map_err(|e| e.to_string())
+        });
+    if let Some(line) = schedule::news(&outcome, &now, root) {
+        schedule::leave_news(root, &redactor.redact(&line, &mut Vec::new()))?;
+    }
+    Ok(())
 }
 
 /// The report as a person reads it.

@@ -2,7 +2,8 @@
 
 use trail_core::config::Config;
 use trail_core::memory::daily::{Trigger, flush};
-use trail_core::time::Ts;
+use trail_core::memory::flushed;
+use trail_core::time::Local;
 
 use crate::cli::MemoryCommand;
 use crate::context::Context;
@@ -27,7 +28,10 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
     let transcript = &transcript;
     let text = std::fs::read_to_string(transcript)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", transcript.display())))?;
-    let t = trail_core::transcript::parse(&text);
+    let root = &config.project_root.value;
+    // Only what no earlier flush of this transcript (by a hook or by hand) covered.
+    let format = trail_core::conversation::Format::of(text.as_bytes());
+    let t = format.parse(flushed::unflushed(root, transcript, &text));
     let session = transcript
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
@@ -41,13 +45,14 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         &t,
         trigger,
         session.as_deref(),
-        Ts::now(),
+        &Local::now(),
         ctx.ledger.redactor()?,
         &mut Vec::new(),
         &mut keep,
     )?;
+    flushed::mark(root, transcript, &text)?;
     // The agent's next SessionStart or prompt gets this block back, once.
-    trail_core::memory::summary::mark(&config.project_root.value, &done)?;
+    trail_core::memory::summary::mark(root, &done)?;
     if *json {
         return output::json(&done);
     }
@@ -72,7 +77,7 @@ fn show() -> CliResult {
         }
         Err(e) => return Err(e.into()),
     };
-    let today = &Ts::now().to_string()[..10];
+    let (today, _) = Local::now().day_and_minute();
     let daily = trail_core::memory::daily::memory_dir(root).join(format!("{today}.md"));
     if let Ok(t) = read_project(root, &daily) {
         s.push('\n');
@@ -93,7 +98,7 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
     let src = trail_core::memory::recall::remember(
         &config.project_root.value,
         note,
-        Ts::now(),
+        &Local::now(),
         ctx.ledger.redactor()?,
         &mut keep,
     )?;
@@ -175,8 +180,9 @@ fn verify(json: bool) -> CliResult {
     }
 }
 
-/// The newest Claude Code transcript of the project: Claude Code keeps them in
-/// `~/.claude/projects/<the project path, every character but letters and digits as '-'>/`.
+/// The project's newest session file: Claude Code's transcripts are kept in
+/// `~/.claude/projects/<the project path, every character but letters and digits as '-'>/`,
+/// Codex's rollouts in `$CODEX_HOME/sessions/` (`~/.codex`), which name the directory they ran in.
 fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf> {
     let home = std::env::var_os("HOME")
         .map(std::path::PathBuf::from)
@@ -187,20 +193,28 @@ fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf>
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     let dir = home.join(".claude").join("projects").join(&slug);
-    let newest = std::fs::read_dir(&dir)
+    let claude = std::fs::read_dir(&dir)
         .ok()
         .into_iter()
         .flatten()
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .map(|e| e.path());
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| home.join(".codex"));
+    let codex = trail_core::rollout::newest_for(project, &codex_home);
+    let newest = claude
+        .chain(codex)
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .max();
     newest.map(|(_, p)| p).ok_or_else(|| {
         CliError::usage(format!(
-            "no Claude Code transcript for this project in {}",
-            dir.display()
+            "no Claude Code transcript for this project in {}, and no Codex rollout in {}",
+            dir.display(),
+            codex_home.join("sessions").display()
         ))
-        .with_hint("pass --transcript PATH (Claude Code's hooks name it in `transcript_path`)")
+        .with_hint("pass --transcript PATH (the hooks name it in `transcript_path`)")
     })
 }
 

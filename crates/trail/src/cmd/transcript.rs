@@ -1,8 +1,8 @@
-//! `trail transcript PATH`: what a Claude Code session holds.
+//! `trail transcript PATH`: what a Claude Code or Codex session holds.
 
 use std::collections::BTreeMap;
 
-use trail_core::transcript;
+use trail_core::conversation;
 
 use crate::cli::TranscriptArgs;
 use crate::error::{CliError, CliResult};
@@ -11,7 +11,7 @@ use crate::output;
 pub fn run(args: &TranscriptArgs) -> CliResult {
     let text = std::fs::read_to_string(&args.path)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", args.path.display())))?;
-    let t = transcript::parse(&text);
+    let t = conversation::parse(&text);
     if args.json {
         return output::json(&t);
     }

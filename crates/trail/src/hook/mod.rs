@@ -14,6 +14,7 @@
 //! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
 mod config_change;
+mod dream;
 mod post_tool;
 mod pre_tool;
 mod report;
@@ -241,7 +242,7 @@ impl Cx<'_> {
     }
 
     pub fn ledger(&self) -> Ledger {
-        self.config.ledger()
+        self.config.ledger().with_alert_sink(alert_on_stderr())
     }
 
     /// The project the session is in, as the pulse stream names it.
@@ -257,6 +258,13 @@ impl Cx<'_> {
             report::failed("cannot write a pulse", &e);
         }
     }
+}
+
+/// Where a hook's lock alert goes: besides its record and `ledger.alert_command`, the hook's
+/// stderr, which the host shows the person (a hook has no terminal of its own, and a record in
+/// the stream reaches no one while the stream is what is stuck).
+fn alert_on_stderr() -> trail_core::ledger::lock::AlertFn {
+    std::sync::Arc::new(|msg: &str| eprintln!("{msg}"))
 }
 
 /// How much of a flushed daily-memory block is given back (a share of the 10,000-character

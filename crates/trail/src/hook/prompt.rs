@@ -175,7 +175,7 @@ fn refuse_edge(d: &Delivered) -> String {
 /// The attention budget: says something only when the band changes (and at red, every time).
 fn attention(cx: &Cx<'_>) -> Option<String> {
     let path = cx.envelope.transcript_path.as_ref()?;
-    let tokens = trail_core::transcript::context_tokens(path).ok()??;
+    let tokens = trail_core::conversation::context_tokens(path).ok()??;
     let band = BANDS.iter().find(|(at, _, _)| tokens >= *at);
     let name = band.map(|b| b.1).unwrap_or("green");
     let marker = trail_core::layout::Layout::new(cx.root()).attention();

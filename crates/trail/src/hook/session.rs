@@ -19,6 +19,8 @@ use super::{Cx, report};
 /// state (other projects one line each), then core memory.
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
+    // Before the state file starts this session: it reads whether the last one ended.
+    parts.extend(super::dream::at_session_start(cx));
     parts.extend(refused_settings(cx));
     // Heal the views before anything reads them.
     for healed in trail_core::heal::missing_views(cx.root()) {
@@ -257,7 +259,7 @@ pub(super) fn compact(cx: &Cx<'_>, event: &Event) -> Response {
         .envelope
         .transcript_path
         .as_ref()
-        .and_then(|p| trail_core::transcript::context_tokens(p).ok().flatten());
+        .and_then(|p| trail_core::conversation::context_tokens(p).ok().flatten());
     flush_memory(cx, event);
     cx.pulse(
         RecordType::Checkpoint,
@@ -320,12 +322,14 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
     if let Err(e) = protocol::on_session_end(&store, Ts::now()) {
         report::error(&e);
     }
+    super::dream::after_session(cx);
     Response::Silent
 }
 
 /// Daily memory: what the session did, before the host compacts it away or when it ends.
 fn flush_memory(cx: &Cx<'_>, event: &Event) {
     use trail_core::memory::daily::{Trigger, flush};
+    use trail_core::memory::flushed;
     let Some(path) = &cx.envelope.transcript_path else {
         return;
     };
@@ -348,7 +352,9 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         Err(e) => return report::failed("cannot write daily memory", &e),
     };
     let mut found = Vec::new();
-    let t = trail_core::transcript::parse(&text);
+    // Only what no earlier flush of this transcript covered (a compaction flushed the rest).
+    let format = trail_core::conversation::Format::of(text.as_bytes());
+    let t = format.parse(flushed::unflushed(cx.root(), path, &text));
     let store = ledger.secret_store();
     let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     match flush(
@@ -356,12 +362,15 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         &t,
         trigger,
         cx.envelope.session_id.as_deref(),
-        Ts::now(),
+        &trail_core::time::Local::now(),
         redactor,
         &mut found,
         &mut keep,
     ) {
         Ok(f) => {
+            if let Err(e) = flushed::mark(cx.root(), path, &text) {
+                eprintln!("trail hook: {e}");
+            }
             if let Err(e) = trail_core::memory::summary::mark(cx.root(), &f) {
                 report::error(&e);
             }

@@ -518,3 +518,200 @@ fn a_mid_session_settings_change_cannot_switch_trail_off() {
         "no denial reached the model"
     );
 }
+
+/// Issue 11, item 3, through Claude Code: a session's end starts the dream in the background and
+/// Claude Code finishes while it still runs (the provider waits for the test); a second session
+/// ending meanwhile starts no second dream; once it has run, the next session is told.
+#[test]
+fn a_session_end_dreams_in_the_background_and_the_next_session_hears_of_it() {
+    use crate::auto_dream::{SlowProvider, eventually};
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    let slow = SlowProvider::new(&env.root);
+    let config = env.home.join(".config/trail");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "[llm]\nprovider = \"command\"\ncommand = {:?}\n\n[memory]\ndream_every = \"1ms\"\n",
+            slow.command
+        ),
+    )
+    .unwrap();
+
+    let (port, seen) = serve(vec![
+        tool_use_reply("d1", "echo noted"),
+        text_reply("noted"),
+    ]);
+    let (out, requests) = run_claude(
+        &env,
+        &claude,
+        port,
+        &seen,
+        "SCRIPTED-E2E: note the port 5433",
+    );
+    assert!(
+        out.status.success(),
+        "{}\n{}\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        eventually(10, || slow.starts() == 1),
+        "SessionEnd started no dream"
+    );
+    assert!(!slow.finished(), "Claude Code waited for the dream");
+
+    let (port, seen) = serve(vec![
+        tool_use_reply("d2", "echo again"),
+        text_reply("again"),
+    ]);
+    let (out, _) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: and the VPN");
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert_eq!(slow.starts(), 1, "a second dream started while one ran");
+
+    std::fs::write(&slow.release, "").unwrap();
+    assert!(
+        eventually(20, || env.cwd.join(".trail/state/dream.news").exists()),
+        "the dream left no news"
+    );
+    let (port, seen) = serve(vec![text_reply("ok")]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: what changed");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        requests.contains("Deep Dream ran by itself"),
+        "the dream's news did not reach the model:\n{requests}"
+    );
+}
+
+/// Issue 11, items 5 and 6, through Claude Code: a session taken up again with `--continue`
+/// ends a second time, and its flush adds only what is new; the daily file is named by the date
+/// in the zone Claude Code runs in (its hooks inherit `TZ`), 14 hours ahead of UTC here.
+#[test]
+fn a_continued_session_flushes_only_its_new_part_under_the_local_date() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    let tz = "XST-14";
+    let (port, seen) = serve(vec![tool_use_reply("f1", "echo first"), text_reply("ok")]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: the first ask");
+    c.env("TZ", tz);
+    let (out, _) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // The continued conversation carries the first session's tool result: its steps start at 1.
+    let (port, seen) = serve(vec![
+        String::new(),
+        tool_use_reply("f2", "echo second"),
+        text_reply("ok again"),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: the second ask");
+    c.arg("--continue").env("TZ", tz);
+    let (out, requests) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        requests.contains("the first ask"),
+        "--continue did not continue the session:\n{requests}"
+    );
+
+    let days: Vec<std::path::PathBuf> = std::fs::read_dir(env.cwd.join(".trail/memory"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    assert_eq!(days.len(), 1, "{days:?}");
+    let name = days[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(
+        name,
+        format!("{}.md", crate::daily_memory::date_in(tz, "%F")),
+        "not the local date"
+    );
+    let text = std::fs::read_to_string(&days[0]).unwrap();
+    for once in [
+        "the first ask",
+        "`echo first`",
+        "the second ask",
+        "`echo second`",
+    ] {
+        assert_eq!(occurrences(&text, once), 1, "{once} in\n{text}");
+    }
+}
+
+/// Issue 11, item 11, through Claude Code: while something holds the pulse stream's lock, the
+/// hook that records a failed command waits for it, and says so on its stderr, which Claude
+/// Code reports (here in its stream-json hook events).
+#[test]
+fn a_hook_waiting_for_the_stream_lock_tells_the_person() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    env.ok(&["pulse", "--summary", "the stream exists"]);
+    let config = env.home.join(".config/trail");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        "[ledger]\nalert_after = \"200ms\"\n",
+    )
+    .unwrap();
+    let (port, seen) = serve(vec![
+        tool_use_reply("l1", "touch started; sleep 1; ls /definitely/not/here"),
+        text_reply("done"),
+    ]);
+    let started = env.cwd.join("started");
+    let lock_path = env.trail_home.join("stream/pulses.lock");
+    let holder = std::thread::spawn(move || {
+        for _ in 0..600 {
+            if started.exists() {
+                let lock = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&lock_path)
+                    .unwrap();
+                lock.lock().unwrap();
+                std::thread::sleep(std::time::Duration::from_secs(3));
+                lock.unlock().unwrap();
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    });
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: fail while it is locked");
+    c.args([
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-hook-events",
+    ]);
+    let (out, _) = e2e::run_agent(c, &seen);
+    holder.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let told: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["subtype"] == "hook_response")
+        .filter(|v| {
+            v["stderr"]
+                .as_str()
+                .is_some_and(|e| e.contains("waiting for the pulse stream lock"))
+        })
+        .collect();
+    assert!(
+        !told.is_empty(),
+        "no hook's stderr named the wait:\n{}",
+        stdout(&out)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--type", "alert"])).unwrap();
+    assert!(!json.as_array().unwrap().is_empty(), "no alert record");
+}

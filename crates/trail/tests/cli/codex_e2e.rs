@@ -145,9 +145,22 @@ fn run_codex(
     seen: &Seen,
     prompt: &str,
 ) -> (std::process::Output, String) {
+    run_codex_in(env, codex, port, seen, &["exec"], prompt)
+}
+
+/// [`run_codex`] as `codex <exec…> PROMPT`: `["exec", "resume", "--last"]` goes on with the
+/// newest session, in the same rollout file.
+fn run_codex_in(
+    env: &TestEnv,
+    codex: &Path,
+    port: u16,
+    seen: &Seen,
+    exec: &[&str],
+    prompt: &str,
+) -> (std::process::Output, String) {
     let mut c = e2e::agent_command(env, codex);
+    c.args(exec);
     c.args([
-        "exec",
         "--json",
         "--skip-git-repo-check",
         // The hooks trail installed have not been reviewed by a person in `/hooks`; this
@@ -362,4 +375,127 @@ fn a_push_waits_for_the_person_and_their_approval_runs_it_once() {
         .filter(|v| v["input_preview"] == PUSH)
         .count();
     assert_eq!(pushes, 2);
+}
+
+/// A model turn that reports `tokens` of context (the usage Codex records in its rollout).
+fn with_context(reply: String, tokens: u64) -> String {
+    reply.replace("\"input_tokens\":10", &format!("\"input_tokens\":{tokens}"))
+}
+
+/// The rollout files Codex wrote for the test (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-….jsonl`,
+/// the hooks' `transcript_path`). With `TRAIL_E2E_KEEP_ROLLOUTS=DIR` they are also copied there:
+/// that is how `trail-core/tests/data/rollouts/` was made.
+fn rollouts(env: &TestEnv) -> Vec<PathBuf> {
+    let found: Vec<PathBuf> = files_under(&env.home.join(".codex/sessions"))
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"))
+        })
+        .collect();
+    if let Some(dir) = std::env::var_os("TRAIL_E2E_KEEP_ROLLOUTS") {
+        for p in &found {
+            std::fs::copy(p, Path::new(&dir).join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    found
+}
+
+/// Issue 11, item 4: Codex sessions got no memory. trail read only Claude Code transcripts, so a
+/// Codex session's end flushed nothing, the summary callback had nothing to give back, and the
+/// attention budget never saw the context grow. Now the rollout is read for all of them.
+#[test]
+fn codex_sessions_get_memory_from_their_rollout() {
+    let Some(codex) = CODEX.find_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init", "--agent", "codex"]);
+    // Session 1: two commands, one failing; the model reports a context of 150k tokens.
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            with_context(shell_reply("1", "echo made > made.txt"), 150_000),
+            with_context(shell_reply("2", "ls /definitely/not/here"), 150_000),
+            with_context(text_reply("done"), 150_000),
+        ],
+    );
+    let (out, requests) = run_codex(
+        &env,
+        &codex,
+        port,
+        &seen,
+        "SCRIPTED-E2E: remember this session",
+    );
+    assert!(out.status.success(), "{}\n{requests}", stderr(&out));
+    let files = rollouts(&env);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let day = || {
+        let dir = env.cwd.join(".trail/memory");
+        let days: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(
+            days.len(),
+            1,
+            "SessionEnd flushed no daily memory from the rollout: {days:?}"
+        );
+        std::fs::read_to_string(&days[0]).unwrap()
+    };
+    let text = day();
+    assert!(
+        text.contains("### Asked\n- SCRIPTED-E2E: remember this session\n"),
+        "{text}"
+    );
+    assert!(text.contains("- `echo made > made.txt` — ok\n"), "{text}");
+    assert!(
+        text.contains("- `ls /definitely/not/here` — failed\n"),
+        "{text}"
+    );
+
+    // Session 2 goes on in the same rollout: its start gets the flushed block back, its prompt
+    // hears that the context is large, and its end flushes only what is new.
+    // The resumed conversation carries session 1's two tool outputs: its steps start at 2.
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            String::new(),
+            String::new(),
+            shell_reply("3", "echo again"),
+            text_reply("done again"),
+        ],
+    );
+    let (out, requests) = run_codex_in(
+        &env,
+        &codex,
+        port,
+        &seen,
+        &["exec", "resume", "--last"],
+        "SCRIPTED-E2E: and then this",
+    );
+    assert!(out.status.success(), "{}\n{requests}", stderr(&out));
+    assert_eq!(rollouts(&env).len(), 1, "resume wrote a new rollout");
+    assert!(
+        requests.contains("what the last flush kept in daily memory"),
+        "the flushed block did not come back:\n{requests}"
+    );
+    assert!(
+        requests.contains("attention budget orange"),
+        "the attention budget did not read the rollout's context size:\n{requests}"
+    );
+    let text = day();
+    let stream = std::fs::read_to_string(env.stream()).unwrap_or_default();
+    assert_eq!(occurrences(&text, "remember this session"), 1, "{text}");
+    assert_eq!(
+        occurrences(&text, "and then this"),
+        1,
+        "{text}\nstream:\n{stream}"
+    );
+    assert_eq!(occurrences(&text, "`echo again` — ok"), 1, "{text}");
 }

@@ -212,9 +212,11 @@ fn compaction_and_session_end_flush_daily_memory_once() {
     let (c, _, _) = hook(&env, &payload("SessionEnd"));
     assert_eq!(c, 0);
     let dir = env.cwd.join(".trail/memory");
+    // Day files (the session end may also have started a dream, whose diary goes in dreams/).
     let files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .collect();
     assert_eq!(files.len(), 1);
     let text = std::fs::read_to_string(&files[0]).unwrap();

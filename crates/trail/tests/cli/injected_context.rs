@@ -118,12 +118,12 @@ fn a_prompt_the_host_delivered_is_not_flushed_as_an_ask() {
     let payload = json!({"hook_event_name":"SessionEnd","session_id":"s9","transcript_path":t,"reason":"other"});
     context(&env, payload);
     let dir = env.cwd.join(".trail/memory");
+    // The day file (the session end may also have started a dream, whose diary goes in dreams/).
     let day = std::fs::read_dir(&dir)
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_file())
+        .unwrap();
     let text = std::fs::read_to_string(day).unwrap();
     assert!(text.contains("### Asked\n- fix the parser\n"), "{text}");
     assert!(!text.contains("standing approval"), "{text}");

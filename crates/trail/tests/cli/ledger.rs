@@ -440,6 +440,52 @@ fn plain_spec_format_streams_are_read_and_extended() {
     assert_eq!(env.ok(&["log", "--count"]).trim(), "3");
 }
 
+/// Issue 11, item 11: a hook that waited for the lock wrote the alert record and ran the alert
+/// command, but said nothing to the person; the host shows a hook's stderr.
+#[test]
+fn a_hook_that_waits_too_long_for_the_lock_says_so_on_stderr() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["pulse", "--proj", "p", "--summary", "first"]);
+    let env = env.env("TRAIL_ALERT_AFTER", "200ms");
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(env.trail_home.join("stream/pulses.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let mut child = env
+        .cmd(&["hook", "claude-code"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        // SessionEnd writes a handoff pulse, so it waits for the lock.
+        let payload = r#"{"hook_event_name":"SessionEnd","session_id":"s1","reason":"other"}"#;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(900));
+    lock.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("trail: waiting for the pulse stream lock"),
+        "the person was not told: {}",
+        stderr(&out)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--type", "alert"])).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1, "{json}");
+}
+
 #[test]
 fn a_writer_that_waits_too_long_for_the_lock_alerts() {
     let env = TestEnv::new();
@@ -561,6 +607,7 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "llm.retries 2 (default)",
             "memory.inject_chars 2500 (default)",
             "resume.other_projects 10 (default)",
+            "memory.dream_every 24h (default)",
         ],
         "{out}"
     );

@@ -5,11 +5,13 @@ mod common;
 
 mod anchor;
 mod attacks;
+mod auto_dream;
 mod bad_input;
 mod claude_e2e;
 mod codex_e2e;
 mod concurrency;
 mod crash;
+mod daily_memory;
 mod dream;
 mod e2e;
 mod gate;

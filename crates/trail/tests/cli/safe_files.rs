@@ -141,7 +141,8 @@ fn a_symlinked_trail_directory_is_refused_by_init() {
 
 #[test]
 fn daily_memory_symlinked_outside_is_neither_written_nor_read() {
-    let env = project_env();
+    // Daily files are named by the local date: in UTC here, as `date -u` below.
+    let env = project_env().env("TZ", "UTC");
     let secret = env.home.join("secret.txt");
     std::fs::write(&secret, "TOP-SECRET remember\n").unwrap();
     let memory = env.cwd.join(".trail/memory");

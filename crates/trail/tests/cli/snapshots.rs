@@ -490,6 +490,7 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     llm.retries  2  (default)
     memory.inject_chars  2500  (default)
     resume.other_projects  10  (default)
+    memory.dream_every  24h  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -536,6 +537,7 @@ must_not_match = ["terraform plan"]
     llm.retries  4  (project config [ROOT]/project/.trail/config.toml)
     memory.inject_chars  2500  (default)
     resume.other_projects  10  (default)
+    memory.dream_every  24h  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 

@@ -10,7 +10,7 @@ use trail_core::memory::dream::{self, Options, Status};
 use trail_core::memory::recall::remember;
 use trail_core::memory::verify::{Source, Verdict, verify};
 use trail_core::secrets::Redactor;
-use trail_core::time::Ts;
+use trail_core::time::{Local, Ts};
 
 use super::indent;
 use crate::error::{CliError, CliResult};
@@ -37,8 +37,9 @@ const MORNING_AT: &str = "2026-11-25T10:30:00.000Z";
 const EVENING_AT: &str = "2026-11-25T17:45:00.000Z";
 const NEXT_DAY_AT: &str = "2026-11-26T08:00:00.000Z";
 
-fn at(ts: &str) -> Ts {
-    Ts::parse_strict(ts).expect("valid timestamp")
+/// A fixed time, read in UTC, so that the chapter reads the same on every run and machine.
+fn at(ts: &str) -> Local {
+    Ts::parse_strict(ts).expect("valid timestamp").in_utc()
 }
 
 /// Run the chapter in `project` (a directory of the demo's; `.trail/` is created in it), numbering
@@ -78,7 +79,7 @@ fn a_day_of_sessions(
             &t,
             Trigger::SessionEnd,
             Some(name),
-            at(ts),
+            &at(ts),
             redactor,
             &mut Vec::new(),
             &mut |_| Ok(()),
@@ -93,7 +94,7 @@ fn a_day_of_sessions(
         ))?;
     }
     let note = "Rounding happens per line instead of per order; round once per order total";
-    let src = remember(project, note, at(EVENING_AT), redactor, &mut |_| Ok(()))?;
+    let src = remember(project, note, &at(EVENING_AT), redactor, &mut |_| Ok(()))?;
     say(&format!("  $ trail remember '{note}'  → {src}\n\n"))?;
     let daily = memory_dir(project).join("2026-11-25.md");
     let text = std::fs::read_to_string(&daily)?;
