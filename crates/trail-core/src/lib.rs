@@ -11,6 +11,7 @@
 //! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
 //! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
+//! - [`doctor`]: what silently disables or weakens trail (`trail doctor`), each with its fix.
 //! - [`layout`]: every path trail keeps in a project, named once.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
 //! - [`config`]: layered configuration with the origin of every value.
@@ -22,6 +23,7 @@
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 
 pub mod config;
+pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
