@@ -6,6 +6,7 @@
 pub mod binary;
 pub mod hooks;
 pub mod secrets;
+pub mod setup;
 pub mod versions;
 
 use std::ffi::OsString;
