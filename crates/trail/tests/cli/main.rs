@@ -10,6 +10,7 @@ mod claude_e2e;
 mod codex_e2e;
 mod concurrency;
 mod crash;
+mod doctor;
 mod dream;
 mod e2e;
 mod gate;
