@@ -11,6 +11,7 @@
 //! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
 //! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
+//! - [`doctor`]: what silently disables or weakens trail (`trail doctor`), each with its fix.
 //! - [`layout`]: every path trail keeps in a project, named once.
 //! - [`project`]: which project a directory is in (worktrees of one repository are one), and
 //!   its name, id and branch.
@@ -26,6 +27,7 @@
 
 pub mod config;
 pub mod conversation;
+pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;

@@ -109,6 +109,9 @@ pub enum Command {
     Init(InitArgs),
     /// Remove what `trail init` added, and nothing else.
     Uninstall(InitArgs),
+    /// Check everything that silently disables or weakens trail (hooks, settings, the stream,
+    /// permissions, config, versions, the build); each problem with its fix. Exit 1 with problems.
+    Doctor(DoctorArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -206,6 +209,12 @@ pub struct LogArgs {
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DoctorArgs {
     #[arg(long)]
     pub json: bool,
 }

@@ -85,7 +85,7 @@ fn is_ours(command: &str) -> bool {
     is_ours_for(command, "claude-code")
 }
 
-fn is_ours_for(command: &str, word: &str) -> bool {
+pub(crate) fn is_ours_for(command: &str, word: &str) -> bool {
     let mut words = command.split_whitespace().rev();
     words.next() == Some(word)
         && words.next() == Some("hook")

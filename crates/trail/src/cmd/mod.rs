@@ -2,6 +2,7 @@
 
 pub(crate) mod config;
 mod demo;
+mod doctor;
 mod dream;
 mod edge;
 mod gate;
@@ -45,6 +46,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Approve { id, json } => edge::decide(EdgeCmd::Approve(id), json),
         Command::Dismiss { minutes, id, json } => edge::decide(EdgeCmd::Dismiss(minutes, id), json),
         Command::Skip { id, json } => edge::decide(EdgeCmd::Skip(id), json),
+        Command::Doctor(a) => doctor::run(&a),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

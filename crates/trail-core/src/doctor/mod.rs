@@ -1,0 +1,65 @@
+//! `trail doctor`: everything that silently disables or weakens trail, found from files and the
+//! environment, each problem with its fix. Every check is a function of a [`Ground`] (or of
+//! what the binary already loaded) returning its [`Finding`]s: none means healthy. Running the
+//! host CLIs for their versions is left to the binary.
+
+pub mod binary;
+pub mod hooks;
+pub mod secrets;
+pub mod setup;
+pub mod versions;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// One problem and what to do about it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    pub check: &'static str,
+    pub problem: String,
+    pub fix: String,
+}
+
+impl Finding {
+    pub fn new(check: &'static str, problem: impl Into<String>, fix: impl Into<String>) -> Self {
+        Finding {
+            check,
+            problem: problem.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+/// Where the checks look: the person's home, the project, the hooks' PATH, Codex's home and
+/// Claude Code's managed settings. Injectable so tests never read the real ones.
+#[derive(Clone, Debug)]
+pub struct Ground {
+    pub home: PathBuf,
+    pub project_root: PathBuf,
+    /// The PATH a hook runs with (the host passes its own environment on).
+    pub path: Option<OsString>,
+    /// `$CODEX_HOME`, default `~/.codex`.
+    pub codex_home: PathBuf,
+    /// Claude Code's managed settings (`/etc/claude-code/managed-settings.json` on Linux).
+    pub managed_settings: PathBuf,
+}
+
+impl Ground {
+    /// The real ground of this process.
+    pub fn from_env(home: PathBuf, project_root: PathBuf) -> Ground {
+        let codex_home = std::env::var_os("CODEX_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".codex"));
+        Ground {
+            path: std::env::var_os("PATH"),
+            codex_home,
+            managed_settings: PathBuf::from(MANAGED_SETTINGS),
+            home,
+            project_root,
+        }
+    }
+}
+
+/// Claude Code's managed settings file on Linux (its settings reference).
+pub const MANAGED_SETTINGS: &str = "/etc/claude-code/managed-settings.json";

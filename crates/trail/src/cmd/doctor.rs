@@ -1,0 +1,145 @@
+//! `trail doctor`: every check of `trail_core::doctor`, one line each (ok, or the problem and
+//! its fix), or `--json`. Exit 0 healthy, 1 with problems. Running the host CLIs for their
+//! versions happens here: the library spawns nothing but git and the dream's command.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use trail_core::config::Config;
+use trail_core::doctor::{Finding, Ground, binary, hooks, secrets, setup, versions};
+
+use crate::cli::DoctorArgs;
+use crate::error::{CliError, CliResult};
+use crate::output;
+
+/// How long a host CLI may take to say its version.
+const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub fn run(args: &DoctorArgs) -> CliResult {
+    let checks = check_all()?;
+    let problems: Vec<&Finding> = checks.iter().flat_map(|(_, f)| f).collect();
+    let ok = problems.is_empty();
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct J<'a> {
+            ok: bool,
+            problems: &'a [&'a Finding],
+        }
+        output::json(&J {
+            ok,
+            problems: &problems,
+        })?;
+    } else {
+        output::text(&describe(&checks))?;
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(CliError::CheckFailed)
+    }
+}
+
+/// Every check, in the order a person would fix them, with its findings (none: ok).
+fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| CliError::usage("HOME is not set"))?;
+    let loaded = Config::load();
+    let root = match &loaded {
+        Ok(c) => c.project_root.value.clone(),
+        Err(_) => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    let g = Ground::from_env(home.clone(), root);
+    let commands = hooks::installed_commands(&g);
+    let (unreachable, programs) = hooks::reachable(&g, &commands);
+    let mut checks = vec![
+        (hooks::CHECK_INSTALLED, hooks::installed(&commands)),
+        (hooks::CHECK_REACHABLE, unreachable),
+        (hooks::CHECK_SWITCHED_OFF, hooks::switched_off(&g)),
+        (hooks::CHECK_CODEX_TRUST, hooks::codex_trust(&g)),
+        (hooks::CHECK_CLEANUP, hooks::cleanup_period(&g)),
+        (setup::CHECK_CONFIG, setup::config(&loaded)),
+    ];
+    let secrets_dir = match &loaded {
+        Ok(c) => {
+            let report = c.ledger().verify(&mut |_, _| {})?;
+            checks.push((
+                setup::CHECK_STREAM,
+                setup::stream(&report).into_iter().collect(),
+            ));
+            c.secrets_dir.value.clone()
+        }
+        Err(_) => home.join(".secrets"),
+    };
+    checks.push((secrets::CHECK, secrets::permissions(&secrets_dir)));
+    checks.push((versions::CHECK, host_versions(&g)));
+    let slow = programs.iter().filter_map(|p| binary::static_build(p));
+    checks.push((binary::CHECK_STATIC, slow.collect()));
+    Ok(checks)
+}
+
+/// The host CLIs on PATH that report a version newer than the tested one.
+fn host_versions(g: &Ground) -> Vec<Finding> {
+    versions::TESTED
+        .iter()
+        .filter_map(|(program, tested)| {
+            let exe = binary::resolve(program, g.path.as_deref())?;
+            let reported = version_of(&exe)?;
+            versions::newer(program, tested, &reported)
+        })
+        .collect()
+}
+
+/// `exe --version`'s output, or `None` if it fails or takes longer than [`VERSION_TIMEOUT`].
+fn version_of(exe: &Path) -> Option<String> {
+    let mut child = Command::new(exe)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < VERSION_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let out = child.wait_with_output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `ok    check`, or `FAIL  check: problem` and its `fix:` line, then the verdict.
+fn describe(checks: &[(&str, Vec<Finding>)]) -> String {
+    let mut s = String::new();
+    let mut failed = 0;
+    for (name, findings) in checks {
+        if findings.is_empty() {
+            s.push_str(&format!("ok    {name}\n"));
+        }
+        for f in findings {
+            failed += 1;
+            s.push_str(&format!(
+                "FAIL  {name}: {}\n      fix: {}\n",
+                f.problem, f.fix
+            ));
+        }
+    }
+    if failed == 0 {
+        s.push_str("healthy: nothing disables or weakens trail\n");
+    } else {
+        s.push_str(&format!("{failed} problem(s)\n"));
+    }
+    s
+}
