@@ -11,6 +11,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::parse::{Arg, Write};
 use super::paths::Places;
+use crate::layout::Layout;
 
 /// What a protected place is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +100,8 @@ impl Places {
             return Some(Zone::Key);
         }
         let root = &self.project_root;
-        if p.starts_with(root.join(".trail").join("state")) {
+        let layout = Layout::new(root);
+        if p.starts_with(layout.state_dir()) {
             return Some(Zone::TrailState);
         }
         if p.starts_with(&secrets) {
@@ -108,12 +110,12 @@ impl Places {
         if p.starts_with(self.trail_home()) {
             return Some(Zone::TrailHome);
         }
-        if p == root.join(crate::state::FILE_NAME) {
+        if p == layout.state_view() {
             return Some(Zone::StateView);
         }
         let home = &self.home;
         let settings = [
-            root.join(".trail").join("config.toml"),
+            layout.config(),
             home.join(".config").join("trail"),
             home.join(".codex"),
             // Transcripts (read back to tell typed prompts from delivered ones), scheduled
@@ -216,14 +218,15 @@ impl Places {
     fn zones_matching_glob(&self, pattern: &Path) -> Vec<Zone> {
         let secrets = self.secrets();
         let root = &self.project_root;
+        let layout = Layout::new(root);
         let probes = [
             secrets.join(crate::secrets::key::FILE_NAME),
             secrets.join("trail.env"),
-            root.join(".trail").join("state").join("grants.jsonl"),
-            root.join(".trail").join("state").join("pending.json"),
-            root.join(".trail").join("state"),
-            root.join(".trail").join("config.toml"),
-            root.join(crate::state::FILE_NAME),
+            layout.grants(),
+            layout.pending(),
+            layout.state_dir(),
+            layout.config(),
+            layout.state_view(),
             root.join(".claude").join("settings.json"),
             root.join(".claude").join("settings.local.json"),
             root.join(".claude").join("commands").join("edge.md"),
