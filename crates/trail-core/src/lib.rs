@@ -20,7 +20,9 @@
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
+//! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 
+pub mod cite;
 pub mod config;
 pub mod failpoint;
 pub mod fsutil;
