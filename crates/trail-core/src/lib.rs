@@ -21,6 +21,7 @@
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
+//! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 
 pub mod cite;
 pub mod config;
@@ -40,5 +41,6 @@ pub mod secrets;
 pub mod state;
 pub mod text;
 pub mod time;
+pub mod trajectory;
 pub mod transcript;
 pub mod trust;
