@@ -22,12 +22,14 @@
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
+//! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
 
 pub mod cite;
 pub mod config;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
+pub mod grounding;
 pub mod guard;
 pub mod heal;
 pub mod host;
