@@ -147,6 +147,9 @@ pub struct Config {
     pub llm_timeout: Setting<Duration>,
     /// Retries after a 429 or 5xx answer (so at most `1 + retries` requests).
     pub llm_retries: Setting<u32>,
+    /// The lowest passing grounding ratio, and what falling below it does.
+    pub grounding_threshold: Setting<crate::grounding::Threshold>,
+    pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -243,6 +246,8 @@ impl Config {
             llm_command: Setting::default(None),
             llm_timeout: Setting::default(Duration::ZERO),
             llm_retries: Setting::default(0),
+            grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
+            grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -520,6 +520,8 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "llm.command (none) (default)",
             "llm.timeout 120s (default)",
             "llm.retries 2 (default)",
+            "grounding.threshold 0.95 (default)",
+            "grounding.enforcement warn (default)",
         ],
         "{out}"
     );
