@@ -74,12 +74,11 @@ pub enum GroundError {
     Config { path: PathBuf, message: String },
     #[error("{} of the journal cannot be read, so the decisions cannot all be counted: {}", lines(.bad), places(.bad))]
     Unreadable { bad: Vec<Place> },
-    #[error("{what} `{value}` (from {from}) is not {expected}")]
+    #[error("{what} (from {from}): {message}")]
     Setting {
         what: &'static str,
-        value: String,
         from: String,
-        expected: String,
+        message: String,
     },
 }
 
@@ -134,20 +133,19 @@ impl PolicySources<'_> {
     /// configuration, `.loa.config.yaml`, the default (0.95, warn).
     pub fn resolve(&self) -> Result<Policy, GroundError> {
         const LOA: &str = ".loa.config.yaml";
-        let bad_threshold = |value: &str, from: &str, e: ThresholdError| GroundError::Setting {
+        let bad_threshold = |from: &str, e: ThresholdError| GroundError::Setting {
             what: "the grounding threshold",
-            value: value.to_string(),
             from: from.to_string(),
-            expected: e.to_string(),
+            message: e.to_string(),
         };
         let (threshold, threshold_from) = if let Some(t) = self.cli_threshold {
-            let parsed = Threshold::parse(t).map_err(|e| bad_threshold(t, "--threshold", e))?;
+            let parsed = Threshold::parse(t).map_err(|e| bad_threshold("--threshold", e))?;
             (parsed, "--threshold".to_string())
         } else if let Some((t, from)) = &self.trail_threshold {
             (*t, from.clone())
         } else if let Some(t) = self.loa.and_then(loa::LoaConfig::threshold) {
             (
-                Threshold::parse(&t).map_err(|e| bad_threshold(&t, LOA, e))?,
+                Threshold::parse(&t).map_err(|e| bad_threshold(LOA, e))?,
                 LOA.to_string(),
             )
         } else {
@@ -158,9 +156,8 @@ impl PolicySources<'_> {
         } else if let Some(e) = self.loa.and_then(loa::LoaConfig::enforcement) {
             let parsed = Enforcement::parse(e).ok_or_else(|| GroundError::Setting {
                 what: "grounding_enforcement",
-                value: e.to_string(),
                 from: LOA.to_string(),
-                expected: Enforcement::NAMES.to_string(),
+                message: format!("`{e}` is not {}", Enforcement::NAMES),
             })?;
             (parsed, LOA.to_string())
         } else {

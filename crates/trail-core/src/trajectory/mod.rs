@@ -118,6 +118,17 @@ pub enum Grounding {
     Assumption,
 }
 
+impl Grounding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Grounding::Citation => "citation",
+            Grounding::CodeReference => "code_reference",
+            Grounding::UserInput => "user_input",
+            Grounding::Assumption => "assumption",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cite {
     pub claim: String,

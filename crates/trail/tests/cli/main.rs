@@ -13,6 +13,7 @@ mod crash;
 mod dream;
 mod e2e;
 mod gate;
+mod grounding;
 mod hook;
 mod hook_deadline;
 mod init;
