@@ -329,6 +329,15 @@ pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
     if inside == parts.len() {
         return Outcome::of(Status::Verified);
     }
+    // A line of nothing but brackets and punctuation (`}`, `});`) is in most ranges: on its
+    // own it is no sign that any of the quote is there.
+    let telling = |p: &String| p.chars().any(char::is_alphanumeric);
+    let any_telling = parts.iter().any(telling);
+    let inside_telling = parts
+        .iter()
+        .zip(&in_range)
+        .filter(|(p, inr)| **inr && (telling(p) || !any_telling))
+        .count();
     let everywhere: Vec<Vec<(usize, usize)>> = parts
         .iter()
         .map(|p| places(p, lines, 0..lines.len()))
@@ -340,7 +349,7 @@ pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
             ..Outcome::of(Status::Drifted)
         };
     }
-    if inside > 0 {
+    if inside_telling > 0 {
         let mut found_at: Vec<usize> = everywhere
             .iter()
             .zip(&in_range)
@@ -464,6 +473,22 @@ mod tests {
         };
         let o = status(file, "${PROJECT_ROOT}/a:1-4", q);
         assert_eq!((o.status, o.found_at), (Status::Partial, vec![7]));
+    }
+
+    #[test]
+    fn a_closing_brace_in_the_range_is_no_evidence() {
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["function madeUp() {".into(), "}".into()],
+        };
+        let o = status(FILE, "${PROJECT_ROOT}/a:3-5", q);
+        assert_eq!(o.status, Status::QuoteNotFound);
+        // A quote of nothing but punctuation is still compared as it is.
+        let q = Quote::inline("}");
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:5", q).status,
+            Status::Verified
+        );
     }
 
     #[test]

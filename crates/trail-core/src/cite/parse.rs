@@ -119,7 +119,8 @@ pub fn parse_target(text: &str) -> Result<Target, Malformed> {
         None => (t, Written::Relative),
     };
     let (path, lines) = path.rsplit_once(':').ok_or(Malformed::NoLine)?;
-    let (start, end) = match lines.split_once('-') {
+    // An en dash is how prose (and a model writing prose) often writes a range.
+    let (start, end) = match lines.split_once(['-', '–']) {
         Some((a, b)) => (line_number(a)?, line_number(b)?),
         None => {
             let n = line_number(lines)?;
@@ -250,7 +251,7 @@ fn candidate(inner: &str) -> Option<Result<Target, Malformed>> {
         })
         && !path.chars().all(|c| c.is_ascii_digit() || c == '.');
     let looks_like_lines = !lines.is_empty()
-        && lines.split('-').all(|n| {
+        && lines.split(['-', '–']).all(|n| {
             !n.is_empty()
                 && n.trim_start_matches('L')
                     .bytes()
@@ -435,6 +436,8 @@ mod tests {
             (f.target.as_ref().unwrap().start, f.target.unwrap().end),
             (3, 5)
         );
+        let t = parse_target("${PROJECT_ROOT}/a.rs:3–5").unwrap();
+        assert_eq!((t.start, t.end), (3, 5));
         // The span nearest the citation is its quote.
         assert_eq!(f.quote.lines, ["b"]);
     }
