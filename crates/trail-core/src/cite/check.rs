@@ -233,9 +233,9 @@ impl Checker {
     }
 }
 
-/// A file's lines, whitespace-normalised. A final newline ends the last line rather than
-/// starting another; `\r\n` ends a line like `\n`.
-fn text_lines(text: &str) -> Vec<String> {
+/// A file's lines, whitespace-normalised, as [`compare`] takes them. A final newline ends the
+/// last line rather than starting another; `\r\n` ends a line like `\n`.
+pub fn text_lines(text: &str) -> Vec<String> {
     let body = text.strip_suffix('\n').unwrap_or(text);
     if text.is_empty() {
         return Vec::new();

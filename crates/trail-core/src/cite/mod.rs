@@ -133,3 +133,103 @@ pub fn parse_evidence(text: &str) -> Vec<Found> {
     }
     Vec::new()
 }
+
+/// Checks that what the parser and the checker report of `doc`, against a file holding `file`,
+/// is consistent, and panics if not: citations on lines of the document that read back the same,
+/// ranges from 1 in order, `found_at` inside the file, and every part of a verified quote in its
+/// range. The fuzz target (`fuzz/fuzz_targets/citations.rs`) and the property test share it.
+#[doc(hidden)]
+pub fn assert_consistent(doc: &str, file: &str) {
+    let lines = check::text_lines(file);
+    let doc_lines = doc.split('\n').count();
+    for found in parse::find(doc) {
+        assert!(found.line >= 1 && found.line <= doc_lines, "{found:?}");
+        assert!(
+            found.text.starts_with('[') && found.text.ends_with(']'),
+            "{found:?}"
+        );
+        let inner = &found.text[1..found.text.len() - 1];
+        assert_eq!(parse::parse_target(inner), found.target, "{found:?}");
+        let Ok(t) = &found.target else { continue };
+        assert!(t.start >= 1 && t.start <= t.end, "{t:?}");
+        if t.end as usize > lines.len() {
+            continue;
+        }
+        let outcome = check::compare(&lines, t, &found.quote);
+        for &at in &outcome.found_at {
+            assert!(at >= 1 && at <= lines.len(), "{outcome:?}");
+        }
+        if outcome.status == Status::Verified {
+            let range = check::normalise(&lines[t.start as usize - 1..t.end as usize].join(" "));
+            for part in check::quoted_parts(&found.quote) {
+                assert!(
+                    range.contains(&part),
+                    "verified, but {part:?} is not in lines {}-{}",
+                    t.start,
+                    t.end
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// Text made of the pieces citations are made of, so that most inputs hold some.
+    fn text(pieces: &'static [&'static str]) -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(pieces).prop_map(String::from),
+                "[a-z ./]{0,6}",
+                "[0-9]{1,3}",
+                any::<String>(),
+            ],
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    const DOC: &[&str] = &[
+        "[",
+        "]",
+        "`",
+        "``",
+        "```",
+        "~~~",
+        "\n",
+        "\r\n",
+        "${PROJECT_ROOT}/",
+        "${PROJECT_ROOT}",
+        ":",
+        "-",
+        "–",
+        "L",
+        "\\",
+        "...",
+        "…",
+        "a.rs",
+        "/",
+        "..",
+        " ",
+    ];
+    const FILE: &[&str] = &[
+        "\n",
+        "\r\n",
+        "}",
+        "{",
+        "a.rs",
+        "fn a() {}",
+        "...",
+        "\t",
+        " ",
+    ];
+
+    proptest! {
+        #[test]
+        fn what_the_parser_and_checker_report_is_consistent(doc in text(DOC), file in text(FILE)) {
+            super::assert_consistent(&doc, &file);
+        }
+    }
+}
