@@ -357,7 +357,24 @@ fn loa_config_and_trajectory_count_and_trail_settings_win() {
             .unwrap()
             .contains("user_input")
     );
-    // trail's own setting, when set, wins over Loa's.
+    // trail's own settings, when set, win over Loa's: the project's file (a TOML float keeps
+    // its digits), then the environment.
+    write(
+        &env.cwd.join(".trail/config.toml"),
+        "[grounding]\nthreshold = 0.6\nenforcement = \"disabled\"\n",
+    );
+    let v = json_of(&env.run(&["ground", "--json"]));
+    assert_eq!(
+        (v["threshold"].as_str(), v["enforcement"].as_str()),
+        (Some("0.6"), Some("disabled"))
+    );
+    assert!(
+        v["threshold_from"]
+            .as_str()
+            .unwrap()
+            .contains(".trail/config.toml"),
+        "{v}"
+    );
     let env = env.env("TRAIL_GROUNDING_THRESHOLD", "0.7");
     let out = env.run(&["ground", "--json"]);
     assert_eq!(code(&out), 1);
