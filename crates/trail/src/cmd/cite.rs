@@ -58,7 +58,14 @@ fn read_document(path: &Path) -> CliResult<String> {
             .map_err(cannot)?;
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
-    fsutil::read_text_capped(path, fsutil::MAX_PROJECT_FILE).map_err(cannot)
+    read_named(path).map_err(cannot)
+}
+
+/// A document the person named: a symlink to it is followed (the name is theirs), but a FIFO
+/// or a device is not read, and neither is more than trail reads of any project file.
+pub fn read_named(path: &Path) -> std::io::Result<String> {
+    let real = std::fs::canonicalize(path)?;
+    fsutil::read_text_capped(&real, fsutil::MAX_PROJECT_FILE)
 }
 
 fn render(file: &Path, report: &Report) -> String {

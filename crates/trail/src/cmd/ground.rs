@@ -2,7 +2,6 @@
 //! could not be measured: an error is never a pass (Loa's check read one as a pass).
 
 use trail_core::config::{Config, Origin, Setting};
-use trail_core::fsutil;
 use trail_core::grounding::{
     self, Enforcement, GroundError, Notes, PolicySources, Report, Verdict, loa,
 };
@@ -37,12 +36,10 @@ fn measure(args: &GroundArgs) -> CliResult<Report> {
     .resolve()
     .map_err(error)?;
     let notes_text = match &args.notes {
-        Some(p) => Some(
-            fsutil::read_text_capped(p, fsutil::MAX_PROJECT_FILE).map_err(|e| {
-                CliError::usage(format!("cannot read {}: {e}", p.display()))
-                    .with_hint("--notes takes the NOTES.md whose Decision Log counts too")
-            })?,
-        ),
+        Some(p) => Some(super::cite::read_named(p).map_err(|e| {
+            CliError::usage(format!("cannot read {}: {e}", p.display()))
+                .with_hint("--notes takes the NOTES.md whose Decision Log counts too")
+        })?),
         None => None,
     };
     let name = args

@@ -144,6 +144,9 @@ fn exit_zero_only_when_every_citation_verifies_and_two_on_error() {
         "`fn a() {}` [${PROJECT_ROOT}/a.rs:1]\n",
     );
     assert_eq!(code(&env.run(&["cite", "check", "ok.md"])), 0);
+    // A symlink to the document is followed: the name is the person's.
+    std::os::unix::fs::symlink("ok.md", env.cwd.join("link.md")).unwrap();
+    assert_eq!(code(&env.run(&["cite", "check", "link.md"])), 0);
     write(&env.cwd.join("none.md"), "no citations here [x]\n");
     let out = env.run(&["cite", "check", "none.md"]);
     assert_eq!(code(&out), 0);
