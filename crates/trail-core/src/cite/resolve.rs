@@ -25,7 +25,7 @@ pub enum Landing {
     Outside,
     /// Something on the way does not exist (or is not a directory), and nothing leaves the root.
     Missing,
-    /// A chain of more than [`MAX_LINKS`] symlinks.
+    /// A chain of more symlinks than Linux follows (40).
     Loop,
 }
 

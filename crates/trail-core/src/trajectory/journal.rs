@@ -1,7 +1,7 @@
 //! Appending to the trajectory, and reading it (and other JSONL journals) back.
 //!
 //! An append is one redacted line, written with one `write` and synced
-//! ([`fsutil::append_in`](crate::fsutil::append_in), as the proof log does): concurrent hooks'
+//! ([`fsutil::append_in`], as the proof log does): concurrent hooks'
 //! lines never interleave, and an acknowledged entry survives a crash. The file is the entry's
 //! UTC day, so a day's reasoning is one file and nothing is ever rewritten.
 //!
