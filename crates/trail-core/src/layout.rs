@@ -10,6 +10,7 @@
 //! .trail/MEMORY.md                          core memory
 //! .trail/memory/YYYY-MM-DD.md               daily memory
 //! .trail/memory/dreams/YYYY-MM-DD.md        dream diaries
+//! .trail/trajectory/YYYY-MM-DD.jsonl        the trajectory: cite, decision, handoff… (append-only)
 //! .trail/state/                             trail's own records (the agent may not write here):
 //!   grants.jsonl                            the signed grants journal
 //!   pending.json                            the signed pending junction
@@ -24,6 +25,7 @@
 //!   dream.lock                              held by the dream running now; when the last began
 //!   dream.news                              what a background dream tells the next session
 //!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
+//! .loa.config.yaml                          Loa's configuration, read (grounding, its paths)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -91,6 +93,15 @@ impl Layout {
 
     pub fn dreams_dir(&self) -> PathBuf {
         self.memory_dir().join("dreams")
+    }
+
+    pub fn trajectory_dir(&self) -> PathBuf {
+        self.trail_dir().join("trajectory")
+    }
+
+    /// Loa's configuration, when the project uses Loa (trail reads it, never writes it).
+    pub fn loa_config(&self) -> PathBuf {
+        self.root.join(".loa.config.yaml")
     }
 
     pub fn state_dir(&self) -> PathBuf {

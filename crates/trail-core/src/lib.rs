@@ -24,13 +24,18 @@
 //!   tier), read as one through [`conversation`].
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
+//! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
+//! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
+//! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
 
+pub mod cite;
 pub mod config;
 pub mod conversation;
 pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
+pub mod grounding;
 pub mod guard;
 pub mod heal;
 pub mod host;
@@ -46,5 +51,6 @@ pub mod secrets;
 pub mod state;
 pub mod text;
 pub mod time;
+pub mod trajectory;
 pub mod transcript;
 pub mod trust;

@@ -112,6 +112,13 @@ pub enum Command {
     /// Check everything that silently disables or weakens trail (hooks, settings, the stream,
     /// permissions, config, versions, the build); each problem with its fix. Exit 1 with problems.
     Doctor(DoctorArgs),
+    /// Citations (`[${PROJECT_ROOT}/path:LINE]`) checked against the project's files.
+    #[command(subcommand)]
+    Cite(CiteCommand),
+    /// The grounding ratio: decisions with a verified citation over all decisions.
+    Ground(GroundArgs),
+    /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
+    Trajectory(TrajectoryArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -351,6 +358,60 @@ pub struct GateArgs {
         value_name = "COMMAND"
     )]
     pub command: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CiteCommand {
+    /// Check every citation of FILE: verified, partial, drifted (and where), quote-not-found,
+    /// out-of-range, missing-file, outside-root, relative-path or malformed.
+    #[command(
+        after_help = "The root is --root, else $PROJECT_ROOT, else the project.\nExit \
+                            codes: 0 every citation verified, 1 some are not, 2 error."
+    )]
+    Check(CiteCheckArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CiteCheckArgs {
+    /// The project root citations are resolved under.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// The document to check (`-`: stdin).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Decisions come from the trajectory (`decision` and `cite` entries, Loa's \
+                        too) and from --notes. Threshold and enforcement: --threshold, else \
+                        grounding.* in trail's config when set, else .loa.config.yaml, else \
+                        0.95 and warn.\nExit codes: 0 pass, 1 fail, 2 error (an error is never \
+                        a pass)."
+)]
+pub struct GroundArgs {
+    /// The lowest passing ratio, as a decimal (`0.95`), compared exactly.
+    #[arg(long, value_name = "T")]
+    pub threshold: Option<String>,
+    /// A NOTES.md whose Decision Log counts too (read only).
+    #[arg(long, value_name = "PATH")]
+    pub notes: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TrajectoryArgs {
+    /// Only entries at or after this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub since: Option<String>,
+    /// Only entries of this phase (cite, decision, session_handoff, …).
+    #[arg(long, value_name = "P")]
+    pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn command() -> clap::Command {

@@ -156,6 +156,9 @@ pub struct Config {
     pub resume_other_projects: Setting<u32>,
     /// How old the last dream must be before a session's end starts the next one.
     pub dream_every: Setting<Duration>,
+    /// The lowest passing grounding ratio, and what falling below it does.
+    pub grounding_threshold: Setting<crate::grounding::Threshold>,
+    pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -255,6 +258,8 @@ impl Config {
             memory_inject_chars: Setting::default(0),
             resume_other_projects: Setting::default(0),
             dream_every: Setting::default(Duration::ZERO),
+            grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
+            grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

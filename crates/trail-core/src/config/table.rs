@@ -15,6 +15,7 @@ use super::parse::{
     LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path, parse_size,
 };
 use super::{Config, Origin, Setting};
+use crate::grounding::{Enforcement, Threshold};
 
 /// Whether a cloned repository may choose a setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -48,6 +49,8 @@ pub enum SettingKey {
     MemoryInjectChars,
     ResumeOtherProjects,
     MemoryDreamEvery,
+    GroundingThreshold,
+    GroundingEnforcement,
 }
 
 impl SettingKey {
@@ -70,6 +73,8 @@ impl SettingKey {
         SettingKey::MemoryInjectChars,
         SettingKey::ResumeOtherProjects,
         SettingKey::MemoryDreamEvery,
+        SettingKey::GroundingThreshold,
+        SettingKey::GroundingEnforcement,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -93,6 +98,8 @@ impl SettingKey {
             SettingKey::MemoryInjectChars => "memory.inject_chars",
             SettingKey::ResumeOtherProjects => "resume.other_projects",
             SettingKey::MemoryDreamEvery => "memory.dream_every",
+            SettingKey::GroundingThreshold => "grounding.threshold",
+            SettingKey::GroundingEnforcement => "grounding.enforcement",
         }
     }
 
@@ -127,6 +134,9 @@ impl SettingKey {
             SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
             // How often the provider the user chose is asked, never which one or with what.
             SettingKey::MemoryDreamEvery => Class::Ordinary,
+            // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
+            // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
+            SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
         }
     }
 }
@@ -176,6 +186,10 @@ pub enum Kind {
     },
     /// One of [`LlmProvider::NAMES`].
     Provider(Field<LlmProvider>),
+    /// A decimal from 0 to 1, kept exact ([`Threshold`]).
+    Ratio(Field<Threshold>),
+    /// One of [`Enforcement::NAMES`].
+    Enforcement(Field<Enforcement>),
 }
 
 impl Kind {
@@ -190,6 +204,8 @@ impl Kind {
             Kind::Path(_) => "a path in quotes (`~/` is your home)",
             Kind::Text { .. } => "text in quotes",
             Kind::Provider(_) => "openai, anthropic, command or extractive, in quotes",
+            Kind::Ratio(_) => "a decimal from 0 to 1 (0.95)",
+            Kind::Enforcement(_) => "strict, warn or disabled, in quotes",
         }
     }
 
@@ -198,7 +214,7 @@ impl Kind {
     pub(super) fn takes_numbers(&self) -> bool {
         matches!(
             self,
-            Kind::Size(_) | Kind::Duration { .. } | Kind::Count { .. }
+            Kind::Size(_) | Kind::Duration { .. } | Kind::Count { .. } | Kind::Ratio(_)
         )
     }
 }
@@ -381,6 +397,22 @@ pub static SETTINGS: &[Spec] = &[
         doc: "A session's end starts `trail dream` in the background when daily memory \
               changed and the last dream is older than this; 0s: only when you run it.",
     },
+    Spec {
+        key: SettingKey::GroundingThreshold,
+        env: "TRAIL_GROUNDING_THRESHOLD",
+        default: Some("0.95"),
+        kind: Kind::Ratio(field!(grounding_threshold)),
+        doc: "The lowest grounding ratio that passes (decisions with a verified citation over \
+              all decisions), compared exactly. Set here, it wins over .loa.config.yaml.",
+    },
+    Spec {
+        key: SettingKey::GroundingEnforcement,
+        env: "TRAIL_GROUNDING_ENFORCEMENT",
+        default: Some("warn"),
+        kind: Kind::Enforcement(field!(grounding_enforcement)),
+        doc: "What a ratio below the threshold does: strict blocks the checkpoint, warn says \
+              so, disabled only measures. Set here, it wins over .loa.config.yaml.",
+    },
 ];
 
 /// Settings a file holds as a list of tables (`[[secrets.rules]]`): no variable, no default.
@@ -492,6 +524,17 @@ impl Spec {
                 };
                 f.store(c, p, admit(class));
             }
+            Kind::Ratio(f) => f.store(
+                c,
+                Threshold::parse(text).map_err(|e| e.to_string())?,
+                admit(class),
+            ),
+            Kind::Enforcement(f) => {
+                let e = Enforcement::parse(text).ok_or_else(|| {
+                    format!("unknown enforcement `{text}`: use {}", Enforcement::NAMES)
+                })?;
+                f.store(c, e, admit(class));
+            }
         }
         Ok(())
     }
@@ -516,6 +559,8 @@ impl Spec {
                 None => Shown::Unset(unset),
             }),
             Kind::Provider(f) => view(f, c, |v| Shown::Text(v.to_string())),
+            Kind::Ratio(f) => view(f, c, |v| Shown::Text(v.to_string())),
+            Kind::Enforcement(f) => view(f, c, |v| Shown::Text(v.to_string())),
         }
     }
 }
@@ -580,6 +625,8 @@ mod tests {
                 Kind::Path(_) => "/seven",
                 Kind::Text { .. } => "seven",
                 Kind::Provider(_) => "command",
+                Kind::Ratio(_) => "0.7",
+                Kind::Enforcement(_) => "strict",
             };
             s.apply(&mut c, text, None, |_| Some(Origin::Env(s.env.into())))
                 .unwrap();

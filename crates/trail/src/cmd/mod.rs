@@ -1,11 +1,13 @@
 //! One file per command.
 
+mod cite;
 pub(crate) mod config;
 mod demo;
 mod doctor;
 mod dream;
 mod edge;
 mod gate;
+mod ground;
 mod init;
 mod log;
 mod memory;
@@ -13,6 +15,7 @@ mod pulse;
 mod redact;
 mod resume;
 mod rotate;
+mod trajectory;
 mod transcript;
 pub mod trust;
 mod verify;
@@ -32,6 +35,9 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
     match cli.command {
         Command::Demo(a) => demo::run(&a),
         Command::Gate(a) => gate::run(&a),
+        Command::Cite(c) => cite::run(&c),
+        Command::Ground(a) => ground::run(&a),
+        Command::Trajectory(a) => trajectory::run(&a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),

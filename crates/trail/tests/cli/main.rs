@@ -16,6 +16,7 @@ mod doctor;
 mod dream;
 mod e2e;
 mod gate;
+mod grounding;
 mod hook;
 mod hook_deadline;
 mod init;

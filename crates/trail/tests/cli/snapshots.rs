@@ -491,6 +491,8 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     memory.inject_chars  2500  (default)
     resume.other_projects  10  (default)
     memory.dream_every  24h  (default)
+    grounding.threshold  0.95  (default)
+    grounding.enforcement  warn  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -538,6 +540,8 @@ must_not_match = ["terraform plan"]
     memory.inject_chars  2500  (default)
     resume.other_projects  10  (default)
     memory.dream_every  24h  (default)
+    grounding.threshold  0.95  (default)
+    grounding.enforcement  warn  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 

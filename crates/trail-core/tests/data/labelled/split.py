@@ -45,6 +45,18 @@ CORPORA = {
             "# Escapes in the command: \\\\ = backslash, \\t = tab, \\n = newline, \\r = CR.",
         ],
     ),
+    # In its own folder, with the project tree its citations point into.
+    "citations/citations": (
+        5,
+        1,
+        [
+            "# Labelled citation documents for `trail cite check`: status<TAB>family<TAB>source<TAB>document[<TAB>found_at]",
+            "# status: the status of the document's LAST citation (issue 12's statuses), or `none` when the document",
+            "# has no citation.  Root: citations/tree/ (plus the symlinks of citations/symlinks.tsv and a file",
+            "# outside.txt beside the root).  found_at (drifted, partial): the expected lines, comma-separated.",
+            "# source: <id>/<label in that project> (PROVENANCE.md).  Escapes: \\\\ = backslash, \\t, \\n, \\r.",
+        ],
+    ),
     "secrets": (
         5,
         1,

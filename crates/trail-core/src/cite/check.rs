@@ -1,0 +1,577 @@
+//! A citation against the file it cites: its status, in the precedence of issue 12.
+//!
+//! Lines are compared whitespace-normalised (runs of spaces, tabs and other Unicode spaces
+//! become one space, ends trimmed), so a quote keeps its meaning whatever the indentation, tabs
+//! or line endings of either side. A quoted line is found on a file line that contains it: a
+//! quote may be the interesting part of a line (`validateToken(token)` out of
+//! `export function validateToken(token: string) {`). An inline quote may stand for several
+//! lines: `...` (or `…`) inside it separates parts quoted from different lines, as Loa's protocol
+//! writes truncation, and a part found on no single line may still run across a few lines.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::parse::{Malformed, Quote, QuoteKind, Target, Written};
+use super::resolve::{Landing, resolve};
+use crate::fsutil;
+
+/// A citation's verdict, in order of precedence: the first that applies is the one given.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Not `path:LINE` or `path:START-END`.
+    Malformed,
+    /// Without the `${PROJECT_ROOT}` prefix.
+    RelativePath,
+    /// Resolves above the project root (`..`, or a symlink leaving it).
+    OutsideRoot,
+    /// No such file (or not a regular file).
+    MissingFile,
+    /// Some of the cited range lies past the end of the file.
+    OutOfRange,
+    /// Every quoted line lies within the range (or there is no quote and the range exists).
+    Verified,
+    /// Some quoted lines lie within the range, the rest elsewhere.
+    Partial,
+    /// The whole quote is in the file, outside the range.
+    Drifted,
+    /// The quote is not in the file.
+    QuoteNotFound,
+}
+
+impl Status {
+    pub const ALL: [Status; 9] = [
+        Status::Malformed,
+        Status::RelativePath,
+        Status::OutsideRoot,
+        Status::MissingFile,
+        Status::OutOfRange,
+        Status::Verified,
+        Status::Partial,
+        Status::Drifted,
+        Status::QuoteNotFound,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Malformed => "malformed",
+            Status::RelativePath => "relative-path",
+            Status::OutsideRoot => "outside-root",
+            Status::MissingFile => "missing-file",
+            Status::OutOfRange => "out-of-range",
+            Status::Verified => "verified",
+            Status::Partial => "partial",
+            Status::Drifted => "drifted",
+            Status::QuoteNotFound => "quote-not-found",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What checking one citation found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub status: Status,
+    /// Drifted: where the quote is now. Partial: where the quoted lines outside the range are.
+    pub found_at: Vec<usize>,
+    /// Why, when the status alone does not say (a citation without a quote, a binary file…).
+    pub note: Option<String>,
+}
+
+impl Outcome {
+    fn of(status: Status) -> Outcome {
+        Outcome {
+            status,
+            found_at: Vec::new(),
+            note: None,
+        }
+    }
+
+    fn note(mut self, note: impl Into<String>) -> Outcome {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+/// What a citation that verifies without a quote says of itself.
+pub const RANGE_ONLY: &str = "no quote: only that the cited lines exist was checked";
+
+/// The most lines a quoted part may run across when it is on no single line.
+const MAX_JOINED: usize = 8;
+/// The most places a drifted quote is reported at.
+const MAX_FOUND: usize = 20;
+
+/// A file as the checker sees it.
+enum Loaded {
+    Text { lines: Vec<String>, binary: bool },
+    Outside,
+    Missing(Option<String>),
+    Loop,
+    TooLarge(u64),
+}
+
+/// Checks citations under one project root, reading each cited file once.
+pub struct Checker {
+    root: PathBuf,
+    files: HashMap<String, Rc<Loaded>>,
+}
+
+impl Checker {
+    /// A checker for citations under `root` (which must exist: it is the project).
+    pub fn new(root: &Path) -> io::Result<Checker> {
+        let root = std::fs::canonicalize(root).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("the project root {}: {e}", root.display()),
+            )
+        })?;
+        Ok(Checker {
+            root,
+            files: HashMap::new(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Check one citation. An error is a failure to read what is there (permissions, I/O), never
+    /// a verdict.
+    pub fn check(
+        &mut self,
+        target: &Result<Target, Malformed>,
+        quote: &Quote,
+    ) -> io::Result<Outcome> {
+        let t = match target {
+            Err(why) => return Ok(Outcome::of(Status::Malformed).note(why.to_string())),
+            Ok(t) => t,
+        };
+        match t.written {
+            Written::Rooted => {}
+            Written::Absolute => {
+                return Ok(Outcome::of(Status::RelativePath).note(
+                    "an absolute path without ${PROJECT_ROOT}: it breaks when the project moves; \
+                     write [${PROJECT_ROOT}/path:LINE]",
+                ));
+            }
+            Written::Relative => {
+                return Ok(Outcome::of(Status::RelativePath)
+                    .note("no ${PROJECT_ROOT} prefix: write [${PROJECT_ROOT}/path:LINE]"));
+            }
+        }
+        let file = self.load(&t.path)?;
+        Ok(match &*file {
+            Loaded::Outside => Outcome::of(Status::OutsideRoot),
+            Loaded::Missing(note) => Outcome {
+                note: note.clone(),
+                ..Outcome::of(Status::MissingFile)
+            },
+            Loaded::Loop => Outcome::of(Status::MissingFile).note("a loop of symlinks"),
+            Loaded::TooLarge(max) => Outcome::of(Status::QuoteNotFound)
+                .note(format!("not read: larger than {} MB", max >> 20)),
+            Loaded::Text { lines, .. } if t.end as usize > lines.len() => {
+                Outcome::of(Status::OutOfRange).note(match lines.len() {
+                    0 => "the file is empty".to_string(),
+                    1 => "the file has 1 line".to_string(),
+                    n => format!("the file has {n} lines"),
+                })
+            }
+            Loaded::Text { binary: true, .. } => {
+                Outcome::of(Status::QuoteNotFound).note("a binary file: there is no text to quote")
+            }
+            Loaded::Text { lines, .. } => compare(lines, t, quote),
+        })
+    }
+
+    fn load(&mut self, rel: &str) -> io::Result<Rc<Loaded>> {
+        if let Some(f) = self.files.get(rel) {
+            return Ok(f.clone());
+        }
+        let loaded = Rc::new(self.read(rel)?);
+        self.files.insert(rel.to_string(), loaded.clone());
+        Ok(loaded)
+    }
+
+    fn read(&self, rel: &str) -> io::Result<Loaded> {
+        let path = match resolve(&self.root, rel)? {
+            Landing::Inside(p) => p,
+            Landing::Outside => return Ok(Loaded::Outside),
+            Landing::Missing => return Ok(Loaded::Missing(None)),
+            Landing::Loop => return Ok(Loaded::Loop),
+        };
+        let bytes = match fsutil::read_in(&self.root, &path, fsutil::MAX_PROJECT_FILE) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::Missing(None)),
+            Err(e) => match fsutil::refusal(&e).map(|r| r.found) {
+                Some(fsutil::Found::TooLarge(max)) => return Ok(Loaded::TooLarge(max)),
+                Some(fsutil::Found::Directory) => {
+                    return Ok(Loaded::Missing(Some("a directory, not a file".into())));
+                }
+                // Swapped for a symlink since the walk, or a FIFO, socket or device.
+                Some(_) => return Ok(Loaded::Missing(Some(e.to_string()))),
+                None => return Err(e),
+            },
+        };
+        let binary = bytes[..bytes.len().min(8192)].contains(&0);
+        Ok(Loaded::Text {
+            lines: text_lines(&String::from_utf8_lossy(&bytes)),
+            binary,
+        })
+    }
+}
+
+/// A file's lines, whitespace-normalised, as [`compare`] takes them. A final newline ends the
+/// last line rather than starting another; `\r\n` ends a line like `\n`.
+pub fn text_lines(text: &str) -> Vec<String> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    body.split('\n').map(normalise).collect()
+}
+
+/// Runs of whitespace become one space; the ends are trimmed.
+pub fn normalise(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// What must be found of a quote: its non-blank lines, normalised, without the lines that only
+/// mark an omission (`...`, `# ...`, `// …`). An inline quote's `...` also separates parts.
+pub fn quoted_parts(quote: &Quote) -> Vec<String> {
+    let mut parts = Vec::new();
+    for line in &quote.lines {
+        let n = normalise(line);
+        if is_ellipsis(&n) {
+            continue;
+        }
+        match quote.kind {
+            QuoteKind::Inline => parts.extend(
+                n.split("...")
+                    .flat_map(|p| p.split('…'))
+                    .map(normalise)
+                    .filter(|p| !p.is_empty()),
+            ),
+            _ if !n.is_empty() => parts.push(n),
+            _ => {}
+        }
+    }
+    parts
+}
+
+fn is_ellipsis(n: &str) -> bool {
+    let t = n
+        .trim_start_matches(['#', '/', '*', '-', ';', ' '])
+        .trim_end_matches(['*', '/', ' ']);
+    matches!(t, "..." | "…")
+}
+
+/// Where a quoted part is, as (first, last) line indexes from 0: on one line, or else across
+/// a few consecutive ones. `within` limits the search to a range of lines.
+fn places(part: &str, lines: &[String], within: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+    let single: Vec<(usize, usize)> = (within.clone())
+        .filter(|&i| lines[i].contains(part))
+        .map(|i| (i, i))
+        .collect();
+    if !single.is_empty() || !part.contains(' ') {
+        return single;
+    }
+    let mut joined = Vec::new();
+    for k in 2..=MAX_JOINED.min(within.len()) {
+        for first in within.start..=within.end - k {
+            let text = lines[first..first + k].join(" ");
+            if normalise(&text).contains(part) {
+                joined.push((first, first + k - 1));
+            }
+        }
+        if !joined.is_empty() {
+            break;
+        }
+    }
+    joined
+}
+
+/// The quote against the cited lines of a text file whose length covers the range.
+///
+/// A quoted line lies where the quote is: when the whole quote is found together, in order,
+/// outside the range, a line of it that also happens to be in the range (`enabled: true`, `}`)
+/// does not make the citation partial: the quote drifted.
+pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
+    let parts = quoted_parts(quote);
+    if parts.is_empty() {
+        return Outcome::of(Status::Verified).note(RANGE_ONLY);
+    }
+    let range = t.start as usize - 1..t.end as usize;
+    let in_range: Vec<bool> = parts
+        .iter()
+        .map(|p| !places(p, lines, range.clone()).is_empty())
+        .collect();
+    let inside = in_range.iter().filter(|&&b| b).count();
+    if inside == parts.len() {
+        return Outcome::of(Status::Verified);
+    }
+    // A line of nothing but brackets and punctuation (`}`, `});`) is in most ranges: on its
+    // own it is no sign that any of the quote is there.
+    let telling = |p: &String| p.chars().any(char::is_alphanumeric);
+    let any_telling = parts.iter().any(telling);
+    let inside_telling = parts
+        .iter()
+        .zip(&in_range)
+        .filter(|(p, inr)| **inr && (telling(p) || !any_telling))
+        .count();
+    let everywhere: Vec<Vec<(usize, usize)>> = parts
+        .iter()
+        .map(|p| places(p, lines, 0..lines.len()))
+        .collect();
+    let moved = whole_quote_outside(&everywhere, &range);
+    if !moved.is_empty() {
+        return Outcome {
+            found_at: moved,
+            ..Outcome::of(Status::Drifted)
+        };
+    }
+    if inside_telling > 0 {
+        let mut found_at: Vec<usize> = everywhere
+            .iter()
+            .zip(&in_range)
+            .filter(|(_, inr)| !**inr)
+            .filter_map(|(at, _)| at.first().map(|&(f, _)| f + 1))
+            .collect();
+        found_at.sort_unstable();
+        found_at.dedup();
+        return Outcome {
+            found_at,
+            ..Outcome::of(Status::Partial).note(format!(
+                "{inside} of {} quoted lines are in the range",
+                parts.len()
+            ))
+        };
+    }
+    if everywhere.iter().any(Vec::is_empty) {
+        return Outcome::of(Status::QuoteNotFound);
+    }
+    // Every part is somewhere, none in the range, but not together: report where each is.
+    let mut firsts: Vec<usize> = everywhere.iter().map(|at| at[0].0 + 1).collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    Outcome {
+        found_at: firsts,
+        ..Outcome::of(Status::Drifted).note("the quoted lines are in the file, but apart")
+    }
+}
+
+/// Where the whole quote is found together outside `range` (lines from 1): from each place of
+/// its first part, every next part in order, close by (blank lines, comments and a short
+/// omission between them), none of them in the range.
+fn whole_quote_outside(
+    everywhere: &[Vec<(usize, usize)>],
+    range: &std::ops::Range<usize>,
+) -> Vec<usize> {
+    let outside = |&(f, l): &(usize, usize)| l < range.start || f >= range.end;
+    let reach = everywhere.len() * 3 + MAX_JOINED;
+    everywhere[0]
+        .iter()
+        .filter(|p| outside(p))
+        .map(|&(start, _)| start)
+        .filter(|&start| {
+            let mut pos = start;
+            everywhere[1..].iter().all(|at| {
+                match at
+                    .iter()
+                    .find(|p| p.0 >= pos && p.0 <= start + reach && outside(p))
+                {
+                    Some(&(f, _)) => {
+                        pos = f;
+                        true
+                    }
+                    None => false,
+                }
+            })
+        })
+        .map(|f| f + 1)
+        .take(MAX_FOUND)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cite::parse::parse_target;
+
+    fn lines(text: &str) -> Vec<String> {
+        text_lines(text)
+    }
+
+    fn status(file: &str, cite: &str, quote: Quote) -> Outcome {
+        let t = parse_target(cite).unwrap();
+        let l = lines(file);
+        assert!(t.end as usize <= l.len());
+        compare(&l, &t, &quote)
+    }
+
+    const FILE: &str = "use x;\n\nexport function validateToken(token: string) {\n  return ok(token);\n}\n\nconst A = 1;\n";
+
+    #[test]
+    fn verified_partial_drifted_and_not_found() {
+        let q = Quote::inline("export function validateToken(token: string)");
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:3", q.clone()).status,
+            Status::Verified
+        );
+        let o = status(FILE, "${PROJECT_ROOT}/a:6-7", q.clone());
+        assert_eq!((o.status, o.found_at), (Status::Drifted, vec![3]));
+        let o = status(
+            FILE,
+            "${PROJECT_ROOT}/a:1",
+            Quote::inline("nothing like it"),
+        );
+        assert_eq!(o.status, Status::QuoteNotFound);
+        let fenced = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["  return ok(token);".into(), "const A = 1;".into()],
+        };
+        let o = status(FILE, "${PROJECT_ROOT}/a:3-5", fenced);
+        assert_eq!((o.status, o.found_at), (Status::Partial, vec![7]));
+    }
+
+    #[test]
+    fn a_common_line_in_the_range_does_not_hide_a_drift() {
+        let file = "a:\n  enabled: true\nb:\n  x: 1\n\ngrounding:\n  threshold: 0.95\n  # c\n  enabled: true\n";
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec![
+                "grounding:".into(),
+                "  threshold: 0.95".into(),
+                "  enabled: true".into(),
+            ],
+        };
+        let o = status(file, "${PROJECT_ROOT}/a:1-4", q.clone());
+        assert_eq!((o.status, o.found_at), (Status::Drifted, vec![6]));
+        // Not together outside: one line in the range makes it partial.
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["threshold: 0.95".into(), "x: 1".into()],
+        };
+        let o = status(file, "${PROJECT_ROOT}/a:1-4", q);
+        assert_eq!((o.status, o.found_at), (Status::Partial, vec![7]));
+    }
+
+    #[test]
+    fn a_closing_brace_in_the_range_is_no_evidence() {
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["function madeUp() {".into(), "}".into()],
+        };
+        let o = status(FILE, "${PROJECT_ROOT}/a:3-5", q);
+        assert_eq!(o.status, Status::QuoteNotFound);
+        // A quote of nothing but punctuation is still compared as it is.
+        let q = Quote::inline("}");
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:5", q).status,
+            Status::Verified
+        );
+    }
+
+    #[test]
+    fn whitespace_tabs_and_crlf_do_not_matter() {
+        let file = "fn\tmain()  {\r\n    let  x = 1;\r\n}\r\n";
+        let q = Quote::inline("fn main() {");
+        assert_eq!(
+            status(file, "${PROJECT_ROOT}/a:1", q).status,
+            Status::Verified
+        );
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["let x = 1;".into(), "".into(), "   ".into()],
+        };
+        assert_eq!(
+            status(file, "${PROJECT_ROOT}/a:2", q).status,
+            Status::Verified
+        );
+    }
+
+    #[test]
+    fn ellipsis_separates_parts_and_marks_omissions() {
+        let q =
+            Quote::inline("export function validateToken(token: string) { ... return ok(token);");
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:3-4", q.clone()).status,
+            Status::Verified
+        );
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:3", q).status,
+            Status::Partial
+        );
+        let q = Quote {
+            kind: QuoteKind::Fenced,
+            lines: vec!["use x;".into(), "# ...".into(), "const A = 1;".into()],
+        };
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:1-7", q).status,
+            Status::Verified
+        );
+    }
+
+    #[test]
+    fn a_part_may_run_across_lines() {
+        let q = Quote::inline("{ return ok(token); }");
+        assert_eq!(
+            status(FILE, "${PROJECT_ROOT}/a:3-5", q.clone()).status,
+            Status::Verified
+        );
+        let o = status(FILE, "${PROJECT_ROOT}/a:7", q);
+        assert_eq!((o.status, o.found_at), (Status::Drifted, vec![3]));
+    }
+
+    #[test]
+    fn no_quote_checks_only_the_range() {
+        let o = status(FILE, "${PROJECT_ROOT}/a:1-7", Quote::none());
+        assert_eq!(o.status, Status::Verified);
+        assert_eq!(o.note.as_deref(), Some(RANGE_ONLY));
+        // A quote of nothing but an ellipsis is no quote.
+        let o = status(FILE, "${PROJECT_ROOT}/a:1", Quote::inline("..."));
+        assert_eq!(o.note.as_deref(), Some(RANGE_ONLY));
+    }
+
+    #[test]
+    fn line_counting() {
+        assert_eq!(lines("").len(), 0);
+        assert_eq!(lines("\n").len(), 1);
+        assert_eq!(lines("a").len(), 1);
+        assert_eq!(lines("a\nb\n").len(), 2);
+        assert_eq!(lines("a\r\nb").len(), 2);
+    }
+
+    #[test]
+    fn status_names_round_trip_in_precedence_order() {
+        for (i, s) in Status::ALL.iter().enumerate() {
+            assert_eq!(Status::parse(s.as_str()), Some(*s));
+            assert_eq!(
+                serde_json::to_value(s).unwrap(),
+                serde_json::Value::String(s.as_str().into())
+            );
+            if i > 0 {
+                assert!(Status::ALL[i - 1] < *s);
+            }
+        }
+    }
+}
