@@ -20,6 +20,7 @@ mod pre_tool;
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
 mod session;
+mod timer;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;

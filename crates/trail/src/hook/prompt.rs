@@ -8,18 +8,13 @@
 //! none of those explains the prompt; otherwise it is refused, saying why, and the person is
 //! pointed to `trail approve` in their own terminal.
 
-use std::time::{Duration, SystemTime};
-
 use trail_core::host::origin::{self, Delivered};
 use trail_core::host::render::Response;
 use trail_core::ledger::record::RecordType;
 use trail_core::state::grants::By;
-use trail_core::state::observe;
 
 use super::Cx;
 use crate::edge::{self, EdgeCmd, Outcome};
-
-const PULSE_EVERY: Duration = Duration::from_secs(600);
 
 /// Context sizes (tokens) where the attention budget changes band. The Lossless Ledger PRD's
 /// 5k/10k/15k were written for a working set, not for a whole Claude Code context (its system
@@ -68,7 +63,7 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     if let Some(n) = attention(cx) {
         notes.push(n);
     }
-    ten_minute_pulse(cx);
+    super::timer::pulse_if_due(cx);
     if notes.is_empty() {
         Response::Silent
     } else {
@@ -191,44 +186,4 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     Some(format!(
         "trail: attention budget {name}: the context holds about {tokens} tokens; {what}"
     ))
-}
-
-/// A pulse when the stream has not moved for ten minutes while this session worked.
-fn ten_minute_pulse(cx: &Cx<'_>) {
-    let ledger = cx.ledger();
-    let age = std::fs::metadata(ledger.stream_path())
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok());
-    if age.is_some_and(|a| a < PULSE_EVERY) {
-        return;
-    }
-    let store = cx.store();
-    let (from, session) = match store.load() {
-        Ok(l) => (l.state.proof_offset(), l.state.session.and_then(|s| s.id)),
-        Err(_) => (0, None),
-    };
-    let session = cx.envelope.session_id.clone().or(session);
-    let Ok(o) = observe::derive(cx.root(), from, session.as_deref()) else {
-        return;
-    };
-    if o.total_tools() == 0 {
-        return;
-    }
-    let mut tools: Vec<String> = o
-        .tools_used
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    tools.sort();
-    let mut facts = vec![format!(
-        "ten minutes without a pulse; this session so far: {} tool calls ({}), tests run: {}",
-        o.total_tools(),
-        tools.join(", "),
-        if o.tests_run { "yes" } else { "no" }
-    )];
-    if !o.files_modified.is_empty() {
-        facts.push(format!("files modified: {}", o.files_text()));
-    }
-    cx.pulse(RecordType::Checkpoint, &facts, &[], &["timer"]);
 }

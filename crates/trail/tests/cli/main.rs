@@ -19,6 +19,7 @@ mod init;
 mod injected_context;
 mod ledger;
 mod prompt_origin;
+mod pulses;
 mod regression;
 mod safe_files;
 mod secrets;
