@@ -12,6 +12,7 @@ use trail_core::host::origin::{self, Delivered};
 use trail_core::host::render::Response;
 use trail_core::ledger::record::RecordType;
 use trail_core::state::grants::By;
+use trail_core::state::{Mode, protocol};
 
 use super::Cx;
 use crate::edge::{self, EdgeCmd, Outcome};
@@ -61,6 +62,12 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
         notes.push(block);
     }
     if let Some(n) = attention(cx) {
+        notes.push(n);
+    }
+    // An `/edge` command's own answer says what review lacks.
+    if edge::parse_prompt(prompt).is_none()
+        && let Some(n) = review_asks(cx)
+    {
         notes.push(n);
     }
     super::timer::pulse_if_due(cx);
@@ -164,6 +171,22 @@ fn refuse_edge(d: &Delivered) -> String {
     // The person sees stderr in the transcript view; the agent gets the context.
     eprintln!("{why}");
     why
+}
+
+/// §2: review mode asks for proof, so in review every prompt names what done still lacks.
+fn review_asks(cx: &Cx<'_>) -> Option<String> {
+    let store = cx.store();
+    let l = store.load().ok()?;
+    if !l.exists || l.state.mode() != Some(Mode::Review) {
+        return None;
+    }
+    let missing = protocol::proof_missing(&store, &l.state).ok()?;
+    (!missing.is_empty()).then(|| {
+        format!(
+            "trail: review mode asks for proof. Still missing before /edge done: {}.",
+            missing.join("; ")
+        )
+    })
 }
 
 /// The attention budget: says something only when the band changes (and at red, every time).

@@ -21,6 +21,7 @@ mod ledger;
 mod prompt_origin;
 mod pulses;
 mod regression;
+mod review;
 mod safe_files;
 mod secrets;
 mod snapshots;
