@@ -1,7 +1,8 @@
 //! The hook path as whole processes: `trail hook claude-code` on a PreToolUse Bash payload
 //! against spawning `/bin/true` the same way and against a minimal Python hook (PyYAML state,
-//! one JSONL line); PostToolUse with its durable proof line; and both again with a long session
-//! behind them (a 100,000-line proof log and a 100 MB pulse stream).
+//! one JSONL line); PostToolUse with its durable proof line, and of an edit, which also pulses;
+//! and both again with a long session behind them (a 100,000-line proof log and a 100 MB pulse
+//! stream).
 
 use std::io::Write;
 use std::path::Path;
@@ -12,6 +13,8 @@ use crate::{flag, trail_bin};
 
 const PRE: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"},"tool_use_id":"toolu_1"}"#;
 const POST: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"test result: ok. 37 passed","stderr":"","interrupted":false},"tool_use_id":"toolu_1"}"#;
+/// An edit changes state (LedgerPulse §8), so its PostToolUse writes a pulse as well.
+const POST_EDIT: &str = r#"{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"src/total.rs","old_string":"let total = a + b;","new_string":"let total = a.round() + b.round();"},"tool_response":{"filePath":"src/total.rs","success":true},"tool_use_id":"toolu_2"}"#;
 
 /// The same events carrying secrets: a Bash command with credentials in flags, a URL, a header
 /// and an export (PreToolUse), and a tool response that printed an environment and a private
@@ -39,6 +42,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let post = dir.join("post.json");
     write(&pre, PRE)?;
     write(&post, POST)?;
+    let post_edit = dir.join("post-edit.json");
+    write(&post_edit, POST_EDIT)?;
     let pre_secret = dir.join("pre-secret.json");
     let post_secret = dir.join("post-secret.json");
     write(&pre_secret, PRE_SECRET)?;
@@ -67,6 +72,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     e_pre_secret.last_mut().unwrap().1 = pre_secret.clone();
     let mut e_post_secret = env_pre.clone();
     e_post_secret.last_mut().unwrap().1 = post_secret.clone();
+    let mut e_post_edit = env_pre.clone();
+    e_post_edit.last_mut().unwrap().1 = post_edit.clone();
     let e_true = vec![("STDIN", pre.clone())];
     let e_peer = vec![("STDIN", pre.clone()), ("PEER_DIR", dir.clone())];
     let (e_pre, e_post) = (env_pre, env_post);
@@ -76,6 +83,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut t_peer = Vec::new();
     let mut t_pre_secret = Vec::new();
     let mut t_post_secret = Vec::new();
+    let mut t_post_edit = Vec::new();
     let mut rss = 0;
     for i in 0..runs {
         let (t, _) = l.run(&borrow(&e_true), &["/bin/true"])?;
@@ -92,6 +100,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let (t, kb) = l.run(&borrow(&e_post_secret), &[&bin, "hook", "claude-code"])?;
         t_post_secret.push(t);
         rss = rss.max(kb);
+        let (t, kb) = l.run(&borrow(&e_post_edit), &[&bin, "hook", "claude-code"])?;
+        t_post_edit.push(t);
+        rss = rss.max(kb);
         if i < runs / 4 {
             let (t, _) = l.run(&borrow(&e_peer), &["/usr/bin/python3", &peer])?;
             t_peer.push(t);
@@ -107,6 +118,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!("| | median |\n|---|---|");
     println!("| PreToolUse Bash (parse + gate) | {} |", ms(m_pre));
     println!("| PostToolUse (one durable proof line) | {} |", ms(m_post));
+    let m_post_edit = median(&mut t_post_edit);
+    println!(
+        "| PostToolUse of an edit (proof line + state-changing pulse) | {} |",
+        ms(m_post_edit)
+    );
     let (m_pre_secret, m_post_secret) = (median(&mut t_pre_secret), median(&mut t_post_secret));
     println!(
         "| PreToolUse Bash, secret-heavy command (5 secrets) | {} |",
@@ -132,6 +148,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "**Secret-heavy: PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); PostToolUse {} (goal ≤ 3 ms)**\n",
         m_pre_secret.as_secs_f64() / m_true.as_secs_f64(),
         ms(m_post_secret)
+    );
+    println!(
+        "**PostToolUse = {:.2}× /bin/true, Python peer / PostToolUse = {:.0}×; of an edit {} = {:.2}× /bin/true (goal ≤ 3 ms)**\n",
+        m_post.as_secs_f64() / m_true.as_secs_f64(),
+        m_peer.as_secs_f64() / m_post.as_secs_f64(),
+        ms(m_post_edit),
+        m_post_edit.as_secs_f64() / m_true.as_secs_f64()
     );
 
     // The same with a long session behind it.

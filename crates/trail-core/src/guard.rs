@@ -256,15 +256,37 @@ impl Guard<'_> {
         self.mode_warning()
     }
 
-    /// §3: in active mode an edit without a plan is allowed, with a warning.
+    /// §2, §3: an edit runs in every mode, with a warning in active mode without a plan, and
+    /// in review mode, which verifies finished work: there the warning also names the proof
+    /// done still lacks.
     fn mode_warning(&self) -> Outcome {
         let Ok(l) = self.store.load() else {
             return Outcome::Allow;
         };
-        if l.exists && l.state.mode() == Some(Mode::Active) && l.state.plan.is_empty() {
-            return Outcome::Warn("trail: warning: active mode has no plan. Add steps to `plan:` in active_context.yaml (or go back to planning with /edge plan).".into());
+        if !l.exists {
+            return Outcome::Allow;
         }
-        Outcome::Allow
+        match l.state.mode() {
+            Some(Mode::Active) if l.state.plan.is_empty() => Outcome::Warn("trail: warning: active mode has no plan. Add steps to `plan:` in active_context.yaml (or go back to planning with /edge plan).".into()),
+            Some(Mode::Review) => Outcome::Warn(self.review_warning(&l.state)),
+            _ => Outcome::Allow,
+        }
+    }
+
+    fn review_warning(&self, state: &state::State) -> String {
+        let mut text = "trail: warning: review mode is for verifying finished work, and this edit changes it. Say in your review what it fixes (or go back to building with /edge active), then run the tests again so the proof log shows the change works.".to_string();
+        match protocol::proof_missing(self.store, state) {
+            Ok(missing) if missing.is_empty() => {}
+            Ok(missing) => text.push_str(&format!(
+                " Still missing before /edge done: {}.",
+                missing.join("; ")
+            )),
+            Err(e) => text.push_str(&format!(
+                " (trail could not read the proof log to say what is still missing: {})",
+                (self.redact)(&e.to_string())
+            )),
+        }
+        text
     }
 
     /// The agent may edit the objective and the plan; never grants, the pending junction, or
@@ -563,6 +585,25 @@ mod tests {
                 "{tool}: {outcome:?}"
             );
         }
+    }
+
+    /// Issue 11, item 12: review mode let edits through silently, as active mode with a plan.
+    #[test]
+    fn in_review_mode_an_edit_runs_with_a_warning_naming_the_missing_proof() {
+        let (_d, store, places) = project();
+        protocol::set_mode(&store, Mode::Review, None, Ts::now()).unwrap();
+        let file = places.project_root.join("src/a.rs");
+        let edit = json!({"file_path": file, "old_string": "a", "new_string": "b"});
+        let outcome = judge(&store, &places, "Edit", edit.clone());
+        let Outcome::Warn(text) = outcome else {
+            panic!("{outcome:?}");
+        };
+        assert!(
+            text.contains("review mode") && text.contains("No test run observed this session"),
+            "{text}"
+        );
+        protocol::set_mode(&store, Mode::Plan, None, Ts::now()).unwrap();
+        assert_eq!(judge(&store, &places, "Edit", edit), Outcome::Allow);
     }
 
     #[test]

@@ -29,6 +29,14 @@
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
 
 pub mod cite;
+// Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
+// files with openat(2) and O_NOFOLLOW | O_NONBLOCK, keeps secrets by Unix permissions and
+// syncs directories; none of that has a Windows form here yet (README, "Platforms").
+#[cfg(not(unix))]
+compile_error!(
+    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see README, \"Platforms\"."
+);
+
 pub mod config;
 pub mod conversation;
 pub mod doctor;

@@ -3,6 +3,7 @@
 //! really happened — from the host's report, not the agent's claims.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -132,14 +133,15 @@ fn diff_hash(input: &ToolInput) -> String {
     crate::text::hex(&h.finalize())
 }
 
-/// Append one entry as one line and sync it. Never rewrites the file.
-pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<()> {
+/// Append one entry as one line and sync it. Never rewrites the file. Returns when the line
+/// before it was written (`None` for the first line), which the hooks read as a clock.
+pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<Option<SystemTime>> {
     let path = log_path(project_root);
     let mut line = serde_json::to_string(entry).map_err(std::io::Error::other)?;
     line.push('\n');
     // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
     // every tool call's command appended to the person's shell start-up file.
-    crate::fsutil::append_in(project_root, &path, line.as_bytes())
+    crate::fsutil::append_in_since(project_root, &path, line.as_bytes())
 }
 
 #[cfg(test)]

@@ -144,6 +144,12 @@ pub fn describe(o: &Outcome) -> String {
             for w in &t.warnings {
                 s.push_str(&format!("\nwarning: {w}"));
             }
+            if !t.proof_missing.is_empty() {
+                s.push_str(&format!(
+                    "\nReview asks for proof. Still missing before done: {}.",
+                    t.proof_missing.join("; ")
+                ));
+            }
             s
         }
     }

@@ -4,6 +4,13 @@
 //! ([`error`]). Exit codes: 0 ok, 1 a check failed (or the environment failed us), 2 bad input or
 //! usage. A closed stdout (`trail log | head`) is success.
 
+// The hook's deadline is SIGALRM, the person check reads /proc (or ps) and /dev/tty: Unix only,
+// as trail-core is (README, "Platforms").
+#[cfg(not(unix))]
+compile_error!(
+    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see README, \"Platforms\"."
+);
+
 mod cli;
 mod cmd;
 mod context;

@@ -48,41 +48,89 @@ fn agent_ancestor() -> Option<String> {
         if pid <= 1 {
             return None;
         }
-        let dir = Path::new("/proc").join(pid.to_string());
-        if let Some(who) = agent_process(&dir) {
+        let p = Process::from_proc(pid).or_else(|| Process::from_ps(pid))?;
+        if let Some(who) = p.agent() {
             return Some(format!("process {pid}: {who}"));
         }
-        pid = parent_of(&dir)?;
+        pid = p.parent;
     }
     None
 }
 
-fn agent_process(dir: &Path) -> Option<String> {
-    let comm = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
-    let exe = std::fs::read_link(dir.join("exe"))
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = comm.trim();
-    if name.starts_with("claude") || name.starts_with("codex") {
-        return Some(name.to_string());
-    }
-    if exe.contains("claude-code") || exe.contains("@openai/codex") {
-        return Some(exe);
-    }
-    let environ = std::fs::read(dir.join("environ")).unwrap_or_default();
-    environ
-        .split(|&b| b == 0)
-        .filter_map(|kv| std::str::from_utf8(kv).ok())
-        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k))
-        .find(|k| AGENT_ENV.contains(k))
-        .map(|k| format!("{name} with {k} set"))
+/// What the check reads of one process.
+#[derive(Debug, Default)]
+struct Process {
+    parent: u32,
+    /// Its short name (`comm`).
+    name: String,
+    /// Its executable's path, or its command line.
+    exe: String,
+    /// The names in its environment, where they can be read.
+    env: Vec<String>,
 }
 
-fn parent_of(dir: &Path) -> Option<u32> {
-    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
-    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(1)?.parse().ok()
+impl Process {
+    /// Linux: `/proc/PID`, which also shows the process's environment.
+    fn from_proc(pid: u32) -> Option<Process> {
+        let dir = Path::new("/proc").join(pid.to_string());
+        let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+        // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the
+        // last ')'.
+        let after = &stat[stat.rfind(')')? + 1..];
+        let environ = std::fs::read(dir.join("environ")).unwrap_or_default();
+        Some(Process {
+            parent: after.split_whitespace().nth(1)?.parse().ok()?,
+            name: std::fs::read_to_string(dir.join("comm"))
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+            exe: std::fs::read_link(dir.join("exe"))
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            env: environ
+                .split(|&b| b == 0)
+                .filter_map(|kv| std::str::from_utf8(kv).ok())
+                .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.to_string()))
+                .collect(),
+        })
+    }
+
+    /// Where there is no `/proc` (macOS, the BSDs: untested): `ps`, as POSIX specifies it, for
+    /// the parent and the command line. Another process's environment is not read there.
+    fn from_ps(pid: u32) -> Option<Process> {
+        let out = std::process::Command::new("ps")
+            .args(["-o", "ppid=", "-o", "args=", "-p", &pid.to_string()])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let (parent, args) = text.trim().split_once(char::is_whitespace)?;
+        let args = args.trim();
+        let program = args.split_whitespace().next().unwrap_or("");
+        Some(Process {
+            parent: parent.parse().ok()?,
+            name: program.rsplit('/').next().unwrap_or(program).to_string(),
+            exe: args.to_string(),
+            env: Vec::new(),
+        })
+    }
+
+    /// The agent host this process is, if it is one: by name, by executable, or by the
+    /// environment a host gives the commands it runs.
+    fn agent(&self) -> Option<String> {
+        let name = self.name.as_str();
+        if name.starts_with("claude") || name.starts_with("codex") {
+            return Some(name.to_string());
+        }
+        if self.exe.contains("claude-code") || self.exe.contains("@openai/codex") {
+            return Some(self.exe.clone());
+        }
+        self.env
+            .iter()
+            .find(|k| AGENT_ENV.contains(&k.as_str()))
+            .map(|k| format!("{name} with {k} set"))
+    }
 }
 
 /// Shows `what` on the terminal and asks the person to type `code` back; reads the answer from
@@ -106,5 +154,49 @@ pub fn confirm(what: &str, code: &str) -> Result<(), String> {
         Err(format!(
             "not confirmed (expected {code}): nothing was decided"
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ps_and_proc_see_the_same_parent() {
+        let me = std::process::id();
+        let proc = Process::from_proc(me).expect("/proc on Linux");
+        let ps = Process::from_ps(me).expect("ps");
+        assert_eq!(ps.parent, proc.parent);
+        assert_eq!(ps.parent, std::os::unix::process::parent_id());
+        assert!(
+            proc.exe.ends_with(&ps.name) || ps.exe.contains(&proc.name),
+            "{proc:?} {ps:?}"
+        );
+    }
+
+    #[test]
+    fn an_agent_host_is_known_by_name_executable_or_environment() {
+        let p = |name: &str, exe: &str, env: &[&str]| Process {
+            parent: 1,
+            name: name.into(),
+            exe: exe.into(),
+            env: env.iter().map(|e| e.to_string()).collect(),
+        };
+        assert!(p("claude", "", &[]).agent().is_some());
+        assert!(
+            p(
+                "node",
+                "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js",
+                &[]
+            )
+            .agent()
+            .is_some()
+        );
+        assert!(
+            p("bash", "/bin/bash", &["PATH", "CODEX_THREAD_ID"])
+                .agent()
+                .is_some()
+        );
+        assert!(p("bash", "/bin/bash", &["PATH", "HOME"]).agent().is_none());
     }
 }

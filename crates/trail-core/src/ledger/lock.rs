@@ -72,13 +72,21 @@ impl Holder {
     }
 }
 
+/// The machine's name from uname(2): one system call on every Unix (`/proc/sys/kernel/hostname`
+/// was Linux's alone, and three).
 fn hostname() -> String {
     static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HOST.get_or_init(|| {
-        std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-            .map(|s| s.trim().to_string())
-            .unwrap_or_else(|_| "unknown-host".into())
+        let name = rustix::system::uname()
+            .nodename()
+            .to_string_lossy()
+            .trim()
+            .to_string();
+        if name.is_empty() {
+            "unknown-host".into()
+        } else {
+            name
+        }
     })
     .clone()
 }

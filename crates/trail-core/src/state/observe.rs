@@ -33,6 +33,18 @@ pub fn derive_with_progress(
     from: u64,
     session: Option<&str>,
 ) -> std::io::Result<(Observations, Progress)> {
+    let entries = entries(project_root, from, session)?;
+    let progress = progress_of(&entries);
+    Ok((from_entries(entries), progress))
+}
+
+/// The proof log's entries after byte `from` that belong to `session` (as [`derive()`] reads
+/// them), oldest first.
+pub fn entries(
+    project_root: &Path,
+    from: u64,
+    session: Option<&str>,
+) -> std::io::Result<Vec<Entry>> {
     let path = proof::log_path(project_root);
     let mut text = String::new();
     // Not through a symlink, and never a FIFO (a hook must not block on it).
@@ -48,16 +60,14 @@ pub fn derive_with_progress(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    let entries: Vec<Entry> = text
+    Ok(text
         .lines()
         .filter_map(|l| serde_json::from_str::<Entry>(l).ok())
         .filter(|e| match (session, e.session_id.as_deref()) {
             (Some(s), Some(id)) => s == id,
             _ => true,
         })
-        .collect();
-    let progress = progress_of(&entries);
-    Ok((from_entries(entries), progress))
+        .collect())
 }
 
 /// §1 `progress`: when the last tool ran, a hash of the edits made (identical edits hash

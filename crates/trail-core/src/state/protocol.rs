@@ -398,6 +398,9 @@ pub struct Transition {
     pub warnings: Vec<String>,
     /// What the quality gate found (empty when it passed or did not run).
     pub issues: Vec<String>,
+    /// Into review: what the proof log must still show before done ([`proof_missing`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub proof_missing: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub junction: Option<Junction>,
 }
@@ -418,6 +421,7 @@ pub fn set_mode(
             changed: true,
             warnings: Vec::new(),
             issues: Vec::new(),
+            proof_missing: Vec::new(),
             junction: None,
         };
         if let Some(o) = objective.map(str::trim).filter(|o| !o.is_empty()) {
@@ -426,7 +430,7 @@ pub fn set_mode(
         match to {
             Mode::Plan => {}
             Mode::Active => to_active(state, &mut t)?,
-            Mode::Review => to_review(state, &mut t),
+            Mode::Review => to_review(store, state, &mut t)?,
             Mode::Done => to_done(store, state, from, now, &mut t)?,
         }
         if t.changed {
@@ -448,7 +452,10 @@ fn to_active(state: &State, t: &mut Transition) -> Result<(), StateError> {
     Ok(())
 }
 
-fn to_review(state: &State, t: &mut Transition) {
+/// Review should have finished work to verify (a warning when there is none), and asks for
+/// proof: what done would still miss, judged on the proof log as it is now.
+fn to_review(store: &Store, state: &mut State, t: &mut Transition) -> Result<(), StateError> {
+    refresh_observations(store, state)?;
     let done = state.plan.iter().any(|s| s.status_is("completed"));
     let touched = state
         .observations
@@ -458,6 +465,27 @@ fn to_review(state: &State, t: &mut Transition) {
         t.warnings
             .push("nothing to review yet: no completed steps, no files modified".into());
     }
+    t.proof_missing = missing(state);
+    Ok(())
+}
+
+/// §2 REVIEW ("encourage proof generation"): what the proof log must still show before done,
+/// on this session's observations read afresh: the quality gate's issues, and a test run (the
+/// gate does not ask for one, but a review that ran no test proved little). Empty when nothing
+/// is missing.
+pub fn proof_missing(store: &Store, state: &State) -> Result<Vec<String>, StateError> {
+    let mut state = state.clone();
+    refresh_observations(store, &mut state)?;
+    Ok(missing(&state))
+}
+
+/// [`proof_missing`] on observations already fresh.
+fn missing(state: &State) -> Vec<String> {
+    let mut missing = observe::quality_gate(state);
+    if !state.observations.as_ref().is_some_and(|o| o.tests_run) {
+        missing.push("No test run observed this session".into());
+    }
+    missing
 }
 
 /// Done comes after active or review, once the quality gate passes on fresh observations or a

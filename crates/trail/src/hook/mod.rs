@@ -22,6 +22,7 @@ mod report;
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
 mod session;
+mod timer;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;

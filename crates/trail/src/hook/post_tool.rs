@@ -1,17 +1,18 @@
 //! PostToolUse / PostToolUseFailure: one proof-log line per tool call, from the host's own
-//! report; and a pulse (LedgerPulse §8) after a failure, a state-changing command, or a tool
-//! that ran longer than two minutes (irreversible commands get theirs in PreToolUse, where the
-//! person's approval lets them through).
+//! report; and a pulse (LedgerPulse §8) after a failure, a state-changing tool (a file edit, a
+//! git command that moves history or branches), a tool that ran longer than two minutes, or ten
+//! minutes of work without one (`timer.rs`). Irreversible commands get theirs in PreToolUse,
+//! where the person's approval lets them through.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 use trail_core::host::render::Response;
-use trail_core::host::{Event, ToolInput};
+use trail_core::host::{Event, Tool, ToolInput};
 use trail_core::ledger::record::RecordType;
 use trail_core::proof;
 
-use super::{Cx, report};
+use super::{Cx, report, timer};
 
 /// A tool that runs longer than this is worth a pulse (§8: "~2 minutes").
 const LONG: Duration = Duration::from_secs(120);
@@ -39,6 +40,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
         None => event,
     };
     let Event::ToolFinished {
+        tool,
         input,
         ok,
         duration,
@@ -71,11 +73,22 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
         report::error(&e);
         return Response::Silent;
     }
-    if let Err(e) = proof::append(cx.root(), &entry) {
-        report::failed("cannot append to the proof log", &e);
-    }
-    // The pulse carries the redacted preview, never the raw input.
-    let what = format!("{} {}", entry.tool, one_line(&entry.input_preview, 160));
+    let previous = match proof::append(cx.root(), &entry) {
+        Ok(previous) => Some(previous),
+        Err(e) => {
+            report::failed("cannot append to the proof log", &e);
+            None
+        }
+    };
+    // The pulse carries the redacted preview, never the raw input; an edit is named by its files.
+    let what = match input.files() {
+        files if tool.edits_files() && !files.is_empty() => format!(
+            "{} {}",
+            entry.tool,
+            one_line(&redactor.redact(&files.join(", "), &mut found), 160)
+        ),
+        _ => format!("{} {}", entry.tool, one_line(&entry.input_preview, 160)),
+    };
     let mut facts = Vec::new();
     let mut tags = Vec::new();
     if !ok {
@@ -85,7 +98,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
             .unwrap_or_default();
         facts.push(format!("failed: {what}{why}"));
         tags.push("failure");
-    } else if let Some(kind) = consequential(input) {
+    } else if let Some(kind) = consequential(tool, input) {
         facts.push(format!("{kind}: {what}"));
         tags.push(kind);
     }
@@ -101,14 +114,20 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
             let _ = ledger.secret_store().store(&found);
         }
         cx.pulse(RecordType::Checkpoint, &facts, &[], &tags);
+    } else if previous.is_some_and(|p| timer::ticked(p, SystemTime::now())) {
+        timer::pulse_if_due(cx);
     }
     Response::Silent
 }
 
-/// Whether a successful shell command changed the repository's state. (An irreversible command
-/// only runs under a person's approval or dismissal, and PreToolUse writes that pulse; the gate
-/// is not run again here, which keeps the shell parser off this hook's path.)
-fn consequential(input: &ToolInput) -> Option<&'static str> {
+/// Whether a successful tool changed state: a file edit, or a shell command that changed the
+/// repository's history or branches. (An irreversible command only runs under a person's
+/// approval or dismissal, and PreToolUse writes that pulse; the gate is not run again here,
+/// which keeps the shell parser off this hook's path.)
+fn consequential(tool: &Tool, input: &ToolInput) -> Option<&'static str> {
+    if tool.edits_files() {
+        return Some("state-changing");
+    }
     let ToolInput::Bash {
         command: Some(command),
     } = input

@@ -8,19 +8,15 @@
 //! none of those explains the prompt; otherwise it is refused, saying why, and the person is
 //! pointed to `trail approve` in their own terminal.
 
-use std::time::{Duration, SystemTime};
-
 use trail_core::host::origin::{self, Delivered};
 use trail_core::host::render::Response;
 use trail_core::ledger::record::RecordType;
 use trail_core::state::grants::By;
-use trail_core::state::observe;
+use trail_core::state::{Mode, protocol};
 
 use super::Cx;
 use super::report::{self, Report};
 use crate::edge::{self, EdgeCmd, Outcome};
-
-const PULSE_EVERY: Duration = Duration::from_secs(600);
 
 /// Context sizes (tokens) where the attention budget changes band. The Lossless Ledger PRD's
 /// 5k/10k/15k were written for a working set, not for a whole Claude Code context (its system
@@ -69,7 +65,13 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     if let Some(n) = attention(cx) {
         notes.push(n);
     }
-    ten_minute_pulse(cx);
+    // An `/edge` command's own answer says what review lacks.
+    if edge::parse_prompt(prompt).is_none()
+        && let Some(n) = review_asks(cx)
+    {
+        notes.push(n);
+    }
+    super::timer::pulse_if_due(cx);
     if notes.is_empty() {
         Response::Silent
     } else {
@@ -172,6 +174,22 @@ fn refuse_edge(d: &Delivered) -> String {
     why
 }
 
+/// §2: review mode asks for proof, so in review every prompt names what done still lacks.
+fn review_asks(cx: &Cx<'_>) -> Option<String> {
+    let store = cx.store();
+    let l = store.load().ok()?;
+    if !l.exists || l.state.mode() != Some(Mode::Review) {
+        return None;
+    }
+    let missing = protocol::proof_missing(&store, &l.state).ok()?;
+    (!missing.is_empty()).then(|| {
+        format!(
+            "trail: review mode asks for proof. Still missing before /edge done: {}.",
+            missing.join("; ")
+        )
+    })
+}
+
 /// The attention budget: says something only when the band changes (and at red, every time).
 fn attention(cx: &Cx<'_>) -> Option<String> {
     let path = cx.envelope.transcript_path.as_ref()?;
@@ -192,44 +210,4 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     Some(format!(
         "trail: attention budget {name}: the context holds about {tokens} tokens; {what}"
     ))
-}
-
-/// A pulse when the stream has not moved for ten minutes while this session worked.
-fn ten_minute_pulse(cx: &Cx<'_>) {
-    let ledger = cx.ledger();
-    let age = std::fs::metadata(ledger.stream_path())
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok());
-    if age.is_some_and(|a| a < PULSE_EVERY) {
-        return;
-    }
-    let store = cx.store();
-    let (from, session) = match store.load() {
-        Ok(l) => (l.state.proof_offset(), l.state.session.and_then(|s| s.id)),
-        Err(_) => (0, None),
-    };
-    let session = cx.envelope.session_id.clone().or(session);
-    let Ok(o) = observe::derive(cx.root(), from, session.as_deref()) else {
-        return;
-    };
-    if o.total_tools() == 0 {
-        return;
-    }
-    let mut tools: Vec<String> = o
-        .tools_used
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    tools.sort();
-    let mut facts = vec![format!(
-        "ten minutes without a pulse; this session so far: {} tool calls ({}), tests run: {}",
-        o.total_tools(),
-        tools.join(", "),
-        if o.tests_run { "yes" } else { "no" }
-    )];
-    if !o.files_modified.is_empty() {
-        facts.push(format!("files modified: {}", o.files_text()));
-    }
-    cx.pulse(RecordType::Checkpoint, &facts, &[], &["timer"]);
 }

@@ -715,3 +715,39 @@ fn a_hook_waiting_for_the_stream_lock_tells_the_person() {
         serde_json::from_str(&env.ok(&["log", "--json", "--type", "alert"])).unwrap();
     assert!(!json.as_array().unwrap().is_empty(), "no alert record");
 }
+
+/// Issue 11, item 12: review mode behaved exactly like active. Now an edit in review runs, and
+/// the warning naming the proof done still lacks reaches the model through Claude Code.
+#[test]
+fn in_review_mode_an_edit_runs_and_the_missing_proof_reaches_the_model() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    env.ok(&["mode", "active", "fix the totals"]);
+    env.ok(&["mode", "review"]);
+    let file = env.cwd.join("review.md");
+    let (port, seen) = serve(vec![
+        tool_reply(
+            "r1",
+            "Write",
+            serde_json::json!({"file_path": file.to_str().unwrap(), "content": "totals reviewed\n"}),
+        ),
+        text_reply("reviewed"),
+    ]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: review it");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap_or_default(),
+        "totals reviewed\n",
+        "the edit did not run:\n{requests}"
+    );
+    let last = requests.rsplit("POST /v1/messages").next().unwrap_or("");
+    assert!(
+        last.contains("review mode is for verifying finished work")
+            && last.contains("No test run observed this session"),
+        "the warning did not reach the model:\n{last}"
+    );
+}
