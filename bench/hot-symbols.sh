@@ -24,6 +24,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/proj"
 git -C "$work/proj" init -q
 cd "$work/proj"
+# The hooks run in a home of their own; rustup and cargo keep finding the person's toolchain.
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
 cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
