@@ -18,12 +18,14 @@ list=bench/hot-symbols.txt
 # The linker needs the file to exist; the profiled names do not depend on the layout.
 [ -e "$list" ] || : > "$list"
 cargo dist
-bin="$PWD/target/x86_64-unknown-linux-gnu/release/trail"
+bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/proj"
 git -C "$work/proj" init -q
 cd "$work/proj"
+# trail runs in a fresh HOME; cargo and rustup keep finding theirs (the last step builds again).
+export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
 cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'

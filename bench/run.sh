@@ -19,4 +19,4 @@ else
   fi
   cargo dist
 fi
-exec target/x86_64-unknown-linux-gnu/release/trail-bench "${1:-all}" "${@:2}"
+exec "${CARGO_TARGET_DIR:-target}"/x86_64-unknown-linux-gnu/release/trail-bench "${1:-all}" "${@:2}"
