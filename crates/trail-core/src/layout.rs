@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! active_context.yaml                       the state view (Operator's Edge v4)
+//! NOTES.md                                  session continuity and decision log (Lossless Ledger)
 //! .proof/session_log.jsonl                  one line per tool call (append-only)
 //! .proof/archive.jsonl                      sessions archived in done mode
 //! .trail/config.toml                        project configuration
@@ -10,6 +11,7 @@
 //! .trail/MEMORY.md                          core memory
 //! .trail/memory/YYYY-MM-DD.md               daily memory
 //! .trail/memory/dreams/YYYY-MM-DD.md        dream diaries
+//! .trail/trajectory/YYYY-MM-DD.jsonl        the trajectory: one JSON object per line
 //! .trail/state/                             trail's own records (the agent may not write here):
 //!   grants.jsonl                            the signed grants journal
 //!   pending.json                            the signed pending junction
@@ -54,6 +56,10 @@ impl Layout {
         self.root.join(STATE_FILE)
     }
 
+    pub fn notes(&self) -> PathBuf {
+        self.root.join("NOTES.md")
+    }
+
     pub fn proof_dir(&self) -> PathBuf {
         self.root.join(".proof")
     }
@@ -88,6 +94,10 @@ impl Layout {
 
     pub fn dreams_dir(&self) -> PathBuf {
         self.memory_dir().join("dreams")
+    }
+
+    pub fn trajectory_dir(&self) -> PathBuf {
+        self.trail_dir().join("trajectory")
     }
 
     pub fn state_dir(&self) -> PathBuf {

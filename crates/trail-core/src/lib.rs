@@ -16,6 +16,7 @@
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
+//! - [`search`]: ranked search over the stream, the journals, memory and notes (and code).
 //! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
 //! - [`transcript`]: Claude Code session transcripts (the context tier).
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
@@ -34,6 +35,7 @@ pub mod ledger;
 pub mod llm;
 pub mod memory;
 pub mod proof;
+pub mod search;
 pub mod secrets;
 pub mod state;
 pub mod text;

@@ -21,6 +21,7 @@ mod ledger;
 mod prompt_origin;
 mod regression;
 mod safe_files;
+mod search;
 mod secrets;
 mod snapshots;
 mod state;
