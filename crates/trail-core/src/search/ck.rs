@@ -73,6 +73,7 @@ pub(crate) fn search(
         matchers: &[],
         filters: &req.filters,
         project_root: places.layout.root(),
+        index: None,
     };
     let mut hits = Vec::new();
     for line in lines {

@@ -11,10 +11,13 @@
 //!            the record's `ts`, or ${PROJECT_ROOT}/path:LINE
 //! ```
 //!
-//! There is no index. A search reads every byte once, at the speed of ripgrep reading the same
-//! file (scan.rs explains how; `bench/run.sh search` measures it), so there is nothing to keep
-//! in step with the journals, and a search sees every record the moment it is appended.
-//! `--semantic` and `--hybrid` hand the same files to `ck` when it is installed (ck.rs).
+//! Two ways to the same answer. The scan (scan.rs) reads every byte once, in blocks, with SIMD
+//! literal search, and reads records only around matches; it answers every query and sees a
+//! record the moment it is appended. The search cache (index.rs) holds an inverted index of
+//! the stream's settled parts and answers most word queries without reading them; it is only a
+//! cache — delete it and nothing is lost, a part that does not check out is rebuilt — and a
+//! test holds its answers equal to the scan's. `bench/run.sh search` measures both against
+//! ripgrep. `--semantic` and `--hybrid` hand the same files to `ck` when it is installed (ck.rs).
 //!
 //! Everything a hit shows is redacted with the redactor the caller passes (the CLI's, which
 //! includes the person's own rules). A search writes nothing, except a trajectory `pivot` when
@@ -30,6 +33,7 @@
 //!     stream_dir: "/home/me/.ledger/stream".into(),
 //!     layout: Layout::new("/home/me/project"),
 //!     project_name: "project".into(),
+//!     cache: None,
 //! };
 //! let request = Request::new("staging port", Mode::Lexical);
 //! let results = search(&places, &request, Redactor::builtin())?;
@@ -41,6 +45,7 @@
 
 pub mod ck;
 mod doc;
+mod index;
 mod pivot;
 pub mod query;
 mod rank;
@@ -55,6 +60,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+pub use index::Cache;
 pub use pivot::{PIVOT_AFTER, log_pivot};
 pub use query::{Query, QueryError};
 pub use sources::Source;
@@ -84,6 +90,8 @@ pub struct Places {
     pub layout: Layout,
     /// The project's name in the stream's `focus` (its directory's name).
     pub project_name: String,
+    /// The search cache (index.rs), if one is kept.
+    pub cache: Option<Cache>,
 }
 
 /// How to search.
@@ -126,27 +134,37 @@ pub struct Filters {
 }
 
 impl Filters {
-    /// Whether a document of `source` that says `meta` about itself passes. A document that
-    /// does not tell its time fails a time filter.
+    /// Whether a document of `source` that says `meta` about itself passes.
     fn admits(&self, source: Source, meta: &Meta) -> bool {
-        if self.since.is_some_and(|s| meta.time.is_none_or(|t| t < s))
-            || self.until.is_some_and(|u| meta.time.is_none_or(|t| t >= u))
+        self.admits_with(source, meta.time, meta.kind.as_deref(), |p| {
+            meta.proj.iter().any(|x| x == p)
+        })
+    }
+
+    /// [`Filters::admits`] for a document that tells its projects through `has_proj`. A document
+    /// that does not tell its time fails a time filter.
+    fn admits_with(
+        &self,
+        source: Source,
+        time: Option<Ts>,
+        kind: Option<&str>,
+        has_proj: impl Fn(&str) -> bool,
+    ) -> bool {
+        if self.since.is_some_and(|s| time.is_none_or(|t| t < s))
+            || self.until.is_some_and(|u| time.is_none_or(|t| t >= u))
         {
             return false;
         }
         if !self.types.is_empty()
             && !self.types.iter().any(|t| {
                 t.eq_ignore_ascii_case(source.as_str())
-                    || meta
-                        .kind
-                        .as_deref()
-                        .is_some_and(|k| t.eq_ignore_ascii_case(k))
+                    || kind.is_some_and(|k| t.eq_ignore_ascii_case(k))
             })
         {
             return false;
         }
         match (&self.proj, source) {
-            (Some(p), Source::Stream) => meta.proj.contains(p),
+            (Some(p), Source::Stream) => has_proj(p),
             _ => true,
         }
     }
@@ -270,12 +288,23 @@ pub fn search(places: &Places, req: &Request, redactor: &Redactor) -> Result<Res
         _ => (Query::lexical(&req.query)?, Mode::Lexical),
     };
     let files = sources::list(places, &req.filters, req.code);
+    let keys = index::key_ranges(&query);
     let scan = Scan {
         matchers: query.matchers(),
         filters: &req.filters,
         project_root: places.layout.root(),
+        index: places.cache.as_ref().zip(keys.as_deref()),
     };
     let (tally, opened) = scan::scan_all(&scan, &files);
+    if let Some(cache) = &places.cache {
+        // Every segment's, whether this search read the stream or not.
+        let live: Vec<(u64, u64)> = places
+            .segments
+            .iter()
+            .filter_map(|p| crate::fsutil::identity(p).ok())
+            .collect();
+        index::sweep(cache, &live);
+    }
     let hits = rank::top(&tally, req.limit)
         .into_iter()
         .filter_map(|(i, s)| {
@@ -323,17 +352,17 @@ impl Shown<'_> {
         };
         // The document, and around a line the text its redaction must see.
         let (from, to) = match c.source {
-            Source::Stream => (c.start, c.end.min(c.start + MAX_DOC)),
+            Source::Stream => (c.start, c.end().min(c.start + MAX_DOC)),
             _ => (
                 c.start.saturating_sub(CONTEXT),
-                c.end.min(c.start + MAX_DOC) + CONTEXT,
+                c.end().min(c.start + MAX_DOC) + CONTEXT,
             ),
         };
         let to = to.min(crate::fsutil::size_of(file)?);
         let mut bytes = vec![0; usize::try_from(to.saturating_sub(from)).unwrap_or(0)];
         file.read_exact_at(&mut bytes, from)?;
         let at = usize::try_from(c.start - from).unwrap_or(0);
-        let doc_end = usize::try_from(c.end.min(to) - from).unwrap_or(bytes.len());
+        let doc_end = usize::try_from(c.end().min(to) - from).unwrap_or(bytes.len());
         let document = &bytes[at.min(doc_end)..doc_end];
         let matchers = self.scan.matchers;
         let (meta, line, id) = match c.source {
@@ -348,7 +377,7 @@ impl Shown<'_> {
                 let meta = match source {
                     Source::Proof | Source::Trajectory => doc::json_line(document, source),
                     _ => Meta {
-                        time: c.time,
+                        time: c.time(),
                         kind: sf.kind.map(std::borrow::Cow::Borrowed),
                         proj: Vec::new(),
                     },

@@ -5,6 +5,7 @@
 //! of code and should not lose to it for that alone.
 
 use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 use super::scan::{Cand, Tally};
 
@@ -28,40 +29,76 @@ pub(crate) fn top(tally: &Tally, limit: usize) -> Vec<(usize, f64)> {
         .iter()
         .map(|&(bytes, docs)| (bytes as f64 / docs.max(1) as f64).max(1.0))
         .collect();
-    let mut scored: Vec<(usize, f64)> = tally
-        .cands
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let norm = K1 * (1.0 - B + B * (c.end - c.start) as f64 / avgdl[c.source.index()]);
-            let score = tally
-                .tf_of(i)
-                .iter()
-                .zip(&idf)
-                .map(|(&tf, idf)| {
-                    let tf = f64::from(tf);
-                    idf * tf * (K1 + 1.0) / (tf + norm)
-                })
-                .sum();
-            (i, score)
-        })
-        .collect();
-    let order = |a: &(usize, f64), b: &(usize, f64)| {
-        b.1.total_cmp(&a.1)
-            .then_with(|| newer(&tally.cands[a.0], &tally.cands[b.0]))
+    let score = |i: usize, c: &Cand| -> f64 {
+        let norm = K1 * (1.0 - B + B * (c.end() - c.start) as f64 / avgdl[c.source.index()]);
+        tally
+            .tf_of(i)
+            .iter()
+            .zip(&idf)
+            .map(|(&tf, idf)| {
+                let tf = f64::from(tf);
+                idf * tf * (K1 + 1.0) / (tf + norm)
+            })
+            .sum()
     };
-    if scored.len() > limit && limit > 0 {
-        scored.select_nth_unstable_by(limit - 1, order);
+    // The best `limit` so far, the worst of them on top: one pass, no list of every score.
+    let mut best: BinaryHeap<Ranked<'_>> = BinaryHeap::with_capacity(limit.min(1 << 16) + 1);
+    if limit == 0 {
+        return Vec::new();
     }
-    scored.truncate(limit);
-    scored.sort_by(order);
-    scored
+    for (i, c) in tally.cands.iter().enumerate() {
+        let r = Ranked {
+            index: i,
+            score: score(i, c),
+            cand: c,
+        };
+        if best.len() < limit {
+            best.push(r);
+        } else if best.peek().is_some_and(|worst| r < *worst) {
+            best.pop();
+            best.push(r);
+        }
+    }
+    best.into_sorted_vec()
+        .into_iter()
+        .map(|r| (r.index, r.score))
+        .collect()
 }
+
+/// A scored candidate, ordered best first: by score, then the newest.
+struct Ranked<'a> {
+    index: usize,
+    score: f64,
+    cand: &'a Cand,
+}
+
+impl Ord for Ranked<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then_with(|| newer(self.cand, other.cand))
+    }
+}
+
+impl PartialOrd for Ranked<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked<'_> {}
 
 /// Recency, newest first: by time, then (for equal or unknown times) later in its file first.
 fn newer(a: &Cand, b: &Cand) -> Ordering {
-    b.time
-        .cmp(&a.time)
+    b.time()
+        .cmp(&a.time())
         .then(b.file.cmp(&a.file))
         .then(b.start.cmp(&a.start))
 }
@@ -82,14 +119,15 @@ mod tests {
         };
         t.lengths[Source::Stream.index()] = (100 * 1000, 100);
         for (i, &(len, tf, time)) in docs.iter().enumerate() {
-            t.cands.push(Cand {
-                file: 0,
-                source: Source::Stream,
-                start: i as u64 * 10_000,
-                end: i as u64 * 10_000 + len,
-                line: 0,
-                time: Some(Ts::from_micros(time)),
-            });
+            let start = i as u64 * 10_000;
+            let span = start..start + len;
+            t.cands.push(Cand::new(
+                0,
+                Source::Stream,
+                span,
+                0,
+                Some(Ts::from_micros(time)),
+            ));
             t.tf.push(tf);
         }
         t

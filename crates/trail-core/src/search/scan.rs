@@ -16,9 +16,9 @@ use std::io;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 
-use regex::bytes::Regex;
-
 use super::doc::{self, Meta};
+use super::index::{self, Cache};
+use super::query::Matcher;
 use super::sources::{Source, SourceFile};
 use super::{Filters, Skipped};
 use crate::ledger::frame;
@@ -34,18 +34,42 @@ const MAX_LINE: usize = 4 << 20;
 /// A stream segment at least this large is scanned by several threads.
 const PARALLEL_BYTES: u64 = 8 << 20;
 
-/// A document that contains at least one term and passed the filters.
+/// A document that contains at least one term and passed the filters. Kept small: a word in
+/// every record makes every record one.
 #[derive(Clone, Debug)]
 pub(crate) struct Cand {
+    /// Where the document starts in its file.
+    pub start: u64,
+    /// Microseconds; `i64::MIN` when the document does not tell.
+    time: i64,
+    len: u32,
+    /// 1-based line of a line document; 0 for a record.
+    pub line: u32,
     /// Index into the list of files searched.
     pub file: u32,
     pub source: Source,
-    /// The document's bytes in its file.
-    pub start: u64,
-    pub end: u64,
-    /// 1-based line of a line document; 0 for a record.
-    pub line: u32,
-    pub time: Option<Ts>,
+}
+
+impl Cand {
+    pub fn new(file: u32, source: Source, span: Range<u64>, line: u32, time: Option<Ts>) -> Cand {
+        Cand {
+            start: span.start,
+            time: time.map_or(i64::MIN, Ts::as_micros),
+            // A longer document is shown and measured by its first 4 GiB.
+            len: u32::try_from(span.end - span.start).unwrap_or(u32::MAX),
+            line,
+            file,
+            source,
+        }
+    }
+
+    pub fn end(&self) -> u64 {
+        self.start + u64::from(self.len)
+    }
+
+    pub fn time(&self) -> Option<Ts> {
+        (self.time != i64::MIN).then_some(Ts::from_micros(self.time))
+    }
 }
 
 /// What the scan found, and what ranking needs to know about everything else.
@@ -67,7 +91,7 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    fn new(terms: usize) -> Tally {
+    pub(crate) fn new(terms: usize) -> Tally {
         Tally {
             terms,
             df: vec![0; terms],
@@ -92,14 +116,14 @@ impl Tally {
         &self.tf[cand * self.terms..(cand + 1) * self.terms]
     }
 
-    fn count(&mut self, source: Source, bytes: u64, docs: u64) {
+    pub(crate) fn count(&mut self, source: Source, bytes: u64, docs: u64) {
         self.docs += docs;
         let l = &mut self.lengths[source.index()];
         l.0 += bytes;
         l.1 += docs;
     }
 
-    fn push(&mut self, cand: Cand, tf: &[u32]) {
+    pub(crate) fn push(&mut self, cand: Cand, tf: &[u32]) {
         for (df, &n) in self.df.iter_mut().zip(tf) {
             *df += u64::from(n > 0);
         }
@@ -127,9 +151,11 @@ impl Tally {
 
 /// What every part of the scan needs.
 pub(crate) struct Scan<'a> {
-    pub matchers: &'a [Regex],
+    pub matchers: &'a [Matcher],
     pub filters: &'a Filters,
     pub project_root: &'a std::path::Path,
+    /// The search cache, and the keys of the query's terms, when the index can answer them.
+    pub index: Option<(&'a Cache, &'a [(u128, u128)])>,
 }
 
 /// Scan every file; `opened[i]` keeps the stream segments open, so hits are read from the
@@ -178,6 +204,9 @@ pub(crate) fn open(scan: &Scan<'_>, sf: &SourceFile) -> io::Result<Option<File>>
 
 /// One stream segment, split among threads when it is large.
 fn scan_segment(scan: &Scan<'_>, file: &File, index: u32, tally: &mut Tally) -> io::Result<()> {
+    if let Some((cache, keys)) = scan.index {
+        return index::search_segment(cache, scan, keys, file, index, tally);
+    }
     let len = crate::fsutil::size_of(file)?;
     // Twice the kernel's read-ahead: the whole file is read in order.
     let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::Sequential);
@@ -216,7 +245,7 @@ fn scan_segment(scan: &Scan<'_>, file: &File, index: u32, tally: &mut Tally) -> 
 }
 
 /// The records of `file` that start in `range` (a record straddling its end is read whole).
-fn scan_records(
+pub(crate) fn scan_records(
     scan: &Scan<'_>,
     file: &File,
     index: u32,
@@ -224,9 +253,30 @@ fn scan_records(
     len: u64,
     tally: &mut Tally,
 ) -> io::Result<()> {
+    let mut work = Work::default();
+    walk_records(file, range, len, |buf, base| {
+        let block = RecordBlock {
+            buf,
+            base,
+            file: index,
+        };
+        records_in(scan, &mut work, &block, tally);
+    })?;
+    Ok(())
+}
+
+/// Hand `each` the records of `file` that start in `range`, a block at a time: `each(buf, base)`
+/// gets whole records, `buf` beginning at one, `base` its offset in the file. Returns where the
+/// range's records end when a record starts at or past its end, `None` when the file ends first
+/// (the last record may still grow).
+pub(crate) fn walk_records(
+    file: &File,
+    range: Range<u64>,
+    len: u64,
+    mut each: impl FnMut(&[u8], u64),
+) -> io::Result<Option<u64>> {
     // From one byte early, so a record starting exactly at `range.start` is seen to begin a line.
     let mut blocks = Blocks::new(file, range.start.saturating_sub(1), len);
-    let mut work = Work::default();
     // Whether the buffer begins at a record start of ours.
     let mut synced = false;
     loop {
@@ -240,7 +290,7 @@ fn scan_records(
                     blocks.consume(s);
                     synced = true;
                 }
-                None if at_end => return Ok(()),
+                None if at_end => return Ok(None),
                 // No record starts here (garbage, or inside a huge record): keep only the last
                 // line, which may be the beginning of one.
                 None => {
@@ -252,31 +302,26 @@ fn scan_records(
             continue;
         }
         if base >= range.end {
-            return Ok(());
+            return Ok(Some(base));
         }
         // Where our records in this buffer end, and whether that ends the range: at the first
         // record start at or past the range's end, at the end of the file (its blank reserve
         // left out), or at the last start held (that record may go on in the next block).
         let past = usize::try_from(range.end - base).unwrap_or(usize::MAX);
         let (end, done) = match (past < buf.len()).then(|| first_start(buf, past)).flatten() {
-            Some(s) => (s, true),
-            None if at_end => (trim_end(buf), true),
+            Some(s) => (s, Some(Some(base + s as u64))),
+            None if at_end => (trim_end(buf), Some(None)),
             None => match last_start(buf) {
-                Some(s) => (s, false),
+                Some(s) => (s, None),
                 // One record fills the buffer: read on.
                 None => continue,
             },
         };
         if end > 0 {
-            let block = RecordBlock {
-                buf: &buf[..end],
-                base,
-                file: index,
-            };
-            records_in(scan, &mut work, &block, tally);
+            each(&buf[..end], base);
         }
-        if done {
-            return Ok(());
+        if let Some(closed) = done {
+            return Ok(closed);
         }
         blocks.consume(end);
     }
@@ -316,6 +361,8 @@ struct Work {
     /// (position, term) of every match in the block.
     hits: Vec<(usize, usize)>,
     tf: Vec<u32>,
+    /// The block lower-cased, for terms that fold case.
+    lower: Vec<u8>,
 }
 
 /// Whole records of a block: `buf` begins at a record start and ends where the last one does.
@@ -336,8 +383,11 @@ fn records_in(scan: &Scan<'_>, work: &mut Work, block: &RecordBlock<'_>, tally: 
     let RecordBlock { buf, base, file } = *block;
     let terms = scan.matchers.len();
     work.hits.clear();
-    for (t, re) in scan.matchers.iter().enumerate() {
-        each_match(re, buf, |at| work.hits.push((at, t)));
+    lower_into(scan.matchers, buf, &mut work.lower);
+    for (t, m) in scan.matchers.iter().enumerate() {
+        m.each_end(buf, &work.lower, |end| {
+            work.hits.push((end.saturating_sub(1), t))
+        });
     }
     if work.hits.is_empty() {
         tally.uncounted[Source::Stream.index()] += buf.len() as u64;
@@ -370,30 +420,18 @@ fn records_in(scan: &Scan<'_>, work: &mut Work, block: &RecordBlock<'_>, tally: 
         if !scan.filters.admits(Source::Stream, &meta) {
             continue;
         }
-        let cand = Cand {
-            file,
-            source: Source::Stream,
-            start: base + start as u64,
-            end: base + doc_end as u64,
-            line: 0,
-            time: meta.time,
-        };
+        let span = base + start as u64..base + doc_end as u64;
+        let cand = Cand::new(file, Source::Stream, span, 0, meta.time);
         tally.push(cand, &work.tf);
     }
 }
 
-/// Call `f` with the end of every match of `re` in `hay`. Ends are enough to place a match in
-/// its document, and the engine finds them in one forward pass; a match's start would need a
-/// second, backward one.
-fn each_match(re: &Regex, hay: &[u8], mut f: impl FnMut(usize)) {
-    let mut at = 0;
-    while at <= hay.len() {
-        let Some(end) = re.shortest_match_at(hay, at) else {
-            break;
-        };
-        f(end.saturating_sub(1));
-        // A match may be empty (`\b` alone): step past it.
-        at = if end > at { end } else { end + 1 };
+/// `buf` lower-cased into `lower`, when a matcher searches that way.
+fn lower_into(matchers: &[Matcher], buf: &[u8], lower: &mut Vec<u8>) {
+    lower.clear();
+    if matchers.iter().any(Matcher::folds) {
+        // A plain loop: it vectorises.
+        lower.extend(buf.iter().map(u8::to_ascii_lowercase));
     }
 }
 
@@ -465,10 +503,13 @@ impl LineDocs<'_, '_> {
         tally.count(self.sf.source, region.len() as u64, u64::from(lines));
         // (line start, term) for every match, then grouped by line.
         let mut hits: Vec<(usize, usize)> = Vec::new();
-        for (t, re) in self.scan.matchers.iter().enumerate() {
+        let mut lower = Vec::new();
+        lower_into(self.scan.matchers, region, &mut lower);
+        for (t, m) in self.scan.matchers.iter().enumerate() {
             let mut line_end = 0;
             let mut line_start = 0;
-            each_match(re, region, |at| {
+            m.each_end(region, &lower, |end| {
+                let at = end.saturating_sub(1);
                 if at >= line_end {
                     line_start = memchr::memrchr(b'\n', &region[..at]).map_or(0, |i| i + 1);
                     line_end =
@@ -501,14 +542,8 @@ impl LineDocs<'_, '_> {
             if self.json && !self.scan.filters.admits(self.sf.source, meta) {
                 continue;
             }
-            let cand = Cand {
-                file: self.index,
-                source: self.sf.source,
-                start: base + start as u64,
-                end: base + end as u64,
-                line,
-                time: meta.time,
-            };
+            let span = base + start as u64..base + end as u64;
+            let cand = Cand::new(self.index, self.sf.source, span, line, meta.time);
             tally.push(cand, &tf);
         }
     }

@@ -5,9 +5,9 @@
 //! its surroundings (`-----BEGIN … PRIVATE KEY-----`) make it a secret. So the surroundings are
 //! redacted first, and anything they reveal as a secret is hidden in the line too.
 
-use regex::bytes::Regex;
 use serde_json::Value;
 
+use super::query::Matcher;
 use crate::secrets::Redactor;
 
 /// Characters of a snippet, at most.
@@ -26,7 +26,7 @@ const FRAMING: [&str; 8] = [
 ];
 
 /// The best line of `doc` and its index among the document's lines.
-pub(crate) fn best_line<'d>(doc: &'d [u8], matchers: &[Regex]) -> (usize, &'d [u8]) {
+pub(crate) fn best_line<'d>(doc: &'d [u8], matchers: &[Matcher]) -> (usize, &'d [u8]) {
     // Most distinct terms, then most matches, then a content line over framing; the first of
     // equals (`max_by_key` keeps the last, hence the reversed index).
     doc.split(|&b| b == b'\n')
@@ -47,7 +47,7 @@ pub(crate) fn best_line<'d>(doc: &'d [u8], matchers: &[Regex]) -> (usize, &'d [u
 pub(crate) fn render(
     line: &[u8],
     context: &[u8],
-    matchers: &[Regex],
+    matchers: &[Matcher],
     redactor: &Redactor,
 ) -> String {
     finish(
@@ -62,7 +62,7 @@ pub(crate) fn render(
 pub(crate) fn render_json(
     line: &[u8],
     context: &[u8],
-    matchers: &[Regex],
+    matchers: &[Matcher],
     redactor: &Redactor,
 ) -> String {
     let field = match serde_json::from_slice::<Value>(line) {
@@ -86,14 +86,14 @@ pub(crate) fn render_json(
 }
 
 /// (distinct terms, matches) of `text`.
-fn matched(text: &[u8], matchers: &[Regex]) -> (usize, usize) {
+fn matched(text: &[u8], matchers: &[Matcher]) -> (usize, usize) {
     matchers.iter().fold((0, 0), |(d, t), re| {
-        let n = re.find_iter(text).count();
+        let n = re.regex().find_iter(text).count();
         (d + usize::from(n > 0), t + n)
     })
 }
 
-fn finish(text: &str, context: &[u8], matchers: &[Regex], redactor: &Redactor) -> String {
+fn finish(text: &str, context: &[u8], matchers: &[Matcher], redactor: &Redactor) -> String {
     let text = redact(text, &String::from_utf8_lossy(context), redactor);
     let flat: String = text
         .chars()
@@ -104,7 +104,7 @@ fn finish(text: &str, context: &[u8], matchers: &[Regex], redactor: &Redactor) -
         .join(" ");
     let first = matchers
         .iter()
-        .filter_map(|re| re.find(flat.as_bytes()).map(|m| m.start()))
+        .filter_map(|re| re.regex().find(flat.as_bytes()).map(|m| m.start()))
         .min()
         .unwrap_or(0);
     window(&flat, first)
@@ -181,7 +181,7 @@ mod tests {
     use super::*;
     use crate::search::query::Query;
 
-    fn q(s: &str) -> Vec<Regex> {
+    fn q(s: &str) -> Vec<Matcher> {
         Query::lexical(s).unwrap().matchers().to_vec()
     }
 

@@ -18,6 +18,9 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         stream_dir: ctx.ledger.stream_dir(),
         layout: Layout::new(&root),
         project_name: crate::hook::project_name(&root),
+        cache: Some(search::Cache::new(
+            ctx.ledger.root().join("cache").join("search"),
+        )),
     };
     let request = request(args)?;
     let redactor = ctx.ledger.redactor()?;

@@ -456,3 +456,64 @@ fn semantic_search_uses_ck_when_it_is_there_and_says_so_when_not() {
     assert_eq!(hits[0]["score"], 0.87);
     assert_eq!(hits[0]["snippet"], "meaning found");
 }
+
+/// A stream of `mb` megabytes written straight to the file (as `trail-bench gen` does): every
+/// record mentions `backlog`, one in a thousand `quokka`.
+fn big_stream(env: &TestEnv, mb: usize) -> i64 {
+    use trail_core::ledger::frame;
+    use trail_core::ledger::record::{Focus, Intent, Record, RecordType};
+    use trail_core::time::Ts;
+    let mut bytes = Vec::with_capacity(mb << 20);
+    let mut i = 0i64;
+    while bytes.len() < mb << 20 {
+        let mut r = Record::new(
+            RecordType::Pulse,
+            Ts::from_micros(1_790_000_000_000_000 + i),
+        );
+        r.focus = vec![Focus {
+            proj: "project".into(),
+            topic: "search".into(),
+        }];
+        let word = if i % 1000 == 7 { "quokka" } else { "wombat" };
+        r.intent = Some(Intent {
+            primary: "continue".into(),
+            summary: format!("step {i}: the backlog of {word} work, item by item, with notes"),
+        });
+        bytes.extend(frame::encode(&r).0);
+        i += 1;
+    }
+    std::fs::create_dir_all(env.stream().parent().unwrap()).unwrap();
+    std::fs::write(env.stream(), bytes).unwrap();
+    i
+}
+
+#[test]
+fn the_search_cache_is_only_a_cache() {
+    let env = TestEnv::new();
+    let records = big_stream(&env, 17);
+    let cache = env.trail_home.join("cache/search");
+    let answers = |env: &TestEnv| -> Vec<Value> {
+        ["backlog", "quokka", "step 12345"]
+            .iter()
+            .map(|q| search(env, &[q, "--limit", "5"]))
+            .collect()
+    };
+    // The first search builds the cache for the two complete 8 MiB windows; the rest of the
+    // stream is scanned.
+    let first = answers(&env);
+    assert_eq!(first[0]["total"], records);
+    assert_eq!(first[1]["total"], (records - 7).div_euclid(1000) + 1);
+    let parts = files_under(&cache);
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    assert_eq!(answers(&env), first, "read from the cache");
+    // Deleted, damaged: the same answers, and the cache is whole again.
+    std::fs::remove_dir_all(&cache).unwrap();
+    assert_eq!(answers(&env), first);
+    std::fs::write(&parts[0], b"garbage").unwrap();
+    assert_eq!(answers(&env), first);
+    assert!(std::fs::metadata(&parts[0]).unwrap().len() > 1000);
+    // What the cache answers is what a scan answers: a regex query never uses it.
+    let scanned = search(&env, &["\\bquokka", "--regex", "--limit", "5"]);
+    assert_eq!(scanned["total"], first[1]["total"]);
+    assert_eq!(ids(&scanned), ids(&first[1]));
+}
