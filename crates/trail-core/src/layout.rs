@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! active_context.yaml                       the state view (Operator's Edge v4)
+//! NOTES.md                                  session continuity and decision log (Lossless Ledger)
 //! .proof/session_log.jsonl                  one line per tool call (append-only)
 //! .proof/archive.jsonl                      sessions archived in done mode
 //! .trail/config.toml                        project configuration
@@ -57,6 +58,10 @@ impl Layout {
 
     pub fn state_view(&self) -> PathBuf {
         self.root.join(STATE_FILE)
+    }
+
+    pub fn notes(&self) -> PathBuf {
+        self.root.join("NOTES.md")
     }
 
     pub fn proof_dir(&self) -> PathBuf {

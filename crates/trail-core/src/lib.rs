@@ -19,6 +19,7 @@
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
+//! - [`search`]: ranked search over the stream, the journals, memory and notes (and code).
 //! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
 //! - [`transcript`], [`rollout`]: Claude Code transcripts and Codex rollouts (the context
 //!   tier), read as one through [`conversation`].
@@ -55,6 +56,7 @@ pub mod memory;
 pub mod project;
 pub mod proof;
 pub mod rollout;
+pub mod search;
 pub mod secrets;
 pub mod state;
 pub mod text;

@@ -74,6 +74,67 @@ impl Ts {
         Err(TsError::Syntax(t.to_string()))
     }
 
+    /// Read exactly the form trail writes (`2026-11-26T03:34:39.525123Z`, what [`Ts`] displays)
+    /// without a general parser: a search reads the time of every record that matches, and
+    /// [`Ts::parse_strict`] costs ten times as much. Anything else, even a valid timestamp in
+    /// another shape, is `None` (ask `parse_strict`).
+    pub fn parse_canonical(b: &[u8]) -> Option<Ts> {
+        if b.len() != 27 || b[26] != b'Z' {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| -> Option<i64> {
+            b[r].iter().try_fold(0i64, |n, &c| {
+                c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+            })
+        };
+        for (i, sep) in [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+        ] {
+            if b[i] != sep {
+                return None;
+            }
+        }
+        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (h, mi, s, us) = (num(11..13)?, num(14..16)?, num(17..19)?, num(20..26)?);
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let month_days = [
+            31,
+            if leap { 29 } else { 28 },
+            31,
+            30,
+            31,
+            30,
+            31,
+            31,
+            30,
+            31,
+            30,
+            31,
+        ];
+        if !(1..=12).contains(&mo) || d < 1 || d > month_days[(mo - 1) as usize] {
+            return None;
+        }
+        if h > 23 || mi > 59 || s > 59 {
+            return None;
+        }
+        // Howard Hinnant's days_from_civil, the inverse of `civil`.
+        let y = if mo <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let mp = (mo + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        Some(Ts(
+            ((days * 86_400 + h * 3600 + mi * 60 + s) * 1_000_000) + us
+        ))
+    }
+
     /// `YYYYMMDD-HHMMSS.mmmZ`, the spec's archive file stamp.
     pub fn file_stamp(self) -> String {
         let (y, mo, d, h, mi, s, us) = self.civil();
@@ -228,6 +289,21 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn the_canonical_reader_refuses_every_other_shape() {
+        for bad in [
+            "2026-11-26T03:34:39.525Z",
+            "2026-11-26T03:34:39.525123+00:00",
+            "2026-02-30T03:34:39.525123Z",
+            "2026-11-26T24:00:00.000000Z",
+            "2026-11-26 03:34:39.525123Z",
+            "2026-1a-26T03:34:39.525123Z",
+        ] {
+            assert_eq!(Ts::parse_canonical(bad.as_bytes()), None, "{bad}");
+        }
+        assert!(Ts::parse_canonical(b"2024-02-29T23:59:59.999999Z").is_some());
+    }
+
     proptest! {
         #[test]
         fn display_matches_jiff_and_round_trips(us in -62_135_596_800_000_000i64..253_402_300_799_999_999i64) {
@@ -238,6 +314,12 @@ mod tests {
             let jiff = jiff::Timestamp::from_microsecond(us).unwrap();
             prop_assert_eq!(jiff.as_microsecond(), us);
             prop_assert_eq!(&s[..19], &jiff.to_string()[..19]);
+        }
+
+        #[test]
+        fn the_canonical_reader_agrees_with_the_strict_one(us in 0i64..253_402_300_799_999_999i64) {
+            let s = Ts::from_micros(us).to_string();
+            prop_assert_eq!(Ts::parse_canonical(s.as_bytes()), Some(Ts::parse_strict(&s).unwrap()));
         }
     }
 }

@@ -54,6 +54,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search the stream, the proof log, the trajectory, NOTES.md and memory (--code: the project
+    /// tree too); ranked hits with an id to retrieve each by.
+    Search(SearchArgs),
     /// Search core and daily memory; every hit with its source.
     Recall {
         query: String,
@@ -210,6 +213,48 @@ pub struct LogArgs {
     /// Print the number of records (all segments) instead.
     #[arg(long)]
     pub count: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Words match at a word start (`test` finds `tests`, not `latest`); a word \
+                        in lower case matches any case, one with a capital matches exactly. \
+                        Hits are ranked by BM25, the newest first among equals. Ids: a record's \
+                        ts, or ${PROJECT_ROOT}/path:LINE."
+)]
+pub struct SearchArgs {
+    /// Words to find, "a phrase" (quoted inside the argument), or with --regex one regex.
+    pub query: String,
+    /// The query is one regex (Rust syntax, case-sensitive unless it says `(?i)`).
+    #[arg(long, conflicts_with_all = ["semantic", "hybrid"])]
+    pub regex: bool,
+    /// Search by meaning through ck (github.com/BeaconBay/ck); without ck, lexical, and says so.
+    #[arg(long, conflicts_with = "hybrid")]
+    pub semantic: bool,
+    /// ck's fusion of meaning and keywords; without ck, lexical, and says so.
+    #[arg(long)]
+    pub hybrid: bool,
+    /// Search the project tree too, as ripgrep does (.gitignore respected, hidden files not).
+    #[arg(long)]
+    pub code: bool,
+    /// Only hits at or after this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub since: Option<String>,
+    /// Only hits before this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub until: Option<String>,
+    /// Only this source (stream, proof, trajectory, notes, memory, code) or kind (a record type,
+    /// a trajectory phase, a tool, daily, core). Repeat or separate with commas.
+    #[arg(long = "type", value_name = "T", value_delimiter = ',')]
+    pub kind: Vec<String>,
+    /// Only records focused on this project (its files are searched only if it is this one).
+    #[arg(long, value_name = "P")]
+    pub proj: Option<String>,
+    /// Show at most N hits (the total counts them all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
     #[arg(long)]
     pub json: bool,
 }

@@ -193,6 +193,17 @@ impl From<ConfigError> for CliError {
     }
 }
 
+impl From<trail_core::search::SearchError> for CliError {
+    fn from(e: trail_core::search::SearchError) -> CliError {
+        use trail_core::search::SearchError;
+        match e {
+            SearchError::Query(q) => CliError::usage(q.to_string()),
+            SearchError::Ck(_) => CliError::failed(e.to_string())
+                .with_hint("run the same search without --semantic or --hybrid"),
+        }
+    }
+}
+
 impl From<trail_core::llm::LlmError> for CliError {
     fn from(e: trail_core::llm::LlmError) -> CliError {
         let hint = llm_hint(&e);

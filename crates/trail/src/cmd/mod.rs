@@ -15,6 +15,7 @@ mod pulse;
 mod redact;
 mod resume;
 mod rotate;
+mod search;
 mod trajectory;
 mod transcript;
 pub mod trust;
@@ -43,6 +44,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Memory(m) => memory::run(&Context::load()?, &m),
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
+        Command::Search(a) => search::run(&Context::load()?, &a),
         Command::Status { json } => edge::status(json),
         Command::Mode {
             mode,

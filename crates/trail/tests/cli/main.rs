@@ -28,6 +28,7 @@ mod pulses;
 mod regression;
 mod review;
 mod safe_files;
+mod search;
 mod secrets;
 mod snapshots;
 mod state;
