@@ -69,7 +69,7 @@ fn sqlite(path: &Path) -> rusqlite::Connection {
     let c = rusqlite::Connection::open(path).unwrap();
     c.pragma_update(None, "journal_mode", "WAL").unwrap();
     c.pragma_update(None, "synchronous", "FULL").unwrap();
-    c.busy_timeout(Duration::from_secs(60)).unwrap();
+    c.busy_timeout(Duration::from_mins(1)).unwrap();
     c.execute_batch("CREATE TABLE IF NOT EXISTS pulses (ts TEXT NOT NULL, body TEXT NOT NULL)")
         .unwrap();
     c
@@ -120,9 +120,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 }
             }
             if side == 0 {
-                t_ours += start.elapsed()
+                t_ours += start.elapsed();
             } else {
-                t_theirs += start.elapsed()
+                t_theirs += start.elapsed();
             }
         }
     }

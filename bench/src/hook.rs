@@ -67,13 +67,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     env_pre.push(("CLAUDE_PROJECT_DIR", project.clone()));
     env_pre.push(("STDIN", pre.clone()));
     let mut env_post = env_pre.clone();
-    env_post.last_mut().unwrap().1 = post.clone();
+    env_post.last_mut().unwrap().1.clone_from(&post);
     let mut e_pre_secret = env_pre.clone();
-    e_pre_secret.last_mut().unwrap().1 = pre_secret.clone();
+    e_pre_secret.last_mut().unwrap().1.clone_from(&pre_secret);
     let mut e_post_secret = env_pre.clone();
-    e_post_secret.last_mut().unwrap().1 = post_secret.clone();
+    e_post_secret.last_mut().unwrap().1.clone_from(&post_secret);
     let mut e_post_edit = env_pre.clone();
-    e_post_edit.last_mut().unwrap().1 = post_edit.clone();
+    e_post_edit.last_mut().unwrap().1.clone_from(&post_edit);
     let e_true = vec![("STDIN", pre.clone())];
     let e_peer = vec![("STDIN", pre.clone()), ("PEER_DIR", dir.clone())];
     let (e_pre, e_post) = (env_pre, env_post);
@@ -183,7 +183,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     e_pre_empty.push(("CLAUDE_PROJECT_DIR", empty_project.clone()));
     e_pre_empty.push(("STDIN", pre.clone()));
     let mut e_post_empty = e_pre_empty.clone();
-    e_post_empty.last_mut().unwrap().1 = post.clone();
+    e_post_empty.last_mut().unwrap().1.clone_from(&post);
     for _ in 0..runs {
         base_pre.push(
             l.run(&borrow(&e_pre_empty), &[&bin, "hook", "claude-code"])?

@@ -6,6 +6,17 @@
 //! target/release/trail-bench all          # or: append | resume | log | pulse
 //! ```
 
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "benchmarks convert small counts, offsets and clock readings"
+)]
+#![allow(
+    clippy::too_many_lines,
+    reason = "a benchmark's run reads top to bottom: set up, measure side by side, print"
+)]
+
 mod append;
 mod hook;
 mod log;
@@ -19,7 +30,7 @@ mod transcript;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let what = args.first().map(String::as_str).unwrap_or("all");
+    let what = args.first().map_or("all", String::as_str);
     let result = match what {
         "append" => append::run(&args[1..]),
         "resume" => resume::run(&args[1..]),
@@ -47,7 +58,7 @@ fn main() {
                     println!(
                         "{} records written to {path}, the last at {}",
                         g.records, g.last
-                    )
+                    );
                 })
             }
             _ => Err("usage: trail-bench gen PATH MB [sealed|bursty|plain]".into()),

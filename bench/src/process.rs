@@ -130,7 +130,7 @@ fn measure(cmd: &mut Command, stdin: Option<&str>) -> Result<(Duration, u64), St
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 fills it for the child we just spawned.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let r = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
     let wall = start.elapsed();
     if r != pid {
         return Err("wait4 failed".into());

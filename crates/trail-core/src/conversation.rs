@@ -74,7 +74,7 @@ pub(crate) fn last_deciding_line<R: ReadAt + ?Sized>(
     let mut carry: Vec<u8> = Vec::new(); // the start of a line cut by the block boundary
     while end > 0 {
         let start = end.saturating_sub(BLOCK);
-        let mut buf = vec![0u8; (end - start) as usize];
+        let mut buf = vec![0u8; crate::fsutil::to_usize(end - start)];
         src.read_exact_at(&mut buf, start).ok()?;
         buf.extend_from_slice(&carry);
         // Whole lines are those after the first newline (unless this block starts the file).

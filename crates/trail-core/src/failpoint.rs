@@ -30,7 +30,7 @@ pub fn stall(name: &str) {
             && want == name
         {
             loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
+                std::thread::sleep(std::time::Duration::from_hours(1));
             }
         }
     }

@@ -6,6 +6,16 @@ use std::path::Path;
 
 use crate::failpoint;
 
+/// A file length or offset as a buffer length. Lossless: trail builds for 64-bit targets only
+/// (`compile_error!` in lib.rs).
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "usize is 64 bits wide here, see lib.rs"
+)]
+pub const fn to_usize(n: u64) -> usize {
+    n as usize
+}
+
 /// Replace `path` with `bytes` so that a reader (or a crash) sees the old file or the new one,
 /// never a mix: write a temporary file in the same directory (rename is only atomic within one
 /// filesystem), flush its data, rename it over the target, then sync the directory, because the

@@ -550,8 +550,8 @@ mod tests {
     fn state_patch(store: &Store, old: &str, new: &str) -> serde_json::Value {
         let current = std::fs::read_to_string(store.path()).unwrap();
         assert!(current.contains(old), "{current}");
-        let minus: String = old.lines().map(|l| format!("-{l}\n")).collect();
-        let plus: String = new.lines().map(|l| format!("+{l}\n")).collect();
+        let minus: String = old.lines().flat_map(|l| ["-", l, "\n"]).collect();
+        let plus: String = new.lines().flat_map(|l| ["+", l, "\n"]).collect();
         json!({"command": format!(
             "*** Begin Patch\n*** Update File: active_context.yaml\n@@\n{minus}{plus}*** End Patch\n"
         )})

@@ -37,6 +37,9 @@ pub mod cite;
 compile_error!(
     "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see README, \"Platforms\"."
 );
+// File offsets are u64 and buffers are indexed by usize: `fsutil::to_usize` relies on this.
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("trail builds for 64-bit targets only.");
 
 pub mod config;
 pub mod conversation;

@@ -156,8 +156,7 @@ fn dir_name(dir: &Path) -> String {
     canonical(dir)
         .file_name()
         .or_else(|| dir.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into())
+        .map_or_else(|| "project".into(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The name the repository's remote gives it: `origin`'s, else the first remote's with a URL.
@@ -202,8 +201,7 @@ fn main_checkout_name(common_dir: &Path, work_tree: &Path) -> String {
     match common_dir.file_name().and_then(|n| n.to_str()) {
         Some(".git") => common_dir
             .parent()
-            .map(dir_name)
-            .unwrap_or_else(|| dir_name(work_tree)),
+            .map_or_else(|| dir_name(work_tree), dir_name),
         Some(n) if !n.is_empty() => n.strip_suffix(".git").unwrap_or(n).to_string(),
         _ => dir_name(work_tree),
     }

@@ -79,7 +79,7 @@ pub fn entry_for(
         | ToolInput::ApplyPatch { patch: Some(text) } => text.clone(),
         _ => sent.to_string(),
     };
-    let file_touched = input.files().first().map(|f| f.to_string());
+    let file_touched = input.files().first().map(std::string::ToString::to_string);
     let diff_hash = tool.edits_files().then(|| diff_hash(input));
     Some(Entry {
         timestamp: Ts::now().to_string(),
@@ -93,7 +93,7 @@ pub fn entry_for(
         file_touched: file_touched.map(&mut red),
         diff_hash,
         error: error.clone().map(&mut red),
-        duration_ms: duration.map(|d| d.as_millis() as u64),
+        duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
         session_id: session_id.map(String::from),
     })
 }

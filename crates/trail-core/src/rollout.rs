@@ -391,7 +391,12 @@ mod tests {
             json!({"type":"response_item","payload":{"type":"function_call","name":"update_plan","call_id":"c1","arguments":"{\"plan\":[{\"step\":\"write the parser\",\"status\":\"completed\"},{\"step\":\"add tests\",\"status\":\"pending\"}]}"}}),
             json!({"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":9000,"cached_input_tokens":8000,"output_tokens":12},"total_token_usage":{"input_tokens":20000,"cached_input_tokens":8000,"output_tokens":40}}}}),
         ];
-        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let text = lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
         let t = parse(&text);
         assert_eq!(t.messages.len(), 1, "the repeated prompt is read once");
         assert_eq!(t.tool_calls[0].name, "TodoWrite");

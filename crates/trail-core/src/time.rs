@@ -1,6 +1,12 @@
 //! Timestamps. In the ledger time is identity, so `Ts` is exact: microseconds since the Unix
 //! epoch, always UTC, formatted as RFC 3339 with six fractional digits.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "civil-date arithmetic: each cast value is already reduced to its range (month 1..=12, day 1..=31, seconds of day)"
+)]
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -38,6 +44,7 @@ impl Ts {
 
     /// The next representable instant: how a writer keeps timestamps strictly increasing when its
     /// clock lags the stream.
+    #[must_use]
     pub fn succ(self) -> Ts {
         Ts(self.0.saturating_add(1))
     }
@@ -50,10 +57,9 @@ impl Ts {
         if !utc {
             return Err(TsError::NotUtc(t.to_string()));
         }
-        let frac_digits = t
-            .find('.')
-            .map(|dot| t[dot + 1..].bytes().take_while(u8::is_ascii_digit).count())
-            .unwrap_or(0);
+        let frac_digits = t.find('.').map_or(0, |dot| {
+            t[dot + 1..].bytes().take_while(u8::is_ascii_digit).count()
+        });
         if frac_digits < 3 {
             return Err(TsError::Coarse(t.to_string()));
         }

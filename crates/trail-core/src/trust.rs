@@ -213,7 +213,7 @@ fn open_regular(path: &Path) -> io::Result<std::fs::File> {
     let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
     let f = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(flags.bits() as i32)
+        .custom_flags(flags.bits().cast_signed())
         .open(path)?;
     if !f.metadata()?.is_file() {
         return Err(io::Error::new(

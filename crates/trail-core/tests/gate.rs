@@ -32,7 +32,7 @@ fn ctx() -> Context {
         },
         extra: Vec::new(),
         trusted_installers: Vec::new(),
-        line: Default::default(),
+        line: trail_core::gate::Line::default(),
     }
 }
 
@@ -125,7 +125,7 @@ fn every_rule_a_decision_names_is_in_the_table() {
                 .iter()
                 .flat_map(|r| r.must_match.iter().chain(r.must_not_match)),
         )
-        .map(|s| s.to_string());
+        .map(std::string::ToString::to_string);
     let shell = examples
         .chain(labels().into_iter().map(|(_, c)| c))
         .chain(labelled("gate-tune.tsv").into_iter().map(|r| r.command));
@@ -389,7 +389,7 @@ fn ratio(n: usize, d: usize) -> String {
 /// recall and precision, safe allowed) and the rows that disagree; return the tallies.
 fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally) {
     let ctx = ctx();
-    let mut fams: std::collections::BTreeMap<String, Tally> = Default::default();
+    let mut fams: std::collections::BTreeMap<String, Tally> = std::collections::BTreeMap::new();
     let mut misses = Vec::new();
     for file in files {
         let ps = file.contains("powershell");

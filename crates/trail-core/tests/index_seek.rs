@@ -161,7 +161,7 @@ proptest! {
         std::fs::create_dir_all(ledger.archive_dir()).unwrap();
         // Rotated segments, oldest first, then the live stream.
         let mut cuts: Vec<usize> = cuts.iter().map(|c| c.index(rs.len() + 1)).collect();
-        cuts.sort();
+        cuts.sort_unstable();
         cuts.push(rs.len());
         let mut from = 0;
         for (n, &to) in cuts.iter().enumerate() {

@@ -3,6 +3,13 @@
 //! line parser reads them exactly as the YAML parser does, and rehydration's glance never skips
 //! one of their records that mattered.
 
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "tests and benchmarks convert small counts, offsets and clock readings"
+)]
+
 use proptest::prelude::*;
 use trail_core::ledger::format;
 use trail_core::ledger::record::{

@@ -1,6 +1,13 @@
 //! Property tests of the stream formats: any valid record round-trips, both front-matter parsers
 //! agree, and every stream reader finds the same records in any byte soup.
 
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "tests and benchmarks convert small counts, offsets and clock readings"
+)]
+
 use proptest::prelude::*;
 use trail_core::ledger::frame::{self, Seal};
 use trail_core::ledger::record::{

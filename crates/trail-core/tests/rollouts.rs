@@ -51,7 +51,7 @@ fn a_rollout_reads_as_the_sessions_prompts_commands_and_context() {
     assert_eq!(conversation::context_tokens(&rollout()).unwrap(), Some(10));
     // Session 2 (the resume) starts with the last `thread_settings_applied`.
     let first_session = &text[..text.rfind("thread_settings_applied").unwrap()];
-    let first_session = &first_session[..first_session.rfind('\n').unwrap() + 1];
+    let first_session = &first_session[..=first_session.rfind('\n').unwrap()];
     assert_eq!(
         conversation::parse(first_session).context_tokens,
         Some(150_000)

@@ -70,7 +70,7 @@ fn compaction_is_seen_with_its_summary_and_resets_the_context_size() {
         .unwrap();
     let t = parse(&std::fs::read_to_string(&f).unwrap());
     assert_eq!(t.compactions.len(), 1);
-    assert_eq!(t.compactions[0].pre_tokens, Some(170251));
+    assert_eq!(t.compactions[0].pre_tokens, Some(170_251));
     assert_eq!(t.compactions[0].trigger.as_deref(), Some("auto"));
     assert!(t.summary.as_ref().is_some_and(|s| s.len() > 100));
     // After the boundary, the context is what the newer messages report: far below 170k.

@@ -138,7 +138,7 @@ pub fn describe(o: &Outcome) -> String {
                     "Mode stays {}: the quality gate failed: {}. Junction {} is pending: fix what it says, or approve it to finish anyway.",
                     t.from,
                     t.issues.join("; "),
-                    t.junction.as_ref().map(|j| j.id.as_str()).unwrap_or("?")
+                    t.junction.as_ref().map_or("?", |j| j.id.as_str())
                 )
             };
             for w in &t.warnings {

@@ -180,7 +180,7 @@ mod tests {
             parent: 1,
             name: name.into(),
             exe: exe.into(),
-            env: env.iter().map(|e| e.to_string()).collect(),
+            env: env.iter().map(ToString::to_string).collect(),
         };
         assert!(p("claude", "", &[]).agent().is_some());
         assert!(

@@ -501,7 +501,7 @@ mod tests {
         );
         let q = Quote {
             kind: QuoteKind::Fenced,
-            lines: vec!["let x = 1;".into(), "".into(), "   ".into()],
+            lines: vec!["let x = 1;".into(), String::new(), "   ".into()],
         };
         assert_eq!(
             status(file, "${PROJECT_ROOT}/a:2", q).status,

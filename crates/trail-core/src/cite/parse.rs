@@ -120,12 +120,11 @@ pub fn parse_target(text: &str) -> Result<Target, Malformed> {
     };
     let (path, lines) = path.rsplit_once(':').ok_or(Malformed::NoLine)?;
     // An en dash is how prose (and a model writing prose) often writes a range.
-    let (start, end) = match lines.split_once(['-', '–']) {
-        Some((a, b)) => (line_number(a)?, line_number(b)?),
-        None => {
-            let n = line_number(lines)?;
-            (n, n)
-        }
+    let (start, end) = if let Some((a, b)) = lines.split_once(['-', '–']) {
+        (line_number(a)?, line_number(b)?)
+    } else {
+        let n = line_number(lines)?;
+        (n, n)
     };
     if path.trim_matches('/').is_empty() {
         return Err(Malformed::NoPath);
@@ -401,7 +400,7 @@ fn fenced_above(lines: &[&str], at: usize) -> Option<Quote> {
         kind: QuoteKind::Fenced,
         lines: lines[open + 1..close]
             .iter()
-            .map(|l| l.to_string())
+            .map(std::string::ToString::to_string)
             .collect(),
     })
 }

@@ -209,7 +209,7 @@ impl Config {
                 c.apply_file(&path, &text, &mut src, home)?;
             }
         }
-        c.trust_key_dir = c.secrets_dir.value.clone();
+        c.trust_key_dir.clone_from(&c.secrets_dir.value);
         let path = project_config_path(&c.project_root.value);
         if let Some(text) = read_config(&path)? {
             let store = c.user_dir.as_deref().map(TrustStore::new);
@@ -445,7 +445,7 @@ impl Config {
         let mut o = LedgerOptions::new(self.secrets_dir.value.clone());
         o.rotate_bytes = self.rotate_bytes.value;
         o.alert_after = self.alert_after.value;
-        o.alert_command = self.alert_command.value.clone();
+        o.alert_command.clone_from(&self.alert_command.value);
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
         o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
         o
@@ -564,10 +564,7 @@ fn keys_in(section: &str) -> impl Iterator<Item = &'static str> + '_ {
 /// `line N` of a value, for messages.
 fn line(text: &str, v: &Spanned<DeValue<'_>>) -> String {
     let at = v.span().start.min(text.len());
-    let n = text.as_bytes()[..at]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count();
+    let n = memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
     format!("line {}", n + 1)
 }
 
@@ -588,8 +585,7 @@ fn file_text(spec: &Spec, v: &DeValue<'_>) -> Result<String, String> {
         DeValue::String(s) => Ok(s.to_string()),
         DeValue::Integer(i) if spec.kind.takes_numbers() => {
             Ok(i64::from_str_radix(i.as_str(), i.radix())
-                .map(|n| n.to_string())
-                .unwrap_or_else(|_| i.as_str().to_string()))
+                .map_or_else(|_| i.as_str().to_string(), |n| n.to_string()))
         }
         DeValue::Float(f) if spec.kind.takes_numbers() => Ok(f.as_str().to_string()),
         _ => Err(format!("give {}", spec.kind.written_as())),
@@ -831,7 +827,7 @@ mod tests {
         vars.insert("HOME", home.path().display().to_string());
         let c = Config::load_from(&FakeEnv(vars, home.path().into())).unwrap();
         assert_eq!(c.llm_provider.value, LlmProvider::Extractive);
-        assert_eq!(c.llm_timeout.value, Duration::from_secs(120));
+        assert_eq!(c.llm_timeout.value, Duration::from_mins(2));
     }
 
     fn project_env(home: &Path, proj: &Path) -> FakeEnv {
@@ -1114,8 +1110,8 @@ mod tests {
             let file = Config::load_from(&env_with(home.path(), "X", "")).unwrap();
             let env =
                 Config::load_from(&env_with(home.path(), "TRAIL_LLM_TIMEOUT", "120s")).unwrap();
-            assert_eq!(file.llm_timeout.value, Duration::from_secs(120));
-            assert_eq!(env.llm_timeout.value, Duration::from_secs(120));
+            assert_eq!(file.llm_timeout.value, Duration::from_mins(2));
+            assert_eq!(env.llm_timeout.value, Duration::from_mins(2));
         }
 
         /// The same ambiguity for every other size and duration: `alert_after = 500` and

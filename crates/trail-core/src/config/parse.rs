@@ -32,6 +32,11 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         }
     };
     // `as` saturates, so an absurdly long number becomes u64::MAX rather than wrapping.
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "`as` saturates: negative or absurd input becomes 0 or u64::MAX, never wraps"
+    )]
     let v = (num.parse::<f64>().unwrap_or(0.0) * mult) as u64;
     if v == 0 {
         return Err(format!("`{s}` must be more than zero bytes"));
@@ -64,7 +69,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         }
     };
     // Whole milliseconds: `Duration::from_secs_f64` panics on overflow, `as` saturates.
-    Ok(Duration::from_millis((n * ms_per_unit) as u64))
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "`as` saturates: negative or absurd input becomes 0 or u64::MAX, never wraps"
+    )]
+    let ms = (n * ms_per_unit) as u64;
+    Ok(Duration::from_millis(ms))
 }
 
 /// A whole number from `min` to `max`.
@@ -204,9 +215,9 @@ mod tests {
         assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("150ms"), Ok(Duration::from_millis(150)));
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_mins(1)));
         assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
-        assert_eq!(parse_duration("24h"), Ok(Duration::from_secs(86_400)));
+        assert_eq!(parse_duration("24h"), Ok(Duration::from_hours(24)));
         for bad in ["120", "0", "2 fortnights", "s", "", "-1s", "1d"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
@@ -216,10 +227,10 @@ mod tests {
             let d = Duration::from_millis(ms);
             assert_eq!(parse_duration(&format_duration(d)), Ok(d));
         }
-        assert_eq!(format_duration(Duration::from_secs(120)), "120s");
-        assert_eq!(format_duration(Duration::from_secs(3600)), "3600s");
-        assert_eq!(format_duration(Duration::from_secs(86_400)), "24h");
-        assert_eq!(format_duration(Duration::from_secs(90_000)), "25h");
+        assert_eq!(format_duration(Duration::from_mins(2)), "120s");
+        assert_eq!(format_duration(Duration::from_hours(1)), "3600s");
+        assert_eq!(format_duration(Duration::from_hours(24)), "24h");
+        assert_eq!(format_duration(Duration::from_hours(25)), "25h");
     }
 
     #[test]

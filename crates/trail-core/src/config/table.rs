@@ -508,7 +508,7 @@ impl Spec {
                 field.store(c, d, admit(class));
             }
             Kind::Count { field, min, max } => {
-                field.store(c, parse_count(text, *min, *max)?, admit(class))
+                field.store(c, parse_count(text, *min, *max)?, admit(class));
             }
             Kind::Path(f) => f.store(c, parse_path(text, home)?, admit(class)),
             Kind::Text { field, .. } => field.store(c, Some(text.to_string()), admit(class)),

@@ -49,8 +49,7 @@ impl Ground {
     pub fn from_env(home: PathBuf, project_root: PathBuf) -> Ground {
         let codex_home = std::env::var_os("CODEX_HOME")
             .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| home.join(".codex"));
+            .map_or_else(|| home.join(".codex"), PathBuf::from);
         Ground {
             path: std::env::var_os("PATH"),
             codex_home,

@@ -93,7 +93,7 @@ pub fn check(rule: &UserRule) -> Result<(), String> {
         ignored: |_, _| false,
         extra: vec![rule.clone()],
         trusted_installers: Vec::new(),
-        line: Default::default(),
+        line: super::Line::default(),
     };
     let hits = |ex: &str| {
         super::findings(ex, &ctx)

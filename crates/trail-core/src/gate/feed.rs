@@ -44,7 +44,7 @@ fn printed(p: &Simple) -> Option<Vec<String>> {
             if rest.is_empty() {
                 Some(vec![fmt])
             } else if fmt.contains('%') {
-                Some(rest.iter().map(|s| s.to_string()).collect())
+                Some(rest.iter().map(std::string::ToString::to_string).collect())
             } else {
                 Some(vec![fmt])
             }
@@ -72,7 +72,7 @@ pub(super) fn items(p: &Simple) -> Option<Vec<String>> {
             let starts: Vec<String> = args
                 .iter()
                 .take_while(|w| !w.starts_with('-') && !matches!(**w, "(" | "!" | "\\(" | "\\!"))
-                .map(|w| w.to_string())
+                .map(std::string::ToString::to_string)
                 .collect();
             let starts = if starts.is_empty() {
                 vec![".".to_string()]

@@ -158,7 +158,7 @@ fn moved(ctx: &Context, cd: &Simple) -> Context {
         .iter()
         .find(|a| !a.raw.starts_with('-') || a.raw == "-");
     match target {
-        None => next.places.cwd = ctx.places.home.clone(),
+        None => next.places.cwd.clone_from(&ctx.places.home),
         Some(a) => match ctx.resolve(&a.raw) {
             Some(p) => {
                 next.places.cwd = p;

@@ -180,7 +180,7 @@ impl Context {
             // `${X:-…}` and friends take the assigned value.
             while let Some(i) = out.find(&format!("${{{name}:")) {
                 let Some(end) = out[i..].find('}') else { break };
-                out.replace_range(i..i + end + 1, value);
+                out.replace_range(i..=(i + end), value);
             }
         }
         out

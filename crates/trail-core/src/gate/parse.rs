@@ -78,7 +78,7 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         let msg = result
             .terminal_error
             .as_ref()
-            .map(|e| e.to_string())
+            .map(std::string::ToString::to_string)
             .or_else(|| result.diagnostics.first().map(|d| format!("{d:?}")))
             .unwrap_or_else(|| "the shell parser could not read it".into());
         return Err(msg);
@@ -112,7 +112,7 @@ impl Walker<'_> {
         self.command(&st.command);
         // Redirections on the statement apply to the command it ran (a simple one).
         let target = (self.flat.commands.len() > first).then(|| self.flat.commands.len() - 1);
-        for r in st.redirects.iter() {
+        for r in &st.redirects {
             match &r.target {
                 RedirectTarget::Word(w) => {
                     self.word(w);
@@ -176,7 +176,7 @@ impl Walker<'_> {
         match c {
             Command::Simple(sc) => {
                 let mut assigns = Vec::new();
-                for a in sc.assignments.iter() {
+                for a in &sc.assignments {
                     self.assignment_value(&a.value);
                     if let AssignmentValue::Scalar(w) = &a.value {
                         assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
@@ -210,7 +210,7 @@ impl Walker<'_> {
             }
             Command::Builtin(_) => {} // break, continue, return, exit
             Command::Decl(d) => {
-                for a in d.assignments.iter() {
+                for a in &d.assignments {
                     self.assignment_value(&a.value);
                 }
                 // `export X=v` sets what later commands of the line see: kept as assignments

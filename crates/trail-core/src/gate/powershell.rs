@@ -297,8 +297,7 @@ fn path(w: &str, ctx: &Context) -> Arg {
                 .places
                 .home
                 .parent()
-                .map(|p| p.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "/home".into());
+                .map_or_else(|| "/home".into(), |p| p.to_string_lossy().into_owned());
             format!("{parent}{tail}")
         } else if rest_l.starts_with("/temp") || rest_l.starts_with("/tmp") {
             format!(
@@ -475,6 +474,10 @@ fn hidden_block(kind: &str, raw: &str) -> Decision {
 
 /// One PowerShell command as a simple command the rules understand, plus findings only
 /// PowerShell has (code run from text).
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per program or flag family: a dispatch table read top to bottom"
+)]
 fn translate(
     words: &[String],
     producers: &[&Simple],
@@ -823,7 +826,7 @@ fn translate(
             {
                 canonical_case(&first)
             } else {
-                first.to_string()
+                first.clone()
             })];
             for w in &rest {
                 if (w.starts_with('$') && w.len() > 1)
@@ -857,7 +860,7 @@ fn canonical_case(name: &str) -> String {
     KNOWN
         .iter()
         .find(|k| k.eq_ignore_ascii_case(name))
-        .map_or_else(|| name.to_string(), |k| k.to_string())
+        .map_or_else(|| name.to_string(), std::string::ToString::to_string)
 }
 
 /// A cmd.exe command line in the gate's terms: `rd /s /q X` is `rm -r -f X`, `del` is `rm`.

@@ -44,7 +44,7 @@ impl Threshold {
             return Err(ThresholdError::Syntax(t.to_string()));
         }
         let frac = frac.trim_end_matches('0');
-        let places = frac.len() as u32;
+        let places = u32::try_from(frac.len()).unwrap_or(u32::MAX);
         if places > MAX_PLACES {
             return Err(ThresholdError::Precision(t.to_string()));
         }

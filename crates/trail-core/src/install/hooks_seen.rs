@@ -29,9 +29,7 @@ pub fn settings_files(root: &Path, home: &Path) -> Vec<PathBuf> {
 pub fn record(root: &Path, home: &Path) -> std::io::Result<()> {
     let mut seen = BTreeMap::new();
     for f in settings_files(root, home) {
-        let n = crate::fsutil::read_text_capped(&f, 4 << 20)
-            .map(|t| count(&t))
-            .unwrap_or(0);
+        let n = crate::fsutil::read_text_capped(&f, 4 << 20).map_or(0, |t| count(&t));
         if n > 0 {
             seen.insert(f.to_string_lossy().into_owned(), n);
         }

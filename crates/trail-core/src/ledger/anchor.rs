@@ -89,6 +89,7 @@ fn hex_digest<S: serde::Serializer>(d: &Digest, s: S) -> Result<S::Ok, S::Error>
     s.serialize_str(&frame::hex(d))
 }
 
+#[expect(clippy::ref_option, reason = "serde's serialize_with passes &Option")]
 fn hex_opt<S: serde::Serializer>(d: &Option<Digest>, s: S) -> Result<S::Ok, S::Error> {
     match d {
         Some(d) => s.serialize_str(&frame::hex(d)),
@@ -269,7 +270,7 @@ fn open_anchor(path: &Path, create: bool) -> io::Result<File> {
         .create(create)
         .truncate(false)
         .mode(0o600)
-        .custom_flags(flags.bits() as i32)
+        .custom_flags(flags.bits().cast_signed())
         .open(path)?;
     if !f.metadata()?.is_file() {
         return Err(io::Error::new(

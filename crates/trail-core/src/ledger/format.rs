@@ -447,10 +447,12 @@ fn parse_yaml(text: &str) -> Result<Record, ParseError> {
 /// The front matter as a YAML mapping, or where the YAML breaks.
 fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError> {
     let value: Value = serde_saphyr::from_str(text).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line() as usize, l.column() as usize))
-            .unwrap_or((1, 1));
+        let (line, column) = e.location().map_or((1, 1), |l| {
+            (
+                crate::fsutil::to_usize(l.line()),
+                crate::fsutil::to_usize(l.column()),
+            )
+        });
         let msg = e.to_string();
         let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
         ParseError::at(line.max(1), column.max(1), first)

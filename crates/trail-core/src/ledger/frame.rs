@@ -126,7 +126,7 @@ fn parse_seal_line(line: &[u8]) -> Option<Digest> {
     for (i, pair) in hexpart.chunks(2).enumerate() {
         let hi = (pair[0] as char).to_digit(16)?;
         let lo = (pair[1] as char).to_digit(16)?;
-        d[i] = (hi * 16 + lo) as u8;
+        d[i] = u8::try_from(hi * 16 + lo).ok()?;
     }
     Some(d)
 }

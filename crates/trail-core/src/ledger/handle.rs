@@ -85,7 +85,7 @@ impl Ledger {
             root: root.into(),
             opts,
             redactor: std::sync::OnceLock::new(),
-            writer: std::sync::Mutex::new(Default::default()),
+            writer: std::sync::Mutex::new(WriterState::default()),
         }
     }
 

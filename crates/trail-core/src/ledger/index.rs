@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::frame::{self, Frame, Seal};
 use super::handle::index_path_for;
 use super::reader::{ForwardReader, ReadAt};
-use crate::fsutil;
+use crate::fsutil::{self, to_usize};
 use crate::time::Ts;
 
 pub const SCHEMA: &str = "ledgerpulse-index/v1";
@@ -122,7 +122,7 @@ pub fn record_ts_at<R: ReadAt + ?Sized>(file: &R, off: u64, len: u64) -> Option<
             return None;
         }
     }
-    let mut buf = vec![0u8; FRONT_WINDOW.min(len - off) as usize];
+    let mut buf = vec![0u8; to_usize(FRONT_WINDOW.min(len - off))];
     file.read_exact_at(&mut buf, off).ok()?;
     let starts = frame::starts(&buf);
     if starts.first() != Some(&0) {
@@ -301,9 +301,11 @@ impl InPlace {
     /// The entry starting at `p`: its time and offset, and where the next entry starts (the end
     /// of the entries after the last). `None` when the bytes there are not an entry.
     fn entry_at(&self, p: u64) -> Option<(Ts, u64, u64)> {
-        let n = (self.entries.end + 1)
-            .saturating_sub(p)
-            .min(ENTRY_MAX as u64) as usize;
+        let n = to_usize(
+            (self.entries.end + 1)
+                .saturating_sub(p)
+                .min(ENTRY_MAX as u64),
+        );
         let mut buf = [0u8; ENTRY_MAX];
         ReadAt::read_exact_at(&self.file, &mut buf[..n], p).ok()?;
         let key = buf[..n].strip_prefix(b"\"")?;
@@ -326,7 +328,7 @@ impl InPlace {
             return (self.entries.start < self.entries.end).then_some(self.entries.start);
         }
         let from = m - 1;
-        let n = (self.entries.end - from).min(ENTRY_MAX as u64) as usize;
+        let n = to_usize((self.entries.end - from).min(ENTRY_MAX as u64));
         let mut buf = [0u8; ENTRY_MAX];
         ReadAt::read_exact_at(&self.file, &mut buf[..n], from).ok()?;
         let comma = memchr::memchr(b',', &buf[..n])?;
@@ -344,7 +346,7 @@ impl InPlace {
             .saturating_sub(ENTRY_MAX as u64)
             .max(self.entries.start);
         let mut buf = [0u8; ENTRY_MAX];
-        let buf = &mut buf[..(self.entries.end - from) as usize];
+        let buf = &mut buf[..to_usize(self.entries.end - from)];
         ReadAt::read_exact_at(&self.file, buf, from).ok()?;
         let p = match memchr::memrchr(b',', buf) {
             Some(comma) => from + comma as u64 + 1,
@@ -395,7 +397,7 @@ mod tests {
     fn stream(n: usize) -> (Vec<u8>, Vec<u64>, Vec<Ts>) {
         let (mut bytes, mut offs, mut times) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
-            let ts = Ts::from_micros(1_700_000_000_000_000 + i as i64 * 1_000_000);
+            let ts = Ts::from_micros(1_700_000_000_000_000 + i64::try_from(i).unwrap() * 1_000_000);
             offs.push(bytes.len() as u64);
             times.push(ts);
             bytes.extend_from_slice(&frame::encode(&Record::new(RecordType::Pulse, ts)).0);

@@ -69,8 +69,7 @@ impl IntentFile {
         let seq = INTENT_SEQ.fetch_add(1, Ordering::Relaxed);
         let nanos = SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+            .map_or(0, |d| d.as_nanos());
         let name = format!("{}-{nanos}-{seq}", std::process::id());
         let tmp = dir.join(format!("{INTENT_TMP_PREFIX}{name}"));
         let path = dir.join(format!("{INTENT_PREFIX}{name}"));
@@ -226,18 +225,17 @@ impl Orphans {
             Some(Some(rec)) => sealed_record(rec),
             None => None,
         };
-        match record {
-            Some((record, id)) => self.pending.push(Orphan {
+        if let Some((record, id)) = record {
+            self.pending.push(Orphan {
                 ts: record.ts,
                 id,
                 record,
                 claim: Claim { path, _file: file },
-            }),
-            None => {
-                let saved = archive::keep(archive_dir, "torn-intent", "bin", &bytes)?;
-                remove_if_present(&path)?;
-                self.unreadable.push(saved);
-            }
+            });
+        } else {
+            let saved = archive::keep(archive_dir, "torn-intent", "bin", &bytes)?;
+            remove_if_present(&path)?;
+            self.unreadable.push(saved);
         }
         Ok(())
     }
@@ -301,13 +299,11 @@ fn unlocked_intents(dir: &Path, own: Option<&Path>) -> Result<Vec<(PathBuf, File
 
 /// How many intent files `dir` holds (pending or not yet removed), for `verify`'s report.
 pub(crate) fn count(dir: &Path) -> usize {
-    fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter(|e| e.file_name().to_string_lossy().starts_with(INTENT_PREFIX))
-                .count()
-        })
-        .unwrap_or(0)
+    fs::read_dir(dir).map_or(0, |rd| {
+        rd.filter_map(std::result::Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(INTENT_PREFIX))
+            .count()
+    })
 }
 
 /// Remove a file that another writer may have removed already.

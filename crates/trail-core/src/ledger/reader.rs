@@ -159,52 +159,44 @@ impl<'f, R: ReadAt + ?Sized> ForwardReader<'f, R> {
             // The first start at or after the cursor, then the one after it.
             let first = next_start(&self.buf, self.cursor);
             if !self.preamble_done {
-                match first {
-                    Some(s) => {
-                        self.preamble = self.buf[..s].to_vec();
-                        self.preamble_done = true;
-                        self.cursor = s;
-                        continue;
-                    }
-                    None => {
-                        if !self.fill()? {
-                            self.preamble = std::mem::take(&mut self.buf);
-                            self.pos = self.end;
-                            self.preamble_done = true;
-                            return Ok(None);
-                        }
-                        continue;
-                    }
+                if let Some(s) = first {
+                    self.preamble = self.buf[..s].to_vec();
+                    self.preamble_done = true;
+                    self.cursor = s;
+                    continue;
                 }
+                if !self.fill()? {
+                    self.preamble = std::mem::take(&mut self.buf);
+                    self.pos = self.end;
+                    self.preamble_done = true;
+                    return Ok(None);
+                }
+                continue;
             }
             if self.cursor >= self.buf.len() && self.read_to >= self.end {
                 return Ok(None);
             }
             let s = self.cursor;
-            match next_start(&self.buf, s + 1) {
-                Some(e) => {
-                    let seg = self.buf[s..e].to_vec();
-                    self.cursor = e;
-                    return Ok(Some((self.pos + s as u64, seg)));
+            if let Some(e) = next_start(&self.buf, s + 1) {
+                let seg = self.buf[s..e].to_vec();
+                self.cursor = e;
+                return Ok(Some((self.pos + s as u64, seg)));
+            }
+            // Compact: drop what has been handed out, then read more.
+            if s > 0 {
+                self.buf.drain(..s);
+                self.pos += s as u64;
+                self.cursor = 0;
+            }
+            if !self.fill()? {
+                let seg = std::mem::take(&mut self.buf);
+                let off = self.pos;
+                self.pos += seg.len() as u64;
+                self.cursor = 0;
+                if seg.is_empty() {
+                    return Ok(None);
                 }
-                None => {
-                    // Compact: drop what has been handed out, then read more.
-                    if s > 0 {
-                        self.buf.drain(..s);
-                        self.pos += s as u64;
-                        self.cursor = 0;
-                    }
-                    if !self.fill()? {
-                        let seg = std::mem::take(&mut self.buf);
-                        let off = self.pos;
-                        self.pos += seg.len() as u64;
-                        self.cursor = 0;
-                        if seg.is_empty() {
-                            return Ok(None);
-                        }
-                        return Ok(Some((off, seg)));
-                    }
-                }
+                return Ok(Some((off, seg)));
             }
         }
     }

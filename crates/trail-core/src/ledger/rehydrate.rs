@@ -121,27 +121,26 @@ struct Builder {
 
 impl Builder {
     fn thread(&mut self, proj: &str, topic: &str, ts: impl FnOnce() -> String) -> &mut Thread {
-        let i = match self
+        let i = if let Some(i) = self
             .threads
             .iter()
             .position(|t| t.proj == proj && t.topic == topic)
         {
-            Some(i) => i,
-            None => {
-                self.threads.push(Thread {
-                    proj: proj.to_string(),
-                    topic: topic.to_string(),
-                    last_ts: ts(),
-                    intent: None,
-                    status: None,
-                    next: Vec::new(),
-                    deferred: Vec::new(),
-                    model_shifts: Vec::new(),
-                    facts: Vec::new(),
-                    files: Vec::new(),
-                });
-                self.threads.len() - 1
-            }
+            i
+        } else {
+            self.threads.push(Thread {
+                proj: proj.to_string(),
+                topic: topic.to_string(),
+                last_ts: ts(),
+                intent: None,
+                status: None,
+                next: Vec::new(),
+                deferred: Vec::new(),
+                model_shifts: Vec::new(),
+                facts: Vec::new(),
+                files: Vec::new(),
+            });
+            self.threads.len() - 1
         };
         &mut self.threads[i]
     }

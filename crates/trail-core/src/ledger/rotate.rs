@@ -51,7 +51,10 @@ pub enum Rotation {
 impl Ledger {
     /// Rotate when the stream is past the threshold, or always with `force`.
     pub fn rotate(&self, force: bool) -> Result<Rotation> {
-        let mut st = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self
+            .writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut locked = self.lock_stream(&mut st)?;
         st.stream = None;
         st.tail = None;

@@ -46,7 +46,7 @@ impl Tail {
         let scan = scan_tail(file, len).map_err(LedgerError::io("read", path))?;
         let mut saved = None;
         if scan.cut < len {
-            let mut torn = vec![0u8; (len - scan.cut) as usize];
+            let mut torn = vec![0u8; crate::fsutil::to_usize(len - scan.cut)];
             file.read_exact_at(&mut torn, scan.cut)
                 .map_err(LedgerError::io("read", path))?;
             saved = Some(archive::keep(

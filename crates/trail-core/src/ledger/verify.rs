@@ -505,7 +505,10 @@ mod tests {
     #[test]
     fn a_record_moved_out_of_place_breaks_the_chain_and_the_order() {
         let (bytes, starts) = chain(3);
-        let (a, b) = (starts[1] as usize, starts[2] as usize);
+        let (a, b) = (
+            usize::try_from(starts[1]).unwrap(),
+            usize::try_from(starts[2]).unwrap(),
+        );
         let mut swapped = bytes[..a].to_vec();
         swapped.extend_from_slice(&bytes[b..]);
         swapped.extend_from_slice(&bytes[a..b]);

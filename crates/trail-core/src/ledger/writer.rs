@@ -91,17 +91,15 @@ impl Ledger {
     fn take_lock(&self, st: &mut WriterState) -> Result<(StreamLock, Option<Contention>)> {
         let dir = self.stream_dir();
         let lock_path = self.lock_path();
-        let lock_file = match &st.lock_file {
-            Some(f) => f.clone(),
-            None => {
-                fsutil::ensure_dir(&dir).map_err(LedgerError::io("create", &dir))?;
-                let f = Arc::new(
-                    lock::open_lock_file(&lock_path)
-                        .map_err(LedgerError::io("open", &lock_path))?,
-                );
-                st.lock_file = Some(f.clone());
-                f
-            }
+        let lock_file = if let Some(f) = &st.lock_file {
+            f.clone()
+        } else {
+            fsutil::ensure_dir(&dir).map_err(LedgerError::io("create", &dir))?;
+            let f = Arc::new(
+                lock::open_lock_file(&lock_path).map_err(LedgerError::io("open", &lock_path))?,
+            );
+            st.lock_file = Some(f.clone());
+            f
         };
         StreamLock::acquire(
             lock_file,
@@ -178,7 +176,7 @@ impl Ledger {
     }
 
     /// Remember the tail for the next append.
-    pub(crate) fn remember_tail(&self, st: &mut WriterState, locked: &Locked) {
+    pub(crate) fn remember_tail(st: &mut WriterState, locked: &Locked) {
         st.tail = locked.tail.key(&locked.file).map(|key| (locked.tail, key));
     }
 
@@ -276,12 +274,12 @@ impl Ledger {
             fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
         }
         failpoint::hit("rotate-after-archive");
-        if !stream.exists() {
-            fs::rename(&rotating, &stream).map_err(LedgerError::io("rename", &rotating))?;
-            fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
-        } else {
+        if stream.exists() {
             // The stream was already swapped in: only the leftover remains.
             fs::remove_file(&rotating).map_err(LedgerError::io("remove", &rotating))?;
+        } else {
+            fs::rename(&rotating, &stream).map_err(LedgerError::io("rename", &rotating))?;
+            fsutil::sync_dir(&dir).map_err(LedgerError::io("sync", &dir))?;
         }
         failpoint::hit("rotate-after-swap");
         let old_index = self.index_path();

@@ -226,16 +226,17 @@ mod tests {
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let mut state = String::new();
         for _ in 0..200 {
-            state = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()))
-                .map(|s| {
+            state = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).map_or_else(
+                |_| "gone".into(),
+                |s| {
                     s.rsplit(") ")
                         .next()
                         .unwrap_or("")
                         .chars()
                         .take(1)
                         .collect()
-                })
-                .unwrap_or_else(|_| "gone".into());
+                },
+            );
             if state == "gone" || state == "Z" {
                 break;
             }

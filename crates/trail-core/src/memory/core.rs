@@ -50,19 +50,18 @@ impl Core {
 
     /// The section named `heading`, created at the end when missing.
     pub fn section_mut(&mut self, heading: Option<&str>) -> &mut Section {
-        let i = match self
+        let i = if let Some(i) = self
             .sections
             .iter()
             .position(|s| s.heading.as_deref() == heading)
         {
-            Some(i) => i,
-            None => {
-                self.sections.push(Section {
-                    heading: heading.map(str::to_string),
-                    entries: Vec::new(),
-                });
-                self.sections.len() - 1
-            }
+            i
+        } else {
+            self.sections.push(Section {
+                heading: heading.map(str::to_string),
+                entries: Vec::new(),
+            });
+            self.sections.len() - 1
         };
         &mut self.sections[i]
     }

@@ -45,7 +45,7 @@ const MAX_NARRATIVE_CHARS: usize = 20_000;
 /// A window of `n` days clamped to [`MIN_LOOKBACK`]–[`MAX_LOOKBACK`] (the caller says so when it
 /// differs from what was asked).
 pub fn clamp_lookback(n: i64) -> u32 {
-    n.clamp(MIN_LOOKBACK as i64, MAX_LOOKBACK as i64) as u32
+    u32::try_from(n.clamp(i64::from(MIN_LOOKBACK), i64::from(MAX_LOOKBACK))).unwrap_or(MAX_LOOKBACK)
 }
 
 /// Where a dream reads and writes, under the project root.
@@ -92,7 +92,7 @@ pub fn has_content(text: &str) -> bool {
 pub fn daily_files(project_root: &Path, today: &str) -> std::io::Result<Vec<(String, String)>> {
     let mut names: Vec<String> = match std::fs::read_dir(memory_dir(project_root)) {
         Ok(rd) => rd
-            .filter_map(|e| e.ok())
+            .filter_map(std::result::Result::ok)
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .filter_map(|e| e.file_name().to_str().map(str::to_string))
             .filter(|n| {
@@ -309,7 +309,7 @@ pub enum DreamError {
         "none of the {count} bullets of the new memory is supported by the daily files; nothing was written"
     )]
     NothingSupported { count: usize, dropped: Vec<Dropped> },
-    #[error("the rewrite would lose {lost} of {prior} entries of MEMORY.md (more than {}%); it was rejected and nothing was written", (MAX_LOSS * 100.0) as u32)]
+    #[error("the rewrite would lose {lost} of {prior} entries of MEMORY.md (more than {:.0}%); it was rejected and nothing was written", MAX_LOSS * 100.0)]
     TooMuchLost {
         prior: usize,
         lost: usize,

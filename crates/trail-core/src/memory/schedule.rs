@@ -119,8 +119,7 @@ pub fn news(outcome: &Result<Report, String>, at: &Local, root: &Path) -> Option
     let (_, time) = at.day_and_minute();
     let rel = |p: &Path| {
         p.strip_prefix(root)
-            .map(|x| x.display().to_string())
-            .unwrap_or_else(|_| p.display().to_string())
+            .map_or_else(|_| p.display().to_string(), |x| x.display().to_string())
     };
     match outcome {
         Ok(r) if r.status == Status::Written => Some(format!(
@@ -184,7 +183,7 @@ mod tests {
     fn a_dream_is_due_when_daily_memory_changed_and_the_last_one_is_old_enough() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let day_ = Duration::from_secs(86_400);
+        let day_ = Duration::from_hours(24);
         let now = at("2026-11-26T12:00:00.000Z");
         assert!(!due(root, day_, &now), "no daily memory, nothing to dream");
         day(

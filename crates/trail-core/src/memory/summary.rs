@@ -64,12 +64,11 @@ pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
 fn block(text: &str, hash: &str) -> Option<String> {
     let marker = format!("<!-- trail:flush sha256={hash} -->");
     let at = text.find(&marker)?;
-    let start = text[..at].rfind("\n## ").map(|i| i + 1).unwrap_or(0);
+    let start = text[..at].rfind("\n## ").map_or(0, |i| i + 1);
     let after = at + marker.len();
     let end = text[after..]
         .find("\n## ")
-        .map(|i| after + i + 1)
-        .unwrap_or(text.len());
+        .map_or(text.len(), |i| after + i + 1);
     let b: String = text[start..end]
         .lines()
         .filter(|l| !l.starts_with("<!-- trail:flush"))

@@ -6,6 +6,11 @@
 //! without one is given the supporting line as its source. Source lines are found through an
 //! inverted index, so the cost grows with the bullets, not with bullets × source lines.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "file, line and word ids are u32 to halve the index; core memory and its sources are capped far below 2^32 lines"
+)]
+
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -24,6 +24,11 @@
 //! lower-case word of word characters of at most 16 bytes is answered from the index with the
 //! counts a scan would find; every other query scans.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "the part format stores counts and offsets as u32/u16/u8; `Builder` seals a part long before 4 GiB or 2^32 documents, and a u64 offset read back indexes a part already mapped in memory"
+)]
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Write as _};
@@ -265,12 +270,11 @@ fn build(
             let meta = doc::record(rec, true);
             let mut mask = 0u64;
             for p in &meta.proj {
-                let i = match projs.iter().position(|x| x == p) {
-                    Some(i) => i,
-                    None => {
-                        projs.push(p.clone());
-                        projs.len() - 1
-                    }
+                let i = if let Some(i) = projs.iter().position(|x| x == p) {
+                    i
+                } else {
+                    projs.push(p.clone());
+                    projs.len() - 1
                 };
                 // Past 64 projects the mask cannot tell: `--proj` then scans this window.
                 mask |= 1u64.checked_shl(i as u32).unwrap_or(0);
@@ -683,7 +687,7 @@ impl Part {
             }
             let entry = &docs[d * DOC..(d + 1) * DOC];
             let e = Le(entry);
-            let time = e.u64(8) as i64;
+            let time = e.u64(8).cast_signed();
             let time = (time != i64::MIN).then_some(Ts::from_micros(time));
             let kind = RecordType::ALL
                 .get(usize::from(entry[16]))
@@ -787,7 +791,10 @@ mod tests {
         let mut bytes = Vec::new();
         for i in 0..n {
             let kind = RecordType::ALL[(i % 5) as usize];
-            let mut r = Record::new(kind, Ts::from_micros(1_790_000_000_000_000 + i as i64));
+            let mut r = Record::new(
+                kind,
+                Ts::from_micros(1_790_000_000_000_000 + i64::try_from(i).unwrap()),
+            );
             r.focus = vec![Focus {
                 proj: ["shop", "infra", "docs"][(i % 3) as usize].into(),
                 topic: String::new(),

@@ -279,7 +279,7 @@ pub fn search(places: &Places, req: &Request, redactor: &Redactor) -> Result<Res
                     "--{} needs ck (https://github.com/BeaconBay/ck), which is not on PATH: \
                      these are lexical results",
                     req.mode.as_str()
-                ))
+                ));
             }
         }
     }
@@ -343,12 +343,11 @@ impl Shown<'_> {
     fn hit(&self, c: &Cand, s: f64) -> io::Result<Hit> {
         let sf = &self.files[c.file as usize];
         let reopened;
-        let file = match &self.opened[c.file as usize] {
-            Some(f) => f,
-            None => {
-                reopened = scan::open(self.scan, sf)?.ok_or(io::ErrorKind::NotFound)?;
-                &reopened
-            }
+        let file = if let Some(f) = &self.opened[c.file as usize] {
+            f
+        } else {
+            reopened = scan::open(self.scan, sf)?.ok_or(io::ErrorKind::NotFound)?;
+            &reopened
         };
         // The document, and around a line the text its redaction must see.
         let (from, to) = match c.source {

@@ -55,15 +55,14 @@ pub fn parse(query: &str) -> Result<Vec<Term>, QueryError> {
     let mut rest = query;
     while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
         rest = &rest[start..];
-        let (chunk, phrase, next) = match rest.strip_prefix('"') {
-            Some(inner) => match inner.find('"') {
+        let (chunk, phrase, next) = if let Some(inner) = rest.strip_prefix('"') {
+            match inner.find('"') {
                 Some(end) => (&inner[..end], true, &inner[end + 1..]),
                 None => (inner, true, ""),
-            },
-            None => {
-                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-                (&rest[..end], false, &rest[end..])
             }
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            (&rest[..end], false, &rest[end..])
         };
         rest = next;
         let words: Vec<String> = if phrase {

@@ -177,8 +177,8 @@ pub(crate) fn scan_all(scan: &Scan<'_>, files: &[SourceFile]) -> (Tally, Vec<Opt
             }
         };
         let result = match sf.source {
-            Source::Stream => scan_segment(scan, &file, i as u32, &mut tally),
-            _ => scan_lines(scan, &file, i as u32, sf, &mut tally),
+            Source::Stream => scan_segment(scan, &file, source_id(i), &mut tally),
+            _ => scan_lines(scan, &file, source_id(i), sf, &mut tally),
         };
         if let Err(e) = result {
             tally.skipped.push(Skipped::new(sf, &e));
@@ -219,7 +219,7 @@ fn scan_segment(scan: &Scan<'_>, file: &File, index: u32, tally: &mut Tally) -> 
         let handles: Vec<_> = bounds
             .windows(2)
             .map(|w| {
-                let range = w[0]..if w[1] == bounds[threads as usize] {
+                let range = w[0]..if w[1] == bounds[bounds.len() - 1] {
                     len
                 } else {
                     w[1]
@@ -386,7 +386,7 @@ fn records_in(scan: &Scan<'_>, work: &mut Work, block: &RecordBlock<'_>, tally: 
     lower_into(scan.matchers, buf, &mut work.lower);
     for (t, m) in scan.matchers.iter().enumerate() {
         m.each_end(buf, &work.lower, |end| {
-            work.hits.push((end.saturating_sub(1), t))
+            work.hits.push((end.saturating_sub(1), t));
         });
     }
     if work.hits.is_empty() {
@@ -407,7 +407,7 @@ fn records_in(scan: &Scan<'_>, work: &mut Work, block: &RecordBlock<'_>, tally: 
             d += 1;
         }
         let doc_end = starts.get(d + 1).copied().unwrap_or(buf.len());
-        work.tf.iter_mut().for_each(|x| *x = 0);
+        work.tf.fill(0);
         while i < work.hits.len() && work.hits[i].0 < doc_end {
             work.tf[work.hits[i].1] += 1;
             i += 1;
@@ -524,7 +524,7 @@ impl LineDocs<'_, '_> {
         let mut i = 0;
         while i < hits.len() {
             let start = hits[i].0;
-            tf.iter_mut().for_each(|x| *x = 0);
+            tf.fill(0);
             while i < hits.len() && hits[i].0 == start {
                 tf[hits[i].1] += 1;
                 i += 1;
@@ -635,4 +635,10 @@ impl<'f> Blocks<'f> {
         self.filled -= n;
         self.pos += n as u64;
     }
+}
+
+/// A source's number in a hit. Sources are the files of one project and the stream's segments:
+/// far fewer than 2^32.
+fn source_id(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }

@@ -167,7 +167,7 @@ pub(crate) fn list(places: &Places, filters: &Filters, code: bool) -> Vec<Source
 fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
-            rd.filter_map(|e| e.ok())
+            rd.filter_map(std::result::Result::ok)
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|x| x == ext))
@@ -199,7 +199,7 @@ mod tests {
 
     fn filters(types: &[&str]) -> Filters {
         Filters {
-            types: types.iter().map(|s| s.to_string()).collect(),
+            types: types.iter().map(std::string::ToString::to_string).collect(),
             ..Filters::default()
         }
     }

@@ -47,7 +47,7 @@ impl Key {
         let p = path(secrets_dir);
         let mut f = match OpenOptions::new()
             .read(true)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
             .open(&p)
         {
             Ok(f) => f,

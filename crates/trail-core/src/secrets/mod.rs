@@ -96,7 +96,7 @@ pub struct RuleSpec {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
-    #[error("secret rule `{name}`{}: invalid regex: {source}", written_in(file))]
+    #[error("secret rule `{name}`{}: invalid regex: {source}", written_in(file.as_deref()))]
     BadRegex {
         name: String,
         file: Option<std::path::PathBuf>,
@@ -105,7 +105,7 @@ pub enum SecretsError {
     },
     #[error(
         "secret rule `{name}`{}: its example does not match its regex",
-        written_in(file)
+        written_in(file.as_deref())
     )]
     ExampleDoesNotMatch {
         name: String,
@@ -120,9 +120,8 @@ pub enum SecretsError {
 }
 
 /// ` ([[secrets.rules]] in FILE)` when a rule's file is known.
-fn written_in(file: &Option<std::path::PathBuf>) -> String {
-    file.as_ref()
-        .map(|f| format!(" ([[secrets.rules]] in {})", f.display()))
+fn written_in(file: Option<&std::path::Path>) -> String {
+    file.map(|f| format!(" ([[secrets.rules]] in {})", f.display()))
         .unwrap_or_default()
 }
 
@@ -180,12 +179,7 @@ impl Compiled {
         })
     }
 
-    fn group<'t>(
-        &self,
-        g: Option<usize>,
-        locs: &CaptureLocations,
-        text: &'t str,
-    ) -> Option<&'t str> {
+    fn group<'t>(g: Option<usize>, locs: &CaptureLocations, text: &'t str) -> Option<&'t str> {
         g.and_then(|g| locs.get(g))
             .and_then(|(s, e)| text.get(s..e))
     }
@@ -693,26 +687,19 @@ fn accept(
             .and_then(|(s, e)| text.get(s..e))
             .is_some_and(|name| plausible::plausible_header_value(name, value)),
         Check::UserPassword => {
-            let user = compiled.group(compiled.user_group, locs, text);
+            let user = Compiled::group(compiled.user_group, locs, text);
             !plausible::is_placeholder(value) && user != Some(value)
         }
         Check::Assignment => {
             let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
-            match name {
-                Some((name_start, name_end)) => {
-                    let name = full_name(text, name_start, name_end);
-                    plausible::plausible_assignment(
-                        name,
-                        value,
-                        written(compiled, locs, text, quoted),
-                    )
-                }
-                None => {
-                    let user = compiled.group(compiled.user_group, locs, text);
-                    !plausible::is_placeholder(value)
-                        && !plausible::is_number(value)
-                        && user != Some(value)
-                }
+            if let Some((name_start, name_end)) = name {
+                let name = full_name(text, name_start, name_end);
+                plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))
+            } else {
+                let user = Compiled::group(compiled.user_group, locs, text);
+                !plausible::is_placeholder(value)
+                    && !plausible::is_number(value)
+                    && user != Some(value)
             }
         }
     }
@@ -725,7 +712,7 @@ fn written(
     text: &str,
     quoted: bool,
 ) -> plausible::Written {
-    let op = compiled.group(compiled.op_group, locs, text);
+    let op = Compiled::group(compiled.op_group, locs, text);
     if op.is_none() && compiled.op_group.is_some() {
         // Without its operator, an assignment is `name "value"` or
         // `getenv("name", "value")`. Markup, netrc and flag rules have no

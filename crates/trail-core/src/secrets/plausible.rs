@@ -668,8 +668,7 @@ pub(crate) fn trim_bare_value(value: &str) -> usize {
         let Some(&last) = v.last() else { break };
         let unbalanced = |open: u8, close: u8| {
             last == close
-                && v.iter().filter(|&&c| c == close).count()
-                    > v.iter().filter(|&&c| c == open).count()
+                && memchr::memchr_iter(close, v).count() > memchr::memchr_iter(open, v).count()
         };
         if matches!(last, b',' | b';' | b'.')
             || unbalanced(b'(', b')')
@@ -703,7 +702,7 @@ fn base64_decode(s: &str) -> Option<Vec<u8>> {
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            out.push((acc >> bits) as u8);
+            out.push((acc >> bits).to_le_bytes()[0]); // the low byte: the bits above were emitted already
         }
     }
     Some(out)

@@ -552,7 +552,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "telegram-bot-token",
         // `<bot id>:AA<35 characters>`, bare or in the Bot API's URL (`/bot<token>/`).
-        regex: r#"(?-u:\b)(?:bot)?(?P<secret>[0-9]{5,}:AA[0-9A-Za-z_-]{30,})"#,
+        regex: r"(?-u:\b)(?:bot)?(?P<secret>[0-9]{5,}:AA[0-9A-Za-z_-]{30,})",
         example: "https://api.telegram.org/bot6918273645:AAFq8Lm2Vx9Zt4Rw7Yp3Ns1Dj6Fh0Gc5Bv2/sendMessage",
         keywords: &[":aa"],
         check: Check::Token,

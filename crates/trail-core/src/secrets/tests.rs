@@ -382,7 +382,7 @@ fn redaction_is_idempotent_and_names_are_stable() {
     assert_eq!(found3[0].name, *name);
     assert_eq!(again, format!("token: ${{secret:{name}}}"));
     let digest = Sha256::digest(gh.as_bytes());
-    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    let hex = crate::text::hex(&digest[..4]);
     assert_eq!(*name, format!("github-pat-{hex}"));
 
     // Already-reported names are not reported twice across calls.

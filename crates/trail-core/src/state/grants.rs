@@ -245,7 +245,7 @@ impl Journal {
 const JOURNAL_CAP: u64 = 16 << 20;
 
 fn max_dismiss_micros() -> i64 {
-    MAX_DISMISS_MINUTES as i64 * 60_000_000
+    i64::try_from(MAX_DISMISS_MINUTES).unwrap_or(i64::MAX) * 60_000_000
 }
 
 impl Grant {

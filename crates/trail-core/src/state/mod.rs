@@ -122,6 +122,7 @@ impl Store {
     }
 
     /// The same store with the person's key in `dir` (the configured secrets directory).
+    #[must_use]
     pub fn with_secrets_dir(mut self, dir: impl Into<PathBuf>) -> Store {
         self.secrets_dir = dir.into();
         self

@@ -55,7 +55,7 @@ impl Pending {
             rule: Some(s.rule.clone()),
             tool: Some(s.tool.clone()),
             command: Some(s.action.clone()),
-            extra: Default::default(),
+            extra: serde_json::Map::new(),
         }
     }
 

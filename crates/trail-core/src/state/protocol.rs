@@ -302,7 +302,7 @@ pub fn approve(
                 granted_at: Some(now.to_string()),
                 consumed: Some(false),
                 command: Some(p.subject.action.clone()),
-                extra: Default::default(),
+                extra: serde_json::Map::new(),
             });
         }
         Ok(Decided {
@@ -340,7 +340,13 @@ pub fn dismiss(
                 .unwrap_or_else(|| "it is about this one action".into());
             return Err(Refusal::NotDismissable { id: p.id, why }.into());
         };
-        let until = Ts::from_micros(now.as_micros() + (minutes as i64) * 60_000_000).to_string();
+        let until = Ts::from_micros(
+            now.as_micros()
+                + i64::try_from(minutes)
+                    .unwrap_or(i64::MAX)
+                    .saturating_mul(60_000_000),
+        )
+        .to_string();
         record(
             store,
             &Grant::Dismiss {
@@ -360,7 +366,7 @@ pub fn dismiss(
                 expires_at: Some(until.clone()),
                 dismissed_at: Some(now.to_string()),
                 rule: Some(p.subject.rule.clone()),
-                extra: Default::default(),
+                extra: serde_json::Map::new(),
             });
         }
         Ok(Decided {
@@ -677,14 +683,14 @@ pub fn on_session_start(
                 && prev.ended_at.is_none()
             {
                 refresh_observations(store, state)?;
-                out.unclean_previous = state.observations.clone();
+                out.unclean_previous.clone_from(&state.observations);
             }
             let mut s = Session {
                 id: session_id.map(String::from),
                 started_at: Some(now.to_string()),
                 start_hash: start_hash.clone(),
                 ended_at: None,
-                extra: Default::default(),
+                extra: serde_json::Map::new(),
             };
             s.set_proof_offset(proof_len);
             state.session = Some(s);
@@ -702,9 +708,9 @@ pub fn on_session_start(
                 .and_then(|e| Ts::parse_loose(e).ok())
                 .is_some_and(|e| e > now)
         });
-        out.mode = state.mode.clone();
-        out.objective = state.objective.clone();
-        out.junction = state.junction.clone();
+        out.mode.clone_from(&state.mode);
+        out.objective.clone_from(&state.objective);
+        out.junction.clone_from(&state.junction);
         Ok(out)
     })
 }

@@ -31,9 +31,10 @@ const MAX_JOINED_LINES: usize = 400;
 
 /// `YYYY-MM-DD` of an instant, in UTC.
 pub fn day(ts: Ts) -> String {
-    jiff::Timestamp::from_microsecond(ts.as_micros())
-        .map(|t| t.strftime("%Y-%m-%d").to_string())
-        .unwrap_or_else(|_| "0000-00-00".into())
+    jiff::Timestamp::from_microsecond(ts.as_micros()).map_or_else(
+        |_| "0000-00-00".into(),
+        |t| t.strftime("%Y-%m-%d").to_string(),
+    )
 }
 
 /// The file an entry of `ts` goes to.
@@ -190,15 +191,12 @@ pub fn read_objects(root: &Path, path: &Path, name: &str, join: bool) -> io::Res
             i += 1;
             continue;
         }
-        match join.then(|| joined(&lines, i)).flatten() {
-            Some((v, next)) => {
-                out.items.push((place(i), v));
-                i = next;
-            }
-            None => {
-                out.bad.push(place(i));
-                i += 1;
-            }
+        if let Some((v, next)) = join.then(|| joined(&lines, i)).flatten() {
+            out.items.push((place(i), v));
+            i = next;
+        } else {
+            out.bad.push(place(i));
+            i += 1;
         }
     }
     Ok(out)

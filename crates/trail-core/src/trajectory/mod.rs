@@ -411,6 +411,10 @@ mod ts_text {
     use crate::time::Ts;
     use serde::{Deserialize, Deserializer, Serializer};
 
+    #[expect(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's `with` passes a reference"
+    )]
     pub fn serialize<S: Serializer>(ts: &Ts, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(ts)
     }

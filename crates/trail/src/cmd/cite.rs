@@ -109,10 +109,10 @@ fn detail(c: &Checked) -> String {
     let mut parts = Vec::new();
     match c.status {
         Status::Drifted if !c.found_at.is_empty() => {
-            parts.push(format!("now at line {}", lines(&c.found_at)))
+            parts.push(format!("now at line {}", lines(&c.found_at)));
         }
         Status::Partial if !c.found_at.is_empty() => {
-            parts.push(format!("the rest at line {}", lines(&c.found_at)))
+            parts.push(format!("the rest at line {}", lines(&c.found_at)));
         }
         _ => {}
     }

@@ -104,8 +104,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
 pub fn describe(r: &Report, root: &std::path::Path) -> String {
     let rel = |p: &std::path::Path| {
         p.strip_prefix(root)
-            .map(|x| x.display().to_string())
-            .unwrap_or_else(|_| p.display().to_string())
+            .map_or_else(|_| p.display().to_string(), |x| x.display().to_string())
     };
     let mut s = String::new();
     if r.status == Status::Skipped {

@@ -202,7 +202,7 @@ mod tests {
             agent: agent.into(),
             hooks: trail_core::install::Change {
                 path: "/p/hooks.json".into(),
-                events: events.iter().map(|e| e.to_string()).collect(),
+                events: events.iter().map(ToString::to_string).collect(),
                 written: !events.is_empty(),
             },
             files: vec![FileChange {

@@ -5,7 +5,7 @@ use trail_core::ledger::LedgerError;
 use trail_core::ledger::handle::index_path_for;
 use trail_core::ledger::index;
 use trail_core::ledger::query::Query;
-use trail_core::ledger::record::{Record, RecordType};
+use trail_core::ledger::record::{Focus, Record, RecordType};
 use trail_core::time::Ts;
 
 use crate::cli::LogArgs;
@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
 }
 
 fn line(r: &Record) -> String {
-    let focus: Vec<String> = r.focus.iter().map(|f| f.label()).collect();
+    let focus: Vec<String> = r.focus.iter().map(Focus::label).collect();
     let mut s = format!("{}  {:<10}  {}", r.ts, r.kind.as_str(), focus.join(", "));
     if let Some(i) = &r.intent {
         s.push_str(&format!("  {}", i.primary));

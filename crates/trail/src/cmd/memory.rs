@@ -119,7 +119,7 @@ pub fn recall(query: &str, limit: usize, json: bool) -> CliResult {
     }
     let s: String = hits
         .iter()
-        .map(|h| format!("{}  {}\n", h.source, h.text))
+        .flat_map(|h| [h.source.as_str(), "  ", h.text.as_str(), "\n"])
         .collect();
     output::text(&s)
 }
@@ -201,8 +201,7 @@ fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf>
         .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
         .map(|e| e.path());
     let codex_home = std::env::var_os("CODEX_HOME")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| home.join(".codex"));
+        .map_or_else(|| home.join(".codex"), std::path::PathBuf::from);
     let codex = trail_core::rollout::newest_for(project, &codex_home);
     let newest = claude
         .chain(codex)

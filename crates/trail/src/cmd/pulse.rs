@@ -108,8 +108,7 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
             let primary = ctx
                 .ledger
                 .current_intent()?
-                .map(|i| i.primary)
-                .unwrap_or_else(|| "continue".into());
+                .map_or_else(|| "continue".into(), |i| i.primary);
             Some(Intent {
                 primary,
                 summary: s.clone(),
@@ -164,11 +163,11 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
 fn pair_focus(args: &PulseArgs, m: &ArgMatches) -> CliResult<Vec<Focus>> {
     let proj_idx: Vec<usize> = m
         .indices_of("proj")
-        .map(|i| i.collect())
+        .map(Iterator::collect)
         .unwrap_or_default();
     let topic_idx: Vec<usize> = m
         .indices_of("topic")
-        .map(|i| i.collect())
+        .map(Iterator::collect)
         .unwrap_or_default();
     let mut focus: Vec<Focus> = args
         .proj
@@ -190,7 +189,7 @@ fn pair_focus(args: &PulseArgs, m: &ArgMatches) -> CliResult<Vec<Focus>> {
                 focus[owner].proj, focus[owner].topic
             )));
         }
-        focus[owner].topic = t.clone();
+        focus[owner].topic.clone_from(t);
     }
     Ok(focus)
 }

@@ -97,7 +97,7 @@ fn start_watchdog(host: Host, tool_call: bool, deadline: Instant) {
     // and calls write(2) and _exit(2), all async-signal-safe.
     unsafe {
         libc::signal(libc::SIGALRM, on_alarm as *const () as libc::sighandler_t);
-        libc::alarm(left as libc::c_uint);
+        libc::alarm(libc::c_uint::try_from(left).unwrap_or(libc::c_uint::MAX));
     }
 }
 

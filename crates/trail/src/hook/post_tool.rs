@@ -15,7 +15,7 @@ use trail_core::proof;
 use super::{Cx, report, timer};
 
 /// A tool that runs longer than this is worth a pulse (§8: "~2 minutes").
-const LONG: Duration = Duration::from_secs(120);
+const LONG: Duration = Duration::from_mins(2);
 
 /// Git subcommands that change the repository's history or branches.
 const GIT_STATE: &[&str] = &[
@@ -105,7 +105,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     if duration.is_some_and(|d| d >= LONG) {
         facts.push(format!(
             "long-running ({} s): {what}",
-            duration.map(|d| d.as_secs()).unwrap_or(0)
+            duration.map_or(0, |d| d.as_secs())
         ));
         tags.push("long");
     }

@@ -195,7 +195,7 @@ fn attention(cx: &Cx<'_>) -> Option<String> {
     let path = cx.envelope.transcript_path.as_ref()?;
     let tokens = trail_core::conversation::context_tokens(path).ok()??;
     let band = BANDS.iter().find(|(at, _, _)| tokens >= *at);
-    let name = band.map(|b| b.1).unwrap_or("green");
+    let name = band.map_or("green", |b| b.1);
     let marker = trail_core::layout::Layout::new(cx.root()).attention();
     // Inside the project: read and written without following a symlink planted there.
     let last = trail_core::fsutil::read_string_in(cx.root(), &marker, 64).unwrap_or_default();

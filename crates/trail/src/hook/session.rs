@@ -85,9 +85,8 @@ struct EdgeState {
 /// Start the session in the state file (§8), and say its mode, pending junction and an unclean
 /// previous exit.
 fn edge_state(cx: &Cx<'_>) -> EdgeState {
-    let proof_len = std::fs::metadata(trail_core::proof::log_path(cx.root()))
-        .map(|m| m.len())
-        .unwrap_or(0);
+    let proof_len =
+        std::fs::metadata(trail_core::proof::log_path(cx.root())).map_or(0, |m| m.len());
     let s = match protocol::on_session_start(
         &cx.store(),
         cx.envelope.session_id.as_deref(),

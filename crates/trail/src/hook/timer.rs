@@ -19,10 +19,10 @@ use trail_core::time::Ts;
 use super::Cx;
 
 /// How long work may go without a pulse.
-const EVERY: Duration = Duration::from_secs(600);
+const EVERY: Duration = Duration::from_mins(10);
 
 /// How often, at most, PostToolUse looks at the stream.
-const TICK: Duration = Duration::from_secs(60);
+const TICK: Duration = Duration::from_mins(1);
 
 /// Whether a [`TICK`] boundary lies between the previous proof line (`None`: there was none)
 /// and `now`: PostToolUse's cue to look.

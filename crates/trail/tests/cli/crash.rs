@@ -48,7 +48,7 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
             t.elapsed().as_micros()
         })
         .collect();
-    lives.sort();
+    lives.sort_unstable();
     let life = (lives[2] as u64).max(500);
     for trial in 0..200 {
         let mut children: Vec<(String, std::process::Child)> = (0..8)

@@ -98,10 +98,10 @@ impl Script {
 /// What follows the first `marker` in the requests (where a hook's denial reached the model),
 /// `len` characters of it; a test fails here when none did.
 pub fn after(requests: &str, marker: &str, len: usize) -> String {
-    requests
-        .find(marker)
-        .map(|i| requests[i..].chars().take(len).collect())
-        .unwrap_or_else(|| panic!("no {marker:?} reached the model:\n{requests}"))
+    requests.find(marker).map_or_else(
+        || panic!("no {marker:?} reached the model:\n{requests}"),
+        |i| requests[i..].chars().take(len).collect(),
+    )
 }
 
 /// The project's proof log: one line per finished tool call.

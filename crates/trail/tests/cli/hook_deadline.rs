@@ -216,7 +216,7 @@ fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
         &claude,
         port,
         "SCRIPTED-E2E: clean up",
-        Duration::from_secs(120),
+        Duration::from_mins(2),
     );
     release_fifo(&config);
     let requests = seen.lock().unwrap().join("\n");

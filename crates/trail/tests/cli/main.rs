@@ -1,6 +1,21 @@
 //! One integration-test binary for the `trail` CLI: every test runs the real binary in an
 //! isolated HOME, TRAIL_HOME and config, so nothing depends on the machine's own setup.
 
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "tests convert small counts, offsets and clock readings"
+)]
+#![allow(
+    clippy::too_many_lines,
+    reason = "a scenario reads top to bottom as one story"
+)]
+#![allow(
+    clippy::format_collect,
+    reason = "fixtures are built once per test, never on a hot path"
+)]
+
 mod common;
 
 mod anchor;

@@ -88,7 +88,7 @@ fn an_attention_marker_symlinked_to_authorized_keys_is_not_overwritten() {
     std::os::unix::fs::symlink(&keys, env.cwd.join(".trail/state/attention")).unwrap();
     // A transcript big enough to leave the green band.
     let transcript = env.root.join("t.jsonl");
-    let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":190000,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}});
+    let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":190_000,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}});
     std::fs::write(&transcript, format!("{line}\n")).unwrap();
     let payload = serde_json::json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":transcript});
     let out = env.run_stdin(&["hook", "claude-code"], &payload.to_string());

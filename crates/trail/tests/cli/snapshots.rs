@@ -28,15 +28,12 @@ fn replace_runs(text: &str, with: &str, len_at: fn(&[u8]) -> Option<usize>) -> S
     let mut i = 0;
     while i < bytes.len() {
         let starts_word = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        match len_at(&bytes[i..]).filter(|_| starts_word) {
-            Some(n) => {
-                out.extend_from_slice(with.as_bytes());
-                i += n;
-            }
-            None => {
-                out.push(bytes[i]);
-                i += 1;
-            }
+        if let Some(n) = len_at(&bytes[i..]).filter(|_| starts_word) {
+            out.extend_from_slice(with.as_bytes());
+            i += n;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
         }
     }
     String::from_utf8(out).unwrap()

@@ -272,8 +272,7 @@ fn show_the_disk(ledger: &Ledger, say: Say<'_>) -> CliResult {
     let stream = std::fs::read_to_string(ledger.stream_path())?;
     let last = stream
         .rfind("\n---\nschema:")
-        .map(|i| &stream[i + 1..])
-        .unwrap_or(&stream);
+        .map_or(stream.as_str(), |i| &stream[i + 1..]);
     let blocked_rec = stream
         .split("\n---\nschema:")
         .find(|r| r.contains("${secret:"))

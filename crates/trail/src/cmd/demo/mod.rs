@@ -18,20 +18,17 @@ type Say<'a> = &'a mut dyn FnMut(&str) -> CliResult;
 
 /// Text shown as a block under a step.
 fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("    {l}\n")).collect()
+    s.lines().flat_map(|l| ["    ", l, "\n"]).collect()
 }
 
 pub fn run(args: &DemoArgs) -> CliResult {
     let tmp;
-    let dir: &Path = match &args.keep {
-        Some(d) => {
-            std::fs::create_dir_all(d)?;
-            d
-        }
-        None => {
-            tmp = tempfile::Builder::new().prefix("trail-demo-").tempdir()?;
-            tmp.path()
-        }
+    let dir: &Path = if let Some(d) = &args.keep {
+        std::fs::create_dir_all(d)?;
+        d
+    } else {
+        tmp = tempfile::Builder::new().prefix("trail-demo-").tempdir()?;
+        tmp.path()
     };
     let home = dir.join("home");
     let project = dir.join("project");
