@@ -63,6 +63,12 @@ impl Cache {
             window: Cache::WINDOW,
         }
     }
+
+    /// The cache of the personal root `trail_home` (`$TRAIL_HOME/cache/search/`): where every
+    /// caller, and `trail doctor` or a benchmark deleting it, finds it.
+    pub fn of_home(trail_home: &Path) -> Cache {
+        Cache::new(trail_home.join("cache").join("search"))
+    }
 }
 
 /// Bytes of a token kept.

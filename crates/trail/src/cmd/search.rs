@@ -18,9 +18,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         stream_dir: ctx.ledger.stream_dir(),
         layout: Layout::new(&root),
         project_name: trail_core::project::Project::discover(&root).name,
-        cache: Some(search::Cache::new(
-            ctx.ledger.root().join("cache").join("search"),
-        )),
+        cache: Some(search::Cache::of_home(ctx.ledger.root())),
     };
     let request = request(args)?;
     let redactor = ctx.ledger.redactor()?;
