@@ -51,6 +51,7 @@ pub enum SettingKey {
     MemoryDreamEvery,
     GroundingThreshold,
     GroundingEnforcement,
+    ContextCapTokens,
 }
 
 impl SettingKey {
@@ -75,6 +76,7 @@ impl SettingKey {
         SettingKey::MemoryDreamEvery,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
+        SettingKey::ContextCapTokens,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -100,6 +102,7 @@ impl SettingKey {
             SettingKey::MemoryDreamEvery => "memory.dream_every",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
+            SettingKey::ContextCapTokens => "context.cap_tokens",
         }
     }
 
@@ -137,6 +140,8 @@ impl SettingKey {
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
+            // How much trail may add to a session's context: at worst noisier or quieter.
+            SettingKey::ContextCapTokens => Class::Ordinary,
         }
     }
 }
@@ -412,6 +417,19 @@ pub static SETTINGS: &[Spec] = &[
         kind: Kind::Enforcement(field!(grounding_enforcement)),
         doc: "What a ratio below the threshold does: strict blocks the checkpoint, warn says \
               so, disabled only measures. Set here, it wins over .loa.config.yaml.",
+    },
+    Spec {
+        key: SettingKey::ContextCapTokens,
+        env: "TRAIL_CONTEXT_CAP_TOKENS",
+        default: Some("20000"),
+        kind: Kind::Count {
+            field: field!(context_cap_tokens),
+            min: 0,
+            max: 10_000_000,
+        },
+        doc: "Tokens (estimated) trail may add to one session's context window, counted from \
+              its start or its last compaction; past it each addition is one line saying what \
+              was held back (`trail status` shows the count). 0: no cap.",
     },
 ];
 

@@ -32,6 +32,7 @@ mod search;
 mod secrets;
 mod snapshots;
 mod state;
+mod token_accounting;
 mod torn_tail;
 mod trust;
 
