@@ -52,6 +52,7 @@ pub enum SettingKey {
     GroundingThreshold,
     GroundingEnforcement,
     ContextCapTokens,
+    SubagentPrimer,
 }
 
 impl SettingKey {
@@ -77,6 +78,7 @@ impl SettingKey {
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
         SettingKey::ContextCapTokens,
+        SettingKey::SubagentPrimer,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -103,6 +105,7 @@ impl SettingKey {
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
             SettingKey::ContextCapTokens => "context.cap_tokens",
+            SettingKey::SubagentPrimer => "subagent.primer",
         }
     }
 
@@ -142,6 +145,9 @@ impl SettingKey {
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
             // How much trail may add to a session's context: at worst noisier or quieter.
             SettingKey::ContextCapTokens => Class::Ordinary,
+            // Text trail hands every subagent as its own: a cloned repository must not speak to
+            // the user's subagents in trail's voice.
+            SettingKey::SubagentPrimer => Class::Sensitive,
         }
     }
 }
@@ -431,6 +437,18 @@ pub static SETTINGS: &[Spec] = &[
               its start or its last compaction; past it each addition is one line saying what \
               was held back (`trail status` shows the count). 0: no cap.",
     },
+    Spec {
+        key: SettingKey::SubagentPrimer,
+        env: "TRAIL_SUBAGENT_PRIMER",
+        default: None,
+        kind: Kind::Text {
+            field: field!(subagent_primer),
+            unset: "(none: subagents get nothing from trail)",
+        },
+        doc: "What trail tells each subagent as it starts (Claude Code's SubagentStart), cut to \
+              1,500 characters and redacted; `builtin` is trail's own primer of about 80 \
+              tokens.",
+    },
 ];
 
 /// Settings a file holds as a list of tables (`[[secrets.rules]]`): no variable, no default.
@@ -671,7 +689,8 @@ mod tests {
                 "gate.trusted_installers",
                 "llm.provider",
                 "llm.base_url",
-                "llm.command"
+                "llm.command",
+                "subagent.primer"
             ]
         );
     }

@@ -28,6 +28,7 @@ pub const EVENTS: &[&str] = &[
     "PostToolUseFailure",
     "PreCompact",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "SessionEnd",
     "ConfigChange",

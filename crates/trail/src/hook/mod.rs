@@ -22,6 +22,7 @@ mod report;
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
 mod session;
+mod subagent;
 mod timer;
 
 use std::io::{Read, Write};
@@ -203,6 +204,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         // loops were the original's bug): it captures and lets go.
         Event::StopRequested { .. } => session::stop(&cx),
         Event::ConfigChanged { file_path, .. } => config_change::handle(&cx, file_path.as_deref()),
+        Event::SubagentStarted { .. } => subagent::start(&cx),
         _ => Response::Silent,
     };
     counted(&cx, event, response)
