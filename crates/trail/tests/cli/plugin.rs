@@ -216,4 +216,14 @@ fn claude_code_installs_the_plugin_in_one_command_and_runs_its_hooks() {
     assert_eq!(ctx["by_event"]["SubagentStart"]["injections"], 1, "{st}");
     assert_eq!(ctx["by_event"]["SessionStart"]["injections"], 1, "{st}");
     assert_eq!(ctx["cap"], 20000, "{st}");
+    // The doctor sees the plugin's hooks as installed.
+    let out = env.run(&["doctor", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let problems = v["problems"].as_array().unwrap();
+    assert!(
+        !problems
+            .iter()
+            .any(|p| p["check"] == "hooks-installed" || p["check"] == "hook-binary"),
+        "{v}"
+    );
 }
