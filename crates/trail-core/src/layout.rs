@@ -26,6 +26,7 @@
 //!   dream.lock                              held by the dream running now; when the last began
 //!   dream.news                              what a background dream tells the next session
 //!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
+//!   context/<session>.jsonl                 what trail injected into that session's context
 //! .loa.config.yaml                          Loa's configuration, read (grounding, its paths)
 //! ```
 
@@ -159,6 +160,16 @@ impl Layout {
 
     pub fn dream_news(&self) -> PathBuf {
         self.state_dir().join("dream.news")
+    }
+
+    /// What trail injected into one session's context, a line per injection; `key` names the
+    /// session ([`crate::injected::session_key`]).
+    pub fn injected(&self, key: &str) -> PathBuf {
+        self.injected_dir().join(format!("{key}.jsonl"))
+    }
+
+    pub fn injected_dir(&self) -> PathBuf {
+        self.state_dir().join("context")
     }
 
     /// Where the last flush of one transcript ended; `key` names the transcript.

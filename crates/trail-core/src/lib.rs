@@ -16,6 +16,7 @@
 //! - [`project`]: which project a directory is in (worktrees of one repository are one), and
 //!   its name, id and branch.
 //! - [`host`]: Claude Code / Codex hook payloads, reduced to domain events, and responses.
+//! - [`injected`]: what trail injects into each session's context, counted, and the cap.
 //! - [`config`]: layered configuration with the origin of every value.
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
@@ -51,6 +52,7 @@ pub mod grounding;
 pub mod guard;
 pub mod heal;
 pub mod host;
+pub mod injected;
 pub mod install;
 pub mod layout;
 pub mod ledger;

@@ -387,6 +387,10 @@ pub struct InitArgs {
     /// The agent host: claude-code or codex.
     #[arg(long, default_value = "claude-code", value_name = "AGENT")]
     pub agent: String,
+    /// Write trail as a Claude Code and Codex plugin into DIR (a local marketplace too) instead
+    /// of touching any settings; install it with `claude plugin install trail --marketplace DIR`.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["global", "agent"])]
+    pub plugin: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }

@@ -176,6 +176,18 @@ pub struct Status {
     /// A pending-junction record trail did not write (ignored; never decided on).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forged_junction: Option<String>,
+    /// What trail injected into this session's context (the state file's session, else the
+    /// last one trail injected into); `null` before any.
+    pub context: Option<ContextUse>,
+}
+
+/// What a session received from trail, and the cap it is held to.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContextUse {
+    #[serde(flatten)]
+    pub tally: trail_core::injected::Tally,
+    /// Tokens per context window (`context.cap_tokens`); `null`: no cap, or not known here.
+    pub cap: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -195,7 +207,24 @@ impl Status {
             pending::Found::Forged(why) => (None, Some(why)),
             pending::Found::None => (None, None),
         };
+        let session = s
+            .session
+            .as_ref()
+            .and_then(|x| x.id.clone())
+            .filter(|id| {
+                let key = trail_core::injected::session_key(id);
+                trail_core::layout::Layout::new(store.project_root())
+                    .injected(&key)
+                    .exists()
+            })
+            .or_else(|| trail_core::injected::latest_session(store.project_root()));
+        let context = session.and_then(|id| {
+            trail_core::injected::tally(store.project_root(), &id)
+                .ok()
+                .map(|tally| ContextUse { tally, cap: None })
+        });
         Ok(Status {
+            context,
             project: trail_core::project::Project::discover(store.project_root()).named(),
             forged_junction,
             path: store.path().display().to_string(),
@@ -317,6 +346,43 @@ impl Status {
         writeln!(f)
     }
 
+    /// What this session received from trail: tokens in total and in the current window, per
+    /// event, and what the cap held back.
+    fn write_context(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(c) = &self.context else {
+            return writeln!(f, "context:   nothing injected yet");
+        };
+        let t = &c.tally;
+        write!(
+            f,
+            "context:   ~{} tokens given to session {} in {} injection(s)",
+            t.tokens, t.session, t.injections
+        )?;
+        if t.window_tokens != t.tokens {
+            write!(f, ", ~{} since the last compaction", t.window_tokens)?;
+        }
+        if let Some(cap) = c.cap {
+            write!(f, " (cap {cap} per window)")?;
+        }
+        writeln!(f)?;
+        let parts: Vec<String> = t
+            .by_event
+            .iter()
+            .map(|(e, n)| format!("{e} ~{} ({})", n.tokens, n.injections))
+            .collect();
+        if !parts.is_empty() {
+            writeln!(f, "           {}", parts.join(", "))?;
+        }
+        if t.withheld_injections > 0 {
+            writeln!(
+                f,
+                "           held back by the cap: {} injection(s), ~{} tokens",
+                t.withheld_injections, t.withheld_tokens
+            )?;
+        }
+        Ok(())
+    }
+
     /// Whether `done` would pass the quality gate: asked only where `done` is the next step.
     fn write_done(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self
@@ -354,6 +420,7 @@ impl fmt::Display for Status {
         self.write_junction(f)?;
         self.write_allowed(f)?;
         self.write_observed(f)?;
+        self.write_context(f)?;
         self.write_done(f)?;
         self.write_problems(f)
     }
@@ -384,6 +451,7 @@ mod tests {
             edited_elsewhere: false,
             problems: Vec::new(),
             forged_junction: None,
+            context: None,
         }
     }
 
@@ -395,7 +463,8 @@ mod tests {
              mode:      plan\n\
              objective: (none)\n\
              junction:  none pending\n\
-             allowed:   0 unused one-time allowance(s)\n"
+             allowed:   0 unused one-time allowance(s)\n\
+             context:   nothing injected yet\n"
         );
     }
 
@@ -457,6 +526,34 @@ mod tests {
             quality_gate: vec!["tests not run".into(), "plan open".into()],
             edited_elsewhere: true,
             problems: vec!["p1".into()],
+            context: Some(ContextUse {
+                tally: trail_core::injected::Tally {
+                    session: "s-1".into(),
+                    tokens: 2600,
+                    window_tokens: 600,
+                    injections: 3,
+                    withheld_injections: 1,
+                    withheld_tokens: 900,
+                    by_event: [
+                        ("SessionStart".to_string(), (2, 2550)),
+                        ("UserPromptSubmit".to_string(), (1, 50)),
+                    ]
+                    .into_iter()
+                    .map(|(e, (n, t))| {
+                        (
+                            e,
+                            trail_core::injected::EventTally {
+                                injections: n,
+                                tokens: t,
+                                withheld: 0,
+                            },
+                        )
+                    })
+                    .collect(),
+                    last_at: None,
+                },
+                cap: Some(20000),
+            }),
             ..bare()
         };
         assert_eq!(
@@ -474,6 +571,9 @@ mod tests {
              allowed:   2 unused one-time allowance(s)\n           `rm -rf build`\n\
              dismissed: [git-push] until 2026-11-25T11:00:00Z\n\
              observed:  3 tool calls, 1 file(s) modified, tests run: yes, last at 2026-11-25T10:00:00Z\n\
+             context:   ~2600 tokens given to session s-1 in 3 injection(s), ~600 since the last compaction (cap 20000 per window)\n           \
+             SessionStart ~2550 (2), UserPromptSubmit ~50 (1)\n           \
+             held back by the cap: 1 injection(s), ~900 tokens\n\
              done?:     not yet: tests not run; plan open\n\
              note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)\n\
              problem:   p1\n"

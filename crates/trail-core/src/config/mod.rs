@@ -159,6 +159,10 @@ pub struct Config {
     /// The lowest passing grounding ratio, and what falling below it does.
     pub grounding_threshold: Setting<crate::grounding::Threshold>,
     pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
+    /// Tokens trail may inject into one context window of a session (0: no cap).
+    pub context_cap_tokens: Setting<u32>,
+    /// What a subagent is told as it starts (`builtin`: trail's own primer).
+    pub subagent_primer: Setting<Option<String>>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -260,6 +264,8 @@ impl Config {
             dream_every: Setting::default(Duration::ZERO),
             grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
+            context_cap_tokens: Setting::default(0),
+            subagent_primer: Setting::default(None),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -51,6 +51,8 @@ pub enum SettingKey {
     MemoryDreamEvery,
     GroundingThreshold,
     GroundingEnforcement,
+    ContextCapTokens,
+    SubagentPrimer,
 }
 
 impl SettingKey {
@@ -75,6 +77,8 @@ impl SettingKey {
         SettingKey::MemoryDreamEvery,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
+        SettingKey::ContextCapTokens,
+        SettingKey::SubagentPrimer,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -100,6 +104,8 @@ impl SettingKey {
             SettingKey::MemoryDreamEvery => "memory.dream_every",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
+            SettingKey::ContextCapTokens => "context.cap_tokens",
+            SettingKey::SubagentPrimer => "subagent.primer",
         }
     }
 
@@ -137,6 +143,11 @@ impl SettingKey {
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
+            // How much trail may add to a session's context: at worst noisier or quieter.
+            SettingKey::ContextCapTokens => Class::Ordinary,
+            // Text trail hands every subagent as its own: a cloned repository must not speak to
+            // the user's subagents in trail's voice.
+            SettingKey::SubagentPrimer => Class::Sensitive,
         }
     }
 }
@@ -413,6 +424,31 @@ pub static SETTINGS: &[Spec] = &[
         doc: "What a ratio below the threshold does: strict blocks the checkpoint, warn says \
               so, disabled only measures. Set here, it wins over .loa.config.yaml.",
     },
+    Spec {
+        key: SettingKey::ContextCapTokens,
+        env: "TRAIL_CONTEXT_CAP_TOKENS",
+        default: Some("20000"),
+        kind: Kind::Count {
+            field: field!(context_cap_tokens),
+            min: 0,
+            max: 10_000_000,
+        },
+        doc: "Tokens (estimated) trail may add to one session's context window, counted from \
+              its start or its last compaction; past it each addition is one line saying what \
+              was held back (`trail status` shows the count). 0: no cap.",
+    },
+    Spec {
+        key: SettingKey::SubagentPrimer,
+        env: "TRAIL_SUBAGENT_PRIMER",
+        default: None,
+        kind: Kind::Text {
+            field: field!(subagent_primer),
+            unset: "(none: subagents get nothing from trail)",
+        },
+        doc: "What trail tells each subagent as it starts (Claude Code's SubagentStart), cut to \
+              1,500 characters and redacted; `builtin` is trail's own primer of about 80 \
+              tokens.",
+    },
 ];
 
 /// Settings a file holds as a list of tables (`[[secrets.rules]]`): no variable, no default.
@@ -653,7 +689,8 @@ mod tests {
                 "gate.trusted_installers",
                 "llm.provider",
                 "llm.base_url",
-                "llm.command"
+                "llm.command",
+                "subagent.primer"
             ]
         );
     }

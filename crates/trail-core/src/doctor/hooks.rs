@@ -26,14 +26,29 @@ fn read_json(path: &Path) -> Option<Value> {
     serde_json::from_str(&text).ok()
 }
 
-/// trail's hook commands anywhere in a settings file, for the host named `word`.
+/// trail's hook commands anywhere in a settings file, for the host named `word`. An entry in
+/// exec form (`command` the program, `args` its arguments, as the plugin writes them) is given
+/// back as the shell string it stands for.
 fn trail_commands(v: &Value, word: &str, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
-            if let Some(Value::String(c)) = m.get("command")
-                && is_ours_for(c, word)
-            {
-                out.push(c.clone());
+            if let Some(Value::String(c)) = m.get("command") {
+                match m.get("args").and_then(Value::as_array) {
+                    Some(args) => {
+                        let args: Vec<&str> = args.iter().filter_map(Value::as_str).collect();
+                        let program = if c.contains(char::is_whitespace) {
+                            format!("\"{c}\"")
+                        } else {
+                            c.clone()
+                        };
+                        let line = format!("{program} {}", args.join(" "));
+                        if args.len() == 2 && is_ours_for(&line, word) {
+                            out.push(line);
+                        }
+                    }
+                    None if is_ours_for(c, word) => out.push(c.clone()),
+                    None => {}
+                }
             }
             m.values().for_each(|v| trail_commands(v, word, out));
         }
@@ -51,7 +66,90 @@ fn hook_files(g: &Ground) -> Vec<(PathBuf, &'static str)> {
         .collect();
     out.push((g.codex_home.join("hooks.json"), "codex"));
     out.push((codex::hooks_path(&g.project_root, &g.home, false), "codex"));
+    out.extend(
+        claude_plugin_hooks(g)
+            .into_iter()
+            .map(|p| (p, "claude-code")),
+    );
+    out.extend(codex_plugin_hooks(g).into_iter().map(|p| (p, "codex")));
     out
+}
+
+/// The hooks files of trail plugins Claude Code has installed and enabled: a plugin id
+/// `trail@<marketplace>` set to `true` under `enabledPlugins` in a settings layer, whose
+/// install path `~/.claude/plugins/installed_plugins.json` names.
+fn claude_plugin_hooks(g: &Ground) -> Vec<PathBuf> {
+    let mut enabled = Vec::new();
+    for f in hooks_seen::settings_files(&g.project_root, &g.home) {
+        let Some(v) = read_json(&f) else { continue };
+        if let Some(m) = v.get("enabledPlugins").and_then(Value::as_object) {
+            for (id, on) in m {
+                if on == &Value::Bool(true) && is_trail_plugin(id) && !enabled.contains(id) {
+                    enabled.push(id.clone());
+                }
+            }
+        }
+    }
+    let Some(installed) = read_json(&g.home.join(".claude/plugins/installed_plugins.json")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for id in enabled {
+        let installs = installed["plugins"][&id]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for i in installs {
+            if let Some(p) = i.get("installPath").and_then(Value::as_str) {
+                out.push(Path::new(p).join("hooks/hooks.json"));
+            }
+        }
+    }
+    out
+}
+
+/// The hooks files of trail plugins Codex has enabled (`[plugins."trail@<marketplace>"]
+/// enabled = true` in its config.toml), in Codex's plugin cache.
+fn codex_plugin_hooks(g: &Ground) -> Vec<PathBuf> {
+    let Ok(text) = crate::fsutil::read_text_capped(&g.codex_home.join("config.toml"), 4 << 20)
+    else {
+        return Vec::new();
+    };
+    let Ok(config) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(plugins) = config.get("plugins").and_then(|p| p.as_table()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (id, t) in plugins {
+        let on = t.get("enabled").and_then(|v| v.as_bool()).unwrap_or(true);
+        let Some((name, marketplace)) = id.split_once('@') else {
+            continue;
+        };
+        if !on || name != crate::install::plugin::NAME {
+            continue;
+        }
+        let cache = g
+            .codex_home
+            .join("plugins/cache")
+            .join(marketplace)
+            .join(name);
+        let Ok(versions) = std::fs::read_dir(&cache) else {
+            continue;
+        };
+        out.extend(
+            versions
+                .filter_map(Result::ok)
+                .map(|v| v.path().join("hooks/hooks.json")),
+        );
+    }
+    out
+}
+
+fn is_trail_plugin(id: &str) -> bool {
+    id.split_once('@')
+        .is_some_and(|(name, _)| name == crate::install::plugin::NAME)
 }
 
 /// The hook commands trail installed: (file, command).
@@ -75,10 +173,11 @@ pub fn installed(commands: &[(PathBuf, String)]) -> Vec<Finding> {
     }
     vec![Finding::new(
         CHECK_INSTALLED,
-        "no trail hooks in Claude Code's or Codex's settings for this project: tool calls are \
-         neither gated nor recorded",
+        "no trail hooks in Claude Code's or Codex's settings for this project, and no trail \
+         plugin enabled: tool calls are neither gated nor recorded",
         "run `trail init` in the project (`--agent codex` for Codex, `--global` for every \
-         project)",
+         project), or install the plugin (`trail init --plugin DIR`, then `claude plugin \
+         install trail --marketplace DIR`)",
     )]
 }
 
@@ -278,6 +377,54 @@ mod tests {
         let (f, found) = reachable(&g, &cmds);
         assert!(f.is_empty(), "{f:?}");
         assert_eq!(found, vec![bin]);
+    }
+
+    #[test]
+    fn an_enabled_trail_plugin_counts_as_installed_hooks_and_a_disabled_one_does_not() {
+        let t = tempfile::tempdir().unwrap();
+        let g = ground(t.path());
+        // What `trail init --plugin` writes, where `claude plugin install` copies it.
+        let cache = g.home.join(".claude/plugins/cache/trail-local/trail/0.1.0");
+        let bin = t.path().join("my tools/trail");
+        crate::install::plugin::install(&cache, &bin).unwrap();
+        write(
+            &g.home.join(".claude/plugins/installed_plugins.json"),
+            &serde_json::json!({"version": 2, "plugins": {"trail@trail-local": [
+                {"scope": "user", "installPath": cache}]}})
+            .to_string(),
+        );
+        let settings = g.home.join(".claude/settings.json");
+        write(
+            &settings,
+            r#"{"enabledPlugins":{"trail@trail-local":false}}"#,
+        );
+        assert!(installed_commands(&g).is_empty());
+        write(
+            &settings,
+            r#"{"enabledPlugins":{"trail@trail-local":true}}"#,
+        );
+        let cmds = installed_commands(&g);
+        assert_eq!(cmds.len(), 1, "{cmds:?}");
+        assert_eq!(cmds[0].0, cache.join("hooks/hooks.json"));
+        // The program is the exec-form `command`, spaces and all.
+        let (f, _) = reachable(&g, &cmds);
+        assert!(f[0].problem.contains("my tools/trail"), "{f:?}");
+        // Codex: enabled in its config.toml, in its plugin cache.
+        let codex_cache = g.codex_home.join("plugins/cache/trail-local/trail/0.1.0");
+        crate::install::plugin::install(&t.path().join("plugin"), &bin).unwrap();
+        std::fs::create_dir_all(&codex_cache).unwrap();
+        std::fs::rename(
+            t.path().join("plugin/codex/hooks"),
+            codex_cache.join("hooks"),
+        )
+        .unwrap();
+        write(
+            &g.codex_home.join("config.toml"),
+            "[plugins.\"trail@trail-local\"]\nenabled = true\n",
+        );
+        let cmds = installed_commands(&g);
+        assert_eq!(cmds.len(), 2, "{cmds:?}");
+        assert!(cmds[1].1.ends_with("hook codex"), "{cmds:?}");
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub enum Event {
     StopRequested {
         stop_hook_active: bool,
     },
+    /// A subagent starts; what trail adds to its context is all it hears from trail.
+    SubagentStarted {
+        agent_type: Option<String>,
+    },
     SubagentStopped {
         stop_hook_active: bool,
         agent_id: Option<String>,
@@ -155,6 +159,9 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         }
         HookEventName::Stop => Event::StopRequested {
             stop_hook_active: w.stop_hook_active.unwrap_or(false),
+        },
+        HookEventName::SubagentStart => Event::SubagentStarted {
+            agent_type: w.agent_type.filter(|t| !t.is_empty()),
         },
         HookEventName::SubagentStop => Event::SubagentStopped {
             stop_hook_active: w.stop_hook_active.unwrap_or(false),

@@ -16,6 +16,8 @@ pub enum HookEventName {
     PostToolUse,
     PostToolUseFailure,
     Stop,
+    /// A subagent (Claude Code's Agent tool) starts: its additionalContext reaches the subagent.
+    SubagentStart,
     SubagentStop,
     PreCompact,
     SessionEnd,
@@ -66,9 +68,12 @@ pub struct WireHookEvent {
     /// Stop / SubagentStop: true when a Stop hook already made the agent continue once.
     #[serde(default)]
     pub stop_hook_active: Option<bool>,
-    /// SubagentStop: which subagent.
+    /// SubagentStart / SubagentStop: which subagent, and of what kind (`general-purpose`, a
+    /// custom agent's name).
     #[serde(default)]
     pub agent_id: Option<String>,
+    #[serde(default)]
+    pub agent_type: Option<String>,
     #[serde(default)]
     pub agent_transcript_path: Option<String>,
     /// PreCompact: `manual` or `auto`.

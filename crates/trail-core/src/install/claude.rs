@@ -28,12 +28,18 @@ pub const EVENTS: &[&str] = &[
     "PostToolUseFailure",
     "PreCompact",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "SessionEnd",
     "ConfigChange",
 ];
 
 const TOOL_EVENTS: &[&str] = &["PreToolUse", "PostToolUse", "PostToolUseFailure"];
+
+/// Whether `event` concerns one tool call (its group carries the host's tool matcher).
+pub(crate) fn is_tool_event(event: &str) -> bool {
+    TOOL_EVENTS.contains(&event)
+}
 
 /// The `timeout` (seconds) of every hook entry trail installs: twice the hook's own deadline
 /// (`trail hook` answers by itself within 5 s, denying a tool call it could not check), so the
@@ -69,7 +75,7 @@ pub const CLAUDE: HostSpec = HostSpec {
 };
 
 /// The fields trail wants on its entry for `event`, beyond `type` and `command`.
-fn wanted_fields(host: &HostSpec, event: &str) -> Vec<(&'static str, Value)> {
+pub(crate) fn wanted_fields(host: &HostSpec, event: &str) -> Vec<(&'static str, Value)> {
     let mut out = vec![("timeout", json!(HOOK_TIMEOUT_SECS))];
     if event == "PreToolUse"
         && let Some((k, v)) = host.fail_closed
@@ -227,7 +233,7 @@ pub fn install_for(host: &HostSpec, path: &Path, command: &str) -> Result<Change
                 hook[k] = v;
             }
             let mut group = json!({ "hooks": [hook] });
-            if TOOL_EVENTS.contains(event)
+            if is_tool_event(event)
                 && let Some(m) = host.tool_matcher
             {
                 group["matcher"] = Value::String(m.into());

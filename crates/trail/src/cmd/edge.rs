@@ -47,7 +47,11 @@ fn show(config: &Config, o: &Outcome, json: bool) -> CliResult {
 }
 
 pub fn status(json: bool) -> CliResult {
-    let s = edge::Status::gather(&store(&Config::load()?))?;
+    let config = Config::load()?;
+    let mut s = edge::Status::gather(&store(&config))?;
+    if let Some(c) = &mut s.context {
+        c.cap = Some(u64::from(config.context_cap_tokens.value)).filter(|&n| n > 0);
+    }
     if json {
         return output::json(&s);
     }

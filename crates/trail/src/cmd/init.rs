@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use trail_core::config::Config;
 use trail_core::install::claude::{self, HostSpec};
-use trail_core::install::{InstallError, codex, files};
+use trail_core::install::{InstallError, codex, files, plugin};
 
 use crate::cli::InitArgs;
 use crate::error::{CliError, CliResult};
@@ -34,6 +34,9 @@ type SettingsPath = fn(&Path, &Path, bool) -> PathBuf;
 const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-local\nstate/\n";
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
+    if let Some(dir) = &args.plugin {
+        return plugin(dir, install, args.json);
+    }
     let (host, settings) = host_of(&args.agent)?;
     let config = Config::load()?;
     let root = config.project_root.value.clone();
@@ -68,12 +71,101 @@ fn host_of(agent: &str) -> Result<(&'static HostSpec, SettingsPath), CliError> {
     }
 }
 
+/// What `trail init --plugin` reports.
+#[derive(Serialize)]
+struct PluginReport {
+    plugin: PathBuf,
+    files: Vec<plugin::FileChange>,
+    /// The commands that install it into each host (after `trail init --plugin`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    install: Option<PluginInstall>,
+}
+
+#[derive(Serialize)]
+struct PluginInstall {
+    claude_code: String,
+    codex: Vec<String>,
+}
+
+/// `trail init --plugin DIR` / `trail uninstall --plugin DIR`: the plugin's files, and no
+/// settings of any host (the host's own `plugin install` enables it).
+fn plugin(dir: &Path, install: bool, json: bool) -> CliResult {
+    // Relative to where the person is: the hosts keep the marketplace's absolute path.
+    let dir =
+        std::path::absolute(dir).map_err(|e| CliError::usage(format!("{}: {e}", dir.display())))?;
+    let files = if install {
+        plugin::install(&dir, &this_binary()?)?
+    } else {
+        plugin::uninstall(&dir)?
+    };
+    let shown = shell_word(&dir.display().to_string());
+    let report = PluginReport {
+        install: install.then(|| PluginInstall {
+            claude_code: format!(
+                "claude plugin install {} --marketplace {shown}",
+                plugin::NAME
+            ),
+            codex: vec![
+                format!("codex plugin marketplace add {shown}"),
+                format!("codex plugin add {}@{}", plugin::NAME, plugin::MARKETPLACE),
+            ],
+        }),
+        plugin: dir,
+        files,
+    };
+    if json {
+        return output::json(&report);
+    }
+    let verb = if install { "written" } else { "removed" };
+    let mut text = String::new();
+    for f in &report.files {
+        text.push_str(&format!(
+            "{}: {} {}\n",
+            f.what,
+            if f.changed { verb } else { "unchanged" },
+            f.path.display()
+        ));
+    }
+    match &report.install {
+        Some(i) => text.push_str(&format!(
+            "Install it in Claude Code:  {}\nIn Codex:                   {}\n                            {}\n\
+             Use the plugin or `trail init` in a project, not both: the hooks would run twice.\n",
+            i.claude_code, i.codex[0], i.codex[1]
+        )),
+        None if report.files.is_empty() => text.push_str(&format!(
+            "nothing to remove: {} holds no trail plugin\n",
+            report.plugin.display()
+        )),
+        None => text.push_str(&format!(
+            "Remove it from the hosts too: `claude plugin uninstall {n}@{m}`, `codex plugin remove {n}@{m}`.\n",
+            n = plugin::NAME,
+            m = plugin::MARKETPLACE
+        )),
+    }
+    output::text(&text)
+}
+
+/// A path as one shell word, quoted only when it needs to be.
+fn shell_word(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+~".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// This binary, by its canonical path: what hooks and the MCP server run.
+fn this_binary() -> std::io::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    Ok(exe.canonicalize().unwrap_or(exe))
+}
+
 /// What the host runs for each hook: this binary by its canonical path (quoted when the path
 /// holds whitespace, as the host hands the command to a shell), then `hook <host>`.
 fn hook_command(host: &HostSpec) -> std::io::Result<String> {
-    let exe = std::env::current_exe()?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    let exe = exe.display().to_string();
+    let exe = this_binary()?.display().to_string();
     let program = if exe.contains(char::is_whitespace) {
         format!("\"{exe}\"")
     } else {

@@ -22,6 +22,7 @@ mod report;
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
 mod session;
+mod subagent;
 mod timer;
 
 use std::io::{Read, Write};
@@ -192,7 +193,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         config: &config,
         envelope,
     };
-    match event {
+    let response = match event {
         Event::ToolRequested { tool, input, .. } => pre_tool::handle(&cx, tool, input),
         Event::ToolFinished { .. } => post_tool::handle(&cx, event),
         Event::PromptSubmitted { prompt } => prompt::handle(&cx, prompt),
@@ -203,7 +204,41 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         // loops were the original's bug): it captures and lets go.
         Event::StopRequested { .. } => session::stop(&cx),
         Event::ConfigChanged { file_path, .. } => config_change::handle(&cx, file_path.as_deref()),
+        Event::SubagentStarted { .. } => subagent::start(&cx),
         _ => Response::Silent,
+    };
+    counted(&cx, event, response)
+}
+
+/// Context on its way to the agent, counted against the session's cap ([`trail_core::injected`]);
+/// past the cap, one line stands in for it. Only a response that injects something gets here
+/// with any work to do: an allowed tool call reads and writes nothing.
+fn counted(cx: &Cx<'_>, event: &Event, response: Response) -> Response {
+    let Response::Context { event: name, text } = response else {
+        return response;
+    };
+    // A compaction emptied the context window: the rebuilt state it gets starts a new count.
+    let new_window = matches!(
+        event,
+        Event::SessionStarted {
+            source: host::SessionSource::Compact
+        }
+    );
+    let session = cx.envelope.session_id.as_deref().unwrap_or("unknown");
+    let cap = u64::from(cx.config.context_cap_tokens.value);
+    // What the host will show, no more: the count is of what the agent receives.
+    let text =
+        trail_core::host::render::fit_context(&text, trail_core::host::render::MAX_CONTEXT_CHARS);
+    match trail_core::injected::admit(cx.root(), session, name, text.clone(), new_window, cap) {
+        Ok(admitted) => Response::Context {
+            event: name,
+            text: admitted.text(),
+        },
+        Err(e) => {
+            // Losing the count must not lose the context.
+            report::failed("cannot count the context it gives", &e);
+            Response::Context { event: name, text }
+        }
     }
 }
 

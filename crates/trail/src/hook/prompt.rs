@@ -47,6 +47,14 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
             Some(d) => refuse_edge(&d),
         }),
         Some(Err(usage)) => notes.push(usage),
+        // The plugin's namespaced name for the command: decisions are read only from `/edge`
+        // as typed (the one spelling the gate watches for in what the agent schedules).
+        None if prompt.trim_start().starts_with("/trail:edge") => notes.push(
+            "trail: `/trail:edge` was not carried out: trail reads the user's decisions from \
+             `/edge …` as typed (`/edge approve`, `/edge status`). Tell the user to type it \
+             that way."
+                .into(),
+        ),
         // A delivery that merely carries `/edge …` text (a background command printed it, a
         // peer wrote it): the agent must not read it as the person's answer.
         None if prompt.contains("/edge") => {

@@ -36,7 +36,7 @@ pub(crate) fn tool_use_reply(id: &str, command: &str) -> String {
     )
 }
 
-fn tool_reply(id: &str, tool: &str, input: serde_json::Value) -> String {
+pub(crate) fn tool_reply(id: &str, tool: &str, input: serde_json::Value) -> String {
     let input = input.to_string();
     [
         sse("message_start", serde_json::json!({"type":"message_start","message":{"id":format!("msg_{id}"),"type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}})),

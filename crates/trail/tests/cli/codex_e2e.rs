@@ -113,6 +113,11 @@ fn serve(marker: &'static str, steps: Vec<String>) -> (u16, Seen) {
 fn codex_home(env: &TestEnv, port: u16) -> PathBuf {
     let dir = env.home.join(".codex");
     std::fs::create_dir_all(&dir).unwrap();
+    // What `codex plugin marketplace add` and `codex plugin add` wrote is kept.
+    let kept = std::fs::read_to_string(dir.join("config.toml"))
+        .ok()
+        .and_then(|t| t.find("[marketplaces.").map(|i| t[i..].to_string()))
+        .unwrap_or_default();
     let mut projects = String::new();
     let canonical = env.cwd.canonicalize().unwrap();
     for p in [env.cwd.clone(), canonical] {
@@ -129,7 +134,7 @@ fn codex_home(env: &TestEnv, port: u16) -> PathBuf {
         format!(
             "model = \"{MODEL}\"\nmodel_provider = \"scripted\"\n\n\
 [model_providers.scripted]\nname = \"scripted\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
-env_key = \"TRAIL_E2E_MODEL_KEY\"\nwire_api = \"responses\"\n\n{projects}"
+env_key = \"TRAIL_E2E_MODEL_KEY\"\nwire_api = \"responses\"\n\n{projects}{kept}"
         ),
     )
     .unwrap();
@@ -178,6 +183,58 @@ fn run_codex_in(
 /// The text after the first deny that reached the model.
 fn denial(requests: &str) -> String {
     e2e::after(requests, DENIED, 700)
+}
+
+/// `trail init --plugin DIR`, then Codex's own two commands install it: its hooks (found in
+/// the plugin's `hooks/hooks.json`, run after the person reviewed them, here bypassed for the
+/// one invocation as for every Codex e2e test) gate and record the session as `trail init
+/// --agent codex` does, with no `.codex/hooks.json` in the project.
+#[test]
+fn codex_installs_trails_plugin_and_runs_its_hooks() {
+    let Some(codex) = CODEX.find_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let scenario = HooksScenario::new(&env, &[]);
+    let dir = env.root.join("plugin");
+    env.ok(&["init", "--plugin", dir.to_str().unwrap()]);
+    let [destructive, allowed, failing] = &scenario.commands;
+    let (port, seen) = serve(
+        "SCRIPTED-E2E",
+        vec![
+            shell_reply("1", destructive),
+            shell_reply("2", allowed),
+            shell_reply("3", failing),
+            text_reply("all done"),
+        ],
+    );
+    let home = codex_home(&env, port);
+    for args in [
+        vec!["plugin", "marketplace", "add", dir.to_str().unwrap()],
+        vec!["plugin", "add", "trail@trail-local"],
+    ] {
+        let out = e2e::agent_command(&env, &codex)
+            .args(&args)
+            .env("CODEX_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}\n{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+    assert!(!env.cwd.join(".codex/hooks.json").exists());
+    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: run the steps");
+    assert!(
+        out.status.success(),
+        "codex failed: {}\n{}\nrequests:\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    scenario.assert_ran(&env, &requests, &denial(&requests));
+    assert!(status(&env)["context"]["by_event"]["SessionStart"]["tokens"].as_u64() > Some(0));
 }
 
 #[test]

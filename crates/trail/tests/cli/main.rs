@@ -37,6 +37,7 @@ mod hook_deadline;
 mod init;
 mod injected_context;
 mod ledger;
+mod plugin;
 mod project;
 mod prompt_origin;
 mod pulses;
@@ -47,6 +48,7 @@ mod search;
 mod secrets;
 mod snapshots;
 mod state;
+mod token_accounting;
 mod torn_tail;
 mod trust;
 
