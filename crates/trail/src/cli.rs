@@ -122,6 +122,9 @@ pub enum Command {
     Ground(GroundArgs),
     /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
     Trajectory(TrajectoryArgs),
+    /// Bring back missing or whitespace-only NOTES.md, active_context.yaml, .trail/MEMORY.md,
+    /// trajectory files and .beads/ files: from git, then the journals, then a template.
+    Heal(HealArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -455,6 +458,21 @@ pub struct TrajectoryArgs {
     /// Only entries of this phase (cite, decision, session_handoff, …).
     #[arg(long, value_name = "P")]
     pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Sources, in order: git show HEAD:, git checkout (the index), the journals, a \
+                  template. A file that is there and not blank is never touched.\nExit codes: 0 \
+                  nothing missing, 1 something missing (with --check-only: would be healed; \
+                  without: could not be), 2 usage."
+)]
+pub struct HealArgs {
+    /// Say what is missing and where it would come from; write nothing.
+    #[arg(long)]
+    pub check_only: bool,
     #[arg(long)]
     pub json: bool,
 }
