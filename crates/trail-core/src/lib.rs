@@ -9,7 +9,9 @@
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
 //! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
 //! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
-//! - [`heal`]: views (the state file, MEMORY.md) brought back when missing.
+//! - [`heal`]: views and journals (NOTES.md, the state file, MEMORY.md, the trajectory, beads)
+//!   brought back when missing or blank: from git, the journals, a template.
+//! - [`git`]: git, read in a way no repository config can make run a program.
 //! - [`install`]: trail's hooks merged into (and removed from) an agent host's settings.
 //! - [`doctor`]: what silently disables or weakens trail (`trail doctor`), each with its fix.
 //! - [`layout`]: every path trail keeps in a project, named once.
@@ -48,6 +50,7 @@ pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
 pub mod gate;
+pub mod git;
 pub mod grounding;
 pub mod guard;
 pub mod heal;

@@ -163,6 +163,10 @@ pub struct Config {
     pub context_cap_tokens: Setting<u32>,
     /// What a subagent is told as it starts (`builtin`: trail's own primer).
     pub subagent_primer: Setting<Option<String>>,
+    /// `grounding.ghost_mentions`.
+    pub ghost_mentions: Setting<u32>,
+    /// `grounding.ghost_similarity`.
+    pub ghost_similarity: Setting<crate::grounding::Threshold>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -266,6 +270,8 @@ impl Config {
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
             context_cap_tokens: Setting::default(0),
             subagent_primer: Setting::default(None),
+            ghost_mentions: Setting::default(0),
+            ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -53,6 +53,8 @@ pub enum SettingKey {
     GroundingEnforcement,
     ContextCapTokens,
     SubagentPrimer,
+    GroundingGhostMentions,
+    GroundingGhostSimilarity,
 }
 
 impl SettingKey {
@@ -79,6 +81,8 @@ impl SettingKey {
         SettingKey::GroundingEnforcement,
         SettingKey::ContextCapTokens,
         SettingKey::SubagentPrimer,
+        SettingKey::GroundingGhostMentions,
+        SettingKey::GroundingGhostSimilarity,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -106,6 +110,8 @@ impl SettingKey {
             SettingKey::GroundingEnforcement => "grounding.enforcement",
             SettingKey::ContextCapTokens => "context.cap_tokens",
             SettingKey::SubagentPrimer => "subagent.primer",
+            SettingKey::GroundingGhostMentions => "grounding.ghost_mentions",
+            SettingKey::GroundingGhostSimilarity => "grounding.ghost_similarity",
         }
     }
 
@@ -148,6 +154,10 @@ impl SettingKey {
             // Text trail hands every subagent as its own: a cloned repository must not speak to
             // the user's subagents in trail's voice.
             SettingKey::SubagentPrimer => Class::Sensitive,
+            // How a ghost feature's matches are judged: at worst more ghosts need a person.
+            SettingKey::GroundingGhostMentions | SettingKey::GroundingGhostSimilarity => {
+                Class::Ordinary
+            }
         }
     }
 }
@@ -448,6 +458,26 @@ pub static SETTINGS: &[Spec] = &[
         doc: "What trail tells each subagent as it starts (Claude Code's SubagentStart), cut to \
               1,500 characters and redacted; `builtin` is trail's own primer of about 80 \
               tokens.",
+    },
+    Spec {
+        key: SettingKey::GroundingGhostMentions,
+        env: "TRAIL_GHOST_MENTIONS",
+        default: Some("3"),
+        kind: Kind::Count {
+            field: field!(ghost_mentions),
+            min: 1,
+            max: 1_000_000,
+        },
+        doc: "Negative grounding (`trail ghosts`): a ghost feature no code matches but this many \
+              documentation lines mention is HIGH AMBIGUITY, for a person to decide (Loa: 3).",
+    },
+    Spec {
+        key: SettingKey::GroundingGhostSimilarity,
+        env: "TRAIL_GHOST_SIMILARITY",
+        default: Some("0.4"),
+        kind: Kind::Ratio(field!(ghost_similarity)),
+        doc: "With ck installed, the similarity a semantic match of a ghost feature needs to \
+              count (FR-7's 0.4); trail's lexical search ignores it.",
     },
 ];
 

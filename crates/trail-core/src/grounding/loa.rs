@@ -132,6 +132,20 @@ impl LoaConfig {
     }
 }
 
+impl LoaConfig {
+    /// Loa's NOTES.md: `memory.notes_file`, else `<grimoire>/NOTES.md`.
+    pub fn notes_file(&self, root: &Path) -> PathBuf {
+        if let Some(f) = self.memory.as_ref().and_then(|m| m.notes_file.as_deref()) {
+            return root.join(f);
+        }
+        grimoire(
+            root,
+            self.paths.as_ref().and_then(|p| p.grimoire.as_deref()),
+        )
+        .join("NOTES.md")
+    }
+}
+
 fn grimoire(root: &Path, configured: Option<&str>) -> PathBuf {
     if let Some(g) = configured {
         return root.join(g);

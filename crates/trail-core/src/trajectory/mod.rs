@@ -38,6 +38,22 @@ pub struct Entry {
     pub parent_span_id: Option<SpanId>,
 }
 
+impl Entry {
+    /// An entry written now: in the trace of `session` (every hook of a session names the same
+    /// one), or a trace of its own when no session is known (a person's command), with a span
+    /// of its own.
+    pub fn now(body: Body, session: Option<&str>) -> Entry {
+        Entry {
+            ts: Ts::now(),
+            body,
+            session_id: session.map(String::from),
+            trace_id: session.map_or_else(TraceId::random, TraceId::for_session),
+            span_id: SpanId::random(),
+            parent_span_id: None,
+        }
+    }
+}
+
 /// What an entry records, by phase.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]

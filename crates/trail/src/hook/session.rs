@@ -23,9 +23,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     parts.extend(super::dream::at_session_start(cx));
     parts.extend(refused_settings(cx));
     // Heal the views before anything reads them.
-    for healed in trail_core::heal::missing_views(cx.root()) {
-        parts.push(format!("trail: {healed}"));
-    }
+    parts.extend(heal(cx));
     // What a mid-session ConfigChange is compared with (only Claude Code sends one).
     if let Some(home) = std::env::var_os("HOME")
         && let Err(e) =
@@ -61,6 +59,60 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
         event: "SessionStart",
         text: parts.join("\n\n"),
     }
+}
+
+/// The state zone (Lossless Ledger FR-9) healed, each heal logged to the trajectory; what came
+/// back, and what could not, said in a line. Never fatal: a failure is a line, too.
+fn heal(cx: &Cx<'_>) -> Option<String> {
+    use trail_core::heal::{self, Problem};
+    let report = heal::heal(cx.root(), &heal::Options::default());
+    if report.findings.is_empty() {
+        return None;
+    }
+    let ledger = cx.ledger();
+    let redactor = ledger.redactor();
+    match &redactor {
+        Ok(redactor) => {
+            let store = ledger.secret_store();
+            let mut keep =
+                |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
+            if let Err(e) = heal::log(
+                cx.root(),
+                &report,
+                cx.envelope.session_id.as_deref(),
+                redactor,
+                &mut keep,
+            ) {
+                report::failed("cannot log healing to the trajectory", &e);
+            }
+        }
+        Err(e) => report::failed("cannot log healing to the trajectory", e),
+    }
+    let lines: Vec<String> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let was = match &f.problem {
+                Problem::Blank => "was whitespace only",
+                _ => "was missing",
+            };
+            match (&f.problem, f.source, f.healed) {
+                (_, Some(src), true) => {
+                    format!("{} {was}: restored from {}", f.file, src.describe())
+                }
+                (Problem::Blocked(why), _, _) => format!("{} cannot be healed: {why}", f.file),
+                (_, _, _) => format!(
+                    "{} {was} and could not be restored ({})",
+                    f.file,
+                    f.detail.as_deref().unwrap_or("no source")
+                ),
+            }
+        })
+        .collect();
+    let text = format!("trail: healed the state zone: {}", lines.join("; "));
+    // Paths and reasons are the project's text: redacted like everything injected.
+    let redactor = redactor.unwrap_or_else(|_| trail_core::secrets::Redactor::builtin());
+    Some(redactor.redact(&text, &mut Vec::new()).into_owned())
 }
 
 /// The person learns at the start which project settings did not count (the agent reads it too:
