@@ -77,7 +77,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let argv = argv.each_ref().map(String::as_str);
         let rg = rg(word);
         let matches = count(&stream, word)?;
-        for condition in [Condition::Warm, Condition::CacheDeleted, Condition::PagesEvicted] {
+        for condition in [
+            Condition::Warm,
+            Condition::CacheDeleted,
+            Condition::PagesEvicted,
+        ] {
             let (mut ours, mut theirs) = (Vec::new(), Vec::new());
             for _ in 0..runs {
                 condition.prepare(&cache, &stream, true);
@@ -103,7 +107,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     println!(
         "\n**trail search / rg -c: {} (goal ≤ 1.0×); the cache is {:.1} MB for {} MB of stream**\n",
         summary.join(", "),
-        cache_bytes as f64 / (1 << 20) as f64,
+        cache_bytes as f64 / f64::from(1 << 20),
         size >> 20
     );
     let _ = std::fs::remove_dir_all(&dir);

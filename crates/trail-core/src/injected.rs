@@ -45,6 +45,10 @@ struct Line {
     window: bool,
 }
 
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -126,9 +130,7 @@ pub fn session_key(session: &str) -> String {
     if plain {
         return session.to_string();
     }
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(session.as_bytes());
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let hex = &crate::text::sha256_hex(session.as_bytes())[..32];
     format!("h-{hex}")
 }
 
@@ -206,7 +208,7 @@ pub fn latest_session(root: &Path) -> Option<String> {
         .ok()?
         .filter_map(Result::ok)
         .filter_map(|e| {
-            let m = e.metadata().ok().filter(|m| m.is_file())?;
+            let m = e.metadata().ok().filter(std::fs::Metadata::is_file)?;
             Some((m.modified().ok()?, e.file_name()))
         })
         .max()?;

@@ -469,6 +469,10 @@ mod tests {
     }
 
     #[test]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one status with every part, read top to bottom"
+    )]
     fn a_full_status_shows_every_part_in_order() {
         let line = |d: &str, st: &str| PlanLine {
             description: d.into(),

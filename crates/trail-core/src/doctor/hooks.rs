@@ -123,7 +123,10 @@ fn codex_plugin_hooks(g: &Ground) -> Vec<PathBuf> {
     };
     let mut out = Vec::new();
     for (id, t) in plugins {
-        let on = t.get("enabled").and_then(|v| v.as_bool()).unwrap_or(true);
+        let on = t
+            .get("enabled")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(true);
         let Some((name, marketplace)) = id.split_once('@') else {
             continue;
         };
