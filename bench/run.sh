@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 if command -v valgrind >/dev/null 2>&1; then
   bench/hot-symbols.sh >&2
 else
-  if [ ! -e bench/hot-symbols.txt ]; then
-    : > bench/hot-symbols.txt
+  if [ ! -s bench/hot-symbols.txt ]; then
     echo "note: valgrind not found: the binary is built without its hot-code layout, so start-up" \
       "and RSS figures are worse than a release's" >&2
   else

@@ -3,9 +3,14 @@
 //! one JSONL line); PostToolUse with its durable proof line, and of an edit, which also pulses;
 //! and both again with a long session behind them (a 100,000-line proof log and a 100 MB pulse
 //! stream).
+//!
+//! `--compare LABEL=PATH` (repeatable) runs another build of `trail` through the same PreToolUse
+//! and PostToolUse in the same loop, so builds are compared side by side: `bench/run.sh hook
+//! --compare "cargo install=/tmp/x/bin/trail"`.
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::process::{Launcher, trail_env};
 use crate::stats::{median, ms};
@@ -84,16 +89,33 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut t_pre_secret = Vec::new();
     let mut t_post_secret = Vec::new();
     let mut t_post_edit = Vec::new();
+    let compare = compared(args)?;
+    let mut t_compare: Vec<(Vec<_>, Vec<_>, u64)> = compare
+        .iter()
+        .map(|_| (Vec::new(), Vec::new(), 0))
+        .collect();
     let mut rss = 0;
+    // PreToolUse and PostToolUse only, as the compared builds are measured.
+    let mut rss_plain = 0;
     for i in 0..runs {
+        for ((_, other), (pre, post, rss)) in compare.iter().zip(t_compare.iter_mut()) {
+            let (t, kb) = l.run(&borrow(&e_pre), &[other, "hook", "claude-code"])?;
+            pre.push(t);
+            *rss = (*rss).max(kb);
+            let (t, kb) = l.run(&borrow(&e_post), &[other, "hook", "claude-code"])?;
+            post.push(t);
+            *rss = (*rss).max(kb);
+        }
         let (t, _) = l.run(&borrow(&e_true), &["/bin/true"])?;
         t_true.push(t);
         let (t, kb) = l.run(&borrow(&e_pre), &[&bin, "hook", "claude-code"])?;
         t_pre.push(t);
         rss = rss.max(kb);
+        rss_plain = rss_plain.max(kb);
         let (t, kb) = l.run(&borrow(&e_post), &[&bin, "hook", "claude-code"])?;
         t_post.push(t);
         rss = rss.max(kb);
+        rss_plain = rss_plain.max(kb);
         let (t, kb) = l.run(&borrow(&e_pre_secret), &[&bin, "hook", "claude-code"])?;
         t_pre_secret.push(t);
         rss = rss.max(kb);
@@ -149,6 +171,32 @@ pub fn run(args: &[String]) -> Result<(), String> {
         m_pre_secret.as_secs_f64() / m_true.as_secs_f64(),
         ms(m_post_secret)
     );
+    if !compare.is_empty() {
+        println!("## Builds of `trail` side by side (same loop)");
+        println!(
+            "| build | PreToolUse | × /bin/true | PostToolUse | × /bin/true | peak RSS |\n|---|---|---|---|---|---|"
+        );
+        let row = |label: &str, pre: Duration, post: Duration, kb: u64| {
+            println!(
+                "| {label} | {} | **{:.2}×** | {} | {:.2}× | {:.1} MB |",
+                ms(pre),
+                pre.as_secs_f64() / m_true.as_secs_f64(),
+                ms(post),
+                post.as_secs_f64() / m_true.as_secs_f64(),
+                kb as f64 / 1024.0
+            );
+        };
+        row(
+            "this tree's `cargo dist` (static, hot code first)",
+            m_pre,
+            m_post,
+            rss,
+        );
+        for ((label, _), (pre, post, kb)) in compare.iter().zip(t_compare.iter_mut()) {
+            row(label, median(pre), median(post), *kb);
+        }
+        println!();
+    }
     println!(
         "**PostToolUse = {:.2}× /bin/true, Python peer / PostToolUse = {:.0}×; of an edit {} = {:.2}× /bin/true (goal ≤ 3 ms)**\n",
         m_post.as_secs_f64() / m_true.as_secs_f64(),
@@ -222,6 +270,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
     every_event_rss(&mut l, &bin, &dir)?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// The other builds `--compare LABEL=PATH` names.
+fn compared(args: &[String]) -> Result<Vec<(String, String)>, String> {
+    args.windows(2)
+        .filter(|w| w[0] == "--compare")
+        .map(|w| match w[1].split_once('=') {
+            Some((label, path)) if Path::new(path).is_file() => {
+                Ok((label.to_string(), path.to_string()))
+            }
+            _ => Err(format!(
+                "--compare {}: want LABEL=PATH to a trail binary",
+                w[1]
+            )),
+        })
+        .collect()
 }
 
 /// Peak RSS of every hook event trail handles, in a project with a state file in active mode

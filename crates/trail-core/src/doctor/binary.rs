@@ -115,11 +115,24 @@ pub fn static_build(path: &Path) -> Option<Finding> {
                  static build's",
                 path.display()
             ),
-            format!(
-                "build the static binary with `cargo dist` in trail's source and install it over \
-                 this one: install -m 755 target/x86_64-unknown-linux-gnu/release/trail {}",
-                path.display()
-            ),
+            match path
+                .parent()
+                .filter(|d| d.file_name().is_some_and(|n| n == "bin"))
+                .and_then(Path::parent)
+            {
+                // `cargo install` puts binaries in ROOT/bin: the static one goes over this one.
+                Some(root) => format!(
+                    "install the static build over it, in trail's source: `cargo install-trail \
+                     --force --root {}`",
+                    root.display()
+                ),
+                None => format!(
+                    "build the static binary with `cargo dist` in trail's source and install it \
+                     over this one: install -m 755 target/x86_64-unknown-linux-gnu/release/trail \
+                     {}",
+                    path.display()
+                ),
+            },
         )
     })
 }
@@ -164,6 +177,20 @@ mod tests {
         assert_eq!(is_dynamic(&exe), Some(true));
         assert!(static_build(&exe).is_some());
         let t = tempfile::tempdir().unwrap();
+        // Installed by `cargo install` (ROOT/bin/trail): the fix installs the static build there.
+        let bin = t.path().join("root/bin/trail");
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        std::fs::copy(&exe, &bin).unwrap();
+        let f = static_build(&bin).unwrap();
+        let root = t.path().join("root");
+        assert!(
+            f.fix.ends_with(&format!(
+                "cargo install-trail --force --root {}`",
+                root.display()
+            )),
+            "{}",
+            f.fix
+        );
         let text = t.path().join("x");
         std::fs::write(&text, "#!/bin/sh\n").unwrap();
         assert_eq!(is_dynamic(&text), None);
