@@ -112,6 +112,7 @@ fn status_before_anything_happened() {
     objective: (none)
     junction:  none pending
     allowed:   0 unused one-time allowance(s)
+    context:   nothing injected yet
     ");
 }
 
@@ -146,6 +147,7 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
                decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)
     allowed:   0 unused one-time allowance(s)
     observed:  2 tool calls, 1 file(s) modified, tests run: yes, last at [TS]
+    context:   nothing injected yet
     done?:     not yet: 1 steps still in progress; Very little activity observed
     ");
 
@@ -171,6 +173,7 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
     allowed:   1 unused one-time allowance(s)
                `git push origin main`
     observed:  2 tool calls, 1 file(s) modified, tests run: yes, last at [TS]
+    context:   nothing injected yet
     done?:     not yet: 1 steps still in progress; Very little activity observed
     ");
 }
@@ -490,6 +493,10 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     memory.dream_every  24h  (default)
     grounding.threshold  0.95  (default)
     grounding.enforcement  warn  (default)
+    context.cap_tokens  20000  (default)
+    subagent.primer  (none: subagents get nothing from trail)  (default)
+    grounding.ghost_mentions  3  (default)
+    grounding.ghost_similarity  0.4  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -539,6 +546,10 @@ must_not_match = ["terraform plan"]
     memory.dream_every  24h  (default)
     grounding.threshold  0.95  (default)
     grounding.enforcement  warn  (default)
+    context.cap_tokens  20000  (default)
+    subagent.primer  (none: subagents get nothing from trail)  (default)
+    grounding.ghost_mentions  3  (default)
+    grounding.ghost_similarity  0.4  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
