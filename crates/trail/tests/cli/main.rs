@@ -17,6 +17,7 @@ mod dream;
 mod e2e;
 mod gate;
 mod grounding;
+mod group_commit;
 mod hook;
 mod hook_deadline;
 mod init;
