@@ -38,6 +38,55 @@ pub fn stall(name: &str) {
     let _ = name;
 }
 
+/// Wait here if `TRAIL_FAILPOINT` names this point (debug builds only): create the file
+/// `<gate>.reached`, then wait until `<gate>` exists, where `TRAIL_FAILPOINT_GATE` names `<gate>`.
+/// How tests hold one process at a point of a protocol (the group commit's leader about to
+/// fsync), start others against it, and then kill it or let it go on.
+#[inline]
+pub fn pause(name: &str) {
+    #[cfg(debug_assertions)]
+    {
+        if std::env::var_os("TRAIL_FAILPOINT").is_some_and(|w| w == name)
+            && let Some(gate) = std::env::var_os("TRAIL_FAILPOINT_GATE")
+        {
+            let gate = std::path::PathBuf::from(gate);
+            let mut reached = gate.clone().into_os_string();
+            reached.push(".reached");
+            let _ = std::fs::write(&reached, std::process::id().to_string());
+            while !gate.exists() {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = name;
+}
+
+/// Append `line()` and a newline to the file `TRAIL_TRACE` names (debug builds only), with one
+/// `O_APPEND` write: concurrent processes' lines land whole and in the order they happened. How
+/// tests check the group commit's promise that no writer is acknowledged before an fsync that
+/// covers its record has completed.
+#[inline]
+pub fn trace(line: impl FnOnce() -> String) {
+    #[cfg(debug_assertions)]
+    {
+        if let Some(path) = std::env::var_os("TRAIL_TRACE") {
+            use std::io::Write;
+            let mut l = line();
+            l.push('\n');
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = f.write_all(l.as_bytes());
+            }
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = line;
+}
+
 /// Every failpoint the ledger defines, for tests that walk them all.
 pub const LEDGER_POINTS: &[&str] = &[
     "append-after-intent",

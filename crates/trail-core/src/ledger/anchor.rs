@@ -15,14 +15,16 @@
 //! happens to the one being written; readers take the valid slot with the highest `seq`.
 //! `since` is the record anchoring began after (`-` when it began with the first record).
 //!
-//! The writer, under the stream lock, after its records are durable:
+//! The writer, under the stream lock, after its records are durable (for a group of writers,
+//! the one whose fsync made them durable: see [`super::group`]):
 //!
 //! 1. Reads both slots and keeps the newest that verifies under the key.
 //! 2. Decides whether the stream still continues from it. The usual case costs a comparison:
-//!    the anchor names the tail this writer found when it took the lock. Otherwise (an earlier
-//!    writer crashed between its fsync and its anchor, or a rotation moved the head into an
-//!    archive) it reads the records after the anchored one and requires each to be sealed and
-//!    chained up to that tail. If the stream does not continue from the anchor, the anchor is
+//!    the anchor names the tail this writer found when it took the lock. Otherwise (the records
+//!    of a group written by other writers, an earlier writer crashed between its fsync and its
+//!    anchor, or a rotation moved the head into an archive) it reads the records after the
+//!    anchored one and requires each to be sealed and chained up to that tail. An anchor that
+//!    already names a later record of the live stream is left as it is. If the stream does not continue from the anchor, the anchor is
 //!    left as it is: it is the evidence `trail verify` reports, and advancing it would launder a
 //!    rewrite.
 //! 3. Writes the new head (`seq + 1`) into the other slot. No fsync: see below.
@@ -338,6 +340,11 @@ impl AnchorWriter {
         let w = AnchorWriter::current(slot, site).map_err(unavailable)?;
         let since = match read_slots(&w.file, &w.key).map_err(unavailable)? {
             Found::Valid(a) => {
+                if a.end >= end && a.end > base.len && names_live(&a, site) {
+                    // Already at or past `head`: another writer anchored a later durable point
+                    // first (group commit, recovery). Nothing to do; moving back would be wrong.
+                    return Ok(());
+                }
                 let named = Some(a.head) == base.digest && a.end == base.len;
                 if !named && !follows(&a, base, site) {
                     return Err(Skipped::Diverged);
@@ -416,6 +423,14 @@ fn follows(a: &Anchor, base: Base, site: &Site<'_>) -> bool {
         return false;
     };
     chained_after(&live, Some(last), 0, base.len) == Some(base.digest)
+}
+
+/// Whether the live stream holds the anchored record where the anchor says.
+fn names_live(a: &Anchor, site: &Site<'_>) -> bool {
+    let Ok(Some(live)) = super::reader::open_if_exists(&site.stream) else {
+        return false;
+    };
+    chained_from(&live, a.head, a.end, a.end).is_some()
 }
 
 /// When the record ending at `end` has seal `head`, the seal the chain reaches at `to`.

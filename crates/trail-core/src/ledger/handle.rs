@@ -77,6 +77,8 @@ pub(crate) struct WriterState {
     pub(crate) scanned: Option<Scanned>,
     /// The anchor file and the key, opened once.
     pub(crate) anchor: Option<AnchorWriter>,
+    /// `pulses.sync` (the sync lock and the group commit's points), opened once.
+    pub(crate) sync_file: Option<Arc<File>>,
 }
 
 impl Ledger {
@@ -113,6 +115,10 @@ impl Ledger {
     }
     pub fn lock_path(&self) -> PathBuf {
         self.stream_dir().join("pulses.lock")
+    }
+    /// The sync lock and the group commit's points (see [`super::group`]).
+    pub fn sync_path(&self) -> PathBuf {
+        self.stream_dir().join(super::group::FILE_NAME)
     }
     pub fn archive_dir(&self) -> PathBuf {
         self.stream_dir().join("archive")

@@ -110,7 +110,7 @@ pub type AlertFn = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// Size of the holder note. Written in place at a fixed size, never truncated: truncating a file
 /// on ext4 forces a flush of its blocks, which would cost more than the append it guards.
-const NOTE_LEN: usize = 512;
+pub(crate) const NOTE_LEN: usize = 512;
 
 /// Open (creating if needed) a lock file; keep it to lock it many times.
 pub fn open_lock_file(path: &Path) -> io::Result<File> {
@@ -130,10 +130,12 @@ fn read_note(file: &File) -> Holder {
 
 impl StreamLock {
     /// Take the lock, waiting as long as needed. When the wait passes `alert_after`, `alert` is
-    /// called (while still waiting) so the user learns of a stuck writer before it resolves.
+    /// called (while still waiting) so the user learns of a stuck writer before it resolves;
+    /// `what` names the lock in its message ("the pulse stream lock").
     pub fn acquire(
         file: Arc<File>,
         path: &Path,
+        what: &str,
         alert_after: Duration,
         alert: Option<AlertFn>,
     ) -> io::Result<(StreamLock, Option<Contention>)> {
@@ -146,7 +148,7 @@ impl StreamLock {
                 let (done_tx, done_rx) = mpsc::channel::<()>();
                 let (fired_tx, fired_rx) = mpsc::channel::<()>();
                 let message = format!(
-                    "trail: waiting for the pulse stream lock {} held by {}",
+                    "trail: waiting for {what} {} held by {}",
                     path.display(),
                     holder.describe()
                 );

@@ -6,6 +6,7 @@
 //! stream/pulses.log.md            the stream
 //! stream/pulses.log.md.idx.json   index (a cache; deleting it loses nothing)
 //! stream/pulses.lock              writer lock, with the holder's pid, host, command and start
+//! stream/pulses.sync              sync lock and the written and durable points (group commit)
 //! stream/pulses.intent.*          a writer's record between "written down" and "appended"
 //! stream/pulses.anchor            the anchored head: last seal and its end, MACed with the key
 //! stream/archive/                 rotated segments and torn tails
@@ -14,8 +15,9 @@
 //!
 //! [`Ledger`] (`handle.rs`) is where every operation starts. The writer's modules call only
 //! downwards: `append` (the seven steps) and `rotate` use `writer` (lock, stamped append,
-//! anchor), which uses `tail` (reserve, scan, repair), `intent` (intent files and orphans),
-//! `anchor` and `archive`; none of those knows `Ledger`.
+//! anchor) and `group` (step 7: the group commit), which use `tail` (reserve, scan, repair),
+//! `intent` (intent files and orphans), `lock`, `anchor` and `archive`; none of those knows
+//! `Ledger`.
 
 pub mod anchor;
 pub mod append;
@@ -25,6 +27,7 @@ pub mod check;
 pub mod error;
 pub mod format;
 pub mod frame;
+pub mod group;
 pub mod handle;
 pub mod index;
 pub mod intent;

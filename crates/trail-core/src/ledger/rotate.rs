@@ -15,10 +15,11 @@
 
 use std::path::PathBuf;
 
+use super::anchor::{Base, Skipped};
 use super::archive;
 use super::error::{LedgerError, Result};
 use super::frame;
-use super::handle::Ledger;
+use super::handle::{Ledger, WriterState};
 use super::record::{Intent, Record, RecordType};
 use super::rehydrate::{self, RehydrateOptions};
 use super::writer::Locked;
@@ -26,12 +27,9 @@ use crate::failpoint;
 use crate::fsutil;
 use crate::time::Ts;
 
-/// A rotation done under the lock: where the old stream went and the new stream's only record.
+/// A rotation done under the lock: where the old stream went.
 pub(crate) struct Rotated {
     pub archive: PathBuf,
-    /// The seal of the new stream's first record, and where it ends.
-    pub head: frame::Digest,
-    pub end: u64,
 }
 
 /// What `rotate` did.
@@ -66,17 +64,23 @@ impl Ledger {
                 threshold: self.opts.rotate_bytes,
             });
         }
-        let r = self.rotate_locked(&mut locked)?;
         // Best effort: a stream left unanchored is reported by `verify`, not lost.
-        let _ = self.advance_anchor(&mut st, base, r.head, r.end);
+        let (r, _) = self.rotate_locked(&mut st, &mut locked, base)?;
         Ok(Rotation::Rotated {
             archive: r.archive,
             size,
         })
     }
 
-    /// Steps 1 and 2 (see the module docs) under the lock, then the rest.
-    pub(crate) fn rotate_locked(&self, locked: &mut Locked) -> Result<Rotated> {
+    /// Steps 1 and 2 (see the module docs) under the lock, then the rest; the anchor follows
+    /// the head from the old stream's last record (`base` is the tail the lock found) to the new
+    /// stream's first. Returns why the anchor was not advanced, when it was not.
+    pub(crate) fn rotate_locked(
+        &self,
+        st: &mut WriterState,
+        locked: &mut Locked,
+        base: Base,
+    ) -> Result<(Rotated, Option<Skipped>)> {
         let state = self.rehydrate(&RehydrateOptions {
             tangents: true,
             ..RehydrateOptions::default()
@@ -91,6 +95,12 @@ impl Ledger {
         closing.body = rehydrate::state_body(&state, &[]);
         let (_, closing_digest, closing_ts) = self.append_stamped(locked, closing)?;
         failpoint::hit("rotate-after-compaction");
+        // Everything in the old stream becomes durable here, records other writers are still
+        // waiting to sync included, before it moves into the archive. The anchor then names
+        // its last record while it is still the live stream.
+        locked.sync(&self.stream_path())?;
+        let closing_end = locked.tail.len;
+        let anchored = self.advance_anchor(st, base, closing_digest, closing_end);
 
         let archive_dir = self.archive_dir();
         fsutil::ensure_dir(&archive_dir).map_err(LedgerError::io("create", &archive_dir))?;
@@ -116,10 +126,14 @@ impl Ledger {
             .map_err(LedgerError::io("write", &rotating))?;
         failpoint::hit("rotate-after-new-stream");
         self.finish_rotation()?;
-        Ok(Rotated {
-            archive,
-            head: head_digest,
-            end: head_bytes.len() as u64,
-        })
+        let end = head_bytes.len() as u64;
+        let closing = Base {
+            digest: Some(closing_digest),
+            len: closing_end,
+        };
+        let unanchored = anchored
+            .and_then(|()| self.advance_anchor(st, closing, head_digest, end))
+            .err();
+        Ok((Rotated { archive }, unanchored))
     }
 }

@@ -78,6 +78,10 @@ impl Tail {
     }
 
     /// Whether the stream still ends exactly where this tail is, with the bytes `key` gave.
+    ///
+    /// The size and the key alone do not tell: another writer's record written into the reserve
+    /// after this tail leaves both as they were. So the byte at `len` must still be blank
+    /// reserve (a record starts with `-`).
     pub(crate) fn unchanged(&self, file: &File, key: &[u8]) -> bool {
         let Ok(size) = fsutil::size_of(file) else {
             return false;
@@ -85,10 +89,12 @@ impl Tail {
         if size != self.file_len || key.len() as u64 != self.len.min(TAIL_KEY) {
             return false;
         }
-        let mut now = vec![0u8; key.len()];
+        let reserve = usize::from(self.len < self.file_len);
+        let mut now = vec![0u8; key.len() + reserve];
         file.read_exact_at(&mut now, self.len - key.len() as u64)
             .is_ok()
-            && now == key
+            && now[..key.len()] == *key
+            && now[key.len()..].iter().all(|&b| b == b' ' || b == b'\n')
     }
 
     /// What to write at `len` for `record`, and the file's length after: the record alone when

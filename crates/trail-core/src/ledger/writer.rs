@@ -1,6 +1,6 @@
 //! The writer's steps under the stream lock, which [`super::append`] and [`super::rotate`]
 //! compose: take the lock (finishing an interrupted rotation, reopening the stream, repairing
-//! its tail), append one stamped record, and name the new head in the anchor.
+//! its tail), append one stamped record, and name a durable head in the anchor.
 
 use std::fs::{self, File, OpenOptions};
 use std::os::unix::fs::FileExt;
@@ -63,6 +63,13 @@ impl Locked {
             len: self.tail.len,
         }
     }
+
+    /// Make everything written to the stream so far durable, under the lock: for rotation and
+    /// recovery, which must not leave the lock before their records are durable (appends sync
+    /// after it, in a group: [`super::group`]).
+    pub(crate) fn sync(&self, path: &std::path::Path) -> Result<()> {
+        super::group::fsync(&self.file, self.stream_id).map_err(LedgerError::io("sync", path))
+    }
 }
 
 impl Ledger {
@@ -88,7 +95,10 @@ impl Ledger {
     }
 
     /// Wait for the stream lock, alerting when the wait is long.
-    fn take_lock(&self, st: &mut WriterState) -> Result<(StreamLock, Option<Contention>)> {
+    pub(crate) fn take_lock(
+        &self,
+        st: &mut WriterState,
+    ) -> Result<(StreamLock, Option<Contention>)> {
         let dir = self.stream_dir();
         let lock_path = self.lock_path();
         let lock_file = if let Some(f) = &st.lock_file {
@@ -104,13 +114,14 @@ impl Ledger {
         StreamLock::acquire(
             lock_file,
             &lock_path,
+            "the pulse stream lock",
             self.opts.alert_after,
             self.alert_fn(),
         )
         .map_err(LedgerError::io("lock", &lock_path))
     }
 
-    fn alert_fn(&self) -> Option<AlertFn> {
+    pub(crate) fn alert_fn(&self) -> Option<AlertFn> {
         let sink = self.opts.alert_sink.clone();
         let command = self.opts.alert_command.clone();
         if sink.is_none() && command.is_none() {
@@ -181,8 +192,8 @@ impl Ledger {
     }
 
     /// Stamp and append one record under the lock (step 6 of [`super::append`]): `ts` strictly
-    /// after the last record's, `prev` its digest; one write, then fsync. Returns (offset,
-    /// digest, ts).
+    /// after the last record's, `prev` its digest; one write. Not yet durable: the caller syncs
+    /// ([`super::group`], or [`Locked::sync`] under the lock). Returns (offset, digest, ts).
     pub(crate) fn append_stamped(
         &self,
         locked: &mut Locked,
@@ -211,10 +222,6 @@ impl Ledger {
             .write_all_at(&buf, offset)
             .map_err(LedgerError::io("append to", &path))?;
         failpoint::hit("append-after-write");
-        locked
-            .file
-            .sync_data()
-            .map_err(LedgerError::io("sync", &path))?;
         locked.tail = Tail {
             ts: Some(record.ts),
             digest: Some(digest),

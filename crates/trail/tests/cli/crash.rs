@@ -50,7 +50,10 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
         .collect();
     lives.sort_unstable();
     let life = (lives[2] as u64).max(500);
+    let mut covered = 0;
     for trial in 0..200 {
+        // Every fsync and acknowledgement, to hold each acknowledgement against (group commit).
+        let trace = env.root.join(format!("trace-{trial}"));
         let mut children: Vec<(String, std::process::Child)> = (0..8)
             .map(|w| {
                 let marker = format!("trial-{trial}-writer-{w}");
@@ -64,6 +67,7 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
                         "--summary",
                         &marker,
                     ])
+                    .env("TRAIL_TRACE", &trace)
                     .stdout(Stdio::null())
                     .stderr(Stdio::null())
                     .spawn()
@@ -74,9 +78,11 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
         let victim = (rng.next() % 8) as usize;
         std::thread::sleep(Duration::from_micros(rng.next() % life));
         let _ = children[victim].1.kill(); // SIGKILL
+        let mut succeeded = Vec::new();
         for (marker, mut child) in children {
             let status = child.wait().unwrap();
             if status.success() {
+                succeeded.push(child.id());
                 acked.push(marker);
             } else {
                 assert_eq!(
@@ -87,6 +93,15 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
                 killed.push(marker);
             }
         }
+        // No writer returned before an fsync that began after its write had completed.
+        let acks = crate::group_commit::check_trace(&trace);
+        for pid in succeeded {
+            assert!(
+                acks.iter().any(|a| a.pid == pid),
+                "trial {trial}: pid {pid} exited 0 without an acknowledgement"
+            );
+        }
+        covered += acks.iter().filter(|a| a.how == "covered").count();
         let out = env.run(&["verify", "--json"]);
         if code(&out) != 0 {
             // Only a kill in the middle of the record's write may leave a torn tail, and the next
@@ -130,7 +145,8 @@ fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowle
         assert_eq!(all.iter().filter(|s| *s == m).count(), 1, "{m}");
     }
     eprintln!(
-        "{} acknowledged, {} killed ({} of them recovered from intent files), {} torn tails repaired",
+        "{} acknowledged ({covered} by another writer's fsync), {} killed ({} of them recovered \
+         from intent files), {} torn tails repaired",
         acked.len(),
         killed.len(),
         killed.iter().filter(|m| all.contains(m)).count(),

@@ -32,6 +32,7 @@ mod dream;
 mod e2e;
 mod gate;
 mod grounding;
+mod group_commit;
 mod heal;
 mod hook;
 mod hook_deadline;
