@@ -62,7 +62,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::archive;
-use super::frame::{self, Digest, Frame, Seal};
+use super::frame::{self, Digest, Frame, Seal, parse_digest};
 use super::reader::{ForwardReader, ReverseReader};
 use crate::fsutil;
 use crate::secrets::key::Key;
@@ -177,17 +177,6 @@ fn render(a: &Anchor, key: &Key) -> Vec<u8> {
     line.resize(SLOT - 1, b' ');
     line.push(b'\n');
     line
-}
-
-fn parse_digest(s: &str) -> Option<Digest> {
-    if s.len() != 64 {
-        return None;
-    }
-    let mut d = [0u8; 32];
-    for (i, b) in d.iter_mut().enumerate() {
-        *b = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
-    }
-    Some(d)
 }
 
 fn parse_slot(bytes: &[u8], key: &Key) -> Slot {

@@ -96,7 +96,10 @@ impl Ledger {
         let redacted = self.prepare(&mut record)?;
         let (sealed, _) = frame::encode(&record);
 
-        let mut st = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self
+            .writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         IntentFile::write(&mut st.intent, &self.stream_dir(), &sealed)?;
         failpoint::hit("append-after-intent");
 
@@ -201,7 +204,10 @@ impl Ledger {
         if !dir.exists() {
             return Ok(Recovery::default());
         }
-        let mut st = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self
+            .writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         st.scanned = None;
         let mut locked = self.lock_stream(&mut st)?;
         let base = locked.base();

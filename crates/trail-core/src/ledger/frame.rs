@@ -21,6 +21,18 @@ const SEAL_SUFFIX: &[u8] = b" -->";
 
 pub use crate::text::hex;
 
+/// A digest written as 64 hex digits (the anchor's and the group commit's points), or `None`.
+pub(crate) fn parse_digest(s: &str) -> Option<Digest> {
+    if s.len() != 64 {
+        return None;
+    }
+    let mut d = [0u8; 32];
+    for (i, b) in d.iter_mut().enumerate() {
+        *b = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
+    }
+    Some(d)
+}
+
 pub fn digest(bytes: &[u8]) -> Digest {
     Sha256::digest(bytes).into()
 }

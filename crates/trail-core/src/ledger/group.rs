@@ -61,7 +61,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::anchor::{Base, Skipped};
 use super::error::{LedgerError, Result};
-use super::frame::{self, Digest};
+use super::frame::{self, Digest, parse_digest};
 use super::handle::{Ledger, WriterState};
 use super::lock::{self, StreamLock};
 use super::writer::Locked;
@@ -280,8 +280,7 @@ fn fresh_run() -> u64 {
     static SEQ: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
+        .map_or(0, |d| d.as_nanos());
     let mut h = Sha256::new();
     h.update(nanos.to_le_bytes());
     h.update(std::process::id().to_le_bytes());
@@ -339,17 +338,6 @@ fn parse(kind: &str, bytes: &[u8]) -> Option<Point> {
         end: end?,
         head: head?,
     })
-}
-
-fn parse_digest(s: &str) -> Option<Digest> {
-    if s.len() != 64 {
-        return None;
-    }
-    let mut d = [0u8; 32];
-    for (i, b) in d.iter_mut().enumerate() {
-        *b = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
-    }
-    Some(d)
 }
 
 /// The point in the slot at `at`. The written point is read without the stream lock, so a read

@@ -257,3 +257,14 @@ pub fn denied(v: &serde_json::Value) -> Option<String> {
 pub fn status(env: &TestEnv) -> serde_json::Value {
     serde_json::from_str(&env.ok(&["status", "--json"])).unwrap()
 }
+
+/// The summary of every record in the stream, oldest first.
+pub fn summaries(env: &TestEnv) -> Vec<String> {
+    let out = env.ok(&["log", "--json", "--limit", "100000"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["intent"]["summary"].as_str().map(String::from))
+        .collect()
+}

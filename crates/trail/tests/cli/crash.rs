@@ -17,16 +17,6 @@ impl Rng {
     }
 }
 
-fn summaries(env: &TestEnv) -> Vec<String> {
-    let out = env.ok(&["log", "--json", "--limit", "100000"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|r| r["intent"]["summary"].as_str().map(String::from))
-        .collect()
-}
-
 #[test]
 fn killing_one_of_eight_concurrent_writers_never_loses_or_duplicates_an_acknowledged_pulse() {
     let env = TestEnv::new();

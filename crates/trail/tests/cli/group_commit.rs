@@ -63,7 +63,7 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();
     while !done() {
         assert!(
-            start.elapsed() < Duration::from_secs(60),
+            start.elapsed() < Duration::from_mins(1),
             "timed out waiting for {what}"
         );
         std::thread::sleep(Duration::from_millis(5));
@@ -104,16 +104,6 @@ fn queue_followers(env: &TestEnv, names: &[&str], trace: &Path) -> Vec<(String, 
             .all(|(_, c)| wrote.contains(&format!("wrote {} ", c.id())))
     });
     followers
-}
-
-fn summaries(env: &TestEnv) -> Vec<String> {
-    let out = env.ok(&["log", "--json", "--limit", "100000"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|r| r["intent"]["summary"].as_str().map(String::from))
-        .collect()
 }
 
 fn verified(env: &TestEnv) -> serde_json::Value {

@@ -8,21 +8,7 @@ use serde_json::{Value, json};
 use crate::common::{TestEnv, code, hook, stdout};
 
 fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}");
+    assert!(crate::e2e::git(dir, args).status.success(), "git {args:?}");
 }
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
