@@ -29,11 +29,19 @@ export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
 cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
 post='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"ok","stderr":"","interrupted":false},"tool_use_id":"t"}'
+pre_pipe='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"}}'
+post_edit='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"src/total.rs","old_string":"let total = a + b;","new_string":"let total = a.round() + b.round();"},"tool_response":{"filePath":"src/total.rs","success":true},"tool_use_id":"t3"}'
 transcript="$OLDPWD/crates/trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl"
 "$bin" pulse --proj p --summary warm --next n > /dev/null
-# The most frequent paths first: they get the front of the binary.
 echo "$pre" | cg 01-pre "$bin" hook claude-code
+# A command with a pipe and a redirection, as agents write them (the shell parser's paths for
+# both), and an edit's PostToolUse, which also writes a pulse: each function a hook runs that is
+# not listed sits somewhere in the cold 8 MB and costs the hook a 64 KB window of its own.
+echo "$pre_pipe" | cg 01-pre-pipe "$bin" hook claude-code
 echo "$post" | cg 02-post "$bin" hook claude-code
+# Again: with a proof line before it, PostToolUse also asks the timer whether a pulse is due.
+echo "$post" | cg 02-post-again "$bin" hook claude-code
+echo "$post_edit" | cg 02-post-edit "$bin" hook claude-code
 cg 03-pulse "$bin" pulse --proj p --summary s --next n > /dev/null
 cg 04-resume "$bin" resume --level 3 > /dev/null
 # The rest of a session's hooks, with a state file in active mode.
@@ -48,10 +56,45 @@ hook 10-fail '{"hook_event_name":"PostToolUseFailure","session_id":"s1","tool_na
 hook 11-stop '{"hook_event_name":"Stop","session_id":"s1"}'
 hook 12-compact '{"hook_event_name":"PreCompact","session_id":"s1","trigger":"auto","transcript_path":"'"$transcript"'"}'
 hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","transcript_path":"'"$transcript"'"}'
+# Tool calls with secrets in them: redaction compiles the secret rules they need, and the
+# regex crate's parser, compiler and engines were in no run above, so they lay scattered over
+# the binary and a secret-heavy PostToolUse faulted in 4.3 MB of text (2.0 MB without).
+hook 14-pre-secret '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"export AWS_SECRET_ACCESS_KEY=Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK2lZ8cX4v GITHUB_TOKEN=ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES && curl -u deploy:Tr41lS3cr3tPassw0rd -H \"Authorization: Bearer Lm3Nq8Rt2Vx6Zb9Cd4Fg\" https://admin:Zx81qPv0LmN4@registry.example.com/v2/ && mysql -u root -pS3cretPass42 app && git push origin main"}}'
+hook 15-post-secret '{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"env && cat deploy.pem"},"tool_response":{"stdout":"DATABASE_URL=postgres://app:S3cr3t!pw9@db.internal:5432/app\nSTRIPE_SECRET_KEY=sk_live_mrcXgGCJbW56eCuNGMGmSrCGIZEG8pSH4487q7J58m1CiAhzCueQpBen\nSLACK_TOKEN=xoxb-16761222029-729975288200-ZUPgHV7iB3m03nbqnsGpWLuq\napi_key = \"q7W2e9R4t1Y6u3I8o5P0\"\n-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\n-----END RSA PRIVATE KEY-----","stderr":"","interrupted":false},"tool_use_id":"t2"}'
 cd - > /dev/null
-# Function names as the linker knows them (callgrind names a function once, then by number).
-grep -hE '^c?fn=\([0-9]+\) ' $(ls "$work"/cg.* | sort) | sed -E 's/^c?fn=\([0-9]+\) //' \
-  | grep -v '^0x' | awk '!seen[$0]++' > "$list"
+# Function names as the linker knows them (callgrind names a function once, then by number),
+# grouped by which runs use them: a process faults in every 64 KB window holding a function it
+# runs, so the functions of one run should share windows with each other, not with those of
+# runs it never does. First the functions most runs share (start-up, configuration, the
+# payload), then each set of runs' own, functions of the same set together, each set in the
+# order its functions first ran. In the order of first use alone, a secret-heavy PostToolUse
+# touched windows all over the 2.5 MB hot region (the gate's, the resume's) for its 0.8 MB of
+# code.
+# glibc picks a string function's variant for the CPU it runs on (`__memcmp_evex_movbe` here,
+# `__memcmp_avx2_movbe` under valgrind, which has no AVX-512): each listed variant brings its
+# siblings along, or every hook faults in a window for each of them.
+nm "$bin" | awk '{ print $NF }' | grep -E '^__[a-z0-9]+_(sse2|ssse3|sse4|avx|avx2|evex|erms)' \
+  | sort -u > "$work/variants"
+variants() {
+  awk -v file="$work/variants" '
+    BEGIN { while ((getline v < file) > 0) all[++n] = v }
+    !seen[$0]++ { print }
+    match($0, /^__[a-z0-9]+_(sse2|ssse3|sse4|avx|avx2|evex|erms)/) {
+      family = substr($0, 1, index(substr($0, 3), "_") + 2)
+      for (i = 1; i <= n; i++)
+        if (index(all[i], family) == 1 && !seen[all[i]]++) print all[i]
+    }'
+}
+for f in $(ls "$work"/cg.* | sort); do
+  run="${f##*/cg.}"
+  grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x' \
+    | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
+done | awk -F'\t' '
+  !($2 in first) { first[$2] = NR }
+  { runs[$2] = runs[$2] $1 ","; count[$2]++ }
+  END { for (f in first) printf "%d\t%s\t%d\t%s\n", count[f], runs[f], first[f], f }' \
+  | sort -t"$(printf '\t')" -k1,1nr -k2,2 -k3,3n | cut -f4 \
+  | variants > "$list"
 wc -l "$list"
 # The build script watches the list: this links again, in the new order.
 cargo dist

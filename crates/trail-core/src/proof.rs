@@ -10,7 +10,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::host::{Event, ToolInput};
-use crate::secrets::{Found, Redactor};
+use crate::secrets::{Pass, Secrets, SecretsError};
 use crate::time::Ts;
 
 const INPUT_PREVIEW: usize = 500;
@@ -40,23 +40,88 @@ pub fn log_path(project_root: &Path) -> PathBuf {
     crate::layout::Layout::new(project_root).proof_log()
 }
 
-/// Cut to `max` characters on a character boundary.
-fn preview(v: &Value, max: usize) -> String {
-    let s = match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    };
-    s.chars().take(max).collect()
+/// How far past a preview's end a text is still redacted before it is cut: a secret that
+/// starts inside the preview and runs past its end is found whole, so no prefix of it shows.
+/// (Texts are cut before redacting at all: a tool's output can be megabytes, and only the
+/// preview is written.) A private key longer than this is still found without its end.
+const PAST_THE_CUT: usize = 4096;
+
+/// `text` redacted, then cut to `max` characters on a character boundary.
+fn preview_text(text: &str, max: usize, p: &mut Pass<'_>) -> String {
+    let red = p.redact(crate::text::head(text, max + PAST_THE_CUT));
+    crate::text::head(&red, max).to_string()
 }
 
-/// The entry for a finished tool call, redacted (secrets found are returned for storing).
+/// A tool's response cut to `max` characters: a string as it is, `null` as nothing, anything
+/// else as compact JSON, each string in it redacted as the text it is (see
+/// [`Pass::redact_json`]) and only as much of each as the preview can show.
+fn preview(v: &Value, max: usize, p: &mut Pass<'_>) -> String {
+    match v {
+        Value::String(s) => preview_text(s, max, p),
+        Value::Null => String::new(),
+        other => json_preview(other, max, p),
+    }
+}
+
+/// `v` as compact JSON, cut to `max` characters, its strings redacted as in [`preview`].
+fn json_preview(v: &Value, max: usize, p: &mut Pass<'_>) -> String {
+    let mut out = String::new();
+    write_json(v, max, p, &mut out);
+    crate::text::head(&out, max).to_string()
+}
+
+/// Appends `v` to `out` as `serde_json` would write it, stopping early once `out` holds more
+/// than `max` characters (its bytes are at least that many).
+fn write_json(v: &Value, max: usize, p: &mut Pass<'_>, out: &mut String) {
+    let full = |out: &String| out.len() > 4 * max;
+    match v {
+        Value::String(s) => {
+            let red = p.redact(crate::text::head(s, max + PAST_THE_CUT));
+            push_json_string(out, &red);
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if full(out) {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(x, max, p, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, x)) in map.iter().enumerate() {
+                if full(out) {
+                    return;
+                }
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_string(out, &p.redact(k));
+                out.push(':');
+                write_json(x, max, p, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn push_json_string(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+}
+
+/// The entry for a finished tool call, redacted; the originals of the secrets found are kept
+/// by `secrets` before it is returned. `None` for any other event.
 pub fn entry_for(
     event: &Event,
     session_id: Option<&str>,
-    redactor: &Redactor,
-    found: &mut Vec<Found>,
-) -> Option<Entry> {
+    secrets: &Secrets,
+) -> Result<Option<Entry>, SecretsError> {
     let Event::ToolFinished {
         tool,
         input,
@@ -68,33 +133,34 @@ pub fn entry_for(
         ..
     } = event
     else {
-        return None;
-    };
-    let mut red = |s: String| redactor.redact(&s, found).into_owned();
-    // A command is shown as written; any other input as the host sent it.
-    let input_text = match input {
-        ToolInput::Bash {
-            command: Some(text),
-        }
-        | ToolInput::ApplyPatch { patch: Some(text) } => text.clone(),
-        _ => sent.to_string(),
+        return Ok(None);
     };
     let file_touched = input.files().first().map(std::string::ToString::to_string);
     let diff_hash = tool.edits_files().then(|| diff_hash(input));
-    Some(Entry {
-        timestamp: Ts::now().to_string(),
-        tool: tool.name().into_owned(),
-        input_preview: red(input_text.chars().take(INPUT_PREVIEW).collect()),
-        output_preview: red(response
-            .as_ref()
-            .map(|r| preview(r, OUTPUT_PREVIEW))
-            .unwrap_or_default()),
-        success: *ok,
-        file_touched: file_touched.map(&mut red),
-        diff_hash,
-        error: error.clone().map(&mut red),
-        duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        session_id: session_id.map(String::from),
+    secrets.pass(|p| {
+        // A command is shown as written; any other input as the host sent it.
+        let input_preview = match input {
+            ToolInput::Bash {
+                command: Some(text),
+            }
+            | ToolInput::ApplyPatch { patch: Some(text) } => preview_text(text, INPUT_PREVIEW, p),
+            _ => json_preview(sent, INPUT_PREVIEW, p),
+        };
+        Some(Entry {
+            timestamp: Ts::now().to_string(),
+            tool: tool.name().into_owned(),
+            input_preview,
+            output_preview: response
+                .as_ref()
+                .map(|r| preview(r, OUTPUT_PREVIEW, p))
+                .unwrap_or_default(),
+            success: *ok,
+            file_touched: file_touched.map(|f| p.redact(&f).into_owned()),
+            diff_hash,
+            error: error.as_deref().map(|e| p.redact(e).into_owned()),
+            duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            session_id: session_id.map(String::from),
+        })
     })
 }
 
@@ -152,8 +218,9 @@ mod tests {
     #[test]
     fn a_failed_edit_becomes_one_redacted_line() {
         let (_, e) = decode(br#"{"hook_event_name":"PostToolUseFailure","tool_name":"Edit","tool_input":{"file_path":"/p/a.rs","old_string":"x","new_string":"token=ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ"},"error":"String not found"}"#).unwrap();
-        let mut found = Vec::new();
-        let entry = entry_for(&e, Some("s1"), Redactor::builtin(), &mut found).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+        let entry = entry_for(&e, Some("s1"), &secrets).unwrap().unwrap();
         assert!(!entry.success);
         assert_eq!(entry.file_touched.as_deref(), Some("/p/a.rs"));
         assert!(entry.diff_hash.as_ref().is_some_and(|h| h.len() == 64));
@@ -162,8 +229,11 @@ mod tests {
             "{}",
             entry.input_preview
         );
-        assert_eq!(found.len(), 1);
-        let dir = tempfile::tempdir().unwrap();
+        let kept = std::fs::read_to_string(secrets.store_path()).unwrap();
+        assert_eq!(
+            occurrences(&kept, "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ"),
+            1
+        );
         append(dir.path(), &entry).unwrap();
         append(dir.path(), &entry).unwrap();
         let text = std::fs::read_to_string(log_path(dir.path())).unwrap();
@@ -172,9 +242,51 @@ mod tests {
         assert_eq!(back, entry);
     }
 
-    fn entry(payload: serde_json::Value) -> Entry {
+    fn occurrences(hay: &str, needle: &str) -> usize {
+        hay.matches(needle).count()
+    }
+
+    /// The entry for `payload`, and the secrets file it kept originals in.
+    fn entry_kept(payload: serde_json::Value) -> (Entry, String) {
         let (_, e) = decode(payload.to_string().as_bytes()).unwrap();
-        entry_for(&e, None, Redactor::builtin(), &mut Vec::new()).unwrap()
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+        let entry = entry_for(&e, None, &secrets).unwrap().unwrap();
+        let kept = std::fs::read_to_string(secrets.store_path()).unwrap_or_default();
+        (entry, kept)
+    }
+
+    fn entry(payload: serde_json::Value) -> Entry {
+        entry_kept(payload).0
+    }
+
+    const KEY_BODY: &str = "mdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC";
+
+    /// Found by reading the secrets file after a `cat id_rsa`: the response was redacted as its
+    /// JSON text, so the key was found with `\n` for its line breaks, kept escaped, and, under
+    /// another name than the same key in the command, kept twice.
+    #[test]
+    fn a_key_in_the_command_and_in_a_json_response_is_kept_once_as_written() {
+        let key =
+            format!("-----BEGIN RSA PRIVATE KEY-----\n{KEY_BODY}\n-----END RSA PRIVATE KEY-----");
+        let (e, kept) = entry_kept(serde_json::json!({
+            "hook_event_name": "PostToolUse", "tool_name": "Bash",
+            "tool_input": {"command": format!("printf '%s\\n' '{key}' > id_rsa && cat id_rsa")},
+            "tool_response": {"stdout": format!("{key}\n"), "stderr": "", "interrupted": false},
+        }));
+        let lines: Vec<&str> = kept.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len(), 1, "{kept}");
+        // The store writes each value as a JSON string.
+        let (name, value) = lines[0].split_once('=').unwrap();
+        assert_eq!(serde_json::from_str::<String>(value).unwrap(), KEY_BODY);
+        let reference = format!("${{secret:{name}}}");
+        assert!(e.input_preview.contains(&reference), "{}", e.input_preview);
+        assert!(
+            e.output_preview.contains(&reference),
+            "{}",
+            e.output_preview
+        );
+        assert!(!e.output_preview.contains("mdVPlW354z9"));
     }
 
     #[test]
@@ -247,8 +359,7 @@ mod tests {
     fn previews_are_cut_to_the_spec_lengths() {
         let long = "x".repeat(5000);
         let payload = serde_json::json!({"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command": long},"tool_response":{"stdout": long}});
-        let (_, e) = decode(payload.to_string().as_bytes()).unwrap();
-        let entry = entry_for(&e, None, Redactor::builtin(), &mut Vec::new()).unwrap();
+        let entry = entry(payload);
         assert_eq!(entry.input_preview.chars().count(), 500);
         assert_eq!(entry.output_preview.chars().count(), 1000);
         assert!(entry.success);

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use trail_core::memory::daily::{Trigger, flush, memory_dir};
-use trail_core::secrets::Redactor;
+use trail_core::secrets::Secrets;
 use trail_core::time::Ts;
 use trail_core::transcript::parse;
 
@@ -30,18 +30,16 @@ fn every_corpus_transcript_flushes_once_and_only_once() {
     let now = &Ts::parse_strict("2026-11-26T14:30:00.000Z")
         .unwrap()
         .in_utc();
+    let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
     for (name, text) in transcripts() {
         let t = parse(&text);
-        let mut found = Vec::new();
         let first = flush(
             dir.path(),
             &t,
             Trigger::SessionEnd,
             Some(&name),
             now,
-            Redactor::builtin(),
-            &mut found,
-            &mut |_| Ok(()),
+            &secrets,
         )
         .unwrap();
         if t.messages.iter().any(|m| m.role == "user" && !m.sidechain) || !t.tool_calls.is_empty() {
@@ -53,9 +51,7 @@ fn every_corpus_transcript_flushes_once_and_only_once() {
             Trigger::SessionEnd,
             Some(&name),
             now,
-            Redactor::builtin(),
-            &mut found,
-            &mut |_| Ok(()),
+            &secrets,
         )
         .unwrap();
         assert!(!again.written, "{name}: a repeated flush added a block");
@@ -75,24 +71,19 @@ fn flushes_are_redacted_and_trimmed_context_gets_its_heading() {
     let dir = tempfile::tempdir().unwrap();
     let line = r#"{"type":"user","isSidechain":false,"message":{"role":"user","content":"deploy with GITHUB_TOKEN=ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ please"}}"#;
     let t = parse(line);
-    let mut found = Vec::new();
+    let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
     let now = &Ts::parse_strict("2026-11-26T09:05:00.000Z")
         .unwrap()
         .in_utc();
-    let f = flush(
-        dir.path(),
-        &t,
-        Trigger::Compaction,
-        None,
-        now,
-        Redactor::builtin(),
-        &mut found,
-        &mut |_| Ok(()),
-    )
-    .unwrap();
+    let f = flush(dir.path(), &t, Trigger::Compaction, None, now, &secrets).unwrap();
     let text = std::fs::read_to_string(&f.path).unwrap();
     assert!(text.contains("## Trimmed Context (09:05)"), "{text}");
     assert!(!text.contains("ghp_R2d9"), "{text}");
     assert!(text.contains("${secret:github-pat-"), "{text}");
-    assert_eq!(found.len(), 1);
+    let kept = std::fs::read_to_string(secrets.store_path()).unwrap();
+    assert_eq!(
+        kept.matches("ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ")
+            .count(),
+        1
+    );
 }

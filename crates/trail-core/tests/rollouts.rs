@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use trail_core::conversation::{self, Format};
 use trail_core::memory::daily::extract;
-use trail_core::secrets::Redactor;
+use trail_core::secrets::Secrets;
 
 fn rollout() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,11 +61,11 @@ fn a_rollout_reads_as_the_sessions_prompts_commands_and_context() {
 #[test]
 fn a_rollout_flushes_to_daily_memory_and_its_tail_keeps_its_format() {
     let text = std::fs::read_to_string(rollout()).unwrap();
-    let body = extract(
-        &conversation::parse(&text),
-        Redactor::builtin(),
-        &mut Vec::new(),
-    );
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+    let body = secrets
+        .pass(|p| extract(&conversation::parse(&text), p))
+        .unwrap();
     assert!(
         body.contains(
             "### Asked\n- SCRIPTED-E2E: remember this session\n- SCRIPTED-E2E: and then this\n"

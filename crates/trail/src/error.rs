@@ -78,7 +78,27 @@ impl From<io::Error> for CliError {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return CliError::BrokenPipe;
         }
+        // A writer that reports in `io::Error` (daily memory, the trajectory) carries the
+        // secrets service's error inside: a broken rule still gets its hint.
+        if e.get_ref().is_some_and(|inner| inner.is::<SecretsError>()) {
+            return match e.into_inner().map(|inner| inner.downcast::<SecretsError>()) {
+                Some(Ok(secrets)) => (*secrets).into(),
+                _ => CliError::failed("cannot redact"),
+            };
+        }
         CliError::failed(e.to_string()).with_source(e)
+    }
+}
+
+impl From<SecretsError> for CliError {
+    fn from(e: SecretsError) -> CliError {
+        let err = match &e {
+            SecretsError::BadRegex { .. } | SecretsError::ExampleDoesNotMatch { .. } => {
+                CliError::usage(e.to_string()).with_hint(SECRET_RULE_HINT)
+            }
+            SecretsError::Store { .. } => CliError::failed(e.to_string()),
+        };
+        err.with_source(e)
     }
 }
 
@@ -123,11 +143,12 @@ impl From<StateError> for CliError {
 
 impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
+        let e = match e {
+            LedgerError::Secrets(s) => return s.into(),
+            e => e,
+        };
         let err = match &e {
             LedgerError::Record(r) => CliError::usage(r.to_string()).with_hints(record_hint(r)),
-            LedgerError::Secrets(
-                SecretsError::BadRegex { .. } | SecretsError::ExampleDoesNotMatch { .. },
-            ) => CliError::usage(e.to_string()).with_hint(SECRET_RULE_HINT),
             LedgerError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
                 return CliError::BrokenPipe;
             }
@@ -143,7 +164,7 @@ impl From<LedgerError> for CliError {
                     _ => None,
                 })
             }
-            LedgerError::Secrets(SecretsError::Store { .. }) => CliError::failed(e.to_string()),
+            LedgerError::Secrets(_) => unreachable!("returned above"),
         };
         err.with_source(e)
     }
@@ -227,15 +248,16 @@ impl From<trail_core::memory::dream::DreamError> for CliError {
         const SHOWN: usize = 10;
         let e = match e {
             DreamError::Llm(l) => return l.into(),
+            DreamError::Secrets(s) => return s.into(),
             e => e,
         };
         let failed = |hints: Vec<String>| CliError::failed(e.to_string()).with_hints(hints);
         let err = match &e {
-            DreamError::Llm(_) => unreachable!("returned above"),
             DreamError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
                 return CliError::BrokenPipe;
             }
             DreamError::Io { .. } => failed(Vec::new()),
+            DreamError::Llm(_) | DreamError::Secrets(_) => unreachable!("returned above"),
             DreamError::NoMemory { .. } => failed(vec![
                 "the answer must hold a `[MEMORY]` line followed by `- ` bullets, then `[DREAM]`; \
                  try again, or another model"

@@ -36,7 +36,7 @@ pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
 
 use crate::gate::custom::UserRule;
 use crate::ledger::{Ledger, LedgerOptions};
-use crate::secrets::{Redactor, RuleSpec, SecretsError};
+use crate::secrets::{RuleSpec, Secrets, SecretsError};
 use crate::trust::{self, TrustStore};
 use admit::{FileSource, ProjectTrust};
 
@@ -446,10 +446,19 @@ impl Config {
         if self.secret_rules.is_empty() {
             return Ok(());
         }
-        let rules: Vec<RuleSpec> = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
-        Redactor::with_extra(&rules)
+        self.secrets()
+            .redactor()
             .map(drop)
             .map_err(ConfigError::SecretRule)
+    }
+
+    /// The secrets service this configuration names: where originals are kept and the rules
+    /// added to the built-in ones. Building it compiles and reads nothing; a process builds one
+    /// and shares it (the ledger's included, [`Ledger::with_secrets`]), so that the user's rules
+    /// compile once and each original is kept once.
+    pub fn secrets(&self) -> std::sync::Arc<Secrets> {
+        let rules: Vec<RuleSpec> = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
+        std::sync::Arc::new(Secrets::new(self.secrets_dir.value.clone(), rules))
     }
 
     /// Ledger options from this configuration.
@@ -459,11 +468,12 @@ impl Config {
         o.alert_after = self.alert_after.value;
         o.alert_command.clone_from(&self.alert_command.value);
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
-        o.extra_rules = self.secret_rules.iter().map(|(r, _)| r.clone()).collect();
+        o.secrets = self.secrets();
         o
     }
 
-    /// The ledger this configuration names: the one way commands and hooks open it.
+    /// The ledger this configuration names: the one way commands and hooks open it. It redacts
+    /// with a service of its own unless given the process's ([`Ledger::with_secrets`]).
     pub fn ledger(&self) -> Ledger {
         Ledger::open(self.home.value.clone(), self.ledger_options())
     }
@@ -780,7 +790,13 @@ mod tests {
         assert_eq!(o.alert_command.as_deref(), Some("true"));
         assert_eq!(o.max_records, 40);
         assert_eq!(o.secrets_dir, home.path().join(".secrets"));
-        assert_eq!(o.extra_rules.len(), 1);
+        let rules = o
+            .secrets
+            .redactor()
+            .unwrap()
+            .rules()
+            .map(|(n, _)| n.to_string());
+        assert_eq!(rules.last().as_deref(), Some("acme-token"));
         assert!(o.anchor && o.alert_sink.is_none());
     }
 
@@ -1033,12 +1049,15 @@ mod tests {
             )),
             "{msg}"
         );
-        let ledger = c.ledger();
-        let e = ledger.redactor().err().map(|e| e.to_string());
+        let e = c
+            .secrets()
+            .redact("a clean text")
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
             e,
             Some(msg),
-            "the ledger says the same on its first redaction"
+            "the secrets service says the same on its first redaction"
         );
     }
 

@@ -394,7 +394,7 @@ fn unless_grounded(checker: &mut Checker, claim: Claim) -> io::Result<Option<Ung
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::secrets::Redactor;
+    use crate::secrets::Secrets;
     use crate::time::Ts;
     use crate::trajectory::{Decision, Entry, SpanId, TraceId};
 
@@ -415,7 +415,8 @@ mod tests {
             span_id: SpanId::random(),
             parent_span_id: None,
         };
-        journal::append(root, &e, Redactor::builtin(), &mut |_| Ok(())).unwrap();
+        let secrets = Secrets::new(root.join(".secrets"), Vec::new());
+        journal::append(root, &e, &secrets).unwrap();
     }
 
     fn cited(line: u32, quote: &str) -> Evidence {

@@ -37,7 +37,7 @@ use serde::Serialize;
 
 use crate::layout::Layout;
 use crate::search::{self, Filters, Located, Mode, Places, Request, Source};
-use crate::secrets::{Found, Redactor};
+use crate::secrets::Redactor;
 
 /// A ghost feature: what the docs promise and the code may lack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -586,8 +586,7 @@ pub fn log(
     root: &Path,
     checked: &[Checked],
     session: Option<&str>,
-    redactor: &Redactor,
-    keep: &mut dyn FnMut(&[Found]) -> io::Result<()>,
+    secrets: &crate::secrets::Secrets,
 ) -> io::Result<()> {
     use crate::trajectory::{Body, Entry, NegativeGrounding, journal};
     for c in checked {
@@ -602,7 +601,7 @@ pub fn log(
             classification: c.class.as_str().into(),
             engine: c.engine.as_str().into(),
         });
-        journal::append(root, &Entry::now(body, session), redactor, keep)?;
+        journal::append(root, &Entry::now(body, session), secrets)?;
     }
     Ok(())
 }

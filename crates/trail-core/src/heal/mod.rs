@@ -445,12 +445,11 @@ pub fn log(
     root: &Path,
     report: &Report,
     session: Option<&str>,
-    redactor: &crate::secrets::Redactor,
-    keep: &mut dyn FnMut(&[crate::secrets::Found]) -> io::Result<()>,
+    secrets: &crate::secrets::Secrets,
 ) -> io::Result<()> {
     use crate::trajectory::{Body, Entry, journal};
     for heal in entries(report) {
-        journal::append(root, &Entry::now(Body::Heal(heal), session), redactor, keep)?;
+        journal::append(root, &Entry::now(Body::Heal(heal), session), secrets)?;
     }
     Ok(())
 }

@@ -64,7 +64,6 @@ use super::record::{self, Intent, Record, RecordType};
 use super::writer::{Locked, Recovery};
 use crate::failpoint;
 use crate::fsutil;
-use crate::secrets::Found;
 use crate::time::Ts;
 
 /// What an append did.
@@ -115,7 +114,7 @@ impl Ledger {
         if let Some(intent) = &st.intent {
             intent.mark_done()?;
         }
-        let (mut appended, written) = self.settle(&mut st, locked, base, stamped, &redacted)?;
+        let (mut appended, written) = self.settle(&mut st, locked, base, stamped, redacted)?;
         if let Some(written) = written {
             let durable = self.make_durable(&mut st, written)?;
             appended.fsynced = durable.fsynced;
@@ -126,7 +125,7 @@ impl Ledger {
 
     /// Step 1: validate the record (and a tangent against the current intent), redact it, and
     /// clear `prev`, which only the stamp sets.
-    fn prepare(&self, record: &mut Record) -> Result<Vec<Found>> {
+    fn prepare(&self, record: &mut Record) -> Result<Vec<String>> {
         record.validate()?;
         if record.kind == RecordType::Tangent && record.intent.is_some() {
             let current = self.current_intent()?;
@@ -147,13 +146,13 @@ impl Ledger {
         mut locked: Locked,
         base: Base,
         (offset, digest, ts): (u64, Digest, Ts),
-        redacted: &[Found],
+        redacted: Vec<String>,
     ) -> Result<(Appended, Option<Written>)> {
         let mut appended = Appended {
             ts,
             digest,
             offset,
-            redacted: redacted.iter().map(|f| f.name.clone()).collect(),
+            redacted,
             contention: locked.contention.take(),
             recovery: std::mem::take(&mut locked.recovery),
             rotated: None,
@@ -180,21 +179,15 @@ impl Ledger {
         Ok((appended, Some(written)))
     }
 
-    /// Replace secrets in every field, storing the originals first so nothing is lost.
-    pub fn redact_record(&self, record: &mut Record) -> Result<Vec<Found>> {
-        let redactor = self.redactor()?;
-        let mut found = Vec::new();
-        for field in record.text_fields_mut() {
-            if let std::borrow::Cow::Owned(s) = redactor.redact(field, &mut found) {
-                *field = s;
+    /// Replace secrets in every field, storing the originals first so nothing is lost; returns
+    /// the names of the secrets replaced.
+    fn redact_record(&self, record: &mut Record) -> Result<Vec<String>> {
+        Ok(self.opts.secrets.pass(|p| {
+            for field in record.text_fields_mut() {
+                p.redact_in_place(field);
             }
-        }
-        if !found.is_empty() {
-            found.sort_by(|a, b| a.name.cmp(&b.name));
-            found.dedup_by(|a, b| a.name == b.name);
-            self.secret_store().store(&found)?;
-        }
-        Ok(found)
+            p.names()
+        })?)
     }
 
     /// Take the lock and bring the stream to a clean state: finish an interrupted rotation,

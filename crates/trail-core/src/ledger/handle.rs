@@ -12,7 +12,7 @@ use super::error::Result;
 use super::intent::{IntentFile, Scanned};
 use super::lock::AlertFn;
 use super::tail::Tail;
-use crate::secrets::{Redactor, RuleSpec, SecretStore};
+use crate::secrets::Secrets;
 
 pub const STREAM_FILE: &str = "pulses.log.md";
 
@@ -29,10 +29,11 @@ pub struct LedgerOptions {
     pub alert_sink: Option<AlertFn>,
     /// Rehydration reads at most this many records (spec §11: 500).
     pub max_records: usize,
-    /// Where secret originals are kept (`$HOME/.secrets`).
+    /// Where the person's key is kept (`$HOME/.secrets`), which signs the anchor.
     pub secrets_dir: PathBuf,
-    /// User rules added to the built-in secret rules.
-    pub extra_rules: Vec<RuleSpec>,
+    /// What redacts every record and keeps the originals: the process's one service, shared
+    /// with whatever else it writes (see [`Ledger::with_secrets`]).
+    pub secrets: Arc<Secrets>,
     /// Keep the anchored head (`stream/pulses.anchor`) current. Always on in trail; off only to
     /// measure what it costs (`trail-bench append`).
     pub anchor: bool,
@@ -46,8 +47,8 @@ impl LedgerOptions {
             alert_command: None,
             alert_sink: None,
             max_records: 500,
+            secrets: Arc::new(Secrets::new(secrets_dir.clone(), Vec::new())),
             secrets_dir,
-            extra_rules: Vec::new(),
             anchor: true,
         }
     }
@@ -57,9 +58,6 @@ impl LedgerOptions {
 pub struct Ledger {
     root: PathBuf,
     pub(crate) opts: LedgerOptions,
-    /// The redactor with the user's rules, once they compiled (a broken rule is reported on
-    /// every use, not cached).
-    redactor: std::sync::OnceLock<Redactor>,
     /// Open files and cached tail of this writer, reused between appends.
     pub(crate) writer: std::sync::Mutex<WriterState>,
 }
@@ -86,7 +84,6 @@ impl Ledger {
         Ledger {
             root: root.into(),
             opts,
-            redactor: std::sync::OnceLock::new(),
             writer: std::sync::Mutex::new(WriterState::default()),
         }
     }
@@ -95,6 +92,14 @@ impl Ledger {
     #[must_use]
     pub fn with_alert_sink(mut self, sink: AlertFn) -> Ledger {
         self.opts.alert_sink = Some(sink);
+        self
+    }
+
+    /// The same ledger, redacting with `secrets`: the service the rest of the process uses, so
+    /// that the user's rules compile once and each original is kept once.
+    #[must_use]
+    pub fn with_secrets(mut self, secrets: Arc<Secrets>) -> Ledger {
+        self.opts.secrets = secrets;
         self
     }
 
@@ -129,22 +134,6 @@ impl Ledger {
     /// The next stream, fully written, while a rotation is in progress.
     pub(crate) fn rotating_path(&self) -> PathBuf {
         self.stream_dir().join("pulses.log.md.rotating")
-    }
-
-    pub fn secret_store(&self) -> SecretStore {
-        SecretStore::new(self.opts.secrets_dir.clone())
-    }
-
-    /// The secret filter: built-in rules, plus the user's when configured.
-    pub fn redactor(&self) -> Result<&Redactor> {
-        if self.opts.extra_rules.is_empty() {
-            return Ok(Redactor::builtin());
-        }
-        if let Some(r) = self.redactor.get() {
-            return Ok(r);
-        }
-        let r = Redactor::with_extra(&self.opts.extra_rules)?;
-        Ok(self.redactor.get_or_init(|| r))
     }
 
     /// Rotated segments, oldest first (their names sort by time).

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::host::{Tool, ToolInput};
-use crate::secrets::{Found, Redactor};
+use crate::secrets::{Pass, Secrets};
 use crate::time::Local;
 use crate::transcript::Transcript;
 
@@ -73,9 +73,9 @@ pub(crate) fn read_day(project_root: &Path, path: &Path) -> std::io::Result<Stri
     }
 }
 
-/// The extractive body of a flush (without its heading), redacted.
-pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> String {
-    let mut red = |s: &str| redactor.redact(s, found).into_owned();
+/// The extractive body of a flush (without its heading), redacted by `p`.
+pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
+    let mut red = |s: &str| p.redact(s).into_owned();
     let mut body = String::new();
     let asks: Vec<String> = t
         .messages
@@ -163,21 +163,22 @@ pub fn extract(t: &Transcript, redactor: &Redactor, found: &mut Vec<Found>) -> S
     body
 }
 
-/// Append a flush of `t` to today's daily file (unless the same content is there already).
-/// `keep` receives the secrets that were redacted, before anything is written, so their
-/// originals can be stored first.
-#[allow(clippy::too_many_arguments)]
+/// Append a flush of `t` to today's daily file (unless the same content is there already),
+/// redacted by `secrets`, which keeps the originals before anything is written.
 pub fn flush(
     project_root: &Path,
     t: &Transcript,
     trigger: Trigger,
     session: Option<&str>,
     now: &Local,
-    redactor: &Redactor,
-    found: &mut Vec<Found>,
-    keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
+    secrets: &Secrets,
 ) -> std::io::Result<Flushed> {
-    let body = extract(t, redactor, found);
+    let (body, session) = secrets
+        .pass(|p| {
+            let session = p.redact(session.unwrap_or("unknown")).into_owned();
+            (extract(t, p), session)
+        })
+        .map_err(std::io::Error::other)?;
     // The hash names the content, whoever handed it in: the same session flushed by the hook
     // and by hand is one block.
     let hash: String = crate::text::sha256_hex(body.as_bytes())[..16].to_string();
@@ -204,15 +205,11 @@ pub fn flush(
         Trigger::Compaction | Trigger::HandedIn { trimmed: true } => {
             format!("## Trimmed Context ({time})")
         }
-        Trigger::SessionEnd | Trigger::HandedIn { trimmed: false } => format!(
-            "## Session {} ({time})",
-            redactor.redact(session.unwrap_or("unknown"), found)
-        ),
+        Trigger::SessionEnd | Trigger::HandedIn { trimmed: false } => {
+            format!("## Session {session} ({time})")
+        }
     };
     let _ = write!(block, "{heading}\n{marker}\n{body}");
-    if !found.is_empty() {
-        keep(found)?;
-    }
     append_to_day(project_root, &path, &block)?;
     Ok(Flushed {
         path,

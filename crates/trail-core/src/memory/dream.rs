@@ -28,7 +28,7 @@ use super::core::{self, Core, Entry};
 use super::daily::memory_dir;
 use super::verify::{self, Source, Verdict};
 use crate::llm::{LlmError, Provider, Request};
-use crate::secrets::Redactor;
+use crate::secrets::{Secrets, SecretsError};
 use crate::time::Local;
 
 pub const DEFAULT_LOOKBACK: u32 = 3;
@@ -320,6 +320,9 @@ pub enum DreamError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// What the model wrote could not be redacted, or its secrets not kept.
+    #[error(transparent)]
+    Secrets(#[from] SecretsError),
 }
 
 pub struct Options<'a> {
@@ -328,7 +331,9 @@ pub struct Options<'a> {
     pub dry_run: bool,
     /// When the dream runs, as the person's clock reads it (the diary is named by that date).
     pub now: Local,
-    pub redactor: &'a Redactor,
+    /// Redacts what the model wrote and keeps the originals (the model may quote a secret
+    /// from a file the agent wrote by hand).
+    pub secrets: &'a Secrets,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DreamError + '_ {
@@ -448,9 +453,10 @@ pub fn dream(
         report.status = Status::DryRun;
         return Ok(report);
     }
-    let narrative = parsed
-        .dream
-        .map(|d| opts.redactor.redact(&d, &mut Vec::new()).into_owned());
+    let narrative = match &parsed.dream {
+        Some(d) => Some(opts.secrets.redact(d)?.into_owned()),
+        None => None,
+    };
     write(
         project_root,
         &paths,
@@ -582,12 +588,13 @@ fn proposed_memory(
         });
     }
     // Whatever a model writes is redacted like everything else trail stores.
-    for s in &mut new.sections {
-        for e in &mut s.entries {
-            let r = opts.redactor.redact(&e.text, &mut Vec::new()).into_owned();
-            e.text = r;
+    opts.secrets.pass(|p| {
+        for s in &mut new.sections {
+            for e in &mut s.entries {
+                p.redact_in_place(&mut e.text);
+            }
         }
-    }
+    })?;
     // One fact once: a model may repeat itself.
     let mut seen = HashSet::new();
     for s in &mut new.sections {

@@ -6,23 +6,19 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::daily::{append_to_day, block_prefix, memory_dir, read_day};
-use crate::secrets::{Found, Redactor};
+use crate::secrets::Secrets;
 use crate::time::Local;
 
-/// Append a note, redacted, to today's daily file; returns its source reference.
+/// Append a note to today's daily file, redacted by `secrets` (which keeps the originals
+/// first); returns its source reference.
 pub fn remember(
     project_root: &Path,
     note: &str,
     now: &Local,
-    redactor: &Redactor,
-    keep: &mut dyn FnMut(&[Found]) -> std::io::Result<()>,
+    secrets: &Secrets,
 ) -> std::io::Result<String> {
-    let mut found = Vec::new();
     let flat: String = note.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = redactor.redact(&flat, &mut found).into_owned();
-    if !found.is_empty() {
-        keep(&found)?;
-    }
+    let text = secrets.redact(&flat).map_err(std::io::Error::other)?;
     let (day, time) = now.day_and_minute();
     let path = memory_dir(project_root).join(format!("{day}.md"));
     let existing = read_day(project_root, &path)?;
@@ -117,17 +113,16 @@ mod tests {
         let now = &crate::time::Ts::parse_strict("2026-11-26T10:00:00.000Z")
             .unwrap()
             .in_utc();
-        let r = Redactor::builtin();
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
         let src = remember(
             dir.path(),
             "The staging DB lives on port 5433",
             now,
-            r,
-            &mut |_| Ok(()),
+            &secrets,
         )
         .unwrap();
         assert_eq!(src, "memory/2026-11-26.md#L4");
-        remember(dir.path(), "Deploys need the VPN", now, r, &mut |_| Ok(())).unwrap();
+        remember(dir.path(), "Deploys need the VPN", now, &secrets).unwrap();
         std::fs::write(
             dir.path().join(".trail/MEMORY.md"),
             "## Infra\n- staging runs Postgres 16 (src: memory/2026-11-20.md#L3)\n",
@@ -148,19 +143,16 @@ mod tests {
     #[test]
     fn a_remembered_secret_is_redacted_and_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let mut kept = Vec::new();
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
         remember(
             dir.path(),
             "token ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ works",
             &Local::now(),
-            Redactor::builtin(),
-            &mut |f| {
-                kept.extend_from_slice(f);
-                Ok(())
-            },
+            &secrets,
         )
         .unwrap();
-        assert_eq!(kept.len(), 1);
+        let kept = std::fs::read_to_string(secrets.store_path()).unwrap();
+        assert_eq!(kept.matches("ghp_R2d9").count(), 1);
         let text: String = std::fs::read_dir(dir.path().join(".trail/memory"))
             .unwrap()
             .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())

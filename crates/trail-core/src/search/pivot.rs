@@ -9,7 +9,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::layout::Layout;
-use crate::secrets::{Found, Redactor};
+use crate::secrets::Secrets;
 use crate::time::Ts;
 
 /// More results than this log a pivot.
@@ -25,17 +25,12 @@ pub fn log_pivot(
     query: &str,
     results: usize,
     now: Ts,
-    redactor: &Redactor,
-    keep: &mut dyn FnMut(&[Found]) -> io::Result<()>,
+    secrets: &Secrets,
 ) -> io::Result<Option<PathBuf>> {
     if !layout.trail_dir().is_dir() {
         return Ok(None);
     }
-    let mut found = Vec::new();
-    let query = redactor.redact(query, &mut found).into_owned();
-    if !found.is_empty() {
-        keep(&found)?;
-    }
+    let query = secrets.redact(query).map_err(io::Error::other)?;
     let entry = serde_json::json!({
         "ts": now.to_string(),
         "phase": "pivot",
@@ -63,19 +58,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let layout = Layout::new(dir.path());
         let now = Ts::parse_strict("2026-11-26T10:00:00.000Z").unwrap();
-        let r = Redactor::builtin();
-        let mut kept = Vec::new();
-        let mut keep = |f: &[Found]| {
-            kept.extend_from_slice(f);
-            Ok(())
-        };
-        assert_eq!(
-            log_pivot(&layout, "x", 51, now, r, &mut keep).unwrap(),
-            None
-        );
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+        assert_eq!(log_pivot(&layout, "x", 51, now, &secrets).unwrap(), None);
         std::fs::create_dir_all(layout.trail_dir()).unwrap();
         let query = "deploy\nghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ";
-        let path = log_pivot(&layout, query, 127, now, r, &mut keep)
+        let path = log_pivot(&layout, query, 127, now, &secrets)
             .unwrap()
             .unwrap();
         assert!(path.ends_with(".trail/trajectory/2026-11-26.jsonl"));
@@ -87,6 +74,7 @@ mod tests {
         assert_eq!(v["result_count"], 127);
         assert_eq!(v["ts"], "2026-11-26T10:00:00.000000Z");
         assert!(!text.contains("ghp_R2d9"), "{text}");
-        assert_eq!(kept.len(), 1);
+        let kept = std::fs::read_to_string(secrets.store_path()).unwrap();
+        assert_eq!(kept.matches("ghp_R2d9").count(), 1);
     }
 }

@@ -5,9 +5,13 @@
 //! secret in a text by a reference `${secret:<rule>-<8 hex>}`, where the hex is
 //! the start of the SHA-256 of the value: the same value always gets the same
 //! name, and a reference is never mistaken for a secret, so redacting twice
-//! changes nothing. The originals can be kept, outside the ledger, in a
+//! changes nothing. The originals are kept, outside the ledger, in a
 //! private [`SecretStore`] (`~/.secrets/trail.env`) from which a reference can
 //! be looked up again.
+//!
+//! Writers do not use the [`Redactor`] directly: they ask the [`Secrets`]
+//! service (`service.rs`), which redacts and keeps the originals in one step,
+//! so that no reference trail lets out is ever without its original.
 //!
 //! Detection follows gitleaks and atuin: a table of rules, each a regex with
 //! a realistic example that must match it (a test walks the whole table).
@@ -59,9 +63,11 @@
 pub mod key;
 mod plausible;
 mod rules;
+mod service;
 mod shape;
 mod store;
 
+pub use service::{Pass, Secrets};
 pub use store::SecretStore;
 
 use std::borrow::Cow;

@@ -1,9 +1,8 @@
 //! Where redacted originals are kept: a private env-style file outside the
 //! ledger.
 
-use std::collections::HashSet;
 use std::fs::{self, DirBuilder, File, OpenOptions, Permissions};
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, BufRead, BufReader, ErrorKind, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -42,14 +41,19 @@ impl SecretStore {
         &self.path
     }
 
-    /// Append a `name="value"` line for each name not stored yet, in one
-    /// write, then fsync the file (and the directory when this call created
-    /// it or the file). Safe to call from several processes at once: the file
-    /// is opened with `O_APPEND` and locked while it is read and appended to.
-    pub fn store(&self, found: &[Found]) -> Result<(), SecretsError> {
-        if found.is_empty() {
-            return Ok(());
-        }
+    /// Append a `name="value"` line for each name not stored yet, in one write, then fsync the
+    /// file (and the directory when this call created it or the file). Safe to call from several
+    /// processes at once: the file is opened with `O_APPEND` and locked while it is read and
+    /// appended to. Only [`super::Secrets`] calls it: whoever redacts, keeps.
+    ///
+    /// The file is read a line at a time, looking only for the names given: the store grows
+    /// with every secret a person ever pasted, and the hook that keeps one more must not hold
+    /// all of them in memory.
+    pub(crate) fn store<'f>(
+        &self,
+        found: impl IntoIterator<Item = &'f Found>,
+    ) -> Result<(), SecretsError> {
+        let mut wanted: Vec<&Found> = Vec::new();
         for f in found {
             if !valid_name(&f.name) {
                 return Err(self.error(io::Error::new(
@@ -57,6 +61,12 @@ impl SecretStore {
                     format!("invalid secret name {:?}", f.name),
                 )));
             }
+            if !wanted.iter().any(|w| w.name == f.name) {
+                wanted.push(f);
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(());
         }
         let dir_created = self.ensure_dir()?;
         let (mut file, file_created) = self.open_for_append()?;
@@ -66,28 +76,20 @@ impl SecretStore {
         // line), so a filesystem without locks is no reason to fail.
         let _ = file.lock();
 
-        let mut existing = Vec::new();
-        (&file)
-            .read_to_end(&mut existing)
-            .map_err(|e| self.error(e))?;
-        let existing = String::from_utf8_lossy(&existing);
-        let mut stored: HashSet<&str> = complete_lines(&existing).filter_map(line_name).collect();
-
+        let seen = self.scan(&file, &mut wanted)?;
         let mut buf = String::new();
-        if existing.is_empty() {
-            buf.push_str(HEADER);
-        } else if !existing.ends_with('\n') {
+        match seen {
+            Scanned::Empty => buf.push_str(HEADER),
             // A torn line from a crashed writer must not swallow ours.
-            buf.push('\n');
+            Scanned::Torn => buf.push('\n'),
+            Scanned::Whole => {}
         }
         let header_len = buf.len();
-        for f in found {
-            if stored.insert(f.name.as_str()) {
-                buf.push_str(&f.name);
-                buf.push_str("=\"");
-                escape_into(&f.value, &mut buf);
-                buf.push_str("\"\n");
-            }
+        for f in wanted {
+            buf.push_str(&f.name);
+            buf.push_str("=\"");
+            escape_into(&f.value, &mut buf);
+            buf.push_str("\"\n");
         }
         if buf.len() == header_len {
             return Ok(());
@@ -105,6 +107,37 @@ impl SecretStore {
             sync_dir(parent).map_err(|e| self.error(e))?;
         }
         Ok(())
+    }
+
+    /// Reads the whole file, dropping from `wanted` every name a complete line already holds,
+    /// and says how the file ends.
+    fn scan(&self, file: &File, wanted: &mut Vec<&Found>) -> Result<Scanned, SecretsError> {
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        let mut ends = Scanned::Empty;
+        loop {
+            line.clear();
+            let n = reader
+                .read_until(b'\n', &mut line)
+                .map_err(|e| self.error(e))?;
+            if n == 0 {
+                return Ok(ends);
+            }
+            let Some(complete) = line.strip_suffix(b"\n") else {
+                // A line still being written by a writer that crashed: not read.
+                ends = Scanned::Torn;
+                continue;
+            };
+            ends = Scanned::Whole;
+            let text = String::from_utf8_lossy(complete);
+            let text = text.strip_suffix('\r').unwrap_or(&text);
+            if text.starts_with('#') {
+                continue;
+            }
+            if let Some(name) = line_name(text) {
+                wanted.retain(|f| f.name != name);
+            }
+        }
     }
 
     /// The original value behind `name` (`github-pat-1a2b3c4d`, or the whole
@@ -180,6 +213,16 @@ impl SecretStore {
             Err(e) => Err(self.error(e)),
         }
     }
+}
+
+/// How the file ends, for what goes before the first new line.
+enum Scanned {
+    /// Nothing in it yet: the header goes first.
+    Empty,
+    /// A newline.
+    Whole,
+    /// A line without its newline, left by a writer that crashed.
+    Torn,
 }
 
 /// Make the file exactly 0600, whatever the umask or an earlier tool left.

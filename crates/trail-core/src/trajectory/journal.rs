@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::Entry;
 use crate::fsutil;
 use crate::layout::Layout;
-use crate::secrets::{Found, Redactor};
+use crate::secrets::{Pass, Secrets};
 use crate::time::Ts;
 
 /// The longest line read; longer ones are skipped as bad.
@@ -44,41 +44,33 @@ pub fn file_for(layout: &Layout, ts: Ts) -> PathBuf {
 
 /// The line an entry is written as: every text field redacted and capped, one JSON object,
 /// without its newline.
-pub fn line(entry: &Entry, redactor: &Redactor, found: &mut Vec<Found>) -> io::Result<String> {
+pub fn line(entry: &Entry, p: &mut Pass<'_>) -> io::Result<String> {
     let mut v = serde_json::to_value(entry).map_err(io::Error::other)?;
-    clean(&mut v, redactor, found);
+    p.redact_json(&mut v);
+    cap(&mut v);
     // `serde_json` escapes every control character in strings: the line cannot break.
     serde_json::to_string(&v).map_err(io::Error::other)
 }
 
-fn clean(v: &mut Value, redactor: &Redactor, found: &mut Vec<Found>) {
+/// Every string cut to [`MAX_FIELD`] characters (after redaction, so no secret is cut into a
+/// part that is no longer found).
+fn cap(v: &mut Value) {
     match v {
-        Value::String(s) => {
-            let red = redactor.redact(s, found);
-            let capped = crate::text::clip(&red, MAX_FIELD);
-            if capped != *s {
-                *s = capped;
-            }
+        Value::String(s) if s.chars().count() > MAX_FIELD => {
+            *s = crate::text::clip(s, MAX_FIELD);
         }
-        Value::Array(items) => items.iter_mut().for_each(|x| clean(x, redactor, found)),
-        Value::Object(map) => map.values_mut().for_each(|x| clean(x, redactor, found)),
+        Value::Array(items) => items.iter_mut().for_each(cap),
+        Value::Object(map) => map.values_mut().for_each(cap),
         _ => {}
     }
 }
 
-/// Append `entry` to its day's file under `root`: redacted first (the originals of the
-/// secrets found go to `keep`, the secret store, before anything is written).
-pub fn append(
-    root: &Path,
-    entry: &Entry,
-    redactor: &Redactor,
-    keep: &mut dyn FnMut(&[Found]) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut found = Vec::new();
-    let mut text = line(entry, redactor, &mut found)?;
-    if !found.is_empty() {
-        keep(&found)?;
-    }
+/// Append `entry` to its day's file under `root`: redacted first, the originals of the secrets
+/// found kept by `secrets` before anything is written.
+pub fn append(root: &Path, entry: &Entry, secrets: &Secrets) -> io::Result<()> {
+    let mut text = secrets
+        .pass(|p| line(entry, p))
+        .map_err(io::Error::other)??;
     text.push('\n');
     let layout = Layout::new(root);
     fsutil::append_in(root, &file_for(&layout, entry.ts), text.as_bytes())
@@ -295,9 +287,9 @@ mod tests {
         let root = dir.path();
         let a = entry(ts("2026-01-01T23:59:59.999999Z"), "first");
         let b = entry(ts("2026-01-02T00:00:00.000000Z"), "second");
-        let mut keep = |_: &[Found]| Ok(());
-        append(root, &b, Redactor::builtin(), &mut keep).unwrap();
-        append(root, &a, Redactor::builtin(), &mut keep).unwrap();
+        let secrets = Secrets::new(root.join(".secrets"), Vec::new());
+        append(root, &b, &secrets).unwrap();
+        append(root, &a, &secrets).unwrap();
         let dir = Layout::new(root).trajectory_dir();
         assert!(dir.join("2026-01-01.jsonl").is_file());
         assert!(dir.join("2026-01-02.jsonl").is_file());
@@ -320,28 +312,28 @@ mod tests {
             grounding: Grounding::Assumption,
             evidence: Vec::new(),
         });
-        let mut kept = Vec::new();
-        let mut keep = |f: &[Found]| {
-            kept.extend(f.iter().cloned());
-            Ok(())
-        };
-        append(dir.path(), &e, Redactor::builtin(), &mut keep).unwrap();
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+        append(dir.path(), &e, &secrets).unwrap();
         let text = std::fs::read_to_string(file_for(&Layout::new(dir.path()), e.ts)).unwrap();
         assert!(!text.contains("ghp_"), "{text}");
         assert!(text.contains("${secret:"), "{text}");
-        assert_eq!(kept.len(), 1);
+        let kept = std::fs::read_to_string(secrets.store_path()).unwrap();
+        assert_eq!(
+            kept.matches("ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ")
+                .count(),
+            1
+        );
     }
 
     #[test]
     fn bad_lines_are_skipped_and_counted() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let good = line(
-            &entry(ts("2026-01-01T00:00:00.000Z"), "ok"),
-            Redactor::builtin(),
-            &mut Vec::new(),
-        )
-        .unwrap();
+        let secrets = Secrets::new(root.join(".secrets"), Vec::new());
+        let good = secrets
+            .pass(|p| line(&entry(ts("2026-01-01T00:00:00.000Z"), "ok"), p))
+            .unwrap()
+            .unwrap();
         let long = format!("{{\"x\":\"{}\"}}", "a".repeat(MAX_LINE));
         let mut text = format!(
             "{good}\nnot json\n{{\"phase\":\"decision\"}}\n[1,2]\n\n{long}\n{{\"phase\":\"someday\",\"ts\":\"2026-01-01T00:00:00Z\"}}\n"
@@ -411,8 +403,9 @@ mod tests {
                 d.tests = tests;
                 d.rationale = format!("{title}\n\n{title}");
             }
-            let mut found = Vec::new();
-            let l = line(&e, Redactor::builtin(), &mut found).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+            let (l, found) = secrets.pass(|p| (line(&e, p).unwrap(), p.names())).unwrap();
             prop_assert!(!l.contains('\n') && !l.contains('\r'), "{l}");
             let v: Value = serde_json::from_str(&l).unwrap();
             prop_assert!(v.is_object());

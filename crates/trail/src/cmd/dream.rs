@@ -50,7 +50,7 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
             force: args.force,
             dry_run: args.dry_run,
             now: Local::now(),
-            redactor: ctx.ledger.redactor()?,
+            secrets: &ctx.secrets,
         },
         provider.as_ref(),
         &mut |line| eprintln!("{line}"),
@@ -75,7 +75,6 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
         return Ok(());
     }
     lock.begin(now.ts())?;
-    let redactor = ctx.ledger.redactor()?;
     let outcome = Settings::from_config(config, &ProcessEnv)
         .provider()
         .map_err(|e| e.to_string())
@@ -87,7 +86,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
                     force: false,
                     dry_run: false,
                     now: now.clone(),
-                    redactor,
+                    secrets: &ctx.secrets,
                 },
                 provider.as_ref(),
                 &mut |_| {},
@@ -95,7 +94,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
             .map_err(|e| e.to_string())
         });
     if let Some(line) = schedule::news(&outcome, &now, root) {
-        schedule::leave_news(root, &redactor.redact(&line, &mut Vec::new()))?;
+        schedule::leave_news(root, &ctx.secrets.redact(&line)?)?;
     }
     Ok(())
 }

@@ -35,11 +35,10 @@ pub fn run(ctx: &Context, args: &GhostsArgs) -> CliResult {
         let (n, d) = ctx.config.ghost_similarity.value.fraction();
         n as f64 / d as f64
     });
-    let redactor = ctx.ledger.redactor()?;
+    // Snippets quote files that still hold what they quote: the bare engine, nothing stored.
+    let redactor = ctx.secrets.redactor()?;
     let checked = negative::check(root, &ghosts, &opts, redactor);
-    let store = ctx.ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    negative::log(root, &checked, None, redactor, &mut keep).map_err(|e| {
+    negative::log(root, &checked, None, &ctx.secrets).map_err(|e| {
         CliError::failed(format!(
             "cannot log negative grounding to the trajectory: {e}"
         ))

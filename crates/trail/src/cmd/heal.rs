@@ -41,7 +41,8 @@ pub fn run(ctx: &Context, args: &HealArgs) -> CliResult {
         (false, false, false) => "healed",
         (false, false, true) => "incomplete",
     };
-    let redactor = ctx.ledger.redactor()?;
+    // What is shown quotes the project's files, which still hold it: the bare engine.
+    let redactor = ctx.secrets.redactor()?;
     let redact = |s: &str| redactor.redact(s, &mut Vec::new()).into_owned();
     if args.json {
         let mut shown = report.clone();
@@ -70,17 +71,7 @@ pub fn run(ctx: &Context, args: &HealArgs) -> CliResult {
 /// Every heal goes to the trajectory; a heal that cannot be logged is still a heal, but the
 /// person hears of it.
 fn log(ctx: &Context, report: &Report) -> CliResult {
-    let redactor = ctx.ledger.redactor()?;
-    let store = ctx.ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    heal::log(
-        &ctx.config.project_root.value,
-        report,
-        None,
-        redactor,
-        &mut keep,
-    )
-    .map_err(|e| {
+    heal::log(&ctx.config.project_root.value, report, None, &ctx.secrets).map_err(|e| {
         CliError::failed(format!("healed, but cannot log it to the trajectory: {e}")).with_source(e)
     })
 }

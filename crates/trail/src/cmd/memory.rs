@@ -35,8 +35,6 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
     let session = transcript
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
-    let store = ctx.ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     // Whoever runs this command chose the transcript (the agent can write one), unlike the
     // hooks, which flush the host's own `transcript_path`: its asks are kept as unverified.
     let trigger = Trigger::HandedIn { trimmed: *trimmed };
@@ -46,9 +44,7 @@ pub fn run(ctx: &Context, cmd: &MemoryCommand) -> CliResult {
         trigger,
         session.as_deref(),
         &Local::now(),
-        ctx.ledger.redactor()?,
-        &mut Vec::new(),
-        &mut keep,
+        &ctx.secrets,
     )?;
     flushed::mark(root, transcript, &text)?;
     // The agent's next SessionStart or prompt gets this block back, once.
@@ -93,14 +89,11 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
         ));
     }
     let config = Config::load()?;
-    let store = ctx.ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     let src = trail_core::memory::recall::remember(
         &config.project_root.value,
         note,
         &Local::now(),
-        ctx.ledger.redactor()?,
-        &mut keep,
+        &ctx.secrets,
     )?;
     if json {
         return output::json(&serde_json::json!({ "source": src }));

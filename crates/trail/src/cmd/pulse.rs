@@ -46,7 +46,7 @@ pub fn run(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult {
             "trail: redacted {} secret(s) ({}); originals are in {}",
             done.redacted.len(),
             done.redacted.join(", "),
-            ctx.ledger.secret_store().path().display()
+            ctx.secrets.store_path().display()
         );
     }
     let r = &done.recovery;

@@ -11,19 +11,15 @@ pub fn run(ctx: &Context) -> CliResult {
     std::io::stdin()
         .read_to_string(&mut input)
         .map_err(|e| CliError::usage(format!("cannot read stdin as UTF-8 text: {e}")))?;
-    let redactor = ctx.ledger.redactor()?;
-    let mut found = Vec::new();
-    let out = redactor.redact(&input, &mut found);
-    if !found.is_empty() {
-        // Originals are kept, so redaction never loses anything.
-        ctx.ledger
-            .secret_store()
-            .store(&found)
-            .map_err(trail_core::ledger::LedgerError::from)?;
+    // Originals are kept, so redaction never loses anything.
+    let (out, names) = ctx
+        .secrets
+        .pass(|p| (p.redact(&input).into_owned(), p.names()))?;
+    if !names.is_empty() {
         eprintln!(
             "trail: redacted {} secret(s); originals are in {}",
-            found.len(),
-            ctx.ledger.secret_store().path().display()
+            names.len(),
+            ctx.secrets.store_path().display()
         );
     }
     output::text(&out)

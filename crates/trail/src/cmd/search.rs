@@ -21,22 +21,18 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         cache: Some(search::Cache::of_home(ctx.ledger.root())),
     };
     let request = request(args)?;
-    let redactor = ctx.ledger.redactor()?;
-    let results = search::search(&places, &request, redactor)?;
+    // Hits quote files that still hold what they quote: shown redacted, nothing kept.
+    let results = search::search(&places, &request, ctx.secrets.redactor()?)?;
     for s in &results.skipped {
         eprintln!("trail: not searched: {}: {}", s.file, s.why);
     }
     if results.is_broad() {
-        let store = ctx.ledger.secret_store();
-        let mut keep =
-            |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
         let logged = search::log_pivot(
             &places.layout,
             &args.query,
             results.total,
             Ts::now(),
-            redactor,
-            &mut keep,
+            &ctx.secrets,
         );
         if let Err(e) = logged {
             eprintln!("trail: the trajectory's pivot was not logged: {e}");

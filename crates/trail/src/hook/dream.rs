@@ -21,7 +21,7 @@ pub(super) fn after_session(cx: &Cx<'_>) {
         && !schedule::running(cx.root())
         && let Err(e) = start_detached(cx)
     {
-        eprintln!("trail hook: could not start the dream in the background: {e}");
+        super::report::failed("could not start the dream in the background", &e);
     }
 }
 
@@ -32,7 +32,7 @@ pub(super) fn at_session_start(cx: &Cx<'_>) -> Option<String> {
     let news = match schedule::take_news(cx.root()) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("trail hook: {e}");
+            super::report::error(&e);
             None
         }
     };

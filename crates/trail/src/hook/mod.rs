@@ -27,6 +27,7 @@ mod timer;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,7 @@ use trail_core::host::{self, Event, Host};
 use trail_core::ledger::Ledger;
 use trail_core::ledger::record::{RecordType, observed_record};
 use trail_core::project::Project;
+use trail_core::secrets::Secrets;
 
 use report::Report;
 
@@ -52,6 +54,19 @@ const MAX_PAYLOAD: u64 = 16 << 20;
 /// ([`trail_core::install::claude::HOOK_TIMEOUT_SECS`], 10 s), so that the watchdog, not the
 /// host, decides what a hung hook means.
 pub const DEADLINE: Duration = Duration::from_secs(5);
+
+/// The configuration this hook runs under, once loaded, and the secrets service built from it
+/// on first use: process-wide, because the reporter redacts (and keeps) with it too, from
+/// wherever a step fails. An allowed tool call never redacts, so never builds the service.
+static CONFIG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
+static SECRETS: std::sync::OnceLock<Arc<Secrets>> = std::sync::OnceLock::new();
+
+/// The hook's secrets service, built on first use; `None` until the configuration is loaded.
+fn secrets() -> Option<&'static Arc<Secrets>> {
+    CONFIG
+        .get()
+        .map(|config| SECRETS.get_or_init(|| config.secrets()))
+}
 
 /// Set by whoever answers the host first: the handler or the watchdog, never both.
 static ANSWERED: AtomicBool = AtomicBool::new(false);
@@ -177,7 +192,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     // Tests stand in here for whatever could block a hook (a stuck lock, a slow disk).
     trail_core::failpoint::stall("hook-stall");
     let config = match Config::load_from(&PayloadEnv(envelope.cwd.as_deref())) {
-        Ok(c) => c,
+        Ok(c) => CONFIG.get_or_init(|| c),
         Err(e) => {
             report::failed("configuration", &e);
             return match event {
@@ -190,7 +205,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     };
     let cx = Cx {
         host,
-        config: &config,
+        config,
         envelope,
     };
     let response = match event {
@@ -277,8 +292,16 @@ impl Cx<'_> {
             .with_secrets_dir(self.config.secrets_dir.value.clone())
     }
 
+    /// What redacts whatever this hook writes, reports or injects, and keeps the originals.
+    pub fn secrets(&self) -> &'static Arc<Secrets> {
+        SECRETS.get_or_init(|| self.config.secrets())
+    }
+
     pub fn ledger(&self) -> Ledger {
-        self.config.ledger().with_alert_sink(alert_on_stderr())
+        self.config
+            .ledger()
+            .with_secrets(self.secrets().clone())
+            .with_alert_sink(alert_on_stderr())
     }
 
     /// The project the session is in, as the pulse stream names it.
@@ -300,7 +323,7 @@ impl Cx<'_> {
 /// stderr, which the host shows the person (a hook has no terminal of its own, and a record in
 /// the stream reaches no one while the stream is what is stuck).
 fn alert_on_stderr() -> trail_core::ledger::lock::AlertFn {
-    std::sync::Arc::new(|msg: &str| eprintln!("{msg}"))
+    std::sync::Arc::new(|msg: &str| Report::Said(msg).emit())
 }
 
 /// How much of a flushed daily-memory block is given back (a share of the 10,000-character

@@ -50,29 +50,23 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     else {
         return Response::Silent;
     };
-    let ledger = cx.ledger();
-    let mut found = Vec::new();
-    let redactor = match ledger.redactor() {
-        Ok(r) => r,
+    let secrets = cx.secrets();
+    let entry = match proof::entry_for(event, cx.envelope.session_id.as_deref(), secrets) {
+        Ok(Some(entry)) => entry,
+        Ok(None) => return Response::Silent,
         Err(e) => {
             report::error(&e);
             return Response::Silent;
         }
     };
-    let Some(entry) = proof::entry_for(
-        event,
-        cx.envelope.session_id.as_deref(),
-        redactor,
-        &mut found,
-    ) else {
-        return Response::Silent;
+    // Redacted before it is cut to fit a fact, so that no part of a secret is left to show;
+    // the ledger redacts the pulse again, which changes nothing.
+    let redacted_line = |text: &str| {
+        one_line(
+            &secrets.redact_anyway(text, &mut |e| report::error(&e)),
+            160,
+        )
     };
-    if !found.is_empty()
-        && let Err(e) = ledger.secret_store().store(&found)
-    {
-        report::error(&e);
-        return Response::Silent;
-    }
     let previous = match proof::append(cx.root(), &entry) {
         Ok(previous) => Some(previous),
         Err(e) => {
@@ -82,11 +76,9 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     };
     // The pulse carries the redacted preview, never the raw input; an edit is named by its files.
     let what = match input.files() {
-        files if tool.edits_files() && !files.is_empty() => format!(
-            "{} {}",
-            entry.tool,
-            one_line(&redactor.redact(&files.join(", "), &mut found), 160)
-        ),
+        files if tool.edits_files() && !files.is_empty() => {
+            format!("{} {}", entry.tool, redacted_line(&files.join(", ")))
+        }
         _ => format!("{} {}", entry.tool, one_line(&entry.input_preview, 160)),
     };
     let mut facts = Vec::new();
@@ -94,7 +86,7 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     if !ok {
         let why = error
             .as_deref()
-            .map(|e| format!(": {}", one_line(&redactor.redact(e, &mut found), 160)))
+            .map(|e| format!(": {}", redacted_line(e)))
             .unwrap_or_default();
         facts.push(format!("failed: {what}{why}"));
         tags.push("failure");
@@ -110,9 +102,6 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
         tags.push("long");
     }
     if !facts.is_empty() {
-        if !found.is_empty() {
-            let _ = ledger.secret_store().store(&found);
-        }
         cx.pulse(RecordType::Checkpoint, &facts, &[], &tags);
     } else if previous.is_some_and(|p| timer::ticked(p, SystemTime::now())) {
         timer::pulse_if_due(cx);

@@ -14,26 +14,14 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let Some(places) = places(cx) else {
         return respond(cx, guard::judge_unplaced(input));
     };
-    let ledger = cx.ledger();
     // Whatever a junction keeps is redacted, and the originals go to the secret store. The
-    // redactor is resolved on first use (an allowed command never needs it); a user rule that
-    // does not compile is reported once and must not switch the built-in rules off.
-    let redactor = std::cell::OnceCell::new();
+    // service is built on first use (an allowed command never needs it); a user rule that does
+    // not compile is reported once and must not switch the built-in rules off, and a junction
+    // is recorded even when an original cannot be kept (it says so).
     let redact = |text: &str| -> String {
-        let r = *redactor.get_or_init(|| {
-            ledger.redactor().unwrap_or_else(|e| {
-                super::report::error(&e);
-                trail_core::secrets::Redactor::builtin()
-            })
-        });
-        let mut found = Vec::new();
-        let out = r.redact(text, &mut found).into_owned();
-        if !found.is_empty()
-            && let Err(e) = ledger.secret_store().store(&found)
-        {
-            super::report::error(&e);
-        }
-        out
+        cx.secrets()
+            .redact_anyway(text, &mut |e| super::report::error(&e))
+            .into_owned()
     };
     let store = cx.store();
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);

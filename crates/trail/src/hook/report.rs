@@ -1,8 +1,8 @@
 //! The hook's one voice on stderr.
 //!
 //! The agent hosts show a hook's stderr to the person (Claude Code's transcript view, Codex's
-//! log) and, for a vetoed call, to the model as the reason. So every line goes out redacted, like
-//! anything else trail lets out, and in one write, so that two hooks of the same session do not
+//! log) and, for a vetoed call, to the model as the reason. So every line goes out redacted by the
+//! hook's secrets service, like anything else trail lets out (the originals kept), and in one write, so that two hooks of the same session do not
 //! interleave halfway through a line. A hook that has nothing to report builds nothing here: a
 //! [`Report`] borrows what it says and is only formatted and redacted by [`Report::emit`], which
 //! the hot path (an allowed tool call) never reaches.
@@ -51,12 +51,19 @@ impl Display for Report<'_> {
 }
 
 impl Report<'_> {
-    /// The line as written, newline included, with every secret the built-in rules know
-    /// replaced by its reference (the user's rules may be what failed, so they are not used).
+    /// The line as written, newline included, every secret replaced by its reference and its
+    /// original kept. A broken user rule or an unwritable store is what may be reported, so the
+    /// built-in rules go on without the first and the line goes out without the second (saying
+    /// nothing more: a report of the report would loop). Before the configuration is loaded,
+    /// there is no store to keep originals in; the built-in rules redact alone.
     pub fn line(&self) -> String {
         let text = self.to_string();
-        let mut found = Vec::new();
-        let mut out = Redactor::builtin().redact(&text, &mut found).into_owned();
+        let mut out = match super::secrets() {
+            Some(secrets) => secrets.redact_anyway(&text, &mut |_| {}).into_owned(),
+            None => Redactor::builtin()
+                .redact(&text, &mut Vec::new())
+                .into_owned(),
+        };
         out.push('\n');
         out
     }

@@ -69,24 +69,13 @@ fn heal(cx: &Cx<'_>) -> Option<String> {
     if report.findings.is_empty() {
         return None;
     }
-    let ledger = cx.ledger();
-    let redactor = ledger.redactor();
-    match &redactor {
-        Ok(redactor) => {
-            let store = ledger.secret_store();
-            let mut keep =
-                |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-            if let Err(e) = heal::log(
-                cx.root(),
-                &report,
-                cx.envelope.session_id.as_deref(),
-                redactor,
-                &mut keep,
-            ) {
-                report::failed("cannot log healing to the trajectory", &e);
-            }
-        }
-        Err(e) => report::failed("cannot log healing to the trajectory", e),
+    if let Err(e) = heal::log(
+        cx.root(),
+        &report,
+        cx.envelope.session_id.as_deref(),
+        cx.secrets(),
+    ) {
+        report::failed("cannot log healing to the trajectory", &e);
     }
     let lines: Vec<String> = report
         .findings
@@ -111,8 +100,11 @@ fn heal(cx: &Cx<'_>) -> Option<String> {
         .collect();
     let text = format!("trail: healed the state zone: {}", lines.join("; "));
     // Paths and reasons are the project's text: redacted like everything injected.
-    let redactor = redactor.unwrap_or_else(|_| trail_core::secrets::Redactor::builtin());
-    Some(redactor.redact(&text, &mut Vec::new()).into_owned())
+    Some(
+        cx.secrets()
+            .redact_anyway(&text, &mut |e| report::error(&e))
+            .into_owned(),
+    )
 }
 
 /// The person learns at the start which project settings did not count (the agent reads it too:
@@ -253,34 +245,38 @@ fn core_memory(cx: &Cx<'_>, relevant: &str) -> Vec<String> {
             return Vec::new();
         }
     };
-    let ledger = cx.ledger();
-    // Nothing reaches the agent unredacted: without a redactor, no memory.
-    let redactor = match ledger.redactor() {
-        Ok(r) => r,
-        Err(e) => {
-            report::failed("core memory not given back", &e);
-            return Vec::new();
-        }
-    };
-    let redact = |t: &str| redactor.redact(t, &mut Vec::new()).into_owned();
-    let mut out = Vec::new();
     let mut core = recalled.core.join("\n");
     if let Some(note) = recalled.left_out() {
         core.push('\n');
         core.push_str(&note);
     }
+    let lessons = recalled.lessons.join("\n");
+    // Nothing reaches the agent unredacted: without every rule working, no memory.
+    let (core, lessons) = match cx.secrets().pass(|p| {
+        (
+            p.redact(&core).into_owned(),
+            p.redact(&lessons).into_owned(),
+        )
+    }) {
+        Ok(texts) => texts,
+        Err(e) => {
+            report::failed("core memory not given back", &e);
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
     if !core.trim().is_empty() {
         out.push(inject::framed(
             "trail: core memory (.trail/MEMORY.md), most relevant first. Each bullet was checked just now against the daily-memory line it cites; only those the line still supports are here",
             inject::Author::Agent,
-            &redact(&core),
+            &core,
         ));
     }
-    if !recalled.lessons.is_empty() {
+    if !lessons.is_empty() {
         out.push(inject::framed(
             "trail: lessons in active_context.yaml (`memory:`), most relevant first",
             inject::Author::Agent,
-            &redact(&recalled.lessons.join("\n")),
+            &lessons,
         ));
     }
     out
@@ -397,30 +393,20 @@ fn flush_memory(cx: &Cx<'_>, event: &Event) {
         Event::CompactRequested { .. } => Trigger::Compaction,
         _ => Trigger::SessionEnd,
     };
-    let ledger = cx.ledger();
-    let redactor = match ledger.redactor() {
-        Ok(r) => r,
-        Err(e) => return report::failed("cannot write daily memory", &e),
-    };
-    let mut found = Vec::new();
     // Only what no earlier flush of this transcript covered (a compaction flushed the rest).
     let format = trail_core::conversation::Format::of(text.as_bytes());
     let t = format.parse(flushed::unflushed(cx.root(), path, &text));
-    let store = ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
     match flush(
         cx.root(),
         &t,
         trigger,
         cx.envelope.session_id.as_deref(),
         &trail_core::time::Local::now(),
-        redactor,
-        &mut found,
-        &mut keep,
+        cx.secrets(),
     ) {
         Ok(f) => {
             if let Err(e) = flushed::mark(cx.root(), path, &text) {
-                eprintln!("trail hook: {e}");
+                report::error(&e);
             }
             if let Err(e) = trail_core::memory::summary::mark(cx.root(), &f) {
                 report::error(&e);

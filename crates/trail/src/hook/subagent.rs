@@ -41,20 +41,7 @@ pub(super) fn start(cx: &Cx<'_>) -> Response {
 /// The primer comes from a config file: redacted like everything trail lets out, the originals
 /// kept in the secret store.
 fn redact(cx: &Cx<'_>, text: &str) -> String {
-    let ledger = cx.ledger();
-    let redactor = match ledger.redactor() {
-        Ok(r) => r,
-        Err(e) => {
-            report::error(&e);
-            trail_core::secrets::Redactor::builtin()
-        }
-    };
-    let mut found = Vec::new();
-    let out = redactor.redact(text, &mut found).into_owned();
-    if !found.is_empty()
-        && let Err(e) = ledger.secret_store().store(&found)
-    {
-        report::error(&e);
-    }
-    out
+    cx.secrets()
+        .redact_anyway(text, &mut |e| report::error(&e))
+        .into_owned()
 }

@@ -414,6 +414,56 @@ fn fabricated_bullets_are_dropped_and_listed_in_the_diary() {
     }
 }
 
+/// An answer quoting two secrets (a model can: MEMORY.md and the daily files are files the
+/// agent writes): one in a bullet the verifier drops, one in the dream's narrative.
+const QUOTES_SECRETS: &str = "[MEMORY]
+## Infra
+- The staging DB lives on port 5433 (src: memory/2025-01-10.md#L4)
+- Deploys use the token ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ
+[DREAM]
+Merged the staging note; the old key xoxb-2814567890123-2814567890456-AbCdEfGhIjKlMnOpQrStUvWx was left out.
+";
+
+/// Found by looking up a reference from a dream diary: the dream redacted what the model wrote
+/// but kept no original, so `${secret:…}` in the diary (and in the report) named nothing.
+#[test]
+fn a_secret_the_dream_redacts_is_kept_in_the_secrets_file() {
+    let server = Server::start(vec![Reply::Text(QUOTES_SECRETS)]);
+    let env = openai(setup(), &server);
+    let (out, _) = run_ok(&env, &["dream"]);
+    assert!(out.contains("1 dropped as unsupported"), "{out}");
+    let diary = &diaries(&env)[0].1;
+    let memory = read(&memory_path(&env)).unwrap();
+    let kept = read(&env.secrets_file()).unwrap_or_default();
+    for secret in [
+        "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ",
+        "xoxb-2814567890123-2814567890456-AbCdEfGhIjKlMnOpQrStUvWx",
+    ] {
+        assert!(
+            !diary.contains(secret) && !memory.contains(secret) && !out.contains(secret),
+            "{secret} was written"
+        );
+        assert_eq!(
+            kept.matches(secret).count(),
+            1,
+            "{secret} not kept once in {}:\n{kept}",
+            env.secrets_file().display()
+        );
+    }
+    // Each reference the diary holds names a kept original.
+    let mut references = 0;
+    for (i, _) in diary.match_indices("${secret:") {
+        let end = i + diary[i..].find('}').unwrap();
+        let name = &diary[i + "${secret:".len()..end];
+        assert!(
+            kept.contains(&format!("{name}=")),
+            "{name} not kept:\n{kept}"
+        );
+        references += 1;
+    }
+    assert_eq!(references, 2, "{diary}");
+}
+
 #[test]
 fn an_answer_without_memory_writes_nothing_and_exits_1() {
     for reply in [

@@ -124,3 +124,52 @@ fn redact_filters_stdin_to_stdout() {
     let clean = env.run_stdin(&["redact"], "nothing to see here\n");
     assert_eq!(stdout(&clean), "nothing to see here\n");
 }
+
+/// The body of a (fake) private key, its two lines joined by a real line break.
+const KEY_BODY: &str = "mdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC";
+
+/// The `name="value"` lines of the secrets file, each value unescaped (the store writes values
+/// as JSON strings).
+fn kept(env: &TestEnv) -> Vec<(String, String)> {
+    std::fs::read_to_string(env.secrets_file())
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (name, value) = l.split_once('=').unwrap();
+            (name.to_string(), serde_json::from_str(value).unwrap())
+        })
+        .collect()
+}
+
+/// Found by reading `~/.secrets/trail.env` after a `cat id_rsa` ran under the hooks: PostToolUse
+/// redacted the tool's response as its JSON text, so the key it printed was found with `\n` for
+/// its line breaks, kept in that escaped form (useless to look up), and, under another name than
+/// the same key in the command, kept twice.
+#[test]
+fn post_tool_use_keeps_a_secret_once_and_as_written() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let key = format!("-----BEGIN RSA PRIVATE KEY-----\n{KEY_BODY}\n-----END RSA PRIVATE KEY-----");
+    hook(
+        &env,
+        serde_json::json!({
+            "hook_event_name": "PostToolUse", "session_id": "s1", "tool_name": "Bash",
+            "tool_input": {"command": format!("printf '%s\\n' '{key}' > id_rsa && cat id_rsa")},
+            "tool_response": {"stdout": format!("{key}\n"), "stderr": "", "interrupted": false},
+            "tool_use_id": "t1",
+        }),
+    );
+    let kept = kept(&env);
+    assert_eq!(kept.len(), 1, "one key, one line: {kept:?}");
+    let (name, value) = &kept[0];
+    assert_eq!(value, KEY_BODY, "kept as written, not JSON-escaped");
+    let log = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(log.trim()).unwrap();
+    let reference = format!("${{secret:{name}}}");
+    for field in ["input_preview", "output_preview"] {
+        let text = line[field].as_str().unwrap();
+        assert!(text.contains(&reference), "{field}: {text}");
+        assert!(!text.contains("mdVPlW354z9"), "{field}: {text}");
+    }
+}

@@ -183,10 +183,8 @@ fn every_check_is_one_trajectory_line() {
     let ghosts = vec![Ghost::parse("Webhooks (also: callback url)").unwrap()];
     let checked = check(root, &ghosts, &lexical(), Redactor::builtin());
     std::fs::create_dir_all(root.join(".trail")).unwrap();
-    log(root, &checked, Some("s1"), Redactor::builtin(), &mut |_| {
-        Ok(())
-    })
-    .unwrap();
+    let secrets = crate::secrets::Secrets::new(root.join(".secrets"), Vec::new());
+    log(root, &checked, Some("s1"), &secrets).unwrap();
     let read = crate::trajectory::journal::read(root, None).unwrap();
     assert!(read.bad.is_empty());
     let crate::trajectory::Body::NegativeGrounding(n) = &read.items[0].1.body else {

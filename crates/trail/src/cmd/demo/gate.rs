@@ -8,6 +8,7 @@ use trail_core::gate::Places;
 use trail_core::guard::{Guard, Outcome};
 use trail_core::host::{Tool, ToolInput};
 use trail_core::proof::{self, Entry};
+use trail_core::secrets::Secrets;
 use trail_core::state::grants::By;
 use trail_core::state::protocol;
 use trail_core::state::{Mode, Store};
@@ -19,8 +20,8 @@ use crate::error::CliResult;
 
 /// What the PreToolUse hook would answer for a Bash call of `command`: the same question to
 /// the same guard, in the hook's words.
-fn ask(store: &Store, places: &Places, command: &str) -> String {
-    let redact = |t: &str| t.to_string();
+fn ask(store: &Store, places: &Places, secrets: &Secrets, command: &str) -> String {
+    let redact = |t: &str| secrets.redact_anyway(t, &mut |_| {}).into_owned();
     let mut guard = Guard::new(store, places.clone(), Vec::new(), &redact);
     // The demo project is not a git repository: nothing in it counts as ignored output.
     guard.ctx.ignored = |_, _| false;
@@ -69,6 +70,7 @@ fn ran(
 pub fn gate_chapter(
     project: &Path,
     home: &Path,
+    secrets: &Secrets,
     first: usize,
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<usize> {
@@ -102,13 +104,13 @@ pub fn gate_chapter(
     let cmd = "cd /tmp && sudo rm -rf ~";
     say(&format!(
         "{n}. The agent asks for `{cmd}`:\n{}\n",
-        indent(&ask(&store, &places, cmd))
+        indent(&ask(&store, &places, secrets, cmd))
     ))?;
     n += 1;
     let cmd = "echo \"rm -rf /\" >> notes.txt";
     say(&format!(
         "{n}. Quoted text is data: `{cmd}`:\n{}\n",
-        indent(&ask(&store, &places, cmd))
+        indent(&ask(&store, &places, secrets, cmd))
     ))?;
     n += 1;
     ran(
@@ -131,7 +133,7 @@ pub fn gate_chapter(
     let push = "git push origin main";
     say(&format!(
         "{n}. The agent asks for `{push}`: irreversible, so a person decides:\n{}\n",
-        indent(&ask(&store, &places, push))
+        indent(&ask(&store, &places, secrets, push))
     ))?;
     n += 1;
     let said = edge::describe(&edge::run(&store, &EdgeCmd::Approve(None), By::Prompt)?);
@@ -143,8 +145,8 @@ pub fn gate_chapter(
     n += 1;
     say(&format!(
         "{n}. The agent retries:\n{}   …and once more:\n{}\n",
-        indent(&ask(&store, &places, push)),
-        indent(&ask(&store, &places, push))
+        indent(&ask(&store, &places, secrets, push)),
+        indent(&ask(&store, &places, secrets, push))
     ))?;
     n += 1;
     ran(&store, session, &Tool::Bash, push, None, true)?;

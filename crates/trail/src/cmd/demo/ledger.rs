@@ -11,6 +11,7 @@ use trail_core::ledger::record::{
 };
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::ledger::{Ledger, LedgerOptions};
+use trail_core::secrets::Secrets;
 use trail_core::time::Ts;
 
 use super::{Say, indent};
@@ -230,11 +231,17 @@ fn as_command(step: &Step<'_>) -> String {
 }
 
 /// Runs the chapter on a ledger in `dir/ledger` (secrets under `home`); its steps are 1–13.
-pub fn ledger_chapter(dir: &Path, home: &Path, say: Say<'_>) -> CliResult {
+pub fn ledger_chapter(
+    dir: &Path,
+    home: &Path,
+    secrets: &std::sync::Arc<Secrets>,
+    say: Say<'_>,
+) -> CliResult {
     let ledger = Ledger::open(
         dir.join("ledger"),
         LedgerOptions::new(home.join(".secrets")),
-    );
+    )
+    .with_secrets(secrets.clone());
     say(&format!(
         "trail demo — a working day on a throwaway ledger in {}\n\
          (TRAIL_HOME={}, secrets under {})\n\n",
@@ -242,22 +249,20 @@ pub fn ledger_chapter(dir: &Path, home: &Path, say: Say<'_>) -> CliResult {
         ledger.root().display(),
         home.join(".secrets").display()
     ))?;
-    record_the_day(&ledger, say)?;
-    show_the_disk(&ledger, say)?;
+    record_the_day(&ledger, secrets, say)?;
+    show_the_disk(&ledger, secrets, say)?;
     resume(&ledger, say)?;
     crash_and_repair(&ledger, say)?;
     tamper(&ledger, dir, home, say)
 }
 
 /// Steps 1–7: the day's pulses, each shown as the command that writes it.
-fn record_the_day(ledger: &Ledger, say: Say<'_>) -> CliResult {
+fn record_the_day(ledger: &Ledger, secrets: &Secrets, say: Say<'_>) -> CliResult {
     for (i, (title, step)) in STEPS.iter().enumerate() {
         let done = ledger.append(record(step))?;
         // Even the echo of the command must not put the secret on screen.
-        let shown = ledger
-            .redactor()?
-            .redact(&as_command(step), &mut Vec::new())
-            .into_owned();
+        let command = as_command(step);
+        let shown = secrets.redact(&command)?;
         say(&format!("{}. {title}\n  $ {shown}\n  → {}", i + 1, done.ts))?;
         if !done.redacted.is_empty() {
             say(&format!("   (redacted: {})", done.redacted.join(", ")))?;
@@ -268,7 +273,7 @@ fn record_the_day(ledger: &Ledger, say: Say<'_>) -> CliResult {
 }
 
 /// Step 8: one sealed, hash-chained record as it is on disk, and the redacted secret.
-fn show_the_disk(ledger: &Ledger, say: Say<'_>) -> CliResult {
+fn show_the_disk(ledger: &Ledger, secrets: &Secrets, say: Say<'_>) -> CliResult {
     let stream = std::fs::read_to_string(ledger.stream_path())?;
     let last = stream
         .rfind("\n---\nschema:")
@@ -285,7 +290,7 @@ fn show_the_disk(ledger: &Ledger, say: Say<'_>) -> CliResult {
         say(&format!(
             "\n  The secret never reached the stream; the record holds a reference instead:\n    {}\n  and the original is kept 0600 in {}\n\n",
             line.trim(),
-            ledger.secret_store().path().display()
+            secrets.store_path().display()
         ))?;
     }
     Ok(())

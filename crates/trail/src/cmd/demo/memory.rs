@@ -9,7 +9,7 @@ use trail_core::memory::daily::{Trigger, flush, memory_dir};
 use trail_core::memory::dream::{self, Options, Status};
 use trail_core::memory::recall::remember;
 use trail_core::memory::verify::{Source, Verdict, verify};
-use trail_core::secrets::Redactor;
+use trail_core::secrets::Secrets;
 use trail_core::time::{Local, Ts};
 
 use super::indent;
@@ -47,14 +47,14 @@ fn at(ts: &str) -> Local {
 /// Fails with `CliError::CheckFailed` if the MEMORY.md it wrote does not verify.
 pub fn dream_chapter(
     project: &Path,
+    secrets: &Secrets,
     first_step: usize,
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<usize> {
-    let redactor = Redactor::builtin();
-    let daily = a_day_of_sessions(project, first_step, redactor, say)?;
-    let memory = the_dream(project, first_step + 1, redactor, say)?;
+    let daily = a_day_of_sessions(project, first_step, secrets, say)?;
+    let memory = the_dream(project, first_step + 1, secrets, say)?;
     every_bullet_verified(first_step + 2, &daily, &memory, say)?;
-    a_second_dream_skips(project, redactor, say)?;
+    a_second_dream_skips(project, secrets, say)?;
     Ok(first_step + 3)
 }
 
@@ -62,7 +62,7 @@ pub fn dream_chapter(
 fn a_day_of_sessions(
     project: &Path,
     step: usize,
-    redactor: &Redactor,
+    secrets: &Secrets,
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<String> {
     say(&format!(
@@ -80,9 +80,7 @@ fn a_day_of_sessions(
             Trigger::SessionEnd,
             Some(name),
             &at(ts),
-            redactor,
-            &mut Vec::new(),
-            &mut |_| Ok(()),
+            secrets,
         )?;
         say(&format!(
             "  $ trail memory flush --transcript {name}.jsonl  → {}\n",
@@ -94,7 +92,7 @@ fn a_day_of_sessions(
         ))?;
     }
     let note = "Rounding happens per line instead of per order; round once per order total";
-    let src = remember(project, note, &at(EVENING_AT), redactor, &mut |_| Ok(()))?;
+    let src = remember(project, note, &at(EVENING_AT), secrets)?;
     say(&format!("  $ trail remember '{note}'  → {src}\n\n"))?;
     let daily = memory_dir(project).join("2026-11-25.md");
     let text = std::fs::read_to_string(&daily)?;
@@ -109,7 +107,7 @@ fn a_day_of_sessions(
 fn the_dream(
     project: &Path,
     step: usize,
-    redactor: &Redactor,
+    secrets: &Secrets,
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult<String> {
     say(&format!(
@@ -117,7 +115,7 @@ fn the_dream(
          .trail/MEMORY.md. Here with the offline extractive provider (no LLM): facts merged and \
          deduplicated, each with its source line, then every bullet checked by the verifier:\n"
     ))?;
-    let report = dream_next_morning(project, redactor)?;
+    let report = dream_next_morning(project, secrets)?;
     if report.status != Status::Written {
         return Err(CliError::failed(format!(
             "the demo's dream wrote nothing: {}",
@@ -144,13 +142,13 @@ fn the_dream(
     Ok(memory)
 }
 
-fn dream_next_morning(project: &Path, redactor: &Redactor) -> CliResult<dream::Report> {
+fn dream_next_morning(project: &Path, secrets: &Secrets) -> CliResult<dream::Report> {
     let options = Options {
         lookback: dream::DEFAULT_LOOKBACK,
         force: false,
         dry_run: false,
         now: at(NEXT_DAY_AT),
-        redactor,
+        secrets,
     };
     Ok(dream::dream(
         project,
@@ -193,10 +191,10 @@ fn every_bullet_verified(
 /// Nothing changed in the window since the dream: a second one skips.
 fn a_second_dream_skips(
     project: &Path,
-    redactor: &Redactor,
+    secrets: &Secrets,
     say: &mut dyn FnMut(&str) -> CliResult,
 ) -> CliResult {
-    let again = dream_next_morning(project, redactor)?;
+    let again = dream_next_morning(project, secrets)?;
     say(&format!(
         "  $ trail dream  (again)  → skipped: {}\n\n",
         again.reason.unwrap_or_default()
@@ -211,7 +209,8 @@ mod tests {
     fn the_chapter_flushes_dreams_and_verifies() {
         let dir = tempfile::tempdir().unwrap();
         let mut out = String::new();
-        let next = dream_chapter(dir.path(), 14, &mut |s| {
+        let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+        let next = dream_chapter(dir.path(), &secrets, 14, &mut |s| {
             out.push_str(s);
             Ok(())
         })

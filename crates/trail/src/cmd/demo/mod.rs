@@ -9,6 +9,9 @@ mod memory;
 
 use std::io::Write as _;
 use std::path::Path;
+use std::sync::Arc;
+
+use trail_core::secrets::Secrets;
 
 use crate::cli::DemoArgs;
 use crate::error::CliResult;
@@ -38,9 +41,12 @@ pub fn run(args: &DemoArgs) -> CliResult {
         out.flush()?;
         Ok(())
     };
-    ledger::ledger_chapter(dir, &home, &mut say)?;
-    let next = gate::gate_chapter(&project, &home, 14, &mut say)?;
-    memory::dream_chapter(&project, next, &mut say)?;
+    // One secrets service for the whole demo, as in every trail process: its originals are
+    // kept under the demo's home.
+    let secrets = Arc::new(Secrets::new(home.join(".secrets"), Vec::new()));
+    ledger::ledger_chapter(dir, &home, &secrets, &mut say)?;
+    let next = gate::gate_chapter(&project, &home, &secrets, 14, &mut say)?;
+    memory::dream_chapter(&project, &secrets, next, &mut say)?;
     say("\nDone. Everything above ran offline in a temporary directory")?;
     if args.keep.is_some() {
         say(&format!(" kept at {}.\n", dir.display()))
