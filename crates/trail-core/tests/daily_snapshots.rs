@@ -14,7 +14,7 @@ use trail_core::transcript::parse;
 /// Every `${secret:…}` reference in `text`.
 fn references(text: &str) -> Vec<&str> {
     text.match_indices("${secret:")
-        .filter_map(|(i, _)| text[i..].find('}').map(|end| &text[i..i + end + 1]))
+        .filter_map(|(i, _)| text[i..].find('}').map(|end| &text[i..=(i + end)]))
         .collect()
 }
 

@@ -73,6 +73,10 @@ impl CliError {
     }
 }
 
+#[allow(
+    clippy::redundant_closure_for_method_calls,
+    reason = "the paths clippy suggests are longer than the closures"
+)]
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> CliError {
         if e.kind() == io::ErrorKind::BrokenPipe {

@@ -45,7 +45,7 @@ impl std::fmt::Debug for Secrets {
         f.debug_struct("Secrets")
             .field("store", &self.store.path())
             .field("rules", &self.rules.len())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -140,7 +140,10 @@ impl Secrets {
         if found.is_empty() {
             return Ok(());
         }
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut new: Vec<&Found> = found.iter().filter(|f| !kept.contains(&f.name)).collect();
         new.sort_by(|a, b| a.name.cmp(&b.name));
         new.dedup_by(|a, b| a.name == b.name);

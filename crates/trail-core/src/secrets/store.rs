@@ -27,7 +27,7 @@ pub struct SecretStore {
 
 impl SecretStore {
     /// A store in `secrets_dir` (e.g. `$HOME/.secrets`). Nothing is touched
-    /// until [`SecretStore::store`].
+    /// until the first originals are stored.
     pub fn new(secrets_dir: PathBuf) -> SecretStore {
         let path = secrets_dir.join(FILE_NAME);
         SecretStore {
