@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod files;
 pub mod hooks_seen;
+pub mod mcp;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases (the
 /// binary says how to retry).
