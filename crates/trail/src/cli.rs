@@ -122,6 +122,10 @@ pub enum Command {
     Ground(GroundArgs),
     /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
     Trajectory(TrajectoryArgs),
+    /// Serve trail over MCP on stdin/stdout for any MCP client (runs `trail-mcp`, installed
+    /// next to trail): search, timeline, get, resume, remember, recall, status; resources and
+    /// prompts. `trail init --mcp` registers it with Claude Code.
+    Mcp,
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -387,6 +391,9 @@ pub struct InitArgs {
     /// The agent host: claude-code or codex.
     #[arg(long, default_value = "claude-code", value_name = "AGENT")]
     pub agent: String,
+    /// Also register trail's MCP server (`trail mcp`) in the project's `.mcp.json`.
+    #[arg(long)]
+    pub mcp: bool,
     #[arg(long)]
     pub json: bool,
 }
