@@ -35,6 +35,16 @@ const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-loc
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
     let (host, settings) = host_of(&args.agent)?;
+    if install && args.mcp && (host.word != "claude-code" || args.global) {
+        return Err(CliError::usage(
+            "--mcp registers the server in this project's .mcp.json, for Claude Code",
+        )
+        .with_hint(if host.word == "codex" {
+            "for Codex: `codex mcp add trail -- trail mcp` (or [mcp_servers.trail] in ~/.codex/config.toml, see the README)"
+        } else {
+            "for every project of this user: `claude mcp add --scope user trail -- trail mcp`"
+        }));
+    }
     let config = Config::load()?;
     let root = config.project_root.value.clone();
     let home = std::env::var_os("HOME")
@@ -46,10 +56,16 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     } else {
         claude::uninstall_for(host, &path)?
     };
+    let mut files = change_files(host, &root, &home, args.global, install)?;
+    // Uninstall takes trail's server out whether or not --mcp is given: it removes what any
+    // init added.
+    if (install && args.mcp) || (!install && host.word == "claude-code" && !args.global) {
+        files.push(mcp_server(&root, install)?);
+    }
     let report = Report {
         agent: host.word.to_string(),
         hooks,
-        files: change_files(host, &root, &home, args.global, install)?,
+        files,
     };
     if args.json {
         return output::json(&report);
@@ -68,12 +84,33 @@ fn host_of(agent: &str) -> Result<(&'static HostSpec, SettingsPath), CliError> {
     }
 }
 
+/// trail's MCP server in the project's `.mcp.json`, run as this binary's `mcp` command.
+fn mcp_server(root: &Path, install: bool) -> Result<FileChange, CliError> {
+    use trail_core::install::mcp;
+    let path = mcp::claude_path(root);
+    let changed = if install {
+        mcp::install(&path, &program()?)?
+    } else {
+        mcp::uninstall(&path)?
+    };
+    Ok(FileChange {
+        path,
+        what: "the MCP server",
+        changed,
+    })
+}
+
+/// This binary by its canonical path, as a host should run it.
+fn program() -> std::io::Result<String> {
+    let exe = std::env::current_exe()?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    Ok(exe.display().to_string())
+}
+
 /// What the host runs for each hook: this binary by its canonical path (quoted when the path
 /// holds whitespace, as the host hands the command to a shell), then `hook <host>`.
 fn hook_command(host: &HostSpec) -> std::io::Result<String> {
-    let exe = std::env::current_exe()?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    let exe = exe.display().to_string();
+    let exe = program()?;
     let program = if exe.contains(char::is_whitespace) {
         format!("\"{exe}\"")
     } else {

@@ -22,6 +22,7 @@ mod hook_deadline;
 mod init;
 mod injected_context;
 mod ledger;
+mod mcp;
 mod project;
 mod prompt_origin;
 mod pulses;
