@@ -183,10 +183,6 @@ impl ServerHandler for TrailServer {
         Ok(ListToolsResult::with_all_items(tool_list()))
     }
 
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        tool_list().into_iter().find(|t| t.name == name)
-    }
-
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
