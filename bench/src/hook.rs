@@ -97,6 +97,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut rss = 0;
     // PreToolUse and PostToolUse only, as the compared builds are measured.
     let mut rss_plain = 0;
+    // `--base BIN`: another build of trail (the tree before a change), run interleaved with
+    // this one on the same PreToolUse, so a change's cost to the hook is a ratio of one run.
+    let base = args
+        .windows(2)
+        .find(|w| w[0] == "--base")
+        .map(|w| w[1].clone());
+    let mut t_base = Vec::new();
     for i in 0..runs {
         for ((_, other), (pre, post, rss)) in compare.iter().zip(t_compare.iter_mut()) {
             let (t, kb) = l.run(&borrow(&e_pre), &[other, "hook", "claude-code"])?;
@@ -112,6 +119,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         t_pre.push(t);
         rss = rss.max(kb);
         rss_plain = rss_plain.max(kb);
+        if let Some(b) = &base {
+            t_base.push(l.run(&borrow(&e_pre), &[b, "hook", "claude-code"])?.0);
+        }
         let (t, kb) = l.run(&borrow(&e_post), &[&bin, "hook", "claude-code"])?;
         t_post.push(t);
         rss = rss.max(kb);
@@ -166,6 +176,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ms(m_post),
         rss as f64 / 1024.0
     );
+    if let Some(b) = &base {
+        let m_base = median(&mut t_base);
+        println!(
+            "**PreToolUse: this build {} = {:.2}× /bin/true; base build ({b}) {} = {:.2}× /bin/true; this / base = {:.3}×**\n",
+            ms(m_pre),
+            m_pre.as_secs_f64() / m_true.as_secs_f64(),
+            ms(m_base),
+            m_base.as_secs_f64() / m_true.as_secs_f64(),
+            m_pre.as_secs_f64() / m_base.as_secs_f64()
+        );
+    }
     println!(
         "**Secret-heavy: PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); PostToolUse {} (goal ≤ 3 ms)**\n",
         m_pre_secret.as_secs_f64() / m_true.as_secs_f64(),

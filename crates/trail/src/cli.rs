@@ -128,6 +128,10 @@ pub enum Command {
     /// Bring back missing or whitespace-only NOTES.md, active_context.yaml, .trail/MEMORY.md,
     /// trajectory files and .beads/ files: from git, then the journals, then a template.
     Heal(HealArgs),
+    /// Serve trail over MCP on stdin/stdout for any MCP client (runs `trail-mcp`, installed
+    /// next to trail): search, timeline, get, resume, remember, recall, status; resources and
+    /// prompts. `trail init --mcp` registers it with Claude Code.
+    Mcp,
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -397,6 +401,9 @@ pub struct InitArgs {
     /// of touching any settings; install it with `claude plugin install trail --marketplace DIR`.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["global", "agent"])]
     pub plugin: Option<PathBuf>,
+    /// Also register trail's MCP server (`trail mcp`) in the project's `.mcp.json`.
+    #[arg(long)]
+    pub mcp: bool,
     #[arg(long)]
     pub json: bool,
 }

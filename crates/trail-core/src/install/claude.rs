@@ -100,7 +100,7 @@ pub(crate) fn is_ours_for(command: &str, word: &str) -> bool {
             .is_some_and(|prog| prog.trim_matches(['"', '\'']).rsplit('/').next() == Some("trail"))
 }
 
-fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
+pub(super) fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
@@ -131,7 +131,7 @@ fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -142,7 +142,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn save(path: &Path, settings: &Map<String, Value>) -> Result<(), InstallError> {
+pub(super) fn save(path: &Path, settings: &Map<String, Value>) -> Result<(), InstallError> {
     let io = |action, source| InstallError::Io {
         action,
         path: path.into(),

@@ -6,6 +6,7 @@ pub mod codex;
 pub mod files;
 pub mod hooks_seen;
 pub mod plugin;
+pub mod mcp;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases (the
 /// binary says how to retry).

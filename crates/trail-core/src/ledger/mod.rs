@@ -22,6 +22,7 @@
 pub mod anchor;
 pub mod append;
 pub mod archive;
+pub mod around;
 #[doc(hidden)]
 pub mod check;
 pub mod error;

@@ -49,6 +49,7 @@ mod index;
 mod pivot;
 pub mod query;
 mod rank;
+pub mod retrieve;
 mod scan;
 mod snippet;
 mod sources;

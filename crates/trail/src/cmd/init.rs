@@ -38,6 +38,16 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         return plugin(dir, install, args.json);
     }
     let (host, settings) = host_of(&args.agent)?;
+    if install && args.mcp && (host.word != "claude-code" || args.global) {
+        return Err(CliError::usage(
+            "--mcp registers the server in this project's .mcp.json, for Claude Code",
+        )
+        .with_hint(if host.word == "codex" {
+            "for Codex: `codex mcp add trail -- trail mcp` (or [mcp_servers.trail] in ~/.codex/config.toml, see the README)"
+        } else {
+            "for every project of this user: `claude mcp add --scope user trail -- trail mcp`"
+        }));
+    }
     let config = Config::load()?;
     let root = config.project_root.value.clone();
     let home = std::env::var_os("HOME")
@@ -49,10 +59,16 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     } else {
         claude::uninstall_for(host, &path)?
     };
+    let mut files = change_files(host, &root, &home, args.global, install)?;
+    // Uninstall takes trail's server out whether or not --mcp is given: it removes what any
+    // init added.
+    if (install && args.mcp) || (!install && host.word == "claude-code" && !args.global) {
+        files.push(mcp_server(&root, install)?);
+    }
     let report = Report {
         agent: host.word.to_string(),
         hooks,
-        files: change_files(host, &root, &home, args.global, install)?,
+        files,
     };
     if args.json {
         return output::json(&report);
@@ -160,6 +176,22 @@ fn shell_word(s: &str) -> String {
 fn this_binary() -> std::io::Result<PathBuf> {
     let exe = std::env::current_exe()?;
     Ok(exe.canonicalize().unwrap_or(exe))
+}
+
+/// trail's MCP server in the project's `.mcp.json`, run as this binary's `mcp` command.
+fn mcp_server(root: &Path, install: bool) -> Result<FileChange, CliError> {
+    use trail_core::install::mcp;
+    let path = mcp::claude_path(root);
+    let changed = if install {
+        mcp::install(&path, &this_binary()?.display().to_string())?
+    } else {
+        mcp::uninstall(&path)?
+    };
+    Ok(FileChange {
+        path,
+        what: "the MCP server",
+        changed,
+    })
 }
 
 /// What the host runs for each hook: this binary by its canonical path (quoted when the path

@@ -12,6 +12,7 @@ mod ground;
 mod heal;
 mod init;
 mod log;
+mod mcp;
 mod memory;
 mod pulse;
 mod redact;
@@ -59,6 +60,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Dismiss { minutes, id, json } => edge::decide(EdgeCmd::Dismiss(minutes, id), json),
         Command::Skip { id, json } => edge::decide(EdgeCmd::Skip(id), json),
         Command::Doctor(a) => doctor::run(&a),
+        Command::Mcp => mcp::run(),
         Command::Init(a) => init::run(&a, true),
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.

@@ -751,3 +751,52 @@ fn in_review_mode_an_edit_runs_and_the_missing_proof_reaches_the_model() {
         "the warning did not reach the model:\n{last}"
     );
 }
+
+/// Issue 13: `trail init --mcp` registers trail's MCP server with Claude Code, the model calls
+/// `mcp__trail__search`, and what the tool found reaches the model's next request.
+#[test]
+fn the_model_calls_trails_mcp_search_and_reads_its_hits() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init", "--mcp"]);
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "project",
+        "--summary",
+        "Moved the zanzibar queue to port 7311",
+        "--next",
+        "ZANZIBAR-NEXT-STEP",
+    ]);
+    let (port, seen) = serve(vec![
+        tool_reply(
+            "m1",
+            "mcp__trail__search",
+            serde_json::json!({ "query": "zanzibar" }),
+        ),
+        text_reply("found it"),
+    ]);
+    let mut claude_cmd = claude_command(&env, &claude, port, "SCRIPTED-E2E: ask trail");
+    claude_cmd.args(["--allowedTools", "mcp__trail__search"]);
+    let (out, requests) = e2e::run_agent(claude_cmd, &seen);
+    assert!(
+        out.status.success(),
+        "{}\n{}\nrequests:\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    // The tool was offered to the model, under the server's name.
+    assert!(
+        requests.contains("\"name\":\"mcp__trail__search\""),
+        "the MCP tool was not offered:\n{requests}"
+    );
+    // The request after the call carries its result: the hit and its id.
+    let result = e2e::after(&requests, "\"tool_use_id\":\"toolu_m1\"", 1500);
+    assert!(
+        result.contains("Moved the zanzibar queue to port 7311") && result.contains("hits"),
+        "the search result did not reach the model:\n{result}"
+    );
+}

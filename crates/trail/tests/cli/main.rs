@@ -40,6 +40,7 @@ mod init;
 mod injected_context;
 mod ledger;
 mod plugin;
+mod mcp;
 mod project;
 mod prompt_origin;
 mod pulses;

@@ -1,0 +1,85 @@
+//! What every request needs: the configuration, the ledger it names and the project. Loaded
+//! per request, as each `trail` command loads it, so a changed config or a `trail trust` is
+//! seen without restarting the server.
+
+use std::path::PathBuf;
+
+use trail_core::config::Config;
+use trail_core::gate::paths::Places as Zones;
+use trail_core::layout::Layout;
+use trail_core::ledger::Ledger;
+use trail_core::project::Project;
+use trail_core::search;
+use trail_core::secrets::Redactor;
+use trail_core::state::Store;
+
+use crate::error::ToolError;
+
+pub struct Ctx {
+    pub config: Config,
+    pub ledger: Ledger,
+    /// The project root, canonical when it can be (paths are compared against it).
+    pub root: PathBuf,
+}
+
+impl Ctx {
+    pub fn load() -> Result<Ctx, ToolError> {
+        let config = Config::load()?;
+        let root = config.project_root.value.clone();
+        let root = root.canonicalize().unwrap_or(root);
+        let ledger = config.ledger();
+        Ok(Ctx {
+            config,
+            ledger,
+            root,
+        })
+    }
+
+    pub fn layout(&self) -> Layout {
+        Layout::new(&self.root)
+    }
+
+    pub fn project(&self) -> Project {
+        Project::discover(&self.root)
+    }
+
+    /// The redactor every output passes: the built-in rules and the person's own.
+    pub fn redactor(&self) -> Result<&Redactor, ToolError> {
+        Ok(self.ledger.redactor()?)
+    }
+
+    /// The state file and trail's signed records beside it.
+    pub fn store(&self) -> Store {
+        Store::new(self.root.clone()).with_secrets_dir(self.config.secrets_dir.value.clone())
+    }
+
+    /// Where search looks, as `trail search` looks (its cache included).
+    pub fn search_places(&self) -> Result<search::Places, ToolError> {
+        Ok(search::Places {
+            segments: self.ledger.segments()?,
+            stream_dir: self.ledger.stream_dir(),
+            layout: self.layout(),
+            project_name: self.project().name,
+            cache: Some(search::Cache::new(
+                self.ledger.root().join("cache").join("search"),
+            )),
+        })
+    }
+
+    /// The places the gate protects, with this configuration's ledger and secret store.
+    pub fn zones(&self) -> Result<Zones, ToolError> {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .ok_or(ToolError::NoHome)?;
+        // Compared with canonical paths: a symlinked home must not hide the zones in it.
+        let real = |p: PathBuf| p.canonicalize().unwrap_or(p);
+        Ok(Zones {
+            project_root: self.root.clone(),
+            home: real(home),
+            cwd: self.root.clone(),
+            tmpdir: None,
+            trail_home: Some(real(self.ledger.root().to_path_buf())),
+            secrets_dir: Some(real(self.config.secrets_dir.value.clone())),
+        })
+    }
+}

@@ -1,0 +1,97 @@
+//! Why a tool call, a resource read or a prompt failed, worded for the agent that asked: what
+//! went wrong in the core's words, then what to do next in this server's terms (its tools and
+//! their arguments; the CLI's flags mean nothing here). A failed tool call is a tool result
+//! marked as an error, so the model reads it; a request that names no tool, resource or prompt
+//! is a protocol error.
+
+use std::fmt;
+
+use trail_core::config::ConfigError;
+use trail_core::ledger::LedgerError;
+use trail_core::search::SearchError;
+use trail_core::search::retrieve::RetrieveError;
+use trail_core::state::StateError;
+
+#[derive(Debug)]
+pub enum ToolError {
+    /// The arguments do not fit the tool's schema.
+    Args(String),
+    Config(ConfigError),
+    Ledger(LedgerError),
+    Search(SearchError),
+    Retrieve(RetrieveError),
+    State(StateError),
+    Io(std::io::Error),
+    NoHome,
+    /// No tool call or trajectory entry carries this session id.
+    NoSession(String),
+}
+
+impl ToolError {
+    fn hint(&self) -> Option<&'static str> {
+        Some(match self {
+            ToolError::Args(_) => "see the tool's input schema (tools/list)",
+            ToolError::Config(_) => {
+                "the person has to fix trail's configuration; the message names the file"
+            }
+            ToolError::Search(SearchError::Query(_)) => {
+                "give words, \"a phrase\", or with regex=true one regex"
+            }
+            ToolError::Retrieve(RetrieveError::NoRecord { .. }) => {
+                "use an id exactly as search or timeline returned it"
+            }
+            ToolError::Retrieve(
+                RetrieveError::Outside { .. }
+                | RetrieveError::Protected { .. }
+                | RetrieveError::Hidden { .. }
+                | RetrieveError::NotRooted { .. },
+            ) => {
+                "get retrieves what search returns: the stream's records and the journals, notes, memory and code it searches"
+            }
+            ToolError::NoSession(_) => "resources/list names the recent sessions",
+            ToolError::State(StateError::Parse { .. } | StateError::Invalid { .. }) => {
+                "the state file is left as it is; the person can fix it by hand"
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::Args(m) => write!(f, "bad arguments: {m}")?,
+            ToolError::Config(e) => write!(f, "{e}")?,
+            ToolError::Ledger(e) => write!(f, "{e}")?,
+            ToolError::Search(e) => write!(f, "{e}")?,
+            ToolError::Retrieve(e) => write!(f, "{e}")?,
+            ToolError::State(e) => write!(f, "{e}")?,
+            ToolError::Io(e) => write!(f, "{e}")?,
+            ToolError::NoHome => write!(f, "HOME is not set in the server's environment")?,
+            ToolError::NoSession(id) => write!(f, "trail recorded nothing of a session `{id}`")?,
+        }
+        if let Some(h) = self.hint() {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! from {
+    ($($t:ty => $v:ident),* $(,)?) => {
+        $(impl From<$t> for ToolError {
+            fn from(e: $t) -> ToolError {
+                ToolError::$v(e)
+            }
+        })*
+    };
+}
+
+from! {
+    ConfigError => Config,
+    LedgerError => Ledger,
+    SearchError => Search,
+    RetrieveError => Retrieve,
+    StateError => State,
+    std::io::Error => Io,
+}

@@ -1,0 +1,82 @@
+//! The `status` tool: what `trail status` shows, compact. The pending junction comes from
+//! trail's own signed record (never the state file's copy, which the agent can edit), with the
+//! one thing the agent may do about it: ask the person.
+
+use serde_json::{Value, json};
+use trail_core::state::{observe, pending, protocol};
+
+use crate::context::Ctx;
+use crate::error::ToolError;
+
+/// What the agent is told about a pending junction, in place of any way to decide it.
+const ASK_THE_PERSON: &str = "Only the person decides a junction (/edge approve, dismiss or skip at their prompt): tell them what you want to run and why, and wait.";
+
+pub fn gather(ctx: &Ctx) -> Result<Value, ToolError> {
+    let store = ctx.store();
+    let loaded = store.load()?;
+    let s = &loaded.state;
+    let junction = match protocol::pending_found(&store)? {
+        pending::Found::Valid(p) => {
+            let j = p.view();
+            json!({
+                "id": j.id,
+                "kind": j.kind,
+                "reason": j.reason,
+                "command": j.command,
+                "decide": ASK_THE_PERSON,
+            })
+        }
+        pending::Found::Forged(why) => {
+            json!({ "ignored": format!("a pending junction trail did not record ({why})") })
+        }
+        pending::Found::None => Value::Null,
+    };
+    let plan: Vec<Value> = s
+        .plan
+        .iter()
+        .map(|p| {
+            json!({
+                "step": p.description,
+                "status": p.status.as_deref().unwrap_or("pending"),
+            })
+        })
+        .collect();
+    let unused: Vec<&str> = s
+        .allowances
+        .iter()
+        .filter(|a| a.consumed == Some(false))
+        .map(|a| a.command.as_deref().unwrap_or("?"))
+        .collect();
+    let dismissed: Vec<Value> = s
+        .dismissals
+        .iter()
+        .map(|d| json!({ "rule": d.rule, "until": d.expires_at }))
+        .collect();
+    let observed = s.observations.as_ref().map(|o| {
+        json!({
+            "tool_calls": o.total_tools(),
+            "files_modified": o.files_modified,
+            "tests_run": o.tests_run,
+            "last_activity": o.last_activity,
+        })
+    });
+    let mut out = json!({
+        "project": ctx.project().name,
+        "mode": s.mode.as_deref().unwrap_or("plan"),
+        "objective": s.objective,
+        "plan": plan,
+        "junction": junction,
+        "allowed_once": unused,
+        "dismissed": dismissed,
+        "observed": observed,
+        "done_blockers": observe::quality_gate(s),
+    });
+    if !loaded.problems.is_empty() {
+        out["problems"] = loaded
+            .problems
+            .iter()
+            .map(|p| Value::String(p.to_string()))
+            .collect();
+    }
+    Ok(out)
+}

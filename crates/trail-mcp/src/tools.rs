@@ -1,0 +1,496 @@
+//! The tools, stated once: name, what it does, its input schema, its annotations and the
+//! function that runs it. `tools/list` and `tools/call` both walk [`TOOLS`].
+//!
+//! Progressive disclosure, as claude-mem does it: `search` answers with one line per hit (id,
+//! time, source, the best line), `timeline` shows what surrounds one hit, `get` returns whole
+//! records; the model pays for detail only where it looks. The schemas are written by hand,
+//! as small as they can be and still say what each argument is: every client sends all of them
+//! to its model with every request (their cost is a test in `tests/schemas.rs` and a line of
+//! the README). Results are JSON objects, as structured content and as text.
+//!
+//! Not here: anything that approves, dismisses, skips or allows a junction, grants, or changes
+//! the mode (those are the person's; `trail approve` checks for a person at a terminal), and
+//! `decide`, `checkpoint`, `show`, whose commands the core does not have yet.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use trail_core::ledger::query::Found;
+use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
+use trail_core::search::retrieve::{self, Id, RetrieveError};
+use trail_core::search::{self, Filters, Mode, Request};
+use trail_core::time::{Local, Ts};
+
+use crate::context::Ctx;
+use crate::error::ToolError;
+
+/// What a tool does to the world, as MCP's annotations say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effects {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+}
+
+/// Reads trail's journals and views, changes nothing a person would see as a change. (Search
+/// appends a trajectory `pivot` after a query with more than 50 results, as `trail search`
+/// does: the journal of the agent's own reasoning, not a change to the work.)
+const READS: Effects = Effects {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+};
+
+/// Appends to a journal: nothing is overwritten, and a repeat appends again.
+const APPENDS: Effects = Effects {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+};
+
+pub struct Tool {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// The input schema, as JSON.
+    pub schema: &'static str,
+    pub effects: Effects,
+    pub run: fn(&Ctx, Value) -> Result<Value, ToolError>,
+    /// Whether `args` fit the arguments `run` takes (a test holds every schema to it).
+    pub accepts: fn(Value) -> Result<(), String>,
+}
+
+pub const TOOLS: &[Tool] = &[
+    Tool {
+        name: "search",
+        title: "Search trail",
+        description: "Ranked search of the session ledger, tool-call log, trajectory, NOTES.md and memory (code=true: the project tree). One line per hit; pass an id to timeline or get for more.",
+        schema: r#"{"type":"object","properties":{"query":{"type":"string","description":"words, \"a phrase\", or a regex with regex=true"},"regex":{"type":"boolean"},"type":{"type":"string","description":"only these sources or kinds, comma-separated: stream, proof, trajectory, notes, memory, code, or a record type"},"since":{"type":"string","description":"RFC 3339 or YYYY-MM-DD"},"code":{"type":"boolean"},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],"additionalProperties":false}"#,
+        effects: READS,
+        run: search,
+        accepts: accepts::<SearchArgs>,
+    },
+    Tool {
+        name: "timeline",
+        title: "What surrounds a hit",
+        description: "The records before and after a search hit's id in the ledger, or the lines around a PATH:LINE id.",
+        schema: r#"{"type":"object","properties":{"id":{"type":"string"},"before":{"type":"integer","minimum":0,"maximum":20},"after":{"type":"integer","minimum":0,"maximum":20}},"required":["id"],"additionalProperties":false}"#,
+        effects: READS,
+        run: timeline,
+        accepts: accepts::<TimelineArgs>,
+    },
+    Tool {
+        name: "get",
+        title: "Get records by id",
+        description: "Whole records (or lines) for ids from search or timeline.",
+        schema: r#"{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"},"maxItems":20}},"required":["ids"],"additionalProperties":false}"#,
+        effects: READS,
+        run: get,
+        accepts: accepts::<GetArgs>,
+    },
+    Tool {
+        name: "resume",
+        title: "Resume",
+        description: "The working state rebuilt from the ledger: threads, next steps, deferrals, facts. level 1 ≤100 tokens, 2 ≤500, 3 all.",
+        schema: r#"{"type":"object","properties":{"level":{"type":"integer","minimum":1,"maximum":3},"proj":{"type":"string"}},"additionalProperties":false}"#,
+        effects: READS,
+        run: resume,
+        accepts: accepts::<ResumeArgs>,
+    },
+    Tool {
+        name: "remember",
+        title: "Remember a note",
+        description: "Append a note (redacted) to today's daily memory; returns its source.",
+        schema: r#"{"type":"object","properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}"#,
+        effects: APPENDS,
+        run: remember,
+        accepts: accepts::<RememberArgs>,
+    },
+    Tool {
+        name: "recall",
+        title: "Recall from memory",
+        description: "Lines of core and daily memory matching the query, each with its source.",
+        schema: r#"{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],"additionalProperties":false}"#,
+        effects: READS,
+        run: recall,
+        accepts: accepts::<RecallArgs>,
+    },
+    Tool {
+        name: "status",
+        title: "Status",
+        description: "Mode, objective, plan, the pending junction (only the person decides it), grants and what the hooks observed.",
+        schema: r#"{"type":"object","properties":{},"additionalProperties":false}"#,
+        effects: READS,
+        run: status,
+        accepts: accepts::<StatusArgs>,
+    },
+];
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+fn args<T: DeserializeOwned>(v: Value) -> Result<T, ToolError> {
+    let v = if v.is_null() {
+        Value::Object(Map::new())
+    } else {
+        v
+    };
+    serde_json::from_value(v).map_err(|e| ToolError::Args(e.to_string()))
+}
+
+fn accepts<T: DeserializeOwned>(v: Value) -> Result<(), String> {
+    args::<T>(v).map(drop).map_err(|e| e.to_string())
+}
+
+/// `n`, or `default` when absent, within `1..=max` (or `0..=max`).
+fn bounded(
+    n: Option<u64>,
+    default: u64,
+    min: u64,
+    max: u64,
+    name: &str,
+) -> Result<usize, ToolError> {
+    let n = n.unwrap_or(default);
+    if n < min || n > max {
+        return Err(ToolError::Args(format!(
+            "`{name}` is {n}; it goes from {min} to {max}"
+        )));
+    }
+    Ok(n as usize)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchArgs {
+    query: String,
+    #[serde(default)]
+    regex: bool,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    since: Option<String>,
+    #[serde(default)]
+    code: bool,
+    limit: Option<u64>,
+}
+
+fn search(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: SearchArgs = args(v)?;
+    let since = a
+        .since
+        .as_deref()
+        .map(|s| Ts::parse_loose(s).map_err(|e| ToolError::Args(format!("since: {e}"))))
+        .transpose()?;
+    let request = Request {
+        query: a.query.clone(),
+        mode: if a.regex { Mode::Regex } else { Mode::Lexical },
+        filters: Filters {
+            since,
+            until: None,
+            types: a
+                .kind
+                .iter()
+                .flat_map(|t| t.split(','))
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            proj: None,
+        },
+        limit: bounded(a.limit, 10, 1, 50, "limit")?,
+        code: a.code,
+    };
+    let places = ctx.search_places()?;
+    let redactor = ctx.redactor()?;
+    let results = search::search(&places, &request, redactor)?;
+    if results.is_broad() {
+        // As `trail search` does (Loa's pivot); a journal that cannot be written does not
+        // fail the search.
+        let store = ctx.ledger.secret_store();
+        let mut keep =
+            |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
+        let _ = search::log_pivot(
+            &places.layout,
+            &a.query,
+            results.total,
+            Ts::now(),
+            redactor,
+            &mut keep,
+        );
+    }
+    let hits: Vec<Value> = results
+        .hits
+        .iter()
+        .map(|h| {
+            let source = match &h.kind {
+                Some(k) => format!("{}/{k}", h.source.as_str()),
+                None => h.source.as_str().to_string(),
+            };
+            let mut hit =
+                json!({ "id": h.id, "source": source, "text": one_line(&h.snippet, 200) });
+            // A record's id is its time already.
+            if let Some(t) = h.time.as_ref().filter(|t| **t != h.id) {
+                hit["time"] = Value::String(t.clone());
+            }
+            hit
+        })
+        .collect();
+    let mut out = json!({ "hits": hits, "total": results.total });
+    if let Some(why) = results.fallback {
+        out["note"] = Value::String(why);
+    }
+    if !results.skipped.is_empty() {
+        out["skipped"] = serde_json::to_value(&results.skipped).unwrap_or(Value::Null);
+    }
+    Ok(out)
+}
+
+/// `s` on one line, at most `max` characters.
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimelineArgs {
+    id: String,
+    before: Option<u64>,
+    after: Option<u64>,
+}
+
+fn timeline(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: TimelineArgs = args(v)?;
+    let before = bounded(a.before, 3, 0, 20, "before")?;
+    let after = bounded(a.after, 3, 0, 20, "after")?;
+    match Id::parse(&a.id)? {
+        Id::Record(ts) => {
+            let around = ctx
+                .ledger
+                .around(ts, before, after)?
+                .ok_or_else(|| RetrieveError::NoRecord { id: a.id.clone() })?;
+            let line = |f: &Found, at: bool| {
+                let mut v = record_line(f);
+                if at {
+                    v["hit"] = Value::Bool(true);
+                }
+                v
+            };
+            let records: Vec<Value> = around
+                .before
+                .iter()
+                .map(|f| line(f, false))
+                .chain(std::iter::once(line(&around.record, true)))
+                .chain(around.after.iter().map(|f| line(f, false)))
+                .collect();
+            Ok(json!({ "id": a.id, "records": records }))
+        }
+        Id::Lines(target) => {
+            let l = retrieve::lines(&ctx.zones()?, &target, before as u32, after as u32)?;
+            Ok(json!({
+                "id": a.id,
+                "file": l.file,
+                "first": l.first,
+                "lines": l.text,
+                "total": l.total,
+            }))
+        }
+    }
+}
+
+/// A record in one line: id, type, focus and what it says.
+fn record_line(f: &Found) -> Value {
+    let r = &f.record;
+    let text = r
+        .intent
+        .as_ref()
+        .map(|i| i.summary.clone())
+        .filter(|s| !s.is_empty())
+        .or_else(|| r.next.first().map(|n| format!("next: {n}")))
+        .or_else(|| r.facts().first().cloned())
+        .unwrap_or_default();
+    json!({
+        "id": r.ts.to_string(),
+        "type": r.kind.as_str(),
+        "focus": r.focus.iter().map(|f| f.label()).collect::<Vec<_>>().join(", "),
+        "text": one_line(&text, 160),
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GetArgs {
+    ids: Vec<String>,
+}
+
+fn get(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: GetArgs = args(v)?;
+    if a.ids.is_empty() || a.ids.len() > 20 {
+        return Err(ToolError::Args(format!(
+            "`ids` holds {}; give 1 to 20",
+            a.ids.len()
+        )));
+    }
+    // One bad id does not cost the others: each item says what it found.
+    let items: Vec<Value> = a
+        .ids
+        .iter()
+        .map(|id| match get_one(ctx, id) {
+            Ok(v) => v,
+            Err(e) => json!({ "id": id, "error": e.to_string() }),
+        })
+        .collect();
+    Ok(json!({ "items": items }))
+}
+
+fn get_one(ctx: &Ctx, id: &str) -> Result<Value, ToolError> {
+    match Id::parse(id)? {
+        Id::Record(ts) => {
+            let around = ctx
+                .ledger
+                .around(ts, 0, 0)?
+                .ok_or_else(|| RetrieveError::NoRecord { id: id.into() })?;
+            let mut record = serde_json::to_value(&around.record.record)
+                .map_err(|e| ToolError::Io(std::io::Error::other(e)))?;
+            if let Value::Object(m) = &mut record {
+                // The chain's link means nothing to a reader; the seal's check does.
+                m.remove("prev");
+                m.insert("sealed".into(), Value::Bool(around.record.sealed));
+                m.insert(
+                    "facts".into(),
+                    serde_json::to_value(around.record.record.facts()).unwrap_or_default(),
+                );
+            }
+            Ok(json!({ "id": id, "record": record }))
+        }
+        Id::Lines(target) => {
+            let l = retrieve::lines(&ctx.zones()?, &target, 0, 0)?;
+            Ok(json!({
+                "id": id,
+                "file": l.file,
+                "first": l.first,
+                "lines": l.text,
+                "cut": l.cut,
+            }))
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResumeArgs {
+    level: Option<u64>,
+    proj: Option<String>,
+}
+
+fn resume(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: ResumeArgs = args(v)?;
+    let n = bounded(a.level, 2, 1, 3, "level")?;
+    let text = resume_text(ctx, n as u8, a.proj)?;
+    Ok(json!({
+        "level": n,
+        "tokens": rehydrate::estimate_tokens(&text),
+        "text": text,
+    }))
+}
+
+/// `trail resume`'s text: with `proj`, that project's threads; else this project's threads
+/// first and the others a line each, or every thread outside a project the stream knows.
+pub(crate) fn resume_text(ctx: &Ctx, level: u8, proj: Option<String>) -> Result<String, ToolError> {
+    let level = Level::from_number(level).unwrap_or(Level::Standard);
+    let opts = RehydrateOptions {
+        proj: proj.clone(),
+        ..RehydrateOptions::default()
+    };
+    if proj.is_some() {
+        let state = ctx.ledger.rehydrate(&opts)?;
+        return Ok(rehydrate::render(&state, level));
+    }
+    let scoped = ctx.ledger.rehydrate_scoped(&ctx.project(), &opts)?;
+    Ok(if scoped.has_own() {
+        scoped.render(level, ctx.config.resume_other_projects.value as usize)
+    } else {
+        rehydrate::render(&scoped.all, level)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RememberArgs {
+    note: String,
+}
+
+fn remember(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: RememberArgs = args(v)?;
+    if a.note.trim().is_empty() {
+        return Err(ToolError::Args("`note` is empty".into()));
+    }
+    let store = ctx.ledger.secret_store();
+    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
+    let source = trail_core::memory::recall::remember(
+        &ctx.root,
+        &a.note,
+        &Local::now(),
+        ctx.redactor()?,
+        &mut keep,
+    )?;
+    Ok(json!({ "source": source }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecallArgs {
+    query: String,
+    limit: Option<u64>,
+}
+
+fn recall(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: RecallArgs = args(v)?;
+    let limit = bounded(a.limit, 10, 1, 50, "limit")?;
+    let hits = trail_core::memory::recall::recall(&ctx.root, &a.query, limit)?;
+    let hits: Vec<Value> = hits
+        .iter()
+        .map(|h| json!({ "source": h.source, "text": h.text }))
+        .collect();
+    Ok(json!({ "hits": hits }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatusArgs {}
+
+fn status(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let _: StatusArgs = args(v)?;
+    crate::status::gather(ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_none_decides_a_junction() {
+        let mut names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), TOOLS.len());
+        for t in TOOLS {
+            for word in [
+                "approve", "dismiss", "skip", "allow", "grant", "mode", "trust",
+            ] {
+                assert!(!t.name.contains(word), "{} names {word}", t.name);
+            }
+        }
+    }
+
+    #[test]
+    fn one_line_flattens_and_cuts() {
+        assert_eq!(one_line("a\n  b\tc", 10), "a b c");
+        assert_eq!(one_line("abcdefghij", 5), "abcd…");
+    }
+}
