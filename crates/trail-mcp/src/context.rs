@@ -3,6 +3,7 @@
 //! seen without restarting the server.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use trail_core::config::Config;
 use trail_core::gate::paths::Places as Zones;
@@ -10,7 +11,7 @@ use trail_core::layout::Layout;
 use trail_core::ledger::Ledger;
 use trail_core::project::Project;
 use trail_core::search;
-use trail_core::secrets::Redactor;
+use trail_core::secrets::{Redactor, Secrets};
 use trail_core::state::Store;
 
 use crate::error::ToolError;
@@ -18,6 +19,8 @@ use crate::error::ToolError;
 pub struct Ctx {
     pub config: Config,
     pub ledger: Ledger,
+    /// Redaction, with originals kept, for everything this server writes.
+    pub secrets: Arc<Secrets>,
     /// The project root, canonical when it can be (paths are compared against it).
     pub root: PathBuf,
 }
@@ -27,10 +30,12 @@ impl Ctx {
         let config = Config::load()?;
         let root = config.project_root.value.clone();
         let root = root.canonicalize().unwrap_or(root);
-        let ledger = config.ledger();
+        let secrets = config.secrets();
+        let ledger = config.ledger().with_secrets(secrets.clone());
         Ok(Ctx {
             config,
             ledger,
+            secrets,
             root,
         })
     }
@@ -43,9 +48,11 @@ impl Ctx {
         Project::discover(&self.root)
     }
 
-    /// The redactor every output passes: the built-in rules and the person's own.
+    /// The redactor every output passes: the built-in rules and the person's own. It keeps no
+    /// originals: what goes out quotes the journals (already redacted) and the project's files
+    /// (which still hold what they quote).
     pub fn redactor(&self) -> Result<&Redactor, ToolError> {
-        Ok(self.ledger.redactor()?)
+        Ok(self.secrets.redactor()?)
     }
 
     /// The state file and trail's signed records beside it.

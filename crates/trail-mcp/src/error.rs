@@ -10,6 +10,7 @@ use trail_core::config::ConfigError;
 use trail_core::ledger::LedgerError;
 use trail_core::search::SearchError;
 use trail_core::search::retrieve::RetrieveError;
+use trail_core::secrets::SecretsError;
 use trail_core::state::StateError;
 
 #[derive(Debug)]
@@ -21,6 +22,8 @@ pub enum ToolError {
     Search(SearchError),
     Retrieve(RetrieveError),
     State(StateError),
+    /// A secret rule of the person's does not compile, or the secret store cannot be written.
+    Secrets(SecretsError),
     Io(std::io::Error),
     NoHome,
     /// No tool call or trajectory entry carries this session id.
@@ -49,6 +52,9 @@ impl ToolError {
                 "get retrieves what search returns: the stream's records and the journals, notes, memory and code it searches"
             }
             ToolError::NoSession(_) => "resources/list names the recent sessions",
+            ToolError::Secrets(_) => {
+                "the person has to fix their secret rules or ~/.secrets; nothing was returned unredacted"
+            }
             ToolError::State(StateError::Parse { .. } | StateError::Invalid { .. }) => {
                 "the state file is left as it is; the person can fix it by hand"
             }
@@ -66,6 +72,7 @@ impl fmt::Display for ToolError {
             ToolError::Search(e) => write!(f, "{e}")?,
             ToolError::Retrieve(e) => write!(f, "{e}")?,
             ToolError::State(e) => write!(f, "{e}")?,
+            ToolError::Secrets(e) => write!(f, "{e}")?,
             ToolError::Io(e) => write!(f, "{e}")?,
             ToolError::NoHome => write!(f, "HOME is not set in the server's environment")?,
             ToolError::NoSession(id) => write!(f, "trail recorded nothing of a session `{id}`")?,
@@ -93,5 +100,6 @@ from! {
     SearchError => Search,
     RetrieveError => Retrieve,
     StateError => State,
+    SecretsError => Secrets,
     std::io::Error => Io,
 }

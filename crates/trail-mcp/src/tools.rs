@@ -206,16 +206,12 @@ fn search(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     if results.is_broad() {
         // As `trail search` does (Loa's pivot); a journal that cannot be written does not
         // fail the search.
-        let store = ctx.ledger.secret_store();
-        let mut keep =
-            |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
         let _ = search::log_pivot(
             &places.layout,
             &a.query,
             results.total,
             Ts::now(),
-            redactor,
-            &mut keep,
+            &ctx.secrets,
         );
     }
     let hits: Vec<Value> = results
@@ -430,15 +426,8 @@ fn remember(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     if a.note.trim().is_empty() {
         return Err(ToolError::Args("`note` is empty".into()));
     }
-    let store = ctx.ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    let source = trail_core::memory::recall::remember(
-        &ctx.root,
-        &a.note,
-        &Local::now(),
-        ctx.redactor()?,
-        &mut keep,
-    )?;
+    let source =
+        trail_core::memory::recall::remember(&ctx.root, &a.note, &Local::now(), &ctx.secrets)?;
     Ok(json!({ "source": source }))
 }
 

@@ -5,8 +5,8 @@ pub mod claude;
 pub mod codex;
 pub mod files;
 pub mod hooks_seen;
-pub mod plugin;
 pub mod mcp;
+pub mod plugin;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases (the
 /// binary says how to retry).

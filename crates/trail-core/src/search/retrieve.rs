@@ -140,7 +140,7 @@ pub fn lines(
             .iter()
             .skip(first as usize - 1)
             .take((last - first + 1) as usize)
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect(),
         total,
         cut: last < wanted && (last as usize) < total,
@@ -214,7 +214,11 @@ mod tests {
         std::fs::create_dir_all(root.join(".trail/state")).unwrap();
         std::fs::create_dir_all(root.join(".trail/memory")).unwrap();
         std::fs::create_dir_all(home.join(".secrets")).unwrap();
-        let numbered: String = (1..=300).map(|n| format!("line {n}\n")).collect();
+        use std::fmt::Write as _;
+        let numbered: String = (1..=300).fold(String::new(), |mut s, n| {
+            let _ = writeln!(s, "line {n}");
+            s
+        });
         std::fs::write(root.join("src/a.rs"), &numbered).unwrap();
         std::fs::write(root.join(".trail/memory/2026-11-26.md"), "- note\n").unwrap();
         std::fs::write(root.join(".trail/state/pending.json"), "{}\n").unwrap();
