@@ -4,11 +4,11 @@
 //!
 //! An id is text an agent hands back, so it is hostile: it may name `../../etc/passwd`, a
 //! symlink to `~/.ssh`, the pending junction under `.trail/state/` or the hosts' settings. A
-//! path is resolved as citations are ([`cite::resolve`]: no climbing above the root, symlinks
+//! path is resolved as citations are ([`crate::cite::resolve`]: no climbing above the root, symlinks
 //! followed only while they stay inside), then refused when it lands in a zone the gate
 //! protects ([`Zone`]) or in a hidden file or directory search does not search (the project's
 //! own `.trail/` and `.proof/` journals excepted); the file is read through
-//! [`fsutil::read_string_in`], which follows no symlink and opens only a regular file. What is
+//! [`crate::fsutil::read_string_in`], which follows no symlink and opens only a regular file. What is
 //! read is returned as it is: the caller redacts before it shows anything.
 
 use std::path::{Path, PathBuf};
