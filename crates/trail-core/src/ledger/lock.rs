@@ -26,7 +26,10 @@ pub struct Holder {
 
 impl Holder {
     fn current() -> Holder {
-        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        // The program and its subcommand, never the rest: arguments carry what is being
+        // written (`trail pulse --fact …`, `trail decide --decision …`), and this note is
+        // plain text that redaction never sees.
+        let command = std::env::args().take(2).collect::<Vec<_>>().join(" ");
         Holder {
             pid: std::process::id(),
             host: hostname(),

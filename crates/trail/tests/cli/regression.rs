@@ -184,3 +184,23 @@ fn a_broken_secret_rule_switched_redaction_off_for_junctions() {
     }
     assert!(!answer.contains(token), "{answer}");
 }
+
+/// The stream lock's holder note (`pulses.lock`, read in lock-wait alerts) named the writer by
+/// its whole command line, so `trail pulse --fact "<a secret>"` left the secret there in plain
+/// text: redaction covers what is written to the stream, not the note. Found by the decide
+/// tests' "no file holds the key" walk. The note now names the program and subcommand only.
+#[test]
+fn the_stream_lock_note_kept_a_secret_from_the_command_line() {
+    let env = TestEnv::new();
+    let key = "AKIAQ3EGRRZ7JXLM4KVD";
+    env.ok(&["pulse", "--proj", "p", "--fact", &format!("deploy key {key}")]);
+    for f in files_under(&env.root) {
+        if f.starts_with(env.home.join(".secrets")) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        assert!(!text.contains(key), "{} holds the key", f.display());
+    }
+    let note = std::fs::read_to_string(env.trail_home.join("stream/pulses.lock")).unwrap();
+    assert!(note.contains("command=") && note.contains(" pulse"), "{note}");
+}
