@@ -28,6 +28,9 @@
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
+//! - [`decision`]: a decision recorded in the trajectory, the pulse stream and NOTES.md.
+//! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
+//!   journals.
 
 pub mod cite;
 // Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
@@ -40,6 +43,7 @@ compile_error!(
 
 pub mod config;
 pub mod conversation;
+pub mod decision;
 pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
@@ -53,6 +57,7 @@ pub mod layout;
 pub mod ledger;
 pub mod llm;
 pub mod memory;
+pub mod notes;
 pub mod project;
 pub mod proof;
 pub mod rollout;

@@ -159,6 +159,8 @@ pub struct Config {
     /// The lowest passing grounding ratio, and what falling below it does.
     pub grounding_threshold: Setting<crate::grounding::Threshold>,
     pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
+    /// The NOTES.md trail writes, relative to the project root (`None`: NOTES.md or Loa's).
+    pub notes_path: Setting<Option<String>>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -260,6 +262,7 @@ impl Config {
             dream_every: Setting::default(Duration::ZERO),
             grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
+            notes_path: Setting::default(None),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

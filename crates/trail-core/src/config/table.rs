@@ -51,6 +51,7 @@ pub enum SettingKey {
     MemoryDreamEvery,
     GroundingThreshold,
     GroundingEnforcement,
+    NotesPath,
 }
 
 impl SettingKey {
@@ -75,6 +76,7 @@ impl SettingKey {
         SettingKey::MemoryDreamEvery,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
+        SettingKey::NotesPath,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -100,6 +102,7 @@ impl SettingKey {
             SettingKey::MemoryDreamEvery => "memory.dream_every",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
+            SettingKey::NotesPath => "notes.path",
         }
     }
 
@@ -137,6 +140,10 @@ impl SettingKey {
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
+            // Which file in the project holds the decision log: checked to stay inside the
+            // project, to be Markdown, and to be none of .trail/, .proof/ or .git/ (a path into
+            // them could overwrite a journal), so a repository may choose it.
+            SettingKey::NotesPath => Class::Ordinary,
         }
     }
 }
@@ -412,6 +419,17 @@ pub static SETTINGS: &[Spec] = &[
         kind: Kind::Enforcement(field!(grounding_enforcement)),
         doc: "What a ratio below the threshold does: strict blocks the checkpoint, warn says \
               so, disabled only measures. Set here, it wins over .loa.config.yaml.",
+    },
+    Spec {
+        key: SettingKey::NotesPath,
+        env: "TRAIL_NOTES_PATH",
+        default: None,
+        kind: Kind::Text {
+            field: field!(notes_path),
+            unset: "(NOTES.md, or Loa's)",
+        },
+        doc: "The NOTES.md that holds Session Continuity and the Decision Log, relative to the \
+              project root. Unset: Loa's own when .loa.config.yaml exists, else NOTES.md.",
     },
 ];
 

@@ -261,6 +261,9 @@ pub struct Checkpoint {
     pub verdict: String,
     #[serde(default)]
     pub steps: Vec<Step>,
+    /// Where the reasoning stood, in the agent's words (NOTES.md's Reasoning State).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

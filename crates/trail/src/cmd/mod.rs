@@ -11,6 +11,7 @@ mod ground;
 mod init;
 mod log;
 mod memory;
+mod notes;
 mod pulse;
 mod redact;
 mod resume;
