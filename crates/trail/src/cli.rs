@@ -122,6 +122,9 @@ pub enum Command {
     Ground(GroundArgs),
     /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
     Trajectory(TrajectoryArgs),
+    /// Record a decision (title, decision, rationale, cited evidence, test scenarios) in the
+    /// journals and NOTES.md's Decision Log; each citation is checked as it is recorded.
+    Decide(DecideArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -455,6 +458,39 @@ pub struct TrajectoryArgs {
     /// Only entries of this phase (cite, decision, session_handoff, …).
     #[arg(long, value_name = "P")]
     pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A citation is `quote` [${PROJECT_ROOT}/path:LINE] or :START-END: the quote \
+                  word for word from those lines. Each is checked now (verified, partial, \
+                  drifted, quote-not-found, …) and the answer lists those not verified. The \
+                  decision goes to .trail/trajectory/ and the pulse stream first, then to the \
+                  Decision Log of NOTES.md (notes.path, else Loa's, else ./NOTES.md).\nExit \
+                  codes: 0 recorded, 1 recorded but NOTES.md not updated, 2 bad input (nothing \
+                  recorded)."
+)]
+pub struct DecideArgs {
+    /// A short title.
+    #[arg(long, value_name = "T")]
+    pub title: String,
+    /// What was decided.
+    #[arg(long, value_name = "D")]
+    pub decision: String,
+    /// Why.
+    #[arg(long, value_name = "R")]
+    pub rationale: String,
+    /// A citation with its quote: '`code` [${PROJECT_ROOT}/path:LINE]' (repeatable).
+    #[arg(long, value_name = "CITATION")]
+    pub evidence: Vec<String>,
+    /// A test scenario: happy path, edge case, error (repeatable; three make EDD).
+    #[arg(long, value_name = "TEXT")]
+    pub test: Vec<String>,
+    /// The bead (br/bd issue) this decision belongs to.
+    #[arg(long, value_name = "ID")]
+    pub bead: Option<String>,
     #[arg(long)]
     pub json: bool,
 }

@@ -36,10 +36,13 @@ pub fn record(project: &Project, ts: Ts, decision: &Decision) -> Record {
         proj: project.name.clone(),
         topic: String::new(),
     }];
-    r.tags = [TAG.to_string(), format!("decision:{}", tag_safe(&decision.id))]
-        .into_iter()
-        .chain(project.tags())
-        .collect();
+    r.tags = [
+        TAG.to_string(),
+        format!("decision:{}", tag_safe(&decision.id)),
+    ]
+    .into_iter()
+    .chain(project.tags())
+    .collect();
     let fact = format!(
         "decided: {} — {}",
         one_line(&decision.title),

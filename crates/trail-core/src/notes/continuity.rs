@@ -289,9 +289,10 @@ pub fn upsert_identifiers(text: &str, rows: &[Identifier]) -> String {
         let table: Vec<usize> = (a + 1..b)
             .filter(|&i| text[l[i].start..l[i].next].trim_start().starts_with('|'))
             .collect();
-        let same = table.iter().copied().find(|&i| {
-            first_cell(&text[l[i].start..l[i].next]).is_some_and(|c| c == cell(&r.id))
-        });
+        let same = table
+            .iter()
+            .copied()
+            .find(|&i| first_cell(&text[l[i].start..l[i].next]).is_some_and(|c| c == cell(&r.id)));
         text = match (same, table.last()) {
             (Some(i), _) => replace_line(&text, &l[i], &row),
             (None, Some(&last)) => insert_line(&text, l[last].next, &row),
@@ -424,7 +425,11 @@ mod tests {
             assert_eq!(titles.len(), old_titles + 2, "{name}: {titles:?}");
             let s = find(&new).unwrap();
             let section = &new[s.start..s.end];
-            assert!(section.contains("- **Current Task**: ship \\| it ## not a heading") || section.contains("- **Current Task**: ship | it ## not a heading"), "{name}: {section}");
+            assert!(
+                section.contains("- **Current Task**: ship \\| it ## not a heading")
+                    || section.contains("- **Current Task**: ship | it ## not a heading"),
+                "{name}: {section}"
+            );
             assert_eq!(section.matches("**Last Checkpoint**").count(), 1, "{name}");
             assert!(
                 section.find("Decision 1").unwrap() < section.find("Decision 2").unwrap(),
@@ -475,7 +480,10 @@ mod tests {
         for p in PARTS {
             assert!(section.contains(&format!("### {p}\n")), "{section}");
         }
-        assert!(new.ends_with("\n\n## Decision Log\n### 2026 — theirs\n"), "{new}");
+        assert!(
+            new.ends_with("\n\n## Decision Log\n### 2026 — theirs\n"),
+            "{new}"
+        );
     }
 
     #[test]

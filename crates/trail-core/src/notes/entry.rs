@@ -265,7 +265,11 @@ mod tests {
                 Status::Verified,
             )]),
         );
-        assert_eq!(parse::find(&both)[0].quote.lines, ["``` ... ~~~ ... x"], "{both}");
+        assert_eq!(
+            parse::find(&both)[0].quote.lines,
+            ["``` ... ~~~ ... x"],
+            "{both}"
+        );
         assert!(found[2].quote.lines.is_empty());
         // One heading: the entry's own.
         let headings = crate::notes::markdown::lines(&text)
@@ -273,8 +277,18 @@ mod tests {
             .filter(|l| l.heading.is_some())
             .count();
         assert_eq!(headings, 1);
-        let one = render(ts, &decision(vec![ev("[${PROJECT_ROOT}/a.rs:1]", Some("`x`"), Status::Verified)]));
-        assert!(one.contains("**Evidence**: `` `x` `` [${PROJECT_ROOT}/a.rs:1]\n"), "{one}");
+        let one = render(
+            ts,
+            &decision(vec![ev(
+                "[${PROJECT_ROOT}/a.rs:1]",
+                Some("`x`"),
+                Status::Verified,
+            )]),
+        );
+        assert!(
+            one.contains("**Evidence**: `` `x` `` [${PROJECT_ROOT}/a.rs:1]\n"),
+            "{one}"
+        );
         assert_eq!(parse::find(&one)[0].quote.lines, ["`x`"]);
     }
 
@@ -282,6 +296,9 @@ mod tests {
     fn active_context_always_says_its_last_checkpoint() {
         let a = Active::default();
         assert_eq!(a.fields(), [("Last Checkpoint", "none yet".to_string())]);
-        assert_eq!(clock(Ts::parse_loose("2026-01-15T14:30:00Z").unwrap()), "14:30:00Z");
+        assert_eq!(
+            clock(Ts::parse_loose("2026-01-15T14:30:00Z").unwrap()),
+            "14:30:00Z"
+        );
     }
 }

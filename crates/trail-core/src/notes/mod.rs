@@ -102,7 +102,10 @@ fn check_rel(rel: &str) -> Result<(), &'static str> {
     if !rel.to_ascii_lowercase().ends_with(".md") {
         return Err("it must be a Markdown file (`.md`)");
     }
-    let first = p.components().next().map(|c| c.as_os_str().to_string_lossy());
+    let first = p
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy());
     if matches!(first.as_deref(), Some(".trail" | ".proof" | ".git")) {
         return Err("it must not be inside .trail/, .proof/ or .git/");
     }
@@ -230,15 +233,35 @@ mod tests {
         assert_eq!(locate(root, None, None).unwrap().rel, "NOTES.md");
         let l = loa("paths:\n  grimoire: loa-grimoire\n");
         let at = locate(root, None, Some(&l)).unwrap();
-        assert_eq!((at.rel.as_str(), at.from.as_str()), ("loa-grimoire/NOTES.md", ".loa.config.yaml"));
+        assert_eq!(
+            (at.rel.as_str(), at.from.as_str()),
+            ("loa-grimoire/NOTES.md", ".loa.config.yaml")
+        );
         // Loa's default grimoire, and its legacy one where only that exists.
-        assert_eq!(locate(root, None, Some(&loa("{}"))).unwrap().rel, "grimoires/loa/NOTES.md");
+        assert_eq!(
+            locate(root, None, Some(&loa("{}"))).unwrap().rel,
+            "grimoires/loa/NOTES.md"
+        );
         std::fs::create_dir(root.join("loa-grimoire")).unwrap();
-        assert_eq!(locate(root, None, Some(&loa("{}"))).unwrap().rel, "loa-grimoire/NOTES.md");
+        assert_eq!(
+            locate(root, None, Some(&loa("{}"))).unwrap().rel,
+            "loa-grimoire/NOTES.md"
+        );
         let l = loa("memory:\n  notes_file: loa-grimoire/NOTES.md\n");
-        assert_eq!(locate(root, None, Some(&l)).unwrap().rel, "loa-grimoire/NOTES.md");
-        let set = locate(root, Some(("docs/notes.md", "TRAIL_NOTES_PATH".into())), Some(&l)).unwrap();
-        assert_eq!((set.rel.as_str(), set.from.as_str()), ("docs/notes.md", "TRAIL_NOTES_PATH"));
+        assert_eq!(
+            locate(root, None, Some(&l)).unwrap().rel,
+            "loa-grimoire/NOTES.md"
+        );
+        let set = locate(
+            root,
+            Some(("docs/notes.md", "TRAIL_NOTES_PATH".into())),
+            Some(&l),
+        )
+        .unwrap();
+        assert_eq!(
+            (set.rel.as_str(), set.from.as_str()),
+            ("docs/notes.md", "TRAIL_NOTES_PATH")
+        );
         assert_eq!(set.path, root.join("docs/notes.md"));
     }
 
@@ -260,7 +283,11 @@ mod tests {
         }
         let l = loa("memory:\n  notes_file: ../outside.md\n");
         let e = locate(root, None, Some(&l)).unwrap_err();
-        assert!(e.to_string().starts_with(".loa.config.yaml puts NOTES.md at `../outside.md`"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with(".loa.config.yaml puts NOTES.md at `../outside.md`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -270,13 +297,25 @@ mod tests {
         let root = dir.path();
         let loc = locate(root, Some(("g/NOTES.md", "x".into())), None).unwrap();
         let u = update(root, &loc, |t| t.to_string()).unwrap();
-        assert_eq!(u, Updated { created: true, written: true });
+        assert_eq!(
+            u,
+            Updated {
+                created: true,
+                written: true
+            }
+        );
         assert_eq!(std::fs::read_to_string(&loc.path).unwrap(), template());
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&loc.path), 0o644);
         std::fs::set_permissions(&loc.path, std::fs::Permissions::from_mode(0o664)).unwrap();
         let u = update(root, &loc, |t| format!("{t}more\n")).unwrap();
-        assert_eq!(u, Updated { created: false, written: true });
+        assert_eq!(
+            u,
+            Updated {
+                created: false,
+                written: true
+            }
+        );
         assert_eq!(mode(&loc.path), 0o664);
         let u = update(root, &loc, |t| t.to_string()).unwrap();
         assert!(!u.written);

@@ -98,7 +98,9 @@ pub fn rebuild_from_journals(
 /// Active Context as the journals and the state file have it now (what `trail decide` and
 /// `trail checkpoint` write, and a rebuild writes again). Unreadable sources say nothing.
 pub fn active(root: &Path, bead: Option<String>) -> Active {
-    let read = journal::read(root, None).map(|r| r.items).unwrap_or_default();
+    let read = journal::read(root, None)
+        .map(|r| r.items)
+        .unwrap_or_default();
     let decisions: Vec<(Ts, Decision)> = read
         .iter()
         .filter_map(|(_, e)| match &e.body {

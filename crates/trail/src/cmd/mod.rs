@@ -2,6 +2,7 @@
 
 mod cite;
 pub(crate) mod config;
+mod decide;
 mod demo;
 mod doctor;
 mod dream;
@@ -40,6 +41,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Cite(c) => cite::run(&c),
         Command::Ground(a) => ground::run(&a),
         Command::Trajectory(a) => trajectory::run(&a),
+        Command::Decide(a) => decide::run(&Context::load()?, &a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),

@@ -31,4 +31,3 @@ pub fn location(config: &Config, root: &Path) -> CliResult<Location> {
         CliError::usage(e.to_string()).with_hint(hint)
     })
 }
-

@@ -12,6 +12,7 @@ mod codex_e2e;
 mod concurrency;
 mod crash;
 mod daily_memory;
+mod decide;
 mod doctor;
 mod dream;
 mod e2e;

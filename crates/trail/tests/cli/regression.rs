@@ -193,7 +193,13 @@ fn a_broken_secret_rule_switched_redaction_off_for_junctions() {
 fn the_stream_lock_note_kept_a_secret_from_the_command_line() {
     let env = TestEnv::new();
     let key = "AKIAQ3EGRRZ7JXLM4KVD";
-    env.ok(&["pulse", "--proj", "p", "--fact", &format!("deploy key {key}")]);
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "p",
+        "--fact",
+        &format!("deploy key {key}"),
+    ]);
     for f in files_under(&env.root) {
         if f.starts_with(env.home.join(".secrets")) {
             continue;
@@ -202,5 +208,8 @@ fn the_stream_lock_note_kept_a_secret_from_the_command_line() {
         assert!(!text.contains(key), "{} holds the key", f.display());
     }
     let note = std::fs::read_to_string(env.trail_home.join("stream/pulses.lock")).unwrap();
-    assert!(note.contains("command=") && note.contains(" pulse"), "{note}");
+    assert!(
+        note.contains("command=") && note.contains(" pulse"),
+        "{note}"
+    );
 }
