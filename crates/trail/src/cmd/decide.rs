@@ -24,7 +24,10 @@ pub fn run(ctx: &Context, args: &DecideArgs) -> CliResult {
         project: &project,
         session: session.as_deref(),
         notes: &loc,
-        bead_in_progress: None,
+        bead_in_progress: trail_core::beads::current_label(
+            &root,
+            std::env::var_os("PATH").as_deref(),
+        ),
     };
     let req = Request {
         title: args.title.clone(),
