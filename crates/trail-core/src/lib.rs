@@ -28,12 +28,14 @@
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
+//! - [`checkpoint`]: the synthesis checkpoint's seven steps before `/clear`.
 //! - [`beads`]: the bead in progress, when `br` or `bd` tracks the project.
 //! - [`decision`]: a decision recorded in the trajectory, the pulse stream and NOTES.md.
 //! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
 //!   journals.
 
 pub mod beads;
+pub mod checkpoint;
 pub mod cite;
 // Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
 // files with openat(2) and O_NOFOLLOW | O_NONBLOCK, keeps secrets by Unix permissions and

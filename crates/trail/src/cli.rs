@@ -125,6 +125,9 @@ pub enum Command {
     /// Record a decision (title, decision, rationale, cited evidence, test scenarios) in the
     /// journals and NOTES.md's Decision Log; each citation is checked as it is recorded.
     Decide(DecideArgs),
+    /// The synthesis checkpoint before /clear: grounding, negative grounding, decision log,
+    /// plan and bead, trajectory handoff, raw output decayed to identifiers, test scenarios.
+    Checkpoint(CheckpointArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -491,6 +494,23 @@ pub struct DecideArgs {
     /// The bead (br/bd issue) this decision belongs to.
     #[arg(long, value_name = "ID")]
     pub bead: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Each step says pass, fail, skipped or error, and what to do when it did not \
+                  pass. A failed step blocks only under strict enforcement (grounding.enforcement, \
+                  or grounding_enforcement in .loa.config.yaml); under warn it is a warning. The \
+                  result is journalled: a session_handoff and a checkpoint entry in \
+                  .trail/trajectory/, a checkpoint pulse, and NOTES.md's Active Context.\nExit \
+                  codes: 0 pass, 1 blocked, 2 error (never a pass)."
+)]
+pub struct CheckpointArgs {
+    /// Where the reasoning stands, for NOTES.md's Reasoning State and the next session.
+    #[arg(long, value_name = "TEXT")]
+    pub reasoning: Option<String>,
     #[arg(long)]
     pub json: bool,
 }

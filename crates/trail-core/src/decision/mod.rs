@@ -178,7 +178,7 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
             .map(TraceId::for_session)
             .unwrap_or_else(TraceId::random),
         span_id: SpanId::random(),
-        parent_span_id: None,
+        parent_span_id: cx.session.map(SpanId::root_of_session),
     };
     let mut keep = |f: &[Found]| store.store(f).map_err(io::Error::other);
     journal::append(cx.root, &trajectory, redactor, &mut keep).map_err(DecideError::Trajectory)?;

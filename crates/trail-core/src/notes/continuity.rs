@@ -100,6 +100,15 @@ fn starts_with_word(text: &str, word: &str) -> bool {
             .is_none_or(|c| !c.is_alphanumeric())
 }
 
+/// The text of one part of the section (its heading line included), when the file has it.
+pub fn part_text<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let l = lines(text);
+    let sec = section(&l)?;
+    let (a, b) = part(&l, sec, name)?;
+    let end = l.get(b).map(|x| x.start).unwrap_or(text.len());
+    Some(&text[l[a].start..end])
+}
+
 /// A new section with its three parts, empty.
 pub fn empty_section() -> String {
     format!(

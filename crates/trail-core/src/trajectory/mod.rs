@@ -331,6 +331,17 @@ impl SpanId {
         SpanId(random_bytes())
     }
 
+    /// The root span of a host session, derived from its id: every process of the session
+    /// (hooks, `trail decide`, `trail checkpoint`) names the same one without keeping state,
+    /// and a handoff names it for the next session to continue.
+    pub fn root_of_session(session_id: &str) -> SpanId {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(format!("trail root span\0{session_id}").as_bytes());
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&digest[..8]);
+        SpanId(nonzero(b))
+    }
+
     pub fn parse(s: &str) -> Option<SpanId> {
         unhex(s).map(SpanId)
     }

@@ -1,5 +1,6 @@
 //! One file per command.
 
+pub(crate) mod checkpoint;
 mod cite;
 pub(crate) mod config;
 mod decide;
@@ -42,6 +43,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Ground(a) => ground::run(&a),
         Command::Trajectory(a) => trajectory::run(&a),
         Command::Decide(a) => decide::run(&Context::load()?, &a),
+        Command::Checkpoint(a) => checkpoint::run(&Context::load()?, &a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),

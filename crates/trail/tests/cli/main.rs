@@ -7,6 +7,8 @@ mod anchor;
 mod attacks;
 mod auto_dream;
 mod bad_input;
+mod beads;
+mod checkpoint;
 mod claude_e2e;
 mod codex_e2e;
 mod concurrency;
