@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! active_context.yaml                       the state view (Operator's Edge v4)
-//! NOTES.md                                  session continuity and decision log (Lossless Ledger)
+//! NOTES.md                                  session continuity and decision log (Lossless Ledger);
+//!                                           elsewhere by `notes.path` or Loa's config (`notes::locate`)
 //! .proof/session_log.jsonl                  one line per tool call (append-only)
 //! .proof/archive.jsonl                      sessions archived in done mode
 //! .trail/config.toml                        project configuration
@@ -16,6 +17,7 @@
 //!   grants.jsonl                            the signed grants journal
 //!   pending.json                            the signed pending junction
 //!   state.lock                              the state lock
+//!   notes.lock                              held while NOTES.md is rewritten
 //!   active_context.sha256                   hash of the view as trail last wrote it
 //!   active_context.before-trail.yaml        an older view, kept whole before its first rewrite
 //!   hooks-seen.json                         trail's hook count per settings layer at SessionStart
@@ -124,6 +126,10 @@ impl Layout {
 
     pub fn state_lock(&self) -> PathBuf {
         self.state_dir().join("state.lock")
+    }
+
+    pub fn notes_lock(&self) -> PathBuf {
+        self.state_dir().join("notes.lock")
     }
 
     pub fn state_hash(&self) -> PathBuf {

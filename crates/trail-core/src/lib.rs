@@ -31,7 +31,14 @@
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
+//! - [`checkpoint`]: the synthesis checkpoint's seven steps before `/clear`.
+//! - [`beads`]: the bead in progress, when `br` or `bd` tracks the project.
+//! - [`decision`]: a decision recorded in the trajectory, the pulse stream and NOTES.md.
+//! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
+//!   journals.
 
+pub mod beads;
+pub mod checkpoint;
 pub mod cite;
 // Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
 // files with openat(2) and O_NOFOLLOW | O_NONBLOCK, keeps secrets by Unix permissions and
@@ -46,6 +53,7 @@ compile_error!("trail builds for 64-bit targets only.");
 
 pub mod config;
 pub mod conversation;
+pub mod decision;
 pub mod doctor;
 pub mod failpoint;
 pub mod fsutil;
@@ -61,6 +69,7 @@ pub mod layout;
 pub mod ledger;
 pub mod llm;
 pub mod memory;
+pub mod notes;
 pub mod project;
 pub mod proof;
 pub mod rollout;

@@ -132,6 +132,12 @@ pub enum Command {
     /// next to trail): search, timeline, get, resume, remember, recall, status; resources and
     /// prompts. `trail init --mcp` registers it with Claude Code.
     Mcp,
+    /// Record a decision (title, decision, rationale, cited evidence, test scenarios) in the
+    /// journals and NOTES.md's Decision Log; each citation is checked as it is recorded.
+    Decide(DecideArgs),
+    /// The synthesis checkpoint before /clear: grounding, negative grounding, decision log,
+    /// plan and bead, trajectory handoff, raw output decayed to identifiers, test scenarios.
+    Checkpoint(CheckpointArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -500,6 +506,39 @@ pub struct GhostsArgs {
 
 #[derive(Args, Debug)]
 #[command(
+    after_help = "A citation is `quote` [${PROJECT_ROOT}/path:LINE] or :START-END: the quote \
+                  word for word from those lines. Each is checked now (verified, partial, \
+                  drifted, quote-not-found, …) and the answer lists those not verified. The \
+                  decision goes to .trail/trajectory/ and the pulse stream first, then to the \
+                  Decision Log of NOTES.md (notes.path, else Loa's, else ./NOTES.md).\nExit \
+                  codes: 0 recorded, 1 recorded but NOTES.md not updated, 2 bad input (nothing \
+                  recorded)."
+)]
+pub struct DecideArgs {
+    /// A short title.
+    #[arg(long, value_name = "T")]
+    pub title: String,
+    /// What was decided.
+    #[arg(long, value_name = "D")]
+    pub decision: String,
+    /// Why.
+    #[arg(long, value_name = "R")]
+    pub rationale: String,
+    /// A citation with its quote: '`code` [${PROJECT_ROOT}/path:LINE]' (repeatable).
+    #[arg(long, value_name = "CITATION")]
+    pub evidence: Vec<String>,
+    /// A test scenario: happy path, edge case, error (repeatable; three make EDD).
+    #[arg(long, value_name = "TEXT")]
+    pub test: Vec<String>,
+    /// The bead (br/bd issue) this decision belongs to.
+    #[arg(long, value_name = "ID")]
+    pub bead: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
     after_help = "Sources, in order: git show HEAD:, git checkout (the index), the journals, a \
                   template. A file that is there and not blank is never touched.\nExit codes: 0 \
                   nothing missing, 1 something missing (with --check-only: would be healed; \
@@ -509,6 +548,23 @@ pub struct HealArgs {
     /// Say what is missing and where it would come from; write nothing.
     #[arg(long)]
     pub check_only: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Each step says pass, fail, skipped or error, and what to do when it did not \
+                  pass. A failed step blocks only under strict enforcement (grounding.enforcement, \
+                  or grounding_enforcement in .loa.config.yaml); under warn it is a warning. The \
+                  result is journalled: a session_handoff and a checkpoint entry in \
+                  .trail/trajectory/, a checkpoint pulse, and NOTES.md's Active Context.\nExit \
+                  codes: 0 pass, 1 blocked, 2 error (never a pass)."
+)]
+pub struct CheckpointArgs {
+    /// Where the reasoning stands, for NOTES.md's Reasoning State and the next session.
+    #[arg(long, value_name = "TEXT")]
+    pub reasoning: Option<String>,
     #[arg(long)]
     pub json: bool,
 }

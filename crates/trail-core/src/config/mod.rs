@@ -167,6 +167,8 @@ pub struct Config {
     pub ghost_mentions: Setting<u32>,
     /// `grounding.ghost_similarity`.
     pub ghost_similarity: Setting<crate::grounding::Threshold>,
+    /// The NOTES.md trail writes, relative to the project root (`None`: NOTES.md or Loa's).
+    pub notes_path: Setting<Option<String>>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -272,6 +274,7 @@ impl Config {
             subagent_primer: Setting::default(None),
             ghost_mentions: Setting::default(0),
             ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),
+            notes_path: Setting::default(None),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -55,6 +55,7 @@ pub enum SettingKey {
     SubagentPrimer,
     GroundingGhostMentions,
     GroundingGhostSimilarity,
+    NotesPath,
 }
 
 impl SettingKey {
@@ -83,6 +84,7 @@ impl SettingKey {
         SettingKey::SubagentPrimer,
         SettingKey::GroundingGhostMentions,
         SettingKey::GroundingGhostSimilarity,
+        SettingKey::NotesPath,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -112,6 +114,7 @@ impl SettingKey {
             SettingKey::SubagentPrimer => "subagent.primer",
             SettingKey::GroundingGhostMentions => "grounding.ghost_mentions",
             SettingKey::GroundingGhostSimilarity => "grounding.ghost_similarity",
+            SettingKey::NotesPath => "notes.path",
         }
     }
 
@@ -158,6 +161,10 @@ impl SettingKey {
             SettingKey::GroundingGhostMentions | SettingKey::GroundingGhostSimilarity => {
                 Class::Ordinary
             }
+            // Which file in the project holds the decision log: checked to stay inside the
+            // project, to be Markdown, and to be none of .trail/, .proof/ or .git/ (a path into
+            // them could overwrite a journal), so a repository may choose it.
+            SettingKey::NotesPath => Class::Ordinary,
         }
     }
 }
@@ -478,6 +485,17 @@ pub static SETTINGS: &[Spec] = &[
         kind: Kind::Ratio(field!(ghost_similarity)),
         doc: "With ck installed, the similarity a semantic match of a ghost feature needs to \
               count (FR-7's 0.4); trail's lexical search ignores it.",
+    },
+    Spec {
+        key: SettingKey::NotesPath,
+        env: "TRAIL_NOTES_PATH",
+        default: None,
+        kind: Kind::Text {
+            field: field!(notes_path),
+            unset: "(NOTES.md, or Loa's)",
+        },
+        doc: "The NOTES.md that holds Session Continuity and the Decision Log, relative to the \
+              project root. Unset: Loa's own when .loa.config.yaml exists, else NOTES.md.",
     },
 ];
 

@@ -130,32 +130,36 @@ impl LoaConfig {
         )
         .join("a2a/trajectory")
     }
-}
 
-impl LoaConfig {
-    /// Loa's NOTES.md: `memory.notes_file`, else `<grimoire>/NOTES.md`.
-    pub fn notes_file(&self, root: &Path) -> PathBuf {
+    /// Where Loa keeps NOTES.md, relative to the project root: `memory.notes_file`, else
+    /// `NOTES.md` in the grimoire (`paths.grimoire`, default `grimoires/loa`, or the legacy
+    /// `loa-grimoire/` where only that exists).
+    pub fn notes_file(&self, root: &Path) -> String {
         if let Some(f) = self.memory.as_ref().and_then(|m| m.notes_file.as_deref()) {
-            return root.join(f);
+            return f.to_string();
         }
-        grimoire(
+        let g = grimoire_rel(
             root,
             self.paths.as_ref().and_then(|p| p.grimoire.as_deref()),
-        )
-        .join("NOTES.md")
+        );
+        format!("{}/NOTES.md", g.trim_end_matches('/'))
     }
 }
 
 fn grimoire(root: &Path, configured: Option<&str>) -> PathBuf {
+    root.join(grimoire_rel(root, configured))
+}
+
+/// The grimoire's path under the root: the configured one, else `grimoires/loa`, or the legacy
+/// `loa-grimoire` where only that exists.
+fn grimoire_rel(root: &Path, configured: Option<&str>) -> String {
     if let Some(g) = configured {
-        return root.join(g);
+        return g.to_string();
     }
-    let current = root.join("grimoires/loa");
-    let legacy = root.join("loa-grimoire");
-    if !current.exists() && legacy.exists() {
-        legacy
+    if !root.join("grimoires/loa").exists() && root.join("loa-grimoire").exists() {
+        "loa-grimoire".into()
     } else {
-        current
+        "grimoires/loa".into()
     }
 }
 

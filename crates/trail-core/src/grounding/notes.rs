@@ -14,6 +14,7 @@
 
 use super::{Cited, Claim};
 use crate::cite::parse;
+use crate::notes::markdown::{fence_of, heading};
 
 /// The decisions of every Decision Log in `text` (a NOTES.md named `name` in sources).
 pub fn claims(text: &str, name: &str) -> Vec<Claim> {
@@ -141,29 +142,6 @@ impl Log {
             self.entries.push(Entry { title, first, end });
         }
     }
-}
-
-/// `#### text`: its level and text.
-fn heading(line: &str) -> Option<(usize, &str)> {
-    let t = line.trim_start();
-    let level = t.bytes().take_while(|&b| b == b'#').count();
-    if level == 0 || level > 6 {
-        return None;
-    }
-    let rest = &t[level..];
-    (rest.is_empty() || rest.starts_with(' '))
-        .then(|| (level, rest.trim().trim_end_matches('#').trim()))
-}
-
-/// A fence line's character and length.
-fn fence_of(line: &str) -> Option<(u8, usize)> {
-    let t = line.trim_start();
-    let c = *t.as_bytes().first()?;
-    if c != b'`' && c != b'~' {
-        return None;
-    }
-    let n = t.bytes().take_while(|&x| x == c).count();
-    (n >= 3).then_some((c, n))
 }
 
 /// A heading's title without its leading date: `2024-01-15T14:30:00Z - Title` → `Title`.

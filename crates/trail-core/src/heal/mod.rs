@@ -191,7 +191,7 @@ fn plan(root: &Path, opts: &Options<'_>) -> (Report, Vec<Option<Vec<u8>>>) {
     p.file(View::Notes, &notes, &mut |blank| {
         rebuilt().map(|b| (Source::Journals, b)).or_else(|| {
             (blank || layout.gitignore().exists())
-                .then(|| (Source::Template, seams::NOTES_TEMPLATE.as_bytes().to_vec()))
+                .then(|| (Source::Template, crate::notes::template().into_bytes()))
         })
     });
     // Only a state file trail can read comes back from git: a broken one would block junctions.

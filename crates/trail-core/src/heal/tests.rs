@@ -242,7 +242,7 @@ fn without_git_notes_come_from_the_journals_then_the_template() {
     );
     assert_eq!(
         std::fs::read_to_string(root.join("NOTES.md")).unwrap(),
-        seams::NOTES_TEMPLATE
+        crate::notes::template()
     );
 }
 

@@ -277,6 +277,9 @@ pub struct Checkpoint {
     pub verdict: String,
     #[serde(default)]
     pub steps: Vec<Step>,
+    /// Where the reasoning stood, in the agent's words (NOTES.md's Reasoning State).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -342,6 +345,17 @@ impl TraceId {
 impl SpanId {
     pub fn random() -> SpanId {
         SpanId(random_bytes())
+    }
+
+    /// The root span of a host session, derived from its id: every process of the session
+    /// (hooks, `trail decide`, `trail checkpoint`) names the same one without keeping state,
+    /// and a handoff names it for the next session to continue.
+    pub fn root_of_session(session_id: &str) -> SpanId {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(format!("trail root span\0{session_id}").as_bytes());
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&digest[..8]);
+        SpanId(nonzero(b))
     }
 
     pub fn parse(s: &str) -> Option<SpanId> {

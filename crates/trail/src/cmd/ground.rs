@@ -56,7 +56,7 @@ fn measure(args: &GroundArgs) -> CliResult<Report> {
 }
 
 /// A setting of trail's own config, when something set it (its default defers to Loa's).
-fn chosen<T: Copy>(s: &Setting<T>) -> Option<(T, String)> {
+pub(crate) fn chosen<T: Copy>(s: &Setting<T>) -> Option<(T, String)> {
     (s.origin != Origin::Default).then(|| (s.value, s.origin.to_string()))
 }
 

@@ -65,6 +65,9 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if (install && args.mcp) || (!install && host.word == "claude-code" && !args.global) {
         files.push(mcp_server(&root, install)?);
     }
+    if install && !args.global {
+        files.push(notes_file(&config, &root)?);
+    }
     let report = Report {
         agent: host.word.to_string(),
         hooks,
@@ -74,6 +77,20 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         return output::json(&report);
     }
     output::text(&report.describe(&path, install))
+}
+
+/// NOTES.md with its Session Continuity section (FR-10): made from the template, or the section
+/// added to a NOTES.md that lacks it (nothing else in the file changes). Uninstall leaves it:
+/// it holds the project's decisions.
+fn notes_file(config: &Config, root: &Path) -> CliResult<FileChange> {
+    let loc = super::notes::location(config, root)?;
+    let done = trail_core::notes::update(root, &loc, trail_core::notes::continuity::ensure)
+        .map_err(|e| CliError::failed(e.to_string()))?;
+    Ok(FileChange {
+        path: loc.path,
+        what: "NOTES.md session continuity",
+        changed: done.written,
+    })
 }
 
 /// The host `--agent` names, and where it keeps its hook settings.

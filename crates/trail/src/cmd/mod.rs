@@ -1,7 +1,9 @@
 //! One file per command.
 
+pub(crate) mod checkpoint;
 mod cite;
 pub(crate) mod config;
+mod decide;
 mod demo;
 mod doctor;
 mod dream;
@@ -14,6 +16,7 @@ mod init;
 mod log;
 mod mcp;
 mod memory;
+mod notes;
 mod pulse;
 mod redact;
 mod resume;
@@ -44,6 +47,8 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Trajectory(a) => trajectory::run(&a),
         Command::Ghosts(a) => ghosts::run(&Context::load()?, &a),
         Command::Heal(a) => heal::run(&Context::load()?, &a),
+        Command::Decide(a) => decide::run(&Context::load()?, &a),
+        Command::Checkpoint(a) => checkpoint::run(&Context::load()?, &a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),

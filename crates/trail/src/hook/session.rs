@@ -33,6 +33,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     }
     let started = edge_state(cx);
     parts.extend(started.text);
+    parts.extend(super::checkpoint::after_clear(cx, source));
     if let Some(block) = super::daily_summary(cx) {
         parts.push(block);
     }
@@ -302,6 +303,19 @@ pub(super) fn compact(cx: &Cx<'_>, event: &Event) -> Response {
         Event::CompactRequested { trigger, .. } => trigger.as_str(),
         _ => "",
     };
+    // Strict mode holds compaction until a checkpoint passes: nothing is flushed, since
+    // nothing is compacted.
+    if let Some(held) = super::checkpoint::before_compact(cx) {
+        cx.pulse(
+            RecordType::Checkpoint,
+            &[format!(
+                "context compaction ({trigger}) held: no synthesis checkpoint passed since the last decision"
+            )],
+            &["trail checkpoint".into()],
+            &["compaction", "held"],
+        );
+        return held;
+    }
     let tokens = cx
         .envelope
         .transcript_path

@@ -1,0 +1,45 @@
+//! Decisions made since the last checkpoint that passed: what the PreCompact hook holds
+//! compaction for in strict mode, and what SessionStart after `/clear` says was left
+//! unsynthesised.
+
+use std::path::Path;
+
+use super::steps::{DecisionRef, Journal};
+use crate::trajectory::Body;
+
+/// Decisions recorded after the last passing checkpoint (or with none passed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// The most recent of them.
+    pub last: DecisionRef,
+    /// How many.
+    pub decisions: usize,
+    /// When the last checkpoint passed, if one ever did.
+    pub last_pass: Option<crate::time::Ts>,
+}
+
+/// The gap, or `None` when every decision is covered by a passing checkpoint (or there is no
+/// decision). `Err` when the trajectory cannot be read: the caller chooses what that means.
+pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, String> {
+    let j = Journal::read(root);
+    j.error.clone()?;
+    let last_pass = j.last_pass();
+    let after: Vec<_> = j
+        .entries
+        .iter()
+        .filter(|e| last_pass.is_none_or(|p| e.ts > p))
+        .filter_map(|e| match &e.body {
+            Body::Decision(d) => Some(DecisionRef {
+                id: d.id.clone(),
+                title: d.title.clone(),
+                ts: e.ts,
+            }),
+            _ => None,
+        })
+        .collect();
+    Ok(after.iter().max_by_key(|d| d.ts).cloned().map(|last| Gap {
+        last,
+        decisions: after.len(),
+        last_pass,
+    }))
+}

@@ -1,0 +1,279 @@
+//! The synthesis checkpoint (Lossless Ledger FR-2, "before `/clear`"): seven steps, each with a
+//! verdict, then the result journalled.
+//!
+//! [`run`] measures, writing nothing:
+//! 1. grounding: the ratio of decisions with a verified citation, against the threshold;
+//! 2. negative grounding: ghost features unverified or ambiguous ([`GhostCheck`], a hook the
+//!    negative-grounding search plugs into; without one the step is skipped, never passed);
+//! 3. decision log: a decision recorded this session, and each of them in NOTES.md;
+//! 4. plan and bead: the plan names the step in flight; the bead in progress was updated;
+//! 5. trajectory handoff: written by [`record`] (its verdict is whether it was written);
+//! 6. raw output decayed to identifiers: NOTES.md's Active Context and identifiers hold
+//!    identifiers that resolve, not pasted output;
+//! 7. test scenarios: every decision of this session has three (EDD).
+//!
+//! A step that fails blocks only under strict enforcement (the grounding policy's); under warn
+//! it is reported and the checkpoint passes; an error (a journal that cannot be read) is never
+//! a pass. [`record`] then writes the `session_handoff` and `checkpoint` trajectory entries, a
+//! checkpoint pulse, and NOTES.md's Active Context (its Last Checkpoint when the checkpoint
+//! passed).
+//!
+//! What each finding means to a person (its words, its remedy) is the binary's: findings here
+//! are data.
+
+pub mod gap;
+pub mod steps;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::beads::Bead;
+use crate::grounding::{Enforcement, Policy};
+use crate::ledger::Ledger;
+use crate::notes::Location;
+use crate::project::Project;
+use crate::time::Ts;
+
+pub use gap::{Gap, since_last_decision};
+pub use steps::{BeadState, DecayFinding, DecisionRef, GhostReport, PlanState, Raw, ShortOfTests};
+
+/// A step's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepVerdict {
+    Pass,
+    Fail,
+    /// Not applicable here (no beads, no ghost check), said as such.
+    Skipped,
+    /// Could not be checked: never a pass.
+    Error,
+}
+
+impl StepVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepVerdict::Pass => "pass",
+            StepVerdict::Fail => "fail",
+            StepVerdict::Skipped => "skipped",
+            StepVerdict::Error => "error",
+        }
+    }
+}
+
+/// The checkpoint's verdict: exit 0, 1 or 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Pass,
+    Blocked,
+    Error,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Blocked => "blocked",
+            Verdict::Error => "error",
+        }
+    }
+}
+
+/// What a step found.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Finding {
+    Grounding {
+        report: Box<crate::grounding::Report>,
+    },
+    GroundingError {
+        message: String,
+    },
+    Ghosts {
+        report: GhostReport,
+    },
+    /// No ghost check is plugged in.
+    GhostsNotChecked,
+    GhostsError {
+        message: String,
+    },
+    DecisionLog {
+        /// How "this session" was told: `session <id>`, `since <ts>` or `all`.
+        scope: String,
+        this_session: Vec<DecisionRef>,
+        /// Decisions of the journals that NOTES.md does not hold.
+        missing_from_notes: Vec<DecisionRef>,
+        notes: String,
+    },
+    Unreadable {
+        message: String,
+    },
+    PlanAndBead {
+        plan: PlanState,
+        bead: BeadState,
+    },
+    Handoff {
+        written: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        notes_refs: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    Decay {
+        found: DecayFinding,
+    },
+    Tests {
+        checked: usize,
+        short: Vec<ShortOfTests>,
+    },
+}
+
+/// One step: its name, verdict and finding.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// `grounding`, `negative_grounding`, `decision_log`, `plan_and_bead`,
+    /// `trajectory_handoff`, `decayed_to_identifiers`, `test_scenarios`.
+    pub name: &'static str,
+    pub verdict: StepVerdict,
+    pub finding: Finding,
+}
+
+/// The step names, in order.
+pub const STEPS: [&str; 7] = [
+    "grounding",
+    "negative_grounding",
+    "decision_log",
+    "plan_and_bead",
+    "trajectory_handoff",
+    "decayed_to_identifiers",
+    "test_scenarios",
+];
+
+/// A negative-grounding search over ghost features (FR-7). The checkpoint asks it; what
+/// implements it (trail's lexical search, `ck`) is outside this module.
+pub trait GhostCheck {
+    fn check(&self, root: &Path) -> Result<GhostReport, String>;
+}
+
+/// What the checkpoint is run with.
+pub struct Inputs<'a> {
+    pub root: &'a Path,
+    pub project: &'a Project,
+    /// The host session, when known (decisions of "this session" are its).
+    pub session: Option<&'a str>,
+    pub notes: &'a Location,
+    pub policy: &'a Policy,
+    pub loa: Option<&'a crate::grounding::loa::LoaConfig>,
+    /// `Some` when a tracker is in use: the bead in progress, or why it could not be read.
+    pub bead: Option<Result<Option<Bead>, String>>,
+    pub ghosts: Option<&'a dyn GhostCheck>,
+}
+
+/// The checkpoint: each step, and the verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub enforcement: Enforcement,
+    pub steps: Vec<Step>,
+    /// Steps that failed without blocking (enforcement warn or disabled).
+    pub warnings: usize,
+    /// Journals the result could not be written to (the verdict is then an error).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+    /// Why NOTES.md's Active Context was not updated (a view: not an error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes_error: Option<String>,
+}
+
+impl Report {
+    pub fn step(&self, name: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.name == name)
+    }
+
+    /// The verdict the steps give under `enforcement`.
+    fn settle(&mut self) {
+        let error =
+            !self.errors.is_empty() || self.steps.iter().any(|s| s.verdict == StepVerdict::Error);
+        let failed = self
+            .steps
+            .iter()
+            .filter(|s| s.verdict == StepVerdict::Fail)
+            .count();
+        let strict = self.enforcement == Enforcement::Strict;
+        self.verdict = if error {
+            Verdict::Error
+        } else if failed > 0 && strict {
+            Verdict::Blocked
+        } else {
+            Verdict::Pass
+        };
+        self.warnings = if strict { 0 } else { failed };
+    }
+}
+
+/// Steps 1–4, 6 and 7, measured; step 5 pending until [`record`] writes the handoff.
+pub fn run(i: &Inputs<'_>) -> Report {
+    let journal = steps::Journal::read(i.root);
+    let mut steps = vec![
+        steps::grounding(i),
+        steps::negative_grounding(i),
+        steps::decision_log(i, &journal),
+        steps::plan_and_bead(i, &journal),
+        Step {
+            name: "trajectory_handoff",
+            verdict: StepVerdict::Pass,
+            finding: Finding::Handoff {
+                written: false,
+                notes_refs: None,
+                error: None,
+            },
+        },
+        steps::decayed(i),
+        steps::test_scenarios(i, &journal),
+    ];
+    for s in &mut steps {
+        if let Err(message) = &journal.error
+            && matches!(s.name, "decision_log" | "test_scenarios")
+        {
+            s.verdict = StepVerdict::Error;
+            s.finding = Finding::Unreadable {
+                message: message.clone(),
+            };
+        }
+    }
+    let mut r = Report {
+        verdict: Verdict::Pass,
+        enforcement: i.policy.enforcement,
+        steps,
+        warnings: 0,
+        errors: Vec::new(),
+        notes_error: None,
+    };
+    r.settle();
+    r
+}
+
+/// Where and as whom the checkpoint is journalled.
+pub struct Journalling<'a> {
+    pub root: &'a Path,
+    pub ledger: &'a Ledger,
+    pub project: &'a Project,
+    pub session: Option<&'a str>,
+    pub notes: &'a Location,
+    /// NOTES.md's Reasoning State, in the agent's words.
+    pub reasoning: Option<String>,
+    /// The bead in progress, named in the handoff and Active Context.
+    pub bead: Option<Bead>,
+    /// Each step's remedy in words (by step name), kept in the trajectory entry.
+    pub remedies: Vec<(&'static str, String)>,
+}
+
+/// Step 5 and the record: the `session_handoff` entry (its verdict is the step's), the
+/// `checkpoint` entry, a checkpoint pulse, and NOTES.md's Active Context. The report's verdict
+/// is settled again with step 5 in it.
+pub fn record(j: &Journalling<'_>, report: &mut Report) {
+    steps::handoff(j, report);
+    report.settle();
+    steps::journal_checkpoint(j, report, Ts::now());
+}

@@ -1,0 +1,327 @@
+//! NOTES.md session continuity (Lossless Ledger FR-10): where the file is, and its
+//! `## Session Continuity` section — Active Context, Lightweight Identifiers, Decision Log.
+//!
+//! NOTES.md is a view. Every decision is first a record in the journals (the trajectory and the
+//! pulse stream, [`crate::decision`]); the Decision Log is what a person and the next session
+//! read, and [`rebuild::rebuild_from_journals`] writes it again from the journals when the file
+//! is lost. Edits stay inside the section ([`continuity`]), so the rest of a person's (or Loa's)
+//! NOTES.md is never reshaped.
+//!
+//! - [`locate`]: which file — trail's `notes.path` when set, else Loa's own when the project
+//!   has a `.loa.config.yaml` (`memory.notes_file`, else `NOTES.md` in `paths.grimoire`), else
+//!   `NOTES.md` at the project root.
+//! - [`update`]: read, edit and write it back atomically, one writer at a time.
+//! - [`entry`]: a decision as its Decision Log entry; [`markdown`]: headings and fences.
+
+pub mod continuity;
+pub mod entry;
+pub mod markdown;
+pub mod rebuild;
+
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::fsutil;
+use crate::grounding::loa::LoaConfig;
+use crate::layout::Layout;
+
+/// Which NOTES.md, and what chose it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    /// Relative to the project root, `/`-separated (`NOTES.md`, `grimoires/loa/NOTES.md`).
+    pub rel: String,
+    /// The file itself.
+    pub path: PathBuf,
+    /// `default`, `.loa.config.yaml`, or the origin of trail's own setting.
+    pub from: String,
+}
+
+/// Why NOTES.md could not be read, written or found.
+#[derive(Debug, thiserror::Error)]
+pub enum NotesError {
+    #[error("{from} puts NOTES.md at `{path}`: {why}")]
+    BadPath {
+        path: String,
+        from: String,
+        why: &'static str,
+    },
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("another trail process has been updating {} for {secs} s", path.display())]
+    Locked { path: PathBuf, secs: u64 },
+}
+
+/// The name trail gives the file at the root.
+pub const DEFAULT: &str = "NOTES.md";
+
+/// How long a writer waits for another one.
+const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Which NOTES.md the project keeps: `configured` (trail's `notes.path` with its origin, when
+/// something set it), else Loa's when `loa` is the project's `.loa.config.yaml`, else the
+/// root's.
+pub fn locate(
+    root: &Path,
+    configured: Option<(&str, String)>,
+    loa: Option<&LoaConfig>,
+) -> Result<Location, NotesError> {
+    let (rel, from) = match (configured, loa) {
+        (Some((p, from)), _) => (p.to_string(), from),
+        (None, Some(l)) => (l.notes_file(root), ".loa.config.yaml".to_string()),
+        (None, None) => (DEFAULT.to_string(), "default".to_string()),
+    };
+    let rel = rel.trim().trim_start_matches("./").to_string();
+    if let Err(why) = check_rel(&rel) {
+        return Err(NotesError::BadPath {
+            path: rel,
+            from,
+            why,
+        });
+    }
+    Ok(Location {
+        path: root.join(&rel),
+        rel,
+        from,
+    })
+}
+
+/// A NOTES.md path must stay in the project, be Markdown, and not be one of trail's (or git's)
+/// own files: the file is rewritten, and a path into `.trail/state/` would let a setting
+/// overwrite the grants journal.
+fn check_rel(rel: &str) -> Result<(), &'static str> {
+    let p = Path::new(rel);
+    if rel.is_empty() || p.is_absolute() {
+        return Err("it must be a path inside the project, relative to its root");
+    }
+    if !p.components().all(|c| matches!(c, Component::Normal(_))) {
+        return Err("it must not climb out of the project (`..`)");
+    }
+    if !rel.to_ascii_lowercase().ends_with(".md") {
+        return Err("it must be a Markdown file (`.md`)");
+    }
+    let first = p
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy());
+    if matches!(first.as_deref(), Some(".trail" | ".proof" | ".git")) {
+        return Err("it must not be inside .trail/, .proof/ or .git/");
+    }
+    Ok(())
+}
+
+/// A fresh NOTES.md: a title, what the file is, and the section with its three parts.
+pub fn template() -> String {
+    format!(
+        "# NOTES.md\n\n\
+         > Session continuity for this project, kept by trail (`trail decide`, `trail checkpoint`).\n\
+         > Everything outside \"Session Continuity\" is yours; that section is a view of the\n\
+         > journals (the pulse stream and .trail/trajectory/) and can be rebuilt from them.\n\n{}",
+        continuity::empty_section()
+    )
+}
+
+/// The file's text; `None` when it does not exist or holds only whitespace (a file emptied by
+/// accident is as good as missing).
+pub fn read(root: &Path, loc: &Location) -> Result<Option<String>, NotesError> {
+    match fsutil::read_string_in(root, &loc.path, fsutil::MAX_PROJECT_FILE) {
+        Ok(t) if t.trim().is_empty() => Ok(None),
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(NotesError::Read {
+            path: loc.path.clone(),
+            source,
+        }),
+    }
+}
+
+/// What [`update`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Updated {
+    /// The file did not exist (or was blank) and was made from the template.
+    pub created: bool,
+    /// The file changed.
+    pub written: bool,
+}
+
+/// Apply `edit` to the file's text (the template's, when there is no file) and write the result
+/// atomically when it differs. One writer at a time (`.trail/state/notes.lock`): two decisions
+/// recorded at once both reach the file. The file keeps its permissions.
+pub fn update(
+    root: &Path,
+    loc: &Location,
+    edit: impl FnOnce(&str) -> String,
+) -> Result<Updated, NotesError> {
+    let _lock = lock(root)?;
+    let old = read(root, loc)?;
+    let created = old.is_none();
+    let base = old.clone().unwrap_or_else(template);
+    let new = edit(&base);
+    if old.as_deref() == Some(new.as_str()) {
+        return Ok(Updated {
+            created,
+            written: false,
+        });
+    }
+    write(root, loc, &new)?;
+    Ok(Updated {
+        created,
+        written: true,
+    })
+}
+
+/// Write `text` as the file, atomically, keeping the mode an existing file had (0644 for a new
+/// one: it is a project file, not a secret).
+pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> {
+    use std::os::unix::fs::PermissionsExt;
+    let werr = |source| NotesError::Write {
+        path: loc.path.clone(),
+        source,
+    };
+    let mode = fsutil::open_in(root, &loc.path, fsutil::Access::Read)
+        .and_then(|f| f.metadata())
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0o644);
+    fsutil::atomic_write_in(root, &loc.path, text.as_bytes()).map_err(werr)?;
+    let f = fsutil::open_in(root, &loc.path, fsutil::Access::Read).map_err(werr)?;
+    f.set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(werr)
+}
+
+fn lock(root: &Path) -> Result<std::fs::File, NotesError> {
+    let path = Layout::new(root).notes_lock();
+    let f = fsutil::open_in(root, &path, fsutil::Access::ReadWriteCreate).map_err(|source| {
+        NotesError::Write {
+            path: path.clone(),
+            source,
+        }
+    })?;
+    let start = Instant::now();
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(f),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(NotesError::Locked {
+                    path,
+                    secs: LOCK_TIMEOUT.as_secs(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(source)) => {
+                return Err(NotesError::Write { path, source });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loa(yaml: &str) -> LoaConfig {
+        serde_saphyr::from_str(yaml).unwrap()
+    }
+
+    #[test]
+    fn the_file_comes_from_trails_setting_then_loas_then_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert_eq!(locate(root, None, None).unwrap().rel, "NOTES.md");
+        let l = loa("paths:\n  grimoire: loa-grimoire\n");
+        let at = locate(root, None, Some(&l)).unwrap();
+        assert_eq!(
+            (at.rel.as_str(), at.from.as_str()),
+            ("loa-grimoire/NOTES.md", ".loa.config.yaml")
+        );
+        // Loa's default grimoire, and its legacy one where only that exists.
+        assert_eq!(
+            locate(root, None, Some(&loa("{}"))).unwrap().rel,
+            "grimoires/loa/NOTES.md"
+        );
+        std::fs::create_dir(root.join("loa-grimoire")).unwrap();
+        assert_eq!(
+            locate(root, None, Some(&loa("{}"))).unwrap().rel,
+            "loa-grimoire/NOTES.md"
+        );
+        let l = loa("memory:\n  notes_file: loa-grimoire/NOTES.md\n");
+        assert_eq!(
+            locate(root, None, Some(&l)).unwrap().rel,
+            "loa-grimoire/NOTES.md"
+        );
+        let set = locate(
+            root,
+            Some(("docs/notes.md", "TRAIL_NOTES_PATH".into())),
+            Some(&l),
+        )
+        .unwrap();
+        assert_eq!(
+            (set.rel.as_str(), set.from.as_str()),
+            ("docs/notes.md", "TRAIL_NOTES_PATH")
+        );
+        assert_eq!(set.path, root.join("docs/notes.md"));
+    }
+
+    #[test]
+    fn a_path_outside_the_project_or_into_trails_own_files_is_refused() {
+        let root = Path::new("/p");
+        for bad in [
+            "../NOTES.md",
+            "/etc/NOTES.md",
+            "a/../../NOTES.md",
+            ".trail/state/grants.jsonl",
+            ".trail/state/x.md",
+            ".git/NOTES.md",
+            "notes.txt",
+            "",
+        ] {
+            let e = locate(root, Some((bad, "notes.path".into())), None).unwrap_err();
+            assert!(matches!(e, NotesError::BadPath { .. }), "{bad}: {e}");
+        }
+        let l = loa("memory:\n  notes_file: ../outside.md\n");
+        let e = locate(root, None, Some(&l)).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(".loa.config.yaml puts NOTES.md at `../outside.md`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn update_creates_from_the_template_and_keeps_a_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let loc = locate(root, Some(("g/NOTES.md", "x".into())), None).unwrap();
+        let u = update(root, &loc, |t| t.to_string()).unwrap();
+        assert_eq!(
+            u,
+            Updated {
+                created: true,
+                written: true
+            }
+        );
+        assert_eq!(std::fs::read_to_string(&loc.path).unwrap(), template());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&loc.path), 0o644);
+        std::fs::set_permissions(&loc.path, std::fs::Permissions::from_mode(0o664)).unwrap();
+        let u = update(root, &loc, |t| format!("{t}more\n")).unwrap();
+        assert_eq!(
+            u,
+            Updated {
+                created: false,
+                written: true
+            }
+        );
+        assert_eq!(mode(&loc.path), 0o664);
+        let u = update(root, &loc, |t| t.to_string()).unwrap();
+        assert!(!u.written);
+        // Whitespace only counts as missing.
+        std::fs::write(&loc.path, " \n\t\n").unwrap();
+        assert!(read(root, &loc).unwrap().is_none());
+        assert!(update(root, &loc, |t| t.to_string()).unwrap().created);
+    }
+}

@@ -1,0 +1,33 @@
+//! Which NOTES.md a command writes: trail's `notes.path` when set, else Loa's own, else the
+//! root's ([`trail_core::notes::locate`]), with what to do when the path is refused.
+
+use std::path::Path;
+
+use trail_core::config::{Config, Origin};
+use trail_core::grounding::loa;
+use trail_core::notes::{self, Location, NotesError};
+
+use crate::error::{CliError, CliResult};
+
+/// Which NOTES.md this project keeps (`notes.path`, else Loa's, else the root's).
+pub fn location(config: &Config, root: &Path) -> CliResult<Location> {
+    let loa = loa::read_config(root).map_err(|e| {
+        CliError::usage(format!("cannot read the project's Loa config: {e}"))
+            .with_hint("fix the YAML; trail reads its grounding and path keys only")
+    })?;
+    let configured = config
+        .notes_path
+        .value
+        .as_deref()
+        .filter(|_| config.notes_path.origin != Origin::Default)
+        .map(|p| (p, config.notes_path.origin.to_string()));
+    notes::locate(root, configured, loa.as_ref()).map_err(|e| {
+        let hint = match &e {
+            NotesError::BadPath { from, .. } if from == ".loa.config.yaml" => {
+                "fix `memory.notes_file` or `paths.grimoire` in .loa.config.yaml, or set notes.path"
+            }
+            _ => "set notes.path (TRAIL_NOTES_PATH) to a .md file inside the project",
+        };
+        CliError::usage(e.to_string()).with_hint(hint)
+    })
+}

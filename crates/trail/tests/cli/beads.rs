@@ -1,0 +1,199 @@
+//! Beads (issue 12 item 12): with `br` on PATH and a `.beads/` project, decisions and handoffs
+//! carry bead ids, NOTES.md names the current bead, and the checkpoint reports the bead in
+//! progress. Never required.
+//!
+//! The tracker here is a scripted `br` answering from a file, as beads_rust's JSON has it
+//! (`br list --status in_progress --json`): the real one is tested in `real_br_when_installed`
+//! when `~/.cache/trail-e2e-beads/bin/br` exists (`cargo install beads_rust --root …`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, code, stderr};
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A `br` that prints `answer` (a file the test rewrites) for `list`, and fails when the file
+/// says `FAIL`.
+fn fake_br(env: &TestEnv) -> (PathBuf, PathBuf) {
+    let bin = env.root.join("bin");
+    let answer = env.root.join("br-answer.json");
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  list) if grep -q FAIL '{a}'; then echo 'database locked' >&2; exit 3; fi; cat '{a}' ;;\n  show) echo '{{\"id\":\"'\"$2\"'\"}}' ;;\n  *) exit 1 ;;\nesac\n",
+        a = answer.display()
+    );
+    write(&bin.join("br"), &script);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("br"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    (bin, answer)
+}
+
+fn path_with(bin: &Path) -> String {
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn in_progress(updated_at: &str) -> String {
+    format!(
+        r#"[{{"id":"bd-7","title":"Token rotation","status":"in_progress","priority":1,"issue_type":"task","updated_at":"{updated_at}"}}]"#
+    )
+}
+
+fn step(v: &Value, name: &str) -> Value {
+    v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn the_bead_in_progress_reaches_notes_the_handoff_and_the_checkpoint() {
+    let env = TestEnv::new();
+    let (bin, answer) = fake_br(&env);
+    let env = env.env("PATH", &path_with(&bin));
+    write(&env.cwd.join("src/a.rs"), "pub fn rotate() {}\n");
+    std::fs::create_dir_all(env.cwd.join(".beads")).unwrap();
+    write(&answer, &in_progress("2000-01-01T00:00:00Z"));
+    env.ok(&[
+        "decide",
+        "--title",
+        "Rotate",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--evidence",
+        "`pub fn rotate() {}` [${PROJECT_ROOT}/src/a.rs:1]",
+        "--test",
+        "a",
+        "--test",
+        "b",
+        "--test",
+        "c",
+        "--bead",
+        "bd-7",
+    ]);
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        notes.contains("- **Current Bead**: bd-7 (Token rotation)\n"),
+        "{notes}"
+    );
+    assert!(notes.contains("**Bead**: bd-7\n"), "{notes}");
+
+    let out = env.run(&["checkpoint", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = step(&v, "plan_and_bead");
+    assert_eq!(s["verdict"], "pass", "{s}");
+    assert_eq!(
+        s["detail"],
+        "no active_context.yaml; bead bd-7 in progress (Token rotation)"
+    );
+    let t: Value =
+        serde_json::from_str(&env.ok(&["trajectory", "--json", "--phase", "session_handoff"]))
+            .unwrap();
+    assert_eq!(t["entries"][0]["bead_id"], "bd-7");
+
+    // The bead was last updated before that checkpoint: the next one says so.
+    let out = env.run(&["checkpoint", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = step(&v, "plan_and_bead");
+    assert_eq!(s["verdict"], "fail", "{s}");
+    assert!(
+        s["detail"]
+            .as_str()
+            .unwrap()
+            .ends_with("not updated since the last checkpoint")
+    );
+    assert!(s["remedy"].as_str().unwrap().contains("br update"), "{s}");
+    write(&answer, &in_progress("2999-01-01T00:00:00Z"));
+    let v: Value = serde_json::from_slice(&env.run(&["checkpoint", "--json"]).stdout).unwrap();
+    assert_eq!(step(&v, "plan_and_bead")["verdict"], "pass");
+
+    // A tracker that fails is an error of the step, never a pass.
+    write(&answer, "FAIL");
+    let out = env.run(&["checkpoint", "--json"]);
+    assert_eq!(code(&out), 2);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = step(&v, "plan_and_bead");
+    assert_eq!(s["verdict"], "error");
+    assert!(
+        s["detail"].as_str().unwrap().contains("database locked"),
+        "{s}"
+    );
+}
+
+#[test]
+fn without_a_beads_directory_br_is_never_run() {
+    let env = TestEnv::new();
+    let (bin, answer) = fake_br(&env);
+    let env = env.env("PATH", &path_with(&bin));
+    write(&answer, "FAIL");
+    let out = env.run(&["checkpoint", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        step(&v, "plan_and_bead")["detail"],
+        "no active_context.yaml; beads not in use"
+    );
+}
+
+#[test]
+fn real_br_when_installed() {
+    let home = PathBuf::from(std::env::var("HOME").unwrap_or_default());
+    let br = home.join(".cache/trail-e2e-beads/bin/br");
+    if !br.exists() {
+        eprintln!(
+            "SKIP: no real br at {} (cargo install beads_rust --root ~/.cache/trail-e2e-beads)",
+            br.display()
+        );
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&br, bin.join("br")).unwrap();
+    let env = env.env("PATH", &path_with(&bin));
+    let run_br = |args: &[&str]| {
+        let out = std::process::Command::new(&br)
+            .args(args)
+            .current_dir(&env.cwd)
+            .env("HOME", &env.home)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "br {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run_br(&["init"]);
+    let created: Value =
+        serde_json::from_str(&run_br(&["create", "Token rotation", "--json"])).unwrap();
+    let id = created["id"]
+        .as_str()
+        .or_else(|| created[0]["id"].as_str())
+        .unwrap()
+        .to_string();
+    run_br(&["update", &id, "--status", "in_progress"]);
+    let out = env.run(&["checkpoint", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = step(&v, "plan_and_bead")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        d.contains(&format!("bead {id} in progress (Token rotation)")),
+        "{d}"
+    );
+}

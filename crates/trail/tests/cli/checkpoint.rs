@@ -1,0 +1,351 @@
+//! `trail checkpoint` (issue 12 item 6) and what makes "before `/clear`" real on the host: the
+//! PreCompact hold in strict mode and the SessionStart note after `/clear`.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::{TestEnv, code, stderr, stdout};
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn project() -> TestEnv {
+    let env = TestEnv::new();
+    write(
+        &env.cwd.join("src/auth.rs"),
+        "pub fn rotate() {}\npub fn validate(token: &str) -> bool {\n    !token.is_empty()\n}\n",
+    );
+    env
+}
+
+const GOOD: &str = "`pub fn rotate() {}` [${PROJECT_ROOT}/src/auth.rs:1]";
+
+fn decide(env: &TestEnv, title: &str, evidence: &str, tests: usize) {
+    let mut args = vec![
+        "decide",
+        "--title",
+        title,
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--evidence",
+        evidence,
+    ];
+    let t: Vec<String> = (0..tests).map(|i| format!("scenario {i}")).collect();
+    for x in &t {
+        args.extend(["--test", x.as_str()]);
+    }
+    env.ok(&args);
+}
+
+fn checkpoint(env: &TestEnv) -> (i32, Value) {
+    let out = env.run(&["checkpoint", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
+    (code(&out), v)
+}
+
+fn step<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no step {name}: {v}"))
+}
+
+fn phases(env: &TestEnv, phase: &str) -> Vec<Value> {
+    let v: Value =
+        serde_json::from_str(&env.ok(&["trajectory", "--json", "--phase", phase])).unwrap();
+    v["entries"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_grounded_session_passes_all_seven_steps_and_is_journalled() {
+    let env = project().env("CLAUDE_CODE_SESSION_ID", "sess-1");
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let (c, v) = checkpoint(&env);
+    assert_eq!(c, 0, "{v}");
+    assert_eq!(v["verdict"], "pass");
+    let names: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "grounding",
+            "negative_grounding",
+            "decision_log",
+            "plan_and_bead",
+            "trajectory_handoff",
+            "decayed_to_identifiers",
+            "test_scenarios"
+        ]
+    );
+    assert_eq!(step(&v, "grounding")["verdict"], "pass");
+    assert_eq!(step(&v, "negative_grounding")["verdict"], "skipped");
+    assert_eq!(
+        step(&v, "decision_log")["detail"],
+        "1 decision recorded (session sess-1), each in NOTES.md"
+    );
+    // The handoff names the session's root span and the NOTES.md lines handed over.
+    let h = phases(&env, "session_handoff");
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0]["session_id"], "sess-1");
+    assert_eq!(
+        (
+            h[0]["edd_verified"].as_bool(),
+            h[0]["next_session_ready"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    assert_eq!(h[0]["grounding_exact"], "1/1");
+    let refs = h[0]["notes_refs"][0].as_str().unwrap();
+    assert!(refs.starts_with("NOTES.md:7-"), "{refs}");
+    let decisions = phases(&env, "decision");
+    assert_eq!(
+        decisions[0]["parent_span_id"], h[0]["root_span_id"],
+        "one lineage"
+    );
+    let cp = phases(&env, "checkpoint");
+    assert_eq!(cp[0]["verdict"], "pass");
+    assert_eq!(cp[0]["steps"].as_array().unwrap().len(), 7);
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        !notes.contains("- **Last Checkpoint**: none yet"),
+        "{notes}"
+    );
+    let log: Value =
+        serde_json::from_str(&env.ok(&["log", "--json", "--type", "checkpoint"])).unwrap();
+    assert!(
+        log[0]["facts"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("synthesis checkpoint: pass"),
+        "{log}"
+    );
+}
+
+#[test]
+fn strict_enforcement_blocks_and_warn_only_warns() {
+    let env = project().env("CLAUDE_CODE_SESSION_ID", "sess-1");
+    decide(
+        &env,
+        "Unsupported",
+        "`pub fn nowhere() {}` [${PROJECT_ROOT}/src/auth.rs:1]",
+        1,
+    );
+    let (c, v) = checkpoint(&env);
+    assert_eq!(
+        (c, v["verdict"].as_str()),
+        (0, Some("pass")),
+        "warn is the default: {v}"
+    );
+    assert_eq!(v["warnings"], 2);
+    assert_eq!(step(&v, "grounding")["verdict"], "fail");
+    assert!(
+        step(&v, "test_scenarios")["detail"]
+            .as_str()
+            .unwrap()
+            .contains("has 1")
+    );
+
+    let strict = env.env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let (c, v) = checkpoint(&strict);
+    assert_eq!((c, v["verdict"].as_str()), (1, Some("blocked")), "{v}");
+    let g = step(&v, "grounding");
+    assert!(
+        g["detail"]
+            .as_str()
+            .unwrap()
+            .contains("0.000 (0/1) is below the threshold 0.95"),
+        "{g}"
+    );
+    assert!(
+        g["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("trail decide --evidence"),
+        "{g}"
+    );
+    let text = stdout(&strict.run(&["checkpoint"]));
+    assert!(
+        text.starts_with("checkpoint: blocked; enforcement strict (from environment"),
+        "{text}"
+    );
+    assert!(text.contains("   remedy: "), "{text}");
+    let h = phases(&strict, "session_handoff");
+    assert_eq!(h.last().unwrap()["next_session_ready"], false);
+
+    // Recording the decision again with a quote that verifies and three scenarios clears it.
+    decide(&strict, "Unsupported", GOOD, 3);
+    let (c, v) = checkpoint(&strict);
+    // The first record stays ungrounded in the ratio (1/2): still blocked on grounding only.
+    assert_eq!(c, 1, "{v}");
+    assert_eq!(
+        step(&v, "test_scenarios")["verdict"],
+        "pass",
+        "the latest record of a title counts"
+    );
+    assert_eq!(
+        step(&v, "grounding")["detail"]
+            .as_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap(),
+        "0.500 (1/2) is below the threshold 0.95"
+    );
+}
+
+#[test]
+fn an_unreadable_trajectory_is_an_error_never_a_pass() {
+    let env = project();
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let dir = env.cwd.join(".trail/trajectory");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("{\"phase\":\"decision\",\"title\":\n");
+    std::fs::write(&file, text).unwrap();
+    let out = env.run(&["checkpoint"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("checkpoint: error"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).contains("never a pass"), "{}", stderr(&out));
+}
+
+#[test]
+fn identifiers_that_no_longer_resolve_and_pasted_output_fail_the_decay_step() {
+    let env = project();
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let (_, v) = checkpoint(&env);
+    assert_eq!(step(&v, "decayed_to_identifiers")["verdict"], "pass");
+    std::fs::write(env.cwd.join("src/auth.rs"), "").unwrap();
+    let notes = env.cwd.join("NOTES.md");
+    let text = std::fs::read_to_string(&notes).unwrap().replace(
+        "### Lightweight Identifiers",
+        "```\nerror: build failed\n  at line 1\n```\n\n### Lightweight Identifiers",
+    );
+    std::fs::write(&notes, text).unwrap();
+    let (_, v) = checkpoint(&env);
+    let s = step(&v, "decayed_to_identifiers");
+    assert_eq!(s["verdict"], "fail", "{s}");
+    let d = s["detail"].as_str().unwrap();
+    assert!(
+        d.contains("${PROJECT_ROOT}/src/auth.rs:1 out-of-range"),
+        "{d}"
+    );
+    assert!(d.contains(": a code block of 2 lines"), "{d}");
+    assert!(s["remedy"].as_str().unwrap().contains("trail show"), "{s}");
+}
+
+#[test]
+fn a_plan_with_no_step_in_flight_fails_plan_and_bead() {
+    let env = project();
+    write(
+        &env.cwd.join("active_context.yaml"),
+        "schema_version: 4\nmode: active\nobjective: ship auth\nplan:\n  - description: rotate\n    status: completed\n  - description: validate\n    status: pending\n",
+    );
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let (_, v) = checkpoint(&env);
+    let s = step(&v, "plan_and_bead");
+    assert_eq!(s["verdict"], "fail", "{s}");
+    assert!(
+        s["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("no step of the 2-step plan is marked in progress; beads not in use"),
+        "{s}"
+    );
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        notes.contains("- **Current Task**: ship auth — step 2/2: validate\n"),
+        "{notes}"
+    );
+}
+
+/// A PreCompact payload as Claude Code sends it.
+fn compact_payload(env: &TestEnv) -> String {
+    json!({"hook_event_name": "PreCompact", "session_id": "s1", "cwd": env.cwd, "trigger": "manual", "custom_instructions": ""}).to_string()
+}
+
+#[test]
+fn strict_mode_holds_compaction_until_a_checkpoint_passes() {
+    let env = project().env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    // No decision yet: nothing to hold.
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 2, "Claude Code blocks compaction on exit 2");
+    let err = stderr(&out);
+    assert!(
+        err.contains("trail holds compaction")
+            && err.contains("\"Rotate tokens\"")
+            && err.contains("trail checkpoint"),
+        "{err}"
+    );
+    let log: Value = serde_json::from_str(&env.ok(&["log", "--json", "--limit", "1"])).unwrap();
+    assert!(
+        log[0]["facts"][0].as_str().unwrap().contains("held"),
+        "{log}"
+    );
+    // A checkpoint that passes lets it through.
+    env.ok(&["checkpoint"]);
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Under warn (the default), compaction is never held.
+    let env = project();
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn a_clear_after_unchecked_decisions_is_journalled_and_said() {
+    let env = project();
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let start = |source: &str| {
+        let p = json!({"hook_event_name": "SessionStart", "session_id": "s2", "cwd": env.cwd, "source": source}).to_string();
+        let out = env.run_stdin(&["hook", "claude-code"], &p);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        stdout(&out)
+    };
+    let out = start("startup");
+    assert!(
+        !out.contains("no synthesis checkpoint"),
+        "only after /clear: {out}"
+    );
+    let out = start("clear");
+    assert!(
+        out.contains("/clear came after 1 decision with no synthesis checkpoint since"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Rotate tokens") && out.contains("trail checkpoint"),
+        "{out}"
+    );
+    let cp = phases(&env, "checkpoint");
+    assert_eq!(cp.len(), 1);
+    assert_eq!(cp[0]["verdict"], "missing");
+    assert_eq!(cp[0]["session_id"], "s2");
+    // After a checkpoint passes, a /clear says nothing of it.
+    env.ok(&["checkpoint"]);
+    let out = start("clear");
+    assert!(!out.contains("no synthesis checkpoint"), "{out}");
+}

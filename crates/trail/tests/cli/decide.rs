@@ -1,0 +1,341 @@
+//! `trail decide` and NOTES.md session continuity (issue 12, items 1 and 2): `trail init` and a
+//! first decision create NOTES.md; a decision goes to the trajectory, the pulse stream and the
+//! Decision Log, its citations checked; a Loa project's own NOTES.md is extended in place.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, code, stderr, stdout};
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn corpus(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../trail-core/tests/data/loa")
+        .join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
+fn project() -> TestEnv {
+    let env = TestEnv::new();
+    write(
+        &env.cwd.join("src/auth.rs"),
+        "pub fn rotate() {}\npub fn validate(token: &str) -> bool {\n    !token.is_empty()\n}\n",
+    );
+    env
+}
+
+const GOOD: &str = "`pub fn rotate() {}` [${PROJECT_ROOT}/src/auth.rs:1]";
+const DRIFTED: &str = "`pub fn rotate() {}` [${PROJECT_ROOT}/src/auth.rs:2]";
+
+fn decide(env: &TestEnv, title: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "decide",
+        "--title",
+        title,
+        "--decision",
+        "rotate refresh tokens",
+        "--rationale",
+        "prevents replay",
+    ];
+    args.extend_from_slice(extra);
+    env.run(&args)
+}
+
+fn json(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\nstdout: {}\nstderr: {}", stdout(out), stderr(out)))
+}
+
+fn trajectory(env: &TestEnv) -> Vec<Value> {
+    let out = env.ok(&["trajectory", "--json", "--phase", "decision"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    v["entries"].as_array().unwrap().clone()
+}
+
+#[test]
+fn init_creates_notes_md_once_and_uninstall_keeps_it() {
+    let env = project();
+    let out = env.ok(&["init"]);
+    assert!(
+        out.contains("NOTES.md session continuity: installed"),
+        "{out}"
+    );
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    for part in [
+        "## Session Continuity",
+        "### Active Context",
+        "- **Current Task**:",
+        "- **Last Checkpoint**: none yet",
+        "- **Reasoning State**:",
+        "### Lightweight Identifiers",
+        "| Identifier | Purpose | Last Verified |",
+        "### Decision Log",
+    ] {
+        assert!(notes.contains(part), "{part}: {notes}");
+    }
+    let again: Value = serde_json::from_str(&env.ok(&["init", "--json"])).unwrap();
+    let n = again["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["what"] == "NOTES.md session continuity")
+        .unwrap();
+    assert_eq!(n["changed"], false);
+    env.ok(&["uninstall"]);
+    assert_eq!(
+        std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap(),
+        notes
+    );
+}
+
+#[test]
+fn init_adds_the_section_to_an_existing_notes_md_and_nothing_else() {
+    let env = project();
+    let original = corpus("henlo_faucet_grimoires_loa_NOTES.md");
+    write(&env.cwd.join("NOTES.md"), &original);
+    env.ok(&["init"]);
+    let new = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    // Its own Session Continuity section (a table) gets the three parts, before `## Decision Log`.
+    let cut = original.find("## Decision Log").unwrap();
+    let head_end = original.find("|-----------|-------|---------|\n").unwrap() + 32;
+    assert_eq!(&new[..head_end], &original[..head_end]);
+    assert!(new.ends_with(&original[cut..]));
+    assert!(new[head_end..new.len() - (original.len() - cut)].contains("### Decision Log"));
+}
+
+#[test]
+fn a_decision_reaches_the_trajectory_the_stream_and_the_decision_log() {
+    let env = project();
+    let out = decide(
+        &env,
+        "Rotate tokens",
+        &[
+            "--evidence",
+            GOOD,
+            "--evidence",
+            DRIFTED,
+            "--evidence",
+            "${PROJECT_ROOT}/src/missing.rs:3",
+            "--test",
+            "happy: a fresh token",
+            "--test",
+            "edge: a token at expiry",
+            "--test",
+            "error: a reused token",
+            "--bead",
+            "bd-x7y8",
+            "--json",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let id = v["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("d-"), "{v}");
+    let statuses: Vec<&str> = v["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["verified", "drifted", "missing-file"]);
+    assert_eq!(v["citations"][1]["found_at"], serde_json::json!([1]));
+    assert_eq!(
+        v["unverified"],
+        serde_json::json!([
+            "[${PROJECT_ROOT}/src/auth.rs:2]",
+            "[${PROJECT_ROOT}/src/missing.rs:3]"
+        ])
+    );
+    assert_eq!(
+        (v["tests"].as_u64(), v["notes_created"].as_bool()),
+        (Some(3), Some(true))
+    );
+
+    // The trajectory's decision entry, with what each check said.
+    let t = trajectory(&env);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0]["id"], id.as_str());
+    assert_eq!(t[0]["bead"], "bd-x7y8");
+    assert_eq!(t[0]["evidence"][1]["status"], "drifted");
+    assert_eq!(t[0]["tests"].as_array().unwrap().len(), 3);
+
+    // The pulse, tagged with the decision's id, focused on the project.
+    let log: Value = serde_json::from_str(&env.ok(&["log", "--json", "--limit", "1"])).unwrap();
+    let rec = &log[0];
+    let tags: Vec<&str> = rec["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        tags.contains(&"decided") && tags.contains(&format!("decision:{id}").as_str()),
+        "{rec}"
+    );
+    assert!(
+        rec["body"]
+            .as_str()
+            .unwrap()
+            .contains("decided: Rotate tokens — rotate refresh tokens"),
+        "{rec}"
+    );
+
+    // NOTES.md: the entry, the verified citation as an identifier, Active Context.
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        notes.contains(&format!("<!-- trail:decision {id} -->")),
+        "{notes}"
+    );
+    assert!(notes.contains("- `pub fn rotate() {}` [${PROJECT_ROOT}/src/auth.rs:1]\n"));
+    assert!(
+        notes.contains("[${PROJECT_ROOT}/src/auth.rs:2] (not verified when recorded: drifted)")
+    );
+    assert!(notes.contains("**Test Scenarios**: 1) happy: a fresh token 2) edge: a token at expiry 3) error: a reused token\n"));
+    assert!(notes.contains("**Bead**: bd-x7y8\n"));
+    assert!(notes.contains("| ${PROJECT_ROOT}/src/auth.rs:1 | Rotate tokens |"));
+    assert!(
+        !notes.contains("| ${PROJECT_ROOT}/src/auth.rs:2 |"),
+        "only verified citations are identifiers"
+    );
+    assert!(
+        notes.contains("- **Reasoning State**: last decision "),
+        "{notes}"
+    );
+
+    // The grounding ratio counts it once (trajectory and NOTES.md name the same decision).
+    let g: Value =
+        serde_json::from_slice(&env.run(&["ground", "--json", "--notes", "NOTES.md"]).stdout)
+            .unwrap();
+    assert_eq!(
+        (g["total"].as_u64(), g["grounded"].as_u64()),
+        (Some(1), Some(1)),
+        "{g}"
+    );
+}
+
+#[test]
+fn the_text_answer_lists_what_is_not_verified() {
+    let env = project();
+    let out = decide(&env, "Rotate", &["--evidence", DRIFTED, "--test", "happy"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let s = stdout(&out);
+    assert!(
+        s.contains("citations: 0 of 1 verified; not verified:"),
+        "{s}"
+    );
+    assert!(
+        s.contains("[${PROJECT_ROOT}/src/auth.rs:2] drifted, now at line 1"),
+        "{s}"
+    );
+    assert!(s.contains("test scenarios: 1 (EDD asks for three"), "{s}");
+    assert!(s.contains("NOTES.md: created"), "{s}");
+}
+
+#[test]
+fn bad_input_is_refused_and_writes_nothing() {
+    let env = project();
+    for (args, says) in [
+        (vec!["--evidence", "see the code"], "holds no citation"),
+        (vec!["--bead", "a b"], "is not a bead id"),
+    ] {
+        let out = decide(&env, "T", &args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        assert!(stderr(&out).contains("hint:"), "{}", stderr(&out));
+    }
+    let out = env.run(&[
+        "decide",
+        "--title",
+        " ",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("the title is empty"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.cwd.join("NOTES.md").exists());
+    assert!(!env.cwd.join(".trail/trajectory").exists());
+    assert!(!env.stream().exists());
+}
+
+#[test]
+fn secrets_in_a_decision_reach_no_file() {
+    let env = project();
+    let key = "AKIAQ3EGRRZ7JXLM4KVD";
+    let out = env.run(&[
+        "decide",
+        "--title",
+        "Use the deploy key",
+        "--decision",
+        &format!("deploy with {key}"),
+        "--rationale",
+        "it has the rights",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for f in crate::common::files_under(&env.root) {
+        if f.starts_with(env.home.join(".secrets")) {
+            continue;
+        }
+        let bytes = std::fs::read(&f).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(key),
+            "{} holds the key",
+            f.display()
+        );
+    }
+    assert!(
+        stdout(&out).contains("redacted: aws-access-key-id-"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        std::fs::read_to_string(env.secrets_file())
+            .unwrap()
+            .contains(key)
+    );
+}
+
+#[test]
+fn a_loa_project_keeps_its_notes_in_its_grimoire_and_every_byte_outside_the_section() {
+    let env = project();
+    write(
+        &env.cwd.join(".loa.config.yaml"),
+        "paths:\n  grimoire: loa-grimoire\n",
+    );
+    let original = corpus("loa_loa-grimoire_NOTES.md");
+    let path = env.cwd.join("loa-grimoire/NOTES.md");
+    write(&path, &original);
+    let out = decide(&env, "Rotate tokens", &["--evidence", GOOD, "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["notes"], "loa-grimoire/NOTES.md");
+    assert!(!env.cwd.join("NOTES.md").exists());
+    let new = std::fs::read_to_string(&path).unwrap();
+    let start = original.find("## Session Continuity").unwrap();
+    let end = original.find("## Decision Log").unwrap();
+    assert_eq!(&new[..start], &original[..start]);
+    assert!(new.ends_with(&original[end..]));
+    assert!(new[start..new.len() - (original.len() - end)].contains("Rotate tokens"));
+
+    // trail's own setting wins; a path leaving the project is refused.
+    let env2 = env.env("TRAIL_NOTES_PATH", "docs/decisions.md");
+    let out = decide(&env2, "Second", &["--json"]);
+    assert_eq!(json(&out)["notes"], "docs/decisions.md");
+    let env3 = env2.env("TRAIL_NOTES_PATH", "../escape.md");
+    let out = decide(&env3, "Third", &[]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("must not climb out of the project"),
+        "{}",
+        stderr(&out)
+    );
+}
