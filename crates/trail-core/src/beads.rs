@@ -150,7 +150,7 @@ impl Tracker {
             match child.try_wait() {
                 Ok(Some(s)) => break s,
                 Ok(None) if started.elapsed() < TIMEOUT => {
-                    std::thread::sleep(Duration::from_millis(10))
+                    std::thread::sleep(Duration::from_millis(10));
                 }
                 Ok(None) => {
                     let _ = child.kill();

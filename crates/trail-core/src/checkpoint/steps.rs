@@ -126,7 +126,7 @@ impl Journal {
                     r.bad
                         .iter()
                         .take(3)
-                        .map(|p| p.to_string())
+                        .map(std::string::ToString::to_string)
                         .collect::<Vec<_>>()
                         .join(", ")
                 )),
@@ -521,7 +521,7 @@ pub fn handoff(j: &Journalling<'_>, report: &mut Report) {
         .step("test_scenarios")
         .is_some_and(|s| s.verdict == StepVerdict::Pass);
     let tests = match report.step("test_scenarios").map(|s| &s.finding) {
-        Some(Finding::Tests { checked, .. }) => Some(*checked as u32),
+        Some(Finding::Tests { checked, .. }) => Some(u32::try_from(*checked).unwrap_or(u32::MAX)),
         _ => None,
     };
     let (trace_id, root) = trace_of(j.session);
@@ -533,7 +533,7 @@ pub fn handoff(j: &Journalling<'_>, report: &mut Report) {
             bead_id: j.bead.as_ref().map(|b| b.id.clone()),
             notes_refs: notes_refs.iter().cloned().collect(),
             edd_verified: edd,
-            grounding_ratio: grounding.as_ref().map(|g| g.ratio).unwrap_or(0.0),
+            grounding_ratio: grounding.as_ref().map_or(0.0, |g| g.ratio),
             grounding_exact: grounding.as_ref().map(|g| g.ratio_exact.clone()),
             test_scenarios: tests,
             next_session_ready: report.verdict == Verdict::Pass,
@@ -627,7 +627,10 @@ pub fn journal_checkpoint(j: &Journalling<'_>, report: &mut Report, ts: Ts) {
     if !report.errors.is_empty() {
         report.verdict = Verdict::Error;
     }
-    let active = notes::rebuild::active(j.root, j.bead.as_ref().map(|b| b.label()));
+    let active = notes::rebuild::active(
+        j.root,
+        j.bead.as_ref().map(super::super::beads::Bead::label),
+    );
     if let Err(e) = notes::update(j.root, j.notes, |t| {
         continuity::set_active(t, &active.fields())
     }) {

@@ -173,8 +173,7 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
         session_id: cx.session.map(str::to_string),
         trace_id: cx
             .session
-            .map(TraceId::for_session)
-            .unwrap_or_else(TraceId::random),
+            .map_or_else(TraceId::random, TraceId::for_session),
         span_id: SpanId::random(),
         parent_span_id: cx.session.map(SpanId::root_of_session),
     };

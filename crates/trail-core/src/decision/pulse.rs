@@ -90,6 +90,10 @@ mod ts_text {
     use crate::time::Ts;
     use serde::{Deserialize, Deserializer, Serializer};
 
+    #[allow(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's serialize_with hands a reference"
+    )]
     pub fn serialize<S: Serializer>(ts: &Ts, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(ts)
     }

@@ -43,9 +43,9 @@ pub fn find(text: &str) -> Option<Section> {
     let last = last_filled(&l, first, end);
     Some(Section {
         start: l[first].start,
-        end: l.get(end).map(|x| x.start).unwrap_or(text.len()),
-        first_line: first as u32 + 1,
-        last_line: last as u32,
+        end: l.get(end).map_or(text.len(), |x| x.start),
+        first_line: u32::try_from(first + 1).unwrap_or(u32::MAX),
+        last_line: u32::try_from(last).unwrap_or(u32::MAX),
     })
     .filter(|_| level <= 4)
 }
@@ -88,7 +88,7 @@ fn last_filled(l: &[Line], first: usize, end: usize) -> usize {
 /// Byte offset just past the last non-blank line of `[first, end)`.
 fn filled_end(text: &str, l: &[Line], first: usize, end: usize) -> usize {
     let last = last_filled(l, first, end);
-    l.get(last - 1).map(|x| x.next).unwrap_or(text.len())
+    l.get(last - 1).map_or(text.len(), |x| x.next)
 }
 
 fn starts_with_word(text: &str, word: &str) -> bool {
@@ -105,7 +105,7 @@ pub fn part_text<'t>(text: &'t str, name: &str) -> Option<&'t str> {
     let l = lines(text);
     let sec = section(&l)?;
     let (a, b) = part(&l, sec, name)?;
-    let end = l.get(b).map(|x| x.start).unwrap_or(text.len());
+    let end = l.get(b).map_or(text.len(), |x| x.start);
     Some(&text[l[a].start..end])
 }
 

@@ -195,8 +195,7 @@ impl Active {
         f.push((
             "Last Checkpoint",
             self.last_checkpoint
-                .map(stamp)
-                .unwrap_or_else(|| "none yet".into()),
+                .map_or_else(|| "none yet".into(), stamp),
         ));
         if let Some(r) = &self.reasoning {
             f.push(("Reasoning State", r.clone()));

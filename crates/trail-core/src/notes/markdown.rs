@@ -23,8 +23,7 @@ pub fn lines(text: &str) -> Vec<Line> {
     while start < text.len() {
         let next = text[start..]
             .find('\n')
-            .map(|i| start + i + 1)
-            .unwrap_or(text.len());
+            .map_or(text.len(), |i| start + i + 1);
         let body = text[start..next].trim_end_matches(['\n', '\r']);
         let mut line = Line {
             start,

@@ -182,8 +182,7 @@ pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> 
     };
     let mode = fsutil::open_in(root, &loc.path, fsutil::Access::Read)
         .and_then(|f| f.metadata())
-        .map(|m| m.permissions().mode() & 0o7777)
-        .unwrap_or(0o644);
+        .map_or(0o644, |m| m.permissions().mode() & 0o7777);
     fsutil::atomic_write_in(root, &loc.path, text.as_bytes()).map_err(werr)?;
     let f = fsutil::open_in(root, &loc.path, fsutil::Access::Read).map_err(werr)?;
     f.set_permissions(std::fs::Permissions::from_mode(mode))
@@ -296,7 +295,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let loc = locate(root, Some(("g/NOTES.md", "x".into())), None).unwrap();
-        let u = update(root, &loc, |t| t.to_string()).unwrap();
+        let u = update(root, &loc, std::string::ToString::to_string).unwrap();
         assert_eq!(
             u,
             Updated {
@@ -317,11 +316,15 @@ mod tests {
             }
         );
         assert_eq!(mode(&loc.path), 0o664);
-        let u = update(root, &loc, |t| t.to_string()).unwrap();
+        let u = update(root, &loc, std::string::ToString::to_string).unwrap();
         assert!(!u.written);
         // Whitespace only counts as missing.
         std::fs::write(&loc.path, " \n\t\n").unwrap();
         assert!(read(root, &loc).unwrap().is_none());
-        assert!(update(root, &loc, |t| t.to_string()).unwrap().created);
+        assert!(
+            update(root, &loc, std::string::ToString::to_string)
+                .unwrap()
+                .created
+        );
     }
 }

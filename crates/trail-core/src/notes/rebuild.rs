@@ -122,18 +122,15 @@ fn active_from(
     let mut last_checkpoint = None;
     let mut reasoning: Option<(Ts, String)> = None;
     for (_, e) in entries {
-        match &e.body {
-            Body::Checkpoint(c) => {
-                if c.verdict == "pass" && last_checkpoint.is_none_or(|t| e.ts >= t) {
-                    last_checkpoint = Some(e.ts);
-                }
-                if let Some(r) = c.reasoning.as_deref().filter(|r| !r.trim().is_empty())
-                    && reasoning.as_ref().is_none_or(|(t, _)| e.ts >= *t)
-                {
-                    reasoning = Some((e.ts, r.to_string()));
-                }
+        if let Body::Checkpoint(c) = &e.body {
+            if c.verdict == "pass" && last_checkpoint.is_none_or(|t| e.ts >= t) {
+                last_checkpoint = Some(e.ts);
             }
-            _ => {}
+            if let Some(r) = c.reasoning.as_deref().filter(|r| !r.trim().is_empty())
+                && reasoning.as_ref().is_none_or(|(t, _)| e.ts >= *t)
+            {
+                reasoning = Some((e.ts, r.to_string()));
+            }
         }
     }
     for (ts, d) in decisions {

@@ -62,11 +62,11 @@ pub(super) fn after_clear(cx: &Cx<'_>, source: &SessionSource) -> Option<String>
         }
     };
     note_missing(cx, &gap);
-    let redactor = cx.ledger();
-    let title = match redactor.redactor() {
-        Ok(r) => r.redact(&gap.last.title, &mut Vec::new()).into_owned(),
-        Err(_) => "(a decision)".into(),
-    };
+    // The trajectory holds it redacted already; redacted again, as everything injected is.
+    let title = cx
+        .secrets()
+        .redact_anyway(&gap.last.title, &mut |e| report::error(&e))
+        .into_owned();
     Some(format!(
         "trail: /clear came after {} with no synthesis checkpoint since (the latest \"{}\", {}, \
          at {}). They are in the journals and in NOTES.md's Decision Log, but their citations \
@@ -104,19 +104,11 @@ fn note_missing(cx: &Cx<'_>, gap: &Gap) {
             reasoning: None,
         }),
         session_id: session.map(str::to_string),
-        trace_id: session
-            .map(TraceId::for_session)
-            .unwrap_or_else(TraceId::random),
+        trace_id: session.map_or_else(TraceId::random, TraceId::for_session),
         span_id: SpanId::random(),
         parent_span_id: session.map(SpanId::root_of_session),
     };
-    let ledger = cx.ledger();
-    let Ok(redactor) = ledger.redactor() else {
-        return;
-    };
-    let store = ledger.secret_store();
-    let mut keep = |f: &[trail_core::secrets::Found]| store.store(f).map_err(std::io::Error::other);
-    if let Err(e) = trajectory::journal::append(cx.root(), &entry, redactor, &mut keep) {
+    if let Err(e) = trajectory::journal::append(cx.root(), &entry, cx.secrets()) {
         report::failed("cannot write the trajectory", &e);
     }
 }
