@@ -56,7 +56,10 @@ fn decide(f: &Fixture, title: &str, evidence: &[&str], tests: usize) -> decision
             title: title.into(),
             decision: format!("{title}, decided"),
             rationale: "because\nof reasons".into(),
-            evidence: evidence.iter().map(std::string::ToString::to_string).collect(),
+            evidence: evidence
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             tests: (0..tests).map(|i| format!("scenario {i}")).collect(),
             bead: None,
         },
