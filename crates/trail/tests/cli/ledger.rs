@@ -614,6 +614,7 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "subagent.primer (none: subagents get nothing from trail) (default)",
             "grounding.ghost_mentions 3 (default)",
             "grounding.ghost_similarity 0.4 (default)",
+            "notes.path (NOTES.md, or Loa's) (default)",
         ],
         "{out}"
     );

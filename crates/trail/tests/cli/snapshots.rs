@@ -497,6 +497,7 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     subagent.primer  (none: subagents get nothing from trail)  (default)
     grounding.ghost_mentions  3  (default)
     grounding.ghost_similarity  0.4  (default)
+    notes.path  (NOTES.md, or Loa's)  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -550,6 +551,7 @@ must_not_match = ["terraform plan"]
     subagent.primer  (none: subagents get nothing from trail)  (default)
     grounding.ghost_mentions  3  (default)
     grounding.ghost_similarity  0.4  (default)
+    notes.path  (NOTES.md, or Loa's)  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
