@@ -122,6 +122,9 @@ pub enum Command {
     Ground(GroundArgs),
     /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
     Trajectory(TrajectoryArgs),
+    /// Negative grounding: is each ghost feature (documented, said to be missing) really absent
+    /// from the code? Two different queries each; verdicts for a person to read.
+    Ghosts(GhostsArgs),
     /// Bring back missing or whitespace-only NOTES.md, active_context.yaml, .trail/MEMORY.md,
     /// trajectory files and .beads/ files: from git, then the journals, then a template.
     Heal(HealArgs),
@@ -458,6 +461,28 @@ pub struct TrajectoryArgs {
     /// Only entries of this phase (cite, decision, session_handoff, …).
     #[arg(long, value_name = "P")]
     pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Ghosts come from FEATURE arguments, else NOTES.md (--notes, else the \
+                  project's), every item under a heading that names ghosts (`## Ghost \
+                  Features`). Write other names as `NAME (also: A, B)`. Each feature gets two \
+                  queries (its words as prose, its names as code identifiers) with trail's \
+                  lexical search, or ck when installed. No code match and fewer than \
+                  grounding.ghost_mentions doc mentions: [CONFIRMED GHOST]; more: [HIGH \
+                  AMBIGUITY]; a code match: [NOT A GHOST]; not checkable: [UNVERIFIED \
+                  GHOST].\nExit codes: 0 every ghost verified, 1 one needs a person, 2 usage."
+)]
+pub struct GhostsArgs {
+    /// Ghost features to check (instead of NOTES.md's, unless --notes is given too).
+    #[arg(value_name = "FEATURE")]
+    pub features: Vec<String>,
+    /// The NOTES.md that lists ghost features.
+    #[arg(long, value_name = "PATH")]
+    pub notes: Option<std::path::PathBuf>,
     #[arg(long)]
     pub json: bool,
 }

@@ -159,6 +159,10 @@ pub struct Config {
     /// The lowest passing grounding ratio, and what falling below it does.
     pub grounding_threshold: Setting<crate::grounding::Threshold>,
     pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
+    /// `grounding.ghost_mentions`.
+    pub ghost_mentions: Setting<u32>,
+    /// `grounding.ghost_similarity`.
+    pub ghost_similarity: Setting<crate::grounding::Threshold>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -260,6 +264,8 @@ impl Config {
             dream_every: Setting::default(Duration::ZERO),
             grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
+            ghost_mentions: Setting::default(0),
+            ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

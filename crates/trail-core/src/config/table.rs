@@ -51,6 +51,8 @@ pub enum SettingKey {
     MemoryDreamEvery,
     GroundingThreshold,
     GroundingEnforcement,
+    GroundingGhostMentions,
+    GroundingGhostSimilarity,
 }
 
 impl SettingKey {
@@ -75,6 +77,8 @@ impl SettingKey {
         SettingKey::MemoryDreamEvery,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
+        SettingKey::GroundingGhostMentions,
+        SettingKey::GroundingGhostSimilarity,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -100,6 +104,8 @@ impl SettingKey {
             SettingKey::MemoryDreamEvery => "memory.dream_every",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
+            SettingKey::GroundingGhostMentions => "grounding.ghost_mentions",
+            SettingKey::GroundingGhostSimilarity => "grounding.ghost_similarity",
         }
     }
 
@@ -137,6 +143,10 @@ impl SettingKey {
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
+            // How a ghost feature's matches are judged: at worst more ghosts need a person.
+            SettingKey::GroundingGhostMentions | SettingKey::GroundingGhostSimilarity => {
+                Class::Ordinary
+            }
         }
     }
 }
@@ -412,6 +422,26 @@ pub static SETTINGS: &[Spec] = &[
         kind: Kind::Enforcement(field!(grounding_enforcement)),
         doc: "What a ratio below the threshold does: strict blocks the checkpoint, warn says \
               so, disabled only measures. Set here, it wins over .loa.config.yaml.",
+    },
+    Spec {
+        key: SettingKey::GroundingGhostMentions,
+        env: "TRAIL_GHOST_MENTIONS",
+        default: Some("3"),
+        kind: Kind::Count {
+            field: field!(ghost_mentions),
+            min: 1,
+            max: 1_000_000,
+        },
+        doc: "Negative grounding (`trail ghosts`): a ghost feature no code matches but this many \
+              documentation lines mention is HIGH AMBIGUITY, for a person to decide (Loa: 3).",
+    },
+    Spec {
+        key: SettingKey::GroundingGhostSimilarity,
+        env: "TRAIL_GHOST_SIMILARITY",
+        default: Some("0.4"),
+        kind: Kind::Ratio(field!(ghost_similarity)),
+        doc: "With ck installed, the similarity a semantic match of a ghost feature needs to \
+              count (FR-7's 0.4); trail's lexical search ignores it.",
     },
 ];
 

@@ -7,12 +7,15 @@
 //! - a NOTES.md Decision Log when one is given ([`notes`]); a decision that is also in the
 //!   trajectory (same title) counts once.
 //!
+//! Claims of absence (ghost features) are checked by [`negative`], and never count here.
+//!
 //! Each citation is checked again now ([`crate::cite`]): a citation verified when it was
 //! recorded may have drifted since. Loa read a grounding check that failed to run as a pass;
 //! here anything that prevents counting (an unreadable journal or line, a bad config) is a
 //! [`GroundError`], and the caller's answer to an error is never a pass.
 
 pub mod loa;
+pub mod negative;
 pub mod notes;
 pub mod ratio;
 

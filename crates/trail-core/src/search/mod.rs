@@ -326,6 +326,70 @@ pub fn search(places: &Places, req: &Request, redactor: &Redactor) -> Result<Res
     })
 }
 
+/// Where a query matched, unranked and unrendered: [`locate`]'s answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Located {
+    pub source: Source,
+    /// As a hit names it: `${PROJECT_ROOT}/…`, or the segment's name.
+    pub file: String,
+    /// The line, in a file of lines.
+    pub line: Option<u32>,
+    /// ck's similarity, for a semantic match.
+    pub score: Option<f64>,
+}
+
+/// Every document a query matches, with its place only: nothing is ranked, read again or
+/// shown (negative grounding counts matches; it needs no snippet). Lexical and regex queries
+/// find every match; semantic and hybrid ones, ck's best `req.limit`, or lexical matches when
+/// ck is not installed (the second value says which mode ran, the third why it fell back).
+pub fn locate(
+    places: &Places,
+    req: &Request,
+    redactor: &Redactor,
+) -> Result<(Vec<Located>, Mode, Option<String>), SearchError> {
+    if matches!(req.mode, Mode::Semantic | Mode::Hybrid)
+        && let Some(ck) = ck::find()
+    {
+        let r = ck::search(&ck, places, req, redactor)?;
+        let found = r
+            .hits
+            .into_iter()
+            .map(|h| Located {
+                source: h.source,
+                file: h.file,
+                line: h.line,
+                score: Some(h.score),
+            })
+            .collect();
+        return Ok((found, r.mode, None));
+    }
+    let fallback = matches!(req.mode, Mode::Semantic | Mode::Hybrid)
+        .then(|| "ck is not on PATH: lexical matches".to_string());
+    let (query, mode) = match req.mode {
+        Mode::Regex => (Query::regex(&req.query)?, Mode::Regex),
+        _ => (Query::lexical(&req.query)?, Mode::Lexical),
+    };
+    let files = sources::list(places, &req.filters, req.code);
+    let scan = Scan {
+        matchers: query.matchers(),
+        filters: &req.filters,
+        project_root: places.layout.root(),
+        index: None,
+    };
+    let (tally, _) = scan::scan_all(&scan, &files);
+    let found = tally
+        .cands
+        .iter()
+        .map(|c| Located {
+            source: c.source,
+            file: files[c.file as usize].shown.clone(),
+            line: (c.line > 0).then_some(c.line),
+            score: None,
+        })
+        .collect();
+    Ok((found, mode, fallback))
+}
+
 /// A score as shown: four decimals are plenty to compare by.
 fn score(s: f64) -> f64 {
     (s * 1e4).round() / 1e4

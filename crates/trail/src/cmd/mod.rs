@@ -7,6 +7,7 @@ mod doctor;
 mod dream;
 mod edge;
 mod gate;
+mod ghosts;
 mod ground;
 mod heal;
 mod init;
@@ -40,6 +41,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Cite(c) => cite::run(&c),
         Command::Ground(a) => ground::run(&a),
         Command::Trajectory(a) => trajectory::run(&a),
+        Command::Ghosts(a) => ghosts::run(&Context::load()?, &a),
         Command::Heal(a) => heal::run(&Context::load()?, &a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),

@@ -457,3 +457,60 @@ fn trajectory_lists_filters_and_skips_bad_lines() {
     assert_eq!(code(&env.run(&["trajectory", "--phase", "nope"])), 2);
     assert_eq!(code(&env.run(&["trajectory", "--since", "yesterday"])), 2);
 }
+
+/// `trail ghosts` (issue 12 item 5): two queries per ghost feature, the verdicts, the engine
+/// named, exit 1 when a person must look, and one trajectory entry per feature.
+#[test]
+fn ghosts_are_checked_against_the_tree_and_logged() {
+    let env = TestEnv::new();
+    let p = &env.cwd;
+    write(
+        &p.join("NOTES.md"),
+        "## Ghost Features\n- Rate limiting (also: throttle)\n- Offline sync (also: local replica)\n",
+    );
+    write(&p.join("src/net.rs"), "fn check_rate_limit() {}\n");
+    let out = env.run(&["ghosts", "--json"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json_of(&out);
+    assert_eq!(v["engine"], "lexical");
+    assert_eq!(v["notes"], "${PROJECT_ROOT}/NOTES.md");
+    let classes: Vec<&str> = v["ghosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes, ["not_ghost", "confirmed_ghost"]);
+    assert_eq!(
+        v["ghosts"][0]["queries"][1]["examples"][0],
+        "${PROJECT_ROOT}/src/net.rs:1"
+    );
+    // Named on the command line: a one-word name cannot get two different queries.
+    let out = env.run(&["ghosts", "Billing"]);
+    assert_eq!(code(&out), 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[UNVERIFIED GHOST] Billing"), "{text}");
+    assert!(text.contains("lexical"), "{text}");
+    let t = json_of(&env.run(&["trajectory", "--phase", "negative_grounding", "--json"]));
+    let logged: Vec<(&str, &str)> = t["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["feature"].as_str().unwrap(),
+                e["classification"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        logged,
+        [
+            ("Rate limiting", "not_ghost"),
+            ("Offline sync", "confirmed_ghost"),
+            ("Billing", "unverified")
+        ]
+    );
+    // A NOTES.md that cannot be read is an error, never a pass.
+    assert_eq!(code(&env.run(&["ghosts", "--notes", "nope.md"])), 2);
+}

@@ -610,6 +610,8 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "memory.dream_every 24h (default)",
             "grounding.threshold 0.95 (default)",
             "grounding.enforcement warn (default)",
+            "grounding.ghost_mentions 3 (default)",
+            "grounding.ghost_similarity 0.4 (default)",
         ],
         "{out}"
     );

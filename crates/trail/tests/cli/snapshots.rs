@@ -493,6 +493,8 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     memory.dream_every  24h  (default)
     grounding.threshold  0.95  (default)
     grounding.enforcement  warn  (default)
+    grounding.ghost_mentions  3  (default)
+    grounding.ghost_similarity  0.4  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -542,6 +544,8 @@ must_not_match = ["terraform plan"]
     memory.dream_every  24h  (default)
     grounding.threshold  0.95  (default)
     grounding.enforcement  warn  (default)
+    grounding.ghost_mentions  3  (default)
+    grounding.ghost_similarity  0.4  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
