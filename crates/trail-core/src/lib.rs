@@ -27,6 +27,7 @@
 //!   tier), read as one through [`conversation`].
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
+//! - [`tokens`]: a text's token count, estimated on the side of caution without a tokenizer.
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
@@ -64,6 +65,7 @@ pub mod secrets;
 pub mod state;
 pub mod text;
 pub mod time;
+pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
 pub mod trust;
