@@ -60,7 +60,7 @@ pub fn run(ctx: &Context, args: &GhostsArgs) -> CliResult {
         })
         .map_err(std::io::Error::other)?;
         // Feature names and queries are the project's text.
-        output::json(&redact_json(v, redactor))?;
+        output::json(&output::redacted(v, redactor))?;
     } else {
         let text = render(&checked, engine, notes.as_deref());
         output::text(&redactor.redact(&text, &mut Vec::new()))?;
@@ -116,18 +116,6 @@ fn ghosts(root: &Path, args: &GhostsArgs) -> CliResult<(Vec<Ghost>, Option<Strin
         }
     }
     Ok((ghosts, Some(shown)))
-}
-
-fn redact_json(v: serde_json::Value, r: &trail_core::secrets::Redactor) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::String(s) => Value::String(r.redact(&s, &mut Vec::new()).into_owned()),
-        Value::Array(a) => Value::Array(a.into_iter().map(|x| redact_json(x, r)).collect()),
-        Value::Object(m) => {
-            Value::Object(m.into_iter().map(|(k, x)| (k, redact_json(x, r))).collect())
-        }
-        other => other,
-    }
 }
 
 fn render(checked: &[Checked], engine: Engine, notes: Option<&str>) -> String {

@@ -26,6 +26,7 @@ mod ledger;
 mod project;
 mod prompt_origin;
 mod pulses;
+mod recovery;
 mod regression;
 mod review;
 mod safe_files;
