@@ -27,7 +27,9 @@
 //! - [`transcript`], [`rollout`]: Claude Code transcripts and Codex rollouts (the context
 //!   tier), read as one through [`conversation`].
 //! - [`state`]: `active_context.yaml` and the protocol: modes, junctions, grants, observations.
+//! - [`recovery`]: tiered recovery after `/clear`: levels 1 (≤ 100 tokens), 2 (≤ 500) and 3.
 //! - [`time`]: exact UTC timestamps, the ledger's only identity.
+//! - [`tokens`]: a text's token count, estimated on the side of caution without a tokenizer.
 //! - [`cite`]: `[${PROJECT_ROOT}/path:LINE]` citations and their quotes, checked against the files.
 //! - [`trajectory`]: the agent's reasoning journal (cite, decision, handoff…), with lineage ids.
 //! - [`grounding`]: the grounding ratio, decisions with a verified citation, compared exactly.
@@ -72,12 +74,14 @@ pub mod memory;
 pub mod notes;
 pub mod project;
 pub mod proof;
+pub mod recovery;
 pub mod rollout;
 pub mod search;
 pub mod secrets;
 pub mod state;
 pub mod text;
 pub mod time;
+pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
 pub mod trust;

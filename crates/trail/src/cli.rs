@@ -205,9 +205,14 @@ pub struct ResumeArgs {
     /// Include tangents, listed as parked threads.
     #[arg(long)]
     pub tangents: bool,
-    /// Detail: 1 (≤ 100 tokens), 2 (≤ 500 tokens), 3 (everything).
+    /// Detail: 1 (≤ 100 tokens: objective, current and next step, blockers, the last three
+    /// decisions), 2 (≤ 500 tokens: with decisions for --query and the current bead), 3
+    /// (everything).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub level: u8,
+    /// At level 2 and 3, the decisions that answer this (words, any case).
+    #[arg(long, value_name = "Q")]
+    pub query: Option<String>,
     #[arg(long)]
     pub json: bool,
 }

@@ -32,3 +32,16 @@ pub fn text(s: &str) -> CliResult {
 pub fn stderr_is_tty() -> bool {
     io::IsTerminal::is_terminal(&io::stderr())
 }
+
+/// Every string in a JSON value redacted (output built from the project's own text).
+pub fn redacted(v: serde_json::Value, r: &trail_core::secrets::Redactor) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(r.redact(&s, &mut Vec::new()).into_owned()),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| redacted(x, r)).collect()),
+        Value::Object(m) => {
+            Value::Object(m.into_iter().map(|(k, x)| (k, redacted(x, r))).collect())
+        }
+        other => other,
+    }
+}

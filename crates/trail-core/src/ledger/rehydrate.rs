@@ -466,13 +466,10 @@ impl Level {
     }
 }
 
-/// A conservative token estimate without a tokenizer (the hot path cannot load one): English
-/// prose runs about four characters a token and code or identifiers fewer, so count whichever
-/// is larger of chars/4 and words·4/3.
+/// A conservative token estimate without a tokenizer (the hot path cannot load one): see
+/// [`crate::tokens`].
 pub fn estimate_tokens(s: &str) -> usize {
-    let chars = s.chars().count();
-    let words = s.split_whitespace().count();
-    (chars.div_ceil(4)).max((words * 4).div_ceil(3))
+    crate::tokens::estimate(s)
 }
 
 fn label(t: &Thread) -> String {

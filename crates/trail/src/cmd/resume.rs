@@ -1,8 +1,14 @@
-//! `trail resume`: the working state, rebuilt from the newest records.
+//! `trail resume --level 1|2|3 [--query Q]`: tiered recovery (Lossless Ledger FR-3). Level 1
+//! (≤ 100 tokens) is the objective, current and next step, blockers and the last three
+//! decisions, then the rehydrated threads as fit; level 2 (≤ 500) adds the decisions retrieved
+//! for `--query` and the current bead (`br`/`bd show`, when beads is installed); level 3 is
+//! everything. `tokens` in `--json` is trail's estimate (`trail_core::tokens`), which the tests
+//! hold at or above the o200k tokenizer's count.
 
 use serde::Serialize;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions, State};
 use trail_core::project::Project;
+use trail_core::recovery::{self, Brief, Decision, Parts, beads, decisions, notes};
 
 use crate::cli::ResumeArgs;
 use crate::context::Context;
@@ -14,14 +20,33 @@ struct ResumeJson<'a> {
     level: u8,
     /// The rendered text, within the level's token budget.
     text: String,
+    /// The text's tokens, as trail estimates them (never below o200k's count on what is tested).
     tokens: usize,
+    brief: &'a Brief,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    query: Option<&'a str>,
+    /// Decisions beyond the brief's: retrieved for the query, or the next most recent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    decisions: Vec<&'a Decision>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bead: Option<&'a beads::Shown>,
     #[serde(flatten)]
     state: &'a State,
 }
 
+/// How many decision records each level reads back.
+fn decisions_read(level: Level) -> usize {
+    match level {
+        Level::Brief => recovery::LAST_DECISIONS,
+        Level::Standard => 200,
+        Level::Full => 10_000,
+    }
+}
+
 /// With `--proj`, that project's threads. Without it, the current project's threads first and
 /// other projects one line each (`resume.other_projects`; all of them in full at `--level 3`),
-/// or, outside any project the stream knows, every thread as it comes.
+/// or, outside any project the stream knows, every thread as it comes. The brief (state file,
+/// NOTES.md, decisions) is the current project's, and comes first.
 pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     let opts = RehydrateOptions {
         proj: args.proj.clone(),
@@ -29,13 +54,14 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
         ..RehydrateOptions::default()
     };
     let level = Level::from_number(args.level).unwrap_or(Level::Standard);
-    let (state, text) = if args.proj.is_some() {
+    let config = &ctx.config;
+    let root = &config.project_root.value;
+    let project = Project::discover(root);
+    let (state, threads) = if args.proj.is_some() {
         let state = ctx.ledger.rehydrate(&opts)?;
         let text = rehydrate::render(&state, level);
         (state, text)
     } else {
-        let config = &ctx.config;
-        let project = Project::discover(&config.project_root.value);
         let scoped = ctx.ledger.rehydrate_scoped(&project, &opts)?;
         let text = if scoped.has_own() {
             scoped.render(level, config.resume_other_projects.value as usize)
@@ -44,13 +70,101 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
         };
         (scoped.all, text)
     };
+    // The brief is this project's: with --proj naming another, it has none.
+    let own = args.proj.as_ref().is_none_or(|p| *p == project.name);
+    let decisions = if own {
+        decisions::recent(
+            &ctx.ledger,
+            Some(&project),
+            decisions_read(level),
+            config.max_records.value as usize,
+        )?
+    } else {
+        Vec::new()
+    };
+    let (plan, active) = if own {
+        (plan_state(root), notes_active(root))
+    } else {
+        (None, notes::Active::default())
+    };
+    // The state file, NOTES.md and beads' output are the project's text: redacted before they
+    // are rendered (the stream's records were redacted when written), so the budget holds.
+    let redactor = ctx.ledger.redactor()?;
+    let red = |s: &str| redactor.redact(s, &mut Vec::new()).into_owned();
+    let mut brief = recovery::brief(plan.as_ref(), &active, &decisions);
+    for f in [
+        &mut brief.objective,
+        &mut brief.current_step,
+        &mut brief.next_step,
+    ] {
+        *f = f.as_deref().map(red);
+    }
+    brief.blockers = brief.blockers.iter().map(|b| red(b)).collect();
+    let more: Vec<&Decision> = match (level, &args.query) {
+        (Level::Brief, _) => Vec::new(),
+        (_, Some(q)) => recovery::retrieve(&decisions, q, 5),
+        (Level::Standard, None) => decisions
+            .iter()
+            .skip(recovery::LAST_DECISIONS)
+            .take(5)
+            .collect(),
+        (Level::Full, None) => decisions.iter().collect(),
+    };
+    let bead = match level {
+        Level::Brief => None,
+        _ => current_bead(&active, &decisions)
+            .and_then(|id| beads::find().and_then(|b| beads::show(&b, root, &id)))
+            .map(|mut b| {
+                b.text = red(&b.text);
+                b
+            }),
+    };
+    let text = recovery::render(
+        level,
+        &Parts {
+            brief: &brief,
+            more: &more,
+            query: args.query.as_deref(),
+            bead: bead.as_ref(),
+            threads: &threads,
+        },
+    );
+    let text = red(&text);
     if args.json {
-        return output::json(&ResumeJson {
+        let v = serde_json::to_value(ResumeJson {
             level: args.level,
-            tokens: rehydrate::estimate_tokens(&text),
+            tokens: trail_core::tokens::estimate(&text),
             text,
+            brief: &brief,
+            query: args.query.as_deref(),
+            decisions: more,
+            bead: bead.as_ref(),
             state: &state,
-        });
+        })
+        .map_err(std::io::Error::other)?;
+        return output::json(&output::redacted(v, redactor));
     }
     output::text(&text)
+}
+
+/// The state file, when there is one trail can read (resume never fails on it).
+fn plan_state(root: &std::path::Path) -> Option<trail_core::state::State> {
+    let l = trail_core::state::Store::new(root).load().ok()?;
+    l.exists.then_some(l.state)
+}
+
+/// NOTES.md's Active Context (nothing when there is no NOTES.md, or it cannot be read).
+fn notes_active(root: &std::path::Path) -> notes::Active {
+    let path = trail_core::heal::seams::notes_path(root);
+    trail_core::fsutil::read_string_in(root, &path, trail_core::fsutil::MAX_PROJECT_FILE)
+        .map(|t| notes::active(&t))
+        .unwrap_or_default()
+}
+
+/// The bead in progress: NOTES.md's Current Bead, else the newest decision's.
+fn current_bead(active: &notes::Active, decisions: &[Decision]) -> Option<String> {
+    active
+        .bead
+        .clone()
+        .or_else(|| decisions.iter().find_map(|d| d.bead.clone()))
 }
