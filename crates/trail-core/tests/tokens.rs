@@ -46,7 +46,7 @@ fn samples() -> Vec<String> {
         "~~~~ ==== ---- //// #### **** !!!! ???? ;;;; :::: |||| <<<< >>>>",
     ]
     .iter()
-    .map(|s| s.to_string())
+    .map(std::string::ToString::to_string)
     .collect();
     for f in [
         "loa/loa_loa-grimoire_NOTES.md",

@@ -58,7 +58,7 @@ pub fn brief(state: Option<&State>, notes: &notes::Active, decisions: &[Decision
     let mut b = Brief::default();
     if let Some(s) = state {
         if s.has_objective() {
-            b.objective = s.objective.as_deref().map(|o| one(o));
+            b.objective = s.objective.as_deref().map(one);
         }
         let total = s.plan.len();
         let current = s
@@ -66,7 +66,7 @@ pub fn brief(state: Option<&State>, notes: &notes::Active, decisions: &[Decision
             .iter()
             .position(|p| p.status_is("in_progress"))
             .or_else(|| {
-                let n = s.current_step.as_ref()?.as_u64()? as usize;
+                let n = crate::fsutil::to_usize(s.current_step.as_ref()?.as_u64()?);
                 (1..=total).contains(&n).then(|| n - 1)
             });
         if let Some(i) = current {
@@ -90,13 +90,13 @@ pub fn brief(state: Option<&State>, notes: &notes::Active, decisions: &[Decision
         );
     }
     if b.objective.is_none() {
-        b.objective = notes.task.clone();
+        b.objective.clone_from(&notes.task);
     }
     if b.current_step.is_none() {
-        b.current_step = notes.reasoning.clone();
+        b.current_step.clone_from(&notes.reasoning);
     }
     if b.next_step.is_none() {
-        b.next_step = notes.next.clone();
+        b.next_step.clone_from(&notes.next);
     }
     for x in &notes.blockers {
         if !b.blockers.contains(x) {
@@ -203,12 +203,22 @@ pub fn render(level: Level, p: &Parts<'_>) -> String {
     }
     match level.budget() {
         None => {
-            let mut s: String = head.iter().map(|l| format!("{l}\n")).collect();
+            let mut s = lines(&head);
             s.push_str(p.threads);
             s
         }
         Some(budget) => fit(head, p.threads, budget),
     }
+}
+
+/// Each line of `lines`, each ended by a newline.
+fn lines(lines: &[String]) -> String {
+    let mut s = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
 }
 
 /// The room kept for the line that says what was left out.
@@ -217,7 +227,7 @@ const NOTE: &str = "… more: trail resume --level 3";
 /// `head` (shortened where it must be) and then as many of `tail`'s lines as fit `budget`.
 fn fit(mut head: Vec<String>, tail: &str, budget: usize) -> String {
     let room = budget.saturating_sub(estimate(NOTE) + 1);
-    let join = |lines: &[String]| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+    let join = lines;
     // The head must fit: shorten its longest line until it does (never below a few words).
     while estimate(&join(&head)) > room {
         let Some((i, _)) = head

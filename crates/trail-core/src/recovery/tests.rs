@@ -26,7 +26,7 @@ fn state_of(rel: &str) -> State {
 fn decision(i: usize, title: &str) -> Decision {
     Decision {
         ts: format!("2026-11-2{i}T10:3{i}:00.000000Z"),
-        id: (i % 2 == 0).then(|| format!("d-{i:04x}a9")),
+        id: i.is_multiple_of(2).then(|| format!("d-{i:04x}a9")),
         title: title.into(),
         bead: None,
         facts: vec![

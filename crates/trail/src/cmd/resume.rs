@@ -89,7 +89,8 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     };
     // The state file, NOTES.md and beads' output are the project's text: redacted before they
     // are rendered (the stream's records were redacted when written), so the budget holds.
-    let redactor = ctx.ledger.redactor()?;
+    // Shown, not written: the files still hold what they hold, so no original is kept.
+    let redactor = ctx.secrets.redactor()?;
     let red = |s: &str| redactor.redact(s, &mut Vec::new()).into_owned();
     let mut brief = recovery::brief(plan.as_ref(), &active, &decisions);
     for f in [
