@@ -246,42 +246,46 @@ mod tests {
     fn past_the_cap_an_injection_becomes_one_line_and_a_compaction_starts_over() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let text = "word ".repeat(300); // 300 words: 400 tokens by the estimate
-        assert_eq!(tokens(&text), 400);
-        let a = admit(root, "s1", "SessionStart", text.clone(), false, 1000).unwrap();
+        let text = "word ".repeat(300);
+        // The estimate's own figure: two fit under the cap, a third does not.
+        let n = tokens(&text);
+        assert!(n >= 300, "{n}");
+        let cap = 2 * n + n / 2;
+        let a = admit(root, "s1", "SessionStart", text.clone(), false, cap).unwrap();
         assert_eq!(a, Admitted::Given(text.clone()));
-        let b = admit(root, "s1", "UserPromptSubmit", text.clone(), false, 1000).unwrap();
+        let b = admit(root, "s1", "UserPromptSubmit", text.clone(), false, cap).unwrap();
         assert!(matches!(b, Admitted::Given(_)));
-        // 800 used; 400 more would pass 1000.
-        let c = admit(root, "s1", "UserPromptSubmit", text.clone(), false, 1000).unwrap();
+        // 2n used; n more would pass 2.5n.
+        let c = admit(root, "s1", "UserPromptSubmit", text.clone(), false, cap).unwrap();
         let Admitted::Withheld(line) = &c else {
             panic!("{c:?}")
         };
         assert!(
-            !line.contains('\n') && line.contains("~400 tokens"),
+            !line.contains('\n') && line.contains(&format!("~{n} tokens")),
             "{line}"
         );
         let t = tally(root, "s1").unwrap();
         assert_eq!(t.injections, 3);
         assert_eq!(t.withheld_injections, 1);
-        assert_eq!(t.withheld_tokens, 400);
-        assert_eq!(t.tokens, 800 + tokens(line));
+        assert_eq!(t.withheld_tokens, n);
+        assert_eq!(t.tokens, 2 * n + tokens(line));
         assert_eq!(t.by_event["UserPromptSubmit"].injections, 2);
         // Another session has its own count.
         assert!(matches!(
-            admit(root, "s2", "SessionStart", text.clone(), false, 1000).unwrap(),
+            admit(root, "s2", "SessionStart", text.clone(), false, cap).unwrap(),
             Admitted::Given(_)
         ));
         // A compaction empties the window: the rebuilt state is given again.
-        let d = admit(root, "s1", "SessionStart", text.clone(), true, 1000).unwrap();
+        let d = admit(root, "s1", "SessionStart", text.clone(), true, cap).unwrap();
         assert_eq!(d, Admitted::Given(text.clone()));
         let t = tally(root, "s1").unwrap();
-        assert_eq!(t.window_tokens, 400);
-        assert!(t.tokens > 1200);
+        assert_eq!(t.window_tokens, n);
+        assert!(t.tokens > 3 * n);
         // No cap: everything is given, and still counted.
-        let e = admit(root, "s3", "SessionStart", "x".repeat(100_000), false, 0).unwrap();
+        let big = "x".repeat(100_000);
+        let e = admit(root, "s3", "SessionStart", big.clone(), false, 0).unwrap();
         assert!(matches!(e, Admitted::Given(_)));
-        assert_eq!(tally(root, "s3").unwrap().tokens, 25_000);
+        assert_eq!(tally(root, "s3").unwrap().tokens, tokens(&big));
     }
 
     #[test]
