@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --workspace
-//! target/release/trail-bench all          # or: append | resume | log | pulse
+//! target/release/trail-bench all          # or: append | resume | log | pulse | search …
 //! ```
 
 mod append;
@@ -14,6 +14,7 @@ mod process;
 mod records;
 mod redact;
 mod resume;
+mod search;
 mod stats;
 mod transcript;
 
@@ -29,13 +30,15 @@ fn main() {
         "transcript" => transcript::run(&args[1..]),
         "memory" => memory::run(&args[1..]),
         "redact" => redact::run(&args[1..]),
+        "search" => search::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
             .and_then(|()| transcript::run(&[]))
-            .and_then(|()| memory::run(&[])),
+            .and_then(|()| memory::run(&[]))
+            .and_then(|()| search::run(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
         "gen" => match (
             args.get(1),
@@ -59,7 +62,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, memory, redact or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, memory, redact, search or all"
         )),
     };
     if let Err(e) = result {
