@@ -34,6 +34,10 @@ pub struct Entry {
     pub duration_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The host's id of the call (Claude Code's `tool_use_id`, Codex's `call_id`) when it gave
+    /// one: what tells a call already logged (by the hooks, or an earlier `trail import`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
 }
 
 pub fn log_path(project_root: &Path) -> PathBuf {
@@ -65,7 +69,7 @@ pub fn entry_for(
         ok,
         error,
         duration,
-        ..
+        tool_use_id,
     } = event
     else {
         return None;
@@ -95,6 +99,7 @@ pub fn entry_for(
         error: error.clone().map(&mut red),
         duration_ms: duration.map(|d| d.as_millis() as u64),
         session_id: session_id.map(String::from),
+        tool_use_id: tool_use_id.clone(),
     })
 }
 
@@ -142,6 +147,20 @@ pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<Option<Syst
     // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
     // every tool call's command appended to the person's shell start-up file.
     crate::fsutil::append_in_since(project_root, &path, line.as_bytes())
+}
+
+/// Append several entries as one write, synced once (an import logs a session's calls
+/// together). Never rewrites the file.
+pub fn append_all(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> {
+    let mut lines = String::new();
+    for e in entries {
+        lines.push_str(&serde_json::to_string(e).map_err(std::io::Error::other)?);
+        lines.push('\n');
+    }
+    if lines.is_empty() {
+        return Ok(());
+    }
+    crate::fsutil::append_in(project_root, &log_path(project_root), lines.as_bytes())
 }
 
 #[cfg(test)]
