@@ -8,6 +8,7 @@ mod dream;
 mod edge;
 mod gate;
 mod ground;
+mod import;
 mod init;
 mod log;
 mod memory;
@@ -45,6 +46,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Search(a) => search::run(&Context::load()?, &a),
+        Command::Import(a) => import::run(&Context::load()?, &a),
         Command::Status { json } => edge::status(json),
         Command::Mode {
             mode,

@@ -19,6 +19,7 @@ mod gate;
 mod grounding;
 mod hook;
 mod hook_deadline;
+mod import;
 mod init;
 mod injected_context;
 mod ledger;
