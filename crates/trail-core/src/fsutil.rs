@@ -178,6 +178,21 @@ use std::io::Read;
 use std::os::fd::OwnedFd;
 use std::path::{Component, PathBuf};
 
+/// The first `max` bytes (or fewer) of a file trail does not own, opened as [`read_capped`]
+/// opens one: a host's output kept in a file of its own, read only to be previewed.
+pub fn read_head(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let (dir, name) = split(path)?;
+    let dir = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let file = open_at(&dir, name, path, Access::Read)?;
+    let mut bytes = Vec::new();
+    file.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 

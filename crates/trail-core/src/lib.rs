@@ -23,6 +23,7 @@
 //! - [`trust`]: the project configurations a person trusted (`trail trust`), outside projects.
 //! - [`memory`]: the daily and core memory tiers, and Deep Dream with its no-fabrication verifier.
 //! - [`search`]: ranked search over the stream, the journals, memory and notes (and code).
+//! - [`import`]: history backfilled from the sessions Claude Code and Codex already keep.
 //! - [`llm`]: the providers a dream can ask (OpenAI-compatible, Anthropic, a command, extractive).
 //! - [`transcript`], [`rollout`]: Claude Code transcripts and Codex rollouts (the context
 //!   tier), read as one through [`conversation`].
@@ -66,6 +67,7 @@ pub mod guard;
 pub mod heal;
 pub mod host;
 pub mod injected;
+pub mod import;
 pub mod install;
 pub mod layout;
 pub mod ledger;

@@ -34,6 +34,10 @@ pub struct Entry {
     pub duration_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The host's id of the call (Claude Code's `tool_use_id`, Codex's `call_id`) when it gave
+    /// one: what tells a call already logged (by the hooks, or an earlier `trail import`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
 }
 
 pub fn log_path(project_root: &Path) -> PathBuf {
@@ -122,6 +126,12 @@ pub fn entry_for(
     session_id: Option<&str>,
     secrets: &Secrets,
 ) -> Result<Option<Entry>, SecretsError> {
+    secrets.pass(|p| entry_in(event, session_id, p))
+}
+
+/// [`entry_for`] inside a writer's own pass (`trail import` redacts a batch of entries in one,
+/// and in a dry run keeps nothing).
+pub fn entry_in(event: &Event, session_id: Option<&str>, p: &mut Pass<'_>) -> Option<Entry> {
     let Event::ToolFinished {
         tool,
         input,
@@ -130,37 +140,36 @@ pub fn entry_for(
         ok,
         error,
         duration,
-        ..
+        tool_use_id,
     } = event
     else {
-        return Ok(None);
+        return None;
     };
     let file_touched = input.files().first().map(std::string::ToString::to_string);
     let diff_hash = tool.edits_files().then(|| diff_hash(input));
-    secrets.pass(|p| {
-        // A command is shown as written; any other input as the host sent it.
-        let input_preview = match input {
-            ToolInput::Bash {
-                command: Some(text),
-            }
-            | ToolInput::ApplyPatch { patch: Some(text) } => preview_text(text, INPUT_PREVIEW, p),
-            _ => json_preview(sent, INPUT_PREVIEW, p),
-        };
-        Some(Entry {
-            timestamp: Ts::now().to_string(),
-            tool: tool.name().into_owned(),
-            input_preview,
-            output_preview: response
-                .as_ref()
-                .map(|r| preview(r, OUTPUT_PREVIEW, p))
-                .unwrap_or_default(),
-            success: *ok,
-            file_touched: file_touched.map(|f| p.redact(&f).into_owned()),
-            diff_hash,
-            error: error.as_deref().map(|e| p.redact(e).into_owned()),
-            duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            session_id: session_id.map(String::from),
-        })
+    // A command is shown as written; any other input as the host sent it.
+    let input_preview = match input {
+        ToolInput::Bash {
+            command: Some(text),
+        }
+        | ToolInput::ApplyPatch { patch: Some(text) } => preview_text(text, INPUT_PREVIEW, p),
+        _ => json_preview(sent, INPUT_PREVIEW, p),
+    };
+    Some(Entry {
+        timestamp: Ts::now().to_string(),
+        tool: tool.name().into_owned(),
+        input_preview,
+        output_preview: response
+            .as_ref()
+            .map(|r| preview(r, OUTPUT_PREVIEW, p))
+            .unwrap_or_default(),
+        success: *ok,
+        file_touched: file_touched.map(|f| p.redact(&f).into_owned()),
+        diff_hash,
+        error: error.as_deref().map(|e| p.redact(e).into_owned()),
+        duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+        session_id: session_id.map(String::from),
+        tool_use_id: tool_use_id.clone(),
     })
 }
 
@@ -208,6 +217,20 @@ pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<Option<Syst
     // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
     // every tool call's command appended to the person's shell start-up file.
     crate::fsutil::append_in_since(project_root, &path, line.as_bytes())
+}
+
+/// Append several entries as one write, synced once (an import logs a session's calls
+/// together). Never rewrites the file.
+pub fn append_all(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> {
+    let mut lines = String::new();
+    for e in entries {
+        lines.push_str(&serde_json::to_string(e).map_err(std::io::Error::other)?);
+        lines.push('\n');
+    }
+    if lines.is_empty() {
+        return Ok(());
+    }
+    crate::fsutil::append_in(project_root, &log_path(project_root), lines.as_bytes())
 }
 
 #[cfg(test)]

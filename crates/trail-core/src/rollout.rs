@@ -72,7 +72,7 @@ fn shell_command(arguments: &Value) -> Option<String> {
 
 /// A tool call as the rest of trail reads it: shells as `Bash {command}`, plans as
 /// `TodoWrite {todos}`, `apply_patch` as itself (`{command: patch}`), anything else as sent.
-fn tool_call(p: &Value) -> Option<ToolCall> {
+fn tool_call(p: &Value, timestamp: Option<String>) -> Option<ToolCall> {
     let name = p.get("name").and_then(Value::as_str)?;
     let id = p.get("call_id").and_then(Value::as_str)?.to_string();
     let arguments = p.get("arguments").or_else(|| p.get("input"));
@@ -105,6 +105,7 @@ fn tool_call(p: &Value) -> Option<ToolCall> {
         result: None,
         is_error: false,
         sidechain: false,
+        timestamp,
     })
 }
 
@@ -192,7 +193,7 @@ pub fn parse(text: &str) -> Transcript {
                 }
             }
             (Some("response_item"), Some("function_call" | "custom_tool_call")) => {
-                t.tool_calls.extend(tool_call(p));
+                t.tool_calls.extend(tool_call(p, timestamp));
             }
             (Some("response_item"), Some("function_call_output" | "custom_tool_call_output")) => {
                 let id = p.get("call_id").and_then(Value::as_str).unwrap_or_default();

@@ -58,6 +58,9 @@ pub struct ToolCall {
     pub result: Option<String>,
     pub is_error: bool,
     pub sidechain: bool,
+    /// When the call was made (the line's `timestamp`), if the host wrote one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -185,7 +188,7 @@ impl Reader {
             self.t.summary = Some(content_text(&content));
         }
         if let Value::Array(blocks) = &content {
-            self.tool_blocks(blocks, sidechain);
+            self.tool_blocks(blocks, sidechain, timestamp.as_deref());
         }
         let text = content_text(&content);
         if !text.is_empty() {
@@ -209,7 +212,7 @@ impl Reader {
     }
 
     /// A `tool_use` block opens a call; a `tool_result` block answers the latest call of its id.
-    fn tool_blocks(&mut self, blocks: &[Value], sidechain: bool) {
+    fn tool_blocks(&mut self, blocks: &[Value], sidechain: bool, timestamp: Option<&str>) {
         let str_of = |b: &Value, k: &str| -> String {
             b.get(k).and_then(Value::as_str).unwrap_or_default().into()
         };
@@ -222,6 +225,7 @@ impl Reader {
                     result: None,
                     is_error: false,
                     sidechain,
+                    timestamp: timestamp.map(String::from),
                 }),
                 Some("tool_result") => {
                     let id = b

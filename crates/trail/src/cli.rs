@@ -57,6 +57,9 @@ pub enum Command {
     /// Search the stream, the proof log, the trajectory, NOTES.md and memory (--code: the project
     /// tree too); ranked hits with an id to retrieve each by.
     Search(SearchArgs),
+    /// Backfill the stream, proof logs and daily memory from the Claude Code transcripts or
+    /// Codex rollouts already on this machine; run it again and nothing is added twice.
+    Import(ImportArgs),
     /// Search core and daily memory; every hit with its source.
     Recall {
         query: String,
@@ -276,6 +279,38 @@ pub struct SearchArgs {
     /// Show at most N hits (the total counts them all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Per session: a handoff record in the stream at the session's own time (what \
+                  was asked, files changed, commands and how they ended, open next steps), a \
+                  proof line per tool call and a daily-memory block in the project it ran in, \
+                  when that directory is on this machine. Subagents, outputs the host kept in \
+                  files of their own, and sessions continued in another file count with their \
+                  session. Everything is redacted. Imported records live in stream/imported/, \
+                  joined to the stream so that `trail verify` checks them; `trail search` finds \
+                  them.\nExit codes: 0 done, 1 a file could not be written, 2 bad input."
+)]
+pub struct ImportArgs {
+    /// Whose sessions: claude-code or codex.
+    #[arg(value_parser = ["claude-code", "codex"])]
+    pub host: String,
+    /// Where they are (default: ~/.claude/projects; for codex $CODEX_HOME/sessions, else
+    /// ~/.codex/sessions). One project's directory works too.
+    pub dir: Option<PathBuf>,
+    /// Only sessions active at or after this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub since: Option<String>,
+    /// Only sessions of this project: a directory (its worktrees count too), or a project's name
+    /// as the stream calls it.
+    #[arg(long, value_name = "P")]
+    pub project: Option<String>,
+    /// Read everything and count what would be added; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[arg(long)]
     pub json: bool,
 }

@@ -229,6 +229,33 @@ impl From<trail_core::search::SearchError> for CliError {
     }
 }
 
+impl From<trail_core::import::ImportError> for CliError {
+    fn from(e: trail_core::import::ImportError) -> CliError {
+        use trail_core::import::ImportError;
+        let err = match &e {
+            ImportError::Ledger(_) => {
+                let ImportError::Ledger(l) = e else {
+                    unreachable!("matched above")
+                };
+                return l.into();
+            }
+            ImportError::NoDir { .. } => CliError::usage(e.to_string()).with_hint(
+                "name the directory the sessions are in: `trail import claude-code DIR` or \
+                 `trail import codex DIR`",
+            ),
+            ImportError::Busy => CliError::failed(e.to_string())
+                .with_hint("wait for it to finish, then run `trail import` again"),
+            ImportError::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => {
+                return CliError::BrokenPipe;
+            }
+            ImportError::Io { .. } => CliError::failed(e.to_string()).with_hint(
+                "nothing is lost: what was committed stays, and `trail import` resumes the rest",
+            ),
+        };
+        err.with_source(e)
+    }
+}
+
 impl From<trail_core::llm::LlmError> for CliError {
     fn from(e: trail_core::llm::LlmError) -> CliError {
         let hint = llm_hint(&e);

@@ -156,6 +156,8 @@ pub struct Config {
     pub resume_other_projects: Setting<u32>,
     /// How old the last dream must be before a session's end starts the next one.
     pub dream_every: Setting<Duration>,
+    /// Sessions per batch `trail import` commits.
+    pub import_batch: Setting<u32>,
     /// The lowest passing grounding ratio, and what falling below it does.
     pub grounding_threshold: Setting<crate::grounding::Threshold>,
     pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
@@ -268,6 +270,7 @@ impl Config {
             memory_inject_chars: Setting::default(0),
             resume_other_projects: Setting::default(0),
             dream_every: Setting::default(Duration::ZERO),
+            import_batch: Setting::default(0),
             grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
             context_cap_tokens: Setting::default(0),

@@ -49,6 +49,7 @@ pub enum SettingKey {
     MemoryInjectChars,
     ResumeOtherProjects,
     MemoryDreamEvery,
+    ImportBatch,
     GroundingThreshold,
     GroundingEnforcement,
     ContextCapTokens,
@@ -78,6 +79,7 @@ impl SettingKey {
         SettingKey::MemoryInjectChars,
         SettingKey::ResumeOtherProjects,
         SettingKey::MemoryDreamEvery,
+        SettingKey::ImportBatch,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
         SettingKey::ContextCapTokens,
@@ -108,6 +110,7 @@ impl SettingKey {
             SettingKey::MemoryInjectChars => "memory.inject_chars",
             SettingKey::ResumeOtherProjects => "resume.other_projects",
             SettingKey::MemoryDreamEvery => "memory.dream_every",
+            SettingKey::ImportBatch => "import.batch",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
             SettingKey::ContextCapTokens => "context.cap_tokens",
@@ -149,6 +152,8 @@ impl SettingKey {
             SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
             // How often the provider the user chose is asked, never which one or with what.
             SettingKey::MemoryDreamEvery => Class::Ordinary,
+            // How much work an interrupted import redoes; what it imports is the person's call.
+            SettingKey::ImportBatch => Class::Ordinary,
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
@@ -424,6 +429,18 @@ pub static SETTINGS: &[Spec] = &[
         },
         doc: "A session's end starts `trail dream` in the background when daily memory \
               changed and the last dream is older than this; 0s: only when you run it.",
+    },
+    Spec {
+        key: SettingKey::ImportBatch,
+        env: "TRAIL_IMPORT_BATCH",
+        default: Some("200"),
+        kind: Kind::Count {
+            field: field!(import_batch),
+            min: 1,
+            max: 1_000_000,
+        },
+        doc: "`trail import` commits this many sessions' records at a time (one imported \
+              segment each): an interrupted import redoes at most one batch.",
     },
     Spec {
         key: SettingKey::GroundingThreshold,

@@ -10,6 +10,7 @@
 //! stream/pulses.intent.*          a writer's record between "written down" and "appended"
 //! stream/pulses.anchor            the anchored head: last seal and its end, MACed with the key
 //! stream/archive/                 rotated segments and torn tails
+//! stream/imported/                imported history, each segment joined to the stream (imported.rs)
 //! ```
 
 //!
@@ -30,6 +31,7 @@ pub mod format;
 pub mod frame;
 pub mod group;
 pub mod handle;
+pub mod imported;
 pub mod index;
 pub mod intent;
 pub mod lock;

@@ -10,6 +10,7 @@ use super::anchor::{self, Anchor, Found};
 use super::error::{LedgerError, Result};
 use super::frame::{self, Digest, Frame, Seal};
 use super::handle::{Ledger, STREAM_FILE};
+use super::imported::{self, Join};
 use super::intent;
 use super::reader::{self, ForwardReader, ReadAt};
 use crate::time::Ts;
@@ -38,6 +39,9 @@ pub enum Problem {
     Unanchored,
     /// An anchor that does not verify under the person's key.
     AnchorForged,
+    /// An imported segment no record of the stream joins (see `ledger::imported`): nothing
+    /// vouches for its records.
+    Unjoined,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +62,10 @@ pub struct Report {
     /// Intent files of writers that died before appending; the next write replays them.
     pub pending_intents: usize,
     pub anchor: AnchorReport,
+    /// Imported segments checked (each its own chain, joined to this one).
+    pub imported: usize,
+    /// Imported batches an interrupted import left; the next import finishes them.
+    pub pending_imports: usize,
 }
 
 /// What the anchor says and how the stream compares.
@@ -82,6 +90,7 @@ impl Report {
 /// The chain as the scan has followed it so far, across segments.
 struct Chain {
     prev: Option<Digest>,
+    first_ts: Option<Ts>,
     last_ts: Option<Ts>,
     sealed_seen: bool,
     /// The anchored seal and `since`, looked for as the scan goes.
@@ -110,6 +119,8 @@ pub(crate) struct Segment<'a, R: ReadAt + ?Sized> {
 pub(crate) struct Verifier {
     chain: Chain,
     pub report: Report,
+    /// The joins of imported segments met on the way, with the record that made each.
+    joins: Vec<(Join, String, u64)>,
 }
 
 impl Ledger {
@@ -123,7 +134,78 @@ impl Ledger {
         self.verify_segments(&mut v, progress)?;
         v.check_anchor(&found);
         v.report.pending_intents = intent::count(&self.stream_dir());
+        self.verify_imported(&mut v)?;
         Ok(v.report)
+    }
+
+    /// Each imported segment as a chain of its own, whose last seal must be the one a record of
+    /// the stream joined (see `ledger::imported`).
+    fn verify_imported(&self, v: &mut Verifier) -> Result<()> {
+        let mut joins = std::mem::take(&mut v.joins);
+        for path in self.imported_segments()? {
+            let bytes = std::fs::read(&path).map_err(LedgerError::io("read", &path))?;
+            let name = format!(
+                "{}/{}",
+                imported::DIR,
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let mut sub = Verifier::new(&Found::Missing);
+            let seg = Segment {
+                file: &bytes[..],
+                len: bytes.len() as u64,
+                name: &name,
+                is_live: false,
+            };
+            sub.segment(&seg, &mut |_| {})
+                .map_err(LedgerError::io("read", &path))?;
+            let r = &mut v.report;
+            r.imported += 1;
+            r.records += sub.report.records;
+            r.sealed += sub.report.sealed;
+            r.findings.append(&mut sub.report.findings);
+            let head = sub.chain.prev;
+            let (mine, rest): (Vec<_>, Vec<_>) =
+                joins.into_iter().partition(|(j, _, _)| j.segment == name);
+            joins = rest;
+            if mine.is_empty() {
+                let detail = "no record of the stream joins this imported segment: nothing \
+                              vouches for its records"
+                    .into();
+                v.find(&name, 0, Problem::Unjoined, None, detail);
+                continue;
+            }
+            for (join, file, offset) in mine {
+                if head == Some(join.head) && sub.report.records == join.records {
+                    continue;
+                }
+                let detail = format!(
+                    "the segment holds {} record(s) ending in seal {}…; the join at {file} @{offset} \
+                     says {} ending in {}…: records were changed, added or removed",
+                    sub.report.records,
+                    head.map_or_else(|| "(none)".into(), |h| frame::hex(&h)[..12].to_string()),
+                    join.records,
+                    &frame::hex(&join.head)[..12]
+                );
+                v.find(&name, 0, Problem::Rewritten, None, detail);
+            }
+        }
+        // Joined segments that are not there: still pending (the next import finishes them),
+        // or gone.
+        v.report.pending_imports = self.pending_imports()?.len();
+        let dir = self.imported_dir();
+        for (join, file, offset) in joins {
+            let base = join
+                .segment
+                .strip_prefix(&format!("{}/", imported::DIR))
+                .unwrap_or(&join.segment);
+            if dir.join(format!("{base}.pending")).exists() {
+                continue;
+            }
+            let detail =
+                format!("the imported segment joined by the record at {file} @{offset} is missing");
+            v.find(&join.segment, 0, Problem::Truncated, None, detail);
+        }
+        Ok(())
     }
 
     /// Scan every segment that exists, oldest first, as one chain.
@@ -170,6 +252,7 @@ impl Verifier {
         Verifier {
             chain: Chain {
                 prev: None,
+                first_ts: None,
                 last_ts: None,
                 sealed_seen: false,
                 head: anchor.map(|a| a.head),
@@ -180,7 +263,15 @@ impl Verifier {
                 live_end: 0,
             },
             report: Report::default(),
+            joins: Vec::new(),
         }
+    }
+
+    /// The chain as far as it went: its last seal, first and last times (`None` when it holds
+    /// no record).
+    pub(crate) fn chain_end(&self) -> Option<(Digest, Ts, Ts)> {
+        let c = &self.chain;
+        Some((c.prev?, c.first_ts?, c.last_ts?))
     }
 
     /// Check one segment: the bytes before its first record, then each record in turn.
@@ -240,7 +331,12 @@ impl Verifier {
                 let detail = format!("does not parse: {e}");
                 self.find(name, f.offset, Problem::Corrupt, None, detail);
             }
-            Ok(r) => self.check_link(name, f.offset, r.prev.as_deref(), r.ts),
+            Ok(r) => {
+                self.check_link(name, f.offset, r.prev.as_deref(), r.ts);
+                if let Some(j) = Join::of(r) {
+                    self.joins.push((j, name.to_string(), f.offset));
+                }
+            }
         }
         self.follow(name, is_live, f);
     }
@@ -320,6 +416,7 @@ impl Verifier {
             let detail = format!("not after the previous record ({last_ts})");
             self.find(name, off, Problem::OutOfOrder, Some(ts), detail);
         }
+        self.chain.first_ts.get_or_insert(ts);
         self.chain.last_ts = Some(ts);
     }
 

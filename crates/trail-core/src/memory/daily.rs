@@ -73,25 +73,67 @@ pub(crate) fn read_day(project_root: &Path, path: &Path) -> std::io::Result<Stri
     }
 }
 
-/// The extractive body of a flush (without its heading), redacted by `p`.
-pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
-    let mut red = |s: &str| p.redact(s).into_owned();
-    let mut body = String::new();
-    let asks: Vec<String> = t
-        .messages
-        .iter()
-        .filter(|m| m.role == "user" && !m.sidechain)
-        .map(|m| one_line(&m.text, 240))
-        .filter(|s| !s.is_empty() && !s.starts_with('<') && !s.starts_with("Caveat:"))
-        .collect();
-    if !asks.is_empty() {
-        body.push_str("### Asked\n");
-        for a in asks {
-            let _ = writeln!(body, "- {}", red(&a));
+/// What a flush keeps of a transcript, before redaction: the user's asks, the files changed
+/// (with how many edits each), the commands run and how each ended, the to-dos still open, and
+/// the last compaction. Daily memory renders it ([`extract`]); `trail import` builds its
+/// handoff records from the same facts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extract {
+    /// What the person typed (main chain only), one line each.
+    pub asks: Vec<String>,
+    /// Files an editing tool changed, and how many times.
+    pub files: BTreeMap<String, usize>,
+    /// Each shell command (one line) and how it ended.
+    pub commands: Vec<(String, Outcome)>,
+    /// The latest to-do list's items not completed.
+    pub open: Vec<String>,
+    /// The last compaction: its trigger and the context size before it.
+    pub compaction: Option<(Option<String>, Option<u64>)>,
+}
+
+/// How a command ended, as the host reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    Failed,
+    /// The transcript holds no result (the session ended first).
+    Unknown,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Failed => "failed",
+            Outcome::Unknown => "no result recorded",
         }
     }
-    let mut files: BTreeMap<String, usize> = BTreeMap::new();
-    let mut commands = Vec::new();
+}
+
+impl Extract {
+    /// Whether there is nothing to keep.
+    pub fn is_empty(&self) -> bool {
+        self.asks.is_empty()
+            && self.files.is_empty()
+            && self.commands.is_empty()
+            && self.open.is_empty()
+            && self.compaction.is_none()
+    }
+}
+
+/// The facts of a flush (see [`Extract`]), unredacted. Tool calls of sidechains (subagents
+/// running inside the session) are left out, as the person's context never held them.
+pub fn gather(t: &Transcript) -> Extract {
+    let mut x = Extract {
+        asks: t
+            .messages
+            .iter()
+            .filter(|m| m.role == "user" && !m.sidechain)
+            .map(|m| one_line(&m.text, 240))
+            .filter(|s| !s.is_empty() && !s.starts_with('<') && !s.starts_with("Caveat:"))
+            .collect(),
+        ..Extract::default()
+    };
     let mut todos: Option<ToolInput> = None;
     for c in t.tool_calls.iter().filter(|c| !c.sidechain) {
         let tool = Tool::from_name(&c.name);
@@ -102,42 +144,22 @@ pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
         match (&tool, &input) {
             (t, _) if t.edits_files() => {
                 for f in input.files() {
-                    *files.entry(f.to_string()).or_default() += 1;
+                    *x.files.entry(f.to_string()).or_default() += 1;
                 }
             }
             (_, ToolInput::Bash { command: Some(cmd) }) => {
                 let outcome = match (&c.result, c.is_error) {
-                    (_, true) => "failed",
-                    (Some(_), false) => "ok",
-                    (None, false) => "no result recorded",
+                    (_, true) => Outcome::Failed,
+                    (Some(_), false) => Outcome::Ok,
+                    (None, false) => Outcome::Unknown,
                 };
-                commands.push(format!(
-                    "`{}` — {outcome}",
-                    one_line(cmd, 160).replace('`', "'")
-                ));
+                x.commands.push((one_line(cmd, 160), outcome));
             }
             (Tool::TodoWrite, _) => todos = Some(input),
             _ => {}
         }
     }
-    if !files.is_empty() {
-        body.push_str("### Files changed\n");
-        for (f, n) in &files {
-            let _ = writeln!(
-                body,
-                "- {} ({n} edit{})",
-                red(f),
-                if *n == 1 { "" } else { "s" }
-            );
-        }
-    }
-    if !commands.is_empty() {
-        body.push_str("### Commands\n");
-        for c in &commands {
-            let _ = writeln!(body, "- {}", red(c));
-        }
-    }
-    let open: Vec<String> = todos
+    x.open = todos
         .as_ref()
         .map(|t| {
             t.open_todos()
@@ -146,18 +168,58 @@ pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
                 .collect()
         })
         .unwrap_or_default();
-    if !open.is_empty() {
-        body.push_str("### Open next steps\n");
-        for o in open {
-            let _ = writeln!(body, "- {}", red(&o));
+    x.compaction = t
+        .compactions
+        .last()
+        .map(|c| (c.trigger.clone(), c.pre_tokens));
+    x
+}
+
+/// The extractive body of a flush (without its heading), redacted by `p`.
+pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
+    render(&gather(t), p)
+}
+
+/// An [`Extract`] as daily memory writes it, redacted by `p`.
+pub fn render(x: &Extract, p: &mut Pass<'_>) -> String {
+    let mut red = |s: &str| p.redact(s).into_owned();
+    let mut body = String::new();
+    if !x.asks.is_empty() {
+        body.push_str("### Asked\n");
+        for a in &x.asks {
+            let _ = writeln!(body, "- {}", red(a));
         }
     }
-    if let Some(c) = t.compactions.last() {
+    if !x.files.is_empty() {
+        body.push_str("### Files changed\n");
+        for (f, n) in &x.files {
+            let _ = writeln!(
+                body,
+                "- {} ({n} edit{})",
+                red(f),
+                if *n == 1 { "" } else { "s" }
+            );
+        }
+    }
+    if !x.commands.is_empty() {
+        body.push_str("### Commands\n");
+        for (cmd, outcome) in &x.commands {
+            let line = format!("`{}` — {}", cmd.replace('`', "'"), outcome.as_str());
+            let _ = writeln!(body, "- {}", red(&line));
+        }
+    }
+    if !x.open.is_empty() {
+        body.push_str("### Open next steps\n");
+        for o in &x.open {
+            let _ = writeln!(body, "- {}", red(o));
+        }
+    }
+    if let Some((trigger, tokens)) = &x.compaction {
         let _ = writeln!(
             body,
             "### Compaction\n- {} at {} tokens",
-            c.trigger.as_deref().unwrap_or("?"),
-            c.pre_tokens.map_or("?".into(), |n| n.to_string())
+            trigger.as_deref().unwrap_or("?"),
+            tokens.map_or("?".into(), |n| n.to_string())
         );
     }
     body
@@ -173,12 +235,38 @@ pub fn flush(
     now: &Local,
     secrets: &Secrets,
 ) -> std::io::Result<Flushed> {
-    let (body, session) = secrets
-        .pass(|p| {
-            let session = p.redact(session.unwrap_or("unknown")).into_owned();
-            (extract(t, p), session)
-        })
-        .map_err(std::io::Error::other)?;
+    let pending = secrets
+        .pass(|p| prepare(project_root, t, trigger, session, now, p))
+        .map_err(std::io::Error::other)??;
+    write(project_root, pending)
+}
+
+/// A flush worked out and not written yet: what `trail import --dry-run` counts.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    path: PathBuf,
+    hash: String,
+    /// The block to append; `None` when there is nothing to flush or the day has it already.
+    block: Option<String>,
+}
+
+impl Pending {
+    /// Whether writing it would add a block.
+    pub fn writes(&self) -> bool {
+        self.block.is_some()
+    }
+}
+
+/// The block a flush of `t` at `now` would append to that day's file (see [`flush`]).
+pub fn prepare(
+    project_root: &Path,
+    t: &Transcript,
+    trigger: Trigger,
+    session: Option<&str>,
+    now: &Local,
+    p: &mut Pass<'_>,
+) -> std::io::Result<Pending> {
+    let body = extract(t, p);
     // The hash names the content, whoever handed it in: the same session flushed by the hook
     // and by hand is one block.
     let hash: String = crate::text::sha256_hex(body.as_bytes())[..16].to_string();
@@ -194,10 +282,10 @@ pub fn flush(
     let existing = read_day(project_root, &path)?;
     let marker = format!("<!-- trail:flush sha256={hash} -->");
     if body.trim().is_empty() || existing.contains(&marker) {
-        return Ok(Flushed {
+        return Ok(Pending {
             path,
-            written: false,
             hash,
+            block: None,
         });
     }
     let mut block = block_prefix(&day, &existing);
@@ -205,11 +293,29 @@ pub fn flush(
         Trigger::Compaction | Trigger::HandedIn { trimmed: true } => {
             format!("## Trimmed Context ({time})")
         }
-        Trigger::SessionEnd | Trigger::HandedIn { trimmed: false } => {
-            format!("## Session {session} ({time})")
-        }
+        Trigger::SessionEnd | Trigger::HandedIn { trimmed: false } => format!(
+            "## Session {} ({time})",
+            p.redact(session.unwrap_or("unknown"))
+        ),
     };
     let _ = write!(block, "{heading}\n{marker}\n{body}");
+    Ok(Pending {
+        path,
+        hash,
+        block: Some(block),
+    })
+}
+
+/// Append a prepared block (its originals were kept by the pass that prepared it).
+pub fn write(project_root: &Path, pending: Pending) -> std::io::Result<Flushed> {
+    let Pending { path, hash, block } = pending;
+    let Some(block) = block else {
+        return Ok(Flushed {
+            path,
+            written: false,
+            hash,
+        });
+    };
     append_to_day(project_root, &path, &block)?;
     Ok(Flushed {
         path,

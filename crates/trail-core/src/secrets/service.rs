@@ -108,6 +108,25 @@ impl Secrets {
         Ok(out)
     }
 
+    /// [`Secrets::pass`] for a dry run: the same redaction, and nothing kept (a dry run writes
+    /// nothing, so nothing it redacted needs an original on file).
+    pub fn dry_pass<T>(&self, f: impl FnOnce(&mut Pass<'_>) -> T) -> Result<T, SecretsError> {
+        let mut pass = Pass {
+            redactor: self.redactor()?,
+            found: Vec::new(),
+        };
+        Ok(f(&mut pass))
+    }
+
+    /// A pass that keeps the originals, or, when `dry`, a [`Secrets::dry_pass`].
+    pub fn pass_or_dry<T>(
+        &self,
+        dry: bool,
+        f: impl FnOnce(&mut Pass<'_>) -> T,
+    ) -> Result<T, SecretsError> {
+        if dry { self.dry_pass(f) } else { self.pass(f) }
+    }
+
     /// [`Secrets::redact`] for text that must go out whatever happens: a hook's report on
     /// stderr, the junction that stops a tool call. A broken user rule leaves the built-in rules
     /// working; an original that cannot be kept is lost, never the redaction. Each problem is

@@ -163,6 +163,7 @@ mod tests {
             error: None,
             duration_ms: None,
             session_id: session.map(String::from),
+            tool_use_id: None,
         }
     }
 

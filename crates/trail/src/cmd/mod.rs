@@ -12,6 +12,7 @@ mod gate;
 mod ghosts;
 mod ground;
 mod heal;
+mod import;
 mod init;
 mod log;
 mod mcp;
@@ -55,6 +56,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Search(a) => search::run(&Context::load()?, &a),
+        Command::Import(a) => import::run(&Context::load()?, &a),
         Command::Status { json } => edge::status(json),
         Command::Mode {
             mode,

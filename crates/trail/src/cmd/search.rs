@@ -13,8 +13,11 @@ use crate::output;
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let config = Config::load()?;
     let root = config.project_root.value;
+    // The stream's chain, then the history `trail import` brought in.
+    let mut segments = ctx.ledger.segments()?;
+    segments.extend(ctx.ledger.imported_segments()?);
     let places = Places {
-        segments: ctx.ledger.segments()?,
+        segments,
         stream_dir: ctx.ledger.stream_dir(),
         layout: Layout::new(&root),
         project_name: trail_core::project::Project::discover(&root).name,

@@ -62,14 +62,18 @@ fn describe(report: &Report) -> String {
     let mut s: String = report.findings.iter().map(finding_line).collect();
     if report.ok() {
         s.push_str(&format!(
-            "ok: {} records in {} segment(s), {} sealed, chain intact{}\n",
+            "ok: {} records in {} segment(s), {} sealed, chain intact{}{}\n",
             report.records,
-            report.segments,
+            report.segments + report.imported,
             report.sealed,
             if report.anchor.status == "anchored" {
                 ", head anchored"
             } else {
                 ""
+            },
+            match report.imported {
+                0 => String::new(),
+                n => format!("; {n} imported segment(s), each joined to the chain"),
             }
         ));
     } else {
@@ -125,6 +129,12 @@ fn notes(report: &Report) -> String {
             "hint: keep a copy of stream/ as evidence; once you have looked, deleting \
              stream/pulses.anchor lets the next append anchor the stream as it now stands\n",
         );
+    }
+    if report.pending_imports > 0 {
+        s.push_str(&format!(
+            "note: {} batch(es) of an interrupted `trail import` are not finished; the next `trail import` finishes them\n",
+            report.pending_imports
+        ));
     }
     if report.pending_intents > 0 {
         s.push_str(&format!(

@@ -799,4 +799,135 @@ fn the_model_calls_trails_mcp_search_and_reads_its_hits() {
         result.contains("Moved the zanzibar queue to port 7311") && result.contains("hits"),
         "the search result did not reach the model:\n{result}"
     );
+/// What the scripted model does in each conversation of the import scenario: the prompt's
+/// last words, then one reply per tool result since that prompt.
+fn import_script(body: &str) -> String {
+    const MARK: &str = "IMPORT-E2E: ";
+    // A subagent's conversation carries its own prompt, not the session's.
+    if body.contains("SUBAGENT-WORK") && !body.contains(MARK) {
+        let results = body.matches("\"type\":\"tool_result\"").count();
+        return if results == 0 {
+            tool_use_reply("s1", "echo from-the-subagent")
+        } else {
+            text_reply("subagent finished")
+        };
+    }
+    let Some(at) = body.rfind(MARK) else {
+        return text_reply("ok");
+    };
+    if !body.contains("\"name\":\"Bash\"") {
+        return text_reply("ok");
+    }
+    let since = &body[at..];
+    let turn = since.matches("\"type\":\"tool_result\"").count();
+    let steps: Vec<String> = if since.starts_with("IMPORT-E2E: make a list") {
+        vec![
+            tool_use_reply("a1", "seq 1 10000"),
+            tool_reply(
+                "a2",
+                "Task",
+                serde_json::json!({"description": "sub work", "prompt": "SUBAGENT-WORK: run echo", "subagent_type": "general-purpose"}),
+            ),
+            tool_use_reply("a3", "ls /definitely/not/here"),
+        ]
+    } else if since.starts_with("IMPORT-E2E: now resume") {
+        vec![tool_use_reply("b1", "echo resumed-work")]
+    } else {
+        vec![tool_use_reply("c1", "echo forked-work")]
+    };
+    steps
+        .get(turn)
+        .cloned()
+        .unwrap_or_else(|| text_reply("done"))
+}
+
+/// The session's id as `claude -p --output-format json` reports it.
+fn session_id(out: &std::process::Output) -> String {
+    let v: serde_json::Value = serde_json::from_str(&stdout(out))
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(out), stderr(out)));
+    v["session_id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn claude_code_history_is_imported_as_it_was_written() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    // No `trail init`: history from before trail was installed.
+    let env = TestEnv::new();
+    e2e::project(&env);
+    let (port, seen) = e2e::serve(|line, body| {
+        if !line.contains("/v1/messages") {
+            return None;
+        }
+        if line.contains("count_tokens") {
+            return Some(Reply {
+                content_type: "application/json",
+                body: "{\"input_tokens\":1}".into(),
+            });
+        }
+        Some(Reply::events(import_script(body)))
+    });
+    let run = |prompt: &str, more: &[&str]| {
+        let mut c = claude_command(&env, &claude, port, prompt);
+        c.args(more).args(["--allowedTools", "Bash Task Agent"]);
+        let (out, requests) = e2e::run_agent(c, &seen);
+        assert!(
+            out.status.success(),
+            "claude failed: {}\n{}\n{requests}",
+            stdout(&out),
+            stderr(&out)
+        );
+        out
+    };
+    let id = session_id(&run("IMPORT-E2E: make a list", &[]));
+    run("IMPORT-E2E: now resume", &["--resume", &id]);
+    let fork = session_id(&run(
+        "IMPORT-E2E: and fork",
+        &["--resume", &id, "--fork-session"],
+    ));
+    assert_ne!(fork, id, "--fork-session starts a new session");
+
+    let v: serde_json::Value =
+        serde_json::from_str(&env.ok(&["import", "claude-code", "--json"])).unwrap();
+    assert_eq!(
+        (&v["sessions"], &v["records"], &v["skipped"]),
+        (&1.into(), &1.into(), &0.into()),
+        "{v}"
+    );
+    let segment = crate::common::files_under(&env.trail_home.join("stream/imported"))
+        .into_iter()
+        .find(|f| f.to_string_lossy().ends_with(".log.md"))
+        .unwrap();
+    let record = std::fs::read_to_string(segment).unwrap();
+    for fact in [
+        format!("session:{id}"),
+        format!("session:{fork}"),
+        "ran `seq 1 10000` — ok".into(),
+        "ran `echo from-the-subagent` — ok".into(),
+        "ran `ls /definitely/not/here` — failed".into(),
+        "ran `echo resumed-work` — ok".into(),
+        "ran `echo forked-work` — ok".into(),
+    ] {
+        assert!(record.contains(&fact), "{fact:?} not in\n{record}");
+    }
+    // The big output was read from the file Claude Code kept it in.
+    let lines = e2e::proof_lines(&env);
+    let seq = lines
+        .iter()
+        .find(|l| l["tool_use_id"] == "toolu_a1")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(
+        seq["output_preview"]
+            .as_str()
+            .unwrap()
+            .starts_with("1\n2\n3\n"),
+        "{seq}"
+    );
+    let check: serde_json::Value =
+        serde_json::from_str(&env.ok(&["verify", "--json"])).unwrap();
+    assert_eq!(check["ok"], true, "{check}");
+    let again: serde_json::Value =
+        serde_json::from_str(&env.ok(&["import", "claude-code", "--json"])).unwrap();
+    assert_eq!(again["records"], 0, "{again}");
 }

@@ -39,6 +39,7 @@ mod group_commit;
 mod heal;
 mod hook;
 mod hook_deadline;
+mod import;
 mod init;
 mod injected_context;
 mod ledger;

@@ -61,6 +61,7 @@ fn ran(
             error: None,
             duration_ms: None,
             session_id: Some(session.into()),
+            tool_use_id: None,
         },
     )?;
     Ok(())
