@@ -78,34 +78,32 @@ pub(super) fn discover(dir: &Path, unreadable: &mut Vec<PathBuf>) -> Vec<Found> 
             children.push((path, m));
             continue;
         }
-        match by_id.get(&m.id) {
-            Some(&i) => found[i].files.push(path),
-            None => {
-                by_id.insert(m.id.clone(), found.len());
-                found.push(Found {
-                    host: Host::Codex,
-                    id: m.id,
-                    files: vec![path],
-                    subagents: Vec::new(),
-                    tool_results: Vec::new(),
-                });
-            }
+        if let Some(&i) = by_id.get(&m.id) {
+            found[i].files.push(path);
+        } else {
+            by_id.insert(m.id.clone(), found.len());
+            found.push(Found {
+                host: Host::Codex,
+                id: m.id,
+                files: vec![path],
+                subagents: Vec::new(),
+                tool_results: Vec::new(),
+            });
         }
     }
     for (path, m) in children {
-        match m.parent.as_ref().and_then(|p| by_id.get(p)) {
-            Some(&i) => found[i].subagents.push(path),
+        if let Some(&i) = m.parent.as_ref().and_then(|p| by_id.get(p)) {
+            found[i].subagents.push(path);
+        } else {
             // A subagent whose parent's rollout is gone is all there is of that work.
-            None => {
-                by_id.insert(m.id.clone(), found.len());
-                found.push(Found {
-                    host: Host::Codex,
-                    id: m.id,
-                    files: vec![path],
-                    subagents: Vec::new(),
-                    tool_results: Vec::new(),
-                });
-            }
+            by_id.insert(m.id.clone(), found.len());
+            found.push(Found {
+                host: Host::Codex,
+                id: m.id,
+                files: vec![path],
+                subagents: Vec::new(),
+                tool_results: Vec::new(),
+            });
         }
     }
     found

@@ -404,13 +404,12 @@ impl Run<'_> {
     fn project_files(&mut self, s: &Session, root: &Path) -> Result<bool, ImportError> {
         let secrets = self.ledger.options().secrets.clone();
         let dry = self.opts.dry_run;
-        let seen = match self.proofs.get_mut(root) {
-            Some(seen) => seen,
-            None => {
-                let seen = session::ProofSeen::read(root)
-                    .map_err(ImportError::io("read", &crate::proof::log_path(root)))?;
-                self.proofs.entry(root.to_path_buf()).or_insert(seen)
-            }
+        let seen = if let Some(seen) = self.proofs.get_mut(root) {
+            seen
+        } else {
+            let seen = session::ProofSeen::read(root)
+                .map_err(ImportError::io("read", &crate::proof::log_path(root)))?;
+            self.proofs.entry(root.to_path_buf()).or_insert(seen)
         };
         // Every original is kept (one store write) before a line holding its reference is
         // written; a dry run keeps none.
@@ -518,12 +517,12 @@ fn first_line(path: &Path) -> io::Result<String> {
 
 /// Entries of `dir` that are real directories (not links), sorted.
 fn subdirs(dir: &Path) -> Vec<PathBuf> {
-    entries(dir, |t| t.is_dir())
+    entries(dir, std::fs::FileType::is_dir)
 }
 
 /// Regular files of `dir` whose name ends with `ext`, sorted.
 fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v = entries(dir, |t| t.is_file());
+    let mut v = entries(dir, std::fs::FileType::is_file);
     v.retain(|p| {
         p.file_name()
             .is_some_and(|n| n.to_string_lossy().ends_with(ext))

@@ -292,12 +292,7 @@ impl Session {
     /// The session's daily memory, in the project at `root`: what no flush of its files covered
     /// yet, as a `## Session` block in the file of the day it ended. Whether a block was (or, in
     /// a dry run, would be) written.
-    pub fn flush_memory(
-        &self,
-        root: &Path,
-        secrets: &Secrets,
-        dry_run: bool,
-    ) -> io::Result<bool> {
+    pub fn flush_memory(&self, root: &Path, secrets: &Secrets, dry_run: bool) -> io::Result<bool> {
         let paths: Vec<&PathBuf> = self
             .found
             .files

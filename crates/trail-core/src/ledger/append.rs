@@ -181,7 +181,7 @@ impl Ledger {
 
     /// Replace secrets in every field, storing the originals first so nothing is lost; returns
     /// the names of the secrets replaced.
-    fn redact_record(&self, record: &mut Record) -> Result<Vec<String>> {
+    pub(crate) fn redact_record(&self, record: &mut Record) -> Result<Vec<String>> {
         Ok(self.opts.secrets.pass(|p| {
             for field in record.text_fields_mut() {
                 p.redact_in_place(field);

@@ -82,23 +82,10 @@ impl Join {
         };
         Some(Join {
             segment: segment.to_string(),
-            head: unhex(&fact("head")?)?,
+            head: super::frame::parse_digest(&fact("head")?)?,
             records: fact("records")?.parse().ok()?,
         })
     }
-}
-
-fn unhex(s: &str) -> Option<Digest> {
-    let b = s.as_bytes();
-    if b.len() != 64 {
-        return None;
-    }
-    let mut d = [0u8; 32];
-    for (i, pair) in b.chunks(2).enumerate() {
-        let hexit = |c: u8| (c as char).to_digit(16);
-        d[i] = (hexit(pair[0])? * 16 + hexit(pair[1])?) as u8;
-    }
-    Some(d)
 }
 
 /// A batch committed by [`Ledger::commit_imported`].
@@ -201,7 +188,7 @@ impl Ledger {
         };
         self.append(join_record(&committed, head, summary))?;
         failpoint::hit("import-after-join");
-        self.finish_pending(&pending)?;
+        Self::finish_pending(&pending)?;
         Ok(Some(committed))
     }
 
@@ -213,44 +200,41 @@ impl Ledger {
         }
         let joins = self.joins()?;
         for path in &pending {
-            let name = self.segment_name(path);
+            let name = Self::segment_name(path);
             if !joins.iter().any(|j| j.segment == name) {
-                match check_segment(path)? {
-                    Some((records, head, from, to)) => {
-                        let c = Committed {
-                            segment: name,
-                            records,
-                            from,
-                            to,
-                        };
-                        let summary = format!(
-                            "an interrupted import's batch of {records} record(s), joined by the next import"
-                        );
-                        self.append(join_record(&c, head, &summary))?;
-                    }
-                    None => {
-                        // Torn: the batch never reached the stream. Its sessions are imported
-                        // again; the bytes are kept, as every repair keeps what it cuts.
-                        let bytes = std::fs::read(path).map_err(LedgerError::io("read", path))?;
-                        archive::keep(&self.archive_dir(), "torn-import", "bin", &bytes)?;
-                        std::fs::remove_file(path).map_err(LedgerError::io("remove", path))?;
-                        continue;
-                    }
+                if let Some((records, head, from, to)) = check_segment(path)? {
+                    let c = Committed {
+                        segment: name,
+                        records,
+                        from,
+                        to,
+                    };
+                    let summary = format!(
+                        "an interrupted import's batch of {records} record(s), joined by the next import"
+                    );
+                    self.append(join_record(&c, head, &summary))?;
+                } else {
+                    // Torn: the batch never reached the stream. Its sessions are imported
+                    // again; the bytes are kept, as every repair keeps what it cuts.
+                    let bytes = std::fs::read(path).map_err(LedgerError::io("read", path))?;
+                    archive::keep(&self.archive_dir(), "torn-import", "bin", &bytes)?;
+                    std::fs::remove_file(path).map_err(LedgerError::io("remove", path))?;
+                    continue;
                 }
             }
-            self.finish_pending(path)?;
+            Self::finish_pending(path)?;
         }
         Ok(pending.len())
     }
 
     /// `imported/NAME.log.md` for `…/NAME.log.md.pending` (or the segment itself).
-    fn segment_name(&self, path: &Path) -> String {
+    fn segment_name(path: &Path) -> String {
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         let base = file.strip_suffix(".pending").unwrap_or(&file);
         format!("{DIR}/{base}")
     }
 
-    fn finish_pending(&self, pending: &Path) -> Result<()> {
+    fn finish_pending(pending: &Path) -> Result<()> {
         let done = pending.with_extension("");
         std::fs::rename(pending, &done).map_err(LedgerError::io("rename", pending))?;
         let dir = fsutil::parent_dir(&done);

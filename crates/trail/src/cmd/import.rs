@@ -22,8 +22,9 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> CliResult {
     });
     bar.finish_and_clear();
     let mut summary = result?;
-    // What is printed passes the redactor too: paths can hold anything.
-    let redactor = ctx.ledger.redactor()?;
+    // What is printed passes the redactor too: paths can hold anything (shown, not written:
+    // the paths still hold what they hold, so no original is kept).
+    let redactor = ctx.secrets.redactor()?;
     redact_paths(&mut summary, redactor);
     if args.json {
         return output::json(&summary);
@@ -34,15 +35,14 @@ pub fn run(ctx: &Context, args: &ImportArgs) -> CliResult {
 fn options(ctx: &Context, args: &ImportArgs) -> CliResult<Options> {
     let host = Host::parse(&args.host)
         .ok_or_else(|| CliError::usage(format!("`{}`: use claude-code or codex", args.host)))?;
-    let dir = match &args.dir {
-        Some(d) => d.clone(),
-        None => {
-            let home = std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .ok_or_else(|| CliError::usage("HOME is not set: name the directory (DIR)"))?;
-            let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from);
-            host.default_dir(&home, codex_home.as_deref())
-        }
+    let dir = if let Some(d) = &args.dir {
+        d.clone()
+    } else {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .ok_or_else(|| CliError::usage("HOME is not set: name the directory (DIR)"))?;
+        let codex_home = std::env::var_os("CODEX_HOME").map(PathBuf::from);
+        host.default_dir(&home, codex_home.as_deref())
     };
     let since = args
         .since

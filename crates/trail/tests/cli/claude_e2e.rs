@@ -799,6 +799,8 @@ fn the_model_calls_trails_mcp_search_and_reads_its_hits() {
         result.contains("Moved the zanzibar queue to port 7311") && result.contains("hits"),
         "the search result did not reach the model:\n{result}"
     );
+}
+
 /// What the scripted model does in each conversation of the import scenario: the prompt's
 /// last words, then one reply per tool result since that prompt.
 fn import_script(body: &str) -> String {
@@ -924,8 +926,7 @@ fn claude_code_history_is_imported_as_it_was_written() {
             .starts_with("1\n2\n3\n"),
         "{seq}"
     );
-    let check: serde_json::Value =
-        serde_json::from_str(&env.ok(&["verify", "--json"])).unwrap();
+    let check: serde_json::Value = serde_json::from_str(&env.ok(&["verify", "--json"])).unwrap();
     assert_eq!(check["ok"], true, "{check}");
     let again: serde_json::Value =
         serde_json::from_str(&env.ok(&["import", "claude-code", "--json"])).unwrap();
