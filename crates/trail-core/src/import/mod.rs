@@ -1,5 +1,5 @@
 //! `trail import`: history backfilled from the sessions the hosts already keep — Claude Code's
-//! transcripts ([`claude`]) and Codex's rollouts ([`codex`]) — as if trail had been there:
+//! transcripts (`claude.rs`) and Codex's rollouts (`codex.rs`) — as if trail had been there:
 //!
 //! - a `handoff` record per session in the stream's imported segments
 //!   ([`crate::ledger::imported`]): what was asked, files changed, commands and how they ended,
