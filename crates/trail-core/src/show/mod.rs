@@ -274,16 +274,13 @@ fn under(root: &Path, abs: &Path) -> Option<String> {
 
 /// The file's text: a regular file under the root, not binary, within trail's cap.
 fn read(root: &Path, path: &Path, rel: &str) -> Result<String, ShowError> {
-    let path_err = |rel: &str| rel.to_string();
     let bytes = match fsutil::read_in(root, path, fsutil::MAX_PROJECT_FILE) {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(ShowError::Missing {
-                path: path_err(rel),
-            });
+            return Err(ShowError::Missing { path: rel.into() });
         }
         Err(e) => {
-            let path = path_err(rel);
+            let path = rel.to_string();
             return Err(match fsutil::refusal(&e).map(|r| r.found) {
                 Some(fsutil::Found::TooLarge(max)) => ShowError::TooLarge { path, max },
                 Some(fsutil::Found::Directory) => ShowError::NotAFile {
@@ -310,9 +307,7 @@ fn read(root: &Path, path: &Path, rel: &str) -> Result<String, ShowError> {
     };
     // As git and `trail cite check` tell: a NUL in the first 8 KiB.
     if bytes[..bytes.len().min(8192)].contains(&0) {
-        return Err(ShowError::Binary {
-            path: path_err(rel),
-        });
+        return Err(ShowError::Binary { path: rel.into() });
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
