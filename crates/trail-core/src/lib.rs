@@ -37,6 +37,8 @@
 //! - [`checkpoint`]: the synthesis checkpoint's seven steps before `/clear`.
 //! - [`beads`]: the bead in progress, when `br` or `bd` tracks the project.
 //! - [`decision`]: a decision recorded in the trajectory, the pulse stream and NOTES.md.
+//! - [`show`]: the lines an identifier names, redacted (JIT retrieval), or its enclosing
+//!   function with tree-sitter.
 //! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
 //!   journals.
 
@@ -80,6 +82,7 @@ pub mod recovery;
 pub mod rollout;
 pub mod search;
 pub mod secrets;
+pub mod show;
 pub mod state;
 pub mod text;
 pub mod time;

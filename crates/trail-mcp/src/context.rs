@@ -44,6 +44,12 @@ impl Ctx {
         Layout::new(&self.root)
     }
 
+    /// Where `${PROJECT_ROOT}` points for citations and identifiers, as for `trail cite`,
+    /// `trail decide` and `trail show`: `$PROJECT_ROOT` when set, else the project's root.
+    pub fn citation_root(&self) -> PathBuf {
+        trail_core::cite::root_of(&self.root)
+    }
+
     pub fn project(&self) -> Project {
         Project::discover(&self.root)
     }

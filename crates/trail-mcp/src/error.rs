@@ -6,11 +6,16 @@
 
 use std::fmt;
 
+use trail_core::checkpoint::SetupError;
 use trail_core::config::ConfigError;
+use trail_core::decision::DecideError;
+use trail_core::grounding::GroundError;
 use trail_core::ledger::LedgerError;
+use trail_core::notes::NotesError;
 use trail_core::search::SearchError;
 use trail_core::search::retrieve::RetrieveError;
 use trail_core::secrets::SecretsError;
+use trail_core::show::ShowError;
 use trail_core::state::StateError;
 
 #[derive(Debug)]
@@ -22,6 +27,14 @@ pub enum ToolError {
     Search(SearchError),
     Retrieve(RetrieveError),
     State(StateError),
+    /// A decision not recorded (or recorded in the trajectory only: the message says which).
+    Decide(DecideError),
+    /// What the checkpoint reads could not be read: nothing was checked or written.
+    Setup(SetupError),
+    /// The project's Loa config, read for NOTES.md's place.
+    Ground(GroundError),
+    Notes(NotesError),
+    Show(ShowError),
     /// A secret rule of the person's does not compile, or the secret store cannot be written.
     Secrets(SecretsError),
     Io(std::io::Error),
@@ -52,6 +65,24 @@ impl ToolError {
                 "get retrieves what search returns: the stream's records and the journals, notes, memory and code it searches"
             }
             ToolError::NoSession(_) => "resources/list names the recent sessions",
+            ToolError::Decide(DecideError::NoCitation { .. }) => {
+                "each evidence item is `quote` [${PROJECT_ROOT}/path:LINE]; nothing was recorded"
+            }
+            ToolError::Decide(DecideError::Empty(_) | DecideError::BadBead(_)) => {
+                "nothing was recorded; see the tool's input schema"
+            }
+            ToolError::Setup(_) | ToolError::Ground(_) | ToolError::Notes(_) => {
+                "the person has to fix trail's configuration or .loa.config.yaml; the message names it"
+            }
+            ToolError::Show(ShowError::Malformed { .. } | ShowError::Absolute { .. }) => {
+                "id is ${PROJECT_ROOT}/path:LINE or ${PROJECT_ROOT}/path:START-END"
+            }
+            ToolError::Show(ShowError::OutOfRange { .. } | ShowError::Missing { .. }) => {
+                "the file changed since the identifier was written: search with code=true finds where the code went"
+            }
+            ToolError::Show(ShowError::OutsideRoot { .. } | ShowError::Protected { .. }) => {
+                "show reads the project's files, not trail's state, the secret store or the agents' settings"
+            }
             ToolError::Secrets(_) => {
                 "the person has to fix their secret rules or ~/.secrets; nothing was returned unredacted"
             }
@@ -72,6 +103,11 @@ impl fmt::Display for ToolError {
             ToolError::Search(e) => write!(f, "{e}")?,
             ToolError::Retrieve(e) => write!(f, "{e}")?,
             ToolError::State(e) => write!(f, "{e}")?,
+            ToolError::Decide(e) => write!(f, "{e}")?,
+            ToolError::Setup(e) => write!(f, "{e}")?,
+            ToolError::Ground(e) => write!(f, "{e}")?,
+            ToolError::Notes(e) => write!(f, "{e}")?,
+            ToolError::Show(e) => write!(f, "{e}")?,
             ToolError::Secrets(e) => write!(f, "{e}")?,
             ToolError::Io(e) => write!(f, "{e}")?,
             ToolError::NoHome => write!(f, "HOME is not set in the server's environment")?,
@@ -100,6 +136,11 @@ from! {
     SearchError => Search,
     RetrieveError => Retrieve,
     StateError => State,
+    DecideError => Decide,
+    SetupError => Setup,
+    GroundError => Ground,
+    NotesError => Notes,
+    ShowError => Show,
     SecretsError => Secrets,
     std::io::Error => Io,
 }

@@ -24,7 +24,7 @@ use crate::error::ToolError;
 use crate::{prompts, redact, resources, session, tools};
 
 /// What a client's model is told about the server once, when it connects.
-const INSTRUCTIONS: &str = "trail keeps this project's session ledger, tool-call log, trajectory and memory. Start with search (one line per hit), then timeline or get on a hit's id. resume rebuilds where the work stands. Junctions are decided only by the person.";
+const INSTRUCTIONS: &str = "trail keeps this project's session ledger, tool-call log, trajectory and memory. Start with search (one line per hit), then timeline or get on a hit's id. resume rebuilds where the work stands. decide records a choice with its citations, checkpoint runs before /clear, show retrieves an identifier's lines. Junctions are decided only by the person.";
 
 /// trail's MCP server. It holds nothing: every request reads what it needs.
 #[derive(Clone, Copy, Debug, Default)]

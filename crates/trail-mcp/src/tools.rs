@@ -8,18 +8,27 @@
 //! to its model with every request (their cost is a test in `tests/schemas.rs` and a line of
 //! the README). Results are JSON objects, as structured content and as text.
 //!
+//! `decide`, `checkpoint` and `show` are `trail decide`, `trail checkpoint` and `trail show`,
+//! each through the same core function, so a decision, a checkpoint's journal entries and what
+//! an identifier shows do not depend on which front-end the agent used.
+//!
 //! Not here: anything that approves, dismisses, skips or allows a junction, grants, or changes
-//! the mode (those are the person's; `trail approve` checks for a person at a terminal), and
-//! `decide`, `checkpoint`, `show`, whose commands the core does not have yet.
+//! the mode (those are the person's; `trail approve` checks for a person at a terminal). The
+//! checkpoint runs its checks and journals the result, nothing more: a passing checkpoint is
+//! what the red zone waits for, and the agent can run `trail checkpoint` in its shell anyway.
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
+use trail_core::checkpoint::{self, Inputs, Setup};
+use trail_core::decision;
+use trail_core::grounding::loa;
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
 use trail_core::search::{self, Filters, Mode, Request};
 use trail_core::time::{Local, Ts};
+use trail_core::{beads, host, show};
 
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -96,6 +105,33 @@ pub const TOOLS: &[Tool] = &[
         effects: READS,
         run: resume,
         accepts: accepts::<ResumeArgs>,
+    },
+    Tool {
+        name: "decide",
+        title: "Record a decision",
+        description: "Record a decision (trajectory, ledger, NOTES.md). evidence: `quote` [${PROJECT_ROOT}/path:LINE], each checked; the answer says which verify.",
+        schema: r#"{"type":"object","properties":{"title":{"type":"string"},"decision":{"type":"string"},"rationale":{"type":"string"},"evidence":{"type":"array","items":{"type":"string"}},"tests":{"type":"array","items":{"type":"string"},"description":"happy path, edge case, error"},"bead":{"type":"string"}},"required":["title","decision","rationale"],"additionalProperties":false}"#,
+        effects: APPENDS,
+        run: decide,
+        accepts: accepts::<DecideArgs>,
+    },
+    Tool {
+        name: "checkpoint",
+        title: "Checkpoint before /clear",
+        description: "Run the checks due before /clear (grounding, decision log, plan, handoff, identifiers, tests): each verdict with its remedy, journalled.",
+        schema: r#"{"type":"object","properties":{"reasoning":{"type":"string","description":"where the reasoning stands, for NOTES.md"}},"additionalProperties":false}"#,
+        effects: APPENDS,
+        run: checkpoint,
+        accepts: accepts::<CheckpointArgs>,
+    },
+    Tool {
+        name: "show",
+        title: "Show lines",
+        description: "Lines of ${PROJECT_ROOT}/path:LINE or :START-END, numbered and redacted: retrieve code instead of keeping it in context. full_section: the enclosing function.",
+        schema: r#"{"type":"object","properties":{"id":{"type":"string"},"full_section":{"type":"boolean"}},"required":["id"],"additionalProperties":false}"#,
+        effects: READS,
+        run: show,
+        accepts: accepts::<ShowArgs>,
     },
     Tool {
         name: "remember",
@@ -413,6 +449,100 @@ pub(crate) fn resume_text(ctx: &Ctx, level: u8, proj: Option<String>) -> Result<
     } else {
         rehydrate::render(&scoped.all, level)
     })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecideArgs {
+    title: String,
+    decision: String,
+    rationale: String,
+    #[serde(default)]
+    evidence: Vec<String>,
+    #[serde(default)]
+    tests: Vec<String>,
+    bead: Option<String>,
+}
+
+/// `trail decide`: the same record, its citations checked as it is made.
+fn decide(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: DecideArgs = args(v)?;
+    let root = ctx.citation_root();
+    let loa = loa::read_config(&root)?;
+    let notes = trail_core::notes::locate_in(&ctx.config, &root, loa.as_ref())?;
+    let project = ctx.project();
+    let session = host::session_from_env();
+    let cx = decision::Context {
+        root: &root,
+        ledger: &ctx.ledger,
+        project: &project,
+        session: session.as_deref(),
+        notes: &notes,
+        bead_in_progress: beads::current_label(&root, std::env::var_os("PATH").as_deref()),
+    };
+    let done = decision::record(
+        &cx,
+        decision::Request {
+            title: a.title,
+            decision: a.decision,
+            rationale: a.rationale,
+            evidence: a.evidence,
+            tests: a.tests,
+            bead: a.bead,
+        },
+    )?;
+    to_json(&done)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckpointArgs {
+    reasoning: Option<String>,
+}
+
+/// `trail checkpoint`: the checks run and journalled; the verdict is in the answer (a blocked
+/// or failed checkpoint is a result the model reads, not a failed call).
+fn checkpoint(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: CheckpointArgs = args(v)?;
+    let root = ctx.citation_root();
+    let setup = Setup::load(&ctx.config, &root, std::env::var_os("PATH").as_deref())?;
+    let project = ctx.project();
+    let session = host::session_from_env();
+    let inputs = Inputs {
+        root: &root,
+        project: &project,
+        session: session.as_deref(),
+        notes: &setup.notes,
+        policy: &setup.policy,
+        loa: setup.loa.as_ref(),
+        bead: setup.bead.clone(),
+        // As `trail checkpoint`: the negative-grounding search plugs in here (issue 12 item 5).
+        ghosts: None,
+    };
+    let report = checkpoint::checkpoint(&inputs, &ctx.ledger, a.reasoning);
+    to_json(&checkpoint::words::answer(&report, &setup.policy))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShowArgs {
+    id: String,
+    #[serde(default)]
+    full_section: bool,
+}
+
+/// `trail show`: confined to the project, the gate's zones refused, redacted (here by the
+/// bare redactor, as everything this server returns: the file still holds what is hidden).
+fn show(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: ShowArgs = args(v)?;
+    let mut places = ctx.zones()?;
+    places.project_root = ctx.citation_root();
+    let shown = show::show(&places, &a.id, a.full_section, ctx.redactor()?)?;
+    to_json(&shown)
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ToolError> {
+    serde_json::to_value(v).map_err(|e| ToolError::Io(std::io::Error::other(e)))
 }
 
 #[derive(Deserialize)]

@@ -141,6 +141,9 @@ pub enum Command {
     /// The synthesis checkpoint before /clear: grounding, negative grounding, decision log,
     /// plan and bead, trajectory handoff, raw output decayed to identifiers, test scenarios.
     Checkpoint(CheckpointArgs),
+    /// Print the lines an identifier names (`${PROJECT_ROOT}/path:45-67`), redacted: retrieve
+    /// evidence when needed instead of keeping it in context.
+    Show(ShowArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
     Hook {
         /// claude-code or codex
@@ -605,6 +608,24 @@ pub struct CheckpointArgs {
     /// Where the reasoning stands, for NOTES.md's Reasoning State and the next session.
     #[arg(long, value_name = "TEXT")]
     pub reasoning: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The path is resolved under the project root ($PROJECT_ROOT, else the project): \
+                  `..` above it and symlinks leaving it are refused. Every line is redacted.\n\
+                  Exit codes: 0 shown, 2 the identifier names nothing readable."
+)]
+pub struct ShowArgs {
+    /// `${PROJECT_ROOT}/path:LINE` or `:START-END` (brackets allowed).
+    #[arg(value_name = "IDENTIFIER")]
+    pub identifier: String,
+    /// Grow the range to the function or type around it (tree-sitter: Rust, Python, TypeScript,
+    /// Go, when built in); otherwise the lines as asked, and why.
+    #[arg(long)]
+    pub full_section: bool,
     #[arg(long)]
     pub json: bool,
 }

@@ -1,6 +1,11 @@
 //! The protocol's commands, shared by the two human paths: `trail approve|dismiss|skip|mode|
 //! status` in a terminal, and `/edge …` typed as a prompt (the UserPromptSubmit hook). Both end
 //! in the same [`protocol`] call and the same words.
+//!
+//! `/edge checkpoint`, `/edge decide …` and `/edge show ID` are the person's shortcuts to ask
+//! the agent for that work ([`Ask`]): trail carries out nothing for them, it tells the agent
+//! what to run. The checkpoint journals the agent's reasoning state and a decision needs its
+//! words and evidence, which only the agent has.
 
 use std::fmt;
 
@@ -23,11 +28,53 @@ pub enum EdgeCmd {
     Skip(Option<String>),
 }
 
-pub const USAGE: &str = "/edge [plan | active [\"objective\"] | review | done | approve [ID] | dismiss [MINUTES] | skip]";
+/// What the person asks the agent to do through `/edge`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    Checkpoint,
+    Decide,
+    Show,
+}
+
+impl Ask {
+    /// What the agent is told to run (the identifier or the decision is in the prompt itself,
+    /// which the agent reads: it is not repeated here).
+    pub fn instructions(&self) -> &'static str {
+        match self {
+            Ask::Checkpoint => {
+                "trail: `/edge checkpoint` asks for the checkpoint before /clear. Run `trail \
+                 checkpoint --reasoning \"where your reasoning stands\"` and tell the user its \
+                 verdict and each step that did not pass, with its remedy; when it says \
+                 blocked, do the remedies and run it again before /clear."
+            }
+            Ask::Decide => {
+                "trail: `/edge decide` asks you to record the decision this prompt describes \
+                 (or the one just made). Run ``trail decide --title T --decision D --rationale \
+                 R --evidence '`quote` [${PROJECT_ROOT}/path:LINE]' --test \"happy: …\" --test \
+                 \"edge: …\" --test \"error: …\"``, each quote copied from the lines it cites, \
+                 and tell the user which citations verify."
+            }
+            Ask::Show => {
+                "trail: `/edge show` asks for the lines of the identifier in this prompt. Run \
+                 `trail show '${PROJECT_ROOT}/path:START-END'` with it (`--full-section` for \
+                 the whole function) and show the user what it prints."
+            }
+        }
+    }
+}
+
+/// An `/edge` prompt: a command of the protocol, or a request to the agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EdgePrompt {
+    Cmd(EdgeCmd),
+    Ask(Ask),
+}
+
+pub const USAGE: &str = "/edge [plan | active [\"objective\"] | review | done | approve [ID] | dismiss [MINUTES] | skip | checkpoint | decide [WHAT] | show ID]";
 
 /// Reads a prompt as an `/edge` command: `None` when the prompt is not one (it must begin with
 /// `/edge`, as typed), `Some(Err(usage))` when it is one with bad arguments.
-pub fn parse_prompt(prompt: &str) -> Option<Result<EdgeCmd, String>> {
+pub fn parse_prompt(prompt: &str) -> Option<Result<EdgePrompt, String>> {
     let t = prompt.trim();
     let rest = t.strip_prefix("/edge")?;
     if !(rest.is_empty() || rest.starts_with(char::is_whitespace)) {
@@ -39,6 +86,18 @@ pub fn parse_prompt(prompt: &str) -> Option<Result<EdgeCmd, String>> {
         None => (rest, None),
     };
     let bad = |why: &str| Some(Err(format!("trail: {why}. Usage: {USAGE}")));
+    let ask = match verb {
+        "checkpoint" => Some(Ask::Checkpoint),
+        "decide" => Some(Ask::Decide),
+        "show" if arg.is_none() => {
+            return bad("`show` needs an identifier, such as '${PROJECT_ROOT}/src/a.rs:45-67'");
+        }
+        "show" => Some(Ask::Show),
+        _ => None,
+    };
+    if let Some(a) = ask {
+        return Some(Ok(EdgePrompt::Ask(a)));
+    }
     let cmd = match verb {
         "" | "status" => EdgeCmd::Status,
         "approve" => EdgeCmd::Approve(arg.map(String::from)),
@@ -58,7 +117,7 @@ pub fn parse_prompt(prompt: &str) -> Option<Result<EdgeCmd, String>> {
             None => return bad(&format!("`{m}` is not an /edge command")),
         },
     };
-    Some(Ok(cmd))
+    Some(Ok(EdgePrompt::Cmd(cmd)))
 }
 
 /// What the person can do about a refusal, in the words of both human paths.
@@ -586,34 +645,60 @@ mod tests {
 
     #[test]
     fn prompts_are_read_as_commands_only_when_they_begin_with_edge() {
-        assert_eq!(parse_prompt("/edge"), Some(Ok(EdgeCmd::Status)));
+        assert_eq!(
+            parse_prompt("/edge"),
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Status)))
+        );
         assert_eq!(
             parse_prompt("  /edge approve "),
-            Some(Ok(EdgeCmd::Approve(None)))
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Approve(None))))
         );
         assert_eq!(
             parse_prompt("/edge approve j-12"),
-            Some(Ok(EdgeCmd::Approve(Some("j-12".into()))))
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Approve(Some("j-12".into())))))
         );
         assert_eq!(
             parse_prompt("/edge dismiss 120"),
-            Some(Ok(EdgeCmd::Dismiss(120, None)))
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Dismiss(120, None))))
         );
         assert_eq!(
             parse_prompt("/edge dismiss"),
-            Some(Ok(EdgeCmd::Dismiss(60, None)))
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Dismiss(60, None))))
         );
         assert_eq!(
             parse_prompt("/edge active \"ship the gate\""),
-            Some(Ok(EdgeCmd::Mode(
+            Some(Ok(EdgePrompt::Cmd(EdgeCmd::Mode(
                 Mode::Active,
                 Some("ship the gate".into())
-            )))
+            ))))
         );
         assert!(matches!(parse_prompt("/edge dismiss soon"), Some(Err(_))));
         assert!(matches!(parse_prompt("/edge frobnicate"), Some(Err(_))));
         assert_eq!(parse_prompt("please /edge approve"), None);
         assert_eq!(parse_prompt("/edgeapprove"), None);
         assert_eq!(parse_prompt("approve it"), None);
+    }
+
+    #[test]
+    fn checkpoint_decide_and_show_are_requests_to_the_agent_not_decisions() {
+        let ask = |p: &str| match parse_prompt(p) {
+            Some(Ok(EdgePrompt::Ask(a))) => a,
+            other => panic!("{p}: {other:?}"),
+        };
+        assert_eq!(ask("/edge checkpoint"), Ask::Checkpoint);
+        assert_eq!(ask("/edge decide use rustls, not openssl"), Ask::Decide);
+        assert_eq!(ask("/edge decide"), Ask::Decide);
+        assert_eq!(ask("/edge show '${PROJECT_ROOT}/src/a.rs:4-9'"), Ask::Show);
+        let Some(Err(usage)) = parse_prompt("/edge show") else {
+            panic!("show without an identifier")
+        };
+        assert!(usage.contains("needs an identifier"), "{usage}");
+        for a in [Ask::Checkpoint, Ask::Decide, Ask::Show] {
+            let words = a.instructions();
+            assert!(
+                words.contains("trail ") && !words.contains("approve"),
+                "{words}"
+            );
+        }
     }
 }

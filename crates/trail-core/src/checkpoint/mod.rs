@@ -18,20 +18,25 @@
 //! checkpoint pulse, and NOTES.md's Active Context (its Last Checkpoint when the checkpoint
 //! passed).
 //!
-//! What each finding means to a person (its words, its remedy) is the binary's: findings here
-//! are data.
+//! Findings are data; what each means in words (a detail, a remedy) is [`words`], which
+//! `trail checkpoint` and the MCP server's `checkpoint` tool share, since the remedies are
+//! journalled too. [`Setup::load`] gathers what both read, and [`checkpoint`] is the whole run.
 
 pub mod gap;
 pub mod steps;
+pub mod words;
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use serde::Serialize;
 
 use crate::beads::Bead;
-use crate::grounding::{Enforcement, Policy};
+use crate::config::Config;
+use crate::grounding::loa::{self, LoaConfig};
+use crate::grounding::{Enforcement, GroundError, Policy, PolicySources};
 use crate::ledger::Ledger;
-use crate::notes::Location;
+use crate::notes::{Location, NotesError};
 use crate::project::Project;
 use crate::time::Ts;
 
@@ -276,4 +281,75 @@ pub fn record(j: &Journalling<'_>, report: &mut Report) {
     steps::handoff(j, report);
     report.settle();
     steps::journal_checkpoint(j, report, Ts::now());
+}
+
+/// What a checkpoint reads besides the journals, from the configuration and the project.
+pub struct Setup {
+    pub loa: Option<LoaConfig>,
+    pub policy: Policy,
+    pub notes: Location,
+    /// `Some` when a tracker is in use: the bead in progress, or why it could not be read.
+    pub bead: Option<Result<Option<Bead>, String>>,
+}
+
+/// Why a checkpoint could not start: nothing was checked or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("cannot read the project's Loa config: {0}")]
+    Loa(GroundError),
+    #[error("cannot read the grounding policy: {0}")]
+    Policy(GroundError),
+    #[error(transparent)]
+    Notes(NotesError),
+}
+
+impl Setup {
+    /// The project at `root` under `config`; `path` is the `PATH` the bead tracker is looked
+    /// up on.
+    pub fn load(config: &Config, root: &Path, path: Option<&OsStr>) -> Result<Setup, SetupError> {
+        let loa = loa::read_config(root).map_err(SetupError::Loa)?;
+        let policy = PolicySources::of(config, loa.as_ref(), None)
+            .resolve()
+            .map_err(SetupError::Policy)?;
+        let notes =
+            crate::notes::locate_in(config, root, loa.as_ref()).map_err(SetupError::Notes)?;
+        let bead =
+            crate::beads::find(root, path).map(|t| t.in_progress(root).map_err(|e| e.to_string()));
+        Ok(Setup {
+            loa,
+            policy,
+            notes,
+            bead,
+        })
+    }
+}
+
+/// The whole checkpoint, as `trail checkpoint` and the MCP `checkpoint` tool run it: the steps
+/// measured ([`run`]), each failure's remedy in words ([`words`]), then the result journalled
+/// ([`record`]) with `reasoning` as NOTES.md's Reasoning State.
+pub fn checkpoint(i: &Inputs<'_>, ledger: &Ledger, reasoning: Option<String>) -> Report {
+    let mut report = run(i);
+    let remedies = report
+        .steps
+        .iter()
+        .filter_map(|s| words::words(s, i.policy).1.map(|r| (s.name, r)))
+        .collect();
+    let in_progress = match &i.bead {
+        Some(Ok(Some(b))) => Some(b.clone()),
+        _ => None,
+    };
+    record(
+        &Journalling {
+            root: i.root,
+            ledger,
+            project: i.project,
+            session: i.session,
+            notes: i.notes,
+            reasoning,
+            bead: in_progress,
+            remedies,
+        },
+        &mut report,
+    );
+    report
 }

@@ -19,10 +19,19 @@ pub mod check;
 pub mod parse;
 pub mod resolve;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use check::{Checker, Outcome, RANGE_ONLY, Status};
 pub use parse::{Found, Malformed, PROJECT_ROOT, Quote, QuoteKind, Target, Written};
+
+/// Where `${PROJECT_ROOT}` points for the project at `project`: `$PROJECT_ROOT` when set (as
+/// Loa's scripts set it), else the project's root.
+pub fn root_of(project: &Path) -> PathBuf {
+    match std::env::var_os("PROJECT_ROOT").filter(|r| !r.is_empty()) {
+        Some(r) => PathBuf::from(r),
+        None => project.to_path_buf(),
+    }
+}
 
 /// One citation of a document, checked: the shape `trail cite check --json` prints.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -80,6 +80,15 @@ impl<T> Setting<T> {
         self.value = value;
         self.origin = origin;
     }
+
+    /// The value and where it came from, when something set it: a default that defers to
+    /// another source (Loa's config) is `None`.
+    pub fn chosen(&self) -> Option<(T, String)>
+    where
+        T: Clone,
+    {
+        (self.origin != Origin::Default).then(|| (self.value.clone(), self.origin.to_string()))
+    }
 }
 
 /// A sensitive setting a project file holds that did not count, and why.

@@ -31,6 +31,20 @@ pub enum Zone {
     StateView,
 }
 
+impl Zone {
+    /// The zone in words, for a refusal ("… is in {what}").
+    pub fn what(self) -> &'static str {
+        match self {
+            Zone::Key => "the person's key",
+            Zone::TrailState => "trail's own state (.trail/state/)",
+            Zone::SecretStore => "the secret store",
+            Zone::TrailHome => "the personal ledger",
+            Zone::AgentSettings => "trail's or the agent's settings",
+            Zone::StateView => "the state file",
+        }
+    }
+}
+
 /// How a command uses a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {

@@ -131,7 +131,23 @@ pub struct PolicySources<'a> {
     pub loa: Option<&'a loa::LoaConfig>,
 }
 
-impl PolicySources<'_> {
+impl<'a> PolicySources<'a> {
+    /// The sources every reader of the policy has (`trail ground`, `trail checkpoint`, the MCP
+    /// server): trail's own settings when something set them, the project's Loa config, and a
+    /// threshold given for this run.
+    pub fn of(
+        config: &crate::config::Config,
+        loa: Option<&'a loa::LoaConfig>,
+        cli_threshold: Option<&'a str>,
+    ) -> PolicySources<'a> {
+        PolicySources {
+            cli_threshold,
+            trail_threshold: config.grounding_threshold.chosen(),
+            trail_enforcement: config.grounding_enforcement.chosen(),
+            loa,
+        }
+    }
+
     /// Each setting from the strongest source that gives it: the command line, trail's
     /// configuration, `.loa.config.yaml`, the default (0.95, warn).
     pub fn resolve(&self) -> Result<Policy, GroundError> {

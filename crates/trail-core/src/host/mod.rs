@@ -25,6 +25,14 @@ pub enum Host {
     Codex,
 }
 
+/// The host session a command runs in, as Claude Code tells the processes it starts
+/// (`CLAUDE_CODE_SESSION_ID`): decisions and checkpoints of "this session" are its.
+pub fn session_from_env() -> Option<String> {
+    std::env::var("CLAUDE_CODE_SESSION_ID")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+}
+
 /// A payload that cannot be understood.
 #[derive(Debug, thiserror::Error)]
 pub enum DecodeError {

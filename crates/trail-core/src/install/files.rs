@@ -17,13 +17,14 @@ const COMMAND_MARKER: &str = "<!-- written by `trail init`; `trail uninstall` re
 pub fn edge_command() -> String {
     format!(
         "---\n\
-description: Operator's Edge (trail) — status, modes, and the person's decisions on junctions\n\
-argument-hint: \"[plan | active \\\"objective\\\" | review | done | approve [ID] | dismiss [MINUTES] | skip]\"\n\
+description: Operator's Edge (trail) — status, modes, the person's decisions on junctions; checkpoint, decide, show\n\
+argument-hint: \"[plan | active \\\"objective\\\" | review | done | approve [ID] | dismiss [MINUTES] | skip | checkpoint | decide [WHAT] | show ID]\"\n\
 disable-model-invocation: true\n\
 ---\n\
 {COMMAND_MARKER}\n\
-The user ran `/edge $ARGUMENTS`. trail's prompt hook has already carried it out; its result is\n\
-in the context trail added to this prompt. Tell the user the result in one or two sentences.\n\
+The user ran `/edge $ARGUMENTS`. trail's prompt hook has already carried it out, or, for\n\
+`checkpoint`, `decide` and `show`, says what to run; its words are in the context trail added to\n\
+this prompt. Do what they say, then tell the user the result in one or two sentences.\n\
 If a command of yours was approved, run it again exactly as before, once. Never run\n\
 `trail approve`, `trail dismiss` or edit grants in active_context.yaml yourself: the gate\n\
 refuses it, because decisions are the user's.\n"
@@ -41,12 +42,19 @@ pub fn instructions() -> String {
 ## trail: session continuity and guardrails\n\
 \n\
 This project records its agent sessions with trail. Hooks already log every tool call and\n\
-gate risky commands; what only you know, you write as pulses.\n\
+gate risky commands; what only you know, you write down.\n\
 \n\
 - **Pulses** (`trail pulse --proj NAME --topic TOPIC --summary \"…\" --next \"…\" --fact \"…\"`):\n\
-  write one every 10 minutes of work, on every decision, success or failure, on a change of\n\
-  focus, and after any command that changes state, cannot be undone or ran over two minutes.\n\
-- **Decisions**: `trail pulse --fact \"decided: X because Y\"` (one fact per decision).\n\
+  write one every 10 minutes of work, on every success or failure, on a change of focus, and\n\
+  after any command that changes state, cannot be undone or ran over two minutes.\n\
+- **Decisions**: when you make a choice, ``trail decide --title T --decision D --rationale R\n\
+  --evidence '`quote` [${{PROJECT_ROOT}}/path:LINE]' --test \"happy: …\" --test \"edge: …\"\n\
+  --test \"error: …\"``. A citation is `` `quote` [${{PROJECT_ROOT}}/path:LINE] `` (or\n\
+  `:START-END`), the quote copied from those lines; the answer says which verify.\n\
+- **Identifiers, not code**: keep `${{PROJECT_ROOT}}/path:45-67` in context and notes instead\n\
+  of pasted code; `trail show '${{PROJECT_ROOT}}/path:45-67'` brings the lines back\n\
+  (`--full-section`: the whole function).\n\
+- **Before /clear**: `trail checkpoint`; when it says blocked, do its remedies and run it again.\n\
 - **Focus switch**: `trail pulse --intent switch --proj OTHER --summary \"why\"`; a side trip\n\
   that must not change the intent is `--type tangent` (park it with `--defer`).\n\
 - **Assumption changed**: `--shift-before \"…\" --shift-after \"…\"`.\n\
@@ -173,6 +181,41 @@ mod tests {
         install_block(&q).unwrap();
         uninstall_block(&q).unwrap();
         assert!(!q.exists());
+    }
+
+    fn tokens(s: &str) -> usize {
+        tiktoken_rs::o200k_base()
+            .unwrap()
+            .encode_with_special_tokens(s)
+            .len()
+    }
+
+    /// The block is in every session's context and the command in every `/edge` prompt: their
+    /// size is a cost the user pays each time, held here (README, "With an agent", gives the
+    /// figures: 563 and 209 tokens; 408 and 168 before decide, checkpoint and show).
+    #[test]
+    fn the_block_and_the_command_stay_small() {
+        let (block, command) = (instructions(), edge_command());
+        println!(
+            "block: {} characters, {} o200k tokens; /edge: {} characters, {} tokens",
+            block.chars().count(),
+            tokens(&block),
+            command.chars().count(),
+            tokens(&command)
+        );
+        for taught in [
+            "trail decide --title",
+            "`quote` [${PROJECT_ROOT}/path:LINE]",
+            "trail show '${PROJECT_ROOT}/path:45-67'",
+            "trail checkpoint",
+        ] {
+            assert!(block.contains(taught), "{taught}: {block}");
+        }
+        for verb in ["checkpoint", "decide", "show"] {
+            assert!(command.contains(&format!("`{verb}`")), "{verb}: {command}");
+        }
+        assert!(tokens(&block) <= 580, "{block}");
+        assert!(tokens(&command) <= 220, "{command}");
     }
 
     #[test]

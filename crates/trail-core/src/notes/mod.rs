@@ -60,6 +60,24 @@ pub const DEFAULT: &str = "NOTES.md";
 /// How long a writer waits for another one.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Which NOTES.md the project at `root` keeps under `config`: its `notes.path` when something
+/// set it, else Loa's (`loa`, the project's `.loa.config.yaml`), else the root's.
+pub fn locate_in(
+    config: &crate::config::Config,
+    root: &Path,
+    loa: Option<&LoaConfig>,
+) -> Result<Location, NotesError> {
+    let configured = config
+        .notes_path
+        .chosen()
+        .and_then(|(p, from)| Some((p?, from)));
+    locate(
+        root,
+        configured.as_ref().map(|(p, f)| (p.as_str(), f.clone())),
+        loa,
+    )
+}
+
 /// Which NOTES.md the project keeps: `configured` (trail's `notes.path` with its origin, when
 /// something set it), else Loa's when `loa` is the project's `.loa.config.yaml`, else the
 /// root's.

@@ -4,19 +4,18 @@
 //!
 //! An id is text an agent hands back, so it is hostile: it may name `../../etc/passwd`, a
 //! symlink to `~/.ssh`, the pending junction under `.trail/state/` or the hosts' settings. A
-//! path is resolved as citations are ([`crate::cite::resolve`]: no climbing above the root, symlinks
-//! followed only while they stay inside), then refused when it lands in a zone the gate
-//! protects ([`Zone`]) or in a hidden file or directory search does not search (the project's
-//! own `.trail/` and `.proof/` journals excepted); the file is read through
-//! [`crate::fsutil::read_string_in`], which follows no symlink and opens only a regular file. What is
-//! read is returned as it is: the caller redacts before it shows anything.
+//! path is resolved as citations are ([`crate::cite::resolve`]: no climbing above the root,
+//! symlinks followed only while they stay inside), then refused when it lands in a zone the
+//! gate protects ([`Zone`](crate::gate::zones::Zone)) or in a hidden file or directory search
+//! does not search (the project's own `.trail/` and `.proof/` journals excepted); the file is
+//! read through [`crate::fsutil::read_string_in`], which follows no symlink and opens only a
+//! regular file. What is read is returned as it is: the caller redacts before it shows anything.
 
 use std::path::{Path, PathBuf};
 
 use crate::cite::parse::{Malformed, Target, Written, parse_target};
 use crate::cite::resolve::{Landing, resolve};
 use crate::gate::paths::Places;
-use crate::gate::zones::Zone;
 use crate::time::Ts;
 
 /// The most lines one retrieval returns (a range is cut there, and says so).
@@ -163,7 +162,7 @@ fn place(places: &Places, rel: &str, id: &str) -> Result<PathBuf, RetrieveError>
     if let Some(zone) = places.zone(&path) {
         return Err(RetrieveError::Protected {
             id: id.into(),
-            what: zone_name(zone),
+            what: zone.what(),
         });
     }
     if hidden(root, &path) {
@@ -182,17 +181,6 @@ fn hidden(root: &Path, path: &Path) -> bool {
         let name = c.as_os_str().to_string_lossy();
         name.starts_with('.') && !(i == 0 && (name == ".trail" || name == ".proof"))
     })
-}
-
-fn zone_name(zone: Zone) -> &'static str {
-    match zone {
-        Zone::Key => "the person's key",
-        Zone::TrailState => "trail's own state (.trail/state/)",
-        Zone::SecretStore => "the secret store",
-        Zone::TrailHome => "the personal ledger",
-        Zone::AgentSettings => "trail's or the agent's settings",
-        Zone::StateView => "the state file",
-    }
 }
 
 #[cfg(test)]

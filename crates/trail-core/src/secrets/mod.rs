@@ -142,6 +142,13 @@ pub struct Found {
     pub value: String,
 }
 
+impl Found {
+    /// The reference that replaced it in the text: `${secret:<name>}`.
+    pub fn reference(&self) -> String {
+        format!("{REFERENCE_PREFIX}{}}}", self.name)
+    }
+}
+
 /// How a reference starts; also what [`SecretStore::lookup`] strips.
 const REFERENCE_PREFIX: &str = "${secret:";
 

@@ -4,11 +4,8 @@
 
 use std::path::Path;
 
-use serde::Serialize;
-use trail_core::beads;
-use trail_core::checkpoint::{
-    self, BeadState, Finding, Inputs, Journalling, PlanState, Report, Step, StepVerdict, Verdict,
-};
+use trail_core::checkpoint::words::{answer, plural, words};
+use trail_core::checkpoint::{self, Inputs, Report, Setup, SetupError, Verdict};
 use trail_core::config::Config;
 use trail_core::grounding::{Enforcement, Policy, PolicySources, loa};
 
@@ -17,82 +14,28 @@ use crate::context::Context;
 use crate::error::{CliError, CliResult};
 use crate::output;
 
-/// A step as shown: the core's finding, and its meaning in words.
-#[derive(Serialize)]
-struct Shown<'a> {
-    name: &'static str,
-    verdict: StepVerdict,
-    detail: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    remedy: Option<String>,
-    finding: &'a Finding,
-}
-
-#[derive(Serialize)]
-struct Answer<'a> {
-    verdict: Verdict,
-    enforcement: Enforcement,
-    enforcement_from: &'a str,
-    warnings: usize,
-    steps: Vec<Shown<'a>>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    errors: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    notes_error: Option<&'a str>,
-}
-
 pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
     let root = super::cite::project_root(None)?;
-    let loa = loa::read_config(&root).map_err(|e| {
-        CliError::usage(format!("cannot run the checkpoint: {e}"))
-            .with_hint("fix the YAML; trail reads its grounding and path keys only")
-    })?;
-    let policy = policy(&ctx.config, loa.as_ref(), None)?;
-    let notes = super::notes::location(&ctx.config, &root)?;
+    let setup = Setup::load(&ctx.config, &root, std::env::var_os("PATH").as_deref())
+        .map_err(setup_error)?;
     let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
-    let session = session_id();
-    let tracker = beads::find(&root, std::env::var_os("PATH").as_deref());
-    let bead = tracker
-        .as_ref()
-        .map(|t| t.in_progress(&root).map_err(|e| e.to_string()));
+    let session = trail_core::host::session_from_env();
     let inputs = Inputs {
         root: &root,
         project: &project,
         session: session.as_deref(),
-        notes: &notes,
-        policy: &policy,
-        loa: loa.as_ref(),
-        bead: bead.clone(),
+        notes: &setup.notes,
+        policy: &setup.policy,
+        loa: setup.loa.as_ref(),
+        bead: setup.bead.clone(),
         // The negative-grounding search plugs in here (issue 12 item 5).
         ghosts: None,
     };
-    let mut report = checkpoint::run(&inputs);
-    let remedies = report
-        .steps
-        .iter()
-        .filter_map(|s| words(s, &policy).1.map(|r| (s.name, r)))
-        .collect();
-    let in_progress = match &bead {
-        Some(Ok(Some(b))) => Some(b.clone()),
-        _ => None,
-    };
-    checkpoint::record(
-        &Journalling {
-            root: &root,
-            ledger: &ctx.ledger,
-            project: &project,
-            session: session.as_deref(),
-            notes: &notes,
-            reasoning: args.reasoning.clone(),
-            bead: in_progress,
-            remedies,
-        },
-        &mut report,
-    );
+    let report = checkpoint::checkpoint(&inputs, &ctx.ledger, args.reasoning.clone());
     if args.json {
-        output::json(&answer(&report, &policy))?;
+        output::json(&answer(&report, &setup.policy))?;
     } else {
-        output::text(&render(&report, &policy))?;
+        output::text(&render(&report, &setup.policy))?;
     }
     match report.verdict {
         Verdict::Pass => Ok(()),
@@ -104,55 +47,14 @@ pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
     }
 }
 
-/// The session `trail` runs in, as Claude Code tells its tools.
-pub fn session_id() -> Option<String> {
-    std::env::var("CLAUDE_CODE_SESSION_ID")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-}
-
-/// The grounding policy: `threshold` (a flag), trail's settings when set, `.loa.config.yaml`,
-/// the default.
-pub fn policy(
-    config: &Config,
-    loa: Option<&loa::LoaConfig>,
-    threshold: Option<&str>,
-) -> CliResult<Policy> {
-    PolicySources {
-        cli_threshold: threshold,
-        trail_threshold: super::ground::chosen(&config.grounding_threshold),
-        trail_enforcement: super::ground::chosen(&config.grounding_enforcement),
-        loa,
-    }
-    .resolve()
-    .map_err(|e| {
-        CliError::usage(format!("cannot read the grounding policy: {e}"))
-            .with_hint("`trail config` shows trail's own settings and where each came from")
-    })
-}
-
-fn answer<'a>(r: &'a Report, policy: &'a Policy) -> Answer<'a> {
-    Answer {
-        verdict: r.verdict,
-        enforcement: r.enforcement,
-        enforcement_from: &policy.enforcement_from,
-        warnings: r.warnings,
-        steps: r
-            .steps
-            .iter()
-            .map(|s| {
-                let (detail, remedy) = words(s, policy);
-                Shown {
-                    name: s.name,
-                    verdict: s.verdict,
-                    detail,
-                    remedy,
-                    finding: &s.finding,
-                }
-            })
-            .collect(),
-        errors: &r.errors,
-        notes_error: r.notes_error.as_deref(),
+/// Why the checkpoint could not start, with what to do about it.
+fn setup_error(e: SetupError) -> CliError {
+    match e {
+        SetupError::Loa(_) => CliError::usage(e.to_string())
+            .with_hint("fix the YAML; trail reads its grounding and path keys only"),
+        SetupError::Policy(_) => CliError::usage(e.to_string())
+            .with_hint("`trail config` shows trail's own settings and where each came from"),
+        SetupError::Notes(n) => super::notes::refused(n),
     }
 }
 
@@ -192,254 +94,12 @@ fn render(r: &Report, policy: &Policy) -> String {
     s
 }
 
-fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-}
-
-/// A step's finding in words: what was found, and what to do when it did not pass.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one arm per finding: the wording table of the seven steps, read as one"
-)]
-fn words(step: &Step, policy: &Policy) -> (String, Option<String>) {
-    let failed = matches!(step.verdict, StepVerdict::Fail | StepVerdict::Error);
-    let remedy = |r: &str| failed.then(|| r.to_string());
-    match &step.finding {
-        Finding::Grounding { report } => {
-            let detail = if report.total == 0 {
-                "no decisions to ground (0/0)".to_string()
-            } else {
-                let mut d = format!(
-                    "{} {} the threshold {}",
-                    report.shown(),
-                    if failed { "is below" } else { "meets" },
-                    policy.threshold
-                );
-                if !report.ungrounded.is_empty() {
-                    let names: Vec<String> = report
-                        .ungrounded
-                        .iter()
-                        .take(3)
-                        .map(|u| format!("\"{}\" ({})", u.decision, u.reason))
-                        .collect();
-                    d.push_str(&format!(
-                        "; without a verified citation: {}",
-                        names.join(", ")
-                    ));
-                    if report.ungrounded.len() > 3 {
-                        d.push_str(&format!(" and {} more", report.ungrounded.len() - 3));
-                    }
-                }
-                d
-            };
-            (
-                detail,
-                remedy(
-                    "give each of those decisions a citation that verifies: `trail ground` lists \
-                     them, `trail cite check` says why a citation fails; record the corrected \
-                     decision with `trail decide --evidence '`quote` [${PROJECT_ROOT}/path:LINE]'`",
-                ),
-            )
-        }
-        Finding::GroundingError { message } => (
-            message.clone(),
-            remedy("fix what the message names, then run the checkpoint again"),
-        ),
-        Finding::GhostsNotChecked => (
-            "no ghost-feature search is available in this build, so none was checked".into(),
-            None,
-        ),
-        Finding::Ghosts { report } => {
-            let mut d = format!(
-                "{} checked ({})",
-                plural(report.checked, "ghost feature"),
-                report.engine
-            );
-            if !report.unverified.is_empty() {
-                d.push_str(&format!(
-                    "; [UNVERIFIED GHOST] {}",
-                    report.unverified.join(", ")
-                ));
-            }
-            if !report.ambiguous.is_empty() {
-                d.push_str(&format!(
-                    "; [HIGH AMBIGUITY] for a human: {}",
-                    report.ambiguous.join(", ")
-                ));
-            }
-            (
-                d,
-                remedy(
-                    "confirm each unverified ghost with two different searches that find no \
-                     code, or take it off the ghost list",
-                ),
-            )
-        }
-        Finding::GhostsError { message } => (message.clone(), remedy("fix the search, then retry")),
-        Finding::DecisionLog {
-            scope,
-            this_session,
-            missing_from_notes,
-            notes,
-        } => {
-            let detail = if this_session.is_empty() && !failed {
-                format!("no decision recorded ({scope}): nothing left unlogged")
-            } else if this_session.is_empty() {
-                format!("no decision recorded ({scope})")
-            } else if missing_from_notes.is_empty() {
-                format!(
-                    "{} recorded ({scope}), each in {notes}",
-                    plural(this_session.len(), "decision")
-                )
-            } else {
-                let ids: Vec<&str> = missing_from_notes.iter().map(|d| d.id.as_str()).collect();
-                format!(
-                    "{} recorded ({scope}); not in {notes}: {}",
-                    plural(this_session.len(), "decision"),
-                    ids.join(", ")
-                )
-            };
-            let r = if this_session.is_empty() {
-                "record what this session decided: `trail decide --title T --decision D \
-                 --rationale R --evidence '`quote` [${PROJECT_ROOT}/path:LINE]' --test …`"
-            } else {
-                "NOTES.md is a view of the journals: `trail heal` writes it again from them"
-            };
-            (detail, remedy(r))
-        }
-        Finding::Unreadable { message } => (
-            message.clone(),
-            remedy("fix or remove the unreadable lines or file, then run the checkpoint again"),
-        ),
-        Finding::PlanAndBead { plan, bead } => {
-            let p = match plan {
-                PlanState::NoStateFile => "no active_context.yaml".to_string(),
-                PlanState::NoPlan => "no plan in active_context.yaml".to_string(),
-                PlanState::InFlight {
-                    step,
-                    total,
-                    description,
-                } => format!("plan step {step}/{total} in progress: {description}"),
-                PlanState::AllDone { total } => format!("all {total} plan steps completed"),
-                PlanState::NoneInFlight { total } => {
-                    format!("no step of the {total}-step plan is marked in progress")
-                }
-                PlanState::Unreadable { message } => message.clone(),
-            };
-            let b = match bead {
-                BeadState::NotInUse => "beads not in use".to_string(),
-                BeadState::NoneInProgress => "no bead in progress".to_string(),
-                BeadState::InProgress { bead, updated } => format!(
-                    "bead {} in progress ({}){}",
-                    bead.id,
-                    bead.title,
-                    if *updated {
-                        ""
-                    } else {
-                        ", not updated since the last checkpoint"
-                    }
-                ),
-                BeadState::Error { message } => format!("beads: {message}"),
-            };
-            let mut r = Vec::new();
-            if matches!(plan, PlanState::NoneInFlight { .. }) {
-                r.push(
-                    "mark the step you are on `in_progress` in active_context.yaml (and the \
-                     finished ones `completed`)",
-                );
-            }
-            if matches!(bead, BeadState::InProgress { updated: false, .. }) {
-                r.push("update the bead with what was decided and what comes next (`br update`, `br comments add`)");
-            }
-            if matches!(plan, PlanState::Unreadable { .. }) {
-                r.push("fix active_context.yaml by hand (trail never overwrites a file it cannot read)");
-            }
-            if matches!(bead, BeadState::Error { .. }) {
-                r.push("run the tracker by hand to see why it fails");
-            }
-            (format!("{p}; {b}"), remedy(&r.join("; ")))
-        }
-        Finding::Handoff {
-            written,
-            notes_refs,
-            error,
-        } => {
-            let d = match (written, error) {
-                (true, _) => format!(
-                    "session_handoff written to the trajectory{}",
-                    notes_refs
-                        .as_deref()
-                        .map(|n| format!(" (notes_refs {n})"))
-                        .unwrap_or_default()
-                ),
-                (false, Some(e)) => format!("session_handoff not written: {e}"),
-                (false, None) => "not written yet".to_string(),
-            };
-            (
-                d,
-                remedy("fix what stops writing .trail/trajectory/, then retry"),
-            )
-        }
-        Finding::Decay { found } => {
-            if found.no_notes {
-                return ("no NOTES.md to check".into(), None);
-            }
-            let mut d = format!("{} in the table", plural(found.identifiers, "identifier"));
-            if !found.broken.is_empty() {
-                let b: Vec<String> = found
-                    .broken
-                    .iter()
-                    .map(|(id, st)| format!("{id} {st}"))
-                    .collect();
-                d.push_str(&format!("; not resolving: {}", b.join(", ")));
-            }
-            if !found.raw.is_empty() {
-                let r: Vec<String> = found
-                    .raw
-                    .iter()
-                    .map(|x| format!("line {}: {}", x.line, x.what))
-                    .collect();
-                d.push_str(&format!("; raw output: {}", r.join(", ")));
-            }
-            (
-                d,
-                remedy(
-                    "replace pasted output by ${PROJECT_ROOT}/path:START-END identifiers (`trail \
-                     show` retrieves one when needed), and fix or drop identifiers whose lines \
-                     are gone",
-                ),
-            )
-        }
-        Finding::Tests { checked, short } => {
-            let d = if *checked == 0 {
-                "no decision to check".to_string()
-            } else if short.is_empty() {
-                format!(
-                    "{} checked, each with three test scenarios",
-                    plural(*checked, "decision")
-                )
-            } else {
-                let s: Vec<String> = short
-                    .iter()
-                    .map(|x| format!("{} \"{}\" has {}", x.decision.id, x.decision.title, x.tests))
-                    .collect();
-                format!("short of three test scenarios: {}", s.join(", "))
-            };
-            (
-                d,
-                remedy(
-                    "record the decision again under the same title with three --test (happy \
-                     path, edge case, error); the latest record of a title is the one checked",
-                ),
-            )
-        }
-    }
-}
-
 /// Used by the hooks: whether strict enforcement is in force for the project at `root`.
 pub fn strict(config: &Config, root: &Path) -> bool {
     let Ok(loa) = loa::read_config(root) else {
         return false;
     };
-    policy(config, loa.as_ref(), None).is_ok_and(|p| p.enforcement == Enforcement::Strict)
+    PolicySources::of(config, loa.as_ref(), None)
+        .resolve()
+        .is_ok_and(|p| p.enforcement == Enforcement::Strict)
 }

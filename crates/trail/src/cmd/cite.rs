@@ -41,10 +41,7 @@ pub fn project_root(given: Option<&Path>) -> CliResult<PathBuf> {
     if let Some(r) = given {
         return Ok(r.to_path_buf());
     }
-    if let Some(r) = std::env::var_os("PROJECT_ROOT").filter(|r| !r.is_empty()) {
-        return Ok(PathBuf::from(r));
-    }
-    Ok(Config::load()?.project_root.value)
+    Ok(cite::root_of(&Config::load()?.project_root.value))
 }
 
 fn read_document(path: &Path) -> CliResult<String> {

@@ -15,9 +15,7 @@ pub fn run(ctx: &Context, args: &DecideArgs) -> CliResult {
     let root = super::cite::project_root(None)?;
     let loc = super::notes::location(&ctx.config, &root)?;
     let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
-    let session = std::env::var("CLAUDE_CODE_SESSION_ID")
-        .ok()
-        .filter(|s| !s.trim().is_empty());
+    let session = trail_core::host::session_from_env();
     let cx = decision::Context {
         root: &root,
         ledger: &ctx.ledger,

@@ -1,7 +1,7 @@
 //! `trail ground`: the grounding ratio, held to its threshold. Exit 0 pass, 1 fail, 2 when it
 //! could not be measured: an error is never a pass (Loa's check read one as a pass).
 
-use trail_core::config::{Config, Origin, Setting};
+use trail_core::config::Config;
 use trail_core::grounding::{
     self, Enforcement, GroundError, Notes, PolicySources, Report, Verdict, loa,
 };
@@ -27,14 +27,9 @@ fn measure(args: &GroundArgs) -> CliResult<Report> {
     let config = Config::load()?;
     let root = super::cite::project_root(None)?;
     let loa = loa::read_config(&root).map_err(error)?;
-    let policy = PolicySources {
-        cli_threshold: args.threshold.as_deref(),
-        trail_threshold: chosen(&config.grounding_threshold),
-        trail_enforcement: chosen(&config.grounding_enforcement),
-        loa: loa.as_ref(),
-    }
-    .resolve()
-    .map_err(error)?;
+    let policy = PolicySources::of(&config, loa.as_ref(), args.threshold.as_deref())
+        .resolve()
+        .map_err(error)?;
     let notes_text = match &args.notes {
         Some(p) => Some(super::cite::read_named(p).map_err(|e| {
             CliError::usage(format!("cannot read {}: {e}", p.display()))
@@ -53,11 +48,6 @@ fn measure(args: &GroundArgs) -> CliResult<Report> {
         .map(|text| Notes { name: &name, text });
     let gathered = grounding::gather(&root, loa.as_ref(), notes).map_err(error)?;
     grounding::measure(&root, gathered, &policy).map_err(error)
-}
-
-/// A setting of trail's own config, when something set it (its default defers to Loa's).
-pub(crate) fn chosen<T: Copy>(s: &Setting<T>) -> Option<(T, String)> {
-    (s.origin != Origin::Default).then(|| (s.value, s.origin.to_string()))
 }
 
 /// Every failure to measure exits 2, with what to do about it.

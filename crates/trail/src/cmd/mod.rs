@@ -23,6 +23,7 @@ mod redact;
 mod resume;
 mod rotate;
 mod search;
+mod show;
 mod trajectory;
 mod transcript;
 pub mod trust;
@@ -50,6 +51,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Heal(a) => heal::run(&Context::load()?, &a),
         Command::Decide(a) => decide::run(&Context::load()?, &a),
         Command::Checkpoint(a) => checkpoint::run(&Context::load()?, &a),
+        Command::Show(a) => show::run(&Context::load()?, &a),
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),

@@ -1,9 +1,9 @@
 //! Which NOTES.md a command writes: trail's `notes.path` when set, else Loa's own, else the
-//! root's ([`trail_core::notes::locate`]), with what to do when the path is refused.
+//! root's ([`trail_core::notes::locate_in`]), with what to do when the path is refused.
 
 use std::path::Path;
 
-use trail_core::config::{Config, Origin};
+use trail_core::config::Config;
 use trail_core::grounding::loa;
 use trail_core::notes::{self, Location, NotesError};
 
@@ -15,19 +15,16 @@ pub fn location(config: &Config, root: &Path) -> CliResult<Location> {
         CliError::usage(format!("cannot read the project's Loa config: {e}"))
             .with_hint("fix the YAML; trail reads its grounding and path keys only")
     })?;
-    let configured = config
-        .notes_path
-        .value
-        .as_deref()
-        .filter(|_| config.notes_path.origin != Origin::Default)
-        .map(|p| (p, config.notes_path.origin.to_string()));
-    notes::locate(root, configured, loa.as_ref()).map_err(|e| {
-        let hint = match &e {
-            NotesError::BadPath { from, .. } if from == ".loa.config.yaml" => {
-                "fix `memory.notes_file` or `paths.grimoire` in .loa.config.yaml, or set notes.path"
-            }
-            _ => "set notes.path (TRAIL_NOTES_PATH) to a .md file inside the project",
-        };
-        CliError::usage(e.to_string()).with_hint(hint)
-    })
+    notes::locate_in(config, root, loa.as_ref()).map_err(refused)
+}
+
+/// A NOTES.md location that was refused, with where to fix it.
+pub fn refused(e: NotesError) -> CliError {
+    let hint = match &e {
+        NotesError::BadPath { from, .. } if from == ".loa.config.yaml" => {
+            "fix `memory.notes_file` or `paths.grimoire` in .loa.config.yaml, or set notes.path"
+        }
+        _ => "set notes.path (TRAIL_NOTES_PATH) to a .md file inside the project",
+    };
+    CliError::usage(e.to_string()).with_hint(hint)
 }

@@ -1,6 +1,7 @@
 //! UserPromptSubmit: the person's channel. `/edge …` commands are carried out here (a person
-//! types prompts, so this is where approvals can come from without the agent's tools); then the
-//! attention budget, and a pulse when ten minutes passed without one (LedgerPulse §8).
+//! types prompts, so this is where approvals can come from without the agent's tools), and
+//! `/edge checkpoint|decide|show` passed on to the agent as what to run; then the attention
+//! budget, and a pulse when ten minutes passed without one (LedgerPulse §8).
 //!
 //! Not every prompt is typed. Claude Code also submits task notifications, scheduled wake-ups,
 //! cron tasks and messages from other sessions through this hook, with nothing in the payload
@@ -16,7 +17,7 @@ use trail_core::state::{Mode, protocol};
 
 use super::Cx;
 use super::report::{self, Report};
-use crate::edge::{self, EdgeCmd, Outcome};
+use crate::edge::{self, EdgeCmd, EdgePrompt, Outcome};
 
 /// Context sizes (tokens) where the attention budget changes band. The Lossless Ledger PRD's
 /// 5k/10k/15k were written for a working set, not for a whole Claude Code context (its system
@@ -42,10 +43,12 @@ const BANDS: [(u64, &str, &str); 3] = [
 pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     let mut notes = Vec::new();
     match edge::parse_prompt(prompt) {
-        Some(Ok(cmd)) => notes.push(match not_typed(cx, prompt, &cmd) {
+        Some(Ok(EdgePrompt::Cmd(cmd))) => notes.push(match not_typed(cx, prompt, &cmd) {
             None => run_edge(cx, &cmd),
             Some(d) => refuse_edge(&d),
         }),
+        // A request to the agent decides nothing, so whoever sent it, it is passed on.
+        Some(Ok(EdgePrompt::Ask(ask))) => notes.push(ask.instructions().to_string()),
         Some(Err(usage)) => notes.push(usage),
         // The plugin's namespaced name for the command: decisions are read only from `/edge`
         // as typed (the one spelling the gate watches for in what the agent schedules).

@@ -54,6 +54,7 @@ mod review;
 mod safe_files;
 mod search;
 mod secrets;
+mod show;
 mod snapshots;
 mod state;
 mod token_accounting;

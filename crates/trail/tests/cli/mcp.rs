@@ -140,7 +140,16 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
         assert_eq!(
             names,
             [
-                "search", "timeline", "get", "resume", "remember", "recall", "status"
+                "search",
+                "timeline",
+                "get",
+                "resume",
+                "decide",
+                "checkpoint",
+                "show",
+                "remember",
+                "recall",
+                "status"
             ]
         );
         for t in &tools {
@@ -152,7 +161,8 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
                 "{}: {a:?}",
                 t.name
             );
-            assert_eq!(a.read_only_hint, Some(t.name != "remember"), "{}", t.name);
+            let appends = ["remember", "decide", "checkpoint"].contains(&t.name.as_ref());
+            assert_eq!(a.read_only_hint, Some(!appends), "{}", t.name);
         }
 
         // search → timeline → get, each on the previous answer's ids.
@@ -225,6 +235,82 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
         assert_eq!(st["mode"], "plan");
         assert!(st["junction"].is_null(), "{st}");
 
+        // decide → show its evidence → checkpoint: what `trail decide`, `trail show` and
+        // `trail checkpoint` do, through the same core.
+        std::fs::create_dir_all(env.cwd.join("src")).unwrap();
+        std::fs::write(
+            env.cwd.join("src/rounding.rs"),
+            "pub fn round_line(x: f64) -> f64 {\n    (x * 100.0).round() / 100.0\n}\n",
+        )
+        .unwrap();
+        let decided = ok(
+            &s,
+            "decide",
+            json!({
+                "title": "Round per line",
+                "decision": "round each invoice line, not the total",
+                "rationale": "the zanzibar auditors sum rounded lines",
+                "evidence": ["`(x * 100.0).round() / 100.0` [${PROJECT_ROOT}/src/rounding.rs:2]"],
+                "tests": ["happy: 1.005 rounds to 1.01", "edge: 0", "error: NaN stays NaN"],
+            }),
+        )
+        .await;
+        assert!(
+            decided["id"].as_str().unwrap().starts_with("d-"),
+            "{decided}"
+        );
+        assert_eq!(decided["citations"][0]["status"], "verified", "{decided}");
+        assert_eq!(decided["tests"], 3, "{decided}");
+        let recorded = env.ok(&["trajectory", "--json", "--phase", "decision"]);
+        assert!(recorded.contains("Round per line"), "{recorded}");
+        assert!(
+            std::fs::read_to_string(env.cwd.join("NOTES.md"))
+                .unwrap()
+                .contains("Round per line")
+        );
+        let shown = ok(
+            &s,
+            "show",
+            json!({"id": "${PROJECT_ROOT}/src/rounding.rs:2", "full_section": true}),
+        )
+        .await;
+        if cfg!(feature = "section-rust") {
+            assert_eq!(shown["section"]["name"], "round_line", "{shown}");
+            assert_eq!(
+                shown["lines"][0]["text"],
+                "pub fn round_line(x: f64) -> f64 {"
+            );
+        } else {
+            assert_eq!(shown["fallback"]["why"], "not-built", "{shown}");
+            assert_eq!(shown["lines"][0]["line"], 2, "{shown}");
+            assert_eq!(shown["lines"][0]["text"], "    (x * 100.0).round() / 100.0");
+        }
+        let shown = ok(&s, "show", json!({"id": "${PROJECT_ROOT}/NOTES.md:3"})).await;
+        let line = shown["lines"][0]["text"].as_str().unwrap();
+        assert!(
+            line.starts_with("zanzibar deploy token ${secret:"),
+            "{shown}"
+        );
+        let r = call(&s, "show", json!({"id": "${PROJECT_ROOT}/NOTES.md:999"})).await;
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let checked = ok(
+            &s,
+            "checkpoint",
+            json!({"reasoning": "rounding decided; the export is next"}),
+        )
+        .await;
+        assert_eq!(checked["verdict"], "pass", "{checked}");
+        assert_eq!(checked["steps"].as_array().unwrap().len(), 7, "{checked}");
+        assert!(
+            checked["steps"][0]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("1/1"),
+            "{checked}"
+        );
+        let journalled = env.ok(&["trajectory", "--json", "--phase", "checkpoint"]);
+        assert!(journalled.contains("\"checkpoint\""), "{journalled}");
+
         // Resources: the fixed ones and the recent session the hook recorded.
         let listed = s.list_all_resources().await.unwrap();
         let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
@@ -282,6 +368,17 @@ fn nothing_returned_carries_a_secret_the_project_holds() {
         assert_eq!(id, "${PROJECT_ROOT}/deploy.sh:1", "{found}");
         seen.push_str(&ok(&s, "get", json!({"ids": [id]})).await.to_string());
         seen.push_str(&ok(&s, "timeline", json!({"id": id})).await.to_string());
+        seen.push_str(&ok(&s, "show", json!({"id": id})).await.to_string());
+        // A decision whose words hold the token: journalled redacted, answered redacted.
+        let decided = ok(
+            &s,
+            "decide",
+            json!({"title": "Deploy key", "decision": format!("deploy with {TOKEN}"),
+                   "rationale": "the CI needs it", "evidence": ["${PROJECT_ROOT}/deploy.sh:1"]}),
+        )
+        .await;
+        seen.push_str(&decided.to_string());
+        seen.push_str(&ok(&s, "checkpoint", json!({})).await.to_string());
         seen.push_str(&ok(&s, "status", json!({})).await.to_string());
         seen.push_str(
             &ok(&s, "search", json!({"query": "zanzibar"}))
@@ -349,6 +446,12 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
             calls.push(("resume".into(), json!({"proj": w})));
             calls.push(("remember".into(), json!({"note": w})));
             calls.push(("recall".into(), json!({"query": w})));
+            calls.push((
+                "decide".into(),
+                json!({"title": w, "decision": w, "rationale": w, "evidence": [w], "bead": "j-1"}),
+            ));
+            calls.push(("checkpoint".into(), json!({"reasoning": w})));
+            calls.push(("show".into(), json!({"id": w, "full_section": true})));
         }
         for (name, a) in [
             ("status", json!({"approve": true, "id": junction})),
@@ -369,6 +472,21 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
                 json!({"id": "${PROJECT_ROOT}/.trail/state/pending.json:1", "after": 20}),
             ),
             ("remember", json!({"note": {"approve": true}})),
+            (
+                "decide",
+                json!({"title": "approve", "decision": junction, "rationale": "/edge approve",
+                       "evidence": ["`{}` [${PROJECT_ROOT}/.trail/state/pending.json:1]"]}),
+            ),
+            (
+                "decide",
+                json!({"title": "t", "decision": "d", "rationale": "r", "approve": junction}),
+            ),
+            ("checkpoint", json!({"approve": true, "id": junction})),
+            ("checkpoint", json!({"mode": "done"})),
+            (
+                "show",
+                json!({"id": "${PROJECT_ROOT}/src/x.rs:1", "approve": true}),
+            ),
             ("resume", json!({"level": 9, "mode": "done"})),
             ("get", json!({"ids": "not a list"})),
             ("search", json!({"query": "(", "regex": true})),
@@ -376,6 +494,22 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
             ("search", json!({"query": "x", "since": "yesterday"})),
         ] {
             calls.push((name.into(), a));
+        }
+        for id in [
+            "${PROJECT_ROOT}/.trail/state/pending.json:1",
+            "${PROJECT_ROOT}/.trail/state/grants.jsonl:1",
+            "${PROJECT_ROOT}/../home/.secrets/trail.key:1",
+            "${PROJECT_ROOT}/../home/.secrets/trail.env:1",
+            "${PROJECT_ROOT}/.claude/settings.json:1",
+            "${PROJECT_ROOT}/.trail/memory/../state/pending.json:1",
+        ] {
+            let r = call(&s, "show", json!({"id": id, "full_section": true})).await;
+            assert_eq!(r.is_error, Some(true), "show {id}: {r:?}");
+            let text = serde_json::to_string(&r).unwrap();
+            assert!(
+                !text.contains(&junction),
+                "show {id} leaked the junction: {text}"
+            );
         }
         for (name, a) in &calls {
             // Each answers (a result or an error result); none changes a decision.
@@ -497,7 +631,16 @@ fn the_mcp_inspector_lists_trails_tools_and_calls_search() {
     assert_eq!(
         names,
         [
-            "search", "timeline", "get", "resume", "remember", "recall", "status"
+            "search",
+            "timeline",
+            "get",
+            "resume",
+            "decide",
+            "checkpoint",
+            "show",
+            "remember",
+            "recall",
+            "status"
         ]
     );
     assert_eq!(listed["tools"][0]["annotations"]["readOnlyHint"], true);

@@ -68,6 +68,43 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
 }
 
 #[test]
+fn edge_checkpoint_decide_and_show_ask_the_agent_and_decide_nothing() {
+    let env = project();
+    assert!(denied(&bash(&env, "git push origin main")).is_some());
+    let pending = status(&env)["junction"].clone();
+    let record = std::fs::read(env.cwd.join(".trail/state/pending.json")).unwrap();
+    for (typed, says) in [
+        ("/edge checkpoint", "trail checkpoint --reasoning"),
+        (
+            "/edge decide use rustls, not openssl",
+            "trail decide --title T",
+        ),
+        (
+            "/edge show '${PROJECT_ROOT}/src/a.rs:1-3'",
+            "trail show '${PROJECT_ROOT}/",
+        ),
+    ] {
+        let said = prompt(&env, typed);
+        assert!(said.contains(says), "{typed}: {said}");
+        assert!(
+            !said.contains("Approved") && !said.contains("Usage"),
+            "{typed}: {said}"
+        );
+    }
+    assert!(prompt(&env, "/edge show").contains("needs an identifier"));
+    // Still pending, exactly as it was; nothing ran in the agent's place.
+    assert_eq!(status(&env)["junction"], pending);
+    assert_eq!(
+        std::fs::read(env.cwd.join(".trail/state/pending.json")).unwrap(),
+        record
+    );
+    assert!(
+        !env.cwd.join(".trail/trajectory").exists(),
+        "no checkpoint was run"
+    );
+}
+
+#[test]
 fn edge_prompts_change_modes_and_the_quality_gate_holds_done() {
     let env = project();
     let said = prompt(&env, "/edge active \"ship the parser\"");

@@ -1,0 +1,308 @@
+//! What each step's finding means in words: a detail, and a remedy when the step did not pass.
+//! `trail checkpoint` prints them and the MCP server's `checkpoint` tool returns them; the
+//! remedies are also journalled with the checkpoint ([`super::Journalling::remedies`]), so
+//! what the trajectory keeps does not depend on which of the two ran it.
+//!
+//! The remedies name `trail` commands: an agent reaches them with its shell, and the MCP tools
+//! of the same names (`decide`, `checkpoint`, `show`) take the same arguments.
+
+use serde::Serialize;
+
+use super::{BeadState, Finding, PlanState, Report, Step, StepVerdict, Verdict};
+use crate::grounding::{Enforcement, Policy};
+
+/// A step as shown: the finding, and its meaning in words.
+#[derive(Serialize)]
+pub struct Shown<'a> {
+    pub name: &'static str,
+    pub verdict: StepVerdict,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
+    pub finding: &'a Finding,
+}
+
+/// The checkpoint as `trail checkpoint --json` prints it and the MCP tool returns it.
+#[derive(Serialize)]
+pub struct Answer<'a> {
+    pub verdict: Verdict,
+    pub enforcement: Enforcement,
+    pub enforcement_from: &'a str,
+    pub warnings: usize,
+    pub steps: Vec<Shown<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub errors: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes_error: Option<&'a str>,
+}
+
+/// `r` in words, under `policy`.
+pub fn answer<'a>(r: &'a Report, policy: &'a Policy) -> Answer<'a> {
+    Answer {
+        verdict: r.verdict,
+        enforcement: r.enforcement,
+        enforcement_from: &policy.enforcement_from,
+        warnings: r.warnings,
+        steps: r
+            .steps
+            .iter()
+            .map(|s| {
+                let (detail, remedy) = words(s, policy);
+                Shown {
+                    name: s.name,
+                    verdict: s.verdict,
+                    detail,
+                    remedy,
+                    finding: &s.finding,
+                }
+            })
+            .collect(),
+        errors: &r.errors,
+        notes_error: r.notes_error.as_deref(),
+    }
+}
+
+/// `n what`, plural past one.
+pub fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A step's finding in words: what was found, and what to do when it did not pass.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per finding: the wording table of the seven steps, read as one"
+)]
+pub fn words(step: &Step, policy: &Policy) -> (String, Option<String>) {
+    let failed = matches!(step.verdict, StepVerdict::Fail | StepVerdict::Error);
+    let remedy = |r: &str| failed.then(|| r.to_string());
+    match &step.finding {
+        Finding::Grounding { report } => {
+            let detail = if report.total == 0 {
+                "no decisions to ground (0/0)".to_string()
+            } else {
+                let mut d = format!(
+                    "{} {} the threshold {}",
+                    report.shown(),
+                    if failed { "is below" } else { "meets" },
+                    policy.threshold
+                );
+                if !report.ungrounded.is_empty() {
+                    let names: Vec<String> = report
+                        .ungrounded
+                        .iter()
+                        .take(3)
+                        .map(|u| format!("\"{}\" ({})", u.decision, u.reason))
+                        .collect();
+                    d.push_str(&format!(
+                        "; without a verified citation: {}",
+                        names.join(", ")
+                    ));
+                    if report.ungrounded.len() > 3 {
+                        d.push_str(&format!(" and {} more", report.ungrounded.len() - 3));
+                    }
+                }
+                d
+            };
+            (
+                detail,
+                remedy(
+                    "give each of those decisions a citation that verifies: `trail ground` lists \
+                     them, `trail cite check` says why a citation fails; record the corrected \
+                     decision with `trail decide --evidence '`quote` [${PROJECT_ROOT}/path:LINE]'`",
+                ),
+            )
+        }
+        Finding::GroundingError { message } => (
+            message.clone(),
+            remedy("fix what the message names, then run the checkpoint again"),
+        ),
+        Finding::GhostsNotChecked => (
+            "no ghost-feature search is available in this build, so none was checked".into(),
+            None,
+        ),
+        Finding::Ghosts { report } => {
+            let mut d = format!(
+                "{} checked ({})",
+                plural(report.checked, "ghost feature"),
+                report.engine
+            );
+            if !report.unverified.is_empty() {
+                d.push_str(&format!(
+                    "; [UNVERIFIED GHOST] {}",
+                    report.unverified.join(", ")
+                ));
+            }
+            if !report.ambiguous.is_empty() {
+                d.push_str(&format!(
+                    "; [HIGH AMBIGUITY] for a human: {}",
+                    report.ambiguous.join(", ")
+                ));
+            }
+            (
+                d,
+                remedy(
+                    "confirm each unverified ghost with two different searches that find no \
+                     code, or take it off the ghost list",
+                ),
+            )
+        }
+        Finding::GhostsError { message } => (message.clone(), remedy("fix the search, then retry")),
+        Finding::DecisionLog {
+            scope,
+            this_session,
+            missing_from_notes,
+            notes,
+        } => {
+            let detail = if this_session.is_empty() && !failed {
+                format!("no decision recorded ({scope}): nothing left unlogged")
+            } else if this_session.is_empty() {
+                format!("no decision recorded ({scope})")
+            } else if missing_from_notes.is_empty() {
+                format!(
+                    "{} recorded ({scope}), each in {notes}",
+                    plural(this_session.len(), "decision")
+                )
+            } else {
+                let ids: Vec<&str> = missing_from_notes.iter().map(|d| d.id.as_str()).collect();
+                format!(
+                    "{} recorded ({scope}); not in {notes}: {}",
+                    plural(this_session.len(), "decision"),
+                    ids.join(", ")
+                )
+            };
+            let r = if this_session.is_empty() {
+                "record what this session decided: `trail decide --title T --decision D \
+                 --rationale R --evidence '`quote` [${PROJECT_ROOT}/path:LINE]' --test …`"
+            } else {
+                "NOTES.md is a view of the journals: `trail heal` writes it again from them"
+            };
+            (detail, remedy(r))
+        }
+        Finding::Unreadable { message } => (
+            message.clone(),
+            remedy("fix or remove the unreadable lines or file, then run the checkpoint again"),
+        ),
+        Finding::PlanAndBead { plan, bead } => {
+            let p = match plan {
+                PlanState::NoStateFile => "no active_context.yaml".to_string(),
+                PlanState::NoPlan => "no plan in active_context.yaml".to_string(),
+                PlanState::InFlight {
+                    step,
+                    total,
+                    description,
+                } => format!("plan step {step}/{total} in progress: {description}"),
+                PlanState::AllDone { total } => format!("all {total} plan steps completed"),
+                PlanState::NoneInFlight { total } => {
+                    format!("no step of the {total}-step plan is marked in progress")
+                }
+                PlanState::Unreadable { message } => message.clone(),
+            };
+            let b = match bead {
+                BeadState::NotInUse => "beads not in use".to_string(),
+                BeadState::NoneInProgress => "no bead in progress".to_string(),
+                BeadState::InProgress { bead, updated } => format!(
+                    "bead {} in progress ({}){}",
+                    bead.id,
+                    bead.title,
+                    if *updated {
+                        ""
+                    } else {
+                        ", not updated since the last checkpoint"
+                    }
+                ),
+                BeadState::Error { message } => format!("beads: {message}"),
+            };
+            let mut r = Vec::new();
+            if matches!(plan, PlanState::NoneInFlight { .. }) {
+                r.push(
+                    "mark the step you are on `in_progress` in active_context.yaml (and the \
+                     finished ones `completed`)",
+                );
+            }
+            if matches!(bead, BeadState::InProgress { updated: false, .. }) {
+                r.push("update the bead with what was decided and what comes next (`br update`, `br comments add`)");
+            }
+            if matches!(plan, PlanState::Unreadable { .. }) {
+                r.push("fix active_context.yaml by hand (trail never overwrites a file it cannot read)");
+            }
+            if matches!(bead, BeadState::Error { .. }) {
+                r.push("run the tracker by hand to see why it fails");
+            }
+            (format!("{p}; {b}"), remedy(&r.join("; ")))
+        }
+        Finding::Handoff {
+            written,
+            notes_refs,
+            error,
+        } => {
+            let d = match (written, error) {
+                (true, _) => format!(
+                    "session_handoff written to the trajectory{}",
+                    notes_refs
+                        .as_deref()
+                        .map(|n| format!(" (notes_refs {n})"))
+                        .unwrap_or_default()
+                ),
+                (false, Some(e)) => format!("session_handoff not written: {e}"),
+                (false, None) => "not written yet".to_string(),
+            };
+            (
+                d,
+                remedy("fix what stops writing .trail/trajectory/, then retry"),
+            )
+        }
+        Finding::Decay { found } => {
+            if found.no_notes {
+                return ("no NOTES.md to check".into(), None);
+            }
+            let mut d = format!("{} in the table", plural(found.identifiers, "identifier"));
+            if !found.broken.is_empty() {
+                let b: Vec<String> = found
+                    .broken
+                    .iter()
+                    .map(|(id, st)| format!("{id} {st}"))
+                    .collect();
+                d.push_str(&format!("; not resolving: {}", b.join(", ")));
+            }
+            if !found.raw.is_empty() {
+                let r: Vec<String> = found
+                    .raw
+                    .iter()
+                    .map(|x| format!("line {}: {}", x.line, x.what))
+                    .collect();
+                d.push_str(&format!("; raw output: {}", r.join(", ")));
+            }
+            (
+                d,
+                remedy(
+                    "replace pasted output by ${PROJECT_ROOT}/path:START-END identifiers (`trail \
+                     show` retrieves one when needed), and fix or drop identifiers whose lines \
+                     are gone",
+                ),
+            )
+        }
+        Finding::Tests { checked, short } => {
+            let d = if *checked == 0 {
+                "no decision to check".to_string()
+            } else if short.is_empty() {
+                format!(
+                    "{} checked, each with three test scenarios",
+                    plural(*checked, "decision")
+                )
+            } else {
+                let s: Vec<String> = short
+                    .iter()
+                    .map(|x| format!("{} \"{}\" has {}", x.decision.id, x.decision.title, x.tests))
+                    .collect();
+                format!("short of three test scenarios: {}", s.join(", "))
+            };
+            (
+                d,
+                remedy(
+                    "record the decision again under the same title with three --test (happy \
+                     path, edge case, error); the latest record of a title is the one checked",
+                ),
+            )
+        }
+    }
+}
