@@ -16,7 +16,7 @@ mod init;
 mod log;
 mod mcp;
 mod memory;
-mod notes;
+pub(crate) mod notes;
 mod pulse;
 mod redact;
 mod resume;
