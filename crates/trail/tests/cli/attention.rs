@@ -341,3 +341,163 @@ fn codex_sessions_are_measured_from_their_rollout() {
     let bash = codex_payload(&env, "codex_pre_tool_use.json", 1, &rollout);
     assert!(!codex(&bash).contains("attention budget"));
 }
+
+fn budget(env: &TestEnv, t: &Path) -> Value {
+    serde_json::from_str(&env.ok(&["budget", "--transcript", t.to_str().unwrap(), "--json"]))
+        .unwrap()
+}
+
+#[test]
+fn budget_shows_the_zone_fill_and_where_the_baseline_comes_from() {
+    let env = project();
+    let t = transcript(&env, "t.jsonl");
+    answer(&t, 31_000);
+    let b = budget(&env, &t);
+    assert_eq!(b["zone"], "orange");
+    assert_eq!(
+        (&b["added"], &b["context"], &b["baseline"], &b["window"]),
+        (
+            &json!(11_000),
+            &json!(31_000),
+            &json!(20_000),
+            &json!(200_000)
+        )
+    );
+    assert_eq!(b["basis"], "session_start");
+    assert_eq!(b["next"], json!({"zone": "red", "at": 15_000}));
+    assert_eq!(
+        (&b["enforcement"], &b["enforcement_from"]),
+        (&json!("warn"), &json!("default"))
+    );
+    assert_eq!(
+        (&b["edits_held"], &b["measured_by_hook"]),
+        (&json!(false), &json!(false))
+    );
+    let text = env.ok(&["budget", "--transcript", t.to_str().unwrap()]);
+    assert!(
+        text.starts_with(
+            "orange: 11000 tokens added to the context since the session's first answer (20000 tokens)\n\
+             context: 31000 of 200000 tokens (15.5% full)\n\
+             zones (added tokens): yellow 5000, orange 10000, red 15000; red in 4000 tokens\n\
+             enforcement: warn (from default)\n\
+             orange: run `trail checkpoint`, then /clear"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("no hook has measured this session yet"),
+        "{text}"
+    );
+    // It only looks: no mark is left, so the hook still acts on entering orange.
+    assert!(!env.cwd.join(".trail/state/attention").exists());
+    assert!(ask(&env, &t).contains("attention budget orange"));
+    assert_eq!(budget(&env, &t)["measured_by_hook"], true);
+    // Configurable zones; an order that does not grow is refused, saying what to set.
+    let env2 = env.env("TRAIL_ATTENTION_RED", "11000");
+    assert_eq!(budget(&env2, &t)["zone"], "red");
+    let bad = env2.env("TRAIL_ATTENTION_ORANGE", "20000");
+    let out = bad.run(&["budget", "--transcript", t.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("attention.yellow < attention.orange"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn budget_after_a_checkpoint_counts_from_it_and_says_the_hold_is_gone() {
+    let env = project().env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let t = transcript(&env, "t.jsonl");
+    ask(&env, &t);
+    answer(&t, 40_000);
+    ask(&env, &t);
+    let b = budget(&env, &t);
+    assert_eq!(
+        (&b["zone"], &b["edits_held"]),
+        (&json!("red"), &json!(true))
+    );
+    let text = env.ok(&["budget", "--transcript", t.to_str().unwrap()]);
+    assert!(
+        text.contains("red: new edits are held until `trail checkpoint` passes (held now)"),
+        "{text}"
+    );
+    std::fs::write(env.cwd.join("src.rs"), "fn main() {}\n").unwrap();
+    env.ok(&[
+        "decide",
+        "--title",
+        "Count from the checkpoint",
+        "--decision",
+        "a passing checkpoint restarts the count",
+        "--rationale",
+        "the PRD counts a working set",
+        "--evidence",
+        "`fn main() {}` [${PROJECT_ROOT}/src.rs:1]",
+        "--test",
+        "happy",
+        "--test",
+        "edge",
+        "--test",
+        "error",
+    ]);
+    env.ok(&["checkpoint"]);
+    answer(&t, 41_000);
+    let b = budget(&env, &t);
+    assert_eq!(
+        (&b["zone"], &b["basis"], &b["added"], &b["edits_held"]),
+        (
+            &json!("green"),
+            &json!("checkpoint"),
+            &json!(0),
+            &json!(false)
+        )
+    );
+    assert!(
+        b["baseline_source"]
+            .as_str()
+            .unwrap()
+            .starts_with("the first measure after the checkpoint that passed at "),
+        "{b}"
+    );
+}
+
+#[test]
+fn budget_finds_the_newest_session_or_says_what_to_pass() {
+    let env = project();
+    // No session file anywhere: a clear error naming where it looked, and what to pass.
+    let out = env.run(&["budget"]);
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no Claude Code transcript for this project") && err.contains("--transcript"),
+        "{err}"
+    );
+    let out = env.run(&["budget", "--transcript", "/nonexistent/t.jsonl"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/t.jsonl"),
+        "{out:?}"
+    );
+    // A session file with no answer yet.
+    let empty = env.root.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    assert_eq!(budget(&env, &empty)["zone"], "unknown");
+    assert!(
+        env.ok(&["budget", "--transcript", empty.to_str().unwrap()])
+            .starts_with("unknown: ")
+    );
+    // Claude Code keeps the project's transcripts under ~/.claude/projects/<its path as a slug>.
+    let slug: String = env
+        .cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = env.home.join(".claude/projects").join(slug);
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("session.jsonl");
+    answer(&t, 20_000);
+    answer(&t, 26_000);
+    let b: Value = serde_json::from_str(&env.ok(&["budget", "--json"])).unwrap();
+    assert_eq!((&b["zone"], &b["added"]), (&json!("yellow"), &json!(6_000)));
+    assert_eq!(b["transcript"], json!(t));
+}
