@@ -550,7 +550,8 @@ pub static SETTINGS: &[Spec] = &[
             max: u32::MAX,
         },
         doc: "At this many added tokens the budget is red: with strict grounding enforcement, \
-              new edits wait until a checkpoint passes; otherwise every prompt says so.",
+              new edits wait until a checkpoint passes; under warn every prompt says so, under \
+              disabled the first.",
     },
     Spec {
         key: SettingKey::AttentionWindow,
