@@ -18,6 +18,7 @@
 )]
 
 mod append;
+mod budget;
 mod hook;
 mod log;
 mod memory;
@@ -39,6 +40,7 @@ fn main() {
         "pulse" => process::run(&args[1..]),
         "hook" => hook::run(&args[1..]),
         "transcript" => transcript::run(&args[1..]),
+        "budget" => budget::run(&args[1..]),
         "memory" => memory::run(&args[1..]),
         "redact" => redact::run(&args[1..]),
         "search" => search::run(&args[1..]),
@@ -48,6 +50,7 @@ fn main() {
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
             .and_then(|()| transcript::run(&[]))
+            .and_then(|()| budget::run(&[]))
             .and_then(|()| memory::run(&[]))
             .and_then(|()| search::run(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
@@ -73,7 +76,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, memory, redact, search or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, budget, memory, redact, search or all"
         )),
     };
     if let Err(e) = result {

@@ -9,11 +9,10 @@ use trail_core::transcript;
 use crate::flag;
 use crate::stats::{median, ms};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mb = flag(args, "--mb", 50);
-    let dir = crate::append::tempdir_in_target()?;
+/// A transcript of `mb` MB in `dir`: real lines from the corpus, repeated with fresh message ids
+/// until the file is big enough.
+pub fn big(dir: &Path, mb: usize) -> Result<std::path::PathBuf, String> {
     let path = dir.join("session.jsonl");
-    // Real lines from the corpus, repeated with fresh message ids until the file is big enough.
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../crates/trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
     let lines: Vec<String> = std::fs::read_to_string(&src)
@@ -21,20 +20,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .lines()
         .map(String::from)
         .collect();
-    {
-        let mut w =
-            std::io::BufWriter::new(std::fs::File::create(&path).map_err(|e| e.to_string())?);
-        let (mut written, mut round) = (0usize, 0usize);
-        while written < mb << 20 {
-            for l in &lines {
-                let l = l.replace("\"id\":\"msg_", &format!("\"id\":\"msg_r{round}_"));
-                w.write_all(l.as_bytes()).map_err(|e| e.to_string())?;
-                w.write_all(b"\n").map_err(|e| e.to_string())?;
-                written += l.len() + 1;
-            }
-            round += 1;
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&path).map_err(|e| e.to_string())?);
+    let (mut written, mut round) = (0usize, 0usize);
+    while written < mb << 20 {
+        for l in &lines {
+            let l = l.replace("\"id\":\"msg_", &format!("\"id\":\"msg_r{round}_"));
+            w.write_all(l.as_bytes()).map_err(|e| e.to_string())?;
+            w.write_all(b"\n").map_err(|e| e.to_string())?;
+            written += l.len() + 1;
         }
+        round += 1;
     }
+    w.flush().map_err(|e| e.to_string())?;
+    Ok(path)
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mb = flag(args, "--mb", 50);
+    let dir = crate::append::tempdir_in_target()?;
+    let path = big(&dir, mb)?;
     let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
     let (mut full, mut tail) = (Vec::new(), Vec::new());
     let mut agree = true;

@@ -61,6 +61,38 @@ pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
     })
 }
 
+/// What one line says about the context size (see `transcript::decides`).
+type Decide = fn(&[u8]) -> Option<Option<u64>>;
+
+/// The most of a session file read forward for its first context size: the first assistant
+/// message is near the start (past the host's instructions, tens of KB).
+const FIRST_MAX: u64 = 8 << 20;
+
+/// The session's context size when it was first measured (its first main-chain assistant
+/// message, or a rollout's first `token_count`), read forward from the start: the cost is the
+/// distance to that line, not the file's length. `None` when there is none in the first
+/// `FIRST_MAX` bytes.
+pub fn first_context_tokens(path: &Path) -> io::Result<Option<u64>> {
+    use std::io::BufRead;
+    let file = File::open(path)?;
+    let mut r = io::BufReader::new(file).take(FIRST_MAX);
+    let mut line = Vec::new();
+    let mut decide: Option<Decide> = None;
+    loop {
+        line.clear();
+        if r.read_until(b'\n', &mut line)? == 0 {
+            return Ok(None);
+        }
+        let d = *decide.get_or_insert(match Format::of(&line) {
+            Format::ClaudeCode => crate::transcript::decides,
+            Format::CodexRollout => crate::rollout::decides,
+        });
+        if let Some(Some(n)) = d(&line) {
+            return Ok(Some(n));
+        }
+    }
+}
+
 /// Read `src`'s lines backwards from `len` until `decide` settles the answer: it returns `None`
 /// for a line that says nothing, `Some(answer)` for the line that decides. The cost depends on
 /// how far back that line is, not on the file's length. `None` when no line decides.

@@ -11,7 +11,7 @@
 //! first: it is stored in trail's records, shown to the person and sent to the model. The
 //! redaction is deterministic, so a retried action has the same fingerprint.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -61,6 +61,12 @@ pub struct Guard<'a> {
     pub store: &'a Store,
     pub ctx: gate::Context,
     pub redact: Redact<'a>,
+    /// The session file (transcript or rollout) of the session asking: whose attention budget
+    /// can hold its edits (`None`: the session measured last).
+    pub session_file: Option<PathBuf>,
+    /// NOTES.md where this project keeps it: a checkpoint may need it edited, so the attention
+    /// budget's hold never covers it.
+    pub notes: Option<PathBuf>,
 }
 
 /// Rules whose targets are never covered by a dismissal.
@@ -82,7 +88,13 @@ impl Guard<'_> {
     ) -> Guard<'a> {
         let mut ctx = gate::Context::new(places);
         ctx.extra = rules;
-        Guard { store, ctx, redact }
+        Guard {
+            store,
+            ctx,
+            redact,
+            session_file: None,
+            notes: None,
+        }
     }
 
     fn places(&self) -> &Places {
@@ -177,13 +189,22 @@ impl Guard<'_> {
         let tool_name = tool.name().into_owned();
         let mut outside: Option<(String, Option<&'static str>)> = None;
         let mut settings: Option<String> = None;
-        for raw in input.files() {
+        let files = input.files();
+        // Whether every file lies where a synthesis checkpoint may need an edit.
+        let mut synthesis = !files.is_empty();
+        for raw in files {
             let Some(lexical) = self.places().resolve(raw) else {
                 outside.get_or_insert((raw.into(), Some("a path only the shell can resolve")));
+                synthesis = false;
                 continue;
             };
             let real = zones::real(&lexical);
             let zone = self.places().zone(&real).or(self.places().zone(&lexical));
+            // Reached directly: not through a symlink, not even a dangling one (`real` cannot
+            // follow those, and a write through one creates its target).
+            synthesis &= real == lexical
+                && !std::fs::symlink_metadata(&lexical).is_ok_and(|m| m.file_type().is_symlink())
+                && (zone == Some(Zone::StateView) || self.notes.as_deref() == Some(&*real));
             match zone {
                 Some(Zone::Key) => {
                     return Outcome::Block {
@@ -228,6 +249,9 @@ impl Guard<'_> {
                 }
             }
         }
+        if !synthesis && let Some(h) = self.attention_hold() {
+            return Outcome::Refuse(held(&h, self.redact));
+        }
         if let Some(path) = settings {
             return self.junction(Subject {
                 kind: "irreversible".into(),
@@ -254,6 +278,14 @@ impl Guard<'_> {
             });
         }
         self.mode_warning()
+    }
+
+    /// FR-4: a red attention budget under strict enforcement holds new edits until a
+    /// checkpoint passes. Reads, commands, `trail checkpoint` and the files a checkpoint asks
+    /// to be brought up to date (NOTES.md, the state view) are never held: a hold the
+    /// checkpoint could not get past would trap the session.
+    fn attention_hold(&self) -> Option<crate::attention::Hold> {
+        crate::attention::hold(self.store.project_root(), self.session_file.as_deref())
     }
 
     /// §2, §3: an edit runs in every mode, with a warning in active mode without a plan, and
@@ -470,6 +502,31 @@ pub fn judge_unplaced(input: &ToolInput) -> Outcome {
 }
 
 /// A command tool whose command cannot be read: nothing can be judged, so it does not run.
+/// Why an edit waits for a checkpoint, and how it stops waiting.
+fn held(h: &crate::attention::Hold, redact: Redact<'_>) -> String {
+    let since = match h.basis {
+        crate::attention::Basis::SessionStart => "the session started",
+        crate::attention::Basis::Checkpoint => "the last checkpoint",
+        crate::attention::Basis::Compaction => "the last compaction",
+    };
+    let mut s = format!(
+        "trail: the attention budget is red ({} tokens added to the context since {since}; red \
+         since {}) and grounding enforcement is strict, so new edits wait until a synthesis \
+         checkpoint passes. Start no new work: record your decisions (`trail decide`), run \
+         `trail checkpoint` and fix what it reports (reads, NOTES.md, active_context.yaml and \
+         the checkpoint itself are not held), then ask the user to /clear; trail gives the \
+         state back after it. Setting grounding enforcement to warn lets edits through.",
+        h.added, h.red_since
+    );
+    if let Some(e) = &h.unreadable {
+        s.push_str(&format!(
+            " The trajectory cannot be read ({}), so a checkpoint that passed cannot be seen.",
+            redact(e)
+        ));
+    }
+    s
+}
+
 fn unreadable_command() -> Outcome {
     Outcome::Refuse(
         "trail could not find the command in this tool call, so it is refused to be safe".into(),
@@ -555,6 +612,59 @@ mod tests {
         json!({"command": format!(
             "*** Begin Patch\n*** Update File: active_context.yaml\n@@\n{minus}{plus}*** End Patch\n"
         )})
+    }
+
+    /// FR-4: a strict red budget holds edits, except to the files a checkpoint asks to be
+    /// brought up to date, and not through a symlink that only looks like one of them.
+    #[test]
+    fn a_strict_red_budget_holds_edits_but_never_notes_reached_directly() {
+        let (_d, store, places) = project();
+        let root = places.project_root.clone();
+        let t = root.join("session.jsonl");
+        let answer = |n: u64| {
+            format!(
+                "{}\n",
+                json!({"type":"assistant","message":{"id":format!("m{n}"),"usage":{"input_tokens":n,"output_tokens":1}}})
+            )
+        };
+        std::fs::write(&t, answer(20_000)).unwrap();
+        let setup = crate::attention::Setup {
+            zones: crate::attention::Zones::DEFAULT,
+            window: 200_000,
+            strict: true,
+        };
+        let save = |now: Ts| {
+            let m = crate::attention::measure(&root, &t, setup, now)
+                .unwrap()
+                .unwrap();
+            crate::attention::save_mark(&root, &m.mark).unwrap();
+        };
+        save(Ts::now());
+        std::fs::write(&t, answer(20_000) + &answer(40_000)).unwrap();
+        save(Ts::now());
+        let notes = root.join("NOTES.md");
+        std::fs::write(&notes, "# notes\n").unwrap();
+        std::os::unix::fs::symlink(root.join("src.rs"), root.join("LINK.md")).unwrap();
+        let judge_in = |notes_at: &Path, file: &Path| {
+            let keep = |t: &str| t.to_string();
+            let mut guard = Guard::new(&store, places.clone(), Vec::new(), &keep);
+            guard.ctx.ignored = |_, _| false;
+            guard.session_file = Some(t.clone());
+            guard.notes = Some(notes_at.to_path_buf());
+            let tool = Tool::from_name("Edit");
+            let input = json!({"file_path": file, "old_string": "a", "new_string": "b"});
+            guard.judge(&tool, &ToolInput::decode(&tool, input))
+        };
+        let held =
+            |o: &Outcome| matches!(o, Outcome::Refuse(r) if r.contains("attention budget is red"));
+        assert!(held(&judge_in(&notes, &root.join("src.rs"))));
+        assert!(!held(&judge_in(&notes, &notes)));
+        assert!(!held(&judge_in(&notes, &store.path())));
+        // NOTES.md configured as a symlink to code: the edit lands in the code, so it is held.
+        assert!(held(&judge_in(
+            &root.join("LINK.md"),
+            &root.join("LINK.md")
+        )));
     }
 
     /// Issue 10: the patch guard once refused any patch whose added lines named a grant field,

@@ -22,7 +22,7 @@
 //!   active_context.before-trail.yaml        an older view, kept whole before its first rewrite
 //!   hooks-seen.json                         trail's hook count per settings layer at SessionStart
 //!   summary.pending                         the context summary callback's ticket
-//!   attention                               the attention budget's last band
+//!   attention                               the attention budget's last measure (JSON, a view)
 //!   MEMORY.md.bak                           MEMORY.md before the last dream
 //!   dream.hash                              the daily content the last dream consolidated
 //!   dream.lock                              held by the dream running now; when the last began

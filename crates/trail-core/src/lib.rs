@@ -3,6 +3,8 @@
 //! It never prints, parses arguments or starts an async runtime: the `trail` binary owns the
 //! terminal, flags and exit codes. What lives here:
 //!
+//! - [`attention`]: the attention budget: context fill, tokens added since the last checkpoint,
+//!   zones, and the strict red zone's hold on edits.
 //! - [`ledger`]: the LedgerPulse stream — records, sealed framing, crash-safe append, index,
 //!   rehydration, rotation and verification.
 //! - [`proof`]: the proof log, one line per tool call, from the host's own report.
@@ -42,6 +44,7 @@
 //! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
 //!   journals.
 
+pub mod attention;
 pub mod beads;
 pub mod checkpoint;
 pub mod cite;

@@ -270,7 +270,7 @@ fn item_completed(t: &mut Transcript, p: &Value, timestamp: Option<String>) {
 
 /// The context size a rollout's tail decides: the latest `token_count`, unless a compaction
 /// came after it. `None` when the line decides nothing.
-fn decides(line: &[u8]) -> Option<Option<u64>> {
+pub(crate) fn decides(line: &[u8]) -> Option<Option<u64>> {
     let count = memchr::memmem::find(line, b"\"token_count\"").is_some();
     let compacted = memchr::memmem::find(line, b"\"compacted\"").is_some();
     if !count && !compacted {

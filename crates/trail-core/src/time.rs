@@ -229,6 +229,15 @@ impl serde::Serialize for Ts {
     }
 }
 
+/// The form [`Ts`] displays (what trail writes); a state file holding anything else is not one
+/// trail wrote.
+impl<'de> serde::Deserialize<'de> for Ts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Ts::parse_strict(&s).map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Ts {
     type Err = TsError;
     fn from_str(s: &str) -> Result<Ts, TsError> {

@@ -272,7 +272,7 @@ pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
 
 /// What one line says about the current context size, read from the end: the latest main-chain
 /// assistant usage, unless a compaction came after it. `None` when the line decides nothing.
-fn decides(line: &[u8]) -> Option<Option<u64>> {
+pub(crate) fn decides(line: &[u8]) -> Option<Option<u64>> {
     // Only lines that can decide are parsed.
     let usage = memchr::memmem::find(line, b"\"usage\"").is_some();
     let boundary = memchr::memmem::find(line, b"compact_boundary").is_some();

@@ -125,6 +125,9 @@ pub enum Command {
     Ground(GroundArgs),
     /// The trajectory journal (`.trail/trajectory/`), oldest entry first.
     Trajectory(TrajectoryArgs),
+    /// The attention budget's zone: how full the context is and how many tokens were added
+    /// since the last checkpoint (green, yellow, orange, red).
+    Budget(BudgetArgs),
     /// Negative grounding: is each ghost feature (documented, said to be missing) really absent
     /// from the code? Two different queries each; verdicts for a person to read.
     Ghosts(GhostsArgs),
@@ -521,6 +524,24 @@ pub struct TrajectoryArgs {
     /// Only entries of this phase (cite, decision, session_handoff, …).
     #[arg(long, value_name = "P")]
     pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Zones count tokens added since the last checkpoint that passed (else the \
+                  session's first answer; a compaction starts again): attention.yellow (5000), \
+                  attention.orange (10000), attention.red (15000). Fill is the context over \
+                  attention.window. The prompt hook acts on a zone (at red under strict \
+                  grounding enforcement, edits wait for a passing checkpoint); this command \
+                  only looks. Exit 0, or 2 when no session file can be read."
+)]
+pub struct BudgetArgs {
+    /// The Claude Code transcript or Codex rollout (default: the project's newest).
+    #[arg(long, value_name = "PATH")]
+    pub transcript: Option<PathBuf>,
+    /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
 }

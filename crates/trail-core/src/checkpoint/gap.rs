@@ -1,11 +1,14 @@
 //! Decisions made since the last checkpoint that passed: what the PreCompact hook holds
 //! compaction for in strict mode, and what SessionStart after `/clear` says was left
-//! unsynthesised.
+//! unsynthesised. And when a checkpoint last passed after a given time: what lifts the
+//! attention budget's strict red hold and starts its count of added tokens again.
 
+use std::io;
 use std::path::Path;
 
 use super::steps::{DecisionRef, Journal};
-use crate::trajectory::Body;
+use crate::time::Ts;
+use crate::trajectory::{Body, journal};
 
 /// Decisions recorded after the last passing checkpoint (or with none passed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,4 +45,18 @@ pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, String> {
         decisions: after.len(),
         last_pass,
     }))
+}
+
+/// The latest checkpoint that passed after `since`, from the trajectory (the journal the
+/// checkpoint writes its verdict to: no second record of it is kept). Only the files of
+/// `since`'s day and later are read, so the cost is a day's entries, not the project's history.
+/// A line that cannot be read is skipped: it cannot be a pass.
+pub fn passed_after(root: &Path, since: Ts) -> io::Result<Option<Ts>> {
+    let lines = journal::read(root, Some(since))?;
+    Ok(lines
+        .items
+        .iter()
+        .filter(|(_, e)| e.ts > since && matches!(&e.body, Body::Checkpoint(c) if c.passed()))
+        .map(|(_, e)| e.ts)
+        .max())
 }

@@ -40,7 +40,7 @@ use crate::notes::{Location, NotesError};
 use crate::project::Project;
 use crate::time::Ts;
 
-pub use gap::{Gap, since_last_decision};
+pub use gap::{Gap, passed_after, since_last_decision};
 pub use steps::{BeadState, DecayFinding, DecisionRef, GhostReport, PlanState, Raw, ShortOfTests};
 
 /// A step's verdict.

@@ -143,7 +143,7 @@ impl Journal {
     pub fn last_pass(&self) -> Option<Ts> {
         self.entries
             .iter()
-            .filter(|e| matches!(&e.body, Body::Checkpoint(c) if c.verdict == "pass"))
+            .filter(|e| matches!(&e.body, Body::Checkpoint(c) if c.passed()))
             .map(|e| e.ts)
             .max()
     }

@@ -180,6 +180,11 @@ pub struct Config {
     pub ghost_similarity: Setting<crate::grounding::Threshold>,
     /// The NOTES.md trail writes, relative to the project root (`None`: NOTES.md or Loa's).
     pub notes_path: Setting<Option<String>>,
+    /// `attention.*`: where the zones start, in added tokens, and the model's window.
+    pub attention_yellow: Setting<u32>,
+    pub attention_orange: Setting<u32>,
+    pub attention_red: Setting<u32>,
+    pub attention_window: Setting<u32>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -287,6 +292,10 @@ impl Config {
             ghost_mentions: Setting::default(0),
             ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),
             notes_path: Setting::default(None),
+            attention_yellow: Setting::default(0),
+            attention_orange: Setting::default(0),
+            attention_red: Setting::default(0),
+            attention_window: Setting::default(0),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,
@@ -485,6 +494,17 @@ impl Config {
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
         o.secrets = self.secrets();
         o
+    }
+
+    /// The attention budget's zones (an order that does not grow is an error).
+    pub fn attention_zones(
+        &self,
+    ) -> Result<crate::attention::Zones, crate::attention::AttentionError> {
+        crate::attention::Zones::new(
+            u64::from(self.attention_yellow.value),
+            u64::from(self.attention_orange.value),
+            u64::from(self.attention_red.value),
+        )
     }
 
     /// The ledger this configuration names: the one way commands and hooks open it. It redacts

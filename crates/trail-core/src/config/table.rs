@@ -57,6 +57,10 @@ pub enum SettingKey {
     GroundingGhostMentions,
     GroundingGhostSimilarity,
     NotesPath,
+    AttentionYellow,
+    AttentionOrange,
+    AttentionRed,
+    AttentionWindow,
 }
 
 impl SettingKey {
@@ -87,6 +91,10 @@ impl SettingKey {
         SettingKey::GroundingGhostMentions,
         SettingKey::GroundingGhostSimilarity,
         SettingKey::NotesPath,
+        SettingKey::AttentionYellow,
+        SettingKey::AttentionOrange,
+        SettingKey::AttentionRed,
+        SettingKey::AttentionWindow,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -118,6 +126,10 @@ impl SettingKey {
             SettingKey::GroundingGhostMentions => "grounding.ghost_mentions",
             SettingKey::GroundingGhostSimilarity => "grounding.ghost_similarity",
             SettingKey::NotesPath => "notes.path",
+            SettingKey::AttentionYellow => "attention.yellow",
+            SettingKey::AttentionOrange => "attention.orange",
+            SettingKey::AttentionRed => "attention.red",
+            SettingKey::AttentionWindow => "attention.window",
         }
     }
 
@@ -170,6 +182,12 @@ impl SettingKey {
             // project, to be Markdown, and to be none of .trail/, .proof/ or .git/ (a path into
             // them could overwrite a journal), so a repository may choose it.
             SettingKey::NotesPath => Class::Ordinary,
+            // When the budget advises and (strict) holds edits: a repository can make trail
+            // stricter or quieter, never run or send anything.
+            SettingKey::AttentionYellow
+            | SettingKey::AttentionOrange
+            | SettingKey::AttentionRed
+            | SettingKey::AttentionWindow => Class::Ordinary,
         }
     }
 }
@@ -513,6 +531,56 @@ pub static SETTINGS: &[Spec] = &[
         },
         doc: "The NOTES.md that holds Session Continuity and the Decision Log, relative to the \
               project root. Unset: Loa's own when .loa.config.yaml exists, else NOTES.md.",
+    },
+    Spec {
+        key: SettingKey::AttentionYellow,
+        env: "TRAIL_ATTENTION_YELLOW",
+        default: Some("5000"),
+        kind: Kind::Count {
+            field: field!(attention_yellow),
+            min: 1,
+            max: u32::MAX,
+        },
+        doc: "The attention budget turns yellow at this many tokens added to the context since \
+              the last checkpoint (or the session's start): trail persists decisions, files and \
+              commands (delta-synthesis).",
+    },
+    Spec {
+        key: SettingKey::AttentionOrange,
+        env: "TRAIL_ATTENTION_ORANGE",
+        default: Some("10000"),
+        kind: Kind::Count {
+            field: field!(attention_orange),
+            min: 1,
+            max: u32::MAX,
+        },
+        doc: "At this many added tokens the budget is orange: the agent is advised to run a \
+              checkpoint and ask for /clear.",
+    },
+    Spec {
+        key: SettingKey::AttentionRed,
+        env: "TRAIL_ATTENTION_RED",
+        default: Some("15000"),
+        kind: Kind::Count {
+            field: field!(attention_red),
+            min: 1,
+            max: u32::MAX,
+        },
+        doc: "At this many added tokens the budget is red: with strict grounding enforcement, \
+              new edits wait until a checkpoint passes; under warn every prompt says so, under \
+              disabled the first.",
+    },
+    Spec {
+        key: SettingKey::AttentionWindow,
+        env: "TRAIL_ATTENTION_WINDOW",
+        default: Some("200000"),
+        kind: Kind::Count {
+            field: field!(attention_window),
+            min: 1,
+            max: u32::MAX,
+        },
+        doc: "The model's context window in tokens, for how full the context is (`trail \
+              budget`).",
     },
 ];
 

@@ -282,6 +282,14 @@ pub struct Checkpoint {
     pub reasoning: Option<String>,
 }
 
+impl Checkpoint {
+    /// Whether this checkpoint passed: what the PreCompact hold and the attention budget's
+    /// strict red hold wait for.
+    pub fn passed(&self) -> bool {
+        self.verdict == "pass"
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     pub name: String,

@@ -94,12 +94,18 @@ fn render(r: &Report, policy: &Policy) -> String {
     s
 }
 
+/// The grounding enforcement in force for the project at `root`, resolved as the checkpoint
+/// resolves it (trail's setting, else `.loa.config.yaml`, else warn), with where it came from.
+/// `Err` says why it cannot be read (the hooks report it; commands word it).
+pub fn enforcement(config: &Config, root: &Path) -> Result<(Enforcement, String), String> {
+    let loa = loa::read_config(root).map_err(|e| e.to_string())?;
+    let p = PolicySources::of(config, loa.as_ref(), None)
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    Ok((p.enforcement, p.enforcement_from))
+}
+
 /// Used by the hooks: whether strict enforcement is in force for the project at `root`.
 pub fn strict(config: &Config, root: &Path) -> bool {
-    let Ok(loa) = loa::read_config(root) else {
-        return false;
-    };
-    PolicySources::of(config, loa.as_ref(), None)
-        .resolve()
-        .is_ok_and(|p| p.enforcement == Enforcement::Strict)
+    enforcement(config, root).is_ok_and(|(e, _)| e == Enforcement::Strict)
 }

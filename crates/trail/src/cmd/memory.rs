@@ -176,7 +176,7 @@ fn verify(json: bool) -> CliResult {
 /// The project's newest session file: Claude Code's transcripts are kept in
 /// `~/.claude/projects/<the project path, every character but letters and digits as '-'>/`,
 /// Codex's rollouts in `$CODEX_HOME/sessions/` (`~/.codex`), which name the directory they ran in.
-fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf> {
+pub(crate) fn newest_transcript(project: &std::path::Path) -> CliResult<std::path::PathBuf> {
     let home = std::env::var_os("HOME")
         .map(std::path::PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set: pass --transcript PATH"))?;

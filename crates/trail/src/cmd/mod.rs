@@ -1,5 +1,6 @@
 //! One file per command.
 
+mod budget;
 pub(crate) mod checkpoint;
 mod cite;
 pub(crate) mod config;
@@ -17,7 +18,7 @@ mod init;
 mod log;
 mod mcp;
 mod memory;
-mod notes;
+pub(crate) mod notes;
 mod pulse;
 mod redact;
 mod resume;
@@ -47,6 +48,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Cite(c) => cite::run(&c),
         Command::Ground(a) => ground::run(&a),
         Command::Trajectory(a) => trajectory::run(&a),
+        Command::Budget(a) => budget::run(&Context::load()?, &a),
         Command::Ghosts(a) => ghosts::run(&Context::load()?, &a),
         Command::Heal(a) => heal::run(&Context::load()?, &a),
         Command::Decide(a) => decide::run(&Context::load()?, &a),

@@ -13,6 +13,7 @@
 //! answers in its place when the time is up: PreToolUse denies, every other event exits 0 with a
 //! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
+mod attention;
 mod checkpoint;
 mod config_change;
 mod dream;

@@ -26,6 +26,13 @@ pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let store = cx.store();
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
+    if tool.edits_files() {
+        // The attention budget's hold (FR-4) is this session's, and never covers NOTES.md.
+        guard.session_file.clone_from(&cx.envelope.transcript_path);
+        guard.notes = crate::cmd::notes::location(cx.config, cx.root())
+            .ok()
+            .map(|l| l.path);
+    }
     respond(cx, guard.judge(tool, input))
 }
 

@@ -16,29 +16,8 @@ use trail_core::state::grants::By;
 use trail_core::state::{Mode, protocol};
 
 use super::Cx;
-use super::report::{self, Report};
+use super::report::Report;
 use crate::edge::{self, EdgeCmd, EdgePrompt, Outcome};
-
-/// Context sizes (tokens) where the attention budget changes band. The Lossless Ledger PRD's
-/// 5k/10k/15k were written for a working set, not for a whole Claude Code context (its system
-/// prompt alone is larger); these are the same bands placed on a 200k window.
-const BANDS: [(u64, &str, &str); 3] = [
-    (
-        170_000,
-        "red",
-        "MANDATORY: write a pulse now (`trail pulse --summary … --next …`) with decisions and next steps, start no new work, and ask the user to /clear; trail restores the state afterwards.",
-    ),
-    (
-        140_000,
-        "orange",
-        "write a pulse with decisions and next steps, then recommend /clear to the user; trail restores the state afterwards.",
-    ),
-    (
-        100_000,
-        "yellow",
-        "persist what matters now: write a pulse with the decisions made and the next steps (`trail pulse`).",
-    ),
-];
 
 pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     let mut notes = Vec::new();
@@ -73,7 +52,7 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     if let Some(block) = super::daily_summary(cx) {
         notes.push(block);
     }
-    if let Some(n) = attention(cx) {
+    if let Some(n) = super::attention::on_prompt(cx) {
         notes.push(n);
     }
     // An `/edge` command's own answer says what review lacks.
@@ -199,26 +178,4 @@ fn review_asks(cx: &Cx<'_>) -> Option<String> {
             missing.join("; ")
         )
     })
-}
-
-/// The attention budget: says something only when the band changes (and at red, every time).
-fn attention(cx: &Cx<'_>) -> Option<String> {
-    let path = cx.envelope.transcript_path.as_ref()?;
-    let tokens = trail_core::conversation::context_tokens(path).ok()??;
-    let band = BANDS.iter().find(|(at, _, _)| tokens >= *at);
-    let name = band.map_or("green", |b| b.1);
-    let marker = trail_core::layout::Layout::new(cx.root()).attention();
-    // Inside the project: read and written without following a symlink planted there.
-    let last = trail_core::fsutil::read_string_in(cx.root(), &marker, 64).unwrap_or_default();
-    if last.trim() != name {
-        if let Err(e) = trail_core::fsutil::atomic_write_in(cx.root(), &marker, name.as_bytes()) {
-            report::error(&e);
-        }
-    } else if name != "red" {
-        return None;
-    }
-    let (_, name, what) = band?;
-    Some(format!(
-        "trail: attention budget {name}: the context holds about {tokens} tokens; {what}"
-    ))
 }

@@ -932,3 +932,79 @@ fn claude_code_history_is_imported_as_it_was_written() {
         serde_json::from_str(&env.ok(&["import", "claude-code", "--json"])).unwrap();
     assert_eq!(again["records"], 0, "{again}");
 }
+
+/// Issue 12, item 8, through Claude Code: a session whose context grew 20k tokens past its first
+/// answer is red; under strict enforcement its next Write is refused, with the reason reaching
+/// the model, until the model records a decision and `trail checkpoint` passes; the same Write
+/// then runs.
+#[test]
+fn at_strict_red_an_edit_waits_until_a_checkpoint_passes() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    env.ok(&["init"]);
+    std::fs::write(env.cwd.join("src.rs"), "fn main() {}\n").unwrap();
+    let with_context = |reply: String, tokens: u64| {
+        reply.replace("\"input_tokens\":10", &format!("\"input_tokens\":{tokens}"))
+    };
+    // The first ask: the model's answers report a context of 20k, then 40k tokens.
+    let (port, seen) = serve(vec![
+        with_context(tool_use_reply("a1", "echo reading"), 20_000),
+        with_context(text_reply("read"), 40_000),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: read the code");
+    c.env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let (out, _) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // The second ask: the prompt hook finds 20k tokens added (red); the model tries to write,
+    // records its decision, runs the checkpoint, writes again.
+    let trail = env!("CARGO_BIN_EXE_trail");
+    let target = env.cwd.join("new.rs");
+    let write = tool_reply(
+        "w",
+        "Write",
+        serde_json::json!({"file_path": target.to_str().unwrap(), "content": "// new\n"}),
+    );
+    let decide = format!(
+        "{trail} decide --title 'Write new.rs' --decision 'add new.rs' --rationale 'asked for' \
+         --evidence '`fn main() {{}}` [${{PROJECT_ROOT}}/src.rs:1]' --test happy --test edge \
+         --test error"
+    );
+    let (port, seen) = serve(vec![
+        String::new(),
+        write.replace("toolu_w", "toolu_w1"),
+        tool_use_reply("d", &decide),
+        tool_use_reply("c", &format!("{trail} checkpoint")),
+        write.replace("toolu_w", "toolu_w2"),
+        text_reply("written"),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: now write it");
+    c.arg("--continue")
+        .env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let (out, requests) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        requests.contains("attention budget red: 20000 tokens added"),
+        "the prompt hook did not say red:\n{requests}"
+    );
+    let refused = e2e::after(&requests, "attention budget is red", 400);
+    assert!(refused.contains("trail checkpoint"), "{refused}");
+    assert!(
+        requests.contains("checkpoint: pass"),
+        "the checkpoint did not pass:\n{requests}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap_or_default(),
+        "// new\n",
+        "the write after the checkpoint did not run:\n{requests}"
+    );
+    // Refused once, then run: the proof log holds one Write.
+    let writes = e2e::proof_lines(&env)
+        .iter()
+        .filter(|l| l["tool"] == "Write")
+        .count();
+    assert_eq!(writes, 1, "{requests}");
+}

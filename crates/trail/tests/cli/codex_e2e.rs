@@ -469,11 +469,12 @@ fn codex_sessions_get_memory_from_their_rollout() {
     let env = TestEnv::new();
     e2e::project(&env);
     env.ok(&["init", "--agent", "codex"]);
-    // Session 1: two commands, one failing; the model reports a context of 150k tokens.
+    // Session 1: two commands, one failing; the model reports a context of 20k tokens, then
+    // 150k: 130k added since the conversation's first answer, and no checkpoint.
     let (port, seen) = serve(
         "SCRIPTED-E2E",
         vec![
-            with_context(shell_reply("1", "echo made > made.txt"), 150_000),
+            with_context(shell_reply("1", "echo made > made.txt"), 20_000),
             with_context(shell_reply("2", "ls /definitely/not/here"), 150_000),
             with_context(text_reply("done"), 150_000),
         ],
@@ -543,7 +544,7 @@ fn codex_sessions_get_memory_from_their_rollout() {
         "the flushed block did not come back:\n{requests}"
     );
     assert!(
-        requests.contains("attention budget orange"),
+        requests.contains("attention budget red: 130000 tokens added"),
         "the attention budget did not read the rollout's context size:\n{requests}"
     );
     let text = day();

@@ -616,6 +616,10 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "grounding.ghost_mentions 3 (default)",
             "grounding.ghost_similarity 0.4 (default)",
             "notes.path (NOTES.md, or Loa's) (default)",
+            "attention.yellow 5000 (default)",
+            "attention.orange 10000 (default)",
+            "attention.red 15000 (default)",
+            "attention.window 200000 (default)",
         ],
         "{out}"
     );

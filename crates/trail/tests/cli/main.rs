@@ -20,6 +20,7 @@ mod common;
 
 mod anchor;
 mod attacks;
+mod attention;
 mod auto_dream;
 mod bad_input;
 mod beads;

@@ -86,7 +86,7 @@ fn an_attention_marker_symlinked_to_authorized_keys_is_not_overwritten() {
     std::fs::write(&keys, "ssh-ed25519 AAAA the-persons-key\n").unwrap();
     std::fs::create_dir_all(env.cwd.join(".trail/state")).unwrap();
     std::os::unix::fs::symlink(&keys, env.cwd.join(".trail/state/attention")).unwrap();
-    // A transcript big enough to leave the green band.
+    // Every measure saves the budget's mark, whatever the zone.
     let transcript = env.root.join("t.jsonl");
     let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":190_000,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}});
     std::fs::write(&transcript, format!("{line}\n")).unwrap();

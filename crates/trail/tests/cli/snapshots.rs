@@ -499,6 +499,10 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     grounding.ghost_mentions  3  (default)
     grounding.ghost_similarity  0.4  (default)
     notes.path  (NOTES.md, or Loa's)  (default)
+    attention.yellow  5000  (default)
+    attention.orange  10000  (default)
+    attention.red  15000  (default)
+    attention.window  200000  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -554,6 +558,10 @@ must_not_match = ["terraform plan"]
     grounding.ghost_mentions  3  (default)
     grounding.ghost_similarity  0.4  (default)
     notes.path  (NOTES.md, or Loa's)  (default)
+    attention.yellow  5000  (default)
+    attention.orange  10000  (default)
+    attention.red  15000  (default)
+    attention.window  200000  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 

@@ -306,12 +306,16 @@ fn the_attention_budget_speaks_when_the_band_changes() {
             .unwrap_or_default()
             .to_string()
     };
-    std::fs::write(&transcript, format!("{}\n", line(20_000))).unwrap();
+    // Zones count tokens added since the session's first answer (20k here).
+    let mut text = format!("{}\n", line(20_000));
+    std::fs::write(&transcript, &text).unwrap();
     assert_eq!(ask(&env), "", "green says nothing");
-    std::fs::write(&transcript, format!("{}\n", line(120_000))).unwrap();
+    text.push_str(&format!("{}\n", line(26_000)));
+    std::fs::write(&transcript, &text).unwrap();
     assert!(ask(&env).contains("yellow"));
     assert_eq!(ask(&env), "", "said once per band");
-    std::fs::write(&transcript, format!("{}\n", line(180_000))).unwrap();
+    text.push_str(&format!("{}\n", line(36_000)));
+    std::fs::write(&transcript, &text).unwrap();
     assert!(ask(&env).contains("MANDATORY"));
     assert!(ask(&env).contains("red"), "red repeats");
 }

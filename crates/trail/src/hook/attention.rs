@@ -1,0 +1,158 @@
+//! The attention budget on every prompt (Lossless Ledger FR-4, `trail_core::attention`):
+//! measured from the tail of the session file the payload names, and acted on when a zone is
+//! entered.
+//!
+//! - Yellow: delta-synthesis, once per count (also when one answer jumps past yellow): what the
+//!   journals hold of the session goes to a checkpoint pulse and a trajectory `delta_sync`
+//!   entry. Nothing is cleared.
+//! - Orange: a checkpoint and `/clear` are advised.
+//! - Red, per grounding enforcement: strict holds new edits until a checkpoint passes (the edit
+//!   guard reads the mark saved here) and says so on every prompt; warn says so on every prompt;
+//!   disabled says it once.
+//!
+//! The hook reads the session file from its end (and, for a session it has not measured yet,
+//! up to its first answer), never whole.
+
+use trail_core::attention::{self, Basis, Measure, Setup, Zone, Zones};
+use trail_core::grounding::Enforcement;
+use trail_core::ledger::record::RecordType;
+use trail_core::trajectory::{Body, Entry, journal};
+
+use super::{Cx, report};
+
+/// What the budget has to say to the agent on this prompt, if anything.
+pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
+    let path = cx.envelope.transcript_path.as_ref()?;
+    let zones = cx.config.attention_zones().unwrap_or_else(|e| {
+        report::failed(
+            "cannot use the configured attention zones (the PRD's are used)",
+            &e,
+        );
+        Zones::DEFAULT
+    });
+    let enforcement = match crate::cmd::checkpoint::enforcement(cx.config, cx.root()) {
+        Ok((e, _)) => e,
+        Err(e) => {
+            // Holding edits on a policy nobody can read would trap the session.
+            report::failed(
+                "cannot read the grounding enforcement (red holds nothing)",
+                &e.as_str(),
+            );
+            Enforcement::Warn
+        }
+    };
+    let setup = Setup {
+        zones,
+        window: u64::from(cx.config.attention_window.value),
+        strict: enforcement == Enforcement::Strict,
+    };
+    let measured = match attention::measure(cx.root(), path, setup, trail_core::time::Ts::now()) {
+        Ok(Some(m)) => m,
+        Ok(None) => return None,
+        // The session's first prompt can come before its file exists.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            report::failed("cannot measure the attention budget", &e);
+            return None;
+        }
+    };
+    let m = &measured.measure;
+    if let Some(e) = &m.trajectory_error {
+        report::failed(
+            "cannot read the trajectory for a passing checkpoint",
+            &e.as_str(),
+        );
+    }
+    // Inside the project: written without following a symlink planted there.
+    if let Err(e) = attention::save_mark(cx.root(), &measured.mark) {
+        report::failed("cannot save the attention budget's mark", &e);
+    }
+    let persisted = m.crossed_yellow().then(|| delta_sync(cx, m));
+    say(m, enforcement, persisted.as_deref())
+}
+
+/// The words for this measure: `persisted` is what delta-synthesis did, when it ran.
+fn say(m: &Measure, enforcement: Enforcement, persisted: Option<&str>) -> Option<String> {
+    let said = format!(
+        "trail: attention budget {}: {} tokens added to the context since {} ({} in all, {:.0}% \
+         of the {}-token window).{}",
+        m.zone.as_str(),
+        m.added,
+        since(m.basis),
+        m.context,
+        m.fill * 100.0,
+        m.window,
+        persisted.map(|p| format!(" {p}")).unwrap_or_default()
+    );
+    let advice = match m.zone {
+        Zone::Green => return None,
+        Zone::Yellow if m.entered() => "Record decisions as you make them (`trail decide`).",
+        Zone::Orange if m.entered() => {
+            "Persist your decisions now (`trail decide`), run `trail checkpoint`, then recommend \
+             /clear to the user; trail gives the state back after it."
+        }
+        Zone::Red if enforcement == Enforcement::Strict => {
+            "Grounding enforcement is strict: new edits are refused until `trail checkpoint` \
+             passes. Start no new work: record your decisions (`trail decide`), run `trail \
+             checkpoint` and fix what it reports, then ask the user to /clear; trail gives the \
+             state back after it."
+        }
+        Zone::Red if enforcement == Enforcement::Warn || m.entered() => {
+            "MANDATORY: record your decisions and next steps now (`trail decide`), run `trail \
+             checkpoint`, start no new work, and ask the user to /clear; trail gives the state \
+             back after it."
+        }
+        _ => return None,
+    };
+    Some(format!("{said} {advice}"))
+}
+
+fn since(b: Basis) -> &'static str {
+    match b {
+        Basis::SessionStart => "the session started",
+        Basis::Checkpoint => "the last checkpoint",
+        Basis::Compaction => "the last compaction",
+    }
+}
+
+/// Delta-synthesis: the journals' view of the session persisted as a checkpoint pulse and a
+/// trajectory `delta_sync` entry. Returns what to tell the agent about it.
+fn delta_sync(cx: &Cx<'_>, m: &Measure) -> String {
+    let proof_from = cx.store().load().map_or(0, |l| l.state.proof_offset());
+    let session = cx.envelope.session_id.as_deref();
+    let d = attention::delta_sync(cx.root(), proof_from, session, m);
+    let mut facts = vec![format!(
+        "delta-sync at {}: {} tokens added since {} ({})",
+        m.zone.as_str(),
+        m.added,
+        since(m.basis),
+        m.since
+    )];
+    if !d.decisions.is_empty() {
+        facts.push(format!("recent decisions: {}", d.decisions.join("; ")));
+    }
+    if !d.files.is_empty() {
+        facts.push(format!("files edited: {}", d.files.join(", ")));
+    }
+    if !d.commands.is_empty() {
+        facts.push(format!("commands: {}", d.commands.join(" | ")));
+    }
+    // The pulse is written (and redacted) by the ledger; a failure is reported there.
+    cx.pulse(RecordType::Checkpoint, &facts, &[], &["delta-sync"]);
+    let (decisions, files, commands) = (d.decisions.len(), d.files.len(), d.commands.len());
+    let entry = Entry::now(Body::DeltaSync(d), session);
+    match journal::append(cx.root(), &entry, cx.secrets()) {
+        Ok(()) => format!(
+            "trail persisted what the journals hold of this session ({decisions} recent \
+             decisions, {files} files edited, {commands} commands) as a checkpoint pulse and a \
+             trajectory delta_sync entry; nothing was cleared."
+        ),
+        Err(e) => {
+            report::failed("cannot write the delta_sync entry", &e);
+            "trail wrote a checkpoint pulse of what the journals hold of this session, but the \
+             trajectory's delta_sync entry could not be written (the hook's stderr says why); \
+             nothing was cleared."
+                .to_string()
+        }
+    }
+}
