@@ -82,13 +82,7 @@ pub(super) fn discover(dir: &Path, unreadable: &mut Vec<PathBuf>) -> Vec<Found> 
             found[i].files.push(path);
         } else {
             by_id.insert(m.id.clone(), found.len());
-            found.push(Found {
-                host: Host::Codex,
-                id: m.id,
-                files: vec![path],
-                subagents: Vec::new(),
-                tool_results: Vec::new(),
-            });
+            found.push(session(m.id, path));
         }
     }
     for (path, m) in children {
@@ -97,16 +91,21 @@ pub(super) fn discover(dir: &Path, unreadable: &mut Vec<PathBuf>) -> Vec<Found> 
         } else {
             // A subagent whose parent's rollout is gone is all there is of that work.
             by_id.insert(m.id.clone(), found.len());
-            found.push(Found {
-                host: Host::Codex,
-                id: m.id,
-                files: vec![path],
-                subagents: Vec::new(),
-                tool_results: Vec::new(),
-            });
+            found.push(session(m.id, path));
         }
     }
     found
+}
+
+/// A session known so far by one rollout.
+fn session(id: String, path: PathBuf) -> Found {
+    Found {
+        host: Host::Codex,
+        id,
+        files: vec![path],
+        subagents: Vec::new(),
+        tool_results: Vec::new(),
+    }
 }
 
 /// The rollouts' lines as one, with what they say of the session.
