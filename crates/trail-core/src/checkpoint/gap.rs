@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use super::steps::{DecisionRef, Journal};
-use crate::trajectory::Body;
+use super::steps::{DecisionRef, Journal, dref};
 
 /// Decisions recorded after the last passing checkpoint (or with none passed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,14 +27,7 @@ pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, String> {
         .entries
         .iter()
         .filter(|e| last_pass.is_none_or(|p| e.ts > p))
-        .filter_map(|e| match &e.body {
-            Body::Decision(d) => Some(DecisionRef {
-                id: d.id.clone(),
-                title: d.title.clone(),
-                ts: e.ts,
-            }),
-            _ => None,
-        })
+        .filter_map(|e| Some(dref(e, e.decision()?)))
         .collect();
     Ok(after.iter().max_by_key(|d| d.ts).cloned().map(|last| Gap {
         last,

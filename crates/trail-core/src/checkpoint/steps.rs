@@ -153,10 +153,7 @@ impl Journal {
         &self,
         session: Option<&str>,
     ) -> (String, Vec<(&Entry, &trajectory::Decision)>) {
-        let decisions = self.entries.iter().filter_map(|e| match &e.body {
-            Body::Decision(d) => Some((e, d)),
-            _ => None,
-        });
+        let decisions = self.entries.iter().filter_map(|e| Some((e, e.decision()?)));
         if let Some(s) = session {
             let of: Vec<_> = decisions
                 .filter(|(e, _)| e.session_id.as_deref() == Some(s))
@@ -173,7 +170,7 @@ impl Journal {
     }
 }
 
-fn dref(e: &Entry, d: &trajectory::Decision) -> DecisionRef {
+pub(super) fn dref(e: &Entry, d: &trajectory::Decision) -> DecisionRef {
     DecisionRef {
         id: d.id.clone(),
         title: d.title.clone(),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use trail_core::config::{Config, Origin};
+use trail_core::config::Config;
 use trail_core::grounding::loa;
 use trail_core::notes::{self, Location, NotesError};
 
@@ -15,13 +15,7 @@ pub fn location(config: &Config, root: &Path) -> CliResult<Location> {
         CliError::usage(format!("cannot read the project's Loa config: {e}"))
             .with_hint("fix the YAML; trail reads its grounding and path keys only")
     })?;
-    let configured = config
-        .notes_path
-        .value
-        .as_deref()
-        .filter(|_| config.notes_path.origin != Origin::Default)
-        .map(|p| (p, config.notes_path.origin.to_string()));
-    notes::locate(root, configured, loa.as_ref()).map_err(|e| {
+    notes::locate(root, notes::configured(config), loa.as_ref()).map_err(|e| {
         let hint = match &e {
             NotesError::BadPath { from, .. } if from == ".loa.config.yaml" => {
                 "fix `memory.notes_file` or `paths.grimoire` in .loa.config.yaml, or set notes.path"
