@@ -74,6 +74,7 @@ pub mod memory;
 pub mod notes;
 pub mod project;
 pub mod proof;
+pub mod reanchor;
 pub mod recovery;
 pub mod rollout;
 pub mod search;

@@ -138,17 +138,13 @@ fn status_note(s: Option<Status>) -> String {
 /// `q`, padded with a space when `q` starts or ends with a backtick).
 fn code_span(q: &str) -> String {
     let q = one_line(q);
-    let ticks = "`".repeat(longest_run(&q) + 1);
+    let ticks = "`".repeat(crate::text::longest_run(&q, '`') + 1);
     let pad = if q.starts_with('`') || q.ends_with('`') {
         " "
     } else {
         ""
     };
     format!("{ticks}{pad}{q}{pad}{ticks}")
-}
-
-fn longest_run(s: &str) -> usize {
-    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// A decision's verified citations, as rows of the Lightweight Identifiers table.

@@ -3,11 +3,7 @@ use std::path::Path;
 use super::*;
 use crate::ledger::rehydrate::{self, Thread};
 
-fn o200k(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
+use crate::tokens::o200k;
 
 fn data(rel: &str) -> String {
     std::fs::read_to_string(

@@ -47,6 +47,7 @@ mod plugin;
 mod project;
 mod prompt_origin;
 mod pulses;
+mod reanchor;
 mod recovery;
 mod regression;
 mod review;

@@ -5,13 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::TestEnv;
-
-fn o200k(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
+use crate::common::{TestEnv, o200k};
 
 fn corpus(name: &str) -> String {
     std::fs::read_to_string(
