@@ -58,6 +58,7 @@ pub mod conversation;
 pub mod decision;
 pub mod doctor;
 pub mod failpoint;
+pub mod fork;
 pub mod fsutil;
 pub mod gate;
 pub mod git;

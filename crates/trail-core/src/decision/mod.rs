@@ -13,7 +13,9 @@
 //! 5. appends it to NOTES.md's Decision Log, its verified citations to the Lightweight
 //!    Identifiers, and refreshes Active Context ([`crate::notes`]). NOTES.md is a view: if
 //!    writing it fails the decision is still recorded, the answer says so, and the file can be
-//!    rebuilt from the journals.
+//!    rebuilt from the journals;
+//! 6. compares it with the latest earlier decision on its topic ([`crate::fork`]): one it
+//!    contradicts without naming is a `fork_detected` entry, and the answer says so.
 //!
 //! [`recent`] reads them back, newest first: the one reader of recent decisions.
 
@@ -97,6 +99,13 @@ pub struct Recorded {
     pub notes_error: Option<String>,
     /// Secrets replaced by `${secret:…}` references.
     pub redacted: Vec<String>,
+    /// The earlier decision it contradicts without saying it supersedes it (journalled as
+    /// `fork_detected`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forks: Vec<crate::fork::Fork>,
+    /// Why it could not be compared with earlier decisions (it is recorded all the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forks_unchecked: Option<String>,
 }
 
 /// Why a decision was not recorded.
@@ -190,6 +199,7 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
     redacted.sort();
     redacted.dedup();
     let notes = append_to_notes(cx, ts, &decision);
+    let (forks, forks_unchecked) = forks(cx, &decision);
     Ok(Recorded {
         id,
         ts,
@@ -207,7 +217,30 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
         notes_created: notes.as_ref().is_ok_and(|u| u.created),
         notes_error: notes.err().map(|e| e.to_string()),
         redacted,
+        forks,
+        forks_unchecked,
     })
+}
+
+/// How many earlier decisions a new one is compared with.
+const EARLIER: usize = 1000;
+
+/// Step 6: the fork the decision makes with the latest earlier one on its topic, journalled.
+fn forks(cx: &Context<'_>, d: &Decision) -> (Vec<crate::fork::Fork>, Option<String>) {
+    let earlier = match recent::recent(cx.ledger, Some(cx.project), EARLIER, usize::MAX) {
+        Ok(e) => e,
+        Err(e) => {
+            return (
+                Vec::new(),
+                Some(format!("cannot read earlier decisions: {e}")),
+            );
+        }
+    };
+    let forks: Vec<_> = crate::fork::contradicted(d, &earlier).into_iter().collect();
+    match crate::fork::log(cx.root, &forks, cx.session, &cx.ledger.options().secrets) {
+        Ok(()) => (forks, None),
+        Err(e) => (forks, Some(format!("the fork was not journalled: {e}"))),
+    }
 }
 
 /// A citation of the request, before redaction.

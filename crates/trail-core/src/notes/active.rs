@@ -21,7 +21,7 @@ use super::markdown;
 /// journals and the state file (writing).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Active {
-    /// The task in flight (a Current Bead line names one when no task line does).
+    /// The task in flight, as a Current Task (or Loa's Active Task) line says it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,
     /// The bead in progress, as named: `bd-x7y8 (token refresh)`.
@@ -137,10 +137,7 @@ impl Active {
     fn set(&mut self, key: &str, value: String) {
         match key.to_ascii_lowercase().as_str() {
             "current task" | "active task" | "task" => self.task = Some(value),
-            "current bead" => {
-                self.task.get_or_insert_with(|| value.clone());
-                self.bead = Some(value);
-            }
+            "current bead" => self.bead = Some(value),
             "reasoning state" => self.reasoning = Some(value),
             "next action" | "next step" | "next" => self.next = Some(value),
             "blocked by" | "blockers" | "blocker" => self.blockers.push(value),
@@ -193,7 +190,7 @@ mod tests {
         let a = read(prd);
         assert_eq!(a.bead_id().as_deref(), Some("bd-x7y8"));
         assert_eq!(a.bead.as_deref(), Some("bd-x7y8 (token refresh)"));
-        assert_eq!(a.task.as_deref(), Some("bd-x7y8 (token refresh)"));
+        assert_eq!(a.task, None, "a bead is not a task line");
         assert_eq!(
             a.reasoning.as_deref(),
             Some("rotation works; grace period next")

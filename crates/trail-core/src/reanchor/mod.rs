@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! part        holds                                                   read by
+//! forks       where the agent's files disagree with the journals      crate::fork
 //! state       mode, objective, plan step in flight, next, blockers    recovery::brief, the state file
 //! junction    the pending junction, which only the user decides       the state file (signed)
 //! decisions   the last decisions as identifiers, citations checked    decision::recent + standing
@@ -242,6 +243,8 @@ pub struct Sources<'a> {
     pub thread: Option<(&'a str, &'a str)>,
     /// Core memory blocks, each framed already (`memory::context`).
     pub memory: &'a [String],
+    /// Forks found ([`crate::fork`]): what disagrees with the journals.
+    pub forks: &'a [crate::fork::Fork],
 }
 
 /// The longest a quoted prompt is kept (a pasted log is not the user's intent).
@@ -263,6 +266,12 @@ impl Part {
 pub fn assemble(s: &Sources<'_>) -> Packet {
     let said = s.said.cloned().unwrap_or_default();
     let mut parts = vec![
+        Part::new(
+            "forks",
+            "what disagrees with the journals (they win)",
+            None,
+            s.forks.iter().map(crate::fork::Fork::line).collect(),
+        ),
         Part::new(
             "state",
             "where the work stands (active_context.yaml)",

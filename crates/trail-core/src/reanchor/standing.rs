@@ -8,8 +8,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::cite::{Checker, Status};
-use crate::decision::pulse::Carried;
 use crate::grounding::Cited;
+use crate::trajectory::Decision;
 
 /// One citation of a decision, then and now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,7 +64,7 @@ impl Standing {
                 s.push_str(&format!(" (now at line {})", at.join(", ")));
             }
             if c.lost() {
-                s.push_str(", verified when recorded");
+                s.push_str(", verified when recorded: a fork, the code wins");
             }
         }
         s
@@ -78,11 +78,13 @@ impl Standing {
 
 /// Each decision's citations checked now under `root`, each cited file read once. An error is a
 /// failure to read what is there, never a verdict.
-pub fn recheck(root: &Path, decisions: &[Carried]) -> io::Result<Vec<Standing>> {
+pub fn recheck<'a>(
+    root: &Path,
+    decisions: impl IntoIterator<Item = &'a Decision>,
+) -> io::Result<Vec<Standing>> {
     let mut checker = None;
-    let mut out = Vec::with_capacity(decisions.len());
-    for c in decisions {
-        let d = &c.decision;
+    let mut out = Vec::new();
+    for d in decisions {
         let mut citations = Vec::with_capacity(d.evidence.len());
         for e in &d.evidence {
             let cited = Cited::from_evidence(e);
@@ -110,21 +112,17 @@ pub fn recheck(root: &Path, decisions: &[Carried]) -> io::Result<Vec<Standing>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Ts;
-    use crate::trajectory::{Decision, Evidence};
+    use crate::trajectory::Evidence;
 
-    fn carried(evidence: Vec<Evidence>) -> Carried {
-        Carried {
-            ts: Ts::from_micros(0),
-            decision: Decision {
-                id: "d-1".into(),
-                title: "Parse with serde".into(),
-                decision: "d".into(),
-                rationale: "r".into(),
-                evidence,
-                tests: Vec::new(),
-                bead: None,
-            },
+    fn carried(evidence: Vec<Evidence>) -> Decision {
+        Decision {
+            id: "d-1".into(),
+            title: "Parse with serde".into(),
+            decision: "d".into(),
+            rationale: "r".into(),
+            evidence,
+            tests: Vec::new(),
+            bead: None,
         }
     }
 
@@ -144,19 +142,20 @@ mod tests {
             ev("[${PROJECT_ROOT}/a.rs:1]", "fn a() {}"),
             ev("[${PROJECT_ROOT}/a.rs:2]", "fn b() {}"),
         ]);
-        let s = &recheck(dir.path(), std::slice::from_ref(&d)).unwrap()[0];
+        let s = &recheck(dir.path(), [&d]).unwrap()[0];
         assert_eq!(s.status(), "verified");
         assert_eq!(s.lost().count(), 0);
         // A line inserted above: both quotes are one line further down.
         std::fs::write(dir.path().join("a.rs"), "// new\nfn a() {}\nfn b() {}\n").unwrap();
-        let s = &recheck(dir.path(), &[d]).unwrap()[0];
+        let s = &recheck(dir.path(), [&d]).unwrap()[0];
         assert_eq!(
             s.status(),
             "0/2 verified; [${PROJECT_ROOT}/a.rs:1] drifted (now at line 2), verified when \
-             recorded; [${PROJECT_ROOT}/a.rs:2] drifted (now at line 3), verified when recorded"
+             recorded: a fork, the code wins; [${PROJECT_ROOT}/a.rs:2] drifted (now at line 3), \
+             verified when recorded: a fork, the code wins"
         );
         assert_eq!(s.lost().count(), 2);
-        let none = &recheck(dir.path(), &[carried(Vec::new())]).unwrap()[0];
+        let none = &recheck(dir.path(), [&carried(Vec::new())]).unwrap()[0];
         assert_eq!(none.status(), "no citation");
     }
 
@@ -165,7 +164,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut e = ev("[${PROJECT_ROOT}/gone.rs:1]", "x");
         e.status = Some(Status::MissingFile);
-        let s = &recheck(dir.path(), &[carried(vec![e])]).unwrap()[0];
+        let s = &recheck(dir.path(), [&carried(vec![e])]).unwrap()[0];
         assert_eq!(s.citations[0].now, Status::MissingFile);
         assert_eq!(s.lost().count(), 0);
         assert!(!s.status().contains("verified when recorded"));

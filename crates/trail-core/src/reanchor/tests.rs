@@ -38,6 +38,7 @@ struct Busy {
     said: Said,
     thread: String,
     memory: Vec<String>,
+    forks: Vec<crate::fork::Fork>,
 }
 
 fn busy() -> Busy {
@@ -89,6 +90,11 @@ fn busy() -> Busy {
             &"- The staging database listens on port 5433 (src: memory/2026-11-25.md#L4)\n"
                 .repeat(12),
         )],
+        forks: vec![crate::fork::Fork {
+            kind: crate::fork::Kind::ActiveContext,
+            asserted: "Current Task \"ship the docs\"".into(),
+            journal: "objective \"Ship the re-anchor packet\"".into(),
+        }],
     }
 }
 
@@ -102,6 +108,7 @@ fn sources(b: &Busy) -> Sources<'_> {
         said: Some(&b.said),
         thread: Some(("trail: working state rebuilt from the pulse stream", &b.thread)),
         memory: &b.memory,
+        forks: &b.forks,
     }
 }
 
@@ -115,6 +122,7 @@ fn the_parts_come_most_important_first_each_saying_who_wrote_it() {
     let t = &r.text;
     let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("{needle}:\n{t}"));
     let order = [
+        "fork: NOTES.md's Active Context says Current Task \"ship the docs\"",
         "objective: Ship the re-anchor packet",
         "plan step in flight: 3/5 wire the packet",
         "junction j-1 pending",
@@ -130,7 +138,7 @@ fn the_parts_come_most_important_first_each_saying_who_wrote_it() {
     }
     // What changed under a decision is said, with where the quote went.
     assert!(
-        t.contains("[d-00000001] Decision 1: read git with cat-file, never checkout, so smudge filters never run — 0/1 verified; [${PROJECT_ROOT}/crates/trail-core/src/heal/git.rs:10-15] drifted (now at line 13), verified when recorded"),
+        t.contains("[d-00000001] Decision 1: read git with cat-file, never checkout, so smudge filters never run — 0/1 verified; [${PROJECT_ROOT}/crates/trail-core/src/heal/git.rs:10-15] drifted (now at line 13), verified when recorded: a fork, the code wins"),
         "{t}"
     );
     // The user's words are quoted as such, and an instruction-like line is flagged; trail's own
@@ -178,6 +186,9 @@ fn the_packet_fits_its_budget_in_real_tokens_and_keeps_what_matters_most() {
         }
         if budget >= 600 {
             assert!(r.text.contains("junction j-1"), "{budget}:\n{}", r.text);
+            assert!(r.text.contains("[d-00000000]"), "{budget}:\n{}", r.text);
+        }
+        if budget >= 1000 {
             assert!(r.text.contains("[d-00000004]"), "{budget}:\n{}", r.text);
             assert!(
                 r.text.contains("port 5433, not 5432"),
@@ -206,6 +217,7 @@ fn a_part_already_in_the_context_is_not_given_again_and_a_changed_one_is() {
     assert_eq!(
         dropped,
         [
+            "forks",
             "state",
             "junction",
             "decisions",
@@ -228,7 +240,7 @@ fn a_part_already_in_the_context_is_not_given_again_and_a_changed_one_is() {
         .map(|p| p.name)
         .collect();
     assert_eq!(names, ["decisions", "user"]);
-    assert_eq!(dropped.len(), 6);
+    assert_eq!(dropped.len(), 7);
     // The same part under another name, or another part's hash, is not taken for it.
     let swapped: Vec<(String, String)> = known
         .iter()

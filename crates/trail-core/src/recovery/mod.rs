@@ -80,7 +80,7 @@ pub fn brief(state: Option<&State>, notes: &Active, decisions: &[Decision]) -> B
         );
     }
     if b.objective.is_none() {
-        b.objective.clone_from(&notes.task);
+        b.objective = notes.task.clone().or_else(|| notes.bead.clone());
     }
     if b.current_step.is_none() {
         b.current_step.clone_from(&notes.reasoning);

@@ -39,6 +39,16 @@ struct Answer<'a> {
     errors: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     notes_error: Option<&'a str>,
+    /// Where the agent's files disagree with the journals, each with its line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    forks: Vec<ShownFork<'a>>,
+}
+
+#[derive(Serialize)]
+struct ShownFork<'a> {
+    #[serde(flatten)]
+    fork: &'a trail_core::fork::Fork,
+    said: String,
 }
 
 pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
@@ -153,6 +163,14 @@ fn answer<'a>(r: &'a Report, policy: &'a Policy) -> Answer<'a> {
             .collect(),
         errors: &r.errors,
         notes_error: r.notes_error.as_deref(),
+        forks: r
+            .forks
+            .iter()
+            .map(|f| ShownFork {
+                fork: f,
+                said: f.line(),
+            })
+            .collect(),
     }
 }
 
@@ -183,8 +201,11 @@ fn render(r: &Report, policy: &Policy) -> String {
             s.push_str(&format!("   remedy: {rm}\n"));
         }
     }
+    for f in &r.forks {
+        s.push_str(&format!("{} (journalled as fork_detected)\n", f.line()));
+    }
     for e in &r.errors {
-        s.push_str(&format!("not journalled: {e}\n"));
+        s.push_str(&format!("error: {e}\n"));
     }
     if let Some(e) = &r.notes_error {
         s.push_str(&format!("NOTES.md's Active Context was not updated: {e}\n"));

@@ -61,10 +61,17 @@ pub(super) fn packet(
             Vec::new()
         }
     };
-    let standings = standing::recheck(root, &decisions).unwrap_or_else(|e| {
-        report::failed("cannot check the decisions' citations", &e);
-        Vec::new()
-    });
+    let standings =
+        standing::recheck(root, decisions.iter().map(|c| &c.decision)).unwrap_or_else(|e| {
+            report::failed("cannot check the decisions' citations", &e);
+            Vec::new()
+        });
+    let mut forks: Vec<trail_core::fork::Fork> = state
+        .as_ref()
+        .and_then(|s| trail_core::fork::active_context(&notes, s))
+        .into_iter()
+        .collect();
+    forks.extend(trail_core::fork::drifted(&standings));
     let said = conversation(cx, source);
     let thread = scoped.map(|s| {
         s.render(
@@ -89,17 +96,42 @@ pub(super) fn packet(
             .filter(|t| !t.trim().is_empty())
             .map(|t| (thread_title.as_str(), t)),
         memory,
+        // A drifted citation is said on its decision's line; the forks part holds the rest.
+        forks: &forks
+            .iter()
+            .filter(|f| f.kind != trail_core::fork::Kind::Citation)
+            .cloned()
+            .collect::<Vec<_>>(),
     });
     // Nothing reaches the agent unredacted: without every rule working, no packet.
     if let Err(e) = cx.secrets().pass(|p| packet.redact(p)) {
         report::failed("re-anchor packet not given", &e);
         return None;
     }
-    give(cx, source, packet)
+    let given = give(cx, source, packet)?;
+    // Journalled when said (on the forks part or the decisions' lines): once per context, as
+    // the packet is.
+    if (given.parts.contains(&"forks") || given.parts.contains(&"decisions"))
+        && let Err(e) = trail_core::fork::log(
+            cx.root(),
+            &forks,
+            cx.envelope.session_id.as_deref(),
+            cx.secrets(),
+        )
+    {
+        report::failed("cannot journal the forks", &e);
+    }
+    Some(given.text)
+}
+
+/// What [`give`] gave: the text, and the parts in it whole.
+struct Given {
+    text: String,
+    parts: Vec<&'static str>,
 }
 
 /// The packet fitted and given (the parts this context holds already left out), journalled.
-fn give(cx: &Cx<'_>, source: &SessionSource, packet: reanchor::Packet) -> Option<String> {
+fn give(cx: &Cx<'_>, source: &SessionSource, packet: reanchor::Packet) -> Option<Given> {
     let session = cx.envelope.session_id.as_deref().unwrap_or("unknown");
     // A compaction or a clear empties the context: what it was given before is gone.
     let window = matches!(source, SessionSource::Clear | SessionSource::Compact);
@@ -114,14 +146,15 @@ fn give(cx: &Cx<'_>, source: &SessionSource, packet: reanchor::Packet) -> Option
     let (packet, unchanged) = packet.without(&known.parts);
     let after = source_words(source);
     if packet.is_empty() {
-        return (!unchanged.is_empty()).then(|| {
-            format!(
+        return (!unchanged.is_empty()).then(|| Given {
+            text: format!(
                 "trail: re-anchor packet after {after}: unchanged since it was given{} ({}); \
                  this conversation holds it already. `trail resume --level 2` gives the state \
                  again.",
                 known.last.map(|t| format!(" at {t}")).unwrap_or_default(),
                 unchanged.join(", ")
-            )
+            ),
+            parts: Vec::new(),
         });
     }
     let mut head = format!(
@@ -136,21 +169,27 @@ fn give(cx: &Cx<'_>, source: &SessionSource, packet: reanchor::Packet) -> Option
         ));
     }
     let rendered = packet.render(&head, cx.config.context_reanchor_tokens.value as usize);
+    let whole: Vec<&reanchor::Part> = packet
+        .parts
+        .iter()
+        .filter(|p| !p.items.is_empty() && !rendered.cut.contains(&p.name))
+        .collect();
     let record = given::Given {
         at: Ts::now().to_string(),
         source: after.into(),
         window,
-        parts: packet
-            .parts
+        parts: whole
             .iter()
-            .filter(|p| !p.items.is_empty() && !rendered.cut.contains(&p.name))
             .map(|p| (p.name.to_string(), p.hash()))
             .collect(),
     };
     if let Err(e) = given::record(cx.root(), session, &record) {
         report::failed("cannot journal the re-anchor packet", &e);
     }
-    Some(rendered.text.trim_end().to_string())
+    Some(Given {
+        text: rendered.text.trim_end().to_string(),
+        parts: whole.iter().map(|p| p.name).collect(),
+    })
 }
 
 fn source_words(source: &SessionSource) -> &'static str {

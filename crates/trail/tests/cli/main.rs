@@ -33,6 +33,7 @@ mod decide;
 mod doctor;
 mod dream;
 mod e2e;
+mod fork;
 mod gate;
 mod grounding;
 mod group_commit;
