@@ -222,12 +222,10 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
     })
 }
 
-/// How many earlier decisions a new one is compared with.
-const EARLIER: usize = 1000;
-
-/// Step 6: the fork the decision makes with the latest earlier one on its topic, journalled.
+/// Step 6: the fork the decision makes with the latest earlier one on its topic (all of the
+/// project's decisions, from its trajectory), journalled.
 fn forks(cx: &Context<'_>, d: &Decision) -> (Vec<crate::fork::Fork>, Option<String>) {
-    let earlier = match recent::recent(cx.ledger, Some(cx.project), EARLIER, usize::MAX) {
+    let earlier = match recent::in_trajectory(cx.root) {
         Ok(e) => e,
         Err(e) => {
             return (

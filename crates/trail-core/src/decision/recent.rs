@@ -5,6 +5,10 @@
 //! as soon as enough are found: a session start on a 100 MB stream reads the last few records,
 //! not the stream.
 //!
+//! [`in_trajectory`] reads the project's own journal instead, whole: every decision of the project
+//! (a new decision is compared with all of them), where the stream, shared by every project,
+//! would be read to its start whenever the project has fewer decisions than asked for.
+//!
 //! A decision record is what [`super::pulse::record`] writes (tagged `decided`); junction
 //! outcomes the hooks record (`/edge approve`) are a person's answer to the gate, not design
 //! decisions, and carry no such record.
@@ -87,6 +91,25 @@ impl Carried {
         }
         s
     }
+}
+
+/// Every decision of the project at `root` its trajectory holds, newest first (lines that are
+/// not entries are skipped: the stream holds the same decisions).
+pub fn in_trajectory(root: &Path) -> std::io::Result<Vec<Carried>> {
+    let read = crate::trajectory::journal::read(root, None)?;
+    let mut out: Vec<Carried> = read
+        .items
+        .into_iter()
+        .filter_map(|(_, e)| {
+            let ts = e.ts;
+            match e.body {
+                crate::trajectory::Body::Decision(decision) => Some(Carried { ts, decision }),
+                _ => None,
+            }
+        })
+        .collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.ts));
+    Ok(out)
 }
 
 struct Scan<'a> {
@@ -199,5 +222,37 @@ mod tests {
             recent(&ledger, Some(&shop), 10, usize::MAX).unwrap().len(),
             5
         );
+    }
+
+    #[test]
+    fn the_trajectory_gives_every_decision_of_the_project_newest_first() {
+        use crate::trajectory::{Body, Entry, journal};
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = crate::secrets::Secrets::new(dir.path().join(".secrets"), Vec::new());
+        let at = |us: i64, body: Body| Entry {
+            ts: Ts::from_micros(us),
+            ..Entry::now(body, Some("s1"))
+        };
+        for e in [
+            at(2_000_000, Body::Decision(decision("d-2"))),
+            at(1_000_000, Body::Decision(decision("d-1"))),
+            at(
+                3_000_000,
+                Body::ForkDetected(crate::trajectory::ForkDetected {
+                    kind: "decision".into(),
+                    asserted: "a".into(),
+                    journal: "b".into(),
+                }),
+            ),
+        ] {
+            journal::append(dir.path(), &e, &secrets).unwrap();
+        }
+        let ids: Vec<String> = in_trajectory(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|c| c.decision.id)
+            .collect();
+        assert_eq!(ids, ["d-2", "d-1"]);
+        assert!(in_trajectory(&dir.path().join("none")).unwrap().is_empty());
     }
 }
