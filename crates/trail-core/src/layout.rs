@@ -30,6 +30,7 @@
 //!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
 //!   context/<session>.jsonl                 what trail injected into that session's context
 //!   reanchor/<session>.jsonl                the re-anchor packets given in that session chain
+//!   git-tracked                             what git keeps of the healed paths, and its key
 //! .loa.config.yaml                          Loa's configuration, read (grounding, its paths)
 //! ```
 
@@ -177,6 +178,12 @@ impl Layout {
 
     pub fn injected_dir(&self) -> PathBuf {
         self.state_dir().join("context")
+    }
+
+    /// What git keeps of the paths healing covers, remembered with what identifies the answer
+    /// (`heal::tracked`).
+    pub fn git_tracked(&self) -> PathBuf {
+        self.state_dir().join("git-tracked")
     }
 
     /// The re-anchor packets given in one session chain, a line each (their content hashes);
