@@ -70,14 +70,16 @@ pub fn in_window(root: &Path, session: &str) -> io::Result<Window> {
     Ok(Window { parts, last })
 }
 
-/// Journal what `session`'s chain was given.
+/// Journal what `session`'s chain was given. One write, not synced: a line lost to a crash
+/// costs a part given twice, and a session start spares the `fsync`.
 pub fn record(root: &Path, session: &str, given: &Given) -> io::Result<()> {
+    use std::io::Write;
     let path = Layout::new(root).reanchored(&session_key(session));
     // A line of its own even after a torn one: a leading newline costs a blank line at most.
     let mut line = b"\n".to_vec();
     serde_json::to_writer(&mut line, given).map_err(io::Error::other)?;
     line.push(b'\n');
-    fsutil::append_in(root, &path, &line)
+    fsutil::open_in(root, &path, fsutil::Access::Append)?.write_all(&line)
 }
 
 #[cfg(test)]

@@ -48,6 +48,9 @@ pub struct Part {
     pub author: Option<Author>,
     pub items: Vec<String>,
     pub bulleted: bool,
+    /// Its items were redacted before they reached the packet (the pulse stream's records when
+    /// written, core memory when gathered): [`Packet::redact`] leaves them be.
+    pub redacted: bool,
 }
 
 impl Part {
@@ -89,9 +92,10 @@ impl Packet {
         self.parts.iter().all(|p| p.items.is_empty())
     }
 
-    /// Every title and item redacted through `p` (the originals kept by the service).
+    /// Every title and item not redacted yet, redacted through `p` (the originals kept by the
+    /// service).
     pub fn redact(&mut self, p: &mut Pass<'_>) {
-        for part in &mut self.parts {
+        for part in self.parts.iter_mut().filter(|p| !p.redacted) {
             part.title = p.redact(&part.title).into_owned();
             for i in &mut part.items {
                 *i = p.redact(i).into_owned();
@@ -134,12 +138,16 @@ impl Packet {
             text.push_str(&Author::legend(&authors));
             text.push('\n');
         }
+        // Counted piece by piece: the estimate of a text is at most the sum of its pieces'
+        // (each ends a line, and each counts its own token of slack), so the sum keeps to the
+        // budget without estimating the whole text again for every line.
+        let mut used = estimate(&text);
         let mut cut = Vec::new();
         for part in self.parts.iter().filter(|p| !p.items.is_empty()) {
-            let block = part.block(room.saturating_sub(estimate(&text)), cut.is_empty());
-            match block {
-                Some((b, whole)) => {
+            match part.block(room.saturating_sub(used), cut.is_empty()) {
+                Some((b, tokens, whole)) => {
                     text.push_str(&b);
+                    used += tokens;
                     if !whole {
                         cut.push(part.name);
                     }
@@ -160,31 +168,35 @@ impl Packet {
 }
 
 impl Part {
-    /// The part within `room` tokens, and whether it is whole; `None` when not even its first
-    /// item fits. With `shorten`, the item that does not fit is shortened to fit.
-    fn block(&self, room: usize, shorten: bool) -> Option<(String, bool)> {
+    /// The part within `room` tokens, its tokens (the sum of its lines') and whether it is
+    /// whole; `None` when not even its first item fits. With `shorten`, the item that does not
+    /// fit is shortened to fit.
+    fn block(&self, room: usize, shorten: bool) -> Option<(String, usize, bool)> {
         let mut block = String::from("\n");
         match (self.title.is_empty(), self.author) {
             (true, _) => {}
             (false, Some(a)) => block.push_str(&format!("{} [{}]:\n", self.title, a.tag())),
             (false, None) => block.push_str(&format!("{}:\n", self.title)),
         }
+        let mut used = estimate(&block);
         let mut items = 0;
         for item in &self.items {
             let line = item_text(item, self.author.is_some(), self.bulleted);
-            if estimate(&block) + estimate(&line) <= room {
+            let tokens = estimate(&line);
+            if used + tokens <= room {
                 block.push_str(&line);
+                used += tokens;
                 items += 1;
                 continue;
             }
-            if shorten && let Some(short) = shortened(&line, room.saturating_sub(estimate(&block)))
-            {
+            if shorten && let Some(short) = shortened(&line, room.saturating_sub(used)) {
+                used += estimate(&short);
                 block.push_str(&short);
                 items += 1;
             }
-            return (items > 0).then_some((block, false));
+            return (items > 0).then_some((block, used, false));
         }
-        Some((block, true))
+        Some((block, used, true))
     }
 }
 
@@ -239,9 +251,10 @@ pub struct Sources<'a> {
     pub notes: Option<&'a crate::notes::Active>,
     /// The end of the conversation.
     pub said: Option<&'a said::Said>,
-    /// This project's rehydrated thread, rendered; its heading.
+    /// This project's rehydrated thread, rendered (from records redacted when written); its
+    /// heading.
     pub thread: Option<(&'a str, &'a str)>,
-    /// Core memory blocks, each framed already (`memory::context`).
+    /// Core memory blocks, each framed and redacted already (`memory::context`).
     pub memory: &'a [String],
     /// Forks found ([`crate::fork`]): what disagrees with the journals.
     pub forks: &'a [crate::fork::Fork],
@@ -258,6 +271,7 @@ impl Part {
             author,
             items,
             bulleted: true,
+            redacted: false,
         }
     }
 }
@@ -315,6 +329,7 @@ pub fn assemble(s: &Sources<'_>) -> Packet {
     if let Some((title, text)) = s.thread {
         parts.push(Part {
             bulleted: false,
+            redacted: true,
             ..Part::new(
                 "thread",
                 title,
@@ -329,6 +344,7 @@ pub fn assemble(s: &Sources<'_>) -> Packet {
     // Each block says its own source and author already.
     parts.push(Part {
         bulleted: false,
+        redacted: true,
         ..Part::new("memory", "", None, s.memory.to_vec())
     });
     Packet { parts }

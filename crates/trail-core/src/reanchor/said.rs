@@ -3,8 +3,8 @@
 //! Code's transcript, Codex's rollout: [`crate::conversation`] tells them apart).
 //!
 //! Only the file's end is read ([`TAILS`]): a session start must not parse a 50 MB transcript,
-//! and what matters is the latest. The first, small read nearly always holds the last prompts;
-//! a larger one is tried when it holds none (a turn with a long tool output in between).
+//! and what matters is the latest. The first, small read usually holds the last prompts; larger
+//! ones are tried while it holds fewer than asked for (turns with long tool output in between).
 //!
 //! What is not the person's words is left out: prompts the host delivered (`isMeta`, scheduled
 //! or wrapped ones: [`crate::host::origin`]), the compact summary (a `user` line Claude Code
@@ -20,8 +20,9 @@ use serde_json::Value;
 use crate::conversation::Format;
 use crate::transcript::{ToolCall, Transcript};
 
-/// How much of a session file's end is read: first the small tail, then the larger.
-pub const TAILS: [u64; 2] = [256 << 10, 2 << 20];
+/// How much of a session file's end is read: the small tail, then larger ones while it holds
+/// fewer prompts than asked for (a turn with long tool output in between).
+pub const TAILS: [u64; 3] = [64 << 10, 512 << 10, 2 << 20];
 
 /// One tool call, as the packet names it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -75,9 +76,12 @@ pub fn read(path: &Path, prompts: usize, calls: usize) -> io::Result<Said> {
     let format = Format::of(&head);
     let mut said = Said::default();
     for tail in TAILS {
-        let text = tail_text(&mut file, len, tail)?;
+        let mut text = tail_text(&mut file, len, tail)?;
+        if format == Format::ClaudeCode {
+            text = slim(&text);
+        }
         said = of(&format.parse(&text), prompts, calls);
-        if !said.prompts.is_empty() || tail >= len {
+        if said.prompts.len() >= prompts || tail >= len {
             break;
         }
     }
@@ -96,6 +100,59 @@ fn tail_text(file: &mut File, len: u64, tail: u64) -> io::Result<String> {
         memchr::memchr(b'\n', &bytes).map_or(&[][..], |i| &bytes[i + 1..])
     };
     Ok(String::from_utf8_lossy(whole).into_owned())
+}
+
+/// A Claude Code transcript's lines as far as the packet reads them, so that parsing costs what
+/// the packet needs rather than what the session printed: a tool result keeps its call's id and
+/// whether it failed, not its output (most of a transcript's bytes); an assistant line without a
+/// tool call, and every line that is neither a user's nor an assistant's (attachments,
+/// snapshots, progress), is left out. Keys are found as they stand in the line: inside a JSON
+/// string a quote is escaped, so `"tool_use_id":"` there is a key, never a tool's output.
+fn slim(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() / 4);
+    for line in text.lines() {
+        let has = |k: &str| memchr::memmem::find(line.as_bytes(), k.as_bytes()).is_some();
+        let user = has("\"type\":\"user\"");
+        if !user && !has("\"type\":\"assistant\"") && !has("compact_boundary") {
+            continue;
+        }
+        if !user && !has("\"tool_use\"") && !has("compact_boundary") {
+            continue;
+        }
+        match (user && has("\"tool_result\""), result_of(line)) {
+            (true, Some(small)) => out.push_str(&small),
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A tool-result line made small: its one result's call id and outcome. `None` when the line
+/// holds more than that (text too, or several results): it is parsed whole.
+fn result_of(line: &str) -> Option<String> {
+    const ID: &str = "\"tool_use_id\":\"";
+    let b = line.as_bytes();
+    let mut ids = memchr::memmem::find_iter(b, ID.as_bytes());
+    let at = ids.next()? + ID.len();
+    if ids.next().is_some() || memchr::memmem::find(b, b"\"type\":\"text\"").is_some() {
+        return None;
+    }
+    let id = &line[at..at + line[at..].find('"')?];
+    let flag = |k: &str| memchr::memmem::find(b, k.as_bytes()).is_some();
+    Some(
+        serde_json::json!({
+            "type": "user",
+            "isSidechain": flag("\"isSidechain\":true"),
+            "message": {"role": "user", "content": [{
+                "type": "tool_result",
+                "tool_use_id": id,
+                "is_error": flag("\"is_error\":true"),
+                "content": "",
+            }]},
+        })
+        .to_string(),
+    )
 }
 
 /// The prompts and calls a parsed session holds.
@@ -262,6 +319,37 @@ mod tests {
         );
         let all = of(&crate::conversation::parse(&text), 10, 10);
         assert_eq!(all.calls[0].outcome, Outcome::Failed);
+    }
+
+    #[test]
+    fn a_slimmed_transcript_says_what_the_whole_one_says() {
+        let big = "x".repeat(50_000);
+        let text = [
+            user("first ask"),
+            tool_use("t1", "cargo test"),
+            line(&serde_json::json!({"type":"user","message":{"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"t1","content":format!("{big} \\\"is_error\\\":true"),"is_error":false}]}})),
+            line(&serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":big}]}})),
+            line(&serde_json::json!({"type":"attachment","attachment":{"type":"hook_additional_context","content":[big]}})),
+            tool_use("t2", "ls /nope"),
+            tool_use("t3", "echo side"),
+            line(&serde_json::json!({"type":"user","message":{"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"t2","content":"no such file","is_error":true},
+                {"type":"tool_result","tool_use_id":"t3","content":"side","is_error":false}]}})),
+            line(&serde_json::json!({"type":"user","isSidechain":true,"message":{"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"t9","content":big,"is_error":true}]}})),
+            user("now the expiry"),
+        ]
+        .concat();
+        let slimmed = slim(&text);
+        assert!(slimmed.len() < 2_000, "{}", slimmed.len());
+        let whole = of(&crate::conversation::parse(&text), 5, 5);
+        let slim_said = of(&crate::conversation::parse(&slimmed), 5, 5);
+        assert_eq!(slim_said, whole);
+        assert_eq!(
+            whole.calls.iter().map(|c| c.outcome).collect::<Vec<_>>(),
+            [Outcome::Ok, Outcome::Failed, Outcome::Ok]
+        );
     }
 
     #[test]
