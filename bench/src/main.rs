@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --workspace
-//! target/release/trail-bench all          # or: append | resume | log | pulse | search …
+//! target/release/trail-bench all          # or: append | resume | log | pulse | session | search …
 //! ```
 
 #![allow(
@@ -26,6 +26,7 @@ mod records;
 mod redact;
 mod resume;
 mod search;
+mod session;
 mod stats;
 mod transcript;
 
@@ -42,11 +43,13 @@ fn main() {
         "memory" => memory::run(&args[1..]),
         "redact" => redact::run(&args[1..]),
         "search" => search::run(&args[1..]),
+        "session" => session::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
+            .and_then(|()| session::run(&[]))
             .and_then(|()| transcript::run(&[]))
             .and_then(|()| memory::run(&[]))
             .and_then(|()| search::run(&[])),
@@ -73,7 +76,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, memory, redact, search or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, memory, redact, search or all"
         )),
     };
     if let Err(e) = result {
