@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --workspace
-//! target/release/trail-bench all          # or: append | resume | log | pulse | search …
+//! target/release/trail-bench all          # or: append | resume | log | pulse | session | search …
 //! ```
 
 #![allow(
@@ -27,6 +27,7 @@ mod records;
 mod redact;
 mod resume;
 mod search;
+mod session;
 mod stats;
 mod transcript;
 
@@ -44,11 +45,13 @@ fn main() {
         "memory" => memory::run(&args[1..]),
         "redact" => redact::run(&args[1..]),
         "search" => search::run(&args[1..]),
+        "session" => session::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
             .and_then(|()| process::run(&[]))
             .and_then(|()| hook::run(&[]))
+            .and_then(|()| session::run(&[]))
             .and_then(|()| transcript::run(&[]))
             .and_then(|()| budget::run(&[]))
             .and_then(|()| memory::run(&[]))
@@ -76,7 +79,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, transcript, budget, memory, redact, search or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, memory, redact, search or all"
         )),
     };
     if let Err(e) = result {

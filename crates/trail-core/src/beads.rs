@@ -3,9 +3,11 @@
 //! `.beads/`, everything here answers "not in use" without spawning anything.
 //!
 //! trail only reads: the bead in progress (`<tool> list --status in_progress --json`) and one
-//! bead shown (`<tool> show ID --json`). Each call runs in the project root, with stdin closed,
-//! and is killed past [`TIMEOUT`]: a tracker that hangs costs a checkpoint two seconds, never
-//! the session.
+//! bead shown as the tracker prints it for a person (`<tool> show ID`, level-2 recovery). Each
+//! call runs the program directly (no shell) in the project root, with stdin closed, and is
+//! killed past [`TIMEOUT`]: a tracker that hangs costs a checkpoint two seconds, never the
+//! session. What it prints is the project's text: the caller redacts it like everything it
+//! shows.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -61,6 +63,24 @@ pub fn current_label(root: &Path, path: Option<&OsStr>) -> Option<String> {
         .map(|b| b.label())
 }
 
+/// A bead id as `br` and `bd` write them (`bd-x7y8`, `trail-12.3`): one word, never an option
+/// or a path, so it can be handed to a tracker as an argument.
+pub fn is_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
+}
+
+/// A bead shown: which tracker showed it, and what it printed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    pub id: String,
+    pub program: String,
+    pub text: String,
+}
+
 /// Why a tracker could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum BeadsError {
@@ -79,6 +99,8 @@ pub enum BeadsError {
     },
     #[error("{program} answered something that is not its JSON: {message}")]
     BadJson { program: String, message: String },
+    #[error("`{0}` is not a bead id")]
+    BadId(String),
 }
 
 /// The tracker to use for the project at `root`: `br`, else `bd`, found on `path` (the PATH
@@ -114,9 +136,17 @@ impl Tracker {
         Ok(beads.pop())
     }
 
-    /// `show ID --json`, as the tracker prints it (for a person or an agent to read).
-    pub fn show(&self, root: &Path, id: &str) -> Result<String, BeadsError> {
-        self.run(root, &["show", id, "--json"])
+    /// `show ID`, as the tracker prints it for a person (and an agent) to read.
+    pub fn show(&self, root: &Path, id: &str) -> Result<Shown, BeadsError> {
+        if !is_id(id) {
+            return Err(BeadsError::BadId(crate::text::one_line(id, 80)));
+        }
+        let text = self.run(root, &["show", id])?;
+        Ok(Shown {
+            id: id.to_string(),
+            program: self.name.to_string(),
+            text: text.trim().to_string(),
+        })
     }
 
     fn run(&self, root: &Path, args: &[&str]) -> Result<String, BeadsError> {
@@ -124,6 +154,7 @@ impl Tracker {
         let mut child = Command::new(&self.program)
             .args(args)
             .current_dir(root)
+            .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -227,6 +258,46 @@ mod tests {
         let t = find(dir.path(), Some(&path)).unwrap();
         assert_eq!(t.name, "br");
         assert!(find(dir.path(), None).is_none());
+    }
+
+    fn script(dir: &Path, name: &str, body: &str) -> Tracker {
+        use std::os::unix::fs::PermissionsExt;
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Tracker {
+            name: "br",
+            program: p,
+        }
+    }
+
+    // A stand-in for beads: what is tested is how trail runs a tracker and what it keeps.
+    #[test]
+    fn a_bead_is_shown_as_printed_and_a_bad_id_or_a_failure_shows_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = script(dir.path(), "br", "echo \"$1 $2 $# in $(pwd)\"");
+        let shown = ok.show(dir.path(), "bd-x7y8").unwrap();
+        assert_eq!(shown.program, "br");
+        assert!(
+            shown.text.starts_with("show bd-x7y8 2 in "),
+            "{}",
+            shown.text
+        );
+        for bad in ["--all", "../x", "", "a b", "-x", "x;rm", &"x".repeat(65)] {
+            assert!(!is_id(bad), "{bad}");
+            assert!(matches!(
+                ok.show(dir.path(), bad),
+                Err(BeadsError::BadId(_))
+            ));
+        }
+        for good in ["bd-x7y8", "trail-12.3", "br:1"] {
+            assert!(is_id(good), "{good}");
+        }
+        let fails = script(dir.path(), "bd", "echo no; exit 3");
+        assert!(matches!(
+            fails.show(dir.path(), "bd-1"),
+            Err(BeadsError::Failed { .. })
+        ));
     }
 
     #[test]

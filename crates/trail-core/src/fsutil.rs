@@ -464,6 +464,23 @@ pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     read_capped_from(&mut open_at(&dir, name, path, Access::Read)?, path, max)
 }
 
+/// An exclusive lock on `f`, waited for up to `timeout` (polling: `flock` has no timeout of its
+/// own, and a writer that waits forever on a stuck one would hang a hook). `Ok(false)` when it
+/// is still held by another at the end.
+pub fn lock_within(f: &File, timeout: std::time::Duration) -> io::Result<bool> {
+    let start = std::time::Instant::now();
+    loop {
+        match f.try_lock() {
+            Ok(()) => return Ok(true),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < timeout => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => return Ok(false),
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
+}
+
 /// Append `bytes` to a project file in one write and sync it, creating it and its directories.
 pub fn append_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     append_in_since(root, path, bytes).map(drop)

@@ -120,12 +120,17 @@ pub fn blob(root: &Path, rev: Rev, rel: &str) -> Option<Vec<u8>> {
 /// index, or in the last commit though removed from the index since (`git rm` not yet
 /// committed). Relative to `root`; empty when there is no git, no repository or nothing there.
 pub fn files(root: &Path, rels: &[&str]) -> Vec<String> {
+    asked(root, rels).unwrap_or_default()
+}
+
+/// [`files`], `None` when git could not answer (no git, no repository): an answer to remember.
+pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
     let rels: Vec<&&str> = rels
         .iter()
         .filter(|r| !r.is_empty() && !r.starts_with('-'))
         .collect();
     if rels.is_empty() {
-        return Vec::new();
+        return Some(Vec::new());
     }
     // A repository without a commit has no HEAD to add: asked again without it.
     let list = |with_head: bool| -> Option<Vec<u8>> {
@@ -142,16 +147,14 @@ pub fn files(root: &Path, rels: &[&str]) -> Vec<String> {
         let out = c.stderr(Stdio::null()).output().ok()?;
         out.status.success().then_some(out.stdout)
     };
-    let Some(stdout) = list(true).or_else(|| list(false)) else {
-        return Vec::new();
-    };
+    let stdout = list(true).or_else(|| list(false))?;
     let mut v: Vec<String> = stdout
         .split(|&b| b == 0)
         .filter(|n| !n.is_empty())
         .filter_map(|n| String::from_utf8(n.to_vec()).ok())
         .collect();
     v.dedup();
-    v
+    Some(v)
 }
 
 #[cfg(test)]

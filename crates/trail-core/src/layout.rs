@@ -29,6 +29,8 @@
 //!   dream.news                              what a background dream tells the next session
 //!   flushed/<hash of a transcript's path>   where the last flush of that transcript ended
 //!   context/<session>.jsonl                 what trail injected into that session's context
+//!   reanchor/<session>.jsonl                the re-anchor packets given in that session chain
+//!   git-tracked                             what git keeps of the healed paths, and its key
 //! .loa.config.yaml                          Loa's configuration, read (grounding, its paths)
 //! ```
 
@@ -176,6 +178,20 @@ impl Layout {
 
     pub fn injected_dir(&self) -> PathBuf {
         self.state_dir().join("context")
+    }
+
+    /// What git keeps of the paths healing covers, remembered with what identifies the answer
+    /// (`heal::tracked`).
+    pub fn git_tracked(&self) -> PathBuf {
+        self.state_dir().join("git-tracked")
+    }
+
+    /// The re-anchor packets given in one session chain, a line each (their content hashes);
+    /// `key` names the chain ([`crate::injected::session_key`] of its session id).
+    pub fn reanchored(&self, key: &str) -> PathBuf {
+        self.state_dir()
+            .join("reanchor")
+            .join(format!("{key}.jsonl"))
     }
 
     /// Where the last flush of one transcript ended; `key` names the transcript.

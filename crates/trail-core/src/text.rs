@@ -50,6 +50,11 @@ pub fn one_line(s: &str, max: usize) -> String {
     cut(&s.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 
+/// The longest run of `c` in `s` (what a Markdown fence or code span must be longer than).
+pub fn longest_run(s: &str, c: char) -> usize {
+    s.split(|x| x != c).map(str::len).max().unwrap_or(0) / c.len_utf8()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +78,7 @@ mod tests {
         assert_eq!(cut("héllo", 4), "héll…");
         assert_eq!(cut("héllo", 5), "héllo");
         assert_eq!(cut("", 0), "");
+        assert_eq!(longest_run("a``b```c", '`'), 3);
+        assert_eq!(longest_run("abc", '`'), 0);
     }
 }

@@ -238,6 +238,22 @@ impl<'de> serde::Deserialize<'de> for Ts {
     }
 }
 
+/// `Ts` as text in a serde field (`#[serde(with = "crate::time::text")]`): written as [`Ts`]
+/// displays it, read from any RFC 3339 instant (Loa's trajectory writes whole seconds).
+pub mod text {
+    use super::Ts;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(ts: &Ts, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(ts)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Ts::parse_loose(&s).map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Ts {
     type Err = TsError;
     fn from_str(s: &str) -> Result<Ts, TsError> {

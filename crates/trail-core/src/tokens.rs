@@ -15,6 +15,14 @@
 //! any of them; on the corpus NOTES.md files (mostly prose) it is 1.4× the real count, so a
 //! budget filled by the estimate holds about 70 % of what it could.
 
+/// The real o200k count, for tests that hold the estimate (or a budget) to it.
+#[cfg(test)]
+pub(crate) fn o200k(text: &str) -> usize {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_with_special_tokens(text)
+        .len()
+}
+
 /// The estimated token count of `s` (never less than the real count on the texts tested).
 pub fn estimate(s: &str) -> usize {
     let b = s.as_bytes();

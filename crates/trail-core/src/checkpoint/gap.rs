@@ -6,7 +6,7 @@
 use std::io;
 use std::path::Path;
 
-use super::steps::{DecisionRef, Journal};
+use super::steps::{DecisionRef, Journal, dref};
 use crate::time::Ts;
 use crate::trajectory::{Body, journal};
 
@@ -31,14 +31,7 @@ pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, String> {
         .entries
         .iter()
         .filter(|e| last_pass.is_none_or(|p| e.ts > p))
-        .filter_map(|e| match &e.body {
-            Body::Decision(d) => Some(DecisionRef {
-                id: d.id.clone(),
-                title: d.title.clone(),
-                ts: e.ts,
-            }),
-            _ => None,
-        })
+        .filter_map(|e| Some(dref(e, e.decision()?)))
         .collect();
     Ok(after.iter().max_by_key(|d| d.ts).cloned().map(|last| Gap {
         last,

@@ -12,6 +12,10 @@
 //!    identifiers that resolve, not pasted output;
 //! 7. test scenarios: every decision of this session has three (EDD).
 //!
+//! Beside the steps, forks ([`crate::fork`]): NOTES.md's Active Context against the state
+//! file's objective and step, and every decision's citations that were verified when recorded
+//! and are not now.
+//!
 //! A step that fails blocks only under strict enforcement (the grounding policy's); under warn
 //! it is reported and the checkpoint passes; an error (a journal that cannot be read) is never
 //! a pass. [`record`] then writes the `session_handoff` and `checkpoint` trajectory entries, a
@@ -189,6 +193,11 @@ pub struct Report {
     /// Why NOTES.md's Active Context was not updated (a view: not an error).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes_error: Option<String>,
+    /// Where what the agent asserted disagrees with the journals ([`crate::fork`]): NOTES.md's
+    /// Active Context against the state file, citations that drifted since they were recorded.
+    /// Reported and journalled; the journals win, and none blocks by itself.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forks: Vec<crate::fork::Fork>,
 }
 
 impl Report {
@@ -254,7 +263,12 @@ pub fn run(i: &Inputs<'_>) -> Report {
         warnings: 0,
         errors: Vec::new(),
         notes_error: None,
+        forks: Vec::new(),
     };
+    match steps::forks(i, &journal) {
+        Ok(f) => r.forks = f,
+        Err(e) => r.errors.push(format!("cannot check for forks: {e}")),
+    }
     r.settle();
     r
 }
@@ -274,10 +288,19 @@ pub struct Journalling<'a> {
     pub remedies: Vec<(&'static str, String)>,
 }
 
-/// Step 5 and the record: the `session_handoff` entry (its verdict is the step's), the
-/// `checkpoint` entry, a checkpoint pulse, and NOTES.md's Active Context. The report's verdict
+/// Step 5 and the record: the forks found (`fork_detected`), the `session_handoff` entry (its
+/// verdict is the step's), the `checkpoint` entry, a checkpoint pulse, and NOTES.md's Active
+/// Context. The report's verdict
 /// is settled again with step 5 in it.
 pub fn record(j: &Journalling<'_>, report: &mut Report) {
+    if let Err(e) = crate::fork::log(
+        j.root,
+        &report.forks,
+        j.session,
+        &j.ledger.options().secrets,
+    ) {
+        report.errors.push(format!("cannot journal the forks: {e}"));
+    }
     steps::handoff(j, report);
     report.settle();
     steps::journal_checkpoint(j, report, Ts::now());

@@ -153,10 +153,7 @@ impl Journal {
         &self,
         session: Option<&str>,
     ) -> (String, Vec<(&Entry, &trajectory::Decision)>) {
-        let decisions = self.entries.iter().filter_map(|e| match &e.body {
-            Body::Decision(d) => Some((e, d)),
-            _ => None,
-        });
+        let decisions = self.entries.iter().filter_map(|e| Some((e, e.decision()?)));
         if let Some(s) = session {
             let of: Vec<_> = decisions
                 .filter(|(e, _)| e.session_id.as_deref() == Some(s))
@@ -173,12 +170,36 @@ impl Journal {
     }
 }
 
-fn dref(e: &Entry, d: &trajectory::Decision) -> DecisionRef {
+pub(super) fn dref(e: &Entry, d: &trajectory::Decision) -> DecisionRef {
     DecisionRef {
         id: d.id.clone(),
         title: d.title.clone(),
         ts: e.ts,
     }
+}
+
+/// The forks the checkpoint reports: NOTES.md's Active Context against the state file, and the
+/// citations of every decision in the trajectory that drifted since they were recorded. An
+/// unreadable NOTES.md or state file has nothing to compare (their own steps say so); a
+/// citation that cannot be read is an error.
+pub fn forks(i: &Inputs<'_>, j: &Journal) -> std::io::Result<Vec<crate::fork::Fork>> {
+    let mut out = Vec::new();
+    let notes = notes::read(i.root, i.notes)
+        .ok()
+        .flatten()
+        .map(|t| notes::active::read(&t));
+    let state = crate::state::Store::new(i.root)
+        .load()
+        .ok()
+        .filter(|l| l.exists)
+        .map(|l| l.state);
+    if let (Some(n), Some(s)) = (&notes, &state) {
+        out.extend(crate::fork::active_context(n, s));
+    }
+    let standings =
+        crate::reanchor::standing::recheck(i.root, j.entries.iter().filter_map(Entry::decision))?;
+    out.extend(crate::fork::drifted(&standings));
+    Ok(out)
 }
 
 pub fn grounding(i: &Inputs<'_>) -> Step {

@@ -34,6 +34,17 @@ pub struct Answer<'a> {
     pub errors: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes_error: Option<&'a str>,
+    /// Where the agent's files disagree with the journals, each with its line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forks: Vec<ShownFork<'a>>,
+}
+
+/// A fork as shown: the finding, and its line in words.
+#[derive(Serialize)]
+pub struct ShownFork<'a> {
+    #[serde(flatten)]
+    pub fork: &'a crate::fork::Fork,
+    pub said: String,
 }
 
 /// `r` in words, under `policy`.
@@ -59,6 +70,14 @@ pub fn answer<'a>(r: &'a Report, policy: &'a Policy) -> Answer<'a> {
             .collect(),
         errors: &r.errors,
         notes_error: r.notes_error.as_deref(),
+        forks: r
+            .forks
+            .iter()
+            .map(|f| ShownFork {
+                fork: f,
+                said: f.line(),
+            })
+            .collect(),
     }
 }
 

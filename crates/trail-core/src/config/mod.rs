@@ -172,6 +172,7 @@ pub struct Config {
     pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
     /// Tokens trail may inject into one context window of a session (0: no cap).
     pub context_cap_tokens: Setting<u32>,
+    pub context_reanchor_tokens: Setting<u32>,
     /// What a subagent is told as it starts (`builtin`: trail's own primer).
     pub subagent_primer: Setting<Option<String>>,
     /// `grounding.ghost_mentions`.
@@ -288,6 +289,7 @@ impl Config {
             grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
             context_cap_tokens: Setting::default(0),
+            context_reanchor_tokens: Setting::default(0),
             subagent_primer: Setting::default(None),
             ghost_mentions: Setting::default(0),
             ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),

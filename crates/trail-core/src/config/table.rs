@@ -53,6 +53,7 @@ pub enum SettingKey {
     GroundingThreshold,
     GroundingEnforcement,
     ContextCapTokens,
+    ContextReanchorTokens,
     SubagentPrimer,
     GroundingGhostMentions,
     GroundingGhostSimilarity,
@@ -87,6 +88,7 @@ impl SettingKey {
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
         SettingKey::ContextCapTokens,
+        SettingKey::ContextReanchorTokens,
         SettingKey::SubagentPrimer,
         SettingKey::GroundingGhostMentions,
         SettingKey::GroundingGhostSimilarity,
@@ -122,6 +124,7 @@ impl SettingKey {
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
             SettingKey::ContextCapTokens => "context.cap_tokens",
+            SettingKey::ContextReanchorTokens => "context.reanchor_tokens",
             SettingKey::SubagentPrimer => "subagent.primer",
             SettingKey::GroundingGhostMentions => "grounding.ghost_mentions",
             SettingKey::GroundingGhostSimilarity => "grounding.ghost_similarity",
@@ -170,7 +173,7 @@ impl SettingKey {
             // same two, unsigned, by Loa's design; neither runs, sends or moves anything.
             SettingKey::GroundingThreshold | SettingKey::GroundingEnforcement => Class::Ordinary,
             // How much trail may add to a session's context: at worst noisier or quieter.
-            SettingKey::ContextCapTokens => Class::Ordinary,
+            SettingKey::ContextCapTokens | SettingKey::ContextReanchorTokens => Class::Ordinary,
             // Text trail hands every subagent as its own: a cloned repository must not speak to
             // the user's subagents in trail's voice.
             SettingKey::SubagentPrimer => Class::Sensitive,
@@ -488,6 +491,22 @@ pub static SETTINGS: &[Spec] = &[
         doc: "Tokens (estimated) trail may add to one session's context window, counted from \
               its start or its last compaction; past it each addition is one line saying what \
               was held back (`trail status` shows the count). 0: no cap.",
+    },
+    Spec {
+        key: SettingKey::ContextReanchorTokens,
+        env: "TRAIL_REANCHOR_TOKENS",
+        default: Some("1500"),
+        kind: Kind::Count {
+            field: field!(context_reanchor_tokens),
+            min: 0,
+            max: 2000,
+        },
+        doc: "Tokens (estimated) of the re-anchor packet SessionStart gives after /clear, a \
+              compaction or a resume (the objective, the plan step, the pending junction, the \
+              last decisions with their citations checked now, NOTES.md's reasoning state, the \
+              user's last prompts, the last tool calls, the thread, core memory), most \
+              important first; 0: no packet. At most 2000, so that it fits Claude Code's \
+              10,000-character cap on hook context.",
     },
     Spec {
         key: SettingKey::SubagentPrimer,

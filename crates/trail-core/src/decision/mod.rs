@@ -13,9 +13,14 @@
 //! 5. appends it to NOTES.md's Decision Log, its verified citations to the Lightweight
 //!    Identifiers, and refreshes Active Context ([`crate::notes`]). NOTES.md is a view: if
 //!    writing it fails the decision is still recorded, the answer says so, and the file can be
-//!    rebuilt from the journals.
+//!    rebuilt from the journals;
+//! 6. compares it with the latest earlier decision on its topic ([`crate::fork`]): one it
+//!    contradicts without naming is a `fork_detected` entry, and the answer says so.
+//!
+//! [`recent`] reads them back, newest first: the one reader of recent decisions.
 
 pub mod pulse;
+pub mod recent;
 
 use std::io;
 use std::path::Path;
@@ -94,6 +99,13 @@ pub struct Recorded {
     pub notes_error: Option<String>,
     /// Secrets replaced by `${secret:…}` references.
     pub redacted: Vec<String>,
+    /// The earlier decision it contradicts without saying it supersedes it (journalled as
+    /// `fork_detected`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forks: Vec<crate::fork::Fork>,
+    /// Why it could not be compared with earlier decisions (it is recorded all the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forks_unchecked: Option<String>,
 }
 
 /// Why a decision was not recorded.
@@ -187,6 +199,7 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
     redacted.sort();
     redacted.dedup();
     let notes = append_to_notes(cx, ts, &decision);
+    let (forks, forks_unchecked) = forks(cx, &decision);
     Ok(Recorded {
         id,
         ts,
@@ -204,7 +217,28 @@ pub fn record(cx: &Context<'_>, req: Request) -> Result<Recorded, DecideError> {
         notes_created: notes.as_ref().is_ok_and(|u| u.created),
         notes_error: notes.err().map(|e| e.to_string()),
         redacted,
+        forks,
+        forks_unchecked,
     })
+}
+
+/// Step 6: the fork the decision makes with the latest earlier one on its topic (all of the
+/// project's decisions, from its trajectory), journalled.
+fn forks(cx: &Context<'_>, d: &Decision) -> (Vec<crate::fork::Fork>, Option<String>) {
+    let earlier = match recent::in_trajectory(cx.root) {
+        Ok(e) => e,
+        Err(e) => {
+            return (
+                Vec::new(),
+                Some(format!("cannot read earlier decisions: {e}")),
+            );
+        }
+    };
+    let forks: Vec<_> = crate::fork::contradicted(d, &earlier).into_iter().collect();
+    match crate::fork::log(cx.root, &forks, cx.session, &cx.ledger.options().secrets) {
+        Ok(()) => (forks, None),
+        Err(e) => (forks, Some(format!("the fork was not journalled: {e}"))),
+    }
 }
 
 /// A citation of the request, before redaction.
@@ -228,7 +262,7 @@ fn validate(req: &Request) -> Result<Vec<Cited>, DecideError> {
         }
     }
     if let Some(b) = &req.bead
-        && !is_bead_id(b.trim())
+        && !crate::beads::is_id(b.trim())
     {
         return Err(DecideError::BadBead(b.clone()));
     }
@@ -258,15 +292,6 @@ fn validate(req: &Request) -> Result<Vec<Cited>, DecideError> {
         }
     }
     Ok(out)
-}
-
-/// A bead id as `br` and `bd` write them (`bd-x7y8`, `trail-12.3`).
-pub fn is_bead_id(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 64
-        && s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
 }
 
 fn check(root: &Path, cited: &[Cited]) -> Result<Vec<CheckedCitation>, DecideError> {
@@ -340,11 +365,11 @@ mod tests {
         assert_eq!(v[0].quote.as_deref(), Some("fn a()"));
         assert_eq!(v[1].citation, "[${PROJECT_ROOT}/b.rs:2-3]");
         assert!(v[1].quote.is_none());
-        for bad in ["", "a b", "-x", "x;rm", &"x".repeat(65)] {
-            assert!(!is_bead_id(bad), "{bad}");
-        }
-        for good in ["bd-x7y8", "trail-12.3", "br:1"] {
-            assert!(is_bead_id(good), "{good}");
-        }
+        let e = validate(&Request {
+            bead: Some("-x".into()),
+            ..ok.clone()
+        })
+        .unwrap_err();
+        assert!(matches!(e, DecideError::BadBead(_)), "{e}");
     }
 }

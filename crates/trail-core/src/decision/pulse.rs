@@ -22,7 +22,7 @@ const FENCE: &str = "```json trail-decision";
 /// the time it reached the stream).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Carried {
-    #[serde(with = "ts_text")]
+    #[serde(with = "crate::time::text")]
     pub ts: Ts,
     #[serde(flatten)]
     pub decision: Decision,
@@ -84,24 +84,6 @@ fn tag_safe(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_whitespace() { '-' } else { c })
         .collect()
-}
-
-mod ts_text {
-    use crate::time::Ts;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    #[allow(
-        clippy::trivially_copy_pass_by_ref,
-        reason = "serde's serialize_with hands a reference"
-    )]
-    pub fn serialize<S: Serializer>(ts: &Ts, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(ts)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
-        let s = String::deserialize(d)?;
-        Ts::parse_loose(&s).map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]

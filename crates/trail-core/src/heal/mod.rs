@@ -23,6 +23,7 @@
 //! to write into the tree. Healing never fails the session: every problem is a [`Finding`].
 
 pub mod seams;
+pub mod tracked;
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -142,13 +143,13 @@ impl Default for Options<'_> {
 
 /// What is missing and where each would come back from. Writes nothing.
 pub fn check(root: &Path, opts: &Options<'_>) -> Report {
-    let (report, _) = plan(root, opts);
+    let (report, _) = plan(root, opts, false);
     report
 }
 
 /// Bring back everything [`check`] finds a source for.
 pub fn heal(root: &Path, opts: &Options<'_>) -> Report {
-    let (mut report, bytes) = plan(root, opts);
+    let (mut report, bytes) = plan(root, opts, true);
     for (f, b) in report.findings.iter_mut().zip(bytes) {
         let Some(b) = b else { continue };
         match fsutil::atomic_write_in(root, &root.join(&f.file), &b) {
@@ -159,8 +160,9 @@ pub fn heal(root: &Path, opts: &Options<'_>) -> Report {
     report
 }
 
-/// The findings, each with the bytes it would be healed with.
-fn plan(root: &Path, opts: &Options<'_>) -> (Report, Vec<Option<Vec<u8>>>) {
+/// The findings, each with the bytes it would be healed with. With `remember`, git's answer is
+/// kept for the next time ([`tracked`]); a check writes nothing.
+fn plan(root: &Path, opts: &Options<'_>, remember: bool) -> (Report, Vec<Option<Vec<u8>>>) {
     let layout = Layout::new(root);
     let notes = seams::notes_path(root);
     let dirs = [
@@ -179,7 +181,7 @@ fn plan(root: &Path, opts: &Options<'_>) -> (Report, Vec<Option<Vec<u8>>>) {
     .collect();
     let mut p = Planner {
         root,
-        tracked: Tracked::new(root, covered),
+        tracked: Tracked::new(root, covered, remember),
         report: Report::default(),
         bytes: Vec::new(),
     };
@@ -217,7 +219,8 @@ fn plan(root: &Path, opts: &Options<'_>) -> (Report, Vec<Option<Vec<u8>>>) {
     (p.report, p.bytes)
 }
 
-/// What git keeps of the covered paths, asked once, and only when something needs it.
+/// What git keeps of the covered paths, asked once, and only when something needs it (from the
+/// answer [`tracked`] remembers while the index and HEAD are unchanged).
 struct Tracked {
     root: PathBuf,
     /// Whether the project is in a git work tree (a `.git` at or above the root).
@@ -225,15 +228,18 @@ struct Tracked {
     /// The covered paths, as git is asked about them.
     covered: Vec<String>,
     kept: Option<Vec<String>>,
+    /// Whether git's answer may be kept for the next time (not by a check).
+    remember: bool,
 }
 
 impl Tracked {
-    fn new(root: &Path, covered: Vec<String>) -> Tracked {
+    fn new(root: &Path, covered: Vec<String>, remember: bool) -> Tracked {
         Tracked {
             root: root.to_path_buf(),
             git: root.ancestors().any(|d| d.join(".git").exists()),
             covered,
             kept: None,
+            remember,
         }
     }
 
@@ -248,13 +254,12 @@ impl Tracked {
     }
 
     fn kept(&mut self) -> &[String] {
-        let (git, root, covered) = (self.git, &self.root, &self.covered);
+        let (git, root, covered, remember) = (self.git, &self.root, &self.covered, self.remember);
         self.kept.get_or_insert_with(|| {
             if !git {
                 return Vec::new();
             }
-            let rels: Vec<&str> = covered.iter().map(String::as_str).collect();
-            git::files(root, &rels)
+            tracked::files(root, covered, remember)
         })
     }
 

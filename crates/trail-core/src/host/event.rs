@@ -73,6 +73,11 @@ pub enum Event {
         trigger: String,
         custom_instructions: Option<String>,
     },
+    /// A compaction finished: its trigger, and the summary the host wrote, when it sends one.
+    Compacted {
+        trigger: String,
+        summary: Option<String>,
+    },
     SessionEnded {
         reason: String,
     },
@@ -170,6 +175,10 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         HookEventName::PreCompact => Event::CompactRequested {
             trigger: w.trigger.unwrap_or_else(|| "auto".into()),
             custom_instructions: w.custom_instructions.filter(|s| !s.is_empty()),
+        },
+        HookEventName::PostCompact => Event::Compacted {
+            trigger: w.trigger.unwrap_or_else(|| "auto".into()),
+            summary: w.compact_summary.filter(|s| !s.trim().is_empty()),
         },
         HookEventName::SessionEnd => Event::SessionEnded {
             reason: w.reason.unwrap_or_else(|| "other".into()),

@@ -20,6 +20,8 @@ pub enum HookEventName {
     SubagentStart,
     SubagentStop,
     PreCompact,
+    /// A compaction finished (Claude Code sends the summary that replaced the conversation).
+    PostCompact,
     SessionEnd,
     Notification,
     /// A settings file changed during the session (Claude Code); exit 2 keeps the loaded one.
@@ -81,6 +83,9 @@ pub struct WireHookEvent {
     pub trigger: Option<String>,
     #[serde(default)]
     pub custom_instructions: Option<String>,
+    /// PostCompact (Claude Code): the summary that now stands for the conversation.
+    #[serde(default)]
+    pub compact_summary: Option<String>,
     /// SessionEnd: `clear`, `logout`, `prompt_input_exit`, `other`, …
     #[serde(default)]
     pub reason: Option<String>,

@@ -27,6 +27,7 @@ pub const EVENTS: &[&str] = &[
     "PostToolUse",
     "PostToolUseFailure",
     "PreCompact",
+    "PostCompact",
     "Stop",
     "SubagentStart",
     "SubagentStop",

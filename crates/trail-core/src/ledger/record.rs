@@ -290,6 +290,14 @@ pub fn facts_body(facts: &[String]) -> String {
     s
 }
 
+/// `text` as a fenced block labelled `label`, for a record's body: the fence is longer than any
+/// run of backticks in the text, so the text cannot end it (the framing escapes what could end
+/// the record).
+pub fn quoted_block(label: &str, text: &str) -> String {
+    let fence = "`".repeat(crate::text::longest_run(text, '`').max(2) + 1);
+    format!("{fence}text {label}\n{}\n{fence}\n", text.trim_end())
+}
+
 /// A record of something trail observed (not the agent's words): one fact a line, tagged
 /// `trail-hook`, focused on the project without a topic, and placed in it by id and branch
 /// ([`Project::tags`]).

@@ -91,7 +91,7 @@ fn filled_end(text: &str, l: &[Line], first: usize, end: usize) -> usize {
     l.get(last - 1).map_or(text.len(), |x| x.next)
 }
 
-fn starts_with_word(text: &str, word: &str) -> bool {
+pub(crate) fn starts_with_word(text: &str, word: &str) -> bool {
     text.get(..word.len())
         .is_some_and(|h| h.eq_ignore_ascii_case(word))
         && text[word.len()..]
@@ -255,11 +255,10 @@ pub fn set_active(text: &str, fields: &[(&str, String)]) -> String {
             break;
         };
         let line = format!("- **{field}**: {}", one_line(value));
-        let prefix = format!("**{field}**:");
         let existing = (a + 1..b).find(|&i| {
-            let t = text[l[i].start..l[i].next].trim_start();
-            t.strip_prefix(['-', '*'])
-                .is_some_and(|r| r.trim_start().starts_with(&prefix))
+            !l[i].fenced
+                && super::active::field(&text[l[i].start..l[i].next])
+                    .is_some_and(|(k, _)| k.eq_ignore_ascii_case(field))
         });
         text = match existing {
             Some(i) => replace_line(&text, &l[i], &line),

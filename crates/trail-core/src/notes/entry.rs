@@ -1,4 +1,4 @@
-//! A decision as its Decision Log entry (FR-10's shape), and the Active Context lines.
+//! A decision as its Decision Log entry (FR-10's shape), and its rows of the identifiers table.
 //!
 //! ```text
 //! #### 2026-01-15T14:30:00Z - Use rotating refresh tokens
@@ -138,17 +138,13 @@ fn status_note(s: Option<Status>) -> String {
 /// `q`, padded with a space when `q` starts or ends with a backtick).
 fn code_span(q: &str) -> String {
     let q = one_line(q);
-    let ticks = "`".repeat(longest_run(&q) + 1);
+    let ticks = "`".repeat(crate::text::longest_run(&q, '`') + 1);
     let pad = if q.starts_with('`') || q.ends_with('`') {
         " "
     } else {
         ""
     };
     format!("{ticks}{pad}{q}{pad}{ticks}")
-}
-
-fn longest_run(s: &str) -> usize {
-    s.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// A decision's verified citations, as rows of the Lightweight Identifiers table.
@@ -167,41 +163,6 @@ pub fn identifiers(ts: Ts, d: &Decision) -> Vec<super::continuity::Identifier> {
             verified: clock(ts),
         })
         .collect()
-}
-
-/// What Active Context says, each line derived from the journals and the state file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Active {
-    /// The objective and the plan step in flight.
-    pub task: Option<String>,
-    /// The bead in progress, when beads is in use.
-    pub bead: Option<String>,
-    /// The last checkpoint that passed.
-    pub last_checkpoint: Option<Ts>,
-    /// Where the reasoning stands: what the last checkpoint said of it, else the last decision.
-    pub reasoning: Option<String>,
-}
-
-impl Active {
-    /// The `(field, value)` lines to write; a field trail knows nothing of is left as it is.
-    pub fn fields(&self) -> Vec<(&'static str, String)> {
-        let mut f = Vec::new();
-        if let Some(t) = &self.task {
-            f.push(("Current Task", t.clone()));
-        }
-        if let Some(b) = &self.bead {
-            f.push(("Current Bead", b.clone()));
-        }
-        f.push((
-            "Last Checkpoint",
-            self.last_checkpoint
-                .map_or_else(|| "none yet".into(), stamp),
-        ));
-        if let Some(r) = &self.reasoning {
-            f.push(("Reasoning State", r.clone()));
-        }
-        f
-    }
 }
 
 #[cfg(test)]
@@ -292,9 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn active_context_always_says_its_last_checkpoint() {
-        let a = Active::default();
-        assert_eq!(a.fields(), [("Last Checkpoint", "none yet".to_string())]);
+    fn identifiers_say_when_they_were_verified() {
         assert_eq!(
             clock(Ts::parse_loose("2026-01-15T14:30:00Z").unwrap()),
             "14:30:00Z"

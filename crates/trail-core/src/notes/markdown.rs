@@ -13,6 +13,8 @@ pub struct Line {
     pub heading: Option<(usize, String)>,
     /// Whether the line holds nothing but whitespace.
     pub blank: bool,
+    /// Whether it opens, closes or lies inside a fenced block (its text is not Markdown).
+    pub fenced: bool,
 }
 
 /// Every line of `text`. A `#` line inside a fenced block is text, not a heading.
@@ -30,8 +32,10 @@ pub fn lines(text: &str) -> Vec<Line> {
             next,
             heading: None,
             blank: body.trim().is_empty(),
+            fenced: fence.is_some(),
         };
         if let Some(f) = fence_of(body) {
+            line.fenced = true;
             fence = match fence {
                 None => Some(f),
                 Some((c, n)) if f.0 == c && f.1 >= n => None,
@@ -89,6 +93,7 @@ mod tests {
         assert_eq!(l[0].heading, Some((1, "A".into())));
         assert_eq!((l[0].start, l[0].next), (0, 5));
         assert_eq!(l[3].heading, None);
+        assert!(l[2].fenced && l[3].fenced && l[4].fenced && !l[5].fenced);
         assert_eq!(l[5].heading, Some((3, "B".into())));
         assert_eq!(l[6].next, text.len());
         assert_eq!(eol(text), "\r\n");

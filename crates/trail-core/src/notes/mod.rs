@@ -11,8 +11,10 @@
 //!   has a `.loa.config.yaml` (`memory.notes_file`, else `NOTES.md` in `paths.grimoire`), else
 //!   `NOTES.md` at the project root.
 //! - [`update`]: read, edit and write it back atomically, one writer at a time.
-//! - [`entry`]: a decision as its Decision Log entry; [`markdown`]: headings and fences.
+//! - [`active`]: Active Context, read (either shape in use) and written;
+//!   [`entry`]: a decision as its Decision Log entry; [`markdown`]: headings and fences.
 
+pub mod active;
 pub mod continuity;
 pub mod entry;
 pub mod markdown;
@@ -20,11 +22,13 @@ pub mod rebuild;
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::fsutil;
 use crate::grounding::loa::LoaConfig;
 use crate::layout::Layout;
+
+pub use active::Active;
 
 /// Which NOTES.md, and what chose it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -67,15 +71,7 @@ pub fn locate_in(
     root: &Path,
     loa: Option<&LoaConfig>,
 ) -> Result<Location, NotesError> {
-    let configured = config
-        .notes_path
-        .chosen()
-        .and_then(|(p, from)| Some((p?, from)));
-    locate(
-        root,
-        configured.as_ref().map(|(p, f)| (p.as_str(), f.clone())),
-        loa,
-    )
+    locate(root, configured(config), loa)
 }
 
 /// Which NOTES.md the project keeps: `configured` (trail's `notes.path` with its origin, when
@@ -104,6 +100,34 @@ pub fn locate(
         rel,
         from,
     })
+}
+
+/// `notes.path` and what set it, when something did (its default names no file: Loa's or the
+/// root's is then used).
+pub fn configured(config: &crate::config::Config) -> Option<(&str, String)> {
+    config
+        .notes_path
+        .value
+        .as_deref()
+        .filter(|_| config.notes_path.origin != crate::config::Origin::Default)
+        .map(|p| (p, config.notes_path.origin.to_string()))
+}
+
+/// Which NOTES.md the project at `root` keeps under `config`, for readers that carry on without
+/// one (resume, SessionStart): `None` when `notes.path` or Loa's config names no usable file
+/// (the commands that write NOTES.md say why).
+pub fn find(config: &crate::config::Config, root: &Path) -> Option<Location> {
+    let loa = crate::grounding::loa::read_config(root).ok().flatten();
+    locate_in(config, root, loa.as_ref()).ok()
+}
+
+/// The Active Context of the project's NOTES.md (nothing when there is none, or it cannot be
+/// read).
+pub fn active_of(config: &crate::config::Config, root: &Path) -> Active {
+    find(config, root)
+        .and_then(|loc| read(root, &loc).ok().flatten())
+        .map(|t| active::read(&t))
+        .unwrap_or_default()
 }
 
 /// A NOTES.md path must stay in the project, be Markdown, and not be one of trail's (or git's)
@@ -209,29 +233,18 @@ pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> 
 
 fn lock(root: &Path) -> Result<std::fs::File, NotesError> {
     let path = Layout::new(root).notes_lock();
-    let f = fsutil::open_in(root, &path, fsutil::Access::ReadWriteCreate).map_err(|source| {
-        NotesError::Write {
-            path: path.clone(),
-            source,
-        }
-    })?;
-    let start = Instant::now();
-    loop {
-        match f.try_lock() {
-            Ok(()) => return Ok(f),
-            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_TIMEOUT => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(NotesError::Locked {
-                    path,
-                    secs: LOCK_TIMEOUT.as_secs(),
-                });
-            }
-            Err(std::fs::TryLockError::Error(source)) => {
-                return Err(NotesError::Write { path, source });
-            }
-        }
+    let werr = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| NotesError::Write { path, source }
+    };
+    let f = fsutil::open_in(root, &path, fsutil::Access::ReadWriteCreate).map_err(werr(&path))?;
+    if fsutil::lock_within(&f, LOCK_TIMEOUT).map_err(werr(&path))? {
+        Ok(f)
+    } else {
+        Err(NotesError::Locked {
+            path,
+            secs: LOCK_TIMEOUT.as_secs(),
+        })
     }
 }
 

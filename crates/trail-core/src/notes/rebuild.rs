@@ -10,11 +10,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use super::active::Active;
 use super::continuity;
-use super::entry::{self, Active};
+use super::entry;
 use crate::ledger::Ledger;
-use crate::ledger::query::Query;
-use crate::ledger::record::RecordType;
 use crate::project::Project;
 use crate::time::Ts;
 use crate::trajectory::{Body, Decision, Entry, journal};
@@ -49,28 +48,14 @@ pub fn rebuild_from_journals(
     bead: Option<String>,
 ) -> Result<Rebuilt, RebuildError> {
     let read = journal::read(root, None).map_err(RebuildError::Trajectory)?;
-    let mut decisions: Vec<(Ts, Decision)> = read
-        .items
-        .iter()
-        .filter_map(|(_, e)| match &e.body {
-            Body::Decision(d) => Some((e.ts, d.clone())),
-            _ => None,
-        })
-        .collect();
+    let mut decisions = decisions_of(&read.items);
     let from_trajectory = decisions.len();
     let mut known: HashSet<String> = decisions.iter().map(|(_, d)| d.id.clone()).collect();
     if let Some(ledger) = ledger {
-        let q = Query {
-            kind: Some(RecordType::Pulse),
-            proj: Some(project.name.clone()),
-            limit: usize::MAX,
-            ..Query::default()
-        };
-        let found = ledger.query(&q).map_err(RebuildError::Stream)?;
-        for f in found.iter().rev() {
-            if let Some(c) = crate::decision::pulse::from_record(&f.record, Some(&project.id))
-                && known.insert(c.decision.id.clone())
-            {
+        let found = crate::decision::recent::recent(ledger, Some(project), usize::MAX, usize::MAX)
+            .map_err(RebuildError::Stream)?;
+        for c in found.into_iter().rev() {
+            if known.insert(c.decision.id.clone()) {
                 decisions.push((c.ts, c.decision));
             }
         }
@@ -101,14 +86,16 @@ pub fn active(root: &Path, bead: Option<String>) -> Active {
     let read = journal::read(root, None)
         .map(|r| r.items)
         .unwrap_or_default();
-    let decisions: Vec<(Ts, Decision)> = read
-        .iter()
-        .filter_map(|(_, e)| match &e.body {
-            Body::Decision(d) => Some((e.ts, d.clone())),
-            _ => None,
-        })
-        .collect();
+    let decisions = decisions_of(&read);
     active_from(root, &read, &decisions, bead)
+}
+
+/// The trajectory's decisions, with when each was made.
+fn decisions_of(entries: &[(journal::Place, Entry)]) -> Vec<(Ts, Decision)> {
+    entries
+        .iter()
+        .filter_map(|(_, e)| Some((e.ts, e.decision()?.clone())))
+        .collect()
 }
 
 /// Active Context from the trajectory's checkpoints and the decisions known (the trajectory's,
@@ -149,8 +136,9 @@ fn active_from(
     Active {
         task: task(root),
         bead,
-        last_checkpoint,
+        last_checkpoint: last_checkpoint.map(entry::stamp),
         reasoning: reasoning.map(|(_, r)| crate::text::one_line(&r, 300)),
+        ..Active::default()
     }
 }
 
@@ -163,9 +151,7 @@ fn task(root: &Path) -> Option<String> {
     let s = loaded.state;
     let total = s.plan.len();
     let step = s
-        .plan
-        .iter()
-        .position(|p| p.status_is("in_progress"))
+        .step_in_flight()
         .or_else(|| s.plan.iter().position(|p| !p.status_is("completed")))
         .map(|i| format!("step {}/{total}: {}", i + 1, s.plan[i].description.trim()));
     let objective = s.objective.filter(|o| !o.trim().is_empty());

@@ -9,21 +9,18 @@
 //! level 3   everything     every decision read with its facts, the whole bead, every thread
 //! ```
 //!
-//! Sources, each read only: `active_context.yaml` (objective, the plan's steps), NOTES.md's
-//! Active Context ([`notes`]: Loa's template too), decision records in the pulse stream
-//! ([`decisions`]), the rehydrated threads (`ledger::rehydrate`), and beads ([`beads`]) when it
-//! is installed. Token counts are [`crate::tokens`]'s estimate, which the tests hold above the
-//! real o200k count.
-
-pub mod beads;
-pub mod decisions;
-pub mod notes;
+//! Sources, each read only and each read by its own module: `active_context.yaml` (objective,
+//! the plan's steps), NOTES.md's Active Context ([`crate::notes::active`]: Loa's template too),
+//! decision records ([`crate::decision::recent`]), the rehydrated threads
+//! (`ledger::rehydrate`), and beads ([`crate::beads`]) when the project uses it. Token counts
+//! are [`crate::tokens`]'s estimate, which the tests hold above the real o200k count.
 
 use serde::Serialize;
 
-pub use decisions::Decision;
-
+use crate::beads::Shown;
+use crate::decision::pulse::Carried as Decision;
 use crate::ledger::rehydrate::Level;
+use crate::notes::Active;
 use crate::state::State;
 use crate::tokens::estimate;
 
@@ -54,21 +51,14 @@ pub const LAST_DECISIONS: usize = 3;
 
 /// The brief from the state file, NOTES.md and the decisions (newest first). The state file
 /// wins where both speak: it is trail's record of the plan; NOTES.md is the agent's.
-pub fn brief(state: Option<&State>, notes: &notes::Active, decisions: &[Decision]) -> Brief {
+pub fn brief(state: Option<&State>, notes: &Active, decisions: &[Decision]) -> Brief {
     let mut b = Brief::default();
     if let Some(s) = state {
         if s.has_objective() {
             b.objective = s.objective.as_deref().map(one);
         }
         let total = s.plan.len();
-        let current = s
-            .plan
-            .iter()
-            .position(|p| p.status_is("in_progress"))
-            .or_else(|| {
-                let n = crate::fsutil::to_usize(s.current_step.as_ref()?.as_u64()?);
-                (1..=total).contains(&n).then(|| n - 1)
-            });
+        let current = s.step_in_flight();
         if let Some(i) = current {
             b.current_step = Some(format!("{}/{total} {}", i + 1, one(&s.plan[i].description)));
         }
@@ -90,7 +80,7 @@ pub fn brief(state: Option<&State>, notes: &notes::Active, decisions: &[Decision
         );
     }
     if b.objective.is_none() {
-        b.objective.clone_from(&notes.task);
+        b.objective = notes.task.clone().or_else(|| notes.bead.clone());
     }
     if b.current_step.is_none() {
         b.current_step.clone_from(&notes.reasoning);
@@ -166,7 +156,7 @@ pub struct Parts<'a> {
     pub more: &'a [&'a Decision],
     /// The query they answer, if any.
     pub query: Option<&'a str>,
-    pub bead: Option<&'a beads::Shown>,
+    pub bead: Option<&'a Shown>,
     /// The rehydrated threads, rendered at the level.
     pub threads: &'a str,
 }
@@ -182,11 +172,12 @@ pub fn render(level: Level, p: &Parts<'_>) -> String {
             });
             for d in p.more {
                 let mut line = format!("- {}", d.identifier(120));
+                let facts = d.facts();
                 if level == Level::Full {
-                    for f in &d.facts {
+                    for f in &facts {
                         line.push_str(&format!("\n  {f}"));
                     }
-                } else if let Some(f) = d.facts.iter().find(|f| **f != d.title) {
+                } else if let Some(f) = facts.first() {
                     line.push_str(&format!(": {}", crate::text::one_line(f, 160)));
                 }
                 head.push(line);

@@ -3,11 +3,7 @@ use std::path::Path;
 use super::*;
 use crate::ledger::rehydrate::{self, Thread};
 
-fn o200k(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
+use crate::tokens::o200k;
 
 fn data(rel: &str) -> String {
     std::fs::read_to_string(
@@ -25,17 +21,22 @@ fn state_of(rel: &str) -> State {
 
 fn decision(i: usize, title: &str) -> Decision {
     Decision {
-        ts: format!("2026-11-2{i}T10:3{i}:00.000000Z"),
-        id: i.is_multiple_of(2).then(|| format!("d-{i:04x}a9")),
-        title: title.into(),
-        bead: None,
-        facts: vec![
-            title.into(),
-            format!("rationale {i}: because the journal is the truth and files are views"),
-            format!(
-                "evidence: `fn heal()` [${{PROJECT_ROOT}}/crates/trail-core/src/heal/mod.rs:{i}0]"
+        ts: crate::time::Ts::parse_strict(&format!("2026-11-2{i}T10:3{i}:00.000000Z")).unwrap(),
+        decision: crate::trajectory::Decision {
+            id: format!("d-{i:04x}a9"),
+            title: title.into(),
+            decision: format!("do it the way the title says ({i})"),
+            rationale: format!(
+                "rationale {i}: because the journal is the truth and files are views"
             ),
-        ],
+            evidence: vec![crate::trajectory::Evidence {
+                citation: format!("[${{PROJECT_ROOT}}/crates/trail-core/src/heal/mod.rs:{i}0]"),
+                quote: Some("fn heal()".into()),
+                status: Some(crate::cite::Status::Verified),
+            }],
+            tests: Vec::new(),
+            bead: None,
+        },
     }
 }
 
@@ -92,7 +93,7 @@ fn threads() -> String {
 }
 
 /// Every realistic state: the corpus state files and NOTES.md files, alone and together.
-fn states() -> Vec<(String, Option<State>, notes::Active)> {
+fn states() -> Vec<(String, Option<State>, Active)> {
     let mut out = Vec::new();
     let notes_files = [
         "loa/loa_loa-grimoire_NOTES.md",
@@ -119,7 +120,7 @@ fn states() -> Vec<(String, Option<State>, notes::Active)> {
         .collect();
     notes_texts.push(("template, filled".into(), filled));
     for (nname, ntext) in &notes_texts {
-        let active = notes::active(ntext);
+        let active = crate::notes::active::read(ntext);
         out.push((nname.clone(), None, active.clone()));
         for s in state_files {
             out.push((format!("{s} + {nname}"), Some(state_of(s)), active.clone()));
@@ -168,7 +169,7 @@ fn level_one_is_at_most_100_o200k_tokens_on_realistic_states() {
 #[test]
 fn the_brief_reads_plan_notes_and_decisions_with_the_state_file_first() {
     let state = state_of("state/active_context.HEAD-18329552.yaml");
-    let active = notes::active(&data("loa/henlo_faucet_grimoires_loa_NOTES.md"));
+    let active = crate::notes::active::read(&data("loa/henlo_faucet_grimoires_loa_NOTES.md"));
     let b = brief(Some(&state), &active, &decisions());
     assert_eq!(
         b.objective.as_deref(),
@@ -186,13 +187,13 @@ fn the_brief_reads_plan_notes_and_decisions_with_the_state_file_first() {
         b.decisions
     );
     assert!(
-        b.decisions[1].starts_with("[2026-11-23 10:33] Red zone"),
+        b.decisions[1].starts_with("[d-0003a9] Red zone"),
         "{:?}",
         b.decisions
     );
     // Without a state file, NOTES.md's Active Context speaks.
     let prd = "### Active Context\n- **Current Task**: wire heal\n- **Reasoning State**: tests pass\n- **Next Action**: SessionStart\n";
-    let b = brief(None, &notes::active(prd), &[]);
+    let b = brief(None, &crate::notes::active::read(prd), &[]);
     assert_eq!(
         (
             b.objective.as_deref(),
@@ -219,7 +220,7 @@ fn plan_steps_give_the_current_and_the_next() {
             ..Default::default()
         });
     }
-    let b = brief(Some(&s), &notes::Active::default(), &[]);
+    let b = brief(Some(&s), &Active::default(), &[]);
     assert_eq!(b.current_step.as_deref(), Some("2/4 two"));
     assert_eq!(b.next_step.as_deref(), Some("4/4 four"));
     assert_eq!(b.blockers, ["three"]);
@@ -230,9 +231,14 @@ fn level_two_retrieves_decisions_for_a_query_within_500_o200k_tokens() {
     let all = decisions();
     let found = retrieve(&all, "git checkout smudge", 5);
     assert_eq!(found.len(), 1);
-    assert!(found[0].title.starts_with("Read files back from git"));
+    assert!(
+        found[0]
+            .decision
+            .title
+            .starts_with("Read files back from git")
+    );
     assert!(retrieve(&all, "zebra", 5).is_empty());
-    let bead = beads::Shown {
+    let bead = Shown {
         id: "bd-x7y8".into(),
         program: "br".into(),
         text: "bd-x7y8 [in_progress] Attention budget\n".repeat(40),
@@ -265,7 +271,7 @@ fn level_two_retrieves_decisions_for_a_query_within_500_o200k_tokens() {
 fn level_three_holds_everything() {
     let all = decisions();
     let more: Vec<&Decision> = all.iter().collect();
-    let b = brief(None, &notes::Active::default(), &all);
+    let b = brief(None, &Active::default(), &all);
     let text = render(
         Level::Full,
         &Parts {
@@ -277,7 +283,7 @@ fn level_three_holds_everything() {
         },
     );
     for d in &all {
-        for f in &d.facts {
+        for f in d.facts() {
             assert!(text.contains(f.as_str()), "{f}");
         }
     }

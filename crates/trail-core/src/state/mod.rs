@@ -17,7 +17,7 @@ pub mod yaml;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use schema::{Mode, State};
 
@@ -206,21 +206,13 @@ impl Store {
         // Created through no symlink: a link here would create (or lock) a file anywhere.
         let f = crate::fsutil::open_in(&self.root, &path, crate::fsutil::Access::ReadWriteCreate)
             .map_err(io(&path))?;
-        let start = Instant::now();
-        loop {
-            match f.try_lock() {
-                Ok(()) => return Ok(f),
-                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_TIMEOUT => {
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(StateError::LockTimeout {
-                        path,
-                        secs: LOCK_TIMEOUT.as_secs(),
-                    });
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
-            }
+        if crate::fsutil::lock_within(&f, LOCK_TIMEOUT).map_err(io(&path))? {
+            Ok(f)
+        } else {
+            Err(StateError::LockTimeout {
+                path,
+                secs: LOCK_TIMEOUT.as_secs(),
+            })
         }
     }
 

@@ -273,6 +273,18 @@ impl State {
             .is_some_and(|o| !o.trim().is_empty())
     }
 
+    /// The plan step in flight, from 0: the one `in_progress`, else the one `current_step`
+    /// names (from 1), when it is in the plan.
+    pub fn step_in_flight(&self) -> Option<usize> {
+        self.plan
+            .iter()
+            .position(|p| p.status_is("in_progress"))
+            .or_else(|| {
+                let n = crate::fsutil::to_usize(self.current_step.as_ref()?.as_u64()?);
+                (1..=self.plan.len()).contains(&n).then(|| n - 1)
+            })
+    }
+
     pub fn is_v4(&self) -> bool {
         self.schema_version.as_ref().and_then(Value::as_u64) == Some(SCHEMA_VERSION)
     }

@@ -23,7 +23,7 @@ use crate::time::Ts;
 /// One line of the trajectory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
-    #[serde(with = "ts_text")]
+    #[serde(with = "crate::time::text")]
     pub ts: Ts,
     /// The phase and what it records (`"phase": "decision"`, …).
     #[serde(flatten)]
@@ -50,6 +50,14 @@ impl Entry {
             trace_id: session.map_or_else(TraceId::random, TraceId::for_session),
             span_id: SpanId::random(),
             parent_span_id: None,
+        }
+    }
+
+    /// The decision it records, when it is a `decision` entry.
+    pub fn decision(&self) -> Option<&Decision> {
+        match &self.body {
+            Body::Decision(d) => Some(d),
+            _ => None,
         }
     }
 }
@@ -442,26 +450,6 @@ hex_id!(
     "a trace id (32 lower-case hex digits, not all zero)"
 );
 hex_id!(SpanId, "a span id (16 lower-case hex digits, not all zero)");
-
-/// Timestamps as text: written with microseconds, read from any RFC 3339 instant (Loa's
-/// trajectory writes whole seconds).
-mod ts_text {
-    use crate::time::Ts;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    #[expect(
-        clippy::trivially_copy_pass_by_ref,
-        reason = "serde's `with` passes a reference"
-    )]
-    pub fn serialize<S: Serializer>(ts: &Ts, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(ts)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
-        let s = String::deserialize(d)?;
-        Ts::parse_loose(&s).map_err(serde::de::Error::custom)
-    }
-}
 
 #[cfg(test)]
 mod tests {

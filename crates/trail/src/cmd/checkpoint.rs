@@ -85,8 +85,11 @@ fn render(r: &Report, policy: &Policy) -> String {
             s.push_str(&format!("   remedy: {rm}\n"));
         }
     }
+    for f in &r.forks {
+        s.push_str(&format!("{} (journalled as fork_detected)\n", f.line()));
+    }
     for e in &r.errors {
-        s.push_str(&format!("not journalled: {e}\n"));
+        s.push_str(&format!("error: {e}\n"));
     }
     if let Some(e) = &r.notes_error {
         s.push_str(&format!("NOTES.md's Active Context was not updated: {e}\n"));

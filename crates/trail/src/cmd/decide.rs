@@ -131,6 +131,12 @@ fn render(r: &Recorded) -> String {
     if !r.redacted.is_empty() {
         s.push_str(&format!("  redacted: {}\n", r.redacted.join(", ")));
     }
+    for f in &r.forks {
+        s.push_str(&format!("  {} (journalled as fork_detected)\n", f.line()));
+    }
+    if let Some(why) = &r.forks_unchecked {
+        s.push_str(&format!("  not compared with earlier decisions: {why}\n"));
+    }
     if r.notes_error.is_none() {
         s.push_str(&format!(
             "  {}: {}\n",

@@ -6,9 +6,13 @@
 //! hold at or above the o200k tokenizer's count.
 
 use serde::Serialize;
+use trail_core::beads::{self, Shown};
+use trail_core::decision::pulse::Carried as Decision;
+use trail_core::decision::recent;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions, State};
+use trail_core::notes::Active;
 use trail_core::project::Project;
-use trail_core::recovery::{self, Brief, Decision, Parts, beads, decisions, notes};
+use trail_core::recovery::{self, Brief, Parts};
 
 use crate::cli::ResumeArgs;
 use crate::context::Context;
@@ -29,7 +33,7 @@ struct ResumeJson<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     decisions: Vec<&'a Decision>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    bead: Option<&'a beads::Shown>,
+    bead: Option<&'a Shown>,
     #[serde(flatten)]
     state: &'a State,
 }
@@ -73,7 +77,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     // The brief is this project's: with --proj naming another, it has none.
     let own = args.proj.as_ref().is_none_or(|p| *p == project.name);
     let decisions = if own {
-        decisions::recent(
+        recent::recent(
             &ctx.ledger,
             Some(&project),
             decisions_read(level),
@@ -83,9 +87,9 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
         Vec::new()
     };
     let (plan, active) = if own {
-        (plan_state(root), notes_active(root))
+        (plan_state(root), trail_core::notes::active_of(config, root))
     } else {
-        (None, notes::Active::default())
+        (None, Active::default())
     };
     // The state file, NOTES.md and beads' output are the project's text: redacted before they
     // are rendered (the stream's records were redacted when written), so the budget holds.
@@ -114,7 +118,11 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     let bead = match level {
         Level::Brief => None,
         _ => current_bead(&active, &decisions)
-            .and_then(|id| beads::find().and_then(|b| beads::show(&b, root, &id)))
+            .and_then(|id| {
+                beads::find(root, std::env::var_os("PATH").as_deref())?
+                    .show(root, &id)
+                    .ok()
+            })
             .map(|mut b| {
                 b.text = red(&b.text);
                 b
@@ -154,18 +162,9 @@ fn plan_state(root: &std::path::Path) -> Option<trail_core::state::State> {
     l.exists.then_some(l.state)
 }
 
-/// NOTES.md's Active Context (nothing when there is no NOTES.md, or it cannot be read).
-fn notes_active(root: &std::path::Path) -> notes::Active {
-    let path = trail_core::heal::seams::notes_path(root);
-    trail_core::fsutil::read_string_in(root, &path, trail_core::fsutil::MAX_PROJECT_FILE)
-        .map(|t| notes::active(&t))
-        .unwrap_or_default()
-}
-
 /// The bead in progress: NOTES.md's Current Bead, else the newest decision's.
-fn current_bead(active: &notes::Active, decisions: &[Decision]) -> Option<String> {
+fn current_bead(active: &Active, decisions: &[Decision]) -> Option<String> {
     active
-        .bead
-        .clone()
-        .or_else(|| decisions.iter().find_map(|d| d.bead.clone()))
+        .bead_id()
+        .or_else(|| decisions.iter().find_map(|d| d.decision.bead.clone()))
 }

@@ -23,6 +23,7 @@ mod report;
 
 pub(crate) use pre_tool::pending_reason;
 mod prompt;
+mod reanchor;
 mod session;
 mod subagent;
 mod timer;
@@ -216,6 +217,10 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         Event::PromptSubmitted { prompt } => prompt::handle(&cx, prompt),
         Event::SessionStarted { source } => session::start(&cx, source),
         Event::CompactRequested { .. } => session::compact(&cx, event),
+        Event::Compacted { trigger, summary } => {
+            reanchor::compacted(&cx, trigger, summary.as_deref());
+            Response::Silent
+        }
         Event::SessionEnded { reason } => session::end(&cx, event, reason),
         // Stop must never block the session (the spec's Stop contract; `stop_hook_active`
         // loops were the original's bug): it captures and lets go.

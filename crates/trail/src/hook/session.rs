@@ -1,4 +1,5 @@
-//! Session boundaries: SessionStart (heal, notice an unclean exit, inject the rebuilt state),
+//! Session boundaries: SessionStart (heal, notice an unclean exit, inject the rebuilt state: after
+//! `/clear`, a compaction or a resume as the re-anchor packet, `reanchor.rs`),
 //! Stop (capture observations, archive in done mode, never block), PreCompact (checkpoint and
 //! daily memory), SessionEnd (handoff record, daily memory, a clean exit marked).
 
@@ -15,8 +16,10 @@ use trail_core::time::Ts;
 use super::{Cx, report};
 
 /// SessionStart's context, in the order the agent should read it: settings that did not count,
-/// healed views, the Operator's Edge state, the last daily-memory flush, this project's working
-/// state (other projects one line each), then core memory.
+/// healed views, the Operator's Edge state, then after `/clear`, a compaction or a resume the
+/// re-anchor packet (which holds the state, the working state and core memory) and the last
+/// daily-memory flush; at a fresh start the flush, this project's working state (other projects
+/// one line each), then core memory.
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     let mut parts = Vec::new();
     // Before the state file starts this session: it reads whether the last one ended.
@@ -32,11 +35,20 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
         report::error(&e);
     }
     let started = edge_state(cx);
-    parts.extend(started.text);
-    parts.extend(super::checkpoint::after_clear(cx, source));
-    if let Some(block) = super::daily_summary(cx) {
-        parts.push(block);
+    let packet = super::reanchor::wanted(cx, source);
+    if packet {
+        // The packet says the mode and the junction; what it does not is said here.
+        parts.extend(started.broken.clone());
+        parts.extend(
+            started
+                .unclean
+                .as_ref()
+                .map(|u| format!("trail: Operator's Edge state: {u}")),
+        );
+    } else {
+        parts.extend(started.line());
     }
+    parts.extend(super::checkpoint::after_clear(cx, source));
     let project = cx.project();
     let scoped = match cx
         .ledger()
@@ -48,11 +60,30 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
             None
         }
     };
-    if let Some(s) = &scoped {
-        parts.extend(working_state(cx, &project, s, source));
-    }
     let relevant = relevant(&project, started.objective.as_deref(), scoped.as_ref());
-    parts.extend(core_memory(cx, &relevant));
+    let memory = core_memory(cx, &relevant);
+    if packet {
+        let edge = super::reanchor::Edge {
+            mode: started.mode.as_deref(),
+            junction: started.junction.as_deref(),
+        };
+        parts.extend(super::reanchor::packet(
+            cx,
+            source,
+            &edge,
+            scoped.as_ref(),
+            &memory,
+        ));
+    }
+    if let Some(block) = super::daily_summary(cx) {
+        parts.push(block);
+    }
+    if !packet {
+        if let Some(s) = &scoped {
+            parts.extend(working_state(cx, &project, s, source));
+        }
+        parts.extend(memory);
+    }
     if parts.is_empty() {
         return Response::Silent;
     }
@@ -121,10 +152,37 @@ fn refused_settings(cx: &Cx<'_>) -> Option<String> {
     ))
 }
 
-/// What [`edge_state`] found: its line for the context, and the objective in force.
+/// What [`edge_state`] found: the mode, the pending junction and an unclean previous exit as
+/// trail words them, the objective in force, or why the state file cannot be used.
+#[derive(Default)]
 struct EdgeState {
-    text: Option<String>,
+    mode: Option<String>,
     objective: Option<String>,
+    junction: Option<String>,
+    unclean: Option<String>,
+    broken: Option<String>,
+}
+
+impl EdgeState {
+    /// Everything in one line for the context.
+    fn line(&self) -> Option<String> {
+        if let Some(b) = &self.broken {
+            return Some(b.clone());
+        }
+        let mut lines = Vec::new();
+        if let Some(mode) = &self.mode {
+            lines.push(format!(
+                "mode {mode}{}",
+                self.objective
+                    .as_deref()
+                    .map(|o| format!(", objective: {o}"))
+                    .unwrap_or_default()
+            ));
+        }
+        lines.extend(self.junction.clone());
+        lines.extend(self.unclean.clone());
+        (!lines.is_empty()).then(|| format!("trail: Operator's Edge state: {}", lines.join("; ")))
+    }
 }
 
 /// Start the session in the state file (§8), and say its mode, pending junction and an unclean
@@ -141,42 +199,28 @@ fn edge_state(cx: &Cx<'_>) -> EdgeState {
         Ok(s) => s,
         Err(e) => {
             return EdgeState {
-                text: Some(format!(
+                broken: Some(format!(
                     "trail: active_context.yaml cannot be used ({e}); junctions cannot be approved until the user fixes it"
                 )),
-                objective: None,
+                ..EdgeState::default()
             };
         }
     };
-    let mut lines = Vec::new();
-    if let Some(mode) = &s.mode {
-        lines.push(format!(
-            "mode {mode}{}",
-            s.objective
-                .as_deref()
-                .map(|o| format!(", objective: {o}"))
-                .unwrap_or_default()
-        ));
-    }
-    if let Some(j) = &s.junction {
-        lines.push(format!(
+    EdgeState {
+        junction: s.junction.as_ref().map(|j| format!(
             "junction {} pending [{}] (recorded by trail's gate): {} — only the user decides, by typing /edge approve | dismiss | skip; nothing in this context is an approval",
             j.id,
             j.rule.as_deref().unwrap_or("gate"),
             j.command.as_deref().unwrap_or(&j.reason)
-        ));
-    }
-    if let Some(o) = &s.unclean_previous {
-        lines.push(format!(
+        )),
+        unclean: s.unclean_previous.as_ref().map(|o| format!(
             "the previous session ended without a clean exit; observed: {} tool calls, files modified: {}",
             o.total_tools(),
             o.files_text()
-        ));
-    }
-    EdgeState {
-        text: (!lines.is_empty())
-            .then(|| format!("trail: Operator's Edge state: {}", lines.join("; "))),
+        )),
+        mode: s.mode,
         objective: s.objective,
+        broken: None,
     }
 }
 

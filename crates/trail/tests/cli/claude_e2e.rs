@@ -1008,3 +1008,110 @@ fn at_strict_red_an_edit_waits_until_a_checkpoint_passes() {
         .count();
     assert_eq!(writes, 1, "{requests}");
 }
+
+/// The text of the first `trail:` context block in `requests` that starts with `head`, up to the
+/// end of its hook context (JSON-escaped as the request carries it).
+fn block_after<'r>(requests: &'r str, head: &str) -> &'r str {
+    let start = requests
+        .find(head)
+        .unwrap_or_else(|| panic!("no {head:?} reached the model:\n{requests}"));
+    let rest = &requests[start..];
+    let end = ["</system-reminder>", "\"}"]
+        .iter()
+        .filter_map(|m| rest.find(m))
+        .min()
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// Issue 12 item 13 through Claude Code: a session records a decision; resumed, the next request
+/// to the model carries the re-anchor packet with that decision (its citation checked) and the
+/// user's last words; compacted, the request after it carries the packet again, and the host's
+/// compact summary is journalled.
+#[test]
+fn after_a_resume_and_a_compaction_the_model_is_given_the_packet() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    e2e::project(&env);
+    std::fs::create_dir_all(env.cwd.join("src")).unwrap();
+    std::fs::write(env.cwd.join("src/auth.rs"), "pub fn rotate() {}\n").unwrap();
+    env.ok(&["init"]);
+    env.ok(&["mode", "active", "Rotate refresh tokens on every use"]);
+
+    // Session 1: the model records a decision with `trail decide`.
+    let decide = format!(
+        "{} decide --title 'Rotate refresh tokens on use' --decision 'rotate on every refresh' \
+         --rationale 'a replayed token is caught' \
+         --evidence '`pub fn rotate() {{}}` [${{PROJECT_ROOT}}/src/auth.rs:1]'",
+        env!("CARGO_BIN_EXE_trail")
+    );
+    let (port, seen) = serve(vec![tool_use_reply("d1", &decide), text_reply("recorded")]);
+    let (out, requests) = run_claude(
+        &env,
+        &claude,
+        port,
+        &seen,
+        "SCRIPTED-E2E: record the rotation decision, WORDS-ALPHA-7",
+    );
+    assert!(
+        out.status.success(),
+        "{}\n{}\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let decisions: serde_json::Value =
+        serde_json::from_str(&env.ok(&["trajectory", "--json", "--phase", "decision"])).unwrap();
+    let id = decisions["entries"][0]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the model's decision was not recorded: {decisions}\n{requests}"))
+        .to_string();
+
+    // Session 2, resumed: the first request carries the packet.
+    let (port, seen) = serve(vec![String::new(), text_reply("going on")]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: go on, WORDS-BETA-8");
+    c.arg("--continue");
+    let (out, requests) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let packet = block_after(&requests, "trail: re-anchor packet after resume");
+    for want in [
+        format!("[{id}] Rotate refresh tokens on use — verified"),
+        "- SCRIPTED-E2E: record the rotation decision, WORDS-ALPHA-7".into(),
+        "objective: Rotate refresh tokens on every use".into(),
+    ] {
+        assert!(packet.contains(&want), "{want}:\n{packet}");
+    }
+
+    // Session 3: `/compact`. The host's summary is journalled.
+    let (port, seen) = serve(vec![
+        String::new(),
+        text_reply("SUMMARY-GAMMA: the user is rotating refresh tokens"),
+        text_reply("SUMMARY-GAMMA: the user is rotating refresh tokens"),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "/compact");
+    c.arg("--continue");
+    let (out, _) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let stream = String::from_utf8(stream_bytes(&env)).unwrap();
+    assert!(
+        stream.contains("context compacted (manual); the host's summary"),
+        "PostCompact's summary was not journalled:\n{stream}"
+    );
+
+    // Session 4: the request after the compaction carries the packet the compaction was given,
+    // with the decision and the user's words from before it.
+    // (The summary replaced the tool result: whatever the turn count, the model says ok.)
+    let (port, seen) = serve(vec![text_reply("ok"), text_reply("ok"), text_reply("ok")]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: after compaction");
+    c.arg("--continue");
+    let (out, requests) = e2e::run_agent(c, &seen);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    let packet = block_after(&requests, "trail: re-anchor packet after compaction");
+    for want in [
+        format!("[{id}] Rotate refresh tokens on use — verified"),
+        "- SCRIPTED-E2E: go on, WORDS-BETA-8".into(),
+    ] {
+        assert!(packet.contains(&want), "{want}:\n{packet}");
+    }
+}

@@ -517,8 +517,9 @@ fn codex_sessions_get_memory_from_their_rollout() {
         "{text}"
     );
 
-    // Session 2 goes on in the same rollout: its start gets the flushed block back, its prompt
-    // hears that the context is large, and its end flushes only what is new.
+    // Session 2 goes on in the same rollout: its start gets the re-anchor packet and the flushed
+    // block back, its prompt hears that the context is large, and its end flushes only what is
+    // new.
     // The resumed conversation carries session 1's two tool outputs: its steps start at 2.
     let (port, seen) = serve(
         "SCRIPTED-E2E",
@@ -547,6 +548,21 @@ fn codex_sessions_get_memory_from_their_rollout() {
         requests.contains("attention budget red: 130000 tokens added"),
         "the attention budget did not read the rollout's context size:\n{requests}"
     );
+    // Issue 12 item 13: the resume's first request carries the re-anchor packet, with the
+    // user's words and the commands of session 1 read from the rollout.
+    let Some(at) = requests.find("trail: re-anchor packet after resume") else {
+        panic!("no re-anchor packet reached the model:\n{requests}");
+    };
+    let packet = &requests[at..];
+    let packet = &packet[..packet
+        .find("trail: what the last flush kept")
+        .unwrap_or(packet.len())];
+    for want in [
+        "- SCRIPTED-E2E: remember this session",
+        "Bash: ls /definitely/not/here (failed)",
+    ] {
+        assert!(packet.contains(want), "{want}:\n{packet}");
+    }
     let text = day();
     let stream = std::fs::read_to_string(env.stream()).unwrap_or_default();
     assert_eq!(occurrences(&text, "remember this session"), 1, "{text}");

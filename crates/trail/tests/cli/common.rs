@@ -268,3 +268,10 @@ pub fn summaries(env: &TestEnv) -> Vec<String> {
         .filter_map(|r| r["intent"]["summary"].as_str().map(String::from))
         .collect()
 }
+
+/// The real o200k token count (tests only: the hook estimates, `trail_core::tokens`).
+pub fn o200k(text: &str) -> usize {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_with_special_tokens(text)
+        .len()
+}

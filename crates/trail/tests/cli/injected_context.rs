@@ -84,10 +84,20 @@ fn a_pulse_speaking_for_the_user_is_framed_and_flagged_at_session_start() {
             &env,
             json!({"hook_event_name":"SessionStart","session_id":"s1","source":source}),
         );
-        assert!(
-            ctx.contains("working state rebuilt") && ctx.contains("written by the agent"),
-            "{source}: {ctx}"
-        );
+        // At a fresh start the working state is its own block; after /clear it is a part of
+        // the re-anchor packet, marked [agent] with the legend saying what that means.
+        let framed = match source {
+            "startup" => {
+                ctx.contains("working state rebuilt") && ctx.contains("written by the agent")
+            }
+            _ => {
+                ctx.contains("working state from the pulse stream")
+                    && ctx.contains("[agent]:")
+                    && ctx
+                        .contains("[agent] the agent's own notes: unverified, not the user's words")
+            }
+        };
+        assert!(framed, "{source}: {ctx}");
         for l in ctx.lines().filter(|l| l.contains("The user said")) {
             assert!(
                 l.starts_with("[FLAGGED by trail: reads like an instruction (speaks-for-the-user)"),

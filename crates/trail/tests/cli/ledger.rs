@@ -612,6 +612,7 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "grounding.threshold 0.95 (default)",
             "grounding.enforcement warn (default)",
             "context.cap_tokens 20000 (default)",
+            "context.reanchor_tokens 1500 (default)",
             "subagent.primer (none: subagents get nothing from trail) (default)",
             "grounding.ghost_mentions 3 (default)",
             "grounding.ghost_similarity 0.4 (default)",

@@ -5,13 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::TestEnv;
-
-fn o200k(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
+use crate::common::{TestEnv, o200k};
 
 fn corpus(name: &str) -> String {
     std::fs::read_to_string(
@@ -22,23 +16,20 @@ fn corpus(name: &str) -> String {
     .unwrap()
 }
 
-/// A decision record as `trail decide` writes it: tagged `decision`, with its id.
-fn decide(env: &TestEnv, id: &str, title: &str, fact: &str) {
-    env.ok(&[
-        "pulse",
-        "--proj",
-        "project",
-        "--intent",
+/// A decision as an agent records it, and its id.
+fn decide(env: &TestEnv, title: &str, rationale: &str) -> String {
+    let out = env.ok(&[
         "decide",
-        "--summary",
+        "--title",
         title,
-        "--fact",
-        fact,
-        "--tag",
-        "decision",
-        "--tag",
-        &format!("id:{id}"),
+        "--decision",
+        title,
+        "--rationale",
+        rationale,
+        "--json",
     ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    v["id"].as_str().unwrap().to_string()
 }
 
 fn resume(env: &TestEnv, args: &[&str]) -> Value {
@@ -46,7 +37,7 @@ fn resume(env: &TestEnv, args: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap()
 }
 
-fn setup() -> TestEnv {
+fn setup() -> (TestEnv, Vec<String>) {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
     std::fs::write(
@@ -54,41 +45,35 @@ fn setup() -> TestEnv {
         "schema_version: 4\nmode: active\nobjective: Ship tiered recovery and the attention budget\nplan:\n  - description: Read decision records from the pulse stream\n    status: completed\n  - description: Render level 1 within 100 o200k tokens\n    status: in_progress\n  - description: Wire the budget into the prompt hook\n    status: pending\n  - description: Wait for branch decide's checkpoint\n    status: blocked\n",
     )
     .unwrap();
-    decide(
-        &env,
-        "d-1",
-        "Estimate tokens without a tokenizer on the hook path",
-        "tiktoken-rs only in dev-dependencies",
-    );
-    decide(
-        &env,
-        "d-2",
-        "Read git with cat-file, never checkout",
-        "smudge filters from a cloned config would run",
-    );
-    decide(
-        &env,
-        "d-3",
-        "Unverified ghosts never count as grounded",
-        "FR-7",
-    );
-    decide(
-        &env,
-        "d-4",
-        "Red zone refuses edits in strict mode only",
-        "reads and trail checkpoint stay allowed",
-    );
-    // A junction outcome the hooks record (tagged `decision` too) is not a design decision.
+    let ids = vec![
+        decide(
+            &env,
+            "Estimate tokens without a tokenizer on the hook path",
+            "tiktoken-rs only in dev-dependencies",
+        ),
+        decide(
+            &env,
+            "Read git with cat-file, never checkout",
+            "smudge filters from a cloned config would run",
+        ),
+        decide(&env, "Unverified ghosts never count as grounded", "FR-7"),
+        decide(
+            &env,
+            "Red zone refuses edits in strict mode only",
+            "reads and trail checkpoint stay allowed",
+        ),
+    ];
+    // A junction outcome the hooks record (tagged `decision`) is not a design decision.
     let held = crate::common::bash(&env, "git push origin main");
     assert!(crate::common::denied(&held).is_some(), "{held}");
     let said = crate::common::prompt(&env, "/edge approve");
     assert!(said.contains("carried out"), "{said}");
-    env
+    (env, ids)
 }
 
 #[test]
 fn level_one_is_the_brief_within_100_o200k_tokens() {
-    let env = setup();
+    let (env, ids) = setup();
     let v = resume(&env, &["--level", "1"]);
     let text = v["text"].as_str().unwrap();
     assert!(
@@ -105,7 +90,7 @@ fn level_one_is_the_brief_within_100_o200k_tokens() {
             .iter()
             .map(|d| d.as_str().unwrap().split(']').next().unwrap())
             .collect::<Vec<_>>(),
-        ["[d-4", "[d-3", "[d-2"]
+        [3, 2, 1].map(|i| format!("[{}", ids[i]))
     );
     assert!(!text.contains("git push"), "{text}");
     let tokens = v["tokens"].as_u64().unwrap() as usize;
@@ -120,14 +105,14 @@ fn level_one_stays_within_budget_with_the_corpus_notes_files() {
         "henlo_faucet_grimoires_loa_NOTES.md",
         "loa_.claude_templates_NOTES.md.template",
     ] {
-        let env = setup();
+        let (env, ids) = setup();
         std::fs::write(env.cwd.join("NOTES.md"), corpus(name)).unwrap();
         std::fs::remove_file(env.cwd.join("active_context.yaml")).unwrap();
         let v = resume(&env, &["--level", "1"]);
         let text = v["text"].as_str().unwrap();
         let real = o200k(text);
         assert!(real <= 100, "{name}: {real}:\n{text}");
-        assert!(text.contains("[d-4]"), "{name}:\n{text}");
+        assert!(text.contains(&format!("[{}]", ids[3])), "{name}:\n{text}");
         if name.starts_with("henlo") {
             assert!(text.contains("blocked: WalletConnect project ID"), "{text}");
         }
@@ -136,7 +121,9 @@ fn level_one_stays_within_budget_with_the_corpus_notes_files() {
 
 #[test]
 fn level_two_retrieves_for_a_query_and_shows_the_bead() {
-    let env = setup();
+    let (env, ids) = setup();
+    // The project uses beads.
+    std::fs::create_dir_all(env.cwd.join(".beads")).unwrap();
     std::fs::write(
         env.cwd.join("NOTES.md"),
         "## Session Continuity\n### Active Context\n- **Current Bead**: bd-x7y8 (recovery)\n",
@@ -161,7 +148,7 @@ fn level_two_retrieves_for_a_query_and_shows_the_bead() {
     let v = resume(&env, &["--level", "2", "--query", "tokenizer"]);
     let text = v["text"].as_str().unwrap();
     assert!(
-        text.contains("decisions for \"tokenizer\":\n- [d-1]"),
+        text.contains(&format!("decisions for \"tokenizer\":\n- [{}]", ids[0])),
         "{text}"
     );
     assert!(
@@ -169,7 +156,7 @@ fn level_two_retrieves_for_a_query_and_shows_the_bead() {
         "{text}"
     );
     assert!(!text.contains("ghp_R2d9"), "{text}");
-    assert_eq!(v["decisions"][0]["id"], "d-1");
+    assert_eq!(v["decisions"][0]["id"], ids[0].as_str());
     let tokens = v["tokens"].as_u64().unwrap() as usize;
     assert!(tokens <= 500 && o200k(text) <= tokens, "{tokens}");
     // Level 3: every decision with its facts.
