@@ -75,6 +75,8 @@ const SENSITIVE_RULES: &[&str] = &[
     "secret-store",
     "trail-home",
     "state-tamper",
+    "journal-tamper",
+    "memory-tamper",
     "trail-key",
 ];
 
@@ -123,7 +125,37 @@ impl Guard<'_> {
 
     /// A shell command (`tool` names the host's tool: Bash, Monitor).
     fn command(&self, tool: &str, command: &str) -> Outcome {
-        self.decided(tool, command, gate::evaluate(command, &self.ctx))
+        let d = gate::evaluate(command, &self.ctx);
+        if d.verdict != Verdict::Block
+            && let Some(h) = self.shell_edit_hold(command)
+        {
+            return Outcome::Refuse(held(&h, self.redact));
+        }
+        self.decided(tool, command, d)
+    }
+
+    /// FR-4 for the shell: at a strict red budget, a command that edits the project's files
+    /// (`sed -i`, `> file`, `cp`, `git apply`: [`gate::edits`]) is held as an Edit is. Writes
+    /// to NOTES.md, the state view and git-ignored output are not: the checkpoint may need the
+    /// first two, and builds write the last. The hold's file is read only for a command that
+    /// edits, and git is asked only when a hold is in force.
+    fn shell_edit_hold(&self, command: &str) -> Option<crate::attention::Hold> {
+        let edits = gate::edits::project_edits(command, &self.ctx);
+        if edits.is_empty() {
+            return None;
+        }
+        let h = self.attention_hold()?;
+        let root = &self.places().project_root;
+        let view = crate::layout::Layout::new(root).state_view();
+        edits
+            .iter()
+            .any(|p| {
+                let real = zones::real(p);
+                real != view
+                    && self.notes.as_deref() != Some(&*real)
+                    && (p == root || !(self.ctx.ignored)(self.places(), p))
+            })
+            .then_some(h)
     }
 
     /// A PowerShell command (Claude Code's `PowerShell` tool), judged by the same families.
@@ -189,6 +221,7 @@ impl Guard<'_> {
         let tool_name = tool.name().into_owned();
         let mut outside: Option<(String, Option<&'static str>)> = None;
         let mut settings: Option<String> = None;
+        let mut memory: Option<String> = None;
         let files = input.files();
         // Whether every file lies where a synthesis checkpoint may need an edit.
         let mut synthesis = !files.is_empty();
@@ -205,18 +238,12 @@ impl Guard<'_> {
             synthesis &= real == lexical
                 && !std::fs::symlink_metadata(&lexical).is_ok_and(|m| m.file_type().is_symlink())
                 && (zone == Some(Zone::StateView) || self.notes.as_deref() == Some(&*real));
+            if let Some(block) = zone.and_then(never_edited) {
+                return block;
+            }
             match zone {
-                Some(Zone::Key) => {
-                    return Outcome::Block {
-                        rule: "trail-key".into(),
-                        reason: "the person's key proves an approval came from a person: the agent may not change it".into(),
-                    };
-                }
-                Some(Zone::TrailState) => {
-                    return Outcome::Block {
-                        rule: "state-tamper".into(),
-                        reason: ".trail/state holds trail's grants journal, pending junction and hashes; they are not the agent's to change".into(),
-                    };
+                Some(Zone::Memory) => {
+                    memory.get_or_insert(real.to_string_lossy().into_owned());
                 }
                 Some(Zone::StateView) if real == lexical => {
                     if let Some(o) = self.state_edit(input, raw) {
@@ -261,6 +288,17 @@ impl Guard<'_> {
                 action: (self.redact)(&path),
                 scope: (self.redact)(&path),
                 sensitive: Some("the agent's or trail's settings".into()),
+            });
+        }
+        if let Some(path) = memory {
+            return self.junction(Subject {
+                kind: "irreversible".into(),
+                reason: "this edit changes trail's memory, which is distilled from what happened and verified against it: a line the agent writes would later read as a verified memory (`trail remember` records a note with its source)".into(),
+                rule: "memory-tamper".into(),
+                tool: tool_name,
+                action: (self.redact)(&path),
+                scope: (self.redact)(&path),
+                sensitive: Some("trail's memory".into()),
             });
         }
         if let Some((path, sensitive)) = outside {
@@ -371,6 +409,29 @@ impl Guard<'_> {
         }
         None
     }
+}
+
+/// The places no edit of the agent's may change, whoever approves.
+fn never_edited(zone: Zone) -> Option<Outcome> {
+    let (rule, reason) = match zone {
+        Zone::Key => (
+            "trail-key",
+            "the person's key proves an approval came from a person: the agent may not change it",
+        ),
+        Zone::TrailState => (
+            "state-tamper",
+            ".trail/state holds trail's grants journal, pending junction and hashes; they are not the agent's to change",
+        ),
+        Zone::Journal => (
+            "journal-tamper",
+            "trail's journals (.trail/trajectory/, .proof/) are the evidence of what happened: an entry the agent writes would be a forged checkpoint or tool run. `trail decide` and `trail checkpoint` write the trajectory",
+        ),
+        _ => return None,
+    };
+    Some(Outcome::Block {
+        rule: rule.into(),
+        reason: reason.into(),
+    })
 }
 
 /// The state file is small; a larger one is not read into the hook.
@@ -665,6 +726,38 @@ mod tests {
             &root.join("LINK.md"),
             &root.join("LINK.md")
         )));
+        // Found in review: the shell wrote what the Edit tool could not. Shell edits of the
+        // project are held too; builds, reads and NOTES.md are not.
+        std::fs::write(root.join("src.rs"), "fn a() {}\n").unwrap();
+        let shell = |command: &str| {
+            let keep = |t: &str| t.to_string();
+            let mut guard = Guard::new(&store, places.clone(), Vec::new(), &keep);
+            guard.ctx.ignored = |_, _| false;
+            guard.session_file = Some(t.clone());
+            guard.notes = Some(notes.clone());
+            let tool = Tool::from_name("Bash");
+            guard.judge(
+                &tool,
+                &ToolInput::decode(&tool, json!({"command": command})),
+            )
+        };
+        for c in [
+            "sed -i 's/a/b/' src.rs",
+            "cat > src.rs <<'EOF'\nfn b() {}\nEOF",
+            "cp /tmp/other.rs src.rs",
+            "git apply /tmp/fix.diff",
+        ] {
+            assert!(held(&shell(c)), "{c}: {:?}", shell(c));
+        }
+        for c in [
+            "cargo test",
+            "grep -n a src.rs",
+            "echo '- step' >> NOTES.md",
+            "echo x > /tmp/scratch",
+            "trail checkpoint",
+        ] {
+            assert!(!held(&shell(c)), "{c}: {:?}", shell(c));
+        }
     }
 
     /// Issue 10: the patch guard once refused any patch whose added lines named a grant field,
@@ -817,5 +910,61 @@ mod tests {
         }
         let read = ToolInput::decode(&Tool::Read, json!({"file_path": "/etc/hosts"}));
         assert_eq!(judge_unplaced(&read), Outcome::Allow);
+    }
+
+    /// Found in review: nothing kept the agent from appending a passing `checkpoint` entry to
+    /// the trajectory, which lifts the strict-red and PreCompact holds, or a line to the proof
+    /// log, which is the evidence of a test run. Edits of trail's journals are blocked; edits
+    /// of its memory wait for a person; reading either is free.
+    #[test]
+    fn the_journals_are_not_the_agents_to_write_and_memory_needs_a_person() {
+        let (_dir, store, places) = project();
+        let root = places.project_root.clone();
+        let layout = crate::layout::Layout::new(&root);
+        std::fs::create_dir_all(layout.trajectory_dir()).unwrap();
+        let day = layout.trajectory_dir().join("2026-11-27.jsonl");
+        std::fs::write(&day, "{}\n").unwrap();
+        let forged = r#"{"phase":"checkpoint","verdict":"pass"}"#;
+        for (tool, input) in [
+            ("Write", json!({"file_path": day, "content": forged})),
+            (
+                "Edit",
+                json!({"file_path": day, "old_string": "{}", "new_string": forged}),
+            ),
+            (
+                "Write",
+                json!({"file_path": root.join(".proof/session_log.jsonl"), "content": "{}"}),
+            ),
+            // Reached through `..` from inside the project, as written.
+            (
+                "Write",
+                json!({"file_path": root.join("src/../.trail/trajectory/new.jsonl"), "content": forged}),
+            ),
+        ] {
+            let o = judge(&store, &places, tool, input);
+            assert!(
+                matches!(&o, Outcome::Block { rule, .. } if rule == "journal-tamper"),
+                "{tool}: {o:?}"
+            );
+        }
+        let memory = judge(
+            &store,
+            &places,
+            "Write",
+            json!({"file_path": layout.core_memory(), "content": "- the tests pass\n"}),
+        );
+        assert!(
+            matches!(&memory, Outcome::Pending(j) if j.rule.as_deref() == Some("memory-tamper")),
+            "{memory:?}"
+        );
+        let read = judge(&store, &places, "Read", json!({"file_path": day}));
+        assert_eq!(read, Outcome::Allow);
+        let tail = judge(
+            &store,
+            &places,
+            "Bash",
+            json!({"command": "tail -n 3 .trail/trajectory/2026-11-27.jsonl"}),
+        );
+        assert_eq!(tail, Outcome::Allow);
     }
 }

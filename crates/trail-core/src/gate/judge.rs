@@ -503,7 +503,14 @@ fn only_shows(c: &Cmd<'_>) -> bool {
 
 /// Rules that hold even for `--help` and dry runs: they are about the places touched, not
 /// about what the program would do.
-const ALWAYS: &[&str] = &["self-approval", "trail-key", "state-tamper", "secret-store"];
+const ALWAYS: &[&str] = &[
+    "self-approval",
+    "trail-key",
+    "state-tamper",
+    "journal-tamper",
+    "memory-tamper",
+    "secret-store",
+];
 
 /// Tools whose `--dry-run` (or `-n`, `--dryrun`, `--check`, `--what-if`) really only prints:
 /// elsewhere the flag could be a file name.

@@ -15,6 +15,7 @@
 
 pub mod code;
 pub mod custom;
+pub mod edits;
 mod feed;
 pub mod indirect;
 mod judge;

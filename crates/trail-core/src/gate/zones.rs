@@ -29,9 +29,24 @@ pub enum Zone {
     AgentSettings,
     /// `active_context.yaml`, which trail checks only when it is edited with the edit tools.
     StateView,
+    /// trail's journals in the project: the trajectory (`.trail/trajectory/`: decisions,
+    /// checkpoint verdicts) and the proof log (`.proof/`: every tool call). They are the
+    /// evidence of what happened; a line written by the agent would be a forged checkpoint
+    /// (lifting the strict-red and PreCompact holds) or a forged test run.
+    Journal,
+    /// Memory (`.trail/memory/`, `.trail/MEMORY.md`): distilled by trail from what happened,
+    /// and verified against its sources; an agent's own line in a daily file would become a
+    /// "verified" core memory at the next dream.
+    Memory,
 }
 
 impl Zone {
+    /// Whether the agent may read it through search, `trail show` and the MCP tools: trail's
+    /// journals and memory are what search is for; writing them is what is refused.
+    pub fn readable(self) -> bool {
+        matches!(self, Zone::Journal | Zone::Memory)
+    }
+
     /// The zone in words, for a refusal ("… is in {what}").
     pub fn what(self) -> &'static str {
         match self {
@@ -41,6 +56,8 @@ impl Zone {
             Zone::TrailHome => "the personal ledger",
             Zone::AgentSettings => "trail's or the agent's settings",
             Zone::StateView => "the state file",
+            Zone::Journal => "trail's journals (the trajectory, the proof log)",
+            Zone::Memory => "trail's memory (.trail/memory/, .trail/MEMORY.md)",
         }
     }
 }
@@ -73,6 +90,10 @@ const HINTS: &[&str] = &[
     "edge.md",
     "active_context",
     "trail",
+    ".proof",
+    "session_log",
+    "trajectory",
+    "memory",
 ];
 
 /// Tails distinctive enough to name a zone's file wherever the word sits.
@@ -92,6 +113,11 @@ const TAILS: &[(&str, Zone)] = &[
     (".codex/hooks.json", Zone::AgentSettings),
     (".trail/config.toml", Zone::AgentSettings),
     ("active_context.yaml", Zone::StateView),
+    (".trail/trajectory", Zone::Journal),
+    (".proof/session_log.jsonl", Zone::Journal),
+    (".proof/archive.jsonl", Zone::Journal),
+    (".trail/memory", Zone::Memory),
+    (".trail/MEMORY.md", Zone::Memory),
 ];
 
 impl Places {
@@ -126,6 +152,12 @@ impl Places {
         }
         if p == layout.state_view() {
             return Some(Zone::StateView);
+        }
+        if p.starts_with(layout.trajectory_dir()) || p.starts_with(layout.proof_dir()) {
+            return Some(Zone::Journal);
+        }
+        if p.starts_with(layout.memory_dir()) || p == layout.core_memory() {
+            return Some(Zone::Memory);
         }
         let home = &self.home;
         let settings = [
@@ -241,6 +273,11 @@ impl Places {
             layout.state_dir(),
             layout.config(),
             layout.state_view(),
+            layout.trajectory_dir().join("x.jsonl"),
+            layout.proof_log(),
+            layout.proof_archive(),
+            layout.memory_dir().join("x.md"),
+            layout.core_memory(),
             root.join(".claude").join("settings.json"),
             root.join(".claude").join("settings.local.json"),
             root.join(".claude").join("commands").join("edge.md"),
@@ -248,7 +285,7 @@ impl Places {
             self.trail_home().join("stream").join("pulses.log.md"),
         ];
         let pat = pattern.to_string_lossy();
-        probes
+        let mut out: Vec<Zone> = probes
             .iter()
             .filter(|p| {
                 // The pattern names the file, or a directory above it (`cp -r x .trail/st*`).
@@ -258,7 +295,28 @@ impl Places {
                         .any(|a| a != Path::new("/") && glob_match(&pat, &a.to_string_lossy()))
             })
             .filter_map(|p| self.zone(p))
-            .collect()
+            .collect();
+        // Or a file of any name inside a zone's directory (`.trail/mem*/2026-11-27.md`).
+        let dirs = [
+            layout.state_dir(),
+            layout.trajectory_dir(),
+            layout.proof_dir(),
+            layout.memory_dir(),
+        ];
+        for dir in &dirs {
+            let dir = dir.to_string_lossy();
+            let inside = pattern
+                .ancestors()
+                .skip(1)
+                .any(|a| a != Path::new("/") && glob_match(&a.to_string_lossy(), &dir));
+            if inside
+                && let Some(z) = self.zone(Path::new(&*dir))
+                && !out.contains(&z)
+            {
+                out.push(z);
+            }
+        }
+        out
     }
 }
 

@@ -159,7 +159,9 @@ fn place(places: &Places, rel: &str, id: &str) -> Result<PathBuf, RetrieveError>
         Landing::Missing => return Err(RetrieveError::Missing { id: id.into() }),
         Landing::Outside | Landing::Loop => return Err(RetrieveError::Outside { id: id.into() }),
     };
-    if let Some(zone) = places.zone(&path) {
+    if let Some(zone) = places.zone(&path)
+        && !zone.readable()
+    {
         return Err(RetrieveError::Protected {
             id: id.into(),
             what: zone.what(),

@@ -252,7 +252,9 @@ fn place(places: &Places, t: &Target) -> Result<(String, PathBuf), ShowError> {
         Landing::Outside => return Err(ShowError::OutsideRoot { path: rel }),
         Landing::Missing | Landing::Loop => return Err(ShowError::Missing { path: rel }),
     };
-    if let Some(zone) = places.zone(&path) {
+    if let Some(zone) = places.zone(&path)
+        && !zone.readable()
+    {
         return Err(ShowError::Protected {
             path: rel,
             what: zone.what(),
