@@ -1,7 +1,8 @@
 //! What trail injects into each session's context, counted, and the per-session cap.
 //!
 //! Every piece of context trail adds (SessionStart's rebuilt state, the prompt hook's notes, a
-//! PreToolUse warning, a subagent's primer) passes [`admit`] first. It is counted in the
+//! PreToolUse warning, a subagent's primer) passes [`admit`] first; the reason a tool call was
+//! refused is never held back, only counted ([`given`]). It is counted in the
 //! session's own journal, `.trail/state/context/<session>.jsonl`, one line per injection; once
 //! the context window holds `cap` tokens from trail, the next injection is replaced by one line
 //! saying what was held back. A compaction empties the window (Claude Code's SessionStart with
@@ -178,12 +179,32 @@ pub fn admit(
         };
         (Admitted::Withheld(notice), line)
     };
+    append(root, &path, &line, torn)?;
+    Ok(admitted)
+}
+
+/// Counts `text` that the session receives whatever the cap: the reason a tool call was
+/// refused, which the agent must read to know what to do instead. It counts toward the cap
+/// for what comes after it.
+pub fn given(root: &Path, session: &str, event: &str, text: &str) -> io::Result<()> {
+    let path = Layout::new(root).injected(&session_key(session));
+    let (_, torn) = read(root, &path, session)?;
+    let line = Line {
+        at: Ts::now().to_string(),
+        event: event.into(),
+        tokens: tokens(text),
+        withheld: 0,
+        window: false,
+    };
+    append(root, &path, &line, torn)
+}
+
+fn append(root: &Path, path: &Path, line: &Line, torn: bool) -> io::Result<()> {
     // After a torn line, start a fresh one: the torn bytes must not swallow this line too.
     let mut bytes = if torn { vec![b'\n'] } else { Vec::new() };
-    serde_json::to_writer(&mut bytes, &line).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut bytes, line).map_err(io::Error::other)?;
     bytes.push(b'\n');
-    crate::fsutil::append_in(root, &path, &bytes)?;
-    Ok(admitted)
+    crate::fsutil::append_in(root, path, &bytes)
 }
 
 /// The one line that stands for what the cap held back.

@@ -236,6 +236,16 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
 /// past the cap, one line stands in for it. Only a response that injects something gets here
 /// with any work to do: an allowed tool call reads and writes nothing.
 fn counted(cx: &Cx<'_>, event: &Event, response: Response) -> Response {
+    let session = cx.envelope.session_id.as_deref().unwrap_or("unknown");
+    if let Response::Deny { reason } = &response {
+        // A refusal's reason is context the model reads too: counted, never held back.
+        if let Err(e) =
+            trail_core::injected::given(cx.root(), session, "PreToolUse refusal", reason)
+        {
+            report::failed("cannot count the context it gives", &e);
+        }
+        return response;
+    }
     let Response::Context { event: name, text } = response else {
         return response;
     };
@@ -246,7 +256,6 @@ fn counted(cx: &Cx<'_>, event: &Event, response: Response) -> Response {
             source: host::SessionSource::Compact
         }
     );
-    let session = cx.envelope.session_id.as_deref().unwrap_or("unknown");
     let cap = u64::from(cx.config.context_cap_tokens.value);
     // What the host will show, no more: the count is of what the agent receives.
     let text =

@@ -561,3 +561,106 @@ fn the_progress_bar_shows_on_a_terminal_only() {
     assert!(screen.contains("importing"), "{screen}");
     assert!(screen.contains("would import 6 session(s)"), "{screen}");
 }
+
+/// Found by the issue 13 audit, untested until now: a session that grew after its import gets
+/// one new handoff and only its new tool calls, and everything imported carries the session's
+/// own time, daily memory the local day it ended (UTC−11 here: the day before in UTC).
+#[test]
+fn a_session_that_grew_since_its_import_adds_only_what_is_new_at_its_own_time() {
+    let env = TestEnv::new().env("TZ", "YST11");
+    let dir = claude_projects(&env);
+    let first = import(&env, &["claude-code", dir.to_str().unwrap()]);
+    assert_eq!(counts(&first), (6, 6, 0), "{first}");
+
+    // The proof line of a call carries the transcript's time for it, not the import's.
+    let fork = dir
+        .join("-project")
+        .join("72c80fa5-ce41-4149-87c2-8070a09d776b.jsonl");
+    let text = std::fs::read_to_string(&fork).unwrap();
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle) && l.starts_with("{\"parentUuid\""))
+            .unwrap()
+            .to_string()
+    };
+    let (call, result) = (
+        line("\"id\":\"toolu_c1\""),
+        line("\"tool_use_id\":\"toolu_c1\""),
+    );
+    let at = |l: &str| {
+        let v: Value = serde_json::from_str(l).unwrap();
+        v["timestamp"].as_str().unwrap()[..23].to_string()
+    };
+    let logged = proof(&env.cwd)
+        .into_iter()
+        .find(|l| l["tool_use_id"] == "toolu_c1")
+        .unwrap();
+    let when = &logged["timestamp"].as_str().unwrap()[..23];
+    assert!(
+        when == at(&call) || when == at(&result),
+        "{when} is not the call's time ({} / {})",
+        at(&call),
+        at(&result)
+    );
+    // The session ended at 02:10 UTC on the 27th: at UTC−11, the 26th.
+    let days: Vec<String> = files_under(&env.cwd.join(".trail/memory"))
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(days, ["2026-11-26.md"], "{days:?}");
+
+    // The fork goes on: one more call, an hour later.
+    let grow = |l: &str, ts: &str| {
+        let old_ts: Value = serde_json::from_str(l).unwrap();
+        l.replace("toolu_c1", "toolu_grown")
+            .replace("forked-work", "grown-later")
+            .replace(
+                "86ad53ef-af79-4a90-b5c7-ad50810e30ff",
+                "0e0e0e0e-0000-4000-8000-000000000001",
+            )
+            .replace(
+                "d9d3987a-9ac3-41f2-bb45-a7137d4a1636",
+                "0e0e0e0e-0000-4000-8000-000000000002",
+            )
+            .replace("msg_c1", "msg_grown")
+            .replace(old_ts["timestamp"].as_str().unwrap(), ts)
+    };
+    let more = format!(
+        "{}\n{}\n",
+        grow(&call, "2026-11-27T03:10:00.000Z"),
+        grow(&result, "2026-11-27T03:10:01.000Z")
+    );
+    assert!(more.contains("toolu_grown") && !more.contains("toolu_c1"));
+    let mut grown = text.clone();
+    grown.push_str(&more);
+    std::fs::write(&fork, grown).unwrap();
+
+    let second = import(&env, &["claude-code", dir.to_str().unwrap()]);
+    assert_eq!(counts(&second), (1, 1, 5), "{second}");
+    let lines = proof(&env.cwd);
+    for id in ["toolu_c1", "toolu_grown", "toolu_a1"] {
+        let n = lines.iter().filter(|l| l["tool_use_id"] == id).count();
+        assert_eq!(n, 1, "{id}: {lines:?}");
+    }
+    let grown = lines
+        .iter()
+        .find(|l| l["tool_use_id"] == "toolu_grown")
+        .unwrap();
+    assert!(
+        grown["timestamp"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-27T03:10:0"),
+        "{grown}"
+    );
+    assert_eq!(verify(&env)["ok"], true);
+    let records = imported_records(&env);
+    assert_eq!(records.len(), 7);
+    assert!(
+        records.last().unwrap().contains("grown-later"),
+        "{records:#?}"
+    );
+
+    let third = import(&env, &["claude-code", dir.to_str().unwrap()]);
+    assert_eq!(counts(&third), (0, 0, 6), "{third}");
+}

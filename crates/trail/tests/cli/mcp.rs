@@ -511,6 +511,14 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
                 "show {id} leaked the junction: {text}"
             );
         }
+        // Every tool the server lists is walked: a new tool fails here until it is.
+        for t in s.list_all_tools().await.unwrap() {
+            assert!(
+                calls.iter().any(|(n, _)| *n == t.name),
+                "the tool {} is not walked: add its calls above",
+                t.name
+            );
+        }
         for (name, a) in &calls {
             // Each answers (a result or an error result); none changes a decision.
             let r = call(&s, name, a.clone()).await;
@@ -741,4 +749,26 @@ fn trail_mcp_without_its_server_binary_says_how_to_install_it() {
         err.contains("trail-mcp") && err.contains("cargo install --path crates/trail"),
         "{err}"
     );
+}
+
+/// Issue 13: tokio lives only in the MCP server, so the hook binary neither grows nor starts
+/// slower for it. `trail` links no tokio or rmcp code: their sources' paths (kept in panic
+/// locations and debug info of whatever is linked) are absent from the binary, and present in
+/// `trail-mcp`'s, so the check can tell.
+#[test]
+fn the_hook_binary_links_no_tokio_and_the_mcp_binary_does() {
+    let count = |bin: &str, needle: &[u8]| {
+        let bytes = std::fs::read(bin).unwrap();
+        memchr::memmem::find_iter(&bytes, needle).count()
+    };
+    let trail = env!("CARGO_BIN_EXE_trail");
+    let mcp = env!("CARGO_BIN_EXE_trail-mcp");
+    for crate_dir in [&b"/tokio-1."[..], b"/rmcp-"] {
+        let name = String::from_utf8_lossy(crate_dir);
+        assert_eq!(count(trail, crate_dir), 0, "trail links {name}");
+        assert!(
+            count(mcp, crate_dir) > 0,
+            "trail-mcp shows no {name}: the check sees nothing"
+        );
+    }
 }

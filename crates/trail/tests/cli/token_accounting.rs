@@ -90,6 +90,30 @@ fn past_the_cap_trail_injects_one_line_and_status_shows_what_the_session_receive
     );
 }
 
+/// Found in the issue 13 audit: a refusal's reason reaches the model as a tool result, but was
+/// not counted. It is now, and it is never held back, even past the cap.
+#[test]
+fn a_refusals_reason_is_counted_and_never_held_back() {
+    let env = TestEnv::new().env("TRAIL_CONTEXT_CAP_TOKENS", "1");
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let v = hook(
+        &env,
+        json!({"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}),
+    );
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        reason.len() > 20 && !reason.starts_with("trail: held back"),
+        "{v}"
+    );
+    let c = &status(&env)["context"];
+    assert_eq!(c["session"], "s1", "{c}");
+    assert_eq!(c["by_event"]["PreToolUse refusal"]["injections"], 1, "{c}");
+    assert!(c["tokens"].as_u64().unwrap() > 5, "{c}");
+    assert_eq!(c["withheld_injections"], 0, "{c}");
+}
+
 #[test]
 fn an_allowed_tool_call_counts_nothing_and_writes_nothing() {
     let env = TestEnv::new();
