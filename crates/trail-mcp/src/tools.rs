@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use trail_core::checkpoint::{self, Inputs, Setup};
 use trail_core::decision;
-use trail_core::grounding::loa;
+use trail_core::grounding::{loa, negative};
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
@@ -508,6 +508,13 @@ fn checkpoint(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     let setup = Setup::load(&ctx.config, &root, std::env::var_os("PATH").as_deref())?;
     let project = ctx.project();
     let session = host::session_from_env();
+    let ghosts = negative::project::check(
+        &root,
+        &setup.notes,
+        &[],
+        &negative::Options::of(&ctx.config),
+        ctx.redactor()?,
+    );
     let inputs = Inputs {
         root: &root,
         project: &project,
@@ -516,8 +523,7 @@ fn checkpoint(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
         policy: &setup.policy,
         loa: setup.loa.as_ref(),
         bead: setup.bead.clone(),
-        // As `trail checkpoint`: the negative-grounding search plugs in here (issue 12 item 5).
-        ghosts: None,
+        ghosts: &ghosts,
     };
     let report = checkpoint::checkpoint(&inputs, &ctx.ledger, a.reasoning);
     to_json(&checkpoint::words::answer(&report, &setup.policy))

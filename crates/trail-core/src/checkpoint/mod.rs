@@ -3,8 +3,11 @@
 //!
 //! [`run`] measures, writing nothing:
 //! 1. grounding: the ratio of decisions with a verified citation, against the threshold;
-//! 2. negative grounding: ghost features unverified or ambiguous ([`GhostCheck`], a hook the
-//!    negative-grounding search plugs into; without one the step is skipped, never passed);
+//! 2. negative grounding: the ghost features NOTES.md lists, each checked by two searches
+//!    ([`crate::grounding::negative::project`], run by the caller: [`Inputs::ghosts`]). An
+//!    `[UNVERIFIED GHOST]` fails (it never counts as grounded), a `[HIGH AMBIGUITY]` one warns
+//!    (a person decides), confirmed ghosts and features the code has pass; a NOTES.md that
+//!    cannot be read is an error. Each ghost becomes a `negative_grounding` entry;
 //! 3. decision log: a decision recorded this session, and each of them in NOTES.md;
 //! 4. plan and bead: the plan names the step in flight; the bead in progress was updated;
 //! 5. trajectory handoff: written by [`record`] (its verdict is whether it was written);
@@ -17,10 +20,10 @@
 //! and are not now.
 //!
 //! A step that fails blocks only under strict enforcement (the grounding policy's); under warn
-//! it is reported and the checkpoint passes; an error (a journal that cannot be read) is never
-//! a pass. [`record`] then writes the `session_handoff` and `checkpoint` trajectory entries, a
-//! checkpoint pulse, and NOTES.md's Active Context (its Last Checkpoint when the checkpoint
-//! passed).
+//! it is reported and the checkpoint passes; a step that warns (for a person) never blocks; an
+//! error (a journal that cannot be read) is never a pass. [`record`] then writes the
+//! `negative_grounding`, `session_handoff` and `checkpoint` trajectory entries, a checkpoint
+//! pulse, and NOTES.md's Active Context (its Last Checkpoint when the checkpoint passed).
 //!
 //! Findings are data; what each means in words (a detail, a remedy) is [`words`], which
 //! `trail checkpoint` and the MCP server's `checkpoint` tool share, since the remedies are
@@ -38,6 +41,7 @@ use serde::Serialize;
 use crate::beads::Bead;
 use crate::config::Config;
 use crate::grounding::loa::{self, LoaConfig};
+use crate::grounding::negative::{self, project::Found};
 use crate::grounding::{Enforcement, GroundError, Policy, PolicySources};
 use crate::ledger::Ledger;
 use crate::notes::{Location, NotesError};
@@ -45,7 +49,7 @@ use crate::project::Project;
 use crate::time::Ts;
 
 pub use gap::{Gap, passed_after, since_last_decision};
-pub use steps::{BeadState, DecayFinding, DecisionRef, GhostReport, PlanState, Raw, ShortOfTests};
+pub use steps::{BeadState, DecayFinding, DecisionRef, PlanState, Raw, ShortOfTests};
 
 /// A step's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -53,7 +57,10 @@ pub use steps::{BeadState, DecayFinding, DecisionRef, GhostReport, PlanState, Ra
 pub enum StepVerdict {
     Pass,
     Fail,
-    /// Not applicable here (no beads, no ghost check), said as such.
+    /// Passes, with something a person must look at (a `[HIGH AMBIGUITY]` ghost): never blocks,
+    /// always said.
+    Warn,
+    /// Not applicable here (no beads, no ghost listed), said as such.
     Skipped,
     /// Could not be checked: never a pass.
     Error,
@@ -64,6 +71,7 @@ impl StepVerdict {
         match self {
             StepVerdict::Pass => "pass",
             StepVerdict::Fail => "fail",
+            StepVerdict::Warn => "warn",
             StepVerdict::Skipped => "skipped",
             StepVerdict::Error => "error",
         }
@@ -99,11 +107,11 @@ pub enum Finding {
     GroundingError {
         message: String,
     },
+    /// The ghost features listed, each checked.
     Ghosts {
-        report: GhostReport,
+        report: Found,
     },
-    /// No ghost check is plugged in.
-    GhostsNotChecked,
+    /// NOTES.md could not be read: its ghosts were never checked.
     GhostsError {
         message: String,
     },
@@ -159,12 +167,6 @@ pub const STEPS: [&str; 7] = [
     "test_scenarios",
 ];
 
-/// A negative-grounding search over ghost features (FR-7). The checkpoint asks it; what
-/// implements it (trail's lexical search, `ck`) is outside this module.
-pub trait GhostCheck {
-    fn check(&self, root: &Path) -> Result<GhostReport, String>;
-}
-
 /// What the checkpoint is run with.
 pub struct Inputs<'a> {
     pub root: &'a Path,
@@ -176,7 +178,10 @@ pub struct Inputs<'a> {
     pub loa: Option<&'a crate::grounding::loa::LoaConfig>,
     /// `Some` when a tracker is in use: the bead in progress, or why it could not be read.
     pub bead: Option<Result<Option<Bead>, String>>,
-    pub ghosts: Option<&'a dyn GhostCheck>,
+    /// The project's ghost features, checked ([`crate::grounding::negative::project::check`]
+    /// on [`Inputs::notes`]). Not optional: a checkpoint cannot pass over ghosts nobody
+    /// searched for.
+    pub ghosts: &'a Result<Found, NotesError>,
 }
 
 /// The checkpoint: each step, and the verdict.
@@ -185,7 +190,7 @@ pub struct Report {
     pub verdict: Verdict,
     pub enforcement: Enforcement,
     pub steps: Vec<Step>,
-    /// Steps that failed without blocking (enforcement warn or disabled).
+    /// Steps that failed without blocking (enforcement warn or disabled), and steps that warn.
     pub warnings: usize,
     /// Journals the result could not be written to (the verdict is then an error).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -214,6 +219,11 @@ impl Report {
             .iter()
             .filter(|s| s.verdict == StepVerdict::Fail)
             .count();
+        let warned = self
+            .steps
+            .iter()
+            .filter(|s| s.verdict == StepVerdict::Warn)
+            .count();
         let strict = self.enforcement == Enforcement::Strict;
         self.verdict = if error {
             Verdict::Error
@@ -222,7 +232,7 @@ impl Report {
         } else {
             Verdict::Pass
         };
-        self.warnings = if strict { 0 } else { failed };
+        self.warnings = warned + if strict { 0 } else { failed };
     }
 }
 
@@ -288,18 +298,24 @@ pub struct Journalling<'a> {
     pub remedies: Vec<(&'static str, String)>,
 }
 
-/// Step 5 and the record: the forks found (`fork_detected`), the `session_handoff` entry (its
-/// verdict is the step's), the `checkpoint` entry, a checkpoint pulse, and NOTES.md's Active
-/// Context. The report's verdict
+/// Step 5 and the record: the forks found (`fork_detected`), each ghost checked
+/// (`negative_grounding`), the `session_handoff` entry (its verdict is the step's), the
+/// `checkpoint` entry, a checkpoint pulse, and NOTES.md's Active Context. The report's verdict
 /// is settled again with step 5 in it.
 pub fn record(j: &Journalling<'_>, report: &mut Report) {
-    if let Err(e) = crate::fork::log(
-        j.root,
-        &report.forks,
-        j.session,
-        &j.ledger.options().secrets,
-    ) {
+    let secrets = &j.ledger.options().secrets;
+    if let Err(e) = crate::fork::log(j.root, &report.forks, j.session, secrets) {
         report.errors.push(format!("cannot journal the forks: {e}"));
+    }
+    if let Some(Step {
+        finding: Finding::Ghosts { report: found },
+        ..
+    }) = report.step("negative_grounding")
+        && let Err(e) = negative::log(j.root, &found.ghosts, j.session, secrets)
+    {
+        report
+            .errors
+            .push(format!("cannot journal the ghosts checked: {e}"));
     }
     steps::handoff(j, report);
     report.settle();

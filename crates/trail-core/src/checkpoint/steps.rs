@@ -18,18 +18,6 @@ pub struct DecisionRef {
     pub ts: Ts,
 }
 
-/// What a ghost-feature search found (FR-7).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct GhostReport {
-    /// The search that ran (`lexical`, `ck`).
-    pub engine: String,
-    pub checked: usize,
-    /// Ghosts whose absence was not confirmed: `[UNVERIFIED GHOST]`.
-    pub unverified: Vec<String>,
-    /// No code hit but many doc mentions: `[HIGH AMBIGUITY]`, for a human.
-    pub ambiguous: Vec<String>,
-}
-
 /// The plan in `active_context.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -229,18 +217,36 @@ pub fn grounding(i: &Inputs<'_>) -> Step {
     }
 }
 
+/// Step 2: an unverified ghost fails (its absence was never shown, so it is no grounded
+/// claim); an ambiguous one warns (a person decides); confirmed ghosts, and features the code
+/// turned out to have, pass. No ghost listed: nothing to check, said as skipped.
 pub fn negative_grounding(i: &Inputs<'_>) -> Step {
-    let (verdict, finding) = match i.ghosts.map(|g| g.check(i.root)) {
-        None => (StepVerdict::Skipped, Finding::GhostsNotChecked),
-        Some(Ok(report)) => (
-            if report.unverified.is_empty() {
-                StepVerdict::Pass
-            } else {
+    use crate::grounding::negative::Class;
+    let (verdict, finding) = match i.ghosts {
+        Ok(found) => {
+            let any = |k: Class| found.ghosts.iter().any(|c| c.class == k);
+            let verdict = if found.ghosts.is_empty() {
+                StepVerdict::Skipped
+            } else if any(Class::Unverified) {
                 StepVerdict::Fail
+            } else if any(Class::HighAmbiguity) {
+                StepVerdict::Warn
+            } else {
+                StepVerdict::Pass
+            };
+            (
+                verdict,
+                Finding::Ghosts {
+                    report: found.clone(),
+                },
+            )
+        }
+        Err(e) => (
+            StepVerdict::Error,
+            Finding::GhostsError {
+                message: format!("the ghost features were not checked: {e}"),
             },
-            Finding::Ghosts { report },
         ),
-        Some(Err(message)) => (StepVerdict::Error, Finding::GhostsError { message }),
     };
     Step {
         name: "negative_grounding",

@@ -81,6 +81,55 @@ pub fn answer<'a>(r: &'a Report, policy: &'a Policy) -> Answer<'a> {
     }
 }
 
+/// Step 2's detail: each verdict with the ghosts given it.
+fn ghosts(report: &crate::grounding::negative::project::Found) -> String {
+    use crate::grounding::negative::Class;
+    let Some(notes) = &report.notes else {
+        return "no NOTES.md, so no ghost feature is listed".into();
+    };
+    if report.ghosts.is_empty() {
+        return format!("no ghost features listed in {notes} (under a \"Ghost Features\" heading)");
+    }
+    let mut d = format!(
+        "{} listed in {notes} checked with {} search",
+        plural(report.ghosts.len(), "ghost feature"),
+        report.engine.as_str()
+    );
+    for class in [
+        Class::Unverified,
+        Class::HighAmbiguity,
+        Class::NotGhost,
+        Class::ConfirmedGhost,
+    ] {
+        let of: Vec<String> = report
+            .ghosts
+            .iter()
+            .filter(|c| c.class == class)
+            .map(|c| match class {
+                Class::HighAmbiguity => {
+                    format!("{} ({} doc mentions)", c.feature, c.doc_mentions)
+                }
+                Class::NotGhost => match c.queries.iter().find_map(|q| q.examples.first()) {
+                    Some(at) => format!("{} ({at})", c.feature),
+                    None => c.feature.clone(),
+                },
+                _ => c.feature.clone(),
+            })
+            .collect();
+        if of.is_empty() {
+            continue;
+        }
+        let what = match class {
+            Class::Unverified => "never counts as grounded",
+            Class::HighAmbiguity => "for a person",
+            Class::NotGhost => "the code has it: take it off the ghost list",
+            Class::ConfirmedGhost => "documented, not built",
+        };
+        d.push_str(&format!("; {} ({what}): {}", class.flag(), of.join(", ")));
+    }
+    d
+}
+
 /// `n what`, plural past one.
 pub fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -92,7 +141,11 @@ pub fn plural(n: usize, what: &str) -> String {
     reason = "one arm per finding: the wording table of the seven steps, read as one"
 )]
 pub fn words(step: &Step, policy: &Policy) -> (String, Option<String>) {
-    let failed = matches!(step.verdict, StepVerdict::Fail | StepVerdict::Error);
+    // A step that warns passes, but what it warns of is for someone to act on: it has a remedy.
+    let failed = matches!(
+        step.verdict,
+        StepVerdict::Fail | StepVerdict::Error | StepVerdict::Warn
+    );
     let remedy = |r: &str| failed.then(|| r.to_string());
     match &step.finding {
         Finding::Grounding { report } => {
@@ -135,37 +188,27 @@ pub fn words(step: &Step, policy: &Policy) -> (String, Option<String>) {
             message.clone(),
             remedy("fix what the message names, then run the checkpoint again"),
         ),
-        Finding::GhostsNotChecked => (
-            "no ghost-feature search is available in this build, so none was checked".into(),
-            None,
+        Finding::Ghosts { report } => (
+            ghosts(report),
+            remedy(match step.verdict {
+                StepVerdict::Warn => {
+                    "for a person: no code has it, yet the docs mention it often; read the \
+                     mentions (`trail ghosts` shows both queries) and decide whether it is \
+                     missing, then keep it listed or check it off (`- [x]`)"
+                }
+                _ => {
+                    "an unverified ghost never counts as grounded: give it other names in \
+                     NOTES.md (`- Name (also: A, B)`) so two different searches look for it, \
+                     or take it off the list; `trail ghosts` checks them again"
+                }
+            }),
         ),
-        Finding::Ghosts { report } => {
-            let mut d = format!(
-                "{} checked ({})",
-                plural(report.checked, "ghost feature"),
-                report.engine
-            );
-            if !report.unverified.is_empty() {
-                d.push_str(&format!(
-                    "; [UNVERIFIED GHOST] {}",
-                    report.unverified.join(", ")
-                ));
-            }
-            if !report.ambiguous.is_empty() {
-                d.push_str(&format!(
-                    "; [HIGH AMBIGUITY] for a human: {}",
-                    report.ambiguous.join(", ")
-                ));
-            }
-            (
-                d,
-                remedy(
-                    "confirm each unverified ghost with two different searches that find no \
-                     code, or take it off the ghost list",
-                ),
-            )
-        }
-        Finding::GhostsError { message } => (message.clone(), remedy("fix the search, then retry")),
+        Finding::GhostsError { message } => (
+            message.clone(),
+            remedy(
+                "make NOTES.md a readable file (or fix `notes.path`), then run the checkpoint again",
+            ),
+        ),
         Finding::DecisionLog {
             scope,
             this_session,

@@ -315,6 +315,22 @@ impl Options {
             ck: search::ck::find(),
         }
     }
+
+    /// As `config` sets them (`grounding.ghost_mentions`, `grounding.ghost_similarity`), with
+    /// ck when it is on PATH.
+    pub fn of(config: &crate::config::Config) -> Options {
+        let (n, d) = config.ghost_similarity.value.fraction();
+        Options::with_ck(u64::from(config.ghost_mentions.value), n as f64 / d as f64)
+    }
+
+    /// The search these options run.
+    pub fn engine(&self) -> Engine {
+        if self.ck.is_some() {
+            Engine::Ck
+        } else {
+            Engine::Lexical
+        }
+    }
 }
 
 /// The two queries for `g` in `engine`'s terms, and whether they differ.
@@ -440,7 +456,8 @@ fn is_doc(file: &str) -> bool {
     EXT.iter().any(|e| lower.ends_with(e)) || NAMES.iter().any(|n| lower == *n)
 }
 
-/// Check every ghost under `root` (redacting what it shows with `redactor`).
+/// Check every ghost under `root`. What comes back is redacted with `redactor`: the names and
+/// queries are the project's text, and every caller shows or journals them.
 pub fn check(root: &Path, ghosts: &[Ghost], opts: &Options, redactor: &Redactor) -> Vec<Checked> {
     let places = Places {
         segments: Vec::new(),
@@ -451,8 +468,28 @@ pub fn check(root: &Path, ghosts: &[Ghost], opts: &Options, redactor: &Redactor)
     };
     ghosts
         .iter()
-        .map(|g| check_one(&places, g, opts, redactor))
+        .map(|g| redacted(check_one(&places, g, opts, redactor), redactor))
         .collect()
+}
+
+/// `c` with every text in it redacted. The queries ran on the names as written; only what is
+/// shown of them is redacted.
+fn redacted(mut c: Checked, redactor: &Redactor) -> Checked {
+    let r = |s: &mut String| {
+        if let std::borrow::Cow::Owned(o) = redactor.redact(s, &mut Vec::new()) {
+            *s = o;
+        }
+    };
+    r(&mut c.feature);
+    r(&mut c.why);
+    for q in &mut c.queries {
+        r(&mut q.query);
+        q.examples.iter_mut().for_each(r);
+    }
+    if let Some(l) = &mut c.listed {
+        r(&mut l.file);
+    }
+    c
 }
 
 /// How many matches of one query are looked at: past this many, a query is not a search for
@@ -460,11 +497,7 @@ pub fn check(root: &Path, ghosts: &[Ghost], opts: &Options, redactor: &Redactor)
 const MAX_MATCHES: usize = 100_000;
 
 fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) -> Checked {
-    let engine = if opts.ck.is_some() {
-        Engine::Ck
-    } else {
-        Engine::Lexical
-    };
+    let engine = opts.engine();
     let (q1, q2) = queries(g, engine);
     let mut runs = Vec::new();
     let mut mentions: Vec<(String, Option<u32>)> = Vec::new();
@@ -605,6 +638,8 @@ pub fn log(
     }
     Ok(())
 }
+
+pub mod project;
 
 #[cfg(test)]
 mod tests;

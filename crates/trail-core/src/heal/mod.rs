@@ -2,8 +2,9 @@
 //! in files, brought back when they go missing.
 //!
 //! ```text
-//! covered      NOTES.md (Loa's, in a Loa project), active_context.yaml, .trail/MEMORY.md,
-//!              .trail/trajectory/ and .beads/ (their files git keeps)
+//! covered      NOTES.md (where the project keeps it: `notes.path`, else Loa's, else the root's),
+//!              active_context.yaml, .trail/MEMORY.md, .trail/trajectory/ and .beads/ (their
+//!              files git keeps)
 //! missing      absent, or whitespace only (a file emptied is as lost as one deleted)
 //! sources      1 git show HEAD:path       the last commit
 //!              2 git checkout -- path     the index: staged, not yet committed
@@ -18,7 +19,8 @@
 //! [`check`] reads only: git, the journals, the files. [`heal`] writes what [`check`] found a
 //! source for, each file with [`fsutil::atomic_write_in`] (no symlink followed on the way, a
 //! symlink at the path itself never replaced). A file that is there and not blank is never
-//! touched, readable or not: an unreadable state file is the person's to fix. Git is read
+//! touched, readable or not: an unreadable state file is the person's to fix. A `notes.path` (or
+//! Loa config) naming no usable file is a finding, and the rest is healed. Git is read
 //! through [`crate::git`], which no repository config can make run a program, and never asked
 //! to write into the tree. Healing never fails the session: every problem is a [`Finding`].
 
@@ -129,13 +131,24 @@ impl Report {
 /// How NOTES.md is rebuilt from the journals (the seam to branch `decide`).
 pub type Rebuild<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
+/// What heal is run with.
 pub struct Options<'a> {
+    /// Which NOTES.md the project keeps ([`seams::notes_at`]), or why none can be named.
+    pub notes: Result<crate::notes::Location, seams::Unlocated>,
     pub notes_from_journals: Rebuild<'a>,
 }
 
-impl Default for Options<'_> {
-    fn default() -> Self {
+impl Options<'static> {
+    /// For the project at `root` under `config`: NOTES.md where its `notes.path` puts it, else
+    /// where Loa's config does, else at the root; rebuilt from the journals when git has none.
+    pub fn of(config: &crate::config::Config, root: &Path) -> Self {
+        Self::located(root, crate::notes::configured(config))
+    }
+
+    /// As [`Options::of`], given trail's `notes.path` and what set it (`None`: not set).
+    pub fn located(root: &Path, notes_path: Option<(&str, String)>) -> Self {
         Options {
+            notes: seams::notes_at(root, notes_path),
             notes_from_journals: &seams::notes_from_journals,
         }
     }
@@ -164,19 +177,20 @@ pub fn heal(root: &Path, opts: &Options<'_>) -> Report {
 /// kept for the next time ([`tracked`]); a check writes nothing.
 fn plan(root: &Path, opts: &Options<'_>, remember: bool) -> (Report, Vec<Option<Vec<u8>>>) {
     let layout = Layout::new(root);
-    let notes = seams::notes_path(root);
+    let notes = opts.notes.as_ref().ok().map(|l| l.path.clone());
     let dirs = [
         (View::Trajectory, layout.trajectory_dir()),
         (View::Beads, root.join(".beads")),
     ];
     let covered = [
-        &layout.trajectory_dir(),
-        &root.join(".beads"),
-        &notes,
-        &layout.state_view(),
-        &layout.core_memory(),
+        Some(&layout.trajectory_dir()),
+        Some(&root.join(".beads")),
+        notes.as_ref(),
+        Some(&layout.state_view()),
+        Some(&layout.core_memory()),
     ]
     .into_iter()
+    .flatten()
     .filter_map(|p| relative(root, p))
     .collect();
     let mut p = Planner {
@@ -190,12 +204,22 @@ fn plan(root: &Path, opts: &Options<'_>, remember: bool) -> (Report, Vec<Option<
         p.directory(*view, dir);
     }
     let rebuilt = || (opts.notes_from_journals)(root).map(String::into_bytes);
-    p.file(View::Notes, &notes, &mut |blank| {
-        rebuilt().map(|b| (Source::Journals, b)).or_else(|| {
-            (blank || layout.gitignore().exists())
-                .then(|| (Source::Template, crate::notes::template().into_bytes()))
-        })
-    });
+    match (&notes, &opts.notes) {
+        (Some(notes), _) => p.file(View::Notes, notes, &mut |blank| {
+            rebuilt().map(|b| (Source::Journals, b)).or_else(|| {
+                (blank || layout.gitignore().exists())
+                    .then(|| (Source::Template, crate::notes::template().into_bytes()))
+            })
+        }),
+        // Nowhere to put it: said, and nothing written (a guess could be the wrong file).
+        (None, Err(u)) => p.push(
+            View::Notes,
+            u.file.clone(),
+            Problem::Blocked(u.why.clone()),
+            None,
+        ),
+        (None, Ok(_)) => {}
+    }
     // Only a state file trail can read comes back from git: a broken one would block junctions.
     let readable = |b: &[u8]| crate::state::parse(&layout.state_view(), b).is_ok();
     p.file_checked(View::State, &layout.state_view(), &readable, &mut |blank| {

@@ -71,7 +71,11 @@ fn committed_then_deleted_files_come_back_byte_for_byte() {
     let dir = committed();
     let root = dir.path();
     let before = tree(root);
-    assert!(check(root, &Options::default()).findings.is_empty());
+    assert!(
+        check(root, &Options::located(root, None))
+            .findings
+            .is_empty()
+    );
     for rel in [
         "NOTES.md",
         "active_context.yaml",
@@ -81,7 +85,7 @@ fn committed_then_deleted_files_come_back_byte_for_byte() {
         std::fs::remove_file(root.join(rel)).unwrap();
     }
     std::fs::remove_dir_all(root.join(".trail/trajectory")).unwrap();
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert!(r.git);
     assert!(!r.needs_healing(), "{r:?}");
     let got = sources(&r);
@@ -100,7 +104,11 @@ fn committed_then_deleted_files_come_back_byte_for_byte() {
     let mut after = tree(root);
     after.retain(|k, _| !k.starts_with(".trail/state"));
     assert_eq!(after, before, "every file as committed, and nothing else");
-    assert!(check(root, &Options::default()).findings.is_empty());
+    assert!(
+        check(root, &Options::located(root, None))
+            .findings
+            .is_empty()
+    );
 }
 
 #[test]
@@ -111,7 +119,7 @@ fn staged_but_uncommitted_files_come_back_from_the_index() {
     write(root, "NOTES.md", NOTES);
     git(root, &["add", "NOTES.md"]);
     std::fs::remove_file(root.join("NOTES.md")).unwrap();
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(
         sources(&r),
         [("NOTES.md".to_string(), Some(Source::GitCheckout), true)]
@@ -126,7 +134,7 @@ fn a_whitespace_only_file_counts_as_missing() {
     for rel in ["NOTES.md", ".trail/MEMORY.md", ".beads/issues.jsonl"] {
         write(root, rel, b"  \n\t\r\n");
     }
-    let found = check(root, &Options::default());
+    let found = check(root, &Options::located(root, None));
     let problems: Vec<(&str, &Problem)> = found
         .findings
         .iter()
@@ -141,7 +149,7 @@ fn a_whitespace_only_file_counts_as_missing() {
         ]
     );
     assert!(found.needs_healing());
-    heal(root, &Options::default());
+    heal(root, &Options::located(root, None));
     assert_eq!(std::fs::read(root.join("NOTES.md")).unwrap(), NOTES);
     assert_eq!(
         std::fs::read(root.join(".trail/MEMORY.md")).unwrap(),
@@ -163,7 +171,7 @@ fn check_only_writes_nothing_anywhere() {
     // The state file's hash: trail wrote it, so a template is due when git has nothing.
     write(root, ".trail/state/active_context.sha256", b"x\n");
     let before = tree(root);
-    let r = check(root, &Options::default());
+    let r = check(root, &Options::located(root, None));
     assert_eq!(r.findings.len(), 3, "{r:?}");
     assert!(r.findings.iter().all(|f| !f.healed && f.source.is_some()));
     assert_eq!(tree(root), before);
@@ -183,7 +191,7 @@ fn a_file_that_is_there_is_never_touched_and_a_symlink_never_followed() {
         root.join(".trail/MEMORY.md"),
     )
     .unwrap();
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(r.findings.len(), 1, "{r:?}");
     let f = &r.findings[0];
     assert_eq!(f.file, ".trail/MEMORY.md");
@@ -211,7 +219,11 @@ fn without_git_notes_come_from_the_journals_then_the_template() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     // A project that never had NOTES.md and never ran `trail init`: nothing is invented.
-    assert!(heal(root, &Options::default()).findings.is_empty());
+    assert!(
+        heal(root, &Options::located(root, None))
+            .findings
+            .is_empty()
+    );
     assert!(!root.join("NOTES.md").exists());
     // The journals hold decisions: NOTES.md is rebuilt from them.
     let rebuilt = |_: &Path| Some("# NOTES.md\n\n### Decision Log\n#### d1\n".to_string());
@@ -219,6 +231,7 @@ fn without_git_notes_come_from_the_journals_then_the_template() {
         root,
         &Options {
             notes_from_journals: &rebuilt,
+            ..Options::located(root, None)
         },
     );
     assert!(!r.git);
@@ -234,7 +247,7 @@ fn without_git_notes_come_from_the_journals_then_the_template() {
     // No decisions, but trail was set up here (`trail init` writes .trail/.gitignore).
     std::fs::remove_file(root.join("NOTES.md")).unwrap();
     write(root, ".trail/.gitignore", b"state/\n");
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(
         sources(&r),
         [("NOTES.md".to_string(), Some(Source::Template), true)]
@@ -254,6 +267,7 @@ fn git_comes_before_the_journals_and_the_template() {
     let rebuilt = |_: &Path| Some("from the journals\n".to_string());
     let opts = Options {
         notes_from_journals: &rebuilt,
+        ..Options::located(root, None)
     };
     heal(root, &opts);
     assert_eq!(std::fs::read(root.join("NOTES.md")).unwrap(), NOTES);
@@ -266,7 +280,7 @@ fn views_trail_kept_come_back_from_its_own_copies_and_templates() {
     // trail wrote the state file once; the dream kept MEMORY.md before its last rewrite.
     write(root, ".trail/state/active_context.sha256", b"x\n");
     write(root, ".trail/state/MEMORY.md.bak", MEMORY);
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(
         sources(&r),
         [
@@ -293,7 +307,11 @@ fn views_trail_kept_come_back_from_its_own_copies_and_templates() {
     git(root, &["add", "-A"]);
     git(root, &["commit", "-qm", "broken"]);
     std::fs::remove_file(root.join("active_context.yaml")).unwrap();
-    assert!(check(root, &Options::default()).findings.is_empty());
+    assert!(
+        check(root, &Options::located(root, None))
+            .findings
+            .is_empty()
+    );
 }
 
 #[test]
@@ -306,7 +324,7 @@ fn loa_keeps_notes_in_its_grimoire_and_a_path_out_of_the_project_is_refused() {
         b"paths:\n  grimoire: grimoires/loa\n",
     );
     write(root, ".trail/.gitignore", b"state/\n");
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(
         sources(&r),
         [(
@@ -320,9 +338,13 @@ fn loa_keeps_notes_in_its_grimoire_and_a_path_out_of_the_project_is_refused() {
         ".loa.config.yaml",
         b"memory:\n  notes_file: ../escaped.md\n",
     );
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     assert_eq!(r.findings.len(), 1);
-    assert!(matches!(&r.findings[0].problem, Problem::Blocked(w) if w.contains("outside")));
+    assert_eq!(r.findings[0].file, "../escaped.md");
+    assert!(
+        matches!(&r.findings[0].problem, Problem::Blocked(w) if w.contains("climb out of the project")),
+        "{r:?}"
+    );
     assert!(!root.parent().unwrap().join("escaped.md").exists());
 }
 
@@ -332,7 +354,7 @@ fn heals_become_trajectory_entries() {
     let root = dir.path();
     std::fs::remove_file(root.join("NOTES.md")).unwrap();
     write(root, ".trail/MEMORY.md", b" \n");
-    let r = heal(root, &Options::default());
+    let r = heal(root, &Options::located(root, None));
     let e = entries(&r);
     assert_eq!(e.len(), 2);
     assert_eq!(
@@ -340,4 +362,99 @@ fn heals_become_trajectory_entries() {
         ("NOTES.md", "git_show", true)
     );
     assert_eq!(e[1].detail.as_deref(), Some("was whitespace only"));
+}
+
+/// `notes.path` as trail's config sets it.
+fn notes_path(root: &Path, rel: &str) -> Options<'static> {
+    Options::located(root, Some((rel, "TRAIL_NOTES_PATH".into())))
+}
+
+#[test]
+fn notes_come_back_where_notes_path_keeps_them_and_nowhere_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    write(root, "docs/NOTES.md", NOTES);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "notes kept in docs"]);
+    let opts = notes_path(root, "docs/NOTES.md");
+    assert!(check(root, &opts).findings.is_empty());
+    std::fs::remove_file(root.join("docs/NOTES.md")).unwrap();
+    let before = tree(root);
+    let r = check(root, &opts);
+    assert_eq!(
+        sources(&r),
+        [("docs/NOTES.md".to_string(), Some(Source::GitShow), false)]
+    );
+    assert_eq!(tree(root), before, "a check wrote something");
+    let r = heal(root, &opts);
+    assert_eq!(
+        sources(&r),
+        [("docs/NOTES.md".to_string(), Some(Source::GitShow), true)]
+    );
+    assert_eq!(std::fs::read(root.join("docs/NOTES.md")).unwrap(), NOTES);
+    assert!(!root.join("NOTES.md").exists());
+    // Without the setting, the root's NOTES.md is the one covered: never kept here, so not a
+    // finding, and docs/NOTES.md is nobody's business.
+    std::fs::remove_file(root.join("docs/NOTES.md")).unwrap();
+    assert!(
+        check(root, &Options::located(root, None))
+            .findings
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_notes_path_naming_no_usable_file_is_said_and_the_rest_heals() {
+    let dir = committed();
+    let root = dir.path();
+    std::fs::remove_file(root.join(".trail/MEMORY.md")).unwrap();
+    for (set, why) in [
+        ("notes.txt", "it must be a Markdown file"),
+        ("../outside.md", "it must not climb out of the project"),
+        (".trail/state/grants.md", "it must not be inside .trail/"),
+    ] {
+        let r = check(root, &notes_path(root, set));
+        assert_eq!(r.findings.len(), 2, "{r:?}");
+        let f = &r.findings[0];
+        assert_eq!(
+            (f.view, f.file.as_str(), f.source),
+            (View::Notes, set, None)
+        );
+        assert!(
+            matches!(&f.problem, Problem::Blocked(w) if w.contains(why) && w.contains("TRAIL_NOTES_PATH")),
+            "{f:?}"
+        );
+    }
+    let r = heal(root, &notes_path(root, "notes.txt"));
+    assert!(r.needs_healing());
+    assert_eq!(
+        sources(&r),
+        [
+            ("notes.txt".to_string(), None, false),
+            (".trail/MEMORY.md".to_string(), Some(Source::GitShow), true),
+        ]
+    );
+    assert_eq!(
+        std::fs::read(root.join(".trail/MEMORY.md")).unwrap(),
+        MEMORY
+    );
+    assert!(!root.join("notes.txt").exists());
+}
+
+#[test]
+fn an_unreadable_loa_config_leaves_notes_unhealed_unless_notes_path_decides() {
+    let dir = committed();
+    let root = dir.path();
+    std::fs::remove_file(root.join("NOTES.md")).unwrap();
+    write(root, ".loa.config.yaml", b"paths: [\n");
+    let r = check(root, &Options::located(root, None));
+    assert_eq!(r.findings.len(), 1, "{r:?}");
+    assert_eq!(r.findings[0].file, ".loa.config.yaml");
+    assert!(matches!(&r.findings[0].problem, Problem::Blocked(w) if w.contains("unknown")));
+    let r = heal(root, &notes_path(root, "NOTES.md"));
+    assert_eq!(
+        sources(&r),
+        [("NOTES.md".to_string(), Some(Source::GitShow), true)]
+    );
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 use trail_core::checkpoint::words::{answer, plural, words};
 use trail_core::checkpoint::{self, Inputs, Report, Setup, SetupError, Verdict};
 use trail_core::config::Config;
+use trail_core::grounding::negative::{self, project};
 use trail_core::grounding::{Enforcement, Policy, PolicySources, loa};
 
 use crate::cli::CheckpointArgs;
@@ -20,6 +21,14 @@ pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
         .map_err(setup_error)?;
     let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
     let session = trail_core::host::session_from_env();
+    // Step 2's searches quote files that still hold what they quote: the bare engine.
+    let ghosts = project::check(
+        &root,
+        &setup.notes,
+        &[],
+        &negative::Options::of(&ctx.config),
+        ctx.secrets.redactor()?,
+    );
     let inputs = Inputs {
         root: &root,
         project: &project,
@@ -28,8 +37,7 @@ pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
         policy: &setup.policy,
         loa: setup.loa.as_ref(),
         bead: setup.bead.clone(),
-        // The negative-grounding search plugs in here (issue 12 item 5).
-        ghosts: None,
+        ghosts: &ghosts,
     };
     let report = checkpoint::checkpoint(&inputs, &ctx.ledger, args.reasoning.clone());
     if args.json {

@@ -1,5 +1,6 @@
 //! `trail ghosts [FEATURE]…`: negative grounding (Lossless Ledger FR-7). Each ghost feature —
-//! named here, else listed under a "Ghost Features" heading of NOTES.md — gets two different
+//! named here, else listed under a "Ghost Features" heading of the project's NOTES.md (the one
+//! `trail checkpoint` reads: `notes.path`, else Loa's, else the root's) — gets two different
 //! queries over the project tree; the verdicts are `[CONFIRMED GHOST]`, `[HIGH AMBIGUITY]`,
 //! `[NOT A GHOST]` or `[UNVERIFIED GHOST]`, and each check is a trajectory
 //! `negative_grounding` entry. Exit 0 when every ghost is verified (confirmed or not a ghost),
@@ -8,8 +9,10 @@
 use std::path::Path;
 
 use serde::Serialize;
+use trail_core::grounding::loa;
+use trail_core::grounding::negative::project::{self, Found};
 use trail_core::grounding::negative::{self, Checked, Class, Engine, Ghost, Options};
-use trail_core::heal::seams;
+use trail_core::secrets::Redactor;
 
 use crate::cli::GhostsArgs;
 use crate::context::Context;
@@ -30,38 +33,30 @@ struct GhostsJson<'a> {
 
 pub fn run(ctx: &Context, args: &GhostsArgs) -> CliResult {
     let root = &ctx.config.project_root.value;
-    let (ghosts, notes) = ghosts(root, args)?;
-    let opts = Options::with_ck(u64::from(ctx.config.ghost_mentions.value), {
-        let (n, d) = ctx.config.ghost_similarity.value.fraction();
-        n as f64 / d as f64
-    });
+    let opts = Options::of(&ctx.config);
     // Snippets quote files that still hold what they quote: the bare engine, nothing stored.
     let redactor = ctx.secrets.redactor()?;
-    let checked = negative::check(root, &ghosts, &opts, redactor);
-    negative::log(root, &checked, None, &ctx.secrets).map_err(|e| {
+    let found = ghosts(ctx, root, args, &opts, redactor)?;
+    let session = trail_core::host::session_from_env();
+    negative::log(root, &found.ghosts, session.as_deref(), &ctx.secrets).map_err(|e| {
         CliError::failed(format!(
             "cannot log negative grounding to the trajectory: {e}"
         ))
         .with_source(e)
     })?;
-    let attention = checked.iter().any(|c| c.class.needs_attention());
-    let engine = if opts.ck.is_some() {
-        Engine::Ck
-    } else {
-        Engine::Lexical
-    };
+    let attention = found.ghosts.iter().any(|c| c.class.needs_attention());
     if args.json {
         let v = serde_json::to_value(GhostsJson {
-            engine,
-            notes,
-            ghosts: &checked,
+            engine: found.engine,
+            notes: found.notes.clone(),
+            ghosts: &found.ghosts,
             status: if attention { "attention" } else { "pass" },
         })
         .map_err(std::io::Error::other)?;
         // Feature names and queries are the project's text.
         output::json(&redact_json(v, redactor))?;
     } else {
-        let text = render(&checked, engine, notes.as_deref());
+        let text = render(&found.ghosts, found.engine, found.notes.as_deref());
         output::text(&redactor.redact(&text, &mut Vec::new()))?;
     }
     if attention {
@@ -70,51 +65,61 @@ pub fn run(ctx: &Context, args: &GhostsArgs) -> CliResult {
     Ok(())
 }
 
-/// The ghosts named on the command line, else NOTES.md's (`--notes`, else the project's).
-fn ghosts(root: &Path, args: &GhostsArgs) -> CliResult<(Vec<Ghost>, Option<String>)> {
-    if !args.features.is_empty() && args.notes.is_none() {
-        let mut out = Vec::new();
-        for f in &args.features {
-            out.push(Ghost::parse(f).ok_or_else(|| {
-                CliError::usage("an empty feature name")
-                    .with_hint("name each ghost feature, with other names as `NAME (also: A, B)`")
-            })?);
-        }
-        return Ok((out, None));
+/// The ghosts named on the command line; else those of the project's NOTES.md (the one
+/// `trail checkpoint` reads: [`project::check`]), or of `--notes`, with any named added.
+fn ghosts(
+    ctx: &Context,
+    root: &Path,
+    args: &GhostsArgs,
+    opts: &Options,
+    redactor: &Redactor,
+) -> CliResult<Found> {
+    let mut named = Vec::new();
+    for f in &args.features {
+        named.push(Ghost::parse(f).ok_or_else(|| {
+            CliError::usage("an empty feature name")
+                .with_hint("name each ghost feature, with other names as `NAME (also: A, B)`")
+        })?);
     }
-    let path = match &args.notes {
-        Some(p) => p.clone(),
-        None => seams::notes_path(root),
-    };
-    let text = match super::cite::read_named(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.notes.is_none() => {
-            return Ok((Vec::new(), None));
+    let Some(path) = &args.notes else {
+        if !named.is_empty() {
+            return Ok(Found {
+                engine: opts.engine(),
+                notes: None,
+                ghosts: negative::check(root, &named, opts, redactor),
+            });
         }
-        Err(e) => {
-            return Err(
-                CliError::usage(format!("cannot read {}: {e}", path.display())).with_hint(
-                    "--notes takes the NOTES.md that lists ghost features under a \
-                     \"Ghost Features\" heading",
-                ),
-            );
-        }
+        let loa = loa::read_config(root).map_err(|e| {
+            CliError::usage(format!("cannot read the project's Loa config: {e}"))
+                .with_hint("fix the YAML; trail reads its grounding and path keys only")
+        })?;
+        let loc = trail_core::notes::locate_in(&ctx.config, root, loa.as_ref())
+            .map_err(super::notes::refused)?;
+        return project::check(root, &loc, &named, opts, redactor).map_err(super::notes::refused);
     };
+    let text = super::cite::read_named(path).map_err(|e| {
+        CliError::usage(format!("cannot read {}: {e}", path.display())).with_hint(
+            "--notes takes the NOTES.md that lists ghost features under a \"Ghost Features\" \
+             heading",
+        )
+    })?;
     let canon_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    let canon = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
     let shown = match canon.strip_prefix(&canon_root) {
         Ok(rel) => format!("${{PROJECT_ROOT}}/{}", rel.display()),
         Err(_) => path.display().to_string(),
     };
     let mut ghosts = negative::in_notes(&text, &shown);
-    for f in &args.features {
-        if let Some(g) = Ghost::parse(f)
-            && !ghosts.iter().any(|x| x.name.eq_ignore_ascii_case(&g.name))
-        {
+    for g in named {
+        if !ghosts.iter().any(|x| x.name.eq_ignore_ascii_case(&g.name)) {
             ghosts.push(g);
         }
     }
-    Ok((ghosts, Some(shown)))
+    Ok(Found {
+        engine: opts.engine(),
+        notes: Some(shown),
+        ghosts: negative::check(root, &ghosts, opts, redactor),
+    })
 }
 
 fn redact_json(v: serde_json::Value, r: &trail_core::secrets::Redactor) -> serde_json::Value {

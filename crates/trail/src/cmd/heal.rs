@@ -23,7 +23,7 @@ struct HealJson<'a> {
 
 pub fn run(ctx: &Context, args: &HealArgs) -> CliResult {
     let root = &ctx.config.project_root.value;
-    let opts = heal::Options::default();
+    let opts = heal::Options::of(&ctx.config, root);
     let report = if args.check_only {
         heal::check(root, &opts)
     } else {

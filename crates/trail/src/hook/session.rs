@@ -97,7 +97,7 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
 /// back, and what could not, said in a line. Never fatal: a failure is a line, too.
 fn heal(cx: &Cx<'_>) -> Option<String> {
     use trail_core::heal::{self, Problem};
-    let report = heal::heal(cx.root(), &heal::Options::default());
+    let report = heal::heal(cx.root(), &heal::Options::of(cx.config, cx.root()));
     if report.findings.is_empty() {
         return None;
     }

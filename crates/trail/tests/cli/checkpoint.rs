@@ -92,6 +92,10 @@ fn a_grounded_session_passes_all_seven_steps_and_is_journalled() {
     assert_eq!(step(&v, "grounding")["verdict"], "pass");
     assert_eq!(step(&v, "negative_grounding")["verdict"], "skipped");
     assert_eq!(
+        step(&v, "negative_grounding")["detail"],
+        "no ghost features listed in ${PROJECT_ROOT}/NOTES.md (under a \"Ghost Features\" heading)"
+    );
+    assert_eq!(
         step(&v, "decision_log")["detail"],
         "1 decision recorded (session sess-1), each in NOTES.md"
     );
@@ -276,6 +280,145 @@ fn a_plan_with_no_step_in_flight_fails_plan_and_bead() {
     assert!(
         notes.contains("- **Current Task**: ship auth — step 2/2: validate\n"),
         "{notes}"
+    );
+}
+
+/// The ghost features NOTES.md lists, one of each verdict, as step 2 gives them.
+fn ghost_classes(s: &Value) -> Vec<(&str, &str)> {
+    s["finding"]["report"]["ghosts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{s}"))
+        .iter()
+        .map(|g| (g["feature"].as_str().unwrap(), g["class"].as_str().unwrap()))
+        .collect()
+}
+
+/// Step 2 (issue 12 items 5 and 6): the ghost features NOTES.md lists are searched for, each
+/// with its verdict, findings and trajectory entry. A feature the code has is said to be no
+/// ghost, a confirmed ghost passes, an ambiguous one warns without blocking, and an unverified
+/// one fails: under strict enforcement it blocks.
+#[test]
+fn ghost_features_are_checked_by_the_checkpoint_and_journalled() {
+    let env = project().env("CLAUDE_CODE_SESSION_ID", "sess-g");
+    let p = env.cwd.clone();
+    write(&p.join("src/net.rs"), "fn check_rate_limit() {}\n");
+    write(
+        &p.join("docs/ui.md"),
+        "Dark mode is coming.\nThe dark mode toggle lives in settings.\nDark mode follows the system.\n",
+    );
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let notes = p.join("NOTES.md");
+    let mut text = std::fs::read_to_string(&notes).unwrap();
+    text.push_str(
+        "\n## Ghost Features\n- Rate limiting (also: throttle)\n- Offline sync (also: local replica)\n- Dark mode (also: night theme)\n",
+    );
+    std::fs::write(&notes, &text).unwrap();
+
+    let (c, v) = checkpoint(&env);
+    assert_eq!((c, v["verdict"].as_str()), (0, Some("pass")), "{v}");
+    assert_eq!(v["warnings"], 1, "the ambiguous ghost: {v}");
+    let s = step(&v, "negative_grounding");
+    assert_eq!(s["verdict"], "warn", "{s}");
+    assert_eq!(
+        ghost_classes(s),
+        [
+            ("Rate limiting", "not_ghost"),
+            ("Offline sync", "confirmed_ghost"),
+            ("Dark mode", "high_ambiguity")
+        ]
+    );
+    let report = &s["finding"]["report"];
+    assert_eq!(
+        (report["engine"].as_str(), report["notes"].as_str()),
+        (Some("lexical"), Some("${PROJECT_ROOT}/NOTES.md"))
+    );
+    assert_eq!(report["ghosts"][2]["doc_mentions"], 3);
+    assert_eq!(
+        report["ghosts"][0]["queries"][1]["examples"][0],
+        "${PROJECT_ROOT}/src/net.rs:1"
+    );
+    assert_eq!(
+        s["detail"],
+        "3 ghost features listed in ${PROJECT_ROOT}/NOTES.md checked with lexical search; \
+         [HIGH AMBIGUITY] (for a person): Dark mode (3 doc mentions); \
+         [NOT A GHOST] (the code has it: take it off the ghost list): Rate limiting \
+         (${PROJECT_ROOT}/src/net.rs:1); \
+         [CONFIRMED GHOST] (documented, not built): Offline sync"
+    );
+    assert!(
+        s["remedy"].as_str().unwrap().starts_with("for a person"),
+        "{s}"
+    );
+    // Each ghost is a negative_grounding entry in the session's trace; the checkpoint entry
+    // keeps the step's verdict.
+    let logged: Vec<(String, String, String)> = phases(&env, "negative_grounding")
+        .iter()
+        .map(|e| {
+            (
+                e["feature"].as_str().unwrap().to_string(),
+                e["classification"].as_str().unwrap().to_string(),
+                e["session_id"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let want = |f: &str, c: &str| (f.to_string(), c.to_string(), "sess-g".to_string());
+    assert_eq!(
+        logged,
+        [
+            want("Rate limiting", "not_ghost"),
+            want("Offline sync", "confirmed_ghost"),
+            want("Dark mode", "high_ambiguity")
+        ]
+    );
+    let cp = phases(&env, "checkpoint");
+    assert_eq!(cp[0]["steps"][1]["name"], "negative_grounding");
+    assert_eq!(cp[0]["steps"][1]["verdict"], "warn");
+
+    // Ambiguity is for a person: even strict enforcement does not block on it.
+    let strict = env.env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let (c, v) = checkpoint(&strict);
+    assert_eq!((c, v["verdict"].as_str()), (0, Some("pass")), "{v}");
+
+    // A one-word ghost with no other name cannot get two different queries: unverified, and
+    // never a pass. Under strict enforcement it blocks.
+    text = std::fs::read_to_string(&notes).unwrap();
+    text.push_str("- Billing\n");
+    std::fs::write(&notes, &text).unwrap();
+    let (c, v) = checkpoint(&strict);
+    assert_eq!((c, v["verdict"].as_str()), (1, Some("blocked")), "{v}");
+    let s = step(&v, "negative_grounding");
+    assert_eq!(s["verdict"], "fail", "{s}");
+    assert_eq!(ghost_classes(s)[3], ("Billing", "unverified"));
+    assert!(
+        s["detail"]
+            .as_str()
+            .unwrap()
+            .contains("; [UNVERIFIED GHOST] (never counts as grounded): Billing;"),
+        "{s}"
+    );
+    assert!(
+        s["remedy"].as_str().unwrap().contains("(also: A, B)"),
+        "{s}"
+    );
+    let text = stdout(&strict.run(&["checkpoint"]));
+    assert!(
+        text.contains("2. negative_grounding      fail    4 ghost features listed"),
+        "{text}"
+    );
+
+    // A NOTES.md that cannot be read: its ghosts were never checked, which is an error.
+    std::fs::remove_file(&notes).unwrap();
+    std::os::unix::fs::symlink(p.join("docs/ui.md"), &notes).unwrap();
+    let (c, v) = checkpoint(&strict);
+    assert_eq!(c, 2, "{v}");
+    let s = step(&v, "negative_grounding");
+    assert_eq!(s["verdict"], "error", "{s}");
+    assert!(
+        s["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("the ghost features were not checked: cannot read"),
+        "{s}"
     );
 }
 

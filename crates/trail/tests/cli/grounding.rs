@@ -513,4 +513,14 @@ fn ghosts_are_checked_against_the_tree_and_logged() {
     );
     // A NOTES.md that cannot be read is an error, never a pass.
     assert_eq!(code(&env.run(&["ghosts", "--notes", "nope.md"])), 2);
+    // The NOTES.md `trail checkpoint` reads: `notes.path` when it is set.
+    write(
+        &p.join("docs/NOTES.md"),
+        "## Ghost Features\n- Offline sync (also: local replica)\n",
+    );
+    let moved = env.env("TRAIL_NOTES_PATH", "docs/NOTES.md");
+    let v = json_of(&moved.run(&["ghosts", "--json"]));
+    assert_eq!(v["notes"], "${PROJECT_ROOT}/docs/NOTES.md");
+    assert_eq!(v["ghosts"][0]["feature"], "Offline sync");
+    assert_eq!(v["ghosts"].as_array().unwrap().len(), 1);
 }

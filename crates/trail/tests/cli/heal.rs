@@ -160,3 +160,89 @@ fn session_start_heals_says_so_and_logs_it() {
     assert_eq!(t["entries"][0]["session_id"], "s-heal");
     assert_eq!(t["entries"][0]["source"], "git_show");
 }
+
+/// NOTES.md comes back where the project keeps it (`notes.path`), from `trail heal` and at
+/// SessionStart alike, and never appears at the root instead.
+#[test]
+fn notes_come_back_where_notes_path_keeps_them() {
+    let env = TestEnv::new();
+    let p = &env.cwd;
+    git(p, &["init", "-q"]);
+    write(
+        p,
+        ".trail/config.toml",
+        b"[notes]\npath = \"docs/NOTES.md\"\n",
+    );
+    write(p, "docs/NOTES.md", NOTES);
+    write(p, ".trail/MEMORY.md", b"# Core Memory\n");
+    git(p, &["add", "-A"]);
+    git(p, &["commit", "-qm", "notes kept in docs"]);
+    assert_eq!(code(&env.run(&["heal", "--check-only"])), 0);
+    std::fs::remove_file(p.join("docs/NOTES.md")).unwrap();
+    let before = tree(p);
+    let out = env.run(&["heal", "--check-only", "--json"]);
+    assert_eq!(code(&out), 1);
+    let v = json_of(&out);
+    assert_eq!(v["status"], "needs_healing");
+    assert_eq!(
+        (
+            &v["findings"][0]["file"],
+            &v["findings"][0]["problem"],
+            &v["findings"][0]["source"]
+        ),
+        (
+            &json!("docs/NOTES.md"),
+            &json!("missing"),
+            &json!("git_show")
+        )
+    );
+    assert_eq!(v["findings"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(tree(p), before, "--check-only wrote something");
+
+    let out = env.run(&["heal"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("healed docs/NOTES.md (missing) from git's last commit"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(std::fs::read(p.join("docs/NOTES.md")).unwrap(), NOTES);
+    assert!(!p.join("NOTES.md").exists(), "NOTES.md made at the root");
+
+    // SessionStart heals the same file.
+    std::fs::remove_file(p.join("docs/NOTES.md")).unwrap();
+    let v = hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s-moved","source":"startup","cwd":p}),
+    );
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        ctx.contains("docs/NOTES.md was missing: restored from git's last commit"),
+        "{ctx}"
+    );
+    assert_eq!(std::fs::read(p.join("docs/NOTES.md")).unwrap(), NOTES);
+    assert!(!p.join("NOTES.md").exists(), "NOTES.md made at the root");
+
+    // A notes.path that names no usable file is said, and everything else still heals.
+    write(p, ".trail/config.toml", b"[notes]\npath = \"notes.txt\"\n");
+    std::fs::remove_file(p.join(".trail/MEMORY.md")).unwrap();
+    let out = env.run(&["heal"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("cannot heal notes.txt: notes.path")
+            && text.contains("it must be a Markdown file"),
+        "{text}"
+    );
+    assert!(
+        text.contains("healed .trail/MEMORY.md (missing) from git's last commit"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(p.join(".trail/MEMORY.md")).unwrap(),
+        b"# Core Memory\n"
+    );
+    assert!(!p.join("notes.txt").exists() && !p.join("NOTES.md").exists());
+}

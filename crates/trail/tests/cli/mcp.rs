@@ -359,6 +359,13 @@ fn nothing_returned_carries_a_secret_the_project_holds() {
     )
     .unwrap();
     std::fs::write(env.cwd.join("deploy.sh"), format!("export GH={TOKEN}\n")).unwrap();
+    // A ghost feature whose name holds the token: searched for as written, shown redacted.
+    let notes = env.cwd.join("NOTES.md");
+    let mut text = std::fs::read_to_string(&notes).unwrap();
+    text.push_str(&format!(
+        "\n## Ghost Features\n- Key rotation {TOKEN} (also: rotate keys)\n"
+    ));
+    std::fs::write(&notes, text).unwrap();
     block_on(async {
         let s = connect(&env, ProtocolVersion::V_2025_11_25).await;
         let mut seen = String::new();
@@ -378,7 +385,17 @@ fn nothing_returned_carries_a_secret_the_project_holds() {
         )
         .await;
         seen.push_str(&decided.to_string());
-        seen.push_str(&ok(&s, "checkpoint", json!({})).await.to_string());
+        let checked = ok(&s, "checkpoint", json!({})).await;
+        let ghosts = &checked["steps"][1]["finding"]["report"]["ghosts"];
+        assert_eq!(ghosts[0]["class"], "confirmed_ghost", "{checked}");
+        assert!(
+            ghosts[0]["feature"]
+                .as_str()
+                .unwrap()
+                .starts_with("Key rotation ${secret:"),
+            "{checked}"
+        );
+        seen.push_str(&checked.to_string());
         seen.push_str(&ok(&s, "status", json!({})).await.to_string());
         seen.push_str(
             &ok(&s, "search", json!({"query": "zanzibar"}))

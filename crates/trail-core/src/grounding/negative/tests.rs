@@ -196,3 +196,81 @@ fn every_check_is_one_trajectory_line() {
     assert_eq!((n.results1, n.results2), (0, 0));
     assert_eq!(n.query1, "\"webhook\" \"callback url\"");
 }
+
+/// The project's ghosts are read from the NOTES.md trail keeps (here a `notes.path` of
+/// `docs/NOTES.md`), a ghost named besides is added once, and the listing line of the file
+/// where they were found is not a mention of them.
+#[test]
+fn a_projects_ghosts_come_from_its_own_notes_file() {
+    let dir = project();
+    let root = dir.path();
+    std::fs::remove_file(root.join("NOTES.md")).unwrap();
+    write(
+        root,
+        "docs/NOTES.md",
+        "## Ghost Features\n- Offline sync (also: local replica)\n- Rate limiting (also: throttle)\n",
+    );
+    let loc = crate::notes::locate(root, Some(("docs/NOTES.md", "test".into())), None).unwrap();
+    let named = [
+        Ghost::parse("rate limiting").unwrap(),
+        Ghost::parse("Audit log (also: activity history)").unwrap(),
+    ];
+    let found = project::check(root, &loc, &named, &lexical(), Redactor::builtin()).unwrap();
+    assert_eq!(
+        found.notes.as_deref(),
+        Some("${PROJECT_ROOT}/docs/NOTES.md")
+    );
+    assert_eq!(found.engine, Engine::Lexical);
+    let got: Vec<(&str, Class, u64)> = found
+        .ghosts
+        .iter()
+        .map(|c| (c.feature.as_str(), c.class, c.doc_mentions))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Offline sync", Class::ConfirmedGhost, 0),
+            ("Rate limiting", Class::NotGhost, 0),
+            ("Audit log", Class::ConfirmedGhost, 0),
+        ]
+    );
+    assert_eq!(
+        found.named(Class::ConfirmedGhost),
+        ["Offline sync", "Audit log"]
+    );
+    assert_eq!(
+        found.ghosts[0]
+            .listed
+            .as_ref()
+            .map(|l| (l.file.as_str(), l.line)),
+        Some(("${PROJECT_ROOT}/docs/NOTES.md", 2))
+    );
+}
+
+/// No NOTES.md: no ghost listed, and nothing claimed about a file that is not there. One that
+/// cannot be read (a symlink in its place) is an error, never an empty list.
+#[test]
+fn no_notes_lists_nothing_and_an_unreadable_one_is_an_error() {
+    let dir = project();
+    let root = dir.path();
+    std::fs::remove_file(root.join("NOTES.md")).unwrap();
+    let loc = crate::notes::locate(root, None, None).unwrap();
+    let found = project::check(root, &loc, &[], &lexical(), Redactor::builtin()).unwrap();
+    assert_eq!((found.notes, found.ghosts.len()), (None, 0));
+    std::os::unix::fs::symlink(root.join("README.md"), root.join("NOTES.md")).unwrap();
+    assert!(project::check(root, &loc, &[], &lexical(), Redactor::builtin()).is_err());
+}
+
+/// Names and queries are the project's text: a secret in a ghost's name is searched for as
+/// written and never shown.
+#[test]
+fn what_a_check_shows_is_redacted() {
+    let dir = project();
+    let root = dir.path();
+    let token = "ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES";
+    let ghosts = [Ghost::parse(&format!("Deploy hook {token}")).unwrap()];
+    let checked = check(root, &ghosts, &lexical(), Redactor::builtin());
+    let shown = serde_json::to_string(&checked).unwrap();
+    assert!(!shown.contains(token), "{shown}");
+    assert!(checked[0].feature.starts_with("Deploy hook "), "{shown}");
+}
