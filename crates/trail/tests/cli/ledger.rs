@@ -649,7 +649,7 @@ fn the_readme_settings_table_is_what_trail_config_markdown_prints() {
         in_readme == format!("\n{generated}\n"),
         "README.md's settings table differs from `trail config --markdown`. Regenerate it: \
          replace the lines between its marker comments with a blank line, the output of \
-         `cargo run -q -p trail -- config --markdown`, and a blank line.\n\
+         `cargo run -q -p trail --bin trail -- config --markdown`, and a blank line.\n\
          --- README.md ---\n{in_readme}\n--- trail config --markdown ---\n{generated}"
     );
 }
