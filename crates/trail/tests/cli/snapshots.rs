@@ -174,7 +174,8 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
     allowed:   1 unused one-time allowance(s)
                `git push origin main`
     observed:  2 tool calls, 1 file(s) modified, tests run: yes, last at [TS]
-    context:   nothing injected yet
+    context:   ~158 tokens given to session s1 in 1 injection(s) (cap 20000 per window)
+               PreToolUse refusal ~158 (1)
     done?:     not yet: 1 steps still in progress; Very little activity observed
     ");
 }
