@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --workspace
-//! target/release/trail-bench all          # or: append | resume | log | pulse | session | search …
+//! target/release/trail-bench all          # or: append | resume | log | pulse | session | ground | search …
 //! ```
 
 #![allow(
@@ -19,6 +19,7 @@
 
 mod append;
 mod budget;
+mod ground;
 mod hook;
 mod log;
 mod memory;
@@ -46,6 +47,7 @@ fn main() {
         "redact" => redact::run(&args[1..]),
         "search" => search::run(&args[1..]),
         "session" => session::run(&args[1..]),
+        "ground" => ground::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
@@ -54,6 +56,7 @@ fn main() {
             .and_then(|()| session::run(&[]))
             .and_then(|()| transcript::run(&[]))
             .and_then(|()| budget::run(&[]))
+            .and_then(|()| ground::run(&[]))
             .and_then(|()| memory::run(&[]))
             .and_then(|()| search::run(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
@@ -79,7 +82,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, memory, redact, search or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, ground, memory, redact, search or all"
         )),
     };
     if let Err(e) = result {

@@ -232,7 +232,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
+/// `git` in `dir` as a bench user (no identity of the person's needed).
+pub fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
     let out = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)

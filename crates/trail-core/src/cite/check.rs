@@ -8,6 +8,7 @@
 //! lines: `...` (or `…`) inside it separates parts quoted from different lines, as Loa's protocol
 //! writes truncation, and a part found on no single line may still run across a few lines.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -116,7 +117,7 @@ const MAX_FOUND: usize = 20;
 
 /// A file as the checker sees it.
 enum Loaded {
-    Text { lines: Vec<String>, binary: bool },
+    Text { text: Text, binary: bool },
     Outside,
     Missing(Option<String>),
     Loop,
@@ -182,8 +183,8 @@ impl Checker {
             Loaded::Loop => Outcome::of(Status::MissingFile).note("a loop of symlinks"),
             Loaded::TooLarge(max) => Outcome::of(Status::QuoteNotFound)
                 .note(format!("not read: larger than {} MB", max >> 20)),
-            Loaded::Text { lines, .. } if t.end as usize > lines.len() => {
-                Outcome::of(Status::OutOfRange).note(match lines.len() {
+            Loaded::Text { text, .. } if t.end as usize > text.len() => {
+                Outcome::of(Status::OutOfRange).note(match text.len() {
                     0 => "the file is empty".to_string(),
                     1 => "the file has 1 line".to_string(),
                     n => format!("the file has {n} lines"),
@@ -192,7 +193,7 @@ impl Checker {
             Loaded::Text { binary: true, .. } => {
                 Outcome::of(Status::QuoteNotFound).note("a binary file: there is no text to quote")
             }
-            Loaded::Text { lines, .. } => compare(lines, t, quote),
+            Loaded::Text { text, .. } => text.compare(t, quote),
         })
     }
 
@@ -226,10 +227,84 @@ impl Checker {
             },
         };
         let binary = bytes[..bytes.len().min(8192)].contains(&0);
+        // `from_utf8` checks ASCII a word at a time; the lossy decoder goes char by char.
+        let raw = match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
         Ok(Loaded::Text {
-            lines: text_lines(&String::from_utf8_lossy(&bytes)),
+            text: Text::new(raw),
             binary,
         })
+    }
+}
+
+/// A cited file's text, its lines normalised only when a citation needs them.
+///
+/// Most citations verify, and a verified citation is decided by its range alone ([`compare`]
+/// looks at the rest of the file only for one that does not): normalising every line of every
+/// cited file was a third of the instructions of `trail ground` over 1,000 decisions
+/// (`bench/run.sh ground`).
+/// The whole file is normalised once, for the first of its citations that does not verify.
+struct Text {
+    raw: String,
+    /// Each line's bytes in `raw`, without its `\n`, as [`text_lines`] splits them.
+    spans: Vec<(usize, usize)>,
+    all: OnceCell<Vec<String>>,
+}
+
+impl Text {
+    fn new(raw: String) -> Text {
+        let mut spans = Vec::new();
+        if !raw.is_empty() {
+            let body = raw.strip_suffix('\n').unwrap_or(&raw);
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', body.as_bytes()) {
+                spans.push((start, end));
+                start = end + 1;
+            }
+            spans.push((start, body.len()));
+        }
+        Text {
+            raw,
+            spans,
+            all: OnceCell::new(),
+        }
+    }
+
+    /// How many lines [`text_lines`] finds.
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// [`text_lines`] of the text.
+    fn lines(&self) -> &[String] {
+        self.all.get_or_init(|| {
+            self.spans
+                .iter()
+                .map(|&(a, b)| normalise(&self.raw[a..b]))
+                .collect()
+        })
+    }
+
+    /// [`compare`] against [`text_lines`], normalising only the range when the quote is in it.
+    fn compare(&self, t: &Target, quote: &Quote) -> Outcome {
+        let parts = quoted_parts(quote);
+        let range = t.start as usize - 1..t.end as usize;
+        if !parts.is_empty() && self.all.get().is_none() {
+            let within: Vec<String> = self.spans[range]
+                .iter()
+                .map(|&(a, b)| normalise(&self.raw[a..b]))
+                .collect();
+            // `compare`'s first test, on the same lines: every part in the range.
+            if parts
+                .iter()
+                .all(|p| !places(p, &within, 0..within.len()).is_empty())
+            {
+                return Outcome::of(Status::Verified);
+            }
+        }
+        compare(self.lines(), t, quote)
     }
 }
 
@@ -245,6 +320,19 @@ pub fn text_lines(text: &str) -> Vec<String> {
 
 /// Runs of whitespace become one space; the ends are trimmed.
 pub fn normalise(s: &str) -> String {
+    let t = s.trim();
+    // Most lines of code are ASCII with single spaces once their indentation is trimmed: they
+    // are already normal. (`trim` and `split_whitespace` agree on what whitespace is; outside
+    // ASCII there is more of it, so such a line takes the long way.)
+    let mut after_space = false;
+    let plain = t.bytes().all(|b| {
+        let doubled = after_space && b == b' ';
+        after_space = b == b' ';
+        b.is_ascii() && !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r') && !doubled
+    });
+    if plain {
+        return t.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     for w in s.split_whitespace() {
         if !out.is_empty() {
@@ -288,8 +376,10 @@ fn is_ellipsis(n: &str) -> bool {
 /// Where a quoted part is, as (first, last) line indexes from 0: on one line, or else across
 /// a few consecutive ones. `within` limits the search to a range of lines.
 fn places(part: &str, lines: &[String], within: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+    // One searcher for every line (`str::contains` builds one per line).
+    let finder = memchr::memmem::Finder::new(part);
     let single: Vec<(usize, usize)> = (within.clone())
-        .filter(|&i| lines[i].contains(part))
+        .filter(|&i| lines[i].len() >= part.len() && finder.find(lines[i].as_bytes()).is_some())
         .map(|i| (i, i))
         .collect();
     if !single.is_empty() || !part.contains(' ') {
@@ -550,6 +640,76 @@ mod tests {
         // A quote of nothing but an ellipsis is no quote.
         let o = status(FILE, "${PROJECT_ROOT}/a:1", Quote::inline("..."));
         assert_eq!(o.note.as_deref(), Some(RANGE_ONLY));
+    }
+
+    /// What `normalise` did before its shortcut for plain lines.
+    fn normalised_the_long_way(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn checked_lazily(file: &str, t: &Target, quote: &Quote) -> Outcome {
+        let text = Text::new(file.to_string());
+        assert_eq!(text.len(), lines(file).len());
+        text.compare(t, quote)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_plain_line_shortcut_normalises_the_same(
+            s in "[ a\t\r\u{0b}\u{0c}\u{a0}\u{3000}\u{85}é{}]{0,12}"
+        ) {
+            proptest::prop_assert_eq!(normalise(&s), normalised_the_long_way(&s));
+        }
+
+        #[test]
+        fn a_file_normalised_as_needed_gives_the_same_outcomes(
+            file in "(fn a\\(\\) \\{\\}|  x  = 1;|\t\\}|\r|\n|\n|\n| ){0,24}",
+            start in 1u32..8,
+            len in 0u32..4,
+            quote in "(fn a\\(\\)|x = 1;|\\}|\\.\\.\\.| ){0,4}",
+            fenced: bool,
+        ) {
+            let t = crate::cite::parse::parse_target(
+                &format!("${{PROJECT_ROOT}}/a:{start}-{}", start + len),
+            ).unwrap();
+            proptest::prop_assume!(t.end as usize <= lines(&file).len());
+            let quote = if fenced {
+                Quote { kind: QuoteKind::Fenced, lines: quote.split(';').map(String::from).collect() }
+            } else {
+                Quote::inline(&quote)
+            };
+            proptest::prop_assert_eq!(
+                checked_lazily(&file, &t, &quote),
+                compare(&lines(&file), &t, &quote)
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_normalised_as_needed_keeps_every_status() {
+        let t = |c: &str| parse_target(c).unwrap();
+        let q = Quote::inline("export function validateToken(token: string)");
+        let text = Text::new(FILE.to_string());
+        // Verified from the range alone, without normalising the file.
+        assert_eq!(
+            text.compare(&t("${PROJECT_ROOT}/a:3"), &q).status,
+            Status::Verified
+        );
+        assert!(text.all.get().is_none());
+        let o = text.compare(&t("${PROJECT_ROOT}/a:6-7"), &q);
+        assert_eq!((o.status, o.found_at), (Status::Drifted, vec![3]));
+        assert!(text.all.get().is_some());
+        // Once the file is normalised, the range is read from it.
+        assert_eq!(
+            text.compare(&t("${PROJECT_ROOT}/a:3"), &q).status,
+            Status::Verified
+        );
+        assert_eq!(
+            text.compare(&t("${PROJECT_ROOT}/a:1"), &Quote::none())
+                .note
+                .as_deref(),
+            Some(RANGE_ONLY)
+        );
     }
 
     #[test]
