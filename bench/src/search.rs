@@ -1,16 +1,18 @@
 //! `trail search WORD --json` against `rg -c WORD` on the same 100 MB stream, side by side in
 //! one run, for a rare, a medium and a common word (issue 13: ≤ 1.0× ripgrep's wall time).
 //!
-//! Three conditions, each run interleaved with ripgrep on the same file:
+//! Five conditions, each run interleaved with ripgrep on the same file:
 //! - **warm**: the search cache (`$TRAIL_HOME/cache/search/`) built, the stream in the page
 //!   cache — a search run again;
-//! - **cold, cache deleted**: the search cache removed before each run, so the search reads the
-//!   whole stream and builds the cache again as it goes;
 //! - **cold, pages evicted**: the stream's and the cache's pages dropped from the page cache
 //!   (`posix_fadvise(DONTNEED)`, which needs no privilege) before each run of either tool. The
 //!   machine-wide drop (`/proc/sys/vm/drop_caches`) needs privileges the benchmark does not
 //!   have, and on a virtual machine the host may still hold the pages: this is as cold as an
-//!   unprivileged run gets.
+//!   unprivileged run gets;
+//! - **scan only**, warm and with the pages evicted: `--no-cache`, the search reads the whole
+//!   stream and neither reads nor builds the cache — what the cache wins is the difference;
+//! - **cold, cache deleted**: the search cache removed before each run, so the search reads the
+//!   whole stream and builds the cache again as it goes.
 //!
 //! Also reported: how long the first search takes to build the cache and how big it is.
 
@@ -55,7 +57,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     env.push(("CLAUDE_PROJECT_DIR", project.clone()));
     let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
     let stream_s = stream.to_str().ok_or("non-UTF-8 path")?;
-    let trail = |w: &'static str| [bin.clone(), "search".into(), w.into(), "--json".into()];
+    let trail = |w: &'static str, scan_only: bool| {
+        let mut argv = vec![bin.clone(), "search".into(), w.into(), "--json".into()];
+        if scan_only {
+            argv.push("--no-cache".into());
+        }
+        argv
+    };
     let rg = |w: &'static str| ["/usr/bin/rg", "-c", w, stream_s];
 
     println!(
@@ -65,23 +73,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     // The first search builds the cache (and warms the page cache for both tools).
     let _ = std::fs::remove_dir_all(&cache);
-    let first = trail("backlog");
-    let (build, _) = l.run(&env, &first.each_ref().map(String::as_str))?;
+    let first = trail("backlog", false);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let (build, _) = l.run(&env, &first)?;
     let cache_bytes = dir_bytes(&cache);
 
     println!("| word | lines with it | condition | trail | rg -c | trail / rg |");
     println!("|---|---|---|---|---|---|");
     let mut summary = Vec::new();
     for (label, word) in WORDS {
-        let argv = trail(word);
-        let argv = argv.each_ref().map(String::as_str);
         let rg = rg(word);
         let matches = count(&stream, word)?;
-        for condition in [
-            Condition::Warm,
-            Condition::CacheDeleted,
-            Condition::PagesEvicted,
-        ] {
+        for condition in Condition::ALL {
+            let argv = trail(word, condition.scan_only());
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
             let (mut ours, mut theirs) = (Vec::new(), Vec::new());
             for _ in 0..runs {
                 condition.prepare(&cache, &stream, true);
@@ -117,29 +122,46 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[derive(Clone, Copy)]
 enum Condition {
     Warm,
-    CacheDeleted,
     PagesEvicted,
+    ScanOnly,
+    ScanOnlyEvicted,
+    CacheDeleted,
 }
 
 impl Condition {
+    const ALL: [Condition; 5] = [
+        Condition::Warm,
+        Condition::PagesEvicted,
+        Condition::ScanOnly,
+        Condition::ScanOnlyEvicted,
+        Condition::CacheDeleted,
+    ];
+
     fn name(self) -> &'static str {
         match self {
             Condition::Warm => "warm",
-            Condition::CacheDeleted => "cold: cache deleted",
             Condition::PagesEvicted => "cold: pages evicted",
+            Condition::ScanOnly => "scan only (`--no-cache`), warm",
+            Condition::ScanOnlyEvicted => "scan only (`--no-cache`), pages evicted",
+            Condition::CacheDeleted => "cold: cache deleted",
         }
+    }
+
+    /// Whether trail runs without its cache.
+    fn scan_only(self) -> bool {
+        matches!(self, Condition::ScanOnly | Condition::ScanOnlyEvicted)
     }
 
     /// Before one run (`ours`: of trail, else of ripgrep).
     fn prepare(self, cache: &Path, stream: &Path, ours: bool) {
         match self {
-            Condition::Warm => {}
+            Condition::Warm | Condition::ScanOnly => {}
             // ripgrep has no cache to lose.
             Condition::CacheDeleted if ours => {
                 let _ = std::fs::remove_dir_all(cache);
             }
             Condition::CacheDeleted => {}
-            Condition::PagesEvicted => {
+            Condition::PagesEvicted | Condition::ScanOnlyEvicted => {
                 evict(stream);
                 for part in files(cache) {
                     evict(&part);

@@ -287,6 +287,10 @@ pub struct SearchArgs {
     pub limit: usize,
     #[arg(long)]
     pub json: bool,
+    /// Answer from the scan alone: the search cache is neither read nor built (how
+    /// `bench/run.sh search` shows what the cache wins).
+    #[arg(long, hide = true)]
+    pub no_cache: bool,
 }
 
 #[derive(Args, Debug)]

@@ -21,7 +21,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         stream_dir: ctx.ledger.stream_dir(),
         layout: Layout::new(&root),
         project_name: trail_core::project::Project::discover(&root).name,
-        cache: Some(search::Cache::of_home(ctx.ledger.root())),
+        cache: (!args.no_cache).then(|| search::Cache::of_home(ctx.ledger.root())),
     };
     let request = request(args)?;
     // Hits quote files that still hold what they quote: shown redacted, nothing kept.
