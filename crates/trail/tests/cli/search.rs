@@ -557,3 +557,41 @@ fn the_search_cache_is_only_a_cache() {
         first[1]
     );
 }
+
+#[test]
+fn two_searches_at_once_start_one_builder() {
+    let env = TestEnv::new();
+    let records = big_stream(&env, 17);
+    let run = || {
+        env.cmd(&["search", "backlog", "--json", "--limit", "3"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(stdout(&a), stdout(&b));
+    let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["total"], records);
+    let note = built(&env, 1);
+    assert!(note.contains("finished="), "{note}");
+    assert_eq!(parts(&env).len(), 2);
+    // Complete: a search starts no builder, and the one that ran was the only one.
+    search(&env, &["backlog"]);
+    assert!(
+        std::fs::read_to_string(env.trail_home.join("cache/search/build.lock"))
+            .unwrap()
+            .starts_with("builds=1\n")
+    );
+    // By hand: nothing left to write.
+    let json: Value = serde_json::from_str(&env.ok(&["build-search-cache", "--json"])).unwrap();
+    assert_eq!(
+        (
+            json["running"].clone(),
+            json["built"].clone(),
+            json["kept"].clone()
+        ),
+        (false.into(), 0.into(), 2.into())
+    );
+}
