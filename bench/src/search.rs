@@ -1,18 +1,22 @@
 //! `trail search WORD --json` against `rg -c WORD` on the same 100 MB stream, side by side in
 //! one run, for a rare, a medium and a common word (issue 13: ≤ 1.0× ripgrep's wall time).
 //!
-//! Three conditions, each run interleaved with ripgrep on the same file:
+//! Five conditions, each run interleaved with ripgrep on the same file:
 //! - **warm**: the search cache (`$TRAIL_HOME/cache/search/`) built, the stream in the page
 //!   cache — a search run again;
-//! - **cold, cache deleted**: the search cache removed before each run, so the search reads the
-//!   whole stream and builds the cache again as it goes;
 //! - **cold, pages evicted**: the stream's and the cache's pages dropped from the page cache
 //!   (`posix_fadvise(DONTNEED)`, which needs no privilege) before each run of either tool. The
 //!   machine-wide drop (`/proc/sys/vm/drop_caches`) needs privileges the benchmark does not
 //!   have, and on a virtual machine the host may still hold the pages: this is as cold as an
-//!   unprivileged run gets.
+//!   unprivileged run gets;
+//! - **scan only**, warm and with the pages evicted: `--no-cache`, the search reads the whole
+//!   stream and neither reads nor builds the cache — what the cache wins is the difference;
+//! - **cold, cache deleted**: the search cache removed before each run, so the search reads the
+//!   whole stream, and starts the cache's builder in the background as it ends.
 //!
-//! Also reported: how long the first search takes to build the cache and how big it is.
+//! A builder a search started is waited for (untimed) before the next run of either tool, so
+//! that it competes with no measured run. Also reported: how long the builder takes to build
+//! the whole cache (`trail build-search-cache`, run in the foreground) and how big it is.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -55,7 +59,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     env.push(("CLAUDE_PROJECT_DIR", project.clone()));
     let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
     let stream_s = stream.to_str().ok_or("non-UTF-8 path")?;
-    let trail = |w: &'static str| [bin.clone(), "search".into(), w.into(), "--json".into()];
+    let trail = |w: &'static str, scan_only: bool| {
+        let mut argv = vec![bin.clone(), "search".into(), w.into(), "--json".into()];
+        if scan_only {
+            argv.push("--no-cache".into());
+        }
+        argv
+    };
     let rg = |w: &'static str| ["/usr/bin/rg", "-c", w, stream_s];
 
     println!(
@@ -63,29 +73,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
         size >> 20,
         g.records
     );
-    // The first search builds the cache (and warms the page cache for both tools).
+    // The whole cache built, as the builder a search starts builds it (and the page cache
+    // warmed for both tools).
     let _ = std::fs::remove_dir_all(&cache);
-    let first = trail("backlog");
-    let (build, _) = l.run(&env, &first.each_ref().map(String::as_str))?;
+    let (build, _) = l.run(&env, &[bin.as_str(), "build-search-cache"])?;
     let cache_bytes = dir_bytes(&cache);
 
     println!("| word | lines with it | condition | trail | rg -c | trail / rg |");
     println!("|---|---|---|---|---|---|");
     let mut summary = Vec::new();
     for (label, word) in WORDS {
-        let argv = trail(word);
-        let argv = argv.each_ref().map(String::as_str);
         let rg = rg(word);
         let matches = count(&stream, word)?;
-        for condition in [
-            Condition::Warm,
-            Condition::CacheDeleted,
-            Condition::PagesEvicted,
-        ] {
+        for condition in Condition::ALL {
+            let argv = trail(word, condition.scan_only());
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
             let (mut ours, mut theirs) = (Vec::new(), Vec::new());
             for _ in 0..runs {
                 condition.prepare(&cache, &stream, true);
                 ours.push(l.run(&env, &argv)?.0);
+                settle(&cache);
                 condition.prepare(&cache, &stream, false);
                 theirs.push(l.run(&[], &rg)?.0);
             }
@@ -101,7 +108,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     println!(
-        "| the first search (builds the cache) | | | {} | | |",
+        "| building the whole cache (`trail build-search-cache`, what a search starts in the background) | | | {} | | |",
         ms(build)
     );
     println!(
@@ -117,35 +124,61 @@ pub fn run(args: &[String]) -> Result<(), String> {
 #[derive(Clone, Copy)]
 enum Condition {
     Warm,
-    CacheDeleted,
     PagesEvicted,
+    ScanOnly,
+    ScanOnlyEvicted,
+    CacheDeleted,
 }
 
 impl Condition {
+    const ALL: [Condition; 5] = [
+        Condition::Warm,
+        Condition::PagesEvicted,
+        Condition::ScanOnly,
+        Condition::ScanOnlyEvicted,
+        Condition::CacheDeleted,
+    ];
+
     fn name(self) -> &'static str {
         match self {
             Condition::Warm => "warm",
-            Condition::CacheDeleted => "cold: cache deleted",
             Condition::PagesEvicted => "cold: pages evicted",
+            Condition::ScanOnly => "scan only (`--no-cache`), warm",
+            Condition::ScanOnlyEvicted => "scan only (`--no-cache`), pages evicted",
+            Condition::CacheDeleted => "cold: cache deleted",
         }
+    }
+
+    /// Whether trail runs without its cache.
+    fn scan_only(self) -> bool {
+        matches!(self, Condition::ScanOnly | Condition::ScanOnlyEvicted)
     }
 
     /// Before one run (`ours`: of trail, else of ripgrep).
     fn prepare(self, cache: &Path, stream: &Path, ours: bool) {
         match self {
-            Condition::Warm => {}
+            Condition::Warm | Condition::ScanOnly => {}
             // ripgrep has no cache to lose.
             Condition::CacheDeleted if ours => {
                 let _ = std::fs::remove_dir_all(cache);
             }
             Condition::CacheDeleted => {}
-            Condition::PagesEvicted => {
+            Condition::PagesEvicted | Condition::ScanOnlyEvicted => {
                 evict(stream);
                 for part in files(cache) {
                     evict(&part);
                 }
             }
         }
+    }
+}
+
+/// Wait until no search cache builder runs (one a search started in the background holds the
+/// lock until it ends), so that it competes with no measured run.
+fn settle(cache: &Path) {
+    if let Ok(f) = std::fs::File::open(cache.join("build.lock")) {
+        // Released when `f` closes.
+        let _ = f.lock();
     }
 }
 

@@ -57,6 +57,14 @@ pub enum Command {
     /// Search the stream, the proof log, the trajectory, NOTES.md and memory (--code: the project
     /// tree too); ranked hits with an id to retrieve each by.
     Search(SearchArgs),
+    /// Write the search cache's missing parts. A search that finds some missing starts this
+    /// detached, handing it the builder's lock; run by hand, it builds now, unless a builder is
+    /// running.
+    #[command(name = "build-search-cache", hide = true)]
+    BuildSearchCache {
+        #[arg(long)]
+        json: bool,
+    },
     /// Backfill the stream, proof logs and daily memory from the Claude Code transcripts or
     /// Codex rollouts already on this machine; run it again and nothing is added twice.
     Import(ImportArgs),
@@ -287,6 +295,10 @@ pub struct SearchArgs {
     pub limit: usize,
     #[arg(long)]
     pub json: bool,
+    /// Answer from the scan alone: the search cache is neither read nor built (how
+    /// `bench/run.sh search` shows what the cache wins).
+    #[arg(long, hide = true)]
+    pub no_cache: bool,
 }
 
 #[derive(Args, Debug)]

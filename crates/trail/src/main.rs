@@ -14,6 +14,7 @@ compile_error!(
 mod cli;
 mod cmd;
 mod context;
+mod detached;
 mod edge;
 mod error;
 mod hook;

@@ -92,6 +92,7 @@ pub(crate) fn search(
         mode: req.mode,
         fallback: None,
         skipped: Vec::new(),
+        missing_parts: 0,
     })
 }
 

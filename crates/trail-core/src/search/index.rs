@@ -1,6 +1,9 @@
 //! The search cache: an inverted index of the stream, kept in parts, that a search uses instead
-//! of reading records — and never needs. Delete it and the next search rebuilds it; a part that
-//! no longer matches its segment, or that does not parse, is ignored and rebuilt.
+//! of reading records — and never needs. A search only reads parts: a window whose part is
+//! missing, no longer matches its segment, or does not parse is scanned, and the search says
+//! how many were missing so that its caller can start the builder (build.rs), which writes
+//! them in the background. Delete the cache and nothing is lost: the next search scans, and
+//! the one after reads the parts again.
 //!
 //! Why: reading 100 MB costs what it costs. A word in a few records is found at memory speed,
 //! but a word in every record makes each of them a candidate, and ranking 100,000 candidates
@@ -17,7 +20,9 @@
 //! so, and `trail verify` finds any change), so a part stays valid, and the window still
 //! growing at the end of the stream is scanned. Parts are named by the segment's inode, so
 //! rotation (a rename) keeps them; before use, a part is checked against the 64 bytes at each
-//! end of what it covers, which tells a part of another file (a restored or copied stream).
+//! end of what it covers, which tells a part of another file (a restored or copied stream). A
+//! complete window holding nothing to index (inside a record larger than the window) gets a
+//! part with no documents: it says "scan this window", so that nobody builds it again.
 //!
 //! Tokens are runs of ASCII word characters (`[A-Za-z0-9_]`), lower-cased, their first 16
 //! bytes kept: exactly where a search word may match (at a word start, in any case), so a
@@ -126,58 +131,86 @@ pub(crate) fn key_ranges(query: &Query) -> Option<Vec<(u128, u128)>> {
         .collect()
 }
 
-/// Search one stream segment: complete windows from their parts (built when missing), the
-/// rest by scanning.
-pub(crate) fn search_segment(
+/// Answer what the cache can of one stream segment `len` bytes long, adding it to `tally`;
+/// return the ranges left to scan, in order and merged: windows without a usable part, and the
+/// window still growing at the end. A complete window whose part is missing or does not check
+/// out, and could be built, counts in `tally.missing_parts`.
+pub(crate) fn answer_segment(
     cache: &Cache,
     scan: &Scan<'_>,
     keys: &[(u128, u128)],
-    file: &File,
-    index: u32,
+    seg: &Segment<'_>,
     tally: &mut Tally,
-) -> io::Result<()> {
-    let len = crate::fsutil::size_of(file)?;
+) -> io::Result<Vec<Range<u64>>> {
+    let Segment { file, index, len } = *seg;
     let id = crate::fsutil::identity_of(file)?;
     let mut scratch = Scratch::default();
+    let mut left: Vec<Range<u64>> = Vec::new();
     let mut lo = 0;
     while lo < len {
         let window = lo..lo + cache.window;
-        let part = if window.end < len {
-            part(cache, file, id, window.clone(), len)
+        if window.end >= len {
+            // Still growing: scanned, with everything after it.
+            push_range(&mut left, lo..len);
+            break;
+        }
+        let answered = if let Some(p) = read_part(cache, file, id, window.clone(), len) {
+            p.query(scan, keys, index, tally, &mut scratch)
+                .is_ok_and(|used| used)
         } else {
-            None
-        };
-        let answered = match part {
-            Some(p) => p
-                .query(scan, keys, index, tally, &mut scratch)
-                .is_ok_and(|used| used),
-            None => false,
+            if closed(file, window.end, len) {
+                tally.missing_parts += 1;
+            }
+            false
         };
         if !answered {
-            // A window still growing, or one the index cannot answer for: scan it, and when
-            // it is the last, everything after it too.
-            let end = if window.end < len { window.end } else { len };
-            scan::scan_records(scan, file, index, lo..end, len, tally)?;
+            push_range(&mut left, window.clone());
         }
         lo = window.end;
     }
-    Ok(())
+    Ok(left)
 }
 
-/// Remove parts of segments that are gone (named by an identity not in `live`).
-pub(crate) fn sweep(cache: &Cache, live: &[(u64, u64)]) {
+/// One stream segment, opened: its number among the files searched and its length.
+#[derive(Clone, Copy)]
+pub(crate) struct Segment<'f> {
+    pub file: &'f File,
+    pub index: u32,
+    pub len: u64,
+}
+
+/// Append `r` to `ranges`, joined to the last one when they touch.
+fn push_range(ranges: &mut Vec<Range<u64>>, r: Range<u64>) {
+    match ranges.last_mut() {
+        Some(last) if last.end == r.start => last.end = r.end,
+        _ => ranges.push(r),
+    }
+}
+
+/// Whether a record starts at or after `at`: the window ending there is complete, and its part
+/// can be built.
+fn closed(file: &File, at: u64, len: u64) -> bool {
+    // Unreadable (the file shrank): not a part anyone can build now.
+    scan::next_start(file, at, len).is_ok_and(|s| s.is_some())
+}
+
+/// Remove parts of segments that are gone (named by an identity not in `live`); the number
+/// removed.
+pub(crate) fn sweep(cache: &Cache, live: &[(u64, u64)]) -> usize {
     let Ok(rd) = std::fs::read_dir(&cache.dir) else {
-        return;
+        return 0;
     };
+    let mut removed = 0;
     for e in rd.flatten() {
         let name = e.file_name();
         let Some(id) = name.to_str().and_then(parse_name) else {
             continue;
         };
-        if !live.contains(&id) {
-            let _ = std::fs::remove_file(e.path());
+        if !live.contains(&id) && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
         }
     }
+    removed
 }
 
 fn part_path(cache: &Cache, id: (u64, u64), k: u64) -> PathBuf {
@@ -193,41 +226,64 @@ fn parse_name(name: &str) -> Option<(u64, u64)> {
     Some((dev, ino))
 }
 
-/// The part for `window`: read when valid, else built (and written, best effort). `None` when
-/// the window is not complete or cannot be read.
-fn part(cache: &Cache, file: &File, id: (u64, u64), window: Range<u64>, len: u64) -> Option<Part> {
-    let k = window.start / cache.window;
-    let path = part_path(cache, id, k);
-    let expect = Expect {
-        window: cache.window,
-        id,
-        k,
-        segment: file,
-        len,
-    };
-    if let Some(p) = File::open(&path)
-        .ok()
-        .and_then(|f| Part::open(Data::File(f), &expect))
-    {
-        return Some(p);
-    }
-    let bytes = build(file, window, len, &expect).ok()??;
-    write(&cache.dir, &path, &bytes);
-    Part::open(Data::Bytes(bytes), &expect)
+/// The part for `window`, when one is written and checks out against the segment.
+fn read_part(
+    cache: &Cache,
+    file: &File,
+    id: (u64, u64),
+    window: Range<u64>,
+    len: u64,
+) -> Option<Part> {
+    let expect = Expect::of(cache, file, id, &window, len);
+    let f = File::open(part_path(cache, id, expect.k)).ok()?;
+    Part::open(Data::File(f), &expect)
 }
+
+/// What building one window came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Window {
+    /// Its part was there and checks out.
+    Kept,
+    /// Its part was written.
+    Built,
+    /// Not complete yet (no record starts after it): scanned until it is.
+    Open,
+}
+
+/// Make sure `window` of a segment has a part that checks out, building and writing it when it
+/// has none. A part that cannot be written is an error: the builder stops and says so.
+pub(crate) fn ensure_part(
+    cache: &Cache,
+    file: &File,
+    id: (u64, u64),
+    window: Range<u64>,
+    len: u64,
+) -> io::Result<Window> {
+    if read_part(cache, file, id, window.clone(), len).is_some() {
+        return Ok(Window::Kept);
+    }
+    let expect = Expect::of(cache, file, id, &window, len);
+    let Some(bytes) = build(file, window, len, &expect)? else {
+        return Ok(Window::Open);
+    };
+    write(&cache.dir, &part_path(cache, id, expect.k), &bytes)?;
+    Ok(Window::Built)
+}
+
+/// The prefix of a part being written: a builder that died leaves such files, which the next
+/// builder removes.
+pub(crate) const TEMP_PREFIX: &str = ".part-";
 
 /// Write a part: a temporary file renamed into place, so a reader sees a whole part or none.
 /// Not synced: after a crash a part is whole, or absent, or fails its checks and is rebuilt.
-fn write(dir: &Path, path: &Path, bytes: &[u8]) {
-    let written = (|| -> io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        let mut tmp = tempfile::Builder::new().prefix(".part-").tempfile_in(dir)?;
-        tmp.write_all(bytes)?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    })();
-    // A cache that cannot be written is only slower.
-    let _ = written;
+fn write(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// What a part must say about itself to be used.
@@ -239,6 +295,24 @@ struct Expect<'a> {
     len: u64,
 }
 
+impl<'a> Expect<'a> {
+    fn of(
+        cache: &Cache,
+        segment: &'a File,
+        id: (u64, u64),
+        window: &Range<u64>,
+        len: u64,
+    ) -> Expect<'a> {
+        Expect {
+            window: cache.window,
+            id,
+            k: window.start / cache.window,
+            segment,
+            len,
+        }
+    }
+}
+
 /// One document of a part.
 struct DocEntry {
     rel: u32,
@@ -248,7 +322,9 @@ struct DocEntry {
     projs: u64,
 }
 
-/// Index the records that start in `window`; `None` when the window is not complete.
+/// Index the records that start in `window`; `None` when the window is not complete. A window
+/// with nothing to index (no record starts in it, or one is too long to record) gets a part
+/// with no documents, which tells a search to scan it.
 fn build(
     file: &File,
     window: Range<u64>,
@@ -261,7 +337,7 @@ fn build(
     let mut first: Option<u64> = None;
     let mut keys: Vec<u128> = Vec::new();
     let mut too_long = false;
-    let closed = scan::walk_records(file, window, len, |buf, base| {
+    let closed = scan::walk_records(file, window.clone(), len, |buf, base| {
         let starts = frame::starts(buf);
         for (i, &s) in starts.iter().enumerate() {
             let e = starts.get(i + 1).copied().unwrap_or(buf.len());
@@ -310,12 +386,18 @@ fn build(
             }
         }
     })?;
-    let (Some(end), Some(first)) = (closed, first) else {
+    let Some(end) = closed else {
         return Ok(None);
     };
-    if too_long || docs.is_empty() {
-        return Ok(None);
-    }
+    let first = match first {
+        Some(f) if !too_long => f,
+        _ => {
+            docs.clear();
+            projs.clear();
+            postings.clear();
+            window.start
+        }
+    };
     let (head, tail) = end_digests(expect.segment, first, end)?;
     Ok(Some(serialize(&Built {
         expect,
@@ -471,9 +553,10 @@ fn leb(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-/// Where a part's bytes are: its file, or the bytes just built.
+/// Where a part's bytes are: its file, or (in tests that damage them) bytes in memory.
 enum Data {
     File(File),
+    #[cfg(test)]
     Bytes(Vec<u8>),
 }
 
@@ -489,6 +572,7 @@ impl Data {
         buf.resize(n, 0);
         match self {
             Data::File(f) => f.read_exact_at(buf, at),
+            #[cfg(test)]
             Data::Bytes(b) => {
                 let src = usize::try_from(at)
                     .ok()
@@ -503,6 +587,7 @@ impl Data {
     fn len(&self) -> io::Result<u64> {
         match self {
             Data::File(f) => crate::fsutil::size_of(f),
+            #[cfg(test)]
             Data::Bytes(b) => Ok(b.len() as u64),
         }
     }
@@ -586,7 +671,6 @@ impl Part {
             || sized(offs.dict, nkeys, ENTRY)? != offs.post
             || offs.file < offs.post
             || data.len().ok()? != offs.file
-            || ndocs == 0
         {
             return None;
         }
@@ -628,7 +712,7 @@ impl Part {
     }
 
     /// Answer `keys` for this part's documents. `Ok(false)` when it cannot (a `--proj`
-    /// filter over more projects than a part records).
+    /// filter over more projects than a part records, or a part that indexes nothing).
     fn query(
         &self,
         scan: &Scan<'_>,
@@ -637,7 +721,7 @@ impl Part {
         tally: &mut Tally,
         scratch: &mut Scratch,
     ) -> io::Result<bool> {
-        if scan.filters.proj.is_some() && self.proj_overflow {
+        if (scan.filters.proj.is_some() && self.proj_overflow) || self.ndocs == 0 {
             return Ok(false);
         }
         let terms = keys.len();
@@ -777,7 +861,7 @@ mod tests {
     use super::*;
     use crate::ledger::record::{Focus, Intent, Record, facts_body};
     use crate::search::sources::SourceFile;
-    use crate::search::{Filters, scan::scan_all};
+    use crate::search::{Built, Filters, build_missing, scan::scan_all};
 
     const WORDS: [&str; 9] = [
         "backlog",
@@ -821,13 +905,8 @@ mod tests {
         path
     }
 
-    /// Candidates as (start, end, tf, time), sorted, and the document count.
-    fn run(
-        seg: &Path,
-        cache: Option<&Cache>,
-        query: &str,
-        filters: &Filters,
-    ) -> Vec<(u64, u64, Vec<u32>, Option<Ts>)> {
+    /// What a search of `seg` (with the cache, when given) found.
+    fn tally(seg: &Path, cache: Option<&Cache>, query: &str, filters: &Filters) -> Tally {
         let q = Query::lexical(query).unwrap();
         let keys = key_ranges(&q);
         let scan = Scan {
@@ -845,6 +924,17 @@ mod tests {
         }];
         let (tally, _) = scan_all(&scan, &files);
         assert!(tally.skipped.is_empty(), "{:?}", tally.skipped);
+        tally
+    }
+
+    /// Candidates as (start, end, tf, time), sorted.
+    fn run(
+        seg: &Path,
+        cache: Option<&Cache>,
+        query: &str,
+        filters: &Filters,
+    ) -> Vec<(u64, u64, Vec<u32>, Option<Ts>)> {
+        let tally = tally(seg, cache, query, filters);
         let mut v: Vec<_> = tally
             .cands
             .iter()
@@ -855,10 +945,23 @@ mod tests {
         v
     }
 
+    /// Parts a search of `seg` finds missing.
+    fn missing(seg: &Path, cache: &Cache) -> usize {
+        tally(seg, Some(cache), "backlog", &Filters::default()).missing_parts
+    }
+
+    /// What the builder does in the background, here.
+    fn fill(seg: &Path, cache: &Cache) -> Built {
+        let lock = cache.builder_lock(None).unwrap().expect("no other builder");
+        build_missing(cache, &[seg.to_path_buf()], &lock).unwrap()
+    }
+
+    /// The parts in `dir` (not the builder's lock).
     fn parts(dir: &Path) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
             .map(|rd| rd.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();
+        v.retain(|p| p.extension().is_some_and(|e| e == "idx"));
         v.sort();
         v
     }
@@ -888,7 +991,7 @@ mod tests {
                 ..Filters::default()
             },
         ];
-        for query in [
+        let queries = [
             "backlog",
             "back",
             "checkout deploy",
@@ -897,19 +1000,26 @@ mod tests {
             "cache_m",
             "step",
             "zzz",
-        ] {
+        ];
+        let len = std::fs::metadata(&seg).unwrap().len();
+        let complete = usize::try_from(len / cache.window).unwrap();
+        // No cache yet: the search scans, writes nothing, and says what is missing.
+        assert_eq!(missing(&seg, &cache), complete);
+        assert!(!cache.dir.exists());
+        let built = fill(&seg, &cache);
+        assert_eq!((built.built, built.kept, built.open), (complete, 0, 0));
+        assert_eq!(missing(&seg, &cache), 0);
+        for query in queries {
             let q = Query::lexical(query).unwrap();
             assert!(key_ranges(&q).is_some(), "{query}");
             for f in &filters {
                 let scanned = run(&seg, None, query, f);
-                // Built, then read back from disk.
-                assert_eq!(run(&seg, Some(&cache), query, f), scanned, "{query} {f:?}");
                 assert_eq!(run(&seg, Some(&cache), query, f), scanned, "{query} {f:?}");
             }
         }
-        let built = parts(&cache.dir);
-        let len = std::fs::metadata(&seg).unwrap().len();
-        assert_eq!(built.len() as u64, len / cache.window, "{built:?}");
+        assert_eq!(parts(&cache.dir).len(), complete);
+        // Built again: every part kept.
+        assert_eq!(fill(&seg, &cache).kept, complete);
     }
 
     #[test]
@@ -939,9 +1049,12 @@ mod tests {
         let f = Filters::default();
         let truth = run(&seg, None, "backlog", &f);
         assert_eq!(run(&seg, Some(&cache), "backlog", &f), truth);
+        fill(&seg, &cache);
+        assert_eq!(run(&seg, Some(&cache), "backlog", &f), truth);
         let built = parts(&cache.dir);
         assert!(built.len() >= 3);
-        // Truncated, garbage, one flipped byte: each ignored and rebuilt.
+        // Truncated, garbage, one flipped byte: each ignored (scanned around, and missing to
+        // the builder), then rebuilt.
         let good = std::fs::read(&built[0]).unwrap();
         std::fs::write(&built[0], &good[..good.len() / 2]).unwrap();
         std::fs::write(&built[1], b"not a part").unwrap();
@@ -949,7 +1062,13 @@ mod tests {
         flipped[70] ^= 1; // the head digest
         std::fs::write(&built[2], &flipped).unwrap();
         assert_eq!(run(&seg, Some(&cache), "backlog", &f), truth);
+        assert_eq!(missing(&seg, &cache), 3);
+        assert_eq!(fill(&seg, &cache).built, 3);
         assert_eq!(std::fs::read(&built[0]).unwrap(), good);
+        // A builder that died while writing left a temporary file: the next one removes it.
+        std::fs::write(cache.dir.join(format!("{TEMP_PREFIX}dead")), b"half").unwrap();
+        fill(&seg, &cache);
+        assert!(!cache.dir.join(format!("{TEMP_PREFIX}dead")).exists());
         // The segment rewritten in place where a part begins (same inode, same length): the
         // first record's year changes, and the stale part is not believed.
         let file = std::fs::OpenOptions::new()
@@ -964,13 +1083,65 @@ mod tests {
         let fresh = run(&seg, None, "backlog", &f);
         assert_ne!(fresh[0].3, truth[0].3);
         assert_eq!(run(&seg, Some(&cache), "backlog", &f), fresh);
-        // Deleted: the same answer, and the cache is back.
+        // Deleted: the same answer, and once built, the cache is back.
         std::fs::remove_dir_all(&cache.dir).unwrap();
-        assert_eq!(run(&seg, Some(&cache), "backlog", &f).len(), truth.len());
+        assert_eq!(run(&seg, Some(&cache), "backlog", &f), fresh);
+        assert_eq!(missing(&seg, &cache), built.len());
+        fill(&seg, &cache);
         assert_eq!(parts(&cache.dir).len(), built.len());
         // Parts of segments that are gone are swept.
         sweep(&cache, &[]);
         assert!(parts(&cache.dir).is_empty());
+    }
+
+    #[test]
+    fn a_window_inside_one_long_record_is_scanned_and_built_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pulses.log.md");
+        let mut bytes = Vec::new();
+        for i in 0..30u8 {
+            let mut r = Record::new(
+                RecordType::Pulse,
+                Ts::from_micros(1_790_000_000_000_000 + i64::from(i)),
+            );
+            r.intent = Some(Intent {
+                primary: "continue".into(),
+                summary: format!("backlog item {i}"),
+            });
+            if i == 10 {
+                // Three windows long: the windows it starts after hold no record start.
+                r.body = facts_body(&[format!("backlog {}", "x".repeat(12 << 10))]);
+            }
+            bytes.extend(frame::encode(&r).0);
+        }
+        std::fs::write(&path, bytes).unwrap();
+        let cache = Cache {
+            dir: dir.path().join("cache"),
+            window: 4 << 10,
+        };
+        let f = Filters::default();
+        let truth = run(&path, None, "backlog", &f);
+        assert_eq!(truth.len(), 30);
+        let before = missing(&path, &cache);
+        let built = fill(&path, &cache);
+        assert_eq!(built.built, before);
+        assert_eq!(missing(&path, &cache), 0, "nothing left to build");
+        assert_eq!(run(&path, Some(&cache), "backlog", &f), truth);
+        // The last complete window, with no record after it yet, is not missing: nobody can
+        // build it until one is appended.
+        let mut grown = std::fs::read(&path).unwrap();
+        let len = grown.len() as u64;
+        let pad = (cache.window - len % cache.window) + 100;
+        let mut r = Record::new(RecordType::Pulse, Ts::from_micros(1_790_000_000_000_100));
+        r.body = facts_body(&[format!(
+            "backlog {}",
+            "y".repeat(usize::try_from(pad).unwrap())
+        )]);
+        grown.extend(frame::encode(&r).0);
+        std::fs::write(&path, &grown).unwrap();
+        assert_eq!(missing(&path, &cache), 0);
+        assert_eq!(fill(&path, &cache).open, 1);
+        assert_eq!(run(&path, Some(&cache), "backlog", &f).len(), 31);
     }
 
     #[test]

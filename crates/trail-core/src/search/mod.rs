@@ -15,9 +15,11 @@
 //! literal search, and reads records only around matches; it answers every query and sees a
 //! record the moment it is appended. The search cache (index.rs) holds an inverted index of
 //! the stream's settled parts and answers most word queries without reading them; it is only a
-//! cache — delete it and nothing is lost, a part that does not check out is rebuilt — and a
-//! test holds its answers equal to the scan's. `bench/run.sh search` measures both against
-//! ripgrep. `--semantic` and `--hybrid` hand the same files to `ck` when it is installed (ck.rs).
+//! cache — delete it and nothing is lost — and a test holds its answers equal to the scan's. A
+//! search only reads the cache: windows whose part is missing are scanned, and the caller
+//! starts one builder in the background to write them (build.rs). `bench/run.sh search`
+//! measures the search with and without the cache against ripgrep. `--semantic` and `--hybrid`
+//! hand the same files to `ck` when it is installed (ck.rs).
 //!
 //! Everything a hit shows is redacted with the redactor the caller passes (the CLI's, which
 //! includes the person's own rules). A search writes nothing, except a trajectory `pivot` when
@@ -43,6 +45,7 @@
 //! # Ok::<(), trail_core::search::SearchError>(())
 //! ```
 
+mod build;
 pub mod ck;
 mod doc;
 mod index;
@@ -61,6 +64,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+pub use build::{BuildLock, Built, build_missing};
 pub use index::Cache;
 pub use pivot::{PIVOT_AFTER, log_pivot};
 pub use query::{Query, QueryError};
@@ -250,6 +254,10 @@ pub struct Results {
     pub fallback: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// Parts of the search cache this search found missing and scanned around: the caller
+    /// starts the builder ([`Cache::claim_build`]). Not part of the answer.
+    #[serde(skip)]
+    pub missing_parts: usize,
 }
 
 impl Results {
@@ -297,15 +305,6 @@ pub fn search(places: &Places, req: &Request, redactor: &Redactor) -> Result<Res
         index: places.cache.as_ref().zip(keys.as_deref()),
     };
     let (tally, opened) = scan::scan_all(&scan, &files);
-    if let Some(cache) = &places.cache {
-        // Every segment's, whether this search read the stream or not.
-        let live: Vec<(u64, u64)> = places
-            .segments
-            .iter()
-            .filter_map(|p| crate::fsutil::identity(p).ok())
-            .collect();
-        index::sweep(cache, &live);
-    }
     let hits = rank::top(&tally, req.limit)
         .into_iter()
         .filter_map(|(i, s)| {
@@ -324,6 +323,7 @@ pub fn search(places: &Places, req: &Request, redactor: &Redactor) -> Result<Res
         mode,
         fallback,
         skipped: tally.skipped,
+        missing_parts: tally.missing_parts,
     })
 }
 

@@ -88,6 +88,8 @@ pub(crate) struct Tally {
     /// Term frequencies, `terms` per candidate.
     pub tf: Vec<u32>,
     pub skipped: Vec<Skipped>,
+    /// Complete windows of the stream the search cache had no usable part for (index.rs).
+    pub missing_parts: usize,
 }
 
 impl Tally {
@@ -146,6 +148,7 @@ impl Tally {
         self.cands.extend(other.cands);
         self.tf.extend(other.tf);
         self.skipped.extend(other.skipped);
+        self.missing_parts += other.missing_parts;
     }
 }
 
@@ -202,31 +205,41 @@ pub(crate) fn open(scan: &Scan<'_>, sf: &SourceFile) -> io::Result<Option<File>>
     }
 }
 
-/// One stream segment, split among threads when it is large.
+/// One stream segment: what the search cache answers, and the rest scanned, split among
+/// threads when it is large.
 fn scan_segment(scan: &Scan<'_>, file: &File, index: u32, tally: &mut Tally) -> io::Result<()> {
-    if let Some((cache, keys)) = scan.index {
-        return index::search_segment(cache, scan, keys, file, index, tally);
-    }
     let len = crate::fsutil::size_of(file)?;
-    // Twice the kernel's read-ahead: the whole file is read in order.
+    let ranges = match scan.index {
+        Some((cache, keys)) => {
+            let seg = index::Segment { file, index, len };
+            index::answer_segment(cache, scan, keys, &seg, tally)?
+        }
+        None => std::iter::once(0..len).collect(),
+    };
+    let bytes: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+    if bytes == 0 {
+        return Ok(());
+    }
+    // Twice the kernel's read-ahead: what is left is read in order.
     let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::Sequential);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4)) as u64;
-    if len < PARALLEL_BYTES || threads < 2 {
-        return scan_records(scan, file, index, 0..len, len, tally);
+    if bytes < PARALLEL_BYTES || threads < 2 {
+        for r in ranges {
+            scan_records(scan, file, index, r, len, tally)?;
+        }
+        return Ok(());
     }
-    let bounds: Vec<u64> = (0..=threads).map(|i| len / threads * i).collect();
+    let shares = share(&ranges, bytes.div_ceil(threads));
     let parts: Vec<io::Result<Tally>> = std::thread::scope(|s| {
-        let handles: Vec<_> = bounds
-            .windows(2)
-            .map(|w| {
-                let range = w[0]..if w[1] == bounds[bounds.len() - 1] {
-                    len
-                } else {
-                    w[1]
-                };
+        let handles: Vec<_> = shares
+            .into_iter()
+            .map(|share| {
                 s.spawn(move || {
                     let mut t = Tally::new(scan.matchers.len());
-                    scan_records(scan, file, index, range, len, &mut t).map(|()| t)
+                    for r in share {
+                        scan_records(scan, file, index, r, len, &mut t)?;
+                    }
+                    Ok(t)
                 })
             })
             .collect();
@@ -242,6 +255,45 @@ fn scan_segment(scan: &Scan<'_>, file: &File, index: u32, tally: &mut Tally) -> 
         tally.merge(part?);
     }
     Ok(())
+}
+
+/// `ranges` cut into consecutive shares of about `each` bytes (one per thread).
+fn share(ranges: &[Range<u64>], each: u64) -> Vec<Vec<Range<u64>>> {
+    let mut shares = vec![Vec::new()];
+    let mut room = each;
+    for r in ranges {
+        let mut at = r.start;
+        while at < r.end {
+            if room == 0 {
+                shares.push(Vec::new());
+                room = each;
+            }
+            let to = r.end.min(at + room);
+            if let Some(last) = shares.last_mut() {
+                last.push(at..to);
+            }
+            room -= to - at;
+            at = to;
+        }
+    }
+    shares
+}
+
+/// Where the first record at or after `from` starts, looked for up to `len`; `None` when none
+/// does.
+pub(crate) fn next_start(file: &File, from: u64, len: u64) -> io::Result<Option<u64>> {
+    // Records are short: one small read finds the next nearly always. From one byte early, so
+    // a record starting exactly at `from` is seen to begin a line.
+    let at = from.saturating_sub(1);
+    let n = usize::try_from(len.saturating_sub(at).min(64 << 10)).unwrap_or(0);
+    let mut buf = vec![0; n];
+    file.read_exact_at(&mut buf, at)?;
+    let skip = usize::try_from(from - at).unwrap_or(0);
+    if let Some(s) = first_start(&buf, skip) {
+        return Ok(Some(at + s as u64));
+    }
+    // A long record, or the end: a range that ends where it begins closes at the first start.
+    walk_records(file, from..from, len, |_, _| {})
 }
 
 /// The records of `file` that start in `range` (a record straddling its end is read whole).

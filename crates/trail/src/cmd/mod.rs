@@ -60,6 +60,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Search(a) => search::run(&Context::load()?, &a),
+        Command::BuildSearchCache { json } => search::build_cache(&Context::load()?, json),
         Command::Import(a) => import::run(&Context::load()?, &a),
         Command::Status { json } => edge::status(json),
         Command::Mode {

@@ -1,29 +1,34 @@
 //! `trail search`: ranked hits from the stream, the journals, memory and notes (and the code).
 
+use std::path::PathBuf;
+use std::process::Stdio;
+
 use trail_core::config::Config;
 use trail_core::layout::Layout;
-use trail_core::search::{self, Filters, Hit, Mode, Places, Request, Results, Source};
+use trail_core::search::{self, Cache, Filters, Hit, Mode, Places, Request, Results, Source};
 use trail_core::time::Ts;
 
 use crate::cli::SearchArgs;
 use crate::context::Context;
+use crate::detached;
 use crate::error::{CliError, CliResult};
 use crate::output;
+
+/// The hidden command a search starts to build the cache (cli.rs).
+const BUILDER: &str = "build-search-cache";
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let config = Config::load()?;
     let root = config.project_root.value;
-    // The stream's chain, then the history `trail import` brought in.
-    let mut segments = ctx.ledger.segments()?;
-    segments.extend(ctx.ledger.imported_segments()?);
     let places = Places {
-        segments,
+        segments: segments(ctx)?,
         stream_dir: ctx.ledger.stream_dir(),
         layout: Layout::new(&root),
         project_name: trail_core::project::Project::discover(&root).name,
-        cache: Some(search::Cache::of_home(ctx.ledger.root())),
+        cache: (!args.no_cache).then(|| Cache::of_home(ctx.ledger.root())),
     };
     let request = request(args)?;
+    let began = Ts::now();
     // Hits quote files that still hold what they quote: shown redacted, nothing kept.
     let results = search::search(&places, &request, ctx.secrets.redactor()?)?;
     for s in &results.skipped {
@@ -41,10 +46,95 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             eprintln!("trail: the trajectory's pivot was not logged: {e}");
         }
     }
-    if args.json {
-        return output::json(&results);
+    let shown = if args.json {
+        output::json(&results)
+    } else {
+        output::text(&render(&results, args))
+    };
+    // After the answer: the builder's start never delays it.
+    if results.missing_parts > 0
+        && let Some(cache) = &places.cache
+    {
+        start_builder(cache, began);
     }
-    output::text(&render(&results, args))
+    shown
+}
+
+/// The stream's chain, then the history `trail import` brought in.
+fn segments(ctx: &Context) -> CliResult<Vec<PathBuf>> {
+    let mut segments = ctx.ledger.segments()?;
+    segments.extend(ctx.ledger.imported_segments()?);
+    Ok(segments)
+}
+
+/// Start the builder for the parts a search that began at `began` found missing, unless one
+/// is running or should not start yet (trail-core's `search/build.rs` says when), handing it
+/// the lock. Silent: the answer is given, and a builder that cannot start leaves the next
+/// search as fast as this one, no slower.
+fn start_builder(cache: &Cache, began: Ts) {
+    let Ok(Some(lock)) = cache.claim_build(began) else {
+        return;
+    };
+    if let Ok(c) = detached::trail(&[BUILDER]) {
+        let _ = detached::start(c, Stdio::from(lock.into_file()));
+    }
+}
+
+/// What `trail build-search-cache` did.
+#[derive(serde::Serialize)]
+struct BuildReport {
+    /// Another builder holds the lock: this one did nothing.
+    running: bool,
+    #[serde(flatten)]
+    built: Option<search::Built>,
+}
+
+/// `trail build-search-cache`: build the missing parts, holding the builder's lock — the one
+/// the search handed over as stdin, or else one taken now.
+pub fn build_cache(ctx: &Context, json: bool) -> CliResult {
+    let cache = Cache::of_home(ctx.ledger.root());
+    let inherited = {
+        use std::os::fd::AsFd;
+        std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .map(std::fs::File::from)
+    };
+    let report = match cache.builder_lock(inherited)? {
+        Some(lock) => BuildReport {
+            running: false,
+            built: Some(search::build_missing(&cache, &segments(ctx)?, &lock)?),
+        },
+        None => BuildReport {
+            running: true,
+            built: None,
+        },
+    };
+    if json {
+        return output::json(&report);
+    }
+    output::text(&match &report.built {
+        None => "a search cache builder is already running: nothing to do\n".to_string(),
+        Some(b) if b.stopped => {
+            "the search cache was deleted while it was built: stopped (the next search starts \
+             a builder again)\n"
+                .to_string()
+        }
+        Some(b) => format!(
+            "search cache: {} part{} written, {} kept, {} removed ({}){}\n",
+            b.built,
+            if b.built == 1 { "" } else { "s" },
+            b.kept,
+            b.swept,
+            cache.dir.display(),
+            if b.open > 0 {
+                "; the newest window is built once a record follows it"
+            } else {
+                ""
+            }
+        ),
+    })
 }
 
 fn request(args: &SearchArgs) -> CliResult<Request> {

@@ -487,6 +487,34 @@ fn big_stream(env: &TestEnv, mb: usize) -> i64 {
     i
 }
 
+/// The search cache's parts (not the builder's lock).
+fn parts(env: &TestEnv) -> Vec<std::path::PathBuf> {
+    let mut v = files_under(&env.trail_home.join("cache/search"));
+    v.retain(|p| p.extension().is_some_and(|e| e == "idx"));
+    v
+}
+
+/// Wait for the background builder's build number `n` to end, and return its note. Bounded,
+/// and about liveness only: a debug build of 17 MB takes what it takes.
+fn built(env: &TestEnv, n: u64) -> String {
+    let lock = env.trail_home.join("cache/search/build.lock");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(10);
+    loop {
+        let note = std::fs::read_to_string(&lock).unwrap_or_default();
+        if note.starts_with(&format!("builds={n}\n"))
+            && (note.contains("finished=") || note.contains("failed="))
+        {
+            assert!(!note.contains("failed="), "{note}");
+            return note;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "build {n} did not end: {note:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn the_search_cache_is_only_a_cache() {
     let env = TestEnv::new();
@@ -498,22 +526,72 @@ fn the_search_cache_is_only_a_cache() {
             .map(|q| search(env, &[q, "--limit", "5"]))
             .collect()
     };
-    // The first search builds the cache for the two complete 8 MiB windows; the rest of the
-    // stream is scanned.
+    // No cache: the first search answers from the scan and starts the builder, which writes
+    // the parts of the two complete 8 MiB windows in the background (the rest of the stream is
+    // always scanned).
     let first = answers(&env);
     assert_eq!(first[0]["total"], records);
     assert_eq!(first[1]["total"], (records - 7).div_euclid(1000) + 1);
-    let parts = files_under(&cache);
-    assert_eq!(parts.len(), 2, "{parts:?}");
+    built(&env, 1);
+    assert_eq!(parts(&env).len(), 2, "{:?}", files_under(&cache));
     assert_eq!(answers(&env), first, "read from the cache");
-    // Deleted, damaged: the same answers, and the cache is whole again.
+    // Deleted: the same answers from the scan, and the cache is whole again.
     std::fs::remove_dir_all(&cache).unwrap();
     assert_eq!(answers(&env), first);
-    std::fs::write(&parts[0], b"garbage").unwrap();
+    built(&env, 1);
+    let rebuilt = parts(&env);
+    assert_eq!(rebuilt.len(), 2);
+    // Damaged: not believed, and rebuilt.
+    std::fs::write(&rebuilt[0], b"garbage").unwrap();
     assert_eq!(answers(&env), first);
-    assert!(std::fs::metadata(&parts[0]).unwrap().len() > 1000);
-    // What the cache answers is what a scan answers: a regex query never uses it.
+    built(&env, 2);
+    assert!(std::fs::metadata(&rebuilt[0]).unwrap().len() > 1000);
+    assert_eq!(answers(&env), first);
+    // What the cache answers is what a scan answers: a regex query never uses it, nor does
+    // `--no-cache`.
     let scanned = search(&env, &["\\bquokka", "--regex", "--limit", "5"]);
     assert_eq!(scanned["total"], first[1]["total"]);
     assert_eq!(ids(&scanned), ids(&first[1]));
+    assert_eq!(
+        search(&env, &["quokka", "--limit", "5", "--no-cache"]),
+        first[1]
+    );
+}
+
+#[test]
+fn two_searches_at_once_start_one_builder() {
+    let env = TestEnv::new();
+    let records = big_stream(&env, 17);
+    let run = || {
+        env.cmd(&["search", "backlog", "--json", "--limit", "3"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(stdout(&a), stdout(&b));
+    let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["total"], records);
+    let note = built(&env, 1);
+    assert!(note.contains("finished="), "{note}");
+    assert_eq!(parts(&env).len(), 2);
+    // Complete: a search starts no builder, and the one that ran was the only one.
+    search(&env, &["backlog"]);
+    assert!(
+        std::fs::read_to_string(env.trail_home.join("cache/search/build.lock"))
+            .unwrap()
+            .starts_with("builds=1\n")
+    );
+    // By hand: nothing left to write.
+    let json: Value = serde_json::from_str(&env.ok(&["build-search-cache", "--json"])).unwrap();
+    assert_eq!(
+        (
+            json["running"].clone(),
+            json["built"].clone(),
+            json["kept"].clone()
+        ),
+        (false.into(), 0.into(), 2.into())
+    );
 }
