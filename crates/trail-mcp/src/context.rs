@@ -68,15 +68,7 @@ impl Ctx {
 
     /// Where search looks, as `trail search` looks (its cache included).
     pub fn search_places(&self) -> Result<search::Places, ToolError> {
-        Ok(search::Places {
-            segments: self.ledger.segments()?,
-            stream_dir: self.ledger.stream_dir(),
-            layout: self.layout(),
-            project_name: self.project().name,
-            cache: Some(search::Cache::new(
-                self.ledger.root().join("cache").join("search"),
-            )),
-        })
+        Ok(search::Places::of(&self.ledger, &self.root)?)
     }
 
     /// The places the gate protects, with this configuration's ledger and secret store.

@@ -99,6 +99,26 @@ pub struct Places {
     pub cache: Option<Cache>,
 }
 
+impl Places {
+    /// Where search looks for the project at `root`, for `trail search` and the MCP `search`
+    /// tool alike: the stream's chain, then the history `trail import` brought in, with the
+    /// cache under the personal root.
+    pub fn of(
+        ledger: &crate::ledger::Ledger,
+        root: &std::path::Path,
+    ) -> crate::ledger::Result<Places> {
+        let mut segments = ledger.segments()?;
+        segments.extend(ledger.imported_segments()?);
+        Ok(Places {
+            segments,
+            stream_dir: ledger.stream_dir(),
+            layout: Layout::new(root),
+            project_name: crate::project::Project::discover(root).name,
+            cache: Some(Cache::of_home(ledger.root())),
+        })
+    }
+}
+
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 use trail_core::config::Config;
-use trail_core::layout::Layout;
 use trail_core::search::{self, Cache, Filters, Hit, Mode, Places, Request, Results, Source};
 use trail_core::time::Ts;
 
@@ -20,13 +19,10 @@ const BUILDER: &str = "build-search-cache";
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let config = Config::load()?;
     let root = config.project_root.value;
-    let places = Places {
-        segments: segments(ctx)?,
-        stream_dir: ctx.ledger.stream_dir(),
-        layout: Layout::new(&root),
-        project_name: trail_core::project::Project::discover(&root).name,
-        cache: (!args.no_cache).then(|| Cache::of_home(ctx.ledger.root())),
-    };
+    let mut places = Places::of(&ctx.ledger, &root)?;
+    if args.no_cache {
+        places.cache = None;
+    }
     let request = request(args)?;
     let began = Ts::now();
     // Hits quote files that still hold what they quote: shown redacted, nothing kept.

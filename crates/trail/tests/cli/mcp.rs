@@ -789,3 +789,23 @@ fn the_hook_binary_links_no_tokio_and_the_mcp_binary_does() {
         );
     }
 }
+
+/// Found by the docs review: the MCP `search` tool read the stream's chain but not the history
+/// `trail import` brought in, which `trail search` reads. Both now ask one constructor.
+#[test]
+fn the_search_tool_finds_imported_history_as_trail_search_does() {
+    let env = project();
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../trail-core/tests/data/claude-projects"
+    );
+    env.ok(&["import", "claude-code", data, "--json"]);
+    let cli = env.ok(&["search", "EXPLORE", "--type", "handoff", "--json"]);
+    assert!(cli.contains("EXPLORE-MAIN"), "{cli}");
+    block_on(async {
+        let s = connect(&env, ProtocolVersion::V_2025_06_18).await;
+        let r = call(&s, "search", json!({"query": "EXPLORE", "type": "handoff"})).await;
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(text.contains("EXPLORE-MAIN"), "{text}");
+    });
+}
