@@ -26,7 +26,16 @@ cd "$work/proj"
 # The hooks run in a home of their own; rustup and cargo keep finding the person's toolchain.
 export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
-cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
+# Each profiled run must reach its end: a run cut short leaves out every function it did not get
+# to, and those then lie scattered over the binary. Under valgrind a hook runs ~100 times slower,
+# and on a loaded machine SessionStart or SessionEnd outlived the hook's 5 s deadline (an alarm,
+# `trail hook: gave up after 5 s`): the list missed the end of SessionEnd and of both secret
+# runs. SIGALRM is blocked for the profiled process (a blocked signal stays pending, and the mask
+# survives exec), so the deadline never fires while it is measured.
+cg() {
+  perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGALRM)) or die "sigprocmask: $!"; exec @ARGV or die "exec: $!"' \
+    valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"
+}
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
 post='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"ok","stderr":"","interrupted":false},"tool_use_id":"t"}'
 pre_pipe='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"}}'
@@ -62,6 +71,15 @@ hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","
 hook 14-pre-secret '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"export AWS_SECRET_ACCESS_KEY=Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK2lZ8cX4v GITHUB_TOKEN=ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES && curl -u deploy:Tr41lS3cr3tPassw0rd -H \"Authorization: Bearer Lm3Nq8Rt2Vx6Zb9Cd4Fg\" https://admin:Zx81qPv0LmN4@registry.example.com/v2/ && mysql -u root -pS3cretPass42 app && git push origin main"}}'
 hook 15-post-secret '{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"env && cat deploy.pem"},"tool_response":{"stdout":"DATABASE_URL=postgres://app:S3cr3t!pw9@db.internal:5432/app\nSTRIPE_SECRET_KEY=sk_live_mrcXgGCJbW56eCuNGMGmSrCGIZEG8pSH4487q7J58m1CiAhzCueQpBen\nSLACK_TOKEN=xoxb-16761222029-729975288200-ZUPgHV7iB3m03nbqnsGpWLuq\napi_key = \"q7W2e9R4t1Y6u3I8o5P0\"\n-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\n-----END RSA PRIVATE KEY-----","stderr":"","interrupted":false},"tool_use_id":"t2"}'
 cd - > /dev/null
+# Functions every process runs natively but valgrind never shows: glibc's start-up resolves the
+# vDSO's symbols (valgrind gives its guest no vDSO), reads the cache sizes of the real CPU (AMD
+# here; valgrind's is Intel), and runs crt's constructors. Found by a breakpoint on every C
+# function of a native hook run (gdb); unlisted, they cost every hook two 64 KB windows of
+# their own at the far end of the binary. Names this glibc lacks are skipped by the linker.
+natively="_start __libc_start_main __libc_start_main_impl __libc_start_call_main handle_amd
+handle_intel _dl_new_object _dl_setup_hash _dl_add_to_namespace_list _dl_lookup_symbol_x
+do_lookup_x check_match __strcmp_sse2 __strstr_generic frame_dummy register_tm_clones
+deregister_tm_clones __do_global_dtors_aux"
 # Function names as the linker knows them (callgrind names a function once, then by number),
 # grouped by which runs use them: a process faults in every 64 KB window holding a function it
 # runs, so the functions of one run should share windows with each other, not with those of
@@ -87,8 +105,9 @@ variants() {
 }
 for f in $(ls "$work"/cg.* | sort); do
   run="${f##*/cg.}"
-  grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x' \
-    | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
+  { printf '%s\n' $natively
+    grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x'
+  } | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
 done | awk -F'\t' '
   !($2 in first) { first[$2] = NR }
   { runs[$2] = runs[$2] $1 ","; count[$2]++ }
