@@ -80,14 +80,21 @@ natively="_start __libc_start_main __libc_start_main_impl __libc_start_call_main
 handle_intel _dl_new_object _dl_setup_hash _dl_add_to_namespace_list _dl_lookup_symbol_x
 do_lookup_x check_match __strcmp_sse2 __strstr_generic frame_dummy register_tm_clones
 deregister_tm_clones __do_global_dtors_aux"
-# Function names as the linker knows them (callgrind names a function once, then by number),
-# grouped by which runs use them: a process faults in every 64 KB window holding a function it
-# runs, so the functions of one run should share windows with each other, not with those of
-# runs it never does. First the functions most runs share (start-up, configuration, the
-# payload), then each set of runs' own, functions of the same set together, each set in the
-# order its functions first ran. In the order of first use alone, a secret-heavy PostToolUse
-# touched windows all over the 2.5 MB hot region (the gate's, the resume's) for its 0.8 MB of
-# code.
+# Which runs count most, in order: a 64 KB window costs a page fault in every process that runs
+# a function in it. PreToolUse and PostToolUse run for every tool call, UserPromptSubmit for
+# every prompt, the others once per session or rarely. Functions are sorted by which of these
+# groups run them, in the order of a reflected Gray code over the groups' bits: the functions of
+# the first group are then one contiguous stretch, so are the second's, and each later group's
+# at most 2, 4, … stretches. Sorted by the exact set of runs that use them (as before), each
+# hook's code lay in dozens of stretches. Counted offline over these runs' profiles (64 KB
+# windows of the hot code each run touches, before → after): PreToolUse 14–16 → 11, PostToolUse
+# 11 → 7, an edit's or a failure's PostToolUse 13–15 → 10, UserPromptSubmit 18 → 14,
+# SessionStart 21 → 19, the secret PostToolUse 22 → 18; the rarer events within 2 of before.
+groups="01-pre,01-pre-pipe 02-post,02-post-again 02-post-edit,10-fail 06-prompt 05-start 13-end
+15-post-secret 14-pre-secret 07-edit,08-junction,09-edge 11-stop,12-compact"
+# Function names as the linker knows them (callgrind names a function once, then by number).
+# Within a group's stretch: first the functions most runs share, then by the exact set of runs,
+# then in the order they first ran.
 # glibc picks a string function's variant for the CPU it runs on (`__memcmp_evex_movbe` here,
 # `__memcmp_avx2_movbe` under valgrind, which has no AVX-512): each listed variant brings its
 # siblings along, or every hook faults in a window for each of them.
@@ -108,11 +115,26 @@ for f in $(ls "$work"/cg.* | sort); do
   { printf '%s\n' $natively
     grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x'
   } | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
-done | awk -F'\t' '
+done | awk -F'\t' -v groups="$(echo $groups)" '
+  BEGIN { ngroups = split(groups, group, " ") }
   !($2 in first) { first[$2] = NR }
   { runs[$2] = runs[$2] $1 ","; count[$2]++ }
-  END { for (f in first) printf "%d\t%s\t%d\t%s\n", count[f], runs[f], first[f], f }' \
-  | sort -t"$(printf '\t')" -k1,1nr -k2,2 -k3,3n | cut -f4 \
+  END {
+    for (f in first) {
+      # The position of the function'"'"'s group bits in the Gray code: bit i is the XOR of its
+      # membership of groups 1..i.
+      key = 0; x = 0
+      for (g = 1; g <= ngroups; g++) {
+        n = split(group[g], member, ",")
+        in_group = 0
+        for (m = 1; m <= n; m++) if (index("," runs[f], "," member[m] ",")) in_group = 1
+        x = (x + in_group) % 2
+        key = key * 2 + x
+      }
+      printf "%d\t%d\t%s\t%d\t%s\n", key, count[f], runs[f], first[f], f
+    }
+  }' \
+  | sort -t"$(printf '\t')" -k1,1n -k2,2nr -k3,3 -k4,4n | cut -f5 \
   | variants > "$list"
 wc -l "$list"
 # The build script watches the list: this links again, in the new order.
