@@ -232,7 +232,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
     let out = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
