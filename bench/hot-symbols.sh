@@ -26,7 +26,16 @@ cd "$work/proj"
 # The hooks run in a home of their own; rustup and cargo keep finding the person's toolchain.
 export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
-cg() { valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"; }
+# Each profiled run must reach its end: a run cut short leaves out every function it did not get
+# to, and those then lie scattered over the binary. Under valgrind a hook runs ~100 times slower,
+# and on a loaded machine SessionStart or SessionEnd outlived the hook's 5 s deadline (an alarm,
+# `trail hook: gave up after 5 s`): the list missed the end of SessionEnd and of both secret
+# runs. SIGALRM is blocked for the profiled process (a blocked signal stays pending, and the mask
+# survives exec), so the deadline never fires while it is measured.
+cg() {
+  perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGALRM)) or die "sigprocmask: $!"; exec @ARGV or die "exec: $!"' \
+    valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"
+}
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
 post='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"ok","stderr":"","interrupted":false},"tool_use_id":"t"}'
 pre_pipe='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test -p trail -- --nocapture 2>&1 | tail -20","description":"Run the tests"}}'
@@ -62,14 +71,30 @@ hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","
 hook 14-pre-secret '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"export AWS_SECRET_ACCESS_KEY=Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK2lZ8cX4v GITHUB_TOKEN=ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES && curl -u deploy:Tr41lS3cr3tPassw0rd -H \"Authorization: Bearer Lm3Nq8Rt2Vx6Zb9Cd4Fg\" https://admin:Zx81qPv0LmN4@registry.example.com/v2/ && mysql -u root -pS3cretPass42 app && git push origin main"}}'
 hook 15-post-secret '{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"env && cat deploy.pem"},"tool_response":{"stdout":"DATABASE_URL=postgres://app:S3cr3t!pw9@db.internal:5432/app\nSTRIPE_SECRET_KEY=sk_live_mrcXgGCJbW56eCuNGMGmSrCGIZEG8pSH4487q7J58m1CiAhzCueQpBen\nSLACK_TOKEN=xoxb-16761222029-729975288200-ZUPgHV7iB3m03nbqnsGpWLuq\napi_key = \"q7W2e9R4t1Y6u3I8o5P0\"\n-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\n-----END RSA PRIVATE KEY-----","stderr":"","interrupted":false},"tool_use_id":"t2"}'
 cd - > /dev/null
-# Function names as the linker knows them (callgrind names a function once, then by number),
-# grouped by which runs use them: a process faults in every 64 KB window holding a function it
-# runs, so the functions of one run should share windows with each other, not with those of
-# runs it never does. First the functions most runs share (start-up, configuration, the
-# payload), then each set of runs' own, functions of the same set together, each set in the
-# order its functions first ran. In the order of first use alone, a secret-heavy PostToolUse
-# touched windows all over the 2.5 MB hot region (the gate's, the resume's) for its 0.8 MB of
-# code.
+# Functions every process runs natively but valgrind never shows: glibc's start-up resolves the
+# vDSO's symbols (valgrind gives its guest no vDSO), reads the cache sizes of the real CPU (AMD
+# here; valgrind's is Intel), and runs crt's constructors. Found by a breakpoint on every C
+# function of a native hook run (gdb); unlisted, they cost every hook two 64 KB windows of
+# their own at the far end of the binary. Names this glibc lacks are skipped by the linker.
+natively="_start __libc_start_main __libc_start_main_impl __libc_start_call_main handle_amd
+handle_intel _dl_new_object _dl_setup_hash _dl_add_to_namespace_list _dl_lookup_symbol_x
+do_lookup_x check_match __strcmp_sse2 __strstr_generic frame_dummy register_tm_clones
+deregister_tm_clones __do_global_dtors_aux"
+# Which runs count most, in order: a 64 KB window costs a page fault in every process that runs
+# a function in it. PreToolUse and PostToolUse run for every tool call, UserPromptSubmit for
+# every prompt, the others once per session or rarely. Functions are sorted by which of these
+# groups run them, in the order of a reflected Gray code over the groups' bits: the functions of
+# the first group are then one contiguous stretch, so are the second's, and each later group's
+# at most 2, 4, … stretches. Sorted by the exact set of runs that use them (as before), each
+# hook's code lay in dozens of stretches. Counted offline over these runs' profiles (64 KB
+# windows of the hot code each run touches, before → after): PreToolUse 14–16 → 11, PostToolUse
+# 11 → 7, an edit's or a failure's PostToolUse 13–15 → 10, UserPromptSubmit 18 → 14,
+# SessionStart 21 → 19, the secret PostToolUse 22 → 18; the rarer events within 2 of before.
+groups="01-pre,01-pre-pipe 02-post,02-post-again 02-post-edit,10-fail 06-prompt 05-start 13-end
+15-post-secret 14-pre-secret 07-edit,08-junction,09-edge 11-stop,12-compact"
+# Function names as the linker knows them (callgrind names a function once, then by number).
+# Within a group's stretch: first the functions most runs share, then by the exact set of runs,
+# then in the order they first ran.
 # glibc picks a string function's variant for the CPU it runs on (`__memcmp_evex_movbe` here,
 # `__memcmp_avx2_movbe` under valgrind, which has no AVX-512): each listed variant brings its
 # siblings along, or every hook faults in a window for each of them.
@@ -87,13 +112,29 @@ variants() {
 }
 for f in $(ls "$work"/cg.* | sort); do
   run="${f##*/cg.}"
-  grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x' \
-    | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
-done | awk -F'\t' '
+  { printf '%s\n' $natively
+    grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x'
+  } | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
+done | awk -F'\t' -v groups="$(echo $groups)" '
+  BEGIN { ngroups = split(groups, group, " ") }
   !($2 in first) { first[$2] = NR }
   { runs[$2] = runs[$2] $1 ","; count[$2]++ }
-  END { for (f in first) printf "%d\t%s\t%d\t%s\n", count[f], runs[f], first[f], f }' \
-  | sort -t"$(printf '\t')" -k1,1nr -k2,2 -k3,3n | cut -f4 \
+  END {
+    for (f in first) {
+      # The position of the function'"'"'s group bits in the Gray code: bit i is the XOR of its
+      # membership of groups 1..i.
+      key = 0; x = 0
+      for (g = 1; g <= ngroups; g++) {
+        n = split(group[g], member, ",")
+        in_group = 0
+        for (m = 1; m <= n; m++) if (index("," runs[f], "," member[m] ",")) in_group = 1
+        x = (x + in_group) % 2
+        key = key * 2 + x
+      }
+      printf "%d\t%d\t%s\t%d\t%s\n", key, count[f], runs[f], first[f], f
+    }
+  }' \
+  | sort -t"$(printf '\t')" -k1,1n -k2,2nr -k3,3 -k4,4n | cut -f5 \
   | variants > "$list"
 wc -l "$list"
 # The build script watches the list: this links again, in the new order.

@@ -276,7 +276,8 @@ impl fmt::Debug for Redactor {
 /// the keywords' (hashed) first three bytes lets a single pass skip almost
 /// every position of ordinary text.
 struct KeywordSet {
-    /// Sorted, so that keywords sharing a first byte are adjacent.
+    /// Grouped by first byte, in byte order, so that keywords sharing a first
+    /// byte are adjacent.
     keywords: Vec<Cow<'static, [u8]>>,
     /// Bit `trigram_hash(a, b, c)` is set when a keyword starts with `abc`.
     trigrams: Vec<u64>,
@@ -408,40 +409,68 @@ impl Redactor {
         Ok(Redactor::build(builtin_rules(), rules))
     }
 
+    /// Every process that redacts builds this once, whether or not a text holds a keyword, so
+    /// it sorts nothing: the keywords are grouped by first byte (all [`KeywordSet`] needs) with
+    /// a counting pass, equal ones found within their group, and each rule's list is written in
+    /// rule order. Sorting the (keyword, rule) pairs instead cost 64,000 of the 280,000
+    /// instructions of a PostToolUse that redacts a clean proof line.
     fn build(builtin: &'static [Rule], extra: Vec<Rule>) -> Redactor {
-        // (keyword, rule) pairs, sorted so equal keywords are adjacent.
-        let mut pairs: Vec<(Cow<'static, [u8]>, usize)> = Vec::new();
+        let rules = builtin.len() + extra.len();
+        // Each rule's keywords, rule by rule (the built-in ones borrowed from the table). A rule
+        // with an empty keyword runs on every text (every text contains it), as a rule without
+        // keywords does, so it gets none.
+        let mut mentions: Vec<(usize, Cow<'static, [u8]>)> = Vec::new();
         for (index, rule) in builtin.iter().enumerate() {
-            if let Keywords::Static(keywords) = rule.keywords {
-                pairs.extend(
-                    keywords
-                        .iter()
-                        .map(|k| (Cow::Borrowed(k.as_bytes()), index)),
-                );
+            if let Keywords::Static(ks) = rule.keywords
+                && ks.iter().all(|k| !k.is_empty())
+            {
+                mentions.extend(ks.iter().map(|k| (index, Cow::Borrowed(k.as_bytes()))));
             }
         }
         for (index, rule) in extra.iter().enumerate() {
-            if let Keywords::Owned(keywords) = &rule.keywords {
+            if let Keywords::Owned(ks) = &rule.keywords
+                && ks.iter().all(|k| !k.is_empty())
+            {
                 let index = builtin.len() + index;
-                pairs.extend(
-                    keywords
-                        .iter()
-                        .map(|k| (Cow::Owned(k.as_bytes().to_vec()), index)),
+                mentions.extend(
+                    ks.iter()
+                        .map(|k| (index, Cow::Owned(k.as_bytes().to_vec()))),
                 );
             }
         }
-        pairs.sort_unstable();
-        let mut keywords: Vec<Cow<'static, [u8]>> = Vec::new();
-        let mut links: Vec<(usize, usize)> = Vec::with_capacity(pairs.len());
-        for (keyword, rule) in pairs {
-            if keywords.last() != Some(&keyword) {
-                keywords.push(keyword);
-            }
-            links.push((rule, keywords.len() - 1));
+        // The mentions in order of their first byte (a counting sort, stable).
+        let mut starts = vec![0usize; 257];
+        for (_, k) in &mentions {
+            starts[usize::from(k[0]) + 1] += 1;
         }
-        links.sort_unstable();
-        let mut gate_starts = vec![0usize; builtin.len() + extra.len() + 1];
-        for &(rule, _) in &links {
+        for b in 0..256 {
+            starts[b + 1] += starts[b];
+        }
+        let mut by_first = vec![0usize; mentions.len()];
+        let mut next = starts.clone();
+        for (m, (_, k)) in mentions.iter().enumerate() {
+            let slot = &mut next[usize::from(k[0])];
+            by_first[*slot] = m;
+            *slot += 1;
+        }
+        // Distinct keywords, group by group; each mention gets its keyword's index.
+        let mut keywords: Vec<Cow<'static, [u8]>> = Vec::new();
+        let mut keyword_of = vec![0usize; mentions.len()];
+        for b in 0..256 {
+            let group_start = keywords.len();
+            for &m in &by_first[starts[b]..starts[b + 1]] {
+                let k = &mentions[m].1;
+                keyword_of[m] = if let Some(i) = keywords[group_start..].iter().position(|x| x == k)
+                {
+                    group_start + i
+                } else {
+                    keywords.push(k.clone());
+                    keywords.len() - 1
+                };
+            }
+        }
+        let mut gate_starts = vec![0usize; rules + 1];
+        for (rule, _) in &mentions {
             gate_starts[rule + 1] += 1;
         }
         for r in 1..gate_starts.len() {
@@ -452,7 +481,7 @@ impl Redactor {
             extra,
             keywords: KeywordSet::new(keywords),
             gate_starts,
-            gate_keywords: links.into_iter().map(|(_, k)| k).collect(),
+            gate_keywords: keyword_of,
         }
     }
 

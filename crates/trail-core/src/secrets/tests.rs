@@ -547,6 +547,50 @@ fn regexes_are_compiled_only_when_their_keywords_occur() {
     assert_eq!(compiled_names(rules), ["github-pat"]);
 }
 
+/// The keyword index is built without sorting (every redacting process builds it): each rule
+/// must still be gated by exactly its own keywords, each keyword be kept once, and keywords
+/// sharing a first byte sit together in byte order, as the one-pass search reads them.
+#[test]
+fn each_rule_is_gated_by_exactly_its_own_keywords() {
+    let spec = RuleSpec {
+        name: "acme".into(),
+        regex: "acme_[a-z0-9]{8,}".into(),
+        example: "acme_k3y9x0q2".into(),
+        // `token` is a built-in keyword too: shared, it is kept once.
+        keywords: vec!["ACME_".into(), "token".into()],
+        file: None,
+    };
+    let redactor = Redactor::with_extra(&[spec]).unwrap();
+    let keywords = &redactor.keywords.keywords;
+    let mut distinct = keywords.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), keywords.len(), "a keyword kept twice");
+    for pair in keywords.windows(2) {
+        assert!(pair[0][0] <= pair[1][0], "not grouped by first byte");
+    }
+    for (byte, range) in redactor.keywords.first.windows(2).enumerate() {
+        for k in &keywords[range[0]..range[1]] {
+            assert_eq!(usize::from(k[0]), byte);
+        }
+    }
+    for (i, rule) in redactor.all_rules().enumerate() {
+        let gate: Vec<&[u8]> = redactor.gate_keywords
+            [redactor.gate_starts[i]..redactor.gate_starts[i + 1]]
+            .iter()
+            .map(|&k| &*keywords[k])
+            .collect();
+        let own: Vec<&[u8]> = match &rule.keywords {
+            Keywords::Static(ks) => ks.iter().map(|k| k.as_bytes()).collect(),
+            Keywords::Owned(ks) => ks.iter().map(String::as_bytes).collect(),
+        };
+        assert_eq!(gate, own, "{}", rule.name);
+    }
+    let mut found = Vec::new();
+    let out = redactor.redact("key acme_k3y9x0q2", &mut found);
+    assert!(out.starts_with("key ${secret:acme-"), "{out}");
+}
+
 #[test]
 fn store_permissions_roundtrip_and_idempotence() {
     let home = tempfile::tempdir().expect("tempdir");

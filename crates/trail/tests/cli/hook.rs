@@ -367,3 +367,35 @@ fn what_the_hook_reports_on_stderr_is_prefixed_and_redacted() {
     );
     assert!(!err.contains(token), "{err}");
 }
+
+/// An allowed tool call never redacts, so its PreToolUse builds no secrets service and compiles
+/// no secret rule: the per-call cost of the hook stays the gate's. A `[[secrets.rules]]` entry
+/// that does not compile is the probe, since the person's rules are compiled when the service
+/// first redacts and a broken one is reported then: `ls` says nothing, while the PostToolUse of
+/// the same call, which redacts its proof line, reports it.
+#[test]
+fn an_allowed_pre_tool_use_compiles_no_secret_rule() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let file = env.home.join(".config/trail/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
+    )
+    .unwrap();
+    let pre = serde_json::json!({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.cwd,
+        "tool_name": "Bash", "tool_input": {"command": "ls -la"},
+    });
+    let (c, out, err) = hook(&env, &pre.to_string());
+    assert_eq!((c, out.as_str(), err.as_str()), (0, "", ""));
+    let post = serde_json::json!({
+        "hook_event_name": "PostToolUse", "session_id": "s", "cwd": env.cwd,
+        "tool_name": "Bash", "tool_input": {"command": "ls -la"},
+        "tool_response": {"stdout": "Cargo.toml"},
+    });
+    let (c, _, err) = hook(&env, &post.to_string());
+    assert_eq!(c, 0, "{err}");
+    assert!(err.contains("secret rule `acme`"), "{err}");
+}
