@@ -183,8 +183,8 @@ impl Checker {
             Loaded::Loop => Outcome::of(Status::MissingFile).note("a loop of symlinks"),
             Loaded::TooLarge(max) => Outcome::of(Status::QuoteNotFound)
                 .note(format!("not read: larger than {} MB", max >> 20)),
-            Loaded::Text { text, .. } if t.end as usize > text.len() => {
-                Outcome::of(Status::OutOfRange).note(match text.len() {
+            Loaded::Text { text, .. } if t.end as usize > text.count() => {
+                Outcome::of(Status::OutOfRange).note(match text.count() {
                     0 => "the file is empty".to_string(),
                     1 => "the file has 1 line".to_string(),
                     n => format!("the file has {n} lines"),
@@ -193,7 +193,7 @@ impl Checker {
             Loaded::Text { binary: true, .. } => {
                 Outcome::of(Status::QuoteNotFound).note("a binary file: there is no text to quote")
             }
-            Loaded::Text { text, .. } => text.compare(t, quote),
+            Loaded::Text { text, .. } => compare_in(text, t, quote),
         })
     }
 
@@ -239,18 +239,19 @@ impl Checker {
     }
 }
 
-/// A cited file's text, its lines normalised only when a citation needs them.
+/// A cited file's text, each line normalised only when a citation needs it.
 ///
-/// Most citations verify, and a verified citation is decided by its range alone ([`compare`]
-/// looks at the rest of the file only for one that does not): normalising every line of every
-/// cited file was a third of the instructions of `trail ground` over 1,000 decisions
-/// (`bench/run.sh ground`).
-/// The whole file is normalised once, for the first of its citations that does not verify.
+/// Normalising every line of every cited file was a third of the instructions of `trail
+/// ground` over 1,000 decisions (`bench/run.sh ground`), though most citations verify, which
+/// only their range decides. A quote looked for in the whole file (a citation that did not
+/// verify) is first looked for in the raw text: normalising only changes whitespace, so a line
+/// (or a few joined) can hold a quoted part only if its raw text holds the part's longest word.
+/// Only those lines are normalised and compared.
 struct Text {
     raw: String,
     /// Each line's bytes in `raw`, without its `\n`, as [`text_lines`] splits them.
     spans: Vec<(usize, usize)>,
-    all: OnceCell<Vec<String>>,
+    normal: Vec<OnceCell<String>>,
 }
 
 impl Text {
@@ -265,46 +266,93 @@ impl Text {
             }
             spans.push((start, body.len()));
         }
-        Text {
-            raw,
-            spans,
-            all: OnceCell::new(),
-        }
+        let normal = spans.iter().map(|_| OnceCell::new()).collect();
+        Text { raw, spans, normal }
     }
 
-    /// How many lines [`text_lines`] finds.
-    fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    /// [`text_lines`] of the text.
-    fn lines(&self) -> &[String] {
-        self.all.get_or_init(|| {
-            self.spans
-                .iter()
-                .map(|&(a, b)| normalise(&self.raw[a..b]))
-                .collect()
+    /// Line `i` as [`text_lines`] gives it.
+    fn line(&self, i: usize) -> &str {
+        self.normal[i].get_or_init(|| {
+            let (a, b) = self.spans[i];
+            normalise(&self.raw[a..b])
         })
     }
 
-    /// [`compare`] against [`text_lines`], normalising only the range when the quote is in it.
-    fn compare(&self, t: &Target, quote: &Quote) -> Outcome {
-        let parts = quoted_parts(quote);
-        let range = t.start as usize - 1..t.end as usize;
-        if !parts.is_empty() && self.all.get().is_none() {
-            let within: Vec<String> = self.spans[range]
-                .iter()
-                .map(|&(a, b)| normalise(&self.raw[a..b]))
-                .collect();
-            // `compare`'s first test, on the same lines: every part in the range.
-            if parts
-                .iter()
-                .all(|p| !places(p, &within, 0..within.len()).is_empty())
-            {
-                return Outcome::of(Status::Verified);
+    /// The lines within `within` whose raw text holds `word`, in order.
+    fn holding(&self, word: &str, within: &std::ops::Range<usize>) -> Vec<usize> {
+        if within.is_empty() {
+            return Vec::new();
+        }
+        let from = self.spans[within.start].0;
+        let to = self.spans[within.end - 1].1;
+        let mut out: Vec<usize> = Vec::new();
+        for at in memchr::memmem::find_iter(&self.raw.as_bytes()[from..to], word.as_bytes()) {
+            // The line whose span holds the match (a word has no newline in it).
+            let i = self.spans.partition_point(|&(_, end)| end < from + at);
+            if out.last() != Some(&i) {
+                out.push(i);
             }
         }
-        compare(self.lines(), t, quote)
+        out
+    }
+}
+
+impl Lines for Text {
+    fn count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// [`places`] on [`text_lines`], comparing only the lines that hold the part's longest word.
+    fn places(&self, part: &str, within: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+        let Some(word) = part.split(' ').max_by_key(|w| w.len()) else {
+            return Vec::new();
+        };
+        let candidates = self.holding(word, &within);
+        let finder = memchr::memmem::Finder::new(part);
+        let single: Vec<(usize, usize)> = candidates
+            .iter()
+            .filter(|&&i| finder.find(self.line(i).as_bytes()).is_some())
+            .map(|&i| (i, i))
+            .collect();
+        if !single.is_empty() || !part.contains(' ') {
+            return single;
+        }
+        let mut joined = Vec::new();
+        for k in 2..=MAX_JOINED.min(within.len()) {
+            // The windows of k lines holding a candidate, in order.
+            let mut firsts: Vec<usize> = candidates
+                .iter()
+                .flat_map(|&c| (c + 1).saturating_sub(k).max(within.start)..=c.min(within.end - k))
+                .collect();
+            firsts.sort_unstable();
+            firsts.dedup();
+            for first in firsts {
+                let text: Vec<&str> = (first..first + k).map(|i| self.line(i)).collect();
+                if normalise(&text.join(" ")).contains(part) {
+                    joined.push((first, first + k - 1));
+                }
+            }
+            if !joined.is_empty() {
+                break;
+            }
+        }
+        joined
+    }
+}
+
+/// The lines [`compare`] reads: how many, and where a quoted part is among them.
+trait Lines {
+    fn count(&self) -> usize;
+    fn places(&self, part: &str, within: std::ops::Range<usize>) -> Vec<(usize, usize)>;
+}
+
+impl Lines for [String] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn places(&self, part: &str, within: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+        places(part, self, within)
     }
 }
 
@@ -406,6 +454,11 @@ fn places(part: &str, lines: &[String], within: std::ops::Range<usize>) -> Vec<(
 /// outside the range, a line of it that also happens to be in the range (`enabled: true`, `}`)
 /// does not make the citation partial: the quote drifted.
 pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
+    compare_in(lines, t, quote)
+}
+
+/// [`compare`], on lines however they are kept.
+fn compare_in<L: Lines + ?Sized>(lines: &L, t: &Target, quote: &Quote) -> Outcome {
     let parts = quoted_parts(quote);
     if parts.is_empty() {
         return Outcome::of(Status::Verified).note(RANGE_ONLY);
@@ -413,7 +466,7 @@ pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
     let range = t.start as usize - 1..t.end as usize;
     let in_range: Vec<bool> = parts
         .iter()
-        .map(|p| !places(p, lines, range.clone()).is_empty())
+        .map(|p| !lines.places(p, range.clone()).is_empty())
         .collect();
     let inside = in_range.iter().filter(|&&b| b).count();
     if inside == parts.len() {
@@ -430,7 +483,7 @@ pub fn compare(lines: &[String], t: &Target, quote: &Quote) -> Outcome {
         .count();
     let everywhere: Vec<Vec<(usize, usize)>> = parts
         .iter()
-        .map(|p| places(p, lines, 0..lines.len()))
+        .map(|p| lines.places(p, 0..lines.count()))
         .collect();
     let moved = whole_quote_outside(&everywhere, &range);
     if !moved.is_empty() {
@@ -647,10 +700,8 @@ mod tests {
         s.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    fn checked_lazily(file: &str, t: &Target, quote: &Quote) -> Outcome {
-        let text = Text::new(file.to_string());
-        assert_eq!(text.len(), lines(file).len());
-        text.compare(t, quote)
+    fn normalised_count(text: &Text) -> usize {
+        text.normal.iter().filter(|c| c.get().is_some()).count()
     }
 
     proptest::proptest! {
@@ -661,27 +712,32 @@ mod tests {
             proptest::prop_assert_eq!(normalise(&s), normalised_the_long_way(&s));
         }
 
+        /// Two citations of one file, checked in turn on its text normalised as needed, are what
+        /// `compare` says on all its lines normalised.
         #[test]
         fn a_file_normalised_as_needed_gives_the_same_outcomes(
-            file in "(fn a\\(\\) \\{\\}|  x  = 1;|\t\\}|\r|\n|\n|\n| ){0,24}",
-            start in 1u32..8,
-            len in 0u32..4,
-            quote in "(fn a\\(\\)|x = 1;|\\}|\\.\\.\\.| ){0,4}",
+            file in "(fn a\\(\\) \\{|return ok\\(x\\);|\\}|  x  = 1;|\t\\}|\u{a0}|é|\r|\n|\n|\n| ){0,30}",
+            cited in proptest::collection::vec((1u32..10, 0u32..5), 2),
+            quote in "(fn a\\(\\) \\{|return|ok\\(x\\);|\\}|x = 1;|\\.\\.\\.|é|;| ){0,5}",
             fenced: bool,
         ) {
-            let t = crate::cite::parse::parse_target(
-                &format!("${{PROJECT_ROOT}}/a:{start}-{}", start + len),
-            ).unwrap();
-            proptest::prop_assume!(t.end as usize <= lines(&file).len());
+            let all = lines(&file);
             let quote = if fenced {
                 Quote { kind: QuoteKind::Fenced, lines: quote.split(';').map(String::from).collect() }
             } else {
                 Quote::inline(&quote)
             };
-            proptest::prop_assert_eq!(
-                checked_lazily(&file, &t, &quote),
-                compare(&lines(&file), &t, &quote)
-            );
+            let text = Text::new(file.clone());
+            proptest::prop_assert_eq!(text.count(), all.len());
+            for (start, len) in cited {
+                let t = crate::cite::parse::parse_target(
+                    &format!("${{PROJECT_ROOT}}/a:{start}-{}", start + len),
+                ).unwrap();
+                if t.end as usize > all.len() {
+                    continue;
+                }
+                proptest::prop_assert_eq!(compare_in(&text, &t, &quote), compare(&all, &t, &quote));
+            }
         }
     }
 
@@ -690,22 +746,29 @@ mod tests {
         let t = |c: &str| parse_target(c).unwrap();
         let q = Quote::inline("export function validateToken(token: string)");
         let text = Text::new(FILE.to_string());
-        // Verified from the range alone, without normalising the file.
+        // Verified from its range alone.
         assert_eq!(
-            text.compare(&t("${PROJECT_ROOT}/a:3"), &q).status,
+            compare_in(&text, &t("${PROJECT_ROOT}/a:3"), &q).status,
             Status::Verified
         );
-        assert!(text.all.get().is_none());
-        let o = text.compare(&t("${PROJECT_ROOT}/a:6-7"), &q);
+        assert_eq!(normalised_count(&text), 1);
+        // Drifted: of the range and the file, only line 3 holds the quote's longest word, and it
+        // is normalised already.
+        let o = compare_in(&text, &t("${PROJECT_ROOT}/a:6-7"), &q);
         assert_eq!((o.status, o.found_at), (Status::Drifted, vec![3]));
-        assert!(text.all.get().is_some());
-        // Once the file is normalised, the range is read from it.
-        assert_eq!(
-            text.compare(&t("${PROJECT_ROOT}/a:3"), &q).status,
-            Status::Verified
+        assert_eq!(normalised_count(&text), 1);
+        // Across lines, and not found.
+        let across = Quote::inline("{ return ok(token); }");
+        let o = compare_in(&text, &t("${PROJECT_ROOT}/a:7"), &across);
+        assert_eq!((o.status, o.found_at), (Status::Drifted, vec![3]));
+        let o = compare_in(
+            &text,
+            &t("${PROJECT_ROOT}/a:1"),
+            &Quote::inline("nothing like it"),
         );
+        assert_eq!(o.status, Status::QuoteNotFound);
         assert_eq!(
-            text.compare(&t("${PROJECT_ROOT}/a:1"), &Quote::none())
+            compare_in(&text, &t("${PROJECT_ROOT}/a:1"), &Quote::none())
                 .note
                 .as_deref(),
             Some(RANGE_ONLY)
