@@ -36,6 +36,11 @@ impl Launcher {
 
     /// Run `argv` with exactly `env` (plus PATH); return (wall time, peak RSS in KiB).
     pub fn run(&mut self, env: &[(&str, &Path)], argv: &[&str]) -> Result<(Duration, u64), String> {
+        self.timed(env, argv).map(|t| (t.wall, t.kb))
+    }
+
+    /// [`Launcher::run`], with the CPU time the process used as well.
+    pub fn timed(&mut self, env: &[(&str, &Path)], argv: &[&str]) -> Result<Timed, String> {
         use std::io::{BufRead, Write};
         let mut line = String::new();
         for (k, v) in env {
@@ -57,11 +62,27 @@ impl Launcher {
             parts.next(),
             parts.next().and_then(|x| x.parse().ok()),
             parts.next().and_then(|x| x.parse().ok()),
+            parts.next().and_then(|x| x.parse().ok()),
         ) {
-            (Some("ok"), Some(ns), Some(kb)) => Ok((Duration::from_nanos(ns), kb)),
+            (Some("ok"), Some(ns), Some(kb), Some(cpu)) => Ok(Timed {
+                wall: Duration::from_nanos(ns),
+                cpu: Duration::from_nanos(cpu),
+                kb,
+            }),
             _ => Err(format!("{argv:?}: {}", reply.trim())),
         }
     }
+}
+
+/// What one run of a process cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    pub wall: Duration,
+    /// User and system time (its own and its waited-for children's), which, unlike the wall
+    /// time, does not grow while the process waits for a CPU others are using.
+    pub cpu: Duration,
+    /// Peak RSS in KiB.
+    pub kb: u64,
 }
 
 impl Drop for Launcher {
@@ -102,7 +123,7 @@ pub fn launcher() -> Result<(), String> {
                     }
                 }
                 match measure(&mut c, stdin_file.as_deref()) {
-                    Ok((t, kb)) => format!("ok {} {kb}\n", t.as_nanos()),
+                    Ok(t) => format!("ok {} {} {}\n", t.wall.as_nanos(), t.kb, t.cpu.as_nanos()),
                     Err(e) => format!("err {e}\n"),
                 }
             }
@@ -114,8 +135,8 @@ pub fn launcher() -> Result<(), String> {
     Ok(())
 }
 
-/// Run a command to completion; return (wall time, peak RSS in KiB).
-fn measure(cmd: &mut Command, stdin: Option<&str>) -> Result<(Duration, u64), String> {
+/// Run a command to completion; return its wall time, CPU time and peak RSS.
+fn measure(cmd: &mut Command, stdin: Option<&str>) -> Result<Timed, String> {
     let input = match stdin {
         Some(p) => Stdio::from(std::fs::File::open(p).map_err(|e| format!("{p}: {e}"))?),
         None => Stdio::null(),
@@ -139,7 +160,14 @@ fn measure(cmd: &mut Command, stdin: Option<&str>) -> Result<(Duration, u64), St
         return Err(format!("{cmd:?} failed with status {status}"));
     }
     std::mem::forget(child); // already reaped
-    Ok((wall, usage.ru_maxrss as u64))
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Ok(Timed {
+        wall,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
+        kb: usage.ru_maxrss as u64,
+    })
 }
 
 /// The environment every trail run in the benchmarks gets.
