@@ -25,8 +25,9 @@ use crate::ledger::frame;
 use crate::time::Ts;
 
 /// Bytes read at a time: large enough that a read costs little per byte, small enough that the
-/// block is still in the CPU's cache when the terms are searched in it.
-const BLOCK: usize = 1 << 20;
+/// block and its lower-cased copy stay in a core's L2 cache (512 KiB on the machine measured)
+/// from the read to the last search in them. 1 MiB blocks cost 10-15 % more CPU there.
+const BLOCK: usize = 256 << 10;
 
 /// A line longer than this is searched in pieces (a minified file is one line).
 const MAX_LINE: usize = 4 << 20;

@@ -515,6 +515,29 @@ fn built(env: &TestEnv, n: u64) -> String {
     }
 }
 
+/// Two answers to the same query are the same: the same hits in the same order, the same
+/// total. Scores may differ in the last digits: a scan estimates how many records are in the
+/// blocks it did not need to split (ranking counts documents), where the cache counts them.
+fn same(a: &[Value], b: &[Value]) {
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(b) {
+        let without_scores = |v: &Value| {
+            let mut v = v.clone();
+            let mut scores = Vec::new();
+            for h in v["hits"].as_array_mut().unwrap() {
+                scores.push(h["score"].as_f64().unwrap());
+                h.as_object_mut().unwrap().remove("score");
+            }
+            (v, scores)
+        };
+        let ((a, sa), (b, sb)) = (without_scores(a), without_scores(b));
+        assert_eq!(a, b);
+        for (x, y) in sa.iter().zip(&sb) {
+            assert!((x - y).abs() <= 1e-3 * x.abs().max(1.0), "{sa:?} {sb:?}");
+        }
+    }
+}
+
 #[test]
 fn the_search_cache_is_only_a_cache() {
     let env = TestEnv::new();
@@ -534,7 +557,7 @@ fn the_search_cache_is_only_a_cache() {
     assert_eq!(first[1]["total"], (records - 7).div_euclid(1000) + 1);
     built(&env, 1);
     assert_eq!(parts(&env).len(), 2, "{:?}", files_under(&cache));
-    assert_eq!(answers(&env), first, "read from the cache");
+    same(&answers(&env), &first); // read from the cache
     // Deleted: the same answers from the scan, and the cache is whole again.
     std::fs::remove_dir_all(&cache).unwrap();
     assert_eq!(answers(&env), first);
@@ -543,10 +566,10 @@ fn the_search_cache_is_only_a_cache() {
     assert_eq!(rebuilt.len(), 2);
     // Damaged: not believed, and rebuilt.
     std::fs::write(&rebuilt[0], b"garbage").unwrap();
-    assert_eq!(answers(&env), first);
+    same(&answers(&env), &first);
     built(&env, 2);
     assert!(std::fs::metadata(&rebuilt[0]).unwrap().len() > 1000);
-    assert_eq!(answers(&env), first);
+    same(&answers(&env), &first);
     // What the cache answers is what a scan answers: a regex query never uses it, nor does
     // `--no-cache`.
     let scanned = search(&env, &["\\bquokka", "--regex", "--limit", "5"]);
