@@ -14,8 +14,8 @@
 //! - **cold, cache deleted**: the search cache removed before each run, so the search reads the
 //!   whole stream, and starts the cache's builder in the background as it ends.
 //!
-//! A builder a search started is waited for (untimed) before the next run of either tool, so
-//! that it competes with no measured run. Also reported: how long the builder takes to build
+//! A builder a search started is waited for (untimed), its parts synced to disk, before the
+//! next run of either tool, so that it competes with no measured run. Also reported: how long the builder takes to build
 //! the whole cache (`trail build-search-cache`, run in the foreground) and how big it is.
 
 use std::path::{Path, PathBuf};
@@ -174,11 +174,17 @@ impl Condition {
 }
 
 /// Wait until no search cache builder runs (one a search started in the background holds the
-/// lock until it ends), so that it competes with no measured run.
+/// lock until it ends), and until what it wrote is on disk, so that neither it nor the
+/// kernel's writeback of its 30 MB competes with a measured run.
 fn settle(cache: &Path) {
     if let Ok(f) = std::fs::File::open(cache.join("build.lock")) {
         // Released when `f` closes.
         let _ = f.lock();
+        for part in files(cache) {
+            if let Ok(p) = std::fs::File::open(part) {
+                let _ = p.sync_all();
+            }
+        }
     }
 }
 
