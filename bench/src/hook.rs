@@ -193,9 +193,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
     }
     println!(
-        "**Secret-heavy: PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); PostToolUse {} (goal ≤ 3 ms)**\n",
+        "**Secret-heavy: PreToolUse = {:.2}× /bin/true (goal ≤ 1.5×); PostToolUse {} = {:.2}× /bin/true (goal ≤ 3 ms); peak RSS PreToolUse {:.1} MB, PostToolUse {:.1} MB (goal ≤ 4 MB)**\n",
         ratio(m_pre_secret.0, m_true.0),
-        ms(m_post_secret.0)
+        ms(m_post_secret.0),
+        ratio(m_post_secret.0, m_true.0),
+        jobs[J_PRE_SECRET].kb as f64 / 1024.0,
+        jobs[J_POST_SECRET].kb as f64 / 1024.0
     );
     if !compare.is_empty() {
         println!("## Builds of `trail` side by side (same loop)");
@@ -397,26 +400,38 @@ fn every_event_rss(l: &mut Launcher, bin: &str, dir: &Path) -> Result<(), String
         &borrow(&env),
         &[bin, "mode", "active", "measure every hook"],
     )?;
+    // The kernel reports a process's peak RSS as the largest of it and the children it waited
+    // for. The first SessionStart in a project runs `git ls-files` (healing: what does git
+    // keep?), whose own 3.8 MB then stands as the hook's; later starts read git's answer back
+    // from `.trail/state/git-tracked`. The first run is shown apart so that neither hides.
     println!(
-        "## Peak RSS of every hook event (project with a state file in active mode, worst of 20 runs)"
+        "## Peak RSS of every hook event (project with a state file in active mode; the first run, and the worst of the 19 after it)"
     );
-    println!("| event | peak RSS |\n|---|---|");
+    println!("| event | first run | worst of the rest |\n|---|---|---|");
     let mut worst = 0;
+    let mut worst_first = 0;
     for (i, (name, payload)) in events.iter().enumerate() {
         let file = base.join(format!("event-{i}.json"));
         write(&file, payload)?;
         let mut e = env.clone();
         e.push(("STDIN", file));
+        let first = l.run(&borrow(&e), &[bin, "hook", "claude-code"])?.1;
         let mut rss = 0;
-        for _ in 0..20 {
+        for _ in 1..20 {
             rss = rss.max(l.run(&borrow(&e), &[bin, "hook", "claude-code"])?.1);
         }
         worst = worst.max(rss);
-        println!("| {name} | {:.1} MB |", rss as f64 / 1024.0);
+        worst_first = worst_first.max(first);
+        println!(
+            "| {name} | {:.1} MB | {:.1} MB |",
+            first as f64 / 1024.0,
+            rss as f64 / 1024.0
+        );
     }
     println!(
-        "\n**the largest: {:.1} MB (goal: every hook ≤ 4 MB)**\n",
-        worst as f64 / 1024.0
+        "\n**the largest: {:.1} MB after the first run, {:.1} MB on it, git's included (goal: every hook ≤ 4 MB)**\n",
+        worst as f64 / 1024.0,
+        worst_first as f64 / 1024.0
     );
     Ok(())
 }
