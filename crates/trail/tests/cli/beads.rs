@@ -4,7 +4,9 @@
 //!
 //! The tracker here is a scripted `br` answering from a file, as beads_rust's JSON has it
 //! (`br list --status in_progress --json`): the real one is tested in `real_br_when_installed`
-//! when `~/.cache/trail-e2e-beads/bin/br` exists (`cargo install beads_rust --root …`).
+//! when `~/.cache/trail-e2e-beads/bin/br` exists. beads_rust 0.7.6 needs rustc 1.96 or newer
+//! (a nightly will do): `cargo +nightly install beads_rust@0.7.6 --locked --no-default-features
+//! --root ~/.cache/trail-e2e-beads`.
 
 use std::path::{Path, PathBuf};
 
@@ -153,7 +155,7 @@ fn real_br_when_installed() {
     let br = home.join(".cache/trail-e2e-beads/bin/br");
     if !br.exists() {
         eprintln!(
-            "SKIP: no real br at {} (cargo install beads_rust --root ~/.cache/trail-e2e-beads)",
+            "SKIP: no real br at {} (cargo +nightly install beads_rust@0.7.6 --locked --no-default-features --root ~/.cache/trail-e2e-beads)",
             br.display()
         );
         return;
@@ -196,4 +198,28 @@ fn real_br_when_installed() {
         d.contains(&format!("bead {id} in progress (Token rotation)")),
         "{d}"
     );
+    // A decision carries the bead, NOTES.md names it, and level 2 shows what `br show` says.
+    write(&env.cwd.join("src/a.rs"), "pub fn rotate() {}\n");
+    env.ok(&[
+        "decide",
+        "--title",
+        "Rotate",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--evidence",
+        "`pub fn rotate() {}` [${PROJECT_ROOT}/src/a.rs:1]",
+        "--bead",
+        &id,
+    ]);
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        notes.contains(&format!("- **Current Bead**: {id} (Token rotation)\n")),
+        "{notes}"
+    );
+    let v: Value = serde_json::from_str(&env.ok(&["resume", "--level", "2", "--json"])).unwrap();
+    let text = v["text"].as_str().unwrap();
+    assert!(text.contains(&format!("bead {id} (`br show`):")), "{text}");
+    assert!(text.contains("Token rotation"), "{text}");
 }
