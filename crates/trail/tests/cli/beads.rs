@@ -48,6 +48,26 @@ fn in_progress(updated_at: &str) -> String {
     )
 }
 
+/// Record a decision on `src/a.rs` (written here) that carries `bead`, with `extra` arguments.
+fn decide_on_bead(env: &TestEnv, bead: &str, extra: &[&str]) {
+    write(&env.cwd.join("src/a.rs"), "pub fn rotate() {}\n");
+    let mut args = vec![
+        "decide",
+        "--title",
+        "Rotate",
+        "--decision",
+        "d",
+        "--rationale",
+        "r",
+        "--evidence",
+        "`pub fn rotate() {}` [${PROJECT_ROOT}/src/a.rs:1]",
+        "--bead",
+        bead,
+    ];
+    args.extend_from_slice(extra);
+    env.ok(&args);
+}
+
 fn step(v: &Value, name: &str) -> Value {
     v["steps"]
         .as_array()
@@ -63,28 +83,9 @@ fn the_bead_in_progress_reaches_notes_the_handoff_and_the_checkpoint() {
     let env = TestEnv::new();
     let (bin, answer) = fake_br(&env);
     let env = env.env("PATH", &path_with(&bin));
-    write(&env.cwd.join("src/a.rs"), "pub fn rotate() {}\n");
     std::fs::create_dir_all(env.cwd.join(".beads")).unwrap();
     write(&answer, &in_progress("2000-01-01T00:00:00Z"));
-    env.ok(&[
-        "decide",
-        "--title",
-        "Rotate",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--evidence",
-        "`pub fn rotate() {}` [${PROJECT_ROOT}/src/a.rs:1]",
-        "--test",
-        "a",
-        "--test",
-        "b",
-        "--test",
-        "c",
-        "--bead",
-        "bd-7",
-    ]);
+    decide_on_bead(&env, "bd-7", &["--test", "a", "--test", "b", "--test", "c"]);
     let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
     assert!(
         notes.contains("- **Current Bead**: bd-7 (Token rotation)\n"),
@@ -199,20 +200,7 @@ fn real_br_when_installed() {
         "{d}"
     );
     // A decision carries the bead, NOTES.md names it, and level 2 shows what `br show` says.
-    write(&env.cwd.join("src/a.rs"), "pub fn rotate() {}\n");
-    env.ok(&[
-        "decide",
-        "--title",
-        "Rotate",
-        "--decision",
-        "d",
-        "--rationale",
-        "r",
-        "--evidence",
-        "`pub fn rotate() {}` [${PROJECT_ROOT}/src/a.rs:1]",
-        "--bead",
-        &id,
-    ]);
+    decide_on_bead(&env, &id, &[]);
     let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
     assert!(
         notes.contains(&format!("- **Current Bead**: {id} (Token rotation)\n")),
