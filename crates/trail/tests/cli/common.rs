@@ -12,7 +12,18 @@ pub struct TestEnv {
     pub extra_env: Vec<(String, String)>,
 }
 
+/// A `[[secrets.rules]]` entry whose regex does not compile.
+pub const BROKEN_SECRET_RULE: &str =
+    "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n";
+
 impl TestEnv {
+    /// Write the person's configuration file (`~/.config/trail/config.toml`).
+    pub fn user_config(&self, text: &str) {
+        let file = self.home.join(".config/trail/config.toml");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+    }
+
     pub fn new() -> TestEnv {
         let dir = tempfile::Builder::new()
             .prefix("trail-test-")

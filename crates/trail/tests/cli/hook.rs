@@ -377,13 +377,7 @@ fn what_the_hook_reports_on_stderr_is_prefixed_and_redacted() {
 fn an_allowed_pre_tool_use_compiles_no_secret_rule() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &file,
-        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
-    )
-    .unwrap();
+    env.user_config(BROKEN_SECRET_RULE);
     let pre = serde_json::json!({
         "hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.cwd,
         "tool_name": "Bash", "tool_input": {"command": "ls -la"},

@@ -140,9 +140,7 @@ fn claude_code_installs_the_plugin_in_one_command_and_runs_its_hooks() {
     // A project with a pulse to resume, no `trail init` in it: only the plugin brings hooks.
     let scenario = HooksScenario::new(&env, &[]);
     let precious = &scenario.precious;
-    let config = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(&config, format!("[subagent]\nprimer = {PRIMER:?}\n")).unwrap();
+    env.user_config(&format!("[subagent]\nprimer = {PRIMER:?}\n"));
     let dir = env.root.join("plugin");
     init_plugin(&env, &dir);
 

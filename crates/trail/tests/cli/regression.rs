@@ -19,9 +19,7 @@ fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
     );
 
     let env = TestEnv::new();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, "[llm]\ntimeout = 120\n").unwrap();
+    env.user_config("[llm]\ntimeout = 120\n");
     let out = env.run(&["config"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     let err = stderr(&out);
@@ -30,7 +28,7 @@ fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
         "{err}"
     );
 
-    std::fs::write(&file, "[llm]\ntimeout = \"120s\"\n").unwrap();
+    env.user_config("[llm]\ntimeout = \"120s\"\n");
     let from_file = env.ok(&["config", "--json"]);
     let from_env = TestEnv::new()
         .env("TRAIL_LLM_TIMEOUT", "120s")
@@ -48,15 +46,13 @@ fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
 #[test]
 fn a_bare_size_in_the_config_is_refused_by_the_hook_with_the_fix() {
     let env = TestEnv::new();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, "[ledger]\nrotate_bytes = 104857600\n").unwrap();
+    env.user_config("[ledger]\nrotate_bytes = 104857600\n");
     let reason = denied(&bash(&env, "ls")).expect("a broken configuration fails closed");
     assert!(
         reason.contains("ledger.rotate_bytes") && reason.contains("\"104857600B\""),
         "{reason}"
     );
-    std::fs::write(&file, "[ledger]\nrotate_bytes = \"100MB\"\n").unwrap();
+    env.user_config("[ledger]\nrotate_bytes = \"100MB\"\n");
     assert_eq!(denied(&bash(&env, "ls")), None);
 }
 
@@ -66,13 +62,7 @@ fn a_bare_size_in_the_config_is_refused_by_the_hook_with_the_fix() {
 #[test]
 fn a_bad_secret_rule_regex_was_reported_as_a_bad_record() {
     let env = TestEnv::new();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &file,
-        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
-    )
-    .unwrap();
+    env.user_config(BROKEN_SECRET_RULE);
     let says_so = |out: &std::process::Output| {
         let err = stderr(out);
         assert_eq!(code(out), 2, "{err}");
@@ -82,7 +72,12 @@ fn a_bad_secret_rule_regex_was_reported_as_a_bad_record() {
                 && err.contains("`acme`")
                 && err.contains("invalid regex")
                 && err.contains("unclosed group")
-                && err.contains(&file.display().to_string()),
+                && err.contains(
+                    &env.home
+                        .join(".config/trail/config.toml")
+                        .display()
+                        .to_string(),
+                ),
             "{err}"
         );
     };
@@ -112,13 +107,7 @@ fn a_bad_secret_rule_regex_was_reported_as_a_bad_record() {
 fn daily_memory_was_skipped_silently_when_a_secret_rule_was_broken() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &file,
-        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
-    )
-    .unwrap();
+    env.user_config(BROKEN_SECRET_RULE);
     let transcript = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../trail-core/tests/data/transcripts/spotter_tool_heavy.jsonl");
     let payload = serde_json::json!({
@@ -145,13 +134,7 @@ fn daily_memory_was_skipped_silently_when_a_secret_rule_was_broken() {
 fn a_broken_secret_rule_switched_redaction_off_for_junctions() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let file = env.home.join(".config/trail/config.toml");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &file,
-        "[[secrets.rules]]\nname = \"acme\"\nregex = \"acme_(unclosed\"\nexample = \"acme_x\"\n",
-    )
-    .unwrap();
+    env.user_config(BROKEN_SECRET_RULE);
     let token = "ghp_R2d9Kq7LmX4vTz8NwB3cY6pF1sJ5hG0aE9uQ";
     let command = format!("git push https://x:{token}@github.com/o/r.git main");
     let payload = serde_json::json!({
