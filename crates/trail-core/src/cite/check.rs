@@ -423,6 +423,11 @@ fn is_ellipsis(n: &str) -> bool {
 
 /// Where a quoted part is, as (first, last) line indexes from 0: on one line, or else across
 /// a few consecutive ones. `within` limits the search to a range of lines.
+///
+/// The plain way, every line and every window looked at: `Text::places` does the same on the
+/// lines that hold the part's longest word, and is held to this one by a property test (and
+/// `cite::assert_consistent`, the fuzz target's check, goes through here), so the two are kept
+/// apart on purpose rather than sharing the windowing.
 fn places(part: &str, lines: &[String], within: std::ops::Range<usize>) -> Vec<(usize, usize)> {
     // One searcher for every line (`str::contains` builds one per line).
     let finder = memchr::memmem::Finder::new(part);
