@@ -15,8 +15,9 @@
 //!   whole stream, and starts the cache's builder in the background as it ends.
 //!
 //! A builder a search started is waited for (untimed), its parts synced to disk, before the
-//! next run of either tool, so that it competes with no measured run. Also reported: how long the builder takes to build
-//! the whole cache (`trail build-search-cache`, run in the foreground) and how big it is.
+//! next run of either tool, so that it competes with no measured run. Also reported: how long
+//! the builder takes to build the whole cache (`trail build-search-cache`, run in the
+//! foreground) and how big it is.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
