@@ -47,12 +47,12 @@
 //! - `verify` reads the anchor under a shared lock on the stream, so it never sees a slot
 //!   half-written by a live writer.
 //!
-//! Residual risk (SECURITY.md): the anchor proves the history up to it was not rewritten; it
-//! cannot prove it is the latest anchor. Someone who saved a copy of an old anchor can cut the
-//! stream back to that point and put the copy back (a rollback), or rewrite the records after
-//! it, which `verify` then shows only as records not anchored yet. Writes to `$TRAIL_HOME` by
-//! the agent are junctions for that reason, and only something outside the machine (a git
-//! remote) could close it fully.
+//! Rollback: the anchor proves the history up to it was not rewritten, not that it is the
+//! latest anchor. So each writer also keeps the highest `seq` it anchored next to the key
+//! ([`seen_path`], in the secret store, which the agent's confinement hides): `verify` fails a
+//! ledger whose anchor is older than that, or missing or blank after one was written (a saved
+//! `~/.ledger` put back, an empty stream with an empty anchor). Where commands are not
+//! confined, whoever can write the secret store can lower it too (SECURITY.md).
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -327,7 +327,10 @@ impl AnchorWriter {
     ) -> Result<(), Skipped> {
         let unavailable = |e: io::Error| Skipped::Unavailable(e.to_string());
         let w = AnchorWriter::current(slot, site).map_err(unavailable)?;
+        let seen = seen(site.secrets_dir, &site.anchor);
         let since = match read_slots(&w.file, &w.key).map_err(unavailable)? {
+            // Older than one already written: a copy put back. Left as it is, as evidence.
+            Found::Valid(a) if a.seq < seen => return Err(Skipped::Diverged),
             Found::Valid(a) => {
                 if a.end >= end && a.end > base.len && names_live(&a, site) {
                     // Already at or past `head`: another writer anchored a later durable point
@@ -350,8 +353,10 @@ impl AnchorWriter {
                 head,
                 since: a.since,
             },
+            // Numbering goes on from the highest ever written, so a restarted anchor is never
+            // mistaken for an older copy (its `since` still says where it restarted).
             None => Anchor {
-                seq: 1,
+                seq: seen + 1,
                 end,
                 head,
                 // Anchoring starts over what is there: say so forever after.
@@ -361,7 +366,11 @@ impl AnchorWriter {
         let slot = (next.seq % 2) * SLOT as u64;
         w.file
             .write_all_at(&render(&next, &w.key), slot)
-            .map_err(unavailable)
+            .map_err(unavailable)?;
+        if next.seq > seen {
+            note_seen(site.secrets_dir, &site.anchor, next.seq);
+        }
+        Ok(())
     }
 
     /// The writer's anchor file (still the one at the path) and key.
@@ -383,6 +392,37 @@ impl AnchorWriter {
         slot.as_ref()
             .ok_or_else(|| io::Error::other("anchor writer missing"))
     }
+}
+
+/// Where the highest `seq` ever anchored for the ledger whose anchor is `anchor` is kept: in
+/// the secret store, one small file per ledger (named by a digest of its anchor's path).
+pub fn seen_path(secrets_dir: &Path, anchor: &Path) -> PathBuf {
+    use sha2::Digest as _;
+    let canonical = anchor
+        .parent()
+        .and_then(|d| d.canonicalize().ok())
+        .map_or_else(|| anchor.to_path_buf(), |d| d.join(FILE_NAME));
+    let digest = sha2::Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+    let name = crate::text::hex(&digest[..8]);
+    secrets_dir.join(format!("trail.anchored.{name}"))
+}
+
+/// The highest `seq` anchored so far (0: none recorded).
+pub fn seen(secrets_dir: &Path, anchor: &Path) -> u64 {
+    fsutil::read_text_capped(&seen_path(secrets_dir, anchor), 64)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Record `seq` as the highest anchored (the caller only ever raises it: a writer never
+/// continues from a restored older anchor, which stays as evidence). Best effort: the anchor itself is
+/// written; a secret store that cannot be written here costs only this check.
+fn note_seen(secrets_dir: &Path, anchor: &Path, seq: u64) {
+    let _ = fsutil::atomic_write(
+        &seen_path(secrets_dir, anchor),
+        format!("{seq}\n").as_bytes(),
+    );
 }
 
 /// Whether every record after the anchored one is sealed and chained, up to `base`: in the

@@ -39,6 +39,9 @@ pub enum Problem {
     Unanchored,
     /// An anchor that does not verify under the person's key.
     AnchorForged,
+    /// An anchor older than one already written, or none after one was: an older copy of the
+    /// ledger was put back.
+    RolledBack,
     /// An imported segment no record of the stream joins (see `ledger::imported`): nothing
     /// vouches for its records.
     Unjoined,
@@ -130,9 +133,11 @@ impl Ledger {
         let anchor_path = self.anchor_path();
         let found = anchor::read(&self.lock_path(), &anchor_path, &self.opts.secrets_dir)
             .map_err(LedgerError::io("read", &anchor_path))?;
+        let seen = anchor::seen(&self.opts.secrets_dir, &anchor_path);
         let mut v = Verifier::new(&found);
         self.verify_segments(&mut v, progress)?;
         v.check_anchor(&found);
+        v.check_rollback(&found, seen);
         v.report.pending_intents = intent::count(&self.stream_dir());
         self.verify_imported(&mut v)?;
         Ok(v.report)
@@ -480,6 +485,27 @@ impl Verifier {
             ),
         };
         self.find(anchor::FILE_NAME, 0, problem, None, detail);
+    }
+
+    /// Whether the anchor is older than the newest one this person's writers wrote (`seen`,
+    /// kept in the secret store): a missing, blank or older anchor after a newer one existed
+    /// is a ledger put back from a copy, whatever its chain says.
+    fn check_rollback(&mut self, found: &Found, seen: u64) {
+        let detail = match found {
+            Found::Valid(a) if a.seq < seen => format!(
+                "the anchor is number {}, but number {seen} was written before: an older copy of \
+                 the ledger was put back",
+                a.seq
+            ),
+            // With records, a missing anchor is already `Unanchored`.
+            Found::Missing if seen > 0 && self.report.records == 0 => format!(
+                "the ledger has no anchor, but {seen} were written before: its stream and anchor \
+                 were removed or replaced by a copy"
+            ),
+            _ => return,
+        };
+        self.report.anchor.status = "rolled-back";
+        self.find(anchor::FILE_NAME, 0, Problem::RolledBack, None, detail);
     }
 
     /// Whether the anchored head was found where the anchor says, and what follows it.

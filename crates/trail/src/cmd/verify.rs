@@ -121,13 +121,28 @@ fn notes(report: &Report) -> String {
     let tampered = report.findings.iter().any(|f| {
         matches!(
             f.problem,
-            Problem::Rewritten | Problem::Truncated | Problem::AnchorForged | Problem::Unanchored
+            Problem::Rewritten
+                | Problem::Truncated
+                | Problem::AnchorForged
+                | Problem::Unanchored
+                | Problem::RolledBack
         )
     });
     if tampered {
         s.push_str(
             "hint: keep a copy of stream/ as evidence; once you have looked, deleting \
              stream/pulses.anchor lets the next append anchor the stream as it now stands\n",
+        );
+    }
+    if report
+        .findings
+        .iter()
+        .any(|f| f.problem == Problem::RolledBack)
+    {
+        s.push_str(
+            "hint: if you put this copy back yourself (a restore from backup, a new machine), \
+             accept it by deleting the trail.anchored.* file in your secret store \
+             (~/.secrets by default)\n",
         );
     }
     if report.pending_imports > 0 {

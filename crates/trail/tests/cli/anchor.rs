@@ -184,11 +184,16 @@ fn a_missing_anchor_is_unanchored_and_a_forged_one_is_tampering() {
             .contains("anchoring began after 3 record(s)")
     );
 
-    // Restoring the old anchor over a longer history is fine: it is behind, not contradicted.
+    // Restoring the old anchor over a longer history: the chain still continues from it, but
+    // a newer anchor was written since (issue 19: an old copy put back revives what it
+    // names), so it is a rollback, and the writer leaves it as evidence.
     std::fs::write(&anchor, &good).unwrap();
     let (c, v) = verify(&env);
-    assert_eq!(c, 0, "{v}");
+    assert_eq!(c, 1, "{v}");
+    assert_eq!(problems(&v), ["rolled-back"], "{v}");
     assert_eq!(v["anchor"]["not_yet_anchored"], 1);
+    pulses(&env, 1, "after the restore");
+    assert_eq!(problems(&verify(&env).1), ["rolled-back"]);
 }
 
 const APPEND_POINTS: &[&str] = &[
@@ -283,4 +288,54 @@ fn rotation_keeps_the_stream_anchored() {
     let (c, v) = verify(&env);
     assert_eq!(c, 0, "{v}");
     assert_eq!(v["anchor"]["not_yet_anchored"], 0, "{v}");
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    let out = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
+
+/// Issue 19, replays: a saved `~/.ledger` copied back over the live one chains and anchors as
+/// it did the day it was saved. The highest anchor ever written, kept in the secret store,
+/// says it is older.
+#[test]
+fn a_saved_ledger_put_back_is_reported_as_rolled_back() {
+    let env = TestEnv::new();
+    pulses(&env, 3, "kept");
+    let saved = env.root.join("saved-ledger");
+    copy_dir(&env.trail_home, &saved);
+    pulses(&env, 2, "later");
+    assert_eq!(verify(&env).0, 0);
+    std::fs::remove_dir_all(&env.trail_home).unwrap();
+    copy_dir(&saved, &env.trail_home);
+    let (rc, v) = verify(&env);
+    assert_eq!(rc, 1, "{v}");
+    assert_eq!(problems(&v), ["rolled-back"], "{v}");
+    let text = stdout(&env.run(&["verify"]));
+    assert!(text.contains("older copy"), "{text}");
+    assert!(
+        text.contains("trail.anchored"),
+        "the hint says how to accept it: {text}"
+    );
+}
+
+/// An empty stream with an empty anchor once records existed is not a new ledger.
+#[test]
+fn an_emptied_stream_and_anchor_after_records_existed_fail() {
+    let env = TestEnv::new();
+    pulses(&env, 2, "there");
+    let stream = env.trail_home.join("stream");
+    std::fs::write(stream.join("pulses.log.md"), "").unwrap();
+    std::fs::write(stream.join("pulses.anchor"), "").unwrap();
+    let (rc, v) = verify(&env);
+    assert_eq!(rc, 1, "{v}");
+    assert!(problems(&v).contains(&"rolled-back".to_string()), "{v}");
+    // A ledger that never had records is still fine.
+    let fresh = TestEnv::new();
+    assert_eq!(verify(&fresh).0, 0);
 }
