@@ -9,6 +9,8 @@
 //!   rehydration, rotation and verification.
 //! - [`proof`]: the proof log, one line per tool call, from the host's own report.
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
+//! - [`confine`]: the agent's shell commands confined by the OS (bubblewrap), and the outbox
+//!   through which it records while confined.
 //! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
 //! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
 //! - [`heal`]: views and journals (NOTES.md, the state file, MEMORY.md, the trajectory, beads)
@@ -48,6 +50,7 @@ pub mod attention;
 pub mod beads;
 pub mod checkpoint;
 pub mod cite;
+pub mod confine;
 // Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
 // files with openat(2) and O_NOFOLLOW | O_NONBLOCK, keeps secrets by Unix permissions and
 // syncs directories; none of that has a Windows form here yet (README, "Platforms").

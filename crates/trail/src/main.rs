@@ -13,6 +13,7 @@ compile_error!(
 
 mod cli;
 mod cmd;
+mod confined;
 mod context;
 mod detached;
 mod edge;
@@ -25,9 +26,19 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // Hooks run before and after every tool call: they skip argument parsing entirely.
-    let mut args = std::env::args();
-    if args.nth(1).as_deref() == Some("hook") {
-        return hook::run(args.next().as_deref());
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    // Inside the agent's confinement, a person's act is refused and a record is queued
+    // (`confined::intercept`); trail's hooks are the host's to run.
+    if confined::inside()
+        && let Some(exit) = confined::intercept(&args)
+    {
+        return exit;
+    }
+    match args.first().and_then(|a| a.to_str()) {
+        Some("hook") => return hook::run(args.get(1).and_then(|a| a.to_str())),
+        Some("confine") => return confined::run(&args[1..]),
+        Some("ingest-outbox") => return confined::ingest(&args[1..]),
+        _ => {}
     }
     let matches = cli::command().get_matches();
     let result = cmd::dispatch(&matches);

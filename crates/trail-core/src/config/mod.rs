@@ -186,6 +186,10 @@ pub struct Config {
     pub attention_orange: Setting<u32>,
     pub attention_red: Setting<u32>,
     pub attention_window: Setting<u32>,
+    /// `confine.mode`: whether the agent's shell commands run confined by the OS.
+    pub confine_mode: Setting<crate::confine::Mode>,
+    /// `confine.writable`: the caches a confined command may write, `:`-separated.
+    pub confine_writable: Setting<Option<String>>,
     /// The config files that were read.
     pub files: Vec<PathBuf>,
     /// Sensitive settings of an untrusted (or changed) project file, left out.
@@ -298,6 +302,8 @@ impl Config {
             attention_orange: Setting::default(0),
             attention_red: Setting::default(0),
             attention_window: Setting::default(0),
+            confine_mode: Setting::default(crate::confine::Mode::Auto),
+            confine_writable: Setting::default(None),
             files: Vec::new(),
             refused: Vec::new(),
             user_dir: None,

@@ -62,6 +62,8 @@ pub enum SettingKey {
     AttentionOrange,
     AttentionRed,
     AttentionWindow,
+    ConfineMode,
+    ConfineWritable,
 }
 
 impl SettingKey {
@@ -97,6 +99,8 @@ impl SettingKey {
         SettingKey::AttentionOrange,
         SettingKey::AttentionRed,
         SettingKey::AttentionWindow,
+        SettingKey::ConfineMode,
+        SettingKey::ConfineWritable,
     ];
 
     /// The key as written in a file (`section.key`).
@@ -133,6 +137,8 @@ impl SettingKey {
             SettingKey::AttentionOrange => "attention.orange",
             SettingKey::AttentionRed => "attention.red",
             SettingKey::AttentionWindow => "attention.window",
+            SettingKey::ConfineMode => "confine.mode",
+            SettingKey::ConfineWritable => "confine.writable",
         }
     }
 
@@ -191,6 +197,9 @@ impl SettingKey {
             | SettingKey::AttentionOrange
             | SettingKey::AttentionRed
             | SettingKey::AttentionWindow => Class::Ordinary,
+            // What the agent's commands may write: a repository must not switch its own
+            // confinement off or open the person's home to it.
+            SettingKey::ConfineMode | SettingKey::ConfineWritable => Class::Sensitive,
         }
     }
 }
@@ -244,6 +253,8 @@ pub enum Kind {
     Ratio(Field<Threshold>),
     /// One of [`Enforcement::NAMES`].
     Enforcement(Field<Enforcement>),
+    /// One of [`crate::confine::Mode::NAMES`].
+    ConfineMode(Field<crate::confine::Mode>),
 }
 
 impl Kind {
@@ -260,6 +271,7 @@ impl Kind {
             Kind::Provider(_) => "openai, anthropic, command or extractive, in quotes",
             Kind::Ratio(_) => "a decimal from 0 to 1 (0.95)",
             Kind::Enforcement(_) => "strict, warn or disabled, in quotes",
+            Kind::ConfineMode(_) => "auto, require or off, in quotes",
         }
     }
 
@@ -601,6 +613,27 @@ pub static SETTINGS: &[Spec] = &[
         doc: "The model's context window in tokens, for how full the context is (`trail \
               budget`).",
     },
+    Spec {
+        key: SettingKey::ConfineMode,
+        env: "TRAIL_CONFINE_MODE",
+        default: Some("auto"),
+        kind: Kind::ConfineMode(field!(confine_mode)),
+        doc: "Whether the agent's shell commands run confined by the OS (bubblewrap): `auto` \
+              when bubblewrap works here, `require` refuses to run them otherwise, `off` leaves \
+              them to the gate alone.",
+    },
+    Spec {
+        key: SettingKey::ConfineWritable,
+        env: "TRAIL_CONFINE_WRITABLE",
+        default: None,
+        kind: Kind::Text {
+            field: field!(confine_writable),
+            unset: "(~/.cache:~/.npm:~/.cargo/registry:~/.cargo/git)",
+        },
+        doc: "The places a confined command may write besides the project, its git directory \
+              and the temporary directories: tool caches, `:`-separated, `~/` is your home. \
+              Setting it replaces the default list.",
+    },
 ];
 
 /// Settings a file holds as a list of tables (`[[secrets.rules]]`): no variable, no default.
@@ -723,6 +756,15 @@ impl Spec {
                 })?;
                 f.store(c, e, admit(class));
             }
+            Kind::ConfineMode(f) => {
+                let m = crate::confine::Mode::parse(text).ok_or_else(|| {
+                    format!(
+                        "unknown confine mode `{text}`: use {}",
+                        crate::confine::Mode::NAMES
+                    )
+                })?;
+                f.store(c, m, admit(class));
+            }
         }
         Ok(())
     }
@@ -749,6 +791,7 @@ impl Spec {
             Kind::Provider(f) => view(f, c, |v| Shown::Text(v.to_string())),
             Kind::Ratio(f) => view(f, c, |v| Shown::Text(v.to_string())),
             Kind::Enforcement(f) => view(f, c, |v| Shown::Text(v.to_string())),
+            Kind::ConfineMode(f) => view(f, c, |v| Shown::Text(v.to_string())),
         }
     }
 }
@@ -815,6 +858,7 @@ mod tests {
                 Kind::Provider(_) => "command",
                 Kind::Ratio(_) => "0.7",
                 Kind::Enforcement(_) => "strict",
+                Kind::ConfineMode(_) => "require",
             };
             s.apply(&mut c, text, None, |_| Some(Origin::Env(s.env.into())))
                 .unwrap();
@@ -842,7 +886,9 @@ mod tests {
                 "llm.provider",
                 "llm.base_url",
                 "llm.command",
-                "subagent.primer"
+                "subagent.primer",
+                "confine.mode",
+                "confine.writable"
             ]
         );
     }

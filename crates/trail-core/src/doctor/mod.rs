@@ -4,6 +4,7 @@
 //! host CLIs for their versions is left to the binary.
 
 pub mod binary;
+pub mod confine;
 pub mod hooks;
 pub mod secrets;
 pub mod setup;

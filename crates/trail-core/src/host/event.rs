@@ -42,6 +42,9 @@ pub enum Event {
     ToolRequested {
         tool: Tool,
         input: ToolInput,
+        /// A shell tool's input exactly as sent (`Null` for other tools): a rewrite to run the
+        /// command confined replaces the whole input, so every other field must be kept.
+        sent: Value,
         tool_use_id: Option<String>,
     },
     ToolFinished {
@@ -94,6 +97,31 @@ pub enum Event {
     Ignored,
 }
 
+/// A finished shell call's input as the agent sent it: a host reports the command trail's
+/// PreToolUse rewrote to run confined, and the proof log, daily memory and the attention
+/// budget are about the agent's command, not trail's wrapper.
+fn unconfined(tool: &Tool, mut input: Value) -> Value {
+    if matches!(tool, Tool::Bash | Tool::Monitor)
+        && let Some(orig) = input
+            .get("command")
+            .and_then(Value::as_str)
+            .and_then(crate::confine::shell::original)
+    {
+        input["command"] = Value::String(orig);
+    }
+    input
+}
+
+/// A requested call's typed input, and a shell tool's input as sent (`Null` for the rest).
+fn requested(tool: &Tool, input: Value) -> (ToolInput, Value) {
+    let sent = if matches!(tool, Tool::Bash | Tool::Monitor) {
+        input.clone()
+    } else {
+        Value::Null
+    };
+    (ToolInput::decode(tool, input), sent)
+}
+
 /// Reduce a wire payload to its envelope and event.
 pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
     let envelope = Envelope {
@@ -119,8 +147,10 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         },
         HookEventName::PreToolUse => {
             let tool = Tool::from_name(&w.tool_name.ok_or(missing("PreToolUse", "tool_name"))?);
+            let (input, sent) = requested(&tool, w.tool_input.unwrap_or(Value::Null));
             Event::ToolRequested {
-                input: ToolInput::decode(&tool, w.tool_input.unwrap_or(Value::Null)),
+                input,
+                sent,
                 tool,
                 tool_use_id: w.tool_use_id,
             }
@@ -128,7 +158,7 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
         HookEventName::PostToolUse => {
             let tool = Tool::from_name(&w.tool_name.ok_or(missing("PostToolUse", "tool_name"))?);
             let (ok, error) = judge_response(w.tool_response.as_ref());
-            let sent = w.tool_input.unwrap_or(Value::Null);
+            let sent = unconfined(&tool, w.tool_input.unwrap_or(Value::Null));
             Event::ToolFinished {
                 input: ToolInput::decode(&tool, sent.clone()),
                 tool,
@@ -145,7 +175,7 @@ pub fn reduce(w: WireHookEvent) -> Result<(Envelope, Event), DecodeError> {
                 &w.tool_name
                     .ok_or(missing("PostToolUseFailure", "tool_name"))?,
             );
-            let sent = w.tool_input.unwrap_or(Value::Null);
+            let sent = unconfined(&tool, w.tool_input.unwrap_or(Value::Null));
             Event::ToolFinished {
                 input: ToolInput::decode(&tool, sent.clone()),
                 tool,

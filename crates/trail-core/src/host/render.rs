@@ -22,6 +22,12 @@ pub enum Response {
     Deny { reason: String },
     /// Add context to the conversation (SessionStart, UserPromptSubmit).
     Context { event: &'static str, text: String },
+    /// Let a tool call run, as `input` instead of what was sent (a shell command rewritten to
+    /// run confined), with `context` for the agent when there is a warning.
+    Rewrite {
+        input: Value,
+        context: Option<String>,
+    },
     /// Keep a change from taking effect (ConfigChange): the hook exits 2 with the reason on
     /// stderr, the one protocol every event honours.
     Veto { reason: String },
@@ -59,6 +65,21 @@ pub fn render(host: Host, r: &Response) -> Option<Value> {
                 "permissionDecisionReason": reason,
             }
         })),
+        // Measured with Claude Code 2.1.328 and Codex 0.169: `updatedInput` replaces the whole
+        // input, and Codex takes it only with `permissionDecision: allow` (without it, the
+        // original command runs). Claude Code's own sandbox allows its sandboxed commands the
+        // same way (`autoAllowBashIfSandboxed`).
+        (_, Response::Rewrite { input, context }) => {
+            let mut out = json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "updatedInput": input,
+            });
+            if let Some(text) = context {
+                out["additionalContext"] = Value::String(fit_context(text, MAX_CONTEXT_CHARS));
+            }
+            Some(json!({ "hookSpecificOutput": out }))
+        }
         (Host::ClaudeCode, Response::Context { event, text }) => Some(json!({
             "hookSpecificOutput": {
                 "hookEventName": event,

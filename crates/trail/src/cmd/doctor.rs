@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use trail_core::config::Config;
-use trail_core::doctor::{Finding, Ground, binary, hooks, secrets, setup, versions};
+use trail_core::doctor::{Finding, Ground, binary, confine, hooks, secrets, setup, versions};
 
 use crate::cli::DoctorArgs;
 use crate::error::{CliError, CliResult};
@@ -73,10 +73,30 @@ fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
         Err(_) => home.join(".secrets"),
     };
     checks.push((secrets::CHECK, secrets::permissions(&secrets_dir)));
+    checks.push((confine::CHECK, confinement(&loaded, &g, &commands)));
     checks.push((versions::CHECK, host_versions(&g)));
     let slow = programs.iter().filter_map(|p| binary::static_build(p));
     checks.push((binary::CHECK_STATIC, slow.collect()));
     Ok(checks)
+}
+
+/// Whether the agent's commands run confined: bubblewrap found and probed, and no host
+/// sandbox in the way.
+fn confinement(
+    loaded: &Result<Config, trail_core::config::ConfigError>,
+    g: &Ground,
+    commands: &[(PathBuf, String)],
+) -> Vec<Finding> {
+    let mode = loaded
+        .as_ref()
+        .map_or(trail_core::confine::Mode::Auto, |c| c.confine_mode.value);
+    let found = trail_core::confine::bwrap::find();
+    let bwrap = match &found {
+        None => confine::Bubblewrap::Missing,
+        Some(p) => confine::Bubblewrap::Found(p, trail_core::confine::bwrap::probe(p)),
+    };
+    let codex_hooks = commands.iter().any(|(_, c)| c.ends_with("hook codex"));
+    confine::check(mode, &bwrap, g, codex_hooks)
 }
 
 /// The host CLIs on PATH that report a version newer than the tested one.

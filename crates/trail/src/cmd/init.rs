@@ -31,7 +31,8 @@ struct Report {
 /// Where a host keeps its hook settings: (project root, home, global) → file.
 type SettingsPath = fn(&Path, &Path, bool) -> PathBuf;
 
-const GITIGNORE: &str = "# trail's locks, hashes and grants journal: machine-local\nstate/\n";
+const GITIGNORE: &str = "# trail's locks, hashes and grants journal, and what the agent queued while \
+                         confined: machine-local\nstate/\noutbox/\n";
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if let Some(dir) = &args.plugin {
@@ -268,7 +269,7 @@ fn change_files(
     changed.push(FileChange {
         changed: gitignore(root, &path, install)?,
         path,
-        what: "git-ignore for .trail/state",
+        what: "git-ignore for .trail/state and .trail/outbox",
     });
     Ok(changed)
 }

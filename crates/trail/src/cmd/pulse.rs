@@ -143,6 +143,10 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
         ));
     }
     r.tags.clone_from(&args.tag);
+    // Queued by the agent inside its confinement and run by a hook: it stays the agent's words.
+    if std::env::var(crate::confined::ORIGIN_VAR).as_deref() == Ok("agent") {
+        r.tags.push(crate::confined::AGENT_TAG.to_string());
+    }
     // A pulse about this project is placed in it as the hooks' are (by id and branch), so a
     // same-named repository's threads stay apart from its own.
     let project = trail_core::project::Project::discover(&ctx.config.project_root.value);

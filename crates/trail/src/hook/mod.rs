@@ -212,7 +212,9 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         envelope,
     };
     let response = match event {
-        Event::ToolRequested { tool, input, .. } => pre_tool::handle(&cx, tool, input),
+        Event::ToolRequested {
+            tool, input, sent, ..
+        } => pre_tool::handle(&cx, tool, input, sent),
         Event::ToolFinished { .. } => post_tool::handle(&cx, event),
         Event::PromptSubmitted { prompt } => prompt::handle(&cx, prompt),
         Event::SessionStarted { source } => session::start(&cx, source),
@@ -229,7 +231,26 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
         Event::SubagentStarted { .. } => subagent::start(&cx),
         _ => Response::Silent,
     };
+    if !matches!(event, Event::ToolRequested { .. }) {
+        ingest_outbox(&cx);
+    }
     counted(&cx, event, response)
+}
+
+/// What the agent recorded through trail's own commands inside its confinement, run as trail
+/// by a detached `trail ingest-outbox` (this hook must answer within its deadline). An empty
+/// outbox costs one `readdir`.
+fn ingest_outbox(cx: &Cx<'_>) {
+    let root = cx.root();
+    if !crate::confined::outbox_waiting(root) {
+        return;
+    }
+    let root = root.to_string_lossy();
+    let started = crate::detached::trail(&["ingest-outbox", "--project", &root])
+        .and_then(|c| crate::detached::start(c, std::process::Stdio::null()));
+    if let Err(e) = started {
+        report::failed("cannot start recording what the agent queued", &e);
+    }
 }
 
 /// Context on its way to the agent, counted against the session's cap ([`trail_core::injected`]);

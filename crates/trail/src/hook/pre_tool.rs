@@ -1,6 +1,8 @@
 //! PreToolUse: asks the core's [`Guard`] what the tool call may do and answers the host in its
 //! own words. No policy lives here.
 
+use serde_json::Value;
+use trail_core::confine::{self, bwrap, shell};
 use trail_core::gate::Places;
 use trail_core::guard::{self, Guard, Outcome};
 use trail_core::host::render::Response;
@@ -10,7 +12,43 @@ use trail_core::state::schema::Junction;
 
 use super::Cx;
 
-pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
+pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, sent: &Value) -> Response {
+    let response = judged(cx, tool, input);
+    confined(cx, tool, sent, response)
+}
+
+/// A shell command the guard lets run, rewritten to run confined by the OS
+/// (`trail_core::confine`): what the gate's judgement missed, the confinement still stops.
+fn confined(cx: &Cx<'_>, tool: &Tool, sent: &Value, response: Response) -> Response {
+    let context = match &response {
+        Response::Silent => None,
+        Response::Context { text, .. } => Some(text.clone()),
+        _ => return response,
+    };
+    if !matches!(tool, Tool::Bash | Tool::Monitor) {
+        return response;
+    }
+    let mode = cx.config.confine_mode.value;
+    if mode == confine::Mode::Off || (mode == confine::Mode::Auto && bwrap::find().is_none()) {
+        return response;
+    }
+    let Some(command) = sent.get("command").and_then(Value::as_str) else {
+        return response;
+    };
+    let Ok(trail) = std::env::current_exe() else {
+        return Response::Deny {
+            reason: "trail cannot name its own binary to confine this command, so it is \
+                     refused; tell the user to run `trail doctor`"
+                .into(),
+        };
+    };
+    let mut input = sent.clone();
+    input["command"] = Value::String(shell::rewrite(&trail, cx.root(), command));
+    Response::Rewrite { input, context }
+}
+
+/// The guard's verdict on the call, in the host's terms.
+fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let Some(places) = places(cx) else {
         return respond(cx, guard::judge_unplaced(input));
     };

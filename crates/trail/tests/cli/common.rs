@@ -42,8 +42,16 @@ impl TestEnv {
             home,
             trail_home,
             cwd,
-            extra_env: Vec::new(),
+            // The gate's tests judge the gate alone; `tests/cli/confine.rs` and the confined
+            // end-to-end sessions turn the OS confinement on (`confined()`).
+            extra_env: vec![("TRAIL_CONFINE_MODE".into(), "off".into())],
         }
+    }
+
+    /// The same environment with the agent's commands confined by the OS (bubblewrap must
+    /// work here: `confine.mode = "require"` refuses to run them otherwise).
+    pub fn confined(self) -> TestEnv {
+        self.env("TRAIL_CONFINE_MODE", "require")
     }
 
     pub fn env(mut self, k: &str, v: &str) -> TestEnv {

@@ -34,7 +34,10 @@ fn write(p: &Path, text: &str) {
 fn healthy() -> TestEnv {
     let probe = TestEnv::new();
     let bin = probe.root.join("bin");
-    let env = probe.env("PATH", bin.to_str().unwrap());
+    // Confinement as installed by default (bubblewrap is part of the README's set-up).
+    let env = probe
+        .env("PATH", bin.to_str().unwrap())
+        .env("TRAIL_CONFINE_MODE", "auto");
     env.ok(&["pulse", "--proj", "doc", "--summary", "first"]);
     fake_static_trail(&bin);
     write(
@@ -163,4 +166,13 @@ fn a_tampered_stream_is_reported() {
     std::fs::write(&stream, text.replace("first", "FIRST")).unwrap();
     let p = fails_only(&env, "stream");
     assert!(p["fix"].as_str().unwrap().contains("trail verify"), "{p}");
+}
+
+#[test]
+fn commands_left_unconfined_say_which_guarantees_fall_back_to_the_gate() {
+    let env = healthy().env("TRAIL_CONFINE_MODE", "off");
+    let v = fails_only(&env, "confinement");
+    let p = v["problem"].as_str().unwrap();
+    assert!(p.contains("fall back to the gate"), "{v}");
+    assert!(p.contains("secret store") && p.contains(".trail/"), "{v}");
 }

@@ -54,6 +54,9 @@ pub fn agent_command(env: &TestEnv, bin: &Path) -> Command {
         .env("XDG_CONFIG_HOME", env.home.join(".config"))
         .current_dir(&env.cwd)
         .stdin(Stdio::null());
+    for (k, v) in &env.extra_env {
+        c.env(k, v);
+    }
     c
 }
 
@@ -102,6 +105,43 @@ pub fn after(requests: &str, marker: &str, len: usize) -> String {
         || panic!("no {marker:?} reached the model:\n{requests}"),
         |i| requests[i..].chars().take(len).collect(),
     )
+}
+
+/// The confined sessions' script (issue 19): written by the agent's first command and run by
+/// its second, it tries to read the key, forge a grant, rewrite the host's hook settings
+/// (`settings`, shown as `label`) and delete a file in home, printing `DONE` or `REFUSED` for
+/// each.
+pub fn tidy_script(label: &str, settings: &str) -> String {
+    format!(
+        r#"cat > tidy.py <<'EOF'
+import os, pathlib
+home = pathlib.Path(os.environ['HOME'])
+for what, act in [
+    ('KEY', lambda: print('KEY=' + (home / '.secrets/trail.key').read_text())),
+    ('GRANT', lambda: open('.trail/state/grants.jsonl', 'a').write('{{"forged": 1}}\n')),
+    ('{label}', lambda: open('{settings}', 'w').write('{{}}')),
+    ('HOME', lambda: (home / 'precious.txt').unlink()),
+]:
+    try:
+        act()
+        print(what + ' DONE')
+    except OSError as e:
+        print(what + ' REFUSED ' + e.strerror)
+EOF"#
+    )
+}
+
+/// What each tool call gave back, as the model saw it (for failure messages: the requests
+/// themselves carry every tool's schema and the system prompt).
+pub fn tool_results(requests: &str) -> String {
+    let mut out = String::new();
+    for marker in ["\"tool_result\"", "\"function_call_output\""] {
+        for (i, _) in requests.match_indices(marker) {
+            out.extend(requests[i..].chars().take(1500));
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The project's proof log: one line per finished tool call.

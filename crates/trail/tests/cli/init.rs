@@ -91,8 +91,9 @@ fn init_writes_the_slash_command_and_instruction_block_and_uninstall_removes_onl
         std::fs::read_to_string(env.cwd.join(".trail/.gitignore"))
             .unwrap()
             .lines()
-            .last(),
-        Some("state/")
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>(),
+        ["state/", "outbox/"]
     );
     let out = env.ok(&["init", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -28,6 +28,7 @@ mod checkpoint;
 mod claude_e2e;
 mod codex_e2e;
 mod concurrency;
+mod confine;
 mod crash;
 mod daily_memory;
 mod decide;

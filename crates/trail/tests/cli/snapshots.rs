@@ -506,6 +506,8 @@ fn config_defaults_then_layered_files_with_an_untrusted_project() {
     attention.orange  10000  (default)
     attention.red  15000  (default)
     attention.window  200000  (default)
+    confine.mode  off  (environment $TRAIL_CONFINE_MODE)
+    confine.writable  (~/.cache:~/.npm:~/.cargo/registry:~/.cargo/git)  (default)
     project.root  [ROOT]/project  (default)
 
     no config files found (user: ~/.config/trail/config.toml, project: .trail/config.toml)
@@ -566,6 +568,8 @@ must_not_match = ["terraform plan"]
     attention.orange  10000  (default)
     attention.red  15000  (default)
     attention.window  200000  (default)
+    confine.mode  off  (environment $TRAIL_CONFINE_MODE)
+    confine.writable  (~/.cache:~/.npm:~/.cargo/registry:~/.cargo/git)  (default)
     project.root  [ROOT]/project  (default)
     gate.rules  terraform-apply (Junction: terraform)  (project config [ROOT]/project/.trail/config.toml)
 
