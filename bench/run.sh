@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the shipped (static) binaries and run the side-by-side benchmarks.
 #   bench/run.sh            all of them
-#   bench/run.sh append     one: append | resume | log | pulse | hook | session | transcript | budget | ground | memory | redact | search
+#   bench/run.sh append     one: append | resume | log | pulse | hook | session | transcript | budget | ground | memory | redact | search | confine
 # The binary is built as it would ship from this tree: with valgrind, bench/hot-symbols.sh
 # lists the hot functions and links them first (without the list, start-up time and resident
 # memory grow; see that script).

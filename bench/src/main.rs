@@ -19,6 +19,7 @@
 
 mod append;
 mod budget;
+mod confine;
 mod ground;
 mod hook;
 mod log;
@@ -48,6 +49,7 @@ fn main() {
         "search" => search::run(&args[1..]),
         "session" => session::run(&args[1..]),
         "ground" => ground::run(&args[1..]),
+        "confine" => confine::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
@@ -58,7 +60,8 @@ fn main() {
             .and_then(|()| budget::run(&[]))
             .and_then(|()| ground::run(&[]))
             .and_then(|()| memory::run(&[]))
-            .and_then(|()| search::run(&[])),
+            .and_then(|()| search::run(&[]))
+            .and_then(|()| confine::run(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
         "gen" => match (
             args.get(1),
@@ -82,7 +85,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, ground, memory, redact, search or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, ground, memory, redact, search, confine or all"
         )),
     };
     if let Err(e) = result {
