@@ -119,8 +119,42 @@ impl Guard<'_> {
             | ToolInput::Write { .. }
             | ToolInput::NotebookEdit { .. }
             | ToolInput::ApplyPatch { .. } => self.edit(tool, input),
-            ToolInput::Read { .. } | ToolInput::Other(_) => unscheduled(input),
+            ToolInput::Read { .. } | ToolInput::Other(_) => match unscheduled(input) {
+                Outcome::Allow => self.reads(tool, input),
+                o => o,
+            },
         }
+    }
+
+    /// A call that reads files (Read, Grep, Glob, LS, NotebookRead, an MCP tool naming a
+    /// path): judged by the zones it reaches, as a shell command reading them is. A search
+    /// reaches every zone beneath its directory: a Grep of `~` reads the key.
+    fn reads(&self, tool: &Tool, input: &ToolInput) -> Outcome {
+        let mut reached = Vec::new();
+        let mut targets = Vec::new();
+        for r in input.reaches(tool) {
+            let mut zones = self.places().zones_of_word(r.path);
+            if r.beneath
+                && let Some(dir) = self.places().resolve(r.path)
+            {
+                zones.extend(self.places().zones_beneath(&dir, r.filter));
+            }
+            if !zones.is_empty() {
+                targets.push(r.path.to_string());
+            }
+            for z in zones {
+                if !reached.contains(&(z, zones::Access::Read)) {
+                    reached.push((z, zones::Access::Read));
+                }
+            }
+        }
+        if reached.is_empty() {
+            return Outcome::Allow;
+        }
+        let name = tool.name();
+        let action = format!("{name} {}", targets.join(" "));
+        let d = gate::evaluate_reach(&reached, &targets, &action, &self.ctx);
+        self.decided(&name, &action, d)
     }
 
     /// A shell command (`tool` names the host's tool: Bash, Monitor).

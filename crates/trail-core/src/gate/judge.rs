@@ -445,6 +445,32 @@ fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
     feed::reconstruct(template, marker, &inputs)
 }
 
+/// Every rule that matches a call reaching `zones` and nothing else (a read tool's file, a
+/// search's tree): the zone rules a `cat` of the same files meets.
+pub(super) fn reached(
+    zones: &[(zones::Zone, zones::Access)],
+    ctx: &Context,
+    raw: &str,
+) -> Vec<Decision> {
+    let c = Cmd {
+        name: "",
+        args: &[],
+        writes: &[],
+        reads: &[],
+        zones,
+    };
+    let mut found = Findings::default();
+    apply_rules(&c, ctx, raw, &mut found);
+    found
+        .0
+        .into_iter()
+        .filter_map(|f| match f {
+            Finding::Decided(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every built-in and configured rule that matches `c`, as decisions about `raw`.
 fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     let shows = only_shows(c);

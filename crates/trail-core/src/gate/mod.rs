@@ -214,6 +214,24 @@ pub fn evaluate(line: &str, ctx: &Context) -> Decision {
     worst
 }
 
+/// Judge a tool call that reaches `zones` (a read tool's files, a search's tree) by the rules a
+/// shell command reaching them meets; `targets` are the paths as written, `action` the call.
+pub fn evaluate_reach(
+    zones: &[(zones::Zone, zones::Access)],
+    targets: &[String],
+    action: &str,
+    ctx: &Context,
+) -> Decision {
+    let mut worst = Decision::allow();
+    for d in judge::reached(zones, ctx, action) {
+        if d.verdict > worst.verdict {
+            worst = d;
+        }
+    }
+    worst.targets = targets.to_vec();
+    worst
+}
+
 /// Every rule that matched anywhere in the command line, in order.
 pub fn findings(line: &str, ctx: &Context) -> Vec<Decision> {
     judge::line(line, ctx, 0)

@@ -187,6 +187,73 @@ impl Places {
         None
     }
 
+    /// One path in every zone (its file or its directory, whether it exists yet or not): what
+    /// a directory must contain to hold a zone.
+    fn landmarks(&self) -> Vec<PathBuf> {
+        let secrets = self.secrets();
+        let root = &self.project_root;
+        let home = &self.home;
+        let layout = Layout::new(root);
+        vec![
+            secrets.join(crate::secrets::key::FILE_NAME),
+            secrets.join("trail.env"),
+            secrets,
+            layout.state_dir(),
+            layout.grants(),
+            layout.pending(),
+            self.trail_home(),
+            layout.state_view(),
+            layout.trajectory_dir(),
+            layout.proof_dir(),
+            layout.memory_dir(),
+            layout.core_memory(),
+            layout.config(),
+            home.join(".config").join("trail"),
+            home.join(".codex"),
+            home.join(".claude"),
+            home.join(".claude").join("settings.json"),
+            root.join(".claude").join("settings.json"),
+            root.join(".claude").join("settings.local.json"),
+            root.join(".claude").join("scheduled_tasks.json"),
+            root.join(".claude").join("commands").join("edge.md"),
+            root.join(".codex").join("hooks.json"),
+            root.join(".codex").join("config.toml"),
+        ]
+    }
+
+    /// Every zone that lies at or beneath `dir` (absolute, normalised): what a search of the
+    /// directory reads, and what a copy or an archive into it may replace. With `filter` (a
+    /// file-name glob, as a search's `--glob` or an archive member may be), only the zones a
+    /// name matching it can reach: a directory above a match counts, as the match is in it.
+    pub fn zones_beneath(&self, dir: &Path, filter: Option<&str>) -> Vec<Zone> {
+        let dirs = [dir.to_path_buf(), real(dir)];
+        let mut out = Vec::new();
+        for mark in self.landmarks() {
+            let beneath = |m: &Path| dirs.iter().any(|d| m.starts_with(d));
+            if !(beneath(&mark) || beneath(&real(&mark))) {
+                continue;
+            }
+            // A directory is reached through the names in it (one level is looked at).
+            let named = filter.is_none_or(|g| {
+                let last = g.rsplit('/').next().unwrap_or(g);
+                let hit = |n: &std::ffi::OsStr| glob_match_any(last, &n.to_string_lossy());
+                mark.file_name().is_some_and(hit)
+                    || std::fs::read_dir(&mark)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .any(|e| hit(&e.file_name()))
+            });
+            if named
+                && let Some(z) = self.zone(&mark)
+                && !out.contains(&z)
+            {
+                out.push(z);
+            }
+        }
+        out
+    }
+
     /// Every zone a word (as written, in a command run from `self.cwd`) may reach.
     pub fn zones_of_word(&self, raw: &str) -> Vec<Zone> {
         let word = raw.trim_matches(|c| c == '"' || c == '\'');
@@ -692,6 +759,12 @@ pub fn glob_match(pat: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// [`glob_match`] where a wildcard also stands for a hidden name's leading `.`: what a search
+/// that lists hidden files matches.
+fn glob_match_any(pat: &str, text: &str) -> bool {
+    glob_match(pat, text) || text.strip_prefix('.').is_some_and(|t| glob_match(pat, t))
+}
+
 /// A bracket class at `p[start]`: whether `c` is in it, and where the pattern goes on.
 fn class(p: &[char], start: usize, c: char) -> Option<(bool, usize)> {
     let mut i = start + 1;
@@ -810,5 +883,25 @@ mod tests {
         ] {
             assert!(z(clean).is_empty(), "{clean}: {:?}", z(clean));
         }
+    }
+
+    #[test]
+    fn a_directory_holds_every_zone_beneath_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let p = places(&root);
+        let home = root.join("home");
+        let z = |d: &Path, f: Option<&str>| p.zones_beneath(d, f);
+        assert!(z(&home, None).contains(&Zone::Key));
+        assert!(z(&home, Some("*.key")).contains(&Zone::Key));
+        assert!(!z(&home, Some("*.rs")).contains(&Zone::Key));
+        assert_eq!(
+            z(&home.join(".secrets"), Some("*.env")),
+            [Zone::SecretStore]
+        );
+        let proj = root.join("proj");
+        assert!(z(&proj, None).contains(&Zone::TrailState));
+        assert_eq!(z(&proj.join(".claude"), None), [Zone::AgentSettings]);
+        assert!(z(&proj.join("src"), None).is_empty());
     }
 }

@@ -302,6 +302,80 @@ pub fn uninstall_for(host: &HostSpec, path: &Path) -> Result<Change, InstallErro
     Ok(change)
 }
 
+/// Claude Code's own permission rules over trail's files: a second layer under the gate, kept by
+/// the host itself for its file tools (Read, Edit, Write and the searches). The key and the
+/// secret store are neither read nor edited; the personal ledger is not edited. `//` starts an
+/// absolute path in a permission rule (a single `/` is relative to the settings file).
+pub fn deny_rules(secrets_dir: &Path, trail_home: &Path) -> Vec<String> {
+    let abs = |p: &Path| format!("/{}/**", p.display().to_string().trim_end_matches('/'));
+    vec![
+        format!("Read({})", abs(secrets_dir)),
+        format!("Edit({})", abs(secrets_dir)),
+        format!("Edit({})", abs(trail_home)),
+    ]
+}
+
+/// Add `rules` to `permissions.deny` (each once; the person's own rules and every other key
+/// kept in place). Whether the file changed.
+pub fn install_denies(path: &Path, rules: &[String]) -> Result<bool, InstallError> {
+    edit_denies(path, |deny| {
+        let missing: Vec<Value> = rules
+            .iter()
+            .filter(|r| !deny.iter().any(|d| d.as_str() == Some(r.as_str())))
+            .map(|r| Value::String(r.clone()))
+            .collect();
+        let changed = !missing.is_empty();
+        deny.extend(missing);
+        changed
+    })
+}
+
+/// Take `rules` (what [`deny_rules`] gives) out of `permissions.deny`, and nothing else; an
+/// emptied list and `permissions` object go too. Whether the file changed.
+pub fn uninstall_denies(path: &Path, rules: &[String]) -> Result<bool, InstallError> {
+    if !path.exists() {
+        return Ok(false);
+    }
+    edit_denies(path, |deny| {
+        let before = deny.len();
+        deny.retain(|d| !d.as_str().is_some_and(|d| rules.iter().any(|r| r == d)));
+        deny.len() != before
+    })
+}
+
+/// Change `permissions.deny` with `f` (which says whether it changed anything), and save.
+fn edit_denies(path: &Path, f: impl FnOnce(&mut Vec<Value>) -> bool) -> Result<bool, InstallError> {
+    let mut settings = load(path)?;
+    let shape = |field: &str, v: &Value| InstallError::Shape {
+        path: path.into(),
+        field: field.into(),
+        found: kind(v).into(),
+    };
+    let perms = settings
+        .entry("permissions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(perms_map) = perms.as_object_mut() else {
+        return Err(shape("permissions", perms));
+    };
+    let deny = perms_map
+        .entry("deny")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Some(list) = deny.as_array_mut() else {
+        return Err(shape("permissions.deny", deny));
+    };
+    let changed = f(list);
+    if list.is_empty() {
+        perms_map.remove("deny");
+    }
+    if perms_map.is_empty() {
+        settings.remove("permissions");
+    }
+    if changed {
+        save(path, &settings)?;
+    }
+    Ok(changed)
+}
+
 fn count_ours(group: &Value, ours: &dyn Fn(&str) -> bool) -> usize {
     group
         .get("hooks")
@@ -397,6 +471,36 @@ mod tests {
         assert!(!again.written, "{again:?}");
         let u = uninstall(&path).unwrap();
         assert_eq!(u.events.len(), EVENTS.len());
+        assert_eq!(std::fs::read_to_string(&path).unwrap().trim(), "{}");
+    }
+
+    #[test]
+    fn deny_rules_are_added_once_beside_the_persons_and_removed_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = r#"{"permissions":{"deny":["Read(./.env)"],"allow":["Bash(ls:*)"]}}"#;
+        std::fs::write(&path, original).unwrap();
+        let rules = deny_rules(Path::new("/h/.secrets"), Path::new("/h/.ledger/"));
+        assert_eq!(
+            rules,
+            [
+                "Read(//h/.secrets/**)",
+                "Edit(//h/.secrets/**)",
+                "Edit(//h/.ledger/**)"
+            ]
+        );
+        assert!(install_denies(&path, &rules).unwrap());
+        assert!(!install_denies(&path, &rules).unwrap());
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["permissions"]["deny"].as_array().unwrap().len(), 4);
+        assert_eq!(v["permissions"]["deny"][0], "Read(./.env)");
+        assert!(uninstall_denies(&path, &rules).unwrap());
+        let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(after, serde_json::from_str::<Value>(original).unwrap());
+        // A file that had none keeps none.
+        std::fs::write(&path, "{}").unwrap();
+        install_denies(&path, &rules).unwrap();
+        uninstall_denies(&path, &rules).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap().trim(), "{}");
     }
 

@@ -422,3 +422,66 @@ fn a_settings_change_that_switches_trail_off_is_vetoed_for_the_session() {
     let out = change(&installed.replacen('{', "{\n  \"model\": \"opus\",", 1));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
+
+/// Issue 19, attack 2: `cat ~/.secrets/trail.key` was blocked, but the Read and Grep tools were
+/// only checked for `/edge` text, so the agent read the key and signed its own grant. Every
+/// tool that reads files now meets the zones the shell does; a search of a directory reads
+/// everything beneath it.
+#[test]
+fn the_key_and_the_secret_store_are_judged_for_every_tool_that_reads() {
+    let env = project();
+    let secrets = env.home.join(".secrets");
+    std::fs::create_dir_all(&secrets).unwrap();
+    std::fs::write(secrets.join("trail.key"), "k").unwrap();
+    std::fs::write(secrets.join("trail.env"), "T=1").unwrap();
+    let key = secrets.join("trail.key");
+    let key = key.to_str().unwrap();
+    let home = env.home.to_str().unwrap();
+    for (tool, input) in [
+        ("Read", json!({"file_path": key})),
+        ("Grep", json!({"pattern": "[a-z]", "path": home})),
+        (
+            "Grep",
+            json!({"pattern": ".", "path": secrets, "glob": "*.key"}),
+        ),
+        ("Glob", json!({"pattern": "**/*", "path": home})),
+        ("Glob", json!({"pattern": format!("{home}/.sec*/*")})),
+        ("NotebookRead", json!({"notebook_path": key})),
+        ("mcp__fs__read_text_file", json!({"path": key})),
+        (
+            "mcp__fs__read_multiple_files",
+            json!({"paths": ["a.txt", key]}),
+        ),
+    ] {
+        let v = edit(&env, tool, input.clone());
+        assert!(blocked(&v, "trail-key"), "{tool} {input}: {v}");
+    }
+    let store = secrets.join("trail.env");
+    for (tool, input) in [
+        ("Read", json!({"file_path": store})),
+        (
+            "Grep",
+            json!({"pattern": "T", "path": secrets, "glob": "*.env"}),
+        ),
+        ("LS", json!({"path": secrets})),
+    ] {
+        let v = edit(&env, tool, input.clone());
+        let why = denied(&v).unwrap_or_default();
+        assert!(why.contains("[secret-store]"), "{tool} {input}: {v}");
+    }
+    // Reading the project, or searching home for something the key is not, is ordinary work.
+    std::fs::write(env.cwd.join("a.rs"), "fn a() {}").unwrap();
+    for (tool, input) in [
+        ("Read", json!({"file_path": env.cwd.join("a.rs")})),
+        ("Grep", json!({"pattern": "fn", "path": env.cwd})),
+        (
+            "Grep",
+            json!({"pattern": "fn", "path": home, "glob": "*.rs"}),
+        ),
+        ("Glob", json!({"pattern": "**/*.rs"})),
+        ("LS", json!({"path": env.cwd})),
+    ] {
+        let v = edit(&env, tool, input.clone());
+        assert!(denied(&v).is_none(), "{tool} {input}: {v}");
+    }
+}
