@@ -1152,6 +1152,9 @@ pub static RULES: &[Rule] = &[
         must_match: &[
             "cat ~/.secrets/trail.key",
             "cp $HOME/.secrets/trail.key /tmp/k",
+            "tar -xf x.tar -C ~",
+            "cp -r x/. ~/",
+            "7z x x.7z -o$HOME/.secrets",
             "base64 ~/.secrets/tra*.key",
         ],
         must_not_match: &["cat README.md", "echo ~/.secrets/trail.key"],
@@ -1166,6 +1169,10 @@ pub static RULES: &[Rule] = &[
             "echo '{}' >> .trail/state/grants.jsonl",
             "rm -f .trail/state/grants.jsonl",
             "cp forged.jsonl /work/proj/.trail/state/grants.jsonl",
+            "cp -r backup/state .trail/",
+            "cp -t .trail/state forged/grants.jsonl",
+            "unzip x.zip -d .trail",
+            "rsync -a snapshot/ .trail/",
             "sed -i s/x/y/ .trail/state/active_context.sha256",
             "printf x >> .trail/st*/gr*.jsonl",
             "cd .trail && cat ../f >> state/gr?nts.jsonl",
@@ -1259,6 +1266,8 @@ pub static RULES: &[Rule] = &[
             "echo '{\"disableAllHooks\": true}' > .claude/settings.json",
             "sed -i '/trail hook/d' .claude/settings.json",
             "cp evil.toml .trail/config.toml",
+            "cp x/settings.json .claude/",
+            "install -t .claude x/settings.local.json",
             "rm .claude/commands/edge.md",
             "echo x >> ~/.claude/settings.json",
             "tee .codex/hooks.json",
@@ -2086,7 +2095,8 @@ pub static RULES: &[Rule] = &[
                 .any(|f| p.starts_with(home.join(f)))
                     || p.starts_with("/etc")
             };
-            c.writes.iter().any(|w| sensitive(&w.target))
+            c.touches(Zone::StartUp, Some(Access::Write))
+                || c.writes.iter().any(|w| sensitive(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "mv" | "install" | "ln")
                     && c.operands().last().is_some_and(|a| sensitive(&a.raw)))
         },
@@ -2095,6 +2105,11 @@ pub static RULES: &[Rule] = &[
             "cat key.pub >> ~/.ssh/authorized_keys",
             "echo 1.2.3.4 host | sudo tee -a /etc/hosts",
             "cp evil ~/.ssh/config",
+            "cp -r dotfiles/. ~/",
+            "rsync -a dotfiles/ ~/",
+            "mv x/.bashrc ~/",
+            "cp -t ~ x/.zshrc",
+            "ln -s /tmp/evil/.profile ~/",
         ],
         must_not_match: &["echo hi > notes.txt", "cat ~/.bashrc", "cp a.txt b.txt"],
     },
@@ -2560,14 +2575,21 @@ pub static RULES: &[Rule] = &[
                     })
                 })
             };
-            c.writes.iter().any(|w| in_git(&w.target))
+            c.touches(Zone::GitInternals, Some(Access::Write))
+                || c.writes.iter().any(|w| in_git(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "mv" | "install" | "ln")
                     && c.operands().last().is_some_and(|a| in_git(&a.raw)))
                 || (c.name == "sed"
                     && c.flag("--in-place", Some('i'))
                     && c.operands().any(|a| in_git(&a.raw)))
         },
-        must_match: &["echo x >.git/config", "cp hook.sh .git/hooks/pre-commit"],
+        must_match: &[
+            "echo x >.git/config",
+            "cp hook.sh .git/hooks/pre-commit",
+            "cp x/config .git/",
+            "cp -r hooks .git/",
+            "tar xf hooks.tar -C .git",
+        ],
         must_not_match: &["cat .git/config", "git status"],
     },
     Rule {

@@ -485,3 +485,52 @@ fn the_key_and_the_secret_store_are_judged_for_every_tool_that_reads() {
         assert!(denied(&v).is_none(), "{tool} {input}: {v}");
     }
 }
+
+/// Issue 19, attacks 3 and 4: `cp X/settings.json .claude/` was allowed because the
+/// destination word is a directory, and so were `cp -r`, `tar -C`, `unzip -d`, `rsync` and `mv`
+/// into `~/`, `.trail/` or `.claude/`. A write is now judged by every path it can create or
+/// replace: a directory destination stands for what lands beneath it.
+#[test]
+fn a_write_into_a_directory_is_judged_by_what_lands_beneath_it() {
+    let env = project();
+    for d in [".claude", ".trail/state", "x/.ssh"] {
+        std::fs::create_dir_all(env.cwd.join(d)).unwrap();
+    }
+    std::fs::create_dir_all(env.home.join(".secrets")).unwrap();
+    std::fs::write(env.cwd.join("x/settings.json"), "{}").unwrap();
+    for (attack, rule) in [
+        ("cp x/settings.json .claude/", "agent-settings"),
+        ("mv x/settings.json .claude", "agent-settings"),
+        ("cp -t .claude x/settings.json", "agent-settings"),
+        (
+            "install --target-directory=.claude x/settings.json",
+            "agent-settings",
+        ),
+        ("ln -s $PWD/x/settings.json .claude/", "agent-settings"),
+        ("cp -r x/. .trail/state", "state-tamper"),
+        ("rsync -a x/ .trail/", "state-tamper"),
+        ("tar -xf /tmp/x.tar -C ~", "trail-key"),
+        ("cd ~ && unzip -o /tmp/x.zip", "trail-key"),
+        ("unzip /tmp/x.zip -d ~/.secrets", "trail-key"),
+        ("cp -r x/.ssh ~/", "sensitive-write"),
+        ("mv /tmp/.bashrc ~/", "sensitive-write"),
+        ("cp x/config .git/", "git-internals"),
+    ] {
+        let v = bash(&env, attack);
+        let why = denied(&v).unwrap_or_default();
+        assert!(why.contains(&format!("[{rule}]")), "{attack}: {v}");
+    }
+    // Copies into ordinary directories, and archives unpacked there, are ordinary work.
+    std::fs::create_dir_all(env.cwd.join("vendor")).unwrap();
+    for ok in [
+        "cp x/settings.json vendor/",
+        "cp -r x vendor",
+        "tar -xzf /tmp/dep.tgz -C vendor",
+        "unzip /tmp/dep.zip -d vendor",
+        "tar -czf /tmp/out.tgz -C x .",
+        "mv vendor/a.txt ~/notes.txt",
+    ] {
+        let v = bash(&env, ok);
+        assert!(denied(&v).is_none(), "{ok}: {v}");
+    }
+}
