@@ -471,9 +471,9 @@ fn never_edited(zone: Zone) -> Option<Outcome> {
 /// The state file is small; a larger one is not read into the hook.
 const STATE_CAP: u64 = 4 << 20;
 
-/// An edit of the hosts' settings that would switch trail off: `disableAllHooks`, or fewer of
-/// trail's hook commands than before. Blocked, not asked: a person who wants trail off runs
-/// `trail uninstall`.
+/// An edit of the hosts' settings that would switch trail off: `disableAllHooks`, or fewer
+/// events run by trail's hooks as `trail init` installs them than before. Blocked, not asked:
+/// a person who wants trail off runs `trail uninstall`.
 fn hooks_off(input: &ToolInput, real: &Path, raw: &str) -> Option<Outcome> {
     let current = crate::fsutil::read_text_capped(real, STATE_CAP).unwrap_or_default();
     let proposed = match input {
@@ -483,14 +483,17 @@ fn hooks_off(input: &ToolInput, real: &Path, raw: &str) -> Option<Outcome> {
         }
         _ => proposed_text(input, &current)?,
     };
-    let count = |t: &str| t.matches("trail hook").count();
+    // trail's hooks counted by what they run, their matcher and their fail-closed switch: a
+    // hook that keeps the text `trail hook` but runs something else is switched off.
+    let host = crate::install::claude::host_of_file(real);
+    let count = |t: &str| crate::install::claude::enforced_in(t, host);
     let disables = serde_json::from_str::<Value>(&proposed)
         .ok()
         .and_then(|v| v.get("disableAllHooks").and_then(Value::as_bool))
         == Some(true);
     (disables || count(&proposed) < count(&current)).then(|| Outcome::Block {
         rule: "hooks-off".into(),
-        reason: "this edit would switch trail's hooks off; a person who wants that runs `trail uninstall`".into(),
+        reason: "this edit would switch trail's hooks off or weaken them (a hook that does not run trail itself, a narrower matcher, PreToolUse no longer failing closed); a person who wants that runs `trail uninstall`".into(),
     })
 }
 

@@ -534,3 +534,50 @@ fn a_write_into_a_directory_is_judged_by_what_lands_beneath_it() {
         assert!(denied(&v).is_none(), "{ok}: {v}");
     }
 }
+
+/// Issue 19, attack 3: a settings file whose hooks are `true /path/trail hook claude-code` kept
+/// the text every check looked for, and ran `true`. trail now recognises its hooks by what they
+/// execute: the program, its arguments, the matcher, PreToolUse failing closed.
+#[test]
+fn trail_is_recognised_by_what_its_hooks_run() {
+    let env = project();
+    env.ok(&["init"]);
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
+    );
+    let settings = env.cwd.join(".claude/settings.json");
+    let installed = std::fs::read_to_string(&settings).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&installed).unwrap();
+    let cmd = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let weakened = [
+        installed.replace(&format!("\"{cmd}\""), &format!("\"true {cmd}\"")),
+        installed.replace(&format!("\"{cmd}\""), &format!("\"{cmd} || true\"")),
+        installed.replacen("\"matcher\": \"*\"", "\"matcher\": \"Read\"", 1),
+        installed.replace("\"onFailure\": \"block\"", "\"onFailure\": \"allow\""),
+    ];
+    for (i, text) in weakened.iter().enumerate() {
+        assert_ne!(text, &installed, "case {i} changes nothing");
+        // The edit guard blocks writing it …
+        let w = edit(
+            &env,
+            "Write",
+            json!({"file_path": settings.to_str().unwrap(), "content": text}),
+        );
+        assert!(blocked(&w, "hooks-off"), "case {i}: {w}");
+        // … ConfigChange vetoes it when it lands anyway …
+        std::fs::write(&settings, text).unwrap();
+        let out = env.run_stdin(
+            &["hook", "claude-code"],
+            &json!({"hook_event_name":"ConfigChange","session_id":"s1","source":"project_settings","file_path":settings}).to_string(),
+        );
+        assert_eq!(code(&out), 2, "case {i}: {}", stderr(&out));
+        // … and doctor fails on it.
+        let out = env.run(&["doctor", "--json"]);
+        assert!(stdout(&out).contains("hooks-weakened"), "case {i}: {out:?}");
+        std::fs::write(&settings, &installed).unwrap();
+    }
+}
