@@ -78,6 +78,7 @@ const SENSITIVE_RULES: &[&str] = &[
     "journal-tamper",
     "memory-tamper",
     "trail-key",
+    "git-internals",
 ];
 
 impl Guard<'_> {
@@ -256,6 +257,7 @@ impl Guard<'_> {
         let mut outside: Option<(String, Option<&'static str>)> = None;
         let mut settings: Option<String> = None;
         let mut memory: Option<String> = None;
+        let mut git: Option<String> = None;
         let files = input.files();
         // Whether every file lies where a synthesis checkpoint may need an edit.
         let mut synthesis = !files.is_empty();
@@ -290,6 +292,9 @@ impl Guard<'_> {
                     }
                     settings.get_or_insert(real.to_string_lossy().into_owned());
                 }
+                Some(Zone::GitInternals) => {
+                    git.get_or_insert(real.to_string_lossy().into_owned());
+                }
                 Some(Zone::SecretStore | Zone::TrailHome) => {
                     outside.get_or_insert((
                         real.to_string_lossy().into_owned(),
@@ -314,42 +319,50 @@ impl Guard<'_> {
             return Outcome::Refuse(held(&h, self.redact));
         }
         if let Some(path) = settings {
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit changes trail's configuration or the agent host's hook settings, which decide whether trail runs".into(),
-                rule: "agent-settings".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&path),
-                sensitive: Some("the agent's or trail's settings".into()),
-            });
+            let why = "the agent's or trail's settings";
+            return self.edit_junction(tool_name, "agent-settings", &path, &path, Some(why));
+        }
+        if let Some(path) = git {
+            let why = "git's own configuration (it names commands git runs)";
+            return self.edit_junction(tool_name, "git-internals", &path, &path, Some(why));
         }
         if let Some(path) = memory {
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit changes trail's memory, which is distilled from what happened and verified against it: a line the agent writes would later read as a verified memory (`trail remember` records a note with its source)".into(),
-                rule: "memory-tamper".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&path),
-                sensitive: Some("trail's memory".into()),
-            });
+            let why = "trail's memory";
+            return self.edit_junction(tool_name, "memory-tamper", &path, &path, Some(why));
         }
         if let Some((path, sensitive)) = outside {
             let scope = Path::new(&path)
                 .parent()
                 .map_or(path.clone(), |p| p.to_string_lossy().into_owned());
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit writes outside the project".into(),
-                rule: "write-outside-project".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&scope),
-                sensitive: sensitive.map(String::from),
-            });
+            let rule = "write-outside-project";
+            return self.edit_junction(tool_name, rule, &path, &scope, sensitive);
         }
         self.mode_warning()
+    }
+
+    /// The junction of an edit of `path` under `rule` ([`EDIT_RULES`] says why), its
+    /// dismissals scoped to `scope`; `sensitive` says why no dismissal covers it.
+    fn edit_junction(
+        &self,
+        tool: String,
+        rule: &'static str,
+        path: &str,
+        scope: &str,
+        sensitive: Option<&str>,
+    ) -> Outcome {
+        let reason = EDIT_RULES
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map_or("", |(_, why)| why);
+        self.junction(Subject {
+            kind: "irreversible".into(),
+            reason: reason.into(),
+            rule: rule.into(),
+            tool,
+            action: (self.redact)(path),
+            scope: (self.redact)(scope),
+            sensitive: sensitive.map(String::from),
+        })
     }
 
     /// FR-4: a red attention budget under strict enforcement holds new edits until a
@@ -444,6 +457,26 @@ impl Guard<'_> {
         None
     }
 }
+
+/// The rules an edit tool's junction is raised under, and why.
+const EDIT_RULES: &[(&str, &str)] = &[
+    (
+        "agent-settings",
+        "this edit changes trail's configuration or the agent host's hook settings, which decide whether trail runs",
+    ),
+    (
+        "git-internals",
+        "this edit changes git's own configuration (.git/config, .git/hooks), which names programs git runs (fsmonitor, hooks, filters, pagers): a person decides, as for the same change made in the shell",
+    ),
+    (
+        "memory-tamper",
+        "this edit changes trail's memory, which is distilled from what happened and verified against it: a line the agent writes would later read as a verified memory (`trail remember` records a note with its source)",
+    ),
+    (
+        "write-outside-project",
+        "this edit writes outside the project",
+    ),
+];
 
 /// The places no edit of the agent's may change, whoever approves.
 fn never_edited(zone: Zone) -> Option<Outcome> {

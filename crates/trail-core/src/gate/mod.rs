@@ -189,11 +189,11 @@ impl Context {
 }
 
 /// Asks git whether `path` is ignored in the project. Only called for recursive deletions
-/// inside the project, never on the common path.
+/// inside the project, never on the common path. Through trail's hardened git
+/// ([`crate::git::command`]): a `core.fsmonitor` in the project's `.git/config` would otherwise
+/// run inside the PreToolUse hook.
 pub fn git_ignored(places: &Places, path: &std::path::Path) -> bool {
-    std::process::Command::new("git")
-        .arg("-C")
-        .arg(&places.project_root)
+    crate::git::command(&places.project_root)
         .args(["check-ignore", "-q", "--"])
         .arg(path)
         .stdin(std::process::Stdio::null())

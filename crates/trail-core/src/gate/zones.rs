@@ -801,12 +801,14 @@ impl Places {
     /// not: trail's own files, shell start-up files, keys and credentials, agent settings,
     /// system paths.
     pub fn sensitive(&self, p: &Path) -> Option<&'static str> {
-        if let Some(z) = self.zone(p) {
-            return Some(match z {
-                Zone::StateView => return None,
-                Zone::AgentSettings => "the agent's or trail's settings",
-                _ => "trail's own records",
-            });
+        match self.zone(p) {
+            None | Some(Zone::StartUp) => {}
+            Some(Zone::StateView) => return None,
+            Some(Zone::AgentSettings) => return Some("the agent's or trail's settings"),
+            Some(Zone::GitInternals) => {
+                return Some("git's own configuration (it names commands git runs)");
+            }
+            Some(_) => return Some("trail's own records"),
         }
         if let Ok(rest) = p.strip_prefix(&self.home) {
             if rest.as_os_str().is_empty() {

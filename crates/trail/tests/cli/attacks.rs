@@ -615,3 +615,62 @@ fn the_agent_cannot_switch_trail_off_skip_or_speak_as_the_host() {
         assert!(why.contains("whoever approves"), "{attack}: {v}");
     }
 }
+
+/// Issue 19, attack 7: judging `rm -rf build` ran `git check-ignore` without trail's git
+/// hardening, so a `core.fsmonitor` in `.git/config` ran inside the PreToolUse hook; and the
+/// Edit tool could write `.git/config`. Every git trail runs is hardened now, and an edit of
+/// git's own configuration waits for a person, whichever tool makes it.
+#[test]
+fn judging_a_command_runs_nothing_the_repository_names_and_git_config_needs_a_person() {
+    let env = project();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&env.cwd)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", &env.home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q", "."]);
+    let pwned = env.root.join("PWNED");
+    let script = env.root.join("fsmonitor.sh");
+    std::fs::write(&script, format!("#!/bin/sh\ntouch '{}'\n", pwned.display())).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    git(&["config", "core.fsmonitor", script.to_str().unwrap()]);
+    std::fs::write(env.cwd.join(".gitignore"), "build/\n").unwrap();
+    std::fs::create_dir_all(env.cwd.join("build")).unwrap();
+    let v = bash(&env, "rm -rf build");
+    assert!(denied(&v).is_none(), "ignored build output: {v}");
+    assert!(
+        !pwned.exists(),
+        "the repository's fsmonitor ran inside the hook"
+    );
+
+    let config = env.cwd.join(".git/config");
+    let hook = env.cwd.join(".git/hooks/pre-commit");
+    for (tool, input) in [
+        (
+            "Write",
+            json!({"file_path": config, "content": "[core]\n\tfsmonitor = /tmp/x\n"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": config, "old_string": "[core]", "new_string": "[core]\n\tfsmonitor = /tmp/x"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": hook, "content": "#!/bin/sh\n"}),
+        ),
+    ] {
+        let v = edit(&env, tool, input.clone());
+        let why = denied(&v).unwrap_or_default();
+        assert!(why.contains("[git-internals]"), "{tool} {input}: {v}");
+    }
+    let v = bash(&env, "printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config");
+    assert!(
+        denied(&v).unwrap_or_default().contains("[git-internals]"),
+        "{v}"
+    );
+}
