@@ -318,33 +318,41 @@ impl Guard<'_> {
         if !synthesis && let Some(h) = self.attention_hold() {
             return Outcome::Refuse(held(&h, self.redact));
         }
+        let change = Change {
+            tool: tool_name,
+            text: input.change(),
+        };
         if let Some(path) = settings {
             let why = "the agent's or trail's settings";
-            return self.edit_junction(tool_name, "agent-settings", &path, &path, Some(why));
+            return self.edit_junction(&change, "agent-settings", &path, &path, Some(why));
         }
         if let Some(path) = git {
             let why = "git's own configuration (it names commands git runs)";
-            return self.edit_junction(tool_name, "git-internals", &path, &path, Some(why));
+            return self.edit_junction(&change, "git-internals", &path, &path, Some(why));
         }
         if let Some(path) = memory {
             let why = "trail's memory";
-            return self.edit_junction(tool_name, "memory-tamper", &path, &path, Some(why));
+            return self.edit_junction(&change, "memory-tamper", &path, &path, Some(why));
         }
         if let Some((path, sensitive)) = outside {
             let scope = Path::new(&path)
                 .parent()
                 .map_or(path.clone(), |p| p.to_string_lossy().into_owned());
             let rule = "write-outside-project";
-            return self.edit_junction(tool_name, rule, &path, &scope, sensitive);
+            return self.edit_junction(&change, rule, &path, &scope, sensitive);
         }
         self.mode_warning()
     }
 
     /// The junction of an edit of `path` under `rule` ([`EDIT_RULES`] says why), its
     /// dismissals scoped to `scope`; `sensitive` says why no dismissal covers it.
+    ///
+    /// Its action is the path, the change as the person reads it (redacted, shortened), and
+    /// the hash of the whole change: the allowance's fingerprint covers that exact change, so
+    /// approving a harmless edit of a file lets no other edit of it run.
     fn edit_junction(
         &self,
-        tool: String,
+        change: &Change,
         rule: &'static str,
         path: &str,
         scope: &str,
@@ -354,12 +362,20 @@ impl Guard<'_> {
             .iter()
             .find(|(r, _)| *r == rule)
             .map_or("", |(_, why)| why);
+        let action = match &change.text {
+            Some(text) => format!(
+                "{path}\n{}\n(change sha256:{})",
+                shown(text),
+                &crate::text::sha256_hex(text.as_bytes())[..16]
+            ),
+            None => format!("{path}\n(a change trail cannot read)"),
+        };
         self.junction(Subject {
             kind: "irreversible".into(),
             reason: reason.into(),
             rule: rule.into(),
-            tool,
-            action: (self.redact)(path),
+            tool: change.tool.clone(),
+            action: (self.redact)(&action),
             scope: (self.redact)(scope),
             sensitive: sensitive.map(String::from),
         })
@@ -456,6 +472,32 @@ impl Guard<'_> {
         }
         None
     }
+}
+
+/// An edit tool's call: its name and the whole change it makes.
+struct Change {
+    tool: String,
+    text: Option<String>,
+}
+
+/// A change as a person reads it in a junction: its first lines, each shortened, and how much
+/// more there is.
+fn shown(text: &str) -> String {
+    const LINES: usize = 12;
+    const WIDTH: usize = 160;
+    let mut out: Vec<String> = text
+        .lines()
+        .take(LINES)
+        .map(|l| match l.char_indices().nth(WIDTH) {
+            Some((i, _)) => format!("{}…", &l[..i]),
+            None => l.to_string(),
+        })
+        .collect();
+    let more = text.lines().count().saturating_sub(LINES);
+    if more > 0 {
+        out.push(format!("… ({more} more lines)"));
+    }
+    out.join("\n")
 }
 
 /// The rules an edit tool's junction is raised under, and why.

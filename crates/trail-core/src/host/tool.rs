@@ -272,6 +272,27 @@ impl ToolInput {
         }
     }
 
+    /// The whole change an edit tool makes, as text: a Write's content, an Edit's or
+    /// MultiEdit's replacements (`-old`, `+new`, and whether every occurrence), a notebook
+    /// cell's source, a patch. `None` for other tools, or when the change is unreadable. What a
+    /// person's approval of an edit is bound to.
+    pub fn change(&self) -> Option<String> {
+        let replace = |r: &Replace| {
+            let all = if r.all { " (every occurrence)" } else { "" };
+            format!("replace{all}:\n{}\nwith:\n{}\n", r.old, r.new)
+        };
+        match self {
+            ToolInput::Write { content, .. } => content.clone(),
+            ToolInput::NotebookEdit { source, .. } => source.clone(),
+            ToolInput::ApplyPatch { patch } => patch.clone(),
+            ToolInput::Edit { replace: r, .. } => r.as_ref().map(replace),
+            ToolInput::MultiEdit { edits, .. } => {
+                edits.as_ref().map(|es| es.iter().map(replace).collect())
+            }
+            _ => None,
+        }
+    }
+
     /// The items of a TodoWrite list that are not completed. TodoWrite's input stays as sent
     /// ([`ToolInput::Other`]): the guard reads every text in it.
     pub fn open_todos(&self) -> Vec<&str> {
@@ -634,6 +655,26 @@ mod tests {
             reach("mcp__db__query", json!({"sql": "select 1"})),
             Vec::<(String, bool, Option<String>)>::new()
         );
+    }
+
+    #[test]
+    fn an_edit_names_its_whole_change() {
+        let one = decoded(
+            "Edit",
+            json!({"file_path": "/p", "old_string": "a", "new_string": "b"}),
+        );
+        let all = decoded(
+            "Edit",
+            json!({"file_path": "/p", "old_string": "a", "new_string": "b", "replace_all": true}),
+        );
+        assert_eq!(one.change().as_deref(), Some("replace:\na\nwith:\nb\n"));
+        assert_ne!(one.change(), all.change());
+        assert_eq!(
+            decoded("Write", json!({"file_path": "/p", "content": "x"})).change(),
+            Some("x".into())
+        );
+        assert_eq!(decoded("Read", json!({"file_path": "/p"})).change(), None);
+        assert_eq!(decoded("Edit", json!({"file_path": "/p"})).change(), None);
     }
 
     #[test]
