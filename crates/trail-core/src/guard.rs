@@ -115,11 +115,14 @@ impl Guard<'_> {
                 Some(c) => self.powershell(c),
                 None => unreadable_command(),
             },
+            ToolInput::ApplyPatch { patch } => match unreadable_patch(patch.as_deref()) {
+                Some(refused) => refused,
+                None => self.edit(tool, input),
+            },
             ToolInput::Edit { .. }
             | ToolInput::MultiEdit { .. }
             | ToolInput::Write { .. }
-            | ToolInput::NotebookEdit { .. }
-            | ToolInput::ApplyPatch { .. } => self.edit(tool, input),
+            | ToolInput::NotebookEdit { .. } => self.edit(tool, input),
             ToolInput::Read { .. } | ToolInput::Other(_) => match unscheduled(input) {
                 Outcome::Allow => self.reads(tool, input),
                 o => o,
@@ -519,6 +522,21 @@ const EDIT_RULES: &[(&str, &str)] = &[
         "this edit writes outside the project",
     ),
 ];
+
+/// A Codex patch trail cannot read the way Codex will ([`parse_patch`]), or none at all: refused
+/// rather than let through, since the files it writes cannot be known.
+///
+/// [`parse_patch`]: crate::host::codex::parse_patch
+fn unreadable_patch(patch: Option<&str>) -> Option<Outcome> {
+    let why = match patch.map(crate::host::codex::parse_patch) {
+        Some(Ok(_)) => return None,
+        Some(Err(why)) => why,
+        None => "its patch is missing or not text".into(),
+    };
+    Some(Outcome::Refuse(format!(
+        "trail refused this apply_patch: {why}. Send the patch in Codex's format (`*** Begin Patch`, a header per file, `*** End Patch`) so trail can see every file it writes."
+    )))
+}
 
 /// The places no edit of the agent's may change, whoever approves.
 fn never_edited(zone: Zone) -> Option<Outcome> {

@@ -711,3 +711,39 @@ fn an_edit_approval_covers_exactly_the_change_shown() {
     let v = edit(&env, "Edit", harmless);
     assert!(denied(&v).is_none(), "{v}");
 }
+
+/// Issue 19, attack 8: Codex trims `apply_patch` header lines and trail did not, so an
+/// indented `*** Add File: .trail/state/grants.jsonl` was invisible to trail and written by
+/// Codex. trail now reads patches by Codex's rules, and refuses one it cannot read that way.
+#[test]
+fn an_apply_patch_is_read_as_codex_reads_it() {
+    let env = project();
+    let patch =
+        |body: &str| json!({"command": format!("*** Begin Patch\n{body}\n*** End Patch\n")});
+    for header in [
+        "   *** Add File: .trail/state/grants.jsonl",
+        "\t*** Add File:   .trail/state/grants.jsonl  ",
+    ] {
+        let v = edit(&env, "apply_patch", patch(&format!("{header}\n+{{}}")));
+        assert!(blocked(&v, "state-tamper"), "{header:?}: {v}");
+    }
+    for unreadable in [
+        json!({"command": "*** Add File: .trail/state/grants.jsonl\n+{}\n"}),
+        patch("*** Add File:\n+{}"),
+        patch("*** Append File: .trail/state/grants.jsonl\n+{}"),
+        json!({"patch": "*** Begin Patch\n*** End Patch\n"}),
+    ] {
+        let v = edit(&env, "apply_patch", unreadable.clone());
+        let why = denied(&v).unwrap_or_default();
+        assert!(
+            why.contains("refused this apply_patch"),
+            "{unreadable}: {v}"
+        );
+    }
+    let v = edit(
+        &env,
+        "apply_patch",
+        patch("*** Add File: notes.txt\n+hello"),
+    );
+    assert!(denied(&v).is_none(), "{v}");
+}
