@@ -352,7 +352,7 @@ impl<'a> Judging<'a> {
                 Finding::Runs(text, keep) => out.extend(
                     line(&text, self.ctx, self.depth + 1)
                         .into_iter()
-                        .filter(|d| keep.keeps(d.verdict)),
+                        .filter(|d| keep.keeps(d)),
                 ),
                 Finding::RunsPowerShell(text) => {
                     out.extend(powershell::findings(&text, self.ctx, self.depth + 1));

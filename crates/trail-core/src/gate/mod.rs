@@ -19,6 +19,7 @@ pub mod edits;
 mod feed;
 pub mod indirect;
 mod judge;
+mod languages;
 pub mod parse;
 pub mod paths;
 pub mod powershell;
@@ -262,14 +263,21 @@ enum Keep {
     /// Blocks only: the line runs where the gate sees only part of what it reaches (inside a
     /// container).
     Blocks,
+    /// Blocks of the commands it would run, not of its shell syntax: code in another language
+    /// judged as if a shell ran it (`awk '{print $1}'` is no brace group hiding a name).
+    CommandBlocks,
 }
 
 impl Keep {
-    fn keeps(self, verdict: Verdict) -> bool {
+    fn keeps(self, d: &Decision) -> bool {
         match self {
             Keep::All => true,
-            Keep::Risky => verdict > Verdict::Allow,
-            Keep::Blocks => verdict == Verdict::Block,
+            Keep::Risky => d.verdict > Verdict::Allow,
+            Keep::Blocks => d.verdict == Verdict::Block,
+            Keep::CommandBlocks => {
+                d.verdict == Verdict::Block
+                    && !matches!(d.rule.as_deref(), Some("obfuscation" | "fork-bomb"))
+            }
         }
     }
 }

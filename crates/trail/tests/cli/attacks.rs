@@ -756,3 +756,46 @@ fn an_apply_patch_is_read_as_codex_reads_it() {
     );
     assert!(denied(&v).is_none(), "{v}");
 }
+
+/// Issue 19, attack 9: inline code for some interpreters and tools was allowed
+/// (`perl -e "system q(rm -rf ~)"`, `vim -es -c '!…'`, `make -f /dev/stdin`), and `rm -rf ~/..`
+/// was only a junction. Code in arguments or on stdin is judged as if it ran, whatever
+/// language hands it to the shell; a path above the home directory is the home directory's.
+#[test]
+fn code_handed_to_any_language_is_judged_as_if_it_ran() {
+    let env = project();
+    for attack in [
+        "perl -e \"system q(rm -rf ~)\"",
+        "ruby -e 'system %q(rm -rf ~)'",
+        "vim -es -c '!rm -rf ~'",
+        "ex -c '!rm -rf ~' notes.md",
+        "nvim --headless +'silent !rm -rf ~' +q",
+        "vim -c 'py3 import os; os.system(\"rm -rf ~\")'",
+        "make -f /dev/stdin <<'EOF'\nall:\n\trm -rf ~\nEOF",
+        "make -f - <<EOF\nall: ; rm -rf ~\nEOF",
+        "awk 'BEGIN{system(\"rm -rf ~\")}'",
+        "find . -exec sh -c 'rm -rf ~' \\;",
+        "gdb -batch -ex 'shell rm -rf ~'",
+        "sqlite3 x.db '.shell rm -rf ~'",
+        "rm -rf ~/..",
+        "rm -rf $HOME/../..",
+    ] {
+        let v = bash(&env, attack);
+        assert!(blocked(&v, "rm-recursive-critical"), "{attack}: {v}");
+    }
+    // What cannot be read is a question for a person.
+    for unknown in ["cat cmds | ex -s notes.md", "make -f - < /tmp/Makefile.x"] {
+        let v = bash(&env, unknown);
+        assert!(denied(&v).is_some(), "{unknown}: {v}");
+    }
+    for ok in [
+        "vim -c ':wq' notes.md",
+        "awk '{print $1}' data.txt",
+        "python3 -c 'print(1)'",
+        "make test",
+        "perl -ne 'print if /x/' f",
+    ] {
+        let v = bash(&env, ok);
+        assert!(denied(&v).is_none(), "{ok}: {v}");
+    }
+}
