@@ -1,7 +1,8 @@
 //! Commands in another program's own language, handed to it on the command line or on stdin:
 //! an editor's ex commands (`vim -c '!…'`, `ex -s <<EOF`), a debugger's (`gdb -ex 'shell …'`),
 //! a database shell's dot-commands (`sqlite3 db '.shell …'`), Emacs Lisp (`emacs --eval`), and
-//! a makefile read from stdin or a here-document (`make -f - <<EOF`, `make --eval`).
+//! a makefile read from stdin or a here-document (`make -f - <<EOF`, `make --eval`), and a
+//! Codex patch given to `apply_patch` in the shell.
 //!
 //! Each language has a way to hand a line to the shell (`!cmd`, `shell cmd`, `.shell cmd`, a
 //! recipe line) or to another interpreter (`:py3 …`): what it hands on is judged one shell
@@ -53,7 +54,33 @@ pub(super) fn judge(
             }
         }
         "make" | "gmake" | "bmake" => make(args, &stdin, raw, out),
+        "apply_patch" | "applypatch" => patch(args, &stdin, raw, out),
         _ => {}
+    }
+}
+
+/// Codex's `apply_patch` run from the shell (`apply_patch <<'EOF' … EOF`, or the patch as its
+/// argument): each file the patch names is judged as a write to it, read by Codex's rules; a
+/// patch trail cannot read that way is a junction.
+fn patch(args: &[Arg], stdin: &dyn Fn() -> Option<String>, raw: &str, out: &mut Findings) {
+    let text = match args.first() {
+        Some(a) => a.text.clone(),
+        None => stdin(),
+    };
+    let Some(text) = text else {
+        return unreadable("the patch", raw, out);
+    };
+    match crate::host::codex::parse_patch(&text) {
+        Ok(files) => {
+            for f in files {
+                out.runs(&format!("> '{}'", f.replace('\'', "'\\''")), Keep::All);
+            }
+        }
+        Err(why) => out.push(junction(
+            "unverifiable",
+            &format!("the gate cannot read this patch as Codex will ({why})"),
+            raw,
+        )),
     }
 }
 

@@ -755,6 +755,17 @@ fn an_apply_patch_is_read_as_codex_reads_it() {
         patch("*** Add File: notes.txt\n+hello"),
     );
     assert!(denied(&v).is_none(), "{v}");
+    // The same patch given to `apply_patch` in the shell.
+    let v = bash(
+        &env,
+        "apply_patch <<'EOF'\n*** Begin Patch\n  *** Add File: .trail/state/grants.jsonl\n+{}\n*** End Patch\nEOF",
+    );
+    assert!(blocked(&v, "state-tamper"), "{v}");
+    let v = bash(
+        &env,
+        "apply_patch \"*** Update File: .claude/settings.json\"",
+    );
+    assert!(denied(&v).is_some(), "{v}");
 }
 
 /// Issue 19, attack 9: inline code for some interpreters and tools was allowed
