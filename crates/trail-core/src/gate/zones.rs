@@ -654,13 +654,14 @@ fn option_value(
     joined: bool,
 ) -> Option<(Option<usize>, String)> {
     for (i, w) in words.iter().enumerate() {
-        if *w == short || *w == long {
+        if (!short.is_empty() && *w == short) || *w == long {
             return Some((Some(i + 1), (*words.get(i + 1)?).to_string()));
         }
         if let Some(v) = w.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
             return Some((None, v.to_string()));
         }
         if joined
+            && !short.is_empty()
             && !w.starts_with("--")
             && let Some(v) = w.strip_prefix(short)
             && !v.is_empty()
@@ -700,9 +701,10 @@ fn destinations(name: &str, args: &[Arg]) -> Destinations {
     out
 }
 
-/// The directory an archiver unpacks into, when the command unpacks: `tar x… [-C DIR]`,
-/// `unzip [-d DIR]`, `7z x [-oDIR]`, `cpio -i [-D DIR]`, `ar x`, `unrar x … [DIR/]`, `jar x`.
-/// The working directory (`.`) when none is named: an archive's members have any name.
+/// The directory a command fills with files whose names the command line does not show: an
+/// archive unpacked (`tar x… [-C DIR]`, `unzip [-d DIR]`, `7z x [-oDIR]`, `cpio -i [-D DIR]`,
+/// `ar x`, `unrar x … [DIR/]`, `jar x`: the working directory when none is named), a download
+/// named by the server (`wget -P DIR`, `curl --output-dir DIR`), a clone (`git clone URL DIR`).
 fn unpacks(name: &str, words: &[&str]) -> Option<String> {
     let first = words.first().copied().unwrap_or("");
     let cluster = |c: char| {
@@ -742,6 +744,18 @@ fn unpacks(name: &str, words: &[&str]) -> Option<String> {
                 .find(|w| w.ends_with('/'))
                 .map_or_else(|| ".".into(), |w| (*w).to_string())
         }),
+        // Downloads named by the server, into a directory.
+        "wget" => dir("-P", "--directory-prefix"),
+        "curl" => dir("", "--output-dir"),
+        // A clone fills its directory with whatever the repository holds.
+        "git" => {
+            let ops: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            (ops.first() == Some(&"clone") && ops.len() >= 3).then(|| ops[2].to_string())
+        }
         _ => None,
     }
 }
@@ -1161,6 +1175,20 @@ mod tests {
         assert!(writes("rsync -a a/ .trail/", Zone::TrailState));
         assert!(writes("tar xf a.tar -C ../home", Zone::Key));
         assert!(writes("mv a/.bashrc ../home", Zone::StartUp));
+        assert!(writes(
+            "wget -P ../home/.ssh https://x/authorized_keys",
+            Zone::StartUp
+        ));
+        assert!(writes(
+            "curl -O --output-dir=.claude https://x/settings.json",
+            Zone::AgentSettings
+        ));
+        assert!(writes(
+            "git clone https://x/r .trail/state",
+            Zone::TrailState
+        ));
+        assert!(of("curl -O https://x/a.tgz").is_empty());
+        assert!(of("git clone https://x/r vendor/r").is_empty());
         // The sources of a copy are only read.
         assert_eq!(
             of("cp .trail/state/grants.jsonl /tmp/g"),
