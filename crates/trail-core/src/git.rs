@@ -11,20 +11,26 @@
 //!   `core.fsmonitor`, `core.hooksPath`, `core.pager`, `diff.external`, `core.sshCommand`,
 //!   `credential.helper`, `core.askPass`, `protocol.allow=never` (no transport at all),
 //!   `gc.auto=0` and `maintenance.auto=false` (no background work), and no optional locks;
-//! - **the environment cleared of git's redirections**: `GIT_DIR`, `GIT_WORK_TREE`,
-//!   `GIT_INDEX_FILE`, `GIT_CONFIG_*`, `GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_SSH*`, … an agent's
-//!   shell (or the host) may have set, so the repository read is the project's.
+//! - **a cleared environment**: only `PATH` and `HOME` are passed on, so none of git's
+//!   redirections (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CONFIG_*`,
+//!   `GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_SSH*`, …) an agent's shell or the host may have set
+//!   reaches it, and the system config is not read (`GIT_CONFIG_NOSYSTEM`).
 //!
-//! trail writes what it reads with its own safe writer (`fsutil::atomic_write_in`), never by
-//! letting git write into the tree: `git checkout` would run smudge filters and follow whatever
-//! the tree holds.
+//! [`command`] is the one way trail (the library and the binary) runs git; the gate's own
+//! question (`git check-ignore`, asked while judging `rm -rf build`) goes through it too.
+//!
+//! What cannot be switched off generically: `filter.<driver>.clean`/`smudge` and `textconv`
+//! drivers are named per driver, so no `-c` clears them all. trail therefore never runs a
+//! command that applies them: no `checkout`, `diff`/`show` without `--no-textconv`, `add`,
+//! `status` (clean filters on a racy index), `stash`. trail writes what it reads with its own
+//! safe writer (`fsutil::atomic_write_in`), never by letting git write into the tree.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Config that would make git run a program, switched off.
 const HARDENED: &[&str] = &[
-    "core.fsmonitor=",
+    "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
     "core.pager=cat",
     "core.untrackedCache=false",
@@ -38,30 +44,8 @@ const HARDENED: &[&str] = &[
     "maintenance.auto=false",
 ];
 
-/// Variables that point git at another repository, index or config, or name programs.
-const CLEARED: &[&str] = &[
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_NAMESPACE",
-    "GIT_CONFIG",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_COUNT",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_PAGER",
-    "PAGER",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_ASKPASS",
-    "SSH_ASKPASS",
-    "GIT_EDITOR",
-    "GIT_EXEC_PATH",
-    "GIT_TRACE",
-];
+/// The only variables git is given: where programs are, and whose (global) config it reads.
+const KEPT: &[&str] = &["PATH", "HOME"];
 
 /// A git command in `root`, hardened as the module says.
 pub fn command(root: &Path) -> Command {
@@ -73,10 +57,14 @@ pub fn command(root: &Path) -> Command {
     for kv in HARDENED {
         c.arg("-c").arg(kv);
     }
-    for var in CLEARED {
-        c.env_remove(var);
+    c.env_clear();
+    for var in KEPT {
+        if let Some(v) = std::env::var_os(var) {
+            c.env(var, v);
+        }
     }
-    c.env("GIT_TERMINAL_PROMPT", "0")
+    c.env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_OPTIONAL_LOCKS", "0")
         .stdin(Stdio::null());
     c
@@ -232,6 +220,18 @@ pub(crate) mod tests {
             files(&root.join("a"), &["."]),
             ["gone.md", "one.md", "two.md"]
         );
+        // The gate's question while judging `rm -rf build` refreshes nothing either.
+        assert!(!crate::gate::git_ignored(
+            &crate::gate::Places {
+                project_root: root.to_path_buf(),
+                home: root.to_path_buf(),
+                cwd: root.to_path_buf(),
+                tmpdir: None,
+                trail_home: None,
+                secrets_dir: None,
+            },
+            &root.join("a")
+        ));
         assert!(!ran.exists(), "a repository's config ran a program");
         // Not a repository, or a path git would read as something else: nothing.
         let plain = tempfile::tempdir().unwrap();

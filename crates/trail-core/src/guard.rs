@@ -78,6 +78,7 @@ const SENSITIVE_RULES: &[&str] = &[
     "journal-tamper",
     "memory-tamper",
     "trail-key",
+    "git-internals",
 ];
 
 impl Guard<'_> {
@@ -114,13 +115,50 @@ impl Guard<'_> {
                 Some(c) => self.powershell(c),
                 None => unreadable_command(),
             },
+            ToolInput::ApplyPatch { patch } => match unreadable_patch(patch.as_deref()) {
+                Some(refused) => refused,
+                None => self.edit(tool, input),
+            },
             ToolInput::Edit { .. }
             | ToolInput::MultiEdit { .. }
             | ToolInput::Write { .. }
-            | ToolInput::NotebookEdit { .. }
-            | ToolInput::ApplyPatch { .. } => self.edit(tool, input),
-            ToolInput::Read { .. } | ToolInput::Other(_) => unscheduled(input),
+            | ToolInput::NotebookEdit { .. } => self.edit(tool, input),
+            ToolInput::Read { .. } | ToolInput::Other(_) => match unscheduled(input) {
+                Outcome::Allow => self.reads(tool, input),
+                o => o,
+            },
         }
+    }
+
+    /// A call that reads files (Read, Grep, Glob, LS, NotebookRead, an MCP tool naming a
+    /// path): judged by the zones it reaches, as a shell command reading them is. A search
+    /// reaches every zone beneath its directory: a Grep of `~` reads the key.
+    fn reads(&self, tool: &Tool, input: &ToolInput) -> Outcome {
+        let mut reached = Vec::new();
+        let mut targets = Vec::new();
+        for r in input.reaches(tool) {
+            let mut zones = self.places().zones_of_word(r.path);
+            if r.beneath
+                && let Some(dir) = self.places().resolve(r.path)
+            {
+                zones.extend(self.places().zones_beneath(&dir, r.filter));
+            }
+            if !zones.is_empty() {
+                targets.push(r.path.to_string());
+            }
+            for z in zones {
+                if !reached.contains(&(z, zones::Access::Read)) {
+                    reached.push((z, zones::Access::Read));
+                }
+            }
+        }
+        if reached.is_empty() {
+            return Outcome::Allow;
+        }
+        let name = tool.name();
+        let action = format!("{name} {}", targets.join(" "));
+        let d = gate::evaluate_reach(&reached, &targets, &action, &self.ctx);
+        self.decided(&name, &action, d)
     }
 
     /// A shell command (`tool` names the host's tool: Bash, Monitor).
@@ -222,6 +260,7 @@ impl Guard<'_> {
         let mut outside: Option<(String, Option<&'static str>)> = None;
         let mut settings: Option<String> = None;
         let mut memory: Option<String> = None;
+        let mut git: Option<String> = None;
         let files = input.files();
         // Whether every file lies where a synthesis checkpoint may need an edit.
         let mut synthesis = !files.is_empty();
@@ -256,6 +295,9 @@ impl Guard<'_> {
                     }
                     settings.get_or_insert(real.to_string_lossy().into_owned());
                 }
+                Some(Zone::GitInternals) => {
+                    git.get_or_insert(real.to_string_lossy().into_owned());
+                }
                 Some(Zone::SecretStore | Zone::TrailHome) => {
                     outside.get_or_insert((
                         real.to_string_lossy().into_owned(),
@@ -279,43 +321,67 @@ impl Guard<'_> {
         if !synthesis && let Some(h) = self.attention_hold() {
             return Outcome::Refuse(held(&h, self.redact));
         }
+        let change = Change {
+            tool: tool_name,
+            text: input.change(),
+        };
         if let Some(path) = settings {
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit changes trail's configuration or the agent host's hook settings, which decide whether trail runs".into(),
-                rule: "agent-settings".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&path),
-                sensitive: Some("the agent's or trail's settings".into()),
-            });
+            let why = "the agent's or trail's settings";
+            return self.edit_junction(&change, "agent-settings", &path, &path, Some(why));
+        }
+        if let Some(path) = git {
+            let why = "git's own configuration (it names commands git runs)";
+            return self.edit_junction(&change, "git-internals", &path, &path, Some(why));
         }
         if let Some(path) = memory {
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit changes trail's memory, which is distilled from what happened and verified against it: a line the agent writes would later read as a verified memory (`trail remember` records a note with its source)".into(),
-                rule: "memory-tamper".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&path),
-                sensitive: Some("trail's memory".into()),
-            });
+            let why = "trail's memory";
+            return self.edit_junction(&change, "memory-tamper", &path, &path, Some(why));
         }
         if let Some((path, sensitive)) = outside {
             let scope = Path::new(&path)
                 .parent()
                 .map_or(path.clone(), |p| p.to_string_lossy().into_owned());
-            return self.junction(Subject {
-                kind: "irreversible".into(),
-                reason: "this edit writes outside the project".into(),
-                rule: "write-outside-project".into(),
-                tool: tool_name,
-                action: (self.redact)(&path),
-                scope: (self.redact)(&scope),
-                sensitive: sensitive.map(String::from),
-            });
+            let rule = "write-outside-project";
+            return self.edit_junction(&change, rule, &path, &scope, sensitive);
         }
         self.mode_warning()
+    }
+
+    /// The junction of an edit of `path` under `rule` ([`EDIT_RULES`] says why), its
+    /// dismissals scoped to `scope`; `sensitive` says why no dismissal covers it.
+    ///
+    /// Its action is the path, the change as the person reads it (redacted, shortened), and
+    /// the hash of the whole change: the allowance's fingerprint covers that exact change, so
+    /// approving a harmless edit of a file lets no other edit of it run.
+    fn edit_junction(
+        &self,
+        change: &Change,
+        rule: &'static str,
+        path: &str,
+        scope: &str,
+        sensitive: Option<&str>,
+    ) -> Outcome {
+        let reason = EDIT_RULES
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map_or("", |(_, why)| why);
+        let action = match &change.text {
+            Some(text) => format!(
+                "{path}\n{}\n(change sha256:{})",
+                shown(text),
+                &crate::text::sha256_hex(text.as_bytes())[..16]
+            ),
+            None => format!("{path}\n(a change trail cannot read)"),
+        };
+        self.junction(Subject {
+            kind: "irreversible".into(),
+            reason: reason.into(),
+            rule: rule.into(),
+            tool: change.tool.clone(),
+            action: (self.redact)(&action),
+            scope: (self.redact)(scope),
+            sensitive: sensitive.map(String::from),
+        })
     }
 
     /// FR-4: a red attention budget under strict enforcement holds new edits until a
@@ -411,6 +477,67 @@ impl Guard<'_> {
     }
 }
 
+/// An edit tool's call: its name and the whole change it makes.
+struct Change {
+    tool: String,
+    text: Option<String>,
+}
+
+/// A change as a person reads it in a junction: its first lines, each shortened, and how much
+/// more there is.
+fn shown(text: &str) -> String {
+    const LINES: usize = 12;
+    const WIDTH: usize = 160;
+    let mut out: Vec<String> = text
+        .lines()
+        .take(LINES)
+        .map(|l| match l.char_indices().nth(WIDTH) {
+            Some((i, _)) => format!("{}…", &l[..i]),
+            None => l.to_string(),
+        })
+        .collect();
+    let more = text.lines().count().saturating_sub(LINES);
+    if more > 0 {
+        out.push(format!("… ({more} more lines)"));
+    }
+    out.join("\n")
+}
+
+/// The rules an edit tool's junction is raised under, and why.
+const EDIT_RULES: &[(&str, &str)] = &[
+    (
+        "agent-settings",
+        "this edit changes trail's configuration or the agent host's hook settings, which decide whether trail runs",
+    ),
+    (
+        "git-internals",
+        "this edit changes git's own configuration (.git/config, .git/hooks), which names programs git runs (fsmonitor, hooks, filters, pagers): a person decides, as for the same change made in the shell",
+    ),
+    (
+        "memory-tamper",
+        "this edit changes trail's memory, which is distilled from what happened and verified against it: a line the agent writes would later read as a verified memory (`trail remember` records a note with its source)",
+    ),
+    (
+        "write-outside-project",
+        "this edit writes outside the project",
+    ),
+];
+
+/// A Codex patch trail cannot read the way Codex will ([`parse_patch`]), or none at all: refused
+/// rather than let through, since the files it writes cannot be known.
+///
+/// [`parse_patch`]: crate::host::codex::parse_patch
+fn unreadable_patch(patch: Option<&str>) -> Option<Outcome> {
+    let why = match patch.map(crate::host::codex::parse_patch) {
+        Some(Ok(_)) => return None,
+        Some(Err(why)) => why,
+        None => "its patch is missing or not text".into(),
+    };
+    Some(Outcome::Refuse(format!(
+        "trail refused this apply_patch: {why}. Send the patch in Codex's format (`*** Begin Patch`, a header per file, `*** End Patch`) so trail can see every file it writes."
+    )))
+}
+
 /// The places no edit of the agent's may change, whoever approves.
 fn never_edited(zone: Zone) -> Option<Outcome> {
     let (rule, reason) = match zone {
@@ -437,9 +564,9 @@ fn never_edited(zone: Zone) -> Option<Outcome> {
 /// The state file is small; a larger one is not read into the hook.
 const STATE_CAP: u64 = 4 << 20;
 
-/// An edit of the hosts' settings that would switch trail off: `disableAllHooks`, or fewer of
-/// trail's hook commands than before. Blocked, not asked: a person who wants trail off runs
-/// `trail uninstall`.
+/// An edit of the hosts' settings that would switch trail off: `disableAllHooks`, or fewer
+/// events run by trail's hooks as `trail init` installs them than before. Blocked, not asked:
+/// a person who wants trail off runs `trail uninstall`.
 fn hooks_off(input: &ToolInput, real: &Path, raw: &str) -> Option<Outcome> {
     let current = crate::fsutil::read_text_capped(real, STATE_CAP).unwrap_or_default();
     let proposed = match input {
@@ -449,14 +576,17 @@ fn hooks_off(input: &ToolInput, real: &Path, raw: &str) -> Option<Outcome> {
         }
         _ => proposed_text(input, &current)?,
     };
-    let count = |t: &str| t.matches("trail hook").count();
+    // trail's hooks counted by what they run, their matcher and their fail-closed switch: a
+    // hook that keeps the text `trail hook` but runs something else is switched off.
+    let host = crate::install::claude::host_of_file(real);
+    let count = |t: &str| crate::install::claude::enforced_in(t, host);
     let disables = serde_json::from_str::<Value>(&proposed)
         .ok()
         .and_then(|v| v.get("disableAllHooks").and_then(Value::as_bool))
         == Some(true);
     (disables || count(&proposed) < count(&current)).then(|| Outcome::Block {
         rule: "hooks-off".into(),
-        reason: "this edit would switch trail's hooks off; a person who wants that runs `trail uninstall`".into(),
+        reason: "this edit would switch trail's hooks off or weaken them (a hook that does not run trail itself, a narrower matcher, PreToolUse no longer failing closed); a person who wants that runs `trail uninstall`".into(),
     })
 }
 

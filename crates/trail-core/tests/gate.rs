@@ -530,6 +530,17 @@ fn powershell_and_bash_agree_on_the_same_effect() {
         ),
         ("git push", "git push", Verdict::Junction),
         ("ls", "Get-ChildItem", Verdict::Allow),
+        // Issue 19: an archive unpacked into a directory holding the key.
+        (
+            "unzip x.zip -d ~",
+            "Expand-Archive x.zip -DestinationPath ~",
+            Verdict::Block,
+        ),
+        (
+            "cp x/settings.json .claude/",
+            "Copy-Item x/settings.json -Destination .claude/",
+            Verdict::Junction,
+        ),
     ] {
         assert_eq!(evaluate(bash, &ctx).verdict, want, "{bash}");
         assert_eq!(ps(pwsh, &ctx).verdict, want, "{pwsh}");

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Finding, Ground};
-use crate::install::claude::is_ours_for;
+use crate::install::claude::{self, is_ours_for};
 use crate::install::{codex, hooks_seen};
 
 pub const CHECK_INSTALLED: &str = "hooks-installed";
 pub const CHECK_REACHABLE: &str = "hook-binary";
 pub const CHECK_SWITCHED_OFF: &str = "hooks-disabled";
+pub const CHECK_WEAKENED: &str = "hooks-weakened";
 pub const CHECK_CODEX_TRUST: &str = "codex-trust";
 pub const CHECK_CLEANUP: &str = "claude-cleanup";
 
@@ -212,6 +213,66 @@ pub fn reachable(g: &Ground, commands: &[(PathBuf, String)]) -> (Vec<Finding>, V
     }
     findings.dedup();
     (findings, found)
+}
+
+/// A settings file whose hooks name trail (`… hook <host>`) for events where trail does not
+/// run as `trail init` installs it: a prefix command (`true /x/trail hook …`), a narrower
+/// matcher, PreToolUse without its fail-closed switch. The host runs them, and trail is off
+/// for those events, while every check that looks for the text would pass.
+pub fn weakened(g: &Ground) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut files: Vec<(PathBuf, &claude::HostSpec)> =
+        hooks_seen::settings_files(&g.project_root, &g.home)
+            .into_iter()
+            .map(|p| (p, &claude::CLAUDE))
+            .collect();
+    files.push((g.codex_home.join("hooks.json"), &codex::CODEX));
+    files.push((
+        codex::hooks_path(&g.project_root, &g.home, false),
+        &codex::CODEX,
+    ));
+    for (f, host) in files {
+        let Some(v) = read_json(&f) else { continue };
+        let enforced = claude::events_enforced(&v, host);
+        let named: Vec<&str> = host
+            .events
+            .iter()
+            .copied()
+            .filter(|e| !enforced.contains(e) && names_trail(&v["hooks"][*e], host.word))
+            .collect();
+        if named.is_empty() {
+            continue;
+        }
+        out.push(Finding::new(
+            CHECK_WEAKENED,
+            format!(
+                "{} has hooks that name trail for {} but do not run it as `trail init` installs it (something else runs first, the matcher is narrower, or PreToolUse does not fail closed): trail is off for those events",
+                f.display(),
+                named.join(", ")
+            ),
+            format!(
+                "run `trail init{}` again in your own terminal, then remove the other entries from {}",
+                if host.word == "codex" { " --agent codex" } else { "" },
+                f.display()
+            ),
+        ));
+    }
+    out
+}
+
+/// Whether a hooks list has a command that mentions trail's hook entry point for `word`.
+fn names_trail(groups: &Value, word: &str) -> bool {
+    let needle = format!("hook {word}");
+    groups.as_array().is_some_and(|gs| {
+        gs.iter().any(|g| {
+            g["hooks"].as_array().is_some_and(|hs| {
+                hs.iter().any(|h| {
+                    h["command"].as_str().is_some_and(|c| c.contains("trail"))
+                        && (h.to_string().contains(&needle) || h["args"].is_array())
+                })
+            })
+        })
+    })
 }
 
 /// `disableAllHooks` in any layer, or managed settings that allow only managed hooks (trail's

@@ -88,6 +88,11 @@ const SHELL_OUT: &[&str] = &[
     "| \"",
     "do shell script",
     "Start-Process",
+    "system ",
+    "exec ",
+    "qx",
+    "IO.popen",
+    "Open3",
 ];
 
 /// Calls that delete or overwrite.
@@ -136,7 +141,7 @@ const HOME_EXPRS: &[&str] = &[
 ];
 
 /// The string literals of some code, in '…', "…" or `…`, unescaped roughly.
-fn literals(code: &str) -> Vec<String> {
+pub(super) fn literals(code: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = code.chars().peekable();
     while let Some(c) = chars.next() {
@@ -168,6 +173,59 @@ fn literals(code: &str) -> Vec<String> {
             break;
         }
     }
+    out.extend(quote_like(code));
+    out
+}
+
+/// Perl's and Ruby's quote-like operators with a bracket delimiter: `q(…)`, `qq{…}`, `qx[…]`,
+/// `%x(…)`, `%q<…>`, `%w(…)`. Nested brackets of the same kind are counted.
+fn quote_like(code: &str) -> Vec<String> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() && out.len() < 64 {
+        let op = ["qq", "qx", "qw", "q", "%x", "%q", "%Q", "%w", "%W"]
+            .iter()
+            .find(|op| b[i..].starts_with(op.as_bytes()));
+        let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        let Some(op) = op.filter(|_| !word_before) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + op.len();
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        let close = match b.get(j) {
+            Some(b'(') => b')',
+            Some(b'{') => b'}',
+            Some(b'[') => b']',
+            Some(b'<') => b'>',
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let open = b[j];
+        let mut depth = 0;
+        let start = j + 1;
+        let mut k = start;
+        while k < b.len() {
+            if b[k] == open {
+                depth += 1;
+            } else if b[k] == close {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            k += 1;
+        }
+        if k < b.len() {
+            out.push(code[start..k].to_string());
+        }
+        i = k.max(i + 1);
+    }
     out
 }
 
@@ -188,6 +246,11 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         ));
         return;
     }
+    // The code judged as if a shell ran it: a command that would be blocked there is blocked
+    // here, however the language quotes it (Perl's `system q(rm -rf ~)`, a bare word list).
+    // A one-liner that only prints such a command is blocked too: no reading of every
+    // language tells printing from running.
+    out.runs(code, Keep::CommandBlocks);
     let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
     // A socket handed to a shell: a reverse shell.
     let socket = has(&[

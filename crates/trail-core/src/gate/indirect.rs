@@ -324,6 +324,7 @@ pub(super) fn judge(
             )),
         }
     }
+    super::languages::judge(c.name, c.args, cmd, producers, ctx, raw, out);
 }
 
 /// `docker run -v HOST:CONTAINER … IMAGE CMD`: the command is judged with container paths

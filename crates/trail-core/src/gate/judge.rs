@@ -352,7 +352,7 @@ impl<'a> Judging<'a> {
                 Finding::Runs(text, keep) => out.extend(
                     line(&text, self.ctx, self.depth + 1)
                         .into_iter()
-                        .filter(|d| keep.keeps(d.verdict)),
+                        .filter(|d| keep.keeps(d)),
                 ),
                 Finding::RunsPowerShell(text) => {
                     out.extend(powershell::findings(&text, self.ctx, self.depth + 1));
@@ -443,6 +443,32 @@ fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
         .any(|a| a.text.as_deref().is_some_and(|t| t.contains("{}")))
         .then_some("{}");
     feed::reconstruct(template, marker, &inputs)
+}
+
+/// Every rule that matches a call reaching `zones` and nothing else (a read tool's file, a
+/// search's tree): the zone rules a `cat` of the same files meets.
+pub(super) fn reached(
+    zones: &[(zones::Zone, zones::Access)],
+    ctx: &Context,
+    raw: &str,
+) -> Vec<Decision> {
+    let c = Cmd {
+        name: "",
+        args: &[],
+        writes: &[],
+        reads: &[],
+        zones,
+    };
+    let mut found = Findings::default();
+    apply_rules(&c, ctx, raw, &mut found);
+    found
+        .0
+        .into_iter()
+        .filter_map(|f| match f {
+            Finding::Decided(d) => Some(d),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every built-in and configured rule that matches `c`, as decisions about `raw`.

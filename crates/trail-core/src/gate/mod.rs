@@ -19,6 +19,7 @@ pub mod edits;
 mod feed;
 pub mod indirect;
 mod judge;
+mod languages;
 pub mod parse;
 pub mod paths;
 pub mod powershell;
@@ -189,11 +190,11 @@ impl Context {
 }
 
 /// Asks git whether `path` is ignored in the project. Only called for recursive deletions
-/// inside the project, never on the common path.
+/// inside the project, never on the common path. Through trail's hardened git
+/// ([`crate::git::command`]): a `core.fsmonitor` in the project's `.git/config` would otherwise
+/// run inside the PreToolUse hook.
 pub fn git_ignored(places: &Places, path: &std::path::Path) -> bool {
-    std::process::Command::new("git")
-        .arg("-C")
-        .arg(&places.project_root)
+    crate::git::command(&places.project_root)
         .args(["check-ignore", "-q", "--"])
         .arg(path)
         .stdin(std::process::Stdio::null())
@@ -211,6 +212,24 @@ pub fn evaluate(line: &str, ctx: &Context) -> Decision {
             worst = d;
         }
     }
+    worst
+}
+
+/// Judge a tool call that reaches `zones` (a read tool's files, a search's tree) by the rules a
+/// shell command reaching them meets; `targets` are the paths as written, `action` the call.
+pub fn evaluate_reach(
+    zones: &[(zones::Zone, zones::Access)],
+    targets: &[String],
+    action: &str,
+    ctx: &Context,
+) -> Decision {
+    let mut worst = Decision::allow();
+    for d in judge::reached(zones, ctx, action) {
+        if d.verdict > worst.verdict {
+            worst = d;
+        }
+    }
+    worst.targets = targets.to_vec();
     worst
 }
 
@@ -244,14 +263,21 @@ enum Keep {
     /// Blocks only: the line runs where the gate sees only part of what it reaches (inside a
     /// container).
     Blocks,
+    /// Blocks of the commands it would run, not of its shell syntax: code in another language
+    /// judged as if a shell ran it (`awk '{print $1}'` is no brace group hiding a name).
+    CommandBlocks,
 }
 
 impl Keep {
-    fn keeps(self, verdict: Verdict) -> bool {
+    fn keeps(self, d: &Decision) -> bool {
         match self {
             Keep::All => true,
-            Keep::Risky => verdict > Verdict::Allow,
-            Keep::Blocks => verdict == Verdict::Block,
+            Keep::Risky => d.verdict > Verdict::Allow,
+            Keep::Blocks => d.verdict == Verdict::Block,
+            Keep::CommandBlocks => {
+                d.verdict == Verdict::Block
+                    && !matches!(d.rule.as_deref(), Some("obfuscation" | "fork-bomb"))
+            }
         }
     }
 }

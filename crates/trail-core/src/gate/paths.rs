@@ -210,6 +210,11 @@ impl Places {
         if p == self.project_root {
             return Place::ProjectRoot;
         }
+        // A directory above the home directory holds it: deleting, moving or opening it up does
+        // the same to the home directory (`rm -rf ~/..`).
+        if self.home.starts_with(&p) {
+            return Place::Home;
+        }
         // The project and the home directory win over a temporary directory they may sit in.
         if p.starts_with(&self.project_root) {
             return Place::Inside;

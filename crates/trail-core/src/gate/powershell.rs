@@ -648,6 +648,24 @@ fn translate(
             argv.extend(paths.iter().map(|p| path(p, ctx)));
             simple(argv, vec![])
         }
+        // An archive unpacked: judged as `unzip ARCHIVE -d DEST` (members of any name land
+        // beneath DEST; the working directory when none is named).
+        "expand-archive" => {
+            let (named, pos) = params(&rest, &["force", "passthru"]);
+            let mut argv = vec![word("unzip")];
+            let archive = value(&named, "path", 1)
+                .or(value(&named, "literalpath", 1))
+                .map(String::from)
+                .or_else(|| pos.first().cloned());
+            argv.extend(archive.iter().map(|a| path(a, ctx)));
+            let dest = value(&named, "destinationpath", 1)
+                .map(String::from)
+                .or_else(|| pos.get(1).cloned())
+                .unwrap_or_else(|| ".".into());
+            argv.push(word("-d"));
+            argv.push(path(&dest, ctx));
+            simple(argv, vec![])
+        }
         "invoke-expression" => {
             let code = rest.join(" ");
             let fed: Vec<&&Simple> = producers

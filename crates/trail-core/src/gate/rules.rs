@@ -865,8 +865,36 @@ const CRITICAL_SYSTEM_FILES: &[&str] = &[
     "/usr/lib",
 ];
 
-/// A person's acts: the agent never runs them, under any name.
+/// A person's decisions: the agent never runs them, under any name.
 const PERSON_ACTS: &[&str] = &["approve", "dismiss", "allow", "trust"];
+
+/// The rest of a person's acts on trail: switching it off or on, deciding a junction's fate,
+/// changing the mode, and speaking as the host through the hook entry point (a forged
+/// `UserPromptSubmit` piped into `trail hook claude-code` is a prompt the person never typed).
+const PERSON_ONLY: &[&str] = &["uninstall", "init", "skip", "mode", "hook"];
+
+/// The words a host is named by after `trail hook`.
+const HOST_WORDS: &[&str] = &["claude-code", "codex"];
+
+/// Whether a command runs one of trail's [`PERSON_ONLY`] acts: trail itself under any path,
+/// another name for it running its hook entry point (`./tt hook codex`), or code in an
+/// argument that runs them (`python3 -c "os.system('trail uninstall')"`).
+fn person_act(c: &Cmd<'_>) -> bool {
+    if c.name == "trail" && c.sub().is_some_and(|s| PERSON_ONLY.contains(&s)) {
+        return true;
+    }
+    if TEXT_TOOLS.contains(&c.name) {
+        return false;
+    }
+    let mut ops = c.operands().filter_map(|a| a.text.as_deref());
+    if ops.next() == Some("hook") && ops.next().is_some_and(|w| HOST_WORDS.contains(&w)) {
+        return true;
+    }
+    c.args
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .any(|t| runs_trail_act(t, PERSON_ONLY))
+}
 
 /// Programs whose arguments are text to show or search, not commands.
 const TEXT_TOOLS: &[&str] = &[
@@ -945,6 +973,12 @@ pub(super) fn runs_person_act(text: &str) -> bool {
     {
         return true;
     }
+    runs_trail_act(text, PERSON_ACTS)
+}
+
+/// Text that runs `trail <act>` for one of `acts`: the word `trail`, then (past quotes, commas,
+/// spaces and brackets) the act as a word; `hook` only when a host's word follows it.
+fn runs_trail_act(text: &str, acts: &[&str]) -> bool {
     let b = text.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
     let mut from = 0;
@@ -956,11 +990,15 @@ pub(super) fn runs_person_act(text: &str) -> bool {
         let rest = text[i + 5..].trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '\'' | '"' | ',' | '[' | ']' | '(' | ')')
         });
-        if PERSON_ACTS
-            .iter()
-            .any(|a| rest.starts_with(a) && !rest.as_bytes().get(a.len()).is_some_and(|&c| word(c)))
-        {
-            return true;
+        let named = |a: &&&str| {
+            rest.starts_with(**a) && !rest.as_bytes().get(a.len()).is_some_and(|&c| word(c))
+        };
+        if let Some(a) = acts.iter().find(named) {
+            let after = rest[a.len()..]
+                .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ','));
+            if *a != "hook" || HOST_WORDS.iter().any(|h| after.starts_with(h)) {
+                return true;
+            }
         }
     }
     false
@@ -1144,6 +1182,35 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "person-act",
+        verdict: Verdict::Block,
+        kind: Kind::Irreversible,
+        reason: "switching trail off or on (`trail uninstall`, `trail init`), skipping a junction, changing the mode, and running trail's hook entry point (which speaks for the host: a prompt piped into it counts as typed) are a person's acts, made outside the agent",
+        matches: |c, _| person_act(c),
+        must_match: &[
+            "trail uninstall",
+            "trail init --agent codex",
+            "trail skip",
+            "trail mode active",
+            "echo '{\"hook_event_name\":\"UserPromptSubmit\"}' | trail hook claude-code",
+            "/home/me/.cargo/bin/trail hook codex < payload.json",
+            "./tt hook claude-code",
+            "python3 -c 'import os; os.system(\"trail uninstall\")'",
+            "bash -c 'trail skip'",
+            "sh -c \"trail hook codex <<< '{}'\"",
+        ],
+        must_not_match: &[
+            "trail status",
+            "trail decide 'use sqlite'",
+            "git hook run pre-commit",
+            "npm init -y",
+            "cargo init",
+            "echo trail uninstall",
+            "grep 'trail hook' README.md",
+            "pre-commit run --hook-stage manual",
+        ],
+    },
+    Rule {
         id: "trail-key",
         verdict: Verdict::Block,
         kind: Kind::Irreversible,
@@ -1152,6 +1219,9 @@ pub static RULES: &[Rule] = &[
         must_match: &[
             "cat ~/.secrets/trail.key",
             "cp $HOME/.secrets/trail.key /tmp/k",
+            "tar -xf x.tar -C ~",
+            "cp -r x/. ~/",
+            "7z x x.7z -o$HOME/.secrets",
             "base64 ~/.secrets/tra*.key",
         ],
         must_not_match: &["cat README.md", "echo ~/.secrets/trail.key"],
@@ -1166,6 +1236,10 @@ pub static RULES: &[Rule] = &[
             "echo '{}' >> .trail/state/grants.jsonl",
             "rm -f .trail/state/grants.jsonl",
             "cp forged.jsonl /work/proj/.trail/state/grants.jsonl",
+            "cp -r backup/state .trail/",
+            "cp -t .trail/state forged/grants.jsonl",
+            "unzip x.zip -d .trail",
+            "rsync -a snapshot/ .trail/",
             "sed -i s/x/y/ .trail/state/active_context.sha256",
             "printf x >> .trail/st*/gr*.jsonl",
             "cd .trail && cat ../f >> state/gr?nts.jsonl",
@@ -1259,6 +1333,8 @@ pub static RULES: &[Rule] = &[
             "echo '{\"disableAllHooks\": true}' > .claude/settings.json",
             "sed -i '/trail hook/d' .claude/settings.json",
             "cp evil.toml .trail/config.toml",
+            "cp x/settings.json .claude/",
+            "install -t .claude x/settings.local.json",
             "rm .claude/commands/edge.md",
             "echo x >> ~/.claude/settings.json",
             "tee .codex/hooks.json",
@@ -1296,6 +1372,16 @@ pub static RULES: &[Rule] = &[
             "rm --recursive --force ~/",
             "rm -rf /*",
             "npx rimraf ~",
+            "rm -rf ~/..",
+            "rm -rf $HOME/../..",
+            "perl -e \"system q(rm -rf ~)\"",
+            "vim -es -c '!rm -rf ~'",
+            "ex -s x <<'EOF'\n!rm -rf ~\nEOF",
+            "make -f - <<'EOF'\nall:\n\trm -rf ~\nEOF",
+            "gdb -batch -ex 'shell rm -rf ~'",
+            "sqlite3 x.db '.shell rm -rf ~'",
+            "emacs --batch --eval '(shell-command \"rm -rf ~\")'",
+            "cd ~ && rm -rf ..",
         ],
         must_not_match: &[
             "rm -rf target",
@@ -1304,6 +1390,8 @@ pub static RULES: &[Rule] = &[
             "echo rm -rf /",
             "rm -f /etc/hosts.bak",
             "rm -- -rf /",
+            "vim -c ':wq!' notes.md",
+            "awk '{print $1}' data.txt",
         ],
     },
     Rule {
@@ -2086,7 +2174,8 @@ pub static RULES: &[Rule] = &[
                 .any(|f| p.starts_with(home.join(f)))
                     || p.starts_with("/etc")
             };
-            c.writes.iter().any(|w| sensitive(&w.target))
+            c.touches(Zone::StartUp, Some(Access::Write))
+                || c.writes.iter().any(|w| sensitive(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "mv" | "install" | "ln")
                     && c.operands().last().is_some_and(|a| sensitive(&a.raw)))
         },
@@ -2095,6 +2184,11 @@ pub static RULES: &[Rule] = &[
             "cat key.pub >> ~/.ssh/authorized_keys",
             "echo 1.2.3.4 host | sudo tee -a /etc/hosts",
             "cp evil ~/.ssh/config",
+            "cp -r dotfiles/. ~/",
+            "rsync -a dotfiles/ ~/",
+            "mv x/.bashrc ~/",
+            "cp -t ~ x/.zshrc",
+            "ln -s /tmp/evil/.profile ~/",
         ],
         must_not_match: &["echo hi > notes.txt", "cat ~/.bashrc", "cp a.txt b.txt"],
     },
@@ -2560,14 +2654,21 @@ pub static RULES: &[Rule] = &[
                     })
                 })
             };
-            c.writes.iter().any(|w| in_git(&w.target))
+            c.touches(Zone::GitInternals, Some(Access::Write))
+                || c.writes.iter().any(|w| in_git(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "mv" | "install" | "ln")
                     && c.operands().last().is_some_and(|a| in_git(&a.raw)))
                 || (c.name == "sed"
                     && c.flag("--in-place", Some('i'))
                     && c.operands().any(|a| in_git(&a.raw)))
         },
-        must_match: &["echo x >.git/config", "cp hook.sh .git/hooks/pre-commit"],
+        must_match: &[
+            "echo x >.git/config",
+            "cp hook.sh .git/hooks/pre-commit",
+            "cp x/config .git/",
+            "cp -r hooks .git/",
+            "tar xf hooks.tar -C .git",
+        ],
         must_not_match: &["cat .git/config", "git status"],
     },
     Rule {

@@ -38,13 +38,21 @@ pub enum Zone {
     /// and verified against its sources; an agent's own line in a daily file would become a
     /// "verified" core memory at the next dream.
     Memory,
+    /// What runs or lets in when the person opens a shell or connects: shell start-up files,
+    /// `~/.ssh`, git's global configuration, credentials ([`START_UP`]).
+    StartUp,
+    /// The project's git files that name commands git runs: `.git/config`, `.git/hooks/`.
+    GitInternals,
 }
 
 impl Zone {
     /// Whether the agent may read it through search, `trail show` and the MCP tools: trail's
     /// journals and memory are what search is for; writing them is what is refused.
     pub fn readable(self) -> bool {
-        matches!(self, Zone::Journal | Zone::Memory)
+        matches!(
+            self,
+            Zone::Journal | Zone::Memory | Zone::StartUp | Zone::GitInternals
+        )
     }
 
     /// The zone in words, for a refusal ("… is in {what}").
@@ -58,6 +66,8 @@ impl Zone {
             Zone::StateView => "the state file",
             Zone::Journal => "trail's journals (the trajectory, the proof log)",
             Zone::Memory => "trail's memory (.trail/memory/, .trail/MEMORY.md)",
+            Zone::StartUp => "shell start-up files, SSH or git configuration, or credentials",
+            Zone::GitInternals => "git's own configuration (.git/config, .git/hooks)",
         }
     }
 }
@@ -184,7 +194,87 @@ impl Places {
                 return Some(Zone::AgentSettings);
             }
         }
+        if let Ok(rest) = p.strip_prefix(home)
+            && START_UP.iter().any(|f| rest.starts_with(f))
+        {
+            return Some(Zone::StartUp);
+        }
+        let git = root.join(".git");
+        if p == git.join("config") || p.starts_with(git.join("hooks")) {
+            return Some(Zone::GitInternals);
+        }
         None
+    }
+
+    /// One path in every zone (its file or its directory, whether it exists yet or not): what
+    /// a directory must contain to hold a zone.
+    fn landmarks(&self) -> Vec<PathBuf> {
+        let secrets = self.secrets();
+        let root = &self.project_root;
+        let home = &self.home;
+        let layout = Layout::new(root);
+        let mut marks = vec![
+            secrets.join(crate::secrets::key::FILE_NAME),
+            secrets.join("trail.env"),
+            secrets,
+            layout.state_dir(),
+            layout.grants(),
+            layout.pending(),
+            self.trail_home(),
+            layout.state_view(),
+            layout.trajectory_dir(),
+            layout.proof_dir(),
+            layout.memory_dir(),
+            layout.core_memory(),
+            layout.config(),
+            home.join(".config").join("trail"),
+            home.join(".codex"),
+            home.join(".claude"),
+            home.join(".claude").join("settings.json"),
+            root.join(".claude").join("settings.json"),
+            root.join(".claude").join("settings.local.json"),
+            root.join(".claude").join("scheduled_tasks.json"),
+            root.join(".claude").join("commands").join("edge.md"),
+            root.join(".codex").join("hooks.json"),
+            root.join(".codex").join("config.toml"),
+            root.join(".git").join("config"),
+            root.join(".git").join("hooks"),
+        ];
+        marks.extend(START_UP.iter().map(|f| home.join(f)));
+        marks
+    }
+
+    /// Every zone that lies at or beneath `dir` (absolute, normalised): what a search of the
+    /// directory reads, and what a copy or an archive into it may replace. With `filter` (a
+    /// file-name glob, as a search's `--glob` or an archive member may be), only the zones a
+    /// name matching it can reach: a directory above a match counts, as the match is in it.
+    pub fn zones_beneath(&self, dir: &Path, filter: Option<&str>) -> Vec<Zone> {
+        let dirs = [dir.to_path_buf(), real(dir)];
+        let mut out = Vec::new();
+        for mark in self.landmarks() {
+            let beneath = |m: &Path| dirs.iter().any(|d| m.starts_with(d));
+            if !(beneath(&mark) || beneath(&real(&mark))) {
+                continue;
+            }
+            // A directory is reached through the names in it (one level is looked at).
+            let named = filter.is_none_or(|g| {
+                let last = g.rsplit('/').next().unwrap_or(g);
+                let hit = |n: &std::ffi::OsStr| glob_match_any(last, &n.to_string_lossy());
+                mark.file_name().is_some_and(hit)
+                    || std::fs::read_dir(&mark)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .any(|e| hit(&e.file_name()))
+            });
+            if named
+                && let Some(z) = self.zone(&mark)
+                && !out.contains(&z)
+            {
+                out.push(z);
+            }
+        }
+        out
     }
 
     /// Every zone a word (as written, in a command run from `self.cwd`) may reach.
@@ -320,6 +410,33 @@ impl Places {
     }
 }
 
+/// Files under the home directory whose change runs code at the next shell or connection, or
+/// hands over credentials: the [`Zone::StartUp`] zone.
+pub const START_UP: &[&str] = &[
+    ".ssh",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".kshrc",
+    ".cshrc",
+    ".tcshrc",
+    ".config/fish",
+    ".inputrc",
+    ".gitconfig",
+    ".config/git",
+    ".aws",
+    ".kube",
+    ".gnupg",
+    ".bash_history",
+    ".zsh_history",
+];
+
 /// Programs whose arguments are text, not paths (`echo .trail/state` writes nothing there).
 const DATA: &[&str] = &[
     "echo", "printf", "true", "false", ":", "test", "[", "type", "which",
@@ -370,6 +487,10 @@ const READERS: &[&str] = &[
     "view",
     "zcat",
     "gunzip",
+    "source",
+    ".",
+    "ssh",
+    "ssh-add",
 ];
 
 /// Subcommands of git that leave the working tree as it is.
@@ -405,6 +526,8 @@ fn access_of(name: &str, args: &[Arg]) -> Access {
 
 /// The protected places a simple command reaches: its redirections write; its arguments are
 /// read or written as the program does (anything not known to only read is taken to write).
+/// A write is judged by every path it can create or replace ([`destinations`]): a directory
+/// destination stands for what lands beneath it.
 pub fn of_command(
     name: &str,
     args: &[Arg],
@@ -412,38 +535,229 @@ pub fn of_command(
     places: &Places,
 ) -> Vec<(Zone, Access)> {
     let mut out = Vec::new();
+    let add = |out: &mut Vec<(Zone, Access)>, z: Zone, a: Access| {
+        if !out.contains(&(z, a)) {
+            out.push((z, a));
+        }
+    };
     for w in writes {
         for z in places.zones_of_word(&w.target) {
-            out.push((z, Access::Write));
+            add(&mut out, z, Access::Write);
         }
     }
     if DATA.contains(&name) {
         return out;
     }
     let access = access_of(name, args);
-    // A copy only reads its sources: the destination (the last operand) is what it writes.
-    let copy = matches!(name, "cp" | "scp" | "rsync" | "install" | "Copy-Item")
-        && !args
-            .iter()
-            .any(|a| a.raw == "-t" || a.raw.starts_with("--target-directory"));
-    let last = args.iter().rposition(|a| !a.raw.starts_with('-'));
+    let dests = destinations(name, args);
     for (i, a) in args.iter().enumerate() {
         // `-rf` names nothing; `--output=.trail/state/x` does.
         if a.raw.starts_with('-') && !a.raw.contains('=') {
             continue;
         }
-        let access = if copy && Some(i) != last {
+        // A copy only reads its sources: its destinations are judged below. A link's target
+        // is written through the link later (`ln -s .trail/state s`).
+        let access = if name != "ln" && dests.sources.contains(&i) {
             Access::Read
         } else {
             access
         };
         for z in places.zones_of_word(&a.raw) {
-            if !out.contains(&(z, access)) {
-                out.push((z, access));
+            add(&mut out, z, access);
+        }
+    }
+    for (word, whole) in dests.paths(args, places) {
+        for z in places.zones_of_word(&word) {
+            add(&mut out, z, Access::Write);
+        }
+        if whole
+            && !word.contains(['*', '?', '['])
+            && let Some(dir) = places.resolve(&word)
+        {
+            for z in places.zones_beneath(&dir, None) {
+                add(&mut out, z, Access::Write);
             }
         }
     }
     out
+}
+
+/// Where a command writes, beyond the words that name a file.
+#[derive(Debug, Default)]
+struct Destinations {
+    /// Indexes (into the arguments) of the sources of a copy: read, not written.
+    sources: Vec<usize>,
+    /// The destination of a copy as written, and whether it is a directory whatever the disk
+    /// says (`-t DIR`, several sources).
+    copy_to: Option<(String, bool)>,
+    /// The directory an archive is unpacked into (`-C DIR`, `-d DIR`; the working directory
+    /// when none is named): members of any name land beneath it.
+    unpack_into: Option<String>,
+}
+
+impl Destinations {
+    /// Every path the command may create or replace, as a word, and whether everything
+    /// beneath it counts: a source copied into a directory lands at `DIR/<its name>` (its
+    /// contents, for `src/` and `src/.`); an archive's members anywhere beneath its directory.
+    fn paths(&self, args: &[Arg], places: &Places) -> Vec<(String, bool)> {
+        let unquote = |w: &str| w.trim_matches(|c| c == '"' || c == '\'').to_string();
+        let mut out = Vec::new();
+        if let Some(dir) = &self.unpack_into {
+            out.push((unquote(dir), true));
+        }
+        let Some((dest, forced)) = &self.copy_to else {
+            return out;
+        };
+        let dest = unquote(dest);
+        let is_dir = *forced
+            || dest.ends_with('/')
+            || places.resolve(&dest).is_some_and(|p| real(&p).is_dir());
+        if !is_dir {
+            return out;
+        }
+        let base = dest.trim_end_matches('/');
+        for &i in &self.sources {
+            let src = unquote(&args[i].raw);
+            let name = src.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let contents = src.ends_with('/') || matches!(name, "" | "." | "..");
+            out.push(if contents {
+                (dest.clone(), true)
+            } else {
+                (format!("{base}/{name}"), true)
+            });
+        }
+        out
+    }
+}
+
+/// Programs that copy, move or link their sources to a destination: the last operand, or
+/// (GNU's convention, for those that have it) the directory of `-t DIR`.
+const COPIERS: &[&str] = &[
+    "cp",
+    "mv",
+    "install",
+    "ln",
+    "rsync",
+    "scp",
+    "ditto",
+    "Copy-Item",
+    "Move-Item",
+];
+const TARGET_DIRECTORY: &[&str] = &["cp", "mv", "install", "ln"];
+
+/// The value of an option: `-X VALUE`, `--long VALUE`, `--long=VALUE`, and `-XVALUE` when
+/// `joined`; with the index of a separate value.
+fn option_value(
+    words: &[&str],
+    short: &str,
+    long: &str,
+    joined: bool,
+) -> Option<(Option<usize>, String)> {
+    for (i, w) in words.iter().enumerate() {
+        if (!short.is_empty() && *w == short) || *w == long {
+            return Some((Some(i + 1), (*words.get(i + 1)?).to_string()));
+        }
+        if let Some(v) = w.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
+            return Some((None, v.to_string()));
+        }
+        if joined
+            && !short.is_empty()
+            && !w.starts_with("--")
+            && let Some(v) = w.strip_prefix(short)
+            && !v.is_empty()
+        {
+            return Some((None, v.to_string()));
+        }
+    }
+    None
+}
+
+/// What a command writes besides its own words: a copy's destination (its sources only read)
+/// and an archive's directory.
+fn destinations(name: &str, args: &[Arg]) -> Destinations {
+    let mut out = Destinations::default();
+    let words: Vec<&str> = args.iter().map(|a| a.raw.as_str()).collect();
+    if COPIERS.contains(&name) {
+        let operands = (0..args.len()).filter(|&i| !words[i].starts_with('-'));
+        let target = TARGET_DIRECTORY
+            .contains(&name)
+            .then(|| option_value(&words, "-t", "--target-directory", false))
+            .flatten();
+        if let Some((at, dir)) = target {
+            out.sources = operands.filter(|&i| Some(i) != at).collect();
+            out.copy_to = Some((dir, true));
+            return out;
+        }
+        let operands: Vec<usize> = operands.collect();
+        if let Some((&last, rest)) = operands.split_last()
+            && !rest.is_empty()
+        {
+            out.sources = rest.to_vec();
+            out.copy_to = Some((words[last].to_string(), rest.len() > 1));
+        }
+        return out;
+    }
+    out.unpack_into = unpacks(name, &words);
+    out
+}
+
+/// The directory a command fills with files whose names the command line does not show: an
+/// archive unpacked (`tar x… [-C DIR]`, `unzip [-d DIR]`, `7z x [-oDIR]`, `cpio -i [-D DIR]`,
+/// `ar x`, `unrar x … [DIR/]`, `jar x`: the working directory when none is named), a download
+/// named by the server (`wget -P DIR`, `curl --output-dir DIR`), a clone (`git clone URL DIR`).
+fn unpacks(name: &str, words: &[&str]) -> Option<String> {
+    let first = words.first().copied().unwrap_or("");
+    let cluster = |c: char| {
+        words.iter().any(|w| {
+            w.starts_with('-')
+                && !w.starts_with("--")
+                && w[1..].chars().all(|x| x.is_ascii_alphanumeric())
+                && w.contains(c)
+        })
+    };
+    let dir = |short: &str, long: &str| option_value(words, short, long, true).map(|(_, d)| d);
+    match name {
+        "tar" | "bsdtar" | "gtar" | "star" => {
+            let extracts = (!first.starts_with('-') && first.contains('x'))
+                || cluster('x')
+                || words.iter().any(|w| matches!(*w, "--extract" | "--get"));
+            extracts.then(|| dir("-C", "--directory").unwrap_or_else(|| ".".into()))
+        }
+        "unzip" => {
+            let lists = words
+                .iter()
+                .any(|w| matches!(*w, "-l" | "-t" | "-v" | "-z" | "-Z" | "-p"));
+            (!lists).then(|| dir("-d", "--d").unwrap_or_else(|| ".".into()))
+        }
+        "7z" | "7za" | "7zz" | "7zr" => {
+            matches!(first, "x" | "e").then(|| dir("-o", "--output").unwrap_or_else(|| ".".into()))
+        }
+        "cpio" => (cluster('i') || words.contains(&"--extract"))
+            .then(|| dir("-D", "--directory").unwrap_or_else(|| ".".into())),
+        "ar" | "jar" => (first.trim_start_matches('-').contains('x'))
+            .then(|| dir("-C", "--directory").unwrap_or_else(|| ".".into())),
+        "unrar" => matches!(first, "x" | "e").then(|| {
+            words
+                .iter()
+                .skip(1)
+                .rev()
+                .find(|w| w.ends_with('/'))
+                .map_or_else(|| ".".into(), |w| (*w).to_string())
+        }),
+        // Downloads named by the server, into a directory.
+        "wget" => dir("-P", "--directory-prefix"),
+        "curl" => dir("", "--output-dir"),
+        // A clone fills its directory with whatever the repository holds.
+        "git" => {
+            let ops: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            (ops.first() == Some(&"clone") && ops.len() >= 3).then(|| ops[2].to_string())
+        }
+        _ => None,
+    }
 }
 
 /// Files under the home directory whose change runs code or hands over credentials.
@@ -501,12 +815,14 @@ impl Places {
     /// not: trail's own files, shell start-up files, keys and credentials, agent settings,
     /// system paths.
     pub fn sensitive(&self, p: &Path) -> Option<&'static str> {
-        if let Some(z) = self.zone(p) {
-            return Some(match z {
-                Zone::StateView => return None,
-                Zone::AgentSettings => "the agent's or trail's settings",
-                _ => "trail's own records",
-            });
+        match self.zone(p) {
+            None | Some(Zone::StartUp) => {}
+            Some(Zone::StateView) => return None,
+            Some(Zone::AgentSettings) => return Some("the agent's or trail's settings"),
+            Some(Zone::GitInternals) => {
+                return Some("git's own configuration (it names commands git runs)");
+            }
+            Some(_) => return Some("trail's own records"),
         }
         if let Ok(rest) = p.strip_prefix(&self.home) {
             if rest.as_os_str().is_empty() {
@@ -692,6 +1008,12 @@ pub fn glob_match(pat: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// [`glob_match`] where a wildcard also stands for a hidden name's leading `.`: what a search
+/// that lists hidden files matches.
+fn glob_match_any(pat: &str, text: &str) -> bool {
+    glob_match(pat, text) || text.strip_prefix('.').is_some_and(|t| glob_match(pat, t))
+}
+
 /// A bracket class at `p[start]`: whether `c` is in it, and where the pattern goes on.
 fn class(p: &[char], start: usize, c: char) -> Option<(bool, usize)> {
     let mut i = start + 1;
@@ -810,5 +1132,69 @@ mod tests {
         ] {
             assert!(z(clean).is_empty(), "{clean}: {:?}", z(clean));
         }
+    }
+
+    #[test]
+    fn a_directory_holds_every_zone_beneath_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let p = places(&root);
+        let home = root.join("home");
+        let z = |d: &Path, f: Option<&str>| p.zones_beneath(d, f);
+        assert!(z(&home, None).contains(&Zone::Key));
+        assert!(z(&home, Some("*.key")).contains(&Zone::Key));
+        assert!(!z(&home, Some("*.rs")).contains(&Zone::Key));
+        assert_eq!(
+            z(&home.join(".secrets"), Some("*.env")),
+            [Zone::SecretStore]
+        );
+        let proj = root.join("proj");
+        assert!(z(&proj, None).contains(&Zone::TrailState));
+        assert_eq!(z(&proj.join(".claude"), None), [Zone::AgentSettings]);
+        assert!(z(&proj.join("src"), None).is_empty());
+    }
+
+    #[test]
+    fn a_copy_into_a_directory_writes_what_lands_beneath_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let p = places(&root);
+        std::fs::create_dir_all(root.join("proj/.claude")).unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        let of = |line: &str| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let args: Vec<Arg> = words[1..]
+                .iter()
+                .map(|w| crate::gate::feed::static_arg(w))
+                .collect();
+            of_command(words[0], &args, &[], &p)
+        };
+        let writes = |line: &str, z: Zone| of(line).contains(&(z, Access::Write));
+        assert!(writes("cp a/settings.json .claude", Zone::AgentSettings));
+        assert!(writes("cp -t .claude a/settings.json", Zone::AgentSettings));
+        assert!(writes("rsync -a a/ .trail/", Zone::TrailState));
+        assert!(writes("tar xf a.tar -C ../home", Zone::Key));
+        assert!(writes("mv a/.bashrc ../home", Zone::StartUp));
+        assert!(writes(
+            "wget -P ../home/.ssh https://x/authorized_keys",
+            Zone::StartUp
+        ));
+        assert!(writes(
+            "curl -O --output-dir=.claude https://x/settings.json",
+            Zone::AgentSettings
+        ));
+        assert!(writes(
+            "git clone https://x/r .trail/state",
+            Zone::TrailState
+        ));
+        assert!(of("curl -O https://x/a.tgz").is_empty());
+        assert!(of("git clone https://x/r vendor/r").is_empty());
+        // The sources of a copy are only read.
+        assert_eq!(
+            of("cp .trail/state/grants.jsonl /tmp/g"),
+            [(Zone::TrailState, Access::Read)]
+        );
+        assert!(of("cp a/notes.md .claude").is_empty());
+        assert!(of("tar cf a.tar -C ../home .").is_empty());
     }
 }

@@ -14,26 +14,67 @@ use std::path::Path;
 
 use serde_json::Value;
 
-/// The files a patch touches, as written in it.
+/// The files a patch touches, as written in it (none when trail cannot parse it the way Codex
+/// will: see [`parse_patch`]).
 pub fn patch_paths(patch: &str) -> Vec<&str> {
-    const HEADS: [&str; 4] = [
-        "*** Add File: ",
-        "*** Update File: ",
-        "*** Delete File: ",
-        "*** Move to: ",
-    ];
+    parse_patch(patch).unwrap_or_default()
+}
+
+/// The headers of a patch's file sections, as Codex reads them.
+const HEADS: [&str; 4] = [
+    "*** Add File: ",
+    "*** Update File: ",
+    "*** Delete File: ",
+    "*** Move to: ",
+];
+
+/// Lines starting with `***` that Codex reads and that name no file.
+const MARKERS: [&str; 3] = ["*** Begin Patch", "*** End Patch", "*** End of File"];
+
+/// The files a patch touches, read by Codex's own rules (codex-rs `apply-patch`): every line is
+/// trimmed before its header is matched (an indented `   *** Add File: x` adds `x`), the path
+/// is trimmed, and the patch is what lies between `*** Begin Patch` and `*** End Patch` (also
+/// inside a `<<'EOF'` … `EOF` heredoc, which Codex accepts). A patch trail cannot read that
+/// way is an error, for the guard to refuse: no Begin or End line, a `***` line that is not a
+/// header Codex knows (where the two parsers could disagree), or a header with no path. Lines
+/// that only look like a header inside a hunk count too: naming a file too many is safe.
+pub fn parse_patch(patch: &str) -> Result<Vec<&str>, String> {
+    let mut lines: Vec<&str> = patch.lines().map(str::trim).collect();
+    while lines.last() == Some(&"") {
+        lines.pop();
+    }
+    while lines.first() == Some(&"") {
+        lines.remove(0);
+    }
+    // Codex's lenient form: the patch inside a heredoc.
+    if let (Some(first), Some(&"EOF")) = (lines.first(), lines.last())
+        && matches!(*first, "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
+    {
+        lines = lines[1..lines.len() - 1].to_vec();
+    }
+    if lines.first() != Some(&"*** Begin Patch") {
+        return Err("it does not start with `*** Begin Patch`".into());
+    }
+    if lines.last() != Some(&"*** End Patch") {
+        return Err("it does not end with `*** End Patch`".into());
+    }
     let mut out: Vec<&str> = Vec::new();
-    for line in patch.lines() {
-        for h in HEADS {
-            if let Some(p) = line.strip_prefix(h) {
-                let p = p.trim();
-                if !p.is_empty() && !out.contains(&p) {
-                    out.push(p);
-                }
-            }
+    for line in &lines {
+        if !line.starts_with("***") || MARKERS.contains(line) {
+            continue;
+        }
+        let Some(path) = HEADS.iter().find_map(|h| line.strip_prefix(h.trim_end())) else {
+            return Err(format!("`{line}` is not a header Codex reads"));
+        };
+        let path = path.trim();
+        if path.is_empty() {
+            return Err(format!("`{line}` names no file"));
+        }
+        if !out.contains(&path) {
+            out.push(path);
         }
     }
-    out
+    Ok(out)
 }
 
 /// How much of the rollout file's end is searched for the tool call's outcome: the line was
@@ -108,6 +149,29 @@ mod tests {
         );
         assert_eq!(patch_exit("Exit code: 1\nWall time: 0s"), Some(1));
         assert_eq!(patch_exit("Success. Updated the following files"), None);
+    }
+
+    /// Issue 19, attack 8: Codex trims header lines, trail did not, so an indented header was
+    /// invisible to trail and written by Codex.
+    #[test]
+    fn headers_are_read_as_codex_reads_them() {
+        let indented = "*** Begin Patch\n   *** Add File: .trail/state/grants.jsonl\n+{}\n\t*** Update File:  a.rs  \n@@\n-x\n+y\n*** End Patch";
+        assert_eq!(
+            parse_patch(indented).unwrap(),
+            [".trail/state/grants.jsonl", "a.rs"]
+        );
+        let heredoc = "<<'EOF'\n*** Begin Patch\n*** Delete File: b.rs\n*** End Patch\nEOF\n";
+        assert_eq!(parse_patch(heredoc).unwrap(), ["b.rs"]);
+        for refused in [
+            "*** Add File: a\n+x\n",
+            "*** Begin Patch\n*** Add File: a\n+x\n",
+            "*** Begin Patch\n*** Add File:\n+x\n*** End Patch",
+            "*** Begin Patch\n*** Add File:    \n+x\n*** End Patch",
+            "*** Begin Patch\n*** Append File: a\n+x\n*** End Patch",
+            "*** Begin Patch\n***Add File: a\n*** End Patch",
+        ] {
+            assert!(parse_patch(refused).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

@@ -228,6 +228,71 @@ impl ToolInput {
         }
     }
 
+    /// What a call that is neither a command nor an edit reads: Read's and NotebookRead's
+    /// file, a search's directory (Grep, Glob: the tree beneath it, narrowed by its file-name
+    /// glob), a listing's directory (LS), and any path an MCP or other tool's input carries
+    /// (a field named for a path, or a value written as one: `/…`, `~/…`, `$HOME/…`,
+    /// `file://…`). Judged by the guard through the same zones as the shell.
+    pub fn reaches<'a>(&'a self, tool: &Tool) -> Vec<Reach<'a>> {
+        let at = |path: &'a str, beneath, filter| Reach {
+            path: path.trim_start_matches("file://"),
+            beneath,
+            filter,
+        };
+        match self {
+            ToolInput::Read { path } => path
+                .as_deref()
+                .map(|p| at(p, false, None))
+                .into_iter()
+                .collect(),
+            ToolInput::Other(v) => {
+                let field = |k: &str| v.get(k).and_then(Value::as_str);
+                match tool.name().as_ref() {
+                    // A search reads every file beneath its directory (the working directory
+                    // when none is given) that its glob lets through.
+                    "Grep" => vec![at(field("path").unwrap_or("."), true, field("glob"))],
+                    "Glob" => {
+                        let pattern = field("pattern").unwrap_or("*");
+                        let (dir, name) = glob_base(pattern);
+                        let base = field("path").unwrap_or(".");
+                        let mut out = vec![at(base, true, Some(name))];
+                        if !dir.is_empty() {
+                            out.push(at(dir, true, Some(name)));
+                        }
+                        out
+                    }
+                    _ => {
+                        let mut out = Vec::new();
+                        path_values(v, None, &mut |p| out.push(at(p, false, None)));
+                        out
+                    }
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The whole change an edit tool makes, as text: a Write's content, an Edit's or
+    /// MultiEdit's replacements (`-old`, `+new`, and whether every occurrence), a notebook
+    /// cell's source, a patch. `None` for other tools, or when the change is unreadable. What a
+    /// person's approval of an edit is bound to.
+    pub fn change(&self) -> Option<String> {
+        let replace = |r: &Replace| {
+            let all = if r.all { " (every occurrence)" } else { "" };
+            format!("replace{all}:\n{}\nwith:\n{}\n", r.old, r.new)
+        };
+        match self {
+            ToolInput::Write { content, .. } => content.clone(),
+            ToolInput::NotebookEdit { source, .. } => source.clone(),
+            ToolInput::ApplyPatch { patch } => patch.clone(),
+            ToolInput::Edit { replace: r, .. } => r.as_ref().map(replace),
+            ToolInput::MultiEdit { edits, .. } => {
+                edits.as_ref().map(|es| es.iter().map(replace).collect())
+            }
+            _ => None,
+        }
+    }
+
     /// The items of a TodoWrite list that are not completed. TodoWrite's input stays as sent
     /// ([`ToolInput::Other`]): the guard reads every text in it.
     pub fn open_todos(&self) -> Vec<&str> {
@@ -242,6 +307,56 @@ impl ToolInput {
             .filter(|t| t.get("status").and_then(Value::as_str) != Some("completed"))
             .filter_map(|t| t.get("content").and_then(Value::as_str))
             .collect()
+    }
+}
+
+/// A place a tool call reads, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach<'a> {
+    pub path: &'a str,
+    /// Whether every file beneath `path` is read (a search), not only `path` itself.
+    pub beneath: bool,
+    /// The file-name glob a search is narrowed by.
+    pub filter: Option<&'a str>,
+}
+
+/// A glob pattern's literal directory (before its first component with a wildcard) and its
+/// last component: `../x/**/*.key` → (`../x`, `*.key`).
+fn glob_base(pattern: &str) -> (&str, &str) {
+    let name = pattern.rsplit('/').next().unwrap_or(pattern);
+    let wild = pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len());
+    let dir = pattern[..wild].rfind('/').map_or("", |i| &pattern[..i]);
+    (
+        if dir.is_empty() && pattern.starts_with('/') {
+            "/"
+        } else {
+            dir
+        },
+        name,
+    )
+}
+
+/// Every text in `v` that names a path: under a key that says so (`path`, `file_path`,
+/// `paths`, `directory`, `root`…), or written as one (`/…`, `~/…`, `$HOME/…`, `file://…`).
+fn path_values<'a>(v: &'a Value, key: Option<&str>, out: &mut dyn FnMut(&'a str)) {
+    match v {
+        Value::String(s) => {
+            let named = key.is_some_and(|k| {
+                let k = k.to_ascii_lowercase();
+                ["path", "file", "dir", "folder", "root", "cwd"]
+                    .iter()
+                    .any(|n| k.contains(n))
+            });
+            let written = ["/", "~", "$HOME", "${HOME}", "file://"]
+                .iter()
+                .any(|p| s.starts_with(p));
+            if (named || written) && !s.contains('\n') {
+                out(s);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| path_values(x, key, out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| path_values(x, Some(k), out)),
+        _ => {}
     }
 }
 
@@ -500,6 +615,66 @@ mod tests {
         let unreadable = decoded("apply_patch", json!({ "patch": patch }));
         assert_eq!(unreadable, ToolInput::ApplyPatch { patch: None });
         assert!(unreadable.files().is_empty());
+    }
+
+    #[test]
+    fn reads_name_what_they_reach_and_searches_the_tree_beneath() {
+        let reach = |name: &str, input: Value| -> Vec<(String, bool, Option<String>)> {
+            let tool = Tool::from_name(name);
+            ToolInput::decode(&tool, input)
+                .reaches(&tool)
+                .into_iter()
+                .map(|r| (r.path.to_string(), r.beneath, r.filter.map(String::from)))
+                .collect()
+        };
+        let r = |p: &str, b: bool, f: Option<&str>| (p.to_string(), b, f.map(String::from));
+        assert_eq!(
+            reach("Read", json!({"file_path": "/k"})),
+            [r("/k", false, None)]
+        );
+        assert_eq!(
+            reach("Grep", json!({"pattern": "/etc", "glob": "*.rs"})),
+            [r(".", true, Some("*.rs"))]
+        );
+        assert_eq!(
+            reach("Glob", json!({"pattern": "../h/.s*/*.key", "path": "/p"})),
+            [r("/p", true, Some("*.key")), r("../h", true, Some("*.key"))]
+        );
+        assert_eq!(
+            reach(
+                "mcp__fs__read",
+                json!({"paths": ["a", "b"], "note": "~/x", "q": "text"})
+            ),
+            [
+                r("a", false, None),
+                r("b", false, None),
+                r("~/x", false, None)
+            ]
+        );
+        assert_eq!(
+            reach("mcp__db__query", json!({"sql": "select 1"})),
+            Vec::<(String, bool, Option<String>)>::new()
+        );
+    }
+
+    #[test]
+    fn an_edit_names_its_whole_change() {
+        let one = decoded(
+            "Edit",
+            json!({"file_path": "/p", "old_string": "a", "new_string": "b"}),
+        );
+        let all = decoded(
+            "Edit",
+            json!({"file_path": "/p", "old_string": "a", "new_string": "b", "replace_all": true}),
+        );
+        assert_eq!(one.change().as_deref(), Some("replace:\na\nwith:\nb\n"));
+        assert_ne!(one.change(), all.change());
+        assert_eq!(
+            decoded("Write", json!({"file_path": "/p", "content": "x"})).change(),
+            Some("x".into())
+        );
+        assert_eq!(decoded("Read", json!({"file_path": "/p"})).change(), None);
+        assert_eq!(decoded("Edit", json!({"file_path": "/p"})).change(), None);
     }
 
     #[test]

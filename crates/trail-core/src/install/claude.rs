@@ -1,9 +1,11 @@
 //! Claude Code: trail's hooks in `.claude/settings.json` (or `~/.claude/settings.json`).
 //!
 //! Settings shape: `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command",
-//! "command": "…", "timeout": 10}]}]}}`. trail's entries are recognised by their command (`…
-//! hook claude-code`), so running `trail init` twice changes nothing and `trail uninstall`
-//! removes exactly what it added. Other keys keep their order (the file is someone's, and diffs
+//! "command": "…", "timeout": 10}]}]}}`. trail's entries are recognised by what their command
+//! runs (a trail binary, first, with exactly `hook claude-code`: [`is_ours_for`]), so running
+//! `trail init` twice changes nothing and `trail uninstall` removes exactly what it added; and
+//! whether trail really runs for an event ([`events_enforced`]) is what the edit guard,
+//! ConfigChange and `doctor` ask. Other keys keep their order (the file is someone's, and diffs
 //! matter).
 //!
 //! Every entry carries an explicit `timeout` ([`HOOK_TIMEOUT_SECS`]; the host's default is 600 s,
@@ -92,13 +94,110 @@ fn is_ours(command: &str) -> bool {
     is_ours_for(command, "claude-code")
 }
 
-pub(crate) fn is_ours_for(command: &str, word: &str) -> bool {
-    let mut words = command.split_whitespace().rev();
-    words.next() == Some(word)
-        && words.next() == Some("hook")
-        && words
-            .next()
-            .is_some_and(|prog| prog.trim_matches(['"', '\'']).rsplit('/').next() == Some("trail"))
+/// Whether a hook command runs trail's hook entry point for the host `word`, judged by what the
+/// host's shell would execute, not by the text it contains (`true /x/trail hook claude-code`
+/// holds the text and runs `true`): the first word is a trail binary, with nothing in front (no
+/// prefix command, assignment or redirection) and no shell syntax in it; the arguments are
+/// exactly `hook <word>`, separated by plain spaces.
+pub fn is_ours_for(command: &str, word: &str) -> bool {
+    let c = command.trim_matches([' ', '\t']);
+    let (program, rest) = match c.strip_prefix('"') {
+        Some(q) => match q.split_once('"') {
+            Some((p, r)) if r.starts_with([' ', '\t']) => (p, r),
+            _ => return false,
+        },
+        None => match c.split_once([' ', '\t']) {
+            Some(x) => x,
+            None => return false,
+        },
+    };
+    let args: Vec<&str> = rest.split([' ', '\t']).filter(|a| !a.is_empty()).collect();
+    runs_trail(program) && args == ["hook", word]
+}
+
+/// Whether `program` (a hook's first word, unquoted) is a trail binary named plainly: its file
+/// name is `trail`, and it holds nothing the shell would expand, substitute or split on.
+fn runs_trail(program: &str) -> bool {
+    const SHELL: &[char] = &[
+        '$', '`', ';', '|', '&', '<', '>', '(', ')', '{', '}', '*', '?', '[', ']', '!', '\\', '\'',
+        '"', '#', '=',
+    ];
+    !program.contains(SHELL)
+        && !program.contains(char::is_control)
+        && program.rsplit('/').next() == Some("trail")
+}
+
+/// Whether one hook entry is trail's, as the host runs it: a `command` entry (shell form, or
+/// exec form with `args`) running trail's hook entry point for `host`, and on PreToolUse the
+/// host's fail-closed switch.
+fn entry_is_ours(h: &Value, host: &HostSpec, event: &str) -> bool {
+    let Some(command) = h.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let runs = match h.get("args") {
+        None => is_ours_for(command, host.word),
+        Some(Value::Array(args)) => {
+            runs_trail(command.trim_matches([' ', '\t']))
+                && args.len() == 2
+                && args[0] == "hook"
+                && args[1] == host.word
+        }
+        Some(_) => false,
+    };
+    let fails_closed = event != "PreToolUse"
+        || host
+            .fail_closed
+            .is_none_or(|(k, v)| h.get(k).and_then(Value::as_str) == Some(v));
+    runs && h
+        .get("type")
+        .and_then(Value::as_str)
+        .is_none_or(|t| t == "command")
+        && fails_closed
+}
+
+/// The events of `host` whose hooks in `settings` (a settings file of Claude Code's shape) run
+/// trail as `trail init` installs it: an entry that is trail's ([`entry_is_ours`]), in a group
+/// that matches every tool for tool events (`*`, empty or no matcher). None when the file sets
+/// `disableAllHooks`. A change that lowers this count switches trail off or weakens it.
+pub fn events_enforced(settings: &Value, host: &HostSpec) -> Vec<&'static str> {
+    if settings.get("disableAllHooks") == Some(&Value::Bool(true)) {
+        return Vec::new();
+    }
+    let every_tool = |g: &Value| match g.get("matcher") {
+        None => true,
+        Some(Value::String(m)) => matches!(m.as_str(), "*" | "" | ".*"),
+        Some(_) => false,
+    };
+    host.events
+        .iter()
+        .copied()
+        .filter(|event| {
+            settings["hooks"][*event].as_array().is_some_and(|groups| {
+                groups.iter().any(|g| {
+                    (!is_tool_event(event) || every_tool(g))
+                        && g["hooks"]
+                            .as_array()
+                            .is_some_and(|hs| hs.iter().any(|h| entry_is_ours(h, host, event)))
+                })
+            })
+        })
+        .collect()
+}
+
+/// The host whose settings file `path` is: Codex for a `hooks.json` in a `.codex` directory,
+/// Claude Code otherwise.
+pub fn host_of_file(path: &Path) -> &'static HostSpec {
+    let codex = path.file_name().is_some_and(|n| n == "hooks.json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == ".codex");
+    if codex { &super::codex::CODEX } else { &CLAUDE }
+}
+
+/// [`events_enforced`] of a settings file's text (none when it is not JSON).
+pub fn enforced_in(text: &str, host: &HostSpec) -> usize {
+    serde_json::from_str::<Value>(text).map_or(0, |v| events_enforced(&v, host).len())
 }
 
 pub(super) fn load(path: &Path) -> Result<Map<String, Value>, InstallError> {
@@ -302,6 +401,80 @@ pub fn uninstall_for(host: &HostSpec, path: &Path) -> Result<Change, InstallErro
     Ok(change)
 }
 
+/// Claude Code's own permission rules over trail's files: a second layer under the gate, kept by
+/// the host itself for its file tools (Read, Edit, Write and the searches). The key and the
+/// secret store are neither read nor edited; the personal ledger is not edited. `//` starts an
+/// absolute path in a permission rule (a single `/` is relative to the settings file).
+pub fn deny_rules(secrets_dir: &Path, trail_home: &Path) -> Vec<String> {
+    let abs = |p: &Path| format!("/{}/**", p.display().to_string().trim_end_matches('/'));
+    vec![
+        format!("Read({})", abs(secrets_dir)),
+        format!("Edit({})", abs(secrets_dir)),
+        format!("Edit({})", abs(trail_home)),
+    ]
+}
+
+/// Add `rules` to `permissions.deny` (each once; the person's own rules and every other key
+/// kept in place). Whether the file changed.
+pub fn install_denies(path: &Path, rules: &[String]) -> Result<bool, InstallError> {
+    edit_denies(path, |deny| {
+        let missing: Vec<Value> = rules
+            .iter()
+            .filter(|r| !deny.iter().any(|d| d.as_str() == Some(r.as_str())))
+            .map(|r| Value::String(r.clone()))
+            .collect();
+        let changed = !missing.is_empty();
+        deny.extend(missing);
+        changed
+    })
+}
+
+/// Take `rules` (what [`deny_rules`] gives) out of `permissions.deny`, and nothing else; an
+/// emptied list and `permissions` object go too. Whether the file changed.
+pub fn uninstall_denies(path: &Path, rules: &[String]) -> Result<bool, InstallError> {
+    if !path.exists() {
+        return Ok(false);
+    }
+    edit_denies(path, |deny| {
+        let before = deny.len();
+        deny.retain(|d| !d.as_str().is_some_and(|d| rules.iter().any(|r| r == d)));
+        deny.len() != before
+    })
+}
+
+/// Change `permissions.deny` with `f` (which says whether it changed anything), and save.
+fn edit_denies(path: &Path, f: impl FnOnce(&mut Vec<Value>) -> bool) -> Result<bool, InstallError> {
+    let mut settings = load(path)?;
+    let shape = |field: &str, v: &Value| InstallError::Shape {
+        path: path.into(),
+        field: field.into(),
+        found: kind(v).into(),
+    };
+    let perms = settings
+        .entry("permissions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(perms_map) = perms.as_object_mut() else {
+        return Err(shape("permissions", perms));
+    };
+    let deny = perms_map
+        .entry("deny")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Some(list) = deny.as_array_mut() else {
+        return Err(shape("permissions.deny", deny));
+    };
+    let changed = f(list);
+    if list.is_empty() {
+        perms_map.remove("deny");
+    }
+    if perms_map.is_empty() {
+        settings.remove("permissions");
+    }
+    if changed {
+        save(path, &settings)?;
+    }
+    Ok(changed)
+}
+
 fn count_ours(group: &Value, ours: &dyn Fn(&str) -> bool) -> usize {
     group
         .get("hooks")
@@ -401,6 +574,36 @@ mod tests {
     }
 
     #[test]
+    fn deny_rules_are_added_once_beside_the_persons_and_removed_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = r#"{"permissions":{"deny":["Read(./.env)"],"allow":["Bash(ls:*)"]}}"#;
+        std::fs::write(&path, original).unwrap();
+        let rules = deny_rules(Path::new("/h/.secrets"), Path::new("/h/.ledger/"));
+        assert_eq!(
+            rules,
+            [
+                "Read(//h/.secrets/**)",
+                "Edit(//h/.secrets/**)",
+                "Edit(//h/.ledger/**)"
+            ]
+        );
+        assert!(install_denies(&path, &rules).unwrap());
+        assert!(!install_denies(&path, &rules).unwrap());
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["permissions"]["deny"].as_array().unwrap().len(), 4);
+        assert_eq!(v["permissions"]["deny"][0], "Read(./.env)");
+        assert!(uninstall_denies(&path, &rules).unwrap());
+        let after: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(after, serde_json::from_str::<Value>(original).unwrap());
+        // A file that had none keeps none.
+        std::fs::write(&path, "{}").unwrap();
+        install_denies(&path, &rules).unwrap();
+        uninstall_denies(&path, &rules).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap().trim(), "{}");
+    }
+
+    #[test]
     fn recognises_only_its_own_commands() {
         assert!(is_ours("trail hook claude-code"));
         assert!(is_ours("/home/me/.cargo/bin/trail hook claude-code"));
@@ -408,5 +611,60 @@ mod tests {
         assert!(!is_ours("trail hook codex"));
         assert!(!is_ours("python3 trail_hook.py claude-code"));
         assert!(!is_ours("mytrail hook claude-code"));
+        // Issue 19: the text `trail hook` is there, but something else runs.
+        for weakened in [
+            "true /opt/bin/trail hook claude-code",
+            "X=1 /opt/bin/trail hook claude-code",
+            "/opt/bin/trail hook claude-code || true",
+            "/opt/bin/trail hook claude-code; exit 0",
+            "/opt/bin/trail hook claude-code >/dev/null",
+            "exit 0; /opt/bin/trail hook claude-code",
+            "$(exit 0)/trail hook claude-code",
+            "/opt/bin/trail hook claude-code\ntrue",
+            "/opt/bin/trail hook\u{a0}claude-code",
+            "\"/opt/bin/trail\"hook claude-code",
+            "/opt/bin/trail hook claude-code extra",
+        ] {
+            assert!(!is_ours(weakened), "{weakened}");
+        }
+    }
+
+    #[test]
+    fn trail_counts_as_installed_only_as_init_installs_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        install(&path, CMD).unwrap();
+        let good: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(events_enforced(&good, &CLAUDE).len(), EVENTS.len());
+        let weakened = |f: &dyn Fn(&mut Value)| {
+            let mut v = good.clone();
+            f(&mut v);
+            events_enforced(&v, &CLAUDE).len()
+        };
+        let all = EVENTS.len();
+        assert_eq!(weakened(&|v| v["disableAllHooks"] = json!(true)), 0);
+        assert_eq!(
+            weakened(&|v| v["hooks"]["PreToolUse"][0]["matcher"] = json!("Read")),
+            all - 1
+        );
+        assert_eq!(
+            weakened(&|v| v["hooks"]["PreToolUse"][0]["hooks"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("onFailure")
+                .map_or((), |_| ())),
+            all - 1
+        );
+        assert_eq!(
+            weakened(
+                &|v| v["hooks"]["Stop"][0]["hooks"][0]["command"] = json!(format!("true {CMD}"))
+            ),
+            all - 1
+        );
+        assert_eq!(
+            weakened(&|v| v["hooks"]["Stop"][0]["hooks"][0]["type"] = json!("prompt")),
+            all - 1
+        );
+        assert_eq!(enforced_in("not json", &CLAUDE), 0);
     }
 }

@@ -9,9 +9,11 @@ fn path(root: &Path) -> PathBuf {
     crate::layout::Layout::new(root).hooks_seen()
 }
 
-/// trail's hook commands in a settings file's text.
+/// How many of Claude Code's events a settings file's text gives to trail, as `trail init`
+/// installs it ([`events_enforced`](super::claude::events_enforced)): a hook that only holds
+/// the text `trail hook` does not count.
 pub fn count(text: &str) -> usize {
-    text.matches("trail hook").count()
+    super::claude::enforced_in(text, &super::claude::CLAUDE)
 }
 
 /// The settings files Claude Code reads for a project (user, project and local layers).

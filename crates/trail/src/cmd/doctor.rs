@@ -57,6 +57,7 @@ fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
         (hooks::CHECK_INSTALLED, hooks::installed(&commands)),
         (hooks::CHECK_REACHABLE, unreachable),
         (hooks::CHECK_SWITCHED_OFF, hooks::switched_off(&g)),
+        (hooks::CHECK_WEAKENED, hooks::weakened(&g)),
         (hooks::CHECK_CODEX_TRUST, hooks::codex_trust(&g)),
         (hooks::CHECK_CLEANUP, hooks::cleanup_period(&g)),
         (setup::CHECK_CONFIG, setup::config(&loaded)),

@@ -9,8 +9,11 @@ use crate::output;
 
 pub fn run(args: &GateArgs) -> CliResult {
     let config = Config::load()?;
-    let places = Places::from_env(config.project_root.value.clone(), std::env::current_dir()?)
+    let mut places = Places::from_env(config.project_root.value.clone(), std::env::current_dir()?)
         .ok_or_else(|| CliError::usage("HOME is not set: the gate needs it to judge paths"))?;
+    // Where the ledger and the secret store are, as the PreToolUse hook judges them.
+    places.trail_home = Some(config.home.value.clone());
+    places.secrets_dir = Some(config.secrets_dir.value.clone());
     // One argument is a whole command line (`trail gate -- 'a | b'`); several are its words.
     let line = if args.command.len() == 1 {
         args.command[0].clone()

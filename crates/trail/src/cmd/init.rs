@@ -61,6 +61,9 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         claude::uninstall_for(host, &path)?
     };
     let mut files = change_files(host, &root, &home, args.global, install)?;
+    if host.word == "claude-code" {
+        files.push(deny_rules(&config, &path, install)?);
+    }
     // Uninstall takes trail's server out whether or not --mcp is given: it removes what any
     // init added.
     if (install && args.mcp) || (!install && host.word == "claude-code" && !args.global) {
@@ -78,6 +81,22 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         return output::json(&report);
     }
     output::text(&report.describe(&path, install))
+}
+
+/// Claude Code's permission deny rules over the key, the secret store and the personal ledger
+/// (a second layer under the gate, kept by the host for its own file tools).
+fn deny_rules(config: &Config, path: &Path, install: bool) -> CliResult<FileChange> {
+    let rules = claude::deny_rules(&config.secrets_dir.value, &config.home.value);
+    let changed = if install {
+        claude::install_denies(path, &rules)?
+    } else {
+        claude::uninstall_denies(path, &rules)?
+    };
+    Ok(FileChange {
+        path: path.to_path_buf(),
+        what: "permission deny rules for trail's key and records",
+        changed,
+    })
 }
 
 /// NOTES.md with its Session Continuity section (FR-10): made from the template, or the section

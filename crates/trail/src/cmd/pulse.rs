@@ -131,17 +131,7 @@ fn from_flags(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult<Reco
     r.next.clone_from(&args.next);
     r.defer.clone_from(&args.defer);
     r.files.clone_from(&args.file);
-    // `trail-hook` marks what trail's hooks observed; a pulse written by hand (or by the agent)
-    // may not claim it, or its words would be injected as trail's findings.
-    if args
-        .tag
-        .iter()
-        .any(|t| t.eq_ignore_ascii_case("trail-hook"))
-    {
-        return Err(CliError::usage(
-            "--tag trail-hook is reserved for what trail's hooks observe; choose another tag",
-        ));
-    }
+    refuse_reserved(&args.tag)?;
     r.tags.clone_from(&args.tag);
     // Queued by the agent inside its confinement and run by a hook: it stays the agent's words.
     if std::env::var(crate::confined::ORIGIN_VAR).as_deref() == Ok("agent") {
@@ -198,6 +188,21 @@ fn pair_focus(args: &PulseArgs, m: &ArgMatches) -> CliResult<Vec<Focus>> {
     Ok(focus)
 }
 
+/// `trail-hook` marks what trail's hooks observed; a pulse written by hand (or by the agent),
+/// from flags or on stdin, may not claim it, or its words would be injected as trail's
+/// findings.
+fn refuse_reserved(tags: &[String]) -> CliResult<()> {
+    if tags
+        .iter()
+        .any(|t| t.trim().eq_ignore_ascii_case("trail-hook"))
+    {
+        return Err(CliError::usage(
+            "the tag trail-hook is reserved for what trail's hooks observe; choose another tag",
+        ));
+    }
+    Ok(())
+}
+
 /// One record in the spec's Markdown form: `---`, front matter, `---`, optional body.
 fn from_stdin() -> CliResult<Record> {
     let mut input = Vec::new();
@@ -249,6 +254,7 @@ fn from_stdin() -> CliResult<Record> {
     if rec.kind == RecordType::Alert {
         return Err(CliError::usage("`type: alert` is written by trail itself"));
     }
+    refuse_reserved(&rec.tags)?;
     if !rec.body.is_empty() && !rec.body.ends_with('\n') {
         rec.body.push('\n');
     }

@@ -1,7 +1,9 @@
 //! ConfigChange (Claude Code): a settings file changed while the session runs. A change that
-//! switches trail's hooks off — `disableAllHooks`, or fewer of trail's hook commands than the
-//! file held when the session started — is vetoed, so the session keeps the settings it loaded
-//! (the file on disk is the person's to change; `trail uninstall` is the way to remove trail).
+//! switches trail's hooks off — `disableAllHooks`, or fewer events run by trail's hooks than
+//! the file held when the session started, counted by what the hooks execute (not by the text
+//! `trail hook`: `true /x/trail hook claude-code` runs `true`) — is vetoed, so the session
+//! keeps the settings it loaded (the file on disk is the person's to change; `trail uninstall`
+//! is the way to remove trail).
 //!
 //! Claude Code shows a change it stages itself in a `<file>.proposed-<hex>` file beside the
 //! settings file; a change made outside arrives as the file itself.
@@ -33,7 +35,9 @@ pub(super) fn handle(cx: &Cx<'_>, file_path: Option<&str>) -> Response {
         let what = if disables {
             "sets disableAllHooks".to_string()
         } else {
-            format!("removes trail's hooks ({before} → {now})")
+            format!(
+                "removes or weakens trail's hooks (events run by trail as installed: {before} → {now})"
+            )
         };
         return Response::Veto {
             reason: format!(

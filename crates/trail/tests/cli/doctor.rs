@@ -43,7 +43,8 @@ fn healthy() -> TestEnv {
     write(
         &env.cwd.join(".claude/settings.json"),
         r#"{"cleanupPeriodDays": 400, "hooks": {"PreToolUse": [{"matcher": "*",
-            "hooks": [{"type": "command", "command": "trail hook claude-code"}]}]}}"#,
+            "hooks": [{"type": "command", "command": "trail hook claude-code",
+                       "onFailure": "block"}]}]}}"#,
     );
     std::fs::create_dir_all(env.home.join(".claude")).unwrap();
     env

@@ -18,6 +18,14 @@ fn gate_prints_verdicts_and_touches_no_state() {
         assert_eq!(v["verdict"], verdict, "{cmd}: {v}");
         assert_eq!(v["rule"].as_str(), rule, "{cmd}: {v}");
     }
+    // The ledger where TRAIL_HOME puts it, as the hook judges it (not ~/.ledger).
+    let ledger = format!(
+        "echo x >> {}/stream/pulses.log.md",
+        env.trail_home.display()
+    );
+    let out = env.run(&["gate", "--json", "--", &ledger]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rule"], "trail-home", "{v}");
     // Words after `--` are one command line too.
     let out = env.ok(&["gate", "--", "rm", "-rf", "/"]);
     assert!(out.starts_with("block"), "{out}");

@@ -27,6 +27,15 @@ fn init_merges_idempotently_and_uninstall_restores_the_file() {
         .unwrap()
         .to_string();
     assert!(cmd.ends_with(" hook claude-code"), "{cmd}");
+    // Issue 19: Claude Code's own deny rules keep its file tools off the key and secret store.
+    let secrets = env.home.join(".secrets");
+    let deny = v["permissions"]["deny"].as_array().unwrap();
+    for rule in [
+        format!("Read(/{}/**)", secrets.display()),
+        format!("Edit(/{}/**)", secrets.display()),
+    ] {
+        assert!(deny.iter().any(|d| d == &rule), "{rule}: {v}");
+    }
 
     let once = std::fs::read_to_string(&settings).unwrap();
     assert!(env.ok(&["init"]).contains("nothing to change"));
