@@ -33,6 +33,7 @@ fn ctx() -> Context {
         extra: Vec::new(),
         trusted_installers: Vec::new(),
         line: trail_core::gate::Line::default(),
+        confined: false,
     }
 }
 

@@ -93,6 +93,7 @@ pub fn check(rule: &UserRule) -> Result<(), String> {
         ignored: |_, _| false,
         extra: vec![rule.clone()],
         trusted_installers: Vec::new(),
+        confined: false,
         line: super::Line::default(),
     };
     let hits = |ex: &str| {

@@ -82,6 +82,9 @@ pub struct Context {
     /// What earlier commands of the same line set up: variables, `cd` into the unknown,
     /// symlinks. Empty when judging starts.
     pub line: Line,
+    /// Whether the command will run confined by the OS (`crate::confine`): what the
+    /// confinement makes impossible need not stop it for a person as well.
+    pub confined: bool,
 }
 
 /// What the earlier commands of one line changed for the later ones.
@@ -106,6 +109,7 @@ impl Context {
             extra: Vec::new(),
             trusted_installers: Vec::new(),
             line: Line::default(),
+            confined: false,
         }
     }
 

@@ -1254,6 +1254,20 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "unseen-contents",
+        verdict: Verdict::Junction,
+        kind: Kind::Ambiguous,
+        reason: "an archive or a directory's contents, which trail cannot see, is unpacked or copied into the project where trail's records and the hosts' settings live: a member named like them would replace them. Unpack into a subdirectory, or a person decides (a confined command needs neither: the OS keeps those read-only)",
+        matches: |c, ctx| !ctx.confined && c.zones.iter().any(|&(_, a)| a == Access::Spill),
+        must_match: &["tar xf x.tar", "unzip a.zip", "cp -r tmpl/. ./"],
+        must_not_match: &[
+            "tar xf x.tar -C vendor",
+            "unzip a.zip -d build",
+            "cp -r tmpl/. site/",
+            "cp a.txt b.txt",
+        ],
+    },
+    Rule {
         id: "journal-tamper",
         verdict: Verdict::Block,
         kind: Kind::Irreversible,

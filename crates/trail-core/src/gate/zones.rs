@@ -77,6 +77,12 @@ impl Zone {
 pub enum Access {
     Read,
     Write,
+    /// Written only if what is unpacked or copied (an archive, a directory's contents, which
+    /// trail cannot see) holds it: contents spilled into the project root, or a directory of
+    /// the project two or more levels above the zone (`tar xf x.tar` at the root could hold
+    /// `.trail/state/…`).
+    /// Everywhere else, unseen contents count as a [`Access::Write`].
+    Spill,
 }
 
 /// Names that put a word in the running for a zone: a word without any of them (and without a
@@ -275,6 +281,17 @@ impl Places {
             }
         }
         out
+    }
+
+    /// How many levels below `dir` the nearest landmark of `zone` lies (0: `dir` itself).
+    pub fn shallowest_beneath(&self, dir: &Path, zone: Zone) -> usize {
+        self.landmarks()
+            .iter()
+            .filter(|m| self.zone(m) == Some(zone))
+            .filter_map(|m| m.strip_prefix(dir).ok())
+            .map(|rest| rest.components().count())
+            .min()
+            .unwrap_or(0)
     }
 
     /// Every zone a word (as written, in a command run from `self.cwd`) may reach.
@@ -574,8 +591,18 @@ pub fn of_command(
             && !word.contains(['*', '?', '['])
             && let Some(dir) = places.resolve(&word)
         {
+            // The project root is where work is unpacked; a directory right above a zone
+            // (`.trail`, `~`) is not.
+            let root = dir == places.project_root;
+            let spill = dir.starts_with(&places.project_root);
             for z in places.zones_beneath(&dir, None) {
-                add(&mut out, z, Access::Write);
+                let deep = root || places.shallowest_beneath(&dir, z) >= 2;
+                let access = if spill && deep {
+                    Access::Spill
+                } else {
+                    Access::Write
+                };
+                add(&mut out, z, access);
             }
         }
     }

@@ -25,11 +25,7 @@ fn confined(cx: &Cx<'_>, tool: &Tool, sent: &Value, response: Response) -> Respo
         Response::Context { text, .. } => Some(text.clone()),
         _ => return response,
     };
-    if !matches!(tool, Tool::Bash | Tool::Monitor) {
-        return response;
-    }
-    let mode = cx.config.confine_mode.value;
-    if mode == confine::Mode::Off || (mode == confine::Mode::Auto && bwrap::find().is_none()) {
+    if !confining(cx, tool) {
         return response;
     }
     let Some(command) = sent.get("command").and_then(Value::as_str) else {
@@ -45,6 +41,19 @@ fn confined(cx: &Cx<'_>, tool: &Tool, sent: &Value, response: Response) -> Respo
     let mut input = sent.clone();
     input["command"] = Value::String(shell::rewrite(&trail, cx.root(), command));
     Response::Rewrite { input, context }
+}
+
+/// Whether this call's command will run confined: a shell tool, and bubblewrap to run it
+/// (or `confine.mode = "require"`, under which `trail confine` refuses rather than run it
+/// unconfined).
+fn confining(cx: &Cx<'_>, tool: &Tool) -> bool {
+    let mode = cx.config.confine_mode.value;
+    matches!(tool, Tool::Bash | Tool::Monitor)
+        && match mode {
+            confine::Mode::Off => false,
+            confine::Mode::Require => true,
+            confine::Mode::Auto => bwrap::find().is_some(),
+        }
 }
 
 /// The guard's verdict on the call, in the host's terms.
@@ -64,6 +73,7 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let store = cx.store();
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
+    guard.ctx.confined = confining(cx, tool);
     if tool.edits_files() {
         // The attention budget's hold (FR-4) is this session's, and never covers NOTES.md.
         guard.session_file.clone_from(&cx.envelope.transcript_path);
