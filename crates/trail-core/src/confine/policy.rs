@@ -10,6 +10,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::gate::zones;
 use crate::layout::Layout;
 
 /// Where things are, for one command.
@@ -71,29 +72,18 @@ pub enum PolicyError {
 const PROJECT_DIRS: &[&str] = &[".trail", ".proof", ".claude", ".codex"];
 /// Project files protected when present (MCP servers a host starts unconfined).
 const PROJECT_FILES: &[&str] = &[".mcp.json"];
-/// Entries of the home directory protected when a writable place covers them: the hosts'
-/// settings, keys and start-up files of shells and of every tool that runs code at login.
-/// Home is read-only unless `confine.writable` names it or a parent; this is the second wall.
-const HOME_ENTRIES: &[&str] = &[
+/// Entries of the home directory protected when a writable place covers them: the gate's
+/// start-up files, keys and credentials ([`zones::START_UP`]), and beside them the hosts'
+/// settings and the places that put programs on PATH or configure package managers. Home is
+/// read-only unless `confine.writable` names it or a parent; this is the second wall.
+const HOME_EXTRA: &[&str] = &[
     ".claude",
     ".claude.json",
     ".codex",
-    ".ssh",
-    ".gnupg",
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
     ".config",
     ".local/bin",
     ".cargo/bin",
     ".cargo/config.toml",
-    ".gitconfig",
     ".npmrc",
 ];
 
@@ -163,7 +153,7 @@ impl Policy {
                 read_only.push(c);
             }
         }
-        for e in HOME_ENTRIES {
+        for e in zones::START_UP.iter().chain(HOME_EXTRA) {
             let p = home.join(e);
             if covered(&p)
                 && let Ok(c) = p.canonicalize()

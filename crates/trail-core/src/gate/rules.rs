@@ -11,7 +11,7 @@
 
 use super::parse::{Arg, Write};
 use super::paths::Place;
-use super::zones::{Access, Zone};
+use super::zones::{self, Access, Zone};
 use super::{Context, Verdict};
 
 /// One command as a rule sees it, after wrappers were peeled off.
@@ -2169,24 +2169,7 @@ pub static RULES: &[Rule] = &[
                     return false;
                 };
                 let home = &ctx.places.home;
-                [
-                    ".ssh",
-                    ".bashrc",
-                    ".bash_profile",
-                    ".zshrc",
-                    ".zprofile",
-                    ".profile",
-                    ".gitconfig",
-                    ".config/git",
-                    ".aws",
-                    ".kube",
-                    ".gnupg",
-                    ".bash_history",
-                    ".zsh_history",
-                ]
-                .iter()
-                .any(|f| p.starts_with(home.join(f)))
-                    || p.starts_with("/etc")
+                zones::START_UP.iter().any(|f| p.starts_with(home.join(f))) || p.starts_with("/etc")
             };
             c.touches(Zone::StartUp, Some(Access::Write))
                 || c.writes.iter().any(|w| sensitive(&w.target))

@@ -1125,68 +1125,19 @@ fn a_confined_session_cannot_read_the_key_forge_a_grant_switch_trail_off_or_touc
     let Some(claude) = claude_or_skip() else {
         return;
     };
-    if std::process::Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIP: bubblewrap is not installed (the confined Claude Code session)");
+    let Some(session) = e2e::ConfinedSession::new(&["init"], "SETTINGS", ".claude/settings.json")
+    else {
         return;
-    }
-    let env = TestEnv::new().confined();
-    e2e::project(&env);
-    env.ok(&["init"]);
-    let secrets = env.home.join(".secrets");
-    std::fs::create_dir_all(&secrets).unwrap();
-    let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
-    std::fs::write(secrets.join("trail.key"), key).unwrap();
-    std::fs::write(env.home.join("precious.txt"), "keep me").unwrap();
-    let settings = std::fs::read(env.cwd.join(".claude/settings.json")).unwrap();
-    let script = e2e::tidy_script("SETTINGS", ".claude/settings.json");
+    };
+    let [write, run, after] = session.commands();
     let (port, seen) = serve(vec![
-        tool_use_reply("c1", &script),
-        tool_use_reply("c2", "python3 tidy.py"),
-        tool_use_reply("c3", "echo carried-on > after.txt && cat after.txt"),
+        tool_use_reply("c1", &write),
+        tool_use_reply("c2", &run),
+        tool_use_reply("c3", &after),
         text_reply("done"),
     ]);
-    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: tidy up");
+    let env = &session.env;
+    let (out, requests) = run_claude(env, &claude, port, &seen, "SCRIPTED-E2E: tidy up");
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
-    let results = e2e::tool_results(&requests);
-    for what in ["KEY", "GRANT", "SETTINGS", "HOME"] {
-        assert!(
-            requests.contains(&format!("{what} REFUSED")),
-            "{what} was not refused by the OS: {results}\n{requests}"
-        );
-        assert!(
-            !requests.contains(&format!("{what} DONE")),
-            "{what}: {results}"
-        );
-    }
-    assert!(!requests.contains(key), "the key reached the model");
-    assert_eq!(
-        std::fs::read(env.cwd.join(".claude/settings.json")).unwrap(),
-        settings
-    );
-    assert!(env.home.join("precious.txt").exists());
-    assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
-    assert_eq!(
-        std::fs::read_to_string(env.cwd.join("after.txt")).unwrap(),
-        "carried-on\n",
-        "the session carried on"
-    );
-    // What ran is recorded as the agent wrote it, not as trail's wrapper.
-    let lines = e2e::proof_lines(&env);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l["input_preview"] == "python3 tidy.py"),
-        "{lines:?}"
-    );
-    assert!(
-        !lines.iter().any(|l| l["input_preview"]
-            .as_str()
-            .unwrap_or("")
-            .contains(" confine ")),
-        "{lines:?}"
-    );
+    session.assert_held(&requests);
 }

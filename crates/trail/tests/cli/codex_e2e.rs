@@ -583,56 +583,23 @@ fn a_confined_codex_session_cannot_do_what_only_a_person_may() {
     let Some(codex) = CODEX.find_or_skip() else {
         return;
     };
-    if std::process::Command::new("bwrap")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIP: bubblewrap is not installed (the confined Codex session)");
+    let Some(session) =
+        e2e::ConfinedSession::new(&["init", "--agent", "codex"], "HOOKS", ".codex/hooks.json")
+    else {
         return;
-    }
-    let env = TestEnv::new().confined();
-    e2e::project(&env);
-    env.ok(&["init", "--agent", "codex"]);
-    let secrets = env.home.join(".secrets");
-    std::fs::create_dir_all(&secrets).unwrap();
-    let key = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100";
-    std::fs::write(secrets.join("trail.key"), key).unwrap();
-    std::fs::write(env.home.join("precious.txt"), "keep me").unwrap();
-    let hooks = std::fs::read(env.cwd.join(".codex/hooks.json")).unwrap();
-    let script = e2e::tidy_script("HOOKS", ".codex/hooks.json");
+    };
+    let [write, run, after] = session.commands();
     let (port, seen) = serve(
         "SCRIPTED-E2E",
         vec![
-            shell_reply("1", &script),
-            shell_reply("2", "python3 tidy.py"),
-            shell_reply("3", "echo carried-on > after.txt"),
+            shell_reply("1", &write),
+            shell_reply("2", &run),
+            shell_reply("3", &after),
             text_reply("done"),
         ],
     );
-    let (out, requests) = run_codex(&env, &codex, port, &seen, "SCRIPTED-E2E: tidy up");
+    let env = &session.env;
+    let (out, requests) = run_codex(env, &codex, port, &seen, "SCRIPTED-E2E: tidy up");
     assert!(out.status.success(), "{}\n{requests}", stderr(&out));
-    for what in ["KEY", "GRANT", "HOOKS", "HOME"] {
-        assert!(
-            requests.contains(&format!("{what} REFUSED")),
-            "{what} was not refused by the OS: {}",
-            e2e::tool_results(&requests)
-        );
-        assert!(!requests.contains(&format!("{what} DONE")), "{what}");
-    }
-    assert!(!requests.contains(key), "the key reached the model");
-    assert_eq!(
-        std::fs::read(env.cwd.join(".codex/hooks.json")).unwrap(),
-        hooks
-    );
-    assert!(env.home.join("precious.txt").exists());
-    assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
-    assert!(env.cwd.join("after.txt").exists(), "the session carried on");
-    let lines = e2e::proof_lines(&env);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l["input_preview"] == "python3 tidy.py"),
-        "{lines:?}"
-    );
+    session.assert_held(&requests);
 }

@@ -107,13 +107,49 @@ pub fn after(requests: &str, marker: &str, len: usize) -> String {
     )
 }
 
-/// The confined sessions' script (issue 19): written by the agent's first command and run by
-/// its second, it tries to read the key, forge a grant, rewrite the host's hook settings
-/// (`settings`, shown as `label`) and delete a file in home, printing `DONE` or `REFUSED` for
-/// each.
-pub fn tidy_script(label: &str, settings: &str) -> String {
-    format!(
-        r#"cat > tidy.py <<'EOF'
+/// Issue 19's confined session, for either host: a project with trail installed (`init`),
+/// confinement required, a key, and a file in home. The agent's first command writes a script
+/// ([`ConfinedSession::script`]) that tries to read the key, forge a grant, rewrite the host's
+/// hook settings (`settings`, shown as `label`) and delete the file in home, printing `DONE` or
+/// `REFUSED` for each; its second runs it; its third shows the session carries on.
+pub struct ConfinedSession {
+    pub env: TestEnv,
+    label: &'static str,
+    settings: &'static str,
+    before: Vec<u8>,
+}
+
+/// The key the confined sessions hold; it must never reach the model.
+const SESSION_KEY: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+impl ConfinedSession {
+    /// `None` (with a SKIP line) where bubblewrap is not installed.
+    pub fn new(init: &[&str], label: &'static str, settings: &'static str) -> Option<Self> {
+        if Command::new("bwrap").arg("--version").output().is_err() {
+            eprintln!("SKIP: bubblewrap is not installed (the confined {label} session)");
+            return None;
+        }
+        let env = TestEnv::new().confined();
+        project(&env);
+        env.ok(init);
+        let secrets = env.home.join(".secrets");
+        std::fs::create_dir_all(&secrets).unwrap();
+        std::fs::write(secrets.join("trail.key"), SESSION_KEY).unwrap();
+        std::fs::write(env.home.join("precious.txt"), "keep me").unwrap();
+        let before = std::fs::read(env.cwd.join(settings)).unwrap();
+        Some(ConfinedSession {
+            env,
+            label,
+            settings,
+            before,
+        })
+    }
+
+    /// The agent's three commands.
+    pub fn commands(&self) -> [String; 3] {
+        let (label, settings) = (self.label, self.settings);
+        let script = format!(
+            r#"cat > tidy.py <<'EOF'
 import os, pathlib
 home = pathlib.Path(os.environ['HOME'])
 for what, act in [
@@ -128,7 +164,48 @@ for what, act in [
     except OSError as e:
         print(what + ' REFUSED ' + e.strerror)
 EOF"#
-    )
+        );
+        [
+            script,
+            "python3 tidy.py".into(),
+            "echo carried-on > after.txt".into(),
+        ]
+    }
+
+    /// All four acts refused by the OS, nothing changed, the session carried on, and the proof
+    /// log holds the agent's commands, not trail's wrapper.
+    pub fn assert_held(&self, requests: &str) {
+        let results = tool_results(requests);
+        for what in ["KEY", "GRANT", self.label, "HOME"] {
+            assert!(
+                requests.contains(&format!("{what} REFUSED")),
+                "{what} was not refused by the OS: {results}"
+            );
+            assert!(
+                !requests.contains(&format!("{what} DONE")),
+                "{what}: {results}"
+            );
+        }
+        assert!(!requests.contains(SESSION_KEY), "the key reached the model");
+        let env = &self.env;
+        assert_eq!(
+            std::fs::read(env.cwd.join(self.settings)).unwrap(),
+            self.before
+        );
+        assert!(env.home.join("precious.txt").exists());
+        assert!(!env.cwd.join(".trail/state/grants.jsonl").exists());
+        assert!(env.cwd.join("after.txt").exists(), "the session carried on");
+        let lines = proof_lines(env);
+        let previews: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l["input_preview"].as_str())
+            .collect();
+        assert!(previews.contains(&"python3 tidy.py"), "{previews:?}");
+        assert!(
+            !previews.iter().any(|p| p.contains(" confine ")),
+            "{previews:?}"
+        );
+    }
 }
 
 /// What each tool call gave back, as the model saw it (for failure messages: the requests
