@@ -4,7 +4,7 @@
 //! - `bash -c CMD`: how a host runs the agent's command today;
 //! - `trail confine --project P -- CMD`: the same command as PreToolUse rewrites it (trail's
 //!   start-up, its configuration, the policy, bubblewrap, then the shell);
-//! - bubblewrap alone with the smallest policy (`--ro-bind / /`), the floor any
+//! - bubblewrap alone with the smallest policy (`--ro-bind / / --dev /dev`), the floor any
 //!   bubblewrap-based confinement pays.
 //!
 //! CMD is `true` (the pure overhead) and `git status` in a small repository (a command an agent
@@ -77,13 +77,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 ],
             ),
             (
-                "bwrap --ro-bind / /",
+                "bwrap --ro-bind / / --dev",
                 vec![
                     bwrap.into(),
                     "--unshare-user".into(),
                     "--ro-bind".into(),
                     "/".into(),
                     "/".into(),
+                    "--dev".into(),
+                    "/dev".into(),
                     "--".into(),
                     "bash".into(),
                     "-c".into(),

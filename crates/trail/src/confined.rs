@@ -152,13 +152,9 @@ pub fn inputs(config: &Config, project: &Path) -> Inputs {
         .collect();
     let mut tmp = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
     tmp.extend(std::env::var_os("TMPDIR").map(PathBuf::from));
-    let mut socket_roots = vec![
-        PathBuf::from("/tmp"),
-        PathBuf::from("/run"),
-        PathBuf::from("/var/run"),
-    ];
-    socket_roots.extend(std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from));
-    socket_roots.extend(std::env::var_os("TMPDIR").map(PathBuf::from));
+    let mut socket_roots: Vec<(PathBuf, u8)> = tmp.iter().map(|t| (t.clone(), 1)).collect();
+    socket_roots.push((PathBuf::from("/run"), 3));
+    socket_roots.extend(std::env::var_os("XDG_RUNTIME_DIR").map(|d| (PathBuf::from(d), 3)));
     Inputs {
         project: project.to_path_buf(),
         home,

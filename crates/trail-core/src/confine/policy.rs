@@ -29,8 +29,11 @@ pub struct Inputs {
     pub writable: Vec<PathBuf>,
     /// The temporary directories (`/tmp`, `/var/tmp`, `$TMPDIR`).
     pub tmp: Vec<PathBuf>,
-    /// Where Unix sockets are looked for (`/tmp`, `/run`, `$XDG_RUNTIME_DIR`, `/dev/shm`).
-    pub socket_roots: Vec<PathBuf>,
+    /// Where Unix sockets are looked for, and how many directories down: a temporary
+    /// directory is shared scratch, where a server keeps its socket in a directory of its own
+    /// right under it (`/tmp/tmux-0/default`, `/tmp/ssh-…/agent.1`), so one level; a runtime
+    /// directory (`/run`, `$XDG_RUNTIME_DIR`) is a small tree, so three.
+    pub socket_roots: Vec<(PathBuf, u8)>,
 }
 
 /// One mount, in bubblewrap's order.
@@ -325,19 +328,19 @@ impl GitDirs {
     }
 }
 
-/// Every Unix socket within three levels of `roots`: a server behind one (a terminal
+/// Every Unix socket in `roots`, each entered as deep as it says: a server behind one (a terminal
 /// multiplexer, an ssh, gpg or docker agent, a desktop bus) would run a request outside the
 /// confinement, and connecting to a socket needs no write access to its file system.
-fn sockets(roots: &[PathBuf]) -> Vec<PathBuf> {
+fn sockets(roots: &[(PathBuf, u8)]) -> Vec<PathBuf> {
     use std::os::unix::fs::FileTypeExt;
     let mut out = Vec::new();
+    // (directory, how many more levels may be entered below it)
     let mut stack: Vec<(PathBuf, u8)> = roots
         .iter()
-        .filter_map(|r| r.canonicalize().ok())
-        .map(|r| (r, 0))
+        .filter_map(|(r, levels)| Some((r.canonicalize().ok()?, *levels)))
         .collect();
     let mut seen = 0usize;
-    while let Some((dir, depth)) = stack.pop() {
+    while let Some((dir, levels)) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -350,8 +353,8 @@ fn sockets(roots: &[PathBuf]) -> Vec<PathBuf> {
             let Ok(t) = e.file_type() else { continue };
             if t.is_socket() {
                 out.push(e.path());
-            } else if t.is_dir() && depth < 3 {
-                stack.push((e.path(), depth + 1));
+            } else if t.is_dir() && levels > 0 {
+                stack.push((e.path(), levels - 1));
             }
         }
     }
@@ -493,7 +496,7 @@ mod tests {
         let sock_dir = t.path().join("run/tmux-0");
         std::fs::create_dir_all(&sock_dir).unwrap();
         let _l = std::os::unix::net::UnixListener::bind(sock_dir.join("default")).unwrap();
-        i.socket_roots = vec![t.path().join("run")];
+        i.socket_roots = vec![(t.path().join("run"), 1)];
         let p = Policy::build(&i).unwrap();
         let masked: Vec<_> = p
             .mounts
