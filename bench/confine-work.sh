@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Ordinary work inside trail's confinement (issue 19), measured: each step of a sample project's
-# day run twice, plainly and through `trail confine` (what the PreToolUse hook rewrites every
+# day run in two copies of the project, plainly and through `trail confine` (what the PreToolUse hook rewrites every
 # agent command into), with its wall time and whether it succeeded. Then what the confinement
 # refuses, with the message the agent reads.
 #
@@ -23,10 +23,9 @@ export HOME="$work/home" TRAIL_HOME="$work/home/.ledger" XDG_CONFIG_HOME="$work/
 mkdir -p "$HOME/.secrets"
 # cargo and rustup stay where the machine has them, read-only inside.
 export CARGO_HOME="${CARGO_HOME:-/root/.cargo}" RUSTUP_HOME="${RUSTUP_HOME:-/root/.rustup}"
-export CARGO_TARGET_DIR="$work/project/target"
-project="$work/project"
-mkdir -p "$project/src" "$project/tests"
-cd "$project"
+template="$work/template"
+mkdir -p "$template/src" "$template/tests"
+cd "$template"
 git init -q .
 cat > Cargo.toml <<'EOF'
 [package]
@@ -40,7 +39,12 @@ echo '{"name":"sample","version":"1.0.0","private":true}' > package.json
 echo 'def test_adds():
     assert 2 + 2 == 4' > tests/test_sample.py
 printf 'target/\nnode_modules/\n.venv/\n' > .gitignore
-"$trail" init >/dev/null
+git add -A && git -c user.name=a -c user.email=a@b commit -qm sample
+# The same project twice: one for the plain run of every step, one for the confined run.
+cp -a "$template" "$work/plain"
+cp -a "$template" "$work/confined"
+(cd "$work/confined" && "$trail" init >/dev/null)
+project="$work/confined"
 
 steps=(
   "cargo build -q"
@@ -52,15 +56,15 @@ steps=(
 )
 now() { date +%s.%N; }
 printf '%-66s %12s %12s\n' "step" "plain" "confined"
+fmt() { if [ "$1" = 0 ]; then printf 'ok %7.2fs' "$2"; else printf 'FAIL(%s) %5.2fs' "$1" "$2"; fi; }
 for s in "${steps[@]}"; do
-  # Plain first, then confined, after a clean of what the step made (so both do the same work).
-  git clean -qfdx -e .trail -e .claude -e .codex -e .proof >/dev/null 2>&1
-  t0=$(now); bash -c "$s" >/dev/null 2>"$work/plain.err"; rp=$?; t1=$(now)
-  git clean -qfdx -e .trail -e .claude -e .codex -e .proof >/dev/null 2>&1
-  t2=$(now); "$trail" confine --project "$project" -- "$s" >/dev/null 2>"$work/conf.err"; rc=$?; t3=$(now)
-  fmt() { if [ "$1" = 0 ]; then printf 'ok %7.2fs' "$2"; else printf 'FAIL(%s) %5.2fs' "$1" "$2"; fi; }
+  cd "$work/plain"
+  t0=$(now); CARGO_TARGET_DIR="$work/plain/target" bash -c "$s" >/dev/null 2>"$work/plain.err"; rp=$?; t1=$(now)
+  cd "$project"
+  t2=$(now); CARGO_TARGET_DIR="$project/target" "$trail" confine --project "$project" -- "$s" >/dev/null 2>"$work/conf.err"; rc=$?; t3=$(now)
   printf '%-66s %12s %12s\n' "$s" "$(fmt $rp "$(echo "$t1 - $t0" | bc)")" "$(fmt $rc "$(echo "$t3 - $t2" | bc)")"
-  [ $rc = 0 ] || sed 's/^/    /' "$work/conf.err" | head -5
+  [ $rp = 0 ] || sed 's/^/    plain: /' "$work/plain.err" | head -5
+  [ $rc = 0 ] || sed 's/^/    confined: /' "$work/conf.err" | head -5
 done
 echo
 echo "refused inside, as the agent reads it:"
