@@ -543,7 +543,7 @@ fn access_of(name: &str, args: &[Arg]) -> Access {
 
 /// The protected places a simple command reaches: its redirections write; its arguments are
 /// read or written as the program does (anything not known to only read is taken to write).
-/// A write is judged by every path it can create or replace ([`destinations`]): a directory
+/// A write is judged by every path it can create or replace (`destinations`): a directory
 /// destination stands for what lands beneath it.
 pub fn of_command(
     name: &str,

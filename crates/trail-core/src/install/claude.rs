@@ -156,7 +156,7 @@ fn entry_is_ours(h: &Value, host: &HostSpec, event: &str) -> bool {
 }
 
 /// The events of `host` whose hooks in `settings` (a settings file of Claude Code's shape) run
-/// trail as `trail init` installs it: an entry that is trail's ([`entry_is_ours`]), in a group
+/// trail as `trail init` installs it: an entry that is trail's (`entry_is_ours`), in a group
 /// that matches every tool for tool events (`*`, empty or no matcher). None when the file sets
 /// `disableAllHooks`. A change that lowers this count switches trail off or weakens it.
 pub fn events_enforced(settings: &Value, host: &HostSpec) -> Vec<&'static str> {
