@@ -313,17 +313,3 @@ pub fn ingest(args: &[OsString]) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
-
-/// Whether the outbox of `project` holds anything (one `readdir`, for the hooks).
-pub fn outbox_waiting(project: &Path) -> bool {
-    let dir = confine::policy::outbox_dir(&trail_core::layout::Layout::new(project));
-    std::fs::read_dir(dir).is_ok_and(|mut d| {
-        d.any(|e| {
-            e.is_ok_and(|e| {
-                let n = e.file_name();
-                let n = n.to_string_lossy();
-                n.ends_with(".json") && !n.starts_with('.')
-            })
-        })
-    })
-}

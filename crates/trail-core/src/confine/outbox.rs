@@ -108,13 +108,8 @@ pub fn take(project: &Path) -> Vec<Taken> {
     };
     let mut names: Vec<PathBuf> = read
         .flatten()
+        .filter(|e| is_entry(&e.file_name()))
         .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "json")
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
         .collect();
     names.sort();
     names.truncate(MAX_TAKE);
@@ -126,6 +121,18 @@ pub fn take(project: &Path) -> Vec<Taken> {
             Taken { path, entry }
         })
         .collect()
+}
+
+/// Whether anything is queued in the project's outbox: one `readdir`, for the hooks.
+pub fn waiting(project: &Path) -> bool {
+    let dir = super::policy::outbox_dir(&Layout::new(project));
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| is_entry(&e.file_name()))))
+}
+
+/// A queued entry's file name (`put` writes `.put-…` aside first).
+fn is_entry(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.ends_with(".json") && !name.starts_with('.')
 }
 
 fn read_entry(project: &Path, path: &Path) -> Result<Entry, String> {

@@ -176,19 +176,7 @@ impl Places {
             return Some(Zone::Memory);
         }
         let home = &self.home;
-        let settings = [
-            layout.config(),
-            home.join(".config").join("trail"),
-            home.join(".codex"),
-            // Transcripts (read back to tell typed prompts from delivered ones), scheduled
-            // tasks, settings: the agent's host keeps them all here.
-            home.join(".claude"),
-            root.join(".claude").join("scheduled_tasks.json"),
-            root.join(".codex").join("hooks.json"),
-            root.join(".codex").join("config.toml"),
-            root.join(".claude").join("commands").join("edge.md"),
-        ];
-        if settings.iter().any(|s| p.starts_with(s)) {
+        if self.agent_settings().iter().any(|s| p.starts_with(s)) {
             return Some(Zone::AgentSettings);
         }
         for dir in [root.join(".claude"), home.join(".claude")] {
@@ -212,6 +200,24 @@ impl Places {
         None
     }
 
+    /// What [`Zone::AgentSettings`] holds, beside the hosts' `settings*.json` files: trail's
+    /// configuration and the hosts' other settings.
+    fn agent_settings(&self) -> [PathBuf; 8] {
+        let (root, home) = (&self.project_root, &self.home);
+        [
+            Layout::new(root).config(),
+            home.join(".config").join("trail"),
+            home.join(".codex"),
+            // Transcripts (read back to tell typed prompts from delivered ones), scheduled
+            // tasks, settings: the agent's host keeps them all here.
+            home.join(".claude"),
+            root.join(".claude").join("scheduled_tasks.json"),
+            root.join(".codex").join("hooks.json"),
+            root.join(".codex").join("config.toml"),
+            root.join(".claude").join("commands").join("edge.md"),
+        ]
+    }
+
     /// One path in every zone (its file or its directory, whether it exists yet or not): what
     /// a directory must contain to hold a zone.
     fn landmarks(&self) -> Vec<PathBuf> {
@@ -232,20 +238,13 @@ impl Places {
             layout.proof_dir(),
             layout.memory_dir(),
             layout.core_memory(),
-            layout.config(),
-            home.join(".config").join("trail"),
-            home.join(".codex"),
-            home.join(".claude"),
             home.join(".claude").join("settings.json"),
             root.join(".claude").join("settings.json"),
             root.join(".claude").join("settings.local.json"),
-            root.join(".claude").join("scheduled_tasks.json"),
-            root.join(".claude").join("commands").join("edge.md"),
-            root.join(".codex").join("hooks.json"),
-            root.join(".codex").join("config.toml"),
             root.join(".git").join("config"),
             root.join(".git").join("hooks"),
         ];
+        marks.extend(self.agent_settings());
         marks.extend(START_UP.iter().map(|f| home.join(f)));
         marks
     }

@@ -242,7 +242,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
 /// outbox costs one `readdir`.
 fn ingest_outbox(cx: &Cx<'_>) {
     let root = cx.root();
-    if !crate::confined::outbox_waiting(root) {
+    if !trail_core::confine::outbox::waiting(root) {
         return;
     }
     let root = root.to_string_lossy();

@@ -13,21 +13,24 @@ use trail_core::state::schema::Junction;
 use super::Cx;
 
 pub(super) fn handle(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, sent: &Value) -> Response {
-    let response = judged(cx, tool, input);
-    confined(cx, tool, sent, response)
+    // Decided once: the gate relaxes what the OS will hold, and the rewrite makes it hold.
+    let confining = confining(cx, tool);
+    let response = judged(cx, tool, input, confining);
+    if confining {
+        confined(cx, sent, response)
+    } else {
+        response
+    }
 }
 
 /// A shell command the guard lets run, rewritten to run confined by the OS
 /// (`trail_core::confine`): what the gate's judgement missed, the confinement still stops.
-fn confined(cx: &Cx<'_>, tool: &Tool, sent: &Value, response: Response) -> Response {
+fn confined(cx: &Cx<'_>, sent: &Value, response: Response) -> Response {
     let context = match &response {
         Response::Silent => None,
         Response::Context { text, .. } => Some(text.clone()),
         _ => return response,
     };
-    if !confining(cx, tool) {
-        return response;
-    }
     let Some(command) = sent.get("command").and_then(Value::as_str) else {
         return response;
     };
@@ -57,7 +60,7 @@ fn confining(cx: &Cx<'_>, tool: &Tool) -> bool {
 }
 
 /// The guard's verdict on the call, in the host's terms.
-fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
+fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, confining: bool) -> Response {
     let Some(places) = places(cx) else {
         return respond(cx, guard::judge_unplaced(input));
     };
@@ -73,7 +76,7 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput) -> Response {
     let store = cx.store();
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
-    guard.ctx.confined = confining(cx, tool);
+    guard.ctx.confined = confining;
     if tool.edits_files() {
         // The attention budget's hold (FR-4) is this session's, and never covers NOTES.md.
         guard.session_file.clone_from(&cx.envelope.transcript_path);

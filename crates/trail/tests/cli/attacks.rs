@@ -11,6 +11,20 @@ fn project() -> TestEnv {
     env
 }
 
+/// trail installed and a session started (which notes the hooks it loaded): the project, its
+/// Claude Code settings file and the settings as installed.
+fn installed_session() -> (TestEnv, std::path::PathBuf, String) {
+    let env = project();
+    env.ok(&["init"]);
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
+    );
+    let settings = env.cwd.join(".claude/settings.json");
+    let installed = std::fs::read_to_string(&settings).unwrap();
+    (env, settings, installed)
+}
+
 fn edit(env: &TestEnv, tool: &str, input: serde_json::Value) -> serde_json::Value {
     hook(
         env,
@@ -393,14 +407,7 @@ fn a_decision_cannot_be_scheduled_sent_or_forged_as_trails_own_words() {
 
 #[test]
 fn a_settings_change_that_switches_trail_off_is_vetoed_for_the_session() {
-    let env = project();
-    env.ok(&["init"]);
-    hook(
-        &env,
-        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
-    );
-    let settings = env.cwd.join(".claude/settings.json");
-    let installed = std::fs::read_to_string(&settings).unwrap();
+    let (env, settings, installed) = installed_session();
     let change = |text: &str| {
         std::fs::write(&settings, text).unwrap();
         env.run_stdin(
@@ -549,14 +556,7 @@ fn a_write_into_a_directory_is_judged_by_what_lands_beneath_it() {
 /// execute: the program, its arguments, the matcher, PreToolUse failing closed.
 #[test]
 fn trail_is_recognised_by_what_its_hooks_run() {
-    let env = project();
-    env.ok(&["init"]);
-    hook(
-        &env,
-        json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
-    );
-    let settings = env.cwd.join(".claude/settings.json");
-    let installed = std::fs::read_to_string(&settings).unwrap();
+    let (env, settings, installed) = installed_session();
     let v: serde_json::Value = serde_json::from_str(&installed).unwrap();
     let cmd = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
         .as_str()
