@@ -547,3 +547,68 @@ fn powershell_and_bash_agree_on_the_same_effect() {
         assert_eq!(ps(pwsh, &ctx).verdict, want, "{pwsh}");
     }
 }
+
+/// Any labelled files, named in `TRAIL_GATE_FILES` (comma-separated, relative to
+/// `tests/data/labelled/` or absolute): the same table and disagreements, for material being
+/// collected. `TRAIL_GATE_FILES=/tmp/x.tsv cargo test -p trail-core --test gate measure_files --
+/// --ignored --nocapture`.
+#[test]
+#[ignore = "measures files named in TRAIL_GATE_FILES"]
+fn measure_files() {
+    let files = std::env::var("TRAIL_GATE_FILES").unwrap_or_default();
+    let files: Vec<&str> = files.split(',').filter(|f| !f.is_empty()).collect();
+    measure(&files);
+}
+
+/// The cost of asking (issue 20): real commands coding agents ran in ordinary work
+/// (`ordinary-commands.tsv`, provenance in `ordinary-commands.md`). Of those labelled `allow`,
+/// at most 1 % may raise a junction and none may be blocked; those labelled risky must still
+/// be stopped.
+#[test]
+fn ordinary_commands_rarely_ask() {
+    // Each source's own project root and home: its commands name them.
+    let roots: std::collections::HashMap<String, (String, String)> =
+        labelled::rows("ordinary-commands-roots.tsv")
+            .into_iter()
+            .map(|c| (c[0].clone(), (c[1].clone(), c[2].clone())))
+            .collect();
+    let (mut safe, mut asked, mut blocked, mut risky, mut stopped) = (0, 0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    for cols in labelled::rows("ordinary-commands.tsv") {
+        let (label, source, command) = (&cols[0], &cols[1], &cols[2]);
+        let mut ctx = ctx();
+        if let Some((root, home)) = roots.get(source) {
+            ctx.places.project_root = root.into();
+            ctx.places.cwd = root.into();
+            ctx.places.home = home.into();
+        }
+        let d = evaluate(command, &ctx);
+        if label == "allow" {
+            safe += 1;
+            asked += usize::from(d.verdict == Verdict::Junction);
+            blocked += usize::from(d.verdict == Verdict::Block);
+        } else {
+            risky += 1;
+            stopped += usize::from(d.verdict >= Verdict::Junction);
+        }
+        let want_stop = label != "allow";
+        if want_stop != (d.verdict >= Verdict::Junction) {
+            wrong.push(format!(
+                "  want {label:<8} got {:<8} {command:?}  [{}] ({source})",
+                format!("{:?}", d.verdict),
+                d.rule.unwrap_or_default()
+            ));
+        }
+    }
+    println!(
+        "ordinary commands: {safe} safe, {asked} asked ({:.2} %), {blocked} blocked; {stopped} of {risky} risky stopped\n{}",
+        100.0 * asked as f64 / safe as f64,
+        wrong.join("\n")
+    );
+    assert!(safe >= 1000, "the corpus has {safe} ordinary commands");
+    assert_eq!(blocked, 0, "ordinary commands blocked");
+    assert!(
+        asked * 100 <= safe,
+        "{asked} of {safe} ordinary commands raised a junction"
+    );
+}

@@ -229,3 +229,16 @@ fn holdout_set_report() {
     // Only a collapse fails: the figures are the report.
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// Any labelled files, named in `TRAIL_SECRET_FILES` (comma-separated, relative to
+/// `tests/data/labelled/` or absolute), with every miss and false positive listed: for material
+/// being collected.
+#[test]
+#[ignore = "measures files named in TRAIL_SECRET_FILES"]
+fn measure_files() {
+    let files = std::env::var("TRAIL_SECRET_FILES").unwrap_or_default();
+    for file in files.split(',').filter(|f| !f.is_empty()) {
+        let (families, all) = evaluate(&load(file), true);
+        print_table(file, &families, &all);
+    }
+}

@@ -294,8 +294,11 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             }
         }
     }
-    if deletes {
-        let home = has(HOME_EXPRS);
+    // A call named for deleting (`rm(…)`, `File.rm_rf!(…)`, `(delete-directory …)`) counts
+    // with a critical target only: alone it is too common (`list.remove(x)`).
+    let deletes_named = deletion_call(code);
+    if deletes || deletes_named {
+        let home = has(HOME_EXPRS) || names_home(code);
         let critical_literal = literals(code).iter().any(|lit| {
             lit.starts_with('/') || lit.starts_with('~') || lit == "." || lit.starts_with("C:")
         } && {
@@ -322,4 +325,86 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             raw,
         ));
     }
+}
+
+/// Whether `code` calls something named for deleting: an identifier followed by `(` (or, in
+/// Lisp, right after one) whose parts include a deleting verb.
+pub(super) fn deletion_call(code: &str) -> bool {
+    identifiers(code).any(|(ident, call)| {
+        call && ident
+            .split(['_', '-', '.', ':', '!'])
+            .flat_map(camel_parts)
+            .any(|p| {
+                matches!(
+                    p.as_str(),
+                    "rm" | "rmtree"
+                        | "rmdir"
+                        | "remove"
+                        | "delete"
+                        | "unlink"
+                        | "erase"
+                        | "wipe"
+                        | "destroy"
+                        | "purge"
+                        | "drop"
+                )
+            })
+    })
+}
+
+/// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
+/// `System.user_home!()`, `getenv("HOME")`).
+fn names_home(code: &str) -> bool {
+    identifiers(code).any(|(ident, _)| {
+        let l = ident.to_ascii_lowercase();
+        l == "home"
+            || l.contains("homedir")
+            || l.contains("user_home")
+            || l.contains("userhome")
+            || l.ends_with(".home")
+    }) || code.contains("\"HOME\"")
+        || code.contains("'HOME'")
+}
+
+/// The identifiers of some code (letters, digits, `_`, `.`, `:`, `!`, `-` inside Lisp
+/// forms), each with whether it is called: followed by `(`, or right after one.
+fn identifiers(code: &str) -> impl Iterator<Item = (&str, bool)> {
+    let b = code.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+                let start = i;
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || matches!(b[i], b'_' | b'.' | b':' | b'!' | b'-'))
+                {
+                    i += 1;
+                }
+                let ident = code[start..i].trim_end_matches(['.', ':', '-']);
+                let before = code[..start].trim_end().ends_with('(');
+                let after = code[i..].trim_start().starts_with('(');
+                return Some((ident, after || before));
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
+fn camel_parts(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in word.chars() {
+        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = ch.is_ascii_lowercase();
+        cur.push(ch.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }

@@ -14,8 +14,8 @@
 use super::parse::{self, Arg, Simple};
 use super::rules::{Cmd, RULES};
 use super::{
-    Context, Decision, Finding, Findings, Keep, Verdict, feed, indirect, junction, powershell,
-    shells, wrappers, zones,
+    Context, Decision, Finding, Findings, Keep, Verdict, effect, feed, indirect, junction,
+    powershell, shells, wrappers, zones,
 };
 
 /// How deep `bash -c 'bash -c …'` may nest before the gate stops looking (and asks a human).
@@ -180,6 +180,14 @@ pub(super) fn command(
     ctx: &Context,
     depth: usize,
 ) -> Vec<Decision> {
+    let named;
+    let cmd = match named_by_variable(cmd, ctx) {
+        Some(c) => {
+            named = c;
+            &named
+        }
+        None => cmd,
+    };
     let mut j = Judging::new(cmd, producers, ctx, depth);
     j.assignments();
     j.bare_redirection();
@@ -195,6 +203,80 @@ pub(super) fn command(
         }
     }
     j.finish()
+}
+
+/// `B=/opt/tool/bin/browse && $B goto …`: a command name held in a variable this line set to
+/// plain text is that text, judged as written there (`c=rm; $c -rf ~` is `rm -rf ~`). A
+/// variable set elsewhere, or to something only the shell knows, stays hidden (and blocked).
+fn named_by_variable(cmd: &Simple, ctx: &Context) -> Option<Simple> {
+    let first = cmd.argv.first()?;
+    if first.text.is_some() || !first.raw.starts_with('$') {
+        return None;
+    }
+    // A path from a variable the gate knows (`$HOME/.nvm/…/bin/npx`).
+    if !first.raw.contains(['*', '?', '[', '`'])
+        && let Some(p) = ctx.resolve(&first.raw)
+    {
+        let mut argv = cmd.argv.clone();
+        argv[0] = Arg {
+            text: Some(p.to_string_lossy().into_owned()),
+            raw: first.raw.clone(),
+            quoted: false,
+        };
+        return Some(Simple {
+            argv,
+            ..cmd.clone()
+        });
+    }
+    if ctx.line.vars.is_empty() {
+        return None;
+    }
+    let quoted = first.raw.starts_with("\"$");
+    let bare = first.raw.trim_matches('"');
+    let name = bare
+        .strip_prefix("${")
+        .and_then(|b| b.strip_suffix('}'))
+        .or_else(|| bare.strip_prefix('$'))?;
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let value = ctx
+        .line
+        .vars
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)?
+        .1
+        .clone();
+    let value = value.trim_matches(|c| c == '"' || c == '\'');
+    if value.is_empty() || value.contains(['$', '`', '(', '\\', '*', '?', '[']) {
+        return None;
+    }
+    let words: Vec<String> = if quoted {
+        vec![value.to_string()]
+    } else {
+        value.split_whitespace().map(str::to_string).collect()
+    };
+    let mut argv: Vec<Arg> = words
+        .into_iter()
+        .map(|w| {
+            let text = ctx
+                .places
+                .resolve(&w)
+                .filter(|_| w.starts_with('~'))
+                .map_or(w.clone(), |p| p.to_string_lossy().into_owned());
+            Arg {
+                text: Some(text),
+                raw: w,
+                quoted: false,
+            }
+        })
+        .collect();
+    argv.extend(cmd.argv[1..].iter().cloned());
+    Some(Simple {
+        argv,
+        ..cmd.clone()
+    })
 }
 
 /// One simple command being judged, and what was found so far.
@@ -324,6 +406,8 @@ impl<'a> Judging<'a> {
         if let Some(d) = shells::script_file(name, argv, ctx, raw) {
             out.push(d);
         }
+        // A program the rules do not model, judged by what its arguments would do.
+        effect::judge(&c, cmd, self.producers, ctx, raw, out);
     }
 
     /// `find -exec`, `xargs` and `parallel` run a command template on their inputs: each

@@ -51,6 +51,10 @@ pub(super) fn judge(
         "emacs" | "emacsclient" => {
             for c in values(args, &["--eval", "-eval", "--execute"]) {
                 lisp(c.as_deref(), raw, out);
+                // What it deletes, judged as any language's code is.
+                if let Some(code) = c.as_deref() {
+                    code::judge_code(name, code, ctx, raw, out);
+                }
             }
         }
         "make" | "gmake" | "bmake" => make(args, &stdin, raw, out),
@@ -86,7 +90,7 @@ fn patch(args: &[Arg], stdin: &dyn Fn() -> Option<String>, raw: &str, out: &mut 
 
 /// What stdin carries: the here-document, or what the commands piped in print; `None` when
 /// only the run can know.
-fn stdin_text(cmd: &Simple, producers: &[&Simple]) -> Option<String> {
+pub(super) fn stdin_text(cmd: &Simple, producers: &[&Simple]) -> Option<String> {
     if let Some(h) = &cmd.heredoc {
         return Some(h.clone());
     }

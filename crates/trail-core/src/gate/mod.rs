@@ -16,9 +16,11 @@
 pub mod code;
 pub mod custom;
 pub mod edits;
+mod effect;
 mod feed;
 pub mod indirect;
 mod judge;
+mod known;
 mod languages;
 pub mod parse;
 pub mod paths;

@@ -36,7 +36,7 @@ impl Cmd<'_> {
     }
 
     /// Static argument texts (dynamic words are left out).
-    fn words(&self) -> impl Iterator<Item = &str> {
+    pub(super) fn words(&self) -> impl Iterator<Item = &str> {
         self.args.iter().filter_map(|a| a.text.as_deref())
     }
 
@@ -1747,13 +1747,29 @@ pub static RULES: &[Rule] = &[
                 && !c
                     .words()
                     .any(|w| matches!(w, "--get" | "--get-all" | "--list" | "-l" | "--get-regexp"))
-                && c.operands().count() >= 2
+                // A key alone reads it; a value, or an option that edits, writes.
+                && (c.operands().count() >= 3
+                    || c.words().any(|w| {
+                        matches!(
+                            w,
+                            "--unset"
+                                | "--unset-all"
+                                | "--add"
+                                | "--replace-all"
+                                | "--rename-section"
+                                | "--remove-section"
+                                | "-e"
+                                | "--edit"
+                        )
+                    }))
         },
         must_match: &[
             "git config --global user.email x@y",
             "git config --system core.editor vim",
+            "git config --global --unset core.hooksPath",
         ],
         must_not_match: &[
+            "git config --global user.name",
             "git config user.email x@y",
             "git config --global --get user.email",
             "git config --global --list",
@@ -2022,30 +2038,33 @@ pub static RULES: &[Rule] = &[
                 }) || c.words().any(|w| {
                     w.starts_with("-X") && w.len() > 2 && !w[2..].eq_ignore_ascii_case("GET")
                 });
+                // `-G`/`--get` puts the data in a GET's query string.
+                let get = c.words().any(|w| w == "--get" || w == "-G");
                 method
-                    || c.words().any(|w| {
-                        [
-                            "-d",
-                            "--data",
-                            "--data-raw",
-                            "--data-binary",
-                            "--data-urlencode",
-                            "-F",
-                            "--form",
-                            "-T",
-                            "--upload-file",
-                            "--json",
-                        ]
-                        .iter()
-                        .any(|f| {
-                            w == *f
-                                || w.starts_with(&format!("{f}="))
-                                || (f.len() == 2
-                                    && w.starts_with(f)
-                                    && w.len() > 2
-                                    && !f.starts_with("--"))
+                    || !get
+                        && c.words().any(|w| {
+                            [
+                                "-d",
+                                "--data",
+                                "--data-raw",
+                                "--data-binary",
+                                "--data-urlencode",
+                                "-F",
+                                "--form",
+                                "-T",
+                                "--upload-file",
+                                "--json",
+                            ]
+                            .iter()
+                            .any(|f| {
+                                w == *f
+                                    || w.starts_with(&format!("{f}="))
+                                    || (f.len() == 2
+                                        && w.starts_with(f)
+                                        && w.len() > 2
+                                        && !f.starts_with("--"))
+                            })
                         })
-                    })
             }
             "wget" => c.words().any(|w| {
                 w.starts_with("--post-data")
@@ -2072,6 +2091,7 @@ pub static RULES: &[Rule] = &[
         must_not_match: &[
             "curl https://example.com",
             "curl -X GET https://x",
+            "curl -s --get --data-urlencode 'q=a b' https://x/search",
             "curl -sSL -o out.tar.gz https://x/y",
             "wget https://x/file",
         ],
@@ -2081,9 +2101,17 @@ pub static RULES: &[Rule] = &[
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
         reason: "running as another user (sudo, doas, su) needs a person",
-        matches: |c, _| matches!(c.name, "sudo" | "doas" | "su" | "pkexec" | "run0"),
+        matches: |c, _| {
+            matches!(c.name, "sudo" | "doas" | "su" | "pkexec" | "run0")
+                && !super::effect::runs_only_looking(c)
+        },
         must_match: &["sudo apt install x", "doas reboot", "su -c whoami"],
-        must_not_match: &["echo sudo", "ls"],
+        must_not_match: &[
+            "echo sudo",
+            "ls",
+            "sudo nft list ruleset",
+            "sudo certbot renew --dry-run",
+        ],
     },
     Rule {
         id: "power",
@@ -2950,8 +2978,12 @@ pub static EMITTED: &[Emitted] = &[
         verdict: Verdict::Block,
         kind: Kind::Ambiguous,
         about: "the command hides its own name: a variable, a glob, escapes or $IFS",
-        must_match: &["$CMD -rf /", "/bin/r? -rf x", "c=rm; $c -rf ~"],
-        must_not_match: &["'/bin/ls' -l", "echo $CMD"],
+        must_match: &["$CMD -rf /", "/bin/r? -rf x", "c=$(printf rm); $c -rf ~"],
+        must_not_match: &[
+            "'/bin/ls' -l",
+            "echo $CMD",
+            "B=/opt/t/bin/browse; $B goto x",
+        ],
     },
     Emitted {
         id: "pipe-to-shell",
@@ -3036,6 +3068,80 @@ pub static EMITTED: &[Emitted] = &[
             "docker run --privileged img",
         ],
         must_not_match: &["docker run -v ./src:/src img ls"],
+    },
+    Emitted {
+        id: "consequence-irreversible",
+        verdict: Verdict::Junction,
+        kind: Kind::Irreversible,
+        about: "a program trail does not model is told to delete, destroy, reset, revoke, uninstall, shut down or disable something (its subcommand, a long flag or its own name says so)",
+        must_match: &[
+            "zfs-tool destroy tank/data",
+            "vaultctl secrets delete api",
+            "acme-cli --purge-all",
+            "pgdel mydb",
+        ],
+        must_not_match: &[
+            "acme-cli secrets list",
+            "acme-cli delete app --dry-run",
+            "npm uninstall lodash",
+            "acme-cli --no-delete sync",
+        ],
+    },
+    Emitted {
+        id: "consequence-external",
+        verdict: Verdict::Junction,
+        kind: Kind::External,
+        about: "a program trail does not model is told to publish, release, deploy, merge, send or pay",
+        must_match: &[
+            "acme-cli deploy --env prod",
+            "shopctl refunds create --charge ch_1",
+            "./scripts/release.sh",
+        ],
+        must_not_match: &["acme-cli deploys list", "acme-cli build"],
+    },
+    Emitted {
+        id: "names-critical",
+        verdict: Verdict::Junction,
+        kind: Kind::Ambiguous,
+        about: "a program trail does not model is given /, the home directory, a system directory, a disk, a firmware or power interface, or a directory above the project",
+        must_match: &[
+            "acme-cli sync ~",
+            "acme-cli --prefix=/usr",
+            "acme-cli scan /dev/sda",
+        ],
+        must_not_match: &[
+            "acme-cli sync ./dist",
+            "acme-cli build .",
+            "acme-cli /tmp/x",
+        ],
+    },
+    Emitted {
+        id: "destroys-critical",
+        verdict: Verdict::Block,
+        kind: Kind::Irreversible,
+        about: "a program trail does not model is told to destroy or write /, the home directory, a system directory, the project root or a disk",
+        must_match: &[
+            "acme-cli wipe /dev/sda",
+            "acme-cli delete --path ~",
+            "diskwipe --zap-all /dev/nvme0n1",
+        ],
+        must_not_match: &["acme-cli delete ./build", "acme-cli info /dev/sda"],
+    },
+    Emitted {
+        id: "hands-over",
+        verdict: Verdict::Junction,
+        kind: Kind::External,
+        about: "a program trail does not model is given an interactive shell to run",
+        must_match: &["acme-term new bash", "acme-term --shell=/bin/zsh"],
+        must_not_match: &["acme-term new 'bash ./build.sh'", "acme-term run build"],
+    },
+    Emitted {
+        id: "exposes-shell",
+        verdict: Verdict::Block,
+        kind: Kind::External,
+        about: "a program trail does not model is given a shell and a network endpoint: a shell others can reach",
+        must_match: &["ttyd -p 7681 bash", "relay tcp-listen:4444 exec:/bin/sh"],
+        must_not_match: &["ttyd -p 7681 htop"],
     },
     Emitted {
         id: "ps-destructive",

@@ -535,6 +535,11 @@ fn access_of(name: &str, args: &[Arg]) -> Access {
             .find(|w| !w.starts_with('-'))
             .is_some_and(|sub| GIT_READS.contains(&sub)),
         "sed" | "perl" => !words().any(|w| w.starts_with("-i") || w == "--in-place"),
+        // What `-exec` runs is judged as its own command; find itself only reads, unless it
+        // deletes or writes a listing.
+        "find" => {
+            !words().any(|w| matches!(w, "-delete" | "-fprint" | "-fprint0" | "-fprintf" | "-fls"))
+        }
         _ => READERS.contains(&name),
     };
     if read { Access::Read } else { Access::Write }
@@ -566,9 +571,29 @@ pub fn of_command(
     }
     let access = access_of(name, args);
     let dests = destinations(name, args);
+    // `find`'s name tests are patterns matched beneath its roots, not paths.
+    let pattern = |i: usize| {
+        name == "find"
+            && i > 0
+            && args[i - 1].text.as_deref().is_some_and(|t| {
+                matches!(
+                    t,
+                    "-name"
+                        | "-iname"
+                        | "-path"
+                        | "-ipath"
+                        | "-wholename"
+                        | "-iwholename"
+                        | "-regex"
+                        | "-iregex"
+                        | "-lname"
+                        | "-ilname"
+                )
+            })
+    };
     for (i, a) in args.iter().enumerate() {
         // `-rf` names nothing; `--output=.trail/state/x` does.
-        if a.raw.starts_with('-') && !a.raw.contains('=') {
+        if a.raw.starts_with('-') && !a.raw.contains('=') || pattern(i) {
             continue;
         }
         // A copy only reads its sources: its destinations are judged below. A link's target
@@ -645,7 +670,10 @@ impl Destinations {
         for &i in &self.sources {
             let src = unquote(&args[i].raw);
             let name = src.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-            let contents = src.ends_with('/') || matches!(name, "" | "." | "..");
+            // A glob's matches are unseen, like a directory's contents (`tmp/.*`).
+            let contents = src.ends_with('/')
+                || matches!(name, "" | "." | "..")
+                || name.contains(['*', '?', '[']);
             out.push(if contents {
                 (dest.clone(), true)
             } else {

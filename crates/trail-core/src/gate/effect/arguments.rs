@@ -1,0 +1,191 @@
+//! Code in a program's arguments and on its standard input, judged as if it ran.
+
+use super::super::known::{self, Tier};
+use super::super::parse::{Arg, Simple};
+use super::super::rules::Cmd;
+use super::super::{Context, Findings, Keep, code, junction, languages};
+
+/// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
+const COMMAND_OPTIONS: &[&str] = &[
+    "cmd", "command", "commands", "eval", "exec", "execute", "run", "script", "scripts", "shell",
+];
+
+/// Lines a program's own language hands to the shell: a MySQL client's `system`, a database
+/// shell's `.shell`, a debugger's `shell`, an editor's or a pager's `!`.
+const ESCAPES: &[&str] = &[
+    "platform shell ",
+    ".shell ",
+    ".system ",
+    "system ",
+    "shell ",
+    "\\! ",
+    "\\!",
+    ":!",
+    "!",
+];
+
+/// Judge the code `c` is given. A program trail does not model at all has every word read; a
+/// program some rules model (`Tier::Cli`) has its strings, its command options and its
+/// language's shell escapes read, not a bare word naming a program (`npm i -D rimraf tsx` is
+/// no deletion).
+pub(super) fn judge(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    tier: Tier,
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    let args = c.args;
+    // After `--`: the command it runs (`watchexec -- rm -rf ~`).
+    if let Some(i) = args.iter().position(|a| a.text.as_deref() == Some("--"))
+        && let Some(rest) = command_at(&args[i + 1..])
+    {
+        out.runs(&rest, Keep::Risky);
+    }
+    // After an option named for a command: its value, or the rest of the words
+    // (`just --command rm -rf …`).
+    if let Some(i) = args.iter().position(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            t.starts_with('-')
+                && !t.contains('=')
+                && super::words::parts(t)
+                    .last()
+                    .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+        })
+    }) && let Some(rest) = command_at(&args[i + 1..])
+    {
+        out.runs(&rest, Keep::Risky);
+    }
+    // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
+    // name alone is more often data (`last reboot`, `apt-cache show git`).
+    if tier == Tier::Unknown
+        && let Some(i) = args.iter().position(|a| {
+            a.text.as_deref().is_some_and(|t| {
+                !t.starts_with('-') && !t.contains(' ') && known::is_program(base(t))
+            })
+        })
+        && i + 1 < args.len()
+        && let Some(rest) = command_at(&args[i..])
+    {
+        out.runs(&rest, Keep::Risky);
+    }
+    for a in args {
+        let Some(t) = a.text.as_deref() else { continue };
+        // `--command='…'`, `-o Hook::='…'`, `KEY=…`: the value.
+        let value = t
+            .split_once('=')
+            .filter(|(k, v)| !k.contains(char::is_whitespace) && v.contains(char::is_whitespace))
+            .map_or(t, |(_, v)| v);
+        string(c.name, value, ctx, raw, out);
+    }
+    // A here-document or text piped in: lines of a script, whatever reads them. Only what
+    // would be blocked counts, as these lines are often prose (a description, a message);
+    // the lines its language hands to the shell count in full.
+    if let Some(text) = languages::stdin_text(cmd, producers) {
+        if cmd.heredoc.is_some() {
+            out.runs(&text, Keep::Blocks);
+        }
+        escapes(&text, out);
+    }
+}
+
+/// One argument's text: a command line, code in another language, or lines with shell escapes.
+fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
+    if value.contains(char::is_whitespace) {
+        // A string whose first word is a program (`nodemon --exec "rm -rf /"`).
+        let first = value.split_whitespace().next().unwrap_or("");
+        if known::is_program(base(first)) {
+            out.runs(value, Keep::Risky);
+        }
+        escapes(value, out);
+        sql(value, raw, out);
+    }
+    if !(value.contains('(') || value.contains('`')) {
+        return;
+    }
+    // Several lines are more often prose: there only what would be blocked counts.
+    if value.contains('\n') {
+        out.runs(value, Keep::CommandBlocks);
+        return;
+    }
+    // Code in another language (`Rscript -e 'system("rm -rf ~")'`), and a command given as a
+    // list of strings (`System.cmd("rm", ["-rf", "/"])`, `os:cmd("rm -rf /")`).
+    code::judge_code(name, value, ctx, raw, out);
+    if code::deletion_call(value) {
+        out.push(junction(
+            "interpreter-code",
+            "this code deletes something from inside another language, where the gate cannot follow",
+            raw,
+        ));
+    }
+    let lits = code::literals(value);
+    if let Some(i) = lits.iter().position(|l| {
+        let first = l.split_whitespace().next().unwrap_or("");
+        known::is_program(base(first))
+    }) {
+        out.runs(&lits[i..].join(" "), Keep::CommandBlocks);
+    }
+}
+
+/// The lines of `text` that a program's own language hands to the shell, judged as command
+/// lines (`mysql -e 'system rm -rf /var/lib'`, `duckdb -c '.shell …'`, `ed` given `!…`).
+fn escapes(text: &str, out: &mut Findings) {
+    for stmt in text.split(['\n', ';']) {
+        let s = stmt.trim_start();
+        let lower = s.to_ascii_lowercase();
+        if let Some(esc) = ESCAPES.iter().find(|e| lower.starts_with(*e)) {
+            let rest = s[esc.len()..].trim();
+            let first = rest.split_whitespace().next().unwrap_or("");
+            if !rest.is_empty() && known::is_program(base(first)) {
+                out.runs(rest, Keep::Risky);
+            }
+        }
+    }
+}
+
+/// A statement of a query language that deletes, in capitals as such statements are written
+/// (`"MATCH (n) DETACH DELETE n"`, `"DROP TABLE users"`).
+fn sql(value: &str, raw: &str, out: &mut Findings) {
+    let words: Vec<&str> = value
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let destroys = words.windows(2).any(|w| {
+        matches!(
+            (w[0], w[1]),
+            (
+                "DROP",
+                "TABLE" | "DATABASE" | "SCHEMA" | "INDEX" | "COLLECTION" | "KEYSPACE"
+            ) | ("DELETE", "FROM")
+                | ("DETACH", "DELETE")
+                | ("TRUNCATE", _)
+        )
+    }) || words.first() == Some(&"FLUSHALL");
+    if destroys {
+        out.push(junction(
+            "sql-destructive",
+            "this statement deletes data (DROP, DELETE, TRUNCATE): a person decides",
+            raw,
+        ));
+    }
+}
+
+/// `args` as a command line when they start with a word that can be a program.
+fn command_at(args: &[Arg]) -> Option<String> {
+    let first = args.first()?.text.as_deref()?;
+    if first.starts_with('-') || first.is_empty() {
+        return None;
+    }
+    Some(
+        args.iter()
+            .map(|a| a.raw.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+fn base(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}

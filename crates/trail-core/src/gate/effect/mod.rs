@@ -1,0 +1,185 @@
+//! A program trail does not model, judged by what its arguments would make it do (DESIGN,
+//! principle 5: "never waved through because no rule names it"). The mechanisms depend on no
+//! program's name:
+//!
+//! - **Verbs with consequences** ([`words`]): subcommands, long flags, method names and a
+//!   program's own name whose words mean deletion, destruction, reset, revocation,
+//!   publication, deployment, merging, sending, payment, shutdown, disabling or changing live
+//!   settings; a secret's name beside a reading verb (`secret show`). A read-only verb
+//!   (`list`, `status`, `plan`), `--dry-run` or `--help` keeps the command safe.
+//! - **Targets that matter** ([`targets`]): `/`, the home directory, system directories,
+//!   devices, firmware and power interfaces, and the project's ancestors keep their class
+//!   whatever carries them (an operand, `--prefix=/`, `-C /`, `DESTDIR=/`); an output option
+//!   pointing outside the project writes there.
+//! - **Code in arguments** ([`arguments`]): the words after `--`, after an option named for a
+//!   command, a word naming a known program with its arguments, a string whose first word is a
+//!   program, a line a program's own language hands to the shell (`system …`, `.shell …`,
+//!   `!…`), code in another language, and a here-document, judged as if they ran.
+//! - **Handing over control** ([`handover`]): an interactive shell given to a program is at
+//!   least a junction, a block when it is also exposed to the network.
+//!
+//! A verb or an output aimed at a critical target, or any write to a disk, is a block; each
+//! alone is a junction. Which programs are modelled, and how far, is
+//! [`known`](super::known)'s answer.
+
+mod arguments;
+mod handover;
+mod targets;
+mod words;
+
+use super::known::{self, Tier};
+use super::parse::Simple;
+use super::rules::Cmd;
+use super::{Context, Decision, Findings, Verdict};
+
+use targets::Target;
+use words::Class;
+
+/// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
+/// piped into it.
+pub(super) fn judge(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    // A name no program has (`BEGIN{`, when code in another language is read as a shell's) is
+    // judged by the rules alone.
+    let plausible = !c.name.is_empty()
+        && c.name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@'));
+    if !plausible {
+        return;
+    }
+    let tier = known::tier(c.name);
+    if tier == Tier::Data {
+        words::script_named(c, raw, out);
+        return;
+    }
+    let shows = words::shows_only(c);
+    let verb = if shows { None } else { words::consequence(c) };
+    let found = targets::of(c, ctx);
+    // Said to a disk or a firmware interface, a word that writes overwrites it.
+    let verb = verb.or_else(|| {
+        (!shows && found.iter().any(|t| t.target.device_like()))
+            .then(|| words::device_write(c))
+            .flatten()
+    });
+    let cleans = words::cleans(c);
+    if let Some(t) = found.iter().find(|t| {
+        !shows
+            && (t.target.device_like() && verb.is_some()
+                || t.target.critical() && verb.as_ref().is_some_and(|v| v.class == Class::Destroys)
+                || t.output && (t.target.overwritten() || cleans && t.target.contains_project()))
+    }) {
+        let what = verb
+            .as_ref()
+            .map_or_else(|| "write its output to".to_string(), |v| v.word.clone());
+        out.push(decide(
+            Verdict::Block,
+            "destroys-critical",
+            format!(
+                "`{}` is told to {what} {} (`{}`): it is never run",
+                c.name,
+                t.target.what(),
+                t.word
+            ),
+            raw,
+        ));
+    }
+    if let Some(v) = &verb {
+        out.push(decide(
+            Verdict::Junction,
+            v.class.rule(),
+            format!(
+                "`{}` is told to {} (`{}`), and trail does not model this program: a person decides",
+                c.name,
+                v.class.meaning(),
+                v.word
+            ),
+            raw,
+        ));
+    }
+    if let Some(t) = found
+        .iter()
+        .find(|t| t.target != Target::ProjectRoot && (t.target.critical() || t.output))
+    {
+        out.push(decide(
+            Verdict::Junction,
+            "names-critical",
+            format!(
+                "`{}` is given {} (`{}`), and trail does not model this program: a person decides",
+                c.name,
+                t.target.what(),
+                t.word
+            ),
+            raw,
+        ));
+    }
+    if let Some(p) = (!shows).then(|| words::power(c)).flatten() {
+        out.push(if p.this_machine {
+            decide(
+                Verdict::Block,
+                "destroys-critical",
+                format!(
+                    "`{}` is told to power this machine off or restart it (`{}`): it is never run",
+                    c.name, p.word
+                ),
+                raw,
+            )
+        } else {
+            decide(
+                Verdict::Junction,
+                "consequence-irreversible",
+                format!(
+                    "`{}` is told to power something off or restart it (`{}`): a person decides",
+                    c.name, p.word
+                ),
+                raw,
+            )
+        });
+    }
+    arguments::judge(c, cmd, producers, tier, ctx, raw, out);
+    if tier == Tier::Unknown {
+        handover::judge(c, raw, out);
+    }
+}
+
+/// Whether the command `privileged` runs (`sudo … CMD`) only looks: `--help`, a dry run, or a
+/// subcommand that only reads (`sudo crictl ps -a`, `sudo nft list ruleset`) with no
+/// consequential word. Reading as root is still reading; the rules judge what is read.
+pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
+    let mut argv = vec![super::parse::Arg {
+        text: Some(privileged.name.to_string()),
+        raw: privileged.name.to_string(),
+        quoted: false,
+    }];
+    argv.extend(privileged.args.iter().cloned());
+    let Some(start) = super::wrappers::unwrap(&argv) else {
+        return false;
+    };
+    let Some(name) = argv.get(start).and_then(|a| a.text.as_deref()) else {
+        return false;
+    };
+    let inner = Cmd {
+        name: name.rsplit('/').next().unwrap_or(name),
+        args: &argv[start + 1..],
+        writes: privileged.writes,
+        reads: privileged.reads,
+        zones: privileged.zones,
+    };
+    words::shows_only(&inner) || words::consequence(&inner).is_none() && words::looks(&inner)
+}
+
+fn decide(verdict: Verdict, rule: &str, reason: String, raw: &str) -> Decision {
+    Decision {
+        verdict,
+        rule: Some(rule.into()),
+        reason,
+        command: Some(raw.into()),
+        targets: Vec::new(),
+    }
+}

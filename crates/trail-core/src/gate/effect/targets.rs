@@ -1,0 +1,212 @@
+//! The places a program is given that keep their class whatever program receives them.
+
+use super::super::rules::Cmd;
+use super::super::{Context, Place};
+use super::words;
+
+/// A place that matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Target {
+    Root,
+    Home,
+    /// A system directory itself, or one level in (`/etc`, `/usr/local`).
+    SystemDir,
+    /// A disk, a partition, raw memory (`/dev/sda`, `/dev/nvme0n1`, `/dev/mem`).
+    Device,
+    /// Firmware, boot and power interfaces (`/boot`, `/sys/firmware`, `/proc/sysrq-trigger`).
+    Firmware,
+    /// A directory the project sits in (other projects sit there too).
+    Ancestor,
+    /// The project root itself: it counts with a destroying verb only.
+    ProjectRoot,
+    /// Anywhere else outside the project and the temporary directories: it counts as an
+    /// output only.
+    Elsewhere,
+}
+
+impl Target {
+    pub(super) fn critical(self) -> bool {
+        self != Target::Elsewhere
+    }
+
+    pub(super) fn device_like(self) -> bool {
+        matches!(self, Target::Device | Target::Firmware)
+    }
+
+    /// Written as an output, this place is overwritten whole.
+    pub(super) fn overwritten(self) -> bool {
+        matches!(
+            self,
+            Target::Root | Target::Home | Target::Device | Target::Firmware
+        )
+    }
+
+    /// Cleaned as an output, the project goes with it.
+    pub(super) fn contains_project(self) -> bool {
+        matches!(
+            self,
+            Target::Root | Target::Home | Target::Ancestor | Target::ProjectRoot
+        )
+    }
+
+    pub(super) fn what(self) -> &'static str {
+        match self {
+            Target::Root => "the filesystem root",
+            Target::Home => "the home directory",
+            Target::SystemDir => "a system directory",
+            Target::Device => "a disk or raw device",
+            Target::Firmware => "a firmware, boot or power interface",
+            Target::Ancestor => "a directory above the project",
+            Target::ProjectRoot => "the project root",
+            Target::Elsewhere => "a place outside the project",
+        }
+    }
+}
+
+/// A target found among a command's words.
+pub(super) struct Found {
+    /// The word as the command names it.
+    pub(super) word: String,
+    pub(super) target: Target,
+    /// Named by an output option (`--out-dir`, `--site-dir`, `-d`, `-o`).
+    pub(super) output: bool,
+}
+
+/// Devices that are data, not disks.
+const PLAIN_DEVICES: &[&str] = &[
+    "null",
+    "zero",
+    "random",
+    "urandom",
+    "stdin",
+    "stdout",
+    "stderr",
+    "tty",
+    "full",
+    "ptmx",
+    "fd",
+    "shm",
+    "mqueue",
+    "log",
+    "hugepages",
+    "console",
+];
+
+/// Option names that say where output goes.
+const OUTPUT_PARTS: &[&str] = &[
+    "dest",
+    "destination",
+    "into",
+    "out",
+    "outdir",
+    "output",
+    "prefix",
+    "root",
+    "site",
+    "target",
+];
+
+/// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
+const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
+
+/// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
+/// output options.
+pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut output_next = false;
+    for a in c.args {
+        let text = a.text.clone().or_else(|| {
+            // `"$HOME"`: a variable the gate knows.
+            ctx.resolve(&a.raw)
+                .map(|p| p.to_string_lossy().into_owned())
+        });
+        let Some(w) = text else {
+            output_next = false;
+            continue;
+        };
+        let output = std::mem::take(&mut output_next);
+        let (value, output) = if w.starts_with('-') {
+            let (flag, value) = match w.split_once('=') {
+                Some((f, v)) => (f, Some(v)),
+                // `-o/srv/restore`: a short option with its value attached.
+                None if w.len() > 2
+                    && !w.starts_with("--")
+                    && OUTPUT_SHORT.contains(&&w[..2])
+                    && matches!(w.as_bytes()[2], b'/' | b'~' | b'.') =>
+                {
+                    (&w[..2], Some(&w[2..]))
+                }
+                None => (w.as_str(), None),
+            };
+            let names_output = OUTPUT_SHORT.contains(&flag)
+                || (flag.starts_with("--")
+                    && words::parts(flag)
+                        .iter()
+                        .any(|p| OUTPUT_PARTS.contains(&p.as_str())));
+            let Some(v) = value else {
+                output_next = names_output;
+                continue;
+            };
+            (v.to_string(), names_output)
+        } else if let Some((k, v)) = w.split_once('=')
+            && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        {
+            (v.to_string(), output)
+        } else {
+            (w.clone(), output)
+        };
+        if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
+            out.push(Found {
+                word: value,
+                target: t,
+                output,
+            });
+        }
+    }
+    out
+}
+
+fn target(word: &str, ctx: &Context) -> Option<Target> {
+    let pathy = word.starts_with('/')
+        || word.starts_with('~')
+        || word == "."
+        || word == ".."
+        || word.starts_with("../");
+    if !pathy || word.contains("://") {
+        return None;
+    }
+    let p = ctx.resolve(word)?;
+    let text = p.to_string_lossy();
+    if let Some(dev) = text.strip_prefix("/dev/") {
+        let head = dev.split('/').next().unwrap_or(dev);
+        let plain =
+            PLAIN_DEVICES.contains(&head) || head.starts_with("tty") || head.starts_with("pts");
+        return (!plain).then_some(Target::Device);
+    }
+    if [
+        "/boot",
+        "/efi",
+        "/sys/firmware",
+        "/sys/power",
+        "/proc/sysrq-trigger",
+        "/sys/kernel",
+    ]
+    .iter()
+    .any(|f| p.starts_with(f))
+    {
+        return Some(Target::Firmware);
+    }
+    match ctx.classify(word) {
+        Place::Root => return Some(Target::Root),
+        Place::Home => return Some(Target::Home),
+        Place::ProjectRoot => return Some(Target::ProjectRoot),
+        Place::System if p.components().count() <= 3 => return Some(Target::SystemDir),
+        Place::Inside | Place::Tmp | Place::Unknown => return None,
+        _ => {}
+    }
+    let root = &ctx.places.project_root;
+    if root.starts_with(&p) && p != *root {
+        return Some(Target::Ancestor);
+    }
+    Some(Target::Elsewhere)
+}

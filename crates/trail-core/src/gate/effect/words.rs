@@ -1,0 +1,652 @@
+//! What a command's words say it will do: the verbs with consequences, the verbs that only
+//! look, and where they stand (a subcommand, a long flag, a method name, the program's own
+//! name).
+
+use super::super::Findings;
+use super::super::known;
+use super::super::rules::Cmd;
+use super::super::{Verdict, code};
+use super::decide;
+
+/// What a consequential verb means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Class {
+    /// Deletion, destruction, reset, uninstalling, revocation, overwriting.
+    Destroys,
+    /// Shutdown, stopping, disabling, killing.
+    Stops,
+    /// Changing live settings or secrets (`config:set`, `secrets set`).
+    Changes,
+    /// Publication, release, deployment, merging, sending, payment.
+    Reaches,
+    /// Printing a secret (`secret show`, `print-access-token`).
+    Reveals,
+}
+
+impl Class {
+    pub(super) fn rule(self) -> &'static str {
+        match self {
+            Class::Destroys | Class::Stops | Class::Changes => "consequence-irreversible",
+            Class::Reaches => "consequence-external",
+            Class::Reveals => "credential-read",
+        }
+    }
+
+    pub(super) fn meaning(self) -> &'static str {
+        match self {
+            Class::Destroys => "delete, destroy, reset, revoke or uninstall something",
+            Class::Stops => "shut down, stop or disable something",
+            Class::Changes => "change live settings or secrets",
+            Class::Reaches => "publish, deploy, merge, send or pay",
+            Class::Reveals => "print a secret",
+        }
+    }
+}
+
+pub(super) struct Verb {
+    pub(super) word: String,
+    pub(super) class: Class,
+}
+
+/// Word parts that mean an act with consequences.
+const DESTROYS: &[&str] = &[
+    "del",
+    "delete",
+    "deregister",
+    "destroy",
+    "discard",
+    "downgrade",
+    "drop",
+    "erase",
+    "evict",
+    "expunge",
+    "flash",
+    "flush",
+    "format",
+    "invalidate",
+    "nuke",
+    "obliterate",
+    "overwrite",
+    "prune",
+    "purge",
+    "remove",
+    "reset",
+    "restore",
+    "revert",
+    "revoke",
+    "rm",
+    "rmi",
+    "rollback",
+    "shred",
+    "teardown",
+    "terminate",
+    "truncate",
+    "undefine",
+    "uninstall",
+    "unpublish",
+    "unregister",
+    "unset",
+    "wipe",
+    "yank",
+    "zap",
+    "zero",
+];
+
+const STOPS: &[&str] = &[
+    "cancel",
+    "deactivate",
+    "decommission",
+    "disable",
+    "halt",
+    "hibernate",
+    "kill",
+    "leave",
+    "mask",
+    "poweroff",
+    "quit",
+    "reboot",
+    "shutdown",
+    "stop",
+    "suspend",
+];
+
+const CHANGES: &[&str] = &["put", "set"];
+
+const REACHES: &[&str] = &[
+    "broadcast",
+    "charge",
+    "deploy",
+    "deprecate",
+    "merge",
+    "pay",
+    "payment",
+    "payout",
+    "promote",
+    "provision",
+    "publish",
+    "purchase",
+    "push",
+    "redeploy",
+    "refund",
+    "release",
+    "retire",
+    "send",
+    "ship",
+    "transfer",
+    "upload",
+];
+
+/// Word parts that mean only looking: a subcommand made of one keeps the command safe.
+const LOOKS: &[&str] = &[
+    "audit", "cat", "check", "count", "describe", "diff", "doctor", "dump", "estimate", "explain",
+    "export", "fetch", "find", "get", "help", "history", "info", "inspect", "lint", "list", "log",
+    "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search", "show",
+    "stat", "stats", "status", "tail", "test", "top", "tree", "validate", "verify", "version",
+    "view", "whoami", "why",
+];
+
+/// Names of secrets, and the verbs that print one.
+const SECRETS: &[&str] = &[
+    "apikey",
+    "credential",
+    "credentials",
+    "passphrase",
+    "passwd",
+    "password",
+    "passwords",
+    "secret",
+    "secrets",
+    "token",
+    "tokens",
+];
+const PRINTS: &[&str] = &[
+    "cat", "decrypt", "display", "dump", "export", "get", "print", "read", "reveal", "show", "view",
+];
+
+/// What is sent to people, and the verbs that send it (`messages:create`).
+const MESSAGES: &[&str] = &[
+    "call",
+    "calls",
+    "email",
+    "emails",
+    "mail",
+    "message",
+    "messages",
+    "mms",
+    "sms",
+    "notification",
+    "notifications",
+];
+const MAKES: &[&str] = &["create", "new", "post", "send"];
+
+/// Long flags whose words mean destruction (`--delete`, `--zap-all`, `--export-secret-keys`).
+const DESTROYING_FLAGS: &[&str] = &[
+    "delete",
+    "destroy",
+    "drop",
+    "erase",
+    "nuke",
+    "purge",
+    "revoke",
+    "shred",
+    "terminate",
+    "uninstall",
+    "unpublish",
+    "wipe",
+    "zap",
+];
+
+/// Words that write whatever they are given: said to a disk or a firmware interface, they
+/// overwrite it (`bmaptool copy image.img /dev/sdb`).
+const WRITES: &[&str] = &[
+    "burn",
+    "clone",
+    "copy",
+    "cp",
+    "create",
+    "dd",
+    "image",
+    "init",
+    "initialize",
+    "label",
+    "partition",
+    "resize",
+    "write",
+];
+
+/// How many leading subcommand words are read (`gcloud compute instances delete`).
+const SUBCOMMAND_WORDS: usize = 4;
+
+/// A word's parts, lower-cased: split at `-`, `_`, `:`, `.`, `/` and where a lower-case letter
+/// meets an upper-case one (`StopUnit`, `emptyOutDir`).
+pub(super) fn parts(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in word.chars() {
+        if matches!(ch, '-' | '_' | ':' | '.' | '/' | '=' | '@' | '!') {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        cur.push(ch.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn classify(part: &str) -> Option<Class> {
+    classify_form(part).map(|(c, _)| c)
+}
+
+/// A part's class, and whether only its plural matched (`releases`, `refunds`): a plural noun
+/// alone names what is listed (`heroku releases`), followed by a verb it is acted on.
+fn classify_form(part: &str) -> Option<(Class, bool)> {
+    let of = |p: &str| {
+        if DESTROYS.contains(&p) {
+            Some(Class::Destroys)
+        } else if STOPS.contains(&p) {
+            Some(Class::Stops)
+        } else if CHANGES.contains(&p) {
+            Some(Class::Changes)
+        } else if REACHES.contains(&p) {
+            Some(Class::Reaches)
+        } else {
+            None
+        }
+    };
+    if let Some(c) = of(part) {
+        return Some((c, false));
+    }
+    let singular = part
+        .strip_suffix("es")
+        .filter(|s| s.len() > 2)
+        .into_iter()
+        .chain(part.strip_suffix('s'));
+    for p in singular {
+        if let Some(c) = of(p) {
+            return Some((c, true));
+        }
+    }
+    // Joined to another word: a long destroying verb at the end (`autoremove`).
+    ["remove", "delete", "destroy", "uninstall"]
+        .iter()
+        .find(|v| part.len() > v.len() + 1 && part.ends_with(*v))
+        .map(|_| (Class::Destroys, false))
+}
+
+/// `--help`, `--version` or a dry run: the program only shows what it would do; and a program
+/// named for looking (`Get-Help`, `list-deps`). `--version` and `-h` followed by a value are
+/// something else (`cargo yank --version 1.0.0`, a host).
+pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
+    let name = c.name.to_ascii_lowercase();
+    if parts(&name)
+        .first()
+        .is_some_and(|p| LOOKS.contains(&p.as_str()))
+        || ["get", "show", "list", "print", "view", "find", "stat"]
+            .iter()
+            .any(|v| name.len() >= v.len() + 2 && name.starts_with(v))
+    {
+        return true;
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, &w)| {
+        let valued = words.get(i + 1).is_some_and(|n| !n.starts_with('-'));
+        match w {
+            "--version" | "-h" | "-V" => !valued,
+            "--help" | "--dry-run" | "--dryrun" | "--what-if" | "--whatif" | "--simulate"
+            | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list" => true,
+            _ => {
+                w.starts_with("--dry-run=")
+                    || w.strip_prefix("--").is_some_and(|f| LOOKS.contains(&f))
+            }
+        }
+    }) || c.sub() == Some("help")
+}
+
+/// The first consequential verb of `c`: in its name, its leading subcommand words, a method
+/// name, or its long flags.
+pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
+    name_verb(c.name)
+        .or_else(|| subcommand_verb(c))
+        .or_else(|| method_verb(c))
+        .or_else(|| flag_verb(c))
+}
+
+/// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
+/// only ends in a sending word (`dbus-send`) is no sender of anything a person reads.
+fn name_verb(name: &str) -> Option<Verb> {
+    let script = name
+        .rsplit_once('.')
+        .filter(|(_, ext)| matches!(*ext, "sh" | "bash" | "py" | "js" | "ts" | "rb" | "pl"))
+        .map(|(s, _)| s);
+    let stem = script.unwrap_or(name);
+    let ps = parts(stem);
+    for (i, part) in ps.iter().enumerate() {
+        match classify(part) {
+            // `pg_restore`: a tool named for restoring is an ordinary loader.
+            Some(Class::Destroys) if part == "restore" => {}
+            Some(Class::Reaches) if i > 0 && script.is_none() => {}
+            Some(class) => {
+                return Some(Verb {
+                    word: name.into(),
+                    class,
+                });
+            }
+            None => {}
+        }
+    }
+    // Joined without a separator: a verb at either end (`userdel`, `wipefs`, `vgremove`).
+    let lower = stem.to_ascii_lowercase();
+    let joined = |list: &[&str], class| {
+        list.iter()
+            .find(|v| {
+                lower.len() > v.len() + 1
+                    && (lower.ends_with(*v) || (v.len() >= 4 && lower.starts_with(*v)))
+            })
+            .map(|_| Verb {
+                word: name.into(),
+                class,
+            })
+    };
+    joined(
+        &[
+            "del", "remove", "delete", "destroy", "wipe", "purge", "erase", "shred", "kill",
+            "flash",
+        ],
+        Class::Destroys,
+    )
+    .or_else(|| joined(&["poweroff", "reboot", "shutdown"], Class::Stops))
+}
+
+/// The leading words that are not flags, skipping a word right after a flag (it may be the
+/// flag's value); a word that is a file (`tests/x`, `a.yml`) ends them.
+fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
+    let mut after_flag = false;
+    let mut out = Vec::new();
+    for a in c.args {
+        let Some(w) = a.text.as_deref() else {
+            break;
+        };
+        if w == "--" {
+            break;
+        }
+        if w.starts_with('-') && w.len() > 1 {
+            after_flag = !w.contains('=');
+            continue;
+        }
+        if std::mem::take(&mut after_flag) {
+            continue;
+        }
+        let dotted_name = w.contains('.') && !file_like(w);
+        if !w
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':'))
+            && (!dotted_name || w.contains('/'))
+        {
+            if w.contains('/') || w.contains('.') {
+                break;
+            }
+            continue;
+        }
+        out.push(w);
+        if out.len() == SUBCOMMAND_WORDS {
+            break;
+        }
+    }
+    out
+}
+
+/// Extensions of files: a dotted word ending in one is a file (`deploy.yml`), not a dotted
+/// subcommand (`hex.publish`, `service.stop`).
+fn file_like(word: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "c", "cfg", "conf", "cpp", "css", "csv", "db", "env", "go", "gz", "h", "html", "ini",
+        "java", "js", "json", "jsx", "kt", "lock", "log", "md", "mjs", "pdf", "png", "py", "rb",
+        "rs", "sh", "sql", "svg", "tar", "tgz", "toml", "ts", "tsx", "txt", "xml", "yaml", "yml",
+        "zip",
+    ];
+    word.rsplit_once('.')
+        .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Whether a leading subcommand word only looks (`ps`, `list`, `status`).
+pub(super) fn looks(c: &Cmd<'_>) -> bool {
+    subcommands(c)
+        .iter()
+        .any(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
+/// secret; a word that only looks (`deploys list`, `rollout status`, `describe-instances`)
+/// keeps the command safe; otherwise the first consequential word decides.
+fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
+    let subs = subcommands(c);
+    if subs.iter().any(|w| known::local_verb(c.name, w)) {
+        return None;
+    }
+    let split: Vec<Vec<String>> = subs.iter().map(|w| parts(w)).collect();
+    let any = |set: &[&str]| split.iter().flatten().any(|p| set.contains(&p.as_str()));
+    if any(SECRETS) && any(PRINTS) {
+        return Some(Verb {
+            word: subs.join(" "),
+            class: Class::Reveals,
+        });
+    }
+    if any(MESSAGES) && any(MAKES) {
+        return Some(Verb {
+            word: subs.join(" "),
+            class: Class::Reaches,
+        });
+    }
+    if subs
+        .iter()
+        .any(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        return None;
+    }
+    let all: Vec<(&str, &String)> = subs
+        .iter()
+        .zip(&split)
+        .flat_map(|(w, ps)| ps.iter().map(move |p| (*w, p)))
+        .collect();
+    for (i, (w, part)) in all.iter().enumerate() {
+        if LOOKS.contains(&part.as_str()) {
+            return None;
+        }
+        match classify_form(part) {
+            Some((_, true)) if i + 1 == all.len() => {}
+            Some((class, _)) => {
+                return Some(Verb {
+                    word: (*w).into(),
+                    class,
+                });
+            }
+            None => {}
+        }
+    }
+    None
+}
+
+/// A method named for an act (`StopUnit`, `org.freedesktop.systemd1.Manager.DisableUnitFiles`):
+/// a CamelCase word, or the last part of a dotted one, that starts with a verb. A word right
+/// after a flag counts only when dotted (a test filter's class name is no method call).
+fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
+    let mut after_flag = false;
+    for w in c.words() {
+        if w.starts_with('-') {
+            after_flag = !w.contains('=');
+            continue;
+        }
+        let flagged = std::mem::take(&mut after_flag);
+        let last = w.rsplit('.').next().unwrap_or(w);
+        if flagged && last.len() == w.len() {
+            continue;
+        }
+        let camel = last
+            .chars()
+            .next()
+            .is_some_and(|ch| ch.is_ascii_uppercase())
+            && last.chars().skip(1).any(|ch| ch.is_ascii_uppercase())
+            && last.chars().all(|ch| ch.is_ascii_alphanumeric());
+        if !camel {
+            continue;
+        }
+        let ps = parts(last);
+        let joined = ps.iter().take(2).cloned().collect::<String>();
+        if let Some(class) = ps
+            .first()
+            .and_then(|p| classify(p))
+            .or_else(|| classify(&joined))
+        {
+            return Some(Verb {
+                word: w.into(),
+                class,
+            });
+        }
+    }
+    None
+}
+
+fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
+    c.option_words().find_map(|w| {
+        let body = w.strip_prefix("--")?;
+        let body = body.split('=').next().unwrap_or(body);
+        let ps = parts(body);
+        let first = ps.first()?;
+        if matches!(first.as_str(), "no" | "skip" | "keep" | "without") {
+            return None;
+        }
+        let any = |set: &[&str]| ps.iter().any(|p| set.contains(&p.as_str()));
+        let class = if any(SECRETS) && any(PRINTS) {
+            Class::Reveals
+        } else if any(DESTROYING_FLAGS) {
+            Class::Destroys
+        } else {
+            return None;
+        };
+        Some(Verb {
+            word: w.into(),
+            class,
+        })
+    })
+}
+
+/// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
+/// `--cleanDestinationDir`, `clean`).
+pub(super) fn cleans(c: &Cmd<'_>) -> bool {
+    c.words().any(|w| {
+        let w = w.strip_prefix("--").unwrap_or(w);
+        parts(w)
+            .iter()
+            .any(|p| matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge"))
+    })
+}
+
+/// A word that writes, for a command naming a disk or a firmware interface.
+pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
+    c.words().find_map(|w| {
+        parts(w.trim_start_matches('-'))
+            .iter()
+            .any(|p| WRITES.contains(&p.as_str()))
+            .then(|| Verb {
+                word: w.into(),
+                class: Class::Destroys,
+            })
+    })
+}
+
+/// A power verb among the words (`…Manager.PowerOff`, `power off`).
+pub(super) struct Power {
+    pub(super) word: String,
+    /// Said to this machine's own power interface: logind or systemd on the system bus,
+    /// `/sys/power`, the SysRq trigger.
+    pub(super) this_machine: bool,
+}
+
+pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
+    let words: Vec<&str> = c.words().collect();
+    let (_, word) = words.iter().enumerate().find(|(i, w)| {
+        let ps = parts(w);
+        let joined: String = ps.concat();
+        ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "poweroff" | "reboot" | "shutdown" | "halt" | "hibernate" | "suspend"
+            )
+        }) || matches!(joined.as_str(), "poweroff" | "powercycle")
+            || (w.eq_ignore_ascii_case("power")
+                && words
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(*n, "off" | "cycle" | "reset")))
+    })?;
+    let this_machine = words.iter().any(|w| {
+        w.contains("login1")
+            || w.contains("systemd1")
+            || w.contains("/sys/power")
+            || w.contains("sysrq")
+    });
+    Some(Power {
+        word: (*word).to_string(),
+        this_machine,
+    })
+}
+
+/// A script run by a shell or an interpreter is the program: its name's verb counts
+/// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
+pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
+        return;
+    }
+    let Some(script) = c.operands().next().and_then(|a| a.text.as_deref()) else {
+        return;
+    };
+    if !script.contains('.') || c.option_words().any(|w| w == "-c" || w == "-e") {
+        return;
+    }
+    let name = script.rsplit('/').next().unwrap_or(script);
+    if let Some(v) = name_verb(name) {
+        out.push(decide(
+            Verdict::Junction,
+            v.class.rule(),
+            format!(
+                "the script `{}` is named to {}: a person decides",
+                v.word,
+                v.class.meaning()
+            ),
+            raw,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_split_at_separators_and_case() {
+        assert_eq!(parts("StopUnit"), ["stop", "unit"]);
+        assert_eq!(parts("--emptyOutDir"), ["empty", "out", "dir"]);
+        assert_eq!(parts("apps:destroy"), ["apps", "destroy"]);
+        assert_eq!(
+            parts("org.freedesktop.login1"),
+            ["org", "freedesktop", "login1"]
+        );
+        assert_eq!(parts("HTTPServer"), ["httpserver"]);
+    }
+
+    #[test]
+    fn plurals_are_their_verbs() {
+        assert_eq!(classify("refunds"), Some(Class::Reaches));
+        assert_eq!(classify("deletes"), Some(Class::Destroys));
+        assert_eq!(classify("status"), None);
+    }
+}
