@@ -74,12 +74,26 @@ fn secret_pieces(secret: &str) -> Vec<String> {
 }
 
 fn leaks(output: &str, secret: &str) -> bool {
+    leaks_from(output, secret, "")
+}
+
+/// Whether an 8-byte window of `secret` survives in `output` more often than it occurs in the
+/// rest of the input (`text` without the secret): a token's prefix that is also part of the
+/// key's name (`rubygems_api_key: rubygems_6bf9…`) is no leak.
+fn leaks_from(output: &str, secret: &str, text: &str) -> bool {
+    let rest = text.replacen(secret, "", 1);
+    let count = |hay: &str, win: &[u8]| {
+        hay.as_bytes()
+            .windows(win.len())
+            .filter(|o| *o == win)
+            .count()
+    };
     secret_pieces(secret).iter().any(|piece| {
         let bytes = piece.as_bytes();
         let w = bytes.len().min(8);
         bytes
             .windows(w)
-            .any(|win| output.as_bytes().windows(w).any(|o| o == win))
+            .any(|win| count(output, win) > count(&rest, win))
     })
 }
 
@@ -124,7 +138,7 @@ fn evaluate(rows: &[Row], show_rows: bool) -> (BTreeMap<String, Tally>, Tally) {
         let tally = families.entry(row.family.clone()).or_default();
         if row.secret_label {
             let secret = row.secret.as_deref().unwrap_or(&row.text);
-            let caught = !leaks(&out, secret);
+            let caught = !leaks_from(&out, secret, &row.text);
             tally.secrets += 1;
             all.secrets += 1;
             tally.caught += usize::from(caught);

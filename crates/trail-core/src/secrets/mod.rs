@@ -701,7 +701,11 @@ fn accept(
 ) -> bool {
     let value = text.get(start..end).unwrap_or_default();
     if check == Check::PrivateKey {
-        return plausible::plausible_key_body(value);
+        let ended = text.get(end..).is_some_and(|rest| {
+            rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\\' || c == 'n')
+                .starts_with("-----END")
+        });
+        return plausible::plausible_key_body_in(value, ended);
     }
     if plausible::public_or_demo(value, around(text, start, end))
         || plausible::public_context(text.get(..start).unwrap_or_default())
@@ -722,6 +726,8 @@ fn accept(
             !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
         }
         Check::Password => plausible::plausible_password(value),
+        Check::PrefixedToken => plausible::plausible_prefixed_token(value),
+        Check::LoginArgument => plausible::plausible_login_argument(value),
         Check::Header => compiled
             .name_groups
             .iter()

@@ -30,6 +30,11 @@ pub(crate) enum Check {
     Signature,
     /// A header named for a key or token: see [`plausible_header_value`].
     Header,
+    /// A prefix and a random body, nothing else around it: see
+    /// [`plausible_prefixed_token`].
+    PrefixedToken,
+    /// The argument of a command-line login: see [`plausible_login_argument`].
+    LoginArgument,
 }
 
 /// Shannon entropy of `s` in bits per byte.
@@ -343,7 +348,28 @@ fn looks_like_words(v: &str) -> bool {
             p.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
                 && p.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                // A long run of letters and digits is a token's body, not a word:
+                // `csk-lrser2ohi2ek595…`, `napi_m9bv22eq…`.
+                && !(p.len() > 12 && has_digit(p))
         })
+}
+
+/// Only hexadecimal digits, with at least one letter and one digit: a hex token's 16-symbol
+/// alphabet caps its entropy at 4 bits, so the bar for it is lower.
+fn is_hex_token(v: &str) -> bool {
+    v.bytes().all(|b| b.is_ascii_hexdigit())
+        && has_digit(v)
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// A JWT's header alone (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`): it names an algorithm, and
+/// grants nothing.
+fn jwt_header_only(v: &str) -> bool {
+    v.starts_with("eyJ")
+        && !v.contains('.')
+        && base64_decode(v)
+            .and_then(|d| String::from_utf8(d).ok())
+            .is_some_and(|j| j.contains("\"alg\"") && !j.contains("\"sub\""))
 }
 
 /// `jjwt-jackson-0.11.2`, `rc0.13.0_20230412-SNAPSHOT`: an artifact and its
@@ -522,6 +548,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         || looks_like_version(value)
         || name_rules_out(name)
         || default_credentials(value)
+        || jwt_header_only(value)
     {
         return false;
     }
@@ -563,8 +590,9 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         // digit, symbol) reads as generated: `k#9Lq!2Zx7@Wm4`, not
         // `DOC_Vector_5_32`.
         let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
+        let bar = if is_hex_token(value) { 3.0 } else { 3.5 };
         (len >= 16 || (len >= 12 && every_class))
-            && h >= 3.5
+            && h >= bar
             && looks_random(value)
             && !looks_like_words(value)
     }
@@ -598,6 +626,87 @@ fn plausible_passphrase(name: &str, value: &str) -> bool {
 /// A header named for a key or token (`Api-Token: Sk94HG7f6KB`) carries
 /// one even when short, unless the name describes it (`X-Api-Version`,
 /// `X-Api-Key-Id`) or the value is a number, date, version or word.
+/// A token recognised by its shape alone: a short lower-case prefix (`re_`, `csk-`,
+/// `dckr_pat_`, `sb_secret_`) and a long random body. The body is the evidence: 26 characters
+/// or more of letters and digits with high entropy, or 32 hexadecimal digits after a prefix of
+/// four letters or fewer (a longer word before a hash is a name: `build-<sha>`). Digests
+/// (`sha512-…`), UUIDs and words are not tokens.
+pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
+    let Some(cut) = value.rfind(['_', '-']).filter(|&i| i > 0) else {
+        return false;
+    };
+    // The body is everything after the prefix: the prefix is its first one or two segments.
+    let prefix_end = value
+        .char_indices()
+        .filter(|(_, c)| matches!(c, '_' | '-'))
+        .map(|(i, _)| i)
+        .take(2)
+        .find(|&i| value[i + 1..].len() >= 26)
+        .unwrap_or(cut);
+    let (prefix, body) = (&value[..prefix_end], &value[prefix_end + 1..]);
+    let first = prefix.split(['_', '-']).next().unwrap_or(prefix);
+    const DIGESTS: &[&str] = &[
+        "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake2s", "blake3",
+        "crc32", "xxh64", "h1", "sri", "etag",
+    ];
+    if DIGESTS.contains(&first) || is_placeholder(value) || is_filler(body) {
+        return false;
+    }
+    // Public by design: `sb_publishable_…`, `pk_live_…`.
+    if value
+        .split(['_', '-'])
+        .take(3)
+        .any(|p| matches!(p, "pk" | "pub" | "public" | "publishable" | "anon"))
+    {
+        return false;
+    }
+    if contains_uuid(value) {
+        return false;
+    }
+    let letters = body.bytes().any(|b| b.is_ascii_alphabetic());
+    if !(letters && has_digit(body)) || looks_like_words(body) || wordy(body) {
+        return false;
+    }
+    if is_hex_token(body) {
+        prefix.len() <= 4 && body.len() >= 32 && entropy(body) >= 3.0
+    } else {
+        body.len() >= 26 && entropy(body) >= 4.0
+    }
+}
+
+/// A name made of words and numbers (`4d5611e5_lines720-800_compact_window`): its segments
+/// of four or more lower-case letters make up 30 % of it or more. A random body has almost
+/// none.
+fn wordy(body: &str) -> bool {
+    let words: usize = body
+        .split(['_', '-', '.'])
+        .filter(|seg| seg.len() >= 4 && seg.bytes().all(|b| b.is_ascii_lowercase()))
+        .map(str::len)
+        .sum();
+    words * 10 >= body.len() * 3
+}
+
+/// Whether a UUID (`8-4-4-4-12` hex) sits anywhere in `v`.
+fn contains_uuid(v: &str) -> bool {
+    v.as_bytes()
+        .windows(36)
+        .any(|w| std::str::from_utf8(w).is_ok_and(is_uuid))
+}
+
+/// A positional argument after a command-line login verb (`wandb login KEY`, `ngrok config
+/// add-authtoken TOKEN`): 20 characters or more of letters and digits, random.
+pub(crate) fn plausible_login_argument(value: &str) -> bool {
+    let len = value.len();
+    len >= 20
+        && has_digit(value)
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && !is_placeholder(value)
+        && !is_filler(value)
+        && !looks_like_words(value)
+        && !looks_like_version(value)
+        && entropy(value) >= if is_hex_token(value) { 3.0 } else { 3.5 }
+}
+
 pub(crate) fn plausible_header_value(name: &str, value: &str) -> bool {
     value.len() >= 8
         && !name_rules_out(name)
@@ -624,7 +733,20 @@ pub(crate) fn plausible_password(value: &str) -> bool {
 /// The private-key body must hold key material, not a sentence that follows
 /// a BEGIN line in documentation: a run of 16 base64 characters (a word is
 /// shorter), and any length beyond that (a DSA or EC key, a truncated paste).
-pub(crate) fn plausible_key_body(body: &str) -> bool {
+/// The body of a private-key block: with its END line present, whatever the body holds is the
+/// key (a test key, a short or oddly wrapped one), unless it is a placeholder; without it,
+/// key material must show: a run of 16 base64 characters.
+pub(crate) fn plausible_key_body_in(body: &str, ended: bool) -> bool {
+    if ended {
+        let t = body.trim();
+        return t.len() >= 8
+            && !is_placeholder(t)
+            && !t.chars().all(|c| c == '.' || c == 'x' || c == 'X');
+    }
+    key_material(body)
+}
+
+fn key_material(body: &str) -> bool {
     let mut run = 0usize;
     for b in body.bytes() {
         if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=' {
@@ -814,6 +936,16 @@ pub(crate) fn public_context(before: &str) -> bool {
         && (b[start - 1].is_ascii_alphanumeric() || matches!(b[start - 1], b'_' | b'-' | b'.'))
     {
         start -= 1;
+    }
+    // `Public key: age1…`: the word before a one-word name qualifies it.
+    if start > 1 && b[start - 1] == b' ' {
+        let mut s = start - 1;
+        while s > 0 && b[s - 1].is_ascii_alphabetic() {
+            s -= 1;
+        }
+        if s < start - 1 {
+            start = s;
+        }
     }
     let words = name_words(&before[start..end]);
     words

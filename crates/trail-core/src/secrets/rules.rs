@@ -560,6 +560,42 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "env-directive",
+        // A Dockerfile's `ENV NAME value` and `ARG NAME value`: a name and its value without
+        // an operator (the `NAME=value` form is an assignment like any other).
+        regex: r#"(?m:^)[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH)[A-Za-z0-9_]*)[ \t]+\\?["']?(?P<secret>[^\s"'=$][^\s"']*)"#,
+        example: "ENV SECRET_KEY 2RpLth+qlWtZa9RjrzdnX7Q8KuRUZ0x5",
+        keywords: &["env ", "arg ", "env\t", "arg\t"],
+        check: Check::Assignment,
+        shape: Shape::Literal(&["ENV", "ARG"]),
+        lowered: false,
+    },
+    Builtin {
+        name: "cli-login-token",
+        // A command-line login's positional argument: `wandb login KEY`, `ngrok config
+        // add-authtoken TOKEN`, `fly auth token`'s output pasted back. The argument is judged
+        // by its shape (long, random), as nothing names it.
+        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?:[ \t]+--?[a-z][a-z0-9-]*)*[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
+        example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
+        keywords: &["login", "auth", "token", "set-key"],
+        check: Check::LoginArgument,
+        shape: Shape::LongToken,
+        lowered: false,
+    },
+    Builtin {
+        name: "prefixed-token",
+        // Any vendor's token by its shape: a short lower-case prefix of one or two parts
+        // (`re_`, `csk-`, `dckr_pat_`, `sb_secret_`) and a long random body, standing alone
+        // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path).
+        // The check weighs the body; digests (`sha512-…`) and UUIDs are left alone.
+        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{19,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|[^A-Za-z0-9]))"#,
+        example: "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+        keywords: &[],
+        check: Check::PrefixedToken,
+        shape: Shape::PrefixedToken,
+        lowered: false,
+    },
+    Builtin {
         name: GENERIC_ASSIGNMENT,
         // The name from its keyword on (what precedes it is read back by the check), `[]`,
         // an optional closing quote of a JSON/YAML key, an operator (assignment, comparison,
@@ -568,7 +604,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)(?:\[\])?\\?["']?[ \t]*(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

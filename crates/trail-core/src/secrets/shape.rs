@@ -31,6 +31,12 @@ pub(crate) enum Shape {
     Markup,
     /// `==` right after 86 base64 characters.
     Base64Key,
+    /// A run of 20 token characters (`[A-Za-z0-9_-]`) after a blank or a quote, with a
+    /// letter and a digit in it.
+    LongToken,
+    /// A lower-case word of 2 to 12 characters, `_` or `-`, then 20 or more token
+    /// characters with a digit among them: what a prefixed token needs (one pass, no regex).
+    PrefixedToken,
     /// `-H`/`--header` then a header name with `token`, `key`, `secret` or
     /// `api` in it, then `:`. `curl -H 'Authorization: …'` is the usual
     /// header flag, and the authorization rule's.
@@ -50,6 +56,8 @@ impl Shape {
             Shape::UrlCredentials => url_credentials_shape(lowered),
             Shape::Cli => cli_shape(lowered),
             Shape::HeaderFlag => header_flag_shape(lowered),
+            Shape::PrefixedToken => prefixed_token_shape(text.as_bytes()),
+            Shape::LongToken => long_token_shape(text.as_bytes()),
             Shape::Base64Key => find_all(lowered, b"==").any(|at| {
                 at >= 86
                     && lowered[at - 86..at]
@@ -120,6 +128,44 @@ fn assignment_shape(lowered: &[u8]) -> bool {
 }
 
 fn secret_name_before(b: &[u8], op: usize) -> bool {
+    let mut end = op;
+    // `name @"…"` (C#) puts the `@` between the name and the quote.
+    if end > 0 && matches!(b.get(op), Some(b'"' | b'\'')) && b[end - 1] == b'@' {
+        end -= 1;
+    }
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    if names_secret(b, end) {
+        return true;
+    }
+    // `env["NAME"] = …`: a subscript's closing bracket.
+    if end > 0 && b[end - 1] == b']' && names_secret(b, end - 1) {
+        return true;
+    }
+    // `name: &str = …`, `name: String = …`: a type between the name and the operator.
+    if b.get(op) != Some(&b'=') {
+        return false;
+    }
+    let mut t = end;
+    while t > 0 && (is_name_byte(b[t - 1]) || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')) {
+        t -= 1;
+    }
+    while t > 0 && matches!(b[t - 1], b' ' | b'\t') {
+        t -= 1;
+    }
+    if t == end || t == 0 || b[t - 1] != b':' {
+        return false;
+    }
+    let mut name_end = t - 1;
+    while name_end > 0 && matches!(b[name_end - 1], b' ' | b'\t') {
+        name_end -= 1;
+    }
+    names_secret(b, name_end)
+}
+
+/// Whether the name ending at `end` (after a quote, `\\` and `[]`) holds a secret's keyword.
+fn names_secret(b: &[u8], end: usize) -> bool {
     const NAMES: &[&[u8]] = &[
         b"key",
         b"token",
@@ -130,14 +176,7 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
         b"creds",
         b"auth",
     ];
-    let mut end = op;
-    // `name @"…"` (C#) puts the `@` between the name and the quote.
-    if end > 0 && matches!(b.get(op), Some(b'"' | b'\'')) && b[end - 1] == b'@' {
-        end -= 1;
-    }
-    while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
-        end -= 1;
-    }
+    let mut end = end;
     if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
         end -= 1;
     }
@@ -343,4 +382,55 @@ fn cli_shape(lowered: &[u8]) -> bool {
             .iter()
             .any(|k| find_all(name, k.as_bytes()).next().is_some())
     })
+}
+
+/// A run of token characters (`[A-Za-z0-9_-]`) of 24 bytes or more that starts with a
+/// lower-case letter and holds `_` or `-` within its first 13 bytes and a digit: the shape of
+/// every `prefixed-token` match.
+fn prefixed_token_shape(b: &[u8]) -> bool {
+    let token = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut i = 0;
+    while i < b.len() {
+        if !token(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut sep = false;
+        let mut digit = false;
+        while i < b.len() && token(b[i]) {
+            sep |= i - start <= 12 && matches!(b[i], b'_' | b'-');
+            digit |= b[i].is_ascii_digit();
+            i += 1;
+        }
+        if i - start >= 24 && b[start].is_ascii_lowercase() && sep && digit {
+            return true;
+        }
+    }
+    false
+}
+
+/// A run of 20 or more token characters right after a blank or a quote, holding a letter and a
+/// digit: the shape of every `cli-login-token` value.
+fn long_token_shape(b: &[u8]) -> bool {
+    let token = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut i = 0;
+    while i < b.len() {
+        let after_blank = i > 0 && matches!(b[i - 1], b' ' | b'\t' | b'"' | b'\'');
+        if !(token(b[i]) && after_blank) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut letter, mut digit) = (false, false);
+        while i < b.len() && token(b[i]) {
+            letter |= b[i].is_ascii_alphabetic();
+            digit |= b[i].is_ascii_digit();
+            i += 1;
+        }
+        if i - start >= 20 && letter && digit {
+            return true;
+        }
+    }
+    false
 }

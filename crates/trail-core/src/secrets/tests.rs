@@ -61,8 +61,9 @@ fn every_rule_compiles_matches_its_example_and_redacts_it() {
             "{name}: example does not match"
         );
 
+        // A rule without keywords runs its shape on every text: only a one-pass shape may.
         assert!(
-            !builtin.keywords.is_empty(),
+            !builtin.keywords.is_empty() || builtin.shape == Shape::PrefixedToken,
             "{name}: built-in rules need keywords"
         );
         for k in builtin.keywords {
@@ -85,7 +86,7 @@ fn every_rule_compiles_matches_its_example_and_redacts_it() {
             .map_or("", |m| &rule.example[m.range()]);
         let whole = whole.to_ascii_lowercase();
         assert!(
-            builtin.keywords.iter().any(|k| whole.contains(k)),
+            builtin.keywords.is_empty() || builtin.keywords.iter().any(|k| whole.contains(k)),
             "{name}: the example's match contains none of the keywords"
         );
 
@@ -544,7 +545,11 @@ fn regexes_are_compiled_only_when_their_keywords_occur() {
 
     let out = redactor.redact("token ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES", &mut found);
     assert!(out.starts_with("token ${secret:github-pat-"));
-    assert_eq!(compiled_names(rules), ["github-pat"]);
+    // A token after `token` also opens the rules that know tokens by their shape.
+    assert_eq!(
+        compiled_names(rules),
+        ["github-pat", "cli-login-token", "prefixed-token"]
+    );
 }
 
 /// The keyword index is built without sorting (every redacting process builds it): each rule
@@ -973,6 +978,79 @@ struct Family {
 }
 
 const FAMILIES: &[Family] = &[
+    Family {
+        name: "tokens by shape: a short prefix and a long random body, any vendor",
+        redact: &[
+            (
+                "const resend = new Resend('re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1');",
+                "re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+            ),
+            (
+                "echo dckr_pat_4EuMLF9LgHOf6TZKTx1dSoW614h | docker login --password-stdin",
+                "dckr_pat_4EuMLF9LgHOf6TZKTx1dSoW614h",
+            ),
+            (
+                "client = Acme(\"qz-8f3d61c0a9e74b25d1f0c3b8a7e69d42\")",
+                "qz-8f3d61c0a9e74b25d1f0c3b8a7e69d42",
+            ),
+        ],
+        keep: &[
+            "integrity sha512-Qw3rT9yU1iO5pA7sD2fG4hJ6kL8zX0cV3bN5mQ1wE9rT7yU2iO4pA6sD8fG0hJ==",
+            "image: build-3f9a2c1b8e7d6c5b4a39281706f5e4d3c2b1a098",
+            "charge ch_3MmlLrLkdIwHu7ix0snN0B15 succeeded",
+            "sb_publishable_pxuZWeC4U-YXdV-do5IvDutmZMVJ59M",
+            "request id req-a1b2c3d4-e5f6-7890-abcd-ef1234567890",
+            "see the-quick-brown-fox-jumps-over-the-lazy-dog-twice",
+            // A session file's name in a real transcript (issue 20, found by the corpus).
+            "## Session spotter_4d5611e5_lines720-800_compact_window (14:30)",
+        ],
+    },
+    Family {
+        name: "credentials by where they stand: ENV lines, subscripts, typed constants, logins",
+        redact: &[
+            (
+                "ENV SECRET_KEY 2RpLth+qlWtZa9RjrzdnX7Q8KuRUZ0x5",
+                "2RpLth+qlWtZa9RjrzdnX7Q8KuRUZ0x5",
+            ),
+            (
+                "os.environ[\"SERVICE_API_KEY\"] = \"mZFkNyYwkCdPvRTBlb5gPiL0y67e26GWPVxyLoeY\"",
+                "mZFkNyYwkCdPvRTBlb5gPiL0y67e26GWPVxyLoeY",
+            ),
+            (
+                "pub const WEBHOOK_SECRET: &str = \"fdaac2859ce392238fe5af059afe01c8a3f56a703d9ce99755f64d168bd08765\";",
+                "fdaac2859ce392238fe5af059afe01c8a3f56a703d9ce99755f64d168bd08765",
+            ),
+            (
+                "private static final String API_KEY = \"29476d8d151290e006d1a41aa51699d6\";",
+                "29476d8d151290e006d1a41aa51699d6",
+            ),
+            (
+                "ngrok config add-authtoken 2ANQ5VyfRyonFssS1yDkYM5Ratq_h41QPfyPVbiMBEU0ALBj1",
+                "2ANQ5VyfRyonFssS1yDkYM5Ratq_h41QPfyPVbiMBEU0ALBj1",
+            ),
+            (
+                "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
+                "d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
+            ),
+        ],
+        keep: &[
+            "ENV NODE_ENV production",
+            "ENV API_KEY_FILE /run/secrets/api_key",
+            "os.environ[\"API_KEY\"] = os.environ.get(\"FALLBACK_KEY\")",
+            "npm login --registry https://registry.example.com",
+            "gh auth login --with-token < token.txt",
+            "JWT header: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+            "Public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+        ],
+    },
+    Family {
+        name: "private-key blocks with an END line, whatever the body",
+        redact: &[(
+            "-----BEGIN PRIVATE KEY-----\nthis is the test key of the fixture suite\n-----END PRIVATE KEY-----",
+            "this is the test key of the fixture suite",
+        )],
+        keep: &["-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----"],
+    },
     Family {
         name: "credentials in URLs",
         redact: &[
