@@ -340,6 +340,8 @@ struct Tally {
     /// Labelled allow / and allowed.
     safe: usize,
     allowed: usize,
+    /// Labelled block and allowed outright.
+    block_allowed: usize,
 }
 
 impl Tally {
@@ -349,6 +351,7 @@ impl Tally {
         if want == Verdict::Block {
             self.block += 1;
             self.blocked += usize::from(got == Verdict::Block);
+            self.block_allowed += usize::from(got == Verdict::Allow);
         }
         if want >= Verdict::Junction {
             self.risky += 1;
@@ -375,6 +378,7 @@ impl Tally {
         self.said_stop_right += o.said_stop_right;
         self.safe += o.safe;
         self.allowed += o.allowed;
+        self.block_allowed += o.block_allowed;
     }
 }
 
@@ -441,6 +445,30 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
         ratio(all.stopped, all.risky),
         ratio(all.said_stop_right, all.said_stop),
         ratio(all.allowed, all.safe),
+    );
+    println!(
+        "catastrophic allowed outright: {} of {} ({})",
+        all.block_allowed,
+        all.block,
+        ratio(all.block_allowed, all.block)
+    );
+    // The worst families first: by stop recall, then safe allowed.
+    let mut worst: Vec<(&String, &Tally)> = fams.iter().collect();
+    let score = |t: &Tally| {
+        let r = |n: usize, d: usize| if d == 0 { 1.0 } else { n as f64 / d as f64 };
+        r(t.stopped, t.risky)
+            .min(r(t.allowed, t.safe))
+            .min(r(t.blocked, t.block))
+    };
+    worst.sort_by(|a, b| score(a.1).total_cmp(&score(b.1)));
+    println!(
+        "worst families: {}",
+        worst
+            .iter()
+            .take(5)
+            .map(|(f, t)| format!("{f} {:.2}", score(t)))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     println!("disagreements ({}):\n{}", misses.len(), misses.join("\n"));
     (fams, all)
@@ -611,4 +639,29 @@ fn ordinary_commands_rarely_ask() {
         asked * 100 <= safe,
         "{asked} of {safe} ordinary commands raised a junction"
     );
+}
+
+/// Families nobody had named when the gate was designed (issue 20), collected from man pages
+/// and CLI references (`gate-families.md`): the part read while designing, with floors set
+/// just under what the gate reaches.
+#[test]
+fn new_families_dev_part() {
+    let (_, all) = measure(&["gate-families.tsv"]);
+    let r = |n: usize, d: usize| n as f64 / d as f64;
+    assert!(r(all.blocked, all.block) >= 0.85, "catastrophic blocked");
+    assert!(r(all.stopped, all.risky) >= 0.88, "risky stopped");
+    assert!(r(all.allowed, all.safe) >= 0.88, "safe allowed");
+    assert!(
+        r(all.block_allowed, all.block) <= 0.04,
+        "catastrophic allowed"
+    );
+}
+
+/// The sealed part: other families, read only once the design was frozen. Printed, never
+/// tuned against: `cargo test -p trail-core --test gate sealed -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed_part() {
+    let (_, all) = measure(&["gate-families-sealed.tsv"]);
+    assert!(all.rows > 0);
 }

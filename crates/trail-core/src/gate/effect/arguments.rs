@@ -58,6 +58,16 @@ pub(super) fn judge(
     {
         out.runs(&rest, Keep::Risky);
     }
+    // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
+    // subcommand that runs the program (or the script) named after it.
+    if let Some(i) = args
+        .iter()
+        .position(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
+        && matches!(args[i].text.as_deref(), Some("run" | "exec" | "x"))
+        && let Some(rest) = command_at(&args[i + 1..])
+    {
+        out.runs(&rest, Keep::Risky);
+    }
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
     // name alone is more often data (`last reboot`, `apt-cache show git`).
     if tier == Tier::Unknown

@@ -61,7 +61,8 @@ pub(super) fn judge(
     }
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
-    let found = targets::of(c, ctx);
+    let mut found = targets::of(c, ctx);
+    found.extend(targets::program(c.name));
     // Said to a disk or a firmware interface, a word that writes overwrites it.
     let verb = verb.or_else(|| {
         (!shows && found.iter().any(|t| t.target.device_like()))
@@ -103,10 +104,11 @@ pub(super) fn judge(
             raw,
         ));
     }
-    if let Some(t) = found
-        .iter()
-        .find(|t| t.target != Target::ProjectRoot && (t.target.critical() || t.output))
-    {
+    // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
+    let reads_only = shows || verb.is_none() && words::looks(c);
+    if let Some(t) = found.iter().find(|t| {
+        !reads_only && t.target != Target::ProjectRoot && (t.target.critical() || t.output)
+    }) {
         out.push(decide(
             Verdict::Junction,
             "names-critical",

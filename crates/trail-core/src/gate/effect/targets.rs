@@ -72,6 +72,34 @@ pub(super) struct Found {
     pub(super) output: bool,
 }
 
+/// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
+/// `grub-install`, `bootctl`, `fwupdmgr`, `flashrom`).
+const FIRMWARE_NAMES: &[&str] = &[
+    "bios",
+    "bootctl",
+    "bootloader",
+    "efi",
+    "firmware",
+    "flashrom",
+    "fwupd",
+    "grub",
+    "uefi",
+];
+
+/// The program itself, when its name says it works on firmware or boot: a target whatever
+/// its words.
+pub(super) fn program(name: &str) -> Option<Found> {
+    let lower = name.to_ascii_lowercase();
+    FIRMWARE_NAMES
+        .iter()
+        .any(|f| lower.contains(f))
+        .then(|| Found {
+            word: name.to_string(),
+            target: Target::Firmware,
+            output: false,
+        })
+}
+
 /// Devices that are data, not disks.
 const PLAIN_DEVICES: &[&str] = &[
     "null",
@@ -100,7 +128,6 @@ const OUTPUT_PARTS: &[&str] = &[
     "out",
     "outdir",
     "output",
-    "prefix",
     "root",
     "site",
     "target",

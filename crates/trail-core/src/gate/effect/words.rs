@@ -114,6 +114,7 @@ const CHANGES: &[&str] = &["put", "set"];
 
 const REACHES: &[&str] = &[
     "broadcast",
+    "post",
     "charge",
     "deploy",
     "deprecate",
@@ -138,11 +139,11 @@ const REACHES: &[&str] = &[
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
 const LOOKS: &[&str] = &[
-    "audit", "cat", "check", "count", "describe", "diff", "doctor", "dump", "estimate", "explain",
-    "export", "fetch", "find", "get", "help", "history", "info", "inspect", "lint", "list", "log",
-    "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search", "show",
-    "stat", "stats", "status", "tail", "test", "top", "tree", "validate", "verify", "version",
-    "view", "whoami", "why",
+    "audit", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump", "estimate",
+    "explain", "export", "fetch", "find", "get", "help", "history", "info", "inspect", "lint",
+    "list", "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read",
+    "search", "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate",
+    "verify", "version", "view", "watch", "whoami", "why",
 ];
 
 /// Names of secrets, and the verbs that print one.
@@ -200,6 +201,7 @@ const DESTROYING_FLAGS: &[&str] = &[
 /// overwrite it (`bmaptool copy image.img /dev/sdb`).
 const WRITES: &[&str] = &[
     "burn",
+    "install",
     "clone",
     "copy",
     "cp",
@@ -295,6 +297,9 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             .iter()
             .any(|v| name.len() >= v.len() + 2 && name.starts_with(v))
     {
+        return true;
+    }
+    if method_looks(c) {
         return true;
     }
     let words: Vec<&str> = c.option_words().collect();
@@ -434,7 +439,14 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         return None;
     }
     let split: Vec<Vec<String>> = subs.iter().map(|w| parts(w)).collect();
-    let any = |set: &[&str]| split.iter().flatten().any(|p| set.contains(&p.as_str()));
+    // A subcommand is written in lower case; `CreateMessages` is a class's name.
+    let any = |set: &[&str]| {
+        subs.iter()
+            .zip(&split)
+            .filter(|(w, _)| !w.bytes().any(|b| b.is_ascii_uppercase()))
+            .flat_map(|(_, ps)| ps)
+            .any(|p| set.contains(&p.as_str()))
+    };
     if any(SECRETS) && any(PRINTS) {
         return Some(Verb {
             word: subs.join(" "),
@@ -476,6 +488,27 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     None
 }
 
+/// A method named for looking (`org.freedesktop.DBus.ListNames`, `GetUnit`): the call only
+/// reads.
+fn method_looks(c: &Cmd<'_>) -> bool {
+    c.words().filter(|w| !w.starts_with('-')).any(|w| {
+        let last = w.rsplit('.').next().unwrap_or(w);
+        camel(last)
+            && parts(last)
+                .first()
+                .is_some_and(|p| LOOKS.contains(&p.as_str()))
+    })
+}
+
+/// `StopUnit`, `PowerOff`: upper-case first, another upper-case letter, letters and digits.
+fn camel(word: &str) -> bool {
+    word.chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_uppercase())
+        && word.chars().skip(1).any(|ch| ch.is_ascii_uppercase())
+        && word.chars().all(|ch| ch.is_ascii_alphanumeric())
+}
+
 /// A method named for an act (`StopUnit`, `org.freedesktop.systemd1.Manager.DisableUnitFiles`):
 /// a CamelCase word, or the last part of a dotted one, that starts with a verb. A word right
 /// after a flag counts only when dotted (a test filter's class name is no method call).
@@ -491,13 +524,7 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
         if flagged && last.len() == w.len() {
             continue;
         }
-        let camel = last
-            .chars()
-            .next()
-            .is_some_and(|ch| ch.is_ascii_uppercase())
-            && last.chars().skip(1).any(|ch| ch.is_ascii_uppercase())
-            && last.chars().all(|ch| ch.is_ascii_alphanumeric());
-        if !camel {
+        if !camel(last) {
             continue;
         }
         let ps = parts(last);
@@ -516,19 +543,36 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
     None
 }
 
+/// A long flag that says what the command does: named for a destroying act anywhere in it
+/// (`--delete-after`, `--zap-all`), starting with a sending one (`--send-keys`, `--push`), or
+/// one verb alone (`--remove`, `--set`); a secret's name beside a printing verb
+/// (`--export-secret-keys`). A program nobody models may spell long flags with one dash
+/// (`openssl ca -revoke`). `--release` is a build profile, not a release.
 fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
+    let unknown = known::tier(c.name) == known::Tier::Unknown;
     c.option_words().find_map(|w| {
-        let body = w.strip_prefix("--")?;
+        let body = w.strip_prefix("--").or_else(|| {
+            w.strip_prefix('-').filter(|b| {
+                unknown && b.len() >= 4 && b.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+            })
+        })?;
         let body = body.split('=').next().unwrap_or(body);
         let ps = parts(body);
         let first = ps.first()?;
-        if matches!(first.as_str(), "no" | "skip" | "keep" | "without") {
+        if matches!(
+            first.as_str(),
+            "no" | "skip" | "keep" | "without" | "release"
+        ) {
             return None;
         }
         let any = |set: &[&str]| ps.iter().any(|p| set.contains(&p.as_str()));
         let class = if any(SECRETS) && any(PRINTS) {
             Class::Reveals
         } else if any(DESTROYING_FLAGS) {
+            Class::Destroys
+        } else if SENDING_FLAGS.contains(&first.as_str()) {
+            Class::Reaches
+        } else if ps.len() == 1 && ONE_WORD_FLAGS.contains(&first.as_str()) {
             Class::Destroys
         } else {
             return None;
@@ -539,6 +583,14 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         })
     })
 }
+
+/// Long flags of one word that say the command destroys or stops (`gem owner --remove`); most
+/// verbs alone as a flag are modifiers (`--rm`, `--format`, `--set`).
+const ONE_WORD_FLAGS: &[&str] = &["disable", "kill", "remove", "shutdown", "stop"];
+
+/// Long flags that start by sending something away (`--send-keys`, `--push`).
+/// (`--publish` is a port mapping to `docker run`.)
+const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "upload"];
 
 /// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
 /// `--cleanDestinationDir`, `clean`).
@@ -553,7 +605,7 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
 
 /// A word that writes, for a command naming a disk or a firmware interface.
 pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
-    c.words().find_map(|w| {
+    std::iter::once(c.name).chain(c.words()).find_map(|w| {
         parts(w.trim_start_matches('-'))
             .iter()
             .any(|p| WRITES.contains(&p.as_str()))
