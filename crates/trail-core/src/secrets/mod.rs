@@ -520,10 +520,20 @@ impl Redactor {
         out
     }
 
-    fn redact_once(&self, text: &str, found: &mut Vec<Found>) -> Option<String> {
-        if text.is_empty() {
-            return None;
+    /// Values some rule matched but left because they are placeholders (`${API_KEY}`,
+    /// `<token>`, `xxxx…`, `your-api-key-here`): kept as written, and worth telling the
+    /// person, who may have meant a real key (`trail redact`, `trail remember` say so).
+    pub fn placeholders(&self, text: &str) -> Vec<String> {
+        let mut kept = Vec::new();
+        if !text.is_empty() {
+            self.scan(text, Some(&mut kept));
         }
+        kept
+    }
+
+    /// Every span some rule accepts in `text`; what a rule rejects as a placeholder goes to
+    /// `kept` when asked for.
+    fn scan(&self, text: &str, mut kept: Option<&mut Vec<String>>) -> Vec<Candidate> {
         let (references, lowered) = prepare(text);
         let present = self.keywords.present(&lowered);
         // For rules that match in lower case; unlike `lowered`, references
@@ -556,8 +566,17 @@ impl Redactor {
                 haystack,
                 &references,
                 &mut candidates,
+                kept.as_deref_mut(),
             );
         }
+        candidates
+    }
+
+    fn redact_once(&self, text: &str, found: &mut Vec<Found>) -> Option<String> {
+        if text.is_empty() {
+            return None;
+        }
+        let mut candidates = self.scan(text, None);
         if candidates.is_empty() {
             return None;
         }
@@ -631,6 +650,10 @@ fn prepare(text: &str) -> (Vec<(usize, usize)>, Vec<u8>) {
 
 /// Every accepted match of one rule in `text`, searched in `haystack`
 /// (`text` itself or its lower-case copy).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one rule's pass over one text: the rule, the text two ways, and what it yields"
+)]
 fn collect(
     index: usize,
     check: Check,
@@ -639,6 +662,7 @@ fn collect(
     haystack: &[u8],
     references: &[(usize, usize)],
     out: &mut Vec<Candidate>,
+    mut kept: Option<&mut Vec<String>>,
 ) {
     let mut locs: CaptureLocations = compiled.re.capture_locations();
     let mut pos = 0;
@@ -672,6 +696,12 @@ fn collect(
                 end,
                 rule: index,
             });
+        } else if let Some(kept) = kept.as_deref_mut()
+            && !value.is_empty()
+            && plausible::is_placeholder(value)
+            && !kept.iter().any(|k| k == value)
+        {
+            kept.push(value.to_string());
         }
         budget = budget.saturating_sub(match_end.saturating_sub(pos).max(1));
         // After a secret, resume right behind it rather than behind the

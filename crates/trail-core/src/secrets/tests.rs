@@ -938,7 +938,7 @@ proptest! {
             let compiled = rule.compiled().expect("compiles");
             let mut candidates = Vec::new();
             let haystack = haystack_of(rule, &text);
-            collect(index, rule.check, compiled, &text, haystack.as_bytes(), &references, &mut candidates);
+            collect(index, rule.check, compiled, &text, haystack.as_bytes(), &references, &mut candidates, None);
             prop_assert!(candidates.is_empty(), "{} skipped {:?} but matches {:?}", rule.name, text, candidates);
         }
     }

@@ -89,6 +89,7 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
         ));
     }
     let config = Config::load()?;
+    super::redact::say_placeholders(ctx, note);
     let src = trail_core::memory::recall::remember(
         &config.project_root.value,
         note,

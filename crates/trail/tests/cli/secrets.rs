@@ -125,6 +125,43 @@ fn redact_filters_stdin_to_stdout() {
     assert_eq!(stdout(&clean), "nothing to see here\n");
 }
 
+/// A value that looks like a key but is a placeholder is kept, and the person is told so on
+/// stderr (issue 20), by `trail redact` and by `trail remember`; a real key is not listed.
+#[test]
+fn a_placeholder_kept_as_written_is_said_on_stderr() {
+    let env = TestEnv::new();
+    let out = env.run_stdin(&["redact"], "export OPENAI_API_KEY=your-api-key-here\n");
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "export OPENAI_API_KEY=your-api-key-here\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("`your-api-key-here`") && err.contains("placeholder"),
+        "{err}"
+    );
+    let clean = env.run_stdin(&["redact"], "nothing to see here\n");
+    assert!(
+        !stderr(&clean).contains("placeholder"),
+        "{}",
+        stderr(&clean)
+    );
+    let real = env.run_stdin(
+        &["redact"],
+        &format!("curl -H 'Authorization: Bearer {}' x\n", SECRETS[0]),
+    );
+    assert!(!stderr(&real).contains("placeholder"), "{}", stderr(&real));
+
+    let remembered = env.run(&[
+        "remember",
+        "the key goes in STRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxx",
+    ]);
+    assert_eq!(code(&remembered), 0, "{}", stderr(&remembered));
+    assert!(
+        stderr(&remembered).contains("placeholder"),
+        "{}",
+        stderr(&remembered)
+    );
+}
+
 /// The body of a (fake) private key, its two lines joined by a real line break.
 const KEY_BODY: &str = "mdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC";
 
