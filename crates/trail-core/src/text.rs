@@ -55,6 +55,33 @@ pub fn longest_run(s: &str, c: char) -> usize {
     s.split(|x| x != c).map(str::len).max().unwrap_or(0) / c.len_utf8()
 }
 
+/// The words of a name, lower-cased: split at every character that is not a letter or a digit,
+/// and where a lower-case letter or a digit meets an upper-case one (`StopUnit`,
+/// `emptyOutDir`, `api_key`, `apps:destroy`; `HTTPServer` stays one word).
+pub fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for ch in name.chars() {
+        if !ch.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        cur.push(ch.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -409,12 +409,17 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
                 .add(row.want, d.verdict);
             if d.verdict != row.want {
                 misses.push(format!(
-                    "  {:<18} want {:<8} got {:<8} {:?}  [{}]",
+                    "  {:<18} want {:<8} got {:<8} {:?}  [{}]{}",
                     row.family,
                     format!("{:?}", row.want),
                     format!("{:?}", d.verdict),
                     row.command,
-                    d.rule.unwrap_or_default()
+                    d.rule.unwrap_or_default(),
+                    if std::env::var_os("TRAIL_GATE_WHY").is_some() {
+                        format!("\n      why: {}", d.reason)
+                    } else {
+                        String::new()
+                    }
                 ));
             }
         }

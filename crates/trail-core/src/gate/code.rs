@@ -333,7 +333,7 @@ pub(super) fn deletion_call(code: &str) -> bool {
     identifiers(code).any(|(ident, call)| {
         call && ident
             .split(['_', '-', '.', ':', '!'])
-            .flat_map(camel_parts)
+            .flat_map(crate::text::words)
             .any(|p| {
                 matches!(
                     p.as_str(),
@@ -390,21 +390,4 @@ fn identifiers(code: &str) -> impl Iterator<Item = (&str, bool)> {
         }
         None
     })
-}
-
-fn camel_parts(word: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in word.chars() {
-        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = ch.is_ascii_lowercase();
-        cur.push(ch.to_ascii_lowercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }

@@ -134,6 +134,25 @@ fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
             }
             Some(next)
         }
+        // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
+        Some("scp" | "rsync" | "rclone") => {
+            let ops: Vec<&str> = cmd.argv[1..]
+                .iter()
+                .map(|a| a.raw.as_str())
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            let (dest, sources) = ops.split_last()?;
+            let remote = |w: &&str| {
+                w.split_once(':')
+                    .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+            };
+            if !sources.iter().any(remote) || remote(dest) {
+                return None;
+            }
+            let mut next = ctx.clone();
+            next.line.fetched.push(ctx.resolve(dest)?);
+            Some(next)
+        }
         Some("curl" | "wget" | "aria2c" | "fetch" | "iwr" | "Invoke-WebRequest") => {
             let words: Vec<&str> = cmd.argv.iter().map(|a| a.raw.as_str()).collect();
             let file = words.windows(2).find_map(|w| {

@@ -38,6 +38,8 @@ pub(super) fn judge(
     out: &mut Findings,
 ) {
     let args = c.args;
+    properties(args, out);
+    own_language(c, raw, out);
     // After `--`: the command it runs (`watchexec -- rm -rf ~`).
     if let Some(i) = args.iter().position(|a| a.text.as_deref() == Some("--"))
         && let Some(rest) = command_at(&args[i + 1..])
@@ -59,13 +61,22 @@ pub(super) fn judge(
         out.runs(&rest, Keep::Risky);
     }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
-    // subcommand that runs the program (or the script) named after it.
+    // subcommand that runs the program (or the script) named after it; named by where it is
+    // fetched from (`nix run github:x/y`), code nobody here has read.
     if let Some(i) = args
         .iter()
         .position(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
-        && matches!(args[i].text.as_deref(), Some("run" | "exec" | "x"))
+        && matches!(args[i].text.as_deref(), Some("run" | "exec" | "x" | "dlx"))
         && let Some(rest) = command_at(&args[i + 1..])
     {
+        let first = rest.split_whitespace().next().unwrap_or("");
+        if fetched_reference(first) {
+            out.push(junction(
+                "unverifiable",
+                "this runs code fetched from the network, which nobody here has read: a person decides",
+                raw,
+            ));
+        }
         out.runs(&rest, Keep::Risky);
     }
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
@@ -83,10 +94,16 @@ pub(super) fn judge(
     }
     for a in args {
         let Some(t) = a.text.as_deref() else { continue };
-        // `--command='…'`, `-o Hook::='…'`, `KEY=…`: the value.
+        // `--command='…'`, `-o Hook::='…'`, `KEY=…`, `command:"…"`: the value.
         let value = t
             .split_once('=')
             .filter(|(k, v)| !k.contains(char::is_whitespace) && v.contains(char::is_whitespace))
+            .or_else(|| {
+                t.split_once(':').filter(|(k, v)| {
+                    COMMAND_OPTIONS.contains(&k.to_ascii_lowercase().as_str())
+                        && v.contains(char::is_whitespace)
+                })
+            })
             .map_or(t, |(_, v)| v);
         string(c.name, value, ctx, raw, out);
     }
@@ -111,6 +128,14 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
         }
         escapes(value, out);
         sql(value, raw, out);
+        // A command quoted inside the string (`expect -c 'spawn bash; send "rm -rf /\r"'`).
+        for lit in code::literals(value) {
+            let lit = lit.trim_end_matches(['\r', '\n']).trim_end_matches("\\r");
+            let first = lit.split_whitespace().next().unwrap_or("");
+            if lit.contains(' ') && known::is_program(base(first)) {
+                out.runs(lit, Keep::Risky);
+            }
+        }
     }
     if !(value.contains('(') || value.contains('`')) {
         return;
@@ -179,6 +204,131 @@ fn sql(value: &str, raw: &str, out: &mut Findings) {
             "this statement deletes data (DROP, DELETE, TRUNCATE): a person decides",
             raw,
         ));
+    }
+}
+
+/// Whether a word names code by where it is fetched from (`github:x/y`, `git+https://…`).
+fn fetched_reference(word: &str) -> bool {
+    word.contains("://")
+        || ["github:", "gitlab:", "sourcehut:", "git+", "flake:"]
+            .iter()
+            .any(|p| word.starts_with(p))
+}
+
+/// Options that name a program and its arguments as properties (`-Dexec.executable=rm
+/// -Dexec.args='-rf ~'`): the command they make, judged.
+fn properties(args: &[Arg], out: &mut Findings) {
+    let mut program = None;
+    let mut arguments = String::new();
+    for a in args {
+        let Some((key, value)) = a.text.as_deref().and_then(|t| t.split_once('=')) else {
+            continue;
+        };
+        let last = key
+            .rsplit(['.', '-', '_'])
+            .next()
+            .unwrap_or(key)
+            .to_ascii_lowercase();
+        match last.as_str() {
+            "executable" | "program" | "binary" | "exe" => program = Some(value.to_string()),
+            "args" | "arguments" | "argv" => arguments = value.to_string(),
+            _ => {}
+        }
+    }
+    if let Some(p) = program.filter(|p| !p.is_empty()) {
+        out.runs(&format!("{p} {arguments}"), Keep::Risky);
+    }
+}
+
+/// Options that hand a program commands in its own language (`-c`, `-e`, `--command`,
+/// `-x`): each statement read as a subcommand of the same program, so its verbs count
+/// (`smbclient -c 'rm report.xlsx'`, `openocd -c 'reset halt; mass_erase 0'`).
+fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    if known::tier(c.name) != Tier::Unknown {
+        return;
+    }
+    let mut take = false;
+    for a in c.args {
+        let Some(t) = a.text.as_deref() else {
+            take = false;
+            continue;
+        };
+        if std::mem::take(&mut take) {
+            for stmt in t.split([';', '\n']) {
+                let words: Vec<Arg> = stmt
+                    .split_whitespace()
+                    .map(|w| {
+                        let w = w.trim_matches(['"', '\'']);
+                        Arg {
+                            text: Some(w.to_string()),
+                            raw: w.to_string(),
+                            quoted: false,
+                        }
+                    })
+                    .collect();
+                let inner = Cmd {
+                    name: c.name,
+                    args: &words,
+                    writes: &[],
+                    reads: &[],
+                    zones: &[],
+                };
+                if super::words::shows_only(&inner) {
+                    continue;
+                }
+                if let Some(v) = super::words::consequence(&inner) {
+                    out.push(junction(
+                        v.class.rule(),
+                        &format!(
+                            "`{}` is told in its own language to {} (`{}`): a person decides",
+                            c.name,
+                            v.class.meaning(),
+                            v.word
+                        ),
+                        raw,
+                    ));
+                    return;
+                }
+            }
+            continue;
+        }
+        take = matches!(t, "-c" | "-e" | "-x" | "-ex" | "-o")
+            || t.strip_prefix("--").is_some_and(|f| {
+                super::words::parts(f)
+                    .last()
+                    .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+            });
+    }
+}
+
+/// The code in options named for code, for a program the walk otherwise trusts to read its
+/// arguments as data (`git filter-repo --commit-callback '…'`, `git rebase --exec '…'`).
+pub(super) fn code_options(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    let mut take = false;
+    for a in c.args {
+        let Some(t) = a.text.as_deref() else {
+            take = false;
+            continue;
+        };
+        if std::mem::take(&mut take) {
+            string(c.name, t, ctx, raw, out);
+            continue;
+        }
+        let Some(flag) = t.strip_prefix("--") else {
+            continue;
+        };
+        let (flag, value) = match flag.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (flag, None),
+        };
+        let named = super::words::parts(flag)
+            .last()
+            .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()) || p == "callback");
+        match (named, value) {
+            (true, Some(v)) => string(c.name, v, ctx, raw, out),
+            (true, None) => take = true,
+            _ => {}
+        }
     }
 }
 

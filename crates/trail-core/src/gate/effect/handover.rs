@@ -57,7 +57,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             || l.contains("port")
             || l.contains("://")
             || l.contains('@')
-            || matches!(l.as_str(), "-p" | "-l" | "-w" | "--web")
+            || matches!(l.as_str(), "--web" | "--listen" | "--public")
             || l.rsplit(':').next().is_some_and(|p| {
                 !p.is_empty() && p.len() <= 5 && p.chars().all(|d| d.is_ascii_digit())
             })

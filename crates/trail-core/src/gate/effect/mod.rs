@@ -33,7 +33,6 @@ use super::rules::Cmd;
 use super::{Context, Decision, Findings, Verdict};
 
 use targets::Target;
-use words::Class;
 
 /// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
 /// piped into it.
@@ -57,6 +56,7 @@ pub(super) fn judge(
     let tier = known::tier(c.name);
     if tier == Tier::Data {
         words::script_named(c, raw, out);
+        arguments::code_options(c, ctx, raw, out);
         return;
     }
     let shows = words::shows_only(c);
@@ -73,7 +73,7 @@ pub(super) fn judge(
     if let Some(t) = found.iter().find(|t| {
         !shows
             && (t.target.device_like() && verb.is_some()
-                || t.target.critical() && verb.as_ref().is_some_and(|v| v.class == Class::Destroys)
+                || t.target.critical() && verb.as_ref().is_some_and(words::Verb::deletes)
                 || t.output && (t.target.overwritten() || cleans && t.target.contains_project()))
     }) {
         let what = verb

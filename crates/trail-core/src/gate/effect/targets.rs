@@ -206,8 +206,11 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
     let text = p.to_string_lossy();
     if let Some(dev) = text.strip_prefix("/dev/") {
         let head = dev.split('/').next().unwrap_or(dev);
-        let plain =
-            PLAIN_DEVICES.contains(&head) || head.starts_with("tty") || head.starts_with("pts");
+        // A loop device is a file's image, not a disk.
+        let plain = PLAIN_DEVICES.contains(&head)
+            || head.starts_with("tty")
+            || head.starts_with("pts")
+            || head.starts_with("loop");
         return (!plain).then_some(Target::Device);
     }
     if [

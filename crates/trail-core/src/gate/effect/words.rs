@@ -23,6 +23,40 @@ pub(super) enum Class {
     Reveals,
 }
 
+/// The destroying verbs that, said of a critical place, are a block: they delete or overwrite
+/// it. Resetting, restoring or reverting the project is a junction, like `git checkout -- .`.
+const DELETES: &[&str] = &[
+    "del",
+    "delete",
+    "destroy",
+    "erase",
+    "flash",
+    "format",
+    "nuke",
+    "obliterate",
+    "overwrite",
+    "purge",
+    "remove",
+    "rm",
+    "shred",
+    "truncate",
+    "wipe",
+    "zap",
+    "zero",
+];
+
+impl Verb {
+    /// Whether the verb deletes or overwrites what it is given (see [`DELETES`]).
+    pub(super) fn deletes(&self) -> bool {
+        self.class == Class::Destroys
+            && (parts(&self.word).iter().any(|p| {
+                DELETES.contains(&p.as_str()) || p.ends_with("remove") || p.ends_with("delete")
+            }) || DELETES
+                .iter()
+                .any(|d| d.len() >= 4 && self.word.to_ascii_lowercase().contains(d)))
+    }
+}
+
 impl Class {
     pub(super) fn rule(self) -> &'static str {
         match self {
@@ -133,6 +167,7 @@ const REACHES: &[&str] = &[
     "retire",
     "send",
     "ship",
+    "submit",
     "transfer",
     "upload",
 ];
@@ -219,30 +254,10 @@ const WRITES: &[&str] = &[
 /// How many leading subcommand words are read (`gcloud compute instances delete`).
 const SUBCOMMAND_WORDS: usize = 4;
 
-/// A word's parts, lower-cased: split at `-`, `_`, `:`, `.`, `/` and where a lower-case letter
-/// meets an upper-case one (`StopUnit`, `emptyOutDir`).
+/// A word's parts, lower-cased ([`crate::text::words`]): `StopUnit` is `stop unit`,
+/// `--emptyOutDir` is `empty out dir`.
 pub(super) fn parts(word: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in word.chars() {
-        if matches!(ch, '-' | '_' | ':' | '.' | '/' | '=' | '@' | '!') {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
-        cur.push(ch.to_ascii_lowercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    crate::text::words(word)
 }
 
 fn classify(part: &str) -> Option<Class> {
@@ -273,13 +288,14 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
         .filter(|s| s.len() > 2)
         .into_iter()
         .chain(part.strip_suffix('s'));
+    // `puts`, `sets` are no plural of an act on something.
     for p in singular {
-        if let Some(c) = of(p) {
+        if let Some(c) = of(p).filter(|c| *c != Class::Changes) {
             return Some((c, true));
         }
     }
     // Joined to another word: a long destroying verb at the end (`autoremove`).
-    ["remove", "delete", "destroy", "uninstall"]
+    ["remove", "delete", "destroy", "uninstall", "kill"]
         .iter()
         .find(|v| part.len() > v.len() + 1 && part.ends_with(*v))
         .map(|_| (Class::Destroys, false))
@@ -311,6 +327,7 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list" => true,
             _ => {
                 w.starts_with("--dry-run=")
+                    || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
                     || w.strip_prefix("--").is_some_and(|f| LOOKS.contains(&f))
             }
         }
@@ -391,7 +408,10 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         if std::mem::take(&mut after_flag) {
             continue;
         }
-        let dotted_name = w.contains('.') && !file_like(w);
+        let dotted_name = w.contains('.')
+            && !file_like(w)
+            && w.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':' | '.'));
         if !w
             .chars()
             .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':'))
@@ -605,6 +625,12 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
 
 /// A word that writes, for a command naming a disk or a firmware interface.
 pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
+    if let Some(w) = c.option_words().find(|w| *w == "-w") {
+        return Some(Verb {
+            word: w.into(),
+            class: Class::Destroys,
+        });
+    }
     std::iter::once(c.name).chain(c.words()).find_map(|w| {
         parts(w.trim_start_matches('-'))
             .iter()
@@ -632,20 +658,40 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         ps.iter().any(|p| {
             matches!(
                 p.as_str(),
-                "poweroff" | "reboot" | "shutdown" | "halt" | "hibernate" | "suspend"
+                "poweroff" | "powerdown" | "reboot" | "shutdown" | "halt" | "hibernate" | "suspend"
             )
-        }) || matches!(joined.as_str(), "poweroff" | "powercycle")
+        }) || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
             || (w.eq_ignore_ascii_case("power")
                 && words
                     .get(i + 1)
                     .is_some_and(|n| matches!(*n, "off" | "cycle" | "reset")))
     })?;
+    // This machine: its power interfaces (logind or systemd on the system bus, `/sys/power`,
+    // SysRq), or a power word with nothing after it to name another machine, no host named
+    // anywhere (`launchctl reboot`, `ipmitool chassis power off`, not `virsh shutdown web1`).
+    let at = words.iter().position(|w| w == word).unwrap_or(0);
+    let named_after = words[at + 1..].iter().any(|w| {
+        !w.starts_with('-')
+            && !matches!(
+                *w,
+                "off" | "cycle" | "reset" | "now" | "-h" | "soft" | "hard"
+            )
+            && !w.starts_with('+')
+    });
+    let host = words.iter().any(|w| {
+        w.contains('@')
+            || w.contains("://")
+            || matches!(
+                *w,
+                "-H" | "--host" | "--hostname" | "-r" | "--remote" | "-S"
+            )
+    });
     let this_machine = words.iter().any(|w| {
         w.contains("login1")
             || w.contains("systemd1")
             || w.contains("/sys/power")
             || w.contains("sysrq")
-    });
+    }) || !named_after && !host;
     Some(Power {
         word: (*word).to_string(),
         this_machine,
