@@ -362,6 +362,15 @@ fn is_hex_token(v: &str) -> bool {
         && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Base64 of a certificate or a public key (`certificate-authority-data: LS0tLS1CRUdJTi…`):
+/// public material, whatever its name says.
+fn encodes_public_block(v: &str) -> bool {
+    v.starts_with("LS0tLS1CRUdJTi")
+        && base64_decode(&v[..v.len().min(64) / 4 * 4])
+            .and_then(|d| String::from_utf8(d).ok())
+            .is_some_and(|t| t.contains("CERTIFICATE") || t.contains("PUBLIC KEY"))
+}
+
 /// A JWT's header alone (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`): it names an algorithm, and
 /// grants nothing.
 fn jwt_header_only(v: &str) -> bool {
@@ -480,27 +489,7 @@ const PUBLIC_NAME_WORDS: &[&str] = &["public", "publishable", "anon", "csrf", "x
 /// Words of a name: split at `_`, `-`, `.`, `:`, `$` and lower-to-upper case
 /// changes, in lower case.
 fn name_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        cur.push(c.to_ascii_lowercase());
-    }
-    if !cur.is_empty() {
-        words.push(cur);
-    }
-    words
+    crate::text::words(name)
 }
 
 /// The name describes a credential or holds one that is public.
@@ -549,6 +538,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         || name_rules_out(name)
         || default_credentials(value)
         || jwt_header_only(value)
+        || encodes_public_block(value)
     {
         return false;
     }

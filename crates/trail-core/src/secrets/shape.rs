@@ -129,9 +129,15 @@ fn assignment_shape(lowered: &[u8]) -> bool {
 
 fn secret_name_before(b: &[u8], op: usize) -> bool {
     let mut end = op;
-    // `name @"…"` (C#) puts the `@` between the name and the quote.
-    if end > 0 && matches!(b.get(op), Some(b'"' | b'\'')) && b[end - 1] == b'@' {
-        end -= 1;
+    // A quote that opens the value may be escaped (`--token \"…\"`), and C#'s `name @"…"`
+    // puts an `@` before it.
+    if matches!(b.get(op), Some(b'"' | b'\'')) {
+        if end > 0 && b[end - 1] == b'\\' {
+            end -= 1;
+        }
+        if end > 0 && b[end - 1] == b'@' {
+            end -= 1;
+        }
     }
     while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
         end -= 1;
@@ -143,10 +149,8 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if end > 0 && b[end - 1] == b']' && names_secret(b, end - 1) {
         return true;
     }
-    // `name: &str = …`, `name: String = …`: a type between the name and the operator.
-    if b.get(op) != Some(&b'=') {
-        return false;
-    }
+    // `name: &str = …`, `name: String = …`: a type between the name and the operator (the
+    // regex allows it before any operator, so this does too).
     let mut t = end;
     while t > 0 && (is_name_byte(b[t - 1]) || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')) {
         t -= 1;
