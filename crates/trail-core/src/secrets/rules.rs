@@ -588,7 +588,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`re_`, `csk-`, `dckr_pat_`, `sb_secret_`) and a long random body, standing alone
         // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path).
         // The check weighs the body; digests (`sha512-…`) and UUIDs are left alone.
-        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{19,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|[^A-Za-z0-9]))"#,
+        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|[^A-Za-z0-9]))"#,
         example: "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
         keywords: &[],
         check: Check::PrefixedToken,

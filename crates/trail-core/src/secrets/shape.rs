@@ -388,9 +388,10 @@ fn cli_shape(lowered: &[u8]) -> bool {
     })
 }
 
-/// A run of token characters (`[A-Za-z0-9_-]`) of 24 bytes or more that starts with a
-/// lower-case letter and holds `_` or `-` within its first 13 bytes and a digit: the shape of
-/// every `prefixed-token` match.
+/// A run of token characters (`[A-Za-z0-9_-]`) that starts with a lower-case letter, holds `_`
+/// or `-` within its first 13 bytes, 26 bytes or more after that first separator, and a digit:
+/// the shape of every `prefixed-token` match. The hosts' own ids (`toolu_01…`, `msg_01…`, 22 to
+/// 24 characters after the prefix) fall short of it, so a hook's payload compiles nothing.
 fn prefixed_token_shape(b: &[u8]) -> bool {
     let token = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
     let mut i = 0;
@@ -400,14 +401,20 @@ fn prefixed_token_shape(b: &[u8]) -> bool {
             continue;
         }
         let start = i;
-        let mut sep = false;
+        let mut sep = None;
         let mut digit = false;
         while i < b.len() && token(b[i]) {
-            sep |= i - start <= 12 && matches!(b[i], b'_' | b'-');
+            if sep.is_none() && i - start <= 12 && matches!(b[i], b'_' | b'-') {
+                sep = Some(i);
+            }
             digit |= b[i].is_ascii_digit();
             i += 1;
         }
-        if i - start >= 24 && b[start].is_ascii_lowercase() && sep && digit {
+        if let Some(s) = sep
+            && i - s > 26
+            && b[start].is_ascii_lowercase()
+            && digit
+        {
             return true;
         }
     }
