@@ -670,3 +670,19 @@ fn new_families_sealed_part() {
     let (_, all) = measure(&["gate-families-sealed.tsv"]);
     assert!(all.rows > 0);
 }
+
+/// Unknown stays unknown (issue 20): a program trail does not model is allowed only with a
+/// reason that says so and what was looked for; a known one keeps the plain allow.
+#[test]
+fn an_unmodelled_program_is_allowed_with_a_reason_that_says_so() {
+    let ctx = ctx();
+    let d = evaluate("acme-tool build --fast", &ctx);
+    assert_eq!(d.verdict, Verdict::Allow);
+    assert!(d.reason.contains("does not model"), "{}", d.reason);
+    assert_eq!(d.rule, None);
+    assert_eq!(evaluate("cargo test", &ctx).reason, "no rule matched");
+    assert_eq!(
+        evaluate("acme-tool delete app", &ctx).verdict,
+        Verdict::Junction
+    );
+}

@@ -210,11 +210,12 @@ pub fn git_ignored(places: &Places, path: &std::path::Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Judge a command line: the worst of everything that matched (allow when nothing did).
+/// Judge a command line: the worst of everything that matched (allow when nothing did; an
+/// allow that says why, for a program trail does not model, over a bare one).
 pub fn evaluate(line: &str, ctx: &Context) -> Decision {
     let mut worst = Decision::allow();
     for d in findings(line, ctx) {
-        if d.verdict > worst.verdict {
+        if d.verdict > worst.verdict || d.verdict == worst.verdict && worst.command.is_none() {
             worst = d;
         }
     }

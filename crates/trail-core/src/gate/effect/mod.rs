@@ -59,6 +59,7 @@ pub(super) fn judge(
         arguments::code_options(c, ctx, raw, out);
         return;
     }
+    let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
     let mut found = targets::of(c, ctx);
@@ -121,32 +122,25 @@ pub(super) fn judge(
             raw,
         ));
     }
-    if let Some(p) = (!shows).then(|| words::power(c)).flatten() {
-        out.push(if p.this_machine {
-            decide(
-                Verdict::Block,
-                "destroys-critical",
-                format!(
-                    "`{}` is told to power this machine off or restart it (`{}`): it is never run",
-                    c.name, p.word
-                ),
-                raw,
-            )
-        } else {
-            decide(
-                Verdict::Junction,
-                "consequence-irreversible",
-                format!(
-                    "`{}` is told to power something off or restart it (`{}`): a person decides",
-                    c.name, p.word
-                ),
-                raw,
-            )
-        });
+    if !shows {
+        out.extend(power(c, raw));
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         handover::judge(c, raw, out);
+        // Unknown stays unknown: an allow that says what was looked for, not "no rule
+        // matched" (`trail gate` shows it).
+        if out.0.len() == before {
+            out.push(decide(
+                Verdict::Allow,
+                "",
+                format!(
+                    "`{}` is a program trail does not model; none of its words names a protected place, carries code, hands over a shell or asks for an act with consequences",
+                    c.name
+                ),
+                raw,
+            ));
+        }
     }
 }
 
@@ -176,10 +170,36 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
     words::shows_only(&inner) || words::consequence(&inner).is_none() && words::looks(&inner)
 }
 
+/// A power verb: this machine's power is a block, another's a junction.
+fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let p = words::power(c)?;
+    Some(if p.this_machine {
+        decide(
+            Verdict::Block,
+            "destroys-critical",
+            format!(
+                "`{}` is told to power this machine off or restart it (`{}`): it is never run",
+                c.name, p.word
+            ),
+            raw,
+        )
+    } else {
+        decide(
+            Verdict::Junction,
+            "consequence-irreversible",
+            format!(
+                "`{}` is told to power something off or restart it (`{}`): a person decides",
+                c.name, p.word
+            ),
+            raw,
+        )
+    })
+}
+
 fn decide(verdict: Verdict, rule: &str, reason: String, raw: &str) -> Decision {
     Decision {
         verdict,
-        rule: Some(rule.into()),
+        rule: (!rule.is_empty()).then(|| rule.into()),
         reason,
         command: Some(raw.into()),
         targets: Vec::new(),
