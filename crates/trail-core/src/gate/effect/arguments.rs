@@ -247,89 +247,94 @@ fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if known::tier(c.name) != Tier::Unknown {
         return;
     }
-    let mut take = false;
-    for a in c.args {
-        let Some(t) = a.text.as_deref() else {
-            take = false;
-            continue;
-        };
-        if std::mem::take(&mut take) {
-            for stmt in t.split([';', '\n']) {
-                let words: Vec<Arg> = stmt
-                    .split_whitespace()
-                    .map(|w| {
-                        let w = w.trim_matches(['"', '\'']);
-                        Arg {
-                            text: Some(w.to_string()),
-                            raw: w.to_string(),
-                            quoted: false,
-                        }
-                    })
-                    .collect();
-                let inner = Cmd {
-                    name: c.name,
-                    args: &words,
-                    writes: &[],
-                    reads: &[],
-                    zones: &[],
-                };
-                if super::words::shows_only(&inner) {
-                    continue;
-                }
-                if let Some(v) = super::words::consequence(&inner) {
-                    out.push(junction(
-                        v.class.rule(),
-                        &format!(
-                            "`{}` is told in its own language to {} (`{}`): a person decides",
-                            c.name,
-                            v.class.meaning(),
-                            v.word
-                        ),
-                        raw,
-                    ));
-                    return;
-                }
-            }
-            continue;
-        }
-        take = matches!(t, "-c" | "-e" | "-x" | "-ex" | "-o")
+    let named = |t: &str| {
+        matches!(t, "-c" | "-e" | "-x" | "-ex" | "-o")
             || t.strip_prefix("--").is_some_and(|f| {
                 super::words::parts(f)
                     .last()
                     .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
-            });
+            })
+    };
+    for value in option_values(c.args, false, named) {
+        for stmt in value.split([';', '\n']) {
+            let words: Vec<Arg> = stmt
+                .split_whitespace()
+                .map(|w| {
+                    let w = w.trim_matches(['"', '\'']);
+                    Arg {
+                        text: Some(w.to_string()),
+                        raw: w.to_string(),
+                        quoted: false,
+                    }
+                })
+                .collect();
+            let inner = Cmd {
+                name: c.name,
+                args: &words,
+                writes: &[],
+                reads: &[],
+                zones: &[],
+            };
+            if super::words::shows_only(&inner) {
+                continue;
+            }
+            if let Some(v) = super::words::consequence(&inner) {
+                out.push(junction(
+                    v.class.rule(),
+                    &format!(
+                        "`{}` is told in its own language to {} (`{}`): a person decides",
+                        c.name,
+                        v.class.meaning(),
+                        v.word
+                    ),
+                    raw,
+                ));
+                return;
+            }
+        }
     }
 }
 
 /// The code in options named for code, for a program the walk otherwise trusts to read its
 /// arguments as data (`git filter-repo --commit-callback '…'`, `git rebase --exec '…'`).
 pub(super) fn code_options(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    let named = |f: &str| {
+        f.strip_prefix("--").is_some_and(|f| {
+            super::words::parts(f)
+                .last()
+                .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()) || p == "callback")
+        })
+    };
+    for value in option_values(c.args, true, named) {
+        string(c.name, value, ctx, raw, out);
+    }
+}
+
+/// The values of the options `named` picks: the word after the option, and with `joined`
+/// also the value of `--option=VALUE` (then `named` sees the part before `=`). A value only the
+/// shell knows is skipped.
+fn option_values(args: &[Arg], joined: bool, named: impl Fn(&str) -> bool) -> Vec<&str> {
+    let mut out = Vec::new();
     let mut take = false;
-    for a in c.args {
+    for a in args {
         let Some(t) = a.text.as_deref() else {
             take = false;
             continue;
         };
         if std::mem::take(&mut take) {
-            string(c.name, t, ctx, raw, out);
+            out.push(t);
             continue;
         }
-        let Some(flag) = t.strip_prefix("--") else {
-            continue;
-        };
-        let (flag, value) = match flag.split_once('=') {
-            Some((f, v)) => (f, Some(v)),
-            None => (flag, None),
-        };
-        let named = super::words::parts(flag)
-            .last()
-            .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()) || p == "callback");
-        match (named, value) {
-            (true, Some(v)) => string(c.name, v, ctx, raw, out),
-            (true, None) => take = true,
-            _ => {}
+        match t.split_once('=').filter(|_| joined) {
+            Some((flag, value)) => {
+                if named(flag) {
+                    out.push(value);
+                }
+            }
+            None => take = named(t),
         }
     }
+    out
 }
 
 /// `args` as a command line when they start with a word that can be a program.
