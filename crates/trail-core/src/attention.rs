@@ -416,7 +416,7 @@ pub fn delta_sync(
 /// first, reading its day files newest first until enough are found. What cannot be read is
 /// left out: delta-synthesis persists what it can.
 fn recent_decisions(root: &Path, limit: usize) -> Vec<String> {
-    use crate::trajectory::{Body, Entry, journal};
+    use crate::trajectory::{Body, journal};
     let dir = Layout::new(root).trajectory_dir();
     let mut out = Vec::new();
     for (name, path) in journal::jsonl_files(root, &dir)
@@ -430,7 +430,7 @@ fn recent_decisions(root: &Path, limit: usize) -> Vec<String> {
         let mut day: Vec<(Ts, String)> = objects
             .items
             .into_iter()
-            .filter_map(|(_, v)| serde_json::from_value::<Entry>(v).ok())
+            .filter_map(|(_, v)| journal::entry(v).ok())
             .filter_map(|e| match e.body {
                 Body::Decision(d) => Some((
                     e.ts,

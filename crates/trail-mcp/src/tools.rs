@@ -247,6 +247,7 @@ fn search(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
             &a.query,
             results.total,
             Ts::now(),
+            host::session_from_env().as_deref(),
             &ctx.secrets,
         );
     }

@@ -106,6 +106,8 @@ pub enum Finding {
     },
     GroundingError {
         message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hint: Option<&'static str>,
     },
     /// The ghost features listed, each checked.
     Ghosts {

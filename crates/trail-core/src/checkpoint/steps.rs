@@ -207,6 +207,7 @@ pub fn grounding(i: &Inputs<'_>) -> Step {
             StepVerdict::Error,
             Finding::GroundingError {
                 message: e.to_string(),
+                hint: e.hint(),
             },
         ),
     };

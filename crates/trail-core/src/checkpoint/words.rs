@@ -184,9 +184,9 @@ pub fn words(step: &Step, policy: &Policy) -> (String, Option<String>) {
                 ),
             )
         }
-        Finding::GroundingError { message } => (
+        Finding::GroundingError { message, hint } => (
             message.clone(),
-            remedy("fix what the message names, then run the checkpoint again"),
+            remedy(hint.unwrap_or("fix what the message names, then run the checkpoint again")),
         ),
         Finding::Ghosts { report } => (
             ghosts(report),

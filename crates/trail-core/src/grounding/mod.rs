@@ -85,6 +85,30 @@ pub enum GroundError {
     },
 }
 
+impl GroundError {
+    /// What a person can do about it, where trail knows more than the message says.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            // Every line any version of trail wrote is read (older shapes too), and a line a
+            // crash tore is read past: what is left was written by something else. The journal
+            // is append-only and out of the agent's reach, so the agent is never told to edit it.
+            GroundError::Unreadable { .. } => Some(
+                "no version of trail wrote those lines (`trail trajectory` lists what it reads); \
+                 a decision in them cannot be counted, so the ratio is not given. The journal \
+                 is append-only and the agent cannot change it: a person who knows what wrote \
+                 them moves that day's file out of .trail/trajectory/, and any decision it held \
+                 is recorded again with `trail decide`",
+            ),
+            GroundError::Config { .. } => Some("fix the YAML; trail reads its grounding keys only"),
+            GroundError::Setting { from, .. } if from.as_str() == "--threshold" => None,
+            GroundError::Setting { .. } => {
+                Some("`trail config` shows trail's own settings and where each came from")
+            }
+            GroundError::Io { .. } => None,
+        }
+    }
+}
+
 fn lines(bad: &[Place]) -> String {
     match bad.len() {
         1 => "1 line".into(),

@@ -121,7 +121,7 @@ pub fn read(root: &Path, since: Option<Ts>) -> io::Result<Lines<Entry>> {
         let objects = read_objects(root, &path, &name, false)?;
         let mut bad = objects.bad;
         for (place, v) in objects.items {
-            match serde_json::from_value::<Entry>(v) {
+            match entry(v) {
                 Ok(e) if since.is_none_or(|s| e.ts >= s) => out.items.push((place, e)),
                 Ok(_) => {}
                 Err(_) => bad.push(place),
@@ -131,6 +131,39 @@ pub fn read(root: &Path, since: Option<Ts>) -> io::Result<Lines<Entry>> {
         out.bad.extend(bad);
     }
     Ok(out)
+}
+
+/// An entry from a line of the trajectory, as any version of trail wrote it.
+///
+/// Lines written before lineage have no `trace_id` or `span_id`: both are derived from the line
+/// (the session's trace when it names a session), so they read the same every time. A pivot
+/// that search logged before it wrote through [`append`] named its fields `query` and `results`
+/// (with `result_count` beside it).
+pub fn entry(mut v: Value) -> Result<Entry, serde_json::Error> {
+    if let Value::Object(map) = &mut v {
+        if map.get("phase").and_then(Value::as_str) == Some("pivot") {
+            if !map.contains_key("original_query")
+                && let Some(q) = map.remove("query")
+            {
+                map.insert("original_query".into(), q);
+            }
+            match map.remove("results") {
+                Some(n) if !map.contains_key("result_count") => {
+                    map.insert("result_count".into(), n);
+                }
+                _ => {}
+            }
+        }
+        if !map.contains_key("trace_id") || !map.contains_key("span_id") {
+            let text = serde_json::to_string(&map)?;
+            let session = map.get("session_id").and_then(Value::as_str);
+            let trace = super::TraceId::for_line(session, text.as_bytes()).to_string();
+            let span = super::SpanId::for_line(text.as_bytes()).to_string();
+            map.entry("trace_id").or_insert(trace.into());
+            map.entry("span_id").or_insert(span.into());
+        }
+    }
+    serde_json::from_value(v)
 }
 
 /// The `*.jsonl` files of `dir` (under `root`, reached without symlinks), sorted by name. A
@@ -186,12 +219,31 @@ pub fn read_objects(root: &Path, path: &Path, name: &str, join: bool) -> io::Res
         if let Some((v, next)) = join.then(|| joined(&lines, i)).flatten() {
             out.items.push((place(i), v));
             i = next;
+        } else if let Some(v) = after_torn(text) {
+            // The line a crash tore is lost (it was never acknowledged); the whole line
+            // appended after it, which had to share its line, is read.
+            out.bad.push(place(i));
+            out.items.push((place(i), v));
+            i += 1;
         } else {
             out.bad.push(place(i));
             i += 1;
         }
     }
     Ok(out)
+}
+
+/// The object that ends `text` after a torn start: a writer that died mid-append left part of
+/// a line without its newline, and the next append went on the same line. Tries the last few
+/// places an object can start (`{"`), longest first.
+fn after_torn(text: &str) -> Option<Value> {
+    const TRIES: usize = 8;
+    let starts: Vec<usize> = text
+        .match_indices("{\"")
+        .map(|(k, _)| k)
+        .filter(|&k| k > 0)
+        .collect();
+    starts.iter().take(TRIES).find_map(|&k| object(&text[k..]))
 }
 
 fn object(text: &str) -> Option<Value> {
@@ -347,6 +399,40 @@ mod tests {
         assert_eq!(r.items.len(), 2);
         let bad: Vec<usize> = r.bad.iter().map(|p| p.line).collect();
         assert_eq!(bad, [2, 3, 4, 6, 7, 8, 10]);
+    }
+
+    /// A writer killed mid-append leaves the start of a line without its newline, and the next
+    /// append lands on the same line. Cut at every offset of the last entry, then appended to:
+    /// every acknowledged entry is read, the torn one is reported, and nothing else is.
+    #[test]
+    fn an_append_after_a_torn_line_is_read_at_every_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let secrets = Secrets::new(root.join(".secrets"), Vec::new());
+        let day = ts("2026-01-01T00:00:00.000Z");
+        let line_of = |title: &str| {
+            let mut l = secrets
+                .pass(|p| line(&entry(day, title), p))
+                .unwrap()
+                .unwrap();
+            l.push('\n');
+            l
+        };
+        let (first, torn, after) = (line_of("first"), line_of("torn"), line_of("after"));
+        let path = file_for(&Layout::new(root), day);
+        for cut in 1..torn.len() - 1 {
+            let text = format!("{first}{}{after}", &torn[..cut]);
+            fsutil::atomic_write_in(root, &path, text.as_bytes()).unwrap();
+            let r = read(root, None).unwrap();
+            let titles: Vec<String> = r
+                .items
+                .iter()
+                .map(|(_, e)| e.decision().map_or_else(String::new, |d| d.title.clone()))
+                .collect();
+            assert_eq!(titles, ["first", "after"], "cut at {cut}");
+            let bad: Vec<usize> = r.bad.iter().map(|p| p.line).collect();
+            assert_eq!(bad, [2], "cut at {cut}");
+        }
     }
 
     #[test]

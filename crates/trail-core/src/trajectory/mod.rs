@@ -262,7 +262,11 @@ pub struct Pivot {
     pub reason: String,
     pub original_query: String,
     pub result_count: u64,
+    /// Why the hypothesis behind the query failed, and what replaced it: the agent's to say
+    /// (Loa's protocol); a pivot trail logs for a broad search knows neither.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub hypothesis_failure: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub refined_hypothesis: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_query: Option<String>,
@@ -358,7 +362,37 @@ impl TraceId {
     }
 }
 
+impl TraceId {
+    /// The trace of a line written without one (a version before lineage): the session's
+    /// trace when it names one, else one of its own, the same at every read.
+    pub fn for_line(session_id: Option<&str>, line: &[u8]) -> TraceId {
+        use sha2::{Digest, Sha256};
+        if let Some(s) = session_id {
+            return TraceId::for_session(s);
+        }
+        let digest = Sha256::new()
+            .chain_update(b"trail trace of a line\0")
+            .chain_update(line)
+            .finalize();
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&digest[..16]);
+        TraceId(nonzero(b))
+    }
+}
+
 impl SpanId {
+    /// The span of a line written without one, the same at every read.
+    pub fn for_line(line: &[u8]) -> SpanId {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::new()
+            .chain_update(b"trail span of a line\0")
+            .chain_update(line)
+            .finalize();
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&digest[..8]);
+        SpanId(nonzero(b))
+    }
+
     pub fn random() -> SpanId {
         SpanId(random_bytes())
     }

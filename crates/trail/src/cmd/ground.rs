@@ -52,18 +52,7 @@ fn measure(args: &GroundArgs) -> CliResult<Report> {
 
 /// Every failure to measure exits 2, with what to do about it.
 fn error(e: GroundError) -> CliError {
-    let hint = match &e {
-        GroundError::Unreadable { .. } => Some(
-            "fix or remove those lines (a torn last line is what a crash mid-write leaves); \
-             the ratio is not given until every decision can be read",
-        ),
-        GroundError::Config { .. } => Some("fix the YAML; trail reads its grounding keys only"),
-        GroundError::Setting { from, .. } if from.as_str() == "--threshold" => None,
-        GroundError::Setting { .. } => {
-            Some("`trail config` shows trail's own settings and where each came from")
-        }
-        GroundError::Io { .. } => None,
-    };
+    let hint = e.hint();
     let err = CliError::usage(format!("cannot measure grounding: {e}"));
     match hint {
         Some(h) => err.with_hint(h),

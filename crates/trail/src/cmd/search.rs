@@ -36,6 +36,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             &args.query,
             results.total,
             Ts::now(),
+            trail_core::host::session_from_env().as_deref(),
             &ctx.secrets,
         );
         if let Err(e) = logged {

@@ -94,6 +94,10 @@ fn summary(body: &Body) -> String {
             plural(d.files.len(), "file"),
             plural(d.commands.len(), "command")
         ),
+        Body::Pivot(p) if p.refined_hypothesis.is_empty() => format!(
+            "`{}` gave {} results ({})",
+            p.original_query, p.result_count, p.reason
+        ),
         Body::Pivot(p) => format!(
             "`{}` gave {} results: {}",
             p.original_query, p.result_count, p.refined_hypothesis

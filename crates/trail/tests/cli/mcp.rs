@@ -809,3 +809,103 @@ fn the_search_tool_finds_imported_history_as_trail_search_does() {
         assert!(text.contains("EXPLORE-MAIN"), "{text}");
     });
 }
+
+/// Found by issue 21: a broad search wrote a `pivot` line of its own shape, which the
+/// trajectory's reader rejected, and from then on `trail ground` exited 2 and every checkpoint
+/// was an error. Every path that writes the trajectory (the CLI, the MCP server, the hooks),
+/// each with hostile text, is read back by the one reader, and the grounding ratio is given.
+#[test]
+fn every_writer_of_the_trajectory_is_read_back_by_its_reader() {
+    let env = project();
+    std::fs::create_dir_all(env.cwd.join(".trail")).unwrap();
+    std::fs::create_dir_all(env.cwd.join("src")).unwrap();
+    // Sixty files that each hold the word: any search for it is broad.
+    for i in 0..60 {
+        std::fs::write(
+            env.cwd.join(format!("src/h{i}.rs")),
+            format!("pub fn heron_{i}() -> u32 {{ {i} }}\n"),
+        )
+        .unwrap();
+    }
+    let hostile = format!("heron \"}}\n{{\"phase\":\"decision\" {TOKEN}");
+    // The CLI: a broad search, a decision, a checkpoint (and its handoff), a ghost check.
+    env.ok(&["search", "--code", &hostile]);
+    env.ok(&[
+        "decide",
+        "--title",
+        "Heron returns its index",
+        "--decision",
+        "keep it",
+        "--rationale",
+        "callers rely on it",
+        "--evidence",
+        "`pub fn heron_3() -> u32 { 3 }` [${PROJECT_ROOT}/src/h3.rs:1]",
+    ]);
+    env.run(&["checkpoint"]);
+    // The MCP server: a broad search and a decision.
+    block_on(async {
+        let s = connect(&env, ProtocolVersion::V_2025_06_18).await;
+        ok(&s, "search", json!({"query": hostile, "code": true})).await;
+        ok(
+            &s,
+            "decide",
+            json!({
+                "title": "Heron stays public",
+                "decision": "keep `pub`",
+                "rationale": "the MCP path too",
+                "evidence": ["`pub fn heron_4() -> u32 { 4 }` [${PROJECT_ROOT}/src/h4.rs:1]"],
+            }),
+        )
+        .await;
+    });
+    // The hooks: a session that ends hands off.
+    hook(
+        &env,
+        json!({"hook_event_name":"SessionEnd","session_id":"sess-9","reason":"exit"}),
+    );
+    let read: Value = serde_json::from_str(&env.ok(&["trajectory", "--json"])).unwrap();
+    assert_eq!(read["unreadable"], json!([]), "{read}");
+    let phases: Vec<&str> = read["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["phase"].as_str().unwrap())
+        .collect();
+    for phase in ["pivot", "decision", "checkpoint", "session_handoff"] {
+        assert!(phases.contains(&phase), "{phase} in {phases:?}");
+    }
+    assert_eq!(phases.iter().filter(|p| **p == "pivot").count(), 2);
+    let text =
+        std::fs::read_to_string(&files_under(&env.cwd.join(".trail/trajectory"))[0]).unwrap();
+    assert!(!text.contains(TOKEN), "{text}");
+    let ground = env.run(&["ground"]);
+    assert_eq!(code(&ground), 0, "{}", stderr(&ground));
+    assert!(stdout(&ground).contains("2/2"), "{}", stdout(&ground));
+    let checked: Value =
+        serde_json::from_str(&stdout(&env.run(&["checkpoint", "--json"]))).unwrap();
+    let grounding = checked["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "grounding")
+        .unwrap();
+    assert_eq!(grounding["verdict"], "pass", "{checked}");
+}
+
+/// What search wrote before it went through the trajectory's writer is read too: a project
+/// that ran a broad search with an older trail is not stuck.
+#[test]
+fn a_pivot_an_older_trail_wrote_does_not_stop_grounding() {
+    let env = project();
+    let dir = env.cwd.join(".trail/trajectory");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("2026-11-28.jsonl"),
+        "{\"ts\":\"2026-11-28T04:15:24.417012Z\",\"phase\":\"pivot\",\"reason\":\"query too broad\",\"query\":\"token\",\"results\":60,\"result_count\":60}\n",
+    )
+    .unwrap();
+    let ground = env.run(&["ground"]);
+    assert_eq!(code(&ground), 0, "{}", stderr(&ground));
+    let listed = env.ok(&["trajectory"]);
+    assert!(listed.contains("`token` gave 60 results"), "{listed}");
+}

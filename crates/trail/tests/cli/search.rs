@@ -396,8 +396,12 @@ fn more_than_fifty_results_log_a_pivot_in_the_trajectory() {
     let text = std::fs::read_to_string(&files[0]).unwrap();
     let v: Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(v["phase"], "pivot");
-    assert_eq!(v["query"], "ibis");
-    assert_eq!(v["results"], 51);
+    assert_eq!(v["original_query"], "ibis");
+    assert_eq!(v["result_count"], 51);
+    // Written by the trajectory's writer: its reader reads it, and grounding is not stopped.
+    assert!(v["trace_id"].is_string() && v["span_id"].is_string(), "{v}");
+    let ground = env.run(&["ground"]);
+    assert_eq!(code(&ground), 0, "{}", stderr(&ground));
     // Fifty is not too many: 49 notes and the pivot itself, which names the query.
     let fewer: String = lines.lines().take(49).map(|l| format!("{l}\n")).collect();
     write(&env, "NOTES.md", &fewer);
