@@ -1,9 +1,13 @@
 //! Rehydration (LedgerPulse §11): rebuild the working state from the newest records.
 //!
 //! Reads newest to oldest with reverse block reads, never a full scan, and stops at whichever
-//! comes first: `max_records` records read; the newest three non-tangent records agreeing on
-//! intent and next steps (stabilised); a compaction record, whose carried state summarises
-//! everything before it; the start of the chain. Tangents are skipped unless asked for, and then
+//! comes first: `max_records` records read; a compaction record, whose carried state summarises
+//! everything before it; the start of the chain. Early stopping (LedgerPulse: "stop early if
+//! intent + next steps stabilize") is per thread: once a thread's newest three non-tangent
+//! records agree on its intent and next steps, it has settled and older records add nothing to
+//! it; they are skipped unparsed. Other threads go on being read, so a parallel topic's thread
+//! and its next step are never lost to a busy one (issue 21: the first three agreeing records
+//! of any thread used to stop the whole read). Tangents are skipped unless asked for, and then
 //! listed as parked threads. Torn, tampered and unreadable records are skipped.
 
 use std::fs::File;
@@ -42,7 +46,9 @@ pub struct RehydrateOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
-    /// The newest three non-tangent records agree on intent and next steps.
+    /// The newest three non-tangent records agree on intent and next steps. No longer given:
+    /// reading stops per thread (each settled thread takes no more), never for all of them at
+    /// once, or a parallel topic's thread was lost. Kept to read states older versions wrote.
     Stable,
     /// A compaction record summarised everything older.
     Compaction,
@@ -115,13 +121,21 @@ struct Builder {
     parked: Vec<Parked>,
     read: usize,
     damaged: usize,
-    signatures: Vec<(Option<Intent>, Vec<String>)>,
+    /// Each thread's newest intents and next steps (at most three), index for index with
+    /// `threads`: a thread whose three agree has settled, and older records add nothing to it.
+    signatures: Vec<Vec<Signature>>,
     latest: Option<String>,
 }
 
+type Signature = (Option<Intent>, Vec<String>);
+
+/// How many agreeing records settle a thread.
+const SETTLED_AFTER: usize = 3;
+
 impl Builder {
-    fn thread(&mut self, proj: &str, topic: &str, ts: impl FnOnce() -> String) -> &mut Thread {
-        let i = if let Some(i) = self
+    /// The index of the thread of `proj` and `topic`, made when it is new.
+    fn thread(&mut self, proj: &str, topic: &str, ts: impl FnOnce() -> String) -> usize {
+        if let Some(i) = self
             .threads
             .iter()
             .position(|t| t.proj == proj && t.topic == topic)
@@ -140,9 +154,15 @@ impl Builder {
                 facts: Vec::new(),
                 files: Vec::new(),
             });
+            self.signatures.push(Vec::new());
             self.threads.len() - 1
-        };
-        &mut self.threads[i]
+        }
+    }
+
+    /// Whether thread `i`'s newest records agree on its intent and next steps.
+    fn settled(&self, i: usize) -> bool {
+        let s = &self.signatures[i];
+        s.len() >= SETTLED_AFTER && s.iter().all(|x| *x == s[0])
     }
 
     /// Fold in one record (older than everything folded so far).
@@ -158,8 +178,18 @@ impl Builder {
         };
         // Facts live in the body; read them only if some thread still has room for them.
         let mut facts: Option<Vec<String>> = None;
+        let signed = r.intent.is_some() || !r.next.is_empty();
         for f in focus {
-            let t = self.thread(&f.proj, &f.topic, || r.ts.to_string());
+            let i = self.thread(&f.proj, &f.topic, || r.ts.to_string());
+            // Early stopping is per thread: a settled thread takes nothing from older records,
+            // while the others (parallel topics, other projects) go on being read.
+            if self.settled(i) {
+                continue;
+            }
+            if signed && self.signatures[i].len() < SETTLED_AFTER {
+                self.signatures[i].push((r.intent.clone(), r.next.clone()));
+            }
+            let t = &mut self.threads[i];
             if t.intent.is_none() {
                 t.intent.clone_from(&r.intent);
             }
@@ -205,9 +235,6 @@ impl Builder {
         {
             return false;
         }
-        if self.signatures.len() < 3 && (g.intent || g.next) {
-            return true;
-        }
         let no_focus = [(Cow::Borrowed(""), Cow::Borrowed(""))];
         let focus = if g.focus.is_empty() {
             &no_focus[..]
@@ -215,10 +242,17 @@ impl Builder {
             &g.focus[..]
         };
         focus.iter().any(|(p, tp)| {
-            match self.threads.iter().find(|t| t.proj == *p && t.topic == *tp) {
+            match self
+                .threads
+                .iter()
+                .position(|t| t.proj == *p && t.topic == *tp)
+            {
                 None => true,
-                Some(t) => {
-                    (g.intent && t.intent.is_none())
+                Some(i) if self.settled(i) => false,
+                Some(i) => {
+                    let t = &self.threads[i];
+                    ((g.intent || g.next) && self.signatures[i].len() < SETTLED_AFTER)
+                        || (g.intent && t.intent.is_none())
                         || (g.status && t.status.is_none())
                         || (g.next && t.next.is_empty())
                         || (t.deferred.len() < LIST_PER_THREAD
@@ -239,7 +273,11 @@ impl Builder {
                 continue;
             }
             let last_ts = old.last_ts.clone();
-            let t = self.thread(&old.proj, &old.topic, || last_ts);
+            let i = self.thread(&old.proj, &old.topic, || last_ts);
+            if self.settled(i) {
+                continue;
+            }
+            let t = &mut self.threads[i];
             if t.intent.is_none() {
                 t.intent = old.intent;
             }
@@ -263,14 +301,6 @@ impl Builder {
                 self.parked.push(p);
             }
         }
-    }
-
-    fn stable(&self) -> bool {
-        let n = self.signatures.len();
-        n >= 3
-            && self.signatures[..3]
-                .iter()
-                .all(|s| *s == self.signatures[0])
     }
 
     fn finish(self, stopped: StopReason) -> State {
@@ -423,12 +453,6 @@ impl Ledger {
                 return Ok(Some(StopReason::Compaction));
             }
             b.fold(&r);
-            if r.intent.is_some() || !r.next.is_empty() {
-                b.signatures.push((r.intent.clone(), r.next.clone()));
-                if b.signatures.len() == 3 && b.stable() {
-                    return Ok(Some(StopReason::Stable));
-                }
-            }
         }
         Ok(None)
     }

@@ -37,11 +37,18 @@ pub struct Active {
     pub next: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blockers: Vec<String>,
+    /// When the file was last written, when known.
+    #[serde(skip)]
+    pub written: Option<crate::time::Ts>,
 }
 
 impl Active {
+    /// Whether the file says nothing (when it was written is not something it says).
     pub fn is_empty(&self) -> bool {
-        *self == Active::default()
+        Active {
+            written: None,
+            ..self.clone()
+        } == Active::default()
     }
 
     /// The bead's id, when the Current Bead line starts with one (`bd-x7y8 (task)` → `bd-x7y8`).

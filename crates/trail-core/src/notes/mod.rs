@@ -124,10 +124,20 @@ pub fn find(config: &crate::config::Config, root: &Path) -> Option<Location> {
 /// The Active Context of the project's NOTES.md (nothing when there is none, or it cannot be
 /// read).
 pub fn active_of(config: &crate::config::Config, root: &Path) -> Active {
-    find(config, root)
-        .and_then(|loc| read(root, &loc).ok().flatten())
-        .map(|t| active::read(&t))
-        .unwrap_or_default()
+    let Some(loc) = find(config, root) else {
+        return Active::default();
+    };
+    let Some(text) = read(root, &loc).ok().flatten() else {
+        return Active::default();
+    };
+    let mut active = active::read(&text);
+    // When it was last written: the brief weighs NOTES.md's "next" against the newest pulse's.
+    active.written = std::fs::metadata(&loc.path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| crate::time::Ts::from_micros(i64::try_from(d.as_micros()).unwrap_or(i64::MAX)));
+    active
 }
 
 /// A NOTES.md path must stay in the project, be Markdown, and not be one of trail's (or git's)

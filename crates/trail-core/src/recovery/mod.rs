@@ -19,9 +19,10 @@ use serde::Serialize;
 
 use crate::beads::Shown;
 use crate::decision::pulse::Carried as Decision;
-use crate::ledger::rehydrate::Level;
+use crate::ledger::rehydrate::{Level, Thread};
 use crate::notes::Active;
 use crate::state::State;
+use crate::time::Ts;
 use crate::tokens::estimate;
 
 /// What level 1 says before the threads.
@@ -49,9 +50,50 @@ impl Brief {
 /// Level 1's decisions.
 pub const LAST_DECISIONS: usize = 3;
 
-/// The brief from the state file, NOTES.md and the decisions (newest first). The state file
-/// wins where both speak: it is trail's record of the plan; NOTES.md is the agent's.
-pub fn brief(state: Option<&State>, notes: &Active, decisions: &[Decision]) -> Brief {
+/// The newest pulse of the project that says where the work stands: its thread's intent and
+/// first next step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Latest {
+    pub ts: Ts,
+    pub topic: String,
+    pub now: Option<String>,
+    pub next: Option<String>,
+}
+
+/// The newest of `project`'s threads that names a next step or an intent.
+pub fn latest(threads: &[Thread], project: &str) -> Option<Latest> {
+    threads
+        .iter()
+        .filter(|t| t.proj == project)
+        .filter_map(|t| {
+            let ts = Ts::parse_loose(&t.last_ts).ok()?;
+            let now = t
+                .intent
+                .as_ref()
+                .map(|i| one(&i.summary))
+                .filter(|s| !s.is_empty());
+            let next = t.next.first().map(|n| one(n));
+            (now.is_some() || next.is_some()).then(|| Latest {
+                ts,
+                topic: t.topic.clone(),
+                now,
+                next,
+            })
+        })
+        .max_by_key(|l| l.ts)
+}
+
+/// The brief from the state file, NOTES.md, the newest pulse and the decisions (newest first).
+/// The state file wins where both speak: it is trail's record of the plan; NOTES.md is the
+/// agent's. Between NOTES.md and the newest pulse, the one written later says what is now and
+/// next (found by issue 21: with a busy NOTES.md, level 1 carried a decision as "now" and no
+/// next step at all, though twenty pulses each named one).
+pub fn brief(
+    state: Option<&State>,
+    notes: &Active,
+    latest: Option<&Latest>,
+    decisions: &[Decision],
+) -> Brief {
     let mut b = Brief::default();
     if let Some(s) = state {
         if s.has_objective() {
@@ -82,11 +124,32 @@ pub fn brief(state: Option<&State>, notes: &Active, decisions: &[Decision]) -> B
     if b.objective.is_none() {
         b.objective = notes.task.clone().or_else(|| notes.bead.clone());
     }
+    let pulse_newer = latest.is_some_and(|l| notes.written.is_none_or(|w| l.ts >= w));
+    // The thread's topic is said once, on the first of the two lines.
+    let topic = |l: &Latest, s: &str| match l.topic.as_str() {
+        "" => s.to_string(),
+        t => format!("{s} ({t})"),
+    };
+    let now = latest.and_then(|l| l.now.as_ref().map(|s| topic(l, s)));
+    let next = latest.and_then(|l| {
+        l.next.as_ref().map(|s| match &l.now {
+            Some(_) => s.clone(),
+            None => topic(l, s),
+        })
+    });
     if b.current_step.is_none() {
-        b.current_step.clone_from(&notes.reasoning);
+        b.current_step = if pulse_newer {
+            now.clone().or_else(|| notes.reasoning.clone())
+        } else {
+            notes.reasoning.clone().or_else(|| now.clone())
+        };
     }
     if b.next_step.is_none() {
-        b.next_step.clone_from(&notes.next);
+        b.next_step = if pulse_newer {
+            next.clone().or_else(|| notes.next.clone())
+        } else {
+            notes.next.clone().or_else(|| next.clone())
+        };
     }
     for x in &notes.blockers {
         if !b.blockers.contains(x) {
@@ -242,6 +305,10 @@ fn fit(mut head: Vec<String>, tail: &str, budget: usize) -> String {
             left_out = true;
             break;
         }
+    }
+    // A thread's heading without a line of it says nothing.
+    if left_out && lines.last().is_some_and(|l| l.starts_with("## ")) {
+        lines.pop();
     }
     let mut s = join(&lines);
     if left_out {

@@ -135,7 +135,7 @@ fn level_one_is_at_most_100_o200k_tokens_on_realistic_states() {
     let threads = threads();
     let mut checked = 0;
     for (name, state, active) in states() {
-        let b = brief(state.as_ref(), &active, &decisions);
+        let b = brief(state.as_ref(), &active, None, &decisions);
         for threads in [threads.as_str(), ""] {
             let text = render(
                 Level::Brief,
@@ -170,7 +170,7 @@ fn level_one_is_at_most_100_o200k_tokens_on_realistic_states() {
 fn the_brief_reads_plan_notes_and_decisions_with_the_state_file_first() {
     let state = state_of("state/active_context.HEAD-18329552.yaml");
     let active = crate::notes::active::read(&data("loa/henlo_faucet_grimoires_loa_NOTES.md"));
-    let b = brief(Some(&state), &active, &decisions());
+    let b = brief(Some(&state), &active, None, &decisions());
     assert_eq!(
         b.objective.as_deref(),
         Some("Smart Forking v1.2 - Full-session summaries and comprehensive index coverage")
@@ -193,7 +193,7 @@ fn the_brief_reads_plan_notes_and_decisions_with_the_state_file_first() {
     );
     // Without a state file, NOTES.md's Active Context speaks.
     let prd = "### Active Context\n- **Current Task**: wire heal\n- **Reasoning State**: tests pass\n- **Next Action**: SessionStart\n";
-    let b = brief(None, &crate::notes::active::read(prd), &[]);
+    let b = brief(None, &crate::notes::active::read(prd), None, &[]);
     assert_eq!(
         (
             b.objective.as_deref(),
@@ -220,7 +220,7 @@ fn plan_steps_give_the_current_and_the_next() {
             ..Default::default()
         });
     }
-    let b = brief(Some(&s), &Active::default(), &[]);
+    let b = brief(Some(&s), &Active::default(), None, &[]);
     assert_eq!(b.current_step.as_deref(), Some("2/4 two"));
     assert_eq!(b.next_step.as_deref(), Some("4/4 four"));
     assert_eq!(b.blockers, ["three"]);
@@ -244,7 +244,7 @@ fn level_two_retrieves_decisions_for_a_query_within_500_o200k_tokens() {
         text: "bd-x7y8 [in_progress] Attention budget\n".repeat(40),
     };
     for (name, state, active) in states() {
-        let b = brief(state.as_ref(), &active, &all);
+        let b = brief(state.as_ref(), &active, None, &all);
         let more = retrieve(&all, "token estimate o200k zone", 5);
         let text = render(
             Level::Standard,
@@ -271,7 +271,7 @@ fn level_two_retrieves_decisions_for_a_query_within_500_o200k_tokens() {
 fn level_three_holds_everything() {
     let all = decisions();
     let more: Vec<&Decision> = all.iter().collect();
-    let b = brief(None, &Active::default(), &all);
+    let b = brief(None, &Active::default(), None, &all);
     let text = render(
         Level::Full,
         &Parts {

@@ -96,15 +96,15 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
     // Shown, not written: the files still hold what they hold, so no original is kept.
     let redactor = ctx.secrets.redactor()?;
     let red = |s: &str| redactor.redact(s, &mut Vec::new()).into_owned();
-    let mut brief = recovery::brief(plan.as_ref(), &active, &decisions);
-    for f in [
-        &mut brief.objective,
-        &mut brief.current_step,
-        &mut brief.next_step,
-    ] {
-        *f = f.as_deref().map(red);
-    }
-    brief.blockers = brief.blockers.iter().map(|b| red(b)).collect();
+    // Level 1's budget cuts the threads short: its brief says the newest pulse's now and
+    // next itself. Above it, the threads follow whole and say them.
+    let latest = (own && level == Level::Brief)
+        .then(|| recovery::latest(&state.threads, &project.name))
+        .flatten();
+    let brief = redacted(
+        recovery::brief(plan.as_ref(), &active, latest.as_ref(), &decisions),
+        &red,
+    );
     let more: Vec<&Decision> = match (level, &args.query) {
         (Level::Brief, _) => Vec::new(),
         (_, Some(q)) => recovery::retrieve(&decisions, q, 5),
@@ -154,6 +154,19 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> CliResult {
         return output::json(&output::redacted(v, redactor));
     }
     output::text(&text)
+}
+
+/// The brief with the project's text in it redacted.
+fn redacted(mut brief: recovery::Brief, red: &impl Fn(&str) -> String) -> recovery::Brief {
+    for f in [
+        &mut brief.objective,
+        &mut brief.current_step,
+        &mut brief.next_step,
+    ] {
+        *f = f.as_deref().map(red);
+    }
+    brief.blockers = brief.blockers.iter().map(|b| red(b)).collect();
+    brief
 }
 
 /// The state file, when there is one trail can read (resume never fails on it).

@@ -48,7 +48,9 @@ pub(super) fn packet(
     let project = cx.project();
     let state = cx.store().load().ok().filter(|l| l.exists).map(|l| l.state);
     let notes = trail_core::notes::active_of(cx.config, root);
-    let brief = trail_core::recovery::brief(state.as_ref(), &notes, &[]);
+    // The threads are a part of their own, framed as the agent's words: the state part says
+    // only what the state file and NOTES.md say.
+    let brief = trail_core::recovery::brief(state.as_ref(), &notes, None, &[]);
     let decisions = match recent::recent(
         &cx.ledger(),
         Some(&project),

@@ -245,37 +245,45 @@ fn resume_levels_stay_within_their_token_budgets() {
     assert!(full.contains("topic number 29") && full.contains("project-0"));
 }
 
+/// Found by issue 21: three agreeing records on one topic stopped the whole read, so a
+/// parallel topic's thread and its next step vanished from `trail resume` (even `--level 3`,
+/// "everything") and from the SessionStart brief. Early stopping is per thread now: the settled
+/// thread takes nothing older, the others are still read.
 #[test]
-fn resume_stops_early_once_intent_and_next_have_stabilised() {
+fn a_settled_thread_stops_only_itself() {
     let env = TestEnv::new();
-    env.ok(&[
-        "pulse",
-        "--proj",
-        "old",
-        "--intent",
-        "continue",
-        "--summary",
-        "old work",
-        "--next",
-        "old step",
-    ]);
-    for _ in 0..3 {
+    let pulse = |topic: &str, summary: &str, next: &str| {
         env.ok(&[
             "pulse",
             "--proj",
-            "new",
+            "shop",
+            "--topic",
+            topic,
             "--intent",
             "continue",
             "--summary",
-            "new work",
+            summary,
             "--next",
-            "new step",
+            next,
         ]);
+    };
+    pulse("auth", "auth work", "rotate the signing keys");
+    pulse("billing", "billing work", "an older billing step");
+    for _ in 0..3 {
+        pulse("billing", "billing work", "export the invoices");
     }
     let json: serde_json::Value = serde_json::from_str(&env.ok(&["resume", "--json"])).unwrap();
-    assert_eq!(json["stopped"], "stable");
-    assert_eq!(json["records_read"], 3);
-    assert!(!json["text"].as_str().unwrap().contains("old work"));
+    assert_eq!(json["stopped"], "start", "{json}");
+    let text = json["text"].as_str().unwrap();
+    assert!(text.contains("rotate the signing keys"), "{text}");
+    assert!(text.contains("export the invoices"), "{text}");
+    // The settled thread took nothing from the record before its three.
+    assert!(!text.contains("an older billing step"), "{text}");
+    let full = env.ok(&["resume", "--level", "3"]);
+    assert!(full.contains("## shop / auth"), "{full}");
+    assert!(full.contains("rotate the signing keys"), "{full}");
+    let brief = env.ok(&["resume", "--level", "1", "--proj", "shop"]);
+    assert!(brief.contains("export the invoices"), "{brief}");
 }
 
 #[test]
@@ -728,4 +736,62 @@ fn transcript_reports_context_usage_tools_and_summary() {
     );
     let out = env.run(&["transcript", "/no/such/file.jsonl"]);
     assert_eq!(code(&out), 2);
+}
+
+/// Found by issue 21: in a busy project (an objective, 12 decisions, 20 pulses each with a next
+/// step), level 1 said the objective, "now: last decision …" and decision titles, and not the
+/// newest next step, the one thing an agent needs after `/clear`. And the SessionStart brief
+/// lost the quieter topic's thread.
+#[test]
+fn level_1_says_what_is_next_in_a_busy_project() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    std::fs::write(env.cwd.join("a.rs"), "fn a() {}\n").unwrap();
+    env.ok(&["init"]);
+    env.ok(&["mode", "active", "Ship the billing export"]);
+    for i in 1..=12 {
+        env.ok(&[
+            "decide",
+            "--title",
+            &format!("Decision {i} about rounding"),
+            "--decision",
+            &format!("use mode {i}"),
+            "--rationale",
+            "because",
+            "--evidence",
+            "`fn a() {}` [${PROJECT_ROOT}/a.rs:1]",
+        ]);
+    }
+    for i in 1..=20 {
+        let topic = if i == 7 { "auth" } else { "billing" };
+        // The last three agree: the billing thread settles.
+        let i = i.min(18);
+        env.ok(&[
+            "pulse",
+            "--proj",
+            "project",
+            "--topic",
+            topic,
+            "--summary",
+            &format!("step {i} on {topic}"),
+            "--next",
+            &format!("next step {i} for {topic}"),
+        ]);
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(&["resume", "--level", "1", "--json"])).unwrap();
+    let text = json["text"].as_str().unwrap();
+    assert!(text.contains("next: next step 18 for billing"), "{text}");
+    assert!(text.contains("now: step 18 on billing (billing)"), "{text}");
+    assert!(json["tokens"].as_u64().unwrap() <= 100, "{json}");
+    // The SessionStart brief carries both topics' threads and next steps.
+    let out = hook(
+        &env,
+        serde_json::json!({"hook_event_name":"SessionStart","session_id":"s2","source":"clear"}),
+    );
+    let brief = out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(brief.contains("next step 18 for billing"), "{brief}");
+    assert!(brief.contains("next step 7 for auth"), "{brief}");
 }
