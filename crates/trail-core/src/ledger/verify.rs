@@ -74,7 +74,8 @@ pub struct Report {
 /// What the anchor says and how the stream compares.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct AnchorReport {
-    /// `anchored`, `missing`, `forged`, `no-key`, or `none` (an empty stream without one).
+    /// `anchored`, `missing`, `forged`, `no-key`, `plain` (records with no seals, the plain
+    /// spec format, and no anchor ever written), or `none` (an empty stream without one).
     pub status: &'static str,
     pub anchor: Option<Anchor>,
     /// Records after the anchored head, sealed and chained but not anchored yet (a writer
@@ -136,7 +137,7 @@ impl Ledger {
         let seen = anchor::seen(&self.opts.secrets_dir, &anchor_path);
         let mut v = Verifier::new(&found);
         self.verify_segments(&mut v, progress)?;
-        v.check_anchor(&found);
+        v.check_anchor(&found, seen);
         v.check_rollback(&found, seen);
         v.report.pending_intents = intent::count(&self.stream_dir());
         self.verify_imported(&mut v)?;
@@ -454,18 +455,24 @@ impl Verifier {
     }
 
     /// Compare the anchor with what the scan found (see the module docs of `anchor`).
-    fn check_anchor(&mut self, found: &Found) {
+    fn check_anchor(&mut self, found: &Found, seen: u64) {
         let records = self.report.records;
+        // A stream in the plain spec format (another LedgerPulse writer's, or one the person
+        // brought) has no seals, so nothing to anchor: it is read and extended as it is, and
+        // verify says it cannot be checked, not that it failed. Only while no anchor was ever
+        // written here: a ledger that had one and now holds only plain records was rewritten.
+        let plain = records > 0 && self.report.sealed == 0 && seen == 0;
         self.report.anchor.status = match found {
             Found::Valid(_) => "anchored",
             Found::Missing if records == 0 => "none",
+            Found::Missing if plain => "plain",
             Found::Missing => "missing",
             Found::Forged => "forged",
             Found::NoKey(_) => "no-key",
         };
         let (problem, detail) = match found {
             Found::Valid(a) => return self.compare_head(a),
-            Found::Missing if records == 0 => return,
+            Found::Missing if records == 0 || plain => return,
             Found::Missing => (
                 Problem::Unanchored,
                 format!(

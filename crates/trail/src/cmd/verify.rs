@@ -62,10 +62,15 @@ fn describe(report: &Report) -> String {
     let mut s: String = report.findings.iter().map(finding_line).collect();
     if report.ok() {
         s.push_str(&format!(
-            "ok: {} records in {} segment(s), {} sealed, chain intact{}{}\n",
+            "ok: {} records in {} segment(s), {} sealed, {}{}{}\n",
             report.records,
             report.segments + report.imported,
             report.sealed,
+            if report.sealed == 0 && report.records > 0 {
+                "no chain to check"
+            } else {
+                "chain intact"
+            },
             if report.anchor.status == "anchored" {
                 ", head anchored"
             } else {
@@ -105,6 +110,15 @@ fn finding_line(f: &Finding) -> String {
 fn notes(report: &Report) -> String {
     let a = &report.anchor;
     let mut s = String::new();
+    if a.status == "plain" {
+        s.push_str(&format!(
+            "note: the {} record(s) are in the plain spec format (no seals, as another \
+             LedgerPulse writer puts them down): trail reads and extends them, but nothing in \
+             them can be verified; records trail appends from now on are sealed, chained and \
+             anchored\n",
+            report.records
+        ));
+    }
     if a.not_yet_anchored > 0 {
         s.push_str(&format!(
             "note: the last {} record(s) are sealed and chained but not anchored yet (a writer \

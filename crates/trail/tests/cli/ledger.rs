@@ -432,10 +432,18 @@ fn plain_spec_format_streams_are_read_and_extended() {
     std::fs::create_dir_all(env.trail_home.join("stream")).unwrap();
     let plain = "---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"TLS investigation\"\nintent:\n  primary: \"continue\"\n  summary: \"Investigate TLS chain in A\"\nstatus:\n  confidence: \"medium\"\n  blocked: false\nnext:\n  - \"Run openssl s_client and capture full chain\"\ntags: [\"context-switch\"]\n---\nfacts:\n- \"curl -v shows unknown CA error\"\n\n---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:20:00.000Z\ntype: tangent\nfocus:\n  - proj: \"B\"\n    topic: \"fonts\"\ndefer:\n  - \"pick a font\"\n---\n";
     std::fs::write(env.stream(), plain).unwrap();
-    // Written by another tool: its chain holds, but nothing anchors its history yet.
+    // Written by another tool: nothing in it can be checked, which is not a failure (issue
+    // 21: verify exited 1 on the plain streams the README says are read and extended).
     let out = env.run(&["verify"]);
-    assert_eq!(code(&out), 1);
-    assert!(stdout(&out).contains("unanchored"), "{}", stdout(&out));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("no chain to check")
+            && stdout(&out).contains("in the plain spec format"),
+        "{}",
+        stdout(&out)
+    );
+    let json: serde_json::Value = serde_json::from_str(&env.ok(&["verify", "--json"])).unwrap();
+    assert_eq!(json["anchor"]["status"], "plain", "{json}");
     let r = env.ok(&["resume", "--level", "3"]);
     assert!(
         r.contains("Run openssl s_client") && r.contains("unknown CA"),
@@ -446,6 +454,20 @@ fn plain_spec_format_streams_are_read_and_extended() {
     assert!(v.contains("3 records") && v.contains("1 sealed"), "{v}");
     assert!(v.contains("anchoring began after 2 record(s)"), "{v}");
     assert_eq!(env.ok(&["log", "--count"]).trim(), "3");
+}
+
+/// A ledger that trail anchored, whose stream was then replaced by plain records and its anchor
+/// removed, is not a plain stream: it fails.
+#[test]
+fn plain_records_in_place_of_an_anchored_stream_fail_verify() {
+    let env = TestEnv::new();
+    env.ok(&["pulse", "--proj", "A", "--summary", "sealed"]);
+    let plain = "---\nschema: ledgerpulse/v1\nts: 2025-12-22T21:18:12.483Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"t\"\n---\n";
+    std::fs::write(env.stream(), plain).unwrap();
+    std::fs::remove_file(env.trail_home.join("stream/pulses.anchor")).unwrap();
+    let out = env.run(&["verify"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(stdout(&out).contains("unanchored"), "{}", stdout(&out));
 }
 
 /// Issue 11, item 11: a hook that waited for the lock wrote the alert record and ran the alert
