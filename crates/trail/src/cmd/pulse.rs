@@ -24,6 +24,9 @@ struct PulseJson<'a> {
     replayed: usize,
     torn_saved: Vec<String>,
     rotated: Option<String>,
+    /// The time a record given on stdin named, when it was appended at a later one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restamped_from: Option<String>,
 }
 
 pub fn run(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult {
@@ -37,7 +40,20 @@ pub fn run(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult {
             "the record says nothing: give at least one of --summary, --next, --defer, --fact, --file or --blocked",
         ));
     }
+    let asked = args.stdin.then_some(record.ts);
     let done = ctx.ledger.append(record)?;
+    // The stream is in time order, so a record older than its newest is appended at the next
+    // instant after it. A record handed in whole named its own time: say that it moved
+    // (issue 21: it was restamped without a word).
+    let restamped = asked.filter(|&t| t != done.ts);
+    if let Some(t) = restamped {
+        eprintln!(
+            "trail: the record's ts {t} is not after the stream's newest record, so it was \
+             appended at {} (the stream keeps time order; `trail import` keeps another tool's \
+             history with its own times)",
+            done.ts
+        );
+    }
     if let Some(why) = &done.unanchored {
         eprintln!("trail: warning: {why}; `trail verify` shows where");
     }
@@ -74,6 +90,7 @@ pub fn run(ctx: &Context, args: &PulseArgs, m: &ArgMatches) -> CliResult {
     if args.json {
         return output::json(&PulseJson {
             ts: done.ts.to_string(),
+            restamped_from: restamped.map(|t| t.to_string()),
             offset: done.offset,
             digest: trail_core::ledger::frame::hex(&done.digest),
             redacted: &done.redacted,

@@ -817,3 +817,32 @@ fn level_1_says_what_is_next_in_a_busy_project() {
     assert!(brief.contains("next step 18 for billing"), "{brief}");
     assert!(brief.contains("next step 7 for auth"), "{brief}");
 }
+
+/// Found by issue 21: a record given on stdin with a time before the stream's newest was
+/// appended at a later time without a word.
+#[test]
+fn a_stdin_record_older_than_the_stream_is_restamped_and_says_so() {
+    let env = TestEnv::new();
+    env.ok(&["pulse", "--proj", "A", "--summary", "first"]);
+    let record = "---\nschema: ledgerpulse/v1\nts: 2025-01-01T00:00:00.000Z\ntype: pulse\nfocus:\n  - proj: \"A\"\n    topic: \"t\"\nnext:\n  - \"do x\"\n---\n";
+    let out = env.run_stdin(&["pulse", "--stdin", "--json"], record);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ts 2025-01-01T00:00:00.000000Z is not after the stream's newest"),
+        "{}",
+        stderr(&out)
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["restamped_from"], "2025-01-01T00:00:00.000000Z",
+        "{json}"
+    );
+    assert_ne!(json["ts"], json["restamped_from"]);
+    // A record after the newest keeps its time, and nothing is said.
+    let later = record.replace("2025-01-01T00:00:00.000Z", "2099-01-01T00:00:00.000Z");
+    let out = env.run_stdin(&["pulse", "--stdin", "--json"], &later);
+    assert_eq!(stderr(&out), "", "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["ts"], "2099-01-01T00:00:00.000000Z");
+    assert!(json.get("restamped_from").is_none(), "{json}");
+}
