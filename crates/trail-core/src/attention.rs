@@ -346,18 +346,18 @@ pub struct Hold {
     pub unreadable: Option<String>,
 }
 
-/// Whether new edits are held for the session in `transcript` (the one measured last when the
-/// host does not say). Reads one small file, and the trajectory since red began only while a
-/// strict red stands.
+/// Whether new edits are held for the session in `transcript`. Reads one small file, and the
+/// trajectory since red began only while a strict red stands.
+///
+/// A call that names no session file holds nothing: the budget is measured per session file,
+/// and another session's red is not this one's (issue 21: a payload without
+/// `transcript_path` took the hold of whichever session was measured last).
 pub fn hold(root: &Path, transcript: Option<&Path>) -> Option<Hold> {
-    let marks = read_marks(root);
-    let mark = match transcript {
-        Some(t) => {
-            let key = key(t);
-            marks.sessions.into_iter().find(|m| m.transcript == key)?
-        }
-        None => marks.sessions.into_iter().max_by_key(|m| m.at)?,
-    };
+    let key = key(transcript?);
+    let mark = read_marks(root)
+        .sessions
+        .into_iter()
+        .find(|m| m.transcript == key)?;
     if mark.zone != Zone::Red || !mark.strict {
         return None;
     }

@@ -62,11 +62,15 @@ pub struct Guard<'a> {
     pub ctx: gate::Context,
     pub redact: Redact<'a>,
     /// The session file (transcript or rollout) of the session asking: whose attention budget
-    /// can hold its edits (`None`: the session measured last).
+    /// can hold its edits (`None`: nothing is held).
     pub session_file: Option<PathBuf>,
     /// NOTES.md where this project keeps it: a checkpoint may need it edited, so the attention
     /// budget's hold never covers it.
     pub notes: Option<PathBuf>,
+    /// Whether grounding enforcement is strict now. A hold was saved with the enforcement of
+    /// its measure; asked only when one stands, so that setting enforcement to warn lets edits
+    /// through at once, as the hold's message says (`None`: the saved enforcement stands).
+    pub strict_now: Option<&'a dyn Fn() -> bool>,
 }
 
 /// Rules whose targets are never covered by a dismissal.
@@ -97,6 +101,7 @@ impl Guard<'_> {
             redact,
             session_file: None,
             notes: None,
+            strict_now: None,
         }
     }
 
@@ -390,6 +395,7 @@ impl Guard<'_> {
     /// checkpoint could not get past would trap the session.
     fn attention_hold(&self) -> Option<crate::attention::Hold> {
         crate::attention::hold(self.store.project_root(), self.session_file.as_deref())
+            .filter(|_| self.strict_now.is_none_or(|strict| strict()))
     }
 
     /// §2, §3: an edit runs in every mode, with a warning in active mode without a plan, and

@@ -207,7 +207,9 @@ fn each_session_keeps_its_own_count_and_the_guard_asks_for_its_own() {
     );
     assert!(hold(root, Some(&a)).is_some());
     assert_eq!(hold(root, Some(&b)), None);
-    // A host that does not say which session: the one measured last decides.
+    // A call that does not say which session inherits no other session's hold, not even
+    // that of the one measured last while it is red.
+    step(root, &a, "2026-01-01T00:02:00Z", true);
     assert_eq!(hold(root, None), None);
     assert_eq!(
         read_mark(root, &a).map(|m| m.zone),

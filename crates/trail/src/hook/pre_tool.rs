@@ -74,7 +74,9 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, confining: bool) -> Respo
             .into_owned()
     };
     let store = cx.store();
+    let strict_now = || crate::cmd::checkpoint::strict(cx.config, cx.root());
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
+    guard.strict_now = Some(&strict_now);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
     guard.ctx.confined = confining;
     if tool.edits_files() {

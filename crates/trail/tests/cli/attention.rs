@@ -501,3 +501,31 @@ fn budget_finds_the_newest_session_or_says_what_to_pass() {
     assert_eq!((&b["zone"], &b["added"]), (&json!("yellow"), &json!(6_000)));
     assert_eq!(b["transcript"], json!(t));
 }
+
+/// Found by issue 21: a payload without `transcript_path` inherited the strict red hold of
+/// whichever session was measured last, and the hold's "setting grounding enforcement to warn
+/// lets edits through" was false until the next prompt re-measured.
+#[test]
+fn a_hold_is_its_own_sessions_and_follows_the_enforcement_in_force() {
+    let env = project().env("TRAIL_GROUNDING_ENFORCEMENT", "strict");
+    let t = transcript(&env, "t.jsonl");
+    ask(&env, &t);
+    answer(&t, 40_000);
+    assert!(ask(&env, &t).contains("new edits are refused"));
+    assert!(denied(&edit(&env, &t)).is_some(), "this session is held");
+    // Another call that names no session file: not held.
+    let file = env.cwd.join("src.rs");
+    let other = hook(
+        &env,
+        json!({"hook_event_name":"PreToolUse","session_id":"s2","tool_name":"Edit",
+               "tool_input":{"file_path":file,"old_string":"a","new_string":"b"}}),
+    );
+    assert_eq!(denied(&other), None, "{other}");
+    // Enforcement set to warn: the held session's next edit goes through at once.
+    let mut warn = env;
+    warn.extra_env
+        .retain(|(k, _)| k != "TRAIL_GROUNDING_ENFORCEMENT");
+    let warn = warn.env("TRAIL_GROUNDING_ENFORCEMENT", "warn");
+    let v = edit(&warn, &t);
+    assert_eq!(denied(&v), None, "{v}");
+}
