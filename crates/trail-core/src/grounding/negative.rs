@@ -8,7 +8,10 @@
 //! query 1  prose        the name and each synonym as a phrase, each word cut to its stem
 //!                       ("rate limit" finds "rate limiting" and "Rate limits")
 //! query 2  identifiers  the name and every synonym as code writes them: rate_limit, rate-limit,
-//!                       ratelimit, rateLimit, RateLimiter, RATE_LIMIT
+//!                       ratelimit, rateLimit, RateLimiter, RATE_LIMIT, limit_the_rate: each
+//!                       word's stem starts a part of one identifier, in any order
+//! query 3  nearby       only when both found no code: a code line with every word of a name
+//!                       (or all but one of three or four, close together)
 //! ```
 //!
 //! with trail's own lexical search (`search::locate` over the tree as ripgrep walks it:
@@ -22,9 +25,12 @@
 //! ```text
 //! code matches  doc mentions          verdict
 //! 1+            any                   [NOT A GHOST]: the feature exists; the docs need aligning
+//! 0, query 3 1+ any                   [HIGH AMBIGUITY]: a line names its words; a person reads
 //! 0             under `mentions`      [CONFIRMED GHOST]
 //! 0             `mentions` or more    [HIGH AMBIGUITY]: for a human; absence is never asserted
 //! ```
+//!
+//! Measured on features of published crates, present and absent (`tests/ghosts_labelled.rs`).
 //!
 //! A ghost that could not be checked this way — a search failed, or the two queries would be
 //! the same (a one-word name with no synonym) — is `[UNVERIFIED GHOST]`. No ghost ever counts
@@ -335,14 +341,8 @@ impl Options {
 
 /// The two queries for `g` in `engine`'s terms, and whether they differ.
 pub fn queries(g: &Ghost, engine: Engine) -> (String, String) {
-    let name_words = words(&g.name);
-    let mut alternatives: Vec<Vec<String>> = vec![name_words.clone()];
-    for a in &g.also {
-        let w = words(a);
-        if !w.is_empty() && !alternatives.contains(&w) {
-            alternatives.push(w);
-        }
-    }
+    let alternatives = alternatives(g);
+    let name_words = alternatives[0].clone();
     match engine {
         Engine::Lexical => {
             let q1 = alternatives
@@ -372,6 +372,26 @@ pub fn queries(g: &Ghost, engine: Engine) -> (String, String) {
     }
 }
 
+/// The words of the name, then of each other name that differs.
+fn alternatives(g: &Ghost) -> Vec<Vec<String>> {
+    let mut alternatives: Vec<Vec<String>> = vec![words(&g.name)];
+    for a in &g.also {
+        let w = words(a);
+        if !w.is_empty() && !alternatives.contains(&w) {
+            alternatives.push(w);
+        }
+    }
+    alternatives
+}
+
+/// The queries as shown and journalled: the lexical identifier regex is described.
+fn shown_queries(g: &Ghost, engine: Engine, q1: &str, q2: &str) -> [String; 2] {
+    match engine {
+        Engine::Lexical => [q1.to_string(), identifier_description(&alternatives(g))],
+        Engine::Ck => [q1.to_string(), q2.to_string()],
+    }
+}
+
 /// The name's words, lower-cased, punctuation dropped (`OAuth-login` → `oauth`, `login`).
 fn words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric())
@@ -381,10 +401,11 @@ fn words(s: &str) -> Vec<String> {
 }
 
 /// A word cut to a stem every form of it starts with (`limiting` → `limit`, `caches` →
-/// `cach`), never shorter than four letters.
+/// `cach`, `rotation` → `rotat`), never shorter than four letters.
 fn stem(w: &str) -> String {
-    const SUFFIXES: [&str; 12] = [
-        "ations", "ation", "ings", "ing", "ers", "er", "ies", "ied", "ed", "es", "s", "e",
+    const SUFFIXES: [&str; 14] = [
+        "ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ies", "ied", "ed", "es",
+        "s", "e",
     ];
     for s in SUFFIXES {
         if let Some(base) = w.strip_suffix(s)
@@ -410,18 +431,116 @@ fn camel(ws: &[String]) -> String {
         .collect()
 }
 
-/// A regex for the words as code names them: joined by `_`, `-` or nothing, in any case, at
-/// the start of an identifier or a camel-case part of one.
-fn identifier_pattern(ws: &[String]) -> String {
-    let stems: Vec<String> = ws.iter().map(|w| regex::escape(&stem(w))).collect();
-    let caps: Vec<String> = ws
+/// Words a feature's name uses that no identifier needs: function words, and the nouns that
+/// say "a feature" (`support for SSO login` is `sso_login`).
+const FILLER: [&str; 21] = [
+    "a",
+    "an",
+    "and",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "with",
+    "support",
+    "supports",
+    "feature",
+    "features",
+    "functionality",
+    "ability",
+    "capability",
+];
+
+/// The words an identifier for `ws` is made of: the fillers left out, unless nothing else is left.
+fn identifier_words(ws: &[String]) -> Vec<String> {
+    let kept: Vec<String> = ws
         .iter()
-        .map(|w| regex::escape(&capitalised(&stem(w))))
+        .filter(|w| !FILLER.contains(&w.as_str()))
+        .cloned()
+        .collect();
+    if kept.is_empty() { ws.to_vec() } else { kept }
+}
+
+/// A regex for one identifier made of the words, as code names things: each word's stem starts
+/// a part of the identifier (after its start, a `_` or `-`, or a lower-case letter or digit
+/// before a capital), other parts may stand between them, and the words may come in any order
+/// (`token rotation` is `rotate_refresh_token`). Adjacent words may also be written as one part
+/// (`ratelimit`, `rotaterefresh`). At most four words are tried in every order; more, as written.
+///
+/// Found by issue 21: the stems were joined by `[_-]?` alone, so a stem that is not the whole
+/// word (`rotat`, `validat`, `compar`) never reached the next word, and `rotate_refresh_token`,
+/// `validate_token` and `compare_digest` were reported ghosts in projects that define them.
+fn identifier_pattern(ws: &[String]) -> String {
+    let stems: Vec<String> = identifier_words(ws).iter().map(|w| stem(w)).collect();
+    let orders = if stems.len() <= 4 {
+        permutations(&stems)
+    } else {
+        vec![stems]
+    };
+    let alternatives: Vec<String> = orders.iter().map(|o| ordered_identifier(o)).collect();
+    format!("(?m)(?:^|[^A-Za-z0-9_$])(?:{})", alternatives.join("|"))
+}
+
+/// One order of stems, from the start of an identifier.
+fn ordered_identifier(stems: &[String]) -> String {
+    const ID: &str = "[A-Za-z0-9_-]";
+    let mut out = String::new();
+    for (i, s) in stems.iter().enumerate() {
+        let any_case = format!("(?i:{})", regex::escape(s));
+        let capital = regex::escape(&capitalised(s));
+        // The part starts where the identifier does, after a separator, or at a capital
+        // after a lower-case letter or digit; later words may also follow the one before
+        // straight on, after at most three more letters of it (`rotat` `e` `refresh`).
+        let starts = if i == 0 {
+            format!("{any_case}|{ID}*?[_-]{any_case}|{ID}*?[a-z0-9]{capital}")
+        } else {
+            format!("[A-Za-z]{{0,3}}{any_case}|{ID}*?[_-]{any_case}|{ID}*?[a-z0-9]{capital}")
+        };
+        out.push_str(&format!("(?:{starts})"));
+    }
+    out
+}
+
+fn permutations(items: &[String]) -> Vec<Vec<String>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, first.clone());
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The second query as a person reads it: the identifier regex is long (every order of the
+/// words), so what is shown and journalled says what it looks for.
+fn identifier_description(alternatives: &[Vec<String>]) -> String {
+    let each: Vec<String> = alternatives
+        .iter()
+        .map(|ws| {
+            identifier_words(ws)
+                .iter()
+                .map(|w| format!("{}…", stem(w)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        })
         .collect();
     format!(
-        "(?i:(?:(?m:^)|[^a-z0-9]){})|{}",
-        stems.join("[_-]?"),
-        caps.join("[_-]?")
+        "identifiers made of {} (snake, camel or kebab case, any order)",
+        each.join(" | ")
     )
 }
 
@@ -500,59 +619,53 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
     let engine = opts.engine();
     let (q1, q2) = queries(g, engine);
     let mut runs = Vec::new();
-    let mut mentions: Vec<(String, Option<u32>)> = Vec::new();
+    let mut mentions: Vec<DocLine> = Vec::new();
     let mut failed = None;
-    for (q, regex) in [(&q1, false), (&q2, true)] {
+    let shown = shown_queries(g, engine, &q1, &q2);
+    for ((q, regex), shown) in [(&q1, false), (&q2, true)].into_iter().zip(&shown) {
         let mode = match (engine, regex) {
             (Engine::Ck, _) => Mode::Semantic,
             (Engine::Lexical, false) => Mode::Lexical,
             (Engine::Lexical, true) => Mode::Regex,
         };
-        let req = Request {
-            query: q.clone(),
-            mode,
-            filters: Filters {
-                types: vec![Source::Code.as_str().into()],
-                ..Filters::default()
-            },
-            limit: 50,
-            code: true,
-        };
-        let found = match search::locate(places, &req, redactor) {
-            Ok((found, _, _)) => found,
+        match run_query(places, g, opts, redactor, (q, shown, mode)) {
+            Ok((run, found)) => {
+                for key in found {
+                    if !mentions.contains(&key) {
+                        mentions.push(key);
+                    }
+                }
+                runs.push(run);
+            }
             Err(e) => {
-                failed = Some(format!("query `{q}` failed: {e}"));
+                failed = Some(e);
                 break;
             }
-        };
-        if found.len() > MAX_MATCHES {
-            failed = Some(format!("query `{q}` matched more than {MAX_MATCHES} lines"));
-            break;
         }
-        let mut run = Run {
-            query: q.clone(),
-            code: 0,
-            docs: 0,
-            examples: Vec::new(),
-        };
-        for m in relevant(found, g, engine, opts) {
-            if is_doc(&m.file) {
-                run.docs += 1;
-                let key = (m.file.clone(), m.line);
-                if !mentions.contains(&key) {
-                    mentions.push(key);
-                }
-            } else {
-                run.code += 1;
-                if run.examples.len() < 3 {
-                    let at = m.line.map(|l| format!(":{l}")).unwrap_or_default();
-                    run.examples.push(format!("{}{at}", m.file));
-                }
-            }
-        }
-        runs.push(run);
     }
-    let code: u64 = runs.iter().map(|r| r.code).sum();
+    // Neither query found it: before absence is asserted, a code line that holds every word of
+    // a name (in any order, in comments or across identifiers) is looked for. Such a line does
+    // not prove the feature, but it is not evidence of absence either: a person decides.
+    let near = if failed.is_none() && engine == Engine::Lexical && runs.iter().all(|r| r.code == 0)
+    {
+        let q3 = nearby_pattern(&alternatives(g));
+        let shown = nearby_description(&alternatives(g));
+        match q3.map(|q| run_query(places, g, opts, redactor, (&q, &shown, Mode::Regex))) {
+            Some(Ok((run, _))) => {
+                let code = run.code;
+                runs.push(run);
+                code
+            }
+            Some(Err(e)) => {
+                failed = Some(e);
+                0
+            }
+            None => 0,
+        }
+    } else {
+        0
+    };
+    let code: u64 = runs.iter().take(2).map(|r| r.code).sum();
     let doc_mentions = mentions.len() as u64;
     let same = q1 == q2 || (g.also.is_empty() && words(&g.name).len() < 2);
     let (class, why) = if let Some(f) = failed {
@@ -561,6 +674,15 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
         (
             Class::NotGhost,
             "the code has it: the feature exists; align the docs that call it missing".into(),
+        )
+    } else if near > 0 {
+        (
+            Class::HighAmbiguity,
+            format!(
+                "no code names it, but {near} code line{} hold every word of it: a person reads \
+                 them and decides whether it is missing",
+                if near == 1 { "" } else { "s" }
+            ),
         )
     } else if same {
         (
@@ -593,6 +715,135 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
         why,
         listed: g.listed.clone(),
     }
+}
+
+/// A documentation line a query matched: its file and line.
+type DocLine = (String, Option<u32>);
+
+/// One query over the tree: what it matched in code (with up to three examples) and in
+/// documentation (each doc line's place, for the mentions), or why it could not run.
+fn run_query(
+    places: &Places,
+    g: &Ghost,
+    opts: &Options,
+    redactor: &Redactor,
+    (q, shown, mode): (&str, &str, Mode),
+) -> Result<(Run, Vec<DocLine>), String> {
+    let req = Request {
+        query: q.to_string(),
+        mode,
+        filters: Filters {
+            types: vec![Source::Code.as_str().into()],
+            ..Filters::default()
+        },
+        limit: 50,
+        code: true,
+    };
+    let found = search::locate(places, &req, redactor)
+        .map_err(|e| format!("query `{shown}` failed: {e}"))?
+        .0;
+    if found.len() > MAX_MATCHES {
+        return Err(format!(
+            "query `{shown}` matched more than {MAX_MATCHES} lines"
+        ));
+    }
+    let mut run = Run {
+        query: shown.to_string(),
+        code: 0,
+        docs: 0,
+        examples: Vec::new(),
+    };
+    let mut docs = Vec::new();
+    for m in relevant(found, g, opts.engine(), opts) {
+        if is_doc(&m.file) {
+            run.docs += 1;
+            docs.push((m.file.clone(), m.line));
+        } else {
+            run.code += 1;
+            if run.examples.len() < 3 {
+                let at = m.line.map(|l| format!(":{l}")).unwrap_or_default();
+                run.examples.push(format!("{}{at}", m.file));
+            }
+        }
+    }
+    Ok((run, docs))
+}
+
+/// A regex for a line that holds every word of one of the names (each at a word start, any
+/// case, any order), for names of two to four words; `None` when no name has that many.
+fn nearby_pattern(alternatives: &[Vec<String>]) -> Option<String> {
+    let each: Vec<String> = alternatives
+        .iter()
+        .map(|ws| identifier_words(ws))
+        .filter(|ws| (2..=4).contains(&ws.len()))
+        .flat_map(|ws| {
+            let stems: Vec<String> = ws.iter().map(|w| stem(w)).collect();
+            // Of three or four words, a line with all but one of them will do: a description
+            // in a comment rarely repeats every word of a feature's name.
+            let sets: Vec<Vec<String>> = if stems.len() >= 3 {
+                (0..stems.len())
+                    .map(|skip| {
+                        let mut s = stems.clone();
+                        s.remove(skip);
+                        s
+                    })
+                    .collect()
+            } else {
+                vec![stems]
+            };
+            let whole = sets.len() == 1;
+            sets.iter()
+                .flat_map(|s| permutations(s))
+                .map(|order| (order, whole))
+                .collect::<Vec<_>>()
+        })
+        .map(|(order, whole)| {
+            // Every word anywhere on the line; all but one only close together, as a phrase
+            // with a word or two between.
+            let gap = if whole { ".*" } else { ".{0,24}" };
+            order
+                .iter()
+                .map(|s| word_start(s))
+                .collect::<Vec<_>>()
+                .join(gap)
+        })
+        .collect();
+    (!each.is_empty()).then(|| each.join("|"))
+}
+
+/// A regex for `stem` at the start of a word, or of a part of a camel-case one.
+fn word_start(stem: &str) -> String {
+    let mut chars = stem.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    let rest = chars.as_str();
+    format!(
+        "(?:(?:^|[^A-Za-z0-9])(?i:{})|[a-z0-9]{}(?i:{}))",
+        regex::escape(stem),
+        regex::escape(&first),
+        regex::escape(rest)
+    )
+}
+
+/// The third query as a person reads it.
+fn nearby_description(alternatives: &[Vec<String>]) -> String {
+    let each: Vec<String> = alternatives
+        .iter()
+        .map(|ws| identifier_words(ws))
+        .filter(|ws| (2..=4).contains(&ws.len()))
+        .map(|ws| {
+            ws.iter()
+                .map(|w| format!("{}…", stem(w)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        })
+        .collect();
+    format!(
+        "code lines holding every word of {} (any order)",
+        each.join(" | ")
+    )
 }
 
 /// The matches that count: not the line listing the ghost, and with ck only those at least as

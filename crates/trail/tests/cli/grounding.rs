@@ -458,6 +458,43 @@ fn trajectory_lists_filters_and_skips_bad_lines() {
     assert_eq!(code(&env.run(&["trajectory", "--since", "yesterday"])), 2);
 }
 
+/// Found by issue 21: `rotate_refresh_token`, `validate_token` and `compare_digest` exist in
+/// the project, and each was reported `[CONFIRMED GHOST]` (the stems were joined by `[_-]?`, so
+/// an identifier never matched), and the checkpoint passed the step.
+#[test]
+fn existing_identifiers_are_not_ghosts() {
+    let env = TestEnv::new();
+    let p = &env.cwd;
+    write(
+        &p.join("auth/tokens.py"),
+        "import hmac\n\ndef rotate_refresh_token(t):\n    return validate_token(t)\n\n\
+         def validate_token(t):\n    return hmac.compare_digest(t, SECRET)\n",
+    );
+    write(
+        &p.join("NOTES.md"),
+        "## Ghost Features\n- rotate_refresh_token\n- validate_token\n- compare_digest\n\
+         - token rotation\n- Password reset emails\n",
+    );
+    let v = json_of(&env.run(&["ghosts", "--json"]));
+    let classes: Vec<(&str, &str)> = v["ghosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["feature"].as_str().unwrap(), g["class"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            ("rotate_refresh_token", "not_ghost"),
+            ("validate_token", "not_ghost"),
+            ("compare_digest", "not_ghost"),
+            ("token rotation", "not_ghost"),
+            ("Password reset emails", "confirmed_ghost"),
+        ],
+        "{v}"
+    );
+}
+
 /// `trail ghosts` (issue 12 item 5): two queries per ghost feature, the verdicts, the engine
 /// named, exit 1 when a person must look, and one trajectory entry per feature.
 #[test]

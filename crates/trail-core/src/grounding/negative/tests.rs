@@ -119,6 +119,10 @@ fn the_two_queries_look_from_two_angles() {
         "ratelimit",
         "rate-limits",
         "throttled()",
+        // Issue 21: a stem that is not the whole word, words in another order, parts between.
+        "fn limit_the_rate()",
+        "LimitByRate",
+        "rate_window_limit",
     ] {
         assert!(re.is_match(hit), "{hit} against {q2}");
     }
@@ -126,6 +130,8 @@ fn the_two_queries_look_from_two_angles() {
         "accurate limits",
         "rate limiting in prose",
         "generate_limit",
+        "rate = limit",
+        "separate_limit",
     ] {
         assert!(!re.is_match(miss), "{miss} against {q2}");
     }
@@ -134,6 +140,41 @@ fn the_two_queries_look_from_two_angles() {
         (c1.as_str(), c2.as_str()),
         ("Rate limiting", "throttle rate_limiting rateLimiting")
     );
+}
+
+/// Found by issue 21: identifiers whose first word's stem is shorter than the word
+/// (`rotat`e, `validat`e, `compar`e) never matched, so code that defines them was called a
+/// ghost. Snake, camel, kebab and screaming case, parts between, either order.
+#[test]
+fn identifiers_match_whatever_their_case_style() {
+    for (ghost, code) in [
+        ("rotate_refresh_token", "def rotate_refresh_token(t):"),
+        ("rotate refresh token", "async rotateRefreshToken() {"),
+        ("token rotation", "fn rotate_refresh_token() {}"),
+        ("validate_token", "    return validate_token(t)"),
+        ("compare digest", "hmac.compare_digest(a, b)"),
+        ("compare_digest", "const COMPARE_DIGEST = 1"),
+        ("refresh token", "--refresh-token <T>"),
+        ("support for SSO login", "class SsoLoginHandler:"),
+        ("OAuth login", "impl OAuthLogin for X"),
+        ("rate limit", "let r = ratelimiter::new();"),
+    ] {
+        let g = Ghost::parse(ghost).unwrap();
+        let (_, q2) = queries(&g, Engine::Lexical);
+        let re = regex::Regex::new(&q2).unwrap();
+        assert!(re.is_match(code), "{ghost}: {code} against {q2}");
+    }
+    for (ghost, code) in [
+        ("rotate refresh token", "rotate(log); refresh(token)"),
+        ("token rotation", "let token = rotation;"),
+        ("validate token", "invalidate_token()"),
+        ("compare digest", "# compare the digest"),
+    ] {
+        let g = Ghost::parse(ghost).unwrap();
+        let (_, q2) = queries(&g, Engine::Lexical);
+        let re = regex::Regex::new(&q2).unwrap();
+        assert!(!re.is_match(code), "{ghost}: {code} against {q2}");
+    }
 }
 
 #[test]
