@@ -89,6 +89,12 @@ impl Layout {
         self.trail_dir().join("config.toml")
     }
 
+    /// Which NOTES.md the project keeps, as first chosen (one line, relative to the root):
+    /// committed with the project, so a Loa config added later does not move the file.
+    pub fn notes_location(&self) -> PathBuf {
+        self.trail_dir().join("notes-location")
+    }
+
     pub fn gitignore(&self) -> PathBuf {
         self.trail_dir().join(".gitignore")
     }

@@ -47,6 +47,10 @@ pub enum Command {
     /// Daily memory (`.trail/memory/`): `trail memory flush --transcript PATH`.
     #[command(subcommand)]
     Memory(MemoryCommand),
+    /// Which NOTES.md trail keeps and what chose it; `trail notes move PATH` moves it (a
+    /// person's command, confirmed at the terminal).
+    #[command(subcommand)]
+    Notes(NotesCommand),
     /// Add a note to today's daily memory (redacted); prints its source reference.
     Remember {
         /// The note.
@@ -392,6 +396,21 @@ pub struct DemoArgs {
     /// Keep the demo's ledger in this directory instead of a temporary one.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum NotesCommand {
+    /// Where NOTES.md is, what chose it, and where Loa's config would put it.
+    Where {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Move NOTES.md, with its content, to PATH (relative to the project root) and record it
+    /// there. A person's command: it asks at the terminal.
+    Move {
+        /// The new place, a `.md` file inside the project that does not exist or is empty.
+        path: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]

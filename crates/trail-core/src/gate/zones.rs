@@ -202,10 +202,12 @@ impl Places {
 
     /// What [`Zone::AgentSettings`] holds, beside the hosts' `settings*.json` files: trail's
     /// configuration and the hosts' other settings.
-    fn agent_settings(&self) -> [PathBuf; 8] {
+    fn agent_settings(&self) -> [PathBuf; 9] {
         let (root, home) = (&self.project_root, &self.home);
         [
             Layout::new(root).config(),
+            // Which NOTES.md trail keeps: moved only by a person (`trail notes move`).
+            Layout::new(root).notes_location(),
             home.join(".config").join("trail"),
             home.join(".codex"),
             // Transcripts (read back to tell typed prompts from delivered ones), scheduled

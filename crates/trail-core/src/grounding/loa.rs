@@ -141,26 +141,38 @@ impl LoaConfig {
         let g = grimoire_rel(
             root,
             self.paths.as_ref().and_then(|p| p.grimoire.as_deref()),
+            true,
         );
         format!("{}/NOTES.md", g.trim_end_matches('/'))
     }
 }
 
 fn grimoire(root: &Path, configured: Option<&str>) -> PathBuf {
-    root.join(grimoire_rel(root, configured))
+    // Only what is on disk: what this is asked for (the trajectory) is read where it exists.
+    root.join(grimoire_rel(root, configured, false))
 }
 
 /// The grimoire's path under the root: the configured one, else `grimoires/loa`, or the legacy
-/// `loa-grimoire` where only that exists.
-fn grimoire_rel(root: &Path, configured: Option<&str>) -> String {
+/// `loa-grimoire` where only that exists. When neither is on disk, git says which the project
+/// keeps: a `loa-grimoire/` deleted whole is the committed one to bring back, not a new
+/// `grimoires/loa/` (issue 21: the heal wrote a blank template there, and the committed
+/// `loa-grimoire/NOTES.md` never came back).
+fn grimoire_rel(root: &Path, configured: Option<&str>, ask_git: bool) -> String {
+    const NEW: &str = "grimoires/loa";
+    const LEGACY: &str = "loa-grimoire";
     if let Some(g) = configured {
         return g.to_string();
     }
-    if !root.join("grimoires/loa").exists() && root.join("loa-grimoire").exists() {
-        "loa-grimoire".into()
-    } else {
-        "grimoires/loa".into()
-    }
+    let legacy = match (root.join(NEW).exists(), root.join(LEGACY).exists()) {
+        (true, _) => false,
+        (false, true) => true,
+        (false, false) if !ask_git => false,
+        (false, false) => {
+            crate::git::files(root, &[NEW]).is_empty()
+                && !crate::git::files(root, &[LEGACY]).is_empty()
+        }
+    };
+    if legacy { LEGACY } else { NEW }.into()
 }
 
 /// Loa's trajectory directory when the project has one: the configured one, or either default

@@ -75,17 +75,32 @@ pub fn locate_in(
 }
 
 /// Which NOTES.md the project keeps: `configured` (trail's `notes.path` with its origin, when
-/// something set it), else Loa's when `loa` is the project's `.loa.config.yaml`, else the
-/// root's.
+/// something set it), else the one recorded when trail first wrote it
+/// (`.trail/notes-location`), else Loa's when `loa` is the project's `.loa.config.yaml`, else
+/// the root's. Without a record, a NOTES.md that holds trail's section wins over a Loa location
+/// that holds nothing yet.
+///
+/// Found by issue 21: adding the `.loa.config.yaml` the PRD prescribes switched trail to
+/// `grimoires/loa/NOTES.md`, so the root NOTES.md went stale, the checkpoint failed and the
+/// ghost list was lost. The location is now chosen once; a move is a person's act (`trail
+/// notes move`), which carries the content.
 pub fn locate(
     root: &Path,
     configured: Option<(&str, String)>,
     loa: Option<&LoaConfig>,
 ) -> Result<Location, NotesError> {
-    let (rel, from) = match (configured, loa) {
-        (Some((p, from)), _) => (p.to_string(), from),
-        (None, Some(l)) => (l.notes_file(root), ".loa.config.yaml".to_string()),
-        (None, None) => (DEFAULT.to_string(), "default".to_string()),
+    let (rel, from) = match (configured, recorded(root), loa) {
+        (Some((p, from)), _, _) => (p.to_string(), from),
+        (None, Some(r), _) => (r, RECORDED_FROM.to_string()),
+        (None, None, Some(l)) => {
+            let theirs = l.notes_file(root);
+            if !has_continuity(root, &theirs) && has_continuity(root, DEFAULT) {
+                (DEFAULT.to_string(), "default".to_string())
+            } else {
+                (theirs, ".loa.config.yaml".to_string())
+            }
+        }
+        (None, None, None) => (DEFAULT.to_string(), "default".to_string()),
     };
     let rel = rel.trim().trim_start_matches("./").to_string();
     if let Err(why) = check_rel(&rel) {
@@ -100,6 +115,38 @@ pub fn locate(
         rel,
         from,
     })
+}
+
+/// What chose a location read from `.trail/notes-location`.
+pub const RECORDED_FROM: &str = ".trail/notes-location";
+
+/// The location recorded when trail first wrote NOTES.md, if it was and the record holds a
+/// usable path.
+pub fn recorded(root: &Path) -> Option<String> {
+    let text = fsutil::read_string_in(root, &Layout::new(root).notes_location(), 4096).ok()?;
+    let rel = text
+        .lines()
+        .next()?
+        .trim()
+        .trim_start_matches("./")
+        .to_string();
+    check_rel(&rel).is_ok().then_some(rel)
+}
+
+/// Record `rel` as the project's NOTES.md.
+pub fn record(root: &Path, rel: &str) -> io::Result<()> {
+    fsutil::atomic_write_in(
+        root,
+        &Layout::new(root).notes_location(),
+        format!("{rel}\n").as_bytes(),
+    )
+}
+
+/// Whether `rel` is a NOTES.md with trail's section in it.
+fn has_continuity(root: &Path, rel: &str) -> bool {
+    check_rel(rel).is_ok()
+        && fsutil::read_string_in(root, &root.join(rel), fsutil::MAX_PROJECT_FILE)
+            .is_ok_and(|t| t.contains(&format!("## {}", continuity::SECTION)))
 }
 
 /// `notes.path` and what set it, when something did (its default names no file: Loa's or the
@@ -238,7 +285,16 @@ pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> 
     fsutil::atomic_write_in(root, &loc.path, text.as_bytes()).map_err(werr)?;
     let f = fsutil::open_in(root, &loc.path, fsutil::Access::Read).map_err(werr)?;
     f.set_permissions(std::fs::Permissions::from_mode(mode))
-        .map_err(werr)
+        .map_err(werr)?;
+    // The first write chooses the location for good: recorded, so that nothing but a person's
+    // `trail notes move` changes it.
+    if recorded(root).is_none() {
+        record(root, &loc.rel).map_err(|source| NotesError::Write {
+            path: Layout::new(root).notes_location(),
+            source,
+        })?;
+    }
+    Ok(())
 }
 
 fn lock(root: &Path) -> Result<std::fs::File, NotesError> {

@@ -57,6 +57,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Transcript(a) => transcript::run(&a),
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),
+        Command::Notes(c) => notes::run(&c),
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Search(a) => search::run(&Context::load()?, &a),

@@ -28,3 +28,85 @@ pub fn refused(e: NotesError) -> CliError {
     };
     CliError::usage(e.to_string()).with_hint(hint)
 }
+
+/// `trail notes where` and `trail notes move`.
+pub fn run(cmd: &crate::cli::NotesCommand) -> CliResult {
+    use crate::cli::NotesCommand;
+    let config = Config::load()?;
+    let root = config.project_root.value.clone();
+    let here = location(&config, &root)?;
+    let loa_wants = loa::read_config(&root)
+        .ok()
+        .flatten()
+        .map(|l| l.notes_file(&root))
+        .filter(|rel| *rel != here.rel);
+    match cmd {
+        NotesCommand::Where { json } => {
+            if *json {
+                return crate::output::json(&serde_json::json!({
+                    "path": here.rel,
+                    "from": here.from,
+                    "exists": here.path.is_file(),
+                    "loa_config_names": loa_wants,
+                }));
+            }
+            let mut s = format!("{} (chosen by {})\n", here.rel, here.from);
+            if let Some(l) = &loa_wants {
+                s.push_str(&format!(
+                    "note: .loa.config.yaml names {l}; trail keeps {} until a person moves it: \
+                     `trail notes move {l}`\n",
+                    here.rel
+                ));
+            }
+            crate::output::text(&s)
+        }
+        NotesCommand::Move { path } => move_to(&root, &here, path),
+    }
+}
+
+/// Move the project's NOTES.md to `dest` with its content, and record the new place: a
+/// person's word, asked at the terminal (the agent's shell has none, and the gate stops it).
+fn move_to(root: &Path, here: &Location, dest: &str) -> CliResult {
+    let dest = dest.trim().trim_start_matches("./");
+    let to = notes::locate(root, Some((dest, "trail notes move".into())), None).map_err(refused)?;
+    if to.rel == here.rel {
+        return crate::output::text(&format!("NOTES.md is already {}\n", here.rel));
+    }
+    let existing = notes::read(root, &to).map_err(refused)?;
+    if existing.is_some() {
+        return Err(CliError::usage(format!(
+            "{} already holds text: trail moves NOTES.md only to a place that is missing or empty, \
+             so nothing is merged by guess",
+            to.rel
+        ))
+        .with_hint(format!(
+            "merge {} into {} by hand, empty or remove {}, then run this again",
+            here.rel, to.rel, to.rel
+        )));
+    }
+    crate::person::require_terminal().map_err(CliError::usage)?;
+    crate::person::confirm(
+        &format!(
+            "Move NOTES.md from {} to {} (content and all)? trail then reads and writes only {}.",
+            here.rel, to.rel, to.rel
+        ),
+        "move",
+    )
+    .map_err(CliError::usage)?;
+    let text = notes::read(root, here)
+        .map_err(refused)?
+        .unwrap_or_default();
+    notes::write(root, &to, &text).map_err(refused)?;
+    notes::record(root, &to.rel)
+        .map_err(|e| CliError::usage(format!("cannot record the new place: {e}")))?;
+    if here.path.is_file() {
+        std::fs::remove_file(&here.path)
+            .map_err(|e| CliError::usage(format!("moved, but cannot remove {}: {e}", here.rel)))?;
+    }
+    crate::output::text(&format!(
+        "moved NOTES.md: {} → {} (recorded in {})\n",
+        here.rel,
+        to.rel,
+        notes::RECORDED_FROM
+    ))
+}

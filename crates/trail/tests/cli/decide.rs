@@ -339,3 +339,59 @@ fn a_loa_project_keeps_its_notes_in_its_grimoire_and_every_byte_outside_the_sect
         stderr(&out)
     );
 }
+
+/// Found by issue 21: adding the `.loa.config.yaml` the PRD prescribes switched trail to
+/// `grimoires/loa/NOTES.md`; the root NOTES.md that `trail init` wrote went stale, and the
+/// checkpoint failed. The place is chosen once and recorded; a move is a person's, with the
+/// content.
+#[test]
+fn a_loa_config_added_later_does_not_move_notes_and_a_person_can() {
+    let env = project();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init"]);
+    assert_eq!(
+        std::fs::read_to_string(env.cwd.join(".trail/notes-location")).unwrap(),
+        "NOTES.md\n"
+    );
+    assert_eq!(code(&decide(&env, "First", &["--evidence", GOOD])), 0);
+    write(
+        &env.cwd.join(".loa.config.yaml"),
+        "grounding:\n  threshold: 0.95\n",
+    );
+    assert_eq!(code(&decide(&env, "Second", &["--evidence", GOOD])), 0);
+    let notes = std::fs::read_to_string(env.cwd.join("NOTES.md")).unwrap();
+    assert!(
+        notes.contains("First") && notes.contains("Second"),
+        "{notes}"
+    );
+    assert!(!env.cwd.join("grimoires").exists());
+    let where_ = env.ok(&["notes", "where"]);
+    assert!(
+        where_.contains("NOTES.md (chosen by .trail/notes-location)")
+            && where_.contains("trail notes move grimoires/loa/NOTES.md"),
+        "{where_}"
+    );
+    // The agent's shell is no terminal: the move is refused and nothing changes.
+    let out = env.run(&["notes", "move", "grimoires/loa/NOTES.md"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("terminal"), "{}", stderr(&out));
+    assert!(env.cwd.join("NOTES.md").is_file());
+    // A person at a terminal confirms it: the content moves, and the record with it.
+    let out = env.in_terminal(&["notes", "move", "grimoires/loa/NOTES.md"], &["move"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let moved = std::fs::read_to_string(env.cwd.join("grimoires/loa/NOTES.md")).unwrap();
+    assert_eq!(moved, notes);
+    assert!(!env.cwd.join("NOTES.md").exists());
+    assert_eq!(code(&decide(&env, "Third", &["--evidence", GOOD])), 0);
+    let moved = std::fs::read_to_string(env.cwd.join("grimoires/loa/NOTES.md")).unwrap();
+    assert!(moved.contains("Third"), "{moved}");
+    // A place that already holds text is refused: nothing is merged by guess.
+    write(&env.cwd.join("docs/NOTES.md"), "# mine\n");
+    let out = env.run(&["notes", "move", "docs/NOTES.md"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("already holds text"),
+        "{}",
+        stderr(&out)
+    );
+}

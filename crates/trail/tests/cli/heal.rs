@@ -246,3 +246,36 @@ fn notes_come_back_where_notes_path_keeps_them() {
     );
     assert!(!p.join("notes.txt").exists() && !p.join("NOTES.md").exists());
 }
+
+/// Found by issue 21: a `loa-grimoire/` deleted whole was healed to the wrong place (a blank
+/// template in `grimoires/loa/`), and the committed `loa-grimoire/NOTES.md` never came back.
+/// Which grimoire the project keeps is decided from git, not from what is left on disk.
+#[test]
+fn a_legacy_grimoire_deleted_whole_comes_back_from_git() {
+    let env = TestEnv::new();
+    let root = &env.cwd;
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(root)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    let notes = "# Loa notes\n\n## Decision Log\n\n- kept in git\n";
+    write(root, "loa-grimoire/NOTES.md", notes.as_bytes());
+    write(root, ".loa.config.yaml", b"grounding:\n  threshold: 0.95\n");
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "init"]);
+    std::fs::remove_dir_all(root.join("loa-grimoire")).unwrap();
+    let out = env.ok(&["heal"]);
+    assert!(out.contains("loa-grimoire/NOTES.md"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("loa-grimoire/NOTES.md")).unwrap(),
+        notes
+    );
+    assert!(!root.join("grimoires").exists());
+}
