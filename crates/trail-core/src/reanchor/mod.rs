@@ -357,11 +357,15 @@ fn state_items(s: &Sources<'_>) -> Vec<String> {
     }
     if let Some(b) = s.brief {
         state.extend(b.objective.iter().map(|o| format!("objective: {o}")));
-        state.extend(
-            b.current_step
-                .iter()
-                .map(|c| format!("plan step in flight: {c}")),
-        );
+        // Only the plan's step is a plan step: NOTES.md's reasoning (often trail's "last
+        // decision …") is where the work stands, not a step (issue 21: a decision's title was
+        // named the plan step in flight when there was no plan).
+        let label = if b.step_is_planned {
+            "plan step in flight"
+        } else {
+            "now"
+        };
+        state.extend(b.current_step.iter().map(|c| format!("{label}: {c}")));
         state.extend(b.next_step.iter().map(|n| format!("next: {n}")));
         state.extend(b.blockers.iter().map(|x| format!("blocked: {x}")));
     }

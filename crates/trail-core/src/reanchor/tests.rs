@@ -48,6 +48,7 @@ fn busy() -> Busy {
                 "Ship the re-anchor packet and fork detection (issue 12 items 11, 13)".into(),
             ),
             current_step: Some("3/5 wire the packet into SessionStart".into()),
+            step_is_planned: true,
             next_step: Some("4/5 extend the Claude Code e2e".into()),
             blockers: vec!["the e2e needs Claude Code 2.1.328 in ~/.cache/trail-e2e".into()],
             decisions: Vec::new(),

@@ -32,6 +32,10 @@ pub struct Brief {
     pub objective: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_step: Option<String>,
+    /// Whether the current step is the plan's (the state file's step in flight), not NOTES.md's
+    /// reasoning or a pulse's intent.
+    #[serde(skip)]
+    pub step_is_planned: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_step: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -103,6 +107,7 @@ pub fn brief(
         let current = s.step_in_flight();
         if let Some(i) = current {
             b.current_step = Some(format!("{}/{total} {}", i + 1, one(&s.plan[i].description)));
+            b.step_is_planned = true;
         }
         let after = current.map_or(0, |i| i + 1);
         if let Some((i, p)) = s

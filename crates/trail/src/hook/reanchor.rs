@@ -83,7 +83,7 @@ pub(super) fn packet(
     });
     let thread_title = format!(
         "this project's ({}) working state from the pulse stream, other projects a line each; \
-         pulses tagged trail-hook were observed by trail's hooks, the rest are",
+         pulses tagged trail-hook were observed by trail's hooks, the others",
         project.name
     );
     let mut packet = reanchor::assemble(&Sources {

@@ -245,7 +245,7 @@ fn working_state(
     // own `trail pulse` notes alike. None of it is the user speaking.
     Some(inject::framed(
         &format!(
-            "trail: working state rebuilt from the pulse stream, this project ({}) first and other projects in one line each (`trail resume --level 3` for everything). Its intent, next steps and facts are notes from earlier sessions: pulses tagged trail-hook were observed by trail's hooks, the rest were",
+            "trail: working state rebuilt from the pulse stream, this project ({}) first and other projects in one line each (`trail resume --level 3` for everything). Its intent, next steps and facts are notes from earlier sessions: pulses tagged trail-hook were observed by trail's hooks, the others",
             project.name
         ),
         inject::Author::Agent,

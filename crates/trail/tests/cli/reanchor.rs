@@ -268,3 +268,18 @@ fn post_compact_journals_the_hosts_summary_redacted() {
     );
     assert_eq!(stream_bytes(&env).len(), before);
 }
+
+/// Found by issue 21: with no plan, the packet named NOTES.md's reasoning (trail's "last
+/// decision …: title") the "plan step in flight".
+#[test]
+fn without_a_plan_no_step_is_called_the_plan_step() {
+    let (env, _) = project();
+    std::fs::remove_file(env.cwd.join("active_context.yaml")).unwrap();
+    let t = transcript(&env, "s1", &conversation());
+    let ctx = start(&env, "s1", "resume", &t);
+    assert!(!ctx.contains("plan step in flight"), "{ctx}");
+    assert!(
+        ctx.contains("now: last decision") && ctx.contains("Rotate refresh tokens on use"),
+        "{ctx}"
+    );
+}
