@@ -49,13 +49,26 @@ pub(crate) fn is_tool_event(event: &str) -> bool {
 /// host's timeout only fires when the hook could not run at all.
 pub const HOOK_TIMEOUT_SECS: u64 = 10;
 
-/// The settings file: the project's, or the user's with `global`.
+/// The settings file trail's hooks go to: the user's with `global`, else the project's
+/// machine-local one (`.claude/settings.local.json`). The hook command names this machine's
+/// binary by its absolute path, so it must never reach the committed `.claude/settings.json`,
+/// where a teammate's clone would run a path that does not exist there (issue 22).
 pub fn settings_path(project_root: &Path, home: &Path, global: bool) -> PathBuf {
     if global {
         home.join(".claude").join("settings.json")
     } else {
-        project_root.join(".claude").join("settings.json")
+        local_settings(project_root)
     }
+}
+
+/// The project's machine-local settings, which Claude Code reads and never shares.
+pub fn local_settings(project_root: &Path) -> PathBuf {
+    project_root.join(".claude").join("settings.local.json")
+}
+
+/// The project's shared settings, committed with it: where an older `trail init` put its hooks.
+pub fn shared_settings(project_root: &Path) -> PathBuf {
+    project_root.join(".claude").join("settings.json")
 }
 
 /// An agent host's hook settings: which events trail takes, and the word naming the host in

@@ -24,6 +24,8 @@ struct FileChange {
 #[derive(Serialize)]
 struct Report {
     agent: String,
+    #[serde(skip)]
+    global: bool,
     hooks: trail_core::install::Change,
     files: Vec<FileChange>,
 }
@@ -55,6 +57,13 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         .map(PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
     let path = settings(&root, &home, args.global);
+    // An older init wrote hooks and deny rules into the committed settings: taken out first,
+    // whichever way (a settings file that cannot be read stops init before it writes anything).
+    let moved = if host.word == "claude-code" && !args.global {
+        out_of_shared_settings(&config, &root)?
+    } else {
+        Vec::new()
+    };
     let hooks = if install {
         claude::install_for(host, &path, &hook_command(host)?)?
     } else {
@@ -63,6 +72,10 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     let mut files = change_files(host, &root, &home, args.global, install)?;
     if host.word == "claude-code" {
         files.push(deny_rules(&config, &path, install)?);
+        files.extend(moved);
+        if install && !args.global {
+            files.extend(ignored_locally(&root, &path));
+        }
     }
     // Uninstall takes trail's server out whether or not --mcp is given: it removes what any
     // init added.
@@ -73,6 +86,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         files.push(notes_file(&config, &root)?);
     }
     let report = Report {
+        global: args.global,
         agent: host.word.to_string(),
         hooks,
         files,
@@ -96,6 +110,57 @@ fn deny_rules(config: &Config, path: &Path, install: bool) -> CliResult<FileChan
         path: path.to_path_buf(),
         what: "permission deny rules for trail's key and records",
         changed,
+    })
+}
+
+/// trail's hooks and deny rules taken out of the project's committed `.claude/settings.json`,
+/// where an older `trail init` wrote them with this machine's paths in them.
+fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileChange>> {
+    let shared = claude::shared_settings(root);
+    if !shared.exists() {
+        return Ok(Vec::new());
+    }
+    let hooks = claude::uninstall_for(&claude::CLAUDE, &shared)?;
+    let rules = claude::deny_rules(&config.secrets_dir.value, &config.home.value);
+    let denies = claude::uninstall_denies(&shared, &rules)?;
+    Ok(vec![FileChange {
+        path: shared,
+        what: "machine-local entries out of the committed settings (an older init put them there)",
+        changed: hooks.written || denies,
+    }])
+}
+
+/// `.claude/settings.local.json` kept out of git on this machine (`.git/info/exclude`) when the
+/// project's ignore files do not already: it names this machine's paths.
+fn ignored_locally(root: &Path, local: &Path) -> Option<FileChange> {
+    let rel = local.strip_prefix(root).ok()?.to_str()?.to_string();
+    let ignored = trail_core::git::command(root)
+        .args(["check-ignore", "-q", "--", &rel])
+        .status()
+        .ok()?;
+    // 0: ignored; 1: not ignored; anything else: no repository (nothing to keep it out of).
+    if ignored.code() != Some(1) {
+        return None;
+    }
+    let out = trail_core::git::command(root)
+        .args(["rev-parse", "--git-path", "info/exclude"])
+        .output()
+        .ok()?;
+    let exclude = root.join(String::from_utf8(out.stdout).ok()?.trim());
+    let mut text = std::fs::read_to_string(&exclude).unwrap_or_default();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "# trail: machine-local Claude Code settings\n/{rel}\n"
+    ));
+    let written = std::fs::create_dir_all(exclude.parent()?)
+        .and_then(|()| std::fs::write(&exclude, text))
+        .is_ok();
+    Some(FileChange {
+        path: exclude,
+        what: "git-ignore (this clone only) for the machine-local settings",
+        changed: written,
     })
 }
 
@@ -319,6 +384,14 @@ impl Report {
                 f.path.display()
             ));
         }
+        if install && self.agent == "claude-code" && !self.global {
+            text.push_str(
+                "Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, \
+                 .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json \
+                 (it runs this machine's trail by its path; each teammate runs `trail init`), \
+                 .trail/state/ or .trail/outbox/.\n",
+            );
+        }
         if install && self.agent == "codex" {
             text.push_str("Codex runs these hooks only in a trusted project with reviewed hooks: open `codex` here once and trust the project and its hooks (or set [projects.\"<dir>\"] trust_level = \"trusted\" in ~/.codex/config.toml and review them with /hooks).\n");
         }
@@ -360,6 +433,7 @@ mod tests {
 
     fn report(agent: &str, events: &[&str], changed: bool) -> Report {
         Report {
+            global: false,
             agent: agent.into(),
             hooks: trail_core::install::Change {
                 path: "/p/hooks.json".into(),

@@ -20,7 +20,7 @@ fn installed_session() -> (TestEnv, std::path::PathBuf, String) {
         &env,
         json!({"hook_event_name":"SessionStart","session_id":"s1","source":"startup"}),
     );
-    let settings = env.cwd.join(".claude/settings.json");
+    let settings = env.cwd.join(".claude/settings.local.json");
     let installed = std::fs::read_to_string(&settings).unwrap();
     (env, settings, installed)
 }
@@ -240,7 +240,7 @@ fn the_agent_cannot_reconfigure_or_switch_off_trail() {
     ));
     // Through the edit tools: switching hooks off is blocked; other changes wait for a person.
     env.ok(&["init"]);
-    let settings = env.cwd.join(".claude/settings.json");
+    let settings = env.cwd.join(".claude/settings.local.json");
     let current = std::fs::read_to_string(&settings).unwrap();
     let v = edit(
         &env,
@@ -423,7 +423,8 @@ fn a_settings_change_that_switches_trail_off_is_vetoed_for_the_session() {
     // Claude Code's own staged change arrives as a proposal beside the file.
     std::fs::write(&settings, &installed).unwrap();
     std::fs::write(
-        env.cwd.join(".claude/settings.json.proposed-0a1b2c3d"),
+        env.cwd
+            .join(".claude/settings.local.json.proposed-0a1b2c3d"),
         "{}",
     )
     .unwrap();
@@ -433,7 +434,11 @@ fn a_settings_change_that_switches_trail_off_is_vetoed_for_the_session() {
             .to_string(),
     );
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    std::fs::remove_file(env.cwd.join(".claude/settings.json.proposed-0a1b2c3d")).unwrap();
+    std::fs::remove_file(
+        env.cwd
+            .join(".claude/settings.local.json.proposed-0a1b2c3d"),
+    )
+    .unwrap();
     // Any other change is the person's business.
     let out = change(&installed.replacen('{', "{\n  \"model\": \"opus\",", 1));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -598,7 +603,7 @@ fn trail_is_recognised_by_what_its_hooks_run() {
 fn the_agent_cannot_switch_trail_off_skip_or_speak_as_the_host() {
     let env = project();
     env.ok(&["init"]);
-    let settings = env.cwd.join(".claude/settings.json");
+    let settings = env.cwd.join(".claude/settings.local.json");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let cmd = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]

@@ -385,7 +385,7 @@ fn the_agents_attacks_on_trail_fail_through_claude_code() {
     let env = TestEnv::new();
     let remote = project_with_remote(&env);
     env.ok(&["init"]);
-    let settings = env.cwd.join(".claude/settings.json");
+    let settings = env.cwd.join(".claude/settings.local.json");
     let settings_before = std::fs::read_to_string(&settings).unwrap();
     let view = env.cwd.join("active_context.yaml");
     let force = "git push --force origin main";
@@ -402,7 +402,7 @@ fn the_agents_attacks_on_trail_fail_through_claude_code() {
             "Edit",
             serde_json::json!({"file_path": settings.to_str().unwrap(), "old_string": "{\n  \"hooks\"", "new_string": "{\n  \"disableAllHooks\": true,\n  \"hooks\""}),
         ),
-        tool_use_reply("a3", "echo '{}' > .claude/settings.json"),
+        tool_use_reply("a3", "echo '{}' > .claude/settings.local.json"),
         tool_use_reply("a4", force),
         tool_reply(
             "a5",
@@ -477,7 +477,7 @@ fn a_mid_session_settings_change_cannot_switch_trail_off() {
         let env = TestEnv::new();
         let precious = e2e::project_with_precious(&env);
         env.ok(&["init"]);
-        let settings = env.cwd.join(".claude/settings.json");
+        let settings = env.cwd.join(".claude/settings.local.json");
         if !with_config_change {
             let mut v: serde_json::Value =
                 serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
@@ -1117,7 +1117,7 @@ fn after_a_resume_and_a_compaction_the_model_is_given_the_packet() {
 }
 
 /// Issue 19's confined session, through the real Claude Code: the agent's first command writes
-/// a script that reads the key, forges a grant, rewrites `.claude/settings.json` and deletes a
+/// a script that reads the key, forges a grant, rewrites `.claude/settings.local.json` and deletes a
 /// file in home; its second runs it. The gate sees two harmless-looking commands; all four
 /// acts fail at the OS (bubblewrap, by trail's PreToolUse rewrite), and the session carries on.
 #[test]
@@ -1125,7 +1125,8 @@ fn a_confined_session_cannot_read_the_key_forge_a_grant_switch_trail_off_or_touc
     let Some(claude) = claude_or_skip() else {
         return;
     };
-    let Some(session) = e2e::ConfinedSession::new(&["init"], "SETTINGS", ".claude/settings.json")
+    let Some(session) =
+        e2e::ConfinedSession::new(&["init"], "SETTINGS", ".claude/settings.local.json")
     else {
         return;
     };
@@ -1140,4 +1141,56 @@ fn a_confined_session_cannot_read_the_key_forge_a_grant_switch_trail_off_or_touc
     let (out, requests) = run_claude(env, &claude, port, &seen, "SCRIPTED-E2E: tidy up");
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
     session.assert_held(&requests);
+}
+
+/// Issue 22, through the real Claude Code: someone ran `trail init` and committed what git saw.
+/// A teammate's clone holds no machine-local settings, so Claude Code runs no trail hook there:
+/// no hook that exits 127 and fails open, none that refuses every tool call.
+#[test]
+fn a_teammates_clone_without_trail_runs_no_broken_hook() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let git = |dir: &Path, args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(dir)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&env.cwd, &["init", "-q"]);
+    env.ok(&["init"]);
+    git(&env.cwd, &["add", "-A"]);
+    git(&env.cwd, &["commit", "-qm", "trail init"]);
+    let clone = env.root.join("clone");
+    git(&env.root, &["clone", "-q", env.cwd.to_str().unwrap(), "clone"]);
+    assert!(!clone.join(".claude/settings.local.json").exists());
+    if let Ok(shared) = std::fs::read_to_string(clone.join(".claude/settings.json")) {
+        assert!(!shared.contains("hook claude-code"), "{shared}");
+    }
+    let (port, seen) = serve(vec![
+        tool_use_reply("c1", "echo made > made.txt"),
+        text_reply("done"),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: make a file");
+    c.current_dir(&clone);
+    let (out, _) = e2e::run_agent(c, &seen);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(clone.join("made.txt")).unwrap(),
+        "made\n",
+        "{said}"
+    );
+    assert!(!said.contains("hook error") && !said.contains("not found"), "{said}");
+    // The person who ran `trail init` still has trail's hooks, on their machine only.
+    assert!(
+        std::fs::read_to_string(env.cwd.join(".claude/settings.local.json"))
+            .unwrap()
+            .contains("hook claude-code")
+    );
 }

@@ -145,12 +145,12 @@ fn ordinary_work_runs_and_the_working_directory_carries_over() {
 #[test]
 fn a_script_the_agent_writes_and_runs_cannot_do_what_only_a_person_may() {
     let Some(env) = confined() else { return };
-    let settings = std::fs::read(env.cwd.join(".claude/settings.json")).unwrap();
+    let settings = std::fs::read(env.cwd.join(".claude/settings.local.json")).unwrap();
     let script = r#"
 cat > evil.sh <<'EOF'
 key=$(cat ~/.secrets/trail.key) && echo "GOT KEY $key"
 echo '{"forged":true}' >> .trail/state/grants.jsonl && echo FORGED GRANT
-echo '{"hooks":{}}' > .claude/settings.json && echo SETTINGS REWRITTEN
+echo '{"hooks":{}}' > .claude/settings.local.json && echo SETTINGS REWRITTEN
 rm -f ~/precious.txt && echo DELETED
 echo still running
 EOF
@@ -166,7 +166,7 @@ chmod +x evil.sh && ./evil.sh"#;
     );
     assert!(text.contains("Read-only file system"), "{text}");
     assert_eq!(
-        std::fs::read(env.cwd.join(".claude/settings.json")).unwrap(),
+        std::fs::read(env.cwd.join(".claude/settings.local.json")).unwrap(),
         settings
     );
     assert!(env.home.join("precious.txt").exists());
@@ -219,7 +219,7 @@ fn every_decision_verb_is_refused_inside() {
         );
     }
     // And the settings still run trail's hooks.
-    let settings = std::fs::read_to_string(env.cwd.join(".claude/settings.json")).unwrap();
+    let settings = std::fs::read_to_string(env.cwd.join(".claude/settings.local.json")).unwrap();
     assert!(settings.contains("hook claude-code"));
 }
 
@@ -258,8 +258,9 @@ fn directory_destinations_and_archives_cannot_reach_home_or_the_settings() {
         std::fs::read_to_string(env.home.join(".bashrc")).unwrap(),
         "# the person's\n"
     );
-    let settings = std::fs::read_to_string(env.cwd.join(".claude/settings.json")).unwrap();
+    let settings = std::fs::read_to_string(env.cwd.join(".claude/settings.local.json")).unwrap();
     assert!(settings.contains("hook claude-code"), "{settings}");
+    assert!(!env.cwd.join(".claude/settings.json").exists());
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! `trail init` / `trail uninstall` against a project's .claude/settings.json.
+//! `trail init` / `trail uninstall` against a project's `.claude/settings.local.json` (this
+//! machine's), never the committed `.claude/settings.json`.
 
 use crate::common::*;
 
@@ -6,10 +7,13 @@ use crate::common::*;
 fn init_merges_idempotently_and_uninstall_restores_the_file() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
-    let settings = env.cwd.join(".claude/settings.json");
+    let settings = env.cwd.join(".claude/settings.local.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     let foreign = r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify-send done"}]}]},"model":"opus"}"#;
     std::fs::write(&settings, foreign).unwrap();
+    // The committed settings are a teammate's too: trail writes nothing there.
+    let shared = env.cwd.join(".claude/settings.json");
+    std::fs::write(&shared, r#"{"model":"opus"}"#).unwrap();
 
     let out = env.ok(&["init"]);
     assert!(
@@ -53,6 +57,70 @@ fn init_merges_idempotently_and_uninstall_restores_the_file() {
         serde_json::from_str::<serde_json::Value>(foreign).unwrap()
     );
     assert!(env.ok(&["uninstall"]).contains("nothing to change"));
+    assert_eq!(
+        std::fs::read_to_string(&shared).unwrap(),
+        r#"{"model":"opus"}"#
+    );
+}
+
+/// Found by issue 22: `trail init` wrote `/home/you/.cargo/bin/trail hook claude-code` into
+/// the committed `.claude/settings.json`, and a teammate who pulled the project got a hook that
+/// does not exist on their machine (exit 127: the gate fails open, or every tool call is
+/// refused). The hooks go to `.claude/settings.local.json`, kept out of git; an older init's
+/// entries move there; init says what is committed and what never is.
+#[test]
+fn init_keeps_machine_paths_out_of_the_committed_settings() {
+    let env = TestEnv::new();
+    let git = |args: &[&str]| {
+        assert!(
+            std::process::Command::new("git")
+                .args(args)
+                .current_dir(&env.cwd)
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    git(&["init", "-q"]);
+    // What an older trail left in the committed file: its hooks and deny rules, beside the
+    // team's own settings.
+    env.ok(&["init"]);
+    let local = env.cwd.join(".claude/settings.local.json");
+    let shared = env.cwd.join(".claude/settings.json");
+    let old = std::fs::read_to_string(&local).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&old).unwrap();
+    v["model"] = "opus".into();
+    std::fs::write(&shared, v.to_string()).unwrap();
+    std::fs::remove_file(&local).unwrap();
+
+    let out = env.ok(&["init"]);
+    assert!(
+        out.contains("Never commit .claude/settings.local.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("machine-local entries out of the committed settings"),
+        "{out}"
+    );
+    let team: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&shared).unwrap()).unwrap();
+    assert_eq!(team["model"], "opus");
+    let text = team.to_string();
+    assert!(
+        !text.contains("hook claude-code") && !text.contains(&env.home.display().to_string()),
+        "{text}"
+    );
+    let mine = std::fs::read_to_string(&local).unwrap();
+    assert!(mine.contains("hook claude-code"), "{mine}");
+    // git does not see the machine-local file.
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(&env.cwd)
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(!status.contains("settings.local.json"), "{status}");
+    assert!(status.contains(".claude/settings.json"), "{status}");
 }
 
 #[test]
