@@ -99,7 +99,11 @@ fn prepare(p: &Parsed) -> Result<std::process::Command, String> {
         // (no user namespaces), and need not.
         return Ok(unwrapped(p));
     }
-    let config = Config::load_from(&AtProject(&p.project))
+    // As the hook does: a configuration file that cannot be read leaves confinement at its
+    // built-in defaults (the hook already told the person), not every command refused.
+    let at = AtProject(&p.project);
+    let config = Config::load_from(&at)
+        .or_else(|_| Config::builtin_from(&at))
         .map_err(|e| format!("trail's configuration is broken ({e})"))?;
     if bwrap::in_foreign_namespace() {
         // A host's own sandbox (Codex's workspace-write, Claude Code's sandbox) allows no

@@ -267,6 +267,28 @@ impl Config {
         Ok(c)
     }
 
+    /// The built-in defaults for the project `env` names, with the environment's settings when
+    /// they can be read: what the hooks fall back to when a configuration file cannot be read,
+    /// so that the gate stays on at its defaults instead of refusing everything (issue 22).
+    pub fn builtin_from(env: &dyn Env) -> Result<Config, ConfigError> {
+        let home = env.var("HOME").map(PathBuf::from);
+        let home = home.as_deref();
+        let mut c = Config::blank();
+        c.project_root = project_root(env);
+        c.user_dir = user_config_dir(env);
+        c.apply_defaults(home);
+        c.trust_key_dir.clone_from(&c.secrets_dir.value);
+        let mut with_env = c.clone();
+        if with_env.apply_env(env, home).is_ok() {
+            c = with_env;
+        }
+        c.prefer_the_specs_spelling(home);
+        if c.home.value.as_os_str().is_empty() || c.secrets_dir.value.as_os_str().is_empty() {
+            return Err(ConfigError::NoHome);
+        }
+        Ok(c)
+    }
+
     /// Every setting empty, from nowhere: what the layers start from.
     pub(crate) fn blank() -> Config {
         Config {

@@ -63,6 +63,9 @@ pub const DEADLINE: Duration = Duration::from_secs(5);
 /// wherever a step fails. An allowed tool call never redacts, so never builds the service.
 static CONFIG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
 static SECRETS: std::sync::OnceLock<Arc<Secrets>> = std::sync::OnceLock::new();
+/// Why this hook runs on the built-in defaults, when a configuration file could not be read:
+/// said to the person (the host's user-visible channel) at session start and on each refusal.
+static BROKEN_CONFIG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// The hook's secrets service, built on first use; `None` until the configuration is loaded.
 fn secrets() -> Option<&'static Arc<Secrets>> {
@@ -184,26 +187,59 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         Report::Said(reason).emit();
         return ExitCode::from(2);
     }
-    if let Some(json) = render(host, &response) {
+    let mut json = render(host, &response);
+    if let Some(notice) = BROKEN_CONFIG.get()
+        && host == Host::ClaudeCode
+        && (matches!(response, Response::Deny { .. }) || starts_session(&bytes))
+    {
+        // `systemMessage` reaches the person, whatever the event; stderr they never see.
+        let mut v = json.unwrap_or_else(|| serde_json::json!({}));
+        v["systemMessage"] = notice.clone().into();
+        json = Some(v);
+    }
+    if let Some(json) = json {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{json}");
     }
     ExitCode::SUCCESS
 }
 
+/// Whether the payload is a session's start (read again only when there is something to say).
+fn starts_session(payload: &[u8]) -> bool {
+    matches!(host::decode(payload), Ok((_, Event::SessionStarted { .. })))
+}
+
 fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     // Tests stand in here for whatever could block a hook (a stuck lock, a slow disk).
     trail_core::failpoint::stall("hook-stall");
-    let config = match Config::load_from(&PayloadEnv(envelope.cwd.as_deref())) {
+    let env = PayloadEnv(envelope.cwd.as_deref());
+    let config = match Config::load_from(&env) {
         Ok(c) => CONFIG.get_or_init(|| c),
+        // One typo in a configuration file must not refuse every tool call (the Edit that
+        // would fix it too), nor switch the gate off: the hook runs on the built-in defaults,
+        // which judge every call as a fresh install would, and the person is told (issue 22).
         Err(e) => {
-            report::failed("configuration", &e);
-            return match event {
-                Event::ToolRequested { .. } => Response::Deny {
-                    reason: format!("trail's configuration is broken ({e}); fix it, then retry"),
-                },
-                _ => Response::Silent,
-            };
+            if let Ok(c) = Config::builtin_from(&env) {
+                report::failed("configuration (running on trail's built-in defaults)", &e);
+                let _ = BROKEN_CONFIG.set(format!(
+                    "trail: its configuration cannot be read ({e}). Until it is fixed, trail runs \
+                     on its built-in defaults: the gate judges every tool call as a fresh install \
+                     would, and your own settings are not in force. `trail config` shows the \
+                     error; `trail doctor` checks the rest."
+                ));
+                CONFIG.get_or_init(|| c)
+            } else {
+                report::failed("configuration", &e);
+                return match event {
+                    Event::ToolRequested { .. } => Response::Deny {
+                        reason: format!(
+                            "trail's configuration is broken ({e}) and its defaults cannot stand \
+                             in (no home directory); fix it, then retry"
+                        ),
+                    },
+                    _ => Response::Silent,
+                };
+            }
         }
     };
     let cx = Cx {

@@ -1167,7 +1167,10 @@ fn a_teammates_clone_without_trail_runs_no_broken_hook() {
     git(&env.cwd, &["add", "-A"]);
     git(&env.cwd, &["commit", "-qm", "trail init"]);
     let clone = env.root.join("clone");
-    git(&env.root, &["clone", "-q", env.cwd.to_str().unwrap(), "clone"]);
+    git(
+        &env.root,
+        &["clone", "-q", env.cwd.to_str().unwrap(), "clone"],
+    );
     assert!(!clone.join(".claude/settings.local.json").exists());
     if let Ok(shared) = std::fs::read_to_string(clone.join(".claude/settings.json")) {
         assert!(!shared.contains("hook claude-code"), "{shared}");
@@ -1186,7 +1189,10 @@ fn a_teammates_clone_without_trail_runs_no_broken_hook() {
         "made\n",
         "{said}"
     );
-    assert!(!said.contains("hook error") && !said.contains("not found"), "{said}");
+    assert!(
+        !said.contains("hook error") && !said.contains("not found"),
+        "{said}"
+    );
     // The person who ran `trail init` still has trail's hooks, on their machine only.
     assert!(
         std::fs::read_to_string(env.cwd.join(".claude/settings.local.json"))

@@ -393,3 +393,77 @@ fn an_allowed_pre_tool_use_compiles_no_secret_rule() {
     assert_eq!(c, 0, "{err}");
     assert!(err.contains("secret rule `acme`"), "{err}");
 }
+
+/// Found by issue 22: one typo in the person's configuration (`[ledger` without its `]`)
+/// denied every tool call in every session, the Edit that would fix the file too, and the
+/// explanation went to stderr, which the person never sees. The gate now runs on its built-in
+/// defaults, and `systemMessage` tells the person at session start and on each refusal.
+#[test]
+fn a_broken_config_keeps_the_gate_at_its_defaults_and_says_so() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.user_config("[ledger\nmax_records = 5\n");
+    let config = env.home.join(".config/trail/config.toml");
+    let call = |tool: &str, input: serde_json::Value| {
+        let pre = serde_json::json!({
+            "hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.cwd,
+            "tool_name": tool, "tool_input": input,
+        });
+        let (c, out, _) = hook(&env, &pre.to_string());
+        assert_eq!(c, 0);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap_or(serde_json::Value::Null)
+    };
+    let start = serde_json::json!({
+        "hook_event_name": "SessionStart", "session_id": "s", "cwd": env.cwd, "source": "startup",
+    });
+    let (_, out, _) = hook(&env, &start.to_string());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let notice = v["systemMessage"].as_str().unwrap();
+    assert!(
+        notice.contains("built-in defaults") && notice.contains("config.toml"),
+        "{notice}"
+    );
+    // Reading, and commands the defaults allow, run.
+    let read = call("Read", serde_json::json!({"file_path": config}));
+    assert_ne!(
+        read["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{read}"
+    );
+    let ls = call("Bash", serde_json::json!({"command": "ls"}));
+    assert_ne!(
+        ls["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{ls}"
+    );
+    assert!(ls.get("systemMessage").is_none(), "{ls}");
+    // What the defaults block is blocked, and the person is told why the defaults rule.
+    let rm = call("Bash", serde_json::json!({"command": "rm -rf ~"}));
+    assert_eq!(
+        rm["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{rm}"
+    );
+    assert!(
+        rm["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("rm-recursive-critical"),
+        "{rm}"
+    );
+    assert!(
+        rm["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("built-in defaults")
+    );
+    // The fix is a person's decision away, as any edit of trail's configuration is.
+    let fix = call(
+        "Edit",
+        serde_json::json!({"file_path": config, "old_string": "[ledger", "new_string": "[ledger]"}),
+    );
+    let why = fix["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        why.contains("[agent-settings]") && why.contains("pending"),
+        "{why}"
+    );
+}
