@@ -383,15 +383,19 @@ pub fn cleanup_period(g: &Ground) -> Vec<Finding> {
     if days >= CLEANUP_SUGGESTED_DAYS {
         return Vec::new();
     }
-    vec![Finding::new(
-        CHECK_CLEANUP,
-        format!("{whence}: Claude Code deletes older transcripts, and their history with them"),
-        format!(
-            "set \"cleanupPeriodDays\": {CLEANUP_SUGGESTED_DAYS} (or more) in {}, and keep \
+    // A recommendation, not a failure: nothing is off on day one (issue 22).
+    vec![
+        Finding::new(
+            CHECK_CLEANUP,
+            format!("{whence}: Claude Code deletes older transcripts, and their history with them"),
+            format!(
+                "set \"cleanupPeriodDays\": {CLEANUP_SUGGESTED_DAYS} (or more) in {}, and keep \
              what is there with `trail import claude-code`",
-            g.home.join(".claude").join("settings.json").display()
-        ),
-    )]
+                g.home.join(".claude").join("settings.json").display()
+            ),
+        )
+        .warning(),
+    ]
 }
 
 #[cfg(test)]

@@ -19,6 +19,16 @@ pub struct Finding {
     pub check: &'static str,
     pub problem: String,
     pub fix: String,
+    pub level: Level,
+}
+
+/// How much a finding weighs: a failure means trail is off or losing records; a warning is a
+/// recommendation, and doctor still exits 0 for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Fail,
+    Warn,
 }
 
 impl Finding {
@@ -27,7 +37,15 @@ impl Finding {
             check,
             problem: problem.into(),
             fix: fix.into(),
+            level: Level::Fail,
         }
+    }
+
+    /// The same finding as a recommendation.
+    #[must_use]
+    pub fn warning(mut self) -> Self {
+        self.level = Level::Warn;
+        self
     }
 }
 

@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use trail_core::config::Config;
-use trail_core::doctor::{Finding, Ground, binary, confine, hooks, secrets, setup, versions};
+use trail_core::doctor::{
+    Finding, Ground, Level, binary, confine, hooks, secrets, setup, versions,
+};
 
 use crate::cli::DoctorArgs;
 use crate::error::{CliError, CliResult};
@@ -19,7 +21,8 @@ const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
 pub fn run(args: &DoctorArgs) -> CliResult {
     let checks = check_all()?;
     let problems: Vec<&Finding> = checks.iter().flat_map(|(_, f)| f).collect();
-    let ok = problems.is_empty();
+    // A recommendation (WARN) is said, and is not a failure.
+    let ok = problems.iter().all(|f| f.level == Level::Warn);
     if args.json {
         #[derive(serde::Serialize)]
         struct J<'a> {
@@ -61,14 +64,35 @@ fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
         (hooks::CHECK_CODEX_TRUST, hooks::codex_trust(&g)),
         (hooks::CHECK_CLEANUP, hooks::cleanup_period(&g)),
         (setup::CHECK_CONFIG, setup::config(&loaded)),
+        (
+            setup::CHECK_HOSTS,
+            setup::hosts(g.path.as_deref()).into_iter().collect(),
+        ),
+        (
+            setup::CHECK_MCP,
+            setup::mcp_server(&g.project_root, g.path.as_deref())
+                .into_iter()
+                .collect(),
+        ),
     ];
+    if let Ok(c) = &loaded {
+        checks.push((
+            setup::CHECK_RECORDS,
+            setup::records_writable(&c.home.value).into_iter().collect(),
+        ));
+    }
     let secrets_dir = match &loaded {
         Ok(c) => {
-            let report = c.ledger().verify(&mut |_, _| {})?;
-            checks.push((
-                setup::CHECK_STREAM,
-                setup::stream(&report).into_iter().collect(),
-            ));
+            // A ledger that cannot be read at all is a finding too, never doctor's own failure.
+            let stream = match c.ledger().verify(&mut |_, _| {}) {
+                Ok(report) => setup::stream(&report),
+                Err(e) => Some(Finding::new(
+                    setup::CHECK_STREAM,
+                    format!("the stream cannot be read: {e}"),
+                    "see the records check above; `trail verify` says more once it can read",
+                )),
+            };
+            checks.push((setup::CHECK_STREAM, stream.into_iter().collect()));
             c.secrets_dir.value.clone()
         }
         Err(_) => home.join(".secrets"),
@@ -144,23 +168,34 @@ fn version_of(exe: &Path) -> Option<String> {
 /// `ok    check`, or `FAIL  check: problem` and its `fix:` line, then the verdict.
 fn describe(checks: &[(&str, Vec<Finding>)]) -> String {
     let mut s = String::new();
-    let mut failed = 0;
+    let (mut failed, mut warned) = (0, 0);
     for (name, findings) in checks {
         if findings.is_empty() {
             s.push_str(&format!("ok    {name}\n"));
         }
         for f in findings {
-            failed += 1;
+            let tag = match f.level {
+                Level::Fail => {
+                    failed += 1;
+                    "FAIL"
+                }
+                Level::Warn => {
+                    warned += 1;
+                    "WARN"
+                }
+            };
             s.push_str(&format!(
-                "FAIL  {name}: {}\n      fix: {}\n",
+                "{tag}  {name}: {}\n      fix: {}\n",
                 f.problem, f.fix
             ));
         }
     }
-    if failed == 0 {
-        s.push_str("healthy: nothing disables or weakens trail\n");
-    } else {
-        s.push_str(&format!("{failed} problem(s)\n"));
+    match (failed, warned) {
+        (0, 0) => s.push_str("healthy: nothing disables or weakens trail\n"),
+        (0, w) => s.push_str(&format!(
+            "healthy: nothing disables or weakens trail; {w} recommendation(s) above\n"
+        )),
+        (f, _) => s.push_str(&format!("{f} problem(s)\n")),
     }
     s
 }

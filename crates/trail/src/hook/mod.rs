@@ -66,6 +66,8 @@ static SECRETS: std::sync::OnceLock<Arc<Secrets>> = std::sync::OnceLock::new();
 /// Why this hook runs on the built-in defaults, when a configuration file could not be read:
 /// said to the person (the host's user-visible channel) at session start and on each refusal.
 static BROKEN_CONFIG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// Why this session's records are being lost (an unwritable ledger), said once, at its start.
+static RECORDS_LOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// The hook's secrets service, built on first use; `None` until the configuration is loaded.
 fn secrets() -> Option<&'static Arc<Secrets>> {
@@ -188,13 +190,25 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut json = render(host, &response);
-    if let Some(notice) = BROKEN_CONFIG.get()
-        && host == Host::ClaudeCode
-        && (matches!(response, Response::Deny { .. }) || starts_session(&bytes))
-    {
+    let denied = matches!(response, Response::Deny { .. });
+    let notices: Vec<&String> = [
+        BROKEN_CONFIG
+            .get()
+            .filter(|_| denied || starts_session(&bytes)),
+        RECORDS_LOST.get(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if host == Host::ClaudeCode && !notices.is_empty() {
         // `systemMessage` reaches the person, whatever the event; stderr they never see.
         let mut v = json.unwrap_or_else(|| serde_json::json!({}));
-        v["systemMessage"] = notice.clone().into();
+        v["systemMessage"] = notices
+            .iter()
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into();
         json = Some(v);
     }
     if let Some(json) = json {
@@ -242,6 +256,14 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
             }
         }
     };
+    if matches!(event, Event::SessionStarted { .. })
+        && let Some(f) = trail_core::doctor::setup::records_writable(&config.home.value)
+    {
+        let _ = RECORDS_LOST.set(format!(
+            "trail: {}; this session's hooks record nothing. Fix: {}.",
+            f.problem, f.fix
+        ));
+    }
     let cx = Cx {
         host,
         config,

@@ -40,6 +40,10 @@ fn healthy() -> TestEnv {
         .env("TRAIL_CONFINE_MODE", "auto");
     env.ok(&["pulse", "--proj", "doc", "--summary", "first"]);
     fake_static_trail(&bin);
+    // An agent host on PATH (it says no version, so none is compared).
+    let claude = bin.join("claude");
+    std::fs::write(&claude, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
     write(
         &env.cwd.join(".claude/settings.json"),
         r#"{"cleanupPeriodDays": 400, "hooks": {"PreToolUse": [{"matcher": "*",
@@ -127,7 +131,15 @@ fn an_unset_cleanup_period_suggests_raising_it_and_importing() {
         &env.cwd.join(".claude/settings.json"),
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "trail hook claude-code"}]}]}}"#,
     );
-    let p = fails_only(&env, "claude-cleanup");
+    // A recommendation: said, and doctor still exits 0 (issue 22).
+    let (rc, v) = doctor(&env);
+    assert_eq!(rc, 0, "{v}");
+    let p = &v["problems"][0];
+    assert_eq!(
+        (&p["check"], &p["level"]),
+        (&"claude-cleanup".into(), &"warn".into()),
+        "{v}"
+    );
     assert!(p["fix"].as_str().unwrap().contains("trail import"), "{p}");
 }
 
@@ -176,4 +188,79 @@ fn commands_left_unconfined_say_which_guarantees_fall_back_to_the_gate() {
     let p = v["problem"].as_str().unwrap();
     assert!(p.contains("fall back to the gate"), "{v}");
     assert!(p.contains("secret store") && p.contains(".trail/"), "{v}");
+}
+
+/// Found by issue 22: doctor said "healthy" while trail was failing. An unwritable ledger loses
+/// every hook's record; `.mcp.json` registering a server whose binary is not installed; no agent
+/// host on PATH. Each is a FAIL with its fix; a recommendation is a WARN that exits 0.
+#[test]
+fn what_silently_fails_is_a_failure_and_a_recommendation_is_not() {
+    let env = healthy();
+    // No agent host.
+    std::fs::remove_file(env.root.join("bin/claude")).unwrap();
+    fails_only(&env, "agent host");
+    let claude = env.root.join("bin/claude");
+    std::fs::write(&claude, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The MCP server registered by a trail whose trail-mcp is not beside it nor on PATH.
+    write(
+        &env.cwd.join(".mcp.json"),
+        &format!(
+            r#"{{"mcpServers":{{"trail":{{"type":"stdio","command":"{}","args":["mcp"]}}}}}}"#,
+            env.root.join("bin/trail").display()
+        ),
+    );
+    let p = fails_only(&env, "mcp server");
+    assert!(p["problem"].as_str().unwrap().contains("trail-mcp"), "{p}");
+    std::fs::remove_file(env.cwd.join(".mcp.json")).unwrap();
+    // A ledger this user cannot write (root writes anywhere: the check is skipped for root).
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    if !root {
+        let mut perms = std::fs::metadata(&env.trail_home).unwrap().permissions();
+        perms.set_mode(0o500);
+        std::fs::set_permissions(&env.trail_home, perms.clone()).unwrap();
+        fails_only(&env, "records");
+        perms.set_mode(0o700);
+        std::fs::set_permissions(&env.trail_home, perms).unwrap();
+    }
+    let file = env.home.join("ledger-file");
+    std::fs::write(&file, "").unwrap();
+    let env = env.env("TRAIL_HOME", file.to_str().unwrap());
+    let (rc, v) = doctor(&env);
+    assert_eq!(rc, 1, "{v}");
+    let records = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["check"] == "records")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        records["problem"]
+            .as_str()
+            .unwrap()
+            .contains("not a directory"),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_recommendation_is_a_warning_and_exits_0() {
+    let env = healthy();
+    write(
+        &env.cwd.join(".claude/settings.json"),
+        r#"{"cleanupPeriodDays": 5, "hooks": {"PreToolUse": [{"matcher": "*",
+            "hooks": [{"type": "command", "command": "trail hook claude-code",
+                       "onFailure": "block"}]}]}}"#,
+    );
+    let (rc, v) = doctor(&env);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(v["problems"][0]["level"], "warn", "{v}");
+    let text = stdout(&env.run(&["doctor"]));
+    assert!(
+        text.contains("WARN  ") && text.contains("recommendation"),
+        "{text}"
+    );
 }

@@ -467,3 +467,32 @@ fn a_broken_config_keeps_the_gate_at_its_defaults_and_says_so() {
         "{why}"
     );
 }
+
+/// Found by issue 22: an unwritable ledger lost every hook's record with a line on stderr only.
+/// The session's start now tells the person, once, through `systemMessage`.
+#[test]
+fn a_ledger_that_cannot_be_written_is_said_at_session_start() {
+    let probe = TestEnv::new();
+    std::fs::create_dir_all(probe.cwd.join(".git")).unwrap();
+    let file = probe.root.join("not-a-dir");
+    std::fs::write(&file, "").unwrap();
+    let env = probe.env("TRAIL_HOME", file.to_str().unwrap());
+    let start = serde_json::json!({
+        "hook_event_name": "SessionStart", "session_id": "s", "cwd": env.cwd, "source": "startup",
+    });
+    let (c, out, _) = hook(&env, &start.to_string());
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let notice = v["systemMessage"].as_str().unwrap();
+    assert!(
+        notice.contains("not a directory") && notice.contains("record nothing"),
+        "{notice}"
+    );
+    // Only at the start: a tool call says nothing more about it.
+    let pre = serde_json::json!({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": env.cwd,
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let (_, out, _) = hook(&env, &pre.to_string());
+    assert!(!out.contains("systemMessage"), "{out}");
+}
