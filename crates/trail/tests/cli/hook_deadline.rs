@@ -193,7 +193,8 @@ fn claude_code_runs_the_tool_when_a_pre_tool_hook_dies_unless_told_to_block() {
 }
 
 /// `mkfifo .trail/config.toml` used to hang every hook; Claude Code then ran the tool once the
-/// hook timed out. Now the hook's own deadline denies the call, with the reason the model reads.
+/// hook timed out. Now a configuration that cannot be read leaves the gate at its defaults, and
+/// the hook's own deadline denies whatever it could not check, with the reason the model reads.
 #[test]
 fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
     let Some(claude) = claude_or_skip() else {
@@ -229,8 +230,12 @@ fn a_fifo_config_cannot_make_claude_code_run_a_destructive_command() {
         "the destructive command ran while trail's hook was blocked"
     );
     let denial = crate::e2e::after(&requests, DENIED, 500);
+    // The configuration cannot be read, so the gate judges on its built-in defaults (issue
+    // 22), which block the command; a hook that could not even do that is cut by its deadline.
     assert!(
-        denial.contains("FIFO") || denial.contains("did not finish checking this tool call"),
+        denial.contains("trail blocked this")
+            || denial.contains("trail stopped this")
+            || denial.contains("did not finish checking this tool call"),
         "the denial did not come from trail: {denial}"
     );
     eprintln!("claude finished in {:?}", started.elapsed());

@@ -41,19 +41,24 @@ fn llm_timeout_bare_number_meant_seconds_in_a_file_and_ms_in_the_env() {
     assert_eq!(timeout(&from_env), "120s");
 }
 
-/// What a bare number costs someone upgrading: every tool call is refused (a guardrail whose
-/// configuration cannot be read fails closed), with the message saying what to write instead.
+/// What a bare number costs someone upgrading: the setting cannot be read, so the gate runs on
+/// its built-in defaults (issue 22: it used to refuse every tool call), and the person is told
+/// what to write instead on each refusal.
 #[test]
-fn a_bare_size_in_the_config_is_refused_by_the_hook_with_the_fix() {
+fn a_bare_size_in_the_config_is_reported_by_the_hook_with_the_fix() {
     let env = TestEnv::new();
     env.user_config("[ledger]\nrotate_bytes = 104857600\n");
-    let reason = denied(&bash(&env, "ls")).expect("a broken configuration fails closed");
+    assert_eq!(denied(&bash(&env, "ls")), None, "the defaults allow it");
+    let v = bash(&env, "rm -rf ~");
+    assert!(denied(&v).is_some(), "the defaults block it: {v}");
+    let notice = v["systemMessage"].as_str().unwrap_or_default();
     assert!(
-        reason.contains("ledger.rotate_bytes") && reason.contains("\"104857600B\""),
-        "{reason}"
+        notice.contains("ledger.rotate_bytes") && notice.contains("\"104857600B\""),
+        "{v}"
     );
     env.user_config("[ledger]\nrotate_bytes = \"100MB\"\n");
     assert_eq!(denied(&bash(&env, "ls")), None);
+    assert!(bash(&env, "rm -rf ~").get("systemMessage").is_none());
 }
 
 /// A `[[secrets.rules]]` entry whose regex does not compile surfaced as "bad record: …" on the
