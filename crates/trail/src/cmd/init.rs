@@ -34,7 +34,19 @@ struct Report {
 type SettingsPath = fn(&Path, &Path, bool) -> PathBuf;
 
 const GITIGNORE: &str = "# trail's locks, hashes and grants journal, and what the agent queued while \
-                         confined: machine-local\nstate/\noutbox/\n";
+                         confined: machine-local\nstate/\noutbox/\n# daily memory: the person's \
+                         prompts and the session's commands, private\nmemory/\n";
+
+/// What earlier versions of trail wrote as `.trail/.gitignore`: still trail's (upgraded by init,
+/// removed by the last uninstall).
+const GITIGNORE_BEFORE: &[&str] = &[
+    "# trail's locks, hashes and grants journal, and what the agent \
+                                     queued while confined: machine-local\nstate/\noutbox/\n",
+];
+
+/// `.proof/.gitignore`: the proof log holds every command the agent ran and what it printed.
+const PROOF_GITIGNORE: &str =
+    "# trail's proof log: every tool call and its output, private to this machine\n*\n";
 
 pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if let Some(dir) = &args.plugin {
@@ -85,6 +97,9 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if install && !args.global {
         files.push(notes_file(&config, &root)?);
     }
+    if !install && host.word == "claude-code" && !args.global {
+        files.extend(tidy(&root));
+    }
     let report = Report {
         global: args.global,
         agent: host.word.to_string(),
@@ -111,6 +126,35 @@ fn deny_rules(config: &Config, path: &Path, install: bool) -> CliResult<FileChan
         what: "permission deny rules for trail's key and records",
         changed,
     })
+}
+
+/// What uninstall leaves empty behind it: a settings file that now says nothing (`{}`), and
+/// the folders init made that now hold nothing.
+fn tidy(root: &Path) -> Vec<FileChange> {
+    let mut out = Vec::new();
+    let local = claude::local_settings(root);
+    let empty = std::fs::read_to_string(&local)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .is_some_and(|v| v.as_object().is_some_and(serde_json::Map::is_empty));
+    if empty && std::fs::remove_file(&local).is_ok() {
+        out.push(FileChange {
+            path: local,
+            what: "the machine-local settings, empty now",
+            changed: true,
+        });
+    }
+    for dir in [root.join(".claude/commands"), root.join(".claude")] {
+        // `remove_dir` removes only an empty directory.
+        if std::fs::remove_dir(&dir).is_ok() {
+            out.push(FileChange {
+                path: dir,
+                what: "an empty folder init made",
+                changed: true,
+            });
+        }
+    }
+    out
 }
 
 /// trail's hooks and deny rules taken out of the project's committed `.claude/settings.json`,
@@ -349,13 +393,46 @@ fn change_files(
         path,
         what: "the instruction block",
     });
-    let path = trail_core::layout::Layout::new(root).gitignore();
-    changed.push(FileChange {
-        changed: gitignore(root, &path, install)?,
-        path,
-        what: "git-ignore for .trail/state and .trail/outbox",
-    });
+    // Shared by every agent's install: it goes only with the last one (issue 22: uninstalling
+    // Codex removed what the Claude Code install still needed).
+    let others = !install && other_agent_installed(host, root);
+    let layout = trail_core::layout::Layout::new(root);
+    for (path, text, before, what) in [
+        (
+            layout.gitignore(),
+            GITIGNORE,
+            GITIGNORE_BEFORE,
+            "git-ignore for .trail/state, .trail/outbox and daily memory",
+        ),
+        (
+            layout.proof_dir().join(".gitignore"),
+            PROOF_GITIGNORE,
+            &[][..],
+            "git-ignore for the proof log (.proof/)",
+        ),
+    ] {
+        let written = !others && ignore_file(root, &path, text, before, install)?;
+        changed.push(FileChange {
+            changed: written,
+            path,
+            what,
+        });
+    }
     Ok(changed)
+}
+
+/// Whether another agent host still runs trail's hooks in this project.
+fn other_agent_installed(host: &HostSpec, root: &Path) -> bool {
+    let runs = |path: PathBuf, spec: &HostSpec| {
+        std::fs::read_to_string(path).is_ok_and(|t| claude::enforced_in(&t, spec) > 0)
+    };
+    match host.word {
+        "codex" => {
+            runs(claude::local_settings(root), &claude::CLAUDE)
+                || runs(claude::shared_settings(root), &claude::CLAUDE)
+        }
+        _ => runs(codex::hooks_path(root, Path::new(""), false), &codex::CODEX),
+    }
 }
 
 impl Report {
@@ -392,6 +469,14 @@ impl Report {
                  .trail/state/ or .trail/outbox/.\n",
             );
         }
+        if !install && !self.global {
+            text.push_str(
+                "Left on purpose, as yours: NOTES.md (the decisions), .trail/ (trajectory, memory, \
+                 notes-location) and .proof/ (the proof log) in the project, and the ledger in \
+                 TRAIL_HOME. Keep what you need, then `rm -rf .trail .proof` (and NOTES.md) \
+                 removes them too.\n",
+            );
+        }
         if install && self.agent == "codex" {
             text.push_str("Codex runs these hooks only in a trusted project with reviewed hooks: open `codex` here once and trust the project and its hooks (or set [projects.\"<dir>\"] trust_level = \"trusted\" in ~/.codex/config.toml and review them with /hooks).\n");
         }
@@ -399,7 +484,15 @@ impl Report {
     }
 }
 
-fn gitignore(root: &Path, p: &Path, install: bool) -> Result<bool, InstallError> {
+/// One of trail's ignore files: written when missing (or still an older trail's), removed
+/// when it is exactly trail's. A file a person changed is left as it is.
+fn ignore_file(
+    root: &Path,
+    p: &Path,
+    text: &str,
+    before: &[&str],
+    install: bool,
+) -> Result<bool, InstallError> {
     let io = |action: &'static str| {
         move |source| InstallError::Io {
             action,
@@ -413,13 +506,15 @@ fn gitignore(root: &Path, p: &Path, install: bool) -> Result<bool, InstallError>
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io("read")(e)),
     };
+    let ours = |t: &str| t == text || before.contains(&t);
     if install {
-        if current.is_some() {
-            return Ok(false);
+        match current.as_deref() {
+            Some(t) if t == text || !ours(t) => return Ok(false),
+            _ => {}
         }
-        trail_core::fsutil::atomic_write_in(root, p, GITIGNORE.as_bytes()).map_err(io("write"))?;
+        trail_core::fsutil::atomic_write_in(root, p, text.as_bytes()).map_err(io("write"))?;
         Ok(true)
-    } else if current.as_deref() == Some(GITIGNORE) {
+    } else if current.as_deref().is_some_and(ours) {
         std::fs::remove_file(p).map_err(io("remove"))?;
         Ok(true)
     } else {

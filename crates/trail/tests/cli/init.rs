@@ -170,7 +170,7 @@ fn init_writes_the_slash_command_and_instruction_block_and_uninstall_removes_onl
             .lines()
             .filter(|l| !l.starts_with('#'))
             .collect::<Vec<_>>(),
-        ["state/", "outbox/"]
+        ["state/", "outbox/", "memory/"]
     );
     let out = env.ok(&["init", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -230,4 +230,66 @@ fn init_for_codex_writes_its_hooks_file_and_agents_md() {
     assert!(!env.cwd.join("AGENTS.md").exists());
     let after = std::fs::read_to_string(env.cwd.join(".codex/hooks.json")).unwrap();
     assert_eq!(after.trim(), "{}");
+}
+
+/// Found by issue 22: `trail uninstall --agent codex` removed `.trail/.gitignore`, which the
+/// Claude Code install still needed; uninstall left `{}` settings and empty folders behind
+/// without a word. A shared file goes with the last agent; what is left on purpose is said.
+#[test]
+fn uninstalling_one_agent_keeps_what_the_other_needs_and_says_what_stays() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init"]);
+    env.ok(&["init", "--agent", "codex"]);
+    let ignore = env.cwd.join(".trail/.gitignore");
+    assert!(ignore.is_file());
+    env.ok(&["uninstall", "--agent", "codex"]);
+    assert!(ignore.is_file(), "the Claude Code install still needs it");
+    assert!(
+        std::fs::read_to_string(env.cwd.join(".claude/settings.local.json"))
+            .unwrap()
+            .contains("hook claude-code")
+    );
+    let out = env.ok(&["uninstall"]);
+    assert!(out.contains("Left on purpose"), "{out}");
+    assert!(!ignore.exists(), "the last agent takes it");
+    assert!(!env.cwd.join(".claude").exists(), "empty folders go: {out}");
+    assert!(env.cwd.join("NOTES.md").is_file(), "the decisions stay");
+}
+
+/// Found by issue 22: daily memory (the person's prompts and commands) and `.proof/` were one
+/// `git add -A` away from a commit.
+#[test]
+fn private_records_are_ignored_by_default() {
+    let env = TestEnv::new();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&env.cwd)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    git(&["init", "-q"]);
+    env.ok(&["init"]);
+    for (rel, text) in [
+        (
+            ".trail/memory/2026-11-29.md",
+            "- asked: deploy with my token\n",
+        ),
+        (".proof/session_log.jsonl", "{\"tool\":\"Bash\"}\n"),
+        (".trail/trajectory/2026-11-29.jsonl", "{}\n"),
+    ] {
+        let p = env.cwd.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let status = git(&["status", "--porcelain", "--untracked-files=all"]);
+    assert!(!status.contains(".trail/memory"), "{status}");
+    assert!(!status.contains(".proof/"), "{status}");
+    assert!(!status.contains(".trail/state"), "{status}");
+    // The decisions are the team's to share if they choose.
+    assert!(status.contains(".trail/trajectory/"), "{status}");
+    assert!(status.contains("NOTES.md"), "{status}");
 }
