@@ -136,6 +136,18 @@ impl Process {
 /// Shows `what` on the terminal and asks the person to type `code` back; reads the answer from
 /// the terminal itself (`/dev/tty`), not from stdin.
 pub fn confirm(what: &str, code: &str) -> Result<(), String> {
+    confirm_with(what, code, |typed| typed == code)
+}
+
+/// [`confirm`] for an id: any suffix of `id` at least as long as `code` (its end) is accepted,
+/// the whole id included (issue 22: typing more of the id than asked was refused).
+pub fn confirm_id(what: &str, id: &str, code: &str) -> Result<(), String> {
+    confirm_with(what, code, |typed| {
+        typed.len() >= code.len() && id.ends_with(typed)
+    })
+}
+
+fn confirm_with(what: &str, code: &str, accept: impl Fn(&str) -> bool) -> Result<(), String> {
     let tty = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -148,7 +160,7 @@ pub fn confirm(what: &str, code: &str) -> Result<(), String> {
     std::io::BufReader::new(&tty)
         .read_line(&mut line)
         .map_err(|e| format!("cannot read the answer ({e})"))?;
-    if line.trim() == code {
+    if accept(line.trim()) {
         Ok(())
     } else {
         Err(format!(

@@ -67,19 +67,23 @@ fn setup_error(e: SetupError) -> CliError {
 }
 
 fn render(r: &Report, policy: &Policy) -> String {
-    let effect = if r.verdict == Verdict::Pass && r.warnings > 0 {
-        format!(
-            " with {} (failures do not block)",
-            plural(r.warnings, "warning")
-        )
+    // A headline never says "pass" above failing rows (issue 22): under warn enforcement the
+    // checkpoint lets the session go on, and says which steps failed.
+    let failed = r
+        .steps
+        .iter()
+        .filter(|s| s.verdict == trail_core::checkpoint::StepVerdict::Fail)
+        .count();
+    let verdict = if r.verdict == Verdict::Pass && failed > 0 {
+        format!("{} failed, not blocking", plural(failed, "step"))
+    } else if r.verdict == Verdict::Pass && r.warnings > 0 {
+        format!("pass with {}", plural(r.warnings, "warning"))
     } else {
-        String::new()
+        r.verdict.as_str().to_string()
     };
     let mut s = format!(
-        "checkpoint: {}{effect}; enforcement {} (from {})\n",
-        r.verdict.as_str(),
-        r.enforcement,
-        policy.enforcement_from
+        "checkpoint: {verdict}; enforcement {} (from {})\n",
+        r.enforcement, policy.enforcement_from
     );
     for (k, step) in r.steps.iter().enumerate() {
         let (detail, remedy) = words(step, policy);

@@ -110,5 +110,5 @@ fn confirmed_by_a_person(store: &Store, cmd: &EdgeCmd) -> CliResult {
         }
     );
     let code = &j.id[j.id.len().saturating_sub(4)..];
-    crate::person::confirm(&what, code).map_err(CliError::usage)
+    crate::person::confirm_id(&what, &j.id, code).map_err(CliError::usage)
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 use trail_core::config::Config;
+use trail_core::ledger::record::RecordType;
 use trail_core::search::{self, Cache, Filters, Hit, Mode, Places, Request, Results, Source};
 use trail_core::time::Ts;
 
@@ -146,6 +147,19 @@ fn request(args: &SearchArgs) -> CliResult<Request> {
         (_, _, true) => Mode::Hybrid,
         _ => Mode::Lexical,
     };
+    for t in &args.kind {
+        let t = t.trim();
+        if !t.is_empty() && !known_type(t) {
+            return Err(CliError::usage(format!("--type {t}: no source or kind is called that"))
+                .with_hint(format!(
+                    "sources: {}; record types: {}; trajectory phases: {}; memory: daily, core; \
+                     or a tool's name (Bash, Edit, apply_patch, mcp__SERVER__TOOL, …)",
+                    Source::ALL.map(Source::as_str).join(", "),
+                    RecordType::ALL.map(RecordType::as_str).join(", "),
+                    trail_core::trajectory::Body::PHASES.join(", ")
+                )));
+        }
+    }
     Ok(Request {
         query: args.query.clone(),
         mode,
@@ -163,6 +177,52 @@ fn request(args: &SearchArgs) -> CliResult<Request> {
         limit: args.limit,
         code: args.code,
     })
+}
+
+/// The tools the hosts name in their tool calls (Claude Code's, then Codex's): a `--type` may
+/// name any of them, and an MCP tool by its `mcp__SERVER__TOOL` name.
+const HOST_TOOLS: &[&str] = &[
+    "Agent",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "KillShell",
+    "LS",
+    "Monitor",
+    "MultiEdit",
+    "NotebookEdit",
+    "PowerShell",
+    "Read",
+    "SlashCommand",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+    "apply_patch",
+    "exec_command",
+    "local_shell",
+    "shell",
+    "update_plan",
+    "view_image",
+    "write_stdin",
+];
+
+/// Whether `--type t` names something search can filter by (issue 22: `--type bogus` quietly
+/// matched nothing).
+fn known_type(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    Source::ALL
+        .iter()
+        .any(|s| s.as_str().eq_ignore_ascii_case(t))
+        || RecordType::parse(&lower).is_some()
+        || trail_core::trajectory::Body::PHASES.contains(&lower.as_str())
+        || matches!(lower.as_str(), "daily" | "core")
+        || HOST_TOOLS.iter().any(|h| h.eq_ignore_ascii_case(t))
+        || lower.starts_with("mcp__")
 }
 
 /// Each hit as its id, source and kind, then its snippet; a last line counts them.

@@ -12,6 +12,24 @@ pub fn run(args: &TranscriptArgs) -> CliResult {
     let text = std::fs::read_to_string(&args.path)
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", args.path.display())))?;
     let t = conversation::parse(&text);
+    // A file with lines but nothing a session holds is not an empty session: it is not a
+    // transcript (issue 22: such a file was described as one with 0 messages, exit 0).
+    let holds_nothing = t.messages.is_empty()
+        && t.tool_calls.is_empty()
+        && t.compactions.is_empty()
+        && t.summary.is_none();
+    if holds_nothing && !text.trim().is_empty() {
+        return Err(CliError::usage(format!(
+            "{} is unreadable as a session: none of its {} lines is a message, tool call, \
+             compaction or summary of a Claude Code transcript or Codex rollout",
+            args.path.display(),
+            t.lines
+        ))
+        .with_hint(
+            "Claude Code keeps transcripts in ~/.claude/projects/<project>/<session>.jsonl; \
+             Codex keeps rollouts in ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
+        ));
+    }
     if args.json {
         return output::json(&t);
     }

@@ -196,6 +196,17 @@ fn the_agent_cannot_approve_through_another_name_a_terminal_or_a_host() {
     assert!(shown.contains("git push origin main"), "{shown}");
     assert!(bash(&env, "git push origin main").is_null());
     assert!(denied(&bash(&env, "git push origin main")).is_some());
+    // Issue 22: any suffix of the id at least as long as the one asked for is accepted, the
+    // whole id included; a shorter one, or one the id does not end with, is not.
+    let st: serde_json::Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
+    let id = st["junction"]["id"].as_str().unwrap().to_string();
+    for short in [&id[id.len() - 3..], "0000"] {
+        let out = env.in_terminal(&["approve"], &[short]);
+        assert_eq!(code(&out), 2, "{short}: {}", stdout(&out));
+    }
+    let out = env.in_terminal(&["approve"], &[&id]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(bash(&env, "git push origin main").is_null());
 }
 
 #[test]

@@ -111,3 +111,38 @@ fn a_broken_config_file_is_reported_with_its_path() {
     assert!(stderr(&out).contains("config.toml"), "{}", stderr(&out));
     assert_nothing_written(&env);
 }
+
+/// Found by issue 22: small things a user hits. `search --type bogus` matched nothing without a
+/// word; a file that is no transcript was described as an empty one; the checkpoint's headline
+/// said "pass" above failing rows.
+#[test]
+fn small_things_say_what_is_wrong() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    let out = env.run(&["search", "x", "--type", "bogus"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("--type bogus") && stderr(&out).contains("record types: pulse"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        code(&env.run(&["search", "x", "--type", "Grep,pulse,daily"])),
+        0
+    );
+    let not = env.root.join("notes.txt");
+    std::fs::write(&not, "hello\n{\"x\":1}\n").unwrap();
+    let out = env.run(&["transcript", not.to_str().unwrap()]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("unreadable"), "{}", stderr(&out));
+    // A project with no decision: the decision_log step fails, enforcement warn lets it go on.
+    env.ok(&["init"]);
+    let out = env.run(&["checkpoint"]);
+    let text = stdout(&out);
+    let headline = text.lines().next().unwrap();
+    assert!(text.contains("decision_log            fail"), "{text}");
+    assert!(
+        headline.contains("failed, not blocking") && !headline.contains("pass"),
+        "{headline}"
+    );
+}
