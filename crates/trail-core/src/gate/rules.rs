@@ -1144,6 +1144,18 @@ pub(super) const NARROWING: &[&str] = &[
 ];
 
 /// Every built-in rule. Block rules first: they are what must never slip.
+/// Whether a `git push` rewrites or deletes remote history: forced, mirrored, deleting, or a
+/// refspec that forces (`+main`) or deletes (`:old`).
+fn force_push(c: &Cmd<'_>) -> bool {
+    c.option_words().any(|w| {
+        w.starts_with("--force")
+            || matches!(w, "--mirror" | "--delete" | "--prune")
+            || (w.starts_with('-') && !w.starts_with("--") && (w.contains('f') || w.contains('d')))
+    }) || c
+        .words()
+        .any(|a| a.starts_with('+') || (a.starts_with(':') && a.len() > 1))
+}
+
 pub static RULES: &[Rule] = &[
     Rule {
         id: "self-approval",
@@ -1807,23 +1819,45 @@ pub static RULES: &[Rule] = &[
         id: "git-push",
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "pushing changes a shared remote (force pushes rewrite others' history)",
+        reason: "pushing changes a shared remote",
         matches: |c, _| {
-            c.name == "git" && git_sub(c) == Some("push") && !c.flag("--dry-run", Some('n'))
+            c.name == "git"
+                && git_sub(c) == Some("push")
+                && !c.flag("--dry-run", Some('n'))
+                && !force_push(c)
         },
-        must_match: &[
-            "git push",
-            "git push -f",
-            "git push --force-with-lease origin main",
-            "git push origin +main",
-            "git -C repo push",
-        ],
+        must_match: &["git push", "git push origin main", "git -C repo push"],
         must_not_match: &[
             "git push --dry-run",
+            "git push -f",
             "git status",
             "echo git push",
             "git log --grep push",
         ],
+    },
+    // A rule of its own, so that a person's dismissal of ordinary pushes never covers a push
+    // that rewrites or deletes what others have (issue 21).
+    Rule {
+        id: "git-push-force",
+        verdict: Verdict::Junction,
+        kind: Kind::Irreversible,
+        reason: "a force push (or a mirror or delete push) rewrites or removes history others have on the remote",
+        matches: |c, _| {
+            c.name == "git"
+                && git_sub(c) == Some("push")
+                && !c.flag("--dry-run", Some('n'))
+                && force_push(c)
+        },
+        must_match: &[
+            "git push -f",
+            "git push --force origin main",
+            "git push --force-with-lease origin main",
+            "git push origin +main",
+            "git push --mirror",
+            "git push origin --delete old",
+            "git push origin :old",
+        ],
+        must_not_match: &["git push", "git push origin main", "git push --dry-run -f"],
     },
     Rule {
         id: "git-destructive",

@@ -443,7 +443,7 @@ fn the_agents_attacks_on_trail_fail_through_claude_code() {
     for rule in [
         "[hooks-off]",
         "[agent-settings]",
-        "[git-push]",
+        "[git-push-force]",
         "[state-tamper]",
         "[self-approval]",
     ] {
