@@ -8,6 +8,7 @@ pub mod core;
 pub mod daily;
 pub mod dream;
 pub mod flushed;
+mod meaning;
 pub mod recall;
 pub mod schedule;
 pub mod summary;

@@ -260,6 +260,15 @@ fn settle(
             .copied()
             .unwrap_or("");
         let missing = missing_items(&items, line, file);
+        // Words and items can all be there and the meaning still reversed: negated, asked
+        // for rather than done, intended rather than done, or another unit.
+        let heading = heading_above(&lines[pos.0 as usize], pos.1 as usize);
+        if missing.is_empty()
+            && let Some(why) = super::meaning::conflict(&check.text, line, heading, file)
+        {
+            reason = why;
+            continue;
+        }
         if !missing.is_empty() {
             reason = format!(
                 "not in the sources verbatim: {}",
@@ -280,6 +289,15 @@ fn settle(
         return;
     }
     check.why = Some(reason);
+}
+
+/// The nearest Markdown heading above line `at` of a file (`### Asked`), if any.
+fn heading_above<'l>(lines: &[&'l str], at: usize) -> Option<&'l str> {
+    lines[..at.min(lines.len())]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with('#'))
+        .copied()
 }
 
 /// The exact items found neither in the supporting `line` nor anywhere else in its `file`.

@@ -1,16 +1,18 @@
-//! Negative grounding measured on real repositories: `tests/data/labelled/ghosts.tsv` (see
-//! ghosts.md) names features that published crates implement or lack, each labelled by reading
-//! the crate, and each is checked as a ghost listed in that crate's NOTES.md would be, with
-//! trail's lexical engine.
+//! trail's checks of what an agent claims, measured on labelled material:
 //!
-//! The trees are the crates' sources at the versions Cargo.lock pins, where cargo keeps them
-//! (`$CARGO_HOME/registry/src/*/NAME-VERSION`): every machine that built trail has them.
+//! - **Negative grounding** on real repositories: `tests/data/labelled/ghosts.tsv` (see
+//!   ghosts.md) names features that published crates implement or lack, each labelled by
+//!   reading the crate, and each is checked as a ghost listed in that crate's NOTES.md would
+//!   be, with trail's lexical engine. The trees are the crates' sources at the versions
+//!   Cargo.lock pins, where cargo keeps them (`$CARGO_HOME/registry/src/*/NAME-VERSION`): every
+//!   machine that built trail has them. A false ghost (present code called `[CONFIRMED GHOST]`)
+//!   lets a checkpoint pass a step it should not. A `[HIGH AMBIGUITY]` or `[UNVERIFIED GHOST]`
+//!   goes to a person, which is safe but costs their time, so it is counted apart.
+//! - **The no-fabrication verifier** on memory bullets: `memory-bullets.tsv` (see
+//!   memory-bullets.md) pairs daily-memory excerpts with bullets a dream could write, each
+//!   labelled supported or not by its meaning.
 //!
-//!     cargo test -p trail-core --test ghosts_labelled -- --nocapture
-//!
-//! A false ghost (present code called `[CONFIRMED GHOST]`) lets a checkpoint pass a step it
-//! should not: there may be none. A `[HIGH AMBIGUITY]` or `[UNVERIFIED GHOST]` goes to a
-//! person, which is safe but costs their time, so it is counted apart.
+//!     cargo test -p trail-core --test checks_labelled -- --nocapture
 
 mod labelled;
 
@@ -142,4 +144,79 @@ fn ghosts_in_real_repositories() {
         absent.right * 100 >= confirmed * 90,
         "confirmed-ghost precision"
     );
+}
+
+#[derive(Default)]
+struct Bullets {
+    rows: usize,
+    right: usize,
+    /// Unsupported bullets the verifier let through: fabrications kept in core memory.
+    let_through: usize,
+    /// Supported bullets the verifier dropped: knowledge lost.
+    dropped: usize,
+}
+
+#[test]
+fn memory_bullets_against_their_sources() {
+    use trail_core::memory::verify::{Source, Verdict, verify};
+    let rows = labelled::rows("memory-bullets.tsv");
+    assert!(rows.len() >= 120, "{} rows", rows.len());
+    let mut by_family: BTreeMap<String, Bullets> = BTreeMap::new();
+    let mut all = Bullets::default();
+    let mut wrong = Vec::new();
+    for row in &rows {
+        let [label, family, _provenance, source, bullet, ..] = &row[..] else {
+            panic!("a row needs label, family, provenance, source, bullet: {row:?}")
+        };
+        let sources = [Source {
+            name: "memory/2026-11-29.md",
+            text: source,
+        }];
+        let checked = verify(&format!("- {bullet}"), &sources);
+        let supported = checked[0].verdict != Verdict::Unsupported;
+        let t = by_family.entry(family.clone()).or_default();
+        for t in [t, &mut all] {
+            t.rows += 1;
+            match (label.as_str(), supported) {
+                ("supported", true) | ("unsupported", false) => t.right += 1,
+                ("unsupported", true) => t.let_through += 1,
+                ("supported", false) => t.dropped += 1,
+                _ => panic!("label {label}"),
+            }
+        }
+        if (label == "supported") != supported {
+            wrong.push(format!(
+                "{label:<11} {family:<22} {bullet}  [{}]",
+                checked[0].why.as_deref().unwrap_or("accepted")
+            ));
+        }
+    }
+    println!("| family | rows | right | fabrication let through | supported dropped |");
+    println!("|---|---|---|---|---|");
+    let mut families: Vec<(&String, &Bullets)> = by_family.iter().collect();
+    families.sort_by(|a, b| {
+        let share = |t: &Bullets| t.right as f64 / t.rows as f64;
+        share(a.1).total_cmp(&share(b.1))
+    });
+    for (f, t) in families {
+        println!(
+            "| {f} | {} | {} | {} | {} |",
+            t.rows, t.right, t.let_through, t.dropped
+        );
+    }
+    println!(
+        "| **all** | {} | {} | {} | {} |",
+        all.rows, all.right, all.let_through, all.dropped
+    );
+    for w in &wrong {
+        println!("{w}");
+    }
+    // Floors a little under today's figures (memory-bullets.md, "Results"): a change that lets
+    // more fabrications through, or drops more of what is true, fails here.
+    assert!(
+        all.let_through <= 36,
+        "{} fabrications let through",
+        all.let_through
+    );
+    assert!(all.right >= 95, "{} of {} right", all.right, all.rows);
 }
