@@ -552,10 +552,14 @@ mod tests {
              the instruction block: installed /p/AGENTS.md\n\
              Codex runs these hooks only in a trusted project"
         ));
-        assert_eq!(
-            report("claude-code", &[], false).describe(Path::new("/p/hooks.json"), false),
-            "hooks: nothing to change in /p/hooks.json (trail's hooks were already absent)\n\
-             the instruction block: unchanged /p/AGENTS.md\n"
+        let text = report("claude-code", &[], false).describe(Path::new("/p/hooks.json"), false);
+        assert!(
+            text.starts_with(
+                "hooks: nothing to change in /p/hooks.json (trail's hooks were already absent)\n\
+                 the instruction block: unchanged /p/AGENTS.md\n\
+                 Left on purpose, as yours: NOTES.md"
+            ),
+            "{text}"
         );
     }
 }

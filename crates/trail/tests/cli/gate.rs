@@ -7,7 +7,11 @@ fn gate_prints_verdicts_and_touches_no_state() {
     let env = TestEnv::new();
     let cases = [
         ("rm -rf ~", "block", Some("rm-recursive-critical")),
-        ("git push --force origin main", "junction", Some("git-push")),
+        (
+            "git push --force origin main",
+            "junction",
+            Some("git-push-force"),
+        ),
         ("echo \"rm -rf /\"", "allow", None),
         ("bash -c 'trail approve'", "block", Some("self-approval")),
     ];
