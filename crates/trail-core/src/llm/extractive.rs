@@ -1,6 +1,10 @@
-//! The `extractive` provider: no model. Every entry of the current MEMORY.md is kept, and the
-//! bullets of the daily files are merged in under a heading per kind (notes, asks, open next
-//! steps, files changed, commands), deduplicated, each copied verbatim with its source line.
+//! The `extractive` provider: no model. Every entry of the current MEMORY.md is kept, and what
+//! the daily files hold as knowledge is merged in: the notes recorded with `trail remember`
+//! (facts, decisions, conventions), deduplicated, each copied verbatim with its source line.
+//! What a session asked, the files it changed and the commands it ran are a log of the day,
+//! not knowledge: they stay in daily memory (`trail recall` finds them) and out of core memory,
+//! which is given to every session at its start (issue 21: an offline dream promoted "Asked"
+//! prompts and "`pytest` — ok" there).
 //! Its answer has the same `[MEMORY]` / `[DREAM]` shape as a model's and goes through the same
 //! verifier: offline dreams are checked like any other.
 
@@ -14,29 +18,14 @@ use crate::memory::core::{self, Entry};
 /// every command ever run. What is left out stays in daily memory (and `trail recall`).
 pub const MAX_NEW_PER_HEADING: usize = 20;
 
-/// Headings in the order they are added, and the daily subsections they collect.
-const KINDS: &[(&str, &str)] = &[
-    ("Remembered", "Notes"),
-    ("Asked", "Asked"),
-    ("Open next steps", "Open next steps"),
-    ("Files changed", "Files changed"),
-    ("Commands", "Commands"),
-];
+/// Headings in the order they are added, and the daily subsections they collect: only notes.
+const KINDS: &[(&str, &str)] = &[("Remembered", "Notes")];
 
 pub struct Extractive;
 
-/// The key for deduplication: a file's edit count changes from session to session, the file
-/// does not.
-fn key(heading: &str, text: &str) -> String {
-    let t = if heading == "Files changed" {
-        match text.rfind(" (") {
-            Some(i) if text.ends_with(" edit)") || text.ends_with(" edits)") => &text[..i],
-            _ => text,
-        }
-    } else {
-        text
-    };
-    core::normalize(t)
+/// The key for deduplication.
+fn key(_heading: &str, text: &str) -> String {
+    core::normalize(text)
 }
 
 /// Merge `days` into `memory` (both as [`Request`] gives them).
@@ -197,10 +186,11 @@ mod tests {
         );
         assert_eq!(
             out,
-            "# Core Memory\n\n## Infra\n- CI runs on main (src: memory/2026-11-20.md#L5)\n\n## Notes\n- The staging DB lives on port 5433 (src: memory/2026-11-25.md#L4)\n\n## Asked\n- Fix the rounding bug (src: memory/2026-11-24.md#L6)\n\n## Files changed\n- src/checkout/total.rs (2 edits) (src: memory/2026-11-24.md#L8)\n- tests/checkout.rs (1 edit) (src: memory/2026-11-25.md#L9)\n\n## Commands\n- `cargo test` — failed (src: memory/2026-11-24.md#L10)\n"
+            "# Core Memory\n\n## Infra\n- CI runs on main (src: memory/2026-11-20.md#L5)\n\n## Notes\n- The staging DB lives on port 5433 (src: memory/2026-11-25.md#L4)\n"
         );
+        // Asks, files and commands are the day's log: they stay in daily memory.
         assert!(
-            dream.contains("1 entry kept, 5 added, 2 repeats skipped"),
+            dream.contains("1 entry kept, 1 added, 0 repeats skipped"),
             "{dream}"
         );
         // A second pass over the same days adds nothing.
@@ -210,10 +200,9 @@ mod tests {
 
     #[test]
     fn at_most_twenty_new_entries_per_heading_the_newest() {
-        let mut day =
-            "# Daily Memory: 2026-11-25\n\n## Session a (10:00)\n### Commands\n".to_string();
+        let mut day = "# Daily Memory: 2026-11-25\n\n## Remembered (10:00)\n".to_string();
         for i in 0..25 {
-            day.push_str(&format!("- `make step{i}` — ok\n"));
+            day.push_str(&format!("- the build needs `make step{i}` first\n"));
         }
         let (out, dream) = consolidate("", &[("memory/2026-11-25.md".into(), day)]);
         let c = core::parse(&out);

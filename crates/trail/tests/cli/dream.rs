@@ -837,9 +837,13 @@ fn extractive_end_to_end_from_notes_and_a_transcript_to_verified_memory() {
         "{memory}"
     );
     assert!(
-        memory.contains("## Files changed\n") || memory.contains("## Commands\n"),
+        memory.contains("- Deploys need the VPN (src: memory/"),
         "{memory}"
     );
+    // The session's asks, files and commands are the day's log, not knowledge (issue 21).
+    for log in ["## Asked", "## Files changed", "## Commands"] {
+        assert!(!memory.contains(log), "{log}: {memory}");
+    }
     for line in memory.lines().filter(|l| l.starts_with("- ")) {
         assert!(line.contains("(src: memory/"), "no source: {line}");
     }
@@ -860,6 +864,12 @@ fn a_crash_around_the_replace_leaves_the_old_or_the_new_memory_never_a_mix() {
         ("dream-after-replace", true),
     ] {
         let env = setup();
+        // A second note the dream adds (the session's log is not promoted).
+        write_day(
+            &env,
+            DAY,
+            &format!("{DAILY}\n## Remembered (11:00)\n- Deploys need the VPN\n"),
+        );
         let old = "# Core Memory\n\n## Infra\n- The staging DB lives on port 5433 (src: memory/2025-01-10.md#L4)\n";
         std::fs::write(memory_path(&env), old).unwrap();
         let (out, _) = run_ok(&env, &["dream", "--dry-run", "--json"]);
