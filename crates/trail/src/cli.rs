@@ -455,6 +455,10 @@ pub struct DreamArgs {
     /// Ask and verify, show what would change, write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// When the rewrite would lose more than a quarter of MEMORY.md's supported entries, show
+    /// them and ask whether to write it anyway (a person's command: it asks at the terminal).
+    #[arg(long, conflicts_with = "dry_run")]
+    pub accept_loss: bool,
     #[arg(long)]
     pub json: bool,
     /// The dream a session's end starts by itself (detached, silent): runs only when one is

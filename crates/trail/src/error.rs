@@ -313,6 +313,11 @@ impl From<trail_core::memory::dream::DreamError> for CliError {
                     h.push(format!("… and {} more", entries.len() - SHOWN));
                 }
                 h.push("`trail dream --dry-run` shows the proposal; MEMORY.md is unchanged".into());
+                h.push(
+                    "if it is a merge you want (fewer, better bullets), run `trail dream \
+                     --accept-loss` in your own terminal: it shows what goes and asks"
+                        .into(),
+                );
                 failed(h)
             }
         };

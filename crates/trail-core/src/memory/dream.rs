@@ -285,6 +285,9 @@ pub struct Report {
     pub entries_after: usize,
     pub added: Vec<String>,
     pub removed: Vec<String>,
+    /// Supported entries a person let this dream lose (`--accept-loss`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loss_accepted: Vec<String>,
     pub dropped: Vec<Dropped>,
     pub sourced: Vec<Sourced>,
     /// Lines of the answer's `[MEMORY]` that were neither headings nor bullets.
@@ -334,7 +337,15 @@ pub struct Options<'a> {
     /// Redacts what the model wrote and keeps the originals (the model may quote a secret
     /// from a file the agent wrote by hand).
     pub secrets: &'a Secrets,
+    /// Asked when a rewrite would lose more than [`MAX_LOSS`] of MEMORY.md's supported entries,
+    /// with those entries and the proposed memory: `true` writes it anyway. A person's answer
+    /// (`trail dream --accept-loss`, at a terminal); `None` rejects such a rewrite, as always.
+    pub accept_loss: Option<&'a AcceptLoss>,
 }
+
+/// A person's answer to a rewrite that loses entries: the lost entries and the proposed memory
+/// in, whether to write it out.
+pub type AcceptLoss = dyn Fn(&[String], &str) -> bool;
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DreamError + '_ {
     move |source| DreamError::Io {
@@ -446,8 +457,18 @@ pub fn dream(
         .map(|(n, t)| Source { name: n, text: t })
         .collect();
     let new = proposed_memory(&parsed, opts, &sources, &mut report)?;
-    compare_with_prior(&prior, &new, &sources, &mut report)?;
     let rendered = core::render(&new);
+    match compare_with_prior(&prior, &new, &sources, &mut report) {
+        // A merge that rewrote many bullets into fewer looks like a loss to the rule: a person
+        // who has seen what goes may take it (issue 21: the rule had no override).
+        Err(DreamError::TooMuchLost { entries, .. })
+            if !opts.dry_run && opts.accept_loss.is_some_and(|ok| ok(&entries, &rendered)) =>
+        {
+            report.loss_accepted = entries;
+            compare_added_removed(&prior, &new, &mut report);
+        }
+        other => other?,
+    }
     report.new_memory = Some(rendered.clone());
     if opts.dry_run {
         report.status = Status::DryRun;
@@ -483,6 +504,7 @@ impl Report {
             entries_after: 0,
             added: Vec::new(),
             removed: Vec::new(),
+            loss_accepted: Vec::new(),
             dropped: Vec::new(),
             sourced: Vec::new(),
             ignored: Vec::new(),
@@ -638,8 +660,14 @@ fn compare_with_prior(
             entries: lost,
         });
     }
+    compare_added_removed(prior, new, report);
+    Ok(())
+}
+
+/// What was added and removed, and how many entries the new memory holds.
+fn compare_added_removed(prior: &core::Core, new: &core::Core, report: &mut Report) {
     let prior_keys: HashSet<String> = prior.entries().map(|e| core::normalize(&e.text)).collect();
-    let new_key_set: HashSet<&str> = new_keys.iter().map(|(k, _)| k.as_str()).collect();
+    let new_key_set: HashSet<String> = new.entries().map(|e| core::normalize(&e.text)).collect();
     report.added = new
         .entries()
         .filter(|e| !prior_keys.contains(&core::normalize(&e.text)))
@@ -647,11 +675,10 @@ fn compare_with_prior(
         .collect();
     report.removed = prior
         .entries()
-        .filter(|e| !new_key_set.contains(core::normalize(&e.text).as_str()))
+        .filter(|e| !new_key_set.contains(&core::normalize(&e.text)))
         .map(|e| e.text.clone())
         .collect();
     report.entries_after = new.len();
-    Ok(())
 }
 
 /// Step 5: back up, replace MEMORY.md, append the diary, record the window's hash — in that

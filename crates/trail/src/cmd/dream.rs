@@ -43,6 +43,22 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
         held.begin(Ts::now())?;
         lock = Some(held);
     }
+    // Taking a loss is a person's decision: asked at the terminal, never of an agent.
+    if args.accept_loss {
+        crate::person::require_terminal().map_err(CliError::usage)?;
+    }
+    let ask = |lost: &[String], proposed: &str| -> bool {
+        let mut what = format!(
+            "This rewrite of MEMORY.md loses {} supported entr{}:\n",
+            lost.len(),
+            if lost.len() == 1 { "y" } else { "ies" }
+        );
+        for l in lost {
+            let _ = writeln!(what, "  - {l}");
+        }
+        let _ = write!(what, "It would become:\n\n{proposed}\nWrite it anyway?");
+        crate::person::confirm(&what, "yes").is_ok()
+    };
     let report = dream::dream(
         root,
         &Options {
@@ -51,6 +67,7 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
             dry_run: args.dry_run,
             now: Local::now(),
             secrets: &ctx.secrets,
+            accept_loss: args.accept_loss.then_some(&ask as &dream::AcceptLoss),
         },
         provider.as_ref(),
         &mut |line| eprintln!("{line}"),
@@ -87,6 +104,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
                     dry_run: false,
                     now: now.clone(),
                     secrets: &ctx.secrets,
+                    accept_loss: None,
                 },
                 provider.as_ref(),
                 &mut |_| {},
@@ -136,6 +154,9 @@ pub fn describe(r: &Report, root: &std::path::Path) -> String {
     );
     for d in &r.dropped {
         let _ = writeln!(s, "  dropped: {} — {}", d.text, d.why);
+    }
+    for l in &r.loss_accepted {
+        let _ = writeln!(s, "  let go, as you accepted: {l}");
     }
     if r.status == Status::DryRun {
         for a in &r.added {

@@ -505,6 +505,41 @@ fn a_rewrite_losing_half_the_entries_is_rejected_whole() {
     assert_eq!(read(&memory_path(&env)).unwrap(), before);
     assert_eq!(read(&env.cwd.join(".trail/state/MEMORY.md.bak")), backup);
     assert_eq!(diaries(&env), diary);
+    assert!(err.contains("--accept-loss"), "{err}");
+}
+
+/// Found by issue 21: the loss rule had no override, so a real merge (fewer, better bullets)
+/// could never be written. A person who has seen what goes may take it; an agent may not.
+#[test]
+fn a_person_can_accept_a_rewrite_that_loses_entries() {
+    let server = Server::start(vec![
+        Reply::Text(GOOD),
+        Reply::Text(HALF),
+        Reply::Text(HALF),
+    ]);
+    let env = openai(setup(), &server);
+    run_ok(&env, &["dream"]);
+    let before = read(&memory_path(&env)).unwrap();
+    // Not at a terminal: refused before anything is asked of the model.
+    let out = env.run(&["dream", "--force", "--accept-loss"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("terminal"), "{}", stderr(&out));
+    assert_eq!(read(&memory_path(&env)).unwrap(), before);
+    // Said no: nothing written.
+    let out = env.in_terminal(&["dream", "--force", "--accept-loss"], &["no"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Edited src/checkout/total.rs"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(read(&memory_path(&env)).unwrap(), before);
+    // Said yes: the shorter memory is written, and the loss is in the report.
+    let out = env.in_terminal(&["dream", "--force", "--accept-loss", "--json"], &["yes"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let after = read(&memory_path(&env)).unwrap();
+    assert!(!after.contains("Edited src/checkout/total.rs"), "{after}");
+    assert!(after.contains("port 5433"), "{after}");
 }
 
 #[test]

@@ -149,6 +149,7 @@ fn dream_next_morning(project: &Path, secrets: &Secrets) -> CliResult<dream::Rep
         dry_run: false,
         now: at(NEXT_DAY_AT),
         secrets,
+        accept_loss: None,
     };
     Ok(dream::dream(
         project,
