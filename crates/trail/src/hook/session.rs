@@ -424,11 +424,65 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
             .collect();
     }
     cx.pulse(RecordType::Handoff, &facts, &next, &["session-end"]);
+    trajectory_handoff(cx);
     if let Err(e) = protocol::on_session_end(&store, Ts::now()) {
         report::error(&e);
     }
     super::dream::after_session(cx);
     Response::Silent
+}
+
+/// The trajectory's `session_handoff` for this session (Loa's protocol: every session that
+/// ends hands off, with its id and root span, grounding ratio and NOTES.md's lines), in a
+/// project trail keeps. The checkpoint's steps are measured for it without the ghost search,
+/// which reads the whole tree and is the checkpoint's own; no `checkpoint` entry is written,
+/// so nothing a checkpoint lifts is lifted by a session ending (issue 21: sessions that ended
+/// without `trail checkpoint` left no handoff).
+fn trajectory_handoff(cx: &Cx<'_>) {
+    use trail_core::checkpoint::{self, Inputs, Journalling, Setup};
+    use trail_core::grounding::negative::{Engine, project::Found};
+    let root = cx.root();
+    if !trail_core::layout::Layout::new(root).trail_dir().is_dir() {
+        return;
+    }
+    let setup = match Setup::load(cx.config, root, std::env::var_os("PATH").as_deref()) {
+        Ok(s) => s,
+        Err(e) => return report::failed("no session handoff written", &e),
+    };
+    let project = cx.project();
+    let session = cx.envelope.session_id.as_deref();
+    let ghosts = Ok(Found {
+        engine: Engine::Lexical,
+        notes: None,
+        ghosts: Vec::new(),
+    });
+    let mut measured = checkpoint::run(&Inputs {
+        root,
+        project: &project,
+        session,
+        notes: &setup.notes,
+        policy: &setup.policy,
+        loa: setup.loa.as_ref(),
+        bead: setup.bead.clone(),
+        ghosts: &ghosts,
+    });
+    let ledger = cx.ledger();
+    checkpoint::steps::handoff(
+        &Journalling {
+            root,
+            ledger: &ledger,
+            project: &project,
+            session,
+            notes: &setup.notes,
+            reasoning: None,
+            bead: None,
+            remedies: Vec::new(),
+        },
+        &mut measured,
+    );
+    for e in &measured.errors {
+        report::failed("session handoff", &e.as_str());
+    }
 }
 
 /// Daily memory: what the session did, before the host compacts it away or when it ends.

@@ -492,3 +492,40 @@ fn a_clear_after_unchecked_decisions_is_journalled_and_said() {
     let out = start("clear");
     assert!(!out.contains("no synthesis checkpoint"), "{out}");
 }
+
+/// Found by issue 21: a session that ended without `trail checkpoint` left no
+/// `session_handoff` in the trajectory, though Loa's protocol hands every session off. SessionEnd
+/// writes one, with the session's id, and no `checkpoint` entry (which would lift holds).
+#[test]
+fn every_session_that_ends_hands_off_in_the_trajectory() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init"]);
+    crate::common::hook(
+        &env,
+        serde_json::json!({"hook_event_name":"SessionEnd","session_id":"sess-end-1","reason":"exit"}),
+    );
+    let t: serde_json::Value = serde_json::from_str(&env.ok(&["trajectory", "--json"])).unwrap();
+    let entries = t["entries"].as_array().unwrap();
+    let handoffs: Vec<&serde_json::Value> = entries
+        .iter()
+        .filter(|e| e["phase"] == "session_handoff")
+        .collect();
+    assert_eq!(handoffs.len(), 1, "{t}");
+    assert_eq!(handoffs[0]["session_id"], "sess-end-1", "{t}");
+    assert!(
+        handoffs[0]["notes_refs"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("NOTES.md:"),
+        "{t}"
+    );
+    assert!(!entries.iter().any(|e| e["phase"] == "checkpoint"), "{t}");
+    // Outside a project trail keeps, nothing is written there.
+    let bare = TestEnv::new();
+    crate::common::hook(
+        &bare,
+        serde_json::json!({"hook_event_name":"SessionEnd","session_id":"s","reason":"exit"}),
+    );
+    assert!(!bare.cwd.join(".trail/trajectory").exists());
+}
