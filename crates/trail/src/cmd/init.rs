@@ -109,7 +109,29 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if args.json {
         return output::json(&report);
     }
-    output::text(&report.describe(&path, install))
+    let mut text = report.describe(&path, install);
+    if install && !args.global {
+        text.push_str(&enforcement_line(&config, &root));
+    }
+    output::text(&text)
+}
+
+/// What the person gets from grounding enforcement here, and how to switch (issue 21: the
+/// default, warn, was nowhere said).
+fn enforcement_line(config: &Config, root: &Path) -> String {
+    match super::checkpoint::enforcement(config, root) {
+        Ok((trail_core::grounding::Enforcement::Strict, from)) => format!(
+            "Grounding enforcement: strict (from {from}): a failing checkpoint, a compaction \
+             before one passes and new edits at a red attention budget are held until it passes.\n"
+        ),
+        Ok((e, from)) => format!(
+            "Grounding enforcement: {} (from {from}): the checkpoint, the compaction hold and the \
+             red-zone hold warn and do not block. To make them block: grounding.enforcement = \
+             \"strict\" in ~/.config/trail/config.toml (or TRAIL_GROUNDING_ENFORCEMENT=strict).\n",
+            e.as_str()
+        ),
+        Err(e) => format!("Grounding enforcement cannot be read: {e}\n"),
+    }
 }
 
 /// Claude Code's permission deny rules over the key, the secret store and the personal ledger

@@ -98,6 +98,12 @@ fn init_keeps_machine_paths_out_of_the_committed_settings() {
         out.contains("Never commit .claude/settings.local.json"),
         "{out}"
     );
+    // Issue 21: what enforcement gives, and how to switch.
+    assert!(
+        out.contains("Grounding enforcement: warn (from default)")
+            && out.contains("grounding.enforcement = \"strict\""),
+        "{out}"
+    );
     assert!(
         out.contains("machine-local entries out of the committed settings"),
         "{out}"
