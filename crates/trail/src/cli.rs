@@ -47,6 +47,13 @@ pub enum Command {
     /// Daily memory (`.trail/memory/`): `trail memory flush --transcript PATH`.
     #[command(subcommand)]
     Memory(MemoryCommand),
+    /// Print completions for a shell: `trail completions bash >
+    /// ~/.local/share/bash-completion/completions/trail` (zsh: a file `_trail` in a directory of
+    /// `$fpath`; fish: `~/.config/fish/completions/trail.fish`).
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff): `trail man > ~/.local/share/man/man1/trail.1`, then `man
+    /// trail`.
+    Man,
     /// Which NOTES.md trail keeps and what chose it; `trail notes move PATH` moves it (a
     /// person's command, confirmed at the terminal).
     #[command(subcommand)]

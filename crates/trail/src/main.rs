@@ -35,7 +35,10 @@ fn main() -> ExitCode {
         return exit;
     }
     match args.first().and_then(|a| a.to_str()) {
-        Some("hook") => return hook::run(args.get(1).and_then(|a| a.to_str())),
+        // `trail hook --help` is a person asking: clap answers it (issue 22).
+        Some("hook") if !matches!(args.get(1).and_then(|a| a.to_str()), Some("--help" | "-h")) => {
+            return hook::run(args.get(1).and_then(|a| a.to_str()));
+        }
         Some("confine") => return confined::run(&args[1..]),
         Some("ingest-outbox") => return confined::ingest(&args[1..]),
         _ => {}

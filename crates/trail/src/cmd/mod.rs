@@ -58,6 +58,22 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Dream(a) => dream::run(&Context::load()?, &a),
         Command::Memory(m) => memory::run(&Context::load()?, &m),
         Command::Notes(c) => notes::run(&c),
+        // Rendered to memory first: clap_complete panics on a closed pipe (`| head`), and
+        // trail's own output handles one.
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut crate::cli::command(), "trail", &mut buf);
+            crate::output::text(&String::from_utf8_lossy(&buf))
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(crate::cli::command())
+                .render(&mut buf)
+                .map_err(|e| {
+                    crate::error::CliError::failed(format!("cannot render the man page: {e}"))
+                })?;
+            crate::output::text(&String::from_utf8_lossy(&buf))
+        }
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
         Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
         Command::Search(a) => search::run(&Context::load()?, &a),

@@ -146,3 +146,43 @@ fn small_things_say_what_is_wrong() {
         "{headline}"
     );
 }
+
+/// Issue 22: a clap CLI of this size is expected to ship completions and a man page, and
+/// `trail hook --help` to print help; none may panic on a closed pipe.
+#[test]
+fn completions_man_page_and_hook_help() {
+    let env = TestEnv::new();
+    for (shell, marker) in [
+        ("bash", "complete -F _trail"),
+        ("zsh", "#compdef trail"),
+        ("fish", "complete -c trail"),
+    ] {
+        let out = env.ok(&["completions", shell]);
+        assert!(
+            out.contains(marker),
+            "{shell}: {}",
+            &out[..out.len().min(200)]
+        );
+        for sub in ["resume", "checkpoint", "doctor"] {
+            assert!(out.contains(sub), "{shell} lacks {sub}");
+        }
+    }
+    let man = env.ok(&["man"]);
+    assert!(
+        man.contains(".TH trail 1") && man.contains("resume"),
+        "{}",
+        &man[..200]
+    );
+    let help = env.ok(&["hook", "--help"]);
+    assert!(help.contains("Usage: trail hook"), "{help}");
+    // A reader that stops early (`| head -1`) is no panic.
+    let mut child = env
+        .cmd(&["completions", "bash"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
