@@ -31,6 +31,7 @@ mod concurrency;
 mod confine;
 mod crash;
 mod daily_memory;
+mod day;
 mod decide;
 mod doctor;
 mod dream;
