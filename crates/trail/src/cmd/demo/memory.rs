@@ -230,7 +230,8 @@ mod tests {
             assert!(out.contains(want), "missing {want:?} in:\n{out}");
         }
         let memory = std::fs::read_to_string(dir.path().join(".trail/MEMORY.md")).unwrap();
-        assert!(memory.contains("src/checkout/total.rs"), "{memory}");
+        // The note is knowledge; the session's files and commands stay in daily memory.
         assert!(memory.contains("Rounding happens per line"), "{memory}");
+        assert!(!memory.contains("## Files changed"), "{memory}");
     }
 }
