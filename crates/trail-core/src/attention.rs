@@ -407,6 +407,7 @@ pub fn delta_sync(
         zone: Some(m.zone.as_str().into()),
         tokens: Some(m.added),
         decisions: recent_decisions(root, 5),
+        decisions_persisted: None,
         files,
         commands,
     }

@@ -162,3 +162,35 @@ fn task(root: &Path) -> Option<String> {
         (None, None) => None,
     }
 }
+
+/// Delta-synthesis at the yellow zone (Lossless Ledger FR-4: "append recent findings to NOTES.md
+/// Decision Log"): every decision of the trajectory that NOTES.md's Decision Log lacks is
+/// appended, and Active Context's Reasoning State says what was persisted. Returns how many of
+/// `recent` (decision ids) the Decision Log holds afterwards.
+pub fn persist_decisions(
+    root: &Path,
+    loc: &super::Location,
+    recent: &[String],
+    reasoning: &str,
+) -> Result<usize, super::NotesError> {
+    let read = journal::read(root, None).map_err(|source| super::NotesError::Read {
+        path: crate::layout::Layout::new(root).trajectory_dir(),
+        source,
+    })?;
+    let decisions = decisions_of(&read.items);
+    let mut held = 0;
+    super::update(root, loc, |text| {
+        let missing: Vec<String> = decisions
+            .iter()
+            .filter(|(_, d)| !text.contains(&entry::id_marker(&d.id)))
+            .map(|(ts, d)| entry::render(*ts, d))
+            .collect();
+        let text = continuity::append_entries(&continuity::ensure(text), &missing);
+        held = recent
+            .iter()
+            .filter(|id| text.contains(&entry::id_marker(id)))
+            .count();
+        continuity::set_active(&text, &[("Reasoning State", reasoning.to_string())])
+    })?;
+    Ok(held)
+}

@@ -251,6 +251,10 @@ pub struct DeltaSync {
     /// Recent decisions, as identifiers.
     #[serde(default)]
     pub decisions: Vec<String>,
+    /// How many of them NOTES.md's Decision Log holds after the sync (the PRD's
+    /// `decisions_persisted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decisions_persisted: Option<u64>,
     #[serde(default)]
     pub files: Vec<String>,
     #[serde(default)]

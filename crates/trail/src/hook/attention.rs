@@ -68,7 +68,34 @@ pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
         report::failed("cannot save the attention budget's mark", &e);
     }
     let persisted = m.crossed_yellow().then(|| delta_sync(cx, m));
+    if let Some(t) = for_the_person(m, enforcement) {
+        super::tell_person(t);
+    }
     say(m, enforcement, persisted.as_deref())
+}
+
+/// Orange and red reach the person, not only the agent (issue 21): once when the zone is
+/// entered, and at red under strict enforcement on every prompt while edits are held.
+fn for_the_person(m: &Measure, enforcement: Enforcement) -> Option<String> {
+    let what = match m.zone {
+        Zone::Orange if m.entered() => {
+            "the agent is told to record its decisions and run `trail checkpoint`; then /clear, \
+             and trail gives the state back"
+        }
+        Zone::Red if enforcement == Enforcement::Strict => {
+            "new edits are held until `trail checkpoint` passes (enforcement strict); then /clear"
+        }
+        Zone::Red if m.entered() => "checkpoint and /clear now: answers degrade from here",
+        _ => return None,
+    };
+    Some(format!(
+        "trail: context {} ({:.0}% of the {}-token window, {} tokens since {}): {what}.",
+        m.zone.as_str(),
+        m.fill * 100.0,
+        m.window,
+        m.added,
+        since(m.basis)
+    ))
 }
 
 /// The words for this measure: `persisted` is what delta-synthesis did, when it ran.
@@ -115,12 +142,41 @@ fn since(b: Basis) -> &'static str {
     }
 }
 
+/// Delta-synthesis's NOTES.md part (issue 21: yellow wrote only a pulse): the trajectory's
+/// decisions the Decision Log lacks are appended, Reasoning State says so, in a project trail
+/// keeps. Returns how many of the recent decisions the Decision Log holds.
+fn persist_to_notes(cx: &Cx<'_>, m: &Measure, recent: &[String]) -> Option<u64> {
+    let root = cx.root();
+    if !trail_core::layout::Layout::new(root).trail_dir().is_dir() {
+        return None;
+    }
+    let loc = crate::cmd::notes::location(cx.config, root).ok()?;
+    let ids: Vec<String> = recent
+        .iter()
+        .filter_map(|d| Some(d.strip_prefix('[')?.split_once(']')?.0.to_string()))
+        .collect();
+    let reasoning = format!(
+        "delta-sync at {} ({} tokens since {}): the session's decisions are in the Decision Log",
+        m.zone.as_str(),
+        m.added,
+        since(m.basis)
+    );
+    match trail_core::notes::rebuild::persist_decisions(root, &loc, &ids, &reasoning) {
+        Ok(n) => Some(n as u64),
+        Err(e) => {
+            report::failed("cannot bring NOTES.md up to date at delta-sync", &e);
+            None
+        }
+    }
+}
+
 /// Delta-synthesis: the journals' view of the session persisted as a checkpoint pulse and a
 /// trajectory `delta_sync` entry. Returns what to tell the agent about it.
 fn delta_sync(cx: &Cx<'_>, m: &Measure) -> String {
     let proof_from = cx.store().load().map_or(0, |l| l.state.proof_offset());
     let session = cx.envelope.session_id.as_deref();
-    let d = attention::delta_sync(cx.root(), proof_from, session, m);
+    let mut d = attention::delta_sync(cx.root(), proof_from, session, m);
+    d.decisions_persisted = persist_to_notes(cx, m, &d.decisions);
     let mut facts = vec![format!(
         "delta-sync at {}: {} tokens added since {} ({})",
         m.zone.as_str(),

@@ -68,6 +68,16 @@ static SECRETS: std::sync::OnceLock<Arc<Secrets>> = std::sync::OnceLock::new();
 static BROKEN_CONFIG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 /// Why this session's records are being lost (an unwritable ledger), said once, at its start.
 static RECORDS_LOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// What a handler has for the person this time (the attention budget at orange or red).
+static FOR_THE_PERSON: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Say `text` to the person, not only to the agent: through the host's user-visible channel
+/// (Claude Code's `systemMessage`) with this hook's answer.
+pub(super) fn tell_person(text: String) {
+    if let Ok(mut v) = FOR_THE_PERSON.lock() {
+        v.push(text);
+    }
+}
 
 /// The hook's secrets service, built on first use; `None` until the configuration is loaded.
 fn secrets() -> Option<&'static Arc<Secrets>> {
@@ -191,6 +201,10 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
     }
     let mut json = render(host, &response);
     let denied = matches!(response, Response::Deny { .. });
+    let told: Vec<String> = FOR_THE_PERSON
+        .lock()
+        .map(|mut v| std::mem::take(&mut *v))
+        .unwrap_or_default();
     let notices: Vec<&String> = [
         BROKEN_CONFIG
             .get()
@@ -199,6 +213,7 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
     ]
     .into_iter()
     .flatten()
+    .chain(told.iter())
     .collect();
     if host == Host::ClaudeCode && !notices.is_empty() {
         // `systemMessage` reaches the person, whatever the event; stderr they never see.

@@ -529,3 +529,68 @@ fn a_hold_is_its_own_sessions_and_follows_the_enforcement_in_force() {
     let v = edit(&warn, &t);
     assert_eq!(denied(&v), None, "{v}");
 }
+
+/// Found by issue 21: yellow wrote only a pulse (the PRD's delta-synthesis also appends to
+/// NOTES.md's Decision Log and logs `decisions_persisted`), and orange and red reached only the
+/// agent. Now yellow brings NOTES.md up to date, and orange and red reach the person too.
+#[test]
+fn yellow_persists_to_notes_and_orange_and_red_reach_the_person() {
+    let env = project();
+    std::fs::write(env.cwd.join("a.rs"), "fn a() {}\n").unwrap();
+    env.ok(&["init"]);
+    env.ok(&[
+        "decide",
+        "--title",
+        "Keep a",
+        "--decision",
+        "keep it",
+        "--rationale",
+        "used",
+        "--evidence",
+        "`fn a() {}` [${PROJECT_ROOT}/a.rs:1]",
+    ]);
+    // The Decision Log lost its entry (edited by hand): yellow brings it back.
+    let notes = env.cwd.join("NOTES.md");
+    let text = std::fs::read_to_string(&notes).unwrap();
+    let i = text.find("#### ").unwrap();
+    std::fs::write(&notes, &text[..i]).unwrap();
+    let t = transcript(&env, "t.jsonl");
+    let prompt = |t: &Path| {
+        hook(
+            &env,
+            json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":t}),
+        )
+    };
+    prompt(&t);
+    answer(&t, 25_500);
+    let yellow = prompt(&t);
+    assert!(
+        yellow.get("systemMessage").is_none(),
+        "yellow is the agent's: {yellow}"
+    );
+    let text = std::fs::read_to_string(&notes).unwrap();
+    assert!(text.contains("Keep a"), "{text}");
+    assert!(text.contains("delta-sync at yellow"), "{text}");
+    let e = &phases(&env, "delta_sync")[0];
+    assert_eq!(e["decisions_persisted"], 1, "{e}");
+    answer(&t, 30_000);
+    let orange = prompt(&t);
+    let told = orange["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        told.contains("context orange") && told.contains("/clear"),
+        "{orange}"
+    );
+    assert!(
+        prompt(&t).get("systemMessage").is_none(),
+        "orange is said once"
+    );
+    answer(&t, 36_000);
+    let red = prompt(&t);
+    assert!(
+        red["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("context red"),
+        "{red}"
+    );
+}
