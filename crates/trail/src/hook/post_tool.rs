@@ -109,8 +109,8 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
     Response::Silent
 }
 
-/// Whether a successful tool changed state: a file edit, or a shell command that changed the
-/// repository's history or branches. (An irreversible command only runs under a person's
+/// Whether a successful tool changed state, or showed that tests pass: a file edit, or a shell
+/// command ([`changes`]). (An irreversible command only runs under a person's
 /// approval or dismissal, and PreToolUse writes that pulse; the gate is not run again here,
 /// which keeps the shell parser off this hook's path.)
 fn consequential(tool: &Tool, input: &ToolInput) -> Option<&'static str> {
@@ -123,10 +123,103 @@ fn consequential(tool: &Tool, input: &ToolInput) -> Option<&'static str> {
     else {
         return None;
     };
-    let words: Vec<&str> = command.split_whitespace().collect();
-    words
-        .windows(2)
-        .any(|w| w[0] == "git" && GIT_STATE.contains(&w[1]))
+    // Each command of a line (`cd x && npm ci`), by its words: no shell parser on this path.
+    command
+        .split(['&', ';', '|', '\n'])
+        .find_map(|part| changes(&part.split_whitespace().collect::<Vec<_>>()))
+}
+
+/// What one command changed, by its program and subcommand (issue 21: passing tests and
+/// state-changing commands other than git wrote no pulse, so the morning brief's thread was
+/// often bare): `tests-passed`, or `state-changing` for history, dependencies, services,
+/// migrations and files moved in numbers.
+fn changes(words: &[&str]) -> Option<&'static str> {
+    // Past a runner's own words (`npx`, `uv run`, `python -m`, `bundle exec`, `sudo`).
+    let runners = [
+        "sudo", "npx", "pnpx", "bunx", "exec", "run", "-m", "python", "python3", "uv", "poetry",
+        "bundle", "env",
+    ];
+    let start = words
+        .iter()
+        .position(|w| !runners.contains(w) && !w.contains('='))
+        .unwrap_or(words.len());
+    let w = &words[start..];
+    let (program, rest) = w.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let sub = rest
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .copied()
+        .unwrap_or("");
+    let tests = [
+        "pytest", "jest", "vitest", "rspec", "phpunit", "mocha", "ctest", "tox", "nox",
+    ];
+    if tests.contains(&program)
+        || matches!(sub, "test" | "tests" | "nextest")
+        || (program == "npm" && matches!(sub, "t" | "test"))
+    {
+        return Some("tests-passed");
+    }
+    if program == "git" && GIT_STATE.contains(&sub) {
+        return Some("state-changing");
+    }
+    let packages = [
+        "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "cargo", "go", "gem",
+        "composer", "apt", "apt-get", "brew", "dnf", "yum", "pacman", "mix", "dotnet",
+    ];
+    let dependency = matches!(
+        sub,
+        "install"
+            | "i"
+            | "ci"
+            | "add"
+            | "remove"
+            | "rm"
+            | "uninstall"
+            | "update"
+            | "upgrade"
+            | "sync"
+            | "get"
+    );
+    let services = [
+        (
+            "docker",
+            &["run", "rm", "up", "down", "compose", "build", "push"][..],
+        ),
+        (
+            "podman",
+            &["run", "rm", "up", "down", "compose", "build", "push"][..],
+        ),
+        ("docker-compose", &["up", "down", "rm", "build"][..]),
+        (
+            "kubectl",
+            &[
+                "apply", "delete", "rollout", "scale", "create", "replace", "patch",
+            ][..],
+        ),
+        ("helm", &["install", "upgrade", "uninstall", "rollback"][..]),
+        ("terraform", &["apply", "destroy", "import"][..]),
+        (
+            "systemctl",
+            &["start", "stop", "restart", "enable", "disable"][..],
+        ),
+    ];
+    // A migration names itself early (`alembic upgrade`, `rails db:migrate`, `sqlx migrate
+    // run`, `manage.py migrate`); a reader searching for the word (`grep migrate`) is not one.
+    let readers = [
+        "grep", "rg", "cat", "ls", "find", "less", "head", "tail", "sed", "awk", "echo",
+    ];
+    let migration = !readers.contains(&program)
+        && w.iter()
+            .take(3)
+            .any(|a| a.contains("migrate") || a.contains("migration") || *a == "alembic");
+    let moves = program == "mv" && rest.iter().filter(|a| !a.starts_with('-')).count() >= 3;
+    ((packages.contains(&program) && dependency)
+        || services
+            .iter()
+            .any(|(p, subs)| program == *p && subs.contains(&sub))
+        || migration
+        || moves)
         .then_some("state-changing")
 }
 
@@ -164,4 +257,49 @@ fn codex_outcome(cx: &Cx<'_>, event: &Event) -> Option<Event> {
         *error = why;
     }
     Some(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changes;
+
+    #[test]
+    fn commands_that_change_state_or_pass_tests_are_named() {
+        let of = |c: &str| changes(&c.split_whitespace().collect::<Vec<_>>());
+        for c in [
+            "cargo test -p shop",
+            "uv run pytest -q",
+            "python -m pytest",
+            "npm test",
+            "go test ./...",
+            "mix test",
+        ] {
+            assert_eq!(of(c), Some("tests-passed"), "{c}");
+        }
+        for c in [
+            "npm install",
+            "pnpm add zod",
+            "pip install -r requirements.txt",
+            "docker compose up -d",
+            "kubectl apply -f k8s/",
+            "python manage.py migrate",
+            "npx prisma migrate deploy",
+            "alembic upgrade head",
+            "mv a.rs b.rs c.rs src/",
+            "git commit -m x",
+        ] {
+            assert_eq!(of(c), Some("state-changing"), "{c}");
+        }
+        for c in [
+            "ls -la",
+            "grep -r migrate src",
+            "npm run build",
+            "cargo build",
+            "mv a b",
+            "git status",
+            "cat docker-compose.yml",
+        ] {
+            assert_eq!(of(c), None, "{c}");
+        }
+    }
 }

@@ -79,7 +79,7 @@ fn post_tool(env: &TestEnv, tool: &str, input: serde_json::Value) {
 #[test]
 fn an_autonomous_session_gets_a_pulse_after_ten_minutes_of_work_without_a_prompt() {
     let env = working_session(minutes(12), minutes(11));
-    post_tool(&env, "Bash", json!({"command": "cargo test"}));
+    post_tool(&env, "Bash", json!({"command": "cargo build --release"}));
     let timer = tagged(&env, "timer");
     assert_eq!(timer.len(), 1, "{:#?}", records(&env));
     let fact = timer[0]["facts"][0].as_str().unwrap();
@@ -87,7 +87,7 @@ fn an_autonomous_session_gets_a_pulse_after_ten_minutes_of_work_without_a_prompt
         fact.contains("ten minutes without a pulse") && fact.contains("12 tool calls"),
         "{fact}"
     );
-    assert!(fact.contains("tests run: yes"), "{fact}");
+    assert!(fact.contains("tests run: no"), "{fact}");
     // The pulse moved the stream: the next tool call writes none.
     post_tool(&env, "Bash", json!({"command": "ls"}));
     assert_eq!(tagged(&env, "timer").len(), 1);
@@ -160,4 +160,32 @@ fn every_kind_of_edit_is_state_changing_and_gets_a_pulse_naming_its_files() {
     // A read changes nothing.
     post_tool(&env, "Read", json!({"file_path": f}));
     assert_eq!(tagged(&env, "state-changing").len(), 5);
+}
+
+/// Found by issue 21: passing tests and state-changing commands other than git wrote no pulse,
+/// so the morning brief's thread was often a bare `## project`.
+#[test]
+fn passing_tests_and_state_changing_commands_write_a_pulse() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    for command in [
+        "cd web && npm ci",
+        "docker compose up -d",
+        "python manage.py migrate",
+    ] {
+        post_tool(&env, "Bash", json!({ "command": command }));
+    }
+    post_tool(&env, "Bash", json!({"command": "cargo test -p shop"}));
+    post_tool(&env, "Bash", json!({"command": "ls -la"}));
+    let changed = tagged(&env, "state-changing");
+    assert_eq!(changed.len(), 3, "{:#?}", records(&env));
+    let passed = tagged(&env, "tests-passed");
+    assert_eq!(passed.len(), 1, "{:#?}", records(&env));
+    assert!(
+        passed[0]["facts"][0]
+            .as_str()
+            .unwrap()
+            .contains("cargo test -p shop"),
+        "{passed:?}"
+    );
 }
