@@ -117,6 +117,14 @@ pub fn read(text: &str) -> Active {
             continue;
         }
         let line = text[l.start..l.next].trim();
+        // Loa's free-text focus, anywhere in the file: `Current focus: migrating billing`
+        // (issue 21: only the bullet fields under a heading were read).
+        if let Some(focus) = free_focus(line)
+            && a.task.is_none()
+        {
+            a.task = Some(focus);
+            continue;
+        }
         match part {
             Part::Context => {
                 if let Some((key, value)) = field(line)
@@ -171,6 +179,16 @@ pub fn field(line: &str) -> Option<(&str, &str)> {
     Some((key.trim(), value.trim()))
 }
 
+/// `Current focus: …` (or `**Current focus:** …`, `Focus: …`) as a line of its own.
+fn free_focus(line: &str) -> Option<String> {
+    let bare = line.trim_start_matches(['-', '*', ' ']).replace("**", "");
+    let (key, value) = bare.split_once(':')?;
+    let key = key.trim().to_ascii_lowercase();
+    (key == "current focus" || key == "focus")
+        .then(|| real(value))
+        .flatten()
+}
+
 /// A value, unless it is a placeholder.
 fn real(v: &str) -> Option<String> {
     let v = v.trim();
@@ -190,6 +208,15 @@ fn real(v: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by issue 21: Loa's NOTES.md often states its focus as one free-text line.
+    #[test]
+    fn a_free_text_current_focus_line_is_the_task() {
+        let a = read("# Notes\n\nCurrent focus: migrating billing to the new API\n\n## Log\n");
+        assert_eq!(a.task.as_deref(), Some("migrating billing to the new API"));
+        let a = read("**Current Focus:** [Task ID]\n");
+        assert_eq!(a.task, None, "a placeholder is not a focus");
+    }
 
     #[test]
     fn the_prd_shape_and_loas_template_both_read_and_placeholders_do_not() {

@@ -130,7 +130,12 @@ fn empty_part(name: &str, level: usize) -> String {
         IDENTIFIERS => format!(
             "{h} {IDENTIFIERS}\n| Identifier | Purpose | Last Verified |\n|------------|---------|---------------|\n"
         ),
-        _ => format!("{h} {LOG}\n"),
+        // The citation shape the checkpoint verifies, shown once where decisions go (issue 21:
+        // the template gave no example of it).
+        _ => format!(
+            "{h} {LOG}\n<!-- `trail decide` adds each decision here, citing the code it rests on \
+             word for word: `pub fn rotate()` [${{PROJECT_ROOT}}/src/auth.rs:42] -->\n"
+        ),
     }
 }
 
@@ -475,7 +480,7 @@ mod tests {
             assert_eq!(crate::grounding::notes::claims(&new, "N").len(), 1);
         }
         let s = find(&empty_section()).unwrap();
-        assert_eq!((s.first_line, s.last_line), (1, 13));
+        assert_eq!((s.first_line, s.last_line), (1, 14));
     }
 
     #[test]
