@@ -166,7 +166,8 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
         }
 
         // search → timeline → get, each on the previous answer's ids.
-        let found = ok(&s, "search", json!({"query": "zanzibar", "type": "stream"})).await;
+        // The pulses (the tool call's own `tests-passed` pulse is a checkpoint record).
+        let found = ok(&s, "search", json!({"query": "zanzibar", "type": "pulse"})).await;
         assert_eq!(found["total"], 2, "{found}");
         let hit = &found["hits"][0];
         assert!(
@@ -176,7 +177,11 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
         let id = hit["id"].as_str().unwrap().to_string();
         let around = ok(&s, "timeline", json!({"id": id, "before": 5, "after": 5})).await;
         let records = around["records"].as_array().unwrap();
-        assert_eq!(records.len(), 3, "{around}");
+        assert_eq!(
+            records.len(),
+            4,
+            "three pulses and the tool call's: {around}"
+        );
         let at: Vec<&Value> = records.iter().filter(|r| r["hit"] == true).collect();
         assert_eq!(at.len(), 1);
         assert_eq!(at[0]["id"], id.as_str());
