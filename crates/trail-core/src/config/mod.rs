@@ -227,12 +227,8 @@ impl Config {
     /// Each layer in turn: the table's defaults, the user's file, the project's file (its
     /// sensitive settings only if trusted), the environment.
     pub fn load_from(env: &dyn Env) -> Result<Config, ConfigError> {
-        let home = env.var("HOME").map(PathBuf::from);
+        let (mut c, home) = Config::defaults_for(env);
         let home = home.as_deref();
-        let mut c = Config::blank();
-        c.project_root = project_root(env);
-        c.user_dir = user_config_dir(env);
-        c.apply_defaults(home);
         if let Some(dir) = c.user_dir.clone() {
             let path = dir.join("config.toml");
             if let Some(text) = read_config(&path)? {
@@ -271,12 +267,8 @@ impl Config {
     /// they can be read: what the hooks fall back to when a configuration file cannot be read,
     /// so that the gate stays on at its defaults instead of refusing everything (issue 22).
     pub fn builtin_from(env: &dyn Env) -> Result<Config, ConfigError> {
-        let home = env.var("HOME").map(PathBuf::from);
+        let (mut c, home) = Config::defaults_for(env);
         let home = home.as_deref();
-        let mut c = Config::blank();
-        c.project_root = project_root(env);
-        c.user_dir = user_config_dir(env);
-        c.apply_defaults(home);
         c.trust_key_dir.clone_from(&c.secrets_dir.value);
         let mut with_env = c.clone();
         if with_env.apply_env(env, home).is_ok() {
@@ -287,6 +279,16 @@ impl Config {
             return Err(ConfigError::NoHome);
         }
         Ok(c)
+    }
+
+    /// The table's defaults for the project `env` names, and the home they were made for.
+    fn defaults_for(env: &dyn Env) -> (Config, Option<PathBuf>) {
+        let home = env.var("HOME").map(PathBuf::from);
+        let mut c = Config::blank();
+        c.project_root = project_root(env);
+        c.user_dir = user_config_dir(env);
+        c.apply_defaults(home.as_deref());
+        (c, home)
     }
 
     /// Every setting empty, from nowhere: what the layers start from.

@@ -346,6 +346,18 @@ pub struct TraceId([u8; 16]);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SpanId([u8; 8]);
 
+/// An id derived from `data` under `label`: the same for the same input, never all zero.
+fn derived<const N: usize>(label: &[u8], data: &[u8]) -> [u8; N] {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(label)
+        .chain_update(data)
+        .finalize();
+    let mut b = [0u8; N];
+    b.copy_from_slice(&digest[..N]);
+    nonzero(b)
+}
+
 impl TraceId {
     pub fn random() -> TraceId {
         TraceId(random_bytes())
@@ -354,11 +366,7 @@ impl TraceId {
     /// The trace of a host session chain, derived from its id, so that every hook process of
     /// a session names the same trace without keeping any state.
     pub fn for_session(session_id: &str) -> TraceId {
-        use sha2::{Digest, Sha256};
-        let digest = Sha256::digest(format!("trail trace\0{session_id}").as_bytes());
-        let mut b = [0u8; 16];
-        b.copy_from_slice(&digest[..16]);
-        TraceId(nonzero(b))
+        TraceId(derived(b"trail trace\0", session_id.as_bytes()))
     }
 
     pub fn parse(s: &str) -> Option<TraceId> {
@@ -370,31 +378,17 @@ impl TraceId {
     /// The trace of a line written without one (a version before lineage): the session's
     /// trace when it names one, else one of its own, the same at every read.
     pub fn for_line(session_id: Option<&str>, line: &[u8]) -> TraceId {
-        use sha2::{Digest, Sha256};
-        if let Some(s) = session_id {
-            return TraceId::for_session(s);
+        match session_id {
+            Some(s) => TraceId::for_session(s),
+            None => TraceId(derived(b"trail trace of a line\0", line)),
         }
-        let digest = Sha256::new()
-            .chain_update(b"trail trace of a line\0")
-            .chain_update(line)
-            .finalize();
-        let mut b = [0u8; 16];
-        b.copy_from_slice(&digest[..16]);
-        TraceId(nonzero(b))
     }
 }
 
 impl SpanId {
     /// The span of a line written without one, the same at every read.
     pub fn for_line(line: &[u8]) -> SpanId {
-        use sha2::{Digest, Sha256};
-        let digest = Sha256::new()
-            .chain_update(b"trail span of a line\0")
-            .chain_update(line)
-            .finalize();
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&digest[..8]);
-        SpanId(nonzero(b))
+        SpanId(derived(b"trail span of a line\0", line))
     }
 
     pub fn random() -> SpanId {
@@ -405,11 +399,7 @@ impl SpanId {
     /// (hooks, `trail decide`, `trail checkpoint`) names the same one without keeping state,
     /// and a handoff names it for the next session to continue.
     pub fn root_of_session(session_id: &str) -> SpanId {
-        use sha2::{Digest, Sha256};
-        let digest = Sha256::digest(format!("trail root span\0{session_id}").as_bytes());
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&digest[..8]);
-        SpanId(nonzero(b))
+        SpanId(derived(b"trail root span\0", session_id.as_bytes()))
     }
 
     pub fn parse(s: &str) -> Option<SpanId> {

@@ -1152,16 +1152,7 @@ fn a_teammates_clone_without_trail_runs_no_broken_hook() {
         return;
     };
     let env = TestEnv::new();
-    let git = |dir: &Path, args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
-            .args(args)
-            .current_dir(dir)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "git {args:?}");
-    };
+    let git = e2e::git_ok;
     git(&env.cwd, &["init", "-q"]);
     env.ok(&["init"]);
     git(&env.cwd, &["add", "-A"]);

@@ -9,16 +9,7 @@ use serde_json::{Value, json};
 
 use crate::common::{TestEnv, code, stderr, stdout};
 
-fn git(dir: &Path, args: &[&str]) {
-    let ok = std::process::Command::new("git")
-        .args(["-c", "user.email=t@t", "-c", "user.name=t"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "git {args:?}");
-}
+use crate::e2e::git_ok as git;
 
 fn repo(env: &TestEnv, name: &str) -> PathBuf {
     let dir = env.root.join(name);

@@ -316,6 +316,16 @@ pub fn git(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// [`git`], which must succeed.
+pub fn git_ok(dir: &Path, args: &[&str]) {
+    let out = git(dir, args);
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The test's project made a git repository with one commit and a local bare remote `origin`.
 pub fn project_with_remote(env: &TestEnv) -> PathBuf {
     let remote = env.root.join("remote.git");

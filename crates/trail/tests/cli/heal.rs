@@ -254,16 +254,7 @@ fn notes_come_back_where_notes_path_keeps_them() {
 fn a_legacy_grimoire_deleted_whole_comes_back_from_git() {
     let env = TestEnv::new();
     let root = &env.cwd;
-    let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
-            .args(args)
-            .current_dir(root)
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "git {args:?}");
-    };
+    let git = |args: &[&str]| crate::e2e::git_ok(root, args);
     git(&["init", "-q"]);
     let notes = "# Loa notes\n\n## Decision Log\n\n- kept in git\n";
     write(root, "loa-grimoire/NOTES.md", notes.as_bytes());
