@@ -19,6 +19,9 @@ pub struct Ts(i64);
 pub enum TsError {
     #[error("`{0}` is not an RFC 3339 timestamp (expected e.g. 2026-11-26T03:34:39.525123Z)")]
     Syntax(String),
+    /// A bound a person gives (`--since`, `--until`), which may also be a date.
+    #[error("`{0}` is neither an RFC 3339 time (2026-11-26T03:34:39Z) nor a date (2026-11-26)")]
+    Bound(String),
     #[error("`{0}` is not in UTC: end it with `Z` (or `+00:00`)")]
     NotUtc(String),
     #[error("`{0}` has less than millisecond precision: give at least three fractional digits")]
@@ -77,7 +80,8 @@ impl Ts {
         {
             return Ok(Ts(ts.as_microsecond()));
         }
-        Err(TsError::Syntax(t.to_string()))
+        // Both forms named (issue 22: the error named only one).
+        Err(TsError::Bound(t.to_string()))
     }
 
     /// Read exactly the form trail writes (`2026-11-26T03:34:39.525123Z`, what [`Ts`] displays)
@@ -318,6 +322,12 @@ mod tests {
             Ts::parse_strict("2025-02-30T00:00:00.000Z"),
             Err(TsError::Syntax(_))
         ));
+        // A bound a person gives names both forms it takes (issue 22).
+        let e = Ts::parse_loose("yesterday").unwrap_err().to_string();
+        assert!(
+            e.contains("RFC 3339") && e.contains("a date (2026-11-26)"),
+            "{e}"
+        );
     }
 
     #[test]
