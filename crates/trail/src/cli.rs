@@ -154,7 +154,8 @@ pub enum Command {
     /// trajectory files and .beads/ files: from git, then the journals, then a template.
     Heal(HealArgs),
     /// Serve trail over MCP on stdin/stdout for any MCP client (runs `trail-mcp`, installed
-    /// next to trail): search, timeline, get, resume, remember, recall, status; resources and
+    /// next to trail): search, timeline, get, resume, decide, checkpoint, show, remember, recall,
+    /// status; resources and
     /// prompts. `trail init --mcp` registers it with Claude Code.
     Mcp,
     /// Record a decision (title, decision, rationale, cited evidence, test scenarios) in the
@@ -167,6 +168,7 @@ pub enum Command {
     /// evidence when needed instead of keeping it in context.
     Show(ShowArgs),
     /// Handle one hook payload from an agent on stdin: `trail hook claude-code` or `trail hook codex`.
+    #[command(hide = true)]
     Hook {
         /// claude-code or codex
         host: String,
@@ -693,6 +695,147 @@ pub struct ShowArgs {
     pub json: bool,
 }
 
+/// The commands by task, as `trail --help` lists them (issue 22: one list of 40 was hard to
+/// find a way through). Every visible command is in exactly one group (a test holds it).
+pub const GROUPS: &[(&str, &[&str])] = &[
+    ("Start", &["demo", "init", "doctor", "uninstall"]),
+    (
+        "Daily use",
+        &["status", "resume", "log", "search", "pulse", "mode", "gate"],
+    ),
+    (
+        "A person's decisions",
+        &["approve", "dismiss", "skip", "trust"],
+    ),
+    (
+        "Memory",
+        &[
+            "remember",
+            "recall",
+            "memory",
+            "dream",
+            "notes",
+            "import",
+            "transcript",
+        ],
+    ),
+    (
+        "Grounding",
+        &[
+            "decide",
+            "checkpoint",
+            "cite",
+            "ground",
+            "ghosts",
+            "trajectory",
+            "show",
+            "heal",
+            "budget",
+        ],
+    ),
+    (
+        "Administration",
+        &[
+            "verify",
+            "rotate",
+            "redact",
+            "config",
+            "mcp",
+            "completions",
+            "man",
+        ],
+    ),
+];
+
 pub fn command() -> clap::Command {
-    Cli::command()
+    let cmd = Cli::command();
+    let listing = grouped(&cmd);
+    cmd.help_template(format!(
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{listing}\n\
+         Options:\n{{options}}{{after-help}}"
+    ))
+}
+
+/// `text` wrapped at `cols` columns, its lines after the first indented by `indent`, as clap
+/// wraps its own help.
+fn wrapped(text: &str, indent: usize, cols: usize) -> String {
+    let mut out = String::new();
+    let mut col = indent;
+    for word in text.split_whitespace() {
+        if col > indent && col + 1 + word.len() > cols {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            col = indent;
+        } else if col > indent {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += word.chars().count();
+    }
+    out
+}
+
+/// The subcommands under their groups' headings, each with its one-line about.
+fn grouped(cmd: &clap::Command) -> String {
+    let width = GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter())
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (heading, names) in GROUPS {
+        out.push_str(&format!("{heading}:\n"));
+        for name in *names {
+            let about = cmd
+                .find_subcommand(name)
+                .and_then(clap::Command::get_about)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let first = about.split(". ").next().unwrap_or(&about);
+            out.push_str(&format!("  {name:<width$}  "));
+            out.push_str(&wrapped(first, width + 4, 100));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `trail --help` lists commands by task: every visible command in exactly one group, and
+    /// no group names a command that is gone.
+    #[test]
+    fn every_visible_command_is_in_one_group() {
+        let cmd = Cli::command();
+        let visible: Vec<&str> = cmd
+            .get_subcommands()
+            .filter(|c| !c.is_hide_set())
+            .map(clap::Command::get_name)
+            .collect();
+        let grouped: Vec<&str> = GROUPS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        for name in &visible {
+            assert_eq!(
+                grouped.iter().filter(|g| *g == name).count(),
+                1,
+                "{name} must be in exactly one group"
+            );
+        }
+        for name in &grouped {
+            assert!(
+                visible.contains(name),
+                "{name} is grouped but not a visible command"
+            );
+        }
+        let help = command().render_help().to_string();
+        assert!(help.contains("A person's decisions:\n  approve"), "{help}");
+        assert!(
+            !help.contains("  hook "),
+            "internal commands are hidden: {help}"
+        );
+    }
 }
