@@ -28,6 +28,40 @@ pub fn text(s: &str) -> CliResult {
     Ok(())
 }
 
+/// How a verdict is shown on a terminal.
+#[derive(Clone, Copy)]
+pub enum Tone {
+    /// Passed, allowed, healthy.
+    Good,
+    /// A warning, a junction: someone should look.
+    Caution,
+    /// Failed, blocked, broken.
+    Bad,
+}
+
+/// `word` in its tone's colour when stdout is a terminal that takes colour; as it is when piped,
+/// with `NO_COLOR` set (no-color.org) or `TERM=dumb` (issue 22: verdicts were all one colour).
+pub fn paint(word: &str, tone: Tone) -> String {
+    if !colour() {
+        return word.to_string();
+    }
+    let code = match tone {
+        Tone::Good => "32",
+        Tone::Caution => "33",
+        Tone::Bad => "1;31",
+    };
+    format!("\x1b[{code}m{word}\x1b[0m")
+}
+
+fn colour() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        io::IsTerminal::is_terminal(&io::stdout())
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && std::env::var("TERM").map_or(true, |t| t != "dumb")
+    })
+}
+
 /// Whether stderr is a terminal (progress and colour go there only then).
 pub fn stderr_is_tty() -> bool {
     io::IsTerminal::is_terminal(&io::stderr())

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use trail_core::checkpoint::words::{answer, plural, words};
-use trail_core::checkpoint::{self, Inputs, Report, Setup, SetupError, Verdict};
+use trail_core::checkpoint::{self, Inputs, Report, Setup, SetupError, StepVerdict, Verdict};
 use trail_core::config::Config;
 use trail_core::grounding::negative::{self, project};
 use trail_core::grounding::{Enforcement, Policy, PolicySources, loa};
@@ -72,7 +72,7 @@ fn render(r: &Report, policy: &Policy) -> String {
     let failed = r
         .steps
         .iter()
-        .filter(|s| s.verdict == trail_core::checkpoint::StepVerdict::Fail)
+        .filter(|s| s.verdict == StepVerdict::Fail)
         .count();
     let verdict = if r.verdict == Verdict::Pass && failed > 0 {
         format!("{} failed, not blocking", plural(failed, "step"))
@@ -87,11 +87,18 @@ fn render(r: &Report, policy: &Policy) -> String {
     );
     for (k, step) in r.steps.iter().enumerate() {
         let (detail, remedy) = words(step, policy);
+        // Padded before it is painted: the colour codes take no column.
+        let word = format!("{:<7}", step.verdict.as_str());
+        let painted = match step.verdict {
+            StepVerdict::Pass => output::paint(&word, output::Tone::Good),
+            StepVerdict::Fail | StepVerdict::Error => output::paint(&word, output::Tone::Bad),
+            StepVerdict::Warn => output::paint(&word, output::Tone::Caution),
+            StepVerdict::Skipped => word,
+        };
         s.push_str(&format!(
-            "{}. {:<23} {:<7} {detail}\n",
+            "{}. {:<23} {painted} {detail}\n",
             k + 1,
-            step.name,
-            step.verdict.as_str()
+            step.name
         ));
         if let Some(rm) = remedy {
             s.push_str(&format!("   remedy: {rm}\n"));

@@ -171,17 +171,20 @@ fn describe(checks: &[(&str, Vec<Finding>)]) -> String {
     let (mut failed, mut warned) = (0, 0);
     for (name, findings) in checks {
         if findings.is_empty() {
-            s.push_str(&format!("ok    {name}\n"));
+            s.push_str(&format!(
+                "{}    {name}\n",
+                output::paint("ok", output::Tone::Good)
+            ));
         }
         for f in findings {
             let tag = match f.level {
                 Level::Fail => {
                     failed += 1;
-                    "FAIL"
+                    output::paint("FAIL", output::Tone::Bad)
                 }
                 Level::Warn => {
                     warned += 1;
-                    "WARN"
+                    output::paint("WARN", output::Tone::Caution)
                 }
             };
             s.push_str(&format!(

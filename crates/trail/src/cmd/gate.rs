@@ -29,9 +29,9 @@ pub fn run(args: &GateArgs) -> CliResult {
         return output::json(&d);
     }
     let verdict = match d.verdict {
-        Verdict::Allow => "allow",
-        Verdict::Junction => "junction",
-        Verdict::Block => "block",
+        Verdict::Allow => output::paint("allow", output::Tone::Good),
+        Verdict::Junction => output::paint("junction", output::Tone::Caution),
+        Verdict::Block => output::paint("block", output::Tone::Bad),
     };
     let rule = d
         .rule

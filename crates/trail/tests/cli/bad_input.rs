@@ -186,3 +186,27 @@ fn completions_man_page_and_hook_help() {
     let out = child.wait_with_output().unwrap();
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+/// Issue 22: verdicts in colour on a terminal, plain when piped or with `NO_COLOR`.
+#[test]
+fn verdicts_are_coloured_on_a_terminal_only() {
+    let env = TestEnv::new();
+    let out = env.in_terminal_env(&["gate", "--", "rm -rf ~"], &[], &[("TERM", "xterm")]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("\u{1b}[1;31mblock\u{1b}[0m"), "{text:?}");
+    let out = env.in_terminal_env(
+        &["gate", "--", "rm -rf ~"],
+        &[],
+        &[("TERM", "xterm"), ("NO_COLOR", "1")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        !text.contains('\u{1b}') && text.contains("block ["),
+        "{text:?}"
+    );
+    let piped = env.ok(&["gate", "--", "rm -rf ~"]);
+    assert!(
+        !piped.contains('\u{1b}') && piped.starts_with("block ["),
+        "{piped:?}"
+    );
+}
