@@ -62,6 +62,7 @@ pub enum Command {
     Remember {
         /// The note.
         note: String,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -73,6 +74,7 @@ pub enum Command {
     /// running.
     #[command(name = "build-search-cache", hide = true)]
     BuildSearchCache {
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -84,6 +86,7 @@ pub enum Command {
         query: String,
         #[arg(long, default_value_t = 10, value_name = "N")]
         limit: usize,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -93,6 +96,7 @@ pub enum Command {
     Dream(DreamArgs),
     /// Show the Operator's Edge state: mode, objective, plan, pending junction, grants, observations.
     Status {
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -102,6 +106,7 @@ pub enum Command {
         mode: String,
         /// The objective (active mode needs one).
         objective: Option<String>,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -110,6 +115,7 @@ pub enum Command {
     Approve {
         /// The junction's id, to be sure you approve what you looked at (`trail status`).
         id: Option<String>,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -120,6 +126,7 @@ pub enum Command {
         /// The junction's id.
         #[arg(long)]
         id: Option<String>,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -127,6 +134,7 @@ pub enum Command {
     Skip {
         /// The junction's id.
         id: Option<String>,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -243,6 +251,7 @@ pub struct ResumeArgs {
     /// At level 2 and 3, the decisions that answer this (words, any case).
     #[arg(long, value_name = "Q")]
     pub query: Option<String>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -264,6 +273,7 @@ pub struct LogArgs {
     /// Print the number of records (all segments) instead.
     #[arg(long)]
     pub count: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -306,6 +316,7 @@ pub struct SearchArgs {
     /// Show at most N hits (the total counts them all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub limit: usize,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
     /// Answer from the scan alone: the search cache is neither read nor built (how
@@ -342,18 +353,21 @@ pub struct ImportArgs {
     /// Read everything and count what would be added; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct DoctorArgs {
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -363,6 +377,7 @@ pub struct RotateArgs {
     /// Rotate even when the stream is below the threshold.
     #[arg(long)]
     pub force: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -370,6 +385,7 @@ pub struct RotateArgs {
 #[derive(Args, Debug)]
 #[command(after_help = crate::cmd::config::settings_help())]
 pub struct ConfigArgs {
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
     /// Print the settings as the README's Markdown table instead.
@@ -396,6 +412,7 @@ pub struct TrustArgs {
     /// Trust without asking (the settings are still shown). Needed when stdin is not a terminal.
     #[arg(long)]
     pub yes: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -411,6 +428,7 @@ pub struct DemoArgs {
 pub enum NotesCommand {
     /// Where NOTES.md is, what chose it, and where Loa's config would put it.
     Where {
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -433,6 +451,7 @@ pub enum MemoryCommand {
         /// Record it as trimmed context (as before a compaction) instead of a session end.
         #[arg(long)]
         trimmed: bool,
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -440,6 +459,7 @@ pub enum MemoryCommand {
     Show,
     /// Check every bullet of MEMORY.md against daily memory; exit 1 if any is unsupported.
     Verify {
+        /// Print the result as one JSON document (pretty on a terminal).
         #[arg(long)]
         json: bool,
     },
@@ -468,6 +488,7 @@ pub struct DreamArgs {
     /// them and ask whether to write it anyway (a person's command: it asks at the terminal).
     #[arg(long, conflicts_with = "dry_run")]
     pub accept_loss: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
     /// The dream a session's end starts by itself (detached, silent): runs only when one is
@@ -481,6 +502,7 @@ pub struct TranscriptArgs {
     /// The transcript (`~/.claude/projects/<slug>/<session>.jsonl`) or rollout
     /// (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`).
     pub path: PathBuf,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -500,12 +522,14 @@ pub struct InitArgs {
     /// Also register trail's MCP server (`trail mcp`) in the project's `.mcp.json`.
     #[arg(long)]
     pub mcp: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct GateArgs {
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
     /// The command line to judge (put it after `--`).
@@ -534,6 +558,7 @@ pub struct CiteCheckArgs {
     /// The project root citations are resolved under.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
     /// The document to check (`-`: stdin).
@@ -556,6 +581,7 @@ pub struct GroundArgs {
     /// A NOTES.md whose Decision Log counts too (read only).
     #[arg(long, value_name = "PATH")]
     pub notes: Option<PathBuf>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -568,6 +594,7 @@ pub struct TrajectoryArgs {
     /// Only entries of this phase (cite, decision, session_handoff, …).
     #[arg(long, value_name = "P")]
     pub phase: Option<String>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -608,6 +635,7 @@ pub struct GhostsArgs {
     /// The NOTES.md that lists ghost features.
     #[arg(long, value_name = "PATH")]
     pub notes: Option<std::path::PathBuf>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -641,6 +669,7 @@ pub struct DecideArgs {
     /// The bead (br/bd issue) this decision belongs to.
     #[arg(long, value_name = "ID")]
     pub bead: Option<String>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -656,6 +685,7 @@ pub struct HealArgs {
     /// Say what is missing and where it would come from; write nothing.
     #[arg(long)]
     pub check_only: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -673,6 +703,7 @@ pub struct CheckpointArgs {
     /// Where the reasoning stands, for NOTES.md's Reasoning State and the next session.
     #[arg(long, value_name = "TEXT")]
     pub reasoning: Option<String>,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
@@ -691,6 +722,7 @@ pub struct ShowArgs {
     /// Go, when built in); otherwise the lines as asked, and why.
     #[arg(long)]
     pub full_section: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
 }
