@@ -3,7 +3,7 @@
 //! `bench/hot-symbols.txt` exists (written by `bench/hot-symbols.sh`, which profiles the hooks
 //! under valgrind), the linker gets it as `--symbol-ordering-file`, so the functions a hook runs
 //! sit together at the front of the binary and a starting hook faults in a few 64 KB windows of
-//! it instead of dozens (README, "Performance"). Without the list the build is the same, just
+//! it instead of dozens (PERFORMANCE.md). Without the list the build is the same, just
 //! without that layout.
 //!
 //! Only for release builds on x86_64 Linux, where Rust links with LLD (the flag is LLD's). The

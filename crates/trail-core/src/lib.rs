@@ -53,10 +53,10 @@ pub mod cite;
 pub mod confine;
 // Built and tested on Linux; other Unixes (macOS) should build, untested. Storage reaches project
 // files with openat(2) and O_NOFOLLOW | O_NONBLOCK, keeps secrets by Unix permissions and
-// syncs directories; none of that has a Windows form here yet (README, "Platforms").
+// syncs directories; none of that has a Windows form here yet (docs/GUIDE.md, "Platforms").
 #[cfg(not(unix))]
 compile_error!(
-    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see README, \"Platforms\"."
+    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see docs/GUIDE.md, \"Platforms\"."
 );
 // File offsets are u64 and buffers are indexed by usize: `fsutil::to_usize` relies on this.
 #[cfg(not(target_pointer_width = "64"))]

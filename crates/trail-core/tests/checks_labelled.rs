@@ -136,7 +136,7 @@ fn ghosts_in_real_repositories() {
     // matching" is `**`, "ETA estimation" is `eta()` beside "remaining"): lexical search cannot
     // see them, ck can. More is a regression.
     assert!(present.false_ghost <= 3, "present code called a ghost");
-    // Floors a little under today's figures (README, "Negative grounding"), so a change that
+    // Floors a little under today's figures (docs/GUIDE.md, "Negative grounding"), so a change that
     // loses ground fails here.
     assert!(present.right * 100 >= present.rows * 75, "present found");
     assert!(absent.right * 100 >= absent.rows * 55, "absent confirmed");

@@ -76,7 +76,7 @@ fn every_tool_says_what_it_does_to_the_world() {
     }
 }
 
-/// The figures the README gives ("MCP server", o200k tokens): change them together.
+/// The figures docs/GUIDE.md gives ("MCP server", o200k tokens): change them together.
 const TOOLS_LIST_TOKENS: usize = 1_200;
 const INSTRUCTIONS_TOKENS: usize = 80;
 
@@ -97,10 +97,10 @@ fn the_tool_list_and_instructions_cost_what_the_readme_says() {
     );
     assert!(
         n <= TOOLS_LIST_TOKENS,
-        "tools/list grew to {n} tokens (README says ≤ {TOOLS_LIST_TOKENS}): {listed}"
+        "tools/list grew to {n} tokens (docs/GUIDE.md says ≤ {TOOLS_LIST_TOKENS}): {listed}"
     );
     assert!(
         m <= INSTRUCTIONS_TOKENS,
-        "the instructions grew to {m} tokens (README says ≤ {INSTRUCTIONS_TOKENS}): {instructions}"
+        "the instructions grew to {m} tokens (docs/GUIDE.md says ≤ {INSTRUCTIONS_TOKENS}): {instructions}"
     );
 }

@@ -388,7 +388,7 @@ pub struct ConfigArgs {
     /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
-    /// Print the settings as the README's Markdown table instead.
+    /// Print the settings as the guide's Markdown table (docs/GUIDE.md) instead.
     #[arg(long, hide = true, conflicts_with = "json")]
     pub markdown: bool,
 }

@@ -5,10 +5,10 @@
 //! usage. A closed stdout (`trail log | head`) is success.
 
 // The hook's deadline is SIGALRM, the person check reads /proc (or ps) and /dev/tty: Unix only,
-// as trail-core is (README, "Platforms").
+// as trail-core is (docs/GUIDE.md, "Platforms").
 #[cfg(not(unix))]
 compile_error!(
-    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see README, \"Platforms\"."
+    "trail builds on Unix only (Linux: built and tested; macOS: untested). On Windows, run trail and the agent inside WSL; see docs/GUIDE.md, \"Platforms\"."
 );
 
 mod cli;

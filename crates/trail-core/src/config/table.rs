@@ -1,6 +1,6 @@
 //! Every setting, stated once: its key in a file, its environment variable, its default, the
 //! kind of value it takes (which chooses its parser), what it does, and where `Config` keeps
-//! it. Loading (defaults, files, environment), `trail config`, `--help` and the README's table
+//! it. Loading (defaults, files, environment), `trail config`, `--help` and the guide's table (docs/GUIDE.md)
 //! all walk [`SETTINGS`]; nothing else names a setting's variable or default.
 //!
 //! Whether a cloned repository may choose a setting is [`SettingKey::class`], an exhaustive

@@ -191,7 +191,7 @@ mod tests {
     }
 
     /// The block is in every session's context and the command in every `/edge` prompt: their
-    /// size is a cost the user pays each time, held here (README, "With an agent", gives the
+    /// size is a cost the user pays each time, held here (docs/GUIDE.md, "With an agent", gives the
     /// figures: 563 and 209 tokens; 408 and 168 before decide, checkpoint and show).
     #[test]
     fn the_block_and_the_command_stay_small() {

@@ -1,7 +1,7 @@
 //! The function, method or type that encloses a range of lines, found with tree-sitter (FR-5's
 //! "AST-aware snippets", what `ck --full-section` gives). One grammar per cargo feature:
 //! `section-rust`, `section-python`, `section-typescript`, `section-go` (`sections`: all four).
-//! They are off by default: each grammar is C compiled at build time (README, "Building", has
+//! They are off by default: each grammar is C compiled at build time (docs/GUIDE.md, "Building", has
 //! the cost). A language not built in, a file that does not parse, or a range nothing encloses
 //! is a [`Fallback`] saying so, and the caller shows the range as asked.
 

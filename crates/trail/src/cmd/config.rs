@@ -1,5 +1,5 @@
 //! `trail config`: merged settings and where each came from. Its rows, `--help`'s lists of
-//! settings and variables, and the README's table (`trail config --markdown`) are all written
+//! settings and variables, and the guide's table (`trail config --markdown`, docs/GUIDE.md) are all written
 //! from the settings table, `trail_core::config::SETTINGS`, so none of them can drift from what
 //! loading does.
 
@@ -190,7 +190,7 @@ pub fn trust_note() -> String {
     )
 }
 
-/// The README's table of settings.
+/// The guide's table of settings (docs/GUIDE.md).
 pub fn markdown() -> String {
     let mut s = String::from(
         "| key | variable | default | value | what it does |\n|---|---|---|---|---|\n",

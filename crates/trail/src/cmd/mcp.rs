@@ -3,7 +3,7 @@
 //! The server is its own binary, `trail-mcp` (built from `crates/trail-mcp`, installed with
 //! this one), and this command replaces itself with it. The server needs an async runtime and
 //! the MCP SDK; this binary runs before and after every tool call as a hook, and what it links
-//! it maps at every start (README, "Performance": a hook's cost follows how much text its code
+//! it maps at every start (PERFORMANCE.md: a hook's cost follows how much text its code
 //! is spread over). `trail-mcp` is looked for next to the running `trail` first, so the pair
 //! installed together is the pair that runs, then on PATH.
 

@@ -3,7 +3,7 @@
 //! into `trail confine …`, and a shell runs the rewrite; the attacks go straight through
 //! `trail confine`, so that they would fail even where the gate missed them.
 //!
-//! Needs bubblewrap (`apt-get install bubblewrap`; README, "Install"). Without it, every test
+//! Needs bubblewrap (`apt-get install bubblewrap`; docs/GUIDE.md, "Install"). Without it, every test
 //! here prints one SKIP line.
 
 use std::path::Path;
