@@ -105,10 +105,11 @@ impl Elf {
     }
 }
 
-/// A finding when the `trail` at `path` is a dynamic build.
+/// A finding when the `trail` at `path` is a dynamic build: a recommendation (slower hooks,
+/// nothing switched off or weakened), so doctor still exits 0 for it.
 pub fn static_build(path: &Path) -> Option<Finding> {
     is_dynamic(path)?.then(|| {
-        Finding::new(
+        Finding::warning(Finding::new(
             CHECK_STATIC,
             format!(
                 "{} is dynamically linked: every hook starts about twice as slowly as the \
@@ -133,7 +134,7 @@ pub fn static_build(path: &Path) -> Option<Finding> {
                     path.display()
                 ),
             },
-        )
+        ))
     })
 }
 

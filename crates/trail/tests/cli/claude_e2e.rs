@@ -1191,3 +1191,53 @@ fn a_teammates_clone_without_trail_runs_no_broken_hook() {
             .contains("hook claude-code")
     );
 }
+
+/// Issue 22's walk-through: a fresh HOME, following only the README's quick start from the
+/// install on (the binary the suite built stands in for `cargo install-trail`): `trail init`,
+/// `trail doctor` exiting 0, and a real Claude Code session whose hooks fire (a tool call is
+/// recorded, a catastrophic command is refused) and whose record `trail resume` gives back.
+#[test]
+fn a_fresh_home_follows_the_readme_quick_start() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    // Nothing of the test environment's own settings: confinement at its default (auto).
+    let mut env = TestEnv::new();
+    env.extra_env.clear();
+    e2e::git_ok(&env.cwd, &["init", "-q"]);
+    // The agent host on the PATH the person has, as the quick start installs it.
+    let path = format!(
+        "{}:{}",
+        claude.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let env = env.env("PATH", &path);
+    let init = env.ok(&["init"]);
+    assert!(
+        init.contains("Never commit .claude/settings.local.json"),
+        "{init}"
+    );
+    let doctor = env.run(&["doctor"]);
+    assert_eq!(code(&doctor), 0, "{}", stdout(&doctor));
+    assert!(stdout(&doctor).contains("healthy"), "{}", stdout(&doctor));
+    let (port, seen) = serve(vec![
+        tool_use_reply("w1", "echo ran > ran.txt"),
+        tool_use_reply("w2", "rm -rf ~"),
+        text_reply("done"),
+    ]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: walk through");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(env.cwd.join("ran.txt")).unwrap(),
+        "ran\n"
+    );
+    assert!(
+        requests.contains("rm-recursive-critical"),
+        "the catastrophic command was not refused by trail"
+    );
+    assert!(env.home.exists(), "home survived");
+    let proof = std::fs::read_to_string(env.cwd.join(".proof/session_log.jsonl")).unwrap();
+    assert!(proof.contains("echo ran"), "{proof}");
+    let resumed = env.ok(&["log", "--json"]);
+    assert!(!resumed.trim().is_empty() && resumed != "[]", "{resumed}");
+}
