@@ -175,6 +175,8 @@ pub struct Measure {
     /// The context's size now, in tokens.
     pub context: u64,
     pub window: u64,
+    /// Where the window came from, in words.
+    pub window_from: String,
     /// context / window.
     pub fill: f64,
     pub baseline: u64,
@@ -254,6 +256,9 @@ pub struct Setup {
     pub zones: Zones,
     /// The model's context window, in tokens.
     pub window: u64,
+    /// Whether a person set the window (`attention.window`): else the session's model says it
+    /// where it can ([`crate::conversation::window_of`]; issue 22: it was fixed at 200,000).
+    pub window_set: bool,
     /// Whether grounding enforcement is strict (red then holds edits).
     pub strict: bool,
 }
@@ -300,7 +305,30 @@ pub fn measure(
         (Zone::Red, _) => Some(now),
         _ => None,
     };
-    let window = setup.window.max(1);
+    let (window, window_from) = if setup.window_set {
+        (setup.window, "the attention.window setting".to_string())
+    } else {
+        let model = crate::conversation::model(transcript).ok().flatten();
+        match model
+            .as_deref()
+            .and_then(|m| crate::conversation::window_of(m).map(|w| (m, w)))
+        {
+            Some((m, w)) => (w, format!("the session's model, {m}")),
+            None => (
+                setup.window,
+                "the default (the model is not one trail knows)".into(),
+            ),
+        }
+    };
+    // No context is larger than its window: a session past the one assumed has the long one.
+    let (window, window_from) = if context > window && !setup.window_set {
+        (
+            1_000_000.max(context),
+            "the context seen, larger than the model's usual window".into(),
+        )
+    } else {
+        (window.max(1), window_from)
+    };
     #[expect(
         clippy::cast_precision_loss,
         reason = "a share of the window, shown to a tenth of a percent"
@@ -309,6 +337,7 @@ pub fn measure(
     let measure = Measure {
         context,
         window,
+        window_from,
         fill,
         baseline,
         basis,

@@ -61,6 +61,68 @@ pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
     })
 }
 
+/// How much of a session file's end is read for its model.
+const MODEL_TAIL: u64 = 512 << 10;
+
+/// The model the session's latest answer came from (a Claude Code transcript's
+/// `message.model`, a Codex rollout's `turn_context` model), read from the end of the file.
+pub fn model(path: &Path) -> io::Result<Option<String>> {
+    // The prompt hook asks on every prompt: the last 64 KB first (the latest answer is
+    // usually there), the last 512 KB only when it is not.
+    for tail in [64 << 10, MODEL_TAIL] {
+        if let Some(m) = model_in_tail(path, tail)? {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+fn model_in_tail(path: &Path, size: u64) -> io::Result<Option<String>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    let len = crate::fsutil::size_of(&file)?;
+    file.seek(SeekFrom::Start(len.saturating_sub(size)))?;
+    let mut tail = Vec::new();
+    file.take(size).read_to_end(&mut tail)?;
+    Ok(tail
+        .split(|&b| b == b'\n')
+        .rev()
+        .filter(|l| memchr::memmem::find(l, b"\"model\"").is_some())
+        .find_map(|l| {
+            let v = serde_json::from_slice::<serde_json::Value>(l).ok()?;
+            [v.pointer("/message/model"), v.pointer("/payload/model")]
+                .into_iter()
+                .flatten()
+                .find_map(|m| m.as_str().filter(|m| !m.is_empty()).map(String::from))
+        }))
+}
+
+/// The context window of a model, by its name, where the name says it: Claude models take
+/// 200,000 tokens (1,000,000 when the name asks for the long context), GPT-5 400,000, GPT-4.1
+/// 1,047,576, GPT-4o 128,000, o3 and o4 200,000. `None` for a name this table does not know.
+pub fn window_of(model: &str) -> Option<u64> {
+    let m = model.to_ascii_lowercase();
+    Some(if m.contains("[1m]") || m.contains("-1m") {
+        1_000_000
+    } else if m.starts_with("claude")
+        || m.contains("sonnet")
+        || m.contains("opus")
+        || m.contains("haiku")
+    {
+        200_000
+    } else if m.starts_with("gpt-5") || m.starts_with("codex") {
+        400_000
+    } else if m.starts_with("gpt-4.1") {
+        1_047_576
+    } else if m.starts_with("gpt-4o") {
+        128_000
+    } else if m.starts_with("o3") || m.starts_with("o4") {
+        200_000
+    } else {
+        return None;
+    })
+}
+
 /// What one line says about the context size (see `transcript::decides`).
 type Decide = fn(&[u8]) -> Option<Option<u64>>;
 
@@ -125,4 +187,34 @@ pub(crate) fn last_deciding_line<R: ReadAt + ?Sized>(
         end = start;
     }
     None
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+
+    /// Found by issue 22: the budget's window was fixed at 200,000 whatever the model.
+    #[test]
+    fn the_model_is_read_from_the_end_and_names_its_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = dir.path().join("t.jsonl");
+        std::fs::write(
+            &t,
+            "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-opus-4-1\",\"usage\":{}}}\n\
+             {\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n",
+        )
+        .unwrap();
+        assert_eq!(model(&t).unwrap().as_deref(), Some("claude-opus-4-1"));
+        let r = dir.path().join("rollout.jsonl");
+        std::fs::write(
+            &r,
+            "{\"type\":\"turn_context\",\"payload\":{\"model\":\"gpt-5-codex\"}}\n",
+        )
+        .unwrap();
+        assert_eq!(model(&r).unwrap().as_deref(), Some("gpt-5-codex"));
+        assert_eq!(window_of("claude-sonnet-4-5-20250929"), Some(200_000));
+        assert_eq!(window_of("claude-sonnet-4-5[1m]"), Some(1_000_000));
+        assert_eq!(window_of("gpt-5-codex"), Some(400_000));
+        assert_eq!(window_of("llama3"), None);
+    }
 }

@@ -828,6 +828,7 @@ mod tests {
         let setup = crate::attention::Setup {
             zones: crate::attention::Zones::DEFAULT,
             window: 200_000,
+            window_set: true,
             strict: true,
         };
         let save = |now: Ts| {

@@ -43,6 +43,7 @@ fn setup(strict: bool) -> Setup {
     Setup {
         zones: Zones::DEFAULT,
         window: 200_000,
+        window_set: true,
         strict,
     }
 }
@@ -342,6 +343,7 @@ fn measure_of(added: u64) -> Measure {
     Measure {
         context: 20_000 + added,
         window: 200_000,
+        window_from: "the attention.window setting".into(),
         fill: 0.1,
         baseline: 20_000,
         basis: Basis::SessionStart,

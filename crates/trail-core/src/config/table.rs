@@ -611,7 +611,8 @@ pub static SETTINGS: &[Spec] = &[
             max: u32::MAX,
         },
         doc: "The model's context window in tokens, for how full the context is (`trail \
-              budget`).",
+              budget`). Unset, it comes from the session's model where trail knows it (Claude \
+              200000, or 1000000 for a long-context one; GPT-5 400000), else this default.",
     },
     Spec {
         key: SettingKey::ConfineMode,

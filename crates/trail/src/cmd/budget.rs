@@ -63,6 +63,7 @@ pub fn run(ctx: &Context, args: &BudgetArgs) -> CliResult {
     let setup = Setup {
         zones,
         window: u64::from(config.attention_window.value),
+        window_set: config.attention_window.origin != trail_core::config::Origin::Default,
         strict: enforcement == Enforcement::Strict,
     };
     let measured = attention::measure(root, &transcript, setup, Ts::now()).map_err(|e| {
@@ -126,10 +127,11 @@ fn render(a: &Answer<'_>, transcript: &Path) -> String {
         a.baseline_source.as_deref().unwrap_or_default()
     );
     s.push_str(&format!(
-        "context: {} of {} tokens ({:.1}% full)\n",
+        "context: {} of {} tokens ({:.1}% full; the window from {})\n",
         m.context,
         m.window,
-        m.fill * 100.0
+        m.fill * 100.0,
+        m.window_from
     ));
     s.push_str(&format!(
         "zones (added tokens): yellow {}, orange {}, red {}{}\n",

@@ -44,6 +44,7 @@ pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
     let setup = Setup {
         zones,
         window: u64::from(cx.config.attention_window.value),
+        window_set: cx.config.attention_window.origin != trail_core::config::Origin::Default,
         strict: enforcement == Enforcement::Strict,
     };
     let measured = match attention::measure(cx.root(), path, setup, trail_core::time::Ts::now()) {

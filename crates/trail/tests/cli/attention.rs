@@ -377,7 +377,7 @@ fn budget_shows_the_zone_fill_and_where_the_baseline_comes_from() {
     assert!(
         text.starts_with(
             "orange: 11000 tokens added to the context since the session's first answer (20000 tokens)\n\
-             context: 31000 of 200000 tokens (15.5% full)\n\
+             context: 31000 of 200000 tokens (15.5% full; the window from the default (the model is not one trail knows))\n\
              zones (added tokens): yellow 5000, orange 10000, red 15000; red in 4000 tokens\n\
              enforcement: warn (from default)\n\
              orange: run `trail checkpoint`, then /clear"
@@ -593,4 +593,33 @@ fn yellow_persists_to_notes_and_orange_and_red_reach_the_person() {
             .contains("context red"),
         "{red}"
     );
+}
+
+/// Found by issue 22: the budget's window was fixed at 200,000, whatever model the session ran.
+#[test]
+fn the_window_comes_from_the_sessions_model_unless_a_person_set_it() {
+    let env = project();
+    let t = env.root.join("gpt.jsonl");
+    std::fs::write(
+        &t,
+        "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-sonnet-4-5[1m]\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":300000,\"output_tokens\":1}}}\n",
+    )
+    .unwrap();
+    let b: Value =
+        serde_json::from_str(&env.ok(&["budget", "--transcript", t.to_str().unwrap(), "--json"]))
+            .unwrap();
+    assert_eq!(b["window"], 1_000_000, "{b}");
+    assert!(
+        b["window_from"]
+            .as_str()
+            .unwrap()
+            .contains("claude-sonnet-4-5[1m]"),
+        "{b}"
+    );
+    // A person's setting wins.
+    let env = env.env("TRAIL_ATTENTION_WINDOW", "500000");
+    let b: Value =
+        serde_json::from_str(&env.ok(&["budget", "--transcript", t.to_str().unwrap(), "--json"]))
+            .unwrap();
+    assert_eq!(b["window"], 500_000, "{b}");
 }
