@@ -2,8 +2,10 @@
 //! opposite of it. The verifier ([`super::verify`]) asks these questions of the line it settled
 //! on, and a conflict makes the bullet unsupported:
 //!
-//! - **Polarity.** "must not use 21 percent" against "use 21 percent": the bullet and the part
-//!   of the line it matches must agree on negation.
+//! - **Polarity.** "must not use 21 percent" against "use 21 percent": each clause of the bullet
+//!   and the clause of the line it matches must agree on negation, and on outcome ("- `x` —
+//!   failed" does not support "x passes"); a guess ("might be a race") does not support a bullet
+//!   that states it, unless the bullet keeps it a guess.
 //! - **Modality.** What was asked, planned or decided is not what was done: a line under an
 //!   `### Asked` heading, or one that requests ("please", "can you", "TODO", a question), does
 //!   not support a bullet that states the thing as fact; a line that records an intention
@@ -488,6 +490,15 @@ fn units(bullet: &str, file: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Whatever the bullet, line and file hold, the questions are answered, never a panic.
+        #[test]
+        fn any_text_gets_an_answer(b in "\\PC{0,80}", l in "\\PC{0,80}", f in "\\PC{0,120}") {
+            let _ = conflict(&b, &l, Some(&l), &f);
+            let _ = quantities(&f);
+        }
+    }
 
     #[test]
     fn negation_must_agree_with_the_clause_the_bullet_matches() {
