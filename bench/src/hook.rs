@@ -350,7 +350,7 @@ impl<'a> Job<'a> {
 }
 
 /// The other builds `--compare LABEL=PATH` names.
-fn compared(args: &[String]) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn compared(args: &[String]) -> Result<Vec<(String, String)>, String> {
     args.windows(2)
         .filter(|w| w[0] == "--compare")
         .map(|w| match w[1].split_once('=') {

@@ -1,6 +1,8 @@
 //! `trail resume` on a 100 MB stream against a full parse of the same file and against
 //! `tail -c 600000`, on three shapes of stream: trail's own (sealed and chained) with nothing
 //! stabilising, bursts that stabilise, and the plain spec format with nothing stabilising.
+//! `--compare LABEL=PATH` (repeatable) runs another build of `trail` in the same loop, so a
+//! change's cost is a ratio of one run.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -108,6 +110,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = crate::trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
+    let compare = crate::hook::compared(args)?;
     let cases: [(&str, Shape, &[&str]); 3] = [
         (
             "five threads interleaved, every pulse with new intent and next steps",
@@ -148,6 +151,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         }
         let (mut resume, mut tail, mut rss) = (Vec::new(), Vec::new(), 0);
+        let mut others: Vec<Vec<Duration>> = vec![Vec::new(); compare.len()];
         let env = trail_env(&dir);
         let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
         let stream_s = stream.to_str().ok_or("non-UTF-8 path")?;
@@ -160,6 +164,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             rss = rss.max(r);
             let (t, _) = l.run(&[], &["/usr/bin/tail", "-c", "600000", stream_s])?;
             tail.push(t);
+            for (k, (_, other)) in compare.iter().enumerate() {
+                let argv: Vec<&str> = std::iter::once(other.as_str())
+                    .chain(command.iter().copied())
+                    .collect();
+                others[k].push(l.run(&env, &argv)?.0);
+            }
         }
         let (m_parse, m_resume, m_tail) =
             (median(&mut parses), median(&mut resume), median(&mut tail));
@@ -196,6 +206,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ms(m_parse)
         );
         println!("| `tail -c 600000` (whole process) | {} |", ms(m_tail));
+        for ((label, _), times) in compare.iter().zip(others.iter_mut()) {
+            let m = median(times);
+            println!(
+                "| `{shown}`, {label} (whole process, same loop) | {} = {:.2}× tail |",
+                ms(m),
+                ratio(m, m_tail)
+            );
+        }
         println!(
             "\n**full parse / resume: {:.0}× (goal ≥ 50×); resume / tail: {:.2}× (goal ≤ 2×); peak RSS of resume {:.1} MB (goal ≤ 8 MB)**\n",
             ratio(m_parse, m_resume),
