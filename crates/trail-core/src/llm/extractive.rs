@@ -24,7 +24,7 @@ const KINDS: &[(&str, &str)] = &[("Remembered", "Notes")];
 pub struct Extractive;
 
 /// The key for deduplication.
-fn key(_heading: &str, text: &str) -> String {
+fn key(text: &str) -> String {
     core::normalize(text)
 }
 
@@ -54,10 +54,7 @@ fn keys(merged: &core::Core) -> HashSet<String> {
     merged
         .sections
         .iter()
-        .flat_map(|s| {
-            let h = s.heading.clone().unwrap_or_default();
-            s.entries.iter().map(move |e| key(&h, &e.text))
-        })
+        .flat_map(|s| s.entries.iter().map(|e| key(&e.text)))
         .collect()
 }
 
@@ -89,7 +86,7 @@ fn new_entries(
             if !is_fact(&text) {
                 continue;
             }
-            if !seen.insert(key(KINDS[k].1, &text)) {
+            if !seen.insert(key(&text)) {
                 tally.repeats += 1;
                 continue;
             }

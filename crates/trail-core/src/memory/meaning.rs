@@ -23,6 +23,11 @@ pub fn conflict(bullet: &str, line: &str, heading: Option<&str>, file: &str) -> 
         .or_else(|| units(bullet, file))
 }
 
+/// Whether any of `words` is one of `list`.
+fn any_of(words: &[String], list: &[&str]) -> bool {
+    words.iter().any(|w| list.contains(&w.as_str()))
+}
+
 /// Lowercase word tokens, keeping apostrophes inside words (`don't`).
 fn tokens(s: &str) -> Vec<String> {
     s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
@@ -151,8 +156,8 @@ const FAILED: &[&str] = &[
 /// `Some(true)` when the words say it worked, `Some(false)` when they say it failed, `None`
 /// when they say neither or both.
 fn outcome(words: &[String]) -> Option<bool> {
-    let worked = words.iter().any(|w| WORKED.contains(&w.as_str()));
-    let failed = words.iter().any(|w| FAILED.contains(&w.as_str()));
+    let worked = any_of(words, WORKED);
+    let failed = any_of(words, FAILED);
     (worked != failed).then_some(worked)
 }
 
@@ -182,7 +187,7 @@ const HEDGES: &[&str] = &[
 ];
 
 fn hedged(words: &[String]) -> bool {
-    words.iter().any(|w| HEDGES.contains(&w.as_str()))
+    any_of(words, HEDGES)
         || words
             .windows(2)
             .any(|p| (p[0] == "could" && p[1] == "be") || (p[0] == "not" && p[1] == "confirmed"))
@@ -260,7 +265,7 @@ const DONE: &[&str] = &[
 
 fn asking(words: &[String], text: &str) -> bool {
     text.trim_end().ends_with('?')
-        || words.iter().any(|w| ASKING.contains(&w.as_str()))
+        || any_of(words, ASKING)
         || words.windows(2).any(|p| {
             matches!(
                 (p[0].as_str(), p[1].as_str()),
@@ -287,7 +292,7 @@ const KEPT_OPEN: &[&str] = &[
 ];
 
 fn keeps_open(words: &[String]) -> bool {
-    words.iter().any(|w| KEPT_OPEN.contains(&w.as_str()))
+    any_of(words, KEPT_OPEN)
 }
 
 fn modality(bullet: &str, line: &str, heading: Option<&str>) -> Option<String> {
@@ -350,7 +355,7 @@ fn without_asking(words: &[String]) -> Vec<String> {
 }
 
 fn intends(words: &[String]) -> bool {
-    words.iter().any(|w| INTENDING.contains(&w.as_str()))
+    any_of(words, INTENDING)
 }
 
 /// The verbs an intention names: the word after `to`, `will` or an intending word (`decided to

@@ -66,9 +66,8 @@ static SECRETS: std::sync::OnceLock<Arc<Secrets>> = std::sync::OnceLock::new();
 /// Why this hook runs on the built-in defaults, when a configuration file could not be read:
 /// said to the person (the host's user-visible channel) at session start and on each refusal.
 static BROKEN_CONFIG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-/// Why this session's records are being lost (an unwritable ledger), said once, at its start.
-static RECORDS_LOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-/// What a handler has for the person this time (the attention budget at orange or red).
+/// What a handler has for the person this time (an unwritable ledger at session start, the
+/// attention budget at orange or red).
 static FOR_THE_PERSON: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// Say `text` to the person, not only to the agent: through the host's user-visible channel
@@ -164,8 +163,10 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         report::failed("cannot read the payload", &e);
         return ExitCode::SUCCESS;
     }
+    let mut starting = false;
     let response = match host::decode(&bytes) {
         Ok((envelope, event)) => {
+            starting = matches!(event, Event::SessionStarted { .. });
             start_watchdog(
                 host,
                 matches!(event, Event::ToolRequested { .. }),
@@ -201,29 +202,19 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
     }
     let mut json = render(host, &response);
     let denied = matches!(response, Response::Deny { .. });
-    let told: Vec<String> = FOR_THE_PERSON
-        .lock()
-        .map(|mut v| std::mem::take(&mut *v))
-        .unwrap_or_default();
-    let notices: Vec<&String> = [
-        BROKEN_CONFIG
-            .get()
-            .filter(|_| denied || starts_session(&bytes)),
-        RECORDS_LOST.get(),
-    ]
-    .into_iter()
-    .flatten()
-    .chain(told.iter())
-    .collect();
+    let mut notices: Vec<String> = BROKEN_CONFIG
+        .get()
+        .filter(|_| denied || starting)
+        .cloned()
+        .into_iter()
+        .collect();
+    if let Ok(mut told) = FOR_THE_PERSON.lock() {
+        notices.append(&mut told);
+    }
     if host == Host::ClaudeCode && !notices.is_empty() {
         // `systemMessage` reaches the person, whatever the event; stderr they never see.
         let mut v = json.unwrap_or_else(|| serde_json::json!({}));
-        v["systemMessage"] = notices
-            .iter()
-            .map(|n| n.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-            .into();
+        v["systemMessage"] = notices.join("\n").into();
         json = Some(v);
     }
     if let Some(json) = json {
@@ -231,11 +222,6 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
         let _ = writeln!(out, "{json}");
     }
     ExitCode::SUCCESS
-}
-
-/// Whether the payload is a session's start (read again only when there is something to say).
-fn starts_session(payload: &[u8]) -> bool {
-    matches!(host::decode(payload), Ok((_, Event::SessionStarted { .. })))
 }
 
 fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
@@ -274,7 +260,7 @@ fn handle(host: Host, envelope: &host::Envelope, event: &Event) -> Response {
     if matches!(event, Event::SessionStarted { .. })
         && let Some(f) = trail_core::doctor::setup::records_writable(&config.home.value)
     {
-        let _ = RECORDS_LOST.set(format!(
+        tell_person(format!(
             "trail: {}; this session's hooks record nothing. Fix: {}.",
             f.problem, f.fix
         ));
