@@ -163,8 +163,7 @@ pub enum Command {
     Heal(HealArgs),
     /// Serve trail over MCP on stdin/stdout for any MCP client (runs `trail-mcp`, installed
     /// next to trail): search, timeline, get, resume, decide, checkpoint, show, remember, recall,
-    /// status; resources and
-    /// prompts. `trail init --mcp` registers it with Claude Code.
+    /// status; resources and prompts. `trail init --mcp` registers it with Claude Code.
     Mcp,
     /// Record a decision (title, decision, rationale, cited evidence, test scenarios) in the
     /// journals and NOTES.md's Decision Log; each citation is checked as it is recorded.

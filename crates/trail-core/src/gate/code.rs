@@ -331,24 +331,21 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
 /// Lisp, right after one) whose parts include a deleting verb.
 pub(super) fn deletion_call(code: &str) -> bool {
     identifiers(code).any(|(ident, call)| {
-        call && ident
-            .split(['_', '-', '.', ':', '!'])
-            .flat_map(crate::text::words)
-            .any(|p| {
-                matches!(
-                    p.as_str(),
-                    "rm" | "rmtree"
-                        | "rmdir"
-                        | "remove"
-                        | "delete"
-                        | "unlink"
-                        | "erase"
-                        | "wipe"
-                        | "destroy"
-                        | "purge"
-                        | "drop"
-                )
-            })
+        call && crate::text::words(ident).into_iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "rm" | "rmtree"
+                    | "rmdir"
+                    | "remove"
+                    | "delete"
+                    | "unlink"
+                    | "erase"
+                    | "wipe"
+                    | "destroy"
+                    | "purge"
+                    | "drop"
+            )
+        })
     })
 }
 

@@ -1143,7 +1143,6 @@ pub(super) const NARROWING: &[&str] = &[
     "-prune",
 ];
 
-/// Every built-in rule. Block rules first: they are what must never slip.
 /// Whether a `git push` rewrites or deletes remote history: forced, mirrored, deleting, or a
 /// refspec that forces (`+main`) or deletes (`:old`).
 fn force_push(c: &Cmd<'_>) -> bool {
@@ -1156,6 +1155,7 @@ fn force_push(c: &Cmd<'_>) -> bool {
         .any(|a| a.starts_with('+') || (a.starts_with(':') && a.len() > 1))
 }
 
+/// Every built-in rule. Block rules first: they are what must never slip.
 pub static RULES: &[Rule] = &[
     Rule {
         id: "self-approval",

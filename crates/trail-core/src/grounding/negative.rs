@@ -648,8 +648,9 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
     // not prove the feature, but it is not evidence of absence either: a person decides.
     let near = if failed.is_none() && engine == Engine::Lexical && runs.iter().all(|r| r.code == 0)
     {
-        let q3 = nearby_pattern(&alternatives(g));
-        let shown = nearby_description(&alternatives(g));
+        let names = alternatives(g);
+        let q3 = nearby_pattern(&names);
+        let shown = nearby_description(&names);
         match q3.map(|q| run_query(places, g, opts, redactor, (&q, &shown, Mode::Regex))) {
             Some(Ok((run, _))) => {
                 let code = run.code;

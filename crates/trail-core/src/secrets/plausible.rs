@@ -486,15 +486,9 @@ const METADATA_WORDS: &[&str] = &[
 /// publishable and anonymous keys, public keys, CSRF tokens.
 const PUBLIC_NAME_WORDS: &[&str] = &["public", "publishable", "anon", "csrf", "xsrf", "pub"];
 
-/// Words of a name: split at `_`, `-`, `.`, `:`, `$` and lower-to-upper case
-/// changes, in lower case.
-fn name_words(name: &str) -> Vec<String> {
-    crate::text::words(name)
-}
-
 /// The name describes a credential or holds one that is public.
 pub(crate) fn name_rules_out(name: &str) -> bool {
-    let words = name_words(name);
+    let words = crate::text::words(name);
     words
         .last()
         .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
@@ -937,7 +931,7 @@ pub(crate) fn public_context(before: &str) -> bool {
             start = s;
         }
     }
-    let words = name_words(&before[start..end]);
+    let words = crate::text::words(&before[start..end]);
     words
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))

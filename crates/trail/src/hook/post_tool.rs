@@ -181,15 +181,10 @@ fn changes(words: &[&str]) -> Option<&'static str> {
             | "sync"
             | "get"
     );
+    let containers = &["run", "rm", "up", "down", "compose", "build", "push"][..];
     let services = [
-        (
-            "docker",
-            &["run", "rm", "up", "down", "compose", "build", "push"][..],
-        ),
-        (
-            "podman",
-            &["run", "rm", "up", "down", "compose", "build", "push"][..],
-        ),
+        ("docker", containers),
+        ("podman", containers),
         ("docker-compose", &["up", "down", "rm", "build"][..]),
         (
             "kubectl",

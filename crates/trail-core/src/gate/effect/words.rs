@@ -254,11 +254,8 @@ const WRITES: &[&str] = &[
 /// How many leading subcommand words are read (`gcloud compute instances delete`).
 const SUBCOMMAND_WORDS: usize = 4;
 
-/// A word's parts, lower-cased ([`crate::text::words`]): `StopUnit` is `stop unit`,
-/// `--emptyOutDir` is `empty out dir`.
-pub(super) fn parts(word: &str) -> Vec<String> {
-    crate::text::words(word)
-}
+/// A word's parts, lower-cased: `StopUnit` is `stop unit`, `--emptyOutDir` is `empty out dir`.
+pub(super) use crate::text::words as parts;
 
 fn classify(part: &str) -> Option<Class> {
     classify_form(part).map(|(c, _)| c)
