@@ -234,16 +234,15 @@ pub fn read_objects(root: &Path, path: &Path, name: &str, join: bool) -> io::Res
 }
 
 /// The object that ends `text` after a torn start: a writer that died mid-append left part of
-/// a line without its newline, and the next append went on the same line. Tries the last few
-/// places an object can start (`{"`), longest first.
+/// a line without its newline, and the next append went on the same line. Tries the first few
+/// places after the line's start where an object can start (`{"`), longest first.
 fn after_torn(text: &str) -> Option<Value> {
     const TRIES: usize = 8;
-    let starts: Vec<usize> = text
-        .match_indices("{\"")
+    text.match_indices("{\"")
         .map(|(k, _)| k)
         .filter(|&k| k > 0)
-        .collect();
-    starts.iter().take(TRIES).find_map(|&k| object(&text[k..]))
+        .take(TRIES)
+        .find_map(|k| object(&text[k..]))
 }
 
 fn object(text: &str) -> Option<Value> {

@@ -372,9 +372,7 @@ impl TraceId {
     pub fn parse(s: &str) -> Option<TraceId> {
         unhex(s).map(TraceId)
     }
-}
 
-impl TraceId {
     /// The trace of a line written without one (a version before lineage): the session's
     /// trace when it names one, else one of its own, the same at every read.
     pub fn for_line(session_id: Option<&str>, line: &[u8]) -> TraceId {
