@@ -1,10 +1,10 @@
 //! Lays the hot code out first in a release build, whichever command built it (`cargo dist`,
-//! `cargo install-trail`, a plain `cargo install --path crates/trail`): when
-//! `bench/hot-symbols.txt` exists (written by `bench/hot-symbols.sh`, which profiles the hooks
-//! under valgrind), the linker gets it as `--symbol-ordering-file`, so the functions a hook runs
+//! `cargo install-trail`, a plain `cargo install --path crates/trail`): the committed
+//! `bench/hot-symbols.txt` (written by `bench/hot-symbols.sh`, which profiles the hooks under
+//! valgrind) goes to the linker as `--symbol-ordering-file`, so the functions a hook runs
 //! sit together at the front of the binary and a starting hook faults in a few 64 KB windows of
-//! it instead of dozens (PERFORMANCE.md). Without the list the build is the same, just
-//! without that layout.
+//! it instead of dozens (PERFORMANCE.md). Without the list, or with a rustc that names
+//! everything differently, the build is the same, just without that layout.
 //!
 //! Only for release builds on x86_64 Linux, where Rust links with LLD (the flag is LLD's). The
 //! list's names change with the code; names no longer found are skipped (without a warning).
