@@ -521,6 +521,12 @@ pub struct InitArgs {
     /// Also register trail's MCP server (`trail mcp`) in the project's `.mcp.json`.
     #[arg(long)]
     pub mcp: bool,
+    /// Team mode (Claude Code): trail's hooks go in the committed .claude/settings.json, by a
+    /// command that names no machine's path. Each teammate installs trail and runs `trail init`
+    /// once; until then their sessions say so at start and nothing is blocked. With uninstall:
+    /// take the team's hooks out of .claude/settings.json too.
+    #[arg(long, conflicts_with = "global")]
+    pub shared: bool,
     /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,

@@ -143,6 +143,7 @@ mod tests {
             path: None,
             codex_home: t.join("home/.codex"),
             managed_settings: t.join("managed.json"),
+            config_dir: None,
         }
     }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Finding, Ground};
 use crate::install::claude::{self, is_ours_for};
-use crate::install::{codex, hooks_seen};
+use crate::install::{codex, hooks_seen, shared};
 
 pub const CHECK_INSTALLED: &str = "hooks-installed";
 pub const CHECK_REACHABLE: &str = "hook-binary";
@@ -190,6 +190,30 @@ pub fn installed(commands: &[(PathBuf, String)]) -> Vec<Finding> {
 pub fn reachable(g: &Ground, commands: &[(PathBuf, String)]) -> (Vec<Finding>, Vec<PathBuf>) {
     let (mut findings, mut found) = (Vec::new(), Vec::new());
     for (file, command) in commands {
+        if ["claude-code", "codex"]
+            .iter()
+            .any(|w| shared::is_shared(command, w))
+        {
+            match g.config_dir.as_deref().and_then(shared::linked) {
+                Some(p) if !found.contains(&p) => found.push(p),
+                Some(_) => {}
+                None => findings.push(Finding::new(
+                    CHECK_REACHABLE,
+                    format!(
+                        "{} runs the team's trail hooks through {}, which links no trail on this \
+                         machine: sessions here are neither gated nor recorded (each says so at \
+                         its start)",
+                        file.display(),
+                        g.config_dir.as_deref().map_or_else(
+                            || "~/.config/trail/hook".into(),
+                            |d| shared::link_path(d).display().to_string()
+                        )
+                    ),
+                    "run `trail init` in this project: it links this machine's trail",
+                )),
+            }
+            continue;
+        }
         let Some(program) = super::binary::program(command) else {
             continue;
         };
@@ -410,6 +434,7 @@ mod tests {
         Ground {
             codex_home: home.join(".codex"),
             managed_settings: t.join("managed-settings.json"),
+            config_dir: Some(t.join("config")),
             path: Some(t.join("bin").into_os_string()),
             home,
             project_root: root,

@@ -61,6 +61,8 @@ pub struct Ground {
     pub codex_home: PathBuf,
     /// Claude Code's managed settings (`/etc/claude-code/managed-settings.json` on Linux).
     pub managed_settings: PathBuf,
+    /// trail's config folder, which holds the link the team's shared hooks run.
+    pub config_dir: Option<PathBuf>,
 }
 
 impl Ground {
@@ -73,6 +75,7 @@ impl Ground {
             path: std::env::var_os("PATH"),
             codex_home,
             managed_settings: PathBuf::from(MANAGED_SETTINGS),
+            config_dir: crate::config::user_config_dir(&crate::config::ProcessEnv),
             home,
             project_root,
         }

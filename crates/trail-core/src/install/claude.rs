@@ -113,6 +113,9 @@ fn is_ours(command: &str) -> bool {
 /// prefix command, assignment or redirection) and no shell syntax in it; the arguments are
 /// exactly `hook <word>`, separated by plain spaces.
 pub fn is_ours_for(command: &str, word: &str) -> bool {
+    if super::shared::is_shared(command, word) {
+        return true;
+    }
     let c = command.trim_matches([' ', '\t']);
     let (program, rest) = match c.strip_prefix('"') {
         Some(q) => match q.split_once('"') {
@@ -368,7 +371,20 @@ pub fn uninstall(path: &Path) -> Result<Change, InstallError> {
 }
 
 pub fn uninstall_for(host: &HostSpec, path: &Path) -> Result<Change, InstallError> {
-    let ours = |c: &str| is_ours_for(c, host.word);
+    remove_where(path, |c| is_ours_for(c, host.word))
+}
+
+/// Remove trail's hooks that name this machine's binary, and keep the shared mode's portable
+/// ones: what an older init put in the committed settings goes, the team's hooks stay.
+pub fn uninstall_machine_local(host: &HostSpec, path: &Path) -> Result<Change, InstallError> {
+    remove_where(path, |c| {
+        is_ours_for(c, host.word) && !super::shared::is_shared(c, host.word)
+    })
+}
+
+/// Remove the hook entries whose command `ours` says are trail's.
+fn remove_where(path: &Path, ours: impl Fn(&str) -> bool) -> Result<Change, InstallError> {
+    let ours = &ours;
     let mut change = Change {
         path: path.into(),
         ..Change::default()

@@ -7,6 +7,7 @@ pub mod files;
 pub mod hooks_seen;
 pub mod mcp;
 pub mod plugin;
+pub mod shared;
 
 /// Why an install could not be done. The settings file is never overwritten in these cases (the
 /// binary says how to retry).

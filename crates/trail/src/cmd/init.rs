@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use trail_core::config::Config;
 use trail_core::install::claude::{self, HostSpec};
-use trail_core::install::{InstallError, codex, files, plugin};
+use trail_core::install::{InstallError, codex, files, plugin, shared};
 
 use crate::cli::InitArgs;
 use crate::error::{CliError, CliResult};
@@ -26,6 +26,8 @@ struct Report {
     agent: String,
     #[serde(skip)]
     global: bool,
+    /// The team's mode: hooks in the committed settings, run through this machine's link.
+    shared: bool,
     hooks: trail_core::install::Change,
     files: Vec<FileChange>,
 }
@@ -68,26 +70,50 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
-    let path = settings(&root, &home, args.global);
+    let local = settings(&root, &home, args.global);
+    let claude_project = host.word == "claude-code" && !args.global;
+    if args.shared && !claude_project {
+        return Err(CliError::usage(
+            "--shared is for Claude Code in a project: its hooks go in the committed \
+             .claude/settings.json",
+        )
+        .with_hint(if host.word == "codex" {
+            "for Codex, each teammate runs `trail init --agent codex` in their own clone"
+        } else {
+            "leave out --global"
+        }));
+    }
+    // The team's mode: asked for, or already committed by a teammate (then this machine only
+    // needs its link; hooks in the local file as well would run trail twice per event).
+    let shared = claude_project && (args.shared || (install && shared_hooks_committed(&root)));
     // An older init wrote hooks and deny rules into the committed settings: taken out first,
     // whichever way (a settings file that cannot be read stops init before it writes anything).
-    let moved = if host.word == "claude-code" && !args.global {
+    let moved = if claude_project {
         out_of_shared_settings(&config, &root)?
     } else {
         Vec::new()
     };
-    let hooks = if install {
-        claude::install_for(host, &path, &hook_command(host)?)?
-    } else {
-        claude::uninstall_for(host, &path)?
-    };
-    let mut files = change_files(host, &root, &home, args.global, install)?;
+    let mut files = Vec::new();
+    let (hooks, path) = place_hooks(
+        host,
+        &config,
+        &local,
+        shared,
+        args.shared,
+        install,
+        &mut files,
+    )?;
+    files.extend(change_files(host, &root, &home, args.global, install)?);
     if host.word == "claude-code" {
-        files.push(deny_rules(&config, &path, install)?);
+        files.push(deny_rules(&config, &local, install)?);
         files.extend(moved);
         if install && !args.global {
-            files.extend(ignored_locally(&root, &path));
+            files.extend(ignored_locally(&root, &local));
         }
+    } else if install && !args.global {
+        // Codex reads a project's hooks only from `.codex/hooks.json`, which names this
+        // machine's binary too: kept out of git in this clone.
+        files.extend(ignored_locally(&root, &local));
     }
     // Uninstall takes trail's server out whether or not --mcp is given: it removes what any
     // init added.
@@ -97,11 +123,12 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if install && !args.global {
         files.push(notes_file(&config, &root)?);
     }
-    if !install && host.word == "claude-code" && !args.global {
-        files.extend(tidy(&root));
+    if !install && !args.global {
+        files.extend(tidy(&root, host));
     }
     let report = Report {
         global: args.global,
+        shared,
         agent: host.word.to_string(),
         hooks,
         files,
@@ -110,10 +137,58 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         return output::json(&report);
     }
     let mut text = report.describe(&path, install);
+    if !install && claude_project && !args.shared && shared_hooks_committed(&root) {
+        text.push_str(
+            "The team's hooks stay in the committed .claude/settings.json (they run trail on \
+             every teammate's machine that has it linked); `trail uninstall --shared` takes them \
+             out.\n",
+        );
+    }
     if install && !args.global {
         text.push_str(&enforcement_line(&config, &root));
     }
     output::text(&text)
+}
+
+/// trail's hooks put in (or taken out of) the file they belong to: this machine's settings, or
+/// in the team's mode the committed ones, with this machine's link. Returns the change and the
+/// file; what else changed goes to `files`.
+fn place_hooks(
+    host: &HostSpec,
+    config: &Config,
+    local: &Path,
+    shared: bool,
+    also_team: bool,
+    install: bool,
+    files: &mut Vec<FileChange>,
+) -> CliResult<(trail_core::install::Change, PathBuf)> {
+    let team = claude::shared_settings(&config.project_root.value);
+    if install && shared {
+        let stale = claude::uninstall_for(host, local)?;
+        if stale.written {
+            files.push(FileChange {
+                path: local.to_path_buf(),
+                what: "this machine's own hooks taken out (the team's hooks run trail here)",
+                changed: true,
+            });
+        }
+        let hooks = claude::install_for(host, &team, &shared::command(host.word))?;
+        files.push(link(config)?);
+        return Ok((hooks, team));
+    }
+    if install {
+        let hooks = claude::install_for(host, local, &hook_command(host)?)?;
+        return Ok((hooks, local.to_path_buf()));
+    }
+    if also_team {
+        let removed = claude::uninstall_for(host, &team)?;
+        files.push(FileChange {
+            path: team,
+            what: "the team's hooks (committed settings)",
+            changed: removed.written,
+        });
+    }
+    Ok((claude::uninstall_for(host, local)?, local.to_path_buf()))
 }
 
 /// What the person gets from grounding enforcement here, and how to switch (issue 21: the
@@ -152,9 +227,19 @@ fn deny_rules(config: &Config, path: &Path, install: bool) -> CliResult<FileChan
 
 /// What uninstall leaves empty behind it: a settings file that now says nothing (`{}`), and
 /// the folders init made that now hold nothing.
-fn tidy(root: &Path) -> Vec<FileChange> {
+fn tidy(root: &Path, host: &HostSpec) -> Vec<FileChange> {
     let mut out = Vec::new();
-    let local = claude::local_settings(root);
+    let (local, dirs) = if host.word == "codex" {
+        (
+            codex::hooks_path(root, Path::new(""), false),
+            vec![root.join(".codex")],
+        )
+    } else {
+        (
+            claude::local_settings(root),
+            vec![root.join(".claude/commands"), root.join(".claude")],
+        )
+    };
     let empty = std::fs::read_to_string(&local)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
@@ -166,7 +251,7 @@ fn tidy(root: &Path) -> Vec<FileChange> {
             changed: true,
         });
     }
-    for dir in [root.join(".claude/commands"), root.join(".claude")] {
+    for dir in dirs {
         // `remove_dir` removes only an empty directory.
         if std::fs::remove_dir(&dir).is_ok() {
             out.push(FileChange {
@@ -186,7 +271,7 @@ fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileCha
     if !shared.exists() {
         return Ok(Vec::new());
     }
-    let hooks = claude::uninstall_for(&claude::CLAUDE, &shared)?;
+    let hooks = claude::uninstall_machine_local(&claude::CLAUDE, &shared)?;
     let rules = claude::deny_rules(&config.secrets_dir.value, &config.home.value);
     let denies = claude::uninstall_denies(&shared, &rules)?;
     Ok(vec![FileChange {
@@ -194,6 +279,28 @@ fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileCha
         what: "machine-local entries out of the committed settings (an older init put them there)",
         changed: hooks.written || denies,
     }])
+}
+
+/// Whether the project's committed settings already run trail for the team.
+fn shared_hooks_committed(root: &Path) -> bool {
+    std::fs::read_to_string(claude::shared_settings(root)).is_ok_and(|t| {
+        t.contains(
+            &serde_json::to_string(&shared::command(claude::CLAUDE.word)).unwrap_or_default(),
+        )
+    })
+}
+
+/// This machine's link to trail, which the team's committed hooks run.
+fn link(config: &Config) -> CliResult<FileChange> {
+    let dir = config.user_dir.clone().ok_or_else(|| {
+        CliError::usage("no config folder for trail: neither XDG_CONFIG_HOME nor HOME is set")
+    })?;
+    let changed = shared::link(&dir, &this_binary()?)?;
+    Ok(FileChange {
+        path: shared::link_path(&dir),
+        what: "this machine's link to trail, which the team's hooks run",
+        changed,
+    })
 }
 
 /// `.claude/settings.local.json` kept out of git on this machine (`.git/info/exclude`) when the
@@ -217,9 +324,7 @@ fn ignored_locally(root: &Path, local: &Path) -> Option<FileChange> {
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    text.push_str(&format!(
-        "# trail: machine-local Claude Code settings\n/{rel}\n"
-    ));
+    text.push_str(&format!("# trail: machine-local agent settings\n/{rel}\n"));
     let written = std::fs::create_dir_all(exclude.parent()?)
         .and_then(|()| std::fs::write(&exclude, text))
         .is_ok();
@@ -483,7 +588,16 @@ impl Report {
                 f.path.display()
             ));
         }
-        if install && self.agent == "claude-code" && !self.global {
+        if install && self.shared {
+            text.push_str(
+                "Team mode: commit .claude/settings.json (trail's hooks for everyone, by a command \
+                 that names no machine's path) with CLAUDE.md, .claude/commands/edge.md, \
+                 .trail/.gitignore, .trail/notes-location and NOTES.md. Each teammate installs \
+                 trail and runs `trail init` here once (it links their trail); until then their \
+                 sessions say so at start and nothing is blocked. Never commit \
+                 .claude/settings.local.json, .trail/state/ or .trail/outbox/.\n",
+            );
+        } else if install && self.agent == "claude-code" && !self.global {
             text.push_str(
                 "Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, \
                  .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json \
@@ -551,6 +665,7 @@ mod tests {
     fn report(agent: &str, events: &[&str], changed: bool) -> Report {
         Report {
             global: false,
+            shared: false,
             agent: agent.into(),
             hooks: trail_core::install::Change {
                 path: "/p/hooks.json".into(),

@@ -1192,6 +1192,61 @@ fn a_teammates_clone_without_trail_runs_no_broken_hook() {
     );
 }
 
+/// Issue 22's team mode through the real Claude Code: the committed hooks run this machine's
+/// linked trail (a catastrophic command is refused), and in a teammate's clone on a machine
+/// without trail the session runs, unblocked and without a hook error.
+#[test]
+fn the_teams_committed_hooks_guard_here_and_block_nobody_without_trail() {
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    let git = e2e::git_ok;
+    git(&env.cwd, &["init", "-q"]);
+    env.ok(&["init", "--shared"]);
+    let (port, seen) = serve(vec![
+        tool_use_reply("t1", "echo here > here.txt"),
+        tool_use_reply("t2", "rm -rf ~"),
+        text_reply("done"),
+    ]);
+    let (out, requests) = run_claude(&env, &claude, port, &seen, "SCRIPTED-E2E: team");
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(env.cwd.join("here.txt").exists());
+    assert!(
+        requests.contains("rm-recursive-critical"),
+        "the team's hooks did not run trail here"
+    );
+    assert!(env.home.exists());
+    git(&env.cwd, &["add", "-A"]);
+    git(&env.cwd, &["commit", "-qm", "trail for the team"]);
+    git(
+        &env.root,
+        &["clone", "-q", env.cwd.to_str().unwrap(), "mate"],
+    );
+    let (mate, mate_home) = (env.root.join("mate"), env.root.join("mate-home"));
+    std::fs::create_dir_all(&mate_home).unwrap();
+    let (port, seen) = serve(vec![
+        tool_use_reply("m1", "echo made > made.txt"),
+        text_reply("done"),
+    ]);
+    let mut c = claude_command(&env, &claude, port, "SCRIPTED-E2E: mate");
+    c.current_dir(&mate)
+        .env("HOME", &mate_home)
+        .env("XDG_CONFIG_HOME", mate_home.join(".config"));
+    let (out, _) = e2e::run_agent(c, &seen);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(mate.join("made.txt")).unwrap(),
+        "made\n",
+        "{said}"
+    );
+    assert!(
+        !said.contains("hook error") && !said.contains("not found"),
+        "{said}"
+    );
+}
+
 /// Issue 22's walk-through: a fresh HOME, following only the README's quick start from the
 /// install on (the binary the suite built stands in for `cargo install-trail`): `trail init`,
 /// `trail doctor` exiting 0, and a real Claude Code session whose hooks fire (a tool call is

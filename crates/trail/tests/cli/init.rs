@@ -2,6 +2,8 @@
 //! machine's), never the committed `.claude/settings.json`.
 
 use crate::common::*;
+use crate::e2e::git_ok;
+use std::process::Output;
 
 #[test]
 fn init_merges_idempotently_and_uninstall_restores_the_file() {
@@ -234,8 +236,24 @@ fn init_for_codex_writes_its_hooks_file_and_agents_md() {
     );
     env.ok(&["uninstall", "--agent", "codex"]);
     assert!(!env.cwd.join("AGENTS.md").exists());
-    let after = std::fs::read_to_string(env.cwd.join(".codex/hooks.json")).unwrap();
-    assert_eq!(after.trim(), "{}");
+    // Nothing of trail's left: no `{}` hooks file, no empty folder.
+    assert!(!env.cwd.join(".codex").exists());
+}
+
+/// Issue 22: Codex's project hooks name this machine's binary too, so they stay out of git.
+#[test]
+fn codex_hooks_stay_out_of_the_projects_history() {
+    let env = TestEnv::new();
+    git_ok(&env.cwd, &["init", "-q"]);
+    env.ok(&["init", "--agent", "codex"]);
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(&env.cwd)
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(!status.contains(".codex/"), "{status}");
+    assert!(status.contains("AGENTS.md"), "{status}");
 }
 
 /// Found by issue 22: `trail uninstall --agent codex` removed `.trail/.gitignore`, which the
@@ -298,4 +316,162 @@ fn private_records_are_ignored_by_default() {
     // The decisions are the team's to share if they choose.
     assert!(status.contains(".trail/trajectory/"), "{status}");
     assert!(status.contains("NOTES.md"), "{status}");
+}
+
+/// The committed PreToolUse command of a settings file, run by `sh` as the host runs it, in
+/// `home` (its own HOME and config folder), with `payload` on stdin.
+fn run_committed(settings: &std::path::Path, home: &std::path::Path, payload: &str) -> Output {
+    use std::io::Write;
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(settings).unwrap()).unwrap();
+    let command = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut child = std::process::Command::new("/bin/sh")
+        .args(["-c", &command])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("TRAIL_HOME", home.join(".ledger"))
+        .env("TRAIL_CONFINE_MODE", "off")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Issue 22: a team that wants trail for everyone commits hooks that name no machine's path;
+/// each machine runs its own linked trail; a teammate without it is told and never blocked.
+#[test]
+fn the_team_mode_commits_portable_hooks_and_each_machine_links_its_trail() {
+    let env = TestEnv::new();
+    git_ok(&env.cwd, &["init", "-q"]);
+    let out = env.ok(&["init", "--shared"]);
+    assert!(
+        out.contains("Team mode: commit .claude/settings.json"),
+        "{out}"
+    );
+    let shared = env.cwd.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&shared).unwrap();
+    let binary = std::fs::canonicalize(env!("CARGO_BIN_EXE_trail")).unwrap();
+    assert!(!text.contains(binary.to_str().unwrap()), "{text}");
+    assert!(!text.contains(env.root.to_str().unwrap()), "{text}");
+    // Not also in this machine's own settings: the host would run trail twice per event.
+    let local = std::fs::read_to_string(env.cwd.join(".claude/settings.local.json")).unwrap();
+    assert!(!local.contains("\"hooks\""), "{local}");
+    let link = env.home.join(".config/trail/hook");
+    assert_eq!(std::fs::read_link(&link).unwrap(), binary);
+    // On this machine the committed command runs trail, which refuses a catastrophic command.
+    let pre = r#"{"session_id":"s","cwd":"CWD","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}"#
+        .replace("CWD", env.cwd.to_str().unwrap());
+    let out = run_committed(&shared, &env.home, &pre);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("\"deny\""), "{said} {}", stderr(&out));
+    // A second init changes nothing.
+    let again = env.ok(&["init", "--shared", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(v["hooks"]["events"], serde_json::json!([]), "{v}");
+    assert_eq!(v["shared"], true);
+
+    // A teammate's clone, on a machine whose trail is not set up yet.
+    git_ok(&env.cwd, &["add", "-A"]);
+    git_ok(&env.cwd, &["commit", "-qm", "trail for the team"]);
+    git_ok(
+        &env.root,
+        &["clone", "-q", env.cwd.to_str().unwrap(), "mate"],
+    );
+    let mate = env.root.join("mate");
+    let mate_home = env.root.join("mate-home");
+    std::fs::create_dir_all(&mate_home).unwrap();
+    let team = mate.join(".claude/settings.json");
+    let start = run_committed(
+        &team,
+        &mate_home,
+        r#"{"session_id":"m","hook_event_name":"SessionStart","source":"startup"}"#,
+    );
+    assert_eq!(code(&start), 0);
+    let v: serde_json::Value = serde_json::from_slice(&start.stdout).unwrap();
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("not set up on this machine"),
+        "{v}"
+    );
+    let tool = run_committed(&team, &mate_home, &pre);
+    assert_eq!(code(&tool), 0, "nothing is blocked");
+    assert!(tool.stdout.is_empty(), "and nothing is said on each call");
+    // Their doctor says what is wrong and how to fix it.
+    let mut doctor = env.cmd(&["doctor"]);
+    doctor
+        .current_dir(&mate)
+        .env("HOME", &mate_home)
+        .env("XDG_CONFIG_HOME", mate_home.join(".config"));
+    let out = doctor.output().unwrap();
+    assert!(
+        stdout(&out).contains("links no trail on this machine")
+            && stdout(&out).contains("run `trail init` in this project"),
+        "{}",
+        stdout(&out)
+    );
+    // Their plain `trail init` sees the team's hooks: it links, and adds no hooks of its own.
+    let mut init = env.cmd(&["init"]);
+    init.current_dir(&mate)
+        .env("HOME", &mate_home)
+        .env("XDG_CONFIG_HOME", mate_home.join(".config"));
+    let out = init.output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("Team mode"), "{}", stdout(&out));
+    assert!(mate_home.join(".config/trail/hook").exists());
+    assert_eq!(std::fs::read_to_string(&team).unwrap(), text, "unchanged");
+    let local = std::fs::read_to_string(mate.join(".claude/settings.local.json")).unwrap();
+    assert!(!local.contains("\"hooks\""), "{local}");
+
+    // Uninstall keeps the team's hooks unless told, and says so.
+    let out = env.ok(&["uninstall"]);
+    assert!(
+        out.contains("`trail uninstall --shared` takes them"),
+        "{out}"
+    );
+    assert!(
+        std::fs::read_to_string(&shared)
+            .unwrap()
+            .contains("trail/hook")
+    );
+    env.ok(&["uninstall", "--shared"]);
+    assert!(
+        !std::fs::read_to_string(&shared)
+            .unwrap_or_default()
+            .contains("trail/hook")
+    );
+}
+
+/// An older init's machine-local hook in the committed settings moves out; the team's stays.
+#[test]
+fn moving_old_hooks_out_of_the_committed_settings_keeps_the_teams() {
+    let env = TestEnv::new();
+    git_ok(&env.cwd, &["init", "-q"]);
+    env.ok(&["init", "--shared"]);
+    let shared = env.cwd.join(".claude/settings.json");
+    let before = std::fs::read_to_string(&shared).unwrap();
+    env.ok(&["init"]);
+    assert_eq!(std::fs::read_to_string(&shared).unwrap(), before);
+    let out = env.run(&["init", "--shared", "--global"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let out = env.run(&["init", "--shared", "--agent", "codex"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("--shared is for Claude Code"),
+        "{}",
+        stderr(&out)
+    );
 }
