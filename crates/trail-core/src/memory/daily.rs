@@ -175,6 +175,27 @@ pub fn gather(t: &Transcript) -> Extract {
     x
 }
 
+/// The subsections a flush derives from a transcript: the day's log (what was asked, changed,
+/// run, left open, compacted), not knowledge someone stated. A dream may leave their lines out
+/// of core memory, and a rewrite that drops them loses nothing (`dream::compare_with_prior`).
+pub const LOG_HEADINGS: [&str; 5] = [
+    "### Asked",
+    "### Files changed",
+    "### Commands",
+    "### Open next steps",
+    "### Compaction",
+];
+
+/// Whether `heading` (a Markdown heading line of a daily file) opens one of the flush's log
+/// subsections ([`LOG_HEADINGS`]; `### Asked (unverified: …)` too).
+pub fn is_log_heading(heading: &str) -> bool {
+    LOG_HEADINGS.iter().any(|h| {
+        heading
+            .strip_prefix(h)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
 /// The extractive body of a flush (without its heading), redacted by `p`.
 pub fn extract(t: &Transcript, p: &mut Pass<'_>) -> String {
     render(&gather(t), p)
@@ -185,13 +206,13 @@ pub fn render(x: &Extract, p: &mut Pass<'_>) -> String {
     let mut red = |s: &str| p.redact(s).into_owned();
     let mut body = String::new();
     if !x.asks.is_empty() {
-        body.push_str("### Asked\n");
+        let _ = writeln!(body, "{}", LOG_HEADINGS[0]);
         for a in &x.asks {
             let _ = writeln!(body, "- {}", red(a));
         }
     }
     if !x.files.is_empty() {
-        body.push_str("### Files changed\n");
+        let _ = writeln!(body, "{}", LOG_HEADINGS[1]);
         for (f, n) in &x.files {
             let _ = writeln!(
                 body,
@@ -202,14 +223,14 @@ pub fn render(x: &Extract, p: &mut Pass<'_>) -> String {
         }
     }
     if !x.commands.is_empty() {
-        body.push_str("### Commands\n");
+        let _ = writeln!(body, "{}", LOG_HEADINGS[2]);
         for (cmd, outcome) in &x.commands {
             let line = format!("`{}` — {}", cmd.replace('`', "'"), outcome.as_str());
             let _ = writeln!(body, "- {}", red(&line));
         }
     }
     if !x.open.is_empty() {
-        body.push_str("### Open next steps\n");
+        let _ = writeln!(body, "{}", LOG_HEADINGS[3]);
         for o in &x.open {
             let _ = writeln!(body, "- {}", red(o));
         }
@@ -217,7 +238,8 @@ pub fn render(x: &Extract, p: &mut Pass<'_>) -> String {
     if let Some((trigger, tokens)) = &x.compaction {
         let _ = writeln!(
             body,
-            "### Compaction\n- {} at {} tokens",
+            "{}\n- {} at {} tokens",
+            LOG_HEADINGS[4],
             trigger.as_deref().unwrap_or("?"),
             tokens.map_or("?".into(), |n| n.to_string())
         );
@@ -322,4 +344,25 @@ pub fn write(project_root: &Path, pending: Pending) -> std::io::Result<Flushed> 
         written: true,
         hash,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_headings_are_those_a_flush_writes() {
+        for h in LOG_HEADINGS {
+            assert!(is_log_heading(h), "{h}");
+        }
+        assert!(is_log_heading(ASKED_UNVERIFIED));
+        for h in [
+            "## Remembered (09:00)",
+            "### Notes",
+            "### Askedx",
+            "# Daily Memory: x",
+        ] {
+            assert!(!is_log_heading(h), "{h}");
+        }
+    }
 }

@@ -25,7 +25,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::core::{self, Core, Entry};
-use super::daily::memory_dir;
+use super::daily::{self, memory_dir};
 use super::verify::{self, Source, Verdict};
 use crate::llm::{LlmError, Provider, Request};
 use crate::secrets::{Secrets, SecretsError};
@@ -633,8 +633,13 @@ fn proposed_memory(
     Ok(new)
 }
 
-/// Step 4: refuse a rewrite that loses more than [`MAX_LOSS`] of the prior entries the sources
-/// still support (unsupported ones were never facts), and say what was added and removed.
+/// Step 4: refuse a rewrite that loses more than [`MAX_LOSS`] of the prior knowledge, and say
+/// what was added and removed. A prior entry is knowledge when the sources still support it
+/// (unsupported ones were never facts) by a line someone stated, not by a line of the day's log
+/// (a flush's asks, files, commands, next steps: [`daily::LOG_HEADINGS`]), which an older
+/// offline dream copied into core memory and a merge rightly drops (issue 21). It is kept when
+/// the new memory still says it: the same bullet, or one that holds most of its words (a merge
+/// of several bullets into one).
 fn compare_with_prior(
     prior: &core::Core,
     new: &core::Core,
@@ -643,16 +648,21 @@ fn compare_with_prior(
 ) -> Result<(), DreamError> {
     let mut prior_ok = prior.clone();
     verify_core(&mut prior_ok, sources, &mut Vec::new(), &mut Vec::new());
+    let log = from_the_log(&prior_ok, sources);
     let new_keys: Vec<(String, HashSet<String>)> = new
         .entries()
         .map(|e| (core::normalize(&e.text), content_words(&e.text)))
         .collect();
-    let lost: Vec<String> = prior_ok
+    let knowledge: Vec<&Entry> = prior_ok
         .entries()
+        .filter(|e| !log.contains(&core::normalize(&e.text)))
+        .collect();
+    let lost: Vec<String> = knowledge
+        .iter()
         .filter(|e| !kept(e, &new_keys))
         .map(|e| e.text.clone())
         .collect();
-    let prior_count = prior_ok.len();
+    let prior_count = knowledge.len();
     if prior_count > 0 && lost.len() as f64 > MAX_LOSS * prior_count as f64 {
         return Err(DreamError::TooMuchLost {
             prior: prior_count,
@@ -662,6 +672,33 @@ fn compare_with_prior(
     }
     compare_added_removed(prior, new, report);
     Ok(())
+}
+
+/// The entries of `core` (normalized) whose supporting source line sits in a daily file's log
+/// subsection.
+fn from_the_log(core: &Core, sources: &[Source<'_>]) -> HashSet<String> {
+    let (text, map) = core::render_mapped(core);
+    let mut out = HashSet::new();
+    for c in verify::verify(&text, sources) {
+        let Some(Some((si, ei))) = map.get(c.line - 1).copied() else {
+            continue;
+        };
+        let Some((name, line)) = c.source.as_deref().and_then(|s| s.rsplit_once("#L")) else {
+            continue;
+        };
+        let (Some(src), Ok(line)) = (
+            sources.iter().find(|s| s.name == name),
+            line.parse::<usize>(),
+        ) else {
+            continue;
+        };
+        let lines: Vec<&str> = src.text.lines().collect();
+        if verify::heading_above(&lines, line.saturating_sub(1)).is_some_and(daily::is_log_heading)
+        {
+            out.insert(core::normalize(&core.sections[si].entries[ei].text));
+        }
+    }
+    out
 }
 
 /// What was added and removed, and how many entries the new memory holds.

@@ -292,7 +292,7 @@ fn settle(
 }
 
 /// The nearest Markdown heading above line `at` of a file (`### Asked`), if any.
-fn heading_above<'l>(lines: &[&'l str], at: usize) -> Option<&'l str> {
+pub(crate) fn heading_above<'l>(lines: &[&'l str], at: usize) -> Option<&'l str> {
     lines[..at.min(lines.len())]
         .iter()
         .rev()
