@@ -366,18 +366,47 @@ pub(super) fn compact(cx: &Cx<'_>, event: &Event) -> Response {
         .as_ref()
         .and_then(|p| trail_core::conversation::context_tokens(p).ok().flatten());
     flush_memory(cx, event);
-    cx.pulse(
-        RecordType::Checkpoint,
-        &[format!(
-            "context compaction ({trigger}){}; the session's details went to daily memory",
-            tokens
-                .map(|t| format!(" at about {t} tokens"))
-                .unwrap_or_default()
-        )],
-        &[],
-        &["compaction"],
-    );
+    let mut facts = vec![format!(
+        "context compaction ({trigger}){}; the session's details went to daily memory",
+        tokens
+            .map(|t| format!(" at about {t} tokens"))
+            .unwrap_or_default()
+    )];
+    // The synthesis checkpoint, non-blocking (DESIGN's hook table): its verdict goes in this
+    // record, which the next session is given back; `trail checkpoint` is the full one.
+    let mut next = Vec::new();
+    if let Some((_, report)) = measured_without_ghosts(cx) {
+        let failing = failing_steps(&report);
+        if failing.is_empty() {
+            facts.push(
+                "synthesis checkpoint before compaction: every step measured passes (the ghost \
+                 search is `trail checkpoint`'s)"
+                    .into(),
+            );
+        } else {
+            facts.push(format!(
+                "synthesis checkpoint before compaction: {} do{} not pass ({}); the ghost search \
+                 is `trail checkpoint`'s",
+                failing.len(),
+                if failing.len() == 1 { "es" } else { "" },
+                failing.join(", ")
+            ));
+            next.push("trail checkpoint".into());
+        }
+    }
+    cx.pulse(RecordType::Checkpoint, &facts, &next, &["compaction"]);
     Response::Silent
+}
+
+/// The steps of a measured checkpoint that fail or could not be checked, by name.
+fn failing_steps(report: &trail_core::checkpoint::Report) -> Vec<&'static str> {
+    use trail_core::checkpoint::StepVerdict;
+    report
+        .steps
+        .iter()
+        .filter(|s| matches!(s.verdict, StepVerdict::Fail | StepVerdict::Error))
+        .map(|s| s.name)
+        .collect()
 }
 
 pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
@@ -439,33 +468,12 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
 /// so nothing a checkpoint lifts is lifted by a session ending (issue 21: sessions that ended
 /// without `trail checkpoint` left no handoff).
 fn trajectory_handoff(cx: &Cx<'_>) {
-    use trail_core::checkpoint::{self, Inputs, Journalling, Setup};
-    use trail_core::grounding::negative::{Engine, project::Found};
-    let root = cx.root();
-    if !trail_core::layout::Layout::new(root).trail_dir().is_dir() {
+    use trail_core::checkpoint::{self, Journalling};
+    let Some((setup, mut measured)) = measured_without_ghosts(cx) else {
         return;
-    }
-    let setup = match Setup::load(cx.config, root, std::env::var_os("PATH").as_deref()) {
-        Ok(s) => s,
-        Err(e) => return report::failed("no session handoff written", &e),
     };
-    let project = cx.project();
+    let (root, project) = (cx.root(), cx.project());
     let session = cx.envelope.session_id.as_deref();
-    let ghosts = Ok(Found {
-        engine: Engine::Lexical,
-        notes: None,
-        ghosts: Vec::new(),
-    });
-    let mut measured = checkpoint::run(&Inputs {
-        root,
-        project: &project,
-        session,
-        notes: &setup.notes,
-        policy: &setup.policy,
-        loa: setup.loa.as_ref(),
-        bead: setup.bead.clone(),
-        ghosts: &ghosts,
-    });
     let ledger = cx.ledger();
     checkpoint::steps::handoff(
         &Journalling {
@@ -483,6 +491,46 @@ fn trajectory_handoff(cx: &Cx<'_>) {
     for e in &measured.errors {
         report::failed("session handoff", &e.as_str());
     }
+}
+
+/// The checkpoint's steps measured in a project trail keeps, without the ghost search (it reads
+/// the whole tree, and a hook answers within its deadline): for the handoff at SessionEnd and
+/// the record at PreCompact. Writes nothing.
+fn measured_without_ghosts(
+    cx: &Cx<'_>,
+) -> Option<(
+    trail_core::checkpoint::Setup,
+    trail_core::checkpoint::Report,
+)> {
+    use trail_core::checkpoint::{self, Inputs, Setup};
+    use trail_core::grounding::negative::{Engine, project::Found};
+    let root = cx.root();
+    if !trail_core::layout::Layout::new(root).trail_dir().is_dir() {
+        return None;
+    }
+    let setup = match Setup::load(cx.config, root, std::env::var_os("PATH").as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            report::failed("the checkpoint's steps were not measured", &e);
+            return None;
+        }
+    };
+    let ghosts = Ok(Found {
+        engine: Engine::Lexical,
+        notes: None,
+        ghosts: Vec::new(),
+    });
+    let measured = checkpoint::run(&Inputs {
+        root,
+        project: &cx.project(),
+        session: cx.envelope.session_id.as_deref(),
+        notes: &setup.notes,
+        policy: &setup.policy,
+        loa: setup.loa.as_ref(),
+        bead: setup.bead.clone(),
+        ghosts: &ghosts,
+    });
+    Some((setup, measured))
 }
 
 /// Daily memory: what the session did, before the host compacts it away or when it ends.

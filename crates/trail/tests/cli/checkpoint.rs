@@ -459,6 +459,52 @@ fn strict_mode_holds_compaction_until_a_checkpoint_passes() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
+/// Found by issue 21: PreCompact held compaction under strict enforcement and otherwise ran no
+/// checkpoint, though DESIGN's hook table runs a synthesis checkpoint there (non-blocking) and
+/// records it. Its verdict now goes in the compaction's checkpoint record.
+#[test]
+fn a_compaction_records_the_synthesis_checkpoint_without_blocking() {
+    let env = project();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    env.ok(&["init"]);
+    let last = |env: &TestEnv| -> Value {
+        let log: Value = serde_json::from_str(&env.ok(&["log", "--json", "--limit", "1"])).unwrap();
+        log[0].clone()
+    };
+    decide(&env, "Rotate tokens", GOOD, 3);
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // This session (s1) recorded no decision of its own: that step fails, the others pass.
+    let r = last(&env);
+    assert_eq!(
+        r["facts"][1],
+        "synthesis checkpoint before compaction: 1 does not pass (decision_log); the ghost \
+         search is `trail checkpoint`'s",
+        "{r}"
+    );
+    // A decision whose citation does not verify.
+    decide(
+        &env,
+        "Cache sessions",
+        "`pub fn cache() {}` [${PROJECT_ROOT}/src/auth.rs:1]",
+        0,
+    );
+    let out = env.run_stdin(&["hook", "claude-code"], &compact_payload(&env));
+    assert_eq!(code(&out), 0, "never blocks under warn: {}", stderr(&out));
+    let r = last(&env);
+    let fact = r["facts"][1].as_str().unwrap();
+    assert!(
+        fact.starts_with(
+            "synthesis checkpoint before compaction: 2 do not pass (grounding, decision_log)"
+        ),
+        "{r}"
+    );
+    assert_eq!(r["next"][0], "trail checkpoint", "{r}");
+    // It lifts nothing: the decisions still have no checkpoint after them.
+    let phases = phases(&env, "checkpoint");
+    assert!(phases.is_empty(), "{phases:?}");
+}
+
 #[test]
 fn a_clear_after_unchecked_decisions_is_journalled_and_said() {
     let env = project();
