@@ -149,6 +149,16 @@ impl Tracker {
         })
     }
 
+    /// Adds `text` as a comment on bead `id` (`comments add ID -- TEXT`: both trackers have it,
+    /// and the text can never be read as an option).
+    pub fn comment(&self, root: &Path, id: &str, text: &str) -> Result<(), BeadsError> {
+        if !is_id(id) {
+            return Err(BeadsError::BadId(crate::text::one_line(id, 80)));
+        }
+        self.run(root, &["comments", "add", id, "--", text])
+            .map(drop)
+    }
+
     fn run(&self, root: &Path, args: &[&str]) -> Result<String, BeadsError> {
         let program = self.name.to_string();
         let mut child = Command::new(&self.program)

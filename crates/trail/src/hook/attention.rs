@@ -171,6 +171,34 @@ fn persist_to_notes(cx: &Cx<'_>, m: &Measure, recent: &[String]) -> Option<u64> 
     }
 }
 
+/// Delta-synthesis's tracker part (issue 21: yellow updates the bead): where the project uses
+/// beads, the bead in progress gets the delta-sync's facts as a comment, redacted. Returns its
+/// id when the comment was added. Yellow comes once per count, so the tracker runs at most twice
+/// (list, comment), each within its own 2 s limit.
+fn note_on_bead(cx: &Cx<'_>, facts: &[String]) -> Option<String> {
+    let root = cx.root();
+    let tracker = trail_core::beads::find(root, std::env::var_os("PATH").as_deref())?;
+    let bead = match tracker.in_progress(root) {
+        Ok(b) => b?,
+        Err(e) => {
+            report::failed("cannot read the bead in progress at delta-sync", &e);
+            return None;
+        }
+    };
+    let text = format!("trail {}", facts.join("; "));
+    let text = cx
+        .secrets()
+        .redact_anyway(&text, &mut |e| report::error(&e))
+        .into_owned();
+    match tracker.comment(root, &bead.id, &text) {
+        Ok(()) => Some(bead.id),
+        Err(e) => {
+            report::failed("cannot note the delta-sync on the bead", &e);
+            None
+        }
+    }
+}
+
 /// Delta-synthesis: the journals' view of the session persisted as a checkpoint pulse and a
 /// trajectory `delta_sync` entry. Returns what to tell the agent about it.
 fn delta_sync(cx: &Cx<'_>, m: &Measure) -> String {
@@ -194,15 +222,22 @@ fn delta_sync(cx: &Cx<'_>, m: &Measure) -> String {
     if !d.commands.is_empty() {
         facts.push(format!("commands: {}", d.commands.join(" | ")));
     }
+    let bead = note_on_bead(cx, &facts);
+    if let Some(id) = &bead {
+        facts.push(format!("noted on bead {id}"));
+    }
     // The pulse is written (and redacted) by the ledger; a failure is reported there.
     cx.pulse(RecordType::Checkpoint, &facts, &[], &["delta-sync"]);
     let (decisions, files, commands) = (d.decisions.len(), d.files.len(), d.commands.len());
     let entry = Entry::now(Body::DeltaSync(d), session);
+    let on_bead = bead
+        .map(|id| format!(", a comment on bead {id}"))
+        .unwrap_or_default();
     match journal::append(cx.root(), &entry, cx.secrets()) {
         Ok(()) => format!(
             "trail persisted what the journals hold of this session ({decisions} recent \
-             decisions, {files} files edited, {commands} commands) as a checkpoint pulse and a \
-             trajectory delta_sync entry; nothing was cleared."
+             decisions, {files} files edited, {commands} commands) as a checkpoint pulse{on_bead} \
+             and a trajectory delta_sync entry; nothing was cleared."
         ),
         Err(e) => {
             report::failed("cannot write the delta_sync entry", &e);

@@ -25,7 +25,7 @@ fn fake_br(env: &TestEnv) -> (PathBuf, PathBuf) {
     let bin = env.root.join("bin");
     let answer = env.root.join("br-answer.json");
     let script = format!(
-        "#!/bin/sh\ncase \"$1\" in\n  list) if grep -q FAIL '{a}'; then echo 'database locked' >&2; exit 3; fi; cat '{a}' ;;\n  show) echo '{{\"id\":\"'\"$2\"'\"}}' ;;\n  *) exit 1 ;;\nesac\n",
+        "#!/bin/sh\ncase \"$1\" in\n  list) if grep -q FAIL '{a}'; then echo 'database locked' >&2; exit 3; fi; cat '{a}' ;;\n  show) echo '{{\"id\":\"'\"$2\"'\"}}' ;;\n  comments) shift; printf '%s\\n' \"$*\" >> '{a}.comments' ;;\n  *) exit 1 ;;\nesac\n",
         a = answer.display()
     );
     write(&bin.join("br"), &script);
@@ -210,4 +210,54 @@ fn real_br_when_installed() {
     let text = v["text"].as_str().unwrap();
     assert!(text.contains(&format!("bead {id} (`br show`):")), "{text}");
     assert!(text.contains("Token rotation"), "{text}");
+    // Yellow notes the delta-sync on the bead, as the real br stores comments.
+    let t = env.root.join("t.jsonl");
+    prompt_at(&env, &t, 20_000);
+    prompt_at(&env, &t, 25_500);
+    let comments = run_br(&["comments", &id]);
+    assert!(comments.contains("delta-sync at yellow"), "{comments}");
+}
+
+/// One prompt of session `s1` whose transcript's latest answer had a context of `tokens`.
+fn prompt_at(env: &TestEnv, transcript: &Path, tokens: u64) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(transcript)
+        .unwrap();
+    let line = serde_json::json!({"type":"assistant","message":{"id":format!("m{tokens}"),"role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":tokens,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}});
+    writeln!(f, "{line}").unwrap();
+    crate::common::hook(
+        env,
+        serde_json::json!({"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"go on","transcript_path":transcript}),
+    );
+}
+
+/// Found by issue 21: delta-synthesis at yellow wrote a pulse, the trajectory and NOTES.md, but
+/// not the bead in progress, which the PRD's yellow zone updates too.
+#[test]
+fn yellow_notes_the_delta_sync_on_the_bead_in_progress() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    std::fs::create_dir_all(env.cwd.join(".beads")).unwrap();
+    let (bin, answer) = fake_br(&env);
+    write(&answer, &in_progress("2026-11-20T10:00:00Z"));
+    let env = env.env("PATH", &path_with(&bin));
+    env.ok(&["init"]);
+    let t = env.root.join("t.jsonl");
+    prompt_at(&env, &t, 20_000);
+    let comments = answer.with_extension("json.comments");
+    assert!(!comments.exists(), "green says nothing to the tracker");
+    prompt_at(&env, &t, 25_500);
+    let said = std::fs::read_to_string(&comments).unwrap();
+    assert!(
+        said.starts_with("add bd-7 -- trail delta-sync at yellow"),
+        "{said}"
+    );
+    let log = env.ok(&["log", "--json", "--limit", "1"]);
+    assert!(log.contains("noted on bead bd-7"), "{log}");
+    // Once per count: the next prompt at yellow adds nothing.
+    prompt_at(&env, &t, 26_000);
+    assert_eq!(std::fs::read_to_string(&comments).unwrap(), said);
 }
