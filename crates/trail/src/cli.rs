@@ -527,6 +527,11 @@ pub struct InitArgs {
     /// take the team's hooks out of .claude/settings.json too.
     #[arg(long, conflicts_with = "global")]
     pub shared: bool,
+    /// Make grounding enforcement strict for this project (`grounding.enforcement = "strict"`
+    /// in its .trail/config.toml, committed with it): a failing checkpoint, a compaction before
+    /// one passes and new edits at a red attention budget are held.
+    #[arg(long, conflicts_with = "global")]
+    pub strict: bool,
     /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,

@@ -67,6 +67,12 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     }
     let config = Config::load()?;
     let root = config.project_root.value.clone();
+    // Checked before anything is written: a refusal leaves every file as it was.
+    let strict = if args.strict {
+        Some(plan_strict(&root, install)?)
+    } else {
+        None
+    };
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
@@ -123,6 +129,9 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if install && !args.global {
         files.push(notes_file(&config, &root)?);
     }
+    if let Some(plan) = strict {
+        files.push(write_strict(&root, plan)?);
+    }
     if !install && !args.global {
         files.extend(tidy(&root, host));
     }
@@ -145,7 +154,8 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
         );
     }
     if install && !args.global {
-        text.push_str(&enforcement_line(&config, &root));
+        // Read again: --strict may just have changed it.
+        text.push_str(&enforcement_line(&Config::load()?, &root));
     }
     output::text(&text)
 }
@@ -201,12 +211,96 @@ fn enforcement_line(config: &Config, root: &Path) -> String {
         ),
         Ok((e, from)) => format!(
             "Grounding enforcement: {} (from {from}): the checkpoint, the compaction hold and the \
-             red-zone hold warn and do not block. To make them block: grounding.enforcement = \
-             \"strict\" in ~/.config/trail/config.toml (or TRAIL_GROUNDING_ENFORCEMENT=strict).\n",
+             red-zone hold warn and do not block. To make them block: `trail init --strict` \
+             (this project), or grounding.enforcement = \"strict\" in \
+             ~/.config/trail/config.toml (every project).\n",
             e.as_str()
         ),
         Err(e) => format!("Grounding enforcement cannot be read: {e}\n"),
     }
+}
+
+/// `grounding.enforcement = "strict"` for the project's `.trail/config.toml`: the file's new
+/// text when it says nothing of it, `None` when it already says strict. A file that chose
+/// another value, or whose `[grounding]` table would need editing inside, is the person's: an
+/// error says what to change.
+fn plan_strict(root: &Path, install: bool) -> CliResult<Option<String>> {
+    let path = trail_core::config::project_config_path(root);
+    if !install {
+        return Err(CliError::usage(
+            "--strict is for init: uninstall leaves the project's configuration as it is",
+        )
+        .with_hint(format!(
+            "remove `enforcement = \"strict\"` from {} to go back to warn",
+            path.display()
+        )));
+    }
+    let current = match trail_core::fsutil::read_string_in(root, &path, 1 << 20) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(CliError::failed(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    let parsed: toml::Table = current.parse().map_err(|e| {
+        CliError::usage(format!("{} is not valid TOML: {e}", path.display()))
+            .with_hint("fix it (`trail config` shows where), then run `trail init --strict` again")
+    })?;
+    let by_hand = |why: String| {
+        CliError::usage(format!("{}: {why}; it was not changed", path.display())).with_hint(
+            "set `enforcement = \"strict\"` under [grounding] there yourself, or leave out \
+             --strict",
+        )
+    };
+    match parsed.get("grounding") {
+        None => {}
+        Some(toml::Value::Table(g)) => match g.get("enforcement") {
+            Some(toml::Value::String(v)) if v == "strict" => return Ok(None),
+            Some(v) => {
+                let said = v
+                    .as_str()
+                    .map_or_else(|| format!("{v:?}"), |s| format!("\"{s}\""));
+                return Err(by_hand(format!("it sets grounding.enforcement = {said}")));
+            }
+            None => {
+                return Err(by_hand(
+                    "its [grounding] table would have to be edited inside".into(),
+                ));
+            }
+        },
+        Some(_) => return Err(by_hand("its `grounding` is not a table".into())),
+    }
+    let mut text = current;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(
+        "# trail init --strict: a failing checkpoint, a compaction before one passes and new\n\
+         # edits at a red attention budget are held until `trail checkpoint` passes.\n\
+         [grounding]\nenforcement = \"strict\"\n",
+    );
+    Ok(Some(text))
+}
+
+/// Writes what [`plan_strict`] planned.
+fn write_strict(root: &Path, plan: Option<String>) -> CliResult<FileChange> {
+    let path = trail_core::config::project_config_path(root);
+    if let Some(text) = &plan {
+        trail_core::fsutil::ensure_dir(trail_core::fsutil::parent_dir(&path))
+            .and_then(|()| trail_core::fsutil::atomic_write_in(root, &path, text.as_bytes()))
+            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(FileChange {
+        path,
+        what: "strict grounding enforcement for this project (commit it)",
+        changed: plan.is_some(),
+    })
 }
 
 /// Claude Code's permission deny rules over the key, the secret store and the personal ledger

@@ -475,3 +475,55 @@ fn moving_old_hooks_out_of_the_committed_settings_keeps_the_teams() {
         stderr(&out)
     );
 }
+
+/// Issue 21: strict enforcement had to be found in the guide and typed into a config file;
+/// `trail init --strict` is the explicit way, for this project, and it says what it did.
+#[test]
+fn init_strict_makes_this_projects_enforcement_strict_and_says_so() {
+    let env = TestEnv::new();
+    git_ok(&env.cwd, &["init", "-q"]);
+    let config = env.cwd.join(".trail/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "# mine\n[attention]\nyellow = 6000").unwrap();
+    let out = env.ok(&["init", "--strict"]);
+    assert!(
+        out.contains("strict grounding enforcement for this project (commit it): installed")
+            && out.contains("Grounding enforcement: strict (from "),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        text.starts_with("# mine\n[attention]\nyellow = 6000\n"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&env.ok(&["config", "--json"])).unwrap();
+    assert_eq!(
+        v["settings"]["grounding.enforcement"]["value"], "strict",
+        "{v}"
+    );
+    assert_eq!(v["settings"]["attention.yellow"]["value"], 6000, "{v}");
+    // Again: nothing changes.
+    env.ok(&["init", "--strict"]);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    // A file that chose otherwise is the person's: refused, unchanged, with what to do.
+    std::fs::write(&config, "[grounding]\nenforcement = \"warn\"\n").unwrap();
+    let out = env.run(&["init", "--strict"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("it sets grounding.enforcement = \"warn\"; it was not changed"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "[grounding]\nenforcement = \"warn\"\n"
+    );
+    assert_eq!(code(&env.run(&["uninstall", "--strict"])), 2);
+    // Refused before anything was written, in a project init never touched.
+    let fresh = TestEnv::new();
+    let config = fresh.cwd.join(".trail/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[grounding]\nthreshold = 0.9\n").unwrap();
+    assert_eq!(code(&fresh.run(&["init", "--strict"])), 2);
+    assert!(!fresh.cwd.join(".claude").exists() && !fresh.cwd.join("CLAUDE.md").exists());
+}
