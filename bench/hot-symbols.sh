@@ -25,7 +25,7 @@ cargo dist
 bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/home" "$work/proj"
+mkdir -p "$work/home" "$work/proj" "$work/plain/stream"
 git -C "$work/proj" init -q
 cd "$work/proj"
 # The hooks run in a home of their own; rustup and cargo keep finding the person's toolchain.
@@ -58,6 +58,11 @@ echo "$post" | cg 02-post-again "$bin" hook claude-code
 echo "$post_edit" | cg 02-post-edit "$bin" hook claude-code
 cg 03-pulse "$bin" pulse --proj p --summary s --next n > /dev/null
 cg 04-resume "$bin" resume --level 3 > /dev/null
+# resume over a stream another LedgerPulse writer wrote (plain format, nothing sealed), with
+# --json: the worst case of `trail-bench resume`, whose parser and output paths the run above
+# never takes.
+"$(dirname "$bin")/trail-bench" gen "$work/plain/stream/pulses.log.md" 2 plain > /dev/null
+TRAIL_HOME="$work/plain" cg 04-resume-plain "$bin" resume --json > /dev/null
 # The rest of a session's hooks, with a state file in active mode.
 "$bin" mode active "measure" > /dev/null
 hook() { echo "$2" | cg "$1" "$bin" hook claude-code > /dev/null; }

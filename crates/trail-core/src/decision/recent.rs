@@ -30,6 +30,7 @@ pub fn recent(
     max_records: usize,
 ) -> Result<Vec<Carried>> {
     let mut scan = Scan {
+        tag: memchr::memmem::Finder::new(pulse::TAG.as_bytes()),
         project_id: project.map(|p| p.id.as_str()),
         limit,
         max_records,
@@ -113,6 +114,7 @@ pub fn in_trajectory(root: &Path) -> std::io::Result<Vec<Carried>> {
 }
 
 struct Scan<'a> {
+    tag: memchr::memmem::Finder<'static>,
     project_id: Option<&'a str>,
     limit: usize,
     max_records: usize,
@@ -131,7 +133,7 @@ impl Scan<'_> {
             }
             self.read += 1;
             // Most records are not decisions: only those that say the tag are parsed.
-            if memchr::memmem::find(seg, pulse::TAG.as_bytes()).is_none() {
+            if self.tag.find(seg).is_none() {
                 continue;
             }
             let f = Frame::split(offset, seg);

@@ -591,13 +591,16 @@ fn fit(lines: Vec<(u8, String)>, budget: Option<usize>) -> String {
     let mut dropped = 0;
     for i in order {
         let mut text = lines[i].1.clone();
-        if used + estimate_tokens(&text) + 1 + NOTE > budget {
+        // Estimated once per line (again only when it was shortened): a third of a plain
+        // stream's resume went to estimating every line twice.
+        let mut cost = estimate_tokens(&text) + 1;
+        if used + cost + NOTE > budget {
             let room = budget.saturating_sub(used + NOTE + 1);
             if room >= 8 {
                 text = shorten(&text, room * 3);
+                cost = estimate_tokens(&text) + 1;
             }
         }
-        let cost = estimate_tokens(&text) + 1;
         if used + cost + NOTE > budget {
             dropped += 1;
             continue;
