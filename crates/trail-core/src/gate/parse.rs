@@ -86,28 +86,43 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
     let mut w = Walker {
         src,
         flat: Flat::default(),
+        arrays: Vec::new(),
+        functions: Vec::new(),
+        calling: Vec::new(),
     };
     w.seq(&result.file.body);
     Ok(w.flat)
 }
 
-struct Walker<'s> {
+/// The most values one loop is unrolled for, and the most commands a line may flatten to by
+/// unrolling loops and calls: beyond them the body is walked once, its variable unknown (a
+/// junction at least, as before).
+const MAX_UNROLL_VALUES: usize = 16;
+const MAX_UNROLLED_COMMANDS: usize = 2_000;
+
+struct Walker<'s, 'a> {
     src: &'s str,
     flat: Flat,
+    /// `NAME=(a b c)` with static elements, in the order the line sets them.
+    arrays: Vec<(String, Vec<Arg>)>,
+    /// Functions the line defines, by name.
+    functions: Vec<(String, &'a Stmt)>,
+    /// The functions being walked for a call (no recursion).
+    calling: Vec<String>,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'_, 'a> {
     fn opaque(&mut self, why: impl Into<String>) {
         self.flat.opaque.push(why.into());
     }
 
-    fn seq(&mut self, s: &StmtSeq) {
+    fn seq(&mut self, s: &'a StmtSeq) {
         for st in &s.stmts {
             self.stmt(st);
         }
     }
 
-    fn stmt(&mut self, st: &Stmt) {
+    fn stmt(&mut self, st: &'a Stmt) {
         let first = self.flat.commands.len();
         self.command(&st.command);
         // Redirections on the statement apply to the command it ran (a simple one).
@@ -172,42 +187,9 @@ impl Walker<'_> {
         }
     }
 
-    fn command(&mut self, c: &Command) {
+    fn command(&mut self, c: &'a Command) {
         match c {
-            Command::Simple(sc) => {
-                let mut assigns = Vec::new();
-                for a in &sc.assignments {
-                    self.assignment_value(&a.value);
-                    if let AssignmentValue::Scalar(w) = &a.value {
-                        assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
-                    }
-                }
-                let mut words: Vec<&Word> = Vec::with_capacity(sc.args.len() + 1);
-                let name_empty = sc.name.parts.is_empty()
-                    || sc
-                        .name
-                        .try_static_text(self.src)
-                        .is_some_and(|t| t.is_empty());
-                if !name_empty {
-                    words.push(&sc.name);
-                }
-                words.extend(sc.args.iter());
-                for w in &words {
-                    self.word(w);
-                }
-                // Assignments or redirections only: an empty command still carries its
-                // redirections (`> /etc/hosts` writes), so it is kept.
-                let mut argv = Vec::with_capacity(words.len());
-                for w in &words {
-                    let a = self.arg(w);
-                    brace_expand(a, &mut argv);
-                }
-                self.flat.commands.push(Simple {
-                    argv,
-                    assigns,
-                    ..Simple::default()
-                });
-            }
+            Command::Simple(sc) => self.simple(sc),
             Command::Builtin(_) => {} // break, continue, return, exit
             Command::Decl(d) => {
                 for a in &d.assignments {
@@ -257,7 +239,13 @@ impl Walker<'_> {
             Command::Compound(cc) => self.compound(cc),
             Command::Function(f) => {
                 // A definition runs nothing by itself, but what it defines may run later in the
-                // same line: judge its body as if it ran.
+                // same line: judge its body as if it ran (and again at each call, with its
+                // arguments: `Walker::call`).
+                for entry in &f.header.entries {
+                    if let Some(name) = entry.word.try_static_text(self.src) {
+                        self.functions.push((name.into_owned(), &f.body));
+                    }
+                }
                 let first = self.flat.commands.len();
                 self.stmt(&f.body);
                 for entry in &f.header.entries {
@@ -274,7 +262,53 @@ impl Walker<'_> {
         }
     }
 
-    fn compound(&mut self, cc: &CompoundCommand) {
+    /// A simple command: its words (arrays and braces expanded), its assignments, and a call
+    /// of a function the line defined walked again with its arguments.
+    fn simple(&mut self, sc: &'a shuck_ast::SimpleCommand) {
+        let mut assigns = Vec::new();
+        for a in &sc.assignments {
+            self.assignment_value(&a.value);
+            if let AssignmentValue::Scalar(w) = &a.value {
+                assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
+            }
+        }
+        let mut words: Vec<&Word> = Vec::with_capacity(sc.args.len() + 1);
+        let name_empty = sc.name.parts.is_empty()
+            || sc
+                .name
+                .try_static_text(self.src)
+                .is_some_and(|t| t.is_empty());
+        if !name_empty {
+            words.push(&sc.name);
+        }
+        words.extend(sc.args.iter());
+        for w in &words {
+            self.word(w);
+        }
+        // Assignments or redirections only: an empty command still carries its
+        // redirections (`> /etc/hosts` writes), so it is kept.
+        let mut argv = Vec::with_capacity(words.len());
+        for w in &words {
+            self.expanded(w, &mut argv);
+        }
+        for a in &sc.assignments {
+            if let AssignmentValue::Compound(array) = &a.value {
+                self.remember_array(a.target.name.as_str(), array);
+            }
+        }
+        let call = argv.first().and_then(|a| a.text.clone());
+        let args = argv.get(1..).unwrap_or_default().to_vec();
+        self.flat.commands.push(Simple {
+            argv,
+            assigns,
+            ..Simple::default()
+        });
+        if let Some(name) = call {
+            self.call(&name, args);
+        }
+    }
+
+    fn compound(&mut self, cc: &'a CompoundCommand) {
         match cc {
             CompoundCommand::If(i) => {
                 self.seq(&i.condition);
@@ -291,7 +325,7 @@ impl Walker<'_> {
                 for w in f.words.iter().flatten() {
                     self.word(w);
                 }
-                self.seq(&f.body);
+                self.for_loop(f);
             }
             CompoundCommand::While(w) => {
                 self.seq(&w.condition);
@@ -332,7 +366,132 @@ impl Walker<'_> {
         }
     }
 
-    fn assignment_value(&mut self, v: &AssignmentValue) {
+    /// A `for NAME in WORDS` loop over static words (arrays and braces expanded), run once per
+    /// value as the shell would: `NAME=value` before each pass of the body, so what the body
+    /// does with `$NAME` is judged for every value (`for d in ~ /etc; do rm -rf "$d"; done`).
+    /// Other loops walk the body once, the variable unknown.
+    fn for_loop(&mut self, f: &'a shuck_ast::ForCommand) {
+        let name = match f.targets.as_slice() {
+            [t] => t.name.as_ref().map(|n| n.as_str().to_string()),
+            _ => None,
+        };
+        let mut values = Vec::new();
+        for w in f.words.iter().flatten() {
+            self.expanded(w, &mut values);
+        }
+        let unroll = name.is_some()
+            && !values.is_empty()
+            && values.len() <= MAX_UNROLL_VALUES
+            && values.iter().all(|v| v.text.is_some())
+            && self.flat.commands.len() < MAX_UNROLLED_COMMANDS;
+        let Some(name) = name.filter(|_| unroll) else {
+            self.seq(&f.body);
+            return;
+        };
+        for v in values {
+            self.flat.commands.push(Simple {
+                assigns: vec![(name.clone(), v)],
+                ..Simple::default()
+            });
+            self.seq(&f.body);
+        }
+    }
+
+    /// A call of a function this line defined, with static arguments: its body again, after
+    /// `1=…`, `2=…` (and `@` for a single argument), so `f() { rm -rf "$1"; }; f ~` is judged
+    /// as the deletion of home it is.
+    fn call(&mut self, name: &str, args: Vec<Arg>) {
+        let Some(body) = self
+            .functions
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| *b)
+        else {
+            return;
+        };
+        if self.calling.iter().any(|c| c == name)
+            || args.len() > MAX_UNROLL_VALUES
+            || args.iter().any(|a| a.text.is_none())
+            || self.flat.commands.len() >= MAX_UNROLLED_COMMANDS
+        {
+            return;
+        }
+        let mut assigns: Vec<(String, Arg)> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| ((i + 1).to_string(), a.clone()))
+            .collect();
+        if let [only] = args.as_slice() {
+            assigns.push(("@".into(), only.clone()));
+            assigns.push(("*".into(), only.clone()));
+        }
+        if assigns.is_empty() {
+            return;
+        }
+        self.flat.commands.push(Simple {
+            assigns,
+            ..Simple::default()
+        });
+        self.calling.push(name.to_string());
+        self.stmt(body);
+        self.calling.pop();
+    }
+
+    /// `NAME=(…)` with static, sequential elements, for later `"${NAME[@]}"`.
+    fn remember_array(&mut self, name: &str, array: &shuck_ast::ArrayExpr) {
+        let mut elems = Vec::new();
+        for e in &array.elements {
+            match e {
+                shuck_ast::ArrayElem::Sequential(v) => brace_expand(self.arg(&v.word), &mut elems),
+                _ => return,
+            }
+        }
+        if elems.iter().all(|a| a.text.is_some()) {
+            self.arrays.push((name.to_string(), elems));
+        }
+    }
+
+    /// A word as the arguments it becomes: an array this line set, expanded whole
+    /// (`"${a[@]}"`, `${a[*]}`) or by its first element (`$a`, `${a}`, `${a[0]}`); braces
+    /// expanded; otherwise the word itself.
+    fn expanded(&self, w: &Word, out: &mut Vec<Arg>) {
+        let a = self.arg(w);
+        if let Some(elems) = self.array_of(&a.raw) {
+            out.extend(elems);
+            return;
+        }
+        brace_expand(a, out);
+    }
+
+    fn array_of(&self, raw: &str) -> Option<Vec<Arg>> {
+        if self.arrays.is_empty() {
+            return None;
+        }
+        let bare = raw
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .unwrap_or(raw);
+        let inner = bare
+            .strip_prefix("${")
+            .and_then(|b| b.strip_suffix('}'))
+            .or_else(|| bare.strip_prefix('$'))?;
+        let (name, index) = match inner.split_once('[') {
+            Some((n, rest)) => (n, Some(rest.strip_suffix(']')?)),
+            None => (inner, None),
+        };
+        let (_, elems) = self.arrays.iter().rev().find(|(n, _)| n == name)?;
+        match index {
+            Some("@" | "*") => Some(elems.clone()),
+            Some(i) => elems
+                .get(i.parse::<usize>().ok()?)
+                .cloned()
+                .map(|e| vec![e]),
+            None => elems.first().cloned().map(|e| vec![e]),
+        }
+    }
+
+    fn assignment_value(&mut self, v: &'a AssignmentValue) {
         match v {
             AssignmentValue::Scalar(w) => self.word(w),
             AssignmentValue::Compound(_) => {
@@ -344,11 +503,11 @@ impl Walker<'_> {
     }
 
     /// Walk a word for commands nested in it (substitutions).
-    fn word(&mut self, w: &Word) {
+    fn word(&mut self, w: &'a Word) {
         self.parts(&w.parts);
     }
 
-    fn parts(&mut self, parts: &[WordPartNode]) {
+    fn parts(&mut self, parts: &'a [WordPartNode]) {
         for p in parts {
             match &p.kind {
                 WordPart::CommandSubstitution { body, .. } => self.seq(body),
@@ -547,6 +706,62 @@ mod tests {
             .iter()
             .map(|c| c.argv.iter().map(|a| a.text.clone()).collect())
             .collect()
+    }
+
+    /// Each command's assignments and words, as `NAME=value` then the words.
+    fn shown(line: &str) -> Vec<String> {
+        flatten(line)
+            .unwrap()
+            .commands
+            .iter()
+            .map(|c| {
+                let mut parts: Vec<String> = c
+                    .assigns
+                    .iter()
+                    .map(|(n, v)| format!("{n}={}", v.text.as_deref().unwrap_or("?")))
+                    .collect();
+                parts.extend(c.argv.iter().map(|a| a.text.clone().unwrap_or("?".into())));
+                parts.join(" ")
+            })
+            .collect()
+    }
+
+    /// Found by issue 20's shell-function family: loop variables, arrays and function
+    /// arguments were unknown, so `for d in ~ /etc; do rm -rf "$d"; done` was a junction, not
+    /// the block it is.
+    #[test]
+    fn loops_arrays_and_calls_bind_what_the_shell_would() {
+        assert_eq!(
+            shown("for d in ~ /etc; do rm -rf \"$d\"; done"),
+            ["d=~", "rm -rf ?", "d=/etc", "rm -rf ?"]
+        );
+        assert_eq!(
+            shown("dirs=(/etc ~); rm -rf \"${dirs[@]}\" ${dirs[1]} $dirs"),
+            ["", "rm -rf /etc ~ ~ /etc"]
+        );
+        assert_eq!(
+            shown("a=(x y); for v in \"${a[@]}\"; do echo $v; done"),
+            ["", "v=x", "echo ?", "v=y", "echo ?"]
+        );
+        assert_eq!(
+            shown("f() { rm -rf \"$1\"; }; f ~"),
+            ["rm -rf ?", "f ~", "1=~ @=~ *=~", "rm -rf ?"]
+        );
+        // What cannot be bound is walked once, as before: a loop over unknown words, a call
+        // with an unknown argument, a function that calls itself.
+        assert_eq!(
+            shown("for d in $(ls); do rm -rf \"$d\"; done"),
+            ["ls", "rm -rf ?"]
+        );
+        assert_eq!(shown("f() { rm \"$1\"; }; f \"$X\""), ["rm ?", "f ?"]);
+        assert_eq!(
+            shown("f() { f \"$1\"; }; f a"),
+            ["f ?", "f a", "1=a @=a *=a", "f ?"]
+        );
+        // Unrolling is bounded.
+        let many: Vec<String> = (0..40).map(|i| format!("d{i}")).collect();
+        let line = format!("for d in {}; do rm -rf \"$d\"; done", many.join(" "));
+        assert_eq!(shown(&line), ["rm -rf ?"]);
     }
 
     #[test]
