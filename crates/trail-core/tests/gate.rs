@@ -671,6 +671,16 @@ fn new_families_sealed_part() {
     assert!(all.rows > 0);
 }
 
+/// A second sealed part (2026-11-29, second stop): 26 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at 6c90bad. Printed, never tuned
+/// against: `cargo test -p trail-core --test gate sealed2 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed2_part() {
+    let (_, all) = measure(&["gate-families-sealed2.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Unknown stays unknown (issue 20): a program trail does not model is allowed only with a
 /// reason that says so and what was looked for; a known one keeps the plain allow.
 #[test]
