@@ -681,6 +681,32 @@ fn new_families_sealed2_part() {
     assert!(all.rows > 0);
 }
 
+/// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
+/// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
+/// `system("…")`, an option's value with an expansion, a string in a here-document), was
+/// allowed. Text that only is a command (a search pattern) or mentions one stays allowed.
+#[test]
+fn a_command_carried_inside_any_argument_is_judged() {
+    let ctx = ctx();
+    for line in [
+        "sbatch --wrap=\"rm -rf $HOME/*\" -N1",
+        "pdflatex -shell-escape '\\immediate\\write18{rm -rf ~}\\end'",
+        "gs -dBATCH -sOutputFile='%pipe%rm -rf ~' input.ps",
+        "mlr -n put 'end { system(\"rm -rf ~\") }'",
+        "acme-cli script = <<'EOF'\nprintln \"rm -rf /\".execute().text\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "grep -rn 'rm -rf /' scripts",
+        "mlr --icsv --opprint sort -f name data/a.csv",
+        "acme-cli note = 'remember (rm -rf build) before a release'",
+        "pdflatex -interaction=nonstopmode report.tex",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}
+
 /// Unknown stays unknown (issue 20): a program trail does not model is allowed only with a
 /// reason that says so and what was looked for; a known one keeps the plain allow.
 #[test]

@@ -93,7 +93,16 @@ pub(super) fn judge(
         out.runs(&rest, Keep::Risky);
     }
     for a in args {
-        let Some(t) = a.text.as_deref() else { continue };
+        // A word with an expansion in it is read as written, its quotes taken off
+        // (`--wrap="rm -rf $HOME/*"`): the line it carries is judged with what this line
+        // knows of its variables.
+        let unquoted;
+        let t = if let Some(t) = a.text.as_deref() {
+            t
+        } else {
+            unquoted = a.raw.replace(['"', '\''], "");
+            &unquoted
+        };
         // `--command='…'`, `-o Hook::='…'`, `KEY=…`, `command:"…"`: the value.
         let value = t
             .split_once('=')
@@ -115,6 +124,39 @@ pub(super) fn judge(
             out.runs(&text, Keep::Blocks);
         }
         escapes(&text, out);
+    }
+}
+
+/// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
+/// a piece of a word or of a line that starts where the word's own syntax breaks it (`{`, `(`,
+/// `%`, `=`, quotes…) with a program and its arguments (`\write18{rm -rf ~}`, `%pipe%rm -rf ~`,
+/// `system("rm -rf ~")`, `"rm -rf /".execute()`). Only what would be blocked counts: such
+/// pieces are as often text about a command as a command.
+pub(super) fn embedded(c: &Cmd<'_>, cmd: &Simple, producers: &[&Simple], out: &mut Findings) {
+    let mut seen = 0;
+    let mut scan = |text: &str, out: &mut Findings| {
+        for piece in text.split(['{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n']) {
+            let piece = piece.trim();
+            let mut words = piece.split_whitespace();
+            let (Some(first), Some(_)) = (words.next(), words.next()) else {
+                continue;
+            };
+            if piece.len() == text.trim().len() || !known::is_program(base(first)) {
+                continue;
+            }
+            seen += 1;
+            if seen > 32 {
+                return;
+            }
+            out.runs(piece, Keep::Blocks);
+        }
+    };
+    for a in c.args {
+        let text = a.text.clone().unwrap_or_else(|| a.raw.clone());
+        scan(&text, out);
+    }
+    if let Some(text) = languages::stdin_text(cmd, producers) {
+        scan(&text, out);
     }
 }
 

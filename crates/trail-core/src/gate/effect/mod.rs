@@ -54,6 +54,7 @@ pub(super) fn judge(
         return;
     }
     let tier = known::tier(c.name);
+    arguments::embedded(c, cmd, producers, out);
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
