@@ -542,9 +542,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "url-signature",
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.
-        regex: r#"[?&](?P<name>x-amz-signature|x-goog-signature|x-amz-security-token|signature|sig)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        // Any vendor's parameter named for a signature or an HMAC (`q-signature`,
+        // `X-Oss-Signature`, a CDN token's `~hmac=`), whatever prefix it has.
+        regex: r#"[?&~](?P<name>[a-z0-9_.-]*signature|hmac|sig|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
-        keywords: &["signature=", "sig=", "security-token="],
+        keywords: &["signature=", "sig=", "security-token=", "hmac="],
         check: Check::Signature,
         shape: Shape::Any,
         lowered: true,
@@ -581,6 +583,87 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         check: Check::LoginArgument,
         shape: Shape::LongToken,
         lowered: false,
+    },
+    Builtin {
+        name: "secret-key-block",
+        // An armored block whose label says it is secret, whatever the tool: OpenVPN's
+        // `Static key`, a `SECRET KEY` of any kind (private keys have their own rule). Only
+        // the body is replaced.
+        regex: r"-----BEGIN[ A-Za-z0-9_-]*(?:SECRET|[Ss]tatic [Kk]ey)[ A-Za-z0-9_-]*-----(?:[ \t\r\n]|\\[rn])*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=:,.])*)",
+        example: "-----BEGIN OpenVPN Static key V1-----\nfc2859b8929fab1a0adc6d6f8e3cbf84\nf6fa3d136938842167d20bf1e8cc9051\n943abe2d6cb6d8962d094907c81fe7a4\n-----END OpenVPN Static key V1-----",
+        keywords: &["-----begin"],
+        check: Check::PrivateKey,
+        shape: Shape::Literal(&["-----BEGIN"]),
+        lowered: false,
+    },
+    Builtin {
+        name: "commented-secret-key",
+        // A key file whose first line says it holds a secret key and whose second is the
+        // key (minisign's and signify's `untrusted comment: … secret key`).
+        // (A signature's comment names the key it was made with: `signature from … secret
+        // key`; at most the tool's name and `encrypted` come before `secret key` here.)
+        regex: r"untrusted comment:[ \t]*(?:[a-z]+[ \t]+)?(?:encrypted[ \t]+)?secret key[^\n]*(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=]{40,})",
+        example: "untrusted comment: signify secret key\nRWRCSwAAACoIzNtzZuyNa1df1J8hLY3aDeng3kpmy5W5Pr9g96julTGo8mRjvTzH2O6Eis87jDeRPpxGHPL9rIGQv9ri5GnDocjRE4EvYPHiblnMLSpFhYf/JtjC0nPRgZ65lehFOQE=",
+        keywords: &["untrusted comment"],
+        check: Check::PrivateKey,
+        shape: Shape::Any,
+        lowered: false,
+    },
+    Builtin {
+        name: "password-flag",
+        // A single-dash long flag named for a password, as Java's and OpenSSL's tools write
+        // them (`-storepass`, `-keypass`, `-srcstorepass`, `-passin pass:…`). Two dashes are
+        // `cli-credentials`'.
+        // OpenSSL's `-passin`/`-passout` name where the password comes from; only `pass:…`
+        // is the password itself (`env:`, `file:`, `fd:` are references).
+        regex: r#"(?:(?m:^)|[ \t])-(?P<name>[a-z]*pass(?:word|wd)?)(?:[ \t]+|=)\\?["']?(?P<secret>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-pass(?:in|out)[ \t]+\\?["']?pass:(?P<secret2>(?-u:[^\s"'$][^\s"']*))"#,
+        example: "keytool -genkeypair -alias upload -keystore upload.jks -storepass EzmyLYF_fq5rJgFO",
+        keywords: &["pass"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "shell-set-variable",
+        // A variable named for a credential set without `=`, in the shells that do so: fish's
+        // `set -gx NAME value`, csh's `setenv NAME value`, Windows' `setx NAME value`.
+        regex: r#"(?:(?-u:\b)set(?:[ \t]+-[a-z]+)*|(?-u:\b)setx|(?-u:\b)setenv)[ \t]+(?P<name>[a-z0-9_]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_]*)[ \t]+\\?["']?(?P<secret>(?-u:[^\s"'$=][^\s"']*))"#,
+        example: "set -gx ACME_API_TOKEN wuqxB-Qw1tcNBEOBRVYkK7",
+        keywords: &["set"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "rc-password-line",
+        // A configuration line of the `name value` kind (msmtp, fetchmail, mutt, many rc
+        // files): a line that starts with a password keyword and gives its value.
+        regex: r#"(?m:^)[ \t]*(?P<name>password|passwd|passphrase|pass)[ \t]+\\?["']?(?P<secret>(?-u:[^\s"'=$][^\s"']*))"#,
+        example: "account acme\nhost smtp.acme.example\nuser ana@acme.example\npassword -r.W1X6J8fR.IKgWFR",
+        keywords: &["pass"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "powershell-secret",
+        // PowerShell: an environment variable named for a credential set with `-Value`, and
+        // the string `ConvertTo-SecureString` is given, a password by definition.
+        regex: r#"env:(?P<name>[a-z0-9_]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_]*)(?-u:[^\n])*?-value[ \t]+["']?(?P<secret>(?-u:[^\s"'$][^\s"']*))"#,
+        example: "Set-Item -Path Env:WEBHOOK_SIGNING_SECRET -Value 'PYRR2MTQl2Y1C2zPhgEGhycGWp7aHpJxRECZ61ZmmyRE'",
+        keywords: &["env:"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "powershell-securestring",
+        regex: r#"convertto-securestring[ \t]+(?:-string[ \t]+)?["'](?P<secret>(?-u:[^"'$\n])+)["']"#,
+        example: "$p = ConvertTo-SecureString \"5K.o5NDYf4vKyO02m6\" -AsPlainText -Force",
+        keywords: &["convertto-securestring"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
     },
     Builtin {
         name: "prefixed-token",
