@@ -707,6 +707,35 @@ fn a_command_carried_inside_any_argument_is_judged() {
     }
 }
 
+/// Found by the second sealed part, after its first run (issue 20): three mechanisms a program
+/// trail does not model still had no part in. A service told to listen on every interface
+/// exposes what it serves; files rewritten in place outside the project are written there; a
+/// secret named as environments name it (`DB_PASSWORD`) beside a printing verb is read.
+#[test]
+fn exposure_in_place_writes_and_env_style_secret_names() {
+    let ctx = ctx();
+    for line in [
+        "jupyter lab --ip=0.0.0.0 --no-browser",
+        "acme-daemon --rpc-listen-all=true",
+        "acme-node config Addresses.API /ip4/0.0.0.0/tcp/5001",
+        "acme-srv --bind :: --port 9000",
+        "prettier --write ~/projects",
+        "acme-fmt --fix /etc/acme",
+        "wp config get DB_PASSWORD",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-srv --host 127.0.0.1 --port 9000",
+        "prettier --write src",
+        "acme-fmt --fix .",
+        "podman run --rm -w /src docker.io/library/golang:1.23 go test ./...",
+        "acme config get db_host",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Unknown stays unknown (issue 20): a program trail does not model is allowed only with a
 /// reason that says so and what was looked for; a known one keeps the plain allow.
 #[test]

@@ -22,6 +22,57 @@ const SHELLS: &[&str] = &[
     "login",
 ];
 
+/// Told to listen on every network interface (`--ip=0.0.0.0`, `--host ::`,
+/// `/ip4/0.0.0.0/tcp/5001`, `--rpc-listen-all`): what it serves (files, a notebook's code, a
+/// browser's debugger, an RPC) is reachable by others on the network: a junction.
+pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    let words: Vec<&str> = c.words().collect();
+    let all_interfaces = |v: &str| {
+        let v = v.trim_matches(['"', '\'']);
+        matches!(v, "0.0.0.0" | "::" | "[::]" | "*")
+            || v.starts_with("0.0.0.0:")
+            || v.starts_with("[::]:")
+            || v.contains("/0.0.0.0/")
+    };
+    let names_listener = |flag: &str| {
+        super::words::parts(flag.trim_start_matches('-'))
+            .iter()
+            .any(|p| {
+                matches!(
+                    p.as_str(),
+                    "host" | "ip" | "bind" | "listen" | "address" | "addr" | "interface"
+                )
+            })
+    };
+    let found = words.iter().enumerate().find(|(i, w)| {
+        let listen_all = w.starts_with('-') && {
+            let ps = super::words::parts(w.split('=').next().unwrap_or(w).trim_start_matches('-'));
+            ps.iter().any(|p| p == "listen") && ps.iter().any(|p| p == "all")
+        };
+        let attached = w
+            .split_once('=')
+            .is_some_and(|(k, v)| names_listener(k) && all_interfaces(v));
+        let detached = w.starts_with('-')
+            && !w.contains('=')
+            && names_listener(w)
+            && words.get(i + 1).is_some_and(|v| all_interfaces(v));
+        listen_all || attached || detached || (w.contains("/0.0.0.0/") || w.starts_with("0.0.0.0:"))
+    });
+    if let Some((_, w)) = found {
+        out.push(decide(
+            Verdict::Junction,
+            "exposes-service",
+            format!(
+                "`{}` is told to listen on every network interface (`{w}`): what it serves is \
+                 reachable from the network, and trail does not model this program: a person \
+                 decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
 /// An interactive shell among the words (a shell's name with nothing but flags after it, or
 /// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
 /// host or a URL among the words, a shell others can reach, a block.

@@ -129,6 +129,7 @@ pub(super) fn judge(
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         handover::judge(c, raw, out);
+        handover::exposes(c, raw, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {

@@ -133,6 +133,10 @@ const OUTPUT_PARTS: &[&str] = &[
     "target",
 ];
 
+/// Flags that make a program rewrite the files it is given. (Not `-w`: a container's working
+/// directory as often as `gofmt`'s write.)
+const IN_PLACE: &[&str] = &["-I", "--write", "--in-place", "--inplace", "--fix"];
+
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
 const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
 
@@ -141,6 +145,13 @@ const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
 pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     let mut output_next = false;
+    // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
+    // place it is given is written to.
+    let in_place = c.args.iter().any(|a| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| IN_PLACE.contains(&t) || t.starts_with("--fix"))
+    });
     for a in c.args {
         let text = a.text.clone().or_else(|| {
             // `"$HOME"`: a variable the gate knows.
@@ -180,7 +191,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         {
             (v.to_string(), output)
         } else {
-            (w.clone(), output)
+            (w.clone(), output || in_place)
         };
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {

@@ -464,7 +464,14 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             .flat_map(|(_, ps)| ps)
             .any(|p| set.contains(&p.as_str()))
     };
-    if any(SECRETS) && any(PRINTS) {
+    // A secret is also named the way environments name it (`config get DB_PASSWORD`).
+    let secret_named = any(SECRETS)
+        || subs.iter().zip(&split).any(|(w, ps)| {
+            w.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        });
+    if secret_named && any(PRINTS) {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
