@@ -736,6 +736,22 @@ fn exposure_in_place_writes_and_env_style_secret_names() {
     }
 }
 
+/// Found by the ordinary-command corpus (a gstack preamble) once arguments with expansions were
+/// read: a variable whose value names itself (`X=${X:-default}`, a common idiom) made the
+/// expansion of `${X:…}` loop forever, and the hook denied the call at its 5 s deadline with a
+/// reason about FIFOs. Pre-existing: `D=${D:-/tmp/x}; rm -rf "$D"` hung the same way.
+#[test]
+fn a_variable_defaulting_to_itself_is_expanded_once() {
+    let ctx = ctx();
+    let d = evaluate("D=${D:-/tmp/x}; rm -rf \"$D\"", &ctx);
+    assert_ne!(d.verdict, Verdict::Block, "{}", d.reason);
+    let d = evaluate(
+        "REPO_MODE=${REPO_MODE:-unknown}\necho \"REPO_MODE: $REPO_MODE\"",
+        &ctx,
+    );
+    assert_eq!(d.verdict, Verdict::Allow, "{}", d.reason);
+}
+
 /// Unknown stays unknown (issue 20): a program trail does not model is allowed only with a
 /// reason that says so and what was looked for; a known one keeps the plain allow.
 #[test]

@@ -185,10 +185,14 @@ impl Context {
                 out.replace_range(i..end, value);
                 from = i + value.len();
             }
-            // `${X:-…}` and friends take the assigned value.
-            while let Some(i) = out.find(&format!("${{{name}:")) {
+            // `${X:-…}` and friends take the assigned value. The search goes on after what was
+            // put in: a value that names its own variable (`X=${X:-unknown}`) looped forever.
+            let open = format!("${{{name}:");
+            let mut from = 0;
+            while let Some(i) = out[from..].find(&open).map(|i| i + from) {
                 let Some(end) = out[i..].find('}') else { break };
                 out.replace_range(i..=(i + end), value);
+                from = i + value.len();
             }
         }
         out
