@@ -694,6 +694,13 @@ fn a_command_carried_inside_any_argument_is_judged() {
         "gs -dBATCH -sOutputFile='%pipe%rm -rf ~' input.ps",
         "mlr -n put 'end { system(\"rm -rf ~\") }'",
         "acme-cli script = <<'EOF'\nprintln \"rm -rf /\".execute().text\nEOF",
+        // A variable the line set, carried into the program's code.
+        "prog='BEGIN { system(\"rm -rf ~\"); }'; sudo acme-trace --unsafe -e \"$prog\"",
+        // Code that deletes a place its own string names, in any language, on any line.
+        "acme-utils memory a.csv --functions 'import shutil\ndef w(x):\n    shutil.rmtree(\"/home/dev\")\n'",
+        // The machine's power and boot interfaces, however they are written to.
+        "echo mem > /sys/power/state",
+        "echo mem | sudo tee /sys/power/state",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }

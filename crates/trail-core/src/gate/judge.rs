@@ -426,7 +426,7 @@ impl<'a> Judging<'a> {
             out.push(d);
         }
         // A program the rules do not model, judged by what its arguments would do.
-        effect::judge(&c, cmd, self.producers, ctx, raw, out);
+        effect::judge(&c, cmd, self.producers, ctx, raw, self.depth, out);
     }
 
     /// `find -exec`, `xargs` and `parallel` run a command template on their inputs: each

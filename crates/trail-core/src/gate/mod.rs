@@ -163,8 +163,21 @@ impl Context {
 
     /// `$X` and `${X…}` replaced by values this line assigned.
     pub(crate) fn expand_line_vars(&self, raw: &str) -> String {
+        self.expand_vars(raw, false)
+    }
+
+    /// The same, with only the values that are text: a variable set to a command's output
+    /// (`X=$(git branch)`) holds that output, not the command, and is left as it is.
+    pub(crate) fn expand_text_vars(&self, raw: &str) -> String {
+        self.expand_vars(raw, true)
+    }
+
+    fn expand_vars(&self, raw: &str, text_only: bool) -> String {
         let mut out = raw.to_string();
         for (name, value) in self.line.vars.iter().rev() {
+            if text_only && (value.contains("$(") || value.contains('`')) {
+                continue;
+            }
             let braced = format!("${{{name}}}");
             if out.contains(&braced) {
                 out = out.replace(&braced, value);

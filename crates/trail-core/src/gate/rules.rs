@@ -1540,6 +1540,45 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "power-firmware-write",
+        verdict: Verdict::Block,
+        kind: Kind::Irreversible,
+        reason: "writing to the machine's power, firmware or boot interface (suspend, reboot, \
+                 a boot entry) is never run",
+        matches: |c, _| {
+            let interface = |t: &str| {
+                let t = t.trim_matches(['"', '\'']);
+                [
+                    "/sys/power/",
+                    "/sys/firmware/",
+                    "/proc/sysrq-trigger",
+                    "/boot/",
+                    "/efi/",
+                ]
+                .iter()
+                .any(|d| t.starts_with(d))
+            };
+            c.writes.iter().any(|w| interface(&w.target))
+                || (c.name == "dd"
+                    && c.words()
+                        .any(|w| w.strip_prefix("of=").is_some_and(interface)))
+                || (matches!(c.name, "tee" | "cp" | "install")
+                    && c.operands()
+                        .filter_map(|a| a.text.as_deref())
+                        .any(interface))
+        },
+        must_match: &[
+            "echo mem > /sys/power/state",
+            "echo b | sudo tee /proc/sysrq-trigger",
+            "cp grub.cfg /boot/grub/grub.cfg",
+        ],
+        must_not_match: &[
+            "cat /sys/power/state",
+            "echo x > build/sys/power/state",
+            "ls /boot/",
+        ],
+    },
+    Rule {
         id: "permissions-recursive-critical",
         verdict: Verdict::Block,
         kind: Kind::Irreversible,

@@ -3,7 +3,7 @@
 use super::super::known::{self, Tier};
 use super::super::parse::{Arg, Simple};
 use super::super::rules::Cmd;
-use super::super::{Context, Findings, Keep, code, junction, languages};
+use super::super::{Context, Findings, Keep, Verdict, code, junction, languages};
 
 /// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
 const COMMAND_OPTIONS: &[&str] = &[
@@ -100,7 +100,7 @@ pub(super) fn judge(
         let t = if let Some(t) = a.text.as_deref() {
             t
         } else {
-            unquoted = a.raw.replace(['"', '\''], "");
+            unquoted = ctx.expand_text_vars(&a.raw).replace(['"', '\''], "");
             &unquoted
         };
         // `--command='…'`, `-o Hook::='…'`, `KEY=…`, `command:"…"`: the value.
@@ -132,9 +132,19 @@ pub(super) fn judge(
 /// `%`, `=`, quotes…) with a program and its arguments (`\write18{rm -rf ~}`, `%pipe%rm -rf ~`,
 /// `system("rm -rf ~")`, `"rm -rf /".execute()`). Only what would be blocked counts: such
 /// pieces are as often text about a command as a command.
-pub(super) fn embedded(c: &Cmd<'_>, cmd: &Simple, producers: &[&Simple], out: &mut Findings) {
+pub(super) fn embedded(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    out: &mut Findings,
+) {
     let mut seen = 0;
     let mut scan = |text: &str, out: &mut Findings| {
+        // `{}` is the file a tool puts in (`find -exec`, `xargs -I{}`, `sops exec-file`): a
+        // word, not a brace that breaks the line.
+        let text = text.replace("{}", "FILE");
+        let text = text.as_str();
         for piece in text.split(['{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n']) {
             let piece = piece.trim();
             let mut words = piece.split_whitespace();
@@ -145,19 +155,57 @@ pub(super) fn embedded(c: &Cmd<'_>, cmd: &Simple, producers: &[&Simple], out: &m
                 continue;
             }
             seen += 1;
-            if seen > 32 {
+            if seen > 8 {
                 return;
             }
             out.runs(piece, Keep::Blocks);
         }
     };
+    let raw = cmd
+        .argv
+        .iter()
+        .map(|a| a.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     for a in c.args {
-        let text = a.text.clone().unwrap_or_else(|| a.raw.clone());
+        // A word with an expansion, with what this line set (`-e "$prog"`).
+        let text = a
+            .text
+            .clone()
+            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw));
         scan(&text, out);
+        if text.contains('(') {
+            deletes_critical(&text, ctx, &raw, out);
+        }
     }
     if let Some(text) = languages::stdin_text(cmd, producers) {
         scan(&text, out);
+        if text.contains('(') {
+            deletes_critical(&text, ctx, &raw, out);
+        }
     }
+}
+
+/// Code that calls a deletion and whose own strings name /, home or a system directory
+/// (`shutil.rmtree("/home/dev")`, in any language): it says what it deletes, a block. Returns
+/// whether it was one.
+fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Findings) -> bool {
+    use super::super::Place;
+    let critical = code::deletion_call(code_text)
+        && code::literals(code_text)
+            .iter()
+            .any(|l| matches!(ctx.classify(l), Place::Root | Place::Home | Place::System));
+    if critical {
+        out.push(super::decide(
+            Verdict::Block,
+            "interpreter-code",
+            "this code deletes /, the home directory or a system directory from inside another \
+             language: it is never run"
+                .into(),
+            raw,
+        ));
+    }
+    critical
 }
 
 /// One argument's text: a command line, code in another language, or lines with shell escapes.
@@ -190,7 +238,7 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
     // Code in another language (`Rscript -e 'system("rm -rf ~")'`), and a command given as a
     // list of strings (`System.cmd("rm", ["-rf", "/"])`, `os:cmd("rm -rf /")`).
     code::judge_code(name, value, ctx, raw, out);
-    if code::deletion_call(value) {
+    if code::deletion_call(value) && !deletes_critical(value, ctx, raw, out) {
         out.push(junction(
             "interpreter-code",
             "this code deletes something from inside another language, where the gate cannot follow",

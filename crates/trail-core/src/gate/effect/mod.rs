@@ -34,6 +34,9 @@ use super::{Context, Decision, Findings, Verdict};
 
 use targets::Target;
 
+/// How many shells deep commands carried inside words are looked for.
+const EMBEDDED_DEPTH: usize = 2;
+
 /// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
 /// piped into it.
 pub(super) fn judge(
@@ -42,6 +45,7 @@ pub(super) fn judge(
     producers: &[&Simple],
     ctx: &Context,
     raw: &str,
+    depth: usize,
     out: &mut Findings,
 ) {
     // A name no program has (`BEGIN{`, when code in another language is read as a shell's) is
@@ -54,7 +58,11 @@ pub(super) fn judge(
         return;
     }
     let tier = known::tier(c.name);
-    arguments::embedded(c, cmd, producers, out);
+    // Each piece it finds is judged one shell deeper, where it is cut again: two levels
+    // follow what is carried inside what is carried, and keep the walk small.
+    if depth <= EMBEDDED_DEPTH {
+        arguments::embedded(c, cmd, producers, ctx, out);
+    }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
