@@ -620,7 +620,17 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "keytool -genkeypair -alias upload -keystore upload.jks -storepass EzmyLYF_fq5rJgFO",
         keywords: &["pass"],
         check: Check::Password,
-        shape: Shape::Any,
+        // Not `passed` (every test run's output): the flag's name ends the word.
+        shape: Shape::Literal(&[
+            "pass ",
+            "pass=",
+            "pass\t",
+            "password ",
+            "password=",
+            "passwd ",
+            "passin ",
+            "passout ",
+        ]),
         lowered: true,
     },
     Builtin {
@@ -629,9 +639,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `set -gx NAME value`, csh's `setenv NAME value`, Windows' `setx NAME value`.
         regex: r#"(?:(?-u:\b)set(?:[ \t]+-[a-z]+)*|(?-u:\b)setx|(?-u:\b)setenv)[ \t]+(?P<name>[a-z0-9_]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_]*)[ \t]+\\?["']?(?P<secret>(?-u:[^\s"'$=][^\s"']*))"#,
         example: "set -gx ACME_API_TOKEN wuqxB-Qw1tcNBEOBRVYkK7",
-        keywords: &["set"],
+        // The name carries one of these; `set` alone is in half of all text (`reset`, `setup`).
+        keywords: &[
+            "key",
+            "token",
+            "secret",
+            "pass",
+            "pwd",
+            "credential",
+            "auth",
+        ],
         check: Check::Assignment,
-        shape: Shape::Any,
+        shape: Shape::Literal(&["set -", "set ", "setx ", "setenv "]),
         lowered: true,
     },
     Builtin {
@@ -642,7 +661,14 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "account acme\nhost smtp.acme.example\nuser ana@acme.example\npassword -r.W1X6J8fR.IKgWFR",
         keywords: &["pass"],
         check: Check::Assignment,
-        shape: Shape::Any,
+        shape: Shape::Literal(&[
+            "password ",
+            "password\t",
+            "passwd ",
+            "passphrase ",
+            "pass ",
+            "pass\t",
+        ]),
         lowered: true,
     },
     Builtin {
