@@ -76,6 +76,8 @@ pub mod guard;
 pub mod heal;
 pub mod host;
 pub mod import;
+#[cfg(test)]
+mod import_graph;
 pub mod injected;
 pub mod install;
 pub mod layout;
