@@ -296,15 +296,20 @@ impl<'a> Walker<'_, 'a> {
                 self.remember_array(a.target.name.as_str(), array);
             }
         }
-        let call = argv.first().and_then(|a| a.text.clone());
-        let args = argv.get(1..).unwrap_or_default().to_vec();
+        // Only a call of a function this line defined is walked again: nothing is copied for
+        // the others (every command of every line comes through here).
+        let call = argv
+            .first()
+            .and_then(|a| a.text.as_deref())
+            .and_then(|name| self.functions.iter().rev().find(|(n, _)| n == name))
+            .map(|(n, body)| (n.clone(), *body, argv[1..].to_vec()));
         self.flat.commands.push(Simple {
             argv,
             assigns,
             ..Simple::default()
         });
-        if let Some(name) = call {
-            self.call(&name, args);
+        if let Some((name, body, args)) = call {
+            self.call(name, body, args);
         }
     }
 
@@ -400,17 +405,8 @@ impl<'a> Walker<'_, 'a> {
     /// A call of a function this line defined, with static arguments: its body again, after
     /// `1=…`, `2=…` (and `@` for a single argument), so `f() { rm -rf "$1"; }; f ~` is judged
     /// as the deletion of home it is.
-    fn call(&mut self, name: &str, args: Vec<Arg>) {
-        let Some(body) = self
-            .functions
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, b)| *b)
-        else {
-            return;
-        };
-        if self.calling.iter().any(|c| c == name)
+    fn call(&mut self, name: String, body: &'a Stmt, args: Vec<Arg>) {
+        if self.calling.contains(&name)
             || args.len() > MAX_UNROLL_VALUES
             || args.iter().any(|a| a.text.is_none())
             || self.flat.commands.len() >= MAX_UNROLLED_COMMANDS
@@ -433,7 +429,7 @@ impl<'a> Walker<'_, 'a> {
             assigns,
             ..Simple::default()
         });
-        self.calling.push(name.to_string());
+        self.calling.push(name);
         self.stmt(body);
         self.calling.pop();
     }

@@ -137,21 +137,32 @@ pub(super) fn embedded(
     cmd: &Simple,
     producers: &[&Simple],
     ctx: &Context,
+    raw: &str,
     out: &mut Findings,
 ) {
+    use std::borrow::Cow;
+    const BREAKS: [char; 12] = ['{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n'];
     let mut seen = 0;
     let mut scan = |text: &str, out: &mut Findings| {
+        // A word nothing breaks is the rules' whole (every command's words come through here).
+        if !text.contains(BREAKS) {
+            return;
+        }
         // `{}` is the file a tool puts in (`find -exec`, `xargs -I{}`, `sops exec-file`): a
         // word, not a brace that breaks the line.
-        let text = text.replace("{}", "FILE");
-        let text = text.as_str();
-        for piece in text.split(['{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n']) {
+        let text = if text.contains("{}") {
+            Cow::Owned(text.replace("{}", "FILE"))
+        } else {
+            Cow::Borrowed(text)
+        };
+        let whole = text.trim().len();
+        for piece in text.split(BREAKS) {
             let piece = piece.trim();
             let mut words = piece.split_whitespace();
             let (Some(first), Some(_)) = (words.next(), words.next()) else {
                 continue;
             };
-            if piece.len() == text.trim().len() || !known::is_program(base(first)) {
+            if piece.len() == whole || !known::is_program(base(first)) {
                 continue;
             }
             seen += 1;
@@ -161,27 +172,21 @@ pub(super) fn embedded(
             out.runs(piece, Keep::Blocks);
         }
     };
-    let raw = cmd
-        .argv
-        .iter()
-        .map(|a| a.raw.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
     for a in c.args {
         // A word with an expansion, with what this line set (`-e "$prog"`).
-        let text = a
-            .text
-            .clone()
-            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw));
+        let text = match a.text.as_deref() {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Owned(ctx.expand_text_vars(&a.raw)),
+        };
         scan(&text, out);
         if text.contains('(') {
-            deletes_critical(&text, ctx, &raw, out);
+            deletes_critical(&text, ctx, raw, out);
         }
     }
     if let Some(text) = languages::stdin_text(cmd, producers) {
         scan(&text, out);
         if text.contains('(') {
-            deletes_critical(&text, ctx, &raw, out);
+            deletes_critical(&text, ctx, raw, out);
         }
     }
 }

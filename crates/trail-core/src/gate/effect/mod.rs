@@ -61,7 +61,7 @@ pub(super) fn judge(
     // Each piece it finds is judged one shell deeper, where it is cut again: two levels
     // follow what is carried inside what is carried, and keep the walk small.
     if depth <= EMBEDDED_DEPTH {
-        arguments::embedded(c, cmd, producers, ctx, out);
+        arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
