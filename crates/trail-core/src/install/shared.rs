@@ -21,18 +21,52 @@ const NOT_SET_UP: &str = "trail: this project runs the trail hooks for the whole
                           recorded by it. Install trail, then run `trail init` in this project \
                           once.";
 
-/// The committed hook command for the host named `word` (a shell line, as the host runs it).
-pub fn command(word: &str) -> String {
-    format!(
-        "h=\"${{XDG_CONFIG_HOME:-$HOME/.config}}/trail/hook\"; \
-         if [ -x \"$h\" ]; then exec \"$h\" hook {word}; fi; \
-         case \"$(cat)\" in *SessionStart*) printf '%s\\n' '{{\"systemMessage\":\"{NOT_SET_UP}\"}}';; esac"
-    )
+/// The committed command up to the host's word: the link, run when it is there.
+const HEAD: &str =
+    "h=\"${XDG_CONFIG_HOME:-$HOME/.config}/trail/hook\"; if [ -x \"$h\" ]; then exec \"$h\" hook ";
+
+/// The rest: without a link, what session start says.
+fn tail() -> &'static str {
+    static TAIL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "; fi; case \"$(cat)\" in *SessionStart*) printf '%s\\n' \
+             '{{\"systemMessage\":\"{NOT_SET_UP}\"}}';; esac"
+        )
+    });
+    &TAIL
 }
 
-/// Whether `command` is the shared mode's command for the host `word`.
+/// The committed hook command for the host named `word` (a shell line, as the host runs it).
+pub fn command(word: &str) -> String {
+    format!("{HEAD}{word}{}", tail())
+}
+
+/// Whether `command` is the shared mode's command for the host `word`. Asked of every hook
+/// entry a settings file holds, so it compares in place.
 pub fn is_shared(command: &str, word: &str) -> bool {
-    command == self::command(word)
+    command
+        .strip_prefix(HEAD)
+        .and_then(|rest| rest.strip_prefix(word))
+        .is_some_and(|rest| rest == tail())
+}
+
+/// Whether a settings file's text (Claude Code's shape) runs the shared command for `word` for
+/// some event: the team's hooks are committed there.
+pub fn committed_in(settings: &str, word: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(settings) else {
+        return false;
+    };
+    let Some(events) = v.get("hooks").and_then(serde_json::Value::as_object) else {
+        return false;
+    };
+    events
+        .values()
+        .filter_map(serde_json::Value::as_array)
+        .flatten()
+        .filter_map(|group| group.get("hooks").and_then(serde_json::Value::as_array))
+        .flatten()
+        .filter_map(|h| h.get("command").and_then(serde_json::Value::as_str))
+        .any(|c| is_shared(c, word))
 }
 
 /// Where the shared command finds this machine's trail, in trail's config folder.
@@ -114,6 +148,9 @@ mod tests {
         assert!(!c.contains("/home/") && !c.contains("/root") && !c.contains("/usr"));
         assert!(is_shared(&c, "claude-code"));
         assert!(!is_shared(&c, "codex"));
+        let settings = serde_json::json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": c}]}]}});
+        assert!(committed_in(&settings.to_string(), "claude-code"));
+        assert!(!committed_in(r#"{"hooks":{}}"#, "claude-code"));
     }
 
     #[test]

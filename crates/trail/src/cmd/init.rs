@@ -377,11 +377,8 @@ fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileCha
 
 /// Whether the project's committed settings already run trail for the team.
 fn shared_hooks_committed(root: &Path) -> bool {
-    std::fs::read_to_string(claude::shared_settings(root)).is_ok_and(|t| {
-        t.contains(
-            &serde_json::to_string(&shared::command(claude::CLAUDE.word)).unwrap_or_default(),
-        )
-    })
+    std::fs::read_to_string(claude::shared_settings(root))
+        .is_ok_and(|t| shared::committed_in(&t, claude::CLAUDE.word))
 }
 
 /// This machine's link to trail, which the team's committed hooks run.
