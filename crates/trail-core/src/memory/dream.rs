@@ -678,6 +678,7 @@ fn compare_with_prior(
 /// subsection.
 fn from_the_log(core: &Core, sources: &[Source<'_>]) -> HashSet<String> {
     let (text, map) = core::render_mapped(core);
+    let lines: Vec<Vec<&str>> = sources.iter().map(|s| s.text.lines().collect()).collect();
     let mut out = HashSet::new();
     for c in verify::verify(&text, sources) {
         let Some(Some((si, ei))) = map.get(c.line - 1).copied() else {
@@ -687,13 +688,13 @@ fn from_the_log(core: &Core, sources: &[Source<'_>]) -> HashSet<String> {
             continue;
         };
         let (Some(src), Ok(line)) = (
-            sources.iter().find(|s| s.name == name),
+            sources.iter().position(|s| s.name == name),
             line.parse::<usize>(),
         ) else {
             continue;
         };
-        let lines: Vec<&str> = src.text.lines().collect();
-        if verify::heading_above(&lines, line.saturating_sub(1)).is_some_and(daily::is_log_heading)
+        if verify::heading_above(&lines[src], line.saturating_sub(1))
+            .is_some_and(daily::is_log_heading)
         {
             out.insert(core::normalize(&core.sections[si].entries[ei].text));
         }
