@@ -155,9 +155,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let env = trail_env(&dir);
         let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
         let stream_s = stream.to_str().ok_or("non-UTF-8 path")?;
-        // The order turns every round: whichever process ran first in a round measured about
-        // 0.1 ms slower than the same binary run later in it (found comparing two builds with
-        // their places swapped), which favoured every compared build over this one.
+        // The order turns every round, so no build always runs first, right after another's
+        // pages were faulted in.
         for round in 0..runs {
             let argv: Vec<&str> = std::iter::once(bin.as_str())
                 .chain(command.iter().copied())
