@@ -774,3 +774,57 @@ fn an_unmodelled_program_is_allowed_with_a_reason_that_says_so() {
         Verdict::Junction
     );
 }
+
+/// Found by reading the misses of the three families sets after the second sealed run (issue
+/// 20): mechanisms, each shown on a program nobody models. A home directory named the way a
+/// language names it, a line typed into a terminal with its `\r`, code decoded and run, a
+/// system file opened for writing, a listener on every interface with its authentication off,
+/// a restore into `/`, a root-run program writing into `/etc`, `shut down` in two words.
+#[test]
+fn mechanisms_found_by_the_read_families() {
+    let ctx = ctx();
+    for line in [
+        "acme-build 'eval Process(Seq(\"rm\", \"-rf\", sys.props(\"user.home\"))).!'",
+        "acme-cms eval 'system(\"rm -rf \" . getenv(\"HOME\"));'",
+        "acme-tex -e 'system(\"rm -rf $ENV{HOME}\")' paper.tex",
+        "acme-make --eval='nuke: ; rm -rf $(HOME)' nuke",
+        "acme-pty -c 'spawn bash; send \"rm -rf /\\r\"; expect eof'",
+        "python3 -c \"exec(__import__('base64').b64decode('aW1wb3J0IG9z'))\"",
+        "python3 -c \"open('/etc/passwd','w').write('')\"",
+        "acme-notebook --ip=0.0.0.0 --App.token='' --no-browser",
+        "acme-backup snapshot restore k7e3b2c9 /",
+        "sudo acme-deb -x custom-libc.deb /",
+        "sudo acme-convert -s notes.md -o /etc/motd",
+        "acme-script -e 'tell application \"System Events\" to shut down'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-wallet -rpcwallet=ops sendtoaddress bc1qar0 0.015",
+        "acme-wallet dumpprivkey bc1qar0",
+        "acme-paas ps:scale web=0 --app acme-prod",
+        "acme-sign sign --key cosign.key ghcr.io/acme/api:2.4.1",
+        "acme-annex dropunused all --force",
+        "acme-dots apply --force",
+        "acme-dns create --zone acme.example --name staging",
+        "acme-reg tag ghcr.io/acme/api:2.4.0 latest",
+        "acme-render -S unsafe downloads/contrib.adoc",
+        "acme-net networking off",
+        "Rscript -e \"eval(parse(text = Sys.getenv('R_SNIPPET')))\"",
+        "acme-notebook --ip=0.0.0.0 --no-browser",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sign generate-key-pair",
+        "acme-reg copy docker://docker.io/library/alpine:3 oci-archive:build/alpine.tar",
+        "acme-tool formatter --check src",
+        "acme-backup snapshot restore k7e3b2c9 \"$TMPDIR/restore-check\"",
+        "sudo acme-ctl --list-sas",
+        "acme-cli status --force",
+        "python3 -c \"print(open('/etc/hostname').read())\"",
+        "acme-cli add left-pad",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -140,6 +140,44 @@ const HOME_EXPRS: &[&str] = &[
     "Deno.env.get(\"HOME\")",
 ];
 
+/// More ways a language names the home directory, replaced by `~` before code is read as a
+/// command line (`"rm -rf " . getenv("HOME")`, `Seq("rm", "-rf", sys.props("user.home"))`,
+/// make's `$(HOME)`). The longest first: `getenv("HOME")` inside `Sys.getenv("HOME")`.
+const HOME_NAMES: &[&str] = &[
+    "System.getProperty(\"user.home\")",
+    "sys.props(\"user.home\")",
+    "os.Getenv(\"HOME\")",
+    "process.env.HOME",
+    "expanduser('~')",
+    "expanduser(\"~\")",
+    "Path.home()",
+    "Dir.home",
+    "os.homedir()",
+    "homedir()",
+    "ENV['HOME']",
+    "ENV[\"HOME\"]",
+    "$ENV{HOME}",
+    "os.environ['HOME']",
+    "os.environ[\"HOME\"]",
+    "getenv('HOME')",
+    "getenv(\"HOME\")",
+    "Deno.env.get(\"HOME\")",
+    "$(HOME)",
+];
+
+/// `code` with every expression naming the home directory replaced by `with` (`~`, or `"~"`
+/// where the code's strings are read).
+pub(super) fn home_named<'a>(code: &'a str, with: &str) -> std::borrow::Cow<'a, str> {
+    if !HOME_NAMES.iter().any(|h| code.contains(h)) {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    let mut out = code.to_string();
+    for h in HOME_NAMES {
+        out = out.replace(h, with);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// The string literals of some code, in '…', "…" or `…`, unescaped roughly.
 pub(super) fn literals(code: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -155,6 +193,8 @@ pub(super) fn literals(code: &str) -> Vec<String> {
                 if let Some(e) = chars.next() {
                     s.push(match e {
                         'n' => '\n',
+                        'r' => '\r',
+                        't' => '\t',
                         other => other,
                     });
                 }
@@ -318,6 +358,18 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             });
         }
     }
+    if evaluates_unseen(code, raw, out) {
+        return;
+    }
+    if writes_system_file(code, ctx) {
+        out.push(Decision {
+            verdict: Verdict::Block,
+            rule: Some("interpreter-critical".into()),
+            reason: "this one-liner overwrites a system file or the home directory's own files: it is never run".into(),
+            command: Some(raw.into()),
+            targets: Vec::new(),
+        });
+    }
     if shells_out || deletes {
         out.push(junction(
             "interpreter-code",
@@ -325,6 +377,76 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             raw,
         ));
     }
+}
+
+/// Code that evaluates what it is not shown: text decoded at run time is obfuscated code, a
+/// block (`exec(b64decode(…))`); a string taken from the environment is code the gate cannot
+/// read, a junction (`eval(parse(text = Sys.getenv("X")))`). Whether it was a block.
+fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
+    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
+    let evaluates = identifiers(code).any(|(id, called)| {
+        called
+            && matches!(
+                id.rsplit(['.', ':']).next().unwrap_or(id),
+                "eval" | "exec" | "evaluate" | "instance_eval" | "class_eval" | "Function"
+            )
+    });
+    let decoded = has(&[
+        "b64decode",
+        "base64",
+        "fromCharCode",
+        "decode(",
+        "unhexlify",
+        "atob(",
+    ]);
+    if evaluates && decoded {
+        out.push(Decision {
+            verdict: Verdict::Block,
+            rule: Some("decoded-code".into()),
+            reason:
+                "this one-liner decodes text and runs it as code (obfuscated code): it is never run"
+                    .into(),
+            command: Some(raw.into()),
+            targets: Vec::new(),
+        });
+        return true;
+    }
+    let hidden = has(&["getenv", "environ", "ENV[", "process.env"]);
+    if evaluates && hidden {
+        out.push(junction(
+            "interpreter-code",
+            "this one-liner evaluates code it takes from the environment: the gate cannot read it",
+            raw,
+        ));
+    }
+    false
+}
+
+/// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
+/// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`): a literal path in a system
+/// directory, with a write mode or a call named for writing.
+fn writes_system_file(code: &str, ctx: &Context) -> bool {
+    let lits = literals(code);
+    let system = lits
+        .iter()
+        .any(|l| l.starts_with('/') && matches!(ctx.classify(l), Place::System));
+    if !system {
+        return false;
+    }
+    let mode = lits
+        .iter()
+        .any(|l| matches!(l.as_str(), "w" | "wb" | "w+" | "wt" | "a" | "ab" | "r+"));
+    let call = identifiers(code).any(|(id, called)| {
+        called && {
+            let last = id
+                .rsplit(['.', ':'])
+                .next()
+                .unwrap_or(id)
+                .to_ascii_lowercase();
+            last.starts_with("write") || last == "truncate" || last.starts_with("overwrite")
+        }
+    });
+    mode || call
 }
 
 /// Whether `code` calls something named for deleting: an identifier followed by `(` (or, in

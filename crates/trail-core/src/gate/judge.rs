@@ -305,6 +305,9 @@ struct Judging<'a> {
     producers: &'a [&'a Simple],
     ctx: &'a Context,
     depth: usize,
+    /// Whether a layer above runs the rest as another user (`sudo`, `doas`): what it writes
+    /// then replaces system files.
+    privileged: bool,
     /// The command as written: what its decisions quote.
     raw: String,
     found: Findings,
@@ -323,6 +326,7 @@ impl<'a> Judging<'a> {
             producers,
             ctx,
             depth,
+            privileged: false,
             raw,
             found: Findings::default(),
         }
@@ -426,7 +430,14 @@ impl<'a> Judging<'a> {
             out.push(d);
         }
         // A program the rules do not model, judged by what its arguments would do.
-        effect::judge(&c, cmd, self.producers, ctx, raw, self.depth, out);
+        let layer = effect::Layer {
+            depth: self.depth,
+            privileged: self.privileged,
+        };
+        effect::judge(&c, cmd, self.producers, ctx, raw, layer, out);
+        if matches!(name, "sudo" | "doas" | "run0" | "pkexec") {
+            self.privileged = true;
+        }
     }
 
     /// `find -exec`, `xargs` and `parallel` run a command template on their inputs: each

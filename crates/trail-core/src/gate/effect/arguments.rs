@@ -141,7 +141,9 @@ pub(super) fn embedded(
     out: &mut Findings,
 ) {
     use std::borrow::Cow;
-    const BREAKS: [char; 12] = ['{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n'];
+    const BREAKS: [char; 13] = [
+        '{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n', ';',
+    ];
     let mut seen = 0;
     let mut scan = |text: &str, out: &mut Findings| {
         // A word nothing breaks is the rules' whole (every command's words come through here).
@@ -155,9 +157,21 @@ pub(super) fn embedded(
         } else {
             Cow::Borrowed(text)
         };
+        // The home directory by a language's name for it (`$ENV{HOME}`, make's `$(HOME)`).
+        let text = match code::home_named(&text, "~") {
+            Cow::Owned(t) => Cow::Owned(t),
+            Cow::Borrowed(_) => text,
+        };
         let whole = text.trim().len();
         for piece in text.split(BREAKS) {
-            let piece = piece.trim();
+            // Typed into a terminal, a line ends in `\r` or `\n` (`send "rm -rf /\r"`).
+            let mut piece = piece.trim();
+            while let Some(p) = piece
+                .strip_suffix("\\r")
+                .or_else(|| piece.strip_suffix("\\n"))
+            {
+                piece = p.trim_end();
+            }
             let mut words = piece.split_whitespace();
             let (Some(first), Some(_)) = (words.next(), words.next()) else {
                 continue;
@@ -215,6 +229,7 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
 
 /// One argument's text: a command line, code in another language, or lines with shell escapes.
 fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
+    let value = &*code::home_named(value, "\"~\"");
     if value.contains(char::is_whitespace) {
         // A string whose first word is a program (`nodemon --exec "rm -rf /"`).
         let first = value.split_whitespace().next().unwrap_or("");

@@ -58,6 +58,42 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             && words.get(i + 1).is_some_and(|v| all_interfaces(v));
         listen_all || attached || detached || (w.contains("/0.0.0.0/") || w.starts_with("0.0.0.0:"))
     });
+    // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
+    // `--auth=none`): anyone on the network who reaches it runs what it runs.
+    let open = words.iter().find(|w| {
+        let Some(flag) = w.strip_prefix('-') else {
+            return false;
+        };
+        let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
+        let ps = super::words::parts(name);
+        let names_auth = ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "token" | "password" | "auth" | "authentication" | "passwd"
+            )
+        });
+        names_auth && (value.is_empty() || matches!(value, "none" | "false" | "off" | "0"))
+            || ps
+                .first()
+                .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
+                && ps
+                    .iter()
+                    .skip(1)
+                    .any(|p| matches!(p.as_str(), "auth" | "authentication" | "token" | "password"))
+            || ps.len() == 1 && ps[0] == "noauth"
+    });
+    if let (Some((_, w)), Some(off)) = (found, open) {
+        out.push(decide(
+            Verdict::Block,
+            "exposes-shell",
+            format!(
+                "`{}` is told to listen on every network interface (`{w}`) with its authentication off (`{off}`): anyone on the network runs what it runs, it is never run",
+                c.name
+            ),
+            raw,
+        ));
+        return;
+    }
     if let Some((_, w)) = found {
         out.push(decide(
             Verdict::Junction,

@@ -37,6 +37,15 @@ use targets::Target;
 /// How many shells deep commands carried inside words are looked for.
 const EMBEDDED_DEPTH: usize = 2;
 
+/// Where in the walk the command stands.
+#[derive(Clone, Copy)]
+pub(super) struct Layer {
+    /// How many shells deep the command was found.
+    pub(super) depth: usize,
+    /// Run as another user (`sudo …`): an output in a system directory replaces a system file.
+    pub(super) privileged: bool,
+}
+
 /// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
 /// piped into it.
 pub(super) fn judge(
@@ -45,7 +54,7 @@ pub(super) fn judge(
     producers: &[&Simple],
     ctx: &Context,
     raw: &str,
-    depth: usize,
+    layer: Layer,
     out: &mut Findings,
 ) {
     // A name no program has (`BEGIN{`, when code in another language is read as a shell's) is
@@ -60,7 +69,7 @@ pub(super) fn judge(
     let tier = known::tier(c.name);
     // Each piece it finds is judged one shell deeper, where it is cut again: two levels
     // follow what is carried inside what is carried, and keep the walk small.
-    if depth <= EMBEDDED_DEPTH {
+    if layer.depth <= EMBEDDED_DEPTH {
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     if tier == Tier::Data {
@@ -71,6 +80,13 @@ pub(super) fn judge(
     let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
+    // Restored or extracted into the project or a temporary directory: nothing is lost.
+    let verb = verb.filter(|v| {
+        !(words::parts(&v.word)
+            .iter()
+            .any(|p| matches!(p.as_str(), "restore" | "extract"))
+            && restores_here(c, ctx))
+    });
     let mut found = targets::of(c, ctx);
     found.extend(targets::program(c.name));
     // Said to a disk or a firmware interface, a word that writes overwrites it.
@@ -79,28 +95,7 @@ pub(super) fn judge(
             .then(|| words::device_write(c))
             .flatten()
     });
-    let cleans = words::cleans(c);
-    if let Some(t) = found.iter().find(|t| {
-        !shows
-            && (t.target.device_like() && verb.is_some()
-                || t.target.critical() && verb.as_ref().is_some_and(words::Verb::deletes)
-                || t.output && (t.target.overwritten() || cleans && t.target.contains_project()))
-    }) {
-        let what = verb
-            .as_ref()
-            .map_or_else(|| "write its output to".to_string(), |v| v.word.clone());
-        out.push(decide(
-            Verdict::Block,
-            "destroys-critical",
-            format!(
-                "`{}` is told to {what} {} (`{}`): it is never run",
-                c.name,
-                t.target.what(),
-                t.word
-            ),
-            raw,
-        ));
-    }
+    critical(c, layer, shows, verb.as_ref(), &found, raw, out);
     if let Some(v) = &verb {
         out.push(decide(
             Verdict::Junction,
@@ -136,8 +131,7 @@ pub(super) fn judge(
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
-        handover::judge(c, raw, out);
-        handover::exposes(c, raw, out);
+        unmodelled(c, raw, reads_only, out.0.len() == before, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
@@ -152,6 +146,104 @@ pub(super) fn judge(
             ));
         }
     }
+}
+
+/// A block when the command destroys a critical place: a writing word said to a disk, a
+/// deleting verb said to `/`, home, a system directory or the project's ancestors, `/` given
+/// to a restore or to a program run as root, or an output that overwrites such a place.
+fn critical(
+    c: &Cmd<'_>,
+    layer: Layer,
+    shows: bool,
+    verb: Option<&words::Verb>,
+    found: &[targets::Found],
+    raw: &str,
+    out: &mut Findings,
+) {
+    let cleans = words::cleans(c);
+    // Restored or extracted into `/`, or given `/` by a program run as root that does not
+    // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
+    let replaces_root = !shows
+        && (words::restores(c) || layer.privileged && !words::looks(c))
+        && c.option_words().any(|w| w == "/");
+    if let Some(t) = found.iter().find(|t| {
+        !shows
+            && (t.target.device_like() && verb.is_some()
+                || t.target.critical() && verb.is_some_and(words::Verb::deletes)
+                || t.target == Target::Root && replaces_root
+                || t.output
+                    && (t.target.overwritten()
+                        || cleans && t.target.contains_project()
+                        || layer.privileged && t.target == Target::SystemDir))
+    }) {
+        let what = verb.map_or_else(|| "write its output to".to_string(), |v| v.word.clone());
+        out.push(decide(
+            Verdict::Block,
+            "destroys-critical",
+            format!(
+                "`{}` is told to {what} {} (`{}`): it is never run",
+                c.name,
+                t.target.what(),
+                t.word
+            ),
+            raw,
+        ));
+    }
+}
+
+/// The mechanisms that read a program nobody models at all: a change said to another
+/// machine's service, a safeguard skipped (both only when nothing else was found), a shell
+/// handed over, a listener on every interface.
+fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: &mut Findings) {
+    if !reads_only && nothing_yet {
+        if let Some(verb) = words::mutation(c)
+            && let Some(place) = if words::parts(&verb)
+                .iter()
+                .any(|p| matches!(p.as_str(), "copy" | "cp" | "sync" | "move" | "mv"))
+            {
+                targets::remote_destination(c)
+            } else {
+                targets::remote(c)
+            }
+        {
+            out.push(decide(
+                Verdict::Junction,
+                "changes-remote",
+                format!(
+                    "`{}` is told to change something (`{verb}`) on another machine's service (`{place}`), and trail does not model this program: a person decides",
+                    c.name
+                ),
+                raw,
+            ));
+        } else if let Some(w) = words::skips_safeguard(c) {
+            out.push(decide(
+                Verdict::Junction,
+                "skips-safeguard",
+                format!(
+                    "`{}` is told to skip its own confirmation or safety (`{w}`), and trail does not model this program: a person decides",
+                    c.name
+                ),
+                raw,
+            ));
+        }
+    }
+    handover::judge(c, raw, out);
+    handover::exposes(c, raw, out);
+}
+
+/// Whether the last operand, where a restore writes, is inside the project or a temporary
+/// directory.
+fn restores_here(c: &Cmd<'_>, ctx: &Context) -> bool {
+    let Some(last) = c.args.last() else {
+        return false;
+    };
+    let path = last.text.clone().or_else(|| {
+        ctx.resolve(&last.raw)
+            .map(|p| p.to_string_lossy().into_owned())
+    });
+    path.is_some_and(|p| {
+        !p.starts_with('-') && matches!(ctx.classify(&p), super::Place::Inside | super::Place::Tmp)
+    })
 }
 
 /// Whether the command `privileged` runs (`sudo … CMD`) only looks: `--help`, a dry run, or a
@@ -177,7 +269,9 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
         reads: privileged.reads,
         zones: privileged.zones,
     };
-    words::shows_only(&inner) || words::consequence(&inner).is_none() && words::looks(&inner)
+    words::shows_only(&inner)
+        || words::consequence(&inner).is_none()
+            && (words::looks(&inner) || words::asks_by_first_flag(&inner))
 }
 
 /// A power verb: this machine's power is a block, another's a junction.

@@ -251,3 +251,123 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
     }
     Some(Target::Elsewhere)
 }
+
+/// Where a command reaches another machine's service: a URL to a host that is not this one,
+/// `user@host`, a drush-style `@alias`, a connection option (`--host`, `--db`, `--rpc-url`),
+/// an environment option naming production (`--app acme-prod`, `--branch production`), or a
+/// registry or domain name (`ghcr.io/acme/api:2.4`, `--zone acme.example`).
+pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
+    const CONNECTS: &[&str] = &[
+        "api", "cluster", "context", "database", "db", "endpoint", "host", "region", "remote",
+        "rpc", "server", "url", "zone",
+    ];
+    const ENVIRONS: &[&str] = &[
+        "alias",
+        "app",
+        "branch",
+        "env",
+        "environment",
+        "org",
+        "project",
+        "site",
+        "stack",
+        "track",
+        "workspace",
+    ];
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, &w)| {
+        let hit = || Some(w.to_string());
+        if let Some(flag) = w.strip_prefix("--") {
+            let (name, value) = match flag.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (
+                    flag,
+                    words.get(i + 1).copied().filter(|n| !n.starts_with('-')),
+                ),
+            };
+            let ps = words::parts(name);
+            let value = value?;
+            if ps.iter().any(|p| CONNECTS.contains(&p.as_str())) && !local_value(value) {
+                return hit();
+            }
+            if ps.iter().any(|p| ENVIRONS.contains(&p.as_str()))
+                && words::parts(value)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "prod" | "production" | "live"))
+            {
+                return hit();
+            }
+            return None;
+        }
+        if w.starts_with('-') {
+            return None;
+        }
+        let alias = w.strip_prefix('@').is_some_and(|a| {
+            a.len() > 1
+                && !a.contains('/')
+                && a.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        });
+        (alias || url_elsewhere(w) || user_at_host(w) || domain_like(w)).then(|| w.to_string())
+    })
+}
+
+/// For a copy (`copy SRC DEST`, `sync`), only where it writes counts: its last operand.
+pub(super) fn remote_destination(c: &Cmd<'_>) -> Option<String> {
+    let last = c.option_words().filter(|w| !w.starts_with('-')).last()?;
+    (url_elsewhere(last) || user_at_host(last) || domain_like(last)).then(|| last.to_string())
+}
+
+fn local_value(v: &str) -> bool {
+    let host = v.split("://").nth(1).unwrap_or(v);
+    let host = host.rsplit('@').next().unwrap_or(host);
+    host.is_empty()
+        || v.starts_with("file:")
+        || v.starts_with("sqlite")
+        || v.starts_with('/')
+        || v.starts_with('.')
+        || ["localhost", "127.", "0.0.0.0", "[::1]", "::1"]
+            .iter()
+            .any(|l| host.starts_with(l))
+}
+
+fn url_elsewhere(w: &str) -> bool {
+    w.split_once("://").is_some_and(|(scheme, rest)| {
+        !rest.is_empty()
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+')
+            && !local_value(w)
+    })
+}
+
+/// `deploy@web1`, `admin@db.acme.example:5432`: not an npm scope (`@acme/x`) or a version.
+fn user_at_host(w: &str) -> bool {
+    w.split_once('@').is_some_and(|(user, host)| {
+        !user.is_empty()
+            && !host.is_empty()
+            && user
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+            && host.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && !host.contains('/')
+            && !host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && !w.contains("://")
+    })
+}
+
+/// A domain name, alone or leading a registry path: its last label is a top-level domain.
+fn domain_like(w: &str) -> bool {
+    const TLDS: &[&str] = &[
+        "app", "cloud", "co", "com", "dev", "example", "internal", "io", "net", "org", "sh",
+    ];
+    let host = w.split(['/', ':']).next().unwrap_or(w);
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        && labels.last().is_some_and(|t| TLDS.contains(t))
+}

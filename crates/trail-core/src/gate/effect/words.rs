@@ -93,10 +93,13 @@ const DESTROYS: &[&str] = &[
     "drop",
     "erase",
     "evict",
+    "expire",
     "expunge",
     "flash",
     "flush",
+    "forget",
     "format",
+    "gc",
     "invalidate",
     "nuke",
     "obliterate",
@@ -116,10 +119,12 @@ const DESTROYS: &[&str] = &[
     "terminate",
     "truncate",
     "undefine",
+    "undo",
     "uninstall",
     "unpublish",
     "unregister",
     "unset",
+    "unlink",
     "wipe",
     "yank",
     "zap",
@@ -136,15 +141,24 @@ const STOPS: &[&str] = &[
     "kill",
     "leave",
     "mask",
+    "mute",
+    "off",
+    "pause",
     "poweroff",
     "quit",
     "reboot",
+    "restart",
     "shutdown",
+    "silence",
+    "snooze",
     "stop",
     "suspend",
 ];
 
-const CHANGES: &[&str] = &["put", "set"];
+/// Changing something live: its settings, who may do what, what is trusted, how much runs.
+const CHANGES: &[&str] = &[
+    "approve", "grant", "put", "rotate", "scale", "set", "trust", "unlock",
+];
 
 const REACHES: &[&str] = &[
     "broadcast",
@@ -152,6 +166,7 @@ const REACHES: &[&str] = &[
     "charge",
     "deploy",
     "deprecate",
+    "land",
     "merge",
     "pay",
     "payment",
@@ -167,9 +182,11 @@ const REACHES: &[&str] = &[
     "retire",
     "send",
     "ship",
+    "sign",
     "submit",
     "transfer",
     "upload",
+    "withdraw",
 ];
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
@@ -291,11 +308,34 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
             return Some((c, true));
         }
     }
-    // Joined to another word: a long destroying verb at the end (`autoremove`).
-    ["remove", "delete", "destroy", "uninstall", "kill"]
+    // Joined to another word: a long destroying verb at the end (`autoremove`), or any verb
+    // of four letters or more at the start with a word after it (`sendtoaddress`,
+    // `dropunused`), not a suffix that makes it a noun (`formatter`, `deployment`).
+    if ["remove", "delete", "destroy", "uninstall", "kill"]
         .iter()
-        .find(|v| part.len() > v.len() + 1 && part.ends_with(*v))
-        .map(|_| (Class::Destroys, false))
+        .any(|v| part.len() > v.len() + 1 && part.ends_with(*v))
+    {
+        return Some((Class::Destroys, false));
+    }
+    const SUFFIXES: &[&str] = &[
+        "able", "ables", "ed", "er", "ers", "ing", "ings", "ion", "ions", "ment", "ments", "or",
+        "ors",
+    ];
+    [DESTROYS, STOPS, REACHES].iter().find_map(|set| {
+        set.iter()
+            .filter(|v| v.len() >= 4 && **v != "post")
+            .find(|v| {
+                part.strip_prefix(**v).is_some_and(|rest| {
+                    rest.len() >= 4
+                        && rest.bytes().all(|b| b.is_ascii_lowercase())
+                        && !SUFFIXES
+                            .iter()
+                            .any(|x| rest.ends_with(x) && rest.len() < x.len() + 3)
+                })
+            })
+            .and_then(|v| of(v))
+            .map(|c| (c, false))
+    })
 }
 
 /// `--help`, `--version` or a dry run: the program only shows what it would do; and a program
@@ -440,6 +480,83 @@ fn file_like(word: &str) -> bool {
         .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
+/// Verbs that change what they name (`create`, `update`, `copy`, `tag`): said to a
+/// service elsewhere, they write there.
+const MUTATES: &[&str] = &[
+    "add",
+    "apply",
+    "assign",
+    "attach",
+    "change",
+    "commit",
+    "copy",
+    "cp",
+    "create",
+    "edit",
+    "enable",
+    "import",
+    "insert",
+    "invite",
+    "load",
+    "modify",
+    "move",
+    "mv",
+    "patch",
+    "rebuild",
+    "register",
+    "reinstall",
+    "rename",
+    "replace",
+    "sync",
+    "tag",
+    "update",
+    "upsert",
+    "write",
+];
+
+/// The first changing verb among the leading subcommand words (the verb after a namespace:
+/// `phone-numbers:update`; `change-resource-record-sets`) or a long flag's first word
+/// (`--insert`, `--overwrite`), when no word only looks.
+pub(super) fn mutation(c: &Cmd<'_>) -> Option<String> {
+    let subs = subcommands(c);
+    let verb = subs.iter().find(|w| {
+        !w.bytes().any(|b| b.is_ascii_uppercase())
+            && parts(w.rsplit(':').next().unwrap_or(w))
+                .iter()
+                .any(|p| MUTATES.contains(&p.as_str()) || p.starts_with("add") && p.len() > 5)
+    });
+    verb.map(|w| (*w).to_string()).or_else(|| {
+        c.option_words().find_map(|w| {
+            let body = w.strip_prefix("--")?;
+            let first = parts(body.split('=').next().unwrap_or(body))
+                .into_iter()
+                .next()?;
+            matches!(
+                first.as_str(),
+                "insert" | "overwrite" | "update" | "upsert" | "set"
+            )
+            .then(|| w.to_string())
+        })
+    })
+}
+
+/// Whether the first word is a long flag that asks to be shown something (`--list-sas`,
+/// `--show-config`), the way some programs spell a subcommand.
+pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
+    c.words()
+        .next()
+        .and_then(|w| w.strip_prefix("--"))
+        .is_some_and(|f| {
+            let ps = parts(f);
+            ps.first().is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "list" | "show" | "status" | "get" | "print" | "query" | "info"
+                )
+            }) && !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        })
+}
+
 /// Whether a leading subcommand word only looks (`ps`, `list`, `status`).
 pub(super) fn looks(c: &Cmd<'_>) -> bool {
     subcommands(c)
@@ -455,7 +572,11 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     if subs.iter().any(|w| known::local_verb(c.name, w)) {
         return None;
     }
-    let split: Vec<Vec<String>> = subs.iter().map(|w| parts(w)).collect();
+    // `ps:scale`, `auth:export`: a namespace, then the verb.
+    let split: Vec<Vec<String>> = subs
+        .iter()
+        .map(|w| parts(w.rsplit(':').next().unwrap_or(w)))
+        .collect();
     // A subcommand is written in lower case; `CreateMessages` is a class's name.
     let any = |set: &[&str]| {
         subs.iter()
@@ -471,7 +592,19 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
                 && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
         });
-    if secret_named && any(PRINTS) {
+    // Or joined into one word (`dumpprivkey`, `exportsecret`).
+    let joined_reveal = subs.iter().any(|w| {
+        let w = w.to_ascii_lowercase();
+        PRINTS.iter().any(|p| {
+            w.strip_prefix(p).is_some_and(|rest| {
+                SECRETS
+                    .iter()
+                    .chain(&["privkey", "privatekey"])
+                    .any(|s| rest.contains(s))
+            })
+        })
+    });
+    if secret_named && any(PRINTS) || joined_reveal {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -616,6 +749,62 @@ const ONE_WORD_FLAGS: &[&str] = &["disable", "kill", "remove", "shutdown", "stop
 /// (`--publish` is a port mapping to `docker run`.)
 const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "upload"];
 
+/// A switch that takes away a program's own safeguard: its confirmation (`--yes`, `-y`,
+/// `--force`, `--no-confirm`), or its safety or sandbox (`--unsafe`, `-S unsafe`,
+/// `-dNOSAFER`, `--no-sandbox`, `--insecure`). A program asks before an act with
+/// consequences; an agent that answers for the person has skipped the person.
+pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, &w)| {
+        if w == "-y" {
+            return Some(w.to_string());
+        }
+        let flag = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
+        let ps = parts(flag.split('=').next().unwrap_or(flag));
+        let has = |x: &str| ps.iter().any(|p| p == x);
+        let confirms = w.starts_with("--")
+            && (ps
+                .first()
+                .is_some_and(|p| matches!(p.as_str(), "yes" | "force" | "noconfirm"))
+                || has("confirm")
+                    && ps
+                        .first()
+                        .is_some_and(|p| matches!(p.as_str(), "no" | "skip"))
+                || ps.first().is_some_and(|p| p == "assume") && has("yes"));
+        // `-S unsafe`, `--mode=unsafe`: the value names it.
+        let value = flag
+            .split_once('=')
+            .map(|(_, v)| v)
+            .or_else(|| words.get(i + 1).copied().filter(|n| !n.starts_with('-')));
+        let unsafe_word = |x: &str| {
+            let ps = parts(x);
+            ps.iter()
+                .any(|p| matches!(p.as_str(), "unsafe" | "insecure" | "nosafer"))
+                || ps
+                    .windows(2)
+                    .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
+        };
+        (confirms || unsafe_word(flag) || value.is_some_and(|v| v == "unsafe"))
+            .then(|| w.to_string())
+    })
+}
+
+/// Whether a subcommand word or a long flag says the command puts files back where they
+/// came from or unpacks them (`restore`, `extract`, `--unpack`).
+pub(super) fn restores(c: &Cmd<'_>) -> bool {
+    let restoring = |w: &str| {
+        parts(w.trim_start_matches('-')).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "restore" | "extract" | "unpack" | "untar" | "unzip" | "unarchive"
+            )
+        })
+    };
+    subcommands(c).iter().any(|w| restoring(w))
+        || c.option_words()
+            .any(|w| w.starts_with("--") && restoring(w))
+}
+
 /// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
 /// `--cleanDestinationDir`, `clean`).
 pub(super) fn cleans(c: &Cmd<'_>) -> bool {
@@ -665,6 +854,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 "poweroff" | "powerdown" | "reboot" | "shutdown" | "halt" | "hibernate" | "suspend"
             )
         }) || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
+            || ps.windows(2).any(|p| p[0] == "shut" && p[1] == "down")
             || (w.eq_ignore_ascii_case("power")
                 && words
                     .get(i + 1)
