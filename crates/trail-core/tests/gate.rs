@@ -824,6 +824,8 @@ fn mechanisms_found_by_the_read_families() {
         "acme-cli status --force",
         "python3 -c \"print(open('/etc/hostname').read())\"",
         "acme-cli add left-pad",
+        // A package runner's own `--yes` only lets it fetch the package it runs.
+        "npx --yes create-vite@latest app --template react-ts",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
