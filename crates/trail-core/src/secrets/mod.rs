@@ -742,6 +742,19 @@ fn accept(
     {
         return false;
     }
+    // A value that goes on into a placeholder is one (`eyJ….eyJ….<signature>`); a closing
+    // tag (`</password>`) is markup around it.
+    let rest = text.get(end..).unwrap_or_default();
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    if rest.starts_with('<')
+        && rest[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+        && rest
+            .get(..rest.len().min(48))
+            .and_then(|r| r.find('>'))
+            .is_some_and(|close| plausible::is_placeholder(&rest[..=close]))
+    {
+        return false;
+    }
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
         Check::Token => {

@@ -76,6 +76,9 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
             && s.iter()
                 .all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b':')
     };
+    if stands_in(v, first, last) {
+        return true;
+    }
     if (first == b'$' && (v.starts_with("${") || v.starts_with("$(") || variable(&bytes[1..])))
         || (first == b'{' && last == b'}')
         || (first == b'<' && last == b'>')
@@ -155,6 +158,22 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "unset",
     ];
     EXACT.contains(&lower.as_str())
+}
+
+/// A command substitution is where the value comes from, not the value (`` `pass show x` ``);
+/// a `<name>` part stands in for what is not shown (`eyJ….eyJ….<signature>`).
+fn stands_in(v: &str, first: u8, last: u8) -> bool {
+    if first == b'`' && last == b'`' && v.len() > 2 {
+        return true;
+    }
+    v.find('<').is_some_and(|open| {
+        v[open + 1..].find('>').is_some_and(|len| {
+            len >= 3
+                && v[open + 1..open + 1 + len]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' '))
+        })
+    })
 }
 
 fn has_digit(v: &str) -> bool {
@@ -403,9 +422,14 @@ fn looks_like_code(v: &str) -> bool {
         .iter()
         .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b':'))
         .count();
+    // Elixir's and Rust's `fetch_env!(…)`, Ruby's `key?(…)`: a call all the same.
+    let call = match b.get(head) {
+        Some(b'!' | b'?') => head + 1,
+        _ => head,
+    };
     head > 0
         && b[0].is_ascii_alphabetic() | matches!(b[0], b'_' | b'$')
-        && matches!(b.get(head), Some(b'(' | b'['))
+        && matches!(b.get(call), Some(b'(' | b'['))
 }
 
 /// `struct_X509_pubkey_st`, `DOC_Vector_5_32`: an identifier made of words
@@ -484,14 +508,73 @@ const METADATA_WORDS: &[&str] = &[
 
 /// Names whose credential is public by design or no credential at all:
 /// publishable and anonymous keys, public keys, CSRF tokens.
-const PUBLIC_NAME_WORDS: &[&str] = &["public", "publishable", "anon", "csrf", "xsrf", "pub"];
+/// An OAuth `state`'s and PKCE's `code_challenge` and a `nonce` travel in the clear by design.
+const PUBLIC_NAME_WORDS: &[&str] = &[
+    "public",
+    "publishable",
+    "anon",
+    "csrf",
+    "xsrf",
+    "pub",
+    "challenge",
+    "nonce",
+];
+
+/// Words that make a `key` a key of data, not of access: `foreignKey`, `primary_key`,
+/// `Idempotency-Key`, `sortKey`, `cacheKey`, React's list `key`.
+const DATA_KEY_WORDS: &[&str] = &[
+    "cache",
+    "candidate",
+    "column",
+    "composite",
+    "compound",
+    "cursor",
+    "dedup",
+    "dedupe",
+    "dict",
+    "foreign",
+    "group",
+    "hash",
+    "hot",
+    "i18n",
+    "idempotency",
+    "index",
+    "item",
+    "join",
+    "list",
+    "locale",
+    "lookup",
+    "map",
+    "natural",
+    "object",
+    "page",
+    "partition",
+    "primary",
+    "query",
+    "range",
+    "routing",
+    "row",
+    "search",
+    "sequence",
+    "shard",
+    "shortcut",
+    "sort",
+    "storage",
+    "surrogate",
+    "translation",
+    "unique",
+];
 
 /// The name describes a credential or holds one that is public.
 pub(crate) fn name_rules_out(name: &str) -> bool {
     let words = crate::text::words(name);
-    words
-        .last()
-        .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
+    let data_key = words.windows(2).any(|w| {
+        matches!(w[1].as_str(), "key" | "keys") && DATA_KEY_WORDS.contains(&w[0].as_str())
+    });
+    data_key
+        || words
+            .last()
+            .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
         || words
             .iter()
             .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
@@ -534,6 +617,9 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         || jwt_header_only(value)
         || encodes_public_block(value)
     {
+        return false;
+    }
+    if named_digest(value) {
         return false;
     }
     if !quoted
@@ -582,6 +668,43 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     }
 }
 
+/// Words, then a digest (`node-modules-bc7f…`, `build_cache_9f2c…`): a name made unique by a
+/// hash, as caches and build ids are. A vendor's prefix says what it is or where it works
+/// (`signkey-prod-…`, `shippo_live_…`, `sk_test_…`): a token.
+fn named_digest(v: &str) -> bool {
+    const TOKEN_WORDS: &[&str] = &[
+        "api",
+        "auth",
+        "dev",
+        "key",
+        "live",
+        "pass",
+        "pat",
+        "prod",
+        "production",
+        "sandbox",
+        "secret",
+        "sign",
+        "staging",
+        "test",
+        "token",
+    ];
+    let Some(cut) = v.rfind(['-', '_']) else {
+        return false;
+    };
+    let (words, body) = (&v[..cut], &v[cut + 1..]);
+    let parts: Vec<&str> = words.split(['-', '_']).collect();
+    is_hex_token(body)
+        && body.len() >= 32
+        && parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()))
+        && !parts
+            .iter()
+            .any(|p| TOKEN_WORDS.iter().any(|w| p.contains(w)))
+}
+
 /// `8-4-4-4-12` hexadecimal digits.
 fn is_uuid(v: &str) -> bool {
     let groups: Vec<&str> = v.split('-').collect();
@@ -620,13 +743,27 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
         return false;
     };
     // The body is everything after the prefix: the prefix is its first one or two segments.
-    let prefix_end = value
+    // A second segment of letters only is still the prefix (`dckr_pat_…`, `node-modules-…`).
+    let seps: Vec<usize> = value
         .char_indices()
         .filter(|(_, c)| matches!(c, '_' | '-'))
         .map(|(i, _)| i)
         .take(2)
-        .find(|&i| value[i + 1..].len() >= 26)
-        .unwrap_or(cut);
+        .collect();
+    let prefix_end = match seps[..] {
+        [a, b, ..]
+            if value[b + 1..].len() >= 26
+                && value[a + 1..b].len() >= 3
+                && value[a + 1..b].bytes().all(|c| c.is_ascii_lowercase()) =>
+        {
+            b
+        }
+        _ => seps
+            .iter()
+            .copied()
+            .find(|&i| value[i + 1..].len() >= 26)
+            .unwrap_or(cut),
+    };
     let (prefix, body) = (&value[..prefix_end], &value[prefix_end + 1..]);
     let first = prefix.split(['_', '-']).next().unwrap_or(prefix);
     const DIGESTS: &[&str] = &[

@@ -539,6 +539,20 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "named-value-pair",
+        // A credential's name and its value in two sibling fields, the way environment lists
+        // and property files hold them: YAML `- name: API_TOKEN` then `value: …` (Kubernetes,
+        // pipelines), a plist's `<key>…</key><string>…</string>`, Hadoop-style
+        // `<name>…</name><value>…</value>`, JSON `{"name": "…", "value": "…"}` (task
+        // definitions). A name ending in `pat` is a personal access token.
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"name"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)""#,
+        example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
+        keywords: &["value", "<string>"],
+        check: Check::Assignment,
+        shape: Shape::Literal(&["name:", "<key>", "<name>", "\"name\""]),
+        lowered: true,
+    },
+    Builtin {
         name: "url-signature",
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.
