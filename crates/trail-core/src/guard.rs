@@ -736,7 +736,9 @@ fn unreadable_command() -> Outcome {
 fn unscheduled(input: &ToolInput) -> Outcome {
     let carries = match input {
         ToolInput::Other(v) => carries_decision(v, 0),
-        ToolInput::Read { path } => path.as_deref().is_some_and(is_edge_decision),
+        ToolInput::Read { path } => path
+            .as_deref()
+            .is_some_and(crate::gate::rules::is_edge_decision),
         _ => false,
     };
     if carries {
@@ -751,20 +753,11 @@ fn unscheduled(input: &ToolInput) -> Outcome {
 /// Whether any text in a tool's input is an `/edge` decision (approve, dismiss, skip).
 fn carries_decision(v: &Value, depth: usize) -> bool {
     match v {
-        Value::String(s) => is_edge_decision(s),
+        Value::String(s) => crate::gate::rules::is_edge_decision(s),
         Value::Array(a) if depth < 16 => a.iter().any(|x| carries_decision(x, depth + 1)),
         Value::Object(m) if depth < 16 => m.values().any(|x| carries_decision(x, depth + 1)),
         _ => false,
     }
-}
-
-/// `/edge approve|dismiss|skip …` at the start of a text (as a prompt would be read).
-pub fn is_edge_decision(text: &str) -> bool {
-    let Some(rest) = text.trim_start().strip_prefix("/edge") else {
-        return false;
-    };
-    let verb = rest.split_whitespace().next().unwrap_or("");
-    rest.starts_with(char::is_whitespace) && matches!(verb, "approve" | "dismiss" | "skip")
 }
 
 #[cfg(test)]

@@ -963,13 +963,23 @@ fn names_trail_binary(raw: &str) -> bool {
         .any(|p| w.contains(p))
 }
 
+/// `/edge approve|dismiss|skip …` at the start of a text (as a prompt would be read): the
+/// person's act a slash command carries, which no tool call may carry for them.
+pub fn is_edge_decision(text: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix("/edge") else {
+        return false;
+    };
+    let verb = rest.split_whitespace().next().unwrap_or("");
+    rest.starts_with(char::is_whitespace) && matches!(verb, "approve" | "dismiss" | "skip")
+}
+
 /// Text that runs `trail approve|dismiss|trust`: the word `trail`, then (past quotes, commas,
 /// spaces and brackets) one of those acts; or an `/edge approve|dismiss` handed to a program
 /// (`claude -p "/edge approve"` starts a session whose first prompt decides).
 pub(super) fn runs_person_act(text: &str) -> bool {
     if text
         .match_indices("/edge")
-        .any(|(i, _)| crate::guard::is_edge_decision(&text[i..]))
+        .any(|(i, _)| is_edge_decision(&text[i..]))
     {
         return true;
     }

@@ -105,7 +105,7 @@ fn unconfined(tool: &Tool, mut input: Value) -> Value {
         && let Some(orig) = input
             .get("command")
             .and_then(Value::as_str)
-            .and_then(crate::confine::shell::original)
+            .and_then(super::rewrite::original)
     {
         input["command"] = Value::String(orig);
     }

@@ -12,6 +12,7 @@ pub mod event;
 pub mod inject;
 pub mod origin;
 pub mod render;
+pub mod rewrite;
 pub mod tool;
 pub mod wire;
 
