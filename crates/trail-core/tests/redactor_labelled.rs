@@ -290,3 +290,15 @@ fn new_families_sealed2_part() {
     print_table("secrets-families-sealed2.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A third sealed part (2026-11-29, third stop): 17 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at 8cebbbf:
+/// `cargo test -p trail-core --test redactor_labelled sealed3 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed3_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed3.tsv"), show);
+    print_table("secrets-families-sealed3.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
