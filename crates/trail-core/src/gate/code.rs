@@ -476,7 +476,12 @@ pub(super) fn deletion_call(code: &str) -> bool {
 fn names_home(code: &str) -> bool {
     identifiers(code).any(|(ident, _)| {
         let l = ident.to_ascii_lowercase();
+        let ps = crate::text::words(ident.trim_start_matches('$'));
         l == "home"
+            || ps.iter().any(|p| p == "home")
+                && ps
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "dir" | "directory" | "folder" | "path"))
             || l.contains("homedir")
             || l.contains("user_home")
             || l.contains("userhome")
@@ -501,8 +506,9 @@ fn identifiers(code: &str) -> impl Iterator<Item = (&str, bool)> {
                     i += 1;
                 }
                 let ident = code[start..i].trim_end_matches(['.', ':', '-']);
+                // `f(x)`, Lisp's `(f x)`, and Wolfram's `F[x]`.
                 let before = code[..start].trim_end().ends_with('(');
-                let after = code[i..].trim_start().starts_with('(');
+                let after = code[i..].trim_start().starts_with(['(', '[']);
                 return Some((ident, after || before));
             }
             i += 1;

@@ -275,8 +275,9 @@ pub(super) fn judge(
             }
         }
         "docker" | "podman" | "nerdctl" => containers(c, ctx, raw, out),
-        "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
-            // PowerShell code is judged by the PowerShell reader, with the same families.
+        "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" | "cmd" | "cmd.exe" => {
+            // PowerShell code is judged by the PowerShell reader, with the same families; so
+            // is a cmd.exe line (`cmd /c "rd /s /q C:\Users\dev"`), which it translates.
             let words: Vec<String> = c
                 .args
                 .iter()
@@ -292,7 +293,12 @@ pub(super) fn judge(
                     }
                 })
                 .collect();
-            out.runs_powershell(format!("pwsh {}", quoted.join(" ")));
+            let shell = if c.name.starts_with("cmd") {
+                "cmd"
+            } else {
+                "pwsh"
+            };
+            out.runs_powershell(format!("{shell} {}", quoted.join(" ")));
         }
         _ => {}
     }

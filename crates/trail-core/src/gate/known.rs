@@ -344,6 +344,8 @@ const DATA: &[&str] = &[
     "whereis",
     "which",
     "whoami",
+    "wine",
+    "wine64",
     "wipefs",
     "xargs",
     "xxd",

@@ -64,6 +64,40 @@ const FETCHERS: &[&str] = &[
     "ssh",
 ];
 
+/// A program nobody models that is told to read from another machine (`mosquitto_sub -h
+/// broker.lan …`, `acme-cli get https://…`): what it prints came over the network.
+fn reaches_network(p: &Simple) -> bool {
+    if p.name()
+        .is_none_or(|n| super::known::tier(n) != super::known::Tier::Unknown)
+    {
+        return false;
+    }
+    let words: Vec<&str> = p
+        .argv
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.text.as_deref())
+        .collect();
+    let local = |v: &str| {
+        let host = v.split("://").nth(1).unwrap_or(v);
+        ["localhost", "127.", "[::1]", "::1"]
+            .iter()
+            .any(|l| host.starts_with(l))
+    };
+    words.iter().enumerate().any(|(i, w)| {
+        let url = w.split_once("://").is_some_and(|(s, rest)| {
+            !rest.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        let host_flag = matches!(
+            *w,
+            "-h" | "--host" | "-H" | "--server" | "--broker" | "--url" | "--endpoint"
+        ) && words
+            .get(i + 1)
+            .is_some_and(|v| !v.starts_with('-') && v.contains('.'));
+        (url && !local(w)) || host_flag && !words.get(i + 1).is_some_and(|v| local(v))
+    })
+}
+
 /// Programs whose output is code the gate cannot read: decoders and scramblers.
 fn decodes(p: &Simple) -> bool {
     let words: Vec<&str> = p.argv.iter().filter_map(|a| a.text.as_deref()).collect();
@@ -258,7 +292,7 @@ fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
 fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &mut Findings) {
     let fetched: Vec<&&Simple> = producers
         .iter()
-        .filter(|p| p.name().is_some_and(|n| FETCHERS.contains(&n)))
+        .filter(|p| p.name().is_some_and(|n| FETCHERS.contains(&n)) || reaches_network(p))
         .collect();
     if !fetched.is_empty() {
         let all_trusted = fetched

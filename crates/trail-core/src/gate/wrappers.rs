@@ -55,6 +55,8 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
         | "catchsegv" | "xvfb-run" | "dbus-launch" | "valgrind" | "unshare" | "pkexec" | "run0"
         | "rlwrap" | "with-contenv" | "dotenv" | "direnv-exec" => (&["-u", "--user"], 0),
         "chroot" | "faketime" => (&[], 1),
+        // Wine runs the Windows program named after it (`wine cmd /c …`).
+        "wine" | "wine64" => (&[], 0),
         // Package runners run the named package's command.
         "npx" | "bunx" | "pnpx" | "uvx" => (&["-p", "--package", "--from", "--with"], 0),
         "nsenter" => (&["-t", "--target"], 0),

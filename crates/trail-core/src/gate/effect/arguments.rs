@@ -119,8 +119,10 @@ pub(super) fn judge(
     // A here-document or text piped in: lines of a script, whatever reads them. Only what
     // would be blocked counts, as these lines are often prose (a description, a message);
     // the lines its language hands to the shell count in full.
+    // Text piped into a program nobody models counts the same way (`echo 'rm -rf /' | acme
+    // ssh DEVICE`): a remote shell or a console reads it as commands.
     if let Some(text) = languages::stdin_text(cmd, producers) {
-        if cmd.heredoc.is_some() {
+        if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
             out.runs(&text, Keep::Blocks);
         }
         escapes(&text, out);
@@ -201,7 +203,20 @@ pub(super) fn embedded(
         scan(&text, out);
         if text.contains('(') {
             deletes_critical(&text, ctx, raw, out);
+            argv_list(&text, out);
         }
+    }
+}
+
+/// A command given as a list of strings (`System.cmd("rm", ["-rf", "/"])`, `OS.execute("rm",
+/// ["-rf", "/home/dev"])`): from the first string that is a program, the strings joined.
+fn argv_list(code_text: &str, out: &mut Findings) {
+    let lits = code::literals(&code::home_named(code_text, "\"~\""));
+    if let Some(i) = lits.iter().position(|l| {
+        let first = l.split_whitespace().next().unwrap_or("");
+        known::is_program(base(first))
+    }) {
+        out.runs(&lits[i..].join(" "), Keep::CommandBlocks);
     }
 }
 
@@ -231,9 +246,18 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
 fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     let value = &*code::home_named(value, "\"~\"");
     if value.contains(char::is_whitespace) {
-        // A string whose first word is a program (`nodemon --exec "rm -rf /"`).
+        // A string whose first word is a program (`nodemon --exec "rm -rf /"`), after a tag
+        // saying when it runs (`before_dl:curl … | sh`), typed with its `\r`.
+        let value = typed_line(value);
         let first = value.split_whitespace().next().unwrap_or("");
-        if known::is_program(base(first)) {
+        let tagged = first.split_once(':').filter(|(tag, program)| {
+            !tag.is_empty()
+                && tag.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                && known::is_program(base(program))
+        });
+        if let Some((tag, _)) = tagged {
+            out.runs(&value[tag.len() + 1..], Keep::Risky);
+        } else if known::is_program(base(first)) {
             out.runs(value, Keep::Risky);
         }
         escapes(value, out);
@@ -247,7 +271,8 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             }
         }
     }
-    if !(value.contains('(') || value.contains('`')) {
+    // Calls: `f(x)`, `` `cmd` ``, Wolfram's `F[x]`.
+    if !(value.contains('(') || value.contains('`') || value.contains('[')) {
         return;
     }
     // Several lines are more often prose: there only what would be blocked counts.
@@ -265,27 +290,53 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             raw,
         ));
     }
-    let lits = code::literals(value);
-    if let Some(i) = lits.iter().position(|l| {
-        let first = l.split_whitespace().next().unwrap_or("");
-        known::is_program(base(first))
-    }) {
-        out.runs(&lits[i..].join(" "), Keep::CommandBlocks);
+    argv_list(value, out);
+}
+
+/// A line typed into a terminal without its end (`rm -rf ~/\r`, `…\n`).
+fn typed_line(text: &str) -> &str {
+    let mut t = text.trim_end();
+    while let Some(rest) = ["\\r", "\\n", "\r", "\n"]
+        .iter()
+        .find_map(|e| t.strip_suffix(e))
+    {
+        t = rest.trim_end();
     }
+    t
 }
 
 /// The lines of `text` that a program's own language hands to the shell, judged as command
-/// lines (`mysql -e 'system rm -rf /var/lib'`, `duckdb -c '.shell …'`, `ed` given `!…`).
+/// lines (`mysql -e 'system rm -rf /var/lib'`, `duckdb -c '.shell …'`, `ed` given `!…`): a
+/// line that starts with escape marks (`!`, `:!!`, `\!`, `.`) or an escape word (`system`,
+/// `shell`, `host`), then a program.
 fn escapes(text: &str, out: &mut Findings) {
+    const WORDS: &[&str] = &["system", "shell", "host", "sh", "exec", "platform shell"];
     for stmt in text.split(['\n', ';']) {
         let s = stmt.trim_start();
         let lower = s.to_ascii_lowercase();
-        if let Some(esc) = ESCAPES.iter().find(|e| lower.starts_with(*e)) {
-            let rest = s[esc.len()..].trim();
-            let first = rest.split_whitespace().next().unwrap_or("");
-            if !rest.is_empty() && known::is_program(base(first)) {
-                out.runs(rest, Keep::Risky);
-            }
+        let (marked, after) = if let Some(esc) = ESCAPES.iter().find(|e| lower.starts_with(*e)) {
+            (true, s[esc.len()..].trim_start())
+        } else {
+            let marks = s.len() - s.trim_start_matches(['!', ':', '\\', '.', '@', '%']).len();
+            (marks > 0, s[marks..].trim_start())
+        };
+        // `!system rm …`: marks, then an escape word.
+        let word = WORDS.iter().find(|w| {
+            after.len() > w.len()
+                && after
+                    .get(..w.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(w))
+                && after.as_bytes()[w.len()].is_ascii_whitespace()
+        });
+        let rest = match word {
+            Some(w) => &after[w.len()..],
+            None if marked => after,
+            None => continue,
+        };
+        let rest = rest.trim_start_matches(['!', ' ', '\t']).trim();
+        let first = rest.split_whitespace().next().unwrap_or("");
+        if !rest.is_empty() && known::is_program(base(first)) {
+            out.runs(typed_line(rest), Keep::Risky);
         }
     }
 }
@@ -354,7 +405,8 @@ fn properties(args: &[Arg], out: &mut Findings) {
 /// `-x`): each statement read as a subcommand of the same program, so its verbs count
 /// (`smbclient -c 'rm report.xlsx'`, `openocd -c 'reset halt; mass_erase 0'`).
 fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    if known::tier(c.name) != Tier::Unknown {
+    // Told to only show what it would do (`--dry-run`, `--print`), it does none of it.
+    if known::tier(c.name) != Tier::Unknown || super::words::shows_only(c) {
         return;
     }
     let named = |t: &str| {

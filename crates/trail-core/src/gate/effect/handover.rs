@@ -56,7 +56,14 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             && !w.contains('=')
             && names_listener(w)
             && words.get(i + 1).is_some_and(|v| all_interfaces(v));
-        listen_all || attached || detached || (w.contains("/0.0.0.0/") || w.starts_with("0.0.0.0:"))
+        // `tcp:0.0.0.0:8001`, `0.0.0.0 5900`, `/ip4/0.0.0.0/tcp/5001`: every interface named
+        // as a host, whatever carries it; `-localhost no` takes the loopback limit off.
+        let named = w.split([':', '/', '=']).any(|p| p == "0.0.0.0");
+        let unlimited = w.trim_start_matches('-').eq_ignore_ascii_case("localhost")
+            && words
+                .get(i + 1)
+                .is_some_and(|v| v.eq_ignore_ascii_case("no"));
+        listen_all || attached || detached || named || unlimited
     });
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`): anyone on the network who reaches it runs what it runs.
@@ -69,10 +76,24 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         let names_auth = ps.iter().any(|p| {
             matches!(
                 p.as_str(),
-                "token" | "password" | "auth" | "authentication" | "passwd"
+                "token" | "password" | "auth" | "authentication" | "passwd" | "security"
             )
         });
-        names_auth && (value.is_empty() || matches!(value, "none" | "false" | "off" | "0"))
+        // `-SecurityTypes None`: the value may be the next word.
+        let value = if value == "-" {
+            words
+                .iter()
+                .position(|x| x == *w)
+                .and_then(|i| words.get(i + 1))
+                .map_or("-", |v| *v)
+        } else {
+            value
+        };
+        names_auth
+            && (value.is_empty()
+                || ["none", "false", "off", "0"]
+                    .iter()
+                    .any(|n| value.eq_ignore_ascii_case(n)))
             || ps
                 .first()
                 .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
@@ -80,7 +101,7 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                     .iter()
                     .skip(1)
                     .any(|p| matches!(p.as_str(), "auth" | "authentication" | "token" | "password"))
-            || ps.len() == 1 && ps[0] == "noauth"
+            || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
     });
     if let (Some((_, w)), Some(off)) = (found, open) {
         out.push(decide(
@@ -116,6 +137,10 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let words: Vec<&str> = c.words().collect();
     let shell_at = |i: usize| {
         let w = words[i];
+        // A URL's last segment is a page, not a program (`http://localhost:3000/login`).
+        if w.contains("://") {
+            return false;
+        }
         let w = w
             .rsplit_once(['=', ':'])
             .filter(|(k, _)| {

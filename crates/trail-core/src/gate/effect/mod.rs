@@ -161,17 +161,21 @@ fn critical(
     out: &mut Findings,
 ) {
     let cleans = words::cleans(c);
+    // An output option of a command that only looks names what it reads (`clevis luks list
+    // -d /dev/nvme0n1p3`).
+    let looks = verb.is_none() && words::looks(c);
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
         && (words::restores(c) || layer.privileged && !words::looks(c))
-        && c.option_words().any(|w| w == "/");
+        && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
     if let Some(t) = found.iter().find(|t| {
         !shows
             && (t.target.device_like() && verb.is_some()
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
                 || t.target == Target::Root && replaces_root
                 || t.output
+                    && !looks
                     && (t.target.overwritten()
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
@@ -226,6 +230,17 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
                 raw,
             ));
         }
+    }
+    if !reads_only && let Some(w) = words::schedules(c) {
+        out.push(decide(
+            Verdict::Junction,
+            "schedule",
+            format!(
+                "`{}` is told to schedule what it runs (`{w}`): it runs later, when no one is watching; a person decides",
+                c.name
+            ),
+            raw,
+        ));
     }
     handover::judge(c, raw, out);
     handover::exposes(c, raw, out);

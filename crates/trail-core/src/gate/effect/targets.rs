@@ -253,7 +253,7 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
 }
 
 /// Where a command reaches another machine's service: a URL to a host that is not this one,
-/// `user@host`, a drush-style `@alias`, a connection option (`--host`, `--db`, `--rpc-url`),
+/// `user@host`, a connection option (`--host`, `--db`, `--rpc-url`),
 /// an environment option naming production (`--app acme-prod`, `--branch production`), or a
 /// registry or domain name (`ghcr.io/acme/api:2.4`, `--zone acme.example`).
 pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
@@ -302,13 +302,7 @@ pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
         if w.starts_with('-') {
             return None;
         }
-        let alias = w.strip_prefix('@').is_some_and(|a| {
-            a.len() > 1
-                && !a.contains('/')
-                && a.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-        });
-        (alias || url_elsewhere(w) || user_at_host(w) || domain_like(w)).then(|| w.to_string())
+        (url_elsewhere(w) || user_at_host(w) || domain_like(w)).then(|| w.to_string())
     })
 }
 

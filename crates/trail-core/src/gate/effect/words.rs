@@ -115,6 +115,7 @@ const DESTROYS: &[&str] = &[
     "rmi",
     "rollback",
     "shred",
+    "shrink",
     "teardown",
     "terminate",
     "truncate",
@@ -201,6 +202,7 @@ const LOOKS: &[&str] = &[
 /// Names of secrets, and the verbs that print one.
 const SECRETS: &[&str] = &[
     "apikey",
+    "auth",
     "credential",
     "credentials",
     "passphrase",
@@ -238,11 +240,14 @@ const DESTROYING_FLAGS: &[&str] = &[
     "destroy",
     "drop",
     "erase",
+    "flash",
     "nuke",
     "purge",
     "revoke",
     "shred",
+    "shrink",
     "terminate",
+    "truncate",
     "uninstall",
     "unpublish",
     "wipe",
@@ -361,7 +366,8 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
         match w {
             "--version" | "-h" | "-V" => !valued,
             "--help" | "--dry-run" | "--dryrun" | "--what-if" | "--whatif" | "--simulate"
-            | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list" => true,
+            | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list"
+            | "--pretend" => true,
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
@@ -432,7 +438,11 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_flag = false;
     let mut out = Vec::new();
     for a in c.args {
+        // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's.
         let Some(w) = a.text.as_deref() else {
+            if std::mem::take(&mut after_flag) {
+                continue;
+            }
             break;
         };
         if w == "--" {
@@ -557,11 +567,19 @@ pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
         })
 }
 
-/// Whether a leading subcommand word only looks (`ps`, `list`, `status`).
+/// Whether a leading subcommand word only looks (`ps`, `list`, `status`, `dump-flows`,
+/// `list_units`), or the command is told to open what it is given read-only (`--ro`).
 pub(super) fn looks(c: &Cmd<'_>) -> bool {
-    subcommands(c)
-        .iter()
-        .any(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+    subcommands(c).iter().any(|w| {
+        let lower = w.to_ascii_lowercase();
+        LOOKS.contains(&lower.as_str())
+            || lower.contains(['-', '_'])
+                && parts(&lower)
+                    .first()
+                    .is_some_and(|p| LOOKS.contains(&p.as_str()))
+    }) || c
+        .option_words()
+        .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -800,9 +818,24 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
             )
         })
     };
-    subcommands(c).iter().any(|w| restoring(w))
+    restoring(c.name)
+        || subcommands(c).iter().any(|w| restoring(w))
         || c.option_words()
             .any(|w| w.starts_with("--") && restoring(w))
+}
+
+/// A long flag that schedules what the command runs (`--cron-schedule "0 3 * * *"`,
+/// `--schedule=@daily`): it runs later, when no one is watching.
+pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
+    c.option_words()
+        .find(|w| {
+            w.strip_prefix("--").is_some_and(|f| {
+                parts(f.split('=').next().unwrap_or(f))
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "cron" | "schedule" | "crontab"))
+            })
+        })
+        .map(str::to_string)
 }
 
 /// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
