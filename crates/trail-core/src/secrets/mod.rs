@@ -675,6 +675,28 @@ fn collect(
             break;
         };
         let (match_start, match_end) = (m.start(), m.end());
+        if check == Check::CallArguments {
+            let (s, e) = compiled
+                .secret_groups
+                .iter()
+                .find_map(|&g| locs.get(g))
+                .unwrap_or((match_start, match_end));
+            for (vs, ve) in string_arguments(text, s, e) {
+                let value = &text[vs..ve];
+                if !references.iter().any(|&(rs, re)| vs < re && rs < ve)
+                    && !plausible::public_or_demo(value, around(text, vs, ve))
+                    && plausible::plausible_call_argument(value)
+                {
+                    out.push(Candidate {
+                        start: vs,
+                        end: ve,
+                        rule: index,
+                    });
+                }
+            }
+            pos = next_char_boundary(text, match_end.max(match_start + 1) - 1);
+            continue;
+        }
         let (start, mut end) = compiled
             .secret_groups
             .iter()
@@ -742,6 +764,32 @@ fn accept(
     {
         return false;
     }
+    // A word followed by a template is a header's scheme (`Authorization: GenieKey $KEY`,
+    // `Zoho-oauthtoken {{access_token}}`), and a word followed by `(` a call's name
+    // (`new AuthenticationHeaderValue(…)`).
+    let next = text.get(end..).unwrap_or_default();
+    let after_blank = next.trim_start_matches([' ', '\t']);
+    if next.starts_with('(')
+        || after_blank.len() < next.len()
+            && after_blank.starts_with(['$', '{', '[', '%'])
+            && !value.bytes().any(|b| b.is_ascii_digit())
+    {
+        return false;
+    }
+    // Inside a template's braces (`'{{resolve:secretsmanager:prod/db:SecretString:password}}'`)
+    // a value is the template's, not a secret.
+    let line_before = text
+        .get(..start)
+        .unwrap_or_default()
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default();
+    if line_before
+        .rfind("{{")
+        .is_some_and(|open| line_before.rfind("}}").is_none_or(|close| close < open))
+    {
+        return false;
+    }
     // A value that goes on into a placeholder is one (`eyJ….eyJ….<signature>`); a closing
     // tag (`</password>`) is markup around it.
     let rest = text.get(end..).unwrap_or_default();
@@ -771,6 +819,8 @@ fn accept(
         Check::Password => plausible::plausible_password(value),
         Check::PrefixedToken => plausible::plausible_prefixed_token(value),
         Check::LoginArgument => plausible::plausible_login_argument(value),
+        // Judged per argument where the match is read (`string_arguments`).
+        Check::CallArguments => false,
         Check::Header => compiled
             .name_groups
             .iter()
@@ -832,6 +882,31 @@ fn full_name(text: &str, start: usize, end: usize) -> &str {
 
 /// The text around a match that decides whether a token is public by
 /// design: a few hundred bytes either side.
+/// The spans of the quoted strings in `text[start..end]` (`'…'`, `"…"`; a backslash escapes).
+fn string_arguments(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let end = end.min(b.len());
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        let q = b[i];
+        if q == b'"' || q == b'\'' {
+            let open = i + 1;
+            let mut j = open;
+            while j < end && b[j] != q && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            if j < end && b[j] == q && text.is_char_boundary(open) && text.is_char_boundary(j) {
+                out.push((open, j));
+            }
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 fn around(text: &str, start: usize, end: usize) -> &str {
     let mut s = start.saturating_sub(300);
     while !text.is_char_boundary(s) {

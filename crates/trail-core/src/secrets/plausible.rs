@@ -35,6 +35,10 @@ pub(crate) enum Check {
     PrefixedToken,
     /// The argument of a command-line login: see [`plausible_login_argument`].
     LoginArgument,
+    /// The arguments of a call named for a credential (`SetBasicAuth(user, pass)`,
+    /// `createHmac('sha256', key)`): each string argument that reads as generated is one; see
+    /// [`plausible_call_argument`].
+    CallArguments,
 }
 
 /// Shannon entropy of `s` in bits per byte.
@@ -166,14 +170,24 @@ fn stands_in(v: &str, first: u8, last: u8) -> bool {
     if first == b'`' && last == b'`' && v.len() > 2 {
         return true;
     }
-    v.find('<').is_some_and(|open| {
-        v[open + 1..].find('>').is_some_and(|len| {
+    // `bce-auth-v1/{accessKeyId}/{timestamp}/…`: `{name}` parts stand in too.
+    let braced = v.find('{').is_some_and(|open| {
+        v[open + 1..].find('}').is_some_and(|len| {
             len >= 3
                 && v[open + 1..open + 1 + len]
                     .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' '))
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
         })
-    })
+    });
+    braced
+        || v.find('<').is_some_and(|open| {
+            v[open + 1..].find('>').is_some_and(|len| {
+                len >= 3
+                    && v[open + 1..open + 1 + len]
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' '))
+            })
+        })
 }
 
 fn has_digit(v: &str) -> bool {
@@ -361,6 +375,27 @@ fn looks_like_identifier(v: &str, quoted: bool) -> bool {
 /// `oauth2_client_credentials`, `read-write`, `jetbrains.mps.v8_elimination`:
 /// lower-case words joined by `_`, `-` or `.`, each starting with a letter.
 fn looks_like_words(v: &str) -> bool {
+    // `ClearTextPassword`: capitalised words of three letters or more, letters only
+    // (`UQZthhrJxln…` is not).
+    let chunks: Vec<&str> = v
+        .match_indices(|c: char| c.is_ascii_uppercase())
+        .map(|(i, _)| i)
+        .chain([v.len()])
+        .scan(0, |from, to| {
+            let chunk = &v[*from..to];
+            *from = to;
+            Some(chunk)
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    if chunks.len() >= 2
+        && v.bytes().all(|b| b.is_ascii_alphabetic())
+        && chunks
+            .iter()
+            .all(|c| c.len() >= 3 && c.bytes().skip(1).all(|b| b.is_ascii_lowercase()))
+    {
+        return true;
+    }
     let parts: Vec<&str> = v.split(['_', '-', '.']).collect();
     parts.len() >= 2
         && parts.iter().all(|p| {
@@ -518,6 +553,11 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
     "pub",
     "challenge",
     "nonce",
+    // A digest of something is no credential (`contentHash`, `integrity`).
+    "hash",
+    "digest",
+    "checksum",
+    "integrity",
 ];
 
 /// Words that make a `key` a key of data, not of access: `foreignKey`, `primary_key`,
@@ -812,6 +852,27 @@ fn contains_uuid(v: &str) -> bool {
     v.as_bytes()
         .windows(36)
         .any(|w| std::str::from_utf8(w).is_ok_and(is_uuid))
+}
+
+/// A string handed to a call named for a credential: generated-looking (letters with digits
+/// or mixed case, twelve characters or more, high entropy), not a URL, an address, a path, a
+/// version, a user name or words.
+pub(crate) fn plausible_call_argument(value: &str) -> bool {
+    let len = value.chars().count();
+    len >= 12
+        && !value.contains(char::is_whitespace)
+        && !is_placeholder(value)
+        && !is_number(value)
+        && !looks_like_url(value)
+        && !looks_like_address(value)
+        && !looks_like_path(value)
+        && !looks_like_version(value)
+        && !looks_like_words(value)
+        && !looks_like_identifier(value, true)
+        && !value.contains('@')
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && looks_random(value)
+        && entropy(value) >= if is_hex_token(value) { 3.0 } else { 3.3 }
 }
 
 /// A positional argument after a command-line login verb (`wandb login KEY`, `ngrok config

@@ -553,6 +553,78 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "credential-call",
+        // A call named for a credential (`SetBasicAuth`, `NetworkCredential`, `createHmac`,
+        // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, Ruby's `basic_auth 'u',
+        // 'p'`): each string argument that reads as generated is a credential, whatever the
+        // language, the vendor or the argument's position.
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>[^()\n]{4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'][^\n]{4,200})"#,
+        example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
+        keywords: &[
+            "auth",
+            "credential",
+            "password",
+            "passwd",
+            "secret",
+            "token",
+            "hmac",
+            "login",
+            "signin",
+            "connect",
+            "apikey",
+            "api_key",
+            "jwt",
+        ],
+        check: Check::CallArguments,
+        shape: Shape::Literal(&["(\"", "('", ", \"", ", '", "auth '", "auth \""]),
+        lowered: true,
+    },
+    Builtin {
+        name: "url-path-token",
+        // A URL that is itself the credential: a webhook's or a key's path segment followed by
+        // a generated one (`/hooks/8QCaDV…`, `/api/webhook/GDePDL…`, `/with/key/BZG3us…`).
+        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:[^\s"'<>?#]*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})"#,
+        example: "curl -X POST https://ha.acme.example/api/webhook/GDePDLbVA3Tn9KZmLnWH6fR7WQDD2kMb",
+        keywords: &["hook", "/key", "/token"],
+        check: Check::LoginArgument,
+        shape: Shape::Literal(&["://"]),
+        lowered: true,
+    },
+    Builtin {
+        name: "jwk-private-key",
+        // A JSON Web Key's private members (`d`, and RSA's `p`, `q`, `dp`, `dq`, `qi`), after
+        // its `"kty"`: from the first of them to the end of the object, so the public `x`, `y`,
+        // `n`, `e` before them stay.
+        regex: r#""kty"[^{}]*?(?P<secret>"(?:d|p|q|dp|dq|qi)"[ \t]*:[ \t]*"[a-z0-9_-]{20,}"(?:[ \t\r\n]*,[ \t\r\n]*"[a-z0-9_]+"[ \t]*:[ \t]*"[^"]*")*)"#,
+        example: "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"qFTsMfv0uUxa_ELiUCeORfnkxvZ1aS7kUFywII8fKEY\",\"d\":\"oPhNwFEmq7x7rOZ_jzhQi6xuH7FSoPyc9xZ-5TCAKAw\"}",
+        keywords: &["\"kty\""],
+        check: Check::Exact,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "sql-password",
+        // A password set by a statement: `IDENTIFIED [WITH plugin] BY '…'`, `SET PASSWORD
+        // [FOR user] = '…'`, Redis's `ACL SETUSER name … >password`.
+        regex: r#"identified[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?["'](?P<secret>[^"'\n]{4,})["']|set[ \t]+password[ \t]+(?:for[ \t]+[^=\n]{1,80})?=[ \t]*(?:password[ \t]*\([ \t]*)?["'](?P<secret2>[^"'\n]{4,})["']|acl[ \t]+setuser[ \t]+[^\n]*?[ \t]>(?P<secret3>[^\s]{4,})"#,
+        example: "CREATE USER 'etl'@'10.20.%' IDENTIFIED BY '5Xu5RYsMm1PSouzhY_';",
+        keywords: &["identified", "set password", "setuser"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "rc-key-line",
+        // A configuration line that is only a key-named setting and its value, without an
+        // operator (`LicenseKey hQZYuI_…` in GeoIP.conf, `api_token xyz…`).
+        regex: r#"(?m:^)[ \t]*(?P<name>[a-z0-9_-]*(?:key|token|secret)[a-z0-9_-]*)[ \t]+(?P<secret>[^\s"'=$#][^\s"']*)[ \t]*\r?(?m:$)"#,
+        example: "# GeoIP.conf\nAccountID 1184203\nLicenseKey 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",
+        keywords: &["key", "token", "secret"],
+        check: Check::Assignment,
+        shape: Shape::NameLine,
+        lowered: true,
+    },
+    Builtin {
         name: "url-signature",
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.

@@ -41,6 +41,8 @@ pub(crate) enum Shape {
     /// `api` in it, then `:`. `curl -H 'Authorization: …'` is the usual
     /// header flag, and the authorization rule's.
     HeaderFlag,
+    /// A line of two words, the first naming a key, token or secret (`LicenseKey hQZY…`).
+    NameLine,
 }
 
 impl Shape {
@@ -56,6 +58,7 @@ impl Shape {
             Shape::UrlCredentials => url_credentials_shape(lowered),
             Shape::Cli => cli_shape(lowered),
             Shape::HeaderFlag => header_flag_shape(lowered),
+            Shape::NameLine => name_line_shape(lowered),
             Shape::PrefixedToken => prefixed_token_shape(text.as_bytes()),
             Shape::LongToken => long_token_shape(text.as_bytes()),
             Shape::Base64Key => find_all(lowered, b"==").any(|at| {
@@ -423,11 +426,29 @@ fn prefixed_token_shape(b: &[u8]) -> bool {
 
 /// A run of 20 or more token characters right after a blank or a quote, holding a letter and a
 /// digit: the shape of every `cli-login-token` value.
+fn name_line_shape(lowered: &[u8]) -> bool {
+    lowered.split(|&c| c == b'\n').any(|line| {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let mut words = line
+            .split(|c| matches!(c, b' ' | b'\t'))
+            .filter(|w| !w.is_empty());
+        let (Some(name), Some(_), None) = (words.next(), words.next(), words.next()) else {
+            return false;
+        };
+        name.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+            && [&b"key"[..], b"token", b"secret"]
+                .iter()
+                .any(|k| name.windows(k.len()).any(|w| w == *k))
+    })
+}
+
 fn long_token_shape(b: &[u8]) -> bool {
     let token = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
     let mut i = 0;
     while i < b.len() {
-        let after_blank = i > 0 && matches!(b[i - 1], b' ' | b'\t' | b'"' | b'\'');
+        // The regexes allow an escaping backslash before the token (`login \ghp_…`).
+        let after_blank = i > 0 && matches!(b[i - 1], b' ' | b'\t' | b'"' | b'\'' | b'\\');
         if !(token(b[i]) && after_blank) {
             i += 1;
             continue;
