@@ -84,6 +84,15 @@ impl Zones {
         red: 15_000,
     };
 
+    /// The zones a configuration sets (an order that does not grow is an error).
+    pub fn configured(config: &crate::config::Config) -> Result<Zones, AttentionError> {
+        Zones::new(
+            u64::from(config.attention_yellow.value),
+            u64::from(config.attention_orange.value),
+            u64::from(config.attention_red.value),
+        )
+    }
+
     pub fn new(yellow: u64, orange: u64, red: u64) -> Result<Zones, AttentionError> {
         if yellow < orange && orange < red {
             Ok(Zones {

@@ -10,14 +10,9 @@
 /// The circles as they are (2026-11-29): modules that all reach each other through imports.
 const KNOTS: &[&[&str]] = &[
     &[
-        "attention",
-        "checkpoint",
-        "config",
         "decision",
         "fork",
         "grounding",
-        "llm",
-        "memory",
         "notes",
         "reanchor",
         "recovery",

@@ -87,6 +87,7 @@ pub mod memory;
 pub mod notes;
 pub mod project;
 pub mod proof;
+pub mod ratio;
 pub mod reanchor;
 pub mod recovery;
 pub mod rollout;

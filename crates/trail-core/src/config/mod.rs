@@ -168,8 +168,8 @@ pub struct Config {
     /// Sessions per batch `trail import` commits.
     pub import_batch: Setting<u32>,
     /// The lowest passing grounding ratio, and what falling below it does.
-    pub grounding_threshold: Setting<crate::grounding::Threshold>,
-    pub grounding_enforcement: Setting<crate::grounding::Enforcement>,
+    pub grounding_threshold: Setting<crate::ratio::Threshold>,
+    pub grounding_enforcement: Setting<crate::ratio::Enforcement>,
     /// Tokens trail may inject into one context window of a session (0: no cap).
     pub context_cap_tokens: Setting<u32>,
     pub context_reanchor_tokens: Setting<u32>,
@@ -178,7 +178,7 @@ pub struct Config {
     /// `grounding.ghost_mentions`.
     pub ghost_mentions: Setting<u32>,
     /// `grounding.ghost_similarity`.
-    pub ghost_similarity: Setting<crate::grounding::Threshold>,
+    pub ghost_similarity: Setting<crate::ratio::Threshold>,
     /// The NOTES.md trail writes, relative to the project root (`None`: NOTES.md or Loa's).
     pub notes_path: Setting<Option<String>>,
     /// `attention.*`: where the zones start, in added tokens, and the model's window.
@@ -314,13 +314,13 @@ impl Config {
             resume_other_projects: Setting::default(0),
             dream_every: Setting::default(Duration::ZERO),
             import_batch: Setting::default(0),
-            grounding_threshold: Setting::default(crate::grounding::Threshold::DEFAULT),
-            grounding_enforcement: Setting::default(crate::grounding::Enforcement::default()),
+            grounding_threshold: Setting::default(crate::ratio::Threshold::DEFAULT),
+            grounding_enforcement: Setting::default(crate::ratio::Enforcement::default()),
             context_cap_tokens: Setting::default(0),
             context_reanchor_tokens: Setting::default(0),
             subagent_primer: Setting::default(None),
             ghost_mentions: Setting::default(0),
-            ghost_similarity: Setting::default(crate::grounding::Threshold::DEFAULT),
+            ghost_similarity: Setting::default(crate::ratio::Threshold::DEFAULT),
             notes_path: Setting::default(None),
             attention_yellow: Setting::default(0),
             attention_orange: Setting::default(0),
@@ -526,17 +526,6 @@ impl Config {
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
         o.secrets = self.secrets();
         o
-    }
-
-    /// The attention budget's zones (an order that does not grow is an error).
-    pub fn attention_zones(
-        &self,
-    ) -> Result<crate::attention::Zones, crate::attention::AttentionError> {
-        crate::attention::Zones::new(
-            u64::from(self.attention_yellow.value),
-            u64::from(self.attention_orange.value),
-            u64::from(self.attention_red.value),
-        )
     }
 
     /// The ledger this configuration names: the one way commands and hooks open it. It redacts

@@ -15,7 +15,7 @@ use super::parse::{
     LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path, parse_size,
 };
 use super::{Config, Origin, Setting};
-use crate::grounding::{Enforcement, Threshold};
+use crate::ratio::{Enforcement, Threshold};
 
 /// Whether a cloned repository may choose a setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -17,7 +17,6 @@
 pub mod loa;
 pub mod negative;
 pub mod notes;
-pub mod ratio;
 
 use std::collections::HashSet;
 use std::io;
@@ -25,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use ratio::{Enforcement, Ratio, Threshold, ThresholdError};
+pub use crate::ratio::{self, Enforcement, Ratio, Threshold, ThresholdError};
 
 use crate::cite::{Checker, Malformed, Quote, Status, Target, check::normalise};
 use crate::trajectory::journal::{self, Place};

@@ -8,7 +8,6 @@
 
 pub mod anthropic;
 pub mod command;
-pub mod extractive;
 mod http;
 pub mod openai;
 
@@ -99,13 +98,14 @@ impl Settings {
         }
     }
 
-    /// The provider these settings describe, or what is missing.
-    pub fn provider(&self) -> Result<Box<dyn Provider>, LlmError> {
+    /// The model these settings describe, or what is missing; `None` for `extractive`, which
+    /// needs no model (the dream's own merge, `memory::extractive`, stands in).
+    pub fn model_provider(&self) -> Result<Option<Box<dyn Provider>>, LlmError> {
         Ok(match self.provider {
-            LlmProvider::Openai => Box::new(openai::OpenAi::new(self)?),
-            LlmProvider::Anthropic => Box::new(anthropic::Anthropic::new(self)?),
-            LlmProvider::Command => Box::new(command::CommandProvider::new(self)?),
-            LlmProvider::Extractive => Box::new(extractive::Extractive),
+            LlmProvider::Openai => Some(Box::new(openai::OpenAi::new(self)?)),
+            LlmProvider::Anthropic => Some(Box::new(anthropic::Anthropic::new(self)?)),
+            LlmProvider::Command => Some(Box::new(command::CommandProvider::new(self)?)),
+            LlmProvider::Extractive => None,
         })
     }
 

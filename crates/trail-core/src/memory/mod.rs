@@ -7,6 +7,7 @@ pub mod context;
 pub mod core;
 pub mod daily;
 pub mod dream;
+pub mod extractive;
 pub mod flushed;
 mod meaning;
 pub mod recall;

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use serde::Serialize;
-use trail_core::attention::{self, Basis, Measure, Setup, Zone};
+use trail_core::attention::{self, Basis, Measure, Setup, Zone, Zones};
 use trail_core::grounding::Enforcement;
 use trail_core::time::Ts;
 
@@ -50,7 +50,7 @@ pub fn run(ctx: &Context, args: &BudgetArgs) -> CliResult {
         Some(p) => p.clone(),
         None => super::memory::newest_transcript(root)?,
     };
-    let zones = config.attention_zones().map_err(|e| {
+    let zones = Zones::configured(config).map_err(|e| {
         CliError::usage(format!("cannot use the attention zones: {e}"))
             .with_hint("set attention.yellow < attention.orange < attention.red (`trail config`)")
     })?;

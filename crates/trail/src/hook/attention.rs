@@ -23,7 +23,7 @@ use super::{Cx, report};
 /// What the budget has to say to the agent on this prompt, if anything.
 pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
     let path = cx.envelope.transcript_path.as_ref()?;
-    let zones = cx.config.attention_zones().unwrap_or_else(|e| {
+    let zones = Zones::configured(cx.config).unwrap_or_else(|e| {
         report::failed(
             "cannot use the configured attention zones (the PRD's are used)",
             &e,

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use trail_core::llm::Provider;
-use trail_core::llm::extractive::Extractive;
 use trail_core::memory::daily::{Trigger, flush, memory_dir};
 use trail_core::memory::dream::{self, Options, Status};
+use trail_core::memory::extractive::Extractive;
 use trail_core::memory::recall::remember;
 use trail_core::memory::verify::{Source, Verdict, verify};
 use trail_core::secrets::Secrets;

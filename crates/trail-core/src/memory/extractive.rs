@@ -11,8 +11,8 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use super::{LlmError, Provider, Request};
-use crate::memory::core::{self, Entry};
+use super::core::{self, Entry};
+use crate::llm::{LlmError, Provider, Request};
 
 /// New entries a dream adds per heading, newest kept: core memory is a digest, not a copy of
 /// every command ever run. What is left out stays in daily memory (and `trail recall`).
@@ -103,7 +103,7 @@ fn new_entries(
 /// verifier could not check it. Nor is one too long for core memory.
 fn is_fact(text: &str) -> bool {
     !(text.starts_with("[Request interrupted")
-        || crate::memory::verify::content_words(text).is_empty()
+        || super::verify::content_words(text).is_empty()
         || text.chars().count() > core::MAX_BULLET_CHARS)
 }
 
