@@ -31,8 +31,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::decision::pulse::Carried;
-use crate::reanchor::standing::Standing;
+use crate::decided::pulse::Carried;
+use crate::grounding::standing::Standing;
 use crate::secrets::Secrets;
 use crate::state::State;
 use crate::trajectory::{self, Body, Entry};

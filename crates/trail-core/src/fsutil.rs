@@ -6,6 +6,62 @@ use std::path::Path;
 
 use crate::failpoint;
 
+/// Positioned reads: a file, or bytes in memory (tests and fuzzing).
+pub trait ReadAt {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+impl ReadAt for File {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(self, buf, offset)
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let start = usize::try_from(offset).map_err(|_| io::ErrorKind::UnexpectedEof)?;
+        let src = self
+            .get(start..start.saturating_add(buf.len()))
+            .ok_or(io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+}
+
+/// Read `src`'s lines backwards from `len` until `decide` settles the answer: it returns `None`
+/// for a line that says nothing, `Some(answer)` for the line that decides. The cost depends on
+/// how far back that line is, not on the file's length. `None` when no line decides.
+pub(crate) fn last_deciding_line<R: ReadAt + ?Sized>(
+    src: &R,
+    len: u64,
+    mut decide: impl FnMut(&[u8]) -> Option<Option<u64>>,
+) -> Option<u64> {
+    const BLOCK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut carry: Vec<u8> = Vec::new(); // the start of a line cut by the block boundary
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        let mut buf = vec![0u8; to_usize(end - start)];
+        src.read_exact_at(&mut buf, start).ok()?;
+        buf.extend_from_slice(&carry);
+        // Whole lines are those after the first newline (unless this block starts the file).
+        let first_nl = if start == 0 {
+            None
+        } else {
+            memchr::memchr(b'\n', &buf)
+        };
+        let whole = first_nl.map_or(&buf[..], |i| &buf[i + 1..]);
+        for line in whole.rsplit(|&b| b == b'\n') {
+            if let Some(answer) = decide(line) {
+                return answer;
+            }
+        }
+        carry = first_nl.map_or_else(Vec::new, |i| buf[..i].to_vec());
+        end = start;
+    }
+    None
+}
+
 /// A file length or offset as a buffer length. Lossless: trail builds for 64-bit targets only
 /// (`compile_error!` in lib.rs).
 #[expect(

@@ -64,6 +64,7 @@ compile_error!("trail builds for 64-bit targets only.");
 
 pub mod config;
 pub mod conversation;
+pub mod decided;
 pub mod decision;
 pub mod doctor;
 pub mod failpoint;
@@ -83,6 +84,7 @@ pub mod install;
 pub mod layout;
 pub mod ledger;
 pub mod llm;
+pub mod loa;
 pub mod memory;
 pub mod notes;
 pub mod project;

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::ledger::reader::ReadAt;
+use crate::fsutil::ReadAt;
 use crate::transcript::{Compaction, Message, ToolCall, Transcript, Usage};
 
 /// Whether `head` (the start of a file) is a Codex rollout: its first line is `session_meta`.
@@ -292,7 +292,7 @@ pub(crate) fn decides(line: &[u8]) -> Option<Option<u64>> {
 /// [`crate::transcript::context_tokens_in`] for a rollout: read backwards from the end, so the
 /// cost does not grow with the session.
 pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
-    crate::conversation::last_deciding_line(src, len, decides)
+    crate::fsutil::last_deciding_line(src, len, decides)
 }
 
 /// The newest rollout of a session that ran in `project` (its `session_meta.cwd` at or below

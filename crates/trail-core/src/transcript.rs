@@ -14,7 +14,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ledger::reader::ReadAt;
+use crate::fsutil::ReadAt;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
@@ -267,7 +267,7 @@ pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
 
 /// [`context_tokens`] over any positioned source.
 pub fn context_tokens_in<R: ReadAt + ?Sized>(src: &R, len: u64) -> Option<u64> {
-    crate::conversation::last_deciding_line(src, len, decides)
+    crate::fsutil::last_deciding_line(src, len, decides)
 }
 
 /// What one line says about the current context size, read from the end: the latest main-chain

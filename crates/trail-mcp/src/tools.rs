@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use trail_core::checkpoint::{self, Inputs, Setup};
 use trail_core::decision;
-use trail_core::grounding::{loa, negative};
+use trail_core::grounding::{GroundError, loa, negative};
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
@@ -469,7 +469,7 @@ struct DecideArgs {
 fn decide(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     let a: DecideArgs = args(v)?;
     let root = ctx.citation_root();
-    let loa = loa::read_config(&root)?;
+    let loa = loa::read_config(&root).map_err(GroundError::from)?;
     let notes = trail_core::notes::locate_in(&ctx.config, &root, loa.as_ref())?;
     let project = ctx.project();
     let session = host::session_from_env();

@@ -348,7 +348,7 @@ impl Setup {
     /// The project at `root` under `config`; `path` is the `PATH` the bead tracker is looked
     /// up on.
     pub fn load(config: &Config, root: &Path, path: Option<&OsStr>) -> Result<Setup, SetupError> {
-        let loa = loa::read_config(root).map_err(SetupError::Loa)?;
+        let loa = loa::read_config(root).map_err(|e| SetupError::Loa(e.into()))?;
         let policy = PolicySources::of(config, loa.as_ref(), None)
             .resolve()
             .map_err(SetupError::Policy)?;

@@ -19,8 +19,7 @@
 //!
 //! [`recent`] reads them back, newest first: the one reader of recent decisions.
 
-pub mod pulse;
-pub mod recent;
+pub use crate::decided::{pulse, recent};
 
 use std::io;
 use std::path::Path;

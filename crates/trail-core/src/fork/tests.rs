@@ -1,7 +1,7 @@
 use super::*;
 use crate::cite::Status;
+use crate::grounding::standing::Now;
 use crate::notes::Active;
-use crate::reanchor::standing::Now;
 use crate::time::Ts;
 use crate::trajectory::{Decision, Evidence};
 

@@ -17,6 +17,7 @@
 pub mod loa;
 pub mod negative;
 pub mod notes;
+pub mod standing;
 
 use std::collections::HashSet;
 use std::io;
@@ -82,6 +83,15 @@ pub enum GroundError {
         from: String,
         message: String,
     },
+}
+
+impl From<crate::loa::LoaError> for GroundError {
+    fn from(e: crate::loa::LoaError) -> GroundError {
+        match e {
+            crate::loa::LoaError::Io { path, source } => GroundError::Io { path, source },
+            crate::loa::LoaError::Config { path, message } => GroundError::Config { path, message },
+        }
+    }
 }
 
 impl GroundError {

@@ -24,7 +24,7 @@ pub fn notes_at(root: &Path, notes_path: Option<(&str, String)>) -> Result<Locat
     // Loa's config matters only when trail's setting does not decide.
     let loa = match notes_path {
         Some(_) => None,
-        None => crate::grounding::loa::read_config(root).map_err(|e| Unlocated {
+        None => crate::loa::read_config(root).map_err(|e| Unlocated {
             file: ".loa.config.yaml".into(),
             why: format!("cannot read it, so where NOTES.md is kept is unknown: {e}"),
         })?,

@@ -6,30 +6,9 @@
 
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-/// Positioned reads: a file, or bytes in memory (tests and fuzzing).
-pub trait ReadAt {
-    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
-}
-
-impl ReadAt for File {
-    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        FileExt::read_exact_at(self, buf, offset)
-    }
-}
-
-impl ReadAt for [u8] {
-    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let start = usize::try_from(offset).map_err(|_| io::ErrorKind::UnexpectedEof)?;
-        let src = self
-            .get(start..start.saturating_add(buf.len()))
-            .ok_or(io::ErrorKind::UnexpectedEof)?;
-        buf.copy_from_slice(src);
-        Ok(())
-    }
-}
+pub use crate::fsutil::ReadAt;
 
 use super::frame;
 

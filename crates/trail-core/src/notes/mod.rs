@@ -25,8 +25,8 @@ use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use crate::fsutil;
-use crate::grounding::loa::LoaConfig;
 use crate::layout::Layout;
+use crate::loa::LoaConfig;
 
 pub use active::Active;
 
@@ -164,7 +164,7 @@ pub fn configured(config: &crate::config::Config) -> Option<(&str, String)> {
 /// one (resume, SessionStart): `None` when `notes.path` or Loa's config names no usable file
 /// (the commands that write NOTES.md say why).
 pub fn find(config: &crate::config::Config, root: &Path) -> Option<Location> {
-    let loa = crate::grounding::loa::read_config(root).ok().flatten();
+    let loa = crate::loa::read_config(root).ok().flatten();
     locate_in(config, root, loa.as_ref()).ok()
 }
 

@@ -52,7 +52,7 @@ pub fn rebuild_from_journals(
     let from_trajectory = decisions.len();
     let mut known: HashSet<String> = decisions.iter().map(|(_, d)| d.id.clone()).collect();
     if let Some(ledger) = ledger {
-        let found = crate::decision::recent::recent(ledger, Some(project), usize::MAX, usize::MAX)
+        let found = crate::decided::recent::recent(ledger, Some(project), usize::MAX, usize::MAX)
             .map_err(RebuildError::Stream)?;
         for c in found.into_iter().rev() {
             if known.insert(c.decision.id.clone()) {

@@ -30,7 +30,7 @@
 
 pub mod given;
 pub mod said;
-pub mod standing;
+pub use crate::grounding::standing;
 
 use serde::Serialize;
 

@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::beads::Shown;
-use crate::decision::pulse::Carried as Decision;
+use crate::decided::pulse::Carried as Decision;
 use crate::ledger::rehydrate::{Level, Thread};
 use crate::notes::Active;
 use crate::state::State;

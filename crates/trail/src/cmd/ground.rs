@@ -26,7 +26,7 @@ pub fn run(args: &GroundArgs) -> CliResult {
 fn measure(args: &GroundArgs) -> CliResult<Report> {
     let config = Config::load()?;
     let root = super::cite::project_root(None)?;
-    let loa = loa::read_config(&root).map_err(error)?;
+    let loa = loa::read_config(&root).map_err(|e| error(e.into()))?;
     let policy = PolicySources::of(&config, loa.as_ref(), args.threshold.as_deref())
         .resolve()
         .map_err(error)?;

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::Cited;
 use crate::cite::{Checker, Status};
-use crate::grounding::Cited;
 use crate::trajectory::Decision;
 
 /// One citation of a decision, then and now.

@@ -1,6 +1,6 @@
 //! The decisions of a project, newest first, as the pulse stream holds them: the one way trail
 //! reads recent decisions (tiered recovery, the re-anchor packet, fork detection, NOTES.md
-//! rebuilt). The stream is the journal every decision reaches ([`super::record`] writes the
+//! rebuilt). The stream is the journal every decision reaches ([`crate::decision::record`] writes the
 //! trajectory first, then the stream; a rebuild reads both), and reading it from its end stops
 //! as soon as enough are found: a session start on a 100 MB stream reads the last few records,
 //! not the stream.
