@@ -6,6 +6,10 @@
 //! modules left out), finds the groups of modules that reach each other, and compares them with
 //! [`KNOTS`]. A module that joins a knot, or a new knot, fails it; so does a module that left one
 //! and is still listed, so that the list says what is true.
+//!
+//! A second test reads ARCHITECTURE.md's "Layers of `trail-core`" table and fails on an import
+//! that goes up a layer, on a module the table does not place, and on one it places twice: the
+//! map and the code cannot drift apart.
 
 /// The circles as they are: none since 2026-11-29. The list stays so that a circle someone
 /// must keep for a while is written down here, with its reason, rather than hidden.
@@ -165,6 +169,78 @@ mod tests {
              reaches it back (move the code to the lower module, or pass what it needs in), or \
              a module left a circle (take it out of KNOTS in src/import_graph.rs)"
         );
+    }
+
+    /// ARCHITECTURE.md's "Layers of `trail-core`" table, bottom first: each layer's modules.
+    fn layers(architecture: &str) -> Vec<BTreeSet<String>> {
+        let section = architecture
+            .split("### Layers of `trail-core`")
+            .nth(1)
+            .expect("ARCHITECTURE.md has a \"Layers of `trail-core`\" section");
+        section
+            .lines()
+            .skip_while(|l| !l.starts_with("| layer |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|row| {
+                let cells: Vec<&str> = row.split('|').collect();
+                cells[2]
+                    .split(',')
+                    .map(|m| m.trim().trim_matches('`').to_string())
+                    .filter(|m| !m.is_empty())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_import_goes_down_the_layers_architecture_md_draws() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let edges = graph(&root.join("src"));
+        let text = std::fs::read_to_string(root.join("../../ARCHITECTURE.md")).unwrap();
+        let layers = layers(&text);
+        assert!(layers.len() >= 3, "the layer table is missing or empty");
+        let mut layer_of = BTreeMap::new();
+        for (i, layer) in layers.iter().enumerate() {
+            for m in layer {
+                assert!(
+                    layer_of.insert(m.clone(), i).is_none(),
+                    "`{m}` is listed twice in ARCHITECTURE.md's layer table"
+                );
+            }
+        }
+        let mut problems = Vec::new();
+        for (module, imports) in &edges {
+            let Some(&from) = layer_of.get(module) else {
+                problems.push(format!(
+                    "`{module}` is in no layer of ARCHITECTURE.md's table: add it where its imports put it"
+                ));
+                continue;
+            };
+            for target in imports {
+                if let Some(&to) = layer_of.get(target)
+                    && to > from
+                {
+                    problems.push(format!(
+                        "`{module}` imports `{target}`, a layer above it: move what it needs down, or pass it in"
+                    ));
+                }
+            }
+        }
+        for m in layer_of.keys() {
+            if !edges.contains_key(m) {
+                problems.push(format!("`{m}` is in the layer table but is no module"));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn the_layer_table_is_read_bottom_first() {
+        let text = "### Layers of `trail-core`\n\nintro\n\n| layer | modules |\n|---|---|\n\
+                    | base | `a`, `b` |\n| top | `c` |\n\nafter\n";
+        let set = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(layers(text), vec![set(&["a", "b"]), set(&["c"])]);
     }
 
     #[test]
