@@ -103,3 +103,4 @@ pub mod tokens;
 pub mod trajectory;
 pub mod transcript;
 pub mod trust;
+pub mod workspace;

@@ -2,56 +2,41 @@
 //! per request, as each `trail` command loads it, so a changed config or a `trail trust` is
 //! seen without restarting the server.
 
+use std::ops::Deref;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use trail_core::config::Config;
 use trail_core::gate::paths::Places as Zones;
 use trail_core::layout::Layout;
-use trail_core::ledger::Ledger;
-use trail_core::project::Project;
 use trail_core::search;
-use trail_core::secrets::{Redactor, Secrets};
+use trail_core::secrets::Redactor;
 use trail_core::state::Store;
+use trail_core::workspace::Workspace;
 
 use crate::error::ToolError;
 
+/// The workspace every use case takes, loaded as the CLI loads it
+/// ([`trail_core::workspace`]), and what only this server asks of it.
 pub struct Ctx {
-    pub config: Config,
-    pub ledger: Ledger,
-    /// Redaction, with originals kept, for everything this server writes.
-    pub secrets: Arc<Secrets>,
-    /// The project root, canonical when it can be (paths are compared against it).
-    pub root: PathBuf,
+    pub ws: Workspace,
+}
+
+impl Deref for Ctx {
+    type Target = Workspace;
+    fn deref(&self) -> &Workspace {
+        &self.ws
+    }
 }
 
 impl Ctx {
     pub fn load() -> Result<Ctx, ToolError> {
-        let config = Config::load()?;
-        let root = config.project_root.value.clone();
-        let root = root.canonicalize().unwrap_or(root);
-        let secrets = config.secrets();
-        let ledger = config.ledger().with_secrets(secrets.clone());
         Ok(Ctx {
-            config,
-            ledger,
-            secrets,
-            root,
+            ws: Workspace::new(Config::load()?),
         })
     }
 
     pub fn layout(&self) -> Layout {
         Layout::new(&self.root)
-    }
-
-    /// Where `${PROJECT_ROOT}` points for citations and identifiers, as for `trail cite`,
-    /// `trail decide` and `trail show`: `$PROJECT_ROOT` when set, else the project's root.
-    pub fn citation_root(&self) -> PathBuf {
-        trail_core::cite::root_of(&self.root)
-    }
-
-    pub fn project(&self) -> Project {
-        Project::discover(&self.root)
     }
 
     /// The redactor every output passes: the built-in rules and the person's own. It keeps no

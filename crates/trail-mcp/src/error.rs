@@ -71,7 +71,10 @@ impl ToolError {
             ToolError::Decide(DecideError::Empty(_) | DecideError::BadBead(_)) => {
                 "nothing was recorded; see the tool's input schema"
             }
-            ToolError::Setup(_) | ToolError::Ground(_) | ToolError::Notes(_) => {
+            ToolError::Setup(_)
+            | ToolError::Ground(_)
+            | ToolError::Notes(_)
+            | ToolError::Decide(DecideError::Notes(_)) => {
                 "the person has to fix trail's configuration or .loa.config.yaml; the message names it"
             }
             ToolError::Show(ShowError::Malformed { .. } | ShowError::Absolute { .. }) => {

@@ -22,13 +22,13 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use trail_core::checkpoint::{self, Inputs, Setup};
 use trail_core::decision;
-use trail_core::grounding::{GroundError, loa, negative};
+use trail_core::grounding::negative;
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
 use trail_core::search::{self, Filters, Mode, Request};
 use trail_core::time::{Local, Ts};
-use trail_core::{beads, host, show};
+use trail_core::{host, show};
 
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -468,21 +468,8 @@ struct DecideArgs {
 /// `trail decide`: the same record, its citations checked as it is made.
 fn decide(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     let a: DecideArgs = args(v)?;
-    let root = ctx.citation_root();
-    let loa = loa::read_config(&root).map_err(GroundError::from)?;
-    let notes = trail_core::notes::locate_in(&ctx.config, &root, loa.as_ref())?;
-    let project = ctx.project();
-    let session = host::session_from_env();
-    let cx = decision::Context {
-        root: &root,
-        ledger: &ctx.ledger,
-        project: &project,
-        session: session.as_deref(),
-        notes: &notes,
-        bead_in_progress: beads::current_label(&root, std::env::var_os("PATH").as_deref()),
-    };
-    let done = decision::record(
-        &cx,
+    let done = decision::decide(
+        &ctx.ws,
         decision::Request {
             title: a.title,
             decision: a.decision,

@@ -1,34 +1,35 @@
-//! What every command needs: the merged configuration, the ledger it points at, and the one
-//! secrets service that redacts whatever the command writes or prints (the ledger's too).
+//! What every command needs: the workspace (the merged configuration, the ledger it points at,
+//! the one secrets service that redacts whatever the command writes or prints, the project
+//! root), loaded the way the MCP server loads it ([`trail_core::workspace`]).
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use trail_core::config::Config;
-use trail_core::ledger::Ledger;
-use trail_core::secrets::Secrets;
+use trail_core::workspace::Workspace;
 
 use crate::error::CliResult;
 
 pub struct Context {
-    pub ledger: Ledger,
-    pub config: Config,
-    pub secrets: Arc<Secrets>,
+    ws: Workspace,
+}
+
+impl Deref for Context {
+    type Target = Workspace;
+    fn deref(&self) -> &Workspace {
+        &self.ws
+    }
 }
 
 impl Context {
     pub fn load() -> CliResult<Context> {
         let config = Config::load()?;
         crate::cmd::trust::warn_refused(&config);
-        let secrets = config.secrets();
+        let mut ws = Workspace::new(config);
         // Lock alerts reach the person at the terminal on stderr.
-        let ledger = config
-            .ledger()
-            .with_secrets(secrets.clone())
+        ws.ledger = ws
+            .ledger
             .with_alert_sink(Arc::new(|msg: &str| eprintln!("{msg}")));
-        Ok(Context {
-            ledger,
-            config,
-            secrets,
-        })
+        Ok(Context { ws })
     }
 }

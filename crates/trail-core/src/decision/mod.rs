@@ -130,6 +130,27 @@ pub enum DecideError {
         "the decision is in the trajectory (.trail/trajectory/) but not in the pulse stream: {0}"
     )]
     Pulse(LedgerError),
+    #[error("nothing was recorded: {0}")]
+    Notes(crate::workspace::NotesWhere),
+}
+
+/// `trail decide` and the MCP `decide` tool: record `req` in the workspace's project, with
+/// this session (the host's environment names it) and the bead in progress (`br`/`bd` on
+/// PATH).
+pub fn decide(ws: &crate::workspace::Workspace, req: Request) -> Result<Recorded, DecideError> {
+    let root = ws.citation_root();
+    let notes = ws.notes().map_err(DecideError::Notes)?;
+    let project = ws.project();
+    let session = crate::host::session_from_env();
+    let cx = Context {
+        root: &root,
+        ledger: &ws.ledger,
+        project: &project,
+        session: session.as_deref(),
+        notes: &notes,
+        bead_in_progress: crate::beads::current_label(&root, std::env::var_os("PATH").as_deref()),
+    };
+    record(&cx, req)
 }
 
 /// Record `req` (see the module docs for the steps).

@@ -12,21 +12,6 @@ use crate::error::{CliError, CliResult};
 use crate::output;
 
 pub fn run(ctx: &Context, args: &DecideArgs) -> CliResult {
-    let root = super::cite::project_root(None)?;
-    let loc = super::notes::location(&ctx.config, &root)?;
-    let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
-    let session = trail_core::host::session_from_env();
-    let cx = decision::Context {
-        root: &root,
-        ledger: &ctx.ledger,
-        project: &project,
-        session: session.as_deref(),
-        notes: &loc,
-        bead_in_progress: trail_core::beads::current_label(
-            &root,
-            std::env::var_os("PATH").as_deref(),
-        ),
-    };
     let req = Request {
         title: args.title.clone(),
         decision: args.decision.clone(),
@@ -35,7 +20,7 @@ pub fn run(ctx: &Context, args: &DecideArgs) -> CliResult {
         tests: args.test.clone(),
         bead: args.bead.clone(),
     };
-    let done = decision::record(&cx, req).map_err(error)?;
+    let done = decision::decide(ctx, req).map_err(error)?;
     if args.json {
         output::json(&done)?;
     } else {
@@ -67,6 +52,7 @@ fn error(e: DecideError) -> CliError {
             "the trajectory holds the decision, so it counts; `trail verify` checks the stream",
         ),
         DecideError::Check(_) | DecideError::Trajectory(_) => CliError::failed(e.to_string()),
+        DecideError::Notes(w) => CliError::usage(w.to_string()).with_hint(w.hint()),
         DecideError::Secrets(_) => {
             let DecideError::Secrets(s) = e else {
                 unreachable!("matched above")
