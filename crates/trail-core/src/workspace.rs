@@ -92,18 +92,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::config::Env;
+    use crate::config::FakeEnv;
     use crate::decision::{self, DecideError, Request};
-
-    struct FakeEnv(HashMap<&'static str, String>, PathBuf);
-    impl Env for FakeEnv {
-        fn var(&self, key: &str) -> Option<String> {
-            self.0.get(key).cloned()
-        }
-        fn cwd(&self) -> PathBuf {
-            self.1.clone()
-        }
-    }
 
     /// A project in `dir/proj` with one source file, and a home beside it.
     fn workspace(dir: &Path, notes_path: Option<&str>) -> Workspace {

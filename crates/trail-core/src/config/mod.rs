@@ -750,20 +750,28 @@ fn project_root(env: &dyn Env) -> Setting<PathBuf> {
     Setting::default(cwd)
 }
 
+/// An environment of the variables a test gives and a working directory, for loading a
+/// configuration without touching the process's (tests anywhere in the crate).
+#[cfg(test)]
+pub(crate) struct FakeEnv(
+    pub(crate) std::collections::HashMap<&'static str, String>,
+    pub(crate) PathBuf,
+);
+
+#[cfg(test)]
+impl Env for FakeEnv {
+    fn var(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn cwd(&self) -> PathBuf {
+        self.1.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
-
-    struct FakeEnv(HashMap<&'static str, String>, PathBuf);
-    impl Env for FakeEnv {
-        fn var(&self, key: &str) -> Option<String> {
-            self.0.get(key).cloned()
-        }
-        fn cwd(&self) -> PathBuf {
-            self.1.clone()
-        }
-    }
 
     #[test]
     fn layers_apply_in_order_and_remember_their_origin() {

@@ -121,28 +121,10 @@ const DELETES: &[&str] = &[
     "truncate",
 ];
 
-/// Expressions that mean the home directory inside a language.
-const HOME_EXPRS: &[&str] = &[
-    "expanduser('~')",
-    "expanduser(\"~\")",
-    "Path.home()",
-    "Dir.home",
-    "homedir()",
-    "os.homedir",
-    "ENV['HOME']",
-    "ENV[\"HOME\"]",
-    "$ENV{HOME}",
-    "os.environ['HOME']",
-    "os.environ[\"HOME\"]",
-    "getenv('HOME')",
-    "getenv(\"HOME\")",
-    "process.env.HOME)",
-    "Deno.env.get(\"HOME\")",
-];
-
-/// More ways a language names the home directory, replaced by `~` before code is read as a
-/// command line (`"rm -rf " . getenv("HOME")`, `Seq("rm", "-rf", sys.props("user.home"))`,
-/// make's `$(HOME)`). The longest first: `getenv("HOME")` inside `Sys.getenv("HOME")`.
+/// Expressions that mean the home directory inside a language: a deletion said of one is a
+/// block, and they are replaced by `~` before code is read as a command line (`"rm -rf " .
+/// getenv("HOME")`, `Seq("rm", "-rf", sys.props("user.home"))`, make's `$(HOME)`). The
+/// longest first: `getenv("HOME")` inside `Sys.getenv("HOME")`.
 const HOME_NAMES: &[&str] = &[
     "System.getProperty(\"user.home\")",
     "sys.props(\"user.home\")",
@@ -163,6 +145,7 @@ const HOME_NAMES: &[&str] = &[
     "getenv(\"HOME\")",
     "Deno.env.get(\"HOME\")",
     "$(HOME)",
+    "os.homedir",
 ];
 
 /// `code` with every expression naming the home directory replaced by `with` (`~`, or `"~"`
@@ -338,7 +321,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     // with a critical target only: alone it is too common (`list.remove(x)`).
     let deletes_named = deletion_call(code);
     if deletes || deletes_named {
-        let home = has(HOME_EXPRS) || names_home(code);
+        let home = has(HOME_NAMES) || names_home(code);
         let critical_literal = literals(code).iter().any(|lit| {
             lit.starts_with('/') || lit.starts_with('~') || lit == "." || lit.starts_with("C:")
         } && {
