@@ -1,11 +1,12 @@
 //! The application layer's context: what every use case needs, built one way for both front
 //! ends (issue 23). The CLI and the MCP server each load a [`Workspace`] and call the same use
-//! case ([`crate::decision::decide`], …); they differ only in how arguments come in and
-//! results go out.
+//! case ([`crate::decision::decide`], [`crate::checkpoint::in_workspace`]); they differ only
+//! in how arguments come in and results go out.
 //!
 //! Found by reading the two front ends side by side: `trail decide` loaded the configuration a
 //! second time, took the project root as configured, and named the project from it, where the
-//! MCP `decide` tool took the canonical root. Both now ask the workspace.
+//! MCP `decide` tool took the canonical root (the checkpoint had the same two copies). Both now
+//! ask the workspace.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -131,6 +132,22 @@ mod tests {
         assert!(done.notes_error.is_none(), "{:?}", done.notes_error);
         let notes = std::fs::read_to_string(ws.root.join("NOTES.md")).unwrap();
         assert!(notes.contains("Totals are computed once"), "{notes}");
+    }
+
+    /// The checkpoint both front ends run, through the same workspace: after one grounded
+    /// decision, every step is measured and none errs.
+    #[test]
+    fn a_checkpoint_runs_through_the_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace(dir.path(), None);
+        decision::decide(&ws, request()).unwrap();
+        let (report, _policy) = crate::checkpoint::in_workspace(&ws, None).unwrap();
+        assert!(!report.steps.is_empty());
+        assert_ne!(
+            report.verdict,
+            crate::checkpoint::Verdict::Error,
+            "{report:?}"
+        );
     }
 
     /// A NOTES.md path outside the project is refused before anything is written, with a hint

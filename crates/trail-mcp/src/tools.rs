@@ -20,9 +20,8 @@
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
-use trail_core::checkpoint::{self, Inputs, Setup};
+use trail_core::checkpoint;
 use trail_core::decision;
-use trail_core::grounding::negative;
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
@@ -492,29 +491,8 @@ struct CheckpointArgs {
 /// or failed checkpoint is a result the model reads, not a failed call).
 fn checkpoint(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     let a: CheckpointArgs = args(v)?;
-    let root = ctx.citation_root();
-    let setup = Setup::load(&ctx.config, &root, std::env::var_os("PATH").as_deref())?;
-    let project = ctx.project();
-    let session = host::session_from_env();
-    let ghosts = negative::project::check(
-        &root,
-        &setup.notes,
-        &[],
-        &negative::Options::of(&ctx.config),
-        ctx.redactor()?,
-    );
-    let inputs = Inputs {
-        root: &root,
-        project: &project,
-        session: session.as_deref(),
-        notes: &setup.notes,
-        policy: &setup.policy,
-        loa: setup.loa.as_ref(),
-        bead: setup.bead.clone(),
-        ghosts: &ghosts,
-    };
-    let report = checkpoint::checkpoint(&inputs, &ctx.ledger, a.reasoning);
-    to_json(&checkpoint::words::answer(&report, &setup.policy))
+    let (report, policy) = checkpoint::in_workspace(&ctx.ws, a.reasoning)?;
+    to_json(&checkpoint::words::answer(&report, &policy))
 }
 
 #[derive(Deserialize)]

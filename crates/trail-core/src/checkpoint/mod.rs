@@ -342,6 +342,42 @@ pub enum SetupError {
     Policy(GroundError),
     #[error(transparent)]
     Notes(NotesError),
+    #[error(transparent)]
+    Secrets(crate::secrets::SecretsError),
+}
+
+/// `trail checkpoint` and the MCP `checkpoint` tool: the whole checkpoint of the workspace's
+/// project, with this session (the host's environment names it), the bead in progress
+/// (`br`/`bd` on PATH) and the ghost search (which quotes files that still hold what they
+/// quote: the bare redactor). The policy comes back for the words a front end renders.
+pub fn in_workspace(
+    ws: &crate::workspace::Workspace,
+    reasoning: Option<String>,
+) -> Result<(Report, Policy), SetupError> {
+    let root = ws.citation_root();
+    let setup = Setup::load(&ws.config, &root, std::env::var_os("PATH").as_deref())?;
+    let project = ws.project();
+    let session = crate::host::session_from_env();
+    let redactor = ws.secrets.redactor().map_err(SetupError::Secrets)?;
+    let ghosts = negative::project::check(
+        &root,
+        &setup.notes,
+        &[],
+        &negative::Options::of(&ws.config),
+        redactor,
+    );
+    let inputs = Inputs {
+        root: &root,
+        project: &project,
+        session: session.as_deref(),
+        notes: &setup.notes,
+        policy: &setup.policy,
+        loa: setup.loa.as_ref(),
+        bead: setup.bead.clone(),
+        ghosts: &ghosts,
+    };
+    let report = checkpoint(&inputs, &ws.ledger, reasoning);
+    Ok((report, setup.policy))
 }
 
 impl Setup {

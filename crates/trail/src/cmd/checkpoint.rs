@@ -5,9 +5,8 @@
 use std::path::Path;
 
 use trail_core::checkpoint::words::{answer, plural, words};
-use trail_core::checkpoint::{self, Inputs, Report, Setup, SetupError, StepVerdict, Verdict};
+use trail_core::checkpoint::{self, Report, SetupError, StepVerdict, Verdict};
 use trail_core::config::Config;
-use trail_core::grounding::negative::{self, project};
 use trail_core::grounding::{Enforcement, Policy, PolicySources, loa};
 
 use crate::cli::CheckpointArgs;
@@ -16,34 +15,12 @@ use crate::error::{CliError, CliResult};
 use crate::output;
 
 pub fn run(ctx: &Context, args: &CheckpointArgs) -> CliResult {
-    let root = super::cite::project_root(None)?;
-    let setup = Setup::load(&ctx.config, &root, std::env::var_os("PATH").as_deref())
-        .map_err(setup_error)?;
-    let project = trail_core::project::Project::discover(&ctx.config.project_root.value);
-    let session = trail_core::host::session_from_env();
-    // Step 2's searches quote files that still hold what they quote: the bare engine.
-    let ghosts = project::check(
-        &root,
-        &setup.notes,
-        &[],
-        &negative::Options::of(&ctx.config),
-        ctx.secrets.redactor()?,
-    );
-    let inputs = Inputs {
-        root: &root,
-        project: &project,
-        session: session.as_deref(),
-        notes: &setup.notes,
-        policy: &setup.policy,
-        loa: setup.loa.as_ref(),
-        bead: setup.bead.clone(),
-        ghosts: &ghosts,
-    };
-    let report = checkpoint::checkpoint(&inputs, &ctx.ledger, args.reasoning.clone());
+    let (report, policy) =
+        checkpoint::in_workspace(ctx, args.reasoning.clone()).map_err(setup_error)?;
     if args.json {
-        output::json(&answer(&report, &setup.policy))?;
+        output::json(&answer(&report, &policy))?;
     } else {
-        output::text(&render(&report, &setup.policy))?;
+        output::text(&render(&report, &policy))?;
     }
     match report.verdict {
         Verdict::Pass => Ok(()),
@@ -63,6 +40,7 @@ fn setup_error(e: SetupError) -> CliError {
         SetupError::Policy(_) => CliError::usage(e.to_string())
             .with_hint("`trail config` shows trail's own settings and where each came from"),
         SetupError::Notes(n) => super::notes::refused(n),
+        SetupError::Secrets(s) => s.into(),
     }
 }
 
