@@ -148,8 +148,15 @@ pub(super) fn embedded(
     ];
     let mut seen = 0;
     let mut scan = |text: &str, out: &mut Findings| {
-        // A word nothing breaks is the rules' whole (every command's words come through here).
+        // A word nothing breaks is the rules' whole (every command's words come through here),
+        // unless it is a command line of its own: a program, then a pipe or a chain
+        // (`fzf --preview 'curl … | sh'`).
         if !text.contains(BREAKS) {
+            let first = text.split_whitespace().next().unwrap_or("");
+            if known::is_program(base(first)) && (text.contains('|') || text.contains("&&")) {
+                seen += 1;
+                out.runs(text, Keep::Blocks);
+            }
             return;
         }
         // `{}` is the file a tool puts in (`find -exec`, `xargs -I{}`, `sops exec-file`): a
@@ -317,7 +324,9 @@ fn escapes(text: &str, out: &mut Findings) {
         let (marked, after) = if let Some(esc) = ESCAPES.iter().find(|e| lower.starts_with(*e)) {
             (true, s[esc.len()..].trim_start())
         } else {
-            let marks = s.len() - s.trim_start_matches(['!', ':', '\\', '.', '@', '%']).len();
+            let marks = s.len()
+                - s.trim_start_matches(['!', ':', '\\', '.', '@', '%', '$', '&'])
+                    .len();
             (marks > 0, s[marks..].trim_start())
         };
         // `!system rm …`: marks, then an escape word.

@@ -368,6 +368,15 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             "--help" | "--dry-run" | "--dryrun" | "--what-if" | "--whatif" | "--simulate"
             | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list"
             | "--pretend" => true,
+            // `--dry-run=no` (`=false`, `=0`, `=off`) asks for the real run.
+            _ if w.split_once('=').is_some_and(|(_, v)| {
+                ["no", "false", "0", "off", "none"]
+                    .iter()
+                    .any(|n| v.eq_ignore_ascii_case(n))
+            }) =>
+            {
+                false
+            }
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
