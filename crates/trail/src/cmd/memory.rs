@@ -88,14 +88,10 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
             "the note is empty: `trail remember \"what to keep\"`",
         ));
     }
-    let config = Config::load()?;
     super::redact::say_placeholders(ctx, note);
-    let src = trail_core::memory::recall::remember(
-        &config.project_root.value,
-        note,
-        &Local::now(),
-        &ctx.secrets,
-    )?;
+    // The workspace's root, as the MCP `remember` tool writes it (the configuration is loaded
+    // once, with the context).
+    let src = trail_core::memory::recall::remember(&ctx.root, note, &Local::now(), &ctx.secrets)?;
     if json {
         return output::json(&serde_json::json!({ "source": src }));
     }
