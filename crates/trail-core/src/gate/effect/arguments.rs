@@ -152,8 +152,10 @@ pub(super) fn embedded(
         // unless it is a command line of its own: a program, then a pipe or a chain
         // (`fzf --preview 'curl … | sh'`).
         if !text.contains(BREAKS) {
+            // Every word of every command comes here: the cheap test first.
+            let chained = text.contains('|') || text.contains("&&");
             let first = text.split_whitespace().next().unwrap_or("");
-            if known::is_program(base(first)) && (text.contains('|') || text.contains("&&")) {
+            if chained && known::is_program(base(first)) {
                 seen += 1;
                 out.runs(text, Keep::Blocks);
             }

@@ -95,7 +95,9 @@ pub(super) fn judge(
             .then(|| words::device_write(c))
             .flatten()
     });
-    critical(c, layer, shows, verb.as_ref(), &found, raw, out);
+    // Whether a leading subcommand word only looks: read once, asked three ways below.
+    let looks = words::looks(c);
+    critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
     if let Some(v) = &verb {
         out.push(decide(
             Verdict::Junction,
@@ -110,7 +112,7 @@ pub(super) fn judge(
         ));
     }
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
-    let reads_only = shows || verb.is_none() && words::looks(c);
+    let reads_only = shows || verb.is_none() && looks;
     if let Some(t) = found.iter().find(|t| {
         !reads_only && t.target != Target::ProjectRoot && (t.target.critical() || t.output)
     }) {
@@ -154,7 +156,7 @@ pub(super) fn judge(
 fn critical(
     c: &Cmd<'_>,
     layer: Layer,
-    shows: bool,
+    (shows, looks): (bool, bool),
     verb: Option<&words::Verb>,
     found: &[targets::Found],
     raw: &str,
@@ -163,11 +165,11 @@ fn critical(
     let cleans = words::cleans(c);
     // An output option of a command that only looks names what it reads (`clevis luks list
     // -d /dev/nvme0n1p3`).
-    let looks = verb.is_none() && words::looks(c);
+    let lists = verb.is_none() && looks;
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
-        && (words::restores(c) || layer.privileged && !words::looks(c))
+        && (words::restores(c) || layer.privileged && !looks)
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
     if let Some(t) = found.iter().find(|t| {
         !shows
@@ -175,7 +177,7 @@ fn critical(
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
                 || t.target == Target::Root && replaces_root
                 || t.output
-                    && !looks
+                    && !lists
                     && (t.target.overwritten()
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
