@@ -81,10 +81,15 @@ impl Workspace {
     /// Which NOTES.md the project keeps: `notes.path`, else the one recorded, else Loa's, else
     /// the root's ([`crate::notes::locate_in`]), under the citation root.
     pub fn notes(&self) -> Result<Location, NotesWhere> {
-        let root = self.citation_root();
-        let loa = crate::loa::read_config(&root).map_err(NotesWhere::Loa)?;
-        crate::notes::locate_in(&self.config, &root, loa.as_ref()).map_err(NotesWhere::Refused)
+        notes_in(&self.config, &self.citation_root())
     }
+}
+
+/// Which NOTES.md the project at `root` keeps under `config`, Loa's config read from `root`:
+/// the one way to ask, for a workspace and for a command that names its own root.
+pub fn notes_in(config: &Config, root: &std::path::Path) -> Result<Location, NotesWhere> {
+    let loa = crate::loa::read_config(root).map_err(NotesWhere::Loa)?;
+    crate::notes::locate_in(config, root, loa.as_ref()).map_err(NotesWhere::Refused)
 }
 
 #[cfg(test)]

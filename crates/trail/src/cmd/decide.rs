@@ -52,7 +52,7 @@ fn error(e: DecideError) -> CliError {
             "the trajectory holds the decision, so it counts; `trail verify` checks the stream",
         ),
         DecideError::Check(_) | DecideError::Trajectory(_) => CliError::failed(e.to_string()),
-        DecideError::Notes(w) => CliError::usage(w.to_string()).with_hint(w.hint()),
+        DecideError::Notes(w) => super::notes::where_error(w),
         DecideError::Secrets(_) => {
             let DecideError::Secrets(s) = e else {
                 unreachable!("matched above")

@@ -6,27 +6,23 @@ use std::path::Path;
 use trail_core::config::Config;
 use trail_core::grounding::loa;
 use trail_core::notes::{self, Location, NotesError};
+use trail_core::workspace::{self, NotesWhere};
 
 use crate::error::{CliError, CliResult};
 
 /// Which NOTES.md this project keeps (`notes.path`, else Loa's, else the root's).
 pub fn location(config: &Config, root: &Path) -> CliResult<Location> {
-    let loa = loa::read_config(root).map_err(|e| {
-        CliError::usage(format!("cannot read the project's Loa config: {e}"))
-            .with_hint("fix the YAML; trail reads its grounding and path keys only")
-    })?;
-    notes::locate_in(config, root, loa.as_ref()).map_err(refused)
+    workspace::notes_in(config, root).map_err(|w| where_error(&w))
 }
 
 /// A NOTES.md location that was refused, with where to fix it.
 pub fn refused(e: NotesError) -> CliError {
-    let hint = match &e {
-        NotesError::BadPath { from, .. } if from == ".loa.config.yaml" => {
-            "fix `memory.notes_file` or `paths.grimoire` in .loa.config.yaml, or set notes.path"
-        }
-        _ => "set notes.path (TRAIL_NOTES_PATH) to a .md file inside the project",
-    };
-    CliError::usage(e.to_string()).with_hint(hint)
+    where_error(&NotesWhere::Refused(e))
+}
+
+/// Why NOTES.md cannot be located, with the workspace's hint (one wording for every front end).
+pub fn where_error(w: &NotesWhere) -> CliError {
+    CliError::usage(w.to_string()).with_hint(w.hint())
 }
 
 /// `trail notes where` and `trail notes move`.
