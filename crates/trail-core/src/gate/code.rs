@@ -95,6 +95,41 @@ const SHELL_OUT: &[&str] = &[
     "Open3",
 ];
 
+/// A block for the power act an AppleScript asks of the machine (`tell application "System Events" to shut
+/// down`, `… to restart`, `… to log out`), as a statement of its own or after `to`.
+fn applescript_power(name: &str, code: &str, raw: &str, out: &mut Findings) {
+    if name != "osascript" {
+        return;
+    }
+    let lower = code.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let act = words.iter().enumerate().find_map(|(i, w)| {
+        let after_to = i == 0 || matches!(words[i - 1], "to" | "then");
+        let next = words.get(i + 1).copied();
+        match (*w, next) {
+            ("shut", Some("down")) if after_to => Some("shut down"),
+            ("restart", _) if after_to => Some("restart"),
+            ("log", Some("out")) if after_to => Some("log out"),
+            ("sleep", _) if i > 0 && words[i - 1] == "to" => Some("sleep"),
+            _ => None,
+        }
+    });
+    if let Some(act) = act {
+        out.push(Decision {
+            verdict: Verdict::Block,
+            rule: Some("power".into()),
+            reason: format!(
+                "this AppleScript tells the machine to {act}: the session and everyone's work on it stop; it is never run"
+            ),
+            command: Some(raw.into()),
+            targets: Vec::new(),
+        });
+    }
+}
+
 /// Calls that delete or overwrite.
 const DELETES: &[&str] = &[
     "rmtree",
@@ -314,6 +349,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         });
         return;
     }
+    applescript_power(name, code, raw, out);
     let shells_out = has(SHELL_OUT);
     let deletes = has(DELETES);
     if shells_out {

@@ -122,7 +122,7 @@ pub(super) fn static_arg(text: &str) -> Arg {
 }
 
 /// The most inputs a reconstructed `xargs`/`parallel` command is judged with, one by one.
-const MAX_ITEMS: usize = 16;
+pub(super) const MAX_ITEMS: usize = 16;
 
 /// The commands `xargs` or `parallel` would run: the template (`argv[start..end]`) with each
 /// input put where `{}` (or the `-I` string) is, or appended.

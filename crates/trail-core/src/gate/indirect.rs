@@ -82,7 +82,7 @@ fn git_command_key(key: &str) -> bool {
 /// A `NAME=value` (a prefix, `export`, or `env NAME=value`) that names a command: the value is
 /// judged as a command line, and code loaders are a junction.
 pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Findings) {
-    if COMMAND_VARS.contains(&name) {
+    if COMMAND_VARS.contains(&name) || names_command(name) {
         match value.text.as_deref() {
             Some(v) => out.runs(v, Keep::Risky),
             None => out.push(junction(
@@ -98,6 +98,28 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
             raw,
         ));
     }
+}
+
+/// Whether a variable's name says its value is a command some program runs, by the role its
+/// last word names (`BAT_PAGER`, `FZF_DEFAULT_COMMAND`, `SVN_EDITOR`, `KUBECTL_EXTERNAL_DIFF`).
+fn names_command(name: &str) -> bool {
+    let last = name.rsplit('_').next().unwrap_or(name);
+    name.contains('_')
+        && matches!(
+            last,
+            "PAGER"
+                | "EDITOR"
+                | "VISUAL"
+                | "COMMAND"
+                | "CMD"
+                | "ASKPASS"
+                | "RSH"
+                | "BROWSER"
+                | "DIFF"
+                | "HOOK"
+                | "PROGRAM"
+                | "EXEC"
+        )
 }
 
 /// `git -c key=value …` and `git config key value`: values that are commands.

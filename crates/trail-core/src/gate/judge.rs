@@ -210,6 +210,7 @@ pub(super) fn command(
     let mut j = Judging::new(cmd, producers, ctx, depth);
     j.assignments();
     j.bare_redirection();
+    j.planted_script();
     let mut argv: &[Arg] = &cmd.argv;
     while let Some(name) = j.program(argv) {
         j.layer(name, argv);
@@ -339,6 +340,22 @@ impl<'a> Judging<'a> {
         }
     }
 
+    /// A script written to a file (`printf '#!/bin/sh\nrm -rf ~\n' > .git/hooks/post-merge`,
+    /// `cat > run.sh <<EOF`): it runs later, where no one reads it, so what it would block is
+    /// blocked now.
+    fn planted_script(&mut self) {
+        if self.cmd.writes.is_empty() {
+            return;
+        }
+        let text = match self.cmd.name() {
+            Some("cat") => self.cmd.heredoc.clone(),
+            _ => feed::printed_text(self.cmd),
+        };
+        if let Some(text) = text.filter(|t| t.trim_start().starts_with("#!")) {
+            self.found.runs(&text, Keep::Blocks);
+        }
+    }
+
     /// A bare redirection (`> /etc/hosts`) runs no program but still writes: its writes are
     /// judged.
     fn bare_redirection(&mut self) {
@@ -447,7 +464,19 @@ impl<'a> Judging<'a> {
         let inner = match name {
             "find" => find_exec(argv),
             "xargs" => xargs(argv, self.cmd, self.producers),
-            "parallel" => parallel(argv, self.cmd, self.producers),
+            "parallel" => {
+                let (template, inputs) = parallel(argv, self.cmd, self.producers);
+                // With no command, each input is a command line of its own (`parallel ::: 'make
+                // a' 'make b'`).
+                if template.is_empty() {
+                    for input in inputs.iter().take(feed::MAX_ITEMS) {
+                        self.found
+                            .runs(input.text.as_deref().unwrap_or(&input.raw), Keep::All);
+                    }
+                    return true;
+                }
+                feed::reconstruct(&template, parallel_marker(&template), &inputs)
+            }
             _ => return false,
         };
         for c in inner {
@@ -533,8 +562,9 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
     feed::reconstruct(&argv[start..], replace.as_deref(), &inputs)
 }
 
-/// The commands `parallel` would run on its `:::` arguments or what it is fed.
-fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
+/// The command template `parallel` runs (empty when each input is a command) and its inputs:
+/// its `:::` arguments or what it is fed.
+fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> (Vec<Arg>, Vec<Arg>) {
     let sep = argv
         .iter()
         .position(|a| matches!(a.text.as_deref(), Some(":::" | "::::" | ":::+")));
@@ -548,15 +578,16 @@ fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
             .collect(),
         None => feed::fed_items(producers, cmd.heredoc.as_deref(), true),
     };
-    let Some(start) = wrappers::unwrap(&argv[..end]) else {
-        return Vec::new();
-    };
-    let template = &argv[start..end];
-    let marker = template
+    let template = wrappers::unwrap(&argv[..end]).map_or_else(Vec::new, |s| argv[s..end].to_vec());
+    (template, inputs)
+}
+
+/// Where `parallel` puts each input in its template: at `{}`, or appended.
+fn parallel_marker(template: &[Arg]) -> Option<&'static str> {
+    template
         .iter()
         .any(|a| a.text.as_deref().is_some_and(|t| t.contains("{}")))
-        .then_some("{}");
-    feed::reconstruct(template, marker, &inputs)
+        .then_some("{}")
 }
 
 /// Every rule that matches a call reaching `zones` and nothing else (a read tool's file, a

@@ -77,7 +77,7 @@ fn patch(args: &[Arg], stdin: &dyn Fn() -> Option<String>, raw: &str, out: &mut 
     match crate::host::codex::parse_patch(&text) {
         Ok(files) => {
             for f in files {
-                out.runs(&format!("> '{}'", f.replace('\'', "'\\''")), Keep::All);
+                writes_file(f, out);
             }
         }
         Err(why) => out.push(junction(
@@ -194,6 +194,10 @@ fn ex_command(c: Option<&str>, ctx: &Context, raw: &str, out: &mut Findings) {
         return;
     }
     let word = c.split_whitespace().next().unwrap_or("");
+    // `w! /etc/hosts`, `saveas ~/.bashrc`, `w >> log`: the buffer is written to that file.
+    if let Some(file) = ex_write_target(c) {
+        return writes_file(file, out);
+    }
     let language = match word.trim_end_matches("do").trim_end_matches("file") {
         "py" | "py3" | "python" | "python3" | "pyx" => Some("python3"),
         "lua" => Some("lua"),
@@ -224,6 +228,52 @@ fn ex_command(c: Option<&str>, ctx: &Context, raw: &str, out: &mut Findings) {
             raw,
         ));
     }
+}
+
+/// The file an ex command writes the buffer to: `w[rite]`, `wq`, `x[it]`, `sav[eas]`, `up[date]`
+/// with an optional `!` and `>>`, then a file name (with none, the file being edited).
+fn ex_write_target(c: &str) -> Option<&str> {
+    // A range (`%`, `1,5`, `'<,'>`) may come first.
+    let c = c.trim_start_matches(|ch: char| ch.is_ascii_digit() || ",.$%'<> ".contains(ch));
+    let end = c
+        .find(|ch: char| !ch.is_ascii_alphabetic())
+        .unwrap_or(c.len());
+    let (cmd, rest) = c.split_at(end);
+    let writes = matches!(
+        cmd,
+        "w" | "wr"
+            | "wri"
+            | "writ"
+            | "write"
+            | "wq"
+            | "x"
+            | "xi"
+            | "xit"
+            | "exi"
+            | "exit"
+            | "sav"
+            | "save"
+            | "savea"
+            | "saveas"
+            | "up"
+            | "upd"
+            | "upda"
+            | "updat"
+            | "update"
+    );
+    if !writes {
+        return None;
+    }
+    let rest = rest.strip_prefix('!').unwrap_or(rest).trim_start();
+    let rest = rest.strip_prefix(">>").unwrap_or(rest).trim();
+    // `w !cmd` pipes to a command, judged by the caller; `w|q` chains a command.
+    let file = rest.split('|').next().unwrap_or("").trim();
+    (!file.is_empty() && !file.starts_with('!')).then_some(file)
+}
+
+/// The command writes `file`: judged as the shell's `> file` is.
+fn writes_file(file: &str, out: &mut Findings) {
+    out.runs(&format!("> '{}'", file.replace('\'', "'\\''")), Keep::All);
 }
 
 /// The string literals of code that hands strings to the shell, each judged as a command line
@@ -272,6 +322,14 @@ fn dot_command(c: Option<&str>, raw: &str, out: &mut Findings) {
         });
     if let Some(cmd) = rest {
         out.runs(cmd, Keep::All);
+    } else if let Some(file) = [".output ", ".once ", ".save ", ".backup "]
+        .iter()
+        .find_map(|p| c.strip_prefix(p))
+        .map(str::trim)
+        .filter(|f| !f.is_empty() && !f.starts_with('-'))
+    {
+        // Output sent to a file, or the database written to one.
+        writes_file(file.trim_matches(['\'', '"']), out);
     }
 }
 

@@ -260,7 +260,7 @@ pub(super) fn shell_code(
 
 /// Anything the words run that was fetched or decoded (`bash -c "$(curl …)"`, a file this line
 /// downloaded): blocked, whatever else is true.
-fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
+pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
     for a in words {
         let seen = if a.text.is_none() && !ctx.line.vars.is_empty() {
             ctx.expand_line_vars(&a.raw)

@@ -3,7 +3,7 @@
 use super::super::known::{self, Tier};
 use super::super::parse::{Arg, Simple};
 use super::super::rules::Cmd;
-use super::super::{Context, Findings, Keep, Verdict, code, junction, languages};
+use super::super::{Context, Findings, Keep, Verdict, code, junction, languages, shells};
 
 /// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
 const COMMAND_OPTIONS: &[&str] = &[
@@ -59,6 +59,20 @@ pub(super) fn judge(
     }) && let Some(rest) = command_at(&args[i + 1..])
     {
         out.runs(&rest, Keep::Risky);
+    }
+    // A value decoded or fetched at run time given to an option that takes a command (`-c
+    // "$(echo … | base64 -d)"`, `--exec "$(curl …)"`) hides what runs, as after `bash -c`.
+    for (i, a) in args.iter().enumerate() {
+        let takes_command = a.text.as_deref().is_some_and(|t| {
+            matches!(t, "-c" | "-e" | "-x")
+                || t.starts_with("--")
+                    && super::words::parts(t)
+                        .last()
+                        .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+        });
+        if takes_command && let Some(value) = args.get(i + 1..i + 2) {
+            shells::hidden_in_words(value, ctx, raw, out);
+        }
     }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
@@ -158,7 +172,16 @@ pub(super) fn embedded(
             if chained && known::is_program(base(first)) {
                 seen += 1;
                 out.runs(text, Keep::Blocks);
+                return;
             }
+        }
+        // Prose that tells someone to run a command (`'run rm -rf ~ and tell me'`, `send $rm
+        // -rf ~/`): an agent or a console given it may.
+        if let Some(line) = instructed(text) {
+            seen += 1;
+            out.runs(&line, Keep::Blocks);
+        }
+        if !text.contains(BREAKS) {
             return;
         }
         // `{}` is the file a tool puts in (`find -exec`, `xargs -I{}`, `sops exec-file`): a
@@ -215,6 +238,45 @@ pub(super) fn embedded(
             argv_list(&text, out);
         }
     }
+}
+
+/// Words that tell a reader to run what follows (`run`, `execute`).
+const RUN_WORDS: &[&str] = &["run", "execute", "exec", "invoke", "type", "enter", "call"];
+
+/// The command line prose tells its reader to run: a program named after a word that says
+/// to run it (`please run rm -rf ~ and …`) or after a shell escape mark (`$rm`, `!rm`), up to
+/// where the sentence goes on (`and`, `then`, a full stop).
+fn instructed(text: &str) -> Option<String> {
+    if !text.contains(' ') {
+        return None;
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (1..words.len()).find_map(|i| {
+        let bare = words[i].trim_start_matches(['!', '$', ':']);
+        let marked = bare.len() < words[i].len();
+        let told = marked
+            || RUN_WORDS
+                .iter()
+                .any(|r| words[i - 1].eq_ignore_ascii_case(r));
+        if !told || bare.is_empty() || !known::is_program(base(bare)) {
+            return None;
+        }
+        let mut line = vec![bare];
+        for w in &words[i + 1..] {
+            if matches!(*w, "and" | "then" | "&&" | ";" | "to" | "so") {
+                break;
+            }
+            let end = w.trim_end_matches(['.', ',', '!', '?']);
+            if end.len() < w.len() {
+                if !end.is_empty() {
+                    line.push(end);
+                }
+                break;
+            }
+            line.push(w);
+        }
+        (line.len() > 1).then(|| line.join(" "))
+    })
 }
 
 /// A command given as a list of strings (`System.cmd("rm", ["-rf", "/"])`, `OS.execute("rm",

@@ -270,6 +270,7 @@ const WRITES: &[&str] = &[
     "label",
     "partition",
     "resize",
+    "trim",
     "write",
 ];
 
@@ -570,7 +571,15 @@ pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
             ps.first().is_some_and(|p| {
                 matches!(
                     p.as_str(),
-                    "list" | "show" | "status" | "get" | "print" | "query" | "info"
+                    "list"
+                        | "show"
+                        | "status"
+                        | "get"
+                        | "print"
+                        | "query"
+                        | "info"
+                        | "summary"
+                        | "version"
                 )
             }) && !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
         })
@@ -860,7 +869,15 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
 
 /// A word that writes, for a command naming a disk or a firmware interface.
 pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
-    if let Some(w) = c.option_words().find(|w| *w == "-w") {
+    // `-w`, or a short cluster with it (`badblocks -wsv`): the write mode.
+    let write_flag = |w: &str| {
+        w.strip_prefix('-').is_some_and(|f| {
+            (1..=4).contains(&f.len())
+                && f.contains('w')
+                && f.chars().all(|ch| ch.is_ascii_lowercase())
+        })
+    };
+    if let Some(w) = c.option_words().find(|w| write_flag(w)) {
         return Some(Verb {
             word: w.into(),
             class: Class::Destroys,
