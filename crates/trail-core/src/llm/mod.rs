@@ -1,15 +1,14 @@
-//! The LLMs behind `trail dream`: OpenAI-compatible chat completions, the Anthropic Messages API,
-//! any command that reads a prompt on stdin, and `extractive`, which needs no model at all.
+//! What every model behind `trail dream` shares: the [`Provider`] trait, the [`Settings`] read
+//! from the configuration, the errors, and the `command` provider (any command that reads a
+//! prompt on stdin). The HTTP providers (OpenAI-compatible, Anthropic) live in the `trail-llm`
+//! crate, so that trail-core links no HTTP client or TLS; `extractive` needs no model at all.
 //!
 //! Everything here is reached only from `trail dream`, never from the hook path. A provider is
 //! built (and its settings checked: key, model, command) before anything is sent, so a missing
 //! setting is reported before any work is done. What a model answers is hostile input: the
 //! callers parse and verify it, nothing here trusts it.
 
-pub mod anthropic;
 pub mod command;
-mod http;
-pub mod openai;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -98,18 +97,8 @@ impl Settings {
         }
     }
 
-    /// The model these settings describe, or what is missing; `None` for `extractive`, which
-    /// needs no model (the dream's own merge, `memory::extractive`, stands in).
-    pub fn model_provider(&self) -> Result<Option<Box<dyn Provider>>, LlmError> {
-        Ok(match self.provider {
-            LlmProvider::Openai => Some(Box::new(openai::OpenAi::new(self)?)),
-            LlmProvider::Anthropic => Some(Box::new(anthropic::Anthropic::new(self)?)),
-            LlmProvider::Command => Some(Box::new(command::CommandProvider::new(self)?)),
-            LlmProvider::Extractive => None,
-        })
-    }
-
-    pub(crate) fn model_or_err(&self) -> Result<String, LlmError> {
+    /// The model, or [`LlmError::NoModel`].
+    pub fn model_or_err(&self) -> Result<String, LlmError> {
         self.model
             .clone()
             .filter(|m| !m.trim().is_empty())
@@ -118,7 +107,8 @@ impl Settings {
             })
     }
 
-    pub(crate) fn key_or_err(&self) -> Result<String, LlmError> {
+    /// The API key, or [`LlmError::NoKey`].
+    pub fn key_or_err(&self) -> Result<String, LlmError> {
         self.api_key.clone().ok_or(LlmError::NoKey {
             provider: self.provider,
         })
@@ -179,7 +169,7 @@ fn secs(d: Duration) -> String {
 }
 
 /// A short, single-line excerpt of a service's error body (its `error.message` when JSON).
-pub(crate) fn excerpt(body: &str) -> String {
+pub fn excerpt(body: &str) -> String {
     let msg = serde_json::from_str::<serde_json::Value>(body)
         .ok()
         .and_then(|v| {

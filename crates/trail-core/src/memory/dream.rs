@@ -44,14 +44,6 @@ const MAX_NARRATIVE_CHARS: usize = 20_000;
 
 /// A window of `n` days clamped to [`MIN_LOOKBACK`]–[`MAX_LOOKBACK`] (the caller says so when it
 /// differs from what was asked).
-/// The provider a dream runs with: the configured model, or without one (`extractive`) the
-/// dream's own merge ([`super::extractive`]).
-pub fn provider(settings: &crate::llm::Settings) -> Result<Box<dyn Provider>, LlmError> {
-    Ok(settings
-        .model_provider()?
-        .unwrap_or_else(|| Box::new(super::extractive::Extractive)))
-}
-
 pub fn clamp_lookback(n: i64) -> u32 {
     u32::try_from(n.clamp(i64::from(MIN_LOOKBACK), i64::from(MAX_LOOKBACK))).unwrap_or(MAX_LOOKBACK)
 }

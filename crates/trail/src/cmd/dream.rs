@@ -30,7 +30,7 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
     }
     // Checked before anything is read or sent: a missing key or model is reported first.
     let settings = Settings::from_config(&config, &ProcessEnv);
-    let provider = dream::provider(&settings)?;
+    let provider = trail_llm::dream_provider(&settings)?;
     // One dream at a time: one a session's end started may be running. A dry run writes nothing.
     let mut lock = None;
     if !args.dry_run {
@@ -92,7 +92,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
         return Ok(());
     }
     lock.begin(now.ts())?;
-    let outcome = dream::provider(&Settings::from_config(config, &ProcessEnv))
+    let outcome = trail_llm::dream_provider(&Settings::from_config(config, &ProcessEnv))
         .map_err(|e| e.to_string())
         .and_then(|provider| {
             dream::dream(

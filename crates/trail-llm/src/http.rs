@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{LlmError, excerpt};
+use trail_core::llm::{LlmError, excerpt};
 
 /// The longest wait trail accepts from a `Retry-After` header or its own backoff: a dream is
 /// run by a person at a terminal (or a nightly job), not a queue that may sleep for hours.

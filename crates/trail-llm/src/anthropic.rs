@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::http::{Call, post_json};
-use super::{LlmError, Provider, Request, Settings};
+use crate::http::{Call, post_json};
+use trail_core::llm::{LlmError, Provider, Request, Settings, excerpt};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
@@ -79,7 +79,7 @@ impl Provider for Anthropic {
         )?;
         answer_text(&v).ok_or_else(|| LlmError::BadAnswer {
             what,
-            detail: format!("no text content in {}", super::excerpt(&v.to_string())),
+            detail: format!("no text content in {}", excerpt(&v.to_string())),
         })
     }
 }

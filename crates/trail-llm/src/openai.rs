@@ -5,8 +5,8 @@
 
 use serde_json::{Value, json};
 
-use super::http::{Call, post_json};
-use super::{LlmError, Provider, Request, Settings};
+use crate::http::{Call, post_json};
+use trail_core::llm::{LlmError, Provider, Request, Settings, excerpt};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
@@ -109,7 +109,7 @@ impl Provider for OpenAi {
             what,
             detail: format!(
                 "no choices[0].message.content in {}",
-                super::excerpt(&v.to_string())
+                excerpt(&v.to_string())
             ),
         })
     }
