@@ -9,7 +9,8 @@
 //!
 //! A second test reads ARCHITECTURE.md's "Layers of `trail-core`" table and fails on an import
 //! that goes up a layer, on a module the table does not place, and on one it places twice: the
-//! map and the code cannot drift apart.
+//! map and the code cannot drift apart. A third reads its "Crates" table and every crate's
+//! `Cargo.toml`, and fails on a dependency between trail's crates that does not go down a row.
 
 /// The circles as they are: none since 2026-11-29. The list stays so that a circle someone
 /// must keep for a while is written down here, with its reason, rather than hidden.
@@ -233,6 +234,82 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// ARCHITECTURE.md's "Crates" table, bottom first: each row's crates.
+    fn crate_rows(architecture: &str) -> Vec<BTreeSet<String>> {
+        let section = architecture
+            .split("### Crates")
+            .nth(1)
+            .expect("ARCHITECTURE.md has a \"Crates\" section");
+        layers(&format!("### Layers of `trail-core`{section}"))
+    }
+
+    /// The `trail-*` crates a `Cargo.toml` names under `[dependencies]` (not dev or build).
+    fn trail_dependencies(manifest: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut inside = false;
+        for line in manifest.lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                inside = line == "[dependencies]";
+                continue;
+            }
+            let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+            if inside && name.starts_with("trail") && !line.starts_with('#') {
+                out.insert(name.to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_crate_depends_only_on_crates_below_it() {
+        let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(crates.join("../ARCHITECTURE.md")).unwrap();
+        let rows = crate_rows(&text);
+        assert!(rows.len() >= 3, "the crates table is missing or empty");
+        let row_of: BTreeMap<&str, usize> = rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.iter().map(move |c| (c.as_str(), i)))
+            .collect();
+        let mut problems = Vec::new();
+        for entry in std::fs::read_dir(&crates).unwrap() {
+            let dir = entry.unwrap().path();
+            let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+                continue;
+            };
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            let Some(&from) = row_of.get(name.as_str()) else {
+                problems.push(format!(
+                    "`{name}` is in no row of ARCHITECTURE.md's crates table"
+                ));
+                continue;
+            };
+            for dep in trail_dependencies(&manifest) {
+                match row_of.get(dep.as_str()) {
+                    Some(&to) if to < from => {}
+                    Some(_) => problems.push(format!(
+                        "`{name}` depends on `{dep}`, which is not below it in the crates table"
+                    )),
+                    None => problems.push(format!(
+                        "`{name}` depends on `{dep}`, which the crates table does not place"
+                    )),
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_crates_dependencies_are_read_from_its_dependencies_section_only() {
+        let manifest = "[package]\nname = \"trail-x\"\n\n[dependencies]\ntrail-base.workspace = true\n\
+                        # trail-old.workspace = true\nserde.workspace = true\n\
+                        trail-gate = { path = \"../trail-gate\" }\n\n[dev-dependencies]\n\
+                        trail-core.workspace = true\n";
+        let got: Vec<String> = trail_dependencies(manifest).into_iter().collect();
+        assert_eq!(got, ["trail-base", "trail-gate"]);
     }
 
     #[test]

@@ -46,6 +46,13 @@
 //! - [`notes`]: NOTES.md's Session Continuity section, edited in place or rebuilt from the
 //!   journals.
 
+// The floor every crate of trail stands on, named here as before (`trail_core::time`,
+// `crate::fsutil` inside this crate): it lives in `trail-base`, which knows nothing above it.
+pub use trail_base::{failpoint, fsutil, git, layout, ratio, text, time, tokens};
+pub use trail_gate as gate;
+pub use trail_host as host;
+pub use trail_secrets as secrets;
+
 pub mod attention;
 pub mod beads;
 pub mod checkpoint;
@@ -67,21 +74,15 @@ pub mod conversation;
 pub mod decided;
 pub mod decision;
 pub mod doctor;
-pub mod failpoint;
 pub mod fork;
-pub mod fsutil;
-pub mod gate;
-pub mod git;
 pub mod grounding;
 pub mod guard;
 pub mod heal;
-pub mod host;
 pub mod import;
 #[cfg(test)]
 mod import_graph;
 pub mod injected;
 pub mod install;
-pub mod layout;
 pub mod ledger;
 pub mod llm;
 pub mod loa;
@@ -89,17 +90,14 @@ pub mod memory;
 pub mod notes;
 pub mod project;
 pub mod proof;
-pub mod ratio;
 pub mod reanchor;
 pub mod recovery;
 pub mod rollout;
 pub mod search;
-pub mod secrets;
 pub mod show;
 pub mod state;
-pub mod text;
-pub mod time;
-pub mod tokens;
+#[cfg(test)]
+mod testing;
 pub mod trajectory;
 pub mod transcript;
 pub mod trust;

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::*;
-use crate::git::tests::git;
+use crate::testing::git;
 
 const NOTES: &[u8] = b"# NOTES.md\r\n\n## Session Continuity\n- **Reasoning State**: trailing  \n\xe2\x80\x94 done\n";
 const STATE: &[u8] = b"schema_version: 4\nmode: active\nobjective: ship heal\n";

@@ -111,7 +111,7 @@ fn keep(root: &Path, key: &str, kept: &[String]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::git::tests::git;
+    use crate::testing::git;
 
     fn covered() -> Vec<String> {
         [".trail/trajectory", ".beads", "NOTES.md"]

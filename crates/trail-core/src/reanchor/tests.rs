@@ -5,7 +5,7 @@ use crate::cite::Status;
 use crate::notes::Active;
 use crate::recovery::Brief;
 
-use crate::tokens::o200k;
+use crate::testing::o200k;
 
 fn standing(i: usize, drifted: bool) -> Standing {
     Standing {

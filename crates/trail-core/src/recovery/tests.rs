@@ -3,7 +3,7 @@ use std::path::Path;
 use super::*;
 use crate::ledger::rehydrate::{self, Thread};
 
-use crate::tokens::o200k;
+use crate::testing::o200k;
 
 fn data(rel: &str) -> String {
     std::fs::read_to_string(

@@ -177,7 +177,7 @@ impl Layout {
     }
 
     /// What trail injected into one session's context, a line per injection; `key` names the
-    /// session ([`crate::injected::session_key`]).
+    /// session (`trail_core::injected::session_key`).
     pub fn injected(&self, key: &str) -> PathBuf {
         self.injected_dir().join(format!("{key}.jsonl"))
     }
@@ -193,7 +193,7 @@ impl Layout {
     }
 
     /// The re-anchor packets given in one session chain, a line each (their content hashes);
-    /// `key` names the chain ([`crate::injected::session_key`] of its session id).
+    /// `key` names the chain (`trail_core::injected::session_key` of its session id).
     pub fn reanchored(&self, key: &str) -> PathBuf {
         self.state_dir()
             .join("reanchor")

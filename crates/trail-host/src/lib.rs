@@ -1,8 +1,8 @@
-//! Agent hosts (Claude Code, Codex CLI): their hook payloads exactly as they send them, reduced
+//! trail-host (trail-core re-exports it as `host`). Agent hosts (Claude Code, Codex CLI): their hook payloads exactly as they send them, reduced
 //! to the domain events trail acts on (tool inputs typed once, in [`tool`]), and trail's decisions
 //! rendered back in each host's format.
 //!
-//! This module is on the hook path, which runs before and after every tool call: decoding is one
+//! This crate is on the hook path, which runs before and after every tool call: decoding is one
 //! `serde_json` pass into a flat struct, with no config, index or regex involved. Unknown events
 //! and unknown fields are ignored, never rejected (hosts add both all the time); only JSON that
 //! does not parse, or an event missing what defines it, is an error.

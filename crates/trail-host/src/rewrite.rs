@@ -6,7 +6,7 @@
 //! it is interpreted by the outer shell. Hosts keep the working directory from one command to
 //! the next (Claude Code reads `pwd -P` after the command): the confined shell hands its last
 //! directory back, and the outer shell changes to it, so `cd src` still carries over. What
-//! runs inside the confinement is [`crate::confine`]'s.
+//! runs inside the confinement is `trail_core::confine`'s.
 
 use std::path::Path;
 

@@ -31,7 +31,7 @@ impl ReadAt for [u8] {
 /// Read `src`'s lines backwards from `len` until `decide` settles the answer: it returns `None`
 /// for a line that says nothing, `Some(answer)` for the line that decides. The cost depends on
 /// how far back that line is, not on the file's length. `None` when no line decides.
-pub(crate) fn last_deciding_line<R: ReadAt + ?Sized>(
+pub fn last_deciding_line<R: ReadAt + ?Sized>(
     src: &R,
     len: u64,
     mut decide: impl FnMut(&[u8]) -> Option<Option<u64>>,

@@ -1,4 +1,4 @@
-//! The gate: decides, before a shell command runs, whether it may (allow), needs a human
+//! trail-gate (trail-core re-exports it as `gate`). The gate: decides, before a shell command runs, whether it may (allow), needs a human
 //! (junction), or must never run (block).
 //!
 //! 1. [`parse::flatten`] turns the command line into the simple commands it would run.
@@ -11,7 +11,15 @@
 //!    gate cannot see through is at least a junction. Quoted text is data: `echo "rm -rf /"`
 //!    runs `echo`.
 //!
-//! The gate reads no state and writes none; `trail gate -- CMD` shows its verdict.
+//! The gate reads no state and writes none; `trail gate -- CMD` shows its verdict. It is a crate
+//! of its own so that this stays true by construction: it depends on the floor (`trail-base`),
+//! the secret store's file name (`trail-secrets`) and Codex's patch format (`trail-host`), and
+//! on nothing that holds a record, a setting or a session (`cargo tree -p trail-gate`).
+
+// The floor and the formats, named as they were when this was trail-core's `gate` module.
+use trail_base::{fsutil, git, layout, text};
+use trail_host as host;
+use trail_secrets as secrets;
 
 pub mod code;
 pub mod custom;
@@ -343,5 +351,44 @@ pub(crate) fn block(rule: &str, reason: String, command: &str) -> Decision {
         reason,
         command: Some(command.into()),
         targets: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trail_base::git::testing::git;
+
+    /// The gate asks git whether `rm -rf build` deletes ignored output; a repository whose
+    /// config names programs (an fsmonitor, a pager, filters) must not make that question run one.
+    #[test]
+    fn asking_whether_a_path_is_ignored_runs_nothing_a_repository_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        std::fs::write(root.join(".gitignore"), "build/\n").unwrap();
+        std::fs::create_dir_all(root.join("build")).unwrap();
+        let ran = root.join("ran");
+        let evil = format!("sh -c 'touch {}'", ran.display());
+        for k in [
+            "core.fsmonitor",
+            "core.pager",
+            "filter.x.smudge",
+            "filter.x.clean",
+        ] {
+            git(root, &["config", k, &evil]);
+        }
+        std::fs::write(root.join(".gitattributes"), "* filter=x\n").unwrap();
+        let places = Places {
+            project_root: root.to_path_buf(),
+            home: root.to_path_buf(),
+            cwd: root.to_path_buf(),
+            tmpdir: None,
+            trail_home: None,
+            secrets_dir: None,
+        };
+        assert!(git_ignored(&places, &root.join("build")));
+        assert!(!git_ignored(&places, &root.join("src")));
+        assert!(!ran.exists(), "a repository's config ran a program");
     }
 }

@@ -145,9 +145,11 @@ pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
     Some(v)
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+/// For tests here and in the crates above: git run for a test's setup.
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing {
+    use std::path::Path;
+    use std::process::Command;
 
     /// Run git for a test's setup (with a name and no user config).
     pub fn git(dir: &Path, args: &[&str]) {
@@ -171,6 +173,12 @@ pub(crate) mod tests {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::git;
+    use super::*;
 
     #[test]
     fn blobs_come_from_head_or_the_index_and_a_repository_cannot_run_code() {
@@ -220,18 +228,6 @@ pub(crate) mod tests {
             files(&root.join("a"), &["."]),
             ["gone.md", "one.md", "two.md"]
         );
-        // The gate's question while judging `rm -rf build` refreshes nothing either.
-        assert!(!crate::gate::git_ignored(
-            &crate::gate::Places {
-                project_root: root.to_path_buf(),
-                home: root.to_path_buf(),
-                cwd: root.to_path_buf(),
-                tmpdir: None,
-                trail_home: None,
-                secrets_dir: None,
-            },
-            &root.join("a")
-        ));
         assert!(!ran.exists(), "a repository's config ran a program");
         // Not a repository, or a path git would read as something else: nothing.
         let plain = tempfile::tempdir().unwrap();

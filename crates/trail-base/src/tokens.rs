@@ -9,19 +9,11 @@
 //! indentation and line breaks are tokens; every character outside ASCII is a token (two outside
 //! the Basic Multilingual Plane: emoji); and one token of slack per text.
 //!
-//! How close: `tests/tokens.rs` counts the same texts with the real o200k tokenizer
+//! How close: trail-core's `tests/tokens.rs` counts the same texts with the real o200k tokenizer
 //! (`tiktoken-rs`, a dev-dependency only): prose, identifiers, paths, hashes, JSON, the corpus
 //! NOTES.md files and what `trail resume` prints. The estimate is never below the real count on
 //! any of them; on the corpus NOTES.md files (mostly prose) it is 1.4× the real count, so a
 //! budget filled by the estimate holds about 70 % of what it could.
-
-/// The real o200k count, for tests that hold the estimate (or a budget) to it.
-#[cfg(test)]
-pub(crate) fn o200k(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
 
 /// The estimated token count of `s` (never less than the real count on the texts tested).
 pub fn estimate(s: &str) -> usize {

@@ -1221,7 +1221,7 @@ mod tests {
             let words: Vec<&str> = line.split_whitespace().collect();
             let args: Vec<Arg> = words[1..]
                 .iter()
-                .map(|w| crate::gate::feed::static_arg(w))
+                .map(|w| crate::feed::static_arg(w))
                 .collect();
             of_command(words[0], &args, &[], &p)
         };

@@ -160,7 +160,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::gate::Places;
+    use crate::Places;
 
     fn ctx(root: &Path) -> Context {
         Context::new(Places {

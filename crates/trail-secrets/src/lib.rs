@@ -1,4 +1,4 @@
-//! Secret detection and redaction.
+//! trail-secrets: secret detection and redaction (trail-core re-exports it as `secrets`).
 //!
 //! trail writes an append-only ledger of AI agent sessions, and nothing secret
 //! may reach that ledger unredacted. [`Redactor::redact`] replaces every
@@ -38,7 +38,7 @@
 //!   and Stripe's documentation tokens, `guest:guest` defaults).
 //!
 //! How well this holds on material the rules never saw is measured by
-//! `tests/redactor_labelled.rs` (per family, on a tune and a held-out set).
+//! trail-core's `tests/redactor_labelled.rs` (per family, on a tune and a held-out set).
 //!
 //! # Why keywords gate the regexes
 //!
@@ -59,6 +59,9 @@
 //! `:` and `@`, an upper-case `SK`. Each check is a necessary condition of
 //! its regex matching (a property test holds them to it), so it only saves
 //! work.
+
+// The floor, named as it was when this was trail-core's `secrets` module.
+use trail_base::{fsutil, text};
 
 pub mod key;
 mod plausible;
