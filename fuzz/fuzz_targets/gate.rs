@@ -1,7 +1,7 @@
 //! Any text as a command line: the gate always reaches a verdict, never panics, never hangs.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use trail_core::gate::{Context, Places, evaluate};
+use trail_gate::{Context, Places, evaluate};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else { return };

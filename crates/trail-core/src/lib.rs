@@ -11,8 +11,9 @@
 //! - [`secrets`]: detection rules and redaction applied before anything reaches disk.
 //! - [`confine`]: the agent's shell commands confined by the OS (bubblewrap), and the outbox
 //!   through which it records while confined.
-//! - [`gate`]: the verdict (allow, junction, block) on a shell command before it runs.
-//! - [`guard`]: what a tool call may do: the gate, the edit guard and the person's grants.
+//! - [`zones`]: where a path really lands and the protected zones it reaches (the gate's
+//!   vocabulary, held here without the gate: the gate is `trail-gate`, and what a tool call
+//!   may do is `trail-guard`, both above this crate).
 //! - [`heal`]: views and journals (NOTES.md, the state file, MEMORY.md, the trajectory, beads)
 //!   brought back when missing or blank: from git, the journals, a template.
 //! - [`git`]: git, read in a way no repository config can make run a program.
@@ -49,9 +50,9 @@
 // The floor every crate of trail stands on, named here as before (`trail_core::time`,
 // `crate::fsutil` inside this crate): it lives in `trail-base`, which knows nothing above it.
 pub use trail_base::{failpoint, fsutil, git, layout, ratio, text, time, tokens};
-pub use trail_gate as gate;
 pub use trail_host as host;
 pub use trail_secrets as secrets;
+pub use trail_zones as zones;
 
 pub mod attention;
 pub mod beads;
@@ -76,7 +77,6 @@ pub mod decision;
 pub mod doctor;
 pub mod fork;
 pub mod grounding;
-pub mod guard;
 pub mod heal;
 pub mod import;
 #[cfg(test)]

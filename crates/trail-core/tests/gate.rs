@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use trail_core::gate::rules::{EMITTED, Kind, RULES, kind_of};
-use trail_core::gate::{Context, Places, Verdict, evaluate, findings};
+use trail_gate::rules::{EMITTED, Kind, RULES, kind_of};
+use trail_gate::{Context, Places, Verdict, evaluate, findings};
 
 mod labelled;
 
@@ -32,7 +32,7 @@ fn ctx() -> Context {
         },
         extra: Vec::new(),
         trusted_installers: Vec::new(),
-        line: trail_core::gate::Line::default(),
+        line: trail_gate::Line::default(),
         confined: false,
     }
 }
@@ -134,7 +134,7 @@ fn every_rule_a_decision_names_is_in_the_table() {
         ids.extend(findings(&cmd, &ctx).into_iter().filter_map(|d| d.rule));
     }
     for row in labelled("gate-powershell-tune.tsv") {
-        ids.extend(trail_core::gate::powershell::evaluate(&row.command, &ctx).rule);
+        ids.extend(trail_gate::powershell::evaluate(&row.command, &ctx).rule);
         // Through `pwsh -c`, every finding of the PowerShell reader, not only the worst.
         let q = row.command.replace('\'', "''");
         ids.extend(
@@ -400,7 +400,7 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
         let ps = file.contains("powershell");
         for row in labelled(file) {
             let d = if ps {
-                trail_core::gate::powershell::evaluate(&row.command, &ctx)
+                trail_gate::powershell::evaluate(&row.command, &ctx)
             } else {
                 evaluate(&row.command, &ctx)
             };
@@ -542,7 +542,7 @@ fn a_trusted_installer_is_asked_about_and_others_are_blocked() {
 #[test]
 fn powershell_and_bash_agree_on_the_same_effect() {
     let ctx = ctx();
-    let ps = trail_core::gate::powershell::evaluate;
+    let ps = trail_gate::powershell::evaluate;
     for (bash, pwsh, want) in [
         ("rm -rf ~", "Remove-Item -Recurse -Force ~", Verdict::Block),
         (

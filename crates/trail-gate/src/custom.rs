@@ -15,58 +15,22 @@
 //! must_not_match = ["terraform plan"]
 //! ```
 
-use serde::{Deserialize, Serialize};
-
-use super::Verdict;
 use super::paths::Places;
 use super::rules::Cmd;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UserRule {
-    pub id: String,
-    pub verdict: UserVerdict,
-    pub reason: String,
-    /// The program's name (its basename: `/usr/bin/terraform` is `terraform`).
-    pub command: String,
-    /// The first operand, when it must be this (`apply` in `terraform apply`).
-    #[serde(default)]
-    pub subcommand: Option<String>,
-    /// Matches only when some argument contains one of these (case-insensitive).
-    #[serde(default)]
-    pub args_any: Vec<String>,
-    pub must_match: Vec<String>,
-    #[serde(default)]
-    pub must_not_match: Vec<String>,
-}
+pub use trail_zones::custom::{UserRule, UserVerdict};
 
-/// A configured rule can only tighten.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum UserVerdict {
-    Block,
-    Junction,
-}
-
-impl UserRule {
-    pub fn verdict(&self) -> Verdict {
-        match self.verdict {
-            UserVerdict::Block => Verdict::Block,
-            UserVerdict::Junction => Verdict::Junction,
-        }
+/// Whether configured rule `rule` names command `c`.
+pub(crate) fn matches(rule: &UserRule, c: &Cmd<'_>) -> bool {
+    if c.name != rule.command {
+        return false;
     }
-
-    pub(super) fn matches(&self, c: &Cmd<'_>) -> bool {
-        if c.name != self.command {
-            return false;
-        }
-        if let Some(sub) = &self.subcommand
-            && c.sub() != Some(sub.as_str())
-        {
-            return false;
-        }
-        self.args_any.is_empty() || c.any_word_ci(&self.args_any)
+    if let Some(sub) = &rule.subcommand
+        && c.sub() != Some(sub.as_str())
+    {
+        return false;
     }
+    rule.args_any.is_empty() || c.any_word_ci(&rule.args_any)
 }
 
 /// Checks a rule's examples through the whole gate (wrappers, chains and shells included): each

@@ -641,7 +641,7 @@ fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         }
     }
     for rule in &ctx.extra {
-        if rule.matches(c) {
+        if crate::custom::matches(rule, c) {
             out.push(decide(rule.verdict(), rule.id.clone(), rule.reason.clone()));
         }
     }

@@ -13,13 +13,14 @@
 //!
 //! The gate reads no state and writes none; `trail gate -- CMD` shows its verdict. It is a crate
 //! of its own so that this stays true by construction: it depends on the floor (`trail-base`),
-//! the secret store's file name (`trail-secrets`) and Codex's patch format (`trail-host`), and
-//! on nothing that holds a record, a setting or a session (`cargo tree -p trail-gate`).
+//! the zones and verdicts (`trail-zones`) and Codex's patch format (`trail-host`), and on nothing
+//! that holds a record, a setting or a session (`cargo tree -p trail-gate`). Nothing in the
+//! library depends on it but the guard (`trail-guard`): editing a rule rebuilds the gate, the
+//! guard and the binaries, not the library.
 
 // The floor and the formats, named as they were when this was trail-core's `gate` module.
-use trail_base::{fsutil, git, layout, text};
+use trail_base::{fsutil, git, text};
 use trail_host as host;
-use trail_secrets as secrets;
 
 pub mod code;
 pub mod custom;
@@ -31,25 +32,16 @@ mod judge;
 mod known;
 mod languages;
 pub mod parse;
-pub mod paths;
 pub mod powershell;
 pub mod rules;
 mod shells;
 mod wrappers;
-pub mod zones;
 
 use serde::Serialize;
 
-pub use paths::{Place, Places};
-
-/// The gate's verdicts, ordered: the worst wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Allow,
-    Junction,
-    Block,
-}
+// Where a path lands and what it protects, and the verdicts: below the gate, in `trail-zones`,
+// so that the library can hold them without depending on the gate.
+pub use trail_zones::{Place, Places, Verdict, paths, zones};
 
 /// The gate's answer for one command line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

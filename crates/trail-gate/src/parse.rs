@@ -12,22 +12,7 @@ use shuck_ast::{
 };
 use shuck_parser::parser::{Parser, ShellDialect, ShellProfile};
 
-/// One word of a command as the gate sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Arg {
-    /// The word after quote removal, when it is static (no expansion).
-    pub text: Option<String>,
-    /// The word as written (quotes and expansions included).
-    pub raw: String,
-    /// Whether any part was quoted (quoted text is data).
-    pub quoted: bool,
-}
-
-/// A redirection that writes somewhere.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Write {
-    pub target: String,
-}
+pub use trail_zones::command::{Arg, Write};
 
 /// A simple command: what would actually be executed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -6,12 +6,12 @@ use std::ops::Deref;
 use std::path::PathBuf;
 
 use trail_core::config::Config;
-use trail_core::gate::paths::Places as Zones;
 use trail_core::layout::Layout;
 use trail_core::search;
 use trail_core::secrets::Redactor;
 use trail_core::state::Store;
 use trail_core::workspace::Workspace;
+use trail_core::zones::paths::Places as Zones;
 
 use crate::error::ToolError;
 

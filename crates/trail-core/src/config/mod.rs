@@ -34,11 +34,15 @@ pub use parse::{
 };
 pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
 
-use crate::gate::custom::UserRule;
 use crate::ledger::{Ledger, LedgerOptions};
 use crate::secrets::{RuleSpec, Secrets, SecretsError};
 use crate::trust::{self, TrustStore};
+use crate::zones::custom::UserRule;
 use admit::{FileSource, ProjectTrust};
+
+/// How a configured gate rule is checked against its examples (the gate's
+/// `trail_gate::custom::check`: the library does not depend on the gate).
+pub type GateRuleCheck = fn(&UserRule) -> Result<(), String>;
 
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -480,11 +484,12 @@ impl Config {
         self.gate_rules.iter().map(|(r, _)| r.clone()).collect()
     }
 
-    /// Checks every configured gate rule against its own examples. Not done on the hook path
-    /// (parsing examples costs time on every tool call); commands a person runs call it.
-    pub fn check_gate_rules(&self) -> Result<(), ConfigError> {
+    /// Checks every configured gate rule against its own examples with `check` (the gate's,
+    /// `trail_gate::custom::check`: the library does not depend on the gate). Not done on the
+    /// hook path (parsing examples costs time on every tool call); commands a person runs call it.
+    pub fn check_gate_rules(&self, check: GateRuleCheck) -> Result<(), ConfigError> {
         for (r, origin) in &self.gate_rules {
-            if let Err(message) = crate::gate::custom::check(r) {
+            if let Err(message) = check(r) {
                 let path = match origin {
                     Origin::UserFile(p) | Origin::ProjectFile(p) => p.clone(),
                     other => PathBuf::from(other.to_string()),

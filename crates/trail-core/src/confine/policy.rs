@@ -10,8 +10,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::gate::zones;
 use crate::layout::Layout;
+use crate::zones::zones;
 
 /// Where things are, for one command.
 #[derive(Clone, Debug)]

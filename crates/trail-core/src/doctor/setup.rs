@@ -14,7 +14,10 @@ pub const CHECK_HOSTS: &str = "agent host";
 
 /// A configuration that does not load, a gate or secret rule that does not work, and settings
 /// of an untrusted project file that are left out.
-pub fn config(loaded: &Result<Config, ConfigError>) -> Vec<Finding> {
+pub fn config(
+    loaded: &Result<Config, ConfigError>,
+    check_gate_rule: crate::config::GateRuleCheck,
+) -> Vec<Finding> {
     let broken = |e: &ConfigError| {
         Finding::new(
             CHECK_CONFIG,
@@ -27,7 +30,7 @@ pub fn config(loaded: &Result<Config, ConfigError>) -> Vec<Finding> {
         Ok(c) => c,
         Err(e) => return vec![broken(e)],
     };
-    let mut out: Vec<Finding> = [c.check_gate_rules(), c.check_secret_rules()]
+    let mut out: Vec<Finding> = [c.check_gate_rules(check_gate_rule), c.check_secret_rules()]
         .iter()
         .filter_map(|r| r.as_ref().err().map(broken))
         .collect();

@@ -6,7 +6,7 @@
 //! symlink to `~/.ssh`, the pending junction under `.trail/state/` or the hosts' settings. A
 //! path is resolved as citations are ([`crate::cite::resolve`]: no climbing above the root,
 //! symlinks followed only while they stay inside), then refused when it lands in a zone the
-//! gate protects ([`Zone`](crate::gate::zones::Zone)) or in a hidden file or directory search
+//! gate protects ([`Zone`](crate::zones::zones::Zone)) or in a hidden file or directory search
 //! does not search (the project's own `.trail/` and `.proof/` journals excepted); the file is
 //! read through [`crate::fsutil::read_string_in`], which follows no symlink and opens only a
 //! regular file. What is read is returned as it is: the caller redacts before it shows anything.
@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use crate::cite::parse::{Malformed, Target, Written, parse_target};
 use crate::cite::resolve::{Landing, resolve};
-use crate::gate::paths::Places;
 use crate::time::Ts;
+use crate::zones::paths::Places;
 
 /// The most lines one retrieval returns (a range is cut there, and says so).
 pub const MAX_LINES: u32 = 200;

@@ -26,10 +26,10 @@ use crate::cite::PROJECT_ROOT;
 use crate::cite::parse::{self, Malformed, Target, Written};
 use crate::cite::resolve::{Landing, resolve};
 use crate::fsutil;
-use crate::gate::paths::Places;
-use crate::gate::zones::real;
 use crate::search::retrieve::MAX_LINES;
 use crate::secrets::{Found, Redactor};
+use crate::zones::paths::Places;
+use crate::zones::zones::real;
 
 pub use section::{Fallback, Section};
 

@@ -15,7 +15,7 @@ pub fn run(args: &ConfigArgs) -> CliResult {
         return output::text(&markdown());
     }
     let c = Config::load()?;
-    c.check_gate_rules()?;
+    c.check_gate_rules(trail_gate::custom::check)?;
     c.check_secret_rules()?;
     if args.json {
         return output::json(&c);

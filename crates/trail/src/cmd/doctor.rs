@@ -63,7 +63,10 @@ fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
         (hooks::CHECK_WEAKENED, hooks::weakened(&g)),
         (hooks::CHECK_CODEX_TRUST, hooks::codex_trust(&g)),
         (hooks::CHECK_CLEANUP, hooks::cleanup_period(&g)),
-        (setup::CHECK_CONFIG, setup::config(&loaded)),
+        (
+            setup::CHECK_CONFIG,
+            setup::config(&loaded, trail_gate::custom::check),
+        ),
         (
             setup::CHECK_HOSTS,
             setup::hosts(g.path.as_deref()).into_iter().collect(),

@@ -1,7 +1,7 @@
 //! `trail gate -- COMMAND`: the gate's verdict on one command line. Reads no state, writes none.
 
 use trail_core::config::Config;
-use trail_core::gate::{self, Context, Places, Verdict};
+use trail_gate::{self as gate, Context, Places, Verdict};
 
 use crate::cli::GateArgs;
 use crate::error::{CliError, CliResult};
@@ -20,7 +20,7 @@ pub fn run(args: &GateArgs) -> CliResult {
     } else {
         args.command.join(" ")
     };
-    config.check_gate_rules()?;
+    config.check_gate_rules(trail_gate::custom::check)?;
     let mut ctx = Context::new(places);
     ctx.extra = config.gate_rules();
     ctx.trusted_installers = config.trusted_installers();

@@ -1,8 +1,8 @@
 //! `trail show IDENTIFIER [--full-section]`: JIT retrieval of the lines an identifier names,
 //! redacted and confined to the project. Reads, writes nothing.
 
-use trail_core::gate::paths::Places;
 use trail_core::show::{self, ShowError, Shown};
+use trail_core::zones::paths::Places;
 
 use crate::cli::ShowArgs;
 use crate::context::Context;

@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 use trail_core::confine::{self, bwrap, shell};
-use trail_core::gate::Places;
-use trail_core::guard::{self, Guard, Outcome};
 use trail_core::host::render::Response;
 use trail_core::host::{Tool, ToolInput};
 use trail_core::ledger::record::RecordType;
 use trail_core::state::schema::Junction;
+use trail_core::zones::Places;
+use trail_guard::{self as guard, Guard, Outcome};
 
 use super::Cx;
 

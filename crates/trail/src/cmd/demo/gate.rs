@@ -4,8 +4,6 @@
 
 use std::path::Path;
 
-use trail_core::gate::Places;
-use trail_core::guard::{Guard, Outcome};
 use trail_core::host::{Tool, ToolInput};
 use trail_core::proof::{self, Entry};
 use trail_core::secrets::Secrets;
@@ -13,6 +11,8 @@ use trail_core::state::grants::By;
 use trail_core::state::protocol;
 use trail_core::state::{Mode, Store};
 use trail_core::time::Ts;
+use trail_core::zones::Places;
+use trail_guard::{Guard, Outcome};
 
 use super::indent;
 use crate::edge::{self, EdgeCmd};

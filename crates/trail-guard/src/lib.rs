@@ -1,4 +1,4 @@
-//! What a tool call may do, decided before it runs (Operator's Edge §3, §4).
+//! trail-guard: what a tool call may do, decided before it runs (Operator's Edge §3, §4).
 //!
 //! The PreToolUse hook of every host and `trail demo` ask the same question, [`Guard::judge`]
 //! (or [`judge_unplaced`] when there is no HOME to judge paths against), on the call's typed
@@ -10,18 +10,25 @@
 //! Every text a junction carries (the action, the reason, the target class) is redacted
 //! first: it is stored in trail's records, shown to the person and sent to the model. The
 //! redaction is deterministic, so a retried action has the same fingerprint.
+//!
+//! A crate above the library and the gate, so that the library does not depend on the gate:
+//! editing a gate rule rebuilds the gate, this crate and the binaries, not trail-core.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+// The library's modules and the gate, named as they were when this was trail-core's `guard`.
+use trail_core::{attention, fsutil, host, install, layout, state, text, time};
+use trail_gate as gate;
+
 use crate::gate::zones::{self, Zone};
-use crate::gate::{self, Place, Places, Verdict, custom::UserRule};
+use crate::gate::{Place, Places, Verdict, custom::UserRule};
 use crate::host::{Replace, Tool, ToolInput};
 use crate::state::grants::Subject;
 use crate::state::protocol::{self, Met};
 use crate::state::schema::Junction;
-use crate::state::{self, Mode, StateError, Store};
+use crate::state::{Mode, StateError, Store};
 use crate::time::Ts;
 
 /// The guard's answer.

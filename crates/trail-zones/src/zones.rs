@@ -9,8 +9,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::parse::{Arg, Write};
 use super::paths::Places;
+use crate::command::{Arg, Write};
 use crate::layout::Layout;
 
 /// What a protected place is.
@@ -1221,7 +1221,11 @@ mod tests {
             let words: Vec<&str> = line.split_whitespace().collect();
             let args: Vec<Arg> = words[1..]
                 .iter()
-                .map(|w| crate::feed::static_arg(w))
+                .map(|w| Arg {
+                    text: Some((*w).to_string()),
+                    raw: (*w).to_string(),
+                    quoted: false,
+                })
                 .collect();
             of_command(words[0], &args, &[], &p)
         };
