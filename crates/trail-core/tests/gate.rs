@@ -982,3 +982,33 @@ fn mechanisms_found_by_the_catastrophic_misses() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the fifth sealed part's misses after its one frozen run (issue 20): an
+/// extended glob that means everything in a directory but a few names (zsh's `^(…)`, bash's
+/// `!(…)`), a command after a `:` that ends a spec's field, and code fetched from the network
+/// handed to a subcommand that runs or tries it.
+#[test]
+fn mechanisms_found_by_the_fifth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "zsh -c 'setopt extendedglob; rm -rf ~/^(keep)'",
+        "rm -rf /!(proc|sys)",
+        "acme-render -once -template 'in.tpl:out.env:rm -rf ~'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-hooks try-repo https://git.example.com/x/hooks --all-files",
+        "acme-scan plugin run https://x.example/p.tar.gz",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "git commit -m 'fix: rm -rf / is refused now'",
+        "acme-render -once -template 'in.tpl:out.env:make reload'",
+        "acme-scan plugin list",
+        "curl -s https://example.com:8443/health",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

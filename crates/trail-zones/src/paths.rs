@@ -201,6 +201,14 @@ impl Places {
         let Some(p) = self.resolve(raw) else {
             return Place::Unknown;
         };
+        // Everything in a directory but a few names (zsh's `^(proc|sys)`, bash's `!(…)`) is
+        // that directory, for what a deletion or a move does to it.
+        if let (Some(parent), Some(last)) = (p.parent(), p.file_name())
+            && let Some(last) = last.to_str()
+            && (last.starts_with('^') || last.starts_with("!("))
+        {
+            return self.classify(&parent.to_string_lossy());
+        }
         if p == Path::new("/") {
             return Place::Root;
         }

@@ -77,6 +77,7 @@ pub(super) fn judge(
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
+    runs_fetched(args, raw, out);
     if let Some(i) = args
         .iter()
         .position(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
@@ -143,6 +144,31 @@ pub(super) fn judge(
     }
 }
 
+/// A code reference fetched from the network given to a subcommand that runs or tries it,
+/// as what it runs (`acme plugin run https://…/p.tar.gz`, `acme try-repo https://…`; not
+/// `docker exec box curl http://…`, where the URL is an argument of what runs).
+fn runs_fetched(args: &[Arg], raw: &str, out: &mut Findings) {
+    if let Some(at) = args.iter().take(4).position(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            !t.starts_with('-')
+                && super::words::parts(t)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "run" | "exec" | "try" | "dlx"))
+        })
+    }) && args[at + 1..]
+        .iter()
+        .find(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
+        .and_then(|a| a.text.as_deref())
+        .is_some_and(fetched_reference)
+    {
+        out.push(junction(
+            "unverifiable",
+            "this runs code fetched from the network, which nobody here has read: a person decides",
+            raw,
+        ));
+    }
+}
+
 /// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
 /// a piece of a word or of a line that starts where the word's own syntax breaks it (`{`, `(`,
 /// `%`, `=`, quotes…) with a program and its arguments (`\write18{rm -rf ~}`, `%pipe%rm -rf ~`,
@@ -180,6 +206,12 @@ pub(super) fn embedded(
         if let Some(line) = instructed(text) {
             seen += 1;
             out.runs(&line, Keep::Blocks);
+        }
+        // A spec whose fields are joined by `:` and whose last is a command
+        // (`in.ctmpl:out.env:systemctl reload nginx`): a program right after a colon.
+        if let Some(line) = after_colon(text) {
+            seen += 1;
+            out.runs(line, Keep::Blocks);
         }
         if !text.contains(BREAKS) {
             return;
@@ -238,6 +270,27 @@ pub(super) fn embedded(
             argv_list(&text, out);
         }
     }
+}
+
+/// The command line after a `:` that ends a field with no blank in it, when it starts with a
+/// program and goes on (`tpl.ctmpl:app.env:rm -rf ~`); not prose's colon, which a blank follows.
+fn after_colon(text: &str) -> Option<&str> {
+    if !text.contains(':') || !text.contains(' ') {
+        return None;
+    }
+    text.match_indices(':').find_map(|(i, _)| {
+        let before = &text[..i];
+        let rest = &text[i + 1..];
+        let field = before.rsplit(':').next().unwrap_or(before);
+        let first = rest.split_whitespace().next()?;
+        (!field.is_empty()
+            && !field.contains(char::is_whitespace)
+            && !rest.starts_with(char::is_whitespace)
+            && !rest.starts_with("//")
+            && rest.contains(' ')
+            && known::is_program(base(first)))
+        .then_some(rest)
+    })
 }
 
 /// Words that tell a reader to run what follows (`run`, `execute`).
