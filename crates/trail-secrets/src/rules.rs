@@ -625,6 +625,49 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "session-cookie",
+        // A cookie that holds a session: its name says so (`sessionid`, `PHPSESSID`,
+        // `connect.sid`, `laravel_session`, `.AspNetCore.Cookies`), in a `Cookie:` or
+        // `Set-Cookie:` header, `document.cookie`, or a Netscape cookie file's
+        // `name<TAB>value` columns. Whoever holds it is logged in.
+        regex: r#"(?:^|[^a-z0-9_.-])(?:(?P<name>[a-z0-9_.-]*(?:sessid|session|sessionid|sid|\.cookies))=|(?P<name2>[a-z0-9_.-]*session[_-]token)[=\t])(?P<secret>[^;\s"'&<>,\\]{16,})"#,
+        example: "Cookie: theme=dark; sessionid=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1",
+        keywords: &[
+            "sessid=",
+            "session=",
+            "sessionid=",
+            "sid=",
+            ".cookies=",
+            "session_token",
+            "session-token",
+        ],
+        check: Check::Token,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "protocol-auth",
+        // A credential a client sends in a line-oriented protocol, as a transcript or a
+        // capture shows it: SMTP and IMAP `AUTH[ENTICATE] PLAIN|XOAUTH2|LOGIN <base64>`, IMAP
+        // `LOGIN user pass`, POP3 and FTP `PASS`, NNTP `AUTHINFO PASS`, NickServ `IDENTIFY`,
+        // XMPP's SASL `<auth mechanism='PLAIN'>`. The commands are written in capitals, as
+        // protocols and captures write them; a tag or a `C:` may come first. An anonymous FTP
+        // login's password is by convention an address ending in `@` (RFC 1635): not one.
+        regex: r#"(?m:^)[ \t]*(?:[A-Za-z]:[ \t]*|-->[ \t]*|[A-Za-z0-9.]{1,12}[ \t]+){0,2}(?:AUTH(?:ENTICATE)? +(?:PLAIN|XOAUTH2|OAUTHBEARER|LOGIN)[ \t]+(?P<secret>[A-Za-z0-9+/=]{12,})|LOGIN +"?[^\s"]+"?[ \t]+"?(?P<secret2>[^\s"]{4,})"?|(?:AUTHINFO[ \t]+)?PASS +(?P<secret3>[^\s]{3,}[^\s@]))[ \t]*\r?(?m:$)|PRIVMSG[ \t]+NickServ[ \t]+:IDENTIFY +(?:[^\s]+[ \t]+)?(?P<secret4>[^\s]{6,})|mechanism=['"](?:PLAIN|XOAUTH2)['"][^>]*>(?P<secret5>[A-Za-z0-9+/=]{12,})</auth>"#,
+        example: "S: 334\nC: AUTH PLAIN AGRldkBleGFtcGxlLm5ldABxN3ZLMnhQOW1SNHRX\nS: 235 2.7.0 Authentication successful",
+        keywords: &[
+            "auth ",
+            "authenticate ",
+            "login ",
+            "pass ",
+            "identify ",
+            "mechanism=",
+        ],
+        check: Check::Password,
+        shape: Shape::Literal(&["AUTH", "LOGIN", "PASS", "IDENTIFY", "mechanism="]),
+        lowered: false,
+    },
+    Builtin {
         name: "url-signature",
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.
