@@ -146,6 +146,22 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
 }
 
 /// The host a fetching command reads from (`curl -fsSL https://sh.rustup.rs` → `sh.rustup.rs`).
+/// Whether a producer prints what it fetched from the network: a fetcher, a program nobody
+/// models that reaches a URL, or either behind a wrapper (`xargs curl -fsSL`, `timeout 5 wget
+/// -qO- …`).
+fn fetches(p: &Simple) -> bool {
+    if p.name().is_some_and(|n| FETCHERS.contains(&n)) || reaches_network(p) {
+        return true;
+    }
+    super::wrappers::unwrap(&p.argv).is_some_and(|start| {
+        start > 0
+            && fetches(&Simple {
+                argv: p.argv[start..].to_vec(),
+                ..Simple::default()
+            })
+    })
+}
+
 fn fetch_host(p: &Simple) -> Option<String> {
     p.argv
         .iter()
@@ -290,10 +306,7 @@ pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut
 /// person trusts the installer's host), decoded text is blocked, static text is judged,
 /// anything else is a junction.
 fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &mut Findings) {
-    let fetched: Vec<&&Simple> = producers
-        .iter()
-        .filter(|p| p.name().is_some_and(|n| FETCHERS.contains(&n)) || reaches_network(p))
-        .collect();
+    let fetched: Vec<&&Simple> = producers.iter().filter(|p| fetches(p)).collect();
     if !fetched.is_empty() {
         let all_trusted = fetched
             .iter()

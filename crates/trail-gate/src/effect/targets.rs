@@ -126,7 +126,9 @@ const OUTPUT_PARTS: &[&str] = &[
     "destination",
     "into",
     "out",
+    "outdev",
     "outdir",
+    "outfile",
     "output",
     "root",
     "site",
@@ -152,7 +154,18 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             .as_deref()
             .is_some_and(|t| IN_PLACE.contains(&t) || t.starts_with("--fix"))
     });
-    for a in c.args {
+    // Given an input by option (`-i in.wav`), a program writes its last operand (`ffmpeg -i …
+    // out.mp4`).
+    let last_is_output = c
+        .option_words()
+        .any(|w| matches!(w, "-i" | "--input" | "-input"))
+        && c.args.last().is_some_and(|a| {
+            a.text
+                .as_deref()
+                .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
+        });
+    for (n, a) in c.args.iter().enumerate() {
+        let last = last_is_output && n + 1 == c.args.len();
         let text = a.text.clone().or_else(|| {
             // `"$HOME"`: a variable the gate knows.
             ctx.resolve(&a.raw)
@@ -176,8 +189,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 }
                 None => (w.as_str(), None),
             };
+            // `--output`, and the single-dash long form some programs use (`-outdev`).
             let names_output = OUTPUT_SHORT.contains(&flag)
-                || (flag.starts_with("--")
+                || (flag.len() > 3
                     && words::parts(flag)
                         .iter()
                         .any(|p| OUTPUT_PARTS.contains(&p.as_str())));
@@ -191,7 +205,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         {
             (v.to_string(), output)
         } else {
-            (w.clone(), output || in_place)
+            (w.clone(), output || in_place || last)
         };
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
