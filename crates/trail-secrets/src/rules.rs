@@ -668,6 +668,28 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "prose-credential",
+        // A credential handed over in prose, as people write it in chat, a handoff or a
+        // commit message: a word naming it, up to three short words, `is` or `was`, then the
+        // value, possibly after `user /` (`the password is x!2I6…`, `login is admin / OPX!…`).
+        // Only a value that reads as generated counts: `the key is missing` is prose.
+        regex: r#"(?P<name>password|passphrase|passcode|pwd|key|token|secret|login)(?:[ \t][a-z0-9_-]{1,16}){0,3}[ \t](?:is|was)[ \t](?:now[ \t])?(?:[a-z0-9_.@-]{1,40}[ \t]?/[ \t]?)?["'`]?(?P<secret>[^\s"'`]{8,})"#,
+        example: "hey, the staging db password is now Vq7!rT2xKp9mZ4 until friday",
+        keywords: &[
+            "password",
+            "passphrase",
+            "passcode",
+            "pwd",
+            "key",
+            "token",
+            "secret",
+            "login",
+        ],
+        check: Check::Token,
+        shape: Shape::Prose,
+        lowered: true,
+    },
+    Builtin {
         name: "url-signature",
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.

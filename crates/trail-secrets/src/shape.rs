@@ -43,6 +43,9 @@ pub(crate) enum Shape {
     HeaderFlag,
     /// A line of two words, the first naming a key, token or secret (`LicenseKey hQZY…`).
     NameLine,
+    /// `is` or `was` between blanks, with a word naming a secret at most 52 bytes before it
+    /// (`the password is …`, `login is admin / …`).
+    Prose,
 }
 
 impl Shape {
@@ -59,6 +62,7 @@ impl Shape {
             Shape::Cli => cli_shape(lowered),
             Shape::HeaderFlag => header_flag_shape(lowered),
             Shape::NameLine => name_line_shape(lowered),
+            Shape::Prose => prose_shape(lowered),
             Shape::PrefixedToken => prefixed_token_shape(text.as_bytes()),
             Shape::LongToken => long_token_shape(text.as_bytes()),
             Shape::Base64Key => find_all(lowered, b"==").any(|at| {
@@ -441,6 +445,65 @@ fn name_line_shape(lowered: &[u8]) -> bool {
                 .iter()
                 .any(|k| name.windows(k.len()).any(|w| w == *k))
     })
+}
+
+/// The words a prose credential is named by (the `prose-credential` rule's names).
+pub(crate) const PROSE_NAMES: &[&str] = &[
+    "password",
+    "passphrase",
+    "passcode",
+    "pwd",
+    "key",
+    "token",
+    "secret",
+    "login",
+];
+
+fn prose_shape(b: &[u8]) -> bool {
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    (1..b.len()).any(|i| {
+        let verb = if b[i..].starts_with(b"is") {
+            2
+        } else if b[i..].starts_with(b"was") {
+            3
+        } else {
+            return false;
+        };
+        if !blank(b[i - 1]) || !b.get(i + verb).copied().is_some_and(blank) {
+            return false;
+        }
+        let window = &b[i.saturating_sub(53)..i];
+        PROSE_NAMES
+            .iter()
+            .any(|n| window.windows(n.len()).any(|w| w == n.as_bytes()))
+            && long_value_after(&b[i + verb + 1..])
+    })
+}
+
+/// Whether 8 or more non-blank bytes follow (after `now `, or after `user /`): the value a
+/// prose credential's regex needs. `the token count is 1523` has none.
+fn long_value_after(rest: &[u8]) -> bool {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let run = |r: &[u8]| r.iter().take_while(|c| !blank(c)).count();
+    let rest = rest.strip_prefix(b"now ").unwrap_or(rest);
+    let first = run(rest);
+    if first >= 8 {
+        return true;
+    }
+    // `admin / value`, `admin/ value`, `admin /value`: the value after the slash.
+    let mut tail = &rest[first..];
+    if !rest[..first].ends_with(b"/") {
+        tail = tail.strip_prefix(b" ").unwrap_or(tail);
+        let Some(t) = tail.strip_prefix(b"/") else {
+            return false;
+        };
+        tail = t;
+    }
+    let tail = tail
+        .strip_prefix(b" ")
+        .or_else(|| tail.strip_prefix(b"\t"))
+        .unwrap_or(tail);
+    run(tail) >= 8
 }
 
 fn long_token_shape(b: &[u8]) -> bool {

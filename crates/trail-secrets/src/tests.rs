@@ -994,7 +994,7 @@ struct Family {
 const FAMILIES: &[Family] = &[
     // Found by the fifth sealed set's misses (issue 20, after its one frozen run).
     Family {
-        name: "session cookies and credentials in protocol transcripts",
+        name: "session cookies, credentials in protocol transcripts and in prose",
         redact: &[
             (
                 "Cookie: lang=en; acme_session=Zk3q9VtR2mW8xY4pL7nB1cD6",
@@ -1020,8 +1020,15 @@ const FAMILIES: &[Family] = &[
                 "--> PRIVMSG NickServ :IDENTIFY acme-bot Rt5+Vw8Lq2Xz",
                 "Rt5+Vw8Lq2Xz",
             ),
+            (
+                "ops: the vpn password is Tq8#wL2vZk9R for now",
+                "Tq8#wL2vZk9R",
+            ),
+            ("staging login is deploy / Hx7-pQ2mZr9W", "Hx7-pQ2mZr9W"),
         ],
         keep: &[
+            "the key is missing from the config; the token count is 1523",
+            "the password is stored in the vault and the secret is rotated-weekly",
             "Cookie: theme=dark; lang=en-GB",
             "the session=expired message comes from the proxy",
             "Set-Cookie: sessionid=; Max-Age=0; Path=/",
