@@ -675,16 +675,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Only a value that reads as generated counts: `the key is missing` is prose.
         regex: r#"(?P<name>password|passphrase|passcode|pwd|key|token|secret|login)(?:[ \t][a-z0-9_-]{1,16}){0,3}[ \t](?:is|was)[ \t](?:now[ \t])?(?:[a-z0-9_.@-]{1,40}[ \t]?/[ \t]?)?["'`]?(?P<secret>[^\s"'`]{8,})"#,
         example: "hey, the staging db password is now Vq7!rT2xKp9mZ4 until friday",
-        keywords: &[
-            "password",
-            "passphrase",
-            "passcode",
-            "pwd",
-            "key",
-            "token",
-            "secret",
-            "login",
-        ],
+        keywords: crate::shape::PROSE_NAMES,
         check: Check::Token,
         shape: Shape::Prose,
         lowered: true,
