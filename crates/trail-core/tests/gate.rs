@@ -987,7 +987,8 @@ fn mechanisms_found_by_the_catastrophic_misses() {
 /// extended glob that means everything in a directory but a few names (zsh's `^(…)`, bash's
 /// `!(…)`), a command after a `:` that ends a spec's field, code fetched from the network
 /// handed to a subcommand that runs or tries it, the last operand of a program given its input
-/// by `-i` as its output, a single-dash output option (`-outdev`), a fetcher behind `xargs`.
+/// by `-i` as its output, a single-dash output option (`-outdev`), a fetcher behind `xargs`, an
+/// HTTP method that changes what it is sent to (`-m POST`, `-X DELETE`) said to a URL.
 #[test]
 fn mechanisms_found_by_the_fifth_sealed_part() {
     let ctx = ctx();
@@ -1004,6 +1005,8 @@ fn mechanisms_found_by_the_fifth_sealed_part() {
     for line in [
         "acme-hooks try-repo https://git.example.com/x/hooks --all-files",
         "acme-scan plugin run https://x.example/p.tar.gz",
+        "acme-load -X DELETE https://api.example.com/v1/users/7",
+        "acme-bench -n 2000 -m POST https://api.example.com/v1/orders",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1013,6 +1016,8 @@ fn mechanisms_found_by_the_fifth_sealed_part() {
         "acme-scan plugin list",
         "acme-media -i in.wav build/out.mp3",
         "acme-iso -indev build/live.iso -ls",
+        "acme-bench -n 2000 -m GET https://api.example.com/v1/orders",
+        "acme-bench -m POST http://localhost:8080/v1/orders",
         "curl -s https://example.com:8443/health",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");

@@ -545,18 +545,45 @@ pub(super) fn mutation(c: &Cmd<'_>) -> Option<String> {
                 .iter()
                 .any(|p| MUTATES.contains(&p.as_str()) || p.starts_with("add") && p.len() > 5)
     });
-    verb.map(|w| (*w).to_string()).or_else(|| {
-        c.option_words().find_map(|w| {
-            let body = w.strip_prefix("--")?;
-            let first = parts(body.split('=').next().unwrap_or(body))
-                .into_iter()
-                .next()?;
-            matches!(
-                first.as_str(),
-                "insert" | "overwrite" | "update" | "upsert" | "set"
-            )
-            .then(|| w.to_string())
+    verb.map(|w| (*w).to_string())
+        .or_else(|| http_method(c))
+        .or_else(|| {
+            c.option_words().find_map(|w| {
+                let body = w.strip_prefix("--")?;
+                let first = parts(body.split('=').next().unwrap_or(body))
+                    .into_iter()
+                    .next()?;
+                matches!(
+                    first.as_str(),
+                    "insert" | "overwrite" | "update" | "upsert" | "set"
+                )
+                .then(|| w.to_string())
+            })
         })
+}
+
+/// An HTTP method that changes what it is sent to, given by the flag HTTP clients use for it
+/// (`-X DELETE`, `-m POST`, `--method=PUT`, `-XPATCH`).
+fn http_method(c: &Cmd<'_>) -> Option<String> {
+    let changes = |m: &str| {
+        matches!(
+            m.to_ascii_uppercase().as_str(),
+            "POST" | "PUT" | "PATCH" | "DELETE"
+        )
+    };
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, &w)| {
+        let (flag, value) = match w {
+            "-X" | "-m" | "--method" | "--request" | "-method" => (w, words.get(i + 1).copied()?),
+            _ => {
+                let (flag, value) = w.split_once('=').or_else(|| w.split_at_checked(2))?;
+                if !matches!(flag, "--method" | "--request" | "-X") || value.is_empty() {
+                    return None;
+                }
+                (flag, value)
+            }
+        };
+        changes(value).then(|| format!("{flag} {value}"))
     })
 }
 
