@@ -988,7 +988,8 @@ fn mechanisms_found_by_the_catastrophic_misses() {
 /// `!(…)`), a command after a `:` that ends a spec's field, code fetched from the network
 /// handed to a subcommand that runs or tries it, the last operand of a program given its input
 /// by `-i` as its output, a single-dash output option (`-outdev`), a fetcher behind `xargs`, an
-/// HTTP method that changes what it is sent to (`-m POST`, `-X DELETE`) said to a URL.
+/// HTTP method that changes what it is sent to (`-m POST`, `-X DELETE`) said to a URL, a gRPC
+/// method's verb after the service's `/`.
 #[test]
 fn mechanisms_found_by_the_fifth_sealed_part() {
     let ctx = ctx();
@@ -1007,6 +1008,7 @@ fn mechanisms_found_by_the_fifth_sealed_part() {
         "acme-scan plugin run https://x.example/p.tar.gz",
         "acme-load -X DELETE https://api.example.com/v1/users/7",
         "acme-bench -n 2000 -m POST https://api.example.com/v1/orders",
+        "acme-rpc -d '{}' api.example.com:443 billing.v1.InvoiceService/DeleteInvoice",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1018,6 +1020,7 @@ fn mechanisms_found_by_the_fifth_sealed_part() {
         "acme-iso -indev build/live.iso -ls",
         "acme-bench -n 2000 -m GET https://api.example.com/v1/orders",
         "acme-bench -m POST http://localhost:8080/v1/orders",
+        "acme-rpc api.example.com:443 billing.v1.InvoiceService/GetInvoice",
         "curl -s https://example.com:8443/health",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");

@@ -740,7 +740,8 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
             continue;
         }
         let flagged = std::mem::take(&mut after_flag);
-        let last = w.rsplit('.').next().unwrap_or(w);
+        // `Service.DeleteUser`, and a gRPC method's `pkg.v1.Service/DeleteUser`.
+        let last = w.rsplit(['.', '/']).next().unwrap_or(w);
         if flagged && last.len() == w.len() {
             continue;
         }
@@ -773,7 +774,10 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
     c.option_words().find_map(|w| {
         let body = w.strip_prefix("--").or_else(|| {
             w.strip_prefix('-').filter(|b| {
-                unknown && b.len() >= 4 && b.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+                unknown
+                    && b.len() >= 4
+                    && b.bytes()
+                        .all(|c| c.is_ascii_lowercase() || c == b'-' || c == b'_')
             })
         })?;
         let body = body.split('=').next().unwrap_or(body);
