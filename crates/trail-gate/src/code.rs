@@ -95,8 +95,9 @@ const SHELL_OUT: &[&str] = &[
     "Open3",
 ];
 
-/// A block for the power act an AppleScript asks of the machine (`tell application "System Events" to shut
-/// down`, `… to restart`, `… to log out`), as a statement of its own or after `to`.
+/// A block for the power act an AppleScript asks of the machine (`tell application "System
+/// Events" to shut down`, `… to restart`, `… to log out`), as a statement of its own or after
+/// `to`.
 fn applescript_power(name: &str, code: &str, raw: &str, out: &mut Findings) {
     if name != "osascript" {
         return;

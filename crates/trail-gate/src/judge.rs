@@ -347,11 +347,10 @@ impl<'a> Judging<'a> {
         if self.cmd.writes.is_empty() {
             return;
         }
-        let text = match self.cmd.name() {
-            Some("cat") => self.cmd.heredoc.clone(),
-            _ => feed::printed_text(self.cmd),
-        };
-        if let Some(text) = text.filter(|t| t.trim_start().starts_with("#!")) {
+        // What `echo`/`printf` print, or the here-document `cat` copies.
+        if let Some(text) =
+            feed::printed_text(self.cmd).filter(|t| t.trim_start().starts_with("#!"))
+        {
             self.found.runs(&text, Keep::Blocks);
         }
     }

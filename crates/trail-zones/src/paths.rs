@@ -100,8 +100,14 @@ impl Places {
         if s.contains('$') || s.contains('`') {
             return None;
         }
-        // A glob stands for everything under the directory it starts in.
-        if let Some(g) = s.find(['*', '?', '[']) {
+        // A glob stands for everything under the directory it starts in; so does a name that
+        // means everything there but a few (zsh's `^(proc|sys)`, bash's `!(…)`).
+        let negated = s
+            .find("/^")
+            .map(|i| i + 1)
+            .or_else(|| s.starts_with('^').then_some(0))
+            .or_else(|| s.find("!("));
+        if let Some(g) = s.find(['*', '?', '[']).into_iter().chain(negated).min() {
             let dir = match s[..g].rfind('/') {
                 Some(0) => "/".to_string(),
                 Some(i) => s[..i].to_string(),
@@ -201,14 +207,6 @@ impl Places {
         let Some(p) = self.resolve(raw) else {
             return Place::Unknown;
         };
-        // Everything in a directory but a few names (zsh's `^(proc|sys)`, bash's `!(…)`) is
-        // that directory, for what a deletion or a move does to it.
-        if let (Some(parent), Some(last)) = (p.parent(), p.file_name())
-            && let Some(last) = last.to_str()
-            && (last.starts_with('^') || last.starts_with("!("))
-        {
-            return self.classify(&parent.to_string_lossy());
-        }
         if p == Path::new("/") {
             return Place::Root;
         }

@@ -49,13 +49,9 @@ pub(super) fn judge(
     // After an option named for a command: its value, or the rest of the words
     // (`just --command rm -rf …`).
     if let Some(i) = args.iter().position(|a| {
-        a.text.as_deref().is_some_and(|t| {
-            t.starts_with('-')
-                && !t.contains('=')
-                && super::words::parts(t)
-                    .last()
-                    .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
-        })
+        a.text
+            .as_deref()
+            .is_some_and(|t| t.starts_with('-') && !t.contains('=') && command_option(t))
     }) && let Some(rest) = command_at(&args[i + 1..])
     {
         out.runs(&rest, Keep::Risky);
@@ -64,11 +60,7 @@ pub(super) fn judge(
     // "$(echo … | base64 -d)"`, `--exec "$(curl …)"`) hides what runs, as after `bash -c`.
     for (i, a) in args.iter().enumerate() {
         let takes_command = a.text.as_deref().is_some_and(|t| {
-            matches!(t, "-c" | "-e" | "-x")
-                || t.starts_with("--")
-                    && super::words::parts(t)
-                        .last()
-                        .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+            matches!(t, "-c" | "-e" | "-x") || t.starts_with("--") && command_option(t)
         });
         if takes_command && let Some(value) = args.get(i + 1..i + 2) {
             shells::hidden_in_words(value, ctx, raw, out);
@@ -84,14 +76,6 @@ pub(super) fn judge(
         && matches!(args[i].text.as_deref(), Some("run" | "exec" | "x" | "dlx"))
         && let Some(rest) = command_at(&args[i + 1..])
     {
-        let first = rest.split_whitespace().next().unwrap_or("");
-        if fetched_reference(first) {
-            out.push(junction(
-                "unverifiable",
-                "this runs code fetched from the network, which nobody here has read: a person decides",
-                raw,
-            ));
-        }
         out.runs(&rest, Keep::Risky);
     }
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
@@ -144,6 +128,13 @@ pub(super) fn judge(
     }
 }
 
+/// Whether an option's name says it takes a command or a script (`--exec`, `-command`).
+fn command_option(flag: &str) -> bool {
+    super::words::parts(flag)
+        .last()
+        .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+}
+
 /// A code reference fetched from the network given to a subcommand that runs or tries it,
 /// as what it runs (`acme plugin run https://…/p.tar.gz`, `acme try-repo https://…`; not
 /// `docker exec box curl http://…`, where the URL is an argument of what runs).
@@ -151,9 +142,10 @@ fn runs_fetched(args: &[Arg], raw: &str, out: &mut Findings) {
     if let Some(at) = args.iter().take(4).position(|a| {
         a.text.as_deref().is_some_and(|t| {
             !t.starts_with('-')
-                && super::words::parts(t)
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "run" | "exec" | "try" | "dlx"))
+                && (t == "x"
+                    || super::words::parts(t)
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "run" | "exec" | "try" | "dlx")))
         })
     }) && args[at + 1..]
         .iter()
