@@ -31,6 +31,7 @@ mod resume;
 mod search;
 mod session;
 mod stats;
+mod sync;
 mod transcript;
 
 fn main() {
@@ -50,6 +51,7 @@ fn main() {
         "session" => session::run(&args[1..]),
         "ground" => ground::run(&args[1..]),
         "confine" => confine::run(&args[1..]),
+        "sync" => sync::run_bench(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
@@ -61,7 +63,8 @@ fn main() {
             .and_then(|()| ground::run(&[]))
             .and_then(|()| memory::run(&[]))
             .and_then(|()| search::run(&[]))
-            .and_then(|()| confine::run(&[])),
+            .and_then(|()| confine::run(&[]))
+            .and_then(|()| sync::run_bench(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
         "gen" => match (
             args.get(1),

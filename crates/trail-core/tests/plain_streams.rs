@@ -299,10 +299,10 @@ proptest! {
         std::fs::write(ledger.stream_path(), stream).unwrap();
         let proj = proj.map(|p| format!("p{p}"));
         let fast = ledger
-            .rehydrate(&RehydrateOptions { proj: proj.clone(), tangents, exhaustive: false, project_id: None })
+            .rehydrate(&RehydrateOptions { proj: proj.clone(), tangents, exhaustive: false, project_id: None, own_only: false })
             .unwrap();
         let full = ledger
-            .rehydrate(&RehydrateOptions { proj, tangents, exhaustive: true, project_id: None })
+            .rehydrate(&RehydrateOptions { proj, tangents, exhaustive: true, project_id: None, own_only: false })
             .unwrap();
         prop_assert_eq!(fast, full);
     }

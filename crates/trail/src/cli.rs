@@ -33,6 +33,10 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Archive the stream and start a new one (when past the size threshold, or with --force).
     Rotate(RotateArgs),
+    /// Send this machine's ledger to a git remote you own and take your other machines' back
+    /// (`trail sync --remote URL` once, then `trail sync`; README "Using trail on several
+    /// machines").
+    Sync(SyncArgs),
     /// Replace secrets in stdin by ${secret:NAME} references and print the result.
     Redact,
     /// Show the merged configuration and where each value came from.
@@ -362,6 +366,28 @@ pub struct VerifyArgs {
     /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SyncArgs {
+    /// The git remote the ledger syncs through, named once (any git URL: a bare repository on
+    /// a server you own, or a local path). A person's command: it runs at your terminal only.
+    #[arg(long, value_name = "URL")]
+    pub remote: Option<String>,
+    /// Take machine ID's records from now on. A person's command: it shows the key the remote
+    /// offers for ID, and you type the end of its fingerprint to confirm.
+    #[arg(long, value_name = "ID")]
+    pub trust_machine: Option<String>,
+    /// Show what a sync would send (records per project, and bytes) and send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the result as one JSON document (pretty on a terminal).
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing, and do nothing when a sync is already running (how trail starts one by
+    /// itself after a session).
+    #[arg(long, hide = true)]
+    pub background: bool,
 }
 
 #[derive(Args, Debug)]
@@ -780,6 +806,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         &[
             "verify",
             "rotate",
+            "sync",
             "redact",
             "config",
             "mcp",

@@ -169,6 +169,8 @@ pub struct Config {
     pub resume_other_projects: Setting<u32>,
     /// How old the last dream must be before a session's end starts the next one.
     pub dream_every: Setting<Duration>,
+    /// How long after the last try a session's end or a prompt starts a background sync.
+    pub sync_every: Setting<Duration>,
     /// Sessions per batch `trail import` commits.
     pub import_batch: Setting<u32>,
     /// The lowest passing grounding ratio, and what falling below it does.
@@ -317,6 +319,7 @@ impl Config {
             memory_inject_chars: Setting::default(0),
             resume_other_projects: Setting::default(0),
             dream_every: Setting::default(Duration::ZERO),
+            sync_every: Setting::default(Duration::ZERO),
             import_batch: Setting::default(0),
             grounding_threshold: Setting::default(crate::ratio::Threshold::DEFAULT),
             grounding_enforcement: Setting::default(crate::ratio::Enforcement::default()),

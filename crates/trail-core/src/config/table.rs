@@ -49,6 +49,7 @@ pub enum SettingKey {
     MemoryInjectChars,
     ResumeOtherProjects,
     MemoryDreamEvery,
+    SyncEvery,
     ImportBatch,
     GroundingThreshold,
     GroundingEnforcement,
@@ -86,6 +87,7 @@ impl SettingKey {
         SettingKey::MemoryInjectChars,
         SettingKey::ResumeOtherProjects,
         SettingKey::MemoryDreamEvery,
+        SettingKey::SyncEvery,
         SettingKey::ImportBatch,
         SettingKey::GroundingThreshold,
         SettingKey::GroundingEnforcement,
@@ -124,6 +126,7 @@ impl SettingKey {
             SettingKey::MemoryInjectChars => "memory.inject_chars",
             SettingKey::ResumeOtherProjects => "resume.other_projects",
             SettingKey::MemoryDreamEvery => "memory.dream_every",
+            SettingKey::SyncEvery => "sync.every",
             SettingKey::ImportBatch => "import.batch",
             SettingKey::GroundingThreshold => "grounding.threshold",
             SettingKey::GroundingEnforcement => "grounding.enforcement",
@@ -173,6 +176,8 @@ impl SettingKey {
             SettingKey::MemoryInjectChars | SettingKey::ResumeOtherProjects => Class::Ordinary,
             // How often the provider the user chose is asked, never which one or with what.
             SettingKey::MemoryDreamEvery => Class::Ordinary,
+            // How often the remote the person named is reached, never which one.
+            SettingKey::SyncEvery => Class::Ordinary,
             // How much work an interrupted import redoes; what it imports is the person's call.
             SettingKey::ImportBatch => Class::Ordinary,
             // What the checkpoint does with the ratio. A repository's .loa.config.yaml sets the
@@ -462,6 +467,18 @@ pub static SETTINGS: &[Spec] = &[
         },
         doc: "A session's end starts `trail dream` in the background when daily memory \
               changed and the last dream is older than this; 0s: only when you run it.",
+    },
+    Spec {
+        key: SettingKey::SyncEvery,
+        env: "TRAIL_SYNC_EVERY",
+        default: Some("10m"),
+        kind: Kind::Duration {
+            field: field!(sync_every),
+            zero: true,
+        },
+        doc: "With a sync remote set (`trail sync --remote URL`), a session's end, and a prompt \
+              once this long has passed since the last try, start `trail sync` in the \
+              background; 0s: only when you run it.",
     },
     Spec {
         key: SettingKey::ImportBatch,

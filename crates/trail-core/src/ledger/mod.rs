@@ -11,6 +11,7 @@
 //! stream/pulses.anchor            the anchored head: last seal and its end, MACed with the key
 //! stream/archive/                 rotated segments and torn tails
 //! stream/imported/                imported history, each segment joined to the stream (imported.rs)
+//! machine-id, machines/<id>/       this machine's id; other machines' ledgers (replica.rs)
 //! ```
 
 //!
@@ -39,6 +40,7 @@ pub mod query;
 pub mod reader;
 pub mod record;
 pub mod rehydrate;
+pub mod replica;
 pub mod rotate;
 pub mod scope;
 pub mod tail;

@@ -41,6 +41,9 @@ pub struct RehydrateOptions {
     /// Parse every record instead of skipping those that cannot change the result. The result
     /// is the same (a property test holds the two paths to it); this exists for that test.
     pub exhaustive: bool,
+    /// This machine's records only, not the other machines' `trail sync` brought (a rotation
+    /// summarises its own segment, and nothing else).
+    pub own_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -348,8 +351,26 @@ pub fn state_body(state: &State, facts: &[String]) -> String {
 }
 
 impl Ledger {
-    /// Rebuild the working state (see the module docs).
+    /// Rebuild the working state (see the module docs): this machine's records and, unless
+    /// `opts.own_only`, every other machine's that `trail sync` brought (one timeline, newest
+    /// first; see [`super::replica`]).
     pub fn rehydrate(&self, opts: &RehydrateOptions) -> Result<State> {
+        let replicas = if opts.own_only {
+            Vec::new()
+        } else {
+            self.replicas()?
+        };
+        if replicas.is_empty() {
+            return self.rehydrate_own(opts);
+        }
+        let mut sources = vec![self.segments()?];
+        for (_, r) in &replicas {
+            sources.push(r.segments()?);
+        }
+        self.rehydrate_merged(sources, opts)
+    }
+
+    fn rehydrate_own(&self, opts: &RehydrateOptions) -> Result<State> {
         let mut b = Builder::default();
         let mut segments = self.segments()?;
         segments.reverse();
@@ -380,82 +401,247 @@ impl Ledger {
             if b.read >= self.opts.max_records {
                 return Ok(Some(StopReason::Limit));
             }
-            b.read += 1;
-            let mut f = Frame::split_unhashed(off, seg);
-            let torn = newest && f.seal == Seal::Missing && f.expects_seal();
-            newest = false;
-            if torn {
-                b.damaged += 1;
-                continue;
+            let was_newest = std::mem::replace(&mut newest, false);
+            if let Some(stop) = take(b, off, seg, was_newest, opts) {
+                return Ok(Some(stop));
             }
-            // Most older records can add nothing once their threads are filled in: skip them
-            // without hashing or parsing (the hot part of a resume).
-            if b.latest.is_some()
-                && !opts.exhaustive
-                && let Some(g) = f.front().and_then(format::glance)
-                && !b.wants(&g, f.has_facts(), opts)
-            {
-                continue;
-            }
-            // An unsealed record (the plain spec format) has nothing to check its bytes against.
-            if f.stored.is_some() {
-                f.hash();
-            }
-            if f.seal == Seal::Mismatch {
-                b.damaged += 1;
-                continue;
-            }
-            let Ok(r) = f.parse() else {
-                b.damaged += 1;
-                continue;
-            };
-            if b.latest.is_none() {
-                b.latest = Some(r.ts.to_string());
-            }
-            if r.kind == RecordType::Alert {
-                continue;
-            }
-            if let Some(p) = &opts.proj
-                && !r.focus.iter().any(|f| &f.proj == p)
-                && r.kind != RecordType::Compaction
-            {
-                continue;
-            }
-            if let (Some(want), Some(id)) = (&opts.project_id, crate::project::tagged_id(&r.tags))
-                && want != id
-            {
-                continue;
-            }
-            if r.kind == RecordType::Tangent {
-                if opts.tangents && b.parked.len() < LIST_PER_THREAD {
-                    let mut deferred = r.defer.clone();
-                    push_unique(&mut deferred, &r.next, LIST_PER_THREAD);
-                    let summary = r
-                        .intent
-                        .as_ref()
-                        .map(|i| i.summary.clone())
-                        .filter(|s| !s.is_empty())
-                        .or_else(|| r.facts().into_iter().next())
-                        .unwrap_or_default();
-                    b.parked.push(Parked {
-                        ts: r.ts.to_string(),
-                        focus: r.focus.clone(),
-                        summary,
-                        deferred,
-                    });
-                }
-                continue;
-            }
-            if r.kind == RecordType::Compaction
-                && let Some(state) = carried_state(&r)
-            {
-                b.fold_state(state, opts.proj.as_deref());
-                return Ok(Some(StopReason::Compaction));
-            }
-            b.fold(&r);
         }
         Ok(None)
     }
+
+    /// Several chains (each a list of segment paths, oldest first) folded as one timeline:
+    /// always the newest record any of them has left next, ties broken by the order given.
+    /// A compaction record ends its own chain's reading only: it summarises that machine's
+    /// past, not the others'.
+    fn rehydrate_merged(
+        &self,
+        sources: Vec<Vec<std::path::PathBuf>>,
+        opts: &RehydrateOptions,
+    ) -> Result<State> {
+        // Every file is opened first, so the readers can borrow them for the whole merge.
+        let mut files: Vec<Vec<(File, std::path::PathBuf, u64)>> = Vec::new();
+        for segments in sources {
+            let mut opened = Vec::new();
+            for path in segments.into_iter().rev() {
+                let Some(file) =
+                    super::reader::open_if_exists(&path).map_err(LedgerError::io("open", &path))?
+                else {
+                    continue;
+                };
+                let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", &path))?;
+                opened.push((file, path, len));
+            }
+            files.push(opened);
+        }
+        let mut cursors: Vec<Cursor<'_>> = files.iter().map(|f| Cursor::new(f)).collect();
+        for c in &mut cursors {
+            c.advance()?;
+        }
+        // A project's id is the hash of where its repository lies on that machine, so another
+        // machine's records of this project carry another id: they are matched by name.
+        let foreign = RehydrateOptions {
+            project_id: None,
+            ..opts.clone()
+        };
+        let mut b = Builder::default();
+        let mut compacted = false;
+        loop {
+            let Some(i) = newest_cursor(&cursors) else {
+                let stop = if compacted {
+                    StopReason::Compaction
+                } else {
+                    StopReason::Start
+                };
+                return Ok(b.finish(stop));
+            };
+            if b.read >= self.opts.max_records {
+                return Ok(b.finish(StopReason::Limit));
+            }
+            let c = &mut cursors[i];
+            let (off, seg, newest) = c
+                .head
+                .take()
+                .map(|h| (h.off, h.bytes, h.newest))
+                .unwrap_or_default();
+            let o = if i == 0 { opts } else { &foreign };
+            if let Some(stop) = take(&mut b, off, &seg, newest, o) {
+                compacted |= stop == StopReason::Compaction;
+                c.done = true;
+                continue;
+            }
+            c.advance()?;
+        }
+    }
+}
+
+/// One chain being read newest first in a merge: its segments newest first, the reader of the
+/// current one, and the record it holds next.
+struct Cursor<'f> {
+    files: &'f [(File, std::path::PathBuf, u64)],
+    at: usize,
+    reader: Option<ReverseReader<'f>>,
+    head: Option<Head>,
+    done: bool,
+    /// No record of the current segment was handed out yet.
+    fresh: bool,
+}
+
+struct Head {
+    off: u64,
+    bytes: Vec<u8>,
+    ts: Option<crate::time::Ts>,
+    newest: bool,
+}
+
+impl<'f> Cursor<'f> {
+    fn new(files: &'f [(File, std::path::PathBuf, u64)]) -> Cursor<'f> {
+        Cursor {
+            files,
+            at: 0,
+            reader: None,
+            head: None,
+            done: false,
+            fresh: true,
+        }
+    }
+
+    /// Load the next record (older than the last), moving to older segments as each ends.
+    fn advance(&mut self) -> Result<()> {
+        while !self.done {
+            let Some((file, path, len)) = self.files.get(self.at) else {
+                self.done = true;
+                break;
+            };
+            let reader = self
+                .reader
+                .get_or_insert_with(|| ReverseReader::new(file, *len));
+            if let Some((off, seg)) = reader
+                .next_segment()
+                .map_err(LedgerError::io("read", path))?
+            {
+                let newest = std::mem::replace(&mut self.fresh, false);
+                self.head = Some(Head {
+                    off,
+                    ts: record_ts(&seg),
+                    bytes: seg,
+                    newest,
+                });
+                return Ok(());
+            }
+            self.reader = None;
+            self.fresh = true;
+            self.at += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The cursor whose next record is the newest (a record without a readable time first: it is
+/// damaged, and skipping it early costs nothing).
+fn newest_cursor(cursors: &[Cursor<'_>]) -> Option<usize> {
+    let mut best: Option<(usize, Option<crate::time::Ts>)> = None;
+    for (i, c) in cursors.iter().enumerate() {
+        let Some(h) = c.head.as_ref().filter(|_| !c.done) else {
+            continue;
+        };
+        match best {
+            None => best = Some((i, h.ts)),
+            Some((_, Some(bt))) if h.ts.is_none_or(|t| t > bt) => best = Some((i, h.ts)),
+            _ => {}
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// A record's `ts`, read from its front matter without parsing the rest.
+fn record_ts(seg: &[u8]) -> Option<crate::time::Ts> {
+    let at = memchr::memmem::find(seg, b"\nts: ")? + 5;
+    let end = memchr::memchr(b'\n', &seg[at..]).map_or(seg.len(), |e| at + e);
+    crate::time::Ts::parse_canonical(seg[at..end].trim_ascii())
+}
+
+/// Fold one record (`seg`, found at `off`; `newest` when it is the last of its segment, where
+/// a missing seal is a tear) into `b`. Returns why reading this chain stops, when it does.
+fn take(
+    b: &mut Builder,
+    off: u64,
+    seg: &[u8],
+    newest: bool,
+    opts: &RehydrateOptions,
+) -> Option<StopReason> {
+    b.read += 1;
+    let mut f = Frame::split_unhashed(off, seg);
+    let torn = newest && f.seal == Seal::Missing && f.expects_seal();
+    if torn {
+        b.damaged += 1;
+        return None;
+    }
+    // Most older records can add nothing once their threads are filled in: skip them
+    // without hashing or parsing (the hot part of a resume).
+    if b.latest.is_some()
+        && !opts.exhaustive
+        && let Some(g) = f.front().and_then(format::glance)
+        && !b.wants(&g, f.has_facts(), opts)
+    {
+        return None;
+    }
+    // An unsealed record (the plain spec format) has nothing to check its bytes against.
+    if f.stored.is_some() {
+        f.hash();
+    }
+    if f.seal == Seal::Mismatch {
+        b.damaged += 1;
+        return None;
+    }
+    let Ok(r) = f.parse() else {
+        b.damaged += 1;
+        return None;
+    };
+    if b.latest.is_none() {
+        b.latest = Some(r.ts.to_string());
+    }
+    if r.kind == RecordType::Alert {
+        return None;
+    }
+    if let Some(p) = &opts.proj
+        && !r.focus.iter().any(|f| &f.proj == p)
+        && r.kind != RecordType::Compaction
+    {
+        return None;
+    }
+    if let (Some(want), Some(id)) = (&opts.project_id, crate::project::tagged_id(&r.tags))
+        && want != id
+    {
+        return None;
+    }
+    if r.kind == RecordType::Tangent {
+        if opts.tangents && b.parked.len() < LIST_PER_THREAD {
+            let mut deferred = r.defer.clone();
+            push_unique(&mut deferred, &r.next, LIST_PER_THREAD);
+            let summary = r
+                .intent
+                .as_ref()
+                .map(|i| i.summary.clone())
+                .filter(|s| !s.is_empty())
+                .or_else(|| r.facts().into_iter().next())
+                .unwrap_or_default();
+            b.parked.push(Parked {
+                ts: r.ts.to_string(),
+                focus: r.focus.clone(),
+                summary,
+                deferred,
+            });
+        }
+        return None;
+    }
+    if r.kind == RecordType::Compaction
+        && let Some(state) = carried_state(&r)
+    {
+        b.fold_state(state, opts.proj.as_deref());
+        return Some(StopReason::Compaction);
+    }
+    b.fold(&r);
+    None
 }
 
 // ---------------------------------------------------------------------------------------------

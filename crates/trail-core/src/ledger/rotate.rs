@@ -83,6 +83,7 @@ impl Ledger {
     ) -> Result<(Rotated, Option<Skipped>)> {
         let state = self.rehydrate(&RehydrateOptions {
             tangents: true,
+            own_only: true,
             ..RehydrateOptions::default()
         })?;
         let now = Ts::now();

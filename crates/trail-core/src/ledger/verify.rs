@@ -69,6 +69,25 @@ pub struct Report {
     pub imported: usize,
     /// Imported batches an interrupted import left; the next import finishes them.
     pub pending_imports: usize,
+    /// Other machines' replicas checked with this report (`trail sync`; see
+    /// [`super::replica`]).
+    pub machines: usize,
+}
+
+impl Report {
+    /// Fold in machine `id`'s replica report, its findings named under `machines/<id>/`.
+    pub fn add_machine(&mut self, id: &str, other: Report) {
+        self.machines += 1;
+        self.segments += other.segments;
+        self.records += other.records;
+        self.sealed += other.sealed;
+        self.imported += other.imported;
+        self.findings
+            .extend(other.findings.into_iter().map(|mut f| {
+                f.file = format!("{}/{id}/{}", super::replica::MACHINES_DIR, f.file);
+                f
+            }));
+    }
 }
 
 /// What the anchor says and how the stream compares.
@@ -146,7 +165,7 @@ impl Ledger {
 
     /// Each imported segment as a chain of its own, whose last seal must be the one a record of
     /// the stream joined (see `ledger::imported`).
-    fn verify_imported(&self, v: &mut Verifier) -> Result<()> {
+    pub(crate) fn verify_imported(&self, v: &mut Verifier) -> Result<()> {
         let mut joins = std::mem::take(&mut v.joins);
         for path in self.imported_segments()? {
             let bytes = std::fs::read(&path).map_err(LedgerError::io("read", &path))?;
@@ -215,7 +234,11 @@ impl Ledger {
     }
 
     /// Scan every segment that exists, oldest first, as one chain.
-    fn verify_segments(&self, v: &mut Verifier, progress: &mut dyn FnMut(u64, u64)) -> Result<()> {
+    pub(crate) fn verify_segments(
+        &self,
+        v: &mut Verifier,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<()> {
         let segments = self.segments()?;
         let total: u64 = segments
             .iter()

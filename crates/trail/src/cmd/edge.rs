@@ -52,10 +52,78 @@ pub fn status(json: bool) -> CliResult {
     if let Some(c) = &mut s.context {
         c.cap = Some(u64::from(config.context_cap_tokens.value)).filter(|&n| n > 0);
     }
+    let sync = sync_status(&config);
     if json {
-        return output::json(&s);
+        let mut v = serde_json::to_value(&s).unwrap_or_default();
+        if let serde_json::Value::Object(m) = &mut v {
+            m.insert(
+                "sync".into(),
+                serde_json::to_value(&sync).unwrap_or_default(),
+            );
+        }
+        return output::json(&v);
     }
-    output::text(&s.render())
+    output::text(&format!("{}{}", s.render(), sync.render()))
+}
+
+/// This machine's id and key, and how its last sync went (`trail sync`).
+#[derive(serde::Serialize)]
+struct SyncStatus {
+    machine: Option<String>,
+    fingerprint: Option<String>,
+    remote: Option<String>,
+    last: Option<trail_sync::Report>,
+}
+
+fn sync_status(config: &Config) -> SyncStatus {
+    let ledger = config.ledger();
+    let places = trail_sync::Places::of(&ledger);
+    let fingerprint = std::fs::read_to_string(trail_sync::key::path(&places.secrets_dir))
+        .ok()
+        .and_then(|_| trail_sync::key::MachineKey::load_or_create(&places.secrets_dir).ok())
+        .map(|k| trail_sync::key::fingerprint(&k.public()));
+    SyncStatus {
+        machine: ledger.known_machine_id(),
+        fingerprint,
+        remote: trail_sync::remote(&places),
+        last: trail_sync::last(&places),
+    }
+}
+
+impl SyncStatus {
+    fn render(&self) -> String {
+        let Some(remote) = &self.remote else {
+            return match &self.machine {
+                Some(id) => format!("machine:   {id} (not syncing: trail sync --remote URL)\n"),
+                None => String::new(),
+            };
+        };
+        let mut s = format!(
+            "machine:   {} {}\nsync:      {remote}",
+            self.machine.as_deref().unwrap_or("(none yet)"),
+            self.fingerprint.as_deref().unwrap_or(""),
+        );
+        match &self.last {
+            None => s.push_str(", never synced yet\n"),
+            Some(r) if r.ok() => s.push_str(&format!(
+                ", last synced {} (seq {})\n",
+                r.at,
+                r.seq.unwrap_or(0)
+            )),
+            Some(r) => {
+                s.push_str(&format!(", last sync {} FAILED\n", r.at));
+                if let Some(e) = &r.offline {
+                    s.push_str(&format!(
+                        "  offline: {e} (it is tried again after the next session)\n"
+                    ));
+                }
+                for f in &r.findings {
+                    s.push_str(&format!("  machine {}: {}\n", f.machine, f.detail));
+                }
+            }
+        }
+        s
+    }
 }
 
 pub fn mode(mode: &str, objective: Option<String>, json: bool) -> CliResult {

@@ -25,6 +25,7 @@ mod resume;
 mod rotate;
 mod search;
 mod show;
+mod sync;
 mod trajectory;
 mod transcript;
 pub mod trust;
@@ -111,5 +112,6 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Log(a) => log::run(&Context::load()?, &a),
         Command::Verify(a) => verify::run(&Context::load()?, &a),
         Command::Rotate(a) => rotate::run(&Context::load()?, &a),
+        Command::Sync(a) => sync::run(&Context::load()?, &a),
     }
 }

@@ -50,7 +50,12 @@ fn verify_showing_progress(ctx: &Context) -> CliResult<Report> {
             );
         }
     };
-    let report = ctx.ledger.verify(&mut progress)?;
+    let mut report = ctx.ledger.verify(&mut progress)?;
+    // Every other machine's segments `trail sync` brought, each its own chain.
+    for (id, replica) in ctx.ledger.replicas()? {
+        let r = replica.verify_replica(&mut progress)?;
+        report.add_machine(&id, r);
+    }
     if tty && started.elapsed().as_millis() >= 100 {
         eprint!("\r{:40}\r", "");
     }
@@ -79,8 +84,14 @@ fn describe(report: &Report) -> String {
             match report.imported {
                 0 => String::new(),
                 n => format!("; {n} imported segment(s), each joined to the chain"),
-            }
+            },
         ));
+        if report.machines > 0 {
+            s.push_str(&format!(
+                "ok: {} other machine(s)' segments, each chain intact (signed by its machine)\n",
+                report.machines
+            ));
+        }
     } else {
         s.push_str(&format!(
             "FAILED: {} problem(s) in {} records\n",

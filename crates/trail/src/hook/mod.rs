@@ -26,6 +26,7 @@ mod prompt;
 mod reanchor;
 mod session;
 mod subagent;
+mod sync;
 mod timer;
 
 use std::io::{Read, Write};

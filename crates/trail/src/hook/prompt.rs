@@ -62,6 +62,7 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
         notes.push(n);
     }
     super::timer::pulse_if_due(cx);
+    super::sync::maybe_start(cx, false);
     if notes.is_empty() {
         Response::Silent
     } else {

@@ -458,6 +458,7 @@ pub(super) fn end(cx: &Cx<'_>, event: &Event, reason: &str) -> Response {
         report::error(&e);
     }
     super::dream::after_session(cx);
+    super::sync::maybe_start(cx, true);
     Response::Silent
 }
 

@@ -638,6 +638,7 @@ fn config_shows_one_row_per_setting_of_the_table_in_its_order() {
             "memory.inject_chars 2500 (default)",
             "resume.other_projects 10 (default)",
             "memory.dream_every 24h (default)",
+            "sync.every 600s (default)",
             "import.batch 200 (default)",
             "grounding.threshold 0.95 (default)",
             "grounding.enforcement warn (default)",

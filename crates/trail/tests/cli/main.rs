@@ -62,6 +62,7 @@ mod secrets;
 mod show;
 mod snapshots;
 mod state;
+mod sync;
 mod token_accounting;
 mod torn_tail;
 mod trust;

@@ -1,0 +1,54 @@
+//! What can go wrong in a sync, typed; the binary words it for the person.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub type Result<T> = std::result::Result<T, SyncError>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error("cannot {op} {}: {source}", path.display())]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot run git: {0} (is git installed and on PATH?)")]
+    Spawn(#[source] io::Error),
+    #[error("{what} failed: {detail}")]
+    Git { what: String, detail: String },
+    #[error(transparent)]
+    Ledger(#[from] trail_core::ledger::LedgerError),
+    /// No remote was ever named.
+    #[error("no sync remote is set")]
+    NoRemote,
+    /// The person's key, which seals the trust list, cannot be read.
+    #[error("the person's key cannot be used: {0}")]
+    Key(String),
+    /// What another machine published does not hold up.
+    #[error("{0}")]
+    Rejected(String),
+    /// A machine id the person named is not one.
+    #[error("`{0}` is not a machine id (16 lowercase hex digits, as `trail status` shows)")]
+    BadId(String),
+    /// The machine the person wants to trust has published nothing on the remote.
+    #[error(
+        "machine {0} has published nothing on the remote yet: run `trail sync` on it first, then here"
+    )]
+    UnknownMachine(String),
+}
+
+impl SyncError {
+    pub fn io<'p>(op: &'static str, path: &'p Path) -> impl FnOnce(io::Error) -> SyncError + 'p {
+        move |source| SyncError::Io {
+            op,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn spawn(e: io::Error) -> SyncError {
+        SyncError::Spawn(e)
+    }
+}

@@ -1,0 +1,165 @@
+//! The machine's signing key: what it publishes is signed with it, and the other machines check
+//! the signature with the public half the person trusted (`trail sync --trust-machine`).
+//!
+//! The private half lives beside the person's key (`~/.secrets/trail.machine.key`, 0600), which
+//! the agent's confinement hides and the gate refuses to name; it never leaves the machine.
+
+use std::fs::{DirBuilder, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Result, SyncError};
+
+/// The file's name in the secrets directory.
+pub const FILE_NAME: &str = "trail.machine.key";
+
+pub fn path(secrets_dir: &Path) -> PathBuf {
+    secrets_dir.join(FILE_NAME)
+}
+
+/// This machine's signing key.
+pub struct MachineKey(SigningKey);
+
+impl MachineKey {
+    /// The key, made (from 32 bytes of `/dev/urandom`) the first time.
+    pub fn load_or_create(secrets_dir: &Path) -> Result<MachineKey> {
+        let p = path(secrets_dir);
+        match std::fs::read_to_string(&p) {
+            Ok(text) => {
+                let seed = unhex32(text.trim()).ok_or_else(|| {
+                    SyncError::Key(format!("{} does not hold a key", p.display()))
+                })?;
+                return Ok(MachineKey(SigningKey::from_bytes(&seed)));
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(SyncError::io("read", &p)(e)),
+        }
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(secrets_dir)
+            .map_err(SyncError::io("create", secrets_dir))?;
+        let mut seed = [0u8; 32];
+        std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut seed))
+            .map_err(SyncError::io("read", Path::new("/dev/urandom")))?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&p);
+        match &mut f {
+            Ok(f) => {
+                f.write_all(format!("{}\n", hex(&seed)).as_bytes())
+                    .and_then(|()| f.sync_all())
+                    .map_err(SyncError::io("write", &p))?;
+                Ok(MachineKey(SigningKey::from_bytes(&seed)))
+            }
+            // Another sync made it first: use that one.
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                MachineKey::load_or_create(secrets_dir)
+            }
+            Err(_) => Err(SyncError::io("create", &p)(
+                f.err().unwrap_or_else(|| ErrorKind::Other.into()),
+            )),
+        }
+    }
+
+    /// The public half, in hex.
+    pub fn public(&self) -> String {
+        hex(self.0.verifying_key().as_bytes())
+    }
+
+    pub fn sign(&self, msg: &[u8]) -> String {
+        hex(&self.0.sign(msg).to_bytes())
+    }
+}
+
+/// Whether `sig` (hex) is `public`'s (hex) signature of `msg`.
+pub fn verify(public: &str, msg: &[u8], sig: &str) -> bool {
+    let (Some(pk), Some(sig)) = (unhex32(public), unhex64(sig)) else {
+        return false;
+    };
+    let Ok(vk) = VerifyingKey::from_bytes(&pk) else {
+        return false;
+    };
+    vk.verify(msg, &Signature::from_bytes(&sig)).is_ok()
+}
+
+/// What a person compares across machines: `SHA256:` and the first 16 bytes of the public
+/// key's hash, in hex groups of four.
+pub fn fingerprint(public: &str) -> String {
+    let h = Sha256::digest(public.as_bytes());
+    let hexed = hex(&h[..16]);
+    let groups: Vec<&str> = hexed
+        .as_bytes()
+        .chunks(4)
+        .map(|c| std::str::from_utf8(c).unwrap_or(""))
+        .collect();
+    format!("SHA256:{}", groups.join(":"))
+}
+
+fn hex(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    b.iter()
+        .fold(String::with_capacity(b.len() * 2), |mut s, x| {
+            let _ = write!(s, "{x:02x}");
+            s
+        })
+}
+
+fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
+    if s.len() != N * 2 {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+fn unhex32(s: &str) -> Option<[u8; 32]> {
+    unhex::<32>(s)
+}
+
+fn unhex64(s: &str) -> Option<[u8; 64]> {
+    unhex::<64>(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signature_verifies_only_for_its_message_and_key() {
+        let d = tempfile::tempdir().unwrap();
+        let k = MachineKey::load_or_create(d.path()).unwrap();
+        let again = MachineKey::load_or_create(d.path()).unwrap();
+        assert_eq!(k.public(), again.public(), "made once, then kept");
+        let other = MachineKey::load_or_create(&d.path().join("other")).unwrap();
+        let sig = k.sign(b"tree abc");
+        assert!(verify(&k.public(), b"tree abc", &sig));
+        assert!(!verify(&k.public(), b"tree abd", &sig));
+        assert!(!verify(&other.public(), b"tree abc", &sig));
+        assert!(!verify(&k.public(), b"tree abc", "00"));
+        assert!(!verify("zz", b"tree abc", &sig));
+        let mode = std::fs::metadata(path(d.path())).unwrap().permissions();
+        assert_eq!(
+            std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+            0o600
+        );
+    }
+
+    #[test]
+    fn a_fingerprint_is_stable_and_grouped() {
+        let f = fingerprint(&"ab".repeat(32));
+        assert!(f.starts_with("SHA256:"), "{f}");
+        assert_eq!(f.matches(':').count(), 8, "{f}");
+        assert_eq!(f, fingerprint(&"ab".repeat(32)));
+    }
+}
