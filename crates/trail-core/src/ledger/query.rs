@@ -46,6 +46,27 @@ pub struct Found {
 }
 
 impl Ledger {
+    /// [`Ledger::query`] over this machine's records and every other machine's `trail sync`
+    /// brought (see [`super::replica`]), as one timeline: each ledger's newest `limit` hold the
+    /// union's. Replicas are scanned, not indexed: only a sync writes there.
+    pub fn query_all(&self, q: &Query) -> Result<Vec<Found>> {
+        let replicas = self.replicas()?;
+        let mut found = self.query(q)?;
+        if replicas.is_empty() {
+            return Ok(found);
+        }
+        let scan = Query {
+            scan: true,
+            ..q.clone()
+        };
+        for (_, r) in &replicas {
+            found.extend(r.query(&scan)?);
+        }
+        found.sort_by_key(|f| std::cmp::Reverse(f.record.ts));
+        found.truncate(q.limit);
+        Ok(found)
+    }
+
     /// The records `q` asks for, newest first (see the module docs).
     pub fn query(&self, q: &Query) -> Result<Vec<Found>> {
         let mut found = Vec::new();

@@ -39,7 +39,8 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
         })?),
         None => None,
     };
-    let found = ctx.ledger.query(&Query {
+    // Every machine's records (`trail sync`), one timeline.
+    let found = ctx.ledger.query_all(&Query {
         since,
         limit: args.limit,
         kind,
@@ -53,6 +54,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> CliResult {
             file: f
                 .segment
                 .strip_prefix(&stream_dir)
+                .or_else(|_| f.segment.strip_prefix(ctx.ledger.root()))
                 .unwrap_or(&f.segment)
                 .display()
                 .to_string(),
