@@ -28,7 +28,7 @@ use trail_core::ledger::handle::STREAM_FILE;
 
 use crate::error::{Result, SyncError};
 use crate::git::{Objects, Repo};
-use crate::publish::{CHUNK, MACHINE_FILE, claim_of};
+use crate::publish::{CHUNK, MACHINE_FILE};
 use crate::signed::{self, Claim};
 
 /// Where the commit accepted last of each machine is kept.
@@ -245,7 +245,10 @@ pub fn accept(
 
 /// Steps 1 to 4 of the module docs; nothing is written.
 fn check(repo: &Repo, objects: &mut Objects, id: &str, public: &str, commit: &str) -> Result<Step> {
-    let raw = repo.run(&["cat-file", "commit", commit])?;
+    let raw = match objects.get(commit)? {
+        Some((_, kind, raw)) if kind == "commit" => raw,
+        _ => Vec::new(),
+    };
     let Some((tree, message)) = signed::split_commit(&raw) else {
         return Ok(refuse(
             id,
@@ -264,11 +267,21 @@ fn check(repo: &Repo, objects: &mut Objects, id: &str, public: &str, commit: &st
         );
         return Ok(refuse(id, Refusal::Forged, detail));
     }
-    let accepted = repo.resolve(&format!("{ACCEPTED_PREFIX}{id}"))?;
+    // What was taken last, read through the same `cat-file` (a sync with nothing new spawns
+    // no git per machine).
+    let (accepted, accepted_seq) = match objects.get(&format!("{ACCEPTED_PREFIX}{id}"))? {
+        Some((oid, kind, raw)) if kind == "commit" => {
+            let seq = signed::split_commit(&raw)
+                .and_then(|(_, m)| Claim::parse(&m))
+                .map_or(0, |c| c.seq);
+            (Some(oid), seq)
+        }
+        _ => (None, 0),
+    };
     let before = match &accepted {
         Some(a) if a == commit => return Ok(Step::Unchanged(claim.seq)),
         Some(a) => {
-            let seq = claim_of(repo, a)?.map_or(0, |c| c.seq);
+            let seq = accepted_seq;
             if claim.seq <= seq {
                 let detail = format!(
                     "the remote offers seq {} after seq {seq} was accepted: its ref was moved \

@@ -166,6 +166,18 @@ pub struct Objects {
 impl Objects {
     /// The bytes of object `oid`, and its type.
     pub fn read(&mut self, oid: &str) -> Result<(String, Vec<u8>)> {
+        match self.get(oid)? {
+            Some((_, kind, bytes)) => Ok((kind, bytes)),
+            None => Err(SyncError::Git {
+                what: "git cat-file --batch".into(),
+                detail: format!("no such object {oid}"),
+            }),
+        }
+    }
+
+    /// The object `name` (an id or a ref) names, if any: its id, type and bytes.
+    pub fn get(&mut self, name: &str) -> Result<Option<(String, String, Vec<u8>)>> {
+        let oid = name;
         let bad = |what: &str| SyncError::Git {
             what: "git cat-file --batch".into(),
             detail: format!("{what} for object {oid}"),
@@ -178,16 +190,24 @@ impl Objects {
             .read_line(&mut header)
             .map_err(SyncError::io("read from", Path::new("git cat-file")))?;
         let mut parts = header.split_whitespace();
-        let (Some(_), Some(kind), Some(size)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(bad(&format!("no such object ({})", header.trim())));
+        let (Some(id), Some(kind)) = (parts.next(), parts.next()) else {
+            return Err(bad(&format!("an unreadable answer ({})", header.trim())));
         };
+        if kind == "missing" || kind == "ambiguous" {
+            return Ok(None);
+        }
+        let Some(size) = parts.next() else {
+            return Err(bad(&format!("an unreadable answer ({})", header.trim())));
+        };
+        let id = id.to_string();
+        let kind = kind.to_string();
         let size: usize = size.parse().map_err(|_| bad("a malformed header"))?;
         let mut buf = vec![0u8; size + 1];
         self.stdout
             .read_exact(&mut buf)
             .map_err(SyncError::io("read from", Path::new("git cat-file")))?;
         buf.pop();
-        Ok((kind.to_string(), buf))
+        Ok(Some((id, kind, buf)))
     }
 }
 

@@ -26,6 +26,7 @@ pub mod accept;
 pub mod error;
 pub mod git;
 pub mod key;
+pub mod objects;
 pub mod pending;
 pub mod publish;
 pub mod signed;

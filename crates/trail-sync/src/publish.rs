@@ -7,7 +7,7 @@
 //! only ever extended, with one exception a rotation makes: the live stream's bytes move, whole,
 //! to the front of a new archive segment, and a new live stream starts (see `accept.rs`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -15,10 +15,11 @@ use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
 use trail_core::ledger::Ledger;
+use trail_core::ledger::handle::STREAM_FILE;
 use trail_core::ledger::replica::SnapshotFile;
 
 use crate::error::{Result, SyncError};
-use crate::git::{Entry, Repo};
+use crate::git::Repo;
 use crate::key::MachineKey;
 use crate::signed::{self, Claim};
 
@@ -51,17 +52,27 @@ pub struct Published {
 }
 
 /// What the last publish saw of the live stream, to tell its chunks from a new stream's
-/// after a rotation (`sync/published.json`).
+/// after a rotation, and the chunks it committed, so the next publish needs no tree listing
+/// (`sync/published.json`).
 #[derive(Default, Serialize, Deserialize)]
 struct Memo {
     commit: String,
     live: Option<(u64, u64)>,
+    #[serde(default)]
+    chunks: BTreeMap<String, (String, u64)>,
 }
 
 /// The claim and tree entries of commit `rev`.
 pub fn claim_of(repo: &Repo, rev: &str) -> Result<Option<Claim>> {
     let raw = repo.run(&["cat-file", "commit", rev])?;
     Ok(signed::split_commit(&raw).and_then(|(_, m)| Claim::parse(&m)))
+}
+
+/// This machine's last commit: its id, sequence number and tree.
+struct Last {
+    commit: String,
+    seq: u64,
+    tree: String,
 }
 
 /// Publish `ledger`'s durable snapshot as machine `id`, signed with `key`.
@@ -74,91 +85,84 @@ pub fn publish(
 ) -> Result<Published> {
     let snapshot = ledger.snapshot()?;
     let own = format!("{REF_PREFIX}{id}");
-    let prev = repo.resolve(&own)?;
+    let mut objects = repo.objects()?;
+    let last = match objects.get(&own)? {
+        Some((commit, kind, raw)) if kind == "commit" => {
+            let (tree, message) = signed::split_commit(&raw).unwrap_or_default();
+            let seq = Claim::parse(&message).map_or(0, |c| c.seq);
+            Some(Last { commit, seq, tree })
+        }
+        _ => None,
+    };
     let memo_path = sync_dir.join("published.json");
     let memo: Memo = std::fs::read(&memo_path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
-    let (prev_entries, prev_seq, prev_tree) = match &prev {
-        Some(c) => (
-            repo.blobs(c)?,
-            claim_of(repo, c)?.map_or(0, |cl| cl.seq),
-            repo.line(&["rev-parse", &format!("{c}^{{tree}}")])?,
-        ),
-        None => (Vec::new(), 0, String::new()),
-    };
     let live_id = snapshot
         .iter()
-        .find(|f| f.name == trail_core::ledger::handle::STREAM_FILE)
+        .find(|f| f.name == STREAM_FILE)
         .and_then(|f| trail_core::fsutil::identity_of(&f.file).ok());
+    let last_commit = last.as_ref().map(|l| l.commit.as_str());
     let live_same =
-        prev.as_deref() == Some(memo.commit.as_str()) && live_id.is_some() && memo.live == live_id;
-    let reusable: HashMap<&str, &Entry> =
-        prev_entries.iter().map(|e| (e.path.as_str(), e)).collect();
+        last_commit == Some(memo.commit.as_str()) && live_id.is_some() && memo.live == live_id;
+    let reusable: BTreeMap<String, (String, u64)> = match last_commit {
+        Some(c) if c == memo.commit => memo.chunks,
+        Some(c) => repo
+            .blobs(c)?
+            .into_iter()
+            .map(|e| (e.path, (e.oid, e.size)))
+            .collect(),
+        None => BTreeMap::new(),
+    };
 
-    // Which chunks are already objects, and which must be written.
-    let mut entries: Vec<(String, ChunkSource)> = Vec::new();
-    let machine_text = format!("trail machine v1\nid {id}\nkey {}\n", key.public());
-    entries.push((
-        MACHINE_FILE.into(),
-        ChunkSource::Bytes(machine_text.into_bytes()),
-    ));
-    for f in &snapshot {
-        let live = f.name == trail_core::ledger::handle::STREAM_FILE;
-        for k in 0..f.len.div_ceil(CHUNK) {
-            let size = CHUNK.min(f.len - k * CHUNK);
-            let path = chunk_path(&f.name, k);
-            match reusable.get(path.as_str()) {
-                // Archived and imported segments never change; the live stream's chunks are
-                // the same only while it is the same file (a rotation starts a new one).
-                Some(e) if e.size == size && (!live || live_same) => {
-                    entries.push((path, ChunkSource::Object(e.oid.clone())));
-                }
-                _ => entries.push((path, ChunkSource::Range(f, k * CHUNK, size))),
-            }
-        }
-    }
-    let new_bytes = entries
-        .iter()
-        .map(|(_, s)| match s {
-            ChunkSource::Range(_, _, n) => *n,
-            _ => 0,
-        })
-        .sum();
-    let oids = write_blobs(repo, &entries)?;
-    let tree = write_tree(repo, sync_dir, &entries, &oids)?;
+    let machine_text = format!("trail machine v1\nid {id}\nkey {}\n", key.public()).into_bytes();
+    let chunks = chunks_of(&snapshot, machine_text, &reusable, live_same)?;
+    let tree = crate::objects::tree_id(chunks.iter().map(|c| (c.path.as_str(), c.oid.as_str())));
     let files = snapshot.iter().map(|f| (f.name.clone(), f.len)).collect();
-    if let Some(c) = &prev
-        && tree == prev_tree
+    let chunk_map: BTreeMap<String, (String, u64)> = chunks
+        .iter()
+        .map(|c| (c.path.clone(), (c.oid.clone(), c.size)))
+        .collect();
+    if let Some(l) = &last
+        && tree == l.tree
     {
-        remember(&memo_path, c, live_id);
+        remember(&memo_path, &l.commit, live_id, chunk_map);
         return Ok(Published {
-            commit: c.clone(),
-            seq: prev_seq,
+            commit: l.commit.clone(),
+            seq: l.seq,
             new_commit: false,
             new_bytes: 0,
             files,
         });
     }
-    let seq = prev_seq + 1;
+    let new_bytes = chunks
+        .iter()
+        .filter(|c| matches!(c.source, Source::Range(..)))
+        .map(|c| c.size)
+        .sum();
+    let seq = last.as_ref().map_or(0, |l| l.seq) + 1;
     let claim = Claim::sign(key, id, seq, &tree);
-    let mut args = vec!["commit-tree", tree.as_str()];
-    if let Some(p) = &prev {
-        args.extend(["-p", p.as_str()]);
+    let commit = fast_import(repo, id, &own, last_commit, &chunks, &claim.message())?;
+    // The tree git built must be the one signed; if it is not, the commit is withdrawn.
+    let built = objects
+        .get(&commit)?
+        .and_then(|(_, _, raw)| signed::split_commit(&raw))
+        .map(|(t, _)| t);
+    if built.as_deref() != Some(tree.as_str()) {
+        let _ = repo.run(&[
+            "update-ref",
+            &own,
+            last_commit.unwrap_or(NO_COMMIT),
+            &commit,
+        ]);
+        return Err(SyncError::Git {
+            what: "git fast-import".into(),
+            detail: format!("the tree written ({built:?}) is not the tree signed ({tree})"),
+        });
     }
-    let commit =
-        String::from_utf8_lossy(&run_as_trail(repo, id, &args, claim.message().as_bytes())?)
-            .trim()
-            .to_string();
-    repo.run(&[
-        "update-ref",
-        &own,
-        &commit,
-        prev.as_deref().unwrap_or(NO_COMMIT),
-    ])?;
     trail_core::failpoint::hit("sync-after-commit");
-    remember(&memo_path, &commit, live_id);
+    remember(&memo_path, &commit, live_id, chunk_map);
     Ok(Published {
         commit,
         seq,
@@ -168,29 +172,106 @@ pub fn publish(
     })
 }
 
-fn remember(path: &Path, commit: &str, live: Option<(u64, u64)>) {
+/// Every chunk of the snapshot with its blob id: reused while its bytes cannot have changed,
+/// else computed.
+fn chunks_of<'a>(
+    snapshot: &'a [SnapshotFile],
+    machine_text: Vec<u8>,
+    reusable: &BTreeMap<String, (String, u64)>,
+    live_same: bool,
+) -> Result<Vec<Chunk<'a>>> {
+    let mut chunks: Vec<Chunk<'_>> = Vec::new();
+    chunks.push(Chunk {
+        path: MACHINE_FILE.into(),
+        oid: crate::objects::blob_id(&machine_text),
+        size: machine_text.len() as u64,
+        source: Source::Bytes(machine_text),
+    });
+    let mut buf = Vec::new();
+    for f in snapshot {
+        let live = f.name == STREAM_FILE;
+        for k in 0..f.len.div_ceil(CHUNK) {
+            let size = CHUNK.min(f.len - k * CHUNK);
+            let path = chunk_path(&f.name, k);
+            // Archived and imported segments never change; the live stream's chunks are the
+            // same only while it is the same file (a rotation starts a new one).
+            if let Some((oid, n)) = reusable.get(&path)
+                && *n == size
+                && (!live || live_same)
+            {
+                chunks.push(Chunk {
+                    path,
+                    oid: oid.clone(),
+                    size,
+                    source: Source::Object,
+                });
+                continue;
+            }
+            read_range(f, k * CHUNK, size, &mut buf)?;
+            chunks.push(Chunk {
+                path,
+                oid: crate::objects::blob_id(&buf),
+                size,
+                source: Source::Range(f, k * CHUNK),
+            });
+        }
+    }
+    Ok(chunks)
+}
+
+fn read_range(f: &SnapshotFile, at: u64, size: u64, buf: &mut Vec<u8>) -> Result<()> {
+    buf.resize(usize::try_from(size).unwrap_or(0), 0);
+    f.file
+        .read_exact_at(buf, at)
+        .map_err(SyncError::io("read", Path::new(&f.name)))
+}
+
+fn remember(
+    path: &Path,
+    commit: &str,
+    live: Option<(u64, u64)>,
+    chunks: BTreeMap<String, (String, u64)>,
+) {
     let memo = Memo {
         commit: commit.to_string(),
         live,
+        chunks,
     };
-    // A lost memo costs one re-read of the live stream at the next sync, nothing more.
+    // A lost memo costs one tree listing and one re-read of the live stream, nothing more.
     let _ = trail_core::fsutil::atomic_write(path, &serde_json::to_vec(&memo).unwrap_or_default());
 }
 
-enum ChunkSource<'a> {
-    Object(String),
-    Bytes(Vec<u8>),
-    Range(&'a SnapshotFile, u64, u64),
+/// One chunk of the tree to commit.
+struct Chunk<'a> {
+    path: String,
+    oid: String,
+    size: u64,
+    source: Source<'a>,
 }
 
-/// Write every chunk that is not an object yet with one `git fast-import`; the object id of
-/// each entry, in order.
-fn write_blobs(repo: &Repo, entries: &[(String, ChunkSource)]) -> Result<Vec<String>> {
+enum Source<'a> {
+    /// Already an object (committed before).
+    Object,
+    Bytes(Vec<u8>),
+    /// `size` bytes of a snapshot file from an offset.
+    Range(&'a SnapshotFile, u64),
+}
+
+/// Write the new chunks, the tree and the commit on `own` (from `parent`) with one `git
+/// fast-import`; the commit's id.
+fn fast_import(
+    repo: &Repo,
+    id: &str,
+    own: &str,
+    parent: Option<&str>,
+    chunks: &[Chunk<'_>],
+    message: &str,
+) -> Result<String> {
     let marks =
         tempfile::NamedTempFile::new_in(repo.dir()).map_err(SyncError::io("create", repo.dir()))?;
     let mut child = repo
         .command()
-        .args(["fast-import", "--quiet", "--date-format=now"])
+        .args(["fast-import", "--quiet", "--date-format=raw"])
         .arg(format!("--export-marks={}", marks.path().display()))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -199,28 +280,43 @@ fn write_blobs(repo: &Repo, entries: &[(String, ChunkSource)]) -> Result<Vec<Str
         .map_err(SyncError::spawn)?;
     let mut stdin = std::io::BufWriter::with_capacity(1 << 20, child.stdin.take().expect("piped"));
     let mut buf = Vec::new();
-    let mut wrote = Ok(());
-    for (i, (_, src)) in entries.iter().enumerate() {
-        let bytes: &[u8] = match src {
-            ChunkSource::Object(_) => continue,
-            ChunkSource::Bytes(b) => b,
-            ChunkSource::Range(f, at, n) => {
-                buf.resize(usize::try_from(*n).unwrap_or(0), 0);
-                f.file
-                    .read_exact_at(&mut buf, *at)
-                    .map_err(SyncError::io("read", Path::new(&f.name)))?;
-                &buf
-            }
-        };
-        wrote = wrote.and_then(|()| {
+    let commit_mark = chunks.len() + 1;
+    let wrote = (|| -> std::io::Result<()> {
+        for (i, c) in chunks.iter().enumerate() {
+            let bytes: &[u8] = match &c.source {
+                Source::Object => continue,
+                Source::Bytes(b) => b,
+                Source::Range(f, at) => {
+                    buf.resize(usize::try_from(c.size).unwrap_or(0), 0);
+                    f.file.read_exact_at(&mut buf, *at)?;
+                    &buf
+                }
+            };
             write!(stdin, "blob\nmark :{}\ndata {}\n", i + 1, bytes.len())?;
             stdin.write_all(bytes)?;
-            stdin.write_all(b"\n")
-        });
-    }
-    wrote = wrote
-        .and_then(|()| stdin.write_all(b"done\n"))
-        .and_then(|()| stdin.flush());
+            stdin.write_all(b"\n")?;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        write!(
+            stdin,
+            "commit {own}\nmark :{commit_mark}\ncommitter trail <{id}@trail.invalid> {now} +0000\ndata {}\n{message}\n",
+            message.len()
+        )?;
+        if let Some(p) = parent {
+            writeln!(stdin, "from {p}")?;
+        }
+        stdin.write_all(b"deleteall\n")?;
+        for (i, c) in chunks.iter().enumerate() {
+            match c.source {
+                Source::Object => writeln!(stdin, "M 100644 {} {}", c.oid, c.path)?,
+                _ => writeln!(stdin, "M 100644 :{} {}", i + 1, c.path)?,
+            }
+        }
+        stdin.write_all(b"\ndone\n")?;
+        stdin.flush()
+    })();
     drop(stdin);
     let out = child.wait_with_output().map_err(SyncError::spawn)?;
     if !out.status.success() || wrote.is_err() {
@@ -231,80 +327,15 @@ fn write_blobs(repo: &Repo, entries: &[(String, ChunkSource)]) -> Result<Vec<Str
     }
     let text =
         std::fs::read_to_string(marks.path()).map_err(SyncError::io("read", marks.path()))?;
-    let mut by_mark: HashMap<usize, String> = HashMap::new();
-    for line in text.lines() {
-        if let Some((m, oid)) = line.strip_prefix(':').and_then(|l| l.split_once(' '))
-            && let Ok(m) = m.parse()
-        {
-            by_mark.insert(m, oid.to_string());
-        }
-    }
-    entries
-        .iter()
-        .enumerate()
-        .map(|(i, (path, src))| match src {
-            ChunkSource::Object(oid) => Ok(oid.clone()),
-            _ => by_mark.remove(&(i + 1)).ok_or_else(|| SyncError::Git {
-                what: "git fast-import".into(),
-                detail: format!("no object was written for {path}"),
-            }),
+    text.lines()
+        .find_map(|l| {
+            let (m, oid) = l.strip_prefix(':')?.split_once(' ')?;
+            (m.parse::<usize>().ok()? == commit_mark).then(|| oid.trim().to_string())
         })
-        .collect()
-}
-
-/// The tree of `entries`, built in a scratch index.
-fn write_tree(
-    repo: &Repo,
-    sync_dir: &Path,
-    entries: &[(String, ChunkSource)],
-    oids: &[String],
-) -> Result<String> {
-    let index = tempfile::Builder::new()
-        .prefix("index-")
-        .tempfile_in(sync_dir)
-        .map_err(SyncError::io("create", sync_dir))?;
-    // git wants to make the index itself.
-    let index_path = index.path().to_path_buf();
-    drop(index);
-    let mut info = String::new();
-    for ((path, _), oid) in entries.iter().zip(oids) {
-        info.push_str(&format!("100644 {oid}\t{path}\n"));
-    }
-    let env = [("GIT_INDEX_FILE", index_path.as_path())];
-    let done = repo
-        .run_input(
-            &["update-index", "--add", "--index-info"],
-            &env,
-            info.as_bytes(),
-        )
-        .and_then(|_| repo.run_input(&["write-tree"], &env, b""));
-    let _ = std::fs::remove_file(&index_path);
-    Ok(String::from_utf8_lossy(&done?).trim().to_string())
-}
-
-/// `git ARGS` with `input`, as trail on machine `id` (author and committer).
-fn run_as_trail(repo: &Repo, id: &str, args: &[&str], input: &[u8]) -> Result<Vec<u8>> {
-    let mut c = repo.command();
-    c.args(args)
-        .env("GIT_AUTHOR_NAME", "trail")
-        .env("GIT_AUTHOR_EMAIL", format!("{id}@trail.invalid"))
-        .env("GIT_COMMITTER_NAME", "trail")
-        .env("GIT_COMMITTER_EMAIL", format!("{id}@trail.invalid"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().map_err(SyncError::spawn)?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let wrote = stdin.write_all(input);
-    drop(stdin);
-    let out = child.wait_with_output().map_err(SyncError::spawn)?;
-    if !out.status.success() || wrote.is_err() {
-        return Err(SyncError::Git {
-            what: format!("git {}", args[0]),
-            detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
-        });
-    }
-    Ok(out.stdout)
+        .ok_or_else(|| SyncError::Git {
+            what: "git fast-import".into(),
+            detail: "no commit was written".into(),
+        })
 }
 
 /// How many bytes of each snapshot file this machine's last commit already holds.
