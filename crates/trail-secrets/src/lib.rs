@@ -65,6 +65,7 @@ use trail_base::{fsutil, text};
 
 pub mod key;
 mod plausible;
+pub mod private;
 mod rules;
 mod service;
 mod shape;
@@ -511,9 +512,11 @@ impl Redactor {
     ///
     /// Only the secret is replaced, never the key name or quotes around it.
     /// Overlapping matches are merged into one replacement named after the
-    /// longest of them. A text with nothing to replace comes back borrowed.
+    /// longest of them. A text with nothing to replace comes back borrowed. A span the person
+    /// marked `<private>…</private>` becomes `[private]` first ([`private`]).
     pub fn redact<'a>(&self, text: &'a str, found: &mut Vec<Found>) -> Cow<'a, str> {
-        let mut out = Cow::Borrowed(text);
+        // What the person marked private goes first, whatever the rules would find in it.
+        let mut out = private::strip(text);
         for _ in 0..MAX_PASSES {
             match self.redact_once(&out, found) {
                 Some(next) => out = Cow::Owned(next),

@@ -210,3 +210,32 @@ fn post_tool_use_keeps_a_secret_once_and_as_written() {
         assert!(!text.contains("mdVPlW354z9"), "{field}: {text}");
     }
 }
+
+#[test]
+fn a_private_span_is_never_stored_printed_or_synced() {
+    let env = TestEnv::new();
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "shop",
+        "--summary",
+        "call the vendor <private>at home on 555-0142</private> tomorrow",
+        "--fact",
+        "staging is <PRIVATE>10.20.30.40",
+    ]);
+    let stream = String::from_utf8(stream_bytes(&env)).unwrap();
+    for leaked in ["555-0142", "10.20.30.40"] {
+        assert!(!stream.contains(leaked), "{leaked} reached the stream");
+        assert!(
+            !std::fs::read_to_string(env.secrets_file())
+                .unwrap_or_default()
+                .contains(leaked)
+        );
+    }
+    assert!(
+        stream.contains("call the vendor [private] tomorrow"),
+        "{stream}"
+    );
+    let out = env.run_stdin(&["redact"], "a <private>b</private> c\n");
+    assert_eq!(stdout(&out), "a [private] c\n");
+}
