@@ -238,7 +238,7 @@ fn remember(
         chunks,
     };
     // A lost memo costs one tree listing and one re-read of the live stream, nothing more.
-    let _ = trail_core::fsutil::atomic_write(path, &serde_json::to_vec(&memo).unwrap_or_default());
+    let _ = crate::write_cache(path, &serde_json::to_vec(&memo).unwrap_or_default());
 }
 
 /// One chunk of the tree to commit.
