@@ -37,6 +37,14 @@ pub enum Command {
     /// (`trail sync --remote URL` once, then `trail sync`; README "Using trail on several
     /// machines").
     Sync(SyncArgs),
+    /// The merge driver `trail init` sets up for NOTES.md: git runs it with the common
+    /// ancestor, our version (where the result goes) and theirs.
+    #[command(hide = true)]
+    MergeNotes {
+        base: std::path::PathBuf,
+        ours: std::path::PathBuf,
+        theirs: std::path::PathBuf,
+    },
     /// Replace secrets in stdin by ${secret:NAME} references and print the result.
     Redact,
     /// Show the merged configuration and where each value came from.

@@ -18,6 +18,7 @@ pub mod active;
 pub mod continuity;
 pub mod entry;
 pub mod markdown;
+pub mod merge;
 pub mod rebuild;
 
 use std::io;

@@ -628,6 +628,12 @@ fn change_files(
             &[][..],
             "git-ignore for the proof log (.proof/)",
         ),
+        (
+            layout.trail_dir().join(".gitattributes"),
+            TRAIL_GITATTRIBUTES,
+            &[][..],
+            "the trajectory's merge (both clones' lines kept)",
+        ),
     ] {
         let written = !others && ignore_file(root, &path, text, before, install)?;
         changed.push(FileChange {
@@ -636,7 +642,95 @@ fn change_files(
             what,
         });
     }
+    if !others {
+        changed.extend(notes_merge(root, install)?);
+    }
     Ok(changed)
+}
+
+/// `.trail/.gitattributes`: the trajectory is append-only, one JSON object per line, each
+/// unique, so git's own union driver merges two clones' files losslessly.
+const TRAIL_GITATTRIBUTES: &str = "# trail: the trajectory is append-only; two clones' lines are all kept when they merge\ntrajectory/*.jsonl merge=union\n";
+
+/// The line trail keeps in the project's `.gitattributes`, after its comment.
+const NOTES_ATTR_COMMENT: &str =
+    "# trail: two clones' NOTES.md decisions merge without conflicts (`trail merge-notes`)";
+
+/// NOTES.md merged by `trail merge-notes` when two clones meet: the line naming the driver in
+/// the project's `.gitattributes` (committed: it is the team's), and the driver itself in this
+/// clone's `.git/config` (each teammate's `trail init` sets it; without it git merges as usual).
+fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallError> {
+    let path = root.join(".gitattributes");
+    if !root.join(".git").exists() {
+        return Ok(Vec::new());
+    }
+    let notes = trail_core::notes::recorded(root).unwrap_or_else(|| "NOTES.md".into());
+    let line = format!("/{} merge=trail-notes", notes.trim_start_matches('/'));
+    let io = |action: &'static str| {
+        let path = path.clone();
+        move |source| InstallError::Io {
+            action,
+            path,
+            source,
+        }
+    };
+    let current = match trail_core::fsutil::read_string_in(root, &path, 1 << 20) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io("read")(e)),
+    };
+    let has = current.lines().any(|l| l == line);
+    let text = if install && !has {
+        let mut t = current.clone();
+        if !t.is_empty() && !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t.push_str(&format!("{NOTES_ATTR_COMMENT}\n{line}\n"));
+        Some(t)
+    } else if !install && has {
+        let kept: Vec<&str> = current
+            .lines()
+            .filter(|l| *l != line && *l != NOTES_ATTR_COMMENT)
+            .collect();
+        Some(if kept.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", kept.join("\n"))
+        })
+    } else {
+        None
+    };
+    if let Some(t) = &text {
+        if t.is_empty() {
+            std::fs::remove_file(&path).map_err(io("remove"))?;
+        } else {
+            trail_core::fsutil::atomic_write_in(root, &path, t.as_bytes()).map_err(io("write"))?;
+        }
+    }
+    // This clone's driver. Best effort: a clone without it merges NOTES.md as git always did.
+    let exe = std::env::current_exe().map_or_else(|_| "trail".into(), |p| p.display().to_string());
+    let driver = format!("'{}' merge-notes %O %A %B", exe.replace('\'', "'\\''"));
+    let args: Vec<&str> = if install {
+        vec!["config", "--local", "merge.trail-notes.driver", &driver]
+    } else {
+        vec!["config", "--local", "--remove-section", "merge.trail-notes"]
+    };
+    let configured = trail_core::git::command(root)
+        .args(&args)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    Ok(vec![
+        FileChange {
+            changed: text.is_some(),
+            path,
+            what: "NOTES.md's merge driver, for the team (.gitattributes)",
+        },
+        FileChange {
+            changed: configured,
+            path: root.join(".git").join("config"),
+            what: "NOTES.md's merge driver, for this clone",
+        },
+    ])
 }
 
 /// Whether another agent host still runs trail's hooks in this project.
@@ -683,7 +777,8 @@ impl Report {
             text.push_str(
                 "Team mode: commit .claude/settings.json (trail's hooks for everyone, by a command \
                  that names no machine's path) with CLAUDE.md, .claude/commands/edge.md, \
-                 .trail/.gitignore, .trail/notes-location and NOTES.md. Each teammate installs \
+                 .trail/.gitignore, .trail/.gitattributes, .gitattributes, .trail/notes-location and \
+                 NOTES.md. Each teammate installs \
                  trail and runs `trail init` here once (it links their trail); until then their \
                  sessions say so at start and nothing is blocked. Never commit \
                  .claude/settings.local.json, .trail/state/ or .trail/outbox/.\n",
@@ -691,7 +786,7 @@ impl Report {
         } else if install && self.agent == "claude-code" && !self.global {
             text.push_str(
                 "Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, \
-                 .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json \
+                 .trail/.gitattributes, .gitattributes, .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json \
                  (it runs this machine's trail by its path; each teammate runs `trail init`), \
                  .trail/state/ or .trail/outbox/.\n",
             );

@@ -113,5 +113,6 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Verify(a) => verify::run(&Context::load()?, &a),
         Command::Rotate(a) => rotate::run(&Context::load()?, &a),
         Command::Sync(a) => sync::run(&Context::load()?, &a),
+        Command::MergeNotes { base, ours, theirs } => notes::merge_driver(&base, &ours, &theirs),
     }
 }

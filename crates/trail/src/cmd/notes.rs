@@ -106,3 +106,33 @@ fn move_to(root: &Path, here: &Location, dest: &str) -> CliResult {
         notes::RECORDED_FROM
     ))
 }
+
+/// `trail merge-notes BASE OURS THEIRS`, run by git when two clones' NOTES.md meet: both sides'
+/// decisions kept whole (`trail_core::notes::merge`), the result written to OURS. Exit 1 leaves
+/// git a conflict in the person's own text to resolve.
+pub fn merge_driver(
+    base: &std::path::Path,
+    ours: &std::path::Path,
+    theirs: &std::path::Path,
+) -> CliResult {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| {
+            crate::error::CliError::failed(format!("cannot read {}: {e}", p.display()))
+        })
+    };
+    let merged = trail_core::notes::merge::merge(
+        &read(base)?,
+        &read(ours)?,
+        &read(theirs)?,
+        &trail_core::notes::merge::with_git,
+    )?;
+    trail_core::fsutil::atomic_write(ours, merged.text.as_bytes())?;
+    if merged.conflicts {
+        eprintln!(
+            "trail: NOTES.md: both sides changed the same lines of your own text; resolve them as git shows"
+        );
+        Err(crate::error::CliError::CheckFailed)
+    } else {
+        Ok(())
+    }
+}

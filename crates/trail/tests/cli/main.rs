@@ -63,6 +63,7 @@ mod show;
 mod snapshots;
 mod state;
 mod sync;
+mod team_merge;
 mod token_accounting;
 mod torn_tail;
 mod trust;
