@@ -43,6 +43,55 @@ pub fn run(args: &DoctorArgs) -> CliResult {
     }
 }
 
+const CHECK_SYNC: &str = "sync";
+
+/// How the last `trail sync` went, when a remote is set: offline is a warning (nothing is lost,
+/// the next sync sends it); a machine's history refused is a failure to look into.
+fn sync(c: &Config) -> Vec<Finding> {
+    let ledger = c.ledger();
+    let places = trail_sync::Places::of(&ledger);
+    let Some(remote) = trail_sync::remote(&places) else {
+        return Vec::new();
+    };
+    let Some(last) = trail_sync::last(&places) else {
+        return vec![
+            Finding::new(
+                CHECK_SYNC,
+                format!("the ledger syncs through {remote}, and no sync has finished yet"),
+                "run `trail sync` (it also runs by itself after a session)",
+            )
+            .warning(),
+        ];
+    };
+    let mut out = Vec::new();
+    if let Some(e) = &last.offline {
+        out.push(
+            Finding::new(
+                CHECK_SYNC,
+                format!("the last sync ({}) could not reach {remote}: {e}", last.at),
+                "nothing is lost: the next sync sends it; check the URL (`trail sync --remote \
+                 URL` to change it) and your network or ssh access, then `trail sync`",
+            )
+            .warning(),
+        );
+    }
+    for f in last
+        .findings
+        .iter()
+        .filter(|f| f.problem != trail_sync::Refusal::Unknown)
+    {
+        out.push(Finding::new(
+            CHECK_SYNC,
+            format!(
+                "the last sync ({}) refused machine {}: {}",
+                last.at, f.machine, f.detail
+            ),
+            "nothing refused was written; SECURITY.md \"Sync\" says what it means and what to do",
+        ));
+    }
+    out
+}
+
 /// Every check, in the order a person would fix them, with its findings (none: ok).
 fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
     let home = std::env::var_os("HOME")
@@ -96,6 +145,7 @@ fn check_all() -> CliResult<Vec<(&'static str, Vec<Finding>)>> {
                 )),
             };
             checks.push((setup::CHECK_STREAM, stream.into_iter().collect()));
+            checks.push((CHECK_SYNC, sync(c)));
             c.secrets_dir.value.clone()
         }
         Err(_) => home.join(".secrets"),

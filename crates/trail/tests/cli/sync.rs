@@ -538,3 +538,53 @@ fn naming_the_remote_and_trusting_a_machine_are_a_persons_acts() {
         stderr(&out)
     );
 }
+
+#[test]
+fn offline_a_sync_waits_says_so_and_the_next_sends_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = dir.path().join("later.git");
+    let env = TestEnv::new();
+    // Named while the remote cannot be reached: the sync that follows says so.
+    env.in_terminal(&["sync", "--remote", remote.to_str().unwrap()], &[]);
+    pulse(&env, "offline", "written while offline", "send it later");
+    let out = env.run(&["sync", "--json"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(r["offline"].is_string() && r["pushed"] == false, "{r}");
+    let st: serde_json::Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
+    assert!(st["sync"]["last"]["offline"].is_string(), "{st}");
+    assert!(env.ok(&["status"]).contains("FAILED"));
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        stdout(&doctor).contains("could not reach"),
+        "{}",
+        stdout(&doctor)
+    );
+    // The remote comes back: the next sync sends what waited.
+    assert!(
+        Command::new("git")
+            .args(["init", "--bare", "-q"])
+            .arg(&remote)
+            .status()
+            .unwrap()
+            .success()
+    );
+    pulse(&env, "offline", "written after", "done");
+    let r = sync(&env);
+    assert_eq!(r["pushed"], true, "{r}");
+    let id = machine_id(&env);
+    // The commits of the two syncs that could not reach it, then this one's.
+    let count = git(
+        &remote,
+        &["rev-list", "--count", &format!("refs/trail/{id}")],
+    );
+    assert_eq!(count, "3", "every commit went");
+    let blob = git(
+        &remote,
+        &[
+            "show",
+            &format!("refs/trail/{id}:stream/pulses.log.md/00000000"),
+        ],
+    );
+    assert!(blob.contains("written while offline") && blob.contains("written after"));
+}
