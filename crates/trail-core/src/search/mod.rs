@@ -101,14 +101,19 @@ pub struct Places {
 
 impl Places {
     /// Where search looks for the project at `root`, for `trail search` and the MCP `search`
-    /// tool alike: the stream's chain, then the history `trail import` brought in, with the
-    /// cache under the personal root.
+    /// tool alike: the stream's chain, then the history `trail import` brought in, then the
+    /// other machines' (`machines/<id>/stream/…`), with the cache under the personal root.
     pub fn of(
         ledger: &crate::ledger::Ledger,
         root: &std::path::Path,
     ) -> crate::ledger::Result<Places> {
         let mut segments = ledger.segments()?;
         segments.extend(ledger.imported_segments()?);
+        // Every other machine's records `trail sync` brought: one history to search.
+        for (_, replica) in ledger.replicas()? {
+            segments.extend(replica.segments()?);
+            segments.extend(replica.imported_segments()?);
+        }
         Ok(Places {
             segments,
             stream_dir: ledger.stream_dir(),

@@ -103,8 +103,10 @@ pub(crate) fn list(places: &Places, filters: &Filters, code: bool) -> Vec<Source
     let mut out = Vec::new();
     if Source::Stream.wanted(filters) {
         for path in &places.segments {
+            // Another machine's segment is named from the personal root (`machines/<id>/…`).
             let shown = path
                 .strip_prefix(&places.stream_dir)
+                .or_else(|_| path.strip_prefix(crate::fsutil::parent_dir(&places.stream_dir)))
                 .unwrap_or(path)
                 .display()
                 .to_string();

@@ -240,6 +240,14 @@ fn three_machines_converge_after_concurrent_work_and_a_partition() {
         let v = m.run(&["verify"]);
         assert_eq!(code(&v), 0, "verify on machine {i}: {}", stdout(&v));
         assert!(stdout(&v).contains("2 other machine(s)"), "{}", stdout(&v));
+        // `trail search` finds every machine's records.
+        let found = m.ok(&["search", "round", "--limit", "50"]);
+        for k in 0..3 {
+            assert!(
+                found.contains(&format!("machine {k} round")),
+                "machine {i}'s search lacks machine {k}:\n{found}"
+            );
+        }
         // `trail log` too: the newest records of all three, one timeline.
         let log = m.ok(&["log", "--limit", "60"]);
         for k in 0..3 {
