@@ -174,14 +174,7 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
         Err(Push::Offline(e)) => report.offline = Some(e),
     }
     if report.offline.is_none() {
-        match repo.run(&[
-            "fetch",
-            "--no-tags",
-            "--quiet",
-            "--no-write-fetch-head",
-            &remote,
-            "+refs/trail/*:refs/remotes/trail/*",
-        ]) {
+        match fetch(&repo, &remote) {
             Ok(_) => {
                 report.fetched = true;
                 trail_core::failpoint::hit("sync-after-fetch");
@@ -193,6 +186,19 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
     write_status(places, &report);
     drop(lock);
     Ok(report)
+}
+
+/// Every machine's ref from `remote`, into `refs/remotes/trail/*`. Forced updates are taken
+/// here: whether a machine's new commit extends what was accepted is `accept.rs`'s question.
+fn fetch(repo: &git::Repo, remote: &str) -> Result<Vec<u8>> {
+    repo.run(&[
+        "fetch",
+        "--no-tags",
+        "--quiet",
+        "--no-write-fetch-head",
+        remote,
+        "+refs/trail/*:refs/remotes/trail/*",
+    ])
 }
 
 enum Push {
@@ -359,14 +365,7 @@ pub fn offered_key(ledger: &Ledger, places: &Places, id: &str) -> Result<String>
     let repo = places.repo()?;
     if let Some(remote) = remote(places) {
         // Best effort: without the network, what an earlier fetch brought is shown.
-        let _ = repo.run(&[
-            "fetch",
-            "--no-tags",
-            "--quiet",
-            "--no-write-fetch-head",
-            &remote,
-            "+refs/trail/*:refs/remotes/trail/*",
-        ]);
+        let _ = fetch(&repo, &remote);
     }
     let _ = ledger;
     let commit = repo
