@@ -282,6 +282,55 @@ mod tests {
     }
 
     #[test]
+    fn another_machines_records_of_the_project_count_as_its_own_whatever_their_path_id() {
+        use crate::ledger::rehydrate::RehydrateOptions;
+        use crate::project::{ID_TAG, Project};
+        let d = tempfile::tempdir().unwrap();
+        let opts = LedgerOptions::new(d.path().join("s"));
+        let here = Ledger::open(d.path().join("here"), opts.clone());
+        here.machine_id().unwrap();
+        let there = Ledger::open(here.replica_root("00000000000000bb"), opts);
+        let tagged = |l: &Ledger, topic: &str, id: &str| {
+            let mut r = crate::ledger::Record::new(
+                crate::ledger::RecordType::Pulse,
+                crate::time::Ts::now(),
+            );
+            r.focus = vec![crate::ledger::Focus {
+                proj: "shop".into(),
+                topic: topic.into(),
+            }];
+            r.next = vec![format!("{topic} next")];
+            r.tags = vec![format!("{ID_TAG}{id}")];
+            l.append(r).unwrap();
+        };
+        // The same repository cloned at another path there: another id.
+        tagged(&there, "laptop", "aaaaaaaaaaaa");
+        // Here, a same-named repository elsewhere on this machine, and this one.
+        tagged(&here, "elsewhere", "cccccccccccc");
+        tagged(&here, "desk", "bbbbbbbbbbbb");
+        let project = Project {
+            name: "shop".into(),
+            id: "bbbbbbbbbbbb".into(),
+            root: d.path().to_path_buf(),
+            branch: None,
+        };
+        let scoped = here
+            .rehydrate_scoped(&project, &RehydrateOptions::default())
+            .unwrap();
+        let topics: Vec<&str> = scoped
+            .own
+            .threads
+            .iter()
+            .map(|t| t.topic.as_str())
+            .collect();
+        assert_eq!(
+            topics,
+            ["desk", "laptop"],
+            "the laptop's work is this project's; this machine's other repository is not"
+        );
+    }
+
+    #[test]
     fn only_hex_ids_name_machines() {
         assert!(is_machine_id("0123456789abcdef"));
         for bad in [
