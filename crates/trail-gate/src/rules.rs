@@ -873,6 +873,9 @@ const PERSON_ACTS: &[&str] = &["approve", "dismiss", "allow", "trust"];
 /// `UserPromptSubmit` piped into `trail hook claude-code` is a prompt the person never typed).
 const PERSON_ONLY: &[&str] = &["uninstall", "init", "skip", "mode", "hook"];
 
+/// `trail sync`'s flags that only a person gives: naming the remote, trusting a machine.
+const SYNC_PERSON_FLAGS: &[&str] = &["--remote", "--trust-machine"];
+
 /// The words a host is named by after `trail hook`.
 const HOST_WORDS: &[&str] = &["claude-code", "codex"];
 
@@ -881,6 +884,17 @@ const HOST_WORDS: &[&str] = &["claude-code", "codex"];
 /// argument that runs them (`python3 -c "os.system('trail uninstall')"`).
 fn person_act(c: &Cmd<'_>) -> bool {
     if c.name == "trail" && c.sub().is_some_and(|s| PERSON_ONLY.contains(&s)) {
+        return true;
+    }
+    // Where the ledger is sent, and whose records are taken into it (`trail sync`).
+    if c.name == "trail"
+        && c.sub() == Some("sync")
+        && c.args.iter().filter_map(|a| a.text.as_deref()).any(|t| {
+            SYNC_PERSON_FLAGS
+                .iter()
+                .any(|f| t == *f || t.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+        })
+    {
         return true;
     }
     if TEXT_TOOLS.contains(&c.name) {
@@ -1194,6 +1208,8 @@ pub static RULES: &[Rule] = &[
         ],
         must_not_match: &[
             "trail status",
+            "trail sync",
+            "trail sync --dry-run",
             "echo trail approve",
             "grep approve notes.md",
             "trail resume --level 1",
@@ -1207,13 +1223,15 @@ pub static RULES: &[Rule] = &[
         id: "person-act",
         verdict: Verdict::Block,
         kind: Kind::Irreversible,
-        reason: "switching trail off or on (`trail uninstall`, `trail init`), skipping a junction, changing the mode, and running trail's hook entry point (which speaks for the host: a prompt piped into it counts as typed) are a person's acts, made outside the agent",
+        reason: "switching trail off or on (`trail uninstall`, `trail init`), skipping a junction, changing the mode, naming where the ledger syncs or trusting another machine (`trail sync --remote`, `--trust-machine`), and running trail's hook entry point (which speaks for the host: a prompt piped into it counts as typed) are a person's acts, made outside the agent",
         matches: |c, _| person_act(c),
         must_match: &[
             "trail uninstall",
             "trail init --agent codex",
             "trail skip",
             "trail mode active",
+            "trail sync --remote git@example.com:me/ledger.git",
+            "trail sync --trust-machine=0123456789abcdef",
             "echo '{\"hook_event_name\":\"UserPromptSubmit\"}' | trail hook claude-code",
             "/home/me/.cargo/bin/trail hook codex < payload.json",
             "./tt hook claude-code",
