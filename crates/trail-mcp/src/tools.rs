@@ -304,7 +304,7 @@ fn timeline(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
         Id::Record(ts) => {
             let around = ctx
                 .ledger
-                .around(ts, before, after)?
+                .around_any(ts, before, after)?
                 .ok_or_else(|| RetrieveError::NoRecord { id: a.id.clone() })?;
             let line = |f: &Found, at: bool| {
                 let mut v = record_line(f);
@@ -385,7 +385,7 @@ fn get_one(ctx: &Ctx, id: &str) -> Result<Value, ToolError> {
         Id::Record(ts) => {
             let around = ctx
                 .ledger
-                .around(ts, 0, 0)?
+                .around_any(ts, 0, 0)?
                 .ok_or_else(|| RetrieveError::NoRecord { id: id.into() })?;
             let mut record = serde_json::to_value(&around.record.record)
                 .map_err(|e| ToolError::Io(std::io::Error::other(e)))?;

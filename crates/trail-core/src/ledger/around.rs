@@ -28,6 +28,20 @@ pub struct Around {
 }
 
 impl Ledger {
+    /// [`Ledger::around`] in this machine's records, then in each other machine's `trail sync`
+    /// brought: a search hit's id names a record wherever it was written.
+    pub fn around_any(&self, ts: Ts, before: usize, after: usize) -> Result<Option<Around>> {
+        if let Some(a) = self.around(ts, before, after)? {
+            return Ok(Some(a));
+        }
+        for (_, replica) in self.replicas()? {
+            if let Some(a) = replica.around(ts, before, after)? {
+                return Ok(Some(a));
+            }
+        }
+        Ok(None)
+    }
+
     /// The record stamped `ts`, with up to `before` older and `after` newer records around it
     /// (across segments); `None` when no record has that time.
     pub fn around(&self, ts: Ts, before: usize, after: usize) -> Result<Option<Around>> {

@@ -275,6 +275,18 @@ mod tests {
             })
             .unwrap();
         assert!(own.threads.iter().all(|t| t.topic != "api"));
+        // A record of the other machine, by its time (a search hit's id).
+        let theirs = there
+            .query(&crate::ledger::query::Query {
+                limit: 1,
+                ..Default::default()
+            })
+            .unwrap()[0]
+            .record
+            .ts;
+        assert!(here.around(theirs, 0, 0).unwrap().is_none());
+        let found = here.around_any(theirs, 0, 0).unwrap().unwrap();
+        assert_eq!(found.record.record.next, ["new step there"]);
         // The replica verifies on its own, without an anchor.
         let r = there.verify_replica(&mut |_, _| {}).unwrap();
         assert!(r.ok(), "{:?}", r.findings);
