@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use sha2::{Digest, Sha256};
 
+use trail_core::text::{hex, unhex};
+
 use crate::error::{Result, SyncError};
 
 /// The file's name in the secrets directory.
@@ -25,19 +27,24 @@ pub fn path(secrets_dir: &Path) -> PathBuf {
 pub struct MachineKey(SigningKey);
 
 impl MachineKey {
-    /// The key, made (from 32 bytes of `/dev/urandom`) the first time.
-    pub fn load_or_create(secrets_dir: &Path) -> Result<MachineKey> {
+    /// The key, if this machine has made one (reading it makes nothing).
+    pub fn load(secrets_dir: &Path) -> Result<Option<MachineKey>> {
         let p = path(secrets_dir);
         match std::fs::read_to_string(&p) {
-            Ok(text) => {
-                let seed = unhex32(text.trim()).ok_or_else(|| {
-                    SyncError::Key(format!("{} does not hold a key", p.display()))
-                })?;
-                return Ok(MachineKey(SigningKey::from_bytes(&seed)));
-            }
-            Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(SyncError::io("read", &p)(e)),
+            Ok(text) => unhex::<32>(text.trim())
+                .map(|seed| Some(MachineKey(SigningKey::from_bytes(&seed))))
+                .ok_or_else(|| SyncError::Key(format!("{} does not hold a key", p.display()))),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(SyncError::io("read", &p)(e)),
         }
+    }
+
+    /// The key, made (from 32 bytes of `/dev/urandom`) the first time.
+    pub fn load_or_create(secrets_dir: &Path) -> Result<MachineKey> {
+        if let Some(k) = MachineKey::load(secrets_dir)? {
+            return Ok(k);
+        }
+        let p = path(secrets_dir);
         DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -81,7 +88,7 @@ impl MachineKey {
 
 /// Whether `sig` (hex) is `public`'s (hex) signature of `msg`.
 pub fn verify(public: &str, msg: &[u8], sig: &str) -> bool {
-    let (Some(pk), Some(sig)) = (unhex32(public), unhex64(sig)) else {
+    let (Some(pk), Some(sig)) = (unhex::<32>(public), unhex::<64>(sig)) else {
         return false;
     };
     let Ok(vk) = VerifyingKey::from_bytes(&pk) else {
@@ -101,34 +108,6 @@ pub fn fingerprint(public: &str) -> String {
         .map(|c| std::str::from_utf8(c).unwrap_or(""))
         .collect();
     format!("SHA256:{}", groups.join(":"))
-}
-
-fn hex(b: &[u8]) -> String {
-    use std::fmt::Write as _;
-    b.iter()
-        .fold(String::with_capacity(b.len() * 2), |mut s, x| {
-            let _ = write!(s, "{x:02x}");
-            s
-        })
-}
-
-fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
-    if s.len() != N * 2 {
-        return None;
-    }
-    let mut out = [0u8; N];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
-fn unhex32(s: &str) -> Option<[u8; 32]> {
-    unhex::<32>(s)
-}
-
-fn unhex64(s: &str) -> Option<[u8; 64]> {
-    unhex::<64>(s)
 }
 
 #[cfg(test)]

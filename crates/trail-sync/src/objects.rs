@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use sha1::{Digest, Sha1};
+use trail_core::text::{hex, unhex};
 
 /// The id of a blob holding `bytes`.
 pub fn blob_id(bytes: &[u8]) -> String {
@@ -53,26 +54,12 @@ fn hash_dir(d: &Dir) -> String {
         body.push(b' ');
         body.extend_from_slice(name.trim_end_matches('/').as_bytes());
         body.push(0);
-        body.extend_from_slice(&unhex(oid));
+        body.extend_from_slice(&unhex::<20>(oid).unwrap_or_default());
     }
     let mut h = Sha1::new();
     h.update(format!("tree {}\0", body.len()).as_bytes());
     h.update(&body);
     hex(&h.finalize())
-}
-
-fn hex(b: &[u8]) -> String {
-    use std::fmt::Write as _;
-    b.iter().fold(String::with_capacity(40), |mut s, x| {
-        let _ = write!(s, "{x:02x}");
-        s
-    })
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .filter_map(|i| u8::from_str_radix(s.get(i * 2..i * 2 + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

@@ -78,9 +78,9 @@ struct SyncStatus {
 fn sync_status(config: &Config) -> SyncStatus {
     let ledger = config.ledger();
     let places = trail_sync::Places::of(&ledger);
-    let fingerprint = std::fs::read_to_string(trail_sync::key::path(&places.secrets_dir))
+    let fingerprint = trail_sync::key::MachineKey::load(&places.secrets_dir)
         .ok()
-        .and_then(|_| trail_sync::key::MachineKey::load_or_create(&places.secrets_dir).ok())
+        .flatten()
         .map(|k| trail_sync::key::fingerprint(&k.public()));
     SyncStatus {
         machine: ledger.known_machine_id(),
