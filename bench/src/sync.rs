@@ -128,13 +128,11 @@ pub fn run_bench(args: &[String]) -> Result<(), String> {
             push.push(p);
             Ok(())
         };
-        if round % 2 == 0 {
-            mine(&mut first)?;
-            theirs(&mut peer_all, &mut peer_push)?;
-        } else {
-            theirs(&mut peer_all, &mut peer_push)?;
-            mine(&mut first)?;
-        }
+        alternating(
+            round,
+            || mine(&mut first),
+            || theirs(&mut peer_all, &mut peer_push),
+        )?;
     }
     let (f, pa, pp) = (
         median(&mut first),
@@ -193,13 +191,11 @@ pub fn run_bench(args: &[String]) -> Result<(), String> {
             push.push(p);
             Ok(())
         };
-        if round % 2 == 0 {
-            mine(&mut inc, &mut n)?;
-            theirs(&mut one_all, &mut one_push)?;
-        } else {
-            theirs(&mut one_all, &mut one_push)?;
-            mine(&mut inc, &mut n)?;
-        }
+        alternating(
+            round,
+            || mine(&mut inc, &mut n),
+            || theirs(&mut one_all, &mut one_push),
+        )?;
     }
     let (i, oa, op) = (
         median(&mut inc),
@@ -249,13 +245,11 @@ fn resume_across_machines(bin: &Path, dir: &Path, mb: usize, runs: usize) -> Res
     for round in 0..runs {
         let a = || run(&mut trail(bin, &one, &["resume", "--level", "3"]));
         let b = || run(&mut trail(bin, &three, &["resume", "--level", "3"]));
-        if round % 2 == 0 {
-            single.push(a()?);
-            merged.push(b()?);
-        } else {
-            merged.push(b()?);
-            single.push(a()?);
-        }
+        alternating(
+            round,
+            || a().map(|t| single.push(t)),
+            || b().map(|t| merged.push(t)),
+        )?;
     }
     let (s, m) = (median(&mut single), median(&mut merged));
     println!("| | median |\n|---|---|");
@@ -266,6 +260,22 @@ fn resume_across_machines(bin: &Path, dir: &Path, mb: usize, runs: usize) -> Res
         ratio(m, s)
     );
     Ok(())
+}
+
+/// Run `a` then `b` in even rounds and `b` then `a` in odd ones, so neither side always runs
+/// right after the other's pages were faulted in.
+fn alternating(
+    round: usize,
+    mut a: impl FnMut() -> Result<(), String>,
+    mut b: impl FnMut() -> Result<(), String>,
+) -> Result<(), String> {
+    if round.is_multiple_of(2) {
+        a()?;
+        b()
+    } else {
+        b()?;
+        a()
+    }
 }
 
 fn ratio(a: Duration, b: Duration) -> f64 {

@@ -55,7 +55,7 @@ pub struct Places {
 impl Places {
     pub fn of(ledger: &Ledger) -> Places {
         Places {
-            dir: ledger.root().join("sync"),
+            dir: dir_of(ledger.root()),
             secrets_dir: ledger.options().secrets_dir.clone(),
         }
     }
@@ -358,7 +358,7 @@ pub fn last(places: &Places) -> Option<Report> {
 
 /// What machine `id` published, for the person to compare before trusting it: its public key
 /// as the remote has it (fetched now when a remote is set).
-pub fn offered_key(ledger: &Ledger, places: &Places, id: &str) -> Result<String> {
+pub fn offered_key(places: &Places, id: &str) -> Result<String> {
     if !is_machine_id(id) {
         return Err(SyncError::BadId(id.to_string()));
     }
@@ -367,15 +367,13 @@ pub fn offered_key(ledger: &Ledger, places: &Places, id: &str) -> Result<String>
         // Best effort: without the network, what an earlier fetch brought is shown.
         let _ = fetch(&repo, &remote);
     }
-    let _ = ledger;
     let commit = repo
         .resolve(&format!("refs/remotes/trail/{id}"))?
         .ok_or_else(|| SyncError::UnknownMachine(id.to_string()))?;
     accept::claimed_key(&repo, &commit)?.ok_or_else(|| SyncError::UnknownMachine(id.to_string()))
 }
 
-/// Whether `path` is where a sync keeps its lock (for callers that start one in the
-/// background and want to skip when one is running).
+/// Whether a sync is running now (its lock is held): a background start skips then.
 pub fn is_running(places: &Places) -> bool {
     let Ok(f) = File::open(places.dir.join("sync.lock")) else {
         return false;

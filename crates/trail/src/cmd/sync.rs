@@ -20,7 +20,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
         }
     }
     if let Some(id) = &args.trust_machine {
-        trust(ctx, &places, id)?;
+        trust(&places, id)?;
     }
     if args.dry_run {
         return dry_run(ctx, &places, args.json);
@@ -50,9 +50,9 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
 
 /// Trusting a machine is a person's act: they see the key the remote offers for it, and type
 /// the end of its fingerprint, which they can read on that machine (`trail status`).
-fn trust(ctx: &Context, places: &Places, id: &str) -> CliResult {
+fn trust(places: &Places, id: &str) -> CliResult {
     crate::person::require_terminal().map_err(CliError::usage)?;
-    let key = trail_sync::offered_key(&ctx.ledger, places, id).map_err(sync_error)?;
+    let key = trail_sync::offered_key(places, id).map_err(sync_error)?;
     let fp = trail_sync::key::fingerprint(&key);
     let code = &fp[fp.len() - 4..];
     let what = format!(
