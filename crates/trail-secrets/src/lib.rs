@@ -28,6 +28,9 @@
 //!   -p…`, `sshpass -p`, `… login -p`, `redis-cli -a`), `Authorization`
 //!   and key-named headers, `.netrc`, XML elements and attributes, bot
 //!   tokens and URL signatures;
+//! - values read by where they stand in any syntax, without a regex
+//!   (`nearby.rs`): beside a word naming a credential, after a one-letter
+//!   flag, as `user:password`, or alone when only a generator writes them;
 //! - and what is *not* a secret, refused by the checks whatever rule
 //!   matched: placeholders and filler (`${VAR}`, `<token>`, `xxxx`,
 //!   `1234567…`, `…EXAMPLE…`), names of secrets rather than values
@@ -64,6 +67,7 @@
 use trail_base::{fsutil, text};
 
 pub mod key;
+mod nearby;
 mod plausible;
 pub mod private;
 mod rules;
@@ -493,17 +497,30 @@ impl Redactor {
         self.builtin.iter().chain(self.extra.iter())
     }
 
-    fn rule(&self, index: usize) -> Option<&Rule> {
+    /// The name of rule `index`: built-in, then extra, then the scanners.
+    fn rule_name(&self, index: usize) -> Option<&str> {
         match index.checked_sub(self.builtin.len()) {
-            None => self.builtin.get(index),
-            Some(i) => self.extra.get(i),
+            None => self.builtin.get(index).map(|r| r.name.as_ref()),
+            Some(i) => match i.checked_sub(self.extra.len()) {
+                None => self.extra.get(i).map(|r| r.name.as_ref()),
+                Some(k) => nearby::SCANNERS.get(k).map(|(name, _)| *name),
+            },
         }
     }
 
-    /// `(name, example)` for every rule, built-in rules first.
+    /// `(name, example)` for every rule: the built-in table, the scanners that read a value
+    /// by where it stands, then the person's rules.
     pub fn rules(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.all_rules()
-            .map(|r| (r.name.as_ref(), r.example.as_ref()))
+        let named = |r: &'static Rule| (r.name.as_ref(), r.example.as_ref());
+        self.builtin
+            .iter()
+            .map(named)
+            .chain(nearby::SCANNERS.iter().copied())
+            .chain(
+                self.extra
+                    .iter()
+                    .map(|r| (r.name.as_ref(), r.example.as_ref())),
+            )
     }
 
     /// Replace every secret in `text` by `${secret:<rule>-<8 hex of
@@ -575,6 +592,23 @@ impl Redactor {
                 kept.as_deref_mut(),
             );
         }
+        // The scanners that read a value by where it stands, in any syntax (`nearby`).
+        let first = self.builtin.len() + self.extra.len();
+        let mut spans = Vec::new();
+        nearby::find(text, &mut spans);
+        for (start, end, scanner) in spans {
+            let value = &text[start..end];
+            if !references.iter().any(|&(s, e)| start < e && s < end)
+                && !plausible::public_or_demo(value, around(text, start, end))
+                && !plausible::public_context(text.get(..start).unwrap_or_default())
+            {
+                candidates.push(Candidate {
+                    start,
+                    end,
+                    rule: first + scanner,
+                });
+            }
+        }
         candidates
     }
 
@@ -617,11 +651,11 @@ impl Redactor {
             let (Some(before), Some(value), Some(rule)) = (
                 text.get(last..group.start),
                 text.get(group.start..group.end),
-                self.rule(group.rule),
+                self.rule_name(group.rule),
             ) else {
                 continue;
             };
-            let name = reference_name(&rule.name, value);
+            let name = reference_name(rule, value);
             out.push_str(before);
             out.push_str(REFERENCE_PREFIX);
             out.push_str(&name);
@@ -629,7 +663,7 @@ impl Redactor {
             if !found.iter().any(|f| f.name == name) {
                 found.push(Found {
                     name,
-                    rule: rule.name.to_string(),
+                    rule: rule.to_string(),
                     value: value.to_string(),
                 });
             }

@@ -262,7 +262,7 @@ pub(crate) fn is_number(v: &str) -> bool {
     seen_digit && digits.bytes().filter(u8::is_ascii_digit).count() < 16
 }
 
-fn looks_like_path(v: &str) -> bool {
+pub(crate) fn looks_like_path(v: &str) -> bool {
     if v.starts_with("./") || v.starts_with("../") || v.starts_with("~/") {
         return true;
     }
@@ -294,7 +294,7 @@ fn looks_like_path(v: &str) -> bool {
     false
 }
 
-fn looks_like_url(v: &str) -> bool {
+pub(crate) fn looks_like_url(v: &str) -> bool {
     match v.find("://") {
         Some(i) if i > 0 => v[..i]
             .bytes()
@@ -304,7 +304,7 @@ fn looks_like_url(v: &str) -> bool {
 }
 
 /// `host.example.com`, `me@example.com`: addresses, not secrets.
-fn looks_like_address(v: &str) -> bool {
+pub(crate) fn looks_like_address(v: &str) -> bool {
     let host = match v.split_once('@') {
         Some((local, host)) if !local.is_empty() => host,
         Some(_) => return false,
@@ -374,7 +374,7 @@ fn looks_like_identifier(v: &str, quoted: bool) -> bool {
 
 /// `oauth2_client_credentials`, `read-write`, `jetbrains.mps.v8_elimination`:
 /// lower-case words joined by `_`, `-` or `.`, each starting with a letter.
-fn looks_like_words(v: &str) -> bool {
+pub(crate) fn looks_like_words(v: &str) -> bool {
     // `ClearTextPassword`: capitalised words of three letters or more, letters only
     // (`UQZthhrJxln…` is not).
     let chunks: Vec<&str> = v
@@ -437,7 +437,7 @@ fn jwt_header_only(v: &str) -> bool {
 
 /// `jjwt-jackson-0.11.2`, `rc0.13.0_20230412-SNAPSHOT`: an artifact and its
 /// version.
-fn looks_like_version(v: &str) -> bool {
+pub(crate) fn looks_like_version(v: &str) -> bool {
     let b = v.as_bytes();
     b.windows(3)
         .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
@@ -988,7 +988,7 @@ pub(crate) fn trim_bare_value(value: &str) -> usize {
 }
 
 /// Decoded base64 (standard or URL alphabet, padding optional), or `None`.
-fn base64_decode(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let s = s.trim_end_matches('=');
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
     let mut acc = 0u32;

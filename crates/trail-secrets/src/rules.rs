@@ -504,7 +504,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
         keywords: &["mysql", "mariadb", "sshpass", "mongo", "login", "redis-cli"],
         check: Check::Password,
-        shape: Shape::Literal(&[" -p", "\t-p", " -a", "\t-a"]),
+        // The regex runs on the lower-cased text, so `-P` and `-A` match it too.
+        shape: Shape::Literal(&[" -p", "\t-p", " -a", "\t-a", " -P", "\t-P", " -A", "\t-A"]),
         lowered: true,
     },
     Builtin {

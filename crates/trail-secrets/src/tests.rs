@@ -119,9 +119,21 @@ fn every_rule_compiles_matches_its_example_and_redacts_it() {
 }
 
 #[test]
+fn every_scanner_redacts_its_example_under_its_name() {
+    for (name, example) in nearby::SCANNERS {
+        let (out, found) = redact(example);
+        assert!(
+            found.iter().any(|f| f.rule == *name),
+            "{name}: not reported in {out:?}; found {found:?}"
+        );
+    }
+}
+
+#[test]
 fn rules_lists_every_rule_with_its_example() {
     let listed: Vec<(&str, &str)> = Redactor::builtin().rules().collect();
-    assert_eq!(listed.len(), rules::BUILTIN.len());
+    // The table's rules, then the scanners that read a value by where it stands.
+    assert_eq!(listed.len(), rules::BUILTIN.len() + nearby::SCANNERS.len());
     assert!(listed.contains(&(
         rules::GENERIC_ASSIGNMENT,
         "export DB_PASSWORD=\"hunter2-Correct-Horse-42\""
@@ -883,7 +895,9 @@ fn fragment() -> impl Strategy<Value = String> {
     ];
     let examples: Vec<String> = rules::BUILTIN
         .iter()
-        .map(|b| b.example.to_string())
+        .map(|b| b.example)
+        .chain(nearby::SCANNERS.iter().map(|(_, example)| *example))
+        .map(str::to_string)
         .collect();
     prop_oneof![
         3 => proptest::sample::select(pieces),

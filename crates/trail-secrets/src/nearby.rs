@@ -1,0 +1,692 @@
+//! Secrets found by where they stand, in any syntax, without a regex:
+//!
+//! - **`credential-nearby`**: a value that reads as generated right after a word that names a
+//!   credential, whatever separates them (`auth_pass gZYiyHVz`, `MqttPassword …;`, `PSK "…"`,
+//!   `<AdministratorPassword><Value>…`, `set ::env(SMTP_PASSWORD) {…}`), with at most one
+//!   word between (`sentinel auth-pass mymaster …`, `rootpw --plaintext …`).
+//! - **`flag-argument`**: a value handed to a one-letter command-line flag (`ipmitool -P …`,
+//!   `ldapsearch -w …`, `xfreerdp /p:…`, `smbclient -U user%…`) that could only be generated.
+//! - **`generated-token`**: a word standing alone that could only be generated: letters of
+//!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
+//!   of a login nobody named).
+//!
+//! The bars rise with what is known: a name beside the value lets a short password through;
+//! a flag needs a longer, fully mixed value; a word alone needs more still. Hex, UUIDs, paths,
+//! URLs, versions, identifiers and words are never taken: digests and ids are hex or lower
+//! case, generated credentials are not.
+//!
+//! Hand-written and one pass: these run on every text the ledger keeps, and a regex able to
+//! say "any separator, at most one word between" would spend its compile time inside the
+//! hook's budget.
+
+use crate::plausible::{self, Written};
+use crate::text;
+
+/// The scanners' rule names and an example each must redact (the table test walks them).
+pub(crate) static SCANNERS: &[(&str, &str)] = &[
+    (
+        "credential-nearby",
+        "vrrp_instance VI_1 {\n    authentication {\n        auth_type PASS\n        auth_pass gZYiyHVz\n    }\n}",
+    ),
+    (
+        "flag-argument",
+        "ipmitool -I lanplus -H 10.20.0.15 -U ADMIN -P yVKzE~uHChpH_e9EdU^5 chassis power status",
+    ),
+    (
+        "user-password",
+        "# /etc/postfix/sasl_passwd\n[smtp.mailhub.example]:587 relay-acme:i7_D7.e663lKsJuuoe",
+    ),
+    (
+        "generated-token",
+        "[10:14] priya: the old one expired, try this one: kKMd6Q1sSsilOYpsSbsrFi2gkRH1tfvCupv5kaYa",
+    ),
+];
+
+const NEARBY: usize = 0;
+const FLAG: usize = 1;
+const PAIR: usize = 2;
+const ALONE: usize = 3;
+
+/// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
+pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !is_name_byte(b[i]) || (i > 0 && is_name_byte(b[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let end = i + b[i..].iter().take_while(|&&c| is_name_byte(c)).count();
+        let word = &text[i..end];
+        if let Some(span) = flag_value(text, i, end) {
+            out.push((span.0, span.1, FLAG));
+        } else if let Some(span) = named_value(text, word, end) {
+            out.push((span.0, span.1, NEARBY));
+        }
+        i = end.max(i + 1);
+    }
+    for (start, end) in pairs(text) {
+        if !out.iter().any(|&(s, e, _)| s < end && start < e) && !inside_armour(text, start) {
+            out.push((start, end, PAIR));
+        }
+    }
+    for (start, end) in standalone_words(text) {
+        let taken = out.iter().any(|&(s, e, _)| s < end && start < e);
+        if !taken
+            && !assigned(text, start)
+            && !inside_armour(text, start)
+            && generated_alone(&text[start..end])
+        {
+            out.push((start, end, ALONE));
+        }
+    }
+}
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')
+}
+
+/// Word parts that name a credential (`auth_pass`, `MqttPassword`, `keyMaterial`, `psk`).
+const NAMES: &[&str] = &[
+    "apikey",
+    "credential",
+    "credentials",
+    "creds",
+    "key",
+    "pass",
+    "passcode",
+    "passphrase",
+    "passwd",
+    "password",
+    "psk",
+    "pwd",
+    "secret",
+    "token",
+];
+
+/// Whether `word` names a credential: one of its parts does, or it ends in one (`rootpw`,
+/// `adminpass`), and it does not describe one (`key_id`, `password_hash`, `token_url`).
+fn names_credential(word: &str) -> bool {
+    // Most words name nothing: a look at their bytes before splitting them into parts.
+    let contains = |n: &[u8]| {
+        word.as_bytes()
+            .windows(n.len())
+            .any(|w| w.eq_ignore_ascii_case(n))
+    };
+    if ![
+        b"pass" as &[u8],
+        b"pw",
+        b"secret",
+        b"token",
+        b"key",
+        b"cred",
+        b"psk",
+    ]
+    .into_iter()
+    .any(contains)
+    {
+        return false;
+    }
+    let parts = text::words(word);
+    let named = parts.iter().any(|p| {
+        NAMES.contains(&p.as_str())
+            || ["password", "passwd", "pass", "pwd", "pw"]
+                .iter()
+                .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
+    });
+    named && !plausible::name_rules_out(word)
+}
+
+/// A value after the credential's name that ends at `name_end`: separators, at most one
+/// word between, then the value.
+fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
+    let name = name.trim_matches(['-', '.']);
+    let name = name.rsplit('/').next().unwrap_or(name);
+    if name.len() < 3 || !names_credential(name) {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut i = skip_separators(b, name_end);
+    let mut between = false;
+    // One word may stand between: a master's name, `--plaintext`, a type, `<Value>`.
+    if let Some(len) = between_word(b, i)
+        && !value_at(text, i).is_some_and(|(s, e)| generated_beside(name, &text[s..e], false, true))
+    {
+        // A word followed by its own operator is a key (`valueFrom:`, `secure:`): what
+        // follows is its value, not the credential's.
+        if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' {
+            return None;
+        }
+        between = true;
+        i = skip_separators(b, i + len);
+    }
+    let (s, e) = value_at(text, i)?;
+    if inside_armour(text, s) {
+        return None;
+    }
+    let quoted = matches!(b[s - 1], b'"' | b'\'' | b'`' | b'{');
+    let ok = generated_beside(name, &text[s..e], between, quoted) && !goes_on(&text[e..]);
+    ok.then_some((s, e))
+}
+
+/// Whether `at` is inside an armoured block (`-----BEGIN …-----` without its END yet): a
+/// certificate's, a public key's or a signature's base64 is public, and a private key's is
+/// the private-key rule's.
+fn inside_armour(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    before
+        .rfind("-----BEGIN")
+        .is_some_and(|begin| !before[begin..].contains("-----END"))
+}
+
+fn passwordish(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["pass", "pwd", "pw"].iter().any(|p| lower.contains(p))
+}
+
+/// A value that goes on into a placeholder is one (`eyJ….eyJ….<signature>`).
+fn goes_on(rest: &str) -> bool {
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    rest.starts_with('<')
+        && rest[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+        && rest
+            .get(..rest.len().min(48))
+            .and_then(|r| r.find('>'))
+            .is_some_and(|close| plausible::is_placeholder(&rest[..=close]))
+}
+
+/// Blanks, operators, quotes and opening brackets between a name and its value, and markup
+/// that closes the name's element (`>`), at most 12 bytes.
+fn skip_separators(b: &[u8], mut i: usize) -> usize {
+    let start = i;
+    while i < b.len() && i - start < 12 {
+        match b[i] {
+            b' ' | b'\t' | b'\r' | b'\n' | b':' | b'=' | b'>' | b'"' | b'\'' | b'`' | b'('
+            | b'{' | b'[' | b',' => i += 1,
+            // `\n` written as two characters in JSON or a log line.
+            b'\\' if matches!(b.get(i + 1), Some(b'n' | b't' | b'"')) => i += 2,
+            // `env(SMTP_PASSWORD) {…}`, `[PASSWORD] …`: the name's own brackets close.
+            b')' | b']' => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The length of a word that may stand between a name and its value: a short word of
+/// letters, a `--flag`, or an opening tag.
+fn between_word(b: &[u8], i: usize) -> Option<usize> {
+    let rest = b.get(i..)?;
+    if rest.first() == Some(&b'<') {
+        let close = rest.iter().take(40).position(|&c| c == b'>')?;
+        return rest[1..close]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':'))
+            .then_some(close + 1);
+    }
+    let len = rest.iter().take_while(|&&c| is_name_byte(c)).count();
+    let word = &rest[..len];
+    let letters = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    (len > 0 && len <= 24 && letters * 2 >= len && !word.iter().any(u8::is_ascii_digit)
+        || len > 2 && len <= 24 && word.starts_with(b"-"))
+    .then_some(len)
+}
+
+/// The value that starts at `i`: up to the quote that opened it, the brace (Tcl's `{…}`),
+/// or the next blank, with closing punctuation and markup trimmed.
+fn value_at(text: &str, i: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    if i >= b.len() || i == 0 {
+        return None;
+    }
+    let closer = match b[i - 1] {
+        q @ (b'"' | b'\'' | b'`') => Some(q),
+        b'{' => Some(b'}'),
+        _ => None,
+    };
+    let mut e = i;
+    while e < b.len() && !b[e].is_ascii_whitespace() && Some(b[e]) != closer {
+        if closer.is_none() && (b[e] == b'<' || matches!(b[e], b'"' | b'\'' | b'`')) {
+            break;
+        }
+        // A query's next parameter (`…&grant_type=…`) or a list's next item ends it.
+        if b[e] == b'&' && next_parameter(&b[e + 1..]) {
+            break;
+        }
+        e += 1;
+    }
+    // An escaped quote ends a value written inside a JSON string.
+    if e > i && b[e - 1] == b'\\' {
+        e -= 1;
+    }
+    if closer.is_none() {
+        while e > i && matches!(b[e - 1], b';' | b',' | b')' | b'}' | b']' | b'.') {
+            e -= 1;
+        }
+    }
+    (e > i && text.is_char_boundary(i) && text.is_char_boundary(e)).then_some((i, e))
+}
+
+/// `grant_type=`: a parameter's name and its `=`.
+fn next_parameter(rest: &[u8]) -> bool {
+    let name = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        .count();
+    name > 0 && rest.get(name) == Some(&b'=')
+}
+
+/// Whether `v`, written beside the credential `name` (`between`: with a word between them;
+/// `quoted`: inside quotes or braces), reads as generated.
+fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
+    let len = v.chars().count();
+    // Another key (`credentialsId:`, `env=…`), code (`.update(…)`) or a name of its own
+    // (`chain_Anvil2_Key`) is no value; `=` only as base64's padding.
+    let inner = v.trim_end_matches('=');
+    if len < 8
+        || !v.bytes().any(|c| c.is_ascii_alphabetic())
+        || inner.contains(['$', '\\', '<', '>', '/', ':', '=', '(', ')', ','])
+        || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
+        || !mixed(v)
+        || is_hex(v)
+        || text::words(v).iter().any(|w| NAMES.contains(&w.as_str()))
+    {
+        return false;
+    }
+    // Letters of one case and digits are a product or licence key's groups, or an id.
+    if !v.bytes().any(|c| c.is_ascii_lowercase())
+        || !v.bytes().any(|c| c.is_ascii_uppercase()) && !passwordish(name)
+    {
+        return false;
+    }
+    if between {
+        // A word between makes the name a guess: a generated value only.
+        return strongly_generated(v, 12);
+    }
+    let written = if quoted {
+        Written::Quoted
+    } else {
+        Written::Bare
+    };
+    plausible::plausible_assignment(name, v, written)
+}
+
+/// Generated rather than written: a digit among letters, or a capital inside lower case
+/// (not a capitalised word, not camelCase words).
+fn mixed(v: &str) -> bool {
+    let b = v.as_bytes();
+    let digit = b.iter().any(u8::is_ascii_digit);
+    let inner_upper = b.windows(2).skip(1).any(|w| w[1].is_ascii_uppercase())
+        && b.iter().any(u8::is_ascii_lowercase);
+    let words = text::words(v);
+    let camel_words = !digit
+        && words.len() >= 2
+        && words.iter().all(|w| w.len() >= 3)
+        && v.bytes().all(|c| c.is_ascii_alphabetic());
+    (digit || inner_upper) && !camel_words
+}
+
+/// Hex digits (and dashes), after an optional `0x`: digests, ids, and addresses whose case
+/// is a checksum (EIP-55's `0x701A9A14F7f4…`).
+fn is_hex(v: &str) -> bool {
+    let v = v.strip_prefix("0x").unwrap_or(v);
+    v.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-')
+}
+
+/// Letters of both cases and digits, at least `min` long, random, and no word, identifier,
+/// version or filler.
+fn strongly_generated(v: &str, min: usize) -> bool {
+    let count = |f: fn(&u8) -> bool| v.as_bytes().iter().filter(|c| f(c)).count();
+    let (upper, lower, digit) = (
+        count(u8::is_ascii_uppercase),
+        count(u8::is_ascii_lowercase),
+        count(u8::is_ascii_digit),
+    );
+    let len = v.chars().count();
+    len >= min
+        && upper >= 2
+        && lower >= 2
+        && digit >= 1
+        && !is_hex(v)
+        && !plausible::is_placeholder(v)
+        && !plausible::is_filler(v)
+        && !plausible::is_number(v)
+        && plausible::entropy(v) >= (len as f64).log2().min(4.0) - 0.6
+        && !identifier_words(v)
+        && !plausible::looks_like_url(v)
+        && !plausible::looks_like_address(v)
+        && !plausible::looks_like_path(v)
+        && !plausible::looks_like_version(v)
+        && !plausible::looks_like_words(v)
+}
+
+/// `HTMLParserFactory2`, `getUserById`: words with a vowel each, a number at most at their
+/// end. A generated value breaks into short parts with digits inside.
+fn identifier_words(v: &str) -> bool {
+    text::words(v).iter().all(|p| {
+        let letters = p.trim_end_matches(|c: char| c.is_ascii_digit());
+        letters.len() >= 2
+            && letters.bytes().all(|c| c.is_ascii_alphabetic())
+            && letters.bytes().any(|c| b"aeiouy".contains(&c))
+    })
+}
+
+/// A one-letter flag's value: `-P value`, `-pvalue` (a password flag's attached form),
+/// `/p:value`; `user:value` and `user%value` give the part after the user.
+fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let word = &b[start..end];
+    let line_start = start == 0 || matches!(b[start - 1], b' ' | b'\t' | b'\n');
+    if !line_start {
+        // Windows' `/p:value`.
+        if start >= 1
+            && b[start - 1] == b'/'
+            && (start < 2 || matches!(b[start - 2], b' ' | b'\t'))
+            && word.len() == 1
+            && b.get(end) == Some(&b':')
+        {
+            return credential_in(text, end + 1);
+        }
+        return None;
+    }
+    if word.len() == 2 && word[0] == b'-' && word[1].is_ascii_alphabetic() {
+        let mut i = end;
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i == end {
+            return None;
+        }
+        if matches!(b.get(i), Some(b'"' | b'\'')) {
+            i += 1;
+        }
+        return credential_in(text, i);
+    }
+    if word.len() > 2 && word[0] == b'-' && matches!(word[1], b'p' | b'P') {
+        return credential_in(text, start + 2);
+    }
+    None
+}
+
+/// The generated credential in the flag value at `i`, after a user and `:` or `%`.
+fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut e = i;
+    while e < b.len() && !b[e].is_ascii_whitespace() && !matches!(b[e], b'"' | b'\'') {
+        e += 1;
+    }
+    let value = text.get(i..e)?;
+    let (s, v) = match value.find([':', '%']) {
+        Some(cut)
+            if value[..cut]
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+                && cut > 0 =>
+        {
+            (i + cut + 1, &value[cut + 1..])
+        }
+        _ => (i, value),
+    };
+    let v = v.trim_end_matches([';', ',', ')']);
+    let ok = !v.contains(['/', '=', '$', ':', '@', '\\', '{', '}', '<', '>', ','])
+        && !v.starts_with('-')
+        && strongly_generated(v, 10);
+    ok.then_some((s, s + v.len()))
+}
+
+/// `user:password` written as one word (`relay-acme:i7_D7…`, `login=edge01:h3RE…`,
+/// `ci-bot:'6j3M…'`): a user's name, a colon, and a value only a generator writes. The span
+/// is the password's.
+fn pairs(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(off) = b[from..].iter().position(|&c| c == b':') {
+        let colon = from + off;
+        from = colon + 1;
+        let user_len = b[..colon]
+            .iter()
+            .rev()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'@'))
+            .count();
+        let user = &text[colon - user_len..colon];
+        // A label is no user: a digest's or an encoding's name (`h1:`, `SHA256:`, `iv:`), an
+        // id's (`consentid:`).
+        let label = user.len() <= 3
+            || user.ends_with(|c: char| c.is_ascii_digit())
+            || !user.bytes().any(|c| c.is_ascii_lowercase())
+            || plausible::name_rules_out(user)
+            || user.to_ascii_lowercase().ends_with("id");
+        if user_len == 0 || user_len > 40 || !b[colon - user_len].is_ascii_alphabetic() || label {
+            continue;
+        }
+        let mut s = colon + 1;
+        let quote = matches!(b.get(s), Some(b'"' | b'\''));
+        s += usize::from(quote);
+        let mut e = s;
+        while e < b.len()
+            && !b[e].is_ascii_whitespace()
+            && !matches!(
+                b[e],
+                b'"' | b'\'' | b'@' | b':' | b'/' | b',' | b';' | b')' | b'}' | b']'
+            )
+        {
+            e += 1;
+        }
+        // `user:pass@host` is the URL rule's; base64's padding ends a digest or a ciphertext.
+        if matches!(b.get(e), Some(b'@' | b':' | b'/')) || e > s && b[e - 1] == b'=' {
+            continue;
+        }
+        if text.is_char_boundary(s)
+            && text.is_char_boundary(e)
+            && strongly_generated(&text[s..e], 10)
+        {
+            out.push((s, e));
+        }
+    }
+    out
+}
+
+/// Words that stand alone: between blanks, quotes, backticks or brackets, without `=`, `:`,
+/// `/` or `$` inside (those are assignments, URLs, paths and variables, judged elsewhere).
+fn standalone_words(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut s = start;
+        let mut e = i;
+        while s < e && matches!(b[s], b'"' | b'\'' | b'`' | b'(' | b'[' | b'{' | b'<') {
+            s += 1;
+        }
+        while e > s
+            && matches!(
+                b[e - 1],
+                b'"' | b'\'' | b'`' | b')' | b']' | b'}' | b'>' | b',' | b';' | b'.' | b'!' | b'?'
+            )
+        {
+            e -= 1;
+        }
+        if e - s >= 20
+            && b[s..e]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'~' | b'+'))
+            && text.is_char_boundary(s)
+            && text.is_char_boundary(e)
+        {
+            out.push((s, e));
+        }
+    }
+    out
+}
+
+/// Whether the word at `start` is a named field's value (`"item_id": "…"`, `x=…`): its name
+/// says what it is, and the rules that read names judge it.
+fn assigned(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches(['"', '\'', ' ', '\t']);
+    if before.ends_with('=') || before.ends_with("\":") {
+        return true;
+    }
+    // `item_id: …` as a line's key; `try this one: …` is prose.
+    before.strip_suffix(':').is_some_and(|key| {
+        let line = key.rsplit('\n').next().unwrap_or(key);
+        let line = line.trim_start_matches([' ', '\t', '-']);
+        !line.is_empty() && line.bytes().all(|c| is_name_byte(c) || c == b'"')
+    })
+}
+
+/// A word alone that could only be generated: 20 characters or more, both cases and digits
+/// in numbers, random.
+fn generated_alone(v: &str) -> bool {
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    digits >= 3
+        && v.bytes().any(|c| c.is_ascii_uppercase())
+        && v.bytes().any(|c| c.is_ascii_lowercase())
+        && !prefixed(v)
+        // A symbol's mangled name (`_ZN12clap_builder…17h8fcd…E`) or an identifier.
+        && !v.starts_with('_')
+        && !v.starts_with("AAAA")
+        && !encodes_text(v)
+        && v.matches('.').count() < 2
+        && !base58(v)
+        && strongly_generated(v, 20)
+}
+
+/// Base58, the alphabet without `0`, `O`, `I` and `l`, 32 characters or more: a wallet's
+/// address or a content id (`Qm…`), public by design. A random base62 or base64 value that
+/// long almost always has one of the four.
+fn base58(v: &str) -> bool {
+    v.len() >= 32
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() && !matches!(c, b'0' | b'O' | b'I' | b'l'))
+}
+
+/// A short lower-case prefix and a body (`ch_3Mml…`, `sb_publishable_…`): the prefixed-token
+/// rule judges those, ids and public keys apart from tokens.
+fn prefixed(v: &str) -> bool {
+    let head = v.bytes().take_while(u8::is_ascii_lowercase).count();
+    (1..=12).contains(&head) && matches!(v.as_bytes().get(head), Some(b'_' | b'-'))
+}
+
+/// Base64 of text (a JWT's header, an encoded label): what it says is no key.
+fn encodes_text(v: &str) -> bool {
+    plausible::base64_decode(v).is_some_and(|d| {
+        d.len() >= 8
+            && d.iter()
+                .filter(|c| c.is_ascii_graphic() || **c == b' ')
+                .count()
+                * 10
+                >= d.len() * 9
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        find(text, &mut out);
+        out.iter().map(|&(s, e, _)| &text[s..e]).collect()
+    }
+
+    #[test]
+    fn values_beside_a_credential_name_in_any_syntax() {
+        for (text, secret) in [
+            ("auth_pass gZYiyHVz", "gZYiyHVz"),
+            (
+                "MqttUser t; MqttPassword SQClK9yqTYMj.A; Topic x",
+                "SQClK9yqTYMj.A",
+            ),
+            (
+                "sentinel auth-pass mymaster HJ.mwt6ZVvD53U-GkT",
+                "HJ.mwt6ZVvD53U-GkT",
+            ),
+            ("rootpw --plaintext gEX+ITJajy.G5kW", "gEX+ITJajy.G5kW"),
+            (
+                "<AdministratorPassword>\n  <Value>W5FVH-qwyNwFisgZ</Value>",
+                "W5FVH-qwyNwFisgZ",
+            ),
+            (
+                "set ::env(SMTP_PASSWORD) {GNEw.cve~mYhq7a~C}",
+                "GNEw.cve~mYhq7a~C",
+            ),
+            (
+                "1.2.3.4 : PSK \"LeL12i3zLjXi.2yaemxgsBWg\"",
+                "LeL12i3zLjXi.2yaemxgsBWg",
+            ),
+        ] {
+            assert_eq!(found(text), [secret], "{text}");
+        }
+    }
+
+    #[test]
+    fn words_ids_and_digests_beside_a_name_stay() {
+        for text in [
+            "password Required",
+            "the key commit 3f9a2c1e8b7d6f5a4c3b2a1f0e9d8c7b6a5f4e3d",
+            "token_url https://auth.example.com/oauth/token",
+            "password_hash $2y$10$B2/bm0agaRQq918XiIlpn.GDvtRE4TP9SApMxDO7x6BOp",
+            "key_id 6f3a1c2e-8b4d-11ef-9c21-525400a1b2c3",
+            "api_key = os.environ[\"API_KEY\"]",
+            "secret: PasswordManager",
+            "Password Manager extension installed",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn a_one_letter_flag_given_a_generated_value() {
+        for (text, secret) in [
+            (
+                "ldapsearch -D cn=r -w IUlJ.k-n71dl.674 -b dc=x",
+                "IUlJ.k-n71dl.674",
+            ),
+            (
+                "xfreerdp /v:win01 /u:Admin /p:lwn9M1n25-IZzLst4W /cert:ignore",
+                "lwn9M1n25-IZzLst4W",
+            ),
+            (
+                "smbclient //nas/b -U backup%.VU570_vzAzKT4 -c ls",
+                ".VU570_vzAzKT4",
+            ),
+            ("7z a -p8-a19OLg8D-qnA out.7z dir/", "8-a19OLg8D-qnA"),
+        ] {
+            assert_eq!(found(text), [secret], "{text}");
+        }
+        for text in [
+            "docker run -p 8080:80 -v /data:/data nginx",
+            "git commit -m FixTheBuild2",
+            "ffmpeg -i input.mp4 -c:v libx264 -s 1920x1080 out.mp4",
+            "idevicediagnostics -u 00008110-001A2C3E0E91801E restart",
+            "kubectl logs -n payments web-7d9f8c6b5-x2k4p",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn a_generated_word_alone() {
+        assert_eq!(
+            found("hardcoded the key DTjqfv7Wz4j4xFltR0rFRa5bZ1wp2Ie2QiSlzIQV until vault"),
+            ["DTjqfv7Wz4j4xFltR0rFRa5bZ1wp2Ie2QiSlzIQV"]
+        );
+        for text in [
+            "commit 3f9a2c1e8b7d6f5a4c3b2a1f0e9d8c7b6a5f4e3d",
+            "see HTMLParserFactoryBuilder2 and getUserAccountById",
+            "pod web-7d9f8c6b5-x2k4p restarted",
+            "UPPERCASEONLY1234567890ABCD and lowercaseonly1234567890abcd",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+}
