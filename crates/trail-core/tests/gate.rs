@@ -1026,3 +1026,32 @@ fn mechanisms_found_by_the_fifth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading every labelled part's misses once more (issue 20, fifth stop): a build
+/// file's `RUN` line written with `\n` inside one word and built by a program nobody models,
+/// a deletion inside any program's bind mount of `/` or home, and a single-dash `-dry-run`.
+/// Names are invented (`acme-…`): the mechanisms must not depend on them.
+#[test]
+fn mechanisms_found_by_the_sixth_reading() {
+    let ctx = ctx();
+    for line in [
+        "printf 'VERSION 0.8\\nwipe:\\n    RUN rm -rf /home/dev\\n' > \"$TMPDIR/x/Buildfile\" && acme-build \"$TMPDIR/x+wipe\"",
+        "acme-box run --volume /:/host work -- rm -rf /host/home/dev",
+        "acme-box run --mount type=bind,source=/home/dev,target=/w work -- rm -rf /w",
+        "acme-jail --bind / /host -- rm -rf /host/etc",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-box run --volume ./data:/data work -- rm -rf /data/cache",
+        "git commit -m 'docs: run rm -rf build before a release'",
+        "printf 'FROM alpine\\nRUN apk add curl\\n' > build/Containerfile",
+        "acme-burn -dry-run -Z /dev/sr0=build/live.iso",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-burn -dry-run -Z /dev/sr0=build/live.iso", &ctx).verdict,
+        Verdict::Allow
+    );
+}

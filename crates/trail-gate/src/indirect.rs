@@ -488,17 +488,6 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     if img + 1 >= words.len() || mounts.is_empty() {
         return;
     }
-    let map = |s: &str| -> String {
-        for (host, dest) in &mounts {
-            if dest.len() > 1 && (s == dest || s.starts_with(&format!("{dest}/"))) {
-                let host = ctx
-                    .resolve(host)
-                    .map_or_else(|| host.clone(), |p| p.to_string_lossy().into_owned());
-                return format!("{host}{}", &s[dest.len()..]);
-            }
-        }
-        s.to_string()
-    };
     let inner: Vec<String> = words[img + 1..]
         .iter()
         .map(|a| a.text.clone().unwrap_or_else(|| a.raw.clone()))
@@ -512,7 +501,66 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     } else {
         inner.join(" ")
     };
-    let mapped: Vec<String> = line.split(' ').map(&map).collect();
     let _ = c;
-    out.runs(&mapped.join(" "), Keep::Blocks);
+    out.runs(&through_mounts(&line, &mounts, ctx), Keep::Blocks);
+}
+
+/// `line` with the paths inside bind mounts written as the host's paths they are
+/// (`rm -rf /host/home/dev` with `/` mounted at `/host` is `rm -rf /home/dev`).
+pub(super) fn through_mounts(line: &str, mounts: &[(String, String)], ctx: &Context) -> String {
+    let map = |s: &str| -> String {
+        for (host, dest) in mounts {
+            if dest.len() > 1 && (s == dest || s.starts_with(&format!("{dest}/"))) {
+                let host = ctx
+                    .resolve(host)
+                    .map_or_else(|| host.clone(), |p| p.to_string_lossy().into_owned());
+                let host = host.trim_end_matches('/');
+                return format!("{host}{}", &s[dest.len()..]);
+            }
+        }
+        s.to_string()
+    };
+    line.split(' ').map(map).collect::<Vec<_>>().join(" ")
+}
+
+/// The bind mounts any program is given, as (host path, path inside): `-v /:/host`,
+/// `--volume=/home/dev:/w`, `--bind=/:/host` (systemd-nspawn), `--bind / /host` (bwrap),
+/// `--mount type=bind,source=/,target=/host`.
+pub(super) fn bind_mounts(args: &[Arg]) -> Vec<(String, String)> {
+    let texts: Vec<&str> = args
+        .iter()
+        .map(|a| a.text.as_deref().unwrap_or(""))
+        .collect();
+    let mut out = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let (flag, inline) = match t.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            _ => (*t, None),
+        };
+        if !matches!(
+            flag,
+            "-v" | "--volume" | "--bind" | "--bind-mount" | "--mount"
+        ) {
+            continue;
+        }
+        let value = inline.or_else(|| texts.get(i + 1).copied()).unwrap_or("");
+        let value = value.trim_matches(['"', '\'']);
+        if flag == "--mount" {
+            let field = |k: &str| value.split(',').find_map(|f| f.strip_prefix(k));
+            if let (Some(src), Some(dst)) = (
+                field("source=").or(field("src=")),
+                field("target=").or(field("dst=")).or(field("destination=")),
+            ) {
+                out.push((src.to_string(), dst.to_string()));
+            }
+        } else if let Some((host, rest)) = value.split_once(':') {
+            let dest = rest.split(':').next().unwrap_or(rest);
+            out.push((host.to_string(), dest.to_string()));
+        } else if inline.is_none()
+            && let Some(dest) = texts.get(i + 2).filter(|d| d.starts_with('/'))
+        {
+            out.push((value.to_string(), (*dest).to_string()));
+        }
+    }
+    out
 }

@@ -341,17 +341,24 @@ impl<'a> Judging<'a> {
     }
 
     /// A script written to a file (`printf '#!/bin/sh\nrm -rf ~\n' > .git/hooks/post-merge`,
-    /// `cat > run.sh <<EOF`): it runs later, where no one reads it, so what it would block is
-    /// blocked now.
+    /// `cat > run.sh <<EOF`), or a build file's `RUN` lines (a Dockerfile's, an Earthfile's):
+    /// they run later, where no one reads them, so what they would block is blocked now.
     fn planted_script(&mut self) {
         if self.cmd.writes.is_empty() {
             return;
         }
         // What `echo`/`printf` print, or the here-document `cat` copies.
-        if let Some(text) =
-            feed::printed_text(self.cmd).filter(|t| t.trim_start().starts_with("#!"))
-        {
+        let Some(text) = feed::printed_text(self.cmd) else {
+            return;
+        };
+        if text.trim_start().starts_with("#!") {
             self.found.runs(&text, Keep::Blocks);
+            return;
+        }
+        for line in text.lines() {
+            if let Some(rest) = line.trim_start().strip_prefix("RUN ") {
+                self.found.runs(rest, Keep::Blocks);
+            }
         }
     }
 

@@ -40,11 +40,15 @@ pub(super) fn judge(
     let args = c.args;
     properties(args, out);
     own_language(c, raw, out);
+    // What runs inside bind mounts names the host's paths through them (`buildah run -v
+    // /:/host ctr -- rm -rf /host/home/dev`).
+    let mounts = super::super::indirect::bind_mounts(args);
+    let mounted = |line: String| super::super::indirect::through_mounts(&line, &mounts, ctx);
     // After `--`: the command it runs (`watchexec -- rm -rf ~`).
     if let Some(i) = args.iter().position(|a| a.text.as_deref() == Some("--"))
         && let Some(rest) = command_at(&args[i + 1..])
     {
-        out.runs(&rest, Keep::Risky);
+        out.runs(&mounted(rest), Keep::Risky);
     }
     // After an option named for a command: its value, or the rest of the words
     // (`just --command rm -rf …`).
@@ -76,7 +80,7 @@ pub(super) fn judge(
         && matches!(args[i].text.as_deref(), Some("run" | "exec" | "x" | "dlx"))
         && let Some(rest) = command_at(&args[i + 1..])
     {
-        out.runs(&rest, Keep::Risky);
+        out.runs(&mounted(rest), Keep::Risky);
     }
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
     // name alone is more often data (`last reboot`, `apt-cache show git`).
@@ -427,8 +431,22 @@ fn typed_line(text: &str) -> &str {
 /// `shell`, `host`), then a program.
 fn escapes(text: &str, out: &mut Findings) {
     const WORDS: &[&str] = &["system", "shell", "host", "sh", "exec", "platform shell"];
+    // Lines written with `\n` inside one quoted word (`printf 'FROM x\nRUN …\n'`) are lines
+    // all the same.
+    let text = text.replace("\\n", "\n");
     for stmt in text.split(['\n', ';']) {
         let s = stmt.trim_start();
+        // A build file's `RUN` line (Dockerfile, Containerfile, Earthfile, Singularity's
+        // `%post` aside): the shell runs the rest when the file is built. In capitals, as
+        // those files write it; prose's "run …" is no instruction to a builder.
+        if let Some(rest) = s.strip_prefix("RUN ") {
+            let rest = rest.trim();
+            let first = rest.split_whitespace().next().unwrap_or("");
+            if known::is_program(base(first)) {
+                out.runs(typed_line(rest), Keep::Risky);
+            }
+            continue;
+        }
         let lower = s.to_ascii_lowercase();
         let (marked, after) = if let Some(esc) = ESCAPES.iter().find(|e| lower.starts_with(*e)) {
             (true, s[esc.len()..].trim_start())

@@ -366,9 +366,9 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
         let valued = words.get(i + 1).is_some_and(|n| !n.starts_with('-'));
         match w {
             "--version" | "-h" | "-V" => !valued,
-            "--help" | "--dry-run" | "--dryrun" | "--what-if" | "--whatif" | "--simulate"
-            | "--noop" | "--no-op" | "--preview" | "--plan" | "--check" | "--list"
-            | "--pretend" => true,
+            "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
+            | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
+            | "--check" | "--list" | "--pretend" => true,
             // `--dry-run=no` (`=false`, `=0`, `=off`) asks for the real run.
             _ if w.split_once('=').is_some_and(|(_, v)| {
                 ["no", "false", "0", "off", "none"]
