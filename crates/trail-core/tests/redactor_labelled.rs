@@ -326,3 +326,15 @@ fn new_families_sealed5_part() {
     print_table("secrets-families-sealed5.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A sixth sealed part (2026-11-29, fifth stop): 14 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at c384f64:
+/// `cargo test -p trail-core --test redactor_labelled sealed6 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed6_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed6.tsv"), show);
+    print_table("secrets-families-sealed6.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
