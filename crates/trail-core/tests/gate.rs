@@ -1066,3 +1066,24 @@ fn mechanisms_found_by_the_sixth_reading() {
         Verdict::Allow
     );
 }
+
+/// Found by the sixth sealed part, after its one run (issue 20): a console's or debugger's
+/// escape inside a quoted argument (`-ex "shell rm -rf ~"`), and a console script written to
+/// a file with `! …` lines, were allowed.
+#[test]
+fn mechanisms_found_by_the_sixth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-dump debug --debugger-arguments='-batch -ex \"shell rm -rf ~\"' app",
+        "printf '! rm -rf /home/dev\\nexit\\n' > \"$TMPDIR/boot.scr\" && acme-term -S \"$TMPDIR/boot.scr\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-dump debug --debugger-arguments='-batch -ex \"bt full\"' app",
+        "printf '! echo hello\\nexit\\n' > \"$TMPDIR/boot.scr\"",
+        "printf 'hello\\n' > build/notes.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

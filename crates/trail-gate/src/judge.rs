@@ -341,8 +341,8 @@ impl<'a> Judging<'a> {
     }
 
     /// A script written to a file (`printf '#!/bin/sh\nrm -rf ~\n' > .git/hooks/post-merge`,
-    /// `cat > run.sh <<EOF`), or a build file's `RUN` lines (a Dockerfile's, an Earthfile's):
-    /// they run later, where no one reads them, so what they would block is blocked now.
+    /// `cat > run.sh <<EOF`), or the lines of another file that its language hands to the
+    /// shell (a Dockerfile's `RUN`, a console script's `! …`): they run later, where no one reads them, so what they would block is blocked now.
     fn planted_script(&mut self) {
         if self.cmd.writes.is_empty() {
             return;
@@ -355,11 +355,8 @@ impl<'a> Judging<'a> {
             self.found.runs(&text, Keep::Blocks);
             return;
         }
-        for line in text.lines() {
-            if let Some(rest) = line.trim_start().strip_prefix("RUN ") {
-                self.found.runs(rest, Keep::Blocks);
-            }
-        }
+        // A build file's `RUN` lines, a console script's `! …` lines.
+        effect::planted_escapes(&text, &mut self.found);
     }
 
     /// A bare redirection (`> /etc/hosts`) runs no program but still writes: its writes are

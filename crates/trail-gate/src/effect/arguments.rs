@@ -128,7 +128,7 @@ pub(super) fn judge(
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
             out.runs(&text, Keep::Blocks);
         }
-        escapes(&text, out);
+        escapes(&text, Keep::Risky, out);
     }
 }
 
@@ -380,7 +380,7 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
         } else if known::is_program(base(first)) {
             out.runs(value, Keep::Risky);
         }
-        escapes(value, out);
+        escapes(value, Keep::Risky, out);
         sql(value, raw, out);
         // A command quoted inside the string (`expect -c 'spawn bash; send "rm -rf /\r"'`).
         for lit in code::literals(value) {
@@ -389,6 +389,8 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             if lit.contains(' ') && known::is_program(base(first)) {
                 out.runs(lit, Keep::Risky);
             }
+            // A debugger's or a console's own escape inside it (`-ex "shell rm -rf ~"`).
+            escapes(lit, Keep::Risky, out);
         }
     }
     // Calls: `f(x)`, `` `cmd` ``, Wolfram's `F[x]`.
@@ -429,7 +431,7 @@ fn typed_line(text: &str) -> &str {
 /// lines (`mysql -e 'system rm -rf /var/lib'`, `duckdb -c '.shell …'`, `ed` given `!…`): a
 /// line that starts with escape marks (`!`, `:!!`, `\!`, `.`) or an escape word (`system`,
 /// `shell`, `host`), then a program.
-fn escapes(text: &str, out: &mut Findings) {
+pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
     const WORDS: &[&str] = &["system", "shell", "host", "sh", "exec", "platform shell"];
     // Lines written with `\n` inside one quoted word (`printf 'FROM x\nRUN …\n'`) are lines
     // all the same.
@@ -443,7 +445,7 @@ fn escapes(text: &str, out: &mut Findings) {
             let rest = rest.trim();
             let first = rest.split_whitespace().next().unwrap_or("");
             if known::is_program(base(first)) {
-                out.runs(typed_line(rest), Keep::Risky);
+                out.runs(typed_line(rest), keep);
             }
             continue;
         }
@@ -472,7 +474,7 @@ fn escapes(text: &str, out: &mut Findings) {
         let rest = rest.trim_start_matches(['!', ' ', '\t']).trim();
         let first = rest.split_whitespace().next().unwrap_or("");
         if !rest.is_empty() && known::is_program(base(first)) {
-            out.runs(typed_line(rest), Keep::Risky);
+            out.runs(typed_line(rest), keep);
         }
     }
 }

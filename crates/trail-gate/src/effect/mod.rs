@@ -150,6 +150,13 @@ pub(super) fn judge(
     }
 }
 
+/// The lines of a file being written that a program's own language hands to the shell (a
+/// serial console's script `! rm -rf …`, a build file's `RUN …`): they run later, where no
+/// one reads them, so only what they would block counts, and it counts now.
+pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
+    arguments::escapes(text, super::Keep::Blocks, out);
+}
+
 /// A block when the command destroys a critical place: a writing word said to a disk, a
 /// deleting verb said to `/`, home, a system directory or the project's ancestors, `/` given
 /// to a restore or to a program run as root, or an output that overwrites such a place.
