@@ -176,7 +176,7 @@ fn fetch_host(p: &Simple) -> Option<String> {
         })
 }
 
-fn trusted(ctx: &Context, host: Option<&str>) -> bool {
+pub(super) fn trusted(ctx: &Context, host: Option<&str>) -> bool {
     host.is_some_and(|h| {
         ctx.trusted_installers.iter().any(|t| {
             let t = t.trim().to_ascii_lowercase();
@@ -186,7 +186,7 @@ fn trusted(ctx: &Context, host: Option<&str>) -> bool {
 }
 
 /// What a block for unknowable code says: why, and how a person allows an installer they trust.
-const REMOTE_REASON: &str = "code fetched from the network is run without anyone reading it (the usual path from a prompt injection to a compromised machine): it is never run. To allow an installer you trust, a person adds its host to `gate.trusted_installers` in ~/.config/trail/config.toml (e.g. trusted_installers = [\"sh.rustup.rs\"]); it then becomes a junction a person approves";
+pub(super) const REMOTE_REASON: &str = "code fetched from the network is run without anyone reading it (the usual path from a prompt injection to a compromised machine): it is never run. To allow an installer you trust, a person adds its host to `gate.trusted_installers` in ~/.config/trail/config.toml (e.g. trusted_installers = [\"sh.rustup.rs\"]); it then becomes a junction a person approves";
 
 /// The largest script file the gate reads to see what it runs.
 const SCRIPT_CAP: u64 = 256 * 1024;

@@ -73,7 +73,7 @@ pub(super) fn judge(
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
-    runs_fetched(args, raw, out);
+    runs_fetched(c, ctx, raw, out);
     if let Some(i) = args
         .iter()
         .position(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
@@ -140,29 +140,121 @@ fn command_option(flag: &str) -> bool {
 }
 
 /// A code reference fetched from the network given to a subcommand that runs or tries it,
-/// as what it runs (`acme plugin run https://…/p.tar.gz`, `acme try-repo https://…`; not
-/// `docker exec box curl http://…`, where the URL is an argument of what runs).
-fn runs_fetched(args: &[Arg], raw: &str, out: &mut Findings) {
-    if let Some(at) = args.iter().take(4).position(|a| {
-        a.text.as_deref().is_some_and(|t| {
-            !t.starts_with('-')
-                && (t == "x"
-                    || super::words::parts(t)
-                        .iter()
-                        .any(|p| matches!(p.as_str(), "run" | "exec" | "try" | "dlx")))
-        })
-    }) && args[at + 1..]
+/// as what it runs (`acme plugin run https://…/p.tar.gz`, `acme try-repo https://…`,
+/// `acme-runner run --spec git+https://…`; not `docker exec box curl http://…`, where the URL
+/// is an argument of what runs), or given first to a program that runs a file (`acme
+/// https://…/Cleanup.java`): code whose content cannot be known before it runs, blocked as
+/// `curl … | sh` is (DESIGN, principle 5), a junction when a person trusts the host. A value
+/// fetched or decoded at run time given to such a subcommand (`acme runner "$(curl …)"`) is
+/// hidden code, as after `bash -c`.
+fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    let args = c.args;
+    let runs = |t: &str| {
+        !t.starts_with('-')
+            && (t == "x"
+                || super::words::parts(t)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "run" | "runner" | "exec" | "try" | "dlx")))
+    };
+    let at = args
         .iter()
-        .find(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
-        .and_then(|a| a.text.as_deref())
-        .is_some_and(fetched_reference)
-    {
+        .take(4)
+        .position(|a| a.text.as_deref().is_some_and(runs));
+    if let Some(at) = at {
+        shells::hidden_in_words(&args[at + 1..(at + 2).min(args.len())], ctx, raw, out);
+    }
+    // The first operand after the verb (or the program's own first operand, when it names a
+    // source file to run), or the value of an option naming where the code comes from.
+    let from = at.map_or(0, |i| i + 1);
+    let mut fetched = None;
+    let mut i = from;
+    while i < args.len() {
+        let Some(t) = args[i].text.as_deref() else {
+            break;
+        };
+        if let Some(flag) = t
+            .strip_prefix("--")
+            .filter(|f| matches!(*f, "spec" | "from" | "source" | "repo"))
+        {
+            let _ = flag;
+            fetched = args
+                .get(i + 1)
+                .and_then(|a| a.text.as_deref())
+                .filter(|v| fetched_reference(v));
+            if fetched.is_some() {
+                break;
+            }
+            i += 2;
+            continue;
+        }
+        if !t.starts_with('-') {
+            let source_file = at.is_some() || runs_source(t);
+            fetched = Some(t).filter(|v| source_file && fetched_reference(v));
+            break;
+        }
+        i += 1;
+    }
+    let Some(url) = fetched else { return };
+    let host = url.split_once("://").map(|(_, rest)| {
+        rest.split(['/', '?', '#', ':'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
+    });
+    if shells::trusted(ctx, host.as_deref()) {
         out.push(junction(
             "unverifiable",
-            "this runs code fetched from the network, which nobody here has read: a person decides",
+            "this runs code fetched from a host a person trusts (`gate.trusted_installers`): a person decides",
+            raw,
+        ));
+    } else {
+        out.push(super::decide(
+            Verdict::Block,
+            "remote-code",
+            shells::REMOTE_REASON.into(),
             raw,
         ));
     }
+}
+
+/// A URL naming a source file or a script, which a program given it first runs (`jbang
+/// https://…/Cleanup.java`, a gist's raw file).
+fn runs_source(word: &str) -> bool {
+    let path = word.split(['?', '#']).next().unwrap_or(word);
+    word.contains("://")
+        && path.rsplit_once('.').is_some_and(|(_, ext)| {
+            matches!(
+                ext,
+                "java"
+                    | "kt"
+                    | "kts"
+                    | "scala"
+                    | "sc"
+                    | "py"
+                    | "rb"
+                    | "js"
+                    | "mjs"
+                    | "ts"
+                    | "sh"
+                    | "pl"
+                    | "php"
+                    | "groovy"
+                    | "jsh"
+                    | "lua"
+                    | "r"
+                    | "R"
+                    | "jl"
+                    | "go"
+                    | "rs"
+                    | "cs"
+                    | "csx"
+                    | "fsx"
+                    | "ps1"
+                    | "exs"
+                    | "clj"
+                    | "wasm"
+            )
+        })
 }
 
 /// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
@@ -246,6 +338,12 @@ pub(super) fn embedded(
                 return;
             }
             out.runs(piece, Keep::Blocks);
+            // A call's arguments go on after a comma (`system.run[rm -rf /,nowait]`).
+            if let Some((head, _)) = piece.split_once(',')
+                && head.trim().contains(' ')
+            {
+                out.runs(head.trim(), Keep::Blocks);
+            }
         }
     };
     for a in c.args {

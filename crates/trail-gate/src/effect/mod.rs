@@ -151,10 +151,19 @@ pub(super) fn judge(
 }
 
 /// The lines of a file being written that a program's own language hands to the shell (a
-/// serial console's script `! rm -rf …`, a build file's `RUN …`): they run later, where no
-/// one reads them, so only what they would block counts, and it counts now.
+/// serial console's script `! rm -rf …`, a build file's `RUN …`), and the command lines it
+/// quotes: they run later, where no one reads them, so only what they would block counts,
+/// and it counts now.
 pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
     arguments::escapes(text, super::Keep::Blocks, out);
+    // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
+    // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
+    for lit in super::code::literals(text) {
+        let first = lit.split_whitespace().next().unwrap_or("");
+        if lit.contains(' ') && known::is_program(first.rsplit('/').next().unwrap_or(first)) {
+            out.runs(&lit, super::Keep::Blocks);
+        }
+    }
 }
 
 /// A block when the command destroys a critical place: a writing word said to a disk, a
@@ -178,9 +187,13 @@ fn critical(
     let replaces_root = !shows
         && (words::restores(c) || layer.privileged && !looks)
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
+    // Told to skip its own confirmation, given `/`, home or a directory above the project:
+    // what it would have asked about is the whole of it.
+    let forced = !shows && !looks && words::skips_safeguard(c).is_some_and(|w| w != "-y");
     if let Some(t) = found.iter().find(|t| {
         !shows
-            && (t.target.device_like() && verb.is_some()
+            && (forced && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+                || t.target.device_like() && verb.is_some()
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
                 || t.target == Target::Root && replaces_root
                 || t.output

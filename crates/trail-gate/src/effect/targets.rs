@@ -219,6 +219,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
 }
 
 fn target(word: &str, ctx: &Context) -> Option<Target> {
+    // A local file's URL is its path (`file:///home/dev`, `file:///etc`).
+    let word = word
+        .strip_prefix("file://")
+        .filter(|p| p.starts_with('/'))
+        .unwrap_or(word);
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."
