@@ -6,6 +6,10 @@
 //!   word between (`sentinel auth-pass mymaster …`, `rootpw --plaintext …`).
 //! - **`flag-argument`**: a value handed to a one-letter command-line flag (`ipmitool -P …`,
 //!   `ldapsearch -w …`, `xfreerdp /p:…`, `smbclient -U user%…`) that could only be generated.
+//! - **`table-column`**: a cell of a column whose header names a password (a password
+//!   manager's CSV export, a Markdown table of accounts).
+//! - **`printed-secret`**: the one-word line a command that names a credential printed after a
+//!   shell prompt (`$ pass show …`, `% security find-generic-password … -w`).
 //! - **`generated-token`**: a word standing alone that could only be generated: letters of
 //!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
 //!   of a login nobody named).
@@ -37,6 +41,14 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "# /etc/postfix/sasl_passwd\n[smtp.mailhub.example]:587 relay-acme:i7_D7.e663lKsJuuoe",
     ),
     (
+        "table-column",
+        "name,url,username,password,note\nshop-admin,https://shop.example/login,dev@shop.example,wee^WPQsLFoIH6Tu,",
+    ),
+    (
+        "printed-secret",
+        "$ pass show acme/vpn\nM7~WuVsf55K5Lrfa1d\nuser: dev",
+    ),
+    (
         "generated-token",
         "[10:14] priya: the old one expired, try this one: kKMd6Q1sSsilOYpsSbsrFi2gkRH1tfvCupv5kaYa",
     ),
@@ -45,7 +57,9 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
 const NEARBY: usize = 0;
 const FLAG: usize = 1;
 const PAIR: usize = 2;
-const ALONE: usize = 3;
+const TABLE: usize = 3;
+const PRINTED: usize = 4;
+const ALONE: usize = 5;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -58,12 +72,23 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
         }
         let end = i + b[i..].iter().take_while(|&&c| is_name_byte(c)).count();
         let word = &text[i..end];
-        if let Some(span) = flag_value(text, i, end) {
-            out.push((span.0, span.1, FLAG));
-        } else if let Some(span) = named_value(text, word, end) {
-            out.push((span.0, span.1, NEARBY));
+        let found = flag_value(text, i, end)
+            .map(|s| (s, FLAG))
+            .or_else(|| named_value(text, word, end).map(|s| (s, NEARBY)));
+        if let Some(((s, e), kind)) = found
+            && !out.iter().any(|&(a, b, _)| a < e && s < b)
+        {
+            out.push((s, e, kind));
         }
         i = end.max(i + 1);
+    }
+    for (start, end) in table_cells(text) {
+        out.push((start, end, TABLE));
+    }
+    for (start, end) in printed(text) {
+        if !out.iter().any(|&(s, e, _)| s < end && start < e) {
+            out.push((start, end, PRINTED));
+        }
     }
     for (start, end) in pairs(text) {
         if !out.iter().any(|&(s, e, _)| s < end && start < e) && !inside_armour(text, start) {
@@ -108,23 +133,7 @@ const NAMES: &[&str] = &[
 /// `adminpass`), and it does not describe one (`key_id`, `password_hash`, `token_url`).
 fn names_credential(word: &str) -> bool {
     // Most words name nothing: a look at their bytes before splitting them into parts.
-    let contains = |n: &[u8]| {
-        word.as_bytes()
-            .windows(n.len())
-            .any(|w| w.eq_ignore_ascii_case(n))
-    };
-    if ![
-        b"pass" as &[u8],
-        b"pw",
-        b"secret",
-        b"token",
-        b"key",
-        b"cred",
-        b"psk",
-    ]
-    .into_iter()
-    .any(contains)
-    {
+    if !mentions_credential(word) {
         return false;
     }
     let parts = text::words(word);
@@ -135,6 +144,27 @@ fn names_credential(word: &str) -> bool {
                 .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
     });
     named && !plausible::name_rules_out(word)
+}
+
+/// Whether a credential's name is written anywhere in `word`, joined or not (`preauthkeys`,
+/// `find-generic-password`).
+fn mentions_credential(word: &str) -> bool {
+    let contains = |n: &[u8]| {
+        word.as_bytes()
+            .windows(n.len())
+            .any(|w| w.eq_ignore_ascii_case(n))
+    };
+    [
+        b"pass" as &[u8],
+        b"pw",
+        b"secret",
+        b"token",
+        b"key",
+        b"cred",
+        b"psk",
+    ]
+    .into_iter()
+    .any(contains)
 }
 
 /// A value after the credential's name that ends at `name_end`: separators, at most one
@@ -169,14 +199,18 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
     ok.then_some((s, e))
 }
 
-/// Whether `at` is inside an armoured block (`-----BEGIN …-----` without its END yet): a
-/// certificate's, a public key's or a signature's base64 is public, and a private key's is
-/// the private-key rule's.
+/// Whether `at` is inside an armoured block (`-----BEGIN …-----` without its END yet) or an
+/// `ENC[…]` ciphertext: a certificate's, a public key's or a signature's base64 is public, a
+/// private key's is the private-key rule's, and a ciphertext is safe at rest.
 fn inside_armour(text: &str, at: usize) -> bool {
     let before = &text[..at];
     before
         .rfind("-----BEGIN")
         .is_some_and(|begin| !before[begin..].contains("-----END"))
+        // A ciphertext marked as one (hiera-eyaml's and sops' `ENC[…]`): encrypted at rest.
+        || before
+            .rfind("ENC[")
+            .is_some_and(|open| !before[open..].contains(']'))
 }
 
 fn passwordish(name: &str) -> bool {
@@ -196,15 +230,27 @@ fn goes_on(rest: &str) -> bool {
 }
 
 /// Blanks, operators, quotes and opening brackets between a name and its value, and markup
-/// that closes the name's element (`>`), at most 12 bytes.
+/// that closes the name's element (`>`, `</Key>`), at most 12 bytes besides a closing tag.
 fn skip_separators(b: &[u8], mut i: usize) -> usize {
-    let start = i;
+    let mut start = i;
     while i < b.len() && i - start < 12 {
+        if b[i] == b'<' && b.get(i + 1) == Some(&b'/') {
+            start = i;
+        }
         match b[i] {
             b' ' | b'\t' | b'\r' | b'\n' | b':' | b'=' | b'>' | b'"' | b'\'' | b'`' | b'('
             | b'{' | b'[' | b',' => i += 1,
             // `\n` written as two characters in JSON or a log line.
             b'\\' if matches!(b.get(i + 1), Some(b'n' | b't' | b'"')) => i += 2,
+            // LaTeX's `{\smtppass}{value}`.
+            b'}' if b.get(i + 1) == Some(&b'{') => i += 1,
+            // The end of the name's own element (`<Key>Password</Key><Value>…`).
+            b'<' if b.get(i + 1) == Some(&b'/') => {
+                match b[i..].iter().take(40).position(|&c| c == b'>') {
+                    Some(close) => i += close + 1,
+                    None => break,
+                }
+            }
             // `env(SMTP_PASSWORD) {…}`, `[PASSWORD] …`: the name's own brackets close.
             b')' | b']' => i += 1,
             _ => break,
@@ -218,13 +264,22 @@ fn skip_separators(b: &[u8], mut i: usize) -> usize {
 fn between_word(b: &[u8], i: usize) -> Option<usize> {
     let rest = b.get(i..)?;
     if rest.first() == Some(&b'<') {
-        let close = rest.iter().take(40).position(|&c| c == b'>')?;
-        return rest[1..close]
+        // An opening tag, with its attributes (`<Value ProtectInMemory="True">`).
+        let close = rest.iter().take(80).position(|&c| c == b'>')?;
+        let name_len = rest[1..close]
             .iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':'))
-            .then_some(close + 1);
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':'))
+            .count();
+        let attrs_only = rest[1 + name_len..close]
+            .first()
+            .is_none_or(u8::is_ascii_whitespace);
+        return (name_len > 0 && attrs_only && rest[close - 1] != b'/').then_some(close + 1);
     }
     let len = rest.iter().take_while(|&&c| is_name_byte(c)).count();
+    // A wrapper that marks its argument as sensitive (`Sensitive('…')`, `SecretStr("…")`).
+    if len > 0 && rest.get(len) == Some(&b'(') && matches!(rest.get(len + 1), Some(b'"' | b'\'')) {
+        return Some(len + 1);
+    }
     let word = &rest[..len];
     let letters = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
     (len > 0 && len <= 24 && letters * 2 >= len && !word.iter().any(u8::is_ascii_digit)
@@ -389,7 +444,18 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         }
         return None;
     }
-    if word.len() == 2 && word[0] == b'-' && word[1].is_ascii_alphabetic() {
+    // `-cp=…`, `-ap …`: a short flag of two or three letters, its value attached by `=`.
+    if (3..=4).contains(&word.len())
+        && word[0] == b'-'
+        && word[1..].iter().all(u8::is_ascii_alphabetic)
+        && b.get(end) == Some(&b'=')
+    {
+        return credential_in(text, end + 1);
+    }
+    if (2..=4).contains(&word.len())
+        && word[0] == b'-'
+        && word[1..].iter().all(u8::is_ascii_alphabetic)
+    {
         let mut i = end;
         while i < b.len() && matches!(b[i], b' ' | b'\t') {
             i += 1;
@@ -482,6 +548,137 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
             && strongly_generated(&text[s..e], 10)
         {
             out.push((s, e));
+        }
+    }
+    out
+}
+
+/// The cells of a table's column whose header names a credential (a password manager's CSV
+/// export, a Markdown table of accounts): each cell that reads as generated.
+fn table_cells(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut column: Option<(u8, usize, usize, String)> = None; // delimiter, index, cells, header
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let Some(delim) = [b',', b'|', b'\t']
+            .into_iter()
+            .find(|d| body.as_bytes().contains(d))
+        else {
+            column = None;
+            continue;
+        };
+        let cells = cells(body, delim);
+        if let Some((d, k, n, header)) = &column
+            && *d == delim
+            && cells.len() == *n
+        {
+            let (s, e) = cells[*k];
+            let v = &body[s..e];
+            // A Markdown table's `|---|` line.
+            // A cell is a value, not a sentence; a generated password mixes more than a word
+            // with a number in it does (`sha256sum`).
+            let mixed_more = v.bytes().any(|c| c.is_ascii_uppercase())
+                && v.bytes().any(|c| c.is_ascii_lowercase())
+                || v.bytes()
+                    .any(|c| c.is_ascii_punctuation() && !matches!(c, b'_' | b'-' | b'.'));
+            if !v.contains(char::is_whitespace)
+                && mixed_more
+                && generated_beside(header, v, false, true)
+            {
+                out.push((start + s, start + e));
+            }
+            continue;
+        }
+        // A header names three columns or more, each a short name.
+        let header_like = cells.iter().filter(|&&(s, e)| e > s).count() >= 3
+            && cells
+                .iter()
+                .all(|&(s, e)| e - s <= 32 && !body[s..e].contains("  "));
+        column = header_like.then_some(()).and_then(|()| {
+            cells
+                .iter()
+                .position(|&(s, e)| {
+                    let h = &body[s..e];
+                    h.len() <= 32
+                        && h.bytes().any(|c| c.is_ascii_alphabetic())
+                        && names_credential(h)
+                        && passwordish(h)
+                })
+                .map(|k| {
+                    (
+                        delim,
+                        k,
+                        cells.len(),
+                        body[cells[k].0..cells[k].1].to_string(),
+                    )
+                })
+        });
+    }
+    out
+}
+
+/// The spans of `line`'s cells split at `delim`, blanks and quotes trimmed.
+fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for i in 0..=b.len() {
+        if i == b.len() || b[i] == delim {
+            let (mut s, mut e) = (from, i);
+            while s < e && matches!(b[s], b' ' | b'"' | b'\'') {
+                s += 1;
+            }
+            while e > s && matches!(b[e - 1], b' ' | b'"' | b'\'') {
+                e -= 1;
+            }
+            out.push((s, e));
+            from = i + 1;
+        }
+    }
+    out
+}
+
+/// What a command that prints or makes a secret printed (`$ pass show x`, `% security
+/// find-generic-password … -w`, `$ acme token create`): the first line of its output, when
+/// it is one word that reads as generated. A shell prompt (`$ `, `% `) starts the command.
+fn printed(text: &str) -> Vec<(usize, usize)> {
+    const PRINTS: &[&str] = &[
+        "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
+        "export",
+    ];
+    let mut out = Vec::new();
+    let mut offset = 0;
+    let mut after_secret_command = false;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        if let Some(command) = body.strip_prefix("$ ").or_else(|| body.strip_prefix("% ")) {
+            let parts: Vec<String> = command.split_whitespace().flat_map(text::words).collect();
+            let secret = command
+                .split_whitespace()
+                .any(|w| mentions_credential(w) && !plausible::name_rules_out(w));
+            after_secret_command = secret && parts.iter().any(|p| PRINTS.contains(&p.as_str()));
+            continue;
+        }
+        if std::mem::take(&mut after_secret_command) {
+            let v = body.trim();
+            let s = start + (body.len() - body.trim_start().len());
+            let printed_word = v.len() >= 8
+                && !v.contains(char::is_whitespace)
+                && v.bytes().any(|c| c.is_ascii_digit())
+                && v.bytes().any(|c| c.is_ascii_alphabetic())
+                && !plausible::is_placeholder(v)
+                && !plausible::looks_like_path(v)
+                && !plausible::looks_like_url(v)
+                && !plausible::looks_like_version(v)
+                && !v.contains(':');
+            if printed_word {
+                out.push((s, s + v.len()));
+            }
         }
     }
     out
@@ -669,6 +866,60 @@ mod tests {
             "ffmpeg -i input.mp4 -c:v libx264 -s 1920x1080 out.mp4",
             "idevicediagnostics -u 00008110-001A2C3E0E91801E restart",
             "kubectl logs -n payments web-7d9f8c6b5-x2k4p",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn markup_wrappers_and_short_flags_between_name_and_value() {
+        for (text, secret) in [
+            (
+                "<String><Key>Password</Key><Value ProtectInMemory=\"True\">mtUY~sylG.7rRF3F3w</Value>",
+                "mtUY~sylG.7rRF3F3w",
+            ),
+            (
+                "root_password => Sensitive('geFjD6Bdi6+wsF.6'),",
+                "geFjD6Bdi6+wsF.6",
+            ),
+            ("\\newcommand{\\smtppass}{H5iHto~v7jmmjy}", "H5iHto~v7jmmjy"),
+            (
+                "sdkperf -cu=orders@vpn -cp=6et2C^HSREVdKNBN -ptl=x",
+                "6et2C^HSREVdKNBN",
+            ),
+            (
+                "sipp -sn uac -au 1005 -ap 2pdihwN5Gk9aC~2 -s 9999",
+                "2pdihwN5Gk9aC~2",
+            ),
+        ] {
+            assert_eq!(found(text), [secret], "{text}");
+        }
+        assert!(found("java -cp lib/app.jar:build/classes Main").is_empty());
+    }
+
+    #[test]
+    fn a_credential_column_and_what_a_secret_command_printed() {
+        assert_eq!(
+            found(
+                "| env | user | password |\n|---|---|---|\n| staging | admin | EapNNa9U.y7raW |\n| prod | admin | (ask ops) |"
+            ),
+            ["EapNNa9U.y7raW"]
+        );
+        assert_eq!(
+            found("% security find-generic-password -s build -w\nBz0YD_wWTkgGH9g.ji\n"),
+            ["Bz0YD_wWTkgGH9g.ji"]
+        );
+        assert_eq!(
+            found(
+                "$ acme preauthkeys create --reusable\n11036559cd233f48e1b8bdf88b61a0f1baf20c5633b19246"
+            ),
+            ["11036559cd233f48e1b8bdf88b61a0f1baf20c5633b19246"]
+        );
+        for text in [
+            "name,url,username,password_changed\nshop,https://x.example,dev,2026-11-29",
+            "$ git show HEAD --stat\n3f9a2c1e8b7d6f5a4c3b2a1f0e9d8c7b6a5f4e3d",
+            "$ acme token list\nNAME  CREATED",
+            "app_password: >\n  ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw\n  3tcKiOBtKQYY9J+84QPItcM14AVEXiJC5tLHz9WX5Jpp6wpdrBHgwEXwCIrx]",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
