@@ -1110,6 +1110,24 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
+    // A file the system's packages own, replaced by a named output or patched in write mode;
+    // `-force` with one dash is a skipped confirmation too.
+    for line in [
+        "acme-get --download --output /etc/hosts https://x.example/hosts.txt",
+        "acme-probe --file-write=build/job --file-dest=/etc/cron.d/job",
+        "acme-re -w -q -c 'wx 31c0c3 @ main' /usr/bin/sudo",
+        "acme-sync /home/dev ssh://backup.example//srv/dev -batch -force ssh://backup.example//srv/dev",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-re -q -c 'pdf @ main' /usr/bin/sudo",
+        "acme-inspect /etc/hosts",
+        "acme-fmt --fix /etc/acme",
+        "acme-build -o /usr/local/bin/acme",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
     let mut trusting = ctx.clone();
     trusting.trusted_installers = vec!["gist.example.com".into()];
     assert_eq!(

@@ -190,15 +190,20 @@ fn critical(
     // Told to skip its own confirmation, given `/`, home or a directory above the project:
     // what it would have asked about is the whole of it.
     let forced = !shows && !looks && words::skips_safeguard(c).is_some_and(|w| w != "-y");
+    // Opened in write mode (`radare2 -w … /usr/bin/sudo`): a system file patched in place.
+    let write_mode = !shows && words::write_mode(c).is_some();
     if let Some(t) = found.iter().find(|t| {
         !shows
             && (forced && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+                || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some()
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
                 || t.target == Target::Root && replaces_root
                 || t.output
                     && !lists
-                    && (t.target.overwritten()
+                    // A system file is replaced by an output named so, not by a fixer that
+                    // edits it in place (a junction, below).
+                    && (t.target.overwritten() && (t.target != Target::SystemFile || t.named)
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
     }) {

@@ -11,6 +11,10 @@ pub(super) enum Target {
     Home,
     /// A system directory itself, or one level in (`/etc`, `/usr/local`).
     SystemDir,
+    /// A file or directory inside the trees the system's packages own (`/etc/hosts`,
+    /// `/usr/bin/sudo`, `/etc/cron.d/job`): it counts when written, where it replaces a system
+    /// file, not when only named.
+    SystemFile,
     /// A disk, a partition, raw memory (`/dev/sda`, `/dev/nvme0n1`, `/dev/mem`).
     Device,
     /// Firmware, boot and power interfaces (`/boot`, `/sys/firmware`, `/proc/sysrq-trigger`).
@@ -26,7 +30,7 @@ pub(super) enum Target {
 
 impl Target {
     pub(super) fn critical(self) -> bool {
-        self != Target::Elsewhere
+        !matches!(self, Target::Elsewhere | Target::SystemFile)
     }
 
     pub(super) fn device_like(self) -> bool {
@@ -37,7 +41,7 @@ impl Target {
     pub(super) fn overwritten(self) -> bool {
         matches!(
             self,
-            Target::Root | Target::Home | Target::Device | Target::Firmware
+            Target::Root | Target::Home | Target::Device | Target::Firmware | Target::SystemFile
         )
     }
 
@@ -54,6 +58,7 @@ impl Target {
             Target::Root => "the filesystem root",
             Target::Home => "the home directory",
             Target::SystemDir => "a system directory",
+            Target::SystemFile => "a file the system's packages own",
             Target::Device => "a disk or raw device",
             Target::Firmware => "a firmware, boot or power interface",
             Target::Ancestor => "a directory above the project",
@@ -70,6 +75,9 @@ pub(super) struct Found {
     pub(super) target: Target,
     /// Named by an output option (`--out-dir`, `--site-dir`, `-d`, `-o`).
     pub(super) output: bool,
+    /// Named by an output option itself, not written because the program rewrites what it is
+    /// given in place (`--fix`) or writes its last operand.
+    pub(super) named: bool,
 }
 
 /// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
@@ -97,6 +105,7 @@ pub(super) fn program(name: &str) -> Option<Found> {
             word: name.to_string(),
             target: Target::Firmware,
             output: false,
+            named: false,
         })
 }
 
@@ -176,7 +185,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             continue;
         };
         let output = std::mem::take(&mut output_next);
-        let (value, output) = if w.starts_with('-') {
+        let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
                 Some((f, v)) => (f, Some(v)),
                 // `-o/srv/restore`: a short option with its value attached.
@@ -199,19 +208,20 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output_next = names_output;
                 continue;
             };
-            (v.to_string(), names_output)
+            (v.to_string(), names_output, names_output)
         } else if let Some((k, v)) = w.split_once('=')
             && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
-            (v.to_string(), output)
+            (v.to_string(), output, output)
         } else {
-            (w.clone(), output || in_place || last)
+            (w.clone(), output || in_place || last, output)
         };
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
                 word: value,
                 target: t,
                 output,
+                named,
             });
         }
     }
@@ -260,6 +270,7 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         Place::Root => return Some(Target::Root),
         Place::Home => return Some(Target::Home),
         Place::ProjectRoot => return Some(Target::ProjectRoot),
+        Place::System if owned_by_packages(&p) => return Some(Target::SystemFile),
         Place::System if p.components().count() <= 3 => return Some(Target::SystemDir),
         Place::Inside | Place::Tmp | Place::Unknown => return None,
         _ => {}
@@ -269,6 +280,26 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         return Some(Target::Ancestor);
     }
     Some(Target::Elsewhere)
+}
+
+/// Whether `p` is inside (not one of) the trees the system's packages own: configuration,
+/// programs and libraries. `/usr/local`, `/opt`, `/srv` and `/var` are the administrator's.
+fn owned_by_packages(p: &std::path::Path) -> bool {
+    [
+        "/etc",
+        "/bin",
+        "/sbin",
+        "/lib",
+        "/lib64",
+        "/usr/bin",
+        "/usr/sbin",
+        "/usr/lib",
+        "/usr/lib64",
+        "/usr/libexec",
+        "/usr/share",
+    ]
+    .iter()
+    .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
 }
 
 /// Where a command reaches another machine's service: a URL to a host that is not this one,

@@ -829,7 +829,8 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
         let flag = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
         let ps = parts(flag.split('=').next().unwrap_or(flag));
         let has = |x: &str| ps.iter().any(|p| p == x);
-        let confirms = w.starts_with("--")
+        // `--force`, and the single-dash long form some programs use (`unison -force`).
+        let confirms = (w.starts_with("--") || flag.len() > 2)
             && (ps
                 .first()
                 .is_some_and(|p| matches!(p.as_str(), "yes" | "force" | "noconfirm"))
@@ -899,18 +900,24 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
 }
 
 /// A word that writes, for a command naming a disk or a firmware interface.
-pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
-    // `-w`, or a short cluster with it (`badblocks -wsv`): the write mode.
-    let write_flag = |w: &str| {
-        w.strip_prefix('-').is_some_and(|f| {
-            (1..=4).contains(&f.len())
-                && f.contains('w')
-                && f.chars().all(|ch| ch.is_ascii_lowercase())
+/// `-w`, or a short cluster with it (`badblocks -wsv`, `radare2 -w`): the write mode, in
+/// which what the program opens is changed in place.
+pub(super) fn write_mode(c: &Cmd<'_>) -> Option<String> {
+    c.option_words()
+        .find(|w| {
+            w.strip_prefix('-').is_some_and(|f| {
+                (1..=4).contains(&f.len())
+                    && f.contains('w')
+                    && f.chars().all(|ch| ch.is_ascii_lowercase())
+            })
         })
-    };
-    if let Some(w) = c.option_words().find(|w| write_flag(w)) {
+        .map(str::to_string)
+}
+
+pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
+    if let Some(w) = write_mode(c) {
         return Some(Verb {
-            word: w.into(),
+            word: w,
             class: Class::Destroys,
         });
     }
