@@ -1128,6 +1128,21 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
+    // A single-dash long flag in camelCase, or a printing verb joined to a secret's name.
+    for line in [
+        "acme-headless ~/projects Firmware -process router.bin -deleteProject",
+        "acme-xray -dumpmasterkey ~/vault.enc/acme.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate(
+            "acme-headless ~/projects Firmware -process router.bin",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
     let mut trusting = ctx.clone();
     trusting.trusted_installers = vec!["gist.example.com".into()];
     assert_eq!(

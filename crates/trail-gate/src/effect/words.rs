@@ -773,16 +773,34 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
     let unknown = known::tier(c.name) == known::Tier::Unknown;
     c.option_words().find_map(|w| {
         let body = w.strip_prefix("--").or_else(|| {
+            // A single-dash long flag, camelCase too (`-deleteProject`, `-dumpmasterkey`).
             w.strip_prefix('-').filter(|b| {
                 unknown
                     && b.len() >= 4
+                    && b.starts_with(|c: char| c.is_ascii_lowercase())
                     && b.bytes()
-                        .all(|c| c.is_ascii_lowercase() || c == b'-' || c == b'_')
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
             })
         })?;
         let body = body.split('=').next().unwrap_or(body);
         let ps = parts(body);
         let first = ps.first()?;
+        // A printing verb joined to a secret's name (`-dumpmasterkey`, `--printprivkey`).
+        let lower = body.to_ascii_lowercase();
+        if ps.len() == 1
+            && PRINTS.iter().any(|p| {
+                lower.strip_prefix(p).is_some_and(|rest| {
+                    ["key", "secret", "password", "passwd", "token"]
+                        .iter()
+                        .any(|s| rest.contains(s))
+                })
+            })
+        {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Reveals,
+            });
+        }
         if matches!(
             first.as_str(),
             "no" | "skip" | "keep" | "without" | "release"
