@@ -237,6 +237,12 @@ fn skip_separators(b: &[u8], mut i: usize) -> usize {
         if b[i] == b'<' && b.get(i + 1) == Some(&b'/') {
             start = i;
         }
+        // Blanks that align columns (`root_password           => …`) do not count.
+        if matches!(b[i], b' ' | b'\t') && i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i += 1;
+            start += 1;
+            continue;
+        }
         match b[i] {
             b' ' | b'\t' | b'\r' | b'\n' | b':' | b'=' | b'>' | b'"' | b'\'' | b'`' | b'('
             | b'{' | b'[' | b',' => i += 1,
@@ -343,14 +349,17 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
         || inner.contains(['$', '\\', '<', '>', '/', ':', '=', '(', ')', ','])
         || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
         || !mixed(v)
-        || is_hex(v)
+        // A UUID under a credential's name is a token (a setup key, npm's `_authToken`).
+        || is_hex(v) && !(is_uuid(v) && !between && names_a_token(name))
         || text::words(v).iter().any(|w| NAMES.contains(&w.as_str()))
     {
         return false;
     }
-    // Letters of one case and digits are a product or licence key's groups, or an id.
-    if !v.bytes().any(|c| c.is_ascii_lowercase())
-        || !v.bytes().any(|c| c.is_ascii_uppercase()) && !passwordish(name)
+    // Letters of one case and digits are a product or licence key's groups, or an id; a
+    // UUID is a token's shape of its own.
+    if !(is_uuid(v) && names_a_token(name))
+        && (!v.bytes().any(|c| c.is_ascii_lowercase())
+            || !v.bytes().any(|c| c.is_ascii_uppercase()) && !passwordish(name))
     {
         return false;
     }
@@ -379,6 +388,28 @@ fn mixed(v: &str) -> bool {
         && words.iter().all(|w| w.len() >= 3)
         && v.bytes().all(|c| c.is_ascii_alphabetic());
     (digit || inner_upper) && !camel_words
+}
+
+/// Whether a name says its value is a token or a password (`_authToken`, `secret`), not only
+/// a key (`session_key`, `cache_key`: often an id).
+fn names_a_token(name: &str) -> bool {
+    passwordish(name)
+        || text::words(name).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "token" | "secret" | "credential" | "credentials"
+            )
+        })
+}
+
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_uuid(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Hex digits (and dashes), after an optional `0x`: digests, ids, and addresses whose case
@@ -881,6 +912,14 @@ mod tests {
             (
                 "root_password => Sensitive('geFjD6Bdi6+wsF.6'),",
                 "geFjD6Bdi6+wsF.6",
+            ),
+            (
+                "  root_password           => Sensitive('geFjD6Bdi6+wsF.6'),",
+                "geFjD6Bdi6+wsF.6",
+            ),
+            (
+                "\"_authToken\": \"6f3a1c2e-8b4d-41ef-9c21-525400a1b2c3\"",
+                "6f3a1c2e-8b4d-41ef-9c21-525400a1b2c3",
             ),
             ("\\newcommand{\\smtppass}{H5iHto~v7jmmjy}", "H5iHto~v7jmmjy"),
             (
