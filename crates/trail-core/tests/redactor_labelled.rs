@@ -338,3 +338,15 @@ fn new_families_sealed6_part() {
     print_table("secrets-families-sealed6.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventh sealed part (2026-11-29, fifth stop): 14 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at d412213:
+/// `cargo test -p trail-core --test redactor_labelled sealed7 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed7_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed7.tsv"), show);
+    print_table("secrets-families-sealed7.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
