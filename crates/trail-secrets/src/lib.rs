@@ -601,6 +601,8 @@ impl Redactor {
             if !references.iter().any(|&(s, e)| start < e && s < end)
                 && !plausible::public_or_demo(value, around(text, start, end))
                 && !plausible::public_context(text.get(..start).unwrap_or_default())
+                && !plausible::said_public(text.get(end..).unwrap_or_default())
+                && !plausible::names_a_stored_secret(text, start)
             {
                 candidates.push(Candidate {
                     start,
@@ -801,6 +803,8 @@ fn accept(
     }
     if plausible::public_or_demo(value, around(text, start, end))
         || plausible::public_context(text.get(..start).unwrap_or_default())
+        || plausible::said_public(text.get(end..).unwrap_or_default())
+        || plausible::names_a_stored_secret(text, start)
     {
         return false;
     }

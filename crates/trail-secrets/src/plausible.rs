@@ -551,6 +551,7 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
     "csrf",
     "xsrf",
     "pub",
+    "pubkey",
     "challenge",
     "nonce",
     // A digest of something is no credential (`contentHash`, `integrity`).
@@ -1074,6 +1075,60 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
 /// What precedes a token says it is public or no credential: it is the value
 /// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
 /// digest (`sha512-…`).
+/// Whether the writer says, in a comment after the value on its line, that it is public or no
+/// secret (`key: "…", // key id only; the secret stays on the server`, `# client-side token`).
+pub(crate) fn said_public(after: &str) -> bool {
+    let line = after.split('\n').next().unwrap_or_default();
+    let Some(at) = ["//", "#", "/*", "<!--", " -- "]
+        .iter()
+        .filter_map(|m| line.find(m))
+        .min()
+    else {
+        return false;
+    };
+    let comment = line[at..].to_ascii_lowercase();
+    [
+        "public",
+        "publishable",
+        "client-side",
+        "client side",
+        "key id",
+        "not a secret",
+        "not secret",
+        "safe to expose",
+        "safe to share",
+    ]
+    .iter()
+    .any(|w| comment.contains(w))
+}
+
+/// Whether the value at `start` is part of a resource name that refers to a secret kept
+/// elsewhere (`arn:aws:secretsmanager:…:secret:prod/db-Qw5cwd`), or the ciphertext a YAML
+/// tag marks (`password: !encrypted/pkcs1-oaep` and the lines under it).
+pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    let token_start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | '`'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    if before[token_start..].starts_with("arn:") {
+        return true;
+    }
+    let value = text.get(start..).unwrap_or_default();
+    if value.starts_with('!') && value[1..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return true;
+    }
+    let mut from = before.len().saturating_sub(400);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let recent = &before[from..];
+    recent
+        .rfind("!encrypted")
+        .is_some_and(|at| !recent[at..].contains("\n\n"))
+}
+
 pub(crate) fn public_context(before: &str) -> bool {
     let b = before.as_bytes();
     let lower_tail = |n: usize| {
