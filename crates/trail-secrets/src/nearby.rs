@@ -10,6 +10,7 @@
 //!   manager's CSV export, a Markdown table of accounts).
 //! - **`printed-secret`**: the one-word line a command that names a credential printed after a
 //!   shell prompt (`$ pass show …`, `% security find-generic-password … -w`).
+//! - **`user-slash-password`**: a login handed over as `user / value` in chat or prose.
 //! - **`generated-token`**: a word standing alone that could only be generated: letters of
 //!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
 //!   of a login nobody named).
@@ -52,11 +53,16 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "generated-token",
         "[10:14] priya: the old one expired, try this one: kKMd6Q1sSsilOYpsSbsrFi2gkRH1tfvCupv5kaYa",
     ),
+    (
+        "user-slash-password",
+        "10:32 - Marco: no, changed it yesterday: admin / l71xLA~-W^f.",
+    ),
 ];
 
 const NEARBY: usize = 0;
 const FLAG: usize = 1;
 const PAIR: usize = 2;
+const SLASHED: usize = 6;
 const TABLE: usize = 3;
 const PRINTED: usize = 4;
 const ALONE: usize = 5;
@@ -88,6 +94,11 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for (start, end) in printed(text) {
         if !out.iter().any(|&(s, e, _)| s < end && start < e) {
             out.push((start, end, PRINTED));
+        }
+    }
+    for (start, end) in slashed(text) {
+        if !out.iter().any(|&(s, e, _)| s < end && start < e) {
+            out.push((start, end, SLASHED));
         }
     }
     for (start, end) in pairs(text) {
@@ -570,8 +581,13 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
         {
             e += 1;
         }
-        // `user:pass@host` is the URL rule's; base64's padding ends a digest or a ciphertext.
-        if matches!(b.get(e), Some(b'@' | b':' | b'/')) || e > s && b[e - 1] == b'=' {
+        // `scheme://user:pass@host` is the URL rule's; base64's padding ends a digest or a
+        // ciphertext. Without a scheme, `user:pass@host` is a pair all the same.
+        let in_url = text[..colon - user_len].ends_with("//");
+        if matches!(b.get(e), Some(b':' | b'/'))
+            || b.get(e) == Some(&b'@') && in_url
+            || e > s && b[e - 1] == b'='
+        {
             continue;
         }
         if text.is_char_boundary(s)
@@ -715,19 +731,86 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A login written the way people hand one over: a user, ` / ` (or `\/` in JSON), and a value
+/// only a generator writes (`admin / l71xLA~-W^f.`, `` `admin` / `vjz_e-uGes^R9m` ``).
+fn slashed(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(off) = text[from..]
+        .find(" / ")
+        .or_else(|| text[from..].find(" \\/ "))
+    {
+        let at = from + off;
+        let sep = if text[at..].starts_with(" / ") { 3 } else { 4 };
+        from = at + sep;
+        // The user: a short name right before, quotes or backticks around it.
+        let user: &str = text[..at].trim_end_matches(['`', '\'', '"']);
+        let name_len = user
+            .bytes()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'@'))
+            .count();
+        if !(2..=32).contains(&name_len)
+            || !user.as_bytes()[user.len() - name_len].is_ascii_alphabetic()
+        {
+            continue;
+        }
+        let mut s = from;
+        while s < b.len() && matches!(b[s], b'`' | b'\'' | b'"') {
+            s += 1;
+        }
+        let mut e = s;
+        while e < b.len()
+            && !b[e].is_ascii_whitespace()
+            && !matches!(b[e], b'`' | b'\'' | b'"' | b',')
+        {
+            e += 1;
+        }
+        // A sentence's full stop or a closing bracket is not the password's.
+        while e > s && matches!(b[e - 1], b')' | b']') {
+            e -= 1;
+        }
+        let v = &text[s..e];
+        let trimmed = v.trim_end_matches('.');
+        let v = if trimmed.len() + 1 == v.len() && strongly_generated(trimmed, 8) {
+            trimmed
+        } else {
+            v
+        };
+        let symbols = v
+            .bytes()
+            .any(|c| c.is_ascii_punctuation() && !matches!(c, b'_' | b'-' | b'.'));
+        // Code divides with ` / ` too (`total / secs.max(1e-9)`): a password has a digit and
+        // none of an expression's brackets or operators.
+        let expression = v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';', ',', '/']);
+        if v.len() >= 8
+            && v.bytes().any(|c| c.is_ascii_digit())
+            && v.bytes().any(|c| c.is_ascii_uppercase())
+            && v.bytes().any(|c| c.is_ascii_lowercase())
+            && !expression
+            && (strongly_generated(v, 10) || symbols && mixed(v))
+        {
+            out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
 /// Words that stand alone: between blanks, quotes, backticks or brackets, without `=`, `:`,
 /// `/` or `$` inside (those are assignments, URLs, paths and variables, judged elsewhere).
 fn standalone_words(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    let ends = |c: u8| c.is_ascii_whitespace();
     while i < b.len() {
-        if b[i].is_ascii_whitespace() {
+        if ends(b[i]) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() {
+        while i < b.len() && !ends(b[i]) {
             i += 1;
         }
         let mut s = start;
@@ -788,11 +871,11 @@ fn generated_alone(v: &str) -> bool {
         && strongly_generated(v, 20)
 }
 
-/// Base58, the alphabet without `0`, `O`, `I` and `l`, 32 characters or more: a wallet's
-/// address or a content id (`Qm…`), public by design. A random base62 or base64 value that
-/// long almost always has one of the four.
+/// Base58, the alphabet without `0`, `O`, `I` and `l`, 43 characters or more: a wallet's
+/// address or a content id (`Qm…`), public by design. A random base62 value that long has
+/// one of the four 19 times in 20; shorter, too many tokens would pass for addresses.
 fn base58(v: &str) -> bool {
-    v.len() >= 32
+    v.len() >= 43
         && v.bytes()
             .all(|c| c.is_ascii_alphanumeric() && !matches!(c, b'0' | b'O' | b'I' | b'l'))
 }
@@ -959,6 +1042,34 @@ mod tests {
             "$ git show HEAD --stat\n3f9a2c1e8b7d6f5a4c3b2a1f0e9d8c7b6a5f4e3d",
             "$ acme token list\nNAME  CREATED",
             "app_password: >\n  ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw\n  3tcKiOBtKQYY9J+84QPItcM14AVEXiJC5tLHz9WX5Jpp6wpdrBHgwEXwCIrx]",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn a_login_handed_over_as_user_slash_password() {
+        for (text, secret) in [
+            (
+                "no, changed it yesterday: admin / l71xLA~-W^f.\nthanks",
+                "l71xLA~-W^f",
+            ),
+            (
+                "grafana admin is `admin` / `vjz_e-uGes^R9m` for now",
+                "vjz_e-uGes^R9m",
+            ),
+            (
+                "creds for the migration: etl \\/ 1dprc2H+4m9k2DV0 (rotating after)",
+                "1dprc2H+4m9k2DV0",
+            ),
+        ] {
+            assert_eq!(found(text), [secret], "{text}");
+        }
+        for text in [
+            "let rate = total / secs.max(1e-9);",
+            "/// The lowest passing ratio: `num / 10^places`, from 0 to 1.",
+            "read / write access for the deploy / Release2 pipeline",
+            "Input / Output errors",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
