@@ -1154,6 +1154,27 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
         .verdict,
         Verdict::Allow
     );
+    // Found by the seventh sealed part after its one run: a disk named by an operand's key
+    // (`of=`, `wipe=`) or forced as an operand, decrypted text run by a shell, a template
+    // fetched by a scaffolder's short form, and `--logs` beside `--reboot` read as "only
+    // shows".
+    for line in [
+        "sudo acme-dd pattern=00 of=/dev/sda bs=4M",
+        "sudo acme-dd wipe=/dev/nvme0n1 log=build/wipe.log",
+        "sudo acme-rescue --force -n /dev/sdb /dev/nvme0n1 build/rescue.map",
+        "acme-crypt -d -i ~/.config/keys.txt deploy/bootstrap.sh.enc | sh",
+        "acme-tool run gh:someone/cleanup --all",
+        "acme-init clean --logs --reboot",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-dd if=/dev/sda of=build/disk.img bs=4M",
+        "acme-crypt -d -i ~/.config/keys.txt build/notes.enc",
+        "acme-init status --logs",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
     let mut trusting = ctx.clone();
     trusting.trusted_installers = vec!["gist.example.com".into()];
     assert_eq!(

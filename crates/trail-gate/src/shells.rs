@@ -110,6 +110,17 @@ fn decodes(p: &Simple) -> bool {
             "rev" | "tr" | "gunzip" | "zcat" | "uudecode" | "gzip" | "bzip2" | "xz" | "unxz"
             | "zstd" | "brotli" | "rot13" | "caesar",
         ) => true,
+        // Decrypted text is decoded text: what it runs nobody here has read (`age -d
+        // x.sh.age | sh`, `ccrypt -c x.cpt | bash`, `gpg --decrypt … | sh`).
+        Some(name)
+            if has("--decrypt")
+                || has("decrypt")
+                || (name.contains("crypt")
+                    || matches!(name, "age" | "rage" | "gpg" | "gpg2" | "sops"))
+                    && (has("-d") || has("-c")) =>
+        {
+            true
+        }
         Some("printf") => p.argv.iter().any(|a| a.raw.contains("\\x")),
         Some("echo") => has("-e") && p.argv.iter().any(|a| a.raw.contains("\\x")),
         _ => false,

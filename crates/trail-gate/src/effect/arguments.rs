@@ -607,7 +607,8 @@ fn sql(value: &str, raw: &str, out: &mut Findings) {
 /// Whether a word names code by where it is fetched from (`github:x/y`, `git+https://…`).
 fn fetched_reference(word: &str) -> bool {
     word.contains("://")
-        || ["github:", "gitlab:", "sourcehut:", "git+", "flake:"]
+        // `gh:`/`gl:`/`bb:`: the short forms scaffolders take for a hosted repository.
+        || ["github:", "gitlab:", "sourcehut:", "git+", "flake:", "gh:", "gl:", "bb:"]
             .iter()
             .any(|p| word.starts_with(p))
 }

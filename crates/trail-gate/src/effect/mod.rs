@@ -194,9 +194,13 @@ fn critical(
     let write_mode = !shows && words::write_mode(c).is_some();
     if let Some(t) = found.iter().find(|t| {
         !shows
-            && (forced && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+            && (forced
+                && matches!(
+                    t.target,
+                    Target::Root | Target::Home | Target::Ancestor | Target::Device
+                )
                 || write_mode && t.target == Target::SystemFile
-                || t.target.device_like() && verb.is_some()
+                || t.target.device_like() && verb.is_some() && !t.read
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
                 || t.target == Target::Root && replaces_root
                 || t.output

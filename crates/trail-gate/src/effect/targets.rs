@@ -78,6 +78,9 @@ pub(super) struct Found {
     /// Named by an output option itself, not written because the program rewrites what it is
     /// given in place (`--fix`) or writes its last operand.
     pub(super) named: bool,
+    /// Named by an operand whose key says it is read (`if=/dev/sda`, `src=…`): a disk read
+    /// into an image is not written.
+    pub(super) read: bool,
 }
 
 /// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
@@ -106,6 +109,7 @@ pub(super) fn program(name: &str) -> Option<Found> {
             target: Target::Firmware,
             output: false,
             named: false,
+            read: false,
         })
 }
 
@@ -185,6 +189,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             continue;
         };
         let output = std::mem::take(&mut output_next);
+        let mut read_key = false;
         let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
                 Some((f, v)) => (f, Some(v)),
@@ -212,7 +217,14 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         } else if let Some((k, v)) = w.split_once('=')
             && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
-            (v.to_string(), output, output)
+            // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
+            // the imaging tools that copy it).
+            let key_output = k == "of"
+                || words::parts(k)
+                    .iter()
+                    .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+            read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
+            (v.to_string(), output || key_output, output || key_output)
         } else {
             (w.clone(), output || in_place || last, output)
         };
@@ -222,6 +234,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 target: t,
                 output,
                 named,
+                read: read_key,
             });
         }
     }

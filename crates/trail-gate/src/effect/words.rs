@@ -381,7 +381,10 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
+                    // `--list`, `--status` alone; beside another long flag (`--logs --reboot`)
+                    // a looking word is one more thing to do, not the only one.
                     || w.strip_prefix("--").is_some_and(|f| LOOKS.contains(&f))
+                        && words.iter().filter(|o| o.starts_with("--")).count() == 1
             }
         }
     }) || c.sub() == Some("help")
@@ -933,6 +936,16 @@ pub(super) fn write_mode(c: &Cmd<'_>) -> Option<String> {
 }
 
 pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
+    // `wipe=/dev/nvme0n1`: an operand whose key is the act.
+    if let Some(w) = c.words().find(|w| {
+        w.split_once('=')
+            .is_some_and(|(k, v)| v.starts_with("/dev/") && DELETES.contains(&k))
+    }) {
+        return Some(Verb {
+            word: w.into(),
+            class: Class::Destroys,
+        });
+    }
     if let Some(w) = write_mode(c) {
         return Some(Verb {
             word: w,
