@@ -1154,6 +1154,32 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
         .verdict,
         Verdict::Allow
     );
+    let mut trusting = ctx.clone();
+    trusting.trusted_installers = vec!["gist.example.com".into()];
+    assert_eq!(
+        evaluate(
+            "acme-run https://gist.example.com/u/5f2c/raw/Cleanup.java",
+            &trusting
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    for line in [
+        "acme-run build/Cleanup.java",
+        "acme-cli run scripts/report.sc",
+        "acme-http https://api.example.com/v1/items",
+        "acme-dump debug --debugger-arguments='-batch -ex \"bt full\"' app",
+        "printf '! echo hello\\nexit\\n' > \"$TMPDIR/boot.scr\"",
+        "printf 'hello\\n' > build/notes.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by the seventh sealed part, after its one run (issue 20).
+#[test]
+fn mechanisms_found_by_the_seventh_sealed_part() {
+    let ctx = ctx();
     // Found by the seventh sealed part after its one run: a disk named by an operand's key
     // (`of=`, `wipe=`) or forced as an operand, decrypted text run by a shell, a template
     // fetched by a scaffolder's short form, and `--logs` beside `--reboot` read as "only
@@ -1175,23 +1201,20 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
-    let mut trusting = ctx.clone();
-    trusting.trusted_installers = vec!["gist.example.com".into()];
-    assert_eq!(
-        evaluate(
-            "acme-run https://gist.example.com/u/5f2c/raw/Cleanup.java",
-            &trusting
-        )
-        .verdict,
-        Verdict::Junction
-    );
+    // A directory the project sits in, by its absolute path; a build published by a flag; a
+    // key exported by a subcommand of its own.
     for line in [
-        "acme-run build/Cleanup.java",
-        "acme-cli run scripts/report.sc",
-        "acme-http https://api.example.com/v1/items",
-        "acme-dump debug --debugger-arguments='-batch -ex \"bt full\"' app",
-        "printf '! echo hello\\nexit\\n' > \"$TMPDIR/boot.scr\"",
-        "printf 'hello\\n' > build/notes.txt",
+        "acme-bench --runs 1 --cleanup 'rm -rf /work' 'target/release/indexer'",
+        "acme-builder --linux AppImage --publish always",
+        "acme-crypt export-key \"$TMPDIR/repo.key\"",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    assert_eq!(evaluate("rm -rf /work", &ctx).verdict, Verdict::Block);
+    for line in [
+        "acme-builder --dir --publish never",
+        "docker run --publish 5432:5432 --detach postgres",
+        "acme-crypt status",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

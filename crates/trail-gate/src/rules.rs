@@ -171,6 +171,18 @@ fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
         .collect()
 }
 
+/// Whether `raw` names, by its absolute path, a directory the project sits in (`/work` for
+/// `/work/proj`): deleting it deletes the project, and the other projects beside it. (`rm -rf
+/// ..` stays a junction, as the first labelled set has it.)
+fn holds_project(raw: &str, ctx: &Context) -> bool {
+    let raw = raw.trim_matches(['"', '\'']);
+    (raw.starts_with('/') || raw.starts_with('~'))
+        && ctx.resolve(raw).is_some_and(|p| {
+            let root = &ctx.places.project_root;
+            root.starts_with(&p) && p != *root && p.components().count() > 1
+        })
+}
+
 fn critical(p: Place) -> bool {
     matches!(
         p,
@@ -1413,9 +1425,16 @@ pub static RULES: &[Rule] = &[
         verdict: Verdict::Block,
         kind: Kind::Irreversible,
         reason: "recursive deletion of /, the home directory, a system directory or the project root is never run",
-        matches: |c, ctx| rm_recursive(c) && places(c, ctx).iter().any(|(p, _)| critical(*p)),
+        matches: |c, ctx| {
+            rm_recursive(c)
+                && places(c, ctx)
+                    .iter()
+                    .any(|(p, raw)| critical(*p) || holds_project(raw, ctx))
+        },
         must_match: &[
             "rm -rf /",
+            "rm -rf /work",
+            "rm -rf /work/",
             "rm -fr /",
             "rm -r -f ~",
             "rm -rf \"$HOME\"",

@@ -234,6 +234,27 @@ const MESSAGES: &[&str] = &[
 ];
 const MAKES: &[&str] = &["create", "new", "post", "send"];
 
+/// Whether `flag`'s value (after `=` or as the next word) is a port or an address
+/// (`--publish 5432:5432`, `--publish=127.0.0.1:80:80`), as containers' `--publish` is, or
+/// says no (`--publish never`).
+fn publishes_a_port(c: &Cmd<'_>, flag: &str) -> bool {
+    let value = flag
+        .split_once('=')
+        .map(|(_, v)| v.to_string())
+        .or_else(|| {
+            let mut words = c.option_words().skip_while(|w| *w != flag);
+            words.next();
+            words.next().map(str::to_string)
+        });
+    value.is_some_and(|v| {
+        v.starts_with(|ch: char| ch.is_ascii_digit())
+            || v.contains(':')
+            || ["never", "no", "none", "false", "off"]
+                .iter()
+                .any(|n| v.eq_ignore_ascii_case(n))
+    })
+}
+
 /// Long flags whose words mean destruction (`--delete`, `--zap-all`, `--export-secret-keys`).
 const DESTROYING_FLAGS: &[&str] = &[
     "delete",
@@ -658,7 +679,8 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
                 && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
         });
-    // Or joined into one word (`dumpprivkey`, `exportsecret`).
+    // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
+    // by a subcommand of its own is the key itself).
     let joined_reveal = subs.iter().any(|w| {
         let w = w.to_ascii_lowercase();
         PRINTS.iter().any(|p| {
@@ -667,6 +689,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
                     .iter()
                     .chain(&["privkey", "privatekey"])
                     .any(|s| rest.contains(s))
+                    || matches!(rest, "-key" | "key" | "_key" | "-keys" | "keys")
             })
         })
     });
@@ -815,7 +838,10 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             Class::Reveals
         } else if any(DESTROYING_FLAGS) {
             Class::Destroys
-        } else if SENDING_FLAGS.contains(&first.as_str()) {
+        } else if SENDING_FLAGS.contains(&first.as_str())
+            // `--publish always` releases a build; `--publish 5432:5432` is a port.
+            || first == "publish" && ps.len() == 1 && !publishes_a_port(c, w)
+        {
             Class::Reaches
         } else if ps.len() == 1 && ONE_WORD_FLAGS.contains(&first.as_str()) {
             Class::Destroys
