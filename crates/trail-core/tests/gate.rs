@@ -1218,4 +1218,19 @@ fn mechanisms_found_by_the_seventh_sealed_part() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
+    // An output aimed at another machine's storage; attached to a running process.
+    for line in [
+        "acme-crawl products -O s3://acme-data-exports/products.jsonl",
+        "acme-crawl products --output=gs://bucket/x.jsonl",
+        "acme-trace --pid \"$(pgrep -o postgres)\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-crawl products -O build/products.jsonl",
+        "acme-crawl products -o http://localhost:8080/sink",
+        "acme-trace --help",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
 }

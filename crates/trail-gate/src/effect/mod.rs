@@ -262,6 +262,39 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
             ));
         }
     }
+    // An output option aimed at another machine's storage (`-O s3://bucket/x.jsonl`,
+    // `--output gs://…`): what it writes lands where the project's history cannot bring it
+    // back.
+    if !reads_only && let Some(url) = targets::remote_output(c) {
+        out.push(decide(
+            Verdict::Junction,
+            "changes-remote",
+            format!(
+                "`{}` is told to write its output to another machine's storage (`{url}`), and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+    // Attached to a running process (`--pid "$(pgrep -o postgres)"`): it reads, and may change,
+    // another program's memory.
+    if !reads_only
+        && let Some(w) = c.option_words().find(|w| {
+            matches!(*w, "--pid" | "--attach")
+                || w.starts_with("--pid=")
+                || w.starts_with("--attach=")
+        })
+    {
+        out.push(decide(
+            Verdict::Junction,
+            "consequence-irreversible",
+            format!(
+                "`{}` is told to attach to a running process (`{w}`), and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
     if !reads_only && let Some(w) = words::schedules(c) {
         out.push(decide(
             Verdict::Junction,

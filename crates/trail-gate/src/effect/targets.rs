@@ -315,6 +315,45 @@ fn owned_by_packages(p: &std::path::Path) -> bool {
     .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
 }
 
+/// The value of an output option that is another machine's storage: a URL of a scheme that
+/// names a remote store (`s3://`, `gs://`, `az://`, `hdfs://`, `sftp://`, `ssh://`,
+/// `http(s)://` to a host that is not this one).
+pub(super) fn remote_output(c: &Cmd<'_>) -> Option<String> {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, &w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            _ => (w, words.get(i + 1).copied()),
+        };
+        let names_output = flag.starts_with('-')
+            && (OUTPUT_SHORT.contains(&flag)
+                || flag == "-O"
+                || flag.len() > 3
+                    && words::parts(flag)
+                        .iter()
+                        .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root"));
+        let v = value?;
+        let remote = v.split_once("://").is_some_and(|(scheme, rest)| {
+            matches!(
+                scheme,
+                "s3" | "s3a"
+                    | "gs"
+                    | "az"
+                    | "abfs"
+                    | "abfss"
+                    | "hdfs"
+                    | "sftp"
+                    | "ssh"
+                    | "scp"
+                    | "ftp"
+            ) || matches!(scheme, "http" | "https")
+                && !rest.starts_with("localhost")
+                && !rest.starts_with("127.")
+        });
+        (names_output && remote).then(|| v.to_string())
+    })
+}
+
 /// Where a command reaches another machine's service: a URL to a host that is not this one,
 /// `user@host`, a connection option (`--host`, `--db`, `--rpc-url`),
 /// an environment option naming production (`--app acme-prod`, `--branch production`), or a
