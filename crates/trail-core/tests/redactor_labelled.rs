@@ -350,3 +350,15 @@ fn new_families_sealed7_part() {
     print_table("secrets-families-sealed7.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// An eighth sealed part (2026-11-29, fifth stop): 12 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at dc77545:
+/// `cargo test -p trail-core --test redactor_labelled sealed8 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed8_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed8.tsv"), show);
+    print_table("secrets-families-sealed8.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
