@@ -245,6 +245,10 @@ fn goes_on(rest: &str) -> bool {
 fn skip_separators(b: &[u8], mut i: usize) -> usize {
     let mut start = i;
     while i < b.len() && i - start < 12 {
+        // `cpassword=""`: the name's value is empty, and what follows is another field's.
+        if matches!(b[i], b'"' | b'\'') && b.get(i + 1) == Some(&b[i]) {
+            return b.len();
+        }
         if b[i] == b'<' && b.get(i + 1) == Some(&b'/') {
             start = i;
         }
@@ -336,6 +340,10 @@ fn value_at(text: &str, i: usize) -> Option<(usize, usize)> {
             e -= 1;
         }
     }
+    // `changeLogon=`: a key and its operator, not a value.
+    if e > i && b[e - 1] == b'=' && b.get(e).is_some_and(|c| matches!(c, b'"' | b'\'')) {
+        return None;
+    }
     (e > i && text.is_char_boundary(i) && text.is_char_boundary(e)).then_some((i, e))
 }
 
@@ -397,7 +405,8 @@ fn mixed(v: &str) -> bool {
     let camel_words = !digit
         && words.len() >= 2
         && words.iter().all(|w| w.len() >= 3)
-        && v.bytes().all(|c| c.is_ascii_alphabetic());
+        && v.bytes()
+            .all(|c| c.is_ascii_alphabetic() || matches!(c, b'-' | b'_'));
     (digit || inner_upper) && !camel_words
 }
 
@@ -943,6 +952,8 @@ mod tests {
     fn words_ids_and_digests_beside_a_name_stay() {
         for text in [
             "password Required",
+            "<Properties cpassword=\"\" changeLogon=\"0\" noChange=\"0\"/>",
+            "$pw = Read-Host -AsSecureString \"Kiosk password\"\nNew-LocalUser -Name kiosk",
             "the key commit 3f9a2c1e8b7d6f5a4c3b2a1f0e9d8c7b6a5f4e3d",
             "token_url https://auth.example.com/oauth/token",
             "password_hash $2y$10$B2/bm0agaRQq918XiIlpn.GDvtRE4TP9SApMxDO7x6BOp",

@@ -1038,6 +1038,40 @@ const DEMO_VALUES: &[&str] = &[
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
 ];
 
+/// Formats that hold no secret whatever name they stand under: a password hash in the Modular
+/// Crypt Format (`$6$salt$…`, `$2y$10$…`, `$argon2id$v=19$…`), a reference to where the secret
+/// is (`env:NAME`, `file:…`, `fd:3`, `$HOME/…`), and a fingerprint written as hex pairs with
+/// colons (`F7:2E:D9:…`).
+pub(crate) fn no_secret_by_format(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    let crypt = v.strip_prefix('$').is_some_and(|rest| {
+        let id_len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-')
+            .count();
+        (1..=10).contains(&id_len)
+            && rest.as_bytes().get(id_len) == Some(&b'$')
+            && rest[id_len + 1..].contains('$')
+    });
+    let reference = ["env:", "file:", "fd:"].iter().any(|p| {
+        v.strip_prefix(p)
+            .is_some_and(|r| !r.is_empty() && !r.contains(char::is_whitespace))
+    }) || v.strip_prefix('$').is_some_and(|r| {
+        let r = r.trim_start_matches('{');
+        let name = r
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .count();
+        name > 0 && r[name..].trim_start_matches('}').starts_with('/')
+    });
+    let pairs: Vec<&str> = v.split(':').collect();
+    let fingerprint = pairs.len() >= 8
+        && pairs
+            .iter()
+            .all(|p| p.len() == 2 && p.bytes().all(|c| c.is_ascii_hexdigit()));
+    crypt || reference || fingerprint
+}
+
 /// A token that is public by design or a published demo, judged on the
 /// value and the text around it (`around`, the same line and its
 /// neighbours):
@@ -1049,6 +1083,9 @@ const DEMO_VALUES: &[&str] = &[
 /// - the demo values above, and base64 `user:password` defaults.
 pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
     if value.starts_with("pk_live_") || value.starts_with("pk_test_") || value.starts_with("pk.") {
+        return true;
+    }
+    if no_secret_by_format(value) {
         return true;
     }
     if DEMO_VALUES.iter().any(|d| value.contains(d)) {

@@ -1546,3 +1546,22 @@ fn what_the_writer_calls_public_and_names_of_stored_secrets_stay() {
         assert!(!out.contains(secret), "{out}");
     }
 }
+
+/// Found by the eighth sealed part, after its one run (issue 20): password hashes, references
+/// to where a secret is and colon-separated fingerprints were redacted under a password's name.
+#[test]
+fn hashes_references_and_fingerprints_hold_no_secret() {
+    for text in [
+        "authentication encrypted-password \"$6$a/xBUEp.dzOxJKcN$lRVR3O273jpcV1w5oCYRLR49NhFLId\"",
+        "<oper name=\"dev\" password=\"$2a$10$9NJEAMgtyOhbI24ZF1ylut5v.lMdxL1.dTqqnB4FY8uX4Pb\"/>",
+        "\tpassword \"$argon2id$v=19$m=6144,t=2,p=2$cVlEP3dplTg84+IGoImBYQ$MYCI8WhJ4j4IXYSvmb64\";",
+        "bundletool build-apks --ks=upload.jks --ks-pass=env:UPLOAD_KS_PASS",
+        "export COURSIER_CREDENTIALS=\"$HOME/.config/coursier/credentials.properties\"",
+        "\tpassword \"F7:2E:D9:41:59:38:38:FB:A3:77:C8:C9:EE:A6:E1:23\" { spkifp; };",
+    ] {
+        let (out, found) = redact(text);
+        assert_eq!(out, text, "changed: {found:?}");
+    }
+    let (out, _) = redact("bundletool build-apks --ks-pass=pass:Qw7-vLx92Kp4ZtRm");
+    assert!(!out.contains("Qw7-vLx92Kp4ZtRm"), "{out}");
+}
