@@ -369,14 +369,14 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
         || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
         || !mixed(v)
         // A UUID under a credential's name is a token (a setup key, npm's `_authToken`).
-        || is_hex(v) && !(is_uuid(v) && !between && names_a_token(name))
+        || is_hex(v) && !(plausible::is_uuid(v) && !between && names_a_token(name))
         || text::words(v).iter().any(|w| NAMES.contains(&w.as_str()))
     {
         return false;
     }
     // Letters of one case and digits are a product or licence key's groups, or an id; a
     // UUID is a token's shape of its own.
-    if !(is_uuid(v) && names_a_token(name))
+    if !(plausible::is_uuid(v) && names_a_token(name))
         && (!v.bytes().any(|c| c.is_ascii_lowercase())
             || !v.bytes().any(|c| c.is_ascii_uppercase()) && !passwordish(name))
     {
@@ -420,16 +420,6 @@ fn names_a_token(name: &str) -> bool {
                 "token" | "secret" | "credential" | "credentials"
             )
         })
-}
-
-/// `8-4-4-4-12` hexadecimal digits.
-fn is_uuid(v: &str) -> bool {
-    let groups: Vec<&str> = v.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Hex digits (and dashes), after an optional `0x`: digests, ids, and addresses whose case

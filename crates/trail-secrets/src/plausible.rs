@@ -747,7 +747,7 @@ fn named_digest(v: &str) -> bool {
 }
 
 /// `8-4-4-4-12` hexadecimal digits.
-fn is_uuid(v: &str) -> bool {
+pub(crate) fn is_uuid(v: &str) -> bool {
     let groups: Vec<&str> = v.split('-').collect();
     groups.len() == 5
         && groups
