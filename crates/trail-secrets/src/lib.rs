@@ -597,12 +597,8 @@ impl Redactor {
         let mut spans = Vec::new();
         nearby::find(text, &mut spans);
         for (start, end, scanner) in spans {
-            let value = &text[start..end];
             if !references.iter().any(|&(s, e)| start < e && s < end)
-                && !plausible::public_or_demo(value, around(text, start, end))
-                && !plausible::public_context(text.get(..start).unwrap_or_default())
-                && !plausible::said_public(text.get(end..).unwrap_or_default())
-                && !plausible::names_a_stored_secret(text, start)
+                && !said_or_known_public(text, start, end)
             {
                 candidates.push(Candidate {
                     start,
@@ -801,11 +797,7 @@ fn accept(
         });
         return plausible::plausible_key_body_in(value, ended);
     }
-    if plausible::public_or_demo(value, around(text, start, end))
-        || plausible::public_context(text.get(..start).unwrap_or_default())
-        || plausible::said_public(text.get(end..).unwrap_or_default())
-        || plausible::names_a_stored_secret(text, start)
-    {
+    if said_or_known_public(text, start, end) {
         return false;
     }
     // A word followed by a template is a header's scheme (`Authorization: GenieKey $KEY`,
@@ -888,6 +880,17 @@ fn accept(
             }
         }
     }
+}
+
+/// Whether the span `start..end` of `text` holds no secret by what surrounds it, for every
+/// rule and scanner alike: public by design or a published demo, named public before it or
+/// in a comment after it, or the name of a secret kept elsewhere.
+fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
+    let value = text.get(start..end).unwrap_or_default();
+    plausible::public_or_demo(value, around(text, start, end))
+        || plausible::public_context(text.get(..start).unwrap_or_default())
+        || plausible::said_public(text.get(end..).unwrap_or_default())
+        || plausible::names_a_stored_secret(text, start)
 }
 
 /// How an assignment's value was written.

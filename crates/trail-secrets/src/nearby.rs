@@ -62,10 +62,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
 const NEARBY: usize = 0;
 const FLAG: usize = 1;
 const PAIR: usize = 2;
-const SLASHED: usize = 6;
 const TABLE: usize = 3;
 const PRINTED: usize = 4;
 const ALONE: usize = 5;
+const SLASHED: usize = 6;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -81,40 +81,40 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
         let found = flag_value(text, i, end)
             .map(|s| (s, FLAG))
             .or_else(|| named_value(text, word, end).map(|s| (s, NEARBY)));
-        if let Some(((s, e), kind)) = found
-            && !out.iter().any(|&(a, b, _)| a < e && s < b)
-        {
-            out.push((s, e, kind));
+        if let Some(((s, e), kind)) = found {
+            push_new(out, (s, e), kind);
         }
         i = end.max(i + 1);
     }
-    for (start, end) in table_cells(text) {
-        out.push((start, end, TABLE));
+    for span in table_cells(text) {
+        push_new(out, span, TABLE);
     }
-    for (start, end) in printed(text) {
-        if !out.iter().any(|&(s, e, _)| s < end && start < e) {
-            out.push((start, end, PRINTED));
+    for span in printed(text) {
+        push_new(out, span, PRINTED);
+    }
+    for span in slashed(text) {
+        push_new(out, span, SLASHED);
+    }
+    for span in pairs(text) {
+        if !inside_armour(text, span.0) {
+            push_new(out, span, PAIR);
         }
     }
-    for (start, end) in slashed(text) {
-        if !out.iter().any(|&(s, e, _)| s < end && start < e) {
-            out.push((start, end, SLASHED));
-        }
-    }
-    for (start, end) in pairs(text) {
-        if !out.iter().any(|&(s, e, _)| s < end && start < e) && !inside_armour(text, start) {
-            out.push((start, end, PAIR));
-        }
-    }
+    // The cheap test on the word first: the other two look back through the text.
     for (start, end) in standalone_words(text) {
-        let taken = out.iter().any(|&(s, e, _)| s < end && start < e);
-        if !taken
+        if generated_alone(&text[start..end])
             && !assigned(text, start)
             && !inside_armour(text, start)
-            && generated_alone(&text[start..end])
         {
-            out.push((start, end, ALONE));
+            push_new(out, (start, end), ALONE);
         }
+    }
+}
+
+/// `span` for `scanner`, unless an earlier scanner took part of it.
+fn push_new(out: &mut Vec<(usize, usize, usize)>, (start, end): (usize, usize), scanner: usize) {
+    if !out.iter().any(|&(s, e, _)| s < end && start < e) {
+        out.push((start, end, scanner));
     }
 }
 
@@ -182,7 +182,6 @@ fn mentions_credential(word: &str) -> bool {
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
     let name = name.trim_matches(['-', '.']);
-    let name = name.rsplit('/').next().unwrap_or(name);
     if name.len() < 3 || !names_credential(name) {
         return None;
     }
@@ -224,9 +223,15 @@ fn inside_armour(text: &str, at: usize) -> bool {
             .is_some_and(|open| !before[open..].contains(']'))
 }
 
+/// Whether `name` says password (`pass`, `pwd`, `pw`, any case).
 fn passwordish(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    ["pass", "pwd", "pw"].iter().any(|p| lower.contains(p))
+    name.as_bytes()
+        .windows(2)
+        .any(|w| w.eq_ignore_ascii_case(b"pw"))
+        || name
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"pass"))
 }
 
 /// A value that goes on into a placeholder is one (`eyJ….eyJ….<signature>`).
@@ -401,13 +406,14 @@ fn mixed(v: &str) -> bool {
     let digit = b.iter().any(u8::is_ascii_digit);
     let inner_upper = b.windows(2).skip(1).any(|w| w[1].is_ascii_uppercase())
         && b.iter().any(u8::is_ascii_lowercase);
-    let words = text::words(v);
-    let camel_words = !digit
-        && words.len() >= 2
-        && words.iter().all(|w| w.len() >= 3)
-        && v.bytes()
-            .all(|c| c.is_ascii_alphabetic() || matches!(c, b'-' | b'_'));
-    (digit || inner_upper) && !camel_words
+    let camel_words = || {
+        let words = text::words(v);
+        words.len() >= 2
+            && words.iter().all(|w| w.len() >= 3)
+            && v.bytes()
+                .all(|c| c.is_ascii_alphabetic() || matches!(c, b'-' | b'_'))
+    };
+    digit || inner_upper && !camel_words()
 }
 
 /// Whether a name says its value is a token or a password (`_authToken`, `secret`), not only
@@ -616,6 +622,11 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             column = None;
             continue;
         };
+        // Only a row under a found header, or a line that can be one (a header names a
+        // password), is split into cells: most delimited lines are neither.
+        if column.is_none() && !passwordish(body) {
+            continue;
+        }
         let cells = cells(body, delim);
         if let Some((d, k, n, header)) = &column
             && *d == delim
@@ -703,11 +714,14 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
         offset += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
         if let Some(command) = body.strip_prefix("$ ").or_else(|| body.strip_prefix("% ")) {
-            let parts: Vec<String> = command.split_whitespace().flat_map(text::words).collect();
             let secret = command
                 .split_whitespace()
                 .any(|w| mentions_credential(w) && !plausible::name_rules_out(w));
-            after_secret_command = secret && parts.iter().any(|p| PRINTS.contains(&p.as_str()));
+            after_secret_command = secret
+                && command
+                    .split_whitespace()
+                    .flat_map(text::words)
+                    .any(|p| PRINTS.contains(&p.as_str()));
             continue;
         }
         if std::mem::take(&mut after_secret_command) {

@@ -1109,9 +1109,6 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
     false
 }
 
-/// What precedes a token says it is public or no credential: it is the value
-/// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
-/// digest (`sha512-…`).
 /// Whether the writer says, in a comment after the value on its line, that it is public or no
 /// secret (`key: "…", // key id only; the secret stays on the server`, `# client-side token`).
 pub(crate) fn said_public(after: &str) -> bool {
@@ -1166,6 +1163,9 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
         .is_some_and(|at| !recent[at..].contains("\n\n"))
 }
 
+/// What precedes a token says it is public or no credential: it is the value
+/// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
+/// digest (`sha512-…`).
 pub(crate) fn public_context(before: &str) -> bool {
     let b = before.as_bytes();
     let lower_tail = |n: usize| {
