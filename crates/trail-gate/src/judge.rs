@@ -342,7 +342,8 @@ impl<'a> Judging<'a> {
 
     /// A script written to a file (`printf '#!/bin/sh\nrm -rf ~\n' > .git/hooks/post-merge`,
     /// `cat > run.sh <<EOF`), or the lines of another file that its language hands to the
-    /// shell (a Dockerfile's `RUN`, a console script's `! …`): they run later, where no one reads them, so what they would block is blocked now.
+    /// shell (a Dockerfile's `RUN`, a console script's `! …`): they run later, where no one
+    /// reads them, so what they would block is blocked now.
     fn planted_script(&mut self) {
         if self.cmd.writes.is_empty() {
             return;

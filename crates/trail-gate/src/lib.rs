@@ -117,6 +117,13 @@ impl Context {
 
     /// A word as a path, after what this line did to variables, the working directory and
     /// symlinks: `None` when only the shell knows.
+    /// Whether `p` is a directory the project sits in (`/work` for `/work/proj`): it holds
+    /// the project and the projects beside it.
+    pub(crate) fn holds_project(&self, p: &std::path::Path) -> bool {
+        let root = &self.places.project_root;
+        root.starts_with(p) && p != root
+    }
+
     pub fn resolve(&self, raw: &str) -> Option<std::path::PathBuf> {
         let expanded;
         let mut word = raw;

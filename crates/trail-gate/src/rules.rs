@@ -177,10 +177,9 @@ fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
 fn holds_project(raw: &str, ctx: &Context) -> bool {
     let raw = raw.trim_matches(['"', '\'']);
     (raw.starts_with('/') || raw.starts_with('~'))
-        && ctx.resolve(raw).is_some_and(|p| {
-            let root = &ctx.places.project_root;
-            root.starts_with(&p) && p != *root && p.components().count() > 1
-        })
+        && ctx
+            .resolve(raw)
+            .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)
 }
 
 fn critical(p: Place) -> bool {

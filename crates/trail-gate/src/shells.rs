@@ -177,14 +177,17 @@ fn fetch_host(p: &Simple) -> Option<String> {
     p.argv
         .iter()
         .filter_map(|a| a.text.as_deref())
-        .find_map(|w| {
-            let rest = w
-                .strip_prefix("https://")
-                .or_else(|| w.strip_prefix("http://"))?;
-            let host = rest.split(['/', '?', '#']).next()?;
-            let host = host.rsplit('@').next()?.split(':').next()?;
-            Some(host.to_ascii_lowercase())
-        })
+        .filter(|w| w.starts_with("https://") || w.starts_with("http://"))
+        .find_map(url_host)
+}
+
+/// The host of a URL of any scheme, in lower case, without its user or port
+/// (`git+https://git@host:22/x` → `host`).
+pub(super) fn url_host(url: &str) -> Option<String> {
+    let (_, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?.split(':').next()?;
+    Some(host.to_ascii_lowercase())
 }
 
 pub(super) fn trusted(ctx: &Context, host: Option<&str>) -> bool {

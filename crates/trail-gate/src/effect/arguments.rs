@@ -172,11 +172,9 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         let Some(t) = args[i].text.as_deref() else {
             break;
         };
-        if let Some(flag) = t
-            .strip_prefix("--")
-            .filter(|f| matches!(*f, "spec" | "from" | "source" | "repo"))
+        if t.strip_prefix("--")
+            .is_some_and(|f| matches!(f, "spec" | "from" | "source" | "repo"))
         {
-            let _ = flag;
             fetched = args
                 .get(i + 1)
                 .and_then(|a| a.text.as_deref())
@@ -195,13 +193,7 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         i += 1;
     }
     let Some(url) = fetched else { return };
-    let host = url.split_once("://").map(|(_, rest)| {
-        rest.split(['/', '?', '#', ':'])
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase()
-    });
-    if shells::trusted(ctx, host.as_deref()) {
+    if shells::trusted(ctx, shells::url_host(url).as_deref()) {
         out.push(junction(
             "unverifiable",
             "this runs code fetched from a host a person trusts (`gate.trusted_installers`): a person decides",
@@ -220,41 +212,16 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
 /// A URL naming a source file or a script, which a program given it first runs (`jbang
 /// https://…/Cleanup.java`, a gist's raw file).
 fn runs_source(word: &str) -> bool {
+    const SOURCES: &[&str] = &[
+        "java", "kt", "kts", "scala", "sc", "py", "rb", "js", "mjs", "ts", "sh", "pl", "php",
+        "groovy", "jsh", "lua", "r", "R", "jl", "go", "rs", "cs", "csx", "fsx", "ps1", "exs",
+        "clj", "wasm",
+    ];
     let path = word.split(['?', '#']).next().unwrap_or(word);
     word.contains("://")
-        && path.rsplit_once('.').is_some_and(|(_, ext)| {
-            matches!(
-                ext,
-                "java"
-                    | "kt"
-                    | "kts"
-                    | "scala"
-                    | "sc"
-                    | "py"
-                    | "rb"
-                    | "js"
-                    | "mjs"
-                    | "ts"
-                    | "sh"
-                    | "pl"
-                    | "php"
-                    | "groovy"
-                    | "jsh"
-                    | "lua"
-                    | "r"
-                    | "R"
-                    | "jl"
-                    | "go"
-                    | "rs"
-                    | "cs"
-                    | "csx"
-                    | "fsx"
-                    | "ps1"
-                    | "exs"
-                    | "clj"
-                    | "wasm"
-            )
-        })
+        && path
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| SOURCES.contains(&ext))
 }
 
 /// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
@@ -532,8 +499,12 @@ fn typed_line(text: &str) -> &str {
 pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
     const WORDS: &[&str] = &["system", "shell", "host", "sh", "exec", "platform shell"];
     // Lines written with `\n` inside one quoted word (`printf 'FROM x\nRUN …\n'`) are lines
-    // all the same.
-    let text = text.replace("\\n", "\n");
+    // all the same. Every string of every command comes here: copied only when it has one.
+    let text = if text.contains("\\n") {
+        std::borrow::Cow::Owned(text.replace("\\n", "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     for stmt in text.split(['\n', ';']) {
         let s = stmt.trim_start();
         // A build file's `RUN` line (Dockerfile, Containerfile, Earthfile, Singularity's

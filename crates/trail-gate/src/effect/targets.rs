@@ -155,6 +155,17 @@ const IN_PLACE: &[&str] = &["-I", "--write", "--in-place", "--inplace", "--fix"]
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
 const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
 
+/// Whether `flag` names an output: `-o`, `-d`, `--output`, and the single-dash long form some
+/// programs use (`-outdev`); `--root` only where `root_counts` (an install root, not where a
+/// remote copy goes).
+fn output_flag(flag: &str, root_counts: bool) -> bool {
+    OUTPUT_SHORT.contains(&flag)
+        || flag.len() > 3
+            && words::parts(flag)
+                .iter()
+                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && (root_counts || p != "root"))
+}
+
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
 /// output options.
 pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
@@ -203,12 +214,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 }
                 None => (w.as_str(), None),
             };
-            // `--output`, and the single-dash long form some programs use (`-outdev`).
-            let names_output = OUTPUT_SHORT.contains(&flag)
-                || (flag.len() > 3
-                    && words::parts(flag)
-                        .iter()
-                        .any(|p| OUTPUT_PARTS.contains(&p.as_str())));
+            let names_output = output_flag(flag, true);
             let Some(v) = value else {
                 output_next = names_output;
                 continue;
@@ -288,8 +294,7 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         Place::Inside | Place::Tmp | Place::Unknown => return None,
         _ => {}
     }
-    let root = &ctx.places.project_root;
-    if root.starts_with(&p) && p != *root {
+    if ctx.holds_project(&p) {
         return Some(Target::Ancestor);
     }
     Some(Target::Elsewhere)
@@ -325,13 +330,7 @@ pub(super) fn remote_output(c: &Cmd<'_>) -> Option<String> {
             Some((f, v)) if f.starts_with('-') => (f, Some(v)),
             _ => (w, words.get(i + 1).copied()),
         };
-        let names_output = flag.starts_with('-')
-            && (OUTPUT_SHORT.contains(&flag)
-                || flag == "-O"
-                || flag.len() > 3
-                    && words::parts(flag)
-                        .iter()
-                        .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root"));
+        let names_output = flag.starts_with('-') && (flag == "-O" || output_flag(flag, false));
         let v = value?;
         let remote = v.split_once("://").is_some_and(|(scheme, rest)| {
             matches!(

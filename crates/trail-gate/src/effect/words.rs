@@ -811,11 +811,11 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         let body = body.split('=').next().unwrap_or(body);
         let ps = parts(body);
         let first = ps.first()?;
-        // A printing verb joined to a secret's name (`-dumpmasterkey`, `--printprivkey`).
-        let lower = body.to_ascii_lowercase();
+        // A printing verb joined to a secret's name (`-dumpmasterkey`, `--printprivkey`): one
+        // part, already in lower case.
         if ps.len() == 1
             && PRINTS.iter().any(|p| {
-                lower.strip_prefix(p).is_some_and(|rest| {
+                first.strip_prefix(p).is_some_and(|rest| {
                     ["key", "secret", "password", "passwd", "token"]
                         .iter()
                         .any(|s| rest.contains(s))
@@ -946,7 +946,6 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
     })
 }
 
-/// A word that writes, for a command naming a disk or a firmware interface.
 /// `-w`, or a short cluster with it (`badblocks -wsv`, `radare2 -w`): the write mode, in
 /// which what the program opens is changed in place.
 pub(super) fn write_mode(c: &Cmd<'_>) -> Option<String> {
@@ -961,6 +960,7 @@ pub(super) fn write_mode(c: &Cmd<'_>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// A word that writes, for a command naming a disk or a firmware interface.
 pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
     // `wipe=/dev/nvme0n1`: an operand whose key is the act.
     if let Some(w) = c.words().find(|w| {
