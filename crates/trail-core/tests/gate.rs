@@ -1245,3 +1245,50 @@ fn mechanisms_found_by_the_seventh_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventh and eighth sealed parts' safe rows (issue 20): a program run as root
+/// that only reads was a junction, because its reading was spelt by form, not by a subcommand
+/// (`klist`, `-l`, `--op show`, `-c 'show …'`, `--getsize64`), and an `ls…` lister or a
+/// directory option (`-d`) given a system file was read as writing it. Root's configuration
+/// and keys, a login shell, and a lister named for changing stay stopped.
+#[test]
+fn root_that_only_reads_by_form() {
+    let ctx = ctx();
+    for line in [
+        "sudo acmelist",
+        "sudo acme-tool-info -v",
+        "sudo acme_pcrread sha256:0,7",
+        "sudo acmectl -l",
+        "sudo acmectl -ll",
+        "sudo acmectl -L build/acme.img",
+        "sudo acme-cli listdevices",
+        "sudo acmeadm sel elist",
+        "sudo acmeadm smart-log build/acme.img",
+        "sudo acmeadm --op show --mode target",
+        "sudo acme-router -c 'show ip route'",
+        "sudo acmeadm --getsize64 /dev/nvme0n1",
+        "sudo acmeadm --info=ALL",
+        "lsacme -d /etc/resolv.conf",
+        "lsacmefs /boot/initrd.img",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "sudo su -l",
+        "sudo bash -l",
+        "sudo acmectl -l root acme-host",
+        "sudo acmectl -l deploy@acme-host",
+        "sudo acme-vpn showconf wg0",
+        "sudo acmeadm config:list --private",
+        "sudo acme-router -c 'show running-config'",
+        "sudo acme-router -c 'show x; reboot'",
+        "sudo acme-get install acme-tool",
+        "sudo acmewipe -l /dev/sda",
+        "sudo acmectl -L /dev/vda",
+        "sudo acme-cli listen 0.0.0.0:22",
+        "lsacmesyncd build/site /home/dev",
+        "acmeadm -d /etc/acme.conf",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

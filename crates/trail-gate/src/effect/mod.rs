@@ -112,7 +112,7 @@ pub(super) fn judge(
         ));
     }
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
-    let reads_only = shows || verb.is_none() && looks;
+    let reads_only = shows || verb.is_none() && (looks || words::reads_by_form(c, false));
     if let Some(t) = found.iter().find(|t| {
         !reads_only && t.target != Target::ProjectRoot && (t.target.critical() || t.output)
     }) {
@@ -350,7 +350,9 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
     };
     words::shows_only(&inner)
         || words::consequence(&inner).is_none()
-            && (words::looks(&inner) || words::asks_by_first_flag(&inner))
+            && (words::looks(&inner)
+                || words::asks_by_first_flag(&inner)
+                || words::reads_by_form(&inner, true))
 }
 
 /// A power verb: this machine's power is a block, another's a junction.

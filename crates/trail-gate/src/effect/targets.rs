@@ -154,6 +154,9 @@ const IN_PLACE: &[&str] = &["-I", "--write", "--in-place", "--inplace", "--fix"]
 
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
 const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
+/// The short output options that name a directory (`unzip -d DIR`, `tar -C DIR`): given a
+/// file, they do not write over it (`lsattr -d /etc/resolv.conf` lists the entry itself).
+const DIRECTORY_SHORT: &[&str] = &["-d", "-C"];
 
 /// Whether `flag` names an output: `-o`, `-d`, `--output`, and the single-dash long form some
 /// programs use (`-outdev`); `--root` only where `root_counts` (an install root, not where a
@@ -171,6 +174,7 @@ fn output_flag(flag: &str, root_counts: bool) -> bool {
 pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     let mut output_next = false;
+    let mut named_next = false;
     // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
     // place it is given is written to.
     let in_place = c.args.iter().any(|a| {
@@ -197,9 +201,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         });
         let Some(w) = text else {
             output_next = false;
+            named_next = false;
             continue;
         };
         let output = std::mem::take(&mut output_next);
+        let named = std::mem::take(&mut named_next);
         let mut read_key = false;
         let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
@@ -217,9 +223,14 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let names_output = output_flag(flag, true);
             let Some(v) = value else {
                 output_next = names_output;
+                named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
                 continue;
             };
-            (v.to_string(), names_output, names_output)
+            (
+                v.to_string(),
+                names_output,
+                names_output && !DIRECTORY_SHORT.contains(&flag),
+            )
         } else if let Some((k, v)) = w.split_once('=')
             && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
@@ -230,9 +241,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                     .iter()
                     .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
-            (v.to_string(), output || key_output, output || key_output)
+            (v.to_string(), output || key_output, named || key_output)
         } else {
-            (w.clone(), output || in_place || last, output)
+            (w.clone(), output || in_place || last, output && named)
         };
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {

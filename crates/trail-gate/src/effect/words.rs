@@ -370,9 +370,18 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
 /// something else (`cargo yank --version 1.0.0`, a host).
 pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
     let name = c.name.to_ascii_lowercase();
-    if parts(&name)
-        .first()
-        .is_some_and(|p| LOOKS.contains(&p.as_str()))
+    // `lsblk`, `lsattr`, `lsinitramfs`: the list convention, unless the name also says it
+    // changes something (`lsyncd` syncs).
+    let lists = name.len() >= 4
+        && name.starts_with("ls")
+        && !MUTATES
+            .iter()
+            .chain(DELETES)
+            .any(|m| m.len() >= 4 && name.contains(m));
+    if lists
+        || parts(&name)
+            .first()
+            .is_some_and(|p| LOOKS.contains(&p.as_str()))
         || ["get", "show", "list", "print", "view", "find", "stat"]
             .iter()
             .any(|v| name.len() >= v.len() + 2 && name.starts_with(v))
@@ -634,6 +643,144 @@ pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
                 )
             }) && !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
         })
+}
+
+/// Whether the form of a command says it reads, where no subcommand word does: the ways
+/// administration tools spell "only show me" without a verb of their own. Asked of a program
+/// run as root (`sudo …`), where reading is still reading and anything else needs a person.
+///
+/// - a name joined from a reading word, with no subcommand (`klist`, `lpinfo`, `tpm2_pcrread`,
+///   `bcache-super-show`);
+/// - a subcommand joined the same way (`sel elist`, `listnetworks`, `smart-log`);
+/// - `-l`, `-ll` or `-L` first, the list convention of `fdisk -l`, `crontab -l`, `iptables -L`,
+///   with at most one operand (not for a shell or a login, where `-l` means a login shell, nor
+///   beside a `user@host`);
+/// - a first long flag asking to be shown something, with its value (`--info=ALL`) or joined
+///   (`--getsize64`);
+/// - an operation option given a reading word (`--op show`);
+/// - a command line handed to the program whose verb only looks (`vtysh -c 'show ip route'`,
+///   `debugfs -R 'stat /etc/hosts'`), unless the program is a shell (its line is judged as
+///   commands anyway).
+///
+/// None of it holds when a word names a configuration, a key or a secret: that is what root
+/// keeps from others.
+///
+/// `list_flag` says whether `-l` counts: where a disk is named, it does not (`sswap -ll DEV`
+/// is a wipe's level, not a list).
+pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
+    let name = c.name.to_ascii_lowercase();
+    let login = super::super::rules::is_shell(&name)
+        || matches!(
+            name.as_str(),
+            "su" | "login" | "sudo" | "doas" | "runuser" | "machinectl"
+        );
+    let first_flag = c.words().next();
+    // Root's configuration and key files hold what only root may read: showing them
+    // (`wg showconf`, `show running-config`, `config:list --private`) is not only looking.
+    let secretive = |w: &str| {
+        parts(w).iter().any(|p| {
+            SECRETS.contains(&p.as_str())
+                || matches!(
+                    p.as_str(),
+                    "conf" | "config" | "configuration" | "private" | "key" | "keys" | "sensitive"
+                )
+                || p.ends_with("conf")
+                || p.ends_with("config")
+        })
+    };
+    if c.words().any(|w| {
+        w.split_whitespace()
+            .any(|part| secretive(part.trim_start_matches('-')))
+    }) {
+        return false;
+    }
+    let subs = subcommands(c);
+    // A name says what the program does only where no subcommand does (`apt-get install`).
+    subs.is_empty() && joined_reading(&name, 3)
+        || subs
+            .iter()
+            .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
+        || list_flag
+            && !login
+            && matches!(first_flag, Some("-l" | "-ll" | "-L"))
+            && c.words().filter(|w| !w.starts_with('-')).count() <= 1
+            && !c.words().any(|w| !w.starts_with('-') && w.contains('@'))
+        || first_flag
+            .and_then(|w| w.strip_prefix("--"))
+            .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
+        || operation_looks(c)
+        || !login && line_looks(c)
+}
+
+/// A word joined from a reading word and a noun, or made of parts one of which only looks
+/// (`klist`, `pcrread`, `listnetworks`, `smart-log`). `rest` is the least the noun may be, so
+/// that `listen` is not `list` + `en`.
+fn joined_reading(word: &str, rest: usize) -> bool {
+    const ENDS: &[&str] = &[
+        "list", "info", "show", "read", "stat", "stats", "status", "log",
+    ];
+    const STARTS: &[&str] = &["list", "show", "get", "print", "dump", "query"];
+    let ps = parts(word);
+    ps.len() > 1 && ps.iter().any(|p| LOOKS.contains(&p.as_str()))
+        || ps.iter().any(|p| {
+            ENDS.iter()
+                .any(|e| p.len() > e.len() && p.ends_with(e) && p.len() - e.len() < 12)
+                || STARTS
+                    .iter()
+                    .any(|s| p.len() >= s.len() + rest && p.starts_with(s))
+        })
+}
+
+/// A long flag's name that asks to be shown something, alone or joined (`info`, `list-sas`,
+/// `getsize64`).
+fn asks_by_name(flag: &str) -> bool {
+    let ps = parts(flag);
+    !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        && ps.first().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "list" | "show" | "status" | "get" | "print" | "query" | "info"
+            ) || joined_reading(p, 3)
+        })
+}
+
+/// `--op show`, `--action=list`: an option naming the operation, given a reading word.
+fn operation_looks(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        flag.starts_with("--")
+            && matches!(
+                flag.trim_start_matches('-'),
+                "op" | "operation" | "action" | "cmd" | "command"
+            )
+            && value.is_some_and(|v| LOOKS.contains(&v.to_ascii_lowercase().as_str()))
+    })
+}
+
+/// A quoted command line given to an option whose first word only looks, and no other
+/// operand (`vtysh -c 'show ip bgp summary'`, `mysql -e 'show databases'`).
+fn line_looks(c: &Cmd<'_>) -> bool {
+    c.args.iter().enumerate().any(|(i, a)| {
+        let Some(text) = a.text.as_deref() else {
+            return false;
+        };
+        a.quoted
+            && text.contains(' ')
+            && i > 0
+            && c.args[i - 1]
+                .text
+                .as_deref()
+                .is_some_and(|f| f.starts_with('-') && !f.contains('='))
+            && text.split_whitespace().next().is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                LOOKS.contains(&v.as_str()) && v != "export"
+            })
+            && !text.contains([';', '|', '&', '`', '$', '\n'])
+    })
 }
 
 /// Whether a leading subcommand word only looks (`ps`, `list`, `status`, `dump-flows`,
