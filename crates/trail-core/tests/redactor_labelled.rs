@@ -362,3 +362,15 @@ fn new_families_sealed8_part() {
     print_table("secrets-families-sealed8.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A ninth sealed part (2026-11-29, sixth stop): 15 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at ec664c7:
+/// `cargo test -p trail-core --test redactor_labelled sealed9 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed9_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed9.tsv"), show);
+    print_table("secrets-families-sealed9.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
