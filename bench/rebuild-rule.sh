@@ -4,11 +4,12 @@
 # Brings the build up to date, changes one rule's reason by one character, times the rebuild,
 # and puts the file back (also when interrupted). `dist` is the release build a fresh clone's
 # `cargo install-trail` gives (thin LTO, static); `dev` is `cargo build`, incremental. The file
-# defaults to where the rules live now; give the old path (crates/trail-core/src/gate/rules.rs)
-# on an older checkout to measure it the same way.
+# defaults to where the rules live now; give the old path on an older checkout
+# (crates/trail-gate/src/rules.rs before the table was split out, crates/trail-core/src/gate/rules.rs
+# before the gate was a crate) to measure it the same way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rules="${1:-crates/trail-gate/src/rules.rs}"
+rules="${1:-crates/trail-gate/src/rules/table.rs}"
 mode="${2:-dist}"
 case "$mode" in
   dist) build=(cargo dist -q) ;;

@@ -6,6 +6,7 @@
 use super::parse::Arg;
 use super::paths::Place;
 use super::{Context, Decision, Findings, Keep, Verdict, junction};
+use crate::RuleId;
 
 /// Interpreters and the flags that take a one-liner.
 pub(super) fn code_flags(name: &str) -> Option<&'static [&'static str]> {
@@ -121,7 +122,7 @@ fn applescript_power(name: &str, code: &str, raw: &str, out: &mut Findings) {
     if let Some(act) = act {
         out.push(Decision {
             verdict: Verdict::Block,
-            rule: Some("power".into()),
+            rule: Some(RuleId::Power.into()),
             reason: format!(
                 "this AppleScript tells the machine to {act}: the session and everyone's work on it stop; it is never run"
             ),
@@ -305,7 +306,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     if matches!(name, "at" | "batch") {
         out.runs(code, Keep::All);
         out.push(junction(
-            "schedule",
+            RuleId::Schedule,
             "this schedules commands to run later, when no one is watching: a person decides",
             raw,
         ));
@@ -342,7 +343,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     if socket && shell_path {
         out.push(Decision {
             verdict: Verdict::Block,
-            rule: Some("reverse-shell".into()),
+            rule: Some(RuleId::ReverseShell.into()),
             reason: "this wires a network connection to a shell (a reverse shell): it is never run"
                 .into(),
             command: Some(raw.into()),
@@ -377,7 +378,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         if home || critical_literal {
             out.push(Decision {
                 verdict: Verdict::Block,
-                rule: Some("interpreter-critical".into()),
+                rule: Some(RuleId::InterpreterCritical.into()),
                 reason: "this one-liner deletes /, the home directory, a system path or the project root: it is never run".into(),
                 command: Some(raw.into()),
                 targets: Vec::new(),
@@ -390,7 +391,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     if writes_system_file(code, ctx) {
         out.push(Decision {
             verdict: Verdict::Block,
-            rule: Some("interpreter-critical".into()),
+            rule: Some(RuleId::InterpreterCritical.into()),
             reason: "this one-liner overwrites a system file or the home directory's own files: it is never run".into(),
             command: Some(raw.into()),
             targets: Vec::new(),
@@ -398,7 +399,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     }
     if shells_out || deletes {
         out.push(junction(
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
             raw,
         ));
@@ -428,7 +429,7 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     if evaluates && decoded {
         out.push(Decision {
             verdict: Verdict::Block,
-            rule: Some("decoded-code".into()),
+            rule: Some(RuleId::DecodedCode.into()),
             reason:
                 "this one-liner decodes text and runs it as code (obfuscated code): it is never run"
                     .into(),
@@ -440,7 +441,7 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     let hidden = has(&["getenv", "environ", "ENV[", "process.env"]);
     if evaluates && hidden {
         out.push(junction(
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this one-liner evaluates code it takes from the environment: the gate cannot read it",
             raw,
         ));

@@ -7,6 +7,7 @@ use super::code;
 use super::parse::{Arg, Simple};
 use super::rules::Cmd;
 use super::{Context, Findings, Keep, feed, junction};
+use crate::RuleId;
 
 /// Environment variables whose value is a command some program runs.
 const COMMAND_VARS: &[&str] = &[
@@ -86,14 +87,14 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
         match value.text.as_deref() {
             Some(v) => out.runs(v, Keep::Risky),
             None => out.push(junction(
-                "indirect-exec",
+                RuleId::IndirectExec,
                 &format!("{name} names a command that is only known when it runs"),
                 raw,
             )),
         }
     } else if LOADER_VARS.contains(&name) || name.starts_with("GIT_CONFIG_") {
         out.push(junction(
-            "indirect-exec",
+            RuleId::IndirectExec,
             &format!("{name} makes the next program load code the gate cannot see"),
             raw,
         ));
@@ -139,7 +140,7 @@ fn git_settings(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             || key.eq_ignore_ascii_case("core.fsmonitor")
         {
             out.push(junction(
-                "indirect-exec",
+                RuleId::IndirectExec,
                 &format!("the git setting {key} names a command git will run: a person decides"),
                 raw,
             ));
@@ -155,7 +156,7 @@ fn git_settings(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                     judge_value(k, Some(v), false, out);
                 } else if words.get(i + 1).is_some_and(std::option::Option::is_none) {
                     out.push(junction(
-                        "indirect-exec",
+                        RuleId::IndirectExec,
                         "a git setting only known when the shell runs it",
                         raw,
                     ));
@@ -227,7 +228,7 @@ pub(super) fn judge(
                 match c.args.get(i + 1).and_then(|a| a.text.as_deref()) {
                     Some(s) => out.runs(s, Keep::All),
                     None => out.push(junction(
-                        "unverifiable",
+                        RuleId::Unverifiable,
                         "env -S runs a string only known when it runs",
                         raw,
                     )),
@@ -250,7 +251,7 @@ pub(super) fn judge(
                 match ops[0].text.as_deref() {
                     Some(s) => out.runs(s, Keep::All),
                     None => out.push(junction(
-                        "unverifiable",
+                        RuleId::Unverifiable,
                         "the trap handler is only known when it runs",
                         raw,
                     )),
@@ -277,7 +278,7 @@ pub(super) fn judge(
                     }
                 }
                 out.push(junction(
-                    "schedule",
+                    RuleId::Schedule,
                     "this replaces the scheduled jobs (crontab), which run later when no one is watching: a person decides",
                     raw,
                 ));
@@ -290,7 +291,7 @@ pub(super) fn judge(
                     .any(|a| matches!(a.text.as_deref(), Some("load" | "bootstrap" | "submit")));
             if scheduling {
                 out.push(junction(
-                    "schedule",
+                    RuleId::Schedule,
                     "this starts or schedules a job outside the session: a person decides",
                     raw,
                 ));
@@ -336,7 +337,7 @@ pub(super) fn judge(
         };
         if text.as_deref().is_none_or(super::rules::destructive_sql) {
             out.push(junction(
-                "sql-destructive",
+                RuleId::SqlDestructive,
                 "SQL fed to a database client drops, deletes or changes data (or cannot be read before it runs)",
                 raw,
             ));
@@ -346,7 +347,7 @@ pub(super) fn judge(
         match one {
             Some(code) => code::judge_code(c.name, &code, ctx, raw, out),
             None => out.push(junction(
-                "interpreter-code",
+                RuleId::InterpreterCode,
                 "the code of this one-liner is only known when it runs",
                 raw,
             )),
@@ -475,7 +476,7 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     }
     if !risky.is_empty() {
         out.push(junction(
-            "container-host",
+            RuleId::ContainerHost,
             &format!(
                 "this container gets the host's {}: what runs inside can change the machine",
                 risky.join(", ")

@@ -12,7 +12,7 @@
 //! ([`Finding::Runs`]): the walk judges it one shell deeper, so only this module recurses.
 
 use super::parse::{self, Arg, Simple};
-use super::rules::{Cmd, RULES};
+use super::rules::{Cmd, RULES, RuleId};
 use super::{
     Context, Decision, Finding, Findings, Keep, Verdict, effect, feed, indirect, junction,
     powershell, shells, wrappers, zones,
@@ -26,7 +26,7 @@ const MAX_NESTING: usize = 8;
 pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     if depth > MAX_NESTING {
         return vec![junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             "shells nested too deeply to follow",
             text,
         )];
@@ -38,14 +38,14 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     let mut out = Vec::new();
     for name in &flat.recursive_functions {
         out.push(super::block(
-            "fork-bomb",
+            RuleId::ForkBomb,
             format!("the function `{name}` calls itself: a fork bomb is never run"),
             text,
         ));
     }
     for why in &flat.opaque {
         out.push(junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             &format!("the gate cannot see through {why}"),
             text,
         ));
@@ -72,7 +72,7 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
 /// } )`).
 fn unparseable(text: &str, msg: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     let mut out = vec![junction(
-        "unparseable",
+        RuleId::Unparseable,
         &format!("the gate cannot parse this command ({msg})"),
         text,
     )];
@@ -413,7 +413,7 @@ impl<'a> Judging<'a> {
     }
 
     fn obfuscation(&mut self, reason: String) {
-        let d = super::block("obfuscation", reason, &self.raw);
+        let d = super::block(RuleId::Obfuscation, reason, &self.raw);
         self.found.push(d);
     }
 
@@ -441,7 +441,7 @@ impl<'a> Judging<'a> {
         match wrappers::shell_string(name, &argv[1..]) {
             Some(Some(s)) => out.runs(&s, Keep::All),
             Some(None) => out.push(junction(
-                "unverifiable",
+                RuleId::Unverifiable,
                 &format!("the command `{name}` runs is only known when it runs"),
                 raw,
             )),
@@ -678,13 +678,13 @@ fn only_shows(c: &Cmd<'_>) -> bool {
 
 /// Rules that hold even for `--help` and dry runs: they are about the places touched, not
 /// about what the program would do.
-const ALWAYS: &[&str] = &[
-    "self-approval",
-    "trail-key",
-    "state-tamper",
-    "journal-tamper",
-    "memory-tamper",
-    "secret-store",
+const ALWAYS: &[RuleId] = &[
+    RuleId::SelfApproval,
+    RuleId::TrailKey,
+    RuleId::StateTamper,
+    RuleId::JournalTamper,
+    RuleId::MemoryTamper,
+    RuleId::SecretStore,
 ];
 
 /// Tools whose `--dry-run` (or `-n`, `--dryrun`, `--check`, `--what-if`) really only prints:

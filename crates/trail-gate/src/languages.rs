@@ -11,6 +11,7 @@
 
 use super::parse::{Arg, Simple};
 use super::{Context, Findings, Keep, code, feed, junction};
+use crate::RuleId;
 
 /// Judge the commands `name` is given in its own language, if it takes any.
 pub(super) fn judge(
@@ -81,7 +82,7 @@ fn patch(args: &[Arg], stdin: &dyn Fn() -> Option<String>, raw: &str, out: &mut 
             }
         }
         Err(why) => out.push(junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             &format!("the gate cannot read this patch as Codex will ({why})"),
             raw,
         )),
@@ -125,7 +126,7 @@ fn values(args: &[Arg], flags: &[&str]) -> Vec<Option<String>> {
 
 fn unreadable(what: &str, raw: &str, out: &mut Findings) {
     out.push(junction(
-        "unverifiable",
+        RuleId::Unverifiable,
         &format!("the gate cannot read {what}, which may run shell commands"),
         raw,
     ));
@@ -223,7 +224,7 @@ fn ex_command(c: Option<&str>, ctx: &Context, raw: &str, out: &mut Findings) {
     {
         strings_run(c, out);
         out.push(junction(
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this editor command runs shell commands or builds one at run time, where the gate cannot follow",
             raw,
         ));
@@ -350,7 +351,7 @@ fn lisp(c: Option<&str>, raw: &str, out: &mut Findings) {
     if PROCESS.iter().any(|p| c.contains(p)) {
         strings_run(c, out);
         out.push(junction(
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this Lisp runs processes or deletes files, where the gate cannot follow",
             raw,
         ));

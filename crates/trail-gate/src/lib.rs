@@ -41,6 +41,7 @@ use serde::Serialize;
 
 // Where a path lands and what it protects, and the verdicts: below the gate, in `trail-zones`,
 // so that the library can hold them without depending on the gate.
+pub use rules::RuleId;
 pub use trail_zones::{Place, Places, Verdict, paths, zones};
 
 /// The gate's answer for one command line.
@@ -307,7 +308,10 @@ impl Keep {
             Keep::Blocks => d.verdict == Verdict::Block,
             Keep::CommandBlocks => {
                 d.verdict == Verdict::Block
-                    && !matches!(d.rule.as_deref(), Some("obfuscation" | "fork-bomb"))
+                    && !matches!(
+                        d.rule.as_deref().and_then(RuleId::parse),
+                        Some(RuleId::Obfuscation | RuleId::ForkBomb)
+                    )
             }
         }
     }
@@ -333,7 +337,7 @@ impl Findings {
     }
 }
 
-pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
+pub(crate) fn junction(rule: RuleId, reason: &str, command: &str) -> Decision {
     Decision {
         verdict: Verdict::Junction,
         rule: Some(rule.into()),
@@ -343,7 +347,7 @@ pub(crate) fn junction(rule: &str, reason: &str, command: &str) -> Decision {
     }
 }
 
-pub(crate) fn block(rule: &str, reason: String, command: &str) -> Decision {
+pub(crate) fn block(rule: RuleId, reason: String, command: &str) -> Decision {
     Decision {
         verdict: Verdict::Block,
         rule: Some(rule.into()),

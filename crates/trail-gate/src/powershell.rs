@@ -13,6 +13,7 @@
 
 use super::parse::{Arg, Simple, Write};
 use super::{Context, Decision, Verdict, junction};
+use crate::RuleId;
 
 /// Judge a PowerShell command line: the worst finding wins.
 pub fn evaluate(line: &str, ctx: &Context) -> Decision {
@@ -37,14 +38,14 @@ const MAX_DEPTH: usize = 8;
 pub(super) fn findings(line: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     if depth > MAX_DEPTH {
         return vec![junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             "PowerShell nested too deeply to follow",
             line,
         )];
     }
     let Some(stmts) = split(line) else {
         return vec![junction(
-            "unparseable",
+            RuleId::Unparseable,
             "the gate cannot read this PowerShell (unbalanced quotes or brackets)",
             line,
         )];
@@ -498,7 +499,7 @@ fn translate(
                     out.push(hidden_block(k, &raw));
                 } else {
                     out.push(junction(
-                        "unverifiable",
+                        RuleId::Unverifiable,
                         "the command called with & is only known when it runs",
                         &raw,
                     ));
@@ -684,7 +685,7 @@ fn translate(
                 out.extend(findings(&t, ctx, depth + 1));
             } else if !rest.is_empty() || !producers.is_empty() {
                 out.push(junction(
-                    "unverifiable",
+                    RuleId::Unverifiable,
                     "the code handed to Invoke-Expression is only known when it runs",
                     &raw,
                 ));
@@ -757,12 +758,12 @@ fn translate(
         | "disable-localuser"
         | "set-executionpolicy"
         | "remove-appxpackage" => {
-            out.push(junction("ps-destructive", "this PowerShell command deletes or changes machine state that cannot be brought back", &raw));
+            out.push(junction(RuleId::PsDestructive, "this PowerShell command deletes or changes machine state that cannot be brought back", &raw));
             return (None, out);
         }
         "register-scheduledtask" | "new-scheduledtask" | "schtasks" | "register-scheduledjob" => {
             out.push(junction(
-                "schedule",
+                RuleId::Schedule,
                 "this schedules a task to run later, when no one is watching: a person decides",
                 &raw,
             ));
@@ -779,7 +780,7 @@ fn translate(
                 .unwrap_or_default();
             let Some(f) = file.and_then(|f| text_of(&f)) else {
                 out.push(junction(
-                    "unverifiable",
+                    RuleId::Unverifiable,
                     "the program Start-Process runs is only known when it runs",
                     &raw,
                 ));

@@ -6,6 +6,7 @@
 use super::parse::{Arg, Simple};
 use super::rules::{is_shell, runs_person_act};
 use super::{Context, Decision, Findings, Keep, Verdict, block, code, feed, junction};
+use crate::RuleId;
 
 /// Whether `name` runs code handed to it: a shell, `eval`, `source`, or an interpreter that
 /// reads its program from stdin.
@@ -246,7 +247,7 @@ pub(super) fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) ->
     let text = crate::fsutil::read_text_capped(&path, SCRIPT_CAP).ok()?;
     runs_person_act(&text).then(|| Decision {
         verdict: Verdict::Block,
-        rule: Some("self-approval".into()),
+        rule: Some(RuleId::SelfApproval.into()),
         reason: format!(
             "the script {file} runs trail's approve, dismiss or trust, which are a person's acts, never the agent's"
         ),
@@ -299,7 +300,7 @@ pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut
         };
         if let Some(kind) = hidden_code(&seen) {
             out.push(block(
-                if kind == "remote" { "remote-code" } else { "decoded-code" },
+                if kind == "remote" { RuleId::RemoteCode } else { RuleId::DecodedCode },
                 if kind == "remote" {
                     REMOTE_REASON.into()
                 } else {
@@ -311,7 +312,7 @@ pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut
         if let Some(p) = a.text.as_deref().and_then(|t| ctx.resolve(t))
             && ctx.line.fetched.contains(&p)
         {
-            out.push(block("remote-code", REMOTE_REASON.into(), raw));
+            out.push(block(RuleId::RemoteCode, REMOTE_REASON.into(), raw));
         }
     }
 }
@@ -327,16 +328,16 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
             .all(|p| trusted(ctx, fetch_host(p).as_deref()));
         if all_trusted {
             out.push(junction(
-                "pipe-to-shell",
+                RuleId::PipeToShell,
                 "a trusted installer's script is run: a person decides",
                 raw,
             ));
         } else {
-            out.push(block("remote-code", REMOTE_REASON.into(), raw));
+            out.push(block(RuleId::RemoteCode, REMOTE_REASON.into(), raw));
         }
     } else if producers.iter().any(|p| decodes(p)) {
         out.push(block(
-            "decoded-code",
+            RuleId::DecodedCode,
             "decoded or scrambled text is piped into a shell: what it runs is hidden, and hiding is itself the signal; it is never run".into(),
             raw,
         ));
@@ -345,7 +346,7 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
     } else {
         let from: Vec<&str> = producers.iter().filter_map(|p| p.name()).collect();
         out.push(junction(
-            "pipe-to-shell",
+            RuleId::PipeToShell,
             &format!("output of `{}` is run as code", from.join(" | ")),
             raw,
         ));
@@ -363,7 +364,7 @@ fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) 
         {
             Some(v) => out.runs(&v.join(" "), Keep::All),
             None => out.push(junction(
-                "unverifiable",
+                RuleId::Unverifiable,
                 "the code handed to eval is only known when it runs",
                 raw,
             )),
@@ -382,7 +383,7 @@ fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) 
         match words.get(i + 1).and_then(|a| a.text.as_deref()) {
             Some(s) => out.runs(s, Keep::All),
             None => out.push(junction(
-                "unverifiable",
+                RuleId::Unverifiable,
                 "the code handed to the shell is only known when it runs",
                 raw,
             )),
@@ -396,7 +397,7 @@ fn fed(name: &str, cmd: &Simple, ctx: &Context, raw: &str, out: &mut Findings) {
     match (&cmd.heredoc, cmd.dynamic_stdin) {
         (Some(h), _) => code::judge_code(name, h, ctx, raw, out),
         (None, true) => out.push(junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             "the code fed to this program is only known when it runs",
             raw,
         )),

@@ -4,6 +4,7 @@ use super::super::known::{self, Tier};
 use super::super::parse::{Arg, Simple};
 use super::super::rules::Cmd;
 use super::super::{Context, Findings, Keep, Verdict, code, junction, languages, shells};
+use crate::RuleId;
 
 /// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
 const COMMAND_OPTIONS: &[&str] = &[
@@ -195,14 +196,14 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     let Some(url) = fetched else { return };
     if shells::trusted(ctx, shells::url_host(url).as_deref()) {
         out.push(junction(
-            "unverifiable",
+            RuleId::Unverifiable,
             "this runs code fetched from a host a person trusts (`gate.trusted_installers`): a person decides",
             raw,
         ));
     } else {
         out.push(super::decide(
             Verdict::Block,
-            "remote-code",
+            RuleId::RemoteCode,
             shells::REMOTE_REASON.into(),
             raw,
         ));
@@ -417,7 +418,7 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
     if critical {
         out.push(super::decide(
             Verdict::Block,
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this code deletes /, the home directory or a system directory from inside another \
              language: it is never run"
                 .into(),
@@ -472,7 +473,7 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
     code::judge_code(name, value, ctx, raw, out);
     if code::deletion_call(value) && !deletes_critical(value, ctx, raw, out) {
         out.push(junction(
-            "interpreter-code",
+            RuleId::InterpreterCode,
             "this code deletes something from inside another language, where the gate cannot follow",
             raw,
         ));
@@ -568,7 +569,7 @@ fn sql(value: &str, raw: &str, out: &mut Findings) {
     }) || words.first() == Some(&"FLUSHALL");
     if destroys {
         out.push(junction(
-            "sql-destructive",
+            RuleId::SqlDestructive,
             "this statement deletes data (DROP, DELETE, TRUNCATE): a person decides",
             raw,
         ));

@@ -3,6 +3,7 @@
 use super::super::rules::Cmd;
 use super::super::{Findings, Verdict};
 use super::decide;
+use crate::RuleId;
 
 const SHELLS: &[&str] = &[
     "sh",
@@ -106,7 +107,7 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if let (Some((_, w)), Some(off)) = (found, open) {
         out.push(decide(
             Verdict::Block,
-            "exposes-shell",
+            RuleId::ExposesShell,
             format!(
                 "`{}` is told to listen on every network interface (`{w}`) with its authentication off (`{off}`): anyone on the network runs what it runs, it is never run",
                 c.name
@@ -118,7 +119,7 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if let Some((_, w)) = found {
         out.push(decide(
             Verdict::Junction,
-            "exposes-service",
+            RuleId::ExposesService,
             format!(
                 "`{}` is told to listen on every network interface (`{w}`): what it serves is \
                  reachable from the network, and trail does not model this program: a person \
@@ -177,7 +178,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     out.push(if network {
         decide(
             Verdict::Block,
-            "exposes-shell",
+            RuleId::ExposesShell,
             format!(
                 "`{}` is given a shell (`{}`) and a network endpoint: a shell others can reach is never run",
                 c.name, words[i]
@@ -187,7 +188,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     } else {
         decide(
             Verdict::Junction,
-            "hands-over",
+            RuleId::HandsOver,
             format!(
                 "`{}` is given an interactive shell (`{}`), and trail does not model this program: a person decides",
                 c.name, words[i]

@@ -29,7 +29,7 @@ mod words;
 
 use super::known::{self, Tier};
 use super::parse::Simple;
-use super::rules::Cmd;
+use super::rules::{Cmd, RuleId};
 use super::{Context, Decision, Findings, Verdict};
 
 use targets::Target;
@@ -118,7 +118,7 @@ pub(super) fn judge(
     }) {
         out.push(decide(
             Verdict::Junction,
-            "names-critical",
+            RuleId::NamesCritical,
             format!(
                 "`{}` is given {} (`{}`), and trail does not model this program: a person decides",
                 c.name,
@@ -137,15 +137,16 @@ pub(super) fn judge(
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
-            out.push(decide(
-                Verdict::Allow,
-                "",
-                format!(
+            out.push(Decision {
+                verdict: Verdict::Allow,
+                rule: None,
+                reason: format!(
                     "`{}` is a program trail does not model; none of its words names a protected place, carries code, hands over a shell or asks for an act with consequences",
                     c.name
                 ),
-                raw,
-            ));
+                command: Some(raw.into()),
+                targets: Vec::new(),
+            });
         }
     }
 }
@@ -214,7 +215,7 @@ fn critical(
         let what = verb.map_or_else(|| "write its output to".to_string(), |v| v.word.clone());
         out.push(decide(
             Verdict::Block,
-            "destroys-critical",
+            RuleId::DestroysCritical,
             format!(
                 "`{}` is told to {what} {} (`{}`): it is never run",
                 c.name,
@@ -243,7 +244,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
         {
             out.push(decide(
                 Verdict::Junction,
-                "changes-remote",
+                RuleId::ChangesRemote,
                 format!(
                     "`{}` is told to change something (`{verb}`) on another machine's service (`{place}`), and trail does not model this program: a person decides",
                     c.name
@@ -253,7 +254,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
         } else if let Some(w) = words::skips_safeguard(c) {
             out.push(decide(
                 Verdict::Junction,
-                "skips-safeguard",
+                RuleId::SkipsSafeguard,
                 format!(
                     "`{}` is told to skip its own confirmation or safety (`{w}`), and trail does not model this program: a person decides",
                     c.name
@@ -268,7 +269,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
     if !reads_only && let Some(url) = targets::remote_output(c) {
         out.push(decide(
             Verdict::Junction,
-            "changes-remote",
+            RuleId::ChangesRemote,
             format!(
                 "`{}` is told to write its output to another machine's storage (`{url}`), and trail does not model this program: a person decides",
                 c.name
@@ -287,7 +288,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
     {
         out.push(decide(
             Verdict::Junction,
-            "consequence-irreversible",
+            RuleId::ConsequenceIrreversible,
             format!(
                 "`{}` is told to attach to a running process (`{w}`), and trail does not model this program: a person decides",
                 c.name
@@ -298,7 +299,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
     if !reads_only && let Some(w) = words::schedules(c) {
         out.push(decide(
             Verdict::Junction,
-            "schedule",
+            RuleId::Schedule,
             format!(
                 "`{}` is told to schedule what it runs (`{w}`): it runs later, when no one is watching; a person decides",
                 c.name
@@ -361,7 +362,7 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     Some(if p.this_machine {
         decide(
             Verdict::Block,
-            "destroys-critical",
+            RuleId::DestroysCritical,
             format!(
                 "`{}` is told to power this machine off or restart it (`{}`): it is never run",
                 c.name, p.word
@@ -371,7 +372,7 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     } else {
         decide(
             Verdict::Junction,
-            "consequence-irreversible",
+            RuleId::ConsequenceIrreversible,
             format!(
                 "`{}` is told to power something off or restart it (`{}`): a person decides",
                 c.name, p.word
@@ -381,10 +382,10 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     })
 }
 
-fn decide(verdict: Verdict, rule: &str, reason: String, raw: &str) -> Decision {
+fn decide(verdict: Verdict, rule: RuleId, reason: String, raw: &str) -> Decision {
     Decision {
         verdict,
-        rule: (!rule.is_empty()).then(|| rule.into()),
+        rule: Some(rule.into()),
         reason,
         command: Some(raw.into()),
         targets: Vec::new(),

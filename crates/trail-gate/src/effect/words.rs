@@ -4,7 +4,7 @@
 
 use super::super::Findings;
 use super::super::known;
-use super::super::rules::Cmd;
+use super::super::rules::{Cmd, RuleId};
 use super::super::{Verdict, code};
 use super::decide;
 
@@ -58,11 +58,11 @@ impl Verb {
 }
 
 impl Class {
-    pub(super) fn rule(self) -> &'static str {
+    pub(super) fn rule(self) -> RuleId {
         match self {
-            Class::Destroys | Class::Stops | Class::Changes => "consequence-irreversible",
-            Class::Reaches => "consequence-external",
-            Class::Reveals => "credential-read",
+            Class::Destroys | Class::Stops | Class::Changes => RuleId::ConsequenceIrreversible,
+            Class::Reaches => RuleId::ConsequenceExternal,
+            Class::Reveals => RuleId::CredentialRead,
         }
     }
 

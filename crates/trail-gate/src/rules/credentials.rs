@@ -1,0 +1,169 @@
+//! Where credentials live, and the commands that read them.
+
+use super::Cmd;
+use crate::Context;
+
+/// Paths of credential stores under the home directory (private keys, cloud credentials).
+pub(super) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
+    let home = &ctx.places.home;
+    let Ok(rel) = p.strip_prefix(home) else {
+        return p == std::path::Path::new("/etc/shadow")
+            || p.starts_with("/etc/ssh")
+                && p.to_string_lossy().contains("_key")
+                && !p.to_string_lossy().ends_with(".pub");
+    };
+    let r = rel.to_string_lossy();
+    if r == ".ssh" || r == ".gnupg" || r == ".password-store" || r == ".aws" {
+        return true;
+    }
+    if let Some(f) = r.strip_prefix(".ssh/") {
+        return (f.starts_with("id_") && !f.ends_with(".pub"))
+            || f.ends_with(".pem")
+            || f.ends_with("_key");
+    }
+    [
+        ".aws/credentials",
+        ".aws/sso/cache",
+        ".docker/config.json",
+        ".kube/config",
+        ".netrc",
+        ".git-credentials",
+        ".pypirc",
+        ".npmrc",
+        ".config/gh/hosts.yml",
+        ".config/gcloud/credentials.db",
+        ".config/gcloud/application_default_credentials.json",
+        ".config/gcloud/access_tokens.db",
+        ".azure/accessTokens.json",
+        ".azure/msal_token_cache.json",
+        ".gnupg/private-keys-v1.d",
+        ".password-store",
+        ".config/hub",
+        ".terraform.d/credentials.tfrc.json",
+        ".vault-token",
+        ".cargo/credentials",
+        ".cargo/credentials.toml",
+        "Library/Keychains",
+        ".local/share/keyrings",
+    ]
+    .iter()
+    .any(|f| r == *f || r.starts_with(&format!("{f}/")))
+}
+
+/// Reading a credential store into the agent's context: a program (not one that only lists or
+/// moves) given a credential path, or a keychain / password-manager lookup.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per program or flag family: a dispatch table read top to bottom"
+)]
+pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
+    let tool = match c.name {
+        "security" => c.words().any(|w| {
+            w.starts_with("find-") && w.ends_with("-password")
+                || w == "dump-keychain"
+                || w == "export"
+        }),
+        "pass" | "gopass" => {
+            matches!(c.sub(), Some("show" | "cat"))
+                || (c.sub().is_some_and(|s| {
+                    !matches!(
+                        s,
+                        "ls" | "list"
+                            | "find"
+                            | "search"
+                            | "init"
+                            | "git"
+                            | "generate"
+                            | "insert"
+                            | "edit"
+                            | "rm"
+                            | "mv"
+                            | "cp"
+                            | "help"
+                            | "version"
+                    )
+                }))
+        }
+        "vault" => c.words().any(|w| w == "read") || (c.has("kv") && c.has("get")),
+        "op" => {
+            c.words().any(|w| matches!(w, "read" | "inject"))
+                || (c.has("item") && c.has("get"))
+                || c.has("--reveal")
+        }
+        "gcloud" => c.has("auth") && c.words().any(|w| w.starts_with("print-")),
+        "gh" => c.has("auth") && c.has("token"),
+        "az" => c.has("get-access-token"),
+        "aws" => {
+            (c.has("configure") && c.has("get") && c.any_word_ci(&["secret", "key", "token"]))
+                || c.has("get-session-token")
+                || c.has("get-secret-value")
+                || (c.has("ecr") && c.has("get-login-password"))
+                || (c.has("ssm") && c.has("--with-decryption"))
+        }
+        "secret-tool" => c.has("lookup"),
+        "heroku" => c.words().any(|w| w == "auth:token"),
+        "doppler" => c.has("secrets") && !c.has("--only-names"),
+        "kubectl" => {
+            c.has("secret")
+                && c.has("get")
+                && c.words().any(|w| {
+                    w.starts_with("-o") || w.starts_with("--output") || w == "yaml" || w == "json"
+                })
+        }
+        "cmdkey" => c.has("/list"),
+        _ => false,
+    };
+    if tool {
+        return true;
+    }
+    const NOT_READING: &[&str] = &[
+        "ls",
+        "stat",
+        "test",
+        "[",
+        "du",
+        "file",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "echo",
+        "printf",
+        "touch",
+        "mkdir",
+        "chmod",
+        "chown",
+        "mv",
+        "rm",
+        "unlink",
+        "ssh-add",
+        "ssh",
+        "scp",
+        "git",
+        "ssh-keygen",
+        "find",
+        "exa",
+        "eza",
+        "tree",
+        "wc",
+    ];
+    if NOT_READING.contains(&c.name) || c.name.is_empty() {
+        return false;
+    }
+    c.operands()
+        .chain(c.args.iter().filter(|a| {
+            a.text
+                .as_deref()
+                .is_some_and(|t| t.contains('=') && t.contains('/'))
+        }))
+        .filter_map(|a| {
+            let raw = a
+                .raw
+                .split_once('=')
+                .filter(|(k, _)| k.starts_with('-') || k.starts_with("if"))
+                .map_or(a.raw.as_str(), |(_, v)| v);
+            ctx.resolve(raw)
+        })
+        .chain(c.reads.iter().filter_map(|r| ctx.resolve(r)))
+        .any(|p| credential_path(ctx, &p))
+}

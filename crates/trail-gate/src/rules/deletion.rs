@@ -1,0 +1,186 @@
+//! Where a deletion, a move or an emptying lands: recursion, the places a command names, and
+//! which of them lose something (outside temporary directories and git-ignored build output).
+
+use super::Cmd;
+use super::git::NARROWING;
+use crate::Context;
+use crate::parse::Arg;
+use crate::paths::Place;
+
+pub(super) fn recursive(c: &Cmd<'_>) -> bool {
+    c.flag("--recursive", Some('r')) || c.flag("--recursive", Some('R'))
+}
+
+pub(super) fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
+    c.operands()
+        .map(|a| (ctx.classify(&a.raw), a.raw.clone()))
+        .collect()
+}
+
+/// Whether `raw` names, by its absolute path, a directory the project sits in (`/work` for
+/// `/work/proj`): deleting it deletes the project, and the other projects beside it. (`rm -rf
+/// ..` stays a junction, as the first labelled set has it.)
+pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
+    let raw = raw.trim_matches(['"', '\'']);
+    (raw.starts_with('/') || raw.starts_with('~'))
+        && ctx
+            .resolve(raw)
+            .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)
+}
+
+pub(super) fn critical(p: Place) -> bool {
+    matches!(
+        p,
+        Place::Root | Place::Home | Place::System | Place::ProjectRoot
+    )
+}
+
+/// Programs that delete what they are given (rm under other names).
+pub(super) fn deleter(name: &str) -> bool {
+    matches!(
+        name,
+        "rm" | "rimraf" | "del" | "del-cli" | "trash" | "trash-put" | "gio-trash" | "srm"
+    )
+}
+
+/// A recursive deletion: `rm -r`, or a tool that always recurses (`rimraf`, `trash`).
+pub(super) fn rm_recursive(c: &Cmd<'_>) -> bool {
+    (c.name == "rm" && recursive(c))
+        || (deleter(c.name) && c.name != "rm")
+        || (c.name == "gio" && c.sub() == Some("trash"))
+}
+
+/// Directories the agent could make look like ignored build output (`.gitignore` and
+/// `.git/info/exclude` are files it writes): deleting them is never "build output".
+const NEVER_BUILD_OUTPUT: &[&str] = &[".git", ".trail", ".claude", ".codex"];
+
+/// Whether `raw` lies in the repository's or the agents' own directories at the project's
+/// root ([`NEVER_BUILD_OUTPUT`]): inside the project, yet never the agent's to remove.
+pub(super) fn in_own_dirs(ctx: &Context, raw: &str) -> bool {
+    ctx.resolve(raw).is_some_and(|abs| {
+        abs.strip_prefix(&ctx.places.project_root).is_ok_and(|r| {
+            r.components().next().is_some_and(|c| {
+                NEVER_BUILD_OUTPUT
+                    .iter()
+                    .any(|n| c.as_os_str() == std::ffi::OsStr::new(n))
+            })
+        })
+    })
+}
+
+/// Whether deleting, emptying or overwriting what `raw` names, found at `place`, loses
+/// something: anywhere but a temporary directory and the project's git-ignored build output
+/// (DESIGN, "The gate", rule 3). Every rule that lets those two pass asks this.
+pub(super) fn loses(ctx: &Context, place: Place, raw: &str) -> bool {
+    match place {
+        Place::Tmp => false,
+        Place::Inside => !ignored(ctx, raw),
+        _ => true,
+    }
+}
+
+/// Whether a path inside the project is git-ignored build output, never counting the
+/// repository's own and the agents' directories.
+pub(super) fn ignored(ctx: &Context, raw: &str) -> bool {
+    let Some(abs) = ctx.resolve(raw) else {
+        return false;
+    };
+    let rel = abs.strip_prefix(&ctx.places.project_root).unwrap_or(&abs);
+    if rel.components().any(|c| {
+        NEVER_BUILD_OUTPUT
+            .iter()
+            .any(|n| c.as_os_str() == std::ffi::OsStr::new(n))
+    }) {
+        return false;
+    }
+    (ctx.ignored)(&ctx.places, &abs)
+}
+
+/// Whether `find` deletes what it finds (`-delete`, or `-exec rm|unlink|shred …`).
+pub(super) fn find_deletes(c: &Cmd<'_>) -> bool {
+    c.name == "find"
+        && c.args
+            .iter()
+            .enumerate()
+            .any(|(i, a)| match a.text.as_deref() {
+                Some("-delete") => true,
+                Some("-exec" | "-execdir" | "-ok" | "-okdir") => c
+                    .args
+                    .get(i + 1)
+                    .and_then(|n| n.text.as_deref())
+                    .map(|n| n.rsplit('/').next().unwrap_or(n))
+                    .is_some_and(|n| {
+                        deleter(n) || matches!(n, "unlink" | "shred" | "rmdir" | "truncate")
+                    }),
+                _ => false,
+            })
+}
+
+/// Where `find` starts (its operands before the first test), judged.
+pub(super) fn find_starts(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
+    let starts: Vec<&Arg> = c
+        .args
+        .iter()
+        .take_while(|a| {
+            !a.text
+                .as_deref()
+                .is_some_and(|t| t.starts_with('-') || matches!(t, "(" | "!" | ","))
+        })
+        .collect();
+    if starts.is_empty() {
+        return vec![(ctx.classify("."), ".".into())];
+    }
+    let narrowed = c.words().any(|w| NARROWING.contains(&w));
+    starts
+        .iter()
+        .map(|a| {
+            let mut p = ctx.classify(&a.raw);
+            // A filtered find in the temporary directory deletes things in it, not it.
+            if p == Place::Outside
+                && narrowed
+                && ctx.classify(&format!("{}/x", a.raw.trim_end_matches('/'))) == Place::Tmp
+            {
+                p = Place::Tmp;
+            }
+            (p, a.raw.clone())
+        })
+        .collect()
+}
+
+/// What `mv` moves away: every operand but the destination (or all of them with `-t DIR`).
+pub(super) fn moved_away(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
+    let mut ops = places(c, ctx);
+    let has_t = c
+        .words()
+        .any(|w| w == "-t" || w.starts_with("--target-directory"));
+    if has_t {
+        // `-t DIR` takes the next word as the destination.
+        if let Some(i) = c.args.iter().position(|a| a.text.as_deref() == Some("-t"))
+            && let Some(dir) = c.args.get(i + 1)
+        {
+            ops.retain(|(_, raw)| *raw != dir.raw);
+        }
+    } else {
+        ops.pop();
+    }
+    ops
+}
+
+/// `rsync --delete…` (not a dry run).
+pub(super) fn sync_deletes(c: &Cmd<'_>) -> bool {
+    c.name == "rsync"
+        && c.option_words()
+            .any(|w| w.starts_with("--delete") || w == "--remove-source-files")
+        && !c.flag("--dry-run", Some('n'))
+}
+
+/// `1G`, `+10M`, `0`: a size given to `truncate -s`, not a file.
+pub(super) fn size_word(raw: &str) -> bool {
+    let t = raw.trim_start_matches(['+', '-', '<', '>', '%', '/']);
+    !t.is_empty()
+        && t.starts_with(|c: char| c.is_ascii_digit())
+        && t.trim_start_matches(|c: char| c.is_ascii_digit())
+            .chars()
+            .all(|c| c.is_ascii_alphabetic())
+        && t.len() <= 8
+}

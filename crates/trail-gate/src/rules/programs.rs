@@ -1,0 +1,98 @@
+//! Programs the rules name by what they are: shells and database clients, and the SQL that
+//! destroys.
+
+/// Whether a program is a shell (its `-c` string and stdin are command lines).
+pub(crate) fn is_shell(name: &str) -> bool {
+    SHELLS.contains(&name)
+}
+
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
+];
+
+/// Programs that run SQL (or a database's own query language) handed to them.
+pub(crate) fn sql_client(name: &str) -> bool {
+    matches!(
+        name,
+        "psql"
+            | "mysql"
+            | "mariadb"
+            | "sqlite3"
+            | "sqlite"
+            | "mongosh"
+            | "mongo"
+            | "clickhouse-client"
+            | "clickhouse"
+            | "cockroach"
+            | "duckdb"
+            | "sqlcmd"
+            | "bq"
+            | "snowsql"
+            | "cqlsh"
+            | "usql"
+            | "pgcli"
+            | "mycli"
+            | "litecli"
+            | "trino"
+            | "presto"
+            | "sqlplus"
+            | "isql"
+            | "osql"
+            | "beeline"
+            | "impala-shell"
+            | "spanner-cli"
+            | "dolt"
+            | "turso"
+            | "surreal"
+            | "influx"
+            | "db2"
+            | "mssql-cli"
+            | "vsql"
+            | "hive"
+            | "spark-sql"
+            | "redshift"
+    )
+}
+
+/// SQL that drops, empties, deletes or changes rows or structures.
+pub(crate) const DESTRUCTIVE_SQL: &[&str] = &[
+    "drop table",
+    "drop database",
+    "drop schema",
+    "drop view",
+    "drop index",
+    "drop collection",
+    "drop keyspace",
+    "drop user",
+    "truncate",
+    "delete from",
+    "delete ",
+    "alter table",
+    "update ",
+    "dropdatabase()",
+    ".drop()",
+    "deletemany",
+    "deleteone",
+    "remove(",
+    "flushall",
+    "flushdb",
+    "grant ",
+    "revoke ",
+];
+
+/// Whether SQL text drops, deletes or changes data; text inside its own string literals
+/// (`INSERT … VALUES ('drop table x')`) is data and does not count.
+pub(crate) fn destructive_sql(sql: &str) -> bool {
+    let mut code = String::with_capacity(sql.len());
+    let mut in_str = false;
+    for ch in sql.chars() {
+        if ch == '\'' {
+            in_str = !in_str;
+            code.push(' ');
+        } else if !in_str {
+            code.push(ch.to_ascii_lowercase());
+        }
+    }
+    let code = code.split_whitespace().collect::<Vec<_>>().join(" ") + " ";
+    DESTRUCTIVE_SQL.iter().any(|k| code.contains(k))
+}

@@ -1,0 +1,110 @@
+//! Disks, and the system files whose loss stops a machine booting or letting anyone in.
+
+use super::Cmd;
+use crate::Context;
+use crate::parse::Arg;
+use crate::paths::Place;
+
+/// A disk device path.
+pub(super) fn device(t: &str) -> bool {
+    let t = t.trim_matches('"');
+    [
+        "/dev/sd",
+        "/dev/nvme",
+        "/dev/vd",
+        "/dev/hd",
+        "/dev/xvd",
+        "/dev/mmcblk",
+        "/dev/disk",
+        "/dev/md",
+        "/dev/mapper",
+        "/dev/dm-",
+        "/dev/loop",
+        "/dev/rdisk",
+        r"\\.\PhysicalDrive",
+    ]
+    .iter()
+    .any(|d| t.starts_with(d))
+}
+
+/// Partitioning, formatting and wiping tools, minus their read-only uses and image files in
+/// temporary directories or the project.
+pub(super) fn disk_tool(c: &Cmd<'_>, ctx: &Context) -> bool {
+    let on_image_only = || {
+        let ops: Vec<&Arg> = c.operands().collect();
+        !ops.is_empty()
+            && ops.iter().all(|a| {
+                !device(&a.raw) && matches!(ctx.classify(&a.raw), Place::Tmp | Place::Inside)
+            })
+    };
+    let listing = c.flag("--list", Some('l')) || c.has("print") || c.has("--print") || c.has("-p");
+    match c.name {
+        n if n.starts_with("mkfs") || n == "mkswap" || n == "mke2fs" => !on_image_only(),
+        "wipefs" => {
+            !c.has("--no-act")
+                && !c.has("-n")
+                && c.operands().count() > 0
+                && (c.flag("--all", Some('a')) || c.has("-o") || c.has("--offset"))
+        }
+        "fdisk" | "sfdisk" | "gdisk" | "cfdisk" => {
+            !listing && !c.has("-d") && !c.has("--dump") && !c.has("-s") && !on_image_only()
+        }
+        "sgdisk" => !listing && !c.has("-v") && !on_image_only(),
+        "parted" => {
+            !listing
+                && c.words().any(|w| {
+                    matches!(
+                        w,
+                        "mklabel" | "mkpart" | "rm" | "resizepart" | "mkpartfs" | "rescue"
+                    )
+                })
+        }
+        "blkdiscard" => true,
+        "cryptsetup" => c
+            .words()
+            .any(|w| matches!(w, "luksFormat" | "erase" | "luksErase" | "reencrypt")),
+        "lvremove" | "vgremove" | "pvremove" => true,
+        "mdadm" => c.has("--zero-superblock") || c.has("--create") || c.has("-C"),
+        "zpool" => matches!(c.sub(), Some("destroy" | "labelclear" | "create")),
+        "zfs" => c.sub() == Some("destroy"),
+        "diskutil" => c.words().any(|w| {
+            w.starts_with("erase")
+                || w.starts_with("partition")
+                || w == "zeroDisk"
+                || w == "randomDisk"
+        }),
+        "hdparm" => c
+            .words()
+            .any(|w| w.starts_with("--security-erase") || w == "--trim-sector-ranges"),
+        "nvme" => matches!(c.sub(), Some("format" | "sanitize")),
+        "format" | "diskpart" | "Format-Volume" | "Clear-Disk" | "Remove-Partition"
+        | "Initialize-Disk" => true,
+        _ => false,
+    }
+}
+
+/// Files whose replacement breaks logging in, booting or privilege: writing over them is a
+/// block; other system configuration is a junction (`sensitive-write`).
+pub(super) const CRITICAL_SYSTEM_FILES: &[&str] = &[
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/group",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/etc/fstab",
+    "/etc/crypttab",
+    "/etc/inittab",
+    "/etc/ld.so.preload",
+    "/etc/ld.so.conf",
+    "/etc/pam.d",
+    "/etc/sudoers.d",
+    "/etc/ssh/sshd_config",
+    "/etc/default/grub",
+    "/boot",
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/lib",
+    "/usr/lib",
+];
