@@ -303,6 +303,107 @@ proptest! {
     }
 }
 
+/// Pieces of PowerShell the reader and translator must take in any order: cmdlets and their
+/// aliases, call operators, parameters with and without values, quotes, blocks, separators,
+/// Windows places and code runners.
+const PS_PIECES: &[&str] = &[
+    "Remove-Item",
+    "rm",
+    "ri",
+    "Get-ChildItem",
+    "gci",
+    "Get-Content",
+    "Set-Content",
+    "Copy-Item",
+    "Move-Item",
+    "Expand-Archive",
+    "Invoke-Expression",
+    "iex",
+    "Invoke-WebRequest",
+    "irm",
+    "Start-Process",
+    "Stop-Process",
+    "cmd",
+    "/c",
+    "pwsh",
+    "-Command",
+    "-c",
+    "-enc",
+    "-EncodedCommand",
+    "&",
+    ".",
+    "-Recurse",
+    "-Force",
+    "-Path",
+    "-Path:",
+    "-LiteralPath",
+    "-Destination",
+    "-Id",
+    "-Name",
+    "-Method",
+    "-OutFile",
+    "-WhatIf",
+    "-Recurse:$false",
+    "C:\\",
+    "C:\\Windows",
+    "$env:TEMP",
+    "$env:USERPROFILE",
+    "~",
+    "..",
+    "'a b'",
+    "\"x\"",
+    "$(",
+    ")",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    "|",
+    "&&",
+    "||",
+    "\n",
+    "'",
+    "\"",
+    "$x",
+    "@(",
+    "foreach",
+    "1,2",
+    "rd /s /q",
+    "format",
+    "https://x.example/i.ps1",
+    "é",
+    "",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Found by issue 23: no fuzz target reached the PowerShell translator. Any arrangement of
+    /// its pieces, and any text, reaches a verdict without panicking (the `powershell` fuzz
+    /// target runs the same on arbitrary bytes).
+    #[test]
+    fn powershell_reader_takes_any_line(
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+        spaces in prop::collection::vec(any::<bool>(), 24),
+        noise in ".{0,40}",
+    ) {
+        let ctx = ctx();
+        let mut line = String::new();
+        for (i, pick) in picks.iter().enumerate() {
+            line.push_str(PS_PIECES[pick.index(PS_PIECES.len())]);
+            if spaces[i] {
+                line.push(' ');
+            }
+        }
+        let _ = trail_gate::powershell::evaluate(&line, &ctx);
+        let _ = trail_gate::powershell::evaluate(&noise, &ctx);
+        let _ = trail_gate::powershell::evaluate(&format!("{line}{noise}"), &ctx);
+    }
+}
+
 // ------------------------------------------------------------------ labelled material (issue 9)
 
 /// One labelled row of `tests/data/labelled/*.tsv`: verdict, family, source, command.
@@ -1263,6 +1364,20 @@ fn mechanisms_found_by_the_seventh_sealed_part() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
+}
+
+/// Found by the PowerShell property test (issue 23): a short option joined to its value read
+/// its first two bytes as a flag, and `-é/x` sliced `é` in half; the gate panicked on the whole
+/// line.
+#[test]
+fn a_wide_character_after_a_dash_is_read() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("rm -rf ~; acme -é/x", &ctx).verdict,
+        Verdict::Block
+    );
+    assert_eq!(evaluate("acme -é/x -ü~ -日.", &ctx).verdict, Verdict::Allow);
+    let _ = trail_gate::powershell::evaluate("Remove-Item -é/x", &ctx);
 }
 
 /// Found by the seventh and eighth sealed parts' safe rows (issue 20): a program run as root

@@ -211,9 +211,10 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let (flag, value) = match w.split_once('=') {
                 Some((f, v)) => (f, Some(v)),
                 // `-o/srv/restore`: a short option with its value attached.
+                // (`get`: the second character may be any letter of any width.)
                 None if w.len() > 2
                     && !w.starts_with("--")
-                    && OUTPUT_SHORT.contains(&&w[..2])
+                    && w.get(..2).is_some_and(|f| OUTPUT_SHORT.contains(&f))
                     && matches!(w.as_bytes()[2], b'/' | b'~' | b'.') =>
                 {
                     (&w[..2], Some(&w[2..]))

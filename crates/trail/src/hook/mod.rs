@@ -106,6 +106,9 @@ static ON_DEADLINE: std::sync::OnceLock<(i32, Vec<u8>)> = std::sync::OnceLock::n
 /// An alarm, not a watchdog thread: creating a thread cost the hook ~0.3 ms of its ~1 ms (its
 /// stack and allocator arena), more than everything else PreToolUse does.
 fn start_watchdog(host: Host, tool_call: bool, deadline: Instant) {
+    if tool_call {
+        refuse_on_panic(host);
+    }
     let secs = DEADLINE.as_secs();
     let answer = if tool_call {
         let reason = format!(
@@ -133,6 +136,43 @@ fn start_watchdog(host: Host, tool_call: bool, deadline: Instant) {
         libc::signal(libc::SIGALRM, on_alarm as *const () as libc::sighandler_t);
         libc::alarm(libc::c_uint::try_from(left).unwrap_or(libc::c_uint::MAX));
     }
+}
+
+/// A panic while a tool call is checked refuses the call. Release builds abort on a panic,
+/// and a hook that dies without an answer lets the tool call through wherever the host does
+/// not fail closed (Codex has no such switch): one word the gate could not read (`-é/x` once
+/// sliced a character in half) would have opened it for the whole line. The answer is rendered now, before anything can fail; the panic's message
+/// (it may quote the command) is not printed, only where it happened.
+fn refuse_on_panic(host: Host) {
+    let reason = "trail failed while checking this tool call (an internal error), so it is \
+                  refused to be safe. `trail gate -- 'COMMAND'` shows the failure; please report it";
+    let Some(json) = render(
+        host,
+        &Response::Deny {
+            reason: reason.into(),
+        },
+    ) else {
+        return;
+    };
+    let answer = format!("{json}\n").into_bytes();
+    std::panic::set_hook(Box::new(move |info| {
+        if !claim_answer() {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(&answer);
+        let _ = out.flush();
+        let place = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "trail: internal error at {place}; the tool call was refused"
+        );
+        // SAFETY: _exit(2) ends the process without running anything else.
+        unsafe { libc::_exit(0) }
+    }));
 }
 
 extern "C" fn on_alarm(_: libc::c_int) {
@@ -168,10 +208,13 @@ pub fn run(host_name: Option<&str>) -> ExitCode {
     let response = match host::decode(&bytes) {
         Ok((envelope, event)) => {
             starting = matches!(event, Event::SessionStarted { .. });
-            start_watchdog(
-                host,
-                matches!(event, Event::ToolRequested { .. }),
-                started + DEADLINE,
+            let tool_call = matches!(event, Event::ToolRequested { .. });
+            start_watchdog(host, tool_call, started + DEADLINE);
+            // Tests prove the refusal above on a debug build; a release build has no switch.
+            #[cfg(debug_assertions)]
+            assert!(
+                !(tool_call && std::env::var_os("TRAIL_TEST_PANIC_IN_HOOK").is_some()),
+                "a test asked the hook to fail"
             );
             handle(host, &envelope, &event)
         }

@@ -30,6 +30,52 @@ fn hook(env: &TestEnv, payload: &str) -> (i32, String, String) {
     (code(&out), stdout(&out), stderr(&out))
 }
 
+/// Found by the PowerShell property test (issue 23): a word like `-é/x` made the gate slice a
+/// character in half and panic; the hook died without an answer, and a dead PreToolUse hook
+/// lets the whole line through where the host does not fail closed (Codex; Claude Code without
+/// `onFailure: block`), `rm -rf ~` included.
+#[test]
+fn a_word_with_a_wide_character_after_a_dash_is_judged() {
+    let env = TestEnv::new().env("CLAUDE_PROJECT_DIR", "/work/proj");
+    let (c, out, _) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~; acme -é/x"}}"#,
+    );
+    assert_eq!(c, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+}
+
+/// Whatever fails inside the check of a tool call, the call is refused with a reason, not let
+/// through by a hook that died without answering.
+#[test]
+fn a_hook_that_fails_while_checking_refuses_the_tool_call() {
+    let env = TestEnv::new()
+        .env("CLAUDE_PROJECT_DIR", "/work/proj")
+        .env("TRAIL_TEST_PANIC_IN_HOOK", "1");
+    let (c, out, err) = hook(
+        &env,
+        r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"}}"#,
+    );
+    assert_eq!(c, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(reason.contains("internal error"), "{reason}");
+    assert!(err.contains("internal error at"), "{err}");
+    // Other events are not tool calls: the switch changes nothing there.
+    let (c, _, _) = hook(
+        &env,
+        r#"{"hook_event_name":"UserPromptSubmit","prompt":"hi"}"#,
+    );
+    assert_eq!(c, 0);
+}
+
 #[test]
 fn pre_tool_use_denies_what_the_gate_refuses_and_says_nothing_otherwise() {
     let env = TestEnv::new().env("CLAUDE_PROJECT_DIR", "/work/proj");
