@@ -18,6 +18,7 @@ fuzz_target!(|data: &[u8]| {
         extra: Vec::new(),
         trusted_installers: vec!["sh.rustup.rs".into()],
         line: Default::default(),
+        confined: false,
     };
     let _ = evaluate(line, &ctx);
 });
