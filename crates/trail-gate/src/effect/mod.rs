@@ -157,6 +157,7 @@ pub(super) fn judge(
 /// and it counts now.
 pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
     arguments::escapes(text, super::Keep::Blocks, out);
+    arguments::keyed_commands(text, out);
     // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
     // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
     for lit in super::code::literals(text) {
@@ -203,6 +204,12 @@ fn critical(
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
+                // Told to clean, and given /, home or a directory above the project (`-M
+                // clean docs ~`): what it cleans is the whole of it.
+                || cleans
+                    && !looks
+                    && !t.read
+                    && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
                 || t.target == Target::Root && replaces_root
                 || t.output
                     && !lists

@@ -162,12 +162,24 @@ const DIRECTORY_SHORT: &[&str] = &["-d", "-C"];
 /// programs use (`-outdev`); `--root` only where `root_counts` (an install root, not where a
 /// remote copy goes).
 fn output_flag(flag: &str, root_counts: bool) -> bool {
-    OUTPUT_SHORT.contains(&flag)
-        || flag.len() > 3
-            && words::parts(flag)
-                .iter()
-                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && (root_counts || p != "root"))
+    if OUTPUT_SHORT.contains(&flag) {
+        return true;
+    }
+    let ps = words::parts(flag);
+    flag.len() > 3
+        && (ps
+            .iter()
+            .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && (root_counts || p != "root"))
+            // `--export-picture-to`, `--save-to`: a writing verb, then where to.
+            || ps.last().is_some_and(|p| p == "to")
+                && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
 }
+
+/// Verbs whose option, ending in `to`, names where something is written (`--export-to`,
+/// `--save-to`, `--extract-to`); `--compare-to` and `--relative-to` name what is read.
+const WRITES_TO: &[&str] = &[
+    "copy", "download", "dump", "export", "extract", "move", "render", "save", "write",
+];
 
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
 /// output options.

@@ -427,6 +427,56 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| subcommand_verb(c))
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
+        .or_else(|| console_verb(c))
+}
+
+/// A line handed to the program's own console by an option that executes it (`asterisk -rx
+/// 'core stop now'`, `acme-cli --execute 'pool delete tank'`): its words are the program's
+/// subcommands. Only a short line of plain words counts; a message (`-m '…'`) is not one.
+fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
+    let executes = |flag: &str| {
+        flag.strip_prefix("--").map_or_else(
+            || {
+                let letters = flag.trim_start_matches('-');
+                flag.starts_with('-')
+                    && (1..=3).contains(&letters.len())
+                    && letters.chars().all(|ch| ch.is_ascii_lowercase())
+                    && letters.contains(['x', 'c', 'e'])
+            },
+            |long| {
+                parts(long)
+                    .last()
+                    .is_some_and(|p| matches!(p.as_str(), "command" | "exec" | "execute" | "cmd"))
+            },
+        )
+    };
+    c.args.windows(2).find_map(|pair| {
+        let flag = pair[0].text.as_deref()?;
+        let line = pair[1].text.as_deref()?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let plain = (2..=6).contains(&words.len())
+            && words[0].chars().all(|ch| ch.is_ascii_lowercase())
+            && !line.contains(['.', ',', '?', '!', ';', '|', '&', '$', '`', '\'', '"']);
+        if !executes(flag) || !plain {
+            return None;
+        }
+        let args: Vec<super::super::parse::Arg> = words
+            .iter()
+            .map(|w| super::super::parse::Arg {
+                text: Some((*w).to_string()),
+                raw: (*w).to_string(),
+                quoted: false,
+            })
+            .collect();
+        let console = Cmd {
+            name: c.name,
+            args: &args,
+            writes: &[],
+            reads: &[],
+            zones: &[],
+        };
+        subcommand_verb(&console)
+    })
 }
 
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
