@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{TestEnv, code, stderr};
+use crate::common::{TestEnv, code, skip, stderr};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -155,9 +155,12 @@ fn real_br_when_installed() {
     let home = PathBuf::from(std::env::var("HOME").unwrap_or_default());
     let br = home.join(".cache/trail-e2e-beads/bin/br");
     if !br.exists() {
-        eprintln!(
-            "SKIP: no real br at {} (cargo +nightly install beads_rust@0.7.6 --locked --no-default-features --root ~/.cache/trail-e2e-beads)",
-            br.display()
+        skip(
+            "br",
+            &format!(
+                "no real br at {} (cargo +nightly install beads_rust@0.7.6 --locked --no-default-features --root ~/.cache/trail-e2e-beads)",
+                br.display()
+            ),
         );
         return;
     }

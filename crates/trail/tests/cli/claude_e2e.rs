@@ -11,6 +11,7 @@ use crate::e2e::{
 
 const CLAUDE: AgentCli = AgentCli {
     name: "Claude Code",
+    suite: "claude",
     var: "TRAIL_E2E_CLAUDE",
     cached: ".cache/trail-e2e/node_modules/.bin/claude",
     install: "npm install --prefix ~/.cache/trail-e2e @anthropic-ai/claude-code@2.1.328",

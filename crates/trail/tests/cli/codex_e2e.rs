@@ -24,6 +24,7 @@ const DENIED: &str = "Command blocked by PreToolUse hook";
 
 const CODEX: AgentCli = AgentCli {
     name: "Codex CLI",
+    suite: "codex",
     var: "TRAIL_E2E_CODEX",
     cached: ".cache/trail-e2e-codex/node_modules/.bin/codex",
     install: "npm install --prefix ~/.cache/trail-e2e-codex @openai/codex@0.169.0",

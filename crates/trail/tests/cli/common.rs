@@ -1,7 +1,34 @@
 //! The isolated test environment.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+/// A test that cannot run here says so, and is counted: a line on stderr, a row in this run's
+/// skip list (`target/tmp/skipped.tsv`, which `.ci/run` prints after the tests: libtest has no
+/// "skipped"), and a failure instead where the run requires `suite` (`TRAIL_REQUIRE=claude,
+/// codex,…` or `all`; `.ci/run` requires what it installed). Call it, then return.
+pub fn skip(suite: &str, reason: &str) {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("an unnamed test")
+        .to_string();
+    let required = std::env::var("TRAIL_REQUIRE")
+        .is_ok_and(|r| r.split(',').any(|s| s.trim() == suite || s.trim() == "all"));
+    assert!(
+        !required,
+        "{test}: this run requires the {suite} suite (TRAIL_REQUIRE), but {reason}"
+    );
+    eprintln!("\n*** SKIP ({suite}): {reason} ***\n");
+    let list = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped.tsv");
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(list)
+    {
+        let _ = writeln!(f, "{test}\t{suite}\t{reason}");
+    }
+}
 
 pub struct TestEnv {
     _dir: tempfile::TempDir,

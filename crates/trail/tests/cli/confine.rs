@@ -31,7 +31,10 @@ fn confined() -> Option<TestEnv> {
         .status()
         .is_ok_and(|s| s.success());
     if !works {
-        eprintln!("SKIP: bubblewrap is not installed or cannot confine here");
+        skip(
+            "bwrap",
+            "bubblewrap is not installed or cannot confine here",
+        );
         return None;
     }
     let env = TestEnv::new().confined();

@@ -16,6 +16,8 @@ use crate::common::*;
 pub struct AgentCli {
     /// Its name, for the SKIP line.
     pub name: &'static str,
+    /// The suite a skip counts under, and `TRAIL_REQUIRE` names.
+    pub suite: &'static str,
     /// A variable naming the binary; it wins over the cached install.
     pub var: &'static str,
     /// The binary's path under `$HOME`.
@@ -34,9 +36,12 @@ impl AgentCli {
                 .filter(|p| p.exists()),
         };
         if found.is_none() {
-            eprintln!(
-                "\n*** SKIP: the {} e2e tests need `{}` (not installed) ***\n",
-                self.name, self.install
+            skip(
+                self.suite,
+                &format!(
+                    "the {} e2e tests need `{}` (not installed)",
+                    self.name, self.install
+                ),
             );
         }
         found
@@ -126,7 +131,10 @@ impl ConfinedSession {
     /// `None` (with a SKIP line) where bubblewrap is not installed.
     pub fn new(init: &[&str], label: &'static str, settings: &'static str) -> Option<Self> {
         if Command::new("bwrap").arg("--version").output().is_err() {
-            eprintln!("SKIP: bubblewrap is not installed (the confined {label} session)");
+            skip(
+                "bwrap",
+                &format!("bubblewrap is not installed (the confined {label} session)"),
+            );
             return None;
         }
         let env = TestEnv::new().confined();

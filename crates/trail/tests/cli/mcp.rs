@@ -617,6 +617,7 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
 
 const INSPECTOR: crate::e2e::AgentCli = crate::e2e::AgentCli {
     name: "MCP Inspector CLI",
+    suite: "inspector",
     var: "TRAIL_E2E_INSPECTOR",
     cached: ".cache/trail-e2e-inspector/node_modules/.bin/mcp-inspector",
     install: "npm install --prefix ~/.cache/trail-e2e-inspector @modelcontextprotocol/inspector@2.12.0",
