@@ -1,5 +1,5 @@
 //! gitleaks' rules (through keyspoor) on trail's labelled secrets, scored as
-//! `crates/trail-core/tests/redactor_labelled.rs` scores trail's redactor, plus what the rule
+//! `crates/trail-core/tests/core/redactor_labelled.rs` scores trail's redactor, plus what the rule
 //! set costs a hook process: building the engine (every regex compiled up front) and scanning.
 use std::collections::BTreeMap;
 use std::time::Instant;

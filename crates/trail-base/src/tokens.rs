@@ -9,7 +9,7 @@
 //! indentation and line breaks are tokens; every character outside ASCII is a token (two outside
 //! the Basic Multilingual Plane: emoji); and one token of slack per text.
 //!
-//! How close: trail-core's `tests/tokens.rs` counts the same texts with the real o200k tokenizer
+//! How close: trail-core's `tests/core/tokens.rs` counts the same texts with the real o200k tokenizer
 //! (`tiktoken-rs`, a dev-dependency only): prose, identifiers, paths, hashes, JSON, the corpus
 //! NOTES.md files and what `trail resume` prints. The estimate is never below the real count on
 //! any of them; on the corpus NOTES.md files (mostly prose) it is 1.4× the real count, so a

@@ -41,7 +41,7 @@
 //!   and Stripe's documentation tokens, `guest:guest` defaults).
 //!
 //! How well this holds on material the rules never saw is measured by
-//! trail-core's `tests/redactor_labelled.rs` (per family, on a tune and a held-out set).
+//! trail-core's `tests/core/redactor_labelled.rs` (per family, on a tune and a held-out set).
 //!
 //! # Why keywords gate the regexes
 //!

@@ -30,7 +30,7 @@
 //! 0             `mentions` or more    [HIGH AMBIGUITY]: for a human; absence is never asserted
 //! ```
 //!
-//! Measured on features of published crates, present and absent (`tests/checks_labelled.rs`).
+//! Measured on features of published crates, present and absent (`tests/core/checks_labelled.rs`).
 //!
 //! A ghost that could not be checked this way — a search failed, or the two queries would be
 //! the same (a one-word name with no synonym) — is `[UNVERIFIED GHOST]`. No ghost ever counts

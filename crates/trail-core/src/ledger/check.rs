@@ -5,7 +5,7 @@
 //! (the index extends from where it stopped), by the writer's tail scan, which decides what a
 //! repair cuts, and by `verify`, which reports what it finds. Where two of them disagree about
 //! where records are, one of them loses a record the other sees. The property tests
-//! (`tests/properties.rs`) and the `stream_readers` fuzz target both run [`readers_agree`] on
+//! (`tests/core/properties.rs`) and the `stream_readers` fuzz target both run [`readers_agree`] on
 //! arbitrary bytes; it is not part of the API.
 
 use std::fmt;

@@ -12,9 +12,9 @@
 //!   memory-bullets.md) pairs daily-memory excerpts with bullets a dream could write, each
 //!   labelled supported or not by its meaning.
 //!
-//!     cargo test -p trail-core --test checks_labelled -- --nocapture
+//!     cargo test -p trail-core --test core checks_labelled:: -- --nocapture
 
-mod labelled;
+use crate::labelled;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

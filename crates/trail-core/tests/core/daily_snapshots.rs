@@ -2,7 +2,7 @@
 //! (`tests/data/daily-expected/<transcript>.md`) and checked free of secrets.
 //!
 //! After an intended change to the flush, rewrite the expected files with
-//! `TRAIL_BLESS=1 cargo test -p trail-core --test daily_snapshots` and review the diff.
+//! `TRAIL_BLESS=1 cargo test -p trail-core --test core daily_snapshots::` and review the diff.
 
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,10 @@
 //! families written for trail. Each row's label is the status of the document's last citation
 //! (or `none`), under trail's policy.
 //!
-//!     cargo test -p trail-core --test citations_labelled tune -- --nocapture
-//!     cargo test -p trail-core --test citations_labelled held_out -- --ignored --nocapture
+//!     cargo test -p trail-core --test core citations_labelled::tune -- --nocapture
+//!     cargo test -p trail-core --test core citations_labelled::held_out -- --ignored --nocapture
 
-mod labelled;
+use crate::labelled;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

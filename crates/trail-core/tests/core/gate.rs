@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use trail_gate::rules::{EMITTED, Kind, RULES, kind_of};
 use trail_gate::{Context, Places, Verdict, evaluate, findings};
 
-mod labelled;
+use crate::labelled;
 
 fn ctx() -> Context {
     Context {
@@ -614,7 +614,7 @@ fn labelled_tune_material_per_family() {
 }
 
 /// The held-out half: run once, at the end, by a person —
-/// `cargo test -p trail-core --test gate held_out -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::held_out -- --ignored --nocapture`.
 /// It prints the figures and asserts only that nothing catastrophic is allowed wholesale.
 #[test]
 #[ignore = "held-out material: run deliberately, see the doc comment"]
@@ -692,7 +692,7 @@ fn powershell_and_bash_agree_on_the_same_effect() {
 
 /// Any labelled files, named in `TRAIL_GATE_FILES` (comma-separated, relative to
 /// `tests/data/labelled/` or absolute): the same table and disagreements, for material being
-/// collected. `TRAIL_GATE_FILES=/tmp/x.tsv cargo test -p trail-core --test gate measure_files --
+/// collected. `TRAIL_GATE_FILES=/tmp/x.tsv cargo test -p trail-core --test core gate::measure_files --
 /// --ignored --nocapture`.
 #[test]
 #[ignore = "measures files named in TRAIL_GATE_FILES"]
@@ -772,7 +772,7 @@ fn new_families_dev_part() {
 }
 
 /// The sealed part: other families, read only once the design was frozen. Printed, never
-/// tuned against: `cargo test -p trail-core --test gate sealed -- --ignored --nocapture`.
+/// tuned against: `cargo test -p trail-core --test core gate::new_families_sealed -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed_part() {
@@ -782,7 +782,7 @@ fn new_families_sealed_part() {
 
 /// A second sealed part (2026-11-29, second stop): 26 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at 6c90bad. Printed, never tuned
-/// against: `cargo test -p trail-core --test gate sealed2 -- --ignored --nocapture`.
+/// against: `cargo test -p trail-core --test core gate::new_families_sealed2 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed2_part() {
@@ -792,7 +792,7 @@ fn new_families_sealed2_part() {
 
 /// A third sealed part (2026-11-29, third stop): 30 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at 8cebbbf. Printed, never tuned
-/// against: `cargo test -p trail-core --test gate sealed3 -- --ignored --nocapture`.
+/// against: `cargo test -p trail-core --test core gate::new_families_sealed3 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed3_part() {
@@ -803,7 +803,7 @@ fn new_families_sealed3_part() {
 /// A fourth sealed part (2026-11-29, third stop): 21 more families, written by a helper that
 /// never read trail's source after the third part's misses were read, run once with the design
 /// frozen at cee90f0. Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed4 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed4 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed4_part() {
@@ -814,7 +814,7 @@ fn new_families_sealed4_part() {
 /// A fifth sealed part (2026-11-29, fourth stop): 205 commands in 25 more families, written by
 /// a helper that never read trail's source after the fourth part's misses were read, run once
 /// with the design frozen at 84263fb. Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed5 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed5 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed5_part() {
@@ -825,7 +825,7 @@ fn new_families_sealed5_part() {
 /// A sixth sealed part (2026-11-29, fifth stop): 216 commands in 25 more families, written by
 /// a helper that never read trail's source, run once with the design frozen at 73caa88.
 /// Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed6 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed6 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed6_part() {
@@ -836,7 +836,7 @@ fn new_families_sealed6_part() {
 /// A seventh sealed part (2026-11-29, fifth stop): 211 commands in 25 more families, written
 /// by a helper that never read trail's source, run once with the design frozen at d412213
 /// (after the sixth part's misses were read). Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed7 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed7 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed7_part() {
@@ -847,7 +847,7 @@ fn new_families_sealed7_part() {
 /// An eighth sealed part (2026-11-29, fifth stop): 192 commands in 21 more families, written by
 /// a helper that never read trail's source, run once with the design frozen at dc77545 (after
 /// the seventh part's misses were read). Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed8 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed8 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed8_part() {
@@ -858,7 +858,7 @@ fn new_families_sealed8_part() {
 /// A ninth sealed part (2026-11-29, sixth stop): 203 commands in 24 more families, written by
 /// a helper that never read trail's source, run once with the design frozen at ec664c7 (after
 /// the seventh and eighth parts' misses were read). Printed, never tuned against:
-/// `cargo test -p trail-core --test gate sealed9 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core gate::new_families_sealed9 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed9_part() {

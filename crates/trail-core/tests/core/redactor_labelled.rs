@@ -2,8 +2,8 @@
 //! principle 9): per-family recall and false positives.
 //!
 //! ```text
-//! cargo test -p trail-core --test redactor_labelled -- --nocapture            # tune set, floors asserted
-//! cargo test -p trail-core --test redactor_labelled -- --ignored --nocapture  # held-out set, reported only
+//! cargo test -p trail-core --test core redactor_labelled:: -- --nocapture            # tune set, floors asserted
+//! cargo test -p trail-core --test core redactor_labelled:: -- --ignored --nocapture  # held-out set, reported only
 //! ```
 //!
 //! The tune set (`secrets-tune.tsv`) is what the rules were designed against; its floors are
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use trail_core::secrets::Redactor;
 
-mod labelled;
+use crate::labelled;
 
 struct Row {
     secret_label: bool,
@@ -269,7 +269,7 @@ fn new_families_dev_part() {
 }
 
 /// The sealed part, other providers and contexts, read once the design was frozen:
-/// `cargo test -p trail-core --test redactor_labelled sealed -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed_part() {
@@ -281,7 +281,7 @@ fn new_families_sealed_part() {
 
 /// A second sealed part (2026-11-29, second stop): 15 more families, other providers and
 /// syntaxes, run once with the design frozen at 6c90bad:
-/// `cargo test -p trail-core --test redactor_labelled sealed2 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed2 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed2_part() {
@@ -293,7 +293,7 @@ fn new_families_sealed2_part() {
 
 /// A third sealed part (2026-11-29, third stop): 17 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at 8cebbbf:
-/// `cargo test -p trail-core --test redactor_labelled sealed3 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed3 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed3_part() {
@@ -305,7 +305,7 @@ fn new_families_sealed3_part() {
 
 /// A fourth sealed part (2026-11-29, third stop): 13 more families, written after the third
 /// part's misses were read, run once with the design frozen at cee90f0:
-/// `cargo test -p trail-core --test redactor_labelled sealed4 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed4 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed4_part() {
@@ -317,7 +317,7 @@ fn new_families_sealed4_part() {
 
 /// A fifth sealed part (2026-11-29, fourth stop): 14 more families, written after the fourth
 /// part's misses were read, run once with the design frozen at 84263fb:
-/// `cargo test -p trail-core --test redactor_labelled sealed5 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed5 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed5_part() {
@@ -329,7 +329,7 @@ fn new_families_sealed5_part() {
 
 /// A sixth sealed part (2026-11-29, fifth stop): 14 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at c384f64:
-/// `cargo test -p trail-core --test redactor_labelled sealed6 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed6 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed6_part() {
@@ -341,7 +341,7 @@ fn new_families_sealed6_part() {
 
 /// A seventh sealed part (2026-11-29, fifth stop): 14 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at d412213:
-/// `cargo test -p trail-core --test redactor_labelled sealed7 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed7 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed7_part() {
@@ -353,7 +353,7 @@ fn new_families_sealed7_part() {
 
 /// An eighth sealed part (2026-11-29, fifth stop): 12 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at dc77545:
-/// `cargo test -p trail-core --test redactor_labelled sealed8 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed8 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed8_part() {
@@ -365,7 +365,7 @@ fn new_families_sealed8_part() {
 
 /// A ninth sealed part (2026-11-29, sixth stop): 15 more families, written by a helper that
 /// never read trail's source, run once with the design frozen at ec664c7:
-/// `cargo test -p trail-core --test redactor_labelled sealed9 -- --ignored --nocapture`.
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed9 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed9_part() {
