@@ -1370,7 +1370,8 @@ fn mechanisms_found_by_the_seventh_sealed_part() {
 /// a program and its arguments (`--test-command sh -c …`), code or configuration fed in on
 /// stdin that spawns a program by its strings or names one under a command key, an option
 /// ending in `-to` after a writing verb, a cleaning verb given home, a process substitution of
-/// a download given to a run verb, and a line handed to the program's own console.
+/// a download given to a run verb, a line handed to the program's own console, secrets asked
+/// for by a flag or named by a key path, a switch turned off by name, and a toggled setting.
 #[test]
 fn mechanisms_found_by_the_ninth_sealed_part() {
     let ctx = ctx();
@@ -1407,6 +1408,27 @@ fn mechanisms_found_by_the_ninth_sealed_part() {
     for line in [
         "acme-pbx -rx 'core show channels'",
         "acme-cli -m 'remove the old deploy step'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    // Secrets asked for by a flag or named by a key path; a switch turned off by name; a
+    // toggled setting.
+    for line in [
+        "acme-iam get users --with-secrets",
+        "acme-iam list roles --include-secrets",
+        "acme-keys print %user:deploy-token",
+        "acme-kv get prod/api-token",
+        "acmequotaoff -a",
+        "acme-flags flags toggle-on --flag new-checkout",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-iam get users --with-groups",
+        "acme-kv get docs/token-format.md",
+        "acme-kv list prod/api-token",
+        "groff -man docs/acme.1",
+        "acme-retry backoff --max 3",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

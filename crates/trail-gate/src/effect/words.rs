@@ -158,7 +158,7 @@ const STOPS: &[&str] = &[
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
 const CHANGES: &[&str] = &[
-    "approve", "grant", "put", "rotate", "scale", "set", "trust", "unlock",
+    "approve", "grant", "put", "rotate", "scale", "set", "toggle", "trust", "unlock",
 ];
 
 const REACHES: &[&str] = &[
@@ -523,6 +523,14 @@ fn name_verb(name: &str) -> Option<Verb> {
         Class::Destroys,
     )
     .or_else(|| joined(&["poweroff", "reboot", "shutdown"], Class::Stops))
+    // `swapoff`, `quotaoff`: a switch turned off by name, after a word of its own (`groff`
+    // is no switch).
+    .or_else(|| {
+        (lower.len() >= 7 && lower.ends_with("off")).then(|| Verb {
+            word: name.into(),
+            class: Class::Stops,
+        })
+    })
 }
 
 /// The leading words that are not flags, skipping a word right after a flag (it may be the
@@ -875,6 +883,12 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             w.bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
                 && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        })
+        // Or named by an operand the subcommand words stop at: a key path or a keyring's
+        // description (`get prod/api-token`, `print %user:gitlab-token`), not a file.
+        || c.words().filter(|w| !w.starts_with('-') && !file_like(w)).any(|w| {
+            w.contains(['/', ':', '%'])
+                && parts(w).iter().any(|p| SECRETS.contains(&p.as_str()))
         });
     // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
     // by a subcommand of its own is the key itself).
@@ -1031,7 +1045,18 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             return None;
         }
         let any = |set: &[&str]| ps.iter().any(|p| set.contains(&p.as_str()));
-        let class = if any(SECRETS) && any(PRINTS) {
+        // `--show-secrets`, and the flags that ask for them to be included in what is
+        // printed (`--with-secrets`, `--include-secrets`, `--unmask-passwords`).
+        let asks_in = any(&[
+            "with",
+            "include",
+            "including",
+            "reveal",
+            "unmask",
+            "plaintext",
+            "unredacted",
+        ]);
+        let class = if any(SECRETS) && (any(PRINTS) || asks_in) {
             Class::Reveals
         } else if any(DESTROYING_FLAGS) {
             Class::Destroys
