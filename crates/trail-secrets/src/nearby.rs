@@ -279,6 +279,12 @@ fn skip_separators(b: &[u8], mut i: usize) -> usize {
             }
             // `env(SMTP_PASSWORD) {…}`, `[PASSWORD] …`: the name's own brackets close.
             b')' | b']' => i += 1,
+            // A YAML list under the name (`password:\n  - value`): its first item.
+            b'-' if b.get(i + 1) == Some(&b' ')
+                && b[..i].iter().rev().find(|c| !matches!(c, b' ' | b'\t')) == Some(&b'\n') =>
+            {
+                i += 2;
+            }
             _ => break,
         }
     }
@@ -699,12 +705,14 @@ fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
 }
 
 /// What a command that prints or makes a secret printed (`$ pass show x`, `% security
-/// find-generic-password … -w`, `$ acme token create`): the first line of its output, when
-/// it is one word that reads as generated. A shell prompt (`$ `, `% `) starts the command.
+/// find-generic-password … -w`, `$ acme token create`, `$ sudo cat /etc/agent.psk`): the first
+/// line of its output, when it is one word that reads as generated. A shell prompt (`$ `, `% `)
+/// starts the command. And what is typed in answer to a password prompt a script waits for
+/// (`expect "password:"` then `send "…\r"`): see [`answered`].
 fn printed(text: &str) -> Vec<(usize, usize)> {
     const PRINTS: &[&str] = &[
         "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
-        "export",
+        "export", "cat", "head", "tail", "more", "less", "bat", "type",
     ];
     let mut out = Vec::new();
     let mut offset = 0;
@@ -739,6 +747,58 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             if printed_word {
                 out.push((s, s + v.len()));
             }
+        }
+    }
+    out.extend(answered(text));
+    out
+}
+
+/// What a script types in answer to a password prompt it waits for: a line that expects a
+/// prompt naming a password or a passphrase, then, within two lines, one that sends text
+/// (`send`, `sendline`, `send-keys`, `type`): its first quoted word, without the `\r` or `\n`
+/// that presses Enter, when it reads as generated.
+fn answered(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    let mut waiting = 0u8;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let lower = line.to_ascii_lowercase();
+        if lower.contains("expect") && (lower.contains("password") || lower.contains("passphrase"))
+        {
+            waiting = 3;
+            continue;
+        }
+        if waiting == 0 {
+            continue;
+        }
+        waiting -= 1;
+        if !["send", "type"].iter().any(|w| lower.contains(w)) {
+            continue;
+        }
+        let Some(open) = line.find(['"', '\'']) else {
+            continue;
+        };
+        let quote = line.as_bytes()[open];
+        let Some(len) = line[open + 1..].find(quote as char) else {
+            continue;
+        };
+        let inner = &line[open + 1..open + 1 + len];
+        let v = inner
+            .trim_end_matches("\\r")
+            .trim_end_matches("\\n")
+            .trim_end_matches(['\r', '\n']);
+        if v.len() >= 8
+            && !v.contains(char::is_whitespace)
+            && mixed(v)
+            && v.bytes().any(|c| c.is_ascii_alphabetic())
+            && !v.contains(['$', '{', '<'])
+            && !plausible::is_placeholder(v)
+        {
+            let s = start + open + 1;
+            out.push((s, s + v.len()));
+            waiting = 0;
         }
     }
     out
@@ -1059,6 +1119,44 @@ mod tests {
             "app_password: >\n  ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw\n  3tcKiOBtKQYY9J+84QPItcM14AVEXiJC5tLHz9WX5Jpp6wpdrBHgwEXwCIrx]",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    /// Found by the ninth sealed part: what a reading command printed from a file named for a
+    /// key, a password answered to a prompt a script waits for, and a YAML list under a
+    /// credential's name.
+    #[test]
+    fn read_from_a_key_file_typed_at_a_prompt_or_listed_under_a_name() {
+        for (text, secret) in [
+            (
+                "$ sudo cat /etc/acme/agent.psk\n9c1e6028ef7f06553c5256112c8abf5a",
+                "9c1e6028ef7f06553c5256112c8abf5a",
+            ),
+            (
+                "spawn ssh ops@acme-host\nexpect \"Password:\"\nsend \"Vq83mZ-l0Tr7x\\r\"",
+                "Vq83mZ-l0Tr7x",
+            ),
+            (
+                "form:\n  password:\n  - Kd7~Qw9vLx2pZt\n  username:\n  - acme",
+                "Kd7~Qw9vLx2pZt",
+            ),
+        ] {
+            let mut out = Vec::new();
+            find(text, &mut out);
+            assert!(
+                out.iter().any(|&(s, e, _)| &text[s..e] == secret),
+                "{text:?}: {out:?}"
+            );
+        }
+        for text in [
+            "$ cat notes/setup.md\nInstall2024 then run make",
+            "expect \"Password:\"\nsend \"$env(ACME_PASS)\\r\"",
+            "expect \"login:\"\nsend \"acme-admin01\\r\"",
+            "steps:\n  - run: make test\n  - name: build",
+        ] {
+            let mut out = Vec::new();
+            find(text, &mut out);
+            assert!(out.is_empty(), "{text:?}: {out:?}");
         }
     }
 

@@ -1040,8 +1040,8 @@ const DEMO_VALUES: &[&str] = &[
 
 /// Formats that hold no secret whatever name they stand under: a password hash in the Modular
 /// Crypt Format (`$6$salt$…`, `$2y$10$…`, `$argon2id$v=19$…`), a reference to where the secret
-/// is (`env:NAME`, `file:…`, `fd:3`, `$HOME/…`), and a fingerprint written as hex pairs with
-/// colons (`F7:2E:D9:…`).
+/// is (`env:NAME`, `file:…`, `fd:3`, `$HOME/…`, `os.environ["…"]`), and a fingerprint written as
+/// hex pairs with colons (`F7:2E:D9:…`) or named by its digest (`SHA256:HnXJ…`).
 pub(crate) fn no_secret_by_format(v: &str) -> bool {
     let v = v.trim_matches(['"', '\'']);
     let crypt = v.strip_prefix('$').is_some_and(|rest| {
@@ -1064,12 +1064,30 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             .count();
         name > 0 && r[name..].trim_start_matches('}').starts_with('/')
     });
+    // Read from the environment by code (`os.environ["…"]`, `process.env.X`): where the
+    // secret is kept, not the secret.
+    let from_env = ["os.environ", "process.env", "getenv(", "env::var(", "ENV["]
+        .iter()
+        .any(|r| v.contains(r));
     let pairs: Vec<&str> = v.split(':').collect();
     let fingerprint = pairs.len() >= 8
         && pairs
             .iter()
             .all(|p| p.len() == 2 && p.bytes().all(|c| c.is_ascii_hexdigit()));
-    crypt || reference || fingerprint
+    // An ssh-style key fingerprint: a digest's name, then its base64 (`SHA256:HnXJ…`, 43
+    // characters) or colon-hex (`MD5:aa:bb:…`).
+    let named_digest = ["SHA256:", "SHA384:", "SHA512:", "SHA1:", "MD5:"]
+        .iter()
+        .any(|p| {
+            v.strip_prefix(p).is_some_and(|d| {
+                let d = d.trim_end_matches(['.', ',']);
+                d.len() >= 27
+                    && d.bytes().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b':')
+                    })
+            })
+        });
+    crypt || reference || from_env || fingerprint || named_digest
 }
 
 /// A token that is public by design or a published demo, judged on the

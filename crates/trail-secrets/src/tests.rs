@@ -1558,6 +1558,10 @@ fn hashes_references_and_fingerprints_hold_no_secret() {
         "bundletool build-apks --ks=upload.jks --ks-pass=env:UPLOAD_KS_PASS",
         "export COURSIER_CREDENTIALS=\"$HOME/.config/coursier/credentials.properties\"",
         "\tpassword \"F7:2E:D9:41:59:38:38:FB:A3:77:C8:C9:EE:A6:E1:23\" { spkifp; };",
+        // Found by the ninth sealed part: a digest-named fingerprint and code reading the
+        // environment.
+        "expect \"key fingerprint is SHA256:Qm3vX9tLr0Pk2sWn8YbZc4Hd6Jf1Ge7Ta5Uo0Ei9Rx.\"",
+        "el(By.ID, \"password\").send_keys(os.environ[\"ACME_PASSWORD\"])",
     ] {
         let (out, found) = redact(text);
         assert_eq!(out, text, "changed: {found:?}");
