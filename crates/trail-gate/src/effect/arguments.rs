@@ -575,10 +575,18 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
                     .is_some_and(|p| p.eq_ignore_ascii_case(w))
                 && after.as_bytes()[w.len()].is_ascii_whitespace()
         });
-        let rest = match word {
-            Some(w) => &after[w.len()..],
-            None if marked => after,
-            None => continue,
+        // `bg_system curl …`, `run-shell …`: an escape word joined to a qualifier.
+        let joined = after.split_whitespace().next().filter(|tok| {
+            tok.contains(['_', '-'])
+                && super::words::parts(tok)
+                    .last()
+                    .is_some_and(|p| matches!(p.as_str(), "system" | "shell" | "exec"))
+        });
+        let rest = match (word, joined) {
+            (Some(w), _) => &after[w.len()..],
+            (None, Some(tok)) => &after[tok.len()..],
+            (None, None) if marked => after,
+            (None, None) => continue,
         };
         let rest = rest.trim_start_matches(['!', ' ', '\t']).trim();
         let first = rest.split_whitespace().next().unwrap_or("");

@@ -212,7 +212,9 @@ fn critical(
                     && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
                 || t.target == Target::Root && replaces_root
                 || t.output
-                    && !lists
+                    // A looking command's `-d DEV` names what it reads; its `-o FILE` is
+                    // where its output goes, looking or not.
+                    && (!lists || t.named)
                     // A system file is replaced by an output named so, not by a fixer that
                     // edits it in place (a junction, below).
                     && (t.target.overwritten() && (t.target != Target::SystemFile || t.named)
