@@ -92,6 +92,7 @@ pub mod project;
 pub mod proof;
 pub mod reanchor;
 pub mod recovery;
+pub mod resume;
 pub mod rollout;
 pub mod search;
 pub mod show;

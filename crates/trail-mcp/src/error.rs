@@ -123,6 +123,15 @@ impl fmt::Display for ToolError {
     }
 }
 
+impl From<trail_core::resume::ResumeError> for ToolError {
+    fn from(e: trail_core::resume::ResumeError) -> ToolError {
+        match e {
+            trail_core::resume::ResumeError::Ledger(e) => e.into(),
+            trail_core::resume::ResumeError::Secrets(e) => e.into(),
+        }
+    }
+}
+
 macro_rules! from {
     ($($t:ty => $v:ident),* $(,)?) => {
         $(impl From<$t> for ToolError {

@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 use trail_core::checkpoint;
 use trail_core::decision;
 use trail_core::ledger::query::Found;
-use trail_core::ledger::rehydrate::{self, Level, RehydrateOptions};
+use trail_core::ledger::rehydrate::{self, Level};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
 use trail_core::search::{self, Filters, Mode, Request};
 use trail_core::time::{Local, Ts};
@@ -431,24 +431,19 @@ fn resume(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     }))
 }
 
-/// `trail resume`'s text: with `proj`, that project's threads; else this project's threads
-/// first and the others a line each, or every thread outside a project the stream knows.
+/// `trail resume`'s text ([`trail_core::resume`]): the brief, then with `proj` that project's
+/// threads, else this project's threads first and the others a line each.
 pub(crate) fn resume_text(ctx: &Ctx, level: u8, proj: Option<String>) -> Result<String, ToolError> {
-    let level = Level::from_number(level).unwrap_or(Level::Standard);
-    let opts = RehydrateOptions {
-        proj: proj.clone(),
-        ..RehydrateOptions::default()
-    };
-    if proj.is_some() {
-        let state = ctx.ledger.rehydrate(&opts)?;
-        return Ok(rehydrate::render(&state, level));
-    }
-    let scoped = ctx.ledger.rehydrate_scoped(&ctx.project(), &opts)?;
-    Ok(if scoped.has_own() {
-        scoped.render(level, ctx.config.resume_other_projects.value as usize)
-    } else {
-        rehydrate::render(&scoped.all, level)
-    })
+    let done = trail_core::resume::resume(
+        ctx,
+        &trail_core::resume::Request {
+            level: Level::from_number(level).unwrap_or(Level::Standard),
+            proj,
+            query: None,
+            tangents: false,
+        },
+    )?;
+    Ok(done.text)
 }
 
 #[derive(Deserialize)]

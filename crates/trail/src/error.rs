@@ -145,6 +145,15 @@ impl From<StateError> for CliError {
     }
 }
 
+impl From<trail_core::resume::ResumeError> for CliError {
+    fn from(e: trail_core::resume::ResumeError) -> CliError {
+        match e {
+            trail_core::resume::ResumeError::Ledger(e) => e.into(),
+            trail_core::resume::ResumeError::Secrets(e) => e.into(),
+        }
+    }
+}
+
 impl From<LedgerError> for CliError {
     fn from(e: LedgerError) -> CliError {
         let e = match e {

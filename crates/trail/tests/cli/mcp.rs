@@ -798,6 +798,31 @@ fn the_hook_binary_links_no_tokio_and_the_mcp_binary_does() {
 
 /// Found by the docs review: the MCP `search` tool read the stream's chain but not the history
 /// `trail import` brought in, which `trail search` reads. Both now ask one constructor.
+/// Found by issue 23: the MCP `resume` tool assembled its own answer and returned the threads
+/// alone, without the brief (objective, steps, the last decisions) `trail resume` prints. Both
+/// call `trail_core::resume` now, and give the same text.
+#[test]
+fn the_resume_tool_returns_what_trail_resume_prints() {
+    let env = project();
+    env.ok(&[
+        "decide",
+        "--title",
+        "Round per invoice",
+        "--decision",
+        "round once per invoice, not per line",
+        "--rationale",
+        "the zanzibar totals drifted by a cent",
+    ]);
+    let cli = env.ok(&["resume", "--level", "2"]);
+    assert!(cli.contains("Round per invoice"), "{cli}");
+    block_on(async {
+        let s = connect(&env, ProtocolVersion::V_2025_06_18).await;
+        let resumed = ok(&s, "resume", json!({"level": 2})).await;
+        let text = resumed["text"].as_str().unwrap();
+        assert_eq!(text.trim_end(), cli.trim_end());
+    });
+}
+
 #[test]
 fn the_search_tool_finds_imported_history_as_trail_search_does() {
     let env = project();
