@@ -369,19 +369,7 @@ pub static RULES: &[Rule] = &[
         kind: Kind::Irreversible,
         reason: "writing straight to a disk device is never run",
         matches: |c, _| {
-            let dev = |t: &str| {
-                [
-                    "/dev/sd",
-                    "/dev/nvme",
-                    "/dev/vd",
-                    "/dev/hd",
-                    "/dev/xvd",
-                    "/dev/mmcblk",
-                    "/dev/disk",
-                ]
-                .iter()
-                .any(|d| t.trim_matches('"').starts_with(d))
-            };
+            let dev = system::device;
             (c.name == "dd" && c.words().any(|w| w.strip_prefix("of=").is_some_and(dev)))
                 || c.writes.iter().any(|w| dev(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "cat" | "pv" | "install")
@@ -393,6 +381,7 @@ pub static RULES: &[Rule] = &[
             "cat image.iso > /dev/sdb",
             "echo x > /dev/nvme0n1",
             "tee /dev/sda < /dev/zero",
+            "dd if=rootfs.img of=/dev/mapper/vg-root bs=4M",
         ],
         must_not_match: &[
             "dd if=/dev/zero of=disk.img bs=1M count=10",
