@@ -687,18 +687,7 @@ pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
         .is_some_and(|f| {
             let ps = parts(f);
             ps.first().is_some_and(|p| {
-                matches!(
-                    p.as_str(),
-                    "list"
-                        | "show"
-                        | "status"
-                        | "get"
-                        | "print"
-                        | "query"
-                        | "info"
-                        | "summary"
-                        | "version"
-                )
+                ASKING.contains(&p.as_str()) || matches!(p.as_str(), "summary" | "version")
             }) && !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
         })
 }
@@ -746,15 +735,9 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
                 || p.ends_with("config")
         })
     };
-    if c.words().any(|w| {
-        w.split_whitespace()
-            .any(|part| secretive(part.trim_start_matches('-')))
-    }) {
-        return false;
-    }
     let subs = subcommands(c);
     // A name says what the program does only where no subcommand does (`apt-get install`).
-    subs.is_empty() && joined_reading(&name, 3)
+    let reads = subs.is_empty() && joined_reading(&name, 3)
         || subs
             .iter()
             .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
@@ -767,7 +750,13 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
             .and_then(|w| w.strip_prefix("--"))
             .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
         || operation_looks(c)
-        || !login && line_looks(c)
+        || !login && line_looks(c);
+    // Asked last: it splits every word, and most commands read by no form at all.
+    reads
+        && !c.words().any(|w| {
+            w.split_whitespace()
+                .any(|part| secretive(part.trim_start_matches('-')))
+        })
 }
 
 /// A word joined from a reading word and a noun, or made of parts one of which only looks
@@ -789,17 +778,17 @@ fn joined_reading(word: &str, rest: usize) -> bool {
         })
 }
 
+/// The first words of a long flag that asks to be shown something (`--list-sas`, `--info`).
+const ASKING: &[&str] = &["list", "show", "status", "get", "print", "query", "info"];
+
 /// A long flag's name that asks to be shown something, alone or joined (`info`, `list-sas`,
 /// `getsize64`).
 fn asks_by_name(flag: &str) -> bool {
     let ps = parts(flag);
     !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
-        && ps.first().is_some_and(|p| {
-            matches!(
-                p.as_str(),
-                "list" | "show" | "status" | "get" | "print" | "query" | "info"
-            ) || joined_reading(p, 3)
-        })
+        && ps
+            .first()
+            .is_some_and(|p| ASKING.contains(&p.as_str()) || joined_reading(p, 3))
 }
 
 /// `--op show`, `--action=list`: an option naming the operation, given a reading word.
