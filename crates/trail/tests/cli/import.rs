@@ -80,7 +80,36 @@ fn claude_projects(env: &TestEnv) -> PathBuf {
         "/nothing-to-replace",
         &spotter,
     );
+    pin_mtimes(&projects);
     projects
+}
+
+/// Give the copied transcripts modification times one second apart, in path order.
+/// Import takes sessions oldest first by mtime, and a copy's mtime is when the copy ran, at the
+/// kernel clock's coarse granularity: two environments built moments apart could otherwise
+/// import (and write daily memory) in different orders. Found by a run under load, where
+/// `an_interrupted_import_resumes_and_adds_nothing_twice` saw its `## Session` blocks swap.
+fn pin_mtimes(dir: &Path) {
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    all.sort();
+    // After every line's own timestamp, as a host's files would be (`--since` reads mtimes).
+    let base = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+    for (i, p) in all.iter().enumerate() {
+        let f = std::fs::File::options().write(true).open(p).unwrap();
+        f.set_modified(base + std::time::Duration::from_secs(i as u64))
+            .unwrap();
+    }
 }
 
 /// The second project the corpus sessions ran in (a git repository).

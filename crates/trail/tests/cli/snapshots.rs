@@ -20,6 +20,30 @@ fn normalise(env: &TestEnv, text: &str) -> String {
     replace_runs(&s, "j-[ID]", junction_id_len)
 }
 
+/// `text` with the refusal's token count (`~N` on the status's context lines) masked, after
+/// checking it. The refusal quotes a random junction id, and the estimate counts ten hex digits
+/// as 4 tokens when all are digits and 8 otherwise: about one id in a hundred moved the count
+/// from ~147 to ~143 (found as a "flaky" run under load; it was the id, not the load).
+fn refusal_tokens(text: &str) -> String {
+    let mut counts = Vec::new();
+    let masked = text
+        .lines()
+        .map(|l| match l.split_once('~') {
+            Some((before, after)) if l.contains("tokens given") || l.contains("refusal ~") => {
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+                counts.push(digits.parse::<usize>().unwrap());
+                format!("{before}~[N]{}", &after[digits.len()..])
+            }
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(counts.len(), 2, "{text}");
+    assert!(counts.iter().all(|&n| (143..=147).contains(&n)), "{text}");
+    assert_eq!(counts[0], counts[1], "one injection, the refusal: {text}");
+    masked
+}
+
 /// `text` with every run that `len_at` measures (from the run's first byte) replaced by `with`.
 /// The runs are ASCII, so cutting around them keeps the text valid UTF-8.
 fn replace_runs(text: &str, with: &str, len_at: fn(&[u8]) -> Option<usize>) -> String {
@@ -137,7 +161,7 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
     );
     bash(&env, "git push origin main");
     hook(&env, json!({"hook_event_name":"Stop","session_id":"s1"}));
-    insta::assert_snapshot!(normalise(&env, &env.ok(&["status"])), @r"
+    insta::assert_snapshot!(refusal_tokens(&normalise(&env, &env.ok(&["status"]))), @r"
     mode:      active
     objective: ship the lexer
     plan:      1/2 completed
@@ -147,8 +171,8 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
                decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)
     allowed:   0 unused one-time allowance(s)
     observed:  2 tool calls, 1 file(s) modified, tests run: yes, last at [TS]
-    context:   ~147 tokens given to session s1 in 1 injection(s) (cap 20000 per window)
-               PreToolUse refusal ~147 (1)
+    context:   ~[N] tokens given to session s1 in 1 injection(s) (cap 20000 per window)
+               PreToolUse refusal ~[N] (1)
     done?:     not yet: 1 steps still in progress; Very little activity observed
     ");
 
@@ -164,7 +188,7 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
     Type [CODE] to confirm: [CODE]
     Approved junction j-[ID] [git-push]: `git push origin main` may run once. The allowance is used up when it runs; a retry after that asks again.
     ");
-    insta::assert_snapshot!(normalise(&env, &env.ok(&["status"])), @r"
+    insta::assert_snapshot!(refusal_tokens(&normalise(&env, &env.ok(&["status"]))), @r"
     mode:      active
     objective: ship the lexer
     plan:      1/2 completed
@@ -174,8 +198,8 @@ fn status_in_active_mode_with_a_plan_a_junction_and_observations() {
     allowed:   1 unused one-time allowance(s)
                `git push origin main`
     observed:  2 tool calls, 1 file(s) modified, tests run: yes, last at [TS]
-    context:   ~147 tokens given to session s1 in 1 injection(s) (cap 20000 per window)
-               PreToolUse refusal ~147 (1)
+    context:   ~[N] tokens given to session s1 in 1 injection(s) (cap 20000 per window)
+               PreToolUse refusal ~[N] (1)
     done?:     not yet: 1 steps still in progress; Very little activity observed
     ");
 }
