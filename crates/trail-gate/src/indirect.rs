@@ -92,7 +92,11 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
                 raw,
             )),
         }
-    } else if LOADER_VARS.contains(&name) || name.starts_with("GIT_CONFIG_") {
+    } else if LOADER_VARS.contains(&name)
+        || name.starts_with("GIT_CONFIG_")
+        // A loader's variable by its role, whoever reads it (`AFL_PRELOAD`, `LD_PRELOAD`).
+        || name.ends_with("PRELOAD")
+    {
         out.push(junction(
             RuleId::IndirectExec,
             &format!("{name} makes the next program load code the gate cannot see"),

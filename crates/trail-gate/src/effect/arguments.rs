@@ -75,6 +75,7 @@ pub(super) fn judge(
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
     runs_fetched(c, ctx, raw, out);
+    unreviewed_script(c, ctx, raw, out);
     if let Some(i) = args
         .iter()
         .position(|a| !a.text.as_deref().is_some_and(|t| t.starts_with('-')))
@@ -202,11 +203,31 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
             .cloned()
             .collect();
         shells::hidden_in_words(&substituted, ctx, raw, out);
+    } else {
+        // No verb: a file made on the fly and handed to an option (`spark-shell -I <(curl
+        // …)`, `--init <(…)`) is a script the program loads; programs that only read data
+        // are modelled as such and never come here.
+        let substituted: Vec<Arg> = args
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                a.text.is_none()
+                    && a.raw.starts_with("<(")
+                    && *i > 0
+                    && args[i - 1]
+                        .text
+                        .as_deref()
+                        .is_some_and(|f| f.starts_with('-'))
+            })
+            .map(|(_, a)| a.clone())
+            .collect();
+        shells::hidden_in_words(&substituted, ctx, raw, out);
     }
     // The first operand after the verb (or the program's own first operand, when it names a
     // source file to run), or the value of an option naming where the code comes from.
     let from = at.map_or(0, |i| i + 1);
     let mut fetched = None;
+    let mut operand_seen = false;
     let mut i = from;
     while i < args.len() {
         let Some(t) = args[i].text.as_deref() else {
@@ -215,20 +236,39 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         if t.strip_prefix("--")
             .is_some_and(|f| matches!(f, "spec" | "from" | "source" | "repo"))
         {
+            // Before any operand (`--from git+https://…`), or after the verb that runs;
+            // after a subcommand that does not run, it names a feed (`nuget delete …
+            // --source https://…/index.json`).
+            if at.is_none() && operand_seen {
+                i += 2;
+                continue;
+            }
             fetched = args
                 .get(i + 1)
                 .and_then(|a| a.text.as_deref())
-                .filter(|v| fetched_reference(v));
+                .filter(|v| fetched_reference(v) && !names_data(v));
             if fetched.is_some() {
                 break;
             }
             i += 2;
             continue;
         }
-        if !t.starts_with('-') {
-            let source_file = at.is_some() || runs_source(t);
-            fetched = Some(t).filter(|v| source_file && fetched_reference(v));
+        if t == "--" {
             break;
+        }
+        if !t.starts_with('-') {
+            // After a verb that runs, its first operand; without one, any operand that is a
+            // source file's URL (`spark-submit --master 'local[4]' https://…/job.py`: an
+            // option's value may come first).
+            if at.is_some() {
+                fetched = Some(t).filter(|v| fetched_reference(v) && !names_data(v));
+                break;
+            }
+            if runs_source(t) && !names_data(t) {
+                fetched = Some(t);
+                break;
+            }
+            operand_seen = true;
         }
         i += 1;
     }
@@ -247,6 +287,114 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
             raw,
         ));
     }
+}
+
+/// Extensions of files that are code a program runs or loads.
+const CODE_FILES: &[&str] = &[
+    "bash", "cjs", "groovy", "js", "lua", "mjs", "pl", "ps1", "py", "rb", "sh", "so", "tcl", "ts",
+    "zsh",
+];
+
+/// The roles an option's name gives a file it takes that the program runs or loads
+/// (`--hook-script`, `--endhook`, `--exec`, `--plugin`, `--init`, `--preload`).
+fn script_role(flag: &str) -> bool {
+    super::words::parts(flag).iter().any(|p| {
+        p.ends_with("hook")
+            || matches!(
+                p.as_str(),
+                "script"
+                    | "exec"
+                    | "plugin"
+                    | "init"
+                    | "preload"
+                    | "startup"
+                    | "callback"
+                    | "handler"
+                    | "action"
+            )
+    })
+}
+
+/// A file of code from outside the project handed to a program that runs it: to an option
+/// whose name says so (`--hook-script="$TMPDIR/on-capture.sh"`), as a configuration that is
+/// itself code (`--config="$TMPDIR/backstop.config.js"`), or after a verb that runs (`lxi run
+/// "$TMPDIR/burnin.lua"`). A temporary directory or a place outside the project is where
+/// anything may have written it, and no one here has read it: a person decides. The
+/// project's own scripts are its code, reviewed as such.
+fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    let args = c.args;
+    let code_file = |word: &str| {
+        let file = word.rsplit('/').next().unwrap_or(word);
+        file.rsplit_once('.')
+            .is_some_and(|(_, ext)| CODE_FILES.contains(&ext.to_ascii_lowercase().as_str()))
+    };
+    let outside = |word: &str| {
+        let word = word.trim_matches(['"', '\'']);
+        (word.contains('/') || word.starts_with('$'))
+            && matches!(
+                ctx.classify(word),
+                super::super::Place::Tmp | super::super::Place::Outside
+            )
+    };
+    let text = |a: &Arg| a.text.clone().unwrap_or_else(|| a.raw.clone());
+    let found = args.iter().enumerate().find_map(|(i, a)| {
+        let t = text(a);
+        let (flag, value) = if t.starts_with('-') {
+            match t.split_once('=') {
+                Some((f, v)) => (Some(f.to_string()), v.to_string()),
+                None => (Some(t.clone()), args.get(i + 1).map(text)?),
+            }
+        } else {
+            // The first operand after a verb that runs (`lxi run FILE`; not `exec BOX grep
+            // … FILE`, where the file is what another program reads).
+            let after_run = i > 0
+                && i <= 3
+                && args[i - 1].text.as_deref().is_some_and(|w| {
+                    matches!(w, "run" | "exec" | "execute" | "source" | "load" | "script")
+                });
+            (None, if after_run { t } else { return None })
+        };
+        let value = value.trim_matches(['"', '\'']).to_string();
+        let runs = match &flag {
+            Some(f) => {
+                script_role(f)
+                    || super::words::parts(f)
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "config" | "conf" | "file"))
+                        && code_file(&value)
+            }
+            None => code_file(&value),
+        };
+        (runs && outside(&value)).then_some(value)
+    });
+    if let Some(file) = found {
+        out.push(junction(
+            RuleId::Unverifiable,
+            &format!(
+                "`{}` is handed code from outside the project (`{file}`), where anything may have written it and no one here has read it: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
+/// A URL of a document a runner reads rather than runs (`schemathesis run
+/// https://…/openapi.json`), or of this machine's own server (`http://127.0.0.1:8000/…`).
+fn names_data(word: &str) -> bool {
+    const DOCUMENTS: &[&str] = &[
+        "apib", "csv", "graphql", "har", "html", "json", "md", "proto", "txt", "xml", "yaml", "yml",
+    ];
+    let path = word.split(['?', '#']).next().unwrap_or(word);
+    let host = word.split_once("://").map_or("", |(_, rest)| rest);
+    ["localhost", "127.", "[::1]"]
+        .iter()
+        .any(|l| host.starts_with(l))
+        || path
+            .rsplit('/')
+            .next()
+            .and_then(|file| file.rsplit_once('.'))
+            .is_some_and(|(_, ext)| DOCUMENTS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
 /// A URL naming a source file or a script, which a program given it first runs (`jbang

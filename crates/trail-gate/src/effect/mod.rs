@@ -89,6 +89,14 @@ pub(super) fn judge(
     });
     let mut found = targets::of(c, ctx);
     found.extend(targets::program(c.name));
+    // A variable set for the program naming where it works (`EASYRSA_PKI=/home/dev easyrsa
+    // init-pki`, `ERASE_DISKS=/dev/nvme0n1 setup-disk …`): that place is the program's.
+    found.extend(targets::assigned(&cmd.assigns, ctx));
+    let verb = verb.or_else(|| {
+        (!shows)
+            .then(|| words::assigned_verb(&cmd.assigns))
+            .flatten()
+    });
     // Said to a disk or a firmware interface, a word that writes overwrites it.
     let verb = verb.or_else(|| {
         (!shows && found.iter().any(|t| t.target.device_like()))
@@ -368,7 +376,9 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
 /// A power verb: this machine's power is a block, another's a junction.
 fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let p = words::power(c)?;
-    Some(if p.this_machine {
+    // Said through a connection to another machine (`--controller=app-1.acme.internal:9990`,
+    // `--host db2`): that machine goes down, not this one.
+    Some(if p.this_machine && targets::remote(c).is_none() {
         decide(
             Verdict::Block,
             RuleId::DestroysCritical,

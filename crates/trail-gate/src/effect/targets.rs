@@ -1,5 +1,6 @@
 //! The places a program is given that keep their class whatever program receives them.
 
+use super::super::parse::Arg;
 use super::super::rules::Cmd;
 use super::super::{Context, Place};
 use super::words;
@@ -133,6 +134,14 @@ const PLAIN_DEVICES: &[&str] = &[
     "console",
 ];
 
+/// Kinds of character devices that hold no file system: cameras, modems' control channels,
+/// input, sound, buses and clocks (`/dev/video0`, `/dev/cdc-wdm0`, `/dev/i2c-1`). Talking to
+/// one is not writing over a disk. (Not `hidraw`: a security key's reset wipes what it holds.)
+const PLAIN_DEVICE_KINDS: &[&str] = &[
+    "video", "media", "v4l", "cdc-wdm", "input", "snd", "i2c", "spidev", "gpiochip", "rtc", "dri",
+    "uinput", "vhost", "net", "kvm", "fuse", "cu.", "serial", "usb",
+];
+
 /// Option names that say where output goes.
 const OUTPUT_PARTS: &[&str] = &[
     "dest",
@@ -178,8 +187,192 @@ fn output_flag(flag: &str, root_counts: bool) -> bool {
 /// Verbs whose option, ending in `to`, names where something is written (`--export-to`,
 /// `--save-to`, `--extract-to`); `--compare-to` and `--relative-to` name what is read.
 const WRITES_TO: &[&str] = &[
-    "copy", "download", "dump", "export", "extract", "move", "render", "save", "write",
+    "copy", "download", "dump", "export", "extract", "move", "record", "render", "save", "stream",
+    "write",
 ];
+
+/// Verbs that bring something from elsewhere and write it down: given a source and a place,
+/// the place is written (`dfs -get SRC DEST`, `rt download SRC DEST`, `file get … --path P`).
+const TRANSFERS: &[&str] = &[
+    "checkout", "copy", "cp", "download", "export", "extract", "fetch", "get", "mirror", "pull",
+    "put", "restore", "retrieve", "sync",
+];
+
+/// Verbs whose next path is where the output goes (`redirect csv FILE`).
+const REDIRECTS: &[&str] = &["redirect", "tee"];
+
+/// Nouns of what a program produces, in an option's name beside where it goes
+/// (`--reporter-json-export`, `-exact_artifact_path`, `--log-file`, `--pid-file`): that
+/// option names a file the program writes.
+const PRODUCTS: &[&str] = &[
+    "artifact", "coverage", "dump", "export", "log", "logfile", "pid", "pidfile", "report",
+    "result", "results", "save",
+];
+
+/// The last part of an option's name that names a place (`--path`, `--filename`, `-dir`).
+const PLACES: &[&str] = &[
+    "dir",
+    "directory",
+    "file",
+    "filename",
+    "location",
+    "path",
+    "prefix",
+];
+
+/// Whether an option names a file the program produces: a product noun, and the option ends
+/// with it or with a place (`--report-dir`; not `--log-level`).
+fn product_option(flag: &str) -> bool {
+    let ps = words::parts(flag);
+    !reads_from(&ps)
+        && ps.iter().any(|p| PRODUCTS.contains(&p.as_str()))
+        && ps.last().is_some_and(|l| {
+            PLACES.contains(&l.as_str()) || matches!(l.as_str(), "export" | "dump" | "save")
+        })
+}
+
+/// Whether an option's parts say it names something read (`--config-file`, `--ca-path`,
+/// `--input-dir`), whatever else it names.
+fn reads_from(parts: &[String]) -> bool {
+    const READS: &[&str] = &[
+        "ca",
+        "cert",
+        "conf",
+        "config",
+        "cred",
+        "credentials",
+        "from",
+        "identity",
+        "in",
+        "include",
+        "input",
+        "key",
+        "schema",
+        "source",
+        "src",
+        "template",
+        "token",
+    ];
+    parts.iter().any(|p| READS.contains(&p.as_str()))
+}
+
+/// The words of `c` as a transfer reads them: the index of the word (a subcommand or a flag,
+/// `-get`, `--get-file`) whose verb brings something in.
+fn transfer_verb(c: &Cmd<'_>) -> Option<usize> {
+    c.args.iter().take(6).position(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            let ps = words::parts(t);
+            // A verb word (not a file, `sync.py`), or a flag that is one (`-get`,
+            // `--get-file`), not an option naming a thing (`--pull-policy`).
+            let word = if t.starts_with('-') {
+                ps.len() == 1 || ps.len() == 2 && PLACES.contains(&ps[1].as_str())
+            } else {
+                t.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_'))
+            };
+            word && ps.first().is_some_and(|p| TRANSFERS.contains(&p.as_str()))
+        })
+    })
+}
+
+/// Whether `w` is an operand (not a flag, `+opt`, or `KEY=VALUE`).
+fn operand(w: &str) -> bool {
+    !(w.starts_with('-') || w.starts_with('+') && w.len() > 1 || w.contains('='))
+}
+
+/// The index of the word a transfer writes: its last operand, when a source comes before it
+/// (`get SRC DEST`; `get KEY` alone names what is read).
+fn transfer_destination(c: &Cmd<'_>, verb: usize) -> Option<usize> {
+    let operands: Vec<usize> = (verb + 1..c.args.len())
+        .filter(|&i| c.args[i].text.as_deref().is_some_and(operand))
+        .collect();
+    (operands.len() >= 2).then(|| *operands.last().unwrap_or(&0))
+}
+
+/// The index of the path right after a redirecting verb (and a format word): `redirect csv
+/// /etc/passwd print users`.
+fn redirected(c: &Cmd<'_>) -> Option<usize> {
+    let at = c.args.iter().take(6).position(|a| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| REDIRECTS.contains(&t.to_ascii_lowercase().as_str()))
+    })?;
+    (at + 1..(at + 3).min(c.args.len())).find(|&i| {
+        c.args[i]
+            .text
+            .as_deref()
+            .is_some_and(|t| t.starts_with(['/', '~', '.']))
+    })
+}
+
+/// The convention of converters given no verb: `PROGRAM [OPTIONS] IN OUT`. When the first of
+/// two or more path operands is the project's or a temporary file and the last names a place
+/// outside, the last is where the output goes (`dcmj2pnm +on build/ct/a.dcm /etc/motd`); not
+/// for a program named for comparing (`colordiff a /etc/hosts`).
+fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
+    let name = c.name.to_ascii_lowercase();
+    if ["diff", "cmp", "compare", "merge", "meld"]
+        .iter()
+        .any(|d| name.contains(d))
+    {
+        return None;
+    }
+    // Operands only: not a line (`-R 'stat /etc/hosts'`), nor a word right after a flag (it
+    // may be the flag's value: `--check-static /home/dev`).
+    let operands: Vec<(usize, &str)> = c
+        .args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.text.as_deref().map(|t| (i, t)))
+        .filter(|&(i, t)| {
+            operand(t)
+                && !t.contains(char::is_whitespace)
+                && !(i > 0
+                    && c.args[i - 1]
+                        .text
+                        .as_deref()
+                        .is_some_and(|f| f.starts_with('-') && !f.contains('=')))
+        })
+        .collect();
+    // A file's name: a directory in it, or an extension of letters (`a.dcm`; not
+    // `0.0.0.0:8080`).
+    let pathy = |t: &str| {
+        t.contains('/')
+            || t.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty() && !ext.is_empty() && ext.bytes().all(|b| b.is_ascii_alphabetic())
+            })
+    };
+    let (first, last) = (operands.first()?, operands.last()?);
+    (operands.len() >= 2
+        && operands.iter().all(|(_, t)| pathy(t))
+        && !first.1.starts_with(['/', '~'])
+        && !first.1.contains("://")
+        && target(first.1, ctx).is_none()
+        && target(last.1, ctx).is_some_and(|t| t != Target::ProjectRoot))
+    .then_some(last.0)
+}
+
+/// The places that matter among the values of variables set for the program (`NAME=/home/dev
+/// prog …`), named as the program's own: not a program's output, but what it works on.
+pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
+    assigns
+        .iter()
+        .filter_map(|(name, value)| {
+            let text = value.text.clone().or_else(|| {
+                ctx.resolve(&value.raw)
+                    .map(|p| p.to_string_lossy().into_owned())
+            })?;
+            let t = target(&text, ctx).filter(|t| t.critical() && *t != Target::ProjectRoot)?;
+            Some(Found {
+                word: format!("{name}={text}"),
+                target: t,
+                output: false,
+                named: false,
+                read: false,
+            })
+        })
+        .collect()
+}
 
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
 /// output options.
@@ -187,6 +380,12 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     let mut output_next = false;
     let mut named_next = false;
+    // Brought in and written down: the destination, and an option naming a place, is written.
+    let transfer = transfer_verb(c);
+    let destination = transfer
+        .and_then(|v| transfer_destination(c, v))
+        .or_else(|| redirected(c));
+    let converted = converter_output(c, ctx);
     // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
     // place it is given is written to.
     let in_place = c.args.iter().any(|a| {
@@ -205,7 +404,17 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
         });
     for (n, a) in c.args.iter().enumerate() {
-        let last = last_is_output && n + 1 == c.args.len();
+        let last = last_is_output && n + 1 == c.args.len() || converted == Some(n);
+        // A directory given as where things land receives them, and is not replaced:
+        // `/`, home and the project's ancestors are named there (a junction), not written
+        // over; a system file is.
+        let destined = destination == Some(n)
+            && a.text.as_deref().is_some_and(|t| {
+                !matches!(
+                    target(t, ctx),
+                    Some(Target::Root | Target::Home | Target::Ancestor | Target::SystemDir)
+                )
+            });
         let text = a.text.clone().or_else(|| {
             // `"$HOME"`: a variable the gate knows.
             ctx.resolve(&a.raw)
@@ -233,7 +442,12 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 }
                 None => (w.as_str(), None),
             };
-            let names_output = output_flag(flag, true);
+            let names_output = output_flag(flag, true)
+                || product_option(flag)
+                || transfer.is_some() && {
+                    let ps = words::parts(flag);
+                    !reads_from(&ps) && ps.last().is_some_and(|p| PLACES.contains(&p.as_str()))
+                };
             let Some(v) = value else {
                 output_next = names_output;
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
@@ -256,7 +470,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
             (v.to_string(), output || key_output, named || key_output)
         } else {
-            (w.clone(), output || in_place || last, output && named)
+            (
+                w.clone(),
+                output || in_place || last || destined,
+                output && named || destined,
+            )
         };
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
@@ -291,6 +509,7 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         let head = dev.split('/').next().unwrap_or(dev);
         // A loop device is a file's image, not a disk.
         let plain = PLAIN_DEVICES.contains(&head)
+            || PLAIN_DEVICE_KINDS.iter().any(|k| head.starts_with(k))
             || head.starts_with("tty")
             || head.starts_with("pts")
             || head.starts_with("loop");
@@ -383,8 +602,21 @@ pub(super) fn remote_output(c: &Cmd<'_>) -> Option<String> {
 /// registry or domain name (`ghcr.io/acme/api:2.4`, `--zone acme.example`).
 pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
     const CONNECTS: &[&str] = &[
-        "api", "cluster", "context", "database", "db", "endpoint", "host", "region", "remote",
-        "rpc", "server", "url", "zone",
+        "address",
+        "api",
+        "cluster",
+        "context",
+        "controller",
+        "database",
+        "db",
+        "endpoint",
+        "host",
+        "region",
+        "remote",
+        "rpc",
+        "server",
+        "url",
+        "zone",
     ];
     const ENVIRONS: &[&str] = &[
         "alias",

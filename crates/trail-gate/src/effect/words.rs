@@ -324,6 +324,13 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     if let Some(c) = of(part) {
         return Some((c, false));
     }
+    // Undoing a publication takes it away (`undeploy`, `unrelease`, `unship`).
+    if part
+        .strip_prefix("un")
+        .is_some_and(|rest| of(rest) == Some(Class::Reaches))
+    {
+        return Some((Class::Destroys, false));
+    }
     let singular = part
         .strip_suffix("es")
         .filter(|s| s.len() > 2)
@@ -502,6 +509,13 @@ fn name_verb(name: &str) -> Option<Verb> {
             None => {}
         }
     }
+    // Named for the protocol that sends mail (`calibre-smtp`, `smtp-cli`): it sends.
+    if ps.iter().any(|p| p == "smtp") {
+        return Some(Verb {
+            word: name.into(),
+            class: Class::Reaches,
+        });
+    }
     // Joined without a separator: a verb at either end (`userdel`, `wipefs`, `vgremove`).
     let lower = stem.to_ascii_lowercase();
     let joined = |list: &[&str], class| {
@@ -550,7 +564,7 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             break;
         }
         if w.starts_with('-') && w.len() > 1 {
-            after_flag = !w.contains('=');
+            after_flag = !w.contains('=') && !switch(w);
             continue;
         }
         if std::mem::take(&mut after_flag) {
@@ -576,6 +590,41 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// A variable set for the program whose name is a destroying verb (`ERASE_DISKS=…`,
+/// `WIPE=1`): the program is told to do it.
+pub(super) fn assigned_verb(assigns: &[(String, super::super::parse::Arg)]) -> Option<Verb> {
+    assigns.iter().find_map(|(name, _)| {
+        parts(name)
+            .iter()
+            .any(|p| DELETES.contains(&p.as_str()))
+            .then(|| Verb {
+                word: name.clone(),
+                class: Class::Destroys,
+            })
+    })
+}
+
+/// A flag that is a switch by its name, never followed by a value (`--batch revoke web1`:
+/// `revoke` is the subcommand): asking for no questions, more or less output, or force.
+fn switch(flag: &str) -> bool {
+    let body = flag.trim_start_matches('-');
+    body.starts_with("no-")
+        || matches!(
+            body,
+            "batch"
+                | "yes"
+                | "assume-yes"
+                | "force"
+                | "quiet"
+                | "verbose"
+                | "debug"
+                | "silent"
+                | "non-interactive"
+                | "noninteractive"
+                | "unattended"
+        )
 }
 
 /// Extensions of files: a dotted word ending in one is a file (`deploy.yml`), not a dotted
@@ -893,7 +942,9 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             })
         })
     });
-    if secret_named && any(PRINTS) || joined_reveal {
+    // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
+    let decrypts = any(&["decrypt", "decrypted", "unseal", "reveal"]);
+    if secret_named && any(PRINTS) || joined_reveal || decrypts {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -1002,7 +1053,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             // A single-dash long flag, camelCase too (`-deleteProject`, `-dumpmasterkey`).
             w.strip_prefix('-').filter(|b| {
                 unknown
-                    && b.len() >= 4
+                    && (b.len() >= 4 || DELETES.contains(b))
                     && b.starts_with(|c: char| c.is_ascii_lowercase())
                     && b.bytes()
                         .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
@@ -1011,6 +1062,27 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         let body = body.split('=').next().unwrap_or(body);
         let ps = parts(body);
         let first = ps.first()?;
+        // Aimed at another machine (`--stream-to-host`, `--upload-to-server`): what the
+        // program makes is sent there.
+        if ps
+            .windows(2)
+            .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
+        {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Reaches,
+            });
+        }
+        // A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a
+        // device's factory reset (`--factory-reset=…`).
+        if unknown && !w.starts_with("--") && DELETES.contains(&body)
+            || ps.iter().any(|p| p == "factory")
+        {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Destroys,
+            });
+        }
         // A printing verb joined to a secret's name (`-dumpmasterkey`, `--printprivkey`): one
         // part, already in lower case.
         if ps.len() == 1

@@ -27,6 +27,37 @@ pub(super) fn device(t: &str) -> bool {
     .any(|d| t.starts_with(d))
 }
 
+/// An archiver told to create its archive on a disk (`tar -cvf /dev/sda /work/proj`, `tar
+/// --create --file=/dev/nvme0n1 …`): the archive is written over the disk from its first byte.
+/// (Reading one back, `tar -xf /dev/nst0`, writes nothing there.)
+pub(super) fn archive_to_device(c: &Cmd<'_>) -> bool {
+    if !matches!(c.name, "tar" | "bsdtar" | "gtar" | "pax" | "star") {
+        return false;
+    }
+    let words: Vec<&str> = c.words().collect();
+    // `tar cvf DEV`, `-cvf DEV`, `--create`: the mode, bundled or spelt out.
+    let bundle = |w: &str| {
+        let letters = w.strip_prefix('-').unwrap_or(w);
+        !w.starts_with("--") && letters.bytes().all(|b| b.is_ascii_alphabetic())
+    };
+    let creates = words.iter().enumerate().any(|(i, w)| {
+        *w == "--create"
+            || *w == "--append"
+            || (w.starts_with('-') || i == 0)
+                && bundle(w)
+                && w.contains(['c', 'r', 'u'])
+                && (w.starts_with('-') || w.len() <= 6)
+    }) || c.name == "pax" && words.contains(&"-w");
+    if !creates {
+        return false;
+    }
+    words.iter().enumerate().any(|(i, w)| {
+        w.strip_prefix("--file=").is_some_and(device)
+            || (*w == "-f" || *w == "--file" || bundle(w) && w.ends_with('f'))
+                && words.get(i + 1).is_some_and(|v| device(v))
+    })
+}
+
 /// Partitioning, formatting and wiping tools, minus their read-only uses and image files in
 /// temporary directories or the project.
 pub(super) fn disk_tool(c: &Cmd<'_>, ctx: &Context) -> bool {

@@ -375,9 +375,13 @@ pub static RULES: &[Rule] = &[
                 || (matches!(c.name, "tee" | "cp" | "cat" | "pv" | "install")
                     && c.name != "cat"
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
+                || system::archive_to_device(c)
         },
         must_match: &[
             "dd if=/dev/zero of=/dev/sda bs=1M",
+            "tar -cvf /dev/sdb /work/proj",
+            "tar cf /dev/nvme0n1 src",
+            "tar --create --file=/dev/sda .",
             "cat image.iso > /dev/sdb",
             "echo x > /dev/nvme0n1",
             "tee /dev/sda < /dev/zero",
@@ -385,6 +389,8 @@ pub static RULES: &[Rule] = &[
         ],
         must_not_match: &[
             "dd if=/dev/zero of=disk.img bs=1M count=10",
+            "tar -xvf /dev/sdb -C build/restore",
+            "tar -cvf build/proj.tar /work/proj",
             "echo hi > /dev/null",
             "cmd 2>/dev/null",
         ],
