@@ -125,6 +125,7 @@ fn is_name_byte(c: u8) -> bool {
 /// Word parts that name a credential (`auth_pass`, `MqttPassword`, `keyMaterial`, `psk`).
 const NAMES: &[&str] = &[
     "apikey",
+    "cookie",
     "credential",
     "credentials",
     "creds",
@@ -150,7 +151,8 @@ fn names_credential(word: &str) -> bool {
     let parts = text::words(word);
     let named = parts.iter().any(|p| {
         NAMES.contains(&p.as_str())
-            || ["password", "passwd", "pass", "pwd", "pw"]
+            // Joined to what it guards (`masterauth`, `setcookie`, `rootpw`).
+            || ["password", "passwd", "pass", "pwd", "pw", "auth", "cookie"]
                 .iter()
                 .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
     });
@@ -168,6 +170,8 @@ fn mentions_credential(word: &str) -> bool {
     [
         b"pass" as &[u8],
         b"pw",
+        b"auth",
+        b"cookie",
         b"secret",
         b"token",
         b"key",
@@ -378,7 +382,19 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
         || !v.bytes().any(|c| c.is_ascii_alphabetic())
         || inner.contains(['$', '\\', '<', '>', '/', ':', '=', '(', ')', ','])
         || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
-        || !mixed(v)
+    {
+        return false;
+    }
+    // Named a token, a secret or a cookie outright, a long value of one alphabet is still
+    // generated: a hex secret (`-secret 39ae6…`), an Erlang cookie (twenty capitals), base32
+    // (`…MEQ====`). A digest is named as one (`hashed_secret`), and the name rules it out.
+    // Hex only under a token's, a secret's or a cookie's name: a password field followed by a
+    // hex word is as often a digest or a JSON key (`"4dab…": "1b47…"`).
+    let hex_allowed = !passwordish(name) || names_a_token_word(name);
+    if !between && names_a_token(name) && uniform_random(inner) && (hex_allowed || !is_hex(inner)) {
+        return true;
+    }
+    if !mixed(v)
         // A UUID under a credential's name is a token (a setup key, npm's `_authToken`).
         || is_hex(v) && !(plausible::is_uuid(v) && !between && names_a_token(name))
         || text::words(v).iter().any(|w| NAMES.contains(&w.as_str()))
@@ -425,13 +441,42 @@ fn mixed(v: &str) -> bool {
 /// Whether a name says its value is a token or a password (`_authToken`, `secret`), not only
 /// a key (`session_key`, `cache_key`: often an id).
 fn names_a_token(name: &str) -> bool {
-    passwordish(name)
-        || text::words(name).iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "token" | "secret" | "credential" | "credentials"
-            )
-        })
+    passwordish(name) || names_a_token_word(name)
+}
+
+/// Whether a part of the name is a token's, a secret's or a cookie's.
+fn names_a_token_word(name: &str) -> bool {
+    text::words(name).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "token" | "secret" | "credential" | "credentials" | "cookie"
+        ) || p.ends_with("cookie")
+    })
+}
+
+/// A long run of one alphabet (hex, capitals and digits, letters) with many distinct
+/// characters: 32 or more hex digits, or 20 or more others with at least half distinct.
+fn uniform_random(v: &str) -> bool {
+    let b = v.as_bytes();
+    if !b.iter().all(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    let mut seen = [false; 128];
+    for &c in b {
+        seen[usize::from(c)] = true;
+    }
+    let distinct = seen.iter().filter(|&&x| x).count();
+    // A run counted out (`ABCDEFGH…234567`) is a placeholder, not a draw.
+    let steps = b.windows(2).filter(|w| w[1] == w[0] + 1).count();
+    if steps * 3 > b.len() {
+        return false;
+    }
+    let hex = b.iter().all(u8::is_ascii_hexdigit);
+    if hex {
+        b.len() >= 32 && distinct >= 12
+    } else {
+        b.len() >= 20 && distinct >= 10 && distinct * 2 >= b.len().min(40)
+    }
 }
 
 /// Hex digits (and dashes), after an optional `0x`: digests, ids, and addresses whose case

@@ -556,6 +556,7 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
     "nonce",
     // A digest of something is no credential (`contentHash`, `integrity`).
     "hash",
+    "hashed",
     "digest",
     "checksum",
     "integrity",
@@ -1036,6 +1037,8 @@ fn default_credentials(value: &str) -> bool {
 const DEMO_VALUES: &[&str] = &[
     "110201543:AAHdqTcvCH1vGWJxfSe1ofSAs0K5PALDsaw",
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+    // The NT hash of the empty password: a disabled account's, guarding nothing.
+    "31d6cfe0d16ae931b73c59d7e0c089c0",
 ];
 
 /// Formats that hold no secret whatever name they stand under: a password hash in the Modular
@@ -1125,6 +1128,29 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `value`, read with digits and signs as the letters they stand for (`0` as `o`,
+/// `@` as `a`), is a default every manual prints: `PASSW0RD`, `P@ssw0rd1`, `adm1n`,
+/// `changeme`.
+pub(crate) fn leet_default(value: &str) -> bool {
+    let plain: String = value
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            '0' => 'o',
+            '1' | '!' => 'i',
+            '3' => 'e',
+            '4' | '@' => 'a',
+            '5' | '$' => 's',
+            '7' => 't',
+            c => c,
+        })
+        .collect();
+    let plain = plain.trim_end_matches(|c: char| c == 'i' || c.is_ascii_digit());
+    [
+        "password", "passwort", "admin", "changeme", "default", "letmein", "secret", "root",
+    ]
+    .contains(&plain)
 }
 
 /// Whether the writer says, in a comment after the value on its line, that it is public or no

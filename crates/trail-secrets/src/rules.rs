@@ -475,6 +475,45 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "userinfo-credentials",
+        // `user:password@host` without a scheme, as management tools and scp-like clients
+        // take a login (`--bmc USERID:O7L-5rroeoxFWU@10.20.0.60`, `admin:…@switch1`). A
+        // scheme-like user (`mailto:`, `sip:`) is an address; the password must read as
+        // generated (`dev:docs@host` is a path, not a login).
+        regex: r#"(?:^|[\s='"])(?P<user>(?-u:[A-Za-z0-9_.-]){2,32}):(?P<secret>(?-u:[^\s:@/'"<>]){6,64})@(?-u:[A-Za-z0-9])(?-u:[A-Za-z0-9.-])*"#,
+        example: "./OneCli config show IMM.HostName1 --bmc USERID:O7L-5rroeoxFWU@10.20.0.60",
+        keywords: &["@"],
+        check: Check::Token,
+        shape: Shape::Literal(&["@"]),
+        lowered: false,
+    },
+    Builtin {
+        name: "pwdump-hash",
+        // A Windows account's NT hash in the pwdump layout secretsdump and its kin print
+        // (`user:rid:lmhash:nthash:::`): the hash logs in as the account by itself
+        // (pass-the-hash). The empty password's hash (`31d6cfe0…`) guards nothing.
+        regex: r"(?m:^)(?-u:[^\s:])+:[0-9]+:(?-u:[0-9a-f]){32}:(?P<secret>(?-u:[0-9a-f]){32}):::",
+        example: "corp.local\\svc_sql:1107:aad3b435b51404eeaad3b435b51404ee:6995d3f17224c1a30266add7a0d3b89f:::",
+        keywords: &[":::"],
+        check: Check::Exact,
+        shape: Shape::Literal(&[":::"]),
+        lowered: true,
+    },
+    Builtin {
+        name: "passwd-plaintext",
+        // A passwd-format line whose password field holds the password itself, as a
+        // cracker's `--show` prints it (`svc:Wq…:1104:1104:Backup:/home/svc:/bin/bash`): the
+        // field is `x`, `*`, `!` or a `$`-hash in a real passwd file.
+        regex: r"(?m:^)(?-u:[a-z_][a-z0-9_.-]*):(?P<secret>(?-u:[^:\s$*!][^:\s]{3,})):[0-9]+:[0-9]+:(?-u:[^:\n])*:/(?-u:[^:\n])*:/(?-u:[^:\s])+",
+        example: "svc_backup:WqBCZrR2c5mW.ksZ:1104:1104:Backup service:/home/svc_backup:/bin/bash",
+        // The login shell closes the line (`:/bin/bash`, `:/usr/sbin/nologin`): a URL's `:/`
+        // alone does not wake the rule.
+        keywords: &[":/bin/", ":/usr/", ":/sbin/"],
+        check: Check::Password,
+        shape: Shape::Literal(&[":/bin/", ":/usr/", ":/sbin/"]),
+        lowered: false,
+    },
+    Builtin {
         name: "cli-credentials",
         // `-u user:password` (user may be empty, password may be quoted) or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).

@@ -1569,3 +1569,63 @@ fn hashes_references_and_fingerprints_hold_no_secret() {
     let (out, _) = redact("bundletool build-apks --ks-pass=pass:Qw7-vLx92Kp4ZtRm");
     assert!(!out.contains("Qw7-vLx92Kp4ZtRm"), "{out}");
 }
+
+/// Found by the tenth sealed part, after its one run (issue 20): a cookie is a credential by
+/// its name (`--cookie`, `-setcookie`, `RELEASE_COOKIE`, an X authority's magic cookie), a
+/// long value of one alphabet under a token's, a secret's or a cookie's name is generated (hex,
+/// capitals, base32), a login written `user:password@host` without a scheme, the pwdump layout
+/// of an NT hash, and a passwd line whose password field holds the password. Their look-alikes
+/// stay: a counted-out alphabet, a digest named as one, a factory default spelt in digits, the
+/// empty password's hash, a real passwd line, an address after `mailto:`.
+#[test]
+fn cookies_uniform_tokens_logins_and_account_dumps() {
+    for (text, secret) in [
+        (
+            "$ acme-vm --sname console --cookie QWPZKRTMBXLNVCHDYSGF --remsh app@web-2",
+            "QWPZKRTMBXLNVCHDYSGF",
+        ),
+        (
+            "$ acme-node -sname dbg -setcookie MZQXWLTRVKPNBYHCDGSF -hidden",
+            "MZQXWLTRVKPNBYHCDGSF",
+        ),
+        (
+            "ACME_RELEASE_COOKIE=K7QW2ZPL5MXR3TNB6VHC4JYD8SGF2ZQW====",
+            "K7QW2ZPL5MXR3TNB6VHC4JYD8SGF2ZQW====",
+        ),
+        (
+            "$ acme-xauth list\nhost-3/unix:10  ACME-MAGIC-COOKIE-1  5c1e9a07d3f24b86ae90c13f7d2b5e48",
+            "5c1e9a07d3f24b86ae90c13f7d2b5e48",
+        ),
+        (
+            "acme-agent.jar -url https://ci.acme.example/ -secret 8f3a1c9e5b7d2f4a6c0e8b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a",
+            "8f3a1c9e5b7d2f4a6c0e8b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a",
+        ),
+        (
+            "./acme-bmc config show Host --bmc ADMIN:Vt8-qLm2xR9wZk@10.0.0.9",
+            "Vt8-qLm2xR9wZk",
+        ),
+        (
+            "acme.local\\svc_app:1109:aad3b435b51404eeaad3b435b51404ee:9a4f7c2e1b8d3f6a0c5e7b9d2f4a6c8e:::",
+            "9a4f7c2e1b8d3f6a0c5e7b9d2f4a6c8e",
+        ),
+        (
+            "svc_app:Tq7Zk-m2Wx9L:1201:1201:App service:/home/svc_app:/bin/bash",
+            "Tq7Zk-m2Wx9L",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "acme_cookie_name = \"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567\"",
+        "  \"hashed_secret\": \"c36509e75020abeb3bc08bb0bcdac69a259572c1\",",
+        "./acme-bmc config set Host --bmc USERID:PASSW0RD@10.0.0.9",
+        "acme.local\\Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::",
+        "svc_app:x:1201:1201:App service:/home/svc_app:/usr/sbin/nologin",
+        "write to mailto:Jo.Doe4@acme.example for access",
+        "session cookie_max_age = 3600",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
