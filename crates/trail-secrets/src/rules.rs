@@ -484,7 +484,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "./OneCli config show IMM.HostName1 --bmc USERID:O7L-5rroeoxFWU@10.20.0.60",
         keywords: &["@"],
         check: Check::Token,
-        shape: Shape::Literal(&["@"]),
+        shape: Shape::Userinfo,
         lowered: false,
     },
     Builtin {

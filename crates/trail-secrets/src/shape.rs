@@ -25,6 +25,8 @@ pub(crate) enum Shape {
     Authorization,
     /// `://` followed, in the same token, by `:` and then `@`.
     UrlCredentials,
+    /// `user:value@host` in one token with no `://` in it: a login without a scheme.
+    Userinfo,
     /// `-u`/`--user` or a `--…password…` style flag.
     Cli,
     /// Markup that can hold a value: `</`, `value=` or `name=`.
@@ -59,6 +61,7 @@ impl Shape {
             Shape::Assignment => assignment_shape(lowered),
             Shape::Authorization => authorization_shape(lowered),
             Shape::UrlCredentials => url_credentials_shape(lowered),
+            Shape::Userinfo => userinfo_shape(lowered),
             Shape::Cli => cli_shape(lowered),
             Shape::HeaderFlag => header_flag_shape(lowered),
             Shape::NameLine => name_line_shape(lowered),
@@ -326,6 +329,20 @@ fn url_credentials_shape(lowered: &[u8]) -> bool {
             .iter()
             .position(|&c| c == b':')
             .is_some_and(|colon| token[colon..].contains(&b'@'))
+    })
+}
+
+/// Some `@` whose token (back to a blank, a quote or `=`) holds a `:` and no `://`: only then
+/// is the scheme-less login rule's regex compiled (a URL's login is the URL rule's, and most
+/// `@`s are addresses and decorators).
+fn userinfo_shape(lowered: &[u8]) -> bool {
+    find_all(lowered, b"@").any(|at| {
+        let start = lowered[..at]
+            .iter()
+            .rposition(|c| c.is_ascii_whitespace() || b"\"'=<>".contains(c))
+            .map_or(0, |p| p + 1);
+        let token = &lowered[start..at];
+        token.contains(&b':') && !token.windows(3).any(|w| w == b"://")
     })
 }
 
