@@ -1459,8 +1459,9 @@ fn mechanisms_found_by_the_ninth_sealed_part() {
 /// produces (`--report-path`, `-exact_artifact_path`), a converter's `IN OUT`, a source file's
 /// URL anywhere among the operands, a download handed to an option as a file, code from
 /// outside the project handed to a hook or a run verb, a loader variable by its role, an
-/// archive created on a disk, variables naming the program's place or verb, and verbs spelt
-/// `un…`, `-rm`, `--factory-reset`, `--stream-to-host`, `decrypt` or after a switch.
+/// archive created on a disk, variables naming the program's place or verb, verbs spelt
+/// `un…`, `-rm`, `--factory-reset`, `--stream-to-host`, `decrypt` or after a switch, and a
+/// system file named outside a reading form.
 #[test]
 fn mechanisms_found_by_the_tenth_sealed_part() {
     let ctx = ctx();
@@ -1516,6 +1517,11 @@ fn mechanisms_found_by_the_tenth_sealed_part() {
         "acme-siem show-decrypted --value x",
         "acme-mail-smtp --relay smtp.acme.example to@acme.example 'hi'",
         "acme-cli --connect --controller=app-1.acme.internal:9990 --command=':shutdown'",
+        // A file the system's packages own, given to a program trail does not model, outside
+        // a reading form and not by an option named for what it reads: at least a junction.
+        "acme-ca --depot-path /etc/ssl/private init --common-name root",
+        "acme-proxy -f /etc/acme/proxy.cfg -sf 4242",
+        "acme-dns -k /etc/bind/ddns.key update.txt",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1529,6 +1535,9 @@ fn mechanisms_found_by_the_tenth_sealed_part() {
         "acme-app status shop",
         "acme-pki --batch show-ca",
         "acme-build --verbose build",
+        "acme-vpn -test -config /etc/acme/config.yml",
+        "acme-pkcs --module /usr/lib/x86_64-linux-gnu/acme.so --list-slots",
+        "acme-lint --config-file /etc/acme/lint.toml src",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -122,7 +122,9 @@ pub(super) fn judge(
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
     let reads_only = shows || verb.is_none() && (looks || words::reads_by_form(c, false));
     if let Some(t) = found.iter().find(|t| {
-        !reads_only && t.target != Target::ProjectRoot && (t.target.critical() || t.output)
+        !reads_only
+            && t.target != Target::ProjectRoot
+            && (t.target.critical() || t.output || t.target == Target::SystemFile && !t.read)
     }) {
         out.push(decide(
             Verdict::Junction,

@@ -240,6 +240,8 @@ fn reads_from(parts: &[String]) -> bool {
         "conf",
         "config",
         "cred",
+        "filter",
+        "module",
         "credentials",
         "from",
         "identity",
@@ -380,6 +382,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     let mut output_next = false;
     let mut named_next = false;
+    let mut read_next = false;
     // Brought in and written down: the destination, and an option naming a place, is written.
     let transfer = transfer_verb(c);
     let destination = transfer
@@ -427,7 +430,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         };
         let output = std::mem::take(&mut output_next);
         let named = std::mem::take(&mut named_next);
-        let mut read_key = false;
+        let mut read_key = std::mem::take(&mut read_next);
         let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
                 Some((f, v)) => (f, Some(v)),
@@ -442,6 +445,8 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 }
                 None => (w.as_str(), None),
             };
+            // `--config /etc/x.yml`, `--module /usr/lib/…so`: what the option names is read.
+            read_key = flag.len() > 2 && reads_from(&words::parts(flag));
             let names_output = output_flag(flag, true)
                 || product_option(flag)
                 || transfer.is_some() && {
@@ -451,6 +456,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let Some(v) = value else {
                 output_next = names_output;
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
+                read_next = read_key && !names_output;
                 continue;
             };
             (
