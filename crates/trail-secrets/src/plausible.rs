@@ -628,7 +628,11 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
 
 fn passwordish(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
-    lname.contains("pass") || lname.contains("pwd")
+    lname.contains("pass")
+        || lname.contains("pwd")
+        // A password by its role, joined to what it opens (`masterauth`, `requireauth`); not
+        // a protocol's name (`oauth`).
+        || lname.len() > 6 && lname.ends_with("auth") && !lname.ends_with("oauth")
 }
 
 /// How a value was written, as far as judging it goes.

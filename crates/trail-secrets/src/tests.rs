@@ -1571,7 +1571,8 @@ fn hashes_references_and_fingerprints_hold_no_secret() {
 }
 
 /// Found by the tenth sealed part, after its one run (issue 20): a cookie is a credential by
-/// its name (`--cookie`, `-setcookie`, `RELEASE_COOKIE`, an X authority's magic cookie), a
+/// its name (`--cookie`, `-setcookie`, `RELEASE_COOKIE`, an X authority's magic cookie) and a
+/// password by its role (`masterauth`), a
 /// long value of one alphabet under a token's, a secret's or a cookie's name is generated (hex,
 /// capitals, base32), a login written `user:password@host` without a scheme, the pwdump layout
 /// of an NT hash, and a passwd line whose password field holds the password. Their look-alikes
@@ -1612,6 +1613,7 @@ fn cookies_uniform_tokens_logins_and_account_dumps() {
             "svc_app:Tq7Zk-m2Wx9L:1201:1201:App service:/home/svc_app:/bin/bash",
             "Tq7Zk-m2Wx9L",
         ),
+        ("acmeauth Vq8WuLz_K3pR7m", "Vq8WuLz_K3pR7m"),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
@@ -1624,6 +1626,7 @@ fn cookies_uniform_tokens_logins_and_account_dumps() {
         "svc_app:x:1201:1201:App service:/home/svc_app:/usr/sbin/nologin",
         "write to mailto:Jo.Doe4@acme.example for access",
         "session cookie_max_age = 3600",
+        "smtpauth = enabled",
     ] {
         let (out, _) = redact(text);
         assert_eq!(out, text);
