@@ -220,13 +220,11 @@ const PLACES: &[&str] = &[
     "prefix",
 ];
 
-/// Whether an option names a file the program produces: a product noun, and the option ends
-/// with it or with a place (`--report-dir`; not `--log-level`).
-fn product_option(flag: &str) -> bool {
-    let ps = words::parts(flag);
-    !reads_from(&ps)
-        && ps.iter().any(|p| PRODUCTS.contains(&p.as_str()))
-        && ps.last().is_some_and(|l| {
+/// Whether an option's name (its `parts`) names a file the program produces: a product noun,
+/// and the option ends with it or with a place (`--report-dir`; not `--log-level`).
+fn product_option(parts: &[String]) -> bool {
+    parts.iter().any(|p| PRODUCTS.contains(&p.as_str()))
+        && parts.last().is_some_and(|l| {
             PLACES.contains(&l.as_str()) || matches!(l.as_str(), "export" | "dump" | "save")
         })
 }
@@ -240,15 +238,15 @@ fn reads_from(parts: &[String]) -> bool {
         "conf",
         "config",
         "cred",
-        "filter",
-        "module",
         "credentials",
+        "filter",
         "from",
         "identity",
         "in",
         "include",
         "input",
         "key",
+        "module",
         "schema",
         "source",
         "src",
@@ -288,7 +286,7 @@ fn transfer_destination(c: &Cmd<'_>, verb: usize) -> Option<usize> {
     let operands: Vec<usize> = (verb + 1..c.args.len())
         .filter(|&i| c.args[i].text.as_deref().is_some_and(operand))
         .collect();
-    (operands.len() >= 2).then(|| *operands.last().unwrap_or(&0))
+    operands.last().copied().filter(|_| operands.len() >= 2)
 }
 
 /// The index of the path right after a redirecting verb (and a format word): `redirect csv
@@ -354,16 +352,22 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     .then_some(last.0)
 }
 
+/// A word's text: as written when static, else the path a variable the gate knows gives it
+/// (`"$HOME"`).
+fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
+    a.text.clone().or_else(|| {
+        ctx.resolve(&a.raw)
+            .map(|p| p.to_string_lossy().into_owned())
+    })
+}
+
 /// The places that matter among the values of variables set for the program (`NAME=/home/dev
 /// prog …`), named as the program's own: not a program's output, but what it works on.
 pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
     assigns
         .iter()
         .filter_map(|(name, value)| {
-            let text = value.text.clone().or_else(|| {
-                ctx.resolve(&value.raw)
-                    .map(|p| p.to_string_lossy().into_owned())
-            })?;
+            let text = word_text(value, ctx)?;
             let t = target(&text, ctx).filter(|t| t.critical() && *t != Target::ProjectRoot)?;
             Some(Found {
                 word: format!("{name}={text}"),
@@ -418,12 +422,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                     Some(Target::Root | Target::Home | Target::Ancestor | Target::SystemDir)
                 )
             });
-        let text = a.text.clone().or_else(|| {
-            // `"$HOME"`: a variable the gate knows.
-            ctx.resolve(&a.raw)
-                .map(|p| p.to_string_lossy().into_owned())
-        });
-        let Some(w) = text else {
+        let Some(w) = word_text(a, ctx) else {
             output_next = false;
             named_next = false;
             continue;
@@ -446,13 +445,14 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 None => (w.as_str(), None),
             };
             // `--config /etc/x.yml`, `--module /usr/lib/…so`: what the option names is read.
-            read_key = flag.len() > 2 && reads_from(&words::parts(flag));
+            let ps = words::parts(flag);
+            let reads = reads_from(&ps);
+            read_key = flag.len() > 2 && reads;
             let names_output = output_flag(flag, true)
-                || product_option(flag)
-                || transfer.is_some() && {
-                    let ps = words::parts(flag);
-                    !reads_from(&ps) && ps.last().is_some_and(|p| PLACES.contains(&p.as_str()))
-                };
+                || !reads
+                    && (product_option(&ps)
+                        || transfer.is_some()
+                            && ps.last().is_some_and(|p| PLACES.contains(&p.as_str())));
             let Some(v) = value else {
                 output_next = names_output;
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);

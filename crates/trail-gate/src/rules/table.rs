@@ -372,8 +372,7 @@ pub static RULES: &[Rule] = &[
             let dev = system::device;
             (c.name == "dd" && c.words().any(|w| w.strip_prefix("of=").is_some_and(dev)))
                 || c.writes.iter().any(|w| dev(&w.target))
-                || (matches!(c.name, "tee" | "cp" | "cat" | "pv" | "install")
-                    && c.name != "cat"
+                || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
                 || system::archive_to_device(c)
         },
