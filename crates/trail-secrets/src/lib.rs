@@ -841,23 +841,23 @@ fn accept(
     }
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
-        Check::Token => {
+        Check::Login => {
             // A scheme before the address (`mailto:Jo.Doe@x`) is no login.
-            let user = Compiled::group(compiled.user_group, locs, text);
-            if user.is_some_and(|u| {
+            let scheme = Compiled::group(compiled.user_group, locs, text).is_some_and(|u| {
                 [
                     "mailto", "sip", "sips", "tel", "xmpp", "acct", "urn", "news", "irc",
                 ]
                 .iter()
                 .any(|s| u.eq_ignore_ascii_case(s))
-            }) {
-                return false;
-            }
+            });
             // A login's documented default spelt with digits for letters (`PASSW0RD`,
             // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
-            if user.is_some() && plausible::leet_default(value) {
-                return false;
-            }
+            !scheme
+                && !plausible::leet_default(value)
+                && !plausible::is_placeholder(value)
+                && plausible::looks_random(value)
+        }
+        Check::Token => {
             // `<bot id>:<token>`: a numeric id is no filler, whatever its digits.
             let token = match value.split_once(':') {
                 Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,

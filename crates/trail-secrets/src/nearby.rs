@@ -162,11 +162,6 @@ fn names_credential(word: &str) -> bool {
 /// Whether a credential's name is written anywhere in `word`, joined or not (`preauthkeys`,
 /// `find-generic-password`).
 fn mentions_credential(word: &str) -> bool {
-    let contains = |n: &[u8]| {
-        word.as_bytes()
-            .windows(n.len())
-            .any(|w| w.eq_ignore_ascii_case(n))
-    };
     [
         b"pass" as &[u8],
         b"pw",
@@ -179,7 +174,14 @@ fn mentions_credential(word: &str) -> bool {
         b"psk",
     ]
     .into_iter()
-    .any(contains)
+    .any(|n| contains_any_case(word, n))
+}
+
+/// Whether `needle` (ASCII) occurs in `hay`, in any case.
+fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// A value after the credential's name that ends at `name_end`: separators, at most one
@@ -803,14 +805,9 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
 /// (`send`, `sendline`, `send-keys`, `type`): its first quoted word, without the `\r` or `\n`
 /// that presses Enter, when it reads as generated.
 fn answered(text: &str) -> Vec<(usize, usize)> {
-    let has = |hay: &str, needle: &[u8]| {
-        hay.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
-    };
     let mut out = Vec::new();
     // Every text the ledger keeps comes here; most never wait for a prompt.
-    if !has(text, b"expect") {
+    if !contains_any_case(text, b"expect") {
         return out;
     }
     let mut offset = 0;
@@ -818,7 +815,9 @@ fn answered(text: &str) -> Vec<(usize, usize)> {
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
-        if has(line, b"expect") && (has(line, b"password") || has(line, b"passphrase")) {
+        if contains_any_case(line, b"expect")
+            && (contains_any_case(line, b"password") || contains_any_case(line, b"passphrase"))
+        {
             waiting = 3;
             continue;
         }
@@ -826,7 +825,7 @@ fn answered(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         waiting -= 1;
-        if !has(line, b"send") && !has(line, b"type") {
+        if !contains_any_case(line, b"send") && !contains_any_case(line, b"type") {
             continue;
         }
         let Some(open) = line.find(['"', '\'']) else {

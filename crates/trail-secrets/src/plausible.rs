@@ -20,6 +20,9 @@ pub(crate) enum Check {
     /// -u`), the password must not be a placeholder, a number or the user
     /// again, which `docker -u 1000:1000` or `-u www-data:www-data` are.
     Assignment,
+    /// `user:password@host` without a scheme: random-looking as [`Check::Token`] asks, and
+    /// neither an address after a scheme (`mailto:`) nor a factory default spelt in digits.
+    Login,
     /// `scheme://user:password@`: not a placeholder, and not the user again
     /// (`guest:guest`, `postgres:postgres` are the services' defaults).
     UserPassword,

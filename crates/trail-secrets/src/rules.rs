@@ -483,7 +483,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         regex: r#"(?:^|[\s='"])(?P<user>(?-u:[A-Za-z0-9_.-]){2,32}):(?P<secret>(?-u:[^\s:@/'"<>]){6,64})@(?-u:[A-Za-z0-9])(?-u:[A-Za-z0-9.-])*"#,
         example: "./OneCli config show IMM.HostName1 --bmc USERID:O7L-5rroeoxFWU@10.20.0.60",
         keywords: &["@"],
-        check: Check::Token,
+        check: Check::Login,
         shape: Shape::Userinfo,
         lowered: false,
     },
