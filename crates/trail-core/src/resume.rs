@@ -63,7 +63,10 @@ fn decisions_read(level: Level) -> usize {
     }
 }
 
-/// Resume the workspace's project (or `request.proj`): see the module's documentation.
+/// Resume the workspace's project (or `request.proj`): see the module's documentation. With
+/// `proj`, that project's threads; without it, this project's threads first and other projects
+/// one line each (`resume.other_projects`; all of them in full at level 3), or, outside any
+/// project the stream knows, every thread as it comes.
 pub fn resume(ws: &Workspace, request: &Request) -> Result<Resumed, ResumeError> {
     let opts = RehydrateOptions {
         proj: request.proj.clone(),
@@ -87,6 +90,7 @@ pub fn resume(ws: &Workspace, request: &Request) -> Result<Resumed, ResumeError>
         };
         (scoped.all, text)
     };
+    // The brief is this project's: with `proj` naming another, it has none.
     let own = request.proj.as_ref().is_none_or(|p| *p == project.name);
     let decisions = if own {
         recent::recent(
@@ -103,8 +107,13 @@ pub fn resume(ws: &Workspace, request: &Request) -> Result<Resumed, ResumeError>
     } else {
         (None, Active::default())
     };
+    // The state file, NOTES.md and beads' output are the project's text: redacted before they
+    // are rendered (the stream's records were redacted when written), so the budget holds.
+    // Shown, not written: the files still hold what they hold, so no original is kept.
     let redactor = ws.secrets.redactor()?;
     let red = |s: &str| redactor.redact(s, &mut Vec::new()).into_owned();
+    // Level 1's budget cuts the threads short: its brief says the newest pulse's now and next
+    // itself. Above it, the threads follow whole and say them.
     let latest = (own && level == Level::Brief)
         .then(|| recovery::latest(&state.threads, &project.name))
         .flatten();
