@@ -90,18 +90,7 @@ fn claude_projects(env: &TestEnv) -> PathBuf {
 /// import (and write daily memory) in different orders. Found by a run under load, where
 /// `an_interrupted_import_resumes_and_adds_nothing_twice` saw its `## Session` blocks swap.
 fn pin_mtimes(dir: &Path) {
-    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                files(&p, out);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    let mut all = Vec::new();
-    files(dir, &mut all);
+    let mut all = files_under(dir);
     all.sort();
     // After every line's own timestamp, as a host's files would be (`--since` reads mtimes).
     let base = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
