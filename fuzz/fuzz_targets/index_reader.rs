@@ -2,7 +2,7 @@
 //! index is only trusted when plausible.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use trail_core::ledger::index;
+use trail_ledger::index;
 
 fuzz_target!(|data: &[u8]| {
     let split = data.first().copied().unwrap_or(0) as usize % (data.len().max(1));

@@ -2,7 +2,7 @@
 //! record that parses must survive re-encoding.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use trail_core::ledger::{format, frame};
+use trail_ledger::{format, frame};
 
 fuzz_target!(|data: &[u8]| {
     let (_, frames) = frame::split_all(0, data);

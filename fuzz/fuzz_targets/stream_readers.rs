@@ -3,7 +3,7 @@
 //! the property tests.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use trail_core::ledger::check;
+use trail_ledger::check;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = check::readers_agree(data) {

@@ -27,6 +27,7 @@ pub mod failpoint;
 pub mod fsutil;
 pub mod git;
 pub mod layout;
+pub mod project;
 pub mod ratio;
 pub mod text;
 pub mod time;

@@ -49,8 +49,9 @@
 
 // The floor every crate of trail stands on, named here as before (`trail_core::time`,
 // `crate::fsutil` inside this crate): it lives in `trail-base`, which knows nothing above it.
-pub use trail_base::{failpoint, fsutil, git, layout, ratio, text, time, tokens};
+pub use trail_base::{failpoint, fsutil, git, layout, project, ratio, text, time, tokens};
 pub use trail_host as host;
+pub use trail_ledger as ledger;
 pub use trail_secrets as secrets;
 pub use trail_zones as zones;
 
@@ -83,12 +84,10 @@ pub mod import;
 mod import_graph;
 pub mod injected;
 pub mod install;
-pub mod ledger;
 pub mod llm;
 pub mod loa;
 pub mod memory;
 pub mod notes;
-pub mod project;
 pub mod proof;
 pub mod reanchor;
 pub mod recovery;

@@ -1,5 +1,5 @@
 //! The other machines' side: a commit fetched from machine X's ref, checked, then brought into
-//! `$TRAIL_HOME/machines/X/` (a replica, see `trail_core::ledger::replica`).
+//! `$TRAIL_HOME/machines/X/` (a replica, see `trail_ledger::replica`).
 //!
 //! Before a byte is written, the commit must:
 //! 1. carry a claim signed by the key the person trusted for X, naming X and this very tree;
@@ -23,8 +23,8 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use trail_core::ledger::Ledger;
-use trail_core::ledger::handle::STREAM_FILE;
+use trail_ledger::Ledger;
+use trail_ledger::handle::STREAM_FILE;
 
 use crate::error::{Result, SyncError};
 use crate::git::{Objects, Repo};
@@ -210,10 +210,10 @@ pub fn accept(
     if let Some(to) = &plan.moved {
         let (from, to) = (root.join(STREAM_FILE), root.join(to));
         if from.exists() && !to.exists() {
-            trail_core::fsutil::ensure_dir(trail_core::fsutil::parent_dir(&to))
+            trail_base::fsutil::ensure_dir(trail_base::fsutil::parent_dir(&to))
                 .map_err(SyncError::io("create", &to))?;
             std::fs::rename(&from, &to).map_err(SyncError::io("move", &from))?;
-            trail_core::failpoint::hit("sync-after-move");
+            trail_base::failpoint::hit("sync-after-move");
         }
     }
     // Archives and imported segments first, the live stream last: a reader between two steps
@@ -228,7 +228,7 @@ pub fn accept(
         };
         bytes += bring(&mut objects, &root.join(name), &plan.after[name], keep)?;
     }
-    trail_core::failpoint::hit("sync-before-accept");
+    trail_base::failpoint::hit("sync-before-accept");
     repo.run(&[
         "update-ref",
         &format!("{ACCEPTED_PREFIX}{id}"),
@@ -351,7 +351,7 @@ fn rotated_to(
 /// Bring the file at `path` to the bytes of `chunks`, trusting its first `keep` bytes (they
 /// were accepted) and checking anything after them against the chunks. Returns bytes written.
 fn bring(objects: &mut Objects, path: &Path, chunks: &Chunks, keep: u64) -> Result<u64> {
-    trail_core::fsutil::ensure_dir(trail_core::fsutil::parent_dir(path))
+    trail_base::fsutil::ensure_dir(trail_base::fsutil::parent_dir(path))
         .map_err(SyncError::io("create", path))?;
     let file = OpenOptions::new()
         .read(true)
@@ -395,13 +395,13 @@ fn bring(objects: &mut Objects, path: &Path, chunks: &Chunks, keep: u64) -> Resu
         let from = usize::try_from(at - k * CHUNK).unwrap_or(0);
         file.write_all_at(&blob[from..], at)
             .map_err(SyncError::io("write", path))?;
-        trail_core::failpoint::hit("sync-mid-file");
+        trail_base::failpoint::hit("sync-mid-file");
         at += (blob.len() - from) as u64;
         written += (blob.len() - from) as u64;
     }
     file.sync_data().map_err(SyncError::io("sync", path))?;
     if written > 0 || have != good {
-        trail_core::fsutil::sync_dir(trail_core::fsutil::parent_dir(path))
+        trail_base::fsutil::sync_dir(trail_base::fsutil::parent_dir(path))
             .map_err(SyncError::io("sync", path))?;
     }
     Ok(written)

@@ -19,7 +19,7 @@ pub enum SyncError {
     #[error("{what} failed: {detail}")]
     Git { what: String, detail: String },
     #[error(transparent)]
-    Ledger(#[from] trail_core::ledger::LedgerError),
+    Ledger(#[from] trail_ledger::LedgerError),
     /// No remote was ever named.
     #[error("no sync remote is set")]
     NoRemote,

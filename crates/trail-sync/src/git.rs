@@ -1,6 +1,6 @@
 //! git, run on trail's own sync repository (`$TRAIL_HOME/sync/repo.git`, bare).
 //!
-//! Unlike a project's repository (`trail_core::git`, hostile ground), this one is trail's: no
+//! Unlike a project's repository (`trail_base::git`, hostile ground), this one is trail's: no
 //! one else writes it. What must still not happen is a program named by the person's global
 //! config or the environment running inside a sync, so hooks and background work are off and
 //! git's own redirections are cleared. The transport is the person's, though: their ssh agent,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use trail_core::text::{hex, unhex};
+use trail_base::text::{hex, unhex};
 
 use crate::error::{Result, SyncError};
 

@@ -36,9 +36,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use trail_core::ledger::Ledger;
-use trail_core::ledger::replica::is_machine_id;
-use trail_core::time::Ts;
+use trail_base::time::Ts;
+use trail_ledger::Ledger;
+use trail_ledger::replica::is_machine_id;
 
 pub use accept::{Accepted, Finding, Refusal};
 pub use error::{Result, SyncError};
@@ -89,8 +89,8 @@ pub fn set_remote(places: &Places, url: &str) -> Result<()> {
             "`{url}` is not a git remote URL"
         )));
     }
-    trail_core::fsutil::ensure_dir(&places.dir).map_err(SyncError::io("create", &places.dir))?;
-    trail_core::fsutil::atomic_write(&places.remote_file(), format!("{url}\n").as_bytes())
+    trail_base::fsutil::ensure_dir(&places.dir).map_err(SyncError::io("create", &places.dir))?;
+    trail_base::fsutil::atomic_write(&places.remote_file(), format!("{url}\n").as_bytes())
         .map_err(SyncError::io("write", &places.remote_file()))
 }
 
@@ -135,7 +135,7 @@ impl Report {
 /// Run one sync: publish, push, fetch, take what the trusted machines published.
 pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
     let remote = remote(places).ok_or(SyncError::NoRemote)?;
-    trail_core::fsutil::ensure_dir(&places.dir).map_err(SyncError::io("create", &places.dir))?;
+    trail_base::fsutil::ensure_dir(&places.dir).map_err(SyncError::io("create", &places.dir))?;
     let lock_path = places.dir.join("sync.lock");
     let lock = File::create(&lock_path).map_err(SyncError::io("create", &lock_path))?;
     lock.lock().map_err(SyncError::io("lock", &lock_path))?;
@@ -160,7 +160,7 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
     match push(&repo, &remote, &own) {
         Ok(()) => {
             report.pushed = true;
-            trail_core::failpoint::hit("sync-after-push");
+            trail_base::failpoint::hit("sync-after-push");
         }
         Err(Push::Rejected(detail)) => report.findings.push(Finding {
             machine: id.clone(),
@@ -177,7 +177,7 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
         match fetch(&repo, &remote) {
             Ok(_) => {
                 report.fetched = true;
-                trail_core::failpoint::hit("sync-after-fetch");
+                trail_base::failpoint::hit("sync-after-fetch");
             }
             Err(e) => report.offline = Some(e.to_string()),
         }
@@ -345,7 +345,7 @@ fn write_status(places: &Places, report: &Report) {
 /// fsyncs were a tenth of an incremental sync's time.
 pub(crate) fn write_cache(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
-    let dir = trail_core::fsutil::parent_dir(path);
+    let dir = trail_base::fsutil::parent_dir(path);
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.persist(path).map(drop).map_err(|e| e.error)

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use sha1::{Digest, Sha1};
-use trail_core::text::{hex, unhex};
+use trail_base::text::{hex, unhex};
 
 /// The id of a blob holding `bytes`.
 pub fn blob_id(bytes: &[u8]) -> String {

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use trail_core::ledger::Ledger;
-use trail_core::ledger::frame::Frame;
-use trail_core::ledger::reader::ForwardReader;
+use trail_ledger::Ledger;
+use trail_ledger::frame::Frame;
+use trail_ledger::reader::ForwardReader;
 
 use crate::error::{Result, SyncError};
 use crate::{Places, publish, remote};

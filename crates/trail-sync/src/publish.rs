@@ -14,9 +14,9 @@ use std::path::Path;
 use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
-use trail_core::ledger::Ledger;
-use trail_core::ledger::handle::STREAM_FILE;
-use trail_core::ledger::replica::SnapshotFile;
+use trail_ledger::Ledger;
+use trail_ledger::handle::STREAM_FILE;
+use trail_ledger::replica::SnapshotFile;
 
 use crate::error::{Result, SyncError};
 use crate::git::Repo;
@@ -102,7 +102,7 @@ pub fn publish(
     let live_id = snapshot
         .iter()
         .find(|f| f.name == STREAM_FILE)
-        .and_then(|f| trail_core::fsutil::identity_of(&f.file).ok());
+        .and_then(|f| trail_base::fsutil::identity_of(&f.file).ok());
     let last_commit = last.as_ref().map(|l| l.commit.as_str());
     let live_same =
         last_commit == Some(memo.commit.as_str()) && live_id.is_some() && memo.live == live_id;
@@ -161,7 +161,7 @@ pub fn publish(
             detail: format!("the tree written ({built:?}) is not the tree signed ({tree})"),
         });
     }
-    trail_core::failpoint::hit("sync-after-commit");
+    trail_base::failpoint::hit("sync-after-commit");
     remember(&memo_path, &commit, live_id, chunk_map);
     Ok(Published {
         commit,
@@ -355,8 +355,8 @@ pub fn already_sent(
         .unwrap_or_default();
     let live_id = snapshot
         .iter()
-        .find(|f| f.name == trail_core::ledger::handle::STREAM_FILE)
-        .and_then(|f| trail_core::fsutil::identity_of(&f.file).ok());
+        .find(|f| f.name == trail_ledger::handle::STREAM_FILE)
+        .and_then(|f| trail_base::fsutil::identity_of(&f.file).ok());
     let live_same = memo.commit == prev && live_id.is_some() && memo.live == live_id;
     for e in repo.blobs(&prev)? {
         let Some((name, _)) = e
@@ -366,7 +366,7 @@ pub fn already_sent(
         else {
             continue;
         };
-        if name == trail_core::ledger::handle::STREAM_FILE && !live_same {
+        if name == trail_ledger::handle::STREAM_FILE && !live_same {
             continue;
         }
         *sent.entry(name.to_string()).or_default() += e.size;

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use trail_core::secrets::key::Key;
+use trail_secrets::key::Key;
 
 use crate::error::{Result, SyncError};
 
@@ -83,7 +83,7 @@ impl TrustList {
         });
         entries.sort_by(|a, b| a.id.cmp(&b.id));
         let text = serde_json::to_vec_pretty(&entries).unwrap_or_default();
-        trail_core::fsutil::atomic_write(&self.path, &text)
+        trail_base::fsutil::atomic_write(&self.path, &text)
             .map_err(SyncError::io("write", &self.path))
     }
 }

@@ -166,7 +166,7 @@ pub fn one_line(t: &Thread) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::record::{Intent, Status};
+    use crate::record::{Intent, Status};
 
     fn thread(proj: &str, next: &str) -> Thread {
         Thread {

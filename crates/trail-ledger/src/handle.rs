@@ -16,7 +16,7 @@ use crate::secrets::Secrets;
 
 pub const STREAM_FILE: &str = "pulses.log.md";
 
-/// Tunables, normally filled from [`crate::config`].
+/// Tunables, filled by the caller from its settings (trail-core's `config`): the ledger reads none.
 #[derive(Clone)]
 pub struct LedgerOptions {
     /// Rotate when the stream passes this many bytes (spec §12: 100 MB).

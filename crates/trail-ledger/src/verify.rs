@@ -587,7 +587,7 @@ impl Verifier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::record::{Record, RecordType};
+    use crate::record::{Record, RecordType};
 
     /// `n` sealed records, each naming the one before, as trail writes them; with the offset
     /// where each starts.

@@ -391,7 +391,7 @@ fn write(path: &Path, idx: &Index) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::record::{Record, RecordType};
+    use crate::record::{Record, RecordType};
 
     /// A sealed stream of `n` records a second apart; returns (bytes, offsets, times).
     fn stream(n: usize) -> (Vec<u8>, Vec<u64>, Vec<Ts>) {

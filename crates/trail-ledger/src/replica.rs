@@ -211,7 +211,7 @@ fn read_machine_id(p: &Path) -> Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::LedgerOptions;
+    use crate::LedgerOptions;
 
     #[test]
     fn a_machine_id_is_made_once_and_kept() {
@@ -225,9 +225,8 @@ mod tests {
     }
 
     fn pulse(l: &Ledger, topic: &str, next: &str) {
-        let mut r =
-            crate::ledger::Record::new(crate::ledger::RecordType::Pulse, crate::time::Ts::now());
-        r.focus = vec![crate::ledger::Focus {
+        let mut r = crate::Record::new(crate::RecordType::Pulse, crate::time::Ts::now());
+        r.focus = vec![crate::Focus {
             proj: "shop".into(),
             topic: topic.into(),
         }];
@@ -237,7 +236,7 @@ mod tests {
 
     #[test]
     fn every_machine_is_one_timeline_and_a_compaction_ends_only_its_own_chain() {
-        use crate::ledger::rehydrate::RehydrateOptions;
+        use crate::rehydrate::RehydrateOptions;
         let d = tempfile::tempdir().unwrap();
         let opts = LedgerOptions::new(d.path().join("s"));
         let here = Ledger::open(d.path().join("here"), opts.clone());
@@ -277,7 +276,7 @@ mod tests {
         assert!(own.threads.iter().all(|t| t.topic != "api"));
         // A record of the other machine, by its time (a search hit's id).
         let theirs = there
-            .query(&crate::ledger::query::Query {
+            .query(&crate::query::Query {
                 limit: 1,
                 ..Default::default()
             })
@@ -295,19 +294,16 @@ mod tests {
 
     #[test]
     fn another_machines_records_of_the_project_count_as_its_own_whatever_their_path_id() {
-        use crate::ledger::rehydrate::RehydrateOptions;
         use crate::project::{ID_TAG, Project};
+        use crate::rehydrate::RehydrateOptions;
         let d = tempfile::tempdir().unwrap();
         let opts = LedgerOptions::new(d.path().join("s"));
         let here = Ledger::open(d.path().join("here"), opts.clone());
         here.machine_id().unwrap();
         let there = Ledger::open(here.replica_root("00000000000000bb"), opts);
         let tagged = |l: &Ledger, topic: &str, id: &str| {
-            let mut r = crate::ledger::Record::new(
-                crate::ledger::RecordType::Pulse,
-                crate::time::Ts::now(),
-            );
-            r.focus = vec![crate::ledger::Focus {
+            let mut r = crate::Record::new(crate::RecordType::Pulse, crate::time::Ts::now());
+            r.focus = vec![crate::Focus {
                 proj: "shop".into(),
                 topic: topic.into(),
             }];

@@ -412,7 +412,7 @@ pub fn split_all(base: u64, buf: &[u8]) -> (&[u8], Vec<Frame<'_>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::record::{Record, RecordType};
+    use crate::record::{Record, RecordType};
     use crate::time::Ts;
 
     fn rec(body: &str) -> Record {

@@ -166,8 +166,8 @@ fn read_back(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::LedgerOptions;
-    use crate::ledger::record::{Focus, Intent, Record, RecordType};
+    use crate::LedgerOptions;
+    use crate::record::{Focus, Intent, Record, RecordType};
 
     fn ledger(dir: &Path) -> Ledger {
         Ledger::open(dir.join("ledger"), LedgerOptions::new(dir.join("secrets")))

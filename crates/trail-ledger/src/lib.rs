@@ -21,6 +21,12 @@
 //! `intent` (intent files and orphans), `lock`, `anchor` and `archive`; none of those knows
 //! `Ledger`.
 
+// The floor, named as the rest of trail names it (`crate::fsutil`, `crate::time::Ts`): this crate
+// stands on `trail-base` and `trail-secrets` (the key that anchors the head, the redactor every
+// record passes) and knows nothing above them — no config, no gate, no host format.
+use trail_base::{failpoint, fsutil, project, text, time, tokens};
+use trail_secrets as secrets;
+
 pub mod anchor;
 pub mod append;
 pub mod archive;
