@@ -317,9 +317,9 @@ impl fmt::Display for Refused {
 impl std::error::Error for Refused {}
 
 /// The refusal inside an error returned by this module's project functions, if that is what it is.
+/// Looked for down the chain: a caller may have said where it was (`FileError`).
 pub fn refusal(e: &io::Error) -> Option<&Refused> {
-    e.get_ref()
-        .and_then(|inner| inner.downcast_ref::<Refused>())
+    crate::file_error::find_in::<Refused>(e)
 }
 
 fn refused(path: PathBuf, found: Found, wanted_dir: bool) -> io::Error {

@@ -24,6 +24,7 @@ compile_error!(
 compile_error!("trail builds for 64-bit targets only.");
 
 pub mod failpoint;
+pub mod file_error;
 pub mod fsutil;
 pub mod git;
 pub mod layout;

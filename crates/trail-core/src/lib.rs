@@ -49,7 +49,9 @@
 
 // The floor every crate of trail stands on, named here as before (`trail_core::time`,
 // `crate::fsutil` inside this crate): it lives in `trail-base`, which knows nothing above it.
-pub use trail_base::{failpoint, fsutil, git, layout, project, ratio, text, time, tokens};
+pub use trail_base::{
+    failpoint, file_error, fsutil, git, layout, project, ratio, text, time, tokens,
+};
 pub use trail_host as host;
 pub use trail_ledger as ledger;
 pub use trail_secrets as secrets;

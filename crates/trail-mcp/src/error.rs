@@ -38,6 +38,8 @@ pub enum ToolError {
     /// A secret rule of the person's does not compile, or the secret store cannot be written.
     Secrets(SecretsError),
     Io(std::io::Error),
+    /// A file that could not be read or written, named with what was being done.
+    File(trail_core::file_error::FileError),
     NoHome,
     /// No tool call or trajectory entry carries this session id.
     NoSession(String),
@@ -113,6 +115,7 @@ impl fmt::Display for ToolError {
             ToolError::Show(e) => write!(f, "{e}")?,
             ToolError::Secrets(e) => write!(f, "{e}")?,
             ToolError::Io(e) => write!(f, "{e}")?,
+            ToolError::File(e) => write!(f, "{e}")?,
             ToolError::NoHome => write!(f, "HOME is not set in the server's environment")?,
             ToolError::NoSession(id) => write!(f, "trail recorded nothing of a session `{id}`")?,
         }
@@ -155,4 +158,5 @@ from! {
     ShowError => Show,
     SecretsError => Secrets,
     std::io::Error => Io,
+    trail_core::file_error::FileError => File,
 }

@@ -5,6 +5,7 @@ use std::io;
 use std::process::ExitCode;
 
 use trail_core::config::ConfigError;
+use trail_core::file_error::FileError;
 use trail_core::install::InstallError;
 use trail_core::ledger::LedgerError;
 use trail_core::ledger::record::RecordError;
@@ -90,7 +91,31 @@ impl From<io::Error> for CliError {
                 _ => CliError::failed("cannot redact"),
             };
         }
+        // One that said where (a `FileError` inside) gets the same hints as one typed so.
+        if e.get_ref().is_some_and(|inner| inner.is::<FileError>()) {
+            return match e.into_inner().map(|inner| inner.downcast::<FileError>()) {
+                Some(Ok(file)) => (*file).into(),
+                _ => CliError::failed("a file could not be read or written"),
+            };
+        }
         CliError::failed(e.to_string()).with_source(e)
+    }
+}
+
+impl From<FileError> for CliError {
+    fn from(e: FileError) -> CliError {
+        let hint = match e.kind() {
+            io::ErrorKind::BrokenPipe => return CliError::BrokenPipe,
+            io::ErrorKind::PermissionDenied => Some(format!(
+                "check the permissions of {} and of the directories above it",
+                e.path.display()
+            )),
+            io::ErrorKind::StorageFull => Some("free some disk space, then run it again".into()),
+            _ => None,
+        };
+        CliError::failed(e.to_string())
+            .with_hints(hint)
+            .with_source(e)
     }
 }
 
@@ -524,5 +549,28 @@ mod tests {
         assert!(matches!(CliError::from(pipe()), CliError::BrokenPipe));
         let e = LedgerError::io("write", std::path::Path::new("-"))(pipe());
         assert!(matches!(CliError::from(e), CliError::BrokenPipe));
+    }
+
+    #[test]
+    fn a_file_error_says_where_even_through_an_io_error() {
+        let denied = || {
+            FileError::new(
+                "open",
+                std::path::Path::new("/p/.trail/trajectory/2026-11-30.jsonl"),
+                io::Error::from(io::ErrorKind::PermissionDenied),
+            )
+        };
+        let said = "error: cannot open /p/.trail/trajectory/2026-11-30.jsonl: permission denied\n\
+                    hint: check the permissions of /p/.trail/trajectory/2026-11-30.jsonl and of \
+                    the directories above it\n";
+        assert_eq!(printed(denied().into()), said);
+        // A writer that speaks only `io` hands over the same error, with the same advice.
+        assert_eq!(printed(io::Error::from(denied()).into()), said);
+        let pipe = FileError::new(
+            "write",
+            std::path::Path::new("-"),
+            io::ErrorKind::BrokenPipe.into(),
+        );
+        assert!(matches!(CliError::from(pipe), CliError::BrokenPipe));
     }
 }

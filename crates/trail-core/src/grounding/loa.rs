@@ -41,10 +41,9 @@ struct CiteLine {
 pub fn claims(root: &Path, dir: &Path) -> Result<(Vec<Claim>, Vec<Place>), GroundError> {
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    let files = journal::jsonl_files(root, dir).map_err(|e| GroundError::io(dir, e))?;
+    let files = journal::jsonl_files(root, dir)?;
     for (name, path) in files {
-        let lines = journal::read_objects(root, &path, &name, true)
-            .map_err(|e| GroundError::io(&path, e))?;
+        let lines = journal::read_objects(root, &path, &name, true)?;
         bad.extend(lines.bad);
         for (place, v) in lines.items {
             if v.get("phase").and_then(Value::as_str) != Some("cite") {

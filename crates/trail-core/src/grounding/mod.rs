@@ -73,6 +73,8 @@ impl Cited {
 pub enum GroundError {
     #[error("cannot read {}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    File(#[from] crate::file_error::FileError),
     #[error("{}: {message}", path.display())]
     Config { path: PathBuf, message: String },
     #[error("{} of the journal cannot be read, so the decisions cannot all be counted: {}", lines(.bad), places(.bad))]
@@ -113,7 +115,7 @@ impl GroundError {
             GroundError::Setting { .. } => {
                 Some("`trail config` shows trail's own settings and where each came from")
             }
-            GroundError::Io { .. } => None,
+            GroundError::Io { .. } | GroundError::File(_) => None,
         }
     }
 }
@@ -238,8 +240,7 @@ pub fn gather(
 ) -> Result<Gathered, GroundError> {
     let mut g = Gathered::default();
     let mut bad = Vec::new();
-    let trail = journal::read(root, None)
-        .map_err(|e| GroundError::io(&crate::layout::Layout::new(root).trajectory_dir(), e))?;
+    let trail = journal::read(root, None)?;
     bad.extend(trail.bad.into_iter().map(|p| prefixed("trajectory", p)));
     let before = g.claims.len();
     for (place, e) in trail.items {

@@ -33,7 +33,7 @@ pub struct Rebuilt {
 #[derive(Debug, thiserror::Error)]
 pub enum RebuildError {
     #[error("cannot read the trajectory: {0}")]
-    Trajectory(std::io::Error),
+    Trajectory(crate::file_error::FileError),
     #[error("cannot read the pulse stream: {0}")]
     Stream(crate::ledger::LedgerError),
 }
@@ -173,9 +173,10 @@ pub fn persist_decisions(
     recent: &[String],
     reasoning: &str,
 ) -> Result<usize, super::NotesError> {
-    let read = journal::read(root, None).map_err(|source| super::NotesError::Read {
-        path: crate::layout::Layout::new(root).trajectory_dir(),
-        source,
+    // The file that failed, not only the directory: a person can look at it.
+    let read = journal::read(root, None).map_err(|e| super::NotesError::Read {
+        path: e.path,
+        source: e.source,
     })?;
     let decisions = decisions_of(&read.items);
     let mut held = 0;

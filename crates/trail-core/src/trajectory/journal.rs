@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::Entry;
+use crate::file_error::{At, FileError};
 use crate::fsutil;
 use crate::layout::Layout;
 use crate::secrets::{Pass, Secrets};
@@ -72,8 +73,10 @@ pub fn append(root: &Path, entry: &Entry, secrets: &Secrets) -> io::Result<()> {
         .pass(|p| line(entry, p))
         .map_err(io::Error::other)??;
     text.push('\n');
-    let layout = Layout::new(root);
-    fsutil::append_in(root, &file_for(&layout, entry.ts), text.as_bytes())
+    let file = file_for(&Layout::new(root), entry.ts);
+    fsutil::append_in(root, &file, text.as_bytes())
+        .at("append to", &file)
+        .map_err(io::Error::from)
 }
 
 /// A line of a journal: its file's name and its number from 1.
@@ -106,7 +109,7 @@ impl<T> Default for Lines<T> {
 }
 
 /// Every entry of the trajectory under `root`, oldest file first, at or after `since`.
-pub fn read(root: &Path, since: Option<Ts>) -> io::Result<Lines<Entry>> {
+pub fn read(root: &Path, since: Option<Ts>) -> Result<Lines<Entry>, FileError> {
     let dir = Layout::new(root).trajectory_dir();
     let from_day = since.map(day);
     let mut out = Lines::default();
@@ -168,19 +171,17 @@ pub fn entry(mut v: Value) -> Result<Entry, serde_json::Error> {
 
 /// The `*.jsonl` files of `dir` (under `root`, reached without symlinks), sorted by name. A
 /// missing directory has none.
-pub fn jsonl_files(root: &Path, dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
-    match fsutil::check_dirs(root, dir) {
-        Ok(()) => {}
-        Err(e) => return Err(e),
-    }
+pub fn jsonl_files(root: &Path, dir: &Path) -> Result<Vec<(String, PathBuf)>, FileError> {
+    const LIST: &str = "list the directory";
+    fsutil::check_dirs(root, dir).at(LIST, dir)?;
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new(LIST, dir, e)),
     };
     let mut files = Vec::new();
     for e in entries {
-        let e = e?;
+        let e = e.at(LIST, dir)?;
         let name = e.file_name().to_string_lossy().into_owned();
         if name.ends_with(".jsonl") && !name.starts_with('.') {
             files.push((name, e.path()));
@@ -192,9 +193,14 @@ pub fn jsonl_files(root: &Path, dir: &Path) -> io::Result<Vec<(String, PathBuf)>
 
 /// Every JSON object of a journal file, one a line. With `join`, a line that does not hold a
 /// whole object may start one spread over the next lines, which are then read together.
-pub fn read_objects(root: &Path, path: &Path, name: &str, join: bool) -> io::Result<Lines<Value>> {
-    let file = fsutil::open_in(root, path, fsutil::Access::Read)?;
-    let lines = capped_lines(BufReader::new(file))?;
+pub fn read_objects(
+    root: &Path,
+    path: &Path,
+    name: &str,
+    join: bool,
+) -> Result<Lines<Value>, FileError> {
+    let file = fsutil::open_in(root, path, fsutil::Access::Read).at("open", path)?;
+    let lines = capped_lines(BufReader::new(file)).at("read", path)?;
     let mut out = Lines::default();
     let place = |i: usize| Place {
         file: name.to_string(),
