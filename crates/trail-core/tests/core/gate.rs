@@ -877,6 +877,17 @@ fn new_families_sealed10_part() {
     assert!(all.rows > 0);
 }
 
+/// An eleventh sealed part (2026-11-30, eighth stop): 204 commands in 24 more families, written
+/// by a helper that never read trail's source, run once with the design frozen at e799899 (after
+/// the tenth part's misses were read). Printed, never tuned against:
+/// `cargo test -p trail-core --test core gate::new_families_sealed11 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed11_part() {
+    let (_, all) = measure(&["gate-families-sealed11.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -386,3 +386,15 @@ fn new_families_sealed10_part() {
     print_table("secrets-families-sealed10.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// An eleventh sealed part (2026-11-30, eighth stop): 15 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at e799899:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed11 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed11_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed11.tsv"), show);
+    print_table("secrets-families-sealed11.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
