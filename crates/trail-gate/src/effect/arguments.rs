@@ -8,7 +8,8 @@ use crate::RuleId;
 
 /// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
 const COMMAND_OPTIONS: &[&str] = &[
-    "cmd", "command", "commands", "eval", "exec", "execute", "run", "script", "scripts", "shell",
+    "cmd", "command", "commands", "eval", "exec", "execute", "run", "runner", "script", "scripts",
+    "shell",
 ];
 
 /// Lines a program's own language hands to the shell: a MySQL client's `system`, a database
@@ -69,6 +70,25 @@ pub(super) fn judge(
         });
         if takes_command && let Some(value) = args.get(i + 1..i + 2) {
             shells::hidden_in_words(value, ctx, raw, out);
+            // Only a variable the line does not set (`--exec "$KTEST_CMD"`): what runs is
+            // known when it runs, not now.
+            // (`--shell "$SHELL"` names which shell, not what it runs.)
+            let names_shell = a
+                .text
+                .as_deref()
+                .is_some_and(|t| super::words::parts(t).last().is_some_and(|p| p == "shell"));
+            let long = a.text.as_deref().is_some_and(|t| t.starts_with("--"));
+            if tier != Tier::Data
+                && long
+                && !names_shell
+                && only_a_variable(&ctx.expand_text_vars(&value[0].raw))
+            {
+                out.push(junction(
+                    RuleId::Unverifiable,
+                    "the command this option runs is a variable's value, known only when it runs: a person decides",
+                    raw,
+                ));
+            }
         }
     }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
@@ -137,6 +157,22 @@ pub(super) fn judge(
         argv_list(&text, out);
         keyed_commands(&text, out);
     }
+}
+
+/// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
+fn only_a_variable(raw: &str) -> bool {
+    let t = raw.trim_matches('"');
+    let Some(name) = t.strip_prefix('$') else {
+        return false;
+    };
+    let name = name
+        .strip_prefix('{')
+        .and_then(|n| n.strip_suffix('}'))
+        .unwrap_or(name);
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
 
 /// The values of keys named for a command (`command: …`, `exec = "…"`, `- cmd: …`) that start

@@ -135,6 +135,21 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 /// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
 /// host or a URL among the words, a shell others can reach, a block.
 pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    // A program's own `ssh` or `login` subcommand (`dep ssh web-1`, `molecule login --host
+    // x`, `plesk login admin`): a shell on a machine, or a session as someone, opened for
+    // whoever holds the terminal.
+    if let Some(sub) = c.sub().filter(|s| matches!(*s, "ssh" | "login")) {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to open a session (`{sub}`): a shell or a login is handed to whoever runs it; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+        return;
+    }
     let words: Vec<&str> = c.words().collect();
     let shell_at = |i: usize| {
         let w = words[i];

@@ -72,6 +72,7 @@ pub(super) fn judge(
     if layer.depth <= EMBEDDED_DEPTH {
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
+    out.extend(remote_code(c, raw));
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
@@ -89,6 +90,9 @@ pub(super) fn judge(
     });
     let mut found = targets::of(c, ctx);
     found.extend(targets::program(c.name));
+    if verb.as_ref().is_some_and(words::Verb::deletes) {
+        found.extend(targets::bare_disks(c));
+    }
     // A variable set for the program naming where it works (`EASYRSA_PKI=/home/dev easyrsa
     // init-pki`, `ERASE_DISKS=/dev/nvme0n1 setup-disk …`): that place is the program's.
     found.extend(targets::assigned(&cmd.assigns, ctx));
@@ -221,6 +225,11 @@ fn critical(
                     && !t.read
                     && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
                 || t.target == Target::Root && replaces_root
+                // Every file under `/`, home or a system directory rewritten in place
+                // (`codespell --write-changes /etc`): nothing says which, or how to undo it.
+                || t.rewritten
+                    && !looks
+                    && matches!(t.target, Target::Root | Target::Home | Target::SystemDir)
                 || t.output
                     // A looking command's `-d DEV` names what it reads; its `-o FILE` is
                     // where its output goes, looking or not.
@@ -373,6 +382,21 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
             && (words::looks(&inner)
                 || words::asks_by_first_flag(&inner)
                 || words::reads_by_form(&inner, true))
+}
+
+/// Told to run the code that comes with what it downloads (`--trust-remote-code`): a block,
+/// as `curl … | sh` is, whatever the program.
+fn remote_code(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let w = words::runs_remote_code(c)?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` is told to run the code that comes with what it downloads (`{w}`): code nobody has read, from the network; it is never run",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// A power verb: this machine's power is a block, another's a junction.

@@ -82,6 +82,9 @@ pub(super) struct Found {
     /// Named by an operand whose key says it is read (`if=/dev/sda`, `src=…`): a disk read
     /// into an image is not written.
     pub(super) read: bool,
+    /// Given to a program told to rewrite what it is given in place (`--write-changes`,
+    /// `--fix`): every file under it may be rewritten.
+    pub(super) rewritten: bool,
 }
 
 /// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
@@ -111,7 +114,58 @@ pub(super) fn program(name: &str) -> Option<Found> {
             output: false,
             named: false,
             read: false,
+            rewritten: false,
         })
+}
+
+/// Operands that name a disk the way the kernel does, without `/dev/` (`gpart destroy -F
+/// nda0`, `disk.wipe sda`): Linux's `sda`, `vdb`, `xvdc`, `hda`, `nvme0n1`, `mmcblk0`, the
+/// BSDs' `ada0`, `da1`, `nda0`, and their partitions. Counted only beside a destroying verb,
+/// where such a word is the disk it destroys.
+pub(super) fn bare_disks(c: &Cmd<'_>) -> Vec<Found> {
+    c.args
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|w| kernel_disk_name(w))
+        .map(|w| Found {
+            word: w.to_string(),
+            target: Target::Device,
+            output: false,
+            named: false,
+            read: false,
+            rewritten: false,
+        })
+        .collect()
+}
+
+fn kernel_disk_name(w: &str) -> bool {
+    let digits_then = |rest: &str| {
+        let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+        n > 0
+            && (rest.len() == n
+                || rest[n..]
+                    .strip_prefix('p')
+                    .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+    };
+    // `sda`, `sdb2`, `vdc`, `xvdf1`, `hda`: the disk's letter after the kind, then a
+    // partition. Only the first eight letters: `sdk` is more often a kit than a disk.
+    let lettered = ["sd", "vd", "xvd", "hd"].iter().any(|k| {
+        w.strip_prefix(k).is_some_and(|rest| {
+            rest.as_bytes()
+                .first()
+                .is_some_and(|b| (b'a'..=b'h').contains(b))
+                && rest[1..].bytes().all(|b| b.is_ascii_digit())
+        })
+    });
+    let nvme = w.strip_prefix("nvme").is_some_and(|rest| {
+        rest.split_once('n').is_some_and(|(ctl, ns)| {
+            !ctl.is_empty() && ctl.bytes().all(|b| b.is_ascii_digit()) && digits_then(ns)
+        })
+    });
+    let numbered = ["mmcblk", "ada", "nda", "da"]
+        .iter()
+        .any(|k| w.strip_prefix(k).is_some_and(digits_then));
+    lettered || nvme || numbered
 }
 
 /// Devices that are data, not disks.
@@ -159,7 +213,23 @@ const OUTPUT_PARTS: &[&str] = &[
 
 /// Flags that make a program rewrite the files it is given. (Not `-w`: a container's working
 /// directory as often as `gofmt`'s write.)
-const IN_PLACE: &[&str] = &["-I", "--write", "--in-place", "--inplace", "--fix"];
+const IN_PLACE: &[&str] = &["-I", "--in-place", "--inplace"];
+
+/// Whether `flag` tells a program to change the files it is given where they are: the exact
+/// spellings above, and a long flag whose first word is a rewriting verb (`--write`,
+/// `--write-changes`, `--overwrite`, `--fix`, `--fix-only`), whatever the program.
+fn rewrites_in_place(flag: &str) -> bool {
+    if IN_PLACE.contains(&flag) {
+        return true;
+    }
+    let Some(body) = flag.strip_prefix("--") else {
+        return false;
+    };
+    let name = body.split('=').next().unwrap_or(body);
+    words::parts(name)
+        .first()
+        .is_some_and(|p| matches!(p.as_str(), "write" | "overwrite" | "rewrite" | "fix"))
+}
 
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
 const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
@@ -375,6 +445,7 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
                 output: false,
                 named: false,
                 read: false,
+                rewritten: false,
             })
         })
         .collect()
@@ -395,11 +466,10 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let converted = converter_output(c, ctx);
     // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
     // place it is given is written to.
-    let in_place = c.args.iter().any(|a| {
-        a.text
-            .as_deref()
-            .is_some_and(|t| IN_PLACE.contains(&t) || t.starts_with("--fix"))
-    });
+    let in_place = c
+        .args
+        .iter()
+        .any(|a| a.text.as_deref().is_some_and(rewrites_in_place));
     // Given an input by option (`-i in.wav`), a program writes its last operand (`ffmpeg -i …
     // out.mp4`).
     let last_is_output = c
@@ -489,6 +559,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output,
                 named,
                 read: read_key,
+                rewritten: in_place && !w.starts_with('-') && !w.contains('='),
             });
         }
     }

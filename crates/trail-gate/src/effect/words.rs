@@ -379,8 +379,11 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
     let name = c.name.to_ascii_lowercase();
     // `lsblk`, `lsattr`, `lsinitramfs`: the list convention, unless the name also says it
     // changes something (`lsyncd` syncs).
+    // A controller's name (`lsnrctl`: the listener's control) lists nothing by its prefix.
     let lists = name.len() >= 4
         && name.starts_with("ls")
+        && !name.ends_with("ctl")
+        && !name.ends_with("adm")
         && !MUTATES
             .iter()
             .chain(DELETES)
@@ -435,6 +438,57 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
         .or_else(|| console_verb(c))
+        .or_else(|| act_option(c))
+        .or_else(|| switched_off(c))
+}
+
+/// An option that names the act itself (`--method admin/purge`, `--verb DELETE`,
+/// `--action=terminate`): its value is the verb, wherever the program puts it.
+fn act_option(c: &Cmd<'_>) -> Option<Verb> {
+    let words: Vec<&str> = c.words().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            _ if w.starts_with('-') => (*w, words.get(i + 1).copied()),
+            _ => return None,
+        };
+        let name = flag.trim_start_matches('-');
+        if !matches!(
+            name,
+            "method" | "verb" | "action" | "op" | "operation" | "request" | "X"
+        ) {
+            return None;
+        }
+        let value = value?;
+        let last = value.rsplit(['/', '.', ':']).next().unwrap_or(value);
+        let lower = last.to_ascii_lowercase();
+        let class = if lower == "delete" {
+            Class::Destroys
+        } else {
+            parts(last).first().and_then(|p| classify(p))?
+        };
+        Some(Verb {
+            word: format!("{flag} {value}"),
+            class,
+        })
+    })
+}
+
+/// An operand that switches something off by its setting (`pf_enable=NO`,
+/// `firewall.enabled=false`): disabling, said as a value.
+fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
+    c.words().filter(|w| !w.starts_with('-')).find_map(|w| {
+        let (key, value) = w.split_once('=')?;
+        let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
+        let off = matches!(value.as_str(), "no" | "false" | "0" | "off" | "disabled");
+        let enables = parts(key)
+            .last()
+            .is_some_and(|p| matches!(p.as_str(), "enable" | "enabled"));
+        (off && enables).then(|| Verb {
+            word: w.into(),
+            class: Class::Stops,
+        })
+    })
 }
 
 /// A line handed to the program's own console by an option that executes it (`asterisk -rx
@@ -567,7 +621,9 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             after_flag = !w.contains('=') && !switch(w);
             continue;
         }
-        if std::mem::take(&mut after_flag) {
+        // A method named after a flag (`midclt call -job disk.wipe sda`): a flag cannot be
+        // told it takes no value, but a dotted name ending in a verb is the method called.
+        if std::mem::take(&mut after_flag) && !dotted_verb(w) {
             continue;
         }
         let dotted_name = w.contains('.')
@@ -590,6 +646,41 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// A flag telling the program to run code that comes with what it downloads
+/// (`--trust-remote-code`, `--allow_remote_code`): code nobody has read, from the network.
+pub(super) fn runs_remote_code<'a>(c: &'a Cmd<'_>) -> Option<&'a str> {
+    c.option_words().find(|w| {
+        let body = w.trim_start_matches('-');
+        let body = body.split('=').next().unwrap_or(body);
+        let ps = parts(body);
+        let off = ps
+            .first()
+            .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "disallow" | "skip"))
+            || w.split_once('=').is_some_and(|(_, v)| {
+                matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "false" | "0" | "no" | "off"
+                )
+            });
+        !off && ps.iter().any(|p| p == "code")
+            && ps
+                .iter()
+                .any(|p| matches!(p.as_str(), "remote" | "untrusted"))
+    })
+}
+
+/// A dotted name whose last part is a verb with consequences (`disk.wipe`, `system.reboot`),
+/// not a file.
+fn dotted_verb(w: &str) -> bool {
+    w.contains('.')
+        && !file_like(w)
+        && w.chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.'))
+        && w.rsplit('.')
+            .next()
+            .is_some_and(|last| parts(last).first().is_some_and(|p| classify(p).is_some()))
 }
 
 /// A variable set for the program whose name is a destroying verb (`ERASE_DISKS=…`,
@@ -944,7 +1035,26 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     });
     // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
     let decrypts = any(&["decrypt", "decrypted", "unseal", "reveal"]);
-    if secret_named && any(PRINTS) || joined_reveal || decrypts {
+    // A credential made anew is printed to whoever asked (`token create`, `apikey generate`).
+    let mints = any(&[
+        "token",
+        "tokens",
+        "apikey",
+        "credential",
+        "credentials",
+        "password",
+    ]) && any(&["create", "new", "generate", "issue", "mint"]);
+    // A program whose name is a store of secrets, told to print or export (`acme-vault
+    // export prod`, `keyring get svc user`): the secret itself.
+    let store = parts(c.name).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "vault" | "keychain" | "keyring" | "secret" | "secrets" | "creds" | "credentials"
+        )
+    }) && subs
+        .first()
+        .is_some_and(|w| PRINTS.contains(&w.to_ascii_lowercase().as_str()));
+    if secret_named && any(PRINTS) || joined_reveal || decrypts || mints || store {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -1104,6 +1214,14 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "no" | "skip" | "keep" | "without" | "release"
         ) {
             return None;
+        }
+        // Told only to show what is hidden (`secrets:list --reveal`, `--unmask`): the values
+        // a listing masks are secrets.
+        if ps.len() == 1 && matches!(first.as_str(), "reveal" | "unmask") {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Reveals,
+            });
         }
         let any = |set: &[&str]| ps.iter().any(|p| set.contains(&p.as_str()));
         // `--show-secrets`, and the flags that ask for them to be included in what is
@@ -1335,13 +1453,56 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
         return;
     }
-    let Some(script) = c.operands().next().and_then(|a| a.text.as_deref()) else {
+    let Some(arg) = c.operands().next() else {
         return;
     };
-    if !script.contains('.') || c.option_words().any(|w| w == "-c" || w == "-e") {
+    let Some(script) = arg.text.as_deref() else {
+        return;
+    };
+    if c.option_words().any(|w| w == "-c" || w == "-e") {
         return;
     }
     let name = script.rsplit('/').next().unwrap_or(script);
+    // The script is a program trail does not model (`php bin/console doctrine:database:drop
+    // --force`, `python manage.py reset_db`): its subcommands and flags are read as such a
+    // program's are. Only a script in a directory: a bare word may be an interpreter's own
+    // subcommand (`bun run`, `deno task`).
+    if script.contains('/') || script.contains('.') {
+        let at = c
+            .args
+            .iter()
+            .position(|a| std::ptr::eq(a, arg))
+            .unwrap_or(0);
+        let inner = Cmd {
+            name,
+            args: &c.args[at + 1..],
+            writes: c.writes,
+            reads: c.reads,
+            zones: c.zones,
+        };
+        if !shows_only(&inner)
+            && let Some(v) = subcommand_verb(&inner)
+                .or_else(|| method_verb(&inner))
+                // A script's own flags are its author's words (`--frame-drop`): only one
+                // asking for hidden secrets counts.
+                .or_else(|| flag_verb(&inner).filter(|v| v.class == Class::Reveals))
+        {
+            out.push(decide(
+                Verdict::Junction,
+                v.class.rule(),
+                format!(
+                    "the script `{name}` is told to {} (`{}`): a person decides",
+                    v.class.meaning(),
+                    v.word
+                ),
+                raw,
+            ));
+            return;
+        }
+    }
+    if !script.contains('.') {
+        return;
+    }
     if let Some(v) = name_verb(name) {
         out.push(decide(
             Verdict::Junction,

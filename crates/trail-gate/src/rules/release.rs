@@ -6,6 +6,18 @@ use super::Cmd;
 pub(super) fn deploys(c: &Cmd<'_>) -> bool {
     let sub = c.sub();
     let any = |set: &[&str]| c.words().any(|w| set.contains(&w));
+    // Asked only to say what it would do: nothing is deployed, whichever tool it is.
+    if any(&[
+        "--dry-run",
+        "--dryrun",
+        "--simulate",
+        "--noop",
+        "--no-op",
+        "--what-if",
+        "--pretend",
+    ]) {
+        return false;
+    }
     match c.name {
         "vercel" => {
             c.has("--prod")
@@ -54,7 +66,9 @@ pub(super) fn deploys(c: &Cmd<'_>) -> bool {
                 && !c.words().any(|w| w == "ping")
         }
         "cap" | "kamal" | "mina" | "dep" | "railway" | "render" | "dokku" | "porter" => {
-            any(&["deploy", "up", "rollback", "redeploy", "destroy"])
+            // A task runner's looking subcommand names the task it shows (`dep tree deploy`).
+            !matches!(sub, Some("tree" | "describe" | "help" | "list" | "show"))
+                && any(&["deploy", "up", "rollback", "redeploy", "destroy"])
         }
         "skaffold" => matches!(sub, Some("run" | "deploy" | "delete")),
         "argocd" => c.has("sync") || c.has("delete") || c.has("rollback"),
