@@ -100,6 +100,16 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
             push_new(out, span, PAIR);
         }
     }
+    for span in listed(text) {
+        push_new(out, span, NEARBY);
+    }
+    for span in name_then_value(text)
+        .into_iter()
+        .chain(piped_password(text))
+        .chain(login_pair(text))
+    {
+        push_new(out, span, FLAG);
+    }
     // The cheap test on the word first: the other two look back through the text.
     for (start, end) in standalone_words(text) {
         if generated_alone(&text[start..end])
@@ -130,6 +140,7 @@ const NAMES: &[&str] = &[
     "credentials",
     "creds",
     "key",
+    "macaroon",
     "pass",
     "passcode",
     "passphrase",
@@ -172,6 +183,7 @@ fn mentions_credential(word: &str) -> bool {
         b"key",
         b"cred",
         b"psk",
+        b"macaroon",
     ]
     .into_iter()
     .any(|n| contains_any_case(word, n))
@@ -203,7 +215,9 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' {
             return None;
         }
-        between = true;
+        // A call around the value (`JSON.stringify("…")`, `SecretStr("…")`) hands it over
+        // as it is: no guess, unlike a word between.
+        between = b[i + len - 1] != b'(';
         i = skip_separators(b, i + len);
     }
     let (s, e) = value_at(text, i)?;
@@ -392,6 +406,9 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     // (`…MEQ====`). A digest is named as one (`hashed_secret`), and the name rules it out.
     // Hex only under a token's, a secret's or a cookie's name: a password field followed by a
     // hex word is as often a digest or a JSON key (`"4dab…": "1b47…"`).
+    if plausible::der_public(v) {
+        return false;
+    }
     let hex_allowed = !passwordish(name) || names_a_token_word(name);
     if !between && names_a_token(name) && uniform_random(inner) && (hex_allowed || !is_hex(inner)) {
         return true;
@@ -566,12 +583,207 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         if matches!(b.get(i), Some(b'"' | b'\'')) {
             i += 1;
         }
+        // A password's, a token's or a key's letter given a long run of one alphabet (`vsce
+        // publish -p l52ehv5f…`, 52 base32 characters): generated, though not mixed.
+        if word.len() == 2 && b"pPtTkK".contains(&word[1]) {
+            let e = i + b[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .count();
+            let v = &text[i..e];
+            let ends = b
+                .get(e)
+                .is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\''));
+            if ends && v.len() >= 32 && !is_hex(v) && uniform_random(v) {
+                return Some((i, e));
+            }
+        }
         return credential_in(text, i);
     }
     if word.len() > 2 && word[0] == b'-' && matches!(word[1], b'p' | b'P') {
         return credential_in(text, start + 2);
     }
     None
+}
+
+/// The items of a list under a credential's name (`api-key:` then `  - mistral=…`, `tokens:`
+/// then `  - "…"`): each item, or the part after its own `=` or `: `, is the credential.
+fn listed(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Most texts hold no key that ends its line.
+    if !text.contains(":\n") && !text.contains(":\r\n") {
+        return out;
+    }
+    let mut offset = 0;
+    let mut under: Option<(String, usize)> = None;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start().len();
+        let trimmed = body.trim();
+        if let Some(name) = trimmed.strip_suffix(':')
+            && !name.is_empty()
+            && name.bytes().all(|c| is_name_byte(c) || c == b'"')
+        {
+            let name = name.trim_matches('"');
+            under = names_credential(name).then(|| (name.to_string(), indent));
+            continue;
+        }
+        let Some((name, at)) = &under else { continue };
+        let Some(item) = trimmed.strip_prefix("- ") else {
+            if indent <= *at {
+                under = None;
+            }
+            continue;
+        };
+        let item_at = start + indent + 2;
+        let (off, v) = match item.find(['=', ':']) {
+            Some(k)
+                if item[..k]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-') =>
+            {
+                let rest = item[k + 1..].trim_start();
+                (item.len() - rest.len(), rest)
+            }
+            _ => (0, item),
+        };
+        let quoted = v.starts_with(['"', '\'']);
+        let v = v.trim_matches(['"', '\'']);
+        let lead = usize::from(quoted);
+        if generated_beside(name, v, false, quoted) {
+            let s = item_at + off + lead;
+            out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
+/// A setting's name and its value given by two options (`--name node.session.auth.password
+/// --value=…`, `-n … -v …`): the value of a setting whose name names a credential.
+fn name_then_value(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"value") && !text.contains(" -v ") {
+        return out;
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let mut words = Vec::new();
+        let mut at = 0;
+        for w in line.split_ascii_whitespace() {
+            let i = line[at..].find(w).map_or(at, |k| at + k);
+            at = i + w.len();
+            words.push((i, w));
+        }
+        let mut named: Option<&str> = None;
+        for (k, &(i, w)) in words.iter().enumerate() {
+            let (flag, attached) = match w.split_once('=') {
+                Some((f, v)) if f.starts_with('-') => (f, Some((i + f.len() + 1, v))),
+                _ => (w, None),
+            };
+            let next = || words.get(k + 1).map(|&(j, v)| (j, v));
+            match flag.trim_start_matches('-') {
+                "name" | "key" | "n" | "param" | "parameter" | "setting" | "attribute" => {
+                    named = attached.or_else(next).map(|(_, v)| v).filter(|v| {
+                        let last = v.rsplit(['.', '/', ':']).next().unwrap_or(v);
+                        names_credential(last)
+                    });
+                }
+                "value" | "val" | "v" => {
+                    if let (Some(name), Some((j, v))) = (named, attached.or_else(next)) {
+                        let quoted = v.starts_with(['"', '\'']);
+                        let inner = v.trim_matches(['"', '\'']);
+                        if generated_beside(name, inner, false, quoted) {
+                            let s = start + j + usize::from(quoted);
+                            out.push((s, s + inner.len()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// A login given as its two words, the user's name then the password (`steamcmd +login
+/// builder DQT-h5mq…`, `ftp> login ana k0BH…`): the second, when only a generator writes it.
+fn login_pair(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"login") {
+        return out;
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let mut words = Vec::new();
+        let mut at = 0;
+        for w in line.split_ascii_whitespace() {
+            let i = line[at..].find(w).map_or(at, |k| at + k);
+            at = i + w.len();
+            words.push((i, w));
+        }
+        for k in 0..words.len().saturating_sub(2) {
+            let verb = words[k].1.trim_start_matches(['+', '-']);
+            let (user, (i, pass)) = (words[k + 1].1, words[k + 2]);
+            let plain = |w: &str| {
+                !w.starts_with(['-', '+', '$', '<', '{', '/'])
+                    && w.bytes()
+                        .all(|c| c.is_ascii_graphic() && !matches!(c, b'"' | b'\'' | b'='))
+            };
+            if verb.eq_ignore_ascii_case("login")
+                && plain(user)
+                && user.len() <= 32
+                && plain(pass)
+                && !pass.contains([':', '@', '/'])
+                && strongly_generated(pass, 10)
+            {
+                out.push((start + i, start + i + pass.len()));
+            }
+        }
+    }
+    out
+}
+
+/// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
+/// password_stdin`, `printf %s … | acme login --password-stdin`).
+fn piped_password(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"stdin") {
+        return out;
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let Some(pipe) = line.find('|') else { continue };
+        let after = &line[pipe..];
+        if !(contains_any_case(after, b"password_stdin")
+            || contains_any_case(after, b"password-stdin")
+            || contains_any_case(after, b"passwordstdin"))
+        {
+            continue;
+        }
+        let before = line[..pipe].trim_end();
+        let Some(arg_at) = ["echo -n ", "echo ", "printf '%s' ", "printf %s ", "printf "]
+            .iter()
+            .find_map(|p| before.rfind(p).map(|k| k + p.len()))
+        else {
+            continue;
+        };
+        let arg = &before[arg_at..];
+        let quoted = arg.starts_with(['"', '\'']);
+        let v = arg.trim_matches(['"', '\'']);
+        if !v.contains(char::is_whitespace) && generated_beside("password", v, false, quoted) {
+            let s = start + arg_at + usize::from(quoted);
+            out.push((s, s + v.len()));
+        }
+    }
+    out
 }
 
 /// The generated credential in the flag value at `i`, after a user and `:` or `%`.
@@ -772,11 +984,28 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             let secret = command
                 .split_whitespace()
                 .any(|w| mentions_credential(w) && !plausible::name_rules_out(w));
-            after_secret_command = secret
-                && command
-                    .split_whitespace()
-                    .flat_map(text::words)
-                    .any(|p| PRINTS.contains(&p.as_str()));
+            // A printing verb, also joined to what it prints (`getconfig`, `showkey`).
+            let prints = command.split_whitespace().flat_map(text::words).any(|p| {
+                PRINTS
+                    .iter()
+                    .any(|v| p == *v || p.len() >= v.len() + 3 && p.starts_with(v))
+            });
+            // Or the credential asked for by name, last (`ot-ctl networkkey`, `… getconfig
+            // rpcpassword`): what is printed is it.
+            let asks = command.split_whitespace().last().is_some_and(|w| {
+                mentions_credential(w)
+                    && !plausible::name_rules_out(w)
+                    && w.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                    && !w.starts_with('-')
+            });
+            after_secret_command = secret && (prints || asks);
+            continue;
+        }
+        // A password prompt the command printed (`Enter password:`): the line after it is
+        // what was typed or what came back, the secret either way.
+        if prompts_for_password(body) {
+            after_secret_command = true;
             continue;
         }
         if std::mem::take(&mut after_secret_command) {
@@ -798,6 +1027,17 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
     }
     out.extend(answered(text));
     out
+}
+
+/// A line that is only a prompt for a password or a passphrase (`Password:`, `Enter pass
+/// phrase for key.pem:`), short, ending in its colon.
+fn prompts_for_password(line: &str) -> bool {
+    let l = line.trim();
+    l.len() <= 48
+        && l.ends_with(':')
+        && (contains_any_case(l, b"password")
+            || contains_any_case(l, b"pass phrase")
+            || contains_any_case(l, b"passphrase"))
 }
 
 /// What a script types in answer to a password prompt it waits for: a line that expects a

@@ -1097,7 +1097,92 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
                     })
             })
         });
-    crypt || reference || from_env || fingerprint || named_digest
+    // A salt and a digest, both hex, joined by `$` (Bitcoin's `rpcauth=user:salt$hmac`):
+    // what checks a password, not one.
+    let salted = v
+        .rsplit(':')
+        .next()
+        .and_then(|d| d.split_once('$'))
+        .is_some_and(|(salt, digest)| {
+            let hex = |h: &str| h.len() >= 16 && h.bytes().all(|c| c.is_ascii_hexdigit());
+            hex(salt) && hex(digest)
+        });
+    crypt || reference || from_env || fingerprint || named_digest || salted || der_public(v)
+}
+
+/// Base64 DER whose first element inside the outer SEQUENCE is another SEQUENCE: a public
+/// key (SubjectPublicKeyInfo: its algorithm first, `MIIBIjANBgkq…`) or a certificate, never a
+/// private key (PKCS#1 and PKCS#8 start with a version INTEGER, `MIIEvQIBADAN…`).
+pub(crate) fn der_public(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    if v.len() < 64 || !v.starts_with("MI") && !v.starts_with("MF") && !v.starts_with("MC") {
+        return false;
+    }
+    let sextet = |c: u8| -> Option<u32> {
+        Some(u32::from(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        }))
+    };
+    let mut bytes = Vec::with_capacity(6);
+    for chunk in v.as_bytes()[..8].chunks(4) {
+        let mut n = 0u32;
+        for &c in chunk {
+            let Some(x) = sextet(c) else { return false };
+            n = n << 6 | x;
+        }
+        bytes.extend_from_slice(&n.to_be_bytes()[1..]);
+    }
+    if bytes[0] != 0x30 {
+        return false;
+    }
+    let header = match bytes[1] {
+        0..=0x7f => 2,
+        0x81 => 3,
+        0x82 => 4,
+        _ => return false,
+    };
+    bytes[header] == 0x30
+}
+
+/// Whether the line holding `value` names a digest algorithm after it, as a word of its own
+/// (`user HASH SALT SHA3-512`, a JMX password file's salted hashes): the values it labels are
+/// digests. Only after: before a value, such a word names how a secret is used
+/// (`authentication md5 1 key "$9$…"`), not what it is.
+pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
+    let Some(at) = around.find(value) else {
+        return false;
+    };
+    let from = at + value.len();
+    let end = around[from..].find('\n').map_or(around.len(), |i| from + i);
+    around[from..end]
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')'))
+        .any(|w| {
+            let w = w.to_ascii_lowercase();
+            let w = w.replace('-', "");
+            matches!(
+                w.as_str(),
+                "sha1"
+                    | "sha224"
+                    | "sha256"
+                    | "sha384"
+                    | "sha512"
+                    | "sha3224"
+                    | "sha3256"
+                    | "sha3384"
+                    | "sha3512"
+                    | "md5"
+                    | "bcrypt"
+                    | "pbkdf2"
+                    | "argon2"
+                    | "argon2id"
+                    | "scrypt"
+            )
+        })
 }
 
 /// A token that is public by design or a published demo, judged on the
@@ -1113,7 +1198,7 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
     if value.starts_with("pk_live_") || value.starts_with("pk_test_") || value.starts_with("pk.") {
         return true;
     }
-    if no_secret_by_format(value) {
+    if no_secret_by_format(value) || digest_named_on_line(value, around) {
         return true;
     }
     if DEMO_VALUES.iter().any(|d| value.contains(d)) {

@@ -480,7 +480,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // take a login (`--bmc USERID:O7L-5rroeoxFWU@10.20.0.60`, `admin:…@switch1`). A
         // scheme-like user (`mailto:`, `sip:`) is an address; the password must read as
         // generated (`dev:docs@host` is a path, not a login).
-        regex: r#"(?:^|[\s='"])(?P<user>(?-u:[A-Za-z0-9_.-]){2,32}):(?P<secret>(?-u:[^\s:@/'"<>]){6,64})@(?-u:[A-Za-z0-9])(?-u:[A-Za-z0-9.-])*"#,
+        // A share's path written without a scheme (`mount_smbfs //user:…@nas/share`) is one
+        // too; after a scheme's `://` the URL rule judges it.
+        regex: r#"(?:^|[\s='"]|\s//)(?P<user>(?-u:[A-Za-z0-9_.-]){2,32}):(?P<secret>(?-u:[^\s:@/'"<>]){6,64})@(?-u:[A-Za-z0-9])(?-u:[A-Za-z0-9.-])*"#,
         example: "./OneCli config show IMM.HostName1 --bmc USERID:O7L-5rroeoxFWU@10.20.0.60",
         keywords: &["@"],
         check: Check::Login,

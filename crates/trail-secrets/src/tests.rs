@@ -1632,3 +1632,74 @@ fn cookies_uniform_tokens_logins_and_account_dumps() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the eleventh sealed part after its one run (issue 20; recall 0.75, false positives
+/// 0.05): a command that asks for a credential by name (`getconfig rpcpassword`, `networkkey`,
+/// a macaroon) or a password prompt before the value; a list under a credential's name; a
+/// setting's name and value given by two options; a password echoed into `password_stdin`; a
+/// value handed through a call (`JSON.stringify("…")`); a share's `//user:pass@host`; a
+/// password letter's long one-alphabet value (`-p l52e…`); a login's two words. And what is no
+/// secret: a public key's DER (`MIIBIjAN…`), values labelled by a digest's name after them,
+/// a salt and a digest joined by `$`.
+#[test]
+fn asked_for_listed_piped_and_paired_credentials() {
+    for (text, secret) in [
+        (
+            "$ acme-wallet getconfig rpcpassword\nQv7+kd2y/XmsTr5p",
+            "Qv7+kd2y/XmsTr5p",
+        ),
+        (
+            "$ sudo acme-ctl networkkey\n9f2b6c1d7e3a4058b9c2d1e6f7a8b3c4\nDone",
+            "9f2b6c1d7e3a4058b9c2d1e6f7a8b3c4",
+        ),
+        (
+            "$ acme-vcs login -p\nEnter password:\n7D3C9A1B2E4F60815A7C3E9B1D2F4A6C",
+            "7D3C9A1B2E4F60815A7C3E9B1D2F4A6C",
+        ),
+        (
+            "model: acme/large\napi-key:\n  - acme=bX8qTz2LwR5nV7kP3mD9sF4hJ6gC1aEy\nauto-commits: false",
+            "bX8qTz2LwR5nV7kP3mD9sF4hJ6gC1aEy",
+        ),
+        (
+            "acme-iscsi -m node --op=update --name node.session.auth.password --value=Kq7wNz3xP0RbTs",
+            "Kq7wNz3xP0RbTs",
+        ),
+        (
+            "echo 'Wm4tRz8qLx.kPd' | acme-fs -o password_stdin dev@10.0.4.17:/srv /mnt/srv",
+            "Wm4tRz8qLx.kPd",
+        ),
+        (
+            "  define: {\n    __ACME_WIDGET_SECRET__: JSON.stringify(\"5f1e9c3a7b2d4e6f8a0c1b3d5e7f9a2c4b6d8e0f\"),\n  },",
+            "5f1e9c3a7b2d4e6f8a0c1b3d5e7f9a2c4b6d8e0f",
+        ),
+        (
+            "$ acme_mount //ana:Rt5Qw_mZkPx2Lv9N@nas.local/Backup /Volumes/b",
+            "Rt5Qw_mZkPx2Lv9N",
+        ),
+        (
+            "$ npx acme-store publish -p q7m2x9k4t1w8z3r6v5n0b2c7d4f9g1h6j3k8l5p0s2",
+            "q7m2x9k4t1w8z3r6v5n0b2c7d4f9g1h6j3k8l5p0s2",
+        ),
+        (
+            "$ ./acme-cmd.sh +login builder QWe-r5tyzkxm7pLd +run_build x.vdf +quit",
+            "QWe-r5tyzkxm7pLd",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "{\n  \"name\": \"Acme Tabs\",\n  \"key\": \"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA24C8dKYFg0jVRknqY7HIiHNuVtKL8goY1p/I1huYuwsdU7iQaRe0NgIwcL0h1aIvd5BGdm0iix9F2qCD0j1quUn+L4wdws8Ll1CzGCa3hSiuXOEKFzTQ9sZt8pZeV\"\n}",
+        "monitorRole k4xmyrtWEQFcCHgxt3Tr5JSgneWivYSR/lI35a2f4NWVEi9wQ5ebQcMAifVFFXHej4OgSmNYGJMvsq8VlrTLKw== SHA3-512",
+        "acmeauth=ops:cea9cdaba165e051c928f0a241f62bd9$76c73984d8963e7aff4e7661313b0efffb52e3c8d4a668310cdbb0278da83c41",
+        "$ acme-ctl state\nleader\nDone",
+        "tokens:\n  - <YOUR_TOKEN>\n  - changeme",
+        "acme-cfg --name node.session.timeo.replacement_timeout --value=120",
+        "echo \"$ACME_PASSWORD\" | acme login --password-stdin",
+        "$ acme login ana",
+        "$ acme -p 8080 serve",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
