@@ -88,6 +88,7 @@ pub mod injected;
 pub mod install;
 pub mod llm;
 pub mod loa;
+pub mod lookup;
 pub mod memory;
 pub mod notes;
 pub mod proof;

@@ -1,7 +1,8 @@
 //! The application layer's context: what every use case needs, built one way for both front
 //! ends (issue 23). The CLI and the MCP server each load a [`Workspace`] and call the same use
 //! case ([`crate::decision::decide`], [`crate::checkpoint::in_workspace`],
-//! [`crate::resume::resume`]); they differ only in how arguments come in and results go out.
+//! [`crate::resume::resume`], [`crate::lookup::search`], [`crate::lookup::recall`]); they
+//! differ only in how arguments come in and results go out.
 //!
 //! Found by reading the two front ends side by side: `trail decide` loaded the configuration a
 //! second time, took the project root as configured, and named the project from it, where the

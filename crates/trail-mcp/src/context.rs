@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use trail_core::config::Config;
 use trail_core::layout::Layout;
-use trail_core::search;
 use trail_core::secrets::Redactor;
 use trail_core::state::Store;
 use trail_core::workspace::Workspace;
@@ -49,11 +48,6 @@ impl Ctx {
     /// The state file and trail's signed records beside it.
     pub fn store(&self) -> Store {
         Store::new(self.root.clone()).with_secrets_dir(self.config.secrets_dir.value.clone())
-    }
-
-    /// Where search looks, as `trail search` looks (its cache included).
-    pub fn search_places(&self) -> Result<search::Places, ToolError> {
-        Ok(search::Places::of(&self.ledger, &self.root)?)
     }
 
     /// The places the gate protects, with this configuration's ledger and secret store.

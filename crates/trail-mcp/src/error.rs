@@ -126,6 +126,17 @@ impl fmt::Display for ToolError {
     }
 }
 
+impl From<trail_core::lookup::LookupError> for ToolError {
+    fn from(e: trail_core::lookup::LookupError) -> ToolError {
+        use trail_core::lookup::LookupError;
+        match e {
+            LookupError::Ledger(e) => e.into(),
+            LookupError::Secrets(e) => e.into(),
+            LookupError::Search(e) => e.into(),
+        }
+    }
+}
+
 impl From<trail_core::resume::ResumeError> for ToolError {
     fn from(e: trail_core::resume::ResumeError) -> ToolError {
         match e {

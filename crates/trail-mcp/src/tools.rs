@@ -25,7 +25,7 @@ use trail_core::decision;
 use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
-use trail_core::search::{self, Filters, Mode, Request};
+use trail_core::search::{Filters, Mode, Request};
 use trail_core::time::{Local, Ts};
 use trail_core::{host, show};
 
@@ -235,21 +235,10 @@ fn search(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
         limit: bounded(a.limit, 10, 1, 50, "limit")?,
         code: a.code,
     };
-    let places = ctx.search_places()?;
-    let redactor = ctx.redactor()?;
-    let results = search::search(&places, &request, redactor)?;
-    if results.is_broad() {
-        // As `trail search` does (Loa's pivot); a journal that cannot be written does not
-        // fail the search.
-        let _ = search::log_pivot(
-            &places.layout,
-            &a.query,
-            results.total,
-            Ts::now(),
-            host::session_from_env().as_deref(),
-            &ctx.secrets,
-        );
-    }
+    // As `trail search` does, pivot and all; a journal that cannot be written does not fail
+    // the search.
+    let session = host::session_from_env();
+    let results = trail_core::lookup::search(ctx, &request, true, session.as_deref())?.results;
     let hits: Vec<Value> = results
         .hits
         .iter()
@@ -538,7 +527,7 @@ struct RecallArgs {
 fn recall(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     let a: RecallArgs = args(v)?;
     let limit = bounded(a.limit, 10, 1, 50, "limit")?;
-    let hits = trail_core::memory::recall::recall(&ctx.root, &a.query, limit)?;
+    let hits = trail_core::lookup::recall(ctx, &a.query, limit)?;
     let hits: Vec<Value> = hits
         .iter()
         .map(|h| json!({ "source": h.source, "text": h.text }))

@@ -263,6 +263,17 @@ impl From<trail_core::search::SearchError> for CliError {
     }
 }
 
+impl From<trail_core::lookup::LookupError> for CliError {
+    fn from(e: trail_core::lookup::LookupError) -> CliError {
+        use trail_core::lookup::LookupError;
+        match e {
+            LookupError::Ledger(e) => e.into(),
+            LookupError::Secrets(e) => e.into(),
+            LookupError::Search(e) => e.into(),
+        }
+    }
+}
+
 impl From<trail_core::import::ImportError> for CliError {
     fn from(e: trail_core::import::ImportError) -> CliError {
         use trail_core::import::ImportError;

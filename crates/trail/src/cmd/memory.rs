@@ -98,9 +98,8 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
     output::text(&format!("remembered ({src})\n"))
 }
 
-pub fn recall(query: &str, limit: usize, json: bool) -> CliResult {
-    let config = Config::load()?;
-    let hits = trail_core::memory::recall::recall(&config.project_root.value, query, limit)?;
+pub fn recall(ctx: &Context, query: &str, limit: usize, json: bool) -> CliResult {
+    let hits = trail_core::lookup::recall(ctx, query, limit)?;
     if json {
         return output::json(&hits);
     }

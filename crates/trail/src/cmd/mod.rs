@@ -76,7 +76,9 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
             crate::output::text(&String::from_utf8_lossy(&buf))
         }
         Command::Remember { note, json } => memory::remember(&Context::load()?, &note, json),
-        Command::Recall { query, limit, json } => memory::recall(&query, limit, json),
+        Command::Recall { query, limit, json } => {
+            memory::recall(&Context::load()?, &query, limit, json)
+        }
         Command::Search(a) => search::run(&Context::load()?, &a),
         Command::BuildSearchCache { json } => search::build_cache(&Context::load()?, json),
         Command::Import(a) => import::run(&Context::load()?, &a),

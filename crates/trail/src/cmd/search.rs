@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::Stdio;
 
-use trail_core::config::Config;
 use trail_core::ledger::record::RecordType;
-use trail_core::search::{self, Cache, Filters, Hit, Mode, Places, Request, Results, Source};
+use trail_core::lookup;
+use trail_core::search::{self, Cache, Filters, Hit, Mode, Request, Results, Source};
 use trail_core::time::Ts;
 
 use crate::cli::SearchArgs;
@@ -18,40 +18,25 @@ use crate::output;
 const BUILDER: &str = "build-search-cache";
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
-    let config = Config::load()?;
-    let root = config.project_root.value;
-    let mut places = Places::of(&ctx.ledger, &root)?;
-    if args.no_cache {
-        places.cache = None;
-    }
     let request = request(args)?;
     let began = Ts::now();
-    // Hits quote files that still hold what they quote: shown redacted, nothing kept.
-    let results = search::search(&places, &request, ctx.secrets.redactor()?)?;
+    let session = trail_core::host::session_from_env();
+    let found = lookup::search(ctx, &request, !args.no_cache, session.as_deref())?;
+    let results = &found.results;
     for s in &results.skipped {
         eprintln!("trail: not searched: {}: {}", s.file, s.why);
     }
-    if results.is_broad() {
-        let logged = search::log_pivot(
-            &places.layout,
-            &args.query,
-            results.total,
-            Ts::now(),
-            trail_core::host::session_from_env().as_deref(),
-            &ctx.secrets,
-        );
-        if let Err(e) = logged {
-            eprintln!("trail: the trajectory's pivot was not logged: {e}");
-        }
+    if let Some(e) = &found.pivot_error {
+        eprintln!("trail: the trajectory's pivot was not logged: {e}");
     }
     let shown = if args.json {
-        output::json(&results)
+        output::json(results)
     } else {
-        output::text(&render(&results, args))
+        output::text(&render(results, args))
     };
     // After the answer: the builder's start never delays it.
     if results.missing_parts > 0
-        && let Some(cache) = &places.cache
+        && let Some(cache) = &found.places.cache
     {
         start_builder(cache, began);
     }
