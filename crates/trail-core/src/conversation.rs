@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+use crate::file_error::{At, FileError};
 use crate::transcript::Transcript;
 
 /// Which host wrote a session file.
@@ -49,7 +50,11 @@ pub fn parse(text: &str) -> Transcript {
 }
 
 /// The current context size of the session in `path`, read backwards from its end.
-pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
+pub fn context_tokens(path: &Path) -> Result<Option<u64>, FileError> {
+    context_tokens_io(path).at("read", path)
+}
+
+fn context_tokens_io(path: &Path) -> std::io::Result<Option<u64>> {
     let file = File::open(path)?;
     let len = crate::fsutil::size_of(&file)?;
     let mut head = Vec::new();
@@ -65,7 +70,11 @@ const MODEL_TAIL: u64 = 512 << 10;
 
 /// The model the session's latest answer came from (a Claude Code transcript's
 /// `message.model`, a Codex rollout's `turn_context` model), read from the end of the file.
-pub fn model(path: &Path) -> io::Result<Option<String>> {
+pub fn model(path: &Path) -> Result<Option<String>, FileError> {
+    model_io(path).at("read", path)
+}
+
+fn model_io(path: &Path) -> std::io::Result<Option<String>> {
     // The prompt hook asks on every prompt: the last 64 KB first (the latest answer is
     // usually there), the last 512 KB only when it is not.
     for tail in [64 << 10, MODEL_TAIL] {
@@ -133,7 +142,11 @@ const FIRST_MAX: u64 = 8 << 20;
 /// message, or a rollout's first `token_count`), read forward from the start: the cost is the
 /// distance to that line, not the file's length. `None` when there is none in the first
 /// `FIRST_MAX` bytes.
-pub fn first_context_tokens(path: &Path) -> io::Result<Option<u64>> {
+pub fn first_context_tokens(path: &Path) -> Result<Option<u64>, FileError> {
+    first_context_tokens_io(path).at("read", path)
+}
+
+fn first_context_tokens_io(path: &Path) -> std::io::Result<Option<u64>> {
     use std::io::BufRead;
     let file = File::open(path)?;
     let mut r = io::BufReader::new(file).take(FIRST_MAX);

@@ -23,6 +23,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::file_error::{At, FileError};
 use crate::layout::Layout;
 use crate::ledger::rehydrate::estimate_tokens;
 use crate::time::Ts;
@@ -186,9 +187,9 @@ pub fn admit(
 /// Counts `text` that the session receives whatever the cap: the reason a tool call was
 /// refused, which the agent must read to know what to do instead. It counts toward the cap
 /// for what comes after it.
-pub fn given(root: &Path, session: &str, event: &str, text: &str) -> io::Result<()> {
+pub fn given(root: &Path, session: &str, event: &str, text: &str) -> Result<(), FileError> {
     let path = Layout::new(root).injected(&session_key(session));
-    let (_, torn) = read(root, &path, session)?;
+    let (_, torn) = read(root, &path, session).at("read", &path)?;
     let line = Line {
         at: Ts::now().to_string(),
         event: event.into(),
@@ -196,7 +197,7 @@ pub fn given(root: &Path, session: &str, event: &str, text: &str) -> io::Result<
         withheld: 0,
         window: false,
     };
-    append(root, &path, &line, torn)
+    append(root, &path, &line, torn).at("append to", &path)
 }
 
 fn append(root: &Path, path: &Path, line: &Line, torn: bool) -> io::Result<()> {
@@ -217,9 +218,9 @@ fn notice(event: &str, want: u64, used: u64, cap: u64) -> String {
 }
 
 /// What `session` received so far (an empty tally when nothing was injected).
-pub fn tally(root: &Path, session: &str) -> io::Result<Tally> {
+pub fn tally(root: &Path, session: &str) -> Result<Tally, FileError> {
     let path = Layout::new(root).injected(&session_key(session));
-    read(root, &path, session).map(|(t, _)| t)
+    read(root, &path, session).map(|(t, _)| t).at("read", &path)
 }
 
 /// The session trail injected into most recently in this project, by its journal's time.

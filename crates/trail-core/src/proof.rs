@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::file_error::{At, FileError};
 use crate::host::{Event, ToolInput};
 use crate::secrets::{Pass, Secrets, SecretsError};
 use crate::time::Ts;
@@ -210,7 +211,11 @@ fn diff_hash(input: &ToolInput) -> String {
 
 /// Append one entry as one line and sync it. Never rewrites the file. Returns when the line
 /// before it was written (`None` for the first line), which the hooks read as a clock.
-pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<Option<SystemTime>> {
+pub fn append(project_root: &Path, entry: &Entry) -> Result<Option<SystemTime>, FileError> {
+    append_io(project_root, entry).at("append to", &log_path(project_root))
+}
+
+fn append_io(project_root: &Path, entry: &Entry) -> std::io::Result<Option<SystemTime>> {
     let path = log_path(project_root);
     let mut line = serde_json::to_string(entry).map_err(std::io::Error::other)?;
     line.push('\n');
@@ -221,7 +226,11 @@ pub fn append(project_root: &Path, entry: &Entry) -> std::io::Result<Option<Syst
 
 /// Append several entries as one write, synced once (an import logs a session's calls
 /// together). Never rewrites the file.
-pub fn append_all(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> {
+pub fn append_all(project_root: &Path, entries: &[Entry]) -> Result<(), FileError> {
+    append_all_io(project_root, entries).at("append to", &log_path(project_root))
+}
+
+fn append_all_io(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> {
     let mut lines = String::new();
     for e in entries {
         lines.push_str(&serde_json::to_string(e).map_err(std::io::Error::other)?);

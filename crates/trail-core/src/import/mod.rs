@@ -185,6 +185,16 @@ pub enum ImportError {
     },
 }
 
+impl From<crate::file_error::FileError> for ImportError {
+    fn from(e: crate::file_error::FileError) -> ImportError {
+        ImportError::Io {
+            action: e.action,
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 impl ImportError {
     fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> ImportError {
         let path = path.to_path_buf();
@@ -418,8 +428,7 @@ impl Run<'_> {
             .map_err(|e| ImportError::io("store secrets of", root)(io::Error::other(e)))?;
         let lines = entries.len();
         if !dry && lines > 0 {
-            crate::proof::append_all(root, &entries)
-                .map_err(ImportError::io("append to", &crate::proof::log_path(root)))?;
+            crate::proof::append_all(root, &entries)?;
         }
         seen.note(&entries);
         let block = s

@@ -16,6 +16,7 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::dream::{self, Report, Status};
+use crate::file_error::{At, FileError};
 use crate::fsutil::{self, Access};
 use crate::layout::Layout;
 use crate::time::{Local, Ts};
@@ -27,16 +28,13 @@ pub struct DreamLock {
 
 impl DreamLock {
     /// Takes the project's dream lock without waiting: `None` when another dream holds it.
-    pub fn try_take(root: &Path) -> io::Result<Option<DreamLock>> {
-        let file = fsutil::open_in(
-            root,
-            &Layout::new(root).dream_lock(),
-            Access::ReadWriteCreate,
-        )?;
+    pub fn try_take(root: &Path) -> Result<Option<DreamLock>, FileError> {
+        let path = Layout::new(root).dream_lock();
+        let file = fsutil::open_in(root, &path, Access::ReadWriteCreate).at("open", &path)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(DreamLock { file })),
             Err(TryLockError::WouldBlock) => Ok(None),
-            Err(TryLockError::Error(e)) => Err(e),
+            Err(TryLockError::Error(e)) => Err(FileError::new("lock", &path, e)),
         }
     }
 
@@ -142,25 +140,22 @@ pub fn news(outcome: &Result<Report, String>, at: &Local, root: &Path) -> Option
 }
 
 /// Leaves `line` for the next SessionStart (replacing news not told yet).
-pub fn leave_news(root: &Path, line: &str) -> io::Result<()> {
-    fsutil::atomic_write_in(
-        root,
-        &Layout::new(root).dream_news(),
-        format!("{line}\n").as_bytes(),
-    )
+pub fn leave_news(root: &Path, line: &str) -> Result<(), FileError> {
+    let path = Layout::new(root).dream_news();
+    fsutil::atomic_write_in(root, &path, format!("{line}\n").as_bytes()).at("write", &path)
 }
 
 /// Claims the news a background dream left, once; `None` when there is none (or another hook
 /// claimed it first).
-pub fn take_news(root: &Path) -> io::Result<Option<String>> {
+pub fn take_news(root: &Path) -> Result<Option<String>, FileError> {
     let path = Layout::new(root).dream_news();
     let claimed = path.with_extension(format!("claimed-{}", std::process::id()));
     match std::fs::rename(&path, &claimed) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new("claim", &path, e)),
     }
-    let text = fsutil::read_string_in(root, &claimed, 4096);
+    let text = fsutil::read_string_in(root, &claimed, 4096).at("read", &claimed);
     let _ = std::fs::remove_file(&claimed);
     Ok(Some(text?.trim().to_string()).filter(|t| !t.is_empty()))
 }

@@ -83,6 +83,16 @@ fn join(problems: &[schema::Problem]) -> String {
     texts.join("; ")
 }
 
+/// A file of the state that said where it failed: the same error, its path and cause kept.
+impl From<crate::file_error::FileError> for StateError {
+    fn from(e: crate::file_error::FileError) -> StateError {
+        StateError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
     move |source| StateError::Io {
         path: path.to_path_buf(),

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::grants::Subject;
 use super::schema::Junction;
+use crate::file_error::{At, FileError};
 use crate::secrets::key::Key;
 
 /// A pending junction is a few hundred bytes; anything much larger was not written by trail.
@@ -65,7 +66,11 @@ impl Pending {
 }
 
 /// Reads the pending junction; `key` is the person's (without one nothing can be valid).
-pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
+pub fn read(state_dir: &Path, key: Option<&Key>) -> Result<Found, FileError> {
+    read_io(state_dir, key).at("read", &path(state_dir))
+}
+
+fn read_io(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
     let p = path(state_dir);
     let root = super::grants::project_root(state_dir);
     let text = match crate::fsutil::read_in(root, &p, CAP) {
@@ -96,7 +101,11 @@ pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
 }
 
 /// Records `pending` as the junction waiting for a person (atomically, signed).
-pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<()> {
+pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> Result<(), FileError> {
+    write_io(state_dir, pending, key).at("write", &path(state_dir))
+}
+
+fn write_io(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<()> {
     let mut v = serde_json::to_value(pending).map_err(std::io::Error::other)?;
     if let Value::Object(m) = &mut v {
         m.insert(
@@ -111,7 +120,11 @@ pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<
 }
 
 /// No junction is pending any more.
-pub fn clear(state_dir: &Path) -> std::io::Result<()> {
+pub fn clear(state_dir: &Path) -> Result<(), FileError> {
+    clear_io(state_dir).at("remove", &path(state_dir))
+}
+
+fn clear_io(state_dir: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path(state_dir)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),

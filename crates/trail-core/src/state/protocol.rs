@@ -55,24 +55,17 @@ fn writable_in(store: &Store, state: &State, to: Mode) -> Result<(), StateError>
     }
 }
 
-fn io_at(path: std::path::PathBuf) -> impl FnOnce(std::io::Error) -> StateError {
-    move |source| StateError::Io { path, source }
-}
-
 /// The pending junction trail recorded (a forged one is reported by [`pending_found`]).
 fn read_pending(store: &Store, key: Option<&Key>) -> Result<pending::Found, StateError> {
-    let dir = store.state_dir();
-    pending::read(&dir, key).map_err(io_at(pending::path(&dir)))
+    Ok(pending::read(&store.state_dir(), key)?)
 }
 
 fn write_pending(store: &Store, p: &Pending, key: &Key) -> Result<(), StateError> {
-    let dir = store.state_dir();
-    pending::write(&dir, p, key).map_err(io_at(pending::path(&dir)))
+    Ok(pending::write(&store.state_dir(), p, key)?)
 }
 
 fn clear_pending(store: &Store) -> Result<(), StateError> {
-    let dir = store.state_dir();
-    pending::clear(&dir).map_err(io_at(pending::path(&dir)))
+    Ok(pending::clear(&store.state_dir())?)
 }
 
 /// Trail's records of one project, read under the state lock with the person's key.
