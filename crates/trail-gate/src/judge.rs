@@ -206,13 +206,27 @@ fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
         }
         Some("curl" | "wget" | "aria2c" | "fetch" | "iwr" | "Invoke-WebRequest") => {
             let words: Vec<&str> = cmd.argv.iter().map(|a| a.raw.as_str()).collect();
-            let file = words.windows(2).find_map(|w| {
+            // `-o F`, and the same letter last in a cluster (`-fsSLo F`, `wget -qO F`), or
+            // the long form's value attached (`--output=F`).
+            let names_output = |f: &str| {
                 matches!(
-                    w[0],
+                    f,
                     "-o" | "-O" | "--output" | "--output-document" | "-OutFile"
-                )
-                .then_some(w[1])
-            })?;
+                ) || f.len() > 2
+                    && !f.starts_with("--")
+                    && f.starts_with('-')
+                    && f[1..].bytes().all(|b| b.is_ascii_alphabetic())
+                    && (f.ends_with('o') || f.ends_with('O'))
+            };
+            let file = words
+                .windows(2)
+                .find_map(|w| names_output(w[0]).then_some(w[1]))
+                .or_else(|| {
+                    words.iter().find_map(|w| {
+                        w.strip_prefix("--output=")
+                            .or_else(|| w.strip_prefix("--output-document="))
+                    })
+                })?;
             let mut next = ctx.clone();
             next.line.fetched.push(ctx.resolve(file)?);
             Some(next)

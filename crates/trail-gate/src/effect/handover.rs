@@ -68,42 +68,45 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     });
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`): anyone on the network who reaches it runs what it runs.
-    let open = words.iter().find(|w| {
-        let Some(flag) = w.strip_prefix('-') else {
-            return false;
-        };
-        let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
-        let ps = super::words::parts(name);
-        let names_auth = ps.iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "token" | "password" | "auth" | "authentication" | "passwd" | "security"
-            )
-        });
-        // `-SecurityTypes None`: the value may be the next word.
-        let value = if value == "-" {
-            words
-                .iter()
-                .position(|x| x == *w)
-                .and_then(|i| words.get(i + 1))
-                .map_or("-", |v| *v)
-        } else {
-            value
-        };
-        names_auth
-            && (value.is_empty()
-                || ["none", "false", "off", "0"]
+    let open = words
+        .iter()
+        .find(|w| {
+            let Some(flag) = w.strip_prefix('-') else {
+                return false;
+            };
+            let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
+            let ps = super::words::parts(name);
+            let names_auth = ps.iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "token" | "password" | "auth" | "authentication" | "passwd" | "security"
+                )
+            });
+            // `-SecurityTypes None`: the value may be the next word.
+            let value = if value == "-" {
+                words
                     .iter()
-                    .any(|n| value.eq_ignore_ascii_case(n)))
-            || ps
-                .first()
-                .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
-                && ps
-                    .iter()
-                    .skip(1)
-                    .any(|p| matches!(p.as_str(), "auth" | "authentication" | "token" | "password"))
-            || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
-    });
+                    .position(|x| x == *w)
+                    .and_then(|i| words.get(i + 1))
+                    .map_or("-", |v| *v)
+            } else {
+                value
+            };
+            names_auth
+                && (value.is_empty()
+                    || ["none", "false", "off", "0"]
+                        .iter()
+                        .any(|n| value.eq_ignore_ascii_case(n)))
+                || ps
+                    .first()
+                    .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
+                    && ps.iter().skip(1).any(|p| {
+                        matches!(p.as_str(), "auth" | "authentication" | "token" | "password")
+                    })
+                || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
+        })
+        // Or everyone let in, whatever the words.
+        .or_else(|| everyone_let_in(&words));
     if let (Some((_, w)), Some(off)) = (found, open) {
         out.push(decide(
             Verdict::Block,
@@ -129,6 +132,45 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             raw,
         ));
     }
+}
+
+/// Everyone let in, whatever the words (`anonymous-auth=true`, `authorization-mode=
+/// AlwaysAllow`, `--allow 0.0.0.0/0`): the word that says so.
+fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {
+    words.iter().enumerate().find_map(|(i, w)| {
+        let lower = w.to_ascii_lowercase();
+        let anonymous = lower
+            .split_once("anonymous")
+            .is_some_and(|(_, rest)| rest.ends_with("=true") || rest.ends_with("=1"));
+        let always = lower.replace(['-', '_'], "").contains("alwaysallow")
+            || lower.replace(['-', '_'], "").ends_with("=allowall");
+        // Every address, as an address range: `*` is as often an origin or a name.
+        let everyone = |v: &str| {
+            matches!(
+                v.trim_matches(['"', '\'']),
+                "0.0.0.0/0" | "::/0" | "any" | "all"
+            )
+        };
+        // A flag saying who may connect (`--allow`, `--allow-ip`, `--acl`), not what else is
+        // allowed (`--allow-websocket-origin`).
+        let allow_flag = |f: &str| {
+            let ps = super::words::parts(f.trim_start_matches('-'));
+            matches!(
+                ps.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+                ["allow" | "whitelist" | "allowlist" | "acl"]
+                    | [
+                        "allow",
+                        "ip" | "ips" | "from" | "hosts" | "clients" | "net" | "networks"
+                    ]
+            )
+        };
+        let all_allowed = w.starts_with('-')
+            && match w.split_once('=') {
+                Some((f, v)) => allow_flag(f) && everyone(v),
+                None => allow_flag(w) && words.get(i + 1).is_some_and(|v| everyone(v)),
+            };
+        (anonymous || always || all_allowed).then_some(w)
+    })
 }
 
 /// An interactive shell among the words (a shell's name with nothing but flags after it, or

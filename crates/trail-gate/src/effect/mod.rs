@@ -73,6 +73,9 @@ pub(super) fn judge(
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
+    if tier != Tier::Data {
+        out.extend(loads_fetched(c, ctx, layer, raw));
+    }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
@@ -382,6 +385,52 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
             && (words::looks(&inner)
                 || words::asks_by_first_flag(&inner)
                 || words::reads_by_form(&inner, true))
+}
+
+/// A file this line fetched from the network (`curl -o F …`), handed to a program run as root
+/// or told to load, install, run or apply it (`sudo kpatch load F`, `acme-mod insert F`):
+/// code nobody has read, run, as `curl … | sh` is. Reading it (`sha256sum F`) is a reader's.
+fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> Option<Decision> {
+    if ctx.line.fetched.is_empty() {
+        return None;
+    }
+    let fetched = c.operands().find_map(|a| {
+        let t = a
+            .text
+            .clone()
+            .or_else(|| Some(ctx.expand_text_vars(&a.raw)))?;
+        let t = t.trim_matches('"').to_string();
+        let p = ctx.resolve(&t)?;
+        ctx.line.fetched.contains(&p).then_some(t)
+    })?;
+    let loads = c.words().take_while(|w| *w != fetched).any(|w| {
+        words::parts(w).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "load"
+                    | "insert"
+                    | "insmod"
+                    | "install"
+                    | "run"
+                    | "exec"
+                    | "apply"
+                    | "import"
+                    | "flash"
+            )
+        })
+    });
+    (layer.privileged || loads).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::RemoteCode,
+            format!(
+                "`{}` is given `{fetched}`, fetched from the network on this line, to load or run{}: code nobody has read; it is never run",
+                c.name,
+                if layer.privileged { " as root" } else { "" }
+            ),
+            raw,
+        )
+    })
 }
 
 /// Told to run the code that comes with what it downloads (`--trust-remote-code`): a block,

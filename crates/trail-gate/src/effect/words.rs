@@ -1419,8 +1419,11 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // SysRq), or a power word with nothing after it to name another machine, no host named
     // anywhere (`launchctl reboot`, `ipmitool chassis power off`, not `virsh shutdown web1`).
     let at = words.iter().position(|w| w == word).unwrap_or(0);
+    // A reason given with it (`system.reboot 'apply update'`) names no machine: a host's
+    // name has no blank in it.
     let named_after = words[at + 1..].iter().any(|w| {
         !w.starts_with('-')
+            && !w.contains(char::is_whitespace)
             && !matches!(
                 *w,
                 "off" | "cycle" | "reset" | "now" | "-h" | "soft" | "hard"
