@@ -606,6 +606,27 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     None
 }
 
+/// Each line of `text` with the offset it starts at.
+fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive('\n').scan(0, |offset, line| {
+        let start = *offset;
+        *offset += line.len();
+        Some((start, line))
+    })
+}
+
+/// The blank-separated words of `line`, each with its offset in the line.
+fn words_at(line: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut at = 0;
+    for w in line.split_ascii_whitespace() {
+        let i = line[at..].find(w).map_or(at, |k| at + k);
+        at = i + w.len();
+        words.push((i, w));
+    }
+    words
+}
+
 /// The items of a list under a credential's name (`api-key:` then `  - mistral=…`, `tokens:`
 /// then `  - "…"`): each item, or the part after its own `=` or `: `, is the credential.
 fn listed(text: &str) -> Vec<(usize, usize)> {
@@ -614,11 +635,8 @@ fn listed(text: &str) -> Vec<(usize, usize)> {
     if !text.contains(":\n") && !text.contains(":\r\n") {
         return out;
     }
-    let mut offset = 0;
     let mut under: Option<(String, usize)> = None;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.trim_end_matches(['\n', '\r']);
         let indent = body.len() - body.trim_start().len();
         let trimmed = body.trim();
@@ -667,17 +685,8 @@ fn name_then_value(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"value") && !text.contains(" -v ") {
         return out;
     }
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let mut words = Vec::new();
-        let mut at = 0;
-        for w in line.split_ascii_whitespace() {
-            let i = line[at..].find(w).map_or(at, |k| at + k);
-            at = i + w.len();
-            words.push((i, w));
-        }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
         let mut named: Option<&str> = None;
         for (k, &(i, w)) in words.iter().enumerate() {
             let (flag, attached) = match w.split_once('=') {
@@ -716,17 +725,8 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"login") {
         return out;
     }
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let mut words = Vec::new();
-        let mut at = 0;
-        for w in line.split_ascii_whitespace() {
-            let i = line[at..].find(w).map_or(at, |k| at + k);
-            at = i + w.len();
-            words.push((i, w));
-        }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
         for k in 0..words.len().saturating_sub(2) {
             let verb = words[k].1.trim_start_matches(['+', '-']);
             let (user, (i, pass)) = (words[k + 1].1, words[k + 2]);
@@ -756,10 +756,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"stdin") {
         return out;
     }
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in lines_at(text) {
         let Some(pipe) = line.find('|') else { continue };
         let after = &line[pipe..];
         if !(contains_any_case(after, b"password_stdin")

@@ -1118,25 +1118,10 @@ pub(crate) fn der_public(v: &str) -> bool {
     if v.len() < 64 || !v.starts_with("MI") && !v.starts_with("MF") && !v.starts_with("MC") {
         return false;
     }
-    let sextet = |c: u8| -> Option<u32> {
-        Some(u32::from(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        }))
+    // The outer header and the first inner tag lie in the first six bytes.
+    let Some(bytes) = v.get(..8).and_then(base64_decode).filter(|b| b.len() >= 6) else {
+        return false;
     };
-    let mut bytes = Vec::with_capacity(6);
-    for chunk in v.as_bytes()[..8].chunks(4) {
-        let mut n = 0u32;
-        for &c in chunk {
-            let Some(x) = sextet(c) else { return false };
-            n = n << 6 | x;
-        }
-        bytes.extend_from_slice(&n.to_be_bytes()[1..]);
-    }
     if bytes[0] != 0x30 {
         return false;
     }
