@@ -212,25 +212,30 @@ fn diff_hash(input: &ToolInput) -> String {
 /// Append one entry as one line and sync it. Never rewrites the file. Returns when the line
 /// before it was written (`None` for the first line), which the hooks read as a clock.
 pub fn append(project_root: &Path, entry: &Entry) -> Result<Option<SystemTime>, FileError> {
-    append_io(project_root, entry).at("append to", &log_path(project_root))
+    let path = log_path(project_root);
+    append_io(project_root, &path, entry).at("append to", &path)
 }
 
-fn append_io(project_root: &Path, entry: &Entry) -> std::io::Result<Option<SystemTime>> {
-    let path = log_path(project_root);
+fn append_io(
+    project_root: &Path,
+    path: &Path,
+    entry: &Entry,
+) -> std::io::Result<Option<SystemTime>> {
     let mut line = serde_json::to_string(entry).map_err(std::io::Error::other)?;
     line.push('\n');
     // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
     // every tool call's command appended to the person's shell start-up file.
-    crate::fsutil::append_in_since(project_root, &path, line.as_bytes())
+    crate::fsutil::append_in_since(project_root, path, line.as_bytes())
 }
 
 /// Append several entries as one write, synced once (an import logs a session's calls
 /// together). Never rewrites the file.
 pub fn append_all(project_root: &Path, entries: &[Entry]) -> Result<(), FileError> {
-    append_all_io(project_root, entries).at("append to", &log_path(project_root))
+    let path = log_path(project_root);
+    append_all_io(project_root, &path, entries).at("append to", &path)
 }
 
-fn append_all_io(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> {
+fn append_all_io(project_root: &Path, path: &Path, entries: &[Entry]) -> std::io::Result<()> {
     let mut lines = String::new();
     for e in entries {
         lines.push_str(&serde_json::to_string(e).map_err(std::io::Error::other)?);
@@ -239,7 +244,7 @@ fn append_all_io(project_root: &Path, entries: &[Entry]) -> std::io::Result<()> 
     if lines.is_empty() {
         return Ok(());
     }
-    crate::fsutil::append_in(project_root, &log_path(project_root), lines.as_bytes())
+    crate::fsutil::append_in(project_root, path, lines.as_bytes())
 }
 
 #[cfg(test)]

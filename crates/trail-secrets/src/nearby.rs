@@ -401,14 +401,16 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     {
         return false;
     }
+    // A public key's or a certificate's DER, whatever name it stands under (a browser
+    // extension manifest's `key`).
+    if plausible::der_public(v) {
+        return false;
+    }
     // Named a token, a secret or a cookie outright, a long value of one alphabet is still
     // generated: a hex secret (`-secret 39ae6…`), an Erlang cookie (twenty capitals), base32
     // (`…MEQ====`). A digest is named as one (`hashed_secret`), and the name rules it out.
     // Hex only under a token's, a secret's or a cookie's name: a password field followed by a
     // hex word is as often a digest or a JSON key (`"4dab…": "1b47…"`).
-    if plausible::der_public(v) {
-        return false;
-    }
     let hex_allowed = !passwordish(name) || names_a_token_word(name);
     if !between && names_a_token(name) && uniform_random(inner) && (hex_allowed || !is_hex(inner)) {
         return true;
@@ -686,6 +688,10 @@ fn name_then_value(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        // Tool output says `value` often; only its lines are split into words.
+        if !contains_any_case(line, b"value") && !line.contains(" -v ") {
+            continue;
+        }
         let words = words_at(line);
         let mut named: Option<&str> = None;
         for (k, &(i, w)) in words.iter().enumerate() {
@@ -726,6 +732,9 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        if !contains_any_case(line, b"login") {
+            continue;
+        }
         let words = words_at(line);
         for k in 0..words.len().saturating_sub(2) {
             let verb = words[k].1.trim_start_matches(['+', '-']);

@@ -67,13 +67,13 @@ impl Pending {
 
 /// Reads the pending junction; `key` is the person's (without one nothing can be valid).
 pub fn read(state_dir: &Path, key: Option<&Key>) -> Result<Found, FileError> {
-    read_io(state_dir, key).at("read", &path(state_dir))
+    let p = path(state_dir);
+    read_io(state_dir, &p, key).at("read", &p)
 }
 
-fn read_io(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
-    let p = path(state_dir);
+fn read_io(state_dir: &Path, p: &Path, key: Option<&Key>) -> std::io::Result<Found> {
     let root = super::grants::project_root(state_dir);
-    let text = match crate::fsutil::read_in(root, &p, CAP) {
+    let text = match crate::fsutil::read_in(root, p, CAP) {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::None),
         Err(e) if crate::fsutil::refusal(&e).is_some() => return Ok(Found::Forged(e.to_string())),
@@ -102,10 +102,11 @@ fn read_io(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Found> {
 
 /// Records `pending` as the junction waiting for a person (atomically, signed).
 pub fn write(state_dir: &Path, pending: &Pending, key: &Key) -> Result<(), FileError> {
-    write_io(state_dir, pending, key).at("write", &path(state_dir))
+    let p = path(state_dir);
+    write_io(state_dir, &p, pending, key).at("write", &p)
 }
 
-fn write_io(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<()> {
+fn write_io(state_dir: &Path, p: &Path, pending: &Pending, key: &Key) -> std::io::Result<()> {
     let mut v = serde_json::to_value(pending).map_err(std::io::Error::other)?;
     if let Value::Object(m) = &mut v {
         m.insert(
@@ -116,17 +117,14 @@ fn write_io(state_dir: &Path, pending: &Pending, key: &Key) -> std::io::Result<(
     let mut text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
     text.push('\n');
     let root = super::grants::project_root(state_dir);
-    crate::fsutil::atomic_write_in(root, &path(state_dir), text.as_bytes())
+    crate::fsutil::atomic_write_in(root, p, text.as_bytes())
 }
 
 /// No junction is pending any more.
 pub fn clear(state_dir: &Path) -> Result<(), FileError> {
-    clear_io(state_dir).at("remove", &path(state_dir))
-}
-
-fn clear_io(state_dir: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path(state_dir)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+    let p = path(state_dir);
+    match std::fs::remove_file(&p) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(FileError::new("remove", &p, e)),
         _ => Ok(()),
     }
 }

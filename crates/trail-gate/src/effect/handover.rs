@@ -66,6 +66,10 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 .is_some_and(|v| v.eq_ignore_ascii_case("no"));
         listen_all || attached || detached || named || unlimited
     });
+    // Not told to listen on every interface: nothing is exposed, whatever its authentication.
+    let Some((_, w)) = found else {
+        return;
+    };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`): anyone on the network who reaches it runs what it runs.
     let open = words
@@ -107,7 +111,7 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         })
         // Or everyone let in, whatever the words.
         .or_else(|| everyone_let_in(&words));
-    if let (Some((_, w)), Some(off)) = (found, open) {
+    if let Some(off) = open {
         out.push(decide(
             Verdict::Block,
             RuleId::ExposesShell,
@@ -119,19 +123,17 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         ));
         return;
     }
-    if let Some((_, w)) = found {
-        out.push(decide(
-            Verdict::Junction,
-            RuleId::ExposesService,
-            format!(
-                "`{}` is told to listen on every network interface (`{w}`): what it serves is \
-                 reachable from the network, and trail does not model this program: a person \
-                 decides",
-                c.name
-            ),
-            raw,
-        ));
-    }
+    out.push(decide(
+        Verdict::Junction,
+        RuleId::ExposesService,
+        format!(
+            "`{}` is told to listen on every network interface (`{w}`): what it serves is \
+             reachable from the network, and trail does not model this program: a person \
+             decides",
+            c.name
+        ),
+        raw,
+    ));
 }
 
 /// Everyone let in, whatever the words (`anonymous-auth=true`, `authorization-mode=
@@ -142,8 +144,8 @@ fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {
         let anonymous = lower
             .split_once("anonymous")
             .is_some_and(|(_, rest)| rest.ends_with("=true") || rest.ends_with("=1"));
-        let always = lower.replace(['-', '_'], "").contains("alwaysallow")
-            || lower.replace(['-', '_'], "").ends_with("=allowall");
+        let squeezed = lower.replace(['-', '_'], "");
+        let always = squeezed.contains("alwaysallow") || squeezed.ends_with("=allowall");
         // Every address, as an address range: `*` is as often an origin or a name.
         let everyone = |v: &str| {
             matches!(

@@ -73,14 +73,12 @@ pub(super) fn judge(
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
-    if tier != Tier::Data {
-        out.extend(loads_fetched(c, ctx, layer, raw));
-    }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
         return;
     }
+    out.extend(loads_fetched(c, ctx, layer, raw));
     let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
@@ -398,8 +396,7 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
         let t = a
             .text
             .clone()
-            .or_else(|| Some(ctx.expand_text_vars(&a.raw)))?;
-        let t = t.trim_matches('"').to_string();
+            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw).trim_matches('"').to_string());
         let p = ctx.resolve(&t)?;
         ctx.line.fetched.contains(&p).then_some(t)
     })?;

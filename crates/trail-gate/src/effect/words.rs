@@ -460,13 +460,9 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
             return None;
         }
         let value = value?;
+        // The act's word, last in a route (`admin/purge`) or alone in any case (`DELETE`).
         let last = value.rsplit(['/', '.', ':']).next().unwrap_or(value);
-        let lower = last.to_ascii_lowercase();
-        let class = if lower == "delete" {
-            Class::Destroys
-        } else {
-            parts(last).first().and_then(|p| classify(p))?
-        };
+        let class = parts(last).first().and_then(|p| classify(p))?;
         Some(Verb {
             word: format!("{flag} {value}"),
             class,
@@ -1467,9 +1463,9 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     }
     let name = script.rsplit('/').next().unwrap_or(script);
     // The script is a program trail does not model (`php bin/console doctrine:database:drop
-    // --force`, `python manage.py reset_db`): its subcommands and flags are read as such a
-    // program's are. Only a script in a directory: a bare word may be an interpreter's own
-    // subcommand (`bun run`, `deno task`).
+    // --force`, `python manage.py reset_db`): its subcommands and methods are read as such a
+    // program's are. Only a script named by a path or a file name: a bare word may be an
+    // interpreter's own subcommand (`bun run`, `deno task`).
     if script.contains('/') || script.contains('.') {
         let at = c
             .args
