@@ -18,7 +18,7 @@
 use super::paths::Places;
 use super::rules::Cmd;
 
-pub use trail_zones::custom::{UserRule, UserVerdict};
+pub use trail_zones::custom::{RuleCheckError, UserRule, UserVerdict};
 
 /// Whether configured rule `rule` names command `c`.
 pub(crate) fn matches(rule: &UserRule, c: &Cmd<'_>) -> bool {
@@ -35,15 +35,14 @@ pub(crate) fn matches(rule: &UserRule, c: &Cmd<'_>) -> bool {
 
 /// Checks a rule's examples through the whole gate (wrappers, chains and shells included): each
 /// `must_match` example must trigger it, no `must_not_match` example may.
-pub fn check(rule: &UserRule) -> Result<(), String> {
+pub fn check(rule: &UserRule) -> Result<(), RuleCheckError> {
     if rule.id.trim().is_empty() || rule.command.trim().is_empty() {
-        return Err("a gate rule needs an `id` and a `command`".into());
+        return Err(RuleCheckError::Incomplete);
     }
     if rule.must_match.is_empty() {
-        return Err(format!(
-            "gate rule `{}` has no `must_match` example: give at least one command it must catch",
-            rule.id
-        ));
+        return Err(RuleCheckError::NoExample {
+            id: rule.id.clone(),
+        });
     }
     let ctx = super::Context {
         places: Places {
@@ -67,18 +66,18 @@ pub fn check(rule: &UserRule) -> Result<(), String> {
     };
     for ex in &rule.must_match {
         if !hits(ex) {
-            return Err(format!(
-                "gate rule `{}` does not match its must_match example `{ex}`",
-                rule.id
-            ));
+            return Err(RuleCheckError::Missed {
+                id: rule.id.clone(),
+                example: ex.clone(),
+            });
         }
     }
     for ex in &rule.must_not_match {
         if hits(ex) {
-            return Err(format!(
-                "gate rule `{}` matches its must_not_match example `{ex}`",
-                rule.id
-            ));
+            return Err(RuleCheckError::Caught {
+                id: rule.id.clone(),
+                example: ex.clone(),
+            });
         }
     }
     Ok(())
@@ -112,10 +111,23 @@ mod tests {
         wrong
             .must_not_match
             .push("terraform apply -target=x".into());
-        assert!(check(&wrong).unwrap_err().contains("must_not_match"));
+        assert_eq!(
+            check(&wrong),
+            Err(RuleCheckError::Caught {
+                id: "terraform-apply".into(),
+                example: "terraform apply -target=x".into()
+            })
+        );
         let mut none = terraform();
         none.must_match.clear();
-        assert!(check(&none).is_err());
+        assert_eq!(
+            check(&none).map_err(|e| e.to_string()),
+            Err(
+                "gate rule `terraform-apply` has no `must_match` example: give at least one \
+                 command it must catch"
+                    .into()
+            )
+        );
         let mut narrow = terraform();
         narrow.args_any = vec!["-AUTO-APPROVE".into()];
         narrow.must_match = vec!["terraform apply -auto-approve".into()];

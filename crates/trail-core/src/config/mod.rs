@@ -30,19 +30,20 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 pub use parse::{
-    LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path, parse_size,
+    BadValue, LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path,
+    parse_size,
 };
 pub use table::{Class, Kind, LISTS, SETTINGS, SettingKey, Shown, Spec};
 
 use crate::ledger::{Ledger, LedgerOptions};
 use crate::secrets::{RuleSpec, Secrets, SecretsError};
 use crate::trust::{self, TrustStore};
-use crate::zones::custom::UserRule;
+use crate::zones::custom::{RuleCheckError, UserRule};
 use admit::{FileSource, ProjectTrust};
 
 /// How a configured gate rule is checked against its examples (the gate's
 /// `trail_gate::custom::check`: the library does not depend on the gate).
-pub type GateRuleCheck = fn(&UserRule) -> Result<(), String>;
+pub type GateRuleCheck = fn(&UserRule) -> Result<(), RuleCheckError>;
 
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -120,19 +121,68 @@ pub struct ProjectFile {
 /// A configuration problem: which file or variable, which key, and what is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{}: {message}", path.display())]
-    File { path: PathBuf, message: String },
-    #[error("${var} ({key}): {message}")]
+    #[error("{}: {problem}", path.display())]
+    File { path: PathBuf, problem: FileProblem },
+    #[error("${var} ({key}): {problem}")]
     Env {
         var: String,
         key: SettingKey,
-        message: String,
+        problem: BadValue,
     },
     #[error("cannot find a home directory: set HOME (or TRAIL_HOME)")]
     NoHome,
     /// A `[[secrets.rules]]` entry that does not compile or misses its own example.
     #[error(transparent)]
     SecretRule(SecretsError),
+}
+
+/// What is wrong in one configuration file (or in the trust record beside it). `line` is the
+/// line of the value at fault, as `line N`.
+#[derive(Debug, thiserror::Error)]
+pub enum FileProblem {
+    #[error(transparent)]
+    Read(std::io::Error),
+    /// Not TOML; the parser's message says where.
+    #[error("{0}")]
+    Syntax(String),
+    #[error(
+        "unknown setting `{section}` ({line}): settings live in the sections [ledger], \
+         [secrets], [llm] and [gate]"
+    )]
+    UnknownSection { section: String, line: String },
+    #[error("unknown setting `{section}.{key}` ({line}): [{section}] takes {takes}")]
+    UnknownKey {
+        section: String,
+        key: String,
+        line: String,
+        takes: String,
+    },
+    /// A key in a config file ends up in a commit or a backup sooner or later.
+    #[error(
+        "llm.api_key: API keys are never read from config files; remove it, then export \
+         TRAIL_LLM_API_KEY or put TRAIL_LLM_API_KEY=\"...\" in ~/.secrets/trail.env"
+    )]
+    ApiKey,
+    #[error("{key} ({line}): {problem}")]
+    Value {
+        key: SettingKey,
+        line: String,
+        problem: BadValue,
+    },
+    #[error("{key} ({line}): write each one as a [[{key}]] table")]
+    NotAList { key: SettingKey, line: String },
+    /// A `[[…]]` entry that does not have the entry's shape; the message is the deserializer's.
+    #[error("{key} ({line}): {message}")]
+    Entry {
+        key: SettingKey,
+        line: String,
+        message: String,
+    },
+    /// The trust record could not be read.
+    #[error("{0}")]
+    Trust(std::io::Error),
+    #[error(transparent)]
+    GateRule(RuleCheckError),
 }
 
 /// The merged settings. The fields of single-valued settings are named in [`SETTINGS`], which
@@ -380,7 +430,7 @@ impl Config {
                 .status(&path, text.as_bytes(), key.as_ref())
                 .map_err(|e| ConfigError::File {
                     path: s.path().to_path_buf(),
-                    message: e.to_string(),
+                    problem: FileProblem::Trust(e),
                 })?,
             None => trust::Status::Untrusted,
         };
@@ -419,12 +469,12 @@ impl Config {
         src: &mut FileSource<'_>,
         home: Option<&Path>,
     ) -> Result<(), ConfigError> {
-        let err = |message: String| ConfigError::File {
+        let err = |problem: FileProblem| ConfigError::File {
             path: path.into(),
-            message,
+            problem,
         };
         let mut doc = DeTable::parse(text)
-            .map_err(|e| err(e.to_string()))?
+            .map_err(|e| err(FileProblem::Syntax(e.to_string())))?
             .into_inner();
         check_keys(&doc, text).map_err(err)?;
         self.files.push(path.to_path_buf());
@@ -432,7 +482,13 @@ impl Config {
             let Some(v) = lookup(&doc, s.key) else {
                 continue;
             };
-            let at = |m: String| err(format!("{} ({}): {m}", s.key, line(text, v)));
+            let at = |problem: BadValue| {
+                err(FileProblem::Value {
+                    key: s.key,
+                    line: line(text, v),
+                    problem,
+                })
+            };
             let value = file_text(s, v.get_ref()).map_err(at)?;
             s.apply(self, &value, home, |class| src.admit(s.key, class, &value))
                 .map_err(at)?;
@@ -464,10 +520,10 @@ impl Config {
         for s in SETTINGS {
             if let Some(v) = env.var(s.env) {
                 s.apply(self, &v, home, |_| Some(Origin::Env(s.env.into())))
-                    .map_err(|message| ConfigError::Env {
+                    .map_err(|problem| ConfigError::Env {
                         var: s.env.into(),
                         key: s.key,
-                        message,
+                        problem,
                     })?;
             }
         }
@@ -492,12 +548,15 @@ impl Config {
     /// hook path (parsing examples costs time on every tool call); commands a person runs call it.
     pub fn check_gate_rules(&self, check: GateRuleCheck) -> Result<(), ConfigError> {
         for (r, origin) in &self.gate_rules {
-            if let Err(message) = check(r) {
+            if let Err(e) = check(r) {
                 let path = match origin {
                     Origin::UserFile(p) | Origin::ProjectFile(p) => p.clone(),
                     other => PathBuf::from(other.to_string()),
                 };
-                return Err(ConfigError::File { path, message });
+                return Err(ConfigError::File {
+                    path,
+                    problem: FileProblem::GateRule(e),
+                });
             }
         }
         Ok(())
@@ -603,34 +662,28 @@ impl serde::Serialize for Config {
 
 /// Unknown sections and keys are errors that name them (a typo would otherwise be a setting
 /// silently not taken), and an API key gets the message saying where keys go.
-fn check_keys(doc: &DeTable<'_>, text: &str) -> Result<(), String> {
+fn check_keys(doc: &DeTable<'_>, text: &str) -> Result<(), FileProblem> {
     for (section, v) in doc {
         let section = section.get_ref().as_ref();
         let (DeValue::Table(table), true) = (v.get_ref(), keys_in(section).next().is_some()) else {
-            return Err(format!(
-                "unknown setting `{section}` ({}): settings live in the sections [ledger], \
-                 [secrets], [llm] and [gate]",
-                line(text, v)
-            ));
+            return Err(FileProblem::UnknownSection {
+                section: section.into(),
+                line: line(text, v),
+            });
         };
         for (key, v) in table {
             let key = key.get_ref().as_ref();
             if section == "llm" && key == "api_key" {
-                // A key in a config file ends up in a commit or a backup sooner or later.
-                return Err(
-                    "llm.api_key: API keys are never read from config files; remove \
-                            it, then export TRAIL_LLM_API_KEY or put TRAIL_LLM_API_KEY=\"...\" \
-                            in ~/.secrets/trail.env"
-                        .into(),
-                );
+                return Err(FileProblem::ApiKey);
             }
             if !keys_in(section).any(|k| k == key) {
                 let names: Vec<&str> = keys_in(section).collect();
-                return Err(format!(
-                    "unknown setting `{section}.{key}` ({}): [{section}] takes {}",
-                    line(text, v),
-                    names.join(", ")
-                ));
+                return Err(FileProblem::UnknownKey {
+                    section: section.into(),
+                    key: key.into(),
+                    line: line(text, v),
+                    takes: names.join(", "),
+                });
             }
         }
     }
@@ -666,7 +719,7 @@ fn lookup<'d, 'i>(doc: &'d DeTable<'i>, key: SettingKey) -> Option<&'d Spanned<D
 /// A file's value as the text its parser reads, so that `timeout = "2s"` in a file and
 /// `TRAIL_LLM_TIMEOUT=2s` are one string through one parser. A TOML number is taken as its
 /// digits where a number may be written (sizes and durations then refuse it for lack of unit).
-fn file_text(spec: &Spec, v: &DeValue<'_>) -> Result<String, String> {
+fn file_text(spec: &Spec, v: &DeValue<'_>) -> Result<String, BadValue> {
     match v {
         DeValue::String(s) => Ok(s.to_string()),
         DeValue::Integer(i) if spec.kind.takes_numbers() => {
@@ -674,7 +727,7 @@ fn file_text(spec: &Spec, v: &DeValue<'_>) -> Result<String, String> {
                 .map_or_else(|_| i.as_str().to_string(), |n| n.to_string()))
         }
         DeValue::Float(f) if spec.kind.takes_numbers() => Ok(f.as_str().to_string()),
-        _ => Err(format!("give {}", spec.kind.written_as())),
+        _ => Err(BadValue::WrongType(spec.kind.written_as())),
     }
 }
 
@@ -683,7 +736,7 @@ fn take_list<T: DeserializeOwned>(
     doc: &mut DeTable<'_>,
     key: SettingKey,
     text: &str,
-) -> Result<Vec<T>, String> {
+) -> Result<Vec<T>, FileProblem> {
     let Some((section, name)) = key.name().split_once('.') else {
         return Ok(Vec::new());
     };
@@ -695,13 +748,16 @@ fn take_list<T: DeserializeOwned>(
     };
     let at = line(text, &v);
     let DeValue::Array(items) = v.into_inner() else {
-        return Err(format!("{key} ({at}): write each one as a [[{key}]] table"));
+        return Err(FileProblem::NotAList { key, line: at });
     };
     items
         .iter()
         .map(|item| {
-            T::deserialize(ValueDeserializer::from(item.clone()))
-                .map_err(|e| format!("{key} ({}): {}", line(text, item), e.message()))
+            T::deserialize(ValueDeserializer::from(item.clone())).map_err(|e| FileProblem::Entry {
+                key,
+                line: line(text, item),
+                message: e.message().into(),
+            })
         })
         .collect()
 }
@@ -731,7 +787,7 @@ fn read_config(path: &Path) -> Result<Option<String>, ConfigError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ConfigError::File {
             path: path.into(),
-            message: e.to_string(),
+            problem: FileProblem::Read(e),
         }),
     }
 }

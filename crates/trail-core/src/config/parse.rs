@@ -9,26 +9,70 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Why a setting's text was refused, in words that say how to write it. The same value fails
+/// the same way from a file or from the environment; the caller adds where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadValue {
+    #[error("`{0}` is not a size: write it like \"100MB\"")]
+    NotASize(String),
+    #[error("`{text}` has no unit: write \"{number}B\" for bytes, or use KB, MB or GB (\"100MB\")")]
+    SizeWithoutUnit { text: String, number: String },
+    #[error("unknown size unit `{unit}` in `{text}`: use B, KB, MB or GB")]
+    SizeUnit { unit: String, text: String },
+    #[error("`{0}` must be more than zero bytes")]
+    NoBytes(String),
+    #[error("`{0}` is not a duration: write it like \"2s\" or \"500ms\"")]
+    NotADuration(String),
+    #[error(
+        "`{text}` has no unit: write \"{number}s\" for seconds or \"{number}ms\" for milliseconds"
+    )]
+    DurationWithoutUnit { text: String, number: String },
+    #[error("unknown duration unit `{unit}` in `{text}`: use ms, s, m or h")]
+    DurationUnit { unit: String, text: String },
+    #[error("`{0}` must be more than zero")]
+    NoTime(String),
+    #[error("`{text}` is not a whole number of at least {min}")]
+    CountBelow { text: String, min: u32 },
+    #[error("`{text}` is not a whole number from {min} to {max}")]
+    CountOutside { text: String, min: u32, max: u32 },
+    #[error("`{0}` starts with `~` but HOME is not set")]
+    TildeWithoutHome(String),
+    /// A word outside a closed set: a provider, an enforcement, a confinement mode.
+    #[error("unknown {what} `{text}`: use {names}")]
+    Unknown {
+        what: &'static str,
+        text: String,
+        names: &'static str,
+    },
+    #[error(transparent)]
+    Ratio(#[from] trail_base::ratio::ThresholdError),
+    /// A file gave a value of the wrong TOML type (a table where a size goes).
+    #[error("give {0}")]
+    WrongType(&'static str),
+}
+
 /// `100MB`, `64KB`, `1.5 GiB`, `4096B`. Units are powers of 1024 and case does not matter.
-pub fn parse_size(s: &str) -> Result<u64, String> {
+pub fn parse_size(s: &str) -> Result<u64, BadValue> {
     let (num, unit) = split_number(s);
     if num.is_empty() || num.parse::<f64>().is_err() {
-        return Err(format!("`{s}` is not a size: write it like \"100MB\""));
+        return Err(BadValue::NotASize(s.into()));
     }
     let mult: f64 = match unit.to_ascii_lowercase().as_str() {
         "" => {
-            return Err(format!(
-                "`{s}` has no unit: write \"{num}B\" for bytes, or use KB, MB or GB (\"100MB\")"
-            ));
+            return Err(BadValue::SizeWithoutUnit {
+                text: s.into(),
+                number: num.into(),
+            });
         }
         "b" => 1.0,
         "k" | "kb" | "kib" => 1024.0,
         "m" | "mb" | "mib" => 1024.0 * 1024.0,
         "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
         u => {
-            return Err(format!(
-                "unknown size unit `{u}` in `{s}`: use B, KB, MB or GB"
-            ));
+            return Err(BadValue::SizeUnit {
+                unit: u.into(),
+                text: s.into(),
+            });
         }
     };
     // `as` saturates, so an absurdly long number becomes u64::MAX rather than wrapping.
@@ -39,33 +83,33 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     )]
     let v = (num.parse::<f64>().unwrap_or(0.0) * mult) as u64;
     if v == 0 {
-        return Err(format!("`{s}` must be more than zero bytes"));
+        return Err(BadValue::NoBytes(s.into()));
     }
     Ok(v)
 }
 
 /// `500ms`, `2s`, `1.5s`, `1m` (or `1min`), `24h`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub fn parse_duration(s: &str) -> Result<Duration, BadValue> {
     let (num, unit) = split_number(s);
     let Ok(n) = num.parse::<f64>() else {
-        return Err(format!(
-            "`{s}` is not a duration: write it like \"2s\" or \"500ms\""
-        ));
+        return Err(BadValue::NotADuration(s.into()));
     };
     let ms_per_unit = match unit {
         "" => {
-            return Err(format!(
-                "`{s}` has no unit: write \"{num}s\" for seconds or \"{num}ms\" for milliseconds"
-            ));
+            return Err(BadValue::DurationWithoutUnit {
+                text: s.into(),
+                number: num.into(),
+            });
         }
         "ms" => 1.0,
         "s" => 1000.0,
         "m" | "min" => 60_000.0,
         "h" => 3_600_000.0,
         u => {
-            return Err(format!(
-                "unknown duration unit `{u}` in `{s}`: use ms, s, m or h"
-            ));
+            return Err(BadValue::DurationUnit {
+                unit: u.into(),
+                text: s.into(),
+            });
         }
     };
     // Whole milliseconds: `Duration::from_secs_f64` panics on overflow, `as` saturates.
@@ -79,16 +123,17 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// A whole number from `min` to `max`.
-pub fn parse_count(s: &str, min: u32, max: u32) -> Result<u32, String> {
+pub fn parse_count(s: &str, min: u32, max: u32) -> Result<u32, BadValue> {
+    let text = s.into();
     match s.trim().parse::<u32>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ if max == u32::MAX => Err(format!("`{s}` is not a whole number of at least {min}")),
-        _ => Err(format!("`{s}` is not a whole number from {min} to {max}")),
+        _ if max == u32::MAX => Err(BadValue::CountBelow { text, min }),
+        _ => Err(BadValue::CountOutside { text, min, max }),
     }
 }
 
 /// A path; a leading `~/` is the home directory, which must then be known.
-pub fn parse_path(s: &str, home: Option<&Path>) -> Result<PathBuf, String> {
+pub fn parse_path(s: &str, home: Option<&Path>) -> Result<PathBuf, BadValue> {
     // `~user/…` is a shell's business, and a name that merely starts with `~` is a name.
     let rest = match s.strip_prefix('~').map(|r| (r, r.strip_prefix('/'))) {
         Some(("", _)) => "",
@@ -98,7 +143,7 @@ pub fn parse_path(s: &str, home: Option<&Path>) -> Result<PathBuf, String> {
     match home {
         Some(h) if rest.is_empty() => Ok(h.to_path_buf()),
         Some(h) => Ok(h.join(rest)),
-        None => Err(format!("`{s}` starts with `~` but HOME is not set")),
+        None => Err(BadValue::TildeWithoutHome(s.into())),
     }
 }
 
@@ -235,20 +280,28 @@ mod tests {
 
     #[test]
     fn a_bare_number_is_refused_with_the_way_to_write_it() {
-        let e = parse_duration("120").unwrap_err();
-        assert!(e.contains("\"120s\"") && e.contains("\"120ms\""), "{e}");
-        let e = parse_size("1048576").unwrap_err();
-        assert!(e.contains("\"1048576B\"") && e.contains("MB"), "{e}");
+        let e = parse_duration("120").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "`120` has no unit: write \"120s\" for seconds or \"120ms\" for milliseconds"
+        );
+        let e = parse_size("1048576").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "`1048576` has no unit: write \"1048576B\" for bytes, or use KB, MB or GB (\"100MB\")"
+        );
     }
 
     #[test]
     fn counts_and_paths() {
         assert_eq!(parse_count("10", 0, 10), Ok(10));
         assert!(parse_count("11", 0, 10).is_err());
-        assert!(
-            parse_count("0", 1, u32::MAX)
-                .unwrap_err()
-                .contains("at least 1")
+        assert_eq!(
+            parse_count("0", 1, u32::MAX),
+            Err(BadValue::CountBelow {
+                text: "0".into(),
+                min: 1
+            })
         );
         assert!(parse_count("-1", 0, 10).is_err());
         let home = Path::new("/h");

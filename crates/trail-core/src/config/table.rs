@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::parse::{
-    LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path, parse_size,
+    BadValue, LlmProvider, format_duration, format_size, parse_count, parse_duration, parse_path,
+    parse_size,
 };
 use super::{Config, Origin, Setting};
 use crate::ratio::{Enforcement, Threshold};
@@ -735,14 +736,14 @@ impl Spec {
         text: &str,
         home: Option<&Path>,
         admit: impl FnOnce(Class) -> Option<Origin>,
-    ) -> Result<(), String> {
+    ) -> Result<(), BadValue> {
         let class = self.key.class();
         match &self.kind {
             Kind::Size(f) => f.store(c, parse_size(text)?, admit(class)),
             Kind::Duration { field, zero } => {
                 let d = parse_duration(text)?;
                 if d.is_zero() && !zero {
-                    return Err(format!("`{text}` must be more than zero"));
+                    return Err(BadValue::NoTime(text.into()));
                 }
                 field.store(c, d, admit(class));
             }
@@ -752,8 +753,10 @@ impl Spec {
             Kind::Path(f) => f.store(c, parse_path(text, home)?, admit(class)),
             Kind::Text { field, .. } => field.store(c, Some(text.to_string()), admit(class)),
             Kind::Provider(f) => {
-                let p = LlmProvider::parse(text).ok_or_else(|| {
-                    format!("unknown provider `{text}`: use {}", LlmProvider::NAMES)
+                let p = LlmProvider::parse(text).ok_or_else(|| BadValue::Unknown {
+                    what: "provider",
+                    text: text.into(),
+                    names: LlmProvider::NAMES,
                 })?;
                 // The offline provider sends nothing anywhere: any file may choose it.
                 let class = if p == LlmProvider::Extractive {
@@ -763,23 +766,20 @@ impl Spec {
                 };
                 f.store(c, p, admit(class));
             }
-            Kind::Ratio(f) => f.store(
-                c,
-                Threshold::parse(text).map_err(|e| e.to_string())?,
-                admit(class),
-            ),
+            Kind::Ratio(f) => f.store(c, Threshold::parse(text)?, admit(class)),
             Kind::Enforcement(f) => {
-                let e = Enforcement::parse(text).ok_or_else(|| {
-                    format!("unknown enforcement `{text}`: use {}", Enforcement::NAMES)
+                let e = Enforcement::parse(text).ok_or_else(|| BadValue::Unknown {
+                    what: "enforcement",
+                    text: text.into(),
+                    names: Enforcement::NAMES,
                 })?;
                 f.store(c, e, admit(class));
             }
             Kind::ConfineMode(f) => {
-                let m = crate::confine::Mode::parse(text).ok_or_else(|| {
-                    format!(
-                        "unknown confine mode `{text}`: use {}",
-                        crate::confine::Mode::NAMES
-                    )
+                let m = crate::confine::Mode::parse(text).ok_or_else(|| BadValue::Unknown {
+                    what: "confine mode",
+                    text: text.into(),
+                    names: crate::confine::Mode::NAMES,
                 })?;
                 f.store(c, m, admit(class));
             }
