@@ -97,10 +97,21 @@ pub enum BeadsError {
         status: String,
         stderr: String,
     },
-    #[error("{program} answered something that is not its JSON: {message}")]
-    BadJson { program: String, message: String },
+    #[error("{program} answered something that is not its JSON: {source}")]
+    BadJson { program: String, source: ListError },
     #[error("`{0}` is not a bead id")]
     BadId(String),
+}
+
+/// Why a tracker's list answer is not a list of beads.
+#[derive(Debug, thiserror::Error)]
+pub enum ListError {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("no list of issues in the object")]
+    NoList,
+    #[error("neither a list nor an object")]
+    NotAList,
 }
 
 /// The tracker to use for the project at `root`: `br`, else `bd`, found on `path` (the PATH
@@ -127,9 +138,9 @@ impl Tracker {
     /// The bead in progress, the most recently updated when there are several.
     pub fn in_progress(&self, root: &Path) -> Result<Option<Bead>, BeadsError> {
         let out = self.run(root, &["list", "--status", "in_progress", "--json"])?;
-        let mut beads: Vec<Bead> = parse_list(&out).map_err(|message| BeadsError::BadJson {
+        let mut beads: Vec<Bead> = parse_list(&out).map_err(|source| BeadsError::BadJson {
             program: self.name.into(),
-            message,
+            source,
         })?;
         beads.retain(|b| b.status.is_empty() || b.status == "in_progress");
         beads.sort_by(|a, b| a.updated_at.cmp(&b.updated_at));
@@ -219,8 +230,8 @@ impl Tracker {
 
 /// A list answer: a JSON array of beads, or an object holding one (`{"issues": […]}`), as the
 /// trackers' versions print it.
-fn parse_list(text: &str) -> Result<Vec<Bead>, String> {
-    let v: serde_json::Value = serde_json::from_str(text.trim()).map_err(|e| e.to_string())?;
+fn parse_list(text: &str) -> Result<Vec<Bead>, ListError> {
+    let v: serde_json::Value = serde_json::from_str(text.trim())?;
     let items = match v {
         serde_json::Value::Array(a) => a,
         serde_json::Value::Object(mut o) => match ["issues", "items", "results", "data"]
@@ -228,14 +239,14 @@ fn parse_list(text: &str) -> Result<Vec<Bead>, String> {
             .find_map(|k| o.remove(*k))
         {
             Some(serde_json::Value::Array(a)) => a,
-            _ => return Err("no list of issues in the object".into()),
+            _ => return Err(ListError::NoList),
         },
         serde_json::Value::Null => Vec::new(),
-        _ => return Err("neither a list nor an object".into()),
+        _ => return Err(ListError::NotAList),
     };
     items
         .into_iter()
-        .map(|i| serde_json::from_value(i).map_err(|e| e.to_string()))
+        .map(|i| Ok(serde_json::from_value(i)?))
         .collect()
 }
 

@@ -6,7 +6,7 @@
 use std::io;
 use std::path::Path;
 
-use super::steps::{DecisionRef, Journal, dref};
+use super::steps::{DecisionRef, Journal, Unreadable, dref};
 use crate::time::Ts;
 use crate::trajectory::{Body, journal};
 
@@ -23,7 +23,7 @@ pub struct Gap {
 
 /// The gap, or `None` when every decision is covered by a passing checkpoint (or there is no
 /// decision). `Err` when the trajectory cannot be read: the caller chooses what that means.
-pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, String> {
+pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, Unreadable> {
     let j = Journal::read(root);
     j.error.clone()?;
     let last_pass = j.last_pass();
@@ -52,4 +52,26 @@ pub fn passed_after(root: &Path, since: Ts) -> io::Result<Option<Ts>> {
         .filter(|(_, e)| e.ts > since && matches!(&e.body, Body::Checkpoint(c) if c.passed()))
         .map(|(_, e)| e.ts)
         .max())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Layout;
+
+    /// A trajectory line that is not an entry makes the gap unknowable, and the error names the
+    /// line instead of passing on what was left.
+    #[test]
+    fn a_torn_trajectory_line_is_named_not_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let traj = Layout::new(dir.path()).trajectory_dir();
+        std::fs::create_dir_all(&traj).unwrap();
+        std::fs::write(traj.join("2026-11-30.jsonl"), "{\"ts\":\n").unwrap();
+        let e = since_last_decision(dir.path()).unwrap_err();
+        assert!(matches!(&e, Unreadable::Lines(places) if places.len() == 1));
+        assert_eq!(
+            e.to_string(),
+            "1 line(s) of the trajectory cannot be read (2026-11-30.jsonl:1)"
+        );
+    }
 }

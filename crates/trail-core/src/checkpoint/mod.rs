@@ -38,7 +38,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::beads::Bead;
+use crate::beads::{Bead, BeadsError};
 use crate::config::Config;
 use crate::grounding::loa::{self, LoaConfig};
 use crate::grounding::negative::{self, project::Found};
@@ -49,6 +49,7 @@ use crate::project::Project;
 use crate::time::Ts;
 
 pub use gap::{Gap, passed_after, since_last_decision};
+pub use steps::Unreadable;
 pub use steps::{BeadState, DecayFinding, DecisionRef, PlanState, Raw, ShortOfTests};
 
 /// A step's verdict.
@@ -179,7 +180,7 @@ pub struct Inputs<'a> {
     pub policy: &'a Policy,
     pub loa: Option<&'a crate::grounding::loa::LoaConfig>,
     /// `Some` when a tracker is in use: the bead in progress, or why it could not be read.
-    pub bead: Option<Result<Option<Bead>, String>>,
+    pub bead: Option<Result<Option<Bead>, std::sync::Arc<BeadsError>>>,
     /// The project's ghost features, checked ([`crate::grounding::negative::project::check`]
     /// on [`Inputs::notes`]). Not optional: a checkpoint cannot pass over ghosts nobody
     /// searched for.
@@ -259,12 +260,12 @@ pub fn run(i: &Inputs<'_>) -> Report {
         steps::test_scenarios(i, &journal),
     ];
     for s in &mut steps {
-        if let Err(message) = &journal.error
+        if let Err(e) = &journal.error
             && matches!(s.name, "decision_log" | "test_scenarios")
         {
             s.verdict = StepVerdict::Error;
             s.finding = Finding::Unreadable {
-                message: message.clone(),
+                message: e.to_string(),
             };
         }
     }
@@ -330,7 +331,7 @@ pub struct Setup {
     pub policy: Policy,
     pub notes: Location,
     /// `Some` when a tracker is in use: the bead in progress, or why it could not be read.
-    pub bead: Option<Result<Option<Bead>, String>>,
+    pub bead: Option<Result<Option<Bead>, std::sync::Arc<BeadsError>>>,
 }
 
 /// Why a checkpoint could not start: nothing was checked or written.
@@ -390,8 +391,7 @@ impl Setup {
             .map_err(SetupError::Policy)?;
         let notes =
             crate::notes::locate_in(config, root, loa.as_ref()).map_err(SetupError::Notes)?;
-        let bead =
-            crate::beads::find(root, path).map(|t| t.in_progress(root).map_err(|e| e.to_string()));
+        let bead = crate::beads::find(root, path).map(|t| t.in_progress(root).map_err(Into::into));
         Ok(Setup {
             loa,
             policy,

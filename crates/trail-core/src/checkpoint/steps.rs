@@ -97,7 +97,23 @@ pub const EDD_TESTS: usize = 3;
 pub struct Journal {
     pub entries: Vec<Entry>,
     /// Why it could not all be read.
-    pub error: Result<(), String>,
+    pub error: Result<(), Unreadable>,
+}
+
+/// Why the trajectory could not all be read. The steps that need it then report an error
+/// rather than pass on what was left.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Unreadable {
+    /// Lines that are not entries (the first three named).
+    #[error("{} line(s) of the trajectory cannot be read ({})", .0.len(), first_three(.0))]
+    Lines(Vec<journal::Place>),
+    #[error("cannot read the trajectory: {0}")]
+    File(std::sync::Arc<crate::file_error::FileError>),
+}
+
+fn first_three(places: &[journal::Place]) -> String {
+    let shown: Vec<String> = places.iter().take(3).map(ToString::to_string).collect();
+    shown.join(", ")
 }
 
 impl Journal {
@@ -108,21 +124,12 @@ impl Journal {
                 error: Ok(()),
             },
             Ok(r) => Journal {
-                error: Err(format!(
-                    "{} line(s) of the trajectory cannot be read ({})",
-                    r.bad.len(),
-                    r.bad
-                        .iter()
-                        .take(3)
-                        .map(std::string::ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+                error: Err(Unreadable::Lines(r.bad)),
                 entries: r.items.into_iter().map(|(_, e)| e).collect(),
             },
             Err(e) => Journal {
                 entries: Vec::new(),
-                error: Err(format!("cannot read the trajectory: {e}")),
+                error: Err(Unreadable::File(e.into())),
             },
         }
     }
@@ -299,8 +306,8 @@ pub fn plan_and_bead(i: &Inputs<'_>, j: &Journal) -> Step {
     let plan = plan_state(i.root);
     let bead = match &i.bead {
         None => BeadState::NotInUse,
-        Some(Err(message)) => BeadState::Error {
-            message: message.clone(),
+        Some(Err(e)) => BeadState::Error {
+            message: e.to_string(),
         },
         Some(Ok(None)) => BeadState::NoneInProgress,
         Some(Ok(Some(b))) => {
@@ -585,12 +592,12 @@ pub fn handoff(j: &Journalling<'_>, report: &mut Report) {
     step.finding = Finding::Handoff {
         written: written.is_ok(),
         notes_refs: notes_refs.map(|r| r.to_string()),
-        error: written.err(),
+        error: written.err().map(|e| e.to_string()),
     };
 }
 
-fn append(j: &Journalling<'_>, entry: &Entry) -> Result<(), String> {
-    journal::append(j.root, entry, &j.ledger.options().secrets).map_err(|e| e.to_string())
+fn append(j: &Journalling<'_>, entry: &Entry) -> std::io::Result<()> {
+    journal::append(j.root, entry, &j.ledger.options().secrets)
 }
 
 /// The `checkpoint` entry, the pulse, and NOTES.md's Active Context. A journal that cannot be

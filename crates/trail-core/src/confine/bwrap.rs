@@ -87,7 +87,7 @@ pub fn in_foreign_namespace() -> bool {
 
 /// Whether bubblewrap confines here: `Ok(())`, or why not in bubblewrap's own words (no user
 /// namespaces, a seccomp filter of a host's sandbox, a missing binary).
-pub fn probe(bwrap: &Path) -> Result<(), String> {
+pub fn probe(bwrap: &Path) -> Result<(), ProbeError> {
     let out = Command::new(bwrap)
         .args(NAMESPACES)
         .args([
@@ -103,11 +103,28 @@ pub fn probe(bwrap: &Path) -> Result<(), String> {
         ])
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
+        .map_err(|source| ProbeError::Spawn {
+            path: bwrap.into(),
+            source,
+        })?;
     if out.status.success() {
         Ok(())
     } else {
         let err = String::from_utf8_lossy(&out.stderr);
-        Err(err.trim().to_string())
+        Err(ProbeError::Refused(err.trim().to_string()))
     }
+}
+
+/// Why bubblewrap does not confine here.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("cannot run {}: {source}", path.display())]
+    Spawn {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// It ran and refused; its stderr, which names the cause (no user namespaces, a seccomp
+    /// filter, a uid map).
+    #[error("{0}")]
+    Refused(String),
 }

@@ -96,7 +96,21 @@ pub fn put(project: &Path, entry: &Entry) -> io::Result<PathBuf> {
 /// A queued file, read: its entry, or why it could not be used.
 pub struct Taken {
     pub path: PathBuf,
-    pub entry: Result<Entry, String>,
+    pub entry: Result<Entry, Dropped>,
+}
+
+/// Why a queued file was dropped without running.
+#[derive(Debug, thiserror::Error)]
+pub enum Dropped {
+    /// A symlink, a FIFO, too big, not UTF-8, or gone.
+    #[error(transparent)]
+    Unreadable(std::io::Error),
+    #[error("not an outbox entry: {0}")]
+    NotAnEntry(serde_json::Error),
+    #[error("`trail {0}` is a person's act and is never taken from the agent")]
+    PersonOnly(String),
+    #[error("not a command that records")]
+    NotRecording,
 }
 
 /// The oldest queued files (at most [`MAX_TAKE`]), each removed as it is read: a file is run
@@ -135,18 +149,15 @@ fn is_entry(name: &std::ffi::OsStr) -> bool {
     name.ends_with(".json") && !name.starts_with('.')
 }
 
-fn read_entry(project: &Path, path: &Path) -> Result<Entry, String> {
+fn read_entry(project: &Path, path: &Path) -> Result<Entry, Dropped> {
     // The agent wrote this file: no symlinks, no FIFOs, no more than MAX_BYTES.
     let text =
-        crate::fsutil::read_string_in(project, path, MAX_BYTES).map_err(|e| e.to_string())?;
-    let entry: Entry = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        crate::fsutil::read_string_in(project, path, MAX_BYTES).map_err(Dropped::Unreadable)?;
+    let mut entry: Entry = serde_json::from_str(&text).map_err(Dropped::NotAnEntry)?;
     match entry.args.first().map(|c| verb_of(c)) {
         Some(Verb::Records) => Ok(entry),
-        Some(Verb::PersonOnly) => Err(format!(
-            "`trail {}` is a person's act and is never taken from the agent",
-            entry.args[0]
-        )),
-        _ => Err("not a command that records".into()),
+        Some(Verb::PersonOnly) => Err(Dropped::PersonOnly(entry.args.swap_remove(0))),
+        _ => Err(Dropped::NotRecording),
     }
 }
 
@@ -185,8 +196,10 @@ mod tests {
         std::os::unix::fs::symlink("/etc/passwd", dir.join("4.json")).unwrap();
         let got = take(t.path());
         assert_eq!(got.len(), 4);
-        assert!(got[0].entry.as_ref().unwrap_err().contains("person's act"));
-        assert!(got.iter().all(|t| t.entry.is_err()));
+        assert!(matches!(&got[0].entry, Err(Dropped::PersonOnly(verb)) if verb == "approve"));
+        assert!(matches!(&got[1].entry, Err(Dropped::NotAnEntry(_))));
+        assert!(matches!(&got[2].entry, Err(Dropped::NotRecording)));
+        assert!(matches!(&got[3].entry, Err(Dropped::Unreadable(_))));
         assert!(std::fs::read_dir(&dir).unwrap().next().is_none());
     }
 }

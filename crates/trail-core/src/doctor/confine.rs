@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::{Finding, Ground};
 use crate::confine::Mode;
+use crate::confine::bwrap::ProbeError;
 
 pub const CHECK: &str = "confinement";
 
@@ -20,7 +21,7 @@ pub const FALLBACK: &str = "reading trail's key and the secret store, writing tr
 pub enum Bubblewrap<'a> {
     Missing,
     /// Installed, and its probe's answer (`Err`: bubblewrap's own words).
-    Found(&'a Path, Result<(), String>),
+    Found(&'a Path, Result<(), ProbeError>),
 }
 
 /// Every reason the agent's commands would not run confined.
@@ -160,7 +161,10 @@ mod tests {
                 .fix
                 .contains("apt-get install bubblewrap")
         );
-        let broken = Bubblewrap::Found(Path::new("/usr/bin/bwrap"), Err("uid map".into()));
+        let broken = Bubblewrap::Found(
+            Path::new("/usr/bin/bwrap"),
+            Err(ProbeError::Refused("uid map".into())),
+        );
         assert!(
             check(Mode::Require, &broken, &g, false)[0]
                 .problem

@@ -670,7 +670,7 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
     let doc_mentions = mentions.len() as u64;
     let same = q1 == q2 || (g.also.is_empty() && words(&g.name).len() < 2);
     let (class, why) = if let Some(f) = failed {
-        (Class::Unverified, f)
+        (Class::Unverified, f.to_string())
     } else if code > 0 {
         (
             Class::NotGhost,
@@ -718,6 +718,19 @@ fn check_one(places: &Places, g: &Ghost, opts: &Options, redactor: &Redactor) ->
     }
 }
 
+/// Why a ghost's query could not say whether the code has it.
+#[derive(Debug, thiserror::Error)]
+enum QueryError {
+    #[error("query `{query}` failed: {source}")]
+    Failed {
+        query: String,
+        source: search::SearchError,
+    },
+    /// So many lines that the query says nothing about this feature.
+    #[error("query `{query}` matched more than {MAX_MATCHES} lines")]
+    TooMany { query: String },
+}
+
 /// A documentation line a query matched: its file and line.
 type DocLine = (String, Option<u32>);
 
@@ -729,7 +742,7 @@ fn run_query(
     opts: &Options,
     redactor: &Redactor,
     (q, shown, mode): (&str, &str, Mode),
-) -> Result<(Run, Vec<DocLine>), String> {
+) -> Result<(Run, Vec<DocLine>), QueryError> {
     let req = Request {
         query: q.to_string(),
         mode,
@@ -741,12 +754,15 @@ fn run_query(
         code: true,
     };
     let found = search::locate(places, &req, redactor)
-        .map_err(|e| format!("query `{shown}` failed: {e}"))?
+        .map_err(|source| QueryError::Failed {
+            query: shown.into(),
+            source,
+        })?
         .0;
     if found.len() > MAX_MATCHES {
-        return Err(format!(
-            "query `{shown}` matched more than {MAX_MATCHES} lines"
-        ));
+        return Err(QueryError::TooMany {
+            query: shown.into(),
+        });
     }
     let mut run = Run {
         query: shown.to_string(),

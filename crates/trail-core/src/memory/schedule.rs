@@ -15,7 +15,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use super::dream::{self, Report, Status};
+use super::dream::{self, DreamError, Report, Status};
 use crate::file_error::{At, FileError};
 use crate::fsutil::{self, Access};
 use crate::layout::Layout;
@@ -113,7 +113,7 @@ pub fn due(root: &Path, every: Duration, now: &Local) -> bool {
 
 /// What a dream that ran by itself tells the next session, in one line (`None`: it skipped, so
 /// there is nothing to tell).
-pub fn news(outcome: &Result<Report, String>, at: &Local, root: &Path) -> Option<String> {
+pub fn news(outcome: &Result<Report, DreamError>, at: &Local, root: &Path) -> Option<String> {
     let (_, time) = at.day_and_minute();
     let rel = |p: &Path| {
         p.strip_prefix(root)
@@ -134,7 +134,7 @@ pub fn news(outcome: &Result<Report, String>, at: &Local, root: &Path) -> Option
         Ok(_) => None,
         Err(e) => Some(format!(
             "trail: Deep Dream ran by itself at {time} and wrote nothing: {}. `trail dream` runs it again and says more.",
-            crate::text::one_line(e, 300)
+            crate::text::one_line(&e.to_string(), 300)
         )),
     }
 }
@@ -225,12 +225,18 @@ mod tests {
         let root = dir.path();
         assert_eq!(take_news(root).unwrap(), None);
         let failed = news(
-            &Err("the command exited with 7".into()),
+            &Err(DreamError::NoMemory {
+                provider: "command".into(),
+                detail: "it exited with 7".into(),
+            }),
             &at("2026-11-26T09:05:00.000Z"),
             root,
         )
         .unwrap();
-        assert!(failed.contains("at 09:05 and wrote nothing: the command exited with 7"));
+        assert!(failed.contains(
+            "at 09:05 and wrote nothing: command answered without a usable [MEMORY] section (it \
+             exited with 7)"
+        ));
         leave_news(root, &failed).unwrap();
         assert_eq!(take_news(root).unwrap().as_deref(), Some(failed.as_str()));
         assert_eq!(take_news(root).unwrap(), None, "once");

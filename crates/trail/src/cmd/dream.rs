@@ -93,7 +93,7 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
     }
     lock.begin(now.ts())?;
     let outcome = trail_llm::dream_provider(&Settings::from_config(config, &ProcessEnv))
-        .map_err(|e| e.to_string())
+        .map_err(dream::DreamError::from)
         .and_then(|provider| {
             dream::dream(
                 root,
@@ -108,7 +108,6 @@ fn background(ctx: &Context, config: &Config) -> CliResult {
                 provider.as_ref(),
                 &mut |_| {},
             )
-            .map_err(|e| e.to_string())
         });
     if let Some(line) = schedule::news(&outcome, &now, root) {
         schedule::leave_news(root, &ctx.secrets.redact(&line)?)?;

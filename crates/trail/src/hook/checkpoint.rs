@@ -30,9 +30,7 @@ pub(super) fn before_compact(cx: &Cx<'_>) -> Option<Response> {
     let gap = match since_last_decision(cx.root()) {
         Ok(g) => g?,
         Err(e) => {
-            report::error(&format_args!(
-                "the trajectory cannot be read ({e}); compaction is not held"
-            ));
+            report::error(&format_args!("{e}; compaction is not held"));
             return None;
         }
     };
@@ -57,7 +55,7 @@ pub(super) fn after_clear(cx: &Cx<'_>, source: &SessionSource) -> Option<String>
     let gap = match since_last_decision(cx.root()) {
         Ok(g) => g?,
         Err(e) => {
-            report::error(&format_args!("the trajectory cannot be read: {e}"));
+            report::error(&format_args!("{e}"));
             return None;
         }
     };
