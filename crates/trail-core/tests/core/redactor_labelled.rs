@@ -398,3 +398,15 @@ fn new_families_sealed11_part() {
     print_table("secrets-families-sealed11.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A twelfth sealed part (2026-11-30, ninth stop): 15 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at 9fe7c54:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed12 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed12_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed12.tsv"), show);
+    print_table("secrets-families-sealed12.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
