@@ -438,6 +438,19 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         });
         return true;
     }
+    // Evaluated straight from a URL (`exec(urlopen("https://…").read())`, `eval(await
+    // (await fetch(url)).text())`): `curl … | sh` written in another language.
+    let fetched = code.contains("https://") || code.contains("http://");
+    if evaluates && fetched {
+        out.push(Decision {
+            verdict: Verdict::Block,
+            rule: Some(RuleId::PipeToShell.into()),
+            reason: "this one-liner runs code it fetches from the network, which nobody here has read: it is never run".into(),
+            command: Some(raw.into()),
+            targets: Vec::new(),
+        });
+        return true;
+    }
     let hidden = has(&["getenv", "environ", "ENV[", "process.env"]);
     if evaluates && hidden {
         out.push(junction(

@@ -454,8 +454,12 @@ impl<'a> Judging<'a> {
             ));
             return None;
         };
-        let glob = name_text.contains(['*', '?'])
-            || (name_text.len() > 1 && name_text.contains('[') && name_text.contains(']'));
+        // A bracket matches a character only with one inside it: `[]` is two characters, as
+        // the shell leaves it (a word of another language read as a command line: `t:([] …)`).
+        let bracket = name_text
+            .find('[')
+            .is_some_and(|i| name_text[i + 1..].find(']').is_some_and(|j| j > 0));
+        let glob = name_text.contains(['*', '?']) || bracket;
         if glob && !first.quoted {
             self.obfuscation(format!(
                 "the command name `{}` is a glob: which program runs is only known when the shell expands it",

@@ -21,6 +21,13 @@ pub(super) enum Tier {
     Unknown,
 }
 
+/// Whether `name` runs the code it is given: a shell or an interpreter.
+pub(super) fn runs_code(name: &str) -> bool {
+    super::shells::runs_code(name)
+        || super::code::code_flags(name).is_some()
+        || super::rules::is_shell(name)
+}
+
 /// The tier of `name` (a basename; a script's extension is kept: `deploy.sh` is unknown).
 pub(super) fn tier(name: &str) -> Tier {
     if DATA.binary_search(&name).is_ok()

@@ -415,6 +415,61 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
     }
 }
 
+/// A file in the person's download directory handed to a program that runs code, or to one
+/// trail does not model, as anything but an output (`swipl ~/Downloads/solver.pl`, `sas -sysin
+/// ~/Downloads/macro.sas`, `--action="System.Exec(/home/dev/Downloads/x.sh)"`). It came from
+/// the network and nobody in this project has read it; niche languages have niche extensions,
+/// so the file's name cannot say whether it is code, and the program may run it: a person
+/// decides. Readers and copiers are modelled (`cat`, `cp`, `tar`) and never come here.
+pub(super) fn downloaded_input(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    // Told to run it safely (`lilypond -dsafe`, `pspp --safer`, `--sandbox`): what it reads
+    // cannot reach the system.
+    if c.option_words().any(|w| {
+        let w = w.to_ascii_lowercase();
+        w.starts_with('-') && (w.contains("safe") || w.contains("sandbox"))
+    }) {
+        return;
+    }
+    let downloads = ctx.places.home.join("Downloads");
+    let downloaded = |word: &str| {
+        word.split(['(', ')', '"', '\'', ',', ';', '=', ' '])
+            .filter(|p| p.starts_with(['/', '~', '$']))
+            .any(|p| ctx.resolve(p).is_some_and(|r| r.starts_with(&downloads)))
+    };
+    let mut after_output = false;
+    let found = c.args.iter().find_map(|a| {
+        let t = a.text.as_deref()?;
+        if std::mem::take(&mut after_output) {
+            return None;
+        }
+        if let Some(flag) = t
+            .strip_prefix('-')
+            .map(|_| t.split('=').next().unwrap_or(t))
+        {
+            let output = super::targets::output_flag(flag, false);
+            if !t.contains('=') {
+                after_output = output;
+                return None;
+            }
+            if output {
+                return None;
+            }
+        }
+        // A line of code or a phrase is judged as such where it runs (`bash -c 'ls ~/Downloads'`).
+        (!t.contains(char::is_whitespace) && downloaded(t)).then(|| t.to_string())
+    });
+    if let Some(word) = found {
+        out.push(junction(
+            RuleId::Unverifiable,
+            &format!(
+                "`{}` is handed a file from the download directory (`{word}`): it came from the network, nobody here has read it, and this program may run it: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
 /// A URL of a document a runner reads rather than runs (`schemathesis run
 /// https://…/openapi.json`), or of this machine's own server (`http://127.0.0.1:8000/…`).
 fn names_data(word: &str) -> bool {

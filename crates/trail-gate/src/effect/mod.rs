@@ -59,7 +59,11 @@ pub(super) fn judge(
 ) {
     // A name no program has (`BEGIN{`, when code in another language is read as a shell's) is
     // judged by the rules alone.
+    // Nor does an option: a subcommand read as a program (`acme-scan eval --results …` made
+    // `--results` the program `eval` runs). A lone `-` is a YAML list's item, whose words do.
+    let option = c.name.len() > 1 && c.name.starts_with('-');
     let plausible = !c.name.is_empty()
+        && !option
         && c.name
             .chars()
             .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@'));
@@ -73,6 +77,12 @@ pub(super) fn judge(
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
+    if (tier == Tier::Unknown || known::runs_code(c.name))
+        && !words::shows_only(c)
+        && !words::looks(c)
+    {
+        arguments::downloaded_input(c, ctx, raw, out);
+    }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
@@ -108,6 +118,7 @@ pub(super) fn judge(
             .then(|| words::device_write(c))
             .flatten()
     });
+    out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
@@ -126,29 +137,21 @@ pub(super) fn judge(
     }
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
     let reads_only = shows || verb.is_none() && (looks || words::reads_by_form(c, false));
-    if let Some(t) = found.iter().find(|t| {
-        !reads_only
-            && t.target != Target::ProjectRoot
-            && (t.target.critical() || t.output || t.target == Target::SystemFile && !t.read)
-    }) {
-        out.push(decide(
-            Verdict::Junction,
-            RuleId::NamesCritical,
-            format!(
-                "`{}` is given {} (`{}`), and trail does not model this program: a person decides",
-                c.name,
-                t.target.what(),
-                t.word
-            ),
-            raw,
-        ));
-    }
+    out.extend(names_critical(
+        c,
+        ctx,
+        verb.is_none(),
+        reads_only,
+        &found,
+        raw,
+    ));
     if !shows {
         out.extend(power(c, raw));
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         unmodelled(c, raw, reads_only, out.0.len() == before, out);
+        exposed_without_auth(c, &cmd.assigns, raw, before, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
@@ -163,6 +166,107 @@ pub(super) fn judge(
                 targets: Vec::new(),
             });
         }
+    }
+}
+
+/// A place that matters named to a program trail does not model, other than to look at it.
+fn names_critical(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    no_verb: bool,
+    reads_only: bool,
+    found: &[targets::Found],
+    raw: &str,
+) -> Option<Decision> {
+    if reads_only {
+        return None;
+    }
+    // Told where its output goes, inside the project: a system file it is also given is read
+    // (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`).
+    let inputs = no_verb && targets::outputs_here(c, ctx);
+    let t = found.iter().find(|t| {
+        t.target != Target::ProjectRoot
+            && (t.target.critical()
+                || t.output
+                || t.target == Target::SystemFile && !t.read && !inputs)
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is given {} (`{}`), and trail does not model this program: a person decides",
+            c.name,
+            t.target.what(),
+            t.word
+        ),
+        raw,
+    ))
+}
+
+/// A credential store given to a program told to send, publish or upload (`runpodctl send
+/// ~/.ssh/id_ed25519`, `… artifact publish ~/.ssh`): a key handed to a third party, as when it
+/// is piped into a sender (judge.rs, `credential_sent`).
+fn sends_credential(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    verb: Option<&words::Verb>,
+    raw: &str,
+) -> Option<Decision> {
+    let v = verb.filter(|v| v.class == words::Class::Reaches)?;
+    super::rules::names_credential(c, ctx).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::Exfiltration,
+            format!(
+                "`{}` is told to send something off this machine (`{}`) and is given a credential store (a private key, cloud credentials): it is never run",
+                c.name, v.word
+            ),
+            raw,
+        )
+    })
+}
+
+/// Told to listen on every interface while a variable set for it switches its authentication
+/// off (`WERKZEUG_DEBUG_PIN=off odoo-bin … --http-interface=0.0.0.0`): anyone on the network
+/// reaches what it serves, a debugger's console included.
+fn exposed_without_auth(
+    c: &Cmd<'_>,
+    assigns: &[(String, super::parse::Arg)],
+    raw: &str,
+    before: usize,
+    out: &mut Findings,
+) {
+    let exposed = out.0[before..].iter().any(|f| {
+        matches!(f, super::Finding::Decided(d)
+            if d.rule.as_deref() == Some(RuleId::ExposesService.as_str()))
+    });
+    if !exposed {
+        return;
+    }
+    let off = assigns.iter().find(|(name, value)| {
+        let names_auth = words::parts(name).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "token" | "password" | "auth" | "authentication" | "passwd" | "security" | "pin"
+            )
+        });
+        let v = value.text.as_deref().unwrap_or("-").to_ascii_lowercase();
+        names_auth
+            && matches!(
+                v.as_str(),
+                "" | "off" | "false" | "0" | "none" | "no" | "disabled"
+            )
+    });
+    if let Some((name, _)) = off {
+        out.push(decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "`{}` is told to listen on every network interface with its authentication off (`{name}`): anyone on the network reaches what it serves, it is never run",
+                c.name
+            ),
+            raw,
+        ));
     }
 }
 

@@ -118,6 +118,22 @@ pub(super) fn program(name: &str) -> Option<Found> {
         })
 }
 
+/// Whether the command names where its output goes, and that place is the project or a
+/// temporary directory (`--results build/r.xml`, `-o "$TMPDIR/x"`): its other paths are then
+/// what it reads.
+pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        flag.starts_with('-')
+            && output_flag(flag, false)
+            && value.is_some_and(|v| matches!(ctx.classify(v), Place::Inside | Place::Tmp))
+    })
+}
+
 /// Operands that name a disk the way the kernel does, without `/dev/` (`gpart destroy -F
 /// nda0`, `disk.wipe sda`): Linux's `sda`, `vdb`, `xvdc`, `hda`, `nvme0n1`, `mmcblk0`, the
 /// BSDs' `ada0`, `da1`, `nda0`, and their partitions. Counted only beside a destroying verb,
@@ -206,6 +222,7 @@ const OUTPUT_PARTS: &[&str] = &[
     "outdir",
     "outfile",
     "output",
+    "results",
     "root",
     "site",
     "target",
@@ -240,11 +257,15 @@ const DIRECTORY_SHORT: &[&str] = &["-d", "-C"];
 /// Whether `flag` names an output: `-o`, `-d`, `--output`, and the single-dash long form some
 /// programs use (`-outdev`); `--root` only where `root_counts` (an install root, not where a
 /// remote copy goes).
-fn output_flag(flag: &str, root_counts: bool) -> bool {
+pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
     if OUTPUT_SHORT.contains(&flag) {
         return true;
     }
     let ps = words::parts(flag);
+    // `--to DIR` alone names where it goes (`--compare-to` names what is read, below).
+    if ps.len() == 1 && ps[0] == "to" && flag.starts_with("--") {
+        return true;
+    }
     flag.len() > 3
         && (ps
             .iter()

@@ -587,6 +587,22 @@ fn name_verb(name: &str) -> Option<Verb> {
         Class::Destroys,
     )
     .or_else(|| joined(&["poweroff", "reboot", "shutdown"], Class::Stops))
+    // An account's verb and noun joined (`faxdeluser`, `faxadduser`): who may log in changes.
+    .or_else(|| joined(&["deluser", "delgroup"], Class::Destroys))
+    .or_else(|| joined(&["adduser", "addgroup", "useradd"], Class::Changes))
+    // `sendfax`, `cansend`: a program named for sending, joined to what it sends (not a
+    // remote control's `kodi-send`, whose part after the name is read as above).
+    .or_else(|| {
+        let joined_send = lower.len() > 5
+            && (lower.starts_with("send")
+                || lower
+                    .strip_suffix("send")
+                    .is_some_and(|head| head.ends_with(|ch: char| ch.is_ascii_alphanumeric())));
+        joined_send.then(|| Verb {
+            word: name.into(),
+            class: Class::Reaches,
+        })
+    })
     // `swapoff`, `quotaoff`: a switch turned off by name, after a word of its own (`groff`
     // is no switch).
     .or_else(|| {
@@ -1397,6 +1413,24 @@ pub(super) struct Power {
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     let words: Vec<&str> = c.words().collect();
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
+        // A statement of a program's own language (`plan(P), write(P), halt`), or the value
+        // of a one-letter option (`swipl -t halt`: the goal run when it ends), stops that
+        // program, not the machine.
+        if w.contains(char::is_whitespace) && w.contains(['(', ',', ';']) {
+            return false;
+        }
+        if !w.contains(char::is_whitespace)
+            && i.checked_sub(1)
+                .and_then(|p| words.get(p))
+                .is_some_and(|p| {
+                    p.len() == 2
+                        && p.starts_with('-')
+                        && p.as_bytes()[1].is_ascii_alphabetic()
+                        && !matches!(*p, "-c" | "-e" | "-x")
+                })
+        {
+            return false;
+        }
         let ps = parts(w);
         let joined: String = ps.concat();
         ps.iter().any(|p| {

@@ -52,10 +52,6 @@ pub(super) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
 
 /// Reading a credential store into the agent's context: a program (not one that only lists or
 /// moves) given a credential path, or a keychain / password-manager lookup.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one arm per program or flag family: a dispatch table read top to bottom"
-)]
 pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     let tool = match c.name {
         "security" => c.words().any(|w| {
@@ -150,6 +146,11 @@ pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     if NOT_READING.contains(&c.name) || c.name.is_empty() {
         return false;
     }
+    names_credential(c, ctx)
+}
+
+/// Whether an operand, an option's `=path` value or a file fed to stdin is a credential store.
+pub(crate) fn names_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
     c.operands()
         .chain(c.args.iter().filter(|a| {
             a.text

@@ -1061,11 +1061,29 @@ pub static RULES: &[Rule] = &[
                         | "emergency"
                 )
             };
+            // These take flags and a time, never a file or a name: `halt x.pl`, `shutdown
+            // web1` are words of another program's line (`swipl -t halt x.pl`, `virsh shutdown
+            // web1`), read as a command by the argument walk.
+            let first_operand = c.operands().next().and_then(|a| a.text.as_deref());
+            let timed = first_operand.is_none_or(|w| {
+                // A time, or a setting (`whmapi1 reboot force=1`).
+                w == "now"
+                    || w.starts_with('+')
+                    || w.contains('=')
+                    || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            });
             match c.name {
-                "shutdown" | "shutdown.exe" => !c
+                "shutdown" => {
+                    timed
+                        && !c
+                            .words()
+                            .any(|w| matches!(w, "-c" | "-k" | "/a" | "/?" | "--show"))
+                }
+                "shutdown.exe" => !c
                     .words()
                     .any(|w| matches!(w, "-c" | "-k" | "/a" | "/?" | "--show")),
-                "reboot" | "halt" | "poweroff" | "Stop-Computer" | "Restart-Computer" => true,
+                "reboot" | "halt" | "poweroff" => timed,
+                "Stop-Computer" | "Restart-Computer" => true,
                 "init" | "telinit" => matches!(c.sub(), Some("0" | "6" | "1" | "s" | "S")),
                 "systemctl" | "loginctl" => c.sub().is_some_and(power_word),
                 "pmset" => c.has("sleepnow") || c.has("restart") || c.has("shutdown"),
