@@ -107,7 +107,7 @@ pub enum Dropped {
     Unreadable(std::io::Error),
     #[error("not an outbox entry: {0}")]
     NotAnEntry(serde_json::Error),
-    #[error("`trail {0}` is a person's act and is never taken from the agent")]
+    #[error("`{0}` is a person's act and is never taken from the agent")]
     PersonOnly(String),
     #[error("not a command that records")]
     NotRecording,
