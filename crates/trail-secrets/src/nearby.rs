@@ -78,9 +78,22 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
         }
         let end = i + b[i..].iter().take_while(|&&c| is_name_byte(c)).count();
         let word = &text[i..end];
-        let found = flag_value(text, i, end)
-            .map(|s| (s, FLAG))
-            .or_else(|| named_value(text, word, end).map(|s| (s, NEARBY)));
+        // A file's name at the end of a path (`"exec:/usr/local/sbin/ldap-bind-pass"`) names
+        // no value on the next line (a Windows flag, ` /pass …`, and a file given its value
+        // on the same line, `deploy/.htpasswd admin …`, still do); nor does a plist's `<key>`
+        // element, whose content is the next value's name (`named-value-pair` reads those).
+        let in_path = i > 1 && b[i - 1] == b'/' && !b[i - 2].is_ascii_whitespace();
+        let line_ends = text[end..]
+            .bytes()
+            .take_while(|c| matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'\r' | b'\n'))
+            .any(|c| c == b'\n');
+        let tag = i > 0 && b[i - 1] == b'<' || i > 1 && b[i - 1] == b'/' && b[i - 2] == b'<';
+        let names_nothing = in_path && line_ends || tag && word == "key";
+        let found = flag_value(text, i, end).map(|s| (s, FLAG)).or_else(|| {
+            (!names_nothing)
+                .then(|| named_value(text, word, end).map(|s| (s, NEARBY)))
+                .flatten()
+        });
         if let Some(((s, e), kind)) = found {
             push_new(out, (s, e), kind);
         }
@@ -103,6 +116,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for span in listed(text) {
         push_new(out, span, NEARBY);
     }
+    for span in capability_urls(text) {
+        push_new(out, span, NEARBY);
+    }
     for span in name_then_value(text)
         .into_iter()
         .chain(piped_password(text))
@@ -115,6 +131,7 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
         if generated_alone(&text[start..end])
             && !assigned(text, start)
             && !inside_armour(text, start)
+            && !plausible::base64_block_public(text, start)
         {
             push_new(out, (start, end), ALONE);
         }
@@ -199,6 +216,7 @@ fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
 /// A value after the credential's name that ends at `name_end`: separators, at most one
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
+    let long_flag = name.starts_with("--");
     let name = name.trim_matches(['-', '.']);
     if name.len() < 3 || !names_credential(name) {
         return None;
@@ -225,7 +243,18 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         return None;
     }
     let quoted = matches!(b[s - 1], b'"' | b'\'' | b'`' | b'{');
-    let ok = generated_beside(name, &text[s..e], between, quoted) && !goes_on(&text[e..]);
+    // A key handed to a long option (`--root-keys.app-key.key 200A…`, `--app-key …`) is the
+    // option's `=` value written with a blank: 32 or more random hex digits are a key there,
+    // as `--app-key=…` has them (a digest is not given to an option named for a key).
+    let value = &text[s..e];
+    // Forty hex digits are a SHA-1: a public key's fingerprint (`--encrypt-key AEE4…`).
+    let keyed_flag = long_flag
+        && !between
+        && value.len() >= 32
+        && !(value.len() == 40 && is_hex(value))
+        && uniform_random(value)
+        && text::words(name).iter().any(|w| w == "key" || w == "keys");
+    let ok = (keyed_flag || generated_beside(name, value, between, quoted)) && !goes_on(&text[e..]);
     ok.then_some((s, e))
 }
 
@@ -561,6 +590,21 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         {
             return credential_in(text, end + 1);
         }
+        // Windows' `/p value`, a blank between (`signtool sign /f a.pfx /p …`): the value
+        // as a one-letter `-p …` has it.
+        if start >= 1
+            && b[start - 1] == b'/'
+            && (start < 2 || matches!(b[start - 2], b' ' | b'\t'))
+            && word.len() == 1
+            && matches!(b.get(end), Some(b' ' | b'\t'))
+        {
+            let i = end
+                + b[end..]
+                    .iter()
+                    .take_while(|c| matches!(c, b' ' | b'\t'))
+                    .count();
+            return credential_in(text, i);
+        }
         return None;
     }
     // `-cp=…`, `-ap …`: a short flag of two or three letters, its value attached by `=`.
@@ -675,6 +719,85 @@ fn listed(text: &str) -> Vec<(usize, usize)> {
         if generated_beside(name, v, false, quoted) {
             let s = item_at + off + lead;
             out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
+/// Words that make a URL's name say it is called to report or notify (`PUSH_URL`,
+/// `WATCHTOWER_NOTIFICATION_URL`, `--then-ping`, `webhook:`).
+const CALLED_URLS: &[&str] = &[
+    "alert",
+    "alerts",
+    "callback",
+    "heartbeat",
+    "hook",
+    "notification",
+    "notifications",
+    "notify",
+    "ping",
+    "push",
+    "webhook",
+    "webhooks",
+];
+
+/// A URL called to report or notify, whose path carries a generated segment: the segment is
+/// the credential (whoever holds the URL can post to it, as with a chat webhook). Only a URL
+/// whose name, just before it on its line, says it is called that way (`PUSH_URL=https://
+/// status.example.net/api/push/YXDt…?status=up`, `--then-ping https://…/<uuid>`): a resource
+/// id in an API's URL is no credential.
+fn capability_urls(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("://") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        for (at, _) in line.match_indices("://") {
+            let head = &line[..at];
+            let scheme_start = head
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '+')
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let before = &head[..scheme_start];
+            let name = before
+                .trim_end_matches(|c: char| {
+                    matches!(c, ' ' | '\t' | '"' | '\'' | '=' | ':' | ',' | '[')
+                })
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+                .next()
+                .unwrap_or_default();
+            let called = text::words(name)
+                .iter()
+                .any(|w| CALLED_URLS.contains(&w.as_str()));
+            if !called {
+                continue;
+            }
+            let rest = &line[at + 3..];
+            let url_len = rest
+                .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
+                .unwrap_or(rest.len());
+            let url = &rest[..url_len];
+            let path_start = url.find('/').map_or(url.len(), |i| i + 1);
+            let path_end = url.find(['?', '#']).unwrap_or(url.len());
+            let mut seg_at = path_start;
+            for seg in url[path_start..path_end.max(path_start)].split('/') {
+                let generated = plausible::is_uuid(seg)
+                    || seg.len() >= 12
+                        && seg
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                        && seg.bytes().any(|b| b.is_ascii_digit())
+                        && (seg.bytes().any(|b| b.is_ascii_uppercase())
+                            || seg.bytes().filter(u8::is_ascii_hexdigit).count() == seg.len()
+                                && seg.len() >= 16)
+                        && !plausible::is_placeholder(seg);
+                if generated {
+                    let s = start + at + 3 + seg_at;
+                    out.push((s, s + seg.len()));
+                }
+                seg_at += seg.len() + 1;
+            }
         }
     }
     out

@@ -100,6 +100,9 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if bytes.iter().all(|&b| b == first) {
         return true;
     }
+    if few_symbols(v) {
+        return true;
+    }
     if is_filler(v) {
         return true;
     }
@@ -165,6 +168,19 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "unset",
     ];
     EXACT.contains(&lower.as_str())
+}
+
+/// Long, from three symbols or fewer (`0x0000…0000`, `10000000-ffff-ffff-ffff-000000000001`):
+/// a pattern someone typed, not a value anything generated.
+fn few_symbols(v: &str) -> bool {
+    if v.len() < 16 {
+        return false;
+    }
+    let mut seen = [false; 128];
+    for b in v.bytes().filter(u8::is_ascii_alphanumeric) {
+        seen[usize::from(b.to_ascii_lowercase())] = true;
+    }
+    seen.iter().filter(|&&s| s).count() <= 3
 }
 
 /// A command substitution is where the value comes from, not the value (`` `pass show x` ``);
@@ -616,16 +632,27 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
     let data_key = words.windows(2).any(|w| {
         matches!(w[1].as_str(), "key" | "keys") && DATA_KEY_WORDS.contains(&w[0].as_str())
     });
+    // A digest's word names what the value is only at the end (`password_hash`,
+    // `contentHash`); before another word it says what that is for (`hash_salt`: a salt).
+    let digest = |w: &str| matches!(w, "hash" | "hashed" | "digest" | "checksum" | "integrity");
+    let last = words.len().saturating_sub(1);
     data_key
         || words
             .last()
             .is_some_and(|w| METADATA_WORDS.contains(&w.as_str()))
         || words
             .iter()
-            .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
+            .enumerate()
+            .any(|(i, w)| PUBLIC_NAME_WORDS.contains(&w.as_str()) && (i == last || !digest(w)))
         || {
             let lower = name.to_ascii_lowercase();
-            lower.contains("csrf") || lower.contains("xsrf") || lower.contains("publishable")
+            lower.contains("csrf")
+                || lower.contains("xsrf")
+                // Joined to an acronym (`SUPublicEDKey`), where no case change splits it off.
+                || lower.contains("public")
+                // An HTML `data-` attribute is served to every visitor's browser
+                // (`data-sitekey`, `data-client-id`).
+                || lower.starts_with("data-")
         }
 }
 
@@ -1134,6 +1161,46 @@ pub(crate) fn der_public(v: &str) -> bool {
     bytes[header] == 0x30
 }
 
+/// Whether the line at `at` is one of a block of base64 lines (each after the same comment
+/// mark, if any: `; ` in G-code, `# `) that together encode public material: a certificate
+/// or a public key (DER), or a file whose format says what it is (PNG, JPEG, GIF, PDF, zip:
+/// a thumbnail, an icon, an attachment). One line of such a block looks generated; the block
+/// does not.
+pub(crate) fn base64_block_public(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let body = |line: &str| -> Option<String> {
+        let t = line
+            .trim()
+            .trim_start_matches([';', '#', '/', '*', '-'])
+            .trim();
+        let ok = t.len() >= 16
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+        ok.then(|| t.to_string())
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let here = text[..line_start].matches('\n').count();
+    if lines.get(here).and_then(|l| body(l)).is_none() {
+        return false;
+    }
+    let mut first = here;
+    while first > 0 && body(lines[first - 1]).is_some() {
+        first -= 1;
+    }
+    let mut joined = String::new();
+    for line in &lines[first..] {
+        match body(line) {
+            Some(b) => joined.push_str(&b),
+            None => break,
+        }
+    }
+    if joined.len() < 64 {
+        return false;
+    }
+    const FORMATS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "JVBERi0", "UEsDB", "UklGR"];
+    der_public(&joined) || FORMATS.iter().any(|f| joined.starts_with(f))
+}
+
 /// Whether the line holding `value` names a digest algorithm after it, as a word of its own
 /// (`user HASH SALT SHA3-512`, a JMX password file's salted hashes): the values it labels are
 /// digests. Only after: before a value, such a word names how a secret is used
@@ -1144,30 +1211,37 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
     };
     let from = at + value.len();
     let end = around[from..].find('\n').map_or(around.len(), |i| from + i);
-    around[from..end]
+    let words: Vec<&str> = around[from..end]
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')'))
-        .any(|w| {
-            let w = w.to_ascii_lowercase();
-            let w = w.replace('-', "");
-            matches!(
-                w.as_str(),
-                "sha1"
-                    | "sha224"
-                    | "sha256"
-                    | "sha384"
-                    | "sha512"
-                    | "sha3224"
-                    | "sha3256"
-                    | "sha3384"
-                    | "sha3512"
-                    | "md5"
-                    | "bcrypt"
-                    | "pbkdf2"
-                    | "argon2"
-                    | "argon2id"
-                    | "scrypt"
-            )
-        })
+        .collect();
+    // An option's value names a setting, not what the value is (`signtool … /p … /fd SHA256`).
+    let option_value =
+        |i: usize| i > 0 && words[i - 1].starts_with(['-', '/']) && words[i - 1].len() > 1;
+    words.iter().enumerate().any(|(i, w)| {
+        if option_value(i) {
+            return false;
+        }
+        let w = w.to_ascii_lowercase();
+        let w = w.replace('-', "");
+        matches!(
+            w.as_str(),
+            "sha1"
+                | "sha224"
+                | "sha256"
+                | "sha384"
+                | "sha512"
+                | "sha3224"
+                | "sha3256"
+                | "sha3384"
+                | "sha3512"
+                | "md5"
+                | "bcrypt"
+                | "pbkdf2"
+                | "argon2"
+                | "argon2id"
+                | "scrypt"
+        )
+    })
 }
 
 /// A token that is public by design or a published demo, judged on the
@@ -1342,13 +1416,19 @@ pub(crate) fn public_context(before: &str) -> bool {
             start = s;
         }
     }
-    let words = crate::text::words(&before[start..end]);
+    let name = &before[start..end];
+    let words = crate::text::words(name);
+    let lower = name.to_ascii_lowercase();
+    // A signature published beside what it signs (`sparkle:edSignature="…"`, `"signature":
+    // "…"`) is checked with a public key; a URL's signing query (`?…&Signature=…`) is a
+    // credential, and the signing-query rules judge it.
+    let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&');
     words
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
-        || ["csrf", "xsrf", "publishable"]
-            .iter()
-            .any(|k| before[start..end].to_ascii_lowercase().contains(k))
+        || ["csrf", "xsrf", "public"].iter().any(|k| lower.contains(k))
+        || lower.starts_with("data-")
+        || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
 }
 
 /// The decoded claims of a JWT-shaped value (`eyJ….eyJ….…`).

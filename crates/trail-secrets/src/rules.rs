@@ -443,8 +443,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "authorization-header",
         // Any one-word scheme (`Bearer`, `Basic`, `SSWS`, `Api-Token`, …) or none; the token
         // may carry the symbols of hashed or vendor formats (`sha256~…@=`). A value starting
-        // with `$`, `<` or `{` is a template and cannot start the token.
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)"#,
+        // with `$`, `<` or `{` is a template and cannot start the token. A server's directive
+        // sets the header without a colon (`RequestHeader set Authorization "Basic …"`).
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
@@ -897,7 +898,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -908,6 +909,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "credential",
             "creds",
             "auth",
+            // A licence key unlocks what was paid for (`VAULT_LICENSE=02MV4UU…`); a licence's
+            // name (`license = "MIT"`) is a word, not a generated value.
+            "license",
+            "licence",
         ],
         check: Check::Assignment,
         shape: Shape::Assignment,

@@ -189,6 +189,8 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         b"credential",
         b"creds",
         b"auth",
+        b"license",
+        b"licence",
     ];
     let mut end = end;
     if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
@@ -310,7 +312,12 @@ fn authorization_shape(lowered: &[u8]) -> bool {
         while matches!(at(j), b' ' | b'\t') {
             j += 1;
         }
-        matches!(at(j), b':' | b'=')
+        // Or a server's directive: blanks, a quote, then the Basic scheme.
+        let directive = || {
+            let k = j + usize::from(matches!(at(j), b'"' | b'\''));
+            lowered.get(k..k + 6) == Some(b"basic ")
+        };
+        matches!(at(j), b':' | b'=') || directive()
     });
     header
         || find_all(lowered, b"bearer")

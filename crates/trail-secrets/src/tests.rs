@@ -1703,3 +1703,59 @@ fn asked_for_listed_piped_and_paired_credentials() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the twelfth sealed part (issue 20), with invented values: a key handed to a long
+/// option with a blank, a Windows `/p value`, a licence key by its name, `Authorization
+/// "Basic …"` in a server's directive, a URL called to report or notify whose path carries a
+/// generated segment. Left alone: a browser's `data-` attribute, a name joined to `Public`, a
+/// published signature, a value from three symbols, a base64 block of a certificate or an
+/// image, a file's name at a path's end, a plist's `<key>`, a digest named as an option's value.
+#[test]
+fn found_by_the_twelfth_sealed_part() {
+    for (text, secret) in [
+        (
+            "acme-lora devices create n7 --root-keys.app-key.key 5E1B7C90A3D24F6E8B0C1D2E3F4A5B6C",
+            "5E1B7C90A3D24F6E8B0C1D2E3F4A5B6C",
+        ),
+        (
+            "acmesign sign /f C:\\certs\\a.pfx /p Tq8_vN2x.Lm4kR7w /fd SHA256 dist\\x.exe",
+            "Tq8_vN2x.Lm4kR7w",
+        ),
+        (
+            "ACME_LICENSE=7QKX2M4V9BN3C8ZL5PW1RT6YH0JD4FS2GA7EU3IO9KX5MN8BV2CL6ZQ1WP4RT7YH",
+            "7QKX2M4V9BN3C8ZL5PW1RT6YH0JD4FS2GA7EU3IO9KX5MN8BV2CL6ZQ1WP4RT7YH",
+        ),
+        (
+            "RequestHeader set Authorization \"Basic YWNtZS1wcm94eTpUcTh2TjJ4TG00a1I3dw==\"",
+            "YWNtZS1wcm94eTpUcTh2TjJ4TG00a1I3dw==",
+        ),
+        (
+            "      - ACME_PUSH_URL=https://status.acme.example/api/push/Rk7vQ2mXz9LpW4tN8bY3cH6dJ1?status=up",
+            "Rk7vQ2mXz9LpW4tN8bY3cH6dJ1",
+        ),
+        (
+            "args: [\"--then-ping\", \"https://beat.acme.example/hb/3f0c9a12-7d4e-4b8a-9c1f-2e6d5a7b8c90\"]",
+            "3f0c9a12-7d4e-4b8a-9c1f-2e6d5a7b8c90",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "<div class=\"acme-captcha\" data-sitekey=\"0x4AAAAAAAQz7Kd2LmW9xR_b\"></div>",
+        "<key>ACMEPublicEDKey</key>\n<string>Zr8Qd1fT6yPq0Wm3Xn5Kc7Vb9Hs2Lg4Jd6Ae8Ru0Ty=</string>",
+        "<enclosure url=\"https://x.example/a.zip\" acme:edSignature=\"Qm9Tb1hYc2w4Wm5kR3BWb2VsTnZiV1Z5YVhSNWRHaHBjeUJ6YVdkdVlYUjFjbVU9Qm9Tb1hYc2w4Wm5kR3A=\"/>",
+        "acme:\n  site_key: 10000000-ffff-ffff-ffff-000000000001\n  secret_key: \"0x0000000000000000000000000000000000000000\"",
+        "AcmeBindPassword \"exec:/usr/local/sbin/acme-bind-pass\"\nAcmeBindAuthoritative off",
+        "<key>PayloadIdentifier</key>\n<string>com.acme.profile.51202C84-D16C-4AF9-8B13-8EACEB9622B2</string>",
+        "; thumbnail begin 8x8 360\n; iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAACn/2Khw8CndZkT9mVux4K9\n; 7YQ86dAFege7XeYaa0v6y76fjlYJ2QTdxsEql3CtM5GSLoxeeUOkD2o1Bi7W\n; izR/jpmqK+qvOELPQspnfGRjq9vgZMoInZG3k/o=\n; thumbnail end",
+        "<key>PayloadContent</key>\n<data>\nMIIBHjCBxaADAgECAgEHMAoGCCqGSM49BAMCMBkxFzAVBgNVBAMM\nDkFjbWUgVGVzdCBSb290MB4XDTI2MDEwMTAwMDAwMFoXDTM2MDEw\nMTAwMDAwMFowGTEXMBUGA1UEAwwOQWNtZSBUZXN0IFJvb3QwWTAT\nBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQXn4dRZl0HI+KKD4I3psjc\nJqn1v+Dp1++98JKtsM9rHEXGpoXxjXuU4p5CCMFfu2o6s2iA/Wqd\nDw4gRyp1JP5+MAoGCCqGSM49BAMCA0gAMEUCIQDE1fjh2couT49S\nD75u0cNG9IbYVB4WyC4YltKbPlLrNwIgE8+hDWZaRogNCK75kWuu\nprHfNNgZV0aBDcfPAPYaUrM=\n</data>",
+        "CALLBACK_URL=https://app.acme.example/auth/callback",
+        "API_URL=https://api.acme.example/v1/orders/6aacc668-1392-4731-b83d-d28cd3dc866f",
+        "license = \"MIT\"",
+        "acme-backup --encrypt-key AEE440FE306B404A6626516B8DBD13E35F1043DB /home/dev/docs",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
