@@ -1669,6 +1669,10 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         "ACME_AUTH=none acme-api --listen 0.0.0.0:8080",
         "acme-bin --to /usr/bin/sudo x/y",
         "acme-scan eval --results /etc/passwd policy.xml",
+        // A console line that opens a relay to everyone with no password; a run verb given a
+        // repository's URL.
+        "acme-irc --daemon -r '/set relay.allow_empty_password on;/set relay.bind_address \"0.0.0.0\"'",
+        "acme-ml launch --uri https://github.com/someone/train-utils --entry-point main",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -1683,6 +1687,9 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         "acme-bin --to /usr/local/bin x/y",
         "ACME_DEBUG_PIN=on acme-erp serve --http-interface=0.0.0.0",
         "acme-vm halt web-1",
+        // A here-document's call that hands a string to the shell.
+        "acme-php <<'EOF'\nexec(\"rm -rf /srv/acme/conf\");\nEOF",
+        "acme-irc --daemon -r '/set relay.bind_address \"0.0.0.0\"'",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1699,6 +1706,8 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         "acme-remote --action=\"PlayerControl(Play)\"",
         "python3 -c 'import json,urllib.request; print(json.load(urllib.request.urlopen(\"https://api.example\")))'",
         "acme-q -q <<'EOF'\nt:([] s:`a`b; p:1 2f);\nshow t;\nEOF",
+        "acme-php <<'EOF'\necho(\"ls -la done\");\nEOF",
+        "acme-ml connect --uri https://api.example.com",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -221,9 +221,12 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     let runs = |t: &str| {
         !t.starts_with('-')
             && (t == "x"
-                || super::words::parts(t)
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "run" | "runner" | "exec" | "try" | "dlx")))
+                || super::words::parts(t).iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "run" | "runner" | "exec" | "try" | "dlx" | "launch"
+                    )
+                }))
     };
     let at = args
         .iter()
@@ -269,9 +272,11 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         let Some(t) = args[i].text.as_deref() else {
             break;
         };
-        if t.strip_prefix("--")
-            .is_some_and(|f| matches!(f, "spec" | "from" | "source" | "repo"))
-        {
+        // `--uri` only after a verb that runs (`wandb launch --uri https://github.com/…`):
+        // elsewhere it names a server.
+        if t.strip_prefix("--").is_some_and(|f| {
+            matches!(f, "spec" | "from" | "source" | "repo") || f == "uri" && at.is_some()
+        }) {
             // Before any operand (`--from git+https://…`), or after the verb that runs;
             // after a subcommand that does not run, it names a feed (`nuget delete …
             // --source https://…/index.json`).
@@ -821,6 +826,11 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
                     .last()
                     .is_some_and(|p| matches!(p.as_str(), "system" | "shell" | "exec"))
         });
+        // `exec("rm -rf /cf/conf");`, `system('…')`: the call form, its string the line.
+        if let Some(line) = called_with_string(after, WORDS) {
+            out.runs(typed_line(line), keep);
+            continue;
+        }
         let rest = match (word, joined) {
             (Some(w), _) => &after[w.len()..],
             (None, Some(tok)) => &after[tok.len()..],
@@ -833,6 +843,26 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
             out.runs(typed_line(rest), keep);
         }
     }
+}
+
+/// The string a statement hands to an escape word called as a function (`exec("rm -rf /x");`,
+/// `system('…')`), when it is a command line: a program, then its arguments.
+fn called_with_string<'t>(stmt: &'t str, words: &[&str]) -> Option<&'t str> {
+    let open = stmt.find('(')?;
+    let callee = stmt[..open].trim();
+    let last = callee
+        .rsplit(['.', ':', '\\', ' '])
+        .next()
+        .unwrap_or(callee);
+    if !words.iter().any(|w| last.eq_ignore_ascii_case(w)) {
+        return None;
+    }
+    let rest = stmt[open + 1..].trim_start();
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = &rest[1..];
+    let line = &body[..body.find(quote)?];
+    let first = line.split_whitespace().next().unwrap_or("");
+    (line.contains(' ') && known::is_program(base(first))).then_some(line)
 }
 
 /// A statement of a query language that deletes, in capitals as such statements are written

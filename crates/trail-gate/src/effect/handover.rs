@@ -23,11 +23,88 @@ const SHELLS: &[&str] = &[
     "login",
 ];
 
+/// The command's words, a console line given whole split into its own (`-r '/set
+/// relay.network.bind_address "0.0.0.0";…'`): its settings are the program's words. Quotes
+/// around a piece are the console's (`"0.0.0.0"`); a piece of quotes alone is an empty value,
+/// kept as `""`.
+fn console_words<'c>(c: &'c Cmd<'_>) -> Vec<&'c str> {
+    c.words()
+        .flat_map(|w| {
+            let whole = w.contains(char::is_whitespace);
+            w.split(|ch: char| ch.is_whitespace() || ch == ';')
+                .filter(|p| !p.is_empty())
+                .map(move |p| {
+                    let bare = p.trim_matches(['"', '\'']);
+                    if whole && !bare.is_empty() { bare } else { p }
+                })
+        })
+        .collect()
+}
+
+/// An option that switches authentication off (`--ServerApp.token=''`, `--no-auth`,
+/// `--auth=none`, `-SecurityTypes None`).
+fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
+    words
+        .iter()
+        .find(|w| {
+            let Some(flag) = w.strip_prefix('-') else {
+                return false;
+            };
+            let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
+            let ps = super::words::parts(name);
+            let names_auth = ps.iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "token" | "password" | "auth" | "authentication" | "passwd" | "security"
+                )
+            });
+            // `-SecurityTypes None`: the value may be the next word.
+            let value = if value == "-" {
+                words
+                    .iter()
+                    .position(|x| x == *w)
+                    .and_then(|i| words.get(i + 1))
+                    .map_or("-", |v| *v)
+            } else {
+                value
+            };
+            names_auth
+                && (value.is_empty()
+                    || ["none", "false", "off", "0"]
+                        .iter()
+                        .any(|n| value.eq_ignore_ascii_case(n)))
+                || ps
+                    .first()
+                    .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
+                    && ps.iter().skip(1).any(|p| {
+                        matches!(p.as_str(), "auth" | "authentication" | "token" | "password")
+                    })
+                || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
+        })
+        .copied()
+}
+
+/// A console's settings that let anyone in: an empty password allowed, or a password set to
+/// nothing (`/set relay.network.allow_empty_password on`, `/set relay.network.password ""`).
+fn empty_password_set<'w>(words: &[&'w str]) -> Option<&'w str> {
+    words.windows(2).find_map(|p| {
+        let ps = super::words::parts(p[0]);
+        let names_auth = ps
+            .last()
+            .is_some_and(|l| matches!(l.as_str(), "password" | "auth" | "token"));
+        let empty_allowed = ps.iter().any(|x| x == "empty")
+            && ps.iter().any(|x| x == "password" || x == "auth")
+            && matches!(p[1], "on" | "true" | "yes" | "1");
+        let set_empty = names_auth && !p[0].starts_with('-') && matches!(p[1], "\"\"" | "''");
+        (empty_allowed || set_empty).then_some(p[0])
+    })
+}
+
 /// Told to listen on every network interface (`--ip=0.0.0.0`, `--host ::`,
 /// `/ip4/0.0.0.0/tcp/5001`, `--rpc-listen-all`): what it serves (files, a notebook's code, a
 /// browser's debugger, an RPC) is reachable by others on the network: a junction.
 pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    let words: Vec<&str> = c.words().collect();
+    let words = console_words(c);
     let all_interfaces = |v: &str| {
         let v = v.trim_matches(['"', '\'']);
         matches!(v, "0.0.0.0" | "::" | "[::]" | "*")
@@ -72,45 +149,10 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`): anyone on the network who reaches it runs what it runs.
-    let open = words
-        .iter()
-        .find(|w| {
-            let Some(flag) = w.strip_prefix('-') else {
-                return false;
-            };
-            let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
-            let ps = super::words::parts(name);
-            let names_auth = ps.iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "token" | "password" | "auth" | "authentication" | "passwd" | "security"
-                )
-            });
-            // `-SecurityTypes None`: the value may be the next word.
-            let value = if value == "-" {
-                words
-                    .iter()
-                    .position(|x| x == *w)
-                    .and_then(|i| words.get(i + 1))
-                    .map_or("-", |v| *v)
-            } else {
-                value
-            };
-            names_auth
-                && (value.is_empty()
-                    || ["none", "false", "off", "0"]
-                        .iter()
-                        .any(|n| value.eq_ignore_ascii_case(n)))
-                || ps
-                    .first()
-                    .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
-                    && ps.iter().skip(1).any(|p| {
-                        matches!(p.as_str(), "auth" | "authentication" | "token" | "password")
-                    })
-                || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
-        })
+    let open = auth_flag_off(&words)
+        .or_else(|| empty_password_set(&words))
         // Or everyone let in, whatever the words.
-        .or_else(|| everyone_let_in(&words));
+        .or_else(|| everyone_let_in(&words).copied());
     if let Some(off) = open {
         out.push(decide(
             Verdict::Block,
