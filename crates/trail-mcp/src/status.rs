@@ -1,9 +1,10 @@
-//! The `status` tool: what `trail status` shows, compact. The pending junction comes from
-//! trail's own signed record (never the state file's copy, which the agent can edit), with the
-//! one thing the agent may do about it: ask the person.
+//! The `status` tool: what `trail status` shows (`trail_core::state::status`, gathered once
+//! for both front ends), compact. The pending junction comes from trail's own signed record
+//! (never the state file's copy, which the agent can edit), with the one thing the agent may
+//! do about it: ask the person.
 
 use serde_json::{Value, json};
-use trail_core::state::{observe, pending, protocol};
+use trail_core::state::status;
 
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -12,47 +13,35 @@ use crate::error::ToolError;
 const ASK_THE_PERSON: &str = "Only the person decides a junction (/edge approve, dismiss or skip at their prompt): tell them what you want to run and why, and wait.";
 
 pub fn gather(ctx: &Ctx) -> Result<Value, ToolError> {
-    let store = ctx.store();
-    let loaded = store.load()?;
-    let s = &loaded.state;
-    let junction = match protocol::pending_found(&store)? {
-        pending::Found::Valid(p) => {
-            let j = p.view();
-            json!({
-                "id": j.id,
-                "kind": j.kind,
-                "reason": j.reason,
-                "command": j.command,
-                "decide": ASK_THE_PERSON,
-            })
-        }
-        pending::Found::Forged(why) => {
+    let st = status::gather(&ctx.store())?;
+    let junction = match (&st.junction, &st.forged_junction) {
+        (Some(j), _) => json!({
+            "id": j.id,
+            "kind": j.kind,
+            "reason": j.reason,
+            "command": j.command,
+            "decide": ASK_THE_PERSON,
+        }),
+        (None, Some(why)) => {
             json!({ "ignored": format!("a pending junction trail did not record ({why})") })
         }
-        pending::Found::None => Value::Null,
+        (None, None) => Value::Null,
     };
-    let plan: Vec<Value> = s
+    let plan: Vec<Value> = st
         .plan
         .iter()
-        .map(|p| {
-            json!({
-                "step": p.description,
-                "status": p.status.as_deref().unwrap_or("pending"),
-            })
-        })
+        .map(|p| json!({ "step": p.description, "status": p.status }))
         .collect();
-    let unused: Vec<&str> = s
-        .allowances
-        .iter()
-        .filter(|a| a.consumed == Some(false))
+    let unused: Vec<&str> = st
+        .unused_allowances()
         .map(|a| a.command.as_deref().unwrap_or("?"))
         .collect();
-    let dismissed: Vec<Value> = s
+    let dismissed: Vec<Value> = st
         .dismissals
         .iter()
         .map(|d| json!({ "rule": d.rule, "until": d.expires_at }))
         .collect();
-    let observed = s.observations.as_ref().map(|o| {
+    let observed = st.observations.as_ref().map(|o| {
         json!({
             "tool_calls": o.total_tools(),
             "files_modified": o.files_modified,
@@ -62,17 +51,17 @@ pub fn gather(ctx: &Ctx) -> Result<Value, ToolError> {
     });
     let mut out = json!({
         "project": ctx.project().name,
-        "mode": s.mode.as_deref().unwrap_or("plan"),
-        "objective": s.objective,
+        "mode": st.mode.as_deref().unwrap_or("plan"),
+        "objective": st.objective,
         "plan": plan,
         "junction": junction,
         "allowed_once": unused,
         "dismissed": dismissed,
         "observed": observed,
-        "done_blockers": observe::quality_gate(s),
+        "done_blockers": st.quality_gate,
     });
-    if !loaded.problems.is_empty() {
-        out["problems"] = loaded
+    if !st.problems.is_empty() {
+        out["problems"] = st
             .problems
             .iter()
             .map(|p| Value::String(p.to_string()))

@@ -11,10 +11,8 @@ use std::fmt;
 
 use serde::Serialize;
 use trail_core::state::grants::By;
-use trail_core::state::observe;
-use trail_core::state::pending;
 use trail_core::state::protocol::{self, Decided, Transition};
-use trail_core::state::schema::{Junction, Observations};
+use trail_core::state::schema::Junction;
 use trail_core::state::{Mode, StateError, Store};
 use trail_core::time::Ts;
 
@@ -150,7 +148,7 @@ pub enum Outcome {
 pub fn run(store: &Store, cmd: &EdgeCmd, by: By) -> Result<Outcome, StateError> {
     let now = Ts::now();
     Ok(match cmd {
-        EdgeCmd::Status => Outcome::Status(Box::new(Status::gather(store)?)),
+        EdgeCmd::Status => Outcome::Status(Box::new(trail_core::state::status::gather(store)?)),
         EdgeCmd::Approve(id) => Outcome::Decided(protocol::approve(store, by, id.as_deref(), now)?),
         EdgeCmd::Dismiss(min, id) => {
             Outcome::Decided(protocol::dismiss(store, by, *min, id.as_deref(), now)?)
@@ -169,7 +167,7 @@ fn what(j: &Junction) -> String {
 /// The outcome in words, for a person and for the agent.
 pub fn describe(o: &Outcome) -> String {
     match o {
-        Outcome::Status(s) => s.render(),
+        Outcome::Status(s) => render(s),
         Outcome::Decided(d) => match d.decision {
             "approve" => format!(
                 "Approved junction {} [{}]: `{}` may run once. The allowance is used up when it runs; a retry after that asks again.",
@@ -214,125 +212,41 @@ pub fn describe(o: &Outcome) -> String {
     }
 }
 
-/// Everything `trail status` shows.
-#[derive(Clone, Debug, Serialize)]
-pub struct Status {
-    /// The project the state file belongs to (worktrees of one repository are one).
-    pub project: trail_core::project::Named,
-    pub path: String,
-    pub exists: bool,
-    pub mode: Option<String>,
-    pub objective: Option<String>,
-    pub plan: Vec<PlanLine>,
-    pub current_step: Option<serde_json::Value>,
-    pub junction: Option<Junction>,
-    pub allowances: Vec<trail_core::state::schema::Allowance>,
-    pub dismissals: Vec<trail_core::state::schema::Dismissal>,
-    pub observations: Option<Observations>,
-    pub quality_gate: Vec<String>,
-    pub edited_elsewhere: bool,
-    pub problems: Vec<String>,
-    /// A pending-junction record trail did not write (ignored; never decided on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub forged_junction: Option<String>,
-    /// What trail injected into this session's context (the state file's session, else the
-    /// last one trail injected into); `null` before any.
-    pub context: Option<ContextUse>,
+pub use trail_core::state::status::Status;
+
+/// A status as `trail status` and `/edge status` show it.
+pub struct Shown<'a>(pub &'a Status);
+
+/// The status as `trail status` and `/edge status` show it.
+pub fn render(s: &Status) -> String {
+    Shown(s).to_string()
 }
 
-/// What a session received from trail, and the cap it is held to.
-#[derive(Clone, Debug, Serialize)]
-pub struct ContextUse {
-    #[serde(flatten)]
-    pub tally: trail_core::injected::Tally,
-    /// Tokens per context window (`context.cap_tokens`); `null`: no cap, or not known here.
-    pub cap: Option<u64>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct PlanLine {
-    pub description: String,
-    pub status: String,
-}
-
-impl Status {
-    /// What trail knows: the pending junction from trail's own signed record (never the state
-    /// file's copy, which the agent can edit), the rest from the state file.
-    pub fn gather(store: &Store) -> Result<Status, StateError> {
-        let l = store.load()?;
-        let s = &l.state;
-        let (junction, forged_junction) = match protocol::pending_found(store)? {
-            pending::Found::Valid(p) => (Some(p.view()), None),
-            pending::Found::Forged(why) => (None, Some(why)),
-            pending::Found::None => (None, None),
-        };
-        let session = s
-            .session
-            .as_ref()
-            .and_then(|x| x.id.clone())
-            .filter(|id| {
-                let key = trail_core::injected::session_key(id);
-                trail_core::layout::Layout::new(store.project_root())
-                    .injected(&key)
-                    .exists()
-            })
-            .or_else(|| trail_core::injected::latest_session(store.project_root()));
-        let context = session.and_then(|id| {
-            trail_core::injected::tally(store.project_root(), &id)
-                .ok()
-                .map(|tally| ContextUse { tally, cap: None })
-        });
-        Ok(Status {
-            context,
-            project: trail_core::project::Project::discover(store.project_root()).named(),
-            forged_junction,
-            path: store.path().display().to_string(),
-            exists: l.exists,
-            mode: s.mode.clone().or(Some("plan".into())),
-            objective: s.objective.clone(),
-            plan: s
-                .plan
-                .iter()
-                .map(|p| PlanLine {
-                    description: p.description.clone(),
-                    status: p.status.clone().unwrap_or_else(|| "pending".into()),
-                })
-                .collect(),
-            current_step: s.current_step.clone(),
-            junction,
-            allowances: s.allowances.clone(),
-            dismissals: s.dismissals.clone(),
-            observations: s.observations.clone(),
-            quality_gate: observe::quality_gate(s),
-            edited_elsewhere: l.exists && l.edited_elsewhere,
-            problems: l.problems.iter().map(crate::error::state_problem).collect(),
-        })
-    }
-
-    /// The status as `trail status` and `/edge status` show it.
-    pub fn render(&self) -> String {
-        self.to_string()
-    }
-
+impl Shown<'_> {
     fn write_mode(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.exists {
-            writeln!(f, "no state file yet ({}): mode plan", self.path)?;
+        if !self.0.exists {
+            writeln!(f, "no state file yet ({}): mode plan", self.0.path)?;
         }
-        writeln!(f, "mode:      {}", self.mode.as_deref().unwrap_or("plan"))?;
+        writeln!(f, "mode:      {}", self.0.mode.as_deref().unwrap_or("plan"))?;
         writeln!(
             f,
             "objective: {}",
-            self.objective.as_deref().unwrap_or("(none)")
+            self.0.objective.as_deref().unwrap_or("(none)")
         )
     }
 
     fn write_plan(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.plan.is_empty() {
+        if self.0.plan.is_empty() {
             return Ok(());
         }
-        let done = self.plan.iter().filter(|p| p.status == "completed").count();
-        writeln!(f, "plan:      {done}/{} completed", self.plan.len())?;
-        for (i, p) in self.plan.iter().enumerate() {
+        let done = self
+            .0
+            .plan
+            .iter()
+            .filter(|p| p.status == "completed")
+            .count();
+        writeln!(f, "plan:      {done}/{} completed", self.0.plan.len())?;
+        for (i, p) in self.0.plan.iter().enumerate() {
             let mark = match p.status.as_str() {
                 "completed" => "x",
                 "in_progress" => ">",
@@ -345,7 +259,7 @@ impl Status {
     }
 
     fn write_junction(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.junction {
+        match &self.0.junction {
             Some(j) => writeln!(
                 f,
                 "junction:  {} [{}] {} — {}\n           decide: /edge approve | /edge dismiss [MIN] | /edge skip (or trail approve|dismiss|skip)",
@@ -356,7 +270,7 @@ impl Status {
             )?,
             None => writeln!(f, "junction:  none pending")?,
         }
-        if let Some(why) = &self.forged_junction {
+        if let Some(why) = &self.0.forged_junction {
             writeln!(
                 f,
                 "warning:   a pending junction trail did not record was ignored ({why})"
@@ -367,17 +281,13 @@ impl Status {
 
     /// The unused one-time allowances, then the dismissals in force.
     fn write_allowed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let open: Vec<_> = self
-            .allowances
-            .iter()
-            .filter(|a| a.consumed == Some(false))
-            .collect();
+        let open: Vec<_> = self.0.unused_allowances().collect();
         write!(f, "allowed:   {} unused one-time allowance(s)", open.len())?;
         for c in open.iter().filter_map(|a| a.command.as_deref()) {
             write!(f, "\n           `{c}`")?;
         }
         writeln!(f)?;
-        for d in &self.dismissals {
+        for d in &self.0.dismissals {
             writeln!(
                 f,
                 "dismissed: [{}] until {}",
@@ -389,7 +299,7 @@ impl Status {
     }
 
     fn write_observed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(o) = &self.observations else {
+        let Some(o) = &self.0.observations else {
             return Ok(());
         };
         write!(
@@ -408,7 +318,7 @@ impl Status {
     /// What this session received from trail: tokens in total and in the current window, per
     /// event, and what the cap held back.
     fn write_context(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(c) = &self.context else {
+        let Some(c) = &self.0.context else {
             return writeln!(f, "context:   nothing injected yet");
         };
         let t = &c.tally;
@@ -445,34 +355,35 @@ impl Status {
     /// Whether `done` would pass the quality gate: asked only where `done` is the next step.
     fn write_done(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self
+            .0
             .mode
             .as_deref()
             .is_some_and(|m| m == "active" || m == "review")
         {
             return Ok(());
         }
-        if self.quality_gate.is_empty() {
+        if self.0.quality_gate.is_empty() {
             writeln!(f, "done?:     the quality gate would pass")
         } else {
-            writeln!(f, "done?:     not yet: {}", self.quality_gate.join("; "))
+            writeln!(f, "done?:     not yet: {}", self.0.quality_gate.join("; "))
         }
     }
 
     fn write_problems(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.edited_elsewhere {
+        if self.0.edited_elsewhere {
             writeln!(
                 f,
                 "note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)"
             )?;
         }
-        for p in &self.problems {
-            writeln!(f, "problem:   {p}")?;
+        for p in &self.0.problems {
+            writeln!(f, "problem:   {}", crate::error::state_problem(p))?;
         }
         Ok(())
     }
 }
 
-impl fmt::Display for Status {
+impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_mode(f)?;
         self.write_plan(f)?;
@@ -488,7 +399,8 @@ impl fmt::Display for Status {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trail_core::state::schema::{Allowance, Dismissal};
+    use trail_core::state::schema::{Allowance, Dismissal, Observations, Problem};
+    use trail_core::state::status::{ContextUse, PlanLine};
 
     fn bare() -> Status {
         Status {
@@ -517,7 +429,7 @@ mod tests {
     #[test]
     fn a_status_without_a_state_file_says_so_and_shows_plan_mode() {
         assert_eq!(
-            bare().render(),
+            render(&bare()),
             "no state file yet (/p/active_context.yaml): mode plan\n\
              mode:      plan\n\
              objective: (none)\n\
@@ -588,7 +500,7 @@ mod tests {
             }),
             quality_gate: vec!["tests not run".into(), "plan open".into()],
             edited_elsewhere: true,
-            problems: vec!["p1".into()],
+            problems: vec![Problem::Mode("complete".into())],
             context: Some(ContextUse {
                 tally: trail_core::injected::Tally {
                     session: "s-1".into(),
@@ -620,7 +532,7 @@ mod tests {
             ..bare()
         };
         assert_eq!(
-            status.render(),
+            render(&status),
             "mode:      active\n\
              objective: ship it\n\
              plan:      1/4 completed\n  \
@@ -639,7 +551,8 @@ mod tests {
              held back by the cap: 1 injection(s), ~900 tokens\n\
              done?:     not yet: tests not run; plan open\n\
              note:      the file was edited outside trail since trail last wrote it (accepted: it is valid)\n\
-             problem:   p1\n"
+             problem:   mode `complete` is not one of plan, active, review, done (set one with \
+             `trail mode MODE`)\n"
         );
     }
 

@@ -13,6 +13,7 @@ pub mod observe;
 pub mod pending;
 pub mod protocol;
 pub mod schema;
+pub mod status;
 pub mod yaml;
 
 use std::fs::File;

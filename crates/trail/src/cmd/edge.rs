@@ -48,7 +48,7 @@ fn show(config: &Config, o: &Outcome, json: bool) -> CliResult {
 
 pub fn status(json: bool) -> CliResult {
     let config = Config::load()?;
-    let mut s = edge::Status::gather(&store(&config))?;
+    let mut s = trail_core::state::status::gather(&store(&config))?;
     if let Some(c) = &mut s.context {
         c.cap = Some(u64::from(config.context_cap_tokens.value)).filter(|&n| n > 0);
     }
@@ -56,6 +56,10 @@ pub fn status(json: bool) -> CliResult {
     if json {
         let mut v = serde_json::to_value(&s).unwrap_or_default();
         if let serde_json::Value::Object(m) = &mut v {
+            // Worded as the text shows them, with how to fix them.
+            let problems: Vec<String> =
+                s.problems.iter().map(crate::error::state_problem).collect();
+            m.insert("problems".into(), problems.into());
             m.insert(
                 "sync".into(),
                 serde_json::to_value(&sync).unwrap_or_default(),
@@ -63,7 +67,7 @@ pub fn status(json: bool) -> CliResult {
         }
         return output::json(&v);
     }
-    output::text(&format!("{}{}", s.render(), sync.render()))
+    output::text(&format!("{}{}", edge::render(&s), sync.render()))
 }
 
 /// This machine's id and key, and how its last sync went (`trail sync`).

@@ -154,13 +154,13 @@ pub fn gate_chapter(
     protocol::skip(&store, None)?;
 
     let c = protocol::on_stop(&store, Ts::now())?;
-    let status = edge::Status::gather(&store)?;
+    let status = trail_core::state::status::gather(&store)?;
     say(&format!(
         "{n}. The agent stops. Stop never blocks; in {} mode it captures what the hooks observed \
          (the proof log), which the quality gate later holds the plan's claims against. \
          `trail status`:\n{}\n",
         c.mode,
-        indent(&status.render())
+        indent(&edge::render(&status))
     ))?;
     Ok(n + 1)
 }
