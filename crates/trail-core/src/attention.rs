@@ -36,6 +36,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::file_error::{At, FileError};
 use crate::fsutil;
 use crate::layout::Layout;
 use crate::time::Ts;
@@ -248,15 +249,18 @@ pub fn read_mark(root: &Path, transcript: &Path) -> Option<Mark> {
 /// Save `mark` in place of its session's, keeping the `MAX_MARKS` most recently measured.
 /// Two sessions saving at the same instant can lose one update: that session's next measure
 /// then begins a new count (one repeated notice), nothing more.
-pub fn save_mark(root: &Path, mark: &Mark) -> io::Result<()> {
+pub fn save_mark(root: &Path, mark: &Mark) -> Result<(), FileError> {
     let mut marks = read_marks(root);
     marks.sessions.retain(|m| m.transcript != mark.transcript);
     marks.sessions.push(mark.clone());
     marks.sessions.sort_by_key(|m| m.at);
     let over = marks.sessions.len().saturating_sub(MAX_MARKS);
     marks.sessions.drain(..over);
-    let json = serde_json::to_string(&marks).map_err(io::Error::other)?;
-    fsutil::atomic_write_in(root, &Layout::new(root).attention(), json.as_bytes())
+    let path = Layout::new(root).attention();
+    let json = serde_json::to_string(&marks)
+        .map_err(io::Error::other)
+        .at("encode", &path)?;
+    fsutil::atomic_write_in(root, &path, json.as_bytes()).at("write", &path)
 }
 
 /// What the budget is measured with.

@@ -9,9 +9,9 @@
 //! rewritten in place is searched for that last line, and flushed from just after it. When the
 //! line is gone too, the transcript is not the one that was flushed: all of it is new.
 
-use std::io;
 use std::path::Path;
 
+use crate::file_error::{At, FileError};
 use crate::layout::Layout;
 use crate::text::sha256_hex;
 
@@ -131,9 +131,10 @@ pub fn unflushed<'a>(root: &Path, transcript: &Path, text: &'a str) -> &'a str {
 /// Records that `text` (the transcript at `transcript`) has been flushed up to its last whole
 /// record. Called after the flush is written, so a crash in between flushes the part again
 /// rather than losing it.
-pub fn mark(root: &Path, transcript: &Path, text: &str) -> io::Result<()> {
+pub fn mark(root: &Path, transcript: &Path, text: &str) -> Result<(), FileError> {
     let m = Mark::at(text, covered(text));
-    crate::fsutil::atomic_write_in(root, &mark_path(root, transcript), m.render().as_bytes())
+    let path = mark_path(root, transcript);
+    crate::fsutil::atomic_write_in(root, &path, m.render().as_bytes()).at("write", &path)
 }
 
 #[cfg(test)]

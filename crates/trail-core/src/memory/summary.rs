@@ -9,13 +9,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::daily::Flushed;
+use crate::file_error::{At, FileError};
 
 fn pending(root: &Path) -> PathBuf {
     crate::layout::Layout::new(root).summary_ticket()
 }
 
 /// Leaves the ticket for a block just written (a flush that wrote nothing leaves none).
-pub fn mark(root: &Path, f: &Flushed) -> io::Result<()> {
+pub fn mark(root: &Path, f: &Flushed) -> Result<(), FileError> {
     if !f.written {
         return Ok(());
     }
@@ -25,21 +26,22 @@ pub fn mark(root: &Path, f: &Flushed) -> io::Result<()> {
         &p,
         format!("{}\n{}\n", f.path.display(), f.hash).as_bytes(),
     )
+    .at("write", &p)
 }
 
 /// Claims the ticket and returns the block it names, cut to `max_chars`; `None` when there is
 /// no ticket (or another hook claimed it first).
-pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
+pub fn take(root: &Path, max_chars: usize) -> Result<Option<String>, FileError> {
     let p = pending(root);
     let claimed = p.with_extension(format!("claimed-{}", std::process::id()));
     match std::fs::rename(&p, &claimed) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new("claim", &p, e)),
     }
     let ticket = crate::fsutil::read_string_in(root, &claimed, 64 * 1024);
     let _ = std::fs::remove_file(&claimed);
-    let ticket = ticket?;
+    let ticket = ticket.at("read", &claimed)?;
     let mut lines = ticket.lines();
     let (Some(day), Some(hash)) = (lines.next(), lines.next()) else {
         return Ok(None);
@@ -55,7 +57,8 @@ pub fn take(root: &Path, max_chars: usize) -> io::Result<Option<String>> {
     {
         return Ok(None);
     }
-    let text = crate::fsutil::read_string_in(root, day, crate::fsutil::MAX_PROJECT_FILE)?;
+    let text = crate::fsutil::read_string_in(root, day, crate::fsutil::MAX_PROJECT_FILE)
+        .at("read", day)?;
     Ok(block(&text, hash).map(|b| cut(&b, max_chars)))
 }
 

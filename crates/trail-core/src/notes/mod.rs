@@ -25,6 +25,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
+use crate::file_error::{At, FileError};
 use crate::fsutil;
 use crate::layout::Layout;
 use crate::loa::LoaConfig;
@@ -57,6 +58,8 @@ pub enum NotesError {
     Write { path: PathBuf, source: io::Error },
     #[error("another trail process has been updating {} for {secs} s", path.display())]
     Locked { path: PathBuf, secs: u64 },
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// The name trail gives the file at the root.
@@ -135,12 +138,9 @@ pub fn recorded(root: &Path) -> Option<String> {
 }
 
 /// Record `rel` as the project's NOTES.md.
-pub fn record(root: &Path, rel: &str) -> io::Result<()> {
-    fsutil::atomic_write_in(
-        root,
-        &Layout::new(root).notes_location(),
-        format!("{rel}\n").as_bytes(),
-    )
+pub fn record(root: &Path, rel: &str) -> Result<(), FileError> {
+    let path = Layout::new(root).notes_location();
+    fsutil::atomic_write_in(root, &path, format!("{rel}\n").as_bytes()).at("write", &path)
 }
 
 /// Whether `rel` is a NOTES.md with trail's section in it.
@@ -290,10 +290,7 @@ pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> 
     // The first write chooses the location for good: recorded, so that nothing but a person's
     // `trail notes move` changes it.
     if recorded(root).is_none() {
-        record(root, &loc.rel).map_err(|source| NotesError::Write {
-            path: Layout::new(root).notes_location(),
-            source,
-        })?;
+        record(root, &loc.rel)?;
     }
     Ok(())
 }

@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::file_error::{At, FileError};
 use crate::fsutil;
 use crate::injected::session_key;
 use crate::layout::Layout;
@@ -48,12 +49,12 @@ pub struct Window {
 }
 
 /// What the current context window of `session`'s chain was given.
-pub fn in_window(root: &Path, session: &str) -> io::Result<Window> {
+pub fn in_window(root: &Path, session: &str) -> Result<Window, FileError> {
     let path = Layout::new(root).reanchored(&session_key(session));
     let text = match fsutil::read_string_in(root, &path, MAX_JOURNAL) {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Window::default()),
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new("read", &path, e)),
     };
     let mut parts = Vec::new();
     let mut last = None;
@@ -72,14 +73,18 @@ pub fn in_window(root: &Path, session: &str) -> io::Result<Window> {
 
 /// Journal what `session`'s chain was given. One write, not synced: a line lost to a crash
 /// costs a part given twice, and a session start spares the `fsync`.
-pub fn record(root: &Path, session: &str, given: &Given) -> io::Result<()> {
+pub fn record(root: &Path, session: &str, given: &Given) -> Result<(), FileError> {
     use std::io::Write;
     let path = Layout::new(root).reanchored(&session_key(session));
     // A line of its own even after a torn one: a leading newline costs a blank line at most.
     let mut line = b"\n".to_vec();
-    serde_json::to_writer(&mut line, given).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut line, given)
+        .map_err(io::Error::other)
+        .at("encode a line for", &path)?;
     line.push(b'\n');
-    fsutil::open_in(root, &path, fsutil::Access::Append)?.write_all(&line)
+    fsutil::open_in(root, &path, fsutil::Access::Append)
+        .and_then(|mut f| f.write_all(&line))
+        .at("append to", &path)
 }
 
 #[cfg(test)]
