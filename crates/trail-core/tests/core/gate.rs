@@ -1673,6 +1673,8 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         // repository's URL.
         "acme-irc --daemon -r '/set relay.allow_empty_password on;/set relay.bind_address \"0.0.0.0\"'",
         "acme-ml launch --uri https://github.com/someone/train-utils --entry-point main",
+        // A build written over a program everyone runs.
+        "acme-cc test -c -o /usr/local/bin/git ./cmd",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -1690,6 +1692,9 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         // A here-document's call that hands a string to the shell.
         "acme-php <<'EOF'\nexec(\"rm -rf /srv/acme/conf\");\nEOF",
         "acme-irc --daemon -r '/set relay.bind_address \"0.0.0.0\"'",
+        // The project root named as where a builder's output goes.
+        "acme-site build -d /work/proj",
+        "acme-cc build -o /usr/local/bin/acme-tool ./cmd",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1708,6 +1713,8 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         "acme-q -q <<'EOF'\nt:([] s:`a`b; p:1 2f);\nshow t;\nEOF",
         "acme-php <<'EOF'\necho(\"ls -la done\");\nEOF",
         "acme-ml connect --uri https://api.example.com",
+        "acme-site build -d build/site",
+        "acme-fetch get s3://bucket/file.txt .",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -184,11 +184,15 @@ fn names_critical(
     // Told where its output goes, inside the project: a system file it is also given is read
     // (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`).
     let inputs = no_verb && targets::outputs_here(c, ctx);
+    // The project root named as where output goes (`jekyll build -d /work/proj`): a builder
+    // that empties its destination first empties the project. Not `.`, where a download or a
+    // fixer writes as a matter of course.
     let t = found.iter().find(|t| {
-        t.target != Target::ProjectRoot
-            && (t.target.critical()
-                || t.output
-                || t.target == Target::SystemFile && !t.read && !inputs)
+        t.target == Target::ProjectRoot && t.output && !matches!(t.word.as_str(), "." | "./")
+            || t.target != Target::ProjectRoot
+                && (t.target.critical()
+                    || t.output
+                    || t.target == Target::SystemFile && !t.read && !inputs)
     })?;
     Some(decide(
         Verdict::Junction,

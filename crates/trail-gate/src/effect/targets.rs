@@ -642,8 +642,21 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
 }
 
 /// Whether `p` is inside (not one of) the trees the system's packages own: configuration,
-/// programs and libraries. `/usr/local`, `/opt`, `/srv` and `/var` are the administrator's.
+/// programs and libraries. `/usr/local`, `/opt`, `/srv` and `/var` are the administrator's;
+/// but a program everyone runs, in `/usr/local/bin` on everyone's PATH, is the system's too
+/// (`go test -c -o /usr/local/bin/go` replaces the toolchain; `-o /usr/local/bin/acme`
+/// installs a build of one's own, a junction).
 fn owned_by_packages(p: &std::path::Path) -> bool {
+    let on_path = p.parent().is_some_and(|d| {
+        d == std::path::Path::new("/usr/local/bin") || d == std::path::Path::new("/usr/local/sbin")
+    });
+    if on_path
+        && p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(super::super::known::is_program)
+    {
+        return true;
+    }
     [
         "/etc",
         "/bin",
