@@ -1695,6 +1695,7 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
         // The project root named as where a builder's output goes.
         "acme-site build -d /work/proj",
         "acme-cc build -o /usr/local/bin/acme-tool ./cmd",
+        "acme-session logout",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }

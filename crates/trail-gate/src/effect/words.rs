@@ -141,6 +141,8 @@ const STOPS: &[&str] = &[
     "hibernate",
     "kill",
     "leave",
+    // Ending a session (a desktop's, a storage target's): what runs in it stops.
+    "logout",
     "mask",
     "mute",
     "off",
