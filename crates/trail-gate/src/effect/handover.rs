@@ -41,6 +41,32 @@ fn console_words<'c>(c: &'c Cmd<'_>) -> Vec<&'c str> {
         .collect()
 }
 
+/// Whether a setting's name, in parts, names authentication (`ServerApp.token`, `--no-auth`,
+/// `WERKZEUG_DEBUG_PIN`).
+fn names_auth(parts: &[String]) -> bool {
+    parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "token" | "password" | "auth" | "authentication" | "passwd" | "security" | "pin"
+        )
+    })
+}
+
+/// A variable set for the program that switches its authentication off
+/// (`WERKZEUG_DEBUG_PIN=off odoo-bin … --http-interface=0.0.0.0`): a debugger's console open to
+/// whoever reaches it.
+fn auth_assigned_off(assigns: &[(String, super::super::parse::Arg)]) -> Option<&str> {
+    assigns.iter().find_map(|(name, value)| {
+        let v = value.text.as_deref().unwrap_or("-").to_ascii_lowercase();
+        (names_auth(&super::words::parts(name))
+            && matches!(
+                v.as_str(),
+                "" | "off" | "false" | "0" | "none" | "no" | "disabled"
+            ))
+        .then_some(name.as_str())
+    })
+}
+
 /// An option that switches authentication off (`--ServerApp.token=''`, `--no-auth`,
 /// `--auth=none`, `-SecurityTypes None`).
 fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
@@ -52,12 +78,7 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
             };
             let (name, value) = flag.split_once('=').unwrap_or((flag, "-"));
             let ps = super::words::parts(name);
-            let names_auth = ps.iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "token" | "password" | "auth" | "authentication" | "passwd" | "security"
-                )
-            });
+            let names_auth = names_auth(&ps);
             // `-SecurityTypes None`: the value may be the next word.
             let value = if value == "-" {
                 words
@@ -103,7 +124,12 @@ fn empty_password_set<'w>(words: &[&'w str]) -> Option<&'w str> {
 /// Told to listen on every network interface (`--ip=0.0.0.0`, `--host ::`,
 /// `/ip4/0.0.0.0/tcp/5001`, `--rpc-listen-all`): what it serves (files, a notebook's code, a
 /// browser's debugger, an RPC) is reachable by others on the network: a junction.
-pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+pub(super) fn exposes(
+    c: &Cmd<'_>,
+    assigns: &[(String, super::super::parse::Arg)],
+    raw: &str,
+    out: &mut Findings,
+) {
     let words = console_words(c);
     let all_interfaces = |v: &str| {
         let v = v.trim_matches(['"', '\'']);
@@ -150,6 +176,7 @@ pub(super) fn exposes(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`): anyone on the network who reaches it runs what it runs.
     let open = auth_flag_off(&words)
+        .or_else(|| auth_assigned_off(assigns))
         .or_else(|| empty_password_set(&words))
         // Or everyone let in, whatever the words.
         .or_else(|| everyone_let_in(&words).copied());

@@ -77,7 +77,9 @@ pub(super) fn judge(
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
-    if (tier == Tier::Unknown || known::runs_code(c.name))
+    // Most commands name no download: the cheap test on their words first.
+    if c.words().any(|w| w.contains("Downloads"))
+        && (tier == Tier::Unknown || known::runs_code(c.name))
         && !words::shows_only(c)
         && !words::looks(c)
     {
@@ -150,8 +152,7 @@ pub(super) fn judge(
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
-        unmodelled(c, raw, reads_only, out.0.len() == before, out);
-        exposed_without_auth(c, &cmd.assigns, raw, before, out);
+        unmodelled(c, &cmd.assigns, raw, reads_only, out.0.len() == before, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
@@ -228,50 +229,6 @@ fn sends_credential(
             raw,
         )
     })
-}
-
-/// Told to listen on every interface while a variable set for it switches its authentication
-/// off (`WERKZEUG_DEBUG_PIN=off odoo-bin … --http-interface=0.0.0.0`): anyone on the network
-/// reaches what it serves, a debugger's console included.
-fn exposed_without_auth(
-    c: &Cmd<'_>,
-    assigns: &[(String, super::parse::Arg)],
-    raw: &str,
-    before: usize,
-    out: &mut Findings,
-) {
-    let exposed = out.0[before..].iter().any(|f| {
-        matches!(f, super::Finding::Decided(d)
-            if d.rule.as_deref() == Some(RuleId::ExposesService.as_str()))
-    });
-    if !exposed {
-        return;
-    }
-    let off = assigns.iter().find(|(name, value)| {
-        let names_auth = words::parts(name).iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "token" | "password" | "auth" | "authentication" | "passwd" | "security" | "pin"
-            )
-        });
-        let v = value.text.as_deref().unwrap_or("-").to_ascii_lowercase();
-        names_auth
-            && matches!(
-                v.as_str(),
-                "" | "off" | "false" | "0" | "none" | "no" | "disabled"
-            )
-    });
-    if let Some((name, _)) = off {
-        out.push(decide(
-            Verdict::Block,
-            RuleId::ExposesShell,
-            format!(
-                "`{}` is told to listen on every network interface with its authentication off (`{name}`): anyone on the network reaches what it serves, it is never run",
-                c.name
-            ),
-            raw,
-        ));
-    }
 }
 
 /// The lines of a file being written that a program's own language hands to the shell (a
@@ -367,7 +324,14 @@ fn critical(
 /// The mechanisms that read a program nobody models at all: a change said to another
 /// machine's service, a safeguard skipped (both only when nothing else was found), a shell
 /// handed over, a listener on every interface.
-fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: &mut Findings) {
+fn unmodelled(
+    c: &Cmd<'_>,
+    assigns: &[(String, super::parse::Arg)],
+    raw: &str,
+    reads_only: bool,
+    nothing_yet: bool,
+    out: &mut Findings,
+) {
     if !reads_only && nothing_yet {
         if let Some(verb) = words::mutation(c)
             && let Some(place) = if words::parts(&verb)
@@ -445,7 +409,7 @@ fn unmodelled(c: &Cmd<'_>, raw: &str, reads_only: bool, nothing_yet: bool, out: 
         ));
     }
     handover::judge(c, raw, out);
-    handover::exposes(c, raw, out);
+    handover::exposes(c, assigns, raw, out);
 }
 
 /// Whether the last operand, where a restore writes, is inside the project or a temporary
