@@ -83,12 +83,15 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
         // on the same line, `deploy/.htpasswd admin …`, still do); nor does a plist's `<key>`
         // element, whose content is the next value's name (`named-value-pair` reads those).
         let in_path = i > 1 && b[i - 1] == b'/' && !b[i - 2].is_ascii_whitespace();
-        let line_ends = text[end..]
-            .bytes()
-            .take_while(|c| matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'\r' | b'\n'))
-            .any(|c| c == b'\n');
+        // Every word of every text comes here: the look ahead only after a path's slash.
+        let line_ends = || {
+            text[end..]
+                .bytes()
+                .take_while(|c| matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'\r' | b'\n'))
+                .any(|c| c == b'\n')
+        };
         let tag = i > 0 && b[i - 1] == b'<' || i > 1 && b[i - 1] == b'/' && b[i - 2] == b'<';
-        let names_nothing = in_path && line_ends || tag && word == "key";
+        let names_nothing = in_path && line_ends() || tag && word == "key";
         let found = flag_value(text, i, end).map(|s| (s, FLAG)).or_else(|| {
             (!names_nothing)
                 .then(|| named_value(text, word, end).map(|s| (s, NEARBY)))
