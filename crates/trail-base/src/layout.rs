@@ -186,6 +186,12 @@ impl Layout {
         self.state_dir().join("context")
     }
 
+    /// What the hooks saw of each session that no other journal keeps (prompts, context fill,
+    /// starts, compactions), a file a day (`trail_core::timeline`).
+    pub fn timeline_dir(&self) -> PathBuf {
+        self.state_dir().join("timeline")
+    }
+
     /// What git keeps of the paths healing covers, remembered with what identifies the answer
     /// (`heal::tracked`).
     pub fn git_tracked(&self) -> PathBuf {

@@ -101,6 +101,7 @@ pub mod show;
 pub mod state;
 #[cfg(test)]
 mod testing;
+pub mod timeline;
 pub mod trajectory;
 pub mod transcript;
 pub mod trust;

@@ -172,7 +172,10 @@ pub fn parse(text: &str) -> Transcript {
             (Some("event_msg"), Some("token_count")) => {
                 let info = p.get("info").unwrap_or(&Value::Null);
                 if let Some(last) = info.get("last_token_usage") {
-                    t.context_tokens = Some(usage(last).context());
+                    let context = usage(last).context();
+                    t.context_tokens = Some(context);
+                    t.fill
+                        .push(crate::transcript::FillPoint { timestamp, context });
                 }
                 if let Some(total) = info.get("total_token_usage") {
                     t.usage = usage(total);

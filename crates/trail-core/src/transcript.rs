@@ -70,6 +70,13 @@ pub struct Compaction {
     pub timestamp: Option<String>,
 }
 
+/// The context size when an answer came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FillPoint {
+    pub timestamp: Option<String>,
+    pub context: u64,
+}
+
 /// A whole transcript.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Transcript {
@@ -81,6 +88,10 @@ pub struct Transcript {
     /// creation + cache read, unless a compaction came after it (then unknown until the next).
     pub context_tokens: Option<u64>,
     pub compactions: Vec<Compaction>,
+    /// The context size at each main-chain answer, in order (`trail import` writes it to the
+    /// timeline, for `trail report`'s chart).
+    #[serde(skip)]
+    pub fill: Vec<FillPoint>,
     /// The latest compact summary (the running summary of what came before).
     pub summary: Option<String>,
     /// Line numbers (1-based) that were not JSON.
@@ -190,6 +201,12 @@ impl Reader {
         if let Value::Array(blocks) = &content {
             self.tool_blocks(blocks, sidechain, timestamp.as_deref());
         }
+        if role == "assistant"
+            && !sidechain
+            && let Some(u) = Usage::of(msg)
+        {
+            self.main_chain_usage(msg, &u, timestamp.as_deref());
+        }
         let text = content_text(&content);
         if !text.is_empty() {
             self.t.messages.push(Message {
@@ -202,12 +219,6 @@ impl Reader {
                 sidechain,
                 timestamp,
             });
-        }
-        if role == "assistant"
-            && !sidechain
-            && let Some(u) = Usage::of(msg)
-        {
-            self.main_chain_usage(msg, &u);
         }
     }
 
@@ -244,10 +255,14 @@ impl Reader {
 
     /// The context size is the latest message's; the totals count each API message once, though
     /// its lines repeat its `usage`.
-    fn main_chain_usage(&mut self, msg: &Value, u: &Usage) {
+    fn main_chain_usage(&mut self, msg: &Value, u: &Usage, timestamp: Option<&str>) {
         self.t.context_tokens = Some(u.context());
         let id = msg.get("id").and_then(Value::as_str).map(String::from);
         if id.is_none_or(|id| self.counted.insert(id)) {
+            self.t.fill.push(FillPoint {
+                timestamp: timestamp.map(String::from),
+                context: u.context(),
+            });
             let total = &mut self.t.usage;
             total.input_tokens += u.input_tokens;
             total.output_tokens += u.output_tokens;

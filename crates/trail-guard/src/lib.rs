@@ -60,6 +60,55 @@ pub enum Outcome {
     },
 }
 
+/// The tag of a stopped call's record that names the fingerprint a person's approval of it
+/// carries (its first 16 hex digits).
+pub const GRANT_TAG: &str = "grant:";
+
+/// A call the gate stopped, as the pulse stream keeps it: one fact (`gate blocked [rule]
+/// Bash: rm -rf ~`) and its tags (`gate`, the verdict, `rule:<id>`, `kind:<kind>`, and
+/// `junction:<id>` and [`GRANT_TAG`] for a pending junction). `trail report` reads them back, per rule, beside the
+/// person's decisions. `None` for a call that runs.
+pub struct Stopped {
+    pub fact: String,
+    pub tags: Vec<String>,
+}
+
+impl Outcome {
+    /// What to record of this outcome for `tool` given `input`, its action redacted by
+    /// `redact` (see [`Stopped`]).
+    pub fn stopped(&self, tool: &Tool, input: &ToolInput, redact: Redact<'_>) -> Option<Stopped> {
+        let (verdict, rule, junction) = match self {
+            Outcome::Block { rule, .. } => ("blocked", rule.as_str(), None),
+            Outcome::Pending(j) => ("junction", j.rule.as_deref().unwrap_or("gate"), Some(j)),
+            Outcome::Unrecorded { rule, .. } => ("junction", rule.as_str(), None),
+            Outcome::Refuse(_) => ("refused", "refused", None),
+            Outcome::Allow | Outcome::Warn(_) | Outcome::Granted { .. } => return None,
+        };
+        let action = match input {
+            ToolInput::Bash { command: Some(c) }
+            | ToolInput::Monitor { command: Some(c) }
+            | ToolInput::PowerShell { command: Some(c) } => c.trim().to_string(),
+            _ => input.files().join(", "),
+        };
+        let action = redact(text::head(&action, 300)).replace(['\n', '\r'], " ");
+        let mut tags = vec![
+            "gate".to_string(),
+            verdict.to_string(),
+            format!("rule:{rule}"),
+            format!("kind:{}", gate::rules::kind_of(rule).as_str()),
+        ];
+        if let Some(j) = junction {
+            tags.push(format!("junction:{}", j.id));
+            // What the person's approval names in the grants journal: the report joins them.
+            tags.push(format!("{GRANT_TAG}{}", text::head(&j.fingerprint, 16)));
+        }
+        Some(Stopped {
+            fact: format!("gate {verdict} [{rule}] {tool}: {action}"),
+            tags,
+        })
+    }
+}
+
 /// Redaction of the texts a junction keeps (the caller stores the originals).
 pub type Redact<'a> = &'a dyn Fn(&str) -> String;
 

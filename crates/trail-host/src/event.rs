@@ -30,6 +30,19 @@ pub enum SessionSource {
     Other(String),
 }
 
+impl SessionSource {
+    /// The host's word for it (`startup`, `resume`, `clear`, `compact`, or what it sent).
+    pub fn as_str(&self) -> &str {
+        match self {
+            SessionSource::Startup => "startup",
+            SessionSource::Resume => "resume",
+            SessionSource::Clear => "clear",
+            SessionSource::Compact => "compact",
+            SessionSource::Other(s) => s,
+        }
+    }
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {

@@ -395,6 +395,14 @@ impl Run<'_> {
         let root = project.root.clone();
         if root.is_dir() {
             added |= self.project_files(&s, &root)?;
+            // Only a session new to trail, or grown since: a repeat of lines already there is
+            // read once, but need not be written at all.
+            if added && !self.opts.dry_run {
+                let secrets = self.ledger.options().secrets.clone();
+                crate::timeline::append(&root, &s.timeline(), &secrets).map_err(|e| {
+                    ImportError::io("write the timeline in", &root)(io::Error::other(e))
+                })?;
+            }
         } else if !already && !live {
             self.summary.without_project += 1;
         }

@@ -104,6 +104,60 @@ impl Session {
         self.meta.end.or(self.meta.start).unwrap_or_else(Ts::now)
     }
 
+    /// What the session's timeline holds ([`crate::timeline`]): its start, each prompt the
+    /// person typed, the context size at each answer and each compaction, at their own times (a
+    /// line without a time is left out: it cannot be placed). Not redacted yet (the timeline's
+    /// writer does it).
+    pub fn timeline(&self) -> Vec<crate::timeline::Line> {
+        use crate::timeline::{Line, Seen};
+        let session = self.id().to_string();
+        let at = |t: Option<&str>| t.and_then(|t| Ts::parse_loose(t).ok());
+        let t = &self.transcript;
+        let mut out = Vec::new();
+        let mut push = |when: Option<Ts>, seen: Seen| {
+            if let Some(at) = when {
+                out.push(Line {
+                    at,
+                    session: session.clone(),
+                    seen,
+                });
+            }
+        };
+        push(
+            self.meta.start,
+            Seen::Start {
+                source: "imported".into(),
+            },
+        );
+        for m in t
+            .messages
+            .iter()
+            .filter(|m| m.role == "user" && !m.sidechain)
+        {
+            push(at(m.timestamp.as_deref()), Seen::prompt(&m.text));
+        }
+        for f in &t.fill {
+            push(
+                at(f.timestamp.as_deref()),
+                Seen::Fill {
+                    context: f.context,
+                    window: None,
+                },
+            );
+        }
+        for c in &t.compactions {
+            push(
+                at(c.timestamp.as_deref()),
+                Seen::Compaction {
+                    trigger: c.trigger.clone(),
+                    pre_tokens: c.pre_tokens,
+                },
+            );
+        }
+        out.sort_by_key(|l| l.at);
+        out
+    }
+
     /// The handoff record: what was asked, the files changed, the commands and how they ended,
     /// the open next steps, at the session's own time. Not redacted yet (the ledger does it).
     pub fn handoff(&self, project: &Project) -> Record {

@@ -21,7 +21,7 @@ use trail_core::trajectory::{Body, Entry, journal};
 use super::{Cx, report};
 
 /// What the budget has to say to the agent on this prompt, if anything.
-pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
+pub(super) fn on_prompt(cx: &Cx<'_>, seen: &mut Vec<trail_core::timeline::Seen>) -> Option<String> {
     let path = cx.envelope.transcript_path.as_ref()?;
     let zones = Zones::configured(cx.config).unwrap_or_else(|e| {
         report::failed(
@@ -58,6 +58,10 @@ pub(super) fn on_prompt(cx: &Cx<'_>) -> Option<String> {
         }
     };
     let m = &measured.measure;
+    seen.push(trail_core::timeline::Seen::Fill {
+        context: m.context,
+        window: Some(m.window),
+    });
     if let Some(e) = &m.trajectory_error {
         report::failed(
             "cannot read the trajectory for a passing checkpoint",

@@ -452,9 +452,44 @@ impl Cx<'_> {
     /// Writes a record observed by trail itself (a decision, a mode change, a failure, a
     /// handoff). Failing to write it is reported, never fatal to the agent's work.
     pub fn pulse(&self, kind: RecordType, facts: &[String], next: &[String], tags: &[&str]) {
-        let r = observed_record(&self.project(), kind, facts, next, tags);
+        let mut r = observed_record(&self.project(), kind, facts, next, tags);
+        // The session it happened in: what places the record in `trail report`'s timeline.
+        if let Some(s) = self.session_tag() {
+            r.tags.push(s);
+        }
         if let Err(e) = self.ledger().append(r) {
             report::failed("cannot write a pulse", &e);
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// `session:<id>` for a record of this session, when the host named it in a form a tag
+    /// can hold (one line, no spaces).
+    fn session_tag(&self) -> Option<String> {
+        let id = self.envelope.session_id.as_deref()?;
+        (!id.is_empty() && id.len() <= 128 && !id.contains(char::is_whitespace))
+            .then(|| format!("{}{id}", trail_core::timeline::SESSION_TAG))
+    }
+
+    /// Writes what was seen of this session to its timeline ([`trail_core::timeline`]), now.
+    /// Nothing is written for a payload that names no session; failing is reported, never fatal
+    /// to the agent's work.
+    pub fn seen(&self, seen: Vec<trail_core::timeline::Seen>) {
+        let Some(session) = self.envelope.session_id.as_deref() else {
+            return;
+        };
+        let at = trail_core::time::Ts::now();
+        let lines: Vec<_> = seen
+            .into_iter()
+            .map(|seen| trail_core::timeline::Line {
+                at,
+                session: session.to_string(),
+                seen,
+            })
+            .collect();
+        if let Err(e) = trail_core::timeline::append(self.root(), &lines, self.secrets()) {
+            report::failed("cannot write the session's timeline", &e);
         }
     }
 }

@@ -86,7 +86,25 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, confining: bool) -> Respo
             .ok()
             .map(|l| l.path);
     }
-    respond(cx, guard.judge(tool, input))
+    let outcome = guard.judge(tool, input);
+    record_stop(cx, tool, input, &outcome, &redact);
+    respond(cx, outcome)
+}
+
+/// A call the gate stopped, kept in the pulse stream ([`guard::Stopped`]) so that `trail
+/// report` can say what was stopped, per rule, beside the person's decisions. Only a stop
+/// writes: an allowed call stays on the hot path.
+fn record_stop(
+    cx: &Cx<'_>,
+    tool: &Tool,
+    input: &ToolInput,
+    outcome: &Outcome,
+    redact: &dyn Fn(&str) -> String,
+) {
+    if let Some(s) = outcome.stopped(tool, input, redact) {
+        let tags: Vec<&str> = s.tags.iter().map(String::as_str).collect();
+        cx.pulse(RecordType::Checkpoint, &[s.fact], &[], &tags);
+    }
 }
 
 /// The places a path is judged against: this project, this call's working directory, and

@@ -52,9 +52,11 @@ pub(super) fn handle(cx: &Cx<'_>, prompt: &str) -> Response {
     if let Some(block) = super::daily_summary(cx) {
         notes.push(block);
     }
-    if let Some(n) = super::attention::on_prompt(cx) {
+    let mut seen = vec![trail_core::timeline::Seen::prompt(prompt)];
+    if let Some(n) = super::attention::on_prompt(cx, &mut seen) {
         notes.push(n);
     }
+    cx.seen(seen);
     // An `/edge` command's own answer says what review lacks.
     if edge::parse_prompt(prompt).is_none()
         && let Some(n) = review_asks(cx)

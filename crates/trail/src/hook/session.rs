@@ -21,6 +21,9 @@ use super::{Cx, report};
 /// daily-memory flush; at a fresh start the flush, this project's working state (other projects
 /// one line each), then core memory.
 pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
+    cx.seen(vec![trail_core::timeline::Seen::Start {
+        source: source.as_str().to_string(),
+    }]);
     let mut parts = Vec::new();
     // Before the state file starts this session: it reads whether the last one ended.
     parts.extend(super::dream::at_session_start(cx));
@@ -347,6 +350,10 @@ pub(super) fn compact(cx: &Cx<'_>, event: &Event) -> Response {
         Event::CompactRequested { trigger, .. } => trigger.as_str(),
         _ => "",
     };
+    cx.seen(vec![trail_core::timeline::Seen::Compaction {
+        trigger: (!trigger.is_empty()).then(|| trigger.to_string()),
+        pre_tokens: None,
+    }]);
     // Strict mode holds compaction until a checkpoint passes: nothing is flushed, since
     // nothing is compacted.
     if let Some(held) = super::checkpoint::before_compact(cx) {
