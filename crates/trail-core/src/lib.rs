@@ -94,6 +94,7 @@ pub mod notes;
 pub mod proof;
 pub mod reanchor;
 pub mod recovery;
+pub mod report;
 pub mod resume;
 pub mod rollout;
 pub mod search;

@@ -70,7 +70,60 @@ impl Ledger {
     /// The records `q` asks for, newest first (see the module docs).
     pub fn query(&self, q: &Query) -> Result<Vec<Found>> {
         let mut found = Vec::new();
-        let mut segments = self.segments()?;
+        self.each(q, &mut |f| {
+            found.push(f);
+            found.len() < q.limit
+        })?;
+        Ok(found)
+    }
+
+    /// Every record at or after `since` (all of them with `None`), this machine's and every
+    /// replica's, handed to `visit` one at a time and kept by none: for a reader that folds a
+    /// whole ledger (`trail report`) in the memory of one record. Each ledger is read newest
+    /// first; the ledgers come one after another, so the order across machines is not time's.
+    pub fn visit_all(&self, since: Option<Ts>, visit: &mut dyn FnMut(Found)) -> Result<()> {
+        let q = Query {
+            since,
+            limit: usize::MAX,
+            ..Query::default()
+        };
+        self.each(&q, &mut |f| {
+            visit(f);
+            true
+        })?;
+        let scan = Query { scan: true, ..q };
+        // Imported history is at its sessions' own times, not in the stream's order: read
+        // whole, each record filtered.
+        let imported = Query {
+            since: None,
+            ..scan.clone()
+        };
+        let mut keep = |f: Found| {
+            if since.is_none_or(|s| f.record.ts >= s) {
+                visit(f);
+            }
+            true
+        };
+        Ledger::each_of(self.imported_segments()?, &imported, &mut keep)?;
+        for (_, r) in &self.replicas()? {
+            r.each(&scan, &mut keep)?;
+            Ledger::each_of(r.imported_segments()?, &imported, &mut keep)?;
+        }
+        Ok(())
+    }
+
+    /// Hand what `q` asks for to `take`, newest first, until it answers `false` or the records
+    /// run out.
+    fn each(&self, q: &Query, take: &mut dyn FnMut(Found) -> bool) -> Result<()> {
+        Ledger::each_of(self.segments()?, q, take)
+    }
+
+    /// [`Ledger::each`] over `segments` (oldest first).
+    fn each_of(
+        mut segments: Vec<PathBuf>,
+        q: &Query,
+        take: &mut dyn FnMut(Found) -> bool,
+    ) -> Result<()> {
         segments.reverse();
         for path in &segments {
             let Some(file) = open_if_exists(path).map_err(LedgerError::io("open", path))? else {
@@ -83,15 +136,15 @@ impl Ledger {
                 }
                 _ => None,
             };
-            if read_segment(&file, path, len, floor, q, &mut found)? {
+            if read_segment(&file, path, len, floor, q, take)? {
                 break;
             }
         }
-        Ok(found)
+        Ok(())
     }
 }
 
-/// Read one segment newest first, down to `floor` at most, adding what `q` asks for to `found`.
+/// Read one segment newest first, down to `floor` at most, handing what `q` asks for to `take`.
 /// Returns whether the query is complete (older segments have nothing more to give).
 fn read_segment(
     file: &File,
@@ -99,12 +152,15 @@ fn read_segment(
     len: u64,
     floor: Option<u64>,
     q: &Query,
-    found: &mut Vec<Found>,
+    take: &mut dyn FnMut(Found) -> bool,
 ) -> Result<bool> {
+    if q.limit == 0 {
+        return Ok(true);
+    }
     let mut rr = ReverseReader::new(file, len);
     while let Some((offset, seg)) = rr.next_ref().map_err(LedgerError::io("read", path))? {
         // The record at the floor is older than `since`: the index lookup checked it.
-        if found.len() >= q.limit || floor.is_some_and(|f| offset <= f) {
+        if floor.is_some_and(|f| offset <= f) {
             return Ok(true);
         }
         let f = Frame::split(offset, seg);
@@ -119,12 +175,15 @@ fn read_segment(
         {
             continue;
         }
-        found.push(Found {
+        let more = take(Found {
             segment: path.to_path_buf(),
             offset,
             sealed: f.seal == Seal::Valid,
             record,
         });
+        if !more {
+            return Ok(true);
+        }
     }
     Ok(false)
 }

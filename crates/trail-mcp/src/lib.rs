@@ -8,7 +8,7 @@
 //! tools      search → timeline → get (progressive disclosure: compact hits first, then what
 //!            surrounds one, then whole records), resume, decide, checkpoint, show, remember,
 //!            recall, status (tools.rs)
-//! resources  trail://resume, trail://notes, trail://memory, trail://session/{id}
+//! resources  trail://resume, trail://notes, trail://memory, trail://report, trail://session/{id}
 //!            (resources.rs)
 //! prompts    resume, handoff (prompts.rs)
 //! ```

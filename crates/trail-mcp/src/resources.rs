@@ -39,6 +39,15 @@ pub const FIXED: &[Fixed] = &[
         mime: "text/markdown",
         read: memory,
     },
+    Fixed {
+        uri: "trail://report",
+        name: "report",
+        description: "What the agents did (trail report): sessions, hours, commands, failures, \
+                      what the gate stopped per rule with the person's decisions, decisions and \
+                      their grounding; per session its counts, no events",
+        mime: "application/json",
+        read: report,
+    },
 ];
 
 /// One session's record: `trail://session/{id}`.
@@ -87,4 +96,25 @@ fn memory(ctx: &Ctx) -> Result<String, ToolError> {
         s.push_str(&t);
     }
     Ok(s)
+}
+
+/// `trail report --json`'s summary: every count, each session's counts and span, the gate's
+/// stops and the decisions, without the events (a client asks `trail://session/{id}` for one).
+fn report(ctx: &Ctx) -> Result<String, ToolError> {
+    let opts = trail_core::report::Options {
+        events: 0,
+        zones: trail_core::attention::Zones::configured(&ctx.config)
+            .unwrap_or(trail_core::attention::Zones::DEFAULT),
+        ..trail_core::report::Options::default()
+    };
+    let mut r = trail_core::report::gather(ctx, &opts).map_err(|e| match e {
+        trail_core::report::ReportError::Ledger(e) => ToolError::Ledger(e),
+        trail_core::report::ReportError::Secrets(e) => ToolError::Secrets(e),
+    })?;
+    for p in &mut r.projects {
+        for s in &mut p.sessions {
+            s.fill.clear();
+        }
+    }
+    serde_json::to_string(&r).map_err(|e| ToolError::Io(std::io::Error::other(e)))
 }

@@ -29,6 +29,8 @@ pub enum Command {
     Resume(ResumeArgs),
     /// List records, newest first.
     Log(LogArgs),
+    /// What the agents did: a summary here, or a self-contained HTML timeline with --html FILE.
+    Report(ReportArgs),
     /// Check every record, seal and the hash chain; exit 1 on any damage.
     Verify(VerifyArgs),
     /// Archive the stream and start a new one (when past the size threshold, or with --force).
@@ -263,6 +265,35 @@ pub struct ResumeArgs {
     #[arg(long, value_name = "Q")]
     pub query: Option<String>,
     /// Print the result as one JSON document (pretty on a terminal).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The HTML file needs nothing else: no network, no script, no font; open it \
+                  from disk. Every text in it is redacted and escaped. Sessions, their events \
+                  and the gate's stops come from the pulse stream (every machine's); tool calls, \
+                  prompts, context fill, decisions and approvals from this project's own \
+                  journals."
+)]
+pub struct ReportArgs {
+    /// Write the report as one HTML file (and print the summary).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
+    /// Only what happened at or after this time (RFC 3339 or YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "TS")]
+    pub since: Option<String>,
+    /// Only this project (by the name the stream gives it).
+    #[arg(long, value_name = "P")]
+    pub proj: Option<String>,
+    /// The latest events shown per session (the others are counted).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub events: usize,
+    /// The most recent sessions shown per project (older ones are counted).
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub sessions: usize,
+    /// Print the report as one JSON document instead of the summary.
     #[arg(long)]
     pub json: bool,
 }
@@ -777,7 +808,9 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     ("Start", &["demo", "init", "doctor", "uninstall"]),
     (
         "Daily use",
-        &["status", "resume", "log", "search", "pulse", "mode", "gate"],
+        &[
+            "status", "resume", "log", "report", "search", "pulse", "mode", "gate",
+        ],
     ),
     (
         "A person's decisions",

@@ -191,6 +191,11 @@ impl Journal {
         Ok(j)
     }
 
+    /// Every grant whose MAC holds, in the journal's order.
+    pub fn grants(&self) -> &[Grant] {
+        &self.grants
+    }
+
     /// The id of an unconsumed allowance for `fingerprint`, oldest first.
     pub fn open_allowance(&self, fingerprint: &str) -> Option<&str> {
         self.grants.iter().find_map(|g| match g {

@@ -21,6 +21,7 @@ mod memory;
 pub(crate) mod notes;
 mod pulse;
 mod redact;
+mod report;
 mod resume;
 mod rotate;
 mod search;
@@ -112,6 +113,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         }
         Command::Resume(a) => resume::run(&Context::load()?, &a),
         Command::Log(a) => log::run(&Context::load()?, &a),
+        Command::Report(a) => report::run(&Context::load()?, &a),
         Command::Verify(a) => verify::run(&Context::load()?, &a),
         Command::Rotate(a) => rotate::run(&Context::load()?, &a),
         Command::Sync(a) => sync::run(&Context::load()?, &a),

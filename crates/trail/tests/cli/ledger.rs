@@ -702,10 +702,13 @@ fn demo_runs_offline_and_ends_with_an_intact_chain() {
         "Junction j-",
         "Approved junction",
         "allowed once, under a person's one-time approval",
-        "observed:  3 tool calls",
+        "observed:  4 tool calls",
         // Memory and the dream.
         "# Daily Memory:",
         "# Dream Diary:",
+        // The report of it all.
+        "trail report --html report.html",
+        "1 blocked, 2 junction(s)",
     ] {
         assert!(
             out.to_lowercase().contains(&needle.to_lowercase()),

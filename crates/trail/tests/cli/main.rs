@@ -55,6 +55,7 @@ mod pulses;
 mod reanchor;
 mod recovery;
 mod regression;
+mod report;
 mod review;
 mod safe_files;
 mod search;

@@ -325,9 +325,18 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
                 "trail://resume",
                 "trail://notes",
                 "trail://memory",
+                "trail://report",
                 "trail://session/sess-42"
             ]
         );
+        // The report's summary: the session the hook recorded, and its tool call, counted.
+        let report: Value = serde_json::from_str(&read(&s, "trail://report").await).unwrap();
+        let sessions = report["projects"][0]["sessions"].as_array().unwrap();
+        let hooked = sessions.iter().find(|x| x["id"] == "sess-42");
+        let hooked = hooked.unwrap_or_else(|| panic!("no sess-42 in {report}"));
+        assert_eq!(hooked["counts"]["tools"], 1, "{report}");
+        assert_eq!(hooked["events"], json!([]));
+        assert_eq!(report["summary"]["decisions"], 1, "{report}");
         let templates = s.list_all_resource_templates().await.unwrap();
         assert_eq!(templates[0].uri_template, "trail://session/{id}");
         assert!(read(&s, "trail://resume").await.contains("write the test"));
@@ -407,7 +416,12 @@ fn nothing_returned_carries_a_secret_the_project_holds() {
                 .await
                 .to_string(),
         );
-        for uri in ["trail://notes", "trail://resume", "trail://memory"] {
+        for uri in [
+            "trail://notes",
+            "trail://resume",
+            "trail://memory",
+            "trail://report",
+        ] {
             seen.push_str(&read(&s, uri).await);
         }
         for p in ["resume", "handoff"] {

@@ -6,6 +6,7 @@
 mod gate;
 mod ledger;
 mod memory;
+mod report;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -45,12 +46,22 @@ pub fn run(args: &DemoArgs) -> CliResult {
     // kept under the demo's home.
     let secrets = Arc::new(Secrets::new(home.join(".secrets"), Vec::new()));
     ledger::ledger_chapter(dir, &home, &secrets, &mut say)?;
-    let next = gate::gate_chapter(&project, &home, &secrets, 14, &mut say)?;
-    memory::dream_chapter(&project, &secrets, next, &mut say)?;
+    let stream = trail_core::ledger::Ledger::open(
+        dir.join("ledger"),
+        trail_core::ledger::LedgerOptions::new(home.join(".secrets")),
+    )
+    .with_secrets(secrets.clone());
+    let next = gate::gate_chapter(&project, &home, &secrets, &stream, 14, &mut say)?;
+    let next = memory::dream_chapter(&project, &secrets, next, &mut say)?;
+    let page = report::report_chapter(dir, &home, &project, &secrets, next, &mut say)?;
     say("\nDone. Everything above ran offline in a temporary directory")?;
     if args.keep.is_some() {
-        say(&format!(" kept at {}.\n", dir.display()))
+        say(&format!(
+            " kept at {} (open {} in a browser).\n",
+            dir.display(),
+            page.display()
+        ))
     } else {
-        say(" that is now removed (use --keep DIR to look around).\n")
+        say(" that is now removed (use --keep DIR to look around and open the report).\n")
     }
 }
