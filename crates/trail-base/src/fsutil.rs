@@ -537,6 +537,18 @@ pub fn lock_within(f: &File, timeout: std::time::Duration) -> io::Result<bool> {
     }
 }
 
+/// Whether the project file at `path` ends inside a line (a writer killed mid-append): the next
+/// append then starts with a line break, so the torn bytes cannot swallow its line too. A file
+/// that cannot be read ends nowhere.
+pub fn ends_inside_a_line(root: &Path, path: &Path) -> bool {
+    let Ok(f) = open_in(root, path, Access::Read) else {
+        return false;
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let mut last = [0u8; 1];
+    len > 0 && f.read_exact_at(&mut last, len - 1).is_ok() && last[0] != b'\n'
+}
+
 /// Append `bytes` to a project file in one write and sync it, creating it and its directories.
 pub fn append_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     append_in_since(root, path, bytes).map(drop)

@@ -186,6 +186,17 @@ impl Layout {
         self.state_dir().join("context")
     }
 
+    /// The agent's commits as the hooks saw them, a line each, waiting to be written as git
+    /// notes (`trail_core::blame`).
+    pub fn commits(&self) -> PathBuf {
+        self.state_dir().join("commits.jsonl")
+    }
+
+    /// How far into [`Layout::commits`] the notes are written (a byte offset).
+    pub fn commits_noted(&self) -> PathBuf {
+        self.state_dir().join("commits.noted")
+    }
+
     /// What the hooks saw of each session that no other journal keeps (prompts, context fill,
     /// starts, compactions), a file a day (`trail_core::timeline`).
     pub fn timeline_dir(&self) -> PathBuf {

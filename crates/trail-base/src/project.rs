@@ -207,6 +207,38 @@ fn main_checkout_name(common_dir: &Path, work_tree: &Path) -> String {
     }
 }
 
+/// The commit `HEAD` names in the repository holding `dir`, read from git's files (`HEAD`, the
+/// loose ref, `packed-refs`) without running git: PostToolUse of a `git commit` asks, and a
+/// hook's budget has no room for a process. `None` outside git, before the first commit, or
+/// when a file is unreadable.
+pub fn head_commit(dir: &Path) -> Option<String> {
+    let repo = find_repo(dir)?;
+    let head = read_small(&repo.git_dir.join("HEAD"))?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_object_id(head).then(|| head.to_string());
+    };
+    if !name.starts_with("refs/") || name.split('/').any(|p| p == ".." || p.is_empty()) {
+        return None;
+    }
+    for dir in [&repo.git_dir, &repo.common_dir] {
+        if let Some(id) = read_small(&dir.join(name)) {
+            let id = id.trim();
+            return is_object_id(id).then(|| id.to_string());
+        }
+    }
+    let packed = read_small(&repo.common_dir.join("packed-refs"))?;
+    packed.lines().find_map(|l| {
+        let (id, r) = l.split_once(' ')?;
+        (r == name && is_object_id(id)).then(|| id.to_string())
+    })
+}
+
+/// A SHA-1 or SHA-256 object id in hex.
+fn is_object_id(s: &str) -> bool {
+    matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// The branch `HEAD` points at; `None` when it is detached or unreadable.
 fn branch(git_dir: &Path) -> Option<String> {
     let head = read_small(&git_dir.join("HEAD"))?;

@@ -59,6 +59,7 @@ pub use trail_zones as zones;
 
 pub mod attention;
 pub mod beads;
+pub mod blame;
 pub mod checkpoint;
 pub mod cite;
 pub mod confine;

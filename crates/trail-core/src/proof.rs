@@ -2,6 +2,7 @@
 //! `<project>/.proof/session_log.jsonl`, appended (never rewritten) and synced, recording what
 //! really happened — from the host's report, not the agent's claims.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -39,6 +40,91 @@ pub struct Entry {
     /// one: what tells a call already logged (by the hooks, or an earlier `trail import`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
+    /// An edit's new lines, by file as the tool named it: each line's [`line_key`] (lines the
+    /// edit kept from what it replaced are not new). What `trail blame` tells the agent's lines
+    /// from a person's by.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub wrote: BTreeMap<String, Vec<String>>,
+}
+
+/// A line as `trail blame` recognises it: the first 12 hex digits of the SHA-256 of the line
+/// without its trailing white space. Blank lines have none (they say nothing of who wrote them).
+pub fn line_key(line: &str) -> Option<String> {
+    let t = line.trim_end();
+    (!t.trim().is_empty()).then(|| crate::text::sha256_hex(t.as_bytes())[..12].to_string())
+}
+
+/// At most this many new lines of one edit are keyed (a large Write keeps its first ones).
+const WROTE_MAX: usize = 5_000;
+
+/// The keys of `new`'s lines that `old` does not have as many times.
+fn new_lines(old: &str, new: &str) -> Vec<String> {
+    let mut had: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for l in old.lines() {
+        *had.entry(l.trim_end()).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for l in new.lines() {
+        match had.get_mut(l.trim_end()) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.extend(line_key(l)),
+        }
+        if out.len() >= WROTE_MAX {
+            break;
+        }
+    }
+    out
+}
+
+/// What an edit wrote, by file (see [`Entry::wrote`]); an apply_patch's `+` lines per file.
+fn wrote(input: &ToolInput) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let path = input.files().first().map(|f| (*f).to_string());
+    let mut put = |file: Option<String>, keys: Vec<String>| {
+        if let Some(f) = file
+            && !keys.is_empty()
+        {
+            out.entry(f).or_default().extend(keys);
+        }
+    };
+    match input {
+        ToolInput::Edit {
+            replace: Some(r), ..
+        } => put(path, new_lines(&r.old, &r.new)),
+        ToolInput::MultiEdit {
+            edits: Some(edits), ..
+        } => {
+            let keys = edits
+                .iter()
+                .flat_map(|r| new_lines(&r.old, &r.new))
+                .collect();
+            put(path, keys);
+        }
+        ToolInput::Write {
+            content: Some(c), ..
+        } => put(path, new_lines("", c)),
+        ToolInput::NotebookEdit {
+            source: Some(c), ..
+        } => put(path, new_lines("", c)),
+        ToolInput::ApplyPatch { patch: Some(p) } => {
+            let mut file = None;
+            let mut keys = Vec::new();
+            for l in p.lines() {
+                let header = ["*** Update File: ", "*** Add File: "]
+                    .iter()
+                    .find_map(|h| l.strip_prefix(h));
+                if let Some(f) = header {
+                    put(file.take(), std::mem::take(&mut keys));
+                    file = Some(f.trim().to_string());
+                } else if let Some(added) = l.strip_prefix('+') {
+                    keys.extend(line_key(added));
+                }
+            }
+            put(file, keys);
+        }
+        _ => {}
+    }
+    out
 }
 
 pub fn log_path(project_root: &Path) -> PathBuf {
@@ -171,6 +257,7 @@ pub fn entry_in(event: &Event, session_id: Option<&str>, p: &mut Pass<'_>) -> Op
         duration_ms: duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
         session_id: session_id.map(String::from),
         tool_use_id: tool_use_id.clone(),
+        wrote: if *ok { wrote(input) } else { BTreeMap::new() },
     })
 }
 

@@ -133,23 +133,12 @@ pub fn append(root: &Path, lines: &[Line], secrets: &Secrets) -> Result<(), Time
         let path = dir.join(format!("{day}.jsonl"));
         // After half a line (a writer killed mid-write), start a fresh one: the torn bytes
         // must not swallow these lines too.
-        if ends_torn(root, &path) {
+        if crate::fsutil::ends_inside_a_line(root, &path) {
             bytes.insert(0, b'\n');
         }
         crate::fsutil::append_in(root, &path, &bytes).at("append to", &path)?;
     }
     Ok(())
-}
-
-/// Whether the file at `path` ends inside a line.
-fn ends_torn(root: &Path, path: &Path) -> bool {
-    use crate::fsutil::ReadAt as _;
-    let Ok(f) = crate::fsutil::open_in(root, path, crate::fsutil::Access::Read) else {
-        return false;
-    };
-    let len = f.metadata().map_or(0, |m| m.len());
-    let mut last = [0u8; 1];
-    len > 0 && f.read_exact_at(&mut last, len - 1).is_ok() && last[0] != b'\n'
 }
 
 fn file_for(root: &Path, at: Ts) -> std::path::PathBuf {

@@ -96,6 +96,7 @@ fn parse(path: &Path, offset: u64, seg: &[u8]) -> Option<Found> {
         segment: path.to_path_buf(),
         offset,
         sealed: f.seal == Seal::Valid,
+        digest: f.chain_digest(),
         record,
     })
 }

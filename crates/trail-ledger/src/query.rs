@@ -42,6 +42,8 @@ pub struct Found {
     pub offset: u64,
     /// Whether it ends with a seal that matches its bytes.
     pub sealed: bool,
+    /// The digest the next record's `prev` names (its seal, when it has one).
+    pub digest: super::frame::Digest,
     pub record: Record,
 }
 
@@ -179,6 +181,7 @@ fn read_segment(
             segment: path.to_path_buf(),
             offset,
             sealed: f.seal == Seal::Valid,
+            digest: f.chain_digest(),
             record,
         });
         if !more {

@@ -151,6 +151,15 @@ pub const TOOLS: &[Tool] = &[
         accepts: accepts::<RecallArgs>,
     },
     Tool {
+        name: "blame",
+        title: "Blame a line or a commit",
+        description: "Which session, prompt, tool call and approval produced a line or a commit (agent, person or unknown), each note checked.",
+        schema: r#"{"type":"object","properties":{"target":{"type":"string","description":"FILE, FILE:LINE or a commit"}},"required":["target"],"additionalProperties":false}"#,
+        effects: READS,
+        run: blame,
+        accepts: accepts::<BlameArgs>,
+    },
+    Tool {
         name: "status",
         title: "Status",
         description: "Mode, objective, plan, the pending junction (only the person decides it), grants and what the hooks observed.",
@@ -495,6 +504,30 @@ fn show(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     places.project_root = ctx.citation_root();
     let shown = show::show(&places, &a.id, a.full_section, ctx.redactor()?)?;
     to_json(&shown)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlameArgs {
+    target: String,
+}
+
+/// `trail blame`, without writing pending notes.
+fn blame(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
+    let a: BlameArgs = args(v)?;
+    let target = trail_core::blame::Target::parse(&ctx.root, &a.target);
+    let b = trail_core::blame::blame(
+        &ctx.root,
+        &ctx.config.secrets_dir.value,
+        &ctx.ledger,
+        &target,
+        false,
+    )
+    .map_err(|e| match e {
+        trail_core::blame::BlameError::Ledger(e) => ToolError::Ledger(e),
+        other => ToolError::Args(other.to_string()),
+    })?;
+    to_json(&b)
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ToolError> {

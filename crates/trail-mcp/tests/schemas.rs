@@ -77,7 +77,7 @@ fn every_tool_says_what_it_does_to_the_world() {
 }
 
 /// The figures docs/GUIDE.md gives ("MCP server", o200k tokens): change them together.
-const TOOLS_LIST_TOKENS: usize = 1_200;
+const TOOLS_LIST_TOKENS: usize = 1_300;
 const INSTRUCTIONS_TOKENS: usize = 80;
 
 #[test]

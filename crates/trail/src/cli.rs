@@ -31,6 +31,8 @@ pub enum Command {
     Log(LogArgs),
     /// What the agents did: a summary here, or a self-contained HTML timeline with --html FILE.
     Report(ReportArgs),
+    /// Which session, prompt, tool call and approval produced a line or a commit.
+    Blame(BlameArgs),
     /// Check every record, seal and the hash chain; exit 1 on any damage.
     Verify(VerifyArgs),
     /// Archive the stream and start a new one (when past the size threshold, or with --force).
@@ -294,6 +296,23 @@ pub struct ReportArgs {
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub sessions: usize,
     /// Print the report as one JSON document instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A line's origin: agent (an edit of the agent's wrote it, in a commit whose \
+                  trail note verifies), person (in the agent's commit, but not written by its \
+                  edits), unknown (the commit has no trail note: committed without trail, or the \
+                  note was lost when the commit was rewritten). Notes live on refs/notes/trail, \
+                  signed with your key; each names its pulse in the stream, which blame checks."
+)]
+pub struct BlameArgs {
+    /// FILE, FILE:LINE, or a commit.
+    #[arg(value_name = "FILE[:LINE]|COMMIT")]
+    pub target: String,
+    /// Print the answer as one JSON document.
     #[arg(long)]
     pub json: bool,
 }
@@ -809,7 +828,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     (
         "Daily use",
         &[
-            "status", "resume", "log", "report", "search", "pulse", "mode", "gate",
+            "status", "resume", "log", "report", "blame", "search", "pulse", "mode", "gate",
         ],
     ),
     (

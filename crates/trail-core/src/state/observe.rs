@@ -164,6 +164,7 @@ mod tests {
             duration_ms: None,
             session_id: session.map(String::from),
             tool_use_id: None,
+            wrote: std::collections::BTreeMap::new(),
         }
     }
 

@@ -320,6 +320,7 @@ fn an_unclean_exit_is_noticed_at_the_next_start() {
         duration_ms: None,
         session_id: Some("s1".into()),
         tool_use_id: None,
+        wrote: std::collections::BTreeMap::new(),
     };
     crate::proof::append(store.project_root(), &e).unwrap();
     // s1 never ended; s2 starts.

@@ -719,6 +719,29 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
         .args(&args)
         .output()
         .is_ok_and(|o| o.status.success());
+    // `trail blame`'s notes follow a commit the person amends or rebases (git copies them to
+    // the new commit when `notes.rewriteRef` names their ref).
+    let notes_ref = trail_core::blame::note::NOTES_REF;
+    let pattern = format!("^{notes_ref}$");
+    let rewrite: Vec<&str> = if install {
+        vec![
+            "config",
+            "--local",
+            "--replace-all",
+            "notes.rewriteRef",
+            notes_ref,
+            &pattern,
+        ]
+    } else {
+        vec![
+            "config",
+            "--local",
+            "--unset-all",
+            "notes.rewriteRef",
+            &pattern,
+        ]
+    };
+    let _ = trail_core::git::command(root).args(&rewrite).output();
     Ok(vec![
         FileChange {
             changed: text.is_some(),

@@ -1,5 +1,6 @@
 //! One file per command.
 
+mod blame;
 mod budget;
 pub(crate) mod checkpoint;
 mod cite;
@@ -114,6 +115,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Resume(a) => resume::run(&Context::load()?, &a),
         Command::Log(a) => log::run(&Context::load()?, &a),
         Command::Report(a) => report::run(&Context::load()?, &a),
+        Command::Blame(a) => blame::run(&Context::load()?, &a),
         Command::Verify(a) => verify::run(&Context::load()?, &a),
         Command::Rotate(a) => rotate::run(&Context::load()?, &a),
         Command::Sync(a) => sync::run(&Context::load()?, &a),

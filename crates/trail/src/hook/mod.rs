@@ -452,13 +452,28 @@ impl Cx<'_> {
     /// Writes a record observed by trail itself (a decision, a mode change, a failure, a
     /// handoff). Failing to write it is reported, never fatal to the agent's work.
     pub fn pulse(&self, kind: RecordType, facts: &[String], next: &[String], tags: &[&str]) {
+        self.pulse_appended(kind, facts, next, tags);
+    }
+
+    /// [`Cx::pulse`], saying where the record went in the chain (`None` when it failed).
+    pub fn pulse_appended(
+        &self,
+        kind: RecordType,
+        facts: &[String],
+        next: &[String],
+        tags: &[&str],
+    ) -> Option<trail_core::ledger::append::Appended> {
         let mut r = observed_record(&self.project(), kind, facts, next, tags);
         // The session it happened in: what places the record in `trail report`'s timeline.
         if let Some(s) = self.session_tag() {
             r.tags.push(s);
         }
-        if let Err(e) = self.ledger().append(r) {
-            report::failed("cannot write a pulse", &e);
+        match self.ledger().append(r) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                report::failed("cannot write a pulse", &e);
+                None
+            }
         }
     }
 }

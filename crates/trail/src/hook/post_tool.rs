@@ -101,12 +101,69 @@ pub(super) fn handle(cx: &Cx<'_>, event: &Event) -> Response {
         ));
         tags.push("long");
     }
+    let commit = if *ok { committed(cx, input) } else { None };
+    if let Some(sha) = &commit {
+        facts.insert(0, format!("committed {sha}: {what}"));
+        tags.push("commit");
+    }
     if !facts.is_empty() {
-        cx.pulse(RecordType::Checkpoint, &facts, &[], &tags);
+        let commit_tag = commit.as_ref().map(|c| format!("commit:{c}"));
+        tags.extend(commit_tag.as_deref());
+        let appended = cx.pulse_appended(RecordType::Checkpoint, &facts, &[], &tags);
+        if let (Some(sha), Some(a)) = (commit, appended) {
+            record_commit(cx, sha, &entry, &a);
+        }
     } else if previous.is_some_and(|p| timer::ticked(p, SystemTime::now())) {
         timer::pulse_if_due(cx);
     }
     Response::Silent
+}
+
+/// The commit `HEAD` names after a shell command that committed (`git commit`, amend
+/// included): read from git's files, no process.
+fn committed(cx: &Cx<'_>, input: &ToolInput) -> Option<String> {
+    let ToolInput::Bash {
+        command: Some(command),
+    } = input
+    else {
+        return None;
+    };
+    let commits = command.split(['&', ';', '|', '\n']).any(|part| {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        words
+            .iter()
+            .position(|w| *w == "git" || w.ends_with("/git"))
+            .is_some_and(|g| words[g + 1..].iter().take(6).any(|w| *w == "commit"))
+    });
+    if !commits {
+        return None;
+    }
+    let dir = cx.envelope.cwd.as_deref().unwrap_or_else(|| cx.root());
+    trail_core::project::head_commit(dir)
+}
+
+/// The commit's link for `trail blame` ([`trail_core::blame::link`]): the session, the tool
+/// call, and where its pulse sits in the chain.
+fn record_commit(
+    cx: &Cx<'_>,
+    commit: String,
+    entry: &proof::Entry,
+    a: &trail_core::ledger::append::Appended,
+) {
+    let link = trail_core::blame::link::Link {
+        at: a.ts,
+        commit,
+        session: cx.envelope.session_id.clone(),
+        tool_use_id: entry.tool_use_id.clone(),
+        command: one_line(&entry.input_preview, 300),
+        record: trail_core::blame::link::RecordRef {
+            ts: a.ts.to_string(),
+            digest: trail_core::ledger::frame::hex(&a.digest),
+        },
+    };
+    if let Err(e) = trail_core::blame::link::append(cx.root(), &link) {
+        report::failed("cannot record the commit for trail blame", &e);
+    }
 }
 
 /// Whether a successful tool changed state, or showed that tests pass: a file edit, or a shell

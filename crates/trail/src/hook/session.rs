@@ -342,6 +342,11 @@ pub(super) fn stop(cx: &Cx<'_>) -> Response {
         Ok(_) => {}
         Err(e) => report::failed("could not capture observations", &e),
     }
+    // The turn's commits get their notes now, while their transcript and journals are fresh
+    // (the hooks that saw them had no time for git).
+    if let Err(e) = trail_core::blame::note::flush(cx.root(), &cx.config.secrets_dir.value) {
+        report::failed("could not write the commits' trail notes", &e);
+    }
     Response::Silent
 }
 

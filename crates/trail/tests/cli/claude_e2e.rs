@@ -1297,3 +1297,102 @@ fn a_fresh_home_follows_the_readme_quick_start() {
     let resumed = env.ok(&["log", "--json"]);
     assert!(!resumed.trim().is_empty() && resumed != "[]", "{resumed}");
 }
+
+/// Issue 25: an agent session through the real Claude Code edits a file, writes another and
+/// commits; a person edits one line and commits; `trail blame` attributes each line, and the
+/// agent's commit to the session, the prompt and the tool call, from the note the Stop hook
+/// wrote and the pulse it names in the stream.
+#[test]
+fn blame_follows_a_real_claude_code_session_to_its_lines() {
+    use crate::blame::{blame, by, git};
+    let Some(claude) = claude_or_skip() else {
+        return;
+    };
+    let env = TestEnv::new();
+    git(&env, &["init", "-q", "-b", "main"]);
+    git(&env, &["config", "user.name", "Pat Person"]);
+    git(&env, &["config", "user.email", "pat@example.invalid"]);
+    let app = env.cwd.join("app.py");
+    std::fs::write(
+        &app,
+        "def total(items):\n    return sum(items)\n\nprint(total([1, 2]))\n",
+    )
+    .unwrap();
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "first"]);
+    env.ok(&["init"]);
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "trail init"]);
+    let money = env.cwd.join("money.py");
+    let (port, seen) = serve(vec![
+        tool_reply("read", "Read", serde_json::json!({"file_path": app})),
+        tool_reply(
+            "edit",
+            "Edit",
+            serde_json::json!({"file_path": app, "old_string": "    return sum(items)", "new_string": "    return round(sum(items), 2)"}),
+        ),
+        tool_reply(
+            "write",
+            "Write",
+            serde_json::json!({"file_path": money, "content": "def cents(x):\n    return int(round(x * 100))\n"}),
+        ),
+        tool_use_reply(
+            "commit",
+            "git add -A && git commit -q -m 'Round totals to cents'",
+        ),
+        text_reply("committed"),
+    ]);
+    let (out, requests) = run_claude(
+        &env,
+        &claude,
+        port,
+        &seen,
+        "SCRIPTED-E2E: round the totals to cents and commit",
+    );
+    assert!(
+        out.status.success(),
+        "{}\n{}\n{requests}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let log = git(&env, &["log", "--format=%s"]);
+    assert!(
+        log.starts_with("Round totals to cents"),
+        "the agent did not commit: {log}\n{requests}"
+    );
+    // The person's own edit of one line.
+    let text = std::fs::read_to_string(&app).unwrap();
+    std::fs::write(
+        &app,
+        text.replace("print(total([1, 2]))", "print(total([1.005, 2]))"),
+    )
+    .unwrap();
+    git(&env, &["commit", "-q", "-am", "A person's example"]);
+
+    let b = blame(&env, "app.py");
+    assert_eq!(by(&b, "    return round(sum(items), 2)"), "agent", "{b}");
+    assert_eq!(by(&b, "print(total([1.005, 2]))"), "unknown", "{b}");
+    assert_eq!(by(&b, "def total(items):"), "unknown", "{b}");
+    let m = blame(&env, "money.py");
+    assert_eq!(by(&m, "def cents(x):"), "agent", "{m}");
+    let agent = b["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["note"]["state"] == "verified")
+        .unwrap_or_else(|| panic!("no verified commit: {b}"));
+    let n = &agent["evidence"];
+    assert_eq!(n["tool_use_id"], "toolu_commit", "{n}");
+    assert_eq!(
+        n["prompt"]["text"], "SCRIPTED-E2E: round the totals to cents and commit",
+        "{n}"
+    );
+    assert_eq!(n["session"], session_id(&out), "{n}");
+    let line = b["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["origin"]["by"] == "agent")
+        .unwrap();
+    assert_eq!(line["origin"]["tool_use_id"], "toolu_edit", "{line}");
+}

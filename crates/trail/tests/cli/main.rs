@@ -24,6 +24,7 @@ mod attention;
 mod auto_dream;
 mod bad_input;
 mod beads;
+mod blame;
 mod checkpoint;
 mod claude_e2e;
 mod codex_e2e;

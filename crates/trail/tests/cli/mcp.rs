@@ -149,6 +149,7 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
                 "show",
                 "remember",
                 "recall",
+                "blame",
                 "status"
             ]
         );
@@ -427,6 +428,10 @@ fn nothing_returned_carries_a_secret_the_project_holds() {
         for p in ["resume", "handoff"] {
             seen.push_str(&prompt_text(&s, p).await);
         }
+        // Blame needs the project's history: outside git it says so, as a tool error.
+        let r = call(&s, "blame", json!({"target": "src/rounding.rs:2"})).await;
+        assert_eq!(r.is_error, Some(true));
+        assert!(serde_json::to_string(&r).unwrap().contains("git"), "{r:?}");
         // An error quoting what it was given is redacted too.
         let r = call(&s, "timeline", json!({"id": format!("{TOKEN}:1/2")})).await;
         assert_eq!(r.is_error, Some(true));
@@ -488,6 +493,15 @@ fn no_tool_resource_or_prompt_can_approve_dismiss_or_allow_a_junction() {
             ));
             calls.push(("checkpoint".into(), json!({"reasoning": w})));
             calls.push(("show".into(), json!({"id": w, "full_section": true})));
+            calls.push(("blame".into(), json!({"target": w})));
+        }
+        for target in [
+            ".trail/state/pending.json",
+            ".trail/state/grants.jsonl:1",
+            "../home/.secrets/trail.key",
+            "HEAD",
+        ] {
+            calls.push(("blame".into(), json!({"target": target})));
         }
         for (name, a) in [
             ("status", json!({"approve": true, "id": junction})),
@@ -685,6 +699,7 @@ fn the_mcp_inspector_lists_trails_tools_and_calls_search() {
             "show",
             "remember",
             "recall",
+            "blame",
             "status"
         ]
     );

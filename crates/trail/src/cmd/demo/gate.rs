@@ -128,6 +128,7 @@ fn ran(
             duration_ms: None,
             session_id: Some(session.into()),
             tool_use_id: None,
+            wrote: std::collections::BTreeMap::new(),
         },
     )?;
     Ok(())

@@ -1,0 +1,344 @@
+//! `trail blame` with real git (issue 25): an agent session, seen through the real hook binary,
+//! edits two files and commits; a person edits one line and commits; blame attributes each
+//! line. An amend keeps the link (git carries the note, `trail init` set `notes.rewriteRef`) and
+//! blame says it was carried; a rewrite without it loses the link and blame says so; a note
+//! someone forged, or one whose pulse is not in the stream, is reported and never believed.
+//! The same through the real Claude Code CLI is in `claude_e2e.rs`.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::common::{TestEnv, hook};
+
+pub(crate) fn git(env: &TestEnv, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(&env.cwd)
+        .args(args)
+        .env("HOME", &env.home)
+        .env("GIT_AUTHOR_NAME", "Pat Person")
+        .env("GIT_AUTHOR_EMAIL", "pat@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Pat Person")
+        .env("GIT_COMMITTER_EMAIL", "pat@example.invalid")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn write(env: &TestEnv, file: &str, text: &str) {
+    std::fs::write(env.cwd.join(file), text).unwrap();
+}
+
+/// An edit the agent made: the file changed on disk (the tool did it), and PostToolUse reported.
+fn agent_edit(env: &TestEnv, id: &str, file: &str, old: &str, new: &str) {
+    let path = env.cwd.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(old), "{file} lacks {old:?}");
+    std::fs::write(&path, text.replacen(old, new, 1)).unwrap();
+    hook(
+        env,
+        json!({"hook_event_name":"PostToolUse","session_id":"agent-1","tool_use_id":id,"tool_name":"Edit",
+               "tool_input":{"file_path":path,"old_string":old,"new_string":new},
+               "tool_response":{"filePath":path}}),
+    );
+}
+
+fn agent_write(env: &TestEnv, id: &str, file: &str, content: &str) {
+    let path = env.cwd.join(file);
+    std::fs::write(&path, content).unwrap();
+    hook(
+        env,
+        json!({"hook_event_name":"PostToolUse","session_id":"agent-1","tool_use_id":id,"tool_name":"Write",
+               "tool_input":{"file_path":path,"content":content},"tool_response":{"filePath":path}}),
+    );
+}
+
+/// A commit by the agent's Bash tool: git runs it, then PostToolUse reports it.
+fn agent_commit(env: &TestEnv, id: &str, message: &str) {
+    let command = format!("git add -A && git commit -q -m '{message}'");
+    git(env, &["add", "-A"]);
+    git(env, &["commit", "-q", "-m", message]);
+    hook(
+        env,
+        json!({"hook_event_name":"PostToolUse","session_id":"agent-1","tool_use_id":id,"tool_name":"Bash",
+               "tool_input":{"command":command},"tool_response":{"stdout":"","stderr":"","interrupted":false}}),
+    );
+}
+
+pub(crate) fn blame(env: &TestEnv, target: &str) -> Value {
+    serde_json::from_str(&env.ok(&["blame", target, "--json"])).unwrap()
+}
+
+/// Each line's text and who it is from.
+fn origins(b: &Value) -> Vec<(String, String)> {
+    b["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["text"].as_str().unwrap().to_string(),
+                l["origin"]["by"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub(crate) fn by(b: &Value, text: &str) -> String {
+    origins(b)
+        .into_iter()
+        .find(|(t, _)| t == text)
+        .unwrap_or_else(|| panic!("no line {text:?} in {b}"))
+        .1
+}
+
+/// The project: a person's first commit, trail installed, an agent session that edits a
+/// file, writes another and commits, then a person's edit of one line, committed.
+fn history(env: &TestEnv) {
+    git(env, &["init", "-q", "-b", "main"]);
+    write(
+        env,
+        "app.py",
+        "def total(items):\n    return sum(items)\n\nprint(total([1, 2]))\n",
+    );
+    git(env, &["add", "-A"]);
+    git(env, &["commit", "-q", "-m", "first"]);
+    env.ok(&["init"]);
+    git(env, &["add", "-A"]);
+    git(env, &["commit", "-q", "-m", "trail init"]);
+    hook(
+        env,
+        json!({"hook_event_name":"SessionStart","session_id":"agent-1","source":"startup"}),
+    );
+    hook(
+        env,
+        json!({"hook_event_name":"UserPromptSubmit","session_id":"agent-1","prompt":"round the total to cents and add a helper"}),
+    );
+    agent_edit(
+        env,
+        "toolu_edit",
+        "app.py",
+        "    return sum(items)\n",
+        "    return round(sum(items), 2)\n",
+    );
+    agent_write(
+        env,
+        "toolu_write",
+        "money.py",
+        "def cents(x):\n    return int(round(x * 100))\n",
+    );
+    agent_commit(env, "toolu_commit", "Round totals to cents");
+    hook(
+        env,
+        json!({"hook_event_name":"Stop","session_id":"agent-1"}),
+    );
+    // The person's own edit of one line, committed without any agent.
+    let text = std::fs::read_to_string(env.cwd.join("app.py")).unwrap();
+    write(
+        env,
+        "app.py",
+        &text.replace("print(total([1, 2]))", "print(total([1.005, 2]))"),
+    );
+    git(env, &["commit", "-q", "-am", "A person's example"]);
+}
+
+#[test]
+fn blame_tells_the_agents_lines_from_a_persons_with_real_git() {
+    let env = TestEnv::new();
+    history(&env);
+    // The Stop hook wrote the note on the agent's commit.
+    let notes = git(&env, &["notes", "--ref", "refs/notes/trail", "list"]);
+    assert_eq!(notes.lines().count(), 1, "{notes}");
+
+    let app = blame(&env, "app.py");
+    assert_eq!(by(&app, "    return round(sum(items), 2)"), "agent");
+    assert_eq!(by(&app, "def total(items):"), "unknown");
+    assert_eq!(by(&app, "print(total([1.005, 2]))"), "unknown");
+    let money = blame(&env, "money.py");
+    assert!(origins(&money).iter().all(|(_, o)| o == "agent"), "{money}");
+
+    // The evidence: session, prompt, tool call, the pulse in the chain.
+    let agent = app["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["note"]["state"] == "verified")
+        .unwrap_or_else(|| panic!("no verified commit in {app}"));
+    let n = &agent["evidence"];
+    assert_eq!(n["session"], "agent-1");
+    assert_eq!(n["tool_use_id"], "toolu_commit");
+    assert_eq!(
+        n["prompt"]["text"],
+        "round the total to cents and add a helper"
+    );
+    let line = app["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["origin"]["by"] == "agent")
+        .unwrap();
+    assert_eq!(line["origin"]["tool_use_id"], "toolu_edit");
+    // A person's commits say so.
+    let person = app["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["summary"] == "A person's example")
+        .unwrap();
+    assert_eq!(person["note"]["state"], "none");
+
+    // One line, and one commit, by name; the text says where the evidence is.
+    let one = env.ok(&["blame", "app.py:2"]);
+    assert!(one.contains("agent"), "{one}");
+    assert!(one.contains("session agent-1"), "{one}");
+    assert!(one.contains("sealed and linked"), "{one}");
+    let head = git(&env, &["rev-parse", "HEAD~1"]);
+    let c = blame(&env, head.trim());
+    assert_eq!(c["commits"][0]["note"]["state"], "verified", "{c}");
+}
+
+#[test]
+fn an_amend_keeps_the_link_and_a_rewrite_without_rewrite_ref_loses_it_honestly() {
+    let env = TestEnv::new();
+    history(&env);
+    // The person amends their own last commit, then rebases the agent's commit's message: with
+    // `notes.rewriteRef` (set by `trail init`) git carries the note.
+    git(&env, &["reset", "-q", "--hard", "HEAD~1"]);
+    git(
+        &env,
+        &[
+            "commit",
+            "-q",
+            "--amend",
+            "-m",
+            "Round totals to cents (amended)",
+        ],
+    );
+    let app = blame(&env, "app.py");
+    assert_eq!(by(&app, "    return round(sum(items), 2)"), "agent");
+    let amended = app["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["summary"] == "Round totals to cents (amended)")
+        .unwrap();
+    assert_eq!(amended["note"]["state"], "verified", "{app}");
+    assert!(amended["carried_from"].is_string(), "{amended}");
+    let text = env.ok(&["blame", "app.py:2"]);
+    assert!(text.contains("git carried it"), "{text}");
+
+    // Without it, the note stays on the old commit: the link is lost, and blame says trail
+    // knows nothing of the new one.
+    git(&env, &["config", "--unset-all", "notes.rewriteRef"]);
+    git(
+        &env,
+        &["commit", "-q", "--amend", "-m", "Round totals again"],
+    );
+    let app = blame(&env, "app.py");
+    assert_eq!(by(&app, "    return round(sum(items), 2)"), "unknown");
+    let text = env.ok(&["blame", "app.py:2"]);
+    assert!(
+        text.contains("lost when the commit was rewritten"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_forged_note_or_one_whose_pulse_is_not_in_the_stream_is_reported() {
+    let env = TestEnv::new();
+    history(&env);
+    let person = git(&env, &["rev-parse", "HEAD"]).trim().to_string();
+    let agent = git(&env, &["rev-parse", "HEAD~1"]).trim().to_string();
+    let real = git(
+        &env,
+        &["notes", "--ref", "refs/notes/trail", "show", &agent],
+    );
+
+    // The agent's note copied onto the person's commit, claiming the lines: its signature covers
+    // the commit it was written for, so the copy says it was carried; a changed copy fails.
+    let mut forged: Value = serde_json::from_str(&real).unwrap();
+    forged["session"] = json!("someone-else");
+    git(
+        &env,
+        &[
+            "notes",
+            "--ref",
+            "refs/notes/trail",
+            "add",
+            "-f",
+            "-m",
+            &forged.to_string(),
+            &person,
+        ],
+    );
+    let b = blame(&env, &person);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(
+        b["commits"][0]["note"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("signature")
+    );
+    // Not JSON at all.
+    git(
+        &env,
+        &[
+            "notes",
+            "--ref",
+            "refs/notes/trail",
+            "add",
+            "-f",
+            "-m",
+            "made by the agent, trust me",
+            &person,
+        ],
+    );
+    let b = blame(&env, &person);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    let app = blame(&env, "app.py");
+    assert_eq!(by(&app, "print(total([1.005, 2]))"), "unknown");
+
+    // A signed note whose pulse the stream does not hold (another ledger): not believed.
+    let elsewhere = env.root.join("other-ledger");
+    let out = env
+        .cmd(&["blame", &agent, "--json"])
+        .env("TRAIL_HOME", &elsewhere)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(
+        b["commits"][0]["note"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("not in the stream"),
+        "{b}"
+    );
+}
+
+#[test]
+fn blame_outside_git_or_of_nothing_says_what_to_do() {
+    let env = TestEnv::new();
+    let out = env.run(&["blame", "app.py"]);
+    assert_eq!(crate::common::code(&out), 2);
+    assert!(crate::common::stderr(&out).contains("git"));
+    git(&env, &["init", "-q"]);
+    let out = env.run(&["blame", "no-such-file-or-commit"]);
+    assert_eq!(crate::common::code(&out), 2);
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("FILE") || err.contains("commit"), "{err}");
+    let _ = Path::new("");
+}
