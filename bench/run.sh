@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the shipped (static) binaries and run the side-by-side benchmarks.
 #   bench/run.sh            all of them
-#   bench/run.sh append     one: append | resume | log | pulse | hook | session | transcript | budget | ground | memory | redact | search | confine | sync
+#   bench/run.sh append     one: append | resume | log | pulse | hook | session | transcript | budget | ground | memory | redact | search | confine | sync | report | blame
 # The binary is built as a fresh clone's install builds it: `cargo dist`, with the committed
 # bench/hot-symbols.txt laying the hot functions out first (crates/trail/build.rs). The figures
 # are those of that list as it is; this prints how much of it the binary still has, and

@@ -18,6 +18,7 @@
 )]
 
 mod append;
+mod blame;
 mod budget;
 mod confine;
 mod ground;
@@ -27,6 +28,7 @@ mod memory;
 mod process;
 mod records;
 mod redact;
+mod report;
 mod resume;
 mod search;
 mod session;
@@ -52,6 +54,8 @@ fn main() {
         "ground" => ground::run(&args[1..]),
         "confine" => confine::run(&args[1..]),
         "sync" => sync::run_bench(&args[1..]),
+        "report" => report::run(&args[1..]),
+        "blame" => blame::run(&args[1..]),
         "all" => append::run(&[])
             .and_then(|()| resume::run(&[]))
             .and_then(|()| log::run(&[]))
@@ -64,7 +68,9 @@ fn main() {
             .and_then(|()| memory::run(&[]))
             .and_then(|()| search::run(&[]))
             .and_then(|()| confine::run(&[]))
-            .and_then(|()| sync::run_bench(&[])),
+            .and_then(|()| sync::run_bench(&[]))
+            .and_then(|()| report::run(&[]))
+            .and_then(|()| blame::run(&[])),
         // A stream to look at or profile: `gen PATH MB [sealed|bursty|plain]`.
         "gen" => match (
             args.get(1),
@@ -88,7 +94,7 @@ fn main() {
         // Internal: a writer process of the concurrent append benchmark.
         "worker" => append::worker(&args[1..]),
         other => Err(format!(
-            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, ground, memory, redact, search, confine or all"
+            "unknown benchmark `{other}`: use append, resume, log, pulse, hook, session, transcript, budget, ground, memory, redact, search, confine, sync, report, blame or all"
         )),
     };
     if let Err(e) = result {

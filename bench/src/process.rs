@@ -118,6 +118,8 @@ pub fn launcher() -> Result<(), String> {
                 for (k, v) in &env {
                     if k == "STDIN" {
                         stdin_file = Some(v.clone());
+                    } else if k == "CWD" {
+                        c.current_dir(v);
                     } else {
                         c.env(k, v);
                     }

@@ -252,6 +252,36 @@ fn an_amend_keeps_the_link_and_a_rewrite_without_rewrite_ref_loses_it_honestly()
 }
 
 #[test]
+fn a_rebase_carries_the_link_to_the_replayed_commit() {
+    let env = TestEnv::new();
+    history(&env);
+    let before = git(&env, &["rev-parse", "HEAD~1"]).trim().to_string();
+    // A teammate's commit lands below the agent's; the person rebases onto it.
+    git(&env, &["checkout", "-q", "-b", "base", "HEAD~2"]);
+    write(&env, "NEWS.md", "- totals now round to cents\n");
+    git(&env, &["add", "NEWS.md"]);
+    git(&env, &["commit", "-q", "-m", "news"]);
+    git(&env, &["checkout", "-q", "main"]);
+    git(&env, &["rebase", "-q", "base"]);
+    let after = git(&env, &["rev-parse", "HEAD~1"]).trim().to_string();
+    assert_ne!(before, after, "the rebase replayed nothing");
+    let app = blame(&env, "app.py");
+    assert_eq!(
+        by(&app, "    return round(sum(items), 2)"),
+        "agent",
+        "{app}"
+    );
+    let replayed = app["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["commit"] == after.as_str())
+        .unwrap_or_else(|| panic!("{after} not in {app}"));
+    assert_eq!(replayed["note"]["state"], "verified");
+    assert_eq!(replayed["carried_from"], before.as_str());
+}
+
+#[test]
 fn a_forged_note_or_one_whose_pulse_is_not_in_the_stream_is_reported() {
     let env = TestEnv::new();
     history(&env);
