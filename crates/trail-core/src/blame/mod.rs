@@ -8,7 +8,8 @@
 //! - Where the project's history lives: a signed note per commit on `refs/notes/trail`
 //!   ([`note`]), written outside the hooks.
 //! - Back to the journal: a note names its pulse by time and digest; blame finds that record
-//!   in the stream (any machine's), checks its seal, and that the record after it links to it.
+//!   in the stream (any machine's), checks its seal, and follows the chain from it to the
+//!   stream's head: every record after it sealed and naming the one before.
 //!
 //! A line's origin ([`Origin`]): the agent's, when its commit has a note that verifies and the
 //! note's edits wrote that line in that file; a person's, when the commit's note verifies but no
@@ -74,8 +75,10 @@ impl Target {
 pub enum NoteState {
     /// No note: committed without trail, or the note was lost when the commit was rewritten.
     None,
-    /// The note verifies: signed by the person's key, its pulse found, sealed and linked.
-    Verified,
+    /// The note verifies: signed by the person's key, its pulse found and sealed, and the
+    /// chain from it to the stream's head whole (`chain` records after it, each sealed and
+    /// naming the one before).
+    Verified { chain: usize },
     /// The note is there but must not be believed: why.
     Forged { why: String },
 }
@@ -228,6 +231,10 @@ struct Seen {
     sealed: bool,
     /// Another record names it as `prev`, or it is the newest (nothing can name it yet).
     linked: bool,
+    /// Following each record that names the one before as `prev`, from this one to the head of
+    /// its chain: how many records came after it, every one sealed; `None` when one on the way
+    /// does not match its seal.
+    after: Option<usize>,
 }
 
 /// The records the notes name, found in the stream (every machine's), with whether each is
@@ -242,10 +249,14 @@ fn records<'a>(
     };
     let mut found: BTreeMap<String, Vec<Seen>> = BTreeMap::new();
     let mut prevs: HashSet<String> = HashSet::new();
+    // Each record's successor: the record that names it as `prev` (its digest, and whether it
+    // matches its seal).
+    let mut next: HashMap<String, (String, bool)> = HashMap::new();
     let mut newest: Option<(Ts, String)> = None;
     ledger.visit_all(Some(since), &mut |f| {
         if let Some(p) = &f.record.prev {
             prevs.insert(p.clone());
+            next.insert(p.clone(), (crate::ledger::frame::hex(&f.digest), f.sealed));
         }
         if newest.as_ref().is_none_or(|(t, _)| f.record.ts > *t) {
             newest = Some((f.record.ts, crate::ledger::frame::hex(&f.digest)));
@@ -256,6 +267,7 @@ fn records<'a>(
                 digest: crate::ledger::frame::hex(&f.digest),
                 sealed: f.sealed,
                 linked: false,
+                after: None,
             });
         }
     })?;
@@ -263,9 +275,25 @@ fn records<'a>(
     for v in found.values_mut() {
         for s in v {
             s.linked = prevs.contains(&s.digest) || newest.as_ref() == Some(&s.digest);
+            s.after = chain_after(&s.digest, &next);
         }
     }
     Ok(found)
+}
+
+/// How many records follow `digest` to the head of its chain, each naming the one before and
+/// each sealed; `None` when one is not (the chain after the record is broken).
+fn chain_after(digest: &str, next: &HashMap<String, (String, bool)>) -> Option<usize> {
+    let mut cur = digest;
+    let mut n = 0;
+    while let Some((d, sealed)) = next.get(cur) {
+        if !sealed || n > next.len() {
+            return None;
+        }
+        n += 1;
+        cur = d;
+    }
+    Some(n)
 }
 
 /// Whether a note is to be believed.
@@ -309,7 +337,13 @@ fn judge(
             "no record of the stream links to the pulse it names: it is outside the chain",
         );
     }
-    (NoteState::Verified, Some(n))
+    let Some(after) = r.after else {
+        return forged(
+            "a record after the pulse it names does not match its seal: the chain is broken \
+             (`trail verify` says where)",
+        );
+    };
+    (NoteState::Verified { chain: after }, Some(n))
 }
 
 /// A line's origin, from its commit's note.

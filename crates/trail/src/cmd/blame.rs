@@ -88,7 +88,7 @@ fn commit(out: &mut String, c: &CommitBlame) {
         c.summary
     );
     match (&c.note, &c.evidence) {
-        (NoteState::Verified, Some(n)) => {
+        (NoteState::Verified { chain }, Some(n)) => {
             let _ = writeln!(
                 out,
                 "  made by the agent: session {}, {} at {}",
@@ -125,7 +125,7 @@ fn commit(out: &mut String, c: &CommitBlame) {
             }
             let _ = writeln!(
                 out,
-                "  evidence: the note is signed by your key, and its pulse ({}) is in the stream, sealed and linked",
+                "  evidence: the note is signed by your key; its pulse ({}) is in the stream, sealed and linked, and the {chain} record(s) after it up to the head are sealed and chained",
                 n.record.ts
             );
             if let Some(from) = &c.carried_from {

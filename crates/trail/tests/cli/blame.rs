@@ -360,6 +360,45 @@ fn a_forged_note_or_one_whose_pulse_is_not_in_the_stream_is_reported() {
 }
 
 #[test]
+fn a_note_whose_chain_was_changed_after_its_pulse_is_not_believed() {
+    let env = TestEnv::new();
+    history(&env);
+    // Work goes on after the commit: a later pulse.
+    env.ok(&[
+        "pulse",
+        "--proj",
+        "app",
+        "--intent",
+        "continue",
+        "--summary",
+        "later work on boom",
+    ]);
+    let agent = git(&env, &["rev-parse", "HEAD~1"]).trim().to_string();
+    let b = blame(&env, &agent);
+    assert_eq!(b["commits"][0]["note"]["state"], "verified", "{b}");
+    assert!(
+        b["commits"][0]["note"]["chain"].as_u64().unwrap() >= 1,
+        "{b}"
+    );
+    // Someone edits that later record in place: its seal no longer matches.
+    let stream = env.stream();
+    let text = std::fs::read_to_string(&stream).unwrap();
+    let at = text.rfind("boom").expect("the later record");
+    let mut bytes = text.into_bytes();
+    bytes[at] = b'z';
+    std::fs::write(&stream, bytes).unwrap();
+    let b = blame(&env, &agent);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(
+        b["commits"][0]["note"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("chain is broken"),
+        "{b}"
+    );
+}
+
+#[test]
 fn blame_outside_git_or_of_nothing_says_what_to_do() {
     let env = TestEnv::new();
     let out = env.run(&["blame", "app.py"]);
