@@ -95,7 +95,15 @@ impl Outcome {
             "gate".to_string(),
             verdict.to_string(),
             format!("rule:{rule}"),
-            format!("kind:{}", gate::rules::kind_of(rule).as_str()),
+            // A refusal is about how the call was written, not a kind of harm.
+            format!(
+                "kind:{}",
+                if verdict == "refused" {
+                    "refused"
+                } else {
+                    gate::rules::kind_of(rule).as_str()
+                }
+            ),
         ];
         if let Some(j) = junction {
             tags.push(format!("junction:{}", j.id));
@@ -822,6 +830,42 @@ mod tests {
 
     use super::*;
     use crate::state::protocol;
+
+    /// What `trail report` reads of a stopped call: its verdict, rule and kind as tags, the
+    /// action on one line, redacted; nothing for a call that runs.
+    #[test]
+    fn a_stop_is_recorded_with_its_rule_and_kind_and_a_run_is_not() {
+        let bash = |c: &str| ToolInput::Bash {
+            command: Some(c.into()),
+        };
+        let redact = |t: &str| t.replace("hunter2", "${secret:pw}");
+        let block = Outcome::Block {
+            rule: "rm-recursive-critical".into(),
+            reason: "r".into(),
+        };
+        let s = block
+            .stopped(&Tool::Bash, &bash("rm -rf ~ \n# hunter2"), &redact)
+            .unwrap();
+        assert_eq!(
+            s.tags,
+            [
+                "gate",
+                "blocked",
+                "rule:rm-recursive-critical",
+                "kind:irreversible"
+            ]
+        );
+        assert_eq!(
+            s.fact,
+            "gate blocked [rm-recursive-critical] Bash: rm -rf ~  # ${secret:pw}"
+        );
+        let refused = Outcome::Refuse("unreadable".into());
+        let s = refused.stopped(&Tool::Bash, &bash("x"), &redact).unwrap();
+        assert!(s.tags.contains(&"kind:refused".to_string()), "{:?}", s.tags);
+        for runs in [Outcome::Allow, Outcome::Warn("w".into())] {
+            assert!(runs.stopped(&Tool::Bash, &bash("ls"), &redact).is_none());
+        }
+    }
 
     /// A project in active mode with an objective and no plan, and a home beside it.
     fn project() -> (tempfile::TempDir, Store, Places) {
