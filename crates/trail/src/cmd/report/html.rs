@@ -141,12 +141,8 @@ fn header(h: &mut String, r: &Report) {
     let _ = write!(h, "<header><h1>What the agents did</h1><p class=\"meta\">");
     match (&s.first, &s.last) {
         (Some(a), Some(b)) => {
-            let _ = write!(
-                h,
-                "{} to {} UTC",
-                esc(&a.replace('T', " ")[..a.len().min(16)]),
-                esc(&b.replace('T', " ")[..b.len().min(16)])
-            );
+            let day = |t: &str| t.get(..16).unwrap_or(t).replace('T', " ");
+            let _ = write!(h, "{} to {} UTC", esc(&day(a)), esc(&day(b)));
         }
         _ => h.push_str("Nothing recorded yet"),
     }
@@ -518,6 +514,111 @@ mod tests {
         let e = esc(hostile);
         assert!(!e.contains('<') && !e.contains('>') && !e.contains('"') && !e.contains('\''));
         assert_eq!(esc("a\u{1b}[31mb"), "a\u{fffd}[31mb");
+    }
+
+    /// Every text of a report hostile at once, multibyte and control characters included: the
+    /// page holds none of it as markup, and every link it writes is its own.
+    #[test]
+    fn every_text_of_a_report_reaches_the_page_as_text() {
+        use trail_core::attention::{Zone, Zones};
+        use trail_core::report::{CitationRow, Counts, DecisionRow, FillPoint, StopRule, Summary};
+        use trail_core::time::Ts;
+        let bad = "é<script>alert(1)</script>\u{1b}[2J\"'><img src=x onerror=alert(2)>&amp;ü";
+        let at = Ts::from_micros(1_700_000_000_000_000);
+        let event = |kind| Event {
+            at,
+            kind,
+            text: bad.into(),
+            ok: Some(false),
+            detail: bad.into(),
+        };
+        let session = SessionPart {
+            id: Some(bad.into()),
+            start: at,
+            end: Ts::from_micros(1_700_000_060_000_000),
+            counts: Counts::default(),
+            events: vec![
+                event(EventKind::Tool),
+                event(EventKind::Compaction),
+                event(EventKind::Prompt),
+            ],
+            omitted: 3,
+            fill: vec![FillPoint {
+                at,
+                context: 10,
+                window: Some(100),
+                zone: Zone::Red,
+            }],
+        };
+        let r = Report {
+            generated: at,
+            since: Some(bad.into()),
+            proj: Some(bad.into()),
+            here: bad.into(),
+            root: format!("/tmp/{bad}"),
+            zones: Zones::DEFAULT,
+            summary: Summary {
+                first: Some(bad.into()),
+                last: Some(bad.into()),
+                ..Summary::default()
+            },
+            projects: vec![ProjectPart {
+                name: bad.into(),
+                journals: true,
+                counts: Counts::default(),
+                sessions: vec![session],
+                sessions_omitted: 1,
+                decisions: vec![DecisionRow {
+                    id: bad.into(),
+                    title: bad.into(),
+                    decision: bad.into(),
+                    at,
+                    session: None,
+                    grounding: bad.into(),
+                    citations: vec![CitationRow {
+                        citation: bad.into(),
+                        path: Some(format!("src/{bad}")),
+                        line: Some(1),
+                        status: bad.into(),
+                    }],
+                }],
+                stops: vec![StopFamily {
+                    kind: bad.into(),
+                    rules: vec![StopRule {
+                        rule: bad.into(),
+                        examples: vec![bad.into()],
+                        ..StopRule::default()
+                    }],
+                }],
+            }],
+            problems: vec![bad.into()],
+        };
+        let page = render(&r);
+        assert!(!page.contains('\u{1b}') && !page.contains("'>"));
+        // Every element on the page is one the renderer writes.
+        let ours = [
+            "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p",
+            "dl", "div", "dt", "dd", "nav", "a", "section", "span", "details", "summary", "table",
+            "tr", "th", "td", "code", "strong", "ol", "li", "time", "svg", "text", "line",
+            "polyline", "circle", "footer", "ul",
+        ];
+        for tag in page.split('<').skip(1) {
+            let name: String = tag
+                .trim_start_matches(['/', '!'])
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            assert!(
+                ours.contains(&name.as_str()) || tag.starts_with("!doctype"),
+                "<{name} reached the page"
+            );
+        }
+        for href in page.split("href=\"").skip(1) {
+            assert!(
+                href.starts_with("file:///tmp/") || href.starts_with("#p-"),
+                "{href}"
+            );
+        }
     }
 
     #[test]
