@@ -132,9 +132,14 @@ pub enum NoteError {
 /// Write a note for every commit of the journal not noted yet, in order. Each note covers the
 /// agent's edits in its session since the session's previous commit.
 pub fn flush(root: &Path, secrets_dir: &Path) -> Result<Flushed, NoteError> {
-    let links = link::read(root)?;
-    let from = link::noted(root);
     let mut out = Flushed::default();
+    // Stop asks after every turn: when the journal ends where the notes do, nothing is read.
+    let from = link::noted(root);
+    let journal = crate::layout::Layout::new(root).commits();
+    if std::fs::symlink_metadata(&journal).map_or(0, |m| m.len()) <= from {
+        return Ok(out);
+    }
+    let links = link::read(root)?;
     if links.iter().all(|(_, end)| *end <= from) {
         return Ok(out);
     }
