@@ -67,6 +67,7 @@
 use trail_base::{fsutil, text};
 
 pub mod key;
+pub mod machine;
 mod nearby;
 mod plausible;
 pub mod private;

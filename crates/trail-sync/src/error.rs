@@ -19,13 +19,12 @@ pub enum SyncError {
     #[error("{what} failed: {detail}")]
     Git { what: String, detail: String },
     #[error(transparent)]
+    Machine(#[from] trail_secrets::machine::MachineError),
+    #[error(transparent)]
     Ledger(#[from] trail_ledger::LedgerError),
     /// No remote was ever named.
     #[error("no sync remote is set")]
     NoRemote,
-    /// The person's key, which seals the trust list, cannot be read.
-    #[error("the person's key cannot be used: {0}")]
-    Key(String),
     /// What another machine published does not hold up.
     #[error("{0}")]
     Rejected(String),

@@ -25,12 +25,10 @@
 pub mod accept;
 pub mod error;
 pub mod git;
-pub mod key;
 pub mod objects;
 pub mod pending;
 pub mod publish;
 pub mod signed;
-pub mod trust;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -43,6 +41,8 @@ use trail_ledger::replica::is_machine_id;
 pub use accept::{Accepted, Finding, Refusal};
 pub use error::{Result, SyncError};
 pub use pending::pending;
+/// The machine key and the trust list live with the person's key (`trail_secrets::machine`).
+pub use trail_secrets::machine::{key, trust};
 
 /// The places a sync uses.
 pub struct Places {
@@ -387,5 +387,5 @@ pub fn is_running(places: &Places) -> bool {
 
 /// The sync directory of a personal root.
 pub fn dir_of(root: &Path) -> PathBuf {
-    root.join("sync")
+    root.join(trust::SYNC_DIR)
 }

@@ -7,9 +7,12 @@
 //!   (`proof::Entry::wrote`).
 //! - Where the project's history lives: a signed note per commit on `refs/notes/trail`
 //!   ([`note`]), written outside the hooks.
-//! - Back to the journal: a note names its pulse by time and digest; blame finds that record
-//!   in the stream (any machine's), checks its seal, and follows the chain from it to the
-//!   stream's head: every record after it sealed and naming the one before.
+//! - Back to the journal: a note names its machine and its pulse by time and digest; blame
+//!   checks the note's signature with that machine's key (this machine's own, or one the person
+//!   trusted with `trail sync --trust-machine`), finds the record in that machine's stream (a
+//!   replica `trail sync` brought, for another machine's), checks its seal, and follows the
+//!   chain from it to the stream's head: every record after it sealed and naming the one
+//!   before.
 //!
 //! A line's origin ([`Origin`]): the agent's, when its commit has a note that verifies and the
 //! note's edits wrote that line in that file; a person's, when the commit's note verifies but no
@@ -26,7 +29,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::ledger::Ledger;
-use crate::secrets::key::Key;
+use crate::secrets::machine::{MachineKey, TrustList};
 use crate::time::Ts;
 use note::Note;
 
@@ -75,10 +78,14 @@ impl Target {
 pub enum NoteState {
     /// No note: committed without trail, or the note was lost when the commit was rewritten.
     None,
-    /// The note verifies: signed by the person's key, its pulse found and sealed, and the
-    /// chain from it to the stream's head whole (`chain` records after it, each sealed and
-    /// naming the one before).
-    Verified { chain: usize },
+    /// The note verifies: signed by `machine`'s key (this machine's when `here`), its pulse
+    /// found in that machine's stream and sealed, and the chain from it to the stream's head
+    /// whole (`chain` records after it, each sealed and naming the one before).
+    Verified {
+        chain: usize,
+        machine: String,
+        here: bool,
+    },
     /// The note is there but must not be believed: why.
     Forged { why: String },
 }
@@ -171,7 +178,7 @@ pub fn blame(
         return Err(BlameError::NoRepository(root.display().to_string()));
     }
     let flushed = if write_notes {
-        note::flush(root, secrets_dir)?
+        note::flush(root, secrets_dir, || ledger.machine_id())?
     } else {
         note::Flushed::default()
     };
@@ -188,7 +195,7 @@ pub fn blame(
     };
     let ids: Vec<String> = commits.iter().map(|c| c.commit.clone()).collect();
     let raw = note::read(&top, &ids);
-    let key = Key::load(secrets_dir).ok().flatten();
+    let signers = Signers::of(ledger, secrets_dir);
     let notes: Vec<(usize, Note)> = commits
         .iter()
         .enumerate()
@@ -200,7 +207,7 @@ pub fn blame(
             continue;
         };
         let parsed = notes.iter().find(|(k, _)| *k == i).map(|(_, n)| n.clone());
-        let (state, n) = judge(text, parsed, key.as_ref(), &records);
+        let (state, n) = judge(text, parsed, &signers, &records);
         c.note = state;
         if let Some(n) = n {
             c.carried_from = (n.commit != c.commit).then(|| n.commit.clone());
@@ -227,6 +234,8 @@ pub fn blame(
 
 /// What a record of the stream looks like to a note's check.
 struct Seen {
+    /// The machine whose stream holds it.
+    machine: String,
     digest: String,
     sealed: bool,
     /// Another record names it as `prev`, or it is the newest (nothing can name it yet).
@@ -252,18 +261,38 @@ fn records<'a>(
     // Each record's successor: the record that names it as `prev` (its digest, and whether it
     // matches its seal).
     let mut next: HashMap<String, (String, bool)> = HashMap::new();
-    let mut newest: Option<(Ts, String)> = None;
+    // Each chain's newest record (a machine's stream, and apart from it what was imported).
+    let mut newest: HashMap<(String, bool), (Ts, String)> = HashMap::new();
+    let own = ledger.known_machine_id().unwrap_or_default();
+    let replicas = ledger.root().join(crate::ledger::replica::MACHINES_DIR);
     ledger.visit_all(Some(since), &mut |f| {
         if let Some(p) = &f.record.prev {
             prevs.insert(p.clone());
             next.insert(p.clone(), (crate::ledger::frame::hex(&f.digest), f.sealed));
         }
-        if newest.as_ref().is_none_or(|(t, _)| f.record.ts > *t) {
-            newest = Some((f.record.ts, crate::ledger::frame::hex(&f.digest)));
+        let machine = f
+            .segment
+            .strip_prefix(&replicas)
+            .ok()
+            .and_then(|p| p.components().next())
+            .map_or_else(
+                || own.clone(),
+                |c| c.as_os_str().to_string_lossy().into_owned(),
+            );
+        let imported = f
+            .segment
+            .parent()
+            .is_some_and(|d| d.ends_with(crate::ledger::imported::DIR));
+        let head = newest
+            .entry((machine.clone(), imported))
+            .or_insert((f.record.ts, String::new()));
+        if head.1.is_empty() || f.record.ts > head.0 {
+            *head = (f.record.ts, crate::ledger::frame::hex(&f.digest));
         }
         let ts = f.record.ts.to_string();
         if wanted.contains(&ts) {
             found.entry(ts).or_default().push(Seen {
+                machine,
                 digest: crate::ledger::frame::hex(&f.digest),
                 sealed: f.sealed,
                 linked: false,
@@ -271,10 +300,10 @@ fn records<'a>(
             });
         }
     })?;
-    let newest = newest.map(|(_, d)| d);
+    let heads: HashSet<String> = newest.into_values().map(|(_, d)| d).collect();
     for v in found.values_mut() {
         for s in v {
-            s.linked = prevs.contains(&s.digest) || newest.as_ref() == Some(&s.digest);
+            s.linked = prevs.contains(&s.digest) || heads.contains(&s.digest);
             s.after = chain_after(&s.digest, &next);
         }
     }
@@ -296,11 +325,55 @@ fn chain_after(digest: &str, next: &HashMap<String, (String, bool)>) -> Option<u
     Some(n)
 }
 
+/// The machines whose notes this machine can check: itself, and those the person trusted.
+struct Signers {
+    /// This machine's id and public key.
+    own: Option<(String, String)>,
+    trusted: Vec<crate::secrets::machine::Trusted>,
+}
+
+impl Signers {
+    fn of(ledger: &Ledger, secrets_dir: &Path) -> Signers {
+        let own = ledger.known_machine_id().zip(
+            MachineKey::load(secrets_dir)
+                .ok()
+                .flatten()
+                .map(|k| k.public()),
+        );
+        let trusted = TrustList::of_root(ledger.root(), secrets_dir)
+            .machines()
+            .unwrap_or_default();
+        Signers { own, trusted }
+    }
+
+    /// The public key of `machine`, and whether it is this machine; or why there is none.
+    fn key_of(&self, machine: &str) -> Result<(&str, bool), String> {
+        if let Some((id, public)) = &self.own
+            && id == machine
+        {
+            return Ok((public, true));
+        }
+        if machine.is_empty() {
+            return Err("it names no machine (an older note format, or not trail's)".into());
+        }
+        self.trusted
+            .iter()
+            .find(|t| t.id == machine)
+            .map(|t| (t.key.as_str(), false))
+            .ok_or_else(|| {
+                format!(
+                    "it is signed as machine {machine}, which is not this machine and which the \
+                     person has not trusted here (`trail sync --trust-machine {machine}`)"
+                )
+            })
+    }
+}
+
 /// Whether a note is to be believed.
 fn judge(
     text: &str,
     parsed: Option<Note>,
-    key: Option<&Key>,
+    signers: &Signers,
     records: &BTreeMap<String, Vec<Seen>>,
 ) -> (NoteState, Option<Note>) {
     let forged = |why: &str| (NoteState::Forged { why: why.into() }, None);
@@ -310,20 +383,32 @@ fn judge(
             text.len()
         ));
     };
-    let Some(key) = key else {
-        return forged("this machine has no person's key to check the note's signature with");
+    let (public, here) = match signers.key_of(&n.machine) {
+        Ok(k) => k,
+        Err(why) => return forged(&why),
     };
-    if !n.verifies(key) {
-        return forged(
-            "its signature is not the person's key's: written or changed by someone else",
-        );
-    }
-    let Some(seen) = records.get(&n.record.ts) else {
+    if !n.verifies(public) {
         return forged(&format!(
-            "the pulse it names ({}) is not in the stream",
-            n.record.ts
+            "its signature is not machine {}'s key's: written or changed by someone else",
+            n.machine
+        ));
+    }
+    let Some(seen) = records
+        .get(&n.record.ts)
+        .filter(|v| v.iter().any(|s| s.machine == n.machine))
+    else {
+        return forged(&format!(
+            "the pulse it names ({}) is not in machine {}'s stream{}",
+            n.record.ts,
+            n.machine,
+            if here {
+                ""
+            } else {
+                " (has `trail sync` brought it here?)"
+            }
         ));
     };
+    let seen: Vec<&Seen> = seen.iter().filter(|s| s.machine == n.machine).collect();
     let Some(r) = seen.iter().find(|s| s.digest == n.record.digest) else {
         return forged(
             "the pulse at its time has another digest: the note or the stream was changed",
@@ -343,7 +428,15 @@ fn judge(
              (`trail verify` says where)",
         );
     };
-    (NoteState::Verified { chain: after }, Some(n))
+    let machine = n.machine.clone();
+    (
+        NoteState::Verified {
+            chain: after,
+            machine,
+            here,
+        },
+        Some(n),
+    )
 }
 
 /// A line's origin, from its commit's note.

@@ -1,8 +1,9 @@
 //! The git note on an agent's commit (`refs/notes/trail`): which session made it, the prompt it
 //! answered, the tool call that committed, the lines each of the agent's edits wrote, the
 //! person's approvals in that stretch, and the pulse that records the commit in the
-//! hash-chained stream. Signed with the person's key (HMAC, as the grants journal is): the agent
-//! can write a note, but not one that verifies.
+//! hash-chained stream. Signed with the machine's key (ed25519, as `trail sync` signs what it
+//! publishes): the agent can write a note, but not one that verifies, and another machine
+//! believes it with the public half the person trusted there (`trail sync --trust-machine`).
 //!
 //! Notes are written from the commit journal ([`super::link`]) by [`flush`], outside the hooks:
 //! at the end of the agent's turn (Stop) and by `trail blame` itself. `trail init` sets
@@ -18,12 +19,17 @@ use serde::{Deserialize, Serialize};
 
 use super::link::{self, Link, RecordRef};
 use crate::secrets::key::Key;
+use crate::secrets::machine::MachineKey;
 use crate::state::grants::{By, Grant, Journal};
 use crate::time::Ts;
 use crate::timeline::Seen;
 
 /// Where the notes live.
 pub const NOTES_REF: &str = "refs/notes/trail";
+
+/// The note format's version: 2 is signed with the machine's key (1 was the person's HMAC,
+/// which no other machine can check).
+pub const VERSION: u32 = 2;
 
 /// A prompt, and when it was typed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,25 +81,32 @@ pub struct Note {
     pub edits: Vec<Edit>,
     #[serde(default)]
     pub approvals: Vec<Approval>,
-    /// HMAC of the note without this field, under the person's key.
+    /// The machine that wrote the note, and whose stream holds its pulse.
     #[serde(default)]
-    pub mac: String,
+    pub machine: String,
+    /// The machine key's signature (ed25519, hex) of the note without this field.
+    #[serde(default)]
+    pub sig: String,
 }
 
 impl Note {
-    /// The bytes the MAC covers: the note as serialised with an empty `mac`.
+    /// The bytes the signature covers: the note as serialised with an empty `sig`, after a
+    /// domain line so that no other signed message of the machine's can pass for a note.
     fn signed_bytes(&self) -> Vec<u8> {
         let mut n = self.clone();
-        n.mac.clear();
-        serde_json::to_vec(&n).unwrap_or_default()
+        n.sig.clear();
+        let mut out = b"trail-blame-note v2\n".to_vec();
+        out.extend(serde_json::to_vec(&n).unwrap_or_default());
+        out
     }
 
-    pub fn sign(&mut self, key: &Key) {
-        self.mac = key.mac(&self.signed_bytes());
+    pub fn sign(&mut self, key: &MachineKey) {
+        self.sig = key.sign(&self.signed_bytes());
     }
 
-    pub fn verifies(&self, key: &Key) -> bool {
-        key.verify(&self.signed_bytes(), &self.mac)
+    /// Whether the note is signed by the machine whose public key (hex) is `public`.
+    pub fn verifies(&self, public: &str) -> bool {
+        crate::secrets::machine::verify(public, &self.signed_bytes(), &self.sig)
     }
 
     /// Whether the agent wrote `key` in `file` (a path relative to the repository).
@@ -125,13 +138,20 @@ pub enum NoteError {
     },
     #[error("git refused the note on {commit}: {stderr}")]
     Refused { commit: String, stderr: String },
-    #[error("the person's key cannot be read: {0}")]
-    Key(std::io::Error),
+    #[error("the machine's key cannot be used: {0}")]
+    Key(#[from] crate::secrets::machine::MachineError),
+    #[error(transparent)]
+    Ledger(#[from] crate::ledger::LedgerError),
 }
 
-/// Write a note for every commit of the journal not noted yet, in order. Each note covers the
+/// Write a note for every commit of the journal not noted yet, in order, signed by this
+/// machine (`machine` gives its id, asked only when a note is due). Each note covers the
 /// agent's edits in its session since the session's previous commit.
-pub fn flush(root: &Path, secrets_dir: &Path) -> Result<Flushed, NoteError> {
+pub fn flush(
+    root: &Path,
+    secrets_dir: &Path,
+    machine: impl FnOnce() -> Result<String, crate::ledger::LedgerError>,
+) -> Result<Flushed, NoteError> {
     let mut out = Flushed::default();
     // Stop asks after every turn: when the journal ends where the notes do, nothing is read.
     let from = link::noted(root);
@@ -143,7 +163,8 @@ pub fn flush(root: &Path, secrets_dir: &Path) -> Result<Flushed, NoteError> {
     if links.iter().all(|(_, end)| *end <= from) {
         return Ok(out);
     }
-    let key = Key::load_or_create(secrets_dir).map_err(NoteError::Key)?;
+    let key = MachineKey::load_or_create(secrets_dir)?;
+    let machine = machine()?;
     let journals = Journals::read(root, secrets_dir);
     for (i, (l, end)) in links.iter().enumerate() {
         if *end <= from {
@@ -156,6 +177,7 @@ pub fn flush(root: &Path, secrets_dir: &Path) -> Result<Flushed, NoteError> {
             .map(|(p, _)| p.at);
         if exists(root, &l.commit) {
             let mut note = build(root, l, before, &journals);
+            note.machine.clone_from(&machine);
             note.sign(&key);
             write(root, &note)?;
             out.written += 1;
@@ -260,7 +282,7 @@ fn build(root: &Path, l: &Link, before: Option<Ts>, j: &Journals) -> Note {
         })
         .collect();
     Note {
-        trail: 1,
+        trail: VERSION,
         commit: l.commit.clone(),
         session: l.session.clone(),
         at: l.at.to_string(),
@@ -270,7 +292,8 @@ fn build(root: &Path, l: &Link, before: Option<Ts>, j: &Journals) -> Note {
         prompt,
         edits,
         approvals,
-        mac: String::new(),
+        machine: String::new(),
+        sig: String::new(),
     }
 }
 

@@ -88,7 +88,14 @@ fn commit(out: &mut String, c: &CommitBlame) {
         c.summary
     );
     match (&c.note, &c.evidence) {
-        (NoteState::Verified { chain }, Some(n)) => {
+        (
+            NoteState::Verified {
+                chain,
+                machine,
+                here,
+            },
+            Some(n),
+        ) => {
             let _ = writeln!(
                 out,
                 "  made by the agent: session {}, {} at {}",
@@ -123,9 +130,14 @@ fn commit(out: &mut String, c: &CommitBlame) {
                     files.into_iter().collect::<Vec<_>>().join(", ")
                 );
             }
+            let signer = if *here {
+                format!("this machine's key ({machine})")
+            } else {
+                format!("the key you trusted for machine {machine}")
+            };
             let _ = writeln!(
                 out,
-                "  evidence: the note is signed by your key; its pulse ({}) is in the stream, sealed and linked, and the {chain} record(s) after it up to the head are sealed and chained",
+                "  evidence: the note is signed by {signer}; its pulse ({}) is in that machine's stream, sealed and linked, and the {chain} record(s) after it up to the head are sealed and chained",
                 n.record.ts
             );
             if let Some(from) = &c.carried_from {

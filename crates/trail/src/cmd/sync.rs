@@ -60,7 +60,10 @@ fn trust(places: &Places, id: &str) -> CliResult {
          machine's trail? Compare with `trail status` on that machine."
     );
     crate::person::confirm(&what, code).map_err(CliError::usage)?;
-    places.trust().trust(id, &key).map_err(sync_error)?;
+    places
+        .trust()
+        .trust(id, &key)
+        .map_err(|e| sync_error(e.into()))?;
     eprintln!("trail: machine {id} is trusted ({fp})");
     Ok(())
 }

@@ -344,7 +344,10 @@ pub(super) fn stop(cx: &Cx<'_>) -> Response {
     }
     // The turn's commits get their notes now, while their transcript and journals are fresh
     // (the hooks that saw them had no time for git).
-    if let Err(e) = trail_core::blame::note::flush(cx.root(), &cx.config.secrets_dir.value) {
+    // The machine id is read only when a note is due (it is made at the first).
+    let machine = || cx.ledger().machine_id();
+    if let Err(e) = trail_core::blame::note::flush(cx.root(), &cx.config.secrets_dir.value, machine)
+    {
         report::failed("could not write the commits' trail notes", &e);
     }
     Response::Silent

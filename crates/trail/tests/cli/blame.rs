@@ -336,11 +336,32 @@ fn a_forged_note_or_one_whose_pulse_is_not_in_the_stream_is_reported() {
     let app = blame(&env, "app.py");
     assert_eq!(by(&app, "print(total([1.005, 2]))"), "unknown");
 
-    // A signed note whose pulse the stream does not hold (another ledger): not believed.
+    // Another ledger is another machine, which the person never trusted here: not believed.
     let elsewhere = env.root.join("other-ledger");
+    let b = blame_with_home(&env, &agent, &elsewhere);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(why(&b).contains("has not trusted"), "{b}");
+    // The same machine's id, but a stream that does not hold the note's pulse: not believed.
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::copy(
+        env.trail_home.join("machine-id"),
+        elsewhere.join("machine-id"),
+    )
+    .unwrap();
+    let b = blame_with_home(&env, &agent, &elsewhere);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(why(&b).contains("is not in machine"), "{b}");
+}
+
+fn why(b: &Value) -> &str {
+    b["commits"][0]["note"]["why"].as_str().unwrap_or_default()
+}
+
+/// `trail blame TARGET --json` with the ledger at `trail_home`.
+fn blame_with_home(env: &TestEnv, target: &str, trail_home: &Path) -> Value {
     let out = env
-        .cmd(&["blame", &agent, "--json"])
-        .env("TRAIL_HOME", &elsewhere)
+        .cmd(&["blame", target, "--json"])
+        .env("TRAIL_HOME", trail_home)
         .output()
         .unwrap();
     assert!(
@@ -348,15 +369,57 @@ fn a_forged_note_or_one_whose_pulse_is_not_in_the_stream_is_reported() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let b: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
-    assert!(
-        b["commits"][0]["note"]["why"]
-            .as_str()
-            .unwrap()
-            .contains("not in the stream"),
-        "{b}"
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Blame on another machine: a clone of the project (with its notes) on a machine with a ledger
+/// of its own. The agent's note is not believed until the person trusts the machine that wrote
+/// it and `trail sync` brought that machine's stream, where its pulse is (a trusted machine
+/// whose stream lacks the pulse is the test above).
+#[test]
+fn another_machines_note_is_believed_once_trusted_and_synced() {
+    use crate::sync::{machine_id, set_remote, sync, trust};
+    let laptop = TestEnv::new();
+    history(&laptop);
+    let agent = git(&laptop, &["rev-parse", "HEAD~1"]).trim().to_string();
+    let desktop = TestEnv::new();
+    std::fs::remove_dir(&desktop.cwd).unwrap();
+    git(
+        &laptop,
+        &["clone", "-q", ".", desktop.cwd.to_str().unwrap()],
     );
+    git(
+        &desktop,
+        &["fetch", "-q", "origin", "refs/notes/trail:refs/notes/trail"],
+    );
+    let remote = laptop.root.join("ledger.git");
+    git(&laptop, &["init", "-q", "--bare", remote.to_str().unwrap()]);
+    set_remote(&laptop, &remote);
+    set_remote(&desktop, &remote);
+    sync(&laptop);
+    sync(&desktop);
+
+    let b = blame(&desktop, &agent);
+    assert_eq!(b["commits"][0]["note"]["state"], "forged", "{b}");
+    assert!(why(&b).contains(&machine_id(&laptop)), "{b}");
+    assert!(why(&b).contains("--trust-machine"), "{b}");
+
+    // Trusted, and synced (a sync may also have run by itself in the background).
+    trust(&desktop, &laptop);
+    sync(&desktop);
+    let b = blame(&desktop, &agent);
+    let note = &b["commits"][0]["note"];
+    assert_eq!(note["state"], "verified", "{b}");
+    assert_eq!(note["machine"], machine_id(&laptop).as_str(), "{b}");
+    assert_eq!(note["here"], false, "{b}");
+    let app = blame(&desktop, "app.py");
+    assert_eq!(
+        by(&app, "    return round(sum(items), 2)"),
+        "agent",
+        "{app}"
+    );
+    let text = desktop.ok(&["blame", &agent]);
+    assert!(text.contains("the key you trusted for machine"), "{text}");
 }
 
 #[test]

@@ -47,18 +47,18 @@ fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-fn machine_id(env: &TestEnv) -> String {
+pub(crate) fn machine_id(env: &TestEnv) -> String {
     let st: serde_json::Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
     st["sync"]["machine"].as_str().unwrap().to_string()
 }
 
-fn fingerprint(env: &TestEnv) -> String {
+pub(crate) fn fingerprint(env: &TestEnv) -> String {
     let st: serde_json::Value = serde_json::from_str(&env.ok(&["status", "--json"])).unwrap();
     st["sync"]["fingerprint"].as_str().unwrap().to_string()
 }
 
 /// `trail sync`, which must succeed; its JSON report.
-fn sync(env: &TestEnv) -> serde_json::Value {
+pub(crate) fn sync(env: &TestEnv) -> serde_json::Value {
     let out = env.run(&["sync", "--json"]);
     assert_eq!(
         code(&out),
@@ -98,7 +98,7 @@ fn pulse(env: &TestEnv, topic: &str, summary: &str, next: &str) {
 }
 
 /// A person names the remote at their terminal.
-fn set_remote(env: &TestEnv, remote: &Path) {
+pub(crate) fn set_remote(env: &TestEnv, remote: &Path) {
     let out = env.in_terminal(&["sync", "--remote", remote.to_str().unwrap()], &[]);
     assert!(
         out.status.success(),
@@ -108,7 +108,7 @@ fn set_remote(env: &TestEnv, remote: &Path) {
 }
 
 /// A person trusts machine `other` at `env`'s terminal, typing the end of its fingerprint.
-fn trust(env: &TestEnv, other: &TestEnv) {
+pub(crate) fn trust(env: &TestEnv, other: &TestEnv) {
     let fp = fingerprint(other);
     let out = env.in_terminal(
         &["sync", "--trust-machine", &machine_id(other)],

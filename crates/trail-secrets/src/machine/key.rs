@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use trail_base::text::{hex, unhex};
 
-use crate::error::{Result, SyncError};
+use super::{MachineError, Result};
 
 /// The file's name in the secrets directory.
 pub const FILE_NAME: &str = "trail.machine.key";
@@ -33,9 +33,9 @@ impl MachineKey {
         match std::fs::read_to_string(&p) {
             Ok(text) => unhex::<32>(text.trim())
                 .map(|seed| Some(MachineKey(SigningKey::from_bytes(&seed))))
-                .ok_or_else(|| SyncError::Key(format!("{} does not hold a key", p.display()))),
+                .ok_or_else(|| MachineError::Key(format!("{} does not hold a key", p.display()))),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(SyncError::io("read", &p)(e)),
+            Err(e) => Err(MachineError::io("read", &p)(e)),
         }
     }
 
@@ -49,11 +49,11 @@ impl MachineKey {
             .recursive(true)
             .mode(0o700)
             .create(secrets_dir)
-            .map_err(SyncError::io("create", secrets_dir))?;
+            .map_err(MachineError::io("create", secrets_dir))?;
         let mut seed = [0u8; 32];
         std::fs::File::open("/dev/urandom")
             .and_then(|mut f| f.read_exact(&mut seed))
-            .map_err(SyncError::io("read", Path::new("/dev/urandom")))?;
+            .map_err(MachineError::io("read", Path::new("/dev/urandom")))?;
         let mut f = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -63,14 +63,14 @@ impl MachineKey {
             Ok(f) => {
                 f.write_all(format!("{}\n", hex(&seed)).as_bytes())
                     .and_then(|()| f.sync_all())
-                    .map_err(SyncError::io("write", &p))?;
+                    .map_err(MachineError::io("write", &p))?;
                 Ok(MachineKey(SigningKey::from_bytes(&seed)))
             }
             // Another sync made it first: use that one.
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                 MachineKey::load_or_create(secrets_dir)
             }
-            Err(_) => Err(SyncError::io("create", &p)(
+            Err(_) => Err(MachineError::io("create", &p)(
                 f.err().unwrap_or_else(|| ErrorKind::Other.into()),
             )),
         }

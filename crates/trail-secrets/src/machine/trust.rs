@@ -7,10 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::key::Key;
 use serde::{Deserialize, Serialize};
-use trail_secrets::key::Key;
 
-use crate::error::{Result, SyncError};
+use super::{MachineError, Result};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Trusted {
@@ -29,7 +29,15 @@ pub struct TrustList {
     secrets_dir: PathBuf,
 }
 
+/// The sync directory of a personal root (`$TRAIL_HOME/sync`), where the trust list sits.
+pub const SYNC_DIR: &str = "sync";
+
 impl TrustList {
+    /// The trust list of the personal root `root` (`$TRAIL_HOME`).
+    pub fn of_root(root: &Path, secrets_dir: &Path) -> TrustList {
+        TrustList::new(&root.join(SYNC_DIR), secrets_dir)
+    }
+
     pub fn new(sync_dir: &Path, secrets_dir: &Path) -> TrustList {
         TrustList {
             path: sync_dir.join("trusted.json"),
@@ -41,7 +49,7 @@ impl TrustList {
         match std::fs::read(&self.path) {
             Ok(b) => Ok(serde_json::from_slice(&b).unwrap_or_default()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(SyncError::io("read", &self.path)(e)),
+            Err(e) => Err(MachineError::io("read", &self.path)(e)),
         }
     }
 
@@ -53,8 +61,8 @@ impl TrustList {
             return Ok(entries);
         }
         let key = Key::load(&self.secrets_dir)
-            .map_err(|e| SyncError::Key(e.to_string()))?
-            .ok_or_else(|| SyncError::Key("no key was ever made on this machine".into()))?;
+            .map_err(|e| MachineError::Key(e.to_string()))?
+            .ok_or_else(|| MachineError::Key("no key was ever made on this machine".into()))?;
         Ok(entries
             .into_iter()
             .filter(|t| key.verify(message(&t.id, &t.key).as_bytes(), &t.mac))
@@ -73,7 +81,7 @@ impl TrustList {
     /// Trust machine `id` with public key `key` (replacing what was trusted for it).
     pub fn trust(&self, id: &str, public: &str) -> Result<()> {
         let key =
-            Key::load_or_create(&self.secrets_dir).map_err(|e| SyncError::Key(e.to_string()))?;
+            Key::load_or_create(&self.secrets_dir).map_err(|e| MachineError::Key(e.to_string()))?;
         let mut entries: Vec<Trusted> = self.machines()?;
         entries.retain(|t| t.id != id);
         entries.push(Trusted {
@@ -84,7 +92,7 @@ impl TrustList {
         entries.sort_by(|a, b| a.id.cmp(&b.id));
         let text = serde_json::to_vec_pretty(&entries).unwrap_or_default();
         trail_base::fsutil::atomic_write(&self.path, &text)
-            .map_err(SyncError::io("write", &self.path))
+            .map_err(MachineError::io("write", &self.path))
     }
 }
 

@@ -1,0 +1,42 @@
+//! The machine's own signing key, and the other machines the person trusts.
+//!
+//! A machine signs what it publishes (`trail sync`'s segments, `trail blame`'s notes) with its
+//! ed25519 key; another machine believes the signature only with the public half the person
+//! trusted there (`trail sync --trust-machine`). Both files sit with the person's key, which the
+//! agent's confinement hides, and neither syncs: a machine's private half never leaves it.
+
+pub mod key;
+pub mod trust;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use key::{MachineKey, fingerprint, verify};
+pub use trust::{TrustList, Trusted};
+
+pub type Result<T> = std::result::Result<T, MachineError>;
+
+/// Why a machine key or the trust list cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MachineError {
+    #[error("cannot {op} {}: {source}", path.display())]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// A key file that holds no key, or the person's key that seals the trust list.
+    #[error("the key cannot be used: {0}")]
+    Key(String),
+}
+
+impl MachineError {
+    pub fn io<'p>(op: &'static str, path: &'p Path) -> impl FnOnce(io::Error) -> MachineError + 'p {
+        move |source| MachineError::Io {
+            op,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
