@@ -47,6 +47,16 @@ const HARDENED: &[&str] = &[
 /// The only variables git is given: where programs are, and whose (global) config it reads.
 const KEPT: &[&str] = &["PATH", "HOME"];
 
+/// Whether `root` is inside a git work tree (or a repository).
+pub fn is_repository(root: &Path) -> bool {
+    command(root)
+        .args(["rev-parse", "--git-dir"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// A git command in `root`, hardened as the module says.
 pub fn command(root: &Path) -> Command {
     let mut c = Command::new("git");

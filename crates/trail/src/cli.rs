@@ -616,6 +616,14 @@ pub struct InitArgs {
     /// one passes and new edits at a red attention budget are held.
     #[arg(long, conflicts_with = "global")]
     pub strict: bool,
+    /// Add a `Trail-Session: <id>` trailer to the commits the agent makes from its shell (Claude
+    /// Code): installs a git `prepare-commit-msg` hook in this repository. The signed note on
+    /// refs/notes/trail stays the evidence; the trailer is for people reading `git log`.
+    #[arg(long, conflicts_with_all = ["global", "no_trailer"])]
+    pub trailer: bool,
+    /// Take the `Trail-Session:` trailer's git hook out again (uninstall does too).
+    #[arg(long, conflicts_with = "global")]
+    pub no_trailer: bool,
     /// Print the result as one JSON document (pretty on a terminal).
     #[arg(long)]
     pub json: bool,

@@ -22,6 +22,7 @@
 
 pub mod link;
 pub mod note;
+pub mod trailer;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -104,6 +105,18 @@ pub struct CommitBlame {
     /// The note, when it verifies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Note>,
+    /// The message's `Trail-Session:` trailer ([`trailer`]), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trailer: Option<Trailer>,
+}
+
+/// A commit message's `Trail-Session:` trailer: a claim anyone who writes the message can make.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trailer {
+    pub session: String,
+    /// Whether the commit's verified note names the same session; `None` when no note
+    /// verifies (the trailer is then a claim nothing backs).
+    pub agrees: Option<bool>,
 }
 
 /// Who a line came from.
@@ -194,7 +207,10 @@ pub fn blame(
         }
     };
     let ids: Vec<String> = commits.iter().map(|c| c.commit.clone()).collect();
-    let raw = note::read(&top, &ids);
+    let note::Found {
+        notes: raw,
+        trailers,
+    } = note::read(&top, &ids);
     let signers = Signers::of(ledger, secrets_dir);
     let notes: Vec<(usize, Note)> = commits
         .iter()
@@ -203,6 +219,10 @@ pub fn blame(
         .collect();
     let records = records(ledger, notes.iter().map(|(_, n)| n))?;
     for (i, c) in commits.iter_mut().enumerate() {
+        c.trailer = trailers.get(&c.commit).map(|s| Trailer {
+            session: s.clone(),
+            agrees: None,
+        });
         let Some(text) = raw.get(&c.commit) else {
             continue;
         };
@@ -211,6 +231,9 @@ pub fn blame(
         c.note = state;
         if let Some(n) = n {
             c.carried_from = (n.commit != c.commit).then(|| n.commit.clone());
+            if let Some(t) = &mut c.trailer {
+                t.agrees = Some(n.session.as_deref() == Some(t.session.as_str()));
+            }
             c.evidence = Some(n);
         }
     }
@@ -510,6 +533,7 @@ fn porcelain(
                     note: NoteState::None,
                     carried_from: None,
                     evidence: None,
+                    trailer: None,
                 });
             }
             current = Some((first.to_string(), n));
@@ -560,6 +584,7 @@ fn describe(top: &Path, rev: &str) -> Result<CommitBlame, BlameError> {
             note: NoteState::None,
             carried_from: None,
             evidence: None,
+            trailer: None,
         }),
         _ => Err(BlameError::Git {
             target: rev.into(),

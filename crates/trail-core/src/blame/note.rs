@@ -360,29 +360,36 @@ fn write(root: &Path, note: &Note) -> Result<(), NoteError> {
     }
 }
 
-/// The notes of `commits` that exist, as their raw text: one `notes list` and one `cat-file
-/// --batch`, however many commits.
-pub fn read(root: &Path, commits: &[String]) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let Ok(list) = crate::git::command(root)
-        .args(["notes", "--ref", NOTES_REF, "list"])
-        .output()
-    else {
-        return out;
-    };
-    let wanted: std::collections::HashSet<&str> = commits.iter().map(String::as_str).collect();
-    let pairs: Vec<(String, String)> = String::from_utf8_lossy(&list.stdout)
-        .lines()
-        .filter_map(|l| {
-            let (blob, commit) = l.split_once(' ')?;
-            wanted
-                .contains(commit)
-                .then(|| (blob.to_string(), commit.to_string()))
-        })
-        .collect();
-    if pairs.is_empty() {
+/// What [`read`] found: each commit's note (its raw text) and `Trail-Session:` trailer.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub notes: BTreeMap<String, String>,
+    pub trailers: BTreeMap<String, String>,
+}
+
+/// The notes of `commits` that exist, as their raw text, and the trailers of their messages:
+/// one `notes list` and one `cat-file --batch`, however many commits.
+pub fn read(root: &Path, commits: &[String]) -> Found {
+    let mut out = Found::default();
+    if commits.is_empty() {
         return out;
     }
+    let wanted: std::collections::HashSet<&str> = commits.iter().map(String::as_str).collect();
+    let pairs: Vec<(String, String)> = crate::git::command(root)
+        .args(["notes", "--ref", NOTES_REF, "list"])
+        .output()
+        .map(|list| {
+            String::from_utf8_lossy(&list.stdout)
+                .lines()
+                .filter_map(|l| {
+                    let (blob, commit) = l.split_once(' ')?;
+                    wanted
+                        .contains(commit)
+                        .then(|| (blob.to_string(), commit.to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let Ok(mut child) = crate::git::command(root)
         .args(["cat-file", "--batch"])
         .stdin(Stdio::piped())
@@ -392,7 +399,13 @@ pub fn read(root: &Path, commits: &[String]) -> BTreeMap<String, String> {
     else {
         return out;
     };
-    let input: String = pairs.iter().flat_map(|(b, _)| [b.as_str(), "\n"]).collect();
+    // The notes' blobs, then the commits themselves (for their messages' trailers).
+    let asked: Vec<(&str, &str, bool)> = pairs
+        .iter()
+        .map(|(b, c)| (b.as_str(), c.as_str(), true))
+        .chain(commits.iter().map(|c| (c.as_str(), c.as_str(), false)))
+        .collect();
+    let input: String = asked.iter().flat_map(|(o, _, _)| [*o, "\n"]).collect();
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(input.as_bytes());
     }
@@ -400,8 +413,8 @@ pub fn read(root: &Path, commits: &[String]) -> BTreeMap<String, String> {
         return out;
     };
     let mut rest: &[u8] = &done.stdout;
-    for (_, commit) in &pairs {
-        // `<oid> blob <size>\n<bytes>\n`
+    for (_, commit, is_note) in asked {
+        // `<oid> <type> <size>\n<bytes>\n`, or `<name> missing\n`
         let Some(nl) = rest.iter().position(|&b| b == b'\n') else {
             break;
         };
@@ -417,11 +430,15 @@ pub fn read(root: &Path, commits: &[String]) -> BTreeMap<String, String> {
         if rest.len() < size {
             break;
         }
-        out.insert(
-            commit.clone(),
-            String::from_utf8_lossy(&rest[..size]).into_owned(),
-        );
+        let text = String::from_utf8_lossy(&rest[..size]).into_owned();
         rest = rest.get(size + 1..).unwrap_or_default();
+        if is_note {
+            out.notes.insert(commit.to_string(), text);
+        } else if let Some((_, message)) = text.split_once("\n\n")
+            && let Some(session) = super::trailer::parse(message)
+        {
+            out.trailers.insert(commit.to_string(), session);
+        }
     }
     out
 }

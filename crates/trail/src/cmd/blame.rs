@@ -161,6 +161,18 @@ fn commit(out: &mut String, c: &CommitBlame) {
             );
         }
     }
+    if let Some(t) = &c.trailer {
+        let _ = writeln!(
+            out,
+            "  message trailer Trail-Session: {} ({})",
+            t.session,
+            match t.agrees {
+                Some(true) => "the signed note names the same session",
+                Some(false) => "the signed note names another session: the message is wrong",
+                None => "a claim only: no note that verifies backs it",
+            }
+        );
+    }
 }
 
 fn short(id: &str) -> &str {

@@ -30,6 +30,21 @@ struct Report {
     shared: bool,
     hooks: trail_core::install::Change,
     files: Vec<FileChange>,
+    /// The `Trail-Session:` trailer's git hook, when asked about (or removed by uninstall).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trailer: Option<TrailerChange>,
+}
+
+/// What became of the `Trail-Session:` trailer's `prepare-commit-msg` hook.
+#[derive(Serialize)]
+struct TrailerChange {
+    /// `on`, `off`, or `taken` (another program's hook is there, left alone).
+    state: &'static str,
+    path: PathBuf,
+    changed: bool,
+    /// For `taken`: the line the person can add to their own hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    add_line: Option<String>,
 }
 
 /// Where a host keeps its hook settings: (project root, home, global) → file.
@@ -67,12 +82,7 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     }
     let config = Config::load()?;
     let root = config.project_root.value.clone();
-    // Checked before anything is written: a refusal leaves every file as it was.
-    let strict = if args.strict {
-        Some(plan_strict(&root, install)?)
-    } else {
-        None
-    };
+    let strict = preflight(args, install, &root)?;
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .ok_or_else(|| CliError::usage("HOME is not set"))?;
@@ -135,12 +145,18 @@ pub fn run(args: &InitArgs, install: bool) -> CliResult {
     if !install && !args.global {
         files.extend(tidy(&root, host));
     }
+    let trailer = if args.global {
+        None
+    } else {
+        trailer_hook(&root, install && args.trailer, install && !args.no_trailer)?
+    };
     let report = Report {
         global: args.global,
         shared,
         agent: host.word.to_string(),
         hooks,
         files,
+        trailer,
     };
     if args.json {
         return output::json(&report);
@@ -756,6 +772,54 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
     ])
 }
 
+/// What is checked before anything is written, so that a refusal leaves every file as it was:
+/// `--strict`'s plan, and that `--trailer` has a repository to put its hook in.
+fn preflight(args: &InitArgs, install: bool, root: &Path) -> CliResult<Option<Option<String>>> {
+    if install && args.trailer && !trail_core::git::is_repository(root) {
+        return Err(CliError::usage(format!(
+            "--trailer adds a git hook, and {} is not in a git repository",
+            root.display()
+        ))
+        .with_hint("run `git init` first, or leave out --trailer"));
+    }
+    args.strict.then(|| plan_strict(root, install)).transpose()
+}
+
+/// The trailer's git hook put in (`on`), or taken out unless `keep` (`--no-trailer`, uninstall);
+/// `None` when nothing was asked and nothing changed.
+fn trailer_hook(root: &Path, on: bool, keep: bool) -> CliResult<Option<TrailerChange>> {
+    use trail_core::blame::trailer::{Hook, set};
+    if !on && keep {
+        return Ok(None);
+    }
+    let hook = match set(root, on) {
+        Ok(h) => h,
+        Err(e) if on => return Err(CliError::failed(e.to_string())),
+        // Taking it out of a directory that is not a repository: there is nothing to take.
+        Err(_) => return Ok(None),
+    };
+    Ok(Some(match hook {
+        Hook::On { path, changed } => TrailerChange {
+            state: "on",
+            path,
+            changed,
+            add_line: None,
+        },
+        Hook::Off { path, changed } => TrailerChange {
+            state: "off",
+            path,
+            changed,
+            add_line: None,
+        },
+        Hook::Taken { path, line } => TrailerChange {
+            state: "taken",
+            path,
+            changed: false,
+            add_line: Some(line),
+        },
+    }))
+}
+
 /// Whether another agent host still runs trail's hooks in this project.
 fn other_agent_installed(host: &HostSpec, root: &Path) -> bool {
     let runs = |path: PathBuf, spec: &HostSpec| {
@@ -767,6 +831,34 @@ fn other_agent_installed(host: &HostSpec, root: &Path) -> bool {
                 || runs(claude::shared_settings(root), &claude::CLAUDE)
         }
         _ => runs(codex::hooks_path(root, Path::new(""), false), &codex::CODEX),
+    }
+}
+
+impl TrailerChange {
+    fn describe(&self, agent: &str) -> String {
+        let path = self.path.display();
+        match (self.state, self.changed) {
+            ("on", changed) => format!(
+                "the Trail-Session trailer: {} git hook {path} (the agent's commits from its \
+                 shell get `Trail-Session: <session>`{}; off: trail init --no-trailer)\n",
+                if changed { "installed" } else { "unchanged" },
+                if agent == "codex" {
+                    "; Claude Code hands the session to the shell, Codex does not, so Codex's \
+                     commits get none"
+                } else {
+                    ""
+                }
+            ),
+            ("off", true) => format!("the Trail-Session trailer: removed git hook {path}\n"),
+            ("off", false) => {
+                format!("the Trail-Session trailer: no git hook of trail's at {path}\n")
+            }
+            _ => format!(
+                "the Trail-Session trailer: not installed: {path} is another program's hook, left \
+                 alone. To add the trailer, put this line in it:\n  {}\n",
+                self.add_line.as_deref().unwrap_or_default()
+            ),
+        }
     }
 }
 
@@ -795,6 +887,9 @@ impl Report {
                 if f.changed { verb } else { "unchanged" },
                 f.path.display()
             ));
+        }
+        if let Some(t) = &self.trailer {
+            text.push_str(&t.describe(&self.agent));
         }
         if install && self.shared {
             text.push_str(
@@ -886,6 +981,7 @@ mod tests {
                 what: "the instruction block",
                 changed,
             }],
+            trailer: None,
         }
     }
 

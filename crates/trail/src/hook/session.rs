@@ -24,6 +24,14 @@ pub(super) fn start(cx: &Cx<'_>, source: &SessionSource) -> Response {
     cx.seen(vec![trail_core::timeline::Seen::Start {
         source: source.as_str().to_string(),
     }]);
+    // The session, for the agent's shell (the `Trail-Session:` trailer's hook reads it).
+    if let (Some(file), Some(session)) = (
+        std::env::var_os("CLAUDE_ENV_FILE"),
+        cx.envelope.session_id.as_deref(),
+    ) && let Err(e) = trail_core::blame::trailer::export(std::path::Path::new(&file), session)
+    {
+        report::error(&e);
+    }
     let mut parts = Vec::new();
     // Before the state file starts this session: it reads whether the last one ended.
     parts.extend(super::dream::at_session_start(cx));

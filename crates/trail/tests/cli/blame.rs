@@ -474,3 +474,159 @@ fn blame_outside_git_or_of_nothing_says_what_to_do() {
     assert!(err.contains("FILE") || err.contains("commit"), "{err}");
     let _ = Path::new("");
 }
+
+/// git in the project with extra variables (the agent's shell has `TRAIL_SESSION`).
+fn git_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> String {
+    let mut c = Command::new("git");
+    c.arg("-C")
+        .arg(&env.cwd)
+        .args(args)
+        .env("HOME", &env.home)
+        .env("GIT_AUTHOR_NAME", "Pat Person")
+        .env("GIT_AUTHOR_EMAIL", "pat@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Pat Person")
+        .env("GIT_COMMITTER_EMAIL", "pat@example.invalid")
+        .env_remove("TRAIL_SESSION");
+    for (k, v) in vars {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The optional `Trail-Session:` trailer, with real git: SessionStart hands the session to the
+/// agent's shell through Claude Code's `CLAUDE_ENV_FILE`; the hook `trail init --trailer`
+/// installed adds the trailer to the agent's commit and not to the person's; blame says whether
+/// a trailer agrees with the signed note, and that one nothing backs is a claim only. Another
+/// program's hook is left alone; `--no-trailer` and uninstall take trail's out.
+#[test]
+fn the_session_trailer_is_added_to_the_agents_commits_only_and_checked_against_the_note() {
+    let env = TestEnv::new();
+    git(&env, &["init", "-q", "-b", "main"]);
+    write(&env, "app.py", "x = 1\n");
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "first"]);
+    let text = env.ok(&["init", "--trailer"]);
+    assert!(
+        text.contains("the Trail-Session trailer: installed git hook"),
+        "{text}"
+    );
+    let hook_file = env.cwd.join(".git/hooks/prepare-commit-msg");
+    assert!(hook_file.exists());
+    git(&env, &["add", "-A"]);
+    git(&env, &["commit", "-q", "-m", "trail init"]);
+
+    // SessionStart writes the export line Claude Code runs ahead of each Bash command.
+    let env_file = env.root.join("session-env.sh");
+    let out = env
+        .cmd(&["hook", "claude-code"])
+        .env("CLAUDE_ENV_FILE", &env_file)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write as _;
+            c.stdin.take().unwrap().write_all(
+                json!({"hook_event_name":"SessionStart","session_id":"agent-7","source":"startup"})
+                    .to_string()
+                    .as_bytes(),
+            )?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    let exported = std::fs::read_to_string(&env_file).unwrap();
+    assert_eq!(exported, "export TRAIL_SESSION='agent-7'\n");
+
+    // The agent edits and commits from its shell, which has the variable.
+    hook(
+        &env,
+        json!({"hook_event_name":"UserPromptSubmit","session_id":"agent-7","prompt":"bump x"}),
+    );
+    let path = env.cwd.join("app.py");
+    std::fs::write(&path, "x = 2\n").unwrap();
+    hook(
+        &env,
+        json!({"hook_event_name":"PostToolUse","session_id":"agent-7","tool_use_id":"t1","tool_name":"Write",
+               "tool_input":{"file_path":path,"content":"x = 2\n"},"tool_response":{"filePath":path}}),
+    );
+    git(&env, &["add", "-A"]);
+    git_with(
+        &env,
+        &["commit", "-q", "-m", "Bump x"],
+        &[("TRAIL_SESSION", "agent-7")],
+    );
+    hook(
+        &env,
+        json!({"hook_event_name":"PostToolUse","session_id":"agent-7","tool_use_id":"t2","tool_name":"Bash",
+               "tool_input":{"command":"git commit -q -m 'Bump x'"},"tool_response":{"stdout":"","stderr":"","interrupted":false}}),
+    );
+    hook(
+        &env,
+        json!({"hook_event_name":"Stop","session_id":"agent-7"}),
+    );
+    let message = git(&env, &["log", "-1", "--format=%B"]);
+    assert!(message.contains("Trail-Session: agent-7"), "{message}");
+    let b = blame(&env, "HEAD");
+    assert_eq!(b["commits"][0]["note"]["state"], "verified", "{b}");
+    assert_eq!(b["commits"][0]["trailer"]["session"], "agent-7", "{b}");
+    assert_eq!(b["commits"][0]["trailer"]["agrees"], true, "{b}");
+
+    // A person's commit gets none; one that claims a session has nothing behind it.
+    write(&env, "app.py", "x = 3\n");
+    git(&env, &["commit", "-q", "-am", "Person"]);
+    assert!(!git(&env, &["log", "-1", "--format=%B"]).contains("Trail-Session"));
+    write(&env, "app.py", "x = 4\n");
+    git(
+        &env,
+        &["commit", "-q", "-am", "Claimed\n\nTrail-Session: agent-7"],
+    );
+    let b = blame(&env, "HEAD");
+    assert_eq!(b["commits"][0]["note"]["state"], "none", "{b}");
+    assert_eq!(b["commits"][0]["trailer"]["agrees"], Value::Null, "{b}");
+    let text = env.ok(&["blame", "HEAD"]);
+    assert!(text.contains("a claim only"), "{text}");
+
+    // Off again; another program's hook is never touched.
+    let text = env.ok(&["init", "--no-trailer"]);
+    assert!(text.contains("removed git hook"), "{text}");
+    assert!(!hook_file.exists());
+    std::fs::write(&hook_file, "#!/bin/sh\necho theirs\n").unwrap();
+    let out: Value = serde_json::from_str(&env.ok(&["init", "--trailer", "--json"])).unwrap();
+    assert_eq!(out["trailer"]["state"], "taken", "{out}");
+    assert!(
+        out["trailer"]["add_line"]
+            .as_str()
+            .unwrap()
+            .contains("Trail-Session")
+    );
+    env.ok(&["uninstall"]);
+    assert_eq!(
+        std::fs::read_to_string(&hook_file).unwrap(),
+        "#!/bin/sh\necho theirs\n"
+    );
+    std::fs::remove_file(&hook_file).unwrap();
+    env.ok(&["init", "--trailer"]);
+    assert!(hook_file.exists());
+    env.ok(&["uninstall"]);
+    assert!(!hook_file.exists(), "uninstall takes trail's hook out");
+}
+
+#[test]
+fn the_trailer_needs_a_git_repository_and_says_so_before_writing() {
+    let env = TestEnv::new();
+    let out = env.run(&["init", "--trailer"]);
+    assert_eq!(
+        crate::common::code(&out),
+        2,
+        "{}",
+        crate::common::stderr(&out)
+    );
+    assert!(crate::common::stderr(&out).contains("git init"));
+    assert!(!env.cwd.join(".claude").exists(), "nothing was written");
+}

@@ -1320,7 +1320,9 @@ fn blame_follows_a_real_claude_code_session_to_its_lines() {
     .unwrap();
     git(&env, &["add", "-A"]);
     git(&env, &["commit", "-q", "-m", "first"]);
-    env.ok(&["init"]);
+    // With the optional trailer: Claude Code hands the session to the agent's shell through
+    // the file SessionStart writes (`CLAUDE_ENV_FILE`), and git's hook adds it.
+    env.ok(&["init", "--trailer"]);
     git(&env, &["add", "-A"]);
     git(&env, &["commit", "-q", "-m", "trail init"]);
     let money = env.cwd.join("money.py");
@@ -1395,4 +1397,15 @@ fn blame_follows_a_real_claude_code_session_to_its_lines() {
         .find(|l| l["origin"]["by"] == "agent")
         .unwrap();
     assert_eq!(line["origin"]["tool_use_id"], "toolu_edit", "{line}");
+    assert_eq!(agent["trailer"]["session"], session_id(&out), "{agent}");
+    assert_eq!(agent["trailer"]["agrees"], true, "{agent}");
+    assert!(
+        b["commits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["note"]["state"] != "verified")
+            .all(|c| c.get("trailer").is_none()),
+        "the person's commits carry no trailer: {b}"
+    );
 }
