@@ -49,7 +49,8 @@
 //!
 //! Rollback: the anchor proves the history up to it was not rewritten, not that it is the
 //! latest anchor. So each writer also keeps the highest `seq` it anchored next to the key
-//! ([`seen_path`], in the secret store, which the agent's confinement hides): `verify` fails a
+//! ([`seen_path`], in the secret store, which the agent's confinement hides; written in place and
+//! not flushed, like the anchor): `verify` fails a
 //! ledger whose anchor is older than that, or missing or blank after one was written (a saved
 //! `~/.ledger` put back, an empty stream with an empty anchor). Where commands are not
 //! confined, whoever can write the secret store can lower it too (SECURITY.md).
@@ -418,11 +419,22 @@ pub fn seen(secrets_dir: &Path, anchor: &Path) -> u64 {
 /// Record `seq` as the highest anchored (the caller only ever raises it: a writer never
 /// continues from a restored older anchor, which stays as evidence). Best effort: the anchor itself is
 /// written; a secret store that cannot be written here costs only this check.
+///
+/// Written in place as a fixed-width number, and not flushed, as the anchor is: a rename and two
+/// flushes here cost more than the rest of a hook's append (1.1 ms of a 4 ms PostToolUse), and a
+/// flushed count could outlive an unflushed anchor through a power loss, which `verify` would
+/// then take for a copy put back. The number is 21 bytes at offset 0, inside one sector: old or
+/// new, never half (an older shorter count is overwritten whole).
 fn note_seen(secrets_dir: &Path, anchor: &Path, seq: u64) {
-    let _ = fsutil::atomic_write(
-        &seen_path(secrets_dir, anchor),
-        format!("{seq}\n").as_bytes(),
-    );
+    let path = seen_path(secrets_dir, anchor);
+    let _ = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
+        .open(&path)
+        .and_then(|f| f.write_all_at(format!("{seq:020}\n").as_bytes(), 0));
 }
 
 /// Whether every record after the anchored one is sealed and chained, up to `base`: in the
