@@ -899,6 +899,17 @@ fn new_families_sealed12_part() {
     assert!(all.rows > 0);
 }
 
+/// A thirteenth sealed part (2026-11-30, tenth stop): 236 commands in 23 more families, written
+/// by a helper that never read trail's source, run once with the design frozen at d026870 (after
+/// the twelfth part's misses were read). Printed, never tuned against:
+/// `cargo test -p trail-core --test core gate::new_families_sealed13 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed13_part() {
+    let (_, all) = measure(&["gate-families-sealed13.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

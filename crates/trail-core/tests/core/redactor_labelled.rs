@@ -410,3 +410,15 @@ fn new_families_sealed12_part() {
     print_table("secrets-families-sealed12.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A thirteenth sealed part (2026-11-30, tenth stop): 16 more families, written by a helper that
+/// never read trail's source, run once with the design frozen at d026870:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed13 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed13_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed13.tsv"), show);
+    print_table("secrets-families-sealed13.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
