@@ -463,9 +463,9 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
 }
 
 /// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
-/// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`): a literal path in a system
-/// directory, with a write mode or a call named for writing.
-fn writes_system_file(code: &str, ctx: &Context) -> bool {
+/// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
+/// path in a system directory, with a write mode or a call named for writing or saving.
+pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
     let lits = literals(code);
     let system = lits
         .iter()
@@ -483,7 +483,14 @@ fn writes_system_file(code: &str, ctx: &Context) -> bool {
                 .next()
                 .unwrap_or(id)
                 .to_ascii_lowercase();
-            last.starts_with("write") || last == "truncate" || last.starts_with("overwrite")
+            last.starts_with("write")
+                || last == "truncate"
+                || last.starts_with("overwrite")
+                // A call that puts its result at a path (`doc.save("/etc/passwd")`,
+                // `output.file(%wav, "/etc/passwd", …)`): the path is written.
+                || ["save", "dump", "output", "export", "store", "persist"]
+                    .iter()
+                    .any(|w| crate::text::words(id).iter().any(|p| p == w))
         }
     });
     mode || call

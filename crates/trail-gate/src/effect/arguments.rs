@@ -707,8 +707,21 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
                 .into(),
             raw,
         ));
+        return true;
     }
-    critical
+    // Or saves its result over a system file (`doc.save("/etc/passwd")` in a script fed to
+    // any program).
+    if code::writes_system_file(code_text, ctx) {
+        out.push(super::decide(
+            Verdict::Block,
+            RuleId::InterpreterCode,
+            "this code writes over a system file from inside another language: it is never run"
+                .into(),
+            raw,
+        ));
+        return true;
+    }
+    false
 }
 
 /// One argument's text: a command line, code in another language, or lines with shell escapes.

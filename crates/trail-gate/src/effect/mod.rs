@@ -64,9 +64,9 @@ pub(super) fn judge(
     let option = c.name.len() > 1 && c.name.starts_with('-');
     let plausible = !c.name.is_empty()
         && !option
-        && c.name
-            .chars()
-            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@'));
+        && c.name.chars().all(|ch| {
+            ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@' | ':')
+        });
     if !plausible {
         return;
     }
@@ -91,6 +91,10 @@ pub(super) fn judge(
         return;
     }
     out.extend(loads_fetched(c, ctx, layer, raw));
+    if tier == Tier::Unknown {
+        out.extend(code_from_url(c, raw));
+        out.extend(download_on_stdin(c, producers, raw));
+    }
     let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
@@ -500,6 +504,110 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
             raw,
         )
     })
+}
+
+/// Code named by its address on the network, handed to a program trail does not model: told to
+/// run, install or load it (`metacello install github://…`, `bundle:install -s https://….jar`)
+/// it is fetched code run at once, a block, as `curl … | sh` is; given it as the input it
+/// works on (`cwltool https://…/cleanup.cwl`), the program may run it: a junction.
+fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    const RUNS: &[&str] = &[
+        "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
+        "launch",
+    ];
+    // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
+    let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
+    let (at, url) = words
+        .iter()
+        .enumerate()
+        .find(|(_, w)| code_url(w))
+        .map(|(i, w)| (i, *w))?;
+    // Told by a word before it (`metacello install …`); the program's own name says what it
+    // is (`acme-run URL` tests an API), not what it does with this address.
+    let told = words[..at]
+        .iter()
+        .flat_map(|w| words::parts(w))
+        .any(|p| RUNS.contains(&p.as_str()));
+    let first_operand = c.operands().next().and_then(|a| a.text.as_deref()) == Some(url);
+    if told {
+        Some(decide(
+            Verdict::Block,
+            RuleId::RemoteCode,
+            format!(
+                "`{}` is told to run or install `{url}`, code fetched from the network that nobody here has read: it is never run",
+                c.name
+            ),
+            raw,
+        ))
+    } else if first_operand {
+        Some(decide(
+            Verdict::Junction,
+            RuleId::RemoteCode,
+            format!(
+                "`{}` is given `{url}`, code from the network, and trail does not model what it does with it: a person decides",
+                c.name
+            ),
+            raw,
+        ))
+    } else {
+        None
+    }
+}
+
+/// A download piped into a program trail does not model that is told to read its input from
+/// stdin (`curl … | acme-engine -`): if it runs what it reads, that is code nobody has read. A
+/// person decides (without the `-`, a program that reads a download is most often a filter).
+fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
+    let dash = c.operands().any(|a| a.text.as_deref() == Some("-"));
+    (dash && producers.iter().any(|p| super::shells::fetches(p))).then(|| {
+        decide(
+            Verdict::Junction,
+            RuleId::RemoteCode,
+            format!(
+                "a download is piped into `{}`, told to read its input from stdin (`-`), and trail does not model whether it runs it: a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
+}
+
+/// Whether `w` is the address of code on the network: a repository scheme (`github://…`), or
+/// an http(s) or ftp URL whose path ends in a script's, a program's or a package's extension.
+fn code_url(w: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "sh", "bash", "zsh", "py", "pl", "rb", "js", "mjs", "cjs", "ts", "php", "ps1", "lua",
+        "tcl", "jar", "war", "cwl", "nf", "wdl", "smk", "run", "bin", "exe", "deb", "rpm", "whl",
+        "gem", "apk", "msi", "st",
+    ];
+    let w = w.trim_matches(['"', '\'']);
+    if ["github://", "gitlab://", "bitbucket://"]
+        .iter()
+        .any(|s| w.starts_with(s))
+    {
+        return true;
+    }
+    let Some(rest) = ["https://", "http://", "ftp://"]
+        .iter()
+        .find_map(|s| w.strip_prefix(s))
+    else {
+        return false;
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let Some((host, file)) = path
+        .split_once('/')
+        .map(|(h, p)| (h, p.rsplit('/').next().unwrap_or(p)))
+    else {
+        return false;
+    };
+    // A service on this machine is not code from the network (`acme-run http://127.0.0.1:8000/…`
+    // tests an API).
+    let host = host.rsplit('@').next().unwrap_or(host);
+    if host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]") {
+        return false;
+    }
+    file.rsplit_once('.')
+        .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
 /// Told to run the code that comes with what it downloads (`--trust-remote-code`): a block,

@@ -649,6 +649,11 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':'))
             && (!dotted_name || w.contains('/'))
         {
+            // An object's address before the verb (`storcli /c0/v0 del`, `/c0/e252/s3 set
+            // offline`): short segments, no extension; a file or directory ends the words.
+            if out.is_empty() && object_address(w) {
+                continue;
+            }
             if w.contains('/') || w.contains('.') {
                 break;
             }
@@ -660,6 +665,19 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// A device's or object's address written as a path (`/c0`, `/c0/v0`, `/c0/e252/s3`): every
+/// segment a short run of letters and digits with at least one digit, no extension.
+fn object_address(w: &str) -> bool {
+    w.strip_prefix('/').is_some_and(|rest| {
+        !rest.is_empty()
+            && rest.split('/').all(|seg| {
+                (1..=6).contains(&seg.len())
+                    && seg.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && seg.bytes().any(|b| b.is_ascii_digit())
+            })
+    })
 }
 
 /// A flag telling the program to run code that comes with what it downloads
