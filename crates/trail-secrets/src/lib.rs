@@ -782,6 +782,15 @@ fn collect(
     }
 }
 
+/// A login's argument (`Check::LoginArgument`): long and random, and not the value of the last
+/// flag before it when that flag names an identifier (`--service-key-id UUID`).
+fn login_argument(compiled: &Compiled, locs: &CaptureLocations, text: &str, value: &str) -> bool {
+    let last_flag = Compiled::group(compiled.name_groups.first().copied(), locs, text)
+        .and_then(|f| f.split_whitespace().last());
+    plausible::plausible_login_argument(value)
+        && !last_flag.is_some_and(|f| plausible::name_rules_out(f.trim_start_matches('-')))
+}
+
 fn accept(
     check: Check,
     compiled: &Compiled,
@@ -864,14 +873,16 @@ fn accept(
                 Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,
                 _ => value,
             };
-            !plausible::is_placeholder(token) && plausible::looks_random(value)
+            !plausible::is_placeholder(token)
+                && plausible::looks_random(value)
+                && !plausible::camel_words(value)
         }
         Check::Signature => {
             !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
         }
         Check::Password => plausible::plausible_password(value),
         Check::PrefixedToken => plausible::plausible_prefixed_token(value),
-        Check::LoginArgument => plausible::plausible_login_argument(value),
+        Check::LoginArgument => login_argument(compiled, locs, text, value),
         // Judged per argument where the match is read (`string_arguments`).
         Check::CallArguments => false,
         Check::Header => compiled

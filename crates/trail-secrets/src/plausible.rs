@@ -223,6 +223,33 @@ pub(crate) fn looks_random(v: &str) -> bool {
     has_digit(v) || has_mixed_case(v) || symbol_kinds(v) >= 3
 }
 
+/// A name written in CamelCase from a few words (`MediaBrowser`, `ApiToken`): letters only, each
+/// capital starting a run of at least two small letters. Its mixed case is a name's, not
+/// chance's (`aBcDeFgH`, a token's, has capitals that start no word).
+pub(crate) fn camel_words(v: &str) -> bool {
+    if v.len() > 32 || !v.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return false;
+    }
+    let b = v.as_bytes();
+    let mut words = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if i > 0 && !b[i].is_ascii_uppercase() {
+            return false;
+        }
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        if i - start < 3 {
+            return false;
+        }
+        words += 1;
+    }
+    (2..=4).contains(&words)
+}
+
 fn symbol_kinds(v: &str) -> usize {
     let mut seen = [false; 128];
     for b in v.bytes() {
@@ -558,6 +585,16 @@ const METADATA_WORDS: &[&str] = &[
     "regex",
     "pattern",
     "schema",
+    // A password's hash, named for its algorithm (`Password_PBKDF2`, `password_sha256`): what a
+    // login is checked against, not what opens it.
+    "pbkdf2",
+    "bcrypt",
+    "scrypt",
+    "argon2",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
 ];
 
 /// Names whose credential is public by design or no credential at all:

@@ -476,6 +476,40 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "url-token-user",
+        // A key sent as the user of a login whose password is empty or a stand-in, as HTTP
+        // Basic APIs take one (`https://<key>:x@api.…`, `:x-oauth-basic@`): the user is the
+        // secret. Twenty characters at least, so that a name (`deploy:x@`) is not taken.
+        regex: r"(?-u:\b)[a-z][a-z0-9+.-]*://(?P<secret>(?-u:[a-z0-9_-]){20,}):(?:x|x-oauth-basic|api_token|-)?@",
+        example: "https://5f0741a170d728a024c96c3307ce5b75a57d00b6:x@api.bamboohr.com/api/gateway.php",
+        keywords: &["://"],
+        check: Check::Token,
+        shape: Shape::UrlCredentials,
+        lowered: true,
+    },
+    Builtin {
+        name: "cli-token-user",
+        // The same on a command line: `curl -u '<key>:'` (the colon says "no password").
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<secret>(?-u:[a-z0-9_-]){20,}):(?:x|x-oauth-basic|api_token|-)?(?:["']|[ \t]|$)"#,
+        example: "curl -s -u 'bd00fc81567217bef9348f1db9ef0a19821c850b80e8a75a561b636f8322d165:' https://api.hellosign.com/v3/account",
+        keywords: &["-u"],
+        check: Check::Token,
+        shape: Shape::Cli,
+        lowered: true,
+    },
+    Builtin {
+        name: "piped-password",
+        // A value echoed into a program whose flag reads a password, token or secret from
+        // stdin (`echo 'pw' | anydesk --set-password`, `… | login --password-stdin`).
+        regex: r#"(?:(?m:^)|[ \t;&(])(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']?%s["']?)?)[ \t]+(?P<q>["']?)(?P<secret>(?-u:[^\s"'|;&$<>`\\])(?-u:[^\s"'|;&`\\]){5,})["']?[ \t]*\|[ \t]*(?-u:[^|\n;&])*?--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token)"#,
+        example: "echo 'ga1CdtyYmty.iOxw' | sudo anydesk --set-password",
+        keywords: &["password", "passwd", "passphrase", "secret", "token"],
+        check: Check::Password,
+        // `token` and `secret` fill transcripts: only a line that echoes into a pipe is read.
+        shape: Shape::Literal(&["echo ", "printf "]),
+        lowered: true,
+    },
+    Builtin {
         name: "userinfo-credentials",
         // `user:password@host` without a scheme, as management tools and scp-like clients
         // take a login (`--bmc USERID:O7L-5rroeoxFWU@10.20.0.60`, `admin:…@switch1`). A
@@ -762,7 +796,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A command-line login's positional argument: `wandb login KEY`, `ngrok config
         // add-authtoken TOKEN`, `fly auth token`'s output pasted back. The argument is judged
         // by its shape (long, random), as nothing names it.
-        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?:[ \t]+--?[a-z][a-z0-9-]*)*[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
+        // The flags it skips are kept (`name`): after one that names an identifier
+        // (`--service-key-id UUID`), the argument is that flag's value, not a token.
+        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
         example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
         keywords: &["login", "auth", "token", "set-key"],
         check: Check::LoginArgument,

@@ -393,9 +393,11 @@ fn cli_shape(lowered: &[u8]) -> bool {
             .or_else(|| password.strip_prefix(b"'"))
             .unwrap_or(password);
         rest.get(user_len) == Some(&b':')
-            && password
+            && (password
                 .first()
                 .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
+                // A key as the user, with no password (`-u '<key>:'`).
+                || user_len >= 20)
     });
     user || find_all(lowered, b"--").any(|at| {
         let name_len = lowered[at + 2..]

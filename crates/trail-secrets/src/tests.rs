@@ -1759,3 +1759,40 @@ fn found_by_the_twelfth_sealed_part() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the thirteenth sealed part (issue 20), with invented values: a key sent as the user
+/// of a login with no password or a stand-in one (`-u 'KEY:'`, `https://KEY:x@…`); a value
+/// echoed into a program whose flag reads a password. Left alone: a CamelCase scheme in an
+/// `Authorization` header, a password's hash named for its algorithm, the identifier a login's
+/// `--…-id` flag takes.
+#[test]
+fn found_by_the_thirteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "curl -s -u '3f9a0c7e51b24d86a1e07c93b5f2d48e6a0b1c9d:' https://api.acme.example/v2/me",
+            "3f9a0c7e51b24d86a1e07c93b5f2d48e6a0b1c9d",
+        ),
+        (
+            "POST https://Kq7vT2mX9zLp4WnB8cR3dY6h:x@api.acme.example/v1/employees",
+            "Kq7vT2mX9zLp4WnB8cR3dY6h",
+        ),
+        (
+            "echo 'Vn3q.Rt8wLz2' | sudo acme-remote --set-password",
+            "Vn3q.Rt8wLz2",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "Authorization: AcmeMedia Client=\"Acme Web\", Device=\"Firefox\"",
+        "Password_SHA256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "acme login --service-key-id 0c1dfc22-d7ec-4b93-affd-9307125a89e1 --secret-stdin",
+        "git push -u origin main",
+        "curl -u deploy: https://x.example/",
+        "echo done | acme-report --password-file build/pw.txt",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
