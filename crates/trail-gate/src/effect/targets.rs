@@ -243,9 +243,12 @@ fn rewrites_in_place(flag: &str) -> bool {
         return false;
     };
     let name = body.split('=').next().unwrap_or(body);
-    words::parts(name)
-        .first()
-        .is_some_and(|p| matches!(p.as_str(), "write" | "overwrite" | "rewrite" | "fix"))
+    words::parts(name).first().is_some_and(|p| {
+        matches!(
+            p.as_str(),
+            "write" | "overwrite" | "rewrite" | "fix" | "replace"
+        )
+    })
 }
 
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
@@ -289,8 +292,8 @@ const TRANSFERS: &[&str] = &[
     "put", "restore", "retrieve", "sync",
 ];
 
-/// Verbs whose next path is where the output goes (`redirect csv FILE`).
-const REDIRECTS: &[&str] = &["redirect", "tee"];
+/// Verbs whose next path is where the output goes (`redirect csv FILE`, `cat output FILE`).
+const REDIRECTS: &[&str] = &["redirect", "tee", "output"];
 
 /// Nouns of what a program produces, in an option's name beside where it goes
 /// (`--reporter-json-export`, `-exact_artifact_path`, `--log-file`, `--pid-file`): that

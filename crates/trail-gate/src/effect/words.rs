@@ -561,6 +561,18 @@ fn name_verb(name: &str) -> Option<Verb> {
             None => {}
         }
     }
+    // Named for setting an application's password (`koha-passwd`, `acme-password`): a
+    // credential changes. (The system's own `passwd` is the account rules'.)
+    if ps.len() > 1
+        && ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "passwd" | "password"))
+    {
+        return Some(Verb {
+            word: name.into(),
+            class: Class::Changes,
+        });
+    }
     // Named for the protocol that sends mail (`calibre-smtp`, `smtp-cli`): it sends.
     if ps.iter().any(|p| p == "smtp") {
         return Some(Verb {
@@ -1092,6 +1104,12 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Reveals,
         });
     }
+    if lone_credential(&split) {
+        return Some(Verb {
+            word: subs.join(" "),
+            class: Class::Reveals,
+        });
+    }
     if any(MESSAGES) && any(MAKES) {
         return Some(Verb {
             word: subs.join(" "),
@@ -1125,6 +1143,24 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// A credential's name alone as the last subcommand (`surge token`, `acme api-key`), after
+/// words that neither act nor look: the credential is printed to whoever asked.
+fn lone_credential(split: &[Vec<String>]) -> bool {
+    let Some((last, before)) = split.split_last() else {
+        return false;
+    };
+    matches!(
+        last.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["token" | "tokens" | "apikey" | "credentials"] | ["api", "key" | "token"]
+    ) && before
+        .iter()
+        .flatten()
+        .all(|p| classify_form(p).is_none() && !LOOKS.contains(&p.as_str()))
 }
 
 /// A method named for looking (`org.freedesktop.DBus.ListNames`, `GetUnit`): the call only
