@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::file_error::{At as _, FileError};
 use crate::secrets::key::Key;
 use crate::text::sha256_hex;
 
@@ -110,7 +111,7 @@ impl TrustStore {
     }
 
     /// Every trusted configuration.
-    pub fn list(&self) -> io::Result<Vec<Entry>> {
+    pub fn list(&self) -> Result<Vec<Entry>, FileError> {
         Ok(self.read()?.trusted)
     }
 
@@ -121,7 +122,7 @@ impl TrustStore {
         config_file: &Path,
         bytes: &[u8],
         key: Option<&Key>,
-    ) -> io::Result<Status> {
+    ) -> Result<Status, FileError> {
         let Some(key) = key else {
             return Ok(Status::Untrusted);
         };
@@ -150,7 +151,7 @@ impl TrustStore {
         bytes: &[u8],
         now: &str,
         key: &Key,
-    ) -> io::Result<Entry> {
+    ) -> Result<Entry, FileError> {
         let path = key_path(config_file);
         let sha256 = sha256_hex(bytes);
         let mac = key.mac(&Entry::message(&path, &sha256));
@@ -168,7 +169,7 @@ impl TrustStore {
     }
 
     /// Forget the trust in `config_file`. Returns whether there was one.
-    pub fn revoke(&self, config_file: &Path) -> io::Result<bool> {
+    pub fn revoke(&self, config_file: &Path) -> Result<bool, FileError> {
         let key = key_path(config_file);
         let mut file = self.read()?;
         let before = file.trusted.len();
@@ -180,29 +181,31 @@ impl TrustStore {
         Ok(true)
     }
 
-    fn read(&self) -> io::Result<File> {
+    fn read(&self) -> Result<File, FileError> {
         let f = match open_regular(&self.path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(File::default()),
-            Err(e) => return Err(e),
+            Err(e) => return Err(FileError::new("read", &self.path, e)),
         };
         let mut text = String::new();
-        f.take(MAX_BYTES).read_to_string(&mut text)?;
-        serde_json::from_str(&text).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: {e}", self.path.display()),
-            )
-        })
+        f.take(MAX_BYTES)
+            .read_to_string(&mut text)
+            .at("read", &self.path)?;
+        serde_json::from_str(&text)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+            .at("read", &self.path)
     }
 
-    fn write(&self, file: &mut File) -> io::Result<()> {
+    fn write(&self, file: &mut File) -> Result<(), FileError> {
         file.version = 1;
         file.trusted.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut text = serde_json::to_string_pretty(file).map_err(io::Error::other)?;
+        let mut text = serde_json::to_string_pretty(file)
+            .map_err(io::Error::other)
+            .at("write", &self.path)?;
         text.push('\n');
-        crate::fsutil::ensure_dir(crate::fsutil::parent_dir(&self.path))?;
-        crate::fsutil::atomic_write(&self.path, text.as_bytes())
+        let dir = crate::fsutil::parent_dir(&self.path);
+        crate::fsutil::ensure_dir(dir).at("create the directory", dir)?;
+        crate::fsutil::atomic_write(&self.path, text.as_bytes()).at("write", &self.path)
     }
 }
 

@@ -596,7 +596,7 @@ pub fn handoff(j: &Journalling<'_>, report: &mut Report) {
     };
 }
 
-fn append(j: &Journalling<'_>, entry: &Entry) -> std::io::Result<()> {
+fn append(j: &Journalling<'_>, entry: &Entry) -> Result<(), crate::file_error::FileError> {
     journal::append(j.root, entry, &j.ledger.options().secrets)
 }
 

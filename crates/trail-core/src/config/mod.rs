@@ -180,7 +180,7 @@ pub enum FileProblem {
     },
     /// The trust record could not be read.
     #[error("{0}")]
-    Trust(std::io::Error),
+    Trust(crate::file_error::FileError),
     #[error(transparent)]
     GateRule(RuleCheckError),
 }

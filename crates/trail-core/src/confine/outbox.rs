@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::file_error::{At as _, FileError};
 use crate::layout::Layout;
 
 /// What a command of trail does when the agent runs it inside the confinement.
@@ -78,18 +79,23 @@ pub const MAX_TAKE: usize = 32;
 pub const MAX_BYTES: u64 = 1 << 20;
 
 /// Leave `entry` in the project's outbox, whole or not at all (written aside, then renamed).
-pub fn put(project: &Path, entry: &Entry) -> io::Result<PathBuf> {
+pub fn put(project: &Path, entry: &Entry) -> Result<PathBuf, FileError> {
     let dir = super::policy::outbox_dir(&Layout::new(project));
     let name = format!(
         "{}-{}.json",
         jiff::Timestamp::now().as_nanosecond(),
         std::process::id()
     );
-    let mut tmp = tempfile::Builder::new().prefix(".put-").tempfile_in(&dir)?;
-    serde_json::to_writer(&mut tmp, entry)?;
-    tmp.as_file().sync_all()?;
     let path = dir.join(name);
-    tmp.persist(&path).map_err(|e| e.error)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".put-")
+        .tempfile_in(&dir)
+        .at("create a file in", &dir)?;
+    serde_json::to_writer(&mut tmp, entry)
+        .map_err(io::Error::from)
+        .and_then(|()| tmp.as_file().sync_all())
+        .at("write", &path)?;
+    tmp.persist(&path).map_err(|e| e.error).at("write", &path)?;
     Ok(path)
 }
 

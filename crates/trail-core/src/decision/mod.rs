@@ -125,7 +125,7 @@ pub enum DecideError {
     #[error("cannot redact, so nothing was written: {0}")]
     Secrets(crate::secrets::SecretsError),
     #[error("cannot write the trajectory, so nothing was recorded: {0}")]
-    Trajectory(io::Error),
+    Trajectory(crate::file_error::FileError),
     #[error(
         "the decision is in the trajectory (.trail/trajectory/) but not in the pulse stream: {0}"
     )]

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::file_error::{At as _, FileError};
 use crate::secrets::key::Key;
 use crate::time::Ts;
 
@@ -174,12 +175,12 @@ fn verified(l: &str, key: &Key) -> Option<Grant> {
 impl Journal {
     /// Reads the journal. A torn line is skipped; a line without a valid MAC under `key` is
     /// counted as forged and grants nothing (with no key, nothing can be valid yet).
-    pub fn read(state_dir: &Path, key: Option<&Key>) -> std::io::Result<Journal> {
+    pub fn read(state_dir: &Path, key: Option<&Key>) -> Result<Journal, FileError> {
         let path = journal_path(state_dir);
         let text = match crate::fsutil::read_in(project_root(state_dir), &path, JOURNAL_CAP) {
             Ok(t) => String::from_utf8_lossy(&t).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(e),
+            Err(e) => return Err(FileError::new("read", &path, e)),
         };
         let mut j = Journal::default();
         for l in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -278,13 +279,10 @@ pub(crate) fn project_root(state_dir: &Path) -> &Path {
 }
 
 /// Appends one grant, signed with `key`, as one synced line.
-pub fn append(state_dir: &Path, g: &Grant, key: &Key) -> std::io::Result<()> {
-    let line = line(g, key)?;
-    crate::fsutil::append_in(
-        project_root(state_dir),
-        &journal_path(state_dir),
-        line.as_bytes(),
-    )
+pub fn append(state_dir: &Path, g: &Grant, key: &Key) -> Result<(), FileError> {
+    let path = journal_path(state_dir);
+    let line = line(g, key).at("sign a grant for", &path)?;
+    crate::fsutil::append_in(project_root(state_dir), &path, line.as_bytes()).at("append to", &path)
 }
 
 /// A short random-enough id (time and pid; ids only need to be unique within one project).

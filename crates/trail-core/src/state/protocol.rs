@@ -23,18 +23,12 @@ pub const DEFAULT_DISMISS_MINUTES: u64 = 60;
 
 fn journal(store: &Store, key: Option<&Key>) -> Result<Journal, StateError> {
     let dir = store.state_dir();
-    Journal::read(&dir, key).map_err(|source| StateError::Io {
-        path: grants::journal_path(&dir),
-        source,
-    })
+    Ok(Journal::read(&dir, key)?)
 }
 
 fn record(store: &Store, g: &Grant, key: &Key) -> Result<(), StateError> {
     let dir = store.state_dir();
-    grants::append(&dir, g, key).map_err(|source| StateError::Io {
-        path: grants::journal_path(&dir),
-        source,
-    })
+    Ok(grants::append(&dir, g, key)?)
 }
 
 /// Fails when the state, put in mode `to`, could not be written back: checked before a mode

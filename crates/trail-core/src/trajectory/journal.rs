@@ -68,15 +68,15 @@ fn cap(v: &mut Value) {
 
 /// Append `entry` to its day's file under `root`: redacted first, the originals of the secrets
 /// found kept by `secrets` before anything is written.
-pub fn append(root: &Path, entry: &Entry, secrets: &Secrets) -> io::Result<()> {
+pub fn append(root: &Path, entry: &Entry, secrets: &Secrets) -> Result<(), FileError> {
+    let file = file_for(&Layout::new(root), entry.ts);
     let mut text = secrets
         .pass(|p| line(entry, p))
-        .map_err(io::Error::other)??;
+        .map_err(io::Error::other)
+        .and_then(|r| r)
+        .at("redact a line for", &file)?;
     text.push('\n');
-    let file = file_for(&Layout::new(root), entry.ts);
-    fsutil::append_in(root, &file, text.as_bytes())
-        .at("append to", &file)
-        .map_err(io::Error::from)
+    fsutil::append_in(root, &file, text.as_bytes()).at("append to", &file)
 }
 
 /// A line of a journal: its file's name and its number from 1.

@@ -97,7 +97,7 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
     let key = Key::load_or_create(&c.trust_key_dir).map_err(failed)?;
     let entry = store
         .trust(&file.path, &file.bytes, &Ts::now().to_string(), &key)
-        .map_err(failed)?;
+        .map_err(|e| failed(e.into()))?;
     if args.json {
         return output::json(&serde_json::json!({
             "path": entry.path, "sha256": entry.sha256, "trusted": true, "recorded": true,
