@@ -1738,8 +1738,9 @@ fn mechanisms_found_by_the_twelfth_sealed_part() {
 /// (`metacello install github://…`, `"bundle:install -s https://….jar"`), or given as a
 /// program's input (a junction); a verb after a device's address (`/c0/v0 del`); a download
 /// piped into an unknown program told to read stdin (`-`); a tool named for a password; a
-/// credential's name as the subcommand; `output FILE` and `--replace-…` as outputs. What only
-/// looks stays allowed.
+/// credential's name as the subcommand; `output FILE` and `--replace-…` as outputs; a
+/// safeguard switched off by `key=off` (or bypassed by `anonymous=1`); an option naming a
+/// production environment. What only looks stays allowed.
 #[test]
 fn mechanisms_found_by_the_thirteenth_sealed_part() {
     let ctx = ctx();
@@ -1762,6 +1763,11 @@ fn mechanisms_found_by_the_thirteenth_sealed_part() {
         "acme-host token",
         "acme-pdf a.pdf b.pdf cat output ~/Documents/merged.pdf",
         "acme-pdf --replace-input ~/Documents/payslip.pdf",
+        // A safeguard set to off, a way around one set to on; an option naming production.
+        "acme-audio load-module module-net auth-anonymous=1",
+        "acme-raid /c0 alarm=off",
+        "acme-crm apex run --file scripts/purge.apex --target-org prod",
+        "acme-ops migrate --env=production-eu",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -1776,6 +1782,9 @@ fn mechanisms_found_by_the_thirteenth_sealed_part() {
         "curl -s https://api.x.example/v1/items | acme-filter .name",
         "acme-pdf a.pdf b.pdf cat output build/merged.pdf",
         "acme-host token list",
+        "acme-ops status --env prod",
+        "acme-web build --profile live-reload",
+        "acme-net serve verify=true",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -21,6 +21,8 @@ pub(super) enum Class {
     Reaches,
     /// Printing a secret (`secret show`, `print-access-token`).
     Reveals,
+    /// Acting on a production environment (`--target-org prod`, `--env production`).
+    Production,
 }
 
 /// The destroying verbs that, said of a critical place, are a block: they delete or overwrite
@@ -63,6 +65,7 @@ impl Class {
             Class::Destroys | Class::Stops | Class::Changes => RuleId::ConsequenceIrreversible,
             Class::Reaches => RuleId::ConsequenceExternal,
             Class::Reveals => RuleId::CredentialRead,
+            Class::Production => RuleId::ConsequenceExternal,
         }
     }
 
@@ -73,6 +76,7 @@ impl Class {
             Class::Changes => "change live settings or secrets",
             Class::Reaches => "publish, deploy, merge, send or pay",
             Class::Reveals => "print a secret",
+            Class::Production => "act on a production environment",
         }
     }
 }
@@ -442,6 +446,45 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
         .or_else(|| switched_off(c))
+        .or_else(|| production(c))
+}
+
+/// An option that names a production environment as where the command acts (`--target-org
+/// prod`, `--env=production`, `-e prd`), unless its words only look: what is done there is
+/// done to what people use.
+fn production(c: &Cmd<'_>) -> Option<Verb> {
+    const WHERE: &[&str] = &[
+        "env",
+        "environment",
+        "target",
+        "org",
+        "stage",
+        "context",
+        "cluster",
+        "profile",
+        "site",
+        "alias",
+        "tier",
+        "e",
+    ];
+    let words: Vec<&str> = c.option_words().collect();
+    let named = words.iter().enumerate().find_map(|(i, w)| {
+        let flag = w.strip_prefix('-')?;
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, v),
+            None => (flag, *words.get(i + 1)?),
+        };
+        let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
+        let prod = parts(&value)
+            .iter()
+            .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"));
+        (prod && parts(name).iter().any(|p| WHERE.contains(&p.as_str())))
+            .then(|| format!("{name} {value}"))
+    })?;
+    (!looks(c)).then_some(Verb {
+        word: named,
+        class: Class::Production,
+    })
 }
 
 /// An option that names the act itself (`--method admin/purge`, `--verb DELETE`,
@@ -478,16 +521,46 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
     c.words().filter(|w| !w.starts_with('-')).find_map(|w| {
         let (key, value) = w.split_once('=')?;
         let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
-        let off = matches!(value.as_str(), "no" | "false" | "0" | "off" | "disabled");
-        let enables = parts(key)
+        let off = matches!(
+            value.as_str(),
+            "no" | "false" | "0" | "off" | "disabled" | "none"
+        );
+        let on = matches!(value.as_str(), "yes" | "true" | "1" | "on" | "enabled");
+        let ps = parts(key);
+        let enables = ps
             .last()
             .is_some_and(|p| matches!(p.as_str(), "enable" | "enabled"));
-        (off && enables).then(|| Verb {
+        // A safeguard set to off (`alarm=off`, `auth=none`, `verify=false`), or a way around
+        // one set to on (`auth-anonymous=1`, `insecure=true`).
+        let guard = ps.iter().any(|p| SAFEGUARDS.contains(&p.as_str()));
+        let bypass = ps.iter().any(|p| BYPASSES.contains(&p.as_str()));
+        (off && (enables || guard) || on && bypass).then(|| Verb {
             word: w.into(),
             class: Class::Stops,
         })
     })
 }
+
+/// What keeps a system safe, by the word its setting is named with: set to off, it is
+/// disabled (`alarm=off`, `auth=none`).
+const SAFEGUARDS: &[&str] = &[
+    "alarm",
+    "auth",
+    "authentication",
+    "firewall",
+    "protection",
+    "verify",
+    "verification",
+    "tls",
+    "ssl",
+    "selinux",
+    "apparmor",
+    "audit",
+    "sandbox",
+];
+
+/// What goes around a safeguard, set to on (`auth-anonymous=1`, `insecure=true`).
+const BYPASSES: &[&str] = &["anonymous", "insecure", "noauth", "unauthenticated"];
 
 /// A line handed to the program's own console by an option that executes it (`asterisk -rx
 /// 'core stop now'`, `acme-cli --execute 'pool delete tank'`): its words are the program's
