@@ -13,24 +13,7 @@ use serde_json::{Value, json};
 use crate::common::{TestEnv, hook};
 
 pub(crate) fn git(env: &TestEnv, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(&env.cwd)
-        .args(args)
-        .env("HOME", &env.home)
-        .env("GIT_AUTHOR_NAME", "Pat Person")
-        .env("GIT_AUTHOR_EMAIL", "pat@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Pat Person")
-        .env("GIT_COMMITTER_EMAIL", "pat@example.invalid")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    git_with(env, args, &[])
 }
 
 fn write(env: &TestEnv, file: &str, text: &str) {
@@ -475,7 +458,8 @@ fn blame_outside_git_or_of_nothing_says_what_to_do() {
     let _ = Path::new("");
 }
 
-/// git in the project with extra variables (the agent's shell has `TRAIL_SESSION`).
+/// git in the project as the person, with extra variables (the agent's shell has
+/// `TRAIL_SESSION`; nothing else here does).
 fn git_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> String {
     let mut c = Command::new("git");
     c.arg("-C")
@@ -493,7 +477,8 @@ fn git_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> String {
     let out = c.output().unwrap();
     assert!(
         out.status.success(),
-        "git {args:?}: {}",
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
