@@ -306,7 +306,8 @@ pub struct ReportArgs {
                   trail note verifies), person (in the agent's commit, but not written by its \
                   edits), unknown (the commit has no trail note: committed without trail, or the \
                   note was lost when the commit was rewritten). Notes live on refs/notes/trail, \
-                  signed with your key; each names its pulse in the stream, which blame checks."
+                  signed with the machine's key (believed on another machine of yours once it \
+                  trusts this one); each names its pulse in the stream, which blame checks."
 )]
 pub struct BlameArgs {
     /// FILE, FILE:LINE, or a commit.

@@ -212,13 +212,13 @@ pub fn blame(
         trailers,
     } = note::read(&top, &ids);
     let signers = Signers::of(ledger, secrets_dir);
-    let notes: Vec<(usize, Note)> = commits
+    // Each commit's note, parsed once, in the commits' order.
+    let parsed: Vec<Option<Note>> = commits
         .iter()
-        .enumerate()
-        .filter_map(|(i, c)| Some((i, serde_json::from_str::<Note>(raw.get(&c.commit)?).ok()?)))
+        .map(|c| serde_json::from_str(raw.get(&c.commit)?).ok())
         .collect();
-    let records = records(ledger, notes.iter().map(|(_, n)| n))?;
-    for (i, c) in commits.iter_mut().enumerate() {
+    let records = records(ledger, parsed.iter().flatten())?;
+    for (c, parsed) in commits.iter_mut().zip(parsed) {
         c.trailer = trailers.get(&c.commit).map(|s| Trailer {
             session: s.clone(),
             agrees: None,
@@ -226,7 +226,6 @@ pub fn blame(
         let Some(text) = raw.get(&c.commit) else {
             continue;
         };
-        let parsed = notes.iter().find(|(k, _)| *k == i).map(|(_, n)| n.clone());
         let (state, n) = judge(text, parsed, &signers, &records);
         c.note = state;
         if let Some(n) = n {

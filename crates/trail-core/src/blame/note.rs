@@ -176,8 +176,7 @@ pub fn flush(
             .find(|(p, _)| p.session == l.session)
             .map(|(p, _)| p.at);
         if exists(root, &l.commit) {
-            let mut note = build(root, l, before, &journals);
-            note.machine.clone_from(&machine);
+            let mut note = build(root, l, before, &journals, &machine);
             note.sign(&key);
             write(root, &note)?;
             out.written += 1;
@@ -198,13 +197,7 @@ struct Journals {
 
 impl Journals {
     fn read(root: &Path, secrets_dir: &Path) -> Journals {
-        let proof = crate::fsutil::read_in(root, &crate::proof::log_path(root), 256 << 20)
-            .map(|b| {
-                b.split(|&c| c == b'\n')
-                    .filter_map(|l| serde_json::from_slice(l).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let proof = crate::state::observe::entries(root, 0, None).unwrap_or_default();
         let timeline = crate::timeline::read(root, None)
             .map(|l| l.items.into_iter().map(|(_, x)| x).collect())
             .unwrap_or_default();
@@ -223,7 +216,7 @@ impl Journals {
 
 /// The note for `l`: the session's edits, prompt and approvals after `before` (its previous
 /// commit), up to the commit.
-fn build(root: &Path, l: &Link, before: Option<Ts>, j: &Journals) -> Note {
+fn build(root: &Path, l: &Link, before: Option<Ts>, j: &Journals, machine: &str) -> Note {
     let after = |at: Ts| before.is_none_or(|b| at > b) && at <= l.at;
     let mine = |s: Option<&str>| s == l.session.as_deref();
     let mut edits = Vec::new();
@@ -292,7 +285,7 @@ fn build(root: &Path, l: &Link, before: Option<Ts>, j: &Journals) -> Note {
         prompt,
         edits,
         approvals,
-        machine: String::new(),
+        machine: machine.to_string(),
         sig: String::new(),
     }
 }

@@ -86,16 +86,17 @@ pub fn parse(message: &str) -> Option<String> {
         .rfind(|v| !v.is_empty())
 }
 
-/// What `trail init --trailer` or `--no-trailer` did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What `trail init --trailer` or `--no-trailer` did (`init --json` prints it as `state`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
 pub enum Hook {
     /// trail's hook is in place (written now when `changed`).
     On { path: PathBuf, changed: bool },
     /// trail's hook is gone (removed now when `changed`).
     Off { path: PathBuf, changed: bool },
     /// Another `prepare-commit-msg` hook is there: trail leaves it alone; the person can add
-    /// `line` to it.
-    Taken { path: PathBuf, line: String },
+    /// `add_line` to it.
+    Taken { path: PathBuf, add_line: String },
 }
 
 /// Where git looks for the repository's hooks: `core.hooksPath` (this repository's, then the
@@ -149,7 +150,7 @@ pub fn set(root: &Path, on: bool) -> Result<Hook, FileError> {
     if current.is_some() && !ours {
         return Ok(Hook::Taken {
             path,
-            line: format!(
+            add_line: format!(
                 "[ -n \"${ENV}\" ] && git interpret-trailers --in-place --if-exists doNothing \
                  --trailer \"{KEY}: ${ENV}\" \"$1\""
             ),

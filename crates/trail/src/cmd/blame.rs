@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use trail_core::blame::{self, Blame, BlameError, CommitBlame, NoteState, Origin, Target};
 
+use super::report::minute_of;
 use crate::cli::BlameArgs;
 use crate::context::Context;
 use crate::error::{CliError, CliResult};
@@ -43,7 +44,7 @@ fn render(b: &Blame) -> String {
         let _ = writeln!(out, "{f}");
         for l in &b.lines {
             let (who, what) = match &l.origin {
-                Origin::Agent { tool, at, .. } => ("agent", format!("{tool} at {}", minute(at))),
+                Origin::Agent { tool, at, .. } => ("agent", format!("{tool} at {}", minute_of(at))),
                 Origin::Person => (
                     "person",
                     "not written by the agent's edits, committed in the agent's commit".into(),
@@ -103,17 +104,17 @@ fn commit(out: &mut String, c: &CommitBlame) {
                 n.tool_use_id
                     .as_deref()
                     .map_or_else(|| "a tool call".to_string(), |t| format!("tool call {t}")),
-                minute(&n.at)
+                minute_of(&n.at)
             );
             if let Some(p) = &n.prompt {
-                let _ = writeln!(out, "  prompt at {}: {}", minute(&p.at), p.text);
+                let _ = writeln!(out, "  prompt at {}: {}", minute_of(&p.at), p.text);
             }
             let _ = writeln!(out, "  command: {}", n.command);
             for a in &n.approvals {
                 let _ = writeln!(
                     out,
                     "  approved by the person at {} ({}): {}",
-                    minute(&a.at),
+                    minute_of(&a.at),
                     match a.by {
                         trail_core::state::grants::By::Terminal => "in a terminal",
                         trail_core::state::grants::By::Prompt => "typed as /edge",
@@ -177,9 +178,4 @@ fn commit(out: &mut String, c: &CommitBlame) {
 
 fn short(id: &str) -> &str {
     id.get(..10).unwrap_or(id)
-}
-
-/// `2026-11-30 08:53` of an RFC 3339 time.
-fn minute(t: &str) -> String {
-    t.get(..16).unwrap_or(t).replace('T', " ")
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use trail_core::blame::trailer::Hook;
 use trail_core::config::Config;
 use trail_core::install::claude::{self, HostSpec};
 use trail_core::install::{InstallError, codex, files, plugin, shared};
@@ -32,19 +33,7 @@ struct Report {
     files: Vec<FileChange>,
     /// The `Trail-Session:` trailer's git hook, when asked about (or removed by uninstall).
     #[serde(skip_serializing_if = "Option::is_none")]
-    trailer: Option<TrailerChange>,
-}
-
-/// What became of the `Trail-Session:` trailer's `prepare-commit-msg` hook.
-#[derive(Serialize)]
-struct TrailerChange {
-    /// `on`, `off`, or `taken` (another program's hook is there, left alone).
-    state: &'static str,
-    path: PathBuf,
-    changed: bool,
-    /// For `taken`: the line the person can add to their own hook.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    add_line: Option<String>,
+    trailer: Option<Hook>,
 }
 
 /// Where a host keeps its hook settings: (project root, home, global) → file.
@@ -787,37 +776,16 @@ fn preflight(args: &InitArgs, install: bool, root: &Path) -> CliResult<Option<Op
 
 /// The trailer's git hook put in (`on`), or taken out unless `keep` (`--no-trailer`, uninstall);
 /// `None` when nothing was asked and nothing changed.
-fn trailer_hook(root: &Path, on: bool, keep: bool) -> CliResult<Option<TrailerChange>> {
-    use trail_core::blame::trailer::{Hook, set};
+fn trailer_hook(root: &Path, on: bool, keep: bool) -> CliResult<Option<Hook>> {
     if !on && keep {
         return Ok(None);
     }
-    let hook = match set(root, on) {
-        Ok(h) => h,
-        Err(e) if on => return Err(CliError::failed(e.to_string())),
+    match trail_core::blame::trailer::set(root, on) {
+        Ok(h) => Ok(Some(h)),
+        Err(e) if on => Err(CliError::failed(e.to_string())),
         // Taking it out of a directory that is not a repository: there is nothing to take.
-        Err(_) => return Ok(None),
-    };
-    Ok(Some(match hook {
-        Hook::On { path, changed } => TrailerChange {
-            state: "on",
-            path,
-            changed,
-            add_line: None,
-        },
-        Hook::Off { path, changed } => TrailerChange {
-            state: "off",
-            path,
-            changed,
-            add_line: None,
-        },
-        Hook::Taken { path, line } => TrailerChange {
-            state: "taken",
-            path,
-            changed: false,
-            add_line: Some(line),
-        },
-    }))
+        Err(_) => Ok(None),
+    }
 }
 
 /// Whether another agent host still runs trail's hooks in this project.
@@ -834,31 +802,40 @@ fn other_agent_installed(host: &HostSpec, root: &Path) -> bool {
     }
 }
 
-impl TrailerChange {
-    fn describe(&self, agent: &str) -> String {
-        let path = self.path.display();
-        match (self.state, self.changed) {
-            ("on", changed) => format!(
-                "the Trail-Session trailer: {} git hook {path} (the agent's commits from its \
-                 shell get `Trail-Session: <session>`{}; off: trail init --no-trailer)\n",
-                if changed { "installed" } else { "unchanged" },
-                if agent == "codex" {
-                    "; Claude Code hands the session to the shell, Codex does not, so Codex's \
-                     commits get none"
-                } else {
-                    ""
-                }
-            ),
-            ("off", true) => format!("the Trail-Session trailer: removed git hook {path}\n"),
-            ("off", false) => {
-                format!("the Trail-Session trailer: no git hook of trail's at {path}\n")
+/// One line for what became of the trailer's hook.
+fn describe_trailer(hook: &Hook, agent: &str) -> String {
+    match hook {
+        Hook::On { path, changed } => format!(
+            "the Trail-Session trailer: {} git hook {} (the agent's commits from its shell get \
+             `Trail-Session: <session>`{}; off: trail init --no-trailer)\n",
+            if *changed { "installed" } else { "unchanged" },
+            path.display(),
+            if agent == "codex" {
+                "; Claude Code hands the session to the shell, Codex does not, so Codex's \
+                 commits get none"
+            } else {
+                ""
             }
-            _ => format!(
-                "the Trail-Session trailer: not installed: {path} is another program's hook, left \
-                 alone. To add the trailer, put this line in it:\n  {}\n",
-                self.add_line.as_deref().unwrap_or_default()
-            ),
-        }
+        ),
+        Hook::Off {
+            path,
+            changed: true,
+        } => format!(
+            "the Trail-Session trailer: removed git hook {}\n",
+            path.display()
+        ),
+        Hook::Off {
+            path,
+            changed: false,
+        } => format!(
+            "the Trail-Session trailer: no git hook of trail's at {}\n",
+            path.display()
+        ),
+        Hook::Taken { path, add_line } => format!(
+            "the Trail-Session trailer: not installed: {} is another program's hook, left alone. \
+             To add the trailer, put this line in it:\n  {add_line}\n",
+            path.display()
+        ),
     }
 }
 
@@ -889,7 +866,7 @@ impl Report {
             ));
         }
         if let Some(t) = &self.trailer {
-            text.push_str(&t.describe(&self.agent));
+            text.push_str(&describe_trailer(t, &self.agent));
         }
         if install && self.shared {
             text.push_str(

@@ -141,8 +141,12 @@ fn header(h: &mut String, r: &Report) {
     let _ = write!(h, "<header><h1>What the agents did</h1><p class=\"meta\">");
     match (&s.first, &s.last) {
         (Some(a), Some(b)) => {
-            let day = |t: &str| t.get(..16).unwrap_or(t).replace('T', " ");
-            let _ = write!(h, "{} to {} UTC", esc(&day(a)), esc(&day(b)));
+            let _ = write!(
+                h,
+                "{} to {} UTC",
+                esc(&super::minute_of(a)),
+                esc(&super::minute_of(b))
+            );
         }
         _ => h.push_str("Nothing recorded yet"),
     }

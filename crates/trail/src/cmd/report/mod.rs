@@ -73,8 +73,12 @@ fn size(bytes: usize) -> String {
 
 /// `2026-11-30 08:53` (UTC).
 pub(crate) fn minute(t: Ts) -> String {
-    let s = t.to_string();
-    s.get(..16).unwrap_or(&s).replace('T', " ")
+    minute_of(&t.to_string())
+}
+
+/// [`minute`] of a time already written as RFC 3339 text (a journal's, a note's).
+pub(crate) fn minute_of(t: &str) -> String {
+    t.get(..16).unwrap_or(t).replace('T', " ")
 }
 
 pub(crate) fn duration(minutes: u64) -> String {
