@@ -79,12 +79,7 @@ fn reaches_network(p: &Simple) -> bool {
         .skip(1)
         .filter_map(|a| a.text.as_deref())
         .collect();
-    let local = |v: &str| {
-        let host = v.split("://").nth(1).unwrap_or(v);
-        ["localhost", "127.", "[::1]", "::1"]
-            .iter()
-            .any(|l| host.starts_with(l))
-    };
+    let local = |v: &str| loopback(v.split("://").nth(1).unwrap_or(v));
     words.iter().enumerate().any(|(i, w)| {
         let url = w.split_once("://").is_some_and(|(s, rest)| {
             !rest.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -189,6 +184,14 @@ pub(super) fn url_host(url: &str) -> Option<String> {
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit('@').next()?.split(':').next()?;
     Some(host.to_ascii_lowercase())
+}
+
+/// Whether a host (or what follows a URL's `://`) is this machine: a service here is not the
+/// network.
+pub(super) fn loopback(host: &str) -> bool {
+    ["localhost", "127.", "[::1]", "::1"]
+        .iter()
+        .any(|l| host.starts_with(l))
 }
 
 pub(super) fn trusted(ctx: &Context, host: Option<&str>) -> bool {

@@ -483,9 +483,7 @@ fn names_data(word: &str) -> bool {
     ];
     let path = word.split(['?', '#']).next().unwrap_or(word);
     let host = word.split_once("://").map_or("", |(_, rest)| rest);
-    ["localhost", "127.", "[::1]"]
-        .iter()
-        .any(|l| host.starts_with(l))
+    super::super::shells::loopback(host)
         || path
             .rsplit('/')
             .next()

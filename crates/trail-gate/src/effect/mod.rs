@@ -594,7 +594,7 @@ fn code_url(w: &str) -> bool {
         return false;
     };
     let path = rest.split(['?', '#']).next().unwrap_or(rest);
-    let Some((host, file)) = path
+    let Some((_, file)) = path
         .split_once('/')
         .map(|(h, p)| (h, p.rsplit('/').next().unwrap_or(p)))
     else {
@@ -602,8 +602,8 @@ fn code_url(w: &str) -> bool {
     };
     // A service on this machine is not code from the network (`acme-run http://127.0.0.1:8000/…`
     // tests an API).
-    let host = host.rsplit('@').next().unwrap_or(host);
-    if host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]") {
+    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    if super::shells::loopback(host.rsplit('@').next().unwrap_or(host)) {
         return false;
     }
     file.rsplit_once('.')
