@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use sha2::{Digest, Sha256};
 
+use trail_base::file_error::{At as _, FileError};
 use trail_base::text::{hex, unhex};
 
 use super::{MachineError, Result};
@@ -35,7 +36,7 @@ impl MachineKey {
                 .map(|seed| Some(MachineKey(SigningKey::from_bytes(&seed))))
                 .ok_or_else(|| MachineError::Key(format!("{} does not hold a key", p.display()))),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(MachineError::io("read", &p)(e)),
+            Err(e) => Err(FileError::new("read", &p, e).into()),
         }
     }
 
@@ -49,11 +50,11 @@ impl MachineKey {
             .recursive(true)
             .mode(0o700)
             .create(secrets_dir)
-            .map_err(MachineError::io("create", secrets_dir))?;
+            .at("create", secrets_dir)?;
         let mut seed = [0u8; 32];
         std::fs::File::open("/dev/urandom")
             .and_then(|mut f| f.read_exact(&mut seed))
-            .map_err(MachineError::io("read", Path::new("/dev/urandom")))?;
+            .at("read", Path::new("/dev/urandom"))?;
         let mut f = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -63,16 +64,19 @@ impl MachineKey {
             Ok(f) => {
                 f.write_all(format!("{}\n", hex(&seed)).as_bytes())
                     .and_then(|()| f.sync_all())
-                    .map_err(MachineError::io("write", &p))?;
+                    .at("write", &p)?;
                 Ok(MachineKey(SigningKey::from_bytes(&seed)))
             }
             // Another sync made it first: use that one.
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                 MachineKey::load_or_create(secrets_dir)
             }
-            Err(_) => Err(MachineError::io("create", &p)(
+            Err(_) => Err(FileError::new(
+                "create",
+                &p,
                 f.err().unwrap_or_else(|| ErrorKind::Other.into()),
-            )),
+            )
+            .into()),
         }
     }
 

@@ -8,8 +8,7 @@
 pub mod key;
 pub mod trust;
 
-use std::io;
-use std::path::{Path, PathBuf};
+use trail_base::file_error::FileError;
 
 pub use key::{MachineKey, fingerprint, verify};
 pub use trust::{TrustList, Trusted};
@@ -19,24 +18,10 @@ pub type Result<T> = std::result::Result<T, MachineError>;
 /// Why a machine key or the trust list cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
-    #[error("cannot {op} {}: {source}", path.display())]
-    Io {
-        op: &'static str,
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    /// A file that cannot be read or written: which, and what was being done.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A key file that holds no key, or the person's key that seals the trust list.
     #[error("the key cannot be used: {0}")]
     Key(String),
-}
-
-impl MachineError {
-    pub fn io<'p>(op: &'static str, path: &'p Path) -> impl FnOnce(io::Error) -> MachineError + 'p {
-        move |source| MachineError::Io {
-            op,
-            path: path.to_path_buf(),
-            source,
-        }
-    }
 }

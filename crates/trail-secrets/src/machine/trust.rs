@@ -7,10 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::key::Key;
 use serde::{Deserialize, Serialize};
+use trail_base::file_error::{At as _, FileError};
 
 use super::{MachineError, Result};
+use crate::key::Key;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Trusted {
@@ -49,7 +50,7 @@ impl TrustList {
         match std::fs::read(&self.path) {
             Ok(b) => Ok(serde_json::from_slice(&b).unwrap_or_default()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(e) => Err(MachineError::io("read", &self.path)(e)),
+            Err(e) => Err(FileError::new("read", &self.path, e).into()),
         }
     }
 
@@ -91,8 +92,7 @@ impl TrustList {
         });
         entries.sort_by(|a, b| a.id.cmp(&b.id));
         let text = serde_json::to_vec_pretty(&entries).unwrap_or_default();
-        trail_base::fsutil::atomic_write(&self.path, &text)
-            .map_err(MachineError::io("write", &self.path))
+        Ok(trail_base::fsutil::atomic_write(&self.path, &text).at("write", &self.path)?)
     }
 }
 
