@@ -7,7 +7,7 @@ use std::path::Path;
 use trail_core::time::Ts;
 
 use crate::process::{Launcher, trail_env};
-use crate::resume::{Shape, generate};
+use crate::resume::{GeneratedLedger, Shape, generated_ledger};
 use crate::stats::{median, ms};
 use crate::{flag, trail_bin};
 
@@ -18,12 +18,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
-    let dir = crate::append::tempdir_in_target()?;
-    let stream_dir = dir.join("ledger").join("stream");
-    std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
-    let stream = stream_dir.join("pulses.log.md");
-    let g = generate(&stream, mb, Shape::SEALED)?;
-    let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+    let GeneratedLedger {
+        dir,
+        stream,
+        generated: g,
+        size,
+    } = generated_ledger(mb, Shape::SEALED)?;
     let since = Ts::from_micros(g.last.as_micros() - 60_000_000).to_string();
     let env = trail_env(&dir);
     let env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, v.as_path())).collect();
@@ -37,7 +37,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // The stream was written without trail, so there is no index yet: the first reader builds
     // it (and warms the page cache for everyone). Timed on its own.
     let (first, _) = l.run(&env, &argv)?;
-    let indexed = stream_dir.join("pulses.log.md.idx.json").exists();
+    let indexed = stream.with_extension("md.idx.json").exists();
     let (mut log, mut tail, mut rss) = (Vec::new(), Vec::new(), 0);
     for _ in 0..runs {
         let (t, r) = l.run(&env, &argv)?;

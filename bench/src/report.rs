@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::process::{Launcher, trail_env};
-use crate::resume::{Shape, generate};
+use crate::resume::{GeneratedLedger, Shape, generated_ledger};
 use crate::stats::{median, ms};
 use crate::{flag, trail_bin};
 
@@ -18,12 +18,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
-    let dir = crate::append::tempdir_in_target()?;
-    let stream_dir = dir.join("ledger").join("stream");
-    std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
-    let stream = stream_dir.join("pulses.log.md");
-    let g = generate(&stream, mb, Shape::SEALED)?;
-    let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+    let GeneratedLedger {
+        dir,
+        generated: g,
+        size,
+        ..
+    } = generated_ledger(mb, Shape::SEALED)?;
     let page = dir.join("report.html");
     let page_s = page.to_str().ok_or("non-UTF-8 path")?;
     let env = trail_env(&dir);

@@ -61,6 +61,33 @@ pub struct Generated {
     pub last: Ts,
 }
 
+/// A generated stream in a fresh personal root under `target/`
+/// (`dir/ledger/stream/pulses.log.md`), as the stream benchmarks start from.
+pub struct GeneratedLedger {
+    /// The benchmark's directory (`trail_env(&dir)` points the binary at it).
+    pub dir: std::path::PathBuf,
+    pub stream: std::path::PathBuf,
+    pub generated: Generated,
+    /// The stream's size in bytes.
+    pub size: u64,
+}
+
+/// [`generate`] into a fresh personal root under `target/`.
+pub fn generated_ledger(mb: usize, shape: Shape) -> Result<GeneratedLedger, String> {
+    let dir = crate::append::tempdir_in_target()?;
+    let stream_dir = dir.join("ledger").join("stream");
+    std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
+    let stream = stream_dir.join("pulses.log.md");
+    let generated = generate(&stream, mb, shape)?;
+    let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+    Ok(GeneratedLedger {
+        dir,
+        stream,
+        generated,
+        size,
+    })
+}
+
 /// Write a stream of about `mb` megabytes, one record a second, ending about 400 days ago.
 pub fn generate(path: &Path, mb: usize, shape: Shape) -> Result<Generated, String> {
     let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
@@ -129,12 +156,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         ),
     ];
     for (what, shape, command) in cases {
-        let dir = crate::append::tempdir_in_target()?;
-        let stream_dir = dir.join("ledger").join("stream");
-        std::fs::create_dir_all(&stream_dir).map_err(|e| e.to_string())?;
-        let stream = stream_dir.join("pulses.log.md");
-        let records = generate(&stream, mb, shape)?.records;
-        let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+        let GeneratedLedger {
+            dir,
+            stream,
+            generated,
+            size,
+        } = generated_ledger(mb, shape)?;
+        let records = generated.records;
         let shown = format!("trail {}", command.join(" "));
         println!(
             "## `{shown}` on a {} MB stream of {records} records ({what})",

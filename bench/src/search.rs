@@ -25,7 +25,7 @@ use std::time::Duration;
 use trail_core::search::Cache;
 
 use crate::process::{Launcher, trail_env};
-use crate::resume::{Shape, generate};
+use crate::resume::{GeneratedLedger, Shape, generated_ledger};
 use crate::stats::{median, ms};
 use crate::{flag, trail_bin};
 
@@ -44,16 +44,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut l = Launcher::start()?;
     let bin = trail_bin()?;
     let bin = bin.to_str().ok_or("non-UTF-8 path")?.to_string();
-    let dir = crate::append::tempdir_in_target()?;
+    let GeneratedLedger {
+        dir,
+        stream,
+        generated: g,
+        size,
+    } = generated_ledger(mb, Shape::SEALED)?;
     let home = dir.join("ledger");
-    let stream_dir = home.join("stream");
     let project = dir.join("project");
-    for d in [&stream_dir, &project] {
-        std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
-    }
-    let stream = stream_dir.join("pulses.log.md");
-    let g = generate(&stream, mb, Shape::SEALED)?;
-    let size = std::fs::metadata(&stream).map_err(|e| e.to_string())?.len();
+    std::fs::create_dir_all(&project).map_err(|e| e.to_string())?;
     let cache = Cache::of_home(&home).dir;
     let mut env = trail_env(&dir);
     // An empty project: the other sources cost nothing, the stream is what is measured.
