@@ -910,6 +910,16 @@ fn new_families_sealed13_part() {
     assert!(all.rows > 0);
 }
 
+/// A fourteenth sealed part (2026-11-30, eleventh stop): 229 commands in 22 more families, written
+/// by a helper that never read trail's source, run once with the design frozen at b7b44d2:
+/// `cargo test -p trail-core --test core gate::new_families_sealed14 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed14_part() {
+    let (_, all) = measure(&["gate-families-sealed14.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
