@@ -147,7 +147,7 @@ fn pieces(line: &str) -> Vec<&str> {
 }
 
 /// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
-/// assignment, `ln -s`, a download to a file.
+/// assignment, `ln -s`, a download to a file, that download made executable.
 fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
     match cmd.name() {
         Some("cd" | "pushd") => Some(moved(ctx, cmd)),
@@ -226,13 +226,50 @@ fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
                         w.strip_prefix("--output=")
                             .or_else(|| w.strip_prefix("--output-document="))
                     })
-                })?;
+                })
+                // What it prints, redirected to a file (`curl -fsSL URL > "$TMPDIR/boot.lua"`).
+                .or_else(|| cmd.writes.first().map(|w| w.target.as_str()))?;
             let mut next = ctx.clone();
             next.line.fetched.push(ctx.resolve(file)?);
             Some(next)
         }
+        Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
         _ => None,
     }
+}
+
+/// After `chmod +x F` (or a mode whose owner digit grants execute) of a file this line
+/// fetched: that file is a program now, and a program handed it runs it, whatever its options
+/// say.
+fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let ops: Vec<&Arg> = cmd.argv[1..].iter().collect();
+    let executable = ops
+        .first()
+        .and_then(|a| a.text.as_deref())
+        .is_some_and(|m| {
+            m.contains("+x")
+                || m.len() >= 3 && m.bytes().all(|b| b.is_ascii_digit()) && {
+                    // The owner's digit (of three or four).
+                    let owner = m.as_bytes()[m.len() - 3] - b'0';
+                    owner & 1 == 1
+                }
+        });
+    if !executable {
+        return None;
+    }
+    let mut next = ctx.clone();
+    for a in &ops[1..] {
+        let t = a
+            .text
+            .clone()
+            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw).trim_matches('"').to_string());
+        if let Some(p) = ctx.resolve(&t)
+            && ctx.line.fetched.contains(&p)
+        {
+            next.line.armed.push(p);
+        }
+    }
+    Some(next)
 }
 
 /// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).

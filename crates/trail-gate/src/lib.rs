@@ -101,6 +101,8 @@ pub struct Line {
     pub links: Vec<(std::path::PathBuf, std::path::PathBuf)>,
     /// Files fetched from the network (`curl -o F`, `wget -O F`): running one runs remote code.
     pub fetched: Vec<std::path::PathBuf>,
+    /// Fetched files made executable on this line (`chmod +x F`): programs nobody has read.
+    pub armed: Vec<std::path::PathBuf>,
 }
 
 impl Context {

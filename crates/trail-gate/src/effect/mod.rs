@@ -275,16 +275,25 @@ fn critical(
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
     // Told to skip its own confirmation, given `/`, home or a directory above the project:
     // what it would have asked about is the whole of it.
-    let forced = !shows && !looks && words::skips_safeguard(c).is_some_and(|w| w != "-y");
+    // `--overwrite` too: alone it only lets an output replace an older one, so it is no
+    // safeguard skipped, but said beside a system file it replaces that file without asking.
+    let forced = !shows
+        && !looks
+        && (words::skips_safeguard(c).is_some_and(|w| w != "-y")
+            || c.option_words()
+                .any(|w| w == "--overwrite" || w == "-overwrite"));
     // Opened in write mode (`radare2 -w … /usr/bin/sudo`): a system file patched in place.
     let write_mode = !shows && words::write_mode(c).is_some();
     if let Some(t) = found.iter().find(|t| {
         !shows
             && (forced
-                && matches!(
+                && (matches!(
                     t.target,
                     Target::Root | Target::Home | Target::Ancestor | Target::Device
                 )
+                    // A system file it is told to overwrite without asking (`iget -f … /etc/
+                    // sudoers`, `--overwrite … /etc/hosts`), not one it reads.
+                    || !t.read && matches!(t.target, Target::SystemFile | Target::Firmware))
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
@@ -461,8 +470,9 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
                 || words::reads_by_form(&inner, true))
 }
 
-/// A file this line fetched from the network (`curl -o F …`), handed to a program run as root
-/// or told to load, install, run or apply it (`sudo kpatch load F`, `acme-mod insert F`):
+/// A file this line fetched from the network (`curl -o F …`), handed to a program run as root,
+/// told to load, install, run or apply it (`sudo kpatch load F`, `acme-mod insert F`), or made
+/// executable first (`chmod +x F && acme-server -v F`):
 /// code nobody has read, run, as `curl … | sh` is. Reading it (`sha256sum F`) is a reader's.
 fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> Option<Decision> {
     if ctx.line.fetched.is_empty() {
@@ -489,10 +499,14 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
                     | "apply"
                     | "import"
                     | "flash"
+                    | "script"
             )
         })
     });
-    (layer.privileged || loads).then(|| {
+    let armed = ctx
+        .resolve(&fetched)
+        .is_some_and(|p| ctx.line.armed.contains(&p));
+    (layer.privileged || loads || armed).then(|| {
         decide(
             Verdict::Block,
             RuleId::RemoteCode,
@@ -555,21 +569,51 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
 }
 
 /// A download piped into a program trail does not model that is told to read its input from
-/// stdin (`curl … | acme-engine -`): if it runs what it reads, that is code nobody has read. A
-/// person decides (without the `-`, a program that reads a download is most often a filter).
+/// stdin (`curl … | acme-engine -`, `-s /dev/stdin`): if it runs what it reads, that is code
+/// nobody has read. A person decides (without the stdin word, a program that reads a download
+/// is most often a filter); told to run it, by a word naming an interpreter or a running verb
+/// before the stdin word (`curl … | acme-admin lua -s /dev/stdin`), it is a block as `curl … |
+/// sh` is.
 fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
-    let dash = c.operands().any(|a| a.text.as_deref() == Some("-"));
-    (dash && producers.iter().any(|p| super::shells::fetches(p))).then(|| {
-        decide(
-            Verdict::Junction,
-            RuleId::RemoteCode,
+    const STDIN: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+    if !producers.iter().any(|p| super::shells::fetches(p)) {
+        return None;
+    }
+    let words: Vec<&str> = c.words().collect();
+    let at = words.iter().position(|w| {
+        STDIN.contains(w)
+            || w.split_once('=')
+                .is_some_and(|(_, v)| STDIN.contains(&v) && v != "-")
+    })?;
+    let runs = words[..at].iter().any(|w| {
+        known::runs_code(w)
+            || words::parts(w).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "run" | "exec" | "execute" | "eval" | "script" | "source" | "load"
+                )
+            })
+    });
+    Some(decide(
+        if runs {
+            Verdict::Block
+        } else {
+            Verdict::Junction
+        },
+        RuleId::RemoteCode,
+        if runs {
             format!(
-                "a download is piped into `{}`, told to read its input from stdin (`-`), and trail does not model whether it runs it: a person decides",
-                c.name
-            ),
-            raw,
-        )
-    })
+                "a download is piped into `{}`, told to run what it reads from stdin (`{}`): code nobody here has read; it is never run",
+                c.name, words[at]
+            )
+        } else {
+            format!(
+                "a download is piped into `{}`, told to read its input from stdin (`{}`), and trail does not model whether it runs it: a person decides",
+                c.name, words[at]
+            )
+        },
+        raw,
+    ))
 }
 
 /// Whether `w` is the address of code on the network: a repository scheme (`github://…`), or

@@ -1305,7 +1305,8 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             w.strip_prefix('-').filter(|b| {
                 unknown
                     && (b.len() >= 4 || DELETES.contains(b))
-                    && b.starts_with(|c: char| c.is_ascii_lowercase())
+                    // PascalCase too, as Windows-born tools write them (`-DeleteJob`).
+                    && b.starts_with(|c: char| c.is_ascii_alphabetic())
                     && b.bytes()
                         .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
             })
@@ -1376,9 +1377,21 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "plaintext",
             "unredacted",
         ]);
+        // Of a program nobody models, a flag that starts with removing names the act and its
+        // object (`--remove-node`, `--removenode`, `-DeleteJob`); a modelled program's such
+        // flags are its rules' (`--remove-orphans`).
+        // Said of the project's own files (`--remove-all-comments tests/a.mp3`), it edits them.
+        let removes = unknown
+            && !c
+                .operands()
+                .any(|a| a.text.as_deref().is_some_and(project_file))
+            && REMOVING.iter().any(|v| {
+                first == v
+                    || ps.len() == 1 && first.strip_prefix(v).is_some_and(|rest| rest.len() >= 3)
+            });
         let class = if any(SECRETS) && (any(PRINTS) || asks_in) {
             Class::Reveals
-        } else if any(DESTROYING_FLAGS) {
+        } else if any(DESTROYING_FLAGS) || removes {
             Class::Destroys
         } else if SENDING_FLAGS.contains(&first.as_str())
             // `--publish always` releases a build; `--publish 5432:5432` is a port.
@@ -1396,6 +1409,24 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         })
     })
 }
+
+/// Whether an operand reads as a file of the project: a relative path (`tests/a.mp3`,
+/// `song.flac`), not an id, a name or a number.
+fn project_file(t: &str) -> bool {
+    let relative =
+        !t.starts_with(['/', '~', '$', '-']) && !t.starts_with("..") && !t.contains("://");
+    let extension = t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && ext.bytes().any(|b| b.is_ascii_alphabetic())
+    });
+    relative && (t.contains('/') || extension)
+}
+
+/// The verbs a flag of a program nobody models starts with when the flag is the act of taking
+/// something away (`--remove-node`, `-DeleteJob`).
+const REMOVING: &[&str] = &["remove", "delete", "destroy", "purge", "erase", "wipe"];
 
 /// Long flags of one word that say the command destroys or stops (`gem owner --remove`); most
 /// verbs alone as a flag are modifiers (`--rm`, `--format`, `--set`).

@@ -1135,14 +1135,26 @@ pub static RULES: &[Rule] = &[
         id: RuleId::SensitiveWrite,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this writes to shell start-up files, SSH or git configuration, or system configuration",
+        reason: "this writes to shell start-up files, SSH or git configuration, a dotfile of the home directory, or system configuration",
         matches: |c, ctx| {
             let sensitive = |raw: &str| {
                 let Some(p) = ctx.places.resolve(raw) else {
                     return false;
                 };
                 let home = &ctx.places.home;
-                zones::START_UP.iter().any(|f| p.starts_with(home.join(f))) || p.starts_with("/etc")
+                // A hidden entry of the home directory is the person's own configuration
+                // (`~/.xbindkeysrc`, `~/.npmrc`), whichever program reads it; a cache is not.
+                let dotfile = p
+                    .strip_prefix(home)
+                    .ok()
+                    .and_then(|r| r.components().next())
+                    .is_some_and(|first| {
+                        let name = first.as_os_str().to_string_lossy();
+                        name.starts_with('.') && name.len() > 1 && name != ".cache"
+                    });
+                dotfile
+                    || zones::START_UP.iter().any(|f| p.starts_with(home.join(f)))
+                    || p.starts_with("/etc")
             };
             c.touches(Zone::StartUp, Some(Access::Write))
                 || c.writes.iter().any(|w| sensitive(&w.target))
@@ -1159,8 +1171,16 @@ pub static RULES: &[Rule] = &[
             "mv x/.bashrc ~/",
             "cp -t ~ x/.zshrc",
             "ln -s /tmp/evil/.profile ~/",
+            "xbindkeys --defaults > ~/.xbindkeysrc",
+            "echo '//registry.npmjs.org/:_authToken=x' > /home/dev/.npmrc",
         ],
-        must_not_match: &["echo hi > notes.txt", "cat ~/.bashrc", "cp a.txt b.txt"],
+        must_not_match: &[
+            "echo hi > notes.txt",
+            "cat ~/.bashrc",
+            "cp a.txt b.txt",
+            "du -sh ~/.cache > build/cache-size.txt",
+            "echo x > ~/.cache/acme/last",
+        ],
     },
     // ------------------------------------------------------------ issue 9's families
     Rule {
