@@ -88,6 +88,19 @@ impl Repo {
         Ok(out.stdout)
     }
 
+    /// Start `git ARGS` with its output captured, for a caller that has other work (or another
+    /// git) to run meanwhile; `Started::finish` then reads it like `run` would.
+    pub fn start(&self, args: &[&str]) -> Started {
+        let what = format!("git {}", args.first().unwrap_or(&""));
+        let child = self
+            .command()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        Started { what, child }
+    }
+
     /// Run `git ARGS` with `input` on stdin.
     pub fn run_input(&self, args: &[&str], env: &[(&str, &Path)], input: &[u8]) -> Result<Vec<u8>> {
         let mut c = self.command();
@@ -250,6 +263,29 @@ impl Repo {
             });
         }
         Ok(entries)
+    }
+}
+
+/// A git process `Repo::start` began.
+pub struct Started {
+    what: String,
+    child: std::io::Result<Child>,
+}
+
+impl Started {
+    /// Everything the process said, once it has exited (success or not).
+    pub fn output(self) -> Result<Output> {
+        self.child
+            .and_then(Child::wait_with_output)
+            .map_err(SyncError::spawn)
+    }
+
+    /// Its stdout, or git's own words for why it failed.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        let what = self.what.clone();
+        let out = self.output()?;
+        check(&out, &what)?;
+        Ok(out.stdout)
     }
 }
 

@@ -157,7 +157,28 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
         findings: Vec::new(),
     };
     let own = format!("{}{id}", publish::REF_PREFIX);
-    match push(&repo, &remote, &own) {
+    // The push writes only this machine's ref on the remote and the fetch reads into
+    // `refs/remotes/trail/`, so the two round trips run side by side: they are most of an
+    // incremental sync's time. Both are waited for before either failpoint, so a crash never
+    // leaves a git behind that the next sync would race.
+    let pushing = repo.start(&[
+        "push",
+        "--porcelain",
+        "--quiet",
+        &remote,
+        &format!("{own}:{own}"),
+    ]);
+    // Every machine's ref but this one's (a negative refspec, git 2.29, as
+    // `--no-write-fetch-head` is): nothing is ever taken from it, and fetching it back cost a
+    // third of the fetch.
+    let fetching = fetch(
+        &repo,
+        &remote,
+        &["+refs/trail/*:refs/remotes/trail/*", &format!("^{own}")],
+    );
+    let pushed = pushed(pushing);
+    let fetched = fetching.finish();
+    match pushed {
         Ok(()) => {
             report.pushed = true;
             trail_base::failpoint::hit("sync-after-push");
@@ -173,13 +194,16 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
         }),
         Err(Push::Offline(e)) => report.offline = Some(e),
     }
-    if report.offline.is_none() {
-        match fetch(&repo, &remote) {
-            Ok(_) => {
-                report.fetched = true;
-                trail_base::failpoint::hit("sync-after-fetch");
-            }
-            Err(e) => report.offline = Some(e.to_string()),
+    // Fetched objects are checked before anything is taken (`accept.rs`), so a fetch that
+    // succeeded while the push could not reach the remote is still of use; "offline" names
+    // the push's failure first, as the person acts on that one.
+    match fetched {
+        Ok(_) => {
+            report.fetched = true;
+            trail_base::failpoint::hit("sync-after-fetch");
+        }
+        Err(e) => {
+            report.offline.get_or_insert_with(|| e.to_string());
         }
     }
     take_all(&repo, ledger, places, &id, &mut report)?;
@@ -188,17 +212,19 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
     Ok(report)
 }
 
-/// Every machine's ref from `remote`, into `refs/remotes/trail/*`. Forced updates are taken
-/// here: whether a machine's new commit extends what was accepted is `accept.rs`'s question.
-fn fetch(repo: &git::Repo, remote: &str) -> Result<Vec<u8>> {
-    repo.run(&[
+/// Start fetching machines' refs from `remote` into `refs/remotes/trail/*`, as `refspecs` say.
+/// Forced updates are taken here: whether a machine's new commit extends what was accepted is
+/// `accept.rs`'s question.
+fn fetch(repo: &git::Repo, remote: &str, refspecs: &[&str]) -> git::Started {
+    let mut args = vec![
         "fetch",
         "--no-tags",
         "--quiet",
         "--no-write-fetch-head",
         remote,
-        "+refs/trail/*:refs/remotes/trail/*",
-    ])
+    ];
+    args.extend_from_slice(refspecs);
+    repo.start(&args)
 }
 
 enum Push {
@@ -206,18 +232,10 @@ enum Push {
     Offline(String),
 }
 
-fn push(repo: &git::Repo, remote: &str, own: &str) -> std::result::Result<(), Push> {
-    let out = repo
-        .command()
-        .args([
-            "push",
-            "--porcelain",
-            "--quiet",
-            remote,
-            &format!("{own}:{own}"),
-        ])
-        .output()
-        .map_err(|e| Push::Offline(e.to_string()))?;
+/// How the push `started` ended: a refusal (the remote's ref is not the one pushed last) is
+/// told apart from not reaching the remote.
+fn pushed(started: git::Started) -> std::result::Result<(), Push> {
+    let out = started.output().map_err(|e| Push::Offline(e.to_string()))?;
     if out.status.success() {
         return Ok(());
     }
@@ -365,7 +383,15 @@ pub fn offered_key(places: &Places, id: &str) -> Result<String> {
     let repo = places.repo()?;
     if let Some(remote) = remote(places) {
         // Best effort: without the network, what an earlier fetch brought is shown.
-        let _ = fetch(&repo, &remote);
+        let _ = fetch(
+            &repo,
+            &remote,
+            &[&format!(
+                "+{}{id}:refs/remotes/trail/{id}",
+                publish::REF_PREFIX
+            )],
+        )
+        .finish();
     }
     let commit = repo
         .resolve(&format!("refs/remotes/trail/{id}"))?
