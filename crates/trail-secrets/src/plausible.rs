@@ -697,10 +697,28 @@ fn passwordish(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
     lname.contains("pass")
         || lname.contains("pwd")
+        || PASSWORD_ELSEWHERE.iter().any(|w| lname.contains(w))
         // A password by its role, joined to what it opens (`masterauth`, `requireauth`); not
         // a protocol's name (`oauth`).
         || lname.len() > 6 && lname.ends_with("auth") && !lname.ends_with("oauth")
 }
+
+/// "Password" in the languages whose word for it has no `pass` (`contraseña` as written in
+/// ASCII, `Kennwort`, `senha`…). generic-assignment's regex and keywords name them too (a test
+/// keeps the three in step).
+pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
+    "contrase",
+    "kennwort",
+    "senha",
+    "wachtwoord",
+    "salasana",
+    "haslo",
+    "jelszo",
+    "heslo",
+    "sifre",
+    "losenord",
+    "adgangskode",
+];
 
 /// How a value was written, as far as judging it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -764,7 +782,21 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     }
     let len = value.chars().count();
     let h = entropy(value);
-    if passwordish(name) && written != Written::QuotedLoose {
+    // A shared secret by its role (`shared_secret`, `HOTELBEDS_SECRET`): the last word says
+    // what the value is, as `password` does (`secret_name` names one), and a short one is
+    // still a secret when it mixes letters and digits as generated ones do (not a reference
+    // such as `existingSecret: redis-auth`, nor a list `id=npmrc,src=.npmrc`).
+    let short_shared = name
+        .trim_end_matches(['"', '\''])
+        .to_ascii_lowercase()
+        .ends_with("secret")
+        && written == Written::Quoted
+        && has_digit(value)
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if (passwordish(name) || short_shared) && written != Written::QuotedLoose {
         // Entropy cannot exceed log2(len): short passwords with one repeated
         // character would never reach a flat 3.0 bits.
         len >= 8 && h >= 3.0_f64.min((len as f64).log2() - 0.5)

@@ -621,12 +621,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // and property files hold them: YAML `- name: API_TOKEN` then `value: …` (Kubernetes,
         // pipelines), a plist's `<key>…</key><string>…</string>`, Hadoop-style
         // `<name>…</name><value>…</value>`, JSON `{"name": "…", "value": "…"}` (task
-        // definitions). A name ending in `pat` is a personal access token.
-        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"name"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)""#,
+        // definitions) and `{"key": "…", "value": "…"}` (OCPP's configuration, tag lists). A name ending in `pat` is a personal access token.
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)""#,
         example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
         keywords: &["value", "<string>"],
         check: Check::Assignment,
-        shape: Shape::Literal(&["name:", "<key>", "<name>", "\"name\""]),
+        shape: Shape::Literal(&["name:", "<key>", "<name>", "\"name\"", "\"key\""]),
         lowered: true,
     },
     Builtin {
@@ -934,7 +934,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -949,6 +949,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             // name (`license = "MIT"`) is a word, not a generated value.
             "license",
             "licence",
+            // "Password" in the languages whose word has no `pass` in it (`contrasena`,
+            // `Kennwort`, `senha`, `wachtwoord`…): a name means a credential in any language.
+            "contrase",
+            "kennwort",
+            "senha",
+            "wachtwoord",
+            "salasana",
+            "haslo",
+            "jelszo",
+            "heslo",
+            "sifre",
+            "losenord",
+            "adgangskode",
         ],
         check: Check::Assignment,
         shape: Shape::Assignment,

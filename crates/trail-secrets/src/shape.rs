@@ -207,7 +207,11 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         start -= 1;
     }
     let name = &b[start..end];
-    NAMES.iter().any(|k| name.windows(k.len()).any(|w| w == *k))
+    let has = |k: &[u8]| name.windows(k.len()).any(|w| w == k);
+    NAMES.iter().any(|k| has(k))
+        || crate::plausible::PASSWORD_ELSEWHERE
+            .iter()
+            .any(|k| has(k.as_bytes()))
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.

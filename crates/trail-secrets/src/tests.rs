@@ -1796,3 +1796,49 @@ fn found_by_the_thirteenth_sealed_part() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the fourteenth sealed part (issue 20): a credential's name in a sibling `"key"`
+/// field (OCPP's `{"key": "AuthorizationKey", "value": "…"}`), "password" in a language whose
+/// word has no `pass` in it, and a short shared secret named so at its end.
+#[test]
+fn found_by_the_fourteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "[2,\"29\",\"ChangeConfiguration\",{\"key\":\"AuthorizationKey\",\"value\":\"984B89CB4E4ADAB28FA1FF34B6BB331DDD5D2CAB\"}]",
+            "984B89CB4E4ADAB28FA1FF34B6BB331DDD5D2CAB",
+        ),
+        (
+            "contrasena = \"Nil-K_2anddYWFs\"  # cuenta",
+            "Nil-K_2anddYWFs",
+        ),
+        ("KENNWORT=Qx7-vLm2Rt9p", "Qx7-vLm2Rt9p"),
+        ("'shared_secret' => 'yybngm6vxv2m',", "yybngm6vxv2m"),
+        ("ACME_SECRET = '5o4gVBJd6z'", "5o4gVBJd6z"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "{\"key\":\"primaryKey\",\"value\":\"id\"}",
+        "secretName: db-creds",
+        "secret_name = \"prod-db-creds-2\"",
+        "kennwort_hint = \"the usual one\"",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
+/// The words for "password" the name checks know are the words generic-assignment's regex and
+/// keywords know: three lists, kept in step here.
+#[test]
+fn every_language_s_password_is_known_everywhere() {
+    let rule = crate::rules::BUILTIN
+        .iter()
+        .find(|b| b.name == crate::rules::GENERIC_ASSIGNMENT)
+        .unwrap();
+    for w in crate::plausible::PASSWORD_ELSEWHERE {
+        assert!(rule.regex.contains(w), "{w} not in the regex");
+        assert!(rule.keywords.contains(w), "{w} not in the keywords");
+    }
+}
