@@ -8,6 +8,8 @@
 //! .proof/session_log.jsonl                  one line per tool call (append-only)
 //! .proof/archive.jsonl                      sessions archived in done mode
 //! .trail/config.toml                        project configuration
+//! .trail/no-sync                            the person's marker: this project's records stay on
+//!                                           this machine (`trail sync` never sends them)
 //! .trail/.gitignore                         keeps .trail/state/ out of git
 //! .trail/MEMORY.md                          core memory
 //! .trail/memory/YYYY-MM-DD.md               daily memory
@@ -87,6 +89,18 @@ impl Layout {
 
     pub fn config(&self) -> PathBuf {
         self.trail_dir().join("config.toml")
+    }
+
+    /// The marker that keeps this project's records out of `trail sync` (its content is not
+    /// read): the ledger writes them to its local-only part instead.
+    pub fn no_sync_marker(&self) -> PathBuf {
+        self.trail_dir().join("no-sync")
+    }
+
+    /// Whether the project opted out of sync. A symbolic link counts as the file it names
+    /// would not: only the person's own file in the project says so.
+    pub fn opted_out_of_sync(&self) -> bool {
+        std::fs::symlink_metadata(self.no_sync_marker()).is_ok_and(|m| m.is_file())
     }
 
     /// Which NOTES.md the project keeps, as first chosen (one line, relative to the root):

@@ -28,13 +28,13 @@ pub struct Around {
 }
 
 impl Ledger {
-    /// [`Ledger::around`] in this machine's records, then in each other machine's `trail sync`
-    /// brought: a search hit's id names a record wherever it was written.
+    /// [`Ledger::around`] in this machine's records, then in the local-only ledger's and each
+    /// other machine's `trail sync` brought: a search hit's id names a record wherever it was written.
     pub fn around_any(&self, ts: Ts, before: usize, after: usize) -> Result<Option<Around>> {
         if let Some(a) = self.around(ts, before, after)? {
             return Ok(Some(a));
         }
-        for (_, replica) in self.replicas()? {
+        for (_, replica) in self.sources()? {
             if let Some(a) = replica.around(ts, before, after)? {
                 return Ok(Some(a));
             }

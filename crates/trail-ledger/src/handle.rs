@@ -37,6 +37,9 @@ pub struct LedgerOptions {
     /// Keep the anchored head (`stream/pulses.anchor`) current. Always on in trail; off only to
     /// measure what it costs (`trail-bench append`).
     pub anchor: bool,
+    /// Write to the ledger that never leaves this machine ([`Ledger::local`]): set by the
+    /// caller for a project that opted out of sync (see [`super::local`]).
+    pub local_only: bool,
 }
 
 impl LedgerOptions {
@@ -50,6 +53,7 @@ impl LedgerOptions {
             secrets: Arc::new(Secrets::new(secrets_dir.clone(), Vec::new())),
             secrets_dir,
             anchor: true,
+            local_only: false,
         }
     }
 }
@@ -60,6 +64,8 @@ pub struct Ledger {
     pub(crate) opts: LedgerOptions,
     /// Open files and cached tail of this writer, reused between appends.
     pub(crate) writer: std::sync::Mutex<WriterState>,
+    /// The local-only ledger appends go to when `opts.local_only`, opened on the first.
+    pub(crate) local_writer: std::sync::OnceLock<Box<Ledger>>,
 }
 
 /// What a writer keeps between appends (see [`super::append`]).
@@ -85,6 +91,7 @@ impl Ledger {
             root: root.into(),
             opts,
             writer: std::sync::Mutex::new(WriterState::default()),
+            local_writer: std::sync::OnceLock::new(),
         }
     }
 

@@ -12,6 +12,7 @@
 //! stream/archive/                 rotated segments and torn tails
 //! stream/imported/                imported history, each segment joined to the stream (imported.rs)
 //! machine-id, machines/<id>/       this machine's id; other machines' ledgers (replica.rs)
+//! local/stream/...                 the records of projects that opted out of sync (local.rs)
 //! ```
 
 //!
@@ -41,6 +42,7 @@ pub mod handle;
 pub mod imported;
 pub mod index;
 pub mod intent;
+pub mod local;
 pub mod lock;
 pub mod query;
 pub mod reader;

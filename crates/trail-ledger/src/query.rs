@@ -48,11 +48,11 @@ pub struct Found {
 }
 
 impl Ledger {
-    /// [`Ledger::query`] over this machine's records and every other machine's `trail sync`
-    /// brought (see [`super::replica`]), as one timeline: each ledger's newest `limit` hold the
+    /// [`Ledger::query`] over this machine's records (the local-only ledger's too) and every
+    /// other machine's `trail sync` brought (see [`Ledger::sources`]), as one timeline: each ledger's newest `limit` hold the
     /// union's. Replicas are scanned, not indexed: only a sync writes there.
     pub fn query_all(&self, q: &Query) -> Result<Vec<Found>> {
-        let replicas = self.replicas()?;
+        let replicas = self.sources()?;
         let mut found = self.query(q)?;
         if replicas.is_empty() {
             return Ok(found);
@@ -79,8 +79,8 @@ impl Ledger {
         Ok(found)
     }
 
-    /// Every record at or after `since` (all of them with `None`), this machine's and every
-    /// replica's, handed to `visit` one at a time and kept by none: for a reader that folds a
+    /// Every record at or after `since` (all of them with `None`), this machine's, its
+    /// local-only ledger's and every replica's, handed to `visit` one at a time and kept by none: for a reader that folds a
     /// whole ledger (`trail report`) in the memory of one record. Each ledger is read newest
     /// first; the ledgers come one after another, so the order across machines is not time's.
     pub fn visit_all(&self, since: Option<Ts>, visit: &mut dyn FnMut(Found)) -> Result<()> {
@@ -107,7 +107,7 @@ impl Ledger {
             true
         };
         Ledger::each_of(self.imported_segments()?, &imported, &mut keep)?;
-        for (_, r) in &self.replicas()? {
+        for (_, r) in &self.sources()? {
             r.each(&scan, &mut keep)?;
             Ledger::each_of(r.imported_segments()?, &imported, &mut keep)?;
         }

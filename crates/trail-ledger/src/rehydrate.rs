@@ -352,13 +352,13 @@ pub fn state_body(state: &State, facts: &[String]) -> String {
 
 impl Ledger {
     /// Rebuild the working state (see the module docs): this machine's records and, unless
-    /// `opts.own_only`, every other machine's that `trail sync` brought (one timeline, newest
-    /// first; see [`super::replica`]).
+    /// `opts.own_only`, the local-only ledger's and every other machine's that `trail sync`
+    /// brought (one timeline, newest first; see [`Ledger::sources`]).
     pub fn rehydrate(&self, opts: &RehydrateOptions) -> Result<State> {
         let replicas = if opts.own_only {
             Vec::new()
         } else {
-            self.replicas()?
+            self.sources()?
         };
         if replicas.is_empty() {
             return self.rehydrate_own(opts);

@@ -72,9 +72,26 @@ pub struct Report {
     /// Other machines' replicas checked with this report (`trail sync`; see
     /// [`super::replica`]).
     pub machines: usize,
+    /// Records of the local-only ledger (projects that opted out of sync; see
+    /// [`super::local`]), checked with its own anchor.
+    pub local_records: usize,
 }
 
 impl Report {
+    /// Fold in the local-only ledger's report, its findings named under `local/`.
+    pub fn add_local(&mut self, other: Report) {
+        self.local_records += other.records;
+        self.segments += other.segments;
+        self.records += other.records;
+        self.sealed += other.sealed;
+        self.pending_intents += other.pending_intents;
+        self.findings
+            .extend(other.findings.into_iter().map(|mut f| {
+                f.file = format!("{}/{}", super::local::LOCAL_DIR, f.file);
+                f
+            }));
+    }
+
     /// Fold in machine `id`'s replica report, its findings named under `machines/<id>/`.
     pub fn add_machine(&mut self, id: &str, other: Report) {
         self.machines += 1;

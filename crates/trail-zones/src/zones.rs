@@ -128,6 +128,9 @@ const TAILS: &[(&str, Zone)] = &[
     (".claude/scheduled_tasks.json", Zone::AgentSettings),
     (".codex/hooks.json", Zone::AgentSettings),
     (".trail/config.toml", Zone::AgentSettings),
+    // The person's choice to keep the project's records off every remote: an agent that
+    // removes it sends them, one that plants it hides its work from the other machines.
+    (".trail/no-sync", Zone::AgentSettings),
     ("active_context.yaml", Zone::StateView),
     (".trail/trajectory", Zone::Journal),
     (".proof/session_log.jsonl", Zone::Journal),
@@ -202,12 +205,14 @@ impl Places {
 
     /// What [`Zone::AgentSettings`] holds, beside the hosts' `settings*.json` files: trail's
     /// configuration and the hosts' other settings.
-    fn agent_settings(&self) -> [PathBuf; 9] {
+    fn agent_settings(&self) -> [PathBuf; 10] {
         let (root, home) = (&self.project_root, &self.home);
         [
             Layout::new(root).config(),
             // Which NOTES.md trail keeps: moved only by a person (`trail notes move`).
             Layout::new(root).notes_location(),
+            // Whether the project's records stay on this machine: the person's choice.
+            Layout::new(root).no_sync_marker(),
             home.join(".config").join("trail"),
             home.join(".codex"),
             // Transcripts (read back to tell typed prompts from delivered ones), scheduled

@@ -287,6 +287,7 @@ fn records<'a>(
     let mut newest: HashMap<(String, bool), (Ts, String)> = HashMap::new();
     let own = ledger.known_machine_id().unwrap_or_default();
     let replicas = ledger.root().join(crate::ledger::replica::MACHINES_DIR);
+    let local = ledger.local_root();
     ledger.visit_all(Some(since), &mut |f| {
         if let Some(p) = &f.record.prev {
             prevs.insert(p.clone());
@@ -305,8 +306,15 @@ fn records<'a>(
             .segment
             .parent()
             .is_some_and(|d| d.ends_with(crate::ledger::imported::DIR));
+        // This machine's local-only ledger (projects that opted out of sync) is a chain of
+        // its own beside the stream.
+        let chain = if f.segment.starts_with(&local) {
+            format!("{machine}/{}", crate::ledger::local::LOCAL_DIR)
+        } else {
+            machine.clone()
+        };
         let head = newest
-            .entry((machine.clone(), imported))
+            .entry((chain, imported))
             .or_insert((f.record.ts, String::new()));
         if head.1.is_empty() || f.record.ts > head.0 {
             *head = (f.record.ts, crate::ledger::frame::hex(&f.digest));

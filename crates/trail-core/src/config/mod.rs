@@ -592,6 +592,9 @@ impl Config {
         o.alert_command.clone_from(&self.alert_command.value);
         o.max_records = usize::try_from(self.max_records.value).unwrap_or(usize::MAX);
         o.secrets = self.secrets();
+        // A project that opted out of sync (`.trail/no-sync`) has its records written where
+        // `trail sync` never looks.
+        o.local_only = crate::layout::Layout::new(&self.project_root.value).opted_out_of_sync();
         o
     }
 

@@ -38,6 +38,11 @@ pub fn recent(
         out: Vec::new(),
     };
     let mut segments = ledger.segments()?;
+    // A project that opted out of sync keeps its decisions in the local-only ledger, read
+    // first: the newest it has are there.
+    if let Some(local) = ledger.local() {
+        segments.extend(local.segments()?);
+    }
     segments.reverse();
     for path in segments {
         let Some(file) = open_if_exists(&path).map_err(LedgerError::io("open", &path))? else {

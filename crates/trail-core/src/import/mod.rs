@@ -277,6 +277,8 @@ pub fn run(
     opts: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Summary, ImportError> {
+    // Imported into a project that opted out of sync, the history stays on this machine too.
+    let ledger = ledger.writes_to();
     if !opts.dir.is_dir() {
         return Err(ImportError::NoDir {
             path: opts.dir.clone(),

@@ -109,8 +109,9 @@ impl Places {
     ) -> crate::ledger::Result<Places> {
         let mut segments = ledger.segments()?;
         segments.extend(ledger.imported_segments()?);
-        // Every other machine's records `trail sync` brought: one history to search.
-        for (_, replica) in ledger.replicas()? {
+        // The records kept on this machine only, and every other machine's `trail sync`
+        // brought: one history to search.
+        for (_, replica) in ledger.sources()? {
             segments.extend(replica.segments()?);
             segments.extend(replica.imported_segments()?);
         }

@@ -77,6 +77,8 @@ struct SyncStatus {
     fingerprint: Option<String>,
     remote: Option<String>,
     last: Option<trail_sync::Report>,
+    /// This project opted out (`.trail/no-sync`): its records stay on this machine.
+    project_kept_here: bool,
 }
 
 fn sync_status(config: &Config) -> SyncStatus {
@@ -91,15 +93,23 @@ fn sync_status(config: &Config) -> SyncStatus {
         fingerprint,
         remote: trail_sync::remote(&places),
         last: trail_sync::last(&places),
+        project_kept_here: ledger.options().local_only,
     }
 }
 
 impl SyncStatus {
     fn render(&self) -> String {
+        let kept = if self.project_kept_here {
+            "project:   kept on this machine (.trail/no-sync): sync never sends its records\n"
+        } else {
+            ""
+        };
         let Some(remote) = &self.remote else {
             return match &self.machine {
-                Some(id) => format!("machine:   {id} (not syncing: trail sync --remote URL)\n"),
-                None => String::new(),
+                Some(id) => {
+                    format!("machine:   {id} (not syncing: trail sync --remote URL)\n{kept}")
+                }
+                None => kept.to_string(),
             };
         };
         let mut s = format!(
@@ -126,6 +136,7 @@ impl SyncStatus {
                 }
             }
         }
+        s.push_str(kept);
         s
     }
 }

@@ -107,7 +107,11 @@ fn line(r: &Record) -> String {
 
 fn count(ctx: &Context, args: &LogArgs) -> CliResult {
     let mut total = 0usize;
-    for path in ctx.ledger.segments()? {
+    let mut segments = ctx.ledger.segments()?;
+    if let Some(local) = ctx.ledger.local() {
+        segments.extend(local.segments()?);
+    }
+    for path in segments {
         if !path.exists() {
             continue;
         }

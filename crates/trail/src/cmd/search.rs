@@ -43,10 +43,15 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     shown
 }
 
-/// The stream's chain, then the history `trail import` brought in.
+/// The stream's chain, then the history `trail import` brought in, then the records kept on
+/// this machine only (a project that opted out of sync).
 fn segments(ctx: &Context) -> CliResult<Vec<PathBuf>> {
     let mut segments = ctx.ledger.segments()?;
     segments.extend(ctx.ledger.imported_segments()?);
+    if let Some(local) = ctx.ledger.local() {
+        segments.extend(local.segments()?);
+        segments.extend(local.imported_segments()?);
+    }
     Ok(segments)
 }
 

@@ -86,6 +86,15 @@ fn dry_run(ctx: &Context, places: &Places, json: bool) -> CliResult {
             p.records, p.bytes
         ));
     }
+    if !pending.kept.is_empty() {
+        s.push_str("kept on this machine (the project opted out of sync with .trail/no-sync):\n");
+        for p in &pending.kept {
+            s.push_str(&format!(
+                "  {}: {} record(s), {} byte(s)\n",
+                p.project, p.records, p.bytes
+            ));
+        }
+    }
     if pending.remote.is_none() {
         s.push_str("hint: name the remote first: trail sync --remote URL\n");
     }

@@ -51,6 +51,10 @@ fn verify_showing_progress(ctx: &Context) -> CliResult<Report> {
         }
     };
     let mut report = ctx.ledger.verify(&mut progress)?;
+    // The records of projects that opted out of sync: a chain and an anchor of their own.
+    if let Some(local) = ctx.ledger.local() {
+        report.add_local(local.verify(&mut progress)?);
+    }
     // Every other machine's segments `trail sync` brought, each its own chain.
     for (id, replica) in ctx.ledger.replicas()? {
         let r = replica.verify_replica(&mut progress)?;
@@ -86,6 +90,12 @@ fn describe(report: &Report) -> String {
                 n => format!("; {n} imported segment(s), each joined to the chain"),
             },
         ));
+        if report.local_records > 0 {
+            s.push_str(&format!(
+                "ok: {} record(s) kept on this machine only (projects that opted out of sync), chain intact, head anchored\n",
+                report.local_records
+            ));
+        }
         if report.machines > 0 {
             s.push_str(&format!(
                 "ok: {} other machine(s)' segments, each chain intact (signed by its machine)\n",

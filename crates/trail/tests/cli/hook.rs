@@ -542,3 +542,55 @@ fn a_ledger_that_cannot_be_written_is_said_at_session_start() {
     let (_, out, _) = hook(&env, &pre.to_string());
     assert!(!out.contains("systemMessage"), "{out}");
 }
+
+/// A project that opted out of sync (`.trail/no-sync`, issue 24): what the hooks write for it
+/// goes to the local-only ledger, never to the stream `trail sync` publishes.
+#[test]
+fn the_hooks_of_a_project_that_opted_out_write_to_the_local_ledger() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.cwd.join(".git")).unwrap();
+    std::fs::create_dir_all(env.cwd.join(".trail")).unwrap();
+    std::fs::write(env.cwd.join(".trail/no-sync"), "").unwrap();
+    for payload in [
+        serde_json::json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": env.cwd,
+            "source": "startup"}),
+        serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s",
+            "cwd": env.cwd, "prompt": "tidy the payroll module"}),
+        serde_json::json!({"hook_event_name": "PostToolUse", "session_id": "s", "cwd": env.cwd,
+            "tool_name": "Bash", "tool_input": {"command": "cargo test"},
+            "tool_response": {"stdout": "ok"}}),
+        serde_json::json!({"hook_event_name": "SessionEnd", "session_id": "s", "cwd": env.cwd,
+            "reason": "exit"}),
+    ] {
+        let (c, _, err) = hook(&env, &payload.to_string());
+        assert_eq!(c, 0, "{err}");
+    }
+    let read = |p: &str| std::fs::read(env.trail_home.join(p)).unwrap_or_default();
+    let local = read("local/stream/pulses.log.md");
+    assert!(
+        String::from_utf8_lossy(&local).contains("session s ended"),
+        "the hooks wrote nothing to the local ledger"
+    );
+    let stream = read("stream/pulses.log.md");
+    assert!(
+        !String::from_utf8_lossy(&stream).contains("schema: ledgerpulse"),
+        "a record reached the published stream"
+    );
+    // The marker is the person's: the agent removing or rewriting it is stopped for them.
+    for (tool, input) in [
+        ("Bash", serde_json::json!({"command": "rm .trail/no-sync"})),
+        (
+            "Write",
+            serde_json::json!({"file_path": env.cwd.join(".trail/no-sync"), "content": ""}),
+        ),
+    ] {
+        let pre = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+            "cwd": env.cwd, "tool_name": tool, "tool_input": input});
+        let (c, out, err) = hook(&env, &pre.to_string());
+        assert_eq!(c, 0, "{err}");
+        assert!(
+            out.contains("\"deny\"") && out.contains("agent-settings"),
+            "{tool}: {out}"
+        );
+    }
+}

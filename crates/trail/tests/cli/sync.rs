@@ -596,3 +596,72 @@ fn offline_a_sync_waits_says_so_and_the_next_sends_everything() {
     );
     assert!(blob.contains("written while offline") && blob.contains("written after"));
 }
+
+/// A project that opted out of sync (`.trail/no-sync`, issue 24): its records go to the
+/// local-only ledger, which no sync sends (not to the other machine, not into the remote's
+/// objects), while this machine still reads them as one timeline with everything else.
+#[test]
+fn a_project_that_opted_out_never_leaves_the_machine() {
+    let f = fleet(2);
+    let (a, b) = (&f.machines[0], &f.machines[1]);
+    std::fs::create_dir_all(a.cwd.join(".trail")).unwrap();
+    std::fs::write(a.cwd.join(".trail/no-sync"), "").unwrap();
+    pulse(
+        a,
+        "payroll",
+        "private plan: migrate the payroll tables",
+        "keep it here",
+    );
+    // Another project on the same machine still syncs.
+    let elsewhere = a.root.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = a
+        .cmd(&[
+            "pulse",
+            "--proj",
+            "elsewhere",
+            "--topic",
+            "shared",
+            "--summary",
+            "shared work goes out",
+            "--next",
+            "go on",
+        ])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let dry = a.ok(&["sync", "--dry-run"]);
+    assert!(dry.contains("kept on this machine"), "{dry}");
+    assert!(dry.contains("elsewhere: 1 record(s)"), "{dry}");
+    let status = a.ok(&["status"]);
+    assert!(
+        status.contains("kept on this machine (.trail/no-sync)"),
+        "{status}"
+    );
+    sync(a);
+    sync(b);
+
+    let copy: Vec<u8> = segments(&replica(b, &machine_id(a)))
+        .into_iter()
+        .flat_map(|(_, b)| b)
+        .collect();
+    let copy = String::from_utf8_lossy(&copy);
+    assert!(copy.contains("shared work goes out"), "{copy}");
+    assert!(!copy.contains("payroll"), "{copy}");
+    let objects = git(&f.remote, &["cat-file", "--batch-all-objects", "--batch"]);
+    assert!(objects.contains("shared work goes out"));
+    assert!(!objects.contains("payroll"));
+    let stream = std::fs::read(a.trail_home.join("stream/pulses.log.md")).unwrap();
+    assert!(!String::from_utf8_lossy(&stream).contains("payroll"));
+
+    // Here it is one timeline: log, search and resume read it, and verify checks its chain
+    // and its anchor.
+    assert!(a.ok(&["log"]).contains("payroll"));
+    assert!(a.ok(&["search", "payroll"]).contains("payroll"));
+    let resume = a.ok(&["resume"]);
+    assert!(resume.contains("keep it here"), "{resume}");
+    let verify = a.ok(&["verify"]);
+    assert!(verify.contains("kept on this machine only"), "{verify}");
+}
