@@ -163,6 +163,7 @@ pub fn publish(
     }
     trail_base::failpoint::hit("sync-after-commit");
     remember(&memo_path, &commit, live_id, chunk_map);
+    tidy(repo);
     Ok(Published {
         commit,
         seq,
@@ -271,6 +272,10 @@ fn fast_import(
         tempfile::NamedTempFile::new_in(repo.dir()).map_err(SyncError::io("create", repo.dir()))?;
     let mut child = repo
         .command()
+        // The pack is kept as written, not unpacked into loose objects by a second process
+        // (the default below 100 objects, which is every incremental sync); `tidy` merges
+        // the small packs this leaves.
+        .args(["-c", "fastimport.unpackLimit=1"])
         .args(["fast-import", "--quiet", "--date-format=raw"])
         .arg(format!("--export-marks={}", marks.path().display()))
         .stdin(Stdio::piped())
@@ -336,6 +341,23 @@ fn fast_import(
             what: "git fast-import".into(),
             detail: "no commit was written".into(),
         })
+}
+
+/// More small packs than this (one per incremental sync) and they are merged.
+const PACKS_BEFORE_REPACK: usize = 24;
+
+/// Merge the small packs the syncs left (`git repack --geometric=2`, git 2.33: each pack at
+/// least twice the size of the ones merged into it, so the large first one is rarely
+/// rewritten). Best effort: more packs only cost lookups.
+fn tidy(repo: &Repo) {
+    let packs = std::fs::read_dir(repo.dir().join("objects").join("pack")).map_or(0, |rd| {
+        rd.filter_map(std::result::Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".pack"))
+            .count()
+    });
+    if packs > PACKS_BEFORE_REPACK {
+        let _ = repo.run(&["repack", "-d", "-q", "--geometric=2"]);
+    }
 }
 
 /// How many bytes of each snapshot file this machine's last commit already holds.
