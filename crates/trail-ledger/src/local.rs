@@ -119,5 +119,19 @@ mod tests {
         assert!(report.ok(), "{:?}", report.findings);
         assert_eq!(report.records, 1);
         assert_eq!(report.anchor.status, "anchored");
+
+        // A record changed there is found, and named under `local/` in the whole report.
+        let path = local.stream_path();
+        let text = std::fs::read_to_string(&path).unwrap().replace("kept", "kapt");
+        std::fs::write(&path, text).unwrap();
+        let mut whole = shared.verify(&mut |_, _| {}).unwrap();
+        assert!(whole.ok());
+        whole.add_local(local.verify(&mut |_, _| {}).unwrap());
+        assert!(!whole.ok());
+        assert!(
+            whole.findings.iter().all(|f| f.file.starts_with("local/")),
+            "{:?}",
+            whole.findings
+        );
     }
 }

@@ -81,27 +81,25 @@ impl Report {
     /// Fold in the local-only ledger's report, its findings named under `local/`.
     pub fn add_local(&mut self, other: Report) {
         self.local_records += other.records;
-        self.segments += other.segments;
-        self.records += other.records;
-        self.sealed += other.sealed;
         self.pending_intents += other.pending_intents;
-        self.findings
-            .extend(other.findings.into_iter().map(|mut f| {
-                f.file = format!("{}/{}", super::local::LOCAL_DIR, f.file);
-                f
-            }));
+        self.fold(super::local::LOCAL_DIR, other);
     }
 
     /// Fold in machine `id`'s replica report, its findings named under `machines/<id>/`.
     pub fn add_machine(&mut self, id: &str, other: Report) {
         self.machines += 1;
+        self.imported += other.imported;
+        self.fold(&format!("{}/{id}", super::replica::MACHINES_DIR), other);
+    }
+
+    /// Another ledger's counts and findings, its files named under `dir`.
+    fn fold(&mut self, dir: &str, other: Report) {
         self.segments += other.segments;
         self.records += other.records;
         self.sealed += other.sealed;
-        self.imported += other.imported;
         self.findings
             .extend(other.findings.into_iter().map(|mut f| {
-                f.file = format!("{}/{id}/{}", super::replica::MACHINES_DIR, f.file);
+                f.file = format!("{dir}/{}", f.file);
                 f
             }));
     }
