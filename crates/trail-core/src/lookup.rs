@@ -1,5 +1,6 @@
 //! Looking things up, the way both front ends ask (issue 23): `trail search` and the MCP
-//! `search` tool call [`search()`], `trail recall` and the MCP `recall` tool call [`recall()`].
+//! `search` tool call [`search()`], `trail recall` and the MCP `recall` tool call [`recall()`],
+//! `trail remember` and the MCP `remember` tool call [`remember()`].
 //!
 //! Found by reading the two side by side: `trail search` loaded the configuration a second
 //! time and searched from the configured project root, the MCP tool from the workspace's
@@ -24,6 +25,9 @@ pub enum LookupError {
     Secrets(#[from] SecretsError),
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The daily memory could not be read or written.
+    #[error("the project's memory: {0}")]
+    Memory(std::io::Error),
 }
 
 /// What a search found, where it looked, and whether its pivot was logged.
@@ -72,10 +76,72 @@ pub fn search(
     })
 }
 
-/// The daily and core memory lines that match `query`, best first, at most `limit`.
-pub fn recall(ws: &Workspace, query: &str, limit: usize) -> std::io::Result<Vec<Hit>> {
-    memory_recall::recall(&ws.root, query, limit)
+/// The tag of the record a remembered note also is: it travels with the ledger, so the other
+/// machines' `recall` finds it once `trail sync` has run.
+pub const REMEMBERED_TAG: &str = "remembered";
+
+/// Keep `note` in today's daily memory (redacted), and write it to the ledger as a record of
+/// this project, which `trail sync` carries to the person's other machines (or keeps here, for
+/// a project that opted out). Returns where the memory line is.
+pub fn remember(ws: &Workspace, note: &str) -> Result<String, LookupError> {
+    let source = memory_recall::remember(&ws.root, note, &crate::time::Local::now(), &ws.secrets)
+        .map_err(LookupError::Memory)?;
+    let flat: String = note.split_whitespace().collect::<Vec<_>>().join(" ");
+    let record = crate::ledger::record::observed_record(
+        &ws.project(),
+        crate::ledger::RecordType::Pulse,
+        &[flat],
+        &[],
+        &[REMEMBERED_TAG],
+    );
+    ws.ledger.append(record)?;
+    Ok(source)
 }
+
+/// The daily and core memory lines that match `query`, then what the person's other machines
+/// recorded for this project (the notes remembered there, their records' facts and next
+/// steps, as `trail sync` brought them), best first, at most `limit`.
+pub fn recall(ws: &Workspace, query: &str, limit: usize) -> Result<Vec<Hit>, LookupError> {
+    let mut hits = memory_recall::recall(&ws.root, query, limit).map_err(LookupError::Memory)?;
+    let q = memory_recall::words(query);
+    if !q.is_empty() {
+        let proj = ws.project().name;
+        for (id, replica) in ws.ledger.replicas()? {
+            let found = replica.query(&crate::ledger::query::Query {
+                limit: RECALL_RECORDS,
+                proj: Some(proj.clone()),
+                ..crate::ledger::query::Query::default()
+            })?;
+            for f in found {
+                let remembered = f.record.tags.iter().any(|t| t == REMEMBERED_TAG);
+                for text in f.record.facts().into_iter().chain(f.record.next.clone()) {
+                    let lw = memory_recall::words(&text);
+                    let matched = q.iter().filter(|w| lw.contains(w)).count();
+                    if matched == 0 {
+                        continue;
+                    }
+                    // Coverage first, as in memory; a note a person kept outranks a record's
+                    // fact that covers as much.
+                    let score =
+                        matched as f64 / q.len() as f64 + if remembered { 0.005 } else { 0.0 };
+                    hits.push(Hit {
+                        source: format!("machine {id} {}", f.record.ts),
+                        text,
+                        score,
+                    });
+                }
+            }
+        }
+    }
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut seen = std::collections::HashSet::new();
+    hits.retain(|h| seen.insert(h.text.clone()));
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// How many of another machine's newest records of the project recall reads.
+const RECALL_RECORDS: usize = 2000;
 
 #[cfg(test)]
 mod tests {

@@ -122,7 +122,9 @@ mod tests {
 
         // A record changed there is found, and named under `local/` in the whole report.
         let path = local.stream_path();
-        let text = std::fs::read_to_string(&path).unwrap().replace("kept", "kapt");
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("kept", "kapt");
         std::fs::write(&path, text).unwrap();
         let mut whole = shared.verify(&mut |_, _| {}).unwrap();
         assert!(whole.ok());

@@ -133,6 +133,7 @@ impl From<trail_core::lookup::LookupError> for ToolError {
             LookupError::Ledger(e) => e.into(),
             LookupError::Secrets(e) => e.into(),
             LookupError::Search(e) => e.into(),
+            LookupError::Memory(e) => e.into(),
         }
     }
 }

@@ -26,7 +26,7 @@ use trail_core::ledger::query::Found;
 use trail_core::ledger::rehydrate::{self, Level};
 use trail_core::search::retrieve::{self, Id, RetrieveError};
 use trail_core::search::{Filters, Mode, Request};
-use trail_core::time::{Local, Ts};
+use trail_core::time::Ts;
 use trail_core::{host, show};
 
 use crate::context::Ctx;
@@ -135,7 +135,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "remember",
         title: "Remember a note",
-        description: "Append a note (redacted) to today's daily memory; returns its source.",
+        description: "Append a note (redacted) to today's daily memory and the ledger (synced to the person's other machines); returns its source.",
         schema: r#"{"type":"object","properties":{"note":{"type":"string"}},"required":["note"],"additionalProperties":false}"#,
         effects: APPENDS,
         run: remember,
@@ -144,7 +144,7 @@ pub const TOOLS: &[Tool] = &[
     Tool {
         name: "recall",
         title: "Recall from memory",
-        description: "Lines of core and daily memory matching the query, each with its source.",
+        description: "Lines of core and daily memory matching the query, then what the person's other machines recorded for this project, each with its source.",
         schema: r#"{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],"additionalProperties":false}"#,
         effects: READS,
         run: recall,
@@ -545,8 +545,7 @@ fn remember(ctx: &Ctx, v: Value) -> Result<Value, ToolError> {
     if a.note.trim().is_empty() {
         return Err(ToolError::Args("`note` is empty".into()));
     }
-    let source =
-        trail_core::memory::recall::remember(&ctx.root, &a.note, &Local::now(), &ctx.secrets)?;
+    let source = trail_core::lookup::remember(ctx, &a.note)?;
     Ok(json!({ "source": source }))
 }
 

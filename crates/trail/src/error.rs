@@ -270,6 +270,7 @@ impl From<trail_core::lookup::LookupError> for CliError {
             LookupError::Ledger(e) => e.into(),
             LookupError::Secrets(e) => e.into(),
             LookupError::Search(e) => e.into(),
+            LookupError::Memory(e) => e.into(),
         }
     }
 }

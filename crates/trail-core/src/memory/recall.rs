@@ -37,7 +37,7 @@ pub struct Hit {
     pub score: f64,
 }
 
-fn words(s: &str) -> Vec<String> {
+pub(crate) fn words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
         .filter(|w| w.len() > 1)
         .map(str::to_lowercase)

@@ -91,7 +91,7 @@ pub fn remember(ctx: &Context, note: &str, json: bool) -> CliResult {
     super::redact::say_placeholders(ctx, note);
     // The workspace's root, as the MCP `remember` tool writes it (the configuration is loaded
     // once, with the context).
-    let src = trail_core::memory::recall::remember(&ctx.root, note, &Local::now(), &ctx.secrets)?;
+    let src = trail_core::lookup::remember(ctx, note)?;
     if json {
         return output::json(&serde_json::json!({ "source": src }));
     }

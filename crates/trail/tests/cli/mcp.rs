@@ -168,9 +168,21 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
 
         // search → timeline → get, each on the previous answer's ids.
         // The pulses (the tool call's own `tests-passed` pulse is a checkpoint record).
+        // The pulses, and the remembered note, which is a pulse of the project too (it travels
+        // to the person's other machines with the ledger).
         let found = ok(&s, "search", json!({"query": "zanzibar", "type": "pulse"})).await;
-        assert_eq!(found["total"], 2, "{found}");
-        let hit = &found["hits"][0];
+        assert_eq!(found["total"], 3, "{found}");
+        let hit = found["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| {
+                h["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains("Ship the zanzibar fix")
+            })
+            .unwrap();
         assert!(
             hit["text"].as_str().unwrap().contains("zanzibar"),
             "{found}"
@@ -180,8 +192,8 @@ fn rmcps_client_lists_and_calls_every_tool_reads_every_resource_and_gets_every_p
         let records = around["records"].as_array().unwrap();
         assert_eq!(
             records.len(),
-            4,
-            "three pulses and the tool call's: {around}"
+            5,
+            "three pulses, the remembered note and the tool call's: {around}"
         );
         let at: Vec<&Value> = records.iter().filter(|r| r["hit"] == true).collect();
         assert_eq!(at.len(), 1);

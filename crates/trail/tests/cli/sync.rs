@@ -665,3 +665,45 @@ fn a_project_that_opted_out_never_leaves_the_machine() {
     let verify = a.ok(&["verify"]);
     assert!(verify.contains("kept on this machine only"), "{verify}");
 }
+
+/// `trail recall` reads the person's other machines too (issue 24): a note remembered on one
+/// machine is a record of the project, which a sync carries; the other machine's recall finds
+/// it beside its own memory, named by the machine it came from.
+#[test]
+fn a_note_remembered_on_one_machine_is_recalled_on_another() {
+    let f = fleet(2);
+    let (a, b) = (&f.machines[0], &f.machines[1]);
+    a.ok(&["remember", "the staging database listens on port 6543"]);
+    b.ok(&["remember", "staging deploys need the VPN"]);
+    // Before a sync, each knows only its own.
+    let before = b.ok(&["recall", "staging", "--json"]);
+    assert!(!before.contains("6543"), "{before}");
+    sync(a);
+    sync(b);
+    let hits: serde_json::Value =
+        serde_json::from_str(&b.ok(&["recall", "staging", "--json"])).unwrap();
+    let hits = hits.as_array().unwrap();
+    let from_a = hits
+        .iter()
+        .find(|h| h["text"].as_str().unwrap().contains("port 6543"))
+        .unwrap_or_else(|| panic!("{hits:?}"));
+    assert!(
+        from_a["source"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("machine {}", machine_id(a))),
+        "{from_a}"
+    );
+    assert!(
+        hits.iter()
+            .any(|h| h["text"].as_str().unwrap().contains("VPN")),
+        "{hits:?}"
+    );
+    // Recalled once, however many records say it.
+    assert_eq!(
+        hits.iter()
+            .filter(|h| h["text"].as_str().unwrap().contains("port 6543"))
+            .count(),
+        1
+    );
+}
