@@ -289,6 +289,28 @@ impl Started {
     }
 }
 
+/// The oldest git a sync works with: negative refspecs (2.29) and geometric repacking (2.33).
+pub const MIN_GIT: (u32, u32) = (2, 33);
+
+/// Why the git on PATH cannot sync, when it is older than [`MIN_GIT`].
+pub fn too_old() -> Option<String> {
+    let out = Command::new("git").arg("--version").output().ok()?;
+    older(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// [`too_old`] of what `git --version` printed (`git version 2.39.5`, `… 2.45.1.windows.1`).
+fn older(said: &str) -> Option<String> {
+    let version = said.split_whitespace().nth(2)?;
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
+    let (major, minor) = (parts.next()??, parts.next()??);
+    ((major, minor) < MIN_GIT).then(|| {
+        format!(
+            "git {version} is older than {}.{}, which trail sync needs: install a newer git",
+            MIN_GIT.0, MIN_GIT.1
+        )
+    })
+}
+
 fn check(out: &Output, what: &str) -> Result<()> {
     if out.status.success() {
         return Ok(());
@@ -302,4 +324,29 @@ fn check(out: &Output, what: &str) -> Result<()> {
             detail
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A false "too old" would hide every real failure behind advice to upgrade.
+    #[test]
+    fn only_a_git_older_than_the_minimum_is_called_too_old() {
+        use super::older;
+        assert!(
+            older("git version 2.25.1\n")
+                .unwrap()
+                .contains("2.25.1 is older than 2.33")
+        );
+        assert!(older("git version 1.9.5").is_some());
+        for new_enough in [
+            "git version 2.33.0",
+            "git version 2.47.3\n",
+            "git version 2.45.1.windows.1",
+            "git version 3.0.0",
+            "not git at all",
+        ] {
+            assert_eq!(older(new_enough), None, "{new_enough}");
+        }
+        assert_eq!(super::too_old(), None, "the git these tests run with");
+    }
 }

@@ -206,6 +206,13 @@ pub fn run(ledger: &Ledger, places: &Places) -> Result<Report> {
             report.offline.get_or_insert_with(|| e.to_string());
         }
     }
+    // A git too old for the fetch's negative refspec fails as if the remote were away: say
+    // what to do instead of "tried again later" (asked only when something failed).
+    if report.offline.is_some()
+        && let Some(old) = git::too_old()
+    {
+        report.offline = Some(old);
+    }
     take_all(&repo, ledger, places, &id, &mut report)?;
     write_status(places, &report);
     drop(lock);
