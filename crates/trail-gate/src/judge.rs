@@ -602,6 +602,17 @@ impl<'a> Judging<'a> {
         for f in self.found.0 {
             match f {
                 Finding::Decided(d) => out.push(d),
+                // A Windows shell's line carried in an argument (`--run "cmd.exe /c rd /s /q
+                // C:\Users\dev"`) is read as that shell reads it: the POSIX reading would eat
+                // its backslashes and lose the place it names.
+                Finding::Runs(text, keep) if windows_shell(&text).is_some() => {
+                    let (shell, rest) = windows_shell(&text).unwrap_or_default();
+                    out.extend(
+                        powershell::findings(&format!("{shell} {rest}"), self.ctx, self.depth + 1)
+                            .into_iter()
+                            .filter(|d| keep.keeps(d)),
+                    );
+                }
                 Finding::Runs(text, keep) => out.extend(
                     line(&text, self.ctx, self.depth + 1)
                         .into_iter()
@@ -614,6 +625,25 @@ impl<'a> Judging<'a> {
         }
         out
     }
+}
+
+/// The shell (`cmd` or `pwsh`) and the rest of a line that starts with a Windows shell's name
+/// (`cmd.exe /c …`, `powershell -Command …`, a path to one).
+fn windows_shell(text: &str) -> Option<(&'static str, &str)> {
+    let text = text.trim();
+    // The argument as written, its quotes around it (`'cmd.exe /c …'`).
+    let text = ['"', '\'']
+        .iter()
+        .find_map(|q| text.strip_prefix(*q)?.strip_suffix(*q))
+        .unwrap_or(text);
+    let (first, rest) = text.split_once(char::is_whitespace)?;
+    let name = first.rsplit(['/', '\\']).next()?.to_ascii_lowercase();
+    let shell = match name.as_str() {
+        "cmd" | "cmd.exe" => "cmd",
+        "powershell" | "powershell.exe" | "pwsh" | "pwsh.exe" => "pwsh",
+        _ => return None,
+    };
+    Some((shell, rest))
 }
 
 /// `find … -exec CMD {} ;`: the commands CMD stands for, `{}` replaced by what find reaches.

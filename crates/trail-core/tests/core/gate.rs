@@ -1841,6 +1841,29 @@ fn mechanisms_found_by_the_fourteenth_sealed_part() {
     }
 }
 
+/// Found while reading the fourteenth sealed part's remote-desktop misses (issue 20): a
+/// Windows shell's line carried in an argument (`--run 'cmd.exe /c rd /s /q C:\Users\dev'`)
+/// was re-read by the POSIX parser, which ate its backslashes, so the home directory it
+/// deletes became `C:Usersdev` and the line was allowed. It is now read as cmd.exe or
+/// PowerShell reads it, as the same line run directly already was.
+#[test]
+fn a_windows_shell_line_carried_in_an_argument_is_read_as_windows_reads_it() {
+    let ctx = ctx();
+    for line in [
+        r"acme-remote --run 'cmd.exe /c rd /s /q C:\Users\dev'",
+        r#"acme-remote --run "cmd /c rd /s /q C:\Users\dev""#,
+        r#"acme-remote --run "powershell.exe -NoProfile -Command Remove-Item -Recurse -Force C:\Users\dev""#,
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        r"acme-remote --run 'cmd.exe /c dir C:\Users\dev'",
+        "acme-remote --run 'pwsh -c Get-ChildItem'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the PowerShell property test (issue 23): a short option joined to its value read
 /// its first two bytes as a flag, and `-é/x` sliced `é` in half; the gate panicked on the whole
 /// line.
