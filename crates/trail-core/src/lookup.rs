@@ -25,9 +25,9 @@ pub enum LookupError {
     Secrets(#[from] SecretsError),
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// The daily memory could not be read or written.
-    #[error("the project's memory: {0}")]
-    Memory(std::io::Error),
+    /// The project's memory could not be read or written.
+    #[error(transparent)]
+    Memory(#[from] crate::file_error::FileError),
 }
 
 /// What a search found, where it looked, and whether its pivot was logged.
@@ -85,7 +85,10 @@ pub const REMEMBERED_TAG: &str = "remembered";
 /// a project that opted out). Returns where the memory line is.
 pub fn remember(ws: &Workspace, note: &str) -> Result<String, LookupError> {
     let source = memory_recall::remember(&ws.root, note, &crate::time::Local::now(), &ws.secrets)
-        .map_err(LookupError::Memory)?;
+        .map_err(|e| match e {
+        memory_recall::RememberError::File(e) => LookupError::Memory(e),
+        memory_recall::RememberError::Secrets(e) => LookupError::Secrets(e),
+    })?;
     let flat: String = note.split_whitespace().collect::<Vec<_>>().join(" ");
     let record = crate::ledger::record::observed_record(
         &ws.project(),
@@ -102,7 +105,7 @@ pub fn remember(ws: &Workspace, note: &str) -> Result<String, LookupError> {
 /// recorded for this project (the notes remembered there, their records' facts and next
 /// steps, as `trail sync` brought them), best first, at most `limit`.
 pub fn recall(ws: &Workspace, query: &str, limit: usize) -> Result<Vec<Hit>, LookupError> {
-    let mut hits = memory_recall::recall(&ws.root, query, limit).map_err(LookupError::Memory)?;
+    let mut hits = memory_recall::recall(&ws.root, query, limit)?;
     let q = memory_recall::words(query);
     if !q.is_empty() {
         let proj = ws.project().name;

@@ -263,6 +263,16 @@ impl From<trail_core::search::SearchError> for CliError {
     }
 }
 
+impl From<trail_core::memory::recall::RememberError> for CliError {
+    fn from(e: trail_core::memory::recall::RememberError) -> CliError {
+        use trail_core::memory::recall::RememberError;
+        match e {
+            RememberError::File(e) => e.into(),
+            RememberError::Secrets(e) => e.into(),
+        }
+    }
+}
+
 impl From<trail_core::lookup::LookupError> for CliError {
     fn from(e: trail_core::lookup::LookupError) -> CliError {
         use trail_core::lookup::LookupError;

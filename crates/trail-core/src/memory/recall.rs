@@ -6,8 +6,20 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::daily::{append_to_day, block_prefix, memory_dir, read_day};
-use crate::secrets::Secrets;
+use crate::file_error::FileError;
+use crate::secrets::{Secrets, SecretsError};
 use crate::time::Local;
+
+/// Why a note could not be kept.
+#[derive(Debug, thiserror::Error)]
+pub enum RememberError {
+    /// The day's file could not be read or appended to.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A secret rule of the person's does not compile: nothing is written unredacted.
+    #[error(transparent)]
+    Secrets(#[from] SecretsError),
+}
 
 /// Append a note to today's daily file, redacted by `secrets` (which keeps the originals
 /// first); returns its source reference.
@@ -16,16 +28,17 @@ pub fn remember(
     note: &str,
     now: &Local,
     secrets: &Secrets,
-) -> std::io::Result<String> {
+) -> Result<String, RememberError> {
     let flat: String = note.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = secrets.redact(&flat).map_err(std::io::Error::other)?;
+    let text = secrets.redact(&flat)?;
     let (day, time) = now.day_and_minute();
     let path = memory_dir(project_root).join(format!("{day}.md"));
-    let existing = read_day(project_root, &path)?;
+    let existing = read_day(project_root, &path).map_err(|e| FileError::new("read", &path, e))?;
     let mut block = block_prefix(&day, &existing);
     block.push_str(&format!("## Remembered ({time})\n- {text}\n"));
     let line = existing.lines().count() + block.lines().count();
-    append_to_day(project_root, &path, &block)?;
+    append_to_day(project_root, &path, &block)
+        .map_err(|e| FileError::new("append to", &path, e))?;
     Ok(format!("memory/{day}.md#L{line}"))
 }
 
@@ -71,14 +84,14 @@ fn files(project_root: &Path) -> Vec<(String, PathBuf)> {
 }
 
 /// Lines of memory ranked by how many query words they contain (then by recency of the file).
-pub fn recall(project_root: &Path, query: &str, limit: usize) -> std::io::Result<Vec<Hit>> {
+pub fn recall(project_root: &Path, query: &str, limit: usize) -> Result<Vec<Hit>, FileError> {
     let q = words(query);
     if q.is_empty() {
         return Ok(Vec::new());
     }
     let mut hits = Vec::new();
     for (rank, (name, path)) in files(project_root).iter().enumerate() {
-        let text = read_day(project_root, path)?;
+        let text = read_day(project_root, path).map_err(|e| FileError::new("read", path, e))?;
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') || t.starts_with("<!--") {
