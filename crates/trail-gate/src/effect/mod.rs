@@ -105,14 +105,7 @@ pub(super) fn judge(
             .any(|p| matches!(p.as_str(), "restore" | "extract"))
             && restores_here(c, ctx))
     });
-    let mut found = targets::of(c, ctx);
-    found.extend(targets::program(c.name));
-    if verb.as_ref().is_some_and(words::Verb::deletes) {
-        found.extend(targets::bare_disks(c));
-    }
-    // A variable set for the program naming where it works (`EASYRSA_PKI=/home/dev easyrsa
-    // init-pki`, `ERASE_DISKS=/dev/nvme0n1 setup-disk …`): that place is the program's.
-    found.extend(targets::assigned(&cmd.assigns, ctx));
+    let found = places(c, cmd, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| {
         (!shows)
             .then(|| words::assigned_verb(&cmd.assigns))
@@ -172,6 +165,32 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// Every place that matters the command names: its words, its own name, a here-document fed
+/// to a program nobody models, bare disks given to a deleting verb, and the variables set for
+/// it.
+fn places(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    ctx: &Context,
+    tier: Tier,
+    verb: Option<&words::Verb>,
+) -> Vec<targets::Found> {
+    let mut found = targets::of(c, ctx);
+    found.extend(targets::program(c.name));
+    if tier == Tier::Unknown
+        && let Some(text) = &cmd.heredoc
+    {
+        found.extend(targets::fed(text, ctx));
+    }
+    if verb.is_some_and(words::Verb::deletes) {
+        found.extend(targets::bare_disks(c));
+    }
+    // A variable set for the program naming where it works (`EASYRSA_PKI=/home/dev easyrsa
+    // init-pki`, `ERASE_DISKS=/dev/nvme0n1 setup-disk …`): that place is the program's.
+    found.extend(targets::assigned(&cmd.assigns, ctx));
+    found
 }
 
 /// A place that matters named to a program trail does not model, other than to look at it.

@@ -101,6 +101,26 @@ const FIRMWARE_NAMES: &[&str] = &[
     "uefi",
 ];
 
+/// The disks and firmware interfaces a here-document fed to the program names, wherever its
+/// syntax puts them (`device=/dev/nvme0n1`, `disk: /dev/sdb`): a stanza file is how many
+/// storage tools are told which disk to take.
+pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ':' | '"' | '\'' | ';'))
+        .filter(|w| w.starts_with("/dev/") || w.starts_with("/sys/") || w.starts_with("/boot"))
+        .filter_map(|w| {
+            let t = target(w, ctx).filter(|t| t.device_like())?;
+            Some(Found {
+                word: w.to_string(),
+                target: t,
+                output: false,
+                named: false,
+                read: false,
+                rewritten: false,
+            })
+        })
+        .collect()
+}
+
 /// The program itself, when its name says it works on firmware or boot: a target whatever
 /// its words.
 pub(super) fn program(name: &str) -> Option<Found> {
