@@ -259,11 +259,7 @@ fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
     }
     let mut next = ctx.clone();
     for a in &ops[1..] {
-        let t = a
-            .text
-            .clone()
-            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw).trim_matches('"').to_string());
-        if let Some(p) = ctx.resolve(&t)
+        if let Some(p) = ctx.resolve(&ctx.arg_text(a))
             && ctx.line.fetched.contains(&p)
         {
             next.line.armed.push(p);
@@ -605,19 +601,20 @@ impl<'a> Judging<'a> {
                 // A Windows shell's line carried in an argument (`--run "cmd.exe /c rd /s /q
                 // C:\Users\dev"`) is read as that shell reads it: the POSIX reading would eat
                 // its backslashes and lose the place it names.
-                Finding::Runs(text, keep) if windows_shell(&text).is_some() => {
-                    let (shell, rest) = windows_shell(&text).unwrap_or_default();
-                    out.extend(
-                        powershell::findings(&format!("{shell} {rest}"), self.ctx, self.depth + 1)
-                            .into_iter()
-                            .filter(|d| keep.keeps(d)),
-                    );
+                Finding::Runs(text, keep) => {
+                    // A Windows shell's line carried in an argument (`--run "cmd.exe /c rd /s
+                    // /q C:\Users\dev"`) is read as that shell reads it: the POSIX reading
+                    // would eat its backslashes and lose the place it names.
+                    let found = match windows_shell(&text) {
+                        Some((shell, rest)) => powershell::findings(
+                            &format!("{shell} {rest}"),
+                            self.ctx,
+                            self.depth + 1,
+                        ),
+                        None => line(&text, self.ctx, self.depth + 1),
+                    };
+                    out.extend(found.into_iter().filter(|d| keep.keeps(d)));
                 }
-                Finding::Runs(text, keep) => out.extend(
-                    line(&text, self.ctx, self.depth + 1)
-                        .into_iter()
-                        .filter(|d| keep.keeps(d)),
-                ),
                 Finding::RunsPowerShell(text) => {
                     out.extend(powershell::findings(&text, self.ctx, self.depth + 1));
                 }

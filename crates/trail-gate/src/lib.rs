@@ -171,6 +171,14 @@ impl Context {
         place
     }
 
+    /// A word's text: as written when static, else with this line's text variables put in
+    /// and its double quotes taken off (`"$TMPDIR/x"`), as the file tests compare paths.
+    pub(crate) fn arg_text(&self, a: &parse::Arg) -> String {
+        a.text
+            .clone()
+            .unwrap_or_else(|| self.expand_text_vars(&a.raw).trim_matches('"').to_string())
+    }
+
     /// `$X` and `${X…}` replaced by values this line assigned.
     pub(crate) fn expand_line_vars(&self, raw: &str) -> String {
         self.expand_vars(raw, false)

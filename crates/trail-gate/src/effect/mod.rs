@@ -497,13 +497,10 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
     if ctx.line.fetched.is_empty() {
         return None;
     }
-    let fetched = c.operands().find_map(|a| {
-        let t = a
-            .text
-            .clone()
-            .unwrap_or_else(|| ctx.expand_text_vars(&a.raw).trim_matches('"').to_string());
+    let (fetched, path) = c.operands().find_map(|a| {
+        let t = ctx.arg_text(a);
         let p = ctx.resolve(&t)?;
-        ctx.line.fetched.contains(&p).then_some(t)
+        ctx.line.fetched.contains(&p).then_some((t, p))
     })?;
     let loads = c.words().take_while(|w| *w != fetched).any(|w| {
         words::parts(w).iter().any(|p| {
@@ -522,9 +519,7 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
             )
         })
     });
-    let armed = ctx
-        .resolve(&fetched)
-        .is_some_and(|p| ctx.line.armed.contains(&p));
+    let armed = ctx.line.armed.contains(&path);
     (layer.privileged || loads || armed).then(|| {
         decide(
             Verdict::Block,

@@ -87,6 +87,21 @@ pub(super) struct Found {
     pub(super) rewritten: bool,
 }
 
+impl Found {
+    /// A place the command names as what it works on: neither where its output goes nor
+    /// something it only reads.
+    fn named_as(word: String, target: Target) -> Found {
+        Found {
+            word,
+            target,
+            output: false,
+            named: false,
+            read: false,
+            rewritten: false,
+        }
+    }
+}
+
 /// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
 /// `grub-install`, `bootctl`, `fwupdmgr`, `flashrom`).
 const FIRMWARE_NAMES: &[&str] = &[
@@ -109,14 +124,7 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
         .filter(|w| w.starts_with("/dev/") || w.starts_with("/sys/") || w.starts_with("/boot"))
         .filter_map(|w| {
             let t = target(w, ctx).filter(|t| t.device_like())?;
-            Some(Found {
-                word: w.to_string(),
-                target: t,
-                output: false,
-                named: false,
-                read: false,
-                rewritten: false,
-            })
+            Some(Found::named_as(w.to_string(), t))
         })
         .collect()
 }
@@ -128,14 +136,7 @@ pub(super) fn program(name: &str) -> Option<Found> {
     FIRMWARE_NAMES
         .iter()
         .any(|f| lower.contains(f))
-        .then(|| Found {
-            word: name.to_string(),
-            target: Target::Firmware,
-            output: false,
-            named: false,
-            read: false,
-            rewritten: false,
-        })
+        .then(|| Found::named_as(name.to_string(), Target::Firmware))
 }
 
 /// Whether the command names where its output goes, and that place is the project or a
@@ -163,14 +164,7 @@ pub(super) fn bare_disks(c: &Cmd<'_>) -> Vec<Found> {
         .iter()
         .filter_map(|a| a.text.as_deref())
         .filter(|w| kernel_disk_name(w))
-        .map(|w| Found {
-            word: w.to_string(),
-            target: Target::Device,
-            output: false,
-            named: false,
-            read: false,
-            rewritten: false,
-        })
+        .map(|w| Found::named_as(w.to_string(), Target::Device))
         .collect()
 }
 
@@ -483,14 +477,7 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
         .filter_map(|(name, value)| {
             let text = word_text(value, ctx)?;
             let t = target(&text, ctx).filter(|t| t.critical() && *t != Target::ProjectRoot)?;
-            Some(Found {
-                word: format!("{name}={text}"),
-                target: t,
-                output: false,
-                named: false,
-                read: false,
-                rewritten: false,
-            })
+            Some(Found::named_as(format!("{name}={text}"), t))
         })
         .collect()
 }
