@@ -30,6 +30,15 @@ pub enum LookupError {
     Memory(#[from] crate::file_error::FileError),
 }
 
+impl From<memory_recall::RememberError> for LookupError {
+    fn from(e: memory_recall::RememberError) -> LookupError {
+        match e {
+            memory_recall::RememberError::File(e) => LookupError::Memory(e),
+            memory_recall::RememberError::Secrets(e) => LookupError::Secrets(e),
+        }
+    }
+}
+
 /// What a search found, where it looked, and whether its pivot was logged.
 pub struct Searched {
     pub results: Results,
@@ -84,11 +93,7 @@ pub const REMEMBERED_TAG: &str = "remembered";
 /// this project, which `trail sync` carries to the person's other machines (or keeps here, for
 /// a project that opted out). Returns where the memory line is.
 pub fn remember(ws: &Workspace, note: &str) -> Result<String, LookupError> {
-    let source = memory_recall::remember(&ws.root, note, &crate::time::Local::now(), &ws.secrets)
-        .map_err(|e| match e {
-        memory_recall::RememberError::File(e) => LookupError::Memory(e),
-        memory_recall::RememberError::Secrets(e) => LookupError::Secrets(e),
-    })?;
+    let source = memory_recall::remember(&ws.root, note, &crate::time::Local::now(), &ws.secrets)?;
     let flat: String = note.split_whitespace().collect::<Vec<_>>().join(" ");
     let record = crate::ledger::record::observed_record(
         &ws.project(),
@@ -118,15 +123,12 @@ pub fn recall(ws: &Workspace, query: &str, limit: usize) -> Result<Vec<Hit>, Loo
             for f in found {
                 let remembered = f.record.tags.iter().any(|t| t == REMEMBERED_TAG);
                 for text in f.record.facts().into_iter().chain(f.record.next.clone()) {
-                    let lw = memory_recall::words(&text);
-                    let matched = q.iter().filter(|w| lw.contains(w)).count();
-                    if matched == 0 {
+                    let Some(covered) = memory_recall::coverage(&q, &text) else {
                         continue;
-                    }
+                    };
                     // Coverage first, as in memory; a note a person kept outranks a record's
                     // fact that covers as much.
-                    let score =
-                        matched as f64 / q.len() as f64 + if remembered { 0.005 } else { 0.0 };
+                    let score = covered + if remembered { 0.005 } else { 0.0 };
                     hits.push(Hit {
                         source: format!("machine {id} {}", f.record.ts),
                         text,

@@ -28,12 +28,10 @@ impl Ledger {
 
     /// The local-only ledger, if anything was ever written to it.
     pub fn local(&self) -> Option<Ledger> {
-        let root = self.local_root();
-        root.join("stream").is_dir().then(|| {
-            let mut opts = self.opts.clone();
-            opts.local_only = false;
-            Ledger::open(root, opts)
-        })
+        self.local_root()
+            .join("stream")
+            .is_dir()
+            .then(|| self.open_local())
     }
 
     /// The ledger an append goes to: this one, or its local-only ledger when the caller said
@@ -42,11 +40,15 @@ impl Ledger {
         if !self.opts.local_only {
             return self;
         }
-        self.local_writer.get_or_init(|| {
-            let mut opts = self.opts.clone();
-            opts.local_only = false;
-            Box::new(Ledger::open(self.local_root(), opts))
-        })
+        self.local_writer
+            .get_or_init(|| Box::new(self.open_local()))
+    }
+
+    /// The local-only ledger, with this one's options (it writes to itself).
+    fn open_local(&self) -> Ledger {
+        let mut opts = self.opts.clone();
+        opts.local_only = false;
+        Ledger::open(self.local_root(), opts)
     }
 
     /// Every ledger whose records readers fold in beside this one's: the local-only ledger,

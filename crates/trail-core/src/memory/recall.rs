@@ -50,6 +50,14 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// How much of the query's words (`q`, from [`words`]) `text` holds, when any: the share
+/// recall ranks by.
+pub(crate) fn coverage(q: &[String], text: &str) -> Option<f64> {
+    let tw = words(text);
+    let matched = q.iter().filter(|w| tw.contains(w)).count();
+    (matched > 0).then(|| matched as f64 / q.len() as f64)
+}
+
 pub(crate) fn words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
         .filter(|w| w.len() > 1)
@@ -97,13 +105,11 @@ pub fn recall(project_root: &Path, query: &str, limit: usize) -> Result<Vec<Hit>
             if t.is_empty() || t.starts_with('#') || t.starts_with("<!--") {
                 continue;
             }
-            let lw = words(t);
-            let matched = q.iter().filter(|w| lw.contains(w)).count();
-            if matched == 0 {
+            let Some(covered) = coverage(&q, t) else {
                 continue;
-            }
+            };
             // Coverage of the query first; core memory and newer days break ties.
-            let score = matched as f64 / q.len() as f64 + 0.01 / (1.0 + rank as f64);
+            let score = covered + 0.01 / (1.0 + rank as f64);
             hits.push(Hit {
                 source: format!("{name}#L{}", i + 1),
                 text: t.trim_start_matches("- ").to_string(),
