@@ -9,10 +9,11 @@
 #
 # The list is tracked, so that the build a fresh clone's install gives has the layout (without
 # it a hook's peak RSS is 7.6 MB and PreToolUse 1.35x /bin/true, against 2.3 MB and 1.18x;
-# PERFORMANCE.md). It names functions as the linker knows them, and some of those names change
-# with the code (ThinLTO's `.llvm.<hash>` suffixes; a renamed or new function): names no longer
-# found are skipped, and their code lies scattered again (six commits after a refresh, 12 % of
-# the names were gone and the RSS was back at 4.5 MB). So run this script, and commit the list
+# PERFORMANCE.md). It names functions as the linker knows them. A renamed or new function is
+# not in it, and its code lies scattered again. ThinLTO's `.llvm.` suffixes used to hash a code
+# unit's contents, so any edit renamed its functions (six commits after a refresh, 12 % of the
+# names were gone and the RSS was back at 4.5 MB); `cargo dist` now names them by the unit
+# instead (crates/trail/build.rs says how). So run this script, and commit the list
 # it writes, as the last step of any change to code the hooks run; `bench/run.sh` says how much
 # of the committed list the binary still has. A different rustc renames everything: the build
 # is then the same, just without the layout.
@@ -75,6 +76,12 @@ hook 10-fail '{"hook_event_name":"PostToolUseFailure","session_id":"s1","tool_na
 hook 11-stop '{"hook_event_name":"Stop","session_id":"s1"}'
 hook 12-compact '{"hook_event_name":"PreCompact","session_id":"s1","trigger":"auto","transcript_path":"'"$transcript"'"}'
 hook 13-end '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","transcript_path":"'"$transcript"'"}'
+# Again: a junction already pending, a checkpoint already written, a session already ended take
+# paths of their own, and a session repeats them (`trail-bench hook` measures the worst of 19
+# repeats: unlisted, they faulted in 1.7 MB of cold text and went over 4 MB).
+hook 08-junction-again '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"git push origin main"}}'
+hook 12-compact-again '{"hook_event_name":"PreCompact","session_id":"s1","trigger":"auto","transcript_path":"'"$transcript"'"}'
+hook 13-end-again '{"hook_event_name":"SessionEnd","session_id":"s1","reason":"exit","transcript_path":"'"$transcript"'"}'
 # Tool calls with secrets in them: redaction compiles the secret rules they need, and the
 # regex crate's parser, compiler and engines were in no run above, so they lay scattered over
 # the binary and a secret-heavy PostToolUse faulted in 4.3 MB of text (2.0 MB without).
@@ -100,8 +107,9 @@ deregister_tm_clones __do_global_dtors_aux"
 # windows of the hot code each run touches, before → after): PreToolUse 14–16 → 11, PostToolUse
 # 11 → 7, an edit's or a failure's PostToolUse 13–15 → 10, UserPromptSubmit 18 → 14,
 # SessionStart 21 → 19, the secret PostToolUse 22 → 18; the rarer events within 2 of before.
-groups="01-pre,01-pre-pipe 02-post,02-post-again 02-post-edit,10-fail 06-prompt 05-start 13-end
-15-post-secret 14-pre-secret 07-edit,08-junction,09-edge 11-stop,12-compact"
+groups="01-pre,01-pre-pipe 02-post,02-post-again 02-post-edit,10-fail 06-prompt 05-start
+13-end,13-end-again 15-post-secret 14-pre-secret 07-edit,08-junction,08-junction-again,09-edge
+11-stop,12-compact,12-compact-again"
 # Function names as the linker knows them (callgrind names a function once, then by number).
 # Within a group's stretch: first the functions most runs share, then by the exact set of runs,
 # then in the order they first ran.
@@ -120,10 +128,21 @@ variants() {
         if (index(all[i], family) == 1 && !seen[all[i]]++) print all[i]
     }'
 }
+# The SHA-256 and SHA-1 crates pick their compression function by CPU as well: SHA-NI here,
+# which valgrind lacks, so a profile shows the portable one (`soft`). A run that used it is
+# listed with the native ones too (unlisted, SHA-NI's code cost every hook that writes a
+# pulse a cold window).
+nm "$bin" | awk '{ print $NF }' | grep -E '^_ZN4sha[12].*x86_sha8compress' | sort -u > "$work/sha-ni"
 for f in $(ls "$work"/cg.* | sort); do
   run="${f##*/cg.}"
   { printf '%s\n' $natively
-    grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x'
+    grep -hE '^c?fn=\([0-9]+\) ' "$f" | sed -E 's/^c?fn=\([0-9]+\) //' | grep -v '^0x' \
+      | awk -v file="$work/sha-ni" '
+          BEGIN { while ((getline v < file) > 0) native[++n] = v }
+          { print }
+          /^_ZN4sha[12].*4soft/ && !done[substr($0, 1, 8)]++ {
+            for (i = 1; i <= n; i++) if (index(native[i], substr($0, 1, 8)) == 1) print native[i]
+          }'
   } | awk -v run="$run" '!seen[$0]++ { print run "\t" $0 }'
 done | awk -F'\t' -v groups="$(echo $groups)" '
   BEGIN { ngroups = split(groups, group, " ") }

@@ -8,8 +8,19 @@
 //!
 //! Only for release builds on x86_64 Linux, where Rust links with LLD (the flag is LLD's). The
 //! list's names change with the code; names no longer found are skipped (without a warning).
+//!
+//! ThinLTO renames a local function it shares between code units to `NAME.llvm.SUFFIX`. By
+//! default SUFFIX hashes the unit's whole contents, so any edit in a unit renamed its functions
+//! and they fell out of the layout (12 % of the list six commits after a refresh). `cargo dist`
+//! and `cargo install-trail` pass LLVM `-use-source-filename-for-promoted-locals`, which makes
+//! SUFFIX the unit's name (`trail_core_5f548f3c35ab36d3_cgu_2`): stable under edits, except that
+//! a function can move to another of a crate's units. So each such name goes to the linker once
+//! per unit index; the ones that do not exist are skipped.
 
 use std::path::Path;
+
+/// More than any crate's `codegen-units` in the release profile (4) or std's.
+const UNITS: u32 = 16;
 
 fn main() {
     let list = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/hot-symbols.txt");
@@ -20,17 +31,52 @@ fn main() {
     if !(release && target == "x86_64-unknown-linux-gnu") {
         return;
     }
-    let Ok(meta) = std::fs::metadata(&list) else {
+    println!("cargo::rerun-if-changed=../../bench/hot-symbols.txt");
+    let Ok(names) = std::fs::read_to_string(&list) else {
         return;
     };
-    println!("cargo::rerun-if-changed=../../bench/hot-symbols.txt");
-    if meta.len() == 0 {
+    if names.trim().is_empty() {
         return;
     }
-    let list = list.canonicalize().unwrap_or(list);
+    let Some(out) = std::env::var_os("OUT_DIR") else {
+        return;
+    };
+    let ordering = Path::new(&out).join("hot-symbols.txt");
+    if std::fs::write(&ordering, every_unit(&names)).is_err() {
+        return;
+    }
     println!(
         "cargo::rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
-        list.display()
+        ordering.display()
     );
     println!("cargo::rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+}
+
+/// The list with each `…_cgu_N` name repeated for every unit index, in the list's order.
+fn every_unit(names: &str) -> String {
+    let mut out = String::with_capacity(names.len() * 2);
+    for name in names.lines() {
+        let Some(stem) = unit_stem(name) else {
+            out.push_str(name);
+            out.push('\n');
+            continue;
+        };
+        for unit in 0..UNITS {
+            out.push_str(stem);
+            out.push_str(&unit.to_string());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `NAME.llvm.crate_HASH_cgu_` of a name promoted under a unit's name; None for any other name.
+fn unit_stem(name: &str) -> Option<&str> {
+    let (_, suffix) = name.rsplit_once(".llvm.")?;
+    let at = suffix.rfind("_cgu_")?;
+    let index = &suffix[at + "_cgu_".len()..];
+    if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(&name[..name.len() - index.len()])
 }
