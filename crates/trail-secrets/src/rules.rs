@@ -19,7 +19,16 @@
 //! - repetitions are unbounded and there is no `(?i)`: bounded repetitions
 //!   and case-insensitive literals multiply the regex crate's compile time,
 //!   which is paid inside the 1 ms budget. Rules that must ignore case run on
-//!   the lower-cased text instead (`Builtin::lowered`).
+//!   the lower-cased text instead (`Builtin::lowered`);
+//! - a negated class is a byte class, `(?-u:[^…])`. In Unicode mode `[^"']`
+//!   is every code point but two, an automaton of UTF-8 sequences the regex
+//!   crate builds twice (forward and reverse): `prefixed-token` compiled in
+//!   535 µs against 195 µs. The classes only exclude ASCII delimiters, and a
+//!   run of them stops at the same ASCII byte in either mode (a span that
+//!   would end inside a character is skipped, as for user rules). Built that
+//!   way, the nine rules a secret-heavy tool output opens compile in 1.5 ms
+//!   instead of 2.06 ms, and all 77 in 12.0 ms instead of 19.8 ms; every
+//!   labelled set redacts exactly as before.
 
 use super::plausible::Check;
 use super::shape::Shape;
@@ -429,7 +438,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // 64 random bytes in base64 (88 characters ending `==`): Azure storage account keys
         // and other HMAC-SHA512 keys, wherever they sit. Subresource-integrity digests
         // (`sha512-…`) have the same shape and are refused by the check.
-        regex: r"(?:^|[^A-Za-z0-9+/-])(?P<secret>[A-Za-z0-9+/]{86}==)",
+        regex: r"(?:^|(?-u:[^A-Za-z0-9+/-]))(?P<secret>[A-Za-z0-9+/]{86}==)",
         example: "DefaultEndpointsProtocol=https;AccountName=devstore;AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWntUO1F8j8rQ==;EndpointSuffix=core.windows.net",
         keywords: &["=="],
         check: Check::Token,
@@ -635,7 +644,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, Ruby's `basic_auth 'u',
         // 'p'`): each string argument that reads as generated is a credential, whatever the
         // language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>[^()\n]{4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'][^\n]{4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -660,7 +669,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "url-path-token",
         // A URL that is itself the credential: a webhook's or a key's path segment followed by
         // a generated one (`/hooks/8QCaDV…`, `/api/webhook/GDePDL…`, `/with/key/BZG3us…`).
-        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:[^\s"'<>?#]*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})"#,
+        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})"#,
         example: "curl -X POST https://ha.acme.example/api/webhook/GDePDLbVA3Tn9KZmLnWH6fR7WQDD2kMb",
         keywords: &["hook", "/key", "/token"],
         check: Check::LoginArgument,
@@ -672,7 +681,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A JSON Web Key's private members (`d`, and RSA's `p`, `q`, `dp`, `dq`, `qi`), after
         // its `"kty"`: from the first of them to the end of the object, so the public `x`, `y`,
         // `n`, `e` before them stay.
-        regex: r#""kty"[^{}]*?(?P<secret>"(?:d|p|q|dp|dq|qi)"[ \t]*:[ \t]*"[a-z0-9_-]{20,}"(?:[ \t\r\n]*,[ \t\r\n]*"[a-z0-9_]+"[ \t]*:[ \t]*"[^"]*")*)"#,
+        regex: r#""kty"(?-u:[^{}])*?(?P<secret>"(?:d|p|q|dp|dq|qi)"[ \t]*:[ \t]*"[a-z0-9_-]{20,}"(?:[ \t\r\n]*,[ \t\r\n]*"[a-z0-9_]+"[ \t]*:[ \t]*"(?-u:[^"])*")*)"#,
         example: "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"qFTsMfv0uUxa_ELiUCeORfnkxvZ1aS7kUFywII8fKEY\",\"d\":\"oPhNwFEmq7x7rOZ_jzhQi6xuH7FSoPyc9xZ-5TCAKAw\"}",
         keywords: &["\"kty\""],
         check: Check::Exact,
@@ -683,7 +692,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "sql-password",
         // A password set by a statement: `IDENTIFIED [WITH plugin] BY '…'`, `SET PASSWORD
         // [FOR user] = '…'`, Redis's `ACL SETUSER name … >password`.
-        regex: r#"identified[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?["'](?P<secret>[^"'\n]{4,})["']|set[ \t]+password[ \t]+(?:for[ \t]+[^=\n]{1,80})?=[ \t]*(?:password[ \t]*\([ \t]*)?["'](?P<secret2>[^"'\n]{4,})["']|acl[ \t]+setuser[ \t]+[^\n]*?[ \t]>(?P<secret3>[^\s]{4,})"#,
+        regex: r#"identified[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?["'](?P<secret>(?-u:[^"'\n]){4,})["']|set[ \t]+password[ \t]+(?:for[ \t]+(?-u:[^=\n]){1,80})?=[ \t]*(?:password[ \t]*\([ \t]*)?["'](?P<secret2>(?-u:[^"'\n]){4,})["']|acl[ \t]+setuser[ \t]+(?-u:[^\n])*?[ \t]>(?P<secret3>(?-u:[^\s]){4,})"#,
         example: "CREATE USER 'etl'@'10.20.%' IDENTIFIED BY '5Xu5RYsMm1PSouzhY_';",
         keywords: &["identified", "set password", "setuser"],
         check: Check::Password,
@@ -694,7 +703,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "rc-key-line",
         // A configuration line that is only a key-named setting and its value, without an
         // operator (`LicenseKey hQZYuI_…` in GeoIP.conf, `api_token xyz…`).
-        regex: r#"(?m:^)[ \t]*(?P<name>[a-z0-9_-]*(?:key|token|secret)[a-z0-9_-]*)[ \t]+(?P<secret>[^\s"'=$#][^\s"']*)[ \t]*\r?(?m:$)"#,
+        regex: r#"(?m:^)[ \t]*(?P<name>[a-z0-9_-]*(?:key|token|secret)[a-z0-9_-]*)[ \t]+(?P<secret>(?-u:[^\s"'=$#])(?-u:[^\s"'])*)[ \t]*\r?(?m:$)"#,
         example: "# GeoIP.conf\nAccountID 1184203\nLicenseKey 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",
         keywords: &["key", "token", "secret"],
         check: Check::Assignment,
@@ -707,7 +716,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `connect.sid`, `laravel_session`, `.AspNetCore.Cookies`), in a `Cookie:` or
         // `Set-Cookie:` header, `document.cookie`, or a Netscape cookie file's
         // `name<TAB>value` columns. Whoever holds it is logged in.
-        regex: r#"(?:^|[^a-z0-9_.-])(?:(?P<name>[a-z0-9_.-]*(?:sessid|session|sessionid|sid|\.cookies))=|(?P<name2>[a-z0-9_.-]*session[_-]token)[=\t])(?P<secret>[^;\s"'&<>,\\]{16,})"#,
+        regex: r#"(?:^|(?-u:[^a-z0-9_.-]))(?:(?P<name>[a-z0-9_.-]*(?:sessid|session|sessionid|sid|\.cookies))=|(?P<name2>[a-z0-9_.-]*session[_-]token)[=\t])(?P<secret>(?-u:[^;\s"'&<>,\\]){16,})"#,
         example: "Cookie: theme=dark; sessionid=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1",
         keywords: &[
             "sessid=",
@@ -730,7 +739,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // XMPP's SASL `<auth mechanism='PLAIN'>`. The commands are written in capitals, as
         // protocols and captures write them; a tag or a `C:` may come first. An anonymous FTP
         // login's password is by convention an address ending in `@` (RFC 1635): not one.
-        regex: r#"(?m:^)[ \t]*(?:[A-Za-z]:[ \t]*|-->[ \t]*|[A-Za-z0-9.]{1,12}[ \t]+){0,2}(?:AUTH(?:ENTICATE)? +(?:PLAIN|XOAUTH2|OAUTHBEARER|LOGIN)[ \t]+(?P<secret>[A-Za-z0-9+/=]{12,})|LOGIN +"?[^\s"]+"?[ \t]+"?(?P<secret2>[^\s"]{4,})"?|(?:AUTHINFO[ \t]+)?PASS +(?P<secret3>[^\s]{3,}[^\s@]))[ \t]*\r?(?m:$)|PRIVMSG[ \t]+NickServ[ \t]+:IDENTIFY +(?:[^\s]+[ \t]+)?(?P<secret4>[^\s]{6,})|mechanism=['"](?:PLAIN|XOAUTH2)['"][^>]*>(?P<secret5>[A-Za-z0-9+/=]{12,})</auth>"#,
+        regex: r#"(?m:^)[ \t]*(?:[A-Za-z]:[ \t]*|-->[ \t]*|[A-Za-z0-9.]{1,12}[ \t]+){0,2}(?:AUTH(?:ENTICATE)? +(?:PLAIN|XOAUTH2|OAUTHBEARER|LOGIN)[ \t]+(?P<secret>[A-Za-z0-9+/=]{12,})|LOGIN +"?(?-u:[^\s"])+"?[ \t]+"?(?P<secret2>(?-u:[^\s"]){4,})"?|(?:AUTHINFO[ \t]+)?PASS +(?P<secret3>(?-u:[^\s]){3,}(?-u:[^\s@])))[ \t]*\r?(?m:$)|PRIVMSG[ \t]+NickServ[ \t]+:IDENTIFY +(?:(?-u:[^\s])+[ \t]+)?(?P<secret4>(?-u:[^\s]){6,})|mechanism=['"](?:PLAIN|XOAUTH2)['"](?-u:[^>])*>(?P<secret5>[A-Za-z0-9+/=]{12,})</auth>"#,
         example: "S: 334\nC: AUTH PLAIN AGRldkBleGFtcGxlLm5ldABxN3ZLMnhQOW1SNHRX\nS: 235 2.7.0 Authentication successful",
         keywords: &[
             "auth ",
@@ -750,7 +759,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // commit message: a word naming it, up to three short words, `is` or `was`, then the
         // value, possibly after `user /` (`the password is x!2I6…`, `login is admin / OPX!…`).
         // Only a value that reads as generated counts: `the key is missing` is prose.
-        regex: r#"(?P<name>password|passphrase|passcode|pwd|key|token|secret|login)(?:[ \t][a-z0-9_-]{1,16}){0,3}[ \t](?:is|was)[ \t](?:now[ \t])?(?:[a-z0-9_.@-]{1,40}[ \t]?/[ \t]?)?["'`]?(?P<secret>[^\s"'`]{8,})"#,
+        regex: r#"(?P<name>password|passphrase|passcode|pwd|key|token|secret|login)(?:[ \t][a-z0-9_-]{1,16}){0,3}[ \t](?:is|was)[ \t](?:now[ \t])?(?:[a-z0-9_.@-]{1,40}[ \t]?/[ \t]?)?["'`]?(?P<secret>(?-u:[^\s"'`]){8,})"#,
         example: "hey, the staging db password is now Vq7!rT2xKp9mZ4 until friday",
         keywords: crate::shape::PROSE_NAMES,
         check: Check::Token,
@@ -784,7 +793,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "env-directive",
         // A Dockerfile's `ENV NAME value` and `ARG NAME value`: a name and its value without
         // an operator (the `NAME=value` form is an assignment like any other).
-        regex: r#"(?m:^)[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH)[A-Za-z0-9_]*)[ \t]+\\?["']?(?P<secret>[^\s"'=$][^\s"']*)"#,
+        regex: r#"(?m:^)[ \t]*(?:ENV|ARG)[ \t]+(?P<name>[A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH)[A-Za-z0-9_]*)[ \t]+\\?["']?(?P<secret>(?-u:[^\s"'=$])(?-u:[^\s"'])*)"#,
         example: "ENV SECRET_KEY 2RpLth+qlWtZa9RjrzdnX7Q8KuRUZ0x5",
         keywords: &["env ", "arg ", "env\t", "arg\t"],
         check: Check::Assignment,
@@ -823,7 +832,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // key (minisign's and signify's `untrusted comment: … secret key`).
         // (A signature's comment names the key it was made with: `signature from … secret
         // key`; at most the tool's name and `encrypted` come before `secret key` here.)
-        regex: r"untrusted comment:[ \t]*(?:[a-z]+[ \t]+)?(?:encrypted[ \t]+)?secret key[^\n]*(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=]{40,})",
+        regex: r"untrusted comment:[ \t]*(?:[a-z]+[ \t]+)?(?:encrypted[ \t]+)?secret key(?-u:[^\n])*(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=]{40,})",
         example: "untrusted comment: signify secret key\nRWRCSwAAACoIzNtzZuyNa1df1J8hLY3aDeng3kpmy5W5Pr9g96julTGo8mRjvTzH2O6Eis87jDeRPpxGHPL9rIGQv9ri5GnDocjRE4EvYPHiblnMLSpFhYf/JtjC0nPRgZ65lehFOQE=",
         keywords: &["untrusted comment"],
         check: Check::PrivateKey,
@@ -918,7 +927,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`re_`, `csk-`, `dckr_pat_`, `sb_secret_`) and a long random body, standing alone
         // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path).
         // The check weighs the body; digests (`sha512-…`) and UUIDs are left alone.
-        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|[^A-Za-z0-9]))"#,
+        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|(?-u:[^A-Za-z0-9])))"#,
         example: "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
         keywords: &[],
         check: Check::PrefixedToken,
@@ -934,7 +943,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\[^"\n])+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\[^'\n])+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

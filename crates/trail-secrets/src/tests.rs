@@ -1842,3 +1842,66 @@ fn every_language_s_password_is_known_everywhere() {
         assert!(rule.keywords.contains(w), "{w} not in the keywords");
     }
 }
+
+/// The classes of `regex` written `[^…]` in Unicode mode, by offset: outside every `(?-u:…)`
+/// group and after no `(?-u)` flag of the enclosing group.
+fn unicode_negated_classes(regex: &str) -> Vec<usize> {
+    let b = regex.as_bytes();
+    // Per open group: whether Unicode mode is off inside it.
+    let mut bytes_mode = vec![false];
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => {
+                if b.get(i + 1) == Some(&b'^') && !bytes_mode.last().copied().unwrap_or(false) {
+                    found.push(i);
+                }
+                // Skip the class: `]` right after `[` or `[^` is a member.
+                i += if b.get(i + 1) == Some(&b'^') { 2 } else { 1 };
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                }
+                while i < b.len() && b[i] != b']' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' => {
+                let inherited = bytes_mode.last().copied().unwrap_or(false);
+                if regex[i..].starts_with("(?-u)") {
+                    if let Some(mode) = bytes_mode.last_mut() {
+                        *mode = true;
+                    }
+                    i += 4;
+                } else {
+                    bytes_mode.push(inherited || regex[i..].starts_with("(?-u:"));
+                }
+            }
+            b')' => {
+                bytes_mode.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+#[test]
+fn negated_classes_are_byte_classes() {
+    // The scanner itself, on the forms it must tell apart.
+    assert_eq!(unicode_negated_classes(r#"a[^"']b"#), vec![1]);
+    assert_eq!(unicode_negated_classes(r#"(?-u:[^"'])[^x]"#), vec![11]);
+    assert!(unicode_negated_classes(r#"(?-u:x(?P<s>[^"'][^\]]*))"#).is_empty());
+    assert!(unicode_negated_classes(r"(?-u)[^a]\[^b").is_empty());
+    assert!(unicode_negated_classes(r"[a^][\]^]").is_empty());
+    for rule in rules::BUILTIN {
+        assert_eq!(
+            unicode_negated_classes(rule.regex),
+            Vec::<usize>::new(),
+            "rule {}: write a negated class as `(?-u:[^…])` (rules.rs says why)",
+            rule.name
+        );
+    }
+}
