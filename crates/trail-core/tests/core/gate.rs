@@ -920,6 +920,16 @@ fn new_families_sealed14_part() {
     assert!(all.rows > 0);
 }
 
+/// A fifteenth sealed part (2026-11-30, twelfth stop): 240 commands in 24 more families, written
+/// by a helper that never read trail's source, run once with the design frozen at 5e62a32:
+/// `cargo test -p trail-core --test core gate::new_families_sealed15 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed15_part() {
+    let (_, all) = measure(&["gate-families-sealed15.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
