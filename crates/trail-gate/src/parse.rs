@@ -267,8 +267,18 @@ impl<'a> Walker<'_, 'a> {
             words.push(&sc.name);
         }
         words.extend(sc.args.iter());
+        // What a `<(printf …)` or `<(echo …)` prints is a file the program reads, written on
+        // the line as a here-document is: it is fed to the program as one.
+        let mut fed: Vec<String> = Vec::new();
         for w in &words {
+            let before = self.flat.commands.len();
             self.word(w);
+            if reads_substituted(w)
+                && let [printer] = &self.flat.commands[before..]
+                && let Some(text) = printed(printer)
+            {
+                fed.push(text);
+            }
         }
         // Assignments or redirections only: an empty command still carries its
         // redirections (`> /etc/hosts` writes), so it is kept.
@@ -291,6 +301,7 @@ impl<'a> Walker<'_, 'a> {
         self.flat.commands.push(Simple {
             argv,
             assigns,
+            heredoc: (!fed.is_empty()).then(|| fed.join("\n")),
             ..Simple::default()
         });
         if let Some((name, body, args)) = call {
@@ -673,6 +684,47 @@ fn ansi_c(s: &str, out: &mut String) {
             }
             None => out.push('\\'),
         }
+    }
+}
+
+/// Whether the word is a process substitution a program reads (`<(…)`), alone.
+fn reads_substituted(w: &Word) -> bool {
+    matches!(
+        w.parts.as_slice(),
+        [WordPartNode {
+            kind: WordPart::ProcessSubstitution { is_input: true, .. },
+            ..
+        }]
+    )
+}
+
+/// The text a `printf` or `echo` with static words prints, near enough to judge: printf's
+/// arguments one per line under a `%s` format (its format otherwise), echo's words joined.
+fn printed(c: &Simple) -> Option<String> {
+    let words: Vec<&str> = c
+        .argv
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    let (name, rest) = words.split_first()?;
+    match *name {
+        "printf" => {
+            let (format, args) = rest.split_first()?;
+            if args.is_empty() || !format.contains("%s") {
+                Some(format.replace("\\n", "\n"))
+            } else {
+                Some(args.join("\n"))
+            }
+        }
+        "echo" => {
+            let args: Vec<&str> = rest
+                .iter()
+                .copied()
+                .skip_while(|w| matches!(*w, "-e" | "-n" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(args.join(" ").replace("\\n", "\n"))
+        }
+        _ => None,
     }
 }
 

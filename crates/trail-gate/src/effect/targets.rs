@@ -120,13 +120,45 @@ const FIRMWARE_NAMES: &[&str] = &[
 /// syntax puts them (`device=/dev/nvme0n1`, `disk: /dev/sdb`): a stanza file is how many
 /// storage tools are told which disk to take.
 pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
-    text.split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ':' | '"' | '\'' | ';'))
+    let mut found: Vec<Found> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ':' | '"' | '\'' | ';'))
         .filter(|w| w.starts_with("/dev/") || w.starts_with("/sys/") || w.starts_with("/boot"))
         .filter_map(|w| {
             let t = target(w, ctx).filter(|t| t.device_like())?;
             Some(Found::named_as(w.to_string(), t))
         })
-        .collect()
+        .collect();
+    found.extend(text.lines().filter_map(|line| configured_output(line, ctx)));
+    found
+}
+
+/// A configuration line naming a file the program writes (`PidFile "/etc/passwd"`,
+/// `log_file = /etc/hosts`, `dumpfile: ~/x`), as its option would (`--pidfile`): the place
+/// it names is an output.
+fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
+    let line = line.trim();
+    let key_end = line.find(|c: char| c.is_whitespace() || matches!(c, '=' | ':'))?;
+    let (key, rest) = line.split_at(key_end);
+    let value = rest
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '=' | ':'))
+        .trim()
+        .trim_matches(['"', '\'']);
+    if value.is_empty()
+        || value.contains(char::is_whitespace)
+        || !value.starts_with(['/', '~', '$'])
+    {
+        return None;
+    }
+    let ps = words::parts(key);
+    if !product_option(&ps) || reads_from(&ps) {
+        return None;
+    }
+    let t = target(value, ctx)?;
+    Some(Found {
+        output: true,
+        named: true,
+        ..Found::named_as(value.to_string(), t)
+    })
 }
 
 /// The program itself, when its name says it works on firmware or boot: a target whatever
@@ -149,9 +181,13 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
             Some((f, v)) => (f, Some(v)),
             None => (*w, words.get(i + 1).copied()),
         };
+        // A number is no place (`fetchmail -d 300`: an interval, not a directory).
         flag.starts_with('-')
             && output_flag(flag, false)
-            && value.is_some_and(|v| matches!(ctx.classify(v), Place::Inside | Place::Tmp))
+            && value.is_some_and(|v| {
+                !v.bytes().all(|b| b.is_ascii_digit())
+                    && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
+            })
     })
 }
 
@@ -335,6 +371,17 @@ fn product_option(parts: &[String]) -> bool {
         && parts.last().is_some_and(|l| {
             PLACES.contains(&l.as_str()) || matches!(l.as_str(), "export" | "dump" | "save")
         })
+        || parts.last().is_some_and(|l| product_place(l))
+}
+
+/// A product and a place written as one word (`--pidfile`, `--logfile`, `--outdir`,
+/// `-dumpfile`), as many daemons spell the option that names what they write.
+fn product_place(word: &str) -> bool {
+    PLACES.iter().any(|place| {
+        word.strip_suffix(place).is_some_and(|stem| {
+            PRODUCTS.contains(&stem) || matches!(stem, "out" | "output" | "lock" | "state")
+        })
+    })
 }
 
 /// Whether an option's parts say it names something read (`--config-file`, `--ca-path`,

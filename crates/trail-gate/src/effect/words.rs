@@ -378,7 +378,8 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     })
 }
 
-/// `--help`, `--version` or a dry run: the program only shows what it would do; and a program
+/// `--help`, `--version`, a dry run, `--test` or `--status` (read-only verbs said as flags:
+/// `start-stop-daemon --status`): the program only shows what it would do; and a program
 /// named for looking (`Get-Help`, `list-deps`). `--version` and `-h` followed by a value are
 /// something else (`cargo yank --version 1.0.0`, a host).
 pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
@@ -414,7 +415,7 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             "--version" | "-h" | "-V" => !valued,
             "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
             | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
-            | "--check" | "--list" | "--pretend" => true,
+            | "--check" | "--list" | "--pretend" | "--status" | "--test" => true,
             // `--dry-run=no` (`=false`, `=0`, `=off`) asks for the real run.
             _ if w.split_once('=').is_some_and(|(_, v)| {
                 ["no", "false", "0", "off", "none"]
