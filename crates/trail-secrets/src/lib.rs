@@ -782,6 +782,24 @@ fn collect(
     }
 }
 
+/// A `key` or `name` attribute followed by a `value` one holds the setting's name, not its
+/// value (`<add key="Billing:ApiKey" value="…" />`; `named-value-pair` reads the value).
+/// `next` is the text after the value.
+fn names_a_setting(text: &str, start: usize, next: &str) -> bool {
+    let quote_closed = next.strip_prefix(['"', '\'']).unwrap_or(next);
+    let rest_of = quote_closed.trim_start_matches([' ', '\t', ',']);
+    (rest_of.starts_with("value=") || rest_of.starts_with("value:"))
+        && text.get(..start).is_some_and(|before| {
+            let before = before.trim_end_matches(['"', '\'']).trim_end();
+            let before = before.strip_suffix(['=', ':']).unwrap_or(before).trim_end();
+            ["key", "name"].iter().any(|w| {
+                before.strip_suffix(w).is_some_and(|head| {
+                    !head.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+            })
+        })
+}
+
 /// A login's argument (`Check::LoginArgument`): long and random, and not the value of the last
 /// flag before it when that flag names an identifier (`--service-key-id UUID`).
 fn login_argument(compiled: &Compiled, locs: &CaptureLocations, text: &str, value: &str) -> bool {
@@ -820,6 +838,9 @@ fn accept(
             && after_blank.starts_with(['$', '{', '[', '%'])
             && !value.bytes().any(|b| b.is_ascii_digit())
     {
+        return false;
+    }
+    if names_a_setting(text, start, next) {
         return false;
     }
     // Inside a template's braces (`'{{resolve:secretsmanager:prod/db:SecretString:password}}'`)

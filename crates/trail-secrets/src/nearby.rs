@@ -962,12 +962,18 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
         let user = &text[colon - user_len..colon];
         // A label is no user: a digest's or an encoding's name (`h1:`, `SHA256:`, `iv:`), an
         // id's (`consentid:`).
+        // Handed to a base64 encoder (`b64encode(b"ID:SECRET")`, `btoa("ID:SECRET")`), the
+        // pair is a Basic credential, whatever its id looks like (`76ESJE`, a UUID).
+        let encoded = user_len > 0 && encoder_argument(&text[..colon - user_len]);
         let label = user.len() <= 3
             || user.ends_with(|c: char| c.is_ascii_digit())
             || !user.bytes().any(|c| c.is_ascii_lowercase())
             || plausible::name_rules_out(user)
             || user.to_ascii_lowercase().ends_with("id");
-        if user_len == 0 || user_len > 40 || !b[colon - user_len].is_ascii_alphabetic() || label {
+        if user_len == 0
+            || user_len > 40
+            || !encoded && (!b[colon - user_len].is_ascii_alphabetic() || label)
+        {
             continue;
         }
         let mut s = colon + 1;
@@ -992,14 +998,45 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
         {
             continue;
         }
+        // A hex secret is a digest's shape elsewhere, not inside a Basic credential.
+        let encoded_hex = |v: &str| {
+            encoded
+                && v.len() >= 16
+                && v.bytes().all(|c| c.is_ascii_hexdigit())
+                && v.bytes().any(|c| c.is_ascii_digit())
+                && v.bytes().any(|c| c.is_ascii_alphabetic())
+        };
         if text.is_char_boundary(s)
             && text.is_char_boundary(e)
-            && strongly_generated(&text[s..e], 10)
+            && (strongly_generated(&text[s..e], 10) || encoded_hex(&text[s..e]))
         {
             out.push((s, e));
         }
     }
     out
+}
+
+/// Whether `before` ends where a string given to a base64 encoder starts: an opening quote
+/// (with Python's `b` prefix), after `(` and a function's name that says base64.
+fn encoder_argument(before: &str) -> bool {
+    let Some(open) = before.strip_suffix(['"', '\'']) else {
+        return false;
+    };
+    let open = open.strip_suffix('b').unwrap_or(open);
+    let Some(call) = open.trim_end().strip_suffix('(') else {
+        return false;
+    };
+    let name: String = call
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>()
+        .to_ascii_lowercase();
+    name.contains("b64") || name.contains("base64") || name.ends_with("btoa")
 }
 
 /// The cells of a table's column whose header names a credential (a password manager's CSV
@@ -1095,6 +1132,22 @@ fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
     out
 }
 
+/// The command typed after a shell's prompt: `$ `, `% `, and the prompts shells print by
+/// default, with the user and host (`[root@head01 ~]# `, `dev@box:~/src$ `).
+fn after_prompt(body: &str) -> Option<&str> {
+    if let Some(command) = body.strip_prefix("$ ").or_else(|| body.strip_prefix("% ")) {
+        return Some(command);
+    }
+    let at = body.find(['$', '#'])?;
+    let (prompt, rest) = body.split_at(at);
+    let bracketed = prompt.starts_with('[') && prompt.ends_with(']') && prompt.contains('@');
+    let user_host =
+        !prompt.contains(char::is_whitespace) && prompt.contains('@') && prompt.contains(':');
+    (bracketed && !prompt[1..].contains('[') || user_host)
+        .then(|| rest[1..].strip_prefix(' '))
+        .flatten()
+}
+
 /// What a command that prints or makes a secret printed (`$ pass show x`, `% security
 /// find-generic-password … -w`, `$ acme token create`, `$ sudo cat /etc/agent.psk`): the first
 /// line of its output, when it is one word that reads as generated. A shell prompt (`$ `, `% `)
@@ -1103,16 +1156,34 @@ fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
 fn printed(text: &str) -> Vec<(usize, usize)> {
     const PRINTS: &[&str] = &[
         "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
-        "export", "cat", "head", "tail", "more", "less", "bat", "type",
+        "export", "cat", "head", "tail", "more", "less", "bat", "type", "base64", "xxd", "od",
+        "hexdump",
     ];
-    let mut out = Vec::new();
+    let mut out: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
     let mut after_secret_command = false;
+    // A key file dumped in lines of one width (`base64 -w 76 …`, `xxd -p …`): the span grows
+    // over each next line of the same alphabet, up to the first shorter one.
+    let mut dump: Option<usize> = None;
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
-        if let Some(command) = body.strip_prefix("$ ").or_else(|| body.strip_prefix("% ")) {
+        if let Some(width) = dump.take()
+            && body.len() <= width
+            && body.len() >= 2
+            && body
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+            && let Some(last) = out.last_mut()
+        {
+            last.1 = start + body.len();
+            if body.len() == width {
+                dump = Some(width);
+            }
+            continue;
+        }
+        if let Some(command) = after_prompt(body) {
             let secret = command
                 .split_whitespace()
                 .any(|w| mentions_credential(w) && !plausible::name_rules_out(w));
@@ -1154,6 +1225,7 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
                 && !v.contains(':');
             if printed_word {
                 out.push((s, s + v.len()));
+                dump = (v.len() >= 40).then_some(v.len());
             }
         }
     }

@@ -631,11 +631,15 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // pipelines), a plist's `<key>…</key><string>…</string>`, Hadoop-style
         // `<name>…</name><value>…</value>`, JSON `{"name": "…", "value": "…"}` (task
         // definitions) and `{"key": "…", "value": "…"}` (OCPP's configuration, tag lists). A name ending in `pat` is a personal access token.
-        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)""#,
+        // And as attributes or arguments on one line: .NET's `<add key="…Key" value="…" />`,
+        // Swift's `URLQueryItem(name: "api_key", value: "…")`.
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)""#,
         example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
         keywords: &["value", "<string>"],
         check: Check::Assignment,
-        shape: Shape::Literal(&["name:", "<key>", "<name>", "\"name\"", "\"key\""]),
+        shape: Shape::Literal(&[
+            "name:", "<key>", "<name>", "\"name\"", "\"key\"", "key=", "name=",
+        ]),
         lowered: true,
     },
     Builtin {

@@ -1829,6 +1829,49 @@ fn found_by_the_fourteenth_sealed_part() {
     }
 }
 
+/// Found by the fifteenth sealed part (issue 20), design frozen at 5e62a32: a credential's
+/// name and value as attributes or arguments on one line (`<add key="…Key" value="…"/>`,
+/// `name: "api_key", value: "…"`), an `ID:SECRET` pair handed to a base64 encoder for a Basic
+/// header, and a key file dumped after a shell's default prompt (`[root@host ~]# `), in
+/// wrapped lines of one width.
+#[test]
+fn found_by_the_fifteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "<add key=\"Billing:ApiKey\" value=\"7F31A0C9D2E45B86\" />",
+            "7F31A0C9D2E45B86",
+        ),
+        (
+            "QueryItem(name: \"access_token\", value: \"f0c2a9e4b1d84c37a6e5\")",
+            "f0c2a9e4b1d84c37a6e5",
+        ),
+        (
+            "auth = base64.b64encode(b\"91XQPA:3f9c0e7a1b2d4c5e6f708192a3b4c5d6\")",
+            "3f9c0e7a1b2d4c5e6f708192a3b4c5d6",
+        ),
+        (
+            "btoa(\"6f1c2d3e-aaaa-4bbb-8ccc-0123456789ab:Qz8vT2mLx9Rk4Wp7Yc3Nb6Hd\")",
+            "Qz8vT2mLx9Rk4Wp7Yc3Nb6Hd",
+        ),
+        (
+            "dev@gw01:~$ xxd -p /etc/acme/hmac.key\n0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7\ne8f9",
+            "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7\ne8f9",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "<add key=\"Billing:Currency\" value=\"EUR\" />",
+        "QueryItem(name: \"query\", value: \"title\")",
+        "base64.b64encode(b\"hello:world\")",
+        "# base64 of the logo\nR0lGODlhAQABAIAAAP8AAP8AACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
