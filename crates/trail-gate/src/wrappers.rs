@@ -13,6 +13,9 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
     let name = argv.first()?.text.as_deref()?;
     let name = name.rsplit('/').next().unwrap_or(name);
     let words: Vec<Option<&str>> = argv.iter().map(|a| a.text.as_deref()).collect();
+    if let Some(module) = python_module(name, &words) {
+        return Some(module);
+    }
     // Flags that take a value, per wrapper.
     let (valued, positional): (&[&str], usize) = match name {
         "sudo" | "doas" => (
@@ -283,4 +286,33 @@ pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
         }
         _ => None,
     }
+}
+
+/// `python -m MODULE ARGS`: the module is a program, its words its own (`python3 -m pip
+/// install …` is pip's install, `python3 -m pyftpdlib -w -d ~` an FTP server writing the
+/// home). The index of the module's name, after the interpreter's own flags.
+fn python_module(name: &str, words: &[Option<&str>]) -> Option<usize> {
+    let python = ["python", "pypy"].iter().any(|p| {
+        name.strip_prefix(p)
+            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    });
+    if !python {
+        return None;
+    }
+    let mut i = 1;
+    while let Some(Some(w)) = words.get(i) {
+        match *w {
+            "-m" => {
+                return words
+                    .get(i + 1)
+                    .is_some_and(Option::is_some)
+                    .then_some(i + 1);
+            }
+            // Flags with a value of their own.
+            "-W" | "-X" => i += 2,
+            _ if w.starts_with('-') && *w != "-" && *w != "-c" => i += 1,
+            _ => return None,
+        }
+    }
+    None
 }
