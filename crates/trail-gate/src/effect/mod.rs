@@ -118,6 +118,9 @@ pub(super) fn judge(
             .flatten()
     });
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
+    if tier == Tier::Unknown {
+        out.extend(credential_in_text(c, ctx, raw));
+    }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
@@ -252,6 +255,57 @@ fn sends_credential(
             raw,
         )
     })
+}
+
+/// A credential store named inside an argument's text, not as a word of its own: code given
+/// to a program nobody models (`jello 'urlopen(URL, data=open("/home/dev/.aws/credentials")…'`,
+/// `conky -t '${exec cat ~/.aws/credentials}'`). With a URL beside it, it is sent somewhere: a
+/// block; alone, a person decides.
+fn credential_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let texts = || {
+        c.args
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+            .filter(|t| t.contains(char::is_whitespace) || t.contains(['(', '"', '\'']))
+    };
+    let named = texts().find_map(|t| {
+        t.split(|ch: char| {
+            ch.is_whitespace()
+                || matches!(
+                    ch,
+                    '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}'
+                )
+        })
+        .filter(|w| w.starts_with('/') || w.starts_with("~/"))
+        .find(|w| {
+            ctx.resolve(w)
+                .is_some_and(|p| super::rules::credential_path(ctx, &p))
+        })
+        .map(str::to_string)
+    })?;
+    let sent = texts().any(|t| t.contains("https://") || t.contains("http://"));
+    let (verdict, rule, what) = if sent {
+        (
+            Verdict::Block,
+            RuleId::Exfiltration,
+            "and an address to send it to: it is never run",
+        )
+    } else {
+        (
+            Verdict::Junction,
+            RuleId::CredentialRead,
+            "and trail does not model this program: a person decides",
+        )
+    };
+    Some(decide(
+        verdict,
+        rule,
+        format!(
+            "`{}` is given text that reads a credential store (`{named}`), {what}",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// The lines of a file being written that a program's own language hands to the shell (a

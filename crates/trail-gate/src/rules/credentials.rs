@@ -4,7 +4,7 @@ use super::Cmd;
 use crate::Context;
 
 /// Paths of credential stores under the home directory (private keys, cloud credentials).
-pub(super) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
+pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
     let home = &ctx.places.home;
     let Ok(rel) = p.strip_prefix(home) else {
         return p == std::path::Path::new("/etc/shadow")
