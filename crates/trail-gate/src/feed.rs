@@ -22,7 +22,7 @@ pub(super) fn piped_text(producers: &[&Simple]) -> Option<String> {
 
 /// What `echo`/`printf` print (roughly: `printf`'s format is applied per argument), or a
 /// here-string fed to `cat`.
-fn printed(p: &Simple) -> Option<Vec<String>> {
+pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
     let words: Vec<&str> = p
         .argv
         .get(1..)?

@@ -275,9 +275,9 @@ impl<'a> Walker<'_, 'a> {
             self.word(w);
             if reads_substituted(w)
                 && let [printer] = &self.flat.commands[before..]
-                && let Some(text) = printed(printer)
+                && let Some(lines) = super::feed::printed(printer)
             {
-                fed.push(text);
+                fed.push(lines.join("\n"));
             }
         }
         // Assignments or redirections only: an empty command still carries its
@@ -696,36 +696,6 @@ fn reads_substituted(w: &Word) -> bool {
             ..
         }]
     )
-}
-
-/// The text a `printf` or `echo` with static words prints, near enough to judge: printf's
-/// arguments one per line under a `%s` format (its format otherwise), echo's words joined.
-fn printed(c: &Simple) -> Option<String> {
-    let words: Vec<&str> = c
-        .argv
-        .iter()
-        .map(|a| a.text.as_deref())
-        .collect::<Option<_>>()?;
-    let (name, rest) = words.split_first()?;
-    match *name {
-        "printf" => {
-            let (format, args) = rest.split_first()?;
-            if args.is_empty() || !format.contains("%s") {
-                Some(format.replace("\\n", "\n"))
-            } else {
-                Some(args.join("\n"))
-            }
-        }
-        "echo" => {
-            let args: Vec<&str> = rest
-                .iter()
-                .copied()
-                .skip_while(|w| matches!(*w, "-e" | "-n" | "-E" | "-ne" | "-en"))
-                .collect();
-            Some(args.join(" ").replace("\\n", "\n"))
-        }
-        _ => None,
-    }
 }
 
 #[cfg(test)]
