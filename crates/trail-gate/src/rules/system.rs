@@ -58,6 +58,45 @@ pub(super) fn archive_to_device(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// Where an archiver extracts (`tar -xzf a.tgz -C /etc`, `--directory=/usr`, `unzip a.zip -d
+/// /usr/local/bin`, `7z x a.7z -o/etc`): every file of the archive is written there, over
+/// what is there. `None` when it only creates or lists.
+pub(super) fn extracts_into<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
+    let words: Vec<&str> = c.words().collect();
+    let after = |flag: &str| {
+        words.iter().enumerate().find_map(|(i, w)| {
+            if *w == flag {
+                words.get(i + 1).copied()
+            } else {
+                w.strip_prefix(flag)
+                    .and_then(|v| v.strip_prefix('=').or(Some(v)))
+                    .filter(|v| v.starts_with(['/', '~', '$']))
+            }
+        })
+    };
+    match c.name {
+        "tar" | "bsdtar" | "gtar" => {
+            let bundle = |w: &str| {
+                let letters = w.strip_prefix('-').unwrap_or(w);
+                !w.starts_with("--") && letters.bytes().all(|b| b.is_ascii_alphabetic())
+            };
+            let extracts = words.iter().enumerate().any(|(i, w)| {
+                matches!(*w, "--extract" | "--get")
+                    || (w.starts_with('-') || i == 0) && bundle(w) && w.contains('x')
+            });
+            if !extracts {
+                return None;
+            }
+            after("--directory").or_else(|| after("-C"))
+        }
+        "unzip" => after("-d"),
+        "7z" | "7za" | "7zz" if matches!(words.first(), Some(&("x" | "e"))) => words
+            .iter()
+            .find_map(|w| w.strip_prefix("-o").filter(|v| v.starts_with('/'))),
+        _ => None,
+    }
+}
+
 /// Partitioning, formatting and wiping tools, minus their read-only uses and image files in
 /// temporary directories or the project.
 pub(super) fn disk_tool(c: &Cmd<'_>, ctx: &Context) -> bool {

@@ -1258,9 +1258,23 @@ pub static RULES: &[Rule] = &[
                 || (matches!(c.name, "cp" | "install" | "ln" | "mv")
                     && c.operands().count() >= 2
                     && c.operands().last().is_some_and(|a| critical_file(&a.raw)));
-            deletes || replaces
+            // An archive extracted into the trees the system's packages own writes over their
+            // files (`-C /etc`); into `/usr/local` or `/opt` it installs (DeleteOutside).
+            let extracted = system::extracts_into(c).is_some_and(|d| {
+                ctx.resolve(d).is_some_and(|p| {
+                    ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot"]
+                        .iter()
+                        .any(|t| p.starts_with(t))
+                        && !p.starts_with("/usr/local")
+                        && !p.starts_with("/usr/src")
+                })
+            });
+            deletes || replaces || extracted
         },
         must_match: &[
+            "tar -xzf a.tgz -C /etc",
+            "tar xf a.tar --directory=/usr",
+            "unzip -o a.zip -d /usr/lib/acme",
             "rm -f /etc/passwd",
             "rm /boot/vmlinuz-6.1.0",
             "echo 'root::0:0::/root:/bin/bash' > /etc/passwd",
@@ -1273,6 +1287,10 @@ pub static RULES: &[Rule] = &[
             "rm /tmp/x",
             "cmd 2>/dev/null",
             "rm -f /var/log/app.log",
+            "tar -xzf a.tgz -C build",
+            "tar -C /etc -czf build/etc.tgz .",
+            "unzip a.zip -d /opt/app",
+            "tar -C /usr/local -xzf go1.22.linux-amd64.tar.gz",
         ],
     },
     Rule {
@@ -1588,26 +1606,42 @@ pub static RULES: &[Rule] = &[
         id: RuleId::DeleteOutside,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this deletes or empties files outside the project and temporary directories, or the repository's and agents' own directories",
+        reason: "this deletes, empties or extracts over files outside the project and temporary directories, or the repository's and agents' own directories",
         matches: |c, ctx| {
             let deletes =
                 deletion::deleter(c.name) || matches!(c.name, "unlink" | "rmdir" | "shred");
-            deletes
-                && deletion::places(c, ctx).iter().any(|(p, raw)| match p {
-                    Place::Outside | Place::Home => true,
-                    Place::Inside => {
-                        !deletion::ignored(ctx, raw) && deletion::in_own_dirs(ctx, raw)
-                    }
-                    _ => false,
-                })
+            // An archive extracted outside writes over whatever is there.
+            let extracts = system::extracts_into(c).is_some_and(|d| {
+                matches!(
+                    ctx.classify(d),
+                    Place::Outside | Place::Home | Place::System | Place::Root
+                )
+            });
+            extracts
+                || deletes
+                    && deletion::places(c, ctx).iter().any(|(p, raw)| match p {
+                        Place::Outside | Place::Home => true,
+                        Place::Inside => {
+                            !deletion::ignored(ctx, raw) && deletion::in_own_dirs(ctx, raw)
+                        }
+                        _ => false,
+                    })
         },
         must_match: &[
+            "tar -C /usr/local -xzf go1.22.linux-amd64.tar.gz",
+            "unzip -o tools.zip -d ~/bin",
             "rm ~/notes.txt",
             "unlink ~/.ssh/id_rsa",
             "rm .git/index",
             "cd ~/.ssh && rm id_rsa",
         ],
-        must_not_match: &["rm notes.txt", "rm /tmp/x", "rm -f target/debug/x"],
+        must_not_match: &[
+            "rm notes.txt",
+            "rm /tmp/x",
+            "rm -f target/debug/x",
+            "tar -xzf a.tgz -C build",
+            "unzip a.zip -d /tmp/x",
+        ],
     },
     Rule {
         id: RuleId::GitInternals,
