@@ -1026,16 +1026,11 @@ fn encoder_argument(before: &str) -> bool {
     let Some(call) = open.trim_end().strip_suffix('(') else {
         return false;
     };
-    let name: String = call
-        .trim_end()
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':'))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect::<String>()
-        .to_ascii_lowercase();
+    let call = call.trim_end();
+    let start = call
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':')))
+        .map_or(0, |i| i + 1);
+    let name = call[start..].to_ascii_lowercase();
     name.contains("b64") || name.contains("base64") || name.ends_with("btoa")
 }
 
@@ -1138,7 +1133,12 @@ fn after_prompt(body: &str) -> Option<&str> {
     if let Some(command) = body.strip_prefix("$ ").or_else(|| body.strip_prefix("% ")) {
         return Some(command);
     }
-    let at = body.find(['$', '#'])?;
+    // A prompt is short: every line of every redacted text comes here, so only its start is
+    // looked at.
+    let at = body
+        .bytes()
+        .take(64)
+        .position(|b| matches!(b, b'$' | b'#'))?;
     let (prompt, rest) = body.split_at(at);
     let bracketed = prompt.starts_with('[') && prompt.ends_with(']') && prompt.contains('@');
     let user_host =

@@ -62,6 +62,13 @@ pub(super) fn archive_to_device(c: &Cmd<'_>) -> bool {
 /// /usr/local/bin`, `7z x a.7z -o/etc`): every file of the archive is written there, over
 /// what is there. `None` when it only creates or lists.
 pub(super) fn extracts_into<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
+    // Two rules ask this of every command: others are turned away before their words are read.
+    if !matches!(
+        c.name,
+        "tar" | "bsdtar" | "gtar" | "unzip" | "7z" | "7za" | "7zz"
+    ) {
+        return None;
+    }
     let words: Vec<&str> = c.words().collect();
     let after = |flag: &str| {
         words.iter().enumerate().find_map(|(i, w)| {
