@@ -446,3 +446,15 @@ fn new_families_sealed15_part() {
     print_table("secrets-families-sealed15.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A sixteenth sealed part (2026-11-30): 16 more families, written by a helper that never read
+/// trail's source, run once with the design frozen at aae3981:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed16 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed16_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed16.tsv"), show);
+    print_table("secrets-families-sealed16.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
