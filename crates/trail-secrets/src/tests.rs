@@ -14,19 +14,20 @@ fn redact(text: &str) -> (Cow<'_, str>, Vec<Found>) {
 
 /// The secret part of `rule`'s example according to its regex.
 fn secret_of(rule: &Rule) -> &str {
-    let compiled = rule.compiled().expect("compiles");
+    let compiled = rule.compiled(usize::MAX).expect("compiles");
     let example = &*rule.example;
     let haystack = haystack_of(rule, example);
-    let caps = compiled
+    let mut caps = Locs(compiled.re.create_captures());
+    compiled
         .re
-        .captures(haystack.as_bytes())
-        .unwrap_or_else(|| panic!("example does not match: {example}"));
+        .search_captures(&Input::new(haystack.as_bytes()), &mut caps.0);
+    assert!(caps.0.is_match(), "example does not match: {example}");
     let span = compiled
         .secret_groups
         .iter()
         .find_map(|&g| caps.get(g))
         .or_else(|| caps.get(0))
-        .map_or("", |m| &example[m.range()]);
+        .map_or("", |(s, e)| &example[s..e]);
     // A call's arguments: the secret is the last string among them.
     if rule.check == Check::CallArguments {
         return span
@@ -61,11 +62,13 @@ fn every_rule_compiles_matches_its_example_and_redacts_it() {
             !rule.regex.contains("(?i"),
             "{name}: case-insensitive literals are slow to compile; use `lowered`"
         );
-        let compiled = Compiled::new(&rule.regex)
+        let compiled = Compiled::new(&rule.regex, false)
             .unwrap_or_else(|e| panic!("rule {name} does not compile: {e}"));
+        let lean = Compiled::new(&rule.regex, true)
+            .unwrap_or_else(|e| panic!("rule {name}'s lean build does not compile: {e}"));
         let haystack = haystack_of(rule, &rule.example);
         assert!(
-            compiled.re.is_match(haystack.as_bytes()),
+            compiled.re.is_match(haystack.as_bytes()) && lean.re.is_match(haystack.as_bytes()),
             "{name}: example does not match"
         );
 
@@ -533,7 +536,7 @@ fn isolated_builtin() -> (Redactor, &'static [Rule]) {
 fn compiled_names(rules: &[Rule]) -> Vec<&str> {
     rules
         .iter()
-        .filter(|r| r.compiled.get().is_some())
+        .filter(|r| r.compiled.get().is_some() || r.lean.get().is_some())
         .map(|r| &*r.name)
         .collect()
 }
@@ -963,11 +966,28 @@ proptest! {
             if rule.shape == Shape::Any || rule.shape.admits(&text, &lowered) {
                 continue;
             }
-            let compiled = rule.compiled().expect("compiles");
+            let compiled = rule.compiled(text.len()).expect("compiles");
             let mut candidates = Vec::new();
             let haystack = haystack_of(rule, &text);
             collect(index, rule.check, compiled, &text, haystack.as_bytes(), &references, &mut candidates, None);
             prop_assert!(candidates.is_empty(), "{} skipped {:?} but matches {:?}", rule.name, text, candidates);
+        }
+    }
+
+    /// A rule's lean build, which short texts get, finds exactly what its full build finds.
+    #[test]
+    fn lean_and_full_builds_find_the_same(parts in proptest::collection::vec(fragment(), 0..16)) {
+        let text = parts.concat();
+        let (references, _) = prepare(&text);
+        for (index, rule) in builtin_rules().iter().enumerate() {
+            let haystack = haystack_of(rule, &text);
+            let found = |len| {
+                let mut candidates = Vec::new();
+                let compiled = rule.compiled(len).expect("compiles");
+                collect(index, rule.check, compiled, &text, haystack.as_bytes(), &references, &mut candidates, None);
+                candidates.iter().map(|c| (c.start, c.end)).collect::<Vec<_>>()
+            };
+            prop_assert_eq!(found(0), found(usize::MAX), "{} on {:?}", rule.name, text);
         }
     }
 
