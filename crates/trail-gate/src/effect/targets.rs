@@ -79,6 +79,9 @@ pub(super) struct Found {
     /// Named by an output option itself, not written because the program rewrites what it is
     /// given in place (`--fix`) or writes its last operand.
     pub(super) named: bool,
+    /// Named by a directory option (`-d DIR`, `-C DIR`, `--root DIR`): files are put into it
+    /// or served from it, and it is not itself written over.
+    pub(super) into: bool,
     /// Named by an operand whose key says it is read (`if=/dev/sda`, `src=…`): a disk read
     /// into an image is not written.
     pub(super) read: bool,
@@ -96,6 +99,7 @@ impl Found {
             target,
             output: false,
             named: false,
+            into: false,
             read: false,
             rewritten: false,
         }
@@ -535,6 +539,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     let mut output_next = false;
     let mut named_next = false;
+    let mut into_next = false;
     let mut read_next = false;
     // Brought in and written down: the destination, and an option naming a place, is written.
     let transfer = transfer_verb(c);
@@ -571,12 +576,12 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 )
             });
         let Some(w) = word_text(a, ctx) else {
-            output_next = false;
-            named_next = false;
+            (output_next, named_next, into_next) = (false, false, false);
             continue;
         };
         let output = std::mem::take(&mut output_next);
         let named = std::mem::take(&mut named_next);
+        let mut into = std::mem::take(&mut into_next);
         let mut read_key = std::mem::take(&mut read_next);
         let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
@@ -601,17 +606,17 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                     && (product_option(&ps)
                         || transfer.is_some()
                             && ps.last().is_some_and(|p| PLACES.contains(&p.as_str())));
+            let directory = names_output && directory_option(flag, &ps);
             let Some(v) = value else {
                 output_next = names_output;
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
+                into_next = directory;
                 read_next = read_key && !names_output;
                 continue;
             };
-            (
-                v.to_string(),
-                names_output,
-                names_output && !DIRECTORY_SHORT.contains(&flag),
-            )
+            into = directory;
+            let named = names_output && !DIRECTORY_SHORT.contains(&flag);
+            (v.to_string(), names_output, named)
         } else if let Some((k, v)) = w.split_once('=')
             && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
@@ -636,12 +641,19 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 target: t,
                 output,
                 named,
+                into,
                 read: read_key,
                 rewritten: in_place && !w.starts_with('-') && !w.contains('='),
             });
         }
     }
     out
+}
+
+/// `-d DIR`, `-C DIR`, `--root DIR`: a directory things are put into or served from. (A
+/// builder's `--site-dir`, `--output-dir` is its own tree, emptied first.)
+fn directory_option(flag: &str, parts: &[String]) -> bool {
+    DIRECTORY_SHORT.contains(&flag) || flag.starts_with("--") && parts.iter().any(|p| p == "root")
 }
 
 fn target(word: &str, ctx: &Context) -> Option<Target> {

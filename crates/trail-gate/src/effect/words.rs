@@ -141,8 +141,11 @@ const STOPS: &[&str] = &[
     "deactivate",
     "decommission",
     "disable",
+    // Ending another's session (a broker's client, a chat's user): what it ran stops.
+    "disconnect",
     "halt",
     "hibernate",
+    "kick",
     "kill",
     "leave",
     // Ending a session (a desktop's, a storage target's): what runs in it stops.
@@ -164,7 +167,7 @@ const STOPS: &[&str] = &[
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
 const CHANGES: &[&str] = &[
-    "approve", "grant", "put", "rotate", "scale", "set", "toggle", "trust", "unlock",
+    "approve", "grant", "passwd", "put", "rotate", "scale", "set", "toggle", "trust", "unlock",
 ];
 
 const REACHES: &[&str] = &[
@@ -199,10 +202,10 @@ const REACHES: &[&str] = &[
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
 const LOOKS: &[&str] = &[
     "audit", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump", "estimate",
-    "explain", "export", "fetch", "find", "get", "help", "history", "info", "inspect", "lint",
-    "list", "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read",
-    "search", "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate",
-    "verify", "version", "view", "watch", "whoami", "why",
+    "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint", "list",
+    "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search",
+    "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate", "verify",
+    "version", "view", "watch", "whoami", "why",
 ];
 
 /// Names of secrets, and the verbs that print one.
@@ -269,6 +272,7 @@ const DESTROYING_FLAGS: &[&str] = &[
     "erase",
     "flash",
     "nuke",
+    "prune",
     "purge",
     "revoke",
     "shred",
@@ -366,7 +370,8 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
             .filter(|v| v.len() >= 4 && **v != "post")
             .find(|v| {
                 part.strip_prefix(**v).is_some_and(|rest| {
-                    rest.len() >= 4
+                    // What is sent to people is a short noun (`sendsms`, `sendmail`).
+                    (rest.len() >= 4 || MESSAGES.contains(&rest))
                         && rest.bytes().all(|b| b.is_ascii_lowercase())
                         && !SUFFIXES
                             .iter()
@@ -548,6 +553,8 @@ const SAFEGUARDS: &[&str] = &[
     "alarm",
     "auth",
     "authentication",
+    "crypto",
+    "encryption",
     "firewall",
     "protection",
     "verify",
@@ -561,7 +568,15 @@ const SAFEGUARDS: &[&str] = &[
 ];
 
 /// What goes around a safeguard, set to on (`auth-anonymous=1`, `insecure=true`).
-const BYPASSES: &[&str] = &["anonymous", "insecure", "noauth", "unauthenticated"];
+/// `public` too: an index, a share or snapshots set public are shown to anyone
+/// (`PUBLIC_SNAPSHOTS=True`).
+const BYPASSES: &[&str] = &[
+    "anonymous",
+    "insecure",
+    "noauth",
+    "public",
+    "unauthenticated",
+];
 
 /// A line handed to the program's own console by an option that executes it (`asterisk -rx
 /// 'core stop now'`, `acme-cli --execute 'pool delete tank'`): its words are the program's
@@ -623,8 +638,10 @@ fn name_verb(name: &str) -> Option<Verb> {
     let ps = parts(stem);
     for (i, part) in ps.iter().enumerate() {
         match classify(part) {
-            // `pg_restore`: a tool named for restoring is an ordinary loader.
+            // `pg_restore`: a tool named for restoring is an ordinary loader. The system's own
+            // `passwd` is the account rules' (`passwd -S dev` only shows).
             Some(Class::Destroys) if part == "restore" => {}
+            Some(Class::Changes) if part == "passwd" => {}
             Some(Class::Reaches) if i > 0 && script.is_none() => {}
             Some(class) => {
                 return Some(Verb {
@@ -1352,6 +1369,12 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reveals,
             });
         }
+        if unknown && switches_off_safeguard(&ps) {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Stops,
+            });
+        }
         if matches!(
             first.as_str(),
             "no" | "skip" | "keep" | "without" | "release"
@@ -1409,6 +1432,18 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A safeguard switched off by a flag (`--disable-crypto`, `--no-tls`, `--disable-auth`):
+/// whoever reaches the program is no longer kept out. (A sandbox left out is a safeguard
+/// skipped, the rules' `skips-safeguard`.)
+fn switches_off_safeguard(ps: &[String]) -> bool {
+    matches!(
+        ps,
+        [first, guard] if matches!(first.as_str(), "no" | "disable" | "without")
+            && guard != "sandbox"
+            && SAFEGUARDS.contains(&guard.as_str())
+    )
 }
 
 /// Whether an operand reads as a file of the project: a relative path (`tests/a.mp3`,
@@ -1485,7 +1520,7 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
         parts(w.trim_start_matches('-')).iter().any(|p| {
             matches!(
                 p.as_str(),
-                "restore" | "extract" | "unpack" | "untar" | "unzip" | "unarchive"
+                "restore" | "recover" | "extract" | "unpack" | "untar" | "unzip" | "unarchive"
             )
         })
     };
@@ -1610,6 +1645,43 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // SysRq), or a power word with nothing after it to name another machine, no host named
     // anywhere (`launchctl reboot`, `ipmitool chassis power off`, not `virsh shutdown web1`).
     let at = words.iter().position(|w| w == word).unwrap_or(0);
+    // The power word joined to what it stops (`shutdown-agent`, `reboot_worker`,
+    // `haltService`): that thing goes down, not this machine, unless the other word names it.
+    // Only a word of its own: not an option's name (`--action=Powerdown`) nor a line of words
+    // (`shutdown /r /t 0`).
+    let ps = parts(word.split('=').next().unwrap_or(word));
+    let of_another = !word.starts_with('-')
+        && !word.contains(char::is_whitespace)
+        && ps.len() > 1
+        && ps.iter().any(|p| {
+            p.len() >= 3
+                && p.bytes().all(|b| b.is_ascii_alphabetic())
+                && !matches!(
+                    p.as_str(),
+                    "poweroff"
+                        | "powerdown"
+                        | "reboot"
+                        | "shutdown"
+                        | "halt"
+                        | "hibernate"
+                        | "suspend"
+                        | "power"
+                        | "off"
+                        | "down"
+                        | "shut"
+                        | "cycle"
+                        | "now"
+                        | "system"
+                        | "machine"
+                        | "host"
+                        | "computer"
+                        | "node"
+                        | "all"
+                        | "force"
+                        | "hard"
+                        | "soft"
+                )
+        });
     // A reason given with it (`system.reboot 'apply update'`) names no machine: a host's
     // name has no blank in it.
     let named_after = words[at + 1..].iter().any(|w| {
@@ -1634,7 +1706,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
             || w.contains("systemd1")
             || w.contains("/sys/power")
             || w.contains("sysrq")
-    }) || !named_after && !host;
+    }) || !named_after && !host && !of_another;
     Some(Power {
         word: (*word).to_string(),
         this_machine,
