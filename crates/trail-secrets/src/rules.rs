@@ -453,8 +453,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Any one-word scheme (`Bearer`, `Basic`, `SSWS`, `Api-Token`, …) or none; the token
         // may carry the symbols of hashed or vendor formats (`sha256~…@=`). A value starting
         // with `$`, `<` or `{` is a template and cannot start the token. A server's directive
-        // sets the header without a colon (`RequestHeader set Authorization "Basic …"`).
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)"#,
+        // sets the header without a colon (`RequestHeader set Authorization "Basic …"`). In
+        // code, the scheme is a key or an atom before the token (`{:bearer, "…"}`, `bearer:
+        // "…"`), or a string is the whole header value (`setValue("Basic …", forHTTPHeaderField:
+        // "Authorization")`).
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
@@ -499,7 +502,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "cli-token-user",
         // The same on a command line: `curl -u '<key>:'` (the colon says "no password").
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<secret>(?-u:[a-z0-9_-]){20,}):(?:x|x-oauth-basic|api_token|-)?(?:["']|[ \t]|$)"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<secret>(?-u:[a-z0-9_.-]){20,}):(?:x|x-oauth-basic|api_token|-)?(?:["']|[ \t]|$)"#,
         example: "curl -s -u 'bd00fc81567217bef9348f1db9ef0a19821c850b80e8a75a561b636f8322d165:' https://api.hellosign.com/v3/account",
         keywords: &["-u"],
         check: Check::Token,
@@ -645,10 +648,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "credential-call",
         // A call named for a credential (`SetBasicAuth`, `NetworkCredential`, `createHmac`,
-        // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, Ruby's `basic_auth 'u',
+        // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, `setAccessKey`, an SDK's
+        // `new AcmeApiClient('…')`, Ruby's `basic_auth 'u',
         // 'p'`): each string argument that reads as generated is a credential, whatever the
         // language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -663,6 +667,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "connect",
             "apikey",
             "api_key",
+            "apiclient",
+            "api_client",
+            "accesskey",
+            "access_key",
             "jwt",
         ],
         check: Check::CallArguments,
@@ -945,9 +953,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // R's `<-`, make's `?=`), then a quoted value (which may hold spaces and symbols;
         // C#'s `@"…"` too) or a bare one up to whitespace or a quote. Without an operator
         // only a quoted token counts: `password 'x';`, and a lookup's default value
+        // (a string's prefix letters are no part of it: Python's `b"…"`, `r'…'`)
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

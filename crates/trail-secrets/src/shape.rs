@@ -242,6 +242,12 @@ fn value_after(b: &[u8], op: usize) -> bool {
     }
     if at(j) == b'@' {
         j += 1;
+    } else if let Some(n) = (1..=2).find(|&n| {
+        (0..n).all(|i| matches!(at(j + i), b'b' | b'r' | b'u'))
+            && matches!(at(j + n), b'"' | b'\'' | b'\\')
+    }) {
+        // A string's prefix letters (`b"…"`, `r'…'`), as the regex skips them.
+        j += n;
     }
     if at(j) == b'\\' {
         j += 1;
@@ -324,8 +330,13 @@ fn authorization_shape(lowered: &[u8]) -> bool {
         matches!(at(j), b':' | b'=') || directive()
     });
     header
-        || find_all(lowered, b"bearer")
-            .any(|at| matches!(lowered.get(at + "bearer".len()), Some(b' ' | b'\t')))
+        || find_all(lowered, b"bearer").any(|at| {
+            matches!(
+                lowered.get(at + "bearer".len()),
+                Some(b' ' | b'\t' | b'"' | b'\'' | b',' | b':' | b'=')
+            )
+        })
+        || find_all(lowered, b"basic ").any(|at| at > 0 && matches!(lowered[at - 1], b'"' | b'\''))
 }
 
 fn url_credentials_shape(lowered: &[u8]) -> bool {

@@ -1892,6 +1892,50 @@ fn found_by_the_fifteenth_sealed_part() {
     }
 }
 
+/// Found by the sixteenth sealed part (issue 20), design frozen at aae3981: a string's prefix
+/// letters before a credential's value (`b"…"`), the scheme of a bearer token as a key or an
+/// atom in code (`{:bearer, "…"}`) and a string that is a whole `Basic …` header value, a
+/// call named for an access key or an SDK's API client, and a token with a dot standing as
+/// the user of `curl -u TOKEN:`.
+#[test]
+fn found_by_the_sixteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "KEY_SECRET = b\"5e0c9a7d3f1b42e8a6c4d2f0b8e6a4c2\"",
+            "5e0c9a7d3f1b42e8a6c4d2f0b8e6a4c2",
+        ),
+        (
+            "auth: {:bearer, \"9c1e5a7b3d2f4e6a8c0b1d3f5e7a9c2b4d6f8e0a\"}",
+            "9c1e5a7b3d2f4e6a8c0b1d3f5e7a9c2b4d6f8e0a",
+        ),
+        (
+            "req.setValue(\"Basic NmYxYzJkM2UtYWFhYS00YmJiOlF6OHZUMm1MeDlSazRXcDc=\", forHTTPHeaderField: \"Authorization\")",
+            "NmYxYzJkM2UtYWFhYS00YmJiOlF6OHZUMm1MeDlSazRXcDc=",
+        ),
+        (
+            "const c = new AcmeApiClient('Xq3vT9mLk2Rw8Yp4Nc7Hb5Jd1Fg6Zs0Qe-uVt_aWx');",
+            "Xq3vT9mLk2Rw8Yp4Nc7Hb5Jd1Fg6Zs0Qe-uVt_aWx",
+        ),
+        (
+            "curl -u api_Qz8vT2mLx9Rk4Wp7.Yc3Nb6HdJf5Gs1Ke: https://api.x.example/v1/leads",
+            "api_Qz8vT2mLx9Rk4Wp7.Yc3Nb6HdJf5Gs1Ke",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "label = b\"hello world\"",
+        "auth: {:bearer, \"${ACME_TOKEN}\"}",
+        "req.setValue(\"Basic realm\", forHTTPHeaderField: \"WWW-Authenticate\")",
+        "const c = new AcmeApiClient({ baseUrl: 'https://api.x.example' });",
+        "oauth_version=1.0 oauth_signature=baoeqvIhcHzGTYxsfkDJxu%2Bcb3R4DLjlx%2FWsCZwTT0I%3D",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
