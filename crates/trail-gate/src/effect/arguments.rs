@@ -475,6 +475,48 @@ pub(super) fn downloaded_input(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut 
     }
 }
 
+/// Fed a downloaded file on stdin (`acme-admin shell < ~/Downloads/fix.py`), or run inside a
+/// directory of downloads (`cd ~/Downloads/pkg && acme-build -r`, where a builder reads its
+/// recipe): what it reads came from the network and nobody here has read it. Not when the
+/// project itself lives there.
+pub(super) fn downloaded_source(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    if super::words::shows_only(c) || super::words::looks(c) {
+        return;
+    }
+    let downloads = ctx.places.home.join("Downloads");
+    let fed = cmd
+        .reads
+        .iter()
+        .find(|r| ctx.resolve(r).is_some_and(|p| p.starts_with(&downloads)));
+    let what = if let Some(file) = fed {
+        format!("is fed a file from the download directory (`{file}`)")
+    } else if ctx.places.cwd.starts_with(&downloads)
+        && !ctx.line.cwd_unknown
+        && !ctx.places.project_root.starts_with(&downloads)
+    {
+        format!(
+            "runs inside the download directory (`{}`)",
+            ctx.places.cwd.display()
+        )
+    } else {
+        return;
+    };
+    out.push(junction(
+        RuleId::Unverifiable,
+        &format!(
+            "`{}` {what}: what it reads came from the network, nobody here has read it, and this program may run it: a person decides",
+            c.name
+        ),
+        raw,
+    ));
+}
+
 /// A URL of a document a runner reads rather than runs (`schemathesis run
 /// https://…/openapi.json`), or of this machine's own server (`http://127.0.0.1:8000/…`).
 fn names_data(word: &str) -> bool {
@@ -547,6 +589,12 @@ pub(super) fn embedded(
         // A spec whose fields are joined by `:` and whose last is a command
         // (`in.ctmpl:out.env:systemctl reload nginx`): a program right after a colon.
         if let Some(line) = after_colon(text) {
+            seen += 1;
+            out.runs(line, Keep::Blocks);
+        }
+        // A program's argument vector written with commas (`execute2=sh,-c,rm -rf ~`,
+        // `exec:bash,-c,…`): the line a shell is handed with `-c` runs.
+        if let Some(line) = comma_shell_line(text) {
             seen += 1;
             out.runs(line, Keep::Blocks);
         }
@@ -673,6 +721,23 @@ fn instructed(text: &str) -> Option<String> {
         }
         (line.len() > 1).then(|| line.join(" "))
     })
+}
+
+/// The line after `SHELL,-c,` in a text that writes a program's arguments joined by commas,
+/// up to the quote or bracket that closes it.
+fn comma_shell_line(text: &str) -> Option<&str> {
+    let at = text.find(",-c,")?;
+    let shell = text[..at]
+        .rsplit([',', '=', '"', '\'', ' ', '(', '['])
+        .next()
+        .unwrap_or("");
+    if !super::super::rules::is_shell(base(shell)) {
+        return None;
+    }
+    let rest = &text[at + ",-c,".len()..];
+    let end = rest.find(['"', '\'', ')', ']', '\n']).unwrap_or(rest.len());
+    let line = rest[..end].trim();
+    (!line.is_empty()).then_some(line)
 }
 
 /// A command given as a list of strings (`System.cmd("rm", ["-rf", "/"])`, `OS.execute("rm",

@@ -325,3 +325,61 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         )
     });
 }
+
+/// Told to enroll this machine with another host that then controls it (`--bootstrap
+/// policy.x.example`, `--enroll=10.0.0.5`, `enroll mgmt.x.example`): a configuration agent or a
+/// management client runs what that host says from then on. A host is an address or a dotted
+/// name, not a file (`--join cluster.yaml`).
+pub(super) fn enrolls(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    const ENROLLING: &[&str] = &["bootstrap", "enroll", "enrol", "join"];
+    let words: Vec<&str> = c.words().collect();
+    let hit = words.iter().enumerate().find_map(|(i, w)| {
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (*w, words.get(i + 1).copied()),
+        };
+        let bare = name.trim_start_matches('-');
+        // A subcommand only as the first word; a flag anywhere.
+        let placed = name.starts_with("--") || i == 0;
+        (placed && ENROLLING.contains(&bare))
+            .then_some(value)
+            .flatten()
+            .filter(|v| names_host(v))
+            .map(|v| format!("{name} {v}"))
+    });
+    if let Some(said) = hit {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to enroll this machine with another host (`{said}`), which then runs what it says here: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
+/// An IPv4 address (with a port or not) or a dotted host name whose last label is letters.
+fn names_host(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    let host = v.split(':').next().unwrap_or(v);
+    let ipv4 = host.split('.').count() == 4
+        && host
+            .split('.')
+            .all(|o| !o.is_empty() && o.len() <= 3 && o.bytes().all(|b| b.is_ascii_digit()));
+    let labels: Vec<&str> = host.split('.').collect();
+    let dotted = labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels.last().is_some_and(|t| {
+            t.len() >= 2
+                && t.bytes().all(|b| b.is_ascii_alphabetic())
+                && !matches!(
+                    *t,
+                    "yaml" | "yml" | "json" | "toml" | "conf" | "cfg" | "txt" | "sh" | "py" | "md"
+                )
+        });
+    ipv4 || dotted
+}

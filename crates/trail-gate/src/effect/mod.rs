@@ -92,6 +92,7 @@ pub(super) fn judge(
     }
     out.extend(loads_fetched(c, ctx, layer, raw));
     if tier == Tier::Unknown {
+        arguments::downloaded_source(c, cmd, ctx, raw, out);
         out.extend(code_from_url(c, raw));
         out.extend(download_on_stdin(c, producers, raw));
     }
@@ -511,6 +512,9 @@ fn unmodelled(
     }
     handover::judge(c, raw, out);
     handover::exposes(c, assigns, raw, out);
+    if !reads_only {
+        handover::enrolls(c, raw, out);
+    }
 }
 
 /// Whether the last operand, where a restore writes, is inside the project or a temporary

@@ -222,9 +222,17 @@ pub static EMITTED: &[Emitted] = &[
         id: RuleId::HandsOver,
         verdict: Verdict::Junction,
         kind: Kind::External,
-        about: "a program trail does not model is given an interactive shell to run",
-        must_match: &["acme-term new bash", "acme-term --shell=/bin/zsh"],
-        must_not_match: &["acme-term new 'bash ./build.sh'", "acme-term run build"],
+        about: "a program trail does not model is given an interactive shell to run, or is told to enroll this machine with a host that then runs what it says",
+        must_match: &[
+            "acme-term new bash",
+            "acme-term --shell=/bin/zsh",
+            "acme-agent --bootstrap policy.x.example",
+        ],
+        must_not_match: &[
+            "acme-term new 'bash ./build.sh'",
+            "acme-term run build",
+            "acme-agent --join cluster.yaml",
+        ],
     },
     Emitted {
         id: RuleId::ExposesShell,
