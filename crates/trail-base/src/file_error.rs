@@ -95,6 +95,31 @@ impl<T> At<T> for io::Result<T> {
     }
 }
 
+/// A [`FileError`] already says where; a caller's own words for it are not added.
+impl<T> At<T> for Result<T, FileError> {
+    fn at(self, _action: &'static str, _path: &Path) -> Result<T, FileError> {
+        self
+    }
+}
+
+/// The system's own answer, for an error type that says the action and the path itself
+/// (`LedgerError::io("create", dir)`): an `io::Error` as it is, a [`FileError`]'s cause.
+pub trait Cause {
+    fn cause(self) -> io::Error;
+}
+
+impl Cause for io::Error {
+    fn cause(self) -> io::Error {
+        self
+    }
+}
+
+impl Cause for FileError {
+    fn cause(self) -> io::Error {
+        self.source
+    }
+}
+
 /// The first error of type `E` in `e`'s chain of causes: an `io::Error` may carry a
 /// [`FileError`] that carries the error a caller looks for (a refusal, the secrets service's).
 pub fn find_in<'a, E: std::error::Error + 'static>(

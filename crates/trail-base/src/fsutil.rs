@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::failpoint;
+use crate::file_error::{At, FileError};
 
 /// Positioned reads: a file, or bytes in memory (tests and fuzzing).
 pub trait ReadAt {
@@ -76,7 +77,11 @@ pub const fn to_usize(n: u64) -> usize {
 /// never a mix: write a temporary file in the same directory (rename is only atomic within one
 /// filesystem), flush its data, rename it over the target, then sync the directory, because the
 /// rename itself lives in the directory's metadata and is lost on power failure until then.
-pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    atomic_write_io(path, bytes).at("replace", path)
+}
+
+fn atomic_write_io(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = parent_dir(path);
     // Named after the target, so whoever owns the target can sweep leftovers of a crash.
     let prefix = format!(
@@ -89,11 +94,15 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     failpoint::hit("atomic-write-before-rename");
     // On error the NamedTempFile is dropped and removes itself: no litter.
     tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir)
+    sync_dir_io(dir)
 }
 
 /// Flush a directory's entries (new, renamed or removed files) to stable storage.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub fn sync_dir(dir: &Path) -> Result<(), FileError> {
+    sync_dir_io(dir).at("sync the directory", dir)
+}
+
+fn sync_dir_io(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
@@ -105,19 +114,27 @@ pub fn parent_dir(path: &Path) -> &Path {
 }
 
 /// Create a directory (and parents) and sync the parent, so a fresh store survives power loss.
-pub fn ensure_dir(dir: &Path) -> io::Result<()> {
+pub fn ensure_dir(dir: &Path) -> Result<(), FileError> {
+    ensure_dir_io(dir).at("create the directory", dir)
+}
+
+fn ensure_dir_io(dir: &Path) -> io::Result<()> {
     if dir.is_dir() {
         return Ok(());
     }
     fs::create_dir_all(dir)?;
     if let Some(parent) = dir.parent() {
-        let _ = sync_dir(parent);
+        let _ = sync_dir_io(parent);
     }
     Ok(())
 }
 
 /// Open a file for appending, creating it if needed.
-pub fn open_append(path: &Path) -> io::Result<File> {
+pub fn open_append(path: &Path) -> Result<File, FileError> {
+    open_append_io(path).at("open for appending", path)
+}
+
+fn open_append_io(path: &Path) -> io::Result<File> {
     OpenOptions::new().create(true).append(true).open(path)
 }
 
@@ -137,7 +154,11 @@ pub fn no_atime(opts: &mut OpenOptions) -> &mut OpenOptions {
 
 /// Open with [`no_atime`], falling back to a plain open when the kernel refuses O_NOATIME
 /// (it is allowed only to the file's owner).
-pub fn open_no_atime(opts: &OpenOptions, path: &Path) -> io::Result<File> {
+pub fn open_no_atime(opts: &OpenOptions, path: &Path) -> Result<File, FileError> {
+    open_no_atime_io(opts, path).at("open", path)
+}
+
+fn open_no_atime_io(opts: &OpenOptions, path: &Path) -> io::Result<File> {
     let mut o = opts.clone();
     match no_atime(&mut o).open(path) {
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => opts.open(path),
@@ -169,7 +190,11 @@ pub fn size_of(file: &File) -> io::Result<u64> {
 }
 
 /// The (device, inode) a path names now, without asking for timestamps (see [`size_of`]).
-pub fn identity(path: &Path) -> io::Result<(u64, u64)> {
+pub fn identity(path: &Path) -> Result<(u64, u64), FileError> {
+    identity_io(path).at("look up", path)
+}
+
+fn identity_io(path: &Path) -> io::Result<(u64, u64)> {
     #[cfg(target_os = "linux")]
     {
         let st = rustix::fs::statx(
@@ -236,7 +261,11 @@ use std::path::{Component, PathBuf};
 
 /// The first `max` bytes (or fewer) of a file trail does not own, opened as [`read_capped`]
 /// opens one: a host's output kept in a file of its own, read only to be previewed.
-pub fn read_head(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+pub fn read_head(path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
+    read_head_io(path, max).at("read", path)
+}
+
+fn read_head_io(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let (dir, name) = split(path)?;
     let dir = rustix::fs::open(
         dir,
@@ -318,7 +347,7 @@ impl std::error::Error for Refused {}
 
 /// The refusal inside an error returned by this module's project functions, if that is what it is.
 /// Looked for down the chain: a caller may have said where it was (`FileError`).
-pub fn refusal(e: &io::Error) -> Option<&Refused> {
+pub fn refusal<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refused> {
     crate::file_error::find_in::<Refused>(e)
 }
 
@@ -363,11 +392,15 @@ fn below<'a>(root: &Path, path: &'a Path) -> Option<&'a Path> {
 /// through a symlink. With `create`, missing directories are made (and their parent synced, as
 /// [`ensure_dir`] does). A directory outside `root` (a path the person configured) is opened
 /// as it is.
-pub fn open_dir_in(root: &Path, dir: &Path, create: bool) -> io::Result<OwnedFd> {
+pub fn open_dir_in(root: &Path, dir: &Path, create: bool) -> Result<OwnedFd, FileError> {
+    open_dir_in_io(root, dir, create).at("open the directory", dir)
+}
+
+fn open_dir_in_io(root: &Path, dir: &Path, create: bool) -> io::Result<OwnedFd> {
     let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let Some(rel) = below(root, dir) else {
         if create {
-            ensure_dir(dir)?;
+            ensure_dir_io(dir)?;
         }
         return Ok(rustix::fs::open(dir, dir_flags, Mode::empty())?);
     };
@@ -414,8 +447,12 @@ pub fn open_dir_in(root: &Path, dir: &Path, create: bool) -> io::Result<OwnedFd>
 
 /// Check that every directory between `root` and `dir` is a real directory (none a symlink);
 /// missing ones are fine. For code that must give a path to something else (git, a child).
-pub fn check_dirs(root: &Path, dir: &Path) -> io::Result<()> {
-    match open_dir_in(root, dir, false) {
+pub fn check_dirs(root: &Path, dir: &Path) -> Result<(), FileError> {
+    check_dirs_io(root, dir).at("check the directories to", dir)
+}
+
+fn check_dirs_io(root: &Path, dir: &Path) -> io::Result<()> {
+    match open_dir_in_io(root, dir, false) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         r => r.map(drop),
     }
@@ -476,14 +513,22 @@ fn split(path: &Path) -> io::Result<(&Path, &std::ffi::OsStr)> {
 
 /// Open a project file safely (see the section comment): `path` lies under `root`, which is
 /// followed; nothing below it is.
-pub fn open_in(root: &Path, path: &Path, access: Access) -> io::Result<File> {
+pub fn open_in(root: &Path, path: &Path, access: Access) -> Result<File, FileError> {
+    open_in_io(root, path, access).at("open", path)
+}
+
+fn open_in_io(root: &Path, path: &Path, access: Access) -> io::Result<File> {
     let (dir, name) = split(path)?;
-    let dir = open_dir_in(root, dir, access != Access::Read)?;
+    let dir = open_dir_in_io(root, dir, access != Access::Read)?;
     open_at(&dir, name, path, access)
 }
 
 /// Read at most `max` bytes of an open file; more is an error naming `path`.
-pub fn read_capped_from(file: &mut File, path: &Path, max: u64) -> io::Result<Vec<u8>> {
+pub fn read_capped_from(file: &mut File, path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
+    read_capped_from_io(file, path, max).at("read", path)
+}
+
+fn read_capped_from_io(file: &mut File, path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
@@ -493,13 +538,21 @@ pub fn read_capped_from(file: &mut File, path: &Path, max: u64) -> io::Result<Ve
 }
 
 /// A project file's bytes, at most `max` of them, read safely (see [`open_in`]).
-pub fn read_in(root: &Path, path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    read_capped_from(&mut open_in(root, path, Access::Read)?, path, max)
+pub fn read_in(root: &Path, path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
+    read_in_io(root, path, max).at("read", path)
+}
+
+fn read_in_io(root: &Path, path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    read_capped_from_io(&mut open_in_io(root, path, Access::Read)?, path, max)
 }
 
 /// A project file's text (see [`read_in`]); invalid UTF-8 is an error, as with `read_to_string`.
-pub fn read_string_in(root: &Path, path: &Path, max: u64) -> io::Result<String> {
-    String::from_utf8(read_in(root, path, max)?).map_err(|e| {
+pub fn read_string_in(root: &Path, path: &Path, max: u64) -> Result<String, FileError> {
+    read_string_in_io(root, path, max).at("read", path)
+}
+
+fn read_string_in_io(root: &Path, path: &Path, max: u64) -> io::Result<String> {
+    String::from_utf8(read_in_io(root, path, max)?).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: not UTF-8 ({e})", path.display()),
@@ -510,14 +563,18 @@ pub fn read_string_in(root: &Path, path: &Path, max: u64) -> io::Result<String> 
 /// Read a file whose directory trail does not own (a configuration file's path, say) without
 /// following a final symlink, without blocking on a FIFO, and only if it is a regular file of at
 /// most `max` bytes. The directories on the way are followed.
-pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, FileError> {
+    read_capped_io(path, max).at("read", path)
+}
+
+fn read_capped_io(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let (dir, name) = split(path)?;
     let dir = rustix::fs::open(
         dir,
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
     )?;
-    read_capped_from(&mut open_at(&dir, name, path, Access::Read)?, path, max)
+    read_capped_from_io(&mut open_at(&dir, name, path, Access::Read)?, path, max)
 }
 
 /// An exclusive lock on `f`, waited for up to `timeout` (polling: `flock` has no timeout of its
@@ -541,7 +598,7 @@ pub fn lock_within(f: &File, timeout: std::time::Duration) -> io::Result<bool> {
 /// append then starts with a line break, so the torn bytes cannot swallow its line too. A file
 /// that cannot be read ends nowhere.
 pub fn ends_inside_a_line(root: &Path, path: &Path) -> bool {
-    let Ok(f) = open_in(root, path, Access::Read) else {
+    let Ok(f) = open_in_io(root, path, Access::Read) else {
         return false;
     };
     let len = f.metadata().map_or(0, |m| m.len());
@@ -550,8 +607,12 @@ pub fn ends_inside_a_line(root: &Path, path: &Path) -> bool {
 }
 
 /// Append `bytes` to a project file in one write and sync it, creating it and its directories.
-pub fn append_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    append_in_since(root, path, bytes).map(drop)
+pub fn append_in(root: &Path, path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    append_in_io(root, path, bytes).at("append to", path)
+}
+
+fn append_in_io(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    append_in_since_io(root, path, bytes).map(drop)
 }
 
 /// [`append_in`], also saying when the file was last written before this append (`None` when it
@@ -561,9 +622,17 @@ pub fn append_in_since(
     root: &Path,
     path: &Path,
     bytes: &[u8],
+) -> Result<Option<std::time::SystemTime>, FileError> {
+    append_in_since_io(root, path, bytes).at("append to", path)
+}
+
+fn append_in_since_io(
+    root: &Path,
+    path: &Path,
+    bytes: &[u8],
 ) -> io::Result<Option<std::time::SystemTime>> {
     let (dir, name) = split(path)?;
-    let dir = open_dir_in(root, dir, true)?;
+    let dir = open_dir_in_io(root, dir, true)?;
     let (mut f, st) = open_at_stat(&dir, name, path, Access::Append)?;
     // One write: concurrent hooks' lines never interleave.
     f.write_all(bytes)?;
@@ -579,9 +648,13 @@ pub fn append_in_since(
 /// the temporary file is created and renamed relative to that directory, so no symlinked
 /// directory can move the write elsewhere. A symlink at `path` itself is replaced, never
 /// followed (rename replaces the link). Missing directories are created.
-pub fn atomic_write_in(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub fn atomic_write_in(root: &Path, path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    atomic_write_in_io(root, path, bytes).at("replace", path)
+}
+
+fn atomic_write_in_io(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     let (dir, name) = split(path)?;
-    let dir = open_dir_in(root, dir, true)?;
+    let dir = open_dir_in_io(root, dir, true)?;
     let tmp = temp_name(name);
     let fd = rustix::fs::openat(
         &dir,
@@ -625,14 +698,48 @@ fn temp_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
 
 /// [`read_capped`] as text (invalid UTF-8 replaced: what is not trail's own text fails to
 /// verify anyway).
-pub fn read_text_capped(path: &Path, max: u64) -> io::Result<String> {
-    read_capped(path, max).map(|b| String::from_utf8_lossy(&b).into_owned())
+pub fn read_text_capped(path: &Path, max: u64) -> Result<String, FileError> {
+    read_text_capped_io(path, max).at("read", path)
+}
+
+fn read_text_capped_io(path: &Path, max: u64) -> io::Result<String> {
+    read_capped_io(path, max).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    /// Every function here that is given a path says, when it fails, what it was doing to
+    /// which file; the kind of failure is kept for callers that tell "missing" from the rest.
+    #[test]
+    fn errors_name_the_action_and_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let missing = root.join("none/notes.md");
+        let e = read_in(root, &missing, 100).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot read {}: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        let e = atomic_write(&missing, b"x").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot replace {}: ", missing.display())),
+            "{e}"
+        );
+        // A refusal already names its path: it is not said twice.
+        let link = root.join("link.md");
+        symlink(root.join("target.md"), &link).unwrap();
+        let e = append_in(root, &link, b"x").unwrap_err();
+        let refused = refusal(&e).expect("a refusal").to_string();
+        assert_eq!(e.to_string(), refused);
+    }
 
     fn mkfifo(p: &Path) {
         rustix::fs::mknodat(

@@ -205,7 +205,7 @@ fn append(root: &Path, path: &Path, line: &Line, torn: bool) -> io::Result<()> {
     let mut bytes = if torn { vec![b'\n'] } else { Vec::new() };
     serde_json::to_writer(&mut bytes, line).map_err(io::Error::other)?;
     bytes.push(b'\n');
-    crate::fsutil::append_in(root, path, &bytes)
+    Ok(crate::fsutil::append_in(root, path, &bytes)?)
 }
 
 /// The one line that stands for what the cap held back.
@@ -247,7 +247,7 @@ fn read(root: &Path, path: &Path, session: &str) -> io::Result<(Tally, bool)> {
     let text = match crate::fsutil::read_in(root, path, MAX_JOURNAL) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((t, false)),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let torn = !text.is_empty() && !text.ends_with('\n');
     // A torn last line (a hook killed mid-write) is skipped, as is anything not trail's.

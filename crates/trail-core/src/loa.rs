@@ -94,7 +94,7 @@ pub fn read_config(root: &Path) -> Result<Option<LoaConfig>, LoaError> {
         Err(e) => {
             return Err(LoaError::Io {
                 path: path.clone(),
-                source: e,
+                source: e.source,
             });
         }
     };

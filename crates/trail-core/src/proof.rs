@@ -312,7 +312,11 @@ fn append_io(
     line.push('\n');
     // Not through a symlink: `ln -sf ~/.bashrc .proof/session_log.jsonl` would otherwise have
     // every tool call's command appended to the person's shell start-up file.
-    crate::fsutil::append_in_since(project_root, path, line.as_bytes())
+    Ok(crate::fsutil::append_in_since(
+        project_root,
+        path,
+        line.as_bytes(),
+    )?)
 }
 
 /// Append several entries as one write, synced once (an import logs a session's calls
@@ -331,7 +335,11 @@ fn append_all_io(project_root: &Path, path: &Path, entries: &[Entry]) -> std::io
     if lines.is_empty() {
         return Ok(());
     }
-    crate::fsutil::append_in(project_root, path, lines.as_bytes())
+    Ok(crate::fsutil::append_in(
+        project_root,
+        path,
+        lines.as_bytes(),
+    )?)
 }
 
 #[cfg(test)]

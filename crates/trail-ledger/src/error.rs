@@ -22,12 +22,15 @@ pub enum LedgerError {
 }
 
 impl LedgerError {
-    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LedgerError {
+    pub fn io<E: trail_base::file_error::Cause>(
+        action: &'static str,
+        path: &Path,
+    ) -> impl FnOnce(E) -> LedgerError {
         let path = path.to_path_buf();
         move |source| LedgerError::Io {
             action,
             path,
-            source,
+            source: source.cause(),
         }
     }
 }

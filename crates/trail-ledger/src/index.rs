@@ -385,7 +385,7 @@ impl InPlace {
 
 fn write(path: &Path, idx: &Index) -> io::Result<()> {
     let bytes = serde_json::to_vec(idx).map_err(io::Error::other)?;
-    fsutil::atomic_write(path, &bytes)
+    Ok(fsutil::atomic_write(path, &bytes)?)
 }
 
 #[cfg(test)]

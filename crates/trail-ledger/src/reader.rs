@@ -201,7 +201,7 @@ fn next_start(buf: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Open a stream for reading; `Ok(None)` when it does not exist.
-pub fn open_if_exists(path: &Path) -> io::Result<Option<File>> {
+pub fn open_if_exists(path: &Path) -> Result<Option<File>, trail_base::file_error::FileError> {
     match crate::fsutil::open_no_atime(std::fs::OpenOptions::new().read(true), path) {
         Ok(f) => Ok(Some(f)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),

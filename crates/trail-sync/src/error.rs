@@ -39,11 +39,14 @@ pub enum SyncError {
 }
 
 impl SyncError {
-    pub fn io<'p>(op: &'static str, path: &'p Path) -> impl FnOnce(io::Error) -> SyncError + 'p {
+    pub fn io<'p, E: trail_base::file_error::Cause>(
+        op: &'static str,
+        path: &'p Path,
+    ) -> impl FnOnce(E) -> SyncError + 'p {
         move |source| SyncError::Io {
             op,
             path: path.to_path_buf(),
-            source,
+            source: source.cause(),
         }
     }
 

@@ -55,7 +55,7 @@ pub fn read(root: &Path) -> Result<Vec<(Link, u64)>, FileError> {
     let bytes = match crate::fsutil::read_in(root, &path, 64 << 20) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(FileError::new("read", &path, e)),
+        Err(e) => return Err(e),
     };
     let mut out = Vec::new();
     let mut at = 0u64;

@@ -223,7 +223,7 @@ impl Checker {
                 }
                 // Swapped for a symlink since the walk, or a FIFO, socket or device.
                 Some(_) => return Ok(Loaded::Missing(Some(e.to_string()))),
-                None => return Err(e),
+                None => return Err(e.into()),
             },
         };
         let binary = bytes[..bytes.len().min(8192)].contains(&0);

@@ -782,9 +782,12 @@ pub fn project_config_path(project_root: &Path) -> PathBuf {
 /// file, without blocking on a FIFO planted there (which once hung every hook), and only if it
 /// is a regular file of sane size.
 fn read_config(path: &Path) -> Result<Option<String>, ConfigError> {
-    let text = crate::fsutil::read_capped(path, 1 << 20).and_then(|b| {
-        String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-    });
+    let text = crate::fsutil::read_capped(path, 1 << 20)
+        .map_err(|e| e.source)
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        });
     match text {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

@@ -157,8 +157,8 @@ fn is_entry(name: &std::ffi::OsStr) -> bool {
 
 fn read_entry(project: &Path, path: &Path) -> Result<Entry, Dropped> {
     // The agent wrote this file: no symlinks, no FIFOs, no more than MAX_BYTES.
-    let text =
-        crate::fsutil::read_string_in(project, path, MAX_BYTES).map_err(Dropped::Unreadable)?;
+    let text = crate::fsutil::read_string_in(project, path, MAX_BYTES)
+        .map_err(|e| Dropped::Unreadable(e.into()))?;
     let mut entry: Entry = serde_json::from_str(&text).map_err(Dropped::NotAnEntry)?;
     match entry.args.first().map(|c| verb_of(c)) {
         Some(Verb::Records) => Ok(entry),

@@ -137,10 +137,10 @@ fn places(bad: &[Place]) -> String {
 }
 
 impl GroundError {
-    pub(crate) fn io(path: &Path, source: io::Error) -> GroundError {
+    pub(crate) fn io(path: &Path, source: impl trail_base::file_error::Cause) -> GroundError {
         GroundError::Io {
             path: path.to_path_buf(),
-            source,
+            source: source.cause(),
         }
     }
 }

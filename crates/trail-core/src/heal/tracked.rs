@@ -105,7 +105,7 @@ fn remembered(root: &Path, key: &str) -> Option<Vec<String>> {
 
 fn keep(root: &Path, key: &str, kept: &[String]) -> std::io::Result<()> {
     let text = format!("{key}\n{}", kept.join("\0"));
-    fsutil::atomic_write_in(root, &path(root), text.as_bytes())
+    Ok(fsutil::atomic_write_in(root, &path(root), text.as_bytes())?)
 }
 
 #[cfg(test)]

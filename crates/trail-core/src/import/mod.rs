@@ -196,12 +196,15 @@ impl From<crate::file_error::FileError> for ImportError {
 }
 
 impl ImportError {
-    fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> ImportError {
+    fn io<E: trail_base::file_error::Cause>(
+        action: &'static str,
+        path: &Path,
+    ) -> impl FnOnce(E) -> ImportError {
         let path = path.to_path_buf();
         move |source| ImportError::Io {
             action,
             path,
-            source,
+            source: source.cause(),
         }
     }
 }

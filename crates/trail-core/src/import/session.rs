@@ -465,7 +465,7 @@ impl ProofSeen {
         let file = match crate::fsutil::open_in(root, &path, crate::fsutil::Access::Read) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(seen),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         for line in io::BufReader::new(file).split(b'\n') {
             let line = line?;

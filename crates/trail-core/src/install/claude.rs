@@ -264,11 +264,12 @@ pub(super) fn save(path: &Path, settings: &Map<String, Value>) -> Result<(), Ins
         path: path.into(),
         source,
     };
-    fsutil::ensure_dir(fsutil::parent_dir(path)).map_err(|e| io("create the folder of", e))?;
+    fsutil::ensure_dir(fsutil::parent_dir(path))
+        .map_err(|e| io("create the folder of", e.source))?;
     let mut text = serde_json::to_string_pretty(settings)
         .map_err(|e| io("serialise", std::io::Error::other(e)))?;
     text.push('\n');
-    fsutil::atomic_write(path, text.as_bytes()).map_err(|e| io("write", e))
+    fsutil::atomic_write(path, text.as_bytes()).map_err(|e| io("write", e.source))
 }
 
 /// The hooks object, created if missing; an error (and no change) if it has another shape.

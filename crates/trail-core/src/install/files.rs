@@ -91,8 +91,12 @@ fn read(path: &Path) -> Result<Option<String>, InstallError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), InstallError> {
-    fsutil::ensure_dir(fsutil::parent_dir(path)).map_err(io("create the folder of", path))?;
-    fsutil::atomic_write(path, text.as_bytes()).map_err(io("write", path))
+    fsutil::ensure_dir(fsutil::parent_dir(path))
+        .map_err(|e| e.source)
+        .map_err(io("create the folder of", path))?;
+    fsutil::atomic_write(path, text.as_bytes())
+        .map_err(|e| e.source)
+        .map_err(io("write", path))
 }
 
 /// Writes the slash command; a file of the same name that is not trail's is left alone.

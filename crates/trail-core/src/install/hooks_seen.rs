@@ -41,7 +41,11 @@ pub fn record(root: &Path, home: &Path) -> std::io::Result<()> {
         return Ok(());
     }
     let json = serde_json::to_string(&seen).map_err(std::io::Error::other)?;
-    crate::fsutil::atomic_write_in(root, &path(root), json.as_bytes())
+    Ok(crate::fsutil::atomic_write_in(
+        root,
+        &path(root),
+        json.as_bytes(),
+    )?)
 }
 
 /// What [`record`] found for `settings` at the session's start.

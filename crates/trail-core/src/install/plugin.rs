@@ -146,7 +146,9 @@ pub fn install(dir: &Path, program: &Path) -> Result<Vec<FileChange>, InstallErr
             source,
         }
     };
-    fsutil::ensure_dir(dir).map_err(io("create", dir))?;
+    fsutil::ensure_dir(dir)
+        .map_err(|e| e.source)
+        .map_err(io("create", dir))?;
     let mut out = Vec::new();
     for f in files(program) {
         let path = dir.join(f.path);
@@ -154,10 +156,12 @@ pub fn install(dir: &Path, program: &Path) -> Result<Vec<FileChange>, InstallErr
             Ok(t) if t == f.text => false,
             Ok(_) => true,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
-            Err(e) => return Err(io("read", &path)(e)),
+            Err(e) => return Err(io("read", &path)(e.source)),
         };
         if changed {
-            fsutil::atomic_write_in(dir, &path, f.text.as_bytes()).map_err(io("write", &path))?;
+            fsutil::atomic_write_in(dir, &path, f.text.as_bytes())
+                .map_err(|e| e.source)
+                .map_err(io("write", &path))?;
         }
         out.push(FileChange {
             path,
@@ -221,7 +225,7 @@ fn refuse_foreign(dir: &Path) -> Result<(), InstallError> {
             return Err(InstallError::Io {
                 action: "read",
                 path: manifest,
-                source,
+                source: source.source,
             });
         }
     };

@@ -98,7 +98,9 @@ pub fn link(config_dir: &Path, binary: &Path) -> Result<bool, InstallError> {
             source,
         }
     };
-    crate::fsutil::ensure_dir(config_dir).map_err(io("create", config_dir))?;
+    crate::fsutil::ensure_dir(config_dir)
+        .map_err(|e| e.source)
+        .map_err(io("create", config_dir))?;
     // A new link beside it, renamed over it: a hook starting meanwhile runs the old or the new.
     let tmp = config_dir.join(format!(".hook.{}", std::process::id()));
     let _ = std::fs::remove_file(&tmp);

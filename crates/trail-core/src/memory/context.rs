@@ -124,7 +124,7 @@ pub fn gather(
     ) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let mut out = Recalled::default();
     let supported = supported_bullets(root, &core::parse(&text), &mut out)?;
@@ -225,7 +225,7 @@ fn cited_sources(root: &Path, core: &Core) -> std::io::Result<Vec<(String, Strin
                 String::from_utf8_lossy(&bytes).into_owned(),
             )),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(out)

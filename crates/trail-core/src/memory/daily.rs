@@ -61,7 +61,11 @@ pub(crate) fn block_prefix(day: &str, existing: &str) -> String {
 /// Append one block to a day file (creating it and its folder) and sync it. Never rewrites, and
 /// never through a symlink (DESIGN, principle 10).
 pub(crate) fn append_to_day(project_root: &Path, path: &Path, block: &str) -> std::io::Result<()> {
-    crate::fsutil::append_in(project_root, path, block.as_bytes())
+    Ok(crate::fsutil::append_in(
+        project_root,
+        path,
+        block.as_bytes(),
+    )?)
 }
 
 /// A day file's text ("" when there is none), read as every project file is
@@ -69,7 +73,7 @@ pub(crate) fn append_to_day(project_root: &Path, path: &Path, block: &str) -> st
 pub(crate) fn read_day(project_root: &Path, path: &Path) -> std::io::Result<String> {
     match crate::fsutil::read_string_in(project_root, path, crate::fsutil::MAX_PROJECT_FILE) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        r => r,
+        r => Ok(r?),
     }
 }
 

@@ -548,7 +548,7 @@ fn read_prior(project_root: &Path, paths: &Paths) -> Result<Option<String>, Drea
     ) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(&paths.memory)(e)),
+        Err(e) => Err(io_err(&paths.memory)(e.source)),
     }
 }
 
@@ -732,11 +732,13 @@ fn write(
 ) -> Result<(), DreamError> {
     if let Some(p) = prior_text {
         crate::fsutil::atomic_write_in(project_root, &paths.backup, p.as_bytes())
+            .map_err(|e| e.source)
             .map_err(io_err(&paths.backup))?;
         report.backup_path = Some(paths.backup.clone());
     }
     crate::failpoint::hit("dream-after-backup");
     crate::fsutil::atomic_write_in(project_root, &paths.memory, rendered.as_bytes())
+        .map_err(|e| e.source)
         .map_err(io_err(&paths.memory))?;
     crate::failpoint::hit("dream-after-replace");
 
@@ -758,6 +760,7 @@ fn write(
         &paths.hash,
         format!("{}\n", report.hash).as_bytes(),
     )
+    .map_err(|e| e.source)
     .map_err(io_err(&paths.hash))?;
     report.status = Status::Written;
     Ok(())

@@ -232,7 +232,7 @@ pub fn read(root: &Path, loc: &Location) -> Result<Option<String>, NotesError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(NotesError::Read {
             path: loc.path.clone(),
-            source,
+            source: source.source,
         }),
     }
 }
@@ -281,10 +281,11 @@ pub fn write(root: &Path, loc: &Location, text: &str) -> Result<(), NotesError> 
         source,
     };
     let mode = fsutil::open_in(root, &loc.path, fsutil::Access::Read)
-        .and_then(|f| f.metadata())
+        .ok()
+        .and_then(|f| f.metadata().ok())
         .map_or(0o644, |m| m.permissions().mode() & 0o7777);
-    fsutil::atomic_write_in(root, &loc.path, text.as_bytes()).map_err(werr)?;
-    let f = fsutil::open_in(root, &loc.path, fsutil::Access::Read).map_err(werr)?;
+    fsutil::atomic_write_in(root, &loc.path, text.as_bytes()).map_err(|e| werr(e.source))?;
+    let f = fsutil::open_in(root, &loc.path, fsutil::Access::Read).map_err(|e| werr(e.source))?;
     f.set_permissions(std::fs::Permissions::from_mode(mode))
         .map_err(werr)?;
     // The first write chooses the location for good: recorded, so that nothing but a person's
@@ -301,7 +302,9 @@ fn lock(root: &Path) -> Result<std::fs::File, NotesError> {
         let path = path.to_path_buf();
         move |source| NotesError::Write { path, source }
     };
-    let f = fsutil::open_in(root, &path, fsutil::Access::ReadWriteCreate).map_err(werr(&path))?;
+    let f = fsutil::open_in(root, &path, fsutil::Access::ReadWriteCreate)
+        .map_err(|e| e.source)
+        .map_err(werr(&path))?;
     if fsutil::lock_within(&f, LOCK_TIMEOUT).map_err(werr(&path))? {
         Ok(f)
     } else {

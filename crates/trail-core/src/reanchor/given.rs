@@ -54,7 +54,7 @@ pub fn in_window(root: &Path, session: &str) -> Result<Window, FileError> {
     let text = match fsutil::read_string_in(root, &path, MAX_JOURNAL) {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Window::default()),
-        Err(e) => return Err(FileError::new("read", &path, e)),
+        Err(e) => return Err(e),
     };
     let mut parts = Vec::new();
     let mut last = None;
@@ -83,6 +83,7 @@ pub fn record(root: &Path, session: &str, given: &Given) -> Result<(), FileError
         .at("encode a line for", &path)?;
     line.push(b'\n');
     fsutil::open_in(root, &path, fsutil::Access::Append)
+        .map_err(io::Error::from)
         .and_then(|mut f| f.write_all(&line))
         .at("append to", &path)
 }

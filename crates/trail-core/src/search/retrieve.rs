@@ -120,7 +120,7 @@ pub fn lines(
             std::io::ErrorKind::NotFound => RetrieveError::Missing { id: id.clone() },
             _ => RetrieveError::Io {
                 id: id.clone(),
-                source,
+                source: source.into(),
             },
         })?;
     let all: Vec<&str> = text.lines().collect();

@@ -202,7 +202,7 @@ pub(crate) fn open(scan: &Scan<'_>, sf: &SourceFile) -> io::Result<Option<File>>
     };
     match r {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        r => r,
+        r => Ok(r?),
     }
 }
 

@@ -303,7 +303,10 @@ fn read(root: &Path, path: &Path, rel: &str) -> Result<String, ShowError> {
                     path,
                     what: "a device",
                 },
-                _ => ShowError::Io { path, source: e },
+                _ => ShowError::Io {
+                    path,
+                    source: e.source,
+                },
             });
         }
     };

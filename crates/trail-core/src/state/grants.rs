@@ -180,7 +180,7 @@ impl Journal {
         let text = match crate::fsutil::read_in(project_root(state_dir), &path, JOURNAL_CAP) {
             Ok(t) => String::from_utf8_lossy(&t).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(FileError::new("read", &path, e)),
+            Err(e) => return Err(e),
         };
         let mut j = Journal::default();
         for l in text.lines().filter(|l| !l.trim().is_empty()) {

@@ -94,10 +94,10 @@ impl From<crate::file_error::FileError> for StateError {
     }
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StateError + '_ {
+fn io<E: trail_base::file_error::Cause>(path: &Path) -> impl FnOnce(E) -> StateError + '_ {
     move |source| StateError::Io {
         path: path.to_path_buf(),
-        source,
+        source: source.cause(),
     }
 }
 

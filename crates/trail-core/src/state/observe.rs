@@ -58,7 +58,7 @@ pub fn entries(
             text = String::from_utf8_lossy(&bytes).into_owned();
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     }
     Ok(text
         .lines()

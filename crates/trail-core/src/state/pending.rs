@@ -77,7 +77,7 @@ fn read_io(state_dir: &Path, p: &Path, key: Option<&Key>) -> std::io::Result<Fou
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::None),
         Err(e) if crate::fsutil::refusal(&e).is_some() => return Ok(Found::Forged(e.to_string())),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let forged = |why: &str| Found::Forged(format!("{}: {why}", p.display()));
     let Ok(mut v) = serde_json::from_str::<Value>(&text) else {
@@ -117,7 +117,7 @@ fn write_io(state_dir: &Path, p: &Path, pending: &Pending, key: &Key) -> std::io
     let mut text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
     text.push('\n');
     let root = super::grants::project_root(state_dir);
-    crate::fsutil::atomic_write_in(root, p, text.as_bytes())
+    Ok(crate::fsutil::atomic_write_in(root, p, text.as_bytes())?)
 }
 
 /// No junction is pending any more.

@@ -617,7 +617,9 @@ fn archive(root: &Path, state: &mut State, now: Ts) -> Result<(), StateError> {
     let mut line = entry.to_string();
     line.push('\n');
     // Never through a symlink (DESIGN, principle 10).
-    crate::fsutil::append_in(root, &path, line.as_bytes()).map_err(err)?;
+    crate::fsutil::append_in(root, &path, line.as_bytes())
+        .map_err(|e| e.source)
+        .map_err(err)?;
     state.mode = Some(Mode::Plan.as_str().into());
     state.objective = None;
     state.plan.clear();

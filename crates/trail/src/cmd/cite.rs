@@ -62,7 +62,7 @@ fn read_document(path: &Path) -> CliResult<String> {
 /// or a device is not read, and neither is more than trail reads of any project file.
 pub fn read_named(path: &Path) -> std::io::Result<String> {
     let real = std::fs::canonicalize(path)?;
-    fsutil::read_text_capped(&real, fsutil::MAX_PROJECT_FILE)
+    Ok(fsutil::read_text_capped(&real, fsutil::MAX_PROJECT_FILE)?)
 }
 
 fn render(file: &Path, report: &Report) -> String {

@@ -682,7 +682,7 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
     let current = match trail_core::fsutil::read_string_in(root, &path, 1 << 20) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io("read")(e)),
+        Err(e) => return Err(io("read")(e.source)),
     };
     let has = current.lines().any(|l| l == line);
     let text = if install && !has {
@@ -709,7 +709,9 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
         if t.is_empty() {
             std::fs::remove_file(&path).map_err(io("remove"))?;
         } else {
-            trail_core::fsutil::atomic_write_in(root, &path, t.as_bytes()).map_err(io("write"))?;
+            trail_core::fsutil::atomic_write_in(root, &path, t.as_bytes())
+                .map_err(|e| e.source)
+                .map_err(io("write"))?;
         }
     }
     // This clone's driver. Best effort: a clone without it merges NOTES.md as git always did.
@@ -921,7 +923,7 @@ fn ignore_file(
     let current = match trail_core::fsutil::read_string_in(root, p, 4096) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io("read")(e)),
+        Err(e) => return Err(io("read")(e.source)),
     };
     let ours = |t: &str| t == text || before.contains(&t);
     if install {
@@ -929,7 +931,9 @@ fn ignore_file(
             Some(t) if t == text || !ours(t) => return Ok(false),
             _ => {}
         }
-        trail_core::fsutil::atomic_write_in(root, p, text.as_bytes()).map_err(io("write"))?;
+        trail_core::fsutil::atomic_write_in(root, p, text.as_bytes())
+            .map_err(|e| e.source)
+            .map_err(io("write"))?;
         Ok(true)
     } else if current.as_deref().is_some_and(ours) {
         std::fs::remove_file(p).map_err(io("remove"))?;

@@ -209,5 +209,9 @@ pub(crate) fn newest_transcript(project: &std::path::Path) -> CliResult<std::pat
 /// A memory file's text, never through a symlink and never a FIFO (DESIGN, principle 10): a
 /// linked MEMORY.md would print whatever file it points at to whoever asked, the agent included.
 fn read_project(root: &std::path::Path, path: &std::path::Path) -> std::io::Result<String> {
-    trail_core::fsutil::read_string_in(root, path, trail_core::fsutil::MAX_PROJECT_FILE)
+    Ok(trail_core::fsutil::read_string_in(
+        root,
+        path,
+        trail_core::fsutil::MAX_PROJECT_FILE,
+    )?)
 }
