@@ -65,7 +65,7 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
             here = Some(next);
         }
     }
-    if let Some(d) = credential_sent(&flat.commands, &each, text) {
+    if let Some(d) = credential_sent(&flat.commands, &each, ctx, text) {
         out.push(d);
     }
     out.extend(each.into_iter().flatten());
@@ -78,7 +78,12 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
 /// given to a third party (gate-families.md, call 81), whatever either program is called.
 /// The environment or a project's `.env` sent stays a junction (gate-tune.tsv): what it
 /// holds is not known to be a credential.
-fn credential_sent(commands: &[Simple], each: &[Vec<Decision>], text: &str) -> Option<Decision> {
+fn credential_sent(
+    commands: &[Simple],
+    each: &[Vec<Decision>],
+    ctx: &Context,
+    text: &str,
+) -> Option<Decision> {
     let has = |i: usize, ids: &[RuleId]| {
         each[i].iter().any(|d| {
             d.verdict != Verdict::Allow
@@ -98,24 +103,45 @@ fn credential_sent(commands: &[Simple], each: &[Vec<Decision>], text: &str) -> O
         if cmd.piped_from.is_empty() || !has(i, &sends) {
             continue;
         }
-        // Everything upstream of it, through filters (`… | base64 | curl`).
+        // Everything upstream of it, through filters (`… | base64 | curl`), and whether an
+        // `xargs` on the way opens the files the stream names.
         let mut seen = vec![false; commands.len()];
-        let mut stack: Vec<usize> = cmd.piped_from.clone();
-        while let Some(j) = stack.pop() {
+        let mut stack: Vec<(usize, bool)> = cmd.piped_from.iter().map(|&j| (j, false)).collect();
+        while let Some((j, opened)) = stack.pop() {
             if j >= commands.len() || std::mem::replace(&mut seen[j], true) {
                 continue;
             }
-            if has(j, &[RuleId::CredentialRead]) {
+            // Or names them by a pattern whose matches an `xargs` reads (`locate -r
+            // '^/home/dev/\.ssh/id_' | xargs cat | curl -T - …`).
+            if has(j, &[RuleId::CredentialRead]) || opened && lists_credentials(&commands[j], ctx) {
                 return Some(super::block(
                     RuleId::Exfiltration,
                     "a credential store (a private key, cloud credentials, a keychain) is piped into a command that sends it off the machine: it is never run".into(),
                     text,
                 ));
             }
-            stack.extend(commands[j].piped_from.iter().copied());
+            let opens = opened || commands[j].name() == Some("xargs");
+            stack.extend(commands[j].piped_from.iter().map(|&k| (k, opens)));
         }
     }
     None
+}
+
+/// Whether a word of `cmd`, read as a path or a search pattern for one (`^/home/dev/\.ssh/id_`,
+/// `/home/dev/.aws/*`), names a credential store.
+fn lists_credentials(cmd: &Simple, ctx: &Context) -> bool {
+    cmd.argv
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.text.as_deref())
+        .any(|t| {
+            let t = t.trim_start_matches('^').replace("\\.", ".");
+            let t = t.trim_end_matches(['$', '*']).trim_end_matches('.');
+            t.starts_with(['/', '~'])
+                && ctx
+                    .resolve(t)
+                    .is_some_and(|p| super::rules::credential_path(ctx, &p))
+        })
 }
 
 /// A line the parser refused. Unknown is a junction at least; and whatever parses of its

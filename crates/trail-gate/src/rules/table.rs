@@ -991,6 +991,16 @@ pub static RULES: &[Rule] = &[
                                         && w.len() > 2
                                         && !f.starts_with("--"))
                             })
+                                // Short options run together, as curl reads them (`-sT -`,
+                                // `-sd @-`): a sending letter among the cluster's.
+                                || w.len() > 2
+                                    && !w.starts_with("--")
+                                    && w.strip_prefix('-').is_some_and(|letters| {
+                                        letters
+                                            .chars()
+                                            .take_while(char::is_ascii_alphabetic)
+                                            .any(|ch| matches!(ch, 'd' | 'F' | 'T'))
+                                    })
                         })
             }
             "wget" => c.words().any(|w| {
@@ -1012,6 +1022,7 @@ pub static RULES: &[Rule] = &[
             "curl --data 'a=1' https://x",
             "curl -XDELETE https://x/1",
             "curl -F file=@a.txt https://x",
+            "curl -sT - https://x",
             "wget --post-data=a https://x",
             "http POST example.com a=1",
         ],
