@@ -71,14 +71,14 @@ gate risky commands; what only you know, you write down.\n\
     )
 }
 
-fn io<'a>(
+fn io<'a, E: trail_base::file_error::Cause>(
     action: &'static str,
     path: &'a Path,
-) -> impl FnOnce(std::io::Error) -> InstallError + 'a {
+) -> impl FnOnce(E) -> InstallError + 'a {
     move |source| InstallError::Io {
         action,
         path: path.into(),
-        source,
+        source: source.cause(),
     }
 }
 
@@ -91,12 +91,8 @@ fn read(path: &Path) -> Result<Option<String>, InstallError> {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), InstallError> {
-    fsutil::ensure_dir(fsutil::parent_dir(path))
-        .map_err(|e| e.source)
-        .map_err(io("create the folder of", path))?;
-    fsutil::atomic_write(path, text.as_bytes())
-        .map_err(|e| e.source)
-        .map_err(io("write", path))
+    fsutil::ensure_dir(fsutil::parent_dir(path)).map_err(io("create the folder of", path))?;
+    fsutil::atomic_write(path, text.as_bytes()).map_err(io("write", path))
 }
 
 /// Writes the slash command; a file of the same name that is not trail's is left alone.

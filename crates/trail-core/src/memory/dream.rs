@@ -347,10 +347,10 @@ pub struct Options<'a> {
 /// in, whether to write it out.
 pub type AcceptLoss = dyn Fn(&[String], &str) -> bool;
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DreamError + '_ {
+fn io_err<E: trail_base::file_error::Cause>(path: &Path) -> impl FnOnce(E) -> DreamError + '_ {
     move |source| DreamError::Io {
         path: path.to_path_buf(),
-        source,
+        source: source.cause(),
     }
 }
 
@@ -548,7 +548,7 @@ fn read_prior(project_root: &Path, paths: &Paths) -> Result<Option<String>, Drea
     ) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(&paths.memory)(e.source)),
+        Err(e) => Err(io_err(&paths.memory)(e)),
     }
 }
 
@@ -732,13 +732,11 @@ fn write(
 ) -> Result<(), DreamError> {
     if let Some(p) = prior_text {
         crate::fsutil::atomic_write_in(project_root, &paths.backup, p.as_bytes())
-            .map_err(|e| e.source)
             .map_err(io_err(&paths.backup))?;
         report.backup_path = Some(paths.backup.clone());
     }
     crate::failpoint::hit("dream-after-backup");
     crate::fsutil::atomic_write_in(project_root, &paths.memory, rendered.as_bytes())
-        .map_err(|e| e.source)
         .map_err(io_err(&paths.memory))?;
     crate::failpoint::hit("dream-after-replace");
 
@@ -760,7 +758,6 @@ fn write(
         &paths.hash,
         format!("{}\n", report.hash).as_bytes(),
     )
-    .map_err(|e| e.source)
     .map_err(io_err(&paths.hash))?;
     report.status = Status::Written;
     Ok(())

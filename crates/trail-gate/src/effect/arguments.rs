@@ -486,19 +486,20 @@ pub(super) fn downloaded_source(
     raw: &str,
     out: &mut Findings,
 ) {
-    if super::words::shows_only(c) || super::words::looks(c) {
-        return;
-    }
-    let downloads = ctx.places.home.join("Downloads");
+    // Asked of every command nobody models: nothing allocated until one is found.
+    let downloaded = |p: &std::path::Path| {
+        p.strip_prefix(&ctx.places.home)
+            .is_ok_and(|r| r.starts_with("Downloads"))
+    };
     let fed = cmd
         .reads
         .iter()
-        .find(|r| ctx.resolve(r).is_some_and(|p| p.starts_with(&downloads)));
+        .find(|r| ctx.resolve(r).is_some_and(|p| downloaded(&p)));
     let what = if let Some(file) = fed {
         format!("is fed a file from the download directory (`{file}`)")
-    } else if ctx.places.cwd.starts_with(&downloads)
+    } else if downloaded(&ctx.places.cwd)
         && !ctx.line.cwd_unknown
-        && !ctx.places.project_root.starts_with(&downloads)
+        && !downloaded(&ctx.places.project_root)
     {
         format!(
             "runs inside the download directory (`{}`)",
@@ -507,6 +508,9 @@ pub(super) fn downloaded_source(
     } else {
         return;
     };
+    if super::words::shows_only(c) || super::words::looks(c) {
+        return;
+    }
     out.push(junction(
         RuleId::Unverifiable,
         &format!(

@@ -332,6 +332,14 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 /// name, not a file (`--join cluster.yaml`).
 pub(super) fn enrolls(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     const ENROLLING: &[&str] = &["bootstrap", "enroll", "enrol", "join"];
+    // Asked of every command nobody models: the words are gathered only when one may enroll.
+    let enrolling = |w: &str| {
+        let name = w.trim_start_matches('-');
+        ENROLLING.iter().any(|e| name.starts_with(e))
+    };
+    if !c.words().any(enrolling) {
+        return;
+    }
     let words: Vec<&str> = c.words().collect();
     let hit = words.iter().enumerate().find_map(|(i, w)| {
         let (name, value) = match w.split_once('=') {

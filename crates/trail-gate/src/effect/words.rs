@@ -1606,6 +1606,17 @@ pub(super) struct Power {
     pub(super) this_machine: bool,
 }
 
+/// Word parts that power a machine down or restart it.
+const POWER_WORDS: &[&str] = &[
+    "poweroff",
+    "powerdown",
+    "reboot",
+    "shutdown",
+    "halt",
+    "hibernate",
+    "suspend",
+];
+
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     let words: Vec<&str> = c.words().collect();
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
@@ -1629,12 +1640,8 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         }
         let ps = parts(w);
         let joined: String = ps.concat();
-        ps.iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "poweroff" | "powerdown" | "reboot" | "shutdown" | "halt" | "hibernate" | "suspend"
-            )
-        }) || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
+        ps.iter().any(|p| POWER_WORDS.contains(&p.as_str()))
+            || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
             || ps.windows(2).any(|p| p[0] == "shut" && p[1] == "down")
             || (w.eq_ignore_ascii_case("power")
                 && words
@@ -1656,16 +1663,10 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         && ps.iter().any(|p| {
             p.len() >= 3
                 && p.bytes().all(|b| b.is_ascii_alphabetic())
+                && !POWER_WORDS.contains(&p.as_str())
                 && !matches!(
                     p.as_str(),
-                    "poweroff"
-                        | "powerdown"
-                        | "reboot"
-                        | "shutdown"
-                        | "halt"
-                        | "hibernate"
-                        | "suspend"
-                        | "power"
+                    "power"
                         | "off"
                         | "down"
                         | "shut"
