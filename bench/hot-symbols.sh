@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The release build with its hot code first: writes bench/hot-symbols.txt, every function the
+# The release build with its hot code and constants first: writes bench/hot-symbols.txt, every
+# function the hooks, `trail pulse` and `trail resume` execute, and bench/hot-rodata.txt, the input
+# sections of the constants they read (lackey; bench/hot-rodata.py). For the functions: every function the
 # hooks, `trail pulse` and `trail resume` execute, found by running each once under valgrind's
 # callgrind (complete, deterministic), then links the binary again with it. crates/trail/build.rs
 # hands the list to the linker (--symbol-ordering-file) in any release build, so those functions
@@ -21,11 +23,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 list=bench/hot-symbols.txt
-# The profiled names do not depend on the layout: any build of this tree will do.
-cargo dist
-bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
+# The profiled names do not depend on the layout: any build of this tree will do. The linker's
+# map of it says which input section each constant a hook reads comes from (bench/hot-rodata.py).
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+TRAIL_LINK_MAP="$work/link.map" cargo dist
+bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
 mkdir -p "$work/home" "$work/proj" "$work/plain/stream"
 git -C "$work/proj" init -q
 cd "$work/proj"
@@ -38,9 +41,24 @@ export HOME="$work/home" TRAIL_HOME="$work/home/.ledger"
 # `trail hook: gave up after 5 s`): the list missed the end of SessionEnd and of both secret
 # runs. SIGALRM is blocked for the profiled process (a blocked signal stays pending, and the mask
 # survives exec), so the deadline never fires while it is measured.
+unalarmed() {
+  perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGALRM)) or die "sigprocmask: $!"; exec @ARGV or die "exec: $!"' "$@"
+}
+# Each run twice from the same state, its input on stdin: under lackey for the data it reads
+# (bench/hot-rodata.py), then, with the state put back, under callgrind for the functions it
+# runs (the run that counts: the state it leaves is the next run's).
+state="$work/home $work/proj"
 cg() {
-  perl -MPOSIX -e 'sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGALRM)) or die "sigprocmask: $!"; exec @ARGV or die "exec: $!"' \
-    valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}"
+  cat > "$work/in.$1"
+  rm -rf "$work/saved" && mkdir "$work/saved"
+  for d in $state; do cp -a "$d" "$work/saved/"; done
+  unalarmed valgrind -q --tool=lackey --trace-mem=yes --log-file="$work/lk.$1" "${@:2}" \
+    < "$work/in.$1" > /dev/null
+  for d in $state; do
+    find "$d" -mindepth 1 -delete && cp -a "$work/saved/${d##*/}/." "$d/"
+  done
+  unalarmed valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$1" "${@:2}" \
+    < "$work/in.$1"
 }
 pre='{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cargo test --release"}}'
 post='{"session_id":"s","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_response":{"stdout":"ok","stderr":"","interrupted":false},"tool_use_id":"t"}'
@@ -57,13 +75,13 @@ echo "$post" | cg 02-post "$bin" hook claude-code
 # Again: with a proof line before it, PostToolUse also asks the timer whether a pulse is due.
 echo "$post" | cg 02-post-again "$bin" hook claude-code
 echo "$post_edit" | cg 02-post-edit "$bin" hook claude-code
-cg 03-pulse "$bin" pulse --proj p --summary s --next n > /dev/null
-cg 04-resume "$bin" resume --level 3 > /dev/null
+cg 03-pulse "$bin" pulse --proj p --summary s --next n < /dev/null > /dev/null
+cg 04-resume "$bin" resume --level 3 < /dev/null > /dev/null
 # resume over a stream another LedgerPulse writer wrote (plain format, nothing sealed), with
 # --json: the worst case of `trail-bench resume`, whose parser and output paths the run above
 # never takes.
 "$(dirname "$bin")/trail-bench" gen "$work/plain/stream/pulses.log.md" 2 plain > /dev/null
-TRAIL_HOME="$work/plain" cg 04-resume-plain "$bin" resume --json > /dev/null
+TRAIL_HOME="$work/plain" cg 04-resume-plain "$bin" resume --json < /dev/null > /dev/null
 # The rest of a session's hooks, with a state file in active mode.
 "$bin" mode active "measure" > /dev/null
 hook() { echo "$2" | cg "$1" "$bin" hook claude-code > /dev/null; }
@@ -166,5 +184,15 @@ done | awk -F'\t' -v groups="$(echo $groups)" '
   | sort -t"$(printf '\t')" -k1,1n -k2,2nr -k3,3 -k4,4n | cut -f5 \
   | variants > "$list"
 wc -l "$list"
-# The build script watches the list: this links again, in the new order.
+# The constants, by the same priority as the functions' groups (the commonest hook first).
+traces=""
+for g in $groups 03-pulse 04-resume,04-resume-plain 05-start; do
+  for run in ${g//,/ }; do
+    case " $traces " in *" $work/lk.$run "*) ;; *) [ -s "$work/lk.$run" ] && traces="$traces $work/lk.$run" ;; esac
+  done
+done
+# shellcheck disable=SC2086
+python3 bench/hot-rodata.py "$work/link.map" $traces > bench/hot-rodata.txt
+echo "$(grep -vc '^#' bench/hot-rodata.txt) bench/hot-rodata.txt"
+# The build script watches both lists: this links again, in the new order.
 cargo dist

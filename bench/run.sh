@@ -18,6 +18,11 @@ if [ -s bench/hot-symbols.txt ] && command -v nm >/dev/null 2>&1; then
   total=$(echo "$listed" | wc -l)
   echo "layout: $found of $total functions of bench/hot-symbols.txt are in this binary" \
     "($((100 * found / total)) %; below ~97 %, bench/hot-symbols.sh refreshes the list)" >&2
+  # The constants: bench/hot-rodata.txt's sections gathered in .rodata.hot (crates/trail/build.rs).
+  hot=$(readelf -SW "$bin/trail" 2>/dev/null | awk '{ for (i = 1; i < NF; i++) if ($i == ".rodata.hot") print $(i + 4) }')
+  echo "layout: .rodata.hot holds $([ -n "$hot" ] && echo $((16#$hot)) || echo no) bytes of the" \
+    "constants the hooks read" \
+    "(about 260,000 when bench/hot-rodata.txt is current)" >&2
 else
   echo "note: no bench/hot-symbols.txt: the binary is built without its hot-code layout, so" \
     "start-up and RSS figures are worse than a release's" >&2
