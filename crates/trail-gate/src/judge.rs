@@ -260,8 +260,33 @@ fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
             Some(next)
         }
         Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
+        Some("cat" | "printf" | "echo") if !cmd.writes.is_empty() => planted(ctx, cmd),
         _ => None,
     }
+}
+
+/// After `cat > F <<EOF`, `printf 'FORMAT' > F` or `echo TEXT > F`: F holds that text (a
+/// format's `\n` read as the line breaks printf writes).
+fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let text = match cmd.name()? {
+        "cat" => cmd.heredoc.clone()?,
+        "printf" => cmd.argv.get(1)?.text.as_deref()?.replace("\\n", "\n"),
+        _ => {
+            let words: Vec<&str> = cmd.argv[1..]
+                .iter()
+                .filter_map(|a| a.text.as_deref())
+                .filter(|t| !t.starts_with('-'))
+                .collect();
+            words.join(" ").replace("\\n", "\n")
+        }
+    };
+    let mut next = ctx.clone();
+    for w in &cmd.writes {
+        next.line
+            .planted
+            .push((ctx.resolve(&w.target)?, text.clone()));
+    }
+    Some(next)
 }
 
 /// After `chmod +x F` (or a mode whose owner digit grants execute) of a file this line

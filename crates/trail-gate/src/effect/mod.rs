@@ -90,8 +90,9 @@ pub(super) fn judge(
         arguments::code_options(c, ctx, raw, out);
         return;
     }
-    out.extend(loads_fetched(c, ctx, layer, raw));
+    out.extend(loads_fetched(c, ctx, layer, tier, raw));
     if tier == Tier::Unknown {
+        planted_text(c, ctx, out);
         arguments::downloaded_source(c, cmd, ctx, raw, out);
         out.extend(code_from_url(c, raw));
         out.extend(download_on_stdin(c, producers, raw));
@@ -219,6 +220,7 @@ fn names_critical(
         t.target == Target::ProjectRoot && t.output && !matches!(t.word.as_str(), "." | "./")
             || t.target != Target::ProjectRoot
                 && (t.target.critical()
+                    || t.target == Target::Removable
                     || t.output
                     || t.target == Target::SystemFile && !t.read && !inputs)
     })?;
@@ -563,17 +565,25 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
 }
 
 /// A file this line fetched from the network (`curl -o F …`), handed to a program run as root,
-/// told to load, install, run or apply it (`sudo kpatch load F`, `acme-mod insert F`), or made
-/// executable first (`chmod +x F && acme-server -v F`):
-/// code nobody has read, run, as `curl … | sh` is. Reading it (`sha256sum F`) is a reader's.
-fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> Option<Decision> {
+/// told to load, install, run or apply it (`sudo kpatch load F`, `acme-mod insert F`), made
+/// executable first (`chmod +x F && acme-server -v F`), or handed to a program trail does not
+/// model at all (`winetricks F`, `marp --engine F`), which may run it and whose options say
+/// nothing the gate can read: code nobody has read, run, as `curl … | sh` is. Reading it
+/// (`sha256sum F`) is a reader's, and a program only asked to show things shows it.
+fn loads_fetched(
+    c: &Cmd<'_>,
+    ctx: &super::Context,
+    layer: Layer,
+    tier: Tier,
+    raw: &str,
+) -> Option<Decision> {
     if ctx.line.fetched.is_empty() {
         return None;
     }
-    let (fetched, path) = c.operands().find_map(|a| {
+    let (fetched, path) = c.args.iter().find_map(|a| {
         let t = ctx.arg_text(a);
-        let p = ctx.resolve(&t)?;
-        ctx.line.fetched.contains(&p).then_some((t, p))
+        let p = ctx.resolve(option_value(&t))?;
+        ctx.line.fetched.contains(&p).then(|| (t.clone(), p))
     })?;
     let loads = c.words().take_while(|w| *w != fetched).any(|w| {
         words::parts(w).iter().any(|p| {
@@ -593,7 +603,8 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
         })
     });
     let armed = ctx.line.armed.contains(&path);
-    (layer.privileged || loads || armed).then(|| {
+    let unmodelled = tier == Tier::Unknown && !words::shows_only(c) && !words::looks(c);
+    (layer.privileged || loads || armed || unmodelled).then(|| {
         decide(
             Verdict::Block,
             RuleId::RemoteCode,
@@ -605,6 +616,53 @@ fn loads_fetched(c: &Cmd<'_>, ctx: &super::Context, layer: Layer, raw: &str) -> 
             raw,
         )
     })
+}
+
+/// An option's value given in the same word (`--engine=F`), else the word.
+fn option_value(word: &str) -> &str {
+    match word.split_once('=') {
+        Some((flag, value)) if flag.starts_with('-') => value,
+        _ => word,
+    }
+}
+
+/// A file this line wrote from text it holds, handed to a program trail does not model (`cat >
+/// f.yml <<EOF … EOF && tmuxp load f.yml`, `printf 'pre_window: rm -rf ~\n' > f && tmuxinator
+/// start -p f`): such a tool may run what the file says (hooks, panes, key bindings, commands
+/// for events), so each of its lines is judged as the command it would be, after the key that
+/// holds it. Only blocks count: a line may as well be data.
+fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
+    if ctx.line.planted.is_empty() {
+        return;
+    }
+    for a in c.args {
+        let t = ctx.arg_text(a);
+        let Some(p) = ctx.resolve(option_value(&t)) else {
+            continue;
+        };
+        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
+            for line in text.lines().filter_map(held_command) {
+                out.runs(line, super::Keep::Blocks);
+            }
+        }
+    }
+}
+
+/// What a line of a configuration holds: after a list's `- `, a `key:` or `key =`, and quotes.
+fn held_command(line: &str) -> Option<&str> {
+    let mut l = line.trim();
+    l = l.strip_prefix("- ").unwrap_or(l).trim_start();
+    if let Some((key, value)) = l.split_once([':', '='])
+        && !key.trim().is_empty()
+        && key
+            .trim()
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.'))
+    {
+        l = value.trim();
+    }
+    let l = l.trim_matches(['"', '\'']).trim();
+    (!l.is_empty()).then_some(l)
 }
 
 /// Code named by its address on the network, handed to a program trail does not model: told to

@@ -27,11 +27,17 @@ pub(super) enum Target {
     /// Anywhere else outside the project and the temporary directories: it counts as an
     /// output only.
     Elsewhere,
+    /// A removable medium (a disk named as USB-attached, an optical disc): not this machine's,
+    /// so what is done to it is a person's call, never a block.
+    Removable,
 }
 
 impl Target {
     pub(super) fn critical(self) -> bool {
-        !matches!(self, Target::Elsewhere | Target::SystemFile)
+        !matches!(
+            self,
+            Target::Elsewhere | Target::SystemFile | Target::Removable
+        )
     }
 
     pub(super) fn device_like(self) -> bool {
@@ -65,6 +71,7 @@ impl Target {
             Target::Ancestor => "a directory above the project",
             Target::ProjectRoot => "the project root",
             Target::Elsewhere => "a place outside the project",
+            Target::Removable => "a removable disk or disc",
         }
     }
 }
@@ -635,6 +642,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output && named || destined,
             )
         };
+        out.extend(listed_output(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
                 word: value,
@@ -648,6 +656,30 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// A list of settings in one value (`--output type=local,dest=/`): the piece whose key names
+/// an output is where the program writes.
+fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
+    if !value.contains(',') || target(value, ctx).is_some() {
+        return None;
+    }
+    let dest = value.split(',').find_map(|piece| {
+        let (k, v) = piece.split_once('=')?;
+        let output = words::parts(k)
+            .iter()
+            .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+        output.then_some(v)
+    })?;
+    Some(Found {
+        word: dest.to_string(),
+        target: target(dest, ctx)?,
+        output: true,
+        named: true,
+        into: true,
+        read: false,
+        rewritten: false,
+    })
 }
 
 /// `-d DIR`, `-C DIR`, `--root DIR`: a directory things are put into or served from. (A
@@ -674,6 +706,17 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
     let text = p.to_string_lossy();
     if let Some(dev) = text.strip_prefix("/dev/") {
         let head = dev.split('/').next().unwrap_or(dev);
+        // A disk named as USB-attached (`/dev/disk/by-id/usb-SanDisk_…`) is a removable one,
+        // not this machine's: what is written to it is a person's call, as with any
+        // external device.
+        // So is an optical drive's disc: reading it (a CD ripped) or writing one touches no
+        // disk of this machine.
+        let optical = ["sr", "cdrom", "cdrw", "dvd"]
+            .iter()
+            .any(|k| head.starts_with(k));
+        if head == "disk" && dev.contains("/usb-") || optical {
+            return Some(Target::Removable);
+        }
         // A loop device is a file's image, not a disk.
         let plain = PLAIN_DEVICES.contains(&head)
             || PLAIN_DEVICE_KINDS.iter().any(|k| head.starts_with(k))
