@@ -361,10 +361,23 @@ fn userinfo_shape(lowered: &[u8]) -> bool {
     find_all(lowered, b"@").any(|at| {
         let start = lowered[..at]
             .iter()
-            .rposition(|c| c.is_ascii_whitespace() || b"\"'=<>".contains(c))
+            .rposition(|c| c.is_ascii_whitespace() || b"\"'<>".contains(c))
             .map_or(0, |p| p + 1);
         let token = &lowered[start..at];
-        token.contains(&b':') && !token.windows(3).any(|w| w == b"://")
+        // The user starts the token or follows an `=`; the password may hold `=` itself
+        // (`sessionid=q8v2…:AAeyJ=@SK`, found by shape_checks_are_necessary_conditions).
+        std::iter::once(0)
+            .chain(
+                token
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c == b'=')
+                    .map(|(i, _)| i + 1),
+            )
+            .any(|from| {
+                let rest = &token[from..];
+                rest.contains(&b':') && !rest.windows(3).any(|w| w == b"://")
+            })
     })
 }
 
