@@ -782,6 +782,7 @@ fn collect(
                 let value = &text[vs..ve];
                 if !references.iter().any(|&(rs, re)| vs < re && rs < ve)
                     && !plausible::public_or_demo(value, around(text, vs, ve))
+                    && !plausible::names_itself_public(value)
                     && plausible::plausible_call_argument(value)
                 {
                     out.push(Candidate {

@@ -131,7 +131,10 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         // A value that calls itself fake (`somefakesecret`) is a test fixture.
         "fake",
     ];
-    if CONTAINS.iter().any(|p| lower.contains(p)) {
+    if CONTAINS
+        .iter()
+        .any(|p| lower.contains(p) && !(*p == "example" && example_as_domain(&lower)))
+    {
         return true;
     }
     const EXACT: &[&str] = &[
@@ -168,6 +171,23 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         "unset",
     ];
     EXACT.contains(&lower.as_str())
+}
+
+/// A key that carries its owner's address (`ops@acme-docs.example_5a68…`, with a long
+/// generated tail): `example` there is a reserved domain, not a word saying "sample".
+fn example_as_domain(lower: &str) -> bool {
+    lower
+        .match_indices("example")
+        .all(|(i, _)| i > 0 && matches!(lower.as_bytes()[i - 1], b'.' | b'@'))
+        && longest_alnum_run(lower) >= 32
+}
+
+/// The longest run of ASCII letters and digits.
+fn longest_alnum_run(v: &str) -> usize {
+    v.split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Long, from three symbols or fewer (`0x0000…0000`, `10000000-ffff-ffff-ffff-000000000001`):
@@ -918,12 +938,7 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     if DIGESTS.contains(&first) || is_placeholder(value) || is_filler(body) {
         return false;
     }
-    // Public by design: `sb_publishable_…`, `pk_live_…`.
-    if value
-        .split(['_', '-'])
-        .take(3)
-        .any(|p| matches!(p, "pk" | "pub" | "public" | "publishable" | "anon"))
-    {
+    if names_itself_public(value) {
         return false;
     }
     if contains_uuid(value) {
@@ -1348,6 +1363,15 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
         }
     }
     false
+}
+
+/// Public by design, as its own prefix says: `sb_publishable_…`, `pk_live_…`,
+/// `public-token-live-…`. (Not in a header: Klaviyo's private keys are `pk_…`.)
+pub(crate) fn names_itself_public(value: &str) -> bool {
+    value
+        .split(['_', '-'])
+        .take(3)
+        .any(|p| matches!(p, "pk" | "pub" | "public" | "publishable" | "anon"))
 }
 
 /// Whether `value`, read with digits and signs as the letters they stand for (`0` as `o`,

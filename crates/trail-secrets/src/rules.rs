@@ -456,8 +456,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // sets the header without a colon (`RequestHeader set Authorization "Basic …"`). In
         // code, the scheme is a key or an atom before the token (`{:bearer, "…"}`, `bearer:
         // "…"`), or a string is the whole header value (`setValue("Basic …", forHTTPHeaderField:
-        // "Authorization")`).
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
+        // "Authorization")`). A scheme's credentials may be a user and a token
+        // (`Authorization: cpanel deploybot:7ZL2…`): both go.
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}:[a-z0-9._~+/@=-]{8,}|[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
@@ -646,13 +647,42 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "credential-pair",
+        // A credential's name and its value as the two items of a pair, in any language's
+        // tuple, list or argument list (Haskell's `("key", Just "…")`, Python's `("X-Api-Key",
+        // "…")`, Lua's `{"api_token", "…"}`, `Header.Set("X-API-KEY", "…")`).
+        regex: r#"[(\[{][ \t]*["'](?P<name>[a-z0-9_.-]*(?:key|token|secret|password|passwd|pass|pwd|credentials?))["'][ \t]*,[ \t]*(?:just[ \t]+|some\([ \t]*)?["'](?P<secret>(?-u:[^"'\s])+)["']"#,
+        example: "screen = setRequestQueryString [(\"key\", Just \"SQ8BXTDDO6ABPM5UFRTUJJGUR3NTOJ66\")]",
+        keywords: &[
+            "key\",",
+            "key',",
+            "token\",",
+            "token',",
+            "secret\",",
+            "secret',",
+            "pass\",",
+            "pass',",
+            "password\",",
+            "password',",
+            "passwd\",",
+            "pwd\",",
+            "pwd',",
+            "credential\",",
+            "credentials\",",
+        ],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "credential-call",
         // A call named for a credential (`SetBasicAuth`, `NetworkCredential`, `createHmac`,
         // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, `setAccessKey`, an SDK's
         // `new AcmeApiClient('…')`, Ruby's `basic_auth 'u',
-        // 'p'`): each string argument that reads as generated is a credential, whatever the
+        // 'p'`), or an object named for an API or a client (`PhaxioApi('…', '…')`, `new
+        // MailosaurClient("…")`): each string argument that reads as generated is a credential, whatever the
         // language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+(?:api|client))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -672,6 +702,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "accesskey",
             "access_key",
             "jwt",
+            "api(",
+            "client(",
         ],
         check: Check::CallArguments,
         shape: Shape::Literal(&["(\"", "('", ", \"", ", '", "auth '", "auth \""]),

@@ -1936,6 +1936,50 @@ fn found_by_the_sixteenth_sealed_part() {
     }
 }
 
+/// Found by the seventeenth sealed part (issue 20), design frozen at eb5a710: a custom
+/// scheme's `user:token` credentials in an Authorization header, `example` as a reserved domain
+/// inside a key that carries its owner's address, an object named for an API or a client
+/// constructed with its key, and a credential's name and value as the two items of a pair.
+#[test]
+fn found_by_the_seventeenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "curl -H'Authorization: acmepanel deploy:7ZL2RN5NQLRYRMBAYXHAEWC6GE9GYPYO' https://h.example:2083/",
+            "7ZL2RN5NQLRYRMBAYXHAEWC6GE9GYPYO",
+        ),
+        (
+            "curl -H \"x-api-key: ops@acme.example_5a682e4836d80ecc753a4575095fdfffe21703cd8ae6e7b2\" x",
+            "5a682e4836d80ecc753a4575095fdfffe21703cd8ae6e7b2",
+        ),
+        (
+            "api = AcmeFaxApi('08903af530456fbb9510ee6068b76bdc382291ce', '4b09353820df0ce3d504a13072a8d9e00a6398e8')",
+            "4b09353820df0ce3d504a13072a8d9e00a6398e8",
+        ),
+        (
+            "var m = new AcmeMailClient(\"JI1mL4DqonYtAU3CfQn4iWx8mp0skdUT\");",
+            "JI1mL4DqonYtAU3CfQn4iWx8mp0skdUT",
+        ),
+        (
+            "setRequestQueryString [(\"key\", Just \"SQ8BXTDDO6ABPM5UFRTUJJGUR3NTOJ66\")]",
+            "SQ8BXTDDO6ABPM5UFRTUJJGUR3NTOJ66",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        // Documentation's own values and public keys stay as written.
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "const s = createClient('https://x.supabase.co', 'sb_publishable_pxuZWeC4U-YXdV-do5IvDutmZMVJ59M')",
+        "const c = new AcmeUIClient('public-token-live-972f8ba6-b9a9-42f8-9f14-c026d8605417');",
+        "http = HttpClient(\"https://api.x.example/v1\")",
+        "config.get(\"token\", \"default\")",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
