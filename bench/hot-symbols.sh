@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The release build with its hot code and constants first: writes bench/hot-symbols.txt, every
-# function the hooks, `trail pulse` and `trail resume` execute, and bench/hot-rodata.txt, the input
-# sections of the constants they read (lackey; bench/hot-rodata.py). For the functions: every function the
-# hooks, `trail pulse` and `trail resume` execute, found by running each once under valgrind's
-# callgrind (complete, deterministic), then links the binary again with it. crates/trail/build.rs
+# function the hooks, `trail pulse` and `trail resume` execute, found by running each once under
+# valgrind's callgrind (complete, deterministic), and bench/hot-rodata.txt, the input sections of
+# the constants they read (the same runs under lackey; bench/hot-rodata.py), then links the
+# binary again with both. crates/trail/build.rs
 # hands the list to the linker (--symbol-ordering-file) in any release build, so those functions
 # sit together at the front of the binary: each page fault of a starting process maps a 64 KB window of it, and with the
 # hot code packed a hook faults ~10 windows instead of ~40 (peak RSS 3.6 -> 1.7 MB, see README
