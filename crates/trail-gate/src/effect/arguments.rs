@@ -314,6 +314,40 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         i += 1;
     }
     let Some(url) = fetched else { return };
+    fetched_run(url, ctx, raw, out);
+}
+
+/// A package runner (`uvx`, `npx`, `bunx`, `pnpx`) told to run a package named by where it is
+/// fetched from (`uvx --from git+https://…`, `npx github:x/y`): code from a repository
+/// nobody here has read, run at once, as `curl … | sh` is. A registry's package name is the
+/// registry's, judged by the other rules; the runner's command is judged as the wrapped one.
+fn runner_fetches(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    const PACKAGE: &[&str] = &["-p", "--package", "--from", "--with"];
+    let mut words = c.args.iter().map(|a| a.text.as_deref());
+    let mut spec = None;
+    while let Some(Some(t)) = words.next() {
+        if PACKAGE.contains(&t) {
+            spec = words.next().flatten();
+        } else if let Some((flag, value)) = t.split_once('=')
+            && PACKAGE.contains(&flag)
+        {
+            spec = Some(value);
+        } else if !t.starts_with('-') {
+            // The package itself, when no option named it: its command runs.
+            spec = spec.or(Some(t));
+            break;
+        }
+        if spec.is_some_and(|v| fetched_reference(v) && !names_data(v)) {
+            break;
+        }
+    }
+    if let Some(url) = spec.filter(|v| fetched_reference(v) && !names_data(v)) {
+        fetched_run(url, ctx, raw, out);
+    }
+}
+
+/// Code fetched from `url` is run: a block, or a junction when a person trusts the host.
+fn fetched_run(url: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     if shells::trusted(ctx, shells::url_host(url).as_deref()) {
         out.push(junction(
             RuleId::Unverifiable,
@@ -1063,8 +1097,12 @@ fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 }
 
 /// The code in options named for code, for a program the walk otherwise trusts to read its
-/// arguments as data (`git filter-repo --commit-callback '…'`, `git rebase --exec '…'`).
+/// arguments as data (`git filter-repo --commit-callback '…'`, `git rebase --exec '…'`), and
+/// the package a runner is told to fetch and run (`uvx --from git+https://…`).
 pub(super) fn code_options(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+    if matches!(c.name, "uvx" | "npx" | "bunx" | "pnpx") {
+        runner_fetches(c, ctx, raw, out);
+    }
     let named = |f: &str| {
         f.strip_prefix("--").is_some_and(|f| {
             super::words::parts(f)
