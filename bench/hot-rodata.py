@@ -15,6 +15,7 @@ ordering file cannot place them, and scattered over `.rodata` the ~40 KB a hook 
 moved and are left where they are.
 """
 
+import bisect
 import re
 import sys
 
@@ -70,8 +71,6 @@ def main(argv):
         sys.exit(f"{argv[1]}: no input sections of .rodata found (not a linker map?)")
     starts = [s[0] for s in sections]
     lo, hi = sections[0][0], sections[-1][1]
-    import bisect
-
     order, seen = [], set()
     for trace in argv[2:]:
         with open(trace, encoding="utf-8", errors="replace") as f:
