@@ -323,6 +323,7 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
 /// registry's, judged by the other rules; the runner's command is judged as the wrapped one.
 fn runner_fetches(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     const PACKAGE: &[&str] = &["-p", "--package", "--from", "--with"];
+    let fetched = |v: &&str| fetched_reference(v) && !names_data(v);
     let mut words = c.args.iter().map(|a| a.text.as_deref());
     let mut spec = None;
     while let Some(Some(t)) = words.next() {
@@ -337,11 +338,11 @@ fn runner_fetches(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
             spec = spec.or(Some(t));
             break;
         }
-        if spec.is_some_and(|v| fetched_reference(v) && !names_data(v)) {
+        if spec.as_ref().is_some_and(fetched) {
             break;
         }
     }
-    if let Some(url) = spec.filter(|v| fetched_reference(v) && !names_data(v)) {
+    if let Some(url) = spec.filter(fetched) {
         fetched_run(url, ctx, raw, out);
     }
 }
