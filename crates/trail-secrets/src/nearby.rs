@@ -242,7 +242,9 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         i = skip_separators(b, i + len);
     }
     let (s, e) = value_at(text, i)?;
-    if inside_armour(text, s) {
+    // Base64 with slashes is taken on the name's own line only: under a line that ends in a
+    // name (`untrusted comment: signature from minisign secret key`), it is a signature.
+    if inside_armour(text, s) || text[s..e].contains('/') && text[name_end..s].contains('\n') {
         return None;
     }
     let quoted = matches!(b[s - 1], b'"' | b'\'' | b'`' | b'{');
@@ -262,17 +264,21 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
 }
 
 /// Whether `at` is inside an armoured block (`-----BEGIN …-----` without its END yet) or an
-/// `ENC[…]` ciphertext: a certificate's, a public key's or a signature's base64 is public, a
-/// private key's is the private-key rule's, and a ciphertext is safe at rest.
+/// `ENC[…]`/`ENC(…)` ciphertext: a certificate's, a public key's or a signature's base64 is
+/// public, a private key's is the private-key rule's, and a ciphertext is safe at rest.
 fn inside_armour(text: &str, at: usize) -> bool {
     let before = &text[..at];
     before
         .rfind("-----BEGIN")
         .is_some_and(|begin| !before[begin..].contains("-----END"))
-        // A ciphertext marked as one (hiera-eyaml's and sops' `ENC[…]`): encrypted at rest.
+        // A ciphertext marked as one (hiera-eyaml's and sops' `ENC[…]`, jasypt's `ENC(…)`):
+        // encrypted at rest.
         || before
             .rfind("ENC[")
             .is_some_and(|open| !before[open..].contains(']'))
+        || before
+            .rfind("ENC(")
+            .is_some_and(|open| !before[open..].contains(')'))
 }
 
 /// Whether `name` says password (`pass`, `pwd`, `pw`, any case).
@@ -428,7 +434,8 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     let inner = v.trim_end_matches('=');
     if len < 8
         || !v.bytes().any(|c| c.is_ascii_alphabetic())
-        || inner.contains(['$', '\\', '<', '>', '/', ':', '=', '(', ')', ','])
+        || inner.contains(['$', '\\', '<', '>', ':', '=', '(', ')', ','])
+        || inner.contains('/') && !base64_with_slashes(inner)
         || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
     {
         return false;
@@ -497,14 +504,27 @@ fn names_a_token(name: &str) -> bool {
     passwordish(name) || names_a_token_word(name)
 }
 
-/// Whether a part of the name is a token's, a secret's or a cookie's.
+/// Whether a part of the name is a token's, a secret's or a cookie's, or the name says an
+/// API's key (`api_key`, `X-API-Key`, `apikey`): a key that opens an account, where a bare
+/// `key` is as often a cache's or a table's.
 fn names_a_token_word(name: &str) -> bool {
-    text::words(name).iter().any(|p| {
+    let parts = text::words(name);
+    parts.iter().any(|p| {
         matches!(
             p.as_str(),
-            "token" | "secret" | "credential" | "credentials" | "cookie"
+            "token" | "secret" | "credential" | "credentials" | "cookie" | "apikey"
         ) || p.ends_with("cookie")
-    })
+    }) || parts.windows(2).any(|w| w[0] == "api" && w[1] == "key")
+}
+
+/// Base64's alphabet holds `/` and `+`: a long generated value with them is no path
+/// (`m604zvZOT/ivm5eqPG…`) when no part between its slashes reads as a name.
+fn base64_with_slashes(v: &str) -> bool {
+    v.len() >= 20
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/'))
+        && !v.split('/').any(|p| !p.is_empty() && identifier_words(p))
+        && strongly_generated(&v.replace(['/', '+'], ""), 16)
 }
 
 /// A long run of one alphabet (hex, capitals and digits, letters) with many distinct
@@ -938,8 +958,11 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         _ => (i, value),
     };
     let v = v.trim_end_matches([';', ',', ')']);
-    let ok = !v.contains(['/', '=', '$', ':', '@', '\\', '{', '}', '<', '>', ','])
-        && !v.starts_with('-')
+    // A path into data (`jq -r ".Results[0].Text"`, `-q .items[].name`) is an expression.
+    let ok = !v.contains([
+        '/', '=', '$', ':', '@', '\\', '{', '}', '<', '>', ',', '[', ']',
+    ]) && !v.starts_with('-')
+        && !value.starts_with('.')
         && strongly_generated(v, 10);
     ok.then_some((s, s + v.len()))
 }

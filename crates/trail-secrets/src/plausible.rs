@@ -534,7 +534,9 @@ fn looks_like_code(v: &str) -> bool {
 }
 
 /// `struct_X509_pubkey_st`, `DOC_Vector_5_32`: an identifier made of words
-/// and short parts, as opposed to a token with underscores in it.
+/// and short parts, as opposed to a token with underscores in it. A word of an identifier
+/// is in one case or capitalised; a capital after a small letter inside a part
+/// (`kXjetr_VcQwL_w9J6`) is a generator's.
 fn looks_like_snake_identifier(v: &str) -> bool {
     let parts: Vec<&str> = v.split('_').collect();
     parts.len() >= 3
@@ -542,6 +544,24 @@ fn looks_like_snake_identifier(v: &str) -> bool {
         && parts
             .iter()
             .all(|p| p.len() <= 4 || p.bytes().all(|c| c.is_ascii_alphabetic()))
+        && !parts.iter().any(|p| {
+            p.as_bytes()
+                .windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        })
+}
+
+/// `iDRAC.Embedded.1#Users.3`: a setting's dotted name, words and numbers, not a value.
+fn dotted_name(v: &str) -> bool {
+    let parts: Vec<&str> = v.split(['.', '#']).collect();
+    parts.len() >= 3
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && (p.bytes().all(|c| c.is_ascii_digit())
+                    || p.len() <= 16
+                        && p.bytes().all(|c| c.is_ascii_alphabetic())
+                        && p.bytes().any(|c| b"aeiouyAEIOUY".contains(&c)))
+        })
 }
 
 /// The last word of a name that says it holds something *about* a
@@ -770,7 +790,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     {
         return false;
     }
-    if named_digest(value) {
+    if named_digest(value) || !passwordish(name) && dotted_name(value) {
         return false;
     }
     if !quoted
@@ -1366,12 +1386,16 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
 }
 
 /// Public by design, as its own prefix says: `sb_publishable_…`, `pk_live_…`,
-/// `public-token-live-…`. (Not in a header: Klaviyo's private keys are `pk_…`.)
+/// `public-token-live-…`, and a site-ownership proof, which is published in DNS or a page's
+/// head for anyone to read (`ahrefs-site-verification_…`, `google-site-verification=…`).
+/// (Not in a header: Klaviyo's private keys are `pk_…`.)
 pub(crate) fn names_itself_public(value: &str) -> bool {
-    value
-        .split(['_', '-'])
-        .take(3)
-        .any(|p| matches!(p, "pk" | "pub" | "public" | "publishable" | "anon"))
+    value.split(['_', '-']).take(3).any(|p| {
+        matches!(
+            p,
+            "pk" | "pub" | "public" | "publishable" | "anon" | "verification" | "verify"
+        )
+    })
 }
 
 /// Whether `value`, read with digits and signs as the letters they stand for (`0` as `o`,

@@ -457,8 +457,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // code, the scheme is a key or an atom before the token (`{:bearer, "…"}`, `bearer:
         // "…"`), or a string is the whole header value (`setValue("Basic …", forHTTPHeaderField:
         // "Authorization")`). A scheme's credentials may be a user and a token
-        // (`Authorization: cpanel deploybot:7ZL2…`): both go.
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[a-z][a-z0-9-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}:[a-z0-9._~+/@=-]{8,}|[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
+        // (`Authorization: cpanel deploybot:7ZL2…`, Gcore's `APIKey 22725$8131…`): both go.
+        // A scheme may be dotted (`Uploadcare.Simple PUB:SECRET`). In code, the header's name
+        // and its value may be two arguments (`Header.Set("Authorization", "APIKey …")`).
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*(?:[:=]|,[ \t]*\\?["'])[ \t]*\\?["']?(?:[a-z][a-z0-9.-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}[:$][a-z0-9._~+/@=-]{8,}|[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
@@ -678,11 +680,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "credential-call",
         // A call named for a credential (`SetBasicAuth`, `NetworkCredential`, `createHmac`,
         // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, `setAccessKey`, an SDK's
-        // `new AcmeApiClient('…')`, Ruby's `basic_auth 'u',
-        // 'p'`), or an object named for an API or a client (`PhaxioApi('…', '…')`, `new
-        // MailosaurClient("…")`): each string argument that reads as generated is a credential, whatever the
-        // language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+(?:api|client))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        // `new AcmeApiClient('…')`, Ruby's `basic_auth 'u', 'p'`), or an object named for an
+        // API or a client (`PhaxioApi('…', '…')`, `new MailosaurClient("…")`, a versioned
+        // `CompilersClientV4('…')`): each string argument that reads as generated is a
+        // credential, whatever the language, the vendor or the argument's position.
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -704,6 +706,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "jwt",
             "api(",
             "client(",
+            "clientv",
         ],
         check: Check::CallArguments,
         shape: Shape::Literal(&["(\"", "('", ", \"", ", '", "auth '", "auth \""]),
@@ -981,14 +984,14 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: GENERIC_ASSIGNMENT,
         // The name from its keyword on (what precedes it is read back by the check), `[]`,
-        // an optional closing quote of a JSON/YAML key, an operator (assignment, comparison,
-        // R's `<-`, make's `?=`), then a quoted value (which may hold spaces and symbols;
+        // an optional closing quote of a JSON/YAML key (or R's backtick), an operator
+        // (assignment, comparison, R's `<-`, make's `?=`), then a quoted value (which may hold spaces and symbols;
         // C#'s `@"…"` too) or a bare one up to whitespace or a quote. Without an operator
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // (a string's prefix letters are no part of it: Python's `b"…"`, `r'…'`)
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them.
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["']?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|<-|=|:)[ \t]*@?(?:[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

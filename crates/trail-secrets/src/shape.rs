@@ -193,7 +193,8 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         b"licence",
     ];
     let mut end = end;
-    if end > 0 && matches!(b[end - 1], b'"' | b'\'') {
+    // R quotes a name with backticks (`` `X-API-Key` = "…" ``).
+    if end > 0 && matches!(b[end - 1], b'"' | b'\'' | b'`') {
         end -= 1;
     }
     if end > 0 && b[end - 1] == b'\\' {
@@ -327,7 +328,15 @@ fn authorization_shape(lowered: &[u8]) -> bool {
             let k = j + usize::from(matches!(at(j), b'"' | b'\''));
             lowered.get(k..k + 6) == Some(b"basic ")
         };
-        matches!(at(j), b':' | b'=') || directive()
+        // A comma and a quote: the name and the value as two arguments of a call.
+        let argument = || {
+            let mut k = j + 1;
+            while matches!(at(k), b' ' | b'\t') {
+                k += 1;
+            }
+            matches!(at(k), b'"' | b'\'' | b'\\')
+        };
+        matches!(at(j), b':' | b'=') || at(j) == b',' && argument() || directive()
     });
     header
         || find_all(lowered, b"bearer").any(|at| {

@@ -1980,6 +1980,57 @@ fn found_by_the_seventeenth_sealed_part() {
     }
 }
 
+/// Found by the eighteenth sealed part (issue 20), design frozen at 4179be0: a dotted scheme
+/// or an `id$token` credential in an Authorization header, the header's name and value as two
+/// arguments of a call, R's backtick-quoted names, a versioned client's constructor, base64
+/// with slashes beside an API key's name, and a password with capitals inside its
+/// underscore-joined parts. Also found: a jq filter after `-r`, a setting's dotted name after
+/// `Key=`, jasypt's `ENC(…)` and a site-verification token were redacted.
+#[test]
+fn found_by_the_eighteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "curl -H 'Authorization: Acmecdn.Simple 3f9a0c27d1e84b65a90c:c41be7d09f2a6e8315bd' x",
+            "c41be7d09f2a6e8315bd",
+        ),
+        (
+            "req.Header.Set(\"Authorization\", \"APIKey 40211$9e6a1f03c7d24b58a6e0f9b1c3d5e7a9f2b4c6d8e0a1b3c5d7e9f1a3b5c7d9e1\")",
+            "9e6a1f03c7d24b58a6e0f9b1c3d5e7a9f2b4c6d8e0a1b3c5d7e9f1a3b5c7d9e1",
+        ),
+        (
+            "req_headers(`X-Acme-Key` = \"7f3e9b1c5a2d8e4f6b0a9c7d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f\")",
+            "7f3e9b1c5a2d8e4f6b0a9c7d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f",
+        ),
+        (
+            "$c = new GraderClientV3('a81f3c9d0e2b4f67c8d1e5a9b3f70c2d', 'eu.grader.example');",
+            "a81f3c9d0e2b4f67c8d1e5a9b3f70c2d",
+        ),
+        (
+            "  $ setRequestHeader \"x-api-key\" [\"Qw7Rt2Yp/Lk9Zx4Vb1Nm8Hg3Jd6Fs0Aq5We2Ty7\"]",
+            "Qw7Rt2Yp/Lk9Zx4Vb1Nm8Hg3Jd6Fs0Aq5We2Ty7",
+        ),
+        (
+            "racadm set iDRAC.Users.4.Password pLmr_QnWtK_z7Hb2",
+            "pLmr_QnWtK_z7Hb2",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "curl -s x | jq -r \".Results[0].ParsedText\"",
+        "[Key=iDRAC.Embedded.1#Users.3]",
+        "activemq.password=ENC(Qr7hEvG2+bkT6H/xCu8MEjZ5rusdRcalU)",
+        "\"acme-site-verification_5c0e1d7a9b3f4e2d8c6a1b0f9e7d5c3a2b4f6e8d0c1a3b5d7f9e2c4a6b8d0f1e\"",
+        "Access-Control-Allow-Headers: Content-Type, Authorization, X-Api-Key",
+        "untrusted comment: signature from minisign secret key\nRWQf6LRCGA9i59SLOFxz6NxvASXDJeRtuZykwQe/bDEGt87ig1BNpWaVWuNrm73YiIiJbq71Wi+dP9eKL8OC351vwIasSSbXxwA=",
+        "install -m 600 acme.conf /etc/acme/secret/path/to/file",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
