@@ -269,15 +269,22 @@ impl<'a> Walker<'_, 'a> {
         words.extend(sc.args.iter());
         // What a `<(printf …)` or `<(echo …)` prints is a file the program reads, written on
         // the line as a here-document is: it is fed to the program as one.
+        // Whatever else it prints reaches the program as a pipe's output does (`ola_trigger
+        // <(curl …)` reads what was fetched, as `curl … | ola_trigger` would).
         let mut fed: Vec<String> = Vec::new();
+        let mut substituted: Vec<usize> = Vec::new();
         for w in &words {
             let before = self.flat.commands.len();
             self.word(w);
-            if reads_substituted(w)
-                && let [printer] = &self.flat.commands[before..]
+            if !reads_substituted(w) {
+                continue;
+            }
+            if let [printer] = &self.flat.commands[before..]
                 && let Some(lines) = super::feed::printed(printer)
             {
                 fed.push(lines.join("\n"));
+            } else {
+                substituted.extend(before..self.flat.commands.len());
             }
         }
         // Assignments or redirections only: an empty command still carries its
@@ -302,6 +309,7 @@ impl<'a> Walker<'_, 'a> {
             argv,
             assigns,
             heredoc: (!fed.is_empty()).then(|| fed.join("\n")),
+            piped_from: substituted,
             ..Simple::default()
         });
         if let Some((name, body, args)) = call {

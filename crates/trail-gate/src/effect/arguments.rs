@@ -461,7 +461,13 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
 /// the network and nobody in this project has read it; niche languages have niche extensions,
 /// so the file's name cannot say whether it is code, and the program may run it: a person
 /// decides. Readers and copiers are modelled (`cat`, `cp`, `tar`) and never come here.
-pub(super) fn downloaded_input(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
+pub(super) fn downloaded_input(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
     // Told to run it safely (`lilypond -dsafe`, `pspp --safer`, `--sandbox`): what it reads
     // cannot reach the system.
     if c.option_words().any(|w| {
@@ -476,27 +482,38 @@ pub(super) fn downloaded_input(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut 
             .filter(|p| p.starts_with(['/', '~', '$']))
             .any(|p| ctx.resolve(p).is_some_and(|r| r.starts_with(&downloads)))
     };
+    // A variable set for the program (`HDF5_PLUGIN_PATH=~/Downloads/…`, `LD_PRELOAD=…`)
+    // points it at what it loads.
+    let assigned = cmd
+        .assigns
+        .iter()
+        .map(|(_, v)| v.text.as_deref().unwrap_or(&v.raw))
+        .find(|v| !v.contains(char::is_whitespace) && downloaded(v))
+        .map(str::to_string);
     let mut after_output = false;
-    let found = c.args.iter().find_map(|a| {
-        let t = a.text.as_deref()?;
-        if std::mem::take(&mut after_output) {
-            return None;
-        }
-        if let Some(flag) = t
-            .strip_prefix('-')
-            .map(|_| t.split('=').next().unwrap_or(t))
-        {
-            let output = super::targets::output_flag(flag, false);
-            if !t.contains('=') {
-                after_output = output;
+    let found = assigned.or_else(|| {
+        c.args.iter().find_map(|a| {
+            // A word with an expansion is read as written (`$HOME/Downloads/…`).
+            let t = a.text.as_deref().unwrap_or(&a.raw);
+            if std::mem::take(&mut after_output) {
                 return None;
             }
-            if output {
-                return None;
+            if let Some(flag) = t
+                .strip_prefix('-')
+                .map(|_| t.split('=').next().unwrap_or(t))
+            {
+                let output = super::targets::output_flag(flag, false);
+                if !t.contains('=') {
+                    after_output = output;
+                    return None;
+                }
+                if output {
+                    return None;
+                }
             }
-        }
-        // A line of code or a phrase is judged as such where it runs (`bash -c 'ls ~/Downloads'`).
-        (!t.contains(char::is_whitespace) && downloaded(t)).then(|| t.to_string())
+            // A line of code or a phrase is judged as such where it runs (`bash -c 'ls ~/Downloads'`).
+            (!t.contains(char::is_whitespace) && downloaded(t)).then(|| t.to_string())
+        })
     });
     if let Some(word) = found {
         out.push(junction(

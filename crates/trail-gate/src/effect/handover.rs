@@ -162,7 +162,8 @@ pub(super) fn exposes(
             && words.get(i + 1).is_some_and(|v| all_interfaces(v));
         // `tcp:0.0.0.0:8001`, `0.0.0.0 5900`, `/ip4/0.0.0.0/tcp/5001`: every interface named
         // as a host, whatever carries it; `-localhost no` takes the loopback limit off.
-        let named = w.split([':', '/', '=']).any(|p| p == "0.0.0.0");
+        // `tcp,0.0.0.0,2000`: a listener's settings, comma-separated.
+        let named = w.split([':', '/', '=', ',']).any(|p| p == "0.0.0.0");
         let unlimited = w.trim_start_matches('-').eq_ignore_ascii_case("localhost")
             && words
                 .get(i + 1)
@@ -279,10 +280,20 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                     .any(|s| k.ends_with(s))
             })
             .map_or(w, |(_, v)| v);
+        // A configuration given whole whose last setting is a shell by its path (ser2net's
+        // `connector: pty,/bin/bash`): the program runs it for whoever connects.
+        let configured = w.contains([',', ' ', '#', ';'])
+            && w.rsplit([',', ' ', '\t', '#', ';', '\n'])
+                .find(|p| !p.is_empty())
+                .is_some_and(|last| {
+                    last.starts_with('/')
+                        && SHELLS.contains(&last.rsplit('/').next().unwrap_or(last))
+                });
         let mut inner = w.split_whitespace();
         let first = inner.next().unwrap_or("");
-        SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
-            && inner.all(|r| r.starts_with('-') && !r.starts_with("-c"))
+        (configured
+            || SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
+                && inner.all(|r| r.starts_with('-') && !r.starts_with("-c")))
             && words[i + 1..]
                 .iter()
                 .all(|r| r.starts_with('-') && !r.starts_with("-c") && r.len() <= 8)

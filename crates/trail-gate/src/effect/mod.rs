@@ -46,6 +46,14 @@ pub(super) struct Layer {
     pub(super) privileged: bool,
 }
 
+/// Whether a word names the download directory, as written: most commands do not, so this
+/// cheap test comes first. A path may start at `$HOME`, or be the value of a variable set for
+/// the program (`HDF5_PLUGIN_PATH=~/Downloads/…`).
+fn names_download(c: &Cmd<'_>, cmd: &Simple) -> bool {
+    c.args.iter().any(|a| a.raw.contains("Downloads"))
+        || cmd.assigns.iter().any(|(_, v)| v.raw.contains("Downloads"))
+}
+
 /// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
 /// piped into it.
 pub(super) fn judge(
@@ -77,13 +85,13 @@ pub(super) fn judge(
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
-    // Most commands name no download: the cheap test on their words first.
-    if c.words().any(|w| w.contains("Downloads"))
+    if names_download(c, cmd)
         && (tier == Tier::Unknown || known::runs_code(c.name))
         && !words::shows_only(c)
-        && !words::looks(c)
+        // Running a test suite runs what it is given: only looking does not.
+        && (words::runs_tests(c) || !words::looks(c))
     {
-        arguments::downloaded_input(c, ctx, raw, out);
+        arguments::downloaded_input(c, cmd, ctx, raw, out);
     }
     if tier == Tier::Data {
         words::script_named(c, raw, out);
@@ -628,7 +636,7 @@ fn option_value(word: &str) -> &str {
 
 /// A file this line wrote from text it holds, handed to a program trail does not model (`cat >
 /// f.yml <<EOF … EOF && tmuxp load f.yml`, `printf 'pre_window: rm -rf ~\n' > f && tmuxinator
-/// start -p f`): such a tool may run what the file says (hooks, panes, key bindings, commands
+/// start -p f`), or the directory it was written in: such a tool may run what the file says (hooks, panes, key bindings, commands
 /// for events), so each of its lines is judged as the command it would be, after the key that
 /// holds it. Only blocks count: a line may as well be data.
 fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
@@ -640,7 +648,10 @@ fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
         let Some(p) = ctx.resolve(option_value(&t)) else {
             continue;
         };
-        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
+        // The file, or the directory that holds it (`navi --path "$TMPDIR/c"` reads every
+        // cheat sheet there).
+        let held = |f: &std::path::Path| f == p || f.parent() == Some(p.as_path());
+        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| held(f)) {
             for line in text.lines().filter_map(held_command) {
                 out.runs(line, super::Keep::Blocks);
             }
@@ -676,17 +687,23 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     ];
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
+    let told_before = |at: usize| {
+        words[..at]
+            .iter()
+            .flat_map(|w| words::parts(w))
+            .any(|p| RUNS.contains(&p.as_str()))
+    };
+    // A repository's address is code when the program is told to install or run it
+    // (`appium driver install --source=git https://github.com/x/y`): what it builds or loads
+    // comes from there.
     let (at, url) = words
         .iter()
         .enumerate()
-        .find(|(_, w)| code_url(w))
+        .find(|&(i, w)| code_url(w) || repository_url(option_value(w)) && told_before(i))
         .map(|(i, w)| (i, *w))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
-    let told = words[..at]
-        .iter()
-        .flat_map(|w| words::parts(w))
-        .any(|p| RUNS.contains(&p.as_str()));
+    let told = told_before(at);
     let first_operand = c.operands().next().and_then(|a| a.text.as_deref()) == Some(url);
     if told {
         Some(decide(
@@ -723,6 +740,27 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
     const STDIN: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
     if !producers.iter().any(|p| super::shells::fetches(p)) {
         return None;
+    }
+    // A download handed over as a file (`acme-trigger <(curl -fsSL https://…)`): what a
+    // fetched file given to a program nobody models is (`loads_fetched`).
+    let substituted = || {
+        c.args
+            .iter()
+            .find(|a| a.text.is_none() && a.raw.starts_with("<(") && a.raw.contains("://"))
+    };
+    if let Some(a) = (!words::shows_only(c) && !words::looks(c))
+        .then(substituted)
+        .flatten()
+    {
+        return Some(decide(
+            Verdict::Block,
+            RuleId::RemoteCode,
+            format!(
+                "`{}` is given a download as a file (`{}`) to load or run: code nobody has read; it is never run",
+                c.name, a.raw
+            ),
+            raw,
+        ));
     }
     let words: Vec<&str> = c.words().collect();
     let at = words.iter().position(|w| {
@@ -797,6 +835,30 @@ fn code_url(w: &str) -> bool {
     }
     file.rsplit_once('.')
         .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// A source repository's address: a `git+` or `.git` URL, or a project on a public forge
+/// (`https://github.com/owner/name`, with or without a path under it).
+fn repository_url(w: &str) -> bool {
+    const FORGES: &[&str] = &[
+        "github.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "codeberg.org",
+        "git.sr.ht",
+        "gitee.com",
+    ];
+    let w = w.trim_matches(['"', '\'']);
+    let w = w.strip_prefix("git+").unwrap_or(w);
+    let Some((_, rest)) = w.split_once("://") else {
+        return false;
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let mut parts = path.split('/');
+    let host = parts.next().unwrap_or("");
+    let host = host.rsplit('@').next().unwrap_or(host).to_ascii_lowercase();
+    let owner_and_name = parts.filter(|p| !p.is_empty()).count() >= 2;
+    path.ends_with(".git") || FORGES.contains(&host.as_str()) && owner_and_name
 }
 
 /// Told to run the code that comes with what it downloads (`--trust-remote-code`): a block,

@@ -376,9 +376,15 @@ const PLACES: &[&str] = &[
 ];
 
 /// Whether an option's name (its `parts`) names a file the program produces: a product noun,
-/// and the option ends with it or with a place (`--report-dir`; not `--log-level`).
+/// and the option ends with it or with a place (`--report-dir`; not `--log-level`), or is it
+/// alone.
 fn product_option(parts: &[String]) -> bool {
-    parts.iter().any(|p| PRODUCTS.contains(&p.as_str()))
+    // An option that is the product alone, or a recording (`--pid FILE`, `--record FILE`):
+    // its value is the file written.
+    matches!(
+        parts,
+        [p] if matches!(p.as_str(), "pid" | "pidfile" | "record" | "dump" | "save")
+    ) || parts.iter().any(|p| PRODUCTS.contains(&p.as_str()))
         && parts.last().is_some_and(|l| {
             PLACES.contains(&l.as_str()) || matches!(l.as_str(), "export" | "dump" | "save")
         })

@@ -718,10 +718,20 @@ fn name_verb(name: &str) -> Option<Verb> {
     })
 }
 
+/// A long option that names a thing by its id or name (`--action-id`, `--unit-name`): its
+/// value is a reference, not an act.
+fn names_a_thing(flag: &str) -> bool {
+    flag.starts_with("--")
+        && parts(flag.split('=').next().unwrap_or(flag))
+            .last()
+            .is_some_and(|l| matches!(l.as_str(), "id" | "name"))
+}
+
 /// The leading words that are not flags, skipping a word right after a flag (it may be the
 /// flag's value); a word that is a file (`tests/x`, `a.yml`) ends them.
 fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_flag = false;
+    let mut after_id = false;
     let mut out = Vec::new();
     for a in c.args {
         // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's.
@@ -736,11 +746,13 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         }
         if w.starts_with('-') && w.len() > 1 {
             after_flag = !w.contains('=') && !switch(w);
+            after_id = after_flag && names_a_thing(w);
             continue;
         }
         // A method named after a flag (`midclt call -job disk.wipe sda`): a flag cannot be
-        // told it takes no value, but a dotted name ending in a verb is the method called.
-        if std::mem::take(&mut after_flag) && !dotted_verb(w) {
+        // told it takes no value, but a dotted name ending in a verb is the method called;
+        // not after a flag that names a thing (`--action-id org.freedesktop.login1.reboot`).
+        if std::mem::take(&mut after_flag) && (std::mem::take(&mut after_id) || !dotted_verb(w)) {
             continue;
         }
         let dotted_name = w.contains('.')
@@ -786,24 +798,31 @@ fn object_address(w: &str) -> bool {
 /// A flag telling the program to run code that comes with what it downloads
 /// (`--trust-remote-code`, `--allow_remote_code`): code nobody has read, from the network.
 pub(super) fn runs_remote_code<'a>(c: &'a Cmd<'_>) -> Option<&'a str> {
-    c.option_words().find(|w| {
-        let body = w.trim_start_matches('-');
-        let body = body.split('=').next().unwrap_or(body);
-        let ps = parts(body);
-        let off = ps
-            .first()
-            .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "disallow" | "skip"))
-            || w.split_once('=').is_some_and(|(_, v)| {
-                matches!(
-                    v.to_ascii_lowercase().as_str(),
-                    "false" | "0" | "no" | "off"
-                )
-            });
-        !off && ps.iter().any(|p| p == "code")
-            && ps
-                .iter()
-                .any(|p| matches!(p.as_str(), "remote" | "untrusted"))
-    })
+    // Each setting of a comma-separated list counts alone (`--model_args
+    // pretrained=x/y,trust_remote_code=True`).
+    c.option_words()
+        .find(|w| w.split(',').any(trusts_remote_code))
+}
+
+/// A flag or a setting that says to run code that came from the network (`--trust-remote-code`,
+/// `trust_remote_code=True`), unless it says not to.
+fn trusts_remote_code(w: &str) -> bool {
+    let body = w.trim_start_matches('-');
+    let body = body.split('=').next().unwrap_or(body);
+    let ps = parts(body);
+    let off = ps
+        .first()
+        .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "disallow" | "skip"))
+        || w.split_once('=').is_some_and(|(_, v)| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "0" | "no" | "off"
+            )
+        });
+    !off && ps.iter().any(|p| p == "code")
+        && ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "remote" | "untrusted"))
 }
 
 /// A dotted name whose last part is a verb with consequences (`disk.wipe`, `system.reboot`),
@@ -1118,6 +1137,14 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
     }) || c
         .option_words()
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
+}
+
+/// Whether a subcommand runs a test suite (`acme test …`): it runs the code it is given,
+/// though it changes nothing.
+pub(super) fn runs_tests(c: &Cmd<'_>) -> bool {
+    subcommands(c)
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case("test"))
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -1624,6 +1651,15 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         // of a one-letter option (`swipl -t halt`: the goal run when it ends), stops that
         // program, not the machine.
         if w.contains(char::is_whitespace) && w.contains(['(', ',', ';']) {
+            return false;
+        }
+        // The value of an option that names a thing by its id or name (`pkaction --action-id
+        // org.freedesktop.login1.reboot`): a reference to the act, which is not asked for.
+        if names_a_thing(w) && w.contains('=')
+            || i.checked_sub(1)
+                .and_then(|p| words.get(p))
+                .is_some_and(|p| !p.contains('=') && names_a_thing(p))
+        {
             return false;
         }
         if !w.contains(char::is_whitespace)
