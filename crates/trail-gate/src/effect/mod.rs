@@ -218,8 +218,9 @@ fn names_critical(
     if reads_only {
         return None;
     }
-    // Told where its output goes, inside the project: a system file it is also given is read
-    // (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`).
+    // Told where its output goes, inside the project: a system file it is also given as an
+    // operand is read (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`); an
+    // option's value may be written all the same (`h5unjam -u /etc/sudoers -o build/x.h5`).
     let inputs = no_verb && targets::outputs_here(c, ctx);
     // The project root named as where output goes (`jekyll build -d /work/proj`): a builder
     // that empties its destination first empties the project. Not `.`, where a download or a
@@ -230,7 +231,7 @@ fn names_critical(
                 && (t.target.critical()
                     || t.target == Target::Removable
                     || t.output
-                    || t.target == Target::SystemFile && !t.read && !inputs)
+                    || t.target == Target::SystemFile && !t.read && (!inputs || t.by_option))
     })?;
     Some(decide(
         Verdict::Junction,
@@ -588,11 +589,30 @@ fn loads_fetched(
     if ctx.line.fetched.is_empty() {
         return None;
     }
-    let (fetched, path) = c.args.iter().find_map(|a| {
-        let t = ctx.arg_text(a);
-        let p = ctx.resolve(option_value(&t))?;
-        ctx.line.fetched.contains(&p).then(|| (t.clone(), p))
-    })?;
+    let (fetched, path) = c
+        .args
+        .iter()
+        .find_map(|a| {
+            let t = ctx.arg_text(a);
+            let p = ctx.resolve(option_value(&t))?;
+            ctx.line.fetched.contains(&p).then(|| (t.clone(), p))
+        })
+        // Or named inside a structured value (`--default-capabilities '{"x:executable":
+        // "$TMPDIR/driver"}'`), as written.
+        .or_else(|| {
+            c.args.iter().find_map(|a| {
+                a.raw
+                    .split(['"', '\'', '\\', ',', ' ', '{', '}', '[', ']', '=', ';'])
+                    .filter(|p| p.starts_with(['/', '~', '$']))
+                    .find_map(|piece| {
+                        let p = ctx.resolve(piece)?;
+                        ctx.line
+                            .fetched
+                            .contains(&p)
+                            .then(|| (piece.to_string(), p))
+                    })
+            })
+        })?;
     let loads = c.words().take_while(|w| *w != fetched).any(|w| {
         words::parts(w).iter().any(|p| {
             matches!(

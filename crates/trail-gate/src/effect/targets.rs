@@ -95,6 +95,9 @@ pub(super) struct Found {
     /// Given to a program told to rewrite what it is given in place (`--write-changes`,
     /// `--fix`): every file under it may be rewritten.
     pub(super) rewritten: bool,
+    /// An option's value (`-u /etc/sudoers`, `--key=/etc/x`): what the option does with it
+    /// is the program's to say, unlike an operand among inputs.
+    pub(super) by_option: bool,
 }
 
 impl Found {
@@ -109,6 +112,7 @@ impl Found {
             into: false,
             read: false,
             rewritten: false,
+            by_option: false,
         }
     }
 }
@@ -546,28 +550,17 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
         .collect()
 }
 
-/// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
-/// output options.
-pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
-    let mut out = Vec::new();
-    let mut output_next = false;
-    let mut named_next = false;
-    let mut into_next = false;
-    let mut read_next = false;
-    // Brought in and written down: the destination, and an option naming a place, is written.
-    let transfer = transfer_verb(c);
-    let destination = transfer
-        .and_then(|v| transfer_destination(c, v))
-        .or_else(|| redirected(c));
+/// A recorder by its name (`arecordmidi`, `wf-recorder`): the file it is given is where the
+/// recording goes. (Not `rec` alone: `photorec` recovers from what it is given.)
+fn recorder(c: &Cmd<'_>) -> bool {
+    c.name.to_ascii_lowercase().contains("record")
+}
+
+/// Whether the operand at an index is written by its place: a converter's output, the last
+/// operand of a program given its input by option (`ffmpeg -i … out.mp4`), or a recorder's
+/// path.
+fn written_operands<'c>(c: &'c Cmd<'_>, ctx: &Context) -> impl Fn(usize) -> bool + 'c {
     let converted = converter_output(c, ctx);
-    // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
-    // place it is given is written to.
-    let in_place = c
-        .args
-        .iter()
-        .any(|a| a.text.as_deref().is_some_and(rewrites_in_place));
-    // Given an input by option (`-i in.wav`), a program writes its last operand (`ffmpeg -i …
-    // out.mp4`).
     let last_is_output = c
         .option_words()
         .any(|w| matches!(w, "-i" | "--input" | "-input"))
@@ -576,8 +569,42 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 .as_deref()
                 .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
         });
+    let recorder = recorder(c);
+    move |n| {
+        last_is_output && n + 1 == c.args.len()
+            || converted == Some(n)
+            || recorder
+                && c.args[n]
+                    .text
+                    .as_deref()
+                    .is_some_and(|t| operand(t) && t.contains('/'))
+    }
+}
+
+/// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
+/// output options.
+pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut output_next = false;
+    let mut named_next = false;
+    let mut into_next = false;
+    let mut read_next = false;
+    let mut option_next = false;
+    // Brought in and written down: the destination, and an option naming a place, is written.
+    let transfer = transfer_verb(c);
+    let destination = transfer
+        .and_then(|v| transfer_destination(c, v))
+        .or_else(|| redirected(c));
+    // Told to change its files in place (`prettier --write`, `ruff --fix`, `mlr -I`): every
+    // place it is given is written to.
+    let in_place = c
+        .args
+        .iter()
+        .any(|a| a.text.as_deref().is_some_and(rewrites_in_place));
+    let recorder = recorder(c);
+    let written = written_operands(c, ctx);
     for (n, a) in c.args.iter().enumerate() {
-        let last = last_is_output && n + 1 == c.args.len() || converted == Some(n);
+        let last = written(n);
         // A directory given as where things land receives them, and is not replaced:
         // `/`, home and the project's ancestors are named there (a junction), not written
         // over; a system file is.
@@ -589,9 +616,10 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 )
             });
         let Some(w) = word_text(a, ctx) else {
-            (output_next, named_next, into_next) = (false, false, false);
+            (output_next, named_next, into_next, option_next) = (false, false, false, false);
             continue;
         };
+        let mut by_option = std::mem::take(&mut option_next);
         let output = std::mem::take(&mut output_next);
         let named = std::mem::take(&mut named_next);
         let mut into = std::mem::take(&mut into_next);
@@ -615,6 +643,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let reads = reads_from(&ps);
             read_key = flag.len() > 2 && reads;
             let names_output = output_flag(flag, true)
+                || recorder && matches!(flag, "-f" | "--file")
                 || !reads
                     && (product_option(&ps)
                         || transfer.is_some()
@@ -625,9 +654,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
                 into_next = directory;
                 read_next = read_key && !names_output;
+                option_next = flag != "--";
                 continue;
             };
             into = directory;
+            by_option = true;
             let named = names_output && !DIRECTORY_SHORT.contains(&flag);
             (v.to_string(), names_output, named)
         } else if let Some((k, v)) = w.split_once('=')
@@ -658,6 +689,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 into,
                 read: read_key,
                 rewritten: in_place && !w.starts_with('-') && !w.contains('='),
+                by_option,
             });
         }
     }
@@ -685,6 +717,7 @@ fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
         into: true,
         read: false,
         rewritten: false,
+        by_option: true,
     })
 }
 

@@ -417,7 +417,9 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
     words.iter().enumerate().any(|(i, &w)| {
         let valued = words.get(i + 1).is_some_and(|n| !n.starts_with('-'));
         match w {
-            "--version" | "-h" | "-V" => !valued,
+            // Asked alone, or of one subcommand: among other options (`-C -N -V -o/etc/hosts
+            // games.pgn`), a one-letter `-V`/`-h` is as often verbose or a header.
+            "--version" | "-h" | "-V" => !valued && words.len() <= 2,
             "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
             | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
             | "--check" | "--list" | "--pretend" | "--status" | "--test" => true,
