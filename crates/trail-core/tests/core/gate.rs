@@ -2091,6 +2091,13 @@ fn mechanisms_found_by_the_eighteenth_sealed_part() {
         "acme-serial -Y 'connection: &r#  accepter: tcp,0.0.0.0,2000#  connector: serialdev,/dev/ttyUSB0'",
         // An option's value may be written, even beside an output in the project.
         "acme-unjam -i data/run.h5 -u /etc/sudoers -o build/run.h5",
+        // A credential's name as a subcommand before a name; results put online; a file
+        // outside the project rewritten where it is; the home directory as an option's
+        // value, not as the last operand written over.
+        "acme token car-1",
+        "acme share",
+        "acme-jam -u notes.txt -i ~/beam/run17.h5 --clobber",
+        "acme-recon -all -i data/t1.nii.gz -sd /home/dev",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -2103,6 +2110,8 @@ fn mechanisms_found_by_the_eighteenth_sealed_part() {
         "acme-judge test -c build/judge -d test/",
         "acme-recordmidi -p 20:0 build/take.mid",
         "acme-extract -V",
+        "acme token list",
+        "acme-jam -u notes.txt -i build/run17.h5 --clobber",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -299,7 +299,7 @@ const IN_PLACE: &[&str] = &["-I", "--in-place", "--inplace"];
 
 /// Whether `flag` tells a program to change the files it is given where they are: the exact
 /// spellings above, and a long flag whose first word is a rewriting verb (`--write`,
-/// `--write-changes`, `--overwrite`, `--fix`, `--fix-only`), whatever the program.
+/// `--write-changes`, `--overwrite`, `--fix`, `--fix-only`, `--clobber`), whatever the program.
 fn rewrites_in_place(flag: &str) -> bool {
     if IN_PLACE.contains(&flag) {
         return true;
@@ -311,7 +311,7 @@ fn rewrites_in_place(flag: &str) -> bool {
     words::parts(name).first().is_some_and(|p| {
         matches!(
             p.as_str(),
-            "write" | "overwrite" | "rewrite" | "fix" | "replace"
+            "write" | "overwrite" | "rewrite" | "fix" | "replace" | "clobber"
         )
     })
 }
@@ -561,9 +561,15 @@ fn recorder(c: &Cmd<'_>) -> bool {
 /// path.
 fn written_operands<'c>(c: &'c Cmd<'_>, ctx: &Context) -> impl Fn(usize) -> bool + 'c {
     let converted = converter_output(c, ctx);
+    // The last word is an operand, not the value of the option before it (`-sd /home/dev`).
+    let flag_before_last = c.args.len() >= 2
+        && c.args[c.args.len() - 2].text.as_deref().is_some_and(|t| {
+            t.starts_with('-') && !t.contains('=') && t.trim_start_matches('-').len() >= 2
+        });
     let last_is_output = c
         .option_words()
         .any(|w| matches!(w, "-i" | "--input" | "-input"))
+        && !flag_before_last
         && c.args.last().is_some_and(|a| {
             a.text
                 .as_deref()

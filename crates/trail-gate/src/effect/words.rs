@@ -191,6 +191,8 @@ const REACHES: &[&str] = &[
     "release",
     "retire",
     "send",
+    // Made reachable by others (`promptfoo share`, a session or a result put online).
+    "share",
     "ship",
     "sign",
     "submit",
@@ -334,10 +336,11 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     if let Some(c) = of(part) {
         return Some((c, false));
     }
-    // Undoing a publication takes it away (`undeploy`, `unrelease`, `unship`).
+    // Undoing a publication takes it away (`undeploy`, `unrelease`, `unship`); `unshare` is
+    // the kernel's word for a namespace of one's own, which shares nothing.
     if part
         .strip_prefix("un")
-        .is_some_and(|rest| of(rest) == Some(Class::Reaches))
+        .is_some_and(|rest| rest != "share" && of(rest) == Some(Class::Reaches))
     {
         return Some((Class::Destroys, false));
     }
@@ -1265,21 +1268,23 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     None
 }
 
-/// A credential's name alone as the last subcommand (`surge token`, `acme api-key`), after
-/// words that neither act nor look: the credential is printed to whoever asked.
+/// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
+/// beside words that neither act nor look: the credential is printed to whoever asked.
 fn lone_credential(split: &[Vec<String>]) -> bool {
-    let Some((last, before)) = split.split_last() else {
+    let credential = |w: &Vec<String>| {
+        matches!(
+            w.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+            ["token" | "tokens" | "apikey" | "credentials"] | ["api", "key" | "token"]
+        )
+    };
+    let Some(at) = split.iter().position(credential) else {
         return false;
     };
-    matches!(
-        last.iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
-        ["token" | "tokens" | "apikey" | "credentials"] | ["api", "key" | "token"]
-    ) && before
+    split
         .iter()
-        .flatten()
+        .enumerate()
+        .filter(|&(i, _)| i != at)
+        .flat_map(|(_, w)| w)
         .all(|p| classify_form(p).is_none() && !LOOKS.contains(&p.as_str()))
 }
 
