@@ -9,7 +9,8 @@
 //! - **`table-column`**: a cell of a column whose header names a password (a password
 //!   manager's CSV export, a Markdown table of accounts).
 //! - **`printed-secret`**: the one-word line a command that names a credential printed after a
-//!   shell prompt (`$ pass show …`, `% security find-generic-password … -w`).
+//!   shell prompt (`$ pass show …`, `% security find-generic-password … -w`), and each
+//!   generated word of a credential file printed whole (`$ cat ~/.p4tickets`).
 //! - **`user-slash-password`**: a login handed over as `user / value` in chat or prose.
 //! - **`generated-token`**: a word standing alone that could only be generated: letters of
 //!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
@@ -1173,9 +1174,10 @@ fn after_prompt(body: &str) -> Option<&str> {
 
 /// What a command that prints or makes a secret printed (`$ pass show x`, `% security
 /// find-generic-password … -w`, `$ acme token create`, `$ sudo cat /etc/agent.psk`): the first
-/// line of its output, when it is one word that reads as generated. A shell prompt (`$ `, `% `)
-/// starts the command. And what is typed in answer to a password prompt a script waits for
-/// (`expect "password:"` then `send "…\r"`): see [`answered`].
+/// line of its output, when it is one word that reads as generated; of a file that stores a
+/// credential (`$ cat ~/.cvspass`), every generated word up to the next prompt. A shell prompt
+/// (`$ `, `% `) starts the command. And what is typed in answer to a password prompt a script
+/// waits for (`expect "password:"` then `send "…\r"`): see [`answered`].
 fn printed(text: &str) -> Vec<(usize, usize)> {
     const PRINTS: &[&str] = &[
         "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
@@ -1185,6 +1187,9 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
     let mut after_secret_command = false;
+    // Inside what a command printed from a file that stores a credential (`$ cat
+    // ~/.p4tickets`): every generated word, up to the next prompt.
+    let mut in_credential_file = false;
     // A key file dumped in lines of one width (`base64 -w 76 …`, `xxd -p …`): the span grows
     // over each next line of the same alphabet, up to the first shorter one.
     let mut dump: Option<usize> = None;
@@ -1226,7 +1231,15 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
                     && !w.starts_with('-')
             });
             after_secret_command = secret && (prints || asks);
+            in_credential_file = prints_credential_file(command);
             continue;
+        }
+        if in_credential_file {
+            out.extend(
+                generated_words(body)
+                    .into_iter()
+                    .map(|(s, e)| (start + s, start + e)),
+            );
         }
         // A password prompt the command printed (`Enter password:`): the line after it is
         // what was typed or what came back, the secret either way.
@@ -1253,6 +1266,97 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out.extend(answered(text));
+    out
+}
+
+/// Whether a command prints a file that stores a credential: a file printer (`cat`, `head`,
+/// `sudo cat`…) given a path whose name says so (`~/.p4tickets`, `~/.cvspass`,
+/// `.erlang.cookie`, `/etc/ppp/chap-secrets`, `~/.netrc`), not a source file or a log that
+/// merely mentions one (`auth.ts`, `token.log`).
+fn prints_credential_file(command: &str) -> bool {
+    const PRINTERS: &[&str] = &["cat", "head", "tail", "more", "less", "bat", "type"];
+    const STORES: &[&str] = &[
+        "pass",
+        "passwd",
+        "password",
+        "passwords",
+        "secret",
+        "secrets",
+        "token",
+        "tokens",
+        "ticket",
+        "tickets",
+        "cookie",
+        "credential",
+        "credentials",
+        "creds",
+        "netrc",
+        "keytab",
+        "psk",
+    ];
+    const NOT_STORES: &[&str] = &[
+        "log", "txt", "md", "rs", "py", "js", "ts", "go", "java", "rb", "php", "c", "h", "json",
+        "yaml", "yml", "toml", "html", "css", "sh", "pub",
+    ];
+    let mut words = command.split_whitespace();
+    let Some(mut program) = words.next() else {
+        return false;
+    };
+    if program == "sudo" {
+        program = words.next().unwrap_or("");
+    }
+    if !PRINTERS.contains(&program) {
+        return false;
+    }
+    words
+        .filter(|w| !w.starts_with('-') && w.contains(['/', '.']))
+        .any(|path| {
+            let file = path
+                .rsplit('/')
+                .next()
+                .unwrap_or(path)
+                .trim_end_matches(';');
+            let ext = file
+                .rsplit_once('.')
+                .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
+            // A file name's extension says what it holds (`.erlang.cookie`, `auth.ts`).
+            if ext
+                .as_ref()
+                .is_some_and(|(stem, e)| !stem.is_empty() && NOT_STORES.contains(&e.as_str()))
+            {
+                return false;
+            }
+            text::words(file).iter().any(|p| {
+                STORES.contains(&p.as_str())
+                    || STORES
+                        .iter()
+                        .any(|s| s.len() >= 4 && p.ends_with(s) && p.len() <= 12)
+            })
+        })
+}
+
+/// The words of a line of a credential file that only a generator writes: a long run of one
+/// alphabet (a ticket's hex, a cookie's capitals) or letters of both cases with digits,
+/// split at blanks, `:`, `=` and `,`.
+fn generated_words(line: &str) -> Vec<(usize, usize)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if matches!(b[i], b' ' | b'\t' | b':' | b'=' | b',' | b'\r') {
+            i += 1;
+            continue;
+        }
+        let end = i + b[i..]
+            .iter()
+            .take_while(|c| !matches!(c, b' ' | b'\t' | b':' | b'=' | b',' | b'\r'))
+            .count();
+        let w = &line[i..end];
+        if (uniform_random(w) || strongly_generated(w, 12)) && !plausible::is_placeholder(w) {
+            out.push((i, end));
+        }
+        i = end;
+    }
     out
 }
 

@@ -2031,6 +2031,40 @@ fn found_by_the_eighteenth_sealed_part() {
     }
 }
 
+/// What a command printed from a file that stores a credential, named so by its path
+/// (`~/.p4tickets`, `~/.cvspass`, `.erlang.cookie`): each word only a generator writes, up to
+/// the next prompt. Issue 20's "a printed credentials file"; found across the sealed parts.
+#[test]
+fn a_printed_credential_file_is_redacted_word_by_word() {
+    for (text, secret) in [
+        (
+            "$ cat ~/.p4tickets\nvcs.acme.example:1666=ana:7C2E91A04B5D38F6E1A9C0D4B7F3E82A",
+            "7C2E91A04B5D38F6E1A9C0D4B7F3E82A",
+        ),
+        (
+            "$ cat ~/.cvspass\n/1 :pserver:ana@cvs.acme.example:2401/repo Aq7zKp2WmR9tLxE",
+            "Aq7zKp2WmR9tLxE",
+        ),
+        (
+            "$ sudo cat /var/lib/acme/.erlang.cookie\nQWZPLRKTNMVBXCYHDFGS",
+            "QWZPLRKTNMVBXCYHDFGS",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        // Code and logs that name a credential, and the account table, hold none.
+        "$ cat src/auth/token.ts\nexport const tokenFor = (userId: string) => sign({ sub: userId }, KEY);",
+        "$ cat /etc/passwd\nroot:x:0:0:root:/root:/bin/bash",
+        "$ cat ~/.p4tickets\n$ git log --oneline -1\n7C2E91A04B5D38F6E1A9C0D4B7F3E82A fix",
+        "$ cat notes/tickets.md\nTICKET-4411 Aq7zKp2WmR9tLxE",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
