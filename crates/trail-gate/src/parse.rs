@@ -270,13 +270,17 @@ impl<'a> Walker<'_, 'a> {
         // What a `<(printf …)` or `<(echo …)` prints is a file the program reads, written on
         // the line as a here-document is: it is fed to the program as one.
         // Whatever else it prints reaches the program as a pipe's output does (`ola_trigger
-        // <(curl …)` reads what was fetched, as `curl … | ola_trigger` would).
+        // <(curl …)` reads what was fetched, as `curl … | ola_trigger` would); so does what a
+        // command substitution in a word prints.
         let mut fed: Vec<String> = Vec::new();
         let mut substituted: Vec<usize> = Vec::new();
         for w in &words {
             let before = self.flat.commands.len();
             self.word(w);
             if !reads_substituted(w) {
+                // A command substitution's output is the program's argument (`acme run
+                // "$(curl …)"`): what it printed reaches the program all the same.
+                substituted.extend(before..self.flat.commands.len());
                 continue;
             }
             if let [printer] = &self.flat.commands[before..]

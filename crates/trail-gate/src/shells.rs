@@ -274,11 +274,22 @@ pub(super) fn shell_code(
     let words = &argv[1..];
     hidden_in_words(words, ctx, raw, out);
     let runs_named = if shell {
-        words.iter().any(|a| {
-            !a.text
+        // `-s` (alone or in a cluster, `-xs`): the shell reads its commands from stdin, and
+        // the words after are the script's arguments (`curl … | bash -s -- --flag x`).
+        let flags = words.iter().map_while(|a| {
+            a.text
                 .as_deref()
-                .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
-        })
+                .filter(|t| t.starts_with('-') && *t != "--")
+        });
+        let from_stdin = flags
+            .clone()
+            .any(|t| !t.starts_with("--") && t[1..].contains('s'));
+        !from_stdin
+            && words.iter().any(|a| {
+                !a.text
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
+            })
     } else {
         code::names_script(name, words)
     };

@@ -100,10 +100,7 @@ pub(super) fn judge(
     }
     out.extend(loads_fetched(c, ctx, layer, tier, raw));
     if tier == Tier::Unknown {
-        planted_text(c, ctx, out);
-        arguments::downloaded_source(c, cmd, ctx, raw, out);
-        out.extend(code_from_url(c, raw));
-        out.extend(download_on_stdin(c, producers, raw));
+        what_it_is_handed(c, cmd, producers, ctx, raw, out);
     }
     let before = out.0.len();
     let shows = words::shows_only(c);
@@ -654,6 +651,112 @@ fn option_value(word: &str) -> &str {
     }
 }
 
+/// What a program nobody models is handed besides its words: console lines, a file this line
+/// planted, a download on stdin or in a directory, code by its address.
+fn what_it_is_handed(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &super::Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    console_lines(c, cmd, ctx, raw, out);
+    planted_text(c, ctx, out);
+    arguments::downloaded_source(c, cmd, ctx, raw, out);
+    out.extend(code_from_url(c, raw));
+    out.extend(download_on_stdin(c, producers, raw));
+}
+
+/// The lines a program nobody models is handed for its own console: the values of an option
+/// that executes them (`cplex -c "read m.lp" "optimize"`, `pyocd commander -c "savemem …"`)
+/// and a here-document (`hammerdbcli auto /dev/stdin <<EOF`). Each is judged two ways, and
+/// only a block counts, since the console's language is not known:
+///
+/// - what follows its first word, as a command (`xecute rm -rf ~`: a console's verb handing the
+///   rest to the shell);
+/// - the line itself, as the program's own subcommand: a destroying verb said of a critical
+///   place (`file delete -force /home/dev`), or a saving or writing verb whose path is a
+///   system file, a device or a critical place (`savemem 0x0 0x1000 /etc/hosts`,
+///   `write /etc/fstab sol`).
+fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out: &mut Findings) {
+    let mut lines: Vec<&str> = Vec::new();
+    let mut after_executes = false;
+    for a in c.args {
+        let Some(t) = a.text.as_deref() else {
+            after_executes = false;
+            continue;
+        };
+        if t.starts_with('-') {
+            after_executes = words::executes(t.split('=').next().unwrap_or(t));
+            if let Some((_, v)) = t.split_once('=').filter(|_| after_executes) {
+                lines.push(v);
+                after_executes = false;
+            }
+            continue;
+        }
+        if after_executes {
+            lines.push(t);
+        }
+    }
+    if let Some(text) = &cmd.heredoc {
+        lines.extend(text.lines());
+    }
+    for line in lines.iter().map(|l| l.trim()).filter(|l| l.len() <= 300) {
+        let parts: Vec<&str> = line
+            .split_whitespace()
+            .map(|w| w.trim_end_matches([',', ';']))
+            .collect();
+        if parts.len() < 2 {
+            continue;
+        }
+        if let Some((_, tail)) = line.split_once(char::is_whitespace)
+            && known::tier(parts[1]) != Tier::Unknown
+        {
+            out.runs(tail.trim(), super::Keep::Blocks);
+        }
+        let args: Vec<super::parse::Arg> = parts
+            .iter()
+            .map(|w| super::parse::Arg {
+                text: Some((*w).to_string()),
+                raw: (*w).to_string(),
+                quoted: false,
+            })
+            .collect();
+        let console = Cmd {
+            name: c.name,
+            args: &args,
+            writes: &[],
+            reads: &[],
+            zones: &[],
+        };
+        let found = targets::of(&console, ctx);
+        let verb = words::consequence(&console);
+        let saves = ["save", "write", "dump", "export"]
+            .iter()
+            .any(|v| parts[0].to_ascii_lowercase().starts_with(v));
+        let hit = found.iter().find(|t| {
+            !t.read
+                && (t.target.critical() && verb.as_ref().is_some_and(words::Verb::deletes)
+                    || saves && (t.target.overwritten() || t.target.critical()))
+        });
+        if let Some(t) = hit {
+            out.push(decide(
+                Verdict::Block,
+                RuleId::DestroysCritical,
+                format!(
+                    "`{}` is handed a line for its console (`{line}`) that destroys or writes over {} (`{}`): it is never run",
+                    c.name,
+                    t.target.what(),
+                    t.word
+                ),
+                raw,
+            ));
+            return;
+        }
+    }
+}
+
 /// A file this line wrote from text it holds, handed to a program trail does not model (`cat >
 /// f.yml <<EOF … EOF && tmuxp load f.yml`, `printf 'pre_window: rm -rf ~\n' > f && tmuxinator
 /// start -p f`), or the directory it was written in: such a tool may run what the file says (hooks, panes, key bindings, commands
@@ -763,21 +866,54 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
     }
     // A download handed over as a file (`acme-trigger <(curl -fsSL https://…)`): what a
     // fetched file given to a program nobody models is (`loads_fetched`).
-    let substituted = || {
+    let substituted = |open: &str| {
         c.args
             .iter()
-            .find(|a| a.text.is_none() && a.raw.starts_with("<(") && a.raw.contains("://"))
+            .position(|a| a.text.is_none() && a.raw.contains(open) && a.raw.contains("://"))
     };
-    if let Some(a) = (!words::shows_only(c) && !words::looks(c))
-        .then(substituted)
-        .flatten()
-    {
+    let looks_only = words::shows_only(c) || words::looks(c);
+    if let Some(i) = substituted("<(").filter(|_| !looks_only) {
         return Some(decide(
             Verdict::Block,
             RuleId::RemoteCode,
             format!(
                 "`{}` is given a download as a file (`{}`) to load or run: code nobody has read; it is never run",
-                c.name, a.raw
+                c.name, c.args[i].raw
+            ),
+            raw,
+        ));
+    }
+    // A download's text as an argument (`acme run rails r "$(curl -fsSL https://…)"`): told
+    // to run it by a word before it, fetched code runs; otherwise a person decides.
+    if let Some(i) = substituted("$(").filter(|_| !looks_only) {
+        let runs = c.args[..i]
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+            .any(|w| {
+                matches!(w, "-e" | "-c" | "r" | "-r")
+                    || words::parts(w).iter().any(|p| {
+                        matches!(
+                            p.as_str(),
+                            "run" | "exec" | "execute" | "eval" | "script" | "runner"
+                        )
+                    })
+            });
+        return Some(decide(
+            if runs {
+                Verdict::Block
+            } else {
+                Verdict::Junction
+            },
+            RuleId::RemoteCode,
+            format!(
+                "`{}` is given the text of a download as an argument (`{}`){}",
+                c.name,
+                c.args[i].raw,
+                if runs {
+                    ", told to run it: code nobody has read; it is never run"
+                } else {
+                    ", and trail does not model what it does with it: a person decides"
+                }
             ),
             raw,
         ));

@@ -537,6 +537,37 @@ fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
     })
 }
 
+/// Where an output goes, when its last name only the shell knows (`-o
+/// "/boot/initrd.img-$(uname -r)"`, after an output option, or `--output=…`): a file of that
+/// directory is written all the same. (Read, such a file is the program's business: `-c
+/// "/boot/config-$(uname -r)"`.)
+fn dynamic_output(a: &Arg, after_output: bool) -> Option<String> {
+    dynamic_name(&a.raw).filter(|d| {
+        after_output
+            || d.split_once('=')
+                .is_some_and(|(f, _)| f.starts_with('-') && output_flag(f, true))
+    })
+}
+
+/// `/boot/initrd.img-$(uname -r)` → `/boot/initrd.img-…`: one file of a directory written out,
+/// whose name only the shell knows (not a glob: it names one file there, not all of them).
+/// `$X/boot` is anywhere, and stays unknown.
+fn dynamic_name(raw: &str) -> Option<String> {
+    let bare = raw.trim_matches(['"', '\'']);
+    let (key, path) = match bare.split_once('=') {
+        Some((k, v)) if k.starts_with('-') => (Some(k), v.trim_matches(['"', '\''])),
+        _ => (None, bare),
+    };
+    let dynamic = path.find('$')?;
+    let slash = path[..dynamic].rfind('/')?;
+    (path.starts_with('/') && slash > 0 && !path[..dynamic].contains(char::is_whitespace)).then(
+        || {
+            let file = format!("{}…", &path[..dynamic]);
+            key.map_or(file.clone(), |k| format!("{k}={file}"))
+        },
+    )
+}
+
 /// The places that matter among the values of variables set for the program (`NAME=/home/dev
 /// prog …`), named as the program's own: not a program's output, but what it works on.
 pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
@@ -621,7 +652,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                     Some(Target::Root | Target::Home | Target::Ancestor | Target::SystemDir)
                 )
             });
-        let Some(w) = word_text(a, ctx) else {
+        let Some(w) = word_text(a, ctx).or_else(|| dynamic_output(a, output_next)) else {
             (output_next, named_next, into_next, option_next) = (false, false, false, false);
             continue;
         };

@@ -587,22 +587,6 @@ const BYPASSES: &[&str] = &[
 /// 'core stop now'`, `acme-cli --execute 'pool delete tank'`): its words are the program's
 /// subcommands. Only a short line of plain words counts; a message (`-m '…'`) is not one.
 fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
-    let executes = |flag: &str| {
-        flag.strip_prefix("--").map_or_else(
-            || {
-                let letters = flag.trim_start_matches('-');
-                flag.starts_with('-')
-                    && (1..=3).contains(&letters.len())
-                    && letters.chars().all(|ch| ch.is_ascii_lowercase())
-                    && letters.contains(['x', 'c', 'e'])
-            },
-            |long| {
-                parts(long)
-                    .last()
-                    .is_some_and(|p| matches!(p.as_str(), "command" | "exec" | "execute" | "cmd"))
-            },
-        )
-    };
     c.args.windows(2).find_map(|pair| {
         let flag = pair[0].text.as_deref()?;
         let line = pair[1].text.as_deref()?;
@@ -630,6 +614,25 @@ fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
         };
         subcommand_verb(&console)
     })
+}
+
+/// Whether an option hands its value to the program's console to execute (`-x`, `-c`, `-e`,
+/// `-rx`, `--execute`, `--command`).
+pub(super) fn executes(flag: &str) -> bool {
+    flag.strip_prefix("--").map_or_else(
+        || {
+            let letters = flag.trim_start_matches('-');
+            flag.starts_with('-')
+                && (1..=3).contains(&letters.len())
+                && letters.chars().all(|ch| ch.is_ascii_lowercase())
+                && letters.contains(['x', 'c', 'e'])
+        },
+        |long| {
+            parts(long)
+                .last()
+                .is_some_and(|p| matches!(p.as_str(), "command" | "exec" | "execute" | "cmd"))
+        },
+    )
 }
 
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
@@ -1579,13 +1582,17 @@ pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
 }
 
 /// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
-/// `--cleanDestinationDir`, `clean`).
+/// `--cleanDestinationDir`, `clean`, and the thorough cleans joined into one word:
+/// `fullclean`, `distclean`, `realclean`).
 pub(super) fn cleans(c: &Cmd<'_>) -> bool {
     c.words().any(|w| {
         let w = w.strip_prefix("--").unwrap_or(w);
-        parts(w)
-            .iter()
-            .any(|p| matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge"))
+        parts(w).iter().any(|p| {
+            matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge")
+                || p.len() <= 10
+                    && p.strip_suffix("clean")
+                        .is_some_and(|head| matches!(head, "full" | "dist" | "real" | "deep"))
+        })
     })
 }
 
