@@ -26,7 +26,6 @@
 //! their own, so "do not cache tokens" is never a refinement of "cache tokens".
 
 use std::collections::BTreeSet;
-use std::io;
 use std::path::Path;
 
 use serde::Serialize;
@@ -111,7 +110,7 @@ pub fn log(
     forks: &[Fork],
     session: Option<&str>,
     secrets: &Secrets,
-) -> io::Result<()> {
+) -> Result<(), trail_base::file_error::FileError> {
     for f in forks {
         trajectory::journal::append(root, &f.entry(session), secrets)?;
     }

@@ -17,6 +17,7 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+use trail_base::file_error::FileError;
 
 use crate::text::hex;
 
@@ -42,13 +43,18 @@ pub fn path(secrets_dir: &Path) -> PathBuf {
 }
 
 impl Key {
-    /// The key, or `None` when none was ever made (then no grant can be valid yet).
-    pub fn load(secrets_dir: &Path) -> io::Result<Option<Key>> {
+    /// The key, or `None` when none was ever made (then no grant can be valid yet). An error
+    /// names the key's file.
+    pub fn load(secrets_dir: &Path) -> Result<Option<Key>, FileError> {
         let p = path(secrets_dir);
+        Key::read(&p).map_err(|e| FileError::new("read the key", &p, e))
+    }
+
+    fn read(p: &Path) -> io::Result<Option<Key>> {
         let mut f = match OpenOptions::new()
             .read(true)
             .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
-            .open(&p)
+            .open(p)
         {
             Ok(f) => f,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
@@ -71,11 +77,17 @@ impl Key {
     }
 
     /// The key, made now (from the OS's random source) when there is none. Two processes racing
-    /// to make it agree: the file is created exclusively and the loser reads the winner's.
-    pub fn load_or_create(secrets_dir: &Path) -> io::Result<Key> {
+    /// to make it agree: the file is created exclusively and the loser reads the winner's. An
+    /// error names the key's file.
+    pub fn load_or_create(secrets_dir: &Path) -> Result<Key, FileError> {
         if let Some(k) = Key::load(secrets_dir)? {
             return Ok(k);
         }
+        Key::create(secrets_dir)
+            .map_err(|e| FileError::new("create the key", &path(secrets_dir), e))
+    }
+
+    fn create(secrets_dir: &Path) -> io::Result<Key> {
         DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -96,7 +108,7 @@ impl Key {
                 crate::fsutil::sync_dir(secrets_dir)?;
                 Ok(key)
             }
-            Err(e) if e.error.kind() == ErrorKind::AlreadyExists => Key::load(secrets_dir)?
+            Err(e) if e.error.kind() == ErrorKind::AlreadyExists => Key::read(&p)?
                 .ok_or_else(|| io::Error::other("the key vanished while it was being made")),
             Err(e) => Err(e.error),
         }
@@ -144,6 +156,29 @@ fn parse(text: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key that cannot be read or made says which file and what was being done (issue 23:
+    /// errors that say where), not only the system's "Is a directory".
+    #[test]
+    fn a_key_that_cannot_be_read_names_its_file() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(path(d.path())).unwrap();
+        let e = Key::load(d.path()).unwrap_err();
+        assert_eq!(e.path, path(d.path()));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read the key {}", path(d.path()).display())),
+            "{e}"
+        );
+        let blocked = d.path().join("file");
+        std::fs::write(&blocked, "").unwrap();
+        let e = Key::load_or_create(&blocked).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(&path(&blocked).display().to_string()),
+            "{e}"
+        );
+    }
 
     #[test]
     fn hmac_matches_rfc_4231_test_case_2() {

@@ -368,12 +368,19 @@ fn write_status(places: &Places, report: &Report) {
 /// Write a file a sync can do without (its status, its memo): whole or not at all, by rename,
 /// but not synced to disk: after a power loss the next sync recomputes what it said, and two
 /// fsyncs were a tenth of an incremental sync's time.
-pub(crate) fn write_cache(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_cache(
+    path: &Path,
+    bytes: &[u8],
+) -> std::result::Result<(), trail_base::file_error::FileError> {
     use std::io::Write as _;
-    let dir = trail_base::fsutil::parent_dir(path);
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map(drop).map_err(|e| e.error)
+    use trail_base::file_error::At;
+    let write = || -> std::io::Result<()> {
+        let dir = trail_base::fsutil::parent_dir(path);
+        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+        tmp.write_all(bytes)?;
+        tmp.persist(path).map(drop).map_err(|e| e.error)
+    };
+    write().at("write", path)
 }
 
 /// The last sync's report, if one ran.

@@ -28,7 +28,7 @@ pub fn settings_files(root: &Path, home: &Path) -> Vec<PathBuf> {
 }
 
 /// Records the count for every settings file that holds trail's hooks.
-pub fn record(root: &Path, home: &Path) -> std::io::Result<()> {
+pub fn record(root: &Path, home: &Path) -> Result<(), trail_base::file_error::FileError> {
     let mut seen = BTreeMap::new();
     for f in settings_files(root, home) {
         let n = crate::fsutil::read_text_capped(&f, 4 << 20).map_or(0, |t| count(&t));
@@ -40,12 +40,10 @@ pub fn record(root: &Path, home: &Path) -> std::io::Result<()> {
         // trail's hooks are not in these files: nothing to guard, and no `.trail/` to make.
         return Ok(());
     }
-    let json = serde_json::to_string(&seen).map_err(std::io::Error::other)?;
-    Ok(crate::fsutil::atomic_write_in(
-        root,
-        &path(root),
-        json.as_bytes(),
-    )?)
+    let json = serde_json::to_string(&seen).map_err(|e| {
+        trail_base::file_error::FileError::new("write", &path(root), std::io::Error::other(e))
+    })?;
+    crate::fsutil::atomic_write_in(root, &path(root), json.as_bytes())
 }
 
 /// What [`record`] found for `settings` at the session's start.

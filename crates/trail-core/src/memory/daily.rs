@@ -60,20 +60,23 @@ pub(crate) fn block_prefix(day: &str, existing: &str) -> String {
 
 /// Append one block to a day file (creating it and its folder) and sync it. Never rewrites, and
 /// never through a symlink (DESIGN, principle 10).
-pub(crate) fn append_to_day(project_root: &Path, path: &Path, block: &str) -> std::io::Result<()> {
-    Ok(crate::fsutil::append_in(
-        project_root,
-        path,
-        block.as_bytes(),
-    )?)
+pub(crate) fn append_to_day(
+    project_root: &Path,
+    path: &Path,
+    block: &str,
+) -> Result<(), trail_base::file_error::FileError> {
+    crate::fsutil::append_in(project_root, path, block.as_bytes())
 }
 
 /// A day file's text ("" when there is none), read as every project file is
 /// ([`crate::fsutil::read_in`]).
-pub(crate) fn read_day(project_root: &Path, path: &Path) -> std::io::Result<String> {
+pub(crate) fn read_day(
+    project_root: &Path,
+    path: &Path,
+) -> Result<String, trail_base::file_error::FileError> {
     match crate::fsutil::read_string_in(project_root, path, crate::fsutil::MAX_PROJECT_FILE) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        r => Ok(r?),
+        r => r,
     }
 }
 

@@ -89,8 +89,12 @@ pub fn has_content(text: &str) -> bool {
 }
 
 /// Every dated daily file (`memory/DATE.md`, text), oldest first, up to and including `today`.
-pub fn daily_files(project_root: &Path, today: &str) -> std::io::Result<Vec<(String, String)>> {
-    let mut names: Vec<String> = match std::fs::read_dir(memory_dir(project_root)) {
+pub fn daily_files(
+    project_root: &Path,
+    today: &str,
+) -> Result<Vec<(String, String)>, trail_base::file_error::FileError> {
+    let dir = memory_dir(project_root);
+    let mut names: Vec<String> = match std::fs::read_dir(&dir) {
         Ok(rd) => rd
             .filter_map(std::result::Result::ok)
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
@@ -101,10 +105,9 @@ pub fn daily_files(project_root: &Path, today: &str) -> std::io::Result<Vec<(Str
             })
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e),
+        Err(e) => return Err(trail_base::file_error::FileError::new("list", &dir, e)),
     };
     names.sort();
-    let dir = memory_dir(project_root);
     names
         .into_iter()
         .map(|n| {

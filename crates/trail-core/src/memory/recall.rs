@@ -33,12 +33,11 @@ pub fn remember(
     let text = secrets.redact(&flat)?;
     let (day, time) = now.day_and_minute();
     let path = memory_dir(project_root).join(format!("{day}.md"));
-    let existing = read_day(project_root, &path).map_err(|e| FileError::new("read", &path, e))?;
+    let existing = read_day(project_root, &path)?;
     let mut block = block_prefix(&day, &existing);
     block.push_str(&format!("## Remembered ({time})\n- {text}\n"));
     let line = existing.lines().count() + block.lines().count();
-    append_to_day(project_root, &path, &block)
-        .map_err(|e| FileError::new("append to", &path, e))?;
+    append_to_day(project_root, &path, &block)?;
     Ok(format!("memory/{day}.md#L{line}"))
 }
 
@@ -99,7 +98,7 @@ pub fn recall(project_root: &Path, query: &str, limit: usize) -> Result<Vec<Hit>
     }
     let mut hits = Vec::new();
     for (rank, (name, path)) in files(project_root).iter().enumerate() {
-        let text = read_day(project_root, path).map_err(|e| FileError::new("read", path, e))?;
+        let text = read_day(project_root, path)?;
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') || t.starts_with("<!--") {

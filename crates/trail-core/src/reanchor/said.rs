@@ -67,8 +67,18 @@ impl Said {
     }
 }
 
-/// The last `prompts` prompts and `calls` tool calls of the session file at `path`.
-pub fn read(path: &Path, prompts: usize, calls: usize) -> io::Result<Said> {
+/// The last `prompts` prompts and `calls` tool calls of the session file at `path`. An error
+/// names the file.
+pub fn read(
+    path: &Path,
+    prompts: usize,
+    calls: usize,
+) -> Result<Said, trail_base::file_error::FileError> {
+    use trail_base::file_error::At;
+    read_tails(path, prompts, calls).at("read", path)
+}
+
+fn read_tails(path: &Path, prompts: usize, calls: usize) -> io::Result<Said> {
     let mut file = File::open(path)?;
     let len = crate::fsutil::size_of(&file)?;
     let mut head = Vec::new();

@@ -150,9 +150,12 @@ impl Store {
         crate::secrets::key::Key::load_or_create(&self.secrets_dir).map_err(self.key_error())
     }
 
-    fn key_error(&self) -> impl FnOnce(std::io::Error) -> StateError {
+    fn key_error(&self) -> impl FnOnce(trail_base::file_error::FileError) -> StateError {
         let path = crate::secrets::key::path(&self.secrets_dir);
-        move |source| StateError::Io { path, source }
+        move |e| StateError::Io {
+            path,
+            source: trail_base::file_error::Cause::cause(e),
+        }
     }
 
     pub fn project_root(&self) -> &Path {

@@ -55,14 +55,16 @@ fn read_document(path: &Path) -> CliResult<String> {
             .map_err(cannot)?;
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
-    read_named(path).map_err(cannot)
+    // The error already says "cannot read PATH".
+    read_named(path).map_err(|e| CliError::usage(e.to_string()))
 }
 
 /// A document the person named: a symlink to it is followed (the name is theirs), but a FIFO
 /// or a device is not read, and neither is more than trail reads of any project file.
-pub fn read_named(path: &Path) -> std::io::Result<String> {
-    let real = std::fs::canonicalize(path)?;
-    Ok(fsutil::read_text_capped(&real, fsutil::MAX_PROJECT_FILE)?)
+pub fn read_named(path: &Path) -> Result<String, trail_core::file_error::FileError> {
+    use trail_core::file_error::At;
+    let real = std::fs::canonicalize(path).at("read", path)?;
+    fsutil::read_text_capped(&real, fsutil::MAX_PROJECT_FILE)
 }
 
 fn render(file: &Path, report: &Report) -> String {

@@ -94,7 +94,7 @@ fn trust(c: &Config, store: &TrustStore, args: &TrustArgs) -> CliResult {
         .with_source(e)
     };
     // The record carries proof that this command wrote it: a MAC under the person's key.
-    let key = Key::load_or_create(&c.trust_key_dir).map_err(failed)?;
+    let key = Key::load_or_create(&c.trust_key_dir).map_err(|e| failed(e.into()))?;
     let entry = store
         .trust(&file.path, &file.bytes, &Ts::now().to_string(), &key)
         .map_err(|e| failed(e.into()))?;
