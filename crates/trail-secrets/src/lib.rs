@@ -931,22 +931,7 @@ fn accept(
     }
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
-        Check::Login => {
-            // A scheme before the address (`mailto:Jo.Doe@x`) is no login.
-            let scheme = Compiled::group(compiled.user_group, locs, text).is_some_and(|u| {
-                [
-                    "mailto", "sip", "sips", "tel", "xmpp", "acct", "urn", "news", "irc",
-                ]
-                .iter()
-                .any(|s| u.eq_ignore_ascii_case(s))
-            });
-            // A login's documented default spelt with digits for letters (`PASSW0RD`,
-            // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
-            !scheme
-                && !plausible::leet_default(value)
-                && !plausible::is_placeholder(value)
-                && plausible::looks_random(value)
-        }
+        Check::Login => plausible_login(compiled, locs, text, value),
         Check::Token => {
             // `<bot id>:<token>`: a numeric id is no filler, whatever its digits.
             let token = match value.split_once(':') {
@@ -988,6 +973,31 @@ fn accept(
             }
         }
     }
+}
+
+/// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name
+/// before an identifier, or the password a factory default or a placeholder.
+fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
+    // A scheme before the address (`mailto:Jo.Doe@x`) is no login.
+    let scheme = Compiled::group(compiled.user_group, locs, text).is_some_and(|u| {
+        [
+            "mailto", "sip", "sips", "tel", "xmpp", "acct", "urn", "news", "irc",
+        ]
+        .iter()
+        .any(|s| u.eq_ignore_ascii_case(s))
+    });
+    // A property's name before a UUID made unique by a domain (an iCalendar `UID:…@host`,
+    // a `Message-ID`) is an identifier, not a login.
+    let property_id = plausible::is_uuid(value)
+        && Compiled::group(compiled.user_group, locs, text)
+            .is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
+    // A login's documented default spelt with digits for letters (`PASSW0RD`,
+    // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
+    !scheme
+        && !property_id
+        && !plausible::leet_default(value)
+        && !plausible::is_placeholder(value)
+        && plausible::looks_random(value)
 }
 
 /// Whether the span `start..end` of `text` holds no secret by what surrounds it, for every

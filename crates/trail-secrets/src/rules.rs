@@ -677,14 +677,27 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "header-value-first",
+        // A header set value first, its name as a labelled argument after it (Swift's and
+        // Objective-C's `setValue("…", forHTTPHeaderField: "api-key")`, `addValue`): the
+        // value of a header whose name means a credential.
+        regex: r#"["'](?P<secret>(?-u:[^"'\s]){8,})["'][ \t]*,[ \t]*forhttpheaderfield:[ \t]*["'](?P<name>[a-z0-9_.-]*(?:key|token|secret|password|passwd|auth|credential)[a-z0-9_.-]*)["']"#,
+        example: "request.setValue(\"148ef5a157c97051031db0554a6013aa\", forHTTPHeaderField: \"app_key\")",
+        keywords: &["forhttpheaderfield"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "credential-call",
         // A call named for a credential (`SetBasicAuth`, `NetworkCredential`, `createHmac`,
         // `bearer_auth`, `getConnection`, `jwt.encode`, `auth=(…)`, `setAccessKey`, an SDK's
         // `new AcmeApiClient('…')`, Ruby's `basic_auth 'u', 'p'`), or an object named for an
         // API or a client (`PhaxioApi('…', '…')`, `new MailosaurClient("…")`, a versioned
-        // `CompilersClientV4('…')`): each string argument that reads as generated is a
+        // `CompilersClientV4('…')`, a module's `wolframalpha.Client('…')`), or a setter of a key
+        // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -707,6 +720,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "api(",
             "client(",
             "clientv",
+            "setkey",
+            "set_key",
         ],
         check: Check::CallArguments,
         shape: Shape::Literal(&["(\"", "('", ", \"", ", '", "auth '", "auth \""]),

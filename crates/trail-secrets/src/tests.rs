@@ -2065,6 +2065,39 @@ fn a_printed_credential_file_is_redacted_word_by_word() {
     }
 }
 
+/// Found by the nineteenth sealed part (issue 20), design frozen at 8935b09: a header set value
+/// first with its name labelled after it (Swift's `forHTTPHeaderField:`), a setter of a key
+/// (`…_set_key("…")`), a module's client constructed with its key; and an iCalendar `UID:` (a
+/// UUID made unique by a domain) was redacted as a login.
+#[test]
+fn found_by_the_nineteenth_sealed_part() {
+    for (text, secret) in [
+        (
+            "request.addValue(\"9c2e4f61a8b07d35e1f4c6a2b9d0e7f3\", forHTTPHeaderField: \"x-api-key\")",
+            "9c2e4f61a8b07d35e1f4c6a2b9d0e7f3",
+        ),
+        (
+            "acmestats_set_key(\"q4vz9kx2m7tw1pr8hc6nb3dy5ljs0ef8\")",
+            "q4vz9kx2m7tw1pr8hc6nb3dy5ljs0ef8",
+        ),
+        (
+            "client = acmequery.Client(\"K7QWZ2-PLMX94RT8E\")",
+            "K7QWZ2-PLMX94RT8E",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "UID:5b7f0c2e-9a41-4d8e-b3c6-1f2a7e9d0c44@calendar.acme.example",
+        "request.setValue(\"application/json\", forHTTPHeaderField: \"Content-Type\")",
+        "request.setValue(token, forHTTPHeaderField: \"X-Api-Key\")",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
