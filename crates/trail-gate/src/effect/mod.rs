@@ -715,21 +715,8 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
         {
             out.runs(tail.trim(), super::Keep::Blocks);
         }
-        let args: Vec<super::parse::Arg> = parts
-            .iter()
-            .map(|w| super::parse::Arg {
-                text: Some((*w).to_string()),
-                raw: (*w).to_string(),
-                quoted: false,
-            })
-            .collect();
-        let console = Cmd {
-            name: c.name,
-            args: &args,
-            writes: &[],
-            reads: &[],
-            zones: &[],
-        };
+        let args = words::console_args(&parts);
+        let console = words::console(c.name, &args);
         let found = targets::of(&console, ctx);
         let verb = words::consequence(&console);
         let saves = ["save", "write", "dump", "export"]

@@ -597,23 +597,32 @@ fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
         if !executes(flag) || !plain {
             return None;
         }
-        let args: Vec<super::super::parse::Arg> = words
-            .iter()
-            .map(|w| super::super::parse::Arg {
-                text: Some((*w).to_string()),
-                raw: (*w).to_string(),
-                quoted: false,
-            })
-            .collect();
-        let console = Cmd {
-            name: c.name,
-            args: &args,
-            writes: &[],
-            reads: &[],
-            zones: &[],
-        };
-        subcommand_verb(&console)
+        let args = console_args(&words);
+        subcommand_verb(&console(c.name, &args))
     })
+}
+
+/// A console line's words as a command's arguments, each static and unquoted.
+pub(super) fn console_args(words: &[&str]) -> Vec<super::super::parse::Arg> {
+    words
+        .iter()
+        .map(|w| super::super::parse::Arg {
+            text: Some((*w).to_string()),
+            raw: (*w).to_string(),
+            quoted: false,
+        })
+        .collect()
+}
+
+/// The program `name` given a console line's words (`console_args`) as its own subcommand.
+pub(super) fn console<'a>(name: &'a str, args: &'a [super::super::parse::Arg]) -> Cmd<'a> {
+    Cmd {
+        name,
+        args,
+        writes: &[],
+        reads: &[],
+        zones: &[],
+    }
 }
 
 /// Whether an option hands its value to the program's console to execute (`-x`, `-c`, `-e`,
