@@ -100,6 +100,19 @@ fn credential_sent(
         RuleId::BucketUpload,
     ];
     for (i, cmd) in commands.iter().enumerate() {
+        // Named by the upload syntax of the sender itself (`curl -F f=@~/.ssh/id_ed25519`,
+        // `curl -d @…`, `http … key@…`, `curl -T …`): the file is what is sent.
+        if has(i, &sends)
+            && let Some(file) = uploads_credential(cmd, ctx)
+        {
+            return Some(super::block(
+                RuleId::Exfiltration,
+                format!(
+                    "a credential store (`{file}`) is handed to a command that sends it off the machine as an upload: it is never run"
+                ),
+                text,
+            ));
+        }
         if cmd.piped_from.is_empty() || !has(i, &sends) {
             continue;
         }
@@ -125,6 +138,24 @@ fn credential_sent(
         }
     }
     None
+}
+
+/// A credential store a sender is told to upload: the path after an `@` (curl's `-F name=@F`
+/// and `-d @F`, httpie's `field@F`), or after `-T`/`--upload-file`. A path given any other
+/// way may be how the sender authenticates (`--key client.key`), not what it sends.
+fn uploads_credential(cmd: &Simple, ctx: &Context) -> Option<String> {
+    let words: Vec<&str> = cmd.argv.iter().filter_map(|a| a.text.as_deref()).collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let named = w
+            .rsplit_once('@')
+            .map(|(_, path)| path)
+            .or_else(|| (i > 0 && matches!(words[i - 1], "-T" | "--upload-file")).then_some(*w))?;
+        (named.starts_with(['/', '~'])
+            && ctx
+                .resolve(named)
+                .is_some_and(|p| super::rules::credential_path(ctx, &p)))
+        .then(|| named.to_string())
+    })
 }
 
 /// Whether a word of `cmd`, read as a path or a search pattern for one (`^/home/dev/\.ssh/id_`,

@@ -280,11 +280,12 @@ fn credential_in_text(
 ) -> Option<Decision> {
     let texts = || c.args.iter().filter_map(|a| a.text.as_deref());
     let named = texts().find_map(|t| {
+        // `@` too: the upload syntax of many senders (`file@/home/dev/.ssh/id_ed25519`).
         t.split(|ch: char| {
             ch.is_whitespace()
                 || matches!(
                     ch,
-                    '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}'
+                    '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}' | '@'
                 )
         })
         .filter(|w| w.starts_with('/') || w.starts_with("~/"))
