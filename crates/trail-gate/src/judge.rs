@@ -100,11 +100,12 @@ fn credential_sent(
         RuleId::BucketUpload,
     ];
     for (i, cmd) in commands.iter().enumerate() {
+        if !has(i, &sends) {
+            continue;
+        }
         // Named by the upload syntax of the sender itself (`curl -F f=@~/.ssh/id_ed25519`,
         // `curl -d @…`, `http … key@…`, `curl -T …`): the file is what is sent.
-        if has(i, &sends)
-            && let Some(file) = uploads_credential(cmd, ctx)
-        {
+        if let Some(file) = uploads_credential(cmd, ctx) {
             return Some(super::block(
                 RuleId::Exfiltration,
                 format!(
@@ -113,7 +114,7 @@ fn credential_sent(
                 text,
             ));
         }
-        if cmd.piped_from.is_empty() || !has(i, &sends) {
+        if cmd.piped_from.is_empty() {
             continue;
         }
         // Everything upstream of it, through filters (`… | base64 | curl`), and whether an

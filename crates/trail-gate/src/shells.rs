@@ -276,13 +276,13 @@ pub(super) fn shell_code(
     let runs_named = if shell {
         // `-s` (alone or in a cluster, `-xs`): the shell reads its commands from stdin, and
         // the words after are the script's arguments (`curl … | bash -s -- --flag x`).
-        let flags = words.iter().map_while(|a| {
-            a.text
-                .as_deref()
-                .filter(|t| t.starts_with('-') && *t != "--")
-        });
-        let from_stdin = flags
-            .clone()
+        let from_stdin = words
+            .iter()
+            .map_while(|a| {
+                a.text
+                    .as_deref()
+                    .filter(|t| t.starts_with('-') && *t != "--")
+            })
             .any(|t| !t.starts_with("--") && t[1..].contains('s'));
         !from_stdin
             && words.iter().any(|a| {

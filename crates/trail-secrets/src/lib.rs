@@ -978,8 +978,9 @@ fn accept(
 /// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name
 /// before an identifier, or the password a factory default or a placeholder.
 fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
+    let user = Compiled::group(compiled.user_group, locs, text);
     // A scheme before the address (`mailto:Jo.Doe@x`) is no login.
-    let scheme = Compiled::group(compiled.user_group, locs, text).is_some_and(|u| {
+    let scheme = user.is_some_and(|u| {
         [
             "mailto", "sip", "sips", "tel", "xmpp", "acct", "urn", "news", "irc",
         ]
@@ -989,8 +990,7 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
     // A property's name before a UUID made unique by a domain (an iCalendar `UID:…@host`,
     // a `Message-ID`) is an identifier, not a login.
     let property_id = plausible::is_uuid(value)
-        && Compiled::group(compiled.user_group, locs, text)
-            .is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
+        && user.is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
     // A login's documented default spelt with digits for letters (`PASSW0RD`,
     // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
     !scheme

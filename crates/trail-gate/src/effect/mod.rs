@@ -720,9 +720,10 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
         let console = words::console(c.name, &args);
         let found = targets::of(&console, ctx);
         let verb = words::consequence(&console);
+        let first = parts[0].to_ascii_lowercase();
         let saves = ["save", "write", "dump", "export"]
             .iter()
-            .any(|v| parts[0].to_ascii_lowercase().starts_with(v));
+            .any(|v| first.starts_with(v));
         let hit = found.iter().find(|t| {
             !t.read
                 && (t.target.critical() && verb.as_ref().is_some_and(words::Verb::deletes)
@@ -747,9 +748,10 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
 
 /// A file this line wrote from text it holds, handed to a program trail does not model (`cat >
 /// f.yml <<EOF … EOF && tmuxp load f.yml`, `printf 'pre_window: rm -rf ~\n' > f && tmuxinator
-/// start -p f`), or the directory it was written in: such a tool may run what the file says (hooks, panes, key bindings, commands
-/// for events), so each of its lines is judged as the command it would be, after the key that
-/// holds it. Only blocks count: a line may as well be data.
+/// start -p f`), or the directory it was written in: such a tool may run what the file says
+/// (hooks, panes, key bindings, commands for events), so each of its lines is judged as the
+/// command it would be, after the key that holds it. Only blocks count: a line may as well be
+/// data.
 fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
     if ctx.line.planted.is_empty() {
         return;
@@ -993,15 +995,11 @@ fn repository_url(w: &str) -> bool {
         "gitee.com",
     ];
     let w = w.trim_matches(['"', '\'']);
-    let w = w.strip_prefix("git+").unwrap_or(w);
-    let Some((_, rest)) = w.split_once("://") else {
+    let (Some(host), Some((_, rest))) = (super::shells::url_host(w), w.split_once("://")) else {
         return false;
     };
     let path = rest.split(['?', '#']).next().unwrap_or(rest);
-    let mut parts = path.split('/');
-    let host = parts.next().unwrap_or("");
-    let host = host.rsplit('@').next().unwrap_or(host).to_ascii_lowercase();
-    let owner_and_name = parts.filter(|p| !p.is_empty()).count() >= 2;
+    let owner_and_name = path.split('/').skip(1).filter(|p| !p.is_empty()).count() >= 2;
     path.ends_with(".git") || FORGES.contains(&host.as_str()) && owner_and_name
 }
 

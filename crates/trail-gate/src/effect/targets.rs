@@ -563,7 +563,10 @@ fn dynamic_name(raw: &str) -> Option<String> {
     (path.starts_with('/') && slash > 0 && !path[..dynamic].contains(char::is_whitespace)).then(
         || {
             let file = format!("{}…", &path[..dynamic]);
-            key.map_or(file.clone(), |k| format!("{k}={file}"))
+            match key {
+                Some(k) => format!("{k}={file}"),
+                None => file,
+            }
         },
     )
 }
@@ -590,7 +593,11 @@ fn recorder(c: &Cmd<'_>) -> bool {
 /// Whether the operand at an index is written by its place: a converter's output, the last
 /// operand of a program given its input by option (`ffmpeg -i … out.mp4`), or a recorder's
 /// path.
-fn written_operands<'c>(c: &'c Cmd<'_>, ctx: &Context) -> impl Fn(usize) -> bool + 'c {
+fn written_operands<'c>(
+    c: &'c Cmd<'_>,
+    ctx: &Context,
+    recorder: bool,
+) -> impl Fn(usize) -> bool + 'c {
     let converted = converter_output(c, ctx);
     // The last word is an operand, not the value of the option before it (`-sd /home/dev`).
     let flag_before_last = c.args.len() >= 2
@@ -606,7 +613,6 @@ fn written_operands<'c>(c: &'c Cmd<'_>, ctx: &Context) -> impl Fn(usize) -> bool
                 .as_deref()
                 .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
         });
-    let recorder = recorder(c);
     move |n| {
         last_is_output && n + 1 == c.args.len()
             || converted == Some(n)
@@ -639,7 +645,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         .iter()
         .any(|a| a.text.as_deref().is_some_and(rewrites_in_place));
     let recorder = recorder(c);
-    let written = written_operands(c, ctx);
+    let written = written_operands(c, ctx, recorder);
     for (n, a) in c.args.iter().enumerate() {
         let last = written(n);
         // A directory given as where things land receives them, and is not replaced:
