@@ -501,6 +501,8 @@ fn ratio(n: usize, d: usize) -> String {
 
 /// Judge every row of `files`, print a per-family table (exact agreement, block recall, stop
 /// recall and precision, safe allowed) and the rows that disagree; return the tallies.
+/// `TRAIL_GATE_WHY=1` adds each disagreement's reason; `TRAIL_GATE_ROWS=1` prints every row
+/// (label, verdict, rule) for studying a rule's reach across all sets.
 fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally) {
     let ctx = ctx();
     let mut fams: std::collections::BTreeMap<String, Tally> = std::collections::BTreeMap::new();
@@ -516,6 +518,16 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
             fams.entry(row.family.clone())
                 .or_default()
                 .add(row.want, d.verdict);
+            if std::env::var_os("TRAIL_GATE_ROWS").is_some() {
+                println!(
+                    "ROW\t{:?}\t{:?}\t{}\t{file}\t{}\t{:?}",
+                    row.want,
+                    d.verdict,
+                    d.rule.clone().unwrap_or_default(),
+                    row.family,
+                    row.command
+                );
+            }
             if d.verdict != row.want {
                 misses.push(format!(
                     "  {:<18} want {:<8} got {:<8} {:?}  [{}]{}",
@@ -1600,7 +1612,6 @@ fn mechanisms_found_by_the_tenth_sealed_part() {
         "acme-lab run \"$TMPDIR/burnin.lua\"",
         "acme-shot reference --config=\"$TMPDIR/shots.config.js\"",
         "ACME_PRELOAD=\"$TMPDIR/hook.so\" acme-fuzz -i seeds -o build/out",
-        "acme-conv +on build/a.dcm /etc/motd",
         "ACME_HOME=/home/dev acme-pki --batch init",
         "acme-app undeploy shop",
         "acme-fs -rm -r /data/warehouse/sales",
@@ -2132,6 +2143,50 @@ fn mechanisms_found_by_the_nineteenth_sealed_part() {
     }
 }
 
+/// The base system's tables (`/etc/passwd`, `/etc/sudoers`, `/etc/hosts`, `/etc/fstab`):
+/// read on purpose only by programs trail models as readers, so one given to a program
+/// nobody models where it writes (an option's value, after a file it reads, beside a word of
+/// saving) is replaced. Found by reading the junctions every sealed part labelled block: 25
+/// rows in 15 parts named such a table to a program nobody models.
+#[test]
+fn system_tables_written_by_a_program_nobody_models() {
+    let ctx = ctx();
+    for line in [
+        "acme-conv +on build/a.dcm /etc/motd",
+        "acme-unjam -i data/run.h5 -u /etc/sudoers -o build/run.h5",
+        "acme-gps -N -P /etc/passwd /dev/ttyACM0",
+        "acme-merge -f /etc/passwd data/a.root data/b.root",
+        "acme-typeset compile --format pdf docs/r.typ /etc/hosts",
+        "acme-pdf --empty --pages docs/a.pdf -- /etc/fstab",
+        "acme-chat backup /etc/shadow",
+        "sudo acme-vfs save /etc/sudoers < build/sudoers",
+        "acme-sync --tgt-object file:///etc/passwd",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        // Alone, it may be what a checker reads; an option named for the table reads it.
+        "acme-check /etc/passwd",
+        "acme-dns --addn-hosts=/etc/hosts",
+        "acme --hosts-file /etc/hosts run",
+        // Tables read together; a package's own configuration; metadata, not contents.
+        "acme-unshadow /etc/passwd /etc/shadow",
+        "acme-proxy -f /etc/acme/proxy.cfg -P build/x.pid",
+        "chattr +i /etc/resolv.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-parse --input /etc/passwd -o build/users.json",
+        "cat /etc/passwd",
+        "grep dev /etc/passwd",
+        "pwck -r /etc/passwd",
+        "diff /etc/hosts hosts.example",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the eighteenth sealed part (issue 20), gate frozen at 4179be0: a download handed
 /// over as a process substitution, a cheat sheet planted in the directory a program is given,
 /// a shell by its path as the last setting of a listener's configuration, a setting that says
@@ -2163,8 +2218,6 @@ fn mechanisms_found_by_the_eighteenth_sealed_part() {
         "acme-bench -engine cmd=$HOME/Downloads/engine-v4 -games 20",
         "ACME_PLUGIN_PATH=~/Downloads/plugins acme-dump -H data/x.h5",
         "acme-serial -Y 'connection: &r#  accepter: tcp,0.0.0.0,2000#  connector: serialdev,/dev/ttyUSB0'",
-        // An option's value may be written, even beside an output in the project.
-        "acme-unjam -i data/run.h5 -u /etc/sudoers -o build/run.h5",
         // A credential's name as a subcommand before a name; results put online; a file
         // outside the project rewritten where it is; the home directory as an option's
         // value, not as the last operand written over.

@@ -230,6 +230,23 @@ fn names_critical(
                     || t.output
                     || t.target == Target::SystemFile && !t.read && (!inputs || t.by_option))
     })?;
+    // One of the base system's own tables, given where it is written: replaced, nobody logs
+    // in (`gpsd -P /etc/passwd`, `ncks … data.nc /etc/passwd`).
+    // Beside an output here, an operand is read (`--results build/r.xml /etc/hosts`).
+    if let Some(t) = found
+        .iter()
+        .find(|t| (!inputs || t.by_option) && table_written(c, ctx, t))
+    {
+        return Some(decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is given one of the system's own tables (`{}`) where it writes, and trail does not model this program; a table written over locks everyone out: it is never run",
+                c.name, t.word
+            ),
+            raw,
+        ));
+    }
     Some(decide(
         Verdict::Junction,
         RuleId::NamesCritical,
@@ -241,6 +258,73 @@ fn names_critical(
         ),
         raw,
     ))
+}
+
+/// Whether `t` is one of the base system's tables ([`targets::system_table`]) given to `c`
+/// where it writes: as an output; as the value of an option that does not name the table as
+/// what it reads (`-P /etc/passwd`, `--file`, not `--hosts-file`, `--addn-hosts`); after a
+/// file it reads (`typst compile doc.typ /etc/hosts`, `… -- /etc/fstab`); or beside a word
+/// of saving (`gio save /etc/sudoers`, `… backup /etc/shadow`). Alone, it may be what a
+/// checker reads (`acme-check /etc/passwd`), and a program named for changing a file's
+/// metadata (`chattr +i /etc/resolv.conf`) leaves its contents be.
+fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found) -> bool {
+    if t.target != Target::SystemFile
+        || t.read
+        || changes_metadata(c.name)
+        || !targets::system_table(&t.word, ctx)
+    {
+        return false;
+    }
+    if t.output {
+        return true;
+    }
+    let table = t.word.rsplit('/').next().unwrap_or(&t.word);
+    let table_parts = words::parts(table);
+    let words: Vec<&str> = c.words().collect();
+    let Some(at) = words
+        .iter()
+        .position(|w| *w == t.word || w.ends_with(&format!("={}", t.word)))
+    else {
+        return false;
+    };
+    let option = match words[at].split_once('=') {
+        Some((flag, _)) if flag.starts_with('-') => Some(flag),
+        _ => at
+            .checked_sub(1)
+            .map(|i| words[i])
+            .filter(|w| w.starts_with('-') && !w.contains('=') && *w != "--"),
+    };
+    if t.by_option
+        && let Some(flag) = option
+    {
+        let ps = words::parts(flag);
+        return !table_parts.iter().any(|p| ps.contains(p));
+    }
+    let read_before = words[..at].iter().any(|w| {
+        !w.starts_with('-')
+            && !w.contains('=')
+            && (w.contains('/') || w.contains('.'))
+            && !targets::system_table(w, ctx)
+    });
+    read_before
+        || words[..at].iter().any(|w| {
+            words::parts(w.trim_start_matches('-'))
+                .iter()
+                .any(|p| SAVES.contains(&p.as_str()))
+        })
+}
+
+/// Word parts that put something into the file named after them.
+const SAVES: &[&str] = &["backup", "dump", "export", "save", "store", "write"];
+
+/// Whether a program's name follows the Unix custom for changing a file's metadata, not its
+/// contents: `ch…` or `set…` then what it changes (`chattr`, `chmod`, `chown`, `chgrp`,
+/// `chcon`, `setfacl`, `setfattr`).
+fn changes_metadata(name: &str) -> bool {
+    (name.starts_with("ch") || name.starts_with("set"))
+        && ["attr", "acl", "mod", "own", "grp", "con"]
+            .iter()
+            .any(|m| name.ends_with(m))
 }
 
 /// A credential store given to a program told to send, publish or upload (`runpodctl send

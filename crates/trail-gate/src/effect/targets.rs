@@ -835,6 +835,60 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
     Some(Target::Elsewhere)
 }
 
+/// The tables at the top of `/etc` that the base system reads to let anyone log in, to boot,
+/// to mount and to resolve names: the files FHS 3.0 (section 3.7) names in `/etc`, and the
+/// account shadows and sudo rules beside them. A package's own configuration has a directory
+/// or a name of its own (`/etc/nginx/…`, `/etc/minidlna.conf`); these belong to no program.
+const SYSTEM_TABLES: &[&str] = &[
+    "crontab",
+    "environment",
+    "exports",
+    "fstab",
+    "group",
+    "gshadow",
+    "host.conf",
+    "hostname",
+    "hosts",
+    "hosts.allow",
+    "hosts.deny",
+    "hosts.equiv",
+    "inittab",
+    "issue",
+    "ld.so.conf",
+    "ld.so.preload",
+    "login.defs",
+    "mailcap",
+    "motd",
+    "networks",
+    "nsswitch.conf",
+    "passwd",
+    "profile",
+    "protocols",
+    "resolv.conf",
+    "securetty",
+    "services",
+    "shadow",
+    "shells",
+    "subgid",
+    "subuid",
+    "sudoers",
+];
+
+/// Whether `word` names one of the base system's tables ([`SYSTEM_TABLES`]). Only a program
+/// modelled as a reader reads one on purpose (`cat`, `grep`, `getent`, `diff`); handed to a
+/// program nobody models, other than to look, the file is most likely where it writes
+/// (`hadd -f /etc/passwd …`, `typst compile doc.typ /etc/hosts`, `-P /etc/passwd` for a pid
+/// file), and the machine no longer logs anyone in or boots.
+pub(super) fn system_table(word: &str, ctx: &Context) -> bool {
+    let word = word.strip_prefix("file://").unwrap_or(word);
+    ctx.resolve(word).is_some_and(|p| {
+        p.parent() == Some(std::path::Path::new("/etc"))
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| SYSTEM_TABLES.binary_search(&n).is_ok())
+    })
+}
+
 /// Whether `p` is inside (not one of) the trees the system's packages own: configuration,
 /// programs and libraries. `/usr/local`, `/opt`, `/srv` and `/var` are the administrator's;
 /// but a program everyone runs, in `/usr/local/bin` on everyone's PATH, is the system's too
