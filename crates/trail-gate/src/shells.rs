@@ -90,8 +90,41 @@ fn reaches_network(p: &Simple) -> bool {
         ) && words
             .get(i + 1)
             .is_some_and(|v| !v.starts_with('-') && v.contains('.'));
-        (url && !local(w)) || host_flag && !words.get(i + 1).is_some_and(|v| local(v))
+        (url && !local(w))
+            || host_flag && !words.get(i + 1).is_some_and(|v| local(v))
+            || host_port(w.split_once('=').map_or(*w, |(_, v)| v))
     })
+}
+
+/// Whether a word names another host by address and port (`kafka-prod-1:9092`,
+/// `203.0.113.5:4444`), or is an IPv4 address of another host: a program given one talks to
+/// that host. A name must hold a letter or a dot (`12:30` is a time), the port only digits
+/// (`%user:key` is no address), and neither is this machine.
+fn host_port(w: &str) -> bool {
+    let ipv4 = |h: &str| {
+        let parts: Vec<&str> = h.split('.').collect();
+        parts.len() == 4
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let named = |h: &str| {
+        !h.is_empty()
+            && h.bytes().any(|b| b.is_ascii_alphabetic() || b == b'.')
+            && h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+            && !h.starts_with(['-', '.'])
+    };
+    let host = match w.rsplit_once(':') {
+        Some((h, port))
+            if (1..=5).contains(&port.len()) && port.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            h
+        }
+        _ if ipv4(w) => w,
+        _ => return false,
+    };
+    (ipv4(host) || named(host)) && !loopback(host) && host != "0.0.0.0"
 }
 
 /// Programs whose output is code the gate cannot read: decoders and scramblers.
@@ -357,7 +390,26 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
         ));
     } else if let Some(text) = feed::piped_text(producers) {
         code::judge_code(name, &text, ctx, raw, out);
+    } else if let Some((from, why)) = producers.iter().find_map(|p| Some((p, from_outside(p)?))) {
+        out.push(block(
+            RuleId::PipeToShell,
+            format!(
+                "output of `{}` is run as code, and it comes from {why}: nobody has read it; it is never run",
+                from.name().unwrap_or("a program")
+            ),
+            raw,
+        ));
     } else {
+        // Text printed upstream, passed through programs the gate cannot read (`printf … |
+        // acme-bar | sh`): what reaches the shell is made of it, so what it would block
+        // counts.
+        for p in producers {
+            if let Some(lines) = feed::printed(p) {
+                for line in lines.iter().flat_map(|l| l.lines()) {
+                    out.runs(line, Keep::Blocks);
+                }
+            }
+        }
         let from: Vec<&str> = producers.iter().filter_map(|p| p.name()).collect();
         out.push(junction(
             RuleId::PipeToShell,
@@ -365,6 +417,65 @@ fn piped_in(name: &str, producers: &[&Simple], ctx: &Context, raw: &str, out: &m
             raw,
         ));
     }
+}
+
+/// Where the output of a program nobody models comes from, when that is outside this
+/// machine's files and this line: another host (`acme-cat -b kafka-prod-1:9092`), a radio, a
+/// camera or a serial line (`acme-modem --rx 1200`, `acme-scan /dev/video0`), a file from
+/// the download directory it decodes (`acme-qr ~/Downloads/x.png`), or a language model
+/// answering a prompt in prose (`acme-llm 'write a bash one-liner that …'`). Piped into a
+/// shell, such text is code nobody has read.
+fn from_outside(p: &Simple) -> Option<&'static str> {
+    let name = p.name()?;
+    if super::known::tier(name) != super::known::Tier::Unknown {
+        return None;
+    }
+    if reaches_network(p) {
+        return Some("another machine");
+    }
+    let words: Vec<&str> = p.argv[1..]
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .collect();
+    const CAPTURE: &[&str] = &[
+        "/dev/video",
+        "/dev/tty",
+        "/dev/snd",
+        "/dev/rfcomm",
+        "/dev/hidraw",
+        "/dev/input",
+    ];
+    const RECEIVES: &[&str] = &["rx", "receive", "recv", "listen", "subscribe", "consume"];
+    if words.iter().any(|w| {
+        CAPTURE.iter().any(|d| w.starts_with(d))
+            || super::text::words(w.trim_start_matches('-'))
+                .iter()
+                .any(|part| RECEIVES.contains(&part.as_str()))
+    }) {
+        return Some("a device or a channel it receives on");
+    }
+    if p.argv[1..].iter().any(|a| a.raw.contains("Downloads")) {
+        return Some("a downloaded file");
+    }
+    // Five words or more, nearly all of them words of a language: a prompt, not code.
+    let prose = |t: &str| {
+        let ws: Vec<&str> = t.split_whitespace().collect();
+        ws.len() >= 5
+            && ws
+                .iter()
+                .filter(|w| {
+                    w.trim_end_matches([',', '.', '?', '!', ':'])
+                        .bytes()
+                        .all(|b| b.is_ascii_alphabetic() || b == b'\'')
+                })
+                .count()
+                * 5
+                >= ws.len() * 4
+    };
+    words
+        .iter()
+        .any(|w| prose(w))
+        .then_some("a language model's answer to a prompt")
 }
 
 /// Code named on the command line: `eval CODE`, `bash -c CODE`. (A script a shell runs is
