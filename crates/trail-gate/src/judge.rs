@@ -61,7 +61,7 @@ pub(super) fn line(text: &str, ctx: &Context, depth: usize) -> Vec<Decision> {
             .collect();
         let cx = here.as_ref().unwrap_or(ctx);
         each.push(command(cmd, &producers, cx, depth));
-        if let Some(next) = after(cx, cmd) {
+        if let Some(next) = after(cx, cmd, &producers) {
             here = Some(next);
         }
     }
@@ -248,7 +248,7 @@ fn pieces(line: &str) -> Vec<&str> {
 
 /// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
 /// assignment, `ln -s`, a download to a file, that download made executable.
-fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
+fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
     match cmd.name() {
         Some("cd" | "pushd") => Some(moved(ctx, cmd)),
         None | Some("export" | "declare" | "typeset" | "readonly" | "local")
@@ -335,8 +335,79 @@ fn after(ctx: &Context, cmd: &Simple) -> Option<Context> {
         }
         Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
         Some("cat" | "printf" | "echo") if !cmd.writes.is_empty() => planted(ctx, cmd),
+        Some("tar" | "unzip" | "bsdtar") => unpacked_download(ctx, cmd, producers),
+        Some("git") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("clone") => {
+            fetched_into(ctx, cmd)
+        }
+        Some(name) if super::known::tier(name) == super::known::Tier::Unknown => {
+            fetched_into(ctx, cmd)
+        }
         _ => None,
     }
+}
+
+/// After a download unpacked into a directory (`curl … | tar -xz -C DIR`, `tar -xf F -C DIR`
+/// of a file this line fetched, `unzip F -d DIR`): everything in DIR came from the network.
+fn unpacked_download(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
+    let words: Vec<String> = cmd.argv[1..].iter().map(|a| ctx.arg_text(a)).collect();
+    let from_network = producers.iter().any(|p| super::shells::fetches(p))
+        || words.iter().any(|w| {
+            ctx.resolve(w.trim_start_matches("--file="))
+                .is_some_and(|p| ctx.line.fetched.contains(&p))
+        });
+    if !from_network {
+        return None;
+    }
+    let dir = words.iter().enumerate().find_map(|(i, w)| {
+        if matches!(w.as_str(), "-C" | "--directory" | "-d") {
+            words.get(i + 1).map(String::as_str)
+        } else {
+            w.strip_prefix("--directory=")
+        }
+    })?;
+    let mut next = ctx.clone();
+    next.line.fetched.push(ctx.resolve(dir)?);
+    Some(next)
+}
+
+/// After a program is given an address on the network and a local place (`git clone URL
+/// DIR`, `acme-get https://… build/`, `acme project clone x build/x --repo https://…`): the
+/// place holds what was fetched, and a program later run from it runs code nobody has read.
+/// The place is the last operand that is a path; `git clone` without one names the
+/// repository's own directory.
+fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<String> = cmd.argv[1..].iter().map(|a| ctx.arg_text(a)).collect();
+    let url = words.iter().find_map(|w| {
+        let v = w.split_once('=').map_or(w.as_str(), |(_, v)| v);
+        (v.starts_with("https://") || v.starts_with("http://"))
+            .then(|| super::shells::url_host(v))
+            .flatten()
+            .filter(|h| !super::shells::loopback(h))
+            .map(|_| v)
+    })?;
+    let flag_before =
+        |i: usize| i > 0 && words[i - 1].starts_with('-') && !words[i - 1].contains('=');
+    let place = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            !w.starts_with('-')
+                && !w.contains("://")
+                && (w.contains('/') || w.starts_with('.') || w.starts_with('$'))
+                && !flag_before(*i)
+        })
+        .map(|(_, w)| w.clone())
+        .next_back()
+        .or_else(|| {
+            (cmd.name() == Some("git")).then(|| {
+                let last = url.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+                last.trim_end_matches(".git").to_string()
+            })
+        })
+        .filter(|p| !p.is_empty())?;
+    let mut next = ctx.clone();
+    next.line.fetched.push(ctx.resolve(&place)?);
+    Some(next)
 }
 
 /// After `cat > F <<EOF`, `printf 'FORMAT' > F` or `echo TEXT > F`: F holds that text (a

@@ -174,6 +174,14 @@ impl Context {
         place
     }
 
+    /// Whether `p` came from the network on this line: a fetched file, anything inside a
+    /// directory a download was unpacked or cloned into, or the directory holding a fetched
+    /// file made executable (`run-parts DIR` runs it).
+    pub(crate) fn fetched_holds(&self, p: &std::path::Path) -> bool {
+        self.line.fetched.iter().any(|f| p.starts_with(f))
+            || self.line.armed.iter().any(|a| a.parent() == Some(p))
+    }
+
     /// A word's text: as written when static, else with this line's text variables put in
     /// and its double quotes taken off (`"$TMPDIR/x"`), as the file tests compare paths.
     pub(crate) fn arg_text(&self, a: &parse::Arg) -> String {

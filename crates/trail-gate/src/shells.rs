@@ -357,7 +357,7 @@ pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut
             ));
         }
         if let Some(p) = a.text.as_deref().and_then(|t| ctx.resolve(t))
-            && ctx.line.fetched.contains(&p)
+            && ctx.fetched_holds(&p)
         {
             out.push(block(RuleId::RemoteCode, REMOTE_REASON.into(), raw));
         }

@@ -677,7 +677,7 @@ fn loads_fetched(
         .find_map(|a| {
             let t = ctx.arg_text(a);
             let p = ctx.resolve(option_value(&t))?;
-            ctx.line.fetched.contains(&p).then(|| (t.clone(), p))
+            ctx.fetched_holds(&p).then(|| (t.clone(), p))
         })
         // Or named inside a structured value (`--default-capabilities '{"x:executable":
         // "$TMPDIR/driver"}'`), as written.
@@ -688,10 +688,7 @@ fn loads_fetched(
                     .filter(|p| p.starts_with(['/', '~', '$']))
                     .find_map(|piece| {
                         let p = ctx.resolve(piece)?;
-                        ctx.line
-                            .fetched
-                            .contains(&p)
-                            .then(|| (piece.to_string(), p))
+                        ctx.fetched_holds(&p).then(|| (piece.to_string(), p))
                     })
             })
         })?;
