@@ -2401,3 +2401,28 @@ fn a_directory_filled_from_the_network_holds_fetched_code() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the twentieth sealed part: an output marked for overwriting with CFITSIO's `!`
+/// (`imcopy in.fits '!/etc/hosts'`), a table named after what a looking command saves (`…
+/// dump 42 /etc/hosts`), and a script held in a string of a JSON document fed in (a
+/// pipeline's `"source": "import shutil\nshutil.rmtree('/home/dev')…"`) were allowed.
+#[test]
+fn mechanisms_found_by_the_twentieth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-copy build/m31.fits '!/etc/hosts'",
+        "acme-cli --server-host x.example --auth me dump --format 'X 1.1' 42 /etc/hosts",
+        "acme-pipe --stdin <<'EOF'\n[{\"source\": \"import shutil\\nshutil.rmtree('/home/dev')\\ndef f(): pass\"}]\nEOF",
+        "acme-pipe --stdin <<'EOF'\n[{\"source\": \"import shutil; shutil.rmtree('/home/dev')\"}]\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-copy build/a.fits '!build/b.fits'",
+        "acme-cli dump /etc/hosts",
+        "lsattr -d /etc/resolv.conf",
+        "acme-pipe --stdin <<'EOF'\n[{\"source\": \"import os; print(os.getcwd())\"}]\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

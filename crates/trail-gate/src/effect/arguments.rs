@@ -156,6 +156,17 @@ pub(super) fn judge(
         // program will run (`command: rm -rf …`): only what would be blocked counts.
         argv_list(&text, out);
         keyed_commands(&text, out);
+        // A script held in a string of a structured document fed in (a pipeline's JSON
+        // `"source": "import shutil\nshutil.rmtree(…)"`): its escapes undone, judged as the
+        // lines it is. Only what would be blocked counts.
+        for lit in super::super::code::literals(&text) {
+            if lit.contains(' ')
+                && (lit.contains('\n') || lit.contains(';'))
+                && !deletes_critical(&lit, ctx, raw, out)
+            {
+                out.runs(&lit, Keep::Blocks);
+            }
+        }
     }
 }
 

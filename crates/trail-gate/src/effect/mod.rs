@@ -213,7 +213,10 @@ fn names_critical(
     raw: &str,
 ) -> Option<Decision> {
     if reads_only {
-        return None;
+        // Even a command that otherwise looks saves into a table named after a word of
+        // saving (`acme-cli … dump --format x 42 /etc/hosts`).
+        let t = found.iter().find(|t| table_written(c, ctx, t, true))?;
+        return Some(table_block(c, t, raw));
     }
     // Told where its output goes, inside the project: a system file it is also given as an
     // operand is read (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`); an
@@ -235,17 +238,9 @@ fn names_critical(
     // Beside an output here, an operand is read (`--results build/r.xml /etc/hosts`).
     if let Some(t) = found
         .iter()
-        .find(|t| (!inputs || t.by_option) && table_written(c, ctx, t))
+        .find(|t| (!inputs || t.by_option) && table_written(c, ctx, t, false))
     {
-        return Some(decide(
-            Verdict::Block,
-            RuleId::DestroysCritical,
-            format!(
-                "`{}` is given one of the system's own tables (`{}`) where it writes, and trail does not model this program; a table written over locks everyone out: it is never run",
-                c.name, t.word
-            ),
-            raw,
-        ));
+        return Some(table_block(c, t, raw));
     }
     Some(decide(
         Verdict::Junction,
@@ -267,7 +262,9 @@ fn names_critical(
 /// of saving (`gio save /etc/sudoers`, `… backup /etc/shadow`). Alone, it may be what a
 /// checker reads (`acme-check /etc/passwd`), and a program named for changing a file's
 /// metadata (`chattr +i /etc/resolv.conf`) leaves its contents be.
-fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found) -> bool {
+///
+/// `saving_only`: the command otherwise only looks, and only a word of saving counts.
+fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bool) -> bool {
     if t.target != Target::SystemFile
         || t.read
         || changes_metadata(c.name)
@@ -275,7 +272,9 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found) -> bool {
     {
         return false;
     }
-    if t.output {
+    // A looking command's `-d` names what it lists (`lsattr -d /etc/resolv.conf`); its `-o`
+    // is where it writes.
+    if t.output && (!saving_only || t.named) {
         return true;
     }
     let table = t.word.rsplit('/').next().unwrap_or(&t.word);
@@ -294,6 +293,18 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found) -> bool {
             .map(|i| words[i])
             .filter(|w| w.starts_with('-') && !w.contains('=') && *w != "--"),
     };
+    let saving = words[..at].iter().rposition(|w| {
+        words::parts(w.trim_start_matches('-'))
+            .iter()
+            .any(|p| SAVES.contains(&p.as_str()))
+    });
+    let saves = || saving.is_some();
+    if saving_only {
+        // What is saved named between (`dump 42 /etc/hosts`): `dump /etc/hosts` alone may
+        // show the file.
+        return at + 1 == words.len()
+            && saving.is_some_and(|s| words[s + 1..at].iter().any(|w| !w.starts_with('-')));
+    }
     if t.by_option
         && let Some(flag) = option
     {
@@ -306,12 +317,19 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found) -> bool {
             && (w.contains('/') || w.contains('.'))
             && !targets::system_table(w, ctx)
     });
-    read_before
-        || words[..at].iter().any(|w| {
-            words::parts(w.trim_start_matches('-'))
-                .iter()
-                .any(|p| SAVES.contains(&p.as_str()))
-        })
+    read_before || saves()
+}
+
+fn table_block(c: &Cmd<'_>, t: &targets::Found, raw: &str) -> Decision {
+    decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` is given one of the system's own tables (`{}`) where it writes, and trail does not model this program; a table written over locks everyone out: it is never run",
+            c.name, t.word
+        ),
+        raw,
+    )
 }
 
 /// Word parts that put something into the file named after them.

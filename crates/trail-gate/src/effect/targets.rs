@@ -776,6 +776,7 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         .strip_prefix("file://")
         .filter(|p| p.starts_with('/'))
         .unwrap_or(word);
+    let word = unclobbered(word);
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."
@@ -880,13 +881,21 @@ const SYSTEM_TABLES: &[&str] = &[
 /// (`hadd -f /etc/passwd …`, `typst compile doc.typ /etc/hosts`, `-P /etc/passwd` for a pid
 /// file), and the machine no longer logs anyone in or boots.
 pub(super) fn system_table(word: &str, ctx: &Context) -> bool {
-    let word = word.strip_prefix("file://").unwrap_or(word);
+    let word = unclobbered(word.strip_prefix("file://").unwrap_or(word));
     ctx.resolve(word).is_some_and(|p| {
         p.parent() == Some(std::path::Path::new("/etc"))
             && p.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| SYSTEM_TABLES.binary_search(&n).is_ok())
     })
+}
+
+/// A path without the `!` some programs put before an output to say it may be written over
+/// (CFITSIO's `'!out.fits'`, read by every FITS tool): the place is the same.
+fn unclobbered(word: &str) -> &str {
+    word.strip_prefix('!')
+        .filter(|w| w.starts_with(['/', '~']))
+        .unwrap_or(word)
 }
 
 /// Whether `p` is inside (not one of) the trees the system's packages own: configuration,
