@@ -123,6 +123,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for span in capability_urls(text) {
         push_new(out, span, NEARBY);
     }
+    for span in format_arguments(text) {
+        push_new(out, span, NEARBY);
+    }
     for span in name_then_value(text)
         .into_iter()
         .chain(piped_password(text))
@@ -134,12 +137,151 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for (start, end) in standalone_words(text) {
         if generated_alone(&text[start..end])
             && !assigned(text, start)
+            && !labelled_an_id(text, start)
             && !inside_armour(text, start)
             && !plausible::base64_block_public(text, start)
         {
             push_new(out, (start, end), ALONE);
         }
     }
+}
+
+/// A value labelled an identifier just before it on its line (`Registry Domain ID: 2d6f…-LROR`,
+/// `Request-Id: …`, `traceId=…`): ids say they are ids, credentials do not.
+fn labelled_an_id(text: &str, start: usize) -> bool {
+    let line = &text[text[..start].rfind('\n').map_or(0, |i| i + 1)..start];
+    let label = line.trim_end();
+    let Some(label) = label.strip_suffix([':', '=']) else {
+        return false;
+    };
+    let last = label
+        .trim_end()
+        .rsplit(|c: char| c.is_whitespace() || matches!(c, '-' | '_' | '.' | '"' | '\''))
+        .next()
+        .unwrap_or("");
+    last.eq_ignore_ascii_case("id")
+        || last.len() > 2
+            && last.ends_with("Id")
+            && last[..last.len() - 2]
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic())
+}
+
+/// A credential put into a format string by position (`string.format("…&api_key=%s", sym,
+/// "00dc…")`, `fmt.Sprintf("key=%s", "…")`, `String.format("token: %s", "…")`): the argument
+/// filling a placeholder that follows a credential's name, when it is a literal that reads as
+/// generated.
+fn format_arguments(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // The cheap test first: most texts hold no placeholder after a name.
+    if !(text.contains("=%")
+        || text.contains(": %")
+        || text.contains("={}")
+        || text.contains("= %"))
+    {
+        return out;
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        let q = b[i];
+        if !matches!(q, b'"' | b'\'') {
+            i += 1;
+            continue;
+        }
+        // The literal: to its closing quote on the same line.
+        let Some(len) = text[i + 1..].find([q as char, '\n']) else {
+            break;
+        };
+        let close = i + 1 + len;
+        if b.get(close) != Some(&q) {
+            i = close + 1;
+            continue;
+        }
+        if let Some(span) = filled_credential(text, &text[i + 1..close], close + 1) {
+            out.push(span);
+        }
+        i = close + 1;
+    }
+    out
+}
+
+/// In the format `fmt`, the placeholder after a credential's name, and the argument after
+/// `rest_at` that fills it, when that is a generated literal.
+fn filled_credential(text: &str, fmt: &str, rest_at: usize) -> Option<(usize, usize)> {
+    // The placeholders in order, and which of them follows a credential's name.
+    let fb = fmt.as_bytes();
+    let (mut n, mut wanted, mut name) = (0, None, String::new());
+    let mut j = 0;
+    while j < fb.len() {
+        let placeholder = match fb[j] {
+            b'%' if fb.get(j + 1) == Some(&b'%') => {
+                j += 2;
+                continue;
+            }
+            b'%' if fb.get(j + 1).is_some_and(|c| b"svqdx".contains(c)) => 2,
+            b'{' if fb.get(j + 1) == Some(&b'}') => 2,
+            _ => 0,
+        };
+        if placeholder == 0 {
+            j += 1;
+            continue;
+        }
+        let before = fmt[..j].trim_end_matches([' ', '=', ':']);
+        let word = before
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+            .next()
+            .unwrap_or("");
+        if wanted.is_none() && names_a_token(word) {
+            wanted = Some(n);
+            name = word.to_string();
+        }
+        n += 1;
+        j += placeholder;
+    }
+    let k = wanted?;
+    // The arguments after the format: comma-separated, to the call's closing parenthesis.
+    let rest = &text[rest_at..];
+    let mut args: Vec<(usize, usize)> = Vec::new();
+    let (mut depth, mut start, mut quote) = (0i32, None::<usize>, None::<u8>);
+    for (off, c) in rest.bytes().enumerate().take(600) {
+        if let Some(qc) = quote {
+            if c == qc {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => {
+                if let Some(s) = start {
+                    args.push((s, off));
+                }
+                break;
+            }
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                if let Some(s) = start {
+                    args.push((s, off));
+                }
+                start = Some(off + 1);
+                continue;
+            }
+            _ => {}
+        }
+        if start.is_none() && !c.is_ascii_whitespace() {
+            // Text before the first comma belongs to the format's own expression.
+            return None;
+        }
+    }
+    let (s, e) = *args.get(k)?;
+    let arg = rest[s..e].trim();
+    let value = arg
+        .strip_prefix(['"', '\''])
+        .and_then(|v| v.strip_suffix(['"', '\'']))?;
+    let at = rest_at + s + rest[s..e].find(value)?;
+    generated_beside(&name, value, false, true).then_some((at, at + value.len()))
 }
 
 /// `span` for `scanner`, unless an earlier scanner took part of it.

@@ -830,7 +830,9 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         .trim_end_matches(['"', '\''])
         .to_ascii_lowercase()
         .ends_with("secret")
-        && written == Written::Quoted
+        // Bare in an INI or env file too when it mixes cases (`secret = DssFdPF1jh5yYstD`), as
+        // a reference's name does not.
+        && (written == Written::Quoted || written == Written::Bare && has_mixed_case(value))
         && has_digit(value)
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && value
@@ -1539,7 +1541,14 @@ pub(crate) fn public_context(before: &str) -> bool {
     // A signature published beside what it signs (`sparkle:edSignature="…"`, `"signature":
     // "…"`) is checked with a public key; a URL's signing query (`?…&Signature=…`) is a
     // credential, and the signing-query rules judge it.
-    let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&');
+    // A form's field a request sends is a query too (`curl -F 'signature=…'`).
+    let field = {
+        let t = before[..start].trim_end_matches(['\'', '"']).trim_end();
+        [" -F", " -d", "--form", "--data", "--data-urlencode"]
+            .iter()
+            .any(|f| t.ends_with(f))
+    };
+    let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&') || field;
     words
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))

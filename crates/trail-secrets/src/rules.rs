@@ -697,7 +697,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `CompilersClientV4('…')`, a module's `wolframalpha.Client('…')`), or a setter of a key
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]+\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -833,8 +833,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.
         // Any vendor's parameter named for a signature or an HMAC (`q-signature`,
-        // `X-Oss-Signature`, a CDN token's `~hmac=`), whatever prefix it has.
-        regex: r#"[?&~](?P<name>[a-z0-9_.-]*signature|hmac|sig|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        // `X-Oss-Signature`, a CDN token's `~hmac=`, Codeforces' `apiSig=`), whatever prefix
+        // it has; and the same field of a form a request sends (curl's `-F 'signature=…'`).
+        regex: r#"(?:[?&~]|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
         keywords: &["signature=", "sig=", "security-token=", "hmac="],
         check: Check::Signature,

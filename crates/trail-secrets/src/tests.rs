@@ -2098,6 +2098,54 @@ fn found_by_the_nineteenth_sealed_part() {
     }
 }
 
+/// Found by the twentieth sealed part (issue 20), design frozen at 7329eb9: a key put into a
+/// format string by position (`string.format("…&api_key=%s", sym, "…")`, Go's `Sprintf`), a
+/// request's signature under a prefixed name (`apiSig=`) or as a form field (`-F
+/// 'signature=…'`), an object named `API` built with its key, a shared secret bare in an INI
+/// file; and a WHOIS record's `Registry Domain ID:` was redacted as a generated token.
+#[test]
+fn found_by_the_twentieth_sealed_part() {
+    for (text, secret) in [
+        (
+            "local url = string.format(\n  \"https://x.example/d?fsym=%s&api_key=%s\",\n  sym, \"00dca4d9da5399325dc1b82a4d3bba2f33f18eff054eb4eb0e0d4b5699eab112\")",
+            "00dca4d9da5399325dc1b82a4d3bba2f33f18eff054eb4eb0e0d4b5699eab112",
+        ),
+        (
+            "u := fmt.Sprintf(\"https://x.example/s?form_id=%s&api_token=%s\", formID, \"72365c16c751c33cbf1d64a3c8f734db\")",
+            "72365c16c751c33cbf1d64a3c8f734db",
+        ),
+        (
+            "GET https://judge.example/api/user.status?handle=x&apiKey=1d86626b3c&time=1796821966&apiSig=4550805cfa3ef3304f24679b9360574bfa96f21a8d8baad670bb4047",
+            "4550805cfa3ef3304f24679b9360574bfa96f21a8d8baad670bb4047",
+        ),
+        (
+            "curl -X POST https://id.example/v1/identify -F 'signature=ALxRgDLl6x2/2JLvKM49hw/1xkc=' -F 'timestamp=1796821966'",
+            "ALxRgDLl6x2/2JLvKM49hw/1xkc=",
+        ),
+        (
+            "api = API('acme_soc', '0bd803232bf241439c7acf665cf8d31b2b73c465')",
+            "0bd803232bf241439c7acf665cf8d31b2b73c465",
+        ),
+        (
+            "[s3]\naccess = niPO4jB4d5Vrp8KV\nsecret = DssFdPF1jh5yYstD",
+            "DssFdPF1jh5yYstD",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "Registry Domain ID: 2d6f6e2b4c7b4f0a8e1e5e5f2c9c0e3a-LROR",
+        "Request ID: kKMd6Q1sSsilOYpsSbsrFi2gkRH1tfvCupv5kaYa",
+        "fmt.Sprintf(\"token=%s\", tok)",
+        "\"signature\": \"ALxRgDLl6x2/2JLvKM49hw/1xkc=\"",
+        "existingSecret = redis-auth",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
