@@ -127,6 +127,7 @@ pub(super) fn judge(
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
     if tier == Tier::Unknown {
         out.extend(credential_in_text(c, ctx, verb.as_ref(), raw));
+        out.extend(credential_to_remote(c, ctx, raw));
     }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
@@ -366,6 +367,71 @@ fn sends_credential(
             raw,
         )
     })
+}
+
+/// A credential store handed to a program nobody models as what it works on (an operand, an
+/// attachment, a file to send: `-a ~/.ssh/id_ed25519`, `-F …`, `local ~/.aws/credentials`),
+/// on a line that also names another machine (`-c bench.example`, `drop@host.example`,
+/// `--server-host app.example`): the key goes there. Given by an option named for what the
+/// program authenticates with (`-i`, `--identity`, `--key`, `--config`), it is how the program
+/// logs in, and stays the rules' business.
+fn credential_to_remote(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    const AUTHENTICATES: &[&str] = &[
+        "auth",
+        "cert",
+        "conf",
+        "config",
+        "credential",
+        "credentials",
+        "identity",
+        "key",
+        "private",
+        "profile",
+        "ssh",
+    ];
+    let words: Vec<&str> = c.words().collect();
+    let named = words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (Some(f), v),
+            _ => (
+                i.checked_sub(1)
+                    .map(|j| words[j])
+                    .filter(|p| p.starts_with('-') && !p.contains('=') && *p != "--"),
+                *w,
+            ),
+        };
+        if !value.starts_with(['/', '~', '$']) {
+            return None;
+        }
+        let logs_in = flag.is_some_and(|f| {
+            matches!(f, "-i" | "-k" | "-I" | "-K")
+                || words::parts(f)
+                    .iter()
+                    .any(|p| AUTHENTICATES.contains(&p.as_str()))
+        });
+        (!logs_in
+            && ctx
+                .resolve(value)
+                .is_some_and(|p| super::rules::credential_path(ctx, &p)))
+        .then_some(value)
+    })?;
+    // Its recipients may follow `--` (`neomutt -a KEY -- drop@host.example`).
+    let place = targets::remote(c).or_else(|| {
+        words
+            .iter()
+            .skip_while(|w| **w != "--")
+            .find(|w| targets::names_host(w))
+            .map(|w| (*w).to_string())
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::Exfiltration,
+        format!(
+            "`{}` is handed a credential store (`{named}`) to work on, and told of another machine (`{place}`): the key goes there; it is never run",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// A credential store a program nobody models is given, as a word, an option's value or

@@ -1061,6 +1061,11 @@ fn url_elsewhere(w: &str) -> bool {
 }
 
 /// `deploy@web1`, `admin@db.acme.example:5432`: not an npm scope (`@acme/x`) or a version.
+/// Whether a word names another machine: a URL elsewhere, `user@host`, a domain name.
+pub(super) fn names_host(w: &str) -> bool {
+    url_elsewhere(w) || user_at_host(w) || domain_like(w)
+}
+
 fn user_at_host(w: &str) -> bool {
     w.split_once('@').is_some_and(|(user, host)| {
         !user.is_empty()
