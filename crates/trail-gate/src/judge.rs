@@ -102,8 +102,18 @@ fn credential_sent(
         RuleId::RemoteWrite,
         RuleId::BucketUpload,
     ];
+    // A command told of an address elsewhere sends there what it is handed (`lychee --header
+    // "Authorization: Bearer $(cat ~/.config/gh/hosts.yml)" https://…`), whatever it is.
+    let addressed = |cmd: &Simple| {
+        cmd.argv
+            .iter()
+            .skip(1)
+            .filter_map(|a| a.text.as_deref())
+            .filter(|w| w.starts_with("https://") || w.starts_with("http://"))
+            .any(|w| super::shells::url_host(w).is_some_and(|h| !super::shells::loopback(&h)))
+    };
     for (i, cmd) in commands.iter().enumerate() {
-        if !has(i, &sends) {
+        if !has(i, &sends) && !addressed(cmd) {
             continue;
         }
         // Named by the upload syntax of the sender itself (`curl -F f=@~/.ssh/id_ed25519`,

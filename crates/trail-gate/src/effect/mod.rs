@@ -554,7 +554,10 @@ fn critical(
                 )
                     // A system file it is told to overwrite without asking (`iget -f … /etc/
                     // sudoers`, `--overwrite … /etc/hosts`), not one it reads.
-                    || !t.read && matches!(t.target, Target::SystemFile | Target::Firmware))
+                    || !t.read && matches!(t.target, Target::SystemFile | Target::Firmware)
+                    // Or where its output goes is a system directory (`--overwrite
+                    // --target-dir=/etc`): the files there are replaced.
+                    || t.output && t.target == Target::SystemDir)
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)

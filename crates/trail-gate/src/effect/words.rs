@@ -1598,6 +1598,8 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
         let w = w.strip_prefix("--").unwrap_or(w);
         parts(w).iter().any(|p| {
             matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge")
+                // A flag's or a subcommand's, not a file's (`deploy/cleanup.sh.m4`).
+                || p == "cleanup" && !w.contains(['/', '.'])
                 || p.len() <= 10
                     && p.strip_suffix("clean")
                         .is_some_and(|head| matches!(head, "full" | "dist" | "real" | "deep"))
