@@ -93,6 +93,7 @@ pub(super) fn judge(
     {
         arguments::downloaded_input(c, cmd, ctx, raw, out);
     }
+    out.extend(load_path_fetched(cmd, ctx, raw));
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
@@ -810,6 +811,67 @@ fn loads_fetched(
             raw,
         )
     })
+}
+
+/// A variable set for the program naming where it loads code from (`BCFTOOLS_PLUGINS=DIR`,
+/// `LD_PRELOAD=F`, `PYTHONPATH=DIR`, `…_MODULE_PATH`), pointing at a file this line fetched or
+/// the directory holding one: the program loads what nobody has read, whatever it is called.
+fn load_path_fetched(cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.fetched.is_empty() {
+        return None;
+    }
+    let (name, _) = cmd.assigns.iter().find(|(name, value)| {
+        // Named for code (`…_PLUGINS`, `LD_PRELOAD`, `PERL5LIB`), or a language's search path
+        // (`NODE_PATH`, `LUA_PATH`): not any path (`DATA_PATH` names data).
+        let ps = words::parts(name);
+        let has = |w: &str| ps.iter().any(|p| p == w);
+        let loads = ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "plugin"
+                    | "plugins"
+                    | "preload"
+                    | "lib"
+                    | "libs"
+                    | "library"
+                    | "module"
+                    | "modules"
+                    | "extension"
+                    | "extensions"
+                    | "classpath"
+                    | "pythonpath"
+                    | "perl5lib"
+                    | "rubylib"
+            )
+        }) || has("path")
+            && [
+                "node", "lua", "ld", "gem", "go", "java", "class", "python", "perl", "ruby",
+                "julia",
+            ]
+            .iter()
+            .any(|l| has(l));
+        loads
+            && ctx
+                .arg_text(value)
+                .split(':')
+                .filter_map(|piece| ctx.resolve(piece))
+                .any(|p| {
+                    ctx.fetched_holds(&p)
+                        || ctx
+                            .line
+                            .fetched
+                            .iter()
+                            .any(|f| f.parent() == Some(p.as_path()))
+                })
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{name}` tells the program to load code from what this line fetched from the network: code nobody has read; it is never run"
+        ),
+        raw,
+    ))
 }
 
 /// An option's value given in the same word (`--engine=F`), else the word.
