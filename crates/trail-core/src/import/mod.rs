@@ -430,8 +430,7 @@ impl Run<'_> {
         let seen = if let Some(seen) = self.proofs.get_mut(root) {
             seen
         } else {
-            let seen = session::ProofSeen::read(root)
-                .map_err(ImportError::io("read", &crate::proof::log_path(root)))?;
+            let seen = session::ProofSeen::read(root)?;
             self.proofs.entry(root.to_path_buf()).or_insert(seen)
         };
         // Every original is kept (one store write) before a line holding its reference is

@@ -459,16 +459,17 @@ pub struct ProofSeen {
 }
 
 impl ProofSeen {
-    pub fn read(root: &Path) -> io::Result<ProofSeen> {
+    pub fn read(root: &Path) -> Result<ProofSeen, crate::file_error::FileError> {
+        use crate::file_error::At;
         let mut seen = ProofSeen::default();
         let path = proof::log_path(root);
         let file = match crate::fsutil::open_in(root, &path, crate::fsutil::Access::Read) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(seen),
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         for line in io::BufReader::new(file).split(b'\n') {
-            let line = line?;
+            let line = line.at("read", &path)?;
             // A torn or foreign line says nothing.
             if let Ok(e) = serde_json::from_slice::<Entry>(&line) {
                 seen.note(std::slice::from_ref(&e));

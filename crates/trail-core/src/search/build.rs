@@ -34,6 +34,7 @@ use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use super::index::{self, Cache, Window};
+use crate::file_error::{At, FileError};
 use crate::time::Ts;
 
 /// The lock file's name in the cache directory.
@@ -60,7 +61,7 @@ impl Cache {
 
     /// For a search that began at `began` and found parts missing: the lock to start a builder
     /// with, or `None` when none should start (see the module documentation).
-    pub fn claim_build(&self, began: Ts) -> io::Result<Option<BuildLock>> {
+    pub fn claim_build(&self, began: Ts) -> Result<Option<BuildLock>, FileError> {
         let Some(lock) = BuildLock::try_take(self)? else {
             return Ok(None);
         };
@@ -77,7 +78,7 @@ impl Cache {
 
     /// The builder's lock: `inherited` (the builder's stdin) when it is this cache's lock file
     /// and holds the lock, else taken here without waiting. `None` when another builder has it.
-    pub fn builder_lock(&self, inherited: Option<File>) -> io::Result<Option<BuildLock>> {
+    pub fn builder_lock(&self, inherited: Option<File>) -> Result<Option<BuildLock>, FileError> {
         let path = self.lock_path();
         if let Some(file) = inherited
             && let (Ok(a), Ok(b)) = (
@@ -104,8 +105,8 @@ impl Cache {
 
 impl BuildLock {
     /// Take the lock without waiting, creating the cache directory and the lock file.
-    fn try_take(cache: &Cache) -> io::Result<Option<BuildLock>> {
-        std::fs::create_dir_all(&cache.dir)?;
+    fn try_take(cache: &Cache) -> Result<Option<BuildLock>, FileError> {
+        std::fs::create_dir_all(&cache.dir).at("create the directory", &cache.dir)?;
         let path = cache.lock_path();
         let file = OpenOptions::new()
             .read(true)
@@ -113,11 +114,12 @@ impl BuildLock {
             .create(true)
             .truncate(false)
             .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
-            .open(&path)?;
+            .open(&path)
+            .at("open the search build lock", &path)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(BuildLock { file, path })),
             Err(TryLockError::WouldBlock) => Ok(None),
-            Err(TryLockError::Error(e)) => Err(e),
+            Err(TryLockError::Error(e)) => Err(FileError::new("lock", &path, e)),
         }
     }
 
