@@ -96,10 +96,13 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
                         .any(|n| value.eq_ignore_ascii_case(n)))
                 || ps
                     .first()
-                    .is_some_and(|p| matches!(p.as_str(), "no" | "disable"))
+                    .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "without"))
                     && ps.iter().skip(1).any(|p| {
                         matches!(p.as_str(), "auth" | "authentication" | "token" | "password")
                     })
+                // An interactive debugger served with it (`--debugger`, `--with-debugger`): a
+                // page that runs any code its visitor types.
+                || ps.last().is_some_and(|p| p == "debugger")
                 || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
         })
         .copied()

@@ -65,17 +65,7 @@ pub(super) fn judge(
     layer: Layer,
     out: &mut Findings,
 ) {
-    // A name no program has (`BEGIN{`, when code in another language is read as a shell's) is
-    // judged by the rules alone.
-    // Nor does an option: a subcommand read as a program (`acme-scan eval --results …` made
-    // `--results` the program `eval` runs). A lone `-` is a YAML list's item, whose words do.
-    let option = c.name.len() > 1 && c.name.starts_with('-');
-    let plausible = !c.name.is_empty()
-        && !option
-        && c.name.chars().all(|ch| {
-            ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@' | ':')
-        });
-    if !plausible {
+    if !plausible_program(c.name) {
         return;
     }
     let tier = known::tier(c.name);
@@ -99,7 +89,9 @@ pub(super) fn judge(
         arguments::code_options(c, ctx, raw, out);
         return;
     }
-    out.extend(loads_fetched(c, ctx, layer, tier, raw));
+    out.extend(
+        loads_fetched(c, ctx, layer, tier, raw).or_else(|| runs_after_planting(c, ctx, raw)),
+    );
     if tier == Tier::Unknown {
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
     }
@@ -177,6 +169,19 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// Whether `name` could be a program's. A name no program has (`BEGIN{`, when code in another
+/// language is read as a shell's) is judged by the rules alone. Nor does an option: a
+/// subcommand read as a program (`acme-scan eval --results …` made `--results` the program
+/// `eval` runs). A lone `-` is a YAML list's item, whose words do.
+fn plausible_program(name: &str) -> bool {
+    let option = name.len() > 1 && name.starts_with('-');
+    !name.is_empty()
+        && !option
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.' | '+' | '@' | ':'))
 }
 
 /// Every place that matters the command names: its words, its own name, a here-document fed
@@ -302,10 +307,12 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
     });
     let saves = || saving.is_some();
     if saving_only {
-        // What is saved named between (`dump 42 /etc/hosts`): `dump /etc/hosts` alone may
-        // show the file.
-        return at + 1 == words.len()
-            && saving.is_some_and(|s| words[s + 1..at].iter().any(|w| !w.starts_with('-')));
+        // What is saved named between (`dump 42 /etc/hosts`), or the table an option's value
+        // (`export-dashboards -f /etc/hosts`): `dump /etc/hosts` alone may show the file.
+        return saving.is_some_and(|s| {
+            at + 1 == words.len() && words[s + 1..at].iter().any(|w| !w.starts_with('-'))
+                || t.by_option && option.is_some()
+        });
     }
     if t.by_option
         && let Some(flag) = option
@@ -813,8 +820,9 @@ fn loads_fetched(
     })
 }
 
-/// A variable set for the program naming where it loads code from (`BCFTOOLS_PLUGINS=DIR`,
-/// `LD_PRELOAD=F`, `PYTHONPATH=DIR`, `…_MODULE_PATH`), pointing at a file this line fetched or
+/// A variable set for the program naming where it loads code from or what it runs
+/// (`BCFTOOLS_PLUGINS=DIR`, `LD_PRELOAD=F`, `PYTHONPATH=DIR`, `…_POST_CONSUME_SCRIPT=F`),
+/// pointing at a file this line fetched or
 /// the directory holding one: the program loads what nobody has read, whatever it is called.
 fn load_path_fetched(cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<Decision> {
     if ctx.line.fetched.is_empty() {
@@ -842,6 +850,10 @@ fn load_path_fetched(cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<De
                     | "pythonpath"
                     | "perl5lib"
                     | "rubylib"
+                    | "script"
+                    | "scripts"
+                    | "hook"
+                    | "hooks"
             )
         }) || has("path")
             && [
@@ -869,6 +881,43 @@ fn load_path_fetched(cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<De
         RuleId::RemoteCode,
         format!(
             "`{name}` tells the program to load code from what this line fetched from the network: code nobody has read; it is never run"
+        ),
+        raw,
+    ))
+}
+
+/// A program run after this line fetched a file into a directory programs load code from
+/// by themselves (`curl -o ~/.config/tiled/extensions/ext.js … && tiled map.tmx`, `curl -o
+/// great_expectations/plugins/x.py … && great_expectations checkpoint run`): whatever the
+/// program is, it may load what nobody has read, and the fetch was made for it to.
+fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.fetched.is_empty() || words::shows_only(c) || words::looks(c) {
+        return None;
+    }
+    const LOADED_FROM: &[&str] = &[
+        "addons",
+        "autoload",
+        "autostart",
+        "extensions",
+        "hooks",
+        "plugins",
+    ];
+    let planted = ctx.line.fetched.iter().find(|f| {
+        f.parent().is_some_and(|d| {
+            d.components().any(|part| {
+                part.as_os_str()
+                    .to_str()
+                    .is_some_and(|p| LOADED_FROM.contains(&p.to_ascii_lowercase().as_str()))
+            })
+        })
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` runs after this line fetched `{}` into a directory programs load code from by themselves: code nobody has read; it is never run",
+            c.name,
+            planted.display()
         ),
         raw,
     ))
@@ -1042,7 +1091,9 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let (at, url) = words
         .iter()
         .enumerate()
-        .find(|&(i, w)| code_url(w) || repository_url(option_value(w)) && told_before(i))
+        .find(|&(i, w)| {
+            code_url(w) || (repository_url(option_value(w)) || archive_url(w)) && told_before(i)
+        })
         .map(|(i, w)| (i, *w))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
@@ -1177,6 +1228,16 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
 
 /// Whether `w` is the address of code on the network: a repository scheme (`github://…`), or
 /// an http(s) or ftp URL whose path ends in a script's, a program's or a package's extension.
+/// A URL of a source archive (`https://…/Foo-0.1.tar.gz`, `….zip`): told to install it, a
+/// program builds and installs code from there.
+fn archive_url(w: &str) -> bool {
+    let w = w.trim_matches(['"', '\'']);
+    (w.starts_with("https://") || w.starts_with("http://"))
+        && [".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar.zst", ".zip"]
+            .iter()
+            .any(|e| w.split(['?', '#']).next().unwrap_or(w).ends_with(e))
+}
+
 fn code_url(w: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
         "sh", "bash", "zsh", "py", "pl", "rb", "js", "mjs", "cjs", "ts", "php", "ps1", "lua",

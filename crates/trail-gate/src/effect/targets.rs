@@ -716,10 +716,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
             (v.to_string(), output || key_output, named || key_output)
         } else {
+            let twice = given_twice(c, &w);
             (
                 w.clone(),
-                output || in_place || last || destined,
-                output && named || destined,
+                output || in_place || last || destined || twice,
+                output && named || destined || twice,
             )
         };
         out.extend(listed_output(&value, ctx));
@@ -737,6 +738,27 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// Given twice as an operand, a file is read and written back (`bspatch F F patch`, `pdal
+/// translate F F`): rewritten in place. Not a mount's source and target (`--ro-bind / /`).
+fn given_twice(c: &Cmd<'_>, w: &str) -> bool {
+    let mapped = c.args.windows(2).any(|pair| {
+        pair[1].text.as_deref() == Some(w)
+            && pair[0].text.as_deref().is_some_and(|f| {
+                f.starts_with('-')
+                    && words::parts(f)
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "bind" | "mount" | "volume" | "map" | "link"))
+            })
+    });
+    w.contains('/')
+        && !mapped
+        && c.args
+            .iter()
+            .filter(|b| b.text.as_deref() == Some(w))
+            .count()
+            >= 2
 }
 
 /// A list of settings in one value (`--output type=local,dest=/`): the piece whose key names

@@ -40,6 +40,8 @@ const DELETES: &[&str] = &[
     "purge",
     "remove",
     "rm",
+    "rmdir",
+    "rmtree",
     "shred",
     "truncate",
     "wipe",
@@ -116,7 +118,9 @@ const DESTROYS: &[&str] = &[
     "revert",
     "revoke",
     "rm",
+    "rmdir",
     "rmi",
+    "rmtree",
     "rollback",
     "shred",
     "shrink",
@@ -1594,9 +1598,10 @@ pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
 /// `--cleanDestinationDir`, `clean`, and the thorough cleans joined into one word:
 /// `fullclean`, `distclean`, `realclean`).
 pub(super) fn cleans(c: &Cmd<'_>) -> bool {
-    c.words().any(|w| {
-        let w = w.strip_prefix("--").unwrap_or(w);
-        parts(w).iter().any(|p| {
+    c.words().any(|raw| {
+        let w = raw.strip_prefix("--").unwrap_or(raw);
+        let ps = parts(w);
+        ps.iter().any(|p| {
             matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge")
                 // A flag's or a subcommand's, not a file's (`deploy/cleanup.sh.m4`).
                 || p == "cleanup" && !w.contains(['/', '.'])
@@ -1604,6 +1609,17 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
                     && p.strip_suffix("clean")
                         .is_some_and(|head| matches!(head, "full" | "dist" | "real" | "deep"))
         })
+            // A flag that removes where output goes first (`--rm-dist`, `--delete-output`).
+            || raw.starts_with('-')
+                && ps
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "rm" | "remove" | "delete"))
+                && ps.iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "dist" | "output" | "out" | "dest" | "destination" | "target"
+                    )
+                })
     })
 }
 
