@@ -65,6 +65,44 @@ pub(crate) fn entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// Values that are a word standing in for one, never one: a value is one of them whole.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "secret",
+    "password",
+    "passwd",
+    "pass",
+    "token",
+    "key",
+    "apikey",
+    "api_key",
+    "none",
+    "null",
+    "nil",
+    "undefined",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "required",
+    "optional",
+    "string",
+    "str",
+    "test",
+    "sample",
+    "default",
+    "empty",
+    "hidden",
+    "masked",
+    "todo",
+    "fixme",
+    "unset",
+    // The name of no one: an API's public access (`token_auth=anonymous`).
+    "anonymous",
+    "guest",
+];
+
 /// Template syntax, filler and stock phrases that stand in for a secret.
 pub(crate) fn is_placeholder(value: &str) -> bool {
     let v = value.trim();
@@ -137,40 +175,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
-    const EXACT: &[&str] = &[
-        "secret",
-        "password",
-        "passwd",
-        "pass",
-        "token",
-        "key",
-        "apikey",
-        "api_key",
-        "none",
-        "null",
-        "nil",
-        "undefined",
-        "true",
-        "false",
-        "yes",
-        "no",
-        "on",
-        "off",
-        "required",
-        "optional",
-        "string",
-        "str",
-        "test",
-        "sample",
-        "default",
-        "empty",
-        "hidden",
-        "masked",
-        "todo",
-        "fixme",
-        "unset",
-    ];
-    EXACT.contains(&lower.as_str())
+    PLACEHOLDER_WORDS.contains(&lower.as_str())
 }
 
 /// A key that carries its owner's address (`ops@acme-docs.example_5a68…`, with a long
@@ -462,6 +467,35 @@ pub(crate) fn looks_like_words(v: &str) -> bool {
     {
         return true;
     }
+    // `SomeRandomStringOf32CharsExactly`: four capitalised words or more, numbers between
+    // them; a generated value does not fall into so many.
+    if v.bytes().all(|b| b.is_ascii_alphanumeric()) && v.as_bytes()[0].is_ascii_uppercase() {
+        // Words of four letters or more; at most one shorter (`Of`): `Qm7Tx2Lp9…` has only
+        // pairs.
+        let (mut words, mut short) = (0, 0);
+        let mut ok = true;
+        let mut rest = v;
+        while let Some(c) = rest.chars().next() {
+            let n = if c.is_ascii_digit() {
+                let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+                ok &= n <= 3;
+                n
+            } else {
+                let n = 1 + rest[1..].bytes().take_while(u8::is_ascii_lowercase).count();
+                ok &= c.is_ascii_uppercase() && n >= 2;
+                if n >= 4 {
+                    words += 1;
+                } else {
+                    short += 1;
+                }
+                n
+            };
+            rest = &rest[n..];
+        }
+        if ok && words >= 4 && short <= 1 {
+            return true;
+        }
+    }
     let parts: Vec<&str> = v.split(['_', '-', '.']).collect();
     parts.len() >= 2
         && parts.iter().all(|p| {
@@ -744,9 +778,11 @@ fn passwordish(name: &str) -> bool {
 }
 
 /// "Password" in the languages whose word for it has no `pass` (`contraseña` as written in
-/// ASCII, `Kennwort`, `senha`…). generic-assignment's regex and keywords name them too (a test
+/// ASCII, `Kennwort`, `senha`…), and the abbreviation `pswd`. generic-assignment's regex and keywords name them too (a test
 /// keeps the three in step).
 pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
+    // And the abbreviation that keeps neither (`EQSL_PSWD=`).
+    "pswd",
     "contrase",
     "kennwort",
     "senha",

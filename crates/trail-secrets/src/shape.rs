@@ -123,7 +123,7 @@ fn is_space_or_quote(b: u8) -> bool {
 fn assignment_shape(lowered: &[u8]) -> bool {
     const fn table() -> [bool; 256] {
         let mut t = [false; 256];
-        let ops = b":=!?<,\"'";
+        let ops = b":=!?<,\"'-";
         let mut i = 0;
         while i < ops.len() {
             t[ops[i] as usize] = true;
@@ -133,7 +133,11 @@ fn assignment_shape(lowered: &[u8]) -> bool {
     }
     static OPERATORS: [bool; 256] = table();
     lowered.iter().enumerate().any(|(op, &c)| {
-        OPERATORS[usize::from(c)] && value_after(lowered, op) && secret_name_before(lowered, op)
+        OPERATORS[usize::from(c)]
+            // `-` only as Scala's pair arrow `->`.
+            && (c != b'-' || lowered.get(op + 1) == Some(&b'>'))
+            && value_after(lowered, op)
+            && secret_name_before(lowered, op)
     })
 }
 
@@ -229,6 +233,7 @@ fn value_after(b: &[u8], op: usize) -> bool {
         b"==",
         b"?=",
         b"=>",
+        b"->",
         b"<-",
         b"=",
         b":",

@@ -2146,6 +2146,37 @@ fn found_by_the_twentieth_sealed_part() {
     }
 }
 
+/// Found by the twenty-first sealed part (issue 20), design frozen at bc37a9e: a password named
+/// by the abbreviation `pswd`, a secret in a Scala pair (`"client_secret" -> "…"`); and a
+/// placeholder made of words (`SomeRandomStringOf32CharsExactly`) and an API's anonymous
+/// access (`token_auth=anonymous`) were redacted.
+#[test]
+fn found_by_the_twenty_first_sealed_part() {
+    for (text, secret) in [
+        (
+            "https://log.example/ImportADIF.cfm?EQSL_USER=DL2ABC&EQSL_PSWD=P~cbYuNGW8la_r&ADIF=x",
+            "P~cbYuNGW8la_r",
+        ),
+        (
+            ".body(Map(\"client_id\" -> \"NR8fCuf9ZKMj\", \"client_secret\" -> \"yiHRxsLvhIgKMSNw\"))",
+            "yiHRxsLvhIgKMSNw",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "APP_KEY=SomeRandomStringOf32CharsExactly",
+        "https://demo.example/index.php?module=API&token_auth=anonymous",
+        "fn token() -> \"x\"",
+        // Browser SDKs are set up with their public project keys.
+        "mixpanel.init(\"5d29e55b42739f2c56cf4f682b317fc6\", { track_pageview: true });",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
