@@ -853,6 +853,9 @@ const SENSITIVE_HOME: &[(&str, &str)] = &[
     (".cargo/credentials.toml", "credentials"),
     (".password-store", "credentials"),
     (".terraform.d", "credentials"),
+    (".pgpass", "credentials"),
+    (".my.cnf", "credentials"),
+    (".mylogin.cnf", "credentials"),
     (
         ".gitconfig",
         "git's global configuration (it can run commands)",

@@ -2506,6 +2506,9 @@ fn mechanisms_found_by_the_twenty_first_sealed_part() {
         // The same file twice outside the project: rewritten where it is, a person decides.
         "acme-cloud translate ~/survey/raw.laz ~/survey/raw.laz",
         "acme-serve --host 0.0.0.0 --debug",
+        // Database clients' password files are credential stores.
+        "acme-lang -e 'say slurp \"/home/dev/.pgpass\"'",
+        "cat ~/.my.cnf",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }

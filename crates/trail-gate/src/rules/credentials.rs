@@ -41,6 +41,11 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
         ".config/hub",
         ".terraform.d/credentials.tfrc.json",
         ".vault-token",
+        // Database clients' password files: PostgreSQL's, MySQL's, and their history-free
+        // login paths.
+        ".pgpass",
+        ".my.cnf",
+        ".mylogin.cnf",
         ".cargo/credentials",
         ".cargo/credentials.toml",
         "Library/Keychains",
