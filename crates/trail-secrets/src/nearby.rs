@@ -126,6 +126,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for span in format_arguments(text) {
         push_new(out, span, NEARBY);
     }
+    for span in generated_users(text) {
+        push_new(out, span, FLAG);
+    }
     for span in name_then_value(text)
         .into_iter()
         .chain(piped_password(text))
@@ -165,6 +168,36 @@ fn labelled_an_id(text: &str, start: usize) -> bool {
             && last[..last.len() - 2]
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic())
+}
+
+/// The user of `-u user:password` when it is itself generated (`curl -u "akTb640gHo9M…:5OUb…"`,
+/// an API's key id and secret as HTTP Basic's pair): the pair is one credential, and the
+/// password's rule takes only what follows the colon.
+fn generated_users(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for flag in ["-u", "--user"] {
+        for (at, _) in text.match_indices(flag) {
+            let before_ok = at == 0 || matches!(text.as_bytes()[at - 1], b' ' | b'\t' | b'\n');
+            let rest = &text[at + flag.len()..];
+            let Some(rest) = rest.strip_prefix([' ', '=']) else {
+                continue;
+            };
+            let quoted = rest.starts_with(['"', '\'']);
+            let body = if quoted { &rest[1..] } else { rest };
+            let Some(colon) = body.find(':') else {
+                continue;
+            };
+            let user = &body[..colon];
+            if !before_ok || user.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+                continue;
+            }
+            if strongly_generated(user, 20) {
+                let start = text.len() - body.len();
+                out.push((start, start + colon));
+            }
+        }
+    }
+    out
 }
 
 /// A credential put into a format string by position (`string.format("…&api_key=%s", sym,

@@ -2147,7 +2147,8 @@ fn found_by_the_twentieth_sealed_part() {
 }
 
 /// Found by the twenty-first sealed part (issue 20), design frozen at bc37a9e: a password named
-/// by the abbreviation `pswd`, a secret in a Scala pair (`"client_secret" -> "…"`); and a
+/// by the abbreviation `pswd`, a secret in a Scala pair (`"client_secret" -> "…"`), a generated
+/// user of `-u user:secret` (an API key id); and a
 /// placeholder made of words (`SomeRandomStringOf32CharsExactly`) and an API's anonymous
 /// access (`token_auth=anonymous`) were redacted.
 #[test]
@@ -2161,6 +2162,11 @@ fn found_by_the_twenty_first_sealed_part() {
             ".body(Map(\"client_id\" -> \"NR8fCuf9ZKMj\", \"client_secret\" -> \"yiHRxsLvhIgKMSNw\"))",
             "yiHRxsLvhIgKMSNw",
         ),
+        // An API's key id and secret as Basic's pair: one credential.
+        (
+            "curl -s -u \"akTb640gHo9Mq73ATG33XdGiDuyC:5OUbk9blgYQUFy8rlNjFn2PkkI6WH8SqoV\" https://x.example/v2",
+            "akTb640gHo9Mq73ATG33XdGiDuyC",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
@@ -2169,6 +2175,7 @@ fn found_by_the_twenty_first_sealed_part() {
         "APP_KEY=SomeRandomStringOf32CharsExactly",
         "https://demo.example/index.php?module=API&token_auth=anonymous",
         "fn token() -> \"x\"",
+        "curl -u deploy-bot:${TOKEN} https://x.example/v2",
         // Browser SDKs are set up with their public project keys.
         "mixpanel.init(\"5d29e55b42739f2c56cf4f682b317fc6\", { track_pageview: true });",
     ] {
