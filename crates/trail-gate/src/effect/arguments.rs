@@ -147,8 +147,10 @@ pub(super) fn judge(
     // Text piped into a program nobody models counts the same way (`echo 'rm -rf /' | acme
     // ssh DEVICE`): a remote shell or a console reads it as commands.
     if let Some(text) = languages::stdin_text(cmd, producers) {
+        // Blocks of the commands, not of shell syntax: data's lines (an INI file's `[dev]`
+        // section) are no glob in a command's place.
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
-            out.runs(&text, Keep::Blocks);
+            out.runs(&text, Keep::CommandBlocks);
         }
         escapes(&text, Keep::Risky, out);
         // Code fed in that spawns a program by its argument strings (`IO.Process.run { cmd

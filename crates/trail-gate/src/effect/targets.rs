@@ -281,6 +281,7 @@ const PLAIN_DEVICE_KINDS: &[&str] = &[
 const OUTPUT_PARTS: &[&str] = &[
     "dest",
     "destination",
+    "dst",
     "into",
     "out",
     "outdev",

@@ -7,7 +7,7 @@ pub(crate) fn is_shell(name: &str) -> bool {
 }
 
 pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox", "rc",
 ];
 
 /// Programs that run SQL (or a database's own query language) handed to them.
