@@ -423,6 +423,10 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
     if inside_armour(text, s) || text[s..e].contains('/') && text[name_end..s].contains('\n') {
         return None;
     }
+    // A template's variable (`{{umbracoDeliveryApiKey}}`, `${API_KEY}`) stands in for one.
+    if text[..s].ends_with("{{") || text[..s].ends_with("${") {
+        return None;
+    }
     let quoted = matches!(b[s - 1], b'"' | b'\'' | b'`' | b'{');
     // A key handed to a long option (`--root-keys.app-key.key 200A…`, `--app-key …`) is the
     // option's `=` value written with a blank: 32 or more random hex digits are a key there,

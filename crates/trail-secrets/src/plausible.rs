@@ -690,6 +690,11 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
     "digest",
     "checksum",
     "integrity",
+    // Who wrote a record, and who issues tokens (`author`, OpenID's `authority`): `auth` in
+    // their letters names no credential.
+    "author",
+    "authors",
+    "authority",
 ];
 
 /// Words that make a `key` a key of data, not of access: `foreignKey`, `primary_key`,
@@ -999,7 +1004,7 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     if names_itself_public(value) {
         return false;
     }
-    if contains_uuid(value) {
+    if contains_uuid(value) || ulid_like(body) {
         return false;
     }
     let letters = body.bytes().any(|b| b.is_ascii_alphabetic());
@@ -1011,6 +1016,17 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     } else {
         body.len() >= 26 && entropy(body) >= 4.0
     }
+}
+
+/// A ULID, a record's id sortable by time (`order_01J3YU1GZG2Z2FIYG24SON2X60`, Stripe-like
+/// prefixed ids of many stores): 26 upper-case letters and digits whose first two say the
+/// 2020s (`01`). A token's body of one case is rarer than its chance of starting so.
+fn ulid_like(body: &str) -> bool {
+    body.len() == 26
+        && body.starts_with("01")
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
 }
 
 /// A name made of words and numbers (`4d5611e5_lines720-800_compact_window`): its segments

@@ -2184,6 +2184,35 @@ fn found_by_the_twenty_first_sealed_part() {
     }
 }
 
+/// Found by the twenty-second sealed part (issue 20), design frozen at 8558b92: false
+/// positives only. A store's time-sorted record id (`pay_col_01JWMNC4…`, a ULID), a record's
+/// `author` (its `auth` letters name no credential), and a template's variable after a
+/// credential's name (`Api-Key: {{deliveryApiKey}}`) were redacted.
+#[test]
+fn found_by_the_twenty_second_sealed_part() {
+    for text in [
+        "{\"payment_collections\": [{\"id\": \"pay_col_01JWMNC40474O7P1SSHE6P2ZX0\"}]}",
+        "{\"id\": \"f9ada6f827190aa849fd729e\", \"author\": \"1399bee8d046ee025890d80e\"}",
+        "GET /api/v2/content/item HTTP/1.1\nApi-Key: {{deliveryApiKey}}\nStart-Item: home",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+    for (text, secret) in [
+        (
+            "AUTH_TOKEN=1399bee8d046ee025890d80e",
+            "1399bee8d046ee025890d80e",
+        ),
+        (
+            "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+            "re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+}
+
 /// The words for "password" the name checks know are the words generic-assignment's regex and
 /// keywords know: three lists, kept in step here.
 #[test]
