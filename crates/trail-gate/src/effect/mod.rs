@@ -105,7 +105,7 @@ pub(super) fn judge(
             .any(|p| matches!(p.as_str(), "restore" | "extract"))
             && restores_here(c, ctx))
     });
-    let found = places(c, cmd, ctx, tier, verb.as_ref());
+    let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| {
         (!shows)
             .then(|| words::assigned_verb(&cmd.assigns))
@@ -190,6 +190,7 @@ fn plausible_program(name: &str) -> bool {
 fn places(
     c: &Cmd<'_>,
     cmd: &Simple,
+    producers: &[&Simple],
     ctx: &Context,
     tier: Tier,
     verb: Option<&words::Verb>,
@@ -200,6 +201,15 @@ fn places(
         && let Some(text) = &cmd.heredoc
     {
         found.extend(targets::fed(text, ctx));
+    }
+    // A configuration printed into it (`-f <(printf 'print_output_file: /etc/hosts\n')`, `printf
+    // … | prog`): its settings name places as a here-document's do.
+    if tier == Tier::Unknown {
+        for p in producers {
+            if let Some(lines) = super::feed::printed(p) {
+                found.extend(targets::fed(&lines.join("\n"), ctx));
+            }
+        }
     }
     if verb.is_some_and(words::Verb::deletes) {
         found.extend(targets::bare_disks(c));
@@ -326,7 +336,16 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
             && (w.contains('/') || w.contains('.'))
             && !targets::system_table(w, ctx)
     });
-    read_before || saves()
+    // Alone, as the operand it works on (`dictzip /etc/shadow`, `avml /etc/shadow`, `… |
+    // sponge /etc/hosts`): every labelled row with an unmodelled program and a table so was
+    // a block; the readers that take one are modelled (`cat`, `grep`, `pwck`).
+    // Not tables read together (`unshadow /etc/passwd /etc/shadow` joins them for a cracker).
+    let operand = !t.by_option
+        && option.is_none()
+        && !words
+            .iter()
+            .any(|w| *w != t.word && targets::system_table(w, ctx));
+    read_before || saves() || operand
 }
 
 fn table_block(c: &Cmd<'_>, t: &targets::Found, raw: &str) -> Decision {

@@ -389,7 +389,9 @@ fn product_option(parts: &[String]) -> bool {
     matches!(
         parts,
         [p] if matches!(p.as_str(), "pid" | "pidfile" | "record" | "dump" | "save")
-    ) || parts.iter().any(|p| PRODUCTS.contains(&p.as_str()))
+    ) || parts
+        .iter()
+        .any(|p| PRODUCTS.contains(&p.as_str()) || matches!(p.as_str(), "output" | "out"))
         && parts.last().is_some_and(|l| {
             PLACES.contains(&l.as_str()) || matches!(l.as_str(), "export" | "dump" | "save")
         })

@@ -7,7 +7,15 @@ use crate::Context;
 pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
     let home = &ctx.places.home;
     let Ok(rel) = p.strip_prefix(home) else {
-        return p == std::path::Path::new("/etc/shadow")
+        // The system's own: account shadows, host keys, TLS private keys, Samba's machine
+        // secrets. (Not Kerberos' keytab: `klist -k` lists its principals, and only `-K`
+        // shows a key, which the labelled sets call a junction of its own.)
+        return ["/etc/shadow", "/etc/gshadow"]
+            .iter()
+            .any(|f| p == std::path::Path::new(f))
+            || ["/etc/ssl/private", "/var/lib/samba/private"]
+                .iter()
+                .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
             || p.starts_with("/etc/ssh")
                 && p.to_string_lossy().contains("_key")
                 && !p.to_string_lossy().ends_with(".pub");
