@@ -109,8 +109,7 @@ fn credential_sent(
             .iter()
             .skip(1)
             .filter_map(|a| a.text.as_deref())
-            .filter(|w| w.starts_with("https://") || w.starts_with("http://"))
-            .any(|w| super::shells::url_host(w).is_some_and(|h| !super::shells::loopback(&h)))
+            .any(super::shells::web_url_elsewhere)
     };
     for (i, cmd) in commands.iter().enumerate() {
         if !has(i, &sends) && !addressed(cmd) {
@@ -386,14 +385,19 @@ fn unpacked_download(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Opti
 /// The place is the last operand that is a path; `git clone` without one names the
 /// repository's own directory.
 fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    // Most commands name no address: this runs after every program nobody models. (A word
+    // only the shell knows may hold one this line assigned.)
+    if !cmd
+        .argv
+        .iter()
+        .any(|a| a.text.is_none() || a.raw.contains("://"))
+    {
+        return None;
+    }
     let words: Vec<String> = cmd.argv[1..].iter().map(|a| ctx.arg_text(a)).collect();
     let url = words.iter().find_map(|w| {
         let v = w.split_once('=').map_or(w.as_str(), |(_, v)| v);
-        (v.starts_with("https://") || v.starts_with("http://"))
-            .then(|| super::shells::url_host(v))
-            .flatten()
-            .filter(|h| !super::shells::loopback(h))
-            .map(|_| v)
+        super::shells::web_url_elsewhere(v).then_some(v)
     })?;
     let flag_before =
         |i: usize| i > 0 && words[i - 1].starts_with('-') && !words[i - 1].contains('=');

@@ -219,6 +219,12 @@ pub(super) fn url_host(url: &str) -> Option<String> {
     Some(host.to_ascii_lowercase())
 }
 
+/// Whether `w` is an http(s) URL of another host than this one.
+pub(super) fn web_url_elsewhere(w: &str) -> bool {
+    (w.starts_with("https://") || w.starts_with("http://"))
+        && url_host(w).is_some_and(|h| !loopback(&h))
+}
+
 /// Whether a host (or what follows a URL's `://`) is this machine: a service here is not the
 /// network.
 pub(super) fn loopback(host: &str) -> bool {

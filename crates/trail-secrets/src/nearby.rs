@@ -175,26 +175,31 @@ fn labelled_an_id(text: &str, start: usize) -> bool {
 /// password's rule takes only what follows the colon.
 fn generated_users(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for flag in ["-u", "--user"] {
-        for (at, _) in text.match_indices(flag) {
-            let before_ok = at == 0 || matches!(text.as_bytes()[at - 1], b' ' | b'\t' | b'\n');
-            let rest = &text[at + flag.len()..];
-            let Some(rest) = rest.strip_prefix([' ', '=']) else {
-                continue;
-            };
-            let quoted = rest.starts_with(['"', '\'']);
-            let body = if quoted { &rest[1..] } else { rest };
-            let Some(colon) = body.find(':') else {
-                continue;
-            };
-            let user = &body[..colon];
-            if !before_ok || user.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
-                continue;
-            }
-            if strongly_generated(user, 20) {
-                let start = text.len() - body.len();
-                out.push((start, start + colon));
-            }
+    let b = text.as_bytes();
+    // One pass for both spellings: `--user` holds `-u` one byte in.
+    for u in crate::shape::find_all(b, b"-u") {
+        let long = u > 0 && b[u - 1] == b'-' && b[u + 2..].starts_with(b"ser");
+        let (at, len) = if long {
+            (u - 1, "--user".len())
+        } else {
+            (u, 2)
+        };
+        let before_ok = at == 0 || matches!(b[at - 1], b' ' | b'\t' | b'\n');
+        let Some(rest) = text[at + len..].strip_prefix([' ', '=']) else {
+            continue;
+        };
+        let quoted = rest.starts_with(['"', '\'']);
+        let body = if quoted { &rest[1..] } else { rest };
+        let Some(colon) = body.find(':') else {
+            continue;
+        };
+        let user = &body[..colon];
+        if !before_ok || user.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+            continue;
+        }
+        if strongly_generated(user, 20) {
+            let start = text.len() - body.len();
+            out.push((start, start + colon));
         }
     }
     out
@@ -206,15 +211,15 @@ fn generated_users(text: &str) -> Vec<(usize, usize)> {
 /// generated.
 fn format_arguments(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    // The cheap test first: most texts hold no placeholder after a name.
-    if !(text.contains("=%")
-        || text.contains(": %")
-        || text.contains("={}")
-        || text.contains("= %"))
-    {
+    // The cheap test first: most texts hold no placeholder after a name (`=%`, `: %`, `= %`,
+    // `={}`).
+    let b = text.as_bytes();
+    let after_name = crate::shape::find_all(b, b"%").any(|i| {
+        i > 0 && b[i - 1] == b'=' || i > 1 && b[i - 1] == b' ' && matches!(b[i - 2], b':' | b'=')
+    });
+    if !after_name && crate::shape::find_all(b, b"={}").next().is_none() {
         return out;
     }
-    let b = text.as_bytes();
     let mut i = 0;
     while i + 1 < b.len() {
         let q = b[i];

@@ -783,8 +783,8 @@ fn passwordish(name: &str) -> bool {
 }
 
 /// "Password" in the languages whose word for it has no `pass` (`contraseña` as written in
-/// ASCII, `Kennwort`, `senha`…), and the abbreviation `pswd`. generic-assignment's regex and keywords name them too (a test
-/// keeps the three in step).
+/// ASCII, `Kennwort`, `senha`…), and the abbreviation `pswd`. generic-assignment's regex and
+/// keywords name them too (a test keeps the three in step).
 pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     // And the abbreviation that keeps neither (`EQSL_PSWD=`).
     "pswd",

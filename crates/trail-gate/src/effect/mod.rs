@@ -275,10 +275,11 @@ fn names_critical(
 /// Whether `t` is one of the base system's tables ([`targets::system_table`]) given to `c`
 /// where it writes: as an output; as the value of an option that does not name the table as
 /// what it reads (`-P /etc/passwd`, `--file`, not `--hosts-file`, `--addn-hosts`); after a
-/// file it reads (`typst compile doc.typ /etc/hosts`, `… -- /etc/fstab`); or beside a word
-/// of saving (`gio save /etc/sudoers`, `… backup /etc/shadow`). Alone, it may be what a
-/// checker reads (`acme-check /etc/passwd`), and a program named for changing a file's
-/// metadata (`chattr +i /etc/resolv.conf`) leaves its contents be.
+/// file it reads (`typst compile doc.typ /etc/hosts`, `… -- /etc/fstab`); beside a word of
+/// saving (`gio save /etc/sudoers`, `… backup /etc/shadow`); or alone, as what it works on
+/// (`dictzip /etc/shadow`). Not tables read together (`unshadow /etc/passwd /etc/shadow`),
+/// and a program named for changing a file's metadata (`chattr +i /etc/resolv.conf`) leaves
+/// its contents be.
 ///
 /// `saving_only`: the command otherwise only looks, and only a word of saving counts.
 fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bool) -> bool {
@@ -315,7 +316,6 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
             .iter()
             .any(|p| SAVES.contains(&p.as_str()))
     });
-    let saves = || saving.is_some();
     if saving_only {
         // What is saved named between (`dump 42 /etc/hosts`), or the table an option's value
         // (`export-dashboards -f /etc/hosts`): `dump /etc/hosts` alone may show the file.
@@ -345,7 +345,7 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
         && !words
             .iter()
             .any(|w| *w != t.word && targets::system_table(w, ctx));
-    read_before || saves() || operand
+    read_before || saving.is_some() || operand
 }
 
 fn table_block(c: &Cmd<'_>, t: &targets::Found, raw: &str) -> Decision {
@@ -841,8 +841,8 @@ fn loads_fetched(
 
 /// A variable set for the program naming where it loads code from or what it runs
 /// (`BCFTOOLS_PLUGINS=DIR`, `LD_PRELOAD=F`, `PYTHONPATH=DIR`, `…_POST_CONSUME_SCRIPT=F`),
-/// pointing at a file this line fetched or
-/// the directory holding one: the program loads what nobody has read, whatever it is called.
+/// pointing at a file this line fetched or the directory holding one: the program loads what
+/// nobody has read, whatever it is called.
 fn load_path_fetched(cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<Decision> {
     if ctx.line.fetched.is_empty() {
         return None;
@@ -1245,8 +1245,6 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
     ))
 }
 
-/// Whether `w` is the address of code on the network: a repository scheme (`github://…`), or
-/// an http(s) or ftp URL whose path ends in a script's, a program's or a package's extension.
 /// A URL of a source archive (`https://…/Foo-0.1.tar.gz`, `….zip`): told to install it, a
 /// program builds and installs code from there.
 fn archive_url(w: &str) -> bool {
@@ -1257,6 +1255,8 @@ fn archive_url(w: &str) -> bool {
             .any(|e| w.split(['?', '#']).next().unwrap_or(w).ends_with(e))
 }
 
+/// Whether `w` is the address of code on the network: a repository scheme (`github://…`), or
+/// an http(s) or ftp URL whose path ends in a script's, a program's or a package's extension.
 fn code_url(w: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
         "sh", "bash", "zsh", "py", "pl", "rb", "js", "mjs", "cjs", "ts", "php", "ps1", "lua",

@@ -746,22 +746,24 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
 /// Given twice as an operand, a file is read and written back (`bspatch F F patch`, `pdal
 /// translate F F`): rewritten in place. Not a mount's source and target (`--ro-bind / /`).
 fn given_twice(c: &Cmd<'_>, w: &str) -> bool {
-    let mapped = c.args.windows(2).any(|pair| {
-        pair[1].text.as_deref() == Some(w)
-            && pair[0].text.as_deref().is_some_and(|f| {
-                f.starts_with('-')
-                    && words::parts(f)
-                        .iter()
-                        .any(|p| matches!(p.as_str(), "bind" | "mount" | "volume" | "map" | "link"))
-            })
-    });
+    let mapped = || {
+        c.args.windows(2).any(|pair| {
+            pair[1].text.as_deref() == Some(w)
+                && pair[0].text.as_deref().is_some_and(|f| {
+                    f.starts_with('-')
+                        && words::parts(f).iter().any(|p| {
+                            matches!(p.as_str(), "bind" | "mount" | "volume" | "map" | "link")
+                        })
+                })
+        })
+    };
     w.contains('/')
-        && !mapped
         && c.args
             .iter()
             .filter(|b| b.text.as_deref() == Some(w))
             .count()
             >= 2
+        && !mapped()
 }
 
 /// A list of settings in one value (`--output type=local,dest=/`): the piece whose key names
@@ -1085,12 +1087,12 @@ fn url_elsewhere(w: &str) -> bool {
     })
 }
 
-/// `deploy@web1`, `admin@db.acme.example:5432`: not an npm scope (`@acme/x`) or a version.
 /// Whether a word names another machine: a URL elsewhere, `user@host`, a domain name.
 pub(super) fn names_host(w: &str) -> bool {
     url_elsewhere(w) || user_at_host(w) || domain_like(w)
 }
 
+/// `deploy@web1`, `admin@db.acme.example:5432`: not an npm scope (`@acme/x`) or a version.
 fn user_at_host(w: &str) -> bool {
     w.split_once('@').is_some_and(|(user, host)| {
         !user.is_empty()
