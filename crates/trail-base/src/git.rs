@@ -155,40 +155,10 @@ pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
     Some(v)
 }
 
-/// For tests here and in the crates above: git run for a test's setup.
-#[cfg(any(test, feature = "test-support"))]
-pub mod testing {
-    use std::path::Path;
-    use std::process::Command;
-
-    /// Run git for a test's setup (with a name and no user config).
-    pub fn git(dir: &Path, args: &[&str]) {
-        let out = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-            .args([
-                "-c",
-                "commit.gpgsign=false",
-                "-c",
-                "init.defaultBranch=main",
-            ])
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::testing::git;
     use super::*;
+    use trail_testkit::git::git_ok as git;
 
     #[test]
     fn blobs_come_from_head_or_the_index_and_a_repository_cannot_run_code() {

@@ -245,6 +245,9 @@ mod tests {
         layers(&format!("### Layers of `trail-core`{section}"))
     }
 
+    /// The crate every crate's tests share; it sits below the floor, so it can name no trail crate.
+    const TEST_SUPPORT: &str = "trail-testkit";
+
     /// The `trail-*` crates a `Cargo.toml` names under `[dependencies]` (not dev or build).
     fn trail_dependencies(manifest: &str) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
@@ -288,6 +291,13 @@ mod tests {
                 continue;
             };
             for dep in trail_dependencies(&manifest) {
+                if dep == TEST_SUPPORT {
+                    problems.push(format!(
+                        "`{name}` names `{TEST_SUPPORT}` under [dependencies]: only \
+                         [dev-dependencies] may, so that no test helper reaches a binary"
+                    ));
+                    continue;
+                }
                 match row_of.get(dep.as_str()) {
                     Some(&to) if to < from => {}
                     Some(_) => problems.push(format!(

@@ -1,6 +1,6 @@
 //! Helpers for this crate's unit tests.
 
-pub(crate) use trail_base::git::testing::git;
+pub(crate) use trail_testkit::git::git_ok as git;
 
 /// The real o200k count, for tests that hold the estimate (or a budget) to it.
 pub(crate) fn o200k(text: &str) -> usize {

@@ -381,7 +381,7 @@ pub(crate) fn block(rule: RuleId, reason: String, command: &str) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trail_base::git::testing::git;
+    use trail_testkit::git::git_ok as git;
 
     /// The gate asks git whether `rm -rf build` deletes ignored output; a repository whose
     /// config names programs (an fsmonitor, a pager, filters) must not make that question run one.

@@ -65,38 +65,19 @@ fn hash_dir(d: &Dir) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
+    use trail_testkit::git::Git;
 
+    /// git on the bare repository `dir`, with an index of its own for `update-index`.
     fn git(dir: &std::path::Path, args: &[&str], input: Option<&[u8]>) -> String {
-        use std::io::Write;
-        let mut c = Command::new("git");
-        c.arg("--git-dir").arg(dir).args(args);
-        c.env("GIT_INDEX_FILE", dir.join("test-index"));
-        c.stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped());
-        let mut child = c.spawn().unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        if let Some(i) = input {
-            stdin.write_all(i).unwrap();
-        }
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "git {args:?}");
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
+        let git = Git::git_dir(dir).env("GIT_INDEX_FILE", dir.join("test-index"));
+        git.ok_with_input(args, input.unwrap_or_default())
     }
 
     #[test]
     fn the_ids_are_gits() {
         let d = tempfile::tempdir().unwrap();
         let repo = d.path().join("r.git");
-        assert!(
-            Command::new("git")
-                .args(["init", "--bare", "-q"])
-                .arg(&repo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        Git::at(d.path()).ok(&["init", "--bare", "-q", "r.git"]);
         let blobs: Vec<(&str, &[u8])> = vec![
             ("machine", b"trail machine v1\n"),
             (

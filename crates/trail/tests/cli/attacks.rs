@@ -2,6 +2,7 @@
 //! it) would try them. Each worked against trail before the fix; each must fail now.
 
 use serde_json::json;
+use trail_testkit::git::Git;
 
 use crate::common::*;
 
@@ -648,16 +649,7 @@ fn the_agent_cannot_switch_trail_off_skip_or_speak_as_the_host() {
 #[test]
 fn judging_a_command_runs_nothing_the_repository_names_and_git_config_needs_a_person() {
     let env = project();
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&env.cwd)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", &env.home)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-    };
+    let git = |args: &[&str]| Git::at(&env.cwd).env("HOME", &env.home).ok(args);
     git(&["init", "-q", "."]);
     let pwned = env.root.join("PWNED");
     let script = env.root.join("fsmonitor.sh");

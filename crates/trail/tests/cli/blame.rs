@@ -6,7 +6,7 @@
 //! The same through the real Claude Code CLI is in `claude_e2e.rs`.
 
 use std::path::Path;
-use std::process::Command;
+use trail_testkit::git::Git;
 
 use serde_json::{Value, json};
 
@@ -461,26 +461,21 @@ fn blame_outside_git_or_of_nothing_says_what_to_do() {
 /// git in the project as the person, with extra variables (the agent's shell has
 /// `TRAIL_SESSION`; nothing else here does).
 fn git_with(env: &TestEnv, args: &[&str], vars: &[(&str, &str)]) -> String {
-    let mut c = Command::new("git");
-    c.arg("-C")
-        .arg(&env.cwd)
-        .args(args)
+    let mut git = Git::at(&env.cwd)
+        .identity("Pat Person", "pat@example.invalid")
         .env("HOME", &env.home)
-        .env("GIT_AUTHOR_NAME", "Pat Person")
-        .env("GIT_AUTHOR_EMAIL", "pat@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Pat Person")
-        .env("GIT_COMMITTER_EMAIL", "pat@example.invalid")
         .env_remove("TRAIL_SESSION");
     for (k, v) in vars {
-        c.env(k, v);
+        git = git.env(k, v);
     }
-    let out = c.output().unwrap();
+    let out = git.run(args);
     assert!(
         out.status.success(),
         "git {args:?}: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    // Untrimmed: tests read `git log` bodies whole.
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 

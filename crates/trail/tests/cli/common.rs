@@ -1,33 +1,13 @@
 //! The isolated test environment.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-/// A test that cannot run here says so, and is counted: a line on stderr, a row in this run's
-/// skip list (`target/tmp/skipped.tsv`, which `.ci/run` prints after the tests: libtest has no
-/// "skipped"), and a failure instead where the run requires `suite` (`TRAIL_REQUIRE=claude,
-/// codex,…` or `all`; `.ci/run` requires what it installed). Call it, then return.
+/// A test that cannot run here says so, and is counted ([`trail_testkit::skip!`]: a SKIP line,
+/// a row in `target/tmp/skipped.tsv`, and a failure where `TRAIL_REQUIRE` names `suite`). Call
+/// it, then return.
 pub fn skip(suite: &str, reason: &str) {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("an unnamed test")
-        .to_string();
-    let required = std::env::var("TRAIL_REQUIRE")
-        .is_ok_and(|r| r.split(',').any(|s| s.trim() == suite || s.trim() == "all"));
-    assert!(
-        !required,
-        "{test}: this run requires the {suite} suite (TRAIL_REQUIRE), but {reason}"
-    );
-    eprintln!("\n*** SKIP ({suite}): {reason} ***\n");
-    let list = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped.tsv");
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(list)
-    {
-        let _ = writeln!(f, "{test}\t{suite}\t{reason}");
-    }
+    trail_testkit::skip!(suite, reason);
 }
 
 pub struct TestEnv {
@@ -216,27 +196,7 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Every file under `dir`, recursively.
-pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files_under(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// How many times `needle` occurs in `hay`.
-pub fn occurrences(hay: &str, needle: &str) -> usize {
-    hay.matches(needle).count()
-}
+pub use trail_testkit::files::{files_under, occurrences};
 
 /// The stream's bytes without the blank reserve trail keeps after the last record.
 pub fn logical(bytes: &[u8]) -> &[u8] {

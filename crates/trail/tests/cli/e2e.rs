@@ -313,26 +313,7 @@ pub fn serve(route: impl Fn(&str, &str) -> Option<Reply> + Send + 'static) -> (u
     (port, seen)
 }
 
-pub fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new("git")
-        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap()
-}
-
-/// [`git`], which must succeed.
-pub fn git_ok(dir: &Path, args: &[&str]) {
-    let out = git(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+pub use trail_testkit::git::{git, git_ok};
 
 /// The test's project made a git repository with one commit and a local bare remote `origin`.
 pub fn project_with_remote(env: &TestEnv) -> PathBuf {

@@ -7,9 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::{TestEnv, code, hook, stdout};
 
-fn git(dir: &Path, args: &[&str]) {
-    assert!(crate::e2e::git(dir, args).status.success(), "git {args:?}");
-}
+use trail_testkit::git::git_ok as git;
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let p = root.join(rel);

@@ -73,16 +73,7 @@ fn init_merges_idempotently_and_uninstall_restores_the_file() {
 #[test]
 fn init_keeps_machine_paths_out_of_the_committed_settings() {
     let env = TestEnv::new();
-    let git = |args: &[&str]| {
-        assert!(
-            std::process::Command::new("git")
-                .args(args)
-                .current_dir(&env.cwd)
-                .status()
-                .unwrap()
-                .success()
-        );
-    };
+    let git = |args: &[&str]| git_ok(&env.cwd, args);
     git(&["init", "-q"]);
     // What an older trail left in the committed file: its hooks and deny rules, beside the
     // team's own settings.
@@ -121,12 +112,10 @@ fn init_keeps_machine_paths_out_of_the_committed_settings() {
     let mine = std::fs::read_to_string(&local).unwrap();
     assert!(mine.contains("hook claude-code"), "{mine}");
     // git does not see the machine-local file.
-    let status = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=all"])
-        .current_dir(&env.cwd)
-        .output()
-        .unwrap();
-    let status = String::from_utf8_lossy(&status.stdout);
+    let status = git_ok(
+        &env.cwd,
+        &["status", "--porcelain", "--untracked-files=all"],
+    );
     assert!(!status.contains("settings.local.json"), "{status}");
     assert!(status.contains(".claude/settings.json"), "{status}");
 }
@@ -246,12 +235,10 @@ fn codex_hooks_stay_out_of_the_projects_history() {
     let env = TestEnv::new();
     git_ok(&env.cwd, &["init", "-q"]);
     env.ok(&["init", "--agent", "codex"]);
-    let status = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=all"])
-        .current_dir(&env.cwd)
-        .output()
-        .unwrap();
-    let status = String::from_utf8_lossy(&status.stdout);
+    let status = git_ok(
+        &env.cwd,
+        &["status", "--porcelain", "--untracked-files=all"],
+    );
     assert!(!status.contains(".codex/"), "{status}");
     assert!(status.contains("AGENTS.md"), "{status}");
 }
@@ -286,15 +273,7 @@ fn uninstalling_one_agent_keeps_what_the_other_needs_and_says_what_stays() {
 #[test]
 fn private_records_are_ignored_by_default() {
     let env = TestEnv::new();
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&env.cwd)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let git = |args: &[&str]| git_ok(&env.cwd, args);
     git(&["init", "-q"]);
     env.ok(&["init"]);
     for (rel, text) in [

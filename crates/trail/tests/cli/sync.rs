@@ -1,7 +1,7 @@
 //! `trail sync` with real git: machines (separate HOMEs and ledgers) and one bare remote.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use trail_testkit::git::Git;
 
 use crate::common::{TestEnv, code, logical, stderr, stdout};
 
@@ -12,39 +12,14 @@ struct Fleet {
     machines: Vec<TestEnv>,
 }
 
+/// git on the bare repository `dir` (the shared remote), which must succeed; stdout, trimmed.
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("--git-dir")
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    Git::git_dir(dir).ok(args)
 }
 
+/// [`git`] with `input` on stdin.
 fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
-    use std::io::Write;
-    let mut child = Command::new("git")
-        .arg("--git-dir")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "x")
-        .env("GIT_AUTHOR_EMAIL", "x@x")
-        .env("GIT_COMMITTER_NAME", "x")
-        .env("GIT_COMMITTER_EMAIL", "x@x")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "git {args:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    Git::git_dir(dir).ok_with_input(args, input)
 }
 
 pub(crate) fn machine_id(env: &TestEnv) -> String {
@@ -122,12 +97,7 @@ pub(crate) fn trust(env: &TestEnv, other: &TestEnv) {
 fn fleet(n: usize) -> Fleet {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("ledger.git");
-    let out = Command::new("git")
-        .args(["init", "--bare", "--quiet"])
-        .arg(&remote)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    Git::at(dir.path()).ok(&["init", "--bare", "--quiet", "ledger.git"]);
     let machines: Vec<TestEnv> = (0..n).map(|_| TestEnv::new()).collect();
     for (i, m) in machines.iter().enumerate() {
         set_remote(m, &remote);
@@ -341,31 +311,12 @@ fn tamper(remote: &Path, id: &str, edit: impl Fn(&[u8]) -> Vec<u8>) {
     let message = git(remote, &["log", "-1", "--format=%B", &commit]);
     let path = "stream/pulses.log.md/00000000";
     let old = git(remote, &["rev-parse", &format!("{commit}:{path}")]);
-    let bytes = Command::new("git")
-        .arg("--git-dir")
-        .arg(remote)
-        .args(["cat-file", "blob", &old])
-        .output()
-        .unwrap()
-        .stdout;
+    // The blob's bytes as they are (`ok` would trim them).
+    let bytes = Git::git_dir(remote).run(&["cat-file", "blob", &old]).stdout;
     let new = git_in(remote, &["hash-object", "-w", "--stdin"], &edit(&bytes));
     let index = remote.join("tamper-index");
     let _ = std::fs::remove_file(&index);
-    let run = |args: &[&str]| {
-        let out = Command::new("git")
-            .arg("--git-dir")
-            .arg(remote)
-            .args(args)
-            .env("GIT_INDEX_FILE", &index)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    };
+    let run = |args: &[&str]| Git::git_dir(remote).env("GIT_INDEX_FILE", &index).ok(args);
     run(&["read-tree", &commit]);
     run(&[
         "update-index",
@@ -569,14 +520,7 @@ fn offline_a_sync_waits_says_so_and_the_next_sends_everything() {
         stdout(&doctor)
     );
     // The remote comes back: the next sync sends what waited.
-    assert!(
-        Command::new("git")
-            .args(["init", "--bare", "-q"])
-            .arg(&remote)
-            .status()
-            .unwrap()
-            .success()
-    );
+    Git::at(remote.parent().unwrap()).ok(&["init", "--bare", "-q", &remote.display().to_string()]);
     pulse(&env, "offline", "written after", "done");
     let r = sync(&env);
     assert_eq!(r["pushed"], true, "{r}");

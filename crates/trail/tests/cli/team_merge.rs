@@ -2,32 +2,12 @@
 //! merge with real git, without conflicts (issue 24).
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::common::TestEnv;
 
-fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .output()
-        .unwrap()
-}
-
+/// git in the working tree `dir`, which must succeed; its stdout.
 fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = git(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    trail_testkit::git::git_ok(dir, args)
 }
 
 fn decide(env: &TestEnv, title: &str, decision: &str) {
@@ -46,13 +26,9 @@ fn decide(env: &TestEnv, title: &str, decision: &str) {
 fn two_clones_decisions_merge_without_conflicts_and_both_are_kept() {
     let origin = tempfile::tempdir().unwrap();
     let origin = origin.path().join("app.git");
-    assert!(
-        Command::new("git")
-            .args(["init", "--bare", "-q", "-b", "main"])
-            .arg(&origin)
-            .status()
-            .unwrap()
-            .success()
+    ok(
+        origin.parent().unwrap(),
+        &["init", "--bare", "-q", "-b", "main", "app.git"],
     );
     let (a, b) = (TestEnv::new(), TestEnv::new());
     ok(&a.cwd, &["init", "-q", "-b", "main"]);
@@ -76,7 +52,7 @@ fn two_clones_decisions_merge_without_conflicts_and_both_are_kept() {
         ok(&env.cwd, &["commit", "-q", "-m", what]);
     }
     ok(&a.cwd, &["push", "-q", origin.to_str().unwrap(), "main"]);
-    let merged = git(
+    let merged = trail_testkit::git::git(
         &b.cwd,
         &[
             "pull",
