@@ -8,12 +8,12 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::file_error::{At, FileError};
 use crate::fsutil::ReadAt;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -274,9 +274,9 @@ impl Reader {
 
 /// The current context size, read backwards from the end of the file: cost depends on how far
 /// back the latest main-chain assistant message is, not on the transcript's length.
-pub fn context_tokens(path: &Path) -> io::Result<Option<u64>> {
-    let file = File::open(path)?;
-    let len = crate::fsutil::size_of(&file)?;
+pub fn context_tokens(path: &Path) -> Result<Option<u64>, FileError> {
+    let file = File::open(path).at("open", path)?;
+    let len = crate::fsutil::size_of(&file).at("read the size of", path)?;
     Ok(context_tokens_in(&file, len))
 }
 

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::frame::{self, Frame, Seal};
 use super::handle::index_path_for;
 use super::reader::{ForwardReader, ReadAt};
+use trail_base::file_error::{At, FileError};
 use crate::fsutil::{self, to_usize};
 use crate::time::Ts;
 
@@ -162,29 +163,29 @@ pub(crate) fn extend<R: ReadAt + ?Sized>(idx: &mut Index, file: &R, len: u64) ->
 }
 
 /// Build the index of `segment` from scratch and write it to `idx_path`.
-pub fn rebuild(segment: &Path, idx_path: &Path) -> io::Result<Index> {
-    let file = File::open(segment)?;
-    let len = fsutil::size_of(&file)?;
+pub fn rebuild(segment: &Path, idx_path: &Path) -> Result<Index, FileError> {
+    let file = File::open(segment).at("open", segment)?;
+    let len = fsutil::size_of(&file).at("read the size of", segment)?;
     let mut idx = Index {
         schema: SCHEMA.into(),
         ..Index::default()
     };
-    extend(&mut idx, &file, len)?;
-    write(idx_path, &idx)?;
+    extend(&mut idx, &file, len).at("index", segment)?;
+    write(idx_path, &idx).at("write the index", idx_path)?;
     Ok(idx)
 }
 
 /// The index of `segment`, brought up to date: loaded when plausible, extended over the
 /// unindexed tail, rebuilt when stale, and rewritten when the tail it had to scan was large.
-pub fn refresh(segment: &Path, idx_path: &Path) -> io::Result<Index> {
+pub fn refresh(segment: &Path, idx_path: &Path) -> Result<Index, FileError> {
     Ok(refresh_counting(segment, idx_path)?.0)
 }
 
 /// [`refresh`], plus the number of records the index leaves out (an unsealed last record).
-pub fn refresh_counting(segment: &Path, idx_path: &Path) -> io::Result<(Index, usize)> {
-    let file = File::open(segment)?;
-    let len = fsutil::size_of(&file)?;
-    update(&file, len, idx_path, Update::default())
+pub fn refresh_counting(segment: &Path, idx_path: &Path) -> Result<(Index, usize), FileError> {
+    let file = File::open(segment).at("open", segment)?;
+    let len = fsutil::size_of(&file).at("read the size of", segment)?;
+    update(&file, len, idx_path, Update::default()).at("index", segment)
 }
 
 /// How [`update`] treats the index it finds.

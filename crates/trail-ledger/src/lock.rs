@@ -13,6 +13,7 @@ use std::path::Path;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use trail_base::file_error::{At, FileError};
 use crate::time::Ts;
 
 /// Who holds (or last held) the lock, as written in the lock file.
@@ -116,13 +117,14 @@ pub type AlertFn = Arc<dyn Fn(&str) + Send + Sync>;
 pub(crate) const NOTE_LEN: usize = 512;
 
 /// Open (creating if needed) a lock file; keep it to lock it many times.
-pub fn open_lock_file(path: &Path) -> io::Result<File> {
+pub fn open_lock_file(path: &Path) -> Result<File, FileError> {
     OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(path)
+        .at("open the lock file", path)
 }
 
 fn read_note(file: &File) -> Holder {
@@ -185,7 +187,7 @@ impl StreamLock {
     }
 
     /// Read who holds the lock now, without taking it (None when free).
-    pub fn probe(path: &Path) -> io::Result<Option<Holder>> {
+    pub fn probe(path: &Path) -> Result<Option<Holder>, FileError> {
         let Ok(file) = OpenOptions::new().read(true).write(true).open(path) else {
             return Ok(None);
         };
@@ -195,7 +197,7 @@ impl StreamLock {
                 Ok(None)
             }
             Err(TryLockError::WouldBlock) => Ok(Some(read_note(&file))),
-            Err(TryLockError::Error(e)) => Err(e),
+            Err(TryLockError::Error(e)) => Err(FileError::new("probe the lock", path, e)),
         }
     }
 }

@@ -3,10 +3,10 @@
 //! unsynthesised. And when a checkpoint last passed after a given time: what lifts the
 //! attention budget's strict red hold and starts its count of added tokens again.
 
-use std::io;
 use std::path::Path;
 
 use super::steps::{DecisionRef, Journal, Unreadable, dref};
+use crate::file_error::FileError;
 use crate::time::Ts;
 use crate::trajectory::{Body, journal};
 
@@ -44,7 +44,7 @@ pub fn since_last_decision(root: &Path) -> Result<Option<Gap>, Unreadable> {
 /// checkpoint writes its verdict to: no second record of it is kept). Only the files of
 /// `since`'s day and later are read, so the cost is a day's entries, not the project's history.
 /// A line that cannot be read is skipped: it cannot be a pass.
-pub fn passed_after(root: &Path, since: Ts) -> io::Result<Option<Ts>> {
+pub fn passed_after(root: &Path, since: Ts) -> Result<Option<Ts>, FileError> {
     let lines = journal::read(root, Some(since))?;
     Ok(lines
         .items

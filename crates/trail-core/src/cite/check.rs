@@ -132,12 +132,9 @@ pub struct Checker {
 
 impl Checker {
     /// A checker for citations under `root` (which must exist: it is the project).
-    pub fn new(root: &Path) -> io::Result<Checker> {
+    pub fn new(root: &Path) -> Result<Checker, crate::file_error::FileError> {
         let root = std::fs::canonicalize(root).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("the project root {}: {e}", root.display()),
-            )
+            crate::file_error::FileError::new("resolve the project root", root, e)
         })?;
         Ok(Checker {
             root,

@@ -101,7 +101,7 @@ impl Carried {
 
 /// Every decision of the project at `root` its trajectory holds, newest first (lines that are
 /// not entries are skipped: the stream holds the same decisions).
-pub fn in_trajectory(root: &Path) -> std::io::Result<Vec<Carried>> {
+pub fn in_trajectory(root: &Path) -> Result<Vec<Carried>, crate::file_error::FileError> {
     let read = crate::trajectory::journal::read(root, None)?;
     let mut out: Vec<Carried> = read
         .items

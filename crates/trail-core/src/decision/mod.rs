@@ -318,7 +318,7 @@ fn check(root: &Path, cited: &[Cited]) -> Result<Vec<CheckedCitation>, DecideErr
     if cited.is_empty() {
         return Ok(Vec::new());
     }
-    let mut checker = Checker::new(root).map_err(DecideError::Check)?;
+    let mut checker = Checker::new(root).map_err(|e| DecideError::Check(e.into()))?;
     cited
         .iter()
         .map(|c| {

@@ -267,7 +267,7 @@ pub fn flush(
     let pending = secrets
         .pass(|p| prepare(project_root, t, trigger, session, now, p))
         .map_err(std::io::Error::other)??;
-    write(project_root, pending)
+    Ok(write(project_root, pending)?)
 }
 
 /// A flush worked out and not written yet: what `trail import --dry-run` counts.
@@ -336,7 +336,10 @@ pub fn prepare(
 }
 
 /// Append a prepared block (its originals were kept by the pass that prepared it).
-pub fn write(project_root: &Path, pending: Pending) -> std::io::Result<Flushed> {
+pub fn write(
+    project_root: &Path,
+    pending: Pending,
+) -> Result<Flushed, trail_base::file_error::FileError> {
     let Pending { path, hash, block } = pending;
     let Some(block) = block else {
         return Ok(Flushed {

@@ -1,7 +1,6 @@
 //! `trail log`: records newest first, or how many there are.
 
 use serde::Serialize;
-use trail_core::ledger::LedgerError;
 use trail_core::ledger::handle::index_path_for;
 use trail_core::ledger::index;
 use trail_core::ledger::query::Query;
@@ -115,8 +114,7 @@ fn count(ctx: &Context, args: &LogArgs) -> CliResult {
         if !path.exists() {
             continue;
         }
-        let (idx, uncovered) = index::refresh_counting(&path, &index_path_for(&path))
-            .map_err(LedgerError::io("index", &path))?;
+        let (idx, uncovered) = index::refresh_counting(&path, &index_path_for(&path))?;
         total += idx.len() + uncovered;
     }
     if args.json {
