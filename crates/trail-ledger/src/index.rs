@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 use super::frame::{self, Frame, Seal};
 use super::handle::index_path_for;
 use super::reader::{ForwardReader, ReadAt};
-use trail_base::file_error::{At, FileError};
 use crate::fsutil::{self, to_usize};
 use crate::time::Ts;
+use trail_base::file_error::{At, FileError};
 
 pub const SCHEMA: &str = "ledgerpulse-index/v1";
 

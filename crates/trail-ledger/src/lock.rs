@@ -13,8 +13,8 @@ use std::path::Path;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use trail_base::file_error::{At, FileError};
 use crate::time::Ts;
+use trail_base::file_error::{At, FileError};
 
 /// Who holds (or last held) the lock, as written in the lock file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -133,9 +133,8 @@ pub struct Checker {
 impl Checker {
     /// A checker for citations under `root` (which must exist: it is the project).
     pub fn new(root: &Path) -> Result<Checker, crate::file_error::FileError> {
-        let root = std::fs::canonicalize(root).map_err(|e| {
-            crate::file_error::FileError::new("resolve the project root", root, e)
-        })?;
+        let root = std::fs::canonicalize(root)
+            .map_err(|e| crate::file_error::FileError::new("resolve the project root", root, e))?;
         Ok(Checker {
             root,
             files: HashMap::new(),
