@@ -946,7 +946,9 @@ fn accept(
             !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
         }
         Check::Password => plausible::plausible_password(value),
-        Check::PrefixedToken => plausible::plausible_prefixed_token(value),
+        Check::PrefixedToken => {
+            plausible::plausible_prefixed_token(value) && !keyed_as_id(text, start)
+        }
         Check::LoginArgument => login_argument(compiled, locs, text, value),
         // Judged per argument where the match is read (`string_arguments`).
         Check::CallArguments => false,
@@ -973,6 +975,31 @@ fn accept(
             }
         }
     }
+}
+
+/// Whether the value at `start` is a field named for an identifier (`"id": "job_e4b2…"`,
+/// `customer_id=cus_7072…`, `"LocationId": "loc_…"`): a record's id carries a type prefix and
+/// a random body as a token does, and is no secret. A key's own name says key or token.
+fn keyed_as_id(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    let before = before
+        .trim_end_matches(['"', '\''])
+        .trim_end_matches([' ', '\t']);
+    let Some(before) = before.strip_suffix([':', '=']) else {
+        return false;
+    };
+    let before = before
+        .trim_end_matches([' ', '\t'])
+        .trim_end_matches(['"', '\''])
+        .as_bytes();
+    let mut s = before.len();
+    while s > 0 && (before[s - 1].is_ascii_alphanumeric() || before[s - 1] == b'_') {
+        s -= 1;
+    }
+    let name = std::str::from_utf8(&before[s..]).unwrap_or_default();
+    text::words(name)
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
 }
 
 /// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name
@@ -1008,6 +1035,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
     plausible::public_or_demo(value, around(text, start, end))
         || plausible::public_context(text.get(..start).unwrap_or_default())
         || plausible::said_public(text.get(end..).unwrap_or_default())
+        || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())
         || plausible::names_a_stored_secret(text, start)
 }
 

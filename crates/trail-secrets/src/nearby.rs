@@ -433,6 +433,11 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         return None;
     }
     let quoted = matches!(b[s - 1], b'"' | b'\'' | b'`' | b'{');
+    // A quoted word followed by `:` is the next field's key (`"LocationId": 1` after
+    // `"PasswordSecretName": "…-password"`), not a value of this name.
+    if quoted && key_follows(&text[e..]) {
+        return None;
+    }
     // A key handed to a long option (`--root-keys.app-key.key 200A…`, `--app-key …`) is the
     // option's `=` value written with a blank: 32 or more random hex digits are a key there,
     // as `--app-key=…` has them (a digest is not given to an option named for a key).
@@ -464,6 +469,16 @@ fn inside_armour(text: &str, at: usize) -> bool {
         || before
             .rfind("ENC(")
             .is_some_and(|open| !before[open..].contains(')'))
+}
+
+/// Whether a key's colon follows a closing quote (`": 1`), not a URL's (`://`) or a path's
+/// (`::`).
+fn key_follows(rest: &str) -> bool {
+    let Some(rest) = rest.strip_prefix(['"', '\'']) else {
+        return false;
+    };
+    let rest = rest.trim_start_matches([' ', '\t']);
+    rest.starts_with(':') && !rest.starts_with("::") && !rest.starts_with(":/")
 }
 
 /// Whether `name` says password (`pass`, `pwd`, `pw`, any case).
@@ -1148,8 +1163,23 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         '/', '=', '$', ':', '@', '\\', '{', '}', '<', '>', ',', '[', ']',
     ]) && !v.starts_with('-')
         && !value.starts_with('.')
+        && !file_name(v)
         && strongly_generated(v, 10);
     ok.then_some((s, s + v.len()))
+}
+
+/// A file's name (`HP_LJ_M507_2406.1.0.bdl.sha256` after `sha256sum -c`): a stem, then a short
+/// extension of lower-case letters and digits that starts with a letter. A generated password
+/// ends so only by chance.
+fn file_name(v: &str) -> bool {
+    v.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (2..=6).contains(&ext.len())
+            && ext.starts_with(|c: char| c.is_ascii_lowercase())
+            && ext
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    })
 }
 
 /// `user:password` written as one word (`relay-acme:i7_D7…`, `login=edge01:h3RE…`,

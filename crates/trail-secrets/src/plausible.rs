@@ -780,6 +780,8 @@ fn passwordish(name: &str) -> bool {
         // A password by its role, joined to what it opens (`masterauth`, `requireauth`); not
         // a protocol's name (`oauth`).
         || lname.len() > 6 && lname.ends_with("auth") && !lname.ends_with("oauth")
+        // `pw` only as a word of its own (`DB_PW`, `?pw=`), not inside one (`pwm`, `upward`).
+        || crate::text::words(name).iter().any(|w| w == "pw")
 }
 
 /// "Password" in the languages whose word for it has no `pass` (`contraseña` as written in
@@ -837,6 +839,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     if !quoted
         && (looks_like_code(value)
             || looks_like_snake_identifier(value)
+            || cmdlet(value)
             // `process.env.API_KEY!`: TypeScript's non-null assertion.
             || looks_like_identifier(value.trim_end_matches(['!', '?']), false))
     {
@@ -889,11 +892,59 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         // `DOC_Vector_5_32`.
         let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
         let bar = if is_hex_token(value) { 3.0 } else { 3.5 };
-        (len >= 16 || (len >= 12 && every_class))
+        let generated = (len >= 16 || (len >= 12 && every_class))
             && h >= bar
             && looks_random(value)
-            && !looks_like_words(value)
+            && !looks_like_words(value);
+        generated || grouped_key(value) || short_key(value, len, h, written)
     }
+}
+
+/// A PowerShell command called for the value (`$pw = Read-Host -AsSecureString …`,
+/// `Get-Credential`): a verb, a dash, a noun, each capitalised, letters only.
+fn cmdlet(v: &str) -> bool {
+    let capitalised = |w: &str| {
+        w.len() >= 3
+            && w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w.bytes().all(|c| c.is_ascii_alphabetic())
+    };
+    v.split_once('-')
+        .is_some_and(|(verb, noun)| capitalised(verb) && capitalised(noun))
+}
+
+/// A key written in groups (`865E-3888-79CC-5F84`, a licence's `XXXXX-XXXXX-…`): four or more
+/// groups of four to eight letters and digits joined by `-`, letters and digits mixed across
+/// it. Under a credential's name its dashes keep the entropy below the bar a run would meet;
+/// words (`read-only-mode-test`) and dates (`2026-11-30`) have no such shape.
+fn grouped_key(v: &str) -> bool {
+    let groups = v.split('-');
+    let mut n = 0;
+    for g in groups {
+        n += 1;
+        if !(4..=8).contains(&g.len()) || !g.bytes().all(|c| c.is_ascii_alphanumeric()) {
+            return false;
+        }
+        // `AAAA-1111-…`: a pattern typed to show the format.
+        if g.bytes().all(|c| c == g.as_bytes()[0]) {
+            return false;
+        }
+    }
+    n >= 4 && has_digit(v) && v.bytes().any(|c| c.is_ascii_alphabetic()) && entropy(v) >= 3.0
+}
+
+/// A short key quoted under a credential's name (`'MEMBERPRESS-API-KEY' => 'atJrr1LPB0'`):
+/// ten or more letters and digits, both cases and a digit, hardly a character repeated. Ten
+/// such characters are what a generator writes; a word, a name or a version is not spelt so.
+fn short_key(v: &str, len: usize, h: f64, written: Written) -> bool {
+    written == Written::Quoted
+        && (10..16).contains(&len)
+        && v.bytes().all(|c| c.is_ascii_alphanumeric())
+        && has_mixed_case(v)
+        && has_digit(v)
+        && h >= (len as f64).log2() - 0.35
+        && looks_random(v)
+        && !looks_like_words(v)
+        && !camel_words(v)
 }
 
 /// Words, then a digest (`node-modules-bc7f…`, `build_cache_9f2c…`): a name made unique by a
@@ -1532,6 +1583,44 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
 /// What precedes a token says it is public or no credential: it is the value
 /// of `NEXT_PUBLIC_…`, `publishable_key`, `csrf-token`, or an integrity
 /// digest (`sha512-…`).
+/// Whether the comment right above the value's line says it is public (`/* This key is a
+/// public access key, no need to hide it */` over `var GIPHY_KEY = '…'`): the contiguous
+/// comment lines just above, at most six, name a key, token or id and say public. A comment
+/// that prints a key of its own (`# public key: age1…` over an age identity) labels that one.
+pub(crate) fn comment_above_says_public(before: &str) -> bool {
+    let Some(line_start) = before.rfind('\n') else {
+        return false;
+    };
+    let mut in_block = false;
+    for line in before[..line_start].rsplit('\n').take(6) {
+        let t = line.trim();
+        if t.ends_with("*/") {
+            in_block = true;
+        }
+        let comment = in_block
+            || ["//", "#", "/*", "*", "--", ";", "<!--"]
+                .iter()
+                .any(|m| t.starts_with(m));
+        if !comment {
+            return false;
+        }
+        if t.starts_with("/*") {
+            in_block = false;
+        }
+        let lower = t.to_ascii_lowercase();
+        let prints_a_key = t.split_ascii_whitespace().any(|w| w.len() >= 24);
+        if lower.contains("public")
+            && ["key", "token", " id"].iter().any(|w| lower.contains(w))
+            && !lower.contains("private")
+            && !lower.contains("secret")
+            && !prints_a_key
+        {
+            return true;
+        }
+    }
+    false
+}
+
 pub(crate) fn public_context(before: &str) -> bool {
     let b = before.as_bytes();
     let lower_tail = |n: usize| {

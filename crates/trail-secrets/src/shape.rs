@@ -217,6 +217,10 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         || crate::plausible::PASSWORD_ELSEWHERE
             .iter()
             .any(|k| has(k.as_bytes()))
+        // `pw` as a word of its own (`pw`, `DB_PW`, `pw.admin`), as generic-assignment reads it.
+        || name
+            .split(|&c| matches!(c, b'_' | b'-' | b'.'))
+            .any(|w| w.eq_ignore_ascii_case(b"pw"))
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.
@@ -248,6 +252,15 @@ fn value_after(b: &[u8], op: usize) -> bool {
     }
     if at(j) == b'@' {
         j += 1;
+    } else if at(j) == b'{' && b.get(op) != Some(&b',') {
+        // A one-element list around a double-quoted value (Go's `{"…"}`), as the regex has it.
+        let mut k = j + 1;
+        while matches!(at(k), b' ' | b'\t') {
+            k += 1;
+        }
+        if at(k) == b'"' {
+            j = k;
+        }
     } else if let Some(n) = (1..=2).find(|&n| {
         (0..n).all(|i| matches!(at(j + i), b'b' | b'r' | b'u'))
             && matches!(at(j + n), b'"' | b'\'' | b'\\')
