@@ -83,7 +83,15 @@ fn git_command_key(key: &str) -> bool {
 /// A `NAME=value` (a prefix, `export`, or `env NAME=value`) that names a command: the value is
 /// judged as a command line, and code loaders are a junction.
 pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Findings) {
-    if COMMAND_VARS.contains(&name) || names_command(name) {
+    // A prefix put before every command a tool runs (`CCACHE_PREFIX='distcc'`,
+    // `…_PREFIX='rm -rf ~'`) is a command when it is a command line; a bare path is an
+    // install prefix (`CMAKE_INSTALL_PREFIX=/usr`).
+    let command_prefix = name.ends_with("_PREFIX")
+        && value
+            .text
+            .as_deref()
+            .is_some_and(|v| v.trim().contains(char::is_whitespace));
+    if COMMAND_VARS.contains(&name) || names_command(name) || command_prefix {
         match value.text.as_deref() {
             Some(v) => out.runs(v, Keep::Risky),
             None => out.push(junction(
@@ -124,6 +132,8 @@ fn names_command(name: &str) -> bool {
                 | "HOOK"
                 | "PROGRAM"
                 | "EXEC"
+                | "WRAPPER"
+                | "LAUNCHER"
         )
 }
 

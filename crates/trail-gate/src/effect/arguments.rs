@@ -215,7 +215,7 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
 }
 
 /// Whether an option's name says it takes a command or a script (`--exec`, `-command`).
-fn command_option(flag: &str) -> bool {
+pub(super) fn command_option(flag: &str) -> bool {
     super::words::parts(flag)
         .last()
         .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))

@@ -108,6 +108,31 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
         .copied()
 }
 
+/// A debugger as what is served: the program, the module it runs (`-m debugpy`) or its first
+/// subcommand (`dlv debug`) says so. A debugger's protocol evaluates whatever its client sends.
+/// A flag (`--debug`) only makes a server say more, and is not counted.
+fn debugger_served<'c>(c: &Cmd<'c>) -> Option<&'c str> {
+    let debugger = |w: &str| {
+        let w = w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase();
+        w.contains("debug") || w == "gdbserver"
+    };
+    if debugger(c.name) {
+        return Some(c.name);
+    }
+    let mut words = c.args.iter().filter_map(|a| a.text.as_deref());
+    let mut first = true;
+    while let Some(w) = words.next() {
+        if w == "-m" {
+            return words.next().filter(|m| debugger(m));
+        }
+        if !w.starts_with('-') {
+            return (first && debugger(w)).then_some(w);
+        }
+        first = false;
+    }
+    None
+}
+
 /// A console's settings that let anyone in: an empty password allowed, or a password set to
 /// nothing (`/set relay.network.allow_empty_password on`, `/set relay.network.password ""`).
 fn empty_password_set<'w>(words: &[&'w str]) -> Option<&'w str> {
@@ -178,8 +203,11 @@ pub(super) fn exposes(
         return;
     };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
-    // `--auth=none`): anyone on the network who reaches it runs what it runs.
+    // `--auth=none`), or a debugger served (`python -m debugpy --listen 0.0.0.0:5678`, `dlv
+    // debug --headless --listen=0.0.0.0:2345`, `gdbserver 0.0.0.0:1234 …`): anyone on the
+    // network who reaches it runs what it runs.
     let open = auth_flag_off(&words)
+        .or_else(|| debugger_served(c))
         .or_else(|| auth_assigned_off(assigns))
         .or_else(|| empty_password_set(&words))
         // Or everyone let in, whatever the words.

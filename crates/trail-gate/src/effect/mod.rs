@@ -94,6 +94,7 @@ pub(super) fn judge(
     );
     if tier == Tier::Unknown {
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
+        out.extend(flashes_this_machine(c, layer, raw));
     }
     let before = out.0.len();
     let shows = words::shows_only(c);
@@ -203,12 +204,16 @@ fn places(
         found.extend(targets::fed(text, ctx));
     }
     // A configuration printed into it (`-f <(printf 'print_output_file: /etc/hosts\n')`, `printf
-    // … | prog`): its settings name places as a here-document's do.
+    // … | prog`), or written to a file it is handed (`printf 'logfile=/etc/passwd\n' > m.ini
+    // && murmurd -ini m.ini`): its settings name places as a here-document's do.
     if tier == Tier::Unknown {
         for p in producers {
             if let Some(lines) = super::feed::printed(p) {
                 found.extend(targets::fed(&lines.join("\n"), ctx));
             }
+        }
+        for text in planted_handed(c, ctx) {
+            found.extend(targets::fed(text, ctx));
         }
     }
     if verb.is_some_and(words::Verb::deletes) {
@@ -824,7 +829,10 @@ fn loads_fetched(
         })
     });
     let armed = ctx.line.armed.contains(&path);
-    let unmodelled = tier == Tier::Unknown && !words::shows_only(c) && !words::looks(c);
+    // A test run runs what it tests (`planemo test F`): only looking does not.
+    let unmodelled = tier == Tier::Unknown
+        && !words::shows_only(c)
+        && (words::runs_tests(c) || !words::looks(c));
     (layer.privileged || loads || armed || unmodelled).then(|| {
         decide(
             Verdict::Block,
@@ -833,6 +841,50 @@ fn loads_fetched(
                 "`{}` is given `{fetched}`, fetched from the network on this line, to load or run{}: code nobody has read; it is never run",
                 c.name,
                 if layer.privileged { " as root" } else { "" }
+            ),
+            raw,
+        )
+    })
+}
+
+/// A program run as root told to write flash memory (`sudo ectool flasherase 0 0x40000`,
+/// `sudo framework_tool --flash-ec …`, `sudo amdvbflash -p 0 vbios.rom`) with no external
+/// device named (a serial port, a USB drive, `--port`): the flash is this machine's own,
+/// its embedded controller's, its BIOS's or its graphics card's, and a bad image leaves it
+/// unable to start. Reading or saving it (`flashread`, `--save`) changes nothing.
+fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision> {
+    if !layer.privileged {
+        return None;
+    }
+    let lower: Vec<String> = std::iter::once(c.name)
+        .chain(c.words())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let word = lower
+        .iter()
+        .find(|w| !w.contains('/') && w.contains("flash"))?;
+    const READS: &[&str] = &[
+        "read", "dump", "save", "backup", "info", "list", "version", "verify", "status", "probe",
+    ];
+    let reads = lower.iter().any(|w| {
+        READS
+            .iter()
+            .any(|r| w.trim_start_matches('-').starts_with(r) || w.contains(&format!("flash{r}")))
+    });
+    let external = lower.iter().any(|w| {
+        w.starts_with("/dev/tty")
+            || w.contains("usb")
+            || w.starts_with("--port")
+            || w.starts_with("--drive")
+            || w.starts_with("--device")
+    });
+    (!reads && !external).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::PowerFirmwareWrite,
+            format!(
+                "`{}` is run as root and told to write flash memory (`{word}`) with no external device named: this machine's own firmware, which a bad image leaves unable to start; it is never run",
+                c.name
             ),
             raw,
         )
@@ -1050,30 +1102,62 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
 /// (hooks, panes, key bindings, commands for events), so each of its lines is judged as the
 /// command it would be, after the key that holds it. Only blocks count: a line may as well be
 /// data.
+///
+/// A line whose first word says it runs a command (`/control/shell sudo systemctl restart …`,
+/// `exec …`), and a call the language hands to the shell (`system("…")`), run it whenever the
+/// file is loaded: what they run counts whole, a junction too.
 fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
+    for text in planted_handed(c, ctx) {
+        for line in text.lines().filter_map(held_command) {
+            out.runs(line, super::Keep::Blocks);
+        }
+        for line in text.lines() {
+            let mut words = line.trim().splitn(2, char::is_whitespace);
+            let (Some(first), Some(rest)) = (words.next(), words.next()) else {
+                continue;
+            };
+            if arguments::command_option(first.rsplit('/').next().unwrap_or(first)) {
+                out.runs(rest.trim(), super::Keep::Risky);
+            }
+        }
+        arguments::escapes(text, super::Keep::Risky, out);
+    }
+}
+
+/// The texts this line wrote into files that `c` is handed: the file itself, or the directory
+/// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
+fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
+    let mut texts = Vec::new();
     if ctx.line.planted.is_empty() {
-        return;
+        return texts;
     }
     for a in c.args {
         let t = ctx.arg_text(a);
         let Some(p) = ctx.resolve(option_value(&t)) else {
             continue;
         };
-        // The file, or the directory that holds it (`navi --path "$TMPDIR/c"` reads every
-        // cheat sheet there).
         let held = |f: &std::path::Path| f == p || f.parent() == Some(p.as_path());
         for (_, text) in ctx.line.planted.iter().filter(|(f, _)| held(f)) {
-            for line in text.lines().filter_map(held_command) {
-                out.runs(line, super::Keep::Blocks);
+            if !texts.contains(&text.as_str()) {
+                texts.push(text.as_str());
             }
         }
     }
+    texts
 }
 
-/// What a line of a configuration holds: after a list's `- `, a `key:` or `key =`, and quotes.
+/// What a line of a configuration holds: after a list's `- `, a `key:` or `key =`, and quotes;
+/// inside an element, its text (`<command>rm -rf …</command>`).
 fn held_command(line: &str) -> Option<&str> {
     let mut l = line.trim();
     l = l.strip_prefix("- ").unwrap_or(l).trim_start();
+    if l.starts_with('<')
+        && let Some(open) = l.find('>')
+        && let Some(close) = l.rfind("</")
+        && open < close
+    {
+        l = l[open + 1..close].trim();
+    }
     if let Some((key, value)) = l.split_once([':', '='])
         && !key.trim().is_empty()
         && key

@@ -143,7 +143,19 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
             Some(Found::named_as(w.to_string(), t))
         })
         .collect();
-    found.extend(text.lines().filter_map(|line| configured_output(line, ctx)));
+    for line in text.lines() {
+        if let Some(f) = configured_output(line, ctx) {
+            found.push(f);
+            continue;
+        }
+        // A command-style line setting it among other words (`set console log=/etc/hosts`).
+        found.extend(
+            line.split_whitespace()
+                .skip(1)
+                .filter(|w| w.contains('='))
+                .filter_map(|w| configured_output(w, ctx)),
+        );
+    }
     found
 }
 
@@ -388,7 +400,7 @@ fn product_option(parts: &[String]) -> bool {
     // its value is the file written.
     matches!(
         parts,
-        [p] if matches!(p.as_str(), "pid" | "pidfile" | "record" | "dump" | "save")
+        [p] if matches!(p.as_str(), "pid" | "pidfile" | "record" | "dump" | "save" | "log")
     ) || parts
         .iter()
         .any(|p| PRODUCTS.contains(&p.as_str()) || matches!(p.as_str(), "output" | "out"))
@@ -631,11 +643,9 @@ fn written_operands<'c>(
 /// output options.
 pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
-    let mut output_next = false;
-    let mut named_next = false;
-    let mut into_next = false;
-    let mut read_next = false;
-    let mut option_next = false;
+    // What the word before asked of the next one: an output, a name, a directory, a read, a value.
+    let (mut output_next, mut named_next, mut into_next) = (false, false, false);
+    let (mut read_next, mut option_next) = (false, false);
     // Brought in and written down: the destination, and an option naming a place, is written.
     let transfer = transfer_verb(c);
     let destination = transfer
@@ -726,6 +736,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output && named || destined || twice,
             )
         };
+        let value = if output { format_named(value) } else { value };
         out.extend(listed_output(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
@@ -741,6 +752,25 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// An output named with its format first (`-o mboxrd:/etc/passwd`, `--out json:~/x`): the
+/// path after the format's name. Not a URL (`https://…`).
+fn format_named(value: String) -> String {
+    match value.split_once(':') {
+        Some((format, path))
+            if (2..=16).contains(&format.len())
+                && format.starts_with(|c: char| c.is_ascii_alphabetic())
+                && format
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'_'))
+                && path.starts_with(['/', '~'])
+                && !path.starts_with("//") =>
+        {
+            path.to_string()
+        }
+        _ => value,
+    }
 }
 
 /// Given twice as an operand, a file is read and written back (`bspatch F F patch`, `pdal
