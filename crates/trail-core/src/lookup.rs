@@ -46,7 +46,7 @@ pub struct Searched {
     pub places: Places,
     /// Loa's pivot after a broad search (`results.is_broad()`), when it could not be written
     /// to the trajectory: the search itself stands.
-    pub pivot_error: Option<std::io::Error>,
+    pub pivot_error: Option<crate::file_error::FileError>,
 }
 
 /// Search the workspace's stream, journals, memory, notes (and code, if asked), with the

@@ -36,7 +36,6 @@
 //! the same (a one-word name with no synonym) — is `[UNVERIFIED GHOST]`. No ghost ever counts
 //! as a grounded claim: a confirmed ghost is a verified absence, not evidence of anything.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -888,7 +887,7 @@ pub fn log(
     checked: &[Checked],
     session: Option<&str>,
     secrets: &crate::secrets::Secrets,
-) -> io::Result<()> {
+) -> Result<(), crate::file_error::FileError> {
     use crate::trajectory::{Body, Entry, NegativeGrounding, journal};
     for c in checked {
         let q = |i: usize| c.queries.get(i);

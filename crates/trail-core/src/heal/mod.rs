@@ -475,7 +475,7 @@ pub fn log(
     report: &Report,
     session: Option<&str>,
     secrets: &crate::secrets::Secrets,
-) -> io::Result<()> {
+) -> Result<(), crate::file_error::FileError> {
     use crate::trajectory::{Body, Entry, journal};
     for heal in entries(report) {
         journal::append(root, &Entry::now(Body::Heal(heal), session), secrets)?;

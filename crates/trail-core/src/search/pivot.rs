@@ -8,7 +8,6 @@
 //! then stopped `trail ground` and the checkpoint for good. [`journal::entry`] still reads those
 //! lines.)
 
-use std::io;
 use std::path::PathBuf;
 
 use crate::layout::Layout;
@@ -29,7 +28,7 @@ pub fn log_pivot(
     now: Ts,
     session: Option<&str>,
     secrets: &Secrets,
-) -> io::Result<Option<PathBuf>> {
+) -> Result<Option<PathBuf>, crate::file_error::FileError> {
     if !layout.trail_dir().is_dir() {
         return Ok(None);
     }

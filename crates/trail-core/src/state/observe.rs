@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::schema::{Observations, Progress, State};
+use crate::file_error::{At, FileError};
 use crate::host::Tool;
 use crate::proof::{self, Entry};
 
@@ -23,7 +24,7 @@ pub fn derive(
     project_root: &Path,
     from: u64,
     session: Option<&str>,
-) -> std::io::Result<Observations> {
+) -> Result<Observations, FileError> {
     derive_with_progress(project_root, from, session).map(|(o, _)| o)
 }
 
@@ -32,7 +33,7 @@ pub fn derive_with_progress(
     project_root: &Path,
     from: u64,
     session: Option<&str>,
-) -> std::io::Result<(Observations, Progress)> {
+) -> Result<(Observations, Progress), FileError> {
     let entries = entries(project_root, from, session)?;
     let progress = progress_of(&entries);
     Ok((from_entries(entries), progress))
@@ -44,21 +45,22 @@ pub fn entries(
     project_root: &Path,
     from: u64,
     session: Option<&str>,
-) -> std::io::Result<Vec<Entry>> {
+) -> Result<Vec<Entry>, FileError> {
     let path = proof::log_path(project_root);
     let mut text = String::new();
     // Not through a symlink, and never a FIFO (a hook must not block on it).
     match crate::fsutil::open_in(project_root, &path, crate::fsutil::Access::Read) {
         Ok(mut f) => {
-            let len = f.metadata()?.len();
-            f.seek(SeekFrom::Start(from.min(len)))?;
+            let len = f.metadata().at("read the size of", &path)?.len();
+            f.seek(SeekFrom::Start(from.min(len)))
+                .at("seek in", &path)?;
             // A torn last line (a hook killed mid-write) is skipped below, not fatal.
             let mut bytes = Vec::new();
-            f.read_to_end(&mut bytes)?;
+            f.read_to_end(&mut bytes).at("read", &path)?;
             text = String::from_utf8_lossy(&bytes).into_owned();
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(e),
     }
     Ok(text
         .lines()

@@ -542,12 +542,7 @@ fn refresh_observations(store: &Store, state: &mut State) -> Result<(), StateErr
     let session = state.session.as_ref().and_then(|s| s.id.clone());
     let root = store.project_root();
     let (obs, progress) =
-        observe::derive_with_progress(root, state.proof_offset(), session.as_deref()).map_err(
-            |source| StateError::Io {
-                path: crate::proof::log_path(root),
-                source,
-            },
-        )?;
+        observe::derive_with_progress(root, state.proof_offset(), session.as_deref())?;
     state.observations = Some(obs);
     state.progress = Some(progress);
     Ok(())
