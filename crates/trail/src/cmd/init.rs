@@ -714,18 +714,7 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
                 .map_err(io("write"))?;
         }
     }
-    // This clone's driver. Best effort: a clone without it merges NOTES.md as git always did.
-    let exe = std::env::current_exe().map_or_else(|_| "trail".into(), |p| p.display().to_string());
-    let driver = format!("'{}' merge-notes %O %A %B", exe.replace('\'', "'\\''"));
-    let args: Vec<&str> = if install {
-        vec!["config", "--local", "merge.trail-notes.driver", &driver]
-    } else {
-        vec!["config", "--local", "--remove-section", "merge.trail-notes"]
-    };
-    let configured = trail_core::git::command(root)
-        .args(&args)
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let configured = clone_driver(root, install);
     // `trail blame`'s notes follow a commit the person amends or rebases (git copies them to
     // the new commit when `notes.rewriteRef` names their ref).
     let notes_ref = trail_core::blame::note::NOTES_REF;
@@ -761,6 +750,34 @@ fn notes_merge(root: &Path, install: bool) -> Result<Vec<FileChange>, InstallErr
             what: "NOTES.md's merge driver, for this clone",
         },
     ])
+}
+
+/// This clone's NOTES.md merge driver set (or removed), and whether that changed anything.
+/// Best effort: a clone without it merges NOTES.md as git always did.
+fn clone_driver(root: &Path, install: bool) -> bool {
+    let exe = std::env::current_exe().map_or_else(|_| "trail".into(), |p| p.display().to_string());
+    let driver = format!("'{}' merge-notes %O %A %B", exe.replace('\'', "'\\''"));
+    let args: Vec<&str> = if install {
+        vec!["config", "--local", "merge.trail-notes.driver", &driver]
+    } else {
+        vec!["config", "--local", "--remove-section", "merge.trail-notes"]
+    };
+    // Already this driver: nothing is written, and init says so (a second init said
+    // "installed" again, found by the snapshot of its report).
+    let current = trail_core::git::command(root)
+        .args(["config", "--local", "--get", "merge.trail-notes.driver"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim_end().to_string());
+    if install && current.as_deref() == Some(driver.as_str()) {
+        false
+    } else {
+        trail_core::git::command(root)
+            .args(&args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
 }
 
 /// What is checked before anything is written, so that a refusal leaves every file as it was:

@@ -609,3 +609,94 @@ must_not_match = ["terraform plan"]
       [ROOT]/project/.trail/config.toml
     "#);
 }
+
+/// What `trail init` says it installed, what a second run says, and what `trail uninstall`
+/// removes and leaves: the whole report a person reads before committing (issue 23: these were
+/// `.contains` checks of a line each).
+#[test]
+fn init_again_then_uninstall() {
+    let env = TestEnv::new();
+    trail_testkit::git::init(&env.cwd);
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["init"])), @r#"
+    hooks: installed trail's hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SubagentStart, SubagentStop, SessionEnd, ConfigChange in [ROOT]/project/.claude/settings.local.json
+    the /edge slash command: installed [ROOT]/project/.claude/commands/edge.md
+    the instruction block: installed [ROOT]/project/CLAUDE.md
+    git-ignore for .trail/state, .trail/outbox and daily memory: installed [ROOT]/project/.trail/.gitignore
+    git-ignore for the proof log (.proof/): installed [ROOT]/project/.proof/.gitignore
+    the trajectory's merge (both clones' lines kept): installed [ROOT]/project/.trail/.gitattributes
+    NOTES.md's merge driver, for the team (.gitattributes): installed [ROOT]/project/.gitattributes
+    NOTES.md's merge driver, for this clone: installed [ROOT]/project/.git/config
+    permission deny rules for trail's key and records: installed [ROOT]/project/.claude/settings.local.json
+    git-ignore (this clone only) for the machine-local settings: installed [ROOT]/project/.git/info/exclude
+    NOTES.md session continuity: installed [ROOT]/project/NOTES.md
+    Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, .trail/.gitattributes, .gitattributes, .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json (it runs this machine's trail by its path; each teammate runs `trail init`), .trail/state/ or .trail/outbox/.
+    Grounding enforcement: warn (from default): the checkpoint, the compaction hold and the red-zone hold warn and do not block. To make them block: `trail init --strict` (this project), or grounding.enforcement = "strict" in ~/.config/trail/config.toml (every project).
+    "#);
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["init"])), @r#"
+    hooks: nothing to change in [ROOT]/project/.claude/settings.local.json (trail's hooks were already there)
+    the /edge slash command: unchanged [ROOT]/project/.claude/commands/edge.md
+    the instruction block: unchanged [ROOT]/project/CLAUDE.md
+    git-ignore for .trail/state, .trail/outbox and daily memory: unchanged [ROOT]/project/.trail/.gitignore
+    git-ignore for the proof log (.proof/): unchanged [ROOT]/project/.proof/.gitignore
+    the trajectory's merge (both clones' lines kept): unchanged [ROOT]/project/.trail/.gitattributes
+    NOTES.md's merge driver, for the team (.gitattributes): unchanged [ROOT]/project/.gitattributes
+    NOTES.md's merge driver, for this clone: unchanged [ROOT]/project/.git/config
+    permission deny rules for trail's key and records: unchanged [ROOT]/project/.claude/settings.local.json
+    NOTES.md session continuity: unchanged [ROOT]/project/NOTES.md
+    Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, .trail/.gitattributes, .gitattributes, .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json (it runs this machine's trail by its path; each teammate runs `trail init`), .trail/state/ or .trail/outbox/.
+    Grounding enforcement: warn (from default): the checkpoint, the compaction hold and the red-zone hold warn and do not block. To make them block: `trail init --strict` (this project), or grounding.enforcement = "strict" in ~/.config/trail/config.toml (every project).
+    "#);
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["uninstall"])), @r"
+    hooks: removed trail's hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SubagentStart, SubagentStop, SessionEnd, ConfigChange in [ROOT]/project/.claude/settings.local.json
+    the /edge slash command: removed [ROOT]/project/.claude/commands/edge.md
+    the instruction block: removed [ROOT]/project/CLAUDE.md
+    git-ignore for .trail/state, .trail/outbox and daily memory: removed [ROOT]/project/.trail/.gitignore
+    git-ignore for the proof log (.proof/): removed [ROOT]/project/.proof/.gitignore
+    the trajectory's merge (both clones' lines kept): removed [ROOT]/project/.trail/.gitattributes
+    NOTES.md's merge driver, for the team (.gitattributes): removed [ROOT]/project/.gitattributes
+    NOTES.md's merge driver, for this clone: removed [ROOT]/project/.git/config
+    permission deny rules for trail's key and records: removed [ROOT]/project/.claude/settings.local.json
+    the MCP server: unchanged [ROOT]/project/.mcp.json
+    the machine-local settings, empty now: removed [ROOT]/project/.claude/settings.local.json
+    an empty folder init made: removed [ROOT]/project/.claude/commands
+    an empty folder init made: removed [ROOT]/project/.claude
+    the Trail-Session trailer: no git hook of trail's at [ROOT]/project/.git/hooks/prepare-commit-msg
+    Left on purpose, as yours: NOTES.md (the decisions), .trail/ (trajectory, memory, notes-location) and .proof/ (the proof log) in the project, and the ledger in TRAIL_HOME. Keep what you need, then `rm -rf .trail .proof` (and NOTES.md) removes them too.
+    ");
+}
+
+/// `trail verify` on an intact chain, and on a record edited in place: the line that names the
+/// record, its offset and what failed, and the exit code a script reads.
+#[test]
+fn verify_intact_then_edited() {
+    let env = TestEnv::new();
+    for (topic, summary) in [
+        ("billing", "move rounding to total"),
+        ("billing", "rounding moved"),
+        ("auth", "rotate keys"),
+    ] {
+        env.ok(&[
+            "pulse",
+            "--proj",
+            "shop",
+            "--topic",
+            topic,
+            "--summary",
+            summary,
+        ]);
+    }
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["verify"])), @"ok: 3 records in 1 segment(s), 3 sealed, chain intact, head anchored");
+    let stream = env.stream();
+    let text = std::fs::read_to_string(&stream).unwrap();
+    std::fs::write(
+        &stream,
+        text.replacen("rounding moved", "rounding MOVED", 1),
+    )
+    .unwrap();
+    let out = env.run(&["verify"]);
+    assert_eq!(code(&out), 1);
+    insta::assert_snapshot!(normalise(&env, &stdout(&out)), @r"
+    pulses.log.md @343: tampered [[TS]]: the seal does not match the record's bytes
+    FAILED: 1 problem(s) in 3 records
+    ");
+}
