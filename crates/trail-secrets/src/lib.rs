@@ -778,6 +778,16 @@ fn collect(
                 .iter()
                 .find_map(|&g| locs.get(g))
                 .unwrap_or((match_start, match_end));
+            // A browser SDK is initialised with its public key (`filestack.init('…')`,
+            // `LDClient.initialize("…")`); a client constructed from a value holds a secret.
+            let callee = text
+                .get(match_start..s)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if callee.contains(".init(") || callee.contains(".initialize(") {
+                pos = next_char_boundary(text, match_end.max(match_start + 1) - 1);
+                continue;
+            }
             for (vs, ve) in string_arguments(text, s, e) {
                 let value = &text[vs..ve];
                 if !references.iter().any(|&(rs, re)| vs < re && rs < ve)
@@ -932,16 +942,7 @@ fn accept(
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
         Check::Login => plausible_login(compiled, locs, text, value),
-        Check::Token => {
-            // `<bot id>:<token>`: a numeric id is no filler, whatever its digits.
-            let token = match value.split_once(':') {
-                Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,
-                _ => value,
-            };
-            !plausible::is_placeholder(token)
-                && plausible::looks_random(value)
-                && !plausible::camel_words(value)
-        }
+        Check::Token => plausible_token(compiled, locs, text, value),
         Check::Signature => {
             !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
         }
@@ -966,6 +967,9 @@ fn accept(
             let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
             if let Some((name_start, name_end)) = name {
                 let name = full_name(text, name_start, name_end);
+                if !plausible::names_a_credential(name) {
+                    return false;
+                }
                 plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))
             } else {
                 let user = Compiled::group(compiled.user_group, locs, text);
@@ -981,25 +985,55 @@ fn accept(
 /// `customer_id=cus_7072…`, `"LocationId": "loc_…"`): a record's id carries a type prefix and
 /// a random body as a token does, and is no secret. A key's own name says key or token.
 fn keyed_as_id(text: &str, start: usize) -> bool {
+    field_name_before(text, start).is_some_and(|name| {
+        text::words(name)
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
+    })
+}
+
+/// The name of the field whose value starts at `start` (`"x-api-key": "…`, `token=…`), back
+/// over a quote, blanks and the `:` or `=` between: `None` when no operator stands there.
+fn field_name_before(text: &str, start: usize) -> Option<&str> {
     let before = text.get(..start).unwrap_or_default();
     let before = before
         .trim_end_matches(['"', '\''])
         .trim_end_matches([' ', '\t']);
-    let Some(before) = before.strip_suffix([':', '=']) else {
-        return false;
-    };
+    let before = before.strip_suffix([':', '='])?;
     let before = before
         .trim_end_matches([' ', '\t'])
-        .trim_end_matches(['"', '\''])
-        .as_bytes();
-    let mut s = before.len();
-    while s > 0 && (before[s - 1].is_ascii_alphanumeric() || before[s - 1] == b'_') {
+        .trim_end_matches(['"', '\'']);
+    let b = before.as_bytes();
+    let mut s = b.len();
+    while s > 0 && (b[s - 1].is_ascii_alphanumeric() || matches!(b[s - 1], b'_' | b'-')) {
         s -= 1;
     }
-    let name = std::str::from_utf8(&before[s..]).unwrap_or_default();
-    text::words(name)
-        .last()
-        .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
+    (s < b.len()).then(|| &before[s..])
+}
+
+/// A token rule's match: not an id its name's case calls one, not filler, random, no words.
+fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
+    // A name read in lower case (`nsid`) that its own case splits into an `…Id`
+    // (`nsId`): an id, not a session cookie's `sid`.
+    let name = compiled
+        .name_groups
+        .iter()
+        .find_map(|&g| locs.get(g))
+        .and_then(|(s, e)| text.get(s..e));
+    if name.is_some_and(|n| {
+        let words = text::words(n);
+        words.last().is_some_and(|w| w == "id") && !words.iter().any(|w| w.starts_with("sess"))
+    }) {
+        return false;
+    }
+    // `<bot id>:<token>`: a numeric id is no filler, whatever its digits.
+    let token = match value.split_once(':') {
+        Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,
+        _ => value,
+    };
+    !plausible::is_placeholder(token)
+        && plausible::looks_random(value)
+        && !plausible::camel_words(value)
 }
 
 /// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name
@@ -1032,7 +1066,19 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
 /// in a comment after it, or the name of a secret kept elsewhere.
 fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
     let value = text.get(start..end).unwrap_or_default();
-    plausible::public_or_demo(value, around(text, start, end))
+    // A value in crypt's format is a stored hash, except where a field named for a key or a
+    // token sends it (`"x-api-key": "$2a$10$…"`: some services issue keys in that shape).
+    // A hash in the PHC format states its parameters (`$argon2id$v=19$m=…`): never a key.
+    let sent_as_key = || {
+        plausible::crypt_format(value)
+            && !value.contains('=')
+            && field_name_before(text, start).is_some_and(|name| {
+                text::words(name)
+                    .last()
+                    .is_some_and(|w| matches!(w.as_str(), "key" | "token" | "apikey"))
+            })
+    };
+    (plausible::public_or_demo(value, around(text, start, end)) && !sent_as_key())
         || plausible::public_context(text.get(..start).unwrap_or_default())
         || plausible::said_public(text.get(end..).unwrap_or_default())
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())

@@ -58,6 +58,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "user-slash-password",
         "10:32 - Marco: no, changed it yesterday: admin / l71xLA~-W^f.",
     ),
+    (
+        "url-token-user",
+        "Base URL: https://Kq7vR2mZ-9xWp4tLs@cgm-lena.example.net/api/v1/",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -67,6 +71,7 @@ const TABLE: usize = 3;
 const PRINTED: usize = 4;
 const ALONE: usize = 5;
 const SLASHED: usize = 6;
+const TOKEN_USER: usize = 7;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -122,6 +127,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in capability_urls(text) {
         push_new(out, span, NEARBY);
+    }
+    for span in token_users(text) {
+        push_new(out, span, TOKEN_USER);
     }
     for span in format_arguments(text) {
         push_new(out, span, NEARBY);
@@ -963,6 +971,31 @@ const CALLED_URLS: &[&str] = &[
     "webhook",
     "webhooks",
 ];
+
+/// A URL whose user is a token (`https://OahFR6n-V4N6TwvD@cgm.example.net/api/v1/`, a
+/// Nightscout uploader's, `https://<token>@github.com/…`): a user without a password that
+/// only a generator writes is the credential itself. A person's or a service's name (`git@`,
+/// `deploy-bot@`) is not.
+fn token_users(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("://") {
+        let rest = &text[at + 3..];
+        let Some(end) = rest.find(|c: char| {
+            c.is_whitespace() || matches!(c, '/' | '@' | ':' | '"' | '\'' | '?' | '#')
+        }) else {
+            continue;
+        };
+        if rest.as_bytes()[end] != b'@' {
+            continue;
+        }
+        let user = &rest[..end];
+        if strongly_generated(user, 12) {
+            let s = at + 3;
+            out.push((s, s + end));
+        }
+    }
+    out
+}
 
 /// A URL called to report or notify, whose path carries a generated segment: the segment is
 /// the credential (whoever holds the URL can post to it, as with a chat webhook). Only a URL

@@ -772,6 +772,21 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
         }
 }
 
+/// Whether an assignment's whole name says credential: a keyword anywhere in it (`…apikey…`,
+/// `Kennwort`), or an abbreviation as a word of its own (`DB_PW`, `SHIPBOB_PAT`; not `compat`,
+/// `xpw`), as generic-assignment's regex met it.
+pub(crate) fn names_a_credential(name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "key", "token", "secret", "pass", "pwd", "cred", "auth", "licen",
+    ];
+    let lower = name.to_ascii_lowercase();
+    KEYWORDS.iter().any(|k| lower.contains(k))
+        || PASSWORD_ELSEWHERE.iter().any(|k| lower.contains(k))
+        || crate::text::words(name)
+            .iter()
+            .any(|w| w == "pw" || w == "pat")
+}
+
 fn passwordish(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
     lname.contains("pass")
@@ -896,8 +911,23 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
             && h >= bar
             && looks_random(value)
             && !looks_like_words(value);
-        generated || grouped_key(value) || short_key(value, len, h, written)
+        generated || grouped_key(value) || short_key(value, len, h, written) || prefixed_hex(value)
     }
+}
+
+/// A short word, then a hex body (`sec_3af19d613112f26e910f` under `…-Secret-Key`): the body is
+/// judged as the hex it is, whose 16 symbols keep the whole value's entropy under the bar a
+/// mixed alphabet must meet.
+fn prefixed_hex(v: &str) -> bool {
+    let Some((prefix, body)) = v.split_once(['_', '-']) else {
+        return false;
+    };
+    (2..=8).contains(&prefix.len())
+        && prefix.bytes().all(|b| b.is_ascii_lowercase())
+        && body.len() >= 16
+        && is_hex_token(body)
+        && entropy(body) >= 3.0
+        && looks_random(body)
 }
 
 /// A PowerShell command called for the value (`$pw = Read-Host -AsSecureString …`,
@@ -1290,15 +1320,7 @@ const DEMO_VALUES: &[&str] = &[
 /// hex pairs with colons (`F7:2E:D9:…`) or named by its digest (`SHA256:HnXJ…`).
 pub(crate) fn no_secret_by_format(v: &str) -> bool {
     let v = v.trim_matches(['"', '\'']);
-    let crypt = v.strip_prefix('$').is_some_and(|rest| {
-        let id_len = rest
-            .bytes()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-')
-            .count();
-        (1..=10).contains(&id_len)
-            && rest.as_bytes().get(id_len) == Some(&b'$')
-            && rest[id_len + 1..].contains('$')
-    });
+    let crypt = crypt_format(v);
     let reference = ["env:", "file:", "fd:"].iter().any(|p| {
         v.strip_prefix(p)
             .is_some_and(|r| !r.is_empty() && !r.contains(char::is_whitespace))
@@ -1344,6 +1366,22 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             hex(salt) && hex(digest)
         });
     crypt || reference || from_env || fingerprint || named_digest || salted || der_public(v)
+}
+
+/// crypt(3)'s format: `$id$…$…` (`$2a$10$…`, `$6$salt$…`), what a system stores to check a
+/// password.
+pub(crate) fn crypt_format(v: &str) -> bool {
+    v.trim_matches(['"', '\''])
+        .strip_prefix('$')
+        .is_some_and(|rest| {
+            let id_len = rest
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                .count();
+            (1..=10).contains(&id_len)
+                && rest.as_bytes().get(id_len) == Some(&b'$')
+                && rest[id_len + 1..].contains('$')
+        })
 }
 
 /// Base64 DER whose first element inside the outer SEQUENCE is another SEQUENCE: a public

@@ -697,7 +697,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `CompilersClientV4('…')`, a module's `wolframalpha.Client('…')`), or a setter of a key
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -722,6 +722,15 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "clientv",
             "setkey",
             "set_key",
+            // A client built from one value and kept under a client's name (`client =
+            // smartsheet.Smartsheet("…")`, `const onfleetApi = new Onfleet('…')`): the value
+            // is what the client authenticates with.
+            "client =",
+            "client=",
+            "api =",
+            "api=",
+            "sdk =",
+            "sdk=",
         ],
         check: Check::CallArguments,
         shape: Shape::Literal(&["(\"", "('", ", \"", ", '", "auth '", "auth \""]),
@@ -1008,7 +1017,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|pw(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1038,9 +1047,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "adgangskode",
             // And the abbreviation with neither (`EQSL_PSWD=`).
             "pswd",
-            // And the shortest, only as a word of its own (`?pw=…`, `"pw": {…}`, `DB_PW=`):
-            // the regex takes no letter after it (`pwm`, `pwr`).
-            "pw",
+            // And the shortest, only as a word of its own (`?pw=…`, `"pw": {…}`, `DB_PW=`, a
+            // personal access token's `SHIPBOB_PAT=`): the regex takes no letter after them
+            // (`pwm`, `path`), and the keywords want what a name's end meets, since two
+            // letters alone are found inside any base64.
+            "pw=",
+            "pw\"",
+            "pw'",
+            "pw:",
+            "pw ",
+            "pat=",
+            "pat\"",
+            "pat'",
+            "pat:",
         ],
         check: Check::Assignment,
         shape: Shape::Assignment,

@@ -217,10 +217,11 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         || crate::plausible::PASSWORD_ELSEWHERE
             .iter()
             .any(|k| has(k.as_bytes()))
-        // `pw` as a word of its own (`pw`, `DB_PW`, `pw.admin`), as generic-assignment reads it.
+        // `pw` and `pat` as words of their own (`pw`, `DB_PW`, `SHIPBOB_PAT`), as
+        // generic-assignment reads them.
         || name
             .split(|&c| matches!(c, b'_' | b'-' | b'.'))
-            .any(|w| w.eq_ignore_ascii_case(b"pw"))
+            .any(|w| w.eq_ignore_ascii_case(b"pw") || w.eq_ignore_ascii_case(b"pat"))
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.

@@ -2343,3 +2343,63 @@ fn short_names_grouped_keys_ids_and_comments_above() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the twenty-fourth sealed part (issue 20; first run recall 0.94, false positives
+/// 0.01): a short word before a hex body (`sec_…` under `…-Secret-Key`), a key in crypt's shape
+/// sent under a key's name (`"x-api-key": "$2a$10$…"`), a token as a URL's user, `pat` as a
+/// name of its own (`SHIPBOB_PAT=`), and a client built from one generated value and kept under
+/// a client's name.
+#[test]
+fn prefixed_hex_crypt_shaped_keys_url_users_and_clients() {
+    for (text, secret) in [
+        (
+            "H = {\"Acme-Secret-Key\": \"sec_7b20c94de1f3a86b5c41\"}",
+            "sec_7b20c94de1f3a86b5c41",
+        ),
+        (
+            "H = {\"x-api-key\": \"$2a$10$Qm7vX2pLr9Tk4sWn8YbZc.Hd6Jf1Ge7Ta5Uo0Ei9RxKp3Lm2Nq4W\"}",
+            "$2a$10$Qm7vX2pLr9Tk4sWn8YbZc.Hd6Jf1Ge7Ta5Uo0Ei9RxKp3Lm2Nq4W",
+        ),
+        (
+            "Base URL: https://Wq4zR8n-K2m7TxvD@cgm.example.net/api/v1/",
+            "Wq4zR8n-K2m7TxvD",
+        ),
+        (
+            "Environment=ACME_PAT=kR7_mZ2xQ9wLp4TvB8nYc3Hs6Jd1Fg5",
+            "kR7_mZ2xQ9wLp4TvB8nYc3Hs6Jd1Fg5",
+        ),
+        (
+            "client = acme.Acme(\"bQyzBmRcUODKe5aeqmdG9vFfJGTVPMPZDiJah\")",
+            "bQyzBmRcUODKe5aeqmdG9vFfJGTVPMPZDiJah",
+        ),
+        (
+            "const acmeApi = new Acme('649637b85e358e17e1ac2eb14edd0690');",
+            "649637b85e358e17e1ac2eb14edd0690",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "password_hash: \"$2a$10$Qm7vX2pLr9Tk4sWn8YbZc.Hd6Jf1Ge7Ta5Uo0Ei9RxKp3Lm2Nq4W\"",
+        "git clone https://git@github.com/acme/app.git",
+        "compat=Zilo7Wc7RZq2Kx9T",
+        "path=Zilo7Wc7RZq2Kx9T",
+        "const api = new URL('https://api.example.com/v1');",
+        "client = Client('my-service-name')",
+        "build_id = \"build_7b20c94de1f3a86b5c41\"",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
+/// Found by the same part: a session cookie's name read in lower case took `nsId` (an id, by its
+/// own case) for a `…sid`.
+#[test]
+fn an_id_named_in_camel_case_is_no_session_cookie() {
+    let text = "pump=DanaRS treatment_id=dd52728303fccc25fd41f79c nsId=2de2179890bbd59d7ae5079b";
+    assert_eq!(redact(text).0, text);
+    let (out, _) = redact("Cookie: sessionId=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1");
+    assert!(!out.contains("q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1"), "{out}");
+}
