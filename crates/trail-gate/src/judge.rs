@@ -418,9 +418,14 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
                 last.trim_end_matches(".git").to_string()
             })
         })
-        .filter(|p| !p.is_empty())?;
+        .filter(|p| !p.is_empty());
     let mut next = ctx.clone();
-    next.line.fetched.push(ctx.resolve(&place)?);
+    match place {
+        Some(place) => next.line.fetched.push(ctx.resolve(&place)?),
+        // Fetched into the program's own store (`haxelib git NAME URL`, `alr with C
+        // --use=URL`): the program itself now holds code from the network.
+        None => next.line.fetchers.push(cmd.name()?.to_string()),
+    }
     Some(next)
 }
 
@@ -429,7 +434,8 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
 fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let text = match cmd.name()? {
         "cat" => cmd.heredoc.clone()?,
-        "printf" => cmd.argv.get(1)?.text.as_deref()?.replace("\\n", "\n"),
+        // `printf '%s\n' 'line' 'line'`: each argument through the format, as feed reads it.
+        "printf" => super::feed::printed_text(cmd)?.replace("\\n", "\n"),
         _ => {
             let words: Vec<&str> = cmd.argv[1..]
                 .iter()

@@ -103,6 +103,9 @@ pub struct Line {
     pub fetched: Vec<std::path::PathBuf>,
     /// Fetched files made executable on this line (`chmod +x F`): programs nobody has read.
     pub armed: Vec<std::path::PathBuf>,
+    /// Programs that fetched code by an address into their own store on this line (`haxelib git
+    /// NAME URL`): the same program told to run or build later runs it.
+    pub fetchers: Vec<String>,
     /// Files this line wrote from text it holds (`cat > F <<EOF`, `printf '…' > F`), with that
     /// text: a program handed one reads it, and a configuration's hooks run.
     pub planted: Vec<(std::path::PathBuf, String)>,

@@ -90,7 +90,9 @@ pub(super) fn judge(
         return;
     }
     out.extend(
-        loads_fetched(c, ctx, layer, tier, raw).or_else(|| runs_after_planting(c, ctx, raw)),
+        loads_fetched(c, ctx, layer, tier, raw)
+            .or_else(|| runs_after_planting(c, ctx, raw))
+            .or_else(|| runs_what_it_fetched(c, ctx, raw)),
     );
     if tier == Tier::Unknown {
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
@@ -860,9 +862,31 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
         .chain(c.words())
         .map(str::to_ascii_lowercase)
         .collect();
+    // A firmware image (`fw.bin`, `shell.xsabin`) or a PCI address (`03:00.0`): the card in
+    // this machine the write goes to.
+    let image = |w: &str| {
+        [".bin", ".rom", ".fw", ".xsabin", ".cap", ".fd"]
+            .iter()
+            .any(|e| w.ends_with(e))
+    };
+    let aimed = lower.iter().any(|w| image(w) || pci_address(w));
+    // The word that writes: `flash` in any word (`flasherase`, `--flash-ec`, `nvflash`), a
+    // burning verb said to an image or a card (`mstflint -d 03:00.0 burn`, `xbmgmt program
+    // --image …`), or an updater given an image (`fpgasupdate fw.bin 0000:b2:00.0`).
     let word = lower
         .iter()
-        .find(|w| !w.contains('/') && w.contains("flash"))?;
+        .find(|w| !w.contains('/') && w.contains("flash"))
+        .or_else(|| {
+            lower
+                .iter()
+                .find(|w| matches!(w.as_str(), "burn" | "erase" | "program" | "reflash"))
+                .filter(|_| aimed)
+        })
+        .or_else(|| {
+            lower
+                .first()
+                .filter(|n| n.contains("update") && lower.iter().any(|w| image(w)))
+        })?;
     const READS: &[&str] = &[
         "read", "dump", "save", "backup", "info", "list", "version", "verify", "status", "probe",
     ];
@@ -876,7 +900,6 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
             || w.contains("usb")
             || w.starts_with("--port")
             || w.starts_with("--drive")
-            || w.starts_with("--device")
     });
     (!reads && !external).then(|| {
         decide(
@@ -889,6 +912,41 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
             raw,
         )
     })
+}
+
+/// A program told to run or build after it fetched code by an address on this line (`haxelib
+/// git hxsetup https://… && haxelib run hxsetup`, `alr with lib --use=https://… && alr build`):
+/// it runs what it fetched, code nobody has read, as `curl … | sh` does.
+fn runs_what_it_fetched(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if !ctx.line.fetchers.iter().any(|f| f == c.name) || words::shows_only(c) {
+        return None;
+    }
+    let verb = c.words().find(|w| {
+        matches!(
+            *w,
+            "run" | "build" | "exec" | "execute" | "install" | "test" | "start" | "load"
+        )
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` is told to {verb} after it fetched code by an address on this line: code nobody has read; it is never run",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// A PCI address (`03:00.0`, `0000:65:00.0`): a card in this machine.
+fn pci_address(w: &str) -> bool {
+    let w = w.strip_prefix("0000:").unwrap_or(w);
+    let b = w.as_bytes();
+    b.len() == 7
+        && b[2] == b':'
+        && b[5] == b'.'
+        && [0, 1, 3, 4].iter().all(|&i| b[i].is_ascii_hexdigit())
+        && b[6].is_ascii_digit()
 }
 
 /// A variable set for the program naming where it loads code from or what it runs
@@ -1227,6 +1285,24 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     }
 }
 
+/// A download piped into a program whose subcommand is a shell of its own (`nautobot-server
+/// nbshell`, `rails console`, `acme repl`): what comes in on stdin is code that shell runs.
+fn own_shell(c: &Cmd<'_>, words: &[&str], raw: &str) -> Option<Decision> {
+    let sub = words.iter().find(|w| !w.starts_with('-')).filter(|w| {
+        let w = w.to_ascii_lowercase();
+        ["shell", "console", "repl"].iter().any(|s| w.ends_with(s))
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "a download is piped into `{} {sub}`, a shell that runs what it reads: code nobody here has read; it is never run",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 /// A download piped into a program trail does not model that is told to read its input from
 /// stdin (`curl … | acme-engine -`, `-s /dev/stdin`): if it runs what it reads, that is code
 /// nobody has read. A person decides (without the stdin word, a program that reads a download
@@ -1293,6 +1369,9 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
         ));
     }
     let words: Vec<&str> = c.words().collect();
+    if let Some(d) = own_shell(c, &words, raw) {
+        return Some(d);
+    }
     let at = words.iter().position(|w| {
         STDIN.contains(w)
             || w.split_once('=')

@@ -330,7 +330,7 @@ fn rewrites_in_place(flag: &str) -> bool {
 }
 
 /// Short options that name where output goes (`-o DIR`, `-d DIR`, `-C DIR`, and `-oDIR`).
-const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C"];
+const OUTPUT_SHORT: &[&str] = &["-o", "-d", "-O", "-C", "-of"];
 /// The short output options that name a directory (`unzip -d DIR`, `tar -C DIR`): given a
 /// file, they do not write over it (`lsattr -d /etc/resolv.conf` lists the entry itself).
 const DIRECTORY_SHORT: &[&str] = &["-d", "-C"];
@@ -754,9 +754,24 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     out
 }
 
-/// An output named with its format first (`-o mboxrd:/etc/passwd`, `--out json:~/x`): the
-/// path after the format's name. Not a URL (`https://…`).
+/// An output named with its format first (`-o mboxrd:/etc/passwd`, `--out json:~/x`), or as
+/// a setting of a file (`-o file_output.filename=/etc/passwd`): the path after the format's or
+/// the setting's name. Not a URL (`https://…`).
 fn format_named(value: String) -> String {
+    // The setting's last word names the file (`filename`, not `media_dirs`); a list of
+    // settings (`type=local,dest=…`) is `listed_output`'s.
+    if let Some((key, path)) = value.split_once('=')
+        && path.starts_with(['/', '~'])
+        && !key.contains(',')
+        && words::parts(key).last().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "file" | "filename" | "path" | "output" | "log" | "logfile"
+            )
+        })
+    {
+        return path.to_string();
+    }
     match value.split_once(':') {
         Some((format, path))
             if (2..=16).contains(&format.len())
