@@ -100,7 +100,7 @@ fn reaches_network(p: &Simple) -> bool {
 /// `203.0.113.5:4444`), or is an IPv4 address of another host: a program given one talks to
 /// that host. A name must hold a letter or a dot (`12:30` is a time), the port only digits
 /// (`%user:key` is no address), and neither is this machine.
-fn host_port(w: &str) -> bool {
+pub(crate) fn host_port(w: &str) -> bool {
     let ipv4 = |h: &str| {
         let parts: Vec<&str> = h.split('.').collect();
         parts.len() == 4

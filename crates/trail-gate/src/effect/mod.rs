@@ -97,6 +97,7 @@ pub(super) fn judge(
     if tier == Tier::Unknown {
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
         out.extend(flashes_this_machine(c, layer, raw));
+        out.extend(joins_a_controller(c, raw));
     }
     let before = out.0.len();
     let shows = words::shows_only(c);
@@ -216,6 +217,15 @@ fn places(
         }
         for text in planted_handed(c, ctx) {
             found.extend(targets::fed(text, ctx));
+        }
+        // Console lines an option hands it (`-eval 'set net.sniff.output /etc/passwd'`).
+        for pair in c.args.windows(2) {
+            if let (Some(flag), Some(text)) = (pair[0].text.as_deref(), pair[1].text.as_deref())
+                && flag.starts_with('-')
+                && arguments::command_option(flag.trim_start_matches('-'))
+            {
+                found.extend(targets::fed(text, ctx));
+            }
         }
     }
     if verb.is_some_and(words::Verb::deletes) {
@@ -938,6 +948,56 @@ fn runs_what_it_fetched(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<
     ))
 }
 
+/// A worker, agent or runner pointed at another host (`dask worker tcp://203.0.113.7:8786`,
+/// `acme-agent --server 198.51.100.4:4647`): the host it joins sends it the code it runs. On a
+/// network of one's own (a private address, `.internal`, `.lan`) a person decides; anywhere
+/// else it is a machine handed to whoever runs that host.
+fn joins_a_controller(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let role = |w: &str| {
+        words::parts(w)
+            .last()
+            .is_some_and(|p| matches!(p.as_str(), "worker" | "agent" | "runner"))
+    };
+    if !(role(c.name) || c.words().find(|w| !w.starts_with('-')).is_some_and(role)) {
+        return None;
+    }
+    let host = c.words().find_map(|w| {
+        let w = w.split_once('=').map_or(w, |(_, v)| v);
+        let bare = w.split_once("://").map_or(w, |(_, rest)| rest);
+        let bare = bare.split('/').next().unwrap_or(bare);
+        super::shells::host_port(bare).then_some(bare)
+    })?;
+    let name = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    let own = name.starts_with("10.")
+        || name.starts_with("192.168.")
+        || name
+            .strip_prefix("172.")
+            .and_then(|r| r.split('.').next())
+            .and_then(|o| o.parse::<u8>().ok())
+            .is_some_and(|o| (16..=31).contains(&o))
+        || [".internal", ".lan", ".local", ".corp", ".home.arpa"]
+            .iter()
+            .any(|s| name.ends_with(s) || name.contains(&format!("{s}.")));
+    Some(decide(
+        if own {
+            Verdict::Junction
+        } else {
+            Verdict::Block
+        },
+        RuleId::RemoteCode,
+        format!(
+            "`{}` joins `{host}` as its worker: that host sends the code it runs{}",
+            c.name,
+            if own {
+                ": a person decides"
+            } else {
+                ", and it is not on a network of this machine's own; it is never run"
+            }
+        ),
+        raw,
+    ))
+}
+
 /// A PCI address (`03:00.0`, `0000:65:00.0`): a card in this machine.
 fn pci_address(w: &str) -> bool {
     let w = w.strip_prefix("0000:").unwrap_or(w);
@@ -1031,20 +1091,35 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
         "hooks",
         "plugins",
     ];
+    // Or a fetched file the program is told to run by its name (`curl -o scratch/attack.cc …
+    // && ./ns3 run attack`).
+    let runs = c
+        .words()
+        .any(|w| matches!(w, "run" | "exec" | "execute" | "load" | "build"));
+    let named = |f: &std::path::Path| {
+        runs && f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|stem| stem.len() >= 3 && c.words().any(|w| w == stem))
+    };
     let planted = ctx.line.fetched.iter().find(|f| {
-        f.parent().is_some_and(|d| {
-            d.components().any(|part| {
-                part.as_os_str()
-                    .to_str()
-                    .is_some_and(|p| LOADED_FROM.contains(&p.to_ascii_lowercase().as_str()))
+        named(f)
+            || f.parent().is_some_and(|d| {
+                // A part of the directory's name counts (`pb_hooks`, `my-plugins`).
+                d.components().any(|part| {
+                    part.as_os_str().to_str().is_some_and(|p| {
+                        words::parts(p)
+                            .iter()
+                            .any(|w| LOADED_FROM.contains(&w.as_str()))
+                    })
+                })
             })
-        })
     })?;
     Some(decide(
         Verdict::Block,
         RuleId::RemoteCode,
         format!(
-            "`{}` runs after this line fetched `{}` into a directory programs load code from by themselves: code nobody has read; it is never run",
+            "`{}` runs after this line fetched `{}` where it loads or runs it (a directory programs load code from, or named to it): code nobody has read; it is never run",
             c.name,
             planted.display()
         ),

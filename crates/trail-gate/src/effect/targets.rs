@@ -143,8 +143,16 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
             Some(Found::named_as(w.to_string(), t))
         })
         .collect();
-    for line in text.lines() {
+    for line in text.lines().flat_map(|l| l.split(';')) {
         if let Some(f) = configured_output(line, ctx) {
+            found.push(f);
+            continue;
+        }
+        // A console's `set KEY VALUE` (`set net.sniff.output /etc/passwd`): the key and the
+        // value as a configuration line has them.
+        if let Some(rest) = line.trim().strip_prefix("set ")
+            && let Some(f) = configured_output(rest, ctx)
+        {
             found.push(f);
             continue;
         }
@@ -177,7 +185,9 @@ fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
         return None;
     }
     let ps = words::parts(key);
-    if !product_option(&ps) || reads_from(&ps) {
+    // A dotted setting ending in `output` names it too (`net.sniff.output`).
+    let output = ps.len() > 1 && ps.last().is_some_and(|l| l == "output" || l == "out");
+    if !(product_option(&ps) || output) || reads_from(&ps) {
         return None;
     }
     let t = target(value, ctx)?;
@@ -602,7 +612,12 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
 /// A recorder by its name (`arecordmidi`, `wf-recorder`): the file it is given is where the
 /// recording goes. (Not `rec` alone: `photorec` recovers from what it is given.)
 fn recorder(c: &Cmd<'_>) -> bool {
+    // Or told to dump or export as its first word (`rethinkdb dump -f FILE`): its `-f` is what
+    // it writes.
     c.name.to_ascii_lowercase().contains("record")
+        || c.words()
+            .next()
+            .is_some_and(|w| matches!(w, "dump" | "export" | "backup" | "save"))
 }
 
 /// Whether the operand at an index is written by its place: a converter's output, the last

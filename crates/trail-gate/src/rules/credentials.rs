@@ -61,6 +61,57 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
     ]
     .iter()
     .any(|f| r == *f || r.starts_with(&format!("{f}/")))
+        || !p.starts_with(&ctx.places.project_root) && named_for_a_credential(&r)
+}
+
+/// A file in a hidden directory of the home (where tools keep their settings) whose own name
+/// says it holds a credential, whichever tool wrote it (`~/.config/acme/api-key`,
+/// `~/.acme/token`, `~/.config/x/credentials.json`, `~/.minisign/minisign.key`): not a public
+/// key (`.pub`), not source code about tokens (`token-safety.ts`), nothing in the project.
+fn named_for_a_credential(rel: &str) -> bool {
+    let Some((dir, name)) = rel.rsplit_once('/') else {
+        return false;
+    };
+    if !dir.split('/').any(|d| d.starts_with('.')) {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    let data = lower.rsplit_once('.').is_none_or(|(_, ext)| {
+        matches!(
+            ext,
+            "json"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "txt"
+                | "key"
+                | "pem"
+                | "env"
+                | "cfg"
+                | "conf"
+                | "ini"
+                | "dat"
+                | "db"
+        )
+    });
+    if !data || lower.ends_with(".pub") {
+        return false;
+    }
+    let parts: Vec<&str> = lower
+        .split(['-', '_', '.'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let has = |w: &str| parts.contains(&w);
+    has("token")
+        || has("tokens")
+        || has("secret")
+        || has("secrets")
+        || has("credentials")
+        || has("password")
+        || has("passwd")
+        || has("apikey")
+        || has("api") && has("key")
+        || lower.ends_with(".key")
 }
 
 /// Reading a credential store into the agent's context: a program (not one that only lists or
