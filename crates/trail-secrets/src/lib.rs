@@ -648,6 +648,7 @@ impl Redactor {
         for (start, end, scanner) in spans {
             if !references.iter().any(|&(s, e)| start < e && s < end)
                 && !said_or_known_public(text, start, end)
+                && !plausible::served_to_browsers(text, start)
             {
                 candidates.push(Candidate {
                     start,
@@ -948,7 +949,9 @@ fn accept(
         }
         Check::Password => plausible::plausible_password(value),
         Check::PrefixedToken => {
-            plausible::plausible_prefixed_token(value) && !keyed_as_id(text, start)
+            plausible::plausible_prefixed_token(value)
+                && !keyed_as_id(text, start)
+                && !plausible::served_to_browsers(text, start)
         }
         Check::LoginArgument => login_argument(compiled, locs, text, value),
         // Judged per argument where the match is read (`string_arguments`).
@@ -967,7 +970,9 @@ fn accept(
             let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
             if let Some((name_start, name_end)) = name {
                 let name = full_name(text, name_start, name_end);
-                if !plausible::names_a_credential(name) {
+                if !plausible::names_a_credential(name)
+                    || plausible::served_to_browsers(text, start)
+                {
                     return false;
                 }
                 plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))

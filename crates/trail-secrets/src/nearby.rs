@@ -59,7 +59,7 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "10:32 - Marco: no, changed it yesterday: admin / l71xLA~-W^f.",
     ),
     (
-        "url-token-user",
+        "url-user-token",
         "Base URL: https://Kq7vR2mZ-9xWp4tLs@cgm-lena.example.net/api/v1/",
     ),
 ];

@@ -1568,9 +1568,15 @@ pub(crate) fn leet_default(value: &str) -> bool {
 /// secret (`key: "…", // key id only; the secret stays on the server`, `# client-side token`).
 pub(crate) fn said_public(after: &str) -> bool {
     let line = after.split('\n').next().unwrap_or_default();
+    // A URL's `://` opens no comment (`… 'https://x.example/public/v1/…'`).
+    let comment_at = |m: &str| {
+        line.match_indices(m)
+            .map(|(i, _)| i)
+            .find(|&i| !(m == "//" && line[..i].ends_with(':')))
+    };
     let Some(at) = ["//", "#", "/*", "<!--", " -- "]
         .iter()
-        .filter_map(|m| line.find(m))
+        .filter_map(|m| comment_at(m))
         .min()
     else {
         return false;
@@ -1657,6 +1663,42 @@ pub(crate) fn comment_above_says_public(before: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether the value at `start` is written into code every visitor's browser receives: an
+/// inline `<script>` element, a `window.…` setting, or the object a browser SDK is initialised
+/// with (`loyaltylion.init({ token: '…' })`). A key there is the widget's public one; a
+/// password or a field named secret is not, and a vendor's own secret format is still found
+/// by its rule.
+pub(crate) fn served_to_browsers(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    // A password or a secret is no widget's key, wherever it is written (`api.init({ password:
+    // '…' })` in a server's code).
+    let field = before
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if ["pass", "pwd", "secret"].iter().any(|w| field.contains(w)) {
+        return false;
+    }
+    let window = &before[before.len().saturating_sub(600)..];
+    let lower = window.to_ascii_lowercase();
+    let in_script = lower
+        .rfind("<script")
+        .is_some_and(|open| !lower[open..].contains("</script"));
+    // `window.cfg = { app: { apiKey: '…' } }`, `Sdk.init({ … })`: the statement is still open.
+    let open_statement = |at: usize| !lower[at..].contains(';');
+    let window_setting = lower.rfind("window.").is_some_and(open_statement);
+    let sdk_init = [".init(", ".initialize("]
+        .iter()
+        .filter_map(|k| lower.rfind(k))
+        .max()
+        .is_some_and(|at| {
+            let inside = &lower[at..];
+            inside.matches('(').count() > inside.matches(')').count()
+        });
+    in_script || window_setting || sdk_init
 }
 
 pub(crate) fn public_context(before: &str) -> bool {

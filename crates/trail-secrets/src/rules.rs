@@ -469,9 +469,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "credential-header",
-        // `curl -H "Api-Token: …"`: inside a header flag, a header named for a key or token
-        // carries one, however short (`Sk94HG7f6KB`).
-        regex: r#"(?:-h|--header)[ \t]*=?[ \t]*\\?["']?(?P<name>[a-z0-9_-]*(?:token|key|secret|api)[a-z0-9_-]*):[ \t]*(?P<secret>(?-u:[^\s"'\\$<{])(?-u:[^\s"'\\])*)"#,
+        // `curl -H "Api-Token: …"`: inside a header flag, a header named for a key, a token or
+        // a session (`X-ArchivesSpace-Session: …`) carries one, however short (`Sk94HG7f6KB`).
+        regex: r#"(?:-h|--header)[ \t]*=?[ \t]*\\?["']?(?P<name>[a-z0-9_-]*(?:token|key|secret|api|session)[a-z0-9_-]*):[ \t]*(?P<secret>(?-u:[^\s"'\\$<{])(?-u:[^\s"'\\])*)"#,
         example: r#"curl -X POST --header "Api-Token: Sk94HG7f6KB""#,
         keywords: &["-h", "--header"],
         check: Check::Header,

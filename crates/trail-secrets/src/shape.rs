@@ -323,7 +323,7 @@ fn header_flag_shape(lowered: &[u8]) -> bool {
                 .count();
             let name = &lowered[j..j + name_len];
             at(j + name_len) == b':'
-                && [&b"token"[..], b"key", b"secret", b"api"]
+                && [&b"token"[..], b"key", b"secret", b"api", b"session"]
                     .iter()
                     .any(|k| find_all(name, k).next().is_some())
         })

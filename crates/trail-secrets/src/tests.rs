@@ -2403,3 +2403,37 @@ fn an_id_named_in_camel_case_is_no_session_cookie() {
     let (out, _) = redact("Cookie: sessionId=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1");
     assert!(!out.contains("q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1"), "{out}");
 }
+
+/// Found by the twenty-fifth sealed part (issue 20; first run recall 0.98, false positives
+/// 0.08): a key written into code every visitor's browser receives (an inline `<script>`, a
+/// `window.…` setting, an SDK's `.init({…})`) is the widget's public one, not a password or a
+/// secret there; a URL's `://` opened a "comment" that said public (`…/public/v1/…`) and let a
+/// `-u user:password` through; a header named for a session carries a credential.
+#[test]
+fn browser_code_url_comments_and_session_headers() {
+    for (text, secret) in [
+        (
+            "curl -s -u 'ops@example.com:foCleQA1WABSMQ0tlkWiJgroQ1OlK55ylGog' 'https://x.example/public/v1/a'",
+            "foCleQA1WABSMQ0tlkWiJgroQ1OlK55ylGog",
+        ),
+        (
+            "curl -s -H 'X-Acme-Session: 2756f2edc060279608d4af36d8e0ae451c51c3c36fde4da93e29e96691dca8bd' http://x",
+            "2756f2edc060279608d4af36d8e0ae451c51c3c36fde4da93e29e96691dca8bd",
+        ),
+        (
+            "await api.init({\n  serverURL: 'https://budget.example.net',\n  password: 'QpwKXx-n7Lm2Vb9Rt4Zs',\n});",
+            "QpwKXx-n7Lm2Vb9Rt4Zs",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "<script>\n  acmeWidget.init({ token: 'f90d1642a052f5b537c5513d74ae2fdd' });\n</script>",
+        "window.acmeConfig = {\n  app: { apiKey: '42111e60-a484-44f1-a64f-86e3fef48155' }\n};",
+        "<script>\n  Acme('render', { boardToken: '49f83fe9-272b-49d7-af63-d7a308f0a7b2' });\n</script>",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
