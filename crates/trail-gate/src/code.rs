@@ -243,6 +243,61 @@ pub(super) fn literals(code: &str) -> Vec<String> {
     out
 }
 
+/// Command lines written as a list of strings, one per argument (`.{ "rm", "-rf", "/home/dev" }`
+/// in a build file, `RUN ["rm", "-rf", "/"]`, `command: ['sh', '-c', '…']`): each run of two or
+/// more string literals separated by commas only, joined by spaces.
+pub(super) fn argv_lists(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let mut chars = code.chars().peekable();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<String>| {
+        if run.len() >= 2 {
+            out.push(run.join(" "));
+        }
+        run.clear();
+    };
+    while let Some(c) = chars.next() {
+        if matches!(c, '\'' | '"') {
+            let mut s = String::new();
+            let mut closed = false;
+            for d in chars.by_ref() {
+                if d == c {
+                    closed = true;
+                    break;
+                }
+                if d == '\n' {
+                    break;
+                }
+                s.push(d);
+            }
+            if !closed {
+                flush(&mut run, &mut out);
+                continue;
+            }
+            run.push(s);
+            // Only blanks and one comma may stand before the next literal of the same list.
+            while chars.peek().is_some_and(|d| *d == ' ' || *d == '\t') {
+                chars.next();
+            }
+            if chars.peek() == Some(&',') {
+                chars.next();
+                while chars.peek().is_some_and(|d| d.is_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|d| matches!(d, '\'' | '"')) {
+                    continue;
+                }
+            }
+            flush(&mut run, &mut out);
+            if out.len() > 32 {
+                break;
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 /// Perl's and Ruby's quote-like operators with a bracket delimiter: `q(…)`, `qq{…}`, `qx[…]`,
 /// `%x(…)`, `%q<…>`, `%w(…)`. Nested brackets of the same kind are counted.
 fn quote_like(code: &str) -> Vec<String> {

@@ -2733,3 +2733,28 @@ fn mechanisms_found_by_the_twenty_fifth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the twenty-sixth sealed part (issue 20), gate frozen at 5e52139 (first run 0.71 /
+/// 0.86 / 0.89, 6 of 72 allowed outright): code by address that a program installs by its
+/// nature (an add-on, a plugin, a starter template, named before it or as its option), and a
+/// command line written as a list of strings in a file the line writes (a build file's
+/// `addSystemCommand(&.{ "rm", "-rf", "/home/dev" })`, `RUN ["rm", "-rf", "/"]`).
+#[test]
+fn mechanisms_found_by_the_twenty_sixth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme add-on get https://github.com/unknown-dev/acme-turbo",
+        "acme new --starter=https://github.com/unknown-dev/acme-starter --name=fast",
+        "acme plugin add https://github.com/unknown-dev/acme-plugin.git",
+        "printf 'b.addSystemCommand(&.{ \"rm\", \"-rf\", \"/home/dev\" });\\n' > build/x/build.zig",
+        "printf 'RUN [\"rm\", \"-rf\", \"/\"]\\n' > build/Dockerfile",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme get https://github.com/unknown-dev/acme-data",
+        "printf 'args = [\"--fast\", \"--quiet\"]\\n' > build/cfg.toml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

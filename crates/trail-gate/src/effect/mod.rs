@@ -549,7 +549,10 @@ pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
     arguments::keyed_commands(text, out);
     // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
     // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
-    for lit in super::code::literals(text) {
+    for lit in super::code::literals(text)
+        .into_iter()
+        .chain(super::code::argv_lists(text))
+    {
         let first = lit.split_whitespace().next().unwrap_or("");
         if lit.contains(' ') && known::is_program(first.rsplit('/').next().unwrap_or(first)) {
             out.runs(&lit, super::Keep::Blocks);
@@ -1313,13 +1316,40 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
         "launch",
     ];
+    // Code a program installs and runs by its nature, named before the address or as its
+    // option (`ddev add-on get URL`, `kedro new --starter=URL`, `… plugin add URL`).
+    const INSTALLED: &[&str] = &[
+        "addon",
+        "addons",
+        "plugin",
+        "plugins",
+        "extension",
+        "extensions",
+        "starter",
+        "template",
+        "hook",
+        "hooks",
+    ];
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
     let told_before = |at: usize| {
+        let flag = words[at]
+            .split_once('=')
+            .map(|(f, _)| f)
+            .filter(|f| f.starts_with('-'));
         words[..at]
             .iter()
-            .flat_map(|w| words::parts(w))
-            .any(|p| RUNS.contains(&p.as_str()))
+            .chain(flag.as_ref())
+            .flat_map(|w| {
+                let mut ps = words::parts(w);
+                ps.push(
+                    w.trim_start_matches('-')
+                        .replace('-', "")
+                        .to_ascii_lowercase(),
+                );
+                ps
+            })
+            .any(|p| RUNS.contains(&p.as_str()) || INSTALLED.contains(&p.as_str()))
     };
     // A repository's address is code when the program is told to install or run it
     // (`appium driver install --source=git https://github.com/x/y`): what it builds or loads
