@@ -2437,3 +2437,18 @@ fn browser_code_url_comments_and_session_headers() {
         assert_eq!(out, text);
     }
 }
+
+/// Found by the twenty-sixth sealed part (issue 20; first run recall 0.94, false positives
+/// 0.04): a UUID handed to a long option named for a key, a token or a secret is one.
+#[test]
+fn a_uuid_given_to_a_key_option_is_a_key() {
+    let (out, _) = redact(
+        "Robot.exe connect --url https://cloud.example/acme/orchestrator_ --key de545453-289b-46ea-8c01-ec4122439af6",
+    );
+    assert!(
+        !out.contains("de545453-289b-46ea-8c01-ec4122439af6"),
+        "{out}"
+    );
+    let text = "acme show --id de545453-289b-46ea-8c01-ec4122439af6";
+    assert_eq!(redact(text).0, text);
+}
