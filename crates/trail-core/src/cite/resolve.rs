@@ -13,6 +13,8 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::file_error::{At, FileError};
+
 /// The most symlinks followed for one path (Linux's own limit).
 const MAX_LINKS: usize = 40;
 
@@ -30,7 +32,7 @@ pub enum Landing {
 }
 
 /// Resolve `rel` (components separated by `/`) under `root`, which must be canonical.
-pub fn resolve(root: &Path, rel: &str) -> io::Result<Landing> {
+pub fn resolve(root: &Path, rel: &str) -> Result<Landing, FileError> {
     let mut queue: VecDeque<OsString> = rel
         .split('/')
         .filter(|c| !c.is_empty() && *c != ".")
@@ -61,7 +63,7 @@ pub fn resolve(root: &Path, rel: &str) -> io::Result<Landing> {
                     Landing::Missing
                 });
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(FileError::new("inspect", &path, e)),
         };
         if !meta.file_type().is_symlink() {
             at.push(c);
@@ -71,7 +73,7 @@ pub fn resolve(root: &Path, rel: &str) -> io::Result<Landing> {
         if links > MAX_LINKS {
             return Ok(Landing::Loop);
         }
-        let target = std::fs::read_link(&path)?;
+        let target = std::fs::read_link(&path).at("read the link", &path)?;
         if target.is_absolute() {
             let Some(inside) = below_root(root, &target) else {
                 return Ok(Landing::Outside);

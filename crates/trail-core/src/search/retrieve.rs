@@ -154,7 +154,7 @@ fn place(places: &Places, rel: &str, id: &str) -> Result<PathBuf, RetrieveError>
         id: id.into(),
         source,
     };
-    let path = match resolve(root, rel).map_err(io)? {
+    let path = match resolve(root, rel).map_err(|e| io(e.into()))? {
         Landing::Inside(p) => p,
         Landing::Missing => return Err(RetrieveError::Missing { id: id.into() }),
         Landing::Outside | Landing::Loop => return Err(RetrieveError::Outside { id: id.into() }),

@@ -246,7 +246,7 @@ fn place(places: &Places, t: &Target) -> Result<(String, PathBuf), ShowError> {
     };
     let path = match resolve(root, &rel).map_err(|source| ShowError::Io {
         path: rel.clone(),
-        source,
+        source: source.into(),
     })? {
         Landing::Inside(p) => p,
         Landing::Outside => return Err(ShowError::OutsideRoot { path: rel }),
