@@ -454,18 +454,17 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
     let name_words = text::words(name);
     let keyed_flag = long_flag
         && !between
-        && value.len() >= 32
-        && !(value.len() == 40 && is_hex(value))
-        && uniform_random(value)
-        && name_words.iter().any(|w| w == "key" || w == "keys")
-        // A UUID handed to a key's or a token's long option (`UiRobot connect --url … --key
-        // de54…`): a robot's or a service's key, as one under a credential's name in a file is.
-        || long_flag
-            && !between
-            && plausible::is_uuid(value)
-            && name_words
-                .last()
-                .is_some_and(|w| matches!(w.as_str(), "key" | "token" | "secret"));
+        && (value.len() >= 32
+            && !(value.len() == 40 && is_hex(value))
+            && uniform_random(value)
+            && name_words.iter().any(|w| w == "key" || w == "keys")
+            // A UUID handed to a key's or a token's long option (`UiRobot connect --url …
+            // --key de54…`): a robot's or a service's key, as one under a credential's name in
+            // a file is.
+            || plausible::is_uuid(value)
+                && name_words
+                    .last()
+                    .is_some_and(|w| matches!(w.as_str(), "key" | "token" | "secret")));
     let ok = (keyed_flag || generated_beside(name, value, between, quoted)) && !goes_on(&text[e..]);
     ok.then_some((s, e))
 }

@@ -216,7 +216,13 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
 
 /// Whether an option's name says it takes a command or a script (`--exec`, `-command`).
 pub(super) fn command_option(flag: &str) -> bool {
-    super::words::parts(flag)
+    // Asked of every option of every program nobody models: the flag is only split into its
+    // words when it holds one of the names at all.
+    COMMAND_OPTIONS.iter().any(|o| {
+        flag.as_bytes()
+            .windows(o.len())
+            .any(|w| w.eq_ignore_ascii_case(o.as_bytes()))
+    }) && super::words::parts(flag)
         .last()
         .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
 }

@@ -904,9 +904,11 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
         "read", "dump", "save", "backup", "info", "list", "version", "verify", "status", "probe",
     ];
     let reads = lower.iter().any(|w| {
-        READS
-            .iter()
-            .any(|r| w.trim_start_matches('-').starts_with(r) || w.contains(&format!("flash{r}")))
+        READS.iter().any(|r| {
+            w.trim_start_matches('-').starts_with(r)
+                || w.match_indices("flash")
+                    .any(|(i, _)| w[i + 5..].starts_with(r))
+        })
     });
     let external = lower.iter().any(|w| {
         w.starts_with("/dev/tty")
@@ -956,8 +958,14 @@ fn runs_what_it_fetched(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<
 /// network of one's own (a private address, `.internal`, `.lan`) a person decides; anywhere
 /// else it is a machine handed to whoever runs that host.
 fn joins_a_controller(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    // Every program nobody models comes here: the word's parts are only split when it holds
+    // one of the roles at all.
     let role = |w: &str| {
-        words::parts(w)
+        ["worker", "agent", "runner"].iter().any(|r| {
+            w.as_bytes()
+                .windows(r.len())
+                .any(|x| x.eq_ignore_ascii_case(r.as_bytes()))
+        }) && words::parts(w)
             .last()
             .is_some_and(|p| matches!(p.as_str(), "worker" | "agent" | "runner"))
     };

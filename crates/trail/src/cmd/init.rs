@@ -763,21 +763,22 @@ fn clone_driver(root: &Path, install: bool) -> bool {
         vec!["config", "--local", "--remove-section", "merge.trail-notes"]
     };
     // Already this driver: nothing is written, and init says so (a second init said
-    // "installed" again, found by the snapshot of its report).
-    let current = trail_core::git::command(root)
-        .args(["config", "--local", "--get", "merge.trail-notes.driver"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim_end().to_string());
-    if install && current.as_deref() == Some(driver.as_str()) {
-        false
-    } else {
+    // "installed" again, found by the snapshot of its report). Asked only when installing.
+    let current = || {
         trail_core::git::command(root)
-            .args(&args)
+            .args(["config", "--local", "--get", "merge.trail-notes.driver"])
             .output()
-            .is_ok_and(|o| o.status.success())
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim_end().to_string())
+    };
+    if install && current().as_deref() == Some(driver.as_str()) {
+        return false;
     }
+    trail_core::git::command(root)
+        .args(&args)
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// What is checked before anything is written, so that a refusal leaves every file as it was:
