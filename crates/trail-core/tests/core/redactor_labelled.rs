@@ -578,3 +578,15 @@ fn new_families_sealed26_part() {
     print_table("secrets-families-sealed26.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A twenty-seventh sealed part (2026-12-01): 16 more families, written by a helper that never
+/// read trail's source, run once with the design frozen at fb3e809:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed27 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed27_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed27.tsv"), show);
+    print_table("secrets-families-sealed27.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
