@@ -150,7 +150,7 @@ pub(super) fn judge(
         // Blocks of the commands, not of shell syntax: data's lines (an INI file's `[dev]`
         // section) are no glob in a command's place.
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
-            out.runs(&text, Keep::CommandBlocks);
+            out.runs(&unsigiled(&text), Keep::CommandBlocks);
         }
         escapes(&text, Keep::Risky, out);
         // Code fed in that spawns a program by its argument strings (`IO.Process.run { cmd
@@ -170,6 +170,25 @@ pub(super) fn judge(
             }
         }
     }
+}
+
+/// Lines with a chat bot's command sigil taken off (`!repos install URL` fed to a bot in its
+/// text mode is `repos install URL`), so that the command after it is judged. A shell's own
+/// `! cmd` (a space after it) is left as it is.
+fn unsigiled(text: &str) -> std::borrow::Cow<'_, str> {
+    let sigiled = |l: &str| {
+        l.trim_start()
+            .strip_prefix('!')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    if !text.lines().any(sigiled) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| if sigiled(l) { &l.trim_start()[1..] } else { l })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
 }
 
 /// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
@@ -982,6 +1001,16 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
             out.runs(typed_line(line), keep);
             continue;
         }
+        if let Some(shell) = shell_handed_data(after) {
+            out.push(junction(
+                RuleId::IndirectExec,
+                &format!(
+                    "a shell (`{shell}`) is handed text the program only has when it runs, to run as commands: a person decides"
+                ),
+                stmt.trim(),
+            ));
+            continue;
+        }
         let rest = match (word, joined) {
             (Some(w), _) => &after[w.len()..],
             (None, Some(tok)) => &after[tok.len()..],
@@ -994,6 +1023,41 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
             out.runs(typed_line(rest), keep);
         }
     }
+}
+
+/// A call that hands a shell, named alone as its first argument, something else to run
+/// (`pipe_to("sh", msg:fetch_body())`, `popen("bash", data)`): commands that exist only when
+/// the program runs, read from wherever that data came from.
+fn shell_handed_data(stmt: &str) -> Option<&str> {
+    let open = stmt.find('(')?;
+    let callee = stmt[..open].trim();
+    if callee.is_empty()
+        || !callee
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.:".contains(&b))
+    {
+        return None;
+    }
+    // A call that starts a program and hands it input, by its verb (`pipe_to`, `popen`,
+    // `spawn`, `run`): not one that prints or stores the name.
+    let last = callee.rsplit(['.', ':']).next().unwrap_or(callee);
+    let starts = super::words::parts(last).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "pipe" | "popen" | "spawn" | "run" | "exec" | "execute" | "call" | "system"
+        )
+    });
+    if !starts {
+        return None;
+    }
+    let rest = stmt[open + 1..].trim_start();
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = &rest[1..];
+    let end = body.find(quote)?;
+    let shell = &body[..end];
+    let after = body[end + 1..].trim_start();
+    let named = matches!(base(shell), "sh" | "bash" | "zsh" | "dash" | "ksh");
+    (named && after.starts_with(',') && !after[1..].trim_start().starts_with(')')).then_some(shell)
 }
 
 /// The string a statement hands to an escape word called as a function (`exec("rm -rf /x");`,

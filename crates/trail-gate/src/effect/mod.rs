@@ -826,28 +826,35 @@ fn loads_fetched(
                     })
             })
         })?;
-    let loads = c.words().take_while(|w| *w != fetched).any(|w| {
-        words::parts(w).iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "load"
-                    | "insert"
-                    | "insmod"
-                    | "install"
-                    | "run"
-                    | "exec"
-                    | "apply"
-                    | "import"
-                    | "flash"
-                    | "script"
-            )
-        })
-    });
+    // The program's own name counts: a builder given the fetched tree builds it, and a build
+    // runs the tree's own recipes (`make -C DIR`, `cmake --build DIR`).
+    let loads = std::iter::once(c.name)
+        .chain(c.words().take_while(|w| *w != fetched))
+        .any(|w| {
+            words::parts(w).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "load"
+                        | "insert"
+                        | "insmod"
+                        | "install"
+                        | "run"
+                        | "exec"
+                        | "apply"
+                        | "import"
+                        | "flash"
+                        | "script"
+                        | "build"
+                        | "make"
+                )
+            })
+        });
     let armed = ctx.line.armed.contains(&path);
-    // A test run runs what it tests (`planemo test F`): only looking does not.
+    // A test run runs what it tests (`planemo test F`): only looking does not, unless an act
+    // rides on the look (`plan --auto-apply`).
     let unmodelled = tier == Tier::Unknown
         && !words::shows_only(c)
-        && (words::runs_tests(c) || !words::looks(c));
+        && (words::runs_tests(c) || !words::looks(c) || words::consequence(c).is_some());
     (layer.privileged || loads || armed || unmodelled).then(|| {
         decide(
             Verdict::Block,

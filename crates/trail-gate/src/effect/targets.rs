@@ -597,13 +597,24 @@ fn dynamic_name(raw: &str) -> Option<String> {
 }
 
 /// The places that matter among the values of variables set for the program (`NAME=/home/dev
-/// prog …`), named as the program's own: not a program's output, but what it works on.
+/// prog …`), named as the program's own: what it works on. A variable whose name says the
+/// program writes there, as an option's would (`AUTOSSH_PIDFILE=/etc/passwd`,
+/// `ACME_LOG_FILE=…`), names its output, and a system file counts as well.
 pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
     assigns
         .iter()
         .filter_map(|(name, value)| {
             let text = word_text(value, ctx)?;
-            let t = target(&text, ctx).filter(|t| t.critical() && *t != Target::ProjectRoot)?;
+            let output = product_option(&words::parts(name));
+            let t = target(&text, ctx).filter(|t| {
+                (t.critical() || output && *t == Target::SystemFile) && *t != Target::ProjectRoot
+            })?;
+            if output {
+                let mut found = Found::named_as(text, t);
+                found.output = true;
+                found.by_option = true;
+                return Some(found);
+            }
             Some(Found::named_as(format!("{name}={text}"), t))
         })
         .collect()
@@ -753,6 +764,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         };
         let value = if output { format_named(value) } else { value };
         out.extend(listed_output(&value, ctx));
+        out.extend(chained_settings(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
                 word: value,
@@ -849,6 +861,33 @@ fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
         rewritten: false,
         by_option: true,
     })
+}
+
+/// Settings chained by colons in one word, as media filters and sinks take them
+/// (`httpout:port=8080:rdirs=/home/dev`, `fout:dst=/etc/passwd`): each setting's value is a
+/// place the program is given, an output when its key names one. Not a URL, and not a plain
+/// `KEY=VALUE` (read whole by the caller).
+fn chained_settings(value: &str, ctx: &Context) -> Vec<Found> {
+    if !value.contains(':') || !value.contains('=') || value.contains("://") {
+        return Vec::new();
+    }
+    value
+        .split(':')
+        .filter_map(|piece| {
+            let (k, v) = piece.split_once('=')?;
+            if k.is_empty() || !k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                return None;
+            }
+            let t = target(v, ctx).filter(|t| *t != Target::Elsewhere)?;
+            let output = words::parts(k)
+                .iter()
+                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+            let mut found = Found::named_as(v.to_string(), t);
+            found.output = output;
+            found.by_option = true;
+            Some(found)
+        })
+        .collect()
 }
 
 /// `-d DIR`, `-C DIR`, `--root DIR`: a directory things are put into or served from. (A

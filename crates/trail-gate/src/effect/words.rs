@@ -1360,6 +1360,19 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
     None
 }
 
+/// A flag's parts telling the program to act without stopping to ask (`--auto-apply`,
+/// `-auto-approve`, `--auto-deploy`): the act a look would have shown first is done.
+fn acts_unasked(ps: &[String]) -> bool {
+    matches!(
+        ps,
+        [first, act, ..] if first == "auto"
+            && matches!(
+                act.as_str(),
+                "apply" | "approve" | "confirm" | "deploy" | "merge" | "publish" | "push"
+            )
+    )
+}
+
 /// A long flag that says what the command does: named for a destroying act anywhere in it
 /// (`--delete-after`, `--zap-all`), starting with a sending one (`--send-keys`, `--push`), or
 /// one verb alone (`--remove`, `--set`); a secret's name beside a printing verb
@@ -1383,10 +1396,11 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         let ps = parts(body);
         let first = ps.first()?;
         // Aimed at another machine (`--stream-to-host`, `--upload-to-server`): what the
-        // program makes is sent there.
+        // program makes is sent there. Or told to act unasked (`--auto-apply`).
         if ps
             .windows(2)
             .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
+            || unknown && acts_unasked(&ps)
         {
             return Some(Verb {
                 word: w.into(),
