@@ -139,7 +139,10 @@ fn credential_sent(
             }
             // Or names them by a pattern whose matches an `xargs` reads (`locate -r
             // '^/home/dev/\.ssh/id_' | xargs cat | curl -T - …`).
-            if has(j, &[RuleId::CredentialRead]) || opened && lists_credentials(&commands[j], ctx) {
+            if has(j, &[RuleId::CredentialRead])
+                || dumps_credentials(&commands[j])
+                || opened && lists_credentials(&commands[j], ctx)
+            {
                 return Some(super::block(
                     RuleId::Exfiltration,
                     "a credential store (a private key, cloud credentials, a keychain) is piped into a command that sends it off the machine: it is never run".into(),
@@ -151,6 +154,33 @@ fn credential_sent(
         }
     }
     None
+}
+
+/// A program told to export, dump or back up what its words name as credentials (`authelia
+/// storage user totp export`, `acme secrets dump`, `acme-idp passwords backup`): what it
+/// prints is a credential store. Its subcommands only, the words before its first option.
+fn dumps_credentials(c: &Simple) -> bool {
+    let parts: Vec<String> = c.argv[1..]
+        .iter()
+        .map_while(|a| a.text.as_deref().filter(|t| !t.starts_with('-')))
+        .flat_map(super::text::words)
+        .collect();
+    let any = |set: &[&str]| parts.iter().any(|p| set.contains(&p.as_str()));
+    any(&["export", "dump", "backup"])
+        && any(&[
+            "totp",
+            "otp",
+            "mfa",
+            "password",
+            "passwords",
+            "passwd",
+            "secret",
+            "secrets",
+            "credential",
+            "credentials",
+            "keystore",
+            "keyring",
+        ])
 }
 
 /// A shell that reads its commands from its input, with its output piped into a program

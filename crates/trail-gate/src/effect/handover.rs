@@ -68,7 +68,7 @@ fn auth_assigned_off(assigns: &[(String, super::super::parse::Arg)]) -> Option<&
 }
 
 /// An option that switches authentication off (`--ServerApp.token=''`, `--no-auth`,
-/// `--auth=none`, `-SecurityTypes None`).
+/// `--auth=none`, `-SecurityTypes None`, `--disable-rpc-login`).
 fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
     words
         .iter()
@@ -98,7 +98,10 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
                     .first()
                     .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "without"))
                     && ps.iter().skip(1).any(|p| {
-                        matches!(p.as_str(), "auth" | "authentication" | "token" | "password")
+                        matches!(
+                            p.as_str(),
+                            "auth" | "authentication" | "token" | "password" | "login"
+                        )
                     })
                 // An interactive debugger served with it (`--debugger`, `--with-debugger`): a
                 // page that runs any code its visitor types.

@@ -695,8 +695,8 @@ fn unmodelled(
     }
     // An output option aimed at another machine's storage (`-O s3://bucket/x.jsonl`,
     // `--output gs://…`): what it writes lands where the project's history cannot bring it
-    // back.
-    if !reads_only && let Some(url) = targets::remote_output(c) {
+    // back. A reading subcommand writes there all the same (`PrintReads … -O gs://…`).
+    if let Some(url) = targets::remote_output(c) {
         out.push(decide(
             Verdict::Junction,
             RuleId::ChangesRemote,
@@ -889,7 +889,9 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
             .iter()
             .any(|e| w.ends_with(e))
     };
-    let aimed = lower.iter().any(|w| image(w) || pci_address(w));
+    // Or the BIOS's own chip by name (`chipsec_util spi erase 0x0`), which a write names too.
+    let chip = lower.iter().any(|w| matches!(w.as_str(), "spi" | "bios"));
+    let aimed = chip || lower.iter().any(|w| image(w) || pci_address(w));
     // The word that writes: `flash` in any word (`flasherase`, `--flash-ec`, `nvflash`), a
     // burning verb said to an image or a card (`mstflint -d 03:00.0 burn`, `xbmgmt program
     // --image …`), or an updater given an image (`fpgasupdate fw.bin 0000:b2:00.0`).
@@ -899,7 +901,10 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
         .or_else(|| {
             lower
                 .iter()
-                .find(|w| matches!(w.as_str(), "burn" | "erase" | "program" | "reflash"))
+                .find(|w| {
+                    matches!(w.as_str(), "burn" | "erase" | "program" | "reflash")
+                        || chip && w.as_str() == "write"
+                })
                 .filter(|_| aimed)
         })
         .or_else(|| {

@@ -747,8 +747,10 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
             // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
-            // the imaging tools that copy it).
+            // the imaging tools that copy it); `O=` as the Java toolkits take their output
+            // beside `I=` (`SortSam I=in.bam O=out.bam`).
             let key_output = k == "of"
+                || k == "O"
                 || words::parts(k)
                     .iter()
                     .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");

@@ -324,6 +324,9 @@ fn classify(part: &str) -> Option<Class> {
 /// A part's class, and whether only its plural matched (`releases`, `refunds`): a plural noun
 /// alone names what is listed (`heroku releases`), followed by a verb it is acted on.
 fn classify_form(part: &str) -> Option<(Class, bool)> {
+    if let Some(class) = joined_removal(part) {
+        return Some((class, false));
+    }
     let of = |p: &str| {
         if DESTROYS.contains(&p) {
             Some(Class::Destroys)
@@ -1282,6 +1285,32 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,
+/// `acme rmuser bob`, `killjob 42`): the object is deleted, or stopped.
+fn joined_removal(part: &str) -> Option<Class> {
+    const OBJECTS: &[&str] = &[
+        "node", "nodes", "user", "users", "host", "hosts", "job", "jobs", "vm", "group", "pool",
+        "peer", "member", "disk", "volume", "zone", "domain", "db", "database", "table",
+        "snapshot", "share", "repo", "project", "account", "queue", "cluster",
+    ];
+    [
+        ("del", Class::Destroys),
+        ("rm", Class::Destroys),
+        ("remove", Class::Destroys),
+        ("delete", Class::Destroys),
+        ("destroy", Class::Destroys),
+        ("purge", Class::Destroys),
+        ("drop", Class::Destroys),
+        ("kill", Class::Stops),
+    ]
+    .iter()
+    .find(|(verb, _)| {
+        part.strip_prefix(verb)
+            .is_some_and(|object| OBJECTS.contains(&object))
+    })
+    .map(|(_, class)| *class)
 }
 
 /// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
