@@ -1629,8 +1629,9 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
 /// digest (`sha512-…`).
 /// Whether the comment right above the value's line says it is public (`/* This key is a
 /// public access key, no need to hide it */` over `var GIPHY_KEY = '…'`): the contiguous
-/// comment lines just above, at most six, name a key, token or id and say public. A comment
-/// that prints a key of its own (`# public key: age1…` over an age identity) labels that one.
+/// comment lines just above, at most six, name a key, token or id and say public, or call what
+/// follows a public demo's. A comment that prints a key of its own (`# public key: age1…` over
+/// an age identity) labels that one.
 pub(crate) fn comment_above_says_public(before: &str) -> bool {
     let Some(line_start) = before.rfind('\n') else {
         return false;
@@ -1653,8 +1654,12 @@ pub(crate) fn comment_above_says_public(before: &str) -> bool {
         }
         let lower = t.to_ascii_lowercase();
         let prints_a_key = t.split_ascii_whitespace().any(|w| w.len() >= 24);
-        if lower.contains("public")
-            && ["key", "token", " id"].iter().any(|w| lower.contains(w))
+        // Or says the login below is a public demo's, as its makers publish it (`# public
+        // demo instance, credentials as published on the play page`).
+        let public_demo =
+            lower.contains("demo") && (lower.contains("public") || lower.contains("published"));
+        if (lower.contains("public") && ["key", "token", " id"].iter().any(|w| lower.contains(w))
+            || public_demo)
             && !lower.contains("private")
             && !lower.contains("secret")
             && !prints_a_key
