@@ -284,7 +284,7 @@ pub fn measure(
     transcript: &Path,
     setup: Setup,
     now: Ts,
-) -> io::Result<Option<Measured>> {
+) -> Result<Option<Measured>, FileError> {
     let Some(context) = crate::conversation::context_tokens(transcript)? else {
         return Ok(None);
     };

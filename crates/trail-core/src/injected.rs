@@ -153,9 +153,9 @@ pub fn admit(
     text: String,
     new_window: bool,
     cap: u64,
-) -> io::Result<Admitted> {
+) -> Result<Admitted, FileError> {
     let path = Layout::new(root).injected(&session_key(session));
-    let (before, torn) = read(root, &path, session)?;
+    let (before, torn) = read(root, &path, session).at("read", &path)?;
     let used = if new_window { 0 } else { before.window_tokens };
     let want = tokens(&text);
     let (admitted, line) = if cap == 0 || used + want <= cap {
@@ -180,7 +180,7 @@ pub fn admit(
         };
         (Admitted::Withheld(notice), line)
     };
-    append(root, &path, &line, torn)?;
+    append(root, &path, &line, torn).at("append to", &path)?;
     Ok(admitted)
 }
 

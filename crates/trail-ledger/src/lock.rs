@@ -143,10 +143,10 @@ impl StreamLock {
         what: &str,
         alert_after: Duration,
         alert: Option<AlertFn>,
-    ) -> io::Result<(StreamLock, Option<Contention>)> {
+    ) -> Result<(StreamLock, Option<Contention>), FileError> {
         let contention = match file.try_lock() {
             Ok(()) => None,
-            Err(TryLockError::Error(e)) => return Err(e),
+            Err(TryLockError::Error(e)) => return Err(FileError::new("lock", path, e)),
             Err(TryLockError::WouldBlock) => {
                 let holder = read_note(&file);
                 let started = Instant::now();
@@ -167,7 +167,7 @@ impl StreamLock {
                         let _ = fired_tx.send(());
                     }
                 });
-                file.lock()?;
+                file.lock().at("lock", path)?;
                 let _ = done_tx.send(());
                 let _ = watcher.join();
                 Some(Contention {

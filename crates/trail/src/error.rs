@@ -273,6 +273,16 @@ impl From<trail_core::memory::recall::RememberError> for CliError {
     }
 }
 
+impl From<trail_core::memory::daily::FlushError> for CliError {
+    fn from(e: trail_core::memory::daily::FlushError) -> CliError {
+        use trail_core::memory::daily::FlushError;
+        match e {
+            FlushError::File(e) => e.into(),
+            FlushError::Secrets(e) => e.into(),
+        }
+    }
+}
+
 impl From<trail_core::lookup::LookupError> for CliError {
     fn from(e: trail_core::lookup::LookupError) -> CliError {
         use trail_core::lookup::LookupError;

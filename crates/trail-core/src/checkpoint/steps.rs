@@ -177,7 +177,10 @@ pub(super) fn dref(e: &Entry, d: &trajectory::Decision) -> DecisionRef {
 /// citations of every decision in the trajectory that drifted since they were recorded. An
 /// unreadable NOTES.md or state file has nothing to compare (their own steps say so); a
 /// citation that cannot be read is an error.
-pub fn forks(i: &Inputs<'_>, j: &Journal) -> std::io::Result<Vec<crate::fork::Fork>> {
+pub fn forks(
+    i: &Inputs<'_>,
+    j: &Journal,
+) -> Result<Vec<crate::fork::Fork>, crate::file_error::FileError> {
     let mut out = Vec::new();
     let notes = notes::read(i.root, i.notes)
         .ok()
@@ -415,7 +418,7 @@ pub fn decayed(i: &Inputs<'_>) -> Step {
 
 /// Identifiers that resolve; no pasted output in Active Context or the identifiers; no quote
 /// in the Decision Log longer than [`MAX_QUOTE_LINES`].
-pub fn decay(root: &Path, text: &str) -> std::io::Result<DecayFinding> {
+pub fn decay(root: &Path, text: &str) -> Result<DecayFinding, crate::file_error::FileError> {
     let mut f = DecayFinding::default();
     let line_of = |part: &str, k: usize| {
         let offset = part.as_ptr() as usize - text.as_ptr() as usize;

@@ -151,7 +151,7 @@ impl Checker {
         &mut self,
         target: &Result<Target, Malformed>,
         quote: &Quote,
-    ) -> io::Result<Outcome> {
+    ) -> Result<Outcome, crate::file_error::FileError> {
         let t = match target {
             Err(why) => return Ok(Outcome::of(Status::Malformed).note(why.to_string())),
             Ok(t) => t,
@@ -193,7 +193,7 @@ impl Checker {
         })
     }
 
-    fn load(&mut self, rel: &str) -> io::Result<Rc<Loaded>> {
+    fn load(&mut self, rel: &str) -> Result<Rc<Loaded>, crate::file_error::FileError> {
         if let Some(f) = self.files.get(rel) {
             return Ok(f.clone());
         }
@@ -202,7 +202,7 @@ impl Checker {
         Ok(loaded)
     }
 
-    fn read(&self, rel: &str) -> io::Result<Loaded> {
+    fn read(&self, rel: &str) -> Result<Loaded, crate::file_error::FileError> {
         let path = match resolve(&self.root, rel)? {
             Landing::Inside(p) => p,
             Landing::Outside => return Ok(Loaded::Outside),
@@ -219,7 +219,7 @@ impl Checker {
                 }
                 // Swapped for a symlink since the walk, or a FIFO, socket or device.
                 Some(_) => return Ok(Loaded::Missing(Some(e.to_string()))),
-                None => return Err(e.into()),
+                None => return Err(e),
             },
         };
         let binary = bytes[..bytes.len().min(8192)].contains(&0);

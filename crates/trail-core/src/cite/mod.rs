@@ -99,7 +99,7 @@ impl Report {
 }
 
 /// Check every citation of `doc` against the files under `root`.
-pub fn check_document(doc: &str, root: &Path) -> std::io::Result<Report> {
+pub fn check_document(doc: &str, root: &Path) -> Result<Report, crate::file_error::FileError> {
     let mut checker = Checker::new(root)?;
     let mut report = Report {
         citations: Vec::new(),

@@ -21,7 +21,6 @@
 
 pub use crate::decided::{pulse, recent};
 
-use std::io;
 use std::path::Path;
 
 use serde::Serialize;
@@ -121,7 +120,7 @@ pub enum DecideError {
     )]
     BadBead(String),
     #[error("cannot check the citations: {0}")]
-    Check(io::Error),
+    Check(crate::file_error::FileError),
     #[error("cannot redact, so nothing was written: {0}")]
     Secrets(crate::secrets::SecretsError),
     #[error("cannot write the trajectory, so nothing was recorded: {0}")]
@@ -318,7 +317,7 @@ fn check(root: &Path, cited: &[Cited]) -> Result<Vec<CheckedCitation>, DecideErr
     if cited.is_empty() {
         return Ok(Vec::new());
     }
-    let mut checker = Checker::new(root).map_err(|e| DecideError::Check(e.into()))?;
+    let mut checker = Checker::new(root).map_err(DecideError::Check)?;
     cited
         .iter()
         .map(|c| {

@@ -2,7 +2,6 @@
 //! this moment ([`crate::cite`]), beside what the check said when the decision was recorded. A
 //! decision is named by its identifier, never pasted; what changed since is said.
 
-use std::io;
 use std::path::Path;
 
 use serde::Serialize;
@@ -81,7 +80,7 @@ impl Standing {
 pub fn recheck<'a>(
     root: &Path,
     decisions: impl IntoIterator<Item = &'a Decision>,
-) -> io::Result<Vec<Standing>> {
+) -> Result<Vec<Standing>, crate::file_error::FileError> {
     let mut checker = None;
     let mut out = Vec::new();
     for d in decisions {

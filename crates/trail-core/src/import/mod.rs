@@ -443,9 +443,12 @@ impl Run<'_> {
             crate::proof::append_all(root, &entries)?;
         }
         seen.note(&entries);
-        let block = s
-            .flush_memory(root, &secrets, dry)
-            .map_err(ImportError::io("write daily memory in", root))?;
+        let block = s.flush_memory(root, &secrets, dry).map_err(|e| match e {
+            crate::memory::daily::FlushError::File(e) => e.into(),
+            crate::memory::daily::FlushError::Secrets(e) => {
+                ImportError::io("store secrets of", root)(io::Error::other(e))
+            }
+        })?;
         self.summary.proof_lines += lines;
         self.summary.memory_blocks += usize::from(block);
         let added = lines > 0 || block;

@@ -346,7 +346,12 @@ impl Session {
     /// The session's daily memory, in the project at `root`: what no flush of its files covered
     /// yet, as a `## Session` block in the file of the day it ended. Whether a block was (or, in
     /// a dry run, would be) written.
-    pub fn flush_memory(&self, root: &Path, secrets: &Secrets, dry_run: bool) -> io::Result<bool> {
+    pub fn flush_memory(
+        &self,
+        root: &Path,
+        secrets: &Secrets,
+        dry_run: bool,
+    ) -> Result<bool, daily::FlushError> {
         let paths: Vec<&PathBuf> = self
             .found
             .files
@@ -364,11 +369,9 @@ impl Session {
         let (main, subs) = parts.split_at(self.found.files.len());
         let (t, _, _) = read(self.found.host, main, subs);
         let when = self.when().local();
-        let pending = secrets
-            .pass_or_dry(dry_run, |p| {
-                daily::prepare(root, &t, Trigger::SessionEnd, Some(self.id()), &when, p)
-            })
-            .map_err(io::Error::other)??;
+        let pending = secrets.pass_or_dry(dry_run, |p| {
+            daily::prepare(root, &t, Trigger::SessionEnd, Some(self.id()), &when, p)
+        })??;
         if dry_run {
             return Ok(pending.writes());
         }

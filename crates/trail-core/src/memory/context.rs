@@ -17,6 +17,7 @@ use std::path::Path;
 
 use super::core::{self, Core};
 use super::verify::{self, Source, Verdict};
+use crate::file_error::FileError;
 
 /// A lesson from the state file's `memory:` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,7 +116,7 @@ pub fn gather(
     lessons: &[Lesson],
     relevant: &str,
     cap: usize,
-) -> std::io::Result<Recalled> {
+) -> Result<Recalled, FileError> {
     let layout = crate::layout::Layout::new(root);
     let text = match crate::fsutil::read_string_in(
         root,
@@ -124,7 +125,7 @@ pub fn gather(
     ) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(e),
     };
     let mut out = Recalled::default();
     let supported = supported_bullets(root, &core::parse(&text), &mut out)?;
@@ -176,7 +177,11 @@ pub fn gather(
 
 /// The bullets of `core` that the line they cite still supports, as lines to show; the rest
 /// counted in `out`.
-fn supported_bullets(root: &Path, core: &Core, out: &mut Recalled) -> std::io::Result<Vec<String>> {
+fn supported_bullets(
+    root: &Path,
+    core: &Core,
+    out: &mut Recalled,
+) -> Result<Vec<String>, FileError> {
     let sources = cited_sources(root, core)?;
     let sources: Vec<Source<'_>> = sources
         .iter()
@@ -204,7 +209,7 @@ fn supported_bullets(root: &Path, core: &Core, out: &mut Recalled) -> std::io::R
 
 /// The daily files the bullets cite, by the name they cite them under (`memory/DATE.md`). A
 /// file that is gone is simply absent: its bullets then find no support.
-fn cited_sources(root: &Path, core: &Core) -> std::io::Result<Vec<(String, String)>> {
+fn cited_sources(root: &Path, core: &Core) -> Result<Vec<(String, String)>, FileError> {
     let mut names: Vec<&str> = core
         .entries()
         .filter_map(|e| e.src.as_deref())
@@ -225,7 +230,7 @@ fn cited_sources(root: &Path, core: &Core) -> std::io::Result<Vec<(String, Strin
                 String::from_utf8_lossy(&bytes).into_owned(),
             )),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         }
     }
     Ok(out)

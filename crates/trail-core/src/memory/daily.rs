@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::file_error::FileError;
 use crate::host::{Tool, ToolInput};
-use crate::secrets::{Pass, Secrets};
+use crate::secrets::{Pass, Secrets, SecretsError};
 use crate::time::Local;
 use crate::transcript::Transcript;
 
@@ -70,10 +71,7 @@ pub(crate) fn append_to_day(
 
 /// A day file's text ("" when there is none), read as every project file is
 /// ([`crate::fsutil::read_in`]).
-pub(crate) fn read_day(
-    project_root: &Path,
-    path: &Path,
-) -> Result<String, trail_base::file_error::FileError> {
+pub(crate) fn read_day(project_root: &Path, path: &Path) -> Result<String, FileError> {
     match crate::fsutil::read_string_in(project_root, path, crate::fsutil::MAX_PROJECT_FILE) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         r => r,
@@ -254,6 +252,18 @@ pub fn render(x: &Extract, p: &mut Pass<'_>) -> String {
     body
 }
 
+/// Why a flush wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum FlushError {
+    /// The day's file could not be read or appended to.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A secret rule of the person's does not compile, or the originals could not be kept:
+    /// nothing is written unredacted.
+    #[error(transparent)]
+    Secrets(#[from] SecretsError),
+}
+
 /// Append a flush of `t` to today's daily file (unless the same content is there already),
 /// redacted by `secrets`, which keeps the originals before anything is written.
 pub fn flush(
@@ -263,10 +273,8 @@ pub fn flush(
     session: Option<&str>,
     now: &Local,
     secrets: &Secrets,
-) -> std::io::Result<Flushed> {
-    let pending = secrets
-        .pass(|p| prepare(project_root, t, trigger, session, now, p))
-        .map_err(std::io::Error::other)??;
+) -> Result<Flushed, FlushError> {
+    let pending = secrets.pass(|p| prepare(project_root, t, trigger, session, now, p))??;
     Ok(write(project_root, pending)?)
 }
 
@@ -294,7 +302,7 @@ pub fn prepare(
     session: Option<&str>,
     now: &Local,
     p: &mut Pass<'_>,
-) -> std::io::Result<Pending> {
+) -> Result<Pending, FileError> {
     let body = extract(t, p);
     // The hash names the content, whoever handed it in: the same session flushed by the hook
     // and by hand is one block.
@@ -336,10 +344,7 @@ pub fn prepare(
 }
 
 /// Append a prepared block (its originals were kept by the pass that prepared it).
-pub fn write(
-    project_root: &Path,
-    pending: Pending,
-) -> Result<Flushed, trail_base::file_error::FileError> {
+pub fn write(project_root: &Path, pending: Pending) -> Result<Flushed, FileError> {
     let Pending { path, hash, block } = pending;
     let Some(block) = block else {
         return Ok(Flushed {

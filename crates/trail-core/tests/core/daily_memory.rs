@@ -87,3 +87,33 @@ fn flushes_are_redacted_and_trimmed_context_gets_its_heading() {
         1
     );
 }
+
+/// Issue 23: a flush that cannot write says which file, and why, as a typed error (it was a
+/// bare `io::Error` with neither).
+#[test]
+fn a_flush_that_cannot_write_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = &Ts::parse_strict("2026-11-26T14:30:00.000Z")
+        .unwrap()
+        .in_utc();
+    let secrets = Secrets::new(dir.path().join(".secrets"), Vec::new());
+    // The daily directory is a file: nothing can be written under it.
+    let memory = memory_dir(dir.path());
+    std::fs::create_dir_all(memory.parent().unwrap()).unwrap();
+    std::fs::write(&memory, "not a directory").unwrap();
+    let (_, text) = transcripts().into_iter().next().unwrap();
+    let e = flush(
+        dir.path(),
+        &parse(&text),
+        Trigger::SessionEnd,
+        Some("s1"),
+        now,
+        &secrets,
+    )
+    .unwrap_err();
+    let trail_core::memory::daily::FlushError::File(file) = &e else {
+        panic!("not a file error: {e}");
+    };
+    assert!(file.path.starts_with(&memory), "{e}");
+    assert!(e.to_string().contains(&memory.display().to_string()), "{e}");
+}
