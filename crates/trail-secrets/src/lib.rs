@@ -828,7 +828,9 @@ fn collect(
                 rule: index,
             });
         } else if let Some(kept) = kept.as_deref_mut()
-            && !value.is_empty()
+            // A separator a rule's value group reached (`","` between two JSON fields) is no
+            // key anyone meant: only a value of some length is worth telling about.
+            && value.len() >= 3
             && plausible::is_placeholder(value)
             && !kept.iter().any(|k| k == value)
         {

@@ -638,13 +638,15 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `<name>…</name><value>…</value>`, JSON `{"name": "…", "value": "…"}` (task
         // definitions) and `{"key": "…", "value": "…"}` (OCPP's configuration, tag lists). A name ending in `pat` is a personal access token.
         // And as attributes or arguments on one line: .NET's `<add key="…Key" value="…" />`,
-        // Swift's `URLQueryItem(name: "api_key", value: "…")`.
-        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"[ \t]*,[ \t\r\n]*"value"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)""#,
+        // Swift's `URLQueryItem(name: "api_key", value: "…")`. Fields between them do not part
+        // them: Node-RED's `{"keyValue": "X-Api-Key", "valueType": "other", "valueValue": "…"}`,
+        // Terraform's `name = "/prod/api_key"`, `type = "SecureString"`, `value = "…"`.
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)[a-z]*"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"(?:[ \t]*,[ \t]*"[a-z]+"[ \t]*:[ \t]*"(?-u:[^"\n])*"){0,2}[ \t]*,[ \t\r\n]*"value[a-z]*"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*name[ \t]*=[ \t]*"(?P<name6>[a-z0-9_./:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*value[ \t]*=[ \t]*"(?P<secret6>(?-u:[^"\s])+)""#,
         example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
         keywords: &["value", "<string>"],
         check: Check::Assignment,
         shape: Shape::Literal(&[
-            "name:", "<key>", "<name>", "\"name\"", "\"key\"", "key=", "name=",
+            "name:", "<key>", "<name>", "\"name", "\"key", "key=", "name=", "name ",
         ]),
         lowered: true,
     },
@@ -696,8 +698,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // API or a client (`PhaxioApi('…', '…')`, `new MailosaurClient("…")`, a versioned
         // `CompilersClientV4('…')`, a module's `wolframalpha.Client('…')`), or a setter of a key
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
-        // credential, whatever the language, the vendor or the argument's position.
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        // credential, whatever the language, the vendor or the argument's position, and
+        // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|signin|connect|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?)[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()\n]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",

@@ -2465,3 +2465,42 @@ fn a_comment_calling_a_login_a_public_demo_keeps_it() {
     let (out, _) = redact(text);
     assert!(!out.contains("Vq7rT2mZx9Lk"), "{out}");
 }
+
+/// Found by the twenty-eighth sealed part (issue 20; first run recall 0.96, false positives
+/// 0.00): a credential's name and its value as sibling fields with other fields between them
+/// (Node-RED's `{"keyValue": "X-Api-Key", "valueType": "other", "valueValue": "…"}`,
+/// Terraform's `name = "/prod/api_key"`, `type = "SecureString"`, `value = "…"`), and a client
+/// whose class is named by a path (`OAuth2::Client.new("…", "…")`). A separator a rule's value
+/// group reached is not reported as a placeholder kept.
+#[test]
+fn name_and_value_fields_apart_and_clients_by_path() {
+    for (text, secret) in [
+        (
+            "[{\"keyType\":\"other\",\"keyValue\":\"X-Api-Key\",\"valueType\":\"other\",\"valueValue\":\"CAjtUe4EcMNzwpguqvAJF2C9BxU4VSZKqMphNOaq\"}]",
+            "CAjtUe4EcMNzwpguqvAJF2C9BxU4VSZKqMphNOaq",
+        ),
+        (
+            "resource \"aws_ssm_parameter\" \"acme_key\" {\n  name  = \"/prod/acme/api_key\"\n  type  = \"SecureString\"\n  value = \"Qm7vX2pLr9Tk4sWn8YbZcHd6Jf1Ge7Ta\"\n}",
+            "Qm7vX2pLr9Tk4sWn8YbZcHd6Jf1Ge7Ta",
+        ),
+        (
+            "client = OAuth2::Client.new(\"7754f875168462ff8e25b338f74a27e9\", \"2df48a073d4b586f28693ed97b116209\", site: \"https://acme.example\")",
+            "2df48a073d4b586f28693ed97b116209",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "resource \"aws_ssm_parameter\" \"region\" {\n  name  = \"/prod/region\"\n  type  = \"String\"\n  value = \"us-east-1\"\n}",
+        "[{\"keyValue\":\"Accept\",\"valueType\":\"other\",\"valueValue\":\"application/json\"}]",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+    let r = Redactor::builtin();
+    assert!(
+        r.placeholders("{\"keyValue\":\"X-Api-Key\",\"valueType\":\"other\"}")
+            .is_empty()
+    );
+}
