@@ -114,7 +114,8 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
 }
 
 /// Whether a variable's name says its value is a command some program runs, by the role its
-/// last word names (`BAT_PAGER`, `FZF_DEFAULT_COMMAND`, `SVN_EDITOR`, `KUBECTL_EXTERNAL_DIFF`).
+/// last word names (`BAT_PAGER`, `FZF_DEFAULT_COMMAND`, `SVN_EDITOR`, `KUBECTL_EXTERNAL_DIFF`,
+/// `SATNOGS_PRE_OBSERVATION_SCRIPT`).
 fn names_command(name: &str) -> bool {
     let last = name.rsplit('_').next().unwrap_or(name);
     name.contains('_')
@@ -134,6 +135,7 @@ fn names_command(name: &str) -> bool {
                 | "EXEC"
                 | "WRAPPER"
                 | "LAUNCHER"
+                | "SCRIPT"
         )
 }
 

@@ -201,8 +201,17 @@ pub(super) fn exposes(
                 .is_some_and(|v| v.eq_ignore_ascii_case("no"));
         listen_all || attached || detached || named || unlimited
     });
+    // Told to listen with no address at all (`rnx --listen --noauth`): where is the
+    // program's to choose, and with its authentication off that is exposure enough.
+    let bare = || {
+        words.iter().enumerate().find(|(i, w)| {
+            matches!(**w, "--listen" | "-listen" | "--serve")
+                && words.get(i + 1).is_none_or(|n| n.starts_with('-'))
+                && auth_flag_off(&words).is_some()
+        })
+    };
     // Not told to listen on every interface: nothing is exposed, whatever its authentication.
-    let Some((_, w)) = found else {
+    let Some((_, w)) = found.or_else(bare) else {
         return;
     };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,

@@ -855,7 +855,33 @@ fn loads_fetched(
     let unmodelled = tier == Tier::Unknown
         && !words::shows_only(c)
         && (words::runs_tests(c) || !words::looks(c) || words::consequence(c).is_some());
-    (layer.privileged || loads || armed || unmodelled).then(|| {
+    // A program's own code by its name's extension (`check-profile build/x_profile.py`): a
+    // program nobody models given code loads it, whatever its verb says.
+    let code = tier == Tier::Unknown
+        && !words::shows_only(c)
+        && fetched.rsplit_once('.').is_some_and(|(_, ext)| {
+            matches!(
+                ext,
+                "py" | "js"
+                    | "mjs"
+                    | "cjs"
+                    | "ts"
+                    | "rb"
+                    | "pl"
+                    | "sh"
+                    | "bash"
+                    | "lua"
+                    | "php"
+                    | "jar"
+                    | "ps1"
+                    | "tcl"
+                    | "r"
+                    | "groovy"
+                    | "so"
+                    | "dll"
+            )
+        });
+    (layer.privileged || loads || armed || unmodelled || code).then(|| {
         decide(
             Verdict::Block,
             RuleId::RemoteCode,

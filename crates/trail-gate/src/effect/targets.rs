@@ -148,6 +148,10 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
             found.push(f);
             continue;
         }
+        if let Some(written) = exported(line, ctx) {
+            found.extend(written);
+            continue;
+        }
         // A console's `set KEY VALUE` (`set net.sniff.output /etc/passwd`): the key and the
         // value as a configuration line has them.
         if let Some(rest) = line.trim().strip_prefix("set ")
@@ -165,6 +169,53 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
         );
     }
     found
+}
+
+/// A console's or a script language's exporting statement (`.EXPORT REPORT FILE=/etc/passwd`
+/// to a database's batch client, `dump stats "/etc/hosts"` to an engine's shell): the places
+/// it names, as operands or as a place's setting (`FILE=`), are where it writes. Not a shell's
+/// `export NAME=value`.
+fn exported(line: &str, ctx: &Context) -> Option<Vec<Found>> {
+    let mut ws = line.split_whitespace();
+    let first = ws.next()?;
+    let verb = first
+        .trim_start_matches(['.', '!', '/', '\\'])
+        .to_ascii_lowercase();
+    if !matches!(
+        verb.as_str(),
+        "export" | "dump" | "save" | "spool" | "backup" | "output"
+    ) {
+        return None;
+    }
+    let rest: Vec<&str> = ws.collect();
+    if first == "export" && rest.first().is_some_and(|w| w.contains('=')) {
+        return None;
+    }
+    let written = rest
+        .iter()
+        .filter_map(|w| {
+            let value = match w.split_once('=') {
+                Some((key, v)) => {
+                    let ps = words::parts(key);
+                    ps.last()
+                        .is_some_and(|p| PLACES.contains(&p.as_str()))
+                        .then_some(v)?
+                }
+                None => w,
+            };
+            let value = value.trim_matches(['"', '\'', ';', ',']);
+            if !value.starts_with(['/', '~']) {
+                return None;
+            }
+            let t = target(value, ctx)?;
+            Some(Found {
+                output: true,
+                named: true,
+                ..Found::named_as(value.to_string(), t)
+            })
+        })
+        .collect();
+    Some(written)
 }
 
 /// A configuration line naming a file the program writes (`PidFile "/etc/passwd"`,
@@ -766,7 +817,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         };
         let value = if output { format_named(value) } else { value };
         out.extend(listed_output(&value, ctx));
-        out.extend(chained_settings(&value, ctx));
+        out.extend(settings_in(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
             out.push(Found {
                 word: value,
@@ -865,6 +916,14 @@ fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
     })
 }
 
+/// The settings one word holds, chained by colons or spaced ([`chained_settings`],
+/// [`spaced_settings`]).
+fn settings_in(value: &str, ctx: &Context) -> Vec<Found> {
+    let mut found = chained_settings(value, ctx);
+    found.extend(spaced_settings(value, ctx));
+    found
+}
+
 /// Settings chained by colons in one word, as media filters and sinks take them
 /// (`httpout:port=8080:rdirs=/home/dev`, `fout:dst=/etc/passwd`): each setting's value is a
 /// place the program is given, an output when its key names one. Not a URL, and not a plain
@@ -890,6 +949,55 @@ fn chained_settings(value: &str, ctx: &Context) -> Vec<Found> {
             Some(found)
         })
         .collect()
+}
+
+/// Settings inside one argument of several words, as a media pipeline takes them (`-vs
+/// "filesink location=/dev/nvme0n1"`, `"filesrc location=/home/dev/x.mp4 ! decodebin"`) or
+/// a command language its parameters (`"RMVDIR DIR('/home/dev') SUBTREE(*ALL)"`):
+/// each setting's value is a place the program is given, and an output when its key names
+/// one or its element is a sink.
+fn spaced_settings(value: &str, ctx: &Context) -> Vec<Found> {
+    let spaced = value.contains(char::is_whitespace) && value.contains('=');
+    if !(spaced || value.ends_with(')') && value.contains('(')) {
+        return Vec::new();
+    }
+    let mut element = "";
+    let mut out = Vec::new();
+    for w in value.split(|c: char| c.is_whitespace() || c == '!') {
+        // Or a parameter as a command language writes it (`RMVDIR DIR('/home/dev')`).
+        let setting = w
+            .split_once('=')
+            .or_else(|| w.strip_suffix(')').and_then(|inner| inner.split_once('(')));
+        let Some((k, v)) = setting else {
+            if !w.is_empty() {
+                element = w;
+            }
+            continue;
+        };
+        if k.is_empty()
+            || !k
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-')
+        {
+            continue;
+        }
+        let v = v.trim_matches(['"', '\'']);
+        let Some(t) = target(v, ctx).filter(|t| *t != Target::Elsewhere) else {
+            continue;
+        };
+        let mut found = Found::named_as(v.to_string(), t);
+        found.output = element.to_ascii_lowercase().ends_with("sink")
+            || words::parts(k)
+                .iter()
+                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+        found.by_option = true;
+        // A device named only as a setting is what the program is told of (a kernel's
+        // `root=/dev/mmcblk0p2` among boot arguments), not what it writes.
+        if found.output || !t.device_like() {
+            out.push(found);
+        }
+    }
+    out
 }
 
 /// `-d DIR`, `-C DIR`, `--root DIR`: a directory things are put into or served from. (A
