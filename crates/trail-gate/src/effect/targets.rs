@@ -115,6 +115,16 @@ impl Found {
             by_option: false,
         }
     }
+
+    /// A place a setting names as where the program writes (`PidFile /etc/passwd`,
+    /// `.EXPORT REPORT FILE=…`).
+    fn written(word: String, target: Target) -> Found {
+        Found {
+            output: true,
+            named: true,
+            ..Found::named_as(word, target)
+        }
+    }
 }
 
 /// Parts of a name that make the program itself a firmware or boot interface (`efibootmgr`,
@@ -207,12 +217,7 @@ fn exported(line: &str, ctx: &Context) -> Option<Vec<Found>> {
             if !value.starts_with(['/', '~']) {
                 return None;
             }
-            let t = target(value, ctx)?;
-            Some(Found {
-                output: true,
-                named: true,
-                ..Found::named_as(value.to_string(), t)
-            })
+            Some(Found::written(value.to_string(), target(value, ctx)?))
         })
         .collect();
     Some(written)
@@ -241,12 +246,7 @@ fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
     if !(product_option(&ps) || output) || reads_from(&ps) {
         return None;
     }
-    let t = target(value, ctx)?;
-    Some(Found {
-        output: true,
-        named: true,
-        ..Found::named_as(value.to_string(), t)
-    })
+    Some(Found::written(value.to_string(), target(value, ctx)?))
 }
 
 /// The program itself, when its name says it works on firmware or boot: a target whatever
