@@ -12,7 +12,7 @@
 
 use std::fs::{File, TryLockError};
 use std::io::{self, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::dream::{self, DreamError, Report, Status};
@@ -24,6 +24,8 @@ use crate::time::{Local, Ts};
 /// Held while a dream runs; released when dropped (or when its process ends, however it ends).
 pub struct DreamLock {
     file: File,
+    /// Where the lock file is, for the errors that name it.
+    path: PathBuf,
 }
 
 impl DreamLock {
@@ -32,19 +34,22 @@ impl DreamLock {
         let path = Layout::new(root).dream_lock();
         let file = fsutil::open_in(root, &path, Access::ReadWriteCreate).at("open", &path)?;
         match file.try_lock() {
-            Ok(()) => Ok(Some(DreamLock { file })),
+            Ok(()) => Ok(Some(DreamLock { file, path })),
             Err(TryLockError::WouldBlock) => Ok(None),
             Err(TryLockError::Error(e)) => Err(FileError::new("lock", &path, e)),
         }
     }
 
     /// Records that a dream begins now, by this process (what [`due`] counts from).
-    pub fn begin(&mut self, now: Ts) -> io::Result<()> {
+    pub fn begin(&mut self, now: Ts) -> Result<(), FileError> {
         let note = format!("pid={}\nstarted={now}\n", std::process::id());
-        self.file.set_len(0)?;
-        (&self.file).seek(SeekFrom::Start(0))?;
-        (&self.file).write_all(note.as_bytes())?;
-        self.file.sync_data()
+        let write = || -> io::Result<()> {
+            self.file.set_len(0)?;
+            (&self.file).seek(SeekFrom::Start(0))?;
+            (&self.file).write_all(note.as_bytes())?;
+            self.file.sync_data()
+        };
+        write().at("write the dream lock", &self.path)
     }
 }
 

@@ -212,7 +212,11 @@ pub struct Built {
 
 /// Build every missing part of `segments` (the stream's, oldest first, as a search lists
 /// them), holding `lock`; the note says when it started and how it ended.
-pub fn build_missing(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> io::Result<Built> {
+pub fn build_missing(
+    cache: &Cache,
+    segments: &[PathBuf],
+    lock: &BuildLock,
+) -> Result<Built, FileError> {
     let mut note = lock.note();
     note = Note {
         builds: note.builds.saturating_add(1),
@@ -220,7 +224,8 @@ pub fn build_missing(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> i
         started: Some(Ts::now()),
         ..Note::default()
     };
-    note.write(&lock.file)?;
+    note.write(&lock.file)
+        .at("write the build note", &lock.path)?;
     let result = build_parts(cache, segments, lock);
     match &result {
         Ok(b) if b.stopped => {}
@@ -233,7 +238,7 @@ pub fn build_missing(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> i
     result
 }
 
-fn build_parts(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> io::Result<Built> {
+fn build_parts(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> Result<Built, FileError> {
     remove_temporaries(&cache.dir);
     let mut built = Built::default();
     let mut live = Vec::with_capacity(segments.len());
@@ -244,16 +249,18 @@ fn build_parts(cache: &Cache, segments: &[PathBuf], lock: &BuildLock) -> io::Res
             all_there = false;
             continue;
         };
-        let id = crate::fsutil::identity_of(&file)?;
+        let id = crate::fsutil::identity_of(&file).at("read", path)?;
         live.push(id);
-        let len = crate::fsutil::size_of(&file)?;
+        let len = crate::fsutil::size_of(&file).at("read the size of", path)?;
         let mut lo = 0;
         while lo + cache.window < len {
             if !lock.still_ours() {
                 built.stopped = true;
                 return Ok(built);
             }
-            match index::ensure_part(cache, &file, id, lo..lo + cache.window, len)? {
+            match index::ensure_part(cache, &file, id, lo..lo + cache.window, len)
+                .at("index for search", path)?
+            {
                 Window::Kept => built.kept += 1,
                 Window::Built => built.built += 1,
                 Window::Open => built.open += 1,
