@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 
 use super::continuity::{self, ACTIVE, IDENTIFIERS, LOG};
+use crate::file_error::{At, FileError};
 
 /// A merged NOTES.md.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +28,7 @@ pub struct Merged {
 }
 
 /// A three-way merge of texts (base, ours, theirs): the result, and whether it conflicted.
-pub type Merge3<'a> = &'a dyn Fn(&str, &str, &str) -> std::io::Result<(String, bool)>;
+pub type Merge3<'a> = &'a dyn Fn(&str, &str, &str) -> Result<(String, bool), FileError>;
 
 /// One Decision Log entry: its key (the decision's id, else its text) and its text.
 #[derive(Clone, Debug)]
@@ -102,7 +103,12 @@ fn keeping(text: &str, keep: &HashSet<&str>) -> String {
 }
 
 /// Merge three NOTES.md (see the module docs); `merge3` merges the person's text.
-pub fn merge(base: &str, ours: &str, theirs: &str, merge3: Merge3<'_>) -> std::io::Result<Merged> {
+pub fn merge(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    merge3: Merge3<'_>,
+) -> Result<Merged, FileError> {
     let (be, oe, te) = (entries(base), entries(ours), entries(theirs));
     let had: HashSet<&str> = be.iter().map(|e| e.key.as_str()).collect();
     // trail's parts brought to one version on every side, so that only the person's text can
@@ -161,16 +167,16 @@ pub fn merge(base: &str, ours: &str, theirs: &str, merge3: Merge3<'_>) -> std::i
 
 /// [`Merge3`] by `git merge-file` (the three texts in a scratch directory; hardened git, no
 /// repository needed).
-pub fn with_git(base: &str, ours: &str, theirs: &str) -> std::io::Result<(String, bool)> {
-    let dir = tempfile::tempdir()?;
+pub fn with_git(base: &str, ours: &str, theirs: &str) -> Result<(String, bool), FileError> {
+    let dir = tempfile::tempdir().at("create a scratch directory in", &std::env::temp_dir())?;
     let (b, o, t) = (
         dir.path().join("base"),
         dir.path().join("ours"),
         dir.path().join("theirs"),
     );
-    std::fs::write(&b, base)?;
-    std::fs::write(&o, ours)?;
-    std::fs::write(&t, theirs)?;
+    std::fs::write(&b, base).at("write", &b)?;
+    std::fs::write(&o, ours).at("write", &o)?;
+    std::fs::write(&t, theirs).at("write", &t)?;
     let out = crate::git::command(dir.path())
         .args([
             "merge-file",
@@ -185,16 +191,18 @@ pub fn with_git(base: &str, ours: &str, theirs: &str) -> std::io::Result<(String
         .arg(&o)
         .arg(&b)
         .arg(&t)
-        .output()?;
+        .output()
+        .at("run git merge-file in", dir.path())?;
     // merge-file exits with the number of conflicts, or a negative number on an error.
     match out.status.code() {
         Some(n) if (0..128).contains(&n) => {
             Ok((String::from_utf8_lossy(&out.stdout).into_owned(), n > 0))
         }
-        _ => Err(std::io::Error::other(format!(
-            "git merge-file failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))),
+        _ => Err(FileError::new(
+            "merge with git merge-file in",
+            dir.path(),
+            std::io::Error::other(String::from_utf8_lossy(&out.stderr).trim().to_string()),
+        )),
     }
 }
 

@@ -45,12 +45,12 @@ pub fn file_for(layout: &Layout, ts: Ts) -> PathBuf {
 
 /// The line an entry is written as: every text field redacted and capped, one JSON object,
 /// without its newline.
-pub fn line(entry: &Entry, p: &mut Pass<'_>) -> io::Result<String> {
-    let mut v = serde_json::to_value(entry).map_err(io::Error::other)?;
+pub fn line(entry: &Entry, p: &mut Pass<'_>) -> Result<String, serde_json::Error> {
+    let mut v = serde_json::to_value(entry)?;
     p.redact_json(&mut v);
     cap(&mut v);
     // `serde_json` escapes every control character in strings: the line cannot break.
-    serde_json::to_string(&v).map_err(io::Error::other)
+    serde_json::to_string(&v)
 }
 
 /// Every string cut to [`MAX_FIELD`] characters (after redaction, so no secret is cut into a
@@ -73,7 +73,7 @@ pub fn append(root: &Path, entry: &Entry, secrets: &Secrets) -> Result<(), FileE
     let mut text = secrets
         .pass(|p| line(entry, p))
         .map_err(io::Error::other)
-        .and_then(|r| r)
+        .and_then(|r| r.map_err(io::Error::other))
         .at("redact a line for", &file)?;
     text.push('\n');
     fsutil::append_in(root, &file, text.as_bytes()).at("append to", &file)
