@@ -377,25 +377,47 @@ impl Signers {
     }
 
     /// The public key of `machine`, and whether it is this machine; or why there is none.
-    fn key_of(&self, machine: &str) -> Result<(&str, bool), String> {
+    fn key_of<'m>(&self, machine: &'m str) -> Result<(&str, bool), NoKey<'m>> {
         if let Some((id, public)) = &self.own
             && id == machine
         {
             return Ok((public, true));
         }
         if machine.is_empty() {
-            return Err("it names no machine (an older note format, or not trail's)".into());
+            return Err(NoKey::NoMachine);
         }
         self.trusted
             .iter()
             .find(|t| t.id == machine)
             .map(|t| (t.key.as_str(), false))
-            .ok_or_else(|| {
-                format!(
-                    "it is signed as machine {machine}, which is not this machine and which the \
-                     person has not trusted here (`trail sync --trust-machine {machine}`)"
+            .ok_or(NoKey::Untrusted(machine))
+    }
+}
+
+/// Why a note's signature cannot be checked: the key it needs is not known here.
+#[derive(Debug)]
+enum NoKey<'m> {
+    /// It names no machine.
+    NoMachine,
+    /// Signed as a machine that is not this one and that the person has not trusted.
+    Untrusted(&'m str),
+}
+
+impl std::fmt::Display for NoKey<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoKey::NoMachine => {
+                write!(
+                    f,
+                    "it names no machine (an older note format, or not trail's)"
                 )
-            })
+            }
+            NoKey::Untrusted(machine) => write!(
+                f,
+                "it is signed as machine {machine}, which is not this machine and which the \
+                 person has not trusted here (`trail sync --trust-machine {machine}`)"
+            ),
+        }
     }
 }
 
@@ -415,7 +437,7 @@ fn judge(
     };
     let (public, here) = match signers.key_of(&n.machine) {
         Ok(k) => k,
-        Err(why) => return forged(&why),
+        Err(why) => return forged(&why.to_string()),
     };
     if !n.verifies(public) {
         return forged(&format!(
