@@ -700,3 +700,28 @@ fn verify_intact_then_edited() {
     FAILED: 1 problem(s) in 3 records
     ");
 }
+
+/// What `trail redact` prints: the text with its secret replaced, and on stderr what it kept
+/// and where the originals went. A separator between two JSON fields (`","` after a header's
+/// name) was once reported as "a placeholder that looks like a key".
+#[test]
+fn redact_output_and_what_it_tells_the_person() {
+    let env = TestEnv::new();
+    let input = "api_key = \"Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK\"\ntoken = \"<your-token>\"\n[{\"keyValue\":\"X-Api-Key\",\"valueType\":\"other\"}]\n";
+    let out = env.run_stdin(&["redact"], input);
+    assert!(out.status.success());
+    let shown = format!(
+        "stdout:\n{}stderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(normalise(&env, &shown), @r#"
+    stdout:
+    api_key = "${secret:generic-assignment-a1d739f6}"
+    token = "<your-token>"
+    [{"keyValue":"X-Api-Key","valueType":"other"}]
+    stderr:
+    trail: redacted 1 secret(s); originals are in [ROOT]/home/.secrets/trail.env
+    trail: kept one value as written: `<your-token>` looks like a key but is a placeholder
+    "#);
+}
