@@ -211,8 +211,10 @@ pub(super) fn exposes(
         })
     };
     // Not told to listen on every interface: nothing is exposed, whatever its authentication.
-    let Some((_, w)) = found.or_else(bare) else {
-        return;
+    let (w, place) = match (found, bare()) {
+        (Some((_, w)), _) => (w, "on every network interface"),
+        (None, Some((_, w))) => (w, "on an address of its own choosing"),
+        (None, None) => return,
     };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`), or a debugger served (`python -m debugpy --listen 0.0.0.0:5678`, `dlv
@@ -229,7 +231,7 @@ pub(super) fn exposes(
             Verdict::Block,
             RuleId::ExposesShell,
             format!(
-                "`{}` is told to listen on every network interface (`{w}`) with its authentication off (`{off}`): anyone on the network runs what it runs, it is never run",
+                "`{}` is told to listen {place} (`{w}`) with its authentication off (`{off}`): anyone on the network runs what it runs, it is never run",
                 c.name
             ),
             raw,

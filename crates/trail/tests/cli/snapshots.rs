@@ -725,3 +725,32 @@ fn redact_output_and_what_it_tells_the_person() {
     trail: kept one value as written: `<your-token>` looks like a key but is a placeholder
     "#);
 }
+
+/// `trail gate` on programs trail does not model (issue 20): the verdict comes from what the
+/// words do, and the reason says which mechanism decided, or that none applied.
+#[test]
+fn gate_verdicts_on_programs_trail_does_not_model() {
+    let env = TestEnv::new();
+    let verdicts: String = [
+        "acme-sync --delete-remote-branch main",
+        "acme-cluster delnode node3",
+        "ACME_PIDFILE=/etc/passwd acme-tunnel -f -N dev@bastion.example.com",
+        "acme-srv --listen --noauth",
+        "acme-report --format json build/report.json",
+    ]
+    .iter()
+    .map(|cmd| format!("$ trail gate -- {cmd}\n{}", env.ok(&["gate", "--", cmd])))
+    .collect();
+    insta::assert_snapshot!(verdicts, @r"
+    $ trail gate -- acme-sync --delete-remote-branch main
+    junction [consequence-irreversible]: `acme-sync` is told to delete, destroy, reset, revoke or uninstall something (`--delete-remote-branch`), and trail does not model this program: a person decides
+    $ trail gate -- acme-cluster delnode node3
+    junction [consequence-irreversible]: `acme-cluster` is told to delete, destroy, reset, revoke or uninstall something (`delnode`), and trail does not model this program: a person decides
+    $ trail gate -- ACME_PIDFILE=/etc/passwd acme-tunnel -f -N dev@bastion.example.com
+    block [destroys-critical]: `acme-tunnel` is given one of the system's own tables (`/etc/passwd`) where it writes, and trail does not model this program; a table written over locks everyone out: it is never run
+    $ trail gate -- acme-srv --listen --noauth
+    block [exposes-shell]: `acme-srv` is told to listen on an address of its own choosing (`--listen`) with its authentication off (`--noauth`): anyone on the network runs what it runs, it is never run
+    $ trail gate -- acme-report --format json build/report.json
+    allow: `acme-report` is a program trail does not model; none of its words names a protected place, carries code, hands over a shell or asks for an act with consequences
+    ");
+}
