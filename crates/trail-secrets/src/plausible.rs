@@ -1687,7 +1687,8 @@ pub(crate) fn served_to_browsers(text: &str, start: usize) -> bool {
     if ["pass", "pwd", "secret"].iter().any(|w| field.contains(w)) {
         return false;
     }
-    let window = &before[before.len().saturating_sub(600)..];
+    // The last 600 bytes, from a character's start: text before a key may be any language's.
+    let window = &before[before.ceil_char_boundary(before.len().saturating_sub(600))..];
     let lower = window.to_ascii_lowercase();
     let in_script = lower
         .rfind("<script")

@@ -813,6 +813,10 @@ fn escaping_roundtrips() {
 /// Fragments that make random texts hit the rules' keywords and edges.
 fn fragment() -> impl Strategy<Value = String> {
     let pieces: Vec<String> = vec![
+        // Long runs of multi-byte characters, so that a look back by a byte count (600, 300)
+        // from a value lands inside a character (a panic found by reading the change).
+        "€".repeat(201),
+        "é".repeat(151),
         "token".into(),
         "API_KEY".into(),
         "password".into(),
@@ -2503,4 +2507,20 @@ fn name_and_value_fields_apart_and_clients_by_path() {
         r.placeholders("{\"keyValue\":\"X-Api-Key\",\"valueType\":\"other\"}")
             .is_empty()
     );
+}
+
+/// Found by reading the change again: deciding whether a value is served to browsers looked at
+/// the 600 bytes before it, cut without regard to characters, and `trail redact` panicked on a
+/// key after 300 euro signs (a byte index inside `€`). Every offset of a three-byte character
+/// before the key now redacts.
+#[test]
+fn a_key_after_text_in_any_script_is_redacted_without_a_panic() {
+    for pre in ["", " ", "  "] {
+        let text = format!(
+            "{}{pre} api_key: \"Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK\"",
+            "€".repeat(300)
+        );
+        let (out, _) = redact(&text);
+        assert!(!out.contains("Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK"), "{out}");
+    }
 }
