@@ -852,13 +852,12 @@ fn loads_fetched(
     let armed = ctx.line.armed.contains(&path);
     // A test run runs what it tests (`planemo test F`): only looking does not, unless an act
     // rides on the look (`plan --auto-apply`).
-    let unmodelled = tier == Tier::Unknown
-        && !words::shows_only(c)
-        && (words::runs_tests(c) || !words::looks(c) || words::consequence(c).is_some());
+    let unknown = tier == Tier::Unknown && !words::shows_only(c);
+    let unmodelled =
+        unknown && (words::runs_tests(c) || !words::looks(c) || words::consequence(c).is_some());
     // A program's own code by its name's extension (`check-profile build/x_profile.py`): a
     // program nobody models given code loads it, whatever its verb says.
-    let code = tier == Tier::Unknown
-        && !words::shows_only(c)
+    let code = unknown
         && fetched.rsplit_once('.').is_some_and(|(_, ext)| {
             matches!(
                 ext,

@@ -800,11 +800,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
             // the imaging tools that copy it); `O=` as the Java toolkits take their output
             // beside `I=` (`SortSam I=in.bam O=out.bam`).
-            let key_output = k == "of"
-                || k == "O"
-                || words::parts(k)
-                    .iter()
-                    .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+            let key_output = k == "of" || k == "O" || key_names_output(k);
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
             (v.to_string(), output || key_output, named || key_output)
         } else {
@@ -899,10 +895,7 @@ fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
     }
     let dest = value.split(',').find_map(|piece| {
         let (k, v) = piece.split_once('=')?;
-        let output = words::parts(k)
-            .iter()
-            .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
-        output.then_some(v)
+        key_names_output(k).then_some(v)
     })?;
     Some(Found {
         word: dest.to_string(),
@@ -924,6 +917,14 @@ fn settings_in(value: &str, ctx: &Context) -> Vec<Found> {
     found
 }
 
+/// Whether a setting's key names where output goes (`of`'s kin: `dest`, `out_dir`,
+/// `outfile`; not `root`, which names what a program works in).
+fn key_names_output(key: &str) -> bool {
+    words::parts(key)
+        .iter()
+        .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root")
+}
+
 /// Settings chained by colons in one word, as media filters and sinks take them
 /// (`httpout:port=8080:rdirs=/home/dev`, `fout:dst=/etc/passwd`): each setting's value is a
 /// place the program is given, an output when its key names one. Not a URL, and not a plain
@@ -940,11 +941,8 @@ fn chained_settings(value: &str, ctx: &Context) -> Vec<Found> {
                 return None;
             }
             let t = target(v, ctx).filter(|t| *t != Target::Elsewhere)?;
-            let output = words::parts(k)
-                .iter()
-                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
             let mut found = Found::named_as(v.to_string(), t);
-            found.output = output;
+            found.output = key_names_output(k);
             found.by_option = true;
             Some(found)
         })
@@ -986,10 +984,7 @@ fn spaced_settings(value: &str, ctx: &Context) -> Vec<Found> {
             continue;
         };
         let mut found = Found::named_as(v.to_string(), t);
-        found.output = element.to_ascii_lowercase().ends_with("sink")
-            || words::parts(k)
-                .iter()
-                .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root");
+        found.output = element.to_ascii_lowercase().ends_with("sink") || key_names_output(k);
         found.by_option = true;
         // A device named only as a setting is what the program is told of (a kernel's
         // `root=/dev/mmcblk0p2` among boot arguments), not what it writes.
