@@ -67,6 +67,7 @@ use super::frame::{self, Digest, Frame, Seal, parse_digest};
 use super::reader::{ForwardReader, ReverseReader};
 use crate::fsutil;
 use crate::secrets::key::Key;
+use trail_base::file_error::{At, FileError};
 
 /// The anchor's file name in `stream/`.
 pub const FILE_NAME: &str = "pulses.anchor";
@@ -275,19 +276,19 @@ fn open_anchor(path: &Path, create: bool) -> io::Result<File> {
 
 /// Read the anchor at `path` for `verify`, under a shared lock on the stream (`lock`) so no
 /// writer is halfway through a slot. The key is only read from `secrets_dir`, never made.
-pub(crate) fn read(lock: &Path, path: &Path, secrets_dir: &Path) -> io::Result<Found> {
+pub(crate) fn read(lock: &Path, path: &Path, secrets_dir: &Path) -> Result<Found, FileError> {
     let _shared = match File::open(lock) {
         Ok(f) => {
-            f.lock_shared()?;
+            f.lock_shared().at("lock", lock)?;
             Some(f)
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new("open", lock, e)),
     };
     let file = match open_anchor(path, false) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Found::Missing),
-        Err(e) => return Err(e),
+        Err(e) => return Err(FileError::new("open", path, e)),
     };
     let key = match Key::load(secrets_dir) {
         Ok(Some(k)) => k,
@@ -299,7 +300,7 @@ pub(crate) fn read(lock: &Path, path: &Path, secrets_dir: &Path) -> io::Result<F
         }
         Err(e) => return Ok(Found::NoKey(e.to_string())),
     };
-    read_slots(&file, &key)
+    read_slots(&file, &key).at("read", path)
 }
 
 /// The files a writer's anchor is kept with.

@@ -51,8 +51,7 @@ impl Ledger {
                 continue;
             };
             let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
-            let floor =
-                index::seek(path, &file, len, ts).map_err(LedgerError::io("index", path))?;
+            let floor = index::seek(path, &file, len, ts)?;
             let mut fr = ForwardReader::new(&file, floor.unwrap_or(0), len);
             let mut found = None;
             let mut newer = Vec::new();

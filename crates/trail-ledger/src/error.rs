@@ -35,4 +35,15 @@ impl LedgerError {
     }
 }
 
+/// A [`FileError`](trail_base::file_error::FileError) already says the action and the file.
+impl From<trail_base::file_error::FileError> for LedgerError {
+    fn from(e: trail_base::file_error::FileError) -> LedgerError {
+        LedgerError::Io {
+            action: e.action,
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 pub type Result<T, E = LedgerError> = std::result::Result<T, E>;

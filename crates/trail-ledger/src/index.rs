@@ -219,7 +219,7 @@ fn update(file: &File, len: u64, idx_path: &Path, how: Update) -> io::Result<(In
 /// the latest: the offset of the newest indexed record older than `since`, checked against the
 /// stream (see the module docs). `None` when no record is older, or when none could be vouched
 /// for: then the whole segment may hold such records. Keeps the index current on the way.
-pub fn seek(segment: &Path, file: &File, len: u64, since: Ts) -> io::Result<Option<u64>> {
+pub fn seek(segment: &Path, file: &File, len: u64, since: Ts) -> Result<Option<u64>, FileError> {
     let idx_path = index_path_for(segment);
     let mut how = Update {
         rewrite: true,
@@ -242,7 +242,7 @@ pub fn seek(segment: &Path, file: &File, len: u64, since: Ts) -> io::Result<Opti
         }
         // Else current but for a long tail: extended below.
     }
-    let (idx, _) = update(file, len, &idx_path, how)?;
+    let (idx, _) = update(file, len, &idx_path, how).at("index", segment)?;
     Ok(idx
         .offsets
         .range(..since.to_string())

@@ -133,9 +133,7 @@ impl Ledger {
             };
             let len = crate::fsutil::size_of(&file).map_err(LedgerError::io("stat", path))?;
             let floor = match q.since {
-                Some(since) if !q.scan => {
-                    index::seek(path, &file, len, since).map_err(LedgerError::io("index", path))?
-                }
+                Some(since) if !q.scan => index::seek(path, &file, len, since)?,
                 _ => None,
             };
             if read_segment(&file, path, len, floor, q, take)? {

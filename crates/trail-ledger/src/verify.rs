@@ -166,8 +166,7 @@ impl Ledger {
     /// `progress` is called with (bytes done, bytes total) as the scan goes.
     pub fn verify(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<Report> {
         let anchor_path = self.anchor_path();
-        let found = anchor::read(&self.lock_path(), &anchor_path, &self.opts.secrets_dir)
-            .map_err(LedgerError::io("read", &anchor_path))?;
+        let found = anchor::read(&self.lock_path(), &anchor_path, &self.opts.secrets_dir)?;
         let seen = anchor::seen(&self.opts.secrets_dir, &anchor_path);
         let mut v = Verifier::new(&found);
         self.verify_segments(&mut v, progress)?;
