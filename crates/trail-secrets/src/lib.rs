@@ -668,6 +668,7 @@ impl Redactor {
         if candidates.is_empty() {
             return None;
         }
+        echoes(text, &mut candidates);
 
         // Merge overlapping spans, so that no part of any match survives;
         // the longest member (then the earliest rule) names the merged span.
@@ -719,6 +720,34 @@ impl Redactor {
         }
         out.push_str(text.get(last..).unwrap_or_default());
         Some(out)
+    }
+}
+
+/// A value shorter than this is not looked for elsewhere in the text: a short one could be
+/// part of an ordinary word.
+const ECHO_MIN: usize = 8;
+
+/// Every other place in `text` where a value the rules found is written again, as a candidate
+/// of the same rule. A secret recognised where it stands (`password=…`) is a secret wherever it
+/// is repeated (an echo in a log, a second command line), where no rule would see it on its own.
+fn echoes(text: &str, candidates: &mut Vec<Candidate>) {
+    let mut values: Vec<(&str, usize)> = candidates
+        .iter()
+        .filter(|c| c.end - c.start >= ECHO_MIN)
+        .filter_map(|c| Some((text.get(c.start..c.end)?, c.rule)))
+        .collect();
+    values.sort_unstable();
+    values.dedup_by(|a, b| a.0 == b.0);
+    let references = reference_spans(text);
+    for (value, rule) in values {
+        for start in shape::find_all(text.as_bytes(), value.as_bytes()) {
+            let end = start + value.len();
+            let known = candidates.iter().any(|c| c.start == start && c.end == end);
+            let in_reference = references.iter().any(|&(s, e)| start < e && s < end);
+            if !known && !in_reference {
+                candidates.push(Candidate { start, end, rule });
+            }
+        }
     }
 }
 

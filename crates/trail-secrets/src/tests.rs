@@ -380,6 +380,22 @@ fn authorization_headers() {
     assert_eq!(found[0].value, "8f4e2b7c91d0a3f65e2c4b8d7a1f0e93");
 }
 
+/// Found by the `redactor` fuzz target: a password recognised by its key was left in plain text
+/// where the same text repeated it (an echo, a second command line), because no rule sees a bare
+/// value on its own.
+#[test]
+fn a_secret_found_once_is_redacted_wherever_the_text_repeats_it() {
+    let (out, found) =
+        redact("password=hJ8kLq2Zt9Vw\nlogin ok for hJ8kLq2Zt9Vw (cached hJ8kLq2Zt9Vw)");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!out.contains("hJ8kLq2Zt9Vw"), "{out}");
+    assert_eq!(out.matches(&found[0].reference()).count(), 3, "{out}");
+    // What is already a reference stays one reference.
+    let (again, more) = redact(&out);
+    assert_eq!(again, out);
+    assert!(more.is_empty());
+}
+
 #[test]
 fn redaction_is_idempotent_and_names_are_stable() {
     let gh = "ghp_hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rES";
