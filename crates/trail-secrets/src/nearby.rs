@@ -1306,9 +1306,12 @@ fn encoder_argument(before: &str) -> bool {
         return false;
     };
     let call = call.trim_end();
+    // The name is ASCII; whatever ends before it may be any character, of any width.
     let start = call
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':')))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = call[start..].to_ascii_lowercase();
     name.contains("b64") || name.contains("base64") || name.ends_with("btoa")
 }
@@ -1857,6 +1860,17 @@ mod tests {
         let mut out = Vec::new();
         find(text, &mut out);
         out.iter().map(|&(s, e, _)| &text[s..e]).collect()
+    }
+
+    /// Found by the `redactor` fuzz target: a pair handed to a call whose name follows a
+    /// character wider than a byte (`é(`) made the name's start land inside it, and panicked.
+    #[test]
+    fn a_call_after_a_wide_character_is_read_without_a_panic() {
+        for text in ["é(\"edge01:h3REq7Zk2pLw\")", "x = 名(\"relay:i7D7kQ2mZp\")"] {
+            let _ = found(text);
+        }
+        assert!(encoder_argument("é btoa(\""));
+        assert!(!encoder_argument("é(\""));
     }
 
     #[test]
