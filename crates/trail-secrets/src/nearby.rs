@@ -137,6 +137,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     for span in generated_users(text) {
         push_new(out, span, FLAG);
     }
+    for span in users_map(text) {
+        push_new(out, span, PAIR);
+    }
     for span in name_then_value(text)
         .into_iter()
         .chain(piped_password(text))
@@ -1111,6 +1114,96 @@ fn name_then_value(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A map named for a server's users or accounts, each member a user's name and a password
+/// (Orthanc's `"RegisteredUsers": {"bridge": "BxQ3…"}`, a `basic_auth_users` table, the same
+/// JSON inside an environment variable): each value only a generator writes.
+fn users_map(text: &str) -> Vec<(usize, usize)> {
+    const NAMES: [&[u8]; 4] = [b"users", b"accounts", b"logins", b"credentials"];
+    let mut out = Vec::new();
+    let lower = text.as_bytes().to_ascii_lowercase();
+    if !NAMES
+        .iter()
+        .any(|n| memchr::memmem::find(&lower, n).is_some())
+    {
+        return out;
+    }
+    for name in NAMES {
+        for at in memchr::memmem::find_iter(&lower, name) {
+            let end = at + name.len();
+            if lower.get(end).is_some_and(|&c| is_name_byte(c)) {
+                continue;
+            }
+            // `name": {`, `name = {`, `NAME: '{`: the map opens right after the name.
+            let rest = &lower[end..];
+            let skip = rest
+                .iter()
+                .take_while(|c| matches!(c, b'"' | b'\'' | b' ' | b'\t' | b':' | b'='))
+                .count();
+            if !rest[..skip].iter().any(|c| matches!(c, b':' | b'='))
+                || rest.get(skip) != Some(&b'{')
+            {
+                continue;
+            }
+            let open = end + skip + 1;
+            let Some(close) = text[open..].find('}').map(|k| open + k) else {
+                continue;
+            };
+            for (s, e) in quoted_member_values(text, open, close) {
+                if strongly_generated(&text[s..e], 10) {
+                    out.push((s, e));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The spans of the quoted values of `"key": "value"` members between `open` and `close`.
+fn quoted_member_values(text: &str, open: usize, close: usize) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = open;
+    while i < close {
+        // A key: a quoted string followed by a colon.
+        let Some(q) = b[i..close].iter().position(|&c| c == b'"').map(|k| i + k) else {
+            break;
+        };
+        let Some(kq) = b[q + 1..close]
+            .iter()
+            .position(|&c| c == b'"')
+            .map(|k| q + 1 + k)
+        else {
+            break;
+        };
+        let mut j = kq + 1;
+        while j < close && matches!(b[j], b' ' | b'\t' | b'\r' | b'\n') {
+            j += 1;
+        }
+        if j >= close || b[j] != b':' {
+            i = kq + 1;
+            continue;
+        }
+        j += 1;
+        while j < close && matches!(b[j], b' ' | b'\t' | b'\r' | b'\n') {
+            j += 1;
+        }
+        if j >= close || b[j] != b'"' {
+            i = j;
+            continue;
+        }
+        let Some(vq) = b[j + 1..close]
+            .iter()
+            .position(|&c| c == b'"')
+            .map(|k| j + 1 + k)
+        else {
+            break;
+        };
+        out.push((j + 1, vq));
+        i = vq + 1;
+    }
+    out
+}
+
 /// A login given as its two words, the user's name then the password (`steamcmd +login
 /// builder DQT-h5mq…`, `ftp> login ana k0BH…`): the second, when only a generator writes it.
 fn login_pair(text: &str) -> Vec<(usize, usize)> {
@@ -1131,12 +1224,15 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
                     && w.bytes()
                         .all(|c| c.is_ascii_graphic() && !matches!(c, b'"' | b'\'' | b'='))
             };
+            // Ending the line, the pair is the whole of what `login` was given (a ServerQuery
+            // or FTP session's `login serveradmin LY5m…`): shorter generated values count.
+            let min = if k + 3 == words.len() { 8 } else { 10 };
             if verb.eq_ignore_ascii_case("login")
                 && plain(user)
                 && user.len() <= 32
                 && plain(pass)
                 && !pass.contains([':', '@', '/'])
-                && strongly_generated(pass, 10)
+                && strongly_generated(pass, min)
             {
                 out.push((start + i, start + i + pass.len()));
             }
@@ -1860,6 +1956,29 @@ mod tests {
         let mut out = Vec::new();
         find(text, &mut out);
         out.iter().map(|&(s, e, _)| &text[s..e]).collect()
+    }
+
+    #[test]
+    fn a_map_of_users_holds_passwords() {
+        let orthanc = "{\"RegisteredUsers\": {\n  \"bridge\": \"BxQ3Wj1eYA6m-MSQYE\"\n}}";
+        assert_eq!(found(orthanc), ["BxQ3Wj1eYA6m-MSQYE"]);
+        let env = "ORTHANC__REGISTERED_USERS: '{\"viewer\": \"yz2z-ypHFaqRf6M8\"}'";
+        assert_eq!(found(env), ["yz2z-ypHFaqRf6M8"]);
+        // Names, ids and digests are not passwords, and a map named otherwise holds none.
+        for clean in [
+            "{\"users\": {\"alice\": \"Alice Smith\", \"bob\": \"5f3a9c0d1e2b4a6f8c7d\"}}",
+            "\"accounts\": {\"u1\": \"ACC-2024-001234\"}",
+            "\"usersettings\": {\"theme\": \"yz2z-ypHFaqRf6M8\"}",
+        ] {
+            assert!(users_map(clean).is_empty(), "{clean}");
+        }
+    }
+
+    #[test]
+    fn a_login_line_with_a_short_generated_password() {
+        assert_eq!(found("login serveradmin LY5m0Bdd"), ["LY5m0Bdd"]);
+        // Inside a longer line, the password must be longer to count.
+        assert!(login_pair("login serveradmin LY5m0Bdd now").is_empty());
     }
 
     /// Found by the `redactor` fuzz target: a pair handed to a call whose name follows a

@@ -588,10 +588,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "cli-password-flag",
         // Short password flags, only for the tools where they mean a password: mysql's
-        // attached `-pSECRET` (a detached `-p db` prompts, and `db` is a database), `-p
+        // attached `-pSECRET` or `-p'SECRET'` (a detached `-p db` prompts, and `db` is a
+        // database), `-p
         // SECRET` of `sshpass`, `mongo*` and the `… login` commands (docker, podman, helm,
         // az, oc, cf), and `redis-cli -a SECRET`. The flag must sit in the same command.
-        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?P<secret>(?-u:[^\s"'$-][^\s"']*))|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))"#,
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))"#,
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
         keywords: &["mysql", "mariadb", "sshpass", "mongo", "login", "redis-cli"],
         check: Check::Password,
@@ -640,13 +641,22 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // And as attributes or arguments on one line: .NET's `<add key="…Key" value="…" />`,
         // Swift's `URLQueryItem(name: "api_key", value: "…")`. Fields between them do not part
         // them: Node-RED's `{"keyValue": "X-Api-Key", "valueType": "other", "valueValue": "…"}`,
-        // Terraform's `name = "/prod/api_key"`, `type = "SecureString"`, `value = "…"`.
-        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)[a-z]*"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"(?:[ \t]*,[ \t]*"[a-z]+"[ \t]*:[ \t]*"(?-u:[^"\n])*"){0,2}[ \t]*,[ \t\r\n]*"value[a-z]*"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*name[ \t]*=[ \t]*"(?P<name6>[a-z0-9_./:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*value[ \t]*=[ \t]*"(?P<secret6>(?-u:[^"\s])+)""#,
+        // Terraform's `name = "/prod/api_key"`, `type = "SecureString"`, `value = "…"`; and a
+        // Terraform variable named for a credential, with its `default = "…"`.
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)[a-z]*"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"(?:[ \t]*,[ \t]*"[a-z]+"[ \t]*:[ \t]*"(?-u:[^"\n])*"){0,2}[ \t]*,[ \t\r\n]*"value[a-z]*"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*name[ \t]*=[ \t]*"(?P<name6>[a-z0-9_./:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*value[ \t]*=[ \t]*"(?P<secret6>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*variable[ \t]+"(?P<name7>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*\{(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*default[ \t]*=[ \t]*"(?P<secret7>(?-u:[^"\s])+)""#,
         example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
-        keywords: &["value", "<string>"],
+        keywords: &["value", "<string>", "default"],
         check: Check::Assignment,
         shape: Shape::Literal(&[
-            "name:", "<key>", "<name>", "\"name", "\"key", "key=", "name=", "name ",
+            "name:",
+            "<key>",
+            "<name>",
+            "\"name",
+            "\"key",
+            "key=",
+            "name=",
+            "name ",
+            "variable ",
         ]),
         lowered: true,
     },

@@ -380,6 +380,25 @@ fn authorization_headers() {
     assert_eq!(found[0].value, "8f4e2b7c91d0a3f65e2c4b8d7a1f0e93");
 }
 
+#[test]
+fn a_quoted_mysql_password_and_a_terraform_variable_default() {
+    let (out, _) = redact("mysqldump -u phpvms -p'ATKx.GHITzCN33GZ' db");
+    assert!(
+        out.starts_with("mysqldump -u phpvms -p'${secret:cli-password-flag-"),
+        "{out}"
+    );
+    let (out, _) = redact("mysql -p\"ATKx.GHITzCN33GZ\" db");
+    assert!(!out.contains("ATKx"), "{out}");
+    let tf = "variable \"lillio_client_secret\" {\n  type      = string\n  default   = \"kotPrEGe96LFYXGtYGhYoVJyvfHc03IFfzZSR1TqenwnZ7BQ\"\n  sensitive = true\n}";
+    let (out, _) = redact(tf);
+    assert!(
+        out.contains("default   = \"${secret:named-value-pair-"),
+        "{out}"
+    );
+    let region = "variable \"region\" {\n  default = \"kotPrEGe96LFYXGtYGhYoVJyvfHc\"\n}";
+    assert_eq!(redact(region).0, region);
+}
+
 /// Found by the `redactor` fuzz target: a password recognised by its key was left in plain text
 /// where the same text repeated it (an echo, a second command line), because no rule sees a bare
 /// value on its own.
