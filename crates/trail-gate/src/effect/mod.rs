@@ -99,6 +99,7 @@ pub(super) fn judge(
         out.extend(flashes_this_machine(c, layer, raw));
         out.extend(joins_a_controller(c, raw));
     }
+    out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
@@ -249,8 +250,36 @@ fn names_critical(
     if reads_only {
         // Even a command that otherwise looks saves into a table named after a word of
         // saving (`acme-cli … dump --format x 42 /etc/hosts`).
-        let t = found.iter().find(|t| table_written(c, ctx, t, true))?;
-        return Some(table_block(c, t, raw));
+        if let Some(t) = found.iter().find(|t| table_written(c, ctx, t, true)) {
+            return Some(table_block(c, t, raw));
+        }
+        // Its output option says where files land, looking or not (`zenodo_get DOI -o /etc`);
+        // a file it names there (`--status --pidfile /run/acme.pid`) is read, not written.
+        let directory = |t: &targets::Found| {
+            t.target != Target::SystemDir
+                || !std::path::Path::new(&t.word)
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.contains('.'))
+        };
+        let t = found.iter().find(|t| {
+            t.output
+                && t.named
+                && t.target.critical()
+                && t.target != Target::ProjectRoot
+                && directory(t)
+        })?;
+        return Some(decide(
+            Verdict::Junction,
+            RuleId::NamesCritical,
+            format!(
+                "`{}` is told to put its output in {} (`{}`), and trail does not model this program: a person decides",
+                c.name,
+                t.target.what(),
+                t.word
+            ),
+            raw,
+        ));
     }
     // Told where its output goes, inside the project: a system file it is also given as an
     // operand is read (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`); an
@@ -490,7 +519,9 @@ fn credential_in_text(
     verb: Option<&words::Verb>,
     raw: &str,
 ) -> Option<Decision> {
-    let texts = || c.args.iter().filter_map(|a| a.text.as_deref());
+    // A word built by the shell is read as written: its content is a credential's when the
+    // command substituted there reads one (`"$(cat ~/.ssh/id_ed25519)"`).
+    let texts = || c.args.iter().map(|a| a.text.as_deref().unwrap_or(&a.raw));
     let named = texts().find_map(|t| {
         // `@` too: the upload syntax of many senders (`file@/home/dev/.ssh/id_ed25519`).
         t.split(|ch: char| {
@@ -500,16 +531,30 @@ fn credential_in_text(
                     '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}' | '@'
                 )
         })
-        .filter(|w| w.starts_with('/') || w.starts_with("~/"))
+        .filter(|w| w.starts_with('/') || w.starts_with("~/") || w.starts_with("$HOME/"))
         .find(|w| {
             ctx.resolve(w)
                 .is_some_and(|p| super::rules::credential_path(ctx, &p))
         })
         .map(str::to_string)
     })?;
-    let addressed = texts().any(|t| t.contains("https://") || t.contains("http://"));
-    // Or told to send it (`acme-chat send --body 'open("/home/dev/.ssh/id_ed25519")…'`).
-    let sending = verb.filter(|v| v.class == words::Class::Reaches);
+    let addressed = texts().any(|t| {
+        ["https://", "http://", "wss://", "ws://"]
+            .iter()
+            .any(|scheme| t.contains(scheme))
+    });
+    // Or told to send it (`acme-chat send --body 'open("/home/dev/.ssh/id_ed25519")…'`), or
+    // named for sending (`termux-sms-send`, `algia post`'s own word aside).
+    let by_name = words::parts(c.name)
+        .into_iter()
+        .find(|p| words::classify(p) == Some(words::Class::Reaches))
+        .map(|word| words::Verb {
+            word,
+            class: words::Class::Reaches,
+        });
+    let sending = verb
+        .filter(|v| v.class == words::Class::Reaches)
+        .or(by_name.as_ref());
     let (verdict, rule, what) = if addressed {
         (
             Verdict::Block,
@@ -1350,6 +1395,16 @@ fn held_command(line: &str) -> Option<&str> {
     }
     let l = l.trim_matches(['"', '\'']).trim();
     (!l.is_empty()).then_some(l)
+}
+
+/// A program trail models, told to install or run code by its address (`npm install
+/// https://github.com/…`): what its rules allow (installing from the registry) says nothing
+/// about code nobody has read. (A program nobody models is judged by [`code_from_url`] whole.)
+fn installs_by_address(c: &Cmd<'_>, tier: Tier, raw: &str) -> Option<Decision> {
+    (tier != Tier::Unknown)
+        .then(|| code_from_url(c, raw))
+        .flatten()
+        .filter(|d| d.verdict == Verdict::Block)
 }
 
 /// Code named by its address on the network, handed to a program trail does not model: told to

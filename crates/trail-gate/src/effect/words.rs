@@ -317,7 +317,7 @@ const SUBCOMMAND_WORDS: usize = 4;
 /// A word's parts, lower-cased: `StopUnit` is `stop unit`, `--emptyOutDir` is `empty out dir`.
 pub(super) use crate::text::words as parts;
 
-fn classify(part: &str) -> Option<Class> {
+pub(super) fn classify(part: &str) -> Option<Class> {
     classify_form(part).map(|(c, _)| c)
 }
 
@@ -1698,6 +1698,13 @@ pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Destroys,
         });
     }
+    if name_writes(c.name) {
+        return Some(Verb {
+            // Said as "`writembr` is told to write to a disk …".
+            word: "write to".into(),
+            class: Class::Destroys,
+        });
+    }
     std::iter::once(c.name).chain(c.words()).find_map(|w| {
         parts(w.trim_start_matches('-'))
             .iter()
@@ -1707,6 +1714,19 @@ pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Destroys,
             })
     })
+}
+
+/// A program whose name, run together, says it writes what it is given: a filesystem maker
+/// (`mkqnx6fs`, `newfs`), or a name that starts or ends with a writing verb (`writembr`,
+/// `segywrite`, `flashrom`).
+fn name_writes(name: &str) -> bool {
+    let n = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    let n = n.split('.').next().unwrap_or(&n);
+    let fs_maker = (n.starts_with("mk") || n.starts_with("new")) && n.ends_with("fs");
+    fs_maker
+        || ["write", "burn", "flash", "format", "wipe"]
+            .iter()
+            .any(|v| n.len() > v.len() && (n.starts_with(v) || n.ends_with(v)))
 }
 
 /// A power verb among the words (`…Manager.PowerOff`, `power off`).
@@ -1918,6 +1938,23 @@ mod tests {
             ["org", "freedesktop", "login1"]
         );
         assert_eq!(parts("HTTPServer"), ["httpserver"]);
+    }
+
+    #[test]
+    fn a_name_that_writes() {
+        for name in [
+            "writembr",
+            "segywrite",
+            "mkqnx6fs",
+            "newfs",
+            "flashrom",
+            "mkfs.ext4",
+        ] {
+            assert!(name_writes(name), "{name}");
+        }
+        for name in ["write", "lsblk", "fsck", "mkdir", "rewriter", "hdparm"] {
+            assert!(!name_writes(name), "{name}");
+        }
     }
 
     #[test]

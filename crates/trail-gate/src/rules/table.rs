@@ -1077,8 +1077,10 @@ pub static RULES: &[Rule] = &[
             // web1`), read as a command by the argument walk.
             let first_operand = c.operands().next().and_then(|a| a.text.as_deref());
             let timed = first_operand.is_none_or(|w| {
-                // A time, or a setting (`whmapi1 reboot force=1`).
+                // A time, or a setting (`whmapi1 reboot force=1`), or how to go down
+                // (QNX's `shutdown -S reboot`).
                 w == "now"
+                    || power_word(w)
                     || w.starts_with('+')
                     || w.contains('=')
                     || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
@@ -1103,6 +1105,7 @@ pub static RULES: &[Rule] = &[
         },
         must_match: &[
             "shutdown -h now",
+            "shutdown -S reboot",
             "reboot",
             "systemctl reboot",
             "loginctl poweroff",
