@@ -1,6 +1,7 @@
-//! Any text through the redactor: it never panics, what it replaced is gone from its output, and
-//! redacting that output again changes nothing (a reference is never mistaken for a secret, and
-//! a value revealed by one pass is caught by the next).
+//! Any text through the redactor: it never panics, what it replaced is gone from its output (a
+//! value of 8 bytes or more, wherever it was repeated), and redacting that output again changes
+//! nothing (a reference is never mistaken for a secret, and a value revealed by one pass is
+//! caught by the next).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use trail_core::secrets::Redactor;
@@ -10,7 +11,9 @@ fuzz_target!(|data: &[u8]| {
     let redactor = Redactor::builtin();
     let mut found = Vec::new();
     let once = redactor.redact(&text, &mut found).into_owned();
-    for f in &found {
+    // A value of 8 bytes or more is replaced wherever the text repeats it; a shorter one may
+    // be part of another word (`guest:gues@…`) and is replaced only where a rule found it.
+    for f in found.iter().filter(|f| f.value.len() >= 8) {
         assert!(
             !once.contains(&f.value),
             "{} is still in the output of {text:?}",

@@ -492,14 +492,7 @@ fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let executable = ops
         .first()
         .and_then(|a| a.text.as_deref())
-        .is_some_and(|m| {
-            m.contains("+x")
-                || m.len() >= 3 && m.bytes().all(|b| b.is_ascii_digit()) && {
-                    // The owner's digit (of three or four).
-                    let owner = m.as_bytes()[m.len() - 3] - b'0';
-                    owner & 1 == 1
-                }
-        });
+        .is_some_and(grants_execute);
     if !executable {
         return None;
     }
@@ -512,6 +505,16 @@ fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
         }
     }
     Some(next)
+}
+
+/// Whether a `chmod` mode makes a file executable: `+x` (`u+x`, `a+rx`), or a number whose
+/// owner digit (of three or four) grants execute.
+pub(crate) fn grants_execute(m: &str) -> bool {
+    m.contains("+x")
+        || m.len() >= 3 && m.bytes().all(|b| b.is_ascii_digit()) && {
+            let owner = m.as_bytes()[m.len() - 3] - b'0';
+            owner & 1 == 1
+        }
 }
 
 /// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).

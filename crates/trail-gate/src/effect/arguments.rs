@@ -977,7 +977,7 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
             (true, s[esc.len()..].trim_start())
         } else {
             let marks = s.len()
-                - s.trim_start_matches(['!', ':', '\\', '.', '@', '%', '$', '&'])
+                - s.trim_start_matches(['!', ':', '\\', '.', '@', '%', '$', '&', '#'])
                     .len();
             (marks > 0, s[marks..].trim_start())
         };
@@ -1014,6 +1014,9 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
         let rest = match (word, joined) {
             (Some(w), _) => &after[w.len()..],
             (None, Some(tok)) => &after[tok.len()..],
+            // A `#` alone starts a comment; before an escape word it is a directive's sigil
+            // (GridLAB-D's `#system rm -rf …`).
+            (None, None) if s.starts_with('#') => continue,
             (None, None) if marked => after,
             (None, None) => continue,
         };

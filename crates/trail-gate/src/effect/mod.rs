@@ -83,7 +83,7 @@ pub(super) fn judge(
     {
         arguments::downloaded_input(c, cmd, ctx, raw, out);
     }
-    out.extend(load_path_fetched(cmd, ctx, raw));
+    made_on_this_line(c, cmd, ctx, raw, out);
     if tier == Tier::Data {
         words::script_named(c, raw, out);
         arguments::code_options(c, ctx, raw, out);
@@ -1033,6 +1033,74 @@ fn runs_what_it_fetched(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<
         ),
         raw,
     ))
+}
+
+/// What earlier commands of this line made, used by this one: a fetched file on a load path,
+/// a fetched program written into a configuration, a script written and made executable.
+fn made_on_this_line(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    ctx: &super::Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    out.extend(load_path_fetched(cmd, ctx, raw));
+    out.extend(points_at_armed(c, ctx, raw));
+    planted_made_runnable(c, ctx, out);
+}
+
+/// A program fetched on this line and made executable, named inside another word of a later
+/// command (`sed -i 's#plugin = ""#plugin = "/tmp/policy.sh"#' relay.conf`, `printf
+/// 'hook=/tmp/h.sh' > app.conf`): a configuration now points at code nobody has read, and
+/// what reads it runs it. The path as a whole word is the program handed it, judged where
+/// programs are ([`loads_fetched`]); `ls -l F` only names it.
+fn points_at_armed(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.armed.is_empty() {
+        return None;
+    }
+    let armed = ctx.line.armed.iter().find_map(|p| {
+        let path = p.to_str()?;
+        c.args
+            .iter()
+            .map(|a| ctx.arg_text(a))
+            .any(|t| t != path && t.contains(path))
+            .then_some(path)
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` writes `{armed}`, a program fetched on this line and made executable, into its text: what reads it runs code nobody has read; it is never run",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// `chmod +x F` of a file this line wrote from text it holds (`printf 'curl … | sh\n' >>
+/// /data/rc.local && chmod +x /data/rc.local`): the text is a script now, and each of its
+/// lines is judged as a command that will run.
+fn planted_made_runnable(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
+    if c.name != "chmod" || ctx.line.planted.is_empty() {
+        return;
+    }
+    let mut words = c.args.iter().map(|a| ctx.arg_text(a));
+    if !words
+        .next()
+        .is_some_and(|m| crate::judge::grants_execute(&m))
+    {
+        return;
+    }
+    for w in words {
+        let Some(p) = ctx.resolve(&w) else { continue };
+        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
+            for line in text.lines().map(str::trim) {
+                if !line.is_empty() && !line.starts_with('#') {
+                    out.runs(line, super::Keep::Blocks);
+                }
+            }
+        }
+    }
 }
 
 /// A worker, agent or runner pointed at another host (`dask worker tcp://203.0.113.7:8786`,

@@ -1025,9 +1025,15 @@ fn target(word: &str, ctx: &Context) -> Option<Target> {
         // external device.
         // So is an optical drive's disc: reading it (a CD ripped) or writing one touches no
         // disk of this machine.
-        let optical = ["sr", "cdrom", "cdrw", "dvd"]
-            .iter()
-            .any(|k| head.starts_with(k));
+        // And a tape drive's tape (`/dev/nst0`, `/dev/st0`): a medium, not this machine's disk.
+        let tape = ["st", "nst"].iter().any(|k| {
+            head.strip_prefix(k)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let optical = tape
+            || ["sr", "cdrom", "cdrw", "dvd"]
+                .iter()
+                .any(|k| head.starts_with(k));
         if head == "disk" && dev.contains("/usb-") || optical {
             return Some(Target::Removable);
         }
