@@ -124,8 +124,7 @@ pub(super) fn judge(
     });
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
     if tier == Tier::Unknown {
-        out.extend(credential_in_text(c, ctx, verb.as_ref(), raw));
-        out.extend(credential_to_remote(c, ctx, raw));
+        what_its_text_writes_or_sends(c, ctx, verb.as_ref(), raw, out);
     }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
@@ -417,6 +416,73 @@ fn changes_metadata(name: &str) -> bool {
         && ["attr", "acl", "mod", "own", "grp", "con"]
             .iter()
             .any(|m| name.ends_with(m))
+}
+
+/// Where a program nobody models puts what it is given: over a file its text redirects to, or
+/// off this machine with a credential.
+fn what_its_text_writes_or_sends(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    verb: Option<&words::Verb>,
+    raw: &str,
+    out: &mut Findings,
+) {
+    out.extend(redirect_in_text(c, ctx, raw));
+    out.extend(credential_in_text(c, ctx, verb, raw));
+    out.extend(credential_to_remote(c, ctx, raw));
+}
+
+/// A redirection written inside a program's own language (`taos -s "select … >>
+/// '/etc/passwd';"`, a console's `spool > /etc/hosts`): its output lands on that file. One of
+/// the system's tables, a disk or firmware is a block; another protected place a junction.
+fn redirect_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let texts = c.args.iter().filter_map(|a| a.text.as_deref());
+    for t in texts.filter(|t| t.contains(char::is_whitespace)) {
+        let b = t.as_bytes();
+        for (i, _) in t.match_indices('>') {
+            if i == 0 || !matches!(b[i - 1], b' ' | b'\t') {
+                continue;
+            }
+            let rest = t[i + 1..].trim_start_matches('>').trim_start();
+            let word = rest
+                .trim_start_matches(['\'', '"'])
+                .split(|ch: char| ch.is_whitespace() || matches!(ch, '\'' | '"' | ';' | ')'))
+                .next()
+                .unwrap_or_default();
+            if !word.starts_with(['/', '~']) {
+                continue;
+            }
+            let Some(target) = targets::target(word, ctx) else {
+                continue;
+            };
+            let table = target == Target::SystemFile && targets::system_table(word, ctx);
+            if table || target.device_like() {
+                return Some(decide(
+                    Verdict::Block,
+                    RuleId::DestroysCritical,
+                    format!(
+                        "`{}` is given text that writes its output over {} (`> {word}`): it is never run",
+                        c.name,
+                        target.what()
+                    ),
+                    raw,
+                ));
+            }
+            if target.critical() || target == Target::SystemFile {
+                return Some(decide(
+                    Verdict::Junction,
+                    RuleId::NamesCritical,
+                    format!(
+                        "`{}` is given text that writes its output to {} (`> {word}`), and trail does not model this program: a person decides",
+                        c.name,
+                        target.what()
+                    ),
+                    raw,
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// A credential store given to a program told to send, publish or upload (`runpodctl send
@@ -1582,6 +1648,31 @@ fn own_shell(c: &Cmd<'_>, words: &[&str], raw: &str) -> Option<Decision> {
 /// is most often a filter); told to run it, by a word naming an interpreter or a running verb
 /// before the stdin word (`curl … | acme-admin lua -s /dev/stdin`), it is a block as `curl … |
 /// sh` is.
+/// Code by its address's extension, piped into a program nobody models (`curl …/load.sql |
+/// taos`): a console given no file reads its input as statements or commands.
+fn script_piped(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
+    let url = producers
+        .iter()
+        .flat_map(|p| p.argv.iter())
+        .filter_map(|a| a.text.as_deref())
+        .find(|w| {
+            code_url(w)
+                || w.starts_with("http")
+                    && w.split(['?', '#'])
+                        .next()
+                        .is_some_and(|p| p.ends_with(".sql"))
+        })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "code fetched from `{url}` is piped into `{}`, which reads what it is given as commands: code nobody has read; it is never run",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
     const STDIN: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
     if !producers.iter().any(|p| super::shells::fetches(p)) {
@@ -1643,6 +1734,9 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
     }
     let words: Vec<&str> = c.words().collect();
     if let Some(d) = own_shell(c, &words, raw) {
+        return Some(d);
+    }
+    if let Some(d) = script_piped(c, producers, raw).filter(|_| !looks_only) {
         return Some(d);
     }
     let at = words.iter().position(|w| {

@@ -1001,7 +1001,7 @@ fn directory_option(flag: &str, parts: &[String]) -> bool {
     DIRECTORY_SHORT.contains(&flag) || flag.starts_with("--") && parts.iter().any(|p| p == "root")
 }
 
-fn target(word: &str, ctx: &Context) -> Option<Target> {
+pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     // A local file's URL is its path (`file:///home/dev`, `file:///etc`).
     let word = word
         .strip_prefix("file://")
