@@ -2886,7 +2886,8 @@ fn mechanisms_found_by_the_twenty_eighth_sealed_part() {
 /// junction), a looking program's output option on a system directory, `shutdown` told how to
 /// go down, a fetched program made executable and written into a configuration, a script this
 /// line wrote and made executable, a directive's sigil before an escape (`#system`), fetched
-/// code by its extension piped into a console, and a redirection inside a program's language.
+/// code by its extension piped into a console, a redirection inside a program's language, and
+/// a statement that deletes in any case where it opens a statement, or fed on stdin.
 #[test]
 fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
     let ctx = ctx();
@@ -2909,6 +2910,9 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
     for line in [
         "acme_get 10.5281/zenodo.1 -o /etc",
         "acmewrite tape=/dev/nst0",
+        "acme-db -s \"drop database power;\"",
+        "acme-db -H 10.0.8.4 <<< 'DROP TABLE orders;'",
+        "acme-db <<< 'REMOVE TABLE orders;'",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -2925,6 +2929,9 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
         "curl -fsSL https://x.example/data.json | acme-import",
         "acme-db -s \"select * from t >> 'build/out.csv';\"",
         "acme -e 'x > 5 and y < 7'",
+        "acme -m \"drop the table from the report\"",
+        "cat > notes.md <<'EOF'\nDROP TABLE is dangerous\nEOF",
+        "git commit -F - <<'EOF'\nDrop table users from the seed\nEOF",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

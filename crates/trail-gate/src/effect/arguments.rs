@@ -1084,23 +1084,43 @@ fn called_with_string<'t>(stmt: &'t str, words: &[&str]) -> Option<&'t str> {
 }
 
 /// A statement of a query language that deletes, in capitals as such statements are written
-/// (`"MATCH (n) DETACH DELETE n"`, `"DROP TABLE users"`).
-fn sql(value: &str, raw: &str, out: &mut Findings) {
-    let words: Vec<&str> = value
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let destroys = words.windows(2).any(|w| {
-        matches!(
-            (w[0], w[1]),
-            (
-                "DROP",
-                "TABLE" | "DATABASE" | "SCHEMA" | "INDEX" | "COLLECTION" | "KEYSPACE"
-            ) | ("DELETE", "FROM")
-                | ("DETACH", "DELETE")
-                | ("TRUNCATE", _)
-        )
-    }) || words.first() == Some(&"FLUSHALL");
+/// (`"MATCH (n) DETACH DELETE n"`, `"DROP TABLE users"`), or in any case where it opens a
+/// statement (`taos -s "drop database power;"`, `… ; delete from orders`).
+pub(super) fn sql(value: &str, raw: &str, out: &mut Findings) {
+    let destroys = |statement: &str, upper: bool| {
+        let words: Vec<String> = statement
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                if upper {
+                    w.to_string()
+                } else {
+                    w.to_ascii_uppercase()
+                }
+            })
+            .collect();
+        let pair = |w: &[String]| {
+            matches!(
+                (w[0].as_str(), w[1].as_str()),
+                (
+                    "DROP",
+                    "TABLE" | "DATABASE" | "SCHEMA" | "INDEX" | "COLLECTION" | "KEYSPACE"
+                ) | ("DELETE", "FROM")
+                    | ("DETACH", "DELETE")
+                    | ("TRUNCATE", _)
+                    | ("REMOVE", "TABLE" | "DATABASE" | "NAMESPACE")
+            )
+        };
+        if upper {
+            words.windows(2).any(pair) || words.first().is_some_and(|w| w == "FLUSHALL")
+        } else {
+            words.get(..2).is_some_and(pair)
+        }
+    };
+    let opens = value
+        .split(';')
+        .any(|statement| destroys(statement.trim_start(), false));
+    let destroys = opens || destroys(value, true);
     if destroys {
         out.push(junction(
             RuleId::SqlDestructive,

@@ -124,7 +124,7 @@ pub(super) fn judge(
     });
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
     if tier == Tier::Unknown {
-        what_its_text_writes_or_sends(c, ctx, verb.as_ref(), raw, out);
+        what_its_text_writes_or_sends(c, cmd, ctx, verb.as_ref(), raw, out);
     }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
@@ -418,15 +418,21 @@ fn changes_metadata(name: &str) -> bool {
             .any(|m| name.ends_with(m))
 }
 
-/// Where a program nobody models puts what it is given: over a file its text redirects to, or
-/// off this machine with a credential.
+/// What a program nobody models does with what it is given: statements that delete, output
+/// over a file its text redirects to, a credential sent off this machine.
 fn what_its_text_writes_or_sends(
     c: &Cmd<'_>,
+    cmd: &Simple,
     ctx: &Context,
     verb: Option<&words::Verb>,
     raw: &str,
     out: &mut Findings,
 ) {
+    // Statements fed on stdin to a console (`rqlite … <<< 'DROP TABLE orders;'`); not text it
+    // only copies into a file.
+    if let Some(body) = cmd.heredoc.as_deref().filter(|_| cmd.writes.is_empty()) {
+        arguments::sql(body, raw, out);
+    }
     out.extend(redirect_in_text(c, ctx, raw));
     out.extend(credential_in_text(c, ctx, verb, raw));
     out.extend(credential_to_remote(c, ctx, raw));
