@@ -2887,7 +2887,8 @@ fn mechanisms_found_by_the_twenty_eighth_sealed_part() {
 /// go down, a fetched program made executable and written into a configuration, a script this
 /// line wrote and made executable, a directive's sigil before an escape (`#system`), fetched
 /// code by its extension piped into a console, a redirection inside a program's language, and
-/// a statement that deletes in any case where it opens a statement, or fed on stdin.
+/// a statement that deletes in any case where it opens a statement, or fed on stdin; and a
+/// deployment or plain transport to this machine's own service (`--address localhost:…`).
 #[test]
 fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
     let ctx = ctx();
@@ -2913,6 +2914,9 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
         "acme-db -s \"drop database power;\"",
         "acme-db -H 10.0.8.4 <<< 'DROP TABLE orders;'",
         "acme-db <<< 'REMOVE TABLE orders;'",
+        "acme-flow deploy resource flows/order.bpmn --address flow.acme.example:26500",
+        "acme-flow create instance order --insecure --address flow.acme.example:26500",
+        "acme-mail send --smtp localhost:25 --to x@y.example",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -2932,6 +2936,7 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
         "acme -m \"drop the table from the report\"",
         "cat > notes.md <<'EOF'\nDROP TABLE is dangerous\nEOF",
         "git commit -F - <<'EOF'\nDrop table users from the seed\nEOF",
+        "acme-flow deploy resource flows/order.bpmn --insecure --address localhost:26500",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

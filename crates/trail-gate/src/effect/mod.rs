@@ -103,13 +103,7 @@ pub(super) fn judge(
     let before = out.0.len();
     let shows = words::shows_only(c);
     let verb = if shows { None } else { words::consequence(c) };
-    // Restored or extracted into the project or a temporary directory: nothing is lost.
-    let verb = verb.filter(|v| {
-        !(words::parts(&v.word)
-            .iter()
-            .any(|p| matches!(p.as_str(), "restore" | "extract"))
-            && restores_here(c, ctx))
-    });
+    let verb = verb.filter(|v| !stays_here(c, ctx, v));
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| {
         (!shows)
@@ -173,6 +167,25 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// Whether what a verb does stays on this machine, where nothing is lost or sent: restored or
+/// extracted into the project or a temporary directory, or deployed or published only to this
+/// machine's own service (`zbctl deploy … --address localhost:26500`). Sending and paying
+/// through a local service still reach out (a mail relay, a payment gateway).
+fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
+    let parts = words::parts(&v.word);
+    let restores = parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "restore" | "extract"));
+    let relays = parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "send" | "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify"
+        )
+    });
+    restores && restores_here(c, ctx)
+        || v.class == words::Class::Reaches && !relays && targets::loopback_only(c)
 }
 
 /// Whether `name` could be a program's. A name no program has (`BEGIN{`, when code in another
@@ -798,7 +811,11 @@ fn unmodelled(
                 ),
                 raw,
             ));
-        } else if let Some(w) = words::skips_safeguard(c) {
+        } else if let Some(w) = words::skips_safeguard(c)
+            // Plain transport to this machine's own service (`--insecure --address
+            // localhost:26500`) skips nothing anyone else could see.
+            && !(words::parts(&w).iter().any(|p| p == "insecure") && targets::loopback_only(c))
+        {
             out.push(decide(
                 Verdict::Junction,
                 RuleId::SkipsSafeguard,
