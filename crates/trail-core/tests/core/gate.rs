@@ -2941,3 +2941,27 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// A server told to run the code its clients send (issue 20; seen in the seventeenth sealed
+/// part's `mb --port 2525 --allowInjection`, first-run allowed): a flag or setting that both
+/// allows and names code. Serving, a block; otherwise a junction; switched off, nothing.
+#[test]
+fn a_server_told_to_run_what_its_clients_send() {
+    let ctx = ctx();
+    for line in [
+        "acme-mock --port 2525 --allowInjection",
+        "acme-srv --listen 0.0.0.0:9000 --enable-exec",
+        "acme-srv --bind=0.0.0.0 --scripts-enabled=true --allow-scripts",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "acme-mock --allowInjection";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    for line in [
+        "acme-srv --enable-scripts=false --port 8080",
+        "acme-mock --port 2525",
+        "pnpm install --enable-pre-post-scripts",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -251,6 +251,76 @@ pub(super) fn exposes(
     ));
 }
 
+/// A server told to run the code its clients send (`mb --port 2525 --allowInjection`,
+/// `"ExecuteLuaEnabled": true`, `--enable-scripts`): a flag or setting that both allows and
+/// names code. Serving (a port, a listener, every interface named), anyone who reaches it runs
+/// what they like: a block; otherwise a person decides.
+pub(super) fn runs_clients_code(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    const CODE: &[&str] = &[
+        "injection",
+        "exec",
+        "execute",
+        "eval",
+        "script",
+        "scripts",
+        "lua",
+        "code",
+        "shell",
+        "commands",
+    ];
+    let words = console_words(c);
+    let on = |w: &str| {
+        let (key, value) = w.split_once(['=', ':']).unwrap_or((w, "true"));
+        let value = value.trim_matches(['"', '\'', ' ', ',', '}']);
+        let ps = super::words::parts(key.trim_matches(['-', '"', '\'', '{', ' ']));
+        let allows = ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "allow" | "enable" | "enabled"));
+        let code = ps.iter().any(|p| CODE.contains(&p.as_str()));
+        allows
+            && code
+            && matches!(
+                value.to_ascii_lowercase().as_str(),
+                "true" | "1" | "yes" | "on"
+            )
+    };
+    let Some(w) = words.iter().flat_map(|w| w.split(',')).find(|w| on(w)) else {
+        return;
+    };
+    let serves = words.iter().any(|w| {
+        let ps = super::words::parts(
+            w.split(['=', ':'])
+                .next()
+                .unwrap_or(w)
+                .trim_matches(['-', '"', '{']),
+        );
+        ps.iter()
+            .any(|p| matches!(p.as_str(), "port" | "listen" | "bind" | "serve"))
+            || w.split([':', '/', '=', ',']).any(|p| p == "0.0.0.0")
+    });
+    out.push(if serves {
+        decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "`{}` is told to serve and to run the code its clients send (`{w}`): anyone who reaches it runs what they like, it is never run",
+                c.name
+            ),
+            raw,
+        )
+    } else {
+        decide(
+            Verdict::Junction,
+            RuleId::ExposesService,
+            format!(
+                "`{}` is told to run the code its clients send (`{w}`), and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        )
+    });
+}
+
 /// Everyone let in, whatever the words (`anonymous-auth=true`, `authorization-mode=
 /// AlwaysAllow`, `--allow 0.0.0.0/0`): the word that says so.
 fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {

@@ -873,6 +873,7 @@ fn unmodelled(
     }
     handover::judge(c, raw, out);
     handover::exposes(c, assigns, raw, out);
+    handover::runs_clients_code(c, raw, out);
     if !reads_only {
         handover::enrolls(c, raw, out);
     }
