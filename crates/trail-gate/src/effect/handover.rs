@@ -210,11 +210,17 @@ pub(super) fn exposes(
                 && auth_flag_off(&words).is_some()
         })
     };
+    // Or told so by a variable set for it (`ZEPPELIN_ADDR=0.0.0.0 zeppelin-daemon.sh start`).
+    let assigned = assigns.iter().find_map(|(name, value)| {
+        let v = value.text.as_deref()?;
+        (names_listener(name) && all_interfaces(v)).then_some(v)
+    });
     // Not told to listen on every interface: nothing is exposed, whatever its authentication.
-    let (w, place) = match (found, bare()) {
-        (Some((_, w)), _) => (w, "on every network interface"),
-        (None, Some((_, w))) => (w, "on an address of its own choosing"),
-        (None, None) => return,
+    let (w, place) = match (found, bare(), assigned) {
+        (Some((_, w)), _, _) => (*w, "on every network interface"),
+        (None, Some((_, w)), _) => (*w, "on an address of its own choosing"),
+        (None, None, Some(v)) => (v, "on every network interface"),
+        (None, None, None) => return,
     };
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`), or a debugger served (`python -m debugpy --listen 0.0.0.0:5678`, `dlv

@@ -457,17 +457,7 @@ fn what_its_text_writes_or_sends(
 fn redirect_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     let texts = c.args.iter().filter_map(|a| a.text.as_deref());
     for t in texts.filter(|t| t.contains(char::is_whitespace)) {
-        let b = t.as_bytes();
-        for (i, _) in t.match_indices('>') {
-            if i == 0 || !matches!(b[i - 1], b' ' | b'\t') {
-                continue;
-            }
-            let rest = t[i + 1..].trim_start_matches('>').trim_start();
-            let word = rest
-                .trim_start_matches(['\'', '"'])
-                .split(|ch: char| ch.is_whitespace() || matches!(ch, '\'' | '"' | ';' | ')'))
-                .next()
-                .unwrap_or_default();
+        for word in redirected_to(t) {
             if !word.starts_with(['/', '~']) {
                 continue;
             }
@@ -480,7 +470,7 @@ fn redirect_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
                     Verdict::Block,
                     RuleId::DestroysCritical,
                     format!(
-                        "`{}` is given text that writes its output over {} (`> {word}`): it is never run",
+                        "`{}` is given text that writes its output over {} (`{word}`): it is never run",
                         c.name,
                         target.what()
                     ),
@@ -492,7 +482,7 @@ fn redirect_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
                     Verdict::Junction,
                     RuleId::NamesCritical,
                     format!(
-                        "`{}` is given text that writes its output to {} (`> {word}`), and trail does not model this program: a person decides",
+                        "`{}` is given text that writes its output to {} (`{word}`), and trail does not model this program: a person decides",
                         c.name,
                         target.what()
                     ),
@@ -502,6 +492,43 @@ fn redirect_in_text(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
         }
     }
     None
+}
+
+/// Where a program's own language writes, in a text it is given: after a redirection (a space,
+/// `>` or `>>`) or a query language's export (`COPY … INTO '/etc/passwd'`, `INTO OUTFILE`,
+/// `EXPORT … INTO LOCAL CSV FILE '…'`, `COPY … TO '…'`), the quoted path.
+fn redirected_to(t: &str) -> Vec<&str> {
+    let b = t.as_bytes();
+    fn first_word(rest: &str) -> &str {
+        rest.trim_start_matches(['\'', '"'])
+            .split(|ch: char| ch.is_whitespace() || matches!(ch, '\'' | '"' | ';' | ')'))
+            .next()
+            .unwrap_or_default()
+    }
+    let mut out = Vec::new();
+    for (i, _) in t.match_indices('>') {
+        if i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            out.push(first_word(t[i + 1..].trim_start_matches('>').trim_start()));
+        }
+    }
+    // A quoted path right after an exporting keyword, in any case; `TO` only in a `COPY`
+    // (prose moves things "to" places too).
+    let copy = t.split_whitespace().any(|w| w.eq_ignore_ascii_case("copy"));
+    let mut words = t.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        let keyword = match w.to_ascii_lowercase().as_str() {
+            "into" | "outfile" | "dumpfile" | "file" => true,
+            "to" => copy,
+            _ => false,
+        };
+        if keyword
+            && let Some(next) = words.peek()
+            && next.starts_with(['\'', '"'])
+        {
+            out.push(first_word(next));
+        }
+    }
+    out
 }
 
 /// A credential store given to a program told to send, publish or upload (`runpodctl send
@@ -1401,6 +1428,7 @@ fn what_it_is_handed(
     arguments::downloaded_source(c, cmd, ctx, raw, out);
     out.extend(code_from_url(c, raw));
     out.extend(download_on_stdin(c, producers, raw));
+    out.extend(substituted_stdin(c, cmd, raw));
 }
 
 /// The lines a program nobody models is handed for its own console: the values of an option
@@ -1672,6 +1700,60 @@ fn own_shell(c: &Cmd<'_>, words: &[&str], raw: &str) -> Option<Decision> {
 /// is most often a filter); told to run it, by a word naming an interpreter or a running verb
 /// before the stdin word (`curl … | acme-admin lua -s /dev/stdin`), it is a block as `curl … |
 /// sh` is.
+/// Whether `w` is the address of a file a console would run: code by its extension
+/// ([`code_url`]), or any file whose extension is not a data format's (`objects.mqsc`,
+/// `run.nex`, `load.sql`): a program's own script language. An address with no extension is
+/// an API's answer, data.
+fn script_url(w: &str) -> bool {
+    const DATA: &[&str] = &[
+        "json", "jsonl", "ndjson", "geojson", "csv", "tsv", "txt", "xml", "html", "htm", "md",
+        "yaml", "yml", "toml", "ini", "conf", "cfg", "log", "png", "jpg", "jpeg", "gif", "svg",
+        "webp", "ico", "pdf", "css", "woff", "woff2", "gz", "tgz", "xz", "bz2", "zst", "zip",
+        "tar", "asc", "sig", "sha256", "pem", "crt",
+    ];
+    if code_url(w) {
+        return true;
+    }
+    let w = w.trim_matches(['"', '\'']);
+    let Some(rest) = w
+        .strip_prefix("https://")
+        .or_else(|| w.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let Some((_, file)) = path.rsplit_once('/') else {
+        return false;
+    };
+    file.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=6).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && !DATA.contains(&ext.to_ascii_lowercase().as_str())
+    })
+}
+
+/// A download on the standard input of a program nobody models through a process
+/// substitution (`runmqsc QM1 < <(curl -fsSL …/objects.mqsc)`): what a pipe would hand it.
+fn substituted_stdin(c: &Cmd<'_>, cmd: &Simple, raw: &str) -> Option<Decision> {
+    let url = cmd
+        .reads
+        .iter()
+        .filter(|r| r.starts_with("<(") && (r.contains("curl") || r.contains("wget")))
+        .flat_map(|r| r.split_whitespace())
+        .map(|w| w.trim_end_matches(')'))
+        .find(|w| script_url(w))?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "code fetched from `{url}` is fed to `{}` on its standard input, which it reads as commands: code nobody has read; it is never run",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 /// Code by its address's extension, piped into a program nobody models (`curl …/load.sql |
 /// taos`): a console given no file reads its input as statements or commands.
 fn script_piped(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
@@ -1679,13 +1761,7 @@ fn script_piped(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decisio
         .iter()
         .flat_map(|p| p.argv.iter())
         .filter_map(|a| a.text.as_deref())
-        .find(|w| {
-            code_url(w)
-                || w.starts_with("http")
-                    && w.split(['?', '#'])
-                        .next()
-                        .is_some_and(|p| p.ends_with(".sql"))
-        })?;
+        .find(|w| script_url(w))?;
     Some(decide(
         Verdict::Block,
         RuleId::RemoteCode,

@@ -914,7 +914,26 @@ fn listed_output(value: &str, ctx: &Context) -> Option<Found> {
 fn settings_in(value: &str, ctx: &Context) -> Vec<Found> {
     let mut found = chained_settings(value, ctx);
     found.extend(spaced_settings(value, ctx));
+    found.extend(comma_listed(value, ctx));
     found
+}
+
+/// A place among a comma-separated list of one word (`-s 3,virtio-blk,/dev/nda0`, a VM's
+/// disk given by slot and kind): the program is given it as surely as alone.
+fn comma_listed(value: &str, ctx: &Context) -> Vec<Found> {
+    if !value.contains(',') || value.contains(char::is_whitespace) || value.contains("://") {
+        return Vec::new();
+    }
+    value
+        .split(',')
+        .filter(|piece| piece.starts_with('/') && !piece.contains('='))
+        .filter_map(|piece| {
+            let t = target(piece, ctx).filter(|t| t.critical())?;
+            let mut found = Found::named_as(piece.to_string(), t);
+            found.by_option = true;
+            Some(found)
+        })
+        .collect()
 }
 
 /// Whether a setting's key names where output goes (`of`'s kin: `dest`, `out_dir`,
