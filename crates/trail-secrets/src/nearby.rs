@@ -1917,6 +1917,7 @@ fn generated_alone(v: &str) -> bool {
         && !encodes_text(v)
         && v.matches('.').count() < 2
         && !base58(v)
+        && !file_name(v)
         && strongly_generated(v, 20)
 }
 

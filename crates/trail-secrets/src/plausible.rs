@@ -1721,6 +1721,16 @@ pub(crate) fn public_context(before: &str) -> bool {
     {
         return true;
     }
+    // The content of a tag that says it is encrypted (FileZilla's `<Pass encoding="crypt"
+    // …>`, kept under a master password): no secret in clear.
+    if let Some(open) = before.trim_end().strip_suffix('>')
+        && let Some(lt) = open.rfind('<')
+    {
+        let tag = open[lt..].to_ascii_lowercase();
+        if tag.contains("encoding=\"crypt\"") || tag.contains("encrypted=\"true\"") {
+            return true;
+        }
+    }
     // The blob of an OpenSSH public key line (`ssh-rsa AAAA… comment`).
     let tail = lower_tail(40);
     let last_word = tail.trim_end().rsplit(' ').next().unwrap_or_default();
@@ -1782,6 +1792,35 @@ pub(crate) fn public_context(before: &str) -> bool {
         || ["csrf", "xsrf", "public"].iter().any(|k| lower.contains(k))
         || lower.starts_with("data-")
         || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
+        || words.last().is_some_and(|w| w == "value") && inside_signature(&before[..start])
+}
+
+/// Whether the object a field sits in is named for a signature (`"signature": {"alg":
+/// "ed25519", "value": "…"}`): its value is checked with a public key, like a signature's.
+fn inside_signature(before: &str) -> bool {
+    let mut depth = 0usize;
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            '}' => depth += 1,
+            '{' if depth > 0 => depth -= 1,
+            '{' => {
+                let key = before[..i]
+                    .trim_end()
+                    .trim_end_matches([':', '='])
+                    .trim_end();
+                let key = key.trim_end_matches(['"', '\'']);
+                let name = key
+                    .rsplit(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '-'))
+                    .next()
+                    .unwrap_or_default();
+                return crate::text::words(name)
+                    .last()
+                    .is_some_and(|w| w == "signature" || w == "sig");
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The decoded claims of a JWT-shaped value (`eyJ….eyJ….…`).

@@ -567,9 +567,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "cli-credentials",
-        // `-u user:password` (user may be empty, password may be quoted) or a long flag
+        // `-u user:password` (user may be empty, password may be quoted), lftp's `-u
+        // user,'password'` (quoted: `ps -u root,www-data` lists users), or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
         example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
@@ -612,10 +613,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "markup-password",
-        // XML and HTML: an element named for a credential (`<password>…</password>`, with a
+        // XML and HTML: an element named for a credential (`<password>…</password>`, FileZilla's
+        // `<Pass encoding="base64">…</Pass>`, with a
         // `value` attribute or text content), or a `name="…password"` attribute with its
         // `value` (in either order) or the element's text.
-        regex: r#"<(?P<name>[a-z0-9_.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|private_key)[a-z0-9_.:-]*)(?:[ \t](?-u:[^>])*?value=["'](?P<secret>(?-u:[^"'\n])+)["']|(?:[ \t](?-u:[^>])*)?>[ \t\r\n]*(?P<secret2>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t\r\n]*</)|(?:name|key)=["'](?P<name2>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["'](?:(?-u:[^>])*?[ \t]value=["'](?P<secret3>(?-u:[^"'\n])+)["']|(?-u:[^>])*>[ \t]*(?P<secret4>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t]*<)|value=["'](?P<secret5>(?-u:[^"'\n])+)["'](?-u:[^>])*?[ \t](?:name|key)=["'](?P<name3>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["']"#,
+        regex: r#"<(?P<name>[a-z0-9_.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|private_key)[a-z0-9_.:-]*|pass)(?:[ \t](?-u:[^>])*?value=["'](?P<secret>(?-u:[^"'\n])+)["']|(?:[ \t](?-u:[^>])*)?>[ \t\r\n]*(?P<secret2>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t\r\n]*</)|(?:name|key)=["'](?P<name2>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["'](?:(?-u:[^>])*?[ \t]value=["'](?P<secret3>(?-u:[^"'\n])+)["']|(?-u:[^>])*>[ \t]*(?P<secret4>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t]*<)|value=["'](?P<secret5>(?-u:[^"'\n])+)["'](?-u:[^>])*?[ \t](?:name|key)=["'](?P<name3>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["']"#,
         example: "<server><id>nexus</id><username>ci</username><password>Mk2$Pq8vLz</password></server>",
         keywords: &[
             "password",
@@ -626,6 +628,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "apikey",
             "api_key",
             "private_key",
+            "<pass",
         ],
         check: Check::Assignment,
         shape: Shape::Markup,
@@ -685,6 +688,40 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "credentials\",",
         ],
         check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "oracle-login",
+        // Oracle's connect string, `user/password@database`: in a JDBC thin or OCI URL
+        // (`jdbc:oracle:thin:app/Sd5u…@//db:1521/PROD`) and on the command line of the tools
+        // that take it as their first word (`sqlplus scott/…@orcl`, `expdp`, `rman target`).
+        regex: r#"(?:jdbc:oracle:(?:thin|oci):|(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman[ \t]+target)[ \t]+(?:-[sl][ \t]+)?["']?)(?P<user>[a-z0-9_$#.]{1,64})/(?P<secret>(?-u:[^/@\s"'])+)@"#,
+        example: "spring.datasource.url=jdbc:oracle:thin:app_ro/Sd5ue-lr81grD1xs@//db.example.com:1521/PROD",
+        keywords: &[
+            "jdbc:oracle",
+            "sqlplus",
+            "sqlldr",
+            "expdp",
+            "impdp",
+            "exp ",
+            "imp ",
+            "rman",
+        ],
+        check: Check::UserPassword,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "basic-auth-pair",
+        // A user and a password handed together to whatever says basic authentication, where
+        // `credential-call` cannot read the arguments: reqwest's `.basic_auth("412877",
+        // Some("…"))` (an argument in parentheses of its own), a Lisp's `:basic-auth ["user"
+        // "…"]` (no comma). The second is the password, whatever it looks like (a UUID too).
+        regex: r#"basic[_-]?auth["']?[ \t]*[:=]?[ \t]*[(\[][ \t]*["'](?P<user>(?-u:[^"'\n]){0,64})["'](?:[ \t]*,[ \t]*some\([ \t]*|[ \t]+)["'](?P<secret>(?-u:[^"'\s])+)["']"#,
+        example: "client.get(url).basic_auth(\"412877\", Some(\"Xk29fQm7LpW3vRt8\")).send()?",
+        keywords: &["basic"],
+        check: Check::UserPassword,
         shape: Shape::Any,
         lowered: true,
     },
@@ -1023,14 +1060,15 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: GENERIC_ASSIGNMENT,
         // The name from its keyword on (what precedes it is read back by the check), `[]`,
         // an optional closing quote of a JSON/YAML key (or R's backtick), an operator
-        // (assignment, comparison, R's `<-`, make's `?=`, Scala's pair `->`), then a quoted value (which may hold spaces and symbols;
+        // (assignment, comparison, R's `<-`, make's `?=`, Scala's pair `->`, a fallback's `??`:
+        // `KEY = process.env.API_KEY ?? "…"`), then a quoted value (which may hold spaces and symbols;
         // C#'s `@"…"` too) or a bare one up to whitespace or a quote. Without an operator
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // (a string's prefix letters are no part of it: Python's `b"…"`, `r'…'`)
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

@@ -440,15 +440,17 @@ fn cli_shape(lowered: &[u8]) -> bool {
             .unwrap_or(rest);
         let user_len = rest
             .iter()
-            .take_while(|&&c| !c.is_ascii_whitespace() && !b":\"'$".contains(&c))
+            .take_while(|&&c| !c.is_ascii_whitespace() && !b":,\"'$".contains(&c))
             .count();
-        // The password may be quoted on its own (`kevin:'pRf7…'`).
+        // The password may be quoted on its own (`kevin:'pRf7…'`); after a comma (lftp's
+        // `-u user,'…'`) it must be.
         let password = rest.get(user_len + 1..).unwrap_or_default();
+        let quoted = password.starts_with(b"\"") || password.starts_with(b"'");
         let password = password
             .strip_prefix(b"\"")
             .or_else(|| password.strip_prefix(b"'"))
             .unwrap_or(password);
-        rest.get(user_len) == Some(&b':')
+        (rest.get(user_len) == Some(&b':') || rest.get(user_len) == Some(&b',') && quoted)
             && (password
                 .first()
                 .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))

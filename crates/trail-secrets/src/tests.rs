@@ -399,6 +399,50 @@ fn a_quoted_mysql_password_and_a_terraform_variable_default() {
     assert_eq!(redact(region).0, region);
 }
 
+/// Read off the thirtieth sealed part's misses and false positives (seen).
+#[test]
+fn logins_by_their_syntax_and_what_is_not_a_secret_in_clear() {
+    for (text, secret) in [
+        (
+            ".basic_auth(\"412877\", Some(\"c138df73-08c3-45b1-ac5e-760f28560637\"))",
+            "c138df73-08c3-45b1-ac5e-760f28560637",
+        ),
+        (
+            "{:basic-auth [\"sync@x.example\" \"34D6OsbHhC_za.WIQ\"]}",
+            "34D6OsbHhC_za.WIQ",
+        ),
+        (
+            "url=jdbc:oracle:thin:app_ro/Sd5ue-lr81grD1xs@//db.example.edu:1521/PROD",
+            "Sd5ue-lr81grD1xs",
+        ),
+        ("sqlplus -s scott/Tg7xPq2Lm9@orcl @r.sql", "Tg7xPq2Lm9"),
+        (
+            "<Pass encoding=\"base64\">NUJ+clNOWnJuTDZqSHY=</Pass>",
+            "NUJ+clNOWnJuTDZqSHY=",
+        ),
+        (
+            "lftp -u dc305,'AeKibXT736.KB4' ftp://nas.local",
+            "AeKibXT736.KB4",
+        ),
+        (
+            "const STEDI_KEY = process.env.STEDI_API_KEY ?? \"pXw6Ai3vcAvddsuiHVNDQluNDEIeGGRopjKzTbMg\";",
+            "pXw6Ai3vcAvddsuiHVNDQluNDEIeGGRopjKzTbMg",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "<Pass encoding=\"crypt\" pubkey=\"ca2c6fe3\">K51+ROZvGZQftBEDK7bKwV9HtwH</Pass>",
+        "{\"signature\": {\"alg\": \"ed25519\", \"value\": \"lxE4Nu2kafKqfK7CXL5sAkIARK6iBqEudouxfZ4eSiqAfb+AW2kq46T20TLp8hapR2d/T0XdIToAbOkoNb7CAg==\"}}",
+        "$ head -1 VAL-PKG-2026-11.sha512",
+        "ps -u root,www-data",
+        "req.SetBasicAuth(user, pass)",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the `redactor` fuzz target: a password recognised by its key was left in plain text
 /// where the same text repeated it (an echo, a second command line), because no rule sees a bare
 /// value on its own.
