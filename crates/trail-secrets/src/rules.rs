@@ -590,12 +590,23 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "cli-password-flag",
         // Short password flags, only for the tools where they mean a password: mysql's
         // attached `-pSECRET` or `-p'SECRET'` (a detached `-p db` prompts, and `db` is a
-        // database), `-p
-        // SECRET` of `sshpass`, `mongo*` and the `… login` commands (docker, podman, helm,
-        // az, oc, cf), and `redis-cli -a SECRET`. The flag must sit in the same command.
-        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))"#,
+        // database), `-p SECRET` of `sshpass`, `mongo*` and the `… login` commands (docker,
+        // podman, helm,
+        // az, oc, cf), and `redis-cli -a SECRET`; and any command's quoted `-p '…'` right
+        // after `-u USER` (`ncftpput -u shop -p '…'`), where the user says what the `-p` is
+        // (bare, `mysql -u report -p analytics` names a database). The flag must sit in the
+        // same command.
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']"#,
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
-        keywords: &["mysql", "mariadb", "sshpass", "mongo", "login", "redis-cli"],
+        keywords: &[
+            "mysql",
+            "mariadb",
+            "sshpass",
+            "mongo",
+            "login",
+            "redis-cli",
+            "-u ",
+        ],
         check: Check::Password,
         // The regex runs on the lower-cased text, so `-P` and `-A` match it too.
         shape: Shape::Literal(&[" -p", "\t-p", " -a", "\t-a", " -P", "\t-P", " -A", "\t-A"]),
@@ -617,7 +628,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `<Pass encoding="base64">…</Pass>`, with a
         // `value` attribute or text content), or a `name="…password"` attribute with its
         // `value` (in either order) or the element's text.
-        regex: r#"<(?P<name>[a-z0-9_.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|private_key)[a-z0-9_.:-]*|pass)(?:[ \t](?-u:[^>])*?value=["'](?P<secret>(?-u:[^"'\n])+)["']|(?:[ \t](?-u:[^>])*)?>[ \t\r\n]*(?P<secret2>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t\r\n]*</)|(?:name|key)=["'](?P<name2>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["'](?:(?-u:[^>])*?[ \t]value=["'](?P<secret3>(?-u:[^"'\n])+)["']|(?-u:[^>])*>[ \t]*(?P<secret4>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t]*<)|value=["'](?P<secret5>(?-u:[^"'\n])+)["'](?-u:[^>])*?[ \t](?:name|key)=["'](?P<name3>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["']"#,
+        regex: r#"<(?P<name>[a-z0-9_.:-]*(?:password|passwd|pwd|secret|token|apikey|api_key|private_key)[a-z0-9_.:-]*|pass)(?:[ \t](?-u:[^>])*?value=["'](?P<secret>(?-u:[^"'\n])+)["']|(?:[ \t](?-u:[^>])*)?>[ \t\r\n]*(?P<secret2>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t\r\n]*</)|(?:name|key)=["'](?P<name2>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["'](?:(?-u:[^>])*?[ \t]value=["'](?P<secret3>(?-u:[^"'\n])+)["']|(?-u:[^>])*>[ \t]*(?:<value>[ \t]*)?(?P<secret4>(?-u:[^<\s])(?:(?-u:[^<\n])*(?-u:[^<\s]))?)[ \t]*<)|value=["'](?P<secret5>(?-u:[^"'\n])+)["'](?-u:[^>])*?[ \t](?:name|key)=["'](?P<name3>(?-u:[^"'<>\n])*(?:password|passwd|pwd|secret|token|apikey|api_key|_key)(?-u:[^"'<>\n])*)["']"#,
         example: "<server><id>nexus</id><username>ci</username><password>Mk2$Pq8vLz</password></server>",
         keywords: &[
             "password",
@@ -690,6 +701,39 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         check: Check::Assignment,
         shape: Shape::Any,
         lowered: true,
+    },
+    Builtin {
+        name: "flag-default",
+        // A command-line option named for a credential, declared with its default value
+        // (`add_argument("--api-key", default="…")`, click's `option("--token", default=…)`):
+        // the default is the credential every run without the flag uses.
+        regex: r#"["']--?(?P<name>[a-z0-9-]*(?:key|token|secret|password|passwd|pass|pwd)[a-z0-9-]*)["'](?-u:[^)\n])*?default[ \t]*=[ \t]*["'](?P<secret>(?-u:[^"'\s])+)["']"#,
+        example: "ap.add_argument(\"--api-key\", default=\"48t60mxikas0o95ytkpx36io9mhghuwi\")",
+        keywords: &["default"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "pgpass-line",
+        // A PostgreSQL password file's line, `host:port:database:user:password` (the port a
+        // number or `*`): the fifth field.
+        regex: r"(?m:^)[ \t]*(?-u:[^:\s#])+:(?:[0-9]{1,5}|\*):(?-u:[^:\s])+:(?-u:[^:\s])+:(?P<secret>(?-u:[^\s])+)[ \t]*\r?(?m:$)",
+        example: "db.example.internal:5432:inventory:ops:2Zq._Jmz4Aeeydim",
+        keywords: &[":5432:", ":*:", ".pgpass", ":543"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: false,
+    },
+    Builtin {
+        name: "wifi-qr-password",
+        // A Wi-Fi network's QR text (`WIFI:T:WPA;S:Staff;P:…;;`): the `P:` field.
+        regex: r"WIFI:(?-u:[^\n])*?(?:;|:)P:(?P<secret>(?:\\;|(?-u:[^;\n]))+);",
+        example: "qrencode -o card.png 'WIFI:T:WPA;S:Staff;P:oKPTxU~kqgqDR7;;'",
+        keywords: &["wifi:"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "oracle-login",

@@ -443,6 +443,45 @@ fn logins_by_their_syntax_and_what_is_not_a_secret_in_clear() {
     }
 }
 
+/// Read off the thirty-first sealed part's misses (seen): formats that say where the password
+/// is, whatever it looks like.
+#[test]
+fn passwords_where_a_format_puts_them() {
+    for (text, secret) in [
+        (
+            "ap.add_argument(\"--api-key\", default=\"48t60mxikas0o95ytkpx36io9mhghuwi\")",
+            "48t60mxikas0o95ytkpx36io9mhghuwi",
+        ),
+        (
+            "# ~/.pgpass\ndb.shop.local:5432:inventory:ops:2Zq._Jmz4Aeeydim\ndb.shop.local:5432:*:ro:*",
+            "2Zq._Jmz4Aeeydim",
+        ),
+        (
+            "qrencode -o card.png 'WIFI:T:WPA;S:Staff;P:oKPTxU~kqgqDR7;;'",
+            "oKPTxU~kqgqDR7",
+        ),
+        (
+            "ncftpput -u shop -p 'oEwUdo.i8Ez.y5o' ftp.example.com /in ./r.xml",
+            "oEwUdo.i8Ez.y5o",
+        ),
+        (
+            "<setting name=\"ApiPassword\" serializeAs=\"String\"><value>8Su.5Dd3dOqB~cq44C</value></setting>",
+            "8Su.5Dd3dOqB~cq44C",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "ap.add_argument(\"--api-key\", default=os.environ.get(\"K\"))",
+        "mysql -h db.internal -u report -p analytics",
+        "ssh -u dev -p 2222 host",
+        "db.shop.local:5432:*:readonly:*",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the `redactor` fuzz target: a password recognised by its key was left in plain text
 /// where the same text repeated it (an echo, a second command line), because no rule sees a bare
 /// value on its own.
