@@ -1160,44 +1160,31 @@ fn users_map(text: &str) -> Vec<(usize, usize)> {
 
 /// The spans of the quoted values of `"key": "value"` members between `open` and `close`.
 fn quoted_member_values(text: &str, open: usize, close: usize) -> Vec<(usize, usize)> {
-    let b = text.as_bytes();
+    let b = &text.as_bytes()[..close];
+    // The next quote at or after `from`, and the first byte after blanks from `from`.
+    let quote = |from: usize| b[from..].iter().position(|&c| c == b'"').map(|k| from + k);
+    let unblank = |from: usize| {
+        from + b[from..]
+            .iter()
+            .take_while(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+            .count()
+    };
     let mut out = Vec::new();
     let mut i = open;
-    while i < close {
-        // A key: a quoted string followed by a colon.
-        let Some(q) = b[i..close].iter().position(|&c| c == b'"').map(|k| i + k) else {
-            break;
-        };
-        let Some(kq) = b[q + 1..close]
-            .iter()
-            .position(|&c| c == b'"')
-            .map(|k| q + 1 + k)
-        else {
-            break;
-        };
-        let mut j = kq + 1;
-        while j < close && matches!(b[j], b' ' | b'\t' | b'\r' | b'\n') {
-            j += 1;
-        }
-        if j >= close || b[j] != b':' {
+    // A key (a quoted string), a colon, then a quoted value.
+    while let Some(q) = quote(i) {
+        let Some(kq) = quote(q + 1) else { break };
+        let colon = unblank(kq + 1);
+        if b.get(colon) != Some(&b':') {
             i = kq + 1;
             continue;
         }
-        j += 1;
-        while j < close && matches!(b[j], b' ' | b'\t' | b'\r' | b'\n') {
-            j += 1;
-        }
-        if j >= close || b[j] != b'"' {
+        let j = unblank(colon + 1);
+        if b.get(j) != Some(&b'"') {
             i = j;
             continue;
         }
-        let Some(vq) = b[j + 1..close]
-            .iter()
-            .position(|&c| c == b'"')
-            .map(|k| j + 1 + k)
-        else {
-            break;
-        };
+        let Some(vq) = quote(j + 1) else { break };
         out.push((j + 1, vq));
         i = vq + 1;
     }

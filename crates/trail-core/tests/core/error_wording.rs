@@ -2,30 +2,36 @@
 //! `trail <command>` to run. Those belong to the binary (`crates/trail/src/error.rs`), which knows
 //! which command failed and how a person retries it (ARCHITECTURE.md, the layers table).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Every `#[error("…")]` message in `src/`, with the file it is in.
-fn error_messages() -> Vec<(String, String)> {
+/// Every `.rs` file under `dirs`, with its text.
+fn rust_files(mut dirs: Vec<PathBuf>) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap().flatten() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-                continue;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
             }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let mut rest = text.as_str();
-            while let Some(at) = rest.find("#[error(") {
-                let attr = &rest[at..];
-                let end = attr.find(")]").unwrap_or(attr.len());
-                out.push((path.display().to_string(), attr[..end].to_string()));
-                rest = &attr[end..];
-            }
+        }
+    }
+    out
+}
+
+/// Every `#[error("…")]` message in `src/`, with the file it is in.
+fn error_messages() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for (path, text) in rust_files(vec![src]) {
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("#[error(") {
+            let attr = &rest[at..];
+            let end = attr.find(")]").unwrap_or(attr.len());
+            out.push((path.display().to_string(), attr[..end].to_string()));
+            rest = &attr[end..];
         }
     }
     out
@@ -67,53 +73,45 @@ fn visible_functions(crates: &Path) -> Vec<(String, String, String, String)> {
     let fn_re =
         regex::Regex::new(r"\bpub(?:\([^)]*\))?\s+(?:const\s+)?(?:async\s+)?fn\s+(\w+)").unwrap();
     let mut out = Vec::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(crates)
+    let dirs: Vec<_> = std::fs::read_dir(crates)
         .unwrap()
         .flatten()
         .map(|e| e.path().join("src"))
         .filter(|p| p.is_dir())
         .collect();
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("tests.rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let text = text.split("#[cfg(test)]\nmod tests").next().unwrap();
-            for m in fn_re.captures_iter(text) {
-                let rest = &text[m.get(0).unwrap().end()..];
-                let Some(open) = rest.find('(') else { continue };
-                let (mut depth, mut close) = (0usize, None);
-                for (i, c) in rest[open..].char_indices() {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                close = Some(open + i);
-                                break;
-                            }
+    for (path, text) in rust_files(dirs) {
+        if path.ends_with("tests.rs") {
+            continue;
+        }
+        let text = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+        for m in fn_re.captures_iter(text) {
+            let rest = &text[m.get(0).unwrap().end()..];
+            let Some(open) = rest.find('(') else { continue };
+            let (mut depth, mut close) = (0usize, None);
+            for (i, c) in rest[open..].char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = Some(open + i);
+                            break;
                         }
-                        _ => {}
                     }
+                    _ => {}
                 }
-                let Some(close) = close else { continue };
-                let after = &rest[close + 1..];
-                let end = after.find(['{', ';']).unwrap_or(after.len());
-                let ret = after[..end].split(" where ").next().unwrap();
-                let ret = ret.trim().strip_prefix("->").unwrap_or("").trim();
-                out.push((
-                    path.display().to_string(),
-                    m[1].to_string(),
-                    rest[open + 1..close].to_string(),
-                    ret.to_string(),
-                ));
             }
+            let Some(close) = close else { continue };
+            let after = &rest[close + 1..];
+            let end = after.find(['{', ';']).unwrap_or(after.len());
+            let ret = after[..end].split(" where ").next().unwrap();
+            let ret = ret.trim().strip_prefix("->").unwrap_or("").trim();
+            out.push((
+                path.display().to_string(),
+                m[1].to_string(),
+                rest[open + 1..close].to_string(),
+                ret.to_string(),
+            ));
         }
     }
     out
