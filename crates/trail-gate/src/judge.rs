@@ -699,7 +699,25 @@ impl<'a> Judging<'a> {
         let Some(text) = feed::printed_text(self.cmd) else {
             return;
         };
-        if text.trim_start().starts_with("#!") {
+        // A file named as shell code (`setenv.sh`, a service's `artemis.profile`, `rc.local`,
+        // `~/.bashrc`) is sourced or run by whatever starts next: its lines are commands.
+        // Outside the project and the temporary directory: a script written into the project
+        // is a file a person reads before running it.
+        let shell_file = self.cmd.writes.iter().any(|w| {
+            let outside = !matches!(
+                self.ctx.places.classify(&w.target),
+                super::Place::Inside | super::Place::Tmp | super::Place::Unknown
+            );
+            let name = w.target.rsplit('/').next().unwrap_or(&w.target);
+            let ext = name.rsplit_once('.').map(|(_, e)| e);
+            outside
+                && (matches!(
+                    ext,
+                    Some("sh" | "bash" | "zsh" | "ksh" | "profile" | "local")
+                ) || name.ends_with("rc") && name.starts_with('.')
+                    || name == "profile")
+        });
+        if text.trim_start().starts_with("#!") || shell_file {
             self.found.runs(&text, Keep::Blocks);
             return;
         }

@@ -100,7 +100,7 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
                     && ps.iter().skip(1).any(|p| {
                         matches!(
                             p.as_str(),
-                            "auth" | "authentication" | "token" | "password" | "login"
+                            "auth" | "authentication" | "token" | "password" | "login" | "security"
                         )
                     })
                 // An interactive debugger served with it (`--debugger`, `--with-debugger`): a
@@ -194,7 +194,12 @@ pub(super) fn exposes(
         // `tcp:0.0.0.0:8001`, `0.0.0.0 5900`, `/ip4/0.0.0.0/tcp/5001`: every interface named
         // as a host, whatever carries it; `-localhost no` takes the loopback limit off.
         // `tcp,0.0.0.0,2000`: a listener's settings, comma-separated.
-        let named = w.split([':', '/', '=', ',']).any(|p| p == "0.0.0.0");
+        let named = w.split([':', '/', '=', ',']).any(|p| p == "0.0.0.0")
+            // A server's address with no host (`tcpsvr://:2101`, `tcp://:9000`): bound to
+            // every interface.
+            || w.split_once("://:").is_some_and(|(scheme, port)| {
+                !scheme.is_empty() && port.starts_with(|ch: char| ch.is_ascii_digit())
+            });
         let unlimited = w.trim_start_matches('-').eq_ignore_ascii_case("localhost")
             && words
                 .get(i + 1)

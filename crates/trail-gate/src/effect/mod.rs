@@ -85,8 +85,7 @@ pub(super) fn judge(
     }
     made_on_this_line(c, cmd, ctx, raw, out);
     if tier == Tier::Data {
-        words::script_named(c, raw, out);
-        arguments::code_options(c, ctx, raw, out);
+        runs_data(c, ctx, layer, raw, out);
         return;
     }
     out.extend(
@@ -117,6 +116,7 @@ pub(super) fn judge(
             .flatten()
     });
     out.extend(sends_credential(c, ctx, verb.as_ref(), raw));
+    out.extend(deletes_own_account(c, ctx, verb.as_ref(), raw));
     if tier == Tier::Unknown {
         what_its_text_writes_or_sends(c, cmd, ctx, verb.as_ref(), raw, out);
     }
@@ -166,6 +166,22 @@ pub(super) fn judge(
                 targets: Vec::new(),
             });
         }
+    }
+}
+
+/// A program trail knows as one that handles data or runs code it is given: a script it runs
+/// is read as a program of its own, and so are the code options it is given.
+fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Findings) {
+    words::script_named(c, raw, out);
+    arguments::code_options(c, ctx, raw, out);
+    // A script told to install or load code by its address, or a file this line fetched
+    // (`php …/joomla.php extension:install --url=https://…/pkg.zip`).
+    if let Some(inner) = words::script_run(c) {
+        out.extend(
+            code_from_url(&inner, raw)
+                .filter(|d| d.verdict == Verdict::Block)
+                .or_else(|| loads_fetched(&inner, ctx, layer, Tier::Cli, raw)),
+        );
     }
 }
 
@@ -316,6 +332,11 @@ fn names_critical(
         .find(|t| (!inputs || t.by_option) && table_written(c, ctx, t, false))
     {
         return Some(table_block(c, t, raw));
+    }
+    // A checker named for it given a system file as what it checks (`nsd-checkconf
+    // /etc/nsd/nsd.conf`) reads it.
+    if no_verb && words::checker(c.name) && t.target == Target::SystemFile && !t.output {
+        return None;
     }
     Some(decide(
         Verdict::Junction,
@@ -650,10 +671,13 @@ fn credential_in_text(
         })
         .map(str::to_string)
     })?;
-    let addressed = texts().any(|t| {
-        ["https://", "http://", "wss://", "ws://"]
-            .iter()
-            .any(|scheme| t.contains(scheme))
+    // An address in any scheme (`tcp://mq.example:61616`, `amqp://…`) of another host: a
+    // broker, a socket or a web service there receives what the program sends.
+    let addressed = texts().flat_map(str::split_whitespace).any(|w| {
+        let w = option_value(w).trim_matches(['"', '\'']);
+        w.contains("://")
+            && super::shells::url_host(w)
+                .is_some_and(|h| !h.is_empty() && !super::shells::loopback(&h))
     });
     // Or told to send it (`acme-chat send --body 'open("/home/dev/.ssh/id_ed25519")…'`), or
     // named for sending (`termux-sms-send`, `algia post`'s own word aside).
@@ -805,6 +829,44 @@ fn critical(
             raw,
         ));
     }
+}
+
+/// An account deleted by a program nobody models, and the account is the one this session
+/// works as: the owner of the home directory (`sudo sysadminctl -deleteUser dev`, `acme users
+/// delete dev`). Its home goes with it, as `userdel -r` takes it. The verb or an option must
+/// name a user or an account, so that a container or a branch called the same is not one.
+fn deletes_own_account(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    verb: Option<&words::Verb>,
+    raw: &str,
+) -> Option<Decision> {
+    let v = verb.filter(|v| v.deletes())?;
+    let user = ctx.places.home.file_name()?.to_str()?;
+    let of_accounts = |w: &str| {
+        words::parts(w).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "user" | "users" | "account" | "accounts" | "login" | "member"
+            )
+        })
+    };
+    let named = c.words().any(|w| option_value(w) == user);
+    // The verb names the account (`-deleteUser`), or a subcommand does (`users delete`); a
+    // login given by an option (`--user dev --delete`) is who acts, not what is deleted.
+    let of_account =
+        of_accounts(&v.word) || c.words().any(|w| !w.starts_with('-') && of_accounts(w));
+    (named && of_account).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told to delete the account `{user}` (`{}`), the one whose home this session works in: the home goes with it; it is never run",
+                c.name, v.word
+            ),
+            raw,
+        )
+    })
 }
 
 /// The mechanisms that read a program nobody models at all: a change said to another
@@ -1424,6 +1486,7 @@ fn what_it_is_handed(
     out: &mut Findings,
 ) {
     console_lines(c, cmd, ctx, raw, out);
+    out.extend(fed_statements(c, cmd, ctx, raw));
     planted_text(c, ctx, out);
     arguments::downloaded_source(c, cmd, ctx, raw, out);
     out.extend(code_from_url(c, raw));
@@ -1506,6 +1569,55 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
             return;
         }
     }
+}
+
+/// Statements fed on stdin to a program nobody models, one per line, as its console reads
+/// them (`ggsci <<< 'STOP ER *'`, `acme-admin <<EOF … DELETE EXTRACT X … EOF`): a line that
+/// opens with a verb with consequences is that act, and a line naming a file from the download
+/// directory runs or loads what nobody has read (`OBEY ~/Downloads/rebuild.oby`). Only the
+/// first word counts as a verb, as a console's grammar puts it there; prose (`please stop
+/// …`) does not start with one. Text the program only copies into a file is no statement.
+fn fed_statements(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    let text = cmd.heredoc.as_deref().filter(|_| cmd.writes.is_empty())?;
+    let downloads = ctx.places.home.join("Downloads");
+    for line in text.lines().map(str::trim).filter(|l| l.len() <= 200) {
+        let mut ws = line.split_whitespace();
+        let Some(first) = ws.next() else { continue };
+        let first = first.trim_end_matches([';', ',']).to_ascii_lowercase();
+        if ws.clone().next().is_some()
+            && first.bytes().all(|b| b.is_ascii_lowercase())
+            && let Some(class) = words::classify(&first)
+        {
+            return Some(decide(
+                Verdict::Junction,
+                class.rule(),
+                format!(
+                    "`{}` is fed a statement on its standard input that tells it to {} (`{line}`), and trail does not model this program: a person decides",
+                    c.name,
+                    class.meaning()
+                ),
+                raw,
+            ));
+        }
+        let downloaded = line
+            .split(|ch: char| {
+                ch.is_whitespace() || matches!(ch, '\'' | '"' | ',' | ';' | '(' | ')')
+            })
+            .filter(|w| w.starts_with(['/', '~', '$']))
+            .find(|w| ctx.resolve(w).is_some_and(|p| p.starts_with(&downloads)));
+        if let Some(word) = downloaded {
+            return Some(decide(
+                Verdict::Junction,
+                RuleId::Unverifiable,
+                format!(
+                    "`{}` is fed a line on its standard input that names a file from the download directory (`{word}`): it came from the network, nobody here has read it, and this program may run it: a person decides",
+                    c.name
+                ),
+                raw,
+            ));
+        }
+    }
+    None
 }
 
 /// A file this line wrote from text it holds, handed to a program trail does not model (`cat >
@@ -1601,6 +1713,8 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     const RUNS: &[&str] = &[
         "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
         "launch",
+        // Commands read from a file (`gmic command https://…/fx.gmic`): a program's own script.
+        "command", "commands",
     ];
     // Code a program installs and runs by its nature, named before the address or as its
     // option (`ddev add-on get URL`, `kedro new --starter=URL`, `… plugin add URL`).
@@ -1644,9 +1758,10 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         .iter()
         .enumerate()
         .find(|&(i, w)| {
-            code_url(w) || (repository_url(option_value(w)) || archive_url(w)) && told_before(i)
+            let v = option_value(w);
+            code_url(v) || (repository_url(v) || archive_url(v) || script_url(v)) && told_before(i)
         })
-        .map(|(i, w)| (i, *w))?;
+        .map(|(i, w)| (i, option_value(w)))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
     let told = told_before(at);

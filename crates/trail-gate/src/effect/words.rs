@@ -454,6 +454,19 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
     }) || c.sub() == Some("help")
 }
 
+/// A tool's checker or lister, named after it (`nsd-checkconf`, `named-checkzone`,
+/// `acme-listkeys`): its last part opens with a looking verb, so a system file it is given is
+/// read. (What it reads may still run: a ledger's plugins, a layout's inspections.)
+pub(super) fn checker(name: &str) -> bool {
+    let ps = parts(name);
+    ps.len() > 1
+        && ps.last().is_some_and(|l| {
+            ["check", "list", "show", "verify", "validate", "print"]
+                .iter()
+                .any(|v| l.starts_with(v))
+        })
+}
+
 /// The first consequential verb of `c`: in its name, its leading subcommand words, a method
 /// name, or its long flags.
 pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
@@ -716,6 +729,27 @@ fn name_verb(name: &str) -> Option<Verb> {
         Class::Destroys,
     )
     .or_else(|| joined(&["poweroff", "reboot", "shutdown"], Class::Stops))
+    // A service's own stop command, named with its prefix (`gpstop`, `proshut`), and a program
+    // named for putting files where others fetch them (`dupload`, `s3upload`): the verb ends
+    // the name, after a prefix of any length (`stopwatch` starts with one).
+    .or_else(|| {
+        // A short prefix: a longer one makes a noun (`backstop`).
+        let ends = |list: &[&str]| {
+            list.iter()
+                .any(|v| (v.len() + 1..=v.len() + 3).contains(&lower.len()) && lower.ends_with(*v))
+        };
+        if ends(&["stop", "shut"]) {
+            Some(Class::Stops)
+        } else if ends(&["upload", "publish"]) {
+            Some(Class::Reaches)
+        } else {
+            None
+        }
+        .map(|class| Verb {
+            word: name.into(),
+            class,
+        })
+    })
     // An account's verb and noun joined (`faxdeluser`, `faxadduser`): who may log in changes.
     .or_else(|| joined(&["deluser", "delgroup"], Class::Destroys))
     .or_else(|| joined(&["adduser", "addgroup", "useradd"], Class::Changes))
@@ -1856,6 +1890,36 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
 
 /// A script run by a shell or an interpreter is the program: its name's verb counts
 /// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
+/// The script an interpreter or a shell is told to run, as a program of its own with the words
+/// after it (`php /var/www/cli/joomla.php extension:install …` is `joomla.php extension:install
+/// …`): a program trail does not model. Only a script named by a path or a file name: a bare
+/// word may be an interpreter's own subcommand (`bun run`, `deno task`); none when the code is
+/// given inline (`-c`, `-e`).
+pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<Cmd<'a>> {
+    if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
+        return None;
+    }
+    let args: &'a [super::super::parse::Arg] = c.args;
+    let at = args.iter().position(|a| {
+        !a.text
+            .as_deref()
+            .is_some_and(|t| t.starts_with('-') && t.len() > 1)
+    })?;
+    let script = args[at].text.as_deref()?;
+    if c.option_words().any(|w| w == "-c" || w == "-e")
+        || !(script.contains('/') || script.contains('.'))
+    {
+        return None;
+    }
+    Some(Cmd {
+        name: script.rsplit('/').next().unwrap_or(script),
+        args: &args[at + 1..],
+        writes: c.writes,
+        reads: c.reads,
+        zones: c.zones,
+    })
+}
+
 pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
         return;
@@ -1872,40 +1936,26 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let name = script.rsplit('/').next().unwrap_or(script);
     // The script is a program trail does not model (`php bin/console doctrine:database:drop
     // --force`, `python manage.py reset_db`): its subcommands and methods are read as such a
-    // program's are. Only a script named by a path or a file name: a bare word may be an
-    // interpreter's own subcommand (`bun run`, `deno task`).
-    if script.contains('/') || script.contains('.') {
-        let at = c
-            .args
-            .iter()
-            .position(|a| std::ptr::eq(a, arg))
-            .unwrap_or(0);
-        let inner = Cmd {
-            name,
-            args: &c.args[at + 1..],
-            writes: c.writes,
-            reads: c.reads,
-            zones: c.zones,
-        };
-        if !shows_only(&inner)
-            && let Some(v) = subcommand_verb(&inner)
-                .or_else(|| method_verb(&inner))
-                // A script's own flags are its author's words (`--frame-drop`): only one
-                // asking for hidden secrets counts.
-                .or_else(|| flag_verb(&inner).filter(|v| v.class == Class::Reveals))
-        {
-            out.push(decide(
-                Verdict::Junction,
-                v.class.rule(),
-                format!(
-                    "the script `{name}` is told to {} (`{}`): a person decides",
-                    v.class.meaning(),
-                    v.word
-                ),
-                raw,
-            ));
-            return;
-        }
+    // program's are.
+    if let Some(inner) = script_run(c)
+        && !shows_only(&inner)
+        && let Some(v) = subcommand_verb(&inner)
+            .or_else(|| method_verb(&inner))
+            // A script's own flags are its author's words (`--frame-drop`): only one
+            // asking for hidden secrets counts.
+            .or_else(|| flag_verb(&inner).filter(|v| v.class == Class::Reveals))
+    {
+        out.push(decide(
+            Verdict::Junction,
+            v.class.rule(),
+            format!(
+                "the script `{name}` is told to {} (`{}`): a person decides",
+                v.class.meaning(),
+                v.word
+            ),
+            raw,
+        ));
+        return;
     }
     if !script.contains('.') {
         return;
