@@ -217,11 +217,12 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         || crate::plausible::PASSWORD_ELSEWHERE
             .iter()
             .any(|k| has(k.as_bytes()))
-        // `pw` and `pat` as words of their own (`pw`, `DB_PW`, `SHIPBOB_PAT`), as
-        // generic-assignment reads them.
+        // `pw` and `pat` ending a part of the name (`pw`, `DB_PW`, `SHIPBOB_PAT`, and a
+        // camelCase `…Pw`, which lower case hides): generic-assignment's regex matches them
+        // only there, and its check reads the words back. Found by the proptest below.
         || name
             .split(|&c| matches!(c, b'_' | b'-' | b'.'))
-            .any(|w| w.eq_ignore_ascii_case(b"pw") || w.eq_ignore_ascii_case(b"pat"))
+            .any(|w| w.ends_with(b"pw") || w.ends_with(b"pat"))
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.
