@@ -62,6 +62,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "url-user-token",
         "Base URL: https://Kq7vR2mZ-9xWp4tLs@cgm-lena.example.net/api/v1/",
     ),
+    (
+        "login-handed-over",
+        "[9:02] Ana: which login do I use for the portal?\n[9:03] Raj: ops@acme-dental.example\n[9:03] Raj: Tq4.mZr8Kw2x",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -72,6 +76,7 @@ const PRINTED: usize = 4;
 const ALONE: usize = 5;
 const SLASHED: usize = 6;
 const TOKEN_USER: usize = 7;
+const HANDED_OVER: usize = 8;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -116,6 +121,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in slashed(text) {
         push_new(out, span, SLASHED);
+    }
+    for span in handed_over(text) {
+        push_new(out, span, HANDED_OVER);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -1229,16 +1237,32 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
-/// password_stdin`, `printf %s … | acme login --password-stdin`).
+/// password_stdin`, `printf %s … | acme login --password-stdin`), or a value echoed into a
+/// command that stores a secret (`printf '%s' '…' | docker secret create NAME -`, `… | acme
+/// secrets set KEY`).
 fn piped_password(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !contains_any_case(text, b"stdin") {
+    if !contains_any_case(text, b"stdin") && !contains_any_case(text, b"secret") {
         return out;
     }
     for (start, line) in lines_at(text) {
         let Some(pipe) = line.find('|') else { continue };
         let after = &line[pipe..];
-        if !(contains_any_case(after, b"password_stdin")
+        let stores =
+            {
+                let ws: Vec<String> = text::words(after);
+                ws.iter()
+                    .position(|w| w == "secret" || w == "secrets")
+                    .is_some_and(|i| {
+                        ws[i + 1..].iter().take(2).any(|w| {
+                            matches!(w.as_str(), "create" | "set" | "put" | "add" | "store")
+                        }) || ws[..i].iter().rev().take(1).any(|w| {
+                            matches!(w.as_str(), "create" | "set" | "put" | "add" | "store")
+                        })
+                    })
+            };
+        if !(stores
+            || contains_any_case(after, b"password_stdin")
             || contains_any_case(after, b"password-stdin")
             || contains_any_case(after, b"passwordstdin"))
         {
@@ -1254,7 +1278,8 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         let arg = &before[arg_at..];
         let quoted = arg.starts_with(['"', '\'']);
         let v = arg.trim_matches(['"', '\'']);
-        if !v.contains(char::is_whitespace) && generated_beside("password", v, false, quoted) {
+        let name = if stores { "secret" } else { "password" };
+        if !v.contains(char::is_whitespace) && generated_beside(name, v, false, quoted) {
             let s = start + arg_at + usize::from(quoted);
             out.push((s, s + v.len()));
         }
@@ -1831,6 +1856,87 @@ fn slashed(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A login handed over in a chat or an e-mail: an account (an e-mail address) on one line, and
+/// on one of the next two a message that is one word only a generator writes: letters of both
+/// cases and a digit (`tc@elmstreet.example` then `A5vWE.sNHY1R`). The text must speak of
+/// logging in, an account or a password within the lines before it. A chat line's time and
+/// sender (`[4:05 PM] Marco (TC): `) are not the message.
+fn handed_over(text: &str) -> Vec<(usize, usize)> {
+    const CONTEXT: &[&[u8]] = &[
+        b"login",
+        b"log in",
+        b"sign in",
+        b"signin",
+        b"account",
+        b"password",
+        b"credential",
+    ];
+    let mut out = Vec::new();
+    // Every text the ledger keeps comes here; most hold no address and no such word.
+    if !text.contains('@') || !CONTEXT.iter().any(|w| contains_any_case(text, w)) {
+        return out;
+    }
+    let lines: Vec<(usize, &str)> = lines_at(text)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    for (k, &(start, line)) in lines.iter().enumerate().skip(1) {
+        let (at, body) = message(line);
+        let v = body.trim();
+        let account_before = lines[k.saturating_sub(2)..k]
+            .iter()
+            .any(|(_, l)| message(l).1.split_whitespace().any(email_address));
+        let spoken_of = lines[k.saturating_sub(5)..k]
+            .iter()
+            .any(|(_, l)| CONTEXT.iter().any(|w| contains_any_case(l, w)));
+        if !(account_before && spoken_of && (8..=64).contains(&v.len()))
+            || v.contains(char::is_whitespace)
+            || v.contains(['@', '/', ':', '=', '$', '<', '>', '(', ')', '"', '\''])
+        {
+            continue;
+        }
+        let b = v.as_bytes();
+        let classes = b.iter().any(u8::is_ascii_digit)
+            && b.iter().any(u8::is_ascii_uppercase)
+            && b.iter().any(u8::is_ascii_lowercase);
+        if classes && mixed(v) && !file_name(v) && !plausible::is_placeholder(v) {
+            let s = start + at + (body.len() - body.trim_start().len());
+            out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
+/// A chat line's message, after its time in brackets and its sender's name (`[4:05 PM] Marco
+/// (TC): …`), with its offset in the line; another line whole.
+fn message(line: &str) -> (usize, &str) {
+    let mut at = 0;
+    if line.starts_with('[')
+        && let Some(close) = line.find(']')
+    {
+        at = close + 1;
+    }
+    // A sender's name is short and ends in `: ` (a URL's colon has no space after it).
+    if let Some(colon) = line[at..].find(": ").filter(|&c| c <= 40)
+        && !line[at..at + colon].contains(['"', '\'', '=', '{'])
+    {
+        at += colon + 2;
+    }
+    (at, &line[at..])
+}
+
+/// Whether a word is an e-mail address: a local part, `@`, and a domain with a dot.
+fn email_address(w: &str) -> bool {
+    let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    w.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty()
+            && domain.contains('.')
+            && !domain.starts_with('.')
+            && domain
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+    })
 }
 
 /// Words that stand alone: between blanks, quotes, backticks or brackets, without `=`, `:`,

@@ -1145,9 +1145,27 @@ pub(crate) fn plausible_call_argument(value: &str) -> bool {
         && !looks_like_words(value)
         && !looks_like_identifier(value, true)
         && !value.contains('@')
+        && !connection_string(value)
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && looks_random(value)
         && entropy(value) >= if is_hex_token(value) { 3.0 } else { 3.3 }
+}
+
+/// A connection string of settings (`mysql:host=db;dbname=shop;charset=utf8mb4`,
+/// `Server=db;Database=shop`): a password inside it is read by the rules for such strings,
+/// not taken whole.
+fn connection_string(value: &str) -> bool {
+    let settings = value
+        .split([';', ' '])
+        .filter(|p| {
+            p.split_once('=').is_some_and(|(k, _)| {
+                !k.is_empty()
+                    && k.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+            })
+        })
+        .count();
+    settings >= 2 || settings == 1 && value.contains(':')
 }
 
 /// A positional argument after a command-line login verb (`wandb login KEY`, `ngrok config
