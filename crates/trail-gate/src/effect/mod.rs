@@ -194,10 +194,12 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     let restores = parts
         .iter()
         .any(|p| matches!(p.as_str(), "restore" | "extract"));
+    // Sharing a service of this machine (`zrok share public localhost:3000`) opens it to
+    // others: the address is what is handed out, not where the act stays.
     let relays = parts.iter().any(|p| {
         matches!(
             p.as_str(),
-            "send" | "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify"
+            "send" | "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify" | "share"
         )
     });
     restores && restores_here(c, ctx)
@@ -655,7 +657,9 @@ fn credential_in_text(
     // A word built by the shell is read as written: its content is a credential's when the
     // command substituted there reads one (`"$(cat ~/.ssh/id_ed25519)"`).
     let texts = || c.args.iter().map(|a| a.text.as_deref().unwrap_or(&a.raw));
-    let named = texts().find_map(|t| {
+    let mut at = 0;
+    let named = texts().enumerate().find_map(|(i, t)| {
+        at = i;
         // `@` too: the upload syntax of many senders (`file@/home/dev/.ssh/id_ed25519`).
         t.split(|ch: char| {
             ch.is_whitespace()
@@ -691,6 +695,35 @@ fn credential_in_text(
     let sending = verb
         .filter(|v| v.class == words::Class::Reaches)
         .or(by_name.as_ref());
+    // Or written into text meant for people (`--notes "$(cat ~/.aws/credentials)"`, `-m`,
+    // `--body`): an update's notes, a message, a comment are published or sent where others
+    // read them.
+    let prose = |flag: &str| {
+        flag.starts_with("--")
+            && words::parts(flag.split('=').next().unwrap_or(flag))
+                .iter()
+                .any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "notes"
+                            | "note"
+                            | "message"
+                            | "msg"
+                            | "body"
+                            | "text"
+                            | "comment"
+                            | "description"
+                            | "summary"
+                            | "content"
+                            | "title"
+                    )
+                })
+    };
+    let in_prose = texts().nth(at).is_some_and(prose)
+        || at
+            .checked_sub(1)
+            .and_then(|p| texts().nth(p))
+            .is_some_and(|f| !f.contains('=') && prose(f));
     let (verdict, rule, what) = if addressed {
         (
             Verdict::Block,
@@ -702,6 +735,12 @@ fn credential_in_text(
             Verdict::Block,
             RuleId::Exfiltration,
             format!("and is told to send (`{}`): it is never run", v.word),
+        )
+    } else if in_prose {
+        (
+            Verdict::Block,
+            RuleId::Exfiltration,
+            "as the text of a note or a message others read: it is never run".to_string(),
         )
     } else {
         (
@@ -756,12 +795,18 @@ fn critical(
     let cleans = words::cleans(c);
     // An output option of a command that only looks names what it reads (`clevis luks list
     // -d /dev/nvme0n1p3`).
-    let lists = verb.is_none() && looks;
+    let lists = verb.is_none() && (looks || words::reports(c));
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
         && (words::restores(c) || layer.privileged && !looks)
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
+    // Restored with files that are not in the backup deleted (`rustic restore latest:/etc /etc
+    // --delete`): the directory becomes the backup's, whatever was added since is gone.
+    let mirrors = !shows
+        && words::restores(c)
+        && c.option_words()
+            .any(|w| w.starts_with('-') && words::parts(w).iter().any(|p| p == "delete"));
     // Told to skip its own confirmation, given `/`, home or a directory above the project:
     // what it would have asked about is the whole of it.
     // `--overwrite` too: alone it only lets an output replace an older one, so it is no
@@ -796,6 +841,12 @@ fn critical(
                     && !t.read
                     && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
                 || t.target == Target::Root && replaces_root
+                || mirrors
+                    && !t.read
+                    && matches!(
+                        t.target,
+                        Target::Root | Target::Home | Target::Ancestor | Target::SystemDir
+                    )
                 // Every file under `/`, home or a system directory rewritten in place
                 // (`codespell --write-changes /etc`): nothing says which, or how to undo it.
                 || t.rewritten
@@ -1488,6 +1539,8 @@ fn what_it_is_handed(
     console_lines(c, cmd, ctx, raw, out);
     out.extend(fed_statements(c, cmd, ctx, raw));
     planted_text(c, ctx, out);
+    out.extend(planted_destination(c, ctx, raw));
+    out.extend(configured_listener(c, ctx, raw));
     arguments::downloaded_source(c, cmd, ctx, raw, out);
     out.extend(code_from_url(c, raw));
     out.extend(download_on_stdin(c, producers, raw));
@@ -1648,6 +1701,108 @@ fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
     }
 }
 
+/// A configuration this line wrote, handed to a program told to act on it, that names the
+/// filesystem root, the home directory, a system file or a disk as where its files go (`- path:
+/// /home/dev` then `vendir sync --file f`, `file = "/etc/hosts"` then `flavours -c f apply`): the
+/// program writes there as the configuration says, a block as the same word on its command line
+/// would be. Only a key that names a place written (`path`, `file`, `dest`, `target`, `output`,
+/// `dir`); one that names what is read (`source`, `include`) does not count.
+fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if words::shows_only(c) || words::looks(c) {
+        return None;
+    }
+    for text in planted_handed(c, ctx) {
+        for line in text.lines() {
+            let l = line.trim().trim_start_matches("- ").trim_start();
+            let Some((key, value)) = l.split_once([':', '=']) else {
+                continue;
+            };
+            let key = key.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+            let written = words::parts(&key).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "path"
+                        | "file"
+                        | "dest"
+                        | "destination"
+                        | "target"
+                        | "output"
+                        | "dir"
+                        | "directory"
+                        | "root"
+                        | "into"
+                )
+            });
+            let value = value.trim().trim_matches(['"', '\'', ',']).trim();
+            if !written || value.is_empty() || value.contains(char::is_whitespace) {
+                continue;
+            }
+            let args = words::console_args(&[value]);
+            let console = words::console(c.name, &args);
+            let hit = targets::of(&console, ctx).into_iter().find(|t| {
+                matches!(
+                    t.target,
+                    Target::Root | Target::Home | Target::Device | Target::SystemFile
+                )
+            });
+            if let Some(t) = hit {
+                return Some(decide(
+                    Verdict::Block,
+                    RuleId::DestroysCritical,
+                    format!(
+                        "`{}` is handed a configuration written on this line that sends its files to {} (`{key}: {}`): it is never run",
+                        c.name,
+                        t.target.what(),
+                        t.word
+                    ),
+                    raw,
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A configuration handed to a program, written on this line or printed into a process
+/// substitution (`nsd -c <(printf 'ip-address: 0.0.0.0\n…')`), that tells it to listen on every
+/// interface (`bind_addr = "0.0.0.0:2333"`): what it serves is reachable from the network, as
+/// `--bind 0.0.0.0` on its command line would make it.
+fn configured_listener(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    let substituted = c
+        .args
+        .iter()
+        .filter(|a| a.raw.starts_with("<(printf") || a.raw.starts_with("<(echo"))
+        .map(|a| a.raw.replace("\\n", "\n"));
+    let texts: Vec<String> = planted_handed(c, ctx)
+        .into_iter()
+        .map(str::to_string)
+        .chain(substituted)
+        .collect();
+    let line = texts.iter().flat_map(|t| t.lines()).find_map(|line| {
+        let (key, value) = line.trim().split_once([':', '='])?;
+        let listener = words::parts(key.trim().trim_matches(['"', '\'']))
+            .iter()
+            .any(|p| {
+                matches!(
+                    p.as_str(),
+                    "bind" | "listen" | "address" | "addr" | "interface" | "host" | "ip"
+                )
+            });
+        let v = value.trim().trim_matches(['"', '\'', ',', ' ']);
+        (listener && (v.starts_with("0.0.0.0") || matches!(v, "::" | "[::]")))
+            .then(|| line.trim().to_string())
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::ExposesService,
+        format!(
+            "`{}` is handed a configuration that tells it to listen on every network interface (`{line}`): what it serves is reachable from the network, and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
 /// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
 fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
@@ -1674,6 +1829,10 @@ fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
 /// inside an element, its text (`<command>rm -rf …</command>`).
 fn held_command(line: &str) -> Option<&str> {
     let mut l = line.trim();
+    // A section's header (`[server]`, TOML's `[[proxies]]`) names where settings go.
+    if l.starts_with('[') && l.ends_with(']') {
+        return None;
+    }
     l = l.strip_prefix("- ").unwrap_or(l).trim_start();
     if l.starts_with('<')
         && let Some(open) = l.find('>')
@@ -1759,7 +1918,9 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         .enumerate()
         .find(|&(i, w)| {
             let v = option_value(w);
-            code_url(v) || (repository_url(v) || archive_url(v) || script_url(v)) && told_before(i)
+            code_url(v)
+                || (repository_url(v) || archive_url(v) || script_url(v) || forge_shorthand(v))
+                    && told_before(i)
         })
         .map(|(i, w)| (i, option_value(w)))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
@@ -2009,11 +2170,23 @@ fn code_url(w: &str) -> bool {
         "gem", "apk", "msi", "st",
     ];
     let w = w.trim_matches(['"', '\'']);
-    if ["github://", "gitlab://", "bitbucket://"]
+    // A forge's scheme, with or without slashes (`github://…`, `github:owner/name`,
+    // `github:owner:plugin`); a task's namespace is no repository (`gitlab:check`).
+    if let Some(rest) = ["github:", "gitlab:", "bitbucket:"]
         .iter()
-        .any(|s| w.starts_with(s))
+        .find_map(|s| w.strip_prefix(s))
     {
-        return true;
+        if rest.starts_with("//") {
+            return true;
+        }
+        let name = |p: &str| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        };
+        return rest.split_once(['/', ':']).is_some_and(|(owner, repo)| {
+            name(owner) && name(repo.split(['/', '@', '#']).next().unwrap_or(repo))
+        });
     }
     let Some(rest) = ["https://", "http://", "ftp://"]
         .iter()
@@ -2036,6 +2209,24 @@ fn code_url(w: &str) -> bool {
     }
     file.rsplit_once('.')
         .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// A repository on a forge named the short way, owner, name and a ref (`realm/SwiftLint@0.50.0`,
+/// `qz7-labs/XcodeCleaner@main`): what a runner fetches and builds from GitHub.
+fn forge_shorthand(w: &str) -> bool {
+    let w = w.trim_matches(['"', '\'']);
+    let Some((repo, git_ref)) = w.split_once('@') else {
+        return false;
+    };
+    let name_ok = |p: &str| {
+        !p.is_empty()
+            && p.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    };
+    repo.split_once('/')
+        .is_some_and(|(owner, name)| name_ok(owner) && name_ok(name))
+        && name_ok(git_ref)
 }
 
 /// A source repository's address: a `git+` or `.git` URL, or a project on a public forge

@@ -461,9 +461,22 @@ pub(super) fn checker(name: &str) -> bool {
     let ps = parts(name);
     ps.len() > 1
         && ps.last().is_some_and(|l| {
-            ["check", "list", "show", "verify", "validate", "print"]
-                .iter()
-                .any(|v| l.starts_with(v))
+            l == "info"
+                || ["check", "list", "show", "verify", "validate", "print"]
+                    .iter()
+                    .any(|v| l.starts_with(v))
+        })
+}
+
+/// A program that only reports on what it is given: a checker by its name ([`checker`]), or a
+/// long option that asks for a report (`--smartCheck`, `--deviceInfo`, `--show-status`).
+pub(super) fn reports(c: &Cmd<'_>) -> bool {
+    checker(c.name)
+        || c.option_words().any(|w| {
+            w.starts_with("--")
+                && parts(w).last().is_some_and(|l| {
+                    matches!(l.as_str(), "check" | "info" | "status" | "list" | "show")
+                })
         })
 }
 
@@ -1782,6 +1795,32 @@ const POWER_WORDS: &[&str] = &[
     "suspend",
 ];
 
+/// A mode said after a power word (`reboot ForceRestart`, `GracefulShutdown`): its words are
+/// all of power and force, so it names no machine.
+fn power_mode(w: &str) -> bool {
+    parts(w).iter().all(|p| {
+        POWER_WORDS.contains(&p.as_str())
+            || matches!(
+                p.as_str(),
+                "force"
+                    | "forced"
+                    | "graceful"
+                    | "immediate"
+                    | "cold"
+                    | "warm"
+                    | "restart"
+                    | "off"
+                    | "on"
+                    | "cycle"
+                    | "reset"
+                    | "now"
+                    | "soft"
+                    | "hard"
+                    | "power"
+            )
+    })
+}
+
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     let words: Vec<&str> = c.words().collect();
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
@@ -1862,10 +1901,8 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     let named_after = words[at + 1..].iter().any(|w| {
         !w.starts_with('-')
             && !w.contains(char::is_whitespace)
-            && !matches!(
-                *w,
-                "off" | "cycle" | "reset" | "now" | "-h" | "soft" | "hard"
-            )
+            && !matches!(*w, "-h")
+            && !power_mode(w)
             && !w.starts_with('+')
     });
     let host = words.iter().any(|w| {
@@ -1888,8 +1925,6 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     })
 }
 
-/// A script run by a shell or an interpreter is the program: its name's verb counts
-/// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
 /// The script an interpreter or a shell is told to run, as a program of its own with the words
 /// after it (`php /var/www/cli/joomla.php extension:install …` is `joomla.php extension:install
 /// …`): a program trail does not model. Only a script named by a path or a file name: a bare
@@ -1920,6 +1955,8 @@ pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<Cmd<'a>> {
     })
 }
 
+/// A script run by a shell or an interpreter is the program: its name's verb counts
+/// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
 pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
         return;
