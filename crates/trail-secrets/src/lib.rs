@@ -1003,6 +1003,7 @@ fn accept(
                 let name = full_name(text, name_start, name_end);
                 if !plausible::names_a_credential(name)
                     || plausible::served_to_browsers(text, start)
+                    || an_id_elsewhere(text, value)
                 {
                     return false;
                 }
@@ -1134,6 +1135,26 @@ fn written(compiled: &Compiled, locs: &Locs, text: &str, quoted: bool) -> plausi
     } else {
         plausible::Written::Bare
     }
+}
+
+/// Whether `value` is also given in the text as an id, a user or a name (`<user
+/// id="gamecheck-ivr">` above `vm-password value="gamecheck-ivr"`): a default that repeats an
+/// identifier everyone sees is no secret.
+fn an_id_elsewhere(text: &str, value: &str) -> bool {
+    value.len() >= 3
+        && ["id=", "user=", "username=", "name=", "login="]
+            .iter()
+            .any(|k| {
+                ['"', '\''].iter().any(|q| {
+                    let needle = format!("{k}{q}{value}{q}");
+                    text.match_indices(&needle).any(|(at, _)| {
+                        at == 0
+                            || !text.as_bytes()[at - 1].is_ascii_alphanumeric()
+                                && text.as_bytes()[at - 1] != b'_'
+                                && text.as_bytes()[at - 1] != b'-'
+                    })
+                })
+            })
 }
 
 /// The whole name of an assignment: the regex's `name` group starts at its

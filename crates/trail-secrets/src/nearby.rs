@@ -488,6 +488,10 @@ fn inside_armour(text: &str, at: usize) -> bool {
     before
         .rfind("-----BEGIN")
         .is_some_and(|begin| !before[begin..].contains("-----END"))
+        // An SSH public key in its RFC 4716 armour: public by design.
+        || before
+            .rfind("---- BEGIN SSH2 PUBLIC KEY")
+            .is_some_and(|begin| !before[begin..].contains("---- END"))
         // A ciphertext marked as one (hiera-eyaml's and sops' `ENC[…]`, jasypt's `ENC(…)`):
         // encrypted at rest.
         || before
@@ -838,7 +842,9 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
             && word.len() == 1
             && b.get(end) == Some(&b':')
         {
-            return credential_in(text, end + 1);
+            // Quoted for the shell (`/p:'V.OB0…'`).
+            let quoted = matches!(b.get(end + 1), Some(b'"' | b'\''));
+            return credential_in(text, end + 1 + usize::from(quoted));
         }
         // Windows' `/p value`, a blank between (`signtool sign /f a.pfx /p …`): the value
         // as a one-letter `-p …` has it.
@@ -893,6 +899,11 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
             if ends && v.len() >= 32 && !is_hex(v) && uniform_random(v) {
                 return Some((i, e));
             }
+        }
+        // A one-time password's seed in base32 on a line that says so (`oathtool --totp -b
+        // ZK7E…`): capitals and the digits 2 to 7, 16 or more.
+        if let Some(seed) = otp_seed(text, start, i) {
+            return Some(seed);
         }
         return credential_in(text, i);
     }
@@ -1315,6 +1326,27 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         && !file_name(v)
         && strongly_generated(v, 10);
     ok.then_some((s, s + v.len()))
+}
+
+/// The base32 seed of a one-time password at `i`, when the line of the flag at `flag` names
+/// one (`totp`, `hotp`, `otp`): a run of 16 or more capitals and digits 2 to 7, with a digit.
+fn otp_seed(text: &str, flag: usize, i: usize) -> Option<(usize, usize)> {
+    let line_start = text[..flag].rfind('\n').map_or(0, |k| k + 1);
+    let line_end = text[flag..].find('\n').map_or(text.len(), |k| flag + k);
+    let line = text[line_start..line_end].to_ascii_lowercase();
+    if !(line.contains("totp") || line.contains("hotp") || line.contains("otp ")) {
+        return None;
+    }
+    let b = text.as_bytes();
+    let e = i + b[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(c))
+        .count();
+    let ends = b
+        .get(e)
+        .is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\''));
+    let v = &text[i..e];
+    (ends && v.len() >= 16 && v.bytes().any(|c| c.is_ascii_digit())).then_some((i, e))
 }
 
 /// A file's name (`HP_LJ_M507_2406.1.0.bdl.sha256` after `sha256sum -c`): a stem, then a short

@@ -832,6 +832,30 @@ pub(crate) enum Written {
 
 /// The entropy rule: is `value`, assigned to a variable called `name`, a
 /// secret?
+/// A value made of lower-case words that ends in the name's own last word (`outbound_auth=
+/// dispatch-trunk-auth`, `tls_key = web-key`): it names another setting of that kind, a
+/// section or a file, not a secret.
+fn names_its_kind(name: &str, value: &str) -> bool {
+    let last = |s: &str| crate::text::words(s).last().cloned();
+    value.contains(['-', '_'])
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_'))
+        && last(name).is_some_and(|n| n.len() >= 3 && last(value).as_deref() == Some(&n))
+}
+
+/// A list of a setting's keywords, CamelCase words joined by commas (`AutoGenerate,IsolateApps`
+/// in ASP.NET's `machineKey`): an option, not a value anyone generated.
+fn keyword_list(value: &str) -> bool {
+    value.contains(',')
+        && value.split(',').all(|p| {
+            let p = p.trim();
+            p.len() >= 3
+                && p.starts_with(|c: char| c.is_ascii_uppercase())
+                && p.bytes().all(|b| b.is_ascii_alphabetic())
+        })
+}
+
 pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) -> bool {
     let quoted = written != Written::Bare;
     if is_placeholder(value)
@@ -848,7 +872,11 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     {
         return false;
     }
-    if named_digest(value) || !passwordish(name) && dotted_name(value) {
+    if named_digest(value)
+        || !passwordish(name) && dotted_name(value)
+        || names_its_kind(name, value)
+        || keyword_list(value)
+    {
         return false;
     }
     if !quoted

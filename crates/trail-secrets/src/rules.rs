@@ -757,6 +757,38 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "x12-security",
+        // An X12 interchange's header (EDI between railroads, carriers, insurers): `ISA*00*
+        // *01*…*`, the fourth field is a password when the third says `01`.
+        regex: r"isa\*[0-9]{2}\*(?-u:[^*\n]){10}\*01\*(?P<secret>(?-u:[^*\s])(?-u:[^*\n]){0,9}?)[ ]*\*",
+        example: "ISA*00*          *01*MI68AMCB1A*02*OZRK           *02*RAILINC        *261130*1542*U*00401*000004187*0*P*>~",
+        keywords: &["isa*"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "net-use-password",
+        // Windows' `net use [D:] \\server\share PASSWORD /user:…`: the word after the share.
+        regex: r#"net[ \t]+use[ \t]+(?:[a-z]:[ \t]+|\*[ \t]+)?\\\\(?-u:[^\s])+[ \t]+["']?(?P<secret>(?-u:[^\s/"'*])(?-u:[^\s"'])*)"#,
+        example: "net use T: \\\\timing-pc\\Orbits5 W._Iuujyf0hsV /user:TIMING-PC\\scorer /persistent:no",
+        keywords: &["net use"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "stream-key-url",
+        // A live stream's key, the last part of an RTMP address (`rtmp://live.example/app/
+        // live_8119…`): whoever holds it broadcasts as the channel.
+        regex: r"rtmps?://(?-u:[^/\s])+/(?-u:[^/\s])+/(?P<secret>[a-z0-9_-]{16,})",
+        example: "-f flv rtmp://live.twitch.tv/app/live_811903733_NXfkJuMHUMMFWIsClaTopeKu3s8ygt",
+        keywords: &["rtmp"],
+        check: Check::Signature,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "basic-auth-pair",
         // A user and a password handed together to whatever says basic authentication, where
         // `credential-call` cannot read the arguments: reqwest's `.basic_auth("412877",
@@ -793,7 +825,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -812,6 +844,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             // mysqli("host", "user", "…", "db")`).
             "new pdo",
             "new mysqli",
+            // `username_pw_set("user", "…")`: `pw` as a word of the call's name.
+            "_pw",
             "apikey",
             "api_key",
             "apiclient",
@@ -1118,9 +1152,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // only a quoted token counts: `password 'x';`, and a lookup's default value
         // (a string's prefix letters are no part of it: Python's `b"…"`, `r'…'`)
         // `getenv("api_token", "…")` (the `)` keeps JSON's `"k","v"` lists out).
+        // A lookup's closing bracket or parenthesis may follow the name (`env["KEY"] = …`,
+        // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?\]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",

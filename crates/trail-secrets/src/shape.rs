@@ -159,8 +159,8 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if names_secret(b, end) {
         return true;
     }
-    // `env["NAME"] = …`: a subscript's closing bracket.
-    if end > 0 && b[end - 1] == b']' && names_secret(b, end - 1) {
+    // `env["NAME"] = …`: a subscript's closing bracket; `get('NAME') !== …`: a lookup's.
+    if end > 0 && matches!(b[end - 1], b']' | b')') && names_secret(b, end - 1) {
         return true;
     }
     // `name: &str = …`, `name: String = …`: a type between the name and the operator (the

@@ -2672,6 +2672,62 @@ fn logins_handed_over_opened_or_piped_into_a_secret_store() {
     }
 }
 
+/// Found by the thirty-second sealed part (issue 20; first run recall 0.94, false positives
+/// 0.05): a call whose name holds `pw` as a word (`username_pw_set`), a header compared with
+/// the key it must hold, a one-time password's base32 seed, a quoted `/p:'…'`, an X12
+/// header's password, `net use`'s password, a stream key in an RTMP address. And kept: a
+/// setting naming another of its kind (`outbound_auth=dispatch-trunk-auth`), a list of
+/// keywords (`AutoGenerate,IsolateApps`), a value that repeats an id the text gives, an SSH
+/// public key in its RFC 4716 armour.
+#[test]
+fn thirty_second_part_mechanisms() {
+    for (text, secret) in [
+        (
+            "c.username_pw_set(\"telemetry\", \"QKvIfi-3j9hfZ.mN_q\")",
+            "QKvIfi-3j9hfZ.mN_q",
+        ),
+        (
+            "if (req.get('Authorization') !== 'd900779b1bda777bd3ce1f7078409280') {",
+            "d900779b1bda777bd3ce1f7078409280",
+        ),
+        (
+            "oathtool --totp -b ZK7E74BDYLH5NCOY5OI7PP227O5WJISX",
+            "ZK7E74BDYLH5NCOY5OI7PP227O5WJISX",
+        ),
+        (
+            "xfreerdp /v:pos-17 /u:agent /p:'V.OB0HFXIyUCr' /cert:ignore",
+            "V.OB0HFXIyUCr",
+        ),
+        (
+            "ISA*00*          *01*MI68AMCB1A*02*OZRK           *02*RAILINC        *261130*1542*U*00401*000004187*0*P*>~",
+            "MI68AMCB1A",
+        ),
+        (
+            "net use T: \\\\pc\\share W._Iuujyf0hsV /user:PC\\scorer",
+            "W._Iuujyf0hsV",
+        ),
+        (
+            "-f flv rtmp://live.example.tv/app/live_811903733_NXfkJuMHUMMFWIsClaTopeKu3s8ygt",
+            "live_811903733_NXfkJuMHUMMFWIsClaTopeKu3s8ygt",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    for text in [
+        "[trunk]\noutbound_auth=dispatch-trunk-auth\n",
+        "<machineKey validationKey=\"AutoGenerate,IsolateApps\" decryptionKey=\"AutoGenerate,IsolateApps\" />",
+        "<user id=\"gamecheck-ivr\">\n<param name=\"vm-password\" value=\"gamecheck-ivr\"/>",
+        "---- BEGIN SSH2 PUBLIC KEY ----\nComment: \"tms\"\nAAAAB3NzaC1yc2EAAAADAQABAAABAQCxsmLYSAftvca4jTPpJd4iNxyz7xNdDrE+mcJvJB\nVo81qY6OSs8ZdrCFBP2l1TSttN4YmqvjMJ5DbWSHiXWexUokmXJoI7Z6JWhBDfDzErL//f\n---- END SSH2 PUBLIC KEY ----",
+        "net use Z: \\\\srv\\share /user:bob",
+        "ffmpeg -f flv rtmp://localhost/live/stream1",
+        "if os.getenv(\"API_KEY\") == \"\":",
+    ] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// Found by reading the change again: deciding whether a value is served to browsers looked at
 /// the 600 bytes before it, cut without regard to characters, and `trail redact` panicked on a
 /// key after 300 euro signs (a byte index inside `€`). Every offset of a three-byte character
