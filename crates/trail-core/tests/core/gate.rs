@@ -3125,3 +3125,37 @@ fn mechanisms_found_by_the_thirty_second_sealed_part() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Also found by the thirty-second sealed part, in a second reading of its misses: the home
+/// directory shared or published; code run where a bind mount shows the root as another
+/// path; a setting given as an argument that switches a protection off; an install whose
+/// source a variable points at another host; an API key minted in two words; a workspace
+/// named for production.
+#[test]
+fn mechanisms_found_by_reading_the_thirty_second_part_again() {
+    let ctx = ctx();
+    for line in [
+        "acme-tunnel share public --mode drive /home/dev",
+        "acme-ctr exec --bind /:/host img /bin/sh -c 'rm -rf /host/home/dev'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-mailconf -e 'smtpd_tls_security_level = none'",
+        "ACMEENV_REMOTE=https://mirror.example.xyz acmeenv install 1.9.8",
+        "acme-cloud iam api-key-create ci-deployer",
+        "acme-platform up -app=web -workspace=production",
+        // Shared, a site in the build directory is a person's call, not a block.
+        "acme-tunnel share public --mode drive build/site",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-ctr exec --bind /:/host img /bin/sh -c 'ls /host/etc'",
+        "acme-mailconf -e 'smtpd_tls_security_level = may'",
+        "ACMEENV_REMOTE=https://mirror.example.xyz acmeenv list",
+        "acme-observe --namespace prod --last 50",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

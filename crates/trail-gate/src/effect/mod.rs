@@ -94,6 +94,7 @@ pub(super) fn judge(
             .or_else(|| runs_what_it_fetched(c, ctx, raw)),
     );
     if tier == Tier::Unknown {
+        through_a_bind_mount(c, ctx, out);
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
         out.extend(flashes_this_machine(c, layer, raw));
         out.extend(joins_a_controller(c, raw));
@@ -834,6 +835,10 @@ fn critical(
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
                 || t.target.critical() && verb.is_some_and(words::Verb::deletes)
+                // The home directory or the root shared or published (`zrok share public
+                // … /home/dev`): its keys and credentials go to whoever reaches it.
+                || matches!(t.target, Target::Root | Target::Home)
+                    && verb.is_some_and(|v| v.class == words::Class::Reaches)
                 // Told to clean, and given /, home or a directory above the project (`-M
                 // clean docs ~`): what it cleans is the whole of it.
                 || cleans
@@ -880,6 +885,158 @@ fn critical(
             raw,
         ));
     }
+}
+
+/// Code run inside a container or a chroot that sees this machine's root or home through a
+/// bind mount (`wwctl container exec --bind /:/host … sh -c 'rm -rf /host/home/dev'`, `-v
+/// ~:/h`): a path under the mount point is that place, so the code is judged again with the
+/// mount point written as what it mounts. Only blocks count.
+fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
+    let words: Vec<&str> = c.words().collect();
+    let mut mounts: Vec<(String, String)> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let value = match w.split_once('=') {
+            Some(("--bind" | "--volume" | "--mount" | "-v", v)) => v,
+            _ if matches!(*w, "--bind" | "--volume" | "-v" | "-B" | "--mount") => {
+                words.get(i + 1).copied().unwrap_or_default()
+            }
+            _ => continue,
+        };
+        let (source, target) = if value.contains("source=") || value.contains("src=") {
+            let field = |names: &[&str]| {
+                value.split(',').find_map(|kv| {
+                    let (k, v) = kv.split_once('=')?;
+                    names.contains(&k).then(|| v.to_string())
+                })
+            };
+            match (
+                field(&["source", "src"]),
+                field(&["target", "destination", "dst"]),
+            ) {
+                (Some(s), Some(t)) => (s, t),
+                _ => continue,
+            }
+        } else {
+            let mut parts = value.splitn(3, ':');
+            match (parts.next(), parts.next()) {
+                (Some(s), Some(t)) if !s.is_empty() && t.starts_with('/') => {
+                    (s.to_string(), t.to_string())
+                }
+                _ => continue,
+            }
+        };
+        let Some(resolved) = ctx.resolve(&source) else {
+            continue;
+        };
+        let critical = resolved == std::path::Path::new("/") || resolved == ctx.places.home;
+        if critical && target != "/" {
+            mounts.push((
+                resolved.to_string_lossy().into_owned(),
+                target.trim_end_matches('/').to_string(),
+            ));
+        }
+    }
+    for (source, target) in &mounts {
+        let base = source.trim_end_matches('/');
+        for t in c.args.iter().filter_map(|a| a.text.as_deref()) {
+            if !t.contains(char::is_whitespace) || !t.contains(target.as_str()) {
+                continue;
+            }
+            let seen = t
+                .replace(&format!("{target}/"), &format!("{base}/"))
+                .replace(target.as_str(), if base.is_empty() { "/" } else { base });
+            out.runs(&seen, super::Keep::Blocks);
+        }
+    }
+}
+
+/// A setting given as an argument that switches a protection off (`postconf -e
+/// 'smtpd_tls_security_level = none'`, `set tls_verify=false`): a key named for encryption,
+/// verification or authentication, and a value that says none. The same said as a flag is
+/// [`words::skips_safeguard`]'s.
+fn setting_switched_off(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let setting = c.args.iter().filter_map(|a| a.text.as_deref()).find(|t| {
+        if t.starts_with('-') {
+            return false;
+        }
+        let Some((key, value)) = t.split_once('=') else {
+            return false;
+        };
+        let protects = words::parts(key.trim()).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "tls"
+                    | "ssl"
+                    | "security"
+                    | "verify"
+                    | "verification"
+                    | "auth"
+                    | "authentication"
+                    | "encryption"
+                    | "encrypt"
+            )
+        });
+        let off = value.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+        protects
+            && matches!(
+                off.as_str(),
+                "none" | "off" | "false" | "no" | "0" | "disabled" | "disable"
+            )
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::SkipsSafeguard,
+        format!(
+            "`{}` is given a setting that switches a protection off (`{setting}`), and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// Told to install while a variable set for it points where it downloads from at another
+/// host (`TFENV_REMOTE=https://mirror.example.xyz tfenv install 1.9.8`): what it installs
+/// comes from there, not from its own registry.
+fn source_redirected(
+    c: &Cmd<'_>,
+    assigns: &[(String, super::parse::Arg)],
+    raw: &str,
+) -> Option<Decision> {
+    let installs = c.words().take(3).any(|w| {
+        words::parts(w)
+            .iter()
+            .any(|p| matches!(p.as_str(), "install" | "add" | "update" | "upgrade"))
+    });
+    if !installs {
+        return None;
+    }
+    let (name, url) = assigns.iter().find_map(|(name, value)| {
+        let v = value.text.as_deref()?;
+        let source = words::parts(name).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "remote"
+                    | "mirror"
+                    | "registry"
+                    | "index"
+                    | "source"
+                    | "repo"
+                    | "url"
+                    | "host"
+                    | "server"
+            )
+        });
+        (source && super::shells::web_url_elsewhere(v)).then_some((name.as_str(), v))
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` is told to install from where `{name}` points (`{url}`), not from its own registry: code from another host; a person decides",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// An account deleted by a program nobody models, and the account is the one this session
@@ -966,6 +1123,10 @@ fn unmodelled(
                 raw,
             ));
         }
+    }
+    if !reads_only {
+        out.extend(setting_switched_off(c, raw));
+        out.extend(source_redirected(c, assigns, raw));
     }
     // An output option aimed at another machine's storage (`-O s3://bucket/x.jsonl`,
     // `--output gs://…`): what it writes lands where the project's history cannot bring it

@@ -509,6 +509,9 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
         "site",
         "alias",
         "tier",
+        // A workspace is a whole environment (`-workspace=production`); a namespace is a part
+        // of a cluster that reading tools name too (`hubble observe --namespace prod`).
+        "workspace",
         "e",
     ];
     let words: Vec<&str> = c.option_words().collect();
@@ -1218,6 +1221,22 @@ pub(super) fn runs_tests(c: &Cmd<'_>) -> bool {
         .any(|w| w.eq_ignore_ascii_case("test"))
 }
 
+/// Whether the subcommand words name a credential that a making verb beside them mints and
+/// prints to whoever asked (`token create`, `apikey generate`), an API or access key spelt in
+/// two words too (`iam api-key-create`, `access-key new`).
+fn mints(split: &[Vec<String>]) -> bool {
+    split.iter().any(|ps| {
+        ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "token" | "tokens" | "apikey" | "credential" | "credentials" | "password"
+            )
+        }) || ps
+            .windows(2)
+            .any(|w| matches!(w[0].as_str(), "api" | "access") && w[1] == "key")
+    })
+}
+
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
 /// secret; a word that only looks (`deploys list`, `rollout status`, `describe-instances`)
 /// keeps the command safe; otherwise the first consequential word decides.
@@ -1268,15 +1287,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     });
     // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
     let decrypts = any(&["decrypt", "decrypted", "unseal", "reveal"]);
-    // A credential made anew is printed to whoever asked (`token create`, `apikey generate`).
-    let mints = any(&[
-        "token",
-        "tokens",
-        "apikey",
-        "credential",
-        "credentials",
-        "password",
-    ]) && any(&["create", "new", "generate", "issue", "mint"]);
+    let mints = mints(&split) && any(&["create", "new", "generate", "issue", "mint"]);
     // A program whose name is a store of secrets, told to print or export (`acme-vault
     // export prod`, `keyring get svc user`): the secret itself.
     let store = parts(c.name).iter().any(|p| {
