@@ -56,12 +56,16 @@ pub(super) fn names_script(name: &str, words: &[Arg]) -> bool {
             .iter()
             .any(|a| a.text.as_deref().is_some_and(|t| t == "-f")),
         "iex" | "Invoke-Expression" => !words.is_empty(),
-        _ => words.iter().any(|a| {
-            a.text
-                .as_deref()
-                .is_none_or(|t| !t.starts_with('-') || t == "-")
-                && a.text.as_deref() != Some("-")
-        }),
+        // The first operand decides: `-` reads the program from stdin, and the words after it
+        // are its arguments (`curl … | python3 - --admin admin`), not a script's name.
+        _ => words
+            .iter()
+            .find(|a| {
+                a.text
+                    .as_deref()
+                    .is_none_or(|t| !t.starts_with('-') || t == "-")
+            })
+            .is_some_and(|a| a.text.as_deref() != Some("-")),
     }
 }
 

@@ -47,7 +47,14 @@ fn names_auth(parts: &[String]) -> bool {
     parts.iter().any(|p| {
         matches!(
             p.as_str(),
-            "token" | "password" | "auth" | "authentication" | "passwd" | "security" | "pin"
+            "token"
+                | "password"
+                | "auth"
+                | "authentication"
+                | "authenticator"
+                | "passwd"
+                | "security"
+                | "pin"
         )
     })
 }
@@ -89,9 +96,11 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
             } else {
                 value
             };
+            // `--auth trust` (PostgreSQL's: no password asked), `authenticator_class=dummy`
+            // (any password taken): authentication that lets everyone in.
             names_auth
                 && (value.is_empty()
-                    || ["none", "false", "off", "0"]
+                    || ["none", "false", "off", "0", "trust", "dummy", "anonymous", "null"]
                         .iter()
                         .any(|n| value.eq_ignore_ascii_case(n)))
                 || ps
@@ -341,7 +350,11 @@ fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {
             .split_once("anonymous")
             .is_some_and(|(_, rest)| rest.ends_with("=true") || rest.ends_with("=1"));
         let squeezed = lower.replace(['-', '_'], "");
-        let always = squeezed.contains("alwaysallow") || squeezed.ends_with("=allowall");
+        // `--Authenticator.allow_all=True`: every account that asks is let in.
+        let always = squeezed.contains("alwaysallow")
+            || squeezed.ends_with("=allowall")
+            || squeezed.ends_with("allowall=true")
+            || squeezed.ends_with("allowall=1");
         // Every address, as an address range: `*` is as often an origin or a name.
         let everyone = |v: &str| {
             matches!(

@@ -794,6 +794,28 @@ fn critical(
     out: &mut Findings,
 ) {
     let cleans = words::cleans(c);
+    // Told a port to listen on (`-p 8000`, `--port=8443`) and to take what clients send (`-w`,
+    // `--upload`): a server whose directory anyone reaching it may change. (Served read-only,
+    // home is a person's call.)
+    let writable = c.option_words().any(|w| {
+        matches!(
+            w,
+            "-w" | "--write" | "--upload" | "--uploads" | "--allow-upload" | "-rw"
+        )
+    });
+    let serves = !shows && writable && {
+        let ws: Vec<&str> = c.option_words().collect();
+        ws.iter().enumerate().any(|(i, w)| {
+            let (flag, value) = match w.split_once('=') {
+                Some((f, v)) => (f, Some(v)),
+                None => (*w, ws.get(i + 1).copied()),
+            };
+            matches!(
+                flag,
+                "-p" | "--port" | "-port" | "--http-port" | "--listen-port"
+            ) && value.is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
     // An output option of a command that only looks names what it reads (`clevis luks list
     // -d /dev/nvme0n1p3`).
     let lists = verb.is_none() && (looks || words::reports(c));
@@ -834,11 +856,16 @@ fn critical(
                     || t.output && t.target == Target::SystemDir)
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
-                || t.target.critical() && verb.is_some_and(words::Verb::deletes)
+                || t.target.critical()
+                    && (verb.is_some_and(words::Verb::deletes)
+                        // `drop node --destroy --pgdata /home/dev`: a later flag destroys.
+                        || verb.is_some_and(|v| v.class == words::Class::Destroys)
+                            && words::destroying_flag(c))
                 // The home directory or the root shared or published (`zrok share public
-                // … /home/dev`): its keys and credentials go to whoever reaches it.
+                // … /home/dev`), or served on a port (`goshs -d /home/dev -p 8000`): its keys
+                // and credentials go to whoever reaches it.
                 || matches!(t.target, Target::Root | Target::Home)
-                    && verb.is_some_and(|v| v.class == words::Class::Reaches)
+                    && (verb.is_some_and(|v| v.class == words::Class::Reaches) || serves)
                 // Told to clean, and given /, home or a directory above the project (`-M
                 // clean docs ~`): what it cleans is the whole of it.
                 || cleans
@@ -1055,11 +1082,17 @@ fn deletes_own_account(
         words::parts(w).iter().any(|p| {
             matches!(
                 p.as_str(),
-                "user" | "users" | "account" | "accounts" | "login" | "member"
+                "user" | "users" | "username" | "account" | "accounts" | "login" | "member"
             )
         })
     };
-    let named = c.words().any(|w| option_value(w) == user);
+    // By an option (`-deleteUser dev`, `--user=dev`), or a setting naming an account
+    // (`username=dev`).
+    let named = c.words().any(|w| {
+        option_value(w) == user
+            || w.split_once('=')
+                .is_some_and(|(k, v)| v == user && of_accounts(k))
+    });
     // The verb names the account (`-deleteUser`), or a subcommand does (`users delete`); a
     // login given by an option (`--user dev --delete`) is who acts, not what is deleted.
     let of_account =

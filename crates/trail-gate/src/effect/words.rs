@@ -291,6 +291,16 @@ const DESTROYING_FLAGS: &[&str] = &[
     "zap",
 ];
 
+/// Whether a long flag of `c` names a deleting act (`--destroy`, `--wipe`, `--delete-data`).
+pub(super) fn destroying_flag(c: &Cmd<'_>) -> bool {
+    c.option_words().any(|w| {
+        w.starts_with("--")
+            && parts(w.split('=').next().unwrap_or(w))
+                .iter()
+                .any(|p| DELETES.contains(&p.as_str()))
+    })
+}
+
 /// Words that write whatever they are given: said to a disk or a firmware interface, they
 /// overwrite it (`bmaptool copy image.img /dev/sdb`).
 const WRITES: &[&str] = &[
@@ -1702,8 +1712,17 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
     c.words().any(|raw| {
         let w = raw.strip_prefix("--").unwrap_or(raw);
         let ps = parts(w);
-        ps.iter().any(|p| {
-            matches!(p.as_str(), "clean" | "empty" | "wipe" | "purge")
+        // `empty` before a plural names what is looked for (`czkawka_cli empty-folders`,
+        // `empty-files`), not an act on it (`empty-trash`).
+        let adjective = |i: usize| {
+            ps[i] == "empty"
+                && ps
+                    .get(i + 1)
+                    .is_some_and(|n| n.len() > 3 && n.ends_with('s'))
+        };
+        ps.iter().enumerate().any(|(i, p)| {
+            matches!(p.as_str(), "clean" | "wipe" | "purge")
+                || p == "empty" && !adjective(i)
                 // A flag's or a subcommand's, not a file's (`deploy/cleanup.sh.m4`).
                 || p == "cleanup" && !w.contains(['/', '.'])
                 || p.len() <= 10
@@ -1832,7 +1851,68 @@ fn power_mode(w: &str) -> bool {
     })
 }
 
+/// A program named for the power act (`s6-linux-init-shutdown -p now`, `fast-reboot`): its own
+/// name is the power word, and the machine is this one unless a host is named or the name is
+/// a guest's or a service's (`qvm-shutdown`, `vm-reboot`, `pod-restart`).
+fn named_power(c: &Cmd<'_>) -> Option<Power> {
+    let name_parts = parts(c.name);
+    let last = name_parts.last()?;
+    if !POWER_WORDS.contains(&last.as_str()) || name_parts.len() < 2 {
+        return None;
+    }
+    let host = c
+        .words()
+        .any(|w| w.contains('@') || w.contains("://") || matches!(w, "-H" | "--host" | "-r"));
+    let guest = name_parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "vm" | "qvm"
+                | "virt"
+                | "guest"
+                | "domain"
+                | "container"
+                | "ctr"
+                | "pod"
+                | "instance"
+                | "cluster"
+                | "service"
+                | "svc"
+                | "app"
+                | "db"
+                | "zone"
+                | "jail"
+        )
+    });
+    Some(Power {
+        word: c.name.to_string(),
+        this_machine: !host && !guest,
+    })
+}
+
+/// A service's own administration tool told a power word as its plain subcommand
+/// (`mariadb-admin shutdown`, `dsmadmc halt`, `zoneadm -z web halt`): that service stops, the
+/// machine goes on. Not with a word naming the machine (`racadm serveraction powerdown`) nor
+/// as a flag (`stonith_admin --reboot`, which fences a node).
+fn service_admin(name: &str, word: &str, words: &[&str]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let names_machine = words.iter().any(|w| {
+        parts(w).iter().any(|p| {
+            ["server", "host", "system", "chassis", "machine", "node"]
+                .iter()
+                .any(|m| p.contains(m))
+        })
+    });
+    ["admin", "adm", "admc"].iter().any(|s| lower.ends_with(s))
+        && !word.starts_with('-')
+        && !names_machine
+}
+
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
+    // A program named for the act (`s6-linux-init-shutdown -p now`, `acme-reboot`): its own
+    // name is the power word, and the machine is this one unless a host is named.
+    if let Some(p) = named_power(c) {
+        return Some(p);
+    }
     let words: Vec<&str> = c.words().collect();
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
         // A statement of a program's own language (`plan(P), write(P), halt`), or the value
@@ -1924,12 +2004,15 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 "-H" | "--host" | "--hostname" | "-r" | "--remote" | "-S"
             )
     });
+    // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
+    // `varnishadm stop`) stops that service: the machine goes on.
+    let service_admin = service_admin(c.name, word, &words);
     let this_machine = words.iter().any(|w| {
         w.contains("login1")
             || w.contains("systemd1")
             || w.contains("/sys/power")
             || w.contains("sysrq")
-    }) || !named_after && !host && !of_another;
+    }) || !named_after && !host && !of_another && !service_admin;
     Some(Power {
         word: (*word).to_string(),
         this_machine,
