@@ -1087,7 +1087,14 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
     });
     // A property's name before a UUID made unique by a domain (an iCalendar `UID:…@host`,
     // a `Message-ID`) is an identifier, not a login.
-    let property_id = plausible::is_uuid(value)
+    // So is one made of words and numbers (`UID:indico-event-1187@events.example`).
+    let words_and_numbers = value.split(['-', '.', '_']).all(|p| {
+        !p.is_empty()
+            && (p.bytes().all(|b| b.is_ascii_lowercase()) || p.bytes().all(|b| b.is_ascii_digit()))
+    }) && value
+        .split(['-', '.', '_'])
+        .any(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()));
+    let property_id = (plausible::is_uuid(value) || words_and_numbers)
         && user.is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
     // A login's documented default spelt with digits for letters (`PASSW0RD`,
     // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
@@ -1119,6 +1126,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::public_context(text.get(..start).unwrap_or_default())
         || plausible::said_public(text.get(end..).unwrap_or_default())
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())
+        || plausible::documented_example(text.get(..start).unwrap_or_default())
         || plausible::names_a_stored_secret(text, start)
 }
 

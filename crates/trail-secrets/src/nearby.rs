@@ -1306,11 +1306,23 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         e += 1;
     }
     let value = text.get(i..e)?;
+    // `user%password`, `user:password`; a value generated whole keeps its `%` (`-xp
+    // '9JCVK4MV6pX%Q1Yl'`).
+    let user_like = |u: &str| {
+        u.starts_with(|c: char| c.is_ascii_lowercase())
+            && u.bytes().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.')
+            })
+    };
+    let whole = !value.contains(':')
+        && value.split_once('%').is_some_and(|(u, _)| !user_like(u))
+        && strongly_generated(value.trim_end_matches([';', ',', ')']), 12);
     let (s, v) = match value.find([':', '%']) {
         Some(cut)
-            if value[..cut]
-                .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+            if !whole
+                && value[..cut]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
                 && cut > 0 =>
         {
             (i + cut + 1, &value[cut + 1..])
@@ -1318,10 +1330,15 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         _ => (i, value),
     };
     let v = v.trim_end_matches([';', ',', ')']);
+    // An `@` inside a generated value (`-pw qOo~jGsjN@DMR0`), not an address's (`dev@host.lan`,
+    // `u@localhost`).
+    let address = v.split_once('@').is_some_and(|(_, host)| {
+        host.contains('.') || host.eq_ignore_ascii_case("localhost") || host.is_empty()
+    });
     // A path into data (`jq -r ".Results[0].Text"`, `-q .items[].name`) is an expression.
-    let ok = !v.contains([
-        '/', '=', '$', ':', '@', '\\', '{', '}', '<', '>', ',', '[', ']',
-    ]) && !v.starts_with('-')
+    let ok = !v.contains(['/', '=', '$', ':', '\\', '{', '}', '<', '>', ',', '[', ']'])
+        && !address
+        && !v.starts_with('-')
         && !value.starts_with('.')
         && !file_name(v)
         && strongly_generated(v, 10);
@@ -1907,7 +1924,10 @@ fn handed_over(text: &str) -> Vec<(usize, usize)> {
     ];
     let mut out = Vec::new();
     // Every text the ledger keeps comes here; most hold no address and no such word.
-    if !text.contains('@') || !CONTEXT.iter().any(|w| contains_any_case(text, w)) {
+    let script = contains_any_case(text, b"\nopen ") || contains_any_case(text, b"open ");
+    if !(text.contains('@') || text.contains(":\n") || script)
+        || !(CONTEXT.iter().any(|w| contains_any_case(text, w)) || script)
+    {
         return out;
     }
     let lines: Vec<(usize, &str)> = lines_at(text)
@@ -1916,15 +1936,43 @@ fn handed_over(text: &str) -> Vec<(usize, usize)> {
     for (k, &(start, line)) in lines.iter().enumerate().skip(1) {
         let (at, body) = message(line);
         let v = body.trim();
+        // The account: an address, or a user name alone on its line after a line that
+        // announces it (`…portal account:` then `aceprocess-civil`), or the line after a
+        // script's `open HOST` (a Windows `ftp -s:` script: host, user, password).
+        let user_alone = |j: usize| {
+            let u = message(lines[j].1).1.trim();
+            (3..=32).contains(&u.len())
+                && u.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.')
+                })
+                && j > 0
+                && {
+                    let before = lines[j - 1].1.trim_end();
+                    before.ends_with(':')
+                        || before
+                            .trim_start()
+                            .to_ascii_lowercase()
+                            .starts_with("open ")
+                }
+        };
         let account_before = lines[k.saturating_sub(2)..k]
             .iter()
-            .any(|(_, l)| message(l).1.split_whitespace().any(email_address));
-        let spoken_of = lines[k.saturating_sub(5)..k]
-            .iter()
-            .any(|(_, l)| CONTEXT.iter().any(|w| contains_any_case(l, w)));
+            .any(|(_, l)| message(l).1.split_whitespace().any(email_address))
+            || user_alone(k - 1);
+        let opened = k >= 2
+            && lines[k - 2]
+                .1
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("open ");
+        let spoken_of = opened
+            || lines[k.saturating_sub(5)..k]
+                .iter()
+                .any(|(_, l)| CONTEXT.iter().any(|w| contains_any_case(l, w)));
         if !(account_before && spoken_of && (8..=64).contains(&v.len()))
             || v.contains(char::is_whitespace)
-            || v.contains(['@', '/', ':', '=', '$', '<', '>', '(', ')', '"', '\''])
+            || email_address(v)
+            || v.contains(['/', ':', '=', '$', '<', '>', '(', ')', '"', '\''])
         {
             continue;
         }

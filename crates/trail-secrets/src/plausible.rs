@@ -109,6 +109,16 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if v.is_empty() {
         return true;
     }
+    // A configuration's reference to where the value is kept (Grafana's `$__file{/run/…}`,
+    // `$__env{NAME}`, `%(ENV_X)s`).
+    if v.starts_with('$')
+        && v.ends_with('}')
+        && v[1..].split_once('{').is_some_and(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+    {
+        return true;
+    }
     let bytes = v.as_bytes();
     let first = bytes[0];
     let last = bytes[bytes.len() - 1];
@@ -1366,6 +1376,15 @@ const DEMO_VALUES: &[&str] = &[
 /// hex pairs with colons (`F7:2E:D9:…`) or named by its digest (`SHA256:HnXJ…`).
 pub(crate) fn no_secret_by_format(v: &str) -> bool {
     let v = v.trim_matches(['"', '\'']);
+    // A minisign public key: `RW` (Ed25519) and 54 more base64 characters, the key id and
+    // the key, 42 bytes in all.
+    if v.len() == 56
+        && v.starts_with("RW")
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+    {
+        return true;
+    }
     let crypt = crypt_format(v);
     let reference = ["env:", "file:", "fd:"].iter().any(|p| {
         v.strip_prefix(p)
@@ -1678,6 +1697,23 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
 /// comment lines just above, at most six, name a key, token or id and say public, or call what
 /// follows a public demo's. A comment that prints a key of its own (`# public key: age1…` over
 /// an age identity) labels that one.
+/// A comment a few lines above that says the value is the documentation's example (`# from
+/// the ftrack API docs; replace with your own server, user and key`): published for everyone.
+pub(crate) fn documented_example(before: &str) -> bool {
+    before.rsplit('\n').skip(1).take(5).any(|line| {
+        let t = line.trim();
+        let comment = ["//", "#", "/*", "*", "--", ";"]
+            .iter()
+            .any(|m| t.starts_with(m));
+        let lower = t.to_ascii_lowercase();
+        comment
+            && (lower.contains("replace with your own")
+                || lower.contains("from the")
+                    && (lower.contains(" docs") || lower.contains("documentation")))
+            && !lower.contains("private")
+    })
+}
+
 pub(crate) fn comment_above_says_public(before: &str) -> bool {
     let Some(line_start) = before.rfind('\n') else {
         return false;

@@ -757,6 +757,37 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "sql-login-clause",
+        // A login said in DB2's grammar: `connect to DB user NAME using PASSWORD` (`sql-password`
+        // reads `identified by`).
+        regex: r#"\buser[ \t]+["']?[a-z0-9_.$#@-]{1,64}["']?[ \t]+using[ \t]+["']?(?P<secret>(?-u:[^\s"';(])(?-u:[^\s"';])*)"#,
+        example: "$ db2 connect to DMPROD user DMRPT using hqu-+4p1XDvJ",
+        keywords: &[" using "],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
+        name: "user-add-password",
+        // An account made with its password as the word after its name: `rabbitmqctl add_user
+        // NAME PASSWORD`, `net user NAME PASSWORD /add`, `… user add NAME PASSWORD`.
+        regex: r#"(?:add_user|adduser|useradd|user[ \t]+add|add[ \t]+user|create[ \t]+user|change_password|net[ \t]+user)[ \t]+["']?[a-z0-9_.@-]{1,64}["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'/*-])(?-u:[^\s"'])*)"#,
+        example: "$ sudo rabbitmqctl add_user manifest-board 'jL8.MwYdJj8RHN_8'",
+        keywords: &[
+            "add_user",
+            "adduser",
+            "useradd",
+            "user add",
+            "add user",
+            "create user",
+            "change_password",
+            "net user",
+        ],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "x12-security",
         // An X12 interchange's header (EDI between railroads, carriers, insurers): `ISA*00*
         // *01*…*`, the fourth field is a password when the third says `01`.
