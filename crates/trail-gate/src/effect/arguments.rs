@@ -667,8 +667,24 @@ pub(super) fn embedded(
         if !text.contains(BREAKS) {
             // Every word of every command comes here: the cheap test first.
             let chained = text.contains('|') || text.contains("&&");
-            let first = text.split_whitespace().next().unwrap_or("");
-            if chained && known::is_program(base(first)) {
+            let mut words = text.split_whitespace();
+            let first = words.next().unwrap_or("");
+            // Or a shell handed a line (`'cmd.exe /c rd /s /q C:\'`, `'bash -c …'`): what it runs
+            // on whatever host the program reaches.
+            let shell_line = {
+                let name = base(first).to_ascii_lowercase();
+                let name = name.strip_suffix(".exe").unwrap_or(&name);
+                (super::super::rules::is_shell(name)
+                    || matches!(name, "cmd" | "powershell" | "pwsh"))
+                    && words.next().is_some_and(|w| {
+                        matches!(
+                            w.to_ascii_lowercase().as_str(),
+                            "-c" | "/c" | "/k" | "-command" | "-encodedcommand" | "-enc" | "-e"
+                        )
+                    })
+            };
+            let program = || known::is_program(base(first)) || crate::powershell::is_cmdlet(first);
+            if chained && program() || shell_line {
                 seen += 1;
                 out.runs(text, Keep::Blocks);
                 return;

@@ -2068,6 +2068,9 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         "launch",
         // Commands read from a file (`gmic command https://…/fx.gmic`): a program's own script.
         "command", "commands",
+        // A configuration applied as the system's or the user's (`home-manager switch --flake
+        // github:…`): what it builds and activates runs.
+        "switch", "activate",
     ];
     // Code a program installs and runs by its nature, named before the address or as its
     // option (`ddev add-on get URL`, `kedro new --starter=URL`, `… plugin add URL`).
@@ -2082,6 +2085,8 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         "template",
         "hook",
         "hooks",
+        // A Nix flake is code the build evaluates (`--flake github:owner/repo#host`).
+        "flake",
     ];
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();

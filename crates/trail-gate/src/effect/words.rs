@@ -815,6 +815,7 @@ fn names_a_thing(flag: &str) -> bool {
 /// flag's value); a word that is a file (`tests/x`, `a.yml`) ends them.
 fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_flag = false;
+    let mut after_switch = false;
     let mut after_id = false;
     let mut out = Vec::new();
     for a in c.args {
@@ -829,8 +830,20 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             break;
         }
         if w.starts_with('-') && w.len() > 1 {
-            after_flag = !w.contains('=') && !switch(w);
-            after_id = after_flag && names_a_thing(w);
+            after_flag = !w.contains('=');
+            after_id = after_flag && !switch(w) && names_a_thing(w);
+            after_switch = after_flag && switch(w);
+            if after_switch {
+                after_flag = false;
+            }
+            continue;
+        }
+        // A word in capitals after a switch is its value all the same (`amtapetype -t TEST
+        // /dev/…`); alone it may be a subcommand (`irsend LIST`).
+        if std::mem::take(&mut after_switch)
+            && !w.bytes().any(|b| b.is_ascii_lowercase())
+            && w.bytes().any(|b| b.is_ascii_uppercase())
+        {
             continue;
         }
         // A method named after a flag (`midclt call -job disk.wipe sda`): a flag cannot be
@@ -1404,9 +1417,18 @@ fn lone_credential(split: &[Vec<String>]) -> bool {
 /// A method named for looking (`org.freedesktop.DBus.ListNames`, `GetUnit`): the call only
 /// reads.
 fn method_looks(c: &Cmd<'_>) -> bool {
-    c.words().filter(|w| !w.starts_with('-')).any(|w| {
+    let words: Vec<&str> = c.words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        if w.starts_with('-') {
+            return false;
+        }
         let last = w.rsplit('.').next().unwrap_or(w);
+        // A word in capitals right after a flag is that flag's value (`amtapetype -t TEST
+        // /dev/…`: a label), not a method; alone it may be a subcommand (`irsend LIST`).
+        let value = !last.bytes().any(|b| b.is_ascii_lowercase())
+            && i.checked_sub(1).is_some_and(|p| words[p].starts_with('-'));
         camel(last)
+            && !value
             && parts(last)
                 .first()
                 .is_some_and(|p| LOOKS.contains(&p.as_str()))

@@ -19,6 +19,7 @@ mod args;
 mod files;
 mod runs;
 mod syntax;
+pub(crate) use syntax::is_cmdlet;
 mod translate;
 
 use super::parse::Simple;

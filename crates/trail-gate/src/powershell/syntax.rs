@@ -190,6 +190,34 @@ pub(super) fn canonical(name: &str) -> String {
     .to_string()
 }
 
+/// Whether `name` is a cmdlet or one of its aliases (`iwr`, `iex`, `Invoke-WebRequest`): a
+/// verb and a noun joined by a hyphen, as PowerShell names its commands.
+pub(crate) fn is_cmdlet(name: &str) -> bool {
+    let c = canonical(name);
+    c.split_once('-').is_some_and(|(verb, noun)| {
+        !noun.is_empty()
+            && matches!(
+                verb,
+                "invoke"
+                    | "get"
+                    | "set"
+                    | "remove"
+                    | "new"
+                    | "start"
+                    | "stop"
+                    | "copy"
+                    | "move"
+                    | "add"
+                    | "clear"
+                    | "format"
+                    | "restart"
+                    | "write"
+                    | "out"
+                    | "expand"
+            )
+    })
+}
+
 /// `Stop-Computer` as written, whatever its case (rules name the cmdlets in their usual case).
 pub(super) fn canonical_case(name: &str) -> String {
     const KNOWN: &[&str] = &[
