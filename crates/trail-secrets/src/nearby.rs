@@ -835,11 +835,17 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let word = &b[start..end];
     let line_start = start == 0 || matches!(b[start - 1], b' ' | b'\t' | b'\n');
     if !line_start {
+        // Windows' password flags: `/p`, and `/rp`, `/pw`, `/pass`, `/password` (`schtasks
+        // … /RP …`).
+        let password_flag = word.len() == 1
+            || ["rp", "pw", "pwd", "pass", "password"]
+                .iter()
+                .any(|f| word.eq_ignore_ascii_case(f.as_bytes()));
         // Windows' `/p:value`.
         if start >= 1
             && b[start - 1] == b'/'
             && (start < 2 || matches!(b[start - 2], b' ' | b'\t'))
-            && word.len() == 1
+            && password_flag
             && b.get(end) == Some(&b':')
         {
             // Quoted for the shell (`/p:'V.OB0…'`).
@@ -851,7 +857,7 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         if start >= 1
             && b[start - 1] == b'/'
             && (start < 2 || matches!(b[start - 2], b' ' | b'\t'))
-            && word.len() == 1
+            && password_flag
             && matches!(b.get(end), Some(b' ' | b'\t'))
         {
             let i = end

@@ -787,7 +787,7 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
 /// `xpw`), as generic-assignment's regex met it.
 pub(crate) fn names_a_credential(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "key", "token", "secret", "pass", "pwd", "cred", "auth", "licen",
+        "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen",
     ];
     let lower = name.to_ascii_lowercase();
     KEYWORDS.iter().any(|k| lower.contains(k))
@@ -801,6 +801,8 @@ fn passwordish(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
     lname.contains("pass")
         || lname.contains("pwd")
+        // A pre-shared key is typed by people as a password is (`psk=…`).
+        || lname.ends_with("psk")
         || PASSWORD_ELSEWHERE.iter().any(|w| lname.contains(w))
         // A password by its role, joined to what it opens (`masterauth`, `requireauth`); not
         // a protocol's name (`oauth`).
@@ -1172,7 +1174,14 @@ fn contains_uuid(v: &str) -> bool {
 /// version, a user name or words.
 pub(crate) fn plausible_call_argument(value: &str) -> bool {
     let len = value.chars().count();
-    len >= 12
+    // Ten or eleven characters when all four kinds are there (`'vbieZAF7!4f'`): a person's
+    // password, which a word or an id never is.
+    let b = value.as_bytes();
+    let every_kind = b.iter().any(u8::is_ascii_uppercase)
+        && b.iter().any(u8::is_ascii_lowercase)
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter().any(u8::is_ascii_punctuation);
+    (len >= 12 || len >= 10 && every_kind)
         && !value.contains(char::is_whitespace)
         && !is_placeholder(value)
         && !is_number(value)
@@ -1203,7 +1212,18 @@ fn connection_string(value: &str) -> bool {
             })
         })
         .count();
-    settings >= 2 || settings == 1 && value.contains(':')
+    // Or a driver's address of colon-joined names (`dbi:ODBC:Arcade`, `jdbc:sqlite:x`).
+    let driver = {
+        let mut parts = value.split(':');
+        let scheme = parts.next().unwrap_or_default();
+        let driver = parts.next().unwrap_or_default();
+        !scheme.is_empty()
+            && scheme.bytes().all(|b| b.is_ascii_alphabetic())
+            && !driver.is_empty()
+            && driver.bytes().all(|b| b.is_ascii_alphanumeric())
+            && parts.next().is_some()
+    };
+    settings >= 2 || settings == 1 && value.contains(':') || driver
 }
 
 /// A positional argument after a command-line login verb (`wandb login KEY`, `ngrok config

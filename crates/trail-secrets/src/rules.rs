@@ -1187,7 +1187,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1198,6 +1198,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "credential",
             "creds",
             "auth",
+            // A Wi-Fi's or a VPN's pre-shared key (`psk=…` in a NetworkManager profile).
+            "psk",
             // A licence key unlocks what was paid for (`VAULT_LICENSE=02MV4UU…`); a licence's
             // name (`license = "MIT"`) is a word, not a generated value.
             "license",

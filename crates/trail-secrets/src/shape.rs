@@ -190,6 +190,7 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         b"secret",
         b"pass",
         b"pwd",
+        b"psk",
         b"credential",
         b"creds",
         b"auth",

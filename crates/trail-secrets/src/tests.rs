@@ -2786,6 +2786,41 @@ fn thirty_third_part_mechanisms() {
     assert!(out.starts_with("smbclient -U dev%${secret:"), "{out}");
 }
 
+/// Found by the thirty-fourth sealed part (issue 20; first run recall 0.88, false positives
+/// 0.02): Windows' two-letter password flags (`schtasks … /RP …`), a pre-shared key (`psk=…`),
+/// a login call's short password with every kind of character (`auth=('club', 'vbieZAF7!4f')`);
+/// a driver's address (`dbi:ODBC:Arcade`) is no credential.
+#[test]
+fn thirty_fourth_part_mechanisms() {
+    for (text, secret) in [
+        (
+            "schtasks /Create /TN x /RU DRILL\\svc /RP lWi-NrINagi~%MeQY5",
+            "lWi-NrINagi~%MeQY5",
+        ),
+        (
+            "[wifi-security]\nkey-mgmt=wpa-psk\npsk=vx7NDL_kNZQhKr\n",
+            "vx7NDL_kNZQhKr",
+        ),
+        (
+            "r = requests.get(url, auth=('club-api', 'vbieZAF7!4f'))",
+            "vbieZAF7!4f",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+    }
+    let (out, _) =
+        redact("my $dbh = DBI->connect(\"dbi:ODBC:Arcade\", \"svc\", 'd!H4EevrayR', {})");
+    assert!(
+        out.contains("dbi:ODBC:Arcade") && !out.contains("d!H4EevrayR"),
+        "{out}"
+    );
+    for text in ["dir /p /w", "xcopy a b /p /s", "key-mgmt=wpa-psk"] {
+        let (out, _) = redact(text);
+        assert_eq!(out, text);
+    }
+}
+
 /// Found by reading the change again: deciding whether a value is served to browsers looked at
 /// the 600 bytes before it, cut without regard to characters, and `trail redact` panicked on a
 /// key after 300 euro signs (a byte index inside `€`). Every offset of a three-byte character
