@@ -671,18 +671,7 @@ pub(super) fn embedded(
             let first = words.next().unwrap_or("");
             // Or a shell handed a line (`'cmd.exe /c rd /s /q C:\'`, `'bash -c …'`): what it runs
             // on whatever host the program reaches.
-            let shell_line = {
-                let name = base(first).to_ascii_lowercase();
-                let name = name.strip_suffix(".exe").unwrap_or(&name);
-                (super::super::rules::is_shell(name)
-                    || matches!(name, "cmd" | "powershell" | "pwsh"))
-                    && words.next().is_some_and(|w| {
-                        matches!(
-                            w.to_ascii_lowercase().as_str(),
-                            "-c" | "/c" | "/k" | "-command" | "-encodedcommand" | "-enc" | "-e"
-                        )
-                    })
-            };
+            let shell_line = shell_line(first, words.next());
             let program = || known::is_program(base(first)) || crate::powershell::is_cmdlet(first);
             if chained && program() || shell_line {
                 seen += 1;
@@ -770,6 +759,29 @@ pub(super) fn embedded(
             deletes_critical(&text, ctx, raw, out);
             argv_list(&text, out);
         }
+    }
+}
+
+/// Whether a line's first two words are a shell and its command flag (`cmd.exe /c`, `bash -c`,
+/// `powershell -Command`). Every word of every command comes here: the flag is looked at
+/// first, the name only then.
+fn shell_line(first: &str, second: Option<&str>) -> bool {
+    second.is_some_and(|w| {
+        [
+            "-c",
+            "/c",
+            "/k",
+            "-command",
+            "-encodedcommand",
+            "-enc",
+            "-e",
+        ]
+        .iter()
+        .any(|f| w.eq_ignore_ascii_case(f))
+    }) && {
+        let name = base(first).to_ascii_lowercase();
+        let name = name.strip_suffix(".exe").unwrap_or(&name);
+        super::super::rules::is_shell(name) || matches!(name, "cmd" | "powershell" | "pwsh")
     }
 }
 

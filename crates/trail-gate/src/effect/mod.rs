@@ -177,7 +177,7 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
     arguments::code_options(c, ctx, raw, out);
     // A script told to install or load code by its address, or a file this line fetched
     // (`php …/joomla.php extension:install --url=https://…/pkg.zip`).
-    if let Some(inner) = words::script_run(c) {
+    if let Some((inner, _)) = words::script_run(c) {
         out.extend(
             code_from_url(&inner, raw)
                 .filter(|d| d.verdict == Verdict::Block)
@@ -919,6 +919,16 @@ fn critical(
 /// ~:/h`): a path under the mount point is that place, so the code is judged again with the
 /// mount point written as what it mounts. Only blocks count.
 fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
+    // Every command nobody models comes here; few mount anything.
+    let mounting = |w: &str| {
+        ["--bind", "--volume", "--mount", "-v"]
+            .iter()
+            .any(|f| w.starts_with(f))
+            || w == "-B"
+    };
+    if !c.words().any(mounting) {
+        return;
+    }
     let words: Vec<&str> = c.words().collect();
     let mut mounts: Vec<(String, String)> = Vec::new();
     for (i, w) in words.iter().enumerate() {

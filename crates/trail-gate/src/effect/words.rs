@@ -2046,52 +2046,40 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
 /// …`): a program trail does not model. Only a script named by a path or a file name: a bare
 /// word may be an interpreter's own subcommand (`bun run`, `deno task`); none when the code is
 /// given inline (`-c`, `-e`).
-pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<Cmd<'a>> {
+pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<(Cmd<'a>, &'a str)> {
     if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
         return None;
     }
     let args: &'a [super::super::parse::Arg] = c.args;
-    let at = args.iter().position(|a| {
-        !a.text
-            .as_deref()
-            .is_some_and(|t| t.starts_with('-') && t.len() > 1)
-    })?;
+    let first = c.operands().next()?;
+    let at = args.iter().position(|a| std::ptr::eq(a, first))?;
     let script = args[at].text.as_deref()?;
     if c.option_words().any(|w| w == "-c" || w == "-e")
         || !(script.contains('/') || script.contains('.'))
     {
         return None;
     }
-    Some(Cmd {
+    let inner = Cmd {
         name: script.rsplit('/').next().unwrap_or(script),
         args: &args[at + 1..],
         writes: c.writes,
         reads: c.reads,
         zones: c.zones,
-    })
+    };
+    Some((inner, script))
 }
 
 /// A script run by a shell or an interpreter is the program: its name's verb counts
 /// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
 pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    if !(super::super::rules::is_shell(c.name) || code::code_flags(c.name).is_some()) {
-        return;
-    }
-    let Some(arg) = c.operands().next() else {
+    let Some((inner, script)) = script_run(c) else {
         return;
     };
-    let Some(script) = arg.text.as_deref() else {
-        return;
-    };
-    if c.option_words().any(|w| w == "-c" || w == "-e") {
-        return;
-    }
-    let name = script.rsplit('/').next().unwrap_or(script);
+    let name = inner.name;
     // The script is a program trail does not model (`php bin/console doctrine:database:drop
     // --force`, `python manage.py reset_db`): its subcommands and methods are read as such a
     // program's are.
-    if let Some(inner) = script_run(c)
-        && !shows_only(&inner)
+    if !shows_only(&inner)
         && let Some(v) = subcommand_verb(&inner)
             .or_else(|| method_verb(&inner))
             // A script's own flags are its author's words (`--frame-drop`): only one
