@@ -1266,7 +1266,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         let Some(pipe) = line.find('|') else { continue };
         let after = &line[pipe..];
         let stores =
-            {
+            contains_any_case(after, b"secret") && {
                 let ws: Vec<String> = text::words(after);
                 ws.iter()
                     .position(|w| w == "secret" || w == "secrets")
@@ -1354,12 +1354,7 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
 /// The base32 seed of a one-time password at `i`, when the line of the flag at `flag` names
 /// one (`totp`, `hotp`, `otp`): a run of 16 or more capitals and digits 2 to 7, with a digit.
 fn otp_seed(text: &str, flag: usize, i: usize) -> Option<(usize, usize)> {
-    let line_start = text[..flag].rfind('\n').map_or(0, |k| k + 1);
-    let line_end = text[flag..].find('\n').map_or(text.len(), |k| flag + k);
-    let line = text[line_start..line_end].to_ascii_lowercase();
-    if !(line.contains("totp") || line.contains("hotp") || line.contains("otp ")) {
-        return None;
-    }
+    // The value first: every short flag of every text comes here, few hold such a run.
     let b = text.as_bytes();
     let e = i + b[i..]
         .iter()
@@ -1369,7 +1364,13 @@ fn otp_seed(text: &str, flag: usize, i: usize) -> Option<(usize, usize)> {
         .get(e)
         .is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\''));
     let v = &text[i..e];
-    (ends && v.len() >= 16 && v.bytes().any(|c| c.is_ascii_digit())).then_some((i, e))
+    if !(ends && v.len() >= 16 && v.bytes().any(|c| c.is_ascii_digit())) {
+        return None;
+    }
+    let line_start = text[..flag].rfind('\n').map_or(0, |k| k + 1);
+    let line_end = text[flag..].find('\n').map_or(text.len(), |k| flag + k);
+    let line = text[line_start..line_end].to_ascii_lowercase();
+    (line.contains("totp") || line.contains("hotp") || line.contains("otp ")).then_some((i, e))
 }
 
 /// A file's name (`HP_LJ_M507_2406.1.0.bdl.sha256` after `sha256sum -c`): a stem, then a short
@@ -1930,7 +1931,7 @@ fn handed_over(text: &str) -> Vec<(usize, usize)> {
     ];
     let mut out = Vec::new();
     // Every text the ledger keeps comes here; most hold no address and no such word.
-    let script = contains_any_case(text, b"\nopen ") || contains_any_case(text, b"open ");
+    let script = contains_any_case(text, b"open ");
     if !(text.contains('@') || text.contains(":\n") || script)
         || !(CONTEXT.iter().any(|w| contains_any_case(text, w)) || script)
     {
@@ -1942,6 +1943,22 @@ fn handed_over(text: &str) -> Vec<(usize, usize)> {
     for (k, &(start, line)) in lines.iter().enumerate().skip(1) {
         let (at, body) = message(line);
         let v = body.trim();
+        // The message itself first, the cheap test: one word only a generator writes.
+        let b = v.as_bytes();
+        let classes = b.iter().any(u8::is_ascii_digit)
+            && b.iter().any(u8::is_ascii_uppercase)
+            && b.iter().any(u8::is_ascii_lowercase);
+        if !(8..=64).contains(&v.len())
+            || v.contains(char::is_whitespace)
+            || email_address(v)
+            || v.contains(['/', ':', '=', '$', '<', '>', '(', ')', '"', '\''])
+            || !classes
+            || !mixed(v)
+            || file_name(v)
+            || plausible::is_placeholder(v)
+        {
+            continue;
+        }
         // The account: an address, or a user name alone on its line after a line that
         // announces it (`…portal account:` then `aceprocess-civil`), or the line after a
         // script's `open HOST` (a Windows `ftp -s:` script: host, user, password).
@@ -1975,18 +1992,7 @@ fn handed_over(text: &str) -> Vec<(usize, usize)> {
             || lines[k.saturating_sub(5)..k]
                 .iter()
                 .any(|(_, l)| CONTEXT.iter().any(|w| contains_any_case(l, w)));
-        if !(account_before && spoken_of && (8..=64).contains(&v.len()))
-            || v.contains(char::is_whitespace)
-            || email_address(v)
-            || v.contains(['/', ':', '=', '$', '<', '>', '(', ')', '"', '\''])
-        {
-            continue;
-        }
-        let b = v.as_bytes();
-        let classes = b.iter().any(u8::is_ascii_digit)
-            && b.iter().any(u8::is_ascii_uppercase)
-            && b.iter().any(u8::is_ascii_lowercase);
-        if classes && mixed(v) && !file_name(v) && !plausible::is_placeholder(v) {
+        if account_before && spoken_of {
             let s = start + at + (body.len() - body.trim_start().len());
             out.push((s, s + v.len()));
         }
