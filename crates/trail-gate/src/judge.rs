@@ -459,6 +459,24 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
     Some(next)
 }
 
+/// The files `tee` writes, run directly or as another user (`sudo tee -a /etc/x.conf`).
+fn tee_files(argv: &[Arg]) -> Option<Vec<&str>> {
+    let words: Vec<&str> = argv
+        .iter()
+        .map(|a| a.text.as_deref().unwrap_or(""))
+        .collect();
+    let at = words
+        .iter()
+        .position(|w| !w.starts_with('-') && !matches!(*w, "sudo" | "doas" | "run0"))?;
+    (words[at] == "tee").then(|| {
+        words[at + 1..]
+            .iter()
+            .copied()
+            .filter(|w| !w.is_empty() && !w.starts_with('-'))
+            .collect()
+    })
+}
+
 /// After `cat > F <<EOF`, `printf 'FORMAT' > F` or `echo TEXT > F`: F holds that text (a
 /// format's `\n` read as the line breaks printf writes).
 fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
@@ -692,25 +710,40 @@ impl<'a> Judging<'a> {
     /// shell (a Dockerfile's `RUN`, a console script's `! …`): they run later, where no one
     /// reads them, so what they would block is blocked now.
     fn planted_script(&mut self) {
-        if self.cmd.writes.is_empty() {
+        // Written by a redirection, or by `tee FILE` (`… | sudo tee -a /etc/x.conf`, `sudo tee
+        // F <<EOF`): what is printed, piped in or fed.
+        let (text, files): (String, Vec<&str>) = if !self.cmd.writes.is_empty() {
+            // What `echo`/`printf` print, or the here-document `cat` copies.
+            let Some(text) = feed::printed_text(self.cmd) else {
+                return;
+            };
+            (
+                text,
+                self.cmd.writes.iter().map(|w| w.target.as_str()).collect(),
+            )
+        } else if let Some(files) = tee_files(&self.cmd.argv) {
+            let fed = self.cmd.heredoc.clone();
+            let Some(text) = fed.or_else(|| feed::piped_text(self.producers)) else {
+                return;
+            };
+            (text, files)
+        } else {
             return;
-        }
-        // What `echo`/`printf` print, or the here-document `cat` copies.
-        let Some(text) = feed::printed_text(self.cmd) else {
-            return;
+        };
+        // Outside the project and the temporary directory: a file written into the project
+        // is one a person reads before anything runs it.
+        let outside = |f: &str| {
+            !matches!(
+                self.ctx.places.classify(f),
+                super::Place::Inside | super::Place::Tmp | super::Place::Unknown
+            )
         };
         // A file named as shell code (`setenv.sh`, a service's `artemis.profile`, `rc.local`,
         // `~/.bashrc`) is sourced or run by whatever starts next: its lines are commands.
-        // Outside the project and the temporary directory: a script written into the project
-        // is a file a person reads before running it.
-        let shell_file = self.cmd.writes.iter().any(|w| {
-            let outside = !matches!(
-                self.ctx.places.classify(&w.target),
-                super::Place::Inside | super::Place::Tmp | super::Place::Unknown
-            );
-            let name = w.target.rsplit('/').next().unwrap_or(&w.target);
+        let shell_file = files.iter().any(|f| {
+            let name = f.rsplit('/').next().unwrap_or(f);
             let ext = name.rsplit_once('.').map(|(_, e)| e);
-            outside
+            outside(f)
                 && (matches!(
                     ext,
                     Some("sh" | "bash" | "zsh" | "ksh" | "profile" | "local")
@@ -723,6 +756,11 @@ impl<'a> Judging<'a> {
         }
         // A build file's `RUN` lines, a console script's `! …` lines.
         effect::planted_escapes(&text, &mut self.found);
+        // A service's configuration outside the project: whatever value a line gives a
+        // command (`post-up curl … | sh`, `<command>rm -rf /</command>`), the service runs it.
+        if files.iter().any(|f| outside(f)) {
+            effect::planted_config(&text, &mut self.found);
+        }
     }
 
     /// A bare redirection (`> /etc/hosts`) runs no program but still writes: its writes are

@@ -233,6 +233,45 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
     }
 }
 
+/// Every line's value that starts with a program, whatever its key (`post-up curl … | sh`,
+/// `on_event: rm -rf /`, `<command>rm -rf /</command>`): in a file a service reads, a hook
+/// may have any name. Only what would be blocked counts.
+pub(super) fn configured_commands(text: &str, out: &mut Findings) {
+    for line in text.split('\n').flat_map(|l| l.split("\\n")) {
+        let line = line.trim().trim_start_matches("- ").trim();
+        // An element's text (`<command>…</command>`).
+        let line = match line.strip_prefix('<') {
+            Some(rest) => match rest.split_once('>') {
+                Some((_, inner)) => inner.split('<').next().unwrap_or(""),
+                None => continue,
+            },
+            None => line,
+        };
+        // After a key: `KEY = V`, `KEY: V`, `KEY V`; a key is one word.
+        let key_end = line
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.')))
+            .unwrap_or(line.len());
+        let rest = line[key_end..].trim_start();
+        let value = match rest.strip_prefix([':', '=']) {
+            Some(v) if key_end > 0 => v,
+            _ if key_end > 0 && line[key_end..].starts_with(char::is_whitespace) => rest,
+            _ => line,
+        };
+        // The line itself may be the command (`curl … | sh` under a section).
+        for value in [line, value] {
+            let value = value
+                .trim()
+                .trim_end_matches([',', ';'])
+                .trim_matches(['"', '\'']);
+            let first = value.split_whitespace().next().unwrap_or("");
+            if value.contains(' ') && known::is_program(base(first)) {
+                out.runs(value, Keep::Blocks);
+                break;
+            }
+        }
+    }
+}
+
 /// Whether an option's name says it takes a command or a script (`--exec`, `-command`).
 pub(super) fn command_option(flag: &str) -> bool {
     // Asked of every option of every program nobody models: the flag is only split into its

@@ -380,14 +380,17 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
     let table = t.word.rsplit('/').next().unwrap_or(&t.word);
     let table_parts = words::parts(table);
     let words: Vec<&str> = c.words().collect();
+    // Alone, after `=`, or glued to a short option (`-f/etc/passwd`).
+    let glued = |w: &str| w.len() == t.word.len() + 2 && w.starts_with('-') && w.ends_with(&t.word);
     let Some(at) = words
         .iter()
-        .position(|w| *w == t.word || w.ends_with(&format!("={}", t.word)))
+        .position(|w| *w == t.word || w.ends_with(&format!("={}", t.word)) || glued(w))
     else {
         return false;
     };
     let option = match words[at].split_once('=') {
         Some((flag, _)) if flag.starts_with('-') => Some(flag),
+        _ if glued(words[at]) => Some(&words[at][..2]),
         _ => at
             .checked_sub(1)
             .map(|i| words[i])
@@ -779,6 +782,13 @@ pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
             out.runs(&lit, super::Keep::Blocks);
         }
     }
+}
+
+/// The lines of a service's configuration written outside the project: a value that is a
+/// command line, after whatever key it follows, is what the service runs
+/// ([`arguments::configured_commands`]).
+pub(super) fn planted_config(text: &str, out: &mut Findings) {
+    arguments::configured_commands(text, out);
 }
 
 /// A block when the command destroys a critical place: a writing word said to a disk, a

@@ -604,6 +604,43 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     .then_some(last.0)
 }
 
+/// A disk as the last operand, after operands that say what to read or how much (`typst
+/// compile doc.typ /dev/nvme0n1`, `d64copy 8 /dev/nvme0n1`, `sadc 1 10 /dev/nvme0n1`,
+/// `… rl 0 65536 /dev/nvme0n1`): by the Unix convention the output comes last, and a disk read
+/// from comes first (`tsk_recover /dev/nvme0n1p2 ~/out`). Subcommand words do not count as
+/// what is read (`mmc extcsd read /dev/mmcblk0` reads it), nor a DOS-style switch (`testdisk
+/// /dump /log /dev/nvme0n1`), nor a word given to a flag (`ewfacquire -t ~/case /dev/…`).
+fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
+    let mut operands = c.args.iter().enumerate().filter(|&(i, a)| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| operand(t) && !t.contains(char::is_whitespace))
+            && !(i > 0
+                && c.args[i - 1]
+                    .text
+                    .as_deref()
+                    .is_some_and(|f| f.starts_with('-') && !f.contains('=') && f != "--"))
+    });
+    let (last, word) = operands.next_back()?;
+    if target(word.text.as_deref()?, ctx) != Some(Target::Device) || last + 1 != c.args.len() {
+        return None;
+    }
+    let switch = |t: &str| {
+        t.strip_prefix('/')
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphabetic()))
+    };
+    operands
+        .any(|(_, a)| {
+            a.text.as_deref().is_some_and(|t| {
+                t.bytes()
+                    .any(|b| b.is_ascii_digit() || b == b'/' || b == b'.')
+                    && !switch(t)
+                    && target(t, ctx).is_none_or(|t| !t.device_like())
+            })
+        })
+        .then_some(last)
+}
+
 /// A word's text: as written when static, else the path a variable the gate knows gives it
 /// (`"$HOME"`).
 fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
@@ -690,7 +727,7 @@ fn written_operands<'c>(
     ctx: &Context,
     recorder: bool,
 ) -> impl Fn(usize) -> bool + 'c {
-    let converted = converter_output(c, ctx);
+    let converted = converter_output(c, ctx).or_else(|| disk_last(c, ctx));
     // The last word is an operand, not the value of the option before it (`-sd /home/dev`).
     let flag_before_last = c.args.len() >= 2
         && c.args[c.args.len() - 2].text.as_deref().is_some_and(|t| {
@@ -722,7 +759,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let mut out = Vec::new();
     // What the word before asked of the next one: an output, a name, a directory, a read, a value.
     let (mut output_next, mut named_next, mut into_next) = (false, false, false);
-    let (mut read_next, mut option_next) = (false, false);
+    let (mut read_next, mut option_next, mut store_next) = (false, false, false);
     // Brought in and written down: the destination, and an option naming a place, is written.
     let transfer = transfer_verb(c);
     let destination = transfer
@@ -757,19 +794,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         let named = std::mem::take(&mut named_next);
         let mut into = std::mem::take(&mut into_next);
         let mut read_key = std::mem::take(&mut read_next);
+        let mut store = std::mem::take(&mut store_next);
         let (value, output, named) = if w.starts_with('-') {
             let (flag, value) = match w.split_once('=') {
                 Some((f, v)) => (f, Some(v)),
-                // `-o/srv/restore`: a short option with its value attached.
-                // (`get`: the second character may be any letter of any width.)
-                None if w.len() > 2
-                    && !w.starts_with("--")
-                    && w.get(..2).is_some_and(|f| OUTPUT_SHORT.contains(&f))
-                    && matches!(w.as_bytes()[2], b'/' | b'~' | b'.') =>
-                {
-                    (&w[..2], Some(&w[2..]))
-                }
-                None => (w.as_str(), None),
+                None => glued(&w, ctx).map_or((w.as_str(), None), |(f, v)| (f, Some(v))),
             };
             // `--config /etc/x.yml`, `--module /usr/lib/…so`: what the option names is read.
             let ps = words::parts(flag);
@@ -782,7 +811,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                         || transfer.is_some()
                             && ps.last().is_some_and(|p| PLACES.contains(&p.as_str())));
             let directory = names_output && directory_option(flag, &ps);
+            store = !reads && flag.starts_with("--") && holds_data(&ps);
             let Some(v) = value else {
+                store_next = store;
                 output_next = names_output;
                 named_next = names_output && !DIRECTORY_SHORT.contains(&flag);
                 into_next = directory;
@@ -812,6 +843,12 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             )
         };
         let value = if output { format_named(value) } else { value };
+        // A disk given as where a program keeps its data (`--db-filename /dev/nvme0n1`, a
+        // VM's `--disk path=/dev/nvme0n1`, `--backing-store /dev/sda`) is written.
+        let (value, output) = match stored_disk(&value, store, ctx) {
+            Some(disk) => (disk, true),
+            None => (value, output),
+        };
         out.extend(listed_output(&value, ctx));
         out.extend(settings_in(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
@@ -828,6 +865,48 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// A short option with its value attached (`-o/srv/restore`): an output option's, or any
+/// option's when the value is one of the system's tables (`cscope -b -f/etc/passwd`). (`get`:
+/// the second character may be any letter of any width.)
+fn glued<'w>(w: &'w str, ctx: &Context) -> Option<(&'w str, &'w str)> {
+    let flag = w.get(..2).filter(|_| w.len() > 2 && !w.starts_with("--"))?;
+    (matches!(w.as_bytes()[2], b'/' | b'~' | b'.')
+        && (OUTPUT_SHORT.contains(&flag)
+            || flag.as_bytes()[1].is_ascii_alphabetic() && system_table(&w[2..], ctx)))
+    .then(|| (flag, &w[2..]))
+}
+
+/// Parts of an option's name that say its value is where a program keeps its data: a
+/// database, a store, a guest's disk or drive, a target's backing store.
+fn holds_data(parts: &[String]) -> bool {
+    const STORES: &[&str] = &[
+        "backing",
+        "database",
+        "datastore",
+        "db",
+        "disk",
+        "drive",
+        "storage",
+        "store",
+    ];
+    parts.iter().any(|p| STORES.contains(&p.as_str()))
+}
+
+/// The disk a data option's value names, alone or as its `path=`/`file=` setting.
+fn stored_disk(value: &str, store: bool, ctx: &Context) -> Option<String> {
+    if !store || !value.contains("/dev/") {
+        return None;
+    }
+    let path = match value.split_once('=') {
+        Some(("path" | "file" | "filename" | "dev" | "device", v)) => {
+            v.split(',').next().unwrap_or(v)
+        }
+        Some(_) => return None,
+        None => value,
+    };
+    (target(path, ctx) == Some(Target::Device)).then(|| path.to_string())
 }
 
 /// An output named with its format first (`-o mboxrd:/etc/passwd`, `--out json:~/x`), or as
