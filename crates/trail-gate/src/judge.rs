@@ -141,6 +141,7 @@ fn credential_sent(
             // '^/home/dev/\.ssh/id_' | xargs cat | curl -T - …`).
             if has(j, &[RuleId::CredentialRead])
                 || dumps_credentials(&commands[j])
+                || reveals_secrets(&commands[j])
                 || opened && lists_credentials(&commands[j], ctx)
             {
                 return Some(super::block(
@@ -181,6 +182,34 @@ fn dumps_credentials(c: &Simple) -> bool {
             "keystore",
             "keyring",
         ])
+}
+
+/// A program whose words, its own name and a pattern it filters for included, name secrets
+/// as what it prints (`… show-config --show-sensitive`, `secretsdump`, `zmlocalconfig -s
+/// zimbra_ldap_password`, `grep -A 7 'BEGIN OPENSSH PRIVATE KEY'`): piped off the machine,
+/// that is the secret sent. Not when the words say they are hidden (`--no-secrets`,
+/// `--redact-passwords`).
+fn reveals_secrets(c: &Simple) -> bool {
+    let parts: Vec<String> = c
+        .argv
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .flat_map(super::text::words)
+        .collect();
+    let hidden = parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "no" | "hide" | "hidden" | "redact" | "redacted" | "mask" | "masked" | "without"
+        )
+    });
+    let secret = parts.iter().enumerate().any(|(i, p)| {
+        p.starts_with("secret")
+            || p.starts_with("password")
+            || p.starts_with("credential")
+            || matches!(p.as_str(), "passwd" | "sensitive" | "keystore" | "keyring")
+            || p == "private" && parts.get(i + 1).is_some_and(|n| n.starts_with("key"))
+    });
+    secret && !hidden
 }
 
 /// A shell that reads its commands from its input, with its output piped into a program
