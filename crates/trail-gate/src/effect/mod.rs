@@ -983,10 +983,35 @@ fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
             ));
         }
     }
+    // A command line given as one word (`sh -c 'rm -rf /host/…'`), or as the words from a
+    // program's name on (`… docker://alpine rm -rf /hostfs/home/dev`).
+    let mut lines: Vec<String> = c
+        .args
+        .iter()
+        .filter_map(|a| a.text.clone())
+        .filter(|t| t.contains(char::is_whitespace))
+        .collect();
+    // After the mount: the word before names the image, a subcommand (`exec`) the program's.
+    let mounted = c
+        .args
+        .iter()
+        .rposition(|a| a.text.as_deref().is_some_and(mounting))
+        .map_or(0, |m| m + 2);
+    if let Some(at) = c.args.iter().skip(mounted).position(|a| {
+        a.text
+            .as_deref()
+            .is_some_and(|t| known::is_program(t.rsplit('/').next().unwrap_or(t)))
+    }) {
+        let tail: Vec<&str> = c.args[mounted + at..]
+            .iter()
+            .map(|a| a.raw.as_str())
+            .collect();
+        lines.push(tail.join(" "));
+    }
     for (source, target) in &mounts {
         let base = source.trim_end_matches('/');
-        for t in c.args.iter().filter_map(|a| a.text.as_deref()) {
-            if !t.contains(char::is_whitespace) || !t.contains(target.as_str()) {
+        for t in &lines {
+            if !t.contains(target.as_str()) {
                 continue;
             }
             let seen = t
