@@ -50,6 +50,30 @@ pub(super) fn is_program(name: &str) -> bool {
     tier(name) != Tier::Unknown || PROGRAMS.binary_search(&name).is_ok()
 }
 
+/// Whether `name` compresses a file by replacing it with its compressed copy, as `gzip` does
+/// unless told `-k`.
+pub(super) fn replaces_files(name: &str) -> bool {
+    matches!(
+        name,
+        "gzip"
+            | "pigz"
+            | "bzip2"
+            | "pbzip2"
+            | "lbzip2"
+            | "xz"
+            | "pixz"
+            | "lzma"
+            | "lzip"
+            | "plzip"
+            | "compress"
+    )
+}
+
+/// Whether `name` compresses a file beside the original, and removes it when told `--rm`.
+pub(super) fn keeps_files(name: &str) -> bool {
+    matches!(name, "zstd" | "pzstd" | "lz4" | "brotli" | "lzop")
+}
+
 /// Subcommands of package managers that only change the project's own manifest and lock file
 /// (git brings them back): not the "uninstall" a person must approve.
 pub(super) fn local_verb(name: &str, word: &str) -> bool {

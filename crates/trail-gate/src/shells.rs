@@ -27,6 +27,7 @@ const STDIN_RUNNERS: &[&str] = &[
     "deno",
     "bun",
     "lua",
+    "luajit",
     "tclsh",
     "osascript",
     "pwsh",

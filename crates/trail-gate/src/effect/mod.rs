@@ -173,6 +173,7 @@ pub(super) fn judge(
 /// A program trail knows as one that handles data or runs code it is given: a script it runs
 /// is read as a program of its own, and so are the code options it is given.
 fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Findings) {
+    out.extend(compresses_over(c, ctx, raw));
     words::script_named(c, raw, out);
     arguments::code_options(c, ctx, raw, out);
     // A script told to install or load code by its address, or a file this line fetched
@@ -184,6 +185,49 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
                 .or_else(|| loads_fetched(&inner, ctx, layer, Tier::Cli, raw)),
         );
     }
+}
+
+/// A compressor that replaces each file with its compressed copy (`gzip`, `xz`; `zstd` and
+/// its kin told `--rm`), told to walk `/`, home, a system directory or the project's
+/// ancestors: every file there, the shell's start-up files and keys among them, is gone
+/// under a new name, and nothing that reads them starts.
+fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let replaces = known::replaces_files(c.name)
+        || known::keeps_files(c.name) && c.option_words().any(|w| w == "--rm");
+    let short =
+        |w: &str, letter: char| !w.starts_with("--") && w.len() > 1 && w[1..].contains(letter);
+    let recursive = c
+        .option_words()
+        .any(|w| w == "--recursive" || short(w, 'r'));
+    // Kept (`-k`), or only decompressed, listed or tested.
+    let spares = c.option_words().any(|w| {
+        matches!(
+            w,
+            "--keep" | "--decompress" | "--uncompress" | "--list" | "--test"
+        ) || ['k', 'd', 'l', 't'].iter().any(|&l| short(w, l))
+    });
+    if !replaces || !recursive || spares {
+        return None;
+    }
+    let (word, t) = c.operands().find_map(|a| {
+        let w = a.text.as_deref()?;
+        let t = targets::target(w, ctx)?;
+        matches!(
+            t,
+            Target::Root | Target::Home | Target::SystemDir | Target::Ancestor
+        )
+        .then(|| (w.to_string(), t))
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` is told to replace every file under {} (`{word}`) with a compressed copy: it is never run",
+            c.name,
+            t.what()
+        ),
+        raw,
+    ))
 }
 
 /// Whether what a verb does stays on this machine, where nothing is lost or sent: restored or
@@ -382,10 +426,11 @@ fn table_written(c: &Cmd<'_>, ctx: &Context, t: &targets::Found, saving_only: bo
     let words: Vec<&str> = c.words().collect();
     // Alone, after `=`, or glued to a short option (`-f/etc/passwd`).
     let glued = |w: &str| w.len() == t.word.len() + 2 && w.starts_with('-') && w.ends_with(&t.word);
-    let Some(at) = words
-        .iter()
-        .position(|w| *w == t.word || w.ends_with(&format!("={}", t.word)) || glued(w))
-    else {
+    // Or after a format (`json:/etc/passwd`).
+    let formatted = |w: &str| !w.starts_with('-') && w.ends_with(&format!(":{}", t.word));
+    let Some(at) = words.iter().position(|w| {
+        *w == t.word || w.ends_with(&format!("={}", t.word)) || glued(w) || formatted(w)
+    }) else {
         return false;
     };
     let option = match words[at].split_once('=') {

@@ -842,7 +842,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output && named || destined || twice,
             )
         };
-        let value = if output { format_named(value) } else { value };
+        let value = format_or_table(value, output, ctx);
         // A disk given as where a program keeps its data (`--db-filename /dev/nvme0n1`, a
         // VM's `--disk path=/dev/nvme0n1`, `--backing-store /dev/sda`) is written.
         let (value, output) = match stored_disk(&value, store, ctx) {
@@ -907,6 +907,20 @@ fn stored_disk(value: &str, store: bool, ctx: &Context) -> Option<String> {
         None => value,
     };
     (target(path, ctx) == Some(Target::Device)).then(|| path.to_string())
+}
+
+/// An output's value without its format ([`format_named`]); any option's, when what the
+/// format names is one of the system's tables (`-F json:/etc/passwd`).
+fn format_or_table(value: String, output: bool, ctx: &Context) -> String {
+    if output {
+        return format_named(value);
+    }
+    let named = format_named(value.clone());
+    if named != value && system_table(&named, ctx) {
+        named
+    } else {
+        value
+    }
 }
 
 /// An output named with its format first (`-o mboxrd:/etc/passwd`, `--out json:~/x`), or as
