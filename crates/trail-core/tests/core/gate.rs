@@ -3305,6 +3305,9 @@ fn mechanisms_found_by_reading_the_junctions_of_catastrophic_rows() {
         "zstd -r ~",
         "gzip -r build/logs",
         "acme-sdr -F json:build/capture.json",
+        // A word that starts with a character wider than a byte (found by the ordinary
+        // commands: slicing it after its first byte panicked).
+        "gzip ✕ build/x",
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }

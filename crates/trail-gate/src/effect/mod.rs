@@ -194,8 +194,10 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
 fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     let replaces = known::replaces_files(c.name)
         || known::keeps_files(c.name) && c.option_words().any(|w| w == "--rm");
-    let short =
-        |w: &str, letter: char| !w.starts_with("--") && w.len() > 1 && w[1..].contains(letter);
+    let short = |w: &str, letter: char| {
+        w.strip_prefix('-')
+            .is_some_and(|r| !r.starts_with('-') && r.contains(letter))
+    };
     let recursive = c
         .option_words()
         .any(|w| w == "--recursive" || short(w, 'r'));
