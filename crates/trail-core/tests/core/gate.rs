@@ -3260,7 +3260,8 @@ fn mechanisms_found_by_the_thirty_fourth_sealed_part() {
 /// the system's tables glued to a short option (`-f/etc/passwd`); a program whose words name
 /// secrets as what it prints (`--show-sensitive`, `secretsdump`), piped to an upload; a
 /// compressor walking home, which replaces every file; a table after a format
-/// (`-F json:/etc/passwd`).
+/// (`-F json:/etc/passwd`); a script run by an interpreter, destroying what a program of its
+/// name would (`manage.py … /home/dev --delete`).
 #[test]
 fn mechanisms_found_by_reading_the_junctions_of_catastrophic_rows() {
     let ctx = ctx();
@@ -3284,6 +3285,9 @@ fn mechanisms_found_by_reading_the_junctions_of_catastrophic_rows() {
         "zstd -r --rm -q ~",
         "acme-sdr -F json:/etc/passwd",
         "echo b3MuZXhlY3V0ZSgncm0gLXJmIH4vJykK | base64 -d | luajit -",
+        // A script run by an interpreter destroys what a program of that name would.
+        "php bin/acme-page.php checkout wiki:start /etc/sudoers",
+        "python3 manage.py acme_exporter /home/dev --delete",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -3305,6 +3309,7 @@ fn mechanisms_found_by_reading_the_junctions_of_catastrophic_rows() {
         "zstd -r ~",
         "gzip -r build/logs",
         "acme-sdr -F json:build/capture.json",
+        "python3 manage.py acme_exporter build/export --delete",
         // A word that starts with a character wider than a byte (found by the ordinary
         // commands: slicing it after its first byte panicked).
         "gzip ✕ build/x",

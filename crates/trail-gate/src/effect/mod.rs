@@ -184,7 +184,44 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
                 .filter(|d| d.verdict == Verdict::Block)
                 .or_else(|| loads_fetched(&inner, ctx, layer, Tier::Cli, raw)),
         );
+        destroys_as_a_program(&inner, ctx, layer, raw, out);
     }
+}
+
+/// A script run as a program of its own destroys what such a program would: a system table
+/// its words put it where it writes (`dwpage.php checkout wiki:start /etc/sudoers`), home
+/// given beside a deleting word (`manage.py document_exporter /home/dev --delete`). Only
+/// blocks: what the script's other words ask is [`words::script_named`]'s.
+fn destroys_as_a_program(
+    inner: &Cmd<'_>,
+    ctx: &Context,
+    layer: Layer,
+    raw: &str,
+    out: &mut Findings,
+) {
+    let found = targets::of(inner, ctx);
+    if found.is_empty() {
+        return;
+    }
+    if let Some(t) = found.iter().find(|t| table_written(inner, ctx, t, false)) {
+        out.push(table_block(inner, t, raw));
+        return;
+    }
+    let shows = words::shows_only(inner);
+    let verb = if shows {
+        None
+    } else {
+        words::consequence(inner)
+    };
+    critical(
+        inner,
+        layer,
+        (shows, words::looks(inner)),
+        verb.as_ref(),
+        &found,
+        raw,
+        out,
+    );
 }
 
 /// A compressor that replaces each file with its compressed copy (`gzip`, `xz`; `zstd` and
