@@ -3325,3 +3325,25 @@ fn mechanisms_found_by_reading_the_junctions_of_catastrophic_rows() {
         Verdict::Allow
     );
 }
+
+/// Found by reading again the catastrophic rows allowed outright: a template fetched by a
+/// forge's short form (`gh:owner/name`) runs its hooks; only shown (`--pretend`) or told not
+/// to run them (`--accept-hooks no`), it is files.
+#[test]
+fn a_forge_short_form_given_to_a_program_is_code_from_the_network() {
+    let ctx = ctx();
+    for line in [
+        "acme-cutter --no-input gh:someone/template -o build/scaffold",
+        "acme-copier copy --trust --defaults gh:someone/service build/svc",
+        "acme-copier copy gl:someone/service build/svc",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cutter --no-input --accept-hooks no gh:someone/template -o build/scaffold",
+        "acme-copier copy --pretend --defaults gh:someone/service build/svc",
+        "acme-copier copy --no-hooks gh:someone/service build/svc",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -2226,6 +2226,9 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             .filter(|f| f.starts_with('-'));
         words[..at]
             .iter()
+            .enumerate()
+            .filter(|&(i, _)| !refused(&words, i))
+            .map(|(_, w)| w)
             .chain(flag.as_ref())
             .flat_map(|w| {
                 let mut ps = words::parts(w);
@@ -2254,7 +2257,15 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
     let told = told_before(at);
-    let first_operand = c.operands().next().and_then(|a| a.text.as_deref()) == Some(url);
+    if declines_code(&words) || words::shows_only(c) {
+        return None;
+    }
+    // The first operand, or the first after subcommand words (`copier copy gh:x/y dest`).
+    let first_operand = c
+        .operands()
+        .filter_map(|a| a.text.as_deref())
+        .find(|t| !t.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-'))
+        == Some(url);
     if told {
         Some(decide(
             Verdict::Block,
@@ -2278,6 +2289,39 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     } else {
         None
     }
+}
+
+/// Whether the flag at `i` is refused by its value (`--accept-hooks no`, `--trust=false`): it
+/// says the opposite of its name.
+fn refused(words: &[&str], i: usize) -> bool {
+    let w = words[i];
+    let value = match w.split_once('=') {
+        Some((_, v)) => Some(v),
+        None => words.get(i + 1).copied(),
+    };
+    w.starts_with('-')
+        && value.is_some_and(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "no" | "false" | "0" | "off" | "never" | "none"
+            )
+        })
+}
+
+/// Whether a program is told not to run the hooks or tasks of what it fetches (`--accept-hooks
+/// no`, `--no-hooks`, `--skip-tasks`): a template is then only files.
+fn declines_code(words: &[&str]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        let ps = words::parts(w);
+        w.starts_with('-')
+            && ps
+                .iter()
+                .any(|p| matches!(p.as_str(), "hooks" | "hook" | "scripts" | "tasks"))
+            && (refused(words, i)
+                || ps
+                    .first()
+                    .is_some_and(|p| matches!(p.as_str(), "no" | "skip" | "ignore" | "disable")))
+    })
 }
 
 /// A download piped into a program whose subcommand is a shell of its own (`nautobot-server
@@ -2499,8 +2543,9 @@ fn code_url(w: &str) -> bool {
     ];
     let w = w.trim_matches(['"', '\'']);
     // A forge's scheme, with or without slashes (`github://…`, `github:owner/name`,
-    // `github:owner:plugin`); a task's namespace is no repository (`gitlab:check`).
-    if let Some(rest) = ["github:", "gitlab:", "bitbucket:"]
+    // `github:owner:plugin`), or its short form as template tools take it (`gh:owner/name`,
+    // `gl:`, `bb:`); a task's namespace is no repository (`gitlab:check`).
+    if let Some(rest) = ["github:", "gitlab:", "bitbucket:", "gh:", "gl:", "bb:"]
         .iter()
         .find_map(|s| w.strip_prefix(s))
     {
