@@ -656,8 +656,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Swift's `URLQueryItem(name: "api_key", value: "…")`. Fields between them do not part
         // them: Node-RED's `{"keyValue": "X-Api-Key", "valueType": "other", "valueValue": "…"}`,
         // Terraform's `name = "/prod/api_key"`, `type = "SecureString"`, `value = "…"`; and a
-        // Terraform variable named for a credential, with its `default = "…"`.
-        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)[a-z]*"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"(?:[ \t]*,[ \t]*"[a-z]+"[ \t]*:[ \t]*"(?-u:[^"\n])*"){0,2}[ \t]*,[ \t\r\n]*"value[a-z]*"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*name[ \t]*=[ \t]*"(?P<name6>[a-z0-9_./:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*value[ \t]*=[ \t]*"(?P<secret6>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*variable[ \t]+"(?P<name7>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*\{(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*default[ \t]*=[ \t]*"(?P<secret7>(?-u:[^"\s])+)""#,
+        // Terraform variable named for a credential, with its `default = "…"`. A YAML mapping
+        // or JSON object named for a credential holds it in its `default`/`value` field
+        // (CloudFormation's `DBPassword:` … `Default: …`, `terraform output -json`'s
+        // `"db_password": {"sensitive": true, …, "value": "…"}`).
+        regex: r#"name:[ \t]*["']?(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?(?P<secret>(?-u:[^\s"'])+)|<key>[ \t]*(?P<name2>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</key>[ \t\r\n]*<string>[ \t]*(?P<secret2>(?-u:[^<\s])+)[ \t]*</string>|<name>[ \t]*(?P<name3>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)[ \t]*</name>[ \t\r\n]*<value>[ \t]*(?P<secret3>(?-u:[^<\s])+)[ \t]*</value>|"(?:name|key)[a-z]*"[ \t]*:[ \t]*"(?P<name4>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*|[a-z0-9_.-]*pat)"(?:[ \t]*,[ \t]*"[a-z]+"[ \t]*:[ \t]*"(?-u:[^"\n])*"){0,2}[ \t]*,[ \t\r\n]*"value[a-z]*"[ \t]*:[ \t]*"(?P<secret4>(?-u:[^"\s])+)"|(?:^|[\s(,])(?:name|key)[ \t]*[=:][ \t]*"(?P<name5>[a-z0-9_.:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*,?[ \t]*value[ \t]*[=:][ \t]*"(?P<secret5>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*name[ \t]*=[ \t]*"(?P<name6>[a-z0-9_./:-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*value[ \t]*=[ \t]*"(?P<secret6>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*variable[ \t]+"(?P<name7>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*\{(?:\r?\n[ \t]*[a-z_]+[ \t]*=(?-u:[^\n])*){0,3}\r?\n[ \t]*default[ \t]*=[ \t]*"(?P<secret7>(?-u:[^"\s])+)"|(?:^|\n)[ \t]*(?P<name8>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*):[ \t]*\r?\n(?:[ \t]+[a-z_]+:(?-u:[^\n])*\r?\n){0,4}[ \t]+(?:default|value):[ \t]*["']?(?P<secret8>(?-u:[^\s"'])+)|"(?P<name9>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|credential|auth)[a-z0-9_.-]*)"[ \t]*:[ \t]*\{(?-u:[^{}"]|"(?-u:[^"\n])*")*?"value"[ \t]*:[ \t]*"(?P<secret9>(?-u:[^"\s])+)""#,
         example: "env:\n  - name: ACME_API_TOKEN\n    value: wuqxB-Qw1tcNBEOBRVYkK7aLm2",
         keywords: &["value", "<string>", "default"],
         check: Check::Assignment,
@@ -671,6 +674,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "name=",
             "name ",
             "variable ",
+            "default:",
+            "Default:",
+            "value:",
+            "Value:",
+            "\"value\"",
+            "\"Value\"",
         ]),
         lowered: true,
     },

@@ -2836,3 +2836,22 @@ fn a_key_after_text_in_any_script_is_redacted_without_a_panic() {
         assert!(!out.contains("Zk8pQ2mV7xR4tY1uI9oP3aS6dF0gH5jK"), "{out}");
     }
 }
+
+/// A mapping or an object named for a credential holds it in its `default` or `value` field
+/// (CloudFormation's parameters, `terraform output -json`); one named for something else
+/// does not.
+#[test]
+fn a_credential_named_block_holds_its_value_in_default_or_value() {
+    let cfn = "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n    Default: nnlkrWS_W0IP9079\n";
+    let (out, _) = redact(cfn);
+    assert!(!out.contains("nnlkrWS_W0IP9079"), "{out}");
+    let tf = "{\"db_password\": {\"sensitive\": true, \"type\": \"string\", \"value\": \"2fQ8xLm4Rt7Zp1Kq\"}}";
+    let (out, _) = redact(tf);
+    assert!(!out.contains("2fQ8xLm4Rt7Zp1Kq"), "{out}");
+    for clean in [
+        "Parameters:\n  InstanceType:\n    Type: String\n    Default: t3LargeXw9Q2mZ7\n",
+        "{\"db_endpoint\": {\"sensitive\": false, \"value\": \"shop-db.acme.example:5432\"}}",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
