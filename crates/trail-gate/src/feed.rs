@@ -39,6 +39,8 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
             Some(vec![w.join(" ")])
         }
         "printf" => {
+            // `printf -- FORMAT`: the format after the end of options.
+            let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
             let (fmt, rest) = words.split_first()?;
             let fmt = fmt.replace("\\n", "\n");
             if rest.is_empty() {

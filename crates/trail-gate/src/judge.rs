@@ -206,6 +206,7 @@ fn reveals_secrets(c: &Simple) -> bool {
         p.starts_with("secret")
             || p.starts_with("password")
             || p.starts_with("credential")
+            || p.starts_with("passphrase")
             || matches!(p.as_str(), "passwd" | "sensitive" | "keystore" | "keyring")
             || p == "private" && parts.get(i + 1).is_some_and(|n| n.starts_with("key"))
     });

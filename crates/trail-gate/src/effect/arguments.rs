@@ -8,8 +8,8 @@ use crate::RuleId;
 
 /// Option names that take a command or a script (`--command`, `--exec`, `-a` is not one).
 const COMMAND_OPTIONS: &[&str] = &[
-    "cmd", "command", "commands", "eval", "exec", "execute", "run", "runner", "script", "scripts",
-    "shell",
+    "bash", "cmd", "command", "commands", "eval", "exec", "execute", "run", "runner", "script",
+    "scripts", "sh", "shell",
 ];
 
 /// Lines a program's own language hands to the shell: a MySQL client's `system`, a database
@@ -211,26 +211,48 @@ fn only_a_variable(raw: &str) -> bool {
 /// with a program: a configuration's hook, run later by whatever reads it. Only what would be
 /// blocked counts, as such values are also examples and documentation.
 pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
-    for line in text.lines() {
-        let line = line.trim_start().trim_start_matches("- ").trim_start();
-        let Some(at) = line.find([':', '=']) else {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Some((key, value)) = key_value(line) else {
             continue;
         };
-        let (key, value) = (&line[..at], &line[at + 1..]);
-        let key = key.trim().trim_matches(['"', '\'']);
         if key.is_empty() || key.contains(char::is_whitespace) || !command_option(key) {
             continue;
         }
-        let value = value
-            .trim_start_matches(['=', ':'])
-            .trim()
-            .trim_end_matches(',')
-            .trim_matches(['"', '\'']);
         let first = value.split_whitespace().next().unwrap_or("");
-        if value.contains(' ') && known::is_program(base(first)) {
-            out.runs(value, Keep::Blocks);
+        if !known::is_program(base(first)) {
+            continue;
+        }
+        // The program alone, its arguments in a sibling key (`command: rm` then `args: "-rf
+        // ~"`), as schedulers and task runners take them.
+        let args = lines[i + 1..]
+            .iter()
+            .take(4)
+            .filter_map(|l| key_value(l))
+            .find(|(k, _)| matches!(*k, "args" | "arguments" | "argv" | "params"))
+            .map(|(_, v)| v.trim_matches(['[', ']']).replace(['"', '\'', ','], " "));
+        match args {
+            Some(args) if !value.contains(' ') => {
+                out.runs(&format!("{value} {args}"), Keep::Blocks);
+            }
+            _ if value.contains(' ') => out.runs(value, Keep::Blocks),
+            _ => {}
         }
     }
+}
+
+/// A configuration line's key and value (`key: value`, `key = "value"`, `- key: value`), the
+/// value without its quotes or a trailing comma.
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim_start().trim_start_matches("- ").trim_start();
+    let at = line.find([':', '='])?;
+    let key = line[..at].trim().trim_matches(['"', '\'']);
+    let value = line[at + 1..]
+        .trim_start_matches(['=', ':'])
+        .trim()
+        .trim_end_matches(',')
+        .trim_matches(['"', '\'']);
+    Some((key, value))
 }
 
 /// Every line's value that starts with a program, whatever its key (`post-up curl … | sh`,

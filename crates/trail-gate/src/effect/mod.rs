@@ -98,6 +98,7 @@ pub(super) fn judge(
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
         out.extend(flashes_this_machine(c, layer, raw));
         out.extend(joins_a_controller(c, raw));
+        out.extend(copies_to_another_machine(c, raw));
     }
     out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
@@ -168,6 +169,52 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// Files copied to another machine in scp's form, `… SRC [USER@]HOST:PATH` (`ascp -d
+/// build/release xfer@host.example.org:/incoming`, `bbcp -r /srv/exports host.example.org:/data/`):
+/// they leave this machine, and a person decides. (A credential store among them is a block:
+/// `credential_to_remote`.)
+fn copies_to_another_machine(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let ops: Vec<&str> = c
+        .args
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|w| !w.starts_with('-') && !w.contains('='))
+        .collect();
+    let (last, rest) = ops.split_last()?;
+    // The destination is the last word, not a flag's value (`--repository
+    // backup@pbs.example:store1`); and nothing says the files come in (`download … user.dev:x`).
+    let after_flag = c.args.len() >= 2
+        && c.args[c.args.len() - 2]
+            .text
+            .as_deref()
+            .is_some_and(|f| f.starts_with('-') && !f.contains('='));
+    let inbound = rest.iter().any(|w| {
+        matches!(
+            *w,
+            "download" | "get" | "pull" | "fetch" | "retrieve" | "restore" | "clone"
+        )
+    });
+    if after_flag || inbound || c.args.last().and_then(|a| a.text.as_deref()) != Some(*last) {
+        return None;
+    }
+    let local = |w: &&str| {
+        (w.contains('/') || w.starts_with('~') || w.starts_with('.'))
+            && !targets::scp_destination(w)
+            && !w.contains("://")
+    };
+    (targets::scp_destination(last) && rest.iter().any(local)).then(|| {
+        decide(
+            Verdict::Junction,
+            RuleId::CopyToRemote,
+            format!(
+                "`{}` is told to copy files to another machine (`{last}`), and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// A program trail knows as one that handles data or runs code it is given: a script it runs
@@ -1498,13 +1545,21 @@ fn loads_fetched(
 /// its embedded controller's, its BIOS's or its graphics card's, and a bad image leaves it
 /// unable to start. Reading or saving it (`flashread`, `--save`) changes nothing.
 fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision> {
-    if !layer.privileged {
-        return None;
-    }
     let lower: Vec<String> = std::iter::once(c.name)
         .chain(c.words())
         .map(str::to_ascii_lowercase)
         .collect();
+    // Not run as root, but told that the chip is this machine's own (`-p internal`, the
+    // programmer flashrom and its forks name so) and to write or erase it: it needs root and
+    // may ask for it, but the chip is the same.
+    let own_chip = lower
+        .iter()
+        .any(|w| w == "internal" || w.starts_with("internal:"))
+        && c.option_words()
+            .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"));
+    if !layer.privileged && !own_chip {
+        return None;
+    }
     // A firmware image (`fw.bin`, `shell.xsabin`) or a PCI address (`03:00.0`): the card in
     // this machine the write goes to.
     let image = |w: &str| {
@@ -1556,7 +1611,7 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
             Verdict::Block,
             RuleId::PowerFirmwareWrite,
             format!(
-                "`{}` is run as root and told to write flash memory (`{word}`) with no external device named: this machine's own firmware, which a bad image leaves unable to start; it is never run",
+                "`{}` is told to write flash memory (`{word}`), run as root or given this machine's own chip, with no external device named: this machine's own firmware, which a bad image leaves unable to start; it is never run",
                 c.name
             ),
             raw,
@@ -2250,7 +2305,11 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         .find(|&(i, w)| {
             let v = option_value(w);
             code_url(v)
-                || (repository_url(v) || archive_url(v) || script_url(v) || forge_shorthand(v))
+                || (repository_url(v)
+                    || archive_url(v)
+                    || script_url(v)
+                    || forge_shorthand(v)
+                    || names_manifest(&words, i) && super::shells::web_url_elsewhere(v))
                     && told_before(i)
         })
         .map(|(i, w)| (i, option_value(w)))?;
@@ -2289,6 +2348,19 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     } else {
         None
     }
+}
+
+/// Whether the word at `i` is the value of an option naming a plugin's manifest
+/// (`--manifest-url=https://…/spy.yaml`): the file that says which code to fetch and install.
+fn names_manifest(words: &[&str], i: usize) -> bool {
+    let flag = match words[i].split_once('=') {
+        Some((f, _)) if f.starts_with('-') => Some(f),
+        _ => i
+            .checked_sub(1)
+            .map(|j| words[j])
+            .filter(|f| f.starts_with('-')),
+    };
+    flag.is_some_and(|f| words::parts(f).iter().any(|p| p == "manifest"))
 }
 
 /// Whether the flag at `i` is refused by its value (`--accept-hooks no`, `--trust=false`): it

@@ -843,6 +843,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             )
         };
         let value = format_or_table(value, output, ctx);
+        let value = volume_source(&value, ctx).unwrap_or(value);
         // A disk given as where a program keeps its data (`--db-filename /dev/nvme0n1`, a
         // VM's `--disk path=/dev/nvme0n1`, `--backing-store /dev/sda`) is written.
         let (value, output) = match stored_disk(&value, store, ctx) {
@@ -907,6 +908,19 @@ fn stored_disk(value: &str, store: bool, ctx: &Context) -> Option<String> {
         None => value,
     };
     (target(path, ctx) == Some(Target::Device)).then(|| path.to_string())
+}
+
+/// The place a volume is made of, in the `SOURCE:MOUNT[:FLAGS]` form servers and runtimes
+/// take (`-v /home/dev::rwmd`, `-v /:/host`): `/`, home, a system directory or an ancestor of
+/// the project is given as surely as alone.
+fn volume_source(value: &str, ctx: &Context) -> Option<String> {
+    let (source, _) = value.split_once(':')?;
+    // Not a build label (`//:app`, `//src:lib`).
+    (source.starts_with(['/', '~'])
+        && !source.starts_with("//")
+        && !value.contains("://")
+        && target(source, ctx).is_some_and(Target::critical))
+    .then(|| source.to_string())
 }
 
 /// An output's value without its format ([`format_named`]); any option's, when what the
@@ -1430,6 +1444,8 @@ pub(super) fn names_host(w: &str) -> bool {
 /// `deploy@web1`, `admin@db.acme.example:5432`: not an npm scope (`@acme/x`) or a version.
 fn user_at_host(w: &str) -> bool {
     w.split_once('@').is_some_and(|(user, host)| {
+        // Or in scp's form, with a path after the host (`drop@host.example:/incoming`).
+        let host = host.split_once(':').map_or(host, |(h, _)| h);
         !user.is_empty()
             && !host.is_empty()
             && user
@@ -1440,6 +1456,21 @@ fn user_at_host(w: &str) -> bool {
             && !host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && !w.contains("://")
     })
+}
+
+/// Whether `w` names a place on another machine in scp's form, `[USER@]HOST:PATH`
+/// (`xfer@aspera.example.org:/incoming`, `dtn.example.org:/data/`): a host that is a domain
+/// name or has a user before it, and no scheme.
+pub(super) fn scp_destination(w: &str) -> bool {
+    let Some((host, _)) = w.split_once(':') else {
+        return false;
+    };
+    let (user, host) = host
+        .rsplit_once('@')
+        .map_or((None, host), |(u, h)| (Some(u), h));
+    !w.contains("://")
+        && !host.is_empty()
+        && (domain_like(host) || user.is_some_and(|u| !u.is_empty()) && user_at_host(w))
 }
 
 /// A domain name, alone or leading a registry path: its last label is a top-level domain.

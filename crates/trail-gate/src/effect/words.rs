@@ -1709,6 +1709,11 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
     };
     restoring(c.name)
         || subcommands(c).iter().any(|w| restoring(w))
+        // After a repository named first (`plakar at /srv/backups restore -to /`).
+        || c.option_words()
+            .filter(|w| !w.starts_with('-'))
+            .take(4)
+            .any(|w| !w.contains('/') && restoring(w))
         || c.option_words()
             .any(|w| w.starts_with("--") && restoring(w))
 }
