@@ -828,6 +828,19 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "sifre",
     "losenord",
     "adgangskode",
+    // As written in their own letters.
+    "hasło",
+    "jelszó",
+    "şifre",
+    "lösenord",
+    "contraseña",
+    "пароль",
+    "Пароль",
+    "סיסמה",
+    "密码",
+    "密碼",
+    "パスワード",
+    "비밀번호",
 ];
 
 /// How a value was written, as far as judging it goes.
@@ -1191,7 +1204,9 @@ pub(crate) fn plausible_call_argument(value: &str) -> bool {
         && !looks_like_version(value)
         && !looks_like_words(value)
         && !looks_like_identifier(value, true)
-        && !value.contains('@')
+        // An `@` is an address's (`ops@host`), unless every kind of character is there: a
+        // person's password (`7bvX@Up!Qqp6g2K`).
+        && (!value.contains('@') || every_kind)
         && !connection_string(value)
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && looks_random(value)

@@ -684,6 +684,20 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "login-after-host",
+        // A login handed to a call in the order connections take it, whatever the call is
+        // named: a host first (an address, `localhost` or a domain), perhaps a port, then a user and
+        // the password (`AmcrestCamera('192.168.1.108', 80, 'admin', '…')`, `open("db.example",
+        // "report", "…", "shop")`). It must read as generated, as a credential call's
+        // arguments must: a database's name, a path or a word is not one.
+        regex: r#"\([ \t]*["'](?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)["'][ \t]*,(?-u:[^()\n]){0,40}?["'][a-z0-9_.@\\-]{1,40}["'][ \t]*,[ \t]*(?P<secret>["'](?-u:[^"'\s]){6,128}["'])"#,
+        example: "cam = AmcrestCamera('192.168.1.108', 80, 'admin', 'T.WqvSRP6_jH').camera",
+        keywords: &["('", "(\"", "( '", "( \""],
+        check: Check::CallArguments,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "credential-pair",
         // A credential's name and its value as the two items of a pair, in any language's
         // tuple, list or argument list (Haskell's `("key", Just "…")`, Python's `("X-Api-Key",
@@ -865,7 +879,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+)?|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -1196,7 +1210,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|hasło|jelszó|şifre|lösenord|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1226,6 +1240,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "sifre",
             "losenord",
             "adgangskode",
+            // And as written in their own letters (`hasło`, `пароль`, `סיסמה`, `密码`).
+            "hasło",
+            "jelszó",
+            "şifre",
+            "lösenord",
+            "contraseña",
+            "пароль",
+            "Пароль",
+            "סיסמה",
+            "密码",
+            "密碼",
+            "パスワード",
+            "비밀번호",
             // And the abbreviation with neither (`EQSL_PSWD=`).
             "pswd",
             // And the shortest, only as a word of its own (`?pw=…`, `"pw": {…}`, `DB_PW=`, a

@@ -107,7 +107,9 @@ pub(crate) fn find_all<'a>(
 }
 
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
+    // A byte of a letter outside ASCII too (`hasło`, `пароль`): names are written in any
+    // language.
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-' || b >= 0x80
 }
 
 fn is_space_or_quote(b: u8) -> bool {

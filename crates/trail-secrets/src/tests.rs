@@ -2855,3 +2855,43 @@ fn a_credential_named_block_holds_its_value_in_default_or_value() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the thirty-fifth sealed part: a login handed to a call in a connection's order
+/// (host, port, user, password) whatever the call is named; a password with an `@` among
+/// every kind of character; PowerShell's `[…NetworkCredential]::new(…)`; "password" written
+/// in its own language's letters.
+#[test]
+fn logins_by_position_by_static_constructor_and_in_other_scripts() {
+    for (text, secret) in [
+        (
+            "cam = AmcrestCamera('192.168.1.108', 80, 'admin', 'T.WqvSRP6_jH').camera",
+            "T.WqvSRP6_jH",
+        ),
+        (
+            "ftps = FTP_TLS('ftp.example.org', 'crew7', 'kmvH04+y~jHNC')",
+            "kmvH04+y~jHNC",
+        ),
+        (
+            "if (!ftps.login(\"fac-172031\", \"7bvX@Up!Qqp6g2K\")) {",
+            "7bvX@Up!Qqp6g2K",
+        ),
+        (
+            "$cred = [System.Net.NetworkCredential]::new(\"svc-sync\", \"NQD8_MeK%%0lt.4\")",
+            "NQD8_MeK%%0lt.4",
+        ),
+        ("login: plac\nhasło: b%xIVOJ1bZ!GY", "b%xIVOJ1bZ!GY"),
+        ("пароль: b%xIVOJ1bZ!GY", "b%xIVOJ1bZ!GY"),
+        ("סיסמה: IGOA.lr9hbZoQ", "IGOA.lr9hbZoQ"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "db = open(\"db.example.com\", \"report\", \"shop_orders\")",
+        "r = fetch('api.example.com', 'GET', '/v1/orders')",
+        "if (!ftps.login(\"ops@files.example.org\", \"$PASSWORD\")) {",
+        "hasło: ${HASLO}",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
