@@ -1413,9 +1413,12 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
             || !user.bytes().any(|c| c.is_ascii_lowercase())
             || plausible::name_rules_out(user)
             || user.to_ascii_lowercase().ends_with("id");
+        // A name after another colon is a namespace's part (`spotify:track:…`, `urn:isbn:…`),
+        // not a user.
+        let namespaced = colon > user_len && b[colon - user_len - 1] == b':';
         if user_len == 0
             || user_len > 40
-            || !encoded && (!b[colon - user_len].is_ascii_alphabetic() || label)
+            || !encoded && (!b[colon - user_len].is_ascii_alphabetic() || label || namespaced)
         {
             continue;
         }

@@ -347,6 +347,18 @@ pub(crate) fn looks_like_path(v: &str) -> bool {
     if v.starts_with("./") || v.starts_with("../") || v.starts_with("~/") {
         return true;
     }
+    // A lookup table's type before its file (`hash:/etc/postfix/sasl_passwd`, `lmdb:/…`):
+    // where the credentials are kept, not one.
+    if let Some((kind, rest)) = v.split_once(':')
+        && kind.len() >= 2
+        && kind
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && rest.starts_with('/')
+        && !rest.starts_with("//")
+    {
+        return looks_like_path(rest);
+    }
     let b = v.as_bytes();
     if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
     {

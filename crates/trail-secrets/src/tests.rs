@@ -2895,3 +2895,19 @@ fn logins_by_position_by_static_constructor_and_in_other_scripts() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the thirty-fifth sealed part: a lookup table's type before its file
+/// (`hash:/etc/postfix/sasl_passwd`) names where credentials are kept; a name after another
+/// colon is a namespace's part (`spotify:track:…`), not a user. A relay's `user:password` line
+/// still is one.
+#[test]
+fn a_lookup_table_and_a_namespaced_id_are_not_credentials() {
+    for clean in [
+        "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd",
+        "spotify:track:b1vB2wIftYy2WAMWpsj8ZR\nspotify:track:nlIXEvJ9VrRCdapVxvAxIZ",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    let (out, _) = redact("[smtp.mailhub.example]:587 relay-acme:i7_D7.e663lKsJuuoe");
+    assert!(!out.contains("i7_D7.e663lKsJuuoe"), "{out}");
+}
