@@ -3411,3 +3411,28 @@ fn mechanisms_found_by_the_thirty_fifth_sealed_part() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the risky rows of the sealed parts that were allowed (issue 20): a
+/// console's statement piped in by `echo`/`printf` is read as a here-document's is, and a
+/// verb alone on its line counts when written in capitals (`SHUTDOWN`); a secret read by a
+/// setting's dotted key (`config database.connection.password`) or by `access`.
+#[test]
+fn mechanisms_found_by_reading_the_risky_rows_allowed() {
+    let ctx = ctx();
+    for line in [
+        "printf 'DROP DATABASE;\\n' | acme-sql -user SYSDBA localhost:shop",
+        "printf 'SHUTDOWN\\n' | acme-console",
+        "acme-cms config database.connection.password",
+        "acme-secrets access sm://shop-prod/stripe-secret-key",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "printf 'SELECT 1;\\n' | acme-sql -user SYSDBA localhost:shop",
+        "printf 'server 127.0.0.1\\nset ip-address = 10.20.0.150\\nopen\\n' | acme-omshell",
+        "echo hello | acme-console",
+        "acme-cms config database.connection.host",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1915,7 +1915,7 @@ fn what_it_is_handed(
     out: &mut Findings,
 ) {
     console_lines(c, cmd, ctx, raw, out);
-    out.extend(fed_statements(c, cmd, ctx, raw));
+    out.extend(fed_statements(c, cmd, producers, ctx, raw));
     planted_text(c, ctx, out);
     out.extend(planted_destination(c, ctx, raw));
     out.extend(configured_listener(c, ctx, raw));
@@ -2008,14 +2008,42 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
 /// directory runs or loads what nobody has read (`OBEY ~/Downloads/rebuild.oby`). Only the
 /// first word counts as a verb, as a console's grammar puts it there; prose (`please stop
 /// …`) does not start with one. Text the program only copies into a file is no statement.
-fn fed_statements(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str) -> Option<Decision> {
-    let text = cmd.heredoc.as_deref().filter(|_| cmd.writes.is_empty())?;
+fn fed_statements(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &super::Context,
+    raw: &str,
+) -> Option<Decision> {
+    // A here-document, or what `echo`/`printf` pipe into it (`echo 'CLEAR QLOCAL(Q)' | runmqsc
+    // QM1`, `printf 'FLUSHALL\n' | acme-cli -h cache.prod`).
+    let piped = || {
+        (!producers.is_empty())
+            .then(|| super::feed::piped_text(producers))
+            .flatten()
+            .map(|t| t.replace("\\n", "\n"))
+    };
+    let text = match cmd.heredoc.as_deref() {
+        Some(t) => t.to_string(),
+        None => piped()?,
+    };
+    if !cmd.writes.is_empty() {
+        return None;
+    }
     let downloads = ctx.places.home.join("Downloads");
     for line in text.lines().map(str::trim).filter(|l| l.len() <= 200) {
         let mut ws = line.split_whitespace();
         let Some(first) = ws.next() else { continue };
-        let first = first.trim_end_matches([';', ',']).to_ascii_lowercase();
-        if ws.clone().next().is_some()
+        let written = first.trim_end_matches([';', ',']);
+        let first = written.to_ascii_lowercase();
+        // A verb alone on its line when written in capitals, as consoles take their commands
+        // (`FLUSHALL`, `SHUTDOWN`); a word alone in lower case may be anything.
+        let alone_in_capitals =
+            written.len() >= 4 && written.bytes().all(|b| b.is_ascii_uppercase());
+        // `set NAME = VALUE` sets the console's own session (`set ip-address = …` of a lease
+        // being made, `set pagesize 0`), not a live system's.
+        if (ws.clone().next().is_some() || alone_in_capitals)
+            && first != "set"
             && first.bytes().all(|b| b.is_ascii_lowercase())
             && let Some(class) = words::classify(&first)
         {

@@ -230,7 +230,8 @@ const SECRETS: &[&str] = &[
     "tokens",
 ];
 const PRINTS: &[&str] = &[
-    "cat", "decrypt", "display", "dump", "export", "get", "print", "read", "reveal", "show", "view",
+    "access", "cat", "decrypt", "display", "dump", "export", "get", "print", "read", "reveal",
+    "show", "view",
 ];
 
 /// What is sent to people, and the verbs that send it (`messages:create`).
@@ -1281,19 +1282,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             .flat_map(|(_, ps)| ps)
             .any(|p| set.contains(&p.as_str()))
     };
-    // A secret is also named the way environments name it (`config get DB_PASSWORD`).
-    let secret_named = any(SECRETS)
-        || subs.iter().zip(&split).any(|(w, ps)| {
-            w.bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-                && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
-        })
-        // Or named by an operand the subcommand words stop at: a key path or a keyring's
-        // description (`get prod/api-token`, `print %user:gitlab-token`), not a file.
-        || c.words().filter(|w| !w.starts_with('-') && !file_like(w)).any(|w| {
-            w.contains(['/', ':', '%'])
-                && parts(w).iter().any(|p| SECRETS.contains(&p.as_str()))
-        });
+    let secret_named = any(SECRETS) || names_a_secret(c, &subs, &split);
     // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
     // by a subcommand of its own is the key itself).
     let joined_reveal = subs.iter().any(|w| {
@@ -1321,7 +1310,13 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     }) && subs
         .first()
         .is_some_and(|w| PRINTS.contains(&w.to_ascii_lowercase().as_str()));
-    if secret_named && any(PRINTS) || joined_reveal || decrypts || mints || store {
+    // A setting read by its key (`config KEY`), as a getter prints it.
+    if secret_named && (any(PRINTS) || any(&["config"]))
+        || joined_reveal
+        || decrypts
+        || mints
+        || store
+    {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -1392,6 +1387,30 @@ fn joined_removal(part: &str) -> Option<Class> {
             .is_some_and(|object| OBJECTS.contains(&object))
     })
     .map(|(_, class)| *class)
+}
+
+/// Whether a secret is named other than as a subcommand's word: the way environments name
+/// it (`config get DB_PASSWORD`), by a key path or a keyring's description (`get
+/// prod/api-token`, `print %user:gitlab-token`), or by a setting's dotted key
+/// (`config database.connection.password`).
+fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
+    subs.iter().zip(split).any(|(w, ps)| {
+            w.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        })
+        // Or named by an operand the subcommand words stop at: a key path or a keyring's
+        // description (`get prod/api-token`, `print %user:gitlab-token`), not a file.
+        || c.words().filter(|w| !w.starts_with('-') && !file_like(w)).any(|w| {
+            w.contains(['/', ':', '%'])
+                && parts(w).iter().any(|p| SECRETS.contains(&p.as_str()))
+        })
+        // Or a setting's dotted key that ends in one (`config database.connection.password`):
+        // no file's extension is a secret's name.
+        || c.words().filter(|w| !w.starts_with('-')).any(|w| {
+            w.contains('.')
+                && w.rsplit('.').next().is_some_and(|last| SECRETS.contains(&last.to_ascii_lowercase().as_str()))
+        })
 }
 
 /// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
