@@ -180,9 +180,18 @@ fn blame_tells_the_agents_lines_from_a_persons_with_real_git() {
 
     // One line, and one commit, by name; the text says where the evidence is.
     let one = env.ok(&["blame", "app.py:2"]);
-    assert!(one.contains("agent"), "{one}");
-    assert!(one.contains("session agent-1"), "{one}");
-    assert!(one.contains("sealed and linked"), "{one}");
+    // The text a person reads (issue 23: these were `.contains` checks of a word each).
+    insta::assert_snapshot!(crate::snapshots::normalise_git(&env, &one), @r"
+    app.py
+        2  agent    [HEX]  Edit at [WHEN]                          return round(sum(items), 2)
+
+    commit [HEX]  Pat Person: Round totals to cents
+      made by the agent: session agent-1, tool call toolu_commit at [WHEN]
+      prompt at [WHEN]: round the total to cents and add a helper
+      command: git add -A && git commit -q -m 'Round totals to cents'
+      the agent edited: app.py, money.py
+      evidence: the note is signed by this machine's key ([HEX]); its pulse ([TS]) is in that machine's stream, sealed and linked, and the 0 record(s) after it up to the head are sealed and chained
+    ");
     let head = git(&env, &["rev-parse", "HEAD~1"]);
     let c = blame(&env, head.trim());
     assert_eq!(c["commits"][0]["note"]["state"], "verified", "{c}");

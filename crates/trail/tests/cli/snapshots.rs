@@ -4,20 +4,64 @@
 //! meant, update the literal (`cargo insta review` does it, or edit it by hand).
 //!
 //! trail has no fixed clock, so what differs between runs is replaced before comparing: the
-//! test's temporary root by `[ROOT]`, timestamps by `[TS]`, junction ids by `j-[ID]`.
+//! test's temporary root by `[ROOT]`, timestamps by `[TS]` (a time of day alone by `[TIME]`),
+//! junction ids by `j-[ID]`, decision ids by `d-[ID]`.
 
 use serde_json::json;
 
 use crate::common::*;
 
 /// `text` with what differs between runs replaced by placeholders.
-fn normalise(env: &TestEnv, text: &str) -> String {
+pub(crate) fn normalise(env: &TestEnv, text: &str) -> String {
     let mut s = text.replace('\r', "");
     for root in [env.root.canonicalize().unwrap(), env.root.clone()] {
         s = s.replace(&root.display().to_string(), "[ROOT]");
     }
     let s = replace_runs(&s, "[TS]", timestamp_len);
-    replace_runs(&s, "j-[ID]", junction_id_len)
+    let s = replace_runs(&s, "[TIME]", clock_len);
+    let s = replace_runs(&s, "j-[ID]", junction_id_len);
+    replace_runs(&s, "d-[ID]", decision_id_len)
+}
+
+/// [`normalise`], and what git and the machine make differ too: commit ids and key ids (ten
+/// hex digits or more, one a digit at least) by `[HEX]`, a local time to the minute
+/// (`2026-12-01 22:36`) by `[WHEN]`.
+pub(crate) fn normalise_git(env: &TestEnv, text: &str) -> String {
+    let s = normalise(env, text);
+    let s = replace_runs(&s, "[HEX]", hex_len);
+    replace_runs(&s, "[WHEN]", local_minute_len)
+}
+
+/// The length of a run of ten or more lower-case hex digits, with a digit among them, that
+/// ends a word.
+fn hex_len(b: &[u8]) -> Option<usize> {
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(*c))
+        .count();
+    (n >= 10
+        && b[..n].iter().any(u8::is_ascii_digit)
+        && b.get(n).is_none_or(|c| !c.is_ascii_alphanumeric()))
+    .then_some(n)
+}
+
+/// The length of a local date and time to the minute (`2026-12-01 22:36`) at the start of `b`.
+fn local_minute_len(b: &[u8]) -> Option<usize> {
+    let shape = b"dddd-dd-dd dd:dd";
+    let fits = (0..shape.len()).all(|i| {
+        b.get(i).is_some_and(|&c| {
+            if shape[i] == b'd' {
+                c.is_ascii_digit()
+            } else {
+                c == shape[i]
+            }
+        })
+    });
+    // Not a time with seconds (`22:36:05`): a colon after it opens a sentence's rest.
+    let seconds =
+        b.get(shape.len()) == Some(&b':') && b.get(shape.len() + 1).is_some_and(u8::is_ascii_digit);
+    (fits && !seconds && b.get(shape.len()).is_none_or(|c| !c.is_ascii_digit()))
+        .then_some(shape.len())
 }
 
 /// `text` with the refusal's token count (`~N` on the status's context lines) masked, after
@@ -85,6 +129,22 @@ fn timestamp_len(b: &[u8]) -> Option<usize> {
     (b.get(n) == Some(&b'Z')).then_some(n + 1)
 }
 
+/// The length of a UTC time of day (`22:36:23Z`, NOTES.md's "Last Verified") at the start of
+/// `b`: the rest of a timestamp whose date a table leaves out.
+fn clock_len(b: &[u8]) -> Option<usize> {
+    let shape = b"dd:dd:dd";
+    let fits = (0..shape.len()).all(|i| {
+        b.get(i).is_some_and(|&c| {
+            if shape[i] == b'd' {
+                c.is_ascii_digit()
+            } else {
+                c == shape[i]
+            }
+        })
+    });
+    (fits && b.get(shape.len()) == Some(&b'Z')).then_some(shape.len() + 1)
+}
+
 /// The length of a junction id (`j-` and ten hex digits, made from the clock) at the start of `b`.
 fn junction_id_len(b: &[u8]) -> Option<usize> {
     let hex = |c: &u8| c.is_ascii_digit() || (b'a'..=b'f').contains(c);
@@ -93,6 +153,17 @@ fn junction_id_len(b: &[u8]) -> Option<usize> {
         && b[2..12].iter().all(hex)
         && b.get(12).is_none_or(|c| !c.is_ascii_alphanumeric());
     whole.then_some(12)
+}
+
+/// The length of a decision id (`d-` and eight hex digits, made from the clock) at the start
+/// of `b`.
+fn decision_id_len(b: &[u8]) -> Option<usize> {
+    let hex = |c: &u8| c.is_ascii_digit() || (b'a'..=b'f').contains(c);
+    let whole = b.starts_with(b"d-")
+        && b.len() >= 10
+        && b[2..10].iter().all(hex)
+        && b.get(10).is_none_or(|c| !c.is_ascii_alphanumeric());
+    whole.then_some(10)
 }
 
 /// A project (a `.git` directory makes it one) with trail installed for Claude Code.
@@ -117,12 +188,25 @@ fn normalise_replaces_the_root_timestamps_and_junction_ids_only() {
     let env = TestEnv::new();
     let text = format!(
         "{}/x at 2026-01-02T03:04:05.123456Z and 2026-01-02T03:04:05Z, j-0123456789 j-abcdefabcd\n\
+         decided d-437456dd at 22:36:23Z; kept: d-437456d d-437456ddx 22:36:23\n\
          kept: 2026-01-02 j-012345678 j-0123456789a xj-0123456789 j-ABCDEF0123",
         env.root.display()
     );
     insta::assert_snapshot!(normalise(&env, &text), @r"
     [ROOT]/x at [TS] and [TS], j-[ID] j-[ID]
+    decided d-[ID] at [TIME]; kept: d-437456d d-437456ddx 22:36:23
     kept: 2026-01-02 j-012345678 j-0123456789a xj-0123456789 j-ABCDEF0123
+    ");
+}
+
+#[test]
+fn normalise_git_replaces_hex_ids_and_local_minutes_only() {
+    let env = TestEnv::new();
+    let text = "commit bbeffb69b6 at 2026-12-01 22:36 (key e7b14a66939c67c1); prompt at 2026-12-01 22:37: go\n\
+                kept: abcdefabcdef deadbeef 2026-12-01 22:36:05 2026-12-01";
+    insta::assert_snapshot!(normalise_git(&env, text), @r"
+    commit [HEX] at [WHEN] (key [HEX]); prompt at [WHEN]: go
+    kept: abcdefabcdef deadbeef 2026-12-01 22:36:05 2026-12-01
     ");
 }
 
