@@ -436,23 +436,26 @@ fn plain_spec_format_streams_are_read_and_extended() {
     // 21: verify exited 1 on the plain streams the README says are read and extended).
     let out = env.run(&["verify"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    assert!(
-        stdout(&out).contains("no chain to check")
-            && stdout(&out).contains("in the plain spec format"),
-        "{}",
-        stdout(&out)
-    );
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &stdout(&out)), @r"
+    ok: 2 records in 1 segment(s), 0 sealed, no chain to check
+    note: the 2 record(s) are in the plain spec format (no seals, as another LedgerPulse writer puts them down): trail reads and extends them, but nothing in them can be verified; records trail appends from now on are sealed, chained and anchored
+    ");
     let json: serde_json::Value = serde_json::from_str(&env.ok(&["verify", "--json"])).unwrap();
     assert_eq!(json["anchor"]["status"], "plain", "{json}");
+    // What a person reads of another tool's records, whole (issue 23).
     let r = env.ok(&["resume", "--level", "3"]);
-    assert!(
-        r.contains("Run openssl s_client") && r.contains("unknown CA"),
-        "{r}"
-    );
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &r), @r"
+    ## A / TLS investigation (confidence medium)
+    intent: continue — Investigate TLS chain in A
+    next: Run openssl s_client and capture full chain
+    fact: curl -v shows unknown CA error
+    ");
     env.ok(&["pulse", "--proj", "A", "--summary", "sealed now"]);
     let v = env.ok(&["verify"]);
-    assert!(v.contains("3 records") && v.contains("1 sealed"), "{v}");
-    assert!(v.contains("anchoring began after 2 record(s)"), "{v}");
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &v), @r"
+    ok: 3 records in 1 segment(s), 1 sealed, chain intact, head anchored
+    note: anchoring began after 2 record(s) the stream already held; those were anchored as found (an anchor that was deleted restarts this way)
+    ");
     assert_eq!(env.ok(&["log", "--count"]).trim(), "3");
 }
 

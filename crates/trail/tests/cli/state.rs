@@ -25,11 +25,11 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     assert_eq!(code(&out), 2);
     assert!(stdout(&out).contains(&id), "{}", stdout(&out));
 
+    // What the person is told, whole (issue 23: these were `.contains` checks of a word).
     let said = prompt(&env, "/edge approve");
-    assert!(
-        said.contains("Approved junction") && said.contains("retry"),
-        "{said}"
-    );
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &said), @r"
+    trail carried out the user's `/edge` command: Approved junction j-[ID] [git-push]: `git push origin main` may run once. The allowance is used up when it runs; a retry after that asks again. If you were waiting on this, retry the stopped command now, exactly as before.
+    ");
     assert!(
         bash(&env, "git push origin main").is_null(),
         "the approved push runs"
@@ -40,7 +40,9 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     );
 
     let said = prompt(&env, "/edge dismiss 30");
-    assert!(said.contains("Dismissed"), "{said}");
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &said), @r"
+    trail carried out the user's `/edge` command: Dismissed junction j-[ID]: [git-push] actions run without asking until [TS]. If you were waiting on this, retry the stopped command now, exactly as before.
+    ");
     assert!(
         bash(&env, "git push origin main").is_null(),
         "a dismissal covers the rule on the target the person saw"
@@ -58,13 +60,17 @@ fn a_junction_is_decided_by_edge_prompts_and_terminal_commands() {
     // Another kind of junction is not covered by the git-push dismissal.
     assert!(denied(&bash(&env, "curl -X POST https://api.example.com/deploy")).is_some());
     let out = env.ok(&["skip"]);
-    assert!(out.contains("Skipped"), "{out}");
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &out), @r"
+    Skipped junction j-[ID]: `curl -X POST https://api.example.com/deploy` was not approved; find another way.
+    ");
     assert_eq!(code(&env.run(&["skip"])), 2, "nothing pending");
     // Decisions by prompt and in a terminal are both in the pulse stream.
     let log = env.ok(&["log", "--limit", "20"]);
     assert!(log.contains("decision by the user: Approved"), "{log}");
     assert!(log.contains("decision by the user: Skipped"), "{log}");
-    assert!(prompt(&env, "/edge frobnicate").contains("Usage"));
+    insta::assert_snapshot!(prompt(&env, "/edge frobnicate"), @r#"
+    trail: `frobnicate` is not an /edge command. Usage: /edge [plan | active ["objective"] | review | done | approve [ID] | dismiss [MINUTES] | skip | checkpoint | decide [WHAT] | show ID]
+    "#);
 }
 
 #[test]
