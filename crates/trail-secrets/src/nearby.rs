@@ -66,6 +66,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "login-handed-over",
         "[9:02] Ana: which login do I use for the portal?\n[9:03] Raj: ops@acme-dental.example\n[9:03] Raj: Tq4.mZr8Kw2x",
     ),
+    (
+        "typed-login",
+        "SendInput \"lumen-glassworks{Tab}\"\nSendInput \"89TwFj.htQ0r7F{Enter}\"",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -77,6 +81,7 @@ const ALONE: usize = 5;
 const SLASHED: usize = 6;
 const TOKEN_USER: usize = 7;
 const HANDED_OVER: usize = 8;
+const TYPED: usize = 9;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -124,6 +129,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in handed_over(text) {
         push_new(out, span, HANDED_OVER);
+    }
+    for span in typed_logins(text) {
+        push_new(out, span, TYPED);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -1915,6 +1923,92 @@ fn slashed(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A login typed by a script that drives a window (AutoHotkey's `Send`/`SendInput`, `xdotool
+/// type`, `tmux send-keys`): a line that types a name and then Tab, and within the next
+/// three lines one that types a value and then Enter. Typed into the field after the name,
+/// the value is the password, whatever program receives it; it must read as generated, as a
+/// credential call's argument must.
+fn typed_logins(text: &str) -> Vec<(usize, usize)> {
+    // Most texts type nothing: a look for the tab key first.
+    if !text.contains("{Tab}") && !text.contains("{tab}") && !text.contains("Tab") {
+        return Vec::new();
+    }
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l.trim_end_matches(['\n', '\r'])))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (n, &(_, line)) in lines.iter().enumerate() {
+        let Some(typed) = typed_on(line) else {
+            continue;
+        };
+        let lower = typed.to_ascii_lowercase();
+        if !(lower.ends_with("{tab}") || lower.ends_with(" tab")) {
+            continue;
+        }
+        for &(start, next) in lines.iter().skip(n + 1).take(3) {
+            let Some(value) = typed_on(next) else {
+                continue;
+            };
+            let lower = value.to_ascii_lowercase();
+            let Some(cut) = lower
+                .strip_suffix("{enter}")
+                .or_else(|| lower.strip_suffix(" enter"))
+                .map(str::len)
+            else {
+                continue;
+            };
+            let value = value[..cut].trim().trim_matches(['"', '\'']);
+            if crate::plausible::plausible_call_argument(value)
+                && let Some(off) = next.find(value)
+            {
+                let s = start + off;
+                out.push((s, s + value.len()));
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// What a line of a window-driving script types: the text after `Send`, `SendInput`,
+/// `SendRaw`, `SendText`, `xdotool type` or `tmux send-keys -t TARGET`, without its quotes.
+fn typed_on(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let lower = t.to_ascii_lowercase();
+    let rest = if let Some(at) = [
+        "sendinput",
+        "sendraw",
+        "sendtext",
+        "sendplay",
+        "sendevent",
+        "send",
+    ]
+    .iter()
+    .find(|k| {
+        lower.starts_with(*k) && !lower[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+    }) {
+        &t[at.len()..]
+    } else if let Some(at) = lower.find("xdotool type ") {
+        &t[at + "xdotool type ".len()..]
+    } else if let Some(at) = lower.find("send-keys ") {
+        let after = &t[at + "send-keys ".len()..];
+        // `-t TARGET` first.
+        match after.strip_prefix("-t ") {
+            Some(r) => r.split_once(' ').map_or("", |(_, v)| v),
+            None => after,
+        }
+    } else {
+        return None;
+    };
+    let rest = rest.trim_start_matches([',', ' ', '\t']).trim_end();
+    Some(rest.trim_matches(['"', '\'']).trim())
 }
 
 /// A login handed over in a chat or an e-mail: an account (an e-mail address) on one line, and

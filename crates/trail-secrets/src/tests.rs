@@ -2911,3 +2911,20 @@ fn a_lookup_table_and_a_namespaced_id_are_not_credentials() {
     let (out, _) = redact("[smtp.mailhub.example]:587 relay-acme:i7_D7.e663lKsJuuoe");
     assert!(!out.contains("i7_D7.e663lKsJuuoe"), "{out}");
 }
+
+/// A login typed by a window-driving script: the value typed and entered after a name and
+/// Tab (found by three sealed parts' AutoHotkey rows). Words typed so are text, not one.
+#[test]
+fn a_login_typed_into_a_window_is_a_credential() {
+    let (out, _) = redact("Send, kmorales{Tab}\nSend, O_Tn4yax.ec4Qv{Enter}\nreturn");
+    assert!(!out.contains("O_Tn4yax.ec4Qv"), "{out}");
+    let (out, _) = redact("xdotool type 'ops{Tab}'\nxdotool type 'Kq7vR2mZ.9xWp4{Enter}'");
+    assert!(!out.contains("Kq7vR2mZ.9xWp4"), "{out}");
+    for clean in [
+        "Send, hello{Tab}\nSend, world{Enter}",
+        "Send, kmorales{Enter}\nSend, O_Tn4yax.ec4Qv{Enter}",
+        "tmux send-keys -t db:0 'make test' Enter",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
