@@ -70,6 +70,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "typed-login",
         "SendInput \"lumen-glassworks{Tab}\"\nSendInput \"89TwFj.htQ0r7F{Enter}\"",
     ),
+    (
+        "scripted-login",
+        "open ftp.reclaimhub.example\nuser northyard cTXKm_F8jfc6\nbinary\nput inventory.csv",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -82,6 +86,7 @@ const SLASHED: usize = 6;
 const TOKEN_USER: usize = 7;
 const HANDED_OVER: usize = 8;
 const TYPED: usize = 9;
+const SCRIPTED: usize = 10;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -132,6 +137,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in typed_logins(text) {
         push_new(out, span, TYPED);
+    }
+    for span in scripted_logins(text) {
+        push_new(out, span, SCRIPTED);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -1920,6 +1928,32 @@ fn slashed(text: &str) -> Vec<(usize, usize)> {
             && (strongly_generated(v, 10) || symbols && mixed(v))
         {
             out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
+/// A login in a client's command script (`ftp -s:upload.txt`, `sftp -b`, `lftp -f`): after
+/// an `open HOST` line, a `user NAME VALUE` line gives the password as its third word. It must
+/// read as generated, as a credential call's argument must.
+fn scripted_logins(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut opened = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["open", host, ..] if host.contains('.') => opened = true,
+            ["user", _, value] if opened => {
+                if crate::plausible::plausible_call_argument(value)
+                    && let Some(off) = line.rfind(value)
+                {
+                    out.push((start + off, start + off + value.len()));
+                }
+            }
+            _ => {}
         }
     }
     out

@@ -2928,3 +2928,17 @@ fn a_login_typed_into_a_window_is_a_credential() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// A login in an ftp client's command script: `user NAME PASSWORD` after `open HOST`
+/// (found by the thirty-fifth sealed part). Without the `open`, or with a word, it is text.
+#[test]
+fn a_login_in_an_ftp_command_script_is_a_credential() {
+    let (out, _) = redact("open ftp.example.org\nuser northyard cTXKm_F8jfc6\nbinary\nbye");
+    assert!(!out.contains("cTXKm_F8jfc6"), "{out}");
+    for clean in [
+        "user northyard cTXKm_F8jfc6",
+        "open ftp.example.org\nuser northyard anonymous\nbye",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
