@@ -48,15 +48,7 @@ fn hex_len(b: &[u8]) -> Option<usize> {
 /// The length of a local date and time to the minute (`2026-12-01 22:36`) at the start of `b`.
 fn local_minute_len(b: &[u8]) -> Option<usize> {
     let shape = b"dddd-dd-dd dd:dd";
-    let fits = (0..shape.len()).all(|i| {
-        b.get(i).is_some_and(|&c| {
-            if shape[i] == b'd' {
-                c.is_ascii_digit()
-            } else {
-                c == shape[i]
-            }
-        })
-    });
+    let fits = fits_shape(b, shape);
     // Not a time with seconds (`22:36:05`): a colon after it opens a sentence's rest.
     let seconds =
         b.get(shape.len()) == Some(&b':') && b.get(shape.len() + 1).is_some_and(u8::is_ascii_digit);
@@ -110,16 +102,7 @@ fn replace_runs(text: &str, with: &str, len_at: fn(&[u8]) -> Option<usize>) -> S
 /// The length of an RFC 3339 UTC timestamp (`2026-01-02T03:04:05.123456Z`) at the start of `b`.
 fn timestamp_len(b: &[u8]) -> Option<usize> {
     let shape = b"dddd-dd-ddTdd:dd:dd";
-    let fits = |i: usize, want: u8| {
-        b.get(i).is_some_and(|&c| {
-            if want == b'd' {
-                c.is_ascii_digit()
-            } else {
-                c == want
-            }
-        })
-    };
-    if !(0..shape.len()).all(|i| fits(i, shape[i])) {
+    if !fits_shape(b, shape) {
         return None;
     }
     let mut n = shape.len();
@@ -129,19 +112,25 @@ fn timestamp_len(b: &[u8]) -> Option<usize> {
     (b.get(n) == Some(&b'Z')).then_some(n + 1)
 }
 
+/// Whether `b` starts with `shape`, where `d` stands for any digit and every other byte for
+/// itself.
+fn fits_shape(b: &[u8], shape: &[u8]) -> bool {
+    shape.iter().enumerate().all(|(i, &want)| {
+        b.get(i).is_some_and(|&c| {
+            if want == b'd' {
+                c.is_ascii_digit()
+            } else {
+                c == want
+            }
+        })
+    })
+}
+
 /// The length of a UTC time of day (`22:36:23Z`, NOTES.md's "Last Verified") at the start of
 /// `b`: the rest of a timestamp whose date a table leaves out.
 fn clock_len(b: &[u8]) -> Option<usize> {
     let shape = b"dd:dd:dd";
-    let fits = (0..shape.len()).all(|i| {
-        b.get(i).is_some_and(|&c| {
-            if shape[i] == b'd' {
-                c.is_ascii_digit()
-            } else {
-                c == shape[i]
-            }
-        })
-    });
+    let fits = fits_shape(b, shape);
     (fits && b.get(shape.len()) == Some(&b'Z')).then_some(shape.len() + 1)
 }
 
