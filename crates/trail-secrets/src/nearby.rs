@@ -71,6 +71,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "SendInput \"lumen-glassworks{Tab}\"\nSendInput \"89TwFj.htQ0r7F{Enter}\"",
     ),
     (
+        "labelled-login",
+        "Kullanıcı adı: kus-sayimi-izmir\nŞifre: Qs%9yw:MGkVV\nLütfen değiştirmeyin.",
+    ),
+    (
         "scripted-login",
         "open ftp.reclaimhub.example\nuser northyard cTXKm_F8jfc6\nbinary\nput inventory.csv",
     ),
@@ -86,7 +90,8 @@ const SLASHED: usize = 6;
 const TOKEN_USER: usize = 7;
 const HANDED_OVER: usize = 8;
 const TYPED: usize = 9;
-const SCRIPTED: usize = 10;
+const LABELLED: usize = 10;
+const SCRIPTED: usize = 11;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
@@ -140,6 +145,9 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in scripted_logins(text) {
         push_new(out, span, SCRIPTED);
+    }
+    for span in labelled_logins(text) {
+        push_new(out, span, LABELLED);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -1931,6 +1939,57 @@ fn slashed(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A login handed over as two labelled lines, in whatever language the labels are written
+/// (`Kullanıcı adı: kus-sayimi-izmir` then `Şifre: …`, `Nama pengguna: …` then `Kata sandi:
+/// …`, `uživatel: …` then `heslo k serveru: …`): a line ending in a user's name after `: `,
+/// and the next line ending in a value with every kind of character (upper and lower case,
+/// a digit, a symbol) that reads as generated. The labels are not read: the user's name
+/// beside a value no word makes is what says so.
+fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut user_before = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let value = body.rsplit_once(": ").map(|(_, v)| v.trim());
+        if user_before
+            && let Some(v) = value
+            && every_kind(v)
+            && crate::plausible::plausible_call_argument(v)
+            && let Some(off) = body.rfind(v)
+        {
+            out.push((start + off, start + off + v.len()));
+        }
+        user_before = value.is_some_and(user_name);
+    }
+    out
+}
+
+/// Upper and lower case, a digit and a symbol that joins no words (not `-`, `_` or `.`, which
+/// a header's or a file's name has: `X-Hub-Signature-256`): what a password policy asks and a
+/// word, an id or a digest never has all of.
+fn every_kind(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.iter().any(u8::is_ascii_uppercase)
+        && b.iter().any(u8::is_ascii_lowercase)
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter()
+            .any(|c| c.is_ascii_punctuation() && !matches!(c, b'-' | b'_' | b'.' | b'/'))
+}
+
+/// A login's user name: a lower-case letter first, then lower-case letters with digits,
+/// dots, dashes or an `@`, three to sixty-four characters (`kus-sayimi-izmir`, `n.papadakis`,
+/// `ops@acme.example`); not a trace id (`00-0af7…-01`).
+fn user_name(v: &str) -> bool {
+    (3..=64).contains(&v.len())
+        && v.starts_with(|c: char| c.is_ascii_lowercase())
+        && v.bytes().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'_' | b'@')
+        })
 }
 
 /// A login in a client's command script (`ftp -s:upload.txt`, `sftp -b`, `lftp -f`): after

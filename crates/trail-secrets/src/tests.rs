@@ -2942,3 +2942,34 @@ fn a_login_in_an_ftp_command_script_is_a_credential() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// A login handed over as two labelled lines in any language: a user's name after `: `, then
+/// a value with every kind of character (found by the thirty-sixth sealed part's Turkish,
+/// Czech and Greek hand-overs). A header's name or a trace id beside a value is not one.
+#[test]
+fn a_login_in_two_labelled_lines_in_any_language() {
+    for (text, secret) in [
+        (
+            "[19:42] Elif: Kullanıcı adı: kus-sayimi-izmir\n[19:43] Elif: Şifre: Qs%9yw:MGkVV",
+            "Qs%9yw:MGkVV",
+        ),
+        (
+            "uživatel: zavod-smw\nheslo k závodnímu serveru: MK:tDxlSp?m7",
+            "MK:tDxlSp?m7",
+        ),
+        (
+            "Όνομα χρήστη: n.papadakis\nΟ κωδικός είναι: Upr#@i63ji9#7",
+            "Upr#@i63ji9#7",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "source: header\nname: X-Hub-Signature-256",
+        "traceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\ntracestate: congo=t61rcWkgMzE",
+        "user: kus-sayimi-izmir\nnote: call me after 5",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
