@@ -879,7 +879,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -917,6 +917,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             // is what the client authenticates with.
             "client =",
             "client=",
+            "database(",
             "api =",
             "api=",
             "sdk =",
