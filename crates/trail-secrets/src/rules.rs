@@ -684,6 +684,30 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "secret-set-value",
+        // A secret stored by a CLI's `secret set NAME` with its value on the command line
+        // (`gh secret set AMO_JWT_SECRET --body "…"`, `… secrets create NAME --value …`,
+        // `aws secretsmanager put-secret-value … --secret-string …`): the value is the secret,
+        // whatever its name says.
+        regex: r#"secrets?[ \t]*(?:set|put|create|add|update)[a-z-]*[ \t](?-u:[^\n|;&]){0,200}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=)["']?(?P<secret>(?-u:[^"'\s]){8,})"#,
+        example: "gh secret set AMO_JWT_SECRET --repo acme/ext --body \"7a449f12b6cc6d9bb075cb595d806984341351d82f6116c35398e6c920c049f2\"",
+        keywords: &[
+            "secret set",
+            "secrets set",
+            "secret put",
+            "secret create",
+            "secrets create",
+            "secret add",
+            "secret update",
+            "secretsmanager put",
+            "secretsmanager create",
+            "secretsmanager update",
+        ],
+        check: Check::Token,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "login-after-host",
         // A login handed to a call in the order connections take it, whatever the call is
         // named: a host first (an address, `localhost` or a domain), perhaps a port, then a user and
