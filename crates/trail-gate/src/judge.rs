@@ -606,6 +606,7 @@ pub(super) fn command(
     j.assignments();
     j.bare_redirection();
     j.planted_script();
+    j.debugger_everywhere();
     let mut argv: &[Arg] = &cmd.argv;
     while let Some(name) = j.program(argv) {
         j.layer(name, argv);
@@ -782,14 +783,51 @@ impl<'a> Judging<'a> {
         });
         if text.trim_start().starts_with("#!") || shell_file {
             self.found.runs(&text, Keep::Blocks);
-            return;
         }
-        // A build file's `RUN` lines, a console script's `! …` lines.
+        // A build file's `RUN` lines, a console script's `! …` lines, a command kept in a
+        // setting (`// build_cmd: …` under another interpreter's `#!`).
         effect::planted_escapes(&text, &mut self.found);
         // A service's configuration outside the project: whatever value a line gives a
         // command (`post-up curl … | sh`, `<command>rm -rf /</command>`), the service runs it.
         if files.iter().any(|f| outside(f)) {
             effect::planted_config(&text, &mut self.found);
+        }
+    }
+
+    /// A debugger told to listen on every interface, by an option or a variable the runtime
+    /// reads (`JAVA_TOOL_OPTIONS='-agentlib:jdwp=…,server=y,address=*:5005'`,
+    /// `NODE_OPTIONS=--inspect=0.0.0.0:9229`, `debugpy --listen 0.0.0.0:5678`): whoever reaches
+    /// the port runs any code in the program, as a shell handed to the network would.
+    fn debugger_everywhere(&mut self) {
+        let texts: Vec<&str> = self
+            .cmd
+            .assigns
+            .iter()
+            .map(|(_, v)| v)
+            .chain(&self.cmd.argv)
+            .filter_map(|a| a.text.as_deref())
+            .collect();
+        let joined = texts.join(" ").to_ascii_lowercase();
+        let debugger = [
+            "jdwp",
+            "--inspect",
+            "debugpy",
+            "--remote-debugging",
+            "-xdebug",
+            "delve",
+            "dlv ",
+        ]
+        .iter()
+        .any(|d| joined.contains(d));
+        let everywhere = ["*:", "0.0.0.0:", "[::]:", "address=:"]
+            .iter()
+            .any(|a| joined.contains(a));
+        if debugger && everywhere {
+            self.found.push(super::block(
+                RuleId::ExposesShell,
+                "a debugger is told to listen on every interface: whoever reaches its port runs any code in the program; it is never run".into(),
+                &self.raw,
+            ));
         }
     }
 
@@ -886,6 +924,21 @@ impl<'a> Judging<'a> {
         }
         if let Some(d) = shells::script_file(name, argv, ctx, raw) {
             out.push(d);
+        }
+        // An alias defined as a shell command (`git alias nuke '!rm -rf ~'`, `git config
+        // alias.x '!…'`, the `!` git and hg give to a shell): it runs whenever the alias does,
+        // as often on the same line.
+        for (i, a) in argv.iter().enumerate() {
+            if !a.text.as_deref().is_some_and(|t| t.contains("alias")) {
+                continue;
+            }
+            let escaped = argv[i + 1..]
+                .iter()
+                .take(2)
+                .find_map(|a| a.text.as_deref().and_then(|t| t.strip_prefix('!')));
+            if let Some(code) = escaped.filter(|c| c.contains(' ')) {
+                out.runs(code, Keep::Blocks);
+            }
         }
         // A program the rules do not model, judged by what its arguments would do.
         let layer = effect::Layer {

@@ -91,6 +91,26 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
             ],
             0,
         ),
+        // A project's environment runs the command named after it (`bundle exec hanami
+        // console`, `poetry run python …`, `uv run …`).
+        "bundle" if words.get(1) == Some(&Some("exec")) => (&["--gemfile"], 1),
+        "poetry" | "pipenv" | "pdm" if words.get(1) == Some(&Some("run")) => (&[], 1),
+        "uv" if words.get(1) == Some(&Some("run")) => (
+            &[
+                "--with",
+                "--python",
+                "-p",
+                "--project",
+                "--directory",
+                "--package",
+                "--env-file",
+                "--extra",
+                "--group",
+                "--index",
+                "--from",
+            ],
+            1,
+        ),
         "doppler" | "op" if words.get(1) == Some(&Some("run")) => {
             (&["--config", "-c", "--project", "-p", "--env-file"], 1)
         }

@@ -244,6 +244,13 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
 /// A configuration line's key and value (`key: value`, `key = "value"`, `- key: value`), the
 /// value without its quotes or a trailing comma.
 fn key_value(line: &str) -> Option<(&str, &str)> {
+    // A setting written inside a comment, as some tools read their settings from a file's
+    // header (`// build_cmd: …` in a scriptisto script, `# command: …`).
+    let line = line.trim_start();
+    let line = ["// ", "# ", "-- ", "; ", "% "]
+        .iter()
+        .find_map(|m| line.strip_prefix(m))
+        .unwrap_or(line);
     let line = line.trim_start().trim_start_matches("- ").trim_start();
     let at = line.find([':', '='])?;
     let key = line[..at].trim().trim_matches(['"', '\'']);

@@ -1916,6 +1916,7 @@ fn what_it_is_handed(
 ) {
     console_lines(c, cmd, ctx, raw, out);
     out.extend(fed_statements(c, cmd, producers, ctx, raw));
+    out.extend(configured_deletion(c, cmd, producers, ctx, raw));
     planted_text(c, ctx, out);
     out.extend(planted_destination(c, ctx, raw));
     out.extend(configured_listener(c, ctx, raw));
@@ -2231,6 +2232,53 @@ fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
     texts
 }
 
+/// A configuration handed to a program nobody models (printed into it, fed on stdin, or
+/// written on this line and named) whose lines name `/`, home, a system directory or the
+/// project's ancestors and, as a value of their own, a deleting verb (`locations:
+/// /home/dev` … `actions: - delete`): a file organizer's or a cleaner's rule that deletes
+/// there.
+fn configured_deletion(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &super::Context,
+    raw: &str,
+) -> Option<Decision> {
+    let mut texts: Vec<String> = producers
+        .iter()
+        .filter_map(|p| super::feed::printed(p).map(|l| l.join("\n").replace("\\n", "\n")))
+        .collect();
+    texts.extend(cmd.heredoc.clone());
+    texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
+    for text in &texts {
+        let values: Vec<&str> = text.lines().filter_map(held_command).collect();
+        let place = values.iter().find(|v| {
+            targets::target(v, ctx).is_some_and(|t| {
+                matches!(
+                    t,
+                    Target::Root | Target::Home | Target::Ancestor | Target::SystemDir
+                )
+            })
+        });
+        let deletes = values.iter().any(|v| {
+            !v.contains(char::is_whitespace)
+                && words::classify(&v.to_ascii_lowercase()) == Some(words::Class::Destroys)
+        });
+        if let Some(place) = place.filter(|_| deletes) {
+            return Some(decide(
+                Verdict::Block,
+                RuleId::DestroysCritical,
+                format!(
+                    "`{}` is handed a configuration whose rule deletes in `{place}`: it is never run",
+                    c.name
+                ),
+                raw,
+            ));
+        }
+    }
+    None
+}
+
 /// What a line of a configuration holds: after a list's `- `, a `key:` or `key =`, and quotes;
 /// inside an element, its text (`<command>rm -rf …</command>`).
 fn held_command(line: &str) -> Option<&str> {
@@ -2295,6 +2343,10 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         "extensions",
         "starter",
         "template",
+        // A project's skeleton or boilerplate is a template too (`brunch new … --skeleton
+        // URL`): its package scripts and hooks run.
+        "skeleton",
+        "boilerplate",
         "hook",
         "hooks",
         // A Nix flake is code the build evaluates (`--flake github:owner/repo#host`).
