@@ -49,6 +49,10 @@ const LOADER_VARS: &[&str] = &[
     "GIT_CONFIG_SYSTEM",
     "GIT_EXEC_PATH",
     "GIT_TEMPLATE_DIR",
+    // The JVM's: agents and debug ports (`-javaagent:…`, `-agentlib:jdwp=…`).
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
 ];
 
 /// git settings whose value is a command git runs.
@@ -100,10 +104,17 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
                 raw,
             )),
         }
-    } else if LOADER_VARS.contains(&name)
+    } else if (LOADER_VARS.contains(&name)
         || name.starts_with("GIT_CONFIG_")
         // A loader's variable by its role, whoever reads it (`AFL_PRELOAD`, `LD_PRELOAD`).
-        || name.ends_with("PRELOAD")
+        || name.ends_with("PRELOAD"))
+        // Options that load nothing from outside the project (`NODE_OPTIONS=--max-old-space-
+        // size=4096`, `--require ./tests/setup.js`, `PERL5OPT=-MDevel::Cover`,
+        // `BASH_ENV=scripts/ci-env.sh`) are the project's own set-up.
+        // Git's own variables always count: a project's config file runs what its aliases,
+        // filters and fsmonitor say.
+        && (name.starts_with("GIT_")
+            || !value.text.as_deref().is_some_and(loads_only_from_the_project))
     {
         out.push(junction(
             RuleId::IndirectExec,
@@ -111,6 +122,20 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
             raw,
         ));
     }
+}
+
+/// Whether a loader variable's value names nothing outside the project: no absolute or home
+/// path, no variable, no address, no climb out (`..`).
+fn loads_only_from_the_project(v: &str) -> bool {
+    !v.is_empty()
+        && v.split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ';'))
+            .flat_map(|w| w.split_once(':').map_or([w, ""], |(a, b)| [a, b]))
+            .all(|w| {
+                !(w.starts_with(['/', '~', '$'])
+                    || w.starts_with("../")
+                    || w.contains("://")
+                    || w.contains("Downloads"))
+            })
 }
 
 /// Whether a variable's name says its value is a command some program runs, by the role its

@@ -3453,7 +3453,9 @@ fn mechanisms_found_by_reading_the_risky_rows_allowed() {
 /// project's environment (`bundle exec … console`); a command kept in a setting inside a
 /// comment, under another interpreter's `#!` (`// build_cmd: …`); a project skeleton by URL;
 /// an alias defined as a shell command (`git alias x '!…'`); a debugger listening on every
-/// interface; a handed configuration whose rule deletes in home.
+/// interface; a handed configuration whose rule deletes in home. And two that asked about
+/// safe commands: a loader variable that loads only the project's own code, and a cloud CLI
+/// pointed at this machine's emulator.
 #[test]
 fn mechanisms_found_by_the_thirty_sixth_sealed_part() {
     let ctx = ctx();
@@ -3476,7 +3478,22 @@ fn mechanisms_found_by_the_thirty_sixth_sealed_part() {
         "node --inspect app.js",
         "acme-organize run <(printf 'rules:\\n  - locations: build/tmp\\n    actions:\\n      - delete\\n')",
         "acme-organize run <(printf 'rules:\\n  - locations: /home/dev\\n    actions:\\n      - echo\\n')",
+        // A loader variable that loads nothing from outside the project is its own set-up.
+        "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+        "NODE_OPTIONS=\"--require ./tests/setup.js\" npx mocha",
+        "PERL5OPT=-MDevel::Cover prove -lr t",
+        // A cloud CLI pointed at this machine's emulator.
+        "aws --endpoint-url=http://localhost:4566 dynamodb delete-table --table-name orders",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "LD_PRELOAD=/tmp/x.so ls",
+        "JAVA_TOOL_OPTIONS=-javaagent:/home/dev/Downloads/agent.jar mvn test",
+        "BASH_ENV=../../x.sh bash run.sh",
+        "GIT_CONFIG_GLOBAL=.gitconfig git status",
+        "aws dynamodb delete-table --table-name orders",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }

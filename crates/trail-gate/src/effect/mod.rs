@@ -335,6 +335,8 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     });
     restores && restores_here(c, ctx)
         || v.class == words::Class::Reaches && !relays && targets::loopback_only(c)
+        // Any act said to this machine's cloud emulator (`--endpoint-url=http://localhost:…`).
+        || super::rules::emulated(c)
 }
 
 /// Whether `name` could be a program's. A name no program has (`BEGIN{`, when code in another

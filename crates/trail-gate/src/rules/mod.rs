@@ -194,3 +194,20 @@ pub struct Emitted {
     pub must_match: &'static [&'static str],
     pub must_not_match: &'static [&'static str],
 }
+
+/// Whether a cloud CLI is pointed at this machine's emulator (LocalStack, moto, Azurite:
+/// `--endpoint-url=http://localhost:4566`): what it changes or deletes there is nothing live.
+pub(crate) fn emulated(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let value = match w.split_once('=') {
+            Some((f, v)) if f.starts_with("--endpoint") => v,
+            _ if w.starts_with("--endpoint") => words.get(i + 1).copied().unwrap_or(""),
+            _ => return false,
+        };
+        let host = value.split("://").nth(1).unwrap_or(value);
+        ["localhost", "127.", "[::1]"]
+            .iter()
+            .any(|l| host.starts_with(l))
+    })
+}

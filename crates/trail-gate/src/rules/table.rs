@@ -862,6 +862,9 @@ pub static RULES: &[Rule] = &[
         matches: |c, _| {
             let words: Vec<&str> = c.words().collect();
             let any = |set: &[&str]| words.iter().any(|w| set.contains(w));
+            if super::emulated(c) {
+                return false;
+            }
             match c.name {
                 "terraform" | "tofu" | "pulumi" => {
                     any(&["apply", "destroy", "up", "import", "taint"])
@@ -914,6 +917,7 @@ pub static RULES: &[Rule] = &[
             "redis-cli -h cache FLUSHALL",
         ],
         must_not_match: &[
+            "aws --endpoint-url=http://localhost:4566 dynamodb delete-table --table-name orders",
             "terraform plan",
             "kubectl get pods",
             "aws s3 ls",
