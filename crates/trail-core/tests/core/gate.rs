@@ -3493,6 +3493,9 @@ fn mechanisms_found_by_the_thirty_sixth_sealed_part() {
         "BASH_ENV=../../x.sh bash run.sh",
         "GIT_CONFIG_GLOBAL=.gitconfig git status",
         "aws dynamodb delete-table --table-name orders",
+        // Every interface said in words.
+        "acme-sql service start --database-listen network",
+        "acme-db --bind all --directory /srv/db",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }

@@ -173,8 +173,11 @@ pub(super) fn exposes(
     let words = console_words(c);
     let all_interfaces = |v: &str| {
         let v = v.trim_matches(['"', '\'']);
-        matches!(v, "0.0.0.0" | "::" | "[::]" | "*")
-            || v.starts_with("0.0.0.0:")
+        // Or said in words (`--database-listen network`, `--listen all`, `--bind any`).
+        matches!(
+            v,
+            "0.0.0.0" | "::" | "[::]" | "*" | "network" | "all" | "any" | "public"
+        ) || v.starts_with("0.0.0.0:")
             || v.starts_with("[::]:")
             || v.contains("/0.0.0.0/")
     };
