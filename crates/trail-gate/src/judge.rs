@@ -925,6 +925,26 @@ impl<'a> Judging<'a> {
         if let Some(d) = shells::script_file(name, argv, ctx, raw) {
             out.push(d);
         }
+        // A program told to read its own program from stdin (`nawk -f /dev/stdin`, `… -f -`)
+        // while a download is piped in: fetched code runs, as `curl … | sh` does. (Piped in
+        // without `-f`, a download is the data `awk '{…}'` reads.)
+        let from_stdin = argv.windows(2).any(|w| {
+            matches!(w[0].text.as_deref(), Some("-f" | "--file"))
+                && matches!(w[1].text.as_deref(), Some("-" | "/dev/stdin" | "/dev/fd/0"))
+        });
+        if from_stdin
+            && matches!(
+                name,
+                "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4"
+            )
+            && self.producers.iter().any(|p| shells::fetches(p))
+        {
+            out.push(super::block(
+                RuleId::RemoteCode,
+                format!("a download is piped into `{name}` as its program (`-f` from stdin): code nobody here has read; it is never run"),
+                raw,
+            ));
+        }
         // An alias defined as a shell command (`git alias nuke '!rm -rf ~'`, `git config
         // alias.x '!…'`, the `!` git and hg give to a shell): it runs whenever the alias does,
         // as often on the same line.

@@ -1656,7 +1656,37 @@ fn made_on_this_line(
 ) {
     out.extend(load_path_fetched(cmd, ctx, raw));
     out.extend(points_at_armed(c, ctx, raw));
+    out.extend(own_config_fetched(c, ctx, raw));
     planted_made_runnable(c, ctx, out);
+}
+
+/// A program run after this line fetched its own configuration from the network (`curl -o
+/// ~/.jobber … && jobber reload`, `… -o ~/.config/acme/config.yml && acme start`): the file
+/// the program reads for what to run is code nobody has read.
+fn own_config_fetched(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.fetched.is_empty() || c.name.len() < 3 {
+        return None;
+    }
+    let home = &ctx.places.home;
+    let file = ctx.line.fetched.iter().find(|p| {
+        let dotfile = p.parent() == Some(home.as_path())
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_prefix('.'))
+                .is_some_and(|n| n.split('.').next() == Some(c.name));
+        let config_dir = p.starts_with(home.join(".config").join(c.name));
+        dotfile || config_dir
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::RemoteCode,
+        format!(
+            "`{}` runs after this line fetched its own configuration (`{}`) from the network: what it reads there to run is code nobody has read; it is never run",
+            c.name,
+            file.display()
+        ),
+        raw,
+    ))
 }
 
 /// A program fetched on this line and made executable, named inside another word of a later
@@ -2478,6 +2508,19 @@ fn declines_code(words: &[&str]) -> bool {
     })
 }
 
+/// A script, by its file's extension, fetched and given as the program's file on stdin
+/// (`curl …/x.awk | acme-awk -f /dev/stdin …`): the program runs it.
+fn fetched_script(producers: &[&Simple], words: &[&str], at: usize) -> bool {
+    at > 0
+        && matches!(words[at - 1], "-f" | "--file" | "--script" | "-s")
+        && producers.iter().any(|p| {
+            p.argv
+                .iter()
+                .filter_map(|a| a.text.as_deref())
+                .any(code_url)
+        })
+}
+
 /// A download piped into a program whose subcommand is a shell of its own (`nautobot-server
 /// nbshell`, `rails console`, `acme repl`): what comes in on stdin is code that shell runs.
 fn own_shell(c: &Cmd<'_>, words: &[&str], raw: &str) -> Option<Decision> {
@@ -2646,15 +2689,16 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
             || w.split_once('=')
                 .is_some_and(|(_, v)| STDIN.contains(&v) && v != "-")
     })?;
-    let runs = words[..at].iter().any(|w| {
-        known::runs_code(w)
-            || words::parts(w).iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "run" | "exec" | "execute" | "eval" | "script" | "source" | "load"
-                )
-            })
-    });
+    let runs = fetched_script(producers, &words, at)
+        || words[..at].iter().any(|w| {
+            known::runs_code(w)
+                || words::parts(w).iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "run" | "exec" | "execute" | "eval" | "script" | "source" | "load"
+                    )
+                })
+        });
     Some(decide(
         if runs {
             Verdict::Block
@@ -2693,7 +2737,7 @@ fn code_url(w: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
         "sh", "bash", "zsh", "py", "pl", "rb", "js", "mjs", "cjs", "ts", "php", "ps1", "lua",
         "tcl", "jar", "war", "cwl", "nf", "wdl", "smk", "run", "bin", "exe", "deb", "rpm", "whl",
-        "gem", "apk", "msi", "st",
+        "gem", "apk", "msi", "st", "awk", "el",
     ];
     let w = w.trim_matches(['"', '\'']);
     // A forge's scheme, with or without slashes (`github://…`, `github:owner/name`,
