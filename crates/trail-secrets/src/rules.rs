@@ -710,11 +710,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "login-after-host",
         // A login handed to a call in the order connections take it, whatever the call is
-        // named: a host first (an address, `localhost` or a domain), perhaps a port, then a user and
+        // named: a host first (an address, `localhost`, a domain or a URL: `GIS("https://…",
+        // "user", "…")`), perhaps a port, then a user and
         // the password (`AmcrestCamera('192.168.1.108', 80, 'admin', '…')`, `open("db.example",
         // "report", "…", "shop")`). It must read as generated, as a credential call's
         // arguments must: a database's name, a path or a word is not one.
-        regex: r#"\([ \t]*["'](?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)["'][ \t]*,(?-u:[^()\n]){0,40}?["'][a-z0-9_.@\\-]{1,40}["'][ \t]*,[ \t]*(?P<secret>["'](?-u:[^"'\s]){6,128}["'])"#,
+        regex: r#"\([ \t]*["'](?:https?://)?(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::[0-9]+)?(?:/[a-z0-9._/-]*)?["'][ \t]*,(?-u:[^()\n]){0,40}?["'][a-z0-9_.@\\-]{1,40}["'][ \t]*,[ \t]*(?P<secret>["'](?-u:[^"'\s]){6,128}["'])"#,
         example: "cam = AmcrestCamera('192.168.1.108', 80, 'admin', 'T.WqvSRP6_jH').camera",
         keywords: &["('", "(\"", "( '", "( \""],
         check: Check::CallArguments,

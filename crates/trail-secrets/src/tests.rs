@@ -2879,6 +2879,10 @@ fn logins_by_position_by_static_constructor_and_in_other_scripts() {
             "$cred = [System.Net.NetworkCredential]::new(\"svc-sync\", \"NQD8_MeK%%0lt.4\")",
             "NQD8_MeK%%0lt.4",
         ),
+        (
+            "gis = GIS(\"https://www.arcgis.com\", \"basemap_admin\", \"ODTfUa.d-Xlv3\")",
+            "ODTfUa.d-Xlv3",
+        ),
         ("login: plac\nhasło: b%xIVOJ1bZ!GY", "b%xIVOJ1bZ!GY"),
         ("пароль: b%xIVOJ1bZ!GY", "b%xIVOJ1bZ!GY"),
         ("סיסמה: IGOA.lr9hbZoQ", "IGOA.lr9hbZoQ"),
