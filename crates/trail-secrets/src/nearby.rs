@@ -15,6 +15,11 @@
 //! - **`generated-token`**: a word standing alone that could only be generated: letters of
 //!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
 //!   of a login nobody named).
+//! - **`typed-login`**, **`scripted-login`**, **`labelled-login`**: a login where it is put,
+//!   with no credential word beside the password: typed by a window-driving script (a name
+//!   then Tab, a value then Enter), written in an ftp client's script (`open HOST`, then
+//!   `user NAME VALUE`), or handed over as two labelled lines in any language (a user's name,
+//!   then a value with every kind of character).
 //!
 //! The bars rise with what is known: a name beside the value lets a short password through;
 //! a flag needs a longer, fully mixed value; a word alone needs more still. Hex, UUIDs, paths,
