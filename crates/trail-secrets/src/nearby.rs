@@ -1954,6 +1954,9 @@ fn slashed(text: &str) -> Vec<(usize, usize)> {
 /// beside a value no word makes is what says so.
 fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
+    if !text.contains(": ") {
+        return out;
+    }
     let mut user_before = false;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
@@ -2002,6 +2005,10 @@ fn user_name(v: &str) -> bool {
 /// read as generated, as a credential call's argument must.
 fn scripted_logins(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
+    // Most texts hold no ftp script: two cheap looks before reading lines.
+    if !text.contains("open ") || !text.contains("user ") {
+        return out;
+    }
     let mut opened = false;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
