@@ -491,17 +491,18 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
 
 /// The files `tee` writes, run directly or as another user (`sudo tee -a /etc/x.conf`).
 fn tee_files(argv: &[Arg]) -> Option<Vec<&str>> {
-    let words: Vec<&str> = argv
-        .iter()
-        .map(|a| a.text.as_deref().unwrap_or(""))
-        .collect();
-    let at = words
-        .iter()
-        .position(|w| !w.starts_with('-') && !matches!(*w, "sudo" | "doas" | "run0"))?;
-    (words[at] == "tee").then(|| {
-        words[at + 1..]
+    // Asked of every command: find the program's word before collecting anything.
+    fn word(a: &Arg) -> &str {
+        a.text.as_deref().unwrap_or("")
+    }
+    let at = argv.iter().position(|a| {
+        let w = word(a);
+        !w.starts_with('-') && !matches!(w, "sudo" | "doas" | "run0")
+    })?;
+    (word(&argv[at]) == "tee").then(|| {
+        argv[at + 1..]
             .iter()
-            .copied()
+            .map(word)
             .filter(|w| !w.is_empty() && !w.starts_with('-'))
             .collect()
     })
@@ -807,6 +808,15 @@ impl<'a> Judging<'a> {
             .chain(&self.cmd.argv)
             .filter_map(|a| a.text.as_deref())
             .collect();
+        // Asked of every command: an address on every interface is rare, so it is looked for
+        // in each word before the words are joined and lowered for the debugger's name.
+        let everywhere = |t: &&str| {
+            ["*:", "0.0.0.0:", "[::]:"].iter().any(|a| t.contains(a))
+                || t.contains("=:") && t.to_ascii_lowercase().contains("address=:")
+        };
+        if !texts.iter().any(everywhere) {
+            return;
+        }
         let joined = texts.join(" ").to_ascii_lowercase();
         let debugger = [
             "jdwp",
@@ -819,10 +829,7 @@ impl<'a> Judging<'a> {
         ]
         .iter()
         .any(|d| joined.contains(d));
-        let everywhere = ["*:", "0.0.0.0:", "[::]:", "address=:"]
-            .iter()
-            .any(|a| joined.contains(a));
-        if debugger && everywhere {
+        if debugger {
             self.found.push(super::block(
                 RuleId::ExposesShell,
                 "a debugger is told to listen on every interface: whoever reaches its port runs any code in the program; it is never run".into(),
@@ -928,15 +935,16 @@ impl<'a> Judging<'a> {
         // A program told to read its own program from stdin (`nawk -f /dev/stdin`, `… -f -`)
         // while a download is piped in: fetched code runs, as `curl … | sh` does. (Piped in
         // without `-f`, a download is the data `awk '{…}'` reads.)
-        let from_stdin = argv.windows(2).any(|w| {
-            matches!(w[0].text.as_deref(), Some("-f" | "--file"))
-                && matches!(w[1].text.as_deref(), Some("-" | "/dev/stdin" | "/dev/fd/0"))
-        });
-        if from_stdin
-            && matches!(
-                name,
-                "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4"
-            )
+        let from_stdin = || {
+            argv.windows(2).any(|w| {
+                matches!(w[0].text.as_deref(), Some("-f" | "--file"))
+                    && matches!(w[1].text.as_deref(), Some("-" | "/dev/stdin" | "/dev/fd/0"))
+            })
+        };
+        if matches!(
+            name,
+            "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4"
+        ) && from_stdin()
             && self.producers.iter().any(|p| shells::fetches(p))
         {
             out.push(super::block(

@@ -276,8 +276,12 @@ fn destroys_as_a_program(
 /// ancestors: every file there, the shell's start-up files and keys among them, is gone
 /// under a new name, and nothing that reads them starts.
 fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    // Asked of every program whose words are data (`cat`, `grep`): the name first.
     let replaces = known::replaces_files(c.name)
         || known::keeps_files(c.name) && c.option_words().any(|w| w == "--rm");
+    if !replaces {
+        return None;
+    }
     let short = |w: &str, letter: char| {
         w.strip_prefix('-')
             .is_some_and(|r| !r.starts_with('-') && r.contains(letter))
@@ -292,7 +296,7 @@ fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
             "--keep" | "--decompress" | "--uncompress" | "--list" | "--test"
         ) || ['k', 'd', 'l', 't'].iter().any(|&l| short(w, l))
     });
-    if !replaces || !recursive || spares {
+    if !recursive || spares {
         return None;
     }
     let (word, t) = c.operands().find_map(|a| {
@@ -2284,6 +2288,14 @@ fn configured_deletion(
     texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
     for text in &texts {
         let values: Vec<&str> = text.lines().filter_map(held_command).collect();
+        // The verb first: a word's test is cheaper than resolving a path.
+        let deletes = values.iter().any(|v| {
+            !v.contains(char::is_whitespace)
+                && words::classify(&v.to_ascii_lowercase()) == Some(words::Class::Destroys)
+        });
+        if !deletes {
+            continue;
+        }
         let place = values.iter().find(|v| {
             targets::target(v, ctx).is_some_and(|t| {
                 matches!(
@@ -2292,11 +2304,7 @@ fn configured_deletion(
                 )
             })
         });
-        let deletes = values.iter().any(|v| {
-            !v.contains(char::is_whitespace)
-                && words::classify(&v.to_ascii_lowercase()) == Some(words::Class::Destroys)
-        });
-        if let Some(place) = place.filter(|_| deletes) {
+        if let Some(place) = place {
             return Some(decide(
                 Verdict::Block,
                 RuleId::DestroysCritical,
