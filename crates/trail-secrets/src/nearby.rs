@@ -1958,10 +1958,7 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     let mut user_before = false;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
+    for (start, line) in lines_at(text) {
         let body = line.trim_end_matches(['\n', '\r']);
         let value = body.rsplit_once(": ").map(|(_, v)| v.trim());
         if user_before
@@ -2010,10 +2007,7 @@ fn scripted_logins(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     let mut opened = false;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
+    for (start, line) in lines_at(text) {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["open", host, ..] if host.contains('.') => opened = true,
@@ -2040,13 +2034,8 @@ fn typed_logins(text: &str) -> Vec<(usize, usize)> {
     if !text.contains("{Tab}") && !text.contains("{tab}") && !text.contains("Tab") {
         return Vec::new();
     }
-    let lines: Vec<(usize, &str)> = text
-        .split_inclusive('\n')
-        .scan(0, |at, l| {
-            let start = *at;
-            *at += l.len();
-            Some((start, l.trim_end_matches(['\n', '\r'])))
-        })
+    let lines: Vec<(usize, &str)> = lines_at(text)
+        .map(|(at, l)| (at, l.trim_end_matches(['\n', '\r'])))
         .collect();
     let mut out = Vec::new();
     for (n, &(_, line)) in lines.iter().enumerate() {
@@ -2086,7 +2075,12 @@ fn typed_logins(text: &str) -> Vec<(usize, usize)> {
 /// `SendRaw`, `SendText`, `xdotool type` or `tmux send-keys -t TARGET`, without its quotes.
 fn typed_on(line: &str) -> Option<&str> {
     let t = line.trim_start();
-    let lower = t.to_ascii_lowercase();
+    // Every line of a text with a tab key in it comes here: compared in place, not lowered.
+    let find = |needle: &str| {
+        t.as_bytes()
+            .windows(needle.len())
+            .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
     let rest = if let Some(at) = [
         "sendinput",
         "sendraw",
@@ -2097,12 +2091,18 @@ fn typed_on(line: &str) -> Option<&str> {
     ]
     .iter()
     .find(|k| {
-        lower.starts_with(*k) && !lower[k.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        t.as_bytes()
+            .get(..k.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(k.as_bytes()))
+            && !t
+                .as_bytes()
+                .get(k.len())
+                .is_some_and(u8::is_ascii_alphanumeric)
     }) {
         &t[at.len()..]
-    } else if let Some(at) = lower.find("xdotool type ") {
+    } else if let Some(at) = find("xdotool type ") {
         &t[at + "xdotool type ".len()..]
-    } else if let Some(at) = lower.find("send-keys ") {
+    } else if let Some(at) = find("send-keys ") {
         let after = &t[at + "send-keys ".len()..];
         // `-t TARGET` first.
         match after.strip_prefix("-t ") {
