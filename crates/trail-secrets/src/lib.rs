@@ -294,6 +294,18 @@ impl Rule {
     }
 }
 
+/// Where generic-assignment stands in the built-in table: its keywords are every word that
+/// names a credential, which the scanners want to know of.
+fn generic_assignment_index() -> usize {
+    static AT: OnceLock<usize> = OnceLock::new();
+    *AT.get_or_init(|| {
+        rules::BUILTIN
+            .iter()
+            .position(|b| b.name == rules::GENERIC_ASSIGNMENT)
+            .unwrap_or(usize::MAX)
+    })
+}
+
 /// The built-in rules, shared by every [`Redactor`] so that a regex compiled
 /// for one is compiled for all.
 fn builtin_rules() -> &'static [Rule] {
@@ -612,6 +624,8 @@ impl Redactor {
         // are not masked, so these rules see what the others see.
         let mut lower_case: Option<Vec<u8>> = None;
         let mut candidates = Vec::new();
+        // Whether a credential's word may be in the text, for the scanners (`nearby`).
+        let mut named = false;
         for (index, rule) in self.all_rules().enumerate() {
             let gate = self
                 .gate_starts
@@ -619,6 +633,9 @@ impl Redactor {
                 .and_then(|r| self.gate_keywords.get(r[0]..r[1]))
                 .unwrap_or_default();
             let open = gate.is_empty() || gate.iter().any(|&k| present[k]);
+            if index == generic_assignment_index() {
+                named = open;
+            }
             if !open || !rule.shape.admits(text, &lowered) {
                 continue;
             }
@@ -644,7 +661,7 @@ impl Redactor {
         // The scanners that read a value by where it stands, in any syntax (`nearby`).
         let first = self.builtin.len() + self.extra.len();
         let mut spans = Vec::new();
-        nearby::find(text, &mut spans);
+        nearby::find(text, named, &mut spans);
         for (start, end, scanner) in spans {
             if !references.iter().any(|&(s, e)| start < e && s < end)
                 && !said_or_known_public(text, start, end)

@@ -83,6 +83,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "scripted-login",
         "open ftp.reclaimhub.example\nuser northyard cTXKm_F8jfc6\nbinary\nput inventory.csv",
     ),
+    (
+        "worded-credential",
+        "[19:42] Tomek: hasło do panelu na makiecie klubowej to b!sEkFnw3_8y, nie wrzucaj go",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -97,9 +101,13 @@ const HANDED_OVER: usize = 8;
 const TYPED: usize = 9;
 const LABELLED: usize = 10;
 const SCRIPTED: usize = 11;
+const WORDED: usize = 12;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
-pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
+///
+/// `named` says whether a word that names a credential may be in the text (generic-assignment's
+/// keywords were found): the scanner that reads prose in any language runs only then.
+pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -153,6 +161,11 @@ pub(crate) fn find(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in labelled_logins(text) {
         push_new(out, span, LABELLED);
+    }
+    if named {
+        for span in worded_credentials(text) {
+            push_new(out, span, WORDED);
+        }
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -1974,6 +1987,108 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The word for "password" as people write it with a space or in scripts generic-assignment's
+/// name regex does not read as one word (`Mật khẩu: …`, `Kata sandi: …`, `κωδικός: …`), each in
+/// both cases where its first letter has them. The single words are generic-assignment's.
+const SPACED_PASSWORD_WORDS: &[&str] = &[
+    "mật khẩu",
+    "mat khau",
+    "kata sandi",
+    "kata laluan",
+    "κωδικός",
+    "Κωδικός",
+    "كلمة المرور",
+    "كلمة السر",
+    "رمز عبور",
+    "รหัสผ่าน",
+    "पासवर्ड",
+];
+
+/// A password handed over in words, in whatever language (`parool: .1fnZ50p87yP`, `hasło do
+/// panelu … to b!sEkFnw3_8y`, `Lösenordet till VPN:et är OJ68j::Ak^-EtS`): a word that means
+/// password, then on the same line either its label's value (after `:` or `=` right after the
+/// label, judged as a value under a password's name is), or within eight words a value with
+/// every kind of character that reads as generated. Nothing of the sentence's grammar is read:
+/// the word and a value no language spells are the evidence.
+fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (start, line) in lines_at(text) {
+        let line = line.trim_end_matches(['\n', '\r']);
+        // The label: up to the first `:` or `=`, a few words with the word among them
+        // (`Mật khẩu wifi:`). A label of one ASCII word (`password = …`) is
+        // generic-assignment's, which reads code as this does not.
+        if let Some(op) = line.find([':', '='])
+            && let label = &line[..op]
+            && label.split_whitespace().count() <= 5
+            && SPACED_PASSWORD_WORDS.iter().any(|w| has_word(label, w))
+        {
+            let rest = &line[op + 1..];
+            let v = rest.split_whitespace().next().unwrap_or_default();
+            let v = v.trim_matches(['"', '\'', '`']);
+            if !v.is_empty()
+                && plausible::plausible_assignment("password", v, Written::Bare)
+                && let Some(off) = rest.find(v)
+            {
+                let s = start + op + 1 + off;
+                out.push((s, s + v.len()));
+                continue;
+            }
+        }
+        // In a sentence: a value with every kind of character, the word within eight before.
+        // Most lines have no such value: the words are read back only for one.
+        let mut at = 0;
+        for w in line.split_ascii_whitespace() {
+            at += line[at..].find(w).unwrap_or(0);
+            let here = at;
+            at += w.len();
+            let v = w
+                .trim_end_matches([',', ';'])
+                .trim_matches(['"', '\'', '`']);
+            if v.len() < 10
+                || !every_kind(v)
+                || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';'])
+                // A stored hash (`password_hash $2y$10$…`) is what a password becomes.
+                || plausible::crypt_format(v)
+                || !plausible::plausible_call_argument(v)
+            {
+                continue;
+            }
+            let before = &line[..here];
+            let from = before
+                .rsplit(|c: char| c.is_ascii_whitespace())
+                .filter(|w| !w.is_empty())
+                .take(8)
+                .last()
+                .map_or(0, |w| w.as_ptr() as usize - line.as_ptr() as usize);
+            if names_password(&before[from..])
+                && let Some(off) = w.find(v)
+            {
+                out.push((start + here + off, start + here + off + v.len()));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `words` hold a word for "password" in some language, at a word's start
+/// (`encompassId` holds `pass` and means none).
+fn names_password(words: &str) -> bool {
+    ["pass", "pwd"].iter().any(|w| has_word(words, w))
+        || SPACED_PASSWORD_WORDS.iter().any(|w| has_word(words, w))
+        || plausible::PASSWORD_ELSEWHERE
+            .iter()
+            .any(|w| has_word(words, w))
+}
+
+/// Whether `word` starts a word of `text`: ASCII letters in either case, other letters as
+/// the lists write them.
+fn has_word(text: &str, word: &str) -> bool {
+    let (b, w) = (text.as_bytes(), word.as_bytes());
+    b.windows(w.len())
+        .enumerate()
+        .any(|(i, x)| x.eq_ignore_ascii_case(w) && (i == 0 || !b[i - 1].is_ascii_alphanumeric()))
+}
+
 /// Upper and lower case, a digit and a symbol that joins no words (not `-`, `_` or `.`, which
 /// a header's or a file's name has: `X-Hub-Signature-256`): what a password policy asks and a
 /// word, an id or a digest never has all of.
@@ -2342,7 +2457,7 @@ mod tests {
 
     fn found(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        find(text, &mut out);
+        find(text, true, &mut out);
         out.iter().map(|&(s, e, _)| &text[s..e]).collect()
     }
 
@@ -2540,7 +2655,7 @@ mod tests {
             ),
         ] {
             let mut out = Vec::new();
-            find(text, &mut out);
+            find(text, true, &mut out);
             assert!(
                 out.iter().any(|&(s, e, _)| &text[s..e] == secret),
                 "{text:?}: {out:?}"
@@ -2553,7 +2668,7 @@ mod tests {
             "steps:\n  - run: make test\n  - name: build",
         ] {
             let mut out = Vec::new();
-            find(text, &mut out);
+            find(text, true, &mut out);
             assert!(out.is_empty(), "{text:?}: {out:?}");
         }
     }

@@ -840,12 +840,20 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "sifre",
     "losenord",
     "adgangskode",
+    "parool",
+    "lozinka",
+    "geslo",
+    "parola",
+    "slaptazodis",
+    "lykilord",
     // As written in their own letters.
     "hasło",
     "jelszó",
     "şifre",
     "lösenord",
     "contraseña",
+    "slaptažodis",
+    "lykilorð",
     "пароль",
     "Пароль",
     "סיסמה",
@@ -1723,7 +1731,19 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
         return true;
     }
     let value = text.get(start..).unwrap_or_default();
-    if value.starts_with('!') && value[1..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+    // A tag is a word of letters (`!vault`, `!Ref`, `!encrypted/…`) and stands unquoted:
+    // `password = "!mptBs5hvZghPC"` is a password that begins with `!`.
+    let tag = value.strip_prefix('!').is_some_and(|t| {
+        let word = t
+            .split(['/', ' ', '\t', '\n', '\r'])
+            .next()
+            .unwrap_or_default();
+        !word.is_empty()
+            && word
+                .bytes()
+                .all(|c| c.is_ascii_alphabetic() || matches!(c, b'_' | b'-' | b'!'))
+    });
+    if tag && !before.ends_with(['"', '\'']) {
         return true;
     }
     let mut from = before.len().saturating_sub(400);

@@ -567,10 +567,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "cli-credentials",
-        // `-u user:password` (user may be empty, password may be quoted), lftp's `-u
+        // `-u user:password` (user may be empty, password may be quoted, and with spaces when
+        // the pair is: `--user "jk:VZeR 5mkM uTpz"`, a WordPress application password), lftp's `-u
         // user,'password'` (quoted: `ps -u root,www-data` lists users), or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
         example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
@@ -595,8 +596,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // az, oc, cf), and `redis-cli -a SECRET`; and any command's quoted `-p '…'` right
         // after `-u USER` (`ncftpput -u shop -p '…'`), where the user says what the `-p` is
         // (bare, `mysql -u report -p analytics` names a database). The flag must sit in the
-        // same command.
-        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']"#,
+        // same command. lftp's bare `-u user,password` when the password has a digit (`ps -u
+        // root,www-data` lists users, and no user list ends in a generated word).
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']|[ \t]-u[ \t]+(?-u:[^\s,"'$<-])(?-u:[^\s,"'])*,(?P<secret7>(?-u:[^\s,"'$-])(?-u:[^\s,"'])*[0-9](?-u:[^\s,"'])*)(?:[ \t]|$)"#,
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
         keywords: &[
             "mysql",
@@ -609,7 +611,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         ],
         check: Check::Password,
         // The regex runs on the lower-cased text, so `-P` and `-A` match it too.
-        shape: Shape::Literal(&[" -p", "\t-p", " -a", "\t-a", " -P", "\t-P", " -A", "\t-A"]),
+        shape: Shape::PasswordFlag,
         lowered: true,
     },
     Builtin {
@@ -1236,7 +1238,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|hasło|jelszó|şifre|lösenord|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1266,6 +1268,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "sifre",
             "losenord",
             "adgangskode",
+            "parool",
+            "lozinka",
+            "geslo",
+            "parola",
+            "slaptazodis",
+            "lykilord",
             // And as written in their own letters (`hasło`, `пароль`, `סיסמה`, `密码`).
             "hasło",
             "jelszó",
@@ -1279,6 +1287,21 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "密碼",
             "パスワード",
             "비밀번호",
+            "slaptažodis",
+            "lykilorð",
+            // Written with a space or in scripts the name regex does not read as one word
+            // (`Mật khẩu: …`, `Kata sandi: …`): the worded-credential scanner reads them.
+            "mật khẩu",
+            "mat khau",
+            "kata sandi",
+            "kata laluan",
+            "κωδικός",
+            "Κωδικός",
+            "كلمة المرور",
+            "كلمة السر",
+            "رمز عبور",
+            "รหัสผ่าน",
+            "पासवर्ड",
             // And the abbreviation with neither (`EQSL_PSWD=`).
             "pswd",
             // And the shortest, only as a word of its own (`?pw=…`, `"pw": {…}`, `DB_PW=`, a

@@ -29,6 +29,9 @@ pub(crate) enum Shape {
     Userinfo,
     /// `-u`/`--user` or a `--…password…` style flag.
     Cli,
+    /// A short password flag (` -p`, ` -a` in either case, with a blank or a tab before), or
+    /// lftp's bare `-u user,password` with a digit in the password.
+    PasswordFlag,
     /// Markup that can hold a value: `</`, `value=` or `name=`.
     Markup,
     /// `==` right after 86 base64 characters.
@@ -63,6 +66,7 @@ impl Shape {
             Shape::UrlCredentials => url_credentials_shape(lowered),
             Shape::Userinfo => userinfo_shape(lowered),
             Shape::Cli => cli_shape(lowered),
+            Shape::PasswordFlag => password_flag_shape(lowered),
             Shape::HeaderFlag => header_flag_shape(lowered),
             Shape::NameLine => name_line_shape(lowered),
             Shape::Prose => prose_shape(lowered),
@@ -411,6 +415,27 @@ fn userinfo_shape(lowered: &[u8]) -> bool {
                 rest.contains(&b':') && !rest.windows(3).any(|w| w == b"://")
             })
     })
+}
+
+fn password_flag_shape(lowered: &[u8]) -> bool {
+    let blank = |at: usize| at > 0 && matches!(lowered[at - 1], b' ' | b'\t');
+    find_all(lowered, b"-p").any(blank)
+        || find_all(lowered, b"-a").any(blank)
+        || find_all(lowered, b"-u").any(|at| {
+            let Some(rest) = lowered[at + 2..].strip_prefix(b" ") else {
+                return false;
+            };
+            let rest = &rest[rest
+                .iter()
+                .take_while(|&&c| c == b' ' || c == b'\t')
+                .count()..];
+            let word = rest.iter().take_while(|c| !c.is_ascii_whitespace()).count();
+            let word = &rest[..word];
+            blank(at)
+                && word.iter().position(|&c| c == b',').is_some_and(|comma| {
+                    comma > 0 && word[comma + 1..].iter().any(u8::is_ascii_digit)
+                })
+        })
 }
 
 fn cli_shape(lowered: &[u8]) -> bool {

@@ -2977,3 +2977,68 @@ fn a_login_in_two_labelled_lines_in_any_language() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// A password handed over in words, in any language: a label the name regex cannot read as
+/// one word (`Mật khẩu:`, `Kata sandi:`), a word for it generic-assignment now knows
+/// (`parool`, `lozinka`), or a sentence with the word and a value no language spells (found
+/// by the thirty-seventh sealed part's Polish, Swedish, Estonian, Vietnamese and Indonesian
+/// hand-overs). Words that only hold `pass` (`encompassId`), a stored hash and a rule of a
+/// password policy are not.
+#[test]
+fn a_password_in_words_of_any_language() {
+    for (text, secret) in [
+        ("Mật khẩu wifi: Qe7-rTz0pLk2\nCảm ơn!", "Qe7-rTz0pLk2"),
+        (
+            "Akun bersama:\nKata sandi: Hw2#vq=PLmT8\nJangan dibagikan.",
+            "Hw2#vq=PLmT8",
+        ),
+        ("ruuter: admin\nparool: .7gkQ30x91mZ", ".7gkQ30x91mZ"),
+        ("lozinka = Vn4-kPq7ZsW1", "Vn4-kPq7ZsW1"),
+        (
+            "hasło do serwera plików to Xk!7dPq_2mRt, nie udostępniaj",
+            "Xk!7dPq_2mRt",
+        ),
+        ("Lösenordet till skrivaren är Pq9::Zk^-WtR", "Pq9::Zk^-WtR"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "{\"encompassId\":\"{83b4cacc-2ced-4479}\",\"milestone\":\"Xy7!kLm2Qp9z\"}",
+        "password_hash $2y$10$B2/bm0agaRQq918XiIlpn.GDvtRE4TP9SApMxDO7x6BOp",
+        "Password: must have 12 characters, like Ab3!xyz",
+        "Mật khẩu: ********",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
+/// The password of a quoted `user:password` pair runs to the closing quote, spaces and all
+/// (a WordPress application password, `--user "jk:VZeR 5mkM uTpz"`: before, only its first
+/// group was taken); lftp's bare `-u user,password` is a login when the password has a digit,
+/// a list of users when it has none; a quoted password may begin with `!`, which only an
+/// unquoted YAML tag does otherwise. Found by the thirty-seventh sealed part.
+#[test]
+fn quoted_pairs_lftp_logins_and_passwords_beginning_with_a_bang() {
+    for (text, secret) in [
+        (
+            "curl --user \"editor-jk:Rk3P 9mWz Lq2T vX8n\" https://wp.example/wp-json/wp/v2/posts",
+            "9mWz Lq2T vX8n",
+        ),
+        (
+            "lftp -u orders-77,Ts8dQ-_Lmw4Kp -e 'put a.zip; bye' ftps://up.example",
+            "Ts8dQ-_Lmw4Kp",
+        ),
+        ("[auth]\npassword = \"!kQw7Zt2vNpX\"", "!kQw7Zt2vNpX"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "ps -u root,www-data -o pid,cmd",
+        "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+        "git push -u origin main",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
