@@ -20,6 +20,9 @@
 //!   then Tab, a value then Enter), written in an ftp client's script (`open HOST`, then
 //!   `user NAME VALUE`), or handed over as two labelled lines in any language (a user's name,
 //!   then a value with every kind of character).
+//! - **`worded-credential`**: a password handed over in words of any language: a word for it,
+//!   then its label's value (`Mật khẩu: …`) or, a few words on, a value no language spells
+//!   (`hasło do panelu … to …`).
 //!
 //! The bars rise with what is known: a name beside the value lets a short password through;
 //! a flag needs a longer, fully mixed value; a word alone needs more still. Hex, UUIDs, paths,
@@ -194,6 +197,7 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
         .into_iter()
         .chain(piped_password(text))
         .chain(login_pair(text))
+        .chain(url_user_value(text))
     {
         push_new(out, span, FLAG);
     }
@@ -1295,6 +1299,41 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A login handed to a command after the address it opens, as words (`mc alias set store
+/// http://minio.lan:9000 admin y-nkYSq6…`, a client's `connect URL USER PASSWORD`): a URL, a
+/// user's name, then a value only a generator writes, ending the command or before its next
+/// flag.
+fn url_user_value(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("://") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        if !line.contains("://") {
+            continue;
+        }
+        let words = words_at(line);
+        for k in 0..words.len().saturating_sub(2) {
+            let (url, user, (i, pass)) = (words[k].1, words[k + 1].1, words[k + 2]);
+            let last = words
+                .get(k + 3)
+                .is_none_or(|(_, w)| w.starts_with('-') || matches!(*w, "&&" | "|" | ";"));
+            if url.contains("://")
+                && !url.starts_with(['"', '\''])
+                && user_name(user)
+                && user.len() <= 32
+                && last
+                && !pass.starts_with(['-', '$', '<', '{', '/'])
+                && !pass.contains([':', '@', '/', '"', '\'', '='])
+                && strongly_generated(pass, 10)
+            {
+                out.push((start + i, start + i + pass.len()));
+            }
+        }
+    }
+    out
+}
+
 /// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
 /// password_stdin`, `printf %s … | acme login --password-stdin`), or a value echoed into a
 /// command that stores a secret (`printf '%s' '…' | docker secret create NAME -`, `… | acme
@@ -2034,8 +2073,10 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
         }
-        // In a sentence: a value with every kind of character, the word within eight before.
-        // Most lines have no such value: the words are read back only for one.
+        // In a sentence: a value with every kind of character, the word within eight words
+        // before it; letters of both cases and digits, within four (`Het wachtwoord is
+        // TnxmMrkB-B1S`, `heslo je Y8Ra_S02mCrL`). Most lines have no such value: the words
+        // are read back only for one.
         let mut at = 0;
         for w in line.split_ascii_whitespace() {
             at += line[at..].find(w).unwrap_or(0);
@@ -2044,8 +2085,19 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             let v = w
                 .trim_end_matches([',', ';'])
                 .trim_matches(['"', '\'', '`']);
+            let b = v.as_bytes();
+            let reach = if every_kind(v) {
+                8
+            } else if b.iter().any(u8::is_ascii_uppercase)
+                && b.iter().any(u8::is_ascii_lowercase)
+                && b.iter().any(u8::is_ascii_digit)
+            {
+                4
+            } else {
+                0
+            };
             if v.len() < 10
-                || !every_kind(v)
+                || reach == 0
                 || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';'])
                 // A stored hash (`password_hash $2y$10$…`) is what a password becomes.
                 || plausible::crypt_format(v)
@@ -2057,7 +2109,7 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             let from = before
                 .rsplit(|c: char| c.is_ascii_whitespace())
                 .filter(|w| !w.is_empty())
-                .take(8)
+                .take(reach)
                 .last()
                 .map_or(0, |w| w.as_ptr() as usize - line.as_ptr() as usize);
             if names_password(&before[from..])

@@ -906,7 +906,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -921,6 +921,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "signin",
             "connect",
             "session",
+            // A connection begun with its login (Arduino's `WiFi.begin("ssid", "…")`, as
+            // MicroPython's `wlan.connect(…)`).
+            ".begin(",
             // A database handle opened with its login (`new PDO($dsn, "user", "…")`, `new
             // mysqli("host", "user", "…", "db")`).
             "new pdo",
@@ -957,10 +960,20 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "url-path-token",
         // A URL that is itself the credential: a webhook's or a key's path segment followed by
-        // a generated one (`/hooks/8QCaDV…`, `/api/webhook/GDePDL…`, `/with/key/BZG3us…`).
-        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})"#,
+        // a generated one (`/hooks/8QCaDV…`, `/api/webhook/GDePDL…`, `/with/key/BZG3us…`), or a
+        // segment that says it is private and holds a generated body (a calendar's secret
+        // address, `/ical/…/private-cfd0…/basic.ics`).
+        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})|https?://[a-z0-9.-]+(?::[0-9]+)?/(?-u:[^\s"'<>?#])*/(?P<secret2>(?:private|secret)[-_][a-z0-9]{16,})(?:[/?#"'\s]|$)"#,
         example: "curl -X POST https://ha.acme.example/api/webhook/GDePDLbVA3Tn9KZmLnWH6fR7WQDD2kMb",
-        keywords: &["hook", "/key", "/token"],
+        keywords: &[
+            "hook",
+            "/key",
+            "/token",
+            "/private-",
+            "/private_",
+            "/secret-",
+            "/secret_",
+        ],
         check: Check::LoginArgument,
         shape: Shape::Literal(&["://"]),
         lowered: true,

@@ -3042,3 +3042,48 @@ fn quoted_pairs_lftp_logins_and_passwords_beginning_with_a_bang() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the thirty-eighth sealed part: a password of three kinds of character close after
+/// its word (`Het wachtwoord is …`, `비밀번호 …`); a login given to a command after the URL it
+/// opens; a calendar's secret address; a Wi-Fi login begun on a microcontroller; a person's
+/// password that repeats letters, beside a user's name. Their look-alikes stay.
+#[test]
+fn logins_after_urls_private_addresses_and_begun_connections() {
+    for (text, secret) in [
+        (
+            "Het wachtwoord is RbwpQtkC-D4M (let op hoofdletters).",
+            "RbwpQtkC-D4M",
+        ),
+        (
+            "[오후 6:12] 아이디 crew-2 / 비밀번호 h_DkNwqe35XZ",
+            "h_DkNwqe35XZ",
+        ),
+        (
+            "$ mc alias set scans https://s3.lab.example:9000 scanadmin q-TrWz4Pk8Lm2Vb.x\nAdded.",
+            "q-TrWz4Pk8Lm2Vb.x",
+        ),
+        (
+            "ICS = \"https://calendar.google.com/calendar/ical/a%40b.example/private-9f3e1c77a2b84d05e6f1a3b2c4d5e6f7/basic.ics\"",
+            "9f3e1c77a2b84d05e6f1a3b2c4d5e6f7",
+        ),
+        (
+            "  WiFi.begin(\"Workshop-IoT\", \"Kd.83nv4qm7XpR\");",
+            "Kd.83nv4qm7XpR",
+        ),
+        (
+            "Nama pengguna: kiln-ops\nKata sandi: +qwzKLMKKX7p",
+            "+qwzKLMKKX7p",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "Het wachtwoord moet minstens 12 tekens hebben, zoals ons voorbeeld.",
+        "git clone https://git.example.org/team/app.git app-checkout",
+        "https://calendar.google.com/calendar/ical/en.usa%23holiday%40group.v.calendar.google.com/public/basic.ics",
+        "  Serial.begin(115200);\n  display.begin();\n  mqtt.begin(\"broker.example.org\", 1883);",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
