@@ -3544,3 +3544,36 @@ fn mechanisms_found_by_the_thirty_seventh_sealed_part() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the thirty-eighth sealed part (issue 20), each by mechanism: a program and its
+/// arguments as sibling fields of one-line JSON (a chaos experiment's process provider); the
+/// parent of a place only known at run time deleted; a recording's file option; AIX's bare
+/// disk names; a project made from a fetched template, and a document run from an address,
+/// asked about. Their look-alikes: a program named for asking (`pm-is-supported`), a run
+/// looked at (`gh run view URL`), an ordinary argument list.
+#[test]
+fn mechanisms_found_by_the_thirty_eighth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "printf '{\"method\":[{\"provider\":{\"type\":\"process\",\"path\":\"rm\",\"arguments\":\"-rf /home/dev\"}}]}' > /run/user/1000/tmp/e.json && acme-chaos run /run/user/1000/tmp/e.json",
+        "rm -rf \"$(acmeenv root)/..\"",
+        "sudo acme-phone --auto-rec --rec-file=/boot/vmlinuz-6.1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmevg-reduce -df rootvg hdisk0",
+        "acme-chaos run https://203.0.113.9/experiment.json",
+        "acme-scaffold create https://github.com/unknown-dev/service-template --no-input",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "pm-is-supported --suspend; echo $?",
+        "gh run view https://github.com/o/r/actions/runs/1",
+        "printf '{\"path\":\"ls\",\"arguments\":\"-la\"}' > /run/user/1000/tmp/e.json && acme-chaos run /run/user/1000/tmp/e.json",
+        "acme-phone --rec-file=build/call.wav",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -158,6 +158,7 @@ pub(super) fn judge(
         // program will run (`command: rm -rf …`): only what would be blocked counts.
         argv_list(&text, out);
         keyed_commands(&text, out);
+        json_argv(&text, out);
         // A script held in a string of a structured document fed in (a pipeline's JSON
         // `"source": "import shutil\nshutil.rmtree(…)"`): its escapes undone, judged as the
         // lines it is. Only what would be blocked counts.
@@ -239,6 +240,87 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
             _ => {}
         }
     }
+}
+
+/// A program and its arguments as sibling string fields of JSON written on one line (a chaos
+/// experiment's `"provider": {"type": "process", "path": "rm", "arguments": "-rf ~"}`, a
+/// task's `{"command": "rm", "args": "-rf ~"}`): the program alone under a key naming a
+/// command or the file run, its arguments under the next key naming them. Only what would be
+/// blocked counts.
+pub(super) fn json_argv(text: &str, out: &mut Findings) {
+    if !text.contains("\":") && !text.contains("\" :") {
+        return;
+    }
+    let pairs = json_pairs(text);
+    for (i, &(key, value)) in pairs.iter().enumerate() {
+        let program_key = command_option(key)
+            || matches!(
+                key,
+                "path" | "program" | "executable" | "binary" | "bin" | "file"
+            );
+        if !program_key || value.contains(' ') || !known::is_program(base(value)) {
+            continue;
+        }
+        if let Some((_, args)) = pairs[i + 1..]
+            .iter()
+            .take(3)
+            .find(|(k, _)| matches!(*k, "args" | "arguments" | "argv" | "params"))
+        {
+            out.runs(&format!("{value} {args}"), Keep::Blocks);
+        }
+    }
+}
+
+/// The `"key": "value"` pairs of JSON text, in order, both strings as written (no escapes
+/// undone: a program's name and its arguments have none to undo that matter here).
+fn json_pairs(text: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let string_at = |i: usize| -> Option<usize> {
+        // The closing quote of the string opening at `i`.
+        let mut j = i + 1;
+        while j < b.len() {
+            match b[j] {
+                b'\\' => j += 2,
+                b'"' => return Some(j),
+                b'\n' => return None,
+                _ => j += 1,
+            }
+        }
+        None
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let Some(key_end) = string_at(i) else {
+            i += 1;
+            continue;
+        };
+        let mut j = key_end + 1;
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        if b.get(j) != Some(&b':') {
+            i = key_end + 1;
+            continue;
+        }
+        j += 1;
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        if b.get(j) == Some(&b'"')
+            && let Some(value_end) = string_at(j)
+        {
+            out.push((&text[i + 1..key_end], &text[j + 1..value_end]));
+            i = value_end + 1;
+        } else {
+            i = j;
+        }
+    }
+    out
 }
 
 /// A configuration line's key and value (`key: value`, `key = "value"`, `- key: value`), the

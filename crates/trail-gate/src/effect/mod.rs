@@ -908,6 +908,7 @@ fn credential_in_text(
 pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
     arguments::escapes(text, super::Keep::Blocks, out);
     arguments::keyed_commands(text, out);
+    arguments::json_argv(text, out);
     // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
     // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
     for lit in super::code::literals(text)
@@ -2358,11 +2359,9 @@ fn installs_by_address(c: &Cmd<'_>, tier: Tier, raw: &str) -> Option<Decision> {
         .filter(|d| d.verdict == Verdict::Block)
 }
 
-/// Code named by its address on the network, handed to a program trail does not model: told to
-/// run, install or load it (`metacello install github://…`, `bundle:install -s https://….jar`)
-/// it is fetched code run at once, a block, as `curl … | sh` is; given it as the input it
-/// works on (`cwltool https://…/cleanup.cwl`), the program may run it: a junction.
-fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+/// Whether a word before `at`, or the option `at` is the value of, tells the program to run,
+/// install or load what it names (`metacello install …`, `--starter=URL`).
+fn told_to_run(words: &[&str], at: usize) -> bool {
     const RUNS: &[&str] = &[
         "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
         "launch",
@@ -2392,30 +2391,71 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         // A Nix flake is code the build evaluates (`--flake github:owner/repo#host`).
         "flake",
     ];
+    let flag = words[at]
+        .split_once('=')
+        .map(|(f, _)| f)
+        .filter(|f| f.starts_with('-'));
+    words[..at]
+        .iter()
+        .enumerate()
+        // A run named, then looked at (`gh run view URL`, `… runs list`): the noun.
+        .filter(|&(i, w)| {
+            let noun = matches!(*w, "run" | "runs")
+                && words
+                    .get(i + 1)
+                    .is_some_and(|n| words::LOOKS.contains(&n.to_ascii_lowercase().as_str()));
+            !refused(words, i) && !noun
+        })
+        .map(|(_, w)| w)
+        .chain(flag.as_ref())
+        .flat_map(|w| {
+            let mut ps = words::parts(w);
+            ps.push(
+                w.trim_start_matches('-')
+                    .replace('-', "")
+                    .to_ascii_lowercase(),
+            );
+            ps
+        })
+        .any(|p| RUNS.contains(&p.as_str()) || INSTALLED.contains(&p.as_str()))
+}
+
+/// A project made from what an address holds (`cruft create URL`, `projen new --from URL.tgz`,
+/// `cargo generate --git URL`): a template's hooks and scripts run as it is made. The program's
+/// first word only: `gh pr create -R URL` makes a pull request.
+fn makes_project(c: &Cmd<'_>) -> bool {
+    c.operands()
+        .next()
+        .and_then(|a| a.text.as_deref())
+        .is_some_and(|t| {
+            matches!(
+                t,
+                "new" | "create" | "init" | "generate" | "scaffold" | "bootstrap"
+            )
+        })
+}
+
+/// A definition of steps fetched and run (`chaos run https://…/experiment.json`, `newman run
+/// https://…/collection.json`): its actions may be commands and scripts, or only requests
+/// (`schemathesis run …/openapi.json`); only after `run` itself (`apply -f URL` hands a
+/// cluster its manifests).
+fn runs_document(words: &[&str], i: usize, v: &str) -> bool {
+    document_url(v)
+        && words[..i].iter().enumerate().any(|(k, w)| {
+            matches!(w.to_ascii_lowercase().as_str(), "run" | "exec" | "execute")
+                && (k + 1 == i || !words[k + 1].starts_with(|c: char| c.is_ascii_alphabetic()))
+        })
+}
+
+/// Code named by its address on the network, handed to a program trail does not model: told to
+/// run, install or load it (`metacello install github://…`, `bundle:install -s https://….jar`)
+/// it is fetched code run at once, a block, as `curl … | sh` is; given it as the input it
+/// works on (`cwltool https://…/cleanup.cwl`), the program may run it: a junction.
+fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
-    let told_before = |at: usize| {
-        let flag = words[at]
-            .split_once('=')
-            .map(|(f, _)| f)
-            .filter(|f| f.starts_with('-'));
-        words[..at]
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| !refused(&words, i))
-            .map(|(_, w)| w)
-            .chain(flag.as_ref())
-            .flat_map(|w| {
-                let mut ps = words::parts(w);
-                ps.push(
-                    w.trim_start_matches('-')
-                        .replace('-', "")
-                        .to_ascii_lowercase(),
-                );
-                ps
-            })
-            .any(|p| RUNS.contains(&p.as_str()) || INSTALLED.contains(&p.as_str()))
-    };
+    let makes = makes_project(c);
+    let told_before = |at: usize| makes || told_to_run(&words, at);
     // A repository's address is code when the program is told to install or run it
     // (`appium driver install --source=git https://github.com/x/y`): what it builds or loads
     // comes from there.
@@ -2431,11 +2471,20 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
                     || forge_shorthand(v)
                     || names_manifest(&words, i) && super::shells::web_url_elsewhere(v))
                     && told_before(i)
+                || runs_document(&words, i, v)
         })
         .map(|(i, w)| (i, option_value(w)))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
-    let told = told_before(at);
+    let told = told_to_run(&words, at)
+        && (code_url(url)
+            || repository_url(url)
+            || archive_url(url)
+            || script_url(url)
+            || forge_shorthand(url)
+            || names_manifest(&words, at));
+    // A project made from a template, or a document run: code or not, a person decides.
+    let maybe_code = makes || runs_document(&words, at, url);
     if declines_code(&words) || words::shows_only(c) {
         return None;
     }
@@ -2455,7 +2504,7 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             ),
             raw,
         ))
-    } else if first_operand {
+    } else if first_operand || maybe_code {
         Some(decide(
             Verdict::Junction,
             RuleId::RemoteCode,
@@ -2545,6 +2594,21 @@ fn own_shell(c: &Cmd<'_>, words: &[&str], raw: &str) -> Option<Decision> {
         ),
         raw,
     ))
+}
+
+/// A structured document at an address elsewhere (`…/experiment.json`, `….yaml`, `….toml`).
+fn document_url(w: &str) -> bool {
+    let w = w.trim_matches(['"', '\'']);
+    if !super::shells::web_url_elsewhere(w) {
+        return false;
+    }
+    let path = w.split(['?', '#']).next().unwrap_or(w);
+    path.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "json" | "yaml" | "yml" | "toml"
+        )
+    })
 }
 
 /// A download piped into a program trail does not model that is told to read its input from

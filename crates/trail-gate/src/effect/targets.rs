@@ -316,7 +316,8 @@ fn kernel_disk_name(w: &str) -> bool {
             !ctl.is_empty() && ctl.bytes().all(|b| b.is_ascii_digit()) && digits_then(ns)
         })
     });
-    let numbered = ["mmcblk", "ada", "nda", "da"]
+    // AIX names its disks `hdisk0`, `hdisk1`.
+    let numbered = ["mmcblk", "ada", "nda", "da", "hdisk"]
         .iter()
         .any(|k| w.strip_prefix(k).is_some_and(digits_then));
     lettered || nvme || numbered
@@ -432,14 +433,31 @@ const TRANSFERS: &[&str] = &[
 ];
 
 /// Verbs whose next path is where the output goes (`redirect csv FILE`, `cat output FILE`).
+/// (Not `dump` or `save`: `acme dump /etc/hosts` prints it, `partimage save DISK FILE` reads
+/// the disk.)
 const REDIRECTS: &[&str] = &["redirect", "tee", "output"];
 
 /// Nouns of what a program produces, in an option's name beside where it goes
-/// (`--reporter-json-export`, `-exact_artifact_path`, `--log-file`, `--pid-file`): that
-/// option names a file the program writes.
+/// (`--reporter-json-export`, `-exact_artifact_path`, `--log-file`, `--pid-file`, a call
+/// recorded to `--rec-file`): that option names a file the program writes.
 const PRODUCTS: &[&str] = &[
-    "artifact", "coverage", "dump", "export", "log", "logfile", "pid", "pidfile", "report",
-    "result", "results", "save",
+    "artifact",
+    "capture",
+    "coverage",
+    "dump",
+    "export",
+    "log",
+    "logfile",
+    "pid",
+    "pidfile",
+    "rec",
+    "record",
+    "recording",
+    "report",
+    "result",
+    "results",
+    "save",
+    "trace",
 ];
 
 /// The last part of an option's name that names a place (`--path`, `--filename`, `-dir`).
@@ -1134,6 +1152,13 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         .filter(|p| p.starts_with('/'))
         .unwrap_or(word);
     let word = unclobbered(word);
+    // AIX names a disk without `/dev/` to its volume managers (`reducevg rootvg hdisk0`).
+    if word
+        .strip_prefix("hdisk")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Some(Target::Device);
+    }
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."

@@ -206,7 +206,7 @@ const REACHES: &[&str] = &[
 ];
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
-const LOOKS: &[&str] = &[
+pub(super) const LOOKS: &[&str] = &[
     "audit", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump", "estimate",
     "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint", "list",
     "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search",
@@ -1954,6 +1954,14 @@ fn service_admin(name: &str, word: &str, words: &[&str]) -> bool {
 }
 
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
+    // A program named for asking whether the act is possible (`pm-is-supported --suspend`,
+    // `can-suspend`, `check-reboot`): it answers, and powers nothing.
+    if parts(c.name)
+        .iter()
+        .any(|p| matches!(p.as_str(), "is" | "supported" | "can" | "check" | "query"))
+    {
+        return None;
+    }
     // A program named for the act (`s6-linux-init-shutdown -p now`, `acme-reboot`): its own
     // name is the power word, and the machine is this one unless a host is named.
     if let Some(p) = named_power(c) {

@@ -28,6 +28,13 @@ pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
             .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)
 }
 
+/// The parent of a place only known when the line runs (`"$(nodenv root)/.."`, `$DIR/..`):
+/// what holds a tool's or a variable's directory is home, or wider, as often as anything.
+pub(super) fn parent_of_unknown(raw: &str) -> bool {
+    let raw = raw.trim_matches(['"', '\'']).trim_end_matches('/');
+    raw.contains('$') && raw.ends_with("/..")
+}
+
 pub(super) fn critical(p: Place) -> bool {
     matches!(
         p,

@@ -243,11 +243,14 @@ pub static RULES: &[Rule] = &[
         reason: "recursive deletion of /, the home directory, a system directory or the project root is never run",
         matches: |c, ctx| {
             deletion::rm_recursive(c)
-                && deletion::places(c, ctx)
-                    .iter()
-                    .any(|(p, raw)| deletion::critical(*p) || deletion::holds_project(raw, ctx))
+                && deletion::places(c, ctx).iter().any(|(p, raw)| {
+                    deletion::critical(*p)
+                        || deletion::holds_project(raw, ctx)
+                        || deletion::parent_of_unknown(raw)
+                })
         },
         must_match: &[
+            "rm -rf \"$(nodenv root)/..\"",
             "rm -rf /",
             "rm -rf /work",
             "rm -rf /work/",
