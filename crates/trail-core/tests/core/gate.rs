@@ -3565,6 +3565,15 @@ fn mechanisms_found_by_the_thirty_eighth_sealed_part() {
         "acmevg-reduce -df rootvg hdisk0",
         "acme-chaos run https://203.0.113.9/experiment.json",
         "acme-scaffold create https://github.com/unknown-dev/service-template --no-input",
+        // Run as root: a name joined with a reading word that acts (`-get` fetches, `install-`
+        // installs), or a first option naming a place, reads nothing.
+        "sudo acme-get --upgrade -y",
+        "sudo install-acme --info-dir=/usr/share/info build/x.info",
+        "acme-token-tool -a reset",
+        "acme-build run //db:migrate -- --env=production",
+        "acmeutil cp -r dist/ oss://www-example/ -f",
+        "acme-phonectl dial sip:+441632960001@sip.example.com",
+        "oksh -c \"$DEPLOY_CMD\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -3573,6 +3582,9 @@ fn mechanisms_found_by_the_thirty_eighth_sealed_part() {
         "gh run view https://github.com/o/r/actions/runs/1",
         "printf '{\"path\":\"ls\",\"arguments\":\"-la\"}' > /run/user/1000/tmp/e.json && acme-chaos run /run/user/1000/tmp/e.json",
         "acme-phone --rec-file=build/call.wav",
+        "acme-token-tool -a status",
+        "sudo acmeinfo -v",
+        "acme -a notes.txt",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -195,6 +195,8 @@ const REACHES: &[&str] = &[
     "release",
     "retire",
     "send",
+    // A call placed to a number or an address (`linphonecsh dial sip:…`): someone answers.
+    "dial",
     // Made reachable by others (`promptfoo share`, a session or a result put online).
     "share",
     "ship",
@@ -496,12 +498,45 @@ pub(super) fn reports(c: &Cmd<'_>) -> bool {
 pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
     name_verb(c.name)
         .or_else(|| subcommand_verb(c))
+        .or_else(|| remote_copy(c))
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
         .or_else(|| switched_off(c))
         .or_else(|| production(c))
+}
+
+/// Local files copied to an address on another machine's storage, whatever its scheme
+/// (`ossutil cp -r dist/ oss://bucket/`, `acme sync build/ cos://b/`): a copy verb first, a
+/// local operand, and the last one a URL that is not this machine's (`file://`, loopback).
+/// A program never seen that is told `copy` or `sync` meets this in `changes-remote`; its
+/// `cp` and `mv`, read as the file commands' words, only here.
+fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
+    let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let [verb, middle @ .., last] = ops.as_slice() else {
+        return None;
+    };
+    if known::tier(c.name) == known::Tier::Unknown && !matches!(*verb, "cp" | "mv") {
+        return None;
+    }
+    let (scheme, rest) = last.split_once("://")?;
+    let host = rest.split(['/', ':', '@']).next().unwrap_or(rest);
+    let copies = matches!(
+        verb.to_ascii_lowercase().as_str(),
+        "cp" | "copy" | "sync" | "mv" | "put" | "upload"
+    );
+    (copies
+        && !middle.is_empty()
+        && middle.iter().all(|m| !m.contains("://"))
+        && !scheme.is_empty()
+        && scheme.bytes().all(|b| b.is_ascii_alphanumeric())
+        && scheme != "file"
+        && !matches!(host, "localhost" | "127.0.0.1" | "[::1]"))
+    .then(|| Verb {
+        word: format!("{verb} … {last}"),
+        class: Class::Reaches,
+    })
 }
 
 /// An option that names a production environment as where the command acts (`--target-org
@@ -525,7 +560,9 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
         "workspace",
         "e",
     ];
-    let words: Vec<&str> = c.option_words().collect();
+    // After `--` too: the options handed on to what runs (`plz run //db:migrate --
+    // --env=production`) say where it acts.
+    let words: Vec<&str> = c.words().filter(|w| *w != "--").collect();
     let named = words.iter().enumerate().find_map(|(i, w)| {
         let flag = w.strip_prefix('-')?;
         let (name, value) = match flag.split_once('=') {
@@ -556,10 +593,19 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
             _ => return None,
         };
         let name = flag.trim_start_matches('-');
-        if !matches!(
-            name,
-            "method" | "verb" | "action" | "op" | "operation" | "request" | "X"
-        ) {
+        // `-a` as an action's short option (`yubico-piv-tool -a reset`), when its value is a
+        // word, not a path (`-a` is as often "all", before a file).
+        let short_action = flag == "-a"
+            && value.is_some_and(|v| {
+                v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+            });
+        if !short_action
+            && !matches!(
+                name,
+                "method" | "verb" | "action" | "op" | "operation" | "request" | "X"
+            )
+        {
             return None;
         }
         let value = value?;
@@ -1077,10 +1123,11 @@ pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
         .next()
         .and_then(|w| w.strip_prefix("--"))
         .is_some_and(|f| {
-            let ps = parts(f);
+            let ps = parts(f.split('=').next().unwrap_or(f));
             ps.first().is_some_and(|p| {
                 ASKING.contains(&p.as_str()) || matches!(p.as_str(), "summary" | "version")
             }) && !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+                && !names_a_place(&ps)
         })
 }
 
@@ -1129,7 +1176,7 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
     };
     let subs = subcommands(c);
     // A name says what the program does only where no subcommand does (`apt-get install`).
-    let reads = subs.is_empty() && joined_reading(&name, 3)
+    let reads = subs.is_empty() && joined_reading(&name, 3) && !name_acts(&name)
         || subs
             .iter()
             .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
@@ -1148,6 +1195,18 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
         && !c.words().any(|w| {
             w.split_whitespace()
                 .any(|part| secretive(part.trim_start_matches('-')))
+        })
+}
+
+/// A program's name with a part that acts (`install-info` installs an entry, `slapt-get` and
+/// `prt-get` fetch and install as `apt-get` does): its reading part names what it acts on.
+fn name_acts(name: &str) -> bool {
+    let ps = parts(name);
+    ps.len() > 1 && ps.last().is_some_and(|p| p == "get")
+        || ps.iter().any(|p| {
+            MUTATES.contains(&p.as_str())
+                || DESTROYS.contains(&p.as_str())
+                || matches!(p.as_str(), "install" | "upgrade" | "fetch" | "set" | "put")
         })
 }
 
@@ -1170,6 +1229,18 @@ fn joined_reading(word: &str, rest: usize) -> bool {
         })
 }
 
+/// An option's name ending in a place (`--info-dir`, `--status-file`): it says where, not
+/// what to show.
+fn names_a_place(parts: &[String]) -> bool {
+    parts.len() > 1
+        && parts.last().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "dir" | "directory" | "file" | "path" | "root" | "prefix" | "location"
+            )
+        })
+}
+
 /// The first words of a long flag that asks to be shown something (`--list-sas`, `--info`).
 const ASKING: &[&str] = &["list", "show", "status", "get", "print", "query", "info"];
 
@@ -1178,6 +1249,7 @@ const ASKING: &[&str] = &["list", "show", "status", "get", "print", "query", "in
 fn asks_by_name(flag: &str) -> bool {
     let ps = parts(flag);
     !ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        && !names_a_place(&ps)
         && ps
             .first()
             .is_some_and(|p| ASKING.contains(&p.as_str()) || joined_reading(p, 3))

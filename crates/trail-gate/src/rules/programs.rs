@@ -6,8 +6,11 @@ pub(crate) fn is_shell(name: &str) -> bool {
     SHELLS.contains(&name)
 }
 
+/// Shells that run a command line given with `-c` (and a script given as a file), whatever
+/// lineage: the Bourne and Korn ones, the C shells, and the newer ones with `-c` too.
 pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox", "rc",
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox", "rc", "tcsh", "csh",
+    "yash", "loksh", "oksh", "pdksh", "posh", "lksh", "hush", "nu", "elvish", "osh", "ysh",
 ];
 
 /// Programs that run SQL (or a database's own query language) handed to them.
