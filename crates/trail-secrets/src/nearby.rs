@@ -20,6 +20,7 @@
 //!   then Tab, a value then Enter), written in an ftp client's script (`open HOST`, then
 //!   `user NAME VALUE`), or handed over as two labelled lines in any language (a user's name,
 //!   then a value with every kind of character).
+//! - **`byte-array-key`**: a key written in code as an array of bytes under a key's name.
 //! - **`worded-credential`**: a password handed over in words of any language: a word for it,
 //!   then its label's value (`Mật khẩu: …`) or, a few words on, a value no language spells
 //!   (`hasło do panelu … to …`).
@@ -87,6 +88,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "open ftp.reclaimhub.example\nuser northyard cTXKm_F8jfc6\nbinary\nput inventory.csv",
     ),
     (
+        "byte-array-key",
+        "static const uint8_t UPLINK_HMAC_KEY[16] = {\n    0x9f, 0xcd, 0x6f, 0x56, 0xfb, 0xc1, 0x07, 0x3e,\n    0x5a, 0x22, 0x91, 0xd4, 0x38, 0xe7, 0x0b, 0x6c\n};",
+    ),
+    (
         "worded-credential",
         "[19:42] Tomek: hasło do panelu na makiecie klubowej to b!sEkFnw3_8y, nie wrzucaj go",
     ),
@@ -104,7 +109,8 @@ const HANDED_OVER: usize = 8;
 const TYPED: usize = 9;
 const LABELLED: usize = 10;
 const SCRIPTED: usize = 11;
-const WORDED: usize = 12;
+const BYTES: usize = 12;
+const WORDED: usize = 13;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -164,6 +170,9 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
     }
     for span in labelled_logins(text) {
         push_new(out, span, LABELLED);
+    }
+    for span in byte_array_keys(text) {
+        push_new(out, span, BYTES);
     }
     if named {
         for span in worded_credentials(text) {
@@ -488,6 +497,13 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         i = skip_separators(b, i + len);
     }
     let (s, e) = value_at(text, i)?;
+    // A value tagged with its encoding (`psk base64:j3Sg…=`, `key hex:9f2c…`): the tag is the
+    // setting's syntax, the rest the value.
+    let s = ["base64:", "hex:"]
+        .iter()
+        .find_map(|t| text[s..e].strip_prefix(t).map(|_| s + t.len()))
+        .filter(|&at| at < e)
+        .unwrap_or(s);
     // Base64 with slashes is taken on the name's own line only: under a line that ends in a
     // name (`untrusted comment: signature from minisign secret key`), it is a signature.
     if inside_armour(text, s) || text[s..e].contains('/') && text[name_end..s].contains('\n') {
@@ -800,7 +816,9 @@ fn base64_with_slashes(v: &str) -> bool {
     v.len() >= 20
         && v.bytes()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/'))
-        && !v.split('/').any(|p| !p.is_empty() && identifier_words(p))
+        // A path's words (`keys/ProdSigningKey`); a short piece between slashes is a draw's
+        // (`…/oedQY/…`).
+        && !v.split('/').any(|p| p.len() >= 6 && identifier_words(p))
         && strongly_generated(&v.replace(['/', '+'], ""), 16)
 }
 
@@ -1071,7 +1089,16 @@ fn token_users(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let user = &rest[..end];
-        if strongly_generated(user, 12) {
+        // Or a key in one case with digits, long enough that no user is named so (PrestaShop's
+        // webservice key, `https://IKFKVXRNUL4YH554FAY8204K6F9FIJO4@shop…`).
+        let one_case_key = user.len() >= 24
+            && user.bytes().all(|c| c.is_ascii_alphanumeric())
+            && user.bytes().filter(u8::is_ascii_digit).count() >= 3
+            && (!user.bytes().any(|c| c.is_ascii_lowercase())
+                || !user.bytes().any(|c| c.is_ascii_uppercase()))
+            && !is_hex(user)
+            && uniform_random(user);
+        if strongly_generated(user, 12) || one_case_key {
             let s = at + 3;
             out.push((s, s + end));
         }
@@ -1340,12 +1367,22 @@ fn url_user_value(text: &str) -> Vec<(usize, usize)> {
 /// secrets set KEY`).
 fn piped_password(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !contains_any_case(text, b"stdin") && !contains_any_case(text, b"secret") {
+    if !contains_any_case(text, b"stdin")
+        && !contains_any_case(text, b"secret")
+        && !contains_any_case(text, b"login")
+    {
         return out;
     }
     for (start, line) in lines_at(text) {
         let Some(pipe) = line.find('|') else { continue };
         let after = &line[pipe..];
+        // A login reads what it is not given as an argument from its input (`echo TOKEN | az
+        // devops login --organization …`, `… | acme login`): the line echoed is the secret.
+        let logs_in = contains_any_case(after, b"login")
+            && after
+                .split(['&', ';', '|'])
+                .nth(1)
+                .is_some_and(|cmd| cmd.split_whitespace().skip(1).take(3).any(|w| w == "login"));
         let stores =
             contains_any_case(after, b"secret") && {
                 let ws: Vec<String> = text::words(after);
@@ -1360,6 +1397,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
                     })
             };
         if !(stores
+            || logs_in
             || contains_any_case(after, b"password_stdin")
             || contains_any_case(after, b"password-stdin")
             || contains_any_case(after, b"passwordstdin"))
@@ -1376,7 +1414,13 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         let arg = &before[arg_at..];
         let quoted = arg.starts_with(['"', '\'']);
         let v = arg.trim_matches(['"', '\'']);
-        let name = if stores { "secret" } else { "password" };
+        let name = if stores {
+            "secret"
+        } else if logs_in {
+            "token"
+        } else {
+            "password"
+        };
         if !v.contains(char::is_whitespace) && generated_beside(name, v, false, quoted) {
             let s = start + arg_at + usize::from(quoted);
             out.push((s, s + v.len()));
@@ -2026,6 +2070,65 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A key written as a byte array in code (`static const u1_t PROGMEM APPKEY[16] = { 0x61, … }`,
+/// `uint8_t UPLINK_HMAC_KEY[32] = {…}`): an array whose name says key, secret, token or
+/// password, initialised with sixteen or more hexadecimal bytes that are not one value
+/// repeated. The bytes, from the first to the last, are the key. A public key's or an
+/// identifier's array (`PUBKEY`, `DEVEUI`, `APPEUI`) is not.
+fn byte_array_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Most texts hold no C array of bytes.
+    if !text.contains("0x") || !text.contains("] = {") && !text.contains("]={") {
+        return out;
+    }
+    for (open, _) in text.match_indices('{') {
+        let head = &text[text[..open].rfind(['\n', ';', '}']).map_or(0, |i| i + 1)..open];
+        let Some(bracket) = head.rfind('[') else {
+            continue;
+        };
+        if !head[bracket..].trim_end().ends_with('=') {
+            continue;
+        }
+        let name = head[..bracket]
+            .trim_end()
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let keyed = ["key", "secret", "token", "psk", "hmac", "pass"]
+            .iter()
+            .any(|w| name.contains(w));
+        if !keyed || name.contains("pub") || name.contains("eui") {
+            continue;
+        }
+        let Some(close) = text[open..].find('}').map(|i| open + i) else {
+            continue;
+        };
+        let body = &text[open + 1..close];
+        let bytes: Vec<&str> = body
+            .split(',')
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .collect();
+        let all_hex = bytes.iter().all(|b| {
+            b.strip_prefix("0x")
+                .or_else(|| b.strip_prefix("0X"))
+                .is_some_and(|h| {
+                    (1..=2).contains(&h.len()) && h.bytes().all(|c| c.is_ascii_hexdigit())
+                })
+        });
+        let varied = bytes
+            .iter()
+            .any(|b| !b.eq_ignore_ascii_case(bytes.first().copied().unwrap_or_default()));
+        if bytes.len() >= 16 && all_hex && varied {
+            let first = body.find('0').map_or(open + 1, |i| open + 1 + i);
+            let last = body.trim_end().trim_end_matches(',').trim_end().len();
+            out.push((first, open + 1 + last));
+        }
+    }
+    out
+}
+
 /// The word for "password" as people write it with a space or in scripts generic-assignment's
 /// name regex does not read as one word (`Mật khẩu: …`, `Kata sandi: …`, `κωδικός: …`), each in
 /// both cases where its first letter has them. The single words are generic-assignment's.
@@ -2041,6 +2144,9 @@ const SPACED_PASSWORD_WORDS: &[&str] = &[
     "رمز عبور",
     "รหัสผ่าน",
     "पासवर्ड",
+    // Spanish's word for a key that is a password's in speech (`La clave del router es …`),
+    // as a word of its own: generic-assignment would find it inside `enclave`.
+    "clave",
 ];
 
 /// A password handed over in words, in whatever language (`parool: .1fnZ50p87yP`, `hasło do
@@ -2073,9 +2179,9 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
         }
-        // In a sentence: a value with every kind of character, the word within eight words
-        // before it; letters of both cases and digits, within four (`Het wachtwoord is
-        // TnxmMrkB-B1S`, `heslo je Y8Ra_S02mCrL`). Most lines have no such value: the words
+        // In a sentence: a value with every kind of character, the word within ten words
+        // before it; letters of both cases and a digit or a symbol, within six (`Het
+        // wachtwoord is TnxmMrkB-B1S`, `heslo je Y8Ra_S02mCrL`, `… dabar LGYYdDMVEz#o`). Most lines have no such value: the words
         // are read back only for one.
         let mut at = 0;
         for w in line.split_ascii_whitespace() {
@@ -2085,20 +2191,31 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             let v = w
                 .trim_end_matches([',', ';'])
                 .trim_matches(['"', '\'', '`']);
+            // A sentence's full stop is not the password's (`… dabar LGYYdDMVEz#o.`).
+            let v = match v.strip_suffix('.') {
+                Some(cut) if every_kind(cut) => cut,
+                _ => v,
+            };
             let b = v.as_bytes();
+            let both_cases =
+                b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase);
+            let digit_or_symbol = b.iter().any(u8::is_ascii_digit)
+                || b.iter()
+                    .any(|c| c.is_ascii_punctuation() && !matches!(c, b'-' | b'_' | b'.' | b'/'));
             let reach = if every_kind(v) {
-                8
-            } else if b.iter().any(u8::is_ascii_uppercase)
-                && b.iter().any(u8::is_ascii_lowercase)
-                && b.iter().any(u8::is_ascii_digit)
-            {
-                4
+                10
+            } else if both_cases && digit_or_symbol {
+                6
             } else {
                 0
             };
             if v.len() < 10
                 || reach == 0
-                || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';'])
+                // Code and markup, a JSON key or a label (`"clientCode":`, `\\SRV\share:`), a
+                // setting's dotted name (`System.Embedded.1`): no password.
+                || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';', '"', '\'', '\\'])
+                || v.ends_with(':')
+                || plausible::dotted_name(v)
                 // A stored hash (`password_hash $2y$10$…`) is what a password becomes.
                 || plausible::crypt_format(v)
                 || !plausible::plausible_call_argument(v)
@@ -2133,12 +2250,13 @@ fn names_password(words: &str) -> bool {
 }
 
 /// Whether `word` starts a word of `text`: ASCII letters in either case, other letters as
-/// the lists write them.
+/// the lists write them. Not a part of a name in code (`$BMC_PASSWORD`, `db_pass`).
 fn has_word(text: &str, word: &str) -> bool {
     let (b, w) = (text.as_bytes(), word.as_bytes());
-    b.windows(w.len())
-        .enumerate()
-        .any(|(i, x)| x.eq_ignore_ascii_case(w) && (i == 0 || !b[i - 1].is_ascii_alphanumeric()))
+    b.windows(w.len()).enumerate().any(|(i, x)| {
+        x.eq_ignore_ascii_case(w)
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'$')))
+    })
 }
 
 /// Upper and lower case, a digit and a symbol that joins no words (not `-`, `_` or `.`, which

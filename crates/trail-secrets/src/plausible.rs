@@ -608,7 +608,7 @@ fn looks_like_snake_identifier(v: &str) -> bool {
 }
 
 /// `iDRAC.Embedded.1#Users.3`: a setting's dotted name, words and numbers, not a value.
-fn dotted_name(v: &str) -> bool {
+pub(crate) fn dotted_name(v: &str) -> bool {
     let parts: Vec<&str> = v.split(['.', '#']).collect();
     parts.len() >= 3
         && parts.iter().all(|p| {
@@ -1206,6 +1206,11 @@ fn contains_uuid(v: &str) -> bool {
 /// or mixed case, twelve characters or more, high entropy), not a URL, an address, a path, a
 /// version, a user name or words.
 pub(crate) fn plausible_call_argument(value: &str) -> bool {
+    // An app password in its four groups of four letters (`"ujbl scya leed ldyv"`, as Google
+    // shows it), handed to a login: no word is spelt so, and no id is grouped so.
+    if app_password(value) {
+        return true;
+    }
     let len = value.chars().count();
     // Ten or eleven characters when all four kinds are there (`'vbieZAF7!4f'`): a person's
     // password, which a word or an id never is.
@@ -1233,6 +1238,18 @@ pub(crate) fn plausible_call_argument(value: &str) -> bool {
         // Every kind of character is evidence entropy need not add to: a person's password
         // repeats a letter (`+mwqKFHKKX1k`) as no word or id mixes all four.
         && entropy(value) >= if is_hex_token(value) || every_kind { 3.0 } else { 3.3 }
+}
+
+/// Four groups of four lower-case letters, with no group a word's shape (a vowel between
+/// consonants at most as often as a random draw gives one).
+fn app_password(v: &str) -> bool {
+    let groups: Vec<&str> = v.split(' ').collect();
+    groups.len() == 4
+        && groups
+            .iter()
+            .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_lowercase()))
+        && !looks_like_words(&groups.concat())
+        && entropy(&groups.concat()) >= 3.0
 }
 
 /// A connection string of settings (`mysql:host=db;dbname=shop;charset=utf8mb4`,

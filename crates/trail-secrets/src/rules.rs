@@ -571,7 +571,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // the pair is: `--user "jk:VZeR 5mkM uTpz"`, a WordPress application password), lftp's `-u
         // user,'password'` (quoted: `ps -u root,www-data` lists users), or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*|pat)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
         example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
@@ -582,6 +582,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "api-key",
             "apikey",
             "access-key",
+            // A personal access token's own flag (`ovsx publish --pat …`).
+            "--pat",
         ],
         check: Check::Assignment,
         shape: Shape::Cli,
@@ -906,7 +908,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client|provider)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -939,6 +941,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "jwt",
             "api(",
             "client(",
+            // A provider of a service built from its key (`IonQProvider("…")`).
+            "provider(",
             "clientv",
             "setkey",
             "set_key",
@@ -962,8 +966,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A URL that is itself the credential: a webhook's or a key's path segment followed by
         // a generated one (`/hooks/8QCaDV…`, `/api/webhook/GDePDL…`, `/with/key/BZG3us…`), or a
         // segment that says it is private and holds a generated body (a calendar's secret
-        // address, `/ical/…/private-cfd0…/basic.ics`).
-        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})|https?://[a-z0-9.-]+(?::[0-9]+)?/(?-u:[^\s"'<>?#])*/(?P<secret2>(?:private|secret)[-_][a-z0-9]{16,})(?:[/?#"'\s]|$)"#,
+        // address, `/ical/…/private-cfd0…/basic.ics`), or a run of 32 to 48 letters and digits
+        // right after `/api/` with more path after it (a Hue bridge's user, `/api/<key>/lights`).
+        regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})|https?://[a-z0-9.-]+(?::[0-9]+)?/api/(?P<secret3>[a-z0-9]{32,48})/|https?://[a-z0-9.-]+(?::[0-9]+)?/(?-u:[^\s"'<>?#])*/(?P<secret2>(?:private|secret)[-_][a-z0-9]{16,})(?:[/?#"'\s]|$)"#,
         example: "curl -X POST https://ha.acme.example/api/webhook/GDePDLbVA3Tn9KZmLnWH6fR7WQDD2kMb",
         keywords: &[
             "hook",
@@ -973,6 +978,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "/private_",
             "/secret-",
             "/secret_",
+            "/api/",
         ],
         check: Check::LoginArgument,
         shape: Shape::Literal(&["://"]),

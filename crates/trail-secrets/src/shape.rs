@@ -505,6 +505,7 @@ fn cli_shape(lowered: &[u8]) -> bool {
             ]
             .iter()
             .any(|k| find_all(name, k.as_bytes()).next().is_some())
+            || name == b"pat" && matches!(lowered.get(at + 2 + name_len), Some(b' ' | b'\t' | b'='))
     })
 }
 

@@ -3087,3 +3087,65 @@ fn logins_after_urls_private_addresses_and_begun_connections() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the thirty-ninth sealed part, each by where the value stands: a key written as a
+/// C array of bytes under a key's name; a value tagged with its encoding; a token echoed into
+/// a login; a provider built from its key; an app password in four groups; a key right after
+/// `/api/` in a URL's path; a key in one case as a URL's user; `--pat`; a password in a
+/// sentence with a symbol but no digit. Their look-alikes stay: an identifier's array, a JSON
+/// key or a share's label after the word password, a setting's dotted name, `--path`.
+#[test]
+fn byte_arrays_tagged_values_logins_fed_and_keys_in_paths() {
+    for (text, secret) in [
+        (
+            "static const uint8_t NWK_KEY[16] = { 0x3A, 0x91, 0x0C, 0xE7, 0x52, 0x18, 0xB4, 0x6D, 0x2F, 0x99, 0x41, 0xC8, 0x07, 0x7E, 0xD3, 0x65 };",
+            "0xD3, 0x65",
+        ),
+        (
+            "radio --set psk base64:Zk3Pq9Lm2Vx8Tr5Wb1Nc6Yd4Hg7Jf0Ks2Qa9Ue3Ro=",
+            "Zk3Pq9Lm2Vx8Tr5Wb1Nc6Yd4Hg7Jf0Ks2Qa9Ue3Ro=",
+        ),
+        (
+            "echo t6qwbxs4jkf64f45kahngqrru7nmjvhqkb2o56dudxy4m4m7p2 | acme devops login --org x",
+            "t6qwbxs4jkf64f45kahngqrru7nmjvhqkb2o56dudxy4m4m7p2",
+        ),
+        (
+            "provider = AcmeQProvider(\"7B2wSYUuVgmJRlm86kmGaH6tlPWIHqAz\")",
+            "7B2wSYUuVgmJRlm86kmGaH6tlPWIHqAz",
+        ),
+        (
+            "server.login(\"ops@example.com\", \"qzvk hwpr tnyb xgdf\")",
+            "qzvk hwpr tnyb xgdf",
+        ),
+        (
+            "curl http://10.0.0.5/api/Qx7Edd9uXVmXPL39MrMJ2pIHdy300cckykKaXbpz/lights/1/state",
+            "Qx7Edd9uXVmXPL39MrMJ2pIHdy300cckykKaXbpz",
+        ),
+        (
+            "curl \"https://Q8FKVXRNUL4YH554FAY8204K6F9FIJO4@shop.example/api/products\"",
+            "Q8FKVXRNUL4YH554FAY8204K6F9FIJO4",
+        ),
+        (
+            "npx acme-publish x.vsix --pat 3cab99cf-4023-4451-a2e2-3cee9c764a71",
+            "3cab99cf-4023-4451-a2e2-3cee9c764a71",
+        ),
+        (
+            "Šiltnamio slaptažodis pasikeitė: dabar MGQYdDXVEz#p. Ačiū.",
+            "MGQYdDXVEz#p",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "static const u1_t PROGMEM DEVEUI[8] = { 0xD1, 0xC3, 0xA3, 0x0C, 0x90, 0x00, 0x0F, 0x11 };",
+        "static const uint8_t PUBKEY[16] = { 0x3A, 0x91, 0x0C, 0xE7, 0x52, 0x18, 0xB4, 0x6D, 0x2F, 0x99, 0x41, 0xC8, 0x07, 0x7E, 0xD3, 0x65 };",
+        "{\"loginId\": \"<your username>\", \"password\": \"<your password>\", \"clientCode\": \"\"}",
+        "net use P: \\\\SRV\\cores * /savecred\nType the password for \\\\SRV\\cores:",
+        "redfishtool -u root -p \"$BMC_PASSWORD\" Systems -I System.Embedded.1 get",
+        "cp --path src/a.txt backup/",
+        "curl https://api.example.com/api/components/list",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
