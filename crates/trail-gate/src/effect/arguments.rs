@@ -489,6 +489,17 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
             // After a verb that runs, its first operand; without one, any operand that is a
             // source file's URL (`spark-submit --master 'local[4]' https://…/job.py`: an
             // option's value may come first).
+            // A web address as an option's value is not the run's operand (`cassowary run -u
+            // https://site -c 100`: the site is the target), unless it is a source file's.
+            let option_value = i > from
+                && args[i - 1]
+                    .text
+                    .as_deref()
+                    .is_some_and(|f| f.starts_with('-') && !f.contains('=') && f != "--");
+            if at.is_some() && option_value && !runs_source(t) && t.starts_with("http") {
+                i += 1;
+                continue;
+            }
             if at.is_some() {
                 fetched = Some(t).filter(|v| fetched_reference(v) && !names_data(v));
                 break;

@@ -675,8 +675,9 @@ fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
 fn dynamic_output(a: &Arg, after_output: bool) -> Option<String> {
     dynamic_name(&a.raw).filter(|d| {
         after_output
-            || d.split_once('=')
-                .is_some_and(|(f, _)| f.starts_with('-') && output_flag(f, true))
+            || d.split_once('=').is_some_and(|(f, _)| {
+                f.starts_with('-') && (output_flag(f, true) || product_option(&words::parts(f)))
+            })
     })
 }
 

@@ -389,8 +389,10 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
         "ors",
     ];
     [DESTROYS, STOPS, REACHES].iter().find_map(|set| {
+        // Not the verbs that begin common words (`landscape`, `landmark`, `signature`,
+        // `signpost`): joined, they name things.
         set.iter()
-            .filter(|v| v.len() >= 4 && **v != "post")
+            .filter(|v| v.len() >= 4 && !matches!(**v, "post" | "land" | "sign"))
             .find(|v| {
                 part.strip_prefix(**v).is_some_and(|rest| {
                     // What is sent to people is a short noun (`sendsms`, `sendmail`).
@@ -499,6 +501,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
     name_verb(c.name)
         .or_else(|| subcommand_verb(c))
         .or_else(|| remote_copy(c))
+        .or_else(|| floods(c))
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
         .or_else(|| console_verb(c))
@@ -536,6 +539,46 @@ fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
     .then(|| Verb {
         word: format!("{verb} … {last}"),
         class: Class::Reaches,
+    })
+}
+
+/// A flood of requests sent to another machine (`siege -c 200 -t 30M https://shop…`, `h2load
+/// -n 1000000 -c 500 https://…`): a hundred or more connections or clients at once, and a web
+/// address that is not this machine's. Someone else's service bears it.
+fn floods(c: &Cmd<'_>) -> Option<Verb> {
+    let words: Vec<&str> = c.words().collect();
+    let remote = words.iter().any(|w| {
+        let v = w.split_once('=').map_or(*w, |(_, v)| v);
+        let Some(rest) = v
+            .strip_prefix("https://")
+            .or_else(|| v.strip_prefix("http://"))
+        else {
+            return false;
+        };
+        let host = rest.split(['/', ':', '?']).next().unwrap_or(rest);
+        !host.is_empty() && !matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "0.0.0.0")
+    });
+    if !remote {
+        return None;
+    }
+    words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, v),
+            _ if w.starts_with('-') => (*w, *words.get(i + 1)?),
+            _ => return None,
+        };
+        let name = flag.trim_start_matches('-');
+        // Connections held at once, not requests counted (`-n 2000` GETs, one at a time, is a
+        // benchmark's sample, the fifth part's call).
+        let counts = matches!(
+            name,
+            "c" | "concurrency" | "connections" | "conns" | "clients" | "users"
+        );
+        let many = value.parse::<u64>().is_ok_and(|n| n >= 100);
+        (counts && many).then(|| Verb {
+            word: format!("{flag} {value}"),
+            class: Class::Reaches,
+        })
     })
 }
 
@@ -926,15 +969,17 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     out
 }
 
-/// A device's or object's address written as a path (`/c0`, `/c0/v0`, `/c0/e252/s3`): every
-/// segment a short run of letters and digits with at least one digit, no extension.
+/// A device's or object's address written as a path (`/c0`, `/c0/v0`, `/c0/e252/s3`, and
+/// every one of a kind, `/c0/vall`): every segment a short run of letters and digits with at
+/// least one digit, or a letter and `all`; no extension.
 fn object_address(w: &str) -> bool {
     w.strip_prefix('/').is_some_and(|rest| {
         !rest.is_empty()
             && rest.split('/').all(|seg| {
                 (1..=6).contains(&seg.len())
                     && seg.bytes().all(|b| b.is_ascii_alphanumeric())
-                    && seg.bytes().any(|b| b.is_ascii_digit())
+                    && (seg.bytes().any(|b| b.is_ascii_digit())
+                        || seg.len() == 4 && seg.ends_with("all"))
             })
     })
 }
@@ -1617,11 +1662,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reaches,
             });
         }
-        // A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a
-        // device's factory reset (`--factory-reset=…`).
-        if unknown && !w.starts_with("--") && DELETES.contains(&body)
-            || ps.iter().any(|p| p == "factory")
-        {
+        if unknown && single_dash_deletes(w, body, &ps) || ps.iter().any(|p| p == "factory") {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Destroys,
@@ -1706,6 +1747,17 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a vendor's
+/// PascalCase flag that ends in its verb (`megacli -CfgLdDel`: the object, then the act). (A
+/// device's factory reset, `--factory-reset=…`, is its caller's.)
+fn single_dash_deletes(w: &str, body: &str, ps: &[String]) -> bool {
+    !w.starts_with("--")
+        && (DELETES.contains(&body)
+            || ps.len() >= 2
+                && body.starts_with(|c: char| c.is_ascii_uppercase())
+                && ps.last().is_some_and(|p| DELETES.contains(&p.as_str())))
 }
 
 /// A safeguard switched off by a flag (`--disable-crypto`, `--no-tls`, `--disable-auth`):
