@@ -583,6 +583,99 @@ pub(super) fn deletion_call(code: &str) -> bool {
     })
 }
 
+/// Whether configuration declares `/`, the home directory, a system directory or the project
+/// root gone rather than deleting it by a call: a resource naming the place whose desired
+/// state, within the few lines of its stanza, is absence (Puppet's `ensure => absent`,
+/// Ansible's `state=absent`, Salt's `file.absent`, Chef's and mitamae's `action :delete`).
+/// Whatever applies it deletes the place, recursively where the tool can. Prose saying a
+/// place "is absent" states no desired state: only a key, an arrow or a symbol does.
+pub(super) fn declares_deleted(code: &str, ctx: &Context) -> bool {
+    if !code.contains("absent") && !code.contains(":delete") && !code.contains("action") {
+        return false;
+    }
+    let lines: Vec<&str> = code.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        let stanza: Vec<&str> = lines[i..]
+            .iter()
+            .take(6)
+            .take_while(|l| !l.trim().is_empty())
+            .copied()
+            .collect();
+        // A file under a system directory declared absent is one file removed (a junction
+        // elsewhere); the directory itself, or anything there removed recursively, is not.
+        let recursive = stanza.iter().any(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("recurs") || l.contains("force")
+        });
+        let critical = line_paths(line).iter().any(|p| match ctx.classify(p) {
+            Place::Root | Place::Home | Place::ProjectRoot => true,
+            Place::System => recursive || p.trim_end_matches('/').matches('/').count() == 1,
+            _ => false,
+        });
+        critical && stanza.iter().any(|l| declared_gone(l))
+    })
+}
+
+/// The paths a line of configuration names: its string literals, the values of `path=`,
+/// `name=`, `dest=` and `path:` keys, and a YAML key that is a path (Salt's `/home/dev:`).
+fn line_paths(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = literals(line)
+        .into_iter()
+        .filter(|l| l.starts_with(['/', '~', '$']))
+        .collect();
+    for w in line.split(|c: char| c.is_whitespace() || c == ',') {
+        let w = w.trim_matches(['{', '}', '[', ']', '"', '\'']);
+        let value = w
+            .split_once('=')
+            .or_else(|| w.split_once(':'))
+            .filter(|(k, _)| matches!(*k, "path" | "name" | "dest" | "target"))
+            .map(|(_, v)| v.trim_matches(['"', '\'']));
+        if let Some(v) = value.filter(|v| v.starts_with(['/', '~'])) {
+            out.push(v.to_string());
+        }
+    }
+    let t = line.trim();
+    if let Some(key) = t.strip_suffix(':').filter(|k| k.starts_with(['/', '~'])) {
+        out.push(key.to_string());
+    }
+    out
+}
+
+/// Whether a line of configuration sets a desired state of absence: `absent` after `=>`, `=`,
+/// `:` or `.` (`ensure => absent`, `state=absent`, `state: absent`, `file.absent`), a Ruby
+/// symbol of deletion (`action :delete`, `[:delete]`), or an `action` key given a deleting
+/// word.
+fn declared_gone(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    let gone_word = |w: &str| matches!(w, "delete" | "remove" | "purge" | "destroy");
+    let absent = l.match_indices("absent").any(|(at, _)| {
+        let before = l[..at].trim_end_matches([' ', '\t', '"', '\'']);
+        let after = l[at + "absent".len()..].chars().next();
+        (before.ends_with("=>")
+            || before.ends_with('=')
+            || before.ends_with(':')
+            || before.ends_with('.'))
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    let symbol = l.match_indices(':').any(|(at, _)| {
+        let word: String = l[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect();
+        gone_word(&word)
+            && at > 0
+            && l[..at].ends_with([' ', '[', '(', ','])
+            && !l[at + 1 + word.len()..]
+                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    });
+    let action = l.split_once("action").is_some_and(|(_, rest)| {
+        let rest = rest.trim_start_matches([' ', ':', '=', '>', '"', '\'']);
+        let word: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();
+        gone_word(&word)
+    });
+    absent || symbol || action
+}
+
 /// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
 /// `System.user_home!()`, `getenv("HOME")`).
 fn names_home(code: &str) -> bool {

@@ -505,6 +505,19 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
         })
         .map(|(_, w)| w.clone())
         .next_back()
+        // Or a destination given as a key's value (RouterOS's `/tool fetch url=… dst-path=F`).
+        .or_else(|| {
+            words.iter().find_map(|w| {
+                let (key, value) = w.split_once('=')?;
+                let dest = crate::text::words(key).iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "dst" | "dest" | "destination" | "output" | "out"
+                    )
+                });
+                (dest && !value.is_empty() && !value.contains("://")).then(|| value.to_string())
+            })
+        })
         .or_else(|| {
             (cmd.name() == Some("git")).then(|| {
                 let last = url.trim_end_matches('/').rsplit('/').next().unwrap_or("");

@@ -52,6 +52,7 @@ pub(super) fn judge(
     {
         out.runs(&mounted(rest), Keep::Risky);
     }
+    own_command_line(c, tier, out);
     // After an option named for a command: its value, or the rest of the words
     // (`just --command rm -rf …`).
     if let Some(i) = args.iter().position(|a| {
@@ -141,6 +142,18 @@ pub(super) fn judge(
             .map_or(t, |(_, v)| v);
         string(c.name, value, ctx, raw, out);
     }
+    fed(cmd, producers, tier, ctx, raw, out);
+}
+
+/// A here-document, a `<(printf …)` or text piped in, judged as what the program reads.
+fn fed(
+    cmd: &Simple,
+    producers: &[&Simple],
+    tier: Tier,
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
     // A here-document or text piped in: lines of a script, whatever reads them. Only what
     // would be blocked counts, as these lines are often prose (a description, a message);
     // the lines its language hands to the shell count in full.
@@ -153,6 +166,7 @@ pub(super) fn judge(
             out.runs(&unsigiled(&text), Keep::CommandBlocks);
         }
         escapes(&text, Keep::Risky, out);
+        declared_deleted(&text, ctx, raw, out);
         // Code fed in that spawns a program by its argument strings (`IO.Process.run { cmd
         // := "rm", args := #["-rf", …] }`), and configuration fed in whose command keys a
         // program will run (`command: rm -rf …`): only what would be blocked counts.
@@ -169,6 +183,53 @@ pub(super) fn judge(
             {
                 out.runs(&lit, Keep::Blocks);
             }
+        }
+    }
+}
+
+/// A program nobody models given one of its own command lines as a quoted operand (`xymon
+/// HOST "drop web01"`, `bbackupquery "restore -r etc /etc" quit`): the line's words are that
+/// program's subcommand and its arguments, judged as if written unquoted. Only an operand that
+/// reads as a command, not as a message: not an option's value (`-m "drop the cache"`), its
+/// first word a lower-case verb, no sentence's end, no shell syntax (a shell's line is judged
+/// as commands elsewhere).
+fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
+    if tier != Tier::Unknown {
+        return;
+    }
+    for (i, a) in c.args.iter().enumerate() {
+        let Some(text) = a.text.as_deref() else {
+            continue;
+        };
+        let after_flag = i > 0
+            && c.args[i - 1]
+                .text
+                .as_deref()
+                .is_some_and(|f| f.starts_with('-') && !f.contains('='));
+        // After a subcommand word the string is that subcommand's (`notify "delete done"`);
+        // after a host or an address it is what that host is told.
+        let addressed = c.args[..i].iter().all(|b| {
+            b.text.as_deref().is_some_and(|t| {
+                t.starts_with('-')
+                    || t.contains(['.', ':', '@'])
+                    || t.bytes().any(|x| x.is_ascii_digit())
+            })
+        });
+        let first = text.split_whitespace().next().unwrap_or("");
+        let command_like = a.quoted
+            && !after_flag
+            && addressed
+            && text.split_whitespace().count() >= 2
+            && first.len() >= 2
+            && first
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+            && !known::is_program(first)
+            && !text.contains([';', '|', '&', '`', '$', '\n', '<', '>', '(', '"', '\''])
+            && !text.trim_end().ends_with(['.', '!', '?', ':', ','])
+            && !text.contains(". ");
+        if command_like {
+            out.runs(&format!("{} {text}", c.name), Keep::Risky);
         }
     }
 }
@@ -349,7 +410,12 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
 /// may have any name. Only what would be blocked counts.
 pub(super) fn configured_commands(text: &str, out: &mut Findings) {
     for line in text.split('\n').flat_map(|l| l.split("\\n")) {
-        let line = line.trim().trim_start_matches("- ").trim();
+        // Indented as `printf` writes it (`\tCMD …`): the escape is blank space.
+        let line = line
+            .trim()
+            .trim_start_matches("\\t")
+            .trim_start_matches("- ")
+            .trim();
         // An element's text (`<command>…</command>`).
         let line = match line.strip_prefix('<') {
             Some(rest) => match rest.split_once('>') {
@@ -1070,6 +1136,24 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
     false
 }
 
+/// Configuration fed to a program, or given to it as an argument, that declares `/`, the
+/// home directory, a system directory or the project root absent (`file { '/home/dev': ensure
+/// => absent }`, `directory "/home/dev" do action :delete end`): applying it deletes the place.
+fn declared_deleted(text: &str, ctx: &Context, raw: &str, out: &mut Findings) -> bool {
+    let gone = super::super::code::declares_deleted(text, ctx);
+    if gone {
+        out.push(super::decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            "this configuration declares /, the home directory, a system directory or the \
+             project root absent: whatever applies it deletes that place; it is never run"
+                .into(),
+            raw,
+        ));
+    }
+    gone
+}
+
 /// One argument's text: a command line, code in another language, or lines with shell escapes.
 fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     let value = &*code::home_named(value, "\"~\"");
@@ -1090,6 +1174,8 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
         }
         escapes(value, Keep::Risky, out);
         sql(value, raw, out);
+        sql_writes_system_file(value, ctx, raw, out);
+        declared_deleted(value, ctx, raw, out);
         // A command quoted inside the string (`expect -c 'spawn bash; send "rm -rf /\r"'`).
         for lit in code::literals(value) {
             let lit = lit.trim_end_matches(['\r', '\n']).trim_end_matches("\\r");
@@ -1185,6 +1271,12 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
                     .last()
                     .is_some_and(|p| matches!(p.as_str(), "system" | "shell" | "exec"))
         });
+        // SQL Server's and Sybase's shell escape (`EXEC xp_cmdshell 'rd /s /q C:\'`): its
+        // string is a line for cmd.exe, whose backslashes SQL does not escape.
+        if let Some(line) = xp_cmdshell(s) {
+            out.runs(&format!("cmd /c {line}"), keep);
+            continue;
+        }
         // `exec("rm -rf /cf/conf");`, `system('…')`: the call form, its string the line.
         if let Some(line) = called_with_string(after, WORDS) {
             out.runs(typed_line(line), keep);
@@ -1215,6 +1307,28 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
             out.runs(typed_line(rest), keep);
         }
     }
+}
+
+/// The string a SQL statement hands `xp_cmdshell`, its doubled quotes undone.
+fn xp_cmdshell(stmt: &str) -> Option<String> {
+    let at = stmt.to_ascii_lowercase().find("xp_cmdshell")?;
+    let rest = stmt[at + "xp_cmdshell".len()..].trim_start();
+    let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
+    let rest = rest.strip_prefix(['N', 'n']).unwrap_or(rest);
+    let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let mut line = String::new();
+    let mut chars = rest[1..].chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == q {
+            if chars.peek() == Some(&q) {
+                chars.next();
+            } else {
+                return Some(line);
+            }
+        }
+        line.push(c);
+    }
+    None
 }
 
 /// A call that hands a shell, named alone as its first argument, something else to run
@@ -1310,10 +1424,58 @@ pub(super) fn sql(value: &str, raw: &str, out: &mut Findings) {
         .split(';')
         .any(|statement| destroys(statement.trim_start(), false));
     let destroys = opens || destroys(value, true);
+    // Rights given or taken (`GRANT DBA TO guest`): who may do what in the database changes.
+    let grants = value.split(';').any(|statement| {
+        let first = statement.split_whitespace().next().unwrap_or("");
+        let second = statement.split_whitespace().nth(1).unwrap_or("");
+        (first.eq_ignore_ascii_case("grant") || first.eq_ignore_ascii_case("revoke"))
+            && second.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+            && statement.split_whitespace().count() >= 4
+    });
+    if grants && !destroys {
+        out.push(junction(
+            RuleId::SqlDestructive,
+            "this statement grants or revokes rights in the database: a person decides",
+            raw,
+        ));
+    }
     if destroys {
         out.push(junction(
             RuleId::SqlDestructive,
             "this statement deletes data (DROP, DELETE, TRUNCATE): a person decides",
+            raw,
+        ));
+    }
+}
+
+/// A query that writes its result to a file the database server opens (`UNLOAD TABLE t TO
+/// '/etc/shadow'`, `SELECT … INTO OUTFILE '/etc/cron.d/x'`, `COPY t TO '/etc/passwd'`): the
+/// server writes that file, over a system file where it names one.
+fn sql_writes_system_file(value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
+    use super::super::Place;
+    let upper = value.to_ascii_uppercase();
+    if !["UNLOAD", "OUTFILE", "DUMPFILE", "COPY"]
+        .iter()
+        .any(|k| upper.contains(k))
+    {
+        return;
+    }
+    let words: Vec<&str> = value.split_whitespace().collect();
+    let names_system = words.windows(2).any(|w| {
+        matches!(
+            w[0].to_ascii_uppercase().as_str(),
+            "TO" | "OUTFILE" | "DUMPFILE"
+        ) && {
+            let path = w[1].trim_end_matches(';').trim_matches(['\'', '"']);
+            path.starts_with('/') && matches!(ctx.classify(path), Place::System | Place::Root)
+        }
+    });
+    if names_system {
+        out.push(super::decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            "this query has the database server write its result over a system file: it is never run"
+                .into(),
             raw,
         ));
     }

@@ -942,6 +942,18 @@ fn critical(
     out: &mut Findings,
 ) {
     let cleans = words::cleans(c);
+    let restores = words::restores(c);
+    // A restore told to make the place match the backup (`--delta`, `--delete`, `--mirror`):
+    // what is not in the backup is deleted.
+    let resets_whole = c.option_words().any(|w| {
+        w.starts_with('-')
+            && words::parts(w).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "delta" | "delete" | "mirror" | "purge" | "clean"
+                )
+            })
+    });
     // Told a port to listen on (`-p 8000`, `--port=8443`) and to take what clients send (`-w`,
     // `--upload`): a server whose directory anyone reaching it may change. (Served read-only,
     // home is a person's call.)
@@ -970,12 +982,12 @@ fn critical(
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
-        && (words::restores(c) || layer.privileged && !looks)
+        && (restores || layer.privileged && !looks)
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
     // Restored with files that are not in the backup deleted (`rustic restore latest:/etc /etc
     // --delete`): the directory becomes the backup's, whatever was added since is gone.
     let mirrors = !shows
-        && words::restores(c)
+        && restores
         && c.option_words()
             .any(|w| w.starts_with('-') && words::parts(w).iter().any(|p| p == "delete"));
     // Told to skip its own confirmation, given `/`, home or a directory above the project:
@@ -1044,6 +1056,9 @@ fn critical(
                     && (t.target.overwritten()
                         && (t.target != Target::SystemFile || t.named)
                         && !(t.into && t.target == Target::Home)
+                        // Restored into the home directory, files are put back beside the
+                        // others (the call for restores: a junction, below).
+                        && !(t.target == Target::Home && restores && !resets_whole)
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
     }) {
@@ -1937,6 +1952,15 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
 fn option_value(word: &str) -> &str {
     match word.split_once('=') {
         Some((flag, value)) if flag.starts_with('-') => value,
+        // A key's value, as consoles take their arguments (`/import file-name=F`).
+        Some((key, value))
+            if !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            value
+        }
         _ => word,
     }
 }

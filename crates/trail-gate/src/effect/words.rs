@@ -520,6 +520,9 @@ fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
     let [verb, middle @ .., last] = ops.as_slice() else {
         return None;
     };
+    if let Some(v) = host_path_copy(c, &ops[..ops.len() - 1], last) {
+        return Some(v);
+    }
     if known::tier(c.name) == known::Tier::Unknown && !matches!(*verb, "cp" | "mv") {
         return None;
     }
@@ -538,6 +541,40 @@ fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
         && !matches!(host, "localhost" | "127.0.0.1" | "[::1]"))
     .then(|| Verb {
         word: format!("{verb} … {last}"),
+        class: Class::Reaches,
+    })
+}
+
+/// Local files given, last, to another machine's path in the `HOST:/PATH` form of scp and
+/// rsync (`rdist -c build/rootfs/ web1:/`): whatever the program is called, it copies them
+/// there. Its own name, not an operand, may be the verb; this machine's name is not another's.
+fn host_path_copy(c: &Cmd<'_>, before: &[&str], last: &str) -> Option<Verb> {
+    if known::tier(c.name) != known::Tier::Unknown || last.contains("://") {
+        return None;
+    }
+    let (host, path) = last.split_once(':')?;
+    let host = host.rsplit('@').next().unwrap_or(host);
+    // A snapshot's id, not a host (`plakar … restore -to build/r 9f3c21ab:/docs`): what a
+    // restore reads from.
+    let hash = host.len() >= 7
+        && host.bytes().all(|b| b.is_ascii_hexdigit())
+        && host.bytes().any(|b| b.is_ascii_alphabetic());
+    if hash || restores(c) {
+        return None;
+    }
+    let local = |w: &str| {
+        (w.contains('/') || w.starts_with('.')) && !w.contains(':') && !w.starts_with('-')
+    };
+    (path.starts_with(['/', '~'])
+        && host.len() >= 2
+        && host.starts_with(|ch: char| ch.is_ascii_alphanumeric())
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        && !matches!(host, "localhost" | "127.0.0.1")
+        && before.iter().any(|m| local(m)))
+    .then(|| Verb {
+        word: last.to_string(),
         class: Class::Reaches,
     })
 }
@@ -1287,7 +1324,17 @@ fn names_a_place(parts: &[String]) -> bool {
 }
 
 /// The first words of a long flag that asks to be shown something (`--list-sas`, `--info`).
-const ASKING: &[&str] = &["list", "show", "status", "get", "print", "query", "info"];
+const ASKING: &[&str] = &[
+    "list",
+    "show",
+    "status",
+    "get",
+    "print",
+    "query",
+    "info",
+    "enum",
+    "enumerate",
+];
 
 /// A long flag's name that asks to be shown something, alone or joined (`info`, `list-sas`,
 /// `getsize64`).
@@ -1298,6 +1345,8 @@ fn asks_by_name(flag: &str) -> bool {
         && ps
             .first()
             .is_some_and(|p| ASKING.contains(&p.as_str()) || joined_reading(p, 3))
+            // The thing, then the asking word (`--vm-status`, `--pool-list`).
+            || ps.len() == 2 && ASKING.contains(&ps[1].as_str())
 }
 
 /// `--op show`, `--action=list`: an option naming the operation, given a reading word.
@@ -1326,11 +1375,14 @@ fn line_looks(c: &Cmd<'_>) -> bool {
         };
         a.quoted
             && text.contains(' ')
-            && i > 0
-            && c.args[i - 1]
-                .text
-                .as_deref()
-                .is_some_and(|f| f.starts_with('-') && !f.contains('='))
+            && (i > 0
+                && c.args[i - 1]
+                    .text
+                    .as_deref()
+                    .is_some_and(|f| f.starts_with('-') && !f.contains('='))
+                // Or the program's first word: its own command line (`bbackupquery "list -r
+                // home" quit`).
+                || i == 0)
             && text.split_whitespace().next().is_some_and(|v| {
                 let v = v.to_ascii_lowercase();
                 LOOKS.contains(&v.as_str()) && v != "export"
@@ -1346,9 +1398,11 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
         let lower = w.to_ascii_lowercase();
         LOOKS.contains(&lower.as_str())
             || lower.contains(['-', '_'])
-                && parts(&lower)
-                    .first()
-                    .is_some_and(|p| LOOKS.contains(&p.as_str()))
+                && parts(&lower).first().is_some_and(|p| {
+                    LOOKS.contains(&p.as_str())
+                        // A question (`is-configured`, `is-active`, `has-updates`).
+                        || matches!(p.as_str(), "is" | "has")
+                })
     }) || c
         .option_words()
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
@@ -1792,7 +1846,15 @@ const REMOVING: &[&str] = &["remove", "delete", "destroy", "purge", "erase", "wi
 
 /// Long flags of one word that say the command destroys or stops (`gem owner --remove`); most
 /// verbs alone as a flag are modifiers (`--rm`, `--format`, `--set`).
-const ONE_WORD_FLAGS: &[&str] = &["disable", "kill", "remove", "shutdown", "stop"];
+const ONE_WORD_FLAGS: &[&str] = &[
+    "disable",
+    "kill",
+    "remove",
+    "shutdown",
+    "stop",
+    "uninstall",
+    "wipe",
+];
 
 /// Long flags that start by sending something away (`--send-keys`, `--push`).
 /// (`--publish` is a port mapping to `docker run`.)
@@ -1916,15 +1978,23 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
 /// `-w`, or a short cluster with it (`badblocks -wsv`, `radare2 -w`): the write mode, in
 /// which what the program opens is changed in place.
 pub(super) fn write_mode(c: &Cmd<'_>) -> Option<String> {
-    c.option_words()
-        .find(|w| {
+    let words: Vec<&str> = c.option_words().collect();
+    words
+        .iter()
+        .enumerate()
+        .find(|(i, w)| {
             w.strip_prefix('-').is_some_and(|f| {
                 (1..=4).contains(&f.len())
                     && f.contains('w')
                     && f.chars().all(|ch| ch.is_ascii_lowercase())
             })
+            // Given a directory, `-w` is where the program works (`proot -w / …`, a
+            // container's `-w /app`), not a file opened for writing.
+            && !words.get(i + 1).is_some_and(|n| {
+                matches!(*n, "/" | "." | ".." | "~") || n.len() > 1 && n.ends_with('/')
+            })
         })
-        .map(str::to_string)
+        .map(|(_, w)| (*w).to_string())
 }
 
 /// A word that writes, for a command naming a disk or a firmware interface.
@@ -2099,6 +2169,13 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         if w.contains(char::is_whitespace) && w.contains(['(', ',', ';']) {
             return false;
         }
+        // A flag that declines the act (`--no-reboot`, `--skip-shutdown`).
+        if ["--no-", "--skip-", "--without-", "--never-"]
+            .iter()
+            .any(|n| w.starts_with(n))
+        {
+            return false;
+        }
         // The value of an option that names a thing by its id or name (`pkaction --action-id
         // org.freedesktop.login1.reboot`): a reference to the act, which is not asked for.
         if names_a_thing(w) && w.contains('=')
@@ -2124,6 +2201,10 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         let joined: String = ps.concat();
         ps.iter().any(|p| POWER_WORDS.contains(&p.as_str()))
             || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
+            // Ending in the act spelt in two words (`--chassis-control=POWER-DOWN`).
+            || ps.len() >= 2
+                && ps[ps.len() - 2] == "power"
+                && matches!(ps[ps.len() - 1].as_str(), "off" | "down" | "cycle")
             || ps.windows(2).any(|p| p[0] == "shut" && p[1] == "down")
             || (w.eq_ignore_ascii_case("power")
                 && words
@@ -2134,6 +2215,51 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // SysRq), or a power word with nothing after it to name another machine, no host named
     // anywhere (`launchctl reboot`, `ipmitool chassis power off`, not `virsh shutdown web1`).
     let at = words.iter().position(|w| w == word).unwrap_or(0);
+    let of_another = stops_a_thing(word);
+    // A reason given with it (`system.reboot 'apply update'`) names no machine: a host's
+    // name has no blank in it.
+    let named_after = words[at + 1..].iter().any(|w| {
+        !w.starts_with('-')
+            && !w.contains(char::is_whitespace)
+            && !matches!(*w, "-h")
+            && !power_mode(w)
+            && !w.starts_with('+')
+    });
+    let host = words.iter().any(|w| {
+        w.contains('@')
+            || w.contains("://")
+            || matches!(
+                *w,
+                "-H" | "--host" | "--hostname" | "-r" | "--remote" | "-S"
+            )
+    }) || words
+        .windows(2)
+        // `-h NAME`: help takes no value, so a name after it is a host (`ipmi-chassis -h bmc1`).
+        // Not a time (`shutdown -h now`, `-h +5`, `-h 22:00`).
+        .any(|w| {
+            w[0] == "-h"
+                && w[1].starts_with(|ch: char| ch.is_ascii_alphabetic())
+                && w[1] != "now"
+                && !w[1].contains(char::is_whitespace)
+        });
+    // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
+    // `varnishadm stop`) stops that service: the machine goes on.
+    let service_admin = service_admin(c.name, word, &words);
+    let this_machine = words.iter().any(|w| {
+        w.contains("login1")
+            || w.contains("systemd1")
+            || w.contains("/sys/power")
+            || w.contains("sysrq")
+    }) || !named_after && !host && !of_another && !service_admin;
+    Some(Power {
+        word: (*word).to_string(),
+        this_machine,
+    })
+}
+
+/// Whether the power word is joined to what it stops, so that thing goes down, not this
+/// machine.
+fn stops_a_thing(word: &str) -> bool {
     // The power word joined to what it stops (`shutdown-agent`, `reboot_worker`,
     // `haltService`): that thing goes down, not this machine, unless the other word names it.
     // Only a word of its own: not an option's name (`--action=Powerdown`) nor a line of words
@@ -2165,36 +2291,45 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                         | "soft"
                 )
         });
-    // A reason given with it (`system.reboot 'apply update'`) names no machine: a host's
-    // name has no blank in it.
-    let named_after = words[at + 1..].iter().any(|w| {
-        !w.starts_with('-')
-            && !w.contains(char::is_whitespace)
-            && !matches!(*w, "-h")
-            && !power_mode(w)
-            && !w.starts_with('+')
-    });
-    let host = words.iter().any(|w| {
-        w.contains('@')
-            || w.contains("://")
-            || matches!(
-                *w,
-                "-H" | "--host" | "--hostname" | "-r" | "--remote" | "-S"
-            )
-    });
-    // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
-    // `varnishadm stop`) stops that service: the machine goes on.
-    let service_admin = service_admin(c.name, word, &words);
-    let this_machine = words.iter().any(|w| {
-        w.contains("login1")
-            || w.contains("systemd1")
-            || w.contains("/sys/power")
-            || w.contains("sysrq")
-    }) || !named_after && !host && !of_another && !service_admin;
-    Some(Power {
-        word: (*word).to_string(),
-        this_machine,
-    })
+    // A long flag naming what it stops before the act (`hosted-engine --vm-poweroff`,
+    // `--guest-shutdown`): that thing goes down. Not a manner (`--force-reboot`,
+    // `--hard-reset`) nor the machine itself (`--system-halt`).
+    let flag_parts = word
+        .strip_prefix("--")
+        .filter(|f| !f.contains('='))
+        .map(parts)
+        .unwrap_or_default();
+    of_another
+        || flag_parts
+            .iter()
+            .position(|p| POWER_WORDS.contains(&p.as_str()) || p == "power")
+            .is_some_and(|at| {
+                flag_parts[..at].iter().any(|p| {
+                    p.len() >= 2
+                        && p.bytes().all(|b| b.is_ascii_alphabetic())
+                        && !matches!(
+                            p.as_str(),
+                            "system"
+                                | "machine"
+                                | "host"
+                                | "computer"
+                                | "node"
+                                | "all"
+                                | "force"
+                                | "hard"
+                                | "soft"
+                                | "now"
+                                | "do"
+                                | "auto"
+                                | "cold"
+                                | "warm"
+                                | "clean"
+                                | "graceful"
+                                | "immediate"
+                                | "safe"
+                        )
+                })
+            })
 }
 
 /// The script an interpreter or a shell is told to run, as a program of its own with the words
