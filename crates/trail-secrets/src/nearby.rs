@@ -14,13 +14,15 @@
 //! - **`user-slash-password`**: a login handed over as `user / value` in chat or prose.
 //! - **`generated-token`**: a word standing alone that could only be generated: letters of
 //!   both cases and digits, long, and random (a key pasted into a chat, a positional argument
-//!   of a login nobody named).
+//!   of a login nobody named), or three base64url parts whose first encodes a decimal id (a
+//!   bot's token).
 //! - **`typed-login`**, **`scripted-login`**, **`labelled-login`**: a login where it is put,
 //!   with no credential word beside the password: typed by a window-driving script (a name
 //!   then Tab, a value then Enter), written in an ftp client's script (`open HOST`, then
 //!   `user NAME VALUE`), or handed over as two labelled lines in any language (a user's name,
 //!   then a value with every kind of character).
-//! - **`byte-array-key`**: a key written in code as an array of bytes under a key's name.
+//! - **`byte-array-key`**: a key written as an array or a list of bytes under a key's name (a
+//!   C initialiser, a YAML or JSON list).
 //! - **`worded-credential`**: a password handed over in words of any language: a word for it,
 //!   then its label's value (`Mật khẩu: …`) or, a few words on, a value no language spells
 //!   (`hasło do panelu … to …`).
@@ -150,6 +152,11 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
         }
         i = end.max(i + 1);
     }
+    whole_text(text, named, out);
+}
+
+/// The scanners that read the whole text rather than the words of names.
+fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in table_cells(text) {
         push_new(out, span, TABLE);
     }
@@ -210,6 +217,9 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
     {
         push_new(out, span, FLAG);
     }
+    for span in id_tokens(text) {
+        push_new(out, span, ALONE);
+    }
     // The cheap test on the word first: the other two look back through the text.
     for (start, end) in standalone_words(text) {
         if generated_alone(&text[start..end])
@@ -217,6 +227,7 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
             && !labelled_an_id(text, start)
             && !inside_armour(text, start)
             && !plausible::base64_block_public(text, start)
+            && !after_key_type(text, start)
         {
             push_new(out, (start, end), ALONE);
         }
@@ -1362,7 +1373,7 @@ fn url_user_value(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
-/// password_stdin`, `printf %s … | acme login --password-stdin`), or a value echoed into a
+/// password_stdin`, `printf %s … | acme login --password-stdin`, `… | sudo -S …`), or a value echoed into a
 /// command that stores a secret (`printf '%s' '…' | docker secret create NAME -`, `… | acme
 /// secrets set KEY`).
 fn piped_password(text: &str) -> Vec<(usize, usize)> {
@@ -1370,6 +1381,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"stdin")
         && !contains_any_case(text, b"secret")
         && !contains_any_case(text, b"login")
+        && !text.contains("sudo")
     {
         return out;
     }
@@ -1396,8 +1408,17 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
                         })
                     })
             };
+        // `sudo -S` reads the password from its input (`echo '…' | sudo -S systemctl …`).
+        let sudo_stdin = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
+            let mut ws = cmd.split_whitespace();
+            ws.next() == Some("sudo")
+                && ws
+                    .take_while(|w| w.starts_with('-'))
+                    .any(|w| w == "--stdin" || !w.starts_with("--") && w.contains('S'))
+        });
         if !(stores
             || logs_in
+            || sudo_stdin
             || contains_any_case(after, b"password_stdin")
             || contains_any_case(after, b"password-stdin")
             || contains_any_case(after, b"passwordstdin"))
@@ -2070,13 +2091,33 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether the word at `at` follows a public key's type and perhaps its size (`ssh-ed25519
+/// 255 …`, `ssh-rsa 2048 …`, `ecdsa-sha2-nistp256 …`): a host key's fingerprint or a public
+/// key, as WinSCP's `-hostkey=` and `known_hosts` write them.
+fn after_key_type(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches(['"', '\'', ' ', '\t']);
+    let mut words = before
+        .rsplit([' ', '\t', '"', '\'', '='])
+        .filter(|w| !w.is_empty());
+    let Some(mut last) = words.next() else {
+        return false;
+    };
+    if last.bytes().all(|b| b.is_ascii_digit()) {
+        let Some(w) = words.next() else {
+            return false;
+        };
+        last = w;
+    }
+    last.starts_with("ssh-") || last.starts_with("ecdsa-sha2-") || last.starts_with("sk-ssh-")
+}
+
 /// A key written as a byte array in code (`static const u1_t PROGMEM APPKEY[16] = { 0x61, … }`,
 /// `uint8_t UPLINK_HMAC_KEY[32] = {…}`): an array whose name says key, secret, token or
 /// password, initialised with sixteen or more hexadecimal bytes that are not one value
 /// repeated. The bytes, from the first to the last, are the key. A public key's or an
 /// identifier's array (`PUBKEY`, `DEVEUI`, `APPEUI`) is not.
 fn byte_array_keys(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
+    let mut out = byte_list_keys(text);
     // Most texts hold no C array of bytes.
     if !text.contains("0x") || !text.contains("] = {") && !text.contains("]={") {
         return out;
@@ -2095,10 +2136,7 @@ fn byte_array_keys(text: &str) -> Vec<(usize, usize)> {
             .next()
             .unwrap_or_default()
             .to_ascii_lowercase();
-        let keyed = ["key", "secret", "token", "psk", "hmac", "pass"]
-            .iter()
-            .any(|w| name.contains(w));
-        if !keyed || name.contains("pub") || name.contains("eui") {
+        if !names_a_key(&name) {
             continue;
         }
         let Some(close) = text[open..].find('}').map(|i| open + i) else {
@@ -2124,6 +2162,67 @@ fn byte_array_keys(text: &str) -> Vec<(usize, usize)> {
             let first = body.find('0').map_or(open + 1, |i| open + 1 + i);
             let last = body.trim_end().trim_end_matches(',').trim_end().len();
             out.push((first, open + 1 + last));
+        }
+    }
+    out
+}
+
+/// Whether an array's name says it holds a key, and not a public one or an identifier.
+fn names_a_key(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["key", "secret", "token", "psk", "hmac", "pass"]
+        .iter()
+        .any(|w| name.contains(w))
+        && !name.contains("pub")
+        && !name.contains("eui")
+}
+
+/// A key written as a list of bytes under a key's name in configuration or code
+/// (Zigbee2MQTT's `network_key: [209, 31, …]`, `"psk": [0x1a, …]`, `KEY = [12, …]`): sixteen or
+/// more values of 0 to 255, decimal or hexadecimal, not one repeated. The values, from the
+/// first to the last, are the key.
+fn byte_list_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains(": [") && !text.contains("=[") && !text.contains("= [") {
+        return out;
+    }
+    for (open, _) in text.match_indices('[') {
+        let head = &text[text[..open]
+            .rfind(['\n', ';', '{', ','])
+            .map_or(0, |i| i + 1)..open];
+        let Some(key) = head
+            .trim_end()
+            .strip_suffix([':', '='])
+            .map(|k| k.trim().trim_matches(['"', '\'']))
+        else {
+            continue;
+        };
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            || !names_a_key(key)
+        {
+            continue;
+        }
+        let Some(close) = text[open..].find(']').map(|i| open + i) else {
+            continue;
+        };
+        let body = &text[open + 1..close];
+        let values: Vec<&str> = body
+            .split(',')
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .collect();
+        let byte = |v: &str| match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+            Some(h) => (1..=2).contains(&h.len()) && h.bytes().all(|c| c.is_ascii_hexdigit()),
+            None => (1..=3).contains(&v.len()) && v.parse::<u16>().is_ok_and(|n| n <= 255),
+        };
+        let varied = values.iter().any(|v| Some(v) != values.first());
+        if values.len() >= 16 && values.iter().all(|v| byte(v)) && varied {
+            let first = body.len() - body.trim_start().len();
+            let last = body.trim_end().trim_end_matches(',').trim_end().len();
+            out.push((open + 1 + first, open + 1 + last));
         }
     }
     out
@@ -2180,7 +2279,7 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             }
         }
         // In a sentence: a value with every kind of character, the word within ten words
-        // before it; letters of both cases and a digit or a symbol, within six (`Het
+        // before it; letters of both cases and a digit or a symbol, within eight (`Het
         // wachtwoord is TnxmMrkB-B1S`, `heslo je Y8Ra_S02mCrL`, `… dabar LGYYdDMVEz#o`). Most lines have no such value: the words
         // are read back only for one.
         let mut at = 0;
@@ -2205,7 +2304,7 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             let reach = if every_kind(v) {
                 10
             } else if both_cases && digit_or_symbol {
-                6
+                8
             } else {
                 0
             };
@@ -2591,6 +2690,42 @@ fn generated_alone(v: &str) -> bool {
         && !base58(v)
         && !file_name(v)
         && strongly_generated(v, 20)
+}
+
+/// A bot's token made of three base64url parts, the first of which encodes a decimal id
+/// (Discord's `MTg1…OA.5dDY1B.vyTp…`): an account's id, a timestamp and an HMAC over them.
+/// The id decoding to seventeen or more digits is what no identifier or dotted name does.
+fn id_tokens(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let token_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !token_byte(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && token_byte(b[i]) {
+            i += 1;
+        }
+        let word = &text[start..i];
+        let parts: Vec<&str> = word.split('.').collect();
+        let [id, stamp, mac] = parts.as_slice() else {
+            continue;
+        };
+        let shaped = (23..=28).contains(&id.len())
+            && (6..=7).contains(&stamp.len())
+            && (27..=40).contains(&mac.len())
+            && id.starts_with(['M', 'N', 'O']);
+        let digits = shaped
+            && plausible::base64_decode(id)
+                .is_some_and(|d| d.len() >= 17 && d.iter().all(u8::is_ascii_digit));
+        if digits {
+            out.push((start, i));
+        }
+    }
+    out
 }
 
 /// Base58, the alphabet without `0`, `O`, `I` and `l`, 43 characters or more: a wallet's

@@ -791,6 +791,17 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
                 // An HTML `data-` attribute is served to every visitor's browser
                 // (`data-sitekey`, `data-client-id`).
                 || lower.starts_with("data-")
+                // A file's name as a key (a manifest's `"pass.json": "<sha1>"`): the value is
+                // what is known of that file.
+                || lower.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && matches!(
+                            ext,
+                            "json" | "png" | "jpg" | "jpeg" | "gif" | "svg" | "txt" | "html"
+                                | "css" | "js" | "xml" | "yaml" | "yml" | "toml" | "pdf" | "zip"
+                                | "gz" | "tar" | "plist"
+                        )
+                })
         }
 }
 
@@ -846,6 +857,8 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "parola",
     "slaptazodis",
     "lykilord",
+    "wagwoord",
+    "cyfrinair",
     // As written in their own letters.
     "hasło",
     "jelszó",

@@ -460,7 +460,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`Authorization: cpanel deploybot:7ZL2…`, Gcore's `APIKey 22725$8131…`): both go.
         // A scheme may be dotted (`Uploadcare.Simple PUB:SECRET`). In code, the header's name
         // and its value may be two arguments (`Header.Set("Authorization", "APIKey …")`).
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*(?:[:=]|,[ \t]*\\?["'])[ \t]*\\?["']?(?:[a-z][a-z0-9.-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}[:$][a-z0-9._~+/@=-]{8,}|[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
+        // Laravel Sanctum's tokens are the token's id, a bar, then the secret (`Bearer 955|…`).
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*(?:[:=]|,[ \t]*\\?["'])[ \t]*\\?["']?(?:[a-z][a-z0-9.-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}[:$|][a-z0-9._~+/@=-]{8,}|[a-z0-9._~+/@=-]{8,})|(?-u:\b)bearer[ \t]+(?P<secret2>(?:[0-9]{1,10}\|)?[a-z0-9._~+/-]{16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,
@@ -717,9 +718,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // named: a host first (an address, `localhost`, a domain or a URL: `GIS("https://…",
         // "user", "…")`), perhaps a port, then a user and
         // the password (`AmcrestCamera('192.168.1.108', 80, 'admin', '…')`, `open("db.example",
-        // "report", "…", "shop")`). It must read as generated, as a credential call's
+        // "report", "…", "shop")`), or a port and the password alone (`obsws("localhost", 4455,
+        // "…")`). It must read as generated, as a credential call's
         // arguments must: a database's name, a path or a word is not one.
-        regex: r#"\([ \t]*["'](?:https?://)?(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::[0-9]+)?(?:/[a-z0-9._/-]*)?["'][ \t]*,(?-u:[^()\n]){0,40}?["'][a-z0-9_.@\\-]{1,40}["'][ \t]*,[ \t]*(?P<secret>["'](?-u:[^"'\s]){6,128}["'])"#,
+        regex: r#"\([ \t]*["'](?:https?://)?(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::[0-9]+)?(?:/[a-z0-9._/-]*)?["'][ \t]*,(?:(?-u:[^()\n]){0,40}?["'][a-z0-9_.@\\-]{1,40}["'][ \t]*,|[ \t]*[0-9]{2,5}[ \t]*,)[ \t]*(?P<secret>["'](?-u:[^"'\s]){6,128}["'])"#,
         example: "cam = AmcrestCamera('192.168.1.108', 80, 'admin', 'T.WqvSRP6_jH').camera",
         keywords: &["('", "(\"", "( '", "( \""],
         check: Check::CallArguments,
@@ -907,8 +909,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `CompilersClientV4('…')`, a module's `wolframalpha.Client('…')`), or a setter of a key
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
-        // whatever path names the class (`client = OAuth2::Client.new("…", "…")`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client|provider)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)"#,
+        // whatever path names the class (`client = OAuth2::Client.new("…", "…")`, Ruby's
+        // `Mailgun::Client.new '…'` without brackets).
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client|provider)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>(?-u:[^()]){4,400})\)|(?P<name2>[a-z_]*auth)[ \t]+(?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>(?-u:[^()\n]){4,400})\)|(?P<name4>[a-z0-9_]*(?:client|api|sdk))\.new[ \t]+(?P<secret4>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",
@@ -951,6 +954,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             // is what the client authenticates with.
             "client =",
             "client=",
+            // Ruby's call without brackets (`Mailgun::Client.new '…', 'api.eu.mailgun.net'`).
+            "client.new ",
+            "api.new ",
             "database(",
             "api =",
             "api=",
@@ -1023,8 +1029,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A cookie that holds a session: its name says so (`sessionid`, `PHPSESSID`,
         // `connect.sid`, `laravel_session`, `.AspNetCore.Cookies`), in a `Cookie:` or
         // `Set-Cookie:` header, `document.cookie`, or a Netscape cookie file's
-        // `name<TAB>value` columns. Whoever holds it is logged in.
-        regex: r#"(?:^|(?-u:[^a-z0-9_.-]))(?:(?P<name>[a-z0-9_.-]*(?:sessid|session|sessionid|sid|\.cookies))=|(?P<name2>[a-z0-9_.-]*session[_-]token)[=\t])(?P<secret>(?-u:[^;\s"'&<>,\\]){16,})"#,
+        // `name<TAB>value` columns. Whoever holds it is logged in. `sid` is a session's alone
+        // or after a separator; joined to a noun it is that thing's id (Twilio's `AccountSid=`,
+        // `MessageSid=` in a webhook's body).
+        regex: r#"(?:^|(?-u:[^a-z0-9_.-]))(?:(?P<name>[a-z0-9_.-]*(?:sessid|session|sessionid|\.cookies)|(?:[a-z0-9_.-]*[._-])?sid)=|(?P<name2>[a-z0-9_.-]*session[_-]token)[=\t])(?P<secret>(?-u:[^;\s"'&<>,\\]){16,})"#,
         example: "Cookie: theme=dark; sessionid=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1",
         keywords: &[
             "sessid=",
@@ -1257,7 +1265,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|wagwoord|cyfrinair|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1293,6 +1301,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "parola",
             "slaptazodis",
             "lykilord",
+            "wagwoord",
+            "cyfrinair",
             // And as written in their own letters (`hasło`, `пароль`, `סיסמה`, `密码`).
             "hasło",
             "jelszó",
