@@ -96,7 +96,9 @@ pub(super) fn judge(
     if tier == Tier::Unknown {
         through_a_bind_mount(c, ctx, out);
         what_it_is_handed(c, cmd, producers, ctx, raw, out);
-        out.extend(flashes_this_machine(c, layer, raw));
+        out.extend(
+            flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
+        );
         out.extend(joins_a_controller(c, raw));
         out.extend(copies_to_another_machine(c, raw));
     }
@@ -1555,6 +1557,39 @@ fn loads_fetched(
                 "`{}` is given `{fetched}`, fetched from the network on this line, to load or run{}: code nobody has read; it is never run",
                 c.name,
                 if layer.privileged { " as root" } else { "" }
+            ),
+            raw,
+        )
+    })
+}
+
+/// A program run as root told to restore this machine's boot record or its disks, or to
+/// wipe them first (`sudo mondorestore -Z nuke`, `sudo acrocmd recover mbr … --target_disk=1`):
+/// what is on them is replaced by the backup's, and a wrong image leaves the machine unable to
+/// start. No host named: the machine is this one.
+fn restores_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision> {
+    if !layer.privileged || !words::restores(c) || words::shows_only(c) {
+        return None;
+    }
+    let remote = c
+        .words()
+        .any(|w| w.contains('@') || w.contains("://") || matches!(w, "--host" | "-H"));
+    let whole = c.words().find(|w| {
+        let ps = words::parts(w.trim_start_matches('-'));
+        ps.iter()
+            .any(|p| matches!(p.as_str(), "mbr" | "bootloader" | "nuke" | "baremetal"))
+            || ps.windows(2).any(|p| {
+                p[0] == "target" && matches!(p[1].as_str(), "disk" | "disks" | "drive")
+                    || p[0] == "bare" && p[1] == "metal"
+            })
+    })?;
+    (!remote).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told, as root, to restore over this machine's disks or boot record (`{whole}`): it is never run",
+                c.name
             ),
             raw,
         )

@@ -508,6 +508,35 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| act_option(c))
         .or_else(|| switched_off(c))
         .or_else(|| production(c))
+        .or_else(|| sql_file_verb(c))
+}
+
+/// A SQL script named for destroying, handed to a program nobody models (`bsqldb -S prod -i
+/// 0042_drop_legacy.sql`): the program runs it on a database, as `psql -f` would. A program
+/// told only to look at it (`… lint x_drop.sql`) does not.
+fn sql_file_verb(c: &Cmd<'_>) -> Option<Verb> {
+    if known::tier(c.name) != known::Tier::Unknown || looks(c) {
+        return None;
+    }
+    c.words().find_map(|w| {
+        let w = w.split_once('=').map_or(w, |(_, v)| v);
+        let file = w.rsplit('/').next().unwrap_or(w);
+        let stem = file
+            .strip_suffix(".sql")
+            .or_else(|| file.strip_suffix(".SQL"))?;
+        parts(stem)
+            .iter()
+            .any(|p| {
+                matches!(
+                    p.as_str(),
+                    "drop" | "delete" | "truncate" | "purge" | "wipe"
+                )
+            })
+            .then(|| Verb {
+                word: file.to_string(),
+                class: Class::Destroys,
+            })
+    })
 }
 
 /// Local files copied to an address on another machine's storage, whatever its scheme
@@ -1538,9 +1567,64 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
 /// `acme rmuser bob`, `killjob 42`): the object is deleted, or stopped.
 fn joined_removal(part: &str) -> Option<Class> {
     const OBJECTS: &[&str] = &[
-        "node", "nodes", "user", "users", "host", "hosts", "job", "jobs", "vm", "group", "pool",
-        "peer", "member", "disk", "volume", "zone", "domain", "db", "database", "table",
-        "snapshot", "share", "repo", "project", "account", "queue", "cluster",
+        "node",
+        "nodes",
+        "user",
+        "users",
+        "host",
+        "hosts",
+        "job",
+        "jobs",
+        "vm",
+        "group",
+        "pool",
+        "peer",
+        "member",
+        "disk",
+        "volume",
+        "zone",
+        "domain",
+        "db",
+        "database",
+        "table",
+        "snapshot",
+        "share",
+        "repo",
+        "project",
+        "account",
+        "queue",
+        "cluster",
+        "vob",
+        "view",
+        "branch",
+        "tag",
+        "label",
+        "elem",
+        "attr",
+        "key",
+        "keys",
+        "stream",
+        "replica",
+        "role",
+        "rule",
+        "policy",
+        "token",
+        "cert",
+        "site",
+        "image",
+        "instance",
+        "service",
+        "container",
+        "pkg",
+        "package",
+        "record",
+        "entry",
+        "index",
+        "schema",
+        "bucket",
+        "topic",
+        "channel",
+        "route",
     ];
     [
         ("del", Class::Destroys),
@@ -1913,6 +1997,10 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
         })
     };
     restoring(c.name)
+        // Joined to what it restores (`mondorestore`, `xfsrestore`).
+        || ["restore", "recover"]
+            .iter()
+            .any(|r| c.name.to_ascii_lowercase().ends_with(r))
         || subcommands(c).iter().any(|w| restoring(w))
         // After a repository named first (`plakar at /srv/backups restore -to /`).
         || c.option_words()
