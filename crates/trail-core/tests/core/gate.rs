@@ -3697,6 +3697,7 @@ fn mechanisms_found_by_the_fortieth_sealed_part() {
         "acme-sql \"SELECT 1 INTO OUTFILE 'build/out.csv'\"",
         "acme-fmt lint build/0042_drop_legacy.sql",
         "acme delay 5",
+        "acme-recipes ssh --dry-run -h web1.example.net recipes/web.rb",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -394,7 +394,12 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     // A program's own `ssh` or `login` subcommand (`dep ssh web-1`, `molecule login --host
     // x`, `plesk login admin`): a shell on a machine, or a session as someone, opened for
     // whoever holds the terminal.
-    if let Some(sub) = c.sub().filter(|s| matches!(*s, "ssh" | "login")) {
+    // Told only to show what it would do (`itamae ssh --dry-run …`), it opens nothing.
+    if let Some(sub) = c
+        .sub()
+        .filter(|s| matches!(*s, "ssh" | "login"))
+        .filter(|_| !super::words::shows_only(c))
+    {
         out.push(decide(
             Verdict::Junction,
             RuleId::HandsOver,
