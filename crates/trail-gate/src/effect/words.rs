@@ -2345,6 +2345,12 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     })
 }
 
+/// Words beside a power word that name this machine or say how (`system-halt`, `force-reboot`,
+/// `shutdown-now`): no other thing goes down.
+const THE_MACHINE_OR_A_MANNER: &[&str] = &[
+    "system", "machine", "host", "computer", "node", "all", "force", "hard", "soft", "now",
+];
+
 /// Whether the power word is joined to what it stops, so that thing goes down, not this
 /// machine.
 fn stops_a_thing(word: &str) -> bool {
@@ -2360,24 +2366,8 @@ fn stops_a_thing(word: &str) -> bool {
             p.len() >= 3
                 && p.bytes().all(|b| b.is_ascii_alphabetic())
                 && !POWER_WORDS.contains(&p.as_str())
-                && !matches!(
-                    p.as_str(),
-                    "power"
-                        | "off"
-                        | "down"
-                        | "shut"
-                        | "cycle"
-                        | "now"
-                        | "system"
-                        | "machine"
-                        | "host"
-                        | "computer"
-                        | "node"
-                        | "all"
-                        | "force"
-                        | "hard"
-                        | "soft"
-                )
+                && !matches!(p.as_str(), "power" | "off" | "down" | "shut" | "cycle")
+                && !THE_MACHINE_OR_A_MANNER.contains(&p.as_str())
         });
     // A long flag naming what it stops before the act (`hosted-engine --vm-poweroff`,
     // `--guest-shutdown`): that thing goes down. Not a manner (`--force-reboot`,
@@ -2395,20 +2385,10 @@ fn stops_a_thing(word: &str) -> bool {
                 flag_parts[..at].iter().any(|p| {
                     p.len() >= 2
                         && p.bytes().all(|b| b.is_ascii_alphabetic())
+                        && !THE_MACHINE_OR_A_MANNER.contains(&p.as_str())
                         && !matches!(
                             p.as_str(),
-                            "system"
-                                | "machine"
-                                | "host"
-                                | "computer"
-                                | "node"
-                                | "all"
-                                | "force"
-                                | "hard"
-                                | "soft"
-                                | "now"
-                                | "do"
-                                | "auto"
+                            "do" | "auto"
                                 | "cold"
                                 | "warm"
                                 | "clean"
