@@ -937,6 +937,19 @@ impl<'a> Judging<'a> {
         {
             self.obfuscation("the command uses $IFS to hide its words: it is never run".into());
         }
+        // A file this line fetched, run by its path (`curl -o s.sh … && chmod +x s.sh &&
+        // ./s.sh`): code nobody has read, as `curl … | sh` is.
+        if name_text.contains('/')
+            && let Some(p) = self.ctx.resolve(name_text)
+            && self.ctx.fetched_holds(&p)
+        {
+            let d = super::block(
+                RuleId::RemoteCode,
+                super::shells::REMOTE_REASON.into(),
+                &self.raw,
+            );
+            self.found.push(d);
+        }
         Some(name_text.rsplit('/').next().unwrap_or(name_text))
     }
 

@@ -107,7 +107,20 @@ impl Places {
             .map(|i| i + 1)
             .or_else(|| s.starts_with('^').then_some(0))
             .or_else(|| s.find("!("));
-        if let Some(g) = s.find(['*', '?', '[']).into_iter().chain(negated).min() {
+        // A bracket holding `=` is a path's predicate (YANG's and XPath's
+        // `/network-instance[name=default]/…`), no character class.
+        let bracket = s.match_indices('[').map(|(i, _)| i).find(|&i| {
+            !s[i..]
+                .split_once(']')
+                .is_some_and(|(inside, _)| inside.contains('='))
+        });
+        if let Some(g) = s
+            .find(['*', '?'])
+            .into_iter()
+            .chain(bracket)
+            .chain(negated)
+            .min()
+        {
             let dir = match s[..g].rfind('/') {
                 Some(0) => "/".to_string(),
                 Some(i) => s[..i].to_string(),

@@ -440,6 +440,16 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
                 .trim()
                 .trim_end_matches([',', ';'])
                 .trim_matches(['"', '\'']);
+            // A named action's command after its name (NetXMS's `Action = Purge:rm -rf …`).
+            let value = value
+                .split_once(':')
+                .filter(|(tag, rest)| {
+                    !tag.is_empty()
+                        && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                        && rest.contains(' ')
+                        && known::is_program(base(rest.split_whitespace().next().unwrap_or("")))
+                })
+                .map_or(value, |(_, rest)| rest);
             let first = value.split_whitespace().next().unwrap_or("");
             if value.contains(' ') && known::is_program(base(first)) {
                 out.runs(value, Keep::Blocks);

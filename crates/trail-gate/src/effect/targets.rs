@@ -643,6 +643,9 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     if target(word.text.as_deref()?, ctx) != Some(Target::Device) || last + 1 != c.args.len() {
         return None;
     }
+    if saves(c) {
+        return None;
+    }
     let switch = |t: &str| {
         t.strip_prefix('/')
             .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphabetic()))
@@ -657,6 +660,15 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
             })
         })
         .then_some(last)
+}
+
+/// Told to save, back up or dump what it is given (`ocs-sr … savedisk IMAGE nvme0n1`): a disk
+/// named last is read, not written.
+fn saves(c: &Cmd<'_>) -> bool {
+    c.words().any(|w| {
+        let l = w.to_ascii_lowercase();
+        ["save", "backup", "dump"].iter().any(|v| l.starts_with(v))
+    })
 }
 
 /// A word's text: as written when static, else the path a variable the gate knows gives it
@@ -756,6 +768,7 @@ fn written_operands<'c>(
         .option_words()
         .any(|w| matches!(w, "-i" | "--input" | "-input"))
         && !flag_before_last
+        && !saves(c)
         && c.args.last().is_some_and(|a| {
             a.text
                 .as_deref()
@@ -1153,11 +1166,10 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         .filter(|p| p.starts_with('/'))
         .unwrap_or(word);
     let word = unclobbered(word);
-    // AIX names a disk without `/dev/` to its volume managers (`reducevg rootvg hdisk0`).
-    if word
-        .strip_prefix("hdisk")
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    {
+    // AIX names a disk without `/dev/` to its volume managers (`reducevg rootvg hdisk0`), and
+    // installers and volume managers take a disk's bare kernel name (`disklist=sda`,
+    // `vxdisksetup -i sda`, Solaris's `c0t0d0s0`).
+    if bare_disk(word.split_once('=').map_or(word, |(_, v)| v)) {
         return Some(Target::Device);
     }
     let pathy = word.starts_with('/')
@@ -1223,6 +1235,47 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         return Some(Target::Ancestor);
     }
     Some(Target::Elsewhere)
+}
+
+/// A disk's kernel name without `/dev/`: `hdisk0`, `sda`, `sdb2`, `vdb`, `xvda1`, `nvme0n1`,
+/// `nvme0n1p2`, `mmcblk0`, and Solaris's `c0t0d0` with its slice (`c0t0d0s0`).
+fn bare_disk(w: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // The first eight disks (`sda`…`sdh`), or any with its partition's number (`sdk1`): `sdk`
+    // and `vdo0` are more often a kit and a volume's name.
+    let letters_then_digits = |rest: &str| {
+        let letters = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+        letters == 1
+            && (rest.len() == 1 && (b'a'..=b'h').contains(&rest.as_bytes()[0])
+                || rest.as_bytes()[0] <= b'h' && digits(&rest[1..]))
+    };
+    if let Some(n) = w.strip_prefix("hdisk").or_else(|| w.strip_prefix("mmcblk")) {
+        return digits(n.split('p').next().unwrap_or(n));
+    }
+    if let Some(rest) = w.strip_prefix("nvme") {
+        let (ctrl, ns) = rest.split_once('n').unwrap_or((rest, ""));
+        return digits(ctrl) && digits(ns.split('p').next().unwrap_or(ns));
+    }
+    if let Some(rest) = w
+        .strip_prefix("xvd")
+        .or_else(|| w.strip_prefix("sd"))
+        .or_else(|| w.strip_prefix("vd"))
+    {
+        return letters_then_digits(rest);
+    }
+    // `c0t0d0`, `c1t2d0s7`: controller, target, disk, slice.
+    let mut rest = w;
+    for mark in ['c', 't', 'd'] {
+        let Some(r) = rest.strip_prefix(mark) else {
+            return false;
+        };
+        let n = r.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &r[n..];
+    }
+    rest.is_empty() || rest.strip_prefix('s').is_some_and(digits)
 }
 
 /// The tables at the top of `/etc` that the base system reads to let anyone log in, to boot,

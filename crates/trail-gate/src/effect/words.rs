@@ -134,6 +134,8 @@ const DESTROYS: &[&str] = &[
     "unregister",
     "unset",
     "unlink",
+    // A store emptied of every record (Tokyo Tyrant's `vanish`).
+    "vanish",
     "wipe",
     "yank",
     "zap",
@@ -167,6 +169,9 @@ const STOPS: &[&str] = &[
     "snooze",
     "stop",
     "suspend",
+    // Taken off the machine it ran on: a loaded module or service, an imported disk group.
+    "unload",
+    "deport",
 ];
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
@@ -1640,6 +1645,10 @@ fn joined_removal(part: &str) -> Option<Class> {
     .find(|(verb, _)| {
         part.strip_prefix(verb)
             .is_some_and(|object| OBJECTS.contains(&object))
+            // Or the object first (`pkgrm`, `groupdel`, `vgremove`).
+            || part
+                .strip_suffix(verb)
+                .is_some_and(|object| OBJECTS.contains(&object) || object == "vg" || object == "lv")
     })
     .map(|(_, class)| *class)
 }
@@ -2320,6 +2329,17 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 *w,
                 "-H" | "--host" | "--hostname" | "-r" | "--remote" | "-S"
             )
+    }) || words.iter().any(|w| {
+        // A host and its port (`gnoic -a leaf1:57400 … system reboot`).
+        w.rsplit_once(':').is_some_and(|(host, port)| {
+            host != "localhost"
+                && (2..=5).contains(&port.len())
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && host.starts_with(|ch: char| ch.is_ascii_alphabetic())
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        })
     }) || words
         .windows(2)
         // `-h NAME`: help takes no value, so a name after it is a host (`ipmi-chassis -h bmc1`).
@@ -2413,8 +2433,14 @@ pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<(Cmd<'a>, &'a str)> {
     let first = c.operands().next()?;
     let at = args.iter().position(|a| std::ptr::eq(a, first))?;
     let script = args[at].text.as_deref()?;
+    // An interpreter that has no subcommands takes its first operand as the script, named bare
+    // too (`php artisan p:user:delete`).
+    let no_subcommands = matches!(
+        c.name,
+        "php" | "perl" | "ruby" | "python" | "python3" | "python2"
+    );
     if c.option_words().any(|w| w == "-c" || w == "-e")
-        || !(script.contains('/') || script.contains('.'))
+        || !(script.contains('/') || script.contains('.') || no_subcommands)
     {
         return None;
     }

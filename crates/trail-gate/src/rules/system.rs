@@ -21,6 +21,22 @@ pub(super) fn device(t: &str) -> bool {
         "/dev/dm-",
         "/dev/loop",
         "/dev/rdisk",
+        // Other systems' and volume managers' names for a disk or a volume on one: Solaris's
+        // `dsk`/`rdsk`, VxVM's, ZFS's volumes, network and cache block devices, AIX's disks.
+        "/dev/dsk/",
+        "/dev/rdsk/",
+        "/dev/vx/",
+        "/dev/zvol/",
+        "/dev/nbd",
+        "/dev/rbd",
+        "/dev/drbd",
+        "/dev/bcache",
+        "/dev/cciss/",
+        "/dev/pmem",
+        "/dev/emcpower",
+        "/dev/hdisk",
+        "/dev/rhdisk",
+        "/dev/ada",
         r"\\.\PhysicalDrive",
     ]
     .iter()
