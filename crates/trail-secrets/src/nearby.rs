@@ -2278,7 +2278,7 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
         }
-        // In a sentence: a value with every kind of character, the word within ten words
+        // In a sentence: a value with every kind of character, the word within twelve words
         // before it; letters of both cases and a digit or a symbol, within eight (`Het
         // wachtwoord is TnxmMrkB-B1S`, `heslo je Y8Ra_S02mCrL`, `… dabar LGYYdDMVEz#o`). Most lines have no such value: the words
         // are read back only for one.
@@ -2302,17 +2302,37 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 || b.iter()
                     .any(|c| c.is_ascii_punctuation() && !matches!(c, b'-' | b'_' | b'.' | b'/'));
             let reach = if every_kind(v) {
-                10
+                12
             } else if both_cases && digit_or_symbol {
                 8
             } else {
                 0
             };
+            // Two words after the word for it (`la contrasenya és y=ErVp…`), a value may hold
+            // `=`; further on, `=` is code's.
+            let close = || {
+                let before = &line[..here];
+                let from = before
+                    .rsplit(|c: char| c.is_ascii_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .take(2)
+                    .last()
+                    .map_or(0, |w| w.as_ptr() as usize - line.as_ptr() as usize);
+                names_password(&before[from..])
+            };
             if v.len() < 10
                 || reach == 0
                 // Code and markup, a JSON key or a label (`"clientCode":`, `\\SRV\share:`), a
                 // setting's dotted name (`System.Embedded.1`): no password.
-                || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', '=', ';', '"', '\'', '\\'])
+                || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', ';', '"', '\'', '\\'])
+                // Nor a flag or a setting (`--surname=Doe`, `access.file=/etc/…`).
+                || v.contains('=')
+                    && (v.starts_with(['=', '-'])
+                        || v.ends_with('=')
+                        || v.split('=').next().is_some_and(|k| {
+                            k.len() >= 3 && k.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+                        })
+                        || !close())
                 || v.ends_with(':')
                 || plausible::dotted_name(v)
                 // A stored hash (`password_hash $2y$10$…`) is what a password becomes.

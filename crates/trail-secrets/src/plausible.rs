@@ -859,6 +859,8 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "lykilord",
     "wagwoord",
     "cyfrinair",
+    "pasahitza",
+    "parole",
     // As written in their own letters.
     "hasło",
     "jelszó",

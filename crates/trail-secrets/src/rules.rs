@@ -437,8 +437,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "base64-512-bit-key",
         // 64 random bytes in base64 (88 characters ending `==`): Azure storage account keys
         // and other HMAC-SHA512 keys, wherever they sit. Subresource-integrity digests
-        // (`sha512-…`) have the same shape and are refused by the check.
-        regex: r"(?:^|(?-u:[^A-Za-z0-9+/-]))(?P<secret>[A-Za-z0-9+/]{86}==)",
+        // (`sha512-…`) have the same shape and are refused by the check; after a `$` it is a
+        // password hash's last field (mosquitto's `$7$101$salt$hash`).
+        regex: r"(?:^|(?-u:[^A-Za-z0-9+/$-]))(?P<secret>[A-Za-z0-9+/]{86}==)",
         example: "DefaultEndpointsProtocol=https;AccountName=devstore;AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWntUO1F8j8rQ==;EndpointSuffix=core.windows.net",
         keywords: &["=="],
         check: Check::Token,
@@ -1120,11 +1121,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "cli-login-token",
         // A command-line login's positional argument: `wandb login KEY`, `ngrok config
-        // add-authtoken TOKEN`, `fly auth token`'s output pasted back. The argument is judged
+        // add-authtoken TOKEN`, `fly auth token`'s output pasted back, an account authorised
+        // with an id and a key (`b2 account authorize KEY_ID KEY`). The argument is judged
         // by its shape (long, random), as nothing names it.
         // The flags it skips are kept (`name`): after one that names an identifier
         // (`--service-key-id UUID`), the argument is that flag's value, not a token.
-        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
+        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)"#,
         example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
         keywords: &["login", "auth", "token", "set-key"],
         check: Check::LoginArgument,
@@ -1265,7 +1267,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `req.get('Authorization') !== '…'`: a header compared with the key it must hold).
         // `plausible_assignment` trims bare values and judges them. A double-quoted value may
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|wagwoord|cyfrinair|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|wagwoord|cyfrinair|pasahitza|parole|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?::[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1303,6 +1305,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "lykilord",
             "wagwoord",
             "cyfrinair",
+            "pasahitza",
+            "parole",
             // And as written in their own letters (`hasło`, `пароль`, `סיסמה`, `密码`).
             "hasło",
             "jelszó",

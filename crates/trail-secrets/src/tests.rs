@@ -3210,3 +3210,45 @@ fn byte_lists_sudo_stdin_sanctum_tokens_and_id_tokens() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-first sealed part (issue 20), frozen at 48c1906 (first run recall 0.91,
+/// false positives 0.01): an account authorised with an id and a key (`b2 account authorize ID
+/// KEY`, the key with `+` and `/`); "password" in Basque and Latvian; a value twelve words after
+/// the word; a password holding `=` right after it. Their look-alikes stay: a password hash's
+/// last field after `$` (mosquitto's `$7$101$salt$hash`), a flag or a setting with `=` after the
+/// word (`--random-password --given-name=Jane --surname=Doe`).
+#[test]
+fn authorised_keys_and_passwords_holding_equals() {
+    for (text, secret) in [
+        (
+            "b2 account authorize 005e7502de308910000000004 K005Lp+mGoT9TaKPJcqlVck9/gAlcq1",
+            "K005Lp+mGoT9TaKPJcqlVck9/gAlcq1",
+        ),
+        (
+            "Kaixo! Programaren sarbidea: erabiltzailea kupela, pasahitza 20Nb^3xlVeCG2. Eskerrik asko",
+            "20Nb^3xlVeCG2",
+        ),
+        (
+            "Sveiks! Planšetes administratora parole ir QhKakY!Bf~y1D (lietotājs: starts).",
+            "QhKakY!Bf~y1D",
+        ),
+        (
+            "Chào chị, mật khẩu vào máy tính điều khiển khung dệt số 2 là Lf%_S~B69@%ck nhé.",
+            "Lf%_S~B69@%ck",
+        ),
+        (
+            "l'usuari és prestecs i la contrasenya és y=ErVpNb88O@R\nGràcies",
+            "y=ErVpNb88O@R",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "sensor01:$7$101$S90qxdwsBUt3qqFB$09fUQ/GkIfxBcq13mkwxwb2Y2nUjUH43empyPg6OrB02eooP2c/iAxgzrqvlbhIrrXm3LaOsGGE0bhMdZukR6A==",
+        "sudo samba-tool user create jdoe --random-password --given-name=Jane --surname=Doe",
+        "java -Dx.password.file=/etc/jmx/jmxremote.password -Dx.access.file=/etc/jmx/jmxremote.access -jar b.jar",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
