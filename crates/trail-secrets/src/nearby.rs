@@ -2655,6 +2655,17 @@ fn standalone_words(text: &str) -> Vec<(usize, usize)> {
         }
         let mut s = start;
         let mut e = i;
+        // A constructor's string argument (`dropbox.Dropbox("sl.…")`, `new InvoiceNinja('…')`):
+        // the string, not the call. A method's (`analytics.load("…")`, `Square.payments(…)`)
+        // is a browser SDK's public key as often, and stays part of the word.
+        if let Some(k) = text[s..e].rfind("(\"").or_else(|| text[s..e].rfind("('"))
+            && text[s..s + k]
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .is_some_and(|callee| callee.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            s += k + 1;
+        }
         while s < e && matches!(b[s], b'"' | b'\'' | b'`' | b'(' | b'[' | b'{' | b'<') {
             s += 1;
         }

@@ -3252,3 +3252,30 @@ fn authorised_keys_and_passwords_holding_equals() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-first sealed part (issue 20): a token as a constructor's only string
+/// argument, with nothing naming it (`dropbox.Dropbox("sl.…")`, `new InvoiceNinja('…')`): the
+/// string is read as a word of its own. A method's argument (`analytics.load("…")`,
+/// `Square.payments('sq0idp-…', …)`) is as often a browser SDK's public key and stays.
+#[test]
+fn a_token_as_a_constructors_only_argument() {
+    for (text, secret) in [
+        (
+            "dbx = dropbox.Dropbox(\"sl.BiUXvvhAojoDF2QDWWoiXygPeRO0uk1BK2fW1S2hRlIxdK8vSk-tAUaGmtOC_6nhiOortrh5\")",
+            "BiUXvvhAojoDF2QDWWoiXygPeRO0uk1BK2fW1S2hRlIxdK8vSk",
+        ),
+        (
+            "$ninja = new InvoiceNinja('9EZNfgfpM9PchViiWNJnklspWAR2rO0yipYnUT6TCWeNW88J2bjohBgrFwCQkk4i');",
+            "9EZNfgfpM9PchViiWNJnklspWAR2rO0yipYnUT6TCWeNW88J2bjohBgrFwCQkk4i",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "analytics.load(\"BkXsrU66sKMVx3GaCWh0msPuImpelSkG\");",
+        "const payments = Square.payments('sq0idp-Sy_S4N-4mSpfP3xjPTxh3V', 'LDBI9TCJ8AFYY');",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
