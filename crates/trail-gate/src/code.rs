@@ -595,24 +595,31 @@ pub(super) fn declares_deleted(code: &str, ctx: &Context) -> bool {
     }
     let lines: Vec<&str> = code.lines().collect();
     lines.iter().enumerate().any(|(i, line)| {
-        let stanza: Vec<&str> = lines[i..]
-            .iter()
-            .take(6)
-            .take_while(|l| !l.trim().is_empty())
-            .copied()
-            .collect();
+        // Most lines name no path: the stanza is read only after one that does.
+        let paths = line_paths(line);
+        if paths.is_empty() {
+            return false;
+        }
+        let stanza = || {
+            lines[i..]
+                .iter()
+                .take(6)
+                .take_while(|l| !l.trim().is_empty())
+        };
         // A file under a system directory declared absent is one file removed (a junction
         // elsewhere); the directory itself, or anything there removed recursively, is not.
-        let recursive = stanza.iter().any(|l| {
-            let l = l.to_ascii_lowercase();
-            l.contains("recurs") || l.contains("force")
-        });
-        let critical = line_paths(line).iter().any(|p| match ctx.classify(p) {
+        let recursive = || {
+            stanza().any(|l| {
+                let l = l.to_ascii_lowercase();
+                l.contains("recurs") || l.contains("force")
+            })
+        };
+        let critical = paths.iter().any(|p| match ctx.classify(p) {
             Place::Root | Place::Home | Place::ProjectRoot => true,
-            Place::System => recursive || p.trim_end_matches('/').matches('/').count() == 1,
+            Place::System => p.trim_end_matches('/').matches('/').count() == 1 || recursive(),
             _ => false,
         });
-        critical && stanza.iter().any(|l| declared_gone(l))
+        critical && stanza().any(|l| declared_gone(l))
     })
 }
 

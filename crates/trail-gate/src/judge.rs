@@ -939,7 +939,8 @@ impl<'a> Judging<'a> {
         }
         // A file this line fetched, run by its path (`curl -o s.sh … && chmod +x s.sh &&
         // ./s.sh`): code nobody has read, as `curl … | sh` is.
-        if name_text.contains('/')
+        if !self.ctx.line.fetched.is_empty()
+            && name_text.contains('/')
             && let Some(p) = self.ctx.resolve(name_text)
             && self.ctx.fetched_holds(&p)
         {

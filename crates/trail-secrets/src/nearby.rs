@@ -2740,9 +2740,14 @@ fn id_tokens(text: &str) -> Vec<(usize, usize)> {
         while i < b.len() && token_byte(b[i]) {
             i += 1;
         }
-        let word = &text[start..i];
-        let parts: Vec<&str> = word.split('.').collect();
-        let [id, stamp, mac] = parts.as_slice() else {
+        // Every word of every text comes here: only one of the shape's length is split.
+        if !(58..=77).contains(&(i - start)) {
+            continue;
+        }
+        let mut parts = text[start..i].split('.');
+        let (Some(id), Some(stamp), Some(mac), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             continue;
         };
         let shaped = (23..=28).contains(&id.len())

@@ -198,7 +198,12 @@ fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
         return;
     }
     for (i, a) in c.args.iter().enumerate() {
-        let Some(text) = a.text.as_deref() else {
+        // Only a quoted string of words is read further.
+        let Some(text) = a
+            .text
+            .as_deref()
+            .filter(|t| a.quoted && t.contains(char::is_whitespace))
+        else {
             continue;
         };
         let after_flag = i > 0
@@ -216,8 +221,7 @@ fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
             })
         });
         let first = text.split_whitespace().next().unwrap_or("");
-        let command_like = a.quoted
-            && !after_flag
+        let command_like = !after_flag
             && addressed
             && text.split_whitespace().count() >= 2
             && first.len() >= 2
@@ -1283,7 +1287,7 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
         });
         // SQL Server's and Sybase's shell escape (`EXEC xp_cmdshell 'rd /s /q C:\'`): its
         // string is a line for cmd.exe, whose backslashes SQL does not escape.
-        if let Some(line) = xp_cmdshell(s) {
+        if let Some(line) = xp_cmdshell(s, &lower) {
             out.runs(&format!("cmd /c {line}"), keep);
             continue;
         }
@@ -1319,9 +1323,10 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
     }
 }
 
-/// The string a SQL statement hands `xp_cmdshell`, its doubled quotes undone.
-fn xp_cmdshell(stmt: &str) -> Option<String> {
-    let at = stmt.to_ascii_lowercase().find("xp_cmdshell")?;
+/// The string a SQL statement hands `xp_cmdshell`, its doubled quotes undone. `lower` is the
+/// statement in lower case, as the caller already has it.
+fn xp_cmdshell(stmt: &str, lower: &str) -> Option<String> {
+    let at = lower.find("xp_cmdshell")?;
     let rest = stmt[at + "xp_cmdshell".len()..].trim_start();
     let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
     let rest = rest.strip_prefix(['N', 'n']).unwrap_or(rest);
@@ -1463,23 +1468,32 @@ pub(super) fn sql(value: &str, raw: &str, out: &mut Findings) {
 /// server writes that file, over a system file where it names one.
 fn sql_writes_system_file(value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     use super::super::Place;
-    let upper = value.to_ascii_uppercase();
+    // Every string of every command comes here: looked for in any case, nothing copied.
+    let has = |k: &str| {
+        value
+            .as_bytes()
+            .windows(k.len())
+            .any(|w| w.eq_ignore_ascii_case(k.as_bytes()))
+    };
     if !["UNLOAD", "OUTFILE", "DUMPFILE", "COPY"]
         .iter()
-        .any(|k| upper.contains(k))
+        .any(|k| has(k))
     {
         return;
     }
-    let words: Vec<&str> = value.split_whitespace().collect();
-    let names_system = words.windows(2).any(|w| {
-        matches!(
-            w[0].to_ascii_uppercase().as_str(),
-            "TO" | "OUTFILE" | "DUMPFILE"
-        ) && {
-            let path = w[1].trim_end_matches(';').trim_matches(['\'', '"']);
-            path.starts_with('/') && matches!(ctx.classify(path), Place::System | Place::Root)
-        }
-    });
+    let names_system = value
+        .split_whitespace()
+        .zip(value.split_whitespace().skip(1))
+        .any(|(into, path)| {
+            ["TO", "OUTFILE", "DUMPFILE"]
+                .iter()
+                .any(|k| into.eq_ignore_ascii_case(k))
+                && {
+                    let path = path.trim_end_matches(';').trim_matches(['\'', '"']);
+                    path.starts_with('/')
+                        && matches!(ctx.classify(path), Place::System | Place::Root)
+                }
+        });
     if names_system {
         out.push(super::decide(
             Verdict::Block,

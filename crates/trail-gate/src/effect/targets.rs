@@ -666,8 +666,9 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
 /// named last is read, not written.
 fn saves(c: &Cmd<'_>) -> bool {
     c.words().any(|w| {
-        let l = w.to_ascii_lowercase();
-        ["save", "backup", "dump"].iter().any(|v| l.starts_with(v))
+        ["save", "backup", "dump"]
+            .iter()
+            .any(|v| w.get(..v.len()).is_some_and(|p| p.eq_ignore_ascii_case(v)))
     })
 }
 

@@ -520,10 +520,8 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
 /// 0042_drop_legacy.sql`): the program runs it on a database, as `psql -f` would. A program
 /// told only to look at it (`… lint x_drop.sql`) does not.
 fn sql_file_verb(c: &Cmd<'_>) -> Option<Verb> {
-    if known::tier(c.name) != known::Tier::Unknown || looks(c) {
-        return None;
-    }
-    c.words().find_map(|w| {
+    // Last of the checks on every command nobody models: the words first, the rest after.
+    let verb = c.words().find_map(|w| {
         let w = w.split_once('=').map_or(w, |(_, v)| v);
         let file = w.rsplit('/').next().unwrap_or(w);
         let stem = file
@@ -541,7 +539,8 @@ fn sql_file_verb(c: &Cmd<'_>) -> Option<Verb> {
                 word: file.to_string(),
                 class: Class::Destroys,
             })
-    })
+    })?;
+    (known::tier(c.name) == known::Tier::Unknown && !looks(c)).then_some(verb)
 }
 
 /// Local files copied to an address on another machine's storage, whatever its scheme
@@ -550,6 +549,13 @@ fn sql_file_verb(c: &Cmd<'_>) -> Option<Verb> {
 /// A program never seen that is told `copy` or `sync` meets this in `changes-remote`; its
 /// `cp` and `mv`, read as the file commands' words, only here.
 fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
+    // Asked of every command: both forms of another machine's place hold a `:`.
+    if !c
+        .operands()
+        .any(|a| a.text.as_deref().is_some_and(|t| t.contains(':')))
+    {
+        return None;
+    }
     let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
     let [verb, middle @ .., last] = ops.as_slice() else {
         return None;
@@ -583,10 +589,10 @@ fn remote_copy(c: &Cmd<'_>) -> Option<Verb> {
 /// rsync (`rdist -c build/rootfs/ web1:/`): whatever the program is called, it copies them
 /// there. Its own name, not an operand, may be the verb; this machine's name is not another's.
 fn host_path_copy(c: &Cmd<'_>, before: &[&str], last: &str) -> Option<Verb> {
-    if known::tier(c.name) != known::Tier::Unknown || last.contains("://") {
+    let (host, path) = last.split_once(':')?;
+    if last.contains("://") || known::tier(c.name) != known::Tier::Unknown {
         return None;
     }
-    let (host, path) = last.split_once(':')?;
     let host = host.rsplit('@').next().unwrap_or(host);
     // A snapshot's id, not a host (`plakar … restore -to build/r 9f3c21ab:/docs`): what a
     // restore reads from.
@@ -617,6 +623,10 @@ fn host_path_copy(c: &Cmd<'_>, before: &[&str], last: &str) -> Option<Verb> {
 /// -n 1000000 -c 500 https://…`): a hundred or more connections or clients at once, and a web
 /// address that is not this machine's. Someone else's service bears it.
 fn floods(c: &Cmd<'_>) -> Option<Verb> {
+    // Asked of every command: the words are gathered only when one is a web address.
+    if !c.words().any(|w| w.contains("://")) {
+        return None;
+    }
     let words: Vec<&str> = c.words().collect();
     let remote = words.iter().any(|w| {
         let v = w.split_once('=').map_or(*w, |(_, v)| v);
@@ -2007,9 +2017,13 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
     };
     restoring(c.name)
         // Joined to what it restores (`mondorestore`, `xfsrestore`).
-        || ["restore", "recover"]
-            .iter()
-            .any(|r| c.name.to_ascii_lowercase().ends_with(r))
+        || ["restore", "recover"].iter().any(|r| {
+            c.name
+                .len()
+                .checked_sub(r.len())
+                .and_then(|at| c.name.get(at..))
+                .is_some_and(|end| end.eq_ignore_ascii_case(r))
+        })
         || subcommands(c).iter().any(|w| restoring(w))
         // After a repository named first (`plakar at /srv/backups restore -to /`).
         || c.option_words()
