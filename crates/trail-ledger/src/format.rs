@@ -454,8 +454,8 @@ fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError
             )
         });
         let msg = e.to_string();
-        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-        ParseError::at(line.max(1), column.max(1), first)
+        let first = msg.lines().next().unwrap_or("invalid YAML");
+        ParseError::at(line.max(1), column.max(1), without_place(first))
     })?;
     match value {
         Value::Object(map) => Ok(map),
@@ -465,6 +465,20 @@ fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError
             "front matter must be a YAML mapping of fields",
         )),
     }
+}
+
+/// The YAML parser's message without its own `error: line N column M: ` lead: the caller
+/// places it, and the person read "error: stdin line 4, column 8: error: line 4 column 8:
+/// unclosed bracket" (found by the snapshot of `trail pulse --stdin`'s refusals).
+fn without_place(message: &str) -> String {
+    let rest = message.strip_prefix("error: ").unwrap_or(message);
+    let placed = rest.strip_prefix("line ").and_then(|r| {
+        let (line, r) = r.split_once(" column ")?;
+        let (column, r) = r.split_once(": ")?;
+        (line.bytes().all(|b| b.is_ascii_digit()) && column.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(r)
+    });
+    placed.unwrap_or(rest).to_string()
 }
 
 /// A required field that is wrong: missing (reported at the start) or with a bad value
@@ -680,6 +694,23 @@ fn locate_key(text: &str, key: &str) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yaml_error_is_placed_once() {
+        let e = parse_front_yaml("schema: ledgerpulse/v1\ntype: pulse\nfocus: [unclosed\n")
+            .unwrap_err();
+        assert_eq!((e.line, e.column), (3, 8));
+        assert!(
+            !e.message.starts_with("error") && !e.message.contains("line 3"),
+            "{}",
+            e.message
+        );
+        assert_eq!(without_place("error: line 12 column 3: bad"), "bad");
+        assert_eq!(
+            without_place("line one column two: x"),
+            "line one column two: x"
+        );
+    }
 
     fn sample() -> Record {
         let mut r = Record::new(
