@@ -363,6 +363,12 @@ fn tidy(root: &Path, host: &HostSpec) -> Vec<FileChange> {
     out
 }
 
+/// What [`out_of_shared_settings`] reports. Its change is a removal whether trail is being
+/// installed or removed, so its line says "moved out", never "installed" (found by the
+/// snapshot of `trail init`'s report in an older init's project).
+const OUT_OF_SHARED: &str =
+    "trail's machine-local entries (an older init put them in the committed settings)";
+
 /// trail's hooks and deny rules taken out of the project's committed `.claude/settings.json`,
 /// where an older `trail init` wrote them with this machine's paths in them.
 fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileChange>> {
@@ -375,7 +381,7 @@ fn out_of_shared_settings(config: &Config, root: &Path) -> CliResult<Vec<FileCha
     let denies = claude::uninstall_denies(&shared, &rules)?;
     Ok(vec![FileChange {
         path: shared,
-        what: "machine-local entries out of the committed settings (an older init put them there)",
+        what: OUT_OF_SHARED,
         changed: hooks.written || denies,
     }])
 }
@@ -881,7 +887,11 @@ impl Report {
             text.push_str(&format!(
                 "{}: {} {}\n",
                 f.what,
-                if f.changed { verb } else { "unchanged" },
+                match (f.changed, f.what == OUT_OF_SHARED) {
+                    (false, _) => "unchanged",
+                    (true, true) => "moved out of",
+                    (true, false) => verb,
+                },
                 f.path.display()
             ));
         }
