@@ -285,12 +285,15 @@ fn term_matcher(term: &Term) -> Result<Matcher, QueryError> {
 }
 
 fn last_line(s: &str) -> String {
-    // The regex crate's errors draw the pattern over several lines; the CLI prints one.
-    s.lines()
+    // The regex crate's errors draw the pattern over several lines; the CLI prints one, and
+    // without the crate's own `error: ` (the CLI's line already starts with one: "error: the
+    // regex does not compile: error: unclosed group" was found by the refusals' snapshot).
+    let line = s
+        .lines()
         .rfind(|l| !l.trim().is_empty())
         .unwrap_or(s)
-        .trim()
-        .to_string()
+        .trim();
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
 #[cfg(test)]

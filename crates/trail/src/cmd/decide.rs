@@ -52,7 +52,9 @@ fn error(e: DecideError) -> CliError {
             "the trajectory holds the decision, so it counts; `trail verify` checks the stream",
         ),
         DecideError::Check(_) | DecideError::Trajectory(_) => CliError::failed(e.to_string()),
-        DecideError::Notes(w) => super::notes::where_error(w),
+        // "nothing was recorded: " and the place's own message, said once (the refusal said
+        // the place twice, the second time as a "caused by", found by its snapshot).
+        DecideError::Notes(w) => CliError::usage(e.to_string()).with_hint(w.hint()),
         DecideError::Secrets(_) => {
             let DecideError::Secrets(s) = e else {
                 unreachable!("matched above")
