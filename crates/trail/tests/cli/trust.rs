@@ -8,6 +8,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
+// The file's hash holds the test's temporary path: `[HEX]` stands for it.
+use crate::snapshots::normalise_git as normalise;
 
 fn project_config(env: &TestEnv, text: &str) -> PathBuf {
     let p = env.cwd.join(".trail/config.toml");
@@ -77,11 +79,14 @@ fn a_cloned_repositorys_alert_command_does_not_run_until_the_person_trusts_it() 
     assert!(err.contains("waiting for the pulse stream lock"), "{err}");
 
     // The person trusts it: now it counts (and the test above was not vacuous).
-    let shown = env.ok(&["trust", "--yes"]);
-    assert!(
-        shown.contains("ledger.alert_command") && shown.contains("touch"),
-        "{shown}"
-    );
+    // What the person is shown before trusting, whole (issue 23: was two `.contains`).
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["trust", "--yes"])), @r#"
+    [ROOT]/project/.trail/config.toml (sha256 [HEX]…)
+    trusting it lets these settings count:
+      ledger.alert_command = "touch '[ROOT]/alert-ran'"
+                             (runs this shell command when a writer waits for the lock)
+    trusted (recorded in [ROOT]/home/.config/trail/trusted.json); any change to the file voids it
+    "#);
     pulse_under_contention(&env);
     assert!(
         appears(&marker, Duration::from_secs(5)),
@@ -164,22 +169,29 @@ fn editing_a_trusted_config_voids_the_trust() {
     // Not on a terminal and without --yes: shown, not recorded.
     let out = env.run(&["trust"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stdout(&out).contains("ledger.alert_command"));
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    insta::assert_snapshot!(normalise(&env, &said), @r#"
+    [ROOT]/project/.trail/config.toml (sha256 [HEX]…)
+    trusting it lets these settings count:
+      ledger.alert_command = "touch '[ROOT]/alert-ran'"
+                             (runs this shell command when a writer waits for the lock)
+    error: not trusted: nothing was recorded
+    hint: run `trail trust` on a terminal and answer y, or pass --yes once you have read the settings above
+    "#);
     assert!(!env.home.join(".config/trail/trusted.json").exists());
 
     env.ok(&["trust", "--yes"]);
     let store = std::fs::read_to_string(env.home.join(".config/trail/trusted.json")).unwrap();
     assert!(store.contains("sha256"), "{store}");
     assert!(env.ok(&["config"]).contains("touch"));
-    assert!(env.ok(&["trust", "--list"]).contains("trusted"));
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["trust", "--list"])), @"[ROOT]/project/.trail/config.toml  trusted  (since [TS])");
 
     // The agent (or a `git pull`) edits it: the trust no longer holds.
     std::fs::write(&path, text.replace("touch", "touch -c")).unwrap();
     let out = env.run(&["config"]);
     let all = format!("{}{}", stdout(&out), stderr(&out));
     assert!(all.contains("changed since"), "{all}");
-    let list = env.ok(&["trust", "--list"]);
-    assert!(list.contains("changed since trusted"), "{list}");
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["trust", "--list"])), @"[ROOT]/project/.trail/config.toml  changed since trusted (not in effect)  (since [TS])");
     env.ok(&["pulse", "--fact", "first"]);
     let err = pulse_under_contention(&env);
     assert!(err.contains("changed since you trusted it"), "{err}");
@@ -187,7 +199,7 @@ fn editing_a_trusted_config_voids_the_trust() {
 
     // Revoked: back to untrusted.
     env.ok(&["trust", "--yes"]);
-    assert!(env.ok(&["trust", "--revoke"]).contains("no longer trusted"));
+    insta::assert_snapshot!(normalise(&env, &env.ok(&["trust", "--revoke"])), @"[ROOT]/project/.trail/config.toml: no longer trusted");
     assert!(env.ok(&["config"]).contains("not trusted"));
 }
 
