@@ -62,6 +62,23 @@ pub fn one_line(s: &str, max: usize) -> String {
     cut(&s.split_whitespace().collect::<Vec<_>>().join(" "), max)
 }
 
+/// A parser's message as trail shows it after its own place: the first line only (the YAML
+/// parser draws a frame of the input below it), without the parser's `error: ` and `line N
+/// column M: ` leads, which the caller says in its own words. Found by the snapshots of
+/// refusals (issue 23): "error: stdin line 4, column 8: error: line 4 column 8: unclosed
+/// bracket".
+pub fn parser_message(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("").trim();
+    let rest = first.strip_prefix("error: ").unwrap_or(first);
+    let placed = rest.strip_prefix("line ").and_then(|r| {
+        let (line, r) = r.split_once(" column ")?;
+        let (column, r) = r.split_once(": ")?;
+        (line.bytes().all(|b| b.is_ascii_digit()) && column.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(r)
+    });
+    placed.unwrap_or(rest).to_string()
+}
+
 /// The longest run of `c` in `s` (what a Markdown fence or code span must be longer than).
 pub fn longest_run(s: &str, c: char) -> usize {
     s.split(|x| x != c).map(str::len).max().unwrap_or(0) / c.len_utf8()
@@ -97,6 +114,19 @@ pub fn words(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parser_message_loses_its_own_leads_and_frame() {
+        assert_eq!(
+            parser_message("error: line 12 column 3: bad\n --> <input>:12:3\n  |"),
+            "bad"
+        );
+        assert_eq!(
+            parser_message("line one column two: x"),
+            "line one column two: x"
+        );
+        assert_eq!(parser_message("unclosed"), "unclosed");
+    }
 
     #[test]
     fn hex_and_cuts() {

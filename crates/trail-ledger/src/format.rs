@@ -453,9 +453,11 @@ fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError
                 crate::fsutil::to_usize(l.column()),
             )
         });
-        let msg = e.to_string();
-        let first = msg.lines().next().unwrap_or("invalid YAML");
-        ParseError::at(line.max(1), column.max(1), without_place(first))
+        ParseError::at(
+            line.max(1),
+            column.max(1),
+            trail_base::text::parser_message(&e.to_string()),
+        )
     })?;
     match value {
         Value::Object(map) => Ok(map),
@@ -465,20 +467,6 @@ fn yaml_mapping(text: &str) -> Result<serde_json::Map<String, Value>, ParseError
             "front matter must be a YAML mapping of fields",
         )),
     }
-}
-
-/// The YAML parser's message without its own `error: line N column M: ` lead: the caller
-/// places it, and the person read "error: stdin line 4, column 8: error: line 4 column 8:
-/// unclosed bracket" (found by the snapshot of `trail pulse --stdin`'s refusals).
-fn without_place(message: &str) -> String {
-    let rest = message.strip_prefix("error: ").unwrap_or(message);
-    let placed = rest.strip_prefix("line ").and_then(|r| {
-        let (line, r) = r.split_once(" column ")?;
-        let (column, r) = r.split_once(": ")?;
-        (line.bytes().all(|b| b.is_ascii_digit()) && column.bytes().all(|b| b.is_ascii_digit()))
-            .then_some(r)
-    });
-    placed.unwrap_or(rest).to_string()
 }
 
 /// A required field that is wrong: missing (reported at the start) or with a bad value
@@ -704,11 +692,6 @@ mod tests {
             !e.message.starts_with("error") && !e.message.contains("line 3"),
             "{}",
             e.message
-        );
-        assert_eq!(without_place("error: line 12 column 3: bad"), "bad");
-        assert_eq!(
-            without_place("line one column two: x"),
-            "line one column two: x"
         );
     }
 

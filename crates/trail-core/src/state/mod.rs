@@ -352,9 +352,15 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<State, StateError> {
     }) {
         return Ok(State::default());
     }
-    serde_saphyr::from_str::<State>(text).map_err(|e| StateError::Parse {
-        path,
-        message: e.to_string(),
+    serde_saphyr::from_str::<State>(text).map_err(|e| {
+        let message = trail_base::text::parser_message(&e.to_string());
+        StateError::Parse {
+            path,
+            message: match e.location() {
+                Some(at) => format!("line {}, column {}: {message}", at.line(), at.column()),
+                None => message,
+            },
+        }
     })
 }
 
