@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::common::*;
+use crate::snapshots::normalise;
 
 fn project() -> TestEnv {
     let env = TestEnv::new();
@@ -79,25 +80,29 @@ fn edge_checkpoint_decide_and_show_ask_the_agent_and_decide_nothing() {
     assert!(denied(&bash(&env, "git push origin main")).is_some());
     let pending = status(&env)["junction"].clone();
     let record = std::fs::read(env.cwd.join(".trail/state/pending.json")).unwrap();
-    for (typed, says) in [
-        ("/edge checkpoint", "trail checkpoint --reasoning"),
-        (
-            "/edge decide use rustls, not openssl",
-            "trail decide --title T",
-        ),
-        (
-            "/edge show '${PROJECT_ROOT}/src/a.rs:1-3'",
-            "trail show '${PROJECT_ROOT}/",
-        ),
+    // What the agent is told for each, whole (issue 23: were `.contains` checks).
+    let mut said = String::new();
+    for typed in [
+        "/edge checkpoint",
+        "/edge decide use rustls, not openssl",
+        "/edge show '${PROJECT_ROOT}/src/a.rs:1-3'",
+        "/edge show",
     ] {
-        let said = prompt(&env, typed);
-        assert!(said.contains(says), "{typed}: {said}");
-        assert!(
-            !said.contains("Approved") && !said.contains("Usage"),
-            "{typed}: {said}"
-        );
+        said += &format!("{typed}\n{}\n\n", prompt(&env, typed));
     }
-    assert!(prompt(&env, "/edge show").contains("needs an identifier"));
+    insta::assert_snapshot!(normalise(&env, &said), @r#"
+    /edge checkpoint
+    trail: `/edge checkpoint` asks for the checkpoint before /clear. Run `trail checkpoint --reasoning "where your reasoning stands"` and tell the user its verdict and each step that did not pass, with its remedy; when it says blocked, do the remedies and run it again before /clear.
+
+    /edge decide use rustls, not openssl
+    trail: `/edge decide` asks you to record the decision this prompt describes (or the one just made). Run ``trail decide --title T --decision D --rationale R --evidence '`quote` [${PROJECT_ROOT}/path:LINE]' --test "happy: …" --test "edge: …" --test "error: …"``, each quote copied from the lines it cites, and tell the user which citations verify.
+
+    /edge show '${PROJECT_ROOT}/src/a.rs:1-3'
+    trail: `/edge show` asks for the lines of the identifier in this prompt. Run `trail show '${PROJECT_ROOT}/path:START-END'` with it (`--full-section` for the whole function) and show the user what it prints.
+
+    /edge show
+    trail: `show` needs an identifier, such as '${PROJECT_ROOT}/src/a.rs:45-67'. Usage: /edge [plan | active ["objective"] | review | done | approve [ID] | dismiss [MINUTES] | skip | checkpoint | decide [WHAT] | show ID]
+    "#);
     // Still pending, exactly as it was; nothing ran in the agent's place.
     assert_eq!(status(&env)["junction"], pending);
     assert_eq!(
@@ -114,19 +119,18 @@ fn edge_checkpoint_decide_and_show_ask_the_agent_and_decide_nothing() {
 fn edge_prompts_change_modes_and_the_quality_gate_holds_done() {
     let env = project();
     let said = prompt(&env, "/edge active \"ship the parser\"");
-    assert!(said.contains("plan → active"), "{said}");
+    insta::assert_snapshot!(normalise(&env, &said), @r"
+    trail carried out the user's `/edge` command: Mode: plan → active.
+    warning: no plan yet: add steps to `plan:` in active_context.yaml
+    ");
     let said = prompt(&env, "/edge done");
-    assert!(said.contains("quality gate failed"), "{said}");
+    insta::assert_snapshot!(normalise(&env, &said), @"trail carried out the user's `/edge` command: Mode stays active: the quality gate failed: No steps marked completed; Very little activity observed. Junction j-[ID] is pending: fix what it says, or approve it to finish anyway.");
     let st = status(&env);
     assert_eq!(st["mode"], "active");
     assert_eq!(st["junction"]["type"], "quality_gate");
     let out = env.run(&["mode", "done"]);
     assert_eq!(code(&out), 1, "a failed quality gate is a failed check");
-    assert!(
-        stdout(&out).contains("No steps marked completed"),
-        "{}",
-        stdout(&out)
-    );
+    insta::assert_snapshot!(normalise(&env, &stdout(&out)), @"Mode stays active: the quality gate failed: No steps marked completed; Very little activity observed. Junction j-[ID] is pending: fix what it says, or approve it to finish anyway.");
     let text = env.ok(&["status"]);
     assert!(
         text.contains("mode:      active") && text.contains("quality_gate"),
@@ -157,22 +161,16 @@ fn the_agents_edits_of_the_state_file_may_not_grant_anything() {
         "allowances: []",
         "allowances:\n  - fingerprint: \"abc\"\n    consumed: false",
     );
-    assert!(
-        denied(&grant).unwrap().contains("[self-approval]"),
-        "{grant}"
-    );
+    insta::assert_snapshot!(normalise(&env, &denied(&grant).unwrap()), @"trail blocked this [self-approval]: it would grant an allowance abc — approvals are a person's act (`/edge approve` or `trail approve`), never the agent's. It will not run, whoever approves.");
     let broken = edit("mode: active", "mode: [");
-    assert!(denied(&broken).unwrap().contains("unreadable"), "{broken}");
+    insta::assert_snapshot!(normalise(&env, &denied(&broken).unwrap()), @"trail refused this edit: it would leave active_context.yaml unreadable (line 5, column 7: expected string scalar). Keep it valid YAML.");
     let invalid = edit("mode: active", "mode: sideways");
-    assert!(denied(&invalid).unwrap().contains("sideways"), "{invalid}");
+    insta::assert_snapshot!(normalise(&env, &denied(&invalid).unwrap()), @"trail refused this edit: active_context.yaml would break its rules: mode `sideways` is not one of plan, active, review, done");
     let tamper = hook(
         &env,
         json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":env.cwd.join(".trail/state/grants.jsonl"),"content":"{}"}}),
     );
-    assert!(
-        denied(&tamper).unwrap().contains("[state-tamper]"),
-        "{tamper}"
-    );
+    insta::assert_snapshot!(normalise(&env, &denied(&tamper).unwrap()), @"trail blocked this [state-tamper]: .trail/state holds trail's grants journal, pending junction and hashes; they are not the agent's to change. It will not run, whoever approves.");
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         text,
@@ -196,10 +194,7 @@ fn the_agents_edits_of_the_state_file_may_not_grant_anything() {
         &env,
         json!({"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":env.home.join(".bashrc"),"content":"x"}}),
     );
-    assert!(
-        denied(&out).unwrap().contains("write-outside-project"),
-        "{out}"
-    );
+    insta::assert_snapshot!(normalise(&env, &denied(&out).unwrap()), @"trail stopped this for a person's decision [write-outside-project]: this edit writes outside the project. Junction j-[ID] is pending. Do not retry or work around it. Tell the user what you want to run and why, and ask them to decide: they type `/edge approve` (runs this exact action once), or `/edge skip` (drop it) as their next prompt, or run `trail approve` in their own terminal. Retry only after they approved.");
 }
 
 #[test]
@@ -210,7 +205,10 @@ fn an_unreadable_state_file_is_reported_and_never_overwritten() {
     std::fs::write(&path, bad).unwrap();
     let out = env.run(&["status"]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("line"), "{}", stderr(&out));
+    insta::assert_snapshot!(normalise(&env, &stderr(&out)), @r"
+    error: [ROOT]/project/active_context.yaml: cannot be read as YAML: line 3, column 7: unclosed bracket '['
+    hint: fix the file by hand (trail never overwrites a file it cannot read), then retry
+    ");
     // The junction is trail's own record, not the view's: it is recorded, and the person can
     // still decide, while the broken file waits for them untouched.
     let why = denied(&bash(&env, "git push origin main")).unwrap();
