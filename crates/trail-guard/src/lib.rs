@@ -790,7 +790,9 @@ fn held(h: &crate::attention::Hold, redact: Redact<'_>) -> String {
 
 fn unreadable_command() -> Outcome {
     Outcome::Refuse(
-        "trail could not find the command in this tool call, so it is refused to be safe".into(),
+        "trail could not find the command in this shell tool call (it reads `command`, a \
+         string), so it is refused to be safe: send the command line as one string"
+            .into(),
     )
 }
 
