@@ -212,6 +212,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in name_then_value(text)
         .into_iter()
         .chain(piped_password(text))
+        .chain(echoed_into_credential_file(text))
         .chain(login_pair(text))
         .chain(url_user_value(text))
     {
@@ -961,7 +962,12 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
             i += 1;
         }
         if i == end {
-            return None;
+            // A password quoted for the shell and joined to its flag (`7z a -p'…' x.7z`, as
+            // `-p…` is read below).
+            let quoted = matches!(b.get(end), Some(b'"' | b'\''));
+            return (quoted && word.len() == 2 && matches!(word[1], b'p' | b'P'))
+                .then(|| credential_in(text, end + 1))
+                .flatten();
         }
         if matches!(b.get(i), Some(b'"' | b'\'')) {
             i += 1;
@@ -1381,6 +1387,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"stdin")
         && !contains_any_case(text, b"secret")
         && !contains_any_case(text, b"login")
+        && !contains_any_case(text, b"passw")
         && !text.contains("sudo")
     {
         return out;
@@ -1416,9 +1423,17 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
                     .take_while(|w| w.starts_with('-'))
                     .any(|w| w == "--stdin" || !w.starts_with("--") && w.contains('S'))
         });
+        // A program named for passwords reads them from its input (`echo 'pi:…' | sudo
+        // chpasswd`, `… | smbpasswd -s`, `… | htpasswd -i FILE USER`).
+        let password_program = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
+            cmd.split_whitespace()
+                .find(|w| *w != "sudo" && !w.starts_with('-'))
+                .is_some_and(|w| contains_any_case(w.rsplit('/').next().unwrap_or(w), b"passw"))
+        });
         if !(stores
             || logs_in
             || sudo_stdin
+            || password_program
             || contains_any_case(after, b"password_stdin")
             || contains_any_case(after, b"password-stdin")
             || contains_any_case(after, b"passwordstdin"))
@@ -1434,7 +1449,13 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         };
         let arg = &before[arg_at..];
         let quoted = arg.starts_with(['"', '\'']);
-        let v = arg.trim_matches(['"', '\'']);
+        let mut v = arg.trim_matches(['"', '\'']);
+        let mut at = start + arg_at + usize::from(quoted);
+        // `chpasswd` reads `user:password` lines: the password is after the colon.
+        if password_program && let Some((user, pass)) = v.split_once(':') {
+            at += user.len() + 1;
+            v = pass;
+        }
         let name = if stores {
             "secret"
         } else if logs_in {
@@ -1443,8 +1464,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
             "password"
         };
         if !v.contains(char::is_whitespace) && generated_beside(name, v, false, quoted) {
-            let s = start + arg_at + usize::from(quoted);
-            out.push((s, s + v.len()));
+            out.push((at, at + v.len()));
         }
     }
     out
@@ -1846,6 +1866,26 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
 /// merely mentions one (`auth.ts`, `token.log`).
 fn prints_credential_file(command: &str) -> bool {
     const PRINTERS: &[&str] = &["cat", "head", "tail", "more", "less", "bat", "type"];
+    let mut words = command.split_whitespace();
+    let Some(mut program) = words.next() else {
+        return false;
+    };
+    if program == "sudo" {
+        program = words.next().unwrap_or("");
+    }
+    if !PRINTERS.contains(&program) {
+        return false;
+    }
+    words
+        .filter(|w| !w.starts_with('-') && w.contains(['/', '.']))
+        .any(stores_credential)
+}
+
+/// Whether a file's path says it stores a credential (`~/.p4tickets`, `~/.cvspass`,
+/// `.erlang.cookie`, `/etc/ppp/chap-secrets`, `~/.netrc`, OpenVPN's `client.auth`, Rails'
+/// `config/master.key`), not a source file or a log that merely mentions one (`auth.ts`,
+/// `token.log`), nor a public key (`id_ed25519.pub`).
+fn stores_credential(path: &str) -> bool {
     const STORES: &[&str] = &[
         "pass",
         "passwd",
@@ -1864,46 +1904,80 @@ fn prints_credential_file(command: &str) -> bool {
         "netrc",
         "keytab",
         "psk",
+        // As a file's own kind (`client.auth`, `master.key`): a key or a login kept there.
+        "auth",
+        "key",
     ];
     const NOT_STORES: &[&str] = &[
         "log", "txt", "md", "rs", "py", "js", "ts", "go", "java", "rb", "php", "c", "h", "json",
         "yaml", "yml", "toml", "html", "css", "sh", "pub",
     ];
-    let mut words = command.split_whitespace();
-    let Some(mut program) = words.next() else {
+    let file = path
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(';');
+    let ext = file
+        .rsplit_once('.')
+        .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
+    // A file name's extension says what it holds (`.erlang.cookie`, `auth.ts`).
+    if ext
+        .as_ref()
+        .is_some_and(|(stem, e)| !stem.is_empty() && NOT_STORES.contains(&e.as_str()))
+    {
         return false;
-    };
-    if program == "sudo" {
-        program = words.next().unwrap_or("");
     }
-    if !PRINTERS.contains(&program) {
-        return false;
-    }
-    words
-        .filter(|w| !w.starts_with('-') && w.contains(['/', '.']))
-        .any(|path| {
-            let file = path
-                .rsplit('/')
-                .next()
-                .unwrap_or(path)
-                .trim_end_matches(';');
-            let ext = file
-                .rsplit_once('.')
-                .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
-            // A file name's extension says what it holds (`.erlang.cookie`, `auth.ts`).
-            if ext
-                .as_ref()
-                .is_some_and(|(stem, e)| !stem.is_empty() && NOT_STORES.contains(&e.as_str()))
-            {
-                return false;
-            }
-            text::words(file).iter().any(|p| {
-                STORES.contains(&p.as_str())
-                    || STORES
-                        .iter()
-                        .any(|s| s.len() >= 4 && p.ends_with(s) && p.len() <= 12)
-            })
+    let words = text::words(file);
+    // A public key's file (`oauth-public.key`) holds nothing to hide.
+    !words.iter().any(|p| p == "public" || p == "pub")
+        && words.iter().any(|p| {
+            STORES.contains(&p.as_str())
+                || STORES
+                    .iter()
+                    .any(|s| s.len() >= 4 && p.ends_with(s) && p.len() <= 12)
         })
+}
+
+/// A value echoed into a file whose path says it stores a credential (`echo "53d7…" >
+/// config/master.key`, `printf '%s' '…' > ~/.vault-token`): what the file will hold.
+fn echoed_into_credential_file(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains('>') {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let mut command_at = start;
+        for command in line.split(['&', ';', '|']) {
+            // Each separator split off is one byte.
+            let at = command_at;
+            command_at += command.len() + 1;
+            let Some(gt) = command.find('>') else {
+                continue;
+            };
+            let target = command[gt..]
+                .trim_start_matches('>')
+                .split_whitespace()
+                .next();
+            if !target.is_some_and(|t| t.contains(['/', '.']) && stores_credential(t)) {
+                continue;
+            }
+            let before = command[..gt].trim_end();
+            let Some(arg_at) = ["echo -n ", "echo ", "printf '%s' ", "printf %s "]
+                .iter()
+                .find_map(|p| before.find(p).map(|k| k + p.len()))
+            else {
+                continue;
+            };
+            let arg = &before[arg_at..];
+            let quoted = arg.starts_with(['"', '\'']);
+            let v = arg.trim_matches(['"', '\'']);
+            if !v.contains(char::is_whitespace) && generated_beside("secret", v, false, quoted) {
+                let s = at + arg_at + usize::from(quoted);
+                out.push((s, s + v.len()));
+            }
+        }
+    }
+    out
 }
 
 /// The words of a line of a credential file that only a generator writes: a long run of one

@@ -720,7 +720,7 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
 ];
 
 /// Words that make a `key` a key of data, not of access: `foreignKey`, `primary_key`,
-/// `Idempotency-Key`, `sortKey`, `cacheKey`, React's list `key`.
+/// `Idempotency-Key`, `sortKey`, `cacheKey`, `productKey`, React's list `key`.
 const DATA_KEY_WORDS: &[&str] = &[
     "cache",
     "candidate",
@@ -749,6 +749,9 @@ const DATA_KEY_WORDS: &[&str] = &[
     "page",
     "partition",
     "primary",
+    // An IoT platform's product (Tuya's and Alibaba's `productKey`) or a licence's product
+    // key: which product it is, not access to an account.
+    "product",
     "query",
     "range",
     "routing",
@@ -861,6 +864,8 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "cyfrinair",
     "pasahitza",
     "parole",
+    // Albanian, as typed without its ë.
+    "fjalekalim",
     // As written in their own letters.
     "hasło",
     "jelszó",
@@ -869,6 +874,7 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "contraseña",
     "slaptažodis",
     "lykilorð",
+    "fjalëkalim",
     "пароль",
     "Пароль",
     "סיסמה",
@@ -959,7 +965,10 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         return false;
     }
     if value.contains(char::is_whitespace) {
-        return written == Written::Quoted && plausible_passphrase(name, value);
+        // An app password in its four groups of four letters, under a password's name
+        // (nodemailer's `pass: "ivft msje hzoj elkl"`), as it is handed to a login call.
+        return written == Written::Quoted
+            && (plausible_passphrase(name, value) || passwordish(name) && app_password(value));
     }
     // A UUID under a credential name (npm `_authToken`, license keys) is a
     // token. Its 16-symbol alphabet puts its entropy around the bar below,
@@ -1887,7 +1896,44 @@ pub(crate) fn served_to_browsers(text: &str, start: usize) -> bool {
             let inside = &lower[at..];
             inside.matches('(').count() > inside.matches(')').count()
         });
-    in_script || window_setting || sdk_init
+    in_script || window_setting || sdk_init || shipped_in_an_app(before, &lower)
+}
+
+/// Whether the value at the end of `before` is handed to an SDK in a phone app's code, which
+/// every user's device receives as a browser receives a page: a call still open in Swift's
+/// labelled style (`Purchases.configure(withAPIKey: "…"`), or in a Flutter or SwiftUI app
+/// (`Platform.isIOS`, `import SwiftUI`). `lower` is the end of `before` in lower case. Found by
+/// RevenueCat's public `appl_` keys, taken for secrets in three sealed parts.
+fn shipped_in_an_app(before: &str, lower: &str) -> bool {
+    let Some(open) = lower.rfind('(') else {
+        return false;
+    };
+    if lower[open..].contains(')') {
+        return false;
+    }
+    // `withAPIKey: "`: a Swift argument label made from an Objective-C selector.
+    let label = before
+        .trim_end_matches(['"', '\'', ' '])
+        .strip_suffix(':')
+        .map(|l| {
+            l.rsplit(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .unwrap_or("")
+        });
+    let swift_label = label.is_some_and(|l| {
+        l.strip_prefix("with")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    });
+    swift_label
+        || [
+            "platform.isios",
+            "platform.isandroid",
+            "package:flutter/",
+            "import swiftui",
+            "import uikit",
+        ]
+        .iter()
+        .any(|m| lower.contains(m))
 }
 
 pub(crate) fn public_context(before: &str) -> bool {

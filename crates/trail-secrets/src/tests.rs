@@ -3279,3 +3279,54 @@ fn a_token_as_a_constructors_only_argument() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-second sealed part (issue 20): a password piped into a program named
+/// for passwords (`… | sudo chpasswd` reads `user:password`), a value echoed into a file
+/// named for a key, a login printed from a file whose kind says so (`client.auth`), a
+/// password quoted and joined to `-p` (`7z a -p'…'`), an app password in four groups under a
+/// password's name, and a password handed over in Albanian. Left alone: a product's key
+/// (`productKey`), a public key's file printed, a phone app's SDK key (`configure(withAPIKey:
+/// "appl_…")`, a Flutter app's `PurchasesConfiguration('goog_…')`).
+#[test]
+fn piped_echoed_printed_and_app_passwords_by_mechanism() {
+    for (text, secret) in [
+        (
+            "$ echo 'ops:Tq4#mWz8vLr2Ks' | sudo chpasswd",
+            "Tq4#mWz8vLr2Ks",
+        ),
+        (
+            "$ echo 'Tq4#mWz8vLr2Ks' | smbpasswd -s -a ops",
+            "Tq4#mWz8vLr2Ks",
+        ),
+        (
+            "$ echo \"9c1e4b7a2f6d8e03b5a7c9d1e2f4a6b8\" > config/credentials/production.key",
+            "9c1e4b7a2f6d8e03b5a7c9d1e2f4a6b8",
+        ),
+        (
+            "$ cat /etc/openvpn/office.auth\nnightshift\nHv7_Kq2#xPm9LwZt\n$ systemctl restart openvpn",
+            "Hv7_Kq2#xPm9LwZt",
+        ),
+        ("$ 7z x -p'Rk8.vT3nQw5Zp2Lx' backups.7z", "Rk8.vT3nQw5Zp2Lx"),
+        (
+            "auth: { user: \"front@desk.example\", pass: \"qzvm rtek whpa xnol\" },",
+            "qzvm rtek whpa xnol",
+        ),
+        (
+            "Fjalëkalimi i ruterit është Mq7.vXk2LpZ9 – mos e ndaj.",
+            "Mq7.vXk2LpZ9",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "{\"devId\": \"bf0a1b2c3d4e5f6a7b8c9d\", \"productKey\": \"k3vqp9xw2mzt7hrd\"}",
+        "$ cat certs/jwt-public.key\n-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+        "Purchases.configure(withAPIKey: \"appl_Wq8ZrT5yUx3VbN7mKp2LsD4fGh\")",
+        "final c = Platform.isAndroid ? PurchasesConfiguration('goog_Wq8ZrT5yUx3VbN7mKp2LsD4fGh') : null;",
+        "$ echo 'hello world' | passwd --help",
+        "mkdir -p'build output' && ssh -p'2222' host",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
