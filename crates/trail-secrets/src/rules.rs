@@ -777,7 +777,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "db.example.internal:5432:inventory:ops:2Zq._Jmz4Aeeydim",
         keywords: &[":5432:", ":*:", ".pgpass", ":543"],
         check: Check::Password,
-        shape: Shape::Any,
+        // A URL's `host:5432/db` has the keyword, not the five fields.
+        shape: Shape::ColonFields,
         lowered: false,
     },
     Builtin {
@@ -977,8 +978,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // right after `/api/` with more path after it (a Hue bridge's user, `/api/<key>/lights`).
         regex: r#"https?://[a-z0-9.-]+(?::[0-9]+)?/(?:(?-u:[^\s"'<>?#])*/)?(?:hooks?|webhooks?|webhookb2|incomingwebhook|key|keys|token|tokens)/(?P<secret>[a-z0-9][a-z0-9_@/-]{15,})|https?://[a-z0-9.-]+(?::[0-9]+)?/api/(?P<secret3>[a-z0-9]{32,48})/|https?://[a-z0-9.-]+(?::[0-9]+)?/(?-u:[^\s"'<>?#])*/(?P<secret2>(?:private|secret)[-_][a-z0-9]{16,})(?:[/?#"'\s]|$)"#,
         example: "curl -X POST https://ha.acme.example/api/webhook/GDePDLbVA3Tn9KZmLnWH6fR7WQDD2kMb",
+        // A path segment's start: `hook_event_name` in a hook's own payload is none.
         keywords: &[
-            "hook",
+            "/hook",
+            "/webhook",
+            "/incomingwebhook",
             "/key",
             "/token",
             "/private-",
@@ -1128,7 +1132,22 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`--service-key-id UUID`), the argument is that flag's value, not a token.
         regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)"#,
         example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
-        keywords: &["login", "auth", "token", "set-key"],
+        // Each word as the regex needs it, a blank after it: `SLACK_TOKEN=…` and
+        // `hook_event_name` compile nothing (every PostToolUse of a secret-heavy output did).
+        keywords: &[
+            "login ",
+            "login\t",
+            "auth ",
+            "auth\t",
+            "token ",
+            "token\t",
+            "set-key ",
+            "set-key\t",
+            "authorize ",
+            "authorize\t",
+            "authorise ",
+            "authorise\t",
+        ],
         check: Check::LoginArgument,
         shape: Shape::LongToken,
         lowered: false,
@@ -1142,7 +1161,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         example: "-----BEGIN OpenVPN Static key V1-----\nfc2859b8929fab1a0adc6d6f8e3cbf84\nf6fa3d136938842167d20bf1e8cc9051\n943abe2d6cb6d8962d094907c81fe7a4\n-----END OpenVPN Static key V1-----",
         keywords: &["-----begin"],
         check: Check::PrivateKey,
-        shape: Shape::Literal(&["-----BEGIN"]),
+        // What the label must say: a private key's block compiles nothing here.
+        shape: Shape::SecretLabel,
         lowered: false,
     },
     Builtin {

@@ -48,6 +48,11 @@ pub(crate) enum Shape {
     HeaderFlag,
     /// A line of two words, the first naming a key, token or secret (`LicenseKey hQZY…`).
     NameLine,
+    /// A line of five `:`-separated fields without a blank, the second a port or `*`: a
+    /// `.pgpass` line.
+    ColonFields,
+    /// `-----BEGIN` and a label that says `SECRET` or `Static key`.
+    SecretLabel,
     /// `is` or `was` between blanks, with a word naming a secret at most 52 bytes before it
     /// (`the password is …`, `login is admin / …`).
     Prose,
@@ -78,11 +83,41 @@ impl Shape {
                         .iter()
                         .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'/')
             }),
+            Shape::ColonFields => text.split('\n').any(pgpass_line_shape),
+            Shape::SecretLabel => find_all(text.as_bytes(), b"-----BEGIN").any(|at| {
+                let rest = &text.as_bytes()[at + 10..];
+                let label = &rest[..rest
+                    .iter()
+                    .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'))
+                    .count()];
+                [&b"SECRET"[..], b"tatic Key", b"tatic key"]
+                    .iter()
+                    .any(|k| label.windows(k.len()).any(|w| w == *k))
+            }),
             Shape::Markup => [&b"</"[..], b"value=", b"name="]
                 .iter()
                 .any(|k| find_all(lowered, k).next().is_some()),
         }
     }
+}
+
+/// Whether `line` can be a `.pgpass` line (`host:port:database:user:password`, blanks only
+/// around it): JSON's and a URL's colons are not.
+fn pgpass_line_shape(line: &str) -> bool {
+    let t = line
+        .trim_start_matches([' ', '\t'])
+        .trim_end_matches([' ', '\t', '\r']);
+    if t.bytes().any(|c| c.is_ascii_whitespace()) {
+        return false;
+    }
+    let mut fields = t.split(':');
+    let (Some(host), Some(port)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    !host.is_empty()
+        && (port == "*"
+            || (1..=5).contains(&port.len()) && port.bytes().all(|c| c.is_ascii_digit()))
+        && fields.count() >= 3
 }
 
 /// Start offsets of `needle` in `haystack`.

@@ -929,6 +929,18 @@ fn escaping_roundtrips() {
 }
 
 /// Fragments that make random texts hit the rules' keywords and edges.
+/// The shapes' edges: a .pgpass line's colons, a login's blank, a hook's path, an armoured
+/// block's label.
+const SHAPE_EDGES: &[&str] = &[
+    "db:5432:app:ops:",
+    ":*:",
+    " login ",
+    "\tauthorize\t",
+    "https://h.example/webhook/",
+    "-----BEGIN OpenVPN Static key V1-----\n",
+    "-----BEGIN PGP SECRET KEY BLOCK-----\n",
+];
+
 fn fragment() -> impl Strategy<Value = String> {
     let pieces: Vec<String> = vec![
         // Long runs of multi-byte characters, so that a look back by a byte count (600, 300)
@@ -1022,6 +1034,7 @@ fn fragment() -> impl Strategy<Value = String> {
         .iter()
         .map(|b| b.example)
         .chain(nearby::SCANNERS.iter().map(|(_, example)| *example))
+        .chain(SHAPE_EDGES.iter().copied())
         .map(str::to_string)
         .collect();
     prop_oneof![
