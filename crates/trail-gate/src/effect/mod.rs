@@ -33,6 +33,7 @@ use super::rules::{Cmd, RuleId};
 use super::{Context, Decision, Findings, Verdict};
 
 use targets::Target;
+pub(crate) use targets::raw_device;
 
 /// How many shells deep commands carried inside words are looked for.
 const EMBEDDED_DEPTH: usize = 2;
@@ -2069,6 +2070,15 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
         {
             out.runs(tail.trim(), super::Keep::Blocks);
         }
+        // A console whose commands take their arguments after commas hands what follows its
+        // first word's comma to the shell the same way (ANSYS's `/SYS,rm -rf /`).
+        if let Some((head, tail)) = parts[0].split_once(',')
+            && !head.is_empty()
+            && known::tier(tail) != Tier::Unknown
+            && let Some(at) = line.find(',')
+        {
+            out.runs(line[at + 1..].trim(), super::Keep::Blocks);
+        }
         let args = words::console_args(&parts);
         let console = words::console(c.name, &args);
         let found = targets::of(&console, ctx);
@@ -2971,7 +2981,9 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let p = words::power(c)?;
     // Said through a connection to another machine (`--controller=app-1.acme.internal:9990`,
     // `--host db2`): that machine goes down, not this one.
-    Some(if p.this_machine && targets::remote(c).is_none() {
+    // Told of this machine by name (`-h 127.0.0.1`), whatever other address the line holds.
+    let here = p.this_machine && (p.named_here || targets::remote(c).is_none());
+    Some(if here {
         decide(
             Verdict::Block,
             RuleId::DestroysCritical,

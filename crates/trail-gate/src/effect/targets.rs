@@ -1160,6 +1160,44 @@ fn directory_option(flag: &str, parts: &[String]) -> bool {
     DIRECTORY_SHORT.contains(&flag) || flag.starts_with("--") && parts.iter().any(|p| p == "root")
 }
 
+/// What a path under `/dev/` (its part after `/dev/`) is: a disk or raw device, a removable
+/// medium, or nothing that matters (`null`, a terminal, a camera).
+fn device_kind(dev: &str) -> Option<Target> {
+    let head = dev.split('/').next().unwrap_or(dev);
+    // A disk named as USB-attached (`/dev/disk/by-id/usb-SanDisk_…`) is a removable one,
+    // not this machine's: what is written to it is a person's call, as with any
+    // external device.
+    // So is an optical drive's disc: reading it (a CD ripped) or writing one touches no
+    // disk of this machine.
+    // And a tape drive's tape (`/dev/nst0`, `/dev/st0`): a medium, not this machine's disk.
+    let tape = ["st", "nst"].iter().any(|k| {
+        head.strip_prefix(k)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let optical = tape
+        || ["sr", "cdrom", "cdrw", "dvd"]
+            .iter()
+            .any(|k| head.starts_with(k));
+    if head == "disk" && dev.contains("/usb-") || optical {
+        return Some(Target::Removable);
+    }
+    // A loop device is a file's image, not a disk.
+    let plain = PLAIN_DEVICES.contains(&head)
+        || PLAIN_DEVICE_KINDS.iter().any(|k| head.starts_with(k))
+        || head.starts_with("tty")
+        || head.starts_with("pts")
+        || head.starts_with("loop");
+    (!plain).then_some(Target::Device)
+}
+
+/// Whether `path` is a device node a write destroys: a disk, a partition, a volume, any node
+/// under `/dev/` that is not a pseudo-device, a terminal or a removable medium
+/// (`dd … of=/dev/rcgd0d`, NetBSD's raw encrypted disk).
+pub(crate) fn raw_device(path: &str) -> bool {
+    path.strip_prefix("/dev/")
+        .is_some_and(|d| device_kind(d) == Some(Target::Device))
+}
+
 pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     // A local file's URL is its path (`file:///home/dev`, `file:///etc`).
     let word = word
@@ -1184,31 +1222,7 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     let p = ctx.resolve(word)?;
     let text = p.to_string_lossy();
     if let Some(dev) = text.strip_prefix("/dev/") {
-        let head = dev.split('/').next().unwrap_or(dev);
-        // A disk named as USB-attached (`/dev/disk/by-id/usb-SanDisk_…`) is a removable one,
-        // not this machine's: what is written to it is a person's call, as with any
-        // external device.
-        // So is an optical drive's disc: reading it (a CD ripped) or writing one touches no
-        // disk of this machine.
-        // And a tape drive's tape (`/dev/nst0`, `/dev/st0`): a medium, not this machine's disk.
-        let tape = ["st", "nst"].iter().any(|k| {
-            head.strip_prefix(k)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        });
-        let optical = tape
-            || ["sr", "cdrom", "cdrw", "dvd"]
-                .iter()
-                .any(|k| head.starts_with(k));
-        if head == "disk" && dev.contains("/usb-") || optical {
-            return Some(Target::Removable);
-        }
-        // A loop device is a file's image, not a disk.
-        let plain = PLAIN_DEVICES.contains(&head)
-            || PLAIN_DEVICE_KINDS.iter().any(|k| head.starts_with(k))
-            || head.starts_with("tty")
-            || head.starts_with("pts")
-            || head.starts_with("loop");
-        return (!plain).then_some(Target::Device);
+        return device_kind(dev);
     }
     if [
         "/boot",

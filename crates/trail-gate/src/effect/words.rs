@@ -430,13 +430,23 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             .iter()
             .chain(DELETES)
             .any(|m| m.len() >= 4 && name.contains(m));
-    if lists
-        || parts(&name)
-            .first()
-            .is_some_and(|p| LOOKS.contains(&p.as_str()))
-        || ["get", "show", "list", "print", "view", "find", "stat"]
-            .iter()
-            .any(|v| name.len() >= v.len() + 2 && name.starts_with(v))
+    // Told where to write (`lsdyna i=crash.k o=/etc/passwd`, LS-DYNA's solver): a name's
+    // convention says nothing of what it writes there.
+    let ws: Vec<&str> = c.option_words().collect();
+    let pathy = |v: &str| v.trim_matches(['"', '\'']).starts_with(['/', '~']);
+    let writes_out = ws.iter().enumerate().any(|(i, w)| {
+        w.split_once('=').is_some_and(|(k, v)| {
+            matches!(k, "o" | "of" | "out" | "output" | "--output" | "--out") && pathy(v)
+        }) || matches!(*w, "-o" | "--output" | "--out") && ws.get(i + 1).is_some_and(|v| pathy(v))
+    });
+    if !writes_out
+        && (lists
+            || parts(&name)
+                .first()
+                .is_some_and(|p| LOOKS.contains(&p.as_str()))
+            || ["get", "show", "list", "print", "view", "find", "stat"]
+                .iter()
+                .any(|v| name.len() >= v.len() + 2 && name.starts_with(v)))
     {
         return true;
     }
@@ -2163,6 +2173,9 @@ pub(super) struct Power {
     /// Said to this machine's own power interface: logind or systemd on the system bus,
     /// `/sys/power`, the SysRq trigger.
     pub(super) this_machine: bool,
+    /// The host it is told of is this one (`-h 127.0.0.1`, `"$(hostname -f)"`), whatever
+    /// other address the line holds (WS-Management's resource URI).
+    pub(super) named_here: bool,
 }
 
 /// Word parts that power a machine down or restart it.
@@ -2237,6 +2250,7 @@ fn named_power(c: &Cmd<'_>) -> Option<Power> {
     Some(Power {
         word: c.name.to_string(),
         this_machine: !host && !guest,
+        named_here: false,
     })
 }
 
@@ -2295,6 +2309,9 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 .is_some_and(|p| !p.contains('=') && names_a_thing(p))
         {
             return false;
+        }
+        if sets_power_state(w) {
+            return true;
         }
         if !w.contains(char::is_whitespace)
             && i.checked_sub(1)
@@ -2367,16 +2384,43 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
     // `varnishadm stop`) stops that service: the machine goes on.
     let service_admin = service_admin(c.name, word, &words);
-    let this_machine = words.iter().any(|w| {
-        w.contains("login1")
-            || w.contains("systemd1")
-            || w.contains("/sys/power")
-            || w.contains("sysrq")
-    }) || !named_after && !host && !of_another && !service_admin;
+    let here = words.iter().any(|w| names_this_host(w));
+    let this_machine = words.iter().any(|w| power_interface(w))
+        || !of_another && !service_admin && (here || !named_after && !host);
     Some(Power {
         word: (*word).to_string(),
         this_machine,
+        named_here: here && !of_another && !service_admin,
     })
+}
+
+/// This machine's power interfaces: logind or systemd on the system bus, `/sys/power`, SysRq.
+fn power_interface(w: &str) -> bool {
+    ["login1", "systemd1", "/sys/power", "sysrq"]
+        .iter()
+        .any(|i| w.contains(i))
+}
+
+/// A power state changed or set (WS-Management's `RequestPowerStateChange`, given as `-a
+/// ACTION`; `set-power-state`): the machine is switched to it, as an option's value too.
+fn sets_power_state(w: &str) -> bool {
+    let ps = parts(w);
+    ps.windows(2).any(|p| p[0] == "power" && p[1] == "state")
+        && ps.iter().any(|p| matches!(p.as_str(), "change" | "set"))
+}
+
+/// Whether a host named on the line is this one (`-h 127.0.0.1`, `--host localhost`,
+/// `"$(hostname -f)"`): its management controller switches this machine.
+fn names_this_host(w: &str) -> bool {
+    let w = w.trim_matches(['"', '\'']);
+    let host = w
+        .rsplit_once(':')
+        .filter(|(h, _)| !h.is_empty() && !h.contains(':'))
+        .map_or(w, |(h, _)| h);
+    matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]")
+        || ["$(hostname", "`hostname", "$HOSTNAME", "${HOSTNAME}"]
+            .iter()
+            .any(|m| w.contains(m))
 }
 
 /// Words beside a power word that name this machine or say how (`system-halt`, `force-reboot`,
@@ -2401,6 +2445,8 @@ fn stops_a_thing(word: &str) -> bool {
                 && p.bytes().all(|b| b.is_ascii_alphabetic())
                 && !POWER_WORDS.contains(&p.as_str())
                 && !matches!(p.as_str(), "power" | "off" | "down" | "shut" | "cycle")
+                // The state asked for (`RequestPowerStateChange`): no thing of its own.
+                && !matches!(p.as_str(), "request" | "state" | "change" | "set")
                 && !THE_MACHINE_OR_A_MANNER.contains(&p.as_str())
         });
     // A long flag naming what it stops before the act (`hosted-engine --vm-poweroff`,

@@ -373,7 +373,13 @@ pub static RULES: &[Rule] = &[
         reason: "writing straight to a disk device is never run",
         matches: |c, _| {
             let dev = system::device;
-            (c.name == "dd" && c.words().any(|w| w.strip_prefix("of=").is_some_and(dev)))
+            // dd writes raw blocks: any device node it writes is destroyed, named here or
+            // not (`of=/dev/rcgd0d`, NetBSD's raw encrypted disk).
+            (c.name == "dd"
+                && c.words().any(|w| {
+                    w.strip_prefix("of=")
+                        .is_some_and(|t| dev(t) || crate::effect::raw_device(t.trim_matches('"')))
+                }))
                 || c.writes.iter().any(|w| dev(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
@@ -388,9 +394,13 @@ pub static RULES: &[Rule] = &[
             "echo x > /dev/nvme0n1",
             "tee /dev/sda < /dev/zero",
             "dd if=rootfs.img of=/dev/mapper/vg-root bs=4M",
+            "dd if=/dev/zero of=/dev/rcgd0d bs=32k",
+            "dd if=fw.bin of=/dev/mtdblock2",
         ],
         must_not_match: &[
             "dd if=/dev/zero of=disk.img bs=1M count=10",
+            "dd if=/dev/urandom of=/dev/null bs=1M count=10",
+            "dd if=build/a.txt of=/dev/stdout",
             "tar -xvf /dev/sdb -C build/restore",
             "tar -cvf build/proj.tar /work/proj",
             "echo hi > /dev/null",
@@ -1092,6 +1102,23 @@ pub static RULES: &[Rule] = &[
                     || w.contains('=')
                     || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
             });
+            // A unit, a service or an init script named for a power act, started (`systemctl
+            // isolate poweroff.target`, `invoke-rc.d halt start`, `/etc/init.d/halt start`):
+            // starting it is the act, whichever program starts it.
+            // Rescue and emergency modes stop services, not the machine: not here.
+            let power_unit = |w: &str| {
+                let stem = w.trim_end_matches(".target").trim_end_matches(".service");
+                power_word(stem) && !matches!(stem, "rescue" | "emergency") || stem == "shutdown"
+            };
+            let starts = |w: &str| matches!(w, "start" | "isolate");
+            let ws: Vec<&str> = c.words().collect();
+            if ws
+                .windows(2)
+                .any(|p| starts(p[0]) && power_unit(p[1]) || power_unit(p[0]) && p[1] == "start")
+                || power_unit(c.name) && first_operand.is_some_and(starts)
+            {
+                return true;
+            }
             match c.name {
                 "shutdown" => {
                     timed
@@ -1118,6 +1145,11 @@ pub static RULES: &[Rule] = &[
             "loginctl poweroff",
             "echo b > /proc/sysrq-trigger",
             "init 0",
+            "systemctl isolate poweroff.target",
+            "systemctl start reboot.target",
+            "invoke-rc.d --force halt start",
+            "service reboot start",
+            "/etc/init.d/halt start",
         ],
         must_not_match: &[
             "kill 12345",
@@ -1125,6 +1157,10 @@ pub static RULES: &[Rule] = &[
             "shutdown -c",
             "last reboot",
             "systemctl is-system-running",
+            "systemctl status reboot.target",
+            "systemctl start nginx",
+            "halt x.pl",
+            "swipl -g start -t halt x.pl",
         ],
     },
     Rule {
