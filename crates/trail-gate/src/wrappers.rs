@@ -16,6 +16,9 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
     if let Some(module) = python_module(name, &words) {
         return Some(module);
     }
+    if let Some(script) = interpreted_script(name, &words) {
+        return Some(script);
+    }
     // Flags that take a value, per wrapper.
     let (valued, positional): (&[&str], usize) = match name {
         "sudo" | "doas" => (
@@ -306,6 +309,52 @@ pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
         }
         _ => None,
     }
+}
+
+/// `perl SCRIPT ARGS`, `python3 tools/x.py ARGS`: a script file given to its interpreter is a
+/// program, its words its own, as when it is run by its path (`pandora_manage.pl CONF
+/// --delete_agent web01` asks for a deletion whichever way it starts). The index of the
+/// script, after the interpreter's own flags; only a file named as a script of that language.
+fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
+    let versioned = |p: &str| {
+        name.strip_prefix(p)
+            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    };
+    let extensions: &[&str] = if versioned("python") || versioned("pypy") {
+        &["py"]
+    } else if versioned("perl") {
+        &["pl", "pm"]
+    } else if versioned("ruby") {
+        &["rb"]
+    } else if versioned("php") {
+        &["php"]
+    } else if name == "node" || name == "nodejs" {
+        &["js", "mjs", "cjs"]
+    } else {
+        return None;
+    };
+    let at = (1..words.len()).find(|&i| !words[i].is_some_and(|w| w.starts_with('-')))?;
+    // A flag before the script that takes a value, or that is code itself (`-e`, `-c`,
+    // `-m`, `-r`), leaves the first word not the script: nothing is peeled.
+    let flags_plain = words[1..at].iter().flatten().all(|f| {
+        !matches!(
+            *f,
+            "-e" | "-E"
+                | "-c"
+                | "-m"
+                | "-r"
+                | "-I"
+                | "-W"
+                | "-X"
+                | "--require"
+                | "--eval"
+                | "-p"
+                | "--print"
+        )
+    });
+    let script = words[at]?;
+    let ext = script.rsplit_once('.').map(|(_, e)| e)?;
+    (flags_plain && at + 1 < words.len() && extensions.contains(&ext)).then_some(at)
 }
 
 /// `python -m MODULE ARGS`: the module is a program, its words its own (`python3 -m pip

@@ -3785,9 +3785,10 @@ fn mechanisms_found_by_the_forty_first_sealed_part() {
 /// (`of=/dev/rcgd0d`); a unit, service or init script named for a power act, started
 /// (`systemctl isolate poweroff.target`, `invoke-rc.d halt start`); a power state set on a
 /// host that is this one (`wsman invoke -a RequestPowerStateChange … -h 127.0.0.1`); a program
-/// named for looking told where to write (`lsdyna … o=/etc/passwd`). Their look-alikes: the
-/// same at another host, rescue mode, a goal named `start` beside `-t halt`, `dd` to
-/// `/dev/null`, `lsblk -o NAME,SIZE`.
+/// named for looking told where to write (`lsdyna … o=/etc/passwd`); a script given to its
+/// interpreter judged as the program it is (`perl acme_manage.pl … --delete_agent web01`).
+/// Their look-alikes: the same at another host, rescue mode, a goal named `start` beside `-t
+/// halt`, `dd` to `/dev/null`, `lsblk -o NAME,SIZE`, a noun's `--frame-drop`.
 #[test]
 fn mechanisms_found_by_the_forty_second_sealed_part() {
     let ctx = ctx();
@@ -3807,6 +3808,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
     for line in [
         "acme-wsman invoke -a RequestPowerStateChange http://schemas.example/cim/Power -h amt1.example.com -k PowerState=8",
         "systemctl isolate rescue.target",
+        "perl /opt/acme/util/acme_manage.pl /etc/acme/server.conf --delete_agent web01",
+        "python3 tools/acme.py --purge_agent web01",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -3816,6 +3819,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "dd if=build/a.bin of=/dev/null",
         "lsblk -o NAME,SIZE",
         "lsacme i=models/a.k o=build/a.out",
+        "python3 tools/acme.py --frame-drop 'f=442,c=1' -o build/out.mp4",
+        "perl -e 'print 1' tools/acme_delete.pl",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -1897,7 +1897,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             });
         let class = if any(SECRETS) && (any(PRINTS) || asks_in) {
             Class::Reveals
-        } else if any(DESTROYING_FLAGS) || removes {
+        } else if destroying_flag_parts(&ps) || removes {
             Class::Destroys
         } else if SENDING_FLAGS.contains(&first.as_str())
             // `--publish always` releases a build; `--publish 5432:5432` is a port.
@@ -1913,6 +1913,16 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             word: w.into(),
             class,
         })
+    })
+}
+
+/// Whether a long flag's parts name a destroying act (`--delete-data`, `--drop-db`). `drop`
+/// after another word is as often a noun (`--frame-drop`, `--packet-drop`): an act only
+/// first, or after a manner (`--force-drop`).
+fn destroying_flag_parts(ps: &[String]) -> bool {
+    ps.iter().enumerate().any(|(i, p)| {
+        DESTROYING_FLAGS.contains(&p.as_str())
+            && (p != "drop" || i == 0 || matches!(ps[i - 1].as_str(), "force" | "hard"))
     })
 }
 
