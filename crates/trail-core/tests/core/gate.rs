@@ -3786,7 +3786,9 @@ fn mechanisms_found_by_the_forty_first_sealed_part() {
 /// (`systemctl isolate poweroff.target`, `invoke-rc.d halt start`); a power state set on a
 /// host that is this one (`wsman invoke -a RequestPowerStateChange … -h 127.0.0.1`); a program
 /// named for looking told where to write (`lsdyna … o=/etc/passwd`); a script given to its
-/// interpreter judged as the program it is (`perl acme_manage.pl … --delete_agent web01`).
+/// interpreter judged as the program it is (`perl acme_manage.pl … --delete_agent web01`); a
+/// search for a credential's name in a tool's settings, and a dotfile named for one
+/// (`~/.erlang.cookie`), read credentials.
 /// Their look-alikes: the same at another host, rescue mode, a goal named `start` beside `-t
 /// halt`, `dd` to `/dev/null`, `lsblk -o NAME,SIZE`, a noun's `--frame-drop`.
 #[test]
@@ -3810,6 +3812,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "systemctl isolate rescue.target",
         "perl /opt/acme/util/acme_manage.pl /etc/acme/server.conf --delete_agent web01",
         "python3 tools/acme.py --purge_agent web01",
+        "grep -o '<ApiKey>[^<]*' ~/.config/acme/config.xml",
+        "cat ~/.erlang.cookie",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -3821,6 +3825,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "lsacme i=models/a.k o=build/a.out",
         "python3 tools/acme.py --frame-drop 'f=442,c=1' -o build/out.mp4",
         "perl -e 'print 1' tools/acme_delete.pl",
+        "grep -i color ~/.config/acme/settings.ini",
+        "grep -rn token src/",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -69,10 +69,9 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
 /// `~/.acme/token`, `~/.config/x/credentials.json`, `~/.minisign/minisign.key`): not a public
 /// key (`.pub`), not source code about tokens (`token-safety.ts`), nothing in the project.
 fn named_for_a_credential(rel: &str) -> bool {
-    let Some((dir, name)) = rel.rsplit_once('/') else {
-        return false;
-    };
-    if !dir.split('/').any(|d| d.starts_with('.')) {
+    // A dotfile of the home itself is in a hidden place too (`~/.erlang.cookie`).
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if !(dir.split('/').any(|d| d.starts_with('.')) || dir.is_empty() && name.starts_with('.')) {
         return false;
     }
     let lower = name.to_ascii_lowercase();
@@ -92,6 +91,10 @@ fn named_for_a_credential(rel: &str) -> bool {
                 | "ini"
                 | "dat"
                 | "db"
+                // The credential as the file's own kind (`.erlang.cookie`).
+                | "cookie"
+                | "token"
+                | "secret"
         )
     });
     if !data || lower.ends_with(".pub") {
@@ -104,6 +107,8 @@ fn named_for_a_credential(rel: &str) -> bool {
     let has = |w: &str| parts.contains(&w);
     has("token")
         || has("tokens")
+        // An Erlang node's cookie, a session's: whoever holds it is let in.
+        || has("cookie")
         || has("secret")
         || has("secrets")
         || has("credentials")
@@ -210,7 +215,45 @@ pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     if NOT_READING.contains(&c.name) || c.name.is_empty() {
         return false;
     }
-    names_credential(c, ctx)
+    names_credential(c, ctx) || searched_for_a_credential(c, ctx)
+}
+
+/// A search whose pattern names a credential, over a file of a tool's settings in the home
+/// (`grep -o '<ApiKey>[^<]*' ~/.config/Radarr/config.xml`): what it prints is the value.
+fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
+    if !matches!(
+        c.name,
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sed" | "awk" | "jq" | "yq"
+    ) {
+        return false;
+    }
+    let texts: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let Some((pattern, files)) = texts.split_first() else {
+        return false;
+    };
+    let flagged = c.args.windows(2).filter_map(|w| {
+        matches!(w[0].text.as_deref(), Some("-e" | "--regexp"))
+            .then(|| w[1].text.as_deref())
+            .flatten()
+    });
+    let names = |p: &str| {
+        let p = p.to_ascii_lowercase();
+        [
+            "apikey", "api_key", "api-key", "token", "secret", "password", "passwd",
+        ]
+        .iter()
+        .any(|w| p.contains(w))
+    };
+    let home = &ctx.places.home;
+    (names(pattern) || flagged.into_iter().any(names))
+        && files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
+            !p.starts_with(&ctx.places.project_root)
+                && p.strip_prefix(home).is_ok_and(|r| {
+                    r.components()
+                        .next()
+                        .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
+                })
+        })
 }
 
 /// Whether an operand, an option's `=path` value or a file fed to stdin is a credential store.
