@@ -3814,6 +3814,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "python3 tools/acme.py --purge_agent web01",
         "grep -o '<ApiKey>[^<]*' ~/.config/acme/config.xml",
         "cat ~/.erlang.cookie",
+        "acme-manage stopall",
+        "acme changepassword admin",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }

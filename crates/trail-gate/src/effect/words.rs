@@ -345,6 +345,21 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     if let Some(class) = joined_removal(part) {
         return Some((class, false));
     }
+    // A credential's change said as one word (`evennia changepassword admin`, `resetkey`),
+    // as `set-password` is said in two.
+    if ["change", "set", "reset", "update", "rotate"]
+        .iter()
+        .any(|v| {
+            part.strip_prefix(v).is_some_and(|rest| {
+                matches!(
+                    rest,
+                    "password" | "passwd" | "pass" | "pw" | "secret" | "key" | "token"
+                )
+            })
+        })
+    {
+        return Some((Class::Changes, false));
+    }
     let of = |p: &str| {
         if DESTROYS.contains(&p) {
             Some(Class::Destroys)
@@ -1589,7 +1604,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
 }
 
 /// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,
-/// `acme rmuser bob`, `killjob 42`): the object is deleted, or stopped.
+/// `acme rmuser bob`, `killjob 42`, `ndsmanage stopall`): the object is deleted, or stopped.
 fn joined_removal(part: &str) -> Option<Class> {
     const OBJECTS: &[&str] = &[
         "node",
@@ -1650,6 +1665,8 @@ fn joined_removal(part: &str) -> Option<Class> {
         "topic",
         "channel",
         "route",
+        // Everything of its kind (`stopall`, `killall`, `deleteall`).
+        "all",
     ];
     [
         ("del", Class::Destroys),
@@ -1660,6 +1677,7 @@ fn joined_removal(part: &str) -> Option<Class> {
         ("purge", Class::Destroys),
         ("drop", Class::Destroys),
         ("kill", Class::Stops),
+        ("stop", Class::Stops),
     ]
     .iter()
     .find(|(verb, _)| {
