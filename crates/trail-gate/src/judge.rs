@@ -790,11 +790,12 @@ impl<'a> Judging<'a> {
     fn planted_script(&mut self) {
         // Written by a redirection, or by `tee FILE` (`… | sudo tee -a /etc/x.conf`, `sudo tee
         // F <<EOF`): what is printed, piped in or fed.
-        let (text, files): (String, Vec<&str>) = if !self.cmd.writes.is_empty() {
+        // (`tee`'s own output sent away, `| sudo tee -a F >/dev/null`, is no file it prints.)
+        let printed = (!self.cmd.writes.is_empty())
+            .then(|| feed::printed_text(self.cmd))
+            .flatten();
+        let (text, files): (String, Vec<&str>) = if let Some(text) = printed {
             // What `echo`/`printf` print, or the here-document `cat` copies.
-            let Some(text) = feed::printed_text(self.cmd) else {
-                return;
-            };
             (
                 text,
                 self.cmd.writes.iter().map(|w| w.target.as_str()).collect(),

@@ -3788,7 +3788,9 @@ fn mechanisms_found_by_the_forty_first_sealed_part() {
 /// named for looking told where to write (`lsdyna … o=/etc/passwd`); a script given to its
 /// interpreter judged as the program it is (`perl acme_manage.pl … --delete_agent web01`); a
 /// search for a credential's name in a tool's settings, and a dotfile named for one
-/// (`~/.erlang.cookie`), read credentials.
+/// (`~/.erlang.cookie`), read credentials; a planted configuration's command read through
+/// `tee … >/dev/null`, and after a script's variable as its key and its program
+/// (`$Conf{TarClientCmd} = "$sshPath … rm -rf /";`).
 /// Their look-alikes: the same at another host, rescue mode, a goal named `start` beside `-t
 /// halt`, `dd` to `/dev/null`, `lsblk -o NAME,SIZE`, a noun's `--frame-drop`.
 #[test]
@@ -3804,6 +3806,8 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "acme-wsman invoke -a RequestPowerStateChange http://schemas.example/cim/Power -h 127.0.0.1 -k PowerState=8",
         "acme-bmc -H localhost chassis power off",
         "lsacme i=models/a.k o=/etc/shadow",
+        "printf 'a\nmodule_exec rm -rf /home/dev\n' | sudo tee -a /etc/acme/agent.conf >/dev/null",
+        "printf '%s\n' '$Conf{ClientCmd} = \"$sshPath -l root $host rm -rf /\";' | sudo tee /etc/acme/pc/web01.pl",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }

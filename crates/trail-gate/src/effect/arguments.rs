@@ -428,9 +428,13 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
             },
             None => line,
         };
-        // After a key: `KEY = V`, `KEY: V`, `KEY V`; a key is one word.
+        // After a key: `KEY = V`, `KEY: V`, `KEY V`; a key is one word, a script's variable
+        // too (Perl's `$Conf{TarClientCmd} = "…";`).
         let key_end = line
-            .find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.')))
+            .find(|ch: char| {
+                !(ch.is_ascii_alphanumeric()
+                    || matches!(ch, '_' | '-' | '.' | '$' | '{' | '}' | '[' | ']' | '\''))
+            })
             .unwrap_or(line.len());
         let rest = line[key_end..].trim_start();
         let value = match rest.strip_prefix([':', '=']) {
@@ -457,6 +461,17 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
             let first = value.split_whitespace().next().unwrap_or("");
             if value.contains(' ') && known::is_program(base(first)) {
                 out.runs(value, Keep::Blocks);
+                break;
+            }
+            // A program the configuration names by a variable (BackupPC's `$sshPath -l root
+            // $host rm -rf /`): from the first program trail knows, the rest runs too.
+            if first.starts_with('$')
+                && let Some(at) = value
+                    .match_indices(' ')
+                    .map(|(i, _)| i + 1)
+                    .find(|&i| known::is_program(base(value[i..].split(' ').next().unwrap_or(""))))
+            {
+                out.runs(&value[at..], Keep::Blocks);
                 break;
             }
         }
