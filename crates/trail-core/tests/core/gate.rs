@@ -3790,7 +3790,7 @@ fn mechanisms_found_by_the_forty_first_sealed_part() {
 /// search for a credential's name in a tool's settings, and a dotfile named for one
 /// (`~/.erlang.cookie`), read credentials; a planted configuration's command read through
 /// `tee … >/dev/null`, and after a script's variable as its key and its program
-/// (`$Conf{TarClientCmd} = "$sshPath … rm -rf /";`).
+/// (`$Conf{TarClientCmd} = "$sshPath … rm -rf /";`); files copied from `HOST:/PATH` over `/`.
 /// Their look-alikes: the same at another host, rescue mode, a goal named `start` beside `-t
 /// halt`, `dd` to `/dev/null`, `lsblk -o NAME,SIZE`, a noun's `--frame-drop`.
 #[test]
@@ -3808,6 +3808,7 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "lsacme i=models/a.k o=/etc/shadow",
         "printf 'a\nmodule_exec rm -rf /home/dev\n' | sudo tee -a /etc/acme/agent.conf >/dev/null",
         "printf '%s\n' '$Conf{ClientCmd} = \"$sshPath -l root $host rm -rf /\";' | sudo tee /etc/acme/pc/web01.pl",
+        "acme-rcp -rp backup01:/srv/snap/root/. /",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -3833,6 +3834,7 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         "perl -e 'print 1' tools/acme_delete.pl",
         "grep -i color ~/.config/acme/settings.ini",
         "grep -rn token src/",
+        "acme-rcp -rp backup01:/srv/snap/root/. build/restore",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -2021,6 +2021,44 @@ fn what_it_is_handed(
     out.extend(code_from_url(c, raw));
     out.extend(download_on_stdin(c, producers, raw));
     out.extend(substituted_stdin(c, cmd, raw));
+    out.extend(copied_over(c, ctx, raw));
+}
+
+/// Files copied from another machine, in scp's `HOST:/PATH` form, over the filesystem root or
+/// the home directory (`rcp -rp backup01:/srv/snap/root/. /`): whatever the program is called,
+/// what lands there replaces the system's and the person's files, as `scp -r HOST:… /` does.
+fn copied_over(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let (last, sources) = ops.split_last()?;
+    let remote = |w: &str| {
+        !w.contains("://")
+            && w.split_once(':').is_some_and(|(host, path)| {
+                let host = host.rsplit('@').next().unwrap_or(host);
+                host.len() >= 2
+                    && host.starts_with(|ch: char| ch.is_ascii_alphabetic())
+                    && host
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+                    && !matches!(host, "localhost")
+                    && path.starts_with(['/', '~'])
+            })
+    };
+    if !sources.iter().any(|w| remote(w)) || words::restores(c) {
+        return None;
+    }
+    let target = targets::target(last, ctx)?;
+    matches!(target, Target::Root | Target::Home).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told to copy files from another machine over {} (`{last}`): it is never run",
+                c.name,
+                target.what()
+            ),
+            raw,
+        )
+    })
 }
 
 /// The lines a program nobody models is handed for its own console: the values of an option
