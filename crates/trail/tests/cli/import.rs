@@ -544,7 +544,7 @@ fn bad_input_is_refused_before_anything_is_written() {
     let missing = env.root.join("nowhere");
     let out = env.run(&["import", "claude-code", missing.to_str().unwrap()]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("nowhere"), "{}", stderr(&out));
+    let mut said = stderr(&out);
     let dir = claude_projects(&env);
     let out = env.run(&[
         "import",
@@ -554,8 +554,20 @@ fn bad_input_is_refused_before_anything_is_written() {
         "soon",
     ]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("--since"), "{}", stderr(&out));
-    assert_eq!(code(&env.run(&["import", "cursor"])), 2);
+    said += &stderr(&out);
+    let out = env.run(&["import", "cursor"]);
+    assert_eq!(code(&out), 2);
+    said += &stderr(&out);
+    // Each refusal whole (issue 23: were `.contains` checks of a word).
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &said), @r"
+    error: [ROOT]/nowhere is not a directory
+    hint: name the directory the sessions are in: `trail import claude-code DIR` or `trail import codex DIR`
+    error: --since: `soon` is neither an RFC 3339 time ([TS]) nor a date (2026-11-26)
+    error: invalid value 'cursor' for '<HOST>'
+      [possible values: claude-code, codex]
+
+    For more information, try '--help'.
+    ");
     assert!(!env.trail_home.join("stream").exists());
     // Without DIR, ~/.claude/projects.
     let v = import(&env, &["claude-code", "--dry-run"]);
