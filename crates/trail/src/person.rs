@@ -21,18 +21,25 @@ const AGENT_ENV: &[&str] = &[
     "CODEX_THREAD_ID",
 ];
 
+/// What the person does instead, for most of the acts: the command itself, at a terminal.
+pub const AT_YOUR_TERMINAL: &str = "run it in your own terminal";
+
+/// For a junction, the person may also answer in the agent's session.
+pub const AT_YOUR_TERMINAL_OR_EDGE: &str = "run it in your own terminal, or type `/edge approve` (or `/edge dismiss`) as your next prompt in the agent's session";
+
 /// Refuses unless stdin and stderr are a terminal and no agent host is among this process's
-/// ancestors (by name or by the environment it gave its children).
-pub fn require_terminal() -> Result<(), String> {
-    const HOW: &str = "run it in your own terminal, or type `/edge approve` (or `/edge dismiss`) as your next prompt in the agent's session";
+/// ancestors (by name or by the environment it gave its children). `how` says what the person
+/// does instead ([`AT_YOUR_TERMINAL`]; `/edge approve` only for a junction: it names no sync
+/// remote and moves no NOTES.md, found by the snapshot of `trail sync --remote`'s refusal).
+pub fn require_terminal(how: &str) -> Result<(), String> {
     if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
         return Err(format!(
-            "a person's decision is made at a terminal, and this is not one: {HOW}"
+            "a person's decision is made at a terminal, and this is not one: {how}"
         ));
     }
     if let Some(who) = agent_ancestor() {
         return Err(format!(
-            "this was started from within an agent's session ({who}), and an agent may not decide for a person: {HOW}"
+            "this was started from within an agent's session ({who}), and an agent may not decide for a person: {how}"
         ));
     }
     Ok(())

@@ -45,7 +45,8 @@ pub fn run(ctx: &Context, args: &DreamArgs) -> CliResult {
     }
     // Taking a loss is a person's decision: asked at the terminal, never of an agent.
     if args.accept_loss {
-        crate::person::require_terminal().map_err(CliError::usage)?;
+        crate::person::require_terminal(crate::person::AT_YOUR_TERMINAL)
+            .map_err(CliError::usage)?;
     }
     let ask = |lost: &[String], proposed: &str| -> bool {
         let mut what = format!(

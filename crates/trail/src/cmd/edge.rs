@@ -170,7 +170,8 @@ pub fn decide(cmd: EdgeCmd, json: bool) -> CliResult {
 /// A grant from a terminal needs a person at it, who sees the junction as trail recorded it and
 /// types back the end of its id.
 fn confirmed_by_a_person(store: &Store, cmd: &EdgeCmd) -> CliResult {
-    crate::person::require_terminal().map_err(CliError::usage)?;
+    crate::person::require_terminal(crate::person::AT_YOUR_TERMINAL_OR_EDGE)
+        .map_err(CliError::usage)?;
     let pending::Found::Valid(p) = protocol::pending_found(store)? else {
         // Nothing (valid) to decide: the protocol says so in its own words.
         return Ok(());

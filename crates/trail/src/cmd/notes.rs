@@ -80,7 +80,7 @@ fn move_to(root: &Path, here: &Location, dest: &str) -> CliResult {
             here.rel, to.rel, to.rel
         )));
     }
-    crate::person::require_terminal().map_err(CliError::usage)?;
+    crate::person::require_terminal(crate::person::AT_YOUR_TERMINAL).map_err(CliError::usage)?;
     crate::person::confirm(
         &format!(
             "Move NOTES.md from {} to {} (content and all)? trail then reads and writes only {}.",

@@ -13,7 +13,8 @@ use crate::output;
 pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
     let places = Places::of(&ctx.ledger);
     if let Some(url) = &args.remote {
-        crate::person::require_terminal().map_err(CliError::usage)?;
+        crate::person::require_terminal(crate::person::AT_YOUR_TERMINAL)
+            .map_err(CliError::usage)?;
         trail_sync::set_remote(&places, url).map_err(sync_error)?;
         if !args.json {
             eprintln!("trail: the ledger now syncs through {url}");
@@ -51,7 +52,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
 /// Trusting a machine is a person's act: they see the key the remote offers for it, and type
 /// the end of its fingerprint, which they can read on that machine (`trail status`).
 fn trust(places: &Places, id: &str) -> CliResult {
-    crate::person::require_terminal().map_err(CliError::usage)?;
+    crate::person::require_terminal(crate::person::AT_YOUR_TERMINAL).map_err(CliError::usage)?;
     let key = trail_sync::offered_key(places, id).map_err(sync_error)?;
     let fp = trail_sync::key::fingerprint(&key);
     let code = &fp[fp.len() - 4..];

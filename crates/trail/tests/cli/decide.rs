@@ -396,7 +396,7 @@ fn a_loa_config_added_later_does_not_move_notes_and_a_person_can() {
     // The agent's shell is no terminal: the move is refused and nothing changes.
     let out = env.run(&["notes", "move", "grimoires/loa/NOTES.md"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    insta::assert_snapshot!(crate::snapshots::normalise(&env, &stderr(&out)), @"error: a person's decision is made at a terminal, and this is not one: run it in your own terminal, or type `/edge approve` (or `/edge dismiss`) as your next prompt in the agent's session");
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &stderr(&out)), @"error: a person's decision is made at a terminal, and this is not one: run it in your own terminal");
     assert!(env.cwd.join("NOTES.md").is_file());
     // A person at a terminal confirms it: the content moves, and the record with it.
     let out = env.in_terminal(&["notes", "move", "grimoires/loa/NOTES.md"], &["move"]);

@@ -483,19 +483,23 @@ fn naming_the_remote_and_trusting_a_machine_are_a_persons_acts() {
     let env = TestEnv::new();
     let out = env.run(&["sync", "--remote", "/tmp/elsewhere.git"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("terminal"), "{}", stderr(&out));
+    let mut said = stderr(&out);
     assert!(!env.trail_home.join("sync/remote").exists());
     let out = env.run(&["sync", "--trust-machine", "0123456789abcdef"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
+    said += &stderr(&out);
     assert!(!env.trail_home.join("sync/trusted.json").exists());
     // With no remote, a sync says how to name one.
     let out = env.run(&["sync"]);
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains("trail sync --remote URL"),
-        "{}",
-        stderr(&out)
-    );
+    said += &stderr(&out);
+    // Each refusal whole (issue 23: were `.contains` checks of a word).
+    insta::assert_snapshot!(crate::snapshots::normalise(&env, &said), @r"
+    error: a person's decision is made at a terminal, and this is not one: run it in your own terminal
+    error: a person's decision is made at a terminal, and this is not one: run it in your own terminal
+    error: no sync remote is set
+    hint: name one, once, at your terminal: trail sync --remote URL (any git URL you own: git@host:you/ledger.git, or a bare repository's path)
+    ");
 }
 
 #[test]
