@@ -1024,7 +1024,16 @@ fn accept(
                 {
                     return false;
                 }
+                // A URL's query parameter (`…/message?token=A8Mi.Js4nj0xMpB`): `&` or the URL's
+                // end closes it, so a shorter generated value counts.
+                let in_query = name_start > 0
+                    && matches!(text.as_bytes()[name_start - 1], b'?' | b'&')
+                    && text[..name_start]
+                        .rsplit(char::is_whitespace)
+                        .next()
+                        .is_some_and(|t| t.contains("://"));
                 plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))
+                    || in_query && plausible::query_token(value)
             } else {
                 let user = Compiled::group(compiled.user_group, locs, text);
                 !plausible::is_placeholder(value)

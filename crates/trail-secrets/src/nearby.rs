@@ -1307,19 +1307,35 @@ fn quoted_member_values(text: &str, open: usize, close: usize) -> Vec<(usize, us
 }
 
 /// A login given as its two words, the user's name then the password (`steamcmd +login
-/// builder DQT-h5mq…`, `ftp> login ana k0BH…`): the second, when only a generator writes it.
+/// builder DQT-h5mq…`, `ftp> login ana k0BH…`, IRC's `/msg NickServ IDENTIFY nick …`): the
+/// second, when only a generator writes it; after `IDENTIFY` the password may come alone.
 fn login_pair(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !contains_any_case(text, b"login") {
+    let logs_in = |t: &str| contains_any_case(t, b"login") || contains_any_case(t, b"identify");
+    if !logs_in(text) {
         return out;
     }
     for (start, line) in lines_at(text) {
-        if !contains_any_case(line, b"login") {
+        if !logs_in(line) {
             continue;
         }
         let words = words_at(line);
+        // `IDENTIFY PASSWORD`, ending the line.
+        if let [.., (_, verb), (i, pass)] = words.as_slice()
+            && verb.eq_ignore_ascii_case("identify")
+            && !pass.contains([':', '@', '/', '"', '\'', '='])
+            && strongly_generated(pass.trim_end(), 8)
+        {
+            let pass = pass.trim_end();
+            out.push((start + i, start + i + pass.len()));
+        }
         for k in 0..words.len().saturating_sub(2) {
             let verb = words[k].1.trim_start_matches(['+', '-']);
+            let verb = if verb.eq_ignore_ascii_case("identify") {
+                "login"
+            } else {
+                verb
+            };
             let (user, (i, pass)) = (words[k + 1].1, words[k + 2]);
             let plain = |w: &str| {
                 !w.starts_with(['-', '+', '$', '<', '{', '/'])

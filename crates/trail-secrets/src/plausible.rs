@@ -749,6 +749,8 @@ const DATA_KEY_WORDS: &[&str] = &[
     "page",
     "partition",
     "primary",
+    // A dataset's id (GBIF's `datasetKey`).
+    "dataset",
     // An IoT platform's product (Tuya's and Alibaba's `productKey`) or a licence's product
     // key: which product it is, not access to an account.
     "product",
@@ -866,6 +868,11 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "parole",
     // Albanian, as typed without its ë.
     "fjalekalim",
+    // Hungarian inflects its word (`jelszava`: its password), Irish, Scottish Gaelic, Swahili.
+    "jelszav",
+    "pasfhocal",
+    "facal-faire",
+    "nenosiri",
     // As written in their own letters.
     "hasło",
     "jelszó",
@@ -875,6 +882,9 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "slaptažodis",
     "lykilorð",
     "fjalëkalim",
+    // The Cyrillic stem Bulgarian and Macedonian inflect (`паролата`), and Georgian's word.
+    "парол",
+    "პაროლ",
     "пароль",
     "Пароль",
     "סיסמה",
@@ -1069,6 +1079,25 @@ fn short_key(v: &str, len: usize, h: f64, written: Written) -> bool {
         && has_mixed_case(v)
         && has_digit(v)
         && h >= (len as f64).log2() - 0.35
+        && looks_random(v)
+        && !looks_like_words(v)
+        && !camel_words(v)
+}
+
+/// A short token as a URL's query parameter under a credential's name (Gotify's
+/// `?token=A8Mi.Js4nj0xMpB`): twelve to fifteen characters of a generator's alphabet, both
+/// cases and a digit, a dot or a dash inside as generators put them. (Sixteen and more are
+/// judged as any value is.)
+pub(crate) fn query_token(v: &str) -> bool {
+    let len = v.len();
+    (12..16).contains(&len)
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+        && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && v.ends_with(|c: char| c.is_ascii_alphanumeric())
+        && has_mixed_case(v)
+        && has_digit(v)
+        && entropy(v) >= (len as f64).log2() - 0.5
         && looks_random(v)
         && !looks_like_words(v)
         && !camel_words(v)

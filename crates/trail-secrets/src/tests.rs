@@ -3343,3 +3343,50 @@ fn piped_echoed_printed_and_app_passwords_by_mechanism() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-third sealed part (issue 20): a password handed over in Hungarian (its
+/// word inflected), Irish, Scottish Gaelic, Swahili, Bulgarian (`паролата`) and Georgian; a
+/// short token as a URL's query parameter (Gotify's `?token=A8Mi.Js4nj0xMpB`); IRC's
+/// `IDENTIFY [nick] password`. Left alone: a dataset's key (GBIF's `datasetKey`), a TOTP
+/// example's all-capitals seed in a query, a quoted name (`schemaKey = 'DOC_Vector_5_32'`).
+#[test]
+fn languages_query_tokens_and_irc_identify() {
+    for (text, secret) in [
+        (
+            "A jelszava: Kp7_xQm2#vLr9 — ne add tovább.",
+            "Kp7_xQm2#vLr9",
+        ),
+        (
+            "is é an pasfhocal Rt4@wQx9_mZ2 — ná roinn é",
+            "Rt4@wQx9_mZ2",
+        ),
+        (
+            "is e am facal-faire mQ7.xK2vLp9Z — na cuir air adhart e.",
+            "mQ7.xK2vLp9Z",
+        ),
+        (
+            "jina la mtumiaji ni duka2 na nenosiri ni Zq8-vKx2LmR7w",
+            "Zq8-vKx2LmR7w",
+        ),
+        ("паролата е Hw3-Rtx9vQk2m — моля", "Hw3-Rtx9vQk2m"),
+        ("კამერის პაროლი არის Pz.4kQm8#_vLx, არავის", "Pz.4kQm8#_vLx"),
+        (
+            "curl \"https://push.example.org/message?token=Bq7r.Lk2mXn9Wz\" -F \"title=x\"",
+            "Bq7r.Lk2mXn9Wz",
+        ),
+        ("/msg NickServ IDENTIFY bot Wq8_xK2vLm7R", "Wq8_xK2vLm7R"),
+        ("/msg NickServ IDENTIFY Wq8_xK2vLm7R", "Wq8_xK2vLm7R"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "{\"key\": 1242105724, \"datasetKey\": \"eae18d71-f11e-4600-8b76-8e4007b5d686\"}",
+        "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
+        "schemaKey = 'DOC_Vector_5_32'",
+        "please identify yourself first",
+        "https://docs.example.org/search?token=pagination",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
