@@ -3850,3 +3850,27 @@ fn mechanisms_found_by_the_forty_second_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the forty-third sealed part (issue 20), gate frozen at d457ca8 (first run 0.80 /
+/// 0.76 / 0.98, 3 of 66 allowed outright): a console's input printed into it on a pipe is read
+/// as its here-document is (`printf 'file delete -force /etc' | jimsh`), and a console's
+/// escape to the shell (`)system CMD`, `!CMD`) runs a command whose risky acts are asked too.
+/// Their look-alikes: the console's own statements, and a harmless command escaped.
+#[test]
+fn mechanisms_found_by_the_forty_third_sealed_part() {
+    let ctx = ctx();
+    let line = "printf 'file delete -force /etc\\n' | acme-tclsh";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    for line in [
+        "printf ')system systemctl stop postgresql\\n)quit\\n' | acme-cas -nosman",
+        "printf '!rm -rf /srv/cas/cache\\n' | acme-cas",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "printf 'solve x\\n)quit\\n' | acme-cas",
+        "printf ')system ls build\\n' | acme-cas",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

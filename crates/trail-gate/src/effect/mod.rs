@@ -2011,7 +2011,7 @@ fn what_it_is_handed(
     raw: &str,
     out: &mut Findings,
 ) {
-    console_lines(c, cmd, ctx, raw, out);
+    console_lines(c, cmd, producers, ctx, raw, out);
     out.extend(fed_statements(c, cmd, producers, ctx, raw));
     out.extend(configured_deletion(c, cmd, producers, ctx, raw));
     planted_text(c, ctx, out);
@@ -2072,7 +2072,14 @@ fn copied_over(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision>
 ///   place (`file delete -force /home/dev`), or a saving or writing verb whose path is a
 ///   system file, a device or a critical place (`savemem 0x0 0x1000 /etc/hosts`,
 ///   `write /etc/fstab sol`).
-fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out: &mut Findings) {
+fn console_lines(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &super::Context,
+    raw: &str,
+    out: &mut Findings,
+) {
     let mut lines: Vec<&str> = Vec::new();
     let mut after_executes = false;
     for a in c.args {
@@ -2092,7 +2099,12 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
             lines.push(t);
         }
     }
-    if let Some(text) = &cmd.heredoc {
+    // What is printed into it on a pipe is its console's input as a here-document is
+    // (`printf ')system systemctl stop postgresql\n' | fricas`).
+    let piped = (cmd.heredoc.is_none() && !producers.is_empty())
+        .then(|| super::feed::piped_text(producers))
+        .flatten();
+    if let Some(text) = cmd.heredoc.as_ref().or(piped.as_ref()) {
         lines.extend(text.lines());
     }
     for line in lines.iter().map(|l| l.trim()).filter(|l| l.len() <= 300) {
@@ -2103,10 +2115,23 @@ fn console_lines(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out
         if parts.len() < 2 {
             continue;
         }
+        // A console's escape to the shell (`)system CMD`, `!CMD`, `shell CMD`): what follows
+        // runs as a command, risky ones asked too.
         if let Some((_, tail)) = line.split_once(char::is_whitespace)
             && known::tier(parts[1]) != Tier::Unknown
         {
-            out.runs(tail.trim(), super::Keep::Blocks);
+            let escape = parts[0]
+                .trim_start_matches([')', '!', ':', '.', '\\', '%'])
+                .to_ascii_lowercase();
+            let keep = if matches!(
+                escape.as_str(),
+                "system" | "shell" | "sh" | "exec" | "run" | "xecute"
+            ) {
+                super::Keep::Risky
+            } else {
+                super::Keep::Blocks
+            };
+            out.runs(tail.trim(), keep);
         }
         // A console whose commands take their arguments after commas hands what follows its
         // first word's comma to the shell the same way (ANSYS's `/SYS,rm -rf /`).
