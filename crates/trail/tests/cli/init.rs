@@ -6,6 +6,8 @@ use crate::e2e::git_ok;
 use crate::snapshots::normalise;
 use std::process::Output;
 
+/// The reports themselves are pinned whole in `snapshots::init_again_then_uninstall`; this
+/// test is about the files.
 #[test]
 fn init_merges_idempotently_and_uninstall_restores_the_file() {
     let env = TestEnv::new();
@@ -19,21 +21,12 @@ fn init_merges_idempotently_and_uninstall_restores_the_file() {
     std::fs::write(&shared, r#"{"model":"opus"}"#).unwrap();
 
     let out = env.ok(&["init"]);
-    insta::assert_snapshot!(normalise(&env, &out), @r#"
-    hooks: installed trail's hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop, SubagentStart, SubagentStop, SessionEnd, ConfigChange in [ROOT]/project/.claude/settings.local.json
-    the /edge slash command: installed [ROOT]/project/.claude/commands/edge.md
-    the instruction block: installed [ROOT]/project/CLAUDE.md
-    git-ignore for .trail/state, .trail/outbox and daily memory: installed [ROOT]/project/.trail/.gitignore
-    git-ignore for the proof log (.proof/): installed [ROOT]/project/.proof/.gitignore
-    the trajectory's merge (both clones' lines kept): installed [ROOT]/project/.trail/.gitattributes
-    NOTES.md's merge driver, for the team (.gitattributes): installed [ROOT]/project/.gitattributes
-    NOTES.md's merge driver, for this clone: unchanged [ROOT]/project/.git/config
-    permission deny rules for trail's key and records: installed [ROOT]/project/.claude/settings.local.json
-    trail's machine-local entries (an older init put them in the committed settings): unchanged [ROOT]/project/.claude/settings.json
-    NOTES.md session continuity: installed [ROOT]/project/NOTES.md
-    Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, .trail/.gitattributes, .gitattributes, .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json (it runs this machine's trail by its path; each teammate runs `trail init`), .trail/state/ or .trail/outbox/.
-    Grounding enforcement: warn (from default): the checkpoint, the compaction hold and the red-zone hold warn and do not block. To make them block: `trail init --strict` (this project), or grounding.enforcement = "strict" in ~/.config/trail/config.toml (every project).
-    "#);
+    assert!(
+        out.contains("installed")
+            && out.contains("PreToolUse")
+            && out.contains("PostToolUseFailure"),
+        "{out}"
+    );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let stop = v["hooks"]["Stop"].as_array().unwrap();
@@ -54,62 +47,21 @@ fn init_merges_idempotently_and_uninstall_restores_the_file() {
     }
 
     let once = std::fs::read_to_string(&settings).unwrap();
-    insta::assert_snapshot!(normalise(&env, &env.ok(&["init"])), @r#"
-    hooks: nothing to change in [ROOT]/project/.claude/settings.local.json (trail's hooks were already there)
-    the /edge slash command: unchanged [ROOT]/project/.claude/commands/edge.md
-    the instruction block: unchanged [ROOT]/project/CLAUDE.md
-    git-ignore for .trail/state, .trail/outbox and daily memory: unchanged [ROOT]/project/.trail/.gitignore
-    git-ignore for the proof log (.proof/): unchanged [ROOT]/project/.proof/.gitignore
-    the trajectory's merge (both clones' lines kept): unchanged [ROOT]/project/.trail/.gitattributes
-    NOTES.md's merge driver, for the team (.gitattributes): unchanged [ROOT]/project/.gitattributes
-    NOTES.md's merge driver, for this clone: unchanged [ROOT]/project/.git/config
-    permission deny rules for trail's key and records: unchanged [ROOT]/project/.claude/settings.local.json
-    trail's machine-local entries (an older init put them in the committed settings): unchanged [ROOT]/project/.claude/settings.json
-    NOTES.md session continuity: unchanged [ROOT]/project/NOTES.md
-    Commit with the project: CLAUDE.md, .claude/commands/edge.md, .trail/.gitignore, .trail/.gitattributes, .gitattributes, .trail/notes-location and NOTES.md. Never commit .claude/settings.local.json (it runs this machine's trail by its path; each teammate runs `trail init`), .trail/state/ or .trail/outbox/.
-    Grounding enforcement: warn (from default): the checkpoint, the compaction hold and the red-zone hold warn and do not block. To make them block: `trail init --strict` (this project), or grounding.enforcement = "strict" in ~/.config/trail/config.toml (every project).
-    "#);
+    assert!(env.ok(&["init"]).contains("nothing to change"));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), once);
 
     // The installed command really is a working hook.
     let program = cmd.trim_end_matches(" hook claude-code");
     assert!(std::path::Path::new(program).exists(), "{program}");
 
-    insta::assert_snapshot!(normalise(&env, &env.ok(&["uninstall"])), @r"
-    hooks: removed trail's hooks for Stop, SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, SubagentStart, SubagentStop, SessionEnd, ConfigChange in [ROOT]/project/.claude/settings.local.json
-    the /edge slash command: removed [ROOT]/project/.claude/commands/edge.md
-    the instruction block: removed [ROOT]/project/CLAUDE.md
-    git-ignore for .trail/state, .trail/outbox and daily memory: removed [ROOT]/project/.trail/.gitignore
-    git-ignore for the proof log (.proof/): removed [ROOT]/project/.proof/.gitignore
-    the trajectory's merge (both clones' lines kept): removed [ROOT]/project/.trail/.gitattributes
-    NOTES.md's merge driver, for the team (.gitattributes): removed [ROOT]/project/.gitattributes
-    NOTES.md's merge driver, for this clone: unchanged [ROOT]/project/.git/config
-    permission deny rules for trail's key and records: removed [ROOT]/project/.claude/settings.local.json
-    trail's machine-local entries (an older init put them in the committed settings): unchanged [ROOT]/project/.claude/settings.json
-    the MCP server: unchanged [ROOT]/project/.mcp.json
-    an empty folder init made: removed [ROOT]/project/.claude/commands
-    Left on purpose, as yours: NOTES.md (the decisions), .trail/ (trajectory, memory, notes-location) and .proof/ (the proof log) in the project, and the ledger in TRAIL_HOME. Keep what you need, then `rm -rf .trail .proof` (and NOTES.md) removes them too.
-    ");
+    env.ok(&["uninstall"]);
     let after: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     assert_eq!(
         after,
         serde_json::from_str::<serde_json::Value>(foreign).unwrap()
     );
-    insta::assert_snapshot!(normalise(&env, &env.ok(&["uninstall"])), @r"
-    hooks: nothing to change in [ROOT]/project/.claude/settings.local.json (trail's hooks were already absent)
-    the /edge slash command: unchanged [ROOT]/project/.claude/commands/edge.md
-    the instruction block: unchanged [ROOT]/project/CLAUDE.md
-    git-ignore for .trail/state, .trail/outbox and daily memory: unchanged [ROOT]/project/.trail/.gitignore
-    git-ignore for the proof log (.proof/): unchanged [ROOT]/project/.proof/.gitignore
-    the trajectory's merge (both clones' lines kept): unchanged [ROOT]/project/.trail/.gitattributes
-    NOTES.md's merge driver, for the team (.gitattributes): unchanged [ROOT]/project/.gitattributes
-    NOTES.md's merge driver, for this clone: unchanged [ROOT]/project/.git/config
-    permission deny rules for trail's key and records: unchanged [ROOT]/project/.claude/settings.local.json
-    trail's machine-local entries (an older init put them in the committed settings): unchanged [ROOT]/project/.claude/settings.json
-    the MCP server: unchanged [ROOT]/project/.mcp.json
-    Left on purpose, as yours: NOTES.md (the decisions), .trail/ (trajectory, memory, notes-location) and .proof/ (the proof log) in the project, and the ledger in TRAIL_HOME. Keep what you need, then `rm -rf .trail .proof` (and NOTES.md) removes them too.
-    ");
+    assert!(env.ok(&["uninstall"]).contains("nothing to change"));
     assert_eq!(
         std::fs::read_to_string(&shared).unwrap(),
         r#"{"model":"opus"}"#
