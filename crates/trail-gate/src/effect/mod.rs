@@ -2028,6 +2028,13 @@ fn what_it_is_handed(
 /// the home directory (`rcp -rp backup01:/srv/snap/root/. /`): whatever the program is called,
 /// what lands there replaces the system's and the person's files, as `scp -r HOST:… /` does.
 fn copied_over(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    // Every command nobody models comes here; few name another machine's path.
+    if !c
+        .operands()
+        .any(|a| a.text.as_deref().is_some_and(|t| t.contains(':')))
+    {
+        return None;
+    }
     let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
     let (last, sources) = ops.split_last()?;
     let remote = |w: &str| {

@@ -428,6 +428,24 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     })
 }
 
+/// Told where to write (`lsdyna i=crash.k o=/etc/passwd`, LS-DYNA's solver): a name's
+/// convention of looking says nothing of what it writes there.
+fn told_where_to_write(c: &Cmd<'_>) -> bool {
+    let pathy = |v: &str| v.trim_matches(['"', '\'']).starts_with(['/', '~']);
+    let mut ws = c.option_words().peekable();
+    while let Some(w) = ws.next() {
+        let valued = w.split_once('=').is_some_and(|(k, v)| {
+            matches!(k, "o" | "of" | "out" | "output" | "--output" | "--out") && pathy(v)
+        });
+        let flagged =
+            matches!(w, "-o" | "--output" | "--out") && ws.peek().is_some_and(|v| pathy(v));
+        if valued || flagged {
+            return true;
+        }
+    }
+    false
+}
+
 /// `--help`, `--version`, a dry run, `--test` or `--status` (read-only verbs said as flags:
 /// `start-stop-daemon --status`): the program only shows what it would do; and a program
 /// named for looking (`Get-Help`, `list-deps`). `--version` and `-h` followed by a value are
@@ -445,23 +463,14 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             .iter()
             .chain(DELETES)
             .any(|m| m.len() >= 4 && name.contains(m));
-    // Told where to write (`lsdyna i=crash.k o=/etc/passwd`, LS-DYNA's solver): a name's
-    // convention says nothing of what it writes there.
-    let ws: Vec<&str> = c.option_words().collect();
-    let pathy = |v: &str| v.trim_matches(['"', '\'']).starts_with(['/', '~']);
-    let writes_out = ws.iter().enumerate().any(|(i, w)| {
-        w.split_once('=').is_some_and(|(k, v)| {
-            matches!(k, "o" | "of" | "out" | "output" | "--output" | "--out") && pathy(v)
-        }) || matches!(*w, "-o" | "--output" | "--out") && ws.get(i + 1).is_some_and(|v| pathy(v))
-    });
-    if !writes_out
-        && (lists
-            || parts(&name)
-                .first()
-                .is_some_and(|p| LOOKS.contains(&p.as_str()))
-            || ["get", "show", "list", "print", "view", "find", "stat"]
-                .iter()
-                .any(|v| name.len() >= v.len() + 2 && name.starts_with(v)))
+    if (lists
+        || parts(&name)
+            .first()
+            .is_some_and(|p| LOOKS.contains(&p.as_str()))
+        || ["get", "show", "list", "print", "view", "find", "stat"]
+            .iter()
+            .any(|v| name.len() >= v.len() + 2 && name.starts_with(v)))
+        && !told_where_to_write(c)
     {
         return true;
     }

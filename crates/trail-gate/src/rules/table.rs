@@ -1111,10 +1111,10 @@ pub static RULES: &[Rule] = &[
                 power_word(stem) && !matches!(stem, "rescue" | "emergency") || stem == "shutdown"
             };
             let starts = |w: &str| matches!(w, "start" | "isolate");
-            let ws: Vec<&str> = c.words().collect();
-            if ws
-                .windows(2)
-                .any(|p| starts(p[0]) && power_unit(p[1]) || power_unit(p[0]) && p[1] == "start")
+            // Every command comes here: its pairs of words are read without collecting them.
+            if c.words()
+                .zip(c.words().skip(1))
+                .any(|(a, b)| starts(a) && power_unit(b) || power_unit(a) && b == "start")
                 || power_unit(c.name) && first_operand.is_some_and(starts)
             {
                 return true;
