@@ -1457,16 +1457,11 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let before = line[..pipe].trim_end();
-        let Some(arg_at) = ["echo -n ", "echo ", "printf '%s' ", "printf %s ", "printf "]
-            .iter()
-            .find_map(|p| before.rfind(p).map(|k| k + p.len()))
-        else {
+        let printers = ["echo -n ", "echo ", "printf '%s' ", "printf %s ", "printf "];
+        let Some((value_at, mut v, quoted)) = echoed_value(before, &printers) else {
             continue;
         };
-        let arg = &before[arg_at..];
-        let quoted = arg.starts_with(['"', '\'']);
-        let mut v = arg.trim_matches(['"', '\'']);
-        let mut at = start + arg_at + usize::from(quoted);
+        let mut at = start + value_at;
         // `chpasswd` reads `user:password` lines: the password is after the colon.
         if password_program && let Some((user, pass)) = v.split_once(':') {
             at += user.len() + 1;
@@ -1954,6 +1949,21 @@ fn stores_credential(path: &str) -> bool {
         })
 }
 
+/// What `echo`/`printf` (one of `printers`, the last one on the line) is given in `before`:
+/// the value's offset there, the value without its quotes, and whether it was quoted.
+fn echoed_value<'a>(before: &'a str, printers: &[&str]) -> Option<(usize, &'a str, bool)> {
+    let arg_at = printers
+        .iter()
+        .find_map(|p| before.rfind(p).map(|k| k + p.len()))?;
+    let arg = &before[arg_at..];
+    let quoted = arg.starts_with(['"', '\'']);
+    Some((
+        arg_at + usize::from(quoted),
+        arg.trim_matches(['"', '\'']),
+        quoted,
+    ))
+}
+
 /// A value echoed into a file whose path says it stores a credential (`echo "53d7…" >
 /// config/master.key`, `printf '%s' '…' > ~/.vault-token`): what the file will hold.
 fn echoed_into_credential_file(text: &str) -> Vec<(usize, usize)> {
@@ -1978,17 +1988,12 @@ fn echoed_into_credential_file(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
             let before = command[..gt].trim_end();
-            let Some(arg_at) = ["echo -n ", "echo ", "printf '%s' ", "printf %s "]
-                .iter()
-                .find_map(|p| before.find(p).map(|k| k + p.len()))
-            else {
+            let printers = ["echo -n ", "echo ", "printf '%s' ", "printf %s "];
+            let Some((value_at, v, quoted)) = echoed_value(before, &printers) else {
                 continue;
             };
-            let arg = &before[arg_at..];
-            let quoted = arg.starts_with(['"', '\'']);
-            let v = arg.trim_matches(['"', '\'']);
             if !v.contains(char::is_whitespace) && generated_beside("secret", v, false, quoted) {
-                let s = at + arg_at + usize::from(quoted);
+                let s = at + value_at;
                 out.push((s, s + v.len()));
             }
         }
