@@ -3874,3 +3874,38 @@ fn mechanisms_found_by_the_forty_third_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Misses of the fortieth, forty-second and forty-third sealed parts, read again after the
+/// forty-third was fixed: a host named as this one by asking the shell (`"$(hostname -f)"`)
+/// went unseen, as did a verb after any operand only the shell knows; a reset or a switch
+/// turned off, said to this host, restarts or stops this machine; an output named by a noun
+/// joined to `out` (`-IMAGEOUT_NAME`) is where the program writes. Their look-alikes: another
+/// host's reset, a look after a dynamic operand, options that only end in `out`.
+#[test]
+fn mechanisms_from_earlier_misses_read_again() {
+    let ctx = ctx();
+    for line in [
+        "acme-amt \"$(hostname -f)\" reset",
+        "acme-pm --off \"$(hostname -s)\"",
+        "acme-bmc -h localhost --reset",
+        "sudo acme-stack a.fits -IMAGEOUT_NAME /dev/nvme0n1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-amt bmc1.example.com reset",
+        "acme-tool \"$(date +%F)\" delete",
+        "acme-stack a.fits -IMAGEOUT_NAME /home/dev/coadd.fits",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-amt \"$(hostname -f)\" info",
+        "acme-pm --on \"$(hostname -s)\"",
+        "acme-tool \"$(date +%F)\" list",
+        "acme-stack a.fits -IMAGEOUT_NAME build/coadd.fits",
+        "acme-stack --timeout-file build/t.txt a.fits",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

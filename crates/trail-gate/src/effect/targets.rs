@@ -413,9 +413,27 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
         && (ps
             .iter()
             .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && (root_counts || p != "root"))
+            // What it makes and `out` joined, before the place's name (`-IMAGEOUT_NAME`,
+            // `--dataout-file`).
+            || joined_out(&ps)
             // `--export-picture-to`, `--save-to`: a writing verb, then where to.
             || ps.last().is_some_and(|p| p == "to")
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
+}
+
+/// Whether an option's parts join a noun to `out` and end with a place (`-IMAGEOUT_NAME`,
+/// `--dataout-file`): the place is where that output goes. A word that only ends in `out`
+/// (`--timeout`, `--checkout`) names no place after it.
+fn joined_out(ps: &[String]) -> bool {
+    let Some((last, rest)) = ps.split_last() else {
+        return false;
+    };
+    (PLACES.contains(&last.as_str()) || last == "name")
+        && rest.iter().any(|p| {
+            p.strip_suffix("out").is_some_and(|noun| {
+                noun.len() >= 4 && !matches!(noun, "time" | "check" | "roll" | "lock" | "drop")
+            })
+        })
 }
 
 /// Verbs whose option, ending in `to`, names where something is written (`--export-to`,

@@ -1024,12 +1024,12 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_id = false;
     let mut out = Vec::new();
     for a in c.args {
-        // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's.
+        // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's; alone, it
+        // is an operand that names something (`amttool "$(hostname -f)" reset`), and the
+        // verb may follow it.
         let Some(w) = a.text.as_deref() else {
-            if std::mem::take(&mut after_flag) {
-                continue;
-            }
-            break;
+            after_flag = false;
+            continue;
         };
         if w == "--" {
             break;
@@ -2324,6 +2324,11 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         return Some(p);
     }
     let words: Vec<&str> = c.words().collect();
+    // A host named as this one, by its address or by asking the shell (`"$(hostname -f)"`).
+    let here = words.iter().any(|w| names_this_host(w))
+        || c.args
+            .iter()
+            .any(|a| a.text.is_none() && names_this_host(&a.raw));
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
         // A statement of a program's own language (`plan(P), write(P), halt`), or the value
         // of a one-letter option (`swipl -t halt`: the goal run when it ends), stops that
@@ -2364,7 +2369,11 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         }
         let ps = parts(w);
         let joined: String = ps.concat();
-        ps.iter().any(|p| POWER_WORDS.contains(&p.as_str()))
+        // A reset, or a switch turned off, said to a host that is this one (`amttool localhost
+        // reset`, `pm --off "$(hostname -s)"`): its management controller restarts or stops
+        // this machine.
+        here && (w.eq_ignore_ascii_case("reset") || matches!(**w, "--reset" | "--off" | "--cycle"))
+            || ps.iter().any(|p| POWER_WORDS.contains(&p.as_str()))
             || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
             // Ending in the act spelt in two words (`--chassis-control=POWER-DOWN`).
             || ps.len() >= 2
@@ -2390,7 +2399,23 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
             && !power_mode(w)
             && !w.starts_with('+')
     });
-    let host = words.iter().any(|w| {
+    let host = names_a_host(&words);
+    // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
+    // `varnishadm stop`) stops that service: the machine goes on.
+    let service_admin = service_admin(c.name, word, &words);
+    let this_machine = words.iter().any(|w| power_interface(w))
+        || !of_another && !service_admin && (here || !named_after && !host);
+    Some(Power {
+        word: (*word).to_string(),
+        this_machine,
+        named_here: here && !of_another && !service_admin,
+    })
+}
+
+/// Whether the words name another machine: a user at a host, an address, a host option
+/// (`--host`, `-H`, `-h NAME`), or a host and its port.
+fn names_a_host(words: &[&str]) -> bool {
+    words.iter().any(|w| {
         w.contains('@')
             || w.contains("://")
             || matches!(
@@ -2417,18 +2442,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 && w[1].starts_with(|ch: char| ch.is_ascii_alphabetic())
                 && w[1] != "now"
                 && !w[1].contains(char::is_whitespace)
-        });
-    // A service's own administration tool (`mariadb-admin shutdown`, `dsmadmc halt`,
-    // `varnishadm stop`) stops that service: the machine goes on.
-    let service_admin = service_admin(c.name, word, &words);
-    let here = words.iter().any(|w| names_this_host(w));
-    let this_machine = words.iter().any(|w| power_interface(w))
-        || !of_another && !service_admin && (here || !named_after && !host);
-    Some(Power {
-        word: (*word).to_string(),
-        this_machine,
-        named_here: here && !of_another && !service_admin,
-    })
+        })
 }
 
 /// This machine's power interfaces: logind or systemd on the system bus, `/sys/power`, SysRq.
