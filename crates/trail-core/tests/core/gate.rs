@@ -3879,8 +3879,10 @@ fn mechanisms_found_by_the_forty_third_sealed_part() {
 /// forty-third was fixed: a host named as this one by asking the shell (`"$(hostname -f)"`)
 /// went unseen, as did a verb after any operand only the shell knows; a reset or a switch
 /// turned off, said to this host, restarts or stops this machine; an output named by a noun
-/// joined to `out` (`-IMAGEOUT_NAME`) is where the program writes. Their look-alikes: another
-/// host's reset, a look after a dynamic operand, options that only end in `out`.
+/// joined to `out` (`-IMAGEOUT_NAME`) is where the program writes, and so is the last operand
+/// of a read of memory into a file (`read-memory 0 4096 /dev/nvme0n1`). Their look-alikes:
+/// another host's reset, a look after a dynamic operand, options that only end in `out`, a
+/// memory read into the project, a device's register read.
 #[test]
 fn mechanisms_from_earlier_misses_read_again() {
     let ctx = ctx();
@@ -3889,6 +3891,7 @@ fn mechanisms_from_earlier_misses_read_again() {
         "acme-pm --off \"$(hostname -s)\"",
         "acme-bmc -h localhost --reset",
         "sudo acme-stack a.fits -IMAGEOUT_NAME /dev/nvme0n1",
+        "acme-isp -u 0x15a2,0x0073 read-memory 0x0 0x100000 /dev/nvme0n1",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -3905,6 +3908,8 @@ fn mechanisms_from_earlier_misses_read_again() {
         "acme-tool \"$(date +%F)\" list",
         "acme-stack a.fits -IMAGEOUT_NAME build/coadd.fits",
         "acme-stack --timeout-file build/t.txt a.fits",
+        "acme-isp -u 0x15a2,0x0073 read-memory 0x0 0x100000 build/flash.bin",
+        "acme-mmc extcsd read /dev/mmcblk0",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

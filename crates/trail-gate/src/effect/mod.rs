@@ -982,6 +982,8 @@ fn critical(
     // An output option of a command that only looks names what it reads (`clevis luks list
     // -d /dev/nvme0n1p3`).
     let lists = verb.is_none() && (looks || words::reports(c));
+    // Unless what it reads is written out last (`read-memory 0 4096 /dev/nvme0n1`).
+    let reads_out = lists && words::reads_out(c);
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
@@ -1050,7 +1052,7 @@ fn critical(
                 || t.output
                     // A looking command's `-d DEV` names what it reads; its `-o FILE` is
                     // where its output goes, looking or not.
-                    && (!lists || t.named)
+                    && (!lists || t.named || reads_out && !t.by_option)
                     // A system file is replaced by an output named so, not by a fixer that
                     // edits it in place (a junction, below).
                     // The home given to a directory option receives files; it is not

@@ -1486,6 +1486,15 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
 }
 
+/// Whether the command's subcommand is a read of something into a file (`read`,
+/// `read-memory`, `read_flash`): a chip's or a board's memory read out is written where the
+/// command says, last, by the Unix convention (`blhost … read-memory 0 4096 FILE`).
+pub(super) fn reads_out(c: &Cmd<'_>) -> bool {
+    subcommands(c)
+        .first()
+        .is_some_and(|w| parts(w).first().is_some_and(|p| p == "read") && !w.contains(':'))
+}
+
 /// Whether a subcommand runs a test suite (`acme test …`): it runs the code it is given,
 /// though it changes nothing.
 pub(super) fn runs_tests(c: &Cmd<'_>) -> bool {
