@@ -133,9 +133,11 @@ fn credential_sent(
         }
         // Everything upstream of it, through filters (`… | base64 | curl`), and whether an
         // `xargs` on the way opens the files the stream names.
+        // And whether a filter on the way keeps only what is named as a credential.
         let mut seen = vec![false; commands.len()];
-        let mut stack: Vec<(usize, bool)> = cmd.piped_from.iter().map(|&j| (j, false)).collect();
-        while let Some((j, opened)) = stack.pop() {
+        let mut stack: Vec<(usize, bool, bool)> =
+            cmd.piped_from.iter().map(|&j| (j, false, false)).collect();
+        while let Some((j, opened, selected)) = stack.pop() {
             if j >= commands.len() || std::mem::replace(&mut seen[j], true) {
                 continue;
             }
@@ -152,8 +154,18 @@ fn credential_sent(
                     text,
                 ));
             }
+            // The environment, filtered down to the variables named as keys and tokens (`env |
+            // grep API_TOKEN | curl`): those are what is sent.
+            if selected && prints_environment(&commands[j]) {
+                return Some(super::block(
+                    RuleId::Exfiltration,
+                    "the environment's variables named as keys, tokens or passwords are piped into a command that sends them off the machine: it is never run".into(),
+                    text,
+                ));
+            }
             let opens = opened || commands[j].name() == Some("xargs");
-            stack.extend(commands[j].piped_from.iter().map(|&k| (k, opens)));
+            let selects = selected || selects_credentials(&commands[j]);
+            stack.extend(commands[j].piped_from.iter().map(|&k| (k, opens, selects)));
         }
     }
     None
@@ -184,6 +196,37 @@ fn dumps_credentials(c: &Simple) -> bool {
             "keystore",
             "keyring",
         ])
+}
+
+/// A program that prints the environment's variables (`env`, `printenv`, `export -p`), and
+/// nothing else: every token the shell was given is in what it prints.
+fn prints_environment(c: &Simple) -> bool {
+    let ops = || c.argv[1..].iter().filter_map(|a| a.text.as_deref());
+    match c.name() {
+        Some("env" | "printenv") => c.argv.len() == 1 || ops().all(|w| w.starts_with('-')),
+        Some("export" | "declare" | "typeset") => ops().all(|w| matches!(w, "-p" | "-x" | "-px")),
+        Some("set") => c.argv.len() == 1,
+        _ => false,
+    }
+}
+
+/// A filter whose pattern names keys, tokens or passwords (`grep -i API_KEY`, `grep -E
+/// 'TOKEN|SECRET'`): what passes it is what is named so.
+fn selects_credentials(c: &Simple) -> bool {
+    if !matches!(c.name(), Some("grep" | "egrep" | "rg" | "ag")) {
+        return false;
+    }
+    c.argv[1..]
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|w| !w.starts_with('-'))
+        .flat_map(super::text::words)
+        .any(|p| {
+            ["token", "secret", "pass", "key", "credential", "auth"]
+                .iter()
+                .any(|w| p.starts_with(w))
+                || matches!(p.as_str(), "api" | "apikey" | "pat" | "pwd")
+        })
 }
 
 /// A program whose words, its own name and a pattern it filters for included, name secrets
