@@ -840,6 +840,8 @@ fn collect(
                 if !references.iter().any(|&(rs, re)| vs < re && rs < ve)
                     && !plausible::public_or_demo(value, around(text, vs, ve))
                     && !plausible::names_itself_public(value)
+                    // Or its comment says so (`// search-only API key`).
+                    && !plausible::said_public(text.get(ve..).unwrap_or_default())
                     && plausible::plausible_call_argument(value)
                 {
                     out.push(Candidate {

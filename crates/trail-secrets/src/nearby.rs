@@ -169,7 +169,11 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in handed_over(text) {
         push_new(out, span, HANDED_OVER);
     }
-    for span in typed_logins(text) {
+    for span in typed_logins(text)
+        .into_iter()
+        .chain(filled_fields(text))
+        .chain(shaped_call_arguments(text))
+    {
         push_new(out, span, TYPED);
     }
     for span in scripted_logins(text) {
@@ -226,6 +230,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         if generated_alone(&text[start..end])
             && !assigned(text, start)
             && !labelled_an_id(text, start)
+            && !headed_an_id(text, start)
             && !inside_armour(text, start)
             && !plausible::base64_block_public(text, start)
             && !after_key_type(text, start)
@@ -254,6 +259,46 @@ fn labelled_an_id(text: &str, start: usize) -> bool {
             && last[..last.len() - 2]
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic())
+}
+
+/// A value in a table's column whose heading names an id (`SID`, `ID`, `Key ID`, `orderId`):
+/// the heading is the nearest line above, in the same block, with a word starting in the same
+/// column (`twilio phone-numbers:list` prints `SID` over `PNb04a…`).
+fn headed_an_id(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let column = start - line_start;
+    let mut end = line_start;
+    for _ in 0..50 {
+        if end == 0 {
+            return false;
+        }
+        let above_start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+        let above = &text[above_start..end - 1];
+        end = above_start;
+        if above.trim().is_empty() {
+            return false;
+        }
+        let b = above.as_bytes();
+        if column >= b.len() || column > 0 && !b[column - 1].is_ascii_whitespace() {
+            continue;
+        }
+        let word = above[column..]
+            .split(char::is_whitespace)
+            .next()
+            .unwrap_or_default();
+        if word.eq_ignore_ascii_case("id")
+            || word.eq_ignore_ascii_case("sid")
+            || word.eq_ignore_ascii_case("uuid")
+            || word.len() > 2
+                && (word.ends_with("Id") || word.ends_with("_id") || word.ends_with("ID"))
+                && word[..word.len() - 2]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphabetic() || c == b'_')
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The user of `-u user:password` when it is itself generated (`curl -u "akTb640gHo9M…:5OUb…"`,
@@ -1403,7 +1448,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
     if !contains_any_case(text, b"stdin")
         && !contains_any_case(text, b"secret")
         && !contains_any_case(text, b"login")
-        && !contains_any_case(text, b"passw")
+        && !contains_any_case(text, b"pass")
         && !text.contains("sudo")
     {
         return out;
@@ -1441,10 +1486,12 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         });
         // A program named for passwords reads them from its input (`echo 'pi:…' | sudo
         // chpasswd`, `… | smbpasswd -s`, `… | htpasswd -i FILE USER`).
+        // And a password store, which takes a new entry or its master password there (`… |
+        // pass insert -e NAME`, `… | keepassxc-cli show -s DB ENTRY`).
         let password_program = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
             cmd.split_whitespace()
                 .find(|w| *w != "sudo" && !w.starts_with('-'))
-                .is_some_and(|w| contains_any_case(w.rsplit('/').next().unwrap_or(w), b"passw"))
+                .is_some_and(|w| password_store(w.rsplit('/').next().unwrap_or(w)))
         });
         if !(stores
             || logs_in
@@ -1479,6 +1526,17 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Whether a program is named for passwords (`chpasswd`, `smbpasswd`, `htpasswd`) or is a
+/// password store (`pass`, `gopass`, `keepassxc-cli`): what it reads from its input is one.
+fn password_store(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("passw")
+        || lower.contains("keepass")
+        || lower
+            .split(['-', '_', '.'])
+            .any(|p| p == "pass" || p.len() <= 6 && p.ends_with("pass"))
 }
 
 /// The generated credential in the flag value at `i`, after a user and `:` or `%`.
@@ -2338,6 +2396,12 @@ const SPACED_PASSWORD_WORDS: &[&str] = &[
     "رمز عبور",
     "รหัสผ่าน",
     "पासवर्ड",
+    // Urdu, Amharic, Mongolian, Kazakh, Hausa.
+    "پاس ورڈ",
+    "የይለፍ ቃል",
+    "нууц үг",
+    "құпия сөз",
+    "kalmar sirri",
     // Spanish's word for a key that is a password's in speech (`La clave del router es …`),
     // as a word of its own: generic-assignment would find it inside `enclave`.
     "clave",
@@ -2565,6 +2629,119 @@ fn typed_logins(text: &str) -> Vec<(usize, usize)> {
                 out.push((s, s + value.len()));
             }
             break;
+        }
+    }
+    out
+}
+
+/// A later argument of a call that has every kind of character, as only a person's password
+/// or a device's local key does (`Net::SMTP.start(host, 587, helo, 'orders@…', '3H_=T6p+i.#A',
+/// :login)`, `OutletDevice('385d…', '192.168.1.62', 'Z4FOGziCFA~KIo44')`): whatever the
+/// call is named, the string reads as generated. Not the first argument, which names what
+/// the call works on.
+fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b',') {
+        let comma = i + k;
+        i = comma + 1;
+        let mut j = i;
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        let Some(&q) = b.get(j).filter(|&&c| c == b'"' || c == b'\'') else {
+            continue;
+        };
+        let Some(len) = b[j + 1..]
+            .iter()
+            .take(64)
+            .position(|&c| c == q || c == b'\n')
+        else {
+            continue;
+        };
+        let end = j + 1 + len;
+        if b[end] != q {
+            continue;
+        }
+        let mut n = end + 1;
+        while n < b.len() && matches!(b[n], b' ' | b'\t') {
+            n += 1;
+        }
+        if !matches!(b.get(n), Some(b',' | b')')) {
+            continue;
+        }
+        let v = &text[j + 1..end];
+        // A digest named by its algorithm (`"sha256/rlqo…="`, a certificate pin) has a slash.
+        if every_kind(v)
+            && v.len() >= 12
+            && !v.contains('/')
+            && !spells_a_word(v)
+            && crate::plausible::plausible_call_argument(v)
+            && text[..comma]
+                .rfind('(')
+                .is_some_and(|open| !text[open..comma].contains(')'))
+        {
+            out.push((j + 1, end));
+        }
+    }
+    out
+}
+
+/// Whether a value holds a run of letters written as a word is (`Build-2024.11_Final!`: four
+/// or more in lower case, or one capital and then lower case), as a generator's output does
+/// not: its letters change case at random.
+fn spells_a_word(v: &str) -> bool {
+    v.split(|c: char| !c.is_ascii_alphabetic()).any(|run| {
+        let rest = run.get(1..).unwrap_or_default();
+        run.len() >= 4 && rest.bytes().all(|c| c.is_ascii_lowercase())
+    })
+}
+
+/// A password typed into a page's field by a browser-driving script (Selenium's
+/// `find_element(By.ID, "password").send_keys("…")`, Playwright's `page.fill('#password',
+/// '…')`, Cypress's `cy.get('#pass').type('…')`, Capybara's `fill_in 'Password', with: '…'`):
+/// the field the line names is a password's, so the last string it types is the password,
+/// when it reads as generated. The field's name, not the value, must say so.
+fn filled_fields(text: &str) -> Vec<(usize, usize)> {
+    const FILLS: &[&str] = &[
+        "send_keys(",
+        "sendkeys(",
+        ".fill(",
+        ".type(",
+        "setvalue(",
+        "fill_in ",
+        "fill_in(",
+        "presssequentially(",
+        "press_sequentially(",
+    ];
+    let mut out = Vec::new();
+    if !(contains_any_case(text, b"pass") || contains_any_case(text, b"pwd"))
+        || !FILLS.iter().any(|f| contains_any_case(text, f.as_bytes()))
+    {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let lower = line.to_ascii_lowercase();
+        let Some(at) = FILLS.iter().filter_map(|f| lower.find(f)).min() else {
+            continue;
+        };
+        // The last quoted string on the line after the call: what is typed.
+        let after = &line[at..];
+        let Some(close) = after.rfind(['"', '\'']) else {
+            continue;
+        };
+        let q = after.as_bytes()[close];
+        let Some(open) = after[..close].rfind(q as char) else {
+            continue;
+        };
+        let value = &after[open + 1..close];
+        let field = &lower[..at + open];
+        if (field.contains("pass") || field.contains("pwd"))
+            && crate::plausible::plausible_call_argument(value)
+        {
+            let s = start + at + open + 1;
+            out.push((s, s + value.len()));
         }
     }
     out

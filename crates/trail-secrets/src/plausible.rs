@@ -873,6 +873,30 @@ pub(crate) const PASSWORD_ELSEWHERE: &[&str] = &[
     "pasfhocal",
     "facal-faire",
     "nenosiri",
+    // Galician, Esperanto, Haitian Creole, the stem Uzbek, Tatar and Romanian (`parolă`)
+    // share, Azerbaijani, Kurdish, Breton, Zulu, Māori, Malagasy, Faroese.
+    "contrasinal",
+    "pasvorto",
+    "modpas",
+    "parol",
+    "şifrə",
+    "şîfre",
+    "ger-tremen",
+    "iphasiwedi",
+    "kupuhipa",
+    "tenimiafina",
+    "loyniorð",
+    // Serbian and Macedonian in Cyrillic, Armenian, Tamil, Sinhala, Kyrgyz, Lao, Khmer,
+    // Burmese, Bengali.
+    "лозинка",
+    "գաղտնաբառ",
+    "கடவுச்சொல்",
+    "මුරපදය",
+    "сырсөз",
+    "ລະຫັດຜ່ານ",
+    "ពាក្យសម្ងាត់",
+    "စကားဝှက်",
+    "পাসওয়ার্ড",
     // As written in their own letters.
     "hasło",
     "jelszó",
@@ -1784,6 +1808,9 @@ pub(crate) fn said_public(after: &str) -> bool {
         "not secret",
         "safe to expose",
         "safe to share",
+        // A key that can only search a public index (Algolia's search-only key).
+        "search-only",
+        "search only",
     ]
     .iter()
     .any(|w| comment.contains(w))

@@ -3390,3 +3390,64 @@ fn languages_query_tokens_and_irc_identify() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-fourth sealed part (issue 20): a password handed over in Galician (and
+/// the words of eighteen more languages the sets had not yet used); a value piped into a
+/// password store (`pass insert`, `keepassxc-cli`); a password typed into a page's field by a
+/// browser-driving script; a later call argument with every kind of character, whatever the
+/// call (a Ruby SMTP login's, a device's local key). Left alone: a table's SID column, a key
+/// its comment calls search-only, a certificate pin, a user name typed into its field, and
+/// a call's ordinary strings.
+#[test]
+fn fields_stores_call_arguments_and_more_languages() {
+    for (text, secret) in [
+        (
+            "O usuario é uxia e o contrasinal é N.c5jGci0O.S6x (cámbiao)",
+            "N.c5jGci0O.S6x",
+        ),
+        ("la pasvorto estas Tq8_xK2vLm7R!", "Tq8_xK2vLm7R"),
+        ("parola/parolă: parolă este Zq8-vKx2LmR7w", "Zq8-vKx2LmR7w"),
+        (
+            "$ echo 'stEt3Rx!s__QxVg6!oF3w' | pass insert -e shop/pos",
+            "stEt3Rx!s__QxVg6!oF3w",
+        ),
+        (
+            "$ echo '-n!%jWBEYv_S_ZSBmrnlJE0' | keepassxc-cli show -s gear.kdbx 'x'",
+            "-n!%jWBEYv_S_ZSBmrnlJE0",
+        ),
+        (
+            "driver.find_element(By.ID, \"password\").send_keys(\"d#LK=2iLHY+o7\")",
+            "d#LK=2iLHY+o7",
+        ),
+        (
+            "await page.fill('#password', 'Xk29fQm7LpW3vRt8');",
+            "Xk29fQm7LpW3vRt8",
+        ),
+        (
+            "cy.get('input[name=pwd]').type('Wq8_xK2vLm7R!')",
+            "Wq8_xK2vLm7R!",
+        ),
+        (
+            "Net::SMTP.start('smtp.example', 587, 'example', 'orders@example.com', '3H_=T6p+i.#A', :login)",
+            "3H_=T6p+i.#A",
+        ),
+        (
+            "d = tinytuya.OutletDevice('385dte8s29nio48ncj4qc5', '192.168.1.62', 'Z4FOGziCFA~KIo44')",
+            "Z4FOGziCFA~KIo44",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "SID                                 Phone Number\nPNb04ad4860d7c736575ad0950cab48455  +38659000111",
+        "const c = algoliasearch('1FA288B4BD', 'f7114e9baba3315f3c15a797c5a44ec5'); // search-only API key",
+        ".add(\"api.corp.test\", \"sha256/rlqowMbVdWxq3aVmVlwwrFanwTdd9v5zvbOxbkZqz6w=\")",
+        "driver.find_element(By.ID, \"username\").send_keys(\"scraper\")",
+        "cy.get('#password').type('{enter}')",
+        "log.info('Started %s', 'Build-2024.11_Final!')",
+        "$ echo 'hello' | compass compile",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
