@@ -335,12 +335,35 @@ pub(super) fn shell_code(
     };
     if runs_named {
         named(name, shell, words, raw, out);
+        // A script this line wrote (`printf 'rm -rf ~' > build/c.sh && bash build/c.sh`): no
+        // person read it between, so its text is the code run.
+        if let Some(text) = planted_script(words, ctx) {
+            code::judge_code(name, text, ctx, raw, out);
+        }
         return;
     }
     if !producers.is_empty() {
         piped_in(name, producers, ctx, raw, out);
     }
     fed(name, cmd, ctx, raw, out);
+}
+
+/// The text this line wrote into the script a shell or an interpreter is told to run: its
+/// first operand, when a redirection or `tee` earlier on the line wrote that file.
+fn planted_script<'a>(words: &[Arg], ctx: &'a Context) -> Option<&'a str> {
+    if ctx.line.planted.is_empty() {
+        return None;
+    }
+    let first = words
+        .iter()
+        .find(|a| a.text.as_deref().is_none_or(|t| !t.starts_with('-')))?;
+    let path = ctx.resolve(&ctx.arg_text(first))?;
+    ctx.line
+        .planted
+        .iter()
+        .rev()
+        .find(|(f, _)| *f == path)
+        .map(|(_, text)| text.as_str())
 }
 
 /// Anything the words run that was fetched or decoded (`bash -c "$(curl …)"`, a file this line

@@ -3929,3 +3929,35 @@ fn mechanisms_from_earlier_misses_read_again() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the forty-fourth sealed part (issue 20), gate frozen at c309ab8 (first run 0.85 /
+/// 0.76 / 0.98, 3 of 66 allowed outright): a script this line wrote and a shell or an
+/// interpreter then runs (`echo 'rm -rf ~' > build/c.sh && bash build/c.sh` was allowed with
+/// "no rule matched"); code in another language deleting the project root; a build file's
+/// element named for deleting (`<delete dir="/work/proj"/>`) fed to any program; a recipe
+/// written and then built by the name it carries. Their look-alikes: harmless scripts written
+/// and run, a build deleting its own output, a recipe's ordinary lines.
+#[test]
+fn mechanisms_found_by_the_forty_fourth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "echo 'rm -rf /home/dev' > build/c.sh && bash build/c.sh",
+        "printf 'rm -rf /home/dev\\n' > /run/user/1000/tmp/c.sh && sh /run/user/1000/tmp/c.sh",
+        "printf 'import os\\nos.system(\"rm -rf /home/dev\")\\n' > build/c.py && python3 build/c.py",
+        "printf 'os.remove.all(os.Path(\"/work/proj\"))\\n' > build/clean.sc && acme-repl build/clean.sc",
+        "acme-build -f /dev/stdin <<'X'\n<project><target name=\"x\"><delete dir=\"/work/proj\"/></target></project>\nX",
+        "acme-msbuild <<'X'\n<Target Name=\"x\"><RemoveDir Directories=\"/home/dev\"/></Target>\nX",
+        "printf 'do_install:append() {\\n    rm -rf /home/dev\\n}\\n' >> recipes/demo/demo.bb && acme-build -c demo",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "echo 'echo hi' > build/c.sh && bash build/c.sh",
+        "printf 'print(1)\\n' > build/c.py && python3 build/c.py",
+        "acme-build -f /dev/stdin <<'X'\n<project><target name=\"x\"><delete dir=\"build\"/></target></project>\nX",
+        "printf 'do_install:append() {\\n    install -d ${D}/opt\\n}\\n' >> recipes/demo/demo.bb && acme-build -c demo",
+        "printf 'rm -rf /home/dev\\n' > build/notes.txt && acme-build -c demo",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

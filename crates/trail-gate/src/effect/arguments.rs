@@ -1130,21 +1130,24 @@ fn argv_list(code_text: &str, out: &mut Findings) {
     }
 }
 
-/// Code that calls a deletion and whose own strings name /, home or a system directory
-/// (`shutil.rmtree("/home/dev")`, in any language): it says what it deletes, a block. Returns
+/// Code that calls a deletion and whose own strings name /, home, a system directory or the
+/// project root (`shutil.rmtree("/home/dev")`, in any language): it says what it deletes, a block. Returns
 /// whether it was one.
 fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Findings) -> bool {
     use super::super::Place;
     let critical = code::deletion_call(code_text)
-        && code::literals(code_text)
-            .iter()
-            .any(|l| matches!(ctx.classify(l), Place::Root | Place::Home | Place::System));
+        && code::literals(code_text).iter().any(|l| {
+            matches!(
+                ctx.classify(l),
+                Place::Root | Place::Home | Place::System | Place::ProjectRoot
+            )
+        });
     if critical {
         out.push(super::decide(
             Verdict::Block,
             RuleId::InterpreterCode,
-            "this code deletes /, the home directory or a system directory from inside another \
-             language: it is never run"
+            "this code deletes /, the home directory, a system directory or the project root \
+             from inside another language: it is never run"
                 .into(),
             raw,
         ));

@@ -1716,6 +1716,36 @@ fn made_on_this_line(
     out.extend(points_at_armed(c, ctx, raw));
     out.extend(own_config_fetched(c, ctx, raw));
     planted_made_runnable(c, ctx, out);
+    planted_then_built(c, ctx, out);
+}
+
+/// A file this line wrote, then a program told to build or run the thing it is named for
+/// (`printf 'do_install:append() {\n rm -rf ~\n}' >> recipes/demo/demo.bb && petalinux-build
+/// -c demo`): no person read the file between, and the build runs the shell lines it holds.
+/// Only blocks count: what a build's recipe may do otherwise is the build's business.
+fn planted_then_built(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
+    if ctx.line.planted.is_empty() {
+        return;
+    }
+    const RUNS: &[&str] = &[
+        "run", "exec", "execute", "build", "make", "bake", "install", "deploy",
+    ];
+    let runs_word = |w: &str| words::parts(w).iter().any(|p| RUNS.contains(&p.as_str()));
+    let runs = runs_word(c.name) || c.words().any(runs_word);
+    if !runs {
+        return;
+    }
+    for (file, text) in &ctx.line.planted {
+        let named = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(|stem| stem.len() >= 3 && c.words().any(|w| w == stem));
+        if named {
+            for line in text.lines() {
+                out.runs(line.trim(), super::Keep::Blocks);
+            }
+        }
+    }
 }
 
 /// A program run after this line fetched its own configuration from the network (`curl -o
@@ -2429,6 +2459,17 @@ fn configured_deletion(
     texts.extend(cmd.heredoc.clone());
     texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
     for text in &texts {
+        if let Some(place) = markup_deletion(text, ctx) {
+            return Some(decide(
+                Verdict::Block,
+                RuleId::DestroysCritical,
+                format!(
+                    "`{}` is handed a build file whose element deletes `{place}`: it is never run",
+                    c.name
+                ),
+                raw,
+            ));
+        }
         let values: Vec<&str> = text.lines().filter_map(held_command).collect();
         // The verb first: a word's test is cheaper than resolving a path.
         let deletes = values.iter().any(|v| {
@@ -2456,6 +2497,51 @@ fn configured_deletion(
                 ),
                 raw,
             ));
+        }
+    }
+    None
+}
+
+/// An element named for deleting whose attribute names /, home, a system directory, the
+/// project or its ancestors (Ant's and Phing's `<delete dir="/work/proj"/>`, MSBuild's
+/// `<RemoveDir Directories="/home/dev"/>`): what runs the build file deletes it. The place
+/// it names, as written.
+fn markup_deletion<'t>(text: &'t str, ctx: &super::Context) -> Option<&'t str> {
+    let mut rest = text;
+    while let Some(lt) = rest.find('<') {
+        rest = &rest[lt + 1..];
+        let name_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':'))
+            .count();
+        let name = rest[..name_len].to_ascii_lowercase();
+        let verb = words::Verb {
+            word: name.clone(),
+            class: words::Class::Destroys,
+        };
+        let deletes = name_len > 1
+            && words::parts(&rest[..name_len])
+                .iter()
+                .any(|p| words::classify(p) == Some(words::Class::Destroys))
+            && verb.deletes();
+        if !deletes {
+            continue;
+        }
+        let tag = &rest[name_len..rest.find('>').unwrap_or(rest.len())];
+        let place = tag.split(['"', '\'']).skip(1).step_by(2).find(|v| {
+            targets::target(v, ctx).is_some_and(|t| {
+                matches!(
+                    t,
+                    Target::Root
+                        | Target::Home
+                        | Target::Ancestor
+                        | Target::SystemDir
+                        | Target::ProjectRoot
+                )
+            })
+        });
+        if place.is_some() {
+            return place;
         }
     }
     None
