@@ -1192,7 +1192,7 @@ pub static RULES: &[Rule] = &[
         id: RuleId::SensitiveWrite,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this writes to shell start-up files, SSH or git configuration, a dotfile of the home directory, or system configuration",
+        reason: "this writes to shell start-up files, SSH or git configuration, a dotfile of the home directory, system configuration or the system's directories",
         matches: |c, ctx| {
             let sensitive = |raw: &str| {
                 let Some(p) = ctx.places.resolve(raw) else {
@@ -1213,8 +1213,20 @@ pub static RULES: &[Rule] = &[
                     || zones::START_UP.iter().any(|f| p.starts_with(home.join(f)))
                     || p.starts_with("/etc")
             };
+            // A file written by redirection into the system's directories (`> /usr/local/
+            // share/doc/x.svg`, a daemon's command file under `/var/lib`): not the process's
+            // own streams or a terminal.
+            let into_system = |raw: &str| {
+                ctx.places.classify(raw) == Place::System
+                    && ctx
+                        .places
+                        .resolve(raw)
+                        .is_some_and(|p| !p.starts_with("/dev") && !p.starts_with("/proc/self"))
+            };
             c.touches(Zone::StartUp, Some(Access::Write))
-                || c.writes.iter().any(|w| sensitive(&w.target))
+                || c.writes
+                    .iter()
+                    .any(|w| sensitive(&w.target) || into_system(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "mv" | "install" | "ln")
                     && c.operands().last().is_some_and(|a| sensitive(&a.raw)))
         },
@@ -1230,6 +1242,8 @@ pub static RULES: &[Rule] = &[
             "ln -s /tmp/evil/.profile ~/",
             "xbindkeys --defaults > ~/.xbindkeysrc",
             "echo '//registry.npmjs.org/:_authToken=x' > /home/dev/.npmrc",
+            "pikchr a.pikchr > /usr/local/share/doc/a.svg",
+            "printf 'X\\n' > /var/lib/acme/acme.cmd",
         ],
         must_not_match: &[
             "echo hi > notes.txt",
@@ -1237,6 +1251,8 @@ pub static RULES: &[Rule] = &[
             "cp a.txt b.txt",
             "du -sh ~/.cache > build/cache-size.txt",
             "echo x > ~/.cache/acme/last",
+            "make 2>/dev/null >/dev/stderr",
+            "echo x > /run/user/1000/tmp/a",
         ],
     },
     // ------------------------------------------------------------ issue 9's families
