@@ -3952,11 +3952,20 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
     for line in [
+        "rmacmeenv proj",
+        "acme-doc a.pikchr > /usr/local/share/doc/a.svg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
         "echo 'echo hi' > build/c.sh && bash build/c.sh",
         "printf 'print(1)\\n' > build/c.py && python3 build/c.py",
         "acme-build -f /dev/stdin <<'X'\n<project><target name=\"x\"><delete dir=\"build\"/></target></project>\nX",
         "printf 'do_install:append() {\\n    install -d ${D}/opt\\n}\\n' >> recipes/demo/demo.bb && acme-build -c demo",
         "printf 'rm -rf /home/dev\\n' > build/notes.txt && acme-build -c demo",
+        "rmate src/main.rs",
+        "rmiregistry 1099",
+        "acme-doc a.pikchr > build/a.svg 2>/dev/null",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -981,6 +981,12 @@ fn name_verb(name: &str) -> Option<Verb> {
             class,
         })
     })
+    .or_else(|| {
+        rm_joined(&lower).then(|| Verb {
+            word: name.into(),
+            class: Class::Destroys,
+        })
+    })
     // An account's verb and noun joined (`faxdeluser`, `faxadduser`): who may log in changes.
     .or_else(|| joined(&["deluser", "delgroup"], Class::Destroys))
     .or_else(|| joined(&["adduser", "addgroup", "useradd"], Class::Changes))
@@ -1005,6 +1011,15 @@ fn name_verb(name: &str) -> Option<Verb> {
             class: Class::Stops,
         })
     })
+}
+
+/// `rm` joined to what it removes (`rmvirtualenv`, `rmtrash`): a noun of five letters or more
+/// after it (`rmate`, an editor, is shorter), not Java's RMI tools (`rmiregistry`).
+fn rm_joined(lower: &str) -> bool {
+    lower.len() >= 7
+        && lower.starts_with("rm")
+        && !lower.starts_with("rmi")
+        && lower[2..].bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// A long option that names a thing by its id or name (`--action-id`, `--unit-name`): its
