@@ -3954,6 +3954,7 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
     for line in [
         "rmacmeenv proj",
         "acme-doc a.pikchr > /usr/local/share/doc/a.svg",
+        "acme-repl -c 'os.proc(\"sudo\", \"systemctl\", \"stop\", \"postgresql\").call()'",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -3965,6 +3966,7 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "printf 'rm -rf /home/dev\\n' > build/notes.txt && acme-build -c demo",
         "rmate src/main.rs",
         "rmiregistry 1099",
+        "acme-repl -c 'os.proc(\"ls\", \"-l\").call()'",
         "acme-doc a.pikchr > build/a.svg 2>/dev/null",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");

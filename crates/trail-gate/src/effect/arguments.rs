@@ -170,7 +170,7 @@ fn fed(
         // Code fed in that spawns a program by its argument strings (`IO.Process.run { cmd
         // := "rm", args := #["-rf", …] }`), and configuration fed in whose command keys a
         // program will run (`command: rm -rf …`): only what would be blocked counts.
-        argv_list(&text, out);
+        argv_list(&text, Keep::CommandBlocks, out);
         keyed_commands(&text, out);
         json_argv(&text, out);
         // A script held in a string of a structured document fed in (a pipeline's JSON
@@ -1013,7 +1013,7 @@ pub(super) fn embedded(
         scan(&text, out);
         if text.contains('(') {
             deletes_critical(&text, ctx, raw, out);
-            argv_list(&text, out);
+            argv_list(&text, Keep::CommandBlocks, out);
         }
     }
 }
@@ -1120,13 +1120,13 @@ fn comma_shell_line(text: &str) -> Option<&str> {
 
 /// A command given as a list of strings (`System.cmd("rm", ["-rf", "/"])`, `OS.execute("rm",
 /// ["-rf", "/home/dev"])`): from the first string that is a program, the strings joined.
-fn argv_list(code_text: &str, out: &mut Findings) {
+fn argv_list(code_text: &str, keep: Keep, out: &mut Findings) {
     let lits = code::literals(&code::home_named(code_text, "\"~\""));
     if let Some(i) = lits.iter().position(|l| {
         let first = l.split_whitespace().next().unwrap_or("");
         known::is_program(base(first))
     }) {
-        out.runs(&lits[i..].join(" "), Keep::CommandBlocks);
+        out.runs(&lits[i..].join(" "), keep);
     }
 }
 
@@ -1238,7 +1238,9 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             raw,
         ));
     }
-    argv_list(value, out);
+    // Code an option runs: what it spawns is asked as a command line would be
+    // (`amm -c 'os.proc("sudo", "systemctl", "stop", "db").call()'`).
+    argv_list(value, Keep::Risky, out);
 }
 
 /// A line typed into a terminal without its end (`rm -rf ~/\r`, `…\n`).
