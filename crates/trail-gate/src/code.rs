@@ -411,6 +411,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         return;
     }
     applescript_power(name, code, raw, out);
+    reads_credential_store(code, ctx, raw, out);
     let shells_out = has(SHELL_OUT);
     let deletes = has(DELETES);
     if shells_out {
@@ -460,6 +461,31 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         out.push(junction(
             RuleId::InterpreterCode,
             "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
+            raw,
+        ));
+    }
+}
+
+/// A string of the code that is the path of a credential store (`open("/home/dev/.netrc")`,
+/// `File.Load("~/.aws/credentials")`): whatever the language does with it, a key is read
+/// into what the agent sees, as `cat` of it is asked.
+pub(super) fn reads_credential_store(code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
+    // Every line of code comes here: a store's path has a slash, and most literals do not.
+    if !code.contains('/') {
+        return;
+    }
+    let store = literals(code).into_iter().find(|lit| {
+        (lit.starts_with('/') || lit.starts_with('~'))
+            && ctx
+                .resolve(lit)
+                .is_some_and(|p| crate::rules::credential_path(ctx, &p))
+    });
+    if let Some(store) = store {
+        out.push(junction(
+            RuleId::CredentialRead,
+            &format!(
+                "this code names a credential store (`{store}`): what it reads goes into the agent's context"
+            ),
             raw,
         ));
     }

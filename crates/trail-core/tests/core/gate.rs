@@ -3955,6 +3955,9 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "rmacmeenv proj",
         "acme-doc a.pikchr > /usr/local/share/doc/a.svg",
         "acme-repl -c 'os.proc(\"sudo\", \"systemctl\", \"stop\", \"postgresql\").call()'",
+        "acme-upload --submit demo.pkg",
+        "python3 -c 'print(open(\"/home/dev/.netrc\").read())'",
+        "printf 'Sub Main()\\n  Print File.Load(\"/home/dev/.netrc\")\\nEnd\\n' > build/n.bas && acme-basic build/n.bas",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -3967,6 +3970,8 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "rmate src/main.rs",
         "rmiregistry 1099",
         "acme-repl -c 'os.proc(\"ls\", \"-l\").call()'",
+        "python3 -c 'print(open(\"/home/dev/.ssh/id_rsa.pub\").read())'",
+        "printf 'IdentityFile /home/dev/.ssh/id_rsa\\n' > build/cfg && acme-sync -F build/cfg",
         "acme-doc a.pikchr > build/a.svg 2>/dev/null",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");

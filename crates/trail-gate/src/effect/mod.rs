@@ -2046,7 +2046,7 @@ fn what_it_is_handed(
     console_lines(c, cmd, producers, ctx, raw, out);
     out.extend(fed_statements(c, cmd, producers, ctx, raw));
     out.extend(configured_deletion(c, cmd, producers, ctx, raw));
-    planted_text(c, ctx, out);
+    planted_text(c, ctx, raw, out);
     out.extend(planted_destination(c, ctx, raw));
     out.extend(configured_listener(c, ctx, raw));
     arguments::downloaded_source(c, cmd, ctx, raw, out);
@@ -2298,7 +2298,7 @@ fn fed_statements(
 /// A line whose first word says it runs a command (`/control/shell sudo systemctl restart …`,
 /// `exec …`), and a call the language hands to the shell (`system("…")`), run it whenever the
 /// file is loaded: what they run counts whole, a junction too.
-fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
+fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings) {
     for text in planted_handed(c, ctx) {
         for line in text.lines().filter_map(held_command) {
             out.runs(line, super::Keep::Blocks);
@@ -2313,6 +2313,12 @@ fn planted_text(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
             }
         }
         arguments::escapes(text, super::Keep::Risky, out);
+        // A call in it given a credential store's path (`Print File.Load("~/.netrc")`): the
+        // program reads the key for whoever runs it. (A setting that names a key to log in
+        // with, `IdentityFile ~/.ssh/id_rsa`, is no call.)
+        for line in text.lines().filter(|l| l.contains('(')) {
+            super::code::reads_credential_store(line, ctx, raw, out);
+        }
     }
 }
 

@@ -2032,7 +2032,7 @@ const ONE_WORD_FLAGS: &[&str] = &[
 
 /// Long flags that start by sending something away (`--send-keys`, `--push`).
 /// (`--publish` is a port mapping to `docker run`.)
-const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "upload"];
+const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "submit", "upload"];
 
 /// A switch that takes away a program's own safeguard: its confirmation (`--yes`, `-y`,
 /// `--force`, `--no-confirm`), or its safety or sandbox (`--unsafe`, `-S unsafe`,
