@@ -470,16 +470,40 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
 /// `File.Load("~/.aws/credentials")`): whatever the language does with it, a key is read
 /// into what the agent sees, as `cat` of it is asked.
 pub(super) fn reads_credential_store(code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
-    // Every line of code comes here: a store's path has a slash, and most literals do not.
-    if !code.contains('/') {
+    // Every line of code comes here: a store's path has a slash (or is joined by a call),
+    // and most literals do not.
+    if !code.contains('/') && !code.contains(',') {
         return;
     }
-    let store = literals(code).into_iter().find(|lit| {
+    let lits = literals(code);
+    let whole = lits.iter().find(|lit| {
         (lit.starts_with('/') || lit.starts_with('~'))
             && ctx
                 .resolve(lit)
                 .is_some_and(|p| crate::rules::credential_path(ctx, &p))
     });
+    // Or joined under the home the code names (`Path.home() / ".aws" / "credentials"`,
+    // `os.path.join(expanduser("~"), ".ssh", "id_rsa")`): two or three strings in a row.
+    let joined = || {
+        let home = HOME_NAMES.iter().any(|n| code.contains(n)) || names_home(code);
+        let pieces: Vec<&String> = lits
+            .iter()
+            .filter(|l| !l.is_empty() && *l != "~" && !l.contains(char::is_whitespace))
+            .collect();
+        (home && pieces.len() >= 2)
+            .then(|| {
+                (2..=3).find_map(|n| {
+                    pieces.windows(n).find_map(|w| {
+                        let rel: Vec<&str> = w.iter().map(|p| p.trim_matches('/')).collect();
+                        let path = ctx.places.home.join(rel.join("/"));
+                        crate::rules::credential_path(ctx, &path)
+                            .then(|| format!("~/{}", rel.join("/")))
+                    })
+                })
+            })
+            .flatten()
+    };
+    let store = whole.cloned().or_else(joined);
     if let Some(store) = store {
         out.push(junction(
             RuleId::CredentialRead,

@@ -336,9 +336,35 @@ impl Keep {
                         d.rule.as_deref().and_then(RuleId::parse),
                         Some(RuleId::Obfuscation | RuleId::ForkBomb)
                     )
+                    // A member of an object, in another language's code, is no program
+                    // (`os.home / ".aws"` divides no disk).
+                    && !d.command.as_deref().is_some_and(|c| {
+                        member_access(c.split_whitespace().next().unwrap_or_default())
+                    })
             }
         }
     }
+}
+
+/// Whether a word is a member of an object as code writes it (`os.home`, `process.env`):
+/// identifiers joined by dots, the last one letters only and not a script's extension
+/// (`x.sh`; a program's own dot has a digit or a known name, `mkfs.ext4`).
+fn member_access(word: &str) -> bool {
+    let Some((head, last)) = word.rsplit_once('.') else {
+        return false;
+    };
+    let identifier = |p: &str| {
+        p.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    head.split('.').all(identifier)
+        && last.bytes().all(|b| b.is_ascii_alphabetic())
+        && last.len() >= 2
+        && !matches!(
+            last,
+            "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "php" | "lua" | "tcl" | "exe"
+        )
+        && !known::is_program(word)
 }
 
 impl Findings {

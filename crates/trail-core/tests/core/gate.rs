@@ -3956,6 +3956,8 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "acme-doc a.pikchr > /usr/local/share/doc/a.svg",
         "acme-repl -c 'os.proc(\"sudo\", \"systemctl\", \"stop\", \"postgresql\").call()'",
         "acme-upload --submit demo.pkg",
+        "acme-repl -c 'println(os.read(os.home / \".aws\" / \"credentials\"))'",
+        "python3 -c 'import os; print(open(os.path.join(os.path.expanduser(\"~\"), \".ssh\", \"id_rsa\")).read())'",
         "python3 -c 'print(open(\"/home/dev/.netrc\").read())'",
         "printf 'Sub Main()\\n  Print File.Load(\"/home/dev/.netrc\")\\nEnd\\n' > build/n.bas && acme-basic build/n.bas",
     ] {
@@ -3970,6 +3972,8 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "rmate src/main.rs",
         "rmiregistry 1099",
         "acme-repl -c 'os.proc(\"ls\", \"-l\").call()'",
+        "acme-repl -c 'println(os.list(os.home / \"Documents\"))'",
+        "python3 -c 'import os; print(os.path.join(os.path.expanduser(\"~\"), \".ssh\", \"config\"))'",
         "python3 -c 'print(open(\"/home/dev/.ssh/id_rsa.pub\").read())'",
         "printf 'IdentityFile /home/dev/.ssh/id_rsa\\n' > build/cfg && acme-sync -F build/cfg",
         "acme-doc a.pikchr > build/a.svg 2>/dev/null",
