@@ -1168,6 +1168,12 @@ fn token_users(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Path segments after which a URL holds its key (`/api/KEY`, `/t/TOKEN`).
+const KEY_SEGMENTS: &[&str] = &[
+    "api", "key", "keys", "token", "tokens", "t", "p", "cron", "hook", "hooks", "webhook",
+    "webhooks", "secret", "secrets", "auth", "private",
+];
+
 /// A URL called to report or notify, whose path carries a generated segment: the segment is
 /// the credential (whoever holds the URL can post to it, as with a chat webhook). Only a URL
 /// whose name, just before it on its line, says it is called that way (`PUSH_URL=https://
@@ -1197,9 +1203,6 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
             let called = text::words(name)
                 .iter()
                 .any(|w| CALLED_URLS.contains(&w.as_str()));
-            if !called {
-                continue;
-            }
             let rest = &line[at + 3..];
             let url_len = rest
                 .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
@@ -1208,7 +1211,38 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
             let path_start = url.find('/').map_or(url.len(), |i| i + 1);
             let path_end = url.find(['?', '#']).unwrap_or(url.len());
             let mut seg_at = path_start;
-            for seg in url[path_start..path_end.max(path_start)].split('/') {
+            let segs: Vec<&str> = url[path_start..path_end.max(path_start)]
+                .split('/')
+                .collect();
+            for (n, seg) in segs.iter().copied().enumerate() {
+                // Whatever names the URL, a path segment only a generator writes, long enough
+                // to be a key, where a key stands: after a segment that names one (`/api/KEY`,
+                // `/t/TOKEN`, `/cron/TOKEN`, a pre-authenticated request's `/p/…`) or before a
+                // verb said to the device it opens (`/TOKEN/get/v48`). A document's or a
+                // file's id stands elsewhere (`/spreadsheets/d/ID/edit`, `arweave.net/ID`).
+                let placed = n
+                    .checked_sub(1)
+                    .and_then(|p| segs.get(p))
+                    .is_some_and(|p| KEY_SEGMENTS.contains(&p.to_ascii_lowercase().as_str()))
+                    || segs.get(n + 1).is_some_and(|next| {
+                        matches!(*next, "get" | "set" | "update" | "write" | "read" | "pin")
+                    });
+                let keyed = placed
+                    && seg.len() >= 28
+                    && seg
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                    && !base58(seg)
+                    && !spells_a_word(seg)
+                    && strongly_generated(seg, 28);
+                if !called {
+                    if keyed {
+                        let s = start + at + 3 + seg_at;
+                        out.push((s, s + seg.len()));
+                    }
+                    seg_at += seg.len() + 1;
+                    continue;
+                }
                 let generated = plausible::is_uuid(seg)
                     || seg.len() >= 12
                         && seg
@@ -2694,7 +2728,17 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
 fn spells_a_word(v: &str) -> bool {
     v.split(|c: char| !c.is_ascii_alphabetic()).any(|run| {
         let rest = run.get(1..).unwrap_or_default();
-        run.len() >= 4 && rest.bytes().all(|c| c.is_ascii_lowercase())
+        // Five consonants in a row no word has (`Zpulcmglfvh`): drawn at random.
+        let mut consonants = 0usize;
+        let pronounceable = run.bytes().all(|c| {
+            consonants = if b"aeiouyAEIOUY".contains(&c) {
+                0
+            } else {
+                consonants + 1
+            };
+            consonants < 5
+        });
+        run.len() >= 4 && rest.bytes().all(|c| c.is_ascii_lowercase()) && pronounceable
     })
 }
 

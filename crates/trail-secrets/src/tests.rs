@@ -3395,9 +3395,10 @@ fn languages_query_tokens_and_irc_identify() {
 /// the words of eighteen more languages the sets had not yet used); a value piped into a
 /// password store (`pass insert`, `keepassxc-cli`); a password typed into a page's field by a
 /// browser-driving script; a later call argument with every kind of character, whatever the
-/// call (a Ruby SMTP login's, a device's local key). Left alone: a table's SID column, a key
-/// its comment calls search-only, a certificate pin, a user name typed into its field, and
-/// a call's ordinary strings.
+/// call (a Ruby SMTP login's, a device's local key); a URL's path segment that only a
+/// generator writes, where a key stands (`/api/KEY`, `/t/TOKEN`, `/TOKEN/get/…`). Left alone:
+/// a table's SID column, a key its comment calls search-only, a certificate pin, a user name
+/// typed into its field, a call's ordinary strings, a document's id in its link.
 #[test]
 fn fields_stores_call_arguments_and_more_languages() {
     for (text, secret) in [
@@ -3435,6 +3436,18 @@ fn fields_stores_call_arguments_and_more_languages() {
             "d = tinytuya.OutletDevice('385dte8s29nio48ncj4qc5', '192.168.1.62', 'Z4FOGziCFA~KIo44')",
             "Z4FOGziCFA~KIo44",
         ),
+        (
+            "curl -X PUT http://192.168.1.40/api/uhiC6oKK-So15BlY2lBDryb1yJQxALLL2hoOGnFT/lights/3/state",
+            "uhiC6oKK-So15BlY2lBDryb1yJQxALLL2hoOGnFT",
+        ),
+        (
+            "curl -s http://iot.example.cc/06UkzVlIZPqr74RHJF4lQjOegxZ16SXl/get/v48",
+            "06UkzVlIZPqr74RHJF4lQjOegxZ16SXl",
+        ),
+        (
+            "channels:\n  - https://conda.example.org/t/3Zpulcmglfvh-KqOPLAJByfbEt5bWF/private",
+            "3Zpulcmglfvh-KqOPLAJByfbEt5bWF",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "{out}");
@@ -3447,6 +3460,9 @@ fn fields_stores_call_arguments_and_more_languages() {
         "cy.get('#password').type('{enter}')",
         "log.info('Started %s', 'Build-2024.11_Final!')",
         "$ echo 'hello' | compass compile",
+        "https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit",
+        "https://arweave.net/oapT7gT7iaSA0XAd3tGu7HdHK1pYsUeJbHzkN3y8xcM",
+        "https://www.signupgenius.com/go/C9FA820B0A502E16BEFF-59433135-spring",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
