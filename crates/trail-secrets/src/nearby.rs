@@ -1438,28 +1438,55 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// An IPv4 address, with a port or not (`10.20.0.52`, `192.168.1.5:623`).
+fn ipv4(w: &str) -> bool {
+    let host = w.split_once(':').map_or(w, |(h, _)| h);
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A login handed to a command after the address it opens, as words (`mc alias set store
 /// http://minio.lan:9000 admin y-nkYSq6…`, a client's `connect URL USER PASSWORD`): a URL, a
 /// user's name, then a value only a generator writes, ending the command or before its next
 /// flag.
 fn url_user_value(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !text.contains("://") {
+    // Or a host's address alone (`SMCIPMITool 10.20.0.52 ADMIN …`): a dot between digits.
+    let addressed = |t: &str| {
+        t.contains("://")
+            || t.as_bytes()
+                .windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+    };
+    if !addressed(text) {
         return out;
     }
     for (start, line) in lines_at(text) {
-        if !line.contains("://") {
+        if !addressed(line) {
             continue;
         }
         let words = words_at(line);
         for k in 0..words.len().saturating_sub(2) {
             let (url, user, (i, pass)) = (words[k].1, words[k + 1].1, words[k + 2]);
-            let last = words
-                .get(k + 3)
-                .is_none_or(|(_, w)| w.starts_with('-') || matches!(*w, "&&" | "|" | ";"));
-            if url.contains("://")
+            // Ending the command, or before its next flag; after an address alone, a
+            // subcommand may follow (`SMCIPMITool 10.20.0.52 ADMIN … ipmi power status`).
+            let last = words.get(k + 3).is_none_or(|(_, w)| {
+                w.starts_with('-')
+                    || matches!(*w, "&&" | "|" | ";")
+                    || ipv4(url) && w.bytes().all(|b| b.is_ascii_lowercase())
+            });
+            // A controller's user is often in capitals (`ADMIN`, `USERID`).
+            let user_ok = user_name(user)
+                || (3..=32).contains(&user.len())
+                    && user
+                        .bytes()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_');
+            if (url.contains("://") || ipv4(url))
                 && !url.starts_with(['"', '\''])
-                && user_name(user)
+                && user_ok
                 && user.len() <= 32
                 && last
                 && !pass.starts_with(['-', '$', '<', '{', '/'])
@@ -2555,6 +2582,10 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
 /// (`encompassId` holds `pass` and means none).
 fn names_password(words: &str) -> bool {
     ["pass", "pwd"].iter().any(|w| has_word(words, w))
+        // `pw` as a word of its own (`pw a-U6gH…`, `pw: …`), not the start of one (`pwm`).
+        || words
+            .split_whitespace()
+            .any(|w| w.trim_end_matches([':', '=']).eq_ignore_ascii_case("pw"))
         || SPACED_PASSWORD_WORDS.iter().any(|w| has_word(words, w))
         || plausible::PASSWORD_ELSEWHERE
             .iter()

@@ -184,6 +184,10 @@ fn assignment_shape(lowered: &[u8]) -> bool {
 
 fn secret_name_before(b: &[u8], op: usize) -> bool {
     let mut end = op;
+    // A compound assignment's `=` (`secret ||= '…'`, `&&=`, `??=`): the name is before it.
+    if b.get(op) == Some(&b'=') && op >= 2 && matches!(&b[op - 2..op], b"||" | b"&&" | b"??") {
+        end -= 2;
+    }
     // A quote that opens the value may be escaped (`--token \"…\"`), and C#'s `name @"…"`
     // puts an `@` before it.
     if matches!(b.get(op), Some(b'"' | b'\'')) {

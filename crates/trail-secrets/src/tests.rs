@@ -3448,6 +3448,16 @@ fn fields_stores_call_arguments_and_more_languages() {
             "channels:\n  - https://conda.example.org/t/3Zpulcmglfvh-KqOPLAJByfbEt5bWF/private",
             "3Zpulcmglfvh-KqOPLAJByfbEt5bWF",
         ),
+        ("secret ||= 'R7u2Qp9LmX4c'", "R7u2Qp9LmX4c"),
+        ("api_token ??= \"Rt4wQx9mZ2vLk7\";", "Rt4wQx9mZ2vLk7"),
+        (
+            "[18:57] <dana> pw a-U6gH1j4duZGzVAV -- change it",
+            "a-U6gH1j4duZGzVAV",
+        ),
+        (
+            "$ bmc-tool 10.20.0.52 ADMIN SdmOs.ze96BVJvsUA9 ipmi power status",
+            "SdmOs.ze96BVJvsUA9",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "{out}");
@@ -3463,6 +3473,9 @@ fn fields_stores_call_arguments_and_more_languages() {
         "https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit",
         "https://arweave.net/oapT7gT7iaSA0XAd3tGu7HdHK1pYsUeJbHzkN3y8xcM",
         "https://www.signupgenius.com/go/C9FA820B0A502E16BEFF-59433135-spring",
+        "count ||= 0",
+        "the pwm pin is 18 and pw is the pulse width",
+        "ping 10.20.0.52 admin status",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
