@@ -1355,8 +1355,20 @@ fn users_map(text: &str) -> Vec<(usize, usize)> {
 /// The spans of the quoted values of `"key": "value"` members between `open` and `close`.
 fn quoted_member_values(text: &str, open: usize, close: usize) -> Vec<(usize, usize)> {
     let b = &text.as_bytes()[..close];
-    // The next quote at or after `from`, and the first byte after blanks from `from`.
-    let quote = |from: usize| b[from..].iter().position(|&c| c == b'"').map(|k| from + k);
+    // The next quote (either kind) at or after `from`, and the one that closes it.
+    let quote = |from: usize| {
+        b[from..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\'')
+            .map(|k| from + k)
+    };
+    let closing = |q: usize| {
+        let kind = b[q];
+        b[q + 1..]
+            .iter()
+            .position(|&c| c == kind)
+            .map(|k| q + 1 + k)
+    };
     let unblank = |from: usize| {
         from + b[from..]
             .iter()
@@ -1365,20 +1377,21 @@ fn quoted_member_values(text: &str, open: usize, close: usize) -> Vec<(usize, us
     };
     let mut out = Vec::new();
     let mut i = open;
-    // A key (a quoted string), a colon, then a quoted value.
+    // A key (a quoted string), a colon, then a quoted value (JSON's `"…"`, JavaScript's and
+    // Python's `'…'` too).
     while let Some(q) = quote(i) {
-        let Some(kq) = quote(q + 1) else { break };
+        let Some(kq) = closing(q) else { break };
         let colon = unblank(kq + 1);
         if b.get(colon) != Some(&b':') {
             i = kq + 1;
             continue;
         }
         let j = unblank(colon + 1);
-        if b.get(j) != Some(&b'"') {
+        if !matches!(b.get(j), Some(b'"' | b'\'')) {
             i = j;
             continue;
         }
-        let Some(vq) = quote(j + 1) else { break };
+        let Some(vq) = closing(j) else { break };
         out.push((j + 1, vq));
         i = vq + 1;
     }
@@ -1510,6 +1523,7 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         && !contains_any_case(text, b"secret")
         && !contains_any_case(text, b"login")
         && !contains_any_case(text, b"pass")
+        && !contains_any_case(text, b"init")
         && !text.contains("sudo")
     {
         return out;
@@ -1549,10 +1563,15 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         // chpasswd`, `… | smbpasswd -s`, `… | htpasswd -i FILE USER`).
         // And a password store, which takes a new entry or its master password there (`… |
         // pass insert -e NAME`, `… | keepassxc-cli show -s DB ENTRY`).
+        // And a program named for starting a session with it (Kerberos' `kinit`, iRODS'
+        // `iinit`), which reads the password there.
         let password_program = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
             cmd.split_whitespace()
                 .find(|w| *w != "sudo" && !w.starts_with('-'))
-                .is_some_and(|w| password_store(w.rsplit('/').next().unwrap_or(w)))
+                .is_some_and(|w| {
+                    let name = w.rsplit('/').next().unwrap_or(w);
+                    password_store(name) || name.len() <= 6 && name.ends_with("init")
+                })
         });
         if !(stores
             || logs_in
@@ -2071,9 +2090,15 @@ fn stores_credential(path: &str) -> bool {
 /// What `echo`/`printf` (one of `printers`, the last one on the line) is given in `before`:
 /// the value's offset there, the value without its quotes, and whether it was quoted.
 fn echoed_value<'a>(before: &'a str, printers: &[&str]) -> Option<(usize, &'a str, bool)> {
-    let arg_at = printers
+    let mut arg_at = printers
         .iter()
         .find_map(|p| before.rfind(p).map(|k| k + p.len()))?;
+    // A format that prints its argument as a line (`printf '%s\n' VALUE`): the value is after.
+    for format in ["'%s\\n' ", "\"%s\\n\" ", "'%s' ", "\"%s\" "] {
+        if before[arg_at..].starts_with(format) {
+            arg_at += format.len();
+        }
+    }
     let arg = &before[arg_at..];
     let quoted = arg.starts_with(['"', '\'']);
     Some((

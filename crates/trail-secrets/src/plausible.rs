@@ -756,7 +756,6 @@ const DATA_KEY_WORDS: &[&str] = &[
     "product",
     "query",
     "range",
-    "routing",
     "row",
     "search",
     "sequence",

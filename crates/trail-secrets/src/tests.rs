@@ -3458,6 +3458,22 @@ fn fields_stores_call_arguments_and_more_languages() {
             "$ bmc-tool 10.20.0.52 ADMIN SdmOs.ze96BVJvsUA9 ipmi power status",
             "SdmOs.ze96BVJvsUA9",
         ),
+        (
+            "app.use(basicAuth({ users: { 'director': 'rgWzHH+!D!fn9%e' }, challenge: true }));",
+            "rgWzHH+!D!fn9%e",
+        ),
+        (
+            "{\"routing_key\":\"18c63cc42abb067be759b562ff524455\",\"event_action\":\"trigger\"}",
+            "18c63cc42abb067be759b562ff524455",
+        ),
+        (
+            "printf '%s\\n' 'gHN9m6o4-nqBRZ6#4T' | iinit",
+            "gHN9m6o4-nqBRZ6#4T",
+        ),
+        (
+            "echo 'Tq8_xK2vLm7R!' | kinit dev@EXAMPLE.ORG",
+            "Tq8_xK2vLm7R!",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "{out}");
@@ -3476,6 +3492,9 @@ fn fields_stores_call_arguments_and_more_languages() {
         "count ||= 0",
         "the pwm pin is 18 and pw is the pulse width",
         "ping 10.20.0.52 admin status",
+        "channel.basic_publish(exchange='orders', routing_key='orders.created.eu', body=b)",
+        "users: { 'director': 'Jane Doe' }",
+        "printf '%s\\n' 'hello world' | iinit",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
