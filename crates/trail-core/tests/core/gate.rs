@@ -3992,3 +3992,25 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the forty-fifth sealed part (issue 20), gate frozen at 4c6a20e (first run 0.85 /
+/// 0.84 / 0.97, 3 of 67 allowed outright), and while reading older parts' misses again: a
+/// store emptied by a `clear` subcommand of its own (`kchashmgr clear FILE`, `keyctl clear
+/// @u`). Their look-alikes: a cache, a screen or a log cleared, which are made again.
+#[test]
+fn mechanisms_found_by_the_forty_fifth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-kv clear /var/lib/app/sessions.kch",
+        "acme-keys clear @u",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "npx acme-test cache clear",
+        "acme-term clear screen",
+        "acme-shell history clear",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1013,6 +1013,18 @@ fn name_verb(name: &str) -> Option<Verb> {
     })
 }
 
+/// A store emptied by a subcommand of its own (`kchashmgr clear FILE`, `keyctl clear @u`,
+/// `pm clear PKG`): not a cache, a screen or a log, which are made again.
+fn clears_a_store(subs: &[&str], parts: &[(&str, &String)]) -> bool {
+    subs.contains(&"clear")
+        && !parts.iter().any(|(_, p)| {
+            matches!(
+                p.as_str(),
+                "cache" | "caches" | "screen" | "console" | "history" | "log" | "logs" | "terminal"
+            )
+        })
+}
+
 /// `rm` joined to what it removes (`rmvirtualenv`, `rmtrash`): a noun of five letters or more
 /// after it (`rmate`, an editor, is shorter), not Java's RMI tools (`rmiregistry`).
 fn rm_joined(lower: &str) -> bool {
@@ -1618,6 +1630,12 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         .zip(&split)
         .flat_map(|(w, ps)| ps.iter().map(move |p| (*w, p)))
         .collect();
+    if clears_a_store(&subs, &all) {
+        return Some(Verb {
+            word: "clear".into(),
+            class: Class::Destroys,
+        });
+    }
     for (i, (w, part)) in all.iter().enumerate() {
         if LOOKS.contains(&part.as_str()) {
             return None;
