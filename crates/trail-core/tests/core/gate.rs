@@ -3996,13 +3996,18 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
 /// Found by the forty-fifth sealed part (issue 20), gate frozen at 4c6a20e (first run 0.85 /
 /// 0.84 / 0.97, 3 of 67 allowed outright), and while reading older parts' misses again: a
 /// store emptied by a `clear` subcommand of its own (`kchashmgr clear FILE`, `keyctl clear
-/// @u`). Their look-alikes: a cache, a screen or a log cleared, which are made again.
+/// @u`); a safeguard switched off, or a way around one switched on, by a flag given its value
+/// (`+server.secure 0`, `-public 1`, `--tls=false`). Their look-alikes: a cache, a screen or a
+/// log cleared, which are made again; a safeguard switched on; other flags set off.
 #[test]
 fn mechanisms_found_by_the_forty_fifth_sealed_part() {
     let ctx = ctx();
     for line in [
         "acme-kv clear /var/lib/app/sessions.kch",
         "acme-keys clear @u",
+        "./acme_server -batchmode +server.secure 0",
+        "./acme_server -name Dev -port 2456 -public 1",
+        "acme-sync --tls=false --host db.example.com",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4010,6 +4015,9 @@ fn mechanisms_found_by_the_forty_fifth_sealed_part() {
         "npx acme-test cache clear",
         "acme-term clear screen",
         "acme-shell history clear",
+        "./acme_server -batchmode +server.secure 1",
+        "acme-sync --tls=true --host db.example.com",
+        "acme-build --cache false -o build",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

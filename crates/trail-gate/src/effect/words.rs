@@ -780,14 +780,31 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
 /// An operand that switches something off by its setting (`pf_enable=NO`,
 /// `firewall.enabled=false`): disabling, said as a value.
 fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
-    c.words().filter(|w| !w.starts_with('-')).find_map(|w| {
-        let (key, value) = w.split_once('=')?;
-        let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
-        let off = matches!(
-            value.as_str(),
-            "no" | "false" | "0" | "off" | "disabled" | "none"
-        );
-        let on = matches!(value.as_str(), "yes" | "true" | "1" | "on" | "enabled");
+    let mut words = c.words().peekable();
+    std::iter::from_fn(|| {
+        let w = words.next()?;
+        Some((w, words.peek().copied()))
+    })
+    .find_map(|(w, next)| {
+        // `key=value`, and a flag or a console variable given its value (`--tls=false`,
+        // `--secure 0`, Source servers' `+server.secure 0`).
+        let flag = w.starts_with(['-', '+']);
+        let (key, value) = match w.split_once('=') {
+            Some((k, v)) => (k.trim_start_matches(['-', '+']), v),
+            None if flag => (
+                w.trim_start_matches(['-', '+']),
+                next.filter(|v| !v.starts_with(['-', '+']))?,
+            ),
+            None => return None,
+        };
+        let value = value.trim_matches(['"', '\'']);
+        let is = |set: &[&str]| set.iter().any(|v| value.eq_ignore_ascii_case(v));
+        let off = is(&["no", "false", "0", "off", "disabled", "none"]);
+        let on = is(&["yes", "true", "1", "on", "enabled"]);
+        // Most flags' values are neither: their names are not split.
+        if !off && !on {
+            return None;
+        }
         let ps = parts(key);
         let enables = ps
             .last()
@@ -807,6 +824,8 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
 /// disabled (`alarm=off`, `auth=none`).
 const SAFEGUARDS: &[&str] = &[
     "alarm",
+    "secure",
+    "security",
     "auth",
     "authentication",
     "crypto",
