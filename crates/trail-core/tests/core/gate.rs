@@ -4008,6 +4008,8 @@ fn mechanisms_found_by_the_forty_fifth_sealed_part() {
         "./acme_server -batchmode +server.secure 0",
         "./acme_server -name Dev -port 2456 -public 1",
         "acme-sync --tls=false --host db.example.com",
+        "acme-pdf book.html -o /usr/share/doc/manual.pdf",
+        "acme-uml export -format plantuml -output /usr/share/doc/app",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4018,7 +4020,15 @@ fn mechanisms_found_by_the_forty_fifth_sealed_part() {
         "./acme_server -batchmode +server.secure 1",
         "acme-sync --tls=true --host db.example.com",
         "acme-build --cache false -o build",
+        "acme-uml export -format mermaid -output build/diagrams",
+        "acme-find query -format '%d %v' yojson",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-disk -format /dev/sdb",
+        "sudo acme-info --delete --info-dir=/usr/share/info coreutils",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }

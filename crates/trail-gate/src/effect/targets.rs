@@ -1260,7 +1260,9 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         Place::Home => return Some(Target::Home),
         Place::ProjectRoot => return Some(Target::ProjectRoot),
         Place::System if owned_by_packages(&p) => return Some(Target::SystemFile),
-        Place::System if p.components().count() <= 3 => return Some(Target::SystemDir),
+        Place::System if p.components().count() <= 3 || documentation(&p) => {
+            return Some(Target::SystemDir);
+        }
         Place::Inside | Place::Tmp | Place::Unknown => return None,
         _ => {}
     }
@@ -1404,6 +1406,15 @@ fn owned_by_packages(p: &std::path::Path) -> bool {
     ]
     .iter()
     .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
+        && !documentation(p)
+}
+
+/// Documentation the system never reads (`/usr/share/doc/app/manual.pdf`): a file written
+/// there is added to a system directory, not one the system needs replaced.
+fn documentation(p: &std::path::Path) -> bool {
+    ["/usr/share/doc", "/usr/share/man", "/usr/share/info"]
+        .iter()
+        .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
 }
 
 /// The value of an output option that is another machine's storage: a URL of a scheme that

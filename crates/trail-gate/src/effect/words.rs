@@ -1917,7 +1917,9 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reaches,
             });
         }
-        if unknown && single_dash_deletes(w, body, &ps) || ps.iter().any(|p| p == "factory") {
+        if unknown && single_dash_deletes(w, body, &ps) && !names_a_format(c, w, body)
+            || ps.iter().any(|p| p == "factory")
+        {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Destroys,
@@ -2017,6 +2019,16 @@ fn destroying_flag_parts(ps: &[String]) -> bool {
 /// A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a vendor's
 /// PascalCase flag that ends in its verb (`megacli -CfgLdDel`: the object, then the act). (A
 /// device's factory reset, `--factory-reset=…`, is its caller's.)
+/// `-format json`, `-format plantuml`: the format of what it writes, given as a word; not a
+/// disk or a path to format.
+fn names_a_format(c: &Cmd<'_>, w: &str, body: &str) -> bool {
+    body == "format"
+        && c.words()
+            .skip_while(|x| *x != w)
+            .nth(1)
+            .is_some_and(|v| !v.starts_with(['-', '/', '~', '.']) && !v.contains('/'))
+}
+
 fn single_dash_deletes(w: &str, body: &str, ps: &[String]) -> bool {
     !w.starts_with("--")
         && (DELETES.contains(&body)
