@@ -4022,8 +4022,16 @@ fn mechanisms_found_by_the_forty_fifth_sealed_part() {
         "acme-build --cache false -o build",
         "acme-uml export -format mermaid -output build/diagrams",
         "acme-find query -format '%d %v' yojson",
+        "acme-pcb open-project board.lppz --export-schematics=build/schematic.pdf",
+        "acme-w3m -dump_head https://proj.example/",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-pcb open-project board.lppz --export-schematics=/dev/sda",
+        "sudo acme-tiled --export-map json maps/level1.tmx /etc/hosts",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
     for line in [
         "acme-disk -format /dev/sdb",

@@ -269,12 +269,15 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
             Some((f, v)) => (f, Some(v)),
             None => (*w, words.get(i + 1).copied()),
         };
-        // A number is no place (`fetchmail -d 300`: an interval, not a directory).
+        // A number is no place (`fetchmail -d 300`: an interval, not a directory), nor a
+        // bare word after a writing verb's option (`--export-map json`: a format).
         flag.starts_with('-')
             && output_flag(flag, false)
             && value.is_some_and(|v| {
-                !v.bytes().all(|b| b.is_ascii_digit())
-                    && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
+                let number = v.bytes().all(|b| b.is_ascii_digit());
+                let format = verb_output(&words::parts(flag))
+                    && v.bytes().all(|b| b.is_ascii_alphanumeric());
+                !number && !format && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })
 }
@@ -416,6 +419,7 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
             // What it makes and `out` joined, before the place's name (`-IMAGEOUT_NAME`,
             // `--dataout-file`).
             || joined_out(&ps)
+            || verb_output(&ps)
             // `--export-picture-to`, `--save-to`: a writing verb, then where to.
             || ps.last().is_some_and(|p| p == "to")
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
@@ -434,6 +438,13 @@ fn joined_out(ps: &[String]) -> bool {
                 noun.len() >= 4 && !matches!(noun, "time" | "check" | "roll" | "lock" | "drop")
             })
         })
+}
+
+/// A writing verb and what it writes (`--export-schematics=F`, `--save-image F`): the
+/// option's value is where that goes, unless a word says it is read (`--copy-from`). Not
+/// `dump`: `-dump_head URL` prints.
+fn verb_output(ps: &[String]) -> bool {
+    ps.len() >= 2 && ps[0] != "dump" && WRITES_TO.contains(&ps[0].as_str()) && !reads_from(ps)
 }
 
 /// Verbs whose option, ending in `to`, names where something is written (`--export-to`,
