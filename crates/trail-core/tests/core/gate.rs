@@ -1249,7 +1249,7 @@ fn new_families_sealed44_part() {
 }
 
 /// A forty-fifth sealed part (2026-12-02): 288 commands in 24 more families, written by a
-/// helper that never read trail's source, run once with the design frozen at 4c6a20e (the
+/// helper that never read trail's source, run once with the design frozen at 9a54a7f (the
 /// gate's code as at 7e3af91):
 /// `cargo test -p trail-core --test core gate::new_families_sealed45 -- --ignored --nocapture`.
 #[test]
@@ -3993,7 +3993,7 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
     }
 }
 
-/// Found by the forty-fifth sealed part (issue 20), gate frozen at 4c6a20e (first run 0.85 /
+/// Found by the forty-fifth sealed part (issue 20), gate frozen at 9a54a7f (first run 0.85 /
 /// 0.84 / 0.97, 3 of 67 allowed outright), and while reading older parts' misses again: a
 /// store emptied by a `clear` subcommand of its own (`kchashmgr clear FILE`, `keyctl clear
 /// @u`); a safeguard switched off, or a way around one switched on, by a flag given its value
