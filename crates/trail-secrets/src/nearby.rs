@@ -198,7 +198,10 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in listed(text) {
         push_new(out, span, NEARBY);
     }
-    for span in capability_urls(text) {
+    for span in capability_urls(text)
+        .into_iter()
+        .chain(url_token_users(text))
+    {
         push_new(out, span, NEARBY);
     }
     for span in token_users(text) {
@@ -1163,6 +1166,36 @@ fn token_users(text: &str) -> Vec<(usize, usize)> {
         if strongly_generated(user, 12) || one_case_key {
             let s = at + 3;
             out.push((s, s + end));
+        }
+    }
+    out
+}
+
+/// A URL whose user is a token alone (`https://72566eed…@git.example/org/repo.git`, as git
+/// hosts take a personal access token): a user's name is never 32 hex digits or a generated
+/// run of 20 characters or more, so the user is the credential.
+fn url_token_users(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("://") {
+        let start = at + 3;
+        let rest = &text[start..];
+        let user_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+            .count();
+        if rest.as_bytes().get(user_len) != Some(&b'@') {
+            continue;
+        }
+        let user = &rest[..user_len];
+        // A DSN is a client's address, its user a public key (Sentry's `dsn=https://…@…`).
+        let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+        if contains_any_case(line, b"dsn") {
+            continue;
+        }
+        let token = user.len() >= 32 && is_hex(user)
+            || user.len() >= 20 && (strongly_generated(user, 20) || uniform_random(user));
+        if token && !plausible::is_placeholder(user) {
+            out.push((start, start + user_len));
         }
     }
     out

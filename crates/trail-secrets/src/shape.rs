@@ -90,7 +90,7 @@ impl Shape {
                     .iter()
                     .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'))
                     .count()];
-                [&b"SECRET"[..], b"tatic Key", b"tatic key"]
+                [&b"SECRET"[..], b"SEED", b"tatic Key", b"tatic key"]
                     .iter()
                     .any(|k| label.windows(k.len()).any(|w| w == *k))
             }),

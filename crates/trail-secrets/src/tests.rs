@@ -3499,3 +3499,29 @@ fn fields_stores_call_arguments_and_more_languages() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-sixth sealed part (issue 20): an armoured block whose label names a
+/// key's seed (NATS' `USER NKEY SEED`), and a URL whose user is a token alone (a git host's
+/// `https://TOKEN@host/…`). Left alone: a DSN's public key as its user, a plain user.
+#[test]
+fn armoured_seeds_and_url_token_users() {
+    for (text, secret) in [
+        (
+            "-----BEGIN USER NKEY SEED-----\nSUSZEXMCPFFXHWEOLUX3MJ3OOK62YO27H3MQK2XXLJJUBS22MJNXRCZ6RS\n------END USER NKEY SEED------",
+            "SUSZEXMCPFFXHWEOLUX3MJ3OOK62YO27H3MQK2XXLJJUBS22MJNXRCZ6RS",
+        ),
+        (
+            "git remote add deploy https://72566eedb1c5c8884d4a0edaf3580ad7d1d14e21@git.example/o/r.git",
+            "72566eedb1c5c8884d4a0edaf3580ad7d1d14e21",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "SENTRY_DSN=https://c926eba6a89a8acb258c1fd86e2a939d@o216200.ingest.sentry.io/2279173",
+        "git clone https://git@github.com/acme/tool.git",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
