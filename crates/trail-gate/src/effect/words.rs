@@ -2398,10 +2398,13 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     }
     let words: Vec<&str> = c.words().collect();
     // A host named as this one, by its address or by asking the shell (`"$(hostname -f)"`).
-    let here = words.iter().any(|w| names_this_host(w))
-        || c.args
-            .iter()
-            .any(|a| a.text.is_none() && names_this_host(&a.raw));
+    // This machine's own name, asked of the shell (`"$(hostname -f)"`): what a management
+    // controller's tool is pointed at, where a client's `localhost` is a local service's.
+    let asked_here = c
+        .args
+        .iter()
+        .any(|a| a.text.is_none() && names_this_host(&a.raw));
+    let here = asked_here || words.iter().any(|w| names_this_host(w));
     let (_, word) = words.iter().enumerate().find(|(i, w)| {
         // A statement of a program's own language (`plan(P), write(P), halt`), or the value
         // of a one-letter option (`swipl -t halt`: the goal run when it ends), stops that
@@ -2442,10 +2445,12 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         }
         let ps = parts(w);
         let joined: String = ps.concat();
-        // A reset, or a switch turned off, said to a host that is this one (`amttool localhost
-        // reset`, `pm --off "$(hostname -s)"`): its management controller restarts or stops
-        // this machine.
-        here && (w.eq_ignore_ascii_case("reset") || matches!(**w, "--reset" | "--off" | "--cycle"))
+        // A reset, or a switch turned off, said to this machine by the name the shell gives it
+        // (`amttool "$(hostname -f)" reset`, `pm --off "$(hostname -s)"`): its management
+        // controller restarts or stops it. (Said to `localhost`, a reset is a local service's:
+        // `redis-cli -h localhost reset`.)
+        asked_here
+            && (w.eq_ignore_ascii_case("reset") || matches!(**w, "--reset" | "--off" | "--cycle"))
             || ps.iter().any(|p| POWER_WORDS.contains(&p.as_str()))
             || matches!(joined.as_str(), "poweroff" | "powercycle" | "powerdown")
             // Ending in the act spelt in two words (`--chassis-control=POWER-DOWN`).
