@@ -347,8 +347,9 @@ impl Keep {
 }
 
 /// Whether a word is a member of an object as code writes it (`os.home`, `process.env`):
-/// identifiers joined by dots, the last one letters only and not a script's extension
-/// (`x.sh`; a program's own dot has a digit or a known name, `mkfs.ext4`).
+/// identifiers joined by dots, the last one letters only, no verb of consequence (`Dir.delete`
+/// is a call) and not a script's extension (`x.sh`; a program's own dot has a digit or a known
+/// name, `mkfs.ext4`).
 fn member_access(word: &str) -> bool {
     let Some((head, last)) = word.rsplit_once('.') else {
         return false;
@@ -364,6 +365,8 @@ fn member_access(word: &str) -> bool {
             last,
             "sh" | "bash" | "py" | "pl" | "rb" | "js" | "ts" | "php" | "lua" | "tcl" | "exe"
         )
+        // A member that is an act is called with what follows (`Dir.delete "/home/dev"`).
+        && !effect::names_an_act(last)
         && !known::is_program(word)
 }
 

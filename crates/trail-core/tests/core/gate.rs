@@ -3976,6 +3976,8 @@ fn mechanisms_found_by_the_forty_fourth_sealed_part() {
         "printf 'os.remove.all(os.Path(\"/work/proj\"))\\n' > build/clean.sc && acme-repl build/clean.sc",
         "acme-build -f /dev/stdin <<'X'\n<project><target name=\"x\"><delete dir=\"/work/proj\"/></target></project>\nX",
         "acme-msbuild <<'X'\n<Target Name=\"x\"><RemoveDir Directories=\"/home/dev\"/></Target>\nX",
+        "ruby -e 'Dir.delete \"/home/dev\"'",
+        "ruby -e 'FileUtils.remove \"/home/dev\"'",
         "printf 'do_install:append() {\\n    rm -rf /home/dev\\n}\\n' >> recipes/demo/demo.bb && acme-build -c demo",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");

@@ -57,6 +57,12 @@ fn names_download(c: &Cmd<'_>, cmd: &Simple) -> bool {
 
 /// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
 /// piped into it.
+/// Whether a word, read as a verb, names an act with consequences (`delete`, `stop`, `send`):
+/// for the gate's other modules, which judge what code in other languages calls.
+pub(super) fn names_an_act(word: &str) -> bool {
+    words::classify(&word.to_ascii_lowercase()).is_some()
+}
+
 pub(super) fn judge(
     c: &Cmd<'_>,
     cmd: &Simple,
