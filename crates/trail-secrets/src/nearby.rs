@@ -1253,18 +1253,19 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
                 // `/t/TOKEN`, `/cron/TOKEN`, a pre-authenticated request's `/p/…`) or before a
                 // verb said to the device it opens (`/TOKEN/get/v48`). A document's or a
                 // file's id stands elsewhere (`/spreadsheets/d/ID/edit`, `arweave.net/ID`).
-                let placed = n
-                    .checked_sub(1)
-                    .and_then(|p| segs.get(p))
-                    .is_some_and(|p| KEY_SEGMENTS.contains(&p.to_ascii_lowercase().as_str()))
-                    || segs.get(n + 1).is_some_and(|next| {
-                        matches!(*next, "get" | "set" | "update" | "write" | "read" | "pin")
-                    });
-                let keyed = placed
-                    && seg.len() >= 28
+                let placed = || {
+                    n.checked_sub(1)
+                        .and_then(|p| segs.get(p))
+                        .is_some_and(|p| KEY_SEGMENTS.iter().any(|k| p.eq_ignore_ascii_case(k)))
+                        || segs.get(n + 1).is_some_and(|next| {
+                            matches!(*next, "get" | "set" | "update" | "write" | "read" | "pin")
+                        })
+                };
+                let keyed = seg.len() >= 28
                     && seg
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+                    && placed()
                     && !base58(seg)
                     && !spells_a_word(seg)
                     && strongly_generated(seg, 28);
@@ -1487,10 +1488,9 @@ fn login_pair(text: &str) -> Vec<(usize, usize)> {
 /// An IPv4 address, with a port or not (`10.20.0.52`, `192.168.1.5:623`).
 fn ipv4(w: &str) -> bool {
     let host = w.split_once(':').map_or(w, |(h, _)| h);
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4
-        && parts
-            .iter()
+    host.split('.').count() == 4
+        && host
+            .split('.')
             .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
 }
 

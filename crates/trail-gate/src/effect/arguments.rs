@@ -1131,8 +1131,8 @@ fn argv_list(code_text: &str, keep: Keep, out: &mut Findings) {
 }
 
 /// Code that calls a deletion and whose own strings name /, home, a system directory or the
-/// project root (`shutil.rmtree("/home/dev")`, in any language): it says what it deletes, a block. Returns
-/// whether it was one.
+/// project root (`shutil.rmtree("/home/dev")`, in any language): it says what it deletes, a
+/// block. Returns whether it was one.
 fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Findings) -> bool {
     use super::super::Place;
     let critical = code::deletion_call(code_text)

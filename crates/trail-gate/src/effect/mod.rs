@@ -55,14 +55,14 @@ fn names_download(c: &Cmd<'_>, cmd: &Simple) -> bool {
         || cmd.assigns.iter().any(|(_, v)| v.raw.contains("Downloads"))
 }
 
-/// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
-/// piped into it.
 /// Whether a word, read as a verb, names an act with consequences (`delete`, `stop`, `send`):
 /// for the gate's other modules, which judge what code in other languages calls.
 pub(super) fn names_an_act(word: &str) -> bool {
     words::classify(&word.to_ascii_lowercase()).is_some()
 }
 
+/// Judge `c` by mechanism when trail's rules do not model it; `producers` are the commands
+/// piped into it.
 pub(super) fn judge(
     c: &Cmd<'_>,
     cmd: &Simple,
@@ -988,8 +988,10 @@ fn critical(
     // An output option of a command that only looks names what it reads (`clevis luks list
     // -d /dev/nvme0n1p3`).
     let lists = verb.is_none() && (looks || words::reports(c));
-    // Unless what it reads is written out last (`read-memory 0 4096 /dev/nvme0n1`).
-    let reads_out = lists && words::reads_out(c);
+    // Unless what it reads is written out last (`read-memory 0 4096 /dev/nvme0n1`); asked
+    // only of a command that has such an output at all.
+    let reads_out =
+        lists && found.iter().any(|t| t.output && !t.named && !t.by_option) && words::reads_out(c);
     // Restored or extracted into `/`, or given `/` by a program run as root that does not
     // only look (`sudo dpkg-deb -x pkg.deb /`): system files are replaced.
     let replaces_root = !shows
@@ -2526,16 +2528,15 @@ fn markup_deletion<'t>(text: &'t str, ctx: &super::Context) -> Option<&'t str> {
             .bytes()
             .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':'))
             .count();
-        let name = rest[..name_len].to_ascii_lowercase();
-        let verb = words::Verb {
-            word: name.clone(),
-            class: words::Class::Destroys,
-        };
         let deletes = name_len > 1
             && words::parts(&rest[..name_len])
                 .iter()
                 .any(|p| words::classify(p) == Some(words::Class::Destroys))
-            && verb.deletes();
+            && words::Verb {
+                word: rest[..name_len].to_ascii_lowercase(),
+                class: words::Class::Destroys,
+            }
+            .deletes();
         if !deletes {
             continue;
         }

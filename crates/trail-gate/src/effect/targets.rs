@@ -275,8 +275,8 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
             && output_flag(flag, false)
             && value.is_some_and(|v| {
                 let number = v.bytes().all(|b| b.is_ascii_digit());
-                let format = verb_output(&words::parts(flag))
-                    && v.bytes().all(|b| b.is_ascii_alphanumeric());
+                let format = v.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && verb_output(&words::parts(flag));
                 !number && !format && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })

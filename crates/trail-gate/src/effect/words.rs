@@ -2016,9 +2016,6 @@ fn destroying_flag_parts(ps: &[String]) -> bool {
     })
 }
 
-/// A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a vendor's
-/// PascalCase flag that ends in its verb (`megacli -CfgLdDel`: the object, then the act). (A
-/// device's factory reset, `--factory-reset=…`, is its caller's.)
 /// `-format json`, `-format plantuml`: the format of what it writes, given as a word; not a
 /// disk or a path to format.
 fn names_a_format(c: &Cmd<'_>, w: &str, body: &str) -> bool {
@@ -2029,6 +2026,9 @@ fn names_a_format(c: &Cmd<'_>, w: &str, body: &str) -> bool {
             .is_some_and(|v| !v.starts_with(['-', '/', '~', '.']) && !v.contains('/'))
 }
 
+/// A file system's own verb as a single-dash flag (`dfs -rm -r …`, `-del`), or a vendor's
+/// PascalCase flag that ends in its verb (`megacli -CfgLdDel`: the object, then the act). (A
+/// device's factory reset, `--factory-reset=…`, is its caller's.)
 fn single_dash_deletes(w: &str, body: &str, ps: &[String]) -> bool {
     !w.starts_with("--")
         && (DELETES.contains(&body)
@@ -2397,7 +2397,6 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         return Some(p);
     }
     let words: Vec<&str> = c.words().collect();
-    // A host named as this one, by its address or by asking the shell (`"$(hostname -f)"`).
     // This machine's own name, asked of the shell (`"$(hostname -f)"`): what a management
     // controller's tool is pointed at, where a client's `localhost` is a local service's.
     let asked_here = c

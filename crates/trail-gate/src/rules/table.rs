@@ -1217,7 +1217,8 @@ pub static RULES: &[Rule] = &[
             // share/doc/x.svg`, a daemon's command file under `/var/lib`): not the process's
             // own streams or a terminal.
             let into_system = |raw: &str| {
-                ctx.places.classify(raw) == Place::System
+                !raw.starts_with("/dev/")
+                    && ctx.places.classify(raw) == Place::System
                     && ctx
                         .places
                         .resolve(raw)
