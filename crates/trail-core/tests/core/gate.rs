@@ -3706,7 +3706,6 @@ fn mechanisms_found_by_the_thirty_ninth_sealed_part() {
         "acme-load run -u https://www.example.org -n 10",
         "acme-load -c 300 http://localhost:8080/",
         "acmecli -LDInfo -LALL -aALL",
-        "acme-mail ops@example.org < build/notes.eml",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
@@ -4059,4 +4058,77 @@ fn mechanisms_found_by_the_forty_fifth_sealed_part() {
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
+}
+
+/// Found by the forty-sixth sealed part (issue 20), gate frozen at 82a890f (first run 0.79 /
+/// 0.76 / 0.99, 1 of 68 allowed outright): a redirection into a shared directory, here or on
+/// another host; a verb ending a product's prefix (`mqsideploy`) or a name after a dash
+/// (`-deploy`); a job aborted; a disk that is the output of a program given its input (by
+/// option, or as a project file after a one-letter flag); an output option's file in a system
+/// directory from a program named for reading; `-w FILE`; an archive unpacked after `cd /`;
+/// a remote console opened; a search for a password in a settings file; a project file read
+/// beside a system one, before the last operand; `--read DISK`; a message mailed. Their
+/// look-alikes stay allowed: home files, `lsb_release`, `dbus-send`, `--abort-on-error`, a
+/// settings file before a disk, `-w /app`, a listing at `/`, `--rconfig`, `--public` and
+/// `--insecure` alone, a password searched for in source code, a mail address as a flag's
+/// value.
+#[test]
+fn mechanisms_found_by_the_forty_sixth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-asr single media/a.wav > /srv/transcripts/a.json",
+        "acme-raw -c a.cr2 | ssh print.example.com 'cat > /srv/inbox/a.ppm'",
+        "acmedeploy NODE1 -e default",
+        "acmestop NODE1",
+        "acme-deploy build/app.bar",
+        "acmec abort build 42",
+        "acme-las -i scans/a.laz -o /usr/share/doc/site.txt",
+        "acme2wave -w /home/dev/announce.wav 'Build finished'",
+        "cd /home/dev && acme-pax -r -f /work/proj/build/dotfiles.pax",
+        "cd /usr/local && acme-ar -x /work/proj/build/tools.tar",
+        "acme-server +sv_rconpassword hunter2 +map MAP01",
+        "./AcmeServer 'Map?listen?RCONEnabled=True?RCONPort=27020' -log",
+        "./AcmeServer.sh -port=8211 -publiclobby",
+        "grep -E 'passwordAdmin|password' serverDZ.cfg",
+        "grep -A2 -i password /etc/acme/acme.conf",
+        "timeout 60 acme-tool --read /dev/nvme0n1",
+        "acme-mail -s 'Release notes' -a build/n.pdf team@example.com < docs/n.txt",
+        "acme-mail ops@example.org < build/notes.eml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-enc -i media/clip.y4m -b /dev/nvme0n1 --preset 8",
+        "acmebin -p build/main.ihx /dev/sda",
+        "cd / && sudo acme-pax -r -pe -f /work/proj/build/rootfs.pax",
+        "sudo sh -c 'cd / && acme-afio -i -Z /work/proj/build/etc.afio'",
+        "sudo acme-tts /usr/share/acme/voice build/hello.pho /boot/vmlinuz-6.8.0-45-generic",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "echo hello > ~/notes.txt",
+        "acme-asr single media/a.wav > build/a.json",
+        "lsb_release -a",
+        "dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames",
+        "acme-run --abort-on-error x",
+        "acme-box -w /app run",
+        "acme2wave -w build/a.wav 'hi'",
+        "cd / && acme-pax -f /work/proj/build/a.pax",
+        "cd build && acme-pax -r -f a.pax",
+        "acme-cfg --rconfig x",
+        "acme-toot timeline --public --count 10",
+        "acme-ctl status --insecure --address localhost:26500",
+        "grep -rn password src/",
+        "grep -rn TOKEN .github/workflows/ci.yml",
+        "grep dev /etc/passwd",
+        "echo hi | acme-mail --from me@example.org",
+        "acme-acme -s -c build/acme -v new dev@example.org",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    // A settings file before a disk is read for how to run: the disk is asked about, not
+    // taken for the output.
+    let line = "acme-disk -c conf.yml /dev/sda";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }

@@ -25,6 +25,7 @@
 mod arguments;
 mod handover;
 mod targets;
+mod unpacks;
 mod words;
 
 use super::known::{self, Tier};
@@ -101,19 +102,19 @@ pub(super) fn judge(
             .or_else(|| runs_what_it_fetched(c, ctx, raw)),
     );
     if tier == Tier::Unknown {
-        through_a_bind_mount(c, ctx, out);
-        what_it_is_handed(c, cmd, producers, ctx, raw, out);
-        out.extend(
-            flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
-        );
-        out.extend(joins_a_controller(c, raw));
-        out.extend(copies_to_another_machine(c, raw));
+        unmodelled_acts(c, cmd, producers, ctx, layer, raw, out);
     }
     out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
     let shows = words::shows_only(c);
-    let verb = if shows { None } else { words::consequence(c) };
-    let verb = verb.filter(|v| !stays_here(c, ctx, v));
+    let verb = (!shows)
+        .then(|| words::consequence(c).filter(|v| !stays_here(c, ctx, v)))
+        .flatten()
+        .or_else(|| {
+            (!shows && tier == Tier::Unknown)
+                .then(|| words::mails_to(c, producers))
+                .flatten()
+        });
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| {
         (!shows)
@@ -178,6 +179,26 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// What only a program nobody models is judged by: what it is handed and where it works.
+fn unmodelled_acts(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    layer: Layer,
+    raw: &str,
+    out: &mut Findings,
+) {
+    through_a_bind_mount(c, ctx, out);
+    what_it_is_handed(c, cmd, producers, ctx, raw, out);
+    out.extend(
+        flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
+    );
+    out.extend(joins_a_controller(c, raw));
+    out.extend(copies_to_another_machine(c, raw));
+    out.extend(unpacks::into_working_directory(c, ctx, raw));
 }
 
 /// Files copied to another machine in scp's form, `… SRC [USER@]HOST:PATH` (`ascp -d
@@ -429,14 +450,15 @@ fn names_critical(
         if let Some(t) = found.iter().find(|t| table_written(c, ctx, t, true)) {
             return Some(table_block(c, t, raw));
         }
-        // Its output option says where files land, looking or not (`zenodo_get DOI -o /etc`);
-        // a file it names there (`--status --pidfile /run/acme.pid`) is read, not written.
+        // Its output option says where files land, looking or not (`zenodo_get DOI -o /etc`,
+        // `lasinfo -i x.laz -o /usr/share/doc/site.txt`); a running daemon's file it names
+        // there (`--status --pidfile /run/acme.pid`) is read, not written.
         let directory = |t: &targets::Found| {
             t.target != Target::SystemDir
                 || !std::path::Path::new(&t.word)
-                    .file_name()
+                    .extension()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.contains('.'))
+                    .is_some_and(|n| matches!(n, "pid" | "lock" | "sock" | "socket"))
         };
         let t = found.iter().find(|t| {
             t.output

@@ -641,12 +641,14 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
                 !stem.is_empty() && !ext.is_empty() && ext.bytes().all(|b| b.is_ascii_alphabetic())
             })
     };
-    let (first, last) = (operands.first()?, operands.last()?);
-    (operands.len() >= 2
+    // One read before the last is the project's (`mbrola /usr/share/mbrola/en1/en1
+    // build/hello.pho /boot/vmlinuz`: a voice read from the system, a file of the project).
+    let (last, before) = operands.split_last()?;
+    (!before.is_empty()
         && operands.iter().all(|(_, t)| pathy(t))
-        && !first.1.starts_with(['/', '~'])
-        && !first.1.contains("://")
-        && target(first.1, ctx).is_none()
+        && before.iter().any(|(_, t)| {
+            !t.starts_with(['/', '~']) && !t.contains("://") && target(t, ctx).is_none()
+        })
         && target(last.1, ctx).is_some_and(|t| t != Target::ProjectRoot))
     .then_some(last.0)
 }
@@ -659,14 +661,19 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
 /// /dump /log /dev/nvme0n1`), nor a word given to a flag (`ewfacquire -t ~/case /dev/…`).
 fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     let mut operands = c.args.iter().enumerate().filter(|&(i, a)| {
-        a.text
-            .as_deref()
-            .is_some_and(|t| operand(t) && !t.contains(char::is_whitespace))
-            && !(i > 0
-                && c.args[i - 1]
-                    .text
-                    .as_deref()
-                    .is_some_and(|f| f.starts_with('-') && !f.contains('=') && f != "--"))
+        a.text.as_deref().is_some_and(|t| {
+            operand(t)
+                && !t.contains(char::is_whitespace)
+                && c.args[..i]
+                    .last()
+                    .and_then(|f| f.text.as_deref())
+                    .is_none_or(|f| {
+                        !(f.starts_with('-') && !f.contains('=') && f != "--")
+                            || project_file(t, ctx)
+                                && !matches!(f, "-f" | "-w")
+                                && !output_flag(f, true)
+                    })
+        })
     });
     let (last, word) = operands.next_back()?;
     if target(word.text.as_deref()?, ctx) != Some(Target::Device) || last + 1 != c.args.len() {
@@ -689,6 +696,27 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
             })
         })
         .then_some(last)
+}
+
+/// A file of the project by its relative name and extension (`build/main.ihx`): after a
+/// one-letter flag it is still what the program reads, whether or not the flag takes a value
+/// (`makebin -p build/main.ihx /dev/sda`); a flag's value that names a place to write has no
+/// extension (`ewfacquire -t case /dev/…`).
+fn project_file(t: &str, ctx: &Context) -> bool {
+    !t.starts_with(['/', '~', '-', '$'])
+        && t.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && !stem.ends_with('/')
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                && ext.bytes().any(|b| b.is_ascii_alphabetic())
+                // A settings file is read for how to run (`-c conf.yml /dev/sda`).
+                && !matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "conf" | "cfg" | "ini" | "yml" | "yaml" | "toml" | "json" | "xml" | "rc"
+                )
+        })
+        && target(t, ctx).is_none()
 }
 
 /// Told to save, back up or dump what it is given (`ocs-sr … savedisk IMAGE nvme0n1`): a disk
@@ -804,8 +832,34 @@ fn written_operands<'c>(
                 .as_deref()
                 .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
         });
+    // Its input named by option, a disk given to another option is where the output goes
+    // (`SvtAv1EncApp -i clip.y4m -b /dev/nvme0n1 --preset 8`), unless that option says it is
+    // read (`--config`, `--key`).
+    let input_by_option = c.args.windows(2).any(|w| {
+        w[0].text
+            .as_deref()
+            .is_some_and(|f| matches!(f, "-i" | "--input" | "-input"))
+            && w[1]
+                .text
+                .as_deref()
+                .is_some_and(|v| !v.starts_with('-') && target(v, ctx).is_none())
+    });
+    let disk_output = (1..c.args.len()).find(|&n| {
+        input_by_option
+            && c.args[n - 1].text.as_deref().is_some_and(|f| {
+                f.starts_with('-')
+                    && !f.contains('=')
+                    && !matches!(f, "-i" | "--input" | "-input" | "--")
+                    && !reads_from(&words::parts(f))
+            })
+            && c.args[n]
+                .text
+                .as_deref()
+                .is_some_and(|t| target(t, ctx) == Some(Target::Device))
+    });
     move |n| {
         last_is_output && n + 1 == c.args.len()
+            || disk_output == Some(n)
             || converted == Some(n)
             || recorder
                 && c.args[n]
@@ -866,7 +920,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let ps = words::parts(flag);
             let reads = reads_from(&ps);
             read_key = flag.len() > 2 && reads;
+            let next = c.args.get(n + 1).and_then(|a| a.text.as_deref());
             let names_output = output_flag(flag, true)
+                || value.is_none() && writes_next(flag, next, ctx)
                 || recorder && matches!(flag, "-f" | "--file")
                 || !reads
                     && (product_option(&ps)
@@ -928,6 +984,26 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// Whether a flag without `=` writes the word after it: `-w` with a file's name (`pico2wave -w
+/// /srv/a.wav`; with a directory it is where a program works, `-w /app`), and `--read` given
+/// a whole disk (a programmer's read of its chip goes to the file the flag names, `cc-tool
+/// --read FILE`; nothing reads a disk by that flag).
+fn writes_next(flag: &str, next: Option<&str>, ctx: &Context) -> bool {
+    let Some(v) = next else {
+        return false;
+    };
+    match flag {
+        "-w" => std::path::Path::new(v).extension().is_some_and(|e| {
+            e.len() <= 5
+                && e.to_string_lossy()
+                    .chars()
+                    .any(|ch| ch.is_ascii_alphabetic())
+        }),
+        "--read" | "-read" => target(v, ctx) == Some(Target::Device),
+        _ => false,
+    }
 }
 
 /// A short option with its value attached (`-o/srv/restore`): an output option's, or any

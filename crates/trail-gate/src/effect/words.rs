@@ -143,6 +143,8 @@ const DESTROYS: &[&str] = &[
 ];
 
 const STOPS: &[&str] = &[
+    // A running job or transfer ended before it finishes (`laminarc abort build 42`).
+    "abort",
     "cancel",
     "deactivate",
     "decommission",
@@ -546,6 +548,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
         .or_else(|| switched_off(c))
+        .or_else(|| remote_console(c))
         .or_else(|| production(c))
         .or_else(|| sql_file_verb(c))
 }
@@ -789,6 +792,22 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
         // `key=value`, and a flag or a console variable given its value (`--tls=false`,
         // `--secure 0`, Source servers' `+server.secure 0`).
         let flag = w.starts_with(['-', '+']);
+        // A switch said alone, last or before another flag, joined to what it opens
+        // (`-publiclobby`): that is made public. (`--public` and `--insecure` alone are
+        // filters and local connections as often: `timeline --public`, `status --insecure`.)
+        if flag && !w.contains('=') && next.is_none_or(|v| v.starts_with(['-', '+'])) {
+            let ps = parts(w.trim_start_matches(['-', '+']));
+            if ps.len() == 1
+                && BYPASSES.iter().any(|b| {
+                    ps[0].starts_with(b) && (b.len() + 3..=b.len() + 6).contains(&ps[0].len())
+                })
+            {
+                return Some(Verb {
+                    word: w.into(),
+                    class: Class::Stops,
+                });
+            }
+        }
         let (key, value) = match w.split_once('=') {
             Some((k, v)) => (k.trim_start_matches(['-', '+']), v),
             None if flag => (
@@ -816,6 +835,88 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
         (off && (enables || guard) || on && bypass).then(|| Verb {
             word: w.into(),
             class: Class::Stops,
+        })
+    })
+}
+
+/// A message composed for a person: an e-mail address as an operand, with a body fed in (a
+/// pipe, `< notes.txt`) or a subject (`-s`, `--subject`), as every mail client takes them
+/// (`s-nail -s 'Notes' -a build/n.pdf team@example.com < docs/n.txt`). It is sent.
+pub(super) fn mails_to(c: &Cmd<'_>, producers: &[&super::super::parse::Simple]) -> Option<Verb> {
+    let fed = !producers.is_empty();
+    // A subject is a flag with its text (`-s 'Notes'`; `uacme -s -c DIR` is another `-s`).
+    let subject = c.args.windows(2).any(|w| {
+        w[0].text
+            .as_deref()
+            .is_some_and(|f| matches!(f, "-s" | "--subject" | "-subject"))
+            && w[1].text.as_deref().is_some_and(|v| !v.starts_with('-'))
+    });
+    if !(fed || subject || !c.reads.is_empty()) {
+        return None;
+    }
+    let address = |w: &str| {
+        w.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && local
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._+-".contains(&b))
+                && domain.rsplit_once('.').is_some_and(|(host, tld)| {
+                    !host.is_empty()
+                        && host
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b".-".contains(&b))
+                        && tld.len() >= 2
+                        && tld.bytes().all(|b| b.is_ascii_alphabetic())
+                })
+        })
+    };
+    c.args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| {
+            a.text.as_deref().is_some_and(address)
+                && c.args[..*i]
+                    .last()
+                    .and_then(|f| f.text.as_deref())
+                    // Not a flag's value (`--from me@x.org`, `-r reply@x.org`): a recipient.
+                    .is_none_or(|f| !f.starts_with('-') || f.contains('=') || f == "--")
+        })
+        .map(|(_, a)| Verb {
+            word: a.raw.clone(),
+            class: Class::Reaches,
+        })
+}
+
+/// A server's remote console given a password or switched on (`+sv_rconpassword hunter2`,
+/// `?RCONEnabled=True?RCONPort=27020`): whoever reaches the port with it commands the
+/// server. A setting's name joined to `rcon` (`sourcecontrol` is no console: the part must
+/// start with it), its value neither off nor empty.
+fn remote_console(c: &Cmd<'_>) -> Option<Verb> {
+    let mut words = c.words().peekable();
+    std::iter::from_fn(|| {
+        let w = words.next()?;
+        Some((w, words.peek().copied()))
+    })
+    .find_map(|(w, next)| {
+        // A map of settings in one word (`Map?Key=V?Key2=V2`) holds each of them.
+        w.split('?').find_map(|setting| {
+            let (key, value) = match setting.split_once('=') {
+                Some((k, v)) => (k, Some(v)),
+                None if w.starts_with(['-', '+']) => (setting, next),
+                None => return None,
+            };
+            let key = key.trim_start_matches(['-', '+']);
+            let console = parts(key)
+                .iter()
+                .any(|p| p.starts_with("rcon") && !p.starts_with("rconf"));
+            let value = value?.trim_matches(['"', '\'']);
+            let off = ["no", "false", "0", "off", "disabled", "none", ""]
+                .iter()
+                .any(|v| value.eq_ignore_ascii_case(v));
+            (console && !off && !value.starts_with(['-', '+'])).then(|| Verb {
+                word: key.into(),
+                class: Class::Changes,
+            })
         })
     })
 }
@@ -914,6 +1015,15 @@ pub(super) fn executes(flag: &str) -> bool {
     )
 }
 
+/// After a program's name, a sending word names what the program speaks (`dbus-send`,
+/// `kodi-send`); a deploying or publishing one still names its act (`ace-deploy`).
+fn speaks(part: &str) -> bool {
+    !matches!(
+        part,
+        "deploy" | "redeploy" | "publish" | "provision" | "refund" | "payout"
+    )
+}
+
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
 /// only ends in a sending word (`dbus-send`) is no sender of anything a person reads.
 fn name_verb(name: &str) -> Option<Verb> {
@@ -929,7 +1039,7 @@ fn name_verb(name: &str) -> Option<Verb> {
             // `passwd` is the account rules' (`passwd -S dev` only shows).
             Some(Class::Destroys) if part == "restore" => {}
             Some(Class::Changes) if part == "passwd" => {}
-            Some(Class::Reaches) if i > 0 && script.is_none() => {}
+            Some(Class::Reaches) if i > 0 && script.is_none() && speaks(part) => {}
             Some(class) => {
                 return Some(Verb {
                     word: name.into(),
@@ -983,14 +1093,15 @@ fn name_verb(name: &str) -> Option<Verb> {
     // named for putting files where others fetch them (`dupload`, `s3upload`): the verb ends
     // the name, after a prefix of any length (`stopwatch` starts with one).
     .or_else(|| {
-        // A short prefix: a longer one makes a noun (`backstop`).
+        // A short prefix (`mqsistop`, a product's four letters): a longer one makes a noun
+        // (`whistlestop`).
         let ends = |list: &[&str]| {
             list.iter()
-                .any(|v| (v.len() + 1..=v.len() + 3).contains(&lower.len()) && lower.ends_with(*v))
+                .any(|v| (v.len() + 1..=v.len() + 4).contains(&lower.len()) && lower.ends_with(*v))
         };
-        if ends(&["stop", "shut"]) {
+        if ends(&["stop", "shut"]) && !lower.starts_with("back") {
             Some(Class::Stops)
-        } else if ends(&["upload", "publish"]) {
+        } else if ends(&["upload", "publish", "deploy"]) {
             Some(Class::Reaches)
         } else {
             None

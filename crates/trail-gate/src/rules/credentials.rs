@@ -253,7 +253,30 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
                         .next()
                         .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
                 })
+                || settings_file(&p)
         })
+}
+
+/// A file of settings by its name, wherever it is (`serverDZ.cfg`, `/etc/ngircd/ngircd.conf`,
+/// `.env`): its values are what a search for a password prints. Not source code, a workflow
+/// or a manifest, where a credential's name stands for a value kept elsewhere
+/// (`${{ secrets.TOKEN }}`), nor the system's public tables (`/etc/passwd` holds no password).
+fn settings_file(p: &std::path::Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let ext = p
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name == ".env"
+        || name.starts_with(".env.")
+        || matches!(
+            ext.as_str(),
+            "cfg" | "conf" | "cnf" | "ini" | "env" | "properties" | "htpasswd"
+        )
+        || p.starts_with("/etc") && !matches!(name.as_str(), "passwd" | "group" | "hosts")
 }
 
 /// Whether an operand, an option's `=path` value or a file fed to stdin is a credential store.

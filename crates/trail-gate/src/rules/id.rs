@@ -72,6 +72,7 @@ rule_ids! {
     HistoryAndSchedules => "history-and-schedules",
     WorldWritable => "world-writable",
     SensitiveWrite => "sensitive-write",
+    OutsideWrite => "outside-write",
     AgentHomeDelete => "agent-home-delete",
     SystemFile => "system-file",
     ReverseShell => "reverse-shell",

@@ -1256,6 +1256,40 @@ pub static RULES: &[Rule] = &[
             "echo x > /run/user/1000/tmp/a",
         ],
     },
+    Rule {
+        id: RuleId::OutsideWrite,
+        verdict: Verdict::Junction,
+        kind: Kind::Irreversible,
+        reason: "this writes a file by redirection into a directory outside the project and the home directory (`/srv`, `/opt`, `/data`): what is there is shared, not the project's, and a person decides",
+        // A redirection needs no program trail models to write: `cat > /srv/inbox/a.ppm`
+        // on another host, `pocketsphinx … > /srv/transcripts/x.json` here. Temporary
+        // directories, devices, the project and the person's own files (`> ~/notes.txt`, a
+        // labelled allow; its dotfiles are `sensitive-write`'s) stay open.
+        matches: |c, ctx| {
+            c.writes.iter().any(|w| {
+                !w.target.starts_with("/dev/")
+                    && !w.target.starts_with("/proc/")
+                    && ctx.places.classify(&w.target) == Place::Outside
+                    && ctx
+                        .places
+                        .resolve(&w.target)
+                        .is_some_and(|p| !p.starts_with(&ctx.places.home))
+            })
+        },
+        must_match: &[
+            "pocketsphinx single media/a.wav > /srv/transcripts/a.json",
+            "echo x >> /opt/app/notes.txt",
+            "cd /srv/www && echo ok > health.txt",
+        ],
+        must_not_match: &[
+            "echo hello > ~/notes.txt",
+            "echo hi > notes.txt",
+            "echo x > /run/user/1000/tmp/a",
+            "make 2>/dev/null",
+            "echo x > /tmp/a",
+            "du -sh ~/.cache > build/cache-size.txt",
+        ],
+    },
     // ------------------------------------------------------------ issue 9's families
     Rule {
         id: RuleId::AgentHomeDelete,
