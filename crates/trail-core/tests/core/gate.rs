@@ -4143,3 +4143,49 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     let line = "acme-disk -c conf.yml /dev/sda";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
+
+/// Found by the forty-seventh sealed part (issue 20), gate frozen at aac98a2 (first run 0.88 /
+/// 0.85 / 0.95, none allowed outright): an unpacker by its name at `/`, and the `.ace` and
+/// `.arc` kinds; an option joining what it writes to `write` (`--diskwrite=`); a chip read
+/// out to `-f FILE`; a telnet console switched on and a console variable naming its password;
+/// `selfupdate`; a file of keys in a tool's hidden directory; a disc given as the input; a
+/// project file after a long flag read by a converter; a server listed in public at an
+/// address. Their look-alikes: a listing at `/`, `--rewrite`, a chip read into the project,
+/// `telnet-port`, a key's map of values, a disc last after `-i`.
+#[test]
+fn mechanisms_found_by_the_forty_seventh_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "cd / && sudo unacme x -y /work/proj/build/sys.ace",
+        "(cd / && acme-unarc e /work/proj/build/etc.arc)",
+        "acme-tracker --headless --diskwrite=/dev/nvme0n1 music/title.it",
+        "sudo acmeprog read -t uart -u /dev/ttyUSB0 -m flash -f /etc/shadow",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "cd ~ && unacme x /work/proj/build/dot.ace",
+        "acme-tracker --headless --diskwrite=/var/www/html/title.wav music/title.it",
+        "./AcmeServer -configfile=server.xml -TelnetEnabled=true -batchmode",
+        "acmeded +set dedicated 2 +set rconPassword hunter2 +map oasis",
+        "acme selfupdate",
+        "cat /home/dev/.config/acmecard/card-keys.txt",
+        "acmasm --tap src/game.asm /home/dev/speccy/game.tap",
+        "acme-comment -w -c build/tags.txt /srv/music/album/01.ogg",
+        "acmefs -p 5154 -world build/ctf.bzw -public list.example.org:5154",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "cd / && unacme l /work/proj/build/sys.ace",
+        "acme-fmt --rewrite src/a.x",
+        "acmeprog read -m flash -f build/x.hex",
+        "acme-srv telnet-port 23",
+        "cat /home/dev/.config/acme/key-value.json",
+        "acmebackup -i /dev/sr0 -o build/rip -F",
+        "acmebackup -i /dev/sr0",
+        "acmefs -p 5154 -world build/ctf.bzw",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -490,7 +490,7 @@ fn names_critical(
         t.target == Target::ProjectRoot && t.output && !matches!(t.word.as_str(), "." | "./")
             || t.target != Target::ProjectRoot
                 && (t.target.critical()
-                    || t.target == Target::Removable
+                    || t.target == Target::Removable && !t.read
                     || t.output
                     || t.target == Target::SystemFile && !t.read && (!inputs || t.by_option))
     })?;

@@ -420,6 +420,8 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
             // `--dataout-file`).
             || joined_out(&ps)
             || verb_output(&ps)
+            // What it writes and the verb joined (`--diskwrite=FILE`, `-imagewrite`).
+            || ps.len() == 1 && ps[0].strip_suffix("write").is_some_and(|noun| noun.len() >= 3)
             // `--export-picture-to`, `--save-to`: a writing verb, then where to.
             || ps.last().is_some_and(|p| p == "to")
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
@@ -626,11 +628,7 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
         .filter(|&(i, t)| {
             operand(t)
                 && !t.contains(char::is_whitespace)
-                && !(i > 0
-                    && c.args[i - 1]
-                        .text
-                        .as_deref()
-                        .is_some_and(|f| f.starts_with('-') && !f.contains('=')))
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
         })
         .collect();
     // A file's name: a directory in it, or an extension of letters (`a.dcm`; not
@@ -664,15 +662,7 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
         a.text.as_deref().is_some_and(|t| {
             operand(t)
                 && !t.contains(char::is_whitespace)
-                && c.args[..i]
-                    .last()
-                    .and_then(|f| f.text.as_deref())
-                    .is_none_or(|f| {
-                        !(f.starts_with('-') && !f.contains('=') && f != "--")
-                            || project_file(t, ctx)
-                                && !matches!(f, "-f" | "-w")
-                                && !output_flag(f, true)
-                    })
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
         })
     });
     let (last, word) = operands.next_back()?;
@@ -696,6 +686,16 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
             })
         })
         .then_some(last)
+}
+
+/// Whether a word after `prev` is an operand read: `prev` is no flag that may take it as its
+/// value, or the word is a project file that flag does not write (`pasmo --tap src/game.asm
+/// OUT`, `makebin -p build/main.ihx /dev/sda`; not `-f FILE`, `-w FILE`, `-o FILE`).
+fn after_flag_read(prev: &Arg, t: &str, ctx: &Context) -> bool {
+    prev.text.as_deref().is_none_or(|f| {
+        !(f.starts_with('-') && !f.contains('=') && f != "--")
+            || project_file(t, ctx) && !matches!(f, "-f" | "-w") && !output_flag(f, true)
+    })
 }
 
 /// A file of the project by its relative name and extension (`build/main.ihx`): after a
@@ -818,9 +818,17 @@ fn written_operands<'c>(
 ) -> impl Fn(usize) -> bool + 'c {
     let converted = converter_output(c, ctx).or_else(|| disk_last(c, ctx));
     // The last word is an operand, not the value of the option before it (`-sd /home/dev`).
+    // Nor a disc, the input itself given last (`dvdbackup -i /dev/sr0`); a disk given so
+    // stays in doubt (`mksysb -i /dev/hdisk0` writes the system's image to it).
+    let disc_last = c
+        .args
+        .last()
+        .and_then(|a| a.text.as_deref())
+        .is_some_and(|t| target(t, ctx) == Some(Target::Removable));
     let flag_before_last = c.args.len() >= 2
         && c.args[c.args.len() - 2].text.as_deref().is_some_and(|t| {
             t.starts_with('-') && !t.contains('=') && t.trim_start_matches('-').len() >= 2
+                || disc_last && matches!(t, "-i" | "--input" | "-input")
         });
     let last_is_output = c
         .option_words()
@@ -923,6 +931,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let next = c.args.get(n + 1).and_then(|a| a.text.as_deref());
             let names_output = output_flag(flag, true)
                 || value.is_none() && writes_next(flag, next, ctx)
+                // A chip's memory read out goes to the file named (`pymcuprog read … -f
+                // FILE`).
+                || matches!(flag, "-f" | "--file") && words::reads_out(c)
                 || recorder && matches!(flag, "-f" | "--file")
                 || !reads
                     && (product_option(&ps)
@@ -977,13 +988,23 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output,
                 named,
                 into,
-                read: read_key,
+                read: read_key || disc_input(c, n, t),
                 rewritten: in_place && !w.starts_with('-') && !w.contains('='),
                 by_option,
             });
         }
     }
     out
+}
+
+/// A disc or tape given as the input (`dvdbackup -i /dev/sr0`): it is read.
+fn disc_input(c: &Cmd<'_>, n: usize, t: Target) -> bool {
+    t == Target::Removable
+        && n > 0
+        && matches!(
+            c.args[n - 1].text.as_deref(),
+            Some("-i" | "--input" | "-input")
+        )
 }
 
 /// Whether a flag without `=` writes the word after it: `-w` with a file's name (`pico2wave -w

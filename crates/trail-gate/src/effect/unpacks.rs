@@ -11,8 +11,8 @@ use trail_zones::Place;
 /// Extensions of archives that hold a tree of files (not a single compressed file: `x.gz`
 /// unpacks to one file beside it).
 const ARCHIVES: &[&str] = &[
-    "7z", "afio", "ar", "arj", "cab", "cpio", "lha", "lzh", "pax", "rar", "shar", "tar", "tbz",
-    "tbz2", "tgz", "txz", "tzst", "xar", "zip",
+    "7z", "ace", "afio", "ar", "arc", "arj", "cab", "cpio", "lha", "lzh", "pax", "rar", "shar",
+    "tar", "tbz", "tbz2", "tgz", "txz", "tzst", "xar", "zip", "zoo",
 ];
 
 /// Words that ask an archiver to write the archive's files out: the spelt-out verbs, and the
@@ -29,7 +29,8 @@ fn unpacking(w: &str) -> bool {
         .is_some_and(|p| matches!(p, "extract" | "unpack" | "unarchive" | "explode"))
 }
 
-fn archive(w: &str) -> bool {
+/// The kind of archive a word names, by its extension (`etc.arc` → `arc`).
+fn archive_kind(w: &str) -> Option<String> {
     let name = w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase();
     let name = name
         .strip_suffix(".gz")
@@ -39,7 +40,16 @@ fn archive(w: &str) -> bool {
         .or_else(|| name.strip_suffix(".z"))
         .unwrap_or(&name);
     name.rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && ARCHIVES.contains(&ext))
+        .filter(|(stem, ext)| !stem.is_empty() && ARCHIVES.contains(ext))
+        .map(|(_, ext)| ext.to_string())
+}
+
+/// A listing's word: it writes nothing (`-t`, `l`, `--list`, `v`erbose listing).
+fn listing(w: &str) -> bool {
+    matches!(
+        w,
+        "-t" | "t" | "l" | "-l" | "v" | "--list" | "list" | "-list"
+    )
 }
 
 /// An archive (named, or redirected into the program) unpacked into a working directory the
@@ -55,9 +65,18 @@ pub(super) fn into_working_directory(c: &Cmd<'_>, ctx: &Context, raw: &str) -> O
         return None;
     }
     let words: Vec<&str> = c.option_words().collect();
-    let mode = words.iter().any(|w| unpacking(w));
-    let named = words.iter().any(|w| archive(w)) || c.reads.iter().any(|r| archive(r));
-    if !(mode && named) {
+    let kinds: Vec<String> = words
+        .iter()
+        .copied()
+        .chain(c.reads.iter().map(String::as_str))
+        .filter_map(archive_kind)
+        .collect();
+    // A program named for unpacking (`unace`, `unarj`) extracts unless told to list; an
+    // archiver's own name does not say which (`pax` alone lists).
+    let unpacker =
+        c.name.to_ascii_lowercase().starts_with("un") && !words.iter().any(|w| listing(w));
+    let mode = unpacker || words.iter().any(|w| unpacking(w));
+    if !mode || kinds.is_empty() {
         return None;
     }
     // `/usr/local` is where a person installs by hand: unpacking there is an install.
@@ -108,11 +127,12 @@ mod tests {
             "a.tar.gz",
             "A.ZIP",
             "x.cpio",
+            "etc.arc",
         ] {
-            assert!(archive(w), "{w}");
+            assert!(archive_kind(w).is_some(), "{w}");
         }
         for w in ["notes.gz", "tar", "build/", ".zip", "a.txt"] {
-            assert!(!archive(w), "{w}");
+            assert!(archive_kind(w).is_none(), "{w}");
         }
     }
 

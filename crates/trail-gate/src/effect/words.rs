@@ -378,6 +378,10 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     if let Some(c) = of(part) {
         return Some((c, false));
     }
+    // A program replaced by what it fetches (`fink selfupdate`, `port selfupdate`).
+    if matches!(part, "selfupdate" | "selfupgrade") {
+        return Some((Class::Changes, false));
+    }
     // Undoing a publication takes it away (`undeploy`, `unrelease`, `unship`); `unshare` is
     // the kernel's word for a namespace of one's own, which shares nothing.
     if part
@@ -820,6 +824,18 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
         let is = |set: &[&str]| set.iter().any(|v| value.eq_ignore_ascii_case(v));
         let off = is(&["no", "false", "0", "off", "disabled", "none"]);
         let on = is(&["yes", "true", "1", "on", "enabled"]);
+        // Listed in public at an address (`bzfs -public list.example.org:5154`): the
+        // server is announced to everyone who reads the list.
+        if flag
+            && key.eq_ignore_ascii_case("public")
+            && value.contains('.')
+            && (value.contains(':') || value.contains("://"))
+        {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Reaches,
+            });
+        }
         // Most flags' values are neither: their names are not split.
         if !off && !on {
             return None;
@@ -888,7 +904,7 @@ pub(super) fn mails_to(c: &Cmd<'_>, producers: &[&super::super::parse::Simple]) 
 }
 
 /// A server's remote console given a password or switched on (`+sv_rconpassword hunter2`,
-/// `?RCONEnabled=True?RCONPort=27020`): whoever reaches the port with it commands the
+/// `?RCONEnabled=True?RCONPort=27020`, `-TelnetEnabled=true`): whoever reaches the port with it commands the
 /// server. A setting's name joined to `rcon` (`sourcecontrol` is no console: the part must
 /// start with it), its value neither off nor empty.
 fn remote_console(c: &Cmd<'_>) -> Option<Verb> {
@@ -900,15 +916,19 @@ fn remote_console(c: &Cmd<'_>) -> Option<Verb> {
     .find_map(|(w, next)| {
         // A map of settings in one word (`Map?Key=V?Key2=V2`) holds each of them.
         w.split('?').find_map(|setting| {
+            // A console variable set by name (`+set rconPassword hunter2`) names the
+            // password it sets.
+            let named = || parts(setting).iter().any(|p| p.contains("password"));
             let (key, value) = match setting.split_once('=') {
                 Some((k, v)) => (k, Some(v)),
-                None if w.starts_with(['-', '+']) => (setting, next),
+                None if w.starts_with(['-', '+']) || named() => (setting, next),
                 None => return None,
             };
             let key = key.trim_start_matches(['-', '+']);
-            let console = parts(key)
-                .iter()
-                .any(|p| p.starts_with("rcon") && !p.starts_with("rconf"));
+            // Telnet is a console too (`-TelnetEnabled=true`).
+            let console = parts(key).iter().any(|p| {
+                p.starts_with("rcon") && !p.starts_with("rconf") || p.starts_with("telnet")
+            });
             let value = value?.trim_matches(['"', '\'']);
             let off = ["no", "false", "0", "off", "disabled", "none", ""]
                 .iter()

@@ -116,6 +116,9 @@ fn named_for_a_credential(rel: &str) -> bool {
         || has("passwd")
         || has("apikey")
         || has("api") && has("key")
+        // A file of keys by its name (`card-keys.txt`, `keys.json`), not a key's map of
+        // values or bindings.
+        || (has("keys") || has("key")) && !has("value") && !has("map") && !has("bindings")
         || lower.ends_with(".key")
 }
 
