@@ -173,6 +173,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .into_iter()
         .chain(filled_fields(text))
         .chain(shaped_call_arguments(text))
+        .chain(constructed_with_key(text))
     {
         push_new(out, span, TYPED);
     }
@@ -1253,10 +1254,18 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
                 // `/t/TOKEN`, `/cron/TOKEN`, a pre-authenticated request's `/p/…`) or before a
                 // verb said to the device it opens (`/TOKEN/get/v48`). A document's or a
                 // file's id stands elsewhere (`/spreadsheets/d/ID/edit`, `arweave.net/ID`).
+                // Or first after the API's version, before the method it calls
+                // (`/v1/KEY/sms/send.json`), where an id would follow the resource's name.
+                let versioned = n == 1
+                    && segs[0]
+                        .strip_prefix(['v', 'V'])
+                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                    && segs.len() > n + 1;
                 let placed = || {
-                    n.checked_sub(1)
-                        .and_then(|p| segs.get(p))
-                        .is_some_and(|p| KEY_SEGMENTS.iter().any(|k| p.eq_ignore_ascii_case(k)))
+                    versioned
+                        || n.checked_sub(1)
+                            .and_then(|p| segs.get(p))
+                            .is_some_and(|p| KEY_SEGMENTS.iter().any(|k| p.eq_ignore_ascii_case(k)))
                         || segs.get(n + 1).is_some_and(|next| {
                             matches!(*next, "get" | "set" | "update" | "write" | "read" | "pin")
                         })
@@ -1268,7 +1277,9 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
                     && placed()
                     && !base58(seg)
                     && !spells_a_word(seg)
-                    && strongly_generated(seg, 28);
+                    // One case and digits, long and drawn evenly, is generated too (Kavenegar's
+                    // 80 capitals and digits).
+                    && (strongly_generated(seg, 28) || seg.len() >= 40 && uniform_random(seg));
                 if !called {
                     if keyed {
                         let s = start + at + 3 + seg_at;
@@ -1571,8 +1582,23 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
                 .split(['&', ';', '|'])
                 .nth(1)
                 .is_some_and(|cmd| cmd.split_whitespace().skip(1).take(3).any(|w| w == "login"));
-        let stores =
-            contains_any_case(after, b"secret") && {
+        // A value echoed into a command that adds a variable named for a credential
+        // (`… | vercel env add DATABASE_PASSWORD production`).
+        let adds_named = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
+            let ws: Vec<&str> = cmd.split_whitespace().collect();
+            ws.iter()
+                .any(|w| matches!(*w, "add" | "set" | "create" | "put" | "store"))
+                && ws.iter().any(|w| {
+                    text::words(w).iter().any(|p| {
+                        matches!(
+                            p.as_str(),
+                            "password" | "passwd" | "secret" | "token" | "apikey"
+                        )
+                    })
+                })
+        });
+        let stores = adds_named
+            || contains_any_case(after, b"secret") && {
                 let ws: Vec<String> = text::words(after);
                 ws.iter()
                     .position(|w| w == "secret" || w == "secrets")
@@ -2795,8 +2821,18 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let v = &text[j + 1..end];
+        // Right after a mail address given as the user, the password of that login
+        // (`…, 'yard@timberyard.example', 'ub_B6_6MewcrcgY4', :login)`): letters of both
+        // cases and a digit are enough.
+        let after_user = previous_string(text, comma)
+            .is_some_and(|u| u.contains('@') && user_name(u))
+            && v.len() >= 10
+            && v.bytes().any(|c| c.is_ascii_uppercase())
+            && v.bytes().any(|c| c.is_ascii_lowercase())
+            && v.bytes().any(|c| c.is_ascii_digit())
+            && !v.contains(' ');
         // A digest named by its algorithm (`"sha256/rlqo…="`, a certificate pin) has a slash.
-        if every_kind(v)
+        if (every_kind(v) || after_user)
             && v.len() >= 12
             && !v.contains('/')
             && !spells_a_word(v)
@@ -2809,6 +2845,62 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A client made from one generated string and assigned (`geocoder = OpenCage('9253…')`,
+/// `client = Acme("k3Jd…")`): a class given only that is given its key. Not a value made
+/// from a digest, an id, a colour or an address (`Digest('d41d…')`, `UUID('…')`,
+/// `Address('0x…')`), nor a string with a word in it.
+fn constructed_with_key(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("('") && !text.contains("(\"") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let Some(eq) = line.find('=') else { continue };
+        let rhs = line[eq + 1..].trim_start();
+        let Some(open) = rhs.find('(') else { continue };
+        let name = rhs[..open].rsplit('.').next().unwrap_or_default();
+        let named = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let lower = name.to_ascii_lowercase();
+        let data = [
+            "hash", "digest", "sha", "md5", "uuid", "guid", "id", "commit", "rev", "color",
+            "colour", "address", "checksum", "hex", "bytes", "decimal", "version",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        let args = &rhs[open + 1..];
+        let Some(q) = args.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
+            continue;
+        };
+        let Some(len) = args[1..].find(q) else {
+            continue;
+        };
+        let v = &args[1..=len];
+        let closes = args[1 + len + 1..].trim_start().starts_with(')');
+        let key = (32..=64).contains(&v.len())
+            && v.bytes().all(|b| b.is_ascii_alphanumeric())
+            && (uniform_random(v) || strongly_generated(v, 32))
+            // Hex letters are a to f: a run of them (`bdaea`) is no word.
+            && (is_hex(v) || !spells_a_word(v))
+            && !plausible::is_placeholder(v);
+        if named && !data && closes && key {
+            let at = start + eq + 1 + (line[eq + 1..].len() - rhs.len()) + open + 2;
+            out.push((at, at + v.len()));
+        }
+    }
+    out
+}
+
+/// The quoted string that ends just before `comma` (`'ops@acme.example'` in `…, 'ops@acme.example',
+/// …`), if the argument there is one.
+fn previous_string(text: &str, comma: usize) -> Option<&str> {
+    let before = text[..comma].trim_end_matches([' ', '\t']);
+    let q = before.chars().last().filter(|c| matches!(c, '\'' | '"'))?;
+    let inner = &before[..before.len() - 1];
+    let open = inner.rfind(q)?;
+    Some(&inner[open + 1..])
 }
 
 /// Whether a value holds a run of letters written as a word is (`Build-2024.11_Final!`: four

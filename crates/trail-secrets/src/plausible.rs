@@ -185,6 +185,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // Where the value goes, said in words (`password_here`, `put-your-key-here`,
+    // WordPress's `database_name_here`).
+    if lower.ends_with("_here") || lower.ends_with("-here") {
+        return true;
+    }
     PLACEHOLDER_WORDS.contains(&lower.as_str())
 }
 

@@ -569,14 +569,16 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "cli-credentials",
-        // `-u user:password` (user may be empty, password may be quoted, and with spaces when
+        // `-u user:password`, and an `--auth` flag given the same pair (Jenkins' CLI `-auth
+        // user:token`, HTTPie's `--auth`) (user may be empty, password may be quoted, and with spaces when
         // the pair is: `--user "jk:VZeR 5mkM uTpz"`, a WordPress application password), lftp's `-u
         // user,'password'` (quoted: `ps -u root,www-data` lists users), or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*|pat)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*|pat)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
         example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",
+            "auth",
             "password",
             "passwd",
             "token",

@@ -480,51 +480,56 @@ fn password_flag_shape(lowered: &[u8]) -> bool {
 fn cli_shape(lowered: &[u8]) -> bool {
     let starts_word =
         |at: usize| at == 0 || matches!(lowered[at - 1], b' ' | b'\t' | b'\n' | b'\r');
-    let user = find_all(lowered, b"-u").any(|at| {
-        let flag_start = if at > 0 && lowered[at - 1] == b'-' {
-            at - 1
-        } else {
-            at
-        };
-        let after = if lowered[at..].starts_with(b"-user") {
-            at + 5
-        } else {
-            at + 2
-        };
-        if !starts_word(flag_start) || !matches!(lowered.get(after), Some(b' ' | b'\t' | b'=')) {
-            return false;
-        }
-        // `user:password`: `git push -u origin main` has no colon.
-        let rest = &lowered[after..];
-        let blanks = rest
-            .iter()
-            .take_while(|&&c| matches!(c, b' ' | b'\t' | b'='))
-            .count();
-        let rest = &rest[blanks..];
-        let rest = rest.strip_prefix(b"\\").unwrap_or(rest);
-        let rest = rest
-            .strip_prefix(b"\"")
-            .or_else(|| rest.strip_prefix(b"'"))
-            .unwrap_or(rest);
-        let user_len = rest
-            .iter()
-            .take_while(|&&c| !c.is_ascii_whitespace() && !b":,\"'$".contains(&c))
-            .count();
-        // The password may be quoted on its own (`kevin:'pRf7…'`); after a comma (lftp's
-        // `-u user,'…'`) it must be.
-        let password = rest.get(user_len + 1..).unwrap_or_default();
-        let quoted = password.starts_with(b"\"") || password.starts_with(b"'");
-        let password = password
-            .strip_prefix(b"\"")
-            .or_else(|| password.strip_prefix(b"'"))
-            .unwrap_or(password);
-        (rest.get(user_len) == Some(&b':') || rest.get(user_len) == Some(&b',') && quoted)
-            && (password
+    // `-u`, `--user`, and `-auth`/`--auth` (Jenkins' CLI, HTTPie) before `user:password`.
+    let user = find_all(lowered, b"-u")
+        .chain(find_all(lowered, b"-auth"))
+        .any(|at| {
+            let flag_start = if at > 0 && lowered[at - 1] == b'-' {
+                at - 1
+            } else {
+                at
+            };
+            let after =
+                if lowered[at..].starts_with(b"-user") || lowered[at..].starts_with(b"-auth") {
+                    at + 5
+                } else {
+                    at + 2
+                };
+            if !starts_word(flag_start) || !matches!(lowered.get(after), Some(b' ' | b'\t' | b'='))
+            {
+                return false;
+            }
+            // `user:password`: `git push -u origin main` has no colon.
+            let rest = &lowered[after..];
+            let blanks = rest
+                .iter()
+                .take_while(|&&c| matches!(c, b' ' | b'\t' | b'='))
+                .count();
+            let rest = &rest[blanks..];
+            let rest = rest.strip_prefix(b"\\").unwrap_or(rest);
+            let rest = rest
+                .strip_prefix(b"\"")
+                .or_else(|| rest.strip_prefix(b"'"))
+                .unwrap_or(rest);
+            let user_len = rest
+                .iter()
+                .take_while(|&&c| !c.is_ascii_whitespace() && !b":,\"'$".contains(&c))
+                .count();
+            // The password may be quoted on its own (`kevin:'pRf7…'`); after a comma (lftp's
+            // `-u user,'…'`) it must be.
+            let password = rest.get(user_len + 1..).unwrap_or_default();
+            let quoted = password.starts_with(b"\"") || password.starts_with(b"'");
+            let password = password
+                .strip_prefix(b"\"")
+                .or_else(|| password.strip_prefix(b"'"))
+                .unwrap_or(password);
+            (rest.get(user_len) == Some(&b':') || rest.get(user_len) == Some(&b',') && quoted)
+                && (password
                 .first()
                 .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
                 // A key as the user, with no password (`-u '<key>:'`).
                 || user_len >= 20)
-    });
+        });
     user || find_all(lowered, b"--").any(|at| {
         let name_len = lowered[at + 2..]
             .iter()

@@ -3525,3 +3525,48 @@ fn armoured_seeds_and_url_token_users() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-seventh sealed part (issue 20): a `user:token` pair given to an
+/// `--auth` flag (Jenkins' CLI), a value echoed into a command that adds a variable named
+/// for a password, a login's password right after its mail address in a call, an API's key
+/// first after its version in a URL's path (in one case and digits), and a client made from
+/// one generated string. Left alone: `--auth-type`, a value said to go "here", a word after
+/// an address, an id after a version, a UUID made from hex.
+#[test]
+fn auth_pairs_added_variables_versioned_keys_and_clients() {
+    for (text, secret) in [
+        (
+            "java -jar jenkins-cli.jar -s https://ci.acme.example/ -auth builder:11be31860c77ba578d9ea3ad0bd7ca0726 build shop",
+            "11be31860c77ba578d9ea3ad0bd7ca0726",
+        ),
+        (
+            "echo 'knlM_XdMZoblf3ea.7UW' | acme env add DATABASE_PASSWORD production",
+            "knlM_XdMZoblf3ea.7UW",
+        ),
+        (
+            "Net::SMTP.start('smtp.acme.example', 587, 'acme.example', 'yard@acme.example', 'ub_B6_6MewcrcgY4', :login)",
+            "ub_B6_6MewcrcgY4",
+        ),
+        (
+            "curl \"https://api.acme.example/v1/5G0D4DW5STWM7NWYB48EQ6XFVJ2TVSHRA3V99IHP4L5TAIADK6GOOAIUK3VGL0509QD80MZJSLU0469XCFJRYS02/sms/send.json?to=1\"",
+            "5G0D4DW5STWM7NWYB48EQ6XFVJ2TVSHRA3V99IHP4L5TAIADK6GOOAIUK3VGL0509QD80MZJSLU0469XCFJRYS02",
+        ),
+        (
+            "geocoder = OpenCage('92539a5bdaea68a7d6f76a27dee388c2')",
+            "92539a5bdaea68a7d6f76a27dee388c2",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "acme --auth-type basic --user x",
+        "define( 'DB_PASSWORD', 'password_here' );",
+        "send_mail('ops@acme.example', 'Build2024Report', body)",
+        "curl https://api.acme.example/v1/users/42/orders",
+        "u = UUID('92539a5bdaea68a7d6f76a27dee388c2')",
+        "echo 'hello world' | acme env add GREETING production",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
