@@ -4138,8 +4138,10 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
-    // A settings file before a disk is read for how to run: the disk is asked about, not
-    // taken for the output.
+    // A disk before an image is read into it; a settings file before a disk is read for how
+    // to run: each disk is asked about, not taken for the output.
+    let line = "acme-img /dev/sda build/disk.img";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     let line = "acme-disk -c conf.yml /dev/sda";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
@@ -4173,8 +4175,16 @@ fn mechanisms_found_by_the_forty_seventh_sealed_part() {
         "acmasm --tap src/game.asm /home/dev/speccy/game.tap",
         "acme-comment -w -c build/tags.txt /srv/music/album/01.ogg",
         "acmefs -p 5154 -world build/ctf.bzw -public list.example.org:5154",
+        "acmeshell <<'GP'\ncard_connect\nput_sc_key -keyver 0 -newkeyver 1\nGP",
+        "./start-acme.sh -servername pub -cachedir=/srv/acme",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "sudo acmeskin dev=stdio:/dev/sda -v build/data.iso",
+        "acme-write --device /dev/sda build/os.img",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
     for line in [
         "cd / && unacme l /work/proj/build/sys.ace",
@@ -4185,6 +4195,8 @@ fn mechanisms_found_by_the_forty_seventh_sealed_part() {
         "acmebackup -i /dev/sr0 -o build/rip -F",
         "acmebackup -i /dev/sr0",
         "acmefs -p 5154 -world build/ctf.bzw",
+        "acmeshell <<'GP'\ncard_connect\nget_status 1\nGP",
+        "acme --cachedir ~/.cache/acme",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

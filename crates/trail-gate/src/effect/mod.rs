@@ -2281,10 +2281,19 @@ fn fed_statements(
             written.len() >= 4 && written.bytes().all(|b| b.is_ascii_uppercase());
         // `set NAME = VALUE` sets the console's own session (`set ip-address = …` of a lease
         // being made, `set pagesize 0`), not a live system's.
+        // A verb joined to its object by `_` or `-` opens the line the same way
+        // (`put_sc_key -keyver 0`, `delete_key 3`).
+        let verb = first
+            .split(['_', '-'])
+            .next()
+            .filter(|v| v.len() >= 3 && *v != first);
         if (ws.clone().next().is_some() || alone_in_capitals)
             && first != "set"
-            && first.bytes().all(|b| b.is_ascii_lowercase())
-            && let Some(class) = words::classify(&first)
+            && verb != Some("set")
+            && first
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || (verb.is_some() && matches!(b, b'_' | b'-')))
+            && let Some(class) = words::classify(verb.unwrap_or(&first))
         {
             return Some(decide(
                 Verdict::Junction,

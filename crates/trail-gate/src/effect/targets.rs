@@ -525,7 +525,8 @@ fn product_option(parts: &[String]) -> bool {
 fn product_place(word: &str) -> bool {
     PLACES.iter().any(|place| {
         word.strip_suffix(place).is_some_and(|stem| {
-            PRODUCTS.contains(&stem) || matches!(stem, "out" | "output" | "lock" | "state")
+            PRODUCTS.contains(&stem)
+                || matches!(stem, "out" | "output" | "lock" | "state" | "cache" | "data")
         })
     })
 }
@@ -865,9 +866,11 @@ fn written_operands<'c>(
                 .as_deref()
                 .is_some_and(|t| target(t, ctx) == Some(Target::Device))
     });
+    let imaged = image_onto_disk(c, ctx);
     move |n| {
         last_is_output && n + 1 == c.args.len()
             || disk_output == Some(n)
+            || imaged == Some(n)
             || converted == Some(n)
             || recorder
                 && c.args[n]
@@ -875,6 +878,48 @@ fn written_operands<'c>(
                     .as_deref()
                     .is_some_and(|t| operand(t) && t.contains('/'))
     }
+}
+
+/// A disk image of the project (`build/data.iso`, `out.img`) handed over beside a disk, as a
+/// burner or a writer takes them (`cdrskin dev=stdio:/dev/sda build/data.iso`, `foo --device
+/// /dev/sda build/os.img`): the image is written onto the disk. Not an image named as where
+/// the output goes (`-o build/disk.img /dev/sda` copies the disk into it). The disk's index.
+fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
+    let image = c.args.iter().enumerate().position(|(i, a)| {
+        a.text.as_deref().is_some_and(|t| {
+            !t.contains('=')
+                && project_file(t, ctx)
+                && std::path::Path::new(t).extension().is_some_and(|e| {
+                    matches!(
+                        e.to_string_lossy().to_ascii_lowercase().as_str(),
+                        "iso" | "img" | "raw" | "wic" | "dd"
+                    )
+                })
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
+        })
+    });
+    let image = image?;
+    // The disk as a device's setting (`dev=`, `--device`, `--drive`), or after the image
+    // (by the convention that the output comes last); a disk before it is read into it.
+    let device_word = |w: &str| {
+        words::parts(w.trim_start_matches('-'))
+            .iter()
+            .any(|p| matches!(p.as_str(), "dev" | "device" | "drive" | "disk" | "target"))
+    };
+    (0..c.args.len()).find(|&n| {
+        let Some(t) = c.args[n].text.as_deref() else {
+            return false;
+        };
+        let (key, value) = t.split_once('=').map_or(("", t), |(k, v)| (k, v));
+        target(value, ctx) == Some(Target::Device)
+            && (!key.is_empty() && device_word(key)
+                || n > 0
+                    && c.args[n - 1]
+                        .text
+                        .as_deref()
+                        .is_some_and(|f| f.starts_with('-') && device_word(f))
+                || key.is_empty() && n > image)
+    })
 }
 
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
@@ -960,7 +1005,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
             // the imaging tools that copy it); `O=` as the Java toolkits take their output
             // beside `I=` (`SortSam I=in.bam O=out.bam`).
-            let key_output = k == "of" || k == "O" || key_names_output(k);
+            let key_output = k == "of" || k == "O" || key_names_output(k) || written(n);
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
             (v.to_string(), output || key_output, named || key_output)
         } else {
@@ -1330,6 +1375,12 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         .strip_prefix("file://")
         .filter(|p| p.starts_with('/'))
         .unwrap_or(word);
+    // A device behind the driver that opens it (`stdio:/dev/sda`, `raw:/dev/sdb`): the
+    // device.
+    let word = word
+        .split_once(":/dev/")
+        .filter(|(driver, _)| !driver.is_empty() && driver.bytes().all(|b| b.is_ascii_lowercase()))
+        .map_or(word, |(driver, _)| &word[driver.len() + 1..]);
     let word = unclobbered(word);
     // AIX names a disk without `/dev/` to its volume managers (`reducevg rootvg hdisk0`), and
     // installers and volume managers take a disk's bare kernel name (`disklist=sda`,
@@ -1376,6 +1427,11 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     }
     if ctx.holds_project(&p) {
         return Some(Target::Ancestor);
+    }
+    // The person's tool caches are made again from what they cache (DESIGN: the agent may
+    // write there, as in the project and temporary directories).
+    if p.starts_with(ctx.places.home.join(".cache")) && p != ctx.places.home.join(".cache") {
+        return None;
     }
     Some(Target::Elsewhere)
 }
