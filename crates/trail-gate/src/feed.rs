@@ -129,8 +129,35 @@ pub(super) const MAX_ITEMS: usize = 16;
 /// The commands `xargs` or `parallel` would run: the template (`argv[start..end]`) with each
 /// input put where `{}` (or the `-I` string) is, or appended.
 pub(super) fn reconstruct(template: &[Arg], replace: Option<&str>, inputs: &[Arg]) -> Vec<Simple> {
+    // A replace string the template never uses (`xargs -i rm -rf`): the inputs are read as
+    // what the command is given, the way its writer meant them.
+    let replace = replace.filter(|m| {
+        template
+            .iter()
+            .any(|a| a.text.as_deref().is_some_and(|t| t.contains(m)))
+    });
     let Some(marker) = replace else {
         let mut argv = template.to_vec();
+        // Handed to a shell's `-c` (`echo 'rm -rf /' | xargs bash -c`): the line fed is the
+        // script, whichever words xargs splits it into.
+        if template
+            .last()
+            .is_some_and(|a| a.text.as_deref() == Some("-c"))
+            && !inputs.is_empty()
+            && inputs.iter().all(|a| a.text.is_some())
+        {
+            let line = inputs
+                .iter()
+                .take(MAX_ITEMS)
+                .filter_map(|a| a.text.as_deref())
+                .collect::<Vec<_>>()
+                .join(" ");
+            argv.push(static_arg(&line));
+            return vec![Simple {
+                argv,
+                ..Simple::default()
+            }];
+        }
         argv.extend(inputs.iter().take(MAX_ITEMS).cloned());
         return vec![Simple {
             argv,

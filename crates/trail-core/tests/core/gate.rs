@@ -4138,6 +4138,24 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
+    // Lines fed to xargs: a shell's `-c` runs the line whole; a replace string the command
+    // never uses leaves the inputs as its operands (both of the founders' held-out set).
+    for line in [
+        "echo 'rm -rf /' | xargs bash -c",
+        "echo / | xargs -i rm -rf",
+        "sudo kexec -e",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "echo 'ls -la' | xargs bash -c",
+        "echo a b | xargs -i echo {}",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    // A table glued to a two-letter option is at least asked about.
+    let line = "acme2cmd -PPIC16F877A -GF/etc/passwd";
+    assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     // A disk before an image is read into it; a settings file before a disk is read for how
     // to run: each disk is asked about, not taken for the output.
     let line = "acme-img /dev/sda build/disk.img";

@@ -1077,10 +1077,17 @@ fn writes_next(flag: &str, next: Option<&str>, ctx: &Context) -> bool {
 /// the second character may be any letter of any width.)
 fn glued<'w>(w: &'w str, ctx: &Context) -> Option<(&'w str, &'w str)> {
     let flag = w.get(..2).filter(|_| w.len() > 2 && !w.starts_with("--"))?;
-    (matches!(w.as_bytes()[2], b'/' | b'~' | b'.')
+    if matches!(w.as_bytes()[2], b'/' | b'~' | b'.')
         && (OUTPUT_SHORT.contains(&flag)
-            || flag.as_bytes()[1].is_ascii_alphabetic() && system_table(&w[2..], ctx)))
-    .then(|| (flag, &w[2..]))
+            || flag.as_bytes()[1].is_ascii_alphabetic() && system_table(&w[2..], ctx))
+    {
+        return Some((flag, &w[2..]));
+    }
+    // Two letters before a table (`pk2cmd -GF/etc/passwd`: a function and its file).
+    let flag = w.get(..3).filter(|f| {
+        f.as_bytes()[1..].iter().all(u8::is_ascii_alphabetic) && w.as_bytes().get(3) == Some(&b'/')
+    })?;
+    system_table(&w[3..], ctx).then(|| (flag, &w[3..]))
 }
 
 /// Parts of an option's name that say its value is where a program keeps its data: a

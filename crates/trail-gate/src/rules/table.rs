@@ -1130,6 +1130,8 @@ pub static RULES: &[Rule] = &[
                     .words()
                     .any(|w| matches!(w, "-c" | "-k" | "/a" | "/?" | "--show")),
                 "reboot" | "halt" | "poweroff" => timed,
+                // Into the kernel `kexec -l` loaded: this one stops at once.
+                "kexec" => c.has("-e") || c.has("--exec"),
                 "Stop-Computer" | "Restart-Computer" => true,
                 "init" | "telinit" => matches!(c.sub(), Some("0" | "6" | "1" | "s" | "S")),
                 "systemctl" | "loginctl" => c.sub().is_some_and(power_word),
@@ -1150,6 +1152,7 @@ pub static RULES: &[Rule] = &[
             "invoke-rc.d --force halt start",
             "service reboot start",
             "/etc/init.d/halt start",
+            "kexec -e",
         ],
         must_not_match: &[
             "kill 12345",
@@ -1161,6 +1164,7 @@ pub static RULES: &[Rule] = &[
             "systemctl start nginx",
             "halt x.pl",
             "swipl -g start -t halt x.pl",
+            "kexec -l /boot/vmlinuz --initrd=/boot/initrd.img --reuse-cmdline",
         ],
     },
     Rule {
