@@ -173,7 +173,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .into_iter()
         .chain(filled_fields(text))
         .chain(shaped_call_arguments(text))
-        .chain(constructed_with_key(text))
+        .chain(call_credentials(text))
     {
         push_new(out, span, TYPED);
     }
@@ -1721,8 +1721,25 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
         && !v.starts_with('-')
         && !value.starts_with('.')
         && !file_name(v)
-        && strongly_generated(v, 10);
+        && (strongly_generated(v, 10) || typed_password(v));
     ok.then_some((s, s + v.len()))
+}
+
+/// What a person types as a password where a flag asks for one: ten or more characters,
+/// lower case with a capital and two digits, a dot or a dash between (`etYip3nx.s3uv859`), and
+/// no word or identifier in it. A generator's bar (two capitals) is too high for it.
+fn typed_password(v: &str) -> bool {
+    let count = |f: fn(&u8) -> bool| v.as_bytes().iter().filter(|c| f(c)).count();
+    v.len() >= 10
+        && count(u8::is_ascii_uppercase) >= 1
+        && count(u8::is_ascii_lowercase) >= 4
+        && count(u8::is_ascii_digit) >= 2
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_'))
+        && !identifier_words(&v.replace(['.', '-', '_'], ""))
+        && !spells_a_word(v)
+        && !plausible::is_placeholder(v)
+        && !plausible::looks_like_version(v)
 }
 
 /// The base32 seed of a one-time password at `i`, when the line of the flag at `flag` names
@@ -2847,50 +2864,140 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// A client made from one generated string and assigned (`geocoder = OpenCage('9253…')`,
-/// `client = Acme("k3Jd…")`): a class given only that is given its key. Not a value made
-/// from a digest, an id, a colour or an address (`Digest('d41d…')`, `UUID('…')`,
-/// `Address('0x…')`), nor a string with a word in it.
-fn constructed_with_key(text: &str) -> Vec<(usize, usize)> {
+/// A credential handed to a call by its place among the call's string arguments:
+/// - a client made (`new Ably.Realtime('…')`, `new \\Payrexx\\Payrexx('club', '…')`, an
+///   assignment `geocoder = OpenCage('9253…')`) from a generated string: a class given one is
+///   given its key. Not a value made from a digest, an id, a colour or an address
+///   (`Digest('d41d…')`, `UUID('…')`, `Address('0x…')`);
+/// - a login's or an authentication's later argument (`client.login(user, '…')`,
+///   `HTTPBasicAuth(user, '…')`, `Mailjet.apiConnect(key, '…')`), which a person may type
+///   (`gz5a-xsfz-bd75-cam5`, an app password in groups);
+/// - a signing call's key (`createMerchantSignature('zFAp…')`).
+///
+/// Placeholders, words and public keys (`pk_live_…`) stay.
+fn call_credentials(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !text.contains("('") && !text.contains("(\"") {
+    if !text.contains("('") && !text.contains("(\"") && !text.contains("(\n") {
         return out;
     }
-    for (start, line) in lines_at(text) {
-        let Some(eq) = line.find('=') else { continue };
-        let rhs = line[eq + 1..].trim_start();
-        let Some(open) = rhs.find('(') else { continue };
-        let name = rhs[..open].rsplit('.').next().unwrap_or_default();
-        let named = name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let b = text.as_bytes();
+    for (open, _) in text.match_indices('(') {
+        let head = &text[..open];
+        let name_start = head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let name = &head[name_start..];
+        if name.is_empty() {
+            continue;
+        }
         let lower = name.to_ascii_lowercase();
-        let data = [
-            "hash", "digest", "sha", "md5", "uuid", "guid", "id", "commit", "rev", "color",
-            "colour", "address", "checksum", "hex", "bytes", "decimal", "version",
+        let line_start = head.rfind('\n').map_or(0, |i| i + 1);
+        let before = head[line_start..name_start].trim_end_matches(['.', '\\', ':', '>', '-']);
+        // A class's name in camel case (`OpenCage`, `HTTPBasicAuth`); a record type in
+        // capitals (`IFCPROJECT('3VPl…')`) takes an id.
+        let made = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.bytes().any(|c| c.is_ascii_lowercase())
+            && (before.trim_end().ends_with("new") || before.contains('='))
+            && ![
+                "hash", "digest", "sha", "md5", "uuid", "guid", "id", "commit", "rev", "color",
+                "colour", "address", "checksum", "hex", "bytes", "decimal", "version", "date",
+                "url", "path", "regex", "error",
+            ]
+            .iter()
+            .any(|w| lower.contains(w));
+        let logs_in = [
+            "login",
+            "logon",
+            "signin",
+            "auth",
+            "credential",
+            "connect",
+            "password",
         ]
         .iter()
         .any(|w| lower.contains(w));
-        let args = &rhs[open + 1..];
-        let Some(q) = args.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
+        let signs = lower.contains("signature") || lower.contains("hmac");
+        if !(made || logs_in || signs) {
             continue;
-        };
-        let Some(len) = args[1..].find(q) else {
-            continue;
-        };
-        let v = &args[1..=len];
-        let closes = args[1 + len + 1..].trim_start().starts_with(')');
-        let key = (32..=64).contains(&v.len())
-            && v.bytes().all(|b| b.is_ascii_alphanumeric())
-            && (uniform_random(v) || strongly_generated(v, 32))
-            // Hex letters are a to f: a run of them (`bdaea`) is no word.
-            && (is_hex(v) || !spells_a_word(v))
-            && !plausible::is_placeholder(v);
-        if named && !data && closes && key {
-            let at = start + eq + 1 + (line[eq + 1..].len() - rhs.len()) + open + 2;
-            out.push((at, at + v.len()));
+        }
+        // The call's leading string arguments, each with where its value starts.
+        let mut i = open + 1;
+        let mut n = 0;
+        loop {
+            while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            let Some(&q) = b.get(i).filter(|&&c| c == b'\'' || c == b'"') else {
+                break;
+            };
+            let Some(len) = b[i + 1..]
+                .iter()
+                .take(160)
+                .position(|&c| c == q || c == b'\n')
+            else {
+                break;
+            };
+            let end = i + 1 + len;
+            if b[end] != q {
+                break;
+            }
+            let v = &text[i + 1..end];
+            let line = &text[line_start..text[end..].find('\n').map_or(text.len(), |k| end + k)];
+            let public = plausible::names_itself_public(v) || plausible::public_or_demo(v, line);
+            let key = !public
+                && !plausible::is_placeholder(v)
+                && (made && made_key(v)
+                    || logs_in && n >= 1 && (made_key(v) || login_password(v))
+                    || signs && made_key(v));
+            if key {
+                out.push((i + 1, end));
+            }
+            n += 1;
+            i = end + 1;
+            while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i += 1;
         }
     }
     out
+}
+
+/// A generated key as a client takes it: 20 characters or more of letters and digits, with
+/// the dots, colons, dashes and base64 signs some keys hold (`appid.keyid:secret`), drawn at
+/// random (hex letters are a to f: a run of them, `bdaea`, is no word).
+fn made_key(v: &str) -> bool {
+    if v.len() < 20
+        || v.len() > 128
+        || v.contains("://")
+        || v.starts_with('/')
+        || !v
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"._:-+/=".contains(&c))
+    {
+        return false;
+    }
+    let bare: String = v.chars().filter(char::is_ascii_alphanumeric).collect();
+    (uniform_random(&bare) || strongly_generated(&bare, 20))
+        && (is_hex(&bare) || !spells_a_word(&bare))
+}
+
+/// A password a person typed or an app password a service gave in groups (`gz5a-xsfz-bd75-cam5`,
+/// `voaO XXPj LHKU nwhi 6d3Q Z4d2`).
+fn login_password(v: &str) -> bool {
+    let groups: Vec<&str> = v.split(['-', ' ']).collect();
+    let grouped = groups.len() >= 4
+        && groups
+            .iter()
+            .all(|g| g.len() == 4 && g.bytes().all(|c| c.is_ascii_alphanumeric()))
+        && v.bytes().filter(u8::is_ascii_digit).count() >= 2
+        && v.bytes().any(|c| c.is_ascii_alphabetic());
+    grouped || typed_password(v) || strongly_generated(v, 10) && !v.contains(' ')
 }
 
 /// The quoted string that ends just before `comma` (`'ops@acme.example'` in `…, 'ops@acme.example',

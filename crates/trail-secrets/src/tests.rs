@@ -3570,3 +3570,59 @@ fn auth_pairs_added_variables_versioned_keys_and_clients() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-eighth sealed part (issue 20): a credential handed to a call by its
+/// place among the call's string arguments (a client made from a generated key, in
+/// JavaScript, PHP or Python; a login's or an authentication's later argument, an app
+/// password in groups; a signing call's key), and a password a person typed after a flag that
+/// asks for one (a single capital, a dot). Left alone: a record type in capitals given an id,
+/// a UUID, a public key, a login's user, words.
+#[test]
+fn call_arguments_by_place_and_typed_passwords() {
+    for (text, secret) in [
+        (
+            "const ably = new Acme.Realtime('NFCbWR.4ynqFu:n53dEJNRJ6_ghFWnyzralh2hNaCftpYpMdUJbCSbHyN');",
+            "NFCbWR.4ynqFu:n53dEJNRJ6_ghFWnyzralh2hNaCftpYpMdUJbCSbHyN",
+        ),
+        (
+            "$pay = new \\Acme\\Acme('jodlerklub', 'HAugAZmNAczCrZWwZMVk0EXRdqFtUY');",
+            "HAugAZmNAczCrZWwZMVk0EXRdqFtUY",
+        ),
+        (
+            "events = AcmeEvents('QGX06UASGSLTUM3EM055')",
+            "QGX06UASGSLTUM3EM055",
+        ),
+        (
+            "client.login('oakleaf-morris.bsky.social', 'gz5a-xsfz-bd75-cam5')",
+            "gz5a-xsfz-bd75-cam5",
+        ),
+        (
+            "r = requests.post(url, auth=HTTPBasicAuth('clubsecretary', 'voaO XXPj LHKU nwhi 6d3Q Z4d2'))",
+            "voaO XXPj LHKU nwhi 6d3Q Z4d2",
+        ),
+        (
+            "const m = Acme.apiConnect(\n  '518180faa0f7a4c2ab19331353725f72',\n  '0bb9272a378fae3bd8c19941de9a75a1'\n);",
+            "0bb9272a378fae3bd8c19941de9a75a1",
+        ),
+        (
+            "$sig = $obj->createMerchantSignature('zFApf/SfusD9/mVm9ZqqNUBmilH+l8cp');",
+            "zFApf/SfusD9/mVm9ZqqNUBmilH+l8cp",
+        ),
+        (
+            "xfreerdp /v:pc.lan /u:chor /p:etYip3nx.s3uv859 /dynamic-resolution",
+            "etYip3nx.s3uv859",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "#1=IFCPROJECT('3VPlSWpxK8t4ruJNYT72cB',#2,'Depot Extension',$,$,$,$,(#20),#7);",
+        "u = UUID('92539a5bdaea68a7d6f76a27dee388c2')",
+        "const stripe = new Stripe('pk_live_51H8xYzAbCdEfGhIjKlMnOpQrStUvWxYz');",
+        "client.login('ops@acme.example', 'password')",
+        "conn = connect('localhost', 'orders_db')",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
