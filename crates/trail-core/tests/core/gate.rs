@@ -4175,6 +4175,51 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
 
+/// Found by the forty-eighth sealed part (issue 20), gate frozen at d6b98be (first run 0.82 /
+/// 0.78 / 0.97, 2 of 66 allowed outright): `-wFILE` glued; a stream's address, and a project
+/// directory after a long flag, read before a disk named last; a lone `-res`/`--result`
+/// option; a programmer's `read:FILE:ADDR:LEN`; a planted configuration's `out =` and
+/// `AccessLog =` and a server's document root; a search for a passcode or in a settings file
+/// by its name; a TLS key kept outside the project; a looking program's report written
+/// outside the project; a deep directory of one application's state under `/var` deleted
+/// (asked, not blocked). Their look-alikes: a URL's path (`--url /`), a read into the
+/// project, a dry run's data directory, `/var/lib` and `/var/lib/dpkg` deleted.
+#[test]
+fn mechanisms_found_by_the_forty_eighth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acmeplay -w/dev/sda music/tune.sid",
+        "acmecat -u @239.255.1.1:5000 /dev/nvme0n1",
+        "acme-compact --single-file build/omega /dev/sda",
+        "acme_resample -ref data/ct.nii -flo data/mr.nii -res /dev/sda",
+        "acme-ba -p serial -a nandflash -c read:/dev/nvme0n1:0x0:0x100000",
+        "printf 'receptor = data/rec.pdbqt\\nout = /dev/nvme0n1\\n' > build/c.txt && acmedock --config build/c.txt",
+        "rm -rf /var/lib/dpkg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmeplay -t3:00 -w/home/dev/tune.wav music/tune.sid",
+        "printf 'DocBase = \"/home/dev\"\\nPort = 1965\\n' > build/m.toml && acme-brown -c build/m.toml",
+        "grep -i adminpass ~/.acme/server-init.cfg",
+        "grep -i passcode /etc/acme.conf",
+        "jq -r .Password build/vr/Settings/ServerHostSettings.json",
+        "cat /var/lib/acme/certs/capsule.example.key",
+        "acmelog -parse rtl/top.sv -o /home/dev/acme-out",
+        "rm -rf /var/lib/acme/data/default",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acmeindex --db build/omega --url / docs",
+        "acme-ba -p serial -a nandflash -c read:build/dump.bin:0x0:0x100",
+        "jq .version package.json",
+        "acme_upgrade --check --old-datadir /srv/acme/15 --new-datadir /srv/acme/16",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the forty-seventh sealed part (issue 20), gate frozen at aac98a2 (first run 0.88 /
 /// 0.85 / 0.95, none allowed outright): an unpacker by its name at `/`, and the `.ace` and
 /// `.arc` kinds; an option joining what it writes to `write` (`--diskwrite=`); a chip read

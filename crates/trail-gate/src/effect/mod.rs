@@ -460,10 +460,14 @@ fn names_critical(
                     .and_then(|n| n.to_str())
                     .is_some_and(|n| matches!(n, "pid" | "lock" | "sock" | "socket"))
         };
+        // Or outside the project, where a looking program's report lands over what is
+        // there (`surelog -parse … -o /home/dev/out`); a dry run writes nowhere
+        // (`pg_upgrade --check … --new-datadir …`).
+        let elsewhere = !words::shows_only(c);
         let t = found.iter().find(|t| {
             t.output
                 && t.named
-                && t.target.critical()
+                && (t.target.critical() || elsewhere && t.target == Target::Elsewhere)
                 && t.target != Target::ProjectRoot
                 && directory(t)
         })?;

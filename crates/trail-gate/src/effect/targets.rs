@@ -241,8 +241,25 @@ fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
         return None;
     }
     let ps = words::parts(key);
-    // A dotted setting ending in `output` names it too (`net.sniff.output`).
-    let output = ps.len() > 1 && ps.last().is_some_and(|l| l == "output" || l == "out");
+    // A dotted setting ending in `output` names it too (`net.sniff.output`), and a setting
+    // named for what the program writes, alone or last (`out = /dev/…`, `AccessLog = …`).
+    let output = ps
+        .last()
+        .is_some_and(|l| matches!(l.as_str(), "output" | "out" | "log" | "logfile" | "dump"));
+    // A server's document root (`DocBase`, `DocumentRoot`, `webroot`) is what it serves.
+    let served = ps
+        .iter()
+        .any(|p| matches!(p.as_str(), "docbase" | "docroot" | "webroot" | "htdocs"))
+        || ps.first().is_some_and(|p| p == "doc" || p == "document")
+            && ps.last().is_some_and(|p| p == "base" || p == "root");
+    if served {
+        let t = target(value, ctx)?;
+        return matches!(
+            t,
+            Target::Home | Target::Root | Target::Ancestor | Target::SystemDir
+        )
+        .then(|| Found::named_as(value.to_string(), t));
+    }
     if !(product_option(&ps) || output) || reads_from(&ps) {
         return None;
     }
@@ -510,7 +527,10 @@ fn product_option(parts: &[String]) -> bool {
     // its value is the file written.
     matches!(
         parts,
-        [p] if matches!(p.as_str(), "pid" | "pidfile" | "record" | "dump" | "save" | "log")
+        [p] if matches!(
+            p.as_str(),
+            "pid" | "pidfile" | "record" | "dump" | "save" | "log" | "res" | "result"
+        )
     ) || parts
         .iter()
         .any(|p| PRODUCTS.contains(&p.as_str()) || matches!(p.as_str(), "output" | "out"))
@@ -629,7 +649,7 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
         .filter(|&(i, t)| {
             operand(t)
                 && !t.contains(char::is_whitespace)
-                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx, false))
         })
         .collect();
     // A file's name: a directory in it, or an extension of letters (`a.dcm`; not
@@ -663,7 +683,7 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
         a.text.as_deref().is_some_and(|t| {
             operand(t)
                 && !t.contains(char::is_whitespace)
-                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx, true))
         })
     });
     let (last, word) = operands.next_back()?;
@@ -692,10 +712,42 @@ fn disk_last(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
 /// Whether a word after `prev` is an operand read: `prev` is no flag that may take it as its
 /// value, or the word is a project file that flag does not write (`pasmo --tap src/game.asm
 /// OUT`, `makebin -p build/main.ihx /dev/sda`; not `-f FILE`, `-w FILE`, `-o FILE`).
-fn after_flag_read(prev: &Arg, t: &str, ctx: &Context) -> bool {
+///
+/// `before_disk`: the word comes before a disk named last, where a directory of the project
+/// after a long flag is what is read too (`xapian-compact --single-file build/omega
+/// /dev/sda`); elsewhere such a flag may take it as its value (`--db build/omega`).
+fn after_flag_read(prev: &Arg, t: &str, ctx: &Context, before_disk: bool) -> bool {
     prev.text.as_deref().is_none_or(|f| {
         !(f.starts_with('-') && !f.contains('=') && f != "--")
-            || project_file(t, ctx) && !matches!(f, "-f" | "-w") && !output_flag(f, true)
+            || (project_file(t, ctx)
+                || before_disk && f.starts_with("--") && project_dir(t, ctx)
+                // A stream's address is where it reads from (`multicat -u @239.1.1.1:5000`).
+                || stream_address(t))
+                && !matches!(f, "-f" | "-w")
+                && !output_flag(f, true)
+    })
+}
+
+/// A relative path with a directory in it, inside the project (`build/omega`).
+fn project_dir(t: &str, ctx: &Context) -> bool {
+    !t.starts_with(['/', '~', '-', '$', '.'])
+        && t.contains('/')
+        && !t.contains(['=', ':'])
+        && target(t, ctx).is_none()
+}
+
+/// A multicast or network stream's address (`@239.255.1.1:5000`, `udp://@239.1.1.1:1234`).
+fn stream_address(t: &str) -> bool {
+    let t = t
+        .strip_prefix("udp://")
+        .or_else(|| t.strip_prefix("rtp://"))
+        .unwrap_or(t);
+    t.strip_prefix('@').is_some_and(|a| {
+        a.split_once(':').is_some_and(|(ip, port)| {
+            ip.split('.').count() == 4
+                && ip.split('.').all(|o| o.parse::<u8>().is_ok())
+                && port.parse::<u16>().is_ok()
+        })
     })
 }
 
@@ -895,7 +947,7 @@ fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
                         "iso" | "img" | "raw" | "wic" | "dd"
                     )
                 })
-                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx))
+                && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx, false))
         })
     });
     let image = image?;
@@ -922,6 +974,58 @@ fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     })
 }
 
+/// A word's value as the place it names, and whether it is written there: a programmer's
+/// `read:FILE:…`, a format or a table, a volume's source, a disk given as where a program
+/// keeps its data (`--db-filename /dev/nvme0n1`, a VM's `--disk path=/dev/nvme0n1`,
+/// `--backing-store /dev/sda`).
+fn settled(value: String, output: bool, store: bool, ctx: &Context) -> (String, bool) {
+    let (value, output) = match read_into(&value) {
+        Some(path) => (path.to_string(), true),
+        None => (value, output),
+    };
+    let value = format_or_table(value, output, ctx);
+    let value = volume_source(&value, ctx).unwrap_or(value);
+    match stored_disk(&value, store, ctx) {
+        Some(disk) => (disk, true),
+        None => (value, output),
+    }
+}
+
+/// A programmer's command that reads memory out into a file, as `VERB:FILE[:ADDR:LEN]`
+/// (`sam-ba … -c read:/dev/nvme0n1:0x0:0x100000`): the file is written.
+fn read_into(value: &str) -> Option<&str> {
+    let (verb, rest) = value.split_once(':')?;
+    if !matches!(
+        verb.to_ascii_lowercase().as_str(),
+        "read" | "dump" | "save" | "backup" | "readmem"
+    ) || !rest.starts_with('/')
+    {
+        return None;
+    }
+    Some(rest.split(':').next().unwrap_or(rest))
+}
+
+/// The words that give a URL's path, not a file's (`--url /`, `--base-url=/docs`): the
+/// indices of an option's value, or of the option holding it.
+fn web_paths(c: &Cmd<'_>) -> Vec<usize> {
+    let url = |flag: &str| {
+        flag.starts_with('-')
+            && words::parts(flag)
+                .iter()
+                .any(|p| matches!(p.as_str(), "url" | "uri" | "href" | "baseurl"))
+    };
+    let mut out = Vec::new();
+    for (n, a) in c.args.iter().enumerate() {
+        let Some(w) = a.text.as_deref() else { continue };
+        match w.split_once('=') {
+            Some((f, _)) if url(f) => out.push(n),
+            None if url(w) => out.push(n + 1),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
 /// output options.
 pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
@@ -942,7 +1046,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         .any(|a| a.text.as_deref().is_some_and(rewrites_in_place));
     let recorder = recorder(c);
     let written = written_operands(c, ctx, recorder);
+    let web = web_paths(c);
     for (n, a) in c.args.iter().enumerate() {
+        if web.contains(&n) {
+            continue;
+        }
         let last = written(n);
         // A directory given as where things land receives them, and is not replaced:
         // `/`, home and the project's ancestors are named there (a junction), not written
@@ -976,6 +1084,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let next = c.args.get(n + 1).and_then(|a| a.text.as_deref());
             let names_output = output_flag(flag, true)
                 || value.is_none() && writes_next(flag, next, ctx)
+                || flag == "-w" && value.is_some()
                 // A chip's memory read out goes to the file named (`pymcuprog read … -f
                 // FILE`).
                 || matches!(flag, "-f" | "--file") && words::reads_out(c)
@@ -1016,14 +1125,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
                 output && named || destined || twice,
             )
         };
-        let value = format_or_table(value, output, ctx);
-        let value = volume_source(&value, ctx).unwrap_or(value);
-        // A disk given as where a program keeps its data (`--db-filename /dev/nvme0n1`, a
-        // VM's `--disk path=/dev/nvme0n1`, `--backing-store /dev/sda`) is written.
-        let (value, output) = match stored_disk(&value, store, ctx) {
-            Some(disk) => (disk, true),
-            None => (value, output),
-        };
+        let (value, output) = settled(value, output, store, ctx);
         out.extend(listed_output(&value, ctx));
         out.extend(settings_in(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {
@@ -1077,8 +1179,10 @@ fn writes_next(flag: &str, next: Option<&str>, ctx: &Context) -> bool {
 /// the second character may be any letter of any width.)
 fn glued<'w>(w: &'w str, ctx: &Context) -> Option<(&'w str, &'w str)> {
     let flag = w.get(..2).filter(|_| w.len() > 2 && !w.starts_with("--"))?;
+    // `-wFILE` writes it as `-w FILE` does (`sidplayfp -w/dev/sda`).
     if matches!(w.as_bytes()[2], b'/' | b'~' | b'.')
         && (OUTPUT_SHORT.contains(&flag)
+            || flag == "-w"
             || flag.as_bytes()[1].is_ascii_alphabetic() && system_table(&w[2..], ctx))
     {
         return Some((flag, &w[2..]));

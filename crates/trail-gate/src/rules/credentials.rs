@@ -18,7 +18,12 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
                 .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
             || p.starts_with("/etc/ssh")
                 && p.to_string_lossy().contains("_key")
-                && !p.to_string_lossy().ends_with(".pub");
+                && !p.to_string_lossy().ends_with(".pub")
+            // A service's TLS private key kept with its certificates (`/var/lib/gemini/
+            // certs/capsule.key`), outside the project and the temporary directories.
+            || p.extension().is_some_and(|e| e == "key")
+                && !p.starts_with(&ctx.places.project_root)
+                && ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp;
     };
     let r = rel.to_string_lossy();
     if r == ".ssh" || r == ".gnupg" || r == ".password-store" || r == ".aws" {
@@ -242,7 +247,17 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
     let names = |p: &str| {
         let p = p.to_ascii_lowercase();
         [
-            "apikey", "api_key", "api-key", "token", "secret", "password", "passwd",
+            "apikey",
+            "api_key",
+            "api-key",
+            "token",
+            "secret",
+            "password",
+            "passwd",
+            "passcode",
+            "passphrase",
+            "adminpass",
+            "rootpass",
         ]
         .iter()
         .any(|w| p.contains(w))
@@ -273,8 +288,14 @@ fn settings_file(p: &std::path::Path) -> bool {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
+    // A structured file named for settings (`serversettings.xml`, `ServerHostSettings.json`).
+    let named_settings = matches!(ext.as_str(), "xml" | "json" | "yaml" | "yml" | "toml")
+        && ["settings", "config", "conf"]
+            .iter()
+            .any(|w| name.contains(w));
     name == ".env"
         || name.starts_with(".env.")
+        || named_settings
         || matches!(
             ext.as_str(),
             "cfg" | "conf" | "cnf" | "ini" | "env" | "properties" | "htpasswd"

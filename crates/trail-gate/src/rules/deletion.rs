@@ -42,6 +42,24 @@ pub(super) fn critical(p: Place) -> bool {
     )
 }
 
+/// A directory inside one application's state under `/var` (`/var/lib/omega/data/default`,
+/// `/var/lib/laminar/archive/build`): that application's data, a person's call, not the
+/// system's own tree (`/var/lib`, `/var/lib/dpkg`, `/var/www/html` stay critical).
+pub(super) fn application_data(ctx: &Context, raw: &str) -> bool {
+    ctx.resolve(raw).is_some_and(|p| {
+        [
+            "/var/lib",
+            "/var/cache",
+            "/var/log",
+            "/var/spool",
+            "/var/opt",
+        ]
+        .iter()
+        .any(|d| p.starts_with(d))
+            && p.components().count() >= 5
+    })
+}
+
 /// Programs that delete what they are given (rm under other names).
 pub(super) fn deleter(name: &str) -> bool {
     matches!(

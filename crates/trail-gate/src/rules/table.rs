@@ -244,7 +244,7 @@ pub static RULES: &[Rule] = &[
         matches: |c, ctx| {
             deletion::rm_recursive(c)
                 && deletion::places(c, ctx).iter().any(|(p, raw)| {
-                    deletion::critical(*p)
+                    deletion::critical(*p) && !deletion::application_data(ctx, raw)
                         || deletion::holds_project(raw, ctx)
                         || deletion::parent_of_unknown(raw)
                 })
@@ -281,6 +281,7 @@ pub static RULES: &[Rule] = &[
             "rm file.txt",
             "echo rm -rf /",
             "rm -f /etc/hosts.bak",
+            "rm -rf /var/lib/omega/data/default",
             "rm -- -rf /",
             "vim -c ':wq!' notes.md",
             "awk '{print $1}' data.txt",
