@@ -4175,6 +4175,29 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
 
+/// Older parts' misses read again (issue 20): a remover named by `rm` after a short prefix
+/// (`lprm`, `atrm`, `ipcrm`), a verb said of everything at once (`FLUSHALL`), a console's
+/// `CLEAR` of a store fed on stdin. Look-alikes: `xterm`, a screen cleared.
+#[test]
+fn removers_by_name_and_stores_cleared_on_a_console() {
+    let ctx = ctx();
+    for line in [
+        "acrm -",
+        "atrm 3",
+        "printf 'FLUSHALL\\n' | acme-redis -h cache.prod.example.com",
+        "echo 'CLEAR QLOCAL(PAYMENTS.IN)' | acmesc QM1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "xterm -e ls",
+        "echo 'clear screen' | acmesc QM1",
+        "acme-norm data.csv",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the forty-eighth sealed part (issue 20), gate frozen at d6b98be (first run 0.82 /
 /// 0.78 / 0.97, 2 of 66 allowed outright): `-wFILE` glued; a stream's address, and a project
 /// directory after a long flag, read before a disk named last; a lone `-res`/`--result`

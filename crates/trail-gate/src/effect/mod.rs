@@ -2297,7 +2297,18 @@ fn fed_statements(
             && first
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || (verb.is_some() && matches!(b, b'_' | b'-')))
-            && let Some(class) = words::classify(verb.unwrap_or(&first))
+            && let Some(class) = words::classify(verb.unwrap_or(&first)).or_else(|| {
+                // A store emptied by its console's `CLEAR` (`CLEAR QLOCAL(Q)`), not a
+                // screen, a cache or a log.
+                (first == "clear"
+                    && ws.clone().next().is_some_and(|o| {
+                        let o = o.to_ascii_lowercase();
+                        !["screen", "cache", "log", "history", "console"]
+                            .iter()
+                            .any(|n| o.starts_with(n))
+                    }))
+                .then_some(words::Class::Destroys)
+            })
         {
             return Some(decide(
                 Verdict::Junction,

@@ -401,6 +401,15 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
             return Some((c, true));
         }
     }
+    // A verb said of everything at once (`FLUSHALL`, `deleteall`, `FLUSHDB`).
+    if let Some(verb) = part
+        .strip_suffix("all")
+        .or_else(|| part.strip_suffix("db"))
+        .filter(|v| v.len() >= 4)
+        && let Some(c) = of(verb).filter(|c| matches!(c, Class::Destroys | Class::Stops))
+    {
+        return Some((c, false));
+    }
     // Joined to another word: a long destroying verb at the end (`autoremove`), or any verb
     // of four letters or more at the start with a word after it (`sendtoaddress`,
     // `dropunused`), not a suffix that makes it a noun (`formatter`, `deployment`).
@@ -1178,6 +1187,19 @@ fn clears_a_store(subs: &[&str], parts: &[(&str, &String)]) -> bool {
 /// `rm` joined to what it removes (`rmvirtualenv`, `rmtrash`): a noun of five letters or more
 /// after it (`rmate`, an editor, is shorter), not Java's RMI tools (`rmiregistry`).
 fn rm_joined(lower: &str) -> bool {
+    // Or ending a short prefix after a consonant (`lprm`, `atrm`, `ipcrm`: a queue's or a
+    // table's remover); `xterm`, `storm`, `swarm` end in a syllable.
+    let ends = (4..=6).contains(&lower.len())
+        && lower.ends_with("rm")
+        && lower
+            .as_bytes()
+            .get(lower.len() - 3)
+            .is_some_and(|b| b.is_ascii_lowercase() && !b"aeiouy".contains(b));
+    ends || rm_prefixed(lower)
+}
+
+/// `rm` first, then a noun.
+fn rm_prefixed(lower: &str) -> bool {
     lower.len() >= 7
         && lower.starts_with("rm")
         && !lower.starts_with("rmi")
