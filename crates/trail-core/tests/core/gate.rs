@@ -4198,6 +4198,27 @@ fn removers_by_name_and_stores_cleared_on_a_console() {
     }
 }
 
+/// Older parts' blocks read again (issue 20): the filesystem root served on every network
+/// interface is a block; the home directory so served stays a junction (five labelled parts
+/// say so, one says block), as does a project directory served.
+#[test]
+fn the_root_served_to_the_network() {
+    let ctx = ctx();
+    for line in [
+        "./acmebase serve --http=0.0.0.0:80 --publicDir=/",
+        "ACME_DOCUMENT_ROOT=/ acme-studio start --host 0.0.0.0 --port 8080",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmedog -d /home/dev -p 80 --host 0.0.0.0",
+        "acmedog -d build/site --host 0.0.0.0",
+        "./acmebase serve --http=127.0.0.1:8090 --publicDir=/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}
+
 /// Found by the forty-eighth sealed part (issue 20), gate frozen at d6b98be (first run 0.82 /
 /// 0.78 / 0.97, 2 of 66 allowed outright): `-wFILE` glued; a stream's address, and a project
 /// directory after a long flag, read before a disk named last; a lone `-res`/`--result`

@@ -164,6 +164,7 @@ pub(super) fn judge(
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         unmodelled(c, &cmd.assigns, raw, reads_only, out.0.len() == before, out);
+        out.extend(serves_critical(&found, before, raw, out));
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
@@ -179,6 +180,37 @@ pub(super) fn judge(
             });
         }
     }
+}
+
+/// A server told to listen on every interface and given the filesystem root (`pocketbase serve
+/// --http=0.0.0.0:80 --publicDir=/`, `LOCAL_FILES_DOCUMENT_ROOT=/ … --host 0.0.0.0`): every
+/// key, token and setting of the machine is served to whoever asks. (The home directory so
+/// served is a junction: the labelled parts disagree, five against one.) The decisions of
+/// this command start at `from`.
+fn serves_critical(
+    found: &[targets::Found],
+    from: usize,
+    raw: &str,
+    out: &Findings,
+) -> Option<Decision> {
+    let listens = out.0[from.min(out.0.len())..].iter().any(|f| {
+        matches!(f, super::Finding::Decided(d)
+            if d.rule.as_deref() == Some(RuleId::ExposesService.as_str()))
+    });
+    let served = found
+        .iter()
+        .find(|t| (!t.output || t.into) && t.target == Target::Root)?;
+    listens.then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "this serves the filesystem root (`{}`) on every network interface: every key, token and setting kept there goes to whoever asks; it is never run",
+                served.word
+            ),
+            raw,
+        )
+    })
 }
 
 /// What only a program nobody models is judged by: what it is handed and where it works.
