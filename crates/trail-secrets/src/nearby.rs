@@ -2669,7 +2669,17 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 .take(reach)
                 .last()
                 .map_or(0, |w| w.as_ptr() as usize - line.as_ptr() as usize);
-            if names_password(&before[from..])
+            // Or just after it, where a language puts the value first (Irish `is é … an
+            // pasfhocal`, `… is the password`): within three words.
+            let after = &line[at..];
+            let to = after
+                .split_ascii_whitespace()
+                .take(3)
+                .last()
+                .map_or(0, |w| {
+                    w.as_ptr() as usize - after.as_ptr() as usize + w.len()
+                });
+            if (names_password(&before[from..]) || !v.contains(',') && password_word(&after[..to]))
                 && let Some(off) = w.find(v)
             {
                 out.push((start + here + off, start + here + off + v.len()));
@@ -2677,6 +2687,20 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Whether `words` hold a word that is "password" whole, in some language (`pasfhocal`,
+/// `password`; not `Passport`): after a value, where only the word itself says what it was.
+fn password_word(words: &str) -> bool {
+    words.split_whitespace().any(|w| {
+        let w = w
+            .trim_matches(|c: char| c.is_ascii_punctuation())
+            .to_lowercase();
+        matches!(
+            w.as_str(),
+            "password" | "passwd" | "passphrase" | "pw" | "pwd"
+        ) || plausible::PASSWORD_ELSEWHERE.contains(&w.as_str())
+    })
 }
 
 /// Whether `words` hold a word for "password" in some language, at a word's start
@@ -2877,7 +2901,7 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
 /// Placeholders, words and public keys (`pk_live_…`) stay.
 fn call_credentials(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !text.contains("('") && !text.contains("(\"") && !text.contains("(\n") {
+    if !text.contains('(') || !text.contains(['\'', '"']) {
         return out;
     }
     let b = text.as_bytes();
@@ -2918,7 +2942,12 @@ fn call_credentials(text: &str) -> Vec<(usize, usize)> {
         ]
         .iter()
         .any(|w| lower.contains(w));
-        let signs = lower.contains("signature") || lower.contains("hmac");
+        // A signing call by its name or its module's (`hmac.new(key, …)`).
+        let signs = lower.contains("signature")
+            || lower.contains("hmac")
+            || head[line_start..name_start]
+                .to_ascii_lowercase()
+                .ends_with("hmac.");
         if !(made || logs_in || signs) {
             continue;
         }
@@ -2927,6 +2956,12 @@ fn call_credentials(text: &str) -> Vec<(usize, usize)> {
         let mut n = 0;
         loop {
             while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            // A bytes or raw literal's prefix (`b'…'`, `r"…"`).
+            if matches!(b.get(i), Some(b'b' | b'r' | b'u'))
+                && matches!(b.get(i + 1), Some(b'\'' | b'"'))
+            {
                 i += 1;
             }
             let Some(&q) = b.get(i).filter(|&&c| c == b'\'' || c == b'"') else {
@@ -2945,7 +2980,9 @@ fn call_credentials(text: &str) -> Vec<(usize, usize)> {
             }
             let v = &text[i + 1..end];
             let line = &text[line_start..text[end..].find('\n').map_or(text.len(), |k| end + k)];
-            let public = plausible::names_itself_public(v) || plausible::public_or_demo(v, line);
+            // A signing call's line names its hash (`hashlib.sha256`): the key is no digest.
+            let public =
+                plausible::names_itself_public(v) || !signs && plausible::public_or_demo(v, line);
             let key = !public
                 && !plausible::is_placeholder(v)
                 && (made && made_key(v)

@@ -3626,3 +3626,31 @@ fn call_arguments_by_place_and_typed_passwords() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the forty-ninth sealed part (issue 20): a key given as bytes to a signing call its
+/// module names (`hmac.new(b'…', body, hashlib.sha256)`: the hash named on the line is the
+/// algorithm, not a digest), and a password put before the word for it, as Irish says it
+/// (`is é … an pasfhocal`). Left alone: a value before a word that only starts like one
+/// (`Passport`).
+#[test]
+fn signing_keys_as_bytes_and_passwords_before_their_word() {
+    for (text, secret) in [
+        (
+            "sig = hmac.new(b'65b201216d083f0e5b9f0d4ff7fc63df6b24c07e53cabb65444694b99c855a26', body, hashlib.sha256).hexdigest()",
+            "65b201216d083f0e5b9f0d4ff7fc63df6b24c07e53cabb65444694b99c855a26",
+        ),
+        (
+            "A Sheáin, is é b3PWARYNfxPgvt-K an pasfhocal don chóras díolacháin anois.",
+            "b3PWARYNfxPgvt-K",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "2026-11-29,Marc Olsen,Passport,****7720,Jurat,25.00",
+        "digest = hashlib.sha256(b'65b201216d083f0e5b9f0d4ff7fc63df6b24c07e53cabb65444694b99c855a26').hexdigest()",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
