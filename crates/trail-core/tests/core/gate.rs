@@ -4186,6 +4186,37 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
 
+/// Found by the forty-ninth sealed part (issue 20), gate frozen at 9320301 (first run 0.84 /
+/// 0.84 / 0.99, none allowed outright): a noun joined to `out` alone (`--fastqout`), a
+/// wrapper written where a setting says (`git_wrapper=/usr/bin/sudo`), a firmware image
+/// written through a port that is a disk, and onto a board on a serial port. Their
+/// look-alikes: `--timeout`, a chip read out over the port, a terminal on the port.
+#[test]
+fn mechanisms_found_by_the_forty_ninth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acmesearch --fastx_filter data/seqs.fq --fastqout /dev/nvme0n1",
+        "acmewiki --setup build/wiki.setup --gen-wrappers --set git_wrapper=/usr/bin/sudo",
+        "acmegal -P stc15 -p /dev/sda build/firmware.hex",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmegal -P stc15 -p /dev/ttyUSB0 build/firmware.hex",
+        "acmegal -P stc15 -p /dev/ttyUSB0 -e build/firmware.hex",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme --timeout 30 run",
+        "acmegal -P stc15 -p /dev/ttyUSB0 -r build/dump.hex",
+        "acmecom -b 115200 /dev/ttyUSB0",
+        "acme-vm run --rwdisk build/rootfs.img -p \"root=/dev/vda\" build/vmlinux",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}
+
 /// Older parts' misses read again (issue 20): a remover named by `rm` after a short prefix
 /// (`lprm`, `atrm`, `ipcrm`), a verb said of everything at once (`FLUSHALL`), a console's
 /// `CLEAR` of a store fed on stdin. Look-alikes: `xterm`, a screen cleared.

@@ -231,6 +231,54 @@ fn unmodelled_acts(
     out.extend(joins_a_controller(c, raw));
     out.extend(copies_to_another_machine(c, raw));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
+    out.extend(flashes_a_board(c, raw));
+}
+
+/// A firmware image of the project handed over beside a serial or USB port (`stcgal -P stc15
+/// -p /dev/ttyUSB0 build/firmware.hex`): the board on that port is rewritten, whatever the
+/// programmer is called. Reading the chip out, verifying or asking for its identity writes
+/// nothing to it.
+fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let port = c.words().any(|w| {
+        let w = w.rsplit('=').next().unwrap_or(w);
+        [
+            "/dev/ttyUSB",
+            "/dev/ttyACM",
+            "/dev/ttyS",
+            "/dev/cu.",
+            "/dev/tty.usb",
+        ]
+        .iter()
+        .any(|p| w.starts_with(p))
+    });
+    let image = c.args.iter().find_map(|a| {
+        let t = a.text.as_deref()?;
+        (!t.starts_with(['-', '/', '~'])
+            && std::path::Path::new(t)
+                .extension()
+                .is_some_and(|e| targets::firmware_or_disk_image(&e.to_string_lossy())))
+        .then_some(t)
+    })?;
+    let reads = c.words().any(|w| {
+        let w = w.trim_start_matches('-').to_ascii_lowercase();
+        [
+            "read", "dump", "verify", "info", "identify", "list", "backup",
+        ]
+        .iter()
+        .any(|r| w.starts_with(r))
+            || matches!(w.as_str(), "r" | "v")
+    });
+    (port && !reads).then(|| {
+        decide(
+            Verdict::Junction,
+            RuleId::ConsequenceIrreversible,
+            format!(
+                "`{}` is handed a firmware image (`{image}`) and a board's port: what that board runs is replaced, and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// Files copied to another machine in scp's form, `… SRC [USER@]HOST:PATH` (`ascp -d

@@ -451,6 +451,17 @@ fn joined_out(ps: &[String]) -> bool {
     let Some((last, rest)) = ps.split_last() else {
         return false;
     };
+    // Alone, a noun of four letters or more joined to `out` (`--fastqout`, `-imageout`).
+    if rest.is_empty() {
+        return last.strip_suffix("out").is_some_and(|noun| {
+            noun.len() >= 4
+                && noun.bytes().all(|b| b.is_ascii_lowercase())
+                && !matches!(
+                    noun,
+                    "time" | "check" | "roll" | "lock" | "drop" | "read" | "black" | "break"
+                )
+        });
+    }
     (PLACES.contains(&last.as_str()) || last == "name")
         && rest.iter().any(|p| {
             p.strip_suffix("out").is_some_and(|noun| {
@@ -941,12 +952,9 @@ fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
         a.text.as_deref().is_some_and(|t| {
             !t.contains('=')
                 && project_file(t, ctx)
-                && std::path::Path::new(t).extension().is_some_and(|e| {
-                    matches!(
-                        e.to_string_lossy().to_ascii_lowercase().as_str(),
-                        "iso" | "img" | "raw" | "wic" | "dd"
-                    )
-                })
+                && std::path::Path::new(t)
+                    .extension()
+                    .is_some_and(|e| firmware_or_disk_image(&e.to_string_lossy()))
                 && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx, false))
         })
     });
@@ -963,13 +971,16 @@ fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
             return false;
         };
         let (key, value) = t.split_once('=').map_or(("", t), |(k, v)| (k, v));
+        // Any option's value but an input's (`stcgal -p /dev/sda build/fw.hex`: the port
+        // the image is written through).
         target(value, ctx) == Some(Target::Device)
             && (!key.is_empty() && device_word(key)
-                || n > 0
-                    && c.args[n - 1]
-                        .text
-                        .as_deref()
-                        .is_some_and(|f| f.starts_with('-') && device_word(f))
+                || key.is_empty()
+                    && n > 0
+                    && c.args[n - 1].text.as_deref().is_some_and(|f| {
+                        f.starts_with('-')
+                            && (device_word(f) || !reads_from(&words::parts(f)) && f != "-i")
+                    })
                 || key.is_empty() && n > image)
     })
 }
@@ -1024,6 +1035,15 @@ fn web_paths(c: &Cmd<'_>) -> Vec<usize> {
         }
     }
     out
+}
+
+/// An image written whole onto a device: a disk's (`.iso`, `.img`, `.raw`, `.wic`, `.dd`) or
+/// a chip's firmware (`.hex`, `.bin`, `.elf`, `.ihx`, `.uf2`).
+pub(super) fn firmware_or_disk_image(ext: &str) -> bool {
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "iso" | "img" | "raw" | "wic" | "dd" | "hex" | "bin" | "elf" | "ihx" | "uf2"
+    )
 }
 
 /// The targets among `c`'s words: operands, `--opt=VALUE`, `NAME=VALUE`, and the values of
@@ -1361,9 +1381,10 @@ fn comma_listed(value: &str, ctx: &Context) -> Vec<Found> {
 /// Whether a setting's key names where output goes (`of`'s kin: `dest`, `out_dir`,
 /// `outfile`; not `root`, which names what a program works in).
 fn key_names_output(key: &str) -> bool {
+    // A wrapper is a program the tool writes there (`git_wrapper=/usr/bin/sudo`).
     words::parts(key)
         .iter()
-        .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root")
+        .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root" || p == "wrapper")
 }
 
 /// Settings chained by colons in one word, as media filters and sinks take them
