@@ -2840,20 +2840,9 @@ fn shaped_call_arguments(text: &str) -> Vec<(usize, usize)> {
         while j < b.len() && matches!(b[j], b' ' | b'\t') {
             j += 1;
         }
-        let Some(&q) = b.get(j).filter(|&&c| c == b'"' || c == b'\'') else {
+        let Some(end) = quoted_at(b, j, 64) else {
             continue;
         };
-        let Some(len) = b[j + 1..]
-            .iter()
-            .take(64)
-            .position(|&c| c == q || c == b'\n')
-        else {
-            continue;
-        };
-        let end = j + 1 + len;
-        if b[end] != q {
-            continue;
-        }
         let mut n = end + 1;
         while n < b.len() && matches!(b[n], b' ' | b'\t') {
             n += 1;
@@ -2964,20 +2953,9 @@ fn call_credentials(text: &str) -> Vec<(usize, usize)> {
             {
                 i += 1;
             }
-            let Some(&q) = b.get(i).filter(|&&c| c == b'\'' || c == b'"') else {
+            let Some(end) = quoted_at(b, i, 160) else {
                 break;
             };
-            let Some(len) = b[i + 1..]
-                .iter()
-                .take(160)
-                .position(|&c| c == q || c == b'\n')
-            else {
-                break;
-            };
-            let end = i + 1 + len;
-            if b[end] != q {
-                break;
-            }
             let v = &text[i + 1..end];
             let line = &text[line_start..text[end..].find('\n').map_or(text.len(), |k| end + k)];
             // A signing call's line names its hash (`hashlib.sha256`): the key is no digest.
@@ -3045,6 +3023,18 @@ fn previous_string(text: &str, comma: usize) -> Option<&str> {
     let inner = &before[..before.len() - 1];
     let open = inner.rfind(q)?;
     Some(&inner[open + 1..])
+}
+
+/// The closing quote's index of a string quoted at `at` (`'…'` or `"…"`), on one line and at
+/// most `limit` bytes long.
+fn quoted_at(b: &[u8], at: usize, limit: usize) -> Option<usize> {
+    let q = *b.get(at).filter(|&&c| c == b'\'' || c == b'"')?;
+    let len = b[at + 1..]
+        .iter()
+        .take(limit)
+        .position(|&c| c == q || c == b'\n')?;
+    let end = at + 1 + len;
+    (b[end] == q).then_some(end)
 }
 
 /// Whether a value holds a run of letters written as a word is (`Build-2024.11_Final!`: four

@@ -793,15 +793,19 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
     })
 }
 
-/// An operand that switches something off by its setting (`pf_enable=NO`,
-/// `firewall.enabled=false`): disabling, said as a value.
-fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
+/// Each static word of `c` with the word after it, if any.
+fn with_next<'c>(c: &'c Cmd<'_>) -> impl Iterator<Item = (&'c str, Option<&'c str>)> {
     let mut words = c.words().peekable();
-    std::iter::from_fn(|| {
+    std::iter::from_fn(move || {
         let w = words.next()?;
         Some((w, words.peek().copied()))
     })
-    .find_map(|(w, next)| {
+}
+
+/// An operand that switches something off by its setting (`pf_enable=NO`,
+/// `firewall.enabled=false`): disabling, said as a value.
+fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
+    with_next(c).find_map(|(w, next)| {
         // `key=value`, and a flag or a console variable given its value (`--tls=false`,
         // `--secure 0`, Source servers' `+server.secure 0`).
         let flag = w.starts_with(['-', '+']);
@@ -917,12 +921,7 @@ pub(super) fn mails_to(c: &Cmd<'_>, producers: &[&super::super::parse::Simple]) 
 /// server. A setting's name joined to `rcon` (`sourcecontrol` is no console: the part must
 /// start with it), its value neither off nor empty.
 fn remote_console(c: &Cmd<'_>) -> Option<Verb> {
-    let mut words = c.words().peekable();
-    std::iter::from_fn(|| {
-        let w = words.next()?;
-        Some((w, words.peek().copied()))
-    })
-    .find_map(|(w, next)| {
+    with_next(c).find_map(|(w, next)| {
         // A map of settings in one word (`Map?Key=V?Key2=V2`) holds each of them.
         w.split('?').find_map(|setting| {
             // A console variable set by name (`+set rconPassword hunter2`) names the
