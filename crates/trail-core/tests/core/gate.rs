@@ -4198,9 +4198,14 @@ fn mechanisms_found_by_the_forty_ninth_sealed_part() {
         "acmesearch --fastx_filter data/seqs.fq --fastqout /dev/nvme0n1",
         "acmewiki --setup build/wiki.setup --gen-wrappers --set git_wrapper=/usr/bin/sudo",
         "acmegal -P stc15 -p /dev/sda build/firmware.hex",
+        "acmexy -T -p 4022 -l /dev/sda",
+        "sudo acmegetty -n 1 -a ttyS0 -x 9 -L /dev/sda",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
+    // First, `-l` is the list convention: a disk given so is asked about.
+    let line = "acme -l /dev/sda";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     for line in [
         "acmegal -P stc15 -p /dev/ttyUSB0 build/firmware.hex",
         "acmegal -P stc15 -p /dev/ttyUSB0 -e build/firmware.hex",

@@ -1103,7 +1103,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             read_key = flag.len() > 2 && reads;
             let next = c.args.get(n + 1).and_then(|a| a.text.as_deref());
             let names_output = output_flag(flag, true)
-                || value.is_none() && writes_next(flag, next, ctx)
+                || value.is_none() && writes_next(flag, next, n > 0, ctx)
                 || flag == "-w" && value.is_some()
                 // A chip's memory read out goes to the file named (`pymcuprog read … -f
                 // FILE`).
@@ -1178,11 +1178,15 @@ fn disc_input(c: &Cmd<'_>, n: usize, t: Target) -> bool {
 /// /srv/a.wav`; with a directory it is where a program works, `-w /app`), and `--read` given
 /// a whole disk (a programmer's read of its chip goes to the file the flag names, `cc-tool
 /// --read FILE`; nothing reads a disk by that flag).
-fn writes_next(flag: &str, next: Option<&str>, ctx: &Context) -> bool {
+///
+/// And `-l`/`-L` after the first word, given a whole disk: a log is written there (`udpxy -p
+/// 4022 -l /dev/sda`); first (`later` false), it is the list convention (`-l DEV`).
+fn writes_next(flag: &str, next: Option<&str>, later: bool, ctx: &Context) -> bool {
     let Some(v) = next else {
         return false;
     };
     match flag {
+        "-l" | "-L" => later && target(v, ctx) == Some(Target::Device),
         "-w" => std::path::Path::new(v).extension().is_some_and(|e| {
             e.len() <= 5
                 && e.to_string_lossy()
