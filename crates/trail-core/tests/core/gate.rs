@@ -4197,6 +4197,34 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
 
+/// Found by the fiftieth sealed part (issue 20), gate frozen at ffc9892 (first run 0.88 / 0.85
+/// / 0.96, none of 72 allowed outright): `-r` given a whole disk (a chip read or a recording
+/// written there); the project root as a forced output directory; one application's log or
+/// cache directory deleted (asked); a plural in a program's name is a noun (`dials.*` dial
+/// nobody). Their look-alikes: `/var/log` itself, `-r` given the home directory, an output
+/// directory inside the project.
+#[test]
+fn mechanisms_found_by_the_fiftieth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme341prog -r /dev/sda",
+        "acmespy_rx -r /dev/sda -f 851.0",
+        "acmesnip --outdir /work/proj --force --ref ref.gbk",
+        "rm -rf /var/log",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in ["rm -rf /var/log/acmectl", "acme -r /home/dev"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acmedials.find_spots build/dials/imported.expt nproc=4",
+        "acmesnip --outdir build/out --ref ref.gbk",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the forty-ninth sealed part (issue 20), gate frozen at 9320301 (first run 0.84 /
 /// 0.84 / 0.99, none allowed outright): a noun joined to `out` alone (`--fastqout`), a
 /// wrapper written where a setting says (`git_wrapper=/usr/bin/sudo`), a firmware image

@@ -1127,6 +1127,9 @@ fn critical(
                     t.target,
                     Target::Root | Target::Home | Target::Ancestor | Target::Device
                 )
+                    // Or the project root as where its output goes, forced (`snippy
+                    // --outdir /work/proj --force`): the project is replaced by the output.
+                    || t.output && t.target == Target::ProjectRoot
                     // A system file it is told to overwrite without asking (`iget -f … /etc/
                     // sudoers`, `--overwrite … /etc/hosts`), not one it reads.
                     || !t.read && matches!(t.target, Target::SystemFile | Target::Firmware)

@@ -1193,7 +1193,9 @@ fn writes_next(flag: &str, next: Option<&str>, later: bool, ctx: &Context) -> bo
                     .chars()
                     .any(|ch| ch.is_ascii_alphabetic())
         }),
-        "--read" | "-read" => target(v, ctx) == Some(Target::Device),
+        // A one-letter `-r` given a whole disk: a read or a recording goes to it (`ch341prog
+        // -r /dev/sda`, `airspy_rx -r /dev/sda`); nothing recurses into a disk.
+        "--read" | "-read" | "-r" => target(v, ctx) == Some(Target::Device),
         _ => false,
     }
 }

@@ -341,6 +341,13 @@ pub(super) fn classify(part: &str) -> Option<Class> {
     classify_form(part).map(|(c, _)| c)
 }
 
+/// A part's class when the part is no plural (a plural names things).
+fn classify_singular(part: &str) -> Option<Class> {
+    classify_form(part)
+        .filter(|(_, plural)| !plural)
+        .map(|(c, _)| c)
+}
+
 /// A part's class, and whether only its plural matched (`releases`, `refunds`): a plural noun
 /// alone names what is listed (`heroku releases`), followed by a verb it is acted on.
 fn classify_form(part: &str) -> Option<(Class, bool)> {
@@ -1053,7 +1060,8 @@ fn speaks(part: &str) -> bool {
 }
 
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
-/// only ends in a sending word (`dbus-send`) is no sender of anything a person reads.
+/// only ends in a sending word (`dbus-send`) is no sender of anything a person reads, and a
+/// plural in a name is a noun (`dials.find_spots`, a crystallography suite's).
 fn name_verb(name: &str) -> Option<Verb> {
     let script = name
         .rsplit_once('.')
@@ -1062,7 +1070,7 @@ fn name_verb(name: &str) -> Option<Verb> {
     let stem = script.unwrap_or(name);
     let ps = parts(stem);
     for (i, part) in ps.iter().enumerate() {
-        match classify(part) {
+        match classify_singular(part) {
             // `pg_restore`: a tool named for restoring is an ordinary loader. The system's own
             // `passwd` is the account rules' (`passwd -S dev` only shows).
             Some(Class::Destroys) if part == "restore" => {}

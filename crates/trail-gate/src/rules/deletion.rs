@@ -47,16 +47,13 @@ pub(super) fn critical(p: Place) -> bool {
 /// system's own tree (`/var/lib`, `/var/lib/dpkg`, `/var/www/html` stay critical).
 pub(super) fn application_data(ctx: &Context, raw: &str) -> bool {
     ctx.resolve(raw).is_some_and(|p| {
-        [
-            "/var/lib",
-            "/var/cache",
-            "/var/log",
-            "/var/spool",
-            "/var/opt",
-        ]
-        .iter()
-        .any(|d| p.starts_with(d))
-            && p.components().count() >= 5
+        // One application's logs or cache (`/var/log/collectl`) are made again; its state
+        // under `/var/lib` one level deeper (`/var/lib/dpkg` is the system's).
+        ["/var/log", "/var/cache"].iter().any(|d| p.starts_with(d)) && p.components().count() >= 4
+            || ["/var/lib", "/var/spool", "/var/opt"]
+                .iter()
+                .any(|d| p.starts_with(d))
+                && p.components().count() >= 5
     })
 }
 
