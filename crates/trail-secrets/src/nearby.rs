@@ -2895,6 +2895,18 @@ fn call_credentials(text: &str) -> Vec<(usize, usize)> {
     }
     let b = text.as_bytes();
     for (open, _) in text.match_indices('(') {
+        // Most calls in a tool's output take no quoted string first: the cheapest look comes
+        // before the call's name is read.
+        let first = b[open + 1..]
+            .iter()
+            .position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+            .map(|k| open + 1 + k);
+        let quoted = |i: usize| matches!(b.get(i), Some(b'\'' | b'"'));
+        if !first.is_some_and(|i| {
+            quoted(i) || matches!(b.get(i), Some(b'b' | b'r' | b'u')) && quoted(i + 1)
+        }) {
+            continue;
+        }
         let head = &text[..open];
         let name_start = head
             .char_indices()

@@ -950,11 +950,12 @@ fn written_operands<'c>(
 fn image_onto_disk(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     let image = c.args.iter().enumerate().position(|(i, a)| {
         a.text.as_deref().is_some_and(|t| {
+            // The extension first: resolving a project file is the dearer look.
             !t.contains('=')
-                && project_file(t, ctx)
                 && std::path::Path::new(t)
                     .extension()
                     .is_some_and(|e| firmware_or_disk_image(&e.to_string_lossy()))
+                && project_file(t, ctx)
                 && (i == 0 || after_flag_read(&c.args[i - 1], t, ctx, false))
         })
     });
@@ -1021,6 +1022,7 @@ fn read_into(value: &str) -> Option<&str> {
 fn web_paths(c: &Cmd<'_>) -> Vec<usize> {
     let url = |flag: &str| {
         flag.starts_with('-')
+            && (words::holds(flag, "ur") || words::holds(flag, "href"))
             && words::parts(flag)
                 .iter()
                 .any(|p| matches!(p.as_str(), "url" | "uri" | "href" | "baseurl"))

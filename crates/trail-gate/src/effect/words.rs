@@ -800,6 +800,14 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
     })
 }
 
+/// Whether `word` holds `needle` (lower case) in either case: a look that allocates nothing,
+/// asked before splitting a word into its parts on every command.
+pub(super) fn holds(word: &str, needle: &str) -> bool {
+    word.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// Each static word of `c` with the word after it, if any.
 fn with_next<'c>(c: &'c Cmd<'_>) -> impl Iterator<Item = (&'c str, Option<&'c str>)> {
     let mut words = c.words().peekable();
@@ -819,7 +827,11 @@ fn switched_off(c: &Cmd<'_>) -> Option<Verb> {
         // A switch said alone, last or before another flag, joined to what it opens
         // (`-publiclobby`): that is made public. (`--public` and `--insecure` alone are
         // filters and local connections as often: `timeline --public`, `status --insecure`.)
-        if flag && !w.contains('=') && next.is_none_or(|v| v.starts_with(['-', '+'])) {
+        if flag
+            && !w.contains('=')
+            && next.is_none_or(|v| v.starts_with(['-', '+']))
+            && BYPASSES.iter().any(|b| holds(w, b))
+        {
             let ps = parts(w.trim_start_matches(['-', '+']));
             if ps.len() == 1
                 && BYPASSES.iter().any(|b| {
@@ -933,17 +945,21 @@ fn remote_console(c: &Cmd<'_>) -> Option<Verb> {
         w.split('?').find_map(|setting| {
             // A console variable set by name (`+set rconPassword hunter2`) names the
             // password it sets.
-            let named = || parts(setting).iter().any(|p| p.contains("password"));
+            let named = || {
+                holds(setting, "password") && parts(setting).iter().any(|p| p.contains("password"))
+            };
             let (key, value) = match setting.split_once('=') {
                 Some((k, v)) => (k, Some(v)),
                 None if w.starts_with(['-', '+']) || named() => (setting, next),
                 None => return None,
             };
             let key = key.trim_start_matches(['-', '+']);
-            // Telnet is a console too (`-TelnetEnabled=true`).
-            let console = parts(key).iter().any(|p| {
-                p.starts_with("rcon") && !p.starts_with("rconf") || p.starts_with("telnet")
-            });
+            // Telnet is a console too (`-TelnetEnabled=true`). Most keys hold neither word:
+            // they are not split.
+            let console = (holds(key, "rcon") || holds(key, "telnet"))
+                && parts(key).iter().any(|p| {
+                    p.starts_with("rcon") && !p.starts_with("rconf") || p.starts_with("telnet")
+                });
             let value = value?.trim_matches(['"', '\'']);
             let off = ["no", "false", "0", "off", "disabled", "none", ""]
                 .iter()
