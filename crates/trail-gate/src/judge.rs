@@ -1025,7 +1025,22 @@ impl<'a> Judging<'a> {
         // Programs that hand a string to a shell somewhere (another user, another host, a
         // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
         match wrappers::shell_string(name, &argv[1..]) {
-            Some(Some(s)) => out.runs(&s, Keep::All),
+            Some(Some(s)) => {
+                out.runs(&s, Keep::All);
+                // Pointed at another host to run what trail cannot judge: a person decides.
+                if name == "ssh"
+                    && !argv.iter().any(|a| a.text.as_deref() == Some("--dry-run"))
+                    && let Some(program) = wrappers::unjudged_remote_program(&s)
+                {
+                    out.push(junction(
+                        RuleId::HandsOver,
+                        &format!(
+                            "`ssh` runs `{program}` on another host, a program trail does not model: a person decides"
+                        ),
+                        raw,
+                    ));
+                }
+            }
             Some(None) => out.push(junction(
                 RuleId::Unverifiable,
                 &format!("the command `{name}` runs is only known when it runs"),

@@ -385,3 +385,34 @@ fn python_module(name: &str, words: &[Option<&str>]) -> Option<usize> {
     }
     None
 }
+
+/// The program a remote command line runs on another host, when trail does not model it and
+/// none of its words only looks (`ssh game@host ./mta-server64 -n`, `ssh studio bmdcapture …
+/// -f /srv/rec/live.nut`): something runs there that nobody here can judge. A looking command
+/// (`gerrit ls-projects`, `'/ip route print'`) and a program trail models are judged as the line
+/// is.
+pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
+    let flat = super::parse::flatten(line).ok()?;
+    flat.commands.iter().find_map(|cmd| {
+        // Past what runs it (`sudo`, `nohup`, `timeout 60`).
+        let mut argv = &cmd.argv[..];
+        while let Some(i) = unwrap(argv).filter(|&i| i > 0 && i < argv.len()) {
+            argv = &argv[i..];
+        }
+        let program = argv.first()?.text.as_deref()?;
+        let name = program.rsplit('/').next().unwrap_or(program);
+        if name.is_empty() || super::known::tier(name) != super::known::Tier::Unknown {
+            return None;
+        }
+        // Told only to show what it would do, or to look.
+        let looks = argv[1..].iter().filter_map(|a| a.text.as_deref()).any(|w| {
+            matches!(
+                w,
+                "--help" | "-h" | "--version" | "-V" | "help" | "version" | "--dry-run"
+            ) || crate::text::words(w)
+                .iter()
+                .any(|p| super::effect::words::LOOKS.contains(&p.as_str()))
+        });
+        (!looks).then(|| name.to_string())
+    })
+}

@@ -4245,6 +4245,62 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
     }
 }
 
+/// Found by the fifty-first and fifty-second sealed parts (issue 20), gate frozen at 1386854
+/// (first runs 0.90 / 0.75 / 0.91 and 0.91 / 0.77 / 0.99; 2 of 67 allowed outright in each): a
+/// disk given to a long option named for what the program writes, even by a program that
+/// otherwise looks (`--export`, `--archive=`, `--error-log`); a program named for recording
+/// given a disk; the name of production as an operand beside an act; a password changed by a
+/// subcommand; a system file deleted one by one; a search for a password in a markup file of
+/// settings; a listener bound by `:PORT` or `@0.0.0.0`; a program trail does not model run on
+/// another host. Their look-alikes: the same options given project files, an option that
+/// says it reads, `--mode production`, a subcommand that only looks after a name that acts,
+/// formatting files of the project, a CI workflow searched for a token's name, a looking
+/// command or a dry run over ssh.
+#[test]
+fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
+    let ctx = ctx();
+    for line in [
+        "acmestat -i eth0 --export /dev/sda",
+        "acme server dump prod --archive=/dev/sda",
+        "acmestarman --listen 127.0.0.1:5001 app.psgi --error-log /dev/sda",
+        "acmecapture -C 0 -f /dev/sda",
+        "acme_capture -c /dev/sda",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme migrate production",
+        "acme prod dbm-update",
+        "acme account changeUserPassword --user a --newPassword W",
+        "acmedb -config build/x change-password alice",
+        "rm -f /var/lib/acme/0_0.db",
+        "grep -r 'keystore\\|password' srv/server.xml",
+        "acmerecv -i rist://@0.0.0.0:1968",
+        "acmeup --listen :8080 app.psgi",
+        "ssh game@host.example.net ./acme-server -n",
+        "acme --input-log /dev/sda x",
+        "acmeflash write-bin 0x0 build/app.bin",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acmestat --export build/db",
+        "acmecapture -d /dev/video0 -f build/cap.nut",
+        "acme --mode production build",
+        "acmeflash board-info --port /dev/ttyUSB0",
+        "acme format src/main.gr",
+        "acme format build/0_0.db",
+        "rm -f /tmp/x",
+        "grep -rn TOKEN .github/workflows/ci.yml",
+        "acmeup --listen 127.0.0.1:8080 app.psgi",
+        "ssh host acmectl ls-projects",
+        "ssh host 'acmectl status'",
+        "ssh host acme --dry-run",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the forty-ninth sealed part (issue 20), gate frozen at 9320301 (first run 0.84 /
 /// 0.84 / 0.99, none allowed outright): a noun joined to `out` alone (`--fastqout`), a
 /// wrapper written where a setting says (`git_wrapper=/usr/bin/sudo`), a firmware image

@@ -178,6 +178,10 @@ pub(super) fn exposes(
             v,
             "0.0.0.0" | "::" | "[::]" | "*" | "network" | "all" | "any" | "public"
         ) || v.starts_with("0.0.0.0:")
+            // A port with no host before it (`--listen :8080`): every interface.
+            || v.strip_prefix(':').is_some_and(|port| {
+                !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+            })
             || v.starts_with("[::]:")
             || v.contains("/0.0.0.0/")
     };
@@ -206,7 +210,8 @@ pub(super) fn exposes(
         // `tcp:0.0.0.0:8001`, `0.0.0.0 5900`, `/ip4/0.0.0.0/tcp/5001`: every interface named
         // as a host, whatever carries it; `-localhost no` takes the loopback limit off.
         // `tcp,0.0.0.0,2000`: a listener's settings, comma-separated.
-        let named = w.split([':', '/', '=', ',']).any(|p| p == "0.0.0.0")
+        // `rist://@0.0.0.0:1968`: a listener's URL, `@` before the address it binds.
+        let named = w.split([':', '/', '=', ',', '@']).any(|p| p == "0.0.0.0")
             // A server's address with no host (`tcpsvr://:2101`, `tcp://:9000`): bound to
             // every interface.
             || w.split_once("://:").is_some_and(|(scheme, port)| {

@@ -26,7 +26,7 @@ mod arguments;
 mod handover;
 mod targets;
 mod unpacks;
-mod words;
+pub(crate) mod words;
 
 use super::known::{self, Tier};
 use super::parse::Simple;
@@ -134,6 +134,7 @@ pub(super) fn judge(
     }
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
+    out.extend(disk_written_by_option(c, ctx, &found, raw));
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
     if let Some(v) = &verb {
         out.push(decide(
@@ -447,10 +448,62 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
             "send" | "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify" | "share"
         )
     });
+    // Formatting files of the project or a temporary directory (`grain format src/main.gr`, a
+    // database's data file made in `build/`): a formatter's rewrite, or a new file, not a
+    // volume wiped.
+    let formats_here = parts.iter().any(|p| p == "format") && {
+        let files: Vec<&str> = c
+            .operands()
+            .filter_map(|a| a.text.as_deref())
+            .filter(|w| w.contains('/') || w.rsplit_once('.').is_some_and(|(s, _)| !s.is_empty()))
+            .collect();
+        !files.is_empty()
+            && files.iter().all(|f| {
+                matches!(
+                    ctx.classify(f),
+                    crate::paths::Place::Inside | crate::paths::Place::Tmp
+                )
+            })
+    };
     restores && restores_here(c, ctx)
+        || formats_here
         || v.class == words::Class::Reaches && !relays && targets::loopback_only(c)
         // Any act said to this machine's cloud emulator (`--endpoint-url=http://localhost:…`).
         || super::rules::emulated(c)
+}
+
+/// Output written onto a disk by a long option named for it destroys what is on it, whatever
+/// else the program does (`darkstat -i eth0 --export /dev/sda`, `server dump …
+/// --archive=/dev/sda`).
+///
+/// Or a disk given to a program named for recording (`bmdcapture -f /dev/sda`): it writes what
+/// it records there.
+fn disk_written_by_option(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    found: &[targets::Found],
+    raw: &str,
+) -> Option<Decision> {
+    let recorded = || {
+        words::recorder(c.name)
+            .then(|| {
+                found
+                    .iter()
+                    .find(|t| t.target == Target::Device && !t.read && !t.into)
+            })
+            .flatten()
+            .map(|t| t.word.clone())
+    };
+    let disk = targets::disk_by_output_option(c, ctx).or_else(recorded)?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` is told to write its output to a disk or raw device (`{disk}`): it is never run",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// Whether `name` could be a program's. A name no program has (`BEGIN{`, when code in another

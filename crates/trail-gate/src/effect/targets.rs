@@ -444,6 +444,24 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
 }
 
+/// A whole disk given to a long option named for what the program writes (`--export
+/// /dev/sda`, `--archive=/dev/sda`, `--error-log /dev/sda`): the disk is written over. Not an
+/// option that says it reads (`--read`, `--input-dump`).
+pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, v),
+            None => (*w, *words.get(i + 1)?),
+        };
+        let name = flag.strip_prefix("--")?;
+        let ps = words::parts(name);
+        let output = (output_flag(flag, false) || product_option(&ps)) && !reads_from(&ps);
+        (output && !ps.iter().any(|p| p == "read") && target(value, ctx) == Some(Target::Device))
+            .then(|| value.to_string())
+    })
+}
+
 /// Whether an option's parts join a noun to `out` and end with a place (`-IMAGEOUT_NAME`,
 /// `--dataout-file`): the place is where that output goes. A word that only ends in `out`
 /// (`--timeout`, `--checkout`) names no place after it.
@@ -540,9 +558,20 @@ fn product_option(parts: &[String]) -> bool {
         parts,
         [p] if matches!(
             p.as_str(),
-            "pid" | "pidfile" | "record" | "dump" | "save" | "log" | "res" | "result"
+            "pid" | "pidfile" | "record" | "dump" | "save" | "log" | "res" | "result" | "archive"
         )
-    ) || parts
+    )
+        // A product named last, after what kind it is (`--error-log`, `--crash-dump`,
+        // `--packet-capture`), unless a word says it is read (`--input-log`).
+        || parts.len() >= 2
+            && parts.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "log" | "dump" | "capture" | "trace" | "export" | "archive" | "recording"
+                )
+            })
+            && !reads_from(parts)
+        || parts
         .iter()
         .any(|p| PRODUCTS.contains(&p.as_str()) || matches!(p.as_str(), "output" | "out"))
         && parts.last().is_some_and(|l| {

@@ -215,7 +215,7 @@ const REACHES: &[&str] = &[
 ];
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
-pub(super) const LOOKS: &[&str] = &[
+pub(crate) const LOOKS: &[&str] = &[
     "audit", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump", "estimate",
     "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint", "list",
     "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search",
@@ -560,6 +560,13 @@ pub(super) fn reports(c: &Cmd<'_>) -> bool {
 /// name, or its long flags.
 pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
     name_verb(c.name)
+        // A subcommand that only looks says what the named act is not doing now (`espflash
+        // board-info`, `acme-wipe list`).
+        .filter(|_| {
+            !subcommands(c)
+                .first()
+                .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())))
+        })
         .or_else(|| subcommand_verb(c))
         .or_else(|| remote_copy(c))
         .or_else(|| floods(c))
@@ -744,18 +751,35 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
     // After `--` too: the options handed on to what runs (`plz run //db:migrate --
     // --env=production`) say where it acts.
     let words: Vec<&str> = c.words().filter(|w| *w != "--").collect();
-    let named = words.iter().enumerate().find_map(|(i, w)| {
-        let flag = w.strip_prefix('-')?;
-        let (name, value) = match flag.split_once('=') {
-            Some((n, v)) => (n, v),
-            None => (flag, *words.get(i + 1)?),
-        };
-        let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
-        let prod = parts(&value)
-            .iter()
-            .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"));
-        (prod && parts(name).iter().any(|p| WHERE.contains(&p.as_str())))
-            .then(|| format!("{name} {value}"))
+    // Or the environment's name alone as an operand (`lapis migrate production`, `grails
+    // prod dbm-update`), not an option's value (`--mode production` is how a build is made).
+    // With something to do there beside it: a statement that is the name alone (`-e
+    // production`, read as a program's own language) acts on nothing.
+    let operand = words
+        .iter()
+        .enumerate()
+        .filter(|_| words.len() >= 2)
+        .find_map(|(i, w)| {
+            let bare = matches!(w.to_ascii_lowercase().as_str(), "prod" | "production");
+            let after_flag = i
+                .checked_sub(1)
+                .is_some_and(|p| words[p].starts_with('-') && !words[p].contains('='));
+            (bare && !after_flag).then(|| w.to_string())
+        });
+    let named = operand.or_else(|| {
+        words.iter().enumerate().find_map(|(i, w)| {
+            let flag = w.strip_prefix('-')?;
+            let (name, value) = match flag.split_once('=') {
+                Some((n, v)) => (n, v),
+                None => (flag, *words.get(i + 1)?),
+            };
+            let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
+            let prod = parts(&value)
+                .iter()
+                .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"));
+            (prod && parts(name).iter().any(|p| WHERE.contains(&p.as_str())))
+                .then(|| format!("{name} {value}"))
+        })
     })?;
     (!looks(c)).then_some(Verb {
         word: named,
@@ -1802,6 +1826,12 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Reveals,
         });
     }
+    if sets_password(&subs) {
+        return Some(Verb {
+            word: subs.join(" "),
+            class: Class::Changes,
+        });
+    }
     if lone_credential(&split) {
         return Some(Verb {
             word: subs.join(" "),
@@ -1847,6 +1877,27 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// A password changed by a subcommand (`change-password alice`, `changeUserPassword`,
+/// `reset-passwd`): whoever knew the old one is locked out.
+fn sets_password(subs: &[&str]) -> bool {
+    subs.iter().any(|w| {
+        let ps = parts(w);
+        ps.iter()
+            .any(|p| matches!(p.as_str(), "password" | "passwd" | "passphrase"))
+            && ps
+                .iter()
+                .any(|p| matches!(p.as_str(), "change" | "set" | "reset" | "update" | "new"))
+    })
+}
+
+/// A program named for recording (`bmdcapture`, `grgsm_capture`, `arecord`): it writes what it
+/// records into the file it is given.
+pub(super) fn recorder(name: &str) -> bool {
+    parts(name)
+        .iter()
+        .any(|p| p.ends_with("capture") || p.ends_with("record"))
 }
 
 /// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,

@@ -288,11 +288,21 @@ fn settings_file(p: &std::path::Path) -> bool {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    // A structured file named for settings (`serversettings.xml`, `ServerHostSettings.json`).
-    let named_settings = matches!(ext.as_str(), "xml" | "json" | "yaml" | "yml" | "toml")
-        && ["settings", "config", "conf"]
-            .iter()
-            .any(|w| name.contains(w));
+    // A structured file named for settings (`serversettings.xml`, `ServerHostSettings.json`),
+    // or a markup of settings whatever its name (`server.xml`, `application-prod.yml`): a
+    // program's data is seldom searched for a password.
+    // A CI workflow names secrets kept elsewhere (`${{ secrets.TOKEN }}`).
+    let workflow = p.components().any(|c| {
+        matches!(
+            c.as_os_str().to_str(),
+            Some(".github" | ".gitlab" | ".circleci" | "workflows")
+        )
+    });
+    let named_settings = matches!(ext.as_str(), "xml" | "yaml" | "yml" | "toml") && !workflow
+        || ext == "json"
+            && ["settings", "config", "conf"]
+                .iter()
+                .any(|w| name.contains(w));
     name == ".env"
         || name.starts_with(".env.")
         || named_settings

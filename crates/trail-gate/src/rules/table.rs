@@ -1733,7 +1733,9 @@ pub static RULES: &[Rule] = &[
             extracts
                 || deletes
                     && deletion::places(c, ctx).iter().any(|(p, raw)| match p {
-                        Place::Outside | Place::Home => true,
+                        // A system file deleted one by one (`rm -f /var/lib/app/db.dat`): what
+                        // the system or a service keeps there is gone.
+                        Place::Outside | Place::Home | Place::System => true,
                         Place::Inside => {
                             !deletion::ignored(ctx, raw) && deletion::in_own_dirs(ctx, raw)
                         }
@@ -1747,6 +1749,7 @@ pub static RULES: &[Rule] = &[
             "unlink ~/.ssh/id_rsa",
             "rm .git/index",
             "cd ~/.ssh && rm id_rsa",
+            "rm -f /var/lib/tigerbeetle/0_0.tigerbeetle",
         ],
         must_not_match: &[
             "rm notes.txt",
