@@ -990,6 +990,11 @@ fn accept(
     {
         return false;
     }
+    // The payload of a `data:` URI is an asset (an image, a font) in base64, whatever its
+    // length.
+    if text[..start].ends_with(";base64,") {
+        return false;
+    }
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
         Check::Login => plausible_login(compiled, locs, text, value),

@@ -1550,7 +1550,11 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             .bytes()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
             .count();
-        name > 0 && r[name..].trim_start_matches('}').starts_with('/')
+        // A variable's name is written in one case (`$HOME/…`, `${state_dir}/…`); a random
+        // run in both, with digits, is a key that starts with `$` (`$aact_QIpC…/…`).
+        let one_case = !r[..name].bytes().any(|c| c.is_ascii_uppercase())
+            || !r[..name].bytes().any(|c| c.is_ascii_lowercase());
+        name > 0 && one_case && r[name..].trim_start_matches('}').starts_with('/')
     });
     // Read from the environment by code (`os.environ["…"]`, `process.env.X`): where the
     // secret is kept, not the secret.

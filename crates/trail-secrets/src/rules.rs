@@ -473,7 +473,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "credential-header",
         // `curl -H "Api-Token: …"`: inside a header flag, a header named for a key, a token or
         // a session (`X-ArchivesSpace-Session: …`) carries one, however short (`Sk94HG7f6KB`).
-        regex: r#"(?:-h|--header)[ \t]*=?[ \t]*\\?["']?(?P<name>[a-z0-9_-]*(?:token|key|secret|api|session)[a-z0-9_-]*):[ \t]*(?P<secret>(?-u:[^\s"'\\$<{])(?-u:[^\s"'\\])*)"#,
+        regex: r#"(?:-h|--header)[ \t]*=?[ \t]*\\?["']?(?P<name>[a-z0-9_-]*(?:token|key|secret|api|session)[a-z0-9_-]*):[ \t]*(?P<secret>(?-u:[^\s"'\\<{])(?-u:[^\s"'\\])*)"#,
         example: r#"curl -X POST --header "Api-Token: Sk94HG7f6KB""#,
         keywords: &["-h", "--header"],
         check: Check::Header,
@@ -574,7 +574,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // the pair is: `--user "jk:VZeR 5mkM uTpz"`, a WordPress application password), lftp's `-u
         // user,'password'` (quoted: `ps -u root,www-data` lists users), or a long flag
         // named for a credential. A user starting with `<` is a template (`<user:password>`).
-        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*|pat)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']"#,
+        // Samba's tools join them with `%` (`smbclient -U user%password`).
+        regex: r#"(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?(?P<q0>["'])(?P<user0>(?-u:[^\s:"'$<])*):(?P<secret0>(?-u:[^\s"'$])(?-u:[^"'\n])*(?-u:[^\s"']))["']|(?:(?m:^)|[ \t])(?:-u|--user|-auth|--auth)(?:[ \t]+|=)\\?["']?(?P<user>(?-u:[^\s:"'$<])*):(?:(?P<q>["'])(?P<secret3>(?-u:[^\s"'$][^\s"']*))["']|(?P<secret>(?-u:[^\s"'$][^\s"']*)))|(?:(?m:^)|[ \t])--(?P<name>[a-z0-9-]*(?:password|passwd|token|secret|api-key|apikey|access-key)[a-z0-9-]*|pat)(?:[ \t]+|=)\\?(?P<q2>["']?)(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|(?:(?m:^)|[ \t])-u[ \t]+(?-u:[^\s:,"'$<])+,["'](?P<secret4>(?-u:[^\s"'$][^"'\n]*))["']|(?:(?m:^)|[ \t])-u[ \t]+["']?(?-u:[a-z0-9_.\\-])+%(?P<secret5>(?-u:[^\s"'$%])(?-u:[^\s"'])*)"#,
         example: "curl -u deploy:Tr41lS3cr3tPassw0rd https://api.example.com/v1/items",
         keywords: &[
             "-u",

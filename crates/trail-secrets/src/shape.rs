@@ -513,7 +513,7 @@ fn cli_shape(lowered: &[u8]) -> bool {
                 .unwrap_or(rest);
             let user_len = rest
                 .iter()
-                .take_while(|&&c| !c.is_ascii_whitespace() && !b":,\"'$".contains(&c))
+                .take_while(|&&c| !c.is_ascii_whitespace() && !b":,\"'$%".contains(&c))
                 .count();
             // The password may be quoted on its own (`kevin:'pRf7…'`); after a comma (lftp's
             // `-u user,'…'`) it must be.
@@ -523,7 +523,9 @@ fn cli_shape(lowered: &[u8]) -> bool {
                 .strip_prefix(b"\"")
                 .or_else(|| password.strip_prefix(b"'"))
                 .unwrap_or(password);
-            (rest.get(user_len) == Some(&b':') || rest.get(user_len) == Some(&b',') && quoted)
+            // Samba's tools join them with `%` (`smbclient -U user%password`).
+            (matches!(rest.get(user_len), Some(&b':' | &b'%'))
+                || rest.get(user_len) == Some(&b',') && quoted)
                 && (password
                 .first()
                 .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))

@@ -3654,3 +3654,33 @@ fn signing_keys_as_bytes_and_passwords_before_their_word() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the fifty-first sealed part (issue 20): a key whose provider starts it with `$`
+/// (Asaas's `$aact_…`) was read as a variable before a path (`$HOME/…`), Samba's `-U
+/// user%password` was not read as a pair, and a PNG's base64 in a `data:` URI was taken for a
+/// 512-bit key.
+#[test]
+fn dollar_keys_samba_pairs_and_data_uris() {
+    for (text, secret) in [
+        (
+            "curl -H 'access_token: $aact_QIpCHwqUQ6cAdmDw0ubdw8n7bU/Y6yKo1c4U7a607VFGYJ5fie2EaqgswSGWFUMBhzBPMOfnqxHRXBH2Fn5RwsPyM2Nb5JOY' https://api.example.com/v3/payments",
+            "aact_QIpCHwqUQ6cAdmDw0ubdw8n7bU/Y6yKo1c4U7a607VFGYJ5fie2EaqgswSGWFUMBhzBPMOfnqxHRXBH2Fn5RwsPyM2Nb5JOY",
+        ),
+        (
+            "smbclient //nas.lan/scores -U league%K8wr48XW.jhp -c 'put standings.xlsx'",
+            "K8wr48XW.jhp",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "curl -H \"X-Api-Key: $API_KEY\" https://api.example.com",
+        "cat $HOME/.config/acme/token",
+        "cat ${state_dir}/token",
+        "date -u +%Y-%m-%d",
+        "<img alt=\"stitch\" src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUk0CzufhC04CGTFPzTvhGxr0FrnLt57ln3F7GRX9jEf+8LlaRI1nsqvAm63HIx6aHw==\">",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
