@@ -4252,7 +4252,7 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
 /// given a disk; the name of production as an operand beside an act; a password changed by a
 /// subcommand; a system file deleted one by one; a search for a password in a markup file of
 /// settings; a listener bound by `:PORT` or `@0.0.0.0`; a program trail does not model run on
-/// another host. Their look-alikes: the same options given project files, an option that
+/// another host; a store's archive extracted after `cd /` or `cd ~` by a spelt-out verb. Their look-alikes: the same options given project files, an option that
 /// says it reads, `--mode production`, a subcommand that only looks after a name that acts,
 /// formatting files of the project, a CI workflow searched for a token's name, a looking
 /// command or a dry run over ssh.
@@ -4265,6 +4265,7 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "acmestarman --listen 127.0.0.1:5001 app.psgi --error-log /dev/sda",
         "acmecapture -C 0 -f /dev/sda",
         "acme_capture -c /dev/sda",
+        "cd / && sudo acme extract /srv/acme/system.store::2026-12-01",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -4280,6 +4281,7 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "ssh game@host.example.net ./acme-server -n",
         "acme --input-log /dev/sda x",
         "acmeflash write-bin 0x0 build/app.bin",
+        "cd /home/dev && acme extract /srv/acme/home.store::2026-12-01",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4296,6 +4298,8 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "ssh host acmectl ls-projects",
         "ssh host 'acmectl status'",
         "ssh host acme --dry-run",
+        "cd / && acme extract --dry-run x.store::1",
+        "cd build && acme extract x.store::1",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -76,7 +76,16 @@ pub(super) fn into_working_directory(c: &Cmd<'_>, ctx: &Context, raw: &str) -> O
     let unpacker =
         c.name.to_ascii_lowercase().starts_with("un") && !words.iter().any(|w| listing(w));
     let mode = unpacker || words.iter().any(|w| unpacking(w));
-    if !mode || kinds.is_empty() {
+    // An extraction said in words as the subcommand, of an archive whatever its name
+    // (`attic extract REPO::ARCHIVE`, `borg`-like stores): a backup's files come out here.
+    let spelt = words.iter().take(2).any(|w| {
+        !w.starts_with('-')
+            && w.split(['-', '_'])
+                .next()
+                .is_some_and(|p| matches!(p, "extract" | "unpack" | "unarchive"))
+    }) && c.operands().count() >= 2
+        && !super::words::shows_only(c);
+    if !mode || kinds.is_empty() && !spelt {
         return None;
     }
     // `/usr/local` is where a person installs by hand: unpacking there is an install.
