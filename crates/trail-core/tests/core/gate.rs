@@ -4252,7 +4252,8 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
 /// given a disk; the name of production as an operand beside an act; a password changed by a
 /// subcommand; a system file deleted one by one; a search for a password in a markup file of
 /// settings; a listener bound by `:PORT` or `@0.0.0.0`; a program trail does not model run on
-/// another host; a store's archive extracted after `cd /` or `cd ~` by a spelt-out verb. Their look-alikes: the same options given project files, an option that
+/// another host; a store's archive extracted after `cd /` or `cd ~` by a spelt-out verb; a
+/// program named for mounting given `/`, a system directory or home as its mount point. Their look-alikes: the same options given project files, an option that
 /// says it reads, `--mode production`, a subcommand that only looks after a name that acts,
 /// formatting files of the project, a CI workflow searched for a token's name, a looking
 /// command or a dry run over ssh.
@@ -4266,6 +4267,7 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "acmecapture -C 0 -f /dev/sda",
         "acme_capture -c /dev/sda",
         "cd / && sudo acme extract /srv/acme/system.store::2026-12-01",
+        "sudo acme-mount --read-only sys-backup /usr",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -4282,6 +4284,8 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "acme --input-log /dev/sda x",
         "acmeflash write-bin 0x0 build/app.bin",
         "cd /home/dev && acme extract /srv/acme/home.store::2026-12-01",
+        "acmemount bucket /home/dev",
+        "acmemount -u /usr/x",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4300,6 +4304,7 @@ fn mechanisms_found_by_the_fifty_first_and_second_sealed_parts() {
         "ssh host acme --dry-run",
         "cd / && acme extract --dry-run x.store::1",
         "cd build && acme extract x.store::1",
+        "acmemount bucket build/mnt",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -225,6 +225,7 @@ fn unmodelled_acts(
     out: &mut Findings,
 ) {
     through_a_bind_mount(c, ctx, out);
+    out.extend(mounted_over(c, ctx, raw));
     what_it_is_handed(c, cmd, producers, ctx, raw, out);
     out.extend(
         flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
@@ -501,6 +502,42 @@ fn disk_written_by_option(
         format!(
             "`{}` is told to write its output to a disk or raw device (`{disk}`): it is never run",
             c.name
+        ),
+        raw,
+    ))
+}
+
+/// A program named for mounting, given `/`, a system directory or home as where it mounts (its
+/// last operand: `sudo mount-s3 --read-only sys-backup /usr`, `ratarmount x.tar /usr/bin`):
+/// what is there is hidden under the mount while it lasts, and the system stops working (a
+/// block), or the person's files are (a junction). `umount` takes a mount away.
+fn mounted_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let ps = words::parts(c.name);
+    let unmounts = c
+        .words()
+        .any(|w| w == "-u" || w.contains("unmount") || w.contains("umount"));
+    if unmounts
+        || !ps
+            .iter()
+            .any(|p| p.ends_with("mount") && !p.ends_with("umount"))
+    {
+        return None;
+    }
+    let point = c.operands().filter_map(|a| a.text.as_deref()).last()?;
+    let (verdict, rule, then) = match targets::target(point, ctx)? {
+        Target::Root | Target::SystemDir => {
+            (Verdict::Block, RuleId::DestroysCritical, "it is never run")
+        }
+        Target::Home => (Verdict::Junction, RuleId::NamesCritical, "a person decides"),
+        _ => return None,
+    };
+    Some(decide(
+        verdict,
+        rule,
+        format!(
+            "`{}` mounts something over {} (`{point}`): what is there is hidden while it is mounted; {then}",
+            c.name,
+            targets::target(point, ctx)?.what()
         ),
         raw,
     ))
