@@ -1156,6 +1156,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
             })
     };
     (plausible::public_or_demo(value, around(text, start, end)) && !sent_as_key())
+        || plausible::store_reference(text.get(..start).unwrap_or_default(), value)
         || plausible::public_context(text.get(..start).unwrap_or_default())
         || plausible::said_public(text.get(end..).unwrap_or_default())
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())

@@ -1515,6 +1515,40 @@ fn default_credentials(value: &str) -> bool {
     }
 }
 
+/// A path in a secret store after the store's scheme (`vault:secret/data/kiln/db#password`,
+/// `awssm:prod/db/password`): where the secret is kept, not the secret. The scheme is written
+/// against the value (`NAME:`, no blank), the path is words between slashes, and a `#field`
+/// may name the entry. Or a shell's message for a variable left unset (`${NAME:?missing}`).
+pub(crate) fn store_reference(before: &str, value: &str) -> bool {
+    let Some(scheme) = before.strip_suffix(':') else {
+        return false;
+    };
+    // `${DB_PASSWORD:?missing}`: the message a shell prints when the variable is unset.
+    if value.starts_with('?')
+        && scheme.rsplit_once("${").is_some_and(|(_, name)| {
+            !name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        })
+    {
+        return true;
+    }
+    let scheme = scheme
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_')))
+        .next()
+        .unwrap_or_default();
+    let (path, field) = value.split_once('#').unwrap_or((value, ""));
+    let word = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+            && !looks_random(s)
+    };
+    scheme.len() >= 2
+        && scheme.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+        && path.split('/').count() >= 2
+        && path.split('/').all(word)
+        && (field.is_empty() || word(field))
+}
+
 /// Well-known public demo values, each published in documentation as an
 /// example: the Telegram Bot API's sample token, Stripe's documented test
 /// key.
@@ -1960,7 +1994,29 @@ pub(crate) fn served_to_browsers(text: &str, start: usize) -> bool {
             let inside = &lower[at..];
             inside.matches('(').count() > inside.matches(')').count()
         });
-    in_script || window_setting || sdk_init || shipped_in_an_app(before, &lower)
+    in_script
+        || window_setting
+        || sdk_init
+        || shipped_in_an_app(before, &lower)
+        || mounted_in_a_page(text, start)
+}
+
+/// Whether the key sits in an object that also names the page element a widget is drawn into
+/// (`docsearch({ appId, apiKey: '…', container: '#search' })`): a search box's or a map's
+/// configuration, which every visitor's browser receives.
+fn mounted_in_a_page(text: &str, start: usize) -> bool {
+    let before = &text[text.floor_char_boundary(start.saturating_sub(300))..start];
+    let Some(open) = before.rfind('{').filter(|&o| !before[o..].contains('}')) else {
+        return false;
+    };
+    let after = &text[start..text.ceil_char_boundary((start + 300).min(text.len()))];
+    let Some(close) = after.find('}') else {
+        return false;
+    };
+    let object = format!("{}{}", &before[open..], &after[..close]);
+    [": '#", ": \"#", ":'#", ":\"#"]
+        .iter()
+        .any(|k| object.contains(k))
 }
 
 /// Whether the value at the end of `before` is handed to an SDK in a phone app's code, which
