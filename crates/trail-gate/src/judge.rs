@@ -1304,10 +1304,24 @@ fn apply_rules(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         command: Some(raw.to_string()),
         targets: targets.clone(),
     };
+    // A run that only shows still writes where it is redirected (`tool --version >
+    // /dev/nvme0n1`): its redirections are judged as a command without words would be.
+    let redirected = Cmd {
+        name: c.name,
+        args: &[],
+        writes: c.writes,
+        reads: &[],
+        zones: c.zones,
+    };
     for rule in RULES {
-        if shows && !ALWAYS.contains(&rule.id) {
-            continue;
-        }
+        let c = if shows && !ALWAYS.contains(&rule.id) {
+            if c.writes.is_empty() {
+                continue;
+            }
+            &redirected
+        } else {
+            c
+        };
         if (rule.matches)(c, ctx) {
             out.push(decide(rule.verdict, rule.id.into(), rule.reason.into()));
         }

@@ -4255,6 +4255,31 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
     }
 }
 
+/// Found by the fifty-third sealed part (issue 20), gate frozen at 6b78d80 (first run 0.86 /
+/// 0.77 / 0.95, 3 of 69 allowed outright): a run that only shows (`--version`, `--help`) had
+/// every rule skipped, its redirection onto a disk too; a modelled program's `-o` given a
+/// disk (`curl … -o /dev/sda`) matched nothing. Their look-alikes: the help of a destroying
+/// subcommand written into the project, output sent to `/dev/null`.
+#[test]
+fn output_onto_a_disk_however_it_is_said() {
+    let ctx = ctx();
+    for line in [
+        "acme --version > /dev/nvme0n1",
+        "acme --help > /etc/passwd",
+        "curl -s https://x.example/a -o /dev/sda",
+        "wget --output-document=/dev/nvme0n1 https://x.example/img",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "terraform destroy --help > build/help.txt",
+        "acme --version > build/v.txt",
+        "curl -s https://x.example/a -o /dev/null",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-first and fifty-second sealed parts (issue 20), gate frozen at 1386854
 /// (first runs 0.90 / 0.75 / 0.91 and 0.91 / 0.77 / 0.99; 2 of 67 allowed outright in each): a
 /// disk given to a long option named for what the program writes, even by a program that

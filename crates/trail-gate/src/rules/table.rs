@@ -385,8 +385,22 @@ pub static RULES: &[Rule] = &[
                 || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
                 || system::archive_to_device(c)
+                // Any program's output option given a disk (`curl … -o /dev/sda`, `wget -O`).
+                || c.args.windows(2).any(|w| {
+                    matches!(
+                        w[0].text.as_deref(),
+                        Some("-o" | "-O" | "--output" | "--output-document")
+                    ) && w[1].text.as_deref().is_some_and(dev)
+                })
+                || c.words().any(|w| {
+                    ["--output=", "--output-document="]
+                        .iter()
+                        .any(|p| w.strip_prefix(p).is_some_and(dev))
+                })
         },
         must_match: &[
+            "curl -s https://x.org/a -o /dev/sda",
+            "wget --output-document=/dev/nvme0n1 https://x.org/img",
             "dd if=/dev/zero of=/dev/sda bs=1M",
             "tar -cvf /dev/sdb /work/proj",
             "tar cf /dev/nvme0n1 src",
@@ -406,6 +420,8 @@ pub static RULES: &[Rule] = &[
             "tar -cvf build/proj.tar /work/proj",
             "echo hi > /dev/null",
             "cmd 2>/dev/null",
+            "curl -s https://x.org/a -o /dev/null",
+            "curl -s https://x.org/a -o build/a",
         ],
     },
     Rule {
