@@ -4258,8 +4258,11 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
 /// Found by the fifty-third sealed part (issue 20), gate frozen at 6b78d80 (first run 0.86 /
 /// 0.77 / 0.95, 3 of 69 allowed outright): a run that only shows (`--version`, `--help`) had
 /// every rule skipped, its redirection onto a disk too; a modelled program's `-o` given a
-/// disk (`curl … -o /dev/sda`) matched nothing. Their look-alikes: the help of a destroying
-/// subcommand written into the project, output sent to `/dev/null`.
+/// disk (`curl … -o /dev/sda`) matched nothing; a file option given a disk; a credential
+/// changed by a flag; a search for a key, a password's name in capitals, or a password through
+/// a directory outside the project. Their look-alikes: the help of a destroying subcommand
+/// written into the project, output sent to `/dev/null`, a read-only benchmark of a disk,
+/// where a password is kept, `bypass`, a search of the project's sources.
 #[test]
 fn output_onto_a_disk_however_it_is_said() {
     let ctx = ctx();
@@ -4271,10 +4274,27 @@ fn output_onto_a_disk_however_it_is_said() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
+    // A file option given a disk, in a run not told to stay read-only.
+    let line = "acme-admin summary --filename=/dev/sda";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    for line in [
+        "acmeinfo --change-user-password=alice",
+        "acmeinfo --set-auth-user=administrator%Secret123",
+        "acmeinfo --change-secret",
+        "grep key ~/.config/acmelate",
+        "grep -E 'DBPASS|REDISPASS' /opt/acme/acme.conf",
+        "grep -r acme.db.password /srv/acme/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
     for line in [
         "terraform destroy --help > build/help.txt",
         "acme --version > build/v.txt",
         "curl -s https://x.example/a -o /dev/null",
+        "sudo acmebench --readonly --filename=/dev/nvme0n1 --rw=randread",
+        "acme --set-password-file build/x",
+        "grep -i bypass /etc/acme.conf",
+        "grep -r password src/",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -456,7 +456,14 @@ pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String
         };
         let name = flag.strip_prefix("--")?;
         let ps = words::parts(name);
-        let output = (output_flag(flag, false) || product_option(&ps)) && !reads_from(&ps);
+        // Or named for a file alone (`--filename=/dev/sda`, `--file DEV`): a disk is not what
+        // a program names a file option for, unless the option says it reads.
+        // (Not in a run told to stay read-only: `fio --readonly --filename=/dev/nvme0n1`.)
+        let file = matches!(ps.as_slice(), [p] if matches!(p.as_str(), "file" | "filename"))
+            && !words
+                .iter()
+                .any(|w| matches!(*w, "--readonly" | "--read-only"));
+        let output = (output_flag(flag, false) || product_option(&ps) || file) && !reads_from(&ps);
         (output && !ps.iter().any(|p| p == "read") && target(value, ctx) == Some(Target::Device))
             .then(|| value.to_string())
     })

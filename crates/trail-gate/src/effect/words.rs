@@ -572,6 +572,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| floods(c))
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
+        .or_else(|| credential_flag(c))
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
         .or_else(|| switched_off(c))
@@ -1890,6 +1891,39 @@ fn sets_password(subs: &[&str]) -> bool {
                 .iter()
                 .any(|p| matches!(p.as_str(), "change" | "set" | "reset" | "update" | "new"))
     })
+}
+
+/// A password or a secret changed by a long flag of a program nobody models
+/// (`--change-user-password=alice`, `--change-secret`, `--set-auth-user=admin%pw`).
+fn credential_flag(c: &Cmd<'_>) -> Option<Verb> {
+    if known::tier(c.name) != known::Tier::Unknown {
+        return None;
+    }
+    let w = c.option_words().find(|w| {
+        w.strip_prefix("--")
+            .is_some_and(|b| sets_credential(&parts(b.split('=').next().unwrap_or(b))))
+    })?;
+    Some(Verb {
+        word: w.into(),
+        class: Class::Changes,
+    })
+}
+
+/// A flag's parts that change a credential: a changing verb and what it changes (`change
+/// user password`, `change secret`, `set auth user`).
+fn sets_credential(ps: &[String]) -> bool {
+    ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "password" | "passwd" | "passphrase" | "secret" | "auth" | "credential" | "credentials"
+        )
+    }) && ps
+        .first()
+        .is_some_and(|p| matches!(p.as_str(), "change" | "set" | "reset" | "update"))
+        // Not where it is kept, or a cache of it (`--set-password-file F`, `--reset-auth-cache`).
+        && !ps.last().is_some_and(|p| {
+            matches!(p.as_str(), "file" | "path" | "dir" | "cache" | "timeout" | "ttl")
+        })
 }
 
 /// A program named for recording (`bmdcapture`, `grgsm_capture`, `arecord`): it writes what it

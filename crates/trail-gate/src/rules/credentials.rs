@@ -245,8 +245,17 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
             .flatten()
     });
     let names = |p: &str| {
+        // A word of the pattern that is a key's or a password's name (`grep key
+        // ~/.config/weblate`, `db_pass`), or a setting's in capitals that ends in one
+        // (`'DBPASS|REDISPASS'`; not `bypass`).
+        let word = p.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            matches!(w, "key" | "pass" | "pwd")
+                || w.len() > 4
+                    && !w.bytes().any(|b| b.is_ascii_lowercase())
+                    && (w.ends_with("PASS") || w.ends_with("PWD"))
+        });
         let p = p.to_ascii_lowercase();
-        [
+        word || [
             "apikey",
             "api_key",
             "api-key",
@@ -263,14 +272,22 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
         .any(|w| p.contains(w))
     };
     let home = &ctx.places.home;
+    // Searched through a whole directory outside the project (`grep -r db.password /srv/app/`):
+    // every settings file under it is read for the value.
+    let recursive = c
+        .option_words()
+        .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains(['r', 'R']));
     (names(pattern) || flagged.into_iter().any(names))
         && files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
-            !p.starts_with(&ctx.places.project_root)
-                && p.strip_prefix(home).is_ok_and(|r| {
-                    r.components()
-                        .next()
-                        .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
-                })
+            recursive
+                && ctx.places.classify(&p.to_string_lossy()) == crate::paths::Place::Outside
+                && p.extension().is_none()
+                || !p.starts_with(&ctx.places.project_root)
+                    && p.strip_prefix(home).is_ok_and(|r| {
+                        r.components()
+                            .next()
+                            .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
+                    })
                 || settings_file(&p)
         })
 }
