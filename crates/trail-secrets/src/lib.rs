@@ -990,9 +990,7 @@ fn accept(
     {
         return false;
     }
-    // The payload of a `data:` URI is an asset (an image, a font) in base64, whatever its
-    // length.
-    if text[..start].ends_with(";base64,") {
+    if in_data_uri(text, start) {
         return false;
     }
     match check {
@@ -1256,6 +1254,17 @@ fn next_char_boundary(text: &str, i: usize) -> usize {
     (i + 1..=text.len())
         .find(|&j| text.is_char_boundary(j))
         .unwrap_or(text.len() + 1)
+}
+
+/// Whether `at` is inside the payload of a `data:` URI (`data:image/png;base64,…`): an asset (an
+/// image, a font) in base64, whatever its length, and so is any run inside it.
+pub(crate) fn in_data_uri(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    before.rfind(";base64,").is_some_and(|open| {
+        before[open + 8..]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    })
 }
 
 /// Spans of well-formed references already in `text`: `${secret:` + a name

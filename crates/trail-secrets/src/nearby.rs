@@ -119,6 +119,15 @@ const WORDED: usize = 13;
 /// `named` says whether a word that names a credential may be in the text (generic-assignment's
 /// keywords were found): the scanner that reads prose in any language runs only then.
 pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
+    let first = out.len();
+    find_all(text, named, out);
+    // Nothing inside a `data:` URI's base64 is a credential, whatever a run of it spells.
+    let mut found = out.split_off(first);
+    found.retain(|&(start, _, _)| !crate::in_data_uri(text, start));
+    out.extend(found);
+}
+
+fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {

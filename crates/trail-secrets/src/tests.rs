@@ -3680,6 +3680,9 @@ fn dollar_keys_samba_pairs_and_data_uris() {
         "cat ${state_dir}/token",
         "date -u +%Y-%m-%d",
         "<img alt=\"stitch\" src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUk0CzufhC04CGTFPzTvhGxr0FrnLt57ln3F7GRX9jEf+8LlaRI1nsqvAm63HIx6aHw==\">",
+        // Found by the fifty-fourth part: a run inside the payload that a scanner of names read
+        // as a value after a credential's word.
+        ".logo { background-image: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAP0lEQVR4nAE0AMv/ANa7OawOMU//KIkLPwBv3YJTRqFIoPZ01fQAVc+uorCpRWxkIskdAMshwv9WPCS+LLHjqG1MGJXsXQZuAAAAAElFTkSuQmCC); }",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
