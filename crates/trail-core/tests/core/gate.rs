@@ -4266,6 +4266,33 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
     }
 }
 
+/// Found by the fifty-fourth sealed part (issue 20), gate frozen at 75f3d62 (first run 0.79 /
+/// 0.71 / 0.92, 5 of 67 allowed outright): a RAID array built over disks by a program nobody
+/// models, a redirection onto a disk node `/dev/` names by its kind (`/dev/rsd0c`), and a
+/// command after a scheme in a config string (`"exec:rm -rf ~"`). Their look-alikes: a
+/// controller's listing, a dry run, bash's `/dev/tcp`, a harmless command after `exec:`.
+#[test]
+fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme_cli /c0 add type=raid0 disk=0-3",
+        "acmeircu 0 CREATE RAID1 MAX 2:0 2:1 noprompt",
+        "acmectl display.brightness > /dev/rsd0c",
+        "acmertc -config '{streams: {cam: \"exec:rm -rf /home/dev\"}}'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme_cli /c0 show",
+        "acmeircu 0 DISPLAY",
+        "acme create --dry-run raid1 x",
+        "echo > /dev/tcp/localhost/5432 && echo open",
+        "acmertc -config '{streams: {cam: \"exec:ffmpeg -i x build/y.mp4\"}}'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-third sealed part (issue 20), gate frozen at 6b78d80 (first run 0.86 /
 /// 0.77 / 0.95, 3 of 69 allowed outright): a run that only shows (`--version`, `--help`) had
 /// every rule skipped, its redirection onto a disk too; a modelled program's `-o` given a

@@ -898,6 +898,22 @@ fn runs_source(word: &str) -> bool {
             .is_some_and(|(_, ext)| SOURCES.contains(&ext))
 }
 
+/// A source or a hook given by its scheme (`"exec:rm -rf ~"`, `cmd:…`): what follows the
+/// scheme runs, when it starts with a program.
+fn after_scheme(piece: &str) -> &str {
+    piece
+        .split_once(':')
+        .filter(|(scheme, rest)| {
+            !scheme.is_empty()
+                && scheme.bytes().all(|b| b.is_ascii_alphanumeric())
+                && rest
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|f| known::is_program(base(f)))
+        })
+        .map_or(piece, |(_, rest)| rest)
+}
+
 /// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
 /// a piece of a word or of a line that starts where the word's own syntax breaks it (`{`, `(`,
 /// `%`, `=`, quotes…) with a program and its arguments (`\write18{rm -rf ~}`, `%pipe%rm -rf ~`,
@@ -978,11 +994,15 @@ pub(super) fn embedded(
             {
                 piece = p.trim_end();
             }
+            if piece.len() == whole {
+                continue;
+            }
+            let piece = after_scheme(piece);
             let mut words = piece.split_whitespace();
             let (Some(first), Some(_)) = (words.next(), words.next()) else {
                 continue;
             };
-            if piece.len() == whole || !known::is_program(base(first)) {
+            if !known::is_program(base(first)) {
                 continue;
             }
             seen += 1;

@@ -226,6 +226,7 @@ fn unmodelled_acts(
 ) {
     through_a_bind_mount(c, ctx, out);
     out.extend(mounted_over(c, ctx, raw));
+    out.extend(builds_an_array(c, raw));
     what_it_is_handed(c, cmd, producers, ctx, raw, out);
     out.extend(
         flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
@@ -541,6 +542,37 @@ fn mounted_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
         ),
         raw,
     ))
+}
+
+/// A RAID array created or a disk added to one by a program nobody models (`tw_cli /c0 add
+/// type=raid0 disk=0-3`, `sas2ircu 0 CREATE RAID1 MAX 2:0 2:1`): the controller initialises
+/// the disks it is given, and what they held is gone. A block, unless the run only shows.
+fn builds_an_array(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let level = c.words().find(|w| {
+        let w = w.to_ascii_lowercase();
+        let v = w.rsplit('=').next().unwrap_or(&w);
+        v.strip_prefix("raid").is_some_and(|n| {
+            let n = n.strip_suffix('e').unwrap_or(n);
+            !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit())
+        })
+    })?;
+    let creates = c.words().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "create" | "add" | "make" | "new" | "build" | "mk" | "-c" | "--create"
+        )
+    });
+    (creates && !words::shows_only(c)).then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told to build a RAID array (`{level}`): the disks it is given are initialised and what they held is lost; it is never run",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// Whether `name` could be a program's. A name no program has (`BEGIN{`, when code in another

@@ -345,6 +345,9 @@ fn kernel_disk_name(w: &str) -> bool {
 
 /// Devices that are data, not disks.
 const PLAIN_DEVICES: &[&str] = &[
+    // bash's own network paths (`> /dev/tcp/host/port`): a socket, no node at all.
+    "tcp",
+    "udp",
     "null",
     "zero",
     "random",

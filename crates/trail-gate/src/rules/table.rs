@@ -381,7 +381,11 @@ pub static RULES: &[Rule] = &[
                     w.strip_prefix("of=")
                         .is_some_and(|t| dev(t) || crate::effect::raw_device(t.trim_matches('"')))
                 }))
-                || c.writes.iter().any(|w| dev(&w.target))
+                // Or any disk node by the kind `/dev/` gives it (`> /dev/rsd0c`, OpenBSD's raw
+                // disk).
+                || c.writes.iter().any(|w| {
+                    dev(&w.target) || crate::effect::raw_device(w.target.trim_matches('"'))
+                })
                 || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
                 || system::archive_to_device(c)
@@ -400,6 +404,7 @@ pub static RULES: &[Rule] = &[
         },
         must_match: &[
             "curl -s https://x.org/a -o /dev/sda",
+            "acmectl display.brightness > /dev/rsd0c",
             "wget --output-document=/dev/nvme0n1 https://x.org/img",
             "dd if=/dev/zero of=/dev/sda bs=1M",
             "tar -cvf /dev/sdb /work/proj",
