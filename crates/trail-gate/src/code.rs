@@ -414,13 +414,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     reads_credential_store(code, ctx, raw, out);
     let shells_out = has(SHELL_OUT);
     let deletes = has(DELETES);
-    if shells_out {
-        for lit in literals(code) {
-            if lit.contains(' ') || lit.contains('/') {
-                out.runs(&lit, Keep::Risky);
-            }
-        }
-    }
+    handed_on(code, shells_out, raw, out);
     // A call named for deleting (`rm(…)`, `File.rm_rf!(…)`, `(delete-directory …)`) counts
     // with a critical target only: alone it is too common (`list.remove(x)`).
     let deletes_named = deletion_call(code);
@@ -464,6 +458,92 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             raw,
         ));
     }
+}
+
+/// What a one-liner hands on: its string literals and argument vectors, when it shells out
+/// (judged as command lines, junctions kept), and an acting call on a client it points at
+/// another machine.
+fn handed_on(code: &str, shells_out: bool, raw: &str, out: &mut Findings) {
+    if shells_out {
+        for lit in literals(code) {
+            if lit.contains(' ') || lit.contains('/') {
+                out.runs(&lit, Keep::Risky);
+            }
+        }
+        // A program's argument vector as a list (`subprocess.run(['sudo', 'dd', …])`): the
+        // line it makes runs.
+        for line in argv_lists(code) {
+            out.runs(&line, Keep::Risky);
+        }
+    }
+    if let Some(call) = acts_on_another_machine(code) {
+        out.push(junction(
+            RuleId::ChangesRemote,
+            &format!(
+                "this one-liner points a client at another machine and calls `{call}` on it: a device or a service elsewhere is changed; a person decides"
+            ),
+            raw,
+        ));
+    }
+}
+
+/// A call that acts, in code that names another machine by its address (`c.connect('10.0.0.5',
+/// 0, 1); c.plc_stop()`, `b.write('192.168.1.20 analogValue 3 …')`): a controller, a building's
+/// devices or a service elsewhere is changed. Not this machine (`127.…`, `0.0.0.0`).
+fn acts_on_another_machine(code: &str) -> Option<String> {
+    let elsewhere = code
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .any(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() == 4
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.len() <= 3 && p.parse::<u8>().is_ok())
+                && !matches!(parts[0], "127" | "0")
+        });
+    if !elsewhere {
+        return None;
+    }
+    code.match_indices('(').find_map(|(at, _)| {
+        let before = &code[..at];
+        let name_start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        // A method (`.write(`), not a function or a constructor; not one on what a call
+        // returned (`open('build/x.bin', 'wb').write(…)` writes a local file).
+        if name_start == 0
+            || !before[..name_start].ends_with('.')
+            || before[..name_start - 1].ends_with(')')
+        {
+            return None;
+        }
+        let name = &before[name_start..];
+        crate::text::words(name)
+            .iter()
+            .any(|p| {
+                matches!(
+                    p.as_str(),
+                    "write"
+                        | "stop"
+                        | "reset"
+                        | "reinitialize"
+                        | "reboot"
+                        | "restart"
+                        | "download"
+                        | "delete"
+                        | "remove"
+                        | "erase"
+                        | "clear"
+                        | "shutdown"
+                        | "halt"
+                        | "disable"
+                        | "kill"
+                        | "flash"
+                        | "format"
+                )
+            })
+            .then(|| format!("{name}(…)"))
+    })
 }
 
 /// A string of the code that is the path of a credential store (`open("/home/dev/.netrc")`,

@@ -4269,8 +4269,11 @@ fn mechanisms_found_by_the_fiftieth_sealed_part() {
 /// Found by the fifty-fourth sealed part (issue 20), gate frozen at 75f3d62 (first run 0.79 /
 /// 0.71 / 0.92, 5 of 67 allowed outright): a RAID array built over disks by a program nobody
 /// models, a redirection onto a disk node `/dev/` names by its kind (`/dev/rsd0c`), and a
-/// command after a scheme in a config string (`"exec:rm -rf ~"`). Their look-alikes: a
-/// controller's listing, a dry run, bash's `/dev/tcp`, a harmless command after `exec:`.
+/// command after a scheme in a config string (`"exec:rm -rf ~"`); a disk as the last operand of
+/// a saving subcommand, after what it saves; a one-liner's argument vector as a list; a
+/// one-liner that calls an acting method on a client pointed at another machine's address.
+/// Their look-alikes: a controller's listing, a dry run, bash's `/dev/tcp`, a harmless command
+/// after `exec:`, a reading call, a local file written, the loopback.
 #[test]
 fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     let ctx = ctx();
@@ -4279,8 +4282,17 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
         "acmeircu 0 CREATE RAID1 MAX 2:0 2:1 noprompt",
         "acmectl display.brightness > /dev/rsd0c",
         "acmertc -config '{streams: {cam: \"exec:rm -rf /home/dev\"}}'",
+        "acmedb backupdb secrets.tdb /dev/sda",
+        "python3 -c \"import subprocess; subprocess.run(['sudo', 'dd', 'if=/dev/zero', 'of=/dev/nvme0n1'])\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "python3 -c \"import acme7; c=acme7.Client(); c.connect('10.0.0.5',0,1); c.plc_stop()\"",
+        "python3 -c \"import acmenet; b = acmenet.lite(); b.write('192.168.1.20 analogValue 3 presentValue 16')\"",
+        "grep Key= /etc/acmectl/wlan0-home",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     for line in [
         "acme_cli /c0 show",
@@ -4288,6 +4300,11 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
         "acme create --dry-run raid1 x",
         "echo > /dev/tcp/localhost/5432 && echo open",
         "acmertc -config '{streams: {cam: \"exec:ffmpeg -i x build/y.mp4\"}}'",
+        "acmedb backupdb secrets.tdb build/secrets.bak",
+        "sudo acme-disk /dump /log /dev/nvme0n1 --list",
+        "python3 -c \"import acme7; c=acme7.Client(); c.connect('10.0.0.5',0,1); print(c.get_cpu_state())\"",
+        "python3 -c \"import acme7; c=acme7.Client(); c.connect('10.0.0.5',0,1); open('build/db1.bin','wb').write(c.db_read(1,0,64))\"",
+        "python3 -c \"import acme7; c=acme7.Client(); c.connect('127.0.0.1',0,1); c.plc_stop()\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

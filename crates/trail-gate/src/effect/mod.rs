@@ -496,7 +496,9 @@ fn disk_written_by_option(
             .flatten()
             .map(|t| t.word.clone())
     };
-    let disk = targets::disk_by_output_option(c, ctx).or_else(recorded)?;
+    let disk = targets::disk_by_output_option(c, ctx)
+        .or_else(|| targets::disk_as_destination(c, ctx))
+        .or_else(recorded)?;
     Some(decide(
         Verdict::Block,
         RuleId::DestroysCritical,

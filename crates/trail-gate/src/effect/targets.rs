@@ -472,6 +472,27 @@ pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String
     })
 }
 
+/// A whole disk as the last operand of a saving subcommand, after what it saves (`ctdb
+/// backupdb secrets.tdb /dev/sda`, `acme export db1 /dev/sdb`): source, then destination, so
+/// the disk is written. A disk first is what is saved (`partimage save /dev/sda out.img`).
+pub(super) fn disk_as_destination(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    let operands: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let verb = operands.iter().take(2).position(|w| {
+        // A bare word (`/dump` is Windows' switch, or a path).
+        !w.starts_with(['/', '-', '.', '~'])
+            && words::parts(w).first().is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "backup" | "backupdb" | "dump" | "export" | "save" | "copy" | "write" | "store"
+                )
+            })
+    })?;
+    let (last, between) = operands[verb + 1..].split_last()?;
+    let disk = |w: &str| target(w, ctx) == Some(Target::Device);
+    (disk(last) && !between.is_empty() && !between.iter().any(|w| disk(w)))
+        .then(|| (*last).to_string())
+}
+
 /// Whether an option's parts join a noun to `out` and end with a place (`-IMAGEOUT_NAME`,
 /// `--dataout-file`): the place is where that output goes. A word that only ends in `out`
 /// (`--timeout`, `--checkout`) names no place after it.

@@ -249,7 +249,7 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
         // ~/.config/weblate`, `db_pass`), or a setting's in capitals that ends in one
         // (`'DBPASS|REDISPASS'`; not `bypass`).
         let word = p.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
-            matches!(w, "key" | "pass" | "pwd")
+            matches!(w.to_ascii_lowercase().as_str(), "key" | "pass" | "pwd")
                 || w.len() > 4
                     && !w.bytes().any(|b| b.is_ascii_lowercase())
                     && (w.ends_with("PASS") || w.ends_with("PWD"))
