@@ -1669,7 +1669,11 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         } else {
             "password"
         };
-        if !v.contains(char::is_whitespace) && generated_beside(name, v, false, quoted) {
+        // Stored as a secret, a value is one whatever its shape (a hex key, a provider's
+        // prefix before hex): the command says so.
+        let stored = stores && v.len() >= 8 && !crate::plausible::is_placeholder(v);
+        if !v.contains(char::is_whitespace) && (stored || generated_beside(name, v, false, quoted))
+        {
             out.push((at, at + v.len()));
         }
     }

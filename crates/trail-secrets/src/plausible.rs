@@ -1752,14 +1752,20 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
 /// A token that is public by design or a published demo, judged on the
 /// value and the text around it (`around`, the same line and its
 /// neighbours):
-/// - publishable payment keys (`pk_live_…`) and Mapbox public tokens (`pk.…`);
+/// - publishable payment keys (`pk_live_…`), Mapbox public tokens (`pk.…`) and PostHog project
+///   keys (`phc_…`);
 /// - Google API keys in a Firebase web config or the Maps JavaScript URL,
 ///   which Google documents as safe to ship to browsers;
 /// - JWTs whose claims say `"role":"anon"` (Supabase's anon key) or carry
 ///   the jwt.io debugger's sample claims (`"iat":1516239022`);
 /// - the demo values above, and base64 `user:password` defaults.
 pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
-    if value.starts_with("pk_live_") || value.starts_with("pk_test_") || value.starts_with("pk.") {
+    // PostHog's project key (`phc_…`) is in the snippet every page of a site ships.
+    if value.starts_with("pk_live_")
+        || value.starts_with("pk_test_")
+        || value.starts_with("pk.")
+        || value.starts_with("phc_")
+    {
         return true;
     }
     if no_secret_by_format(value) || digest_named_on_line(value, around) {
