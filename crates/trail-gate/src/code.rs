@@ -694,23 +694,35 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
 /// Whether `code` calls something named for deleting: an identifier followed by `(` (or, in
 /// Lisp, right after one) whose parts include a deleting verb.
 pub(super) fn deletion_call(code: &str) -> bool {
-    identifiers(code).any(|(ident, call)| {
-        call && crate::text::words(ident).into_iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "rm" | "rmtree"
-                    | "rmdir"
-                    | "remove"
-                    | "delete"
-                    | "unlink"
-                    | "erase"
-                    | "wipe"
-                    | "destroy"
-                    | "purge"
-                    | "drop"
-            )
+    // A command language's statement, its verb among its first words with no parentheses
+    // (Tcl's `file delete -force /home/dev`, `[file delete …]`).
+    let statement = code.lines().any(|line| {
+        line.split_whitespace()
+            .take(3)
+            .map(|w| w.trim_start_matches(['[', '(']))
+            .any(|w| matches!(w, "delete" | "remove" | "rmdir" | "rm"))
+            && line
+                .split_whitespace()
+                .any(|w| w.starts_with(['/', '~', '$']))
+    });
+    statement
+        || identifiers(code).any(|(ident, call)| {
+            call && crate::text::words(ident).into_iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "rm" | "rmtree"
+                        | "rmdir"
+                        | "remove"
+                        | "delete"
+                        | "unlink"
+                        | "erase"
+                        | "wipe"
+                        | "destroy"
+                        | "purge"
+                        | "drop"
+                )
+            })
         })
-    })
 }
 
 /// Whether configuration declares `/`, the home directory, a system directory or the project

@@ -4294,6 +4294,8 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
         "acmectl display.brightness > /dev/rsd0c",
         "acmertc -config '{streams: {cam: \"exec:rm -rf /home/dev\"}}'",
         "acmedb backupdb secrets.tdb /dev/sda",
+        // The fifty-fifth part: Tcl's deletion, a statement fed in a here-document.
+        "tclsh <<'TCL'\nfile delete -force /home/dev\nTCL",
         "python3 -c \"import subprocess; subprocess.run(['sudo', 'dd', 'if=/dev/zero', 'of=/dev/nvme0n1'])\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
@@ -4312,6 +4314,7 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
         "echo > /dev/tcp/localhost/5432 && echo open",
         "acmertc -config '{streams: {cam: \"exec:ffmpeg -i x build/y.mp4\"}}'",
         "acmedb backupdb secrets.tdb build/secrets.bak",
+        "tclsh <<'TCL'\nfile delete -force build/tmp\nTCL",
         "sudo acme-disk /dump /log /dev/nvme0n1 --list",
         "python3 -c \"import acme7; c=acme7.Client(); c.connect('10.0.0.5',0,1); print(c.get_cpu_state())\"",
         "python3 -c \"import acme7; c=acme7.Client(); c.connect('10.0.0.5',0,1); open('build/db1.bin','wb').write(c.db_read(1,0,64))\"",
