@@ -474,12 +474,11 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
         || super::rules::emulated(c)
 }
 
-/// Output written onto a disk by a long option named for it destroys what is on it, whatever
-/// else the program does (`darkstat -i eth0 --export /dev/sda`, `server dump …
-/// --archive=/dev/sda`).
-///
-/// Or a disk given to a program named for recording (`bmdcapture -f /dev/sda`): it writes what
-/// it records there.
+/// Output written onto a disk destroys what is on it, whatever else the program does: a disk
+/// given to a long option named for what the program writes (`darkstat -i eth0 --export
+/// /dev/sda`, `server dump … --archive=/dev/sda`), the last operand of a saving subcommand
+/// after what it saves (`ctdb backupdb secrets.tdb /dev/sda`), or any disk given to a program
+/// named for recording (`bmdcapture -f /dev/sda`).
 fn disk_written_by_option(
     c: &Cmd<'_>,
     ctx: &Context,
