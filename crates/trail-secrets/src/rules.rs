@@ -697,8 +697,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A secret stored by a CLI's `secret set NAME` with its value on the command line
         // (`gh secret set AMO_JWT_SECRET --body "…"`, `… secrets create NAME --value …`,
         // `aws secretsmanager put-secret-value … --secret-string …`): the value is the secret,
-        // whatever its name says.
-        regex: r#"secrets?[ \t]*(?:set|put|create|add|update)[a-z-]*[ \t](?-u:[^\n|;&]){0,200}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=)["']?(?P<secret>(?-u:[^"'\s]){8,})"#,
+        // whatever its name says. So is a parameter store's value stored as a secure string or
+        // under a credential's name (`aws ssm put-parameter --name /app/key --type SecureString
+        // --value …`).
+        regex: r#"secrets?[ \t]*(?:set|put|create|add|update)[a-z-]*[ \t](?-u:[^\n|;&]){0,200}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=)["']?(?P<secret>(?-u:[^"'\s]){8,})|put-parameter[ \t](?-u:[^\n|;&]){0,300}?(?:securestring|(?:key|token|secret|password|passwd)[ \t])(?-u:[^\n|;&]){0,300}?--value(?:[ \t]+|=)["']?(?P<secret2>(?-u:[^"'\s]){8,})"#,
         example: "gh secret set AMO_JWT_SECRET --repo acme/ext --body \"7a449f12b6cc6d9bb075cb595d806984341351d82f6116c35398e6c920c049f2\"",
         keywords: &[
             "secret set",
@@ -711,6 +713,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "secretsmanager put",
             "secretsmanager create",
             "secretsmanager update",
+            "put-parameter",
         ],
         check: Check::Token,
         shape: Shape::Any,

@@ -3721,8 +3721,9 @@ fn store_paths_unset_messages_and_page_widgets_left_alone() {
 
 /// Found by the fifty-fifth sealed part (recall 0.95, 2 false positives of 88 on its first
 /// run): a value piped into a command that stores it as a secret is one whatever its shape (a
-/// provider's prefix before hex, bare hex: `… | wrangler secret put NAME`); PostHog's `phc_`
-/// project keys ship in every page and are public.
+/// provider's prefix before hex, bare hex: `… | wrangler secret put NAME`), and so is a parameter
+/// store's value stored as a secure string; PostHog's `phc_` project keys ship in every page and
+/// are public.
 #[test]
 fn values_stored_as_secrets_and_public_project_keys() {
     for (text, secret) in [
@@ -3734,6 +3735,10 @@ fn values_stored_as_secrets_and_public_project_keys() {
             "echo '12d901a3de1febfa06ddff8410d6d6' | npx wrangler secret put PLAID_SECRET",
             "12d901a3de1febfa06ddff8410d6d6",
         ),
+        (
+            "aws ssm put-parameter --name /eyepunch/pushover/key --type SecureString --value a2u6g4uurtbfkoap229iqtq3xxnszk",
+            "a2u6g4uurtbfkoap229iqtq3xxnszk",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "{out}");
@@ -3742,6 +3747,7 @@ fn values_stored_as_secrets_and_public_project_keys() {
         "echo 'hello world' | acme env add GREETING production",
         "meta := map[string]string{\"ref\": \"phc_C5IhDFFtQksvdsmesRCmorC4GcBZBWflqWSq1Xomo9O\"}",
         "echo '${SHIPPO_TOKEN}' | npx wrangler secret put SHIPPO_API_TOKEN",
+        "aws ssm put-parameter --name /app/log-level --type String --value debug-verbose-mode",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
