@@ -4353,6 +4353,9 @@ fn output_onto_a_disk_however_it_is_said() {
         "grep key ~/.config/acmelate",
         "grep -E 'DBPASS|REDISPASS' /opt/acme/acme.conf",
         "grep -r acme.db.password /srv/acme/",
+        // A system directory searched the same way, and a key file in the home.
+        "grep -r password /var/lib/acmerouter",
+        "cat /home/dev/keys/account.key",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4364,6 +4367,8 @@ fn output_onto_a_disk_however_it_is_said() {
         "acme --set-password-file build/x",
         "grep -i bypass /etc/acme.conf",
         "grep -r password src/",
+        "cat build/test.key",
+        "grep -r TODO /usr/share/doc",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

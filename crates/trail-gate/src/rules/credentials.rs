@@ -21,7 +21,7 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
                 && !p.to_string_lossy().ends_with(".pub")
             // A service's TLS private key kept with its certificates (`/var/lib/gemini/
             // certs/capsule.key`), outside the project and the temporary directories.
-            || p.extension().is_some_and(|e| e == "key")
+            || key_file(p)
                 && !p.starts_with(&ctx.places.project_root)
                 && ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp;
     };
@@ -66,7 +66,15 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
     ]
     .iter()
     .any(|f| r == *f || r.starts_with(&format!("{f}/")))
-        || !p.starts_with(&ctx.places.project_root) && named_for_a_credential(&r)
+        || !p.starts_with(&ctx.places.project_root) && (named_for_a_credential(&r) || key_file(p))
+}
+
+/// A private key by its file's kind, wherever it is kept outside the project
+/// (`/var/lib/gemini/certs/capsule.key`, `~/keys/account.key`). (Not yet `.secret` or a
+/// `privkey*.pem`: handed with an address, those made a client's own login file an
+/// exfiltration, `ldapvi -y /etc/ldap.secret -h ldap://…`, which two parts label asked.)
+fn key_file(p: &std::path::Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("key"))
 }
 
 /// A file in a hidden directory of the home (where tools keep their settings) whose own name
@@ -280,7 +288,10 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
     (names(pattern) || flagged.into_iter().any(names))
         && files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
             recursive
-                && ctx.places.classify(&p.to_string_lossy()) == crate::paths::Place::Outside
+                && matches!(
+                    ctx.places.classify(&p.to_string_lossy()),
+                    crate::paths::Place::Outside | crate::paths::Place::System
+                )
                 && p.extension().is_none()
                 || !p.starts_with(&ctx.places.project_root)
                     && p.strip_prefix(home).is_ok_and(|r| {
