@@ -485,8 +485,12 @@ fn disk_written_by_option(
     found: &[targets::Found],
     raw: &str,
 ) -> Option<Decision> {
+    // Every check below ends in a word that is a whole disk: most commands name none.
+    if !found.iter().any(|t| t.target == Target::Device) {
+        return None;
+    }
     let recorded = || {
-        words::recorder(c.name)
+        targets::named_for_recording(c.name)
             .then(|| {
                 found
                     .iter()
@@ -526,7 +530,8 @@ fn mounted_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
         return None;
     }
     let point = c.operands().filter_map(|a| a.text.as_deref()).last()?;
-    let (verdict, rule, then) = match targets::target(point, ctx)? {
+    let target = targets::target(point, ctx)?;
+    let (verdict, rule, then) = match target {
         Target::Root | Target::SystemDir => {
             (Verdict::Block, RuleId::DestroysCritical, "it is never run")
         }
@@ -539,7 +544,7 @@ fn mounted_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
         format!(
             "`{}` mounts something over {} (`{point}`): what is there is hidden while it is mounted; {then}",
             c.name,
-            targets::target(point, ctx)?.what()
+            target.what()
         ),
         raw,
     ))

@@ -452,6 +452,10 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
 /// option that says it reads (`--read`, `--input-dump`).
 pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
     let words: Vec<&str> = c.option_words().collect();
+    // (Not in a run told to stay read-only: `fio --readonly --filename=/dev/nvme0n1`.)
+    let read_only = words
+        .iter()
+        .any(|w| matches!(*w, "--readonly" | "--read-only"));
     words.iter().enumerate().find_map(|(i, w)| {
         let (flag, value) = match w.split_once('=') {
             Some((f, v)) => (f, v),
@@ -461,11 +465,8 @@ pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String
         let ps = words::parts(name);
         // Or named for a file alone (`--filename=/dev/sda`, `--file DEV`): a disk is not what
         // a program names a file option for, unless the option says it reads.
-        // (Not in a run told to stay read-only: `fio --readonly --filename=/dev/nvme0n1`.)
-        let file = matches!(ps.as_slice(), [p] if matches!(p.as_str(), "file" | "filename"))
-            && !words
-                .iter()
-                .any(|w| matches!(*w, "--readonly" | "--read-only"));
+        let file =
+            !read_only && matches!(ps.as_slice(), [p] if matches!(p.as_str(), "file" | "filename"));
         let output = (output_flag(flag, false) || product_option(&ps) || file) && !reads_from(&ps);
         (output && !ps.iter().any(|p| p == "read") && target(value, ctx) == Some(Target::Device))
             .then(|| value.to_string())
@@ -930,6 +931,15 @@ fn recorder(c: &Cmd<'_>) -> bool {
         || c.words()
             .next()
             .is_some_and(|w| matches!(w, "dump" | "export" | "backup" | "save"))
+}
+
+/// A program named for recording or capturing, by a part of its name (`bmdcapture`,
+/// `grgsm_capture`, `arecord`): any disk it is given is where the recording goes. Narrower
+/// than [`recorder`]'s test, which also makes its `-f` an output for any file.
+pub(super) fn named_for_recording(name: &str) -> bool {
+    words::parts(name)
+        .iter()
+        .any(|p| p.ends_with("capture") || p.ends_with("record"))
 }
 
 /// Whether the operand at an index is written by its place: a converter's output, the last

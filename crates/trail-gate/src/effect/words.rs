@@ -1926,14 +1926,6 @@ fn sets_credential(ps: &[String]) -> bool {
         })
 }
 
-/// A program named for recording (`bmdcapture`, `grgsm_capture`, `arecord`): it writes what it
-/// records into the file it is given.
-pub(super) fn recorder(name: &str) -> bool {
-    parts(name)
-        .iter()
-        .any(|p| p.ends_with("capture") || p.ends_with("record"))
-}
-
 /// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,
 /// `acme rmuser bob`, `killjob 42`, `ndsmanage stopall`): the object is deleted, or stopped.
 fn joined_removal(part: &str) -> Option<Class> {
