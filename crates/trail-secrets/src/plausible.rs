@@ -2019,10 +2019,12 @@ fn mounted_in_a_page(text: &str, start: usize) -> bool {
     let Some(close) = after.find('}') else {
         return false;
     };
-    let object = format!("{}{}", &before[open..], &after[..close]);
-    [": '#", ": \"#", ":'#", ":\"#"]
-        .iter()
-        .any(|k| object.contains(k))
+    // The key's own value lies between the two halves: no selector spans them.
+    [&before[open..], &after[..close]].iter().any(|half| {
+        [": '#", ": \"#", ":'#", ":\"#"]
+            .iter()
+            .any(|k| half.contains(k))
+    })
 }
 
 /// Whether the value at the end of `before` is handed to an SDK in a phone app's code, which
