@@ -990,7 +990,7 @@ fn accept(
     {
         return false;
     }
-    if in_data_uri(text, start) {
+    if in_data_uri(text, start) || weak_entity_tag(text, start) {
         return false;
     }
     match check {
@@ -1265,6 +1265,13 @@ pub(crate) fn in_data_uri(text: &str, at: usize) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
     })
+}
+
+/// Whether the value at `at` opens a weak entity tag (`ETag: W/"ef4e…"`): a validator the
+/// server derives from the content and sends with every response.
+fn weak_entity_tag(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or_default();
+    before.ends_with("W/\"") || before.ends_with("W/\\\"")
 }
 
 /// Spans of well-formed references already in `text`: `${secret:` + a name

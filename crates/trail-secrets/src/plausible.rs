@@ -736,6 +736,9 @@ const DATA_KEY_WORDS: &[&str] = &[
     "dedup",
     "dedupe",
     "dict",
+    // A document's id in a design tool's API (Figma's `file_key`); a key that opens a file is
+    // said with what it does (`file_encryption_key`).
+    "file",
     "foreign",
     "group",
     "hash",

@@ -3752,3 +3752,31 @@ fn values_stored_as_secrets_and_public_project_keys() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 56th sealed part: a weak entity tag's opaque value and a design tool's file
+/// key were taken for tokens; an encryption key of a file, or a token beside an ETag, is not
+/// left alone for it.
+#[test]
+fn entity_tags_and_file_ids() {
+    for clean in [
+        "ETAG = \"W/\"ef4efbe3-YbCJQNMC2dKTy7NVg0ytZ53USBj\"\"",
+        "| etag | `W/\"c499439d-WmyMlRfCooypG29s1bEjX6BbtuB\"` | checked |",
+        "curl -H 'If-None-Match: W/\"3f1c-kq7ZrX0pLm2VbN8sTd4HwYj6Ue\"' https://cdn.example.org/app.js",
+        "[shearsmith]\nfile_key = \"7keioP0X0ZzEoyk7IoCktj\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    for (text, secret) in [
+        (
+            "file_encryption_key = \"Qm9XrT2vLp8sKd4WfZ7yHc1N\"",
+            "Qm9XrT2vLp8sKd4WfZ7yHc1N",
+        ),
+        (
+            "ETag: W/\"ab12\"\nAuthorization: Bearer re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+            "re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+}
