@@ -4324,6 +4324,40 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by reading the stopped misses of the earlier parts again (issue 20): named software
+/// installed by a program nobody models (`teacup install tcllib`) was allowed, and a restore
+/// whose last word was what it restores (`lxc restore web01 snap0`, `acme restore 2`) was
+/// taken for a restore into the project. Their look-alikes: the project's own dependencies,
+/// installs told to land in the project or a temporary directory, restores into them, help and
+/// dry runs.
+#[test]
+fn installs_of_named_software_and_restores_in_place() {
+    let ctx = ctx();
+    for line in [
+        "acme-get install zoom",
+        "acmepkg plugin install acme-contrib-ssh-exec",
+        "acmeUtility installFeature mpJwt-2.1 --acceptLicense",
+        "acmectl restore 2",
+        "acmectl snapshot restore backup.snap",
+        "acme-backup restore -f ALL /srv/acme-backups alice",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acmepkg install",
+        "acmepkg install --tree=lua_modules acmesocket",
+        "acmepkg install acme/list -o deps",
+        "acmepkg install --destdir \"$TMPDIR/stage\" acme",
+        "acmepkg install acme --dry-run",
+        "acmepkg install --help",
+        "acme-backup restore snap1 \"$TMPDIR/restore-check\"",
+        "acme-backup restore host/web01/2026 etc.pxar build/restore --repository backup@pbs.example:store1",
+        "acme-backup restore snap1 --target=build/restore",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-third sealed part (issue 20), gate frozen at 6b78d80 (first run 0.86 /
 /// 0.77 / 0.95, 3 of 69 allowed outright): a run that only shows (`--version`, `--help`) had
 /// every rule skipped, its redirection onto a disk too; a modelled program's `-o` given a

@@ -467,7 +467,8 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                 )
             })
     };
-    restores && restores_here(c, ctx)
+    restores && lands_here(c, ctx, true)
+        || v.class == words::Class::Installs && lands_here(c, ctx, false)
         || formats_here
         || v.class == words::Class::Reaches && !relays && targets::loopback_only(c)
         // Any act said to this machine's cloud emulator (`--endpoint-url=http://localhost:…`).
@@ -1661,19 +1662,83 @@ fn unmodelled(
     }
 }
 
-/// Whether the last operand, where a restore writes, is inside the project or a temporary
-/// directory.
-fn restores_here(c: &Cmd<'_>, ctx: &Context) -> bool {
-    let Some(last) = c.args.last() else {
-        return false;
+/// Whether what is restored or installed lands in the project or a temporary directory: an
+/// option that names where (`--target=build/restore`, `-o deps`, `--tree=lua_modules`, `-D
+/// "$TMPDIR/pg"`), or, for a restore, its last operand written as a path (`kopia snapshot
+/// restore ID "$TMPDIR/check"`). A bare word is what is restored (`lxc restore web01 snap0`,
+/// `tklbam-restore 2`, `consul snapshot restore backup.snap`), not where: the program puts it
+/// back where it was; and an option that names something else (`--name acme-tools`) says
+/// nothing of where.
+fn lands_here(c: &Cmd<'_>, ctx: &Context, last_operand: bool) -> bool {
+    // An option's value that names where is a directory, bare or not (`-o deps`).
+    let here = |a: &super::parse::Arg, bare: bool| {
+        let path = a.text.clone().or_else(|| {
+            ctx.resolve(&a.raw)
+                .map(|p| p.to_string_lossy().into_owned())
+        });
+        path.is_some_and(|p| {
+            !p.starts_with('-')
+                && (bare || p == "." || p.contains('/'))
+                && matches!(ctx.classify(&p), super::Place::Inside | super::Place::Tmp)
+        })
     };
-    let path = last.text.clone().or_else(|| {
-        ctx.resolve(&last.raw)
-            .map(|p| p.to_string_lossy().into_owned())
+    fn flag_of(a: &super::parse::Arg) -> Option<&str> {
+        a.text
+            .as_deref()
+            .filter(|t| t.starts_with('-') && t.len() > 1)
+    }
+    let names_where = |flag: &str| {
+        words::parts(flag).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "o" | "d"
+                    | "dir"
+                    | "directory"
+                    | "tree"
+                    | "target"
+                    | "prefix"
+                    | "root"
+                    | "dest"
+                    | "destdir"
+                    | "destination"
+                    | "to"
+                    | "into"
+                    | "out"
+                    | "output"
+                    | "path"
+                    | "location"
+            )
+        })
+    };
+    let by_option = c.args.iter().enumerate().any(|(i, a)| match flag_of(a) {
+        Some(t) => match t.split_once('=') {
+            Some((flag, v)) => {
+                names_where(flag)
+                    && here(
+                        &super::parse::Arg {
+                            text: Some(v.to_string()),
+                            raw: v.to_string(),
+                            quoted: false,
+                        },
+                        true,
+                    )
+            }
+            None => names_where(t) && c.args.get(i + 1).is_some_and(|v| here(v, true)),
+        },
+        None => false,
     });
-    path.is_some_and(|p| {
-        !p.starts_with('-') && matches!(ctx.classify(&p), super::Place::Inside | super::Place::Tmp)
-    })
+    // The last operand that is no option's value.
+    let operand = || {
+        c.args
+            .iter()
+            .enumerate()
+            .rfind(|(i, a)| {
+                flag_of(a).is_none()
+                    && !(*i > 0 && flag_of(&c.args[i - 1]).is_some_and(|f| !f.contains('=')))
+            })
+            .is_some_and(|(_, a)| here(a, false))
+    };
+    by_option || last_operand && operand()
 }
 
 /// Whether the command `privileged` runs (`sudo … CMD`) only looks: `--help`, a dry run, or a

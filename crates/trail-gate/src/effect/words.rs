@@ -23,6 +23,8 @@ pub(super) enum Class {
     Reveals,
     /// Acting on a production environment (`--target-org prod`, `--env production`).
     Production,
+    /// Installing named software onto this machine (`teacup install tcllib`).
+    Installs,
 }
 
 /// The destroying verbs that, said of a critical place, are a block: they delete or overwrite
@@ -68,6 +70,7 @@ impl Class {
             Class::Reaches => RuleId::ConsequenceExternal,
             Class::Reveals => RuleId::CredentialRead,
             Class::Production => RuleId::ConsequenceExternal,
+            Class::Installs => RuleId::ConsequenceIrreversible,
         }
     }
 
@@ -79,6 +82,7 @@ impl Class {
             Class::Reaches => "publish, deploy, merge, send or pay",
             Class::Reveals => "print a secret",
             Class::Production => "act on a production environment",
+            Class::Installs => "install named software onto this machine",
         }
     }
 }
@@ -579,6 +583,35 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| remote_console(c))
         .or_else(|| production(c))
         .or_else(|| sql_file_verb(c))
+        .or_else(|| installs(c))
+}
+
+/// Named software installed by a program nobody models (`teacup install tcllib`,
+/// `univention-app install owncloud`, `featureUtility installFeature mpJwt-2.1`): it lands
+/// outside the project, where every later session runs it. Without a name a program installs
+/// the project's own dependencies (`akku install`); told to put them in the project
+/// (`--tree=lua_modules`), they are the project's (`stays_here`).
+fn installs(c: &Cmd<'_>) -> Option<Verb> {
+    if known::tier(c.name) != known::Tier::Unknown {
+        return None;
+    }
+    let subs = subcommands(c);
+    // The verb first, or after a namespace (`acme plugin install x`).
+    let word = subs.iter().take(2).find(|w| {
+        parts(w)
+            .first()
+            .is_some_and(|p| matches!(p.as_str(), "install" | "reinstall"))
+    })?;
+    // What it installs is named after it.
+    let mut after = c
+        .operands()
+        .filter_map(|a| a.text.as_deref())
+        .skip_while(|w| w != word);
+    after.next();
+    after.next().map(|_| Verb {
+        word: (*word).into(),
+        class: Class::Installs,
+    })
 }
 
 /// A SQL script named for destroying, handed to a program nobody models (`bsqldb -S prod -i
