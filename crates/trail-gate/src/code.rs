@@ -476,6 +476,15 @@ fn handed_on(code: &str, shells_out: bool, raw: &str, out: &mut Findings) {
             out.runs(&line, Keep::Risky);
         }
     }
+    if let Some(call) = sends_elsewhere(code) {
+        out.push(junction(
+            RuleId::HttpWrite,
+            &format!(
+                "this one-liner sends a request that changes something on another machine (`{call}`): a person decides"
+            ),
+            raw,
+        ));
+    }
     if let Some(call) = acts_on_another_machine(code) {
         out.push(junction(
             RuleId::ChangesRemote,
@@ -485,6 +494,71 @@ fn handed_on(code: &str, shells_out: bool, raw: &str, out: &mut Findings) {
             raw,
         ));
     }
+}
+
+/// An HTTP request that changes what it is sent to, in code that names another machine's URL:
+/// a client's method named for one (`requests.post(…)`, `httpx.delete(…)`, `axios.put(…)`) or
+/// a method given by name (`fetch(url, {method: 'DELETE'})`, `method="PATCH"`), as `curl -X
+/// POST` is. A relative URL, the loopback and this machine's names stay here.
+fn sends_elsewhere(code: &str) -> Option<String> {
+    let remote = ["http://", "https://"].iter().any(|scheme| {
+        code.match_indices(scheme).any(|(at, _)| {
+            let rest = &code[at + scheme.len()..];
+            let end = rest
+                .find(['/', ':', '"', '\'', '`', '?', ' ', '\\'])
+                .unwrap_or(rest.len());
+            let host = &rest[..end];
+            !host.is_empty()
+                && !host.starts_with("${")
+                && !host.starts_with('{')
+                && !(host == "localhost"
+                    || host.ends_with(".localhost")
+                    || host.starts_with("127.")
+                    || host == "0.0.0.0"
+                    || host.starts_with('['))
+        })
+    });
+    if !remote {
+        return None;
+    }
+    const CHANGES: &[&str] = &["post", "put", "patch", "delete"];
+    let by_call = code.match_indices('(').find_map(|(at, _)| {
+        let before = &code[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &before[start..];
+        // A method on a client or a module (`requests.post`), not one on what a call
+        // returned or on a collection's entry (`d.delete(k)` has no URL beside it, but
+        // `open(…).delete` is no request).
+        (start > 0
+            && before[..start].ends_with('.')
+            && !before[..start - 1].ends_with(')')
+            && CHANGES.contains(&name.to_ascii_lowercase().as_str()))
+        .then(|| {
+            format!(
+                "{}(…)",
+                &before[before[..start - 1]
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .map_or(0, |i| i + 1)..]
+            )
+        })
+    });
+    by_call.or_else(|| {
+        let lower = code.to_ascii_lowercase();
+        lower.match_indices("method").find_map(|(at, _)| {
+            let rest = lower[at + 6..].trim_start_matches(|c: char| {
+                matches!(c, ' ' | ':' | '=' | '"' | '\'' | '`' | '\\')
+            });
+            CHANGES
+                .iter()
+                .find(|m| {
+                    rest.starts_with(*m)
+                        && !rest[m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                })
+                .map(|m| format!("method {}", m.to_ascii_uppercase()))
+        })
+    })
 }
 
 /// A call that acts, in code that names another machine by its address (`c.connect('10.0.0.5',

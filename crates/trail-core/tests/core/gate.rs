@@ -4334,6 +4334,29 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by reading the fifty-fifth part's stopped misses again (issue 20): a one-liner that
+/// sends a changing HTTP request (`requests.post(…)`, `fetch(url, {method: 'DELETE'})`) to
+/// another machine was allowed, where `curl -X POST` is asked. Their look-alikes: a GET, the
+/// loopback, a relative URL a page's own server answers.
+#[test]
+fn changing_requests_sent_from_code() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c 'import requests; requests.post(\"https://catalog.example.org/api/records\", data=open(\"build/out.mrc\", \"rb\").read())'",
+        "python3 -c 'import httpx; httpx.delete(\"https://api.example.org/items/4\")'",
+        "node -e 'fetch(\"https://api.example.org/x\", {method: \"PATCH\", body: \"{}\"})'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 -c 'import requests; print(requests.get(\"https://api.example.org/x\").json())'",
+        "python3 -c 'import requests; requests.post(\"http://localhost:8000/api\", json={})'",
+        "node -e 'fetch(\"/api/feedback\", {method: \"POST\"})'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by reading the stopped misses of the earlier parts again (issue 20): named software
 /// installed by a program nobody models (`teacup install tcllib`) was allowed, and a restore
 /// whose last word was what it restores (`lxc restore web01 snap0`, `acme restore 2`) was
