@@ -4334,6 +4334,47 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by the fifty-sixth sealed part (issue 20), gate frozen at 38644ca (first run 0.90 /
+/// 0.69 / 0.96, 2 of 73 allowed outright): a runlevel other than 0, 1 or 6 (`init 5`, which
+/// powers a Solaris machine off and makes systemd isolate a target), a host's raw disk given
+/// to a guest at the end of a colon-separated spec; the removing half of a system's `mk…`/`rm…`
+/// tools (`rmwpar`, `rmfs`), a set-up undone (`uninit`, `unconfigure`), `modify`; and a
+/// signing key taken for a key sent (now asked, as any signing is). Their look-alikes:
+/// `telinit q`, a guest given a file's image, `rmate`, `init` and `configure` of a project, a
+/// listing, and a key really sent.
+#[test]
+fn mechanisms_found_by_the_fifty_sixth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acmeadm -f 1 2 3 && init 5",
+        "sudo telinit 3",
+        "acme send ~/.ssh/id_ed25519",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmevm -P g1 -a disk:avio_stor::disk:/dev/rdisk/disk0",
+        "rmwpar -F web1",
+        "rmfs /data",
+        "acmeclient uninit",
+        "acmeadm -c unconfigure c1::dsk/c1t1d0",
+        "acmeadm modify network --ipdiscovery=dhcp",
+        "acmesign sign -k /etc/crypto/private/signer.key -e /usr/lib/libfoo.so.1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "telinit q",
+        "acmevm -P g1 -a disk:avio_stor::file:build/disk0.img",
+        "rmate src/main.rs",
+        "acmeclient init",
+        "./acme configure --enable-tests",
+        "acmeadm list network",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by reading the fifty-fifth part's stopped misses again (issue 20): a one-liner that
 /// sends a changing HTTP request (`requests.post(…)`, `fetch(url, {method: 'DELETE'})`) to
 /// another machine was allowed, where `curl -X POST` is asked. Their look-alikes: a GET, the

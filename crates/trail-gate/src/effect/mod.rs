@@ -948,7 +948,7 @@ fn sends_credential(
     verb: Option<&words::Verb>,
     raw: &str,
 ) -> Option<Decision> {
-    let v = verb.filter(|v| v.class == words::Class::Reaches)?;
+    let v = verb.filter(|v| v.sends())?;
     super::rules::names_credential(c, ctx).then(|| {
         decide(
             Verdict::Block,
@@ -1077,9 +1077,7 @@ fn credential_in_text(
             word,
             class: words::Class::Reaches,
         });
-    let sending = verb
-        .filter(|v| v.class == words::Class::Reaches)
-        .or(by_name.as_ref());
+    let sending = verb.filter(|v| v.sends()).or(by_name.as_ref());
     // Or written into text meant for people (`--notes "$(cat ~/.aws/credentials)"`, `-m`,
     // `--body`): an update's notes, a message, a comment are published or sent where others
     // read them.

@@ -1585,11 +1585,20 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         .strip_prefix("file://")
         .filter(|p| p.starts_with('/'))
         .unwrap_or(word);
-    // A device behind the driver that opens it (`stdio:/dev/sda`, `raw:/dev/sdb`): the
-    // device.
+    // A device behind the driver that opens it (`stdio:/dev/sda`, `raw:/dev/sdb`), or last
+    // in a colon-separated spec (`disk:avio_stor::disk:/dev/rdisk/disk0`, a guest's disk):
+    // the device.
     let word = word
         .split_once(":/dev/")
-        .filter(|(driver, _)| !driver.is_empty() && driver.bytes().all(|b| b.is_ascii_lowercase()))
+        .filter(|(driver, _)| {
+            driver
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_lowercase())
+                && driver
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b':')
+        })
         .map_or(word, |(driver, _)| &word[driver.len() + 1..]);
     let word = unclobbered(word);
     // AIX names a disk without `/dev/` to its volume managers (`reducevg rootvg hdisk0`), and

@@ -52,6 +52,13 @@ const DELETES: &[&str] = &[
 ];
 
 impl Verb {
+    /// Whether the verb sends what it is given elsewhere: any reaching verb but signing, which
+    /// uses a key where it is (`elfsign sign -k key.pem …`, `cosign sign --key …`) and sends
+    /// only the signature.
+    pub(super) fn sends(&self) -> bool {
+        self.class == Class::Reaches && parts(&self.word).iter().all(|p| p != "sign")
+    }
+
     /// Whether the verb deletes or overwrites what it is given (see [`DELETES`]).
     pub(super) fn deletes(&self) -> bool {
         self.class == Class::Destroys
@@ -182,7 +189,8 @@ const STOPS: &[&str] = &[
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
 const CHANGES: &[&str] = &[
-    "approve", "grant", "passwd", "put", "rotate", "scale", "set", "toggle", "trust", "unlock",
+    "approve", "grant", "modify", "passwd", "put", "rotate", "scale", "set", "toggle", "trust",
+    "unlock",
 ];
 
 const REACHES: &[&str] = &[
@@ -392,6 +400,16 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     // A program replaced by what it fetches (`fink selfupdate`, `port selfupdate`).
     if matches!(part, "selfupdate" | "selfupgrade") {
         return Some((Class::Changes, false));
+    }
+    // Undoing a set-up stops what it set up (`ldapclient uninit`, `cfgadm -c unconfigure`,
+    // `unbind`, `unplumb`): a client leaves its directory, a device its driver.
+    if part.strip_prefix("un").is_some_and(|rest| {
+        matches!(
+            rest,
+            "init" | "initialize" | "configure" | "enroll" | "join" | "bind" | "plumb" | "map"
+        )
+    }) {
+        return Some((Class::Stops, false));
     }
     // Undoing a publication takes it away (`undeploy`, `unrelease`, `unship`); `unshare` is
     // the kernel's word for a namespace of one's own, which shares nothing.
@@ -1279,12 +1297,14 @@ fn rm_joined(lower: &str) -> bool {
     ends || rm_prefixed(lower)
 }
 
-/// `rm` first, then a noun.
+/// `rm` first, then a noun: a long one (`rmvirtualenv`), or one that starts with a consonant
+/// (`rmfs`, `rmwpar`, `rmitab` is an `rm` of `itab` but `rmi…` is Java's), as the removing
+/// half of a `mk…`/`rm…` pair of system tools; `rmate`, an editor, starts with a vowel.
 fn rm_prefixed(lower: &str) -> bool {
-    lower.len() >= 7
-        && lower.starts_with("rm")
+    lower.starts_with("rm")
         && !lower.starts_with("rmi")
         && lower[2..].bytes().all(|b| b.is_ascii_lowercase())
+        && (lower.len() >= 7 || lower.len() >= 4 && !b"aeiouy".contains(&lower.as_bytes()[2]))
 }
 
 /// A long option that names a thing by its id or name (`--action-id`, `--unit-name`): its

@@ -1155,7 +1155,13 @@ pub static RULES: &[Rule] = &[
                 // Into the kernel `kexec -l` loaded: this one stops at once.
                 "kexec" => c.has("-e") || c.has("--exec"),
                 "Stop-Computer" | "Restart-Computer" => true,
-                "init" | "telinit" => matches!(c.sub(), Some("0" | "6" | "1" | "s" | "S")),
+                // Any runlevel: single-user ends every session, and a change of level stops
+                // every service the new one lacks (systemd isolates its target; Solaris's
+                // 5 powers off).
+                "init" | "telinit" => matches!(
+                    c.sub(),
+                    Some("0" | "1" | "2" | "3" | "4" | "5" | "6" | "s" | "S")
+                ),
                 "systemctl" | "loginctl" => c.sub().is_some_and(power_word),
                 "pmset" => c.has("sleepnow") || c.has("restart") || c.has("shutdown"),
                 _ => c.writes.iter().any(|w| w.target.contains("sysrq-trigger")),
@@ -1169,6 +1175,7 @@ pub static RULES: &[Rule] = &[
             "loginctl poweroff",
             "echo b > /proc/sysrq-trigger",
             "init 0",
+            "init 5",
             "systemctl isolate poweroff.target",
             "systemctl start reboot.target",
             "invoke-rc.d --force halt start",
