@@ -4339,7 +4339,8 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
 /// powers a Solaris machine off and makes systemd isolate a target), a host's raw disk given
 /// to a guest at the end of a colon-separated spec; the removing half of a system's `mk…`/`rm…`
 /// tools (`rmwpar`, `rmfs`), a set-up undone (`uninit`, `unconfigure`), `modify`; and a
-/// signing key taken for a key sent (now asked, as any signing is). Their look-alikes:
+/// signing key taken for a key sent (now asked, as any signing is); the making half of the
+/// same pair given a bare disk name (`mkvg … hdisk1`, `mkwpar … devname=hdisk0`). Their look-alikes:
 /// `telinit q`, a guest given a file's image, `rmate`, `init` and `configure` of a project, a
 /// listing, and a key really sent.
 #[test]
@@ -4349,6 +4350,7 @@ fn mechanisms_found_by_the_fifty_sixth_sealed_part() {
         "acmeadm -f 1 2 3 && init 5",
         "sudo telinit 3",
         "acme send ~/.ssh/id_ed25519",
+        "mkpool -y datavg hdisk1",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
@@ -4370,6 +4372,8 @@ fn mechanisms_found_by_the_fifty_sixth_sealed_part() {
         "acmeclient init",
         "./acme configure --enable-tests",
         "acmeadm list network",
+        "mkpool datavg build/vg.img",
+        "mkisofs -o build/cd.iso build/root",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -2577,7 +2577,14 @@ fn name_writes(name: &str) -> bool {
     let n = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
     let n = n.split('.').next().unwrap_or(&n);
     let fs_maker = (n.starts_with("mk") || n.starts_with("new")) && n.ends_with("fs");
+    // The making half of a system's `mk…`/`rm…` pair (`mkvg`, `mklv`, `mkwpar`, `mkswap`):
+    // given a disk, it builds on it; `mkisofs`, `mkdocs` are given none.
+    let maker = n.len() >= 4
+        && n.strip_prefix("mk")
+            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_lowercase()))
+        && !b"aeiouy".contains(&n.as_bytes()[2]);
     fs_maker
+        || maker
         || ["write", "burn", "flash", "format", "wipe"]
             .iter()
             .any(|v| n.len() > v.len() && (n.starts_with(v) || n.ends_with(v)))
