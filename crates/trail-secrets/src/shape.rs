@@ -208,8 +208,8 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if end > 0 && matches!(b[end - 1], b']' | b')') && names_secret(b, end - 1) {
         return true;
     }
-    // `name: &str = …`, `name: String = …`: a type between the name and the operator (the
-    // regex allows it before any operator, so this does too).
+    // `name: &str = …`, `name: String = …`, Visual Basic's `name As String = …`: a type between
+    // the name and the operator (the regex allows it before any operator, so this does too).
     let mut t = end;
     while t > 0 && (is_name_byte(b[t - 1]) || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')) {
         t -= 1;
@@ -217,10 +217,15 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     while t > 0 && matches!(b[t - 1], b' ' | b'\t') {
         t -= 1;
     }
-    if t == end || t == 0 || b[t - 1] != b':' {
+    if t == end || t == 0 {
         return false;
     }
-    let mut name_end = t - 1;
+    let said_as = t >= 3 && &b[t - 2..t] == b"as" && matches!(b[t - 3], b' ' | b'\t');
+    let mut name_end = match b[t - 1] {
+        b':' => t - 1,
+        _ if said_as => t - 3,
+        _ => return false,
+    };
     while name_end > 0 && matches!(b[name_end - 1], b' ' | b'\t') {
         name_end -= 1;
     }

@@ -3780,3 +3780,36 @@ fn entity_tags_and_file_ids() {
         assert!(!out.contains(secret), "{out}");
     }
 }
+
+/// From the redactor's known misses: a personal access token set by make's conditional
+/// assignment (`DEPLOY_PAT ?= …`, `PAT?=…`) and a credential typed the way Visual Basic types
+/// it (`Dim apiSecret As String = "…"`). Their look-alikes: a count typed the same way, a pat
+/// in prose.
+#[test]
+fn make_conditionals_and_visual_basic_types() {
+    for (text, secret) in [
+        (
+            "DEPLOY_PAT ?= Zk8vQ2mLp4rT9sXw1yB6nC3d",
+            "Zk8vQ2mLp4rT9sXw1yB6nC3d",
+        ),
+        ("PAT?=Qm9XrT2vLp8sKd4WfZ7yHc1N", "Qm9XrT2vLp8sKd4WfZ7yHc1N"),
+        (
+            "Dim apiSecret As String = \"Zk8vQ2mLp4rT9sXw1yB6nC3d\"",
+            "Zk8vQ2mLp4rT9sXw1yB6nC3d",
+        ),
+        (
+            "Private Const DB_PASSWORD As String = \"hunter2-Tz9!\"",
+            "hunter2-Tz9!",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "Dim tokenCount As Integer = 42",
+        "a pat on the back = nice",
+        "cast the key as string = later",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
