@@ -965,8 +965,11 @@ fn keyword_list(value: &str) -> bool {
 
 pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) -> bool {
     let quoted = written != Written::Bare;
+    // A resource's name (`arn:aws:secretsmanager:…:secret:app/api-Vat0gl`, as a task
+    // definition's `valueFrom` gives it) says where a secret is kept.
     if is_placeholder(value)
         || is_number(value)
+        || value.starts_with("arn:")
         || looks_like_path(value)
         || looks_like_url(value)
         || looks_like_address(value)

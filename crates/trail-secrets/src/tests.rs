@@ -3813,3 +3813,20 @@ fn make_conditionals_and_visual_basic_types() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 57th sealed part: a bearer token that joins an id and a secret with a colon
+/// was cut at the colon (only the part after it redacted), and a secret store's resource name
+/// (an ARN under a task definition's `valueFrom`) was taken for the secret.
+#[test]
+fn bearer_ids_with_a_colon_and_resource_names() {
+    let (out, _) = redact(
+        "    http-request set-header Authorization \"Bearer fXvVwZ.PSkk2P:tYlIpaLwHg5lWP3QnVtHc4EAi6zZNOcgGJaK_gT8lae\"",
+    );
+    assert!(!out.contains("fXvVwZ.PSkk2P"), "{out}");
+    assert!(!out.contains("tYlIpaLwHg5lWP3QnVtHc4EAi6z"), "{out}");
+    let clean = "\"secrets\": [{\"name\": \"API_KEY\", \"valueFrom\": \"arn:aws:secretsmanager:eu-west-2:301818237331:secret:lighterlog/api-Vat0gl\"}]";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) =
+        redact("\"secrets\": [{\"name\": \"API_KEY\", \"value\": \"Zk8vQ2mLp4rT9sXw1yB6nC3d\"}]");
+    assert!(!out.contains("Zk8vQ2mLp4rT9sXw1yB6nC3d"), "{out}");
+}
