@@ -1376,6 +1376,17 @@ fn new_families_sealed56_part() {
     assert!(all.rows > 0);
 }
 
+/// A fifty-seventh sealed part (2026-12-02): 290 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at 029ec4f (the
+/// gate's code as at f5b2e18):
+/// `cargo test -p trail-core --test core gate::new_families_sealed57 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed57_part() {
+    let (_, all) = measure(&["gate-families-sealed57.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
