@@ -4345,6 +4345,39 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by the fifty-seventh sealed part (issue 20), gate frozen at f5b2e18 (first run 0.90 /
+/// 0.76 / 0.93, 1 of 72 allowed outright): a disk glued to any short option (`ckpdb
+/// -m/dev/sda`) went unseen; a program named for cleaning (`foamCleanTutorials -case /`) was
+/// not taken to clean what it is given; and a local file's URL ending in `.ts` (an MPEG
+/// transport stream, `file://build/report.ts`) was blocked as code fetched from the network.
+/// Their look-alikes: a glued `/dev/null`, a clean of the project's own case, a script's URL
+/// on the network, and a downloaded file named by its `file://` URL (still asked).
+#[test]
+fn mechanisms_found_by_the_fifty_seventh_sealed_part() {
+    let ctx = ctx();
+    for line in ["acmeCleanCases -case /", "acmeclean --all -root ~"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmedb -m/dev/sda salesdb",
+        "acme-mux srt://:4000 -i file:///home/dev/a.ts",
+        "acme-play file:///home/dev/Downloads/a.py",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-play https://cdn.example.org/a.ts", &ctx).verdict,
+        Verdict::Block
+    );
+    for line in [
+        "acmedb -d/dev/null salesdb",
+        "acmeCleanCases -case build/case1",
+        "acme-play file://build/report.ts",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-sixth sealed part (issue 20), gate frozen at 38644ca (first run 0.90 /
 /// 0.69 / 0.96, 2 of 73 allowed outright): a runlevel other than 0, 1 or 6 (`init 5`, which
 /// powers a Solaris machine off and makes systemd isolate a target), a host's raw disk given

@@ -771,8 +771,10 @@ pub(super) fn downloaded_input(
         return;
     }
     let downloads = ctx.places.home.join("Downloads");
+    // A local file's URL is its path (`file:///home/dev/Downloads/x.py`).
     let downloaded = |word: &str| {
         word.split(['(', ')', '"', '\'', ',', ';', '=', ' '])
+            .map(|p| p.strip_prefix("file://").unwrap_or(p))
             .filter(|p| p.starts_with(['/', '~', '$']))
             .any(|p| ctx.resolve(p).is_some_and(|r| r.starts_with(&downloads)))
     };
@@ -892,7 +894,9 @@ fn runs_source(word: &str) -> bool {
         "clj", "wasm",
     ];
     let path = word.split(['?', '#']).next().unwrap_or(word);
+    // A `file://` URL is a local file (`file://build/report.ts`, an MPEG transport stream).
     word.contains("://")
+        && !word.starts_with("file://")
         && path
             .rsplit_once('.')
             .is_some_and(|(_, ext)| SOURCES.contains(&ext))

@@ -1311,19 +1311,34 @@ fn critical(
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
     }) {
-        let what = verb.map_or_else(|| "write its output to".to_string(), |v| v.word.clone());
-        out.push(decide(
-            Verdict::Block,
-            RuleId::DestroysCritical,
-            format!(
-                "`{}` is told to {what} {} (`{}`): it is never run",
-                c.name,
-                t.target.what(),
-                t.word
-            ),
-            raw,
-        ));
+        out.push(destroys(c, verb, cleans, t, raw));
     }
+}
+
+/// The block for a critical place destroyed, said with the verb that destroys it.
+fn destroys(
+    c: &Cmd<'_>,
+    verb: Option<&words::Verb>,
+    cleans: bool,
+    t: &targets::Found,
+    raw: &str,
+) -> Decision {
+    let what = match verb {
+        Some(v) => v.word.as_str(),
+        None if cleans => "clean",
+        None => "write its output to",
+    };
+    decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` is told to {what} {} (`{}`): it is never run",
+            c.name,
+            t.target.what(),
+            t.word
+        ),
+        raw,
+    )
 }
 
 /// Code run inside a container or a chroot that sees this machine's root or home through a

@@ -1273,15 +1273,17 @@ fn writes_next(flag: &str, next: Option<&str>, later: bool, ctx: &Context) -> bo
 }
 
 /// A short option with its value attached (`-o/srv/restore`): an output option's, or any
-/// option's when the value is one of the system's tables (`cscope -b -f/etc/passwd`). (`get`:
-/// the second character may be any letter of any width.)
+/// option's when the value is one of the system's tables (`cscope -b -f/etc/passwd`) or a whole
+/// disk (`ckpdb -m/dev/sda`). (`get`: the second character may be any letter of any width.)
 fn glued<'w>(w: &'w str, ctx: &Context) -> Option<(&'w str, &'w str)> {
     let flag = w.get(..2).filter(|_| w.len() > 2 && !w.starts_with("--"))?;
     // `-wFILE` writes it as `-w FILE` does (`sidplayfp -w/dev/sda`).
     if matches!(w.as_bytes()[2], b'/' | b'~' | b'.')
         && (OUTPUT_SHORT.contains(&flag)
             || flag == "-w"
-            || flag.as_bytes()[1].is_ascii_alphabetic() && system_table(&w[2..], ctx))
+            || flag.as_bytes()[1].is_ascii_alphabetic()
+                && (system_table(&w[2..], ctx)
+                    || w[2..].starts_with("/dev/") && target(&w[2..], ctx) == Some(Target::Device)))
     {
         return Some((flag, &w[2..]));
     }

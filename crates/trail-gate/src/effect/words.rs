@@ -222,6 +222,7 @@ const REACHES: &[&str] = &[
     "sign",
     "submit",
     "transfer",
+    "transmit",
     "upload",
     "withdraw",
 ];
@@ -2478,7 +2479,8 @@ pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
 /// `--cleanDestinationDir`, `clean`, and the thorough cleans joined into one word:
 /// `fullclean`, `distclean`, `realclean`).
 pub(super) fn cleans(c: &Cmd<'_>) -> bool {
-    c.words().any(|raw| {
+    // The program's own name counts (`foamCleanTutorials -case /` cleans the case it is given).
+    std::iter::once(c.name).chain(c.words()).any(|raw| {
         let w = raw.strip_prefix("--").unwrap_or(raw);
         let ps = parts(w);
         // `empty` before a plural names what is looked for (`czkawka_cli empty-folders`,
