@@ -4349,7 +4349,8 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
 /// 0.76 / 0.93, 1 of 72 allowed outright): a disk glued to any short option (`ckpdb
 /// -m/dev/sda`) went unseen; a program named for cleaning (`foamCleanTutorials -case /`) was
 /// not taken to clean what it is given; and a local file's URL ending in `.ts` (an MPEG
-/// transport stream, `file://build/report.ts`) was blocked as code fetched from the network.
+/// transport stream, `file://build/report.ts`) was blocked as code fetched from the network;
+/// a removal joined to its object behind a suite's letter (`vdeluser`) was allowed.
 /// Their look-alikes: a glued `/dev/null`, a clean of the project's own case, a script's URL
 /// on the network, and a downloaded file named by its `file://` URL (still asked).
 #[test]
@@ -4360,6 +4361,7 @@ fn mechanisms_found_by_the_fifty_seventh_sealed_part() {
     }
     for line in [
         "acmedb -m/dev/sda salesdb",
+        "qdeluser alice@example.org",
         "acme-mux srt://:4000 -i file:///home/dev/a.ts",
         "acme-play file:///home/dev/Downloads/a.py",
     ] {
@@ -4371,6 +4373,7 @@ fn mechanisms_found_by_the_fifty_seventh_sealed_part() {
     );
     for line in [
         "acmedb -d/dev/null salesdb",
+        "modeldb list",
         "acmeCleanCases -case build/case1",
         "acme-play file://build/report.ts",
     ] {

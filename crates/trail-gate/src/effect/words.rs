@@ -2058,7 +2058,12 @@ fn joined_removal(part: &str) -> Option<Class> {
     ]
     .iter()
     .find(|(verb, _)| {
+        // After a one-letter suite prefix too (vpopmail's `vdeluser`, `vdeldomain`).
+        let bare = part
+            .get(1..)
+            .filter(|rest| part.as_bytes()[0].is_ascii_lowercase() && rest.starts_with(verb));
         part.strip_prefix(verb)
+            .or_else(|| bare.and_then(|rest| rest.strip_prefix(verb)))
             .is_some_and(|object| OBJECTS.contains(&object))
             // Or the object first (`pkgrm`, `groupdel`, `vgremove`).
             || part
