@@ -925,8 +925,12 @@ fn names_a_setting(text: &str, start: usize, next: &str) -> bool {
 fn login_argument(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
     let last_flag = Compiled::group(compiled.name_groups.first().copied(), locs, text)
         .and_then(|f| f.split_whitespace().last());
+    // A UUID after a flag that names no credential is what the flag names (`az login --tenant
+    // 4af3…`: the directory signed in to), not the login's token.
+    let id_flag = |f: &str| plausible::is_uuid(value) && !plausible::names_a_credential(f);
     plausible::plausible_login_argument(value)
-        && !last_flag.is_some_and(|f| plausible::name_rules_out(f.trim_start_matches('-')))
+        && !last_flag
+            .is_some_and(|f| plausible::name_rules_out(f.trim_start_matches('-')) || id_flag(f))
 }
 
 fn accept(

@@ -963,6 +963,16 @@ fn keyword_list(value: &str) -> bool {
         })
 }
 
+/// A secret store's reference written as a call (App Service's `@Microsoft.KeyVault(SecretUri=…)`):
+/// where the secret is, resolved when the application starts.
+fn store_call(value: &str) -> bool {
+    value.strip_prefix('@').is_some_and(|rest| {
+        rest.split_once('(').is_some_and(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+        }) && rest.ends_with(')')
+    })
+}
+
 pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) -> bool {
     let quoted = written != Written::Bare;
     // A resource's name (`arn:aws:secretsmanager:…:secret:app/api-Vat0gl`, as a task
@@ -970,6 +980,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
     if is_placeholder(value)
         || is_number(value)
         || value.starts_with("arn:")
+        || store_call(value)
         || looks_like_path(value)
         || looks_like_url(value)
         || looks_like_address(value)

@@ -863,8 +863,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "net-use-password",
-        // Windows' `net use [D:] \\server\share PASSWORD /user:…`: the word after the share.
-        regex: r#"net[ \t]+use[ \t]+(?:[a-z]:[ \t]+|\*[ \t]+)?\\\\(?-u:[^\s])+[ \t]+["']?(?P<secret>(?-u:[^\s/"'*])(?-u:[^\s"'])*)"#,
+        // Windows' `net use [D:] \\server\share PASSWORD /user:…`: the word after the share,
+        // or after the user when it comes first (`… \\server\share /user:DOM\name PASSWORD`).
+        regex: r#"net[ \t]+use[ \t]+(?:[a-z]:[ \t]+|\*[ \t]+)?\\\\(?-u:[^\s])+[ \t]+(?:/user:(?-u:[^\s])+[ \t]+)?["']?(?P<secret>(?-u:[^\s/"'*])(?-u:[^\s"'])*)"#,
         example: "net use T: \\\\timing-pc\\Orbits5 W._Iuujyf0hsV /user:TIMING-PC\\scorer /persistent:no",
         keywords: &["net use"],
         check: Check::Password,

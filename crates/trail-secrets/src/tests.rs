@@ -3830,3 +3830,22 @@ fn bearer_ids_with_a_colon_and_resource_names() {
         redact("\"secrets\": [{\"name\": \"API_KEY\", \"value\": \"Zk8vQ2mLp4rT9sXw1yB6nC3d\"}]");
     assert!(!out.contains("Zk8vQ2mLp4rT9sXw1yB6nC3d"), "{out}");
 }
+
+/// Found by the 58th sealed part: `net use`'s password after the user, a sign-in's tenant id
+/// taken for its token, and a Key Vault reference taken for the key it names.
+#[test]
+fn net_use_after_the_user_tenant_ids_and_store_calls() {
+    let (out, _) = redact(
+        "net use Z: \\\\racks.example\\archive /user:WORKSHOP\\spatwatch Eo_Tl65LrKo2kvV8 /persistent:no",
+    );
+    assert!(!out.contains("Eo_Tl65LrKo2kvV8"), "{out}");
+    let (out, _) = redact("acme login --token 4af37270-6b06-4128-b6e3-4f8658bf05d0");
+    assert!(!out.contains("4af37270-6b06"), "{out}");
+    for clean in [
+        "net use Z: \\\\racks\\archive /user:WORKSHOP\\spatwatch /persistent:no",
+        "az login --tenant 4af37270-6b06-4128-b6e3-4f8658bf05d0 --use-device-code",
+        "\"ApiKey\": \"@Microsoft.KeyVault(SecretUri=https://zoetropia-kv.vault.azure.net/secrets/api-key/)\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
