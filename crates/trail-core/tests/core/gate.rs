@@ -1387,6 +1387,17 @@ fn new_families_sealed57_part() {
     assert!(all.rows > 0);
 }
 
+/// A fifty-eighth sealed part (2026-12-02): 285 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at the gate's code
+/// as at 3cb4dd9:
+/// `cargo test -p trail-core --test core gate::new_families_sealed58 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed58_part() {
+    let (_, all) = measure(&["gate-families-sealed58.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
