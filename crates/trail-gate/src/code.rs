@@ -419,7 +419,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     // with a critical target only: alone it is too common (`list.remove(x)`).
     let deletes_named = deletion_call(code);
     if deletes || deletes_named {
-        let home = has(HOME_NAMES) || names_home(code);
+        let home = has(HOME_NAMES) || names_home(code) || home_path_named(code, ctx);
         let critical_literal = literals(code).iter().any(|lit| {
             lit.starts_with('/') || lit.starts_with('~') || lit == "." || lit.starts_with("C:")
         } && {
@@ -451,7 +451,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             targets: Vec::new(),
         });
     }
-    if shells_out || deletes {
+    if shells_out || deletes || deletes_outside(code, ctx) {
         out.push(junction(
             RuleId::InterpreterCode,
             "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
@@ -901,20 +901,62 @@ fn declared_gone(line: &str) -> bool {
 
 /// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
 /// `System.user_home!()`, `getenv("HOME")`).
+/// A path written bare in the code that is the home directory (`file delete -force /home/dev`
+/// in Tcl, which quotes nothing), or that ends in it as seen through a mount of this machine's
+/// root (`/host/home/dev`).
+fn home_path_named(code: &str, ctx: &Context) -> bool {
+    let home = ctx.places.home.to_string_lossy();
+    let home = home.trim_end_matches('/');
+    !home.is_empty()
+        && path_tokens(code).any(|t| {
+            let t = t.trim_end_matches('/');
+            t.ends_with(home) || t == "~" || t == "$HOME"
+        })
+}
+
+/// The paths written in code as words of their own, quoted or bare (`file delete -force
+/// /home/dev/tmp`, `os.remove('/srv/x')`).
+fn path_tokens(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '"' | '\'' | '`' | '(' | ')' | ',' | ';' | '{' | '}' | '[' | ']'
+            )
+    })
+    .filter(|t| t.starts_with(['/', '~', '$']))
+}
+
+/// A deletion named by the language's own word (`file delete`, `rmdir(…)`) said of a path
+/// outside the project and the temporary directories: a person decides, as for `rm`.
+fn deletes_outside(code: &str, ctx: &Context) -> bool {
+    deletion_call(code)
+        && path_tokens(code).any(|t| !matches!(ctx.classify(t), Place::Inside | Place::Tmp))
+}
+
 fn names_home(code: &str) -> bool {
-    identifiers(code).any(|(ident, _)| {
-        let l = ident.to_ascii_lowercase();
-        let ps = crate::text::words(ident.trim_start_matches('$'));
-        l == "home"
-            || ps.iter().any(|p| p == "home")
-                && ps
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "dir" | "directory" | "folder" | "path"))
-            || l.contains("homedir")
-            || l.contains("user_home")
-            || l.contains("userhome")
-            || l.ends_with(".home")
-    }) || code.contains("\"HOME\"")
+    // A path's segment (`'/home/dev/.ssh/known_hosts'`) is the literal's business: a file under
+    // the home is not the home.
+    let in_path = |ident: &str| {
+        let at = ident.as_ptr() as usize - code.as_ptr() as usize;
+        code[..at].ends_with('/')
+    };
+    identifiers(code)
+        .filter(|(ident, _)| !in_path(ident))
+        .any(|(ident, _)| {
+            let l = ident.to_ascii_lowercase();
+            let ps = crate::text::words(ident.trim_start_matches('$'));
+            l == "home"
+                || ps.iter().any(|p| p == "home")
+                    && ps
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "dir" | "directory" | "folder" | "path"))
+                || l.contains("homedir")
+                || l.contains("user_home")
+                || l.contains("userhome")
+                || l.ends_with(".home")
+        })
+        || code.contains("\"HOME\"")
         || code.contains("'HOME'")
 }
 

@@ -4356,6 +4356,37 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by the fifty-eighth sealed part (issue 20), gate frozen at 3cb4dd9 (first run 0.91 /
+/// 0.78 / 0.95, none of 64 allowed outright): a one-liner deleting a file under the home
+/// (`os.remove('/home/dev/.ssh/known_hosts')`) was blocked as if it deleted the home, because
+/// "home" was read among the code's words wherever it stood, a path's segment included. The
+/// home is now the home: named by the language (`Path.home()`), by its variable, or written as
+/// a path that is it (bare in Tcl, or seen through a mount: `/host/home/dev`); a file under it
+/// deleted by the language's own word is asked.
+#[test]
+fn deletions_under_the_home_are_not_of_the_home() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c \"import shutil; shutil.rmtree('/home/dev')\"",
+        "python3 -c \"import shutil,pathlib; shutil.rmtree(pathlib.Path.home())\"",
+        "tclsh <<'TCL'\nfile delete -force /home/dev\nTCL",
+        "acme-wasm --mapdir /host:/ -- -c 'import shutil; shutil.rmtree(\"/host/home/dev\")'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "python3 -c \"import os; os.remove('/home/dev/.ssh/known_hosts')\"",
+        "tclsh <<'TCL'\nfile delete -force /home/dev/tmp\nTCL",
+        "acme-lab -e 'rmdir(\"/home/dev/Documents/simulations\", \"s\"); exit'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("tclsh <<'TCL'\nfile delete -force build/tmp\nTCL", &ctx).verdict,
+        Verdict::Allow
+    );
+}
+
 /// Found by the fifty-seventh sealed part (issue 20), gate frozen at f5b2e18 (first run 0.90 /
 /// 0.76 / 0.93, 1 of 72 allowed outright): a disk glued to any short option (`ckpdb
 /// -m/dev/sda`) went unseen; a program named for cleaning (`foamCleanTutorials -case /`) was
