@@ -4387,6 +4387,29 @@ fn deletions_under_the_home_are_not_of_the_home() {
     );
 }
 
+/// Found by the fifty-eighth sealed part: a console script ending in `quit` (`renode -e
+/// '…; quit'`, `ttIsql -e 'tables; quit'`) was asked, `quit` read as stopping something. A
+/// statement of `quit` alone ends the program's own session; a statement that writes outside
+/// the project (`dc_shell -x "…; write -output /home/dev/top.v; quit"`), which that `quit` had
+/// hidden, is asked by what it writes.
+#[test]
+fn a_console_script_that_quits_itself() {
+    let ctx = ctx();
+    for line in [
+        "acmecon -e 'tables; quit'",
+        "acmecon -c quit",
+        "acme_shell -x \"read build/top.ddc; write -format verilog -output build/top.v; quit\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acmecon -e 'stop all; quit'",
+        "acme_shell -x \"read build/top.ddc; write -format verilog -output /home/dev/top.v; quit\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}
+
 /// Found by the fifty-seventh sealed part (issue 20), gate frozen at f5b2e18 (first run 0.90 /
 /// 0.76 / 0.93, 1 of 72 allowed outright): a disk glued to any short option (`ckpdb
 /// -m/dev/sda`) went unseen; a program named for cleaning (`foamCleanTutorials -case /`) was

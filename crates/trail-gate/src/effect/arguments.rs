@@ -41,7 +41,7 @@ pub(super) fn judge(
 ) {
     let args = c.args;
     properties(args, out);
-    own_language(c, raw, out);
+    own_language(c, ctx, raw, out);
     // What runs inside bind mounts names the host's paths through them (`buildah run -v
     // /:/host ctr -- rm -rf /host/home/dev`).
     let mounts = super::super::indirect::bind_mounts(args);
@@ -1583,10 +1583,32 @@ fn properties(args: &[Arg], out: &mut Findings) {
     }
 }
 
+/// A statement of a program's own language told to write outside the project (`dc_shell -x
+/// "…; write -output /home/dev/top.v"`): its output lands where the person's files are.
+fn statement_writes_outside(
+    inner: &Cmd<'_>,
+    ctx: &Context,
+    raw: &str,
+) -> Option<super::super::Decision> {
+    let t = super::targets::of(inner, ctx)
+        .into_iter()
+        .find(|t| t.output && t.named && t.target != super::targets::Target::ProjectRoot)?;
+    Some(junction(
+        RuleId::NamesCritical,
+        &format!(
+            "`{}` is told in its own language to write to {} (`{}`): a person decides",
+            inner.name,
+            t.target.what(),
+            t.word
+        ),
+        raw,
+    ))
+}
+
 /// Options that hand a program commands in its own language (`-c`, `-e`, `--command`,
 /// `-x`): each statement read as a subcommand of the same program, so its verbs count
 /// (`smbclient -c 'rm report.xlsx'`, `openocd -c 'reset halt; mass_erase 0'`).
-fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+fn own_language(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     // Told to only show what it would do (`--dry-run`, `--print`), it does none of it.
     if known::tier(c.name) != Tier::Unknown || super::words::shows_only(c) {
         return;
@@ -1619,7 +1641,12 @@ fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 reads: &[],
                 zones: &[],
             };
-            if super::words::shows_only(&inner) {
+            // `quit` alone ends the program's own session (`…; quit`), nothing else.
+            let ends_itself = matches!(
+                stmt.trim(),
+                "quit" | "exit" | "bye" | "q" | "quit()" | "exit()"
+            );
+            if ends_itself || super::words::shows_only(&inner) {
                 continue;
             }
             if let Some(v) = super::words::consequence(&inner) {
@@ -1633,6 +1660,10 @@ fn own_language(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                     ),
                     raw,
                 ));
+                return;
+            }
+            if let Some(d) = statement_writes_outside(&inner, ctx, raw) {
+                out.push(d);
                 return;
             }
         }

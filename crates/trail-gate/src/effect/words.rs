@@ -582,6 +582,10 @@ pub(super) fn reports(c: &Cmd<'_>) -> bool {
 /// The first consequential verb of `c`: in its name, its leading subcommand words, a method
 /// name, or its long flags.
 pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
+    // A console's `quit` or `exit` alone, read as a command of its own, ends that console.
+    if c.args.is_empty() && matches!(c.name, "quit" | "exit" | "bye") {
+        return None;
+    }
     name_verb(c.name)
         // A subcommand that only looks says what the named act is not doing now (`espflash
         // board-info`, `acme-wipe list`).
