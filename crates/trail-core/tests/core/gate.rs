@@ -4529,6 +4529,10 @@ fn installs_of_named_software_and_restores_in_place() {
         "acmeUtility installFeature mpJwt-2.1 --acceptLicense",
         "acmectl restore 2",
         "acmectl snapshot restore backup.snap",
+        // The fifty-eighth part: upgrades, and installs by the program's own name.
+        "acmepkg upgrade",
+        "acmectl upgrade --nodes 10.5.0.2",
+        "InstallAcme Htop",
         "acme-backup restore -f ALL /srv/acme-backups alice",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
@@ -4540,6 +4544,9 @@ fn installs_of_named_software_and_restores_in_place() {
         "acmepkg install --destdir \"$TMPDIR/stage\" acme",
         "acmepkg install acme --dry-run",
         "acmepkg install --help",
+        "acmectl upgrade plan",
+        "acmectl upgrade status",
+        "InstallAcme --help",
         "acme-backup restore snap1 \"$TMPDIR/restore-check\"",
         "acme-backup restore host/web01/2026 etc.pxar build/restore --repository backup@pbs.example:store1",
         "acme-backup restore snap1 --target=build/restore",

@@ -23,7 +23,8 @@ pub(super) enum Class {
     Reveals,
     /// Acting on a production environment (`--target-org prod`, `--env production`).
     Production,
-    /// Installing named software onto this machine (`teacup install tcllib`).
+    /// Installing named software onto this machine, or upgrading what is installed
+    /// (`teacup install tcllib`, `sysget upgrade`).
     Installs,
 }
 
@@ -89,7 +90,7 @@ impl Class {
             Class::Reaches => "publish, deploy, merge, send or pay",
             Class::Reveals => "print a secret",
             Class::Production => "act on a production environment",
-            Class::Installs => "install named software onto this machine",
+            Class::Installs => "install or upgrade software on this machine",
         }
     }
 }
@@ -619,20 +620,39 @@ fn installs(c: &Cmd<'_>) -> Option<Verb> {
         return None;
     }
     let subs = subcommands(c);
-    // The verb first, or after a namespace (`acme plugin install x`).
-    let word = subs.iter().take(2).find(|w| {
-        parts(w)
-            .first()
-            .is_some_and(|p| matches!(p.as_str(), "install" | "reinstall"))
-    })?;
+    let first = |w: &str, set: &[&str]| parts(w).first().is_some_and(|p| set.contains(&p.as_str()));
+    // Everything it installed, upgraded (`sysget upgrade`, `leapp upgrade`): unless a word
+    // only looks (`upgrade plan`, `upgrade status`).
+    if let Some(word) = subs.iter().take(2).find(|w| first(w, &["upgrade"]))
+        && !subs
+            .iter()
+            .any(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        return Some(Verb {
+            word: (*word).into(),
+            class: Class::Installs,
+        });
+    }
+    // The verb first, or after a namespace (`acme plugin install x`), or in the program's
+    // name (GoboLinux's `InstallPackage Htop`; not `install` itself, coreutils' copier).
+    let named = parts(c.name).len() > 1 && first(c.name, &["install", "reinstall"]);
+    let word = if named {
+        c.name
+    } else {
+        subs.iter()
+            .take(2)
+            .find(|w| first(w, &["install", "reinstall"]))?
+    };
     // What it installs is named after it.
     let mut after = c
         .operands()
         .filter_map(|a| a.text.as_deref())
-        .skip_while(|w| w != word);
-    after.next();
+        .skip_while(|w| !named && *w != word);
+    if !named {
+        after.next();
+    }
     after.next().map(|_| Verb {
-        word: (*word).into(),
+        word: word.into(),
         class: Class::Installs,
     })
 }
