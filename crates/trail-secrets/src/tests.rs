@@ -3849,3 +3849,15 @@ fn net_use_after_the_user_tenant_ids_and_store_calls() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 59th sealed part: a bearer token copied with its URL escapes (`…%3D…`) was cut
+/// at the first `%`, its second half left. A Windows variable in its place stays.
+#[test]
+fn bearer_tokens_with_url_escapes() {
+    let (out, _) = redact(
+        "headers={'Authorization': 'Bearer AAAAAAAAAAAAAAAAAAAAAKJBFyZfAoDr2XmClSDkKObfRo%3DuSvWi2bOA4MKKXvDRPfbXxlTosi6SZbO85mgkCqIBp0tCzAWpJ'}",
+    );
+    assert!(!out.contains("uSvWi2bOA4MKKXvDRPfbX"), "{out}");
+    let clean = "Authorization: Bearer %API_TOKEN%";
+    assert_eq!(redact(clean).0, clean);
+}
