@@ -1398,6 +1398,17 @@ fn new_families_sealed58_part() {
     assert!(all.rows > 0);
 }
 
+/// A fifty-ninth sealed part (2026-12-02): 303 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at 7bb2d90 (the
+/// gate's code as at 9e9c84c):
+/// `cargo test -p trail-core --test core gate::new_families_sealed59 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed59_part() {
+    let (_, all) = measure(&["gate-families-sealed59.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
