@@ -1026,7 +1026,18 @@ impl<'a> Judging<'a> {
         // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
         match wrappers::shell_string(name, &argv[1..]) {
             Some(Some(s)) => {
-                out.runs(&s, Keep::All);
+                // Another host's power is that host's (`ssh box reboot`); `ssh localhost` is
+                // this machine.
+                let here = argv.iter().filter_map(|a| a.text.as_deref()).any(|w| {
+                    let host = w.rsplit('@').next().unwrap_or(w);
+                    host == "localhost" || host.starts_with("127.") || host == "::1"
+                });
+                let keep = if name == "ssh" && !here {
+                    Keep::Remote
+                } else {
+                    Keep::All
+                };
+                out.runs(&s, keep);
                 // Pointed at another host to run what trail cannot judge: a person decides.
                 if name == "ssh"
                     && !argv.iter().any(|a| a.text.as_deref() == Some("--dry-run"))
@@ -1148,7 +1159,13 @@ impl<'a> Judging<'a> {
                         ),
                         None => line(&text, self.ctx, self.depth + 1),
                     };
-                    out.extend(found.into_iter().filter(|d| keep.keeps(d)));
+                    out.extend(found.into_iter().filter(|d| keep.keeps(d)).map(|d| {
+                        if keep == Keep::Remote {
+                            remote_power(d)
+                        } else {
+                            d
+                        }
+                    }));
                 }
                 Finding::RunsPowerShell(text) => {
                     out.extend(powershell::findings(&text, self.ctx, self.depth + 1));
@@ -1156,6 +1173,21 @@ impl<'a> Judging<'a> {
             }
         }
         out
+    }
+}
+
+/// A power block of a line run on another host (`ssh HOST reboot`) is that host's: a junction.
+fn remote_power(d: Decision) -> Decision {
+    if d.verdict == Verdict::Block
+        && d.rule.as_deref().and_then(RuleId::parse) == Some(RuleId::Power)
+    {
+        junction(
+            RuleId::Power,
+            "this switches another host off, restarts or suspends it: its sessions and services stop; a person decides",
+            d.command.as_deref().unwrap_or_default(),
+        )
+    } else {
+        d
     }
 }
 

@@ -311,7 +311,7 @@ enum Finding {
 }
 
 /// Which findings of a command line run indirectly count for the command that runs it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Keep {
     All,
     /// Junctions and blocks: the line is a value that may run, not what the command does.
@@ -322,12 +322,15 @@ enum Keep {
     /// Blocks of the commands it would run, not of its shell syntax: code in another language
     /// judged as if a shell ran it (`awk '{print $1}'` is no brace group hiding a name).
     CommandBlocks,
+    /// Everything, for a line run on another host (`ssh HOST CMD`): what it would do to this
+    /// machine it does there, and that host's power is a person's call, not this one's.
+    Remote,
 }
 
 impl Keep {
     fn keeps(self, d: &Decision) -> bool {
         match self {
-            Keep::All => true,
+            Keep::All | Keep::Remote => true,
             Keep::Risky => d.verdict > Verdict::Allow,
             Keep::Blocks => d.verdict == Verdict::Block,
             Keep::CommandBlocks => {

@@ -4367,6 +4367,39 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by the fifty-ninth sealed part (issue 20), gate frozen at 9e9c84c (first run 0.94 /
+/// 0.67 / 0.97, 1 of 67 allowed outright): `ssh HOST reboot` was blocked as if this machine
+/// went down (the founders' call 2: another host's reboot is a junction), and a path's segment
+/// named `run` (`-dir /run/user/1000/tmp/metha URL`) was read as a verb that runs the URL.
+/// Their look-alikes: `ssh localhost reboot` and a reboot here, a wipe sent over ssh, a
+/// program really told to run a URL.
+#[test]
+fn another_hosts_power_and_paths_that_say_run() {
+    let ctx = ctx();
+    for line in [
+        "ssh localhost reboot",
+        "ssh dev@127.0.0.1 sudo poweroff",
+        "sudo systemctl reboot",
+        "ssh admin@192.168.1.20 rm -rf /",
+        "acme run https://x.example/a.jar",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "ssh admin@192.168.1.20 reboot",
+        "ssh media.lan sudo pm-suspend",
+        "ssh admin@10.0.0.1 '/system reboot'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sync -dir /run/user/1000/tmp/metha https://export.example.org/oai2",
+        "acme -dir build/run/x https://export.example.org/oai2",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-eighth sealed part (issue 20), gate frozen at 3cb4dd9 (first run 0.91 /
 /// 0.78 / 0.95, none of 64 allowed outright): a one-liner deleting a file under the home
 /// (`os.remove('/home/dev/.ssh/known_hosts')`) was blocked as if it deleted the home, because

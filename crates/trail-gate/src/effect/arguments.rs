@@ -501,8 +501,10 @@ pub(super) fn command_option(flag: &str) -> bool {
 /// hidden code, as after `bash -c`.
 fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     let args = c.args;
+    // A path's segments name places (`-dir /run/user/1000/tmp/x`), not a verb.
     let runs = |t: &str| {
         !t.starts_with('-')
+            && !t.contains('/')
             && (t == "x"
                 || super::words::parts(t).iter().any(|p| {
                     matches!(

@@ -2979,7 +2979,9 @@ fn told_to_run(words: &[&str], at: usize) -> bool {
                 && words
                     .get(i + 1)
                     .is_some_and(|n| words::LOOKS.contains(&n.to_ascii_lowercase().as_str()));
-            !refused(words, i) && !noun
+            // A path's segments name places (`-dir /run/user/1000/tmp/x`), not acts.
+            let path = w.starts_with(['/', '~', '.']) || w.contains('/') && !w.contains("://");
+            !refused(words, i) && !noun && !path
         })
         .map(|(_, w)| w)
         .chain(flag.as_ref())
@@ -3492,7 +3494,7 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     Some(if here {
         decide(
             Verdict::Block,
-            RuleId::DestroysCritical,
+            RuleId::Power,
             format!(
                 "`{}` is told to power this machine off or restart it (`{}`): it is never run",
                 c.name, p.word
