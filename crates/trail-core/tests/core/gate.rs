@@ -4370,7 +4370,9 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
 /// Found by the fifty-ninth sealed part (issue 20), gate frozen at 9e9c84c (first run 0.94 /
 /// 0.67 / 0.97, 1 of 67 allowed outright): `ssh HOST reboot` was blocked as if this machine
 /// went down (the founders' call 2: another host's reboot is a junction), and a path's segment
-/// named `run` (`-dir /run/user/1000/tmp/metha URL`) was read as a verb that runs the URL.
+/// named `run` (`-dir /run/user/1000/tmp/metha URL`) was read as a verb that runs the URL;
+/// an act given as a parameter (`operation=del`) and a stopping verb joined after a suite's
+/// prefix (`x2goterminate-session`, `utrestart`) were allowed.
 /// Their look-alikes: `ssh localhost reboot` and a reboot here, a wipe sent over ssh, a
 /// program really told to run a URL.
 #[test]
@@ -4389,12 +4391,18 @@ fn another_hosts_power_and_paths_that_say_run() {
         "ssh admin@192.168.1.20 reboot",
         "ssh media.lan sudo pm-suspend",
         "ssh admin@10.0.0.1 '/system reboot'",
+        // An act keyed as a parameter, and a stopping verb after a suite's prefix.
+        "acmehedit /srv/obs/evt2.fits operation=del key=OBS_ID",
+        "qqterminate-session dev-50",
+        "zzrestart -c",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     for line in [
         "acme-sync -dir /run/user/1000/tmp/metha https://export.example.org/oai2",
         "acme -dir build/run/x https://export.example.org/oai2",
+        "acmehedit /srv/obs/evt2.fits operation=list key=OBS_ID",
+        "acmectl --autorestart on",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

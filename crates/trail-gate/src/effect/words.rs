@@ -450,6 +450,15 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     {
         return Some((Class::Destroys, false));
     }
+    // Or a long stopping one, after a suite's prefix (`x2goterminate`, `utrestart`); not a
+    // setting named for doing it by itself (`autorestart`).
+    if !part.starts_with("auto")
+        && ["terminate", "suspend", "restart", "shutdown"]
+            .iter()
+            .any(|v| part.len() > v.len() + 1 && part.ends_with(*v))
+    {
+        return Some((Class::Stops, false));
+    }
     const SUFFIXES: &[&str] = &[
         "able", "ables", "ed", "er", "ers", "ing", "ings", "ion", "ions", "ment", "ments", "or",
         "ors",
@@ -865,12 +874,14 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
 }
 
 /// An option that names the act itself (`--method admin/purge`, `--verb DELETE`,
-/// `--action=terminate`): its value is the verb, wherever the program puts it.
+/// `--action=terminate`), or an operand keyed so (`operation=del`, the parameter style of
+/// CIAO's and ftools' programs): its value is the verb, wherever the program puts it.
 fn act_option(c: &Cmd<'_>) -> Option<Verb> {
     let words: Vec<&str> = c.words().collect();
     words.iter().enumerate().find_map(|(i, w)| {
         let (flag, value) = match w.split_once('=') {
             Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            Some((f, v)) if matches!(f, "operation" | "action" | "op") => (f, Some(v)),
             _ if w.starts_with('-') => (*w, words.get(i + 1).copied()),
             _ => return None,
         };
