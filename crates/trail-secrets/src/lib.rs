@@ -1103,7 +1103,15 @@ fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         Some((id, token)) if id.bytes().all(|b| b.is_ascii_digit()) => token,
         _ => value,
     };
+    // A resource's id: its type in two capitals, then 32 hex digits (a message's `SM1e2a…`,
+    // an account's `AC…`), as messaging APIs print them in logs and webhooks.
+    let typed_id = value.len() == 34
+        && value.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
+        && value.as_bytes()[2..]
+            .iter()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
     !plausible::is_placeholder(token)
+        && !typed_id
         && plausible::looks_random(value)
         && !plausible::camel_words(value)
 }
@@ -1131,10 +1139,15 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         .any(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()));
     let property_id = (plausible::is_uuid(value) || words_and_numbers)
         && user.is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
+    // An image's tag before its digest (`python:3.12-slim@sha256:07e9…`) is no password.
+    let digest = text
+        .match_indices(value)
+        .any(|(at, _)| text[at + value.len()..].starts_with("@sha"));
     // A login's documented default spelt with digits for letters (`PASSW0RD`,
     // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
     !scheme
         && !property_id
+        && !digest
         && !plausible::leet_default(value)
         && !plausible::is_placeholder(value)
         && plausible::looks_random(value)

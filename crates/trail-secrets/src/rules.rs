@@ -598,7 +598,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "cli-password-flag",
-        // Short password flags, only for the tools where they mean a password: mysql's
+        // Short password flags, only for the tools where they mean a password: mysql's (glued,
+        // the password may itself start with a dash: `-p-uK2V…`),
         // attached `-pSECRET` or `-p'SECRET'` (a detached `-p db` prompts, and `db` is a
         // database), `-p SECRET` of `sshpass`, `mongo*` and the `… login` commands (docker,
         // podman, helm,
@@ -607,7 +608,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (bare, `mysql -u report -p analytics` names a database). The flag must sit in the
         // same command. lftp's bare `-u user,password` when the password has a digit (`ps -u
         // root,www-data` lists users, and no user list ends in a generated word).
-        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$-][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']|[ \t]-u[ \t]+(?-u:[^\s,"'$<-])(?-u:[^\s,"'])*,(?P<secret7>(?-u:[^\s,"'$-])(?-u:[^\s,"'])*[0-9](?-u:[^\s,"'])*)(?:[ \t]|$)"#,
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']|[ \t]-u[ \t]+(?-u:[^\s,"'$<-])(?-u:[^\s,"'])*,(?P<secret7>(?-u:[^\s,"'$-])(?-u:[^\s,"'])*[0-9](?-u:[^\s,"'])*)(?:[ \t]|$)"#,
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
         keywords: &[
             "mysql",

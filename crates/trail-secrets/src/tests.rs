@@ -3861,3 +3861,20 @@ fn bearer_tokens_with_url_escapes() {
     let clean = "Authorization: Bearer %API_TOKEN%";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 60th sealed part: mysql's glued `-p` whose password starts with a dash was
+/// kept; an image's tag before its digest (`python:3.12-slim@sha256:…`) was taken for a
+/// login, and a message's typed id (`sid=SM` and 32 hex digits) for a session cookie.
+#[test]
+fn dashed_mysql_passwords_image_digests_and_typed_ids() {
+    let (out, _) = redact("mysql -h db.example -u root -p-uK2VMh.pive6n~oAq prod");
+    assert!(!out.contains("uK2VMh.pive6n"), "{out}");
+    let (out, _) = redact("Cookie: sid=q8v2k9x4m7t1r5w3z6y0p2n8b4c6d9f1");
+    assert!(!out.contains("q8v2k9x4m7t1r5w3"), "{out}");
+    for clean in [
+        "FROM python:3.12-slim@sha256:07e94f22eea7f6b75c2bdb9aee2f41ca74b66c14ebede31d66c7c4cb7cc6b006",
+        "Message queued: sid=SM1e2a3784731540665318230be673be4b to=+44 7700 900466",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
