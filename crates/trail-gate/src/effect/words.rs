@@ -2620,10 +2620,13 @@ fn name_writes(name: &str) -> bool {
     let n = n.split('.').next().unwrap_or(&n);
     let fs_maker = (n.starts_with("mk") || n.starts_with("new")) && n.ends_with("fs");
     // The making half of a system's `mk…`/`rm…` pair (`mkvg`, `mklv`, `mkwpar`, `mkswap`):
-    // given a disk, it builds on it; `mkisofs`, `mkdocs` are given none.
+    // given a disk, it builds on it; `mkisofs`, `mkdocs` are given none. The makers of a
+    // file system's own objects write no disk (`mkdir`, `mknod`, `mkfifo`, `mktemp`).
     let maker = n.len() >= 4
-        && n.strip_prefix("mk")
-            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_lowercase()))
+        && n.strip_prefix("mk").is_some_and(|rest| {
+            rest.bytes().all(|b| b.is_ascii_lowercase())
+                && !matches!(rest, "dir" | "nod" | "fifo" | "temp" | "link")
+        })
         && !b"aeiouy".contains(&n.as_bytes()[2]);
     fs_maker
         || maker
@@ -3068,10 +3071,14 @@ mod tests {
             "newfs",
             "flashrom",
             "mkfs.ext4",
+            "mkvg",
+            "mkwpar",
         ] {
             assert!(name_writes(name), "{name}");
         }
-        for name in ["write", "lsblk", "fsck", "mkdir", "rewriter", "hdparm"] {
+        for name in [
+            "write", "lsblk", "fsck", "mkdir", "mknod", "mktemp", "rewriter", "hdparm",
+        ] {
             assert!(!name_writes(name), "{name}");
         }
     }
