@@ -4377,6 +4377,28 @@ fn mechanisms_found_by_the_fifty_fourth_sealed_part() {
     }
 }
 
+/// Found by the sixtieth sealed part (issue 20), gate frozen at 4a37ef4 (first run 0.88 /
+/// 0.76 / 0.97, 1 of 48 allowed outright): a program named for sending or submitting after
+/// another word (`ezmlm-send`, `mlmmj-send`, `condor_submit`, `termux-sms-send`) was taken
+/// for a local client, as `dbus-send` is read; a message or a job leaves with it. Other
+/// reaching words at a name's end stay a client's (`fts-transfer-status`).
+#[test]
+fn programs_named_for_sending() {
+    let ctx = ctx();
+    for line in [
+        "acme-send ~/lists/dev < build/announcement.eml",
+        "acme_submit jobs/train.sub",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-send --help",
+        "acme-transfer-status -s https://fts.example.org:8446 5f0c6a2e",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the fifty-ninth sealed part (issue 20), gate frozen at 9e9c84c (first run 0.94 /
 /// 0.67 / 0.97, 1 of 67 allowed outright): `ssh HOST reboot` was blocked as if this machine
 /// went down (the founders' call 2: another host's reboot is a junction), and a path's segment

@@ -1178,18 +1178,22 @@ pub(super) fn executes(flag: &str) -> bool {
     )
 }
 
-/// After a program's name, a sending word names what the program speaks (`dbus-send`,
-/// `kodi-send`); a deploying or publishing one still names its act (`ace-deploy`).
+/// After a program's name, a reaching word names what the program speaks (`fts-transfer`,
+/// `kodi-release`); a deploying, publishing, sending or submitting one still names its act
+/// (`ace-deploy`, `mlmmj-send`).
 fn speaks(part: &str) -> bool {
+    // One that sends or submits is no local client (`mlmmj-send`, `termux-sms-send`,
+    // `condor_submit`: a message or a job leaves).
     !matches!(
         part,
-        "deploy" | "redeploy" | "publish" | "provision" | "refund" | "payout"
+        "deploy" | "redeploy" | "publish" | "provision" | "refund" | "payout" | "send" | "submit"
     )
 }
 
-/// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`. A name that
-/// only ends in a sending word (`dbus-send`) is no sender of anything a person reads, and a
-/// plural in a name is a noun (`dials.find_spots`, a crystallography suite's).
+/// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`, `mlmmj-send`.
+/// A name that only ends in another reaching word (`fts-transfer-status`, `kodi-release`) is
+/// mostly a local client's, and a plural in a name is a noun (`dials.find_spots`, a
+/// crystallography suite's).
 fn name_verb(name: &str) -> Option<Verb> {
     let script = name
         .rsplit_once('.')
