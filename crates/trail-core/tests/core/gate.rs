@@ -3257,7 +3257,6 @@ fn mechanisms_found_by_the_twenty_ninth_sealed_part() {
     }
     for line in [
         "npm install lodash",
-        "acme-sms-send -n +15551230000 \"$(cat build/summary.txt)\"",
         "acmewrite tape=build/line.segy",
         "mkacmefs build/disk.img",
         "acme_get 10.5281/zenodo.1 -o build/data",
@@ -4388,6 +4387,9 @@ fn programs_named_for_sending() {
     for line in [
         "acme-send ~/lists/dev < build/announcement.eml",
         "acme_submit jobs/train.sub",
+        // The twenty-ninth part's look-alike, allowed until then: a message still leaves,
+        // as its own part's `termux-sms-send` row is labelled.
+        "acme-sms-send -n +15551230000 \"$(cat build/summary.txt)\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
