@@ -1053,10 +1053,13 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         if let Some(seed) = otp_seed(text, start, i) {
             return Some(seed);
         }
+        if word.len() == 2 && matches!(word[1], b'p' | b'P') {
+            return password_in(text, i);
+        }
         return credential_in(text, i);
     }
     if word.len() > 2 && word[0] == b'-' && matches!(word[1], b'p' | b'P') {
-        return credential_in(text, start + 2);
+        return password_in(text, start + 2);
     }
     None
 }
@@ -1696,6 +1699,17 @@ fn password_store(name: &str) -> bool {
 
 /// The generated credential in the flag value at `i`, after a user and `:` or `%`.
 fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
+    value_in(text, i, false)
+}
+
+/// A password flag's value (`-P …`, `-p…`): a generated password may hold `=` and an `@` that
+/// opens no host (`A822f.=Jz8MB@LWLjGGc`, `JME4Pw3AvJfaLb_j@S.`), where another flag's `=` is
+/// a setting's (`-o key=value`).
+fn password_in(text: &str, i: usize) -> Option<(usize, usize)> {
+    value_in(text, i, true)
+}
+
+fn value_in(text: &str, i: usize, password: bool) -> Option<(usize, usize)> {
     let b = text.as_bytes();
     let mut e = i;
     while e < b.len() && !b[e].is_ascii_whitespace() && !matches!(b[e], b'"' | b'\'') {
@@ -1729,10 +1743,18 @@ fn credential_in(text: &str, i: usize) -> Option<(usize, usize)> {
     // An `@` inside a generated value (`-pw qOo~jGsjN@DMR0`), not an address's (`dev@host.lan`,
     // `u@localhost`).
     let address = v.split_once('@').is_some_and(|(_, host)| {
-        host.contains('.') || host.eq_ignore_ascii_case("localhost") || host.is_empty()
+        let named = host
+            .rsplit_once('.')
+            .is_some_and(|(head, tld)| !head.is_empty() && tld.len() >= 2);
+        named
+            || !password && host.contains('.')
+            || host.eq_ignore_ascii_case("localhost")
+            || host.is_empty()
     });
+    let setting = v.contains('=') && !(password && strongly_generated(v, 12));
     // A path into data (`jq -r ".Results[0].Text"`, `-q .items[].name`) is an expression.
-    let ok = !v.contains(['/', '=', '$', ':', '\\', '{', '}', '<', '>', ',', '[', ']'])
+    let ok = !setting
+        && !v.contains(['/', '$', ':', '\\', '{', '}', '<', '>', ',', '[', ']'])
         && !address
         && !v.starts_with('-')
         && !value.starts_with('.')
@@ -1891,7 +1913,8 @@ fn encoder_argument(before: &str) -> bool {
 }
 
 /// The cells of a table's column whose header names a credential (a password manager's CSV
-/// export, a Markdown table of accounts): each cell that reads as generated.
+/// export, a Markdown table of accounts, a CSV of services and their tokens): each cell that
+/// reads as generated.
 fn table_cells(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut column: Option<(u8, usize, usize, String)> = None; // delimiter, index, cells, header
@@ -1908,8 +1931,12 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             continue;
         };
         // Only a row under a found header, or a line that can be one (a header names a
-        // password), is split into cells: most delimited lines are neither.
-        if column.is_none() && !passwordish(body) {
+        // password, a token or a secret), is split into cells: most delimited lines are neither.
+        if column.is_none()
+            && !passwordish(body)
+            && !contains_any_case(body, b"token")
+            && !contains_any_case(body, b"secret")
+        {
             continue;
         }
         let cells = cells(body, delim);
@@ -1947,7 +1974,7 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
                     h.len() <= 32
                         && h.bytes().any(|c| c.is_ascii_alphabetic())
                         && names_credential(h)
-                        && passwordish(h)
+                        && (passwordish(h) || names_a_token_word(h))
                 })
                 .map(|k| {
                     (
@@ -2645,14 +2672,14 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
             } else {
                 0
             };
-            // Two words after the word for it (`la contrasenya és y=ErVp…`), a value may hold
-            // `=`; further on, `=` is code's.
-            let close = || {
+            // Two words after the word for it (`la contrasenya és y=ErVp…`), five for a value
+            // of every kind of character, a value may hold `=`; further on, `=` is code's.
+            let close = |words: usize| {
                 let before = &line[..here];
                 let from = before
                     .rsplit(|c: char| c.is_ascii_whitespace())
                     .filter(|w| !w.is_empty())
-                    .take(2)
+                    .take(words)
                     .last()
                     .map_or(0, |w| w.as_ptr() as usize - line.as_ptr() as usize);
                 names_password(&before[from..])
@@ -2662,14 +2689,23 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
                 // Code and markup, a JSON key or a label (`"clientCode":`, `\\SRV\share:`), a
                 // setting's dotted name (`System.Embedded.1`): no password.
                 || v.contains(['(', ')', '[', ']', '{', '}', '<', '>', ';', '"', '\'', '\\'])
-                // Nor a flag or a setting (`--surname=Doe`, `access.file=/etc/…`).
+                // Nor a flag or a setting (`--surname=Doe`, `access.file=/etc/…`); a value of
+                // every kind of character may start with or hold `=` near the word (`… é
+                // =rpGzRq+t0e9…`, `… yw A=!_defXi50…`).
                 || v.contains('=')
-                    && (v.starts_with(['=', '-'])
-                        || v.ends_with('=')
+                    && (v.starts_with('-')
+                        || (v.starts_with('=') || v.ends_with('=')) && !every_kind(v)
                         || v.split('=').next().is_some_and(|k| {
-                            k.len() >= 3 && k.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+                            // A setting's name is one case (`user=…`, `access.file=…`); a
+                            // generated value's run before its `=` is not (`XHZmZn=28Cla…`).
+                            let setting = !(every_kind(v)
+                                && k.bytes().any(|b| b.is_ascii_uppercase())
+                                && k.bytes().any(|b| b.is_ascii_lowercase()));
+                            setting
+                                && k.len() >= 3
+                                && k.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
                         })
-                        || !close())
+                        || !close(if every_kind(v) { 5 } else { 2 }))
                 || v.ends_with(':')
                 || plausible::dotted_name(v)
                 // A stored hash (`password_hash $2y$10$…`) is what a password becomes.

@@ -3878,3 +3878,53 @@ fn dashed_mysql_passwords_image_digests_and_typed_ids() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 61st sealed part (first run 0.94 recall): passwords holding `=` or an `@` that
+/// opens no host were kept after a password flag (`sqlcmd -P A822f.=Jz8MB@LWLjGGc`, `7z
+/// -pJME4…_j@S.`) and in prose (`… é =rpGzRq+t0e9…`, `… yw A=!_defXi50zrV`, `… ay
+/// XHZmZn=28Cla…@`); a CSV's token column was read only under a password's header. Their
+/// look-alikes: a setting handed to a flag, an address, a count named for tokens.
+#[test]
+fn passwords_with_equals_signs_and_token_columns() {
+    for (text, secret) in [
+        (
+            "sqlcmd -S db.example,1433 -U sa -P A822f.=Jz8MB@LWLjGGc -d siphonmap",
+            "A822f.=Jz8MB@LWLjGGc",
+        ),
+        (
+            "7z a -pJME4Pw3AvJfaLb_j@S. -mhe=on x.7z ./t",
+            "JME4Pw3AvJfaLb_j",
+        ),
+        (
+            "o contrasinal de oakumlog é =rpGzRq+t0e9q5UBHa , non o compartas",
+            "rpGzRq+t0e9q5UBHa",
+        ),
+        (
+            "Y cyfrinair ar gyfer pyro-studio.example yw A=!_defXi50zrV , paid",
+            "_defXi50zrV",
+        ),
+        (
+            "ang password ng matrixdb ay XHZmZn=28ClaZwqxNp@ , huwag",
+            "28ClaZwqxNp",
+        ),
+        (
+            "service,host,token\nrillemap,lunar-atlas.example,ser.CKRIY0IwFDhDIBGahDvERN",
+            "CKRIY0IwFDhDIBGahDvERN",
+        ),
+        (
+            "# client\tserver\tsecret\tIP addresses\nlampcrew\t*\tiWIeOLy0BAmoW.GgfW\t*",
+            "iWIeOLy0BAmoW.GgfW",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "docker run -e FOO=Bar123xYz9k -p 8080:80 acme",
+        "mysql -u dev -p dev@example.org",
+        "name,token_count,model\ngpt,1234,Llama3Instruct",
+        "set the password via --surname=Doe today",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
