@@ -501,22 +501,20 @@ fn handed_on(code: &str, shells_out: bool, raw: &str, out: &mut Findings) {
 /// a method given by name (`fetch(url, {method: 'DELETE'})`, `method="PATCH"`), as `curl -X
 /// POST` is. A relative URL, the loopback and this machine's names stay here.
 fn sends_elsewhere(code: &str) -> Option<String> {
-    let remote = ["http://", "https://"].iter().any(|scheme| {
-        code.match_indices(scheme).any(|(at, _)| {
-            let rest = &code[at + scheme.len()..];
-            let end = rest
-                .find(['/', ':', '"', '\'', '`', '?', ' ', '\\'])
-                .unwrap_or(rest.len());
-            let host = &rest[..end];
-            !host.is_empty()
-                && !host.starts_with("${")
-                && !host.starts_with('{')
-                && !(host == "localhost"
-                    || host.ends_with(".localhost")
-                    || host.starts_with("127.")
-                    || host == "0.0.0.0"
-                    || host.starts_with('['))
-        })
+    // A URL as the code writes it, up to its quote; a host only a template fills in
+    // (`${HOST}`) is not known to be elsewhere.
+    let remote = code.match_indices("http").any(|(at, _)| {
+        let url = code[at..]
+            .split(['"', '\'', '`', ' ', '\\'])
+            .next()
+            .unwrap_or_default();
+        super::shells::web_url_elsewhere(url)
+            && super::shells::url_host(url).is_some_and(|h| {
+                !h.is_empty()
+                    && !h.starts_with(['$', '{', '['])
+                    && h != "0.0.0.0"
+                    && !h.ends_with(".localhost")
+            })
     });
     if !remote {
         return None;
@@ -899,8 +897,6 @@ fn declared_gone(line: &str) -> bool {
     absent || symbol || action
 }
 
-/// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
-/// `System.user_home!()`, `getenv("HOME")`).
 /// A path written bare in the code that is the home directory (`file delete -force /home/dev`
 /// in Tcl, which quotes nothing), or that ends in it as seen through a mount of this machine's
 /// root (`/host/home/dev`).
@@ -934,6 +930,8 @@ fn deletes_outside(code: &str, ctx: &Context) -> bool {
         && path_tokens(code).any(|t| !matches!(ctx.classify(t), Place::Inside | Place::Tmp))
 }
 
+/// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
+/// `System.user_home!()`, `getenv("HOME")`).
 fn names_home(code: &str) -> bool {
     // A path's segment (`'/home/dev/.ssh/known_hosts'`) is the literal's business: a file under
     // the home is not the home.

@@ -1028,10 +1028,10 @@ impl<'a> Judging<'a> {
             Some(Some(s)) => {
                 // Another host's power is that host's (`ssh box reboot`); `ssh localhost` is
                 // this machine.
-                let here = argv.iter().filter_map(|a| a.text.as_deref()).any(|w| {
-                    let host = w.rsplit('@').next().unwrap_or(w);
-                    host == "localhost" || host.starts_with("127.") || host == "::1"
-                });
+                let here = argv
+                    .iter()
+                    .filter_map(|a| a.text.as_deref())
+                    .any(|w| shells::loopback(w.rsplit('@').next().unwrap_or(w)));
                 let keep = if name == "ssh" && !here {
                     Keep::Remote
                 } else {

@@ -625,7 +625,9 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
 /// the project's own dependencies (`akku install`); told to put them in the project
 /// (`--tree=lua_modules`), they are the project's (`stays_here`).
 fn installs(c: &Cmd<'_>) -> Option<Verb> {
-    if known::tier(c.name) != known::Tier::Unknown {
+    // Every command nobody models comes here: most have neither word.
+    let said = |w: &str| holds(w, "install") || holds(w, "upgrade");
+    if !(said(c.name) || c.words().any(said)) || known::tier(c.name) != known::Tier::Unknown {
         return None;
     }
     let subs = subcommands(c);
