@@ -1140,9 +1140,11 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
     let property_id = (plausible::is_uuid(value) || words_and_numbers)
         && user.is_some_and(|u| !u.bytes().any(|b| b.is_ascii_lowercase()));
     // An image's tag before its digest (`python:3.12-slim@sha256:07e9…`) is no password.
-    let digest = text
-        .match_indices(value)
-        .any(|(at, _)| text[at + value.len()..].starts_with("@sha"));
+    let digest = compiled
+        .secret_groups
+        .iter()
+        .find_map(|&g| locs.get(g))
+        .is_some_and(|(_, end)| text.get(end..).is_some_and(|rest| rest.starts_with("@sha")));
     // A login's documented default spelt with digits for letters (`PASSW0RD`,
     // `P@ssw0rd`, `adm1n`) is the factory's, not a secret.
     !scheme
