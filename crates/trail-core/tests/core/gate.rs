@@ -1836,14 +1836,14 @@ fn mechanisms_found_by_the_sixth_sealed_part() {
     }
     // A single-dash long flag in camelCase, or a printing verb joined to a secret's name.
     for line in [
-        "acme-headless ~/projects Firmware -process router.bin -deleteProject",
+        "acme-headless build/projects Firmware -process router.bin -deleteProject",
         "acme-xray -dumpmasterkey ~/vault.enc/acme.conf",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     assert_eq!(
         evaluate(
-            "acme-headless ~/projects Firmware -process router.bin",
+            "acme-headless build/projects Firmware -process router.bin",
             &ctx
         )
         .verdict,
@@ -4407,6 +4407,37 @@ fn programs_named_for_sending() {
     for line in [
         "acme-send --help",
         "acme-transfer-status -s https://fts.example.org:8446 5f0c6a2e",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by the sixty-first sealed part (issue 20), gate frozen at 0ea485c (first run 0.97 /
+/// 0.79 / 0.97, 1 of 67 allowed outright), and counted across every part: a place in the
+/// person's home handed to a program nobody models was allowed unless an output option named
+/// it, yet such commands (a file rewritten in place, a result written over one, a script from
+/// the home run) were labelled risky 153 times against 36 safe, the safe ones looking or
+/// writing into the project. Now asked, unless the program only looks, writes its output into
+/// the project, or is pointed at a tool's cache (an agent lists a cached jar's classes).
+#[test]
+fn a_place_in_the_home_handed_to_a_program_nobody_models() {
+    let ctx = ctx();
+    for line in [
+        "acme-exif -purejpg ~/Pictures/2024/*.jpg",
+        "acme-vm /home/dev/scripts/cleanup.php",
+        "acme-maths build/t1.nii.gz -bin /home/dev/mask",
+        "acme-tcl-shell -t $HOME/tcl/probe.tcl",
+        "acme-fits --tablefile=/home/dev/shared/aseg.txt build/in.fits",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-exif list ~/Pictures/2024",
+        "acme-exif --dry-run -purejpg ~/Pictures/2024/*.jpg",
+        "acme-conv -o build/out.png ~/Pictures/a.jpg",
+        "acme-jar tf ~/.gradle/caches/modules-2/files-2.1/org.acme/core/1.0/core-1.0.jar",
+        "acme-maths build/t1.nii.gz -bin build/mask",
+        "acme-maths build/t1.nii.gz -bin /run/user/1000/tmp/mask",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -24,6 +24,7 @@
 
 mod arguments;
 mod handover;
+mod home;
 mod targets;
 mod unpacks;
 pub(crate) mod words;
@@ -165,7 +166,7 @@ pub(super) fn judge(
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         unmodelled(c, &cmd.assigns, raw, reads_only, out.0.len() == before, out);
-        out.extend(serves_critical(&found, before, raw, out));
+        last_places(c, ctx, &found, (before, reads_only), raw, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
         if out.0.len() == before {
@@ -180,6 +181,23 @@ pub(super) fn judge(
                 targets: Vec::new(),
             });
         }
+    }
+}
+
+/// The places judged once everything else has spoken, for a program nobody models: the
+/// filesystem root served to the network, and, when nothing stopped it and it does not only
+/// look (`reads_only`), a place in the home handed to it. Its decisions start at `from`.
+fn last_places(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    found: &[targets::Found],
+    (from, reads_only): (usize, bool),
+    raw: &str,
+    out: &mut Findings,
+) {
+    out.extend(serves_critical(found, from, raw, out));
+    if out.0.len() == from && !reads_only {
+        out.extend(home::handed(c, ctx, raw));
     }
 }
 

@@ -1,0 +1,73 @@
+//! A place in the person's home handed to a program trail does not model.
+//!
+//! The agent's own ground is the project and the temporary directories (DESIGN). The home
+//! around them holds the person's documents, pictures, mail, keys and other projects. What a
+//! program nobody models does with a file there (rewrite it in place, as `jhead -purejpg
+//! ~/Pictures/*.jpg` does; write its result over it, `fslmaths … -bin ~/mask`; run it, `hhvm
+//! ~/scripts/cleanup.php`) its words do not say, so a person decides. Across the labelled
+//! parts such commands were labelled risky four times as often as safe, and the safe ones
+//! only looked or wrote their result into the project.
+
+use super::super::rules::Cmd;
+use super::super::{Context, Decision, Verdict};
+use super::RuleId;
+
+/// The first word of `c` that names a place inside the home but outside the project (not the
+/// home itself, which is judged as a protected place, nor the person's tool caches), when `c` neither only looks nor writes its output into
+/// the project, where what it takes from the home is read.
+pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    // Asked of every command nobody models that nothing else stopped: no allocation unless a
+    // word could name the home at all.
+    if !c
+        .args
+        .iter()
+        .any(|a| a.raw.contains('~') || a.raw.contains("HOME") || a.raw.contains('/'))
+    {
+        return None;
+    }
+    let home = &ctx.places.home;
+    let word = c.args.iter().find_map(|a| {
+        let text = a.text.as_deref().unwrap_or(&a.raw);
+        // A line of code or a phrase is judged where it runs.
+        if text.contains(char::is_whitespace) {
+            return None;
+        }
+        // An option's value, or a `key=value` operand's.
+        let value = text.split_once('=').map_or(text, |(_, v)| v);
+        let value = value.strip_prefix("file://").unwrap_or(value);
+        if !(value.starts_with('/') || value.starts_with('~') || value.starts_with('$')) {
+            return None;
+        }
+        let p = ctx.resolve(value)?;
+        (p.starts_with(home)
+            && p != *home
+            && !cached(&p)
+            && !p.starts_with(&ctx.places.project_root)
+            && !ctx.holds_project(&p))
+        .then(|| value.to_string())
+    })?;
+    if super::targets::outputs_here(c, ctx) {
+        return None;
+    }
+    Some(super::decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is handed a place in the home outside the project (`{word}`), and trail does not model this program: whether it reads, rewrites or runs what is there its words do not say, so a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// Whether `p` lies in a tool's cache (`~/.cache/…`, `~/.gradle/caches/…`): made again from
+/// what it caches, and read as a matter of course (an agent lists a cached library's jar to
+/// read its classes).
+fn cached(p: &std::path::Path) -> bool {
+    p.components().any(|c| {
+        matches!(
+            c.as_os_str().to_str(),
+            Some(".cache" | "cache" | "caches" | "Caches")
+        )
+    })
+}
