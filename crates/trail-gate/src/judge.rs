@@ -1038,6 +1038,16 @@ impl<'a> Judging<'a> {
                     Keep::All
                 };
                 out.runs(&s, keep);
+                // Told to write a file there (`ssh HOST 'cat > f'`): a remote write.
+                if keep == Keep::Remote
+                    && let Some(file) = wrappers::remote_redirect(&s)
+                {
+                    out.push(junction(
+                        RuleId::RemoteWrite,
+                        &format!("`ssh` writes `{file}` on another host: a person decides"),
+                        raw,
+                    ));
+                }
                 // Pointed at another host to run what trail cannot judge: a person decides.
                 if name == "ssh"
                     && !argv.iter().any(|a| a.text.as_deref() == Some("--dry-run"))

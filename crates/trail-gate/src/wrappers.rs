@@ -386,6 +386,20 @@ fn python_module(name: &str, words: &[Option<&str>]) -> Option<usize> {
     None
 }
 
+/// A file the line written to another host writes there by a redirection (`ssh HOST 'cat >
+/// incoming/x.mrc'`): a remote write, whatever the program. Not the null device.
+pub(super) fn remote_redirect(line: &str) -> Option<String> {
+    if !line.contains('>') {
+        return None;
+    }
+    let flat = super::parse::flatten(line).ok()?;
+    flat.commands
+        .iter()
+        .flat_map(|cmd| &cmd.writes)
+        .map(|w| w.target.clone())
+        .find(|t| !t.starts_with("/dev/"))
+}
+
 /// The program a remote command line runs on another host, when trail does not model it and
 /// none of its words only looks (`ssh game@host ./mta-server64 -n`, `ssh studio bmdcapture …
 /// -f /srv/rec/live.nut`): something runs there that nobody here can judge. A looking command

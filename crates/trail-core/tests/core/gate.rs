@@ -4422,6 +4422,46 @@ fn programs_named_for_sending() {
     }
 }
 
+/// Found by the sixty-second sealed part (issue 20), gate frozen at 36c5a68 (first run 0.90 /
+/// 0.80 / 0.98, 4 of 67 allowed outright): a directory for temporary files (`--temp "$HOME"`)
+/// was not read as written (a program empties it when done); a saving statement's destination
+/// (`BACKUP DATABASE '…' FULL BACKUPSET '/dev/nvme0n1'`), a command handed to a stored
+/// procedure named for running commands (IBM i's `qcmdexc`, as SQL Server's `xp_cmdshell`
+/// was), and a file written on another host by a redirection (`ssh HOST 'cat > f'`) were
+/// allowed; a power word said to a program on a board's serial port was blocked as this
+/// machine's (the founders' call 1: an external device).
+#[test]
+fn mechanisms_found_by_the_sixty_second_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-enc -i media/a.mkv --temp \"$HOME\" -o build/o.mkv",
+        "acme-rman CTLSTMT=\"BACKUP DATABASE '/opt/acme/db.ini' FULL BACKUPSET '/dev/nvme0n1'\"",
+        "acme-sql \"BACKUP DATABASE x TO '/dev/sda'\"",
+        "acme-sql \"call x.run_cmd('rm -rf /')\"",
+        "acme-console --cmd=reboot",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-enc --tmpdir=/srv/encode",
+        "acme-sql \"call qsys2.qcmdexc('PWRDWNSYS OPTION(*IMMED)')\"",
+        "acme-export --all | ssh up@ftp.example.org 'cat > incoming/x.mrc'",
+        "acme-gcs --master=/dev/ttyACM0 --cmd=\"reboot\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-enc -i media/a.mkv --temp build/t -o build/o.mkv",
+        "acme-enc -i media/a.mkv --temp 0.7",
+        "acme-sql \"call qsys2.qcmdexc('ls build')\"",
+        "acme-sql \"select cmd from jobs where id = 1\"",
+        "acme-rman CTLSTMT=\"BACKUP DATABASE '/opt/acme/db.ini' FULL BACKUPSET 'build/bak'\"",
+        "ssh build.example.org 'ls > /dev/null'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-first sealed part (issue 20), gate frozen at 0ea485c (first run 0.97 /
 /// 0.79 / 0.97, 1 of 67 allowed outright), and counted across every part: a place in the
 /// person's home handed to a program nobody models was allowed unless an output option named

@@ -1331,10 +1331,23 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
                     .last()
                     .is_some_and(|p| matches!(p.as_str(), "system" | "shell" | "exec"))
         });
-        // SQL Server's and Sybase's shell escape (`EXEC xp_cmdshell 'rd /s /q C:\'`): its
-        // string is a line for cmd.exe, whose backslashes SQL does not escape.
-        if let Some(line) = xp_cmdshell(s, &lower) {
-            out.runs(&format!("cmd /c {line}"), keep);
+        // A stored procedure named for running commands, handed one as a string: SQL Server's
+        // and Sybase's shell escape (`EXEC xp_cmdshell 'rd /s /q C:\'`, a line for cmd.exe,
+        // whose backslashes SQL does not escape), IBM i's `CALL QSYS2.QCMDEXC('…')`.
+        if let Some((name, line)) = command_procedure(s, &lower) {
+            if name == "xp_cmdshell" {
+                out.runs(&format!("cmd /c {line}"), keep);
+            } else if known::is_program(base(line.split_whitespace().next().unwrap_or(""))) {
+                out.runs(&line, keep);
+            } else {
+                out.push(junction(
+                    RuleId::Unverifiable,
+                    &format!(
+                        "a procedure that runs commands (`{name}`) is handed one in a language trail cannot read (`{line}`): a person decides"
+                    ),
+                    stmt.trim(),
+                ));
+            }
             continue;
         }
         // `exec("rm -rf /cf/conf");`, `system('…')`: the call form, its string the line.
@@ -1369,11 +1382,18 @@ pub(super) fn escapes(text: &str, keep: Keep, out: &mut Findings) {
     }
 }
 
-/// The string a SQL statement hands `xp_cmdshell`, its doubled quotes undone. `lower` is the
-/// statement in lower case, as the caller already has it.
-fn xp_cmdshell(stmt: &str, lower: &str) -> Option<String> {
-    let at = lower.find("xp_cmdshell")?;
-    let rest = stmt[at + "xp_cmdshell".len()..].trim_start();
+/// A stored procedure named for running commands (a name holding `cmd`: `xp_cmdshell`,
+/// `qsys2.qcmdexc`) and the string a statement hands it, its doubled quotes undone: the
+/// procedure's name in lower case, and the line. `lower` is the statement in lower case, as
+/// the caller already has it.
+fn command_procedure(stmt: &str, lower: &str) -> Option<(String, String)> {
+    let at = lower.find("cmd")?;
+    // The whole name around `cmd`, without the schema before a dot.
+    let other = |c: char| !(c.is_ascii_alphanumeric() || c == '_');
+    let start = lower[..at].rfind(other).map_or(0, |i| i + 1);
+    let len = lower[at..].find(other).unwrap_or(lower.len() - at);
+    let name = &lower[start..at + len];
+    let rest = stmt[at + len..].trim_start();
     let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
     let rest = rest.strip_prefix(['N', 'n']).unwrap_or(rest);
     let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
@@ -1384,7 +1404,7 @@ fn xp_cmdshell(stmt: &str, lower: &str) -> Option<String> {
             if chars.peek() == Some(&q) {
                 chars.next();
             } else {
-                return Some(line);
+                return (name.len() > 3 && line.contains(' ')).then(|| (name.to_string(), line));
             }
         }
         line.push(c);

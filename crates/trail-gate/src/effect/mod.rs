@@ -954,6 +954,27 @@ fn redirected_to(t: &str) -> Vec<&str> {
             out.push(first_word(next));
         }
     }
+    // A statement that saves (`BACKUP DATABASE '…/dm.ini' FULL BACKUPSET '/dev/nvme0n1'`,
+    // `EXPORT … '…'`): what it saves comes first, where it goes last, so the last quoted path
+    // is written.
+    // (The first word may be a setting's value: `CTLSTMT=BACKUP …`.)
+    let saves = t.split_whitespace().any(|w| {
+        matches!(
+            w.rsplit('=')
+                .next()
+                .unwrap_or(w)
+                .to_ascii_lowercase()
+                .as_str(),
+            "backup" | "dump" | "export" | "save" | "unload" | "spool"
+        )
+    });
+    if saves
+        && let Some(last) = t
+            .split_whitespace()
+            .rfind(|w| w.starts_with(['\'', '"']) && w[1..].starts_with(['/', '~']))
+    {
+        out.push(first_word(last));
+    }
     out
 }
 
@@ -3508,7 +3529,9 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // Said through a connection to another machine (`--controller=app-1.acme.internal:9990`,
     // `--host db2`): that machine goes down, not this one.
     // Told of this machine by name (`-h 127.0.0.1`), whatever other address the line holds.
-    let here = p.this_machine && (p.named_here || targets::remote(c).is_none());
+    // Or through a board's serial port (`--master=/dev/ttyACM0 --cmd=reboot`): the board
+    // restarts (the founders' call 1: an external device).
+    let here = p.this_machine && (p.named_here || targets::remote(c).is_none() && !serial_port(c));
     Some(if here {
         decide(
             Verdict::Block,
@@ -3529,6 +3552,19 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             ),
             raw,
         )
+    })
+}
+
+/// Whether `c` is pointed at a serial port (`/dev/ttyUSB0`, `--master=/dev/ttyACM0`, macOS's
+/// `/dev/cu.usbmodem1`), where an attached board listens.
+fn serial_port(c: &Cmd<'_>) -> bool {
+    c.words().any(|w| {
+        let v = w.rsplit_once('=').map_or(w, |(_, v)| v);
+        v.strip_prefix("/dev/").is_some_and(|d| {
+            ["ttyUSB", "ttyACM", "ttyAMA", "ttyS", "cu."]
+                .iter()
+                .any(|k| d.starts_with(k))
+        })
     })
 }
 

@@ -376,6 +376,12 @@ const PLAIN_DEVICE_KINDS: &[&str] = &[
 
 /// Option names that say where output goes.
 const OUTPUT_PARTS: &[&str] = &[
+    // A directory given for temporary files (`--temp DIR`, `--tmpdir=DIR`) is written, and
+    // emptied or removed when the program is done with it.
+    "temp",
+    "tempdir",
+    "tmp",
+    "tmpdir",
     "dest",
     "destination",
     "dst",
