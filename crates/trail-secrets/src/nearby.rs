@@ -172,6 +172,9 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in table_cells(text) {
         push_new(out, span, TABLE);
     }
+    for span in inserted_values(text) {
+        push_new(out, span, TABLE);
+    }
     for span in printed(text) {
         push_new(out, span, PRINTED);
     }
@@ -1987,6 +1990,93 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
         });
     }
     out
+}
+
+/// The values an SQL `INSERT` gives a column whose name names a credential (`INSERT INTO
+/// integrations (name, api_key) VALUES ('port', '122c…')`): the column list says what each
+/// position holds, as a table's header does, for every row the statement inserts. A value is
+/// judged as one assigned to that name.
+fn inserted_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"values") {
+        return out;
+    }
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("values") {
+        let v = from + at;
+        from = v + "values".len();
+        // The column list closes right before `VALUES`.
+        let before = text[..v].trim_end();
+        let Some(open) = before.strip_suffix(')').and_then(|list| list.rfind('(')) else {
+            continue;
+        };
+        let columns: Vec<&str> = before[open + 1..before.len() - 1]
+            .split(',')
+            .map(|c| c.trim().trim_matches(['`', '"', '\'', '[', ']']))
+            .collect();
+        let Some(k) = columns
+            .iter()
+            .position(|h| names_credential(h) && (passwordish(h) || names_a_token_word(h)))
+        else {
+            continue;
+        };
+        // Every row: `VALUES (…), (…)`.
+        let mut at = from;
+        loop {
+            at += text[at..].len()
+                - text[at..]
+                    .trim_start_matches([' ', '\t', '\r', '\n', ','])
+                    .len();
+            let Some((cells, end)) = sql_row(text, at) else {
+                break;
+            };
+            if let Some(&(s, e)) = cells.get(k)
+                && plausible::plausible_assignment(columns[k], &text[s..e], Written::Quoted)
+            {
+                out.push((s, e));
+            }
+            at = end;
+        }
+    }
+    out
+}
+
+/// The quoted values of the parenthesised row opening at `at` (`('a', 'it''s', 3)`), each as
+/// the span inside its quotes (a bare value is an empty span), and where the row ends.
+fn sql_row(text: &str, at: usize) -> Option<(Vec<(usize, usize)>, usize)> {
+    let b = text.as_bytes();
+    if b.get(at) != Some(&b'(') {
+        return None;
+    }
+    let mut cells = Vec::new();
+    let mut i = at + 1;
+    let mut cell = (i, i);
+    while i < b.len() {
+        match b[i] {
+            q @ (b'\'' | b'"') => {
+                let start = i + 1;
+                let mut j = start;
+                // A quote is written twice inside (`'it''s'`).
+                while j < b.len() && (b[j] != q || b.get(j + 1) == Some(&q)) {
+                    j += if b[j] == q { 2 } else { 1 };
+                }
+                cell = (start, j.min(b.len()));
+                i = j + 1;
+            }
+            b',' => {
+                cells.push(cell);
+                i += 1;
+                cell = (i, i);
+            }
+            b')' => {
+                cells.push(cell);
+                return Some((cells, i + 1));
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// The spans of `line`'s cells split at `delim`, blanks and quotes trimmed.

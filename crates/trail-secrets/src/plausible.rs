@@ -1058,7 +1058,13 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         // digit, symbol) reads as generated: `k#9Lq!2Zx7@Wm4`, not
         // `DOC_Vector_5_32`.
         let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
-        let bar = if is_hex_token(value) { 3.0 } else { 3.5 };
+        // Hex has 16 symbols: a short random run falls under 3 bits often (one in seven of 16
+        // characters, one in thirty-five of 20), so its bar is lower until the run is long.
+        let bar = match (is_hex_token(value), len) {
+            (true, ..24) => 2.7,
+            (true, _) => 3.0,
+            (false, _) => 3.5,
+        };
         let generated = (len >= 16 || (len >= 12 && every_class))
             && h >= bar
             && looks_random(value)

@@ -463,8 +463,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // and its value may be two arguments (`Header.Set("Authorization", "APIKey …")`).
         // Laravel Sanctum's tokens are the token's id, a bar, then the secret (`Bearer 955|…`);
         // others join an id and a secret with a colon (`Bearer fXvVwZ.PSkk2P:tYlI…`). A token
-        // copied from a URL keeps its escapes (`…KObfRo%3DuSvW…`).
-        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*(?:[:=]|,[ \t]*\\?["'])[ \t]*\\?["']?(?:[a-z][a-z0-9.-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}[:$|][a-z0-9._~+/@=-]{8,}|(?:[a-z0-9._~+/@=-]|%[0-9a-f]{2}){8,})|(?-u:\b)bearer[ \t]+(?P<secret2>(?:[0-9]{1,10}\||[a-z0-9._~+/-]{1,64}:)?(?:[a-z0-9._~+/-]|%[0-9a-f]{2}){16,}=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
+        // copied from a URL keeps its escapes (`…KObfRo%3DuSvW…`), and one may go on after
+        // an `=` (Atlassian's `ATATT…=230B4BA0`, its checksum after the padding).
+        regex: r#"(?-u:\b)(?:proxy-)?authorization\\?["']?[ \t]*(?:[:=]|,[ \t]*\\?["'])[ \t]*\\?["']?(?:[a-z][a-z0-9.-]*[ \t]+)?(?P<secret>[a-z0-9._~+/@=-]{1,64}[:$|][a-z0-9._~+/@=-]{8,}|(?:[a-z0-9._~+/@=-]|%[0-9a-f]{2}){8,})|(?-u:\b)bearer[ \t]+(?P<secret2>(?:[0-9]{1,10}\||[a-z0-9._~+/-]{1,64}:)?(?:[a-z0-9._~+/-]|%[0-9a-f]{2}){16,}(?:=+[a-z0-9._~+/-]+)*=*)|(?-u:\b)authorization["']?[ \t]+["']?basic[ \t]+(?P<secret3>[a-z0-9+/]{12,}=*)|(?-u:\b)bearer["']?[ \t]*(?:,|=>|:|=)[ \t]*["'](?P<secret4>[a-z0-9._~+/-]{16,}=*)["']|["']basic[ \t]+(?P<secret5>[a-z0-9+/]{16,}=*)["']"#,
         example: "Authorization: Basic ZGVwbG95OlRyNDFsLXMzY3IzdC1wNTU=",
         keywords: &["authorization", "bearer"],
         check: Check::Token,

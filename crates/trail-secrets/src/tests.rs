@@ -3928,3 +3928,40 @@ fn passwords_with_equals_signs_and_token_columns() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the sixty-second sealed part (issue 20): a 20-digit hex key under a header's name
+/// fell under the entropy bar (a short random hex run often does), an `INSERT`'s value under
+/// a credential's column was not read by its column, and a bearer token that goes on after an
+/// `=` (Atlassian's checksum) was cut there.
+#[test]
+fn short_hex_keys_inserted_rows_and_tokens_past_padding() {
+    for (text, secret) in [
+        (
+            "fetch(u, { headers: { 'X-Api-Key': 'b93f0fb84dbbe99b31bf' } })",
+            "b93f0fb84dbbe99b31bf",
+        ),
+        (
+            "INSERT INTO integrations (name, api_key) VALUES ('port', '122c8a19d6e5b80a72025716c7b9b61b02aeb996');",
+            "122c8a19d6e5b80a72025716c7b9b61b02aeb996",
+        ),
+        (
+            "insert into users (id, email, password) values (1, 'a@b.c', 'Xk9#mQ2vLp8!'), (2, 'd@e.f', 'Tr4$hZq1wE7^');",
+            "Tr4$hZq1wE7^",
+        ),
+        (
+            "Authorization: Bearer ATATT3xFfGF0ELEbFPRJoy07i2-V1W5HghgGhar40=230B4BA0",
+            "230B4BA0",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "INSERT INTO t (name, token) VALUES ('x', 'changeme')",
+        "INSERT INTO t (name, owner, token_count) VALUES ('x', 'platform-team', 1200)",
+        "{ 'X-Api-Key': 'deadbeefdeadbeefdead' }",
+        "commit 122c8a19d6e5b80a72025716c7b9b61b02aeb996",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
