@@ -522,9 +522,7 @@ fn sends_elsewhere(code: &str) -> Option<String> {
     const CHANGES: &[&str] = &["post", "put", "patch", "delete"];
     let by_call = code.match_indices('(').find_map(|(at, _)| {
         let before = &code[..at];
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
+        let start = word_start(before, |c| c.is_ascii_alphanumeric() || c == '_');
         let name = &before[start..];
         // A method on a client or a module (`requests.post`), not one on what a call
         // returned or on a collection's entry (`d.delete(k)` has no URL beside it, but
@@ -536,9 +534,9 @@ fn sends_elsewhere(code: &str) -> Option<String> {
         .then(|| {
             format!(
                 "{}(…)",
-                &before[before[..start - 1]
-                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-                    .map_or(0, |i| i + 1)..]
+                &before[word_start(&before[..start - 1], |c| {
+                    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+                })..]
             )
         })
     });
@@ -578,9 +576,7 @@ fn acts_on_another_machine(code: &str) -> Option<String> {
     }
     code.match_indices('(').find_map(|(at, _)| {
         let before = &code[..at];
-        let name_start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
+        let name_start = word_start(before, |c| c.is_ascii_alphanumeric() || c == '_');
         // A method (`.write(`), not a function or a constructor; not one on what a call
         // returned (`open('build/x.bin', 'wb').write(…)` writes a local file).
         if name_start == 0
@@ -985,6 +981,15 @@ fn identifiers(code: &str) -> impl Iterator<Item = (&str, bool)> {
     })
 }
 
+/// Where the name ending `text` starts: after the last character `part` rejects, which may be
+/// wider than a byte (`Ⱥ`).
+fn word_start(text: &str, part: impl Fn(char) -> bool) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| !part(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -994,5 +999,21 @@ mod tests {
         for name in HOME_NAMES {
             assert!(HOME_KEYS.iter().any(|k| name.contains(k)), "{name}");
         }
+    }
+
+    /// Found by the PowerShell reader's property test: a character wider than a byte before a
+    /// call's parenthesis (`?Ⱥ(`) was cut through when the call's name was looked for.
+    #[test]
+    fn a_wide_character_before_a_call() {
+        for code in [
+            "requests.post(\"https://x.example/a\") Ⱥ(1)",
+            "x = \"https://x.example/\"; ¡(\"",
+            "open('https://x.example') é.write(1)",
+        ] {
+            let _ = sends_elsewhere(code);
+            let _ = argv_lists(code);
+            let _ = deletion_call(code);
+        }
+        assert_eq!(word_start("a.bȺc", |c| c.is_ascii_alphanumeric()), 5);
     }
 }

@@ -1390,7 +1390,11 @@ fn command_procedure(stmt: &str, lower: &str) -> Option<(String, String)> {
     let at = lower.find("cmd")?;
     // The whole name around `cmd`, without the schema before a dot.
     let other = |c: char| !(c.is_ascii_alphanumeric() || c == '_');
-    let start = lower[..at].rfind(other).map_or(0, |i| i + 1);
+    let start = lower[..at]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| other(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let len = lower[at..].find(other).unwrap_or(lower.len() - at);
     let name = &lower[start..at + len];
     let rest = stmt[at + len..].trim_start();
