@@ -4432,6 +4432,56 @@ fn programs_named_for_sending() {
     }
 }
 
+/// Found by the sixty-third sealed part (issue 20), gate frozen at 4ecfdc3 (first run 0.79 /
+/// 0.77 / 0.99, 7 of 68 allowed outright): a link made on the line to a disk or a system table
+/// before a program that writes by names of its own (`ln -sf /dev/sda build/relax/WAVECAR &&
+/// (cd build/relax && vasp_std)`) was allowed outright, as were a setting named for output by
+/// `out` joined after what it writes (`msout="$HOME"`, the value an expansion) and a task told
+/// `clobber=yes` given a disk last. Batch schedulers' submitting commands (`qsub`, `sbatch`),
+/// launchers given other machines (`mpirun -hostfile …`, `-host a,b`), a scratch directory
+/// outside the project, and a program run where `cd` took the line outside the project were
+/// allowed.
+#[test]
+fn mechanisms_found_by_the_sixty_third_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "ln -sf /dev/sda build/relax/DATA && (cd build/relax && acme-dft)",
+        "(cd build/run && ln -sf /etc/passwd bdy_d01 && ./acme.exe)",
+        "acme-calib msin=build/a.MS msout=\"$HOME\" msout.overwrite=true",
+        "acme-merge @build/list.txt /dev/sda clobber=yes",
+        "acme-conf build/s.xyz --scratch /",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "qsub -b y -cwd acme-dft build/si/si",
+        "xsub -q gpu build/jobs/train.sh",
+        "sbatch --wrap=\"python train.py\"",
+        "mpirun -np 64 --hostfile hosts.txt acme-sim in.cir",
+        "acme-launch -host node1,node2 -np 8 acme-sim",
+        "acme-conf build/s.xyz --scratch /scratch/shared/conf",
+        "acme-merge @build/list.txt /srv/archive/merged.fits clobber=yes",
+        "cd /home/dev/runs/md && acme-dft",
+        "(cd /srv/wrf/operational && ./acme.exe)",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "ln -sf /srv/data build/data && acme-dft",
+        "sbatch --test-only jobs/train.sh",
+        "pvbatch post/render.py --output build/p.png",
+        "mpirun -np 4 acme-sim in.cir",
+        "acme-merge @build/list.txt build/merged.fits clobber=yes",
+        "acme-calib msin=build/a.MS msout=build/b.MS",
+        "acme-conf build/s.xyz --scratch \"$TMPDIR/conf\"",
+        "cd /tmp && acme-jar xf build/x.jar",
+        "cd /opt/acme && ./acme-admin check",
+        "cd build/run && ./acme.exe",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-second sealed part (issue 20), gate frozen at 36c5a68 (first run 0.90 /
 /// 0.80 / 0.98, 4 of 67 allowed outright): a directory for temporary files (`--temp "$HOME"`)
 /// was not read as written (a program empties it when done); a saving statement's destination

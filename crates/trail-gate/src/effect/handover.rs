@@ -392,6 +392,52 @@ fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {
     })
 }
 
+/// A launcher told which machines to run on (`mpirun -hostfile hosts.txt …`, `--machinefile`,
+/// `-host node1,node2`): the program and what it is handed run there, under this user's
+/// login. Control is handed to other hosts; a person decides.
+pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    let words: Vec<&str> = c.option_words().collect();
+    let found = words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        let name: String = flag
+            .strip_prefix('-')?
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let listed = matches!(
+            name.as_str(),
+            "hostfile" | "hostsfile" | "machinefile" | "nodefile"
+        );
+        // Several hosts named at once (`-host node1,node2`).
+        let several = matches!(name.as_str(), "host" | "hosts")
+            && value.is_some_and(|v| {
+                let host = |h: &&str| {
+                    !h.is_empty()
+                        && h.bytes().any(|b| b.is_ascii_alphabetic())
+                        && h.bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+                };
+                v.split(',').filter(host).count() >= 2
+            });
+        (listed || several).then(|| w.to_string())
+    });
+    if let Some(w) = found {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to run on the machines it is given (`{w}`): what it runs runs there; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
 /// An interactive shell among the words (a shell's name with nothing but flags after it, or
 /// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
 /// host or a URL among the words, a shell others can reach, a block.

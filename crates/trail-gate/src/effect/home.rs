@@ -71,3 +71,46 @@ fn cached(p: &std::path::Path) -> bool {
         )
     })
 }
+
+/// A program nobody models run where this line moved to, outside the project and the
+/// temporary directories (`cd /home/dev/runs/md && vasp_std`, `(cd /srv/wrf/operational &&
+/// ./real.exe)`): such a program reads its input and writes its output where it runs, by
+/// names of its own, so what is there may be rewritten. A person decides.
+pub(super) fn works_outside(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let cwd = &ctx.places.cwd;
+    // The temporary directory itself is where scratch work goes (`cd /tmp && jar xf …`).
+    let scratch = [
+        Some(std::path::Path::new("/tmp")),
+        Some(std::path::Path::new("/var/tmp")),
+    ]
+    .into_iter()
+    .chain([ctx.places.tmpdir.as_deref()])
+    .flatten()
+    .any(|t| cwd == t);
+    // An installed application's own directory (`cd /opt/paperless/src && python3 manage.py
+    // …`) is where its tools are meant to be run; what they do is their words' business.
+    let installed = cwd.starts_with("/opt");
+    if ctx.line.cwd_unknown || *cwd == ctx.places.project_root || scratch || installed {
+        return None;
+    }
+    let place = ctx.places.classify(&cwd.to_string_lossy());
+    let outside = match place {
+        super::super::Place::Outside => !cached(cwd) && !ctx.holds_project(cwd),
+        // (`cd /` before an archive's listing or a system directory's tool is judged by what
+        // is unpacked or written there.)
+        super::super::Place::Home => true,
+        _ => false,
+    };
+    outside.then(|| {
+        super::decide(
+            Verdict::Junction,
+            RuleId::NamesCritical,
+            format!(
+                "`{}` runs in `{}`, outside the project, where it reads and writes by names of its own, and trail does not model this program: a person decides",
+                c.name,
+                cwd.display()
+            ),
+            raw,
+        )
+    })
+}

@@ -197,7 +197,7 @@ fn last_places(
 ) {
     out.extend(serves_critical(found, from, raw, out));
     if out.0.len() == from && !reads_only {
-        out.extend(home::handed(c, ctx, raw));
+        out.extend(home::handed(c, ctx, raw).or_else(|| home::works_outside(c, ctx, raw)));
     }
 }
 
@@ -243,6 +243,7 @@ fn unmodelled_acts(
     out: &mut Findings,
 ) {
     through_a_bind_mount(c, ctx, out);
+    out.extend(through_a_planted_link(c, ctx, raw));
     out.extend(mounted_over(c, ctx, raw));
     out.extend(builds_an_array(c, raw));
     what_it_is_handed(c, cmd, producers, ctx, raw, out);
@@ -1380,6 +1381,37 @@ fn destroys(
     )
 }
 
+/// A program nobody models run after a link made on the same line, in the project or a
+/// temporary directory, to a disk, a boot file or one of the system's tables (`ln -sf /dev/sda
+/// build/relax/WAVECAR && (cd build/relax && vasp_std)`): a program writes its files by names
+/// of its own, and the one it writes through that link lands on what it points at. No word of
+/// the program names the link, so the link itself is what is judged.
+fn through_a_planted_link(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let (link, target) = ctx.line.links.iter().find(|(link, target)| {
+        let to = target.to_string_lossy();
+        let here = matches!(
+            ctx.places.classify(&link.to_string_lossy()),
+            super::Place::Inside | super::Place::Tmp
+        );
+        here && match targets::target(&to, ctx) {
+            Some(t) if t.device_like() => true,
+            Some(Target::SystemFile) => targets::system_table(&to, ctx),
+            _ => false,
+        }
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` runs after a link was made on this line (`{}` to `{}`): what it writes through that link lands on a disk, a boot file or a system table; it is never run",
+            c.name,
+            link.display(),
+            target.display()
+        ),
+        raw,
+    ))
+}
+
 /// Code run inside a container or a chroot that sees this machine's root or home through a
 /// bind mount (`wwctl container exec --bind /:/host … sh -c 'rm -rf /host/home/dev'`, `-v
 /// ~:/h`): a path under the mount point is that place, so the code is judged again with the
@@ -1707,6 +1739,7 @@ fn unmodelled(
         ));
     }
     handover::judge(c, raw, out);
+    handover::runs_on_listed_hosts(c, raw, out);
     handover::exposes(c, assigns, raw, out);
     handover::runs_clients_code(c, raw, out);
     if !reads_only {

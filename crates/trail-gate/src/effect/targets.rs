@@ -376,8 +376,9 @@ const PLAIN_DEVICE_KINDS: &[&str] = &[
 
 /// Option names that say where output goes.
 const OUTPUT_PARTS: &[&str] = &[
-    // A directory given for temporary files (`--temp DIR`, `--tmpdir=DIR`) is written, and
-    // emptied or removed when the program is done with it.
+    // A directory given for temporary files (`--temp DIR`, `--tmpdir=DIR`, `--scratch DIR`)
+    // is written, and emptied or removed when the program is done with it.
+    "scratch",
     "temp",
     "tempdir",
     "tmp",
@@ -863,10 +864,25 @@ fn saves(c: &Cmd<'_>) -> bool {
 /// A word's text: as written when static, else the path a variable the gate knows gives it
 /// (`"$HOME"`).
 fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
-    a.text.clone().or_else(|| {
-        ctx.resolve(&a.raw)
-            .map(|p| p.to_string_lossy().into_owned())
-    })
+    if let Some(t) = &a.text {
+        return Some(t.clone());
+    }
+    // A setting's or an option's value the shell expands (`msout="$HOME"`, `--output=$HOME`):
+    // the place it names, under its key (read whole, the word is no path).
+    if let Some((k, v)) = a.raw.split_once('=') {
+        let key = k.trim_start_matches('-');
+        let keyed = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        if keyed {
+            return ctx
+                .resolve(v)
+                .map(|p| format!("{k}={}", p.to_string_lossy()));
+        }
+    }
+    ctx.resolve(&a.raw)
+        .map(|p| p.to_string_lossy().into_owned())
 }
 
 /// Where an output goes, when its last name only the shell knows (`-o
@@ -1006,9 +1022,11 @@ fn written_operands<'c>(
                 .is_some_and(|t| target(t, ctx) == Some(Target::Device))
     });
     let imaged = image_onto_disk(c, ctx);
+    let clobbered = clobbered_operand(c);
     move |n| {
         last_is_output && n + 1 == c.args.len()
             || disk_output == Some(n)
+            || clobbered == Some(n)
             || imaged == Some(n)
             || converted == Some(n)
             || recorder
@@ -1017,6 +1035,31 @@ fn written_operands<'c>(
                     .as_deref()
                     .is_some_and(|t| operand(t) && t.contains('/'))
     }
+}
+
+/// Told to write over what is there (`clobber=yes`, `overwrite=true`, as HEASoft's and
+/// IRAF's tasks take it): the last operand, where such tasks put their output, is written
+/// (`ftmerge @list.txt /dev/sda clobber=yes`). Its index.
+fn clobbered_operand(c: &Cmd<'_>) -> Option<usize> {
+    let told = c.words().any(|w| {
+        w.split_once('=').is_some_and(|(k, v)| {
+            let key = k
+                .rsplit(['.', '_'])
+                .next()
+                .unwrap_or(k)
+                .to_ascii_lowercase();
+            matches!(key.as_str(), "clobber" | "overwrite")
+                && ["yes", "y", "true", "1", "on"]
+                    .iter()
+                    .any(|t| v.eq_ignore_ascii_case(t))
+        })
+    });
+    if !told {
+        return None;
+    }
+    (0..c.args.len())
+        .rev()
+        .find(|&i| c.args[i].text.as_deref().is_some_and(operand))
 }
 
 /// A disk image of the project (`build/data.iso`, `out.img`) handed over beside a disk, as a
@@ -1468,9 +1511,16 @@ fn comma_listed(value: &str, ctx: &Context) -> Vec<Found> {
 /// `outfile`; not `root`, which names what a program works in).
 fn key_names_output(key: &str) -> bool {
     // A wrapper is a program the tool writes there (`git_wrapper=/usr/bin/sudo`).
+    let lower = key.to_ascii_lowercase();
     words::parts(key)
         .iter()
         .any(|p| OUTPUT_PARTS.contains(&p.as_str()) && p != "root" || p == "wrapper")
+        // Or `out` joined after what is written (`msout=`, `hklout=`, as radio astronomy's
+        // and crystallography's tasks take it; not `layout=`, `stdout=`, `timeout=`).
+        || joined_out(std::slice::from_ref(&lower))
+        || lower.strip_suffix("out").is_some_and(|n| {
+            (2..=3).contains(&n.len()) && !matches!(n, "lay" | "std" | "log" | "time")
+        })
 }
 
 /// Settings chained by colons in one word, as media filters and sinks take them

@@ -554,6 +554,11 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
+                    // Only the look (`--test-only`, `--check-only`, `--validate-only`).
+                    || w.starts_with("--") && {
+                        let ps = parts(w);
+                        ps.len() == 2 && ps[1] == "only" && LOOKS.contains(&ps[0].as_str())
+                    }
                     // `--list`, `--status` alone; beside another long flag (`--logs --reboot`)
                     // a looking word is one more thing to do, not the only one.
                     || w.strip_prefix("--").is_some_and(|f| LOOKS.contains(&f))
@@ -2508,7 +2513,8 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
 }
 
 /// A long flag that schedules what the command runs (`--cron-schedule "0 3 * * *"`,
-/// `--schedule=@daily`): it runs later, when no one is watching.
+/// `--schedule=@daily`), or a batch scheduler's submitting command (`qsub`, `sbatch`): it runs
+/// later, when no one is watching.
 pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
     c.option_words()
         .find(|w| {
@@ -2519,6 +2525,19 @@ pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
             })
         })
         .map(str::to_string)
+        .or_else(|| queues_a_job(c.name).then(|| c.name.to_string()))
+}
+
+/// A batch scheduler's submitting command by its short name: a letter or two, then `sub`
+/// (`qsub`, `bsub`, `msub`: submit), or one letter, then `batch` (`sbatch`; ParaView's
+/// `pvbatch` runs a script here). The job waits in a queue and runs later, on whatever node
+/// the queue picks.
+fn queues_a_job(name: &str) -> bool {
+    [("sub", 2), ("batch", 1)].iter().any(|(v, most)| {
+        name.strip_suffix(v).is_some_and(|head| {
+            (1..=*most).contains(&head.len()) && head.bytes().all(|b| b.is_ascii_lowercase())
+        })
+    })
 }
 
 /// Whether the command is told to empty or clean what it writes to (`--emptyOutDir`,
