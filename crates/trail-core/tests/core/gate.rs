@@ -4432,6 +4432,28 @@ fn programs_named_for_sending() {
     }
 }
 
+/// Found by counting the subcommand words of the risky commands still allowed across every
+/// part (issue 20): `pub`, a message published to a broker's topic (`nats pub …`, `rostopic
+/// pub /cmd_vel …`, an MQTT client's `pub -h broker…`), whoever listens acts on it; five rows
+/// of four parts were allowed. A public key's file (`-p minisign.pub`) is no verb.
+#[test]
+fn messages_published_to_a_broker() {
+    let ctx = ctx();
+    for line in [
+        "acme-mq pub orders.created '{\"id\": 42}'",
+        "acme-topic pub -r 10 /cmd_vel geometry_msgs/Twist '{linear: {x: 1.0}}'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sign -Vm dist/acme.tar.gz -p acme-sign.pub",
+        "acme-mq sub orders.created",
+        "acme-mq pub --help",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-third sealed part (issue 20), gate frozen at 4ecfdc3 (first run 0.79 /
 /// 0.77 / 0.99, 7 of 68 allowed outright): a link made on the line to a disk or a system table
 /// before a program that writes by names of its own (`ln -sf /dev/sda build/relax/WAVECAR &&

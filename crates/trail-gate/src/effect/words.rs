@@ -207,6 +207,9 @@ const REACHES: &[&str] = &[
     "payout",
     "promote",
     "provision",
+    // A message published to a broker's topic (`nats pub`, `rostopic pub`): whoever listens
+    // acts on it.
+    "pub",
     "publish",
     "purchase",
     "push",
@@ -1528,9 +1531,9 @@ fn switch(flag: &str) -> bool {
 fn file_like(word: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
         "c", "cfg", "conf", "cpp", "css", "csv", "db", "env", "go", "gz", "h", "html", "ini",
-        "java", "js", "json", "jsx", "kt", "lock", "log", "md", "mjs", "pdf", "png", "py", "rb",
-        "rs", "sh", "sql", "svg", "tar", "tgz", "toml", "ts", "tsx", "txt", "xml", "yaml", "yml",
-        "zip",
+        "java", "js", "json", "jsx", "kt", "lock", "log", "md", "mjs", "pdf", "png", "pub", "py",
+        "rb", "rs", "sh", "sql", "svg", "tar", "tgz", "toml", "ts", "tsx", "txt", "xml", "yaml",
+        "yml", "zip",
     ];
     word.rsplit_once('.')
         .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
