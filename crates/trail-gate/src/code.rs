@@ -749,6 +749,8 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
                 || ["put", "fput", "mput"].iter().any(|p| last.starts_with(p))
                 || ps.iter().any(|p| matches!(p.as_str(), "put" | "create" | "creat" | "printto"))
                 || ps.windows(2).any(|w| w[0] == "print" && w[1] == "to")
+                // Output sent to a file by name (Yacas's `ToFile("/etc/passwd") …`).
+                || ps.windows(2).any(|w| w[0] == "to" && w[1] == "file")
                 // A call that puts its result at a path (`doc.save("/etc/passwd")`,
                 // `output.file(%wav, "/etc/passwd", …)`): the path is written.
                 || ["save", "dump", "output", "export", "store", "persist"]

@@ -4432,6 +4432,30 @@ fn programs_named_for_sending() {
     }
 }
 
+/// Found by the sixty-first sealed part (issue 20), left unread until now: a call named for
+/// sending output to a file (`ToFile("/etc/passwd") Echo(…)`, in a computer-algebra shell's
+/// here-document) was allowed outright; `PrintTo`, `save`, `write…` already counted.
+#[test]
+fn output_sent_to_a_file_by_a_calls_name() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-cas -p -c <<'END'\nToFile(\"/etc/passwd\") Echo(\"root::0:0::/:/bin/sh\");\nEND",
+            &ctx
+        )
+        .verdict,
+        Verdict::Block
+    );
+    assert_eq!(
+        evaluate(
+            "acme-cas -p -c <<'END'\nToFile(\"build/taylor.txt\") Echo(\"x\");\nEND",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}
+
 /// Found by counting the subcommand words of the risky commands still allowed across every
 /// part (issue 20): `pub`, a message published to a broker's topic (`nats pub …`, `rostopic
 /// pub /cmd_vel …`, an MQTT client's `pub -h broker…`), whoever listens acts on it; five rows
