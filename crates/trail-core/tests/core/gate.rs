@@ -4432,6 +4432,30 @@ fn programs_named_for_sending() {
     }
 }
 
+/// Found by the sixty-first sealed part (issue 20), left unread until now: `-y 4/mmm` (a
+/// crystal's point group) was read as yes to everything, and a console's statements handed one
+/// per argument and ended by `"quit"` were read as told to stop something. A `-y` alone, a
+/// quit sent after a flag, and a quit alone still count.
+#[test]
+fn a_valued_y_and_a_consoles_closing_quit() {
+    let ctx = ctx();
+    for line in [
+        "acme-merge -i build/run1.stream -o build/merged.hkl -y 4/mmm",
+        "acme-zoom \"connect localhost:9999\" \"scan @attr 1=4 a\" \"quit\"",
+        "acme-query usage quit",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-cli purge -y",
+        "acme-mux -S build -X quit",
+        "acme-daemon quit",
+        "acme-query \"delete home/dev/old\" quit",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}
+
 /// Found by the sixty-first sealed part (issue 20), left unread until now: a call named for
 /// sending output to a file (`ToFile("/etc/passwd") Echo(…)`, in a computer-algebra shell's
 /// here-document) was allowed outright; `PrintTo`, `save`, `write…` already counted.

@@ -604,6 +604,23 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
     if c.args.is_empty() && matches!(c.name, "quit" | "exit" | "bye") {
         return None;
     }
+    // Statements handed to a console one per argument, the last its own ending (`zoomsh
+    // "connect …" "scan …" "quit"`, `bbackupquery usage quit`): the console ends, nothing
+    // stops. The statements before it are judged. (After a flag it is a command sent:
+    // `screen -X quit`.)
+    if let [.., before, last] = c.args
+        && last
+            .text
+            .as_deref()
+            .is_some_and(|t| matches!(t, "quit" | "exit" | "bye" | "q"))
+        && before.text.as_deref().is_some_and(|t| !t.starts_with('-'))
+    {
+        let shorter = Cmd {
+            args: &c.args[..c.args.len() - 1],
+            ..*c
+        };
+        return consequence(&shorter);
+    }
     name_verb(c.name)
         // A subcommand that only looks says what the named act is not doing now (`espflash
         // board-info`, `acme-wipe list`).
@@ -2451,7 +2468,13 @@ const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "submit", "u
 pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
     let words: Vec<&str> = c.option_words().collect();
     words.iter().enumerate().find_map(|(i, &w)| {
-        if w == "-y" {
+        // Not when it takes a value no yes-switch takes (`-y 4/mmm`, a crystal's point group;
+        // `-y 01`): a word that starts with a digit after it.
+        if w == "-y"
+            && !words
+                .get(i + 1)
+                .is_some_and(|n| n.starts_with(|ch: char| ch.is_ascii_digit()))
+        {
             return Some(w.to_string());
         }
         let flag = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
