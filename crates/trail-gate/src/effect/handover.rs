@@ -396,6 +396,16 @@ fn everyone_let_in<'a, 'b>(words: &'b [&'a str]) -> Option<&'b &'a str> {
 /// `-host node1,node2`): the program and what it is handed run there, under this user's
 /// login. Control is handed to other hosts; a person decides.
 pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    // Asked of every command nobody models: nothing is allocated unless a flag could say so.
+    let flagged = |w: &str| {
+        w.starts_with('-')
+            && ["host", "machine", "node"]
+                .iter()
+                .any(|k| super::words::holds(w, k))
+    };
+    if !c.option_words().any(flagged) {
+        return;
+    }
     let words: Vec<&str> = c.option_words().collect();
     let found = words.iter().enumerate().find_map(|(i, w)| {
         let (flag, value) = match w.split_once('=') {

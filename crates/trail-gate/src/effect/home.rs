@@ -1,4 +1,5 @@
-//! A place in the person's home handed to a program trail does not model.
+//! A place outside the project that a program trail does not model works on: a place in the
+//! person's home handed to it, or the directory `cd` took the line to.
 //!
 //! The agent's own ground is the project and the temporary directories (DESIGN). The home
 //! around them holds the person's documents, pictures, mail, keys and other projects. What a
@@ -13,8 +14,8 @@ use super::super::{Context, Decision, Verdict};
 use super::RuleId;
 
 /// The first word of `c` that names a place inside the home but outside the project (not the
-/// home itself, which is judged as a protected place, nor the person's tool caches), when `c` neither only looks nor writes its output into
-/// the project, where what it takes from the home is read.
+/// home itself, which is judged as a protected place, nor the person's tool caches), unless
+/// `c` writes its output into the project, where what it takes from the home is read.
 pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     // Asked of every command nobody models that nothing else stopped: no allocation unless a
     // word could name the home at all.
@@ -79,14 +80,9 @@ fn cached(p: &std::path::Path) -> bool {
 pub(super) fn works_outside(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     let cwd = &ctx.places.cwd;
     // The temporary directory itself is where scratch work goes (`cd /tmp && jar xf …`).
-    let scratch = [
-        Some(std::path::Path::new("/tmp")),
-        Some(std::path::Path::new("/var/tmp")),
-    ]
-    .into_iter()
-    .chain([ctx.places.tmpdir.as_deref()])
-    .flatten()
-    .any(|t| cwd == t);
+    let scratch = cwd == std::path::Path::new("/tmp")
+        || cwd == std::path::Path::new("/var/tmp")
+        || ctx.places.tmpdir.as_ref() == Some(cwd);
     // An installed application's own directory (`cd /opt/paperless/src && python3 manage.py
     // …`) is where its tools are meant to be run; what they do is their words' business.
     let installed = cwd.starts_with("/opt");

@@ -186,7 +186,8 @@ pub(super) fn judge(
 
 /// The places judged once everything else has spoken, for a program nobody models: the
 /// filesystem root served to the network, and, when nothing stopped it and it does not only
-/// look (`reads_only`), a place in the home handed to it. Its decisions start at `from`.
+/// look (`reads_only`), a place in the home handed to it or a directory outside the project
+/// it runs in. Its decisions start at `from`.
 fn last_places(
     c: &Cmd<'_>,
     ctx: &Context,
@@ -960,14 +961,10 @@ fn redirected_to(t: &str) -> Vec<&str> {
     // is written.
     // (The first word may be a setting's value: `CTLSTMT=BACKUP …`.)
     let saves = t.split_whitespace().any(|w| {
-        matches!(
-            w.rsplit('=')
-                .next()
-                .unwrap_or(w)
-                .to_ascii_lowercase()
-                .as_str(),
-            "backup" | "dump" | "export" | "save" | "unload" | "spool"
-        )
+        let w = w.rsplit('=').next().unwrap_or(w);
+        ["backup", "dump", "export", "save", "unload", "spool"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
     });
     if saves
         && let Some(last) = t

@@ -1043,12 +1043,8 @@ fn written_operands<'c>(
 fn clobbered_operand(c: &Cmd<'_>) -> Option<usize> {
     let told = c.words().any(|w| {
         w.split_once('=').is_some_and(|(k, v)| {
-            let key = k
-                .rsplit(['.', '_'])
-                .next()
-                .unwrap_or(k)
-                .to_ascii_lowercase();
-            matches!(key.as_str(), "clobber" | "overwrite")
+            let key = k.rsplit(['.', '_']).next().unwrap_or(k);
+            (key.eq_ignore_ascii_case("clobber") || key.eq_ignore_ascii_case("overwrite"))
                 && ["yes", "y", "true", "1", "on"]
                     .iter()
                     .any(|t| v.eq_ignore_ascii_case(t))
