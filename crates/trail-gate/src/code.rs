@@ -724,15 +724,16 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
 /// path in a system directory, with a write mode or a call named for writing or saving.
 pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
     let lits = literals(code);
-    let system = lits
-        .iter()
-        .any(|l| l.starts_with('/') && matches!(ctx.classify(l), Place::System));
+    let system = lits.iter().any(|l| {
+        let path = perl_mode(l).map_or(l.as_str(), str::trim_start);
+        path.starts_with('/') && matches!(ctx.classify(path), Place::System)
+    });
     if !system {
         return false;
     }
-    let mode = lits
-        .iter()
-        .any(|l| matches!(l.as_str(), "w" | "wb" | "w+" | "wt" | "a" | "ab" | "r+"));
+    let mode = lits.iter().any(|l| {
+        matches!(l.as_str(), "w" | "wb" | "w+" | "wt" | "a" | "ab" | "r+") || perl_mode(l).is_some()
+    });
     let call = identifiers(code).any(|(id, called)| {
         called && {
             let last = id
@@ -990,6 +991,16 @@ fn word_start(text: &str, part: impl Fn(char) -> bool) -> usize {
         .rev()
         .find(|&(_, c)| !part(c))
         .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+/// What follows a Perl open's writing mode, when `l` starts with one (`">"`, `">>"`, `"+<"`
+/// with `>` somewhere, `">/etc/passwd"`, `">:raw"`): the path joined to it, or nothing.
+/// Perl's modes stand before the path, in their own string or joined to it (`open(my $fh,
+/// ">", "/dev/sda")`, `open(FH, ">/etc/passwd")`).
+fn perl_mode(l: &str) -> Option<&str> {
+    let rest = l.trim_start_matches(['+', '>', '<']);
+    (l.len() > rest.len() && l[..l.len() - rest.len()].contains('>'))
+        .then(|| if rest.starts_with(':') { "" } else { rest })
 }
 
 #[cfg(test)]

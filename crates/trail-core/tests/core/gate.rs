@@ -4512,6 +4512,28 @@ fn messages_published_to_a_broker() {
     }
 }
 
+/// Found by the sixty-fourth sealed part (issue 20), gate frozen at 4dc68a6 (first run 0.87 /
+/// 0.81 / 0.98, 2 of 67 allowed outright): Perl's `open` with its mode in a string of its own
+/// or joined to the path (`open(my $fh, ">", "/dev/sda")`, `open(FH, ">/etc/passwd")`) was no
+/// write, handed to `perl -e` or to a program whose language is Perl: both were allowed.
+#[test]
+fn perls_open_modes_write() {
+    let ctx = ctx();
+    for line in [
+        "acme-shell 'open(my $fh, \">\", \"/dev/sda\"); print $fh \"0\" x 4096;'",
+        "perl -e 'open(my $fh, \">\", \"/dev/sda\"); print $fh 0;'",
+        "perl -e 'open(FH, \">/etc/passwd\"); print FH 1;'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-shell 'open(my $fh, \">\", \"build/x\"); print $fh 1;'",
+        "perl -e 'open(my $fh, \">\", \"build/out.txt\"); print $fh 1;'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-third sealed part (issue 20), gate frozen at 4ecfdc3 (first run 0.79 /
 /// 0.77 / 0.99, 7 of 68 allowed outright): a link made on the line to a disk or a system table
 /// before a program that writes by names of its own (`ln -sf /dev/sda build/relax/WAVECAR &&
