@@ -672,7 +672,10 @@ fn long_value_after(rest: &[u8]) -> bool {
 }
 
 fn long_token_shape(b: &[u8]) -> bool {
-    let token = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    // An `authorize` key may hold base64's `+`, `/` and `=` (its regex lets them in, and a
+    // digit may come only after one: `hf_sohd…/0`, found by `shape_checks_are_necessary_
+    // conditions`).
+    let token = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'+' | b'/' | b'=');
     let mut i = 0;
     while i < b.len() {
         // The regexes allow an escaping backslash before the token (`login \ghp_…`).

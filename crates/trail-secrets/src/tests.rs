@@ -3965,3 +3965,12 @@ fn short_hex_keys_inserted_rows_and_tokens_past_padding() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by `shape_checks_are_necessary_conditions` on a cold CI run: the long-token shape
+/// skipped `authorize\thf_sohd…/0`, whose key the `authorize` regex takes with a `/` in it and
+/// whose only digit comes after that `/`. The shape must admit what the regex accepts.
+#[test]
+fn an_authorize_key_with_a_slash_is_not_skipped_by_its_shape() {
+    let text = "\tauthorize\t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/0";
+    assert!(crate::shape::Shape::LongToken.admits(text, text.to_ascii_lowercase().as_bytes()));
+}
