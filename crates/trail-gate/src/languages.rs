@@ -274,7 +274,11 @@ fn ex_write_target(c: &str) -> Option<&str> {
 
 /// The command writes `file`: judged as the shell's `> file` is.
 fn writes_file(file: &str, out: &mut Findings) {
-    out.runs(&format!("> '{}'", file.replace('\'', "'\\''")), Keep::All);
+    // The buffer's text put there, as a program's output would be (not the file emptied).
+    out.runs(
+        &format!("cat > '{}'", file.replace('\'', "'\\''")),
+        Keep::All,
+    );
 }
 
 /// The string literals of code that hands strings to the shell, each judged as a command line

@@ -136,6 +136,7 @@ impl<'a> Walker<'_, 'a> {
                     if writes {
                         self.flat.commands[i].writes.push(Write {
                             target: w.render(self.src),
+                            append: matches!(r.kind, RedirectKind::Append),
                         });
                     }
                     match r.kind {

@@ -16,4 +16,6 @@ pub struct Arg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
     pub target: String,
+    /// `>>`: added to the end, what was there stays.
+    pub append: bool,
 }

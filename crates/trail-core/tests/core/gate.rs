@@ -5200,3 +5200,47 @@ fn mechanisms_found_by_the_forty_seventh_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
+/// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
+/// keep what they serve, handed to a program nobody models was allowed (counted across every
+/// part: 470 risky against 15 safe), and so was a place in the home written as a quoted
+/// expansion (`"$HOME/x.nc"`); a program's output written over a file directly in `/etc`
+/// (`| sudo tee /etc/profile`, `> /etc/hosts`) was only asked; `deprovision`, `reinit` and a
+/// program told to update itself were allowed; the temporary directory itself as where output
+/// goes was asked.
+#[test]
+fn mechanisms_found_by_the_sixty_fifth_sealed_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-list --installed | sudo tee /etc/profile",
+        "acme-dump > /etc/hosts",
+        "acme-dump | tee /etc/resolv.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-strip /srv/cad-vault/building-b/*.dxf",
+        "acme-run /srv/jobs/job7.in",
+        "acme-copy -k nc4 data/t2m.nc \"$HOME/t2m.nc\"",
+        "acme-dump | tee -a /etc/hosts",
+        "acme-dump >> /etc/hosts",
+        "acme-dump | sudo tee /etc/rsyslog.d/60-acme.conf",
+        "yes yes | acme manage deprovision",
+        "acme-db reinit",
+        "acme-profile self-update",
+        "acme update self",
+        "sudo acme selfupdate",
+    ] {
+        assert!(evaluate(line, &ctx).verdict >= Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-admin /srv/trac/proj permission list --help",
+        "acme-render --output \"$TMPDIR\" docs/notes.rst",
+        "acme-restore --from /srv/backups/x --to build/restore",
+        "acme update selfie",
+        "acme-cache --dir ~/.cache/acme stats",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1701,6 +1701,19 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     if ctx.holds_project(&p) {
         return Some(Target::Ancestor);
     }
+    // A temporary directory itself, as where output goes (`rinoh --output "$TMPDIR"`): new
+    // files land among everyone's scratch, nothing is written over.
+    let scratch = [
+        Some(std::path::Path::new("/tmp")),
+        Some(std::path::Path::new("/var/tmp")),
+    ]
+    .into_iter()
+    .chain([ctx.places.tmpdir.as_deref()])
+    .flatten()
+    .any(|t| p == t);
+    if scratch {
+        return None;
+    }
     // The person's tool caches are made again from what they cache (DESIGN: the agent may
     // write there, as in the project and temporary directories).
     if p.starts_with(ctx.places.home.join(".cache")) && p != ctx.places.home.join(".cache") {

@@ -124,6 +124,10 @@ const DESTROYS: &[&str] = &[
     "overwrite",
     "prune",
     "purge",
+    // Made again from nothing (`kamdbctl reinit`): what it held is gone, as with a reset.
+    "reinit",
+    "reinitialise",
+    "reinitialize",
     "remove",
     "reset",
     "restore",
@@ -160,6 +164,8 @@ const STOPS: &[&str] = &[
     "cancel",
     "deactivate",
     "decommission",
+    // What was set up for a service taken away again (`kolibri manage deprovision`).
+    "deprovision",
     "disable",
     // Ending another's session (a broker's client, a chat's user): what it ran stops.
     "disconnect",
@@ -642,6 +648,33 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| production(c))
         .or_else(|| sql_file_verb(c))
         .or_else(|| installs(c))
+        .or_else(|| updates_itself(c))
+}
+
+/// A program nobody models told to replace itself with a newer release (`port selfupdate`,
+/// `winetricks --self-update`, `choosenim update self`): what runs next is whatever was
+/// fetched, outside the project.
+fn updates_itself(c: &Cmd<'_>) -> Option<Verb> {
+    let newer = |p: &str| matches!(p, "update" | "upgrade");
+    let ws: Vec<&str> = c.words().collect();
+    ws.iter().enumerate().find_map(|(i, w)| {
+        let ps = parts(w);
+        let joined = matches!(w.trim_start_matches('-'), "selfupdate" | "selfupgrade");
+        let split = ps.len() == 2 && ps[0] == "self" && newer(&ps[1]);
+        // `self update`, `update self`: two words.
+        let pair = ws
+            .get(i + 1)
+            .filter(|next| *w == "self" && newer(next) || newer(w) && **next == "self");
+        let word = match pair {
+            Some(next) => format!("{w} {next}"),
+            None if joined || split => (*w).to_string(),
+            None => return None,
+        };
+        Some(Verb {
+            word,
+            class: Class::Installs,
+        })
+    })
 }
 
 /// Named software installed by a program nobody models (`teacup install tcllib`,

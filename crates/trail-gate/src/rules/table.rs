@@ -1391,8 +1391,26 @@ pub static RULES: &[Rule] = &[
                     })
                 })
             };
-            let replaces = c.writes.iter().any(|w| critical_file(&w.target))
-                || (c.name == "tee" && c.operands().any(|a| critical_file(&a.raw)))
+            // A file directly in `/etc` written over whole (`… > /etc/hosts`, `| tee
+            // /etc/profile`): what is there is the system's own table or start-up file, and
+            // the output of a program is not its content. Added to (`>>`, `tee -a`), or a new
+            // file in a directory of drop-ins (`/etc/rsyslog.d/60-forward.conf`), it configures:
+            // `sensitive-write`. Emptied by a bare redirection (`> /etc/hosts`), with no
+            // program's output put there, the founders' labels ask (gate-labels.txt).
+            let table = |raw: &str| {
+                ctx.resolve(raw).is_some_and(|p| {
+                    p.parent() == Some(std::path::Path::new("/etc"))
+                        && p.file_name()
+                            .is_some_and(|n| !n.to_string_lossy().ends_with(".d"))
+                })
+            };
+            let appends = c.words().any(|w| w == "-a" || w == "--append");
+            let replaces = c.writes.iter().any(|w| {
+                critical_file(&w.target)
+                    || !w.append && !matches!(c.name, "" | ":" | "true") && table(&w.target)
+            }) || (c.name == "tee"
+                && c.operands()
+                    .any(|a| critical_file(&a.raw) || !appends && table(&a.raw)))
                 || (c.name == "dd"
                     && c.words()
                         .any(|w| w.strip_prefix("of=").is_some_and(critical_file)))
