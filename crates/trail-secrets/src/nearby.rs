@@ -801,6 +801,12 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     // Another key (`credentialsId:`, `env=…`), code (`.update(…)`) or a name of its own
     // (`chain_Anvil2_Key`) is no value; `=` only as base64's padding.
     let inner = v.trim_end_matches('=');
+    // A checksum joined by `=` to a long body (Atlassian's `ATATT…=6D5C58DC`) is the token's
+    // own; a key's name before `=` is short.
+    let inner = match inner.split_once('=') {
+        Some((body, check)) if body.len() >= 32 && !check.contains('=') => body,
+        _ => inner,
+    };
     if len < 8
         || !v.bytes().any(|c| c.is_ascii_alphabetic())
         || inner.contains(['$', '\\', '<', '>', ':', '=', '(', ')', ','])
@@ -2697,6 +2703,8 @@ const SPACED_PASSWORD_WORDS: &[&str] = &[
     "нууц үг",
     "құпия сөз",
     "kalmar sirri",
+    // Irish's other word, beside `pasfhocal` (a watchword).
+    "focal faire",
     // Spanish's word for a key that is a password's in speech (`La clave del router es …`),
     // as a word of its own: generic-assignment would find it inside `enclave`.
     "clave",

@@ -951,6 +951,52 @@ fn names_its_kind(name: &str, value: &str) -> bool {
         && last(name).is_some_and(|n| n.len() >= 3 && last(value).as_deref() == Some(&n))
 }
 
+/// A key's own name where a value was looked for (`pulumi config set --secret
+/// app:jiraToken VALUE`: the flag says the next value is secret, and the word after it is the
+/// name it is stored under): letters and separators only, one of its words naming a
+/// credential. A generated value has digits, or no such word at a word's edge.
+fn names_a_key(value: &str) -> bool {
+    value.len() >= 4
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || matches!(b, b':' | b'.' | b'_' | b'-'))
+        && value
+            .bytes()
+            .any(|b| matches!(b, b':' | b'.' | b'_' | b'-'))
+        && crate::text::words(value).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "token" | "secret" | "password" | "passwd" | "key" | "apikey" | "credential"
+            )
+        })
+}
+
+/// A secret store's resource path, maybe after the variable it fills (`API_TOKEN=projects/
+/// 400462309409/secrets/api-token/versions/latest`, Secret Manager's): lower-case words,
+/// numbers and hyphens in three or more segments say where a secret is kept. A generated
+/// value split by `/` (base64) mixes cases.
+fn resource_path(value: &str) -> bool {
+    let path = match value.split_once('=') {
+        Some((var, rest))
+            if !var.is_empty() && var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+        {
+            rest
+        }
+        _ => value,
+    };
+    let segments: Vec<&str> = path.split('/').collect();
+    segments.len() >= 3
+        && segments.iter().all(|s| {
+            !s.is_empty()
+                && s.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.')
+                })
+        })
+        && segments
+            .iter()
+            .any(|s| s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'))
+}
+
 /// A list of a setting's keywords, CamelCase words joined by commas (`AutoGenerate,IsolateApps`
 /// in ASP.NET's `machineKey`): an option, not a value anyone generated.
 fn keyword_list(value: &str) -> bool {
@@ -990,6 +1036,8 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         || default_credentials(value)
         || jwt_header_only(value)
         || encodes_public_block(value)
+        || names_a_key(value)
+        || resource_path(value)
     {
         return false;
     }

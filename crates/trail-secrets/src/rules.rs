@@ -1405,6 +1405,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "нууц үг",
             "құпия сөз",
             "kalmar sirri",
+            "focal faire",
             // And the abbreviation with neither (`EQSL_PSWD=`).
             "pswd",
             // And the shortest, only as a word of its own (`?pw=…`, `"pw": {…}`, `DB_PW=`, a

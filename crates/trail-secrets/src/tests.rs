@@ -3974,3 +3974,23 @@ fn an_authorize_key_with_a_slash_is_not_skipped_by_its_shape() {
     let text = "\tauthorize\t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/0";
     assert!(crate::shape::Shape::LongToken.admits(text, text.to_ascii_lowercase().as_bytes()));
 }
+
+/// Found by the sixty-fourth sealed part (issue 20): a flag that marks the next value secret
+/// (`pulumi config set --secret KEY VALUE`) had the key's name redacted and its value kept; a
+/// password handed over in Irish (`focal faire`) was kept; a Secret Manager path after the
+/// variable it fills (`--set-secrets=API_TOKEN=projects/…/versions/latest`) was redacted.
+#[test]
+fn a_secret_flags_key_name_irish_and_a_store_path() {
+    let token = "ATATT3xFfGF0egEswKnGQ4VLR_Z1elkM6xEOlhDHSjHqYw_KKP1CFWlnj0FMxsdb3qhkfpWHTT9LXxcx9UjFd3E8WaqV1UHtpjHDg4QaFR011bujMeXm6PhiqXOEH9pVuerHz3LbmYro6KI9nutA9mhPP1aEp1_TczCjZffmCH2swMJ1LF04fgo=6D5C58DC";
+    let line = format!("pulumi config set --secret acme:jiraToken {token} --stack prod");
+    let (out, _) = redact(&line);
+    assert!(
+        out.contains("acme:jiraToken") && !out.contains(token),
+        "{out}"
+    );
+    let (out, _) =
+        redact("Aoife: Seo an focal faire do acme: zl%9S1eKj%VRcp7qVi%XxI . Ná roinn é.");
+    assert!(!out.contains("zl%9S1eKj%VRcp7qVi%XxI"), "{out}");
+    let refs = "gcloud run deploy acme --set-secrets=API_TOKEN=projects/400462309409/secrets/acme-api-token/versions/latest";
+    assert_eq!(redact(refs).0, refs);
+}
