@@ -5244,3 +5244,27 @@ fn mechanisms_found_by_the_sixty_fifth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Also found by the sixty-fifth sealed part: a print job sent to a printer or a plotter (`…
+/// && lp -d plotter-a0 build/plan.pdf`; six rows across the parts, all risky) was allowed, and
+/// so was configuration or a plugin taken from the home by a program whose output goes into
+/// the project (`-c ~/configs/site.json -o build/bids`): what it runs the gate never sees.
+#[test]
+fn print_jobs_and_code_taken_from_the_home() {
+    let ctx = ctx();
+    for line in [
+        "acme-draw -o build/plan.pdf x.dxf && lp -d plotter-a0 build/plan.pdf",
+        "acme-pdf scans/p1.jpg | lpr -P office",
+        "acme-bids -d sourcedata/sub-05 -c ~/configs/site-b.json -o build/bids",
+        "acme-gen -i slos/api.yml --sli-plugins-path ~/acme-plugins -o build/api.yml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "lpstat -p",
+        "lp --help",
+        "acme-bids -d sourcedata/sub-05 -i ~/data/sub-05.nii -o build/bids",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

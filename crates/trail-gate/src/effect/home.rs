@@ -27,7 +27,7 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         return None;
     }
     let home = &ctx.places.home;
-    let word = c.args.iter().find_map(|a| {
+    let word = c.args.iter().enumerate().find_map(|(i, a)| {
         let text = a.text.as_deref().unwrap_or(&a.raw);
         // A line of code or a phrase is judged where it runs.
         if text.contains(char::is_whitespace) {
@@ -46,9 +46,23 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
             && !cached(&p)
             && !p.starts_with(&ctx.places.project_root)
             && !ctx.holds_project(&p))
-        .then(|| (value.to_string(), served(&p)))
+        .then(|| {
+            // The option that hands it over: `--config=~/x`, or `-c ~/x`.
+            let option = match text.split_once('=') {
+                Some((flag, _)) if flag.starts_with('-') => Some(flag),
+                _ => i
+                    .checked_sub(1)
+                    .and_then(|j| c.args[j].text.as_deref())
+                    .filter(|f| f.starts_with('-')),
+            };
+            (
+                value.to_string(),
+                served(&p),
+                option.is_some_and(takes_code),
+            )
+        })
     })?;
-    let (word, served) = word;
+    let (word, served, code) = word;
     let place = if served {
         "a place in `/srv`, where this machine's services keep what they serve"
     } else {
@@ -62,7 +76,10 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
             let v = w.rsplit_once('=').map_or(w, |(_, v)| v);
             super::words::LOOKS.contains(&v.to_ascii_lowercase().as_str())
         });
-    if looks || super::targets::outputs_here(c, ctx) {
+    // What it takes from there is read, with its output in the project; unless what it takes
+    // is configuration, a plugin or a script it runs (`-c ~/configs/site.json`,
+    // `--sli-plugins-path ~/plugins`): code the gate never sees.
+    if looks || !code && super::targets::outputs_here(c, ctx) {
         return None;
     }
     Some(super::decide(
@@ -74,6 +91,33 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         ),
         raw,
     ))
+}
+
+/// Whether an option's name says its value is configuration or code the program runs.
+fn takes_code(flag: &str) -> bool {
+    flag == "-c"
+        || super::words::parts(flag).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "config"
+                    | "conf"
+                    | "cfg"
+                    | "plugin"
+                    | "plugins"
+                    | "script"
+                    | "scripts"
+                    | "rc"
+                    | "hook"
+                    | "hooks"
+                    | "module"
+                    | "modules"
+                    | "macro"
+                    | "macros"
+                    | "extension"
+                    | "extensions"
+                    | "init"
+            )
+        })
 }
 
 /// Whether `p` lies in `/srv`, where this machine's services keep what they serve (FHS): a

@@ -80,6 +80,7 @@ rule_ids! {
     SyncDeleteCritical => "sync-delete-critical",
     SyncDelete => "sync-delete",
     BucketUpload => "bucket-upload",
+    Print => "print",
     ContainerVolumes => "container-volumes",
     Services => "services",
     Kill => "kill",

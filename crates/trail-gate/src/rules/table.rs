@@ -1574,6 +1574,26 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: RuleId::Print,
+        verdict: Verdict::Junction,
+        kind: Kind::External,
+        reason: "this sends a job to a printer or a plotter: paper and ink are spent, and what is printed leaves the machine",
+        // POSIX's printing commands (`lp -d office x.pdf`, `… | lpr -P zebra1`). Asking the
+        // queue (`lpstat`, `lpq`) is another program; `lp`'s own queries change nothing.
+        matches: |c, _| {
+            matches!(c.name, "lp" | "lpr")
+                && !c
+                    .words()
+                    .any(|w| matches!(w, "--help" | "--version" | "-V"))
+        },
+        must_match: &[
+            "lp -d office build/m.pdf",
+            "img2pdf scans/p1.jpg | lp -d office-printer",
+            "lpr -P zebra1 build/label.png",
+        ],
+        must_not_match: &["lpstat -p", "lpq -P office", "lp --help"],
+    },
+    Rule {
         id: RuleId::BucketUpload,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
