@@ -5268,3 +5268,30 @@ fn print_jobs_and_code_taken_from_the_home() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by counting the blocks missed across every sealed part: a program nobody models
+/// given a disk, a boot file or a system table last, after a file it reads (`atinout -
+/// /dev/ttyUSB2 /dev/sda`, `ncks -O -v tas data/era5.nc /etc/passwd`, `… -S /dev/nvme0n1`)
+/// writes its output there. A disk alone or first is what a reader reads; a file given to an
+/// option before a lone disk is that option's.
+#[test]
+fn a_disk_or_a_table_last_after_what_a_program_reads() {
+    let ctx = ctx();
+    for line in [
+        "printf 'AT\\r\\n' | acme-at - /dev/ttyUSB2 /dev/sda",
+        "acme-align -x build/idx/ref -U reads/se.fq.gz -S /dev/sda",
+        "acme-nc -O -v tas data/era5.nc /etc/passwd",
+        "acme-ocr -i scans/p1.png /boot/grub/grub.cfg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-dump -f build/flash/mtd2.bin /dev/mtd2",
+        "acme-inq /dev/sda",
+        "acme-rescue /dev/sda build/disk.img build/map",
+        "cat build/x /etc/hosts",
+        "diff build/hosts /etc/hosts",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

@@ -495,6 +495,30 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
         || super::rules::emulated(c)
 }
 
+/// A boot file or a system table given last to a program nobody models (asked only of one),
+/// after what it reads (`targets::table_after_inputs`). Only such a program: a known one's operands are read by
+/// its own rules (`cat build/x /etc/hosts`, `diff build/hosts /etc/hosts` read both); nor one
+/// named for comparing or checking (`acmediff build/hosts /etc/hosts`).
+fn table_written_last(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let compares = ["diff", "cmp", "compare", "check", "verify", "lint", "valid"]
+        .iter()
+        .any(|w| c.name.to_ascii_lowercase().contains(w));
+    if compares || words::shows_only(c) || words::looks(c) {
+        return None;
+    }
+    targets::table_after_inputs(c, ctx).map(|word| {
+        decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is given a boot file or a system table (`{word}`) last, after what it reads: that is where its output goes; it is never run",
+                c.name
+            ),
+            raw,
+        )
+    })
+}
+
 /// Output written onto a disk destroys what is on it, whatever else the program does: a disk
 /// given to a long option named for what the program writes (`darkstat -i eth0 --export
 /// /dev/sda`, `server dump … --archive=/dev/sda`), the last operand of a saving subcommand
@@ -522,6 +546,7 @@ fn disk_written_by_option(
     };
     let disk = targets::disk_by_output_option(c, ctx)
         .or_else(|| targets::disk_as_destination(c, ctx))
+        .or_else(|| targets::disk_after_inputs(c, ctx))
         .or_else(recorded)?;
     Some(decide(
         Verdict::Block,
@@ -869,6 +894,7 @@ fn what_its_text_writes_or_sends(
     raw: &str,
     out: &mut Findings,
 ) {
+    out.extend(table_written_last(c, ctx, raw));
     // Statements fed on stdin to a console (`rqlite … <<< 'DROP TABLE orders;'`); not text it
     // only copies into a file.
     if let Some(body) = cmd.heredoc.as_deref().filter(|_| cmd.writes.is_empty()) {

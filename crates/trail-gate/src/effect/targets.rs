@@ -501,6 +501,53 @@ pub(super) fn disk_as_destination(c: &Cmd<'_>, ctx: &Context) -> Option<String> 
         .then(|| (*last).to_string())
 }
 
+/// A disk last among the operands, after a file of the project or a temporary directory (or
+/// `-`, what is piped in) that it is given (`atinout - /dev/ttyUSB2 /dev/sda`, `vips rawsave
+/// build/x.jpg /dev/sda`): a program's operands run from what it reads to where it writes,
+/// so the disk is where the output goes. A disk alone, or first, is what a reader reads
+/// (`sg_inq /dev/sda`, `ddrescue /dev/sda build/disk.img`).
+///
+/// A disk that stands alone as an operand counts only after operands that stand alone too: a
+/// file given to an option before it is that option's (`nanddump -f build/x.bin /dev/mtd2`
+/// reads the disk into the file). A disk given to an option (`hisat2 … -S /dev/sda`) follows
+/// any input.
+pub(super) fn disk_after_inputs(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    written_after_inputs(c, ctx, |w| target(w, ctx) == Some(Target::Device))
+}
+
+/// A boot file or one of the system's tables last among the operands, after an input
+/// (`kraken -i scans/p1.png /boot/grub/grub.cfg …`, `ocrd zip bag … -i ms-112 /etc/passwd`),
+/// as [`disk_after_inputs`] reads a disk there.
+pub(super) fn table_after_inputs(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    written_after_inputs(c, ctx, |w| {
+        target(w, ctx) == Some(Target::Firmware) || system_table(w, ctx)
+    })
+}
+
+fn written_after_inputs(c: &Cmd<'_>, ctx: &Context, disk: impl Fn(&str) -> bool) -> Option<String> {
+    let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+    let operands: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let (last, before) = operands.split_last()?;
+    // Whether the word at its first place among the arguments follows an option.
+    let after_option = |w: &str| {
+        words
+            .iter()
+            .position(|x| *x == w)
+            .and_then(|i| i.checked_sub(1))
+            .is_some_and(|i| words[i].starts_with('-') && words[i].len() > 1)
+    };
+    let by_option = after_option(last);
+    let input = |w: &&str| {
+        (by_option || !after_option(w))
+            && !w.contains(char::is_whitespace)
+            && (*w == "-"
+                || (w.contains('/') || w.rsplit_once('.').is_some_and(|(s, _)| !s.is_empty()))
+                    && matches!(ctx.classify(w), Place::Inside | Place::Tmp))
+    };
+    (disk(last) && before.iter().any(input) && !before.iter().any(|w| disk(w)))
+        .then(|| (*last).to_string())
+}
+
 /// Whether an option's parts join a noun to `out` and end with a place (`-IMAGEOUT_NAME`,
 /// `--dataout-file`): the place is where that output goes. A word that only ends in `out`
 /// (`--timeout`, `--checkout`) names no place after it.
