@@ -1059,7 +1059,7 @@ fn new_families_sealed63_part() {
 
 /// A sixty-fourth sealed part (2026-12-03): 16 more families (120 secrets, 88 look-alikes),
 /// written by a helper that never read trail's source, run once with the redactor frozen at
-/// f5937c1 (the redactor as at 5ba7890): `cargo test -p trail-core --test core
+/// 0e525b1 (the redactor as at 5ba7890): `cargo test -p trail-core --test core
 /// redactor_labelled::new_families_sealed64 -- --ignored --nocapture`.
 #[test]
 #[ignore = "sealed material: run deliberately, see the doc comment"]
