@@ -24,7 +24,7 @@
 //! red began), so that a zone is acted on when entered, not on every prompt; losing it costs one
 //! repeated notice, never a decision.
 //!
-//! What each zone does is the hooks' business (`trail/src/hook/prompt.rs`): yellow persists
+//! What each zone does is the hooks' business (`trail-hook/src/prompt.rs`): yellow persists
 //! (delta-synthesis: [`delta_sync`]), orange advises a checkpoint and `/clear`, red acts per
 //! enforcement. In strict mode red holds new edits until a checkpoint passes: the prompt hook
 //! saves the mark with `red_since`, and the edit guard asks [`hold`], which lifts as soon as the

@@ -11,6 +11,9 @@
 //! that goes up a layer, on a module the table does not place, and on one it places twice: the
 //! map and the code cannot drift apart. A third reads its "Crates" table and every crate's
 //! `Cargo.toml`, and fails on a dependency between trail's crates that does not go down a row.
+//! A fourth follows `trail-hook`'s dependencies through every `Cargo.toml` and `Cargo.lock`,
+//! and fails when an argument parser, an HTTP client, TLS or an async runtime enters the code a
+//! hook runs.
 
 /// The circles as they are: none since 2026-11-29. The list stays so that a circle someone
 /// must keep for a while is written down here, with its reason, rather than hidden.
@@ -248,8 +251,8 @@ mod tests {
     /// The crate every crate's tests share; it sits below the floor, so it can name no trail crate.
     const TEST_SUPPORT: &str = "trail-testkit";
 
-    /// The `trail-*` crates a `Cargo.toml` names under `[dependencies]` (not dev or build).
-    fn trail_dependencies(manifest: &str) -> BTreeSet<String> {
+    /// The crates a `Cargo.toml` names under `[dependencies]` (not dev or build).
+    fn dependencies(manifest: &str) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let mut inside = false;
         for line in manifest.lines() {
@@ -259,11 +262,128 @@ mod tests {
                 continue;
             }
             let name = line.split(['=', '.', ' ']).next().unwrap_or("");
-            if inside && name.starts_with("trail") && !line.starts_with('#') {
+            if inside && !name.is_empty() && !line.starts_with('#') {
                 out.insert(name.to_string());
             }
         }
         out
+    }
+
+    /// The `trail-*` crates a `Cargo.toml` names under `[dependencies]` (not dev or build).
+    fn trail_dependencies(manifest: &str) -> BTreeSet<String> {
+        dependencies(manifest)
+            .into_iter()
+            .filter(|name| name.starts_with("trail"))
+            .collect()
+    }
+
+    /// Each package of `Cargo.lock` and the packages it depends on (every version of a name
+    /// merged: the question asked is whether a name can be reached at all).
+    fn locked(lock: &str) -> BTreeMap<String, BTreeSet<String>> {
+        let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for block in lock.split("[[package]]").skip(1) {
+            let Some(name) = block
+                .lines()
+                .find_map(|l| l.strip_prefix("name = "))
+                .map(|n| n.trim_matches('"').to_string())
+            else {
+                continue;
+            };
+            let deps = block
+                .split_once("dependencies = [")
+                .map_or("", |(_, rest)| rest.split(']').next().unwrap_or(""));
+            let entry = out.entry(name).or_default();
+            for dep in deps.split(',') {
+                let dep = dep.trim().trim_matches('"');
+                if let Some(name) = dep.split(' ').next().filter(|n| !n.is_empty()) {
+                    entry.insert(name.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// Everything `root` can link: trail's crates through their `[dependencies]` (so that no
+    /// crate's test-only dependency counts), every other crate through `Cargo.lock`.
+    fn reachable(
+        root: &str,
+        manifests: &BTreeMap<String, String>,
+        lock: &BTreeMap<String, BTreeSet<String>>,
+    ) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![root.to_string()];
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let next = match manifests.get(&name) {
+                Some(manifest) => dependencies(manifest),
+                None => lock.get(&name).cloned().unwrap_or_default(),
+            };
+            todo.extend(next);
+        }
+        seen
+    }
+
+    /// What the hook path must never link (issue 23): an argument parser, HTTP and TLS, an
+    /// async runtime, the MCP SDK, a progress bar.
+    const NOT_IN_A_HOOK: &[&str] = &[
+        "clap",
+        "clap_builder",
+        "ureq",
+        "rustls",
+        "ring",
+        "webpki-roots",
+        "tokio",
+        "rmcp",
+        "hyper",
+        "reqwest",
+        "indicatif",
+        "trail-llm",
+        "trail-mcp",
+    ];
+
+    #[test]
+    fn the_hook_path_links_no_parser_http_tls_or_runtime() {
+        let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let lock = std::fs::read_to_string(crates.join("../Cargo.lock")).unwrap();
+        let manifests: BTreeMap<String, String> = std::fs::read_dir(&crates)
+            .unwrap()
+            .filter_map(|e| {
+                let dir = e.ok()?.path();
+                let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+                Some((dir.file_name()?.to_string_lossy().into_owned(), manifest))
+            })
+            .collect();
+        assert!(
+            manifests.contains_key("trail-hook"),
+            "crates/trail-hook is gone"
+        );
+        let linked = reachable("trail-hook", &manifests, &locked(&lock));
+        assert!(linked.contains("trail-gate") && linked.contains("serde_json"));
+        let found: Vec<&&str> = NOT_IN_A_HOOK
+            .iter()
+            .filter(|n| linked.contains(**n))
+            .collect();
+        assert!(
+            found.is_empty(),
+            "the hook path (trail-hook) now links {found:?}: keep what only a command needs in \
+             crates/trail or a client crate"
+        );
+        // The check can fail: the binary above it links them.
+        let binary = reachable("trail", &manifests, &locked(&lock));
+        assert!(binary.contains("clap") && binary.contains("ureq"));
+    }
+
+    #[test]
+    fn a_locked_package_lists_its_dependencies_by_name() {
+        let lock = "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n\
+                    dependencies = [\n \"b 2.0.0\",\n \"c\",\n]\n\n[[package]]\nname = \"c\"\n\
+                    version = \"0.1.0\"\n";
+        let got = locked(lock);
+        let set = |v: &[&str]| v.iter().map(|s| (*s).to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(got["a"], set(&["b", "c"]));
+        assert!(got["c"].is_empty());
     }
 
     #[test]

@@ -134,15 +134,6 @@ impl From<SecretsError> for CliError {
 /// How a person sets the mode from a terminal.
 const SET_MODE: &str = "set the mode with `trail mode MODE` (plan, active, review or done)";
 
-/// A problem of the state file as `trail status` shows it: with the command that fixes it, when
-/// there is one.
-pub fn state_problem(p: &Problem) -> String {
-    match p {
-        Problem::Mode(_) => format!("{p} (set one with `trail mode MODE`)"),
-        _ => p.to_string(),
-    }
-}
-
 /// A state file trail cannot read is left as it is.
 const FIX_BY_HAND: &str =
     "fix the file by hand (trail never overwrites a file it cannot read), then retry";
@@ -151,7 +142,7 @@ impl From<StateError> for CliError {
     fn from(e: StateError) -> CliError {
         let err = match &e {
             StateError::Refused(r) => {
-                CliError::usage(r.to_string()).with_hints(crate::edge::what_to_do(r))
+                CliError::usage(r.to_string()).with_hints(trail_hook::edge::what_to_do(r))
             }
             StateError::Parse { .. } => CliError::failed(e.to_string()).with_hint(FIX_BY_HAND),
             StateError::Invalid { problems, .. } => CliError::failed(e.to_string())

@@ -15,10 +15,7 @@ mod cli;
 mod cmd;
 mod confined;
 mod context;
-mod detached;
-mod edge;
 mod error;
-mod hook;
 mod output;
 mod person;
 
@@ -37,7 +34,7 @@ fn main() -> ExitCode {
     match args.first().and_then(|a| a.to_str()) {
         // `trail hook --help` is a person asking: clap answers it (issue 22).
         Some("hook") if !matches!(args.get(1).and_then(|a| a.to_str()), Some("--help" | "-h")) => {
-            return hook::run(args.get(1).and_then(|a| a.to_str()));
+            return trail_hook::run(args.get(1).and_then(|a| a.to_str()));
         }
         Some("confine") => return confined::run(&args[1..]),
         Some("ingest-outbox") => return confined::ingest(&args[1..]),

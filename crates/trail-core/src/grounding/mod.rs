@@ -226,6 +226,24 @@ impl<'a> PolicySources<'a> {
     }
 }
 
+/// The grounding enforcement in force for the project at `root`, resolved as the checkpoint
+/// resolves it (trail's setting, else `.loa.config.yaml`, else warn), with where it came from.
+/// The hooks, `trail budget` and `trail init` ask it; `Err` says why it cannot be read.
+pub fn enforcement_at(
+    config: &crate::config::Config,
+    root: &Path,
+) -> Result<(Enforcement, String), GroundError> {
+    let loa = loa::read_config(root)?;
+    let p = PolicySources::of(config, loa.as_ref(), None).resolve()?;
+    Ok((p.enforcement, p.enforcement_from))
+}
+
+/// Whether strict enforcement is in force for the project at `root` (an unreadable policy is
+/// not strict: holding edits on a policy nobody can read would trap the session).
+pub fn strict_at(config: &crate::config::Config, root: &Path) -> bool {
+    enforcement_at(config, root).is_ok_and(|(e, _)| e == Enforcement::Strict)
+}
+
 /// A NOTES.md to count the decisions of: its name in sources and its text.
 pub struct Notes<'a> {
     pub name: &'a str,

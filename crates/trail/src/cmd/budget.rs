@@ -54,8 +54,8 @@ pub fn run(ctx: &Context, args: &BudgetArgs) -> CliResult {
         CliError::usage(format!("cannot use the attention zones: {e}"))
             .with_hint("set attention.yellow < attention.orange < attention.red (`trail config`)")
     })?;
-    let (enforcement, enforcement_from) =
-        super::checkpoint::enforcement(config, root).map_err(|e| {
+    let (enforcement, enforcement_from) = trail_core::grounding::enforcement_at(config, root)
+        .map_err(|e| {
             CliError::usage(format!("cannot read the grounding enforcement: {e}")).with_hint(
                 "`trail config` shows trail's grounding.enforcement; fix .loa.config.yaml's YAML",
             )

@@ -2,12 +2,9 @@
 //! Exit 0 pass (warnings under warn enforcement included), 1 blocked (a step failed under
 //! strict enforcement), 2 error (something could not be checked or journalled: never a pass).
 
-use std::path::Path;
-
 use trail_core::checkpoint::words::{answer, plural, words};
 use trail_core::checkpoint::{self, Report, SetupError, StepVerdict, Verdict};
-use trail_core::config::Config;
-use trail_core::grounding::{Enforcement, Policy, PolicySources, loa};
+use trail_core::grounding::Policy;
 
 use crate::cli::CheckpointArgs;
 use crate::context::Context;
@@ -92,20 +89,4 @@ fn render(r: &Report, policy: &Policy) -> String {
         s.push_str(&format!("NOTES.md's Active Context was not updated: {e}\n"));
     }
     s
-}
-
-/// The grounding enforcement in force for the project at `root`, resolved as the checkpoint
-/// resolves it (trail's setting, else `.loa.config.yaml`, else warn), with where it came from.
-/// `Err` says why it cannot be read (the hooks report it; commands word it).
-pub fn enforcement(config: &Config, root: &Path) -> Result<(Enforcement, String), String> {
-    let loa = loa::read_config(root).map_err(|e| e.to_string())?;
-    let p = PolicySources::of(config, loa.as_ref(), None)
-        .resolve()
-        .map_err(|e| e.to_string())?;
-    Ok((p.enforcement, p.enforcement_from))
-}
-
-/// Used by the hooks: whether strict enforcement is in force for the project at `root`.
-pub fn strict(config: &Config, root: &Path) -> bool {
-    enforcement(config, root).is_ok_and(|(e, _)| e == Enforcement::Strict)
 }

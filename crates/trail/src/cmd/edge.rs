@@ -1,13 +1,13 @@
 //! `trail status`, `trail mode`, `trail approve|dismiss|skip`: the protocol from a terminal.
-//! The words and the effects are the `/edge` commands' ([`crate::edge`]).
+//! The words and the effects are the `/edge` commands' ([`trail_hook::edge`]).
 
 use trail_core::config::Config;
 use trail_core::state::grants::By;
 use trail_core::state::{Mode, Store, pending, protocol};
 
-use crate::edge::{self, EdgeCmd, Outcome};
 use crate::error::{CliError, CliResult};
 use crate::output;
+use trail_hook::edge::{self, EdgeCmd, Outcome};
 
 fn store(config: &Config) -> Store {
     Store::new(config.project_root.value.clone()).with_secrets_dir(config.secrets_dir.value.clone())
@@ -57,8 +57,7 @@ pub fn status(json: bool) -> CliResult {
         let mut v = serde_json::to_value(&s).unwrap_or_default();
         if let serde_json::Value::Object(m) = &mut v {
             // Worded as the text shows them, with how to fix them.
-            let problems: Vec<String> =
-                s.problems.iter().map(crate::error::state_problem).collect();
+            let problems: Vec<String> = s.problems.iter().map(edge::state_problem).collect();
             m.insert("problems".into(), problems.into());
             m.insert(
                 "sync".into(),

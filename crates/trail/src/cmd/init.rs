@@ -209,7 +209,7 @@ fn place_hooks(
 /// What the person gets from grounding enforcement here, and how to switch (issue 21: the
 /// default, warn, was nowhere said).
 fn enforcement_line(config: &Config, root: &Path) -> String {
-    match super::checkpoint::enforcement(config, root) {
+    match trail_core::grounding::enforcement_at(config, root) {
         Ok((trail_core::grounding::Enforcement::Strict, from)) => format!(
             "Grounding enforcement: strict (from {from}): a failing checkpoint, a compaction \
              before one passes and new edits at a red attention budget are held until it passes.\n"

@@ -37,8 +37,8 @@ use clap::{ArgMatches, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::context::Context;
-use crate::edge::EdgeCmd;
 use crate::error::CliResult;
+use trail_hook::edge::EdgeCmd;
 
 pub fn dispatch(matches: &ArgMatches) -> CliResult {
     let cli = match Cli::from_arg_matches(matches) {
@@ -99,7 +99,7 @@ pub fn dispatch(matches: &ArgMatches) -> CliResult {
         Command::Uninstall(a) => init::run(&a, false),
         // Normally dispatched in main before argument parsing; this path serves the rest.
         Command::Hook { host } => {
-            if crate::hook::run(Some(&host)) == std::process::ExitCode::SUCCESS {
+            if trail_hook::run(Some(&host)) == std::process::ExitCode::SUCCESS {
                 Ok(())
             } else {
                 Err(crate::error::CliError::CheckFailed)

@@ -10,9 +10,9 @@ use trail_core::time::Ts;
 
 use crate::cli::SearchArgs;
 use crate::context::Context;
-use crate::detached;
 use crate::error::{CliError, CliResult};
 use crate::output;
+use trail_hook::detached;
 
 /// The hidden command a search starts to build the cache (cli.rs).
 const BUILDER: &str = "build-search-cache";

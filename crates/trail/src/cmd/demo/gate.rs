@@ -16,8 +16,8 @@ use trail_core::zones::Places;
 use trail_guard::{Guard, Outcome};
 
 use super::indent;
-use crate::edge::{self, EdgeCmd};
 use crate::error::CliResult;
+use trail_hook::edge::{self, EdgeCmd};
 
 /// Where the chapter records what the hooks would: the pulse stream (a stopped call, a run
 /// under a person's approval, tagged with the session) and the project's timeline (the
@@ -100,7 +100,7 @@ fn ask(
         Outcome::Block { rule, reason } => {
             format!("denied [{rule}]: {reason}. It will not run, whoever approves.")
         }
-        Outcome::Pending(j) => crate::hook::pending_reason(&j),
+        Outcome::Pending(j) => trail_hook::pending_reason(&j),
         Outcome::Refuse(r) => format!("denied: {r}"),
         Outcome::Unrecorded { error, .. } => format!("denied: {error}"),
     })

@@ -30,13 +30,13 @@ pub(super) fn on_prompt(cx: &Cx<'_>, seen: &mut Vec<trail_core::timeline::Seen>)
         );
         Zones::DEFAULT
     });
-    let enforcement = match crate::cmd::checkpoint::enforcement(cx.config, cx.root()) {
+    let enforcement = match trail_core::grounding::enforcement_at(cx.config, cx.root()) {
         Ok((e, _)) => e,
         Err(e) => {
             // Holding edits on a policy nobody can read would trap the session.
             report::failed(
                 "cannot read the grounding enforcement (red holds nothing)",
-                &e.as_str(),
+                &e,
             );
             Enforcement::Warn
         }
@@ -155,7 +155,7 @@ fn persist_to_notes(cx: &Cx<'_>, m: &Measure, recent: &[String]) -> Option<u64> 
     if !trail_core::layout::Layout::new(root).trail_dir().is_dir() {
         return None;
     }
-    let loc = crate::cmd::notes::location(cx.config, root).ok()?;
+    let loc = trail_core::workspace::notes_in(cx.config, root).ok()?;
     let ids: Vec<String> = recent
         .iter()
         .filter_map(|d| Some(d.strip_prefix('[')?.split_once(']')?.0.to_string()))

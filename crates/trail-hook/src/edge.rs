@@ -12,7 +12,7 @@ use std::fmt;
 use serde::Serialize;
 use trail_core::state::grants::By;
 use trail_core::state::protocol::{self, Decided, Transition};
-use trail_core::state::schema::Junction;
+use trail_core::state::schema::{Junction, Problem};
 use trail_core::state::{Mode, StateError, Store};
 use trail_core::time::Ts;
 
@@ -377,7 +377,7 @@ impl Shown<'_> {
             )?;
         }
         for p in &self.0.problems {
-            writeln!(f, "problem:   {}", crate::error::state_problem(p))?;
+            writeln!(f, "problem:   {}", state_problem(p))?;
         }
         Ok(())
     }
@@ -396,10 +396,18 @@ impl fmt::Display for Shown<'_> {
     }
 }
 
+/// A problem of the state file as a person reads it: a bad mode says how to set one.
+pub fn state_problem(p: &Problem) -> String {
+    match p {
+        Problem::Mode(_) => format!("{p} (set one with `trail mode MODE`)"),
+        _ => p.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trail_core::state::schema::{Allowance, Dismissal, Observations, Problem};
+    use trail_core::state::schema::{Allowance, Dismissal, Observations};
     use trail_core::state::status::{ContextUse, PlanLine};
 
     fn bare() -> Status {

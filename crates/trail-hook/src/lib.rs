@@ -1,4 +1,8 @@
-//! `trail hook claude-code|codex`: the hot path. It runs before and after every tool call of
+//! `trail hook claude-code|codex`: the hot path, a crate of its own so that Cargo shows what a
+//! hook links (no argument parser, no HTTP, no TLS, no async runtime) and an edit to a use case
+//! the hooks never call does not rebuild it.
+//!
+//! The hook itself: It runs before and after every tool call of
 //! every agent session, so it is dispatched from `main` before argument parsing, reads one
 //! payload from stdin, and does only what the event needs — no index, no network, no regex
 //! compiled unless a secret-like keyword shows up. The state file is read only when a decision
@@ -13,6 +17,9 @@
 //! answers in its place when the time is up: PreToolUse denies, every other event exits 0 with a
 //! line on stderr. The host's own timeout is no guard (measured in `tests/cli/hook_deadline.rs`).
 
+pub mod detached;
+pub mod edge;
+
 mod attention;
 mod checkpoint;
 mod config_change;
@@ -21,7 +28,7 @@ mod post_tool;
 mod pre_tool;
 mod report;
 
-pub(crate) use pre_tool::pending_reason;
+pub use pre_tool::pending_reason;
 mod prompt;
 mod reanchor;
 mod session;
@@ -73,7 +80,7 @@ static FOR_THE_PERSON: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec
 
 /// Say `text` to the person, not only to the agent: through the host's user-visible channel
 /// (Claude Code's `systemMessage`) with this hook's answer.
-pub(super) fn tell_person(text: String) {
+pub(crate) fn tell_person(text: String) {
     if let Ok(mut v) = FOR_THE_PERSON.lock() {
         v.push(text);
     }
@@ -349,8 +356,8 @@ fn ingest_outbox(cx: &Cx<'_>) {
         return;
     }
     let root = root.to_string_lossy();
-    let started = crate::detached::trail(&["ingest-outbox", "--project", &root])
-        .and_then(|c| crate::detached::start(c, std::process::Stdio::null()));
+    let started = detached::trail(&["ingest-outbox", "--project", &root])
+        .and_then(|c| detached::start(c, std::process::Stdio::null()));
     if let Err(e) = started {
         report::failed("cannot start recording what the agent queued", &e);
     }

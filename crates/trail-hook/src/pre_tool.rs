@@ -74,7 +74,7 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, confining: bool) -> Respo
             .into_owned()
     };
     let store = cx.store();
-    let strict_now = || crate::cmd::checkpoint::strict(cx.config, cx.root());
+    let strict_now = || trail_core::grounding::strict_at(cx.config, cx.root());
     let mut guard = Guard::new(&store, places, cx.config.gate_rules(), &redact);
     guard.strict_now = Some(&strict_now);
     guard.ctx.trusted_installers = cx.config.trusted_installers();
@@ -82,7 +82,7 @@ fn judged(cx: &Cx<'_>, tool: &Tool, input: &ToolInput, confining: bool) -> Respo
     if tool.edits_files() {
         // The attention budget's hold (FR-4) is this session's, and never covers NOTES.md.
         guard.session_file.clone_from(&cx.envelope.transcript_path);
-        guard.notes = crate::cmd::notes::location(cx.config, cx.root())
+        guard.notes = trail_core::workspace::notes_in(cx.config, cx.root())
             .ok()
             .map(|l| l.path);
     }
@@ -164,7 +164,7 @@ fn blocked(rule: &str, reason: &str) -> String {
 }
 
 /// The deny reason for a pending junction: what was stopped, why, and the person's options.
-pub(crate) fn pending_reason(j: &Junction) -> String {
+pub fn pending_reason(j: &Junction) -> String {
     let dismiss = if j.dismiss_fingerprint.is_some() {
         format!(
             "`/edge dismiss` (stops asking about [{}] on the same target for 60 minutes), ",

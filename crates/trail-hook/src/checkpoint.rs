@@ -24,7 +24,7 @@ use super::{Cx, report};
 
 /// PreCompact: the block, when strict enforcement holds compaction.
 pub(super) fn before_compact(cx: &Cx<'_>) -> Option<Response> {
-    if !crate::cmd::checkpoint::strict(cx.config, cx.root()) {
+    if !trail_core::grounding::strict_at(cx.config, cx.root()) {
         return None;
     }
     let gap = match since_last_decision(cx.root()) {
