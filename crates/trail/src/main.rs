@@ -3,6 +3,11 @@
 //! main stays small: parse, dispatch, and map every error to an exit code in one place
 //! ([`error`]). Exit codes: 0 ok, 1 a check failed (or the environment failed us), 2 bad input or
 //! usage. A closed stdout (`trail log | head`) is success.
+//!
+//! The entry point is trail's own (`start`), not std's: see there why.
+
+// std's `fn main` start-up is replaced by `start::main`; the test harness brings its own.
+#![cfg_attr(not(test), no_main)]
 
 // The hook's deadline is SIGALRM, the person check reads /proc (or ps) and /dev/tty: Unix only,
 // as trail-core is (docs/GUIDE.md, "Platforms").
@@ -18,10 +23,13 @@ mod context;
 mod error;
 mod output;
 mod person;
+mod start;
 
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
+/// What the process does, from its arguments to its exit code (called by `start.rs`'s C `main`).
+#[cfg_attr(test, allow(dead_code))]
+fn run() -> ExitCode {
     // Hooks run before and after every tool call: they skip argument parsing entirely.
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     // Inside the agent's confinement, a person's act is refused and a record is queued
