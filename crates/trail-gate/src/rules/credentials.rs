@@ -231,7 +231,53 @@ pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     if NOT_READING.contains(&c.name) || c.name.is_empty() {
         return false;
     }
-    names_credential(c, ctx) || searched_for_a_credential(c, ctx)
+    names_credential(c, ctx) || searched_for_a_credential(c, ctx) || printed_settings(c, ctx)
+}
+
+/// A tool's settings file in a hidden place of the home printed whole (`cat
+/// ~/.obdiag/config.yml`, `bat ~/.config/tolgee/authentication.json`, `cat ~/.ofxclient.ini`):
+/// settings are where a tool keeps its tokens and passwords, whatever the tool, so the whole
+/// file lands in the agent's context. Only programs that print a file as it is; a shell's
+/// start-up file or ssh's host list (no extension: `~/.bashrc`, `~/.ssh/config`) and caches
+/// are not a tool's settings.
+fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
+    const PRINTERS: &[&str] = &[
+        "cat", "bat", "batcat", "less", "more", "most", "head", "tail", "tac", "nl", "strings",
+        "xxd", "od", "hexdump", "hd", "jq", "yq", "view",
+    ];
+    if !PRINTERS.contains(&c.name) {
+        return false;
+    }
+    let home = &ctx.places.home;
+    c.operands()
+        .filter_map(|a| ctx.resolve(a.text.as_deref()?))
+        .chain(c.reads.iter().filter_map(|r| ctx.resolve(r)))
+        .any(|p| {
+            !p.starts_with(&ctx.places.project_root)
+                && p.strip_prefix(home)
+                    .is_ok_and(|rel| home_settings(&p, &rel.to_string_lossy()))
+        })
+}
+
+/// A file of a tool's settings in the home: in a hidden directory of it (or a dotfile of the
+/// home itself), a settings file by its name ([`settings_file`]) or one named for a PIN, a
+/// licence or a login (`~/.aqbanking/pinfile`, `~/.config/prince/license.dat`).
+fn home_settings(p: &std::path::Path, rel: &str) -> bool {
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let hidden =
+        dir.split('/').any(|d| d.starts_with('.')) || dir.is_empty() && name.starts_with('.');
+    // What a tool recomputes is no setting (`~/.cache/…`, `~/.npm/_cacache/…`).
+    if !hidden || dir.split('/').any(|d| d.contains("cache")) {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    settings_file(p)
+        || lower.split(['-', '_', '.']).any(|w| {
+            matches!(
+                w,
+                "pin" | "pinfile" | "license" | "licence" | "auth" | "authentication"
+            )
+        })
 }
 
 /// A search whose pattern names a credential, over a file of a tool's settings in the home
