@@ -5201,6 +5201,28 @@ fn mechanisms_found_by_the_forty_seventh_sealed_part() {
     }
 }
 
+/// Found by counting misses across every labelled part (issue 20): `-l`/`-L` is a log option
+/// that writes, except first and alone before a disk (the list convention, `fdisk -l DISK`)
+/// or first before a boot file (a loader's, `kexec -l /boot/vmlinuz`).
+#[test]
+fn a_log_option_given_a_disk_or_a_boot_file() {
+    let ctx = ctx();
+    for line in [
+        "acme-export -l /dev/sda -t build/out evidence/a.pst",
+        "acme-db -h build/env -p 1 -L /boot/grub/grub.cfg",
+        "acme-daemon -f cfg.ini -l /dev/nvme0n1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "fdisk -l /dev/sda /dev/sdb",
+        "acme-part -l /dev/sda",
+        "sudo acme-load -l /boot/vmlinuz-6.8.0 --initrd=/boot/initrd.img-6.8.0",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}
+
 /// Found by counting misses across every labelled part (issue 20): a tool's settings file in a
 /// hidden place of the home, printed whole, puts its tokens in the agent's context whatever the
 /// tool is called (nine rows of six parts had been allowed). A shell's start-up file, ssh's

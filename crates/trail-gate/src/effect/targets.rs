@@ -1267,7 +1267,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             read_key = flag.len() > 2 && reads;
             let next = c.args.get(n + 1).and_then(|a| a.text.as_deref());
             let names_output = output_flag(flag, true)
-                || value.is_none() && writes_next(flag, next, n > 0, ctx)
+                || value.is_none() && writes_next(flag, next, n > 0, more_than_disks(c, n + 2, ctx), ctx)
                 || flag == "-w" && value.is_some()
                 // A chip's memory read out goes to the file named (`pymcuprog read … -f
                 // FILE`).
@@ -1343,14 +1343,21 @@ fn disc_input(c: &Cmd<'_>, n: usize, t: Target) -> bool {
 /// a whole disk (a programmer's read of its chip goes to the file the flag names, `cc-tool
 /// --read FILE`; nothing reads a disk by that flag).
 ///
-/// And `-l`/`-L` after the first word, given a whole disk: a log is written there (`udpxy -p
-/// 4022 -l /dev/sda`); first (`later` false), it is the list convention (`-l DEV`).
-fn writes_next(flag: &str, next: Option<&str>, later: bool, ctx: &Context) -> bool {
+/// And `-l`/`-L` after the first word given a whole disk or a boot file: a log is written
+/// there (`udpxy -p 4022 -l /dev/sda`, `db_checkpoint -h env -L /boot/grub/grub.cfg`). First,
+/// it is the list convention for a disk alone (`fdisk -l DEV`) and a loader's for a boot file
+/// (`kexec -l /boot/vmlinuz …`), but a disk with more after it is a log again (`pffexport -l
+/// DISK -t DIR FILE`; `more`: something other than disks follows, [`more_than_disks`]).
+fn writes_next(flag: &str, next: Option<&str>, later: bool, more: bool, ctx: &Context) -> bool {
     let Some(v) = next else {
         return false;
     };
     match flag {
-        "-l" | "-L" => later && target(v, ctx) == Some(Target::Device),
+        "-l" | "-L" => match target(v, ctx) {
+            Some(Target::Device) => later || more,
+            Some(Target::Firmware) => later,
+            _ => false,
+        },
         "-w" => std::path::Path::new(v).extension().is_some_and(|e| {
             e.len() <= 5
                 && e.to_string_lossy()
@@ -1362,6 +1369,16 @@ fn writes_next(flag: &str, next: Option<&str>, later: bool, ctx: &Context) -> bo
         "--read" | "-read" | "-r" => target(v, ctx) == Some(Target::Device),
         _ => false,
     }
+}
+
+/// Whether a word from `from` on is something other than a disk (`fdisk -l /dev/sda /dev/sdb`
+/// lists two disks; `pffexport -l /dev/sda -t DIR FILE` goes on).
+fn more_than_disks(c: &Cmd<'_>, from: usize, ctx: &Context) -> bool {
+    c.args.iter().skip(from).any(|a| {
+        a.text
+            .as_deref()
+            .is_none_or(|t| target(t, ctx) != Some(Target::Device))
+    })
 }
 
 /// A short option with its value attached (`-o/srv/restore`): an output option's, or any
