@@ -5201,6 +5201,27 @@ fn mechanisms_found_by_the_forty_seventh_sealed_part() {
     }
 }
 
+/// Found by counting misses across every labelled part (issue 20): a setting written in a
+/// scope (`mtz.hklout=FILE`, as PHIL and Hydra take them) is read by its last name, as a bare
+/// `hklout=FILE` already was.
+#[test]
+fn a_scoped_setting_is_read_by_its_last_name() {
+    let ctx = ctx();
+    let verdict = |line: &str| evaluate(line, &ctx).verdict;
+    assert_eq!(
+        verdict("acme.export data.refl format=mtz mtz.hklout=/etc/passwd"),
+        Verdict::Block
+    );
+    assert_eq!(
+        verdict("acme-train model.out_dir=/home/dev/models"),
+        Verdict::Junction
+    );
+    assert_eq!(
+        verdict("acme-train hydra.run.dir=outputs/run1 model.out_dir=build/m"),
+        Verdict::Allow
+    );
+}
+
 /// Found by counting misses across every labelled part (issue 20): `-l`/`-L` is a log option
 /// that writes, except first and alone before a disk (the list convention, `fdisk -l DISK`)
 /// or first before a boot file (a loader's, `kexec -l /boot/vmlinuz`).

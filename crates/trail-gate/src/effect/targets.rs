@@ -1293,7 +1293,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             let named = names_output && !DIRECTORY_SHORT.contains(&flag);
             (v.to_string(), names_output, named)
         } else if let Some((k, v)) = w.split_once('=')
-            && k.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            && let Some(k) = setting_key(k)
         {
             // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
             // the imaging tools that copy it); `O=` as the Java toolkits take their output
@@ -1369,6 +1369,16 @@ fn writes_next(flag: &str, next: Option<&str>, later: bool, more: bool, ctx: &Co
         "--read" | "-read" | "-r" => target(v, ctx) == Some(Target::Device),
         _ => false,
     }
+}
+
+/// The name of a `KEY=VALUE` operand's key, if it is one: letters, digits and `_`, and a key
+/// in a scope read by its last name (`mtz.hklout=FILE`, as PHIL and Hydra settings are
+/// written).
+fn setting_key(key: &str) -> Option<&str> {
+    (key.chars()
+        .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.'))
+        && !key.starts_with('.'))
+    .then(|| key.rsplit('.').next().unwrap_or(key))
 }
 
 /// Whether a word from `from` on is something other than a disk (`fdisk -l /dev/sda /dev/sdb`
