@@ -5274,6 +5274,36 @@ fn a_tools_settings_in_the_home_printed_whole() {
     }
 }
 
+/// A service's secret outside the project, known by its file's own name (`.secret`,
+/// `.private`, `privkey*.pem`, a key store), printed whole; or a settings file searched for an
+/// `auth` setting (`grep -A2 basic_auth /etc/acme-agent.yaml`). Found by reading every
+/// labelled part's allowed risky rows together (six rows of five parts, none made worse).
+#[test]
+fn a_secret_file_known_by_its_name_printed() {
+    let ctx = ctx();
+    for line in [
+        "cat /etc/acme.secret",
+        "cat /etc/acmekeys/keys/example.com/mail.private",
+        "head /etc/keys/privkey_acme.pem",
+        "cat /srv/acme-base/etc/keystore.p12 | base64 | head",
+        "cat /opt/acme/api_token",
+        "grep -A2 basic_auth /etc/acme-agent.yaml",
+        "grep -i credential /etc/acme/acme.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "cat /etc/passwd",
+        "cat /usr/share/doc/acme/secrets.md",
+        "cat /etc/ssl/certs/acme.crt",
+        "cat /tmp/acme.key",
+        "cat build/acme.secret",
+        "grep auth src/login.rs",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -254,9 +254,46 @@ fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
         .chain(c.reads.iter().filter_map(|r| ctx.resolve(r)))
         .any(|p| {
             !p.starts_with(&ctx.places.project_root)
-                && p.strip_prefix(home)
+                && (p
+                    .strip_prefix(home)
                     .is_ok_and(|rel| home_settings(&p, &rel.to_string_lossy()))
+                    || ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp
+                        && secret_by_its_name(&p))
         })
+}
+
+/// A file whose own name says it holds a secret, wherever a service keeps it outside the
+/// project (`/etc/ldap.secret`, `/etc/opendkim/keys/example.com/mail.private`,
+/// `/etc/keys/privkey_evm.pem`, `/srv/jetty-base/etc/keystore.p12`): printed, the secret is
+/// in the agent's context. Only the file's name counts, not its directory (`/etc/ssl/private`
+/// is [`credential_path`]'s), and not a public table (`/etc/passwd` holds no password).
+fn secret_by_its_name(p: &std::path::Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    // A key store's own kinds, and a file named for what it keeps.
+    matches!(
+        ext,
+        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore" | "key"
+    ) || !matches!(
+        ext,
+        "pub" | "crt" | "cer" | "md" | "html" | "txt" | "py" | "rs" | "js"
+    ) && stem.split(['-', '_', '.']).any(|w| {
+        matches!(
+            w,
+            "secret"
+                | "secrets"
+                | "privkey"
+                | "credentials"
+                | "password"
+                | "passwords"
+                | "keystore"
+                | "apikey"
+                | "token"
+        )
+    })
 }
 
 /// A file of a tool's settings in the home: in a hidden directory of it (or a dotfile of the
@@ -303,10 +340,12 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
         // ~/.config/weblate`, `db_pass`), or a setting's in capitals that ends in one
         // (`'DBPASS|REDISPASS'`; not `bypass`).
         let word = p.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
-            matches!(w.to_ascii_lowercase().as_str(), "key" | "pass" | "pwd")
-                || w.len() > 4
-                    && !w.bytes().any(|b| b.is_ascii_lowercase())
-                    && (w.ends_with("PASS") || w.ends_with("PWD"))
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "key" | "pass" | "pwd" | "auth"
+            ) || w.len() > 4
+                && !w.bytes().any(|b| b.is_ascii_lowercase())
+                && (w.ends_with("PASS") || w.ends_with("PWD"))
         });
         let p = p.to_ascii_lowercase();
         word || [
@@ -319,6 +358,7 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
             "passwd",
             "passcode",
             "passphrase",
+            "credential",
             "adminpass",
             "rootpass",
         ]
