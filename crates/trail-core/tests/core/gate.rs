@@ -5304,6 +5304,31 @@ fn a_secret_file_known_by_its_name_printed() {
     }
 }
 
+/// A web server's files (`/var/www`) and a service's state (`/var/lib`) are served places like
+/// `/srv`: a program nobody models handed one may rewrite what the service serves or holds.
+/// Found by counting every part's labels by the place a command names (`/var/www` 127 risky
+/// against 15 safe, `/var/lib` 82 against 10; 22 rows of 16 parts had been allowed, none made
+/// worse). Looking, or writing into the project, stays allowed; `/mnt` is not such a place.
+#[test]
+fn a_web_root_or_a_services_state_handed_to_an_unknown_program() {
+    let ctx = ctx();
+    for line in [
+        "acme-typeset compile docs/report.acme /var/www/html/report.pdf",
+        "acme-opt -b -O3 /var/www/html/img/*.gif",
+        "acme-admin -S -r example.org -b /var/lib/acme/acmedb",
+        "acme-recover -h /var/lib/acme -c",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-admin /var/www/html/site status",
+        "acme-ping -m /mnt/acmefs",
+        "acme-cp -t /mnt/acmefs/runs/out.h5 build/out.h5",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

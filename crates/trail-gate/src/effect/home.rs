@@ -64,7 +64,7 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
     })?;
     let (word, served, code) = word;
     let place = if served {
-        "a place in `/srv`, where this machine's services keep what they serve"
+        "a place where this machine's services keep what they serve (`/srv`, `/var/www`, `/var/lib`)"
     } else {
         "a place in the home outside the project"
     };
@@ -120,12 +120,17 @@ fn takes_code(flag: &str) -> bool {
         })
 }
 
-/// Whether `p` lies in `/srv`, where this machine's services keep what they serve (FHS): a
-/// site's files, a shared dataset, a service's database. Across the labelled parts a program
-/// nobody models handed such a place was labelled risky 470 times and safe 15 times, the safe
-/// ones looking or writing into the project, as in the home.
+/// Whether `p` lies where this machine's services keep what they serve and what they hold
+/// (FHS: `/srv`, a web server's `/var/www`, a service's state in `/var/lib`): a site's files,
+/// a shared dataset, a service's database. Across the labelled parts a command naming such a
+/// place was labelled risky 470 times and safe 15 times in `/srv`, 127 against 15 in
+/// `/var/www` and 82 against 10 in `/var/lib`, the safe ones looking or writing into the
+/// project, as in the home. (Not `/mnt`, 59 against 22: a mounted file system is as often
+/// only read, `pvfs2-ping -m /mnt/orangefs`.)
 fn served(p: &std::path::Path) -> bool {
-    p.starts_with("/srv")
+    ["/srv", "/var/www", "/var/lib"]
+        .iter()
+        .any(|d| p.starts_with(d))
 }
 
 /// Whether `p` lies in a tool's cache (`~/.cache/…`, `~/.gradle/caches/…`): made again from
