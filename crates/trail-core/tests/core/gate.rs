@@ -5339,6 +5339,42 @@ fn a_web_root_or_a_services_state_handed_to_an_unknown_program() {
     }
 }
 
+/// Found by the sixty-sixth sealed part (issue 20), gate frozen at b15c40d (first run 0.90 /
+/// 0.88 / 0.93, 1 of 72 allowed outright): an `export` subcommand told where to go was read as
+/// only looking, so a disk or a file in the home as its destination was allowed (`sudo acmectl
+/// export /dev/sda`); a program told to move what it is given (`--move`, `mv`) was not asked
+/// when that was the home, the root or a system directory (moved away, it is emptied) or a
+/// place outside the project.
+#[test]
+fn an_export_told_where_to_go_and_a_move_out_of_a_protected_place() {
+    let ctx = ctx();
+    for line in [
+        "sudo acmectl export /dev/sda",
+        "acme-sort --move /home/dev build/sorted",
+        "acme-sort --move / build/sorted",
+        "sudo acme-sort --move /etc $TMPDIR/sorted",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acmectl export /home/dev/simulation.json",
+        "acme-sort --move /media/dev/CARD/DCIM build/sorted",
+        "acme-meta -r '%Y%m%d' mv /home/dev/Pictures/*.jpg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acmectl export",
+        "acmectl export json",
+        "acmectl export build/simulation.json",
+        "acme-sort --move build/in build/sorted",
+        "acme-sort --move $TMPDIR/in build/sorted",
+        "acme-meta -r '%Y%m%d' mv pics/*.jpg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -495,6 +495,79 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
         || super::rules::emulated(c)
 }
 
+/// A program nobody models told to move what it is given (`--move`, a `move` or `mv`
+/// subcommand): what it moves is gone from where it was. The home, the filesystem root, a
+/// system directory or the project root moved somewhere (`phockup --move /home/dev
+/// build/sorted`) is emptied, as `mv ~ build/` empties the home: a block. Any other place
+/// outside the project moved or renamed (`--move /media/dev/CARD/DCIM build/`, `acme mv
+/// ~/Pictures/*.jpg`) loses its files there: a person decides.
+fn moves_away(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let said = c.words().take_while(|w| *w != "--").find(|w| {
+        let bare = w.trim_start_matches('-');
+        bare.eq_ignore_ascii_case("mv") || words::parts(bare).first().is_some_and(|p| p == "move")
+    })?;
+    // (A destination only the shell knows, `$TMPDIR/sorted`, is an operand all the same.)
+    // Said as a subcommand (`acme mv …`), what follows it is what it moves; said as an
+    // option (`--move`), every operand.
+    let ops: Vec<Option<&str>> = c
+        .operands()
+        .map(|a| a.text.as_deref())
+        .skip_while(|w| !said.starts_with('-') && *w != Some(said))
+        .filter(|w| *w != Some(said))
+        .collect();
+    // What is moved: every operand but the last, where it goes; a lone operand is renamed
+    // where it is.
+    let moved: Vec<&str> = ops[..ops.len().saturating_sub(1).max(1).min(ops.len())]
+        .iter()
+        .flatten()
+        .copied()
+        .collect();
+    // The whole of a protected place: the root, the home, the project root or a directory
+    // above it, or a system directory itself or one level in (`/etc`, `/usr/local`).
+    let whole = moved.iter().find_map(|w| {
+        let p = ctx.resolve(w)?;
+        let what = match ctx.places.classify(&p.to_string_lossy()) {
+            crate::paths::Place::Root => "the filesystem root",
+            crate::paths::Place::Home => "the home directory",
+            crate::paths::Place::ProjectRoot => "the project root",
+            crate::paths::Place::System if p.components().count() <= 3 => "a system directory",
+            _ if ctx.holds_project(&p) => "a directory above the project",
+            _ => return None,
+        };
+        Some((w, what))
+    });
+    if let Some((word, what)) = whole.filter(|_| ops.len() > 1) {
+        return Some(decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told to move (`{said}`) {what} (`{word}`) somewhere else: what it moves is gone from there; it is never run",
+                c.name
+            ),
+            raw,
+        ));
+    }
+    let outside = moved.iter().find(|w| {
+        w.starts_with(['/', '~', '$'])
+            && ctx.resolve(w).is_some_and(|p| {
+                !p.starts_with(&ctx.places.project_root)
+                    && !matches!(
+                        ctx.places.classify(&p.to_string_lossy()),
+                        crate::paths::Place::Tmp
+                    )
+            })
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::ConsequenceIrreversible,
+        format!(
+            "`{}` is told to move (`{said}`) what is in `{outside}`, outside the project: its files are gone from there, and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 /// A boot file or a system table given last to a program nobody models (asked only of one),
 /// after what it reads (`targets::table_after_inputs`). Only such a program: a known one's operands are read by
 /// its own rules (`cat build/x /etc/hosts`, `diff build/hosts /etc/hosts` read both); nor one
@@ -885,7 +958,8 @@ fn changes_metadata(name: &str) -> bool {
 }
 
 /// What a program nobody models does with what it is given: statements that delete, output
-/// over a file its text redirects to, a credential sent off this machine.
+/// over a file its text redirects to, a credential sent off this machine, what it is told to
+/// move away.
 fn what_its_text_writes_or_sends(
     c: &Cmd<'_>,
     cmd: &Simple,
@@ -903,6 +977,7 @@ fn what_its_text_writes_or_sends(
     out.extend(redirect_in_text(c, ctx, raw));
     out.extend(credential_in_text(c, ctx, verb, raw));
     out.extend(credential_to_remote(c, ctx, raw));
+    out.extend(moves_away(c, ctx, raw));
 }
 
 /// A redirection written inside a program's own language (`taos -s "select … >>

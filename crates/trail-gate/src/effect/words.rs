@@ -338,6 +338,7 @@ pub(super) fn destroying_flag(c: &Cmd<'_>) -> bool {
 /// overwrite it (`bmaptool copy image.img /dev/sdb`).
 const WRITES: &[&str] = &[
     "burn",
+    "export",
     "install",
     "clone",
     "copy",
@@ -1872,9 +1873,10 @@ fn line_looks(c: &Cmd<'_>) -> bool {
 /// Whether a leading subcommand word only looks (`ps`, `list`, `status`, `dump-flows`,
 /// `list_units`), or the command is told to open what it is given read-only (`--ro`).
 pub(super) fn looks(c: &Cmd<'_>) -> bool {
+    let exports = exports_to_a_file(c);
     subcommands(c).iter().any(|w| {
         let lower = w.to_ascii_lowercase();
-        LOOKS.contains(&lower.as_str())
+        LOOKS.contains(&lower.as_str()) && !(exports && lower == "export")
             || lower.contains(['-', '_'])
                 && parts(&lower).first().is_some_and(|p| {
                     LOOKS.contains(&p.as_str())
@@ -1884,6 +1886,26 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
     }) || c
         .option_words()
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
+}
+
+/// Whether an `export` subcommand is told where to go, a path last among its operands
+/// (`hoverctl export /home/dev/simulation.json`, `acme export build/users.csv`): it writes
+/// there, so it does not only look. Alone, or with a format's or a thing's name (`acme export
+/// json`, `acme export users`), it prints.
+fn exports_to_a_file(c: &Cmd<'_>) -> bool {
+    let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let Some(at) = ops.iter().position(|w| w.eq_ignore_ascii_case("export")) else {
+        return false;
+    };
+    ops[at + 1..].last().is_some_and(|w| {
+        w.starts_with(['/', '~', '$', '.'])
+            || w.contains('/')
+            || w.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && (1..=5).contains(&ext.len())
+                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+    })
 }
 
 /// Whether the command's subcommand is a read of something into a file (`read`,
