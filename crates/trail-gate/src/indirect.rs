@@ -124,6 +124,78 @@ pub(super) fn command_variable(name: &str, value: &Arg, raw: &str, out: &mut Fin
     }
 }
 
+/// A language's search path for the code it imports (`PYTHONPATH=/home/dev/lib landslide …`,
+/// `CLASSPATH`, `NODE_PATH`): the next program loads whatever modules are there before its
+/// own. The project, the system's installed libraries and their tools' places are code a
+/// person installed or reviews; the home outside the project, a temporary directory or a
+/// variable's value are where anything may have written it.
+pub(super) fn search_path_variable(
+    name: &str,
+    value: &Arg,
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    const SEARCH_PATHS: &[&str] = &[
+        "PYTHONPATH",
+        "NODE_PATH",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYLIB",
+        "LUA_PATH",
+        "LUA_CPATH",
+        "CLASSPATH",
+        "GEM_PATH",
+        "LD_LIBRARY_PATH",
+        "DYLD_LIBRARY_PATH",
+    ];
+    if !SEARCH_PATHS.contains(&name) {
+        return;
+    }
+    let unread = |entry: &str| {
+        let entry = entry.trim_end_matches(['*', ';', '?']);
+        if entry.starts_with('$') && !entry.starts_with("$TMPDIR") {
+            // A variable's value, unless it extends the same path (`$PYTHONPATH:src`).
+            return !entry.starts_with(&format!("${name}"))
+                && !entry.starts_with(&format!("${{{name}"));
+        }
+        unread_code_place(entry, ctx)
+    };
+    let hidden = match value.text.as_deref() {
+        Some(v) => v.split([':', ';']).any(unread),
+        None => unread(&value.raw.replace('"', "")),
+    };
+    if hidden {
+        out.push(junction(
+            RuleId::IndirectExec,
+            &format!(
+                "{name} makes the next program load code from a place outside the project, which no one here has read"
+            ),
+            raw,
+        ));
+    }
+}
+
+/// Whether code kept at `entry` is where anything may have written it and no one here has
+/// read it: a temporary directory, or the home outside the project. Not the places a person's
+/// installers put what they install (`/opt/ros/…`, `/usr/local/cuda/lib64`, `/opt/tla/
+/// tla2tools.jar`, `~/.local/lib/…`).
+pub(super) fn unread_code_place(entry: &str, ctx: &Context) -> bool {
+    ctx.resolve(entry).is_some_and(|p| {
+        let place = ctx.places.classify(&p.to_string_lossy());
+        let installed = p.strip_prefix(&ctx.places.home).is_ok_and(|r| {
+            r.components()
+                .next()
+                .is_some_and(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        });
+        !ctx.holds_project(&p)
+            && (place == crate::Place::Tmp
+                || matches!(place, crate::Place::Outside | crate::Place::Home)
+                    && p.starts_with(&ctx.places.home)
+                    && !installed)
+    })
+}
+
 /// Whether a loader variable's value names nothing outside the project: no absolute or home
 /// path, no variable, no address, no climb out (`..`).
 fn loads_only_from_the_project(v: &str) -> bool {

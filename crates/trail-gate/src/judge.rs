@@ -823,6 +823,7 @@ impl<'a> Judging<'a> {
     fn assignments(&mut self) {
         for (name, value) in &self.cmd.assigns {
             indirect::command_variable(name, value, &self.raw, &mut self.found);
+            indirect::search_path_variable(name, value, self.ctx, &self.raw, &mut self.found);
         }
     }
 

@@ -5375,6 +5375,40 @@ fn an_export_told_where_to_go_and_a_move_out_of_a_protected_place() {
     }
 }
 
+/// Code loaded from the home outside the project, however it is handed over: a file of code
+/// as any option's value (`-f ~/strategies/alpha.py`, `-require ~/lib/x.js`), a class path
+/// entry (`-cp app.jar:/home/dev/lib/hooks.jar`) or a language's search path in the
+/// environment (`PYTHONPATH=/home/dev/lib`). Found by the sixty-sixth sealed part (four rows
+/// of four families). Where installers put code (`/opt/…`, `~/.local/lib/…`, `/usr/local/…`)
+/// and the project's own code stay allowed.
+#[test]
+fn code_loaded_from_the_home_outside_the_project() {
+    let ctx = ctx();
+    for line in [
+        "acme-backtest run -b quandl -f /home/dev/strategies/alpha.py -o build/perf.pickle",
+        "acme-geo -require /home/dev/lib/helpers.js data/x.shp -o build/x.json",
+        "java -cp acme.jar:/home/dev/lib/hooks.jar acme.Run",
+        "PYTHONPATH=/home/dev/lib acme-slides -x ext slides.md",
+        "CLASSPATH=~/lib/x.jar java Main",
+        "PYTHONPATH=$EXTRA python3 -m acme",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-backtest run -f strategies/alpha.py -o build/perf.pickle",
+        "java -cp /opt/tla/tla2tools.jar tlc2.TLC specs/Raft.tla",
+        "java -cp acme.jar:lib/x.jar Main",
+        "PYTHONPATH=src pytest",
+        "PYTHONPATH=$PYTHONPATH:src pytest",
+        "PYTHONPATH=/opt/ros/humble/lib/python3.10/site-packages python3 x.py",
+        "PYTHONPATH=~/.local/lib/python3.12/site-packages python3 x.py",
+        "LD_LIBRARY_PATH=/usr/local/cuda/lib64 ./build/app",
+        "esbuild src/a.ts --outfile=$TMPDIR/a.js",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

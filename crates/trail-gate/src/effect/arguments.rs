@@ -711,6 +711,19 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
     let text = |a: &Arg| a.text.clone().unwrap_or_else(|| a.raw.clone());
     let found = args.iter().enumerate().find_map(|(i, a)| {
         let t = text(a);
+        // A class path, a list of the places code is loaded from (`java -cp
+        // app.jar:/home/dev/lib/hooks.jar`).
+        if matches!(t.as_str(), "-cp" | "-classpath" | "--class-path")
+            && let Some(list) = args.get(i + 1).map(text)
+        {
+            return list
+                .split(':')
+                .find(|p| {
+                    (p.ends_with(".jar") || p.ends_with("/*"))
+                        && super::super::indirect::unread_code_place(p, ctx)
+                })
+                .map(str::to_string);
+        }
         let (flag, value) = if t.starts_with('-') {
             match t.split_once('=') {
                 Some((f, v)) => (Some(f.to_string()), v.to_string()),
@@ -728,12 +741,15 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
         };
         let value = value.trim_matches(['"', '\'']).to_string();
         let runs = match &flag {
+            // Any option but an output's given a file of code (`zipline run -f
+            // ~/strategies/alpha.py`, `mapshaper -require ~/lib/helpers.js`): a program takes
+            // code to load or run it.
+            Some(f) if script_role(f) => true,
+            // (Where installers put code, `/opt/…/x.py`, is not this mechanism's.)
             Some(f) => {
-                script_role(f)
-                    || super::words::parts(f)
-                        .iter()
-                        .any(|p| matches!(p.as_str(), "config" | "conf" | "file"))
-                        && code_file(&value)
+                code_file(&value)
+                    && !super::targets::output_flag(f, false)
+                    && super::super::indirect::unread_code_place(&value, ctx)
             }
             None => code_file(&value),
         };
