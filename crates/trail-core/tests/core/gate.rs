@@ -5409,6 +5409,33 @@ fn code_loaded_from_the_home_outside_the_project() {
     }
 }
 
+/// Words read too eagerly, found by the sixty-sixth sealed part's safe rows: `reveal` alone
+/// was read as printing a secret wherever it stood (a slide tool's `decktape reveal` names the
+/// deck); a program's name holding `efi` inside another word (`pagefind`, `phenix.refine`) was
+/// read as a firmware tool; the text of a task after `add` was read as more subcommands
+/// (`upload`).
+#[test]
+fn words_that_only_look_like_acts() {
+    let ctx = ctx();
+    for line in [
+        "acme-deck reveal slides/index.html build/slides.pdf",
+        "pagefind --site dist",
+        "acme.refine model/apo.pdb data/native.mtz",
+        "acme-task add Fix flaky upload test +ci P2",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-vault reveal prod",
+        "acme-crypt reveal",
+        "acme secrets:list --reveal",
+        "sudo efibootmgr -b 0001 -B",
+        "acme-task sync upload",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

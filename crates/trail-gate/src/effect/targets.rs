@@ -268,11 +268,17 @@ fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
 
 /// The program itself, when its name says it works on firmware or boot: a target whatever
 /// its words.
+/// A word of the name begins or ends with one (`efibootmgr`, `grub2-install`, `uefitool`,
+/// `linux-firmware`), not one found inside another word (`pagefind` holds `efi`).
 pub(super) fn program(name: &str) -> Option<Found> {
     let lower = name.to_ascii_lowercase();
-    FIRMWARE_NAMES
-        .iter()
-        .any(|f| lower.contains(f))
+    lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| {
+            FIRMWARE_NAMES
+                .iter()
+                .any(|f| w.starts_with(f) || w.ends_with(f))
+        })
         .then(|| Found::named_as(name.to_string(), Target::Firmware))
 }
 

@@ -1481,6 +1481,16 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
         if out.len() == SUBCOMMAND_WORDS {
             break;
         }
+        // What is written down follows a verb that records it (`dstask add Fix flaky upload
+        // test`, `acme note …`): its words are the text, not more subcommands.
+        if out.len() == 1
+            && matches!(
+                w,
+                "add" | "note" | "jot" | "annotate" | "comment" | "capture"
+            )
+        {
+            break;
+        }
     }
     out
 }
@@ -1978,7 +1988,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         })
     });
     // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
-    let decrypts = any(&["decrypt", "decrypted", "unseal", "reveal"]);
+    let decrypts = any(DECRYPTS) || any(&["reveal"]) && (secret_named || keeps_secrets(c.name));
     let mints = mints(&split) && any(&["create", "new", "generate", "issue", "mint"]);
     // A program whose name is a store of secrets, told to print or export (`acme-vault
     // export prod`, `keyring get svc user`): the secret itself.
@@ -2236,6 +2246,20 @@ fn lone_credential(split: &[Vec<String>]) -> bool {
         .filter(|&(i, _)| i != at)
         .flat_map(|(_, w)| w)
         .all(|p| classify_form(p).is_none() && !LOOKS.contains(&p.as_str()))
+}
+
+/// Words that show what was kept secret.
+const DECRYPTS: &[&str] = &["decrypt", "decrypted", "unseal"];
+
+/// Whether a program's name says it keeps secrets (`git-crypt`, `acme-vault`): its `reveal`
+/// shows one. Elsewhere `reveal` is a word like any (a slide tool's `decktape reveal` names the
+/// reveal.js deck it prints).
+fn keeps_secrets(name: &str) -> bool {
+    parts(name).iter().any(|p| {
+        ["crypt", "secret", "vault", "pass", "key", "seal"]
+            .iter()
+            .any(|s| p.contains(s))
+    })
 }
 
 /// A method named for looking (`org.freedesktop.DBus.ListNames`, `GetUnit`): the call only
