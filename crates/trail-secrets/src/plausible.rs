@@ -1117,8 +1117,42 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
             && h >= bar
             && looks_random(value)
             && !looks_like_words(value);
-        generated || grouped_key(value) || short_key(value, len, h, written) || prefixed_hex(value)
+        generated
+            || grouped_key(value)
+            || short_key(value, len, h, written)
+            || prefixed_hex(value)
+            || prefixed_groups(value)
     }
+}
+
+/// A word or two of prefix, then groups of generated characters (`sk-helicone-uqrwotg-
+/// rcrgry4-qx4bt8a-nfecac1`): its dashes and lower-case alphabet keep the whole value's
+/// entropy under the bar, and its prefix reads as words, but the groups are no words: most
+/// mix digits into letters, and together they are random. Words with a version in them
+/// (`read-only-v2-mode`) have one such group, not most.
+fn prefixed_groups(v: &str) -> bool {
+    let segs: Vec<&str> = v.split(['-', '_']).collect();
+    let prefix = segs
+        .iter()
+        .take(2)
+        .take_while(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
+        .count();
+    let groups = &segs[prefix..];
+    let with_digits = groups
+        .iter()
+        .filter(|g| {
+            g.bytes().any(|b| b.is_ascii_digit()) && g.bytes().any(|b| b.is_ascii_alphabetic())
+        })
+        .count();
+    let body: String = groups.concat();
+    groups.len() >= 3
+        && groups
+            .iter()
+            .all(|g| (4..=12).contains(&g.len()) && g.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && with_digits * 3 >= groups.len() * 2
+        && body.len() >= 16
+        && entropy(&body) >= 3.5
+        && looks_random(&body)
 }
 
 /// A short word, then a hex body (`sec_3af19d613112f26e910f` under `…-Secret-Key`): the body is

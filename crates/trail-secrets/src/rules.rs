@@ -272,6 +272,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "extended-private-key",
+        // A wallet's extended private key (BIP32's `xprv…`/`tprv…`, SLIP-132's `yprv`,
+        // `zprv`, `Zprv`…, in a descriptor as `wpkh(xprv…/84h/0h)`): every key of its tree.
+        // The prefix says private; the public one (`xpub…`) stays.
+        regex: r"(?-u:\b)[a-zA-Z]{1,2}prv[1-9A-HJ-NP-Za-km-z]{100,}",
+        example: "xprv9s21ZrQH143K3FAubEYXM1Pf5uzCSiTsAWtbKyzaGgYqfL38hdUddzySH3otfByLk3SvgD9YMtT4CDUG5JjhH6GmndsPdSfDgWHjyTF9AJz",
+        keywords: &["prv"],
+        check: Check::Exact,
+        shape: Shape::Literal(&["prv"]),
+        lowered: false,
+    },
+    Builtin {
         name: "jwt",
         regex: r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+)?",
         example: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRyYWlsIFRlc3QiLCJpYXQiOjE3MTYyMzkwMjJ9.PWvHogU5nGYVHWVsUQk4DwgLGNOaeCtL31Ugq_Dfcga",
@@ -1276,9 +1288,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "prefixed-token",
         // Any vendor's token by its shape: a short lower-case prefix of one or two parts
         // (`re_`, `csk-`, `dckr_pat_`, `sb_secret_`) and a long random body, standing alone
-        // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path).
-        // The check weighs the body; digests (`sha512-…`) and UUIDs are left alone.
-        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\.(?:$|(?-u:[^A-Za-z0-9])))"#,
+        // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path),
+        // and ending as a word does, or at an escaped quote or line break inside a string
+        // (`"\"dtn_…\""`, Gradle's `buildConfigField`). The check weighs the body; digests
+        // (`sha512-…`) and UUIDs are left alone.
+        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\\["'nrt]|\.(?:$|(?-u:[^A-Za-z0-9])))"#,
         example: "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
         keywords: &[],
         check: Check::PrefixedToken,

@@ -3994,3 +3994,36 @@ fn a_secret_flags_key_name_irish_and_a_store_path() {
     let refs = "gcloud run deploy acme --set-secrets=API_TOKEN=projects/400462309409/secrets/acme-api-token/versions/latest";
     assert_eq!(redact(refs).0, refs);
 }
+
+/// Found by the sixty-fifth sealed part (issue 20), redactor frozen at b15c40d (first run
+/// 0.95 recall, no false positive): a token written as a word prefix and dash-joined groups
+/// (`sk-acme-uqrwotg-rcrgry4-qx4bt8a-nfecac1`) read as words under its credential's name; a
+/// prefixed token ending at an escaped quote inside a string (Gradle's `buildConfigField(…,
+/// "\"dtn_…\"")`) was not standing alone; an extended private key (`xprv…`) had no rule. The
+/// public key beside it (`xpub…`) and words with one version in them stay.
+#[test]
+fn grouped_tokens_escaped_quotes_and_extended_private_keys() {
+    let grouped = "sk-acme-uqrwotg-rcrgry4-qx4bt8a-nfecac1";
+    for line in [
+        format!("export ACME_API_KEY := {grouped}"),
+        format!("flutter run --dart-define=ACME_API_KEY={grouped} --dart-define=API_HOST=x"),
+    ] {
+        let (out, _) = redact(&line);
+        assert!(!out.contains(grouped), "{out}");
+    }
+    let dtn = "dtn_7f54a85247bf3493a53b5227d2a45a5e811878b2085f9a97b7d604b0cc065b20";
+    let gradle = format!(r#"buildConfigField("String", "ACME_API_KEY", "\"{dtn}\"")"#);
+    let (out, _) = redact(&gradle);
+    assert!(!out.contains(dtn), "{out}");
+    let xprv = "xprv9s21ZrQH143K3FAubEYXM1Pf5uzCSiTsAWtbKyzaGgYqfL38hdUddzySH3otfByLk3SvgD9YMtT4CDUG5JjhH6GmndsPdSfDgWHjyTF9AJz";
+    let descriptor = format!("bitcoin-cli getdescriptorinfo \"wpkh({xprv}/84h/0h/0h/0/*)\"");
+    let (out, _) = redact(&descriptor);
+    assert!(!out.contains(xprv), "{out}");
+    for clean in [
+        "wpkh(xpub6CUGRUonZSQ4TWtTMmzXdrXDtypWKiKrhko4egpiMZbpiaQL2jkwSB1icqYh2cfDfVxdx4df189oLKnC5fSwqPfgyP3hooxujYzAu3fDVmz/0/*)",
+        "ACME_MODE=read-only-v2-mode",
+        "ACME_API_KEY_NAME=acme-prod-key",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
