@@ -5367,6 +5367,7 @@ fn an_export_told_where_to_go_and_a_move_out_of_a_protected_place() {
         "acmectl export",
         "acmectl export json",
         "acmectl export build/simulation.json",
+        "acme-bi export '/views/Sales/Overview' --csv -f $TMPDIR/overview.csv",
         "acme-sort --move build/in build/sorted",
         "acme-sort --move $TMPDIR/in build/sorted",
         "acme-meta -r '%Y%m%d' mv pics/*.jpg",

@@ -1898,23 +1898,29 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
 }
 
-/// Whether an `export` subcommand is told where to go, a path last among its operands
-/// (`hoverctl export /home/dev/simulation.json`, `acme export build/users.csv`): it writes
-/// there, so it does not only look. Alone, or with a format's or a thing's name (`acme export
+/// Whether an `export` subcommand is told where to go, a file last among its operands
+/// (`hoverctl export /home/dev/simulation.json`, `acme export build/users.csv`, `acme export
+/// /dev/sda`): it writes there, so it does not only look. Alone, or with a format's or a thing's name (`acme export
 /// json`, `acme export users`), it prints.
 fn exports_to_a_file(c: &Cmd<'_>) -> bool {
     let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
     let Some(at) = ops.iter().position(|w| w.eq_ignore_ascii_case("export")) else {
         return false;
     };
+    // A file by its extension, a disk, or a place in the home; not a server's own path
+    // (`tabcmd export '/views/Sales/Overview' -f out.csv`: the view exported).
     ops[at + 1..].last().is_some_and(|w| {
-        w.starts_with(['/', '~', '$', '.'])
-            || w.contains('/')
-            || w.rsplit_once('.').is_some_and(|(stem, ext)| {
-                !stem.is_empty()
-                    && (1..=5).contains(&ext.len())
-                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-            })
+        w.starts_with(['~', '$'])
+            || w.starts_with("/dev/")
+            || w.rsplit('/')
+                .next()
+                .unwrap_or(w)
+                .rsplit_once('.')
+                .is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && (1..=5).contains(&ext.len())
+                        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                })
     })
 }
 
