@@ -330,6 +330,11 @@ fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
         &["php"]
     } else if name == "node" || name == "nodejs" {
         &["js", "mjs", "cjs"]
+    } else if name == "java" {
+        // `java [options] -jar app.jar ARGS`: the jar is the program, its words its own
+        // (`java -jar metabase.jar migrate down`).
+        let at = words.iter().position(|w| *w == Some("-jar"))? + 1;
+        return (at + 1 < words.len() && words[at]?.ends_with(".jar")).then_some(at);
     } else {
         return None;
     };

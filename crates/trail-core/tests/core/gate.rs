@@ -5437,6 +5437,31 @@ fn words_that_only_look_like_acts() {
     }
 }
 
+/// A database's migrations run backwards (`migrate down`, `migrations undo`, `migrate:fresh`)
+/// drop what later migrations made; a jar run by `java -jar` is the program whose words follow.
+/// Found by the sixty-sixth sealed part (`java -jar metabase.jar migrate down`). `down` alone
+/// (a stack's, `docker compose down`) and `download` are not this.
+#[test]
+fn migrations_run_backwards() {
+    let ctx = ctx();
+    for line in [
+        "java -jar acme.jar migrate down",
+        "acme migrations undo",
+        "acme migrate:fresh",
+        "java -Xmx2g -jar build/acme.jar migrate redo",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme migrate up",
+        "java -jar acme.jar migrate status",
+        "acme download x",
+        "java -jar build/acme.jar --help",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -650,6 +650,30 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| sql_file_verb(c))
         .or_else(|| installs(c))
         .or_else(|| updates_itself(c))
+        .or_else(|| migrates_down(c))
+}
+
+/// A database's migrations run backwards or from nothing (`metabase.jar migrate down`, `acme
+/// migrations undo`, `migrate:fresh`): the tables a later migration made, and their rows, are
+/// dropped. (`down` alone is a stack's or a tunnel's, `docker compose down`; and a word
+/// inside another, `download`, is none.)
+fn migrates_down(c: &Cmd<'_>) -> Option<Verb> {
+    let subs: Vec<String> = subcommands(c)
+        .iter()
+        .flat_map(|w| w.split(':'))
+        .map(str::to_ascii_lowercase)
+        .collect();
+    subs.windows(2).find_map(|w| {
+        (matches!(w[0].as_str(), "migrate" | "migration" | "migrations")
+            && matches!(
+                w[1].as_str(),
+                "down" | "undo" | "fresh" | "refresh" | "redo"
+            ))
+        .then(|| Verb {
+            word: w.join(" "),
+            class: Class::Destroys,
+        })
+    })
 }
 
 /// A program nobody models told to replace itself with a newer release (`port selfupdate`,
