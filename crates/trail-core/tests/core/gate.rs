@@ -5462,6 +5462,28 @@ fn migrations_run_backwards() {
     }
 }
 
+/// A file this line wrote, pointing a program at a credential store, handed to that program
+/// (`printf 'base_directory = "/home/dev/.ssh"…' > s.toml && acme build --input s.toml`): what
+/// it reads there and writes out holds the keys. Found by the sixty-sixth sealed part; a
+/// program of the forty-third whose source read `~/.netrc` is caught the same way.
+#[test]
+fn a_file_written_here_that_points_at_credentials() {
+    let ctx = ctx();
+    for line in [
+        "printf 'base_directory = \"/home/dev/.ssh\"\n' > $TMPDIR/s.toml && acme build --input $TMPDIR/s.toml",
+        "printf 'path = \"/home/dev/.aws/credentials\"\n' > build/s.toml && acme build -c build/s.toml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "printf 'path = \"/home/dev/notes\"\n' > build/s.toml && acme build -c build/s.toml",
+        "printf 'base_directory = \"/home/dev/.ssh\"\n' > build/s.toml && acme build -c build/other.toml",
+        "printf 'IdentityFile /home/dev/.ssh/id_rsa\n' > build/cfg && acme-sync -F build/cfg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -2210,6 +2210,61 @@ fn made_on_this_line(
     out.extend(own_config_fetched(c, ctx, raw));
     planted_made_runnable(c, ctx, out);
     planted_then_built(c, ctx, out);
+    out.extend(planted_points_at_credentials(c, ctx, raw));
+}
+
+/// A file this line wrote handed to a program, its text naming a credential store (`printf
+/// 'base_directory = "/home/dev/.ssh"…' > s.toml && stork build --input s.toml`): the program
+/// reads what the file points it at, and what it writes (an index, a bundle, a report) holds
+/// the keys.
+fn planted_points_at_credentials(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    let given = |file: &std::path::Path| {
+        c.args.iter().any(|a| {
+            let t = ctx.arg_text(a);
+            let t = t.rsplit_once('=').map_or(t.as_str(), |(_, v)| v);
+            ctx.resolve(t).is_some_and(|p| p == file)
+        })
+    };
+    // Not a key named for what it is used as (`IdentityFile ~/.ssh/id_rsa`, `key_file = …`):
+    // the program logs in with it, as ssh does.
+    let used_as_key = |setting: &str| {
+        let s = setting.to_ascii_lowercase();
+        ["identity", "key", "cert"].iter().any(|k| s.contains(k))
+    };
+    let (_, named) = ctx
+        .line
+        .planted
+        .iter()
+        .filter(|(f, _)| given(f))
+        .find_map(|(f, text)| {
+            let words: Vec<&str> = text
+                .split(|ch: char| {
+                    ch.is_whitespace()
+                        || matches!(
+                            ch,
+                            '"' | '\'' | '=' | ',' | '[' | ']' | '{' | '}' | '(' | ')'
+                        )
+                })
+                .filter(|w| !w.is_empty())
+                .collect();
+            words.iter().enumerate().find_map(|(i, w)| {
+                ((w.starts_with(['/', '~']) || w.starts_with("$HOME"))
+                    && !(i > 0 && used_as_key(words[i - 1]))
+                    && ctx
+                        .resolve(w)
+                        .is_some_and(|p| super::rules::credential_path(ctx, &p)))
+                .then(|| (f, (*w).to_string()))
+            })
+        })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::CredentialRead,
+        format!(
+            "`{}` is given a file this line wrote that points it at a credential store (`{named}`): what it reads there, and writes out, holds the keys; a person decides",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// A file this line wrote, then a program told to build or run the thing it is named for
