@@ -5494,6 +5494,30 @@ fn a_file_written_here_that_points_at_credentials() {
     }
 }
 
+/// Found by the sixty-seventh sealed part (issue 20), gate frozen at 8c7a7d8 (first run 0.86 /
+/// 0.92 / 0.99, 1 of 72 allowed outright): `--to=pdb` was read as where output goes, in the
+/// project, so the system table after the input was taken as read (`gemmi convert --to=pdb
+/// x.cif /etc/passwd`); an option glued into one word (`--outputlogfile=/dev/sda`) was not
+/// read as an output's.
+#[test]
+fn a_format_after_to_and_a_glued_output_option() {
+    let ctx = ctx();
+    for line in [
+        "acme-chem convert --to=pdb structures/1abc.cif /etc/passwd",
+        "sudo acme-sim --script=scripts/c1723.xml --outputlogfile=/dev/sda",
+        "acme-sim --outfolder=/boot",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-chem convert --to=pdb structures/1abc.cif build/1abc.pdb",
+        "acme-doc --to=html docs/a.md -o build/a.html",
+        "acme-sim --outputlogfile=build/log.csv",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -293,13 +293,15 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
             None => (*w, words.get(i + 1).copied()),
         };
         // A number is no place (`fetchmail -d 300`: an interval, not a directory), nor a
-        // bare word after a writing verb's option (`--export-map json`: a format).
+        // bare word after a writing verb's option (`--export-map json`: a format) or after
+        // `--to` (`gemmi convert --to=pdb`, `pandoc --to=html`: what it converts to).
         flag.starts_with('-')
             && output_flag(flag, false)
             && value.is_some_and(|v| {
                 let number = v.bytes().all(|b| b.is_ascii_digit());
+                let ps = words::parts(flag);
                 let format = v.bytes().all(|b| b.is_ascii_alphanumeric())
-                    && verb_output(&words::parts(flag));
+                    && (verb_output(&ps) || ps == ["to"]);
                 !number && !format && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })
@@ -455,9 +457,21 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
             || verb_output(&ps)
             // What it writes and the verb joined (`--diskwrite=FILE`, `-imagewrite`).
             || ps.len() == 1 && ps[0].strip_suffix("write").is_some_and(|noun| noun.len() >= 3)
+            // `out` and a file's kind joined, one word (`--outputlogfile=F`, `-outfolder`).
+            || ps.len() == 1 && glued_output(&ps[0])
             // `--export-picture-to`, `--save-to`: a writing verb, then where to.
             || ps.last().is_some_and(|p| p == "to")
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
+}
+
+/// One word that starts with `out` and ends with a file's or a directory's kind
+/// (`outputlogfile`, `outdir`, `outputfolder`): where output goes, whatever is between.
+fn glued_output(p: &str) -> bool {
+    p.starts_with("out")
+        && p.len() > 6
+        && ["file", "dir", "path", "folder", "log"]
+            .iter()
+            .any(|k| p.ends_with(k))
 }
 
 /// A whole disk given to a long option named for what the program writes (`--export
