@@ -5518,6 +5518,28 @@ fn a_format_after_to_and_a_glued_output_option() {
     }
 }
 
+/// A flag that switches something off (`--turnoff`, `--turn-off`, `--power-off-on-close`):
+/// a device or a service stops. Found by the sixty-sixth and sixty-seventh sealed parts (a
+/// phone mirrored with `--power-off-on-close`, an infrared remote's `--turnoff`).
+#[test]
+fn a_flag_that_switches_something_off() {
+    let ctx = ctx();
+    for line in [
+        "acme-remote --host 192.168.1.42 --turnoff",
+        "acme-mirror --turn-screen-off --power-off-on-close",
+        "acme-plug --switch-off",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-mirror --turn-screen-off",
+        "acme-remote --turn-on",
+        "acme --offline",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -2428,7 +2428,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reveals,
             });
         }
-        if unknown && switches_off_safeguard(&ps) {
+        if unknown && switches_off_safeguard(&ps) || turns_off(&ps) {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Stops,
@@ -2565,6 +2565,19 @@ const ONE_WORD_FLAGS: &[&str] = &[
     "uninstall",
     "wipe",
 ];
+
+/// A flag that switches something off (`--turnoff`, `--turn-off`, `--power-off-on-close`,
+/// `--switch-off`): a device or a service stops.
+fn turns_off(ps: &[String]) -> bool {
+    match ps {
+        [one, ..] if matches!(one.as_str(), "turnoff" | "switchoff") => true,
+        [verb, off, ..] => {
+            matches!(verb.as_str(), "turn" | "power" | "switch" | "shut")
+                && matches!(off.as_str(), "off" | "down")
+        }
+        _ => false,
+    }
+}
 
 /// Long flags that start by sending something away (`--send-keys`, `--push`).
 /// (`--publish` is a port mapping to `docker run`.)
