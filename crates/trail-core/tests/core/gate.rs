@@ -5402,6 +5402,8 @@ fn code_loaded_from_the_home_outside_the_project() {
         "PYTHONPATH=/home/dev/lib acme-slides -x ext slides.md",
         "CLASSPATH=~/lib/x.jar java Main",
         "PYTHONPATH=$EXTRA python3 -m acme",
+        "ACME_NODES_PATH=/home/dev/acme-plugins acme_batch --input x --output build/x",
+        "ACME_PLUGIN_DIRS=$TMPDIR/p acme run",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -5415,6 +5417,8 @@ fn code_loaded_from_the_home_outside_the_project() {
         "PYTHONPATH=~/.local/lib/python3.12/site-packages python3 x.py",
         "LD_LIBRARY_PATH=/usr/local/cuda/lib64 ./build/app",
         "esbuild src/a.ts --outfile=$TMPDIR/a.js",
+        "ACME_PLUGIN_DIRS=plugins acme run",
+        "ACME_DATA_PATH=/home/dev/data acme run",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
