@@ -722,6 +722,9 @@ const PUBLIC_NAME_WORDS: &[&str] = &[
     "author",
     "authors",
     "authority",
+    // A key's public digest, as GnuPG prints it (`Keygrip = D69D…`).
+    "keygrip",
+    "grip",
 ];
 
 /// Words that make a `key` a key of data, not of access: `foreignKey`, `primary_key`,
@@ -1265,12 +1268,15 @@ fn named_digest(v: &str) -> bool {
     is_hex_token(body)
         && body.len() >= 32
         && parts.len() >= 2
+        // Capitalised too: a cache's key names the system it was made on (`Linux-pnpm-store-
+        // 98e7…`).
         && parts
             .iter()
-            .all(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()))
-        && !parts
-            .iter()
-            .any(|p| TOKEN_WORDS.iter().any(|w| p.contains(w)))
+            .all(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+        && !parts.iter().any(|p| {
+            let p = p.to_ascii_lowercase();
+            TOKEN_WORDS.iter().any(|w| p.contains(w))
+        })
 }
 
 /// `8-4-4-4-12` hexadecimal digits.
@@ -2192,6 +2198,10 @@ pub(crate) fn public_context(before: &str) -> bool {
         if tag.contains("encoding=\"crypt\"") || tag.contains("encrypted=\"true\"") {
             return true;
         }
+    }
+    // A decentralised identifier made of a public key (`did:key:z6Mk…`).
+    if lower_tail(8).ends_with("did:key:") {
+        return true;
     }
     // The blob of an OpenSSH public key line (`ssh-rsa AAAA… comment`).
     let tail = lower_tail(40);

@@ -272,6 +272,32 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "der-private-key",
+        // A private key or a PKCS#12 bundle in base64 without its armour (`SIGNING_P12_BASE64=
+        // MIIEHQIBAz…`, a secret store's `tls.key: MIIEvQIBAD…`): DER's outer SEQUENCE, then
+        // the version a private key starts with (INTEGER 0 for PKCS#1 and PKCS#8, 1 for an EC
+        // key, 3 for PKCS#12). A certificate or a public key starts with a SEQUENCE there
+        // (`MIIDdzCCAl+g…`), and is left alone. Also SEC1's P-256 key and PKCS#8's Ed25519.
+        regex: r"(?-u:\b)(?:MI[I-L][A-Za-z0-9+/]{2}[AQgw]IBA[ADQz]|MHcCAQEE|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/]{60,}={0,2}",
+        example: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ",
+        keywords: &["mii", "mhccaqee", "mc4caqaw"],
+        check: Check::Exact,
+        shape: Shape::Literal(&["MI", "MHcCAQEE", "MC4CAQAw"]),
+        lowered: false,
+    },
+    Builtin {
+        name: "bech32-secret-key",
+        // A secret key in Bech32, by the part before its `1` that says so (`nsec1…` for Nostr,
+        // `AGE-SECRET-KEY-1…`, a chain's `…priv1…`): 38 or more characters of the Bech32
+        // alphabet. Its public twin (`npub1…`) names no secret.
+        regex: r"(?-u:\b)[a-z-]*(?:sec|priv|prv)[a-z-]*1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}(?-u:\b)",
+        example: "nsec183m55xm8k9lyc8hxug4krm8pd70k2qqnuqmdlwm4v42ua8vkc5es0h47xp",
+        keywords: &["sec", "priv", "prv"],
+        check: Check::Exact,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "extended-private-key",
         // A wallet's extended private key (BIP32's `xprv…`/`tprv…`, SLIP-132's `yprv`,
         // `zprv`, `Zprv`…, in a descriptor as `wpkh(xprv…/84h/0h)`): every key of its tree.

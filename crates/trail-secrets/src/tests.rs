@@ -4027,3 +4027,34 @@ fn grouped_tokens_escaped_quotes_and_extended_private_keys() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the sixty-sixth sealed part (issue 20), redactor frozen at 8c7a7d8 (first run
+/// 0.98 recall, 0.03 false positives): a PKCS#12 bundle in base64 without armour under a
+/// name that says neither key nor secret (`SIGNING_P12_BASE64=MIIEHQIBAz…`); a Nostr secret key
+/// (`nsec1…`, Bech32); and three public values taken for secrets: GnuPG's `Keygrip = …`, a
+/// `did:key:z6Mk…` identifier and a cache's key named for the system it was made on
+/// (`Linux-pnpm-store-98e7…`). A certificate in base64 (`MIIDdzCCAl+g…`) and `npub1…` stay.
+#[test]
+fn unarmoured_keys_bech32_secrets_and_public_digests() {
+    let p12 = "MIIEHQIBAzCCA9MGCSqGSIb3DQEHAaCCA8QEggPAMIIDvDCCAkoGCSqGSIb3DQEHBqCCAjswggI3AgEAMIICMAYJKoZIhvcNAQcBMF8GCSqGSIb3DQEFDTBSMDEGCSqGSIb3DQEFDDAkBBBOtsztv5qeBtqB3V8frJ3eAgJOIDAMBggqhkiG9w0CCQUA";
+    let nsec = "nsec183m55xm8k9lyc8hxug4krm8pd70k2qqnuqmdlwm4v42ua8vkc5es0h47xp";
+    for (text, secret) in [
+        (format!("SIGNING_P12_BASE64={p12}"), p12),
+        (
+            format!("nak event --sec {nsec} -k 1 -c 'hi' wss://relay.example"),
+            nsec,
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "      Keygrip = D69D2F62EC7AAE570401BEF8D8C3A462A216E3C6",
+        "\"issuer\": \"did:key:z6MkpPr4zKYSgSfKEPtJpBRdz2Nod75e766J9VB5CnCd4F6r\"",
+        "Cache restored from key: Linux-pnpm-store-98e7873424ab483f73dbe085db0ae570e7c1831570795911cdd0182d6c7d585e",
+        "CA_CERT=MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD",
+        "npub1sg6plzptd64u62a878hep2kev88swjh3tw00gjsfl8f237lmu63q0uf63m",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
