@@ -1095,3 +1095,16 @@ fn new_families_sealed66_part() {
     print_table("secrets-families-sealed66.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A sixty-seventh sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes),
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// c8fff00: `cargo test -p trail-core --test core
+/// redactor_labelled::new_families_sealed67 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed67_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed67.tsv"), show);
+    print_table("secrets-families-sealed67.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
