@@ -5554,6 +5554,34 @@ fn a_flag_that_switches_something_off() {
     }
 }
 
+/// Found by the sixty-eighth sealed part (issue 20), gate frozen at c8fff00 (first run 0.89 /
+/// 0.85 / 0.98, 3 of 72 allowed outright, all three this): a settings file this line wrote
+/// names where a build's output goes (`<target output-dir="/home/dev"/>` in `project.ptx`), and
+/// the program reads it by convention, unnamed, then builds with `--clean`: the home emptied.
+#[test]
+fn a_written_setting_points_a_cleaning_build_at_a_protected_place() {
+    let ctx = ctx();
+    for line in [
+        "printf '<project>\n  <target name=\"web\" output-dir=\"/home/dev\"/>\n</project>\n' > project.acme && acme-book build web --clean",
+        "printf 'output_dir: /etc\n' > site.yml && acme-site build --clean",
+        "printf 'publish-dir = \"/work\"\n' > acme.toml && acme-site build --clean",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf '<target output-dir=\"/home/dev/public_html/calc\"/>\n' > project.acme && acme-book build web",
+        "printf 'output_dir: /home/dev\n' > site.yml && acme-site build",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "printf '<target output-dir=\"output/web\"/>\n' > project.acme && acme-book build web --clean",
+        "printf 'output_dir: /home/dev\n' > site.yml && cat site.yml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

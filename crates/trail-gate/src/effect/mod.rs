@@ -2211,6 +2211,107 @@ fn made_on_this_line(
     planted_made_runnable(c, ctx, out);
     planted_then_built(c, ctx, out);
     out.extend(planted_points_at_credentials(c, ctx, raw));
+    out.extend(planted_output_built(c, ctx, raw));
+}
+
+/// A file this line wrote whose settings say where a build's output goes (`<target
+/// output-dir="/home/dev"/>`, `output_dir: /etc`, `publish-dir = "~/site"`), then a program
+/// told to build or clean (`pretext build web --clean`): it writes there, and told to clean it
+/// empties that directory first. The home, the root, a system directory or the project's own
+/// root or its parents emptied is a block; written into, or any other place outside the
+/// project, a junction.
+fn planted_output_built(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.planted.is_empty()
+        || matches!(c.name, "printf" | "echo" | "cat" | "tee" | "sed" | "mkdir")
+    {
+        return None;
+    }
+    let said = |set: &[&str]| {
+        std::iter::once(c.name).chain(c.words()).any(|w| {
+            words::parts(w.trim_start_matches('-'))
+                .iter()
+                .any(|p| set.contains(&p.as_str()))
+        })
+    };
+    if !said(&[
+        "build", "clean", "render", "generate", "publish", "deploy", "compile", "export",
+    ]) {
+        return None;
+    }
+    let cleans = said(&["clean", "empty", "wipe", "purge"]);
+    let names_output = |key: &str| {
+        let ps = words::parts(key.trim_matches(['"', '\'']));
+        let out = ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "output" | "out" | "outdir" | "dest" | "destination" | "publish"
+            )
+        });
+        out && (ps.len() == 1 && ps[0] == "outdir"
+            || ps
+                .iter()
+                .any(|p| matches!(p.as_str(), "dir" | "directory" | "path" | "folder" | "root")))
+    };
+    let settings = ctx.line.planted.iter().flat_map(|(_, text)| {
+        let toks: Vec<&str> = text
+            .split(|ch: char| ch.is_whitespace() || matches!(ch, '<' | '>' | ','))
+            .filter(|t| !t.is_empty())
+            .collect();
+        (0..toks.len())
+            .filter_map(|i| match toks[i].split_once('=') {
+                Some((k, v)) if !k.is_empty() => Some((k.to_string(), v.to_string())),
+                // `key: value`, `key = value`, as YAML and TOML write them.
+                _ => {
+                    let key = toks[i].strip_suffix(':').unwrap_or(toks[i]);
+                    let next = toks.get(i + 1)?;
+                    let value = if *next == "=" { toks.get(i + 2)? } else { next };
+                    (key.len() < toks[i].len() || *next == "=")
+                        .then(|| (key.to_string(), (*value).to_string()))
+                }
+            })
+            .collect::<Vec<_>>()
+    });
+    let (word, t) = settings
+        .filter(|(k, _)| names_output(k))
+        .find_map(|(_, v)| {
+            let v = v.trim_matches(['"', '\'']);
+            if !v.starts_with(['/', '~', '$']) {
+                return None;
+            }
+            let v = match v.trim_end_matches(['/', '"', '\'']) {
+                "" => "/".to_string(),
+                trimmed => trimmed.to_string(),
+            };
+            let t = targets::target(&v, ctx)?;
+            (t != Target::ProjectRoot || cleans).then_some((v, t))
+        })?;
+    let whole = matches!(
+        t,
+        Target::Home | Target::Root | Target::SystemDir | Target::Ancestor | Target::ProjectRoot
+    );
+    let (verdict, rule, what) = if whole && cleans {
+        (
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            "emptied first, then written: it is never run",
+        )
+    } else {
+        (
+            Verdict::Junction,
+            RuleId::NamesCritical,
+            "written: a person decides",
+        )
+    };
+    Some(decide(
+        verdict,
+        rule,
+        format!(
+            "`{}` builds into `{word}`, the output directory a file this line wrote names ({}), {what}",
+            c.name,
+            t.what()
+        ),
+        raw,
+    ))
 }
 
 /// A file this line wrote handed to a program, its text naming a credential store (`printf
