@@ -664,6 +664,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "glued-password-flag",
+        // A quoted password glued to its short flag, whatever the program (`rar a -hp'…'`,
+        // `unrar x -p'…'`, `7z -p"…"`): a value is quoted there because it holds what the shell
+        // would read, as a generated password does. Not a path with a blank (`mkdir -p'build
+        // output'`) nor a search's pattern (`grep -P'…'`): the check wants a password's mix.
+        regex: r#"(?:^|[ \t])-h?p(?:'(?P<secret>(?-u:[^'\s$]){6,})'|"(?P<secret2>(?-u:[^"\s$]){6,})")"#,
+        example: "rar a -hp'.P,yA34za0=nC0=f' -m5 ledger.rar ledger/",
+        keywords: &["-p'", "-p\"", "-hp'", "-hp\""],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "netrc-password",
         // `.netrc`: `machine host login user password secret`, on one line or several.
         regex: r#"(?-u:\b)login[ \t\r\n]+(?-u:[^\s])+[ \t\r\n]+(?P<name>password)[ \t\r\n]+(?P<secret>(?-u:[^\s"'])+)"#,
@@ -1046,10 +1059,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "jwk-private-key",
-        // A JSON Web Key's private members (`d`, and RSA's `p`, `q`, `dp`, `dq`, `qi`), after
-        // its `"kty"`: from the first of them to the end of the object, so the public `x`, `y`,
-        // `n`, `e` before them stay.
-        regex: r#""kty"(?-u:[^{}])*?(?P<secret>"(?:d|p|q|dp|dq|qi)"[ \t]*:[ \t]*"[a-z0-9_-]{20,}"(?:[ \t\r\n]*,[ \t\r\n]*"[a-z0-9_]+"[ \t]*:[ \t]*"(?-u:[^"])*")*)"#,
+        // A JSON Web Key's private members (`d`, RSA's `p`, `q`, `dp`, `dq`, `qi`, a symmetric
+        // key's `k`), after its `"kty"`: from the first of them to the end of the object, so the
+        // public `x`, `y`, `n`, `e` before them stay.
+        regex: r#""kty"(?-u:[^{}])*?(?P<secret>"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"[a-z0-9_-]{20,}"(?:[ \t\r\n]*,[ \t\r\n]*"[a-z0-9_]+"[ \t]*:[ \t]*"(?-u:[^"])*")*)"#,
         example: "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"qFTsMfv0uUxa_ELiUCeORfnkxvZ1aS7kUFywII8fKEY\",\"d\":\"oPhNwFEmq7x7rOZ_jzhQi6xuH7FSoPyc9xZ-5TCAKAw\"}",
         keywords: &["\"kty\""],
         check: Check::Exact,

@@ -4058,3 +4058,34 @@ fn unarmoured_keys_bech32_secrets_and_public_digests() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the sixty-seventh sealed part (issue 20), redactor frozen at c8fff00 (first run
+/// 0.94 recall, 0.02 false positives): a quoted password glued to its short flag in a program
+/// no rule names (`rar a -hp'…'`, `unrar x -p'…'`), and a JSON Web Key's symmetric `k`. A
+/// quoted path with a blank after `mkdir -p` and a port after `ssh -p` stay.
+#[test]
+fn glued_quoted_passwords_and_a_symmetric_jwk() {
+    for (text, secret) in [
+        (
+            "rar a -hp'.P,yA34za0=nC0=f' -m5 ledger.rar ledger/",
+            ".P,yA34za0=nC0=f",
+        ),
+        (
+            "unrar x -p'2eJT.r.Lss_:Llv!Oxdj#iV' b.rar /srv/restore/",
+            "2eJT.r.Lss_:Llv!Oxdj#iV",
+        ),
+        (
+            "{\"kty\": \"oct\", \"kid\": \"hs-2026\", \"alg\": \"HS256\", \"k\": \"npBivDKb4R42nomStcL0MfqADtmInUGI0XVm9532WLM\"}",
+            "npBivDKb4R42nomStcL0MfqADtmInUGI0XVm9532WLM",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "mkdir -p'build output' && ssh -p'2222' host",
+        "{\"kty\": \"oct\", \"kid\": \"hs-2026\", \"use\": \"sig\"}",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
