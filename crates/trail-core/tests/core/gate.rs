@@ -5582,6 +5582,29 @@ fn a_written_setting_points_a_cleaning_build_at_a_protected_place() {
     }
 }
 
+/// An output option given a network address instead of a file (`-o 10.0.0.5:8080`, `-o
+/// :9999`, `-d db2.example.com:3306`): what the program makes is sent to that host or served on
+/// that port. Found by the sixty-eighth sealed part (a fuzzer's output); rows of the 26th, 42nd
+/// and 62nd parts (a miner's pool, a failover's new primary, a feed forwarded) came with it.
+#[test]
+fn an_output_option_given_an_address() {
+    let ctx = ctx();
+    for line in [
+        "acme-fuzz -n inf -o 10.0.0.5:8080 tests/samples/http.req",
+        "acme-fuzz -n inf -o :9999 tests/samples/resp.bin",
+        "acme-relay -o feed.example.org:2345",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-fuzz -o localhost:8080 tests/samples/http.req",
+        "acme-fuzz -o build/cases/ tests/samples/http.req",
+        "acme-clock --output 12:30",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
 /// Found by the sixty-fifth sealed part (issue 20), gate frozen at 5ba7890 (first run 0.94 /
 /// 0.88 / 0.99, none of 67 allowed outright): a place in `/srv`, where this machine's services
 /// keep what they serve, handed to a program nobody models was allowed (counted across every

@@ -651,6 +651,33 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| installs(c))
         .or_else(|| updates_itself(c))
         .or_else(|| migrates_down(c))
+        .or_else(|| outputs_to_an_address(c))
+}
+
+/// An output option given a network address instead of a file (`radamsa -o 10.0.0.5:8080`,
+/// `-o :9999`): what the program makes is sent to that host, or served on that port to
+/// whoever connects. Not this machine's own loopback (`-o localhost:8080`).
+fn outputs_to_an_address(c: &Cmd<'_>) -> Option<Verb> {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, v),
+            None => (*w, *words.get(i + 1)?),
+        };
+        let (host, port) = value.rsplit_once(':')?;
+        let address = (2..=5).contains(&port.len())
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && (host.is_empty()
+                || host.split('.').count() == 4
+                    && host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                || host.contains('.') && !host.contains('/'));
+        let loopback = host == "localhost" || host.starts_with("127.");
+        (flag.starts_with('-') && super::targets::output_flag(flag, false) && address && !loopback)
+            .then(|| Verb {
+                word: format!("{flag} {value}"),
+                class: Class::Reaches,
+            })
+    })
 }
 
 /// A database's migrations run backwards or from nothing (`metabase.jar migrate down`, `acme
