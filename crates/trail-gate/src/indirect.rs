@@ -151,28 +151,28 @@ pub(super) fn search_path_variable(
     ];
     // Or any program's own, by its name (`MESHROOM_NODES_PATH`, `ACME_PLUGIN_DIRS`): where it
     // looks for plugins, modules or scripts to load.
-    let words: Vec<&str> = name.split('_').collect();
-    let own = words.len() >= 2
-        && matches!(words[words.len() - 1], "PATH" | "PATHS" | "DIR" | "DIRS")
-        && words[..words.len() - 1].iter().any(|w| {
-            matches!(
-                *w,
-                "PLUGIN"
-                    | "PLUGINS"
-                    | "NODES"
-                    | "MODULE"
-                    | "MODULES"
-                    | "EXTENSION"
-                    | "EXTENSIONS"
-                    | "ADDON"
-                    | "ADDONS"
-                    | "SCRIPT"
-                    | "SCRIPTS"
-                    | "HOOK"
-                    | "HOOKS"
-                    | "LIB"
-            )
-        });
+    let own = name.rsplit_once('_').is_some_and(|(stem, last)| {
+        matches!(last, "PATH" | "PATHS" | "DIR" | "DIRS")
+            && stem.split('_').any(|w| {
+                matches!(
+                    w,
+                    "PLUGIN"
+                        | "PLUGINS"
+                        | "NODES"
+                        | "MODULE"
+                        | "MODULES"
+                        | "EXTENSION"
+                        | "EXTENSIONS"
+                        | "ADDON"
+                        | "ADDONS"
+                        | "SCRIPT"
+                        | "SCRIPTS"
+                        | "HOOK"
+                        | "HOOKS"
+                        | "LIB"
+                )
+            })
+    });
     if !SEARCH_PATHS.contains(&name) && !own {
         return;
     }

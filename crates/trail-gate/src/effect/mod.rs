@@ -502,9 +502,15 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
 /// outside the project moved or renamed (`--move /media/dev/CARD/DCIM build/`, `acme mv
 /// ~/Pictures/*.jpg`) loses its files there: a person decides.
 fn moves_away(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    // Every command nobody models comes here: the word's parts are split only when it starts
+    // with `move` at all.
     let said = c.words().take_while(|w| *w != "--").find(|w| {
         let bare = w.trim_start_matches('-');
-        bare.eq_ignore_ascii_case("mv") || words::parts(bare).first().is_some_and(|p| p == "move")
+        bare.eq_ignore_ascii_case("mv")
+            || bare
+                .get(..4)
+                .is_some_and(|h| h.eq_ignore_ascii_case("move"))
+                && words::parts(bare).first().is_some_and(|p| p == "move")
     })?;
     // (A destination only the shell knows, `$TMPDIR/sorted`, is an operand all the same.)
     // Said as a subcommand (`acme mv …`), what follows it is what it moves; said as an
@@ -517,11 +523,12 @@ fn moves_away(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
         .collect();
     // What is moved: every operand but the last, where it goes; a lone operand is renamed
     // where it is.
-    let moved: Vec<&str> = ops[..ops.len().saturating_sub(1).max(1).min(ops.len())]
-        .iter()
-        .flatten()
-        .copied()
-        .collect();
+    let moved = if ops.len() > 1 {
+        &ops[..ops.len() - 1]
+    } else {
+        &ops[..]
+    };
+    let moved: Vec<&str> = moved.iter().flatten().copied().collect();
     // The whole of a protected place: the root, the home, the project root or a directory
     // above it, or a system directory itself or one level in (`/etc`, `/usr/local`).
     let whole = moved.iter().find_map(|w| {
