@@ -278,11 +278,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // the version a private key starts with (INTEGER 0 for PKCS#1 and PKCS#8, 1 for an EC
         // key, 3 for PKCS#12). A certificate or a public key starts with a SEQUENCE there
         // (`MIIDdzCCAl+g…`), and is left alone. Also SEC1's P-256 key and PKCS#8's Ed25519.
-        regex: r"(?-u:\b)(?:MI[I-L][A-Za-z0-9+/]{2}[AQgw]IBA[ADQz]|MHcCAQEE|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/]{60,}={0,2}",
+        // (A two-byte length under 16 KB: every key's `MII…`.)
+        regex: r"(?-u:\b)(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA[ADQz]|MHcCAQEE|MC4CAQAwBQYDK2Vw)[A-Za-z0-9+/]{60,}={0,2}",
         example: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ",
         keywords: &["mii", "mhccaqee", "mc4caqaw"],
         check: Check::Exact,
-        shape: Shape::Literal(&["MI", "MHcCAQEE", "MC4CAQAw"]),
+        shape: Shape::Literal(&["MII", "MHcCAQEE", "MC4CAQAw"]),
         lowered: false,
     },
     Builtin {
