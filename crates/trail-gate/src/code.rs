@@ -909,6 +909,20 @@ fn home_path_named(code: &str, ctx: &Context) -> bool {
         })
 }
 
+/// A credential store's path written in code as a word of its own, quoted or bare (Tcl's
+/// `open /home/dev/.ssh/id_ed25519 r`, a console's `File.read("~/.aws/credentials")`).
+pub(super) fn credential_path_named(code: &str, ctx: &Context) -> Option<String> {
+    if !code.contains('/') {
+        return None;
+    }
+    path_tokens(code)
+        .find(|t| {
+            ctx.resolve(t)
+                .is_some_and(|p| crate::rules::credential_path(ctx, &p))
+        })
+        .map(str::to_string)
+}
+
 /// The paths written in code as words of their own, quoted or bare (`file delete -force
 /// /home/dev/tmp`, `os.remove('/srv/x')`).
 fn path_tokens(code: &str) -> impl Iterator<Item = &str> {

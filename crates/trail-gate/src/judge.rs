@@ -878,7 +878,7 @@ impl<'a> Judging<'a> {
         }
         // A build file's `RUN` lines, a console script's `! …` lines, a command kept in a
         // setting (`// build_cmd: …` under another interpreter's `#!`).
-        effect::planted_escapes(&text, &mut self.found);
+        effect::planted_escapes(&text, self.ctx, &self.raw, &mut self.found);
         // A service's configuration outside the project: whatever value a line gives a
         // command (`post-up curl … | sh`, `<command>rm -rf /</command>`), the service runs it.
         if files.iter().any(|f| outside(f)) {

@@ -5709,3 +5709,50 @@ fn a_disk_or_a_table_last_after_what_a_program_reads() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the sixty-ninth sealed part: code fed on a here-document to a program whose
+/// language trail does not read (`OpenSees <<'EOF' … set f [open /home/dev/.ssh/id_ed25519
+/// r]`) named a credential store and was allowed; the same text as an `-e` argument, or fed
+/// to Python, was already asked about.
+#[test]
+fn code_fed_to_any_program_that_opens_a_credential_store() {
+    let ctx = ctx();
+    for line in [
+        "acme-tcl <<'EOF'\nset f [open /home/dev/.ssh/id_ed25519 r]\nputs [read $f]\nEOF",
+        "acme-console irb <<'EOF'\nputs File.read(\"/home/dev/.aws/credentials\")\nEOF",
+        "tclsh <<'EOF'\nputs [exec cat ~/.ssh/id_rsa]\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-tcl <<'EOF'\nset f [open build/data.txt r]\nputs [read $f]\nEOF",
+        "acme-console <<'EOF'\nputs File.read(\"/home/dev/notes.txt\")\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Also found by the sixty-ninth sealed part: a file written on the line and then loaded by
+/// a program held what would run later, and was allowed: a make-style rule whose recipe (a
+/// line after `TARGET:` that begins with a tab) deletes the home (`printf
+/// 'out:\n\trm -rf /home/dev\n' > build/x.mf && makeflow build/x.mf`), and code in a
+/// template that deletes it (`#calc "__import__('shutil').rmtree('/home/dev')"#`).
+#[test]
+fn a_recipe_or_code_written_into_a_file_a_program_loads() {
+    let ctx = ctx();
+    for line in [
+        "printf 'build/done.txt:\\n\\trm -rf /home/dev && touch build/done.txt\\n' > build/clean.mf && acme-flow build/clean.mf",
+        "cat > build/Makefile <<'EOF'\nall: build/x\n\t@rm -rf ~\nEOF",
+        "cat > build/t.txt <<'EOF'\n#calc \"__import__('shutil').rmtree('/home/dev')\"#\nEOF\nacme-template build/t.txt build/out.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf 'build/done.txt: src/a.c\\n\\tcc -o build/done.txt src/a.c\\n' > build/x.mf && acme-flow build/x.mf",
+        "cat > build/Makefile <<'EOF'\nclean:\n\trm -rf build/obj\nEOF",
+        "printf 'jobs:\\n  - command: echo hi\\n    schedule: \"0 3 * * *\"\\n' > build/cron.yaml",
+        "cat > notes.md <<'EOF'\nTo reset: delete the cache under build/.\nEOF",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

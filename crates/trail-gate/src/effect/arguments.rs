@@ -164,6 +164,21 @@ fn fed(
         // section) are no glob in a command's place.
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
             out.runs(&unsigiled(&text), Keep::CommandBlocks);
+            // Code in any language that opens a credential store (`set f [open
+            // ~/.ssh/id_ed25519 r]` fed to a Tcl shell, `File.read` to a console): what it
+            // reads comes back into the agent's context.
+            if let Some(store) = super::super::code::credential_path_named(&text, ctx) {
+                out.push(super::decide(
+                    Verdict::Junction,
+                    RuleId::CredentialRead,
+                    format!(
+                        "this is fed code that names a credential store (`{store}`): what it reads goes into the agent's context"
+                    ),
+                    raw,
+                ));
+            } else {
+                super::super::code::reads_credential_store(&text, ctx, raw, out);
+            }
         }
         escapes(&text, Keep::Risky, out);
         declared_deleted(&text, ctx, raw, out);

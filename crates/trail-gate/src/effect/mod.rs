@@ -1292,10 +1292,35 @@ fn credential_in_text(
 /// serial console's script `! rm -rf …`, a build file's `RUN …`), and the command lines it
 /// quotes: they run later, where no one reads them, so only what they would block counts,
 /// and it counts now.
-pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
+pub(super) fn planted_escapes(text: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     arguments::escapes(text, super::Keep::Blocks, out);
     arguments::keyed_commands(text, out);
     arguments::json_argv(text, out);
+    recipes(text, out);
+    // Code in any language kept in the file that deletes the root, the home or the project
+    // (a template's `#calc "…rmtree('/home/dev')"#`): whatever renders or loads it runs it.
+    let gone = |l: &String| {
+        l.starts_with(['/', '~', '$'])
+            && matches!(
+                ctx.classify(l),
+                super::Place::Root | super::Place::Home | super::Place::ProjectRoot
+            )
+    };
+    // A string inside a string counts too (`"…rmtree('/home/dev')"`).
+    if super::code::deletion_call(text)
+        && super::code::literals(text)
+            .iter()
+            .any(|l| gone(l) || super::code::literals(l).iter().any(gone))
+    {
+        out.push(decide(
+            Verdict::Block,
+            RuleId::InterpreterCode,
+            "this writes code that deletes /, the home directory or the project root into a \
+             file that a program loads: it is never run"
+                .into(),
+            raw,
+        ));
+    }
     // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
     // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
     for lit in super::code::literals(text)
@@ -1307,6 +1332,38 @@ pub(super) fn planted_escapes(text: &str, out: &mut Findings) {
             out.runs(&lit, super::Keep::Blocks);
         }
     }
+}
+
+/// A rule's recipe in the grammar make gave its kin (makeflow, mk, a `Makefile` being
+/// written): after a `TARGET: INPUTS` line, each line that begins with a tab (or printf's
+/// `\t`) is a shell command line, its `@`/`-` prefix aside. Only what would be blocked counts.
+fn recipes(text: &str, out: &mut Findings) {
+    let mut in_rule = false;
+    for line in text.lines() {
+        match line.strip_prefix('\t').or_else(|| line.strip_prefix("\\t")) {
+            Some(recipe) if in_rule => {
+                out.runs(
+                    recipe.trim_start_matches(['@', '-', '+']),
+                    super::Keep::Blocks,
+                );
+            }
+            Some(_) => {}
+            None => in_rule = rule_line(line),
+        }
+    }
+}
+
+/// `TARGET…: INPUTS…` at the start of a line: not a comment, an assignment (`X := y`), a
+/// key in a mapping (`key: value` after indentation) or an address (`http://`).
+fn rule_line(line: &str) -> bool {
+    if line.starts_with([' ', '\t', '#', '.']) && !line.starts_with("./") {
+        return false;
+    }
+    line.split_once(':').is_some_and(|(targets, rest)| {
+        !targets.trim().is_empty()
+            && !targets.contains(['=', '"', '\''])
+            && !rest.starts_with(['=', '/', ':'])
+    })
 }
 
 /// The lines of a service's configuration written outside the project: a value that is a
