@@ -206,6 +206,9 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
             push_new(out, span, WORDED);
         }
     }
+    for span in generated_in_prose(text) {
+        push_new(out, span, WORDED);
+    }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
             push_new(out, span, PAIR);
@@ -2837,6 +2840,161 @@ fn worded_credentials(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A value that reads as generated, standing alone in a sentence (`… slanebank ke
+/// lqQu1-rIyexyVHb4b .`, `… terriercage waa LG6FOwT5EkpihG_aE0 .`): whatever the language's
+/// word for it, a random run of both cases and digits that a person writes into prose for
+/// another is a secret handed over. Lines that read as code, markup, a table, a shell or a
+/// setting are passed over, and so are a prefixed id (`cus_…`, the prefix rules' business), a
+/// name made of words (`X-Hub88-Signature`) and a value an id's word introduces (`Account SID
+/// AC…`, `operator ID …`).
+fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (start, line) in lines_at(text) {
+        let line = line.trim_end_matches(['\n', '\r']);
+        // Most lines of most texts have no such run: looked for before the words are read.
+        if line.len() < 40 || !line.bytes().any(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if line.contains([
+            '\t', '{', '}', '<', '>', '=', '"', '`', '[', ']', '|', '\\', '*',
+        ]) || line.contains("://")
+            || line.contains("$ ")
+            || setting_line(line)
+        {
+            continue;
+        }
+        let words: Vec<(usize, &str)> = line
+            .split_ascii_whitespace()
+            .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+            .collect();
+        let natural = words.iter().filter(|(_, w)| natural_word(w)).count();
+        if natural < 4 || natural * 10 < words.len() * 6 {
+            continue;
+        }
+        for (i, &(at, w)) in words.iter().enumerate() {
+            let v = w
+                .trim_end_matches(['.', ',', ';', ':', '!', '?'])
+                .trim_matches(['\'', '(', ')']);
+            let introduced_as_id = i.checked_sub(1).is_some_and(|p| id_word(words[p].1));
+            if generated_run(v)
+                && !introduced_as_id
+                && let Some(off) = w.find(v)
+            {
+                out.push((start + at + off, start + at + off + v.len()));
+            }
+        }
+    }
+    out
+}
+
+/// A setting's line (`db.host: x`, `api_key: …`): a label of one token that is not a
+/// capitalised name, then `:`; a chat's `Hodan: …` is a sentence.
+fn setting_line(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(label, _)| {
+        let label = label.trim_start();
+        let name = label.starts_with(|c: char| c.is_uppercase())
+            && label.chars().skip(1).all(char::is_lowercase);
+        !label.contains(' ') && !name
+    })
+}
+
+/// A word of a language: letters (an apostrophe or a hyphen inside), a sentence's
+/// punctuation after.
+fn natural_word(w: &str) -> bool {
+    let w = w.trim_end_matches([',', '.', '!', '?', ':', ';']);
+    w.chars().next().is_some_and(char::is_alphabetic)
+        && w.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-'))
+}
+
+/// A word that introduces an identifier, not a secret.
+fn id_word(w: &str) -> bool {
+    let w = w
+        .trim_matches(|c: char| c.is_ascii_punctuation())
+        .to_ascii_lowercase();
+    matches!(
+        w.as_str(),
+        "id" | "sid"
+            | "uuid"
+            | "serial"
+            | "number"
+            | "no"
+            | "ref"
+            | "reference"
+            | "endpoint"
+            | "customer"
+            | "order"
+            | "invoice"
+            | "ticket"
+            | "build"
+            | "commit"
+            | "version"
+            | "header"
+            | "account"
+            | "session"
+            | "request"
+            | "trace"
+            | "job"
+            | "user"
+            | "username"
+            | "device"
+            | "model"
+            | "sku"
+    )
+}
+
+/// Twelve to sixty-four characters of both cases and digits (a few symbols allowed), not a
+/// prefixed id (`we_1rH0…`), an encoded JSON header (`eyJ…`) or a name made of words and
+/// numbers (`X-Hub88-Signature`, `GEOL101-Lecture09`).
+fn generated_run(v: &str) -> bool {
+    let b = v.as_bytes();
+    if !(12..=64).contains(&b.len())
+        || !b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"_~+!@#%^&.-".contains(c))
+        || !b.iter().any(u8::is_ascii_uppercase)
+        || !b.iter().any(u8::is_ascii_lowercase)
+        || !b.iter().any(u8::is_ascii_digit)
+        || v.starts_with("eyJ")
+    {
+        return false;
+    }
+    let prefixed = v
+        .split_once('_')
+        .is_some_and(|(p, _)| p.len() >= 2 && p.bytes().all(|c| c.is_ascii_lowercase()));
+    let worded = v.split(['-', '_', '.']).all(|s| {
+        let letters = s.trim_end_matches(|c: char| c.is_ascii_digit());
+        let mut cs = letters.chars();
+        let first_ok = cs.next().is_none_or(|c| c.is_ascii_alphabetic());
+        let rest: String = cs.collect();
+        first_ok
+            && (rest.chars().all(|c| c.is_ascii_lowercase())
+                || letters.chars().all(|c| c.is_ascii_uppercase()))
+    });
+    // And random, not a name in camel case (`parseJson2Xml`, `decodeUtf16Surrogate`): runs
+    // of one kind of character (upper, lower, digit) short on average, and a separator or
+    // more than one run of digits.
+    let kind = |c: u8| {
+        if c.is_ascii_uppercase() {
+            0
+        } else if c.is_ascii_lowercase() {
+            1
+        } else if c.is_ascii_digit() {
+            2
+        } else {
+            3
+        }
+    };
+    let runs = b.windows(2).filter(|w| kind(w[0]) != kind(w[1])).count() + 1;
+    let digit_runs = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| c.is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()))
+        .count();
+    let separated = v.contains(['-', '_']) || digit_runs >= 2;
+    !prefixed && !worded && separated && runs * 5 >= b.len() * 2
 }
 
 /// Whether `words` hold a word that is "password" whole, in some language (`pasfhocal`,

@@ -4089,3 +4089,39 @@ fn glued_quoted_passwords_and_a_symmetric_jwk() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the sixty-eighth sealed part: a password handed to someone in a sentence of a
+/// language whose word for it trail does not list (Sesotho `phasewete`, Somali `furaha
+/// sirta`, Kinyarwanda `ijambo ry'ibanga`). The value's own shape is the evidence: a random
+/// run of both cases and digits alone in prose. Names in camel case, prefixed ids, ids an
+/// id's word introduces, digests and names of words stay.
+#[test]
+fn a_generated_value_alone_in_a_sentence_of_any_language() {
+    for (text, secret) in [
+        (
+            "Dumela Thabo,\n\nphasewete e ncha ya slanebank ke lqQu1-rIyexyVHb4b .\n\nKe a leboha,\nLerato",
+            "lqQu1-rIyexyVHb4b",
+        ),
+        (
+            "Hery: ny teny miafina vaovao ho an'ny crumpettray dia mcnF1r_OMGXXM26 , aza zaraina.",
+            "mcnF1r_OMGXXM26",
+        ),
+        (
+            "Tomorrow the new code for the shared mailbox will be Xk9mP2qLw7Rt, please keep it safe.",
+            "Xk9mP2qLw7Rt",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "The crash was in parseJson2Xml when the input held an empty element.",
+        "Webhook endpoint we_1rH0jF1qfSRJOiYeMfeNJUe8 enabled for the shop",
+        "Account SID ACb219ca98b6a543625696957467bc3bf7 is the one the team uses",
+        "Merged commit 3f9a2c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 into the release branch today",
+        "Use it to verify X-Hub88-Signature on the wallet callbacks we receive.",
+        "Reports for GEOL101-Lecture09 and the other lectures are in the shared folder.",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
