@@ -26,6 +26,9 @@
 //! - **`worded-credential`**: a password handed over in words of any language: a word for it,
 //!   then its label's value (`Mật khẩu: …`) or, a few words on, a value no language spells
 //!   (`hasło do panelu … to …`).
+//! - **`timed-url-token`**: a query value that begins with a moment in Unix time and goes on
+//!   with a random part (`?sign=1765425409-rcsum878vx-0-6ffed7cc…`): the expiring token of a
+//!   signed URL, whatever its parameter is called.
 //!
 //! The bars rise with what is known: a name beside the value lets a short password through;
 //! a flag needs a longer, fully mixed value; a word alone needs more still. Hex, UUIDs, paths,
@@ -97,6 +100,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "worded-credential",
         "[19:42] Tomek: hasło do panelu na makiecie klubowej to b!sEkFnw3_8y, nie wrzucaj go",
     ),
+    (
+        "timed-url-token",
+        "https://static.distaff.example/videos/intro-4.mp4?sign=1765425409-rcsum878vx-0-6ffed7cc3d3818bcaf80605ef0fb7e4a",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -113,6 +120,7 @@ const LABELLED: usize = 10;
 const SCRIPTED: usize = 11;
 const BYTES: usize = 12;
 const WORDED: usize = 13;
+const TIMED: usize = 14;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -207,7 +215,10 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         }
     }
     for span in generated_in_prose(text) {
-        push_new(out, span, WORDED);
+        push_new(out, span, ALONE);
+    }
+    for span in timed_url_tokens(text) {
+        push_new(out, span, TIMED);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {
@@ -2884,6 +2895,48 @@ fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
             {
                 out.push((start + at + off, start + at + off + v.len()));
             }
+        }
+    }
+    out
+}
+
+/// A query value that begins with ten digits of Unix time (2017 to 2039), a dash, and then
+/// sixteen or more characters of which some are random (`?sign=1765425409-rcsum878vx-0-<md5>`,
+/// `?verify=1765229490-oXJ_agu-…`): the scheme of the CDNs' expiring signed URLs (an expiry
+/// or a signing time, a nonce, a user, a digest), under whatever parameter name. A cache
+/// buster's short hash after a time (`?v=1765425409-3f2a`) is too short.
+fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("=1") {
+        let after_name = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b"_.-".contains(&b[i - 1]));
+        let name_start = text[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .map_or(0, |p| p + 1);
+        let in_query = name_start > 0 && matches!(b[name_start - 1], b'?' | b'&' | b';');
+        let v = i + 1;
+        let epoch = b.len() >= v + 11
+            && b[v..v + 10].iter().all(u8::is_ascii_digit)
+            && (b'5'..=b'9').contains(&b[v + 1])
+            && b[v + 10] == b'-';
+        if !after_name || !in_query || !epoch {
+            continue;
+        }
+        let rest = &text[v + 11..];
+        let len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+            .count();
+        let tail = &rest[..len];
+        // Random: a run of sixteen hex digits (a digest), or both cases and a digit.
+        let hexed = tail
+            .split(['-', '_'])
+            .any(|s| s.len() >= 16 && s.bytes().all(|c| c.is_ascii_hexdigit()));
+        let mixed = tail.bytes().any(|c| c.is_ascii_uppercase())
+            && tail.bytes().any(|c| c.is_ascii_lowercase())
+            && tail.bytes().any(|c| c.is_ascii_digit());
+        if len >= 16 && (hexed || mixed) {
+            out.push((v, v + 11 + len));
         }
     }
     out

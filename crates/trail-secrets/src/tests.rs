@@ -4125,3 +4125,30 @@ fn a_generated_value_alone_in_a_sentence_of_any_language() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Also found by the sixty-eighth sealed part: a CDN's expiring signed URL whose token is
+/// under a parameter named for nothing secret (`?sign=`, `?verify=`): a moment in Unix time,
+/// then a nonce, a user and a digest. A cache buster's time and short hash stays.
+#[test]
+fn an_expiring_token_of_a_signed_url_under_any_name() {
+    for (text, secret) in [
+        (
+            "https://static.distaff.example/videos/intro-4.mp4?sign=1765425409-rcsum878vx-0-6ffed7cc3d3818bcaf80605ef0fb7e4a",
+            "6ffed7cc3d3818bcaf80605ef0fb7e4a",
+        ),
+        (
+            "curl -O 'https://dl.example.org/a.exe?lang=en&verify=1765229490-oXJ_agu-AIPuZz_Fdl4kCMFpIyKPv9L_-52r_w-HoF4'",
+            "AIPuZz_Fdl4kCMFpIyKPv9L_",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "<link rel=\"stylesheet\" href=\"/app.css?v=1765425409-3f2a1b\">",
+        "https://example.org/feed?since=1765425409&limit=50",
+        "build id=1765425409-release-candidate-final",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
