@@ -231,7 +231,69 @@ pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     if NOT_READING.contains(&c.name) || c.name.is_empty() {
         return false;
     }
-    names_credential(c, ctx) || searched_for_a_credential(c, ctx) || printed_settings(c, ctx)
+    names_credential(c, ctx)
+        || searched_for_a_credential(c, ctx)
+        || printed_settings(c, ctx)
+        || metadata_credentials(c)
+        || browser_cookies(c)
+}
+
+/// A browser's cookie store taken by an option named for cookies (`--cookies-from-browser
+/// firefox`, `--load-cookies=chrome:Profile 1`): its signed-in sessions are credentials to
+/// every site the person uses, whatever program reads them.
+fn browser_cookies(c: &Cmd<'_>) -> bool {
+    const BROWSERS: &[&str] = &[
+        "firefox",
+        "chrome",
+        "chromium",
+        "brave",
+        "edge",
+        "safari",
+        "opera",
+        "vivaldi",
+        "librewolf",
+        "waterfox",
+        "whale",
+    ];
+    let browser = |v: &str| {
+        let v = v.trim_matches(['"', '\'']).to_ascii_lowercase();
+        let head = v.split([':', '+', '/', ' ']).next().unwrap_or_default();
+        BROWSERS.contains(&head)
+    };
+    let words: Vec<&str> = c.words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        flag.starts_with('-')
+            && flag.to_ascii_lowercase().contains("cookie")
+            && value.is_some_and(browser)
+    })
+}
+
+/// The cloud's instance metadata service hands a machine's own credentials to whatever asks
+/// from inside it (AWS's and Azure's `169.254.169.254`, AWS's IPv6 `fd00:ec2::254` and its
+/// containers' `169.254.170.2`, Google's `metadata.google.internal`, Alibaba's
+/// `100.100.100.200`): a path there that names credentials or a token, asked by any program
+/// (`curl`, a scraper's `-u URL`, a library's fetcher), reads a credential. The session token
+/// IMDSv2 asks for first (`/latest/api/token`) only unlocks the service.
+fn metadata_credentials(c: &Cmd<'_>) -> bool {
+    const HOSTS: &[&str] = &[
+        "169.254.169.254",
+        "169.254.170.2",
+        "fd00:ec2::254",
+        "metadata.google.internal",
+        "100.100.100.200",
+    ];
+    c.words().any(|w| {
+        let w = w.to_ascii_lowercase();
+        HOSTS.iter().any(|h| w.contains(h))
+            && ["credential", "token", "secret", "password"]
+                .iter()
+                .any(|p| w.contains(p))
+            && !w.trim_end_matches('/').ends_with("/latest/api/token")
+    })
 }
 
 /// A tool's settings file in a hidden place of the home printed whole (`cat
@@ -308,7 +370,11 @@ fn home_settings(p: &std::path::Path, rel: &str) -> bool {
         return false;
     }
     let lower = name.to_ascii_lowercase();
-    settings_file(p)
+    // A tool's own file named `config` in its hidden directory (`~/.config/twarc/config`,
+    // `~/.aws/config`), not ssh's host list.
+    let tools_config = lower == "config" && !dir.is_empty() && dir != ".ssh";
+    tools_config
+        || settings_file(p)
         || lower.split(['-', '_', '.']).any(|w| {
             matches!(
                 w,
