@@ -5756,3 +5756,42 @@ fn a_recipe_or_code_written_into_a_file_a_program_loads() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Also found by the sixty-ninth sealed part: a JSON configuration written on the line and
+/// handed to a program. Its one line was run as a command, and a template's `${lang}` in it
+/// made a wrong block ("hides its own name"); and where it sends files (`"files":
+/// "/etc/passwd"`, `"/home/dev/locales/${lang}.json"`) was not read, as a `key: value` line's
+/// is. Also: the cloud's metadata credentials, a tool's `config` in the home and a browser's
+/// cookies, fetched or read by a program trail does not model.
+#[test]
+fn json_settings_written_and_handed_over_and_credentials_by_place() {
+    let ctx = ctx();
+    let json = |files: &str| {
+        format!(
+            "printf '{{\"download\":{{\"files\":\"{files}\"}}}}\\n' > build/l.json && acme-l10n download -c build/l.json"
+        )
+    };
+    assert_eq!(
+        evaluate(&json("build/locales/${lang}.json"), &ctx).verdict,
+        Verdict::Allow
+    );
+    assert_eq!(
+        evaluate(&json("/home/dev/locales/${lang}.json"), &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(evaluate(&json("/etc/passwd"), &ctx).verdict, Verdict::Block);
+    for line in [
+        "acme-scrape -u \"http://169.254.169.254/latest/meta-data/iam/security-credentials/web\"",
+        "cat /home/dev/.config/acme/config",
+        "acme-archiver --load-cookies=firefox :saved",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-scrape -u http://169.254.169.254/latest/meta-data/instance-id",
+        "cat ~/.ssh/config",
+        "acme-archiver --load-cookies=build/cookies.txt :saved",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -353,7 +353,7 @@ pub(super) fn json_argv(text: &str, out: &mut Findings) {
 
 /// The `"key": "value"` pairs of JSON text, in order, both strings as written (no escapes
 /// undone: a program's name and its arguments have none to undo that matter here).
-fn json_pairs(text: &str) -> Vec<(&str, &str)> {
+pub(super) fn json_pairs(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let b = text.as_bytes();
     let string_at = |i: usize| -> Option<usize> {

@@ -3065,18 +3065,28 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
     if words::shows_only(c) || words::looks(c) {
         return None;
     }
+    let mut elsewhere = None;
+    let fetches = c
+        .words()
+        .take(3)
+        .any(|w| matches!(w, "download" | "pull" | "fetch" | "export" | "sync"));
     for text in planted_handed(c, ctx) {
-        for line in text.lines() {
+        // `key: value` and `key = value` lines, and the pairs of JSON on one line
+        // (`{"download":{"files":"/home/dev/locales/${lang}.json"}}`).
+        let lines = text.lines().filter_map(|line| {
             let l = line.trim().trim_start_matches("- ").trim_start();
-            let Some((key, value)) = l.split_once([':', '=']) else {
-                continue;
-            };
-            let key = key.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+            let (key, value) = l.split_once([':', '='])?;
+            Some((key.trim().trim_matches(['"', '\'']), value))
+        });
+        for (key, value) in lines.chain(arguments::json_pairs(text)) {
+            let key = key.to_ascii_lowercase();
             let written = words::parts(&key).iter().any(|p| {
                 matches!(
                     p.as_str(),
                     "path"
+                        | "paths"
                         | "file"
+                        | "files"
                         | "dest"
                         | "destination"
                         | "target"
@@ -3091,9 +3101,13 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             if !written || value.is_empty() || value.contains(char::is_whitespace) {
                 continue;
             }
-            let args = words::console_args(&[value]);
+            // A template's placeholder (`${lang}`, `%{locale}`) is filled in by the program: the
+            // place is the same directory whatever fills it.
+            let filled = template_filled(value);
+            let args = words::console_args(&[filled.as_str()]);
             let console = words::console(c.name, &args);
-            let hit = targets::of(&console, ctx).into_iter().find(|t| {
+            let found = targets::of(&console, ctx);
+            let hit = found.iter().find(|t| {
                 matches!(
                     t.target,
                     Target::Root | Target::Home | Target::Device | Target::SystemFile
@@ -3112,9 +3126,53 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
                     raw,
                 ));
             }
+            // Another place outside the project (`/home/dev/locales/…`, `/srv/shared/…`): a
+            // person decides, as for the same word after an output option.
+            // Only a key that can only mean where output goes; a `path` or `files` is as often
+            // read, unless the program is told to bring files here (`download`, `pull`).
+            let output_key = words::parts(&key).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "dest" | "destination" | "target" | "output" | "into" | "download"
+                ) || fetches && matches!(p.as_str(), "path" | "paths" | "file" | "files" | "dir")
+            });
+            if elsewhere.is_none()
+                && output_key
+                && filled.starts_with(['/', '~'])
+                && matches!(
+                    ctx.classify(&filled),
+                    super::Place::Outside | super::Place::System
+                )
+            {
+                elsewhere = Some(decide(
+                    Verdict::Junction,
+                    RuleId::NamesCritical,
+                    format!(
+                        "`{}` is handed a configuration written on this line that sends its files outside the project (`{key}: {value}`), and trail does not model this program: a person decides",
+                        c.name
+                    ),
+                    raw,
+                ));
+            }
         }
     }
-    None
+    elsewhere
+}
+
+/// `value` with each `${…}`, `%{…}` or `{…}` placeholder of a template replaced by `x`.
+fn template_filled(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        out.push_str(rest[..open].trim_end_matches(['$', '%']));
+        out.push('x');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A configuration handed to a program, written on this line or printed into a process
@@ -3289,8 +3347,10 @@ fn markup_deletion<'t>(text: &'t str, ctx: &super::Context) -> Option<&'t str> {
 /// inside an element, its text (`<command>rm -rf …</command>`).
 fn held_command(line: &str) -> Option<&str> {
     let mut l = line.trim();
-    // A section's header (`[server]`, TOML's `[[proxies]]`) names where settings go.
-    if l.starts_with('[') && l.ends_with(']') {
+    // A section's header (`[server]`, TOML's `[[proxies]]`) names where settings go; a JSON
+    // object on one line (`{"download":{"files":"build/${lang}.json"}}`) is data, whose
+    // commands `json_argv` reads by their keys.
+    if l.starts_with('[') && l.ends_with(']') || l.starts_with("{\"") {
         return None;
     }
     l = l.strip_prefix("- ").unwrap_or(l).trim_start();
