@@ -999,6 +999,7 @@ fn accept(
     }
     match check {
         Check::Exact | Check::PrivateKey => !plausible::is_placeholder(value),
+        Check::SecretBlock => !plausible::is_placeholder(value) && !public_block(text, start),
         Check::Login => plausible_login(compiled, locs, text, value),
         Check::Token => plausible_token(compiled, locs, text, value),
         Check::Signature => {
@@ -1013,12 +1014,7 @@ fn accept(
         Check::LoginArgument => login_argument(compiled, locs, text, value),
         // Judged per argument where the match is read (`string_arguments`).
         Check::CallArguments => false,
-        Check::Header => compiled
-            .name_groups
-            .iter()
-            .find_map(|&g| locs.get(g))
-            .and_then(|(s, e)| text.get(s..e))
-            .is_some_and(|name| plausible::plausible_header_value(name, value)),
+        Check::Header => plausible_header(compiled, locs, text, value),
         Check::UserPassword => {
             let user = Compiled::group(compiled.user_group, locs, text);
             !plausible::is_placeholder(value) && user != Some(value)
@@ -1364,3 +1360,26 @@ fn sanitize_rule_name(name: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// A header's value, judged by the header's name.
+fn plausible_header(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
+    compiled
+        .name_groups
+        .iter()
+        .find_map(|&g| locs.get(g))
+        .and_then(|(s, e)| text.get(s..e))
+        .is_some_and(|name| plausible::plausible_header_value(name, value))
+}
+
+/// Whether the armoured block whose body starts at `start` has a label that says it is public
+/// (`-----BEGIN NEBULA X25519 PUBLIC KEY-----`, `PGP PUBLIC KEY BLOCK`), or private, which
+/// `private-key` reads.
+fn public_block(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    before.rfind("-----BEGIN").is_some_and(|at| {
+        let label = &before[at + 10..];
+        let label = label.split("-----").next().unwrap_or(label);
+        let label = label.to_ascii_uppercase();
+        label.contains("PUBLIC") || label.contains("PRIVATE")
+    })
+}

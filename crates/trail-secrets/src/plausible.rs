@@ -15,6 +15,10 @@ pub(crate) enum Check {
     Token,
     /// The body of a PEM/PGP block must contain real key material.
     PrivateKey,
+    /// The body of an armoured block whose label names a key or a secret: as `PrivateKey`,
+    /// and the label does not say the key is public (`NEBULA X25519 PUBLIC KEY`) or private
+    /// (`private-key`'s).
+    SecretBlock,
     /// `name = value`: see [`plausible_assignment`]. Applies when a group
     /// named `name…` participates. Otherwise, for `user:password` (`curl
     /// -u`), the password must not be a placeholder, a number or the user

@@ -1217,14 +1217,15 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "secret-key-block",
-        // An armored block whose label says it is secret, whatever the tool: OpenVPN's
-        // `Static key`, a `SECRET KEY` of any kind, a key's `SEED` (NATS' `USER NKEY SEED`,
-        // from which the private key is derived); private keys have their own rule. Only the
-        // body is replaced.
-        regex: r"-----BEGIN[ A-Za-z0-9_-]*(?:SECRET|SEED|[Ss]tatic [Kk]ey)[ A-Za-z0-9_-]*-----(?:[ \t\r\n]|\\[rn])*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=:,.])*)",
+        // An armored block whose label says it is a key or a secret, whatever the tool:
+        // OpenVPN's `Static key` and `tls-crypt-v2 client key`, a `SECRET KEY` of any kind, a
+        // key's `SEED` (NATS' `USER NKEY SEED`, from which the private key is derived);
+        // private keys have their own rule, and a label that says `PUBLIC` is left alone
+        // (`Check::SecretBlock`). Only the body is replaced.
+        regex: r"-----BEGIN[ A-Za-z0-9_-]*(?:SECRET|SEED|[Kk][Ee][Yy])[ A-Za-z0-9_-]*-----(?:[ \t\r\n]|\\[rn])*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=:,.])*)",
         example: "-----BEGIN OpenVPN Static key V1-----\nfc2859b8929fab1a0adc6d6f8e3cbf84\nf6fa3d136938842167d20bf1e8cc9051\n943abe2d6cb6d8962d094907c81fe7a4\n-----END OpenVPN Static key V1-----",
         keywords: &["-----begin"],
-        check: Check::PrivateKey,
+        check: Check::SecretBlock,
         // What the label must say: a private key's block compiles nothing here.
         shape: Shape::SecretLabel,
         lowered: false,

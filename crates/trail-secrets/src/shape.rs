@@ -90,9 +90,10 @@ impl Shape {
                     .iter()
                     .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'))
                     .count()];
-                [&b"SECRET"[..], b"SEED", b"tatic Key", b"tatic key"]
-                    .iter()
-                    .any(|k| label.windows(k.len()).any(|w| w == *k))
+                let has = |k: &[u8]| label.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k));
+                (has(b"SECRET") || has(b"SEED") || has(b"KEY"))
+                    && !has(b"PUBLIC")
+                    && !has(b"PRIVATE")
             }),
             Shape::Markup => [&b"</"[..], b"value=", b"name="]
                 .iter()

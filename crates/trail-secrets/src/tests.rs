@@ -4152,3 +4152,20 @@ fn an_expiring_token_of_a_signed_url_under_any_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Also found by the sixty-eighth sealed part: an OpenVPN `tls-crypt-v2 client key` block, a
+/// key's armour whose label says neither `PRIVATE` nor `SECRET`. A block whose label names a
+/// key is a secret unless the label says `PUBLIC`.
+#[test]
+fn an_armoured_key_block_unless_its_label_says_public() {
+    let body = "kVxF+l5Br065563xsGKG+rY43Y9uOFAQT1c26/WmaBO94kJK2oaIji7N8TZg/9fv\nxB159a8/gZdquep0PXCqYZAwAzbo8EaiN8NbslE6fO+2kQ1vW3tRm8Xo7Lz4Hd2PyJq";
+    let secret = format!(
+        "<tls-crypt-v2>\n-----BEGIN OpenVPN tls-crypt-v2 client key-----\n{body}\n-----END OpenVPN tls-crypt-v2 client key-----\n</tls-crypt-v2>"
+    );
+    let (out, _) = redact(&secret);
+    assert!(!out.contains("kVxF+l5Br065563x"), "{out}");
+    let public = format!(
+        "-----BEGIN NEBULA X25519 PUBLIC KEY-----\n{body}\n-----END NEBULA X25519 PUBLIC KEY-----"
+    );
+    assert_eq!(redact(&public).0, public);
+}
