@@ -2546,7 +2546,25 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     for (start, line) in lines_at(text) {
         let body = line.trim_end_matches(['\n', '\r']);
         let value = body.rsplit_once(": ").map(|(_, v)| v.trim());
+        // A label that names a digest (`Content-MD5: 8W3M…==`, `Digest: sha-256=…`,
+        // `Checksum: …`): what follows is a hash of something, not a password.
+        let digest = body.rsplit_once(": ").is_some_and(|(label, _)| {
+            let label = label.to_ascii_lowercase();
+            [
+                "md5",
+                "sha",
+                "digest",
+                "hash",
+                "checksum",
+                "crc",
+                "etag",
+                "integrity",
+            ]
+            .iter()
+            .any(|d| label.contains(d))
+        });
         if user_before
+            && !digest
             && let Some(v) = value
             && every_kind(v)
             && crate::plausible::plausible_call_argument(v)

@@ -4169,3 +4169,15 @@ fn an_armoured_key_block_unless_its_label_says_public() {
     );
     assert_eq!(redact(&public).0, public);
 }
+
+/// Also found by the sixty-eighth sealed part: a request's `Content-MD5` header after its
+/// `Host:` line was taken for a login handed over as two labelled lines (a user's name, then
+/// a value with every kind of character). A label that names a digest says what the value is.
+#[test]
+fn a_digest_under_its_label_is_no_login() {
+    let clean = "PUT /b/reports/q3.pdf HTTP/1.1\nHost: s3.eu-west-1.amazonaws.com\nContent-MD5: 8W3MIDN0aIxqnU43L//9kw==\nContent-Type: application/pdf";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) =
+        redact("Kullanıcı adı: kus-sayimi-izmir\nŞifre: Qs%9yw:MGkVV\nLütfen değiştirmeyin.");
+    assert!(!out.contains("Qs%9yw:MGkVV"), "{out}");
+}
