@@ -3060,7 +3060,9 @@ fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings
 /// /home/dev` then `vendir sync --file f`, `file = "/etc/hosts"` then `flavours -c f apply`): the
 /// program writes there as the configuration says, a block as the same word on its command line
 /// would be. Only a key that names a place written (`path`, `file`, `dest`, `target`, `output`,
-/// `dir`); one that names what is read (`source`, `include`) does not count.
+/// `dir`); one that names what is read (`source`, `include`) does not count. Another place
+/// outside the project after a key that can only mean output is a junction. One-line JSON's
+/// pairs count as `key: value` lines do.
 fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
     if words::shows_only(c) || words::looks(c) {
         return None;
