@@ -2545,29 +2545,33 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
     let mut user_before = false;
     for (start, line) in lines_at(text) {
         let body = line.trim_end_matches(['\n', '\r']);
-        let value = body.rsplit_once(": ").map(|(_, v)| v.trim());
+        let labelled = body.rsplit_once(": ");
+        let value = labelled.map(|(_, v)| v.trim());
         // A label that names a digest (`Content-MD5: 8W3M…==`, `Digest: sha-256=…`,
-        // `Checksum: …`): what follows is a hash of something, not a password.
-        let digest = body.rsplit_once(": ").is_some_and(|(label, _)| {
-            let label = label.to_ascii_lowercase();
-            [
-                "md5",
-                "sha",
-                "digest",
-                "hash",
-                "checksum",
-                "crc",
-                "etag",
-                "integrity",
-            ]
-            .iter()
-            .any(|d| label.contains(d))
-        });
+        // `Checksum: …`): what follows is a hash of something, not a password. Every line of
+        // `key: value` text comes here: the label is lowered only for a value that could be one.
+        let digest = || {
+            labelled.is_some_and(|(label, _)| {
+                let label = label.to_ascii_lowercase();
+                [
+                    "md5",
+                    "sha",
+                    "digest",
+                    "hash",
+                    "checksum",
+                    "crc",
+                    "etag",
+                    "integrity",
+                ]
+                .iter()
+                .any(|d| label.contains(d))
+            })
+        };
         if user_before
-            && !digest
             && let Some(v) = value
             && every_kind(v)
             && crate::plausible::plausible_call_argument(v)
+            && !digest()
             && let Some(off) = body.rfind(v)
         {
             out.push((start + off, start + off + v.len()));
@@ -2906,9 +2910,9 @@ fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
             let v = w
                 .trim_end_matches(['.', ',', ';', ':', '!', '?'])
                 .trim_matches(['\'', '(', ')']);
-            let introduced_as_id = i.checked_sub(1).is_some_and(|p| id_word(words[p].1));
+            // The word before is read (and lowered) only for a run that could be a secret.
             if generated_run(v)
-                && !introduced_as_id
+                && !i.checked_sub(1).is_some_and(|p| id_word(words[p].1))
                 && let Some(off) = w.find(v)
             {
                 out.push((start + at + off, start + at + off + v.len()));
