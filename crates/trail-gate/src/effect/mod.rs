@@ -1306,9 +1306,10 @@ pub(super) fn planted_escapes(text: &str, ctx: &Context, raw: &str, out: &mut Fi
                 super::Place::Root | super::Place::Home | super::Place::ProjectRoot
             )
     };
+    let literals = super::code::literals(text);
     // A string inside a string counts too (`"…rmtree('/home/dev')"`).
     if super::code::deletion_call(text)
-        && super::code::literals(text)
+        && literals
             .iter()
             .any(|l| gone(l) || super::code::literals(l).iter().any(gone))
     {
@@ -1323,10 +1324,7 @@ pub(super) fn planted_escapes(text: &str, ctx: &Context, raw: &str, out: &mut Fi
     }
     // A command line quoted in a configuration being written (`command = ["sh", "-c", "dd
     // …"]`, `<executable cmd="dd …"/>`): whatever reads the file runs it.
-    for lit in super::code::literals(text)
-        .into_iter()
-        .chain(super::code::argv_lists(text))
-    {
+    for lit in literals.into_iter().chain(super::code::argv_lists(text)) {
         let first = lit.split_whitespace().next().unwrap_or("");
         if lit.contains(' ') && known::is_program(first.rsplit('/').next().unwrap_or(first)) {
             out.runs(&lit, super::Keep::Blocks);

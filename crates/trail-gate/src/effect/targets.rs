@@ -267,8 +267,8 @@ fn configured_output(line: &str, ctx: &Context) -> Option<Found> {
 }
 
 /// The program itself, when its name says it works on firmware or boot: a target whatever
-/// its words. A word of the name begins or ends with one (`efibootmgr`, `grub2-install`, `uefitool`,
-/// `linux-firmware`), not one found inside another word (`pagefind` holds `efi`).
+/// its words. A word of the name begins or ends with one (`efibootmgr`, `grub2-install`,
+/// `uefitool`, `linux-firmware`), not one found inside another word (`pagefind` holds `efi`).
 pub(super) fn program(name: &str) -> Option<Found> {
     let lower = name.to_ascii_lowercase();
     lower

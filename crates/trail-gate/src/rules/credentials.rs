@@ -255,6 +255,10 @@ fn browser_cookies(c: &Cmd<'_>) -> bool {
         "waterfox",
         "whale",
     ];
+    // Every command comes here: most name no cookie.
+    if !c.any_word_ci(&["cookie"]) {
+        return false;
+    }
     let browser = |v: &str| {
         let v = v.trim_matches(['"', '\'']).to_ascii_lowercase();
         let head = v.split([':', '+', '/', ' ']).next().unwrap_or_default();
@@ -286,6 +290,10 @@ fn metadata_credentials(c: &Cmd<'_>) -> bool {
         "metadata.google.internal",
         "100.100.100.200",
     ];
+    // Every command comes here: a word is lowered only when it names one of the hosts.
+    if !c.any_word_ci(HOSTS) {
+        return false;
+    }
     c.words().any(|w| {
         let w = w.to_ascii_lowercase();
         HOSTS.iter().any(|h| w.contains(h))
