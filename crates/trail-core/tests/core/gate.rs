@@ -5805,3 +5805,38 @@ fn json_settings_written_and_handed_over_and_credentials_by_place() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part (issue 20), gate frozen at 8b5859f (first run 0.86 /
+/// 0.84 / 0.91, 1 of 72 allowed outright): a program nobody models, run as root and handed a
+/// boot file or one of the system's tables (`sudo build_tide_db /boot/vmlinuz-linux out.txt`,
+/// `sudo dwave config create --config-file /etc/passwd`), was a junction for `sudo` alone;
+/// and ISIS's `to=FILE` was no output. Rows of the 24th, 43rd, 46th, 48th, 50th and 66th–69th
+/// parts came with them.
+#[test]
+fn a_boot_file_or_a_system_table_handed_to_a_program_run_as_root() {
+    let ctx = ctx();
+    for line in [
+        "sudo acme-tide-db /boot/vmlinuz-linux build/harmonics.txt",
+        "sudo acme-annealer config create --config-file /etc/passwd",
+        "sudo acme-tagger -t Title /boot/initrd.img-6.8.0-45-generic",
+        "acme-planet from=build/a.cub to=/dev/sda",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        // Unprivileged, the system refuses the write; a person decides.
+        "acme-tide-db /boot/vmlinuz-linux build/harmonics.txt",
+        // A disk handed to a disk tool, and the boot chain's own tools.
+        "sudo acme-fsck -fy /dev/sdb1",
+        "sudo grubby --set-default=/boot/vmlinuz-6.8.9-300.fc40.x86_64",
+        "sudo chattr +i /etc/resolv.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "sudo acme-annealer config inspect --config-file /etc/passwd",
+        "acme-planet from=build/a.cub to=build/a.png",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

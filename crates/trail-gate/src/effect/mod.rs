@@ -117,11 +117,7 @@ pub(super) fn judge(
                 .flatten()
         });
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
-    let verb = verb.or_else(|| {
-        (!shows)
-            .then(|| words::assigned_verb(&cmd.assigns))
-            .flatten()
-    });
+    let verb = verb.or_else(|| words::assigned_verb(&cmd.assigns).filter(|_| !shows));
     // Said to a disk or a firmware interface, a word that writes overwrites it.
     let verb = verb.or_else(|| {
         (!shows && found.iter().any(|t| t.target.device_like()))
@@ -136,6 +132,8 @@ pub(super) fn judge(
     // Whether a leading subcommand word only looks: read once, asked three ways below.
     let looks = words::looks(c);
     out.extend(disk_written_by_option(c, ctx, &found, raw));
+    let acts = tier == Tier::Unknown && !shows && !looks;
+    out.extend(handed_as_root(c, ctx, layer, acts, &found, raw));
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
     if let Some(v) = &verb {
         out.push(decide(
@@ -1513,6 +1511,56 @@ fn critical(
     }) {
         out.push(destroys(c, verb, cleans, t, raw));
     }
+}
+
+/// A program nobody models, run as root and handed a boot file or one of the system's tables it
+/// is not said to read (`sudo build_tide_db /boot/vmlinuz-linux out.txt`, `sudo dwave
+/// config create --config-file /etc/passwd`, `sudo isis2std … to=/dev/sda`): which of its words
+/// it writes, nothing on the line says, and as root nothing stops the write. Unprivileged, the
+/// system refuses it, and the same words are a person's call. `acts`: a program nobody models,
+/// whose words neither only show nor only look.
+fn handed_as_root(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    layer: Layer,
+    acts: bool,
+    found: &[targets::Found],
+    raw: &str,
+) -> Option<Decision> {
+    if !layer.privileged || !acts || words::reads_by_form(c, true) || changes_metadata(c.name) {
+        return None;
+    }
+    // The boot chain's own tools name its files by their trade (`grubby --set-default=/boot/…`,
+    // `run-parts … /etc/kernel/postinst.d`); a disk handed to a disk tool is a person's call
+    // (`sudo e2fsck -fy /dev/sdb1`), so only a boot file, not a disk, counts.
+    let boot_tool = {
+        let name = c.name.to_ascii_lowercase();
+        ["boot", "grub", "efi", "kernel", "initr", "dracut"]
+            .iter()
+            .any(|b| name.contains(b))
+            || c.words().any(|w| w.contains("kernel"))
+    };
+    // Told to make a file (`config create --config-file F`, `init`): the file it would
+    // otherwise read is the one it writes.
+    let makes = c
+        .words()
+        .any(|w| matches!(w, "create" | "init" | "new" | "generate" | "write" | "save"));
+    let t = found.iter().find(|t| {
+        (!t.read || makes)
+            && (t.target == Target::Firmware && t.word.starts_with("/boot/") && !boot_tool
+                || t.target == Target::SystemFile && targets::system_table(&t.word, ctx))
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` runs as root and is handed {} (`{}`), and trail does not model this program: whether it reads or writes there its words do not say, and as root nothing stops a write; it is never run",
+            c.name,
+            t.target.what(),
+            t.word
+        ),
+        raw,
+    ))
 }
 
 /// The block for a critical place destroyed, said with the verb that destroys it.

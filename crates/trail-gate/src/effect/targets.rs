@@ -1316,8 +1316,9 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         {
             // `of=/dev/sda`, `out=…`: an operand whose key names an output (dd's style, and
             // the imaging tools that copy it); `O=` as the Java toolkits take their output
-            // beside `I=` (`SortSam I=in.bam O=out.bam`).
-            let key_output = k == "of" || k == "O" || key_names_output(k) || written(n);
+            // beside `I=` (`SortSam I=in.bam O=out.bam`); `to=` beside `from=`, as ISIS's
+            // planetary tasks take both (`pds2isis from=a.IMG to=b.cub`).
+            let key_output = matches!(k, "of" | "O" | "to") || key_names_output(k) || written(n);
             read_key = matches!(k, "if" | "in" | "input" | "src" | "source");
             (v.to_string(), output || key_output, named || key_output)
         } else {
