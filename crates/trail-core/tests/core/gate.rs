@@ -5840,3 +5840,23 @@ fn a_boot_file_or_a_system_table_handed_to_a_program_run_as_root() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: a converter whose name says it reads (`readstat IN
+/// OUT`) wrote its output outside the project unasked, as its name made it a reader. The shape
+/// `IN OUT` says where it writes whatever the name says.
+#[test]
+fn a_converter_named_for_reading_still_writes_its_last_operand() {
+    let ctx = ctx();
+    for line in [
+        "readacme data/survey.sav /home/dev/survey.dta",
+        "readacme data/micro.sas7bdat /srv/share/outputs/micro.csv",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "readacme data/survey.sav build/survey.dta",
+        "readacme data/survey.sav",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -796,9 +796,16 @@ fn names_critical(
         // there (`surelog -parse … -o /home/dev/out`); a dry run writes nowhere
         // (`pg_upgrade --check … --new-datadir …`).
         let elsewhere = !words::shows_only(c);
+        // A converter's last operand, by its place (`readstat data/a.sav /home/dev/a.dta`: a
+        // name of reading, and the shape of `IN OUT`).
+        let converted = found
+            .iter()
+            .any(|t| t.output && !t.named && !t.by_option)
+            .then(|| targets::converted(c, ctx))
+            .flatten();
         let t = found.iter().find(|t| {
             t.output
-                && t.named
+                && (t.named || converted.as_deref() == Some(t.word.as_str()))
                 && (t.target.critical() || elsewhere && t.target == Target::Elsewhere)
                 && t.target != Target::ProjectRoot
                 && directory(t)

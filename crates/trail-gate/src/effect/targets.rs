@@ -817,6 +817,12 @@ fn converter_output(c: &Cmd<'_>, ctx: &Context) -> Option<usize> {
     .then_some(last.0)
 }
 
+/// The word a converter writes by its place (`readstat in.sav /srv/out.csv`), for a program
+/// whose name alone would say it reads.
+pub(super) fn converted(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    converter_output(c, ctx).and_then(|n| c.args[n].text.clone())
+}
+
 /// A disk as the last operand, after operands that say what to read or how much (`typst
 /// compile doc.typ /dev/nvme0n1`, `d64copy 8 /dev/nvme0n1`, `sadc 1 10 /dev/nvme0n1`,
 /// `… rl 0 65536 /dev/nvme0n1`): by the Unix convention the output comes last, and a disk read
