@@ -5860,3 +5860,23 @@ fn a_converter_named_for_reading_still_writes_its_last_operand() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: a batch system's commands named with its prefix and
+/// the act joined (`llsubmit`, `llcancel`) and a node told to take no more work (`llctl
+/// drain`) were allowed. Rows of the 2nd, 5th and 61st parts (Slurm's `scancel`, Nomad's
+/// `node drain`, a backup cell's `omniabort`) came with them.
+#[test]
+fn a_batch_system_told_to_submit_cancel_or_drain() {
+    let ctx = ctx();
+    for line in [
+        "acsubmit jobs/md.cmd",
+        "accancel c401f1n01.12345.0",
+        "acabort -session 2026/12/01-7",
+        "acme-ctl -h node02 drain",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acstatus -u dev", "acme-ctl -h node02 status"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -167,6 +167,8 @@ const STOPS: &[&str] = &[
     // What was set up for a service taken away again (`kolibri manage deprovision`).
     "deprovision",
     "disable",
+    // A node or a queue told to take no more work (`llctl drain`, a load balancer's member).
+    "drain",
     // Ending another's session (a broker's client, a chat's user): what it ran stops.
     "disconnect",
     "halt",
@@ -1392,9 +1394,11 @@ fn name_verb(name: &str) -> Option<Verb> {
             list.iter()
                 .any(|v| (v.len() + 1..=v.len() + 4).contains(&lower.len()) && lower.ends_with(*v))
         };
-        if ends(&["stop", "shut"]) && !lower.starts_with("back") {
+        // A batch system's own commands, named so (`llcancel`, `scancel`, `llsubmit`): a job
+        // ended, or handed to a shared cluster.
+        if ends(&["stop", "shut", "cancel", "abort"]) && !lower.starts_with("back") {
             Some(Class::Stops)
-        } else if ends(&["upload", "publish", "deploy"]) {
+        } else if ends(&["upload", "publish", "deploy", "submit"]) {
             Some(Class::Reaches)
         } else {
             None
