@@ -5880,3 +5880,30 @@ fn a_batch_system_told_to_submit_cancel_or_drain() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: a flag that forces only where the output goes, when
+/// that place is the project's or a temporary one (`--output-dir=build/sac --force`, `-y IN
+/// $TMPDIR/plan.svg`), asked a person; and `--force-exit` (exit when done) read as a skipped
+/// question. Rows of the 5th, 7th, 26th, 27th, 30th and 47th parts came with them.
+#[test]
+fn forcing_an_output_made_here_skips_no_safeguard() {
+    let ctx = ctx();
+    for line in [
+        "acme-seis data/raw --output-format=sac --output-dir=build/sac --force",
+        "acme-conv -y models/house.ifc $TMPDIR/plan.svg",
+        "acme-astro -n --automation-mode -r=scripts/calibrate.js --force-exit",
+        "acme-bundler --force-clean build/app packaging/app.yml",
+        "acme-conv --force-overwrite -o build/a.svg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        // A file it acts on, not an output: what the file describes is changed.
+        "acme-cluster up -y cluster.yaml",
+        "acme-bundler --user --install --force-clean build/app packaging/app.yml",
+        "acme-seis data/raw --output-dir=/srv/sac --force",
+        "acme-space -d datadbs2 -y",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

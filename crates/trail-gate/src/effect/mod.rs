@@ -163,7 +163,8 @@ pub(super) fn judge(
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
-        unmodelled(c, &cmd.assigns, raw, reads_only, out.0.len() == before, out);
+        let nothing_yet = out.0.len() == before;
+        unmodelled(c, ctx, &cmd.assigns, raw, reads_only, nothing_yet, out);
         last_places(c, ctx, &found, (before, reads_only), raw, out);
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
@@ -1863,6 +1864,7 @@ fn deletes_own_account(
 /// handed over, a listener on every interface.
 fn unmodelled(
     c: &Cmd<'_>,
+    ctx: &Context,
     assigns: &[(String, super::parse::Arg)],
     raw: &str,
     reads_only: bool,
@@ -1893,6 +1895,12 @@ fn unmodelled(
             // Plain transport to this machine's own service (`--insecure --address
             // localhost:26500`) skips nothing anyone else could see.
             && !(words::parts(&w).iter().any(|p| p == "insecure") && targets::loopback_only(c))
+            // Every place it names is the project's or a temporary one (`--output-dir=build/sac
+            // --force`, `-y IN $TMPDIR/plan.svg`): what it overwrites unasked is output made here.
+            && !(words::parts(&w)
+                .iter()
+                .all(|p| matches!(p.as_str(), "force" | "yes" | "y" | "clean" | "overwrite"))
+                && targets::only_output_here(c, ctx))
         {
             out.push(decide(
                 Verdict::Junction,

@@ -306,6 +306,48 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
     })
 }
 
+/// Whether the command names where its output goes, by an option or as the last of `IN OUT`,
+/// and every place it names, as an operand or an option's value, is in the project or a
+/// temporary directory (`--output-dir=build/sac`, `models/house.ifc $TMPDIR/plan.svg`): what a
+/// forced overwrite replaces is output made here. Not a file it only reads (`up -y
+/// cluster.yaml` acts on what the file describes), nor the project's root itself (`--force .`).
+pub(super) fn only_output_here(c: &Cmd<'_>, ctx: &Context) -> bool {
+    // Told to install what it builds (`--install`): it lands beyond the project.
+    if c.option_words()
+        .any(|w| w.starts_with('-') && words::parts(w).iter().any(|p| p == "install"))
+    {
+        return false;
+    }
+    let (mut operands, mut places) = (0, 0);
+    for a in c.args {
+        let Some(w) = word_text(a, ctx) else {
+            return false;
+        };
+        let (value, operand) = match w.split_once('=') {
+            Some((_, v)) => (v, false),
+            None if w.starts_with('-') => continue,
+            None => (w.as_str(), true),
+        };
+        let pathy = value.contains('/')
+            || value.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && !ext.is_empty()
+                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && ext.bytes().any(|b| b.is_ascii_alphabetic())
+            });
+        if !pathy {
+            continue;
+        }
+        if value.contains(['@', ':']) || !matches!(ctx.classify(value), Place::Inside | Place::Tmp)
+        {
+            return false;
+        }
+        operands += usize::from(operand);
+        places += 1;
+    }
+    places > 0 && (operands >= 2 || outputs_here(c, ctx))
+}
+
 /// Operands that name a disk the way the kernel does, without `/dev/` (`gpart destroy -F
 /// nda0`, `disk.wipe sda`): Linux's `sda`, `vdb`, `xvdc`, `hda`, `nvme0n1`, `mmcblk0`, the
 /// BSDs' `ada0`, `da1`, `nda0`, and their partitions. Counted only beside a destroying verb,

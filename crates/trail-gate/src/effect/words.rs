@@ -2646,10 +2646,20 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
         let ps = parts(flag.split('=').next().unwrap_or(flag));
         let has = |x: &str| ps.iter().any(|p| p == x);
         // `--force`, and the single-dash long form some programs use (`unison -force`).
+        // `--force-exit`, `--force-color`: done by force, an act that asks nobody anything;
+        // `--force-overwrite`, `--force-delete` do skip a question.
+        let forced = |p: &str| {
+            p != "force"
+                || ps.len() == 1
+                || ps[1..].iter().any(|q| {
+                    classify(q).is_some()
+                        || matches!(q.as_str(), "overwrite" | "yes" | "all" | "clean")
+                })
+        };
         let confirms = (w.starts_with("--") || flag.len() > 2)
             && (ps
                 .first()
-                .is_some_and(|p| matches!(p.as_str(), "yes" | "force" | "noconfirm"))
+                .is_some_and(|p| matches!(p.as_str(), "yes" | "force" | "noconfirm") && forced(p))
                 || has("confirm")
                     && ps
                         .first()
