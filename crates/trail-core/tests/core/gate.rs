@@ -4343,6 +4343,8 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
         "timeout 60 acme-tool --read /dev/nvme0n1",
         "acme-mail -s 'Release notes' -a build/n.pdf team@example.com < docs/n.txt",
         "acme-mail ops@example.org < build/notes.eml",
+        // The home's files are outside what the agent may write (since the 70th part).
+        "echo hello > ~/notes.txt",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -4356,7 +4358,6 @@ fn mechanisms_found_by_the_forty_sixth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
     for line in [
-        "echo hello > ~/notes.txt",
         "acme-asr single media/a.wav > build/a.json",
         "lsb_release -a",
         "dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames",

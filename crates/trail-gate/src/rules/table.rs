@@ -1293,11 +1293,14 @@ pub static RULES: &[Rule] = &[
         id: RuleId::OutsideWrite,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this writes a file by redirection into a directory outside the project and the home directory (`/srv`, `/opt`, `/data`): what is there is shared, not the project's, and a person decides",
+        reason: "this writes a file by redirection outside the project and the temporary directories (the home's files, `/srv`, `/opt`, `/data`): what is there is the person's or shared, not the project's, and a person decides",
         // A redirection needs no program trail models to write: `cat > /srv/inbox/a.ppm`
-        // on another host, `pocketsphinx … > /srv/transcripts/x.json` here. Temporary
-        // directories, devices, the project and the person's own files (`> ~/notes.txt`, a
-        // labelled allow; its dotfiles are `sensitive-write`'s) stay open.
+        // on another host, `pocketsphinx … > /srv/transcripts/x.json` here, `rungms … >
+        // /home/dev/water.log`. The agent's confinement allows no such write (DESIGN,
+        // principle 11); this says why first. Temporary directories, devices, the project and
+        // the tool caches (`~/.cache/…`) stay open; the home's dotfiles are
+        // `sensitive-write`'s. (The 70th and earlier sealed parts label a write into the home
+        // a junction ten times; one public row, `echo hello > ~/notes.txt`, an allow.)
         matches: |c, ctx| {
             c.writes.iter().any(|w| {
                 !w.target.starts_with("/dev/")
@@ -1306,16 +1309,18 @@ pub static RULES: &[Rule] = &[
                     && ctx
                         .places
                         .resolve(&w.target)
-                        .is_some_and(|p| !p.starts_with(&ctx.places.home))
+                        .is_some_and(|p| !p.starts_with(ctx.places.home.join(".cache")))
             })
         },
         must_match: &[
             "pocketsphinx single media/a.wav > /srv/transcripts/a.json",
             "echo x >> /opt/app/notes.txt",
             "cd /srv/www && echo ok > health.txt",
+            "echo hello > ~/notes.txt",
+            "acme-query -mime=csv > /home/dev/pleiades.csv",
         ],
         must_not_match: &[
-            "echo hello > ~/notes.txt",
+            "echo x > ~/.cache/acme/last",
             "echo hi > notes.txt",
             "echo x > /run/user/1000/tmp/a",
             "make 2>/dev/null",
