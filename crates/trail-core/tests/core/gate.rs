@@ -5908,3 +5908,20 @@ fn forcing_an_output_made_here_skips_no_safeguard() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: every address let in by the short form of a network's
+/// mask (`--allow=0/0`, `::/0`) was allowed where `0.0.0.0/0` was not. A row of the 27th part
+/// (`sshuttle … 0/0`, every address routed through another host) came with it.
+#[test]
+fn every_address_by_a_short_mask() {
+    let ctx = ctx();
+    for line in [
+        "acme-client --allow=0/0 --web-allow=0/0",
+        "acme-client --web-allow=::/0",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acme-client --allow=10.0.0.0/8", "acme-calc 0/1"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

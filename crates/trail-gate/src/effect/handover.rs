@@ -212,6 +212,9 @@ pub(super) fn exposes(
         // `tcp,0.0.0.0,2000`: a listener's settings, comma-separated.
         // `rist://@0.0.0.0:1968`: a listener's URL, `@` before the address it binds.
         let named = w.split([':', '/', '=', ',', '@']).any(|p| p == "0.0.0.0")
+            // Every address let in, in the short forms of a network's mask (`--allow=0/0`,
+            // `--web-allow=::/0`).
+            || w.split(['=', ',']).any(|p| matches!(p, "0/0" | "::/0"))
             // A server's address with no host (`tcpsvr://:2101`, `tcp://:9000`): bound to
             // every interface.
             || w.split_once("://:").is_some_and(|(scheme, port)| {
