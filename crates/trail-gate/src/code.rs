@@ -457,6 +457,12 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
             raw,
         ));
+    } else if writes_outside(code, ctx) {
+        out.push(junction(
+            RuleId::InterpreterCode,
+            "this one-liner writes a file outside the project and the temporary directories (the home's or a shared one): a person decides",
+            raw,
+        ));
     }
 }
 
@@ -723,12 +729,29 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
 /// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
 /// path in a system directory, with a write mode or a call named for writing or saving.
 pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
+    writes_literal_in(code, ctx, |p| p == Place::System)
+}
+
+/// Whether `code` opens for writing, or hands a writing call, a path outside the project, the
+/// temporary directories and the tool caches (`segyio.open("/srv/seismic/master.sgy", "r+")`,
+/// `open("/home/dev/notes.txt", "a")`): the person's or a shared file is changed.
+fn writes_outside(code: &str, ctx: &Context) -> bool {
+    let cache = ctx.places.home.join(".cache");
+    writes_literal_in(code, ctx, |p| p == Place::Outside)
+        && !literals(code)
+            .iter()
+            .any(|l| l.starts_with(cache.to_string_lossy().as_ref()))
+}
+
+/// Whether a string literal of `code` is an absolute path whose place `place` accepts, and the
+/// code opens a file for writing or calls something that writes.
+fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(Place) -> bool) -> bool {
     let lits = literals(code);
-    let system = lits.iter().any(|l| {
+    let named = lits.iter().any(|l| {
         let path = perl_mode(l).map_or(l.as_str(), str::trim_start);
-        path.starts_with('/') && matches!(ctx.classify(path), Place::System)
+        path.starts_with('/') && place(ctx.classify(path))
     });
-    if !system {
+    if !named {
         return false;
     }
     let mode = lits.iter().any(|l| {

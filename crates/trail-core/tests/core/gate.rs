@@ -5925,3 +5925,27 @@ fn every_address_by_a_short_mask() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: code that opens a file outside the project for writing
+/// (`segyio.open("/srv/seismic/master.sgy", "r+")`) or hands it to a writing call (`export_step(…,
+/// "/srv/parts/box.step")`) was allowed: only system files counted. Rows of the 49th, 50th,
+/// 55th and 64th parts came with it.
+#[test]
+fn code_writing_a_file_outside_the_project() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c 'import acme; f = acme.open(\"/srv/seismic/master.sgy\", \"r+\")'",
+        "python3 -c 'f = open(\"/home/dev/notes.txt\", \"a\")'",
+        "python3 -c 'from acme import *; export_step(Box(1, 1, 1), \"/srv/parts/box.step\")'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 -c 'import acme; f = acme.open(\"/srv/seismic/master.sgy\")'",
+        "python3 -c 'f = open(\"build/notes.txt\", \"a\")'",
+        "python3 -c 'f = open(\"/tmp/notes.txt\", \"w\")'",
+        "python3 -c 'f = open(\"/home/dev/.cache/acme/last\", \"w\")'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
