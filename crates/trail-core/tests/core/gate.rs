@@ -5949,3 +5949,25 @@ fn code_writing_a_file_outside_the_project() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: an output written into another machine's database
+/// through its driver's URL, as an operand keyed `out=` (`out='jdbc:mysql://db.example.org/s'`),
+/// was allowed: only an option, and a store's or a web scheme, counted. A row of the 23rd part
+/// (a compiler cache's remote storage) came with it.
+#[test]
+fn an_output_sent_into_another_machines_database() {
+    let ctx = ctx();
+    for line in [
+        "acme-tables tpipe in=data/c.fits ofmt=jdbc out='jdbc:mysql://survey-db.example.org/s#t'",
+        "acme-tables --output postgres://app@db.example.org/warehouse data/c.csv",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-tables tpipe in=data/c.fits out=build/c.csv",
+        "acme-dump -d sqlite3://data/events.sqlite -o build/event.xml",
+        "acme-tables --output postgres://app@localhost/dev data/c.csv",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

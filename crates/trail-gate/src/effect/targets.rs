@@ -2017,11 +2017,21 @@ pub(super) fn remote_output(c: &Cmd<'_>) -> Option<String> {
     words.iter().enumerate().find_map(|(i, &w)| {
         let (flag, value) = match w.split_once('=') {
             Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+            // An operand whose key names an output (`out='jdbc:mysql://db.example.org/s'`,
+            // `of=`, `to=`), as the table and imaging tools take it.
+            Some((k, v)) if setting_key(k).is_some_and(|k| matches!(k, "out" | "of" | "to")) => {
+                ("--out", Some(v))
+            }
             _ => (w, words.get(i + 1).copied()),
         };
         let names_output = flag.starts_with('-') && (flag == "-O" || output_flag(flag, false));
-        let v = value?;
+        let v = value?.trim_matches(['\'', '"']);
+        // A store's scheme (`s3://bucket/…`), or any scheme with a host's name that is not
+        // this machine (a database's through its driver, `jdbc:mysql://db.example.org/…`); not
+        // a local file's (`sqlite3://data/events.sqlite`).
         let remote = v.split_once("://").is_some_and(|(scheme, rest)| {
+            let host = rest.split(['/', ':', '?', '#']).next().unwrap_or_default();
+            let host = host.rsplit('@').next().unwrap_or(host);
             matches!(
                 scheme,
                 "s3" | "s3a"
@@ -2034,9 +2044,10 @@ pub(super) fn remote_output(c: &Cmd<'_>) -> Option<String> {
                     | "ssh"
                     | "scp"
                     | "ftp"
-            ) || matches!(scheme, "http" | "https")
-                && !rest.starts_with("localhost")
-                && !rest.starts_with("127.")
+            ) || scheme != "file"
+                && host.contains('.')
+                && !host.starts_with("127.")
+                && !host.eq_ignore_ascii_case("localhost")
         });
         (names_output && remote).then(|| v.to_string())
     })
