@@ -5971,3 +5971,26 @@ fn an_output_sent_into_another_machines_database() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventieth sealed part: a settings file written on the line, naming its output
+/// by an XML element's attributes (`<textoption name="PathOut" value="/home/dev/out"/>`), sent
+/// a model's output outside the project unasked: only `key: value` lines and JSON pairs were
+/// read, and `PathOut` was lowered to one word before it was split.
+#[test]
+fn an_xml_setting_names_where_output_goes() {
+    let ctx = ctx();
+    let xml = |value: &str| {
+        format!(
+            "printf '<settings><opt name=\"PathOut\" value=\"{value}\"/></settings>\\n' > $TMPDIR/s.xml && acme-flood $TMPDIR/s.xml"
+        )
+    };
+    assert_eq!(
+        evaluate(&xml("/srv/efas/out"), &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(&xml("/home/dev/out"), &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(evaluate(&xml("build/out"), &ctx).verdict, Verdict::Allow);
+}

@@ -353,6 +353,30 @@ pub(super) fn json_argv(text: &str, out: &mut Findings) {
 
 /// The `"key": "value"` pairs of JSON text, in order, both strings as written (no escapes
 /// undone: a program's name and its arguments have none to undo that matter here).
+/// The settings an XML element names by attributes (`<textoption name="PathOut"
+/// value="/home/dev/out"/>`, `key="…" value="…"`, as LISFLOOD's and .NET's settings files
+/// write them): each element's name and its value, as a `key: value` line would give them.
+pub(super) fn xml_named_values(text: &str) -> Vec<(&str, &str)> {
+    let attribute = |element: &'_ str, names: &[&str]| -> Option<(usize, usize)> {
+        names.iter().find_map(|n| {
+            let at = element.find(&format!(" {n}=\""))? + n.len() + 3;
+            let end = element[at..].find('"')?;
+            Some((at, at + end))
+        })
+    };
+    let mut out = Vec::new();
+    for element in text.split('<').skip(1) {
+        let element = element.split('>').next().unwrap_or(element);
+        if let (Some((ks, ke)), Some((vs, ve))) = (
+            attribute(element, &["name", "key"]),
+            attribute(element, &["value"]),
+        ) {
+            out.push((&element[ks..ke], &element[vs..ve]));
+        }
+    }
+    out
+}
+
 pub(super) fn json_pairs(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let b = text.as_bytes();

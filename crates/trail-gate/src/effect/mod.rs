@@ -3141,9 +3141,14 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             let (key, value) = l.split_once([':', '='])?;
             Some((key.trim().trim_matches(['"', '\'']), value))
         });
-        for (key, value) in lines.chain(arguments::json_pairs(text)) {
+        let pairs = arguments::json_pairs(text)
+            .into_iter()
+            .chain(arguments::xml_named_values(text));
+        for (key, value) in lines.chain(pairs) {
+            // Split before lowering: `PathOut` is a path and an output.
+            let ps = words::parts(key);
             let key = key.to_ascii_lowercase();
-            let written = words::parts(&key).iter().any(|p| {
+            let written = ps.iter().any(|p| {
                 matches!(
                     p.as_str(),
                     "path"
@@ -3193,10 +3198,10 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             // person decides, as for the same word after an output option.
             // Only a key that can only mean where output goes; a `path` or `files` is as often
             // read, unless the program is told to bring files here (`download`, `pull`).
-            let output_key = words::parts(&key).iter().any(|p| {
+            let output_key = ps.iter().any(|p| {
                 matches!(
                     p.as_str(),
-                    "dest" | "destination" | "target" | "output" | "into" | "download"
+                    "dest" | "destination" | "target" | "output" | "out" | "into" | "download"
                 ) || fetches && matches!(p.as_str(), "path" | "paths" | "file" | "files" | "dir")
             });
             if elsewhere.is_none()
