@@ -5819,6 +5819,7 @@ fn a_boot_file_or_a_system_table_handed_to_a_program_run_as_root() {
     for line in [
         "sudo acme-tide-db /boot/vmlinuz-linux build/harmonics.txt",
         "sudo acme-annealer config create --config-file /etc/passwd",
+        "sudo acme-annealer config create --config-file /dev/sda",
         "sudo acme-tagger -t Title /boot/initrd.img-6.8.0-45-generic",
         "acme-planet from=build/a.cub to=/dev/sda",
     ] {
@@ -5836,6 +5837,7 @@ fn a_boot_file_or_a_system_table_handed_to_a_program_run_as_root() {
     }
     for line in [
         "sudo acme-annealer config inspect --config-file /etc/passwd",
+        "sudo acme-imager -b save /dev/nvme0n1p2 /media/dev/BACKUP/root.img.gz",
         "acme-planet from=build/a.cub to=build/a.png",
     ] {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");

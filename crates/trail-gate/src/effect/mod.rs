@@ -1554,9 +1554,12 @@ fn handed_as_root(
         .words()
         .any(|w| matches!(w, "create" | "init" | "new" | "generate" | "write" | "save"));
     let t = found.iter().find(|t| {
-        (!t.read || makes)
-            && (t.target == Target::Firmware && t.word.starts_with("/boot/") && !boot_tool
-                || t.target == Target::SystemFile && targets::system_table(&t.word, ctx))
+        // A disk as the file an option names for it to make (`config create --config-file
+        // /dev/sda`); a disk operand is what a `save` reads.
+        makes && t.by_option && t.target == Target::Device
+            || (!t.read || makes)
+                && (t.target == Target::Firmware && t.word.starts_with("/boot/") && !boot_tool
+                    || t.target == Target::SystemFile && targets::system_table(&t.word, ctx))
     })?;
     Some(decide(
         Verdict::Block,
