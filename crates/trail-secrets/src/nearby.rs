@@ -532,7 +532,12 @@ fn names_credential(word: &str) -> bool {
                 .iter()
                 .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
     });
-    named && !plausible::name_rules_out(word)
+    // A session's id is the login itself to whoever holds it (`SF_SESSION_ID`, `sessionId`),
+    // where another thing's id names it only.
+    let session = parts
+        .windows(2)
+        .any(|w| w[0] == "session" && matches!(w[1].as_str(), "id" | "sid"));
+    named && !plausible::name_rules_out(word) || session
 }
 
 /// Whether a credential's name is written anywhere in `word`, joined or not (`preauthkeys`,
@@ -549,6 +554,7 @@ fn mentions_credential(word: &str) -> bool {
         b"cred",
         b"psk",
         b"macaroon",
+        b"session",
     ]
     .into_iter()
     .any(|n| contains_any_case(word, n))
@@ -2887,7 +2893,21 @@ fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
     for (start, line) in lines_at(text) {
         let line = line.trim_end_matches(['\n', '\r']);
         // Most lines of most texts have no such run: looked for before the words are read.
-        if line.len() < 40 || !line.bytes().any(|b| b.is_ascii_digit()) {
+        if !line.bytes().any(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Some((from, to)) = labelled_value(line) {
+            out.push((start + from, start + to));
+            continue;
+        }
+        // A chat log's time in brackets before the speaker (`[09:15] mart: …`) is no code.
+        let (start, line) = match line.strip_prefix('[').and_then(|l| l.split_once("] ")) {
+            Some((time, rest)) if time.len() <= 24 && !time.contains(['[', ']']) => {
+                (start + time.len() + 3, rest)
+            }
+            _ => (start, line),
+        };
+        if line.len() < 40 {
             continue;
         }
         if line.contains([
@@ -2967,11 +2987,57 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
 /// A setting's line (`db.host: x`, `api_key: …`): a label of one token that is not a
 /// capitalised name, then `:`; a chat's `Hodan: …` is a sentence.
 fn setting_line(line: &str) -> bool {
-    line.split_once(": ").is_some_and(|(label, _)| {
+    line.split_once(": ").is_some_and(|(label, rest)| {
         let label = label.trim_start();
         let name = label.starts_with(|c: char| c.is_uppercase())
             && label.chars().skip(1).all(char::is_lowercase);
-        !label.contains(' ') && !name
+        // A speaker before what they said (`rudo: zita ndi admin, …`): a setting's value is
+        // no sentence.
+        let said = rest
+            .split_ascii_whitespace()
+            .filter(|w| natural_word(w))
+            .count()
+            >= 4;
+        !label.contains(' ') && !name && !said
+    })
+}
+
+/// A line that is only a label of one to three words, in any language and script, a mark
+/// after it, and one generated value (`Нууц үг: Hg7vluxAgAP6~HvZMet .`, `Գաղտնաբառ՝
+/// cvoHRm1msPim-os`): a message giving a login, where the label names the value in words no
+/// list holds. The value's span, within the line. A label that introduces an identifier
+/// (`Order ID:`) does not count.
+fn labelled_value(line: &str) -> Option<(usize, usize)> {
+    let t = line.trim_end();
+    let t = t.strip_suffix(['.', ',']).map_or(t, str::trim_end);
+    let (head, value) = t.rsplit_once(' ')?;
+    let head = head.trim_end();
+    let mark = head.chars().last()?;
+    if mark.is_alphanumeric() || "=.,;!?'\"()[]{}<>/\\|`#$&*+".contains(mark) {
+        return None;
+    }
+    let label = &head[..head.len() - mark.len_utf8()];
+    let words: Vec<&str> = label.split_whitespace().collect();
+    // Words of a sentence, not a setting's key: the label starts the line with a capital (or
+    // in a script without case), and no word turns to a capital inside (`clientId:`,
+    // `SecurityPolicy:`, an indented `secure:` are a file's settings).
+    // A letter's accent may be written as a mark of its own (Yoruba's `Ọ̀rọ̀`).
+    let combining = |c: char| matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}');
+    let worded = |w: &&str| {
+        w.chars()
+            .all(|c| c.is_alphabetic() || c == '\'' || combining(c))
+            && !w
+                .chars()
+                .zip(w.chars().skip(1))
+                .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+    };
+    let labelled = (1..=3).contains(&words.len())
+        && line.starts_with(|c: char| c.is_uppercase() || c.is_alphabetic() && !c.is_lowercase())
+        && words.iter().all(worded)
+        && !words.iter().any(|w| id_word(w));
+    (labelled && generated_run(value)).then(|| {
+        let at = value.as_ptr() as usize - line.as_ptr() as usize;
+        (at, at + value.len())
     })
 }
 
@@ -3068,7 +3134,9 @@ fn generated_run(v: &str) -> bool {
         .enumerate()
         .filter(|&(i, c)| c.is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()))
         .count();
-    let separated = v.contains(['-', '_']) || digit_runs >= 2;
+    // Dots between mixed runs count too (`P.qM2q.IsgrqCkioEs`): `worded` has already let a
+    // dotted name of words go (`System.Net2.Http`).
+    let separated = v.contains(['-', '_', '~']) || v.matches('.').count() >= 2 || digit_runs >= 2;
     !prefixed && !worded && separated && runs * 5 >= b.len() * 2
 }
 

@@ -526,8 +526,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "url-credentials",
         // Only the password between `user:` and `@` is replaced. A raw `/`,
         // `?` or `#` cannot be part of it (RFC 3986), which keeps ports
-        // followed by `@` in a path (`localhost:5173/@vite`) out.
-        regex: r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://(?P<user>(?-u:[^:@/?#\s"'<>])*):(?P<secret>(?-u:[^@/?#\s"'<>])+)@"#,
+        // followed by `@` in a path (`localhost:5173/@vite`) out. A scheme may hold `_`, as
+        // SQLAlchemy names a database's driver (`oracle+cx_oracle://`, `db2+ibm_db://`).
+        regex: r#"(?-u:\b)[A-Za-z][A-Za-z0-9+._-]*://(?P<user>(?-u:[^:@/?#\s"'<>])*):(?P<secret>(?-u:[^@/?#\s"'<>])+)@"#,
         example: "postgres://app_user:Xq7vR2mT9kLp4wZs@db.internal.example:5432/app",
         keywords: &["://"],
         check: Check::UserPassword,
@@ -676,6 +677,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         check: Check::Password,
         shape: Shape::Any,
         lowered: true,
+    },
+    Builtin {
+        name: "unlock-password",
+        // A vault or a keychain unlocked with its password as the argument (`bw unlock '…'
+        // --raw`, a wallet's `unlock PASSPHRASE`): the word after `unlock` is what opens it,
+        // whatever the program. Judged as a password (a mix of kinds, no path, no flag).
+        regex: r#"(?-u:\b)unlock[ \t]+(?:'(?P<secret>(?-u:[^'\s$]){6,})'|"(?P<secret2>(?-u:[^"\s$]){6,})"|(?P<secret3>(?-u:[^\s"'$/~<-])(?-u:[^\s"'/]){5,}))"#,
+        example: "export BW_SESSION=$(bw unlock 'tL-2OIAdPuSpHeAoNa' --raw)",
+        keywords: &["unlock "],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: false,
     },
     Builtin {
         name: "netrc-password",

@@ -4181,3 +4181,63 @@ fn a_digest_under_its_label_is_no_login() {
         redact("Kullanıcı adı: kus-sayimi-izmir\nŞifre: Qs%9yw:MGkVV\nLütfen değiştirmeyin.");
     assert!(!out.contains("Qs%9yw:MGkVV"), "{out}");
 }
+
+/// Found by the sixty-ninth sealed part (first run 0.88 recall): a password given as a line
+/// of its own under a label no list holds (`Нууц үг: Hg7v…`, `Գաղտնաբառ՝ cvoH…`, Yoruba's
+/// accents written as marks); a chat line whose speaker comes first (`rudo: zita ndi …`) or
+/// whose time is in brackets; a generated value split by dots (`P.qM2q.IsgrqCkioEs`); a
+/// driver's scheme with `_` (`db2+ibm_db://`); a vault's `unlock` argument; a session's id.
+#[test]
+fn a_labelled_line_a_chat_line_a_driver_url_and_an_unlock() {
+    for (text, secret) in [
+        (
+            "Нэвтрэх нэр: deploy\nНууц үг: Hg7vluxAgAP6~HvZMet .\nБаярлалаа",
+            "Hg7vluxAgAP6~HvZMet",
+        ),
+        (
+            "Մուտքանուն՝ ops\nԳաղտնաբառ՝ cvoHRm1msPim-os .",
+            "cvoHRm1msPim-os",
+        ),
+        (
+            "Orúkọ olùlò: admin\nỌ\u{300}rọ\u{300} aṣínà: jX2R4~3lDFoEeym2iWy .",
+            "jX2R4~3lDFoEeym2iWy",
+        ),
+        (
+            "rudo: zita ndi admin, pasiwedhi ndi jn3~1oJUsWa.i_~Rh7K . Uchichinja mangwana",
+            "jn3~1oJUsWa.i_~Rh7K",
+        ),
+        (
+            "[09:15] mart: jah, kasutaja on deploy ja salasõna on 2YLOv-G77EsNwtp9hLn , palun vaheta",
+            "2YLOv-G77EsNwtp9hLn",
+        ),
+        (
+            "ngozi 10:03: aha njirimara bụ admin, okwuntughe bụ P.qM2q.IsgrqCkioEs . Gbanwee ya ozugbo",
+            "P.qM2q.IsgrqCkioEs",
+        ),
+        (
+            "SQLALCHEMY_DATABASE_URI = \"db2+ibm_db://db2inst1:qpkhMVk9m3NxL-oify.K@db2.example:50000/S\"",
+            "qpkhMVk9m3NxL-oify.K",
+        ),
+        (
+            "export BW_SESSION=$(bw unlock 'tL-2OIAdPuSpHeAoNa' --raw)",
+            "tL-2OIAdPuSpHeAoNa",
+        ),
+        (
+            "export const SF_SESSION_ID: string = \"00Dhug7hWfdQBqA!AQHAQC.RUZ5fzNZSHfHKgwOTAsFDw3trSGUCgKRVFyTfCy1CjT11j_6PiGhhjlK8j8PjFymxoY6\";",
+            "RUZ5fzNZSHfHKgwOTAsFDw3trSGUCgKRVFyTfCy1CjT11j",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "issuer: https://rubusdb.okta.com/oauth2/default\nclientId: 0oa9EkGb3JhypTLdryCy",
+        "Thumbprint (SHA-1): F379ABBF7EEA46A3B2E214E2E71171448BF49F72\nSecurityPolicy: Basic256Sha256",
+        "Order ID: Xk9mP2-qLw7Rt4Zb",
+        "git-crypt unlock ~/keys/repo.key",
+        "bw unlock --check",
+        "The call went through System.Net2.Http before it failed.",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
