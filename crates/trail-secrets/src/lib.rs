@@ -1026,6 +1026,7 @@ fn accept(
                 if !plausible::names_a_credential(name)
                     || plausible::served_to_browsers(text, start)
                     || an_id_elsewhere(text, value)
+                    || plausible::tagged_ciphertext(value)
                 {
                     return false;
                 }

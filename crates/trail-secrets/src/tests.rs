@@ -4241,3 +4241,15 @@ fn a_labelled_line_a_chat_line_a_driver_url_and_an_unlock() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the sixty-ninth sealed part: dotenvx's committed `.env` keeps each value
+/// encrypted under a tag (`API_TOKEN="encrypted:…"`), and the value was redacted as a token;
+/// its private key, kept apart, still is.
+#[test]
+fn a_value_tagged_as_ciphertext_is_left_alone() {
+    let clean =
+        "API_TOKEN=\"encrypted:n1V5/ZF2p55FIV6BFSifNHINMDPx34PFhOYIMb5BwaVEsvXYr/CAuy+4Xob==\"";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("API_TOKEN=\"n1V5ZF2p55FIV6BFSifNHINMDPx34PFhOYIMb5Bwa\"");
+    assert!(!out.contains("n1V5ZF2p55FIV6BFSif"), "{out}");
+}
