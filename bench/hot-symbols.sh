@@ -28,6 +28,7 @@ list=bench/hot-symbols.txt
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 TRAIL_LINK_MAP="$work/link.map" cargo dist
+cargo dist-bench
 bin="$(realpath "${CARGO_TARGET_DIR:-target}")/x86_64-unknown-linux-gnu/release/trail"
 mkdir -p "$work/home" "$work/proj" "$work/plain/stream"
 git -C "$work/proj" init -q

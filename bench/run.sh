@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo dist
+cargo dist-bench
 bin="${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release"
 if [ -s bench/hot-symbols.txt ] && command -v nm >/dev/null 2>&1; then
   # A name ThinLTO shared between code units counts under any unit index (crates/trail/build.rs).
