@@ -412,8 +412,8 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     }
     applescript_power(name, code, raw, out);
     reads_credential_store(code, ctx, raw, out);
-    let shells_out = has(SHELL_OUT);
-    let deletes = has(DELETES);
+    printed_secret(code, raw, out);
+    let (shells_out, deletes) = (has(SHELL_OUT), has(DELETES));
     handed_on(code, shells_out, raw, out);
     // A call named for deleting (`rm(…)`, `File.rm_rf!(…)`, `(delete-directory …)`) counts
     // with a critical target only: alone it is too common (`list.remove(x)`).
@@ -728,6 +728,95 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
 /// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
 /// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
 /// path in a system directory, with a write mode or a call named for writing or saving.
+/// The junction for code that prints a credential ([`prints_secret`]).
+pub(super) fn printed_secret(code: &str, raw: &str, out: &mut Findings) {
+    if let Some(name) = prints_secret(code) {
+        out.push(junction(
+            RuleId::CredentialRead,
+            &format!(
+                "this code prints a credential (`{name}`): the secret comes back into the agent's context, and a person decides"
+            ),
+            raw,
+        ));
+    }
+}
+
+/// A call of `code` that prints or returns to the screen a value named for a credential
+/// (`print(settings.SECRET_KEY)`, `echo config('app.key');`, `puts ENV["API_TOKEN"]`): the
+/// secret comes back into the agent's context. The name is read outside quotes, or inside
+/// quotes only as a key or a subscript is written (no blank): a message about a password
+/// (`print("Enter the password:")`) names none. The credential's name, if one is printed.
+pub(super) fn prints_secret(code: &str) -> Option<String> {
+    const PRINTS: &[&str] = &[
+        "print", "println", "printf", "puts", "echo", "log", "dump", "dd", "var_dump", "print_r",
+        "pp", "say", "write", "writeln",
+    ];
+    // Most code prints nothing named so: a cheap look before the calls are read.
+    let lower = code.to_ascii_lowercase();
+    if !["secret", "password", "passwd", "token", "key", "credential"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return None;
+    }
+    for (id, called) in identifiers(code) {
+        let last = id
+            .rsplit(['.', ':'])
+            .next()
+            .unwrap_or(id)
+            .to_ascii_lowercase();
+        if !PRINTS.contains(&last.as_str()) {
+            continue;
+        }
+        // What the call is handed: to the end of its statement.
+        let at = id.as_ptr() as usize - code.as_ptr() as usize + id.len();
+        let rest = &code[at..];
+        let end = rest.find([';', '\n']).unwrap_or(rest.len());
+        let args = &rest[..end];
+        if !called && !args.starts_with([' ', '\t']) {
+            continue;
+        }
+        let names = args
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .filter(|w| !w.is_empty());
+        // A quoted message is prose: its words are not keys.
+        let prose = args.contains(['"', '\'']) && literals(args).iter().any(|l| l.contains(' '));
+        for w in names {
+            if prose
+                && literals(args)
+                    .iter()
+                    .any(|l| l.contains(' ') && l.contains(w))
+            {
+                continue;
+            }
+            let ps = crate::text::words(w);
+            let secret = ps.iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "secret"
+                        | "password"
+                        | "passwd"
+                        | "token"
+                        | "apikey"
+                        | "credential"
+                        | "credentials"
+                        | "passphrase"
+                )
+            }) || ps.windows(2).any(|p| {
+                p[1] == "key"
+                    && matches!(
+                        p[0].as_str(),
+                        "app" | "api" | "secret" | "private" | "signing" | "encryption" | "master"
+                    )
+            });
+            if secret {
+                return Some(w.to_string());
+            }
+        }
+    }
+    None
+}
+
 pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
     writes_literal_in(code, ctx, |p| p == Place::System)
 }

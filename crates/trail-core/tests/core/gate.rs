@@ -6006,3 +6006,28 @@ fn an_xml_setting_names_where_output_goes() {
     );
     assert_eq!(evaluate(&xml("build/out"), &ctx).verdict, Verdict::Allow);
 }
+
+/// Found by the seventieth and seventy-first sealed parts: a framework's shell asked to print
+/// a secret (`indico shell <<EOF print(config.SECRET_KEY)`, `… shell -c "…
+/// print(settings.SECRET_KEY)"`, `tinker --execute="echo config('app.key');"`) was allowed:
+/// the secret comes back into the agent's context.
+#[test]
+fn code_that_prints_a_secret() {
+    let ctx = ctx();
+    for line in [
+        "acme shell <<'EOF'\nprint(config.SECRET_KEY)\nEOF",
+        "python manage.py shell <<'EOF'\nprint(app.config['SECRET_KEY'])\nEOF",
+        "python -m acme shell -c \"from django.conf import settings; print(settings.SECRET_KEY)\"",
+        "php artisan tinker --execute=\"echo config('app.key');\"",
+        "python3 -c 'import os; print(os.environ[\"API_TOKEN\"])'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 -c 'print(\"Enter the password:\")'",
+        "acme shell <<'EOF'\nprint(User.query.count())\nEOF",
+        "php artisan tinker --execute=\"echo config('app.name');\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

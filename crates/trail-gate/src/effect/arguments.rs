@@ -179,6 +179,7 @@ fn fed(
             } else {
                 super::super::code::reads_credential_store(&text, ctx, raw, out);
             }
+            super::super::code::printed_secret(&text, raw, out);
         }
         escapes(&text, Keep::Risky, out);
         declared_deleted(&text, ctx, raw, out);
@@ -1286,6 +1287,7 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             out.runs(value, Keep::Risky);
         }
         escapes(value, Keep::Risky, out);
+        super::super::code::printed_secret(value, raw, out);
         sql(value, raw, out);
         sql_writes_system_file(value, ctx, raw, out);
         declared_deleted(value, ctx, raw, out);
