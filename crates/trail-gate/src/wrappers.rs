@@ -314,7 +314,8 @@ pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
 /// `perl SCRIPT ARGS`, `python3 tools/x.py ARGS`: a script file given to its interpreter is a
 /// program, its words its own, as when it is run by its path (`pandora_manage.pl CONF
 /// --delete_agent web01` asks for a deletion whichever way it starts). The index of the
-/// script, after the interpreter's own flags; only a file named as a script of that language.
+/// script, after the interpreter's own flags; only a file named as a script of that language,
+/// or named with no extension at all.
 fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
     let versioned = |p: &str| {
         name.strip_prefix(p)
@@ -358,8 +359,19 @@ fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
         )
     });
     let script = words[at]?;
-    let ext = script.rsplit_once('.').map(|(_, e)| e)?;
-    (flags_plain && at + 1 < words.len() && extensions.contains(&ext)).then_some(at)
+    let base = script.rsplit('/').next().unwrap_or(script);
+    // Or a script named without an extension, as frameworks name their consoles (`php
+    // artisan`, `php bin/console`, `ruby bin/rails`, `php occ`).
+    let named = match base.rsplit_once('.') {
+        Some((_, ext)) => extensions.contains(&ext),
+        None => {
+            !base.is_empty()
+                && base
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b))
+        }
+    };
+    (flags_plain && at + 1 < words.len() && named).then_some(at)
 }
 
 /// `python -m MODULE ARGS`: the module is a program, its words its own (`python3 -m pip

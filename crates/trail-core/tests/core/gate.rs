@@ -6031,3 +6031,27 @@ fn code_that_prints_a_secret() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventy-first sealed part: a framework's console run by its interpreter under a
+/// name with no extension (`php bin/console wallabag:install --reset`, `sudo php bin/console
+/// … /boot/grub/grub.cfg`) was judged as the interpreter's, not as the program it is. A row
+/// of the 36th part (`node ace migration:fresh --force`) came with it.
+#[test]
+fn a_console_script_without_an_extension_is_its_own_program() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("php bin/console acme:install --reset --env=prod", &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "sudo php bin/console acme:export alice /boot/grub/grub.cfg",
+            &ctx
+        )
+        .verdict,
+        Verdict::Block
+    );
+    for line in ["php bin/console cache:warmup --env=dev", "php artisan list"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
