@@ -6055,3 +6055,29 @@ fn a_console_script_without_an_extension_is_its_own_program() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the seventy-first sealed part: an account made or taken away by a console command
+/// (`tools:add-superuser`, `snipeit:create-admin`, `create-user.php`, `--user-remove alice`,
+/// `createautoadmin`) was allowed: who may log in changes. Rows of nine earlier parts
+/// (`createsuperuser`, `maxctrl create user`, `yamcsadmin users create`, …) came with them.
+#[test]
+fn an_account_made_or_taken_away() {
+    let ctx = ctx();
+    for line in [
+        "php symfony tools:add-superuser --email=a@example.org archivist",
+        "./cli/create-user.php --user bob",
+        "php update.php --user-remove alice",
+        "acme users create flightdir --superuser",
+        "acme-edms.py createautoadmin",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme users list",
+        "acme user show bob",
+        "rails generate migration AddRoleToUsers role:integer",
+        "acme --user bob status",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -654,6 +654,62 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| updates_itself(c))
         .or_else(|| migrates_down(c))
         .or_else(|| outputs_to_an_address(c))
+        .or_else(|| account_changed(c))
+}
+
+/// An account made or taken away, by the program's name, its subcommands or a long flag
+/// (`create-user.php`, `tools:add-superuser`, `snipeit:create-admin`, `user create`,
+/// `--user-remove alice`, `createautoadmin`): who may log in changes. A subcommand that
+/// names accounts only to list or show them does not.
+fn account_changed(c: &Cmd<'_>) -> Option<Verb> {
+    const ACCOUNTS: &[&str] = &[
+        "user",
+        "users",
+        "admin",
+        "admins",
+        "superuser",
+        "account",
+        "accounts",
+        "member",
+        "members",
+        "operator",
+    ];
+    const ACTS: &[&str] = &[
+        "add", "create", "new", "register", "invite", "remove", "delete", "del", "rm", "drop",
+    ];
+    let joined = |w: &str| {
+        let l = w.to_ascii_lowercase();
+        ["create", "add"].iter().any(|v| l.starts_with(v))
+            && ["user", "admin", "superuser"]
+                .iter()
+                .any(|n| l.ends_with(n))
+            && l.len() > 7
+    };
+    let stem = c.name.rsplit_once('.').map_or(c.name, |(s, _)| s);
+    // A command's words are lower case and one word; a class's name (`AddRoleToUsers`, a
+    // migration's) or a line of code (`u = User.new(…)`) is what it is handed.
+    let subs: Vec<&str> = subcommands(c)
+        .into_iter()
+        .filter(|w| !w.contains(char::is_whitespace) && !w.bytes().any(|b| b.is_ascii_uppercase()))
+        .collect();
+    let sub_parts: Vec<String> = subs.iter().flat_map(|w| parts(w)).collect();
+    let within = |ps: &[String]| {
+        ps.iter().any(|p| ACCOUNTS.contains(&p.as_str()))
+            && ps.iter().any(|p| ACTS.contains(&p.as_str()))
+    };
+    let found = std::iter::once(stem)
+        .chain(subs.iter().copied())
+        .find(|w| joined(w) || parts(w).iter().any(|p| joined(p)) || within(&parts(w)))
+        .or_else(|| within(&sub_parts).then(|| subs.join(" ")).map(|_| subs[0]))
+        .or_else(|| {
+            c.option_words()
+                .filter(|w| w.starts_with("--"))
+                .find(|w| within(&parts(w.split('=').next().unwrap_or(w))))
+        })?;
+    Some(Verb {
+        word: found.to_string(),
+        class: Class::Changes,
+    })
 }
 
 /// An output option given a network address instead of a file (`radamsa -o 10.0.0.5:8080`,
