@@ -531,6 +531,9 @@ fn names_credential(word: &str) -> bool {
             || ["password", "passwd", "pass", "pwd", "pw", "auth", "cookie"]
                 .iter()
                 .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
+            // An extended private key's name (`xprv`, `tprv`, `LTC_XPRV`), as BIP 32 writes
+            // the private half; the public one is `xpub`.
+            || p.len() == 4 && p.ends_with("prv")
     });
     // A session's id is the login itself to whoever holds it (`SF_SESSION_ID`, `sessionId`),
     // where another thing's id names it only.
@@ -555,6 +558,7 @@ fn mentions_credential(word: &str) -> bool {
         b"psk",
         b"macaroon",
         b"session",
+        b"prv",
     ]
     .into_iter()
     .any(|n| contains_any_case(word, n))

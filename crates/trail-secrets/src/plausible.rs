@@ -786,9 +786,18 @@ const DATA_KEY_WORDS: &[&str] = &[
 /// The name describes a credential or holds one that is public.
 pub(crate) fn name_rules_out(name: &str) -> bool {
     let words = crate::text::words(name);
-    let data_key = words.windows(2).any(|w| {
-        matches!(w[1].as_str(), "key" | "keys") && DATA_KEY_WORDS.contains(&w[0].as_str())
+    // Unless the name says what the key does to data (`ENCRYPTION_PRIMARY_KEY`: a primary
+    // key of an encryption scheme, Active Record's, not a table's).
+    let encrypts = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "encryption" | "encrypt" | "cipher" | "signing" | "hmac" | "master"
+        )
     });
+    let data_key = !encrypts
+        && words.windows(2).any(|w| {
+            matches!(w[1].as_str(), "key" | "keys") && DATA_KEY_WORDS.contains(&w[0].as_str())
+        });
     // A digest's word names what the value is only at the end (`password_hash`,
     // `contentHash`); before another word it says what that is for (`hash_salt`: a salt).
     let digest = |w: &str| matches!(w, "hash" | "hashed" | "digest" | "checksum" | "integrity");
@@ -805,6 +814,9 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
             let lower = name.to_ascii_lowercase();
             lower.contains("csrf")
                 || lower.contains("xsrf")
+                // A WebSocket handshake's nonce (`Sec-WebSocket-Key`): sent in the clear by every
+                // browser, by the protocol's design (RFC 6455).
+                || lower.contains("websocket")
                 // Joined to an acronym (`SUPublicEDKey`), where no case change splits it off.
                 || lower.contains("public")
                 // An HTML `data-` attribute is served to every visitor's browser

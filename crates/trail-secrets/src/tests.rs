@@ -4253,3 +4253,30 @@ fn a_value_tagged_as_ciphertext_is_left_alone() {
     let (out, _) = redact("API_TOKEN=\"n1V5ZF2p55FIV6BFSifNHINMDPx34PFhOYIMb5Bwa\"");
     assert!(!out.contains("n1V5ZF2p55FIV6BFSif"), "{out}");
 }
+
+/// Found by the seventieth sealed part (first run 0.92 recall): Active Record's
+/// `ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY` read as a table's primary key, and an extended
+/// private key under `LTC_XPRV` (BIP 32's `xprv`, any coin's prefix) under no credential's
+/// name; a WebSocket handshake's `Sec-WebSocket-Key` was redacted as a key.
+#[test]
+fn an_encryption_primary_key_an_xprv_and_a_websocket_nonce() {
+    for (text, secret) in [
+        (
+            "ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY: \"6B8gCaLnekdnalGMWm2nGj5BMfjeRIVj\"",
+            "6B8gCaLnekdnalGMWm2nGj5BMfjeRIVj",
+        ),
+        (
+            "ltc_xprv = Ltpv78mohGvxgwP3DsahSXDuTmmpvLcYoV8WHUEx5QTkFWTL65TJjn8Rdp3BJ5KFKq1pWzrsDLKMCPzKdH7hYWa1YKwQpbBwcQ1846HWyhSsXsD",
+            "Ltpv78mohGvxgwP3DsahSXDuTmmpvLcYoV8WHUEx5QT",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "Sec-WebSocket-Key: 7ltlJWJ59cG29Dfq64dz7A==",
+        "add_index :orders, :customer_id\nPRIMARY_KEY: \"order_id\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
