@@ -700,7 +700,8 @@ fn account_changed(c: &Cmd<'_>) -> Option<Verb> {
     let found = std::iter::once(stem)
         .chain(subs.iter().copied())
         .find(|w| joined(w) || parts(w).iter().any(|p| joined(p)) || within(&parts(w)))
-        .or_else(|| within(&sub_parts).then(|| subs.join(" ")).map(|_| subs[0]))
+        // The noun and the act as words of their own (`users create`).
+        .or_else(|| within(&sub_parts).then(|| subs[0]))
         .or_else(|| {
             c.option_words()
                 .filter(|w| w.starts_with("--"))
