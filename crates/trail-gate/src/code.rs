@@ -725,9 +725,6 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     false
 }
 
-/// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
-/// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
-/// path in a system directory, with a write mode or a call named for writing or saving.
 /// The junction for code that prints a credential ([`prints_secret`]).
 pub(super) fn printed_secret(code: &str, raw: &str, out: &mut Findings) {
     if let Some(name) = prints_secret(code) {
@@ -780,13 +777,16 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
             .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
             .filter(|w| !w.is_empty());
         // A quoted message is prose: its words are not keys.
-        let prose = args.contains(['"', '\'']) && literals(args).iter().any(|l| l.contains(' '));
+        let prose: Vec<String> = if args.contains(['"', '\'']) {
+            literals(args)
+                .into_iter()
+                .filter(|l| l.contains(' '))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for w in names {
-            if prose
-                && literals(args)
-                    .iter()
-                    .any(|l| l.contains(' ') && l.contains(w))
-            {
+            if prose.iter().any(|l| l.contains(w)) {
                 continue;
             }
             let ps = crate::text::words(w);
@@ -817,6 +817,9 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
     None
 }
 
+/// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
+/// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
+/// path in a system directory, with a write mode or a call named for writing or saving.
 pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
     writes_literal_in(code, ctx, |p| p == Place::System)
 }

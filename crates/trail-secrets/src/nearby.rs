@@ -3015,6 +3015,11 @@ fn labelled_value(line: &str) -> Option<(usize, usize)> {
     let t = line.trim_end();
     let t = t.strip_suffix(['.', ',']).map_or(t, str::trim_end);
     let (head, value) = t.rsplit_once(' ')?;
+    // Asked of every line with a digit in every output: the value's shape first, which few
+    // lines' last word has, before the label's words are read.
+    if !generated_run(value) {
+        return None;
+    }
     let head = head.trim_end();
     let mark = head.chars().last()?;
     if mark.is_alphanumeric() || "=.,;!?'\"()[]{}<>/\\|`#$&*+".contains(mark) {
@@ -3039,7 +3044,7 @@ fn labelled_value(line: &str) -> Option<(usize, usize)> {
         && line.starts_with(|c: char| c.is_uppercase() || c.is_alphabetic() && !c.is_lowercase())
         && words.iter().all(worded)
         && !words.iter().any(|w| id_word(w));
-    (labelled && generated_run(value)).then(|| {
+    labelled.then(|| {
         let at = value.as_ptr() as usize - line.as_ptr() as usize;
         (at, at + value.len())
     })

@@ -836,9 +836,6 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
         }
 }
 
-/// Whether an assignment's whole name says credential: a keyword anywhere in it (`…apikey…`,
-/// `Kennwort`), or an abbreviation as a word of its own (`DB_PW`, `SHIPBOB_PAT`; not `compat`,
-/// `xpw`), as generic-assignment's regex met it.
 /// A value that says it is a ciphertext, its tag before it (dotenvx's `encrypted:BDqk…`,
 /// `enc:…`): encrypted at rest, safe in the file by design; the key that opens it is kept
 /// elsewhere (and is a secret where it is).
@@ -854,6 +851,9 @@ pub(crate) fn tagged_ciphertext(value: &str) -> bool {
     })
 }
 
+/// Whether an assignment's whole name says credential: a keyword anywhere in it (`…apikey…`,
+/// `Kennwort`), or an abbreviation as a word of its own (`DB_PW`, `SHIPBOB_PAT`; not `compat`,
+/// `xpw`), as generic-assignment's regex met it.
 pub(crate) fn names_a_credential(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen",

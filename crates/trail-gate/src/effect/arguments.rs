@@ -352,8 +352,6 @@ pub(super) fn json_argv(text: &str, out: &mut Findings) {
     }
 }
 
-/// The `"key": "value"` pairs of JSON text, in order, both strings as written (no escapes
-/// undone: a program's name and its arguments have none to undo that matter here).
 /// The settings an XML element names by attributes (`<textoption name="PathOut"
 /// value="/home/dev/out"/>`, `key="…" value="…"`, as LISFLOOD's and .NET's settings files
 /// write them): each element's name and its value, as a `key: value` line would give them.
@@ -378,6 +376,8 @@ pub(super) fn xml_named_values(text: &str) -> Vec<(&str, &str)> {
     out
 }
 
+/// The `"key": "value"` pairs of JSON text, in order, both strings as written (no escapes
+/// undone: a program's name and its arguments have none to undo that matter here).
 pub(super) fn json_pairs(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let b = text.as_bytes();
