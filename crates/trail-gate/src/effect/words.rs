@@ -662,6 +662,19 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
 /// `--user-remove alice`, `createautoadmin`): who may log in changes. A subcommand that
 /// names accounts only to list or show them does not.
 fn account_changed(c: &Cmd<'_>) -> Option<Verb> {
+    // Asked last of every command with no other verb: a look for an account's noun anywhere
+    // before its words are split.
+    const NOUNS: &[&str] = &["user", "admin", "account", "member", "operator"];
+    let named = |w: &str| {
+        NOUNS.iter().any(|n| {
+            w.as_bytes()
+                .windows(n.len())
+                .any(|x| x.eq_ignore_ascii_case(n.as_bytes()))
+        })
+    };
+    if !named(c.name) && !c.any_word_ci(NOUNS) {
+        return None;
+    }
     const ACCOUNTS: &[&str] = &[
         "user",
         "users",
