@@ -6081,3 +6081,48 @@ fn an_account_made_or_taken_away() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the 67th, 68th and 70th parts' misses: a program nobody models, handed a
+/// place in the home, was let through as writing its output into the project whenever it had
+/// a `-d`, because the word after `-d` was taken for the project directory it named: another
+/// option (`comictagger -d -t cr`, where `-d` deletes) or a colon's spec (`-d
+/// vamp:qm:keydetector`). Eight rows of eight parts, from the 5th on.
+#[test]
+fn an_option_after_an_output_flag_is_not_its_place() {
+    let ctx = ctx();
+    for line in [
+        "acme-tag -d -t cr,cbl -R /home/dev/Comics/",
+        "acme-annotate -d vamp:acme:key --csv-basedir /home/dev/features audio/take1.wav",
+        "acme-dedupe -r -d -N ~/Documents",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-annotate -d build/features /home/dev/audio/take1.wav",
+        "acme-backup -dst=fs:///tmp/acme-backup -src=/home/dev/data",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by the 71st part: an export into a directory (`symfony csv:export
+/// /home/dev/descriptions/`) or by a verb joined to what it exports (`wallabag:export alice
+/// FILE`) was taken for only looking, as `export` alone prints.
+#[test]
+fn an_export_into_a_place_writes_there() {
+    let ctx = ctx();
+    for line in [
+        "php bin/console acme:export alice /home/dev/alice.json",
+        "acme csv:export /home/dev/descriptions/",
+        "acme export /home/dev/descriptions/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme csv:export build/out.csv",
+        "acme export json",
+        "acme db-export",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -301,7 +301,11 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
                 let ps = words::parts(flag);
                 let format = v.bytes().all(|b| b.is_ascii_alphanumeric())
                     && (verb_output(&ps) || ps == ["to"]);
-                !number && !format && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
+                // Nor the next option (`comictagger -d -t cr`: `-d` deletes, and takes no
+                // value), nor a colon's spec (`-d vamp:qm:keydetector`, `host:dir`; a URL's
+                // place is its path, `-dst=fs:///run/user/1000/tmp/b`).
+                let spec = v.starts_with('-') || v.contains(':') && !v.contains("://");
+                !number && !format && !spec && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })
 }

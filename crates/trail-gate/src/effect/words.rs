@@ -1889,6 +1889,7 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
         || subs
             .iter()
             .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
+            && !exports_to_a_file(c)
         || list_flag
             && !login
             && matches!(first_flag, Some("-l" | "-ll" | "-L"))
@@ -2035,13 +2036,20 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
 }
 
-/// Whether an `export` subcommand is told where to go, a file last among its operands
-/// (`hoverctl export /home/dev/simulation.json`, `acme export build/users.csv`, `acme export
+/// Whether an `export` subcommand is told where to go, a file or a directory last among its
+/// operands (`hoverctl export /home/dev/simulation.json`, `acme export build/users.csv`, `acme export
 /// /dev/sda`): it writes there, so it does not only look. Alone, or with a format's or a thing's name (`acme export
 /// json`, `acme export users`), it prints.
 fn exports_to_a_file(c: &Cmd<'_>) -> bool {
     let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
-    let Some(at) = ops.iter().position(|w| w.eq_ignore_ascii_case("export")) else {
+    // The verb alone or joined to what it exports (`csv:export`, `db-export`).
+    let Some(at) = ops.iter().position(|w| {
+        w.eq_ignore_ascii_case("export")
+            || w.contains([':', '-', '_'])
+                && parts(&w.to_ascii_lowercase())
+                    .last()
+                    .is_some_and(|p| p == "export")
+    }) else {
         return false;
     };
     // A file by its extension, a disk, or a place in the home; not a server's own path
@@ -2049,6 +2057,8 @@ fn exports_to_a_file(c: &Cmd<'_>) -> bool {
     ops[at + 1..].last().is_some_and(|w| {
         w.starts_with(['~', '$'])
             || w.starts_with("/dev/")
+            // A directory to export into (`symfony csv:export /home/dev/descriptions/`).
+            || w.len() > 1 && w.ends_with('/')
             || w.rsplit('/')
                 .next()
                 .unwrap_or(w)
