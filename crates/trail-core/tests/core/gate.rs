@@ -6126,3 +6126,25 @@ fn an_export_into_a_place_writes_there() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 67th part (`fgfs --generic=file,out,10,/home/dev/flights/log.csv`): a place in
+/// the home inside a spec, among a list's items or after a kind's prefix (`ephemeral:FILE`,
+/// which ImageMagick deletes once read; `/action-script:FILE`), was not seen as handed over.
+/// Three rows of the 3rd, 14th and 17th parts came with it.
+#[test]
+fn a_home_place_inside_a_spec_is_handed_over() {
+    let ctx = ctx();
+    for line in [
+        "acme-sim --generic=file,out,10,/home/dev/flights/log.csv,playback",
+        "acme-convert ephemeral:/home/dev/.ssh/id_ed25519 build/key.png",
+        "acme-rdp /v:ts01.corp.example /action-script:/home/dev/Downloads/action.sh",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sim --generic=file,out,10,build/log.csv,playback",
+        "acme-copy fileserv1:/srv/exports/dataset.csv build/data/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

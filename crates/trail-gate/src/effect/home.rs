@@ -38,11 +38,11 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         let value = text.split_once('=').map_or(text, |(_, v)| v);
         let value = value.trim_start_matches(['"', '\'']);
         let value = value.strip_prefix("file://").unwrap_or(value);
-        if !(value.starts_with('/') || value.starts_with('~') || value.starts_with('$')) {
-            return None;
-        }
+        let (value, after_kind) = within_spec(value)?;
         let p = ctx.resolve(value)?;
-        ((p.starts_with(home) && p != *home || served(&p))
+        // (A served place after a bare name is as often another machine's, `rcp
+        // fileserv1:/srv/x build/`.)
+        ((p.starts_with(home) && p != *home || served(&p) && !after_kind)
             && !cached(&p)
             && !p.starts_with(&ctx.places.project_root)
             && !ctx.holds_project(&p))
@@ -91,6 +91,26 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         ),
         raw,
     ))
+}
+
+/// The place a word names: the word itself, or a place inside a spec, after a kind's prefix
+/// (`ephemeral:/home/dev/x`, which ImageMagick deletes once read; `/action-script:~/a.sh`;
+/// `fb:$HOME/browse.sh`) or among a list's items (`--generic=file,out,10,~/log.csv`). Not after
+/// a host's name (`backup.example.net:/srv/x`, `dev@host:/srv`): a place on another machine.
+/// Says whether the place followed a kind's prefix.
+fn within_spec(value: &str) -> Option<(&str, bool)> {
+    let place = |w: &str| w.starts_with(['/', '~', '$']);
+    if value.contains(',') {
+        return value.split(',').find(|p| place(p)).and_then(within_spec);
+    }
+    if let Some((kind, rest)) = value.split_once(':')
+        && place(rest)
+        && !kind.contains(['.', '@'])
+        && !rest.starts_with("//")
+    {
+        return Some((rest, true));
+    }
+    place(value).then_some((value, false))
 }
 
 /// Whether an option's name says its value is configuration or code the program runs.
