@@ -4009,7 +4009,7 @@ fn mechanisms_found_by_the_fortieth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     for line in [
-        "acme apply <<EOF\n- file: path=/work/proj/build state=absent\nEOF",
+        "acme load <<EOF\n- file: path=/work/proj/build state=absent\nEOF",
         "cat <<EOF\nThe /home/dev directory is absent on CI.\nEOF",
         "acme-root -r build/rootfs -w / ls -la",
         "acme-log note \"delete complete\"",
@@ -6144,6 +6144,31 @@ fn a_home_place_inside_a_spec_is_handed_over() {
     for line in [
         "acme-sim --generic=file,out,10,build/log.csv,playback",
         "acme-copy fileserv1:/srv/exports/dataset.csv build/data/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by the 44th and 55th parts' misses: `apply` (a configuration made true of the
+/// machines it names: `bw apply web01`, `colmena apply --on @prod`) was no verb with
+/// consequences for a program nobody models. Six rows of five parts; a dry run or `--noop`
+/// still only shows, and a tool named for applying (`antsApplyTransforms`) is judged by what
+/// it is given.
+#[test]
+fn apply_changes_what_it_names() {
+    let ctx = ctx();
+    for line in [
+        "acme-cm apply web01",
+        "acme-deploy apply --on @prod",
+        "acmectl apply",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cm apply --dry-run web01",
+        "acme-cm apply --noop manifests/site.pp",
+        "acmeApplyTransforms -d 3 -i build/t1.nii.gz -o build/t1_mni.nii.gz",
+        "git apply fix.patch",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

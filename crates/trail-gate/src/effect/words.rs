@@ -198,8 +198,10 @@ const STOPS: &[&str] = &[
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
 const CHANGES: &[&str] = &[
-    "approve", "grant", "modify", "passwd", "put", "rotate", "scale", "set", "toggle", "trust",
-    "unlock",
+    // A configuration made true of the machines it names (`colmena apply --on @prod`, `bw
+    // apply web01`, `flavours apply THEME`); with `--dry-run` or `--noop`, only shown.
+    "apply", "approve", "grant", "modify", "passwd", "put", "rotate", "scale", "set", "toggle",
+    "trust", "unlock",
 ];
 
 const REACHES: &[&str] = &[
@@ -1404,6 +1406,9 @@ fn name_verb(name: &str) -> Option<Verb> {
             // `passwd` is the account rules' (`passwd -S dev` only shows).
             Some(Class::Destroys) if part == "restore" => {}
             Some(Class::Changes) if part == "passwd" => {}
+            // A tool named for applying does so to what it is given (`antsApplyTransforms -i
+            // IN -o OUT` writes its output).
+            Some(Class::Changes) if part == "apply" => {}
             Some(Class::Reaches) if i > 0 && script.is_none() && speaks(part) => {}
             Some(class) => {
                 return Some(Verb {

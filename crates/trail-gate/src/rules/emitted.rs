@@ -178,7 +178,7 @@ pub static EMITTED: &[Emitted] = &[
         about: "a program trail does not model is told to skip its own confirmation (`--yes`, `--force`) or its safety (`--unsafe`, `--no-sandbox`)",
         must_match: &[
             "acme-cli sync --force",
-            "acme-cli apply-all -y",
+            "acme-cli import-all -y",
             "acme-render -S unsafe doc.adoc",
             "acme-viewer --no-sandbox page.html",
             "acme-cli rebuild --no-confirm",
