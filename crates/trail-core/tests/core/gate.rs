@@ -6173,3 +6173,29 @@ fn apply_changes_what_it_names() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 69th and 70th parts' misses (`OpenSees <<EOF … recorder Node -file
+/// /home/dev/results/disp.out`, `cvc5 <<EOF (set-option :regular-output-channel
+/// "/home/dev/r.txt")`, `PRINT … FILE=/srv/shared/COLVAR` in a PLUMED input this line wrote):
+/// a place in the home named in the text a program nobody models is handed was not seen, and
+/// a here-document's lines (judged later, for blocks only) counted as a decision already, so
+/// even the place on the command line went unseen (`AtomicParsley /srv/podcast/ep12.m4a
+/// --overWrite`). 28 rows of 20 parts.
+#[test]
+fn a_home_place_in_handed_text_is_handed_over() {
+    let ctx = ctx();
+    for line in [
+        "acme-fem <<'EOF'\nsource models/frame2d.tcl\nrecorder Node -file /home/dev/results/disp.out -node 2\nEOF",
+        "acme-smt <<'EOF'\n(set-option :regular-output-channel \"/home/dev/result.txt\")\n(check-sat)\nEOF",
+        "printf 'PRINT ARG=d FILE=/srv/shared/colvar/COLVAR\\n' > build/p.dat && acme-md driver --plumed build/p.dat",
+        "acme-tag /srv/podcast/feed/ep12.m4a --podcastFlag true --overWrite",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-smt <<'EOF'\n(set-option :regular-output-channel \"build/result.txt\")\n(check-sat)\nEOF",
+        "acme-backup at /srv/backups restore -to build/restore 9f3c21ab:/work/proj/docs",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

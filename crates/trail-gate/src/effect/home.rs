@@ -26,7 +26,6 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
     {
         return None;
     }
-    let home = &ctx.places.home;
     let word = c.args.iter().enumerate().find_map(|(i, a)| {
         let text = a.text.as_deref().unwrap_or(&a.raw);
         // A line of code or a phrase is judged where it runs.
@@ -40,13 +39,7 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         let value = value.strip_prefix("file://").unwrap_or(value);
         let (value, after_kind) = within_spec(value)?;
         let p = ctx.resolve(value)?;
-        // (A served place after a bare name is as often another machine's, `rcp
-        // fileserv1:/srv/x build/`.)
-        ((p.starts_with(home) && p != *home || served(&p) && !after_kind)
-            && !cached(&p)
-            && !p.starts_with(&ctx.places.project_root)
-            && !ctx.holds_project(&p))
-        .then(|| {
+        outside_ground(&p, ctx, after_kind).then(|| {
             // The option that hands it over: `--config=~/x`, or `-c ~/x`.
             let option = match text.split_once('=') {
                 Some((flag, _)) if flag.starts_with('-') => Some(flag),
@@ -111,6 +104,88 @@ fn within_spec(value: &str) -> Option<(&str, bool)> {
         return Some((rest, true));
     }
     place(value).then_some((value, false))
+}
+
+/// Whether `p` lies in the home (not the home itself) or where services keep what they serve,
+/// outside the project and the tools' caches. (A served place after a bare name, `after_kind`,
+/// is as often another machine's: `rcp fileserv1:/srv/x build/`.)
+fn outside_ground(p: &std::path::Path, ctx: &Context, after_kind: bool) -> bool {
+    let home = &ctx.places.home;
+    (p.starts_with(home) && p != home || served(p) && !after_kind)
+        && !cached(p)
+        && !p.starts_with(&ctx.places.project_root)
+        && !ctx.holds_project(p)
+}
+
+/// A place in the home, or a served one, named in the text a program nobody models is handed
+/// (its here-document, what the line prints into it, a file this line wrote for it): `recorder
+/// Node -file /home/dev/disp.out` fed to OpenSees, `PRINT … FILE=/srv/shared/COLVAR` in a
+/// PLUMED input, `(set-option :regular-output-channel "/home/dev/r.txt")` fed to an SMT solver,
+/// on a line whose words say it writes. What the program does there its text says in a
+/// language trail does not read, as its words would on its command line: a person decides. (A
+/// line that only reads, `File.read("/home/dev/notes.txt")`, or names a place by a setting that
+/// says neither, `path = "/home/dev/notes"`, is let be.)
+pub(super) fn named_in_text(
+    c: &Cmd<'_>,
+    texts: &[String],
+    ctx: &Context,
+    raw: &str,
+) -> Option<Decision> {
+    let word = texts.iter().flat_map(|t| t.lines()).find_map(|line| {
+        let place = line
+            .split(|ch: char| {
+                ch.is_whitespace()
+                    || matches!(
+                        ch,
+                        '"' | '\''
+                            | '('
+                            | ')'
+                            | '['
+                            | ']'
+                            | '{'
+                            | '}'
+                            | ';'
+                            | '='
+                            | '<'
+                            | '>'
+                            | '`'
+                    )
+            })
+            .find_map(|token| {
+                let (value, after_kind) = within_spec(token)?;
+                let p = ctx.resolve(value)?;
+                outside_ground(&p, ctx, after_kind).then(|| value.to_string())
+            })?;
+        says_output(line).then_some(place)
+    })?;
+    Some(super::decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is handed text that names a place outside the project (`{word}`), and trail does not model this program: whether it reads, rewrites or runs what is there the text does not say in words trail reads, so a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// Whether a line's words say it writes (`-file`, `output-channel`, `FILE=`, `#log`, `put`,
+/// `setCoutFile`) and none says it only reads (`File.read`, `source`, `IdentityFile`): a
+/// place on such a line is where the program's output goes.
+fn says_output(line: &str) -> bool {
+    let mut writes = false;
+    for p in super::words::parts(line) {
+        match p.as_str() {
+            "read" | "load" | "include" | "source" | "import" | "identity" | "input" | "from" => {
+                return false;
+            }
+            "write" | "out" | "output" | "file" | "files" | "log" | "save" | "put" | "record"
+            | "recorder" | "dump" | "export" | "dest" | "destination" | "overwrite" | "channel"
+            | "into" | "target" | "result" | "results" => writes = true,
+            _ => {}
+        }
+    }
+    writes
 }
 
 /// Whether an option's name says its value is configuration or code the program runs.

@@ -163,24 +163,46 @@ pub(super) fn judge(
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
-        let nothing_yet = out.0.len() == before;
+        let nothing_yet = !decided_since(out, before);
         unmodelled(c, ctx, &cmd.assigns, raw, reads_only, nothing_yet, out);
-        last_places(c, ctx, &found, (before, reads_only), raw, out);
+        last_places(
+            c,
+            (cmd, producers),
+            ctx,
+            &found,
+            (before, reads_only),
+            raw,
+            out,
+        );
         // Unknown stays unknown: an allow that says what was looked for, not "no rule
         // matched" (`trail gate` shows it).
-        if out.0.len() == before {
-            out.push(Decision {
-                verdict: Verdict::Allow,
-                rule: None,
-                reason: format!(
-                    "`{}` is a program trail does not model; none of its words names a protected place, carries code, hands over a shell or asks for an act with consequences",
-                    c.name
-                ),
-                command: Some(raw.into()),
-                targets: Vec::new(),
-            });
+        if !decided_since(out, before) {
+            out.push(nothing_found(c, raw));
         }
     }
+}
+
+/// The allow for a program nobody models in which nothing was found.
+fn nothing_found(c: &Cmd<'_>, raw: &str) -> Decision {
+    Decision {
+        verdict: Verdict::Allow,
+        rule: None,
+        reason: format!(
+            "`{}` is a program trail does not model; none of its words names a protected place, carries code, hands over a shell or asks for an act with consequences",
+            c.name
+        ),
+        command: Some(raw.into()),
+        targets: Vec::new(),
+    }
+}
+
+/// Whether a decision was found since the `from`-th finding. (Lines a program is handed to
+/// run are findings too, judged later and for blocks only: a here-document fed to a program
+/// nobody models decides nothing by itself.)
+fn decided_since(out: &Findings, from: usize) -> bool {
+    out.0
+        .get(from..)
+        .is_some_and(|f| f.iter().any(|f| matches!(f, super::Finding::Decided(_))))
 }
 
 /// The places judged once everything else has spoken, for a program nobody models: the
@@ -189,6 +211,7 @@ pub(super) fn judge(
 /// it runs in. Its decisions start at `from`.
 fn last_places(
     c: &Cmd<'_>,
+    (cmd, producers): (&Simple, &[&Simple]),
     ctx: &Context,
     found: &[targets::Found],
     (from, reads_only): (usize, bool),
@@ -196,8 +219,22 @@ fn last_places(
     out: &mut Findings,
 ) {
     out.extend(serves_critical(found, from, raw, out));
-    if out.0.len() == from && !reads_only {
-        out.extend(home::handed(c, ctx, raw).or_else(|| home::works_outside(c, ctx, raw)));
+    if !decided_since(out, from) && !reads_only {
+        out.extend(
+            home::handed(c, ctx, raw)
+                .or_else(|| {
+                    // Most commands are handed no text.
+                    let handed = cmd.heredoc.is_some()
+                        || !producers.is_empty()
+                        || !ctx.line.planted.is_empty();
+                    handed
+                        .then(|| {
+                            home::named_in_text(c, &handed_texts(c, cmd, producers, ctx), ctx, raw)
+                        })
+                        .flatten()
+                })
+                .or_else(|| home::works_outside(c, ctx, raw)),
+        );
     }
 }
 
@@ -3286,6 +3323,23 @@ fn configured_listener(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
     ))
 }
 
+/// What a program is handed besides its words: what the line prints into it, its
+/// here-document, and the files this line wrote that it is named.
+fn handed_texts(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &super::Context,
+) -> Vec<String> {
+    let mut texts: Vec<String> = producers
+        .iter()
+        .filter_map(|p| super::feed::printed(p).map(|l| l.join("\n").replace("\\n", "\n")))
+        .collect();
+    texts.extend(cmd.heredoc.clone());
+    texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
+    texts
+}
+
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
 /// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
 fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
@@ -3320,13 +3374,7 @@ fn configured_deletion(
     ctx: &super::Context,
     raw: &str,
 ) -> Option<Decision> {
-    let mut texts: Vec<String> = producers
-        .iter()
-        .filter_map(|p| super::feed::printed(p).map(|l| l.join("\n").replace("\\n", "\n")))
-        .collect();
-    texts.extend(cmd.heredoc.clone());
-    texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
-    for text in &texts {
+    for text in &handed_texts(c, cmd, producers, ctx) {
         if let Some(place) = markup_deletion(text, ctx) {
             return Some(decide(
                 Verdict::Block,

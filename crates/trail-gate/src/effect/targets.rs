@@ -488,8 +488,9 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
         return true;
     }
     let ps = words::parts(flag);
-    // `--to DIR` alone names where it goes (`--compare-to` names what is read, below).
-    if ps.len() == 1 && ps[0] == "to" && flag.starts_with("--") {
+    // `--to DIR` alone names where it goes (`--compare-to` names what is read, below), and
+    // Go's single-dash form (`plakar restore -to build/restore`).
+    if ps.len() == 1 && ps[0] == "to" && (flag.starts_with("--") || flag == "-to") {
         return true;
     }
     flag.len() > 3
