@@ -1612,8 +1612,12 @@ pub static RULES: &[Rule] = &[
                         .is_some_and(|(h, _)| !h.is_empty() && !h.contains('/') && h.len() > 1)
             };
             let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+            // A local source, then a remote destination: not always last, since an option's
+            // value reads as an operand (`aws s3 cp F s3://b/F --acl public-read`).
             let uploads = |sub_at: usize| {
-                ops.len() >= sub_at + 3 && !remote(ops[sub_at + 1]) && remote(ops[ops.len() - 1])
+                ops.len() >= sub_at + 3
+                    && !remote(ops[sub_at + 1])
+                    && ops[sub_at + 2..].iter().any(|w| remote(w))
             };
             match c.name {
                 "aws" => {
@@ -1642,12 +1646,14 @@ pub static RULES: &[Rule] = &[
         must_match: &[
             "aws s3 sync . s3://bucket",
             "aws s3 cp ~/.aws/credentials s3://x-bucket/",
+            "aws s3 cp build/feed.zip s3://feeds/feed.zip --acl public-read",
             "gsutil cp -r . gs://bucket",
             "az storage blob upload-batch -d '$web' -s ./dist",
         ],
         must_not_match: &[
             "aws s3 ls s3://bucket",
             "aws s3 sync s3://bucket ./data",
+            "aws s3 cp s3://bucket/feed.zip build/ --region eu-west-1",
             "gsutil ls gs://b",
         ],
     },
