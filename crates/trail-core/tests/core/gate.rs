@@ -6125,6 +6125,18 @@ fn an_export_into_a_place_writes_there() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
+    // A dump written to a disk (the 53rd part); a dump of a file or a settings tree prints.
+    assert_eq!(
+        evaluate("acme -i can0 dump -f /dev/sda", &ctx).verdict,
+        Verdict::Block
+    );
+    for line in [
+        "acme dump /etc/hosts",
+        "acme dump /org/gnome/terminal/",
+        "acme dump rom.bin",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
 }
 
 /// Found by the 67th part (`fgfs --generic=file,out,10,/home/dev/flights/log.csv`): a place in

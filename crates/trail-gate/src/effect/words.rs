@@ -2029,7 +2029,8 @@ fn line_looks(c: &Cmd<'_>) -> bool {
 pub(super) fn looks(c: &Cmd<'_>) -> bool {
     subcommands(c).iter().any(|w| {
         let lower = w.to_ascii_lowercase();
-        LOOKS.contains(&lower.as_str()) && !(lower == "export" && exports_to_a_file(c))
+        LOOKS.contains(&lower.as_str())
+            && !(matches!(lower.as_str(), "export" | "dump") && exports_to_a_file(c))
             || lower.contains(['-', '_'])
                 && parts(&lower).first().is_some_and(|p| {
                     LOOKS.contains(&p.as_str())
@@ -2047,33 +2048,42 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
 /// json`, `acme export users`), it prints.
 fn exports_to_a_file(c: &Cmd<'_>) -> bool {
     let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
-    // The verb alone or joined to what it exports (`csv:export`, `db-export`).
+    // The verb alone or joined to what it exports (`csv:export`, `db-export`); or `dump`,
+    // which writes what it dumps to the file it is given (`rosparam dump params.yaml`).
+    let saving = |p: &str| matches!(p, "export" | "dump");
     let Some(at) = ops.iter().position(|w| {
-        w.eq_ignore_ascii_case("export")
+        saving(&w.to_ascii_lowercase())
             || w.contains([':', '-', '_'])
                 && parts(&w.to_ascii_lowercase())
                     .last()
-                    .is_some_and(|p| p == "export")
+                    .is_some_and(|p| saving(p))
     }) else {
         return false;
     };
-    // A file by its extension, a disk, or a place in the home; not a server's own path
-    // (`tabcmd export '/views/Sales/Overview' -f out.csv`: the view exported).
+    // A disk; for `export`, also a place in the home, a file by its extension or a directory.
+    // `dump` prints what it is given as often (`acme dump /etc/hosts`, `chipsec_util spi dump
+    // rom.bin`, a settings tree `dconf dump /org/gnome/`), but a disk last is written
+    // (`caringcaribou -i can0 dump -f /dev/sda`). Not a server's own path (`tabcmd export
+    // '/views/Sales/Overview' -f out.csv`: the view exported).
+    let exports = !ops[at].to_ascii_lowercase().ends_with("dump");
     ops[at + 1..].last().is_some_and(|w| {
-        w.starts_with(['~', '$'])
-            || w.starts_with("/dev/")
-            // A directory to export into (`symfony csv:export /home/dev/descriptions/`).
-            || w.len() > 1 && w.ends_with('/')
-            || w.rsplit('/')
-                .next()
-                .unwrap_or(w)
-                .rsplit_once('.')
-                .is_some_and(|(stem, ext)| {
-                    !stem.is_empty()
-                        && (1..=5).contains(&ext.len())
-                        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-                })
+        w.starts_with("/dev/") || exports && (w.starts_with(['~', '$']) || exported_file(w))
     })
+}
+
+/// A file by its extension, or a directory to export into (`symfony csv:export
+/// /home/dev/descriptions/`).
+fn exported_file(w: &str) -> bool {
+    w.len() > 1 && w.ends_with('/')
+        || w.rsplit('/')
+            .next()
+            .unwrap_or(w)
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && (1..=5).contains(&ext.len())
+                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
 }
 
 /// Whether the command's subcommand is a read of something into a file (`read`,
