@@ -6211,3 +6211,25 @@ fn a_home_place_in_handed_text_is_handed_over() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 19th part: a clean told that its build directory is the project root
+/// (`idf.py -B /work/proj fullclean`) removes the project, as the same clean given the home
+/// was already blocked. The project named as what it works on is no build directory.
+#[test]
+fn a_clean_whose_build_directory_is_the_project() {
+    let ctx = ctx();
+    for line in [
+        "acme.py -B /work/proj fullclean",
+        "acme clean --build-dir /work/proj",
+        "acme clean --target-dir=/work/proj",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme clean .",
+        "acme clean --project /work/proj",
+        "acme.py -B /work/proj/build fullclean",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

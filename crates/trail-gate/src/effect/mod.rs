@@ -1523,7 +1523,10 @@ fn critical(
                 || cleans
                     && !looks
                     && !t.read
-                    && matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+                    && (matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+                        // Or the project root given as the build directory it cleans
+                        // (`idf.py -B /work/proj fullclean`): the project is that directory.
+                        || t.target == Target::ProjectRoot && build_dir_option(c, &t.word))
                 || t.target == Target::Root && replaces_root
                 || mirrors
                     && !t.read
@@ -1609,6 +1612,38 @@ fn handed_as_root(
         ),
         raw,
     ))
+}
+
+/// Whether `word` is the value of an option naming a build's directory, where its output and
+/// its scratch go (`-B DIR`, `--build-dir`, `--target-dir`, `--dest-dir`, `--workpath`): what a
+/// clean removes. Not an option naming the project it works on (`--project`, `-C DIR`).
+fn build_dir_option(c: &Cmd<'_>, word: &str) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        value == Some(word)
+            && flag.starts_with('-')
+            && (flag == "-B"
+                || words::parts(flag).iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "build"
+                            | "builddir"
+                            | "target"
+                            | "dest"
+                            | "dist"
+                            | "distpath"
+                            | "work"
+                            | "workpath"
+                            | "out"
+                            | "output"
+                            | "outdir"
+                    )
+                }))
+    })
 }
 
 /// The block for a critical place destroyed, said with the verb that destroys it.
