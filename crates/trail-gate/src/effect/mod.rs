@@ -26,6 +26,7 @@ mod arguments;
 mod handover;
 mod home;
 mod targets;
+mod typed;
 mod unpacks;
 pub(crate) mod words;
 
@@ -1991,6 +1992,7 @@ fn unmodelled(
     if !reads_only {
         out.extend(setting_switched_off(c, raw));
         out.extend(source_redirected(c, assigns, raw));
+        out.extend(typed::typed(c, raw));
     }
     // An output option aimed at another machine's storage (`-O s3://bucket/x.jsonl`,
     // `--output gs://…`): what it writes lands where the project's history cannot bring it

@@ -235,6 +235,24 @@ pub static EMITTED: &[Emitted] = &[
         ],
     },
     Emitted {
+        id: RuleId::TypedCredential,
+        verdict: Verdict::Junction,
+        kind: Kind::External,
+        about: "a program trail does not model is given a password or a token typed on its command line: it acts as whoever the credential belongs to, and the credential lands in the shell's history and the process list",
+        must_match: &[
+            "acme-loader --login=newsdesk --password='Spring2026!' nasa",
+            "acme-archiver --bearer-token AAAAAAAAAAAAAAAAAAAAAN3wsDeskToken0123456789 timeline x",
+            "acme-client --user=dev --passkey=0123456789abcdef0123456789abcdef",
+        ],
+        must_not_match: &[
+            "acme-db start --user root --pass root memory",
+            "acme-server -name Test -password localonly",
+            "acme-client --password \"$ACME_PASSWORD\" sync",
+            "acme-client --password-file build/pw sync",
+            "acme-keys --export-key --secret ops@acme.example",
+        ],
+    },
+    Emitted {
         id: RuleId::ExposesShell,
         verdict: Verdict::Block,
         kind: Kind::External,

@@ -113,6 +113,7 @@ rule_ids! {
     NamesCritical => "names-critical",
     DestroysCritical => "destroys-critical",
     HandsOver => "hands-over",
+    TypedCredential => "typed-credential",
     ExposesShell => "exposes-shell",
     ExposesService => "exposes-service",
     PsDestructive => "ps-destructive",

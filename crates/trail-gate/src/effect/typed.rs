@@ -1,0 +1,70 @@
+//! A credential typed on the command line of a program trail does not model.
+//!
+//! `instaloader --login=newsdesk --password='Spring2026!'`, `twarc2 --bearer-token AAAA…`,
+//! `FAHClient --passkey=0123…`: the program acts as whoever the credential belongs to, and the
+//! credential itself lands in the shell's history and in every process listing. Across the
+//! labelled parts, a password-named option given a literal secret was labelled risky; a local
+//! default given to a local server (`--pass root`, `-password localonly`) was not.
+
+use super::super::rules::Cmd;
+use super::super::{Decision, Verdict};
+use super::{decide, words};
+use crate::RuleId;
+
+/// The first option named for a password or a token whose value, written out, looks like a
+/// real one.
+pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let words: Vec<&str> = c.option_words().collect();
+    let option = words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, v),
+            None => (*w, *words.get(i + 1)?),
+        };
+        (flag.starts_with('-') && names_secret(flag) && looks_secret(value)).then_some(flag)
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::TypedCredential,
+        format!(
+            "`{}` is given a credential typed on its command line (`{option}`), and trail does not model this program: it acts as whoever the credential belongs to, and the credential is kept in the shell's history; a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// An option whose last word names a password or a token (`--password`, `-pw`, `--passkey`,
+/// `--bearer-token`, `--api-token`); not where one is kept or how it is asked for
+/// (`--password-file`, `--token-env`, `--password-stdin`), nor a key, which names as often a
+/// setting's (`--key Autolock`) or a public key's file.
+fn names_secret(flag: &str) -> bool {
+    let ps = words::parts(flag);
+    ps.last().is_some_and(|l| {
+        matches!(
+            l.as_str(),
+            "password" | "passwd" | "passphrase" | "passkey" | "pass" | "pw" | "secret"
+        ) || l == "token" && ps.len() > 1
+    }) || ps.len() == 1 && ps[0] == "token"
+}
+
+/// A value written out (not a variable, a file or a prompt) that mixes letters with digits or
+/// with symbols and is long enough to be chosen: `Spring2026!`, `hunter2`, a hex passkey; not a
+/// local default (`root`, `dev`, `localonly`).
+fn looks_secret(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    let letters = v.bytes().any(|b| b.is_ascii_alphabetic());
+    let digits = v.bytes().any(|b| b.is_ascii_digit());
+    let symbols = v
+        .bytes()
+        .any(|b| b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.'));
+    // An address is whose key, not the key (`rnpkeys --export-key --secret ops@acme.example`).
+    let address = v
+        .split_once('@')
+        .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'));
+    v.len() >= 6
+        && !address
+        && !v.starts_with(['$', '/', '~', '@', '-', '<', '{', '%'])
+        && !v.contains(['/', ' '])
+        && letters
+        && (digits || symbols)
+}
