@@ -6233,3 +6233,26 @@ fn a_clean_whose_build_directory_is_the_project() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 20th, 37th, 44th, 52nd and 60th parts: what another program printed, searched
+/// for a password's name (`debconf-get-selections | grep -i password`, `… config --ava | grep
+/// -i password`), was allowed, as the search reads no settings file by name; the lines it
+/// finds hold the value. A phrase or a choice of words is no such search.
+#[test]
+fn printed_settings_searched_for_a_password() {
+    let ctx = ctx();
+    for line in [
+        "sudo acme-get-selections | grep -i password",
+        "acme config --all | grep -i -A2 'pre-shared-secret'",
+        "cat src/main/resources/config/application-prod.yml | grep -i password",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "npm test 2>&1 | grep -A20 \"should throw error if API key is missing\"",
+        "cat .gitignore | grep -E \"(env|secret|key|credential)\"",
+        "cargo test 2>&1 | grep -i token_count",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

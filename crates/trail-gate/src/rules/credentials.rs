@@ -445,22 +445,65 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
     let recursive = c
         .option_words()
         .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains(['r', 'R']));
-    (names(pattern) || flagged.into_iter().any(names))
-        && files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
-            recursive
-                && matches!(
-                    ctx.places.classify(&p.to_string_lossy()),
-                    crate::paths::Place::Outside | crate::paths::Place::System
-                )
-                && p.extension().is_none()
-                || !p.starts_with(&ctx.places.project_root)
-                    && p.strip_prefix(home).is_ok_and(|r| {
-                        r.components()
-                            .next()
-                            .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
-                    })
-                || settings_file(&p)
-        })
+    // What another program printed, searched for a password's name given as one word
+    // (`debconf-get-selections | grep -i password`, `… config --ava | grep -i password`): the
+    // lines it finds hold the value. Not a phrase, which is what a test says (`grep "if API
+    // key is missing"`), nor a choice of words, which checks what a list covers (`cat
+    // .gitignore | grep -E "(env|secret|key)"`).
+    // The name must end in the credential's word (`db_pass`, `pre-shared-secret`,
+    // `access_token`): `token_count` in a test's output is a counter.
+    let piped = files.is_empty()
+        && !matches!(c.name, "sed" | "awk" | "jq" | "yq")
+        && pattern
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        && names_a_credential_last(pattern);
+    let flagged: Vec<&str> = flagged.collect();
+    (names(pattern) || flagged.iter().any(|p| names(p)))
+        && (piped
+            || files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
+                recursive
+                    && matches!(
+                        ctx.places.classify(&p.to_string_lossy()),
+                        crate::paths::Place::Outside | crate::paths::Place::System
+                    )
+                    && p.extension().is_none()
+                    || !p.starts_with(&ctx.places.project_root)
+                        && p.strip_prefix(home).is_ok_and(|r| {
+                            r.components()
+                                .next()
+                                .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
+                        })
+                    || settings_file(&p)
+            }))
+}
+
+/// Whether a name's last word is a credential's (`password`, `DB_PASS`, `pre-shared-secret`,
+/// `access_token`, `api_key`), or a key's after what kind it is (`apiKey`, `private_key`).
+fn names_a_credential_last(name: &str) -> bool {
+    let ps = crate::text::words(name);
+    let Some(last) = ps.last() else {
+        return false;
+    };
+    matches!(
+        last.as_str(),
+        "password"
+            | "passwd"
+            | "pass"
+            | "pwd"
+            | "passphrase"
+            | "secret"
+            | "token"
+            | "apikey"
+            | "credential"
+            | "credentials"
+    ) || last == "key"
+        && ps.len() > 1
+        && matches!(
+            ps[ps.len() - 2].as_str(),
+            "api" | "private" | "secret" | "access"
+        )
+        || ps.iter().any(|p| p.ends_with("password"))
 }
 
 /// A file of settings by its name, wherever it is (`serverDZ.cfg`, `/etc/ngircd/ngircd.conf`,
