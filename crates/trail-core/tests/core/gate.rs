@@ -6150,12 +6150,16 @@ fn a_home_place_inside_a_spec_is_handed_over() {
         "acme-sim --generic=file,out,10,/home/dev/flights/log.csv,playback",
         "acme-convert ephemeral:/home/dev/.ssh/id_ed25519 build/key.png",
         "acme-rdp /v:ts01.corp.example /action-script:/home/dev/Downloads/action.sh",
+        // A short option glued to it (the 24th, 47th, 48th and 63rd parts).
+        "acme_server -h/home/dev/.acme",
+        "acmezip -d -p/srv/restore build/data.lzo",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     for line in [
         "acme-sim --generic=file,out,10,build/log.csv,playback",
         "acme-copy fileserv1:/srv/exports/dataset.csv build/data/",
+        "acmezip -d -pbuild/restore build/data.lzo",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

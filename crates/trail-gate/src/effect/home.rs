@@ -35,6 +35,8 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         // An option's value, or a `key=value` operand's; a quoted expansion (`"$HOME/x.nc"`)
         // names the same place as a bare one.
         let value = text.split_once('=').map_or(text, |(_, v)| v);
+        // A short option glued to its value (`-h/home/dev/.redeclipse`).
+        let value = glued_value(value).unwrap_or(value);
         let value = value.trim_start_matches(['"', '\'']);
         let value = value.strip_prefix("file://").unwrap_or(value);
         let (value, after_kind) = within_spec(value)?;
@@ -104,6 +106,15 @@ fn within_spec(value: &str) -> Option<(&str, bool)> {
         return Some((rest, true));
     }
     place(value).then_some((value, false))
+}
+
+/// The value of a short option written with it as one word (`-h/home/dev/x`, `-d~/out`).
+fn glued_value(word: &str) -> Option<&str> {
+    let rest = word.strip_prefix('-')?;
+    let mut chars = rest.chars();
+    chars.next().filter(char::is_ascii_alphabetic)?;
+    let value = chars.as_str();
+    value.starts_with(['/', '~']).then_some(value)
 }
 
 /// Whether `p` lies in the home (not the home itself) or where services keep what they serve,
