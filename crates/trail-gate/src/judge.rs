@@ -1115,6 +1115,7 @@ impl<'a> Judging<'a> {
             privileged: self.privileged,
         };
         effect::judge(&c, cmd, self.producers, ctx, raw, layer, out);
+        out.extend(effect::script_kept_outside(argv, ctx, raw));
         if matches!(name, "sudo" | "doas" | "run0" | "pkexec") {
             self.privileged = true;
         }

@@ -6260,3 +6260,29 @@ fn printed_settings_searched_for_a_password() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 53rd-55th parts: a script kept in `/srv` or the home, run with no words
+/// (`python3 /srv/lab/protocols/dispense.py`, a variable naming the editor a program starts:
+/// `EDITOR=/srv/tools/edit.sh ldapvi …`), was allowed; only its text says what it does, and
+/// trail does not read it there. With words, its words are judged; a tool's functions loaded
+/// (`source ~/.zplug/init.zsh`) and a site's own tool run where `cd` went are not such runs.
+#[test]
+fn a_script_kept_outside_run_with_no_words() {
+    let ctx = ctx();
+    for line in [
+        "python3 /srv/lab/protocols/dispense.py",
+        "/srv/bms/override.sh",
+        "bash ~/scripts/cleanup.sh",
+        "EDITOR=/srv/tools/edit.sh acme-dir -h ldap://ldap.example.org",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 build/gen.py",
+        "zsh -c 'source ~/.zplug/init.zsh && zplug list'",
+        "cd /var/www/wiki && php bin/wantedpages.php",
+        "php /var/www/joomla/cli/joomla.php user:list",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

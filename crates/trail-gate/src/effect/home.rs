@@ -108,6 +108,45 @@ fn within_spec(value: &str) -> Option<(&str, bool)> {
     place(value).then_some((value, false))
 }
 
+/// A script file (by its extension) in the home or a served place: see
+/// [`super::script_kept_outside`].
+pub(super) fn script_outside(word: &str, ctx: &Context, raw: &str) -> Option<Decision> {
+    // Named by where it is kept, not by where `cd` went (`cd /var/www/wiki && php
+    // bin/report.php` is the site's own tool, judged as `works_outside` says).
+    if !word.starts_with(['/', '~', '$']) {
+        return None;
+    }
+    let (_, ext) = word.rsplit('/').next()?.rsplit_once('.')?;
+    if !matches!(
+        ext,
+        "py" | "sh"
+            | "bash"
+            | "zsh"
+            | "pl"
+            | "rb"
+            | "php"
+            | "js"
+            | "mjs"
+            | "R"
+            | "jl"
+            | "lua"
+            | "tcl"
+    ) {
+        return None;
+    }
+    let p = ctx.resolve(word)?;
+    outside_ground(&p, ctx, false).then(|| {
+        super::decide(
+            Verdict::Junction,
+            RuleId::NamesCritical,
+            format!(
+                "a script kept outside the project (`{word}`) is run with no words: what it does only its text says, which trail does not read there; a person decides"
+            ),
+            raw,
+        )
+    })
+}
+
 /// The value of a short option written with it as one word (`-h/home/dev/x`, `-d~/out`).
 fn glued_value(word: &str) -> Option<&str> {
     let rest = word.strip_prefix('-')?;

@@ -197,6 +197,33 @@ fn nothing_found(c: &Cmd<'_>, raw: &str) -> Decision {
     }
 }
 
+/// A script kept in the home or where services keep what they serve, run with no words at all
+/// (`python3 /srv/lab/protocols/dispense.py`, `/srv/bms/override.sh`, a variable that names the
+/// editor a program will start: `EDITOR=/srv/tools/edit.sh ldapvi …`): what it does only its
+/// text says, and that text is outside the project, where trail does not read. A person
+/// decides. With words, its words are judged (`php /var/www/joomla/cli/joomla.php user:list`).
+pub(super) fn script_kept_outside(
+    argv: &[super::parse::Arg],
+    ctx: &Context,
+    raw: &str,
+) -> Option<Decision> {
+    let script = match argv {
+        [only] => only,
+        // Or given alone to its interpreter (`python3 /srv/x.py`, `bash ~/scripts/x.sh`).
+        [interpreter, script] => {
+            let name = interpreter.text.as_deref()?;
+            let name = name.rsplit('/').next().unwrap_or(name);
+            // (`source ~/.zplug/init.zsh` loads a tool's functions, as a shell's start does.)
+            if !super::shells::runs_code(name) || matches!(name, "source" | ".") {
+                return None;
+            }
+            script
+        }
+        _ => return None,
+    };
+    home::script_outside(script.text.as_deref()?, ctx, raw)
+}
+
 /// Whether a decision was found since the `from`-th finding. (Lines a program is handed to
 /// run are findings too, judged later and for blocks only: a here-document fed to a program
 /// nobody models decides nothing by itself.)
