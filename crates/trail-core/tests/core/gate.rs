@@ -6286,3 +6286,24 @@ fn a_script_kept_outside_run_with_no_words() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 62nd part: a looking subcommand told where to write (`obdiag gather log
+/// --store_dir /home/dev/obdiag`) was let through as only looking; an output option names
+/// where the program writes, whatever its subcommand says it looks at.
+#[test]
+fn a_looking_subcommand_writes_where_its_output_option_says() {
+    let ctx = ctx();
+    for line in [
+        "acme gather log --store_dir /home/dev/acme",
+        "acme show report --output ~/report.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme show report --output build/report.txt",
+        "acme-clean dup -d ~/Pictures --dry-run",
+        "acme list --output=/home/dev/x.txt --dry-run",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

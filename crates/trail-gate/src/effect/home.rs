@@ -108,6 +108,46 @@ fn within_spec(value: &str) -> Option<(&str, bool)> {
     place(value).then_some((value, false))
 }
 
+/// A place in the home or a served one given to an output option (`--store_dir DIR`, `-o F`,
+/// `--output=F`): what the program writes goes there, whatever its subcommand says it looks at.
+pub(super) fn output_handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let words: Vec<&str> = c.option_words().collect();
+    if words
+        .iter()
+        .any(|w| matches!(*w, "--dry-run" | "--dryrun" | "-n"))
+    {
+        return None;
+    }
+    let (flag, place) = words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, v),
+            None => (*w, *words.get(i + 1)?),
+        };
+        // (Not `-d DIR`, which names as often what is scanned: `czkawka_cli dup -d
+        // ~/Pictures`.)
+        let output = flag.starts_with('-')
+            && !matches!(flag, "-d" | "-C")
+            && (super::targets::output_flag(flag, false)
+                || super::words::parts(flag)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "store" | "save" | "dump" | "export")));
+        if !output || !value.starts_with(['/', '~', '$']) {
+            return None;
+        }
+        let p = ctx.resolve(value)?;
+        outside_ground(&p, ctx, false).then_some((flag, value))
+    })?;
+    Some(super::decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is told to write outside the project (`{flag} {place}`), and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
 /// A script file (by its extension) in the home or a served place: see
 /// [`super::script_kept_outside`].
 pub(super) fn script_outside(word: &str, ctx: &Context, raw: &str) -> Option<Decision> {

@@ -247,6 +247,11 @@ fn last_places(
     out: &mut Findings,
 ) {
     out.extend(serves_critical(found, from, raw, out));
+    // A looking subcommand writes all the same where an output option says (`obdiag gather
+    // log --store_dir /home/dev/obdiag`, `acme show report -o ~/r.txt`).
+    if !decided_since(out, from) && reads_only {
+        out.extend(home::output_handed(c, ctx, raw));
+    }
     if !decided_since(out, from) && !reads_only {
         out.extend(
             home::handed(c, ctx, raw)
