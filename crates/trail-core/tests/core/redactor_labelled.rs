@@ -1147,3 +1147,16 @@ fn new_families_sealed70_part() {
     print_table("secrets-families-sealed70.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventy-first sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes),
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 6b04081 (unchanged since 1a8e357): `cargo test -p trail-core --test core
+/// redactor_labelled::new_families_sealed71 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed71_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed71.tsv"), show);
+    print_table("secrets-families-sealed71.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}

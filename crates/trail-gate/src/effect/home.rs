@@ -1,5 +1,7 @@
 //! A place outside the project that a program trail does not model works on: a place in the
-//! person's home handed to it, or the directory `cd` took the line to.
+//! person's home (or where services keep what they serve) handed to it, by a word, inside a
+//! spec, glued to a short option, given to an output option or named in the text it is
+//! handed; a script kept there and run; or the directory `cd` took the line to.
 //!
 //! The agent's own ground is the project and the temporary directories (DESIGN). The home
 //! around them holds the person's documents, pictures, mail, keys and other projects. What a
