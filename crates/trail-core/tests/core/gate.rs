@@ -6318,3 +6318,23 @@ fn a_looking_subcommand_writes_where_its_output_option_says() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 72nd part's first run: a console line that fetches a file from the other end
+/// into a system file or a disk (`sieveshell … <<EOF get main /etc/passwd EOF`, `-e "get main
+/// /dev/sda"`) was only the root's junction; the line's last word is where the file lands.
+#[test]
+fn a_console_get_writes_its_last_word() {
+    let ctx = ctx();
+    for line in [
+        "acme-sieve --user=dev mail.example.com <<'EOF'\nget main /etc/passwd\nEOF",
+        "acme-sieve --user=dev -e \"get main /dev/sda\" mail.example.com",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-sieve --user=dev -e \"get main build/main.sieve\" mail.example.com",
+        "acme-sieve --user=dev -e \"get /etc/passwd\" mail.example.com",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

@@ -3072,10 +3072,18 @@ fn console_lines(
         let saves = ["save", "write", "dump", "export"]
             .iter()
             .any(|v| first.starts_with(v));
+        // A file brought from the other end, written where the line's last word says (`get
+        // main /etc/passwd` to sieveshell, ftp's `get REMOTE LOCAL`).
+        let fetches = matches!(
+            first.as_str(),
+            "get" | "fetch" | "download" | "recv" | "retrieve"
+        ) && parts.len() >= 3;
+        let last = parts.last().copied().unwrap_or_default();
         let hit = found.iter().find(|t| {
             !t.read
                 && (t.target.critical() && verb.as_ref().is_some_and(words::Verb::deletes)
-                    || saves && (t.target.overwritten() || t.target.critical()))
+                    || (saves || fetches && t.word == last)
+                        && (t.target.overwritten() || t.target.critical()))
         });
         if let Some(t) = hit {
             out.push(decide(
