@@ -6338,3 +6338,23 @@ fn a_console_get_writes_its_last_word() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 72nd part's first run: a settings file written on the line that the program
+/// finds by its own name where it runs (`.changie.yaml` for `changie`), or one named with
+/// `filename =` (`towncrier --config F`), sending its output to a system file, was not read.
+#[test]
+fn a_settings_file_the_program_finds_by_its_name() {
+    let ctx = ctx();
+    for line in [
+        "printf 'changesDir: .changes\\nchangelogPath: /etc/passwd\\n' > .acmelog.yaml && acmelog merge",
+        "printf '[tool.acme]\\nfilename = \"/etc/sudoers\"\\n' > build/a.toml && acme build --config build/a.toml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf 'changesDir: .changes\\nchangelogPath: CHANGELOG.md\\n' > .acmelog.yaml && acmelog batch v1.2.0",
+        "printf 'changelogPath: /etc/passwd\\n' > build/.acmelog.yaml && acmelog batch v1.2.0",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

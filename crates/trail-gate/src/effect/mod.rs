@@ -3272,6 +3272,7 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
                         | "paths"
                         | "file"
                         | "files"
+                        | "filename"
                         | "dest"
                         | "destination"
                         | "target"
@@ -3423,6 +3424,23 @@ fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
     let mut texts = Vec::new();
     if ctx.line.planted.is_empty() {
         return texts;
+    }
+    // Or the settings file a program finds by its own name where it runs (`.changie.yaml`
+    // for `changie`, `towncrier.toml`): written on this line, it is read without being named.
+    if c.name.len() >= 3 {
+        for (f, text) in &ctx.line.planted {
+            let base = f.file_name().and_then(|b| b.to_str()).unwrap_or_default();
+            let own = base
+                .trim_start_matches('.')
+                .strip_prefix(c.name)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with("rc"));
+            if own
+                && f.parent() == Some(ctx.places.cwd.as_path())
+                && !texts.contains(&text.as_str())
+            {
+                texts.push(text.as_str());
+            }
+        }
     }
     for a in c.args {
         let t = ctx.arg_text(a);
