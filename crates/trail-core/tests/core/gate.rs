@@ -1541,6 +1541,17 @@ fn new_families_sealed72_part() {
     assert!(all.rows > 0);
 }
 
+/// A seventy-third sealed part (2026-12-04): 288 commands in 24 more families over 15
+/// domains, written by a helper that never read trail's source (as SEALED72, renumbered when
+/// merged), run once with the design frozen at 36716af:
+/// `cargo test -p trail-core --test core gate::new_families_sealed73 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed73_part() {
+    let (_, all) = measure(&["gate-families-sealed73.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
