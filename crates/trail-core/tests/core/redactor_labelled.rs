@@ -1160,3 +1160,16 @@ fn new_families_sealed71_part() {
     print_table("secrets-families-sealed71.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventy-second sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes),
+/// written by a helper that never read trail's source (as SEALED71, renumbered when merged),
+/// run once with the redactor frozen at 36716af (unchanged since 1a8e357): `cargo test -p
+/// trail-core --test core redactor_labelled::new_families_sealed72 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed72_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed72.tsv"), show);
+    print_table("secrets-families-sealed72.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
