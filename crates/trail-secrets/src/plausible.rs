@@ -852,8 +852,8 @@ pub(crate) fn tagged_ciphertext(value: &str) -> bool {
 }
 
 /// Whether an assignment's whole name says credential: a keyword anywhere in it (`…apikey…`,
-/// `Kennwort`), or an abbreviation as a word of its own (`DB_PW`, `SHIPBOB_PAT`; not `compat`,
-/// `xpw`), as generic-assignment's regex met it.
+/// `Kennwort`), an abbreviation as a word of its own (`DB_PW`, `SHIPBOB_PAT`; not `compat`,
+/// `xpw`), or a wallet's or a signer's seed, as generic-assignment's regex met it.
 pub(crate) fn names_a_credential(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen",
@@ -861,9 +861,21 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     KEYWORDS.iter().any(|k| lower.contains(k))
         || PASSWORD_ELSEWHERE.iter().any(|k| lower.contains(k))
-        || crate::text::words(name)
-            .iter()
-            .any(|w| w == "pw" || w == "pat")
+        || {
+            let words = crate::text::words(name);
+            words.iter().any(|w| w == "pw" || w == "pat")
+                // A seed keys are derived from, said with what holds or uses them
+                // (`wallet_seed`, `X-Signer-Seed`); not a random generator's, a playlist's or a
+                // test vector's (`seed: 42`, `playlist seed`, `SEED = "GEZD…"`).
+                || words.iter().any(|w| w == "seed")
+                    && words.iter().any(|w| {
+                        matches!(
+                            w.as_str(),
+                            "wallet" | "signer" | "signing" | "master" | "private" | "mnemonic"
+                                | "validator" | "node" | "hd"
+                        )
+                    })
+        }
 }
 
 fn passwordish(name: &str) -> bool {

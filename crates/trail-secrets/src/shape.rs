@@ -242,6 +242,7 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         b"pass",
         b"pwd",
         b"psk",
+        b"seed",
         b"credential",
         b"creds",
         b"auth",

@@ -4280,3 +4280,30 @@ fn an_encryption_primary_key_an_xprv_and_a_websocket_nonce() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 72nd sealed part: a wallet's or a signer's seed under its name
+/// (`wallet_seed=snANH…`, `X-Signer-Seed: 0x…`) was left, as `seed` named no credential. A
+/// random generator's seed, a playlist's and a test vector's stay.
+#[test]
+fn a_wallet_or_signer_seed() {
+    for (text, secret) in [
+        (
+            "msg=\"config loaded\" wallet_seed=snANHsGPmWfQs4vGfjBTcEgcaqTAn region=eu-west-1",
+            "snANHsGPmWfQs4vGfjBTcEgcaqTAn",
+        ),
+        (
+            "X-Signer-Seed: 0xd25c13ce0a888a5d1eb97f10a1a80272ac373199e771b83ed2f838d33ddf3f0a",
+            "d25c13ce0a888a5d1eb97f10a1a80272ac373199e771b83ed2f838d33ddf3f0a",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "random_seed = 42",
+        "swalewatch playlist seed: spotify:track:irjSgcOHrC2Y6EHgcCpZdP",
+        "SEED = \"GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ\".freeze",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
