@@ -120,11 +120,8 @@ pub(super) fn output_handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Dec
     {
         return None;
     }
-    let (flag, place) = words.iter().enumerate().find_map(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, v),
-            None => (*w, *words.get(i + 1)?),
-        };
+    let (flag, place) = super::option_pairs(&words).find_map(|(flag, value)| {
+        let value = value?;
         // (Not `-d DIR`, which names as often what is scanned: `czkawka_cli dup -d
         // ~/Pictures`.)
         let output = flag.starts_with('-')

@@ -1483,11 +1483,7 @@ fn critical(
     });
     let serves = !shows && writable && {
         let ws: Vec<&str> = c.option_words().collect();
-        ws.iter().enumerate().any(|(i, w)| {
-            let (flag, value) = match w.split_once('=') {
-                Some((f, v)) => (f, Some(v)),
-                None => (*w, ws.get(i + 1).copied()),
-            };
+        option_pairs(&ws).any(|(flag, value)| {
             matches!(
                 flag,
                 "-p" | "--port" | "-port" | "--http-port" | "--listen-port"
@@ -1652,11 +1648,7 @@ fn handed_as_root(
 /// clean removes. Not an option naming the project it works on (`--project`, `-C DIR`).
 fn build_dir_option(c: &Cmd<'_>, word: &str) -> bool {
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, Some(v)),
-            None => (*w, words.get(i + 1).copied()),
-        };
+    option_pairs(&words).any(|(flag, value)| {
         value == Some(word)
             && flag.starts_with('-')
             && (flag == "-B"
@@ -2897,6 +2889,21 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
         ),
         raw,
     ))
+}
+
+/// Each word as an option with its value: the value after `=` in the same word
+/// (`--out=F`), else the next word (`--out F`), if any. Every word is paired, so a caller
+/// asks `flag.starts_with('-')` where only options count.
+pub(super) fn option_pairs<'w>(
+    words: &'w [&'w str],
+) -> impl Iterator<Item = (&'w str, Option<&'w str>)> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| match w.split_once('=') {
+            Some((flag, value)) => (flag, Some(value)),
+            None => (*w, words.get(i + 1).copied()),
+        })
 }
 
 /// An option's value given in the same word (`--engine=F`), else the word.

@@ -286,11 +286,7 @@ pub(super) fn program(name: &str) -> Option<Found> {
 /// what it reads.
 pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, Some(v)),
-            None => (*w, words.get(i + 1).copied()),
-        };
+    super::option_pairs(&words).any(|(flag, value)| {
         // A number is no place (`fetchmail -d 300`: an interval, not a directory), nor a
         // bare word after a writing verb's option (`--export-map json`: a format) or after
         // `--to` (`gemmi convert --to=pdb`, `pandoc --to=html`: what it converts to).
@@ -529,11 +525,8 @@ pub(super) fn disk_by_output_option(c: &Cmd<'_>, ctx: &Context) -> Option<String
     let read_only = words
         .iter()
         .any(|w| matches!(*w, "--readonly" | "--read-only"));
-    words.iter().enumerate().find_map(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, v),
-            None => (*w, *words.get(i + 1)?),
-        };
+    super::option_pairs(&words).find_map(|(flag, value)| {
+        let value = value?;
         let name = flag.strip_prefix("--")?;
         let ps = words::parts(name);
         // Or named for a file alone (`--filename=/dev/sda`, `--file DEV`): a disk is not what

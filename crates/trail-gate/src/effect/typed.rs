@@ -15,11 +15,8 @@ use crate::RuleId;
 /// real one.
 pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let words: Vec<&str> = c.option_words().collect();
-    let option = words.iter().enumerate().find_map(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, v),
-            None => (*w, *words.get(i + 1)?),
-        };
+    let option = super::option_pairs(&words).find_map(|(flag, value)| {
+        let value = value?;
         (flag.starts_with('-') && names_secret(flag) && looks_secret(value)).then_some(flag)
     })?;
     Some(decide(

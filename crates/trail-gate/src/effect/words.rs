@@ -737,11 +737,8 @@ fn outputs_to_an_address(c: &Cmd<'_>) -> Option<Verb> {
         return None;
     }
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().find_map(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, v),
-            None => (*w, *words.get(i + 1)?),
-        };
+    super::option_pairs(&words).find_map(|(flag, value)| {
+        let value = value?;
         let (host, port) = value.rsplit_once(':')?;
         let address = (2..=5).contains(&port.len())
             && port.bytes().all(|b| b.is_ascii_digit())
@@ -1985,11 +1982,7 @@ fn asks_by_name(flag: &str) -> bool {
 /// `--op show`, `--action=list`: an option naming the operation, given a reading word.
 fn operation_looks(c: &Cmd<'_>) -> bool {
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, Some(v)),
-            None => (*w, words.get(i + 1).copied()),
-        };
+    super::option_pairs(&words).any(|(flag, value)| {
         flag.starts_with("--")
             && matches!(
                 flag.trim_start_matches('-'),

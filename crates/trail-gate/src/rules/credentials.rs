@@ -265,11 +265,7 @@ fn browser_cookies(c: &Cmd<'_>) -> bool {
         BROWSERS.contains(&head)
     };
     let words: Vec<&str> = c.words().collect();
-    words.iter().enumerate().any(|(i, w)| {
-        let (flag, value) = match w.split_once('=') {
-            Some((f, v)) => (f, Some(v)),
-            None => (*w, words.get(i + 1).copied()),
-        };
+    crate::effect::option_pairs(&words).any(|(flag, value)| {
         flag.starts_with('-')
             && flag.to_ascii_lowercase().contains("cookie")
             && value.is_some_and(browser)
@@ -458,8 +454,7 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
         && names_a_credential_last(pattern);
-    let flagged: Vec<&str> = flagged.collect();
-    (names(pattern) || flagged.iter().any(|p| names(p)))
+    (names(pattern) || flagged.into_iter().any(names))
         && (piped
             || files.iter().filter_map(|f| ctx.resolve(f)).any(|p| {
                 recursive
