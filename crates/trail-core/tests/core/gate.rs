@@ -6369,3 +6369,24 @@ fn a_settings_file_the_program_finds_by_its_name() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the 73rd part after its first run: a console's own `QUIT` alone on a
+/// handed line was read as shutting something down (xfoil's five safe rows asked), while the
+/// statements before it went unread for their places.
+#[test]
+fn a_handed_quit_ends_the_console_only() {
+    let ctx = ctx();
+    for line in [
+        "echo QUIT | acme-solver",
+        "printf 'LOAD in/a.dat\\nOPER\\nALFA 4\\n\\nQUIT\\n' | acme-solver",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "echo SHUTDOWN | acme-cli",
+        "acme-solver <<'EOF'\nLOAD in/a.dat\nPACC\n/srv/aero/polars/a.txt\n\nQUIT\nEOF",
+        "printf 'void main() { ReadFile(\"in/a.vsp3\"); ExportFile(\"/home/dev/a.stl\"); }\\n' > build/a.script && acme-script -script build/a.script",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -220,7 +220,13 @@ pub(super) fn named_in_text(
     ctx: &Context,
     raw: &str,
 ) -> Option<Decision> {
-    let word = texts.iter().flat_map(|t| t.lines()).find_map(|line| {
+    // Statements one by one, as a line may hold several (`ReadVSPFile(…); ExportFile(…);`):
+    // one that reads does not make another's place a place read.
+    let statements = texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .flat_map(|l| l.split(';'));
+    let word = statements.into_iter().find_map(|line| {
         let place = line
             .split(|ch: char| {
                 ch.is_whitespace()
@@ -245,7 +251,9 @@ pub(super) fn named_in_text(
                 let p = ctx.resolve(value)?;
                 outside_ground(&p, ctx, after_kind).then(|| value.to_string())
             })?;
-        says_output(line).then_some(place)
+        // A line that is the place alone answers a program's question for a file, which it
+        // may write as well as read.
+        (says_output(line) || line.trim() == place).then_some(place)
     })?;
     Some(super::decide(
         Verdict::Junction,

@@ -3155,7 +3155,12 @@ fn fed_statements(
             .split(['_', '-'])
             .next()
             .filter(|v| v.len() >= 3 && *v != first);
+        // The console's own ending alone on its line (`QUIT`, `EXIT`) ends that console, as
+        // `quit` after statements handed one per argument does; nothing else stops.
+        let ends_console =
+            ws.clone().next().is_none() && matches!(first.as_str(), "quit" | "exit" | "bye");
         if (ws.clone().next().is_some() || alone_in_capitals)
+            && !ends_console
             && first != "set"
             && verb != Some("set")
             && first
