@@ -6390,3 +6390,25 @@ fn a_handed_quit_ends_the_console_only() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 73rd part's first run: a console's route written with a slash (`php craft
+/// plugin/uninstall seomatic`) and a destroying verb given as an option's value
+/// (`dj_setup_database -r uninstall`) were not read as verbs.
+#[test]
+fn a_routed_verb_and_a_verb_as_an_options_value() {
+    let ctx = ctx();
+    for line in [
+        "php acme plugin/uninstall seomatic",
+        "php acme user/delete 42",
+        "bin/acme_setup -u root -r uninstall",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-dbtool -n -r build/reload.sql build/unload",
+        "php acme plugin/list",
+        "acme-tool --format json src/remove",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -648,6 +648,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| credential_flag(c))
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
+        .or_else(|| valued_act(c))
         .or_else(|| switched_off(c))
         .or_else(|| remote_console(c))
         .or_else(|| production(c))
@@ -1108,6 +1109,45 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
     })
 }
 
+/// The verb of a first word written `namespace/verb` in lower case (`plugin/uninstall`,
+/// `cache/flush`), when that verb has consequences: a path seldom ends in a bare verb, but
+/// for a directory a build writes into (`dbunload … build/unload`).
+fn routed_verb(w: &str) -> Option<&str> {
+    let (space, verb) = w.split_once('/')?;
+    let word = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    let scratch = matches!(
+        space,
+        "build" | "dist" | "target" | "out" | "output" | "tmp"
+    );
+    (word(space) && word(verb) && !scratch && parts(verb).iter().any(|p| classify(p).is_some()))
+        .then_some(verb)
+}
+
+/// An option whose value is a destroying verb alone (`dj_setup_database -r uninstall`,
+/// `--mode purge`): the act the program is told to do is that verb's. Not under a subcommand
+/// that only looks (`read -m flash`), nor a word as often a noun (a flash memory, a format).
+fn valued_act(c: &Cmd<'_>) -> Option<Verb> {
+    let looks = subcommands(c)
+        .first()
+        .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())));
+    if looks {
+        return None;
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words).find_map(|(flag, value)| {
+        let value = value?;
+        (flag.starts_with('-')
+            && value.len() >= 4
+            && value.bytes().all(|b| b.is_ascii_lowercase())
+            && !matches!(value, "flash" | "format")
+            && classify_singular(value) == Some(Class::Destroys))
+        .then(|| Verb {
+            word: format!("{flag} {value}"),
+            class: Class::Destroys,
+        })
+    })
+}
+
 /// Whether `word` holds `needle` (lower case) in either case: a look that allocates nothing,
 /// asked before splitting a word into its parts on every command.
 pub(super) fn holds(word: &str, needle: &str) -> bool {
@@ -1564,7 +1604,7 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_switch = false;
     let mut after_id = false;
     let mut out = Vec::new();
-    for a in c.args {
+    for (i, a) in c.args.iter().enumerate() {
         // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's; alone, it
         // is an operand that names something (`amttool "$(hostname -f)" reset`), and the
         // verb may follow it.
@@ -1610,6 +1650,12 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             // An object's address before the verb (`storcli /c0/v0 del`, `/c0/e252/s3 set
             // offline`): short segments, no extension; a file or directory ends the words.
             if out.is_empty() && object_address(w) {
+                continue;
+            }
+            // A namespaced command written with a slash (`php craft plugin/uninstall seo`, a
+            // console's route): its verb leads, as after `:`.
+            if let Some(verb) = (i == 0 && out.is_empty()).then(|| routed_verb(w)).flatten() {
+                out.push(verb);
                 continue;
             }
             if w.contains('/') || w.contains('.') {
