@@ -6412,3 +6412,25 @@ fn a_routed_verb_and_a_verb_as_an_options_value() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 73rd part's first run: a password typed after an option whose name trail does
+/// not read as a password's (`-ksp 'Wint3r!2026'`, `--p 'Tr0ub4dor&3'`) was let through; its
+/// shape says what it is.
+#[test]
+fn a_chosen_password_under_any_option() {
+    let ctx = ctx();
+    for line in [
+        "java -jar Acme.jar -kst PKCS12 -ksp 'Wint3r!2026' -d build/signed build/c.pdf",
+        "acme-spec render index.bs --u editor --p 'Tr0ub4dor&3'",
+        "acme-voice -supw 'Hunter2-voice!' 1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-fmt --pattern 'Ab1!' src/a.txt",
+        "acme-build --define 'Version=2.0!' build/",
+        "acme-spec index.bs --title 'Draft&Notes' --out build/index.html",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

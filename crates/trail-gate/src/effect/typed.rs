@@ -17,7 +17,9 @@ pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let words: Vec<&str> = c.option_words().collect();
     let option = super::option_pairs(&words).find_map(|(flag, value)| {
         let value = value?;
-        (flag.starts_with('-') && names_secret(flag) && looks_secret(value)).then_some(flag)
+        (flag.starts_with('-')
+            && (names_secret(flag) && looks_secret(value) || chosen_password(value)))
+        .then_some(flag)
     })?;
     Some(decide(
         Verdict::Junction,
@@ -64,4 +66,20 @@ fn looks_secret(v: &str) -> bool {
         && !v.contains(['/', ' '])
         && letters
         && (digits || symbols)
+}
+
+/// A value shaped as a person's chosen password whatever its option is called (`-ksp
+/// 'Wint3r!2026'`, `--p 'Tr0ub4dor&3'`): upper and lower case, a digit and one of the symbols
+/// password rules ask for, and nothing a path, a pattern or a setting is written with.
+fn chosen_password(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    (8..=40).contains(&v.len())
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes()
+            .any(|b| matches!(b, b'!' | b'@' | b'#' | b'&' | b'*' | b'?' | b'+' | b'^'))
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!@#&*?+^$%_-".contains(&b))
+        && !v.starts_with(['$', '-', '@'])
 }
