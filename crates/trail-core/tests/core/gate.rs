@@ -5380,7 +5380,6 @@ fn a_secret_file_known_by_its_name_printed() {
         "cat /usr/share/doc/acme/secrets.md",
         "cat /etc/ssl/certs/acme.crt",
         "cat /tmp/acme.key",
-        "cat build/acme.secret",
         "grep auth src/login.rs",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
@@ -6430,6 +6429,32 @@ fn a_chosen_password_under_any_option() {
         "acme-fmt --pattern 'Ab1!' src/a.txt",
         "acme-build --define 'Version=2.0!' build/",
         "acme-spec index.bs --title 'Draft&Notes' --out build/index.html",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by the 72nd and 73rd parts' first runs: a project's own key or password file printed
+/// whole (`cat developer_key.pem`, `cat etc/dbpasswords.secret`) was let through, as every
+/// file of the project was; source code about tokens and files made to be shown stay allowed.
+#[test]
+fn a_projects_secret_file_printed_whole() {
+    let ctx = ctx();
+    for line in [
+        "cat developer_key.pem",
+        "cat etc/dbpasswords.secret",
+        "head config/credentials.json",
+        "cat certs/server.key",
+        "cat build/acme.secret",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "cat src/tools/token-safety.ts",
+        "cat config/secrets.example.yaml",
+        "cat certs/server.pem",
+        "cat .env.example",
+        "grep -n TODO src/secrets.rs",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

@@ -305,7 +305,7 @@ fn metadata_credentials(c: &Cmd<'_>) -> bool {
 /// settings are where a tool keeps its tokens and passwords, whatever the tool, so the whole
 /// file lands in the agent's context. Only programs that print a file as it is; a shell's
 /// start-up file or ssh's host list (no extension: `~/.bashrc`, `~/.ssh/config`) and caches
-/// are not a tool's settings.
+/// are not a tool's settings. In the project, a file named for a secret ([`project_secret`]).
 fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
     const PRINTERS: &[&str] = &[
         "cat", "bat", "batcat", "less", "more", "most", "head", "tail", "tac", "nl", "strings",
@@ -319,13 +319,60 @@ fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
         .filter_map(|a| ctx.resolve(a.text.as_deref()?))
         .chain(c.reads.iter().filter_map(|r| ctx.resolve(r)))
         .any(|p| {
-            !p.starts_with(&ctx.places.project_root)
-                && (p
-                    .strip_prefix(home)
-                    .is_ok_and(|rel| home_settings(&p, &rel.to_string_lossy()))
-                    || ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp
-                        && secret_by_its_name(&p))
+            if p.starts_with(&ctx.places.project_root) {
+                return project_secret(&p);
+            }
+            p.strip_prefix(home)
+                .is_ok_and(|rel| home_settings(&p, &rel.to_string_lossy()))
+                || ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp
+                    && secret_by_its_name(&p)
         })
+}
+
+/// A file of the project whose name says it holds the project's own secrets, printed whole
+/// (`cat etc/dbpasswords.secret`, `cat developer_key.pem`): the agent needs what the file
+/// configures, not the values, which would land in its context. Only a key store's kinds and
+/// data files named for a secret: not source code about one (`token-safety.ts`), nor a file
+/// made to be shown (`secrets.example.yaml`, a test's fixture). (Not `.env` itself: sending
+/// it out is labelled a junction, not the block a credential sent out is.)
+fn project_secret(p: &std::path::Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let shown = [
+        "example", "sample", "template", "dist", "test", "fake", "dummy", "mock", "public",
+    ];
+    if shown.iter().any(|w| name.contains(w)) {
+        return false;
+    }
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    let words = || stem.split(['-', '_', '.']);
+    let store = matches!(
+        ext,
+        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore" | "key"
+    );
+    let data = matches!(
+        ext,
+        "" | "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "properties" | "txt"
+    );
+    let named = words().any(|w| {
+        matches!(
+            w,
+            "secret"
+                | "secrets"
+                | "password"
+                | "passwords"
+                | "passwd"
+                | "credentials"
+                | "token"
+                | "tokens"
+                | "apikey"
+                | "privkey"
+        ) || w.ends_with("passwords")
+    });
+    let private_pem = ext == "pem" && words().any(|w| matches!(w, "key" | "private" | "priv"));
+    store || private_pem || data && named
 }
 
 /// A file whose own name says it holds a secret, wherever a service keeps it outside the
