@@ -6459,3 +6459,23 @@ fn a_projects_secret_file_printed_whole() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 72nd part's first run: a device named before the verb (`pdutil /dev/ttyACM0
+/// install build/Game.pdx`, `comm_tool /dev/ttyUSB0 P3X FlycParam set …`) ended the
+/// subcommand words, as a file does, so the verb after it was never read.
+#[test]
+fn a_verb_after_the_device_it_acts_on() {
+    let ctx = ctx();
+    for line in [
+        "acme-util /dev/ttyACM0 install build/Game.pdx",
+        "./acme_service_tool.py /dev/ttyUSB0 P3X Param set motor_idle_speed 1600",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-util /dev/ttyACM0 list",
+        "./acme_service_tool.py /dev/ttyUSB0 P3X Param get motor_idle_speed",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1685,15 +1685,21 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
 /// every one of a kind, `/c0/vall`): every segment a short run of letters and digits with at
 /// least one digit, or a letter and `all`; no extension.
 fn object_address(w: &str) -> bool {
-    w.strip_prefix('/').is_some_and(|rest| {
-        !rest.is_empty()
-            && rest.split('/').all(|seg| {
-                (1..=6).contains(&seg.len())
-                    && seg.bytes().all(|b| b.is_ascii_alphanumeric())
-                    && (seg.bytes().any(|b| b.is_ascii_digit())
-                        || seg.len() == 4 && seg.ends_with("all"))
-            })
-    })
+    // A device the program speaks to (`pdutil /dev/ttyACM0 install`, `comm_tool /dev/ttyUSB0
+    // … set …`): its verb follows.
+    let device = w.strip_prefix("/dev/").is_some_and(|d| {
+        !d.is_empty() && d.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'/')
+    });
+    device
+        || w.strip_prefix('/').is_some_and(|rest| {
+            !rest.is_empty()
+                && rest.split('/').all(|seg| {
+                    (1..=6).contains(&seg.len())
+                        && seg.bytes().all(|b| b.is_ascii_alphanumeric())
+                        && (seg.bytes().any(|b| b.is_ascii_digit())
+                            || seg.len() == 4 && seg.ends_with("all"))
+                })
+        })
 }
 
 /// A flag telling the program to run code that comes with what it downloads
