@@ -6490,3 +6490,16 @@ fn a_verb_after_the_device_it_acts_on() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 74th part's first run: `xidel` (an XPath tool) was read as a verb joined to
+/// its name (`xi` + `del`, as `userdel`), and every safe row of it asked.
+#[test]
+fn a_name_ending_in_a_syllable_not_a_verb() {
+    let ctx = ctx();
+    for line in ["xidel data/feed.xml -e '//item/title'", "mudel build/x"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in ["pjdel 123456", "prodel /db/sports", "acmeuserdel alice"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

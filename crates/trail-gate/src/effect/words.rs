@@ -1426,6 +1426,17 @@ fn speaks(part: &str) -> bool {
     )
 }
 
+/// Whether `verb` is joined at an end of `lower` (`userdel`, `wipefs`, `vgremove`). A verb of
+/// three letters after two letters ending in a vowel ends a word, not a verb joined to an
+/// abbreviation (`xidel`, `model`; `pjdel`, `prodel`, `userdel`).
+fn joined_at_an_end(lower: &str, verb: &str) -> bool {
+    let syllable = verb.len() <= 3
+        && lower.len() == verb.len() + 2
+        && b"aeiouy".contains(&lower.as_bytes()[1]);
+    lower.len() > verb.len() + 1
+        && (lower.ends_with(verb) && !syllable || (verb.len() >= 4 && lower.starts_with(verb)))
+}
+
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`, `mlmmj-send`.
 /// A name that only ends in another reaching word (`fts-transfer-status`, `kodi-release`) is
 /// mostly a local client's, and a plural in a name is a noun (`dials.find_spots`, a
@@ -1479,10 +1490,7 @@ fn name_verb(name: &str) -> Option<Verb> {
     let lower = stem.to_ascii_lowercase();
     let joined = |list: &[&str], class| {
         list.iter()
-            .find(|v| {
-                lower.len() > v.len() + 1
-                    && (lower.ends_with(*v) || (v.len() >= 4 && lower.starts_with(*v)))
-            })
+            .find(|v| joined_at_an_end(&lower, v))
             .map(|_| Verb {
                 word: name.into(),
                 class,
