@@ -6503,3 +6503,20 @@ fn a_name_ending_in_a_syllable_not_a_verb() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 74th part's first run: an HDMI-CEC adapter (`cec-ctl -d /dev/cec0
+/// --list-devices`) was taken for a disk the program writes, and blocked.
+#[test]
+fn an_hdmi_or_infrared_adapter_is_no_disk() {
+    let ctx = ctx();
+    for line in [
+        "acme-ctl -d /dev/cec0 --list-devices",
+        "acme-ir -d /dev/lirc0 --list",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-ctl -d /dev/sda --list-devices", &ctx).verdict,
+        Verdict::Block
+    );
+}

@@ -416,11 +416,12 @@ const PLAIN_DEVICES: &[&str] = &[
 ];
 
 /// Kinds of character devices that hold no file system: cameras, modems' control channels,
-/// input, sound, buses and clocks (`/dev/video0`, `/dev/cdc-wdm0`, `/dev/i2c-1`). Talking to
-/// one is not writing over a disk. (Not `hidraw`: a security key's reset wipes what it holds.)
+/// input, sound, buses and clocks (`/dev/video0`, `/dev/cdc-wdm0`, `/dev/i2c-1`), an HDMI
+/// link's or an infrared remote's adapter (`/dev/cec0`, `/dev/lirc0`). Talking to one is not
+/// writing over a disk. (Not `hidraw`: a security key's reset wipes what it holds.)
 const PLAIN_DEVICE_KINDS: &[&str] = &[
     "video", "media", "v4l", "cdc-wdm", "input", "snd", "i2c", "spidev", "gpiochip", "rtc", "dri",
-    "uinput", "vhost", "net", "kvm", "fuse", "cu.", "serial", "usb",
+    "uinput", "vhost", "net", "kvm", "fuse", "cu.", "serial", "usb", "cec", "lirc",
 ];
 
 /// Option names that say where output goes.
