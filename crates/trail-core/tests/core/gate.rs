@@ -6520,3 +6520,23 @@ fn an_hdmi_or_infrared_adapter_is_no_disk() {
         Verdict::Block
     );
 }
+
+/// Found by reading the 74th part after its first run: a password inside a form's fields given
+/// as one value (`--post 'user=dev&pass=hunter2'`, `-a proxyPassword=s3cret`) was not read as
+/// typed.
+#[test]
+fn a_password_among_a_forms_fields() {
+    let ctx = ctx();
+    for line in [
+        "acme-fetch https://shop.example.org/login -f '//form' --post 'user=dev&pass=hunter2'",
+        "acme-client init -a profileName=default -a proxyPassword=s3cretPW1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-fetch https://shop.example.org/search --post 'q=shoes&page=2'",
+        "acme-client init -a proxyPassword=$PROXY_PW",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

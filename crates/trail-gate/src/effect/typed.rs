@@ -18,7 +18,9 @@ pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let option = super::option_pairs(&words).find_map(|(flag, value)| {
         let value = value?;
         (flag.starts_with('-')
-            && (names_secret(flag) && looks_secret(value) || chosen_password(value)))
+            && (names_secret(flag) && looks_secret(value)
+                || chosen_password(value)
+                || form_password(value)))
         .then_some(flag)
     })?;
     Some(decide(
@@ -82,4 +84,14 @@ fn chosen_password(v: &str) -> bool {
         && v.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"!@#&*?+^$%_-".contains(&b))
         && !v.starts_with(['$', '-', '@'])
+}
+
+/// A form's or a query's fields given as one value, one named for a password with a value
+/// written out (`--post 'user=dev&pass=hunter2'`, `--data login=a&token=9f3c…`).
+fn form_password(v: &str) -> bool {
+    v.trim_matches(['"', '\'']).split('&').any(|field| {
+        field
+            .split_once('=')
+            .is_some_and(|(key, value)| names_secret(key) && looks_secret(value))
+    })
 }
