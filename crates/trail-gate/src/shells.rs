@@ -170,7 +170,7 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
                 && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         })
     });
-    if fetch {
+    if fetch || substitution_reaches(raw) {
         return Some("remote");
     }
     let decode = [
@@ -184,6 +184,23 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
     .any(|d| raw.contains(d))
         || raw.contains("\\x");
     decode.then_some("decoded")
+}
+
+/// Whether a command substitution in `raw` names a URL of another host, of any scheme (`$(websocat
+/// -n1 wss://relay.example.org/cmd)`): whatever program it runs, what it prints came over the
+/// network.
+fn substitution_reaches(raw: &str) -> bool {
+    raw.match_indices("$(").any(|(i, _)| {
+        let inner = &raw[i + 2..];
+        let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
+        inner.split_whitespace().any(|w| {
+            let w = w.trim_matches(['"', '\'']);
+            w.split_once("://").is_some_and(|(scheme, _)| {
+                !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_lowercase() || b == b'+')
+            }) && !w.starts_with("file://")
+                && url_host(w).is_some_and(|h| !h.is_empty() && !loopback(&h))
+        })
+    })
 }
 
 /// The host a fetching command reads from (`curl -fsSL https://sh.rustup.rs` → `sh.rustup.rs`).
