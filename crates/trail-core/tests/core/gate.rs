@@ -6560,3 +6560,23 @@ fn code_substituted_from_any_url_is_remote() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 74th part's first run: a device put to sleep (`cec-ctl --to 0 --standby`,
+/// `echo 'standby 0' | cec-client`, `crm_standby -N node2`) was not read as stopping it.
+#[test]
+fn a_device_put_to_standby() {
+    let ctx = ctx();
+    for line in [
+        "acme-ctl --to 0 --standby",
+        "echo 'standby 0' | acme-client -s -d 1",
+        "acme_standby -N node2 -v on",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-is-supported --suspend",
+        "acme-ctl --to 0 --give-device-power-status",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -189,6 +189,8 @@ const STOPS: &[&str] = &[
     "shutdown",
     "silence",
     "snooze",
+    // A device put to sleep (`cec-ctl --to 0 --standby`): what it shows or runs stops.
+    "standby",
     "stop",
     "suspend",
     // Taken off the machine it ran on: a loaded module or service, an imported disk group.
@@ -2619,7 +2621,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reveals,
             });
         }
-        if unknown && switches_off_safeguard(&ps) || turns_off(&ps) {
+        if unknown && switches_off_safeguard(&ps) || turns_off(c.name, &ps) {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Stops,
@@ -2759,9 +2761,15 @@ const ONE_WORD_FLAGS: &[&str] = &[
 
 /// A flag that switches something off (`--turnoff`, `--turn-off`, `--power-off-on-close`,
 /// `--switch-off`): a device or a service stops.
-fn turns_off(ps: &[String]) -> bool {
+fn turns_off(name: &str, ps: &[String]) -> bool {
     match ps {
         [one, ..] if matches!(one.as_str(), "turnoff" | "switchoff") => true,
+        // A device or a machine put to sleep by a flag of one word (`cec-ctl --to 0
+        // --standby`), unless the program only asks whether it could (`pm-is-supported
+        // --suspend`).
+        [one] if matches!(one.as_str(), "standby" | "suspend" | "hibernate") => !parts(name)
+            .iter()
+            .any(|p| matches!(p.as_str(), "is" | "can" | "has")),
         [verb, off, ..] => {
             matches!(verb.as_str(), "turn" | "power" | "switch" | "shut")
                 && matches!(off.as_str(), "off" | "down")
