@@ -6580,3 +6580,24 @@ fn a_device_put_to_standby() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 74th part's first run: a private key typed after an option named for it
+/// (`nostril --sec 3f1c…`, `--private-key 0x…`) was not a typed credential; a key's file
+/// named there is not one either way.
+#[test]
+fn a_private_key_typed_on_the_command_line() {
+    let ctx = ctx();
+    for line in [
+        "acme-sign --sec 3f1c8a9e2b7d4f6a0c5e8b1d9a7f3c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d2f4a --content hello",
+        "acme-chain deploy-local --private-key 0x4c0883a69102937d6231471b5dbb6204fe512961708279f1d8b1a7e5d3c2b1a0",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sign --sec build/test.key --content hello",
+        "acme-sign --sec 30 --content hello",
+        "acme-sign --key Autolock --content hello",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

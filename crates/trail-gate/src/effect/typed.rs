@@ -46,6 +46,22 @@ fn names_secret(flag: &str) -> bool {
             "password" | "passwd" | "passphrase" | "passkey" | "pass" | "pw" | "secret"
         ) || l == "token" && ps.len() > 1
     }) || ps.len() == 1 && ps[0] == "token"
+        || private_key(&ps)
+}
+
+/// An option named for a private or secret key (`--sec`, `--seckey`, `--private-key`,
+/// `--signing-key`), whose value written out is the key itself; a key alone is a setting's.
+fn private_key(ps: &[String]) -> bool {
+    match ps {
+        [one] => matches!(
+            one.as_str(),
+            "sec" | "seckey" | "nsec" | "privkey" | "privatekey"
+        ),
+        [.., kind, key] => {
+            key == "key" && matches!(kind.as_str(), "private" | "secret" | "signing" | "priv")
+        }
+        _ => false,
+    }
 }
 
 /// A value written out (not a variable, a file or a prompt) that mixes letters with digits or
