@@ -6601,3 +6601,17 @@ fn a_private_key_typed_on_the_command_line() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 74th part's first run: a JSON Web Key kept alone (`cat
+/// ~/.config/didkit/issuer.jwk`) is a private key printed, like a `.key`; a public one, named
+/// so or published in a set, is not.
+#[test]
+fn a_json_web_key_printed() {
+    let ctx = ctx();
+    for line in ["cat ~/.config/acme/issuer.jwk", "cat keys/signing.jwk"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["cat keys/public.jwk", "cat ~/.config/acme/jwks.json"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -69,12 +69,20 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
         || !p.starts_with(&ctx.places.project_root) && (named_for_a_credential(&r) || key_file(p))
 }
 
-/// A private key by its file's kind, wherever it is kept outside the project
-/// (`/var/lib/gemini/certs/capsule.key`, `~/keys/account.key`). (Not yet `.secret` or a
+/// A private key by its file's kind (`/var/lib/gemini/certs/capsule.key`, `~/keys/account.key`,
+/// `~/.config/didkit/issuer.jwk`). (Not yet `.secret` or a
 /// `privkey*.pem`: handed with an address, those made a client's own login file an
 /// exfiltration, `ldapvi -y /etc/ldap.secret -h ldap://…`, which two parts label asked.)
 fn key_file(p: &std::path::Path) -> bool {
-    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("key"))
+    // A JSON Web Key kept alone (`issuer.jwk`) is a private one: a public key is published in
+    // a set (`jwks.json`) or named so (`public.jwk`).
+    let public = || {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().contains("pub"))
+    };
+    p.extension().is_some_and(|e| {
+        e.eq_ignore_ascii_case("key") || e.eq_ignore_ascii_case("jwk") && !public()
+    })
 }
 
 /// A file in a hidden directory of the home (where tools keep their settings) whose own name
@@ -350,8 +358,8 @@ fn project_secret(p: &std::path::Path) -> bool {
     let words = || stem.split(['-', '_', '.']);
     let store = matches!(
         ext,
-        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore" | "key"
-    );
+        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore"
+    ) || key_file(p);
     let data = matches!(
         ext,
         "" | "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "properties" | "txt"
