@@ -1186,3 +1186,16 @@ fn new_families_sealed73_part() {
     print_table("secrets-families-sealed73.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventy-fourth sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes),
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 02143cf (the redactor as at 4560199): `cargo test -p trail-core --test core
+/// redactor_labelled::new_families_sealed74 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed74_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed74.tsv"), show);
+    print_table("secrets-families-sealed74.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
