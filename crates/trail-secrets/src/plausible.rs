@@ -152,6 +152,11 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if bytes.iter().all(|&b| b == first) {
         return true;
     }
+    // A mask's words between stars (`***REMOVED SENSITIVE VALUE***`, Nextcloud's `occ
+    // config:list` output).
+    if v.len() > 6 && v.starts_with("***") && v.ends_with("***") {
+        return true;
+    }
     if few_symbols(v) {
         return true;
     }

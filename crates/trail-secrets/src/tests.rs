@@ -4307,3 +4307,14 @@ fn a_wallet_or_signer_seed() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 73rd sealed part: a mask's words between stars (`"secret":
+/// "***REMOVED SENSITIVE VALUE***"`, as Nextcloud's `occ config:list` prints) were taken for
+/// the secret and replaced.
+#[test]
+fn a_mask_between_stars_is_kept() {
+    let clean = "{\"passwordsalt\": \"***REMOVED SENSITIVE VALUE***\", \"secret\": \"***REMOVED SENSITIVE VALUE***\"}";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("{\"secret\": \"Vb7qK2mLpT9wXv4RzN8s\"}");
+    assert!(!out.contains("Vb7qK2mLpT9wXv4RzN8s"), "{out}");
+}
