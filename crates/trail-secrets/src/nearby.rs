@@ -841,7 +841,7 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     }
     // A public key's or a certificate's DER, whatever name it stands under (a browser
     // extension manifest's `key`).
-    if plausible::der_public(v) {
+    if plausible::public_key(v) {
         return false;
     }
     // Named a token, a secret or a cookie outright, a long value of one alphabet is still

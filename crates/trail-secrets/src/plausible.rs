@@ -1782,7 +1782,7 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             let hex = |h: &str| h.len() >= 16 && h.bytes().all(|c| c.is_ascii_hexdigit());
             hex(salt) && hex(digest)
         });
-    crypt || reference || from_env || fingerprint || named_digest || salted || der_public(v)
+    crypt || reference || from_env || fingerprint || named_digest || salted || public_key(v)
 }
 
 /// crypt(3)'s format: `$id$…$…` (`$2a$10$…`, `$6$salt$…`), what a system stores to check a
@@ -1799,6 +1799,16 @@ pub(crate) fn crypt_format(v: &str) -> bool {
                 && rest.as_bytes().get(id_len) == Some(&b'$')
                 && rest[id_len + 1..].contains('$')
         })
+}
+
+/// A public key written as base64, whatever name it stands under: DER ([`der_public`]) or an
+/// elliptic curve's uncompressed point, 65 bytes opening with `0x04` (a Web Push server's
+/// `applicationServerKey`, a VAPID public key). A private scalar of that curve is 32 bytes.
+pub(crate) fn public_key(v: &str) -> bool {
+    let v = v.trim_matches(['"', '\'']);
+    let point = (86..=88).contains(&v.len())
+        && base64_decode(v).is_some_and(|b| b.len() == 65 && b[0] == 0x04);
+    point || der_public(v)
 }
 
 /// Base64 DER whose first element inside the outer SEQUENCE is another SEQUENCE: a public

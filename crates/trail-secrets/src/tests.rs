@@ -4318,3 +4318,18 @@ fn a_mask_between_stars_is_kept() {
     let (out, _) = redact("{\"secret\": \"Vb7qK2mLpT9wXv4RzN8s\"}");
     assert!(!out.contains("Vb7qK2mLpT9wXv4RzN8s"), "{out}");
 }
+
+/// Found by the 74th sealed part (and two earlier parts' look-alikes): a Web Push server's
+/// public key (`applicationServerKey: 'BFmw…'`, an uncompressed P-256 point, 65 bytes opening
+/// with 0x04) stood under a key's name and was replaced. Its private half, 32 bytes, is
+/// still a secret.
+#[test]
+fn an_elliptic_curves_public_point_is_kept() {
+    let clean = "applicationServerKey: 'BFmwlx8MYyUgOPUQg4xHP-T-GbdVsy4zOg0H4zo3tgSZ5zM1otYy8gopIloeJYKQ9FZ40qmPR5QwdkXfftdvt-c'";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("VAPID_PRIVATE_KEY=Xq3vN8pT2sLmR7wYbK5zH1cJ9fD4gA6eU0oI2nMqWtE");
+    assert!(
+        !out.contains("Xq3vN8pT2sLmR7wYbK5zH1cJ9fD4gA6eU0oI2nMqWtE"),
+        "{out}"
+    );
+}
