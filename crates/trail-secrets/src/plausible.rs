@@ -2241,10 +2241,20 @@ pub(crate) fn public_context(before: &str) -> bool {
             .unwrap_or_default()
             .to_ascii_lowercase()
     };
-    if ["sha512-", "sha384-", "sha256-"]
+    // A digest after its algorithm's name: subresource integrity's `sha512-…`, HTTP's
+    // `Repr-Digest: sha-512=:…:` (RFC 9530), `md5=…`.
+    let tail = lower_tail(12);
+    let algorithm = ["=:", "-", "=", ":"]
         .iter()
-        .any(|p| lower_tail(7).ends_with(p))
-    {
+        .find_map(|sep| tail.strip_suffix(sep))
+        .is_some_and(|t| {
+            [
+                "sha-512", "sha-384", "sha-256", "sha512", "sha384", "sha256", "md5", "blake2b",
+            ]
+            .iter()
+            .any(|a| t.ends_with(a))
+        });
+    if algorithm {
         return true;
     }
     // The content of a tag that says it is encrypted (FileZilla's `<Pass encoding="crypt"

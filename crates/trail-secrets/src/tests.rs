@@ -4333,3 +4333,18 @@ fn an_elliptic_curves_public_point_is_kept() {
         "{out}"
     );
 }
+
+/// Found by the 74th sealed part: HTTP's digest fields (`Repr-Digest: sha-512=:…:`, RFC 9530)
+/// were replaced as a 512-bit key, as only subresource integrity's `sha512-…` was known for a
+/// digest after its algorithm's name.
+#[test]
+fn a_digest_after_its_algorithms_name() {
+    for clean in [
+        "Repr-Digest: sha-512=:rfWVtvarGZXKPG43K3W2MVC8UZNjsxjsXZtnYkS+QOCdZY3YeL2hQit870LAanVKqVphfvcaKUPfVgqKY6kayQ==:",
+        "Content-Digest: sha-256=:RXnvAd6m3XmtfapvOQ9sTEL0cEl0QFIKJo6bWk1vDpY=:",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    let key = "AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWntUO1F8j8rQ==";
+    assert!(!redact(key).0.contains("lJzRc1YdHaAA2KCNJJ1tkYwF"));
+}
