@@ -1749,6 +1749,24 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             || !r[..name].bytes().any(|c| c.is_ascii_lowercase());
         name > 0 && one_case && r[name..].trim_start_matches('}').starts_with('/')
     });
+    // A secret manager's entry by its name and version (`--set-secrets=API_TOKEN=
+    // api-token:latest`, `db-password:3`), after the variable it fills, if any: where the
+    // secret is kept.
+    let entry = v
+        .split_once('=')
+        .filter(|(var, _)| {
+            var.bytes()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        })
+        .map_or(v, |(_, r)| r);
+    let reference = reference
+        || entry.rsplit_once(':').is_some_and(|(name, version)| {
+            (version == "latest"
+                || !version.is_empty() && version.bytes().all(|c| c.is_ascii_digit()))
+                && name
+                    .split(['-', '_', '/'])
+                    .all(|w| w.len() >= 2 && w.bytes().all(|c| c.is_ascii_lowercase()))
+        });
     // Read from the environment by code (`os.environ["…"]`, `process.env.X`): where the
     // secret is kept, not the secret.
     let from_env = ["os.environ", "process.env", "getenv(", "env::var(", "ENV["]

@@ -4348,3 +4348,18 @@ fn a_digest_after_its_algorithms_name() {
     let key = "AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWntUO1F8j8rQ==";
     assert!(!redact(key).0.contains("lJzRc1YdHaAA2KCNJJ1tkYwF"));
 }
+
+/// Found by the 74th sealed part (and an earlier part's look-alike): a secret manager's entry
+/// by its name and version (`--set-secrets=DB_PASSWORD=orders-db-password:latest`) was taken
+/// for the password itself. A real value in the same place still goes.
+#[test]
+fn a_secret_managers_entry_by_name_and_version() {
+    for clean in [
+        "gcloud run deploy api --set-secrets=DB_PASSWORD=orders-db-password:latest",
+        "gcloud run deploy api --set-secrets=API_TOKEN=api-token:3",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    let (out, _) = redact("acme deploy --api-token=Qx7vN2pT9sLmR4wYbK8z");
+    assert!(!out.contains("Qx7vN2pT9sLmR4wYbK8z"), "{out}");
+}
