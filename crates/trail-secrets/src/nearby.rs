@@ -595,6 +595,15 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         // as it is: no guess, unlike a word between.
         between = b[i + len - 1] != b'(';
         i = skip_separators(b, i + len);
+        // A second short word, as a sentence's verb takes two in many languages (`ist
+        // jetzt`, `is now`, `est maintenant`), when what follows the first is none.
+        if between
+            && !value_at(text, i)
+                .is_some_and(|(s, e)| generated_beside(name, &text[s..e], true, false))
+            && let Some(len) = short_word(b, i)
+        {
+            i = skip_separators(b, i + len);
+        }
     }
     let (s, e) = value_at(text, i)?;
     // A value tagged with its encoding (`psk base64:j3Sg…=`, `key hex:9f2c…`): the tag is the
@@ -770,6 +779,16 @@ fn between_word(b: &[u8], i: usize) -> Option<usize> {
     .then_some(len)
 }
 
+/// The length of a short word of lower-case letters at `i` (`jetzt`, `now`), ended by a blank.
+fn short_word(b: &[u8], i: usize) -> Option<usize> {
+    let len = b
+        .get(i..)?
+        .iter()
+        .take_while(|c| c.is_ascii_lowercase())
+        .count();
+    ((2..=6).contains(&len) && b.get(i + len).is_some_and(|c| *c == b' ')).then_some(len)
+}
+
 /// The value that starts at `i`: up to the quote that opened it, the brace (Tcl's `{…}`),
 /// or the next blank, with closing punctuation and markup trimmed.
 fn value_at(text: &str, i: usize) -> Option<(usize, usize)> {
@@ -851,6 +870,12 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     // hex word is as often a digest or a JSON key (`"4dab…": "1b47…"`).
     let hex_allowed = !passwordish(name) || names_a_token_word(name);
     if !between && names_a_token(name) && uniform_random(inner) && (hex_allowed || !is_hex(inner)) {
+        return true;
+    }
+    // With words between (`API_TOKEN ist jetzt 596f…`), a long random run of hex is a token's
+    // still under a token's or a secret's own name; a password's may be a digest. (Others
+    // are asked to be strongly generated below: a class's name is a long run of letters.)
+    if between && names_a_token_word(name) && is_hex(inner) && uniform_random(inner) {
         return true;
     }
     if !mixed(v)

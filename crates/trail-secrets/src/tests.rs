@@ -4363,3 +4363,29 @@ fn a_secret_managers_entry_by_name_and_version() {
     let (out, _) = redact("acme deploy --api-token=Qx7vN2pT9sLmR4wYbK8z");
     assert!(!out.contains("Qx7vN2pT9sLmR4wYbK8z"), "{out}");
 }
+
+/// Found by the 74th sealed part: a token's value told in a sentence with two words between
+/// its name and it (`NAUTOBOT_SUPERUSER_API_TOKEN ist jetzt 596f…`, German for "is now") was
+/// left: one word was all a name's value could stand behind, and no hex behind any.
+#[test]
+fn a_tokens_value_two_words_after_its_name() {
+    for (text, secret) in [
+        (
+            "Zugangsdaten ergänzt: ACME_API_TOKEN ist jetzt 596f02160cf026618b799f84e6ec647d24851733 (bitte rotieren)",
+            "596f02160cf026618b799f84e6ec647d24851733",
+        ),
+        (
+            "the deploy token is now 8c1f4e7a2b9d3c6f0e5a1b8d7c2f9e4a",
+            "8c1f4e7a2b9d3c6f0e5a1b8d7c2f9e4a",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "der ETag ist jetzt 596f02160cf026618b799f84e6ec647d24851733",
+        "<key>AcmeAPIKey</key>\n<string>$(ACME_API_KEY)</string>\n<key>CFBundleShortVersionString</key>",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
