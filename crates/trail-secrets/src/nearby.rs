@@ -299,6 +299,9 @@ fn labelled_an_id(text: &str, start: usize) -> bool {
 /// column (`twilio phone-numbers:list` prints `SID` over `PNb04a…`).
 fn headed_an_id(text: &str, start: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    if headed_by_field(text, line_start, start) {
+        return true;
+    }
     let column = start - line_start;
     let mut end = line_start;
     for _ in 0..50 {
@@ -332,6 +335,38 @@ fn headed_an_id(text: &str, start: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether an id's word heads the value's field, counted by blanks, in the table's heading:
+/// the first line of the block, all of its fields words (`health status index uuid pri …`
+/// over `green open logs-2026.12.03 sqpPXeG_gOUq… 1 1`), when columns are not aligned.
+fn headed_by_field(text: &str, line_start: usize, start: usize) -> bool {
+    let field = text[line_start..start].split_whitespace().count();
+    let block_start = text[..line_start]
+        .trim_end_matches('\n')
+        .rfind("\n\n")
+        .map_or(0, |i| i + 2);
+    if block_start >= line_start {
+        return false;
+    }
+    let mut lines = text[block_start..line_start].lines();
+    // A command's prompt line before the table is not its heading (`$ curl …/_cat/indices`).
+    let heading = lines
+        .find(|l| !l.trim_start().starts_with(['$', '#', '>']) && !l.trim().is_empty())
+        .unwrap_or_default();
+    let words: Vec<&str> = heading.split_whitespace().collect();
+    let wordy = words.len() >= 3
+        && words.iter().all(|w| {
+            w.bytes()
+                .all(|c| c.is_ascii_alphabetic() || matches!(c, b'.' | b'_' | b'-'))
+        });
+    wordy
+        && words.get(field).is_some_and(|w| {
+            w.eq_ignore_ascii_case("id")
+                || w.eq_ignore_ascii_case("uuid")
+                || w.eq_ignore_ascii_case("sid")
+                || w.len() > 3 && (w.ends_with("_id") || w.ends_with(".id"))
+        })
 }
 
 /// The user of `-u user:password` when it is itself generated (`curl -u "akTb640gHo9M…:5OUb…"`,

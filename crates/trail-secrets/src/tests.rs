@@ -4389,3 +4389,16 @@ fn a_tokens_value_two_words_after_its_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 74th sealed part: an index's id in `_cat/indices?v` output was replaced,
+/// because its row's columns did not line up with the heading (`uuid`) once one index's name
+/// was longer than the others. The heading's field at the same count of blanks names it.
+#[test]
+fn a_field_headed_an_id_when_columns_do_not_align() {
+    let clean = "$ curl -s \"https://search.example:9200/_cat/indices?v\"\nhealth status index uuid pri rep docs.count\ngreen open logs-2026.12.03 sqpPXeG_gOUqtxuZw7OjlA 1 1 131851\ngreen open .kibana_8.15.0_001     XIrVt5WGl0xf_Qm3bT9kLw2Z 1 1 12";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact(
+        "name password note\nshop-admin wee^WPQsLFoIH6Tu8 main\nblog-admin Xq7vN2pT9sLmR4wYbK8z backup",
+    );
+    assert!(!out.contains("Xq7vN2pT9sLmR4wYbK8z"), "{out}");
+}
