@@ -1803,6 +1803,34 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
     crypt || reference || from_env || fingerprint || named_digest || salted || public_key(v)
 }
 
+/// Whether the word just before a value, on its line, labels an id in camelCase or with a
+/// separator (`(appId app_f2d1…)`, `"orgId": "…"`, `tenant_id=…`): ids say they are ids,
+/// credentials do not. Not a session's id, which is the login itself, nor a client's: some
+/// APIs take their access key as `client_id` (Unsplash's).
+fn labelled_an_id_just_before(before: &str) -> bool {
+    let tail = before
+        .get(before.len().saturating_sub(64)..)
+        .unwrap_or_default()
+        .trim_end_matches([' ', '"', '\'', ':', '=']);
+    let label = tail
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or_default();
+    let head = label
+        .strip_suffix("Id")
+        .filter(|h| h.ends_with(|c: char| c.is_ascii_lowercase()))
+        .or_else(|| label.strip_suffix("_id"))
+        .or_else(|| label.strip_suffix("-id"));
+    head.is_some_and(|h| {
+        h.len() >= 2
+            && !["session", "client"]
+                .iter()
+                .any(|w| h.to_ascii_lowercase().contains(w))
+            && h.bytes()
+                .all(|c| c.is_ascii_alphabetic() || c == b'_' || c == b'-')
+    })
+}
+
 /// crypt(3)'s format: `$id$…$…` (`$2a$10$…`, `$6$salt$…`), what a system stores to check a
 /// password.
 pub(crate) fn crypt_format(v: &str) -> bool {
@@ -2252,6 +2280,9 @@ fn shipped_in_an_app(before: &str, lower: &str) -> bool {
 }
 
 pub(crate) fn public_context(before: &str) -> bool {
+    if labelled_an_id_just_before(before) {
+        return true;
+    }
     let b = before.as_bytes();
     let lower_tail = |n: usize| {
         before

@@ -4402,3 +4402,21 @@ fn a_field_headed_an_id_when_columns_do_not_align() {
     );
     assert!(!out.contains("Xq7vN2pT9sLmR4wYbK8z"), "{out}");
 }
+
+/// Found by the 74th sealed part: a value labelled an id just before it, with no `:` between
+/// (`(appId app_f2d1…)`) or in a header (`x-bce-debug-id: …`), was replaced as a token. A
+/// client's id is some APIs' access key (Unsplash's `client_id`), and stays a credential.
+#[test]
+fn a_value_labelled_an_id_just_before_it() {
+    for clean in [
+        "Published: https://acme.example/app/shop (appId app_f2d1310338e40ea46ea71da8c3a61d80)",
+        "x-acme-debug-id: YrUivWfx2u9oOTfC7e0wHuIGmnfVZxTW6bqvviXsvYk=",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    let (out, _) = redact("params={'client_id': 'KWMxpQhGv0c0iJvD5DCMQtFrUsL1imubkMlm6rxn-yy'}");
+    assert!(
+        !out.contains("KWMxpQhGv0c0iJvD5DCMQtFrUsL1imubkMlm6rxn-yy"),
+        "{out}"
+    );
+}
