@@ -1199,3 +1199,16 @@ fn new_families_sealed74_part() {
     print_table("secrets-families-sealed74.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventy-fifth sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes,
+/// JWTs, PEM blocks and signed URLs among them), written by a helper that never read trail's
+/// source, run once with the redactor frozen at 80c9cf6: `cargo test -p trail-core --test core
+/// redactor_labelled::new_families_sealed75 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed75_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed75.tsv"), show);
+    print_table("secrets-families-sealed75.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
