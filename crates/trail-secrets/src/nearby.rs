@@ -231,6 +231,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in capability_urls(text)
         .into_iter()
         .chain(url_token_users(text))
+        .chain(signed_urls(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -1415,6 +1416,70 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// The signature of a signed URL, whatever its parameters are called: in a query that also
+/// carries an expiry (a Unix time, `?ik-t=1795392983&ik-s=3601…`), the value drawn at random
+/// (40 hex digits, or mixed base64) is what proves the URL was issued; or a path's first
+/// segment that is an HMAC-SHA1's or -SHA256's base64 with its padding, before what the URL
+/// asks for (Thumbor's `/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/…`).
+fn signed_urls(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("://") {
+        return out;
+    }
+    for (at, _) in text.match_indices("://") {
+        let rest = &text[at + 3..];
+        let len = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | ')'))
+            .unwrap_or(rest.len());
+        let url = &rest[..len];
+        let base = at + 3;
+        let path_start = url.find('/').map_or(url.len(), |i| i + 1);
+        let query_at = url.find('?');
+        let path_end = query_at.or_else(|| url.find('#')).unwrap_or(url.len());
+        if let Some(seg) = url[path_start..path_end.max(path_start)].split('/').next()
+            && url[path_start..].contains('/')
+            && hmac_base64(seg)
+        {
+            out.push((base + path_start, base + path_start + seg.len()));
+        }
+        let Some(q) = query_at else { continue };
+        let query = &url[q + 1..url.find('#').unwrap_or(url.len()).max(q + 1)];
+        let expires = query.split('&').any(|p| {
+            p.split_once('=').is_some_and(|(_, v)| {
+                v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())
+            })
+        });
+        if !expires {
+            continue;
+        }
+        let mut offset = base + q + 1;
+        for p in query.split('&') {
+            if let Some((k, v)) = p.split_once('=') {
+                let random = is_hex(v) && v.len() >= 32 && uniform_random(v)
+                    || v.len() >= 20 && strongly_generated(v, 20);
+                if random {
+                    let s = offset + k.len() + 1;
+                    out.push((s, s + v.len()));
+                }
+            }
+            offset += p.len() + 1;
+        }
+    }
+    out
+}
+
+/// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:
+/// an HMAC-SHA1's or -SHA256's output.
+fn hmac_base64(seg: &str) -> bool {
+    (seg.len() == 28 || seg.len() == 44)
+        && seg.ends_with('=')
+        && !seg.ends_with("==")
+        && seg.bytes().any(|c| c.is_ascii_uppercase())
+        && seg.bytes().any(|c| c.is_ascii_lowercase())
+        && seg.bytes().any(|c| c.is_ascii_digit())
+        && plausible::base64_decode(seg).is_some_and(|b| b.len() == 20 || b.len() == 32)
 }
 
 /// A setting's name and its value given by two options (`--name node.session.auth.password

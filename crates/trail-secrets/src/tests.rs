@@ -4420,3 +4420,30 @@ fn a_value_labelled_an_id_just_before_it() {
         "{out}"
     );
 }
+
+/// Found by the 75th sealed part: signed URLs whose parameters are not called a signature
+/// (ImageKit's `?ik-t=<expiry>&ik-s=<40 hex>`, Thumbor's HMAC as the path's first segment,
+/// `/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/…`) kept their signatures in clear.
+#[test]
+fn a_signed_urls_signature_whatever_it_is_called() {
+    for (text, secret) in [
+        (
+            "<img src=\"https://ik.imagekit.io/rwbrzsod/avatars/3643ad.png?ik-t=1795268239&ik-s=1c5dd2e2345b27c732157c87ca7182951d71ce93\">",
+            "1c5dd2e2345b27c732157c87ca7182951d71ce93",
+        ),
+        (
+            "curl -o a.jpg 'https://img.acme.example/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/uploads/829d82bc/hero.jpg'",
+            "4ydNwB0R8k8Dg6mCu2LFk9N2KDY=",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "https://cdn.acme.example/app.js?v=1c5dd2e2345b27c732157c87ca7182951d71ce93",
+        "https://api.acme.example/items?since=1795268239&page=2",
+        "https://img.acme.example/unsafe/640x0/smart/uploads/829d82bc/hero.jpg",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
