@@ -232,6 +232,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .into_iter()
         .chain(url_token_users(text))
         .chain(signed_urls(text))
+        .chain(substituted_secrets(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -1465,6 +1466,40 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
                 }
             }
             offset += p.len() + 1;
+        }
+    }
+    out
+}
+
+/// A value an editor's substitution writes in place of a placeholder or a credential's name
+/// (`sed -i "s|ultrasecretkey|9ac0…|g" settings.yml`, `s/CHANGE_ME/…/`): what it writes is
+/// the secret the file will hold, when it is drawn at random.
+fn substituted_secrets(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices('s') {
+        // `s` opens the command: after a quote, a blank or `;`, and followed by its delimiter.
+        let opens = at == 0 || matches!(b[at - 1], b'"' | b'\'' | b' ' | b';' | b'{');
+        let Some(&delim) = b.get(at + 1) else { break };
+        if !opens || !matches!(delim, b'|' | b'/' | b'#' | b'@' | b',' | b':') {
+            continue;
+        }
+        let rest = &text[at + 2..];
+        let Some(old_len) = rest.find(char::from(delim)) else {
+            continue;
+        };
+        let old = &rest[..old_len];
+        let after = &rest[old_len + 1..];
+        let Some(new_len) = after.find(char::from(delim)) else {
+            continue;
+        };
+        let new = &after[..new_len];
+        let replaced = mentions_credential(old) || plausible::is_placeholder(old);
+        let random =
+            is_hex(new) && new.len() >= 32 && uniform_random(new) || strongly_generated(new, 16);
+        if !old.is_empty() && replaced && random {
+            let s = at + 2 + old_len + 1;
+            out.push((s, s + new.len()));
         }
     }
     out

@@ -4447,3 +4447,19 @@ fn a_signed_urls_signature_whatever_it_is_called() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 75th sealed part: a generated key written by an editor's substitution in place
+/// of the placeholder (`sed -i "s|ultrasecretkey|9ac0…|g" settings.yml`) was left in clear.
+#[test]
+fn a_secret_written_by_a_substitution() {
+    let secret = "9ac06a7f6dcf04a6f3ee3900da78d6d0a418af130e8ae84f60d8d010a61686dd";
+    let line = format!("sed -i \"s|ultrasecretkey|{secret}|g\" acme/settings.yml");
+    let (out, _) = redact(&line);
+    assert!(!out.contains(secret), "{out}");
+    for clean in [
+        "sed -i 's/secret_key_base/secret_key/' config.rb",
+        "sed -i \"s|version: 1.2.0|version: 1.3.0|\" chart.yaml",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
