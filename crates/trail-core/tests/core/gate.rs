@@ -6637,3 +6637,24 @@ fn a_json_web_key_printed() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 76th part's first run: a profile written on the line and handed to a program
+/// nobody models carried a command the program runs (`<path>/usr/bin/systemctl</path>
+/// <arguments>poweroff</arguments>`, `"action": "shell(rm -rf /home/dev)"`), and was allowed:
+/// only stdin and the words were searched for carried commands.
+#[test]
+fn a_command_carried_in_a_file_the_line_hands_over() {
+    let ctx = ctx();
+    for line in [
+        "printf '<slot><mode>execute</mode><path>/usr/bin/systemctl</path><arguments>poweroff</arguments></slot>\\n' > build/off.prof && acme-mapper --profile build/off.prof",
+        "printf '{\"action\": \"shell(rm -rf /home/dev)\"}\\n' > build/x.prof && acme-daemon build/x.prof start",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf '<slot><mode>execute</mode><path>/usr/bin/notify-send</path><arguments>hi</arguments></slot>\\n' > build/n.prof && acme-mapper --profile build/n.prof",
+        "printf '{\"action\": \"button(A)\"}\\n' > build/x.prof && acme-daemon build/x.prof start",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1091,6 +1091,23 @@ pub(super) fn embedded(
             deletes_critical(&text, ctx, raw, out);
         }
     }
+    handed(c, cmd, producers, ctx, raw, out, &mut scan);
+}
+
+/// The texts a program is handed besides its words, searched as [`embedded`] searches them:
+/// what is fed on its stdin, and a file this line wrote and hands it (a profile, a settings
+/// file), whose carried commands run as stdin's do (`"action": "shell('rm -rf ~')"` in a
+/// controller's profile); in such a file, a program named by its path with its words after
+/// it runs too (`<path>/usr/bin/systemctl</path><arguments>poweroff</arguments>`).
+fn handed(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+    scan: &mut dyn FnMut(&str, &mut Findings),
+) {
     if let Some(text) = languages::stdin_text(cmd, producers) {
         scan(&text, out);
         if text.contains('(') {
@@ -1098,6 +1115,63 @@ pub(super) fn embedded(
             argv_list(&text, Keep::CommandBlocks, out);
         }
     }
+    if ctx.line.planted.is_empty() {
+        return;
+    }
+    for text in super::planted_handed(c, ctx) {
+        scan(text, out);
+        if text.contains('(') {
+            deletes_critical(text, ctx, raw, out);
+        }
+        for line in program_by_path(text) {
+            out.runs(&line, Keep::Blocks);
+        }
+    }
+}
+
+/// Each program named by its path in a system's program directory, with the words after it
+/// on its line, markup taken out (`<path>/usr/bin/systemctl</path><arguments>poweroff` →
+/// `/usr/bin/systemctl poweroff`).
+fn program_by_path(text: &str) -> Vec<String> {
+    const BIN: &[&str] = &[
+        "/usr/bin/",
+        "/bin/",
+        "/usr/sbin/",
+        "/sbin/",
+        "/usr/local/bin/",
+    ];
+    if !BIN.iter().any(|d| text.contains(d)) {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let mut plain = String::with_capacity(line.len());
+        let mut in_tag = false;
+        for ch in line.chars() {
+            match ch {
+                '<' => in_tag = true,
+                '>' if in_tag => {
+                    in_tag = false;
+                    plain.push(' ');
+                }
+                _ if !in_tag => plain.push(if matches!(ch, '"' | '\'' | ',') {
+                    ' '
+                } else {
+                    ch
+                }),
+                _ => {}
+            }
+        }
+        let words: Vec<&str> = plain.split_whitespace().collect();
+        if let Some(i) = words
+            .iter()
+            .position(|w| BIN.iter().any(|d| w.starts_with(d)) && known::is_program(base(w)))
+            && words.len() > i + 1
+        {
+            lines.push(words[i..].join(" "));
+        }
+    }
+    lines
 }
 
 /// Whether a line's first two words are a shell and its command flag (`cmd.exe /c`, `bash -c`,

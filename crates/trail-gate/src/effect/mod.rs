@@ -3432,7 +3432,7 @@ fn handed_texts(
 
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
 /// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
-fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
+pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
     let mut texts = Vec::new();
     if ctx.line.planted.is_empty() {
         return texts;
