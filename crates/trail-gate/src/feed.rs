@@ -42,7 +42,7 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
             // `printf -- FORMAT`: the format after the end of options.
             let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
             let (fmt, rest) = words.split_first()?;
-            let fmt = fmt.replace("\\n", "\n");
+            let fmt = hex_escapes(&fmt.replace("\\n", "\n"));
             if rest.is_empty() {
                 Some(vec![fmt])
             } else if fmt.contains('%') {
@@ -269,5 +269,33 @@ pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: b
     if out.is_empty() {
         out.push(dynamic_arg("$INPUT"));
     }
+    out
+}
+
+/// `printf`'s `\xHH` escapes of printable characters written out (`shell(\x27rm -rf ~\x27)`,
+/// a quote inside a single-quoted format): what the file or the pipe receives.
+fn hex_escapes(fmt: &str) -> String {
+    if !fmt.contains("\\x") {
+        return fmt.to_string();
+    }
+    let mut out = String::with_capacity(fmt.len());
+    let mut rest = fmt;
+    while let Some(at) = rest.find("\\x") {
+        out.push_str(&rest[..at]);
+        let hex = rest
+            .get(at + 2..at + 4)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            Some(b) if (0x20..0x7f).contains(&b) => {
+                out.push(char::from(b));
+                rest = &rest[at + 4..];
+            }
+            _ => {
+                out.push_str("\\x");
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }

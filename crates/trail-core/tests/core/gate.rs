@@ -6658,3 +6658,15 @@ fn a_command_carried_in_a_file_the_line_hands_over() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 76th part's first run: `printf`'s `\x27` (a quote inside a single-quoted
+/// format) was kept as written, so `shell(\x27rm -rf /home/dev\x27)` in a profile the line
+/// wrote did not read as a carried command.
+#[test]
+fn printf_hex_escapes_are_what_the_file_holds() {
+    let ctx = ctx();
+    let line = "printf '{\"action\": \"shell(\\x27rm -rf /home/dev\\x27)\"}\\n' > build/x.prof && acme-daemon build/x.prof start";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "printf '{\"label\": \"it\\x27s fine\"}\\n' > build/x.prof && acme-daemon build/x.prof start";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
