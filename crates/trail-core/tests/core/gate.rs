@@ -6670,3 +6670,22 @@ fn printf_hex_escapes_are_what_the_file_holds() {
     let line = "printf '{\"label\": \"it\\x27s fine\"}\\n' > build/x.prof && acme-daemon build/x.prof start";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 76th part's first run: `--storage FILE`, where a downloader keeps what it
+/// fetches, named a system file and was allowed; a storage's data path is read, not written.
+#[test]
+fn a_storage_option_is_where_output_goes() {
+    let ctx = ctx();
+    for line in [
+        "acme-eo search -p S2 --storage /etc/passwd",
+        "sudo acme-eo search -p S2 --storage /boot/grub/grub.cfg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-eo download -p S2 --storage build/products",
+        "acme-backup -storageDataPath=/var/lib/acme -dst=fs:///tmp/b",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -490,6 +490,11 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
     if ps.len() == 1 && ps[0] == "to" && (flag.starts_with("--") || flag == "-to") {
         return true;
     }
+    // `--storage DIR` alone names where downloads are kept (`eodag download --storage DIR`);
+    // a storage's data path (`-storageDataPath=…`) is what is read.
+    if ps.len() == 1 && ps[0] == "storage" && flag.starts_with("--") {
+        return true;
+    }
     flag.len() > 3
         && (ps
             .iter()
