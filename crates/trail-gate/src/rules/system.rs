@@ -132,7 +132,10 @@ pub(super) fn disk_tool(c: &Cmd<'_>, ctx: &Context) -> bool {
     };
     let listing = c.flag("--list", Some('l')) || c.has("print") || c.has("--print") || c.has("-p");
     match c.name {
-        n if n.starts_with("mkfs") || n == "mkswap" || n == "mke2fs" => !on_image_only(),
+        // With nothing named to format it only says its version or its usage (`mkfs.jfs -V`).
+        n if n.starts_with("mkfs") || n == "mkswap" || n == "mke2fs" => {
+            c.operands().next().is_some() && !on_image_only()
+        }
         "wipefs" => {
             !c.has("--no-act")
                 && !c.has("-n")

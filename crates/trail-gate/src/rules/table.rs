@@ -363,6 +363,7 @@ pub static RULES: &[Rule] = &[
             "fdisk -l",
             "parted -l",
             "mkfs.ext4 /tmp/disk.img",
+            "mkfs.jfs -V",
             "zpool status",
             "sgdisk --print /dev/sda",
         ],
