@@ -6689,3 +6689,25 @@ fn a_storage_option_is_where_output_goes() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 75th part's first run: a password written into a URL on the command line
+/// (`--database postgresql://etl:S3cretPass@db.example.org/warehouse`) was not a typed
+/// credential; a local default (`sysop:sysop`) or a variable is not one.
+#[test]
+fn a_password_typed_into_a_url() {
+    let ctx = ctx();
+    for line in [
+        "acme-data index data/s.csv --database postgresql://etl:S3cretPass@db.example.org/wh",
+        "acme-rtc -config '{streams: {door: \"rtsp://admin:hunter2@10.0.0.30/stream1\"}}'",
+        "acme-ts --node http://rpcuser:S3cretPass@127.0.0.1:8332/ verify dist/a.ots",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-data index data/s.csv --database mysql://sysop:sysop@localhost/db",
+        "acme-data index data/s.csv --database \"postgresql://etl:$PGPASS@db.example.org/wh\"",
+        "acme-data index data/s.csv --database postgresql://db.example.org/wh",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -2016,8 +2016,8 @@ fn unmodelled(
     if !reads_only {
         out.extend(setting_switched_off(c, raw));
         out.extend(source_redirected(c, assigns, raw));
-        out.extend(typed::typed(c, raw));
     }
+    out.extend(typed::typed(c, reads_only, raw));
     // An output option aimed at another machine's storage (`-O s3://bucket/x.jsonl`,
     // `--output gs://…`): what it writes lands where the project's history cannot bring it
     // back. A reading subcommand writes there all the same (`PrintReads … -O gs://…`).

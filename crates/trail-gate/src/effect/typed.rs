@@ -13,7 +13,15 @@ use crate::RuleId;
 
 /// The first option named for a password or a token whose value, written out, looks like a
 /// real one.
-pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+///
+/// Of a command that only looks, only a password written into a URL counts (`ots
+/// --bitcoin-node http://rpcuser:S3cret@… verify`): the labelled parts call a looking
+/// subcommand's token option safe (`miiocli … --token … status`).
+pub(super) fn typed(c: &Cmd<'_>, reads_only: bool, raw: &str) -> Option<Decision> {
+    let in_url = || c.words().find_map(url_password);
+    if reads_only {
+        return in_url().map(|option| decision(c, option, raw));
+    }
     let words: Vec<&str> = c.option_words().collect();
     let option = super::option_pairs(&words).find_map(|(flag, value)| {
         let value = value?;
@@ -22,8 +30,13 @@ pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
                 || chosen_password(value)
                 || form_password(value)))
         .then_some(flag)
-    })?;
-    Some(decide(
+    });
+    let option = option.or_else(in_url)?;
+    Some(decision(c, option, raw))
+}
+
+fn decision(c: &Cmd<'_>, option: &str, raw: &str) -> Decision {
+    decide(
         Verdict::Junction,
         RuleId::TypedCredential,
         format!(
@@ -31,7 +44,7 @@ pub(super) fn typed(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             c.name
         ),
         raw,
-    ))
+    )
 }
 
 /// An option whose last word names a password or a token (`--password`, `-pw`, `--passkey`,
@@ -109,5 +122,20 @@ fn form_password(v: &str) -> bool {
         field
             .split_once('=')
             .is_some_and(|(key, value)| names_secret(key) && looks_secret(value))
+    })
+}
+
+/// A password written into a URL a word carries (`--database postgresql://etl:S3cretPass@db…`,
+/// `rtsp://admin:hunter2@10.0.0.30/…` inside a configuration): the user the program logs in
+/// as, typed out. Not a variable, nor a local default (`sysop:sysop`, `admin:admin`).
+fn url_password(word: &str) -> Option<&str> {
+    word.match_indices("://").find_map(|(at, _)| {
+        let rest = &word[at + 3..];
+        let authority = &rest[..rest
+            .find(['/', '"', '\'', ' ', '?', '#'])
+            .unwrap_or(rest.len())];
+        let (login, _host) = authority.rsplit_once('@')?;
+        let (_user, password) = login.split_once(':')?;
+        looks_secret(password).then_some(word)
     })
 }
