@@ -763,6 +763,9 @@ fn skip_separators(b: &[u8], mut i: usize) -> usize {
         match b[i] {
             b' ' | b'\t' | b'\r' | b'\n' | b':' | b'=' | b'>' | b'"' | b'\'' | b'`' | b'('
             | b'{' | b'[' | b',' => i += 1,
+            // A default after a lookup that may come back empty (`process.env.API_KEY ||
+            // 'ak1_…'`, `?? "…"`): the value written in the code.
+            b'|' | b'?' if b.get(i + 1) == Some(&b[i]) => i += 2,
             // `\n` written as two characters in JSON or a log line.
             b'\\' if matches!(b.get(i + 1), Some(b'n' | b't' | b'"')) => i += 2,
             // LaTeX's `{\smtppass}{value}`.

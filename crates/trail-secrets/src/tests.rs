@@ -4463,3 +4463,29 @@ fn a_secret_written_by_a_substitution() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 76th sealed part: a default written in code after an environment lookup
+/// (`key: process.env.LIDARR__AUTH__APIKEY || '3f16…'`, `?? "…"`) was left in clear; the
+/// lookup's name is the credential's, and the literal after `||` its value.
+#[test]
+fn a_default_after_a_credentials_lookup() {
+    for (text, secret) in [
+        (
+            "key: process.env.ACME__AUTH__APIKEY || '3f16063336c5937906c3edf9a6d8ed0e',",
+            "3f16063336c5937906c3edf9a6d8ed0e",
+        ),
+        (
+            "const t = process.env.ACME_API_TOKEN ?? \"4052ee17d4b1f24b3d783f9663ca26ca86efd112\";",
+            "4052ee17d4b1f24b3d783f9663ca26ca86efd112",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "baseUrl: process.env.ACME_URL || 'https://acme.example',",
+        "const t = process.env.ACME_API_TOKEN || '';",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
