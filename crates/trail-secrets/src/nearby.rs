@@ -1426,9 +1426,23 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
 /// carries an expiry (a Unix time, `?ik-t=1795392983&ik-s=3601…`), the value drawn at random
 /// (40 hex digits, or mixed base64) is what proves the URL was issued; or a path's first
 /// segment that is an HMAC-SHA1's or -SHA256's base64 with its padding, before what the URL
-/// asks for (Thumbor's `/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/…`).
+/// asks for (Thumbor's `/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/…`), in a URL or a path
+/// alone.
 fn signed_urls(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
+    // A path alone, as a server's log writes the request (`"GET /_J09XgM7…=/fit-in/… HTTP/2.0"`).
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices('/') {
+        if at > 0 && !matches!(b[at - 1], b' ' | b'"' | b'\'') {
+            continue;
+        }
+        let rest = &text[at + 1..];
+        if let Some(end) = rest.find('/')
+            && hmac_base64(&rest[..end])
+        {
+            out.push((at + 1, at + 1 + end));
+        }
+    }
     if !text.contains("://") {
         return out;
     }

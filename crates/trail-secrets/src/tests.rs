@@ -4435,6 +4435,11 @@ fn a_signed_urls_signature_whatever_it_is_called() {
             "curl -o a.jpg 'https://img.acme.example/4ydNwB0R8k8Dg6mCu2LFk9N2KDY=/640x0/smart/uploads/829d82bc/hero.jpg'",
             "4ydNwB0R8k8Dg6mCu2LFk9N2KDY=",
         ),
+        // The request path alone, as a server's log writes it (76th part).
+        (
+            "203.0.113.91 - - [02/Nov/2026:10:31:27 +0000] \"GET /_J09XgM7Pgjy14fkAR6UKgjz2y0=/fit-in/640x400/uploads/a.jpg HTTP/2.0\" 200",
+            "_J09XgM7Pgjy14fkAR6UKgjz2y0=",
+        ),
     ] {
         let (out, _) = redact(text);
         assert!(!out.contains(secret), "{out}");
