@@ -233,6 +233,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(url_token_users(text))
         .chain(signed_urls(text))
         .chain(substituted_secrets(text))
+        .chain(cipher_keys(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -1517,6 +1518,62 @@ fn substituted_secrets(text: &str) -> Vec<(usize, usize)> {
         if !old.is_empty() && replaced && random {
             let s = at + 2 + old_len + 1;
             out.push((s, s + new.len()));
+        }
+    }
+    out
+}
+
+/// A key in hex right after the name of the cipher it keys (Cilium's IPsec secret, `3+
+/// rfc4106(gcm(aes)) 4ce4…5b71 128`, `ip xfrm state … enc 'cbc(aes)' 0x6aed…`): a cipher's
+/// name is followed by its key, not by a digest.
+fn cipher_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let lower_has = |w: &str| {
+        [
+            "aes", "chacha20", "rfc4106", "rfc4309", "rfc7539", "gcm(", "cbc(", "hmac(",
+        ]
+        .iter()
+        .any(|c| contains_any_case(w, c.as_bytes()))
+    };
+    // Every text comes here: a plain search for the likely spellings first.
+    let named = [
+        "aes", "AES", "Aes", "chacha", "CHACHA", "rfc4", "rfc7", "gcm(", "cbc(", "hmac(",
+    ]
+    .iter()
+    .any(|n| text.contains(n));
+    if !named {
+        return out;
+    }
+    let b = text.as_bytes();
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let sep = |c: u8| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'<' | b'>');
+        while i < b.len() && sep(b[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && !sep(b[i]) {
+            i += 1;
+        }
+        if i > start {
+            words.push((start, i));
+        }
+    }
+    for pair in words.windows(2) {
+        let ((cs, ce), (ks, ke)) = (pair[0], pair[1]);
+        let key = &text[ks..ke];
+        let hex = key.strip_prefix("0x").unwrap_or(key);
+        // A ciphertext's header names its cipher among its fields (`$ANSIBLE_VAULT;1.1;AES256`):
+        // what follows is encrypted, not a key.
+        let cipher = &text[cs..ce];
+        if lower_has(cipher)
+            && !cipher.contains(';')
+            && is_hex(hex)
+            && hex.len() >= 32
+            && uniform_random(hex)
+        {
+            out.push((ke - hex.len(), ke));
         }
     }
     out

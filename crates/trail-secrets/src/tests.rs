@@ -4494,3 +4494,26 @@ fn a_default_after_a_credentials_lookup() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 72nd sealed part: Cilium's IPsec secret (`3+ rfc4106(gcm(aes)) <40 hex> 128`)
+/// was left in clear in every context: the key has spaces around it and no name of its own.
+/// A cipher's name is followed by its key; a ciphertext's header names its cipher among its
+/// fields (`$ANSIBLE_VAULT;1.1;AES256`), and what follows is encrypted.
+#[test]
+fn a_hex_key_after_the_name_of_its_cipher() {
+    for (text, secret) in [
+        (
+            "export CILIUM_IPSEC_KEYS='3+ rfc4106(gcm(aes)) 9917e26217c0a4c9611addbd622448bea8f5f2c5 128'",
+            "9917e26217c0a4c9611addbd622448bea8f5f2c5",
+        ),
+        (
+            "ip xfrm state add src 10.0.0.1 dst 10.0.0.2 proto esp spi 0x100 enc 'cbc(aes)' 0x6aed4975adf006d65c76f63923a6265b",
+            "6aed4975adf006d65c76f63923a6265b",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean = "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  375ac1445ba0b9b97a05f9c6475006b3c1255e7a340f86c1e70e1a956d1d91b8";
+    assert_eq!(redact(clean).0, clean);
+}
