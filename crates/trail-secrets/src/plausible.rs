@@ -759,7 +759,6 @@ const DATA_KEY_WORDS: &[&str] = &[
     "idempotency",
     "index",
     "item",
-    "join",
     "list",
     "locale",
     "lookup",

@@ -4517,3 +4517,25 @@ fn a_hex_key_after_the_name_of_its_cipher() {
     let clean = "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  375ac1445ba0b9b97a05f9c6475006b3c1255e7a340f86c1e70e1a956d1d91b8";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 72nd sealed part: a cluster's join key (`X-JFrog-Join-Key: b8f3…`,
+/// `join_key=…`) was read as a data key, as a SQL join's is. A join's key names a column, not a
+/// random run; a random run under that name lets a node in.
+#[test]
+fn a_clusters_join_key() {
+    for (text, secret) in [
+        (
+            "X-Acme-Join-Key: b8f316ce6d0e2986bbfa50109778a3b7",
+            "b8f316ce6d0e2986bbfa50109778a3b7",
+        ),
+        (
+            "loaded config: join_key=a4305db47c76144ae8e7cf5c80d8e08e listen=:8443",
+            "a4305db47c76144ae8e7cf5c80d8e08e",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean = "join_key: customer_id";
+    assert_eq!(redact(clean).0, clean);
+}
