@@ -1778,17 +1778,27 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
             .all(|p| p.len() == 2 && p.bytes().all(|c| c.is_ascii_hexdigit()));
     // An ssh-style key fingerprint: a digest's name, then its base64 (`SHA256:HnXJ…`, 43
     // characters) or colon-hex (`MD5:aa:bb:…`).
-    let named_digest = ["SHA256:", "SHA384:", "SHA512:", "SHA1:", "MD5:"]
-        .iter()
-        .any(|p| {
-            v.strip_prefix(p).is_some_and(|d| {
-                let d = d.trim_end_matches(['.', ',']);
-                d.len() >= 27
-                    && d.bytes().all(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b':')
-                    })
-            })
-        });
+    // A digest or an HMAC in hex after its algorithm's name (Vault's audit log writes every
+    // token it saw as `hmac-sha256:c127…`; an image's digest is `sha256:…`).
+    let hex_digest = v.split_once(':').is_some_and(|(algo, hex)| {
+        matches!(
+            algo.to_ascii_lowercase().as_str(),
+            "hmac-sha256" | "hmac-sha512" | "hmac-sha1" | "sha256" | "sha512" | "sha1" | "md5"
+        ) && hex.len() >= 32
+            && hex.bytes().all(|c| c.is_ascii_hexdigit())
+    });
+    let named_digest = hex_digest
+        || ["SHA256:", "SHA384:", "SHA512:", "SHA1:", "MD5:"]
+            .iter()
+            .any(|p| {
+                v.strip_prefix(p).is_some_and(|d| {
+                    let d = d.trim_end_matches(['.', ',']);
+                    d.len() >= 27
+                        && d.bytes().all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b':')
+                        })
+                })
+            });
     // A salt and a digest, both hex, joined by `$` (Bitcoin's `rpcauth=user:salt$hmac`):
     // what checks a password, not one.
     let salted = v

@@ -4539,3 +4539,13 @@ fn a_clusters_join_key() {
     let clean = "join_key: customer_id";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 72nd sealed part: Vault's audit log writes every token it saw as an HMAC
+/// (`"client_token": "hmac-sha256:c127…"`), and the HMAC was replaced as the token.
+#[test]
+fn an_hmac_in_hex_after_its_algorithms_name() {
+    let clean = "{\"auth\": {\"client_token\": \"hmac-sha256:c1272e7d5c0cac0c9db55fdce90093ba06792fe7927b20f026c48c797e3d41b4\"}}";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("{\"auth\": {\"client_token\": \"hvs.CAESIJ3kL9qTmRz8wXb2VnY7pQeA\"}}");
+    assert!(!out.contains("CAESIJ3kL9qTmRz8wXb2VnY7pQeA"), "{out}");
+}
