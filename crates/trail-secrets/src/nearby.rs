@@ -653,7 +653,14 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         .unwrap_or(s);
     // Base64 with slashes is taken on the name's own line only: under a line that ends in a
     // name (`untrusted comment: signature from minisign secret key`), it is a signature.
-    if inside_armour(text, s) || text[s..e].contains('/') && text[name_end..s].contains('\n') {
+    // Nor, under a line that says it is a signature's, whatever its alphabet (minisign's
+    // `untrusted comment: signature from minisign secret key` over the signature).
+    let next_line = text[name_end..s].contains('\n');
+    let signature_line = || {
+        let line_start = text[..name_end].rfind('\n').map_or(0, |i| i + 1);
+        contains_any_case(&text[line_start..name_end], b"signature")
+    };
+    if inside_armour(text, s) || next_line && (text[s..e].contains('/') || signature_line()) {
         return None;
     }
     // A template's variable (`{{umbracoDeliveryApiKey}}`, `${API_KEY}`) stands in for one.

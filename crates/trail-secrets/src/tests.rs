@@ -4549,3 +4549,15 @@ fn an_hmac_in_hex_after_its_algorithms_name() {
     let (out, _) = redact("{\"auth\": {\"client_token\": \"hvs.CAESIJ3kL9qTmRz8wXb2VnY7pQeA\"}}");
     assert!(!out.contains("CAESIJ3kL9qTmRz8wXb2VnY7pQeA"), "{out}");
 }
+
+/// Found by the 72nd sealed part: a minisign signature, under `untrusted comment: signature from
+/// minisign secret key`, was replaced as the secret key the comment names, when it had no
+/// `/` in its base64. A value on the line after a line that says it is a signature's is the
+/// signature.
+#[test]
+fn a_signature_under_a_line_that_says_so() {
+    let clean = "untrusted comment: signature from minisign secret key\nRURjELkawGMtXAIX1zvTbE+LuHmbBNhsWDvj8C9HZX6nocqqSgNnnMLVhxGLnRrSZKzLtOWeclCXGbH5t31Iid4okDFOZt3t0gQ=\ntrusted comment: timestamp:1762816484";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("# the new secret key:\nsecret_key = Qx7vN2pT9sLmR4wYbK8zVb7qK2mL");
+    assert!(!out.contains("Qx7vN2pT9sLmR4wYbK8zVb7qK2mL"), "{out}");
+}
