@@ -1585,6 +1585,17 @@ fn new_families_sealed76_part() {
     assert!(all.rows > 0);
 }
 
+/// A seventy-seventh sealed part (2026-12-04): 288 commands in 24 more families over 16
+/// domains, written by a helper that never read trail's source, run once with the design
+/// frozen at 7b9b4d0 (the gate as at 8d4a66e):
+/// `cargo test -p trail-core --test core gate::new_families_sealed77 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed77_part() {
+    let (_, all) = measure(&["gate-families-sealed77.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
