@@ -6722,3 +6722,21 @@ fn a_password_typed_into_a_url() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 77th part's first run: a system directory given to an option of exclusion
+/// (`kcov --exclude-pattern=/usr/include …`) was read as a place the program works on. A
+/// switch that only mentions exclusion (`--ignore-errors`) does not hide the path after it.
+#[test]
+fn what_an_exclusion_option_is_given_is_left_alone() {
+    let ctx = ctx();
+    for line in [
+        "acme-cov --exclude-pattern=/usr/include \"$TMPDIR/cov\" bash tests/run.sh",
+        "acme-cov --exclude /usr/include build/cov ./build/test-runner",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-sync --ignore-errors /etc build/out", &ctx).verdict,
+        Verdict::Junction
+    );
+}

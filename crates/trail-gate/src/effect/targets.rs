@@ -1288,6 +1288,8 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     // What the word before asked of the next one: an output, a name, a directory, a read, a value.
     let (mut output_next, mut named_next, mut into_next) = (false, false, false);
     let (mut read_next, mut option_next, mut store_next) = (false, false, false);
+    // After an option of exclusion, its pattern ([`excluded`]).
+    let mut excluded_next = false;
     // Brought in and written down: the destination, and an option naming a place, is written.
     let transfer = transfer_verb(c);
     let destination = transfer
@@ -1307,17 +1309,11 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             continue;
         }
         let last = written(n);
-        // A directory given as where things land receives them, and is not replaced:
-        // `/`, home and the project's ancestors are named there (a junction), not written
-        // over; a system file is.
-        let destined = destination == Some(n)
-            && a.text.as_deref().is_some_and(|t| {
-                !matches!(
-                    target(t, ctx),
-                    Some(Target::Root | Target::Home | Target::Ancestor | Target::SystemDir)
-                )
-            });
-        let Some(w) = word_text(a, ctx).or_else(|| dynamic_output(a, output_next)) else {
+        let destined = destination == Some(n) && receives(a, ctx);
+        let Some(w) = word_text(a, ctx)
+            .or_else(|| dynamic_output(a, output_next))
+            .filter(|w| !excluded(w, &mut excluded_next))
+        else {
             (output_next, named_next, into_next, option_next) = (false, false, false, false);
             continue;
         };
@@ -1398,6 +1394,47 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// Whether a transfer's destination is written: a directory given as where things land
+/// receives them, and is not replaced: `/`, home and the project's ancestors are named there
+/// (a junction), not written over; a system file is.
+fn receives(a: &Arg, ctx: &Context) -> bool {
+    a.text.as_deref().is_some_and(|t| {
+        !matches!(
+            target(t, ctx),
+            Some(Target::Root | Target::Home | Target::Ancestor | Target::SystemDir)
+        )
+    })
+}
+
+/// Whether `w` is an option of exclusion or what one is given: a pattern the program leaves
+/// alone (`kcov --exclude-pattern=/usr/include`, `--ignore "/*"`), not a place it works on.
+fn excluded(w: &str, excluded_next: &mut bool) -> bool {
+    if std::mem::take(excluded_next) {
+        return true;
+    }
+    let Some(rest) = w.strip_prefix('-') else {
+        return false;
+    };
+    let flag = excludes(rest.split('=').next().unwrap_or(rest));
+    *excluded_next = flag && !w.contains('=');
+    flag
+}
+
+/// Whether an option's name says its value is excluded (`--exclude`, `--ignore`,
+/// `--exclude-pattern`, `--ignore-dir`): exclusion alone, or with the kind of pattern it takes;
+/// not a switch that only mentions it (`--ignore-errors`, `--exclude-from-sync`).
+fn excludes(flag: &str) -> bool {
+    let ps = words::parts(flag);
+    ps.first()
+        .is_some_and(|f| matches!(f.as_str(), "exclude" | "ignore"))
+        && (ps.len() == 1
+            || ps.len() == 2
+                && matches!(
+                    ps[1].as_str(),
+                    "pattern" | "patterns" | "dir" | "dirs" | "path" | "paths" | "glob" | "regex"
+                ))
 }
 
 /// A disc or tape given as the input (`dvdbackup -i /dev/sr0`): it is read.
