@@ -6740,3 +6740,25 @@ fn what_an_exclusion_option_is_given_is_left_alone() {
         Verdict::Junction
     );
 }
+
+/// Found by the 77th part's first run (three rows) and then counted over every part: output put
+/// among the data the system keeps (`sudo waifu2x … -o /usr/share/pixmaps/app.png`, `-o
+/// /usr/share/sounds/…`) was blocked as a system file replaced; 26 labelled rows of 19 parts
+/// call it a junction, 2 a block. Configuration and programs stay blocked.
+#[test]
+fn output_among_the_systems_shared_data_asks() {
+    let ctx = ctx();
+    for line in [
+        "sudo acme-upscale -i assets/logo.png -o /usr/share/pixmaps/app.png -s 2",
+        "acme-enc -o /usr/share/sounds/alert.wav build/alert.ogg",
+        "sudo acme-parse -sverilog rtl/top.sv -o /usr/share/acme",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "sudo acme-upscale -i assets/logo.png -o /etc/acme.conf",
+        "acme-enc -o /usr/bin/acme build/alert.ogg",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

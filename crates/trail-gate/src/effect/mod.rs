@@ -1572,6 +1572,8 @@ fn critical(
                     // A looking command's `-d DEV` names what it reads; its `-o FILE` is
                     // where its output goes, looking or not.
                     && (!lists || t.named || reads_out && !t.by_option)
+                    && !(shared_data(&t.word)
+                        && matches!(t.target, Target::SystemDir | Target::SystemFile))
                     // A system file is replaced by an output named so, not by a fixer that
                     // edits it in place (a junction, below).
                     // The home given to a directory option receives files; it is not
@@ -1587,7 +1589,40 @@ fn critical(
                         || layer.privileged && t.target == Target::SystemDir))
     }) {
         out.push(destroys(c, verb, cleans, t, raw));
+    } else {
+        out.extend(shared_data_written(c, found, raw));
     }
+}
+
+/// Output named to go among the data the system keeps ([`shared_data`]): a junction.
+fn shared_data_written(c: &Cmd<'_>, found: &[targets::Found], raw: &str) -> Option<Decision> {
+    let t = found.iter().find(|t| {
+        t.output
+            && (t.named || t.by_option)
+            && shared_data(&t.word)
+            && matches!(t.target, Target::SystemDir | Target::SystemFile)
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is told to put its output among the data the system keeps (`{}`): an image, a sound, a font or a document there is replaced; a person decides",
+            c.name, t.word
+        ),
+        raw,
+    ))
+}
+
+/// Whether `word` lies where the system keeps data that is no program and no configuration
+/// (FHS's `/usr/share`: images, sounds, fonts, documents, a game's data): written there, an
+/// asset is replaced, which the labelled parts call a person's decision (25 rows of 19 parts
+/// against 2: a font and a message catalogue replaced by name), not the block a program's or
+/// a setting's replacement is.
+fn shared_data(word: &str) -> bool {
+    let p = std::path::Path::new(word);
+    ["/usr/share", "/usr/local/share"]
+        .iter()
+        .any(|d| p.starts_with(d))
 }
 
 /// A program nobody models, run as root and handed a boot file or one of the system's tables it
