@@ -1976,7 +1976,7 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
 /// A token that is public by design or a published demo, judged on the
 /// value and the text around it (`around`, the same line and its
 /// neighbours):
-/// - publishable payment keys (`pk_live_…`), Mapbox public tokens (`pk.…`) and PostHog project
+/// - publishable payment keys (`pk_live_…`), Mapbox public tokens (`pk.eyJ…`) and PostHog project
 ///   keys (`phc_…`);
 /// - Google API keys in a Firebase web config or the Maps JavaScript URL,
 ///   which Google documents as safe to ship to browsers;
@@ -1985,9 +1985,11 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
 /// - the demo values above, and base64 `user:password` defaults.
 pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
     // PostHog's project key (`phc_…`) is in the snippet every page of a site ships.
+    // Mapbox's public token is `pk.` and a JWT-like body (`pk.eyJ1Ijoi…`); `pk.` and hex is
+    // another service's secret token (LocationIQ's).
     if value.starts_with("pk_live_")
         || value.starts_with("pk_test_")
-        || value.starts_with("pk.")
+        || value.starts_with("pk.eyJ")
         || value.starts_with("phc_")
     {
         return true;

@@ -4561,3 +4561,14 @@ fn a_signature_under_a_line_that_says_so() {
     let (out, _) = redact("# the new secret key:\nsecret_key = Qx7vN2pT9sLmR4wYbK8zVb7qK2mL");
     assert!(!out.contains("Qx7vN2pT9sLmR4wYbK8zVb7qK2mL"), "{out}");
 }
+
+/// Found by the 77th sealed part: every `pk.` token was taken for Mapbox's public one, so
+/// LocationIQ's secret access tokens (`pk.` and 32 hex digits) were left in clear under their
+/// own names. Mapbox's public token is `pk.` and a JWT-like body.
+#[test]
+fn a_pk_dot_token_is_public_only_in_mapboxs_form() {
+    let (out, _) = redact("LOCATIONIQ_TOKEN=pk.8bb3c772099327ab8ed1057580cf2c60");
+    assert!(!out.contains("8bb3c772099327ab8ed1057580cf2c60"), "{out}");
+    let clean = "MAPBOX_TOKEN=pk.eyJ1IjoiZXhhbXBsZSIsImEiOiJja2x6NXNhZ2owMDAwMnBvN2V4YW1wbGUifQ.c2lnbmF0dXJlX2hlcmU";
+    assert_eq!(redact(clean).0, clean);
+}
