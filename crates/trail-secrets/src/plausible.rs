@@ -1170,6 +1170,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         generated
             || grouped_key(value)
             || short_key(value, len, h, written)
+            || short_hex_token(name, value, len, h)
             || prefixed_hex(value)
             || prefixed_groups(value)
     }
@@ -1265,6 +1266,22 @@ fn short_key(v: &str, len: usize, h: f64, written: Written) -> bool {
         && looks_random(v)
         && !looks_like_words(v)
         && !camel_words(v)
+}
+
+/// A short token of hex digits under a name whose last word is `token` (IPinfo's fourteen,
+/// `IPINFO_TOKEN = "2651fa044303fd"`): a generator's draw, hardly a digit repeated, both digits
+/// and letters. Not under a key's or a password's name, where a short hex run is as often a
+/// digest's prefix or an id.
+fn short_hex_token(name: &str, v: &str, len: usize, h: f64) -> bool {
+    let last = crate::text::words(name).last().cloned().unwrap_or_default();
+    last == "token"
+        && (12..32).contains(&len)
+        && v.bytes().all(|c| c.is_ascii_hexdigit())
+        && (v.bytes().all(|c| !c.is_ascii_uppercase())
+            || v.bytes().all(|c| !c.is_ascii_lowercase()))
+        && has_digit(v)
+        && v.bytes().any(|c| c.is_ascii_alphabetic())
+        && h >= (len as f64).log2() - 0.6
 }
 
 /// A short token as a URL's query parameter under a credential's name (Gotify's

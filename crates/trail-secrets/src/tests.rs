@@ -4572,3 +4572,26 @@ fn a_pk_dot_token_is_public_only_in_mapboxs_form() {
     let clean = "MAPBOX_TOKEN=pk.eyJ1IjoiZXhhbXBsZSIsImEiOiJja2x6NXNhZ2owMDAwMnBvN2V4YW1wbGUifQ.c2lnbmF0dXJlX2hlcmU";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 77th sealed part: IPinfo's tokens are fourteen hex digits, too short for a hex
+/// run to read as generated; under a name whose last word is `token` such a draw is the token.
+/// A short hex run under a key's name is as often a digest's prefix.
+#[test]
+fn a_short_hex_token_under_a_tokens_name() {
+    for (text, secret) in [
+        ("IPINFO_TOKEN = \"2651fa044303fd\"", "2651fa044303fd"),
+        (
+            "<add key=\"IpinfoToken\" value=\"dda2479542b510\" />",
+            "dda2479542b510",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "CACHE_KEY = \"2651fa044303fd\"",
+        "BUILD_TOKEN = \"deadbeefdeadbe\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
