@@ -1472,6 +1472,18 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         }
         let Some(q) = query_at else { continue };
         let query = &url[q + 1..url.find('#').unwrap_or(url.len()).max(q + 1)];
+        // A digest and its expiry joined in one value (UPYUN's `_upt=fb839e981764264242`:
+        // eight hex digits, then a Unix time).
+        let mut offset = base + q + 1;
+        for p in query.split('&') {
+            if let Some((k, v)) = p.split_once('=')
+                && expiring_digest(v)
+            {
+                let s = offset + k.len() + 1;
+                out.push((s, s + v.len()));
+            }
+            offset += p.len() + 1;
+        }
         let expires = query.split('&').any(|p| {
             p.split_once('=').is_some_and(|(_, v)| {
                 v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())
@@ -1584,6 +1596,20 @@ fn cipher_keys(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Hex digits (8 to 64, letters and digits among them) and a Unix time of ten digits after
+/// them: a signature joined to the time it expires.
+fn expiring_digest(v: &str) -> bool {
+    let Some(split) = v.len().checked_sub(10) else {
+        return false;
+    };
+    let (digest, time) = v.split_at(split);
+    (8..=64).contains(&digest.len())
+        && digest.bytes().all(|c| c.is_ascii_hexdigit())
+        && digest.bytes().any(|c| c.is_ascii_alphabetic())
+        && time.starts_with('1')
+        && time.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:

@@ -4595,3 +4595,18 @@ fn a_short_hex_token_under_a_tokens_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 77th sealed part: a signed URL whose one parameter joins the signature and its
+/// expiry (UPYUN's `?_upt=fb6b7f061765216398`: eight hex digits, then a Unix time) kept it.
+#[test]
+fn a_signature_joined_to_its_expiry() {
+    let (out, _) =
+        redact("wget 'https://acme-img.example/plates/c7uvk9.jpg?_upt=7b4754db1765254529'");
+    assert!(!out.contains("7b4754db1765254529"), "{out}");
+    for clean in [
+        "https://acme.example/feed?since=1765254529&page=2",
+        "https://acme.example/a.js?v=20261204",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
