@@ -2008,6 +2008,10 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
         || value.starts_with("pk_test_")
         || value.starts_with("pk.eyJ")
         || value.starts_with("phc_")
+        // A key that calls itself public (Bytescale's `public_vDhw…`, `publishable_…`).
+        || ["public_", "public-", "publishable_", "publishable-"]
+            .iter()
+            .any(|p| value.starts_with(p))
     {
         return true;
     }

@@ -4610,3 +4610,15 @@ fn a_signature_joined_to_its_expiry() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 77th sealed part: a key that calls itself public by its own prefix
+/// (Bytescale's `apiKey: "public_vDhw…"`) was replaced under its `apiKey` name; its secret
+/// sibling still goes.
+#[test]
+fn a_key_that_calls_itself_public() {
+    let clean = "const uploader = Uploader({ apiKey: \"public_vDhw0UwqZgaVLjlQAOn7V5nK9nlR\" });";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) =
+        redact("const u = Uploader({ apiKey: \"secret_vDhw0UwqZgaVLjlQAOn7V5nK9nlR\" });");
+    assert!(!out.contains("vDhw0UwqZgaVLjlQAOn7V5nK9nlR"), "{out}");
+}
