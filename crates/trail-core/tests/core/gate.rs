@@ -6773,3 +6773,20 @@ fn output_among_the_systems_shared_data_asks() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 78th part's first run: an option that saves what is usually read (`gource
+/// --save-config /etc/shadow`) was read as naming a configuration the program reads.
+#[test]
+fn saving_a_configuration_writes_it() {
+    let ctx = ctx();
+    for line in [
+        "sudo acme-vis --save-config /etc/shadow",
+        "acme-vis --write-config /etc/sudoers",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-vis --save-config build/acme.conf", &ctx).verdict,
+        Verdict::Allow
+    );
+}

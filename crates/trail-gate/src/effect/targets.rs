@@ -643,7 +643,13 @@ fn joined_out(ps: &[String]) -> bool {
 /// option's value is where that goes, unless a word says it is read (`--copy-from`). Not
 /// `dump`: `-dump_head URL` prints.
 fn verb_output(ps: &[String]) -> bool {
-    ps.len() >= 2 && ps[0] != "dump" && WRITES_TO.contains(&ps[0].as_str()) && !reads_from(ps)
+    // Saving or writing what is usually read names where it is written (`gource --save-config
+    // FILE`, `--write-config`); exporting a configuration may print it.
+    let writes = matches!(ps.first().map(String::as_str), Some("save" | "write"));
+    ps.len() >= 2
+        && ps[0] != "dump"
+        && WRITES_TO.contains(&ps[0].as_str())
+        && (writes || !reads_from(ps))
 }
 
 /// Verbs whose option, ending in `to`, names where something is written (`--export-to`,
