@@ -1607,6 +1607,17 @@ fn new_families_sealed78_part() {
     assert!(all.rows > 0);
 }
 
+/// A seventy-ninth sealed part (2026-12-04): 288 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at 496e53d (the gate
+/// as at 964ede3):
+/// `cargo test -p trail-core --test core gate::new_families_sealed79 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed79_part() {
+    let (_, all) = measure(&["gate-families-sealed79.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

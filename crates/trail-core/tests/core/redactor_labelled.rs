@@ -1238,3 +1238,17 @@ fn new_families_sealed77_part() {
     print_table("secrets-families-sealed77.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A seventy-eighth sealed part (2026-12-04): 16 more families (120 secrets, 88 look-alikes,
+/// JWTs, PEM blocks, signed URLs and proxy URLs with a password among them), written by a
+/// helper that never read trail's source, run once with the redactor frozen at 496e53d (the
+/// redactor as at e769c1f): `cargo test -p trail-core --test core
+/// redactor_labelled::new_families_sealed78 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed78_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed78.tsv"), show);
+    print_table("secrets-families-sealed78.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
