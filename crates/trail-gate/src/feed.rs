@@ -272,14 +272,20 @@ pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: b
     out
 }
 
-/// `printf`'s `\xHH` escapes of printable characters written out (`shell(\x27rm -rf ~\x27)`,
-/// a quote inside a single-quoted format): what the file or the pipe receives.
+/// `printf`'s escapes of printable characters written out (`shell(\x27rm -rf ~\x27)`, a
+/// quote inside a single-quoted format; `os.system(\"rm -rf ~\")`): what the file or the pipe
+/// receives.
 fn hex_escapes(fmt: &str) -> String {
+    let fmt = if fmt.contains("\\\"") {
+        std::borrow::Cow::Owned(fmt.replace("\\\"", "\""))
+    } else {
+        std::borrow::Cow::Borrowed(fmt)
+    };
     if !fmt.contains("\\x") {
-        return fmt.to_string();
+        return fmt.into_owned();
     }
     let mut out = String::with_capacity(fmt.len());
-    let mut rest = fmt;
+    let mut rest: &str = &fmt;
     while let Some(at) = rest.find("\\x") {
         out.push_str(&rest[..at]);
         let hex = rest

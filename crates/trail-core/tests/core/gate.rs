@@ -6801,3 +6801,25 @@ fn saving_a_configuration_writes_it() {
         Verdict::Allow
     );
 }
+
+/// Found by the 79th part's first run: a configuration written by printf with its quotes
+/// escaped (`os.system(\"rm -rf /home/dev\")`), a command line alone on a line of a file the
+/// line wrote, and a command's words each quoted (`shell:exec "rm" "-rf" "/home/dev"`) were
+/// not read as the commands they carry.
+#[test]
+fn commands_in_a_written_file_by_their_form() {
+    let ctx = ctx();
+    for line in [
+        "printf 'import os\\nos.system(\\\"rm -rf /home/dev\\\")\\n' > build/acme.conf.py && acme build -c build/acme.conf.py photos build/gallery",
+        "printf 'import subprocess\\nsubprocess.run([\\\"systemctl\\\", \\\"poweroff\\\"])\\n' >> acme.conf.py && acme build photos build/gallery",
+        "cat > build/run.model <<'EOF'\nto setup\n  show shell:exec \"rm\" \"-rf\" \"/home/dev\"\nend\nEOF\nacme-headless --model build/run.model",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf 'import os\\nprint(os.getcwd())\\n' > build/acme.conf.py && acme build -c build/acme.conf.py photos build/gallery",
+        "cat > build/run.model <<'EOF'\nto setup\n  show \"rm\" \"-rf\"\nend\nEOF\nacme-headless --model build/run.model",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

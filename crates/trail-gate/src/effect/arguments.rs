@@ -1122,11 +1122,40 @@ fn handed(
         scan(text, out);
         if text.contains('(') {
             deletes_critical(text, ctx, raw, out);
+            argv_list(text, Keep::CommandBlocks, out);
         }
-        for line in program_by_path(text) {
+        // Only a program nobody models may run its file's lines: `cat build/notes.txt` shows
+        // a `rm -rf ~` written there.
+        if known::tier(c.name) != Tier::Unknown {
+            continue;
+        }
+        for line in program_by_path(text).into_iter().chain(command_lines(text)) {
             out.runs(&line, Keep::Blocks);
         }
     }
+}
+
+/// The lines of a file this line wrote that are command lines of their own: a program and its
+/// words (`rm -rf /home/dev`, a model command a sed put in a control file), or its words each
+/// quoted (NetLogo's `shell:exec "rm" "-rf" "/home/dev"`).
+fn command_lines(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let mut words = line.split_whitespace();
+        if let (Some(first), Some(_)) = (words.next(), words.next())
+            && known::is_program(base(first))
+        {
+            lines.push(line.to_string());
+        }
+        let quoted: Vec<&str> = line.split('"').skip(1).step_by(2).collect();
+        if quoted.len() >= 2
+            && !quoted.iter().any(|w| w.contains(char::is_whitespace))
+            && known::is_program(base(quoted[0]))
+        {
+            lines.push(quoted.join(" "));
+        }
+    }
+    lines
 }
 
 /// Each program named by its path in a system's program directory, with the words after it
