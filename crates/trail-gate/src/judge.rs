@@ -480,6 +480,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         }
         Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
         Some("cat" | "printf" | "echo") if !cmd.writes.is_empty() => planted(ctx, cmd),
+        Some("sed") => substituted(ctx, cmd),
         Some("tar" | "unzip" | "bsdtar") => unpacked_download(ctx, cmd, producers),
         Some("git") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("clone") => {
             fetched_into(ctx, cmd)
@@ -618,6 +619,34 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
         next.line
             .planted
             .push((ctx.resolve(&w.target)?, text.clone()));
+    }
+    Some(next)
+}
+
+/// After `sed -i 's|A|B|' F`: F holds B where A was, and a program this line hands F reads it
+/// (`sed -i 's|^python run.py$|rm -rf ~|' case.pst && pestpp-glm case.pst`: the model command
+/// the program runs).
+fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd.argv[1..]
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<Vec<_>>>()?;
+    if !words
+        .iter()
+        .any(|w| *w == "--in-place" || w.starts_with("-i") && !w.starts_with("-i-"))
+    {
+        return None;
+    }
+    let mut operands = words.iter().filter(|w| !w.starts_with('-'));
+    let script = operands.next()?;
+    let delim = script.strip_prefix('s')?.chars().next()?;
+    let mut fields = script[1 + delim.len_utf8()..].split(delim);
+    let (_, replacement) = (fields.next()?, fields.next()?);
+    let mut next = ctx.clone();
+    for f in operands {
+        next.line
+            .planted
+            .push((ctx.resolve(f)?, replacement.to_string()));
     }
     Some(next)
 }

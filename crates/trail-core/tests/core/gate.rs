@@ -6823,3 +6823,15 @@ fn commands_in_a_written_file_by_their_form() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 79th part's first run: `sed -i` writing a command into a file that the line
+/// then hands to a program (`sed -i 's|^python run.py$|rm -rf /home/dev|' case.pst &&
+/// pestpp-glm case.pst`) was not read: the file holds the replacement.
+#[test]
+fn a_substitution_writes_what_the_next_program_reads() {
+    let ctx = ctx();
+    let line = "sed -i 's|^python forward_run.py$|rm -rf /home/dev|' pest/case.pst && acme-glm pest/case.pst";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "sed -i 's|^python forward_run.py$|python3 forward_run.py|' pest/case.pst && acme-glm pest/case.pst";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
