@@ -1472,32 +1472,19 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         }
         let Some(q) = query_at else { continue };
         let query = &url[q + 1..url.find('#').unwrap_or(url.len()).max(q + 1)];
-        // A digest and its expiry joined in one value (UPYUN's `_upt=fb839e981764264242`:
-        // eight hex digits, then a Unix time).
-        let mut offset = base + q + 1;
-        for p in query.split('&') {
-            if let Some((k, v)) = p.split_once('=')
-                && expiring_digest(v)
-            {
-                let s = offset + k.len() + 1;
-                out.push((s, s + v.len()));
-            }
-            offset += p.len() + 1;
-        }
         let expires = query.split('&').any(|p| {
             p.split_once('=').is_some_and(|(_, v)| {
                 v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())
             })
         });
-        if !expires {
-            continue;
-        }
         let mut offset = base + q + 1;
         for p in query.split('&') {
             if let Some((k, v)) = p.split_once('=') {
+                // Beside an expiry, a value drawn at random; or a digest and its expiry joined
+                // in one value (UPYUN's `_upt=fb839e981764264242`: hex, then a Unix time).
                 let random = is_hex(v) && v.len() >= 32 && uniform_random(v)
                     || v.len() >= 20 && strongly_generated(v, 20);
-                if random {
+                if expires && random || expiring_digest(v) {
                     let s = offset + k.len() + 1;
                     out.push((s, s + v.len()));
                 }
