@@ -4622,3 +4622,20 @@ fn a_key_that_calls_itself_public() {
         redact("const u = Uploader({ apiKey: \"secret_vDhw0UwqZgaVLjlQAOn7V5nK9nlR\" });");
     assert!(!out.contains("vDhw0UwqZgaVLjlQAOn7V5nK9nlR"), "{out}");
 }
+
+/// Found by the 78th sealed part: lighttpd's secure downloads put the digest as a path segment
+/// before the time it expires, in hex (`/dl/<md5>/693d57aa/releases/…`), and five were left in
+/// clear. A content hash in a path is not followed by a time.
+#[test]
+fn a_path_digest_before_its_expiry_in_hex() {
+    let (out, _) = redact(
+        "aria2c \"https://dl.acme.example/dl/3516641cee52815b9a1828a4ad4c287f/693daf09/releases/acme-5.7.9.tar.gz\"",
+    );
+    assert!(!out.contains("3516641cee52815b9a1828a4ad4c287f"), "{out}");
+    for clean in [
+        "https://cache.acme.example/objects/3516641cee52815b9a1828a4ad4c287f/acme-5.7.9.tar.gz",
+        "https://cache.acme.example/objects/3516641cee52815b9a1828a4ad4c287f/deadbeef/a.tar.gz",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
