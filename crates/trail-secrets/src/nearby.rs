@@ -1605,7 +1605,8 @@ fn cipher_keys(text: &str) -> Vec<(usize, usize)> {
 /// Hex digits (8 to 64, letters and digits among them) and a Unix time of ten digits after
 /// them: a signature joined to the time it expires.
 fn expiring_digest(v: &str) -> bool {
-    let Some(split) = v.len().checked_sub(10) else {
+    // Hex and digits are ASCII: anything else is no such value (and no byte to cut at).
+    let Some(split) = v.len().checked_sub(10).filter(|_| v.is_ascii()) else {
         return false;
     };
     let (digest, time) = v.split_at(split);
