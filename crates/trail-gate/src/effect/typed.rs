@@ -5,6 +5,11 @@
 //! credential itself lands in the shell's history and in every process listing. Across the
 //! labelled parts, a password-named option given a literal secret was labelled risky; a local
 //! default given to a local server (`--pass root`, `-password localonly`) was not.
+//!
+//! Found by its name (a password's, a token's, a private key's option), or by its shape
+//! whatever the option is called: a chosen password (`-ksp 'Wint3r!2026'`), a password among
+//! a form's fields (`--post 'user=dev&pass=…'`), or one written into a URL
+//! (`postgresql://etl:S3cretPass@db…`).
 
 use super::super::rules::Cmd;
 use super::super::{Decision, Verdict};
@@ -35,6 +40,7 @@ pub(super) fn typed(c: &Cmd<'_>, reads_only: bool, raw: &str) -> Option<Decision
     Some(decision(c, option, raw))
 }
 
+/// The junction for a credential typed in `option` (the option, or the word that carries it).
 fn decision(c: &Cmd<'_>, option: &str, raw: &str) -> Decision {
     decide(
         Verdict::Junction,
