@@ -1129,14 +1129,10 @@ fn routed_verb(w: &str) -> Option<&str> {
 /// `--mode purge`): the act the program is told to do is that verb's. Not under a subcommand
 /// that only looks (`read -m flash`), nor a word as often a noun (a flash memory, a format).
 fn valued_act(c: &Cmd<'_>) -> Option<Verb> {
-    let looks = subcommands(c)
-        .first()
-        .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())));
-    if looks {
-        return None;
-    }
+    // Every command nobody models comes here: the option values first (almost never such a
+    // verb), the subcommand words only then.
     let words: Vec<&str> = c.option_words().collect();
-    super::option_pairs(&words).find_map(|(flag, value)| {
+    let verb = super::option_pairs(&words).find_map(|(flag, value)| {
         let value = value?;
         (flag.starts_with('-')
             && value.len() >= 4
@@ -1147,7 +1143,11 @@ fn valued_act(c: &Cmd<'_>) -> Option<Verb> {
             word: format!("{flag} {value}"),
             class: Class::Destroys,
         })
-    })
+    })?;
+    let looks = subcommands(c)
+        .first()
+        .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())));
+    (!looks).then_some(verb)
 }
 
 /// Whether `word` holds `needle` (lower case) in either case: a look that allocates nothing,
