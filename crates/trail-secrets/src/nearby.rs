@@ -1438,33 +1438,24 @@ fn capability_urls(text: &str) -> Vec<(usize, usize)> {
 /// alone.
 fn signed_urls(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    // A digest as a path's segment before the time it expires, in hex (lighttpd's
-    // secdownload, `/dl/<md5>/693d57aa/releases/…`), in a URL or a path alone.
+    // One walk over the path segments that follow a `/`: a digest before the time it expires,
+    // in hex (lighttpd's secdownload, `/dl/<md5>/693d57aa/releases/…`), in a URL or a path
+    // alone; and the first segment of a path alone, as a server's log writes the request
+    // (`"GET /_J09XgM7…=/fit-in/… HTTP/2.0"`), that is an HMAC.
+    let b = text.as_bytes();
     for (at, _) in text.match_indices('/') {
         let rest = &text[at + 1..];
         let Some(end) = rest.find('/') else { continue };
         let (seg, after) = (&rest[..end], &rest[end + 1..]);
         let time = after.split('/').next().unwrap_or_default();
-        if (32..=64).contains(&seg.len())
+        let expiring = (32..=64).contains(&seg.len())
             && is_hex(seg)
             && uniform_random(seg)
             && time.len() == 8
             && u64::from_str_radix(time, 16)
-                .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t))
-        {
-            out.push((at + 1, at + 1 + end));
-        }
-    }
-    // A path alone, as a server's log writes the request (`"GET /_J09XgM7…=/fit-in/… HTTP/2.0"`).
-    let b = text.as_bytes();
-    for (at, _) in text.match_indices('/') {
-        if at > 0 && !matches!(b[at - 1], b' ' | b'"' | b'\'') {
-            continue;
-        }
-        let rest = &text[at + 1..];
-        if let Some(end) = rest.find('/')
-            && hmac_base64(&rest[..end])
-        {
+                .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t));
+        let starts_path = at == 0 || matches!(b[at - 1], b' ' | b'"' | b'\'');
+        if expiring || starts_path && hmac_base64(seg) {
             out.push((at + 1, at + 1 + end));
         }
     }
