@@ -337,6 +337,14 @@ fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
         })
 }
 
+/// A key store's or a secret's own file kind, by its extension (`.p12`, `.jks`, `.secret`).
+fn key_store(ext: &str) -> bool {
+    matches!(
+        ext,
+        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore"
+    )
+}
+
 /// A file of the project whose name says it holds the project's own secrets, printed whole
 /// (`cat etc/dbpasswords.secret`, `cat developer_key.pem`): the agent needs what the file
 /// configures, not the values, which would land in its context. Only a key store's kinds and
@@ -356,10 +364,7 @@ fn project_secret(p: &std::path::Path) -> bool {
     }
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
     let words = || stem.split(['-', '_', '.']);
-    let store = matches!(
-        ext,
-        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore"
-    ) || key_file(p);
+    let store = key_store(ext) || key_file(p);
     let data = matches!(
         ext,
         "" | "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "properties" | "txt"
@@ -395,26 +400,25 @@ fn secret_by_its_name(p: &std::path::Path) -> bool {
         .unwrap_or_default();
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
     // A key store's own kinds, and a file named for what it keeps.
-    matches!(
-        ext,
-        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore" | "key"
-    ) || !matches!(
-        ext,
-        "pub" | "crt" | "cer" | "md" | "html" | "txt" | "py" | "rs" | "js"
-    ) && stem.split(['-', '_', '.']).any(|w| {
-        matches!(
-            w,
-            "secret"
-                | "secrets"
-                | "privkey"
-                | "credentials"
-                | "password"
-                | "passwords"
-                | "keystore"
-                | "apikey"
-                | "token"
-        )
-    })
+    key_store(ext)
+        || ext == "key"
+        || !matches!(
+            ext,
+            "pub" | "crt" | "cer" | "md" | "html" | "txt" | "py" | "rs" | "js"
+        ) && stem.split(['-', '_', '.']).any(|w| {
+            matches!(
+                w,
+                "secret"
+                    | "secrets"
+                    | "privkey"
+                    | "credentials"
+                    | "password"
+                    | "passwords"
+                    | "keystore"
+                    | "apikey"
+                    | "token"
+            )
+        })
 }
 
 /// A file of a tool's settings in the home: in a hidden directory of it (or a dotfile of the
