@@ -1273,15 +1273,18 @@ fn short_key(v: &str, len: usize, h: f64, written: Written) -> bool {
 /// and letters. Not under a key's or a password's name, where a short hex run is as often a
 /// digest's prefix or an id.
 fn short_hex_token(name: &str, v: &str, len: usize, h: f64) -> bool {
-    let last = crate::text::words(name).last().cloned().unwrap_or_default();
-    last == "token"
-        && (12..32).contains(&len)
+    // Asked of most values under a credential's name: the value's shape first, the name's
+    // words (split into new strings) only for a short hex run.
+    (12..32).contains(&len)
         && v.bytes().all(|c| c.is_ascii_hexdigit())
         && (v.bytes().all(|c| !c.is_ascii_uppercase())
             || v.bytes().all(|c| !c.is_ascii_lowercase()))
         && has_digit(v)
         && v.bytes().any(|c| c.is_ascii_alphabetic())
         && h >= (len as f64).log2() - 0.6
+        && crate::text::words(name)
+            .last()
+            .is_some_and(|w| w == "token")
 }
 
 /// A short token as a URL's query parameter under a credential's name (Gotify's
@@ -1798,11 +1801,19 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
     // A digest or an HMAC in hex after its algorithm's name (Vault's audit log writes every
     // token it saw as `hmac-sha256:c127…`; an image's digest is `sha256:…`).
     let hex_digest = v.split_once(':').is_some_and(|(algo, hex)| {
-        matches!(
-            algo.to_ascii_lowercase().as_str(),
-            "hmac-sha256" | "hmac-sha512" | "hmac-sha1" | "sha256" | "sha512" | "sha1" | "md5"
-        ) && hex.len() >= 32
+        hex.len() >= 32
             && hex.bytes().all(|c| c.is_ascii_hexdigit())
+            && [
+                "hmac-sha256",
+                "hmac-sha512",
+                "hmac-sha1",
+                "sha256",
+                "sha512",
+                "sha1",
+                "md5",
+            ]
+            .iter()
+            .any(|a| algo.eq_ignore_ascii_case(a))
     });
     let named_digest = hex_digest
         || ["SHA256:", "SHA384:", "SHA512:", "SHA1:", "MD5:"]
