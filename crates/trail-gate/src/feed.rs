@@ -107,6 +107,45 @@ pub(super) fn items(p: &Simple) -> Option<Vec<String>> {
     }
 }
 
+/// What `echo` prints when some of its words are only known when the line runs (`echo $HOME |
+/// xargs -I% rm -rf %`): the words as written, so the command rebuilt names the variable.
+fn echoed_words(p: &Simple) -> Option<Vec<String>> {
+    if p.name()? != "echo" {
+        return None;
+    }
+    let words: Vec<String> = p.argv[1..]
+        .iter()
+        .map(|a| a.raw.trim_matches(['"', '\'']).to_string())
+        .skip_while(|w| w.starts_with('-'))
+        .collect();
+    (!words.is_empty()).then_some(words)
+}
+
+/// What a producer trail does not model lists when it names directories by their paths
+/// (`mlist ~/Mail/Archive | … | xargs rm`, `grep -rl TODO . | xargs rm`): things inside them,
+/// as `find` with a filter does. A word with an extension names a file, whose contents the
+/// producer prints (`cat list.txt`): what that holds is known only when it runs.
+fn listed_under(p: &Simple) -> Option<Vec<String>> {
+    let dirs: Vec<String> = p.argv[1..]
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|w| {
+            let path = *w == "."
+                || *w == ".."
+                || ["/", "~/", "./", "../"].iter().any(|s| w.starts_with(s))
+                || *w == "~";
+            let last = w.trim_end_matches('/').rsplit('/').next().unwrap_or(w);
+            let file = last.len() > 1 && last[1..].contains('.');
+            path && !file && !w.contains(['*', '?'])
+        })
+        .map(|w| format!("{}/found", w.trim_end_matches('/')))
+        .collect();
+    (!dirs.is_empty()).then_some(dirs)
+}
+
+/// What stands for the items a producer feeds when only running it would tell.
+pub(crate) const UNREAD: &str = "$INPUT";
+
 pub(super) fn dynamic_arg(raw: &str) -> Arg {
     Arg {
         text: None,
@@ -255,7 +294,11 @@ pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: b
         } else {
             None
         };
-        match found.or_else(|| items(p)) {
+        match found
+            .or_else(|| items(p))
+            .or_else(|| echoed_words(p))
+            .or_else(|| listed_under(p))
+        {
             Some(words) => out.extend(words.iter().map(|w| {
                 if w.contains(['$', '`', '*', '?']) {
                     dynamic_arg(w)
@@ -263,11 +306,11 @@ pub(super) fn fed_items(producers: &[&Simple], heredoc: Option<&str>, by_line: b
                     static_arg(w)
                 }
             })),
-            None => out.push(dynamic_arg("$INPUT")),
+            None => out.push(dynamic_arg(UNREAD)),
         }
     }
     if out.is_empty() {
-        out.push(dynamic_arg("$INPUT"));
+        out.push(dynamic_arg(UNREAD));
     }
     out
 }

@@ -1299,7 +1299,7 @@ fn xargs(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> Vec<Simple> {
         return Vec::new();
     };
     let inputs = if from_file {
-        vec![feed::dynamic_arg("$INPUT")]
+        vec![feed::dynamic_arg(feed::UNREAD)]
     } else {
         // With a replace string, xargs takes whole lines.
         feed::fed_items(producers, cmd.heredoc.as_deref(), replace.is_some())
@@ -1315,7 +1315,7 @@ fn parallel(argv: &[Arg], cmd: &Simple, producers: &[&Simple]) -> (Vec<Arg>, Vec
         .position(|a| matches!(a.text.as_deref(), Some(":::" | "::::" | ":::+")));
     let end = sep.unwrap_or(argv.len());
     let inputs: Vec<Arg> = match sep {
-        Some(i) if argv[i].text.as_deref() == Some("::::") => vec![feed::dynamic_arg("$INPUT")],
+        Some(i) if argv[i].text.as_deref() == Some("::::") => vec![feed::dynamic_arg(feed::UNREAD)],
         Some(i) => argv[i + 1..]
             .iter()
             .filter(|a| !matches!(a.text.as_deref(), Some(":::" | ":::+")))

@@ -6835,3 +6835,27 @@ fn a_substitution_writes_what_the_next_program_reads() {
     let line = "sed -i 's|^python forward_run.py$|python3 forward_run.py|' pest/case.pst && acme-glm pest/case.pst";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by reading the labelled rows `xargs` misjudged: a producer whose words are only known
+/// when the line runs (`echo $HOME`), one trail does not model naming a directory (`acme-list
+/// ~/Mail/Archive`), and one naming nothing (`acme-search tag:spam`) fed a deletion that was
+/// allowed, because the items were read as nothing at all.
+#[test]
+fn what_a_producer_feeds_a_deletion() {
+    let ctx = ctx();
+    let line = "echo $HOME | xargs -I% rm -rf %";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    for line in [
+        "acme-list ~/Mail/Archive | acme-pick -t old | xargs rm --",
+        "acme-search --output=files tag:spam | xargs -0 rm -f",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "grep -rl TODO . | xargs rm",
+        "find . -name '*.o' | xargs rm",
+        "acme-list ~/Mail/Archive | xargs wc -l",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

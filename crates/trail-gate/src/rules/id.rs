@@ -86,6 +86,7 @@ rule_ids! {
     Kill => "kill",
     MoveAway => "move-away",
     DeleteOutside => "delete-outside",
+    DeleteListed => "delete-listed",
     GitInternals => "git-internals",
     Deploy => "deploy",
     Migration => "migration",

@@ -1838,6 +1838,26 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: RuleId::DeleteListed,
+        verdict: Verdict::Junction,
+        kind: Kind::Irreversible,
+        reason: "this deletes whatever another program lists on its output; which files they are is known only when it runs",
+        matches: |c, _| {
+            (deletion::deleter(c.name) || matches!(c.name, "unlink" | "shred"))
+                && c.operands().any(|a| a.raw == crate::feed::UNREAD)
+        },
+        must_match: &[
+            "notmuch search --output=files tag:spam | xargs rm -f",
+            "git ls-files --others | xargs rm",
+            "xargs -a doomed.txt rm",
+        ],
+        must_not_match: &[
+            "find . -name '*.o' | xargs rm",
+            "grep -rl TODO . | xargs rm",
+            "rm -- \"$f\"",
+        ],
+    },
+    Rule {
         id: RuleId::GitInternals,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
