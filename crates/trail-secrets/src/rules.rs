@@ -611,6 +611,19 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "plain-scheme-password",
+        // A password store's entry whose scheme says the password is kept as it is (Dovecot's
+        // `bob@example.org:{PLAIN}…:5000:5000::`, LDAP's `userPassword: {CLEARTEXT}…`): what
+        // follows the tag is the password itself, where `{SSHA}`, `{CRYPT}` or `{ARGON2ID}`
+        // are followed by a digest.
+        regex: r"\{(?:plain|clear|cleartext|plaintext|plain-trunc)\}(?P<secret>(?-u:[^\s:\x22'<>])+)",
+        example: "bob@example.org:{PLAIN}m9t+6eKX0XbvTsB:5000:5000::/var/mail/bob",
+        keywords: &["{plain", "{clear"],
+        check: Check::Password,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "cli-credentials",
         // `-u user:password`, and an `--auth` flag given the same pair (Jenkins' CLI `-auth
         // user:token`, HTTPie's `--auth`) (user may be empty, password may be quoted, and with spaces when

@@ -4650,3 +4650,27 @@ fn a_query_value_cut_inside_a_character_does_not_panic() {
     let text = "https://a.example/x?_upt=ab𞹋12345678";
     assert_eq!(redact(text).0, text);
 }
+
+/// Found by reading the labelled misses: a password store's entry whose scheme says it is
+/// kept as written (Dovecot's `{PLAIN}`, LDAP's `{CLEARTEXT}`) held the password itself, and
+/// nothing named it one. A digest's scheme (`{SSHA}`) stays.
+#[test]
+fn a_scheme_that_says_the_password_is_plain() {
+    for (text, password) in [
+        (
+            "bob@example.org:{PLAIN}m9t+6eKX0XbvTsB:5000:5000::/var/mail/bob",
+            "m9t+6eKX0XbvTsB",
+        ),
+        ("userPassword: {CLEARTEXT}Xk29fmQ7pLzT", "Xk29fmQ7pLzT"),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(password), "{out}");
+    }
+    for clean in [
+        "userPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=",
+        "default_pass_scheme = PLAIN",
+        "bob@example.org:{PLAIN}<password>:5000:5000::",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
