@@ -569,16 +569,38 @@ fn names_credential(word: &str) -> bool {
             || ["password", "passwd", "pass", "pwd", "pw", "auth", "cookie"]
                 .iter()
                 .any(|n| p.len() > n.len() && p.ends_with(n) && p.len() <= 12)
+            || joined_token(p)
             // An extended private key's name (`xprv`, `tprv`, `LTC_XPRV`), as BIP 32 writes
             // the private half; the public one is `xpub`.
             || p.len() == 4 && p.ends_with("prv")
     });
     // A session's id is the login itself to whoever holds it (`SF_SESSION_ID`, `sessionId`),
     // where another thing's id names it only.
-    let session = parts
-        .windows(2)
-        .any(|w| w[0] == "session" && matches!(w[1].as_str(), "id" | "sid"));
+    let session = session_name(&parts);
     named && !plausible::name_rules_out(word) || session
+}
+
+/// A session's id, or a header that carries the session itself (`X-Metabase-Session`,
+/// `X-ArchivesSpace-Session`): the login to whoever holds it, where another thing's id names
+/// it only.
+fn session_name(parts: &[String]) -> bool {
+    parts
+        .windows(2)
+        .any(|w| w[0] == "session" && matches!(w[1].as_str(), "id" | "sid"))
+        || session_header(parts)
+}
+
+/// `X-…-Session`: a header that carries the session itself.
+fn session_header(parts: &[String]) -> bool {
+    parts.len() >= 2 && parts[0] == "x" && parts.last().is_some_and(|p| p == "session")
+}
+
+/// A token or a secret joined to what it opens (`bugsnagtoken`, `githubtoken`,
+/// `clientsecret`): a short word, so that a sentence run together is not read as one.
+fn joined_token(part: &str) -> bool {
+    ["token", "secret"]
+        .iter()
+        .any(|n| part.len() > n.len() + 2 && part.ends_with(n) && part.len() <= 16)
 }
 
 /// Whether a credential's name is written anywhere in `word`, joined or not (`preauthkeys`,
@@ -986,7 +1008,9 @@ fn names_a_token_word(name: &str) -> bool {
             p.as_str(),
             "token" | "secret" | "credential" | "credentials" | "cookie" | "apikey"
         ) || p.ends_with("cookie")
+            || joined_token(p)
     }) || parts.windows(2).any(|w| w[0] == "api" && w[1] == "key")
+        || session_header(&parts)
 }
 
 /// Base64's alphabet holds `/` and `+`: a long generated value with them is no path

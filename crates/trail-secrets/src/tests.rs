@@ -4674,3 +4674,22 @@ fn a_scheme_that_says_the_password_is_plain() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by reading the labelled misses: a header named for the session it carries
+/// (`X-Metabase-Session`) and a token's name joined to its service (`bugsnagtoken` in a git
+/// setting) held a UUID, which only a token's own name lets through. A session's id in a
+/// response body stays an id.
+#[test]
+fn a_session_header_and_a_joined_token_name() {
+    for text in [
+        ".header(\"X-Acme-Session\", \"8cad5fc0-9d75-4846-990d-1cfb01bdb199\")",
+        "git config --global acmedb.bugsnagtoken e509012b-277f-4302-a983-dc7b4cd1d612",
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains("-9d75-") && !out.contains("-277f-"), "{out}");
+    }
+    let clean = "{\"device_details\":{\"session_id\":\"6e93742f5dbc1e9e5b7409c5d39e0b61\"}}";
+    assert_eq!(redact(clean).0, clean);
+    let clean = "X-Request-Id: 8cad5fc0-9d75-4846-990d-1cfb01bdb199";
+    assert_eq!(redact(clean).0, clean);
+}
