@@ -1136,6 +1136,19 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
         }
         return None;
     }
+    // Windows' `/p:value` written with a dash (`winrs -u:CORP\\ops -p:…`): a password's
+    // flag by its letter or its name.
+    if word.len() >= 2
+        && word[0] == b'-'
+        && b.get(end) == Some(&b':')
+        && (word[1..].eq_ignore_ascii_case(b"p")
+            || ["pw", "pwd", "pass", "password"]
+                .iter()
+                .any(|f| word[1..].eq_ignore_ascii_case(f.as_bytes())))
+    {
+        let quoted = matches!(b.get(end + 1), Some(b'"' | b'\''));
+        return credential_in(text, end + 1 + usize::from(quoted));
+    }
     // `-cp=…`, `-ap …`: a short flag of two or three letters, its value attached by `=`.
     if (3..=4).contains(&word.len())
         && word[0] == b'-'

@@ -4693,3 +4693,20 @@ fn a_session_header_and_a_joined_token_name() {
     let clean = "X-Request-Id: 8cad5fc0-9d75-4846-990d-1cfb01bdb199";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by reading the labelled misses: Windows' `/p:value` written with a dash (`winrs
+/// -u:CORP\ops -p:…`) was not read as a password's flag. MSBuild's properties (`-p:Name=…`)
+/// and numbers stay.
+#[test]
+fn a_dashed_windows_password_flag() {
+    let (out, _) =
+        redact("winrs -r:web01.corp.acme.io -u:CORP\\ops -p:JnGoztgA.5wo7rBN ipconfig /all");
+    assert!(!out.contains("JnGoztgA.5wo7rBN"), "{out}");
+    for clean in [
+        "dotnet build -p:Version=1.2.3",
+        "msbuild -p:Configuration=Release",
+        "tool -p:8080 -u:admin",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
