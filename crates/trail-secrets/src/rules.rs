@@ -1164,6 +1164,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "redis-auth",
+        // Redis' `AUTH [user] password`, typed at `redis-cli`'s prompt (`127.0.0.1:6379> AUTH
+        // default …`) or as `MONITOR` prints every command a client sends (`"AUTH" "app"
+        // "…"`): the last word is the password.
+        regex: r#"(?:(?m:^)|> )[ \t]*AUTH[ \t]+(?:(?-u:[^\s"])+[ \t]+)?(?P<secret>(?-u:[^\s"]){6,})[ \t]*\r?(?m:$)|"AUTH"(?:[ \t]+"(?-u:[^"\s])*")?[ \t]+"(?P<secret2>(?-u:[^"\s]){6,})""#,
+        example: "1764330012.123456 [0 10.0.3.15:50122] \"AUTH\" \"app\" \"rVkVrMdbm_7msV08Yq\"",
+        keywords: &["auth ", "\"auth\""],
+        check: Check::Password,
+        shape: Shape::Literal(&["AUTH"]),
+        lowered: false,
+    },
+    Builtin {
         name: "prose-credential",
         // A credential handed over in prose, as people write it in chat, a handoff or a
         // commit message: a word naming it, up to three short words, `is` or `was`, then the

@@ -4710,3 +4710,23 @@ fn a_dashed_windows_password_flag() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by reading the labelled misses: Redis' `AUTH` as `MONITOR` prints it (`"AUTH" "app"
+/// "…"`) and as typed at `redis-cli`'s prompt held the password with no name beside it.
+#[test]
+fn a_redis_auth_command() {
+    for text in [
+        "1764330012.123456 [0 10.0.3.15:50122] \"AUTH\" \"app\" \"rVkVrMdbm_7msV08Yq\"",
+        "127.0.0.1:6379> AUTH default rVkVrMdbm_7msV08Yq",
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains("rVkVrMdbm_7msV08Yq"), "{out}");
+    }
+    for clean in [
+        "C: AUTH LOGIN",
+        "127.0.0.1:6379> AUTH <password>",
+        "\"AUTH\" \"x\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
