@@ -1123,21 +1123,7 @@ impl<'a> Judging<'a> {
                 raw,
             ));
         }
-        // An alias defined as a shell command (`git alias nuke '!rm -rf ~'`, `git config
-        // alias.x '!…'`, the `!` git and hg give to a shell): it runs whenever the alias does,
-        // as often on the same line.
-        for (i, a) in argv.iter().enumerate() {
-            if !a.text.as_deref().is_some_and(|t| t.contains("alias")) {
-                continue;
-            }
-            let escaped = argv[i + 1..]
-                .iter()
-                .take(2)
-                .find_map(|a| a.text.as_deref().and_then(|t| t.strip_prefix('!')));
-            if let Some(code) = escaped.filter(|c| c.contains(' ')) {
-                out.runs(code, Keep::Blocks);
-            }
-        }
+        shell_aliases(argv, out);
         // A program the rules do not model, judged by what its arguments would do.
         let layer = effect::Layer {
             depth: self.depth,
@@ -1145,6 +1131,13 @@ impl<'a> Judging<'a> {
         };
         effect::judge(&c, cmd, self.producers, ctx, raw, layer, out);
         out.extend(effect::script_kept_outside(argv, ctx, raw));
+        // `git NAME` runs the program `git-NAME` when NAME is none of git's own commands
+        // (git-town, git-extras, git-machete…): a program of its own, judged as one.
+        if name == "git"
+            && let Some(external) = git_external(argv)
+        {
+            out.extend(command(&external, &[], ctx, self.depth));
+        }
         if matches!(name, "sudo" | "doas" | "run0" | "pkexec") {
             self.privileged = true;
         }
@@ -1290,6 +1283,225 @@ fn find_exec(argv: &[Arg]) -> Vec<Simple> {
         }
     }
     out
+}
+
+/// An alias defined as a shell command (`git alias nuke '!rm -rf ~'`, `git config alias.x
+/// '!…'`, the `!` git and hg give to a shell): it runs whenever the alias does, as often on
+/// the same line.
+fn shell_aliases(argv: &[Arg], out: &mut Findings) {
+    for (i, a) in argv.iter().enumerate() {
+        if !a.text.as_deref().is_some_and(|t| t.contains("alias")) {
+            continue;
+        }
+        let escaped = argv[i + 1..]
+            .iter()
+            .take(2)
+            .find_map(|a| a.text.as_deref().and_then(|t| t.strip_prefix('!')));
+        if let Some(code) = escaped.filter(|c| c.contains(' ')) {
+            out.runs(code, Keep::Blocks);
+        }
+    }
+}
+
+/// git's own commands (`git --list-cmds=main,nohelpers`, git 2.47) and the ones other
+/// packages commonly add that trail's git rules read (`lfs`, `filter-repo`): any other
+/// subcommand runs a program `git-NAME` found on the path.
+const GIT_COMMANDS: &[&str] = &[
+    "add",
+    "am",
+    "annotate",
+    "apply",
+    "archimport",
+    "archive",
+    "bisect",
+    "blame",
+    "branch",
+    "bugreport",
+    "bundle",
+    "cat-file",
+    "check-attr",
+    "check-ignore",
+    "check-mailmap",
+    "check-ref-format",
+    "checkout",
+    "checkout-index",
+    "cherry",
+    "cherry-pick",
+    "citool",
+    "clean",
+    "clone",
+    "column",
+    "commit",
+    "commit-graph",
+    "commit-tree",
+    "config",
+    "count-objects",
+    "credential",
+    "credential-cache",
+    "credential-store",
+    "cvsexportcommit",
+    "cvsimport",
+    "cvsserver",
+    "daemon",
+    "describe",
+    "diagnose",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "difftool",
+    "fast-export",
+    "fast-import",
+    "fetch",
+    "fetch-pack",
+    "filter-branch",
+    "filter-repo",
+    "fmt-merge-msg",
+    "for-each-ref",
+    "for-each-repo",
+    "format-patch",
+    "fsck",
+    "fsck-objects",
+    "gc",
+    "get-tar-commit-id",
+    "gitk",
+    "grep",
+    "gui",
+    "hash-object",
+    "help",
+    "hook",
+    "http-backend",
+    "http-fetch",
+    "http-push",
+    "imap-send",
+    "index-pack",
+    "init",
+    "init-db",
+    "instaweb",
+    "interpret-trailers",
+    "lfs",
+    "log",
+    "ls-files",
+    "ls-remote",
+    "ls-tree",
+    "mailinfo",
+    "mailsplit",
+    "maintenance",
+    "merge",
+    "merge-base",
+    "merge-file",
+    "merge-index",
+    "merge-octopus",
+    "merge-one-file",
+    "merge-ours",
+    "merge-recursive",
+    "merge-recursive-ours",
+    "merge-recursive-theirs",
+    "merge-resolve",
+    "merge-subtree",
+    "merge-tree",
+    "mergetool",
+    "mktag",
+    "mktree",
+    "multi-pack-index",
+    "mv",
+    "name-rev",
+    "notes",
+    "p4",
+    "pack-objects",
+    "pack-redundant",
+    "pack-refs",
+    "patch-id",
+    "pickaxe",
+    "prune",
+    "prune-packed",
+    "pull",
+    "push",
+    "quiltimport",
+    "range-diff",
+    "read-tree",
+    "rebase",
+    "receive-pack",
+    "reflog",
+    "refs",
+    "remote",
+    "remote-ext",
+    "remote-fd",
+    "remote-ftp",
+    "remote-ftps",
+    "remote-http",
+    "remote-https",
+    "repack",
+    "replace",
+    "replay",
+    "request-pull",
+    "rerere",
+    "reset",
+    "restore",
+    "rev-list",
+    "rev-parse",
+    "revert",
+    "rm",
+    "send-email",
+    "send-pack",
+    "shell",
+    "shortlog",
+    "show",
+    "show-branch",
+    "show-index",
+    "show-ref",
+    "sparse-checkout",
+    "stage",
+    "stash",
+    "status",
+    "stripspace",
+    "submodule",
+    "svn",
+    "switch",
+    "symbolic-ref",
+    "tag",
+    "unpack-file",
+    "unpack-objects",
+    "update-index",
+    "update-ref",
+    "update-server-info",
+    "upload-archive",
+    "upload-pack",
+    "var",
+    "verify-commit",
+    "verify-pack",
+    "verify-tag",
+    "version",
+    "whatchanged",
+    "worktree",
+    "write-tree",
+];
+
+/// The program `git NAME …` runs when NAME is not one of git's own commands: `git-NAME` with
+/// the words after it.
+fn git_external(argv: &[Arg]) -> Option<Simple> {
+    let mut i = 1;
+    while i < argv.len() {
+        let w = argv[i].text.as_deref()?;
+        match w {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
+            _ if w.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    let sub = argv.get(i)?.text.as_deref()?;
+    let plain = sub
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !plain || GIT_COMMANDS.binary_search(&sub).is_ok() {
+        return None;
+    }
+    let mut words = vec![feed::static_arg(&format!("git-{sub}"))];
+    words.extend(argv[i + 1..].iter().cloned());
+    Some(Simple {
+        argv: words,
+        ..Simple::default()
+    })
 }
 
 /// The commands `xargs` would run on what it is fed.

@@ -6859,3 +6859,21 @@ fn what_a_producer_feeds_a_deletion() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled rows a git workflow helper's family missed: `git NAME` runs
+/// a program `git-NAME` when NAME is none of git's own commands (git-town, git-extras), and
+/// those programs' verbs were never read, as git's rules model git alone.
+#[test]
+fn a_git_subcommand_git_does_not_have_is_a_program() {
+    let ctx = ctx();
+    for line in [
+        "git acme-delete-branch feature/legacy",
+        "git acme ship feature/login",
+        "git acme-obliterate config/secrets.yml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["git acme sync", "git lg", "git status", "git lfs ls-files"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
