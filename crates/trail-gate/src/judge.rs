@@ -396,6 +396,7 @@ fn pieces(line: &str) -> Vec<&str> {
 fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
     match cmd.name() {
         Some("cd" | "pushd") => Some(moved(ctx, cmd)),
+        Some("builtin" | "command") => cd_by_name(ctx, cmd),
         None | Some("export" | "declare" | "typeset" | "readonly" | "local")
             if !cmd.assigns.is_empty() && (cmd.argv.len() <= 1) =>
         {
@@ -685,6 +686,21 @@ pub(crate) fn grants_execute(m: &str) -> bool {
 }
 
 /// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).
+/// The shell's own `cd` asked for by name (`builtin cd ..`, `command cd ..`).
+fn cd_by_name(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    matches!(
+        cmd.argv.get(1).and_then(|a| a.text.as_deref()),
+        Some("cd" | "pushd")
+    )
+    .then(|| {
+        let inner = Simple {
+            argv: cmd.argv[1..].to_vec(),
+            ..Simple::default()
+        };
+        moved(ctx, &inner)
+    })
+}
+
 fn moved(ctx: &Context, cd: &Simple) -> Context {
     let mut next = ctx.clone();
     let target = cd.argv[1..]

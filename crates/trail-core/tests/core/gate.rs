@@ -6877,3 +6877,18 @@ fn a_git_subcommand_git_does_not_have_is_a_program() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled misses: `builtin cd ..` (the shell's own `cd`, asked for by
+/// name) did not move where the later relative paths land.
+#[test]
+fn the_shells_own_cd_asked_for_by_name() {
+    let ctx = ctx();
+    for line in [
+        "builtin cd .. && rm -rf build",
+        "command cd ~ && rm -rf Documents",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line = "builtin cd build && rm -rf out";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
