@@ -821,7 +821,15 @@ pub static RULES: &[Rule] = &[
                             }))
                         || (has("-d") && has("--force"))
                         || c.args.iter().any(|a| a.text.is_none())
+                        // Renamed or copied over a branch that exists (`-M`, `-C`): its commits
+                        // are left behind.
+                        || words
+                            .iter()
+                            .skip_while(|w| **w != "branch")
+                            .any(|w| matches!(*w, "-M" | "-C"))
                 }
+                // Removed even with changes nobody committed (`git rm -f`).
+                Some("rm") => c.flag("--force", Some('f')),
                 Some("stash") => has("drop") || has("clear"),
                 Some("rebase" | "filter-branch" | "filter-repo" | "replace") => true,
                 Some("reflog") => has("expire") || has("delete"),
@@ -845,6 +853,9 @@ pub static RULES: &[Rule] = &[
             "git checkout -qf main",
             "git branch -Dv feature",
             "git worktree remove -f /tmp/wt",
+            "git branch -M old-name existing-name",
+            "git -C repo branch -C old-name existing-name",
+            "git rm -f src/main.rs",
         ],
         must_not_match: &[
             "git reset HEAD file",
@@ -858,6 +869,10 @@ pub static RULES: &[Rule] = &[
             "git checkout main",
             "git checkout -b feat main",
             "git branch -d merged",
+            "git branch -m old-name new-name",
+            "git -C /home/dev/repo branch --show-current",
+            "git rm --cached secrets.env",
+            "git rm src/old.rs",
         ],
     },
     Rule {
@@ -875,9 +890,11 @@ pub static RULES: &[Rule] = &[
                 .words()
                 .any(|w| matches!(w, "create" | "delete" | "upload" | "edit")),
             ("gh", Some("pr")) => c.words().any(|w| matches!(w, "merge" | "close")),
-            ("gh", Some("repo")) => c
-                .words()
-                .any(|w| matches!(w, "delete" | "archive" | "rename")),
+            ("gh", Some("repo")) => c.words().any(|w| {
+                matches!(w, "delete" | "archive" | "rename")
+                    // Made public: everyone can read it from then on.
+                    || w == "public" || w == "--visibility=public"
+            }),
             _ => false,
         },
         must_match: &[
