@@ -2146,11 +2146,15 @@ pub static RULES: &[Rule] = &[
                     | "firewall-cmd"
                     | "dscl"
                     | "sysadminctl"
-            ) && !c
-                .words()
-                .any(|w| matches!(w, "-L" | "--list" | "status" | "-S" | "--list-all"))
+            ) && !c.words().any(|w| {
+                matches!(w, "--list" | "status" | "--list-all")
+                    // `-L` and `-S` list a firewall's rules and show a password's status;
+                    // `usermod -L` locks the account.
+                    || matches!(w, "-L" | "-S") && matches!(c.name, "iptables" | "ip6tables")
+                    || w == "-S" && c.name == "passwd"
+            })
         },
-        must_match: &["useradd hacker", "iptables -F"],
-        must_not_match: &["iptables -L", "ufw status"],
+        must_match: &["useradd hacker", "iptables -F", "usermod -L deploy"],
+        must_not_match: &["iptables -L", "ufw status", "passwd -S deploy"],
     },
 ];
