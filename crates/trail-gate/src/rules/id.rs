@@ -96,6 +96,7 @@ rule_ids! {
     BackupDelete => "backup-delete",
     RemoteWrite => "remote-write",
     SystemAdmin => "system-admin",
+    DebuggerAttach => "debugger-attach",
     Unparseable => "unparseable",
     Unverifiable => "unverifiable",
     Obfuscation => "obfuscation",

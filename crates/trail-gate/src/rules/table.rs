@@ -2122,6 +2122,47 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: RuleId::DebuggerAttach,
+        verdict: Verdict::Junction,
+        kind: Kind::Irreversible,
+        reason: "a debugger attached to a running process stops it, and can read its memory (keys included) or change what it does",
+        matches: |c, _| {
+            if !matches!(
+                c.name,
+                "gdb" | "lldb" | "cgdb" | "gdb-multiarch" | "rust-gdb" | "rust-lldb"
+            ) {
+                return false;
+            }
+            // The words after `--args` are the debugged program's own.
+            let own: Vec<&str> = c
+                .args
+                .iter()
+                .map(|a| a.text.as_deref().unwrap_or(&a.raw))
+                .take_while(|w| *w != "--args" && *w != "--")
+                .collect();
+            let pid = |t: &str| {
+                !t.is_empty() && (t.bytes().all(|b| b.is_ascii_digit()) || t.starts_with('$'))
+            };
+            own.windows(2)
+                .any(|w| matches!(w[0], "-p" | "--pid" | "--attach-pid") && pid(w[1]))
+                || own.iter().any(|t| {
+                    t.strip_prefix("--pid=").is_some_and(pid)
+                        || t.strip_prefix("attach ").is_some_and(pid)
+                        || t.starts_with("process attach")
+                })
+        },
+        must_match: &[
+            "gdb -p 4121 -batch -ex 'call (void)exit(0)'",
+            "lldb --attach-pid 31337",
+            "gdb -batch -ex 'attach 4121' -ex 'info threads'",
+            "gdb --pid=4121",
+        ],
+        must_not_match: &[
+            "gdb ./target/debug/app",
+            "gdb -batch -ex run --args ./a.out -p 3",
+        ],
+    },
+    Rule {
         id: RuleId::SystemAdmin,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
