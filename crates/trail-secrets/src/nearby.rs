@@ -1496,6 +1496,9 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
             out.push((at + 1, at + 1 + end));
         }
     }
+    if text.contains('?') {
+        request_line_signatures(text, &mut out);
+    }
     if !text.contains("://") {
         return out;
     }
@@ -1517,27 +1520,48 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         }
         let Some(q) = query_at else { continue };
         let query = &url[q + 1..url.find('#').unwrap_or(url.len()).max(q + 1)];
-        let expires = query.split('&').any(|p| {
-            p.split_once('=').is_some_and(|(_, v)| {
-                v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())
-            })
-        });
-        let mut offset = base + q + 1;
-        for p in query.split('&') {
-            if let Some((k, v)) = p.split_once('=') {
-                // Beside an expiry, a value drawn at random; or a digest and its expiry joined
-                // in one value (UPYUN's `_upt=fb839e981764264242`: hex, then a Unix time).
-                let random = is_hex(v) && v.len() >= 32 && uniform_random(v)
-                    || v.len() >= 20 && strongly_generated(v, 20);
-                if expires && random || expiring_digest(v) {
-                    let s = offset + k.len() + 1;
-                    out.push((s, s + v.len()));
-                }
-            }
-            offset += p.len() + 1;
-        }
+        query_signatures(query, base + q + 1, &mut out);
     }
     out
+}
+
+/// The query of a path alone, as a server's log or a request line writes it (`"GET
+/// /hero.jpg?expires=1796002034&s=adb2…"`): the same signatures as a URL's.
+fn request_line_signatures(text: &str, out: &mut Vec<(usize, usize)>) {
+    let b = text.as_bytes();
+    for (q, _) in text.match_indices('?') {
+        let start = text[..q]
+            .rfind(|c: char| c.is_whitespace() || matches!(c, '"' | '\''))
+            .map_or(0, |i| i + 1);
+        if b.get(start) != Some(&b'/') || text[start..q].contains("://") {
+            continue;
+        }
+        let len = text[q + 1..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '#'))
+            .unwrap_or(text.len() - q - 1);
+        query_signatures(&text[q + 1..q + 1 + len], q + 1, out);
+    }
+}
+
+/// In a query that carries an expiry (a Unix time), the value drawn at random; or a digest and
+/// its expiry joined in one value (UPYUN's `_upt=fb839e981764264242`: hex, then a Unix time).
+fn query_signatures(query: &str, mut offset: usize, out: &mut Vec<(usize, usize)>) {
+    let expires = query.split('&').any(|p| {
+        p.split_once('=').is_some_and(|(_, v)| {
+            v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())
+        })
+    });
+    for p in query.split('&') {
+        if let Some((k, v)) = p.split_once('=') {
+            let random = is_hex(v) && v.len() >= 32 && uniform_random(v)
+                || v.len() >= 20 && strongly_generated(v, 20);
+            if expires && random || expiring_digest(v) {
+                let s = offset + k.len() + 1;
+                out.push((s, s + v.len()));
+            }
+        }
+        offset += p.len() + 1;
+    }
 }
 
 /// A value an editor's substitution writes in place of a placeholder or a credential's name
