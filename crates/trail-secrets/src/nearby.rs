@@ -1492,7 +1492,7 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
             && u64::from_str_radix(time, 16)
                 .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t));
         let starts_path = at == 0 || matches!(b[at - 1], b' ' | b'"' | b'\'');
-        if expiring || starts_path && hmac_base64(seg) {
+        if expiring || starts_path && hmac_base64(seg) || shared_access_key(&text[..at], seg) {
             out.push((at + 1, at + 1 + end));
         }
     }
@@ -1541,6 +1541,19 @@ fn request_line_signatures(text: &str, out: &mut Vec<(usize, usize)>) {
             .unwrap_or(text.len() - q - 1);
         query_signatures(&text[q + 1..q + 1 + len], q + 1, out);
     }
+}
+
+/// A share link's access key (Storj's `link.storjshare.io/s/<access key>/bucket/object`): a
+/// segment after a `/s/` route drawn in base32's lower-case alphabet, as an S3 gateway's
+/// keys are, where a share link's own id (a nanoid) mixes both cases.
+fn shared_access_key(before: &str, seg: &str) -> bool {
+    (before.ends_with("/s") || before == "s" || before.ends_with(" s"))
+        && seg.len() >= 24
+        && seg
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || (b'2'..=b'7').contains(&c))
+        && seg.bytes().filter(u8::is_ascii_digit).count() >= 3
+        && uniform_random(seg)
 }
 
 /// In a query that carries an expiry (a Unix time), the value drawn at random; or a digest and

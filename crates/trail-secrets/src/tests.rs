@@ -4746,3 +4746,22 @@ fn a_signed_query_in_a_request_line() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 79th part's first run: a share link whose path carries the gateway's access
+/// key (`link.storjshare.io/s/<28 base32 characters>/bucket/object`), in a URL and in a
+/// request line. A share link's own id, a nanoid of both cases, stays.
+#[test]
+fn a_share_links_access_key_in_its_path() {
+    for text in [
+        "Share link: https://link.acme.example/s/usnar2uhmjm34mu3mnfghhdw7s6n/acme-backups/a.tar.zst",
+        "\"GET /s/j6bgpsy264zzamc5giz4mctyuoxy/acme-backups/a.tar.zst HTTP/2.0\" 200",
+    ] {
+        let (out, _) = redact(text);
+        assert!(
+            !out.contains("usnar2uhmjm34") && !out.contains("j6bgpsy264"),
+            "{out}"
+        );
+    }
+    let clean = "Share link: https://acme.example/s/by9rRkOuxotBBkZugfQGz";
+    assert_eq!(redact(clean).0, clean);
+}
