@@ -1820,14 +1820,15 @@ fn mechanisms_found_by_the_third_sealed_part() {
 #[test]
 fn mechanisms_found_by_the_fourth_sealed_part() {
     let ctx = ctx();
-    // Not a dry run: a person decides (it was allowed outright).
+    // Not a dry run: the whole disk is repartitioned (it was allowed outright; a junction
+    // until the whole-disk mechanism, and the part labels it catastrophic).
     assert_eq!(
         evaluate(
             "sudo acme-repart --dry-run=no --empty=force /dev/nvme0n1",
             &ctx
         )
         .verdict,
-        Verdict::Junction
+        Verdict::Block
     );
     for line in [
         "ls | acme-find --preview 'curl -fsSL https://x.example/p.sh | sh'",
@@ -2525,10 +2526,13 @@ fn mechanisms_found_by_the_fourteenth_sealed_part() {
         "acme-farm -DeleteJob 6650d6f3c1a4b2e0d8f9a7c1",
         "acme-keys --defaults > ~/.acmekeysrc",
         "echo 'registry=https://x.example/' > /home/dev/.acmerc",
-        "acme-nsd -F /dev/stdin <<EOF\n%nsd: device=/dev/nvme0n1 nsd=n1 usage=data\nEOF",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
+    // A whole disk made a file system's shared disk from a here-document: formatted (a
+    // junction until the whole-disk mechanism; the part labels it catastrophic).
+    let line = "acme-nsd -F /dev/stdin <<EOF\n%nsd: device=/dev/nvme0n1 nsd=n1 usage=data\nEOF";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     for line in [
         "curl -fsSL https://x.example/data.json > \"$TMPDIR/d.json\" && jq . \"$TMPDIR/d.json\"",
         "curl -o x.tgz https://x.example/y.tgz && chmod 644 x.tgz && tar tzf x.tgz",
@@ -3717,9 +3721,11 @@ fn mechanisms_found_by_the_thirty_fourth_sealed_part() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
+    // A whole disk given to a tape labeller is written (a junction until the whole-disk
+    // mechanism; the part labels it catastrophic).
     assert_eq!(
         evaluate("acme-tape -f -t TEST /dev/nvme0n1", &ctx).verdict,
-        Verdict::Junction
+        Verdict::Block
     );
     for line in [
         "acme-exec host 'cmd.exe /c dir'",
@@ -4920,11 +4926,16 @@ fn a_console_script_that_quits_itself() {
 #[test]
 fn mechanisms_found_by_the_fifty_seventh_sealed_part() {
     let ctx = ctx();
-    for line in ["acmeCleanCases -case /", "acmeclean --all -root ~"] {
+    // A whole disk given to a checkpoint's `-m` is written (a junction until the whole-disk
+    // mechanism; the part labels it catastrophic).
+    for line in [
+        "acmeCleanCases -case /",
+        "acmeclean --all -root ~",
+        "acmedb -m/dev/sda salesdb",
+    ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
     for line in [
-        "acmedb -m/dev/sda salesdb",
         "qdeluser alice@example.org",
         "acme-mux srt://:4000 -i file:///home/dev/a.ts",
         "acme-play file:///home/dev/Downloads/a.py",
@@ -6891,4 +6902,30 @@ fn the_shells_own_cd_asked_for_by_name() {
     }
     let line = "builtin cd build && rm -rf out";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
+
+/// Found by reading the labelled catastrophic rows still asked: a whole disk given to a
+/// program nobody models (`acme-tag --artist=Band /dev/sda`, `sudo acme-rec … /dev/nvme0n1`)
+/// was a junction, where the labelled parts call 803 of 837 such commands catastrophic. A
+/// partition, a dry run, a read-only open, a kernel's `root=` and the programs whose work is
+/// reading disks stay as they were.
+#[test]
+fn a_whole_disk_given_to_a_program_nobody_models() {
+    let ctx = ctx();
+    for line in [
+        "acme-tag --artist=Band /dev/sda",
+        "sudo acme-rec timeline newsroom /dev/nvme0n1",
+        "acme-scan -b 2400 /dev/disk4",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-tag --artist=Band /dev/sda2",
+        "acme-scan -n /dev/sda",
+        "acme-vm --ro /dev/sda",
+        "acme-vm -p \"root=/dev/vda\" build/vmlinux",
+        "sdparm --all /dev/sda",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
 }

@@ -922,6 +922,44 @@ fn names_critical(
     if no_verb && words::checker(c.name) && t.target == Target::SystemFile && !t.output {
         return None;
     }
+    // A whole disk handed to a program nobody models, and no word that says it only reads,
+    // only pretends or is a kernel's setting (`root=/dev/vda`): whatever the program writes
+    // there destroys every file system on the disk. The labelled parts, written from DESIGN.md
+    // alone, call 803 of the 837 commands that name one catastrophic.
+    if t.target == Target::Device
+        && targets::whole_disk(&t.word)
+        && !t.read
+        && !reads_disks(c.name)
+        && !disk_read(c, ctx, &t.word)
+        && !words::shows_only(c)
+        && !c.option_words().any(|w| {
+            matches!(
+                w,
+                "-n" | "--dry-run"
+                    | "--no-act"
+                    | "--noop"
+                    | "--simulate"
+                    | "-r"
+                    | "--ro"
+                    | "--read-only"
+                    | "--readonly"
+            )
+        })
+        && !c.words().any(|w| {
+            w.strip_suffix(t.word.as_str())
+                .is_some_and(|k| k.ends_with("root=") || k.ends_with("resume="))
+        })
+    {
+        return Some(decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is given a whole disk (`{}`), and trail does not model this program: what it writes there destroys every file system on the disk; it is never run (a person runs it, or reads it with a tool trail knows)",
+                c.name, t.word
+            ),
+            raw,
+        ));
+    }
     Some(decide(
         Verdict::Junction,
         RuleId::NamesCritical,
@@ -933,6 +971,49 @@ fn names_critical(
         ),
         raw,
     ))
+}
+
+/// Whether the words around a whole disk say it is read: the disk alone (`acme-inq
+/// /dev/sda`, an inspector's whole call) or with the list convention alone (`-l /dev/sda`);
+/// first of `IN OUT` (`acme-img /dev/sda build/disk.img`); after DOS-style switches alone
+/// (`/dump /log /dev/sda`); or beside an output the command is told to put here (`-t
+/// build/case /dev/sda`).
+fn disk_read(c: &Cmd<'_>, ctx: &Context, disk: &str) -> bool {
+    let words: Vec<&str> = c.words().collect();
+    let others: Vec<&str> = words.iter().copied().filter(|w| *w != disk).collect();
+    let alone = others.is_empty() || others == ["-l"];
+    let switches = !others.is_empty()
+        && others.iter().all(|w| {
+            w.len() > 1 && w[1..].bytes().all(|b| b.is_ascii_alphabetic()) && w.starts_with('/')
+        });
+    let ops: Vec<&str> = c.operands().filter_map(|a| a.text.as_deref()).collect();
+    let first_of_two = ops.len() >= 2
+        && ops[0] == disk
+        && ops[1..]
+            .iter()
+            .any(|w| w.contains('/') && !w.starts_with("/dev/"));
+    // An option given a file or a directory here (`-c conf.yml`, `-t build/case`): how to run,
+    // or where the output goes; the disk is what is read.
+    let here = c.option_words().collect::<Vec<_>>();
+    let told_here = option_pairs(&here).any(|(flag, value)| {
+        flag.starts_with('-')
+            && value.is_some_and(|v| {
+                v.contains(['/', '.'])
+                    && !v.starts_with("/dev/")
+                    && matches!(ctx.classify(v), super::Place::Inside | super::Place::Tmp)
+            })
+    });
+    alone || switches || first_of_two || told_here
+}
+
+/// Programs whose work is to read disks (inspection, surface tests, recovery, forensic
+/// imaging): a whole disk given to one is what it reads, or changes only when told to, which
+/// trail does not read: a person decides, not a block.
+fn reads_disks(name: &str) -> bool {
+    matches!(
+        name,
+        "badblocks" | "diskutil" | "ewfacquire" | "hdsentinel" | "photorec" | "sdparm" | "testdisk"
+    ) || name.starts_with("sg_")
 }
 
 /// Whether `t` is one of the base system's tables ([`targets::system_table`]) given to `c`

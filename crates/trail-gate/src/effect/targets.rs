@@ -1814,6 +1814,25 @@ fn device_kind(dev: &str) -> Option<Target> {
     (!plain).then_some(Target::Device)
 }
 
+/// Whether `path` names a whole disk, not a partition (`/dev/sda`, `/dev/nvme0n1`,
+/// `/dev/mmcblk0`, macOS' `/dev/disk4` and `/dev/rdisk4`): every file system on it at once.
+pub(crate) fn whole_disk(path: &str) -> bool {
+    let Some(d) = path.strip_prefix("/dev/") else {
+        return false;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let letter = |s: &str| s.len() == 1 && s.bytes().all(|b| b.is_ascii_lowercase());
+    ["sd", "vd", "hd", "xvd"]
+        .iter()
+        .any(|p| d.strip_prefix(p).is_some_and(letter))
+        || d.strip_prefix("nvme")
+            .and_then(|r| r.split_once('n'))
+            .is_some_and(|(a, b)| number(a) && number(b))
+        || ["mmcblk", "disk", "rdisk"]
+            .iter()
+            .any(|p| d.strip_prefix(p).is_some_and(number))
+}
+
 /// Whether `path` is a device node a write destroys: a disk, a partition, a volume, any node
 /// under `/dev/` that is not a pseudo-device, a terminal or a removable medium
 /// (`dd … of=/dev/rcgd0d`, NetBSD's raw encrypted disk).

@@ -198,7 +198,7 @@ pub static EMITTED: &[Emitted] = &[
         must_match: &[
             "acme-cli sync ~",
             "acme-cli --prefix=/usr",
-            "acme-cli scan /dev/sda",
+            "acme-cli scan /dev/sda1",
         ],
         must_not_match: &[
             "acme-cli sync ./dist",
