@@ -6929,3 +6929,27 @@ fn a_whole_disk_given_to_a_program_nobody_models() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows still asked: a compressor that replaces
+/// its file, given one the system runs or starts from (`sudo gzip /etc/passwd`, `xz
+/// "/boot/initrd.img-$(uname -r)"`), was asked about only for sudo; only a recursive walk
+/// of a whole tree was blocked. Logs, shared data, kept originals and decompression stay.
+#[test]
+fn a_compressor_replacing_a_system_file() {
+    let ctx = ctx();
+    for line in [
+        "sudo gzip /etc/passwd",
+        "sudo xz -T0 \"/boot/initrd.img-$(uname -r)\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "gzip -k /etc/passwd",
+        "gzip /var/log/acme.log.1",
+        "gzip /usr/share/doc/acme/changelog",
+        "gzip -d /boot/acme.gz",
+        "gzip build/acme.tar",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -498,8 +498,11 @@ fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
             "--keep" | "--decompress" | "--uncompress" | "--list" | "--test"
         ) || ['k', 'd', 'l', 't'].iter().any(|&l| short(w, l))
     });
-    if !recursive || spares {
+    if spares {
         return None;
+    }
+    if !recursive {
+        return compresses_a_system_file(c, ctx, raw);
     }
     let (word, t) = c.operands().find_map(|a| {
         let w = a.text.as_deref()?;
@@ -517,6 +520,41 @@ fn compresses_over(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
             "`{}` is told to replace every file under {} (`{word}`) with a compressed copy: it is never run",
             c.name,
             t.what()
+        ),
+        raw,
+    ))
+}
+
+/// A compressor that replaces a file with its compressed copy, given one the system runs or
+/// starts from (`sudo gzip /etc/passwd`, `xz /boot/initrd.img-…`): the file is gone under a
+/// new name, and what reads it no longer finds it. Logs and shared data (`/var`,
+/// `/usr/share`) are compressed as a matter of course.
+fn compresses_a_system_file(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let word = c.operands().find_map(|a| {
+        let w = a
+            .text
+            .as_deref()
+            .unwrap_or_else(|| a.raw.trim_matches(['"', '\'']));
+        // A name finished when the line runs (`/boot/initrd.img-$(uname -r)`): its directory
+        // is known.
+        let known;
+        let w = match w.split_once('$') {
+            Some((head, _)) if head.starts_with('/') && head.len() > 1 => {
+                known = format!("{head}x");
+                known.as_str()
+            }
+            _ => w,
+        };
+        let t = targets::target(w, ctx)?;
+        let system = t == Target::SystemFile && !shared_data(w) && !w.starts_with("/var/");
+        (system || t == Target::Firmware).then(|| w.to_string())
+    })?;
+    Some(decide(
+        Verdict::Block,
+        RuleId::DestroysCritical,
+        format!(
+            "`{}` replaces `{word}`, a file the system runs or starts from, with a compressed copy under a new name: what reads it no longer finds it; it is never run",
+            c.name
         ),
         raw,
     ))
