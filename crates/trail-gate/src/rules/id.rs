@@ -87,6 +87,7 @@ rule_ids! {
     MoveAway => "move-away",
     DeleteOutside => "delete-outside",
     DeleteListed => "delete-listed",
+    RemovesEssential => "removes-essential",
     GitInternals => "git-internals",
     Deploy => "deploy",
     Migration => "migration",

@@ -204,3 +204,79 @@ pub(super) const CRITICAL_SYSTEM_FILES: &[&str] = &[
     "/lib",
     "/usr/lib",
 ];
+
+/// Packages no system runs without, by what they are: the C library, the kernel and its
+/// boot loader, init, the shell and core utilities, the package manager itself, and what lets
+/// anyone log in. Removed, every program (the package manager among them) stops, or the
+/// machine does not start again.
+const ESSENTIAL_PACKAGES: &[&str] = &[
+    "base-files",
+    "bash",
+    "coreutils",
+    "dash",
+    "dpkg",
+    "glibc",
+    "glibc-common",
+    "grub",
+    "grub-common",
+    "grub2",
+    "grub2-common",
+    "kernel",
+    "kernel-core",
+    "kernel-generic",
+    "kernel-modules",
+    "libc-bin",
+    "libc6",
+    "libpam-modules",
+    "libpam-runtime",
+    "linux",
+    "linux-image-generic",
+    "login",
+    "musl",
+    "pacman",
+    "pam",
+    "passwd",
+    "rpm",
+    "shadow",
+    "shadow-utils",
+    "systemd",
+    "systemd-sysv",
+    "util-linux",
+];
+
+/// A package manager's removal, in any program's words (`xbps-remove -Fy glibc`, `tdnf erase
+/// glibc`, `slackpkg remove kernel-generic`), of a package no system runs without.
+pub(super) fn removes_essential(c: &Cmd<'_>) -> bool {
+    let removal = |w: &str| {
+        matches!(
+            w,
+            "remove"
+                | "erase"
+                | "purge"
+                | "uninstall"
+                | "del"
+                | "autoremove"
+                | "--remove"
+                | "--erase"
+                | "--purge"
+        ) || w.starts_with("-R") && w.len() <= 5 && c.name == "pacman"
+    };
+    let named = c
+        .name
+        .split(['-', '_'])
+        .any(|p| matches!(p, "remove" | "erase" | "uninstall" | "purge"));
+    // The package after the removal's word: a wrapper names the program it runs before its
+    // verb (`xargs sudo dpkg --purge …`), and that program is judged on its own.
+    let words: Vec<&str> = c.words().collect();
+    let Some(from) = (if named {
+        Some(0)
+    } else {
+        words.iter().position(|w| removal(w)).map(|i| i + 1)
+    }) else {
+        return false;
+    };
+    words[from..].iter().any(|w| {
+        let w = w.split(':').next().unwrap_or(w);
+        ESSENTIAL_PACKAGES.binary_search(&w).is_ok() || w.starts_with("linux-image-")
+    })
+}

@@ -1382,6 +1382,34 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: RuleId::RemovesEssential,
+        verdict: Verdict::Block,
+        kind: Kind::Irreversible,
+        reason: "removing a package no system runs without (the C library, the kernel, init, the shell, the package manager) stops every program or the next boot: it is never run",
+        matches: |c, _| {
+            // A file or a container of that name is no package (`git rm bash`, `docker rm
+            // systemd`).
+            !matches!(
+                c.name,
+                "git" | "docker" | "podman" | "kubectl" | "rm" | "helm" | "nerdctl" | "buildah"
+            ) && system::removes_essential(c)
+        },
+        must_match: &[
+            "xbps-remove -Fy glibc",
+            "tdnf erase -y glibc",
+            "slackpkg -batch=on remove kernel-generic kernel-modules",
+            "apt-get purge -y libc6",
+            "pacman -Rdd glibc",
+        ],
+        must_not_match: &[
+            "apt remove libc6-dev",
+            "git rm bash",
+            "dnf remove nginx",
+            "pip uninstall kernel-tools",
+            "sudo dpkg --purge nginx",
+        ],
+    },
+    Rule {
         id: RuleId::SystemFile,
         verdict: Verdict::Block,
         kind: Kind::Irreversible,
