@@ -912,6 +912,17 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: true,
     },
     Builtin {
+        name: "htpasswd-batch",
+        // Apache's `htpasswd -b FILE USER PASSWORD` (batch mode: the password on the command
+        // line), or `-nb USER PASSWORD`, which prints the entry instead of writing a file.
+        regex: r#"htpasswd[ \t]+(?:-[a-zA-Z]*(?:n[a-zA-Z]*b|b[a-zA-Z]*n)[a-zA-Z]*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'])+)|-[a-mo-zA-Z]*b[a-mo-zA-Z]*[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret2>(?-u:[^\s"'])+))"#,
+        example: "htpasswd -b .htpasswd admin Qv5Lp9Xz2K",
+        keywords: &["htpasswd"],
+        check: Check::Password,
+        shape: Shape::Literal(&["htpasswd"]),
+        lowered: false,
+    },
+    Builtin {
         name: "user-add-password",
         // An account made with its password as the word after its name: `rabbitmqctl add_user
         // NAME PASSWORD`, `net user NAME PASSWORD /add`, `… user add NAME PASSWORD`.

@@ -4765,3 +4765,22 @@ fn a_share_links_access_key_in_its_path() {
     let clean = "Share link: https://acme.example/s/by9rRkOuxotBBkZugfQGz";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by reading the labelled misses: `htpasswd -b FILE USER PASSWORD` (batch mode) takes
+/// the password on its command line, and `-nb USER PASSWORD` prints the entry.
+#[test]
+fn htpasswd_in_batch_mode() {
+    for text in [
+        "htpasswd -b .htpasswd admin Qv5Lp9Xz2K",
+        "htpasswd -nbB admin \"Qv5Lp9Xz2K\"",
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains("Qv5Lp9Xz2K"), "{out}");
+    }
+    for clean in [
+        "htpasswd -c .htpasswd admin",
+        "htpasswd -b .htpasswd admin <password>",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
