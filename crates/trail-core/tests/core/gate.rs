@@ -6953,3 +6953,24 @@ fn a_compressor_replacing_a_system_file() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the recent parts' risky rows still allowed: a program nobody models given,
+/// under any option, only a variable named as a command or code (`-pexec "$GRACE_CMD"`, `-e
+/// "$TA_SNIPPET"`, `--monitor "$NOTIFY_CMD"`, `-r="$PI_SCRIPT"`): what runs is known only
+/// when the line runs. A variable named for something else (`$CMD_NAME`, `$ENVIRONMENT`) is
+/// not code.
+#[test]
+fn an_option_given_a_variable_named_as_code() {
+    let ctx = ctx();
+    for line in [
+        "acme-plot -pexec \"$PLOT_CMD\" results/a.dat",
+        "acme-edit -e \"$EDIT_SNIPPET\"",
+        "acme-miner -c config/m.conf --monitor \"$NOTIFY_CMD\"",
+        "acme-batch -n -r=\"$BATCH_SCRIPT\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acme-tool --name \"$CMD_NAME\"", "acme-tool -e \"$ENVIRONMENT\" build"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -92,6 +92,9 @@ pub(super) fn judge(
             }
         }
     }
+    if tier != Tier::Data {
+        command_variable(args, ctx, raw, out);
+    }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
@@ -274,6 +277,54 @@ fn unsigiled(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
+/// Any option given only a variable whose name says it holds a command or code (`gracebat
+/// -pexec "$GRACE_CMD"`, `textadept -e "$TA_SNIPPET"`, `--monitor "$NOTIFY_CMD"`,
+/// `-r="$PI_SCRIPT"`): what runs is known only when the line runs, whatever the option is
+/// called.
+fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
+    let code_name = |value: &str| {
+        let value = ctx.expand_text_vars(value);
+        if !only_a_variable(&value) {
+            return false;
+        }
+        let name = value
+            .trim_matches(['"', '$', '{', '}'])
+            .to_ascii_lowercase();
+        // The last word names what it holds (`CMD_NAME` is a name).
+        name.rsplit('_').next().is_some_and(|p| {
+            matches!(
+                p,
+                "cmd"
+                    | "command"
+                    | "commands"
+                    | "script"
+                    | "snippet"
+                    | "code"
+                    | "exec"
+                    | "hook"
+                    | "macro"
+            )
+        })
+    };
+    let found = args.iter().enumerate().any(|(i, a)| {
+        let t = a.text.as_deref().unwrap_or(&a.raw);
+        if !t.starts_with('-') {
+            return false;
+        }
+        match t.split_once('=') {
+            Some((_, v)) => code_name(v),
+            None => args.get(i + 1).is_some_and(|v| code_name(&v.raw)),
+        }
+    });
+    if found {
+        out.push(junction(
+            RuleId::Unverifiable,
+            "an option is given a variable named as a command or code, known only when it runs: a person decides",
+            raw,
+        ));
+    }
+}
+
 fn only_a_variable(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     let Some(name) = t.strip_prefix('$') else {
