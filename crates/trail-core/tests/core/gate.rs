@@ -6970,7 +6970,28 @@ fn an_option_given_a_variable_named_as_code() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
-    for line in ["acme-tool --name \"$CMD_NAME\"", "acme-tool -e \"$ENVIRONMENT\" build"] {
+    for line in [
+        "acme-tool --name \"$CMD_NAME\"",
+        "acme-tool -e \"$ENVIRONMENT\" build",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
+
+/// Found by reading the labelled misses: a signing key by its kind (`payment.skey`) and a
+/// private key written out in hex under its own name in a tool's hidden directory
+/// (`~/.config/acme/nsec.hex`) were printed without a question.
+#[test]
+fn a_signing_key_by_its_kind_and_a_hex_private_key() {
+    let ctx = ctx();
+    for line in [
+        "cat payment.skey",
+        "cat ~/.config/acme/nsec.hex",
+        "cat ~/.acme/wallet-mnemonic.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["cat ~/.config/acme/colors.hex", "cat payment.vkey"] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }

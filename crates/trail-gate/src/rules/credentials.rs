@@ -112,6 +112,9 @@ fn named_for_a_credential(rel: &str) -> bool {
                 | "ini"
                 | "dat"
                 | "db"
+                // A key written out in hex or base64 (`~/.config/nostr/nsec.hex`).
+                | "hex"
+                | "b64"
                 // The credential as the file's own kind (`.erlang.cookie`).
                 | "cookie"
                 | "token"
@@ -137,6 +140,10 @@ fn named_for_a_credential(rel: &str) -> bool {
         || has("passwd")
         || has("apikey")
         || has("api") && has("key")
+        // A private key by its own name: Nostr's `nsec`, a wallet's mnemonic, `privkey`.
+        || has("nsec")
+        || has("mnemonic")
+        || has("privkey")
         // A file of keys by its name (`card-keys.txt`, `keys.json`), not a key's map of
         // values or bindings.
         || (has("keys") || has("key")) && !has("value") && !has("map") && !has("bindings")
@@ -341,7 +348,8 @@ fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
 fn key_store(ext: &str) -> bool {
     matches!(
         ext,
-        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore"
+        // A signing key by its kind (Cardano's and others' `payment.skey`).
+        "secret" | "private" | "p12" | "pfx" | "jks" | "keystore" | "skey"
     )
 }
 
