@@ -1266,3 +1266,16 @@ fn new_families_sealed79_part() {
     print_table("secrets-families-sealed79.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// An eightieth sealed part (2026-12-05): 16 more families (120 secrets, 88 look-alikes, JWTs,
+/// PEM blocks, signed URLs and URLs with a password among them), written by a helper that
+/// never read trail's source, run once with the redactor frozen at 9976a0f: `cargo test -p
+/// trail-core --test core redactor_labelled::new_families_sealed80 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed80_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed80.tsv"), show);
+    print_table("secrets-families-sealed80.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
