@@ -56,6 +56,9 @@ pub(crate) enum Shape {
     /// `is` or `was` between blanks, with a word naming a secret at most 52 bytes before it
     /// (`the password is …`, `login is admin / …`).
     Prose,
+    /// A quote that opens a call's argument: after `(` or `,` and blanks, or after `auth ` or
+    /// `new ` (Ruby's calls without brackets).
+    CallString,
 }
 
 impl Shape {
@@ -75,6 +78,7 @@ impl Shape {
             Shape::HeaderFlag => header_flag_shape(lowered),
             Shape::NameLine => name_line_shape(lowered),
             Shape::Prose => prose_shape(lowered),
+            Shape::CallString => call_string_shape(lowered),
             Shape::PrefixedToken => prefixed_token_shape(text.as_bytes()),
             Shape::LongToken => long_token_shape(text.as_bytes()),
             Shape::Base64Key => find_all(lowered, b"==").any(|at| {
@@ -531,13 +535,26 @@ fn cli_shape(lowered: &[u8]) -> bool {
                 .or_else(|| password.strip_prefix(b"'"))
                 .unwrap_or(password);
             // Samba's tools join them with `%` (`smbclient -U user%password`).
-            (matches!(rest.get(user_len), Some(&b':' | &b'%'))
-                || rest.get(user_len) == Some(&b',') && quoted)
-                && (password
-                .first()
-                .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
-                // A key as the user, with no password (`-u '<key>:'`).
-                || user_len >= 20)
+            let first_ok = |p: &[u8]| {
+                p.first()
+                    .is_some_and(|&c| !c.is_ascii_whitespace() && !b"\"'$".contains(&c))
+            };
+            // The regex's user before a colon may hold commas and percent signs (`-u ,:x`).
+            let colon_user = rest
+                .iter()
+                .take_while(|&&c| !c.is_ascii_whitespace() && !b":\"'$<".contains(&c))
+                .count();
+            let after_colon = rest.get(colon_user + 1..).unwrap_or_default();
+            let after_colon = after_colon
+                .strip_prefix(b"\"")
+                .or_else(|| after_colon.strip_prefix(b"'"))
+                .unwrap_or(after_colon);
+            rest.get(colon_user) == Some(&b':') && (first_ok(after_colon) || colon_user >= 20)
+                || (matches!(rest.get(user_len), Some(&b':' | &b'%'))
+                    || rest.get(user_len) == Some(&b',') && quoted)
+                    && (first_ok(password)
+                        // A key as the user, with no password (`-u '<key>:'`).
+                        || user_len >= 20)
         });
     user || find_all(lowered, b"--").any(|at| {
         let name_len = lowered[at + 2..]
@@ -625,6 +642,34 @@ pub(crate) const PROSE_NAMES: &[&str] = &[
     "secret",
     "login",
 ];
+
+fn call_string_shape(b: &[u8]) -> bool {
+    // Whether the last bracket before here opened a call's arguments: a comma inside them
+    // parts arguments, a comma in JSON (`{"a":1,"auth":…}`) does not.
+    let mut open = false;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' => open = true,
+            b')' => open = false,
+            b'"' | b'\'' => {
+                let before = &b[..i];
+                let prev = before
+                    .iter()
+                    .rev()
+                    .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+                if prev == Some(&b'(')
+                    || open && prev == Some(&b',')
+                    || before.ends_with(b"auth ")
+                    || before.ends_with(b"new ")
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
 
 fn prose_shape(b: &[u8]) -> bool {
     let blank = |c: u8| c == b' ' || c == b'\t';
