@@ -233,6 +233,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(url_token_users(text))
         .chain(signed_urls(text))
         .chain(substituted_secrets(text))
+        .chain(kubernetes_secret_values(text))
         .chain(cipher_keys(text))
     {
         push_new(out, span, NEARBY);
@@ -1575,6 +1576,66 @@ fn query_signatures(query: &str, mut offset: usize, out: &mut Vec<(usize, usize)
         }
         offset += p.len() + 1;
     }
+}
+
+/// The values of a Kubernetes `Secret` manifest's `stringData:` or `data:` block (`kind:
+/// Secret`): secrets by where they are kept, whatever their keys are called
+/// (`BLOCKFROST_PROJECT_ID: "mainnet…"`). Placeholders, references and empty values stay; a
+/// value has to read as a password would.
+fn kubernetes_secret_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let Some(kind) = text.find("kind: Secret") else {
+        return out;
+    };
+    if text[kind + "kind: Secret".len()..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return out;
+    }
+    let mut block_indent: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start().len();
+        let trimmed = body.trim_start();
+        if matches!(trimmed, "stringData:" | "data:") {
+            block_indent = Some(indent);
+            continue;
+        }
+        let Some(block) = block_indent else { continue };
+        if trimmed.is_empty() {
+            continue;
+        }
+        if indent <= block {
+            block_indent = None;
+            continue;
+        }
+        let Some((key, value)) = trimmed.split_once(": ") else {
+            continue;
+        };
+        if key.contains(' ') {
+            continue;
+        }
+        let v = value.trim();
+        let v = v.trim_matches(['"', '\'']);
+        // A host's name (`db.internal`), kept in a Secret beside what opens it, is no secret.
+        let host = v.contains('.')
+            && v.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+            && v.rsplit('.')
+                .next()
+                .is_some_and(|tld| tld.bytes().all(|c| c.is_ascii_alphabetic()));
+        if v.len() < 8
+            || host
+            || v.starts_with(['$', '<', '{', '|', '>'])
+            || !plausible::plausible_password(v)
+        {
+            continue;
+        }
+        let start = at + indent + key.len() + 2 + value.find(v).unwrap_or(0);
+        out.push((start, start + v.len()));
+    }
+    out
 }
 
 /// A value an editor's substitution writes in place of a placeholder or a credential's name

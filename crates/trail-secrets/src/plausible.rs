@@ -679,6 +679,9 @@ const METADATA_WORDS: &[&str] = &[
     "selector",
     "label",
     "location",
+    // Where something is found or sent: a contract's, a wallet's, a mailbox's, a host's
+    // (`token_address`), never what opens it.
+    "address",
     "provider",
     "stdin",
     "source",

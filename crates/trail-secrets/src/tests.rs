@@ -4784,3 +4784,19 @@ fn htpasswd_in_batch_mode() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 80th part's first run: a Kubernetes `Secret`'s `stringData:` held a service's
+/// key under a name that calls it an id (`BLOCKFROST_PROJECT_ID`); what a Secret keeps is
+/// secret by where it is kept. A host's name, a short user, a port and a placeholder there
+/// stay. And an EVM contract's address under a token's name (`token_address`) is an address.
+#[test]
+fn a_kubernetes_secret_keeps_secrets_and_an_address_is_none() {
+    let text = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\nstringData:\n  ACME_PROJECT_ID: \"mainnetzdJ53GqoFlaXkwvSTtVC3xW4SixPht9e\"\n  DB_HOST: db.internal\n  DB_USER: app\n  PORT: \"5432\"\n  TOKEN: ${ACME_TOKEN}\n";
+    let (out, _) = redact(text);
+    assert!(!out.contains("zdJ53GqoFlaXkwvSTtVC3xW4"), "{out}");
+    for kept in ["db.internal", "DB_USER: app", "\"5432\"", "${ACME_TOKEN}"] {
+        assert!(out.contains(kept), "{out}");
+    }
+    let clean = "{\"token_address\": \"0x7a5ac1f490f0a2a5217cc54c419b0e4008fe8fca\", \"token_id\": \"220210\"}";
+    assert_eq!(redact(clean).0, clean);
+}
