@@ -6995,3 +6995,17 @@ fn a_signing_key_by_its_kind_and_a_hex_private_key() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled misses: a flag that says the act is dangerous
+/// (`--dangerous`, an agent's own `--dangerously-skip-permissions`) is the program asking for
+/// leave to skip its safety; it was read as no word at all.
+#[test]
+fn a_flag_that_says_the_act_is_dangerous() {
+    let ctx = ctx();
+    for line in [
+        "acme-agent -p --dangerously-skip-permissions 'fix the failing tests'",
+        "acme-store drop prod --dangerous",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

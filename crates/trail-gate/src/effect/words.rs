@@ -2828,11 +2828,16 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
             .or_else(|| words.get(i + 1).copied().filter(|n| !n.starts_with('-')));
         let unsafe_word = |x: &str| {
             let ps = parts(x);
-            ps.iter()
-                .any(|p| matches!(p.as_str(), "unsafe" | "insecure" | "nosafer"))
-                || ps
-                    .windows(2)
-                    .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
+            ps.iter().any(|p| {
+                // A flag that says the act is dangerous (`--dangerous`,
+                // `--dangerously-skip-permissions`): the program asks for it because it is.
+                matches!(
+                    p.as_str(),
+                    "unsafe" | "insecure" | "nosafer" | "dangerous" | "dangerously"
+                )
+            }) || ps
+                .windows(2)
+                .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
         };
         (confirms || unsafe_word(flag) || value.is_some_and(|v| v == "unsafe"))
             .then(|| w.to_string())
