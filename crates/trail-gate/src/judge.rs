@@ -255,7 +255,17 @@ fn reveals_secrets(c: &Simple) -> bool {
             || matches!(p.as_str(), "passwd" | "sensitive" | "keystore" | "keyring")
             || p == "private" && parts.get(i + 1).is_some_and(|n| n.starts_with("key"))
     });
-    secret && !hidden
+    // A key store's entry printed (`keyctl pipe %user:deploy-key`, `acme-keys export
+    // signing`): a key and a verb that prints it, not a public one.
+    let key = parts.iter().any(|p| matches!(p.as_str(), "key" | "keys"))
+        && parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "pipe" | "print" | "cat" | "dump" | "export" | "show" | "reveal"
+            )
+        })
+        && !parts.iter().any(|p| p.starts_with("pub"));
+    (secret || key) && !hidden
 }
 
 /// A shell that reads its commands from its input, with its output piped into a program
