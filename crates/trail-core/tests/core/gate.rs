@@ -7029,3 +7029,24 @@ fn a_key_printed_into_an_upload() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by reading the labelled misses: a controller's `-exit` or `-restart` ends or
+/// restarts the running instance it controls (`xscreensaver-command -exit`); a batch tool's
+/// `-quit` only ends its own run when its work is done, and stays allowed.
+#[test]
+fn a_controller_told_to_exit_or_restart() {
+    let ctx = ctx();
+    for line in [
+        "acmesaver-command -exit",
+        "acmesaver-command -restart",
+        "acmectl --quit",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-editor -batchmode -quit -projectPath . -runTests",
+        "acme-viz --nogui --exit --cmd \"open data/model.pdb; save build/model.cif\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -2653,18 +2653,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "plaintext",
             "unredacted",
         ]);
-        // Of a program nobody models, a flag that starts with removing names the act and its
-        // object (`--remove-node`, `--removenode`, `-DeleteJob`); a modelled program's such
-        // flags are its rules' (`--remove-orphans`).
-        // Said of the project's own files (`--remove-all-comments tests/a.mp3`), it edits them.
-        let removes = unknown
-            && !c
-                .operands()
-                .any(|a| a.text.as_deref().is_some_and(project_file))
-            && REMOVING.iter().any(|v| {
-                first == v
-                    || ps.len() == 1 && first.strip_prefix(v).is_some_and(|rest| rest.len() >= 3)
-            });
+        let removes = unknown && removing_flag(c, &ps);
         let class = if any(SECRETS) && (any(PRINTS) || asks_in) {
             Class::Reveals
         } else if destroying_flag_parts(&ps) || removes {
@@ -2674,8 +2663,10 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             || first == "publish" && ps.len() == 1 && !publishes_a_port(c, w)
         {
             Class::Reaches
-        } else if ps.len() == 1 && ONE_WORD_FLAGS.contains(&first.as_str()) {
-            Class::Destroys
+        } else if ps.len() == 1
+            && let Some(class) = one_word_flag(c.name, first)
+        {
+            class
         } else {
             return None;
         };
@@ -2751,13 +2742,57 @@ const REMOVING: &[&str] = &["remove", "delete", "destroy", "purge", "erase", "wi
 /// verbs alone as a flag are modifiers (`--rm`, `--format`, `--set`).
 const ONE_WORD_FLAGS: &[&str] = &[
     "disable",
+    // A running instance told to start again or to halt (`xscreensaver-command -restart`):
+    // what it was doing stops. (Not `-exit` or `-quit`: batch tools are told so to end when
+    // their work is done, `Unity -batchmode -quit`.)
+    "halt",
     "kill",
+    "reboot",
     "remove",
+    "restart",
     "shutdown",
     "stop",
     "uninstall",
     "wipe",
 ];
+
+/// Of a program nobody models, a flag that starts with removing names the act and its object
+/// (`--remove-node`, `--removenode`, `-DeleteJob`); a modelled program's such flags are its
+/// rules' (`--remove-orphans`). Said of the project's own files (`--remove-all-comments
+/// tests/a.mp3`), it edits them.
+fn removing_flag(c: &Cmd<'_>, ps: &[String]) -> bool {
+    let Some(first) = ps.first() else {
+        return false;
+    };
+    !c.operands()
+        .any(|a| a.text.as_deref().is_some_and(project_file))
+        && REMOVING.iter().any(|v| {
+            first == v || ps.len() == 1 && first.strip_prefix(v).is_some_and(|rest| rest.len() >= 3)
+        })
+}
+
+/// A flag of one word that is the act (`--kill`, `-restart`); a controller's `-exit` ends
+/// the running instance it controls (`xscreensaver-command -exit`), not its own run.
+fn one_word_flag(name: &str, word: &str) -> Option<Class> {
+    if ONE_WORD_FLAGS.contains(&word) {
+        Some(Class::Destroys)
+    } else if matches!(word, "exit" | "quit") && controls_a_running_instance(name) {
+        Some(Class::Stops)
+    } else {
+        None
+    }
+}
+
+/// A program named as the controller of a running instance (`xscreensaver-command`,
+/// `acmectl`, `acme-remote`, `acme-client`): what it is told, the instance does.
+fn controls_a_running_instance(name: &str) -> bool {
+    let ps = parts(name);
+    ps.len() >= 2
+        && ps
+            .last()
+            .is_some_and(|p| matches!(p.as_str(), "command" | "ctl" | "remote" | "client" | "msg"))
+        || name.len() > 4 && name.ends_with("ctl")
+}
 
 /// A flag that switches something off (`--turnoff`, `--turn-off`, `--power-off-on-close`,
 /// `--switch-off`): a device or a service stops.
