@@ -1618,6 +1618,17 @@ fn new_families_sealed79_part() {
     assert!(all.rows > 0);
 }
 
+/// An eighty-first sealed part (2026-12-05): 288 commands in 24 more families, written by a
+/// helper that never read trail's source (its brief was given while the gate was still being
+/// tuned; it arrived after), run once with the design frozen at 87f2849:
+/// `cargo test -p trail-core --test core gate::new_families_sealed81 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed81_part() {
+    let (_, all) = measure(&["gate-families-sealed81.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
