@@ -276,7 +276,6 @@ fn unsigiled(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(lines.join("\n"))
 }
 
-/// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
 /// Any option given only a variable whose name says it holds a command or code (`gracebat
 /// -pexec "$GRACE_CMD"`, `textadept -e "$TA_SNIPPET"`, `--monitor "$NOTIFY_CMD"`,
 /// `-r="$PI_SCRIPT"`): what runs is known only when the line runs, whatever the option is
@@ -325,6 +324,7 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
     }
 }
 
+/// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
 fn only_a_variable(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     let Some(name) = t.strip_prefix('$') else {

@@ -970,17 +970,11 @@ fn names_critical(
         && !reads_disks(c.name)
         && !disk_read(c, ctx, &t.word)
         && !words::shows_only(c)
+        // (`shows_only` has taken `--dry-run`, `--simulate` and `--noop`.)
         && !c.option_words().any(|w| {
             matches!(
                 w,
-                "-n" | "--dry-run"
-                    | "--no-act"
-                    | "--noop"
-                    | "--simulate"
-                    | "-r"
-                    | "--ro"
-                    | "--read-only"
-                    | "--readonly"
+                "-n" | "--no-act" | "-r" | "--ro" | "--read-only" | "--readonly"
             )
         })
         && !c.words().any(|w| {
