@@ -7061,3 +7061,20 @@ fn a_controller_told_to_exit_or_restart() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 81st sealed part's first run: a shell named as the format of completions to
+/// print (`innernet completions bash`) was read as a shell handed over.
+#[test]
+fn a_shell_named_for_its_completions() {
+    let ctx = ctx();
+    for line in [
+        "acme-mesh completions bash > build/acme.bash",
+        "acmectl --generate-completion zsh",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-mesh attach bash", &ctx).verdict,
+        Verdict::Junction
+    );
+}

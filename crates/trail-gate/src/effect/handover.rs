@@ -512,6 +512,14 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let Some(i) = (0..words.len()).find(|&i| shell_at(i)) else {
         return;
     };
+    // A shell named for what to print its completions for (`innernet completions bash`,
+    // `tool --generate-completion zsh`) is a format, not a session.
+    if words[..i]
+        .iter()
+        .any(|w| w.to_ascii_lowercase().contains("complet"))
+    {
+        return;
+    }
     let network = words.iter().any(|w| {
         let l = w.to_ascii_lowercase();
         l.contains("listen")
