@@ -7078,3 +7078,25 @@ fn a_shell_named_for_its_completions() {
         Verdict::Junction
     );
 }
+
+/// Found by the 81st sealed part's first run: a console fed its lines that saves outside the
+/// project, by a verb of saving joined to what it saves (`pgnsave F`) or by the console's own
+/// `>` (`ratings >/srv/…`); into the project or the temp dir it stays allowed.
+#[test]
+fn a_console_told_to_save_outside_the_project() {
+    let ctx = ctx();
+    for line in [
+        "printf 'e4\\npgnsave /srv/www/html/games/latest.pgn\\nquit\\n' | acme-chess -q",
+        "acme-elo <<'EOF'\nreadpgn data/club.pgn\nratings >/home/dev/Documents/r.txt\nx\nEOF",
+        "printf 'readpgn data/club.pgn\\nratings > /mnt/nas/r.txt\\nx\\n' | acme-elo",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "printf 'e4\\npgnsave build/game.pgn\\nquit\\n' | acme-chess -q",
+        "printf 'readpgn data/club.pgn\\nratings >/run/user/1000/tmp/r.txt\\nx\\n' | acme-elo",
+        "printf 'a -> b\\nc >= d\\n' | acme-graph",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -170,6 +170,9 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
             found.push(f);
             continue;
         }
+        // A console's own redirection (`ratings >/srv/www/club.txt` to a rating tool): the
+        // place after `>` is where it writes.
+        found.extend(console_redirect(line, ctx));
         // A command-style line setting it among other words (`set console log=/etc/hosts`).
         found.extend(
             line.split_whitespace()
@@ -179,6 +182,29 @@ pub(super) fn fed(text: &str, ctx: &Context) -> Vec<Found> {
         );
     }
     found
+}
+
+/// The place a console line sends its output to with `>` or `>>` (`ratings >/srv/x.txt`,
+/// `print > ~/out.txt`), after a command word: only a path, not an arrow or a comparison.
+fn console_redirect(line: &str, ctx: &Context) -> Option<Found> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (1..words.len()).find_map(|i| {
+        let w = words[i];
+        let rest = w.trim_start_matches('>');
+        if rest.len() == w.len() || w.len() - rest.len() > 2 {
+            return None;
+        }
+        let path = if rest.is_empty() {
+            *words.get(i + 1)?
+        } else {
+            rest
+        };
+        let path = path.trim_matches(['"', '\'']);
+        if !path.starts_with(['/', '~']) {
+            return None;
+        }
+        Some(Found::written(path.to_string(), target(path, ctx)?))
+    })
 }
 
 /// A console's or a script language's exporting statement (`.EXPORT REPORT FILE=/etc/passwd`
@@ -191,10 +217,12 @@ fn exported(line: &str, ctx: &Context) -> Option<Vec<Found>> {
     let verb = first
         .trim_start_matches(['.', '!', '/', '\\'])
         .to_ascii_lowercase();
-    if !matches!(
+    // Or a verb of saving joined to what it saves (a chess console's `pgnsave F`).
+    let saves = matches!(
         verb.as_str(),
         "export" | "dump" | "save" | "spool" | "backup" | "output"
-    ) {
+    ) || verb.len() > 4 && verb.ends_with("save");
+    if !saves {
         return None;
     }
     let rest: Vec<&str> = ws.collect();
