@@ -7100,3 +7100,22 @@ fn a_console_told_to_save_outside_the_project() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 81st sealed part's first run: a file outside the project printed whole as
+/// root (`sudo cat /etc/vpncloud/office.net`) was taken for a look; only root may read it for
+/// what it holds.
+#[test]
+fn a_file_printed_whole_as_root() {
+    let ctx = ctx();
+    for line in [
+        "sudo cat /etc/acme-vpn/office.net",
+        "sudo head -n 5 /var/lib/acme/rpc_auth.cfg",
+        "sudo -u acme cat /etc/acme/acme.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("sudo cat build/acme.log", &ctx).verdict,
+        Verdict::Allow
+    );
+}

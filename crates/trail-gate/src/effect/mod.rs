@@ -2300,32 +2300,57 @@ fn lands_here(c: &Cmd<'_>, ctx: &Context, last_operand: bool) -> bool {
 
 /// Whether the command `privileged` runs (`sudo … CMD`) only looks: `--help`, a dry run, or a
 /// subcommand that only reads (`sudo crictl ps -a`, `sudo nft list ruleset`) with no
-/// consequential word. Reading as root is still reading; the rules judge what is read.
-pub(super) fn runs_only_looking(privileged: &Cmd<'_>) -> bool {
+/// consequential word. Reading as root is still reading; the rules judge what is read, and a
+/// file printed whole as root is not only looking ([`root_prints_file`]).
+pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> bool {
+    let Some((name, args)) = privileged_argv(privileged) else {
+        return false;
+    };
+    let inner = Cmd {
+        name: &name,
+        args: &args,
+        writes: privileged.writes,
+        reads: privileged.reads,
+        zones: privileged.zones,
+    };
+    !root_prints_file(&inner, ctx)
+        && (words::shows_only(&inner)
+            || words::consequence(&inner).is_none()
+                && (words::looks(&inner)
+                    || words::asks_by_first_flag(&inner)
+                    || words::reads_by_form(&inner, true)))
+}
+
+/// The program a privileged command runs (`sudo -u x CMD ARGS`), by its base name, and its
+/// arguments.
+fn privileged_argv(privileged: &Cmd<'_>) -> Option<(String, Vec<super::parse::Arg>)> {
     let mut argv = vec![super::parse::Arg {
         text: Some(privileged.name.to_string()),
         raw: privileged.name.to_string(),
         quoted: false,
     }];
     argv.extend(privileged.args.iter().cloned());
-    let Some(start) = super::wrappers::unwrap(&argv) else {
-        return false;
-    };
-    let Some(name) = argv.get(start).and_then(|a| a.text.as_deref()) else {
-        return false;
-    };
-    let inner = Cmd {
-        name: name.rsplit('/').next().unwrap_or(name),
-        args: &argv[start + 1..],
-        writes: privileged.writes,
-        reads: privileged.reads,
-        zones: privileged.zones,
-    };
-    words::shows_only(&inner)
-        || words::consequence(&inner).is_none()
-            && (words::looks(&inner)
-                || words::asks_by_first_flag(&inner)
-                || words::reads_by_form(&inner, true))
+    let start = super::wrappers::unwrap(&argv)?;
+    let name = argv.get(start)?.text.as_deref()?;
+    let name = name.rsplit('/').next().unwrap_or(name).to_string();
+    Some((name, argv.split_off(start + 1)))
+}
+
+/// A file outside the project and the temp dirs printed whole as root (`sudo cat
+/// /etc/vpncloud/office.net`, `sudo cat /var/lib/boinc-client/gui_rpc_auth.cfg`): a file only
+/// root may read is kept from users for what it holds (a network's shared key, an RPC
+/// password), and printing it puts that in the agent's context.
+fn root_prints_file(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
+    use crate::paths::Place;
+    crate::rules::PRINTERS.contains(&inner.name)
+        && inner.operands().any(|a| {
+            a.text.as_deref().is_some_and(|t| {
+                !matches!(
+                    ctx.places.classify(t),
+                    Place::Inside | Place::ProjectRoot | Place::Tmp | Place::Unknown
+                )
+            })
+        })
 }
 
 /// A file this line fetched from the network (`curl -o F …`), handed to a program run as root,

@@ -315,6 +315,12 @@ fn metadata_credentials(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// Programs that print a file as it is, whole.
+pub(crate) const PRINTERS: &[&str] = &[
+    "cat", "bat", "batcat", "less", "more", "most", "head", "tail", "tac", "nl", "strings", "xxd",
+    "od", "hexdump", "hd", "jq", "yq", "view",
+];
+
 /// A tool's settings file in a hidden place of the home printed whole (`cat
 /// ~/.obdiag/config.yml`, `bat ~/.config/tolgee/authentication.json`, `cat ~/.ofxclient.ini`):
 /// settings are where a tool keeps its tokens and passwords, whatever the tool, so the whole
@@ -322,10 +328,6 @@ fn metadata_credentials(c: &Cmd<'_>) -> bool {
 /// start-up file or ssh's host list (no extension: `~/.bashrc`, `~/.ssh/config`) and caches
 /// are not a tool's settings. In the project, a file named for a secret ([`project_secret`]).
 fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
-    const PRINTERS: &[&str] = &[
-        "cat", "bat", "batcat", "less", "more", "most", "head", "tail", "tac", "nl", "strings",
-        "xxd", "od", "hexdump", "hd", "jq", "yq", "view",
-    ];
     if !PRINTERS.contains(&c.name) {
         return false;
     }

@@ -1096,16 +1096,22 @@ pub static RULES: &[Rule] = &[
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
         reason: "running as another user (sudo, doas, su) needs a person",
-        matches: |c, _| {
+        matches: |c, ctx| {
             matches!(c.name, "sudo" | "doas" | "su" | "pkexec" | "run0")
-                && !crate::effect::runs_only_looking(c)
+                && !crate::effect::runs_only_looking(c, ctx)
         },
-        must_match: &["sudo apt install x", "doas reboot", "su -c whoami"],
+        must_match: &[
+            "sudo apt install x",
+            "doas reboot",
+            "su -c whoami",
+            "sudo cat /etc/vpncloud/office.net",
+        ],
         must_not_match: &[
             "echo sudo",
             "ls",
             "sudo nft list ruleset",
             "sudo certbot renew --dry-run",
+            "sudo cat build/log.txt",
         ],
     },
     Rule {
