@@ -7119,3 +7119,25 @@ fn a_file_printed_whole_as_root() {
         Verdict::Allow
     );
 }
+
+/// Found by the 81st sealed part's first run: an option given a variable named as a function
+/// (`-f "$SRT_FUNC"`), and a setting given one named as a command (`-engine
+/// "cmd=$ENGINE_CMD"`): code known only when the line runs.
+#[test]
+fn a_function_variable_and_a_command_setting() {
+    let ctx = ctx();
+    for line in [
+        "acme-subs process -f \"$SRT_FUNC\" -i subs/a.srt -o build/a.srt",
+        "acme-match -engine \"cmd=$ENGINE_CMD\" -games 10",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate(
+            "acme-match -engine cmd=./target/release/engine -games 10",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

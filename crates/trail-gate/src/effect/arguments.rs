@@ -278,8 +278,8 @@ fn unsigiled(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Any option given only a variable whose name says it holds a command or code (`gracebat
 /// -pexec "$GRACE_CMD"`, `textadept -e "$TA_SNIPPET"`, `--monitor "$NOTIFY_CMD"`,
-/// `-r="$PI_SCRIPT"`): what runs is known only when the line runs, whatever the option is
-/// called.
+/// `-r="$PI_SCRIPT"`, `-f "$SRT_FUNC"`, a setting `cmd=$ENGINE_CMD`): what runs is known only
+/// when the line runs, whatever the option is called.
 fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
     let code_name = |value: &str| {
         let value = ctx.expand_text_vars(value);
@@ -302,17 +302,18 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
                     | "exec"
                     | "hook"
                     | "macro"
+                    | "func"
+                    | "function"
+                    | "lambda"
             )
         })
     };
     let found = args.iter().enumerate().any(|(i, a)| {
         let t = a.text.as_deref().unwrap_or(&a.raw);
-        if !t.starts_with('-') {
-            return false;
-        }
         match t.split_once('=') {
+            // An option's value, or a setting's (`-engine "cmd=$ENGINE_CMD"`).
             Some((_, v)) => code_name(v),
-            None => args.get(i + 1).is_some_and(|v| code_name(&v.raw)),
+            None => t.starts_with('-') && args.get(i + 1).is_some_and(|v| code_name(&v.raw)),
         }
     });
     if found {
