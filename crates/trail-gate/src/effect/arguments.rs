@@ -1170,7 +1170,9 @@ fn handed(
     if ctx.line.planted.is_empty() {
         return;
     }
-    for text in super::planted_handed(c, ctx) {
+    let mut texts = super::planted_handed(c, ctx);
+    texts.extend(super::planted_assigned(cmd, ctx));
+    for text in texts {
         scan(text, out);
         if text.contains('(') {
             deletes_critical(text, ctx, raw, out);

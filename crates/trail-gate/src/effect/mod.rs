@@ -3642,6 +3642,22 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
     texts
 }
 
+/// The texts this line wrote into files that a variable set for the command names
+/// (`RCRC=build/rcrc rcdn`): the program reads its settings from there, and a settings file
+/// a shell reads runs its lines.
+pub(super) fn planted_assigned<'a>(cmd: &Simple, ctx: &'a super::Context) -> Vec<&'a str> {
+    let mut texts = Vec::new();
+    for (_, value) in &cmd.assigns {
+        let Some(p) = value.text.as_deref().and_then(|v| ctx.resolve(v)) else {
+            continue;
+        };
+        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
+            texts.push(text.as_str());
+        }
+    }
+    texts
+}
+
 /// A configuration handed to a program nobody models (printed into it, fed on stdin, or
 /// written on this line and named) whose lines name `/`, home, a system directory or the
 /// project's ancestors and, as a value of their own, a deleting verb (`locations:
