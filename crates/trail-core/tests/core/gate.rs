@@ -7154,3 +7154,24 @@ fn a_written_file_handed_by_a_variable() {
         "cat > build/rcrc <<'EOF'\nDOTFILES_DIRS=build/dotfiles\nEOF\nRCRC=build/rcrc acme-dots -v";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow);
 }
+
+/// Found by the 81st sealed part's first run: a configuration handed to a program nobody
+/// models whose event hook (`"onNewMail": "ssh host sudo systemctl restart x"`) is a risky
+/// command line, or a variable, was allowed; a harmless hook and a password's helper stay so.
+#[test]
+fn a_configuration_hook_that_runs_a_risky_command() {
+    let ctx = ctx();
+    for line in [
+        r#"printf '%s\n' '{"host":"imap.example.org","onNewMail":"ssh mail.example.org systemctl restart dovecot"}' > build/r.json && acme-notify -conf build/r.json"#,
+        r#"printf '%s\n' '{"host":"imap.example.org","onNewMailPost":"$MAIL_HOOK"}' > build/h.json && acme-notify -conf build/h.json"#,
+        "printf 'post_hook: git push --force origin main\\n' > build/a.yml && acme-agent -c build/a.yml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        r#"printf '%s\n' '{"host":"127.0.0.1","passwordCmd":"pass mail/dev","onNewMail":"notify-send new-mail"}' > build/n.json && acme-notify -conf build/n.json"#,
+        "printf 'post_hook: make test\n' > build/a.yml && acme-agent -c build/a.yml",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

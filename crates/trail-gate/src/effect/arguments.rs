@@ -375,6 +375,49 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
     }
 }
 
+/// The settings of a configuration handed to a program nobody models that name an event's
+/// hook (`"onNewMail": "ssh mail.example.org sudo systemctl restart dovecot"`, `post_hook:
+/// …`, `exec = …`): the program runs each value as a command line when the event comes, so it
+/// is judged as one, risks and all; a variable there (`"onNewMailPost": "$MAIL_HOOK"`) is a
+/// command known only then. A password's helper (`passwordCmd`) is how the program logs in.
+pub(super) fn hook_settings(text: &str, raw: &str, out: &mut Findings) {
+    let hook_key = |key: &str| {
+        let key = key.trim_matches(['"', '\'', '-', ' ']);
+        let ps = super::words::parts(key);
+        let event = key.len() > 2
+            && key.starts_with("on")
+            && (key.as_bytes()[2].is_ascii_uppercase() || matches!(key.as_bytes()[2], b'_' | b'-'));
+        let named = command_option(key) || ps.iter().any(|p| p == "hook" || p == "hooks");
+        let credential = ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "password" | "pass" | "passwd" | "secret" | "token" | "auth" | "credential"
+            )
+        });
+        (event || named) && !credential
+    };
+    let pairs = json_pairs(text)
+        .into_iter()
+        .chain(text.lines().filter_map(key_value));
+    for (key, value) in pairs {
+        if !hook_key(key) {
+            continue;
+        }
+        let value = value.trim().trim_matches(['"', '\'']);
+        if only_a_variable(value) {
+            out.push(junction(
+                RuleId::Unverifiable,
+                "a configuration it is handed sets a hook to a variable: the command is known only when it runs; a person decides",
+                raw,
+            ));
+        } else if value.contains(' ')
+            && known::is_program(base(value.split_whitespace().next().unwrap_or("")))
+        {
+            out.runs(value, Keep::Risky);
+        }
+    }
+}
+
 /// A program and its arguments as sibling string fields of JSON written on one line (a chaos
 /// experiment's `"provider": {"type": "process", "path": "rm", "arguments": "-rf ~"}`, a
 /// task's `{"command": "rm", "args": "-rf ~"}`): the program alone under a key naming a
@@ -1183,6 +1226,7 @@ fn handed(
         if known::tier(c.name) != Tier::Unknown {
             continue;
         }
+        hook_settings(text, raw, out);
         for line in program_by_path(text).into_iter().chain(command_lines(text)) {
             out.runs(&line, Keep::Blocks);
         }
