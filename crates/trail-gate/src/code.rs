@@ -247,6 +247,52 @@ pub(super) fn literals(code: &str) -> Vec<String> {
     out
 }
 
+/// The command lines a call named for running one is given as its first string literal, in
+/// any language (`SystemCall("scp …")` fed to a computer-algebra console, `os.system('…')`,
+/// `shell_exec("…")`, `Run["…"]`): what the call's name says it runs. Only a call's name
+/// counts, not the word in prose (`the system "works"`).
+pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
+    const RUNS: &[&str] = &[
+        "system",
+        "systemcall",
+        "shell",
+        "shellexecute",
+        "shell_exec",
+        "exec",
+        "execute",
+        "popen",
+        "spawn",
+        "run",
+        "runprocess",
+        "check_call",
+        "check_output",
+    ];
+    let mut lines = Vec::new();
+    for (at, _) in code.match_indices(['(', '[']) {
+        let name_start = word_start(&code[..at], |ch| {
+            ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':')
+        });
+        let name = code[name_start..at]
+            .rsplit(['.', ':'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if !RUNS.contains(&name.as_str()) {
+            continue;
+        }
+        let rest = code[at + 1..].trim_start();
+        if !rest.starts_with(['"', '\'']) {
+            continue;
+        }
+        if let Some(lit) = literals(rest).into_iter().next()
+            && lit.contains(' ')
+        {
+            lines.push(lit);
+        }
+    }
+    lines
+}
+
 /// Command lines written as a list of strings, one per argument (`.{ "rm", "-rf", "/home/dev" }`
 /// in a build file, `RUN ["rm", "-rf", "/"]`, `command: ['sh', '-c', '…']`): each run of two or
 /// more string literals separated by commas only, joined by spaces.

@@ -7175,3 +7175,23 @@ fn a_configuration_hook_that_runs_a_risky_command() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a console nobody models fed code
+/// whose call is named for running a command line (`SystemCall("scp …")`) runs it; only
+/// what would be blocked was looked for in fed lines.
+#[test]
+fn a_fed_call_named_for_running_a_command() {
+    let ctx = ctx();
+    for line in [
+        "acme-cas -p -c <<'END'\nSystemCall(\"rm -f /srv/cache/results.txt\");\nEND",
+        "acme-cas -p -c <<'END'\nSystemCall(\"scp build/t.txt dev@math.example.org:/srv/\");\nEND",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cas -p -c <<'END'\nSystemCall(\"ls build\");\nEND",
+        "acme-cas <<'END'\nPrint(\"the system (\\\"x\\\") works\");\nEND",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

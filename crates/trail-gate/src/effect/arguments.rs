@@ -167,6 +167,12 @@ fn fed(
         // section) are no glob in a command's place.
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
             out.runs(&unsigiled(&text), Keep::CommandBlocks);
+            // A call named for running a command line runs it, risks and all.
+            if tier == Tier::Unknown {
+                for line in super::super::code::shell_call_lines(&text) {
+                    out.runs(&line, Keep::Risky);
+                }
+            }
             // Code in any language that opens a credential store (`set f [open
             // ~/.ssh/id_ed25519 r]` fed to a Tcl shell, `File.read` to a console): what it
             // reads comes back into the agent's context.
