@@ -7195,3 +7195,21 @@ fn a_fed_call_named_for_running_a_command() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a console's line given by `-e`
+/// that writes outside the project (`-e 'write att /home/dev/eng.att'`, `-e 'save stack
+/// /usr/local/…'`) names where it writes, as a fed line does.
+#[test]
+fn a_console_line_by_dash_e_writing_outside() {
+    let ctx = ctx();
+    for line in [
+        "acme-fst -e 'load stack build/eng.fst' -e 'write att /home/dev/eng.att' -s",
+        "acme-fst -e 'save stack /usr/local/share/acme/eng.fst' -s",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-fst -e 'write att build/eng.att' -s", &ctx).verdict,
+        Verdict::Allow
+    );
+}

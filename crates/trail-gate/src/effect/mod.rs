@@ -859,9 +859,10 @@ fn places(
         }
         // Console lines an option hands it (`-eval 'set net.sniff.output /etc/passwd'`).
         for pair in c.args.windows(2) {
+            // (`-e` too: a console's line to run, `foma -e 'write att F'`.)
             if let (Some(flag), Some(text)) = (pair[0].text.as_deref(), pair[1].text.as_deref())
                 && flag.starts_with('-')
-                && arguments::command_option(flag.trim_start_matches('-'))
+                && (flag == "-e" || arguments::command_option(flag.trim_start_matches('-')))
             {
                 found.extend(targets::fed(text, ctx));
             }

@@ -220,7 +220,7 @@ fn exported(line: &str, ctx: &Context) -> Option<Vec<Found>> {
     // Or a verb of saving joined to what it saves (a chess console's `pgnsave F`).
     let saves = matches!(
         verb.as_str(),
-        "export" | "dump" | "save" | "spool" | "backup" | "output"
+        "export" | "dump" | "save" | "spool" | "backup" | "output" | "write"
     ) || verb.len() > 4 && verb.ends_with("save");
     if !saves {
         return None;
