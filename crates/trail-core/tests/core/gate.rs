@@ -7213,3 +7213,21 @@ fn a_console_line_by_dash_e_writing_outside() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: removing a network's part by a
+/// joined verb (`isdnctrl delif ippp0`, `delbr`, `delvlan`) was read as no verb at all.
+#[test]
+fn a_joined_removal_of_a_network_part() {
+    let ctx = ctx();
+    for line in [
+        "acme-isdnctl delif ippp0",
+        "acme-brctl delbr br0",
+        "acme-sw delvlan 20",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-isdnctl listif", &ctx).verdict,
+        Verdict::Allow
+    );
+}

@@ -2396,6 +2396,14 @@ fn joined_removal(part: &str) -> Option<Class> {
         "topic",
         "channel",
         "route",
+        // A network's parts (`isdnctrl delif`, `brctl delbr`, `delport`, `delvlan`).
+        "if",
+        "iface",
+        "br",
+        "bridge",
+        "port",
+        "vlan",
+        "link",
         // Everything of its kind (`stopall`, `killall`, `deleteall`).
         "all",
     ];
