@@ -7231,3 +7231,18 @@ fn a_joined_removal_of_a_network_part() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: a key store's entry got by name
+/// (`llm keys get openai`) and API keys minted in the plural's namespace (`headscale apikeys
+/// create`) print the key itself; listing keys names them.
+#[test]
+fn a_key_got_by_name_or_minted() {
+    let ctx = ctx();
+    for line in [
+        "acme-llm keys get openai",
+        "acme-mesh apikeys create --expiration 90d",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(evaluate("acme-llm keys list", &ctx).verdict, Verdict::Allow);
+}

@@ -255,6 +255,7 @@ pub(crate) const LOOKS: &[&str] = &[
 /// Names of secrets, and the verbs that print one.
 const SECRETS: &[&str] = &[
     "apikey",
+    "apikeys",
     "auth",
     "credential",
     "credentials",
@@ -2166,12 +2167,44 @@ fn mints(split: &[Vec<String>]) -> bool {
         ps.iter().any(|p| {
             matches!(
                 p.as_str(),
-                "token" | "tokens" | "apikey" | "credential" | "credentials" | "password"
+                "token"
+                    | "tokens"
+                    | "apikey"
+                    | "apikeys"
+                    | "credential"
+                    | "credentials"
+                    | "password"
             )
         }) || ps
             .windows(2)
             .any(|w| matches!(w[0].as_str(), "api" | "access") && w[1] == "key")
     })
+}
+
+/// A program whose name is a store of secrets, told to print or export (`acme-vault export
+/// prod`, `keyring get svc user`): the secret itself.
+fn store_prints(name: &str, subs: &[&str]) -> bool {
+    parts(name).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "vault" | "keychain" | "keyring" | "secret" | "secrets" | "creds" | "credentials"
+        )
+    }) && subs
+        .first()
+        .is_some_and(|w| PRINTS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// A key store's entry got by name (`llm keys get openai`): the key itself. Not a listing,
+/// which names keys (`keys list`).
+fn key_got(subs: &[&str]) -> bool {
+    subs.first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("key") || w.eq_ignore_ascii_case("keys"))
+        && subs.get(1).is_some_and(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "get" | "show" | "print" | "reveal" | "cat"
+            )
+        })
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -2213,22 +2246,13 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
     let decrypts = any(DECRYPTS) || any(&["reveal"]) && (secret_named || keeps_secrets(c.name));
     let mints = mints(&split) && any(&["create", "new", "generate", "issue", "mint"]);
-    // A program whose name is a store of secrets, told to print or export (`acme-vault
-    // export prod`, `keyring get svc user`): the secret itself.
-    let store = parts(c.name).iter().any(|p| {
-        matches!(
-            p.as_str(),
-            "vault" | "keychain" | "keyring" | "secret" | "secrets" | "creds" | "credentials"
-        )
-    }) && subs
-        .first()
-        .is_some_and(|w| PRINTS.contains(&w.to_ascii_lowercase().as_str()));
     // A setting read by its key (`config KEY`), as a getter prints it.
     if secret_named && (any(PRINTS) || any(&["config"]))
+        || key_got(&subs)
         || joined_reveal
         || decrypts
         || mints
-        || store
+        || store_prints(c.name, &subs)
     {
         return Some(Verb {
             word: subs.join(" "),
