@@ -7246,3 +7246,17 @@ fn a_key_got_by_name_or_minted() {
     }
     assert_eq!(evaluate("acme-llm keys list", &ctx).verdict, Verdict::Allow);
 }
+
+/// Found by reading the labelled risky rows still allowed: a controller told `exit` as its
+/// subcommand (`swaymsg exit`, `pactl exit`, `jack_control exit`) ends the running instance it
+/// controls, as its `-exit` flag does; a console's own last statement stays its own end.
+#[test]
+fn a_controller_told_exit_as_its_subcommand() {
+    let ctx = ctx();
+    for line in ["acmemsg exit", "acme_control exit", "acmectl exit api"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acme-shell \"connect db\" \"scan\" quit", "acmectl status"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

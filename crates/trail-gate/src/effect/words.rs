@@ -635,6 +635,17 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         };
         return consequence(&shorter);
     }
+    // A controller told to `exit` (`swaymsg exit`, `pactl exit`, `immortalctl exit api`): the
+    // running instance it controls ends, a session or a sound server with it.
+    if let Some(word) = c.args.first().and_then(|a| a.text.as_deref())
+        && matches!(word, "exit" | "quit")
+        && controls_a_running_instance(c.name)
+    {
+        return Some(Verb {
+            word: word.to_string(),
+            class: Class::Stops,
+        });
+    }
     name_verb(c.name)
         // A subcommand that only looks says what the named act is not doing now (`espflash
         // board-info`, `acme-wipe list`).
@@ -2820,10 +2831,13 @@ fn one_word_flag(name: &str, word: &str) -> Option<Class> {
 fn controls_a_running_instance(name: &str) -> bool {
     let ps = parts(name);
     ps.len() >= 2
-        && ps
-            .last()
-            .is_some_and(|p| matches!(p.as_str(), "command" | "ctl" | "remote" | "client" | "msg"))
-        || name.len() > 4 && name.ends_with("ctl")
+        && ps.last().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "command" | "ctl" | "control" | "remote" | "client" | "msg"
+            )
+        })
+        || name.len() > 4 && (name.ends_with("ctl") || name.ends_with("msg"))
 }
 
 /// A flag that switches something off (`--turnoff`, `--turn-off`, `--power-off-on-close`,
