@@ -1226,10 +1226,11 @@ pub static RULES: &[Rule] = &[
         kind: Kind::Irreversible,
         reason: "this erases shell history or every scheduled job",
         matches: |c, _| {
-            (c.name == "crontab" && c.flag("-r", Some('r')))
+            // A table of jobs by another scheduler's name too (`fcrontab`, `incrontab`).
+            (c.name.ends_with("crontab") && c.flag("-r", Some('r')))
                 || (c.name == "history" && c.flag("-c", Some('c')))
         },
-        must_match: &["crontab -r", "history -c"],
+        must_match: &["crontab -r", "history -c", "fcrontab -r"],
         must_not_match: &["crontab -l", "history 20"],
     },
     Rule {
@@ -2200,36 +2201,48 @@ pub static RULES: &[Rule] = &[
         id: RuleId::SystemAdmin,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this changes the machine's users, groups, passwords or firewall",
+        reason: "this changes the machine's users, groups, passwords, firewall or who may reach its display",
         matches: |c, _| {
-            matches!(
-                c.name,
-                "useradd"
-                    | "userdel"
-                    | "usermod"
-                    | "adduser"
-                    | "deluser"
-                    | "groupadd"
-                    | "groupdel"
-                    | "passwd"
-                    | "chpasswd"
-                    | "visudo"
-                    | "iptables"
-                    | "ip6tables"
-                    | "nft"
-                    | "ufw"
-                    | "firewall-cmd"
-                    | "dscl"
-                    | "sysadminctl"
-            ) && !c.words().any(|w| {
-                matches!(w, "--list" | "status" | "--list-all")
+            // `xhost +` lets any host draw on the display and read its keys.
+            c.name == "xhost" && c.words().any(|w| w == "+")
+                || matches!(
+                    c.name,
+                    "useradd"
+                        | "userdel"
+                        | "usermod"
+                        | "adduser"
+                        | "deluser"
+                        | "groupadd"
+                        | "groupdel"
+                        | "passwd"
+                        | "chpasswd"
+                        | "visudo"
+                        | "iptables"
+                        | "ip6tables"
+                        | "nft"
+                        | "ufw"
+                        | "firewall-cmd"
+                        | "dscl"
+                        | "sysadminctl"
+                ) && !c.words().any(|w| {
+                    matches!(w, "--list" | "status" | "--list-all")
                     // `-L` and `-S` list a firewall's rules and show a password's status;
                     // `usermod -L` locks the account.
                     || matches!(w, "-L" | "-S") && matches!(c.name, "iptables" | "ip6tables")
                     || w == "-S" && c.name == "passwd"
-            })
+                })
         },
-        must_match: &["useradd hacker", "iptables -F", "usermod -L deploy"],
-        must_not_match: &["iptables -L", "ufw status", "passwd -S deploy"],
+        must_match: &[
+            "useradd hacker",
+            "iptables -F",
+            "usermod -L deploy",
+            "xhost +",
+        ],
+        must_not_match: &[
+            "iptables -L",
+            "ufw status",
+            "passwd -S deploy",
+            "xhost +si:localuser:dev",
+        ],
     },
 ];
