@@ -7260,3 +7260,24 @@ fn a_controller_told_exit_as_its_subcommand() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a cleaning subcommand told a bare
+/// `-f` (`nextflow clean -f`) is forced past its question and its dry run, as `git clean -f`
+/// is; `-f FILE` names a file, and `clean -n` only shows.
+#[test]
+fn a_clean_forced_by_dash_f() {
+    let ctx = ctx();
+    for line in [
+        "acme-flow clean -f",
+        "acme-siem clean eventdata -index web -f",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-flow clean -n",
+        "acme-flow run -f main.nf",
+        "acme-flow clean",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

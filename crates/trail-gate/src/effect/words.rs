@@ -2869,60 +2869,77 @@ const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "submit", "u
 /// consequences; an agent that answers for the person has skipped the person.
 pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().find_map(|(i, &w)| {
-        // Not when it takes a value no yes-switch takes (`-y 4/mmm`, a crystal's point group;
-        // `-y 01`): a word that starts with a digit after it.
-        if w == "-y"
-            && !words
-                .get(i + 1)
-                .is_some_and(|n| n.starts_with(|ch: char| ch.is_ascii_digit()))
-        {
-            return Some(w.to_string());
-        }
-        let flag = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
-        let ps = parts(flag.split('=').next().unwrap_or(flag));
-        let has = |x: &str| ps.iter().any(|p| p == x);
-        // `--force`, and the single-dash long form some programs use (`unison -force`).
-        // `--force-exit`, `--force-color`: done by force, an act that asks nobody anything;
-        // `--force-overwrite`, `--force-delete` do skip a question.
-        let forced = |p: &str| {
-            p != "force"
-                || ps.len() == 1
-                || ps[1..].iter().any(|q| {
-                    classify(q).is_some()
-                        || matches!(q.as_str(), "overwrite" | "yes" | "all" | "clean")
-                })
-        };
-        let confirms = (w.starts_with("--") || flag.len() > 2)
-            && (ps
-                .first()
-                .is_some_and(|p| matches!(p.as_str(), "yes" | "force" | "noconfirm") && forced(p))
-                || has("confirm")
+    words
+        .iter()
+        .enumerate()
+        .find_map(|(i, &w)| {
+            // Not when it takes a value no yes-switch takes (`-y 4/mmm`, a crystal's point group;
+            // `-y 01`): a word that starts with a digit after it.
+            if w == "-y"
+                && !words
+                    .get(i + 1)
+                    .is_some_and(|n| n.starts_with(|ch: char| ch.is_ascii_digit()))
+            {
+                return Some(w.to_string());
+            }
+            let flag = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
+            let ps = parts(flag.split('=').next().unwrap_or(flag));
+            let has = |x: &str| ps.iter().any(|p| p == x);
+            // `--force`, and the single-dash long form some programs use (`unison -force`).
+            // `--force-exit`, `--force-color`: done by force, an act that asks nobody anything;
+            // `--force-overwrite`, `--force-delete` do skip a question.
+            let forced = |p: &str| {
+                p != "force"
+                    || ps.len() == 1
+                    || ps[1..].iter().any(|q| {
+                        classify(q).is_some()
+                            || matches!(q.as_str(), "overwrite" | "yes" | "all" | "clean")
+                    })
+            };
+            let confirms = (w.starts_with("--") || flag.len() > 2)
+                && (ps.first().is_some_and(|p| {
+                    matches!(p.as_str(), "yes" | "force" | "noconfirm") && forced(p)
+                }) || has("confirm")
                     && ps
                         .first()
                         .is_some_and(|p| matches!(p.as_str(), "no" | "skip"))
-                || ps.first().is_some_and(|p| p == "assume") && has("yes"));
-        // `-S unsafe`, `--mode=unsafe`: the value names it.
-        let value = flag
-            .split_once('=')
-            .map(|(_, v)| v)
-            .or_else(|| words.get(i + 1).copied().filter(|n| !n.starts_with('-')));
-        let unsafe_word = |x: &str| {
-            let ps = parts(x);
-            ps.iter().any(|p| {
-                // A flag that says the act is dangerous (`--dangerous`,
-                // `--dangerously-skip-permissions`): the program asks for it because it is.
-                matches!(
-                    p.as_str(),
-                    "unsafe" | "insecure" | "nosafer" | "dangerous" | "dangerously"
-                )
-            }) || ps
-                .windows(2)
-                .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
-        };
-        (confirms || unsafe_word(flag) || value.is_some_and(|v| v == "unsafe"))
-            .then(|| w.to_string())
-    })
+                    || ps.first().is_some_and(|p| p == "assume") && has("yes"));
+            // `-S unsafe`, `--mode=unsafe`: the value names it.
+            let value = flag
+                .split_once('=')
+                .map(|(_, v)| v)
+                .or_else(|| words.get(i + 1).copied().filter(|n| !n.starts_with('-')));
+            let unsafe_word = |x: &str| {
+                let ps = parts(x);
+                ps.iter().any(|p| {
+                    // A flag that says the act is dangerous (`--dangerous`,
+                    // `--dangerously-skip-permissions`): the program asks for it because it is.
+                    matches!(
+                        p.as_str(),
+                        "unsafe" | "insecure" | "nosafer" | "dangerous" | "dangerously"
+                    )
+                }) || ps
+                    .windows(2)
+                    .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
+            };
+            (confirms || unsafe_word(flag) || value.is_some_and(|v| v == "unsafe"))
+                .then(|| w.to_string())
+        })
+        .or_else(|| forced_clean(c, &words))
+}
+
+/// A cleaning subcommand told `-f` with no value (`nextflow clean -f`, `splunk clean eventdata
+/// -index web -f`): there `-f` is the force that skips the question and the dry run a clean
+/// starts with, as `git clean -f` is; elsewhere `-f` names a file.
+fn forced_clean(c: &Cmd<'_>, words: &[&str]) -> Option<String> {
+    let cleans = subcommands(c)
+        .first()
+        .is_some_and(|s| matches!(*s, "clean" | "prune" | "purge" | "gc"));
+    let bare_f = words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| *w == "-f" && words.get(i + 1).is_none_or(|n| n.starts_with('-')));
+    (cleans && bare_f).then(|| "-f".to_string())
 }
 
 /// Whether a subcommand word or a long flag says the command puts files back where they
