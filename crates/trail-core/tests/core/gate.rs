@@ -7281,3 +7281,21 @@ fn a_clean_forced_by_dash_f() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: `configure` given a setting and
+/// its value (`lldpcli configure system hostname x`) sets a running service's configuration;
+/// a build's `configure` takes flags (`./waf configure --prefix=…`).
+#[test]
+fn configure_with_a_setting_and_its_value() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-lldpcli configure system hostname edge-1", &ctx).verdict,
+        Verdict::Junction
+    );
+    for line in [
+        "./acme-waf configure --prefix=build/out",
+        "acme-build configure build --out=build/x",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

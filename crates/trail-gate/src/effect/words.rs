@@ -2299,6 +2299,15 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         .zip(&split)
         .flat_map(|(w, ps)| ps.iter().map(move |p| (*w, p)))
         .collect();
+    // `configure` with a setting and its value (`lldpcli configure system hostname x`) sets
+    // the running service's configuration; alone or before flags it is a build's set-up
+    // (`./waf configure --prefix=…`).
+    if subs.len() >= 3 && subs[0] == "configure" {
+        return Some(Verb {
+            word: subs.join(" "),
+            class: Class::Changes,
+        });
+    }
     if clears_a_store(&subs, &all) {
         return Some(Verb {
             word: "clear".into(),
