@@ -7299,3 +7299,25 @@ fn configure_with_a_setting_and_its_value() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a long flag that writes to a
+/// device named by its hardware address (`--char-write-req` to `AA:BB:CC:DD:EE:FF`) makes the
+/// device act; reading from it stays a look.
+#[test]
+fn a_write_to_a_device_by_its_hardware_address() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-gatt -b AA:BB:CC:DD:EE:FF --char-write-req -a 0x0025 -n 01",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    for line in [
+        "acme-gatt -b AA:BB:CC:DD:EE:FF --char-read -a 0x0025",
+        "acme-conv --write-out build/x.txt data/in.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

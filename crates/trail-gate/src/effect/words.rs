@@ -2711,6 +2711,9 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         } else if destroying_flag_parts(&ps) || removes {
             Class::Destroys
         } else if SENDING_FLAGS.contains(&first.as_str())
+            // A write to a device named by its hardware address (`gatttool -b AA:BB:…
+            // --char-write-req -a 0x25 -n 01`): the device acts on it.
+            || unknown && ps.iter().any(|p| p == "write") && names_hardware_address(c)
             // `--publish always` releases a build; `--publish 5432:5432` is a port.
             || first == "publish" && ps.len() == 1 && !publishes_a_port(c, w)
         {
@@ -2726,6 +2729,18 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             word: w.into(),
             class,
         })
+    })
+}
+
+/// Whether a word is a device's hardware address (`AA:BB:CC:DD:EE:FF`, a Bluetooth or an
+/// Ethernet address).
+fn names_hardware_address(c: &Cmd<'_>) -> bool {
+    c.words().any(|w| {
+        let groups: Vec<&str> = w.split(':').collect();
+        groups.len() == 6
+            && groups
+                .iter()
+                .all(|g| g.len() == 2 && g.bytes().all(|b| b.is_ascii_hexdigit()))
     })
 }
 
