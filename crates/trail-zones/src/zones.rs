@@ -598,9 +598,21 @@ pub fn of_command(
                 )
             })
     };
+    // A glob given to an option named for leaving things out (`grcov --ignore "/*"`,
+    // `--exclude='*.key'`) is a pattern of what not to touch. (A path there is still judged:
+    // some such options name a file of patterns, which is read.)
+    let left_out = |i: usize| {
+        let excluding = |flag: &str| matches!(flag, "--ignore" | "--exclude");
+        let word = a_text(&args[i]);
+        word.contains(['*', '?', '['])
+            && (word
+                .split_once('=')
+                .is_some_and(|(flag, _)| excluding(flag))
+                || i > 0 && excluding(&a_text(&args[i - 1])))
+    };
     for (i, a) in args.iter().enumerate() {
         // `-rf` names nothing; `--output=.trail/state/x` does.
-        if a.raw.starts_with('-') && !a.raw.contains('=') || pattern(i) {
+        if a.raw.starts_with('-') && !a.raw.contains('=') || pattern(i) || left_out(i) {
             continue;
         }
         // A copy only reads its sources: its destinations are judged below. A link's target
@@ -638,6 +650,11 @@ pub fn of_command(
         }
     }
     out
+}
+
+/// An argument's text, or as written when the shell's meaning of it is unknown.
+fn a_text(a: &Arg) -> String {
+    a.text.clone().unwrap_or_else(|| a.raw.clone())
 }
 
 /// Where a command writes, beyond the words that name a file.

@@ -7321,3 +7321,21 @@ fn a_write_to_a_device_by_its_hardware_address() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled safe rows still stopped: a glob given to an option named for
+/// leaving things out (`grcov … --ignore "/*"`) was read as a place that might reach the
+/// person's key, and blocked; a path given there is still judged.
+#[test]
+fn a_glob_of_what_to_leave_out_names_no_place() {
+    let ctx = ctx();
+    for line in [
+        "acme-cov . -t lcov --ignore \"/*\" -o target/lcov.info",
+        "acme-cov . --exclude='/*' -o build/x",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-cov . --ignore ~/.secrets/trail.key", &ctx).verdict,
+        Verdict::Block
+    );
+}
