@@ -7339,3 +7339,18 @@ fn a_glob_of_what_to_leave_out_names_no_place() {
         Verdict::Block
     );
 }
+
+/// Found by reading the labelled catastrophic rows still asked: another trash's own verb for
+/// trashing (`gtrash put /home/dev`) deletes what it names, as `trash-put` does: the home or
+/// the project moved to the trash is a block.
+#[test]
+fn a_trash_told_to_put_the_home() {
+    let ctx = ctx();
+    for line in ["acmetrash put /home/dev", "acmetrash put /work/proj"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    assert_ne!(
+        evaluate("acmetrash put /home/dev/Documents/old.txt", &ctx).verdict,
+        Verdict::Allow
+    );
+}

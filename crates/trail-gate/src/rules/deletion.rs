@@ -70,6 +70,8 @@ pub(super) fn rm_recursive(c: &Cmd<'_>) -> bool {
     (c.name == "rm" && recursive(c))
         || (deleter(c.name) && c.name != "rm")
         || (c.name == "gio" && c.sub() == Some("trash"))
+        // Another trash's own verb for it (`gtrash put DIR`): moved where it is emptied.
+        || (c.name.ends_with("trash") && c.sub() == Some("put"))
 }
 
 /// Directories the agent could make look like ignored build output (`.gitignore` and
