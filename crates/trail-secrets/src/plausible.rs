@@ -863,7 +863,7 @@ pub(crate) fn tagged_ciphertext(value: &str) -> bool {
 /// `xpw`), or a wallet's or a signer's seed, as generic-assignment's regex met it.
 pub(crate) fn names_a_credential(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen",
+        "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen", "mnemonic",
     ];
     let lower = name.to_ascii_lowercase();
     KEYWORDS.iter().any(|k| lower.contains(k))
@@ -879,7 +879,7 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
                         matches!(
                             w.as_str(),
                             "wallet" | "signer" | "signing" | "master" | "private" | "mnemonic"
-                                | "validator" | "node" | "hd"
+                                | "validator" | "node" | "hd" | "phrase" | "words"
                         )
                     })
         }
@@ -1124,7 +1124,9 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         // An app password in its four groups of four letters, under a password's name
         // (nodemailer's `pass: "ivft msje hzoj elkl"`), as it is handed to a login call.
         return written == Written::Quoted
-            && (plausible_passphrase(name, value) || passwordish(name) && app_password(value));
+            && (plausible_passphrase(name, value)
+                || passwordish(name) && app_password(value)
+                || seed_phrase(name, value));
     }
     // A UUID under a credential name (npm `_authToken`, license keys) is a
     // token. Its 16-symbol alphabet puts its entropy around the bar below,
@@ -1357,6 +1359,20 @@ pub(crate) fn is_uuid(v: &str) -> bool {
             .iter()
             .zip([8, 4, 4, 4, 12])
             .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A wallet's recovery words under a name for them (`MNEMONIC="torch artwork … first"`,
+/// `seed_phrase`): twelve to twenty-four short lower-case words, the lengths BIP-39 allows;
+/// whoever has them has the wallet.
+fn seed_phrase(name: &str, value: &str) -> bool {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    matches!(words.len(), 12 | 15 | 18 | 21 | 24)
+        && words
+            .iter()
+            .all(|w| (3..=8).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase()))
+        && crate::text::words(name)
+            .iter()
+            .any(|w| matches!(w.as_str(), "mnemonic" | "seed" | "phrase" | "recovery"))
 }
 
 /// A quoted value with spaces is a passphrase (`correct horse battery

@@ -1408,7 +1408,7 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // open a one-element list (Go's `url.Values{"pw": {"…"}}`). A type may stand between
         // the name and the operator, said with `:` or as Visual Basic says it (`Dim apiSecret As
         // String = "…"`).
-        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|seed|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|wagwoord|cyfrinair|pasahitza|parole|fjalekalim|fjalëkalim|jelszav|pasfhocal|facal-faire|nenosiri|contrasinal|pasvorto|modpas|parol|şifrə|şîfre|ger-tremen|iphasiwedi|kupuhipa|tenimiafina|loyniorð|лозинка|գաղտնաբառ|கடவுச்சொல்|මුරපදය|сырсөз|ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်|পাসওয়ার্ড|парол|პაროლ|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?:(?::|as[ \t]+)[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\|\|=|&&=|\?\?=|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
+        regex: r#"(?P<name>(?:key|token|secret|pass|pwd|pswd|psk|seed|mnemonic|credential|creds|auth|licen[cs]e|contrase|kennwort|senha|wachtwoord|salasana|haslo|jelszo|heslo|sifre|losenord|adgangskode|parool|lozinka|geslo|parola|slaptazodis|lykilord|wagwoord|cyfrinair|pasahitza|parole|fjalekalim|fjalëkalim|jelszav|pasfhocal|facal-faire|nenosiri|contrasinal|pasvorto|modpas|parol|şifrə|şîfre|ger-tremen|iphasiwedi|kupuhipa|tenimiafina|loyniorð|лозинка|գաղտնաբառ|கடவுச்சொல்|මුරපදය|сырсөз|ລະຫັດຜ່ານ|ពាក្យសម្ងាត់|စကားဝှက်|পাসওয়ার্ড|парол|პაროლ|hasło|jelszó|şifre|lösenord|slaptažodis|lykilorð|contraseña|пароль|Пароль|סיסמה|密码|密碼|パスワード|비밀번호)[a-z0-9_.-]*|(?:pw|pat)(?:[_.-][a-z0-9_.-]*)?)(?:\[\])?\\?["'`]?[\])]?[ \t]*(?:(?::|as[ \t]+)[ \t]*&?(?:'[a-z]+[ \t]+)?[a-z_][a-z0-9_:<>]*(?:\[\])?[ \t]*)?(?:(?P<op>===|!==|\|\|=|&&=|\?\?=|\?\?|[:!=?]=|=>|->|<-|=|:)[ \t]*@?(?:(?:\{[ \t]*)?[bru]{0,2}\\?"(?P<secret>(?-u:[^"\\\n]|\\(?-u:[^"\n]))+)\\?"|[bru]{0,2}\\?'(?P<secret2>(?-u:[^'\\\n]|\\(?-u:[^'\n]))+)\\?'|`(?P<secret3>(?-u:[^`\n])+)`|(?P<secret4>(?-u:[^\s"'`\\,;&|(){}\[\]<>:=])(?-u:[^\s"'`\\])*))|@?\\?"(?P<secret5>(?-u:[^"\\\s])+)\\?"|@?\\?'(?P<secret6>(?-u:[^'\\\s])+)\\?'|,[ \t]*(?:"(?P<secret7>(?-u:[^"\\\s])+)"|'(?P<secret8>(?-u:[^'\\\s])+)')[ \t]*\))"#,
         example: "export DB_PASSWORD=\"hunter2-Correct-Horse-42\"",
         keywords: &[
             "key",
@@ -1428,6 +1428,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             // A licence key unlocks what was paid for (`VAULT_LICENSE=02MV4UU…`); a licence's
             // name (`license = "MIT"`) is a word, not a generated value.
             "license",
+            // A wallet's recovery words (`MNEMONIC="torch artwork … first"`).
+            "mnemonic",
             "licence",
             // "Password" in the languages whose word has no `pass` in it (`contrasena`,
             // `Kennwort`, `senha`, `wachtwoord`…): a name means a credential in any language.

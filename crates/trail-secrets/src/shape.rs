@@ -247,6 +247,7 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         b"pwd",
         b"psk",
         b"seed",
+        b"mnemonic",
         b"credential",
         b"creds",
         b"auth",

@@ -4800,3 +4800,27 @@ fn a_kubernetes_secret_keeps_secrets_and_an_address_is_none() {
     let clean = "{\"token_address\": \"0x7a5ac1f490f0a2a5217cc54c419b0e4008fe8fca\", \"token_id\": \"220210\"}";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by reading the labelled secrets still missed: a wallet's recovery words under
+/// `MNEMONIC` (twelve to twenty-four short lower-case words, BIP-39's lengths) are the wallet;
+/// a mnemonic's language, an assembler's mnemonic and a call that makes one are not.
+#[test]
+fn a_wallets_recovery_words() {
+    let words = "torch artwork person neutral know ramp toy satisfy tent muffin undo first";
+    for text in [
+        format!("MNEMONIC=\"{words}\""),
+        format!("WALLET_MNEMONIC=\"{words}\""),
+        format!("seed_phrase: \"{words}\""),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains("satisfy tent"), "{out}");
+    }
+    for clean in [
+        "MNEMONIC_LANGUAGE=\"english\"",
+        "mnemonic = \"LDA\"",
+        "const mnemonic = generateMnemonic();",
+        "mnemonic: \"a short sentence of six words\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
