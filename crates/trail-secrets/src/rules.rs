@@ -1012,11 +1012,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`fredr_set_key('…')`): each string argument that reads as generated is a
         // credential, whatever the language, the vendor or the argument's position, and
         // whatever path names the class (`client = OAuth2::Client.new("…", "…")`, Ruby's
-        // `Mailgun::Client.new '…'` without brackets). A call's arguments hold a string where
+        // `Mailgun::Client.new '…'` without brackets; Rust's `Credentials::new("…".to_owned(),
+        // "…".to_owned())`, an argument's empty call kept in). A call's arguments hold a string where
         // the shape looks for one, first or after a comma (a call with none redacts nothing, and
         // the shape must be a necessary condition of a match: `token(curl -u '…')`, found by
         // `shape_checks_are_necessary_conditions`).
-        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client|provider)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>[ \t\n]*["'](?-u:[^()]){3,400}|(?-u:[^()])*,[ \t\n]*["'](?-u:[^()])*)\)|(?P<name2>[a-z_]*auth) (?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>[ \t]*["'](?-u:[^()\n]){3,400}|(?-u:[^()\n])*,[ \t]*["'](?-u:[^()\n])*)\)|(?P<name4>[a-z0-9_]*(?:client|api|sdk))\.new (?P<secret4>["'](?-u:[^\n]){4,200})"#,
+        regex: r#"(?P<name>[a-z0-9_]*(?:auth|credential|password|passwd|secret|token|hmac|login|logon|signin|connect|session|begin|apikey|api_key|apiclient|api_client|accesskey|access_key|jwt|setkey|set_key)[a-z0-9_]*(?:\.[a-z0-9_]+|\]?::[a-z0-9_]+)?|database|[a-z0-9_]*_pw(?:_[a-z0-9_]*)?|[a-z0-9_]*\.?(?:api|client|provider)(?:v[0-9]+)?|new[ \t]+(?:pdo|mysqli))[ \t]*(?:=[ \t]*)?\((?P<secret>[ \t\n]*["'](?-u:[^()]|\(\)){3,400}|(?-u:[^()]|\(\))*,[ \t\n]*["'](?-u:[^()]|\(\))*)\)|(?P<name2>[a-z_]*auth) (?P<secret2>["'](?-u:[^\n]){4,200})|(?P<name3>[a-z0-9_]*(?:client|api|sdk)[a-z0-9_]*)[ \t]*=[ \t]*(?:new[ \t]+)?[a-z0-9_.:]+[ \t]*\((?P<secret3>[ \t]*["'](?-u:[^()\n]){3,400}|(?-u:[^()\n])*,[ \t]*["'](?-u:[^()\n])*)\)|(?P<name4>[a-z0-9_]*(?:client|api|sdk))\.new (?P<secret4>["'](?-u:[^\n]){4,200})"#,
         example: "req.SetBasicAuth(\"ci-reader\", \"WLnoUWbtL3-fsykRoX\")",
         keywords: &[
             "auth",

@@ -651,7 +651,8 @@ fn call_string_shape(b: &[u8]) -> bool {
     for (i, &c) in b.iter().enumerate() {
         match c {
             b'(' => open = true,
-            b')' => open = false,
+            // An argument's own empty call (`"…".to_owned()`) leaves the arguments open.
+            b')' => open = i > 0 && b[i - 1] == b'(',
             b'"' | b'\'' => {
                 let before = &b[..i];
                 let prev = before

@@ -4824,3 +4824,16 @@ fn a_wallets_recovery_words() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by reading the labelled secrets still missed: Rust's `Credentials::new("…".to_owned(),
+/// "…".to_owned())` was no credential call, as a path's `::new` was not read after the
+/// class's name and an argument's own empty call (`.to_owned()`) ended the arguments.
+#[test]
+fn a_credentials_constructor_with_owned_strings() {
+    let text = "let creds = Credentials::new(\"mailer@corp.test\".to_owned(), \"EBPw1yKPVePL_0Z49pkg\".to_owned());";
+    let (out, _) = redact(text);
+    assert!(!out.contains("EBPw1yKPVePL_0Z49pkg"), "{out}");
+    assert!(out.contains("mailer@corp.test"), "{out}");
+    let clean = "let c = Credentials::new(user.to_owned(), pass.to_owned());";
+    assert_eq!(redact(clean).0, clean);
+}
