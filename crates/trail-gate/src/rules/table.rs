@@ -2140,6 +2140,9 @@ pub static RULES: &[Rule] = &[
                                 && !w.ends_with("GET")
                     })
                     || matches!(c.sub(), Some("gist")) && c.has("create")
+                    // A repository made on the account (`gh repo fork`, `gh repo create`).
+                    || matches!(c.sub(), Some("repo"))
+                        && c.words().any(|w| matches!(w, "fork" | "create"))
                     || matches!(c.sub(), Some("issue" | "pr"))
                         && c.words().any(|w| {
                             matches!(w, "delete" | "comment" | "create" | "edit" | "close")
@@ -2150,10 +2153,12 @@ pub static RULES: &[Rule] = &[
         must_match: &[
             "kafka-topics --bootstrap-server localhost:9092 --delete --topic payments",
             "gh api repos/o/r/issues -f title=x",
+            "gh repo fork o/r --remote-name fork",
         ],
         must_not_match: &[
             "kafka-topics --list --bootstrap-server x",
             "gh api repos/o/r",
+            "gh repo view o/r",
         ],
     },
     Rule {
