@@ -913,12 +913,19 @@ fn names_critical(
             .any(|t| t.output && !t.named && !t.by_option)
             .then(|| targets::converted(c, ctx))
             .flatten();
+        // Or one of the base system's own tables, however the program is said to look
+        // (`rosparam dump /etc/hosts`, `twarc2 search "budget" /etc/passwd`): which operand a
+        // program nobody models writes is its own business, and these are never its input.
         let t = found.iter().find(|t| {
             t.output
                 && (t.named || converted.as_deref() == Some(t.word.as_str()))
                 && (t.target.critical() || elsewhere && t.target == Target::Elsewhere)
                 && t.target != Target::ProjectRoot
                 && directory(t)
+                || elsewhere
+                    && t.target == Target::SystemFile
+                    && !t.read
+                    && targets::system_table(&t.word, ctx)
         })?;
         return Some(decide(
             Verdict::Junction,
