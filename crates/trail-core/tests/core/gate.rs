@@ -7379,3 +7379,21 @@ fn a_looking_program_given_a_system_table() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: a console line given by
+/// `-C` or `-c` as words (`acme-remote -C 'save -p /etc/passwd'`) saves where it says, as one
+/// given by `-e` does; `-C DIR` alone is a directory.
+#[test]
+fn a_console_line_by_dash_c() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-remote -C 'save -p /etc/passwd'", &ctx).verdict,
+        Verdict::Block
+    );
+    for line in [
+        "acme-remote -C 'save -p build/list.m3u'",
+        "acme-build -C build all",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -859,10 +859,13 @@ fn places(
         }
         // Console lines an option hands it (`-eval 'set net.sniff.output /etc/passwd'`).
         for pair in c.args.windows(2) {
-            // (`-e` too: a console's line to run, `foma -e 'write att F'`.)
+            // (`-e` too: a console's line to run, `foma -e 'write att F'`; and `-c`, `-C`
+            // given a line of words, `cmus-remote -C 'save -p F'`, where one word names a file.)
             if let (Some(flag), Some(text)) = (pair[0].text.as_deref(), pair[1].text.as_deref())
                 && flag.starts_with('-')
-                && (flag == "-e" || arguments::command_option(flag.trim_start_matches('-')))
+                && (flag == "-e"
+                    || matches!(flag, "-c" | "-C") && text.contains(' ')
+                    || arguments::command_option(flag.trim_start_matches('-')))
             {
                 found.extend(targets::fed(text, ctx));
             }
