@@ -904,6 +904,9 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(Place) -> bool) -
                 .to_ascii_lowercase();
             let ps = crate::text::words(id);
             last.starts_with("write")
+                // Joined to what it writes (`savemesh(Th, "/etc/fstab")`, scapy's `wrpcap`).
+                || ["save", "dump", "export"].iter().any(|w| last.starts_with(w))
+                || last.starts_with("wr") && !last.starts_with("wrap")
                 || last == "truncate"
                 || last.starts_with("overwrite")
                 // Putting text into a file (`fputs`, `mputl`, `file_put_contents`), printing

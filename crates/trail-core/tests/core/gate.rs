@@ -7397,3 +7397,25 @@ fn a_console_line_by_dash_c() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: code whose call is named
+/// for writing joined to what it writes (`savemesh(Th, "/etc/fstab")`, scapy's `wrpcap`)
+/// writes the system file it is given; a call that wraps one does not.
+#[test]
+fn a_call_joined_to_what_it_saves() {
+    let ctx = ctx();
+    for line in [
+        "echo 'mesh Th=square(10,10); savemesh(Th, \"/etc/fstab\");' > build/m.edp && acme-pde -nw build/m.edp",
+        "acme-packets -H <<'EOF'\nwrpcap(\"/etc/passwd\", sniff(count=10))\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    assert_eq!(
+        evaluate(
+            "acme-packets -H <<'EOF'\nwrpcap(\"build/x.pcap\", sniff(count=10))\nEOF",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}
