@@ -7419,3 +7419,24 @@ fn a_call_joined_to_what_it_saves() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: a program told to trust
+/// what it runs (`acme-scaffold update --trust`) and an option's list of settings naming an
+/// unsafe one (`-o rw,insecure`) skip a safeguard; a single-dash `-trusted` mode and a list
+/// without one stay allowed.
+#[test]
+fn trusting_what_runs_and_an_insecure_setting() {
+    let ctx = ctx();
+    for line in [
+        "acme-scaffold update --trust --skip-answered --defaults",
+        "acme-nfs -o rw,insecure build/share",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-daemon world.dmb 1337 -trusted -close",
+        "acme-nfs -o rw,sync build/share",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

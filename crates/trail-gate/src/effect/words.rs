@@ -2946,8 +2946,26 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
                     .windows(2)
                     .any(|p| p[0] == "no" && matches!(p[1].as_str(), "sandbox" | "safer"))
             };
-            (confirms || unsafe_word(flag) || value.is_some_and(|v| v == "unsafe"))
-                .then(|| w.to_string())
+            // Told to trust what it runs (`copier update --trust`, `--trusted`, `--trust=all`):
+            // the check a program makes before running what it fetched is off.
+            // (`--trust-remote-code=false` says the opposite.)
+            let trusts = w.starts_with("--")
+                && !value.is_some_and(|v| {
+                    matches!(
+                        v.to_ascii_lowercase().as_str(),
+                        "false" | "no" | "0" | "off"
+                    )
+                })
+                && matches!(ps.first().map(String::as_str), Some("trust" | "trusted"))
+                && (ps.len() == 1
+                    || ps[1..]
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "all" | "remote" | "code")));
+            // An option's list of settings naming one (`exportfs -o rw,insecure …`).
+            let unsafe_setting = value.is_some_and(|v| {
+                v == "unsafe" || v.contains(',') && v.split(',').any(&unsafe_word)
+            });
+            (confirms || unsafe_word(flag) || trusts || unsafe_setting).then(|| w.to_string())
         })
         .or_else(|| forced_clean(c, &words))
 }
