@@ -1390,20 +1390,22 @@ fn credential_in_text(
     let mut at = 0;
     let named = texts().enumerate().find_map(|(i, t)| {
         at = i;
-        // `@` too: the upload syntax of many senders (`file@/home/dev/.ssh/id_ed25519`).
-        t.split(|ch: char| {
-            ch.is_whitespace()
-                || matches!(
-                    ch,
-                    '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}' | '@'
-                )
-        })
-        .filter(|w| w.starts_with('/') || w.starts_with("~/") || w.starts_with("$HOME/"))
-        .find(|w| {
-            ctx.resolve(w)
-                .is_some_and(|p| super::rules::credential_path(ctx, &p))
-        })
-        .map(str::to_string)
+        // `@` too: the upload syntax of many senders (`file@/home/dev/.ssh/id_ed25519`). The
+        // whole word first: a path may hold a blank (a browser's `Default/Login Data`).
+        std::iter::once(t.trim_matches(['"', '\'']))
+            .chain(t.split(|ch: char| {
+                ch.is_whitespace()
+                    || matches!(
+                        ch,
+                        '"' | '\'' | '(' | ')' | ',' | ';' | '`' | '=' | '{' | '}' | '@'
+                    )
+            }))
+            .filter(|w| w.starts_with('/') || w.starts_with("~/") || w.starts_with("$HOME/"))
+            .find(|w| {
+                ctx.resolve(w)
+                    .is_some_and(|p| super::rules::credential_path(ctx, &p))
+            })
+            .map(str::to_string)
     })?;
     // An address in any scheme (`tcp://mq.example:61616`, `amqp://…`) of another host: a
     // broker, a socket or a web service there receives what the program sends.

@@ -66,7 +66,26 @@ pub(crate) fn credential_path(ctx: &Context, p: &std::path::Path) -> bool {
     ]
     .iter()
     .any(|f| r == *f || r.starts_with(&format!("{f}/")))
+        || browser_store(&r)
         || !p.starts_with(&ctx.places.project_root) && (named_for_a_credential(&r) || key_file(p))
+}
+
+/// A browser's saved passwords and cookies in a profile under the home (Chromium's `Login
+/// Data` and `Cookies` beside `Default/` or `Profile 1/`, Firefox's `logins.json`,
+/// `key4.db`, `cookies.sqlite`): whoever copies them logs in as the person everywhere.
+fn browser_store(rel: &str) -> bool {
+    let Some((dir, name)) = rel.rsplit_once('/') else {
+        return false;
+    };
+    let profile = dir.rsplit('/').next().unwrap_or(dir);
+    matches!(name, "Login Data" | "Cookies" | "Web Data")
+        && (profile == "Default" || profile.starts_with("Profile "))
+        || matches!(
+            name,
+            "logins.json" | "key4.db" | "key3.db" | "cookies.sqlite" | "signons.sqlite"
+        ) && (dir.contains(".mozilla/")
+            || dir.contains("Firefox/")
+            || dir.contains(".thunderbird/"))
 }
 
 /// A private key by its file's kind (`/var/lib/gemini/certs/capsule.key`, `~/keys/account.key`,
