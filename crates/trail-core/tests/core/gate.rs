@@ -404,6 +404,71 @@ proptest! {
     }
 }
 
+/// Pieces of the shell lines the readers of fed text, written files and console lines take
+/// apart (here-documents, `printf` into a file, a console's `>`, hooks in JSON, calls that
+/// run a command line, `-C` and `-e` lines, variables set for a program).
+const FED_PIECES: &[&str] = &[
+    "acme-console",
+    "cat > build/rc <<'EOF'\n",
+    "\nEOF\n",
+    "printf '%s\\n' '",
+    "' > build/c.json && ",
+    "| acme-tool -q",
+    "RCRC=build/rc ",
+    "-conf build/c.json",
+    "{\"onNewMail\":\"",
+    "\",\"passwordCmd\":\"pass x\"}",
+    "$MAIL_HOOK",
+    "SystemCall(\"",
+    "\")",
+    "pgnsave /srv/x.pgn",
+    "ratings >",
+    ">>",
+    " > ",
+    "/etc/passwd",
+    "/home/dev/x",
+    "-C 'save -p ",
+    "-e 'write att ",
+    "'",
+    "\"",
+    "(",
+    ")",
+    "[",
+    "=",
+    ":",
+    "-f \"$X_FUNC\"",
+    "cmd=$E_CMD",
+    "sudo cat ",
+    "completions bash",
+    "--ignore \"/*\"",
+    "acmetrash put ",
+    "é",
+    "\n",
+    " ",
+    "",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Found by this stop's new readers of fed and written text: any arrangement of the pieces
+    /// they take apart, and any text after them, reaches a verdict without panicking (the
+    /// `gate` fuzz target runs the same on arbitrary bytes).
+    #[test]
+    fn fed_and_written_text_readers_take_any_line(
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..24),
+        noise in ".{0,40}",
+    ) {
+        let ctx = ctx();
+        let mut line = String::new();
+        for pick in &picks {
+            line.push_str(FED_PIECES[pick.index(FED_PIECES.len())]);
+        }
+        let _ = evaluate(&line, &ctx);
+        let _ = evaluate(&format!("{line}{noise}"), &ctx);
+    }
+}
+
 // ------------------------------------------------------------------ labelled material (issue 9)
 
 /// One labelled row of `tests/data/labelled/*.tsv`: verdict, family, source, command.
