@@ -7532,3 +7532,25 @@ fn a_browsers_saved_passwords_sent_off() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: a protection switched off
+/// by a property given with a one-letter flag (`-Jserver.rmi.ssl.disable=true`), said with
+/// a name for disabling and a yes, or a name for enabling and a no; enabling it, or a
+/// property that protects nothing, stays.
+#[test]
+fn a_property_that_disables_a_protection() {
+    let ctx = ctx();
+    for line in [
+        "acme-server -Jserver.rmi.ssl.disable=true -Jserver_port=1099",
+        "acme-app -Dmail.smtp.ssl.enable=false build/app.jar",
+        "acme-sync skip_tls_verify=1 build/x",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-server -Jserver.rmi.ssl.enable=true -Jserver_port=1099",
+        "acme-app -Dlog.color.skip=true build/app.jar",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1993,13 +1993,22 @@ fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
 /// [`words::skips_safeguard`]'s.
 fn setting_switched_off(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let setting = c.args.iter().filter_map(|a| a.text.as_deref()).find(|t| {
-        if t.starts_with('-') {
-            return false;
-        }
+        // A property given by a one-letter flag joined to it (`-Jserver.rmi.ssl.disable=true`,
+        // `-Dmail.smtp.ssl.enable=false`) is a setting too; other flags are not.
+        let t = match t.strip_prefix('-') {
+            Some(rest) if rest.starts_with(|ch: char| ch.is_ascii_uppercase()) => &rest[1..],
+            Some(_) => return false,
+            None => t,
+        };
         let Some((key, value)) = t.split_once('=') else {
             return false;
         };
-        let protects = words::parts(key.trim()).iter().any(|p| {
+        let ps = words::parts(key.trim());
+        // Named for switching it off, and told yes (`ssl.disable=true`, `skip_tls_verify=1`).
+        let disabling = ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "disable" | "disabled" | "skip" | "insecure"));
+        let protects = ps.iter().any(|p| {
             matches!(
                 p.as_str(),
                 "tls"
@@ -2014,11 +2023,15 @@ fn setting_switched_off(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             )
         });
         let off = value.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
-        protects
-            && matches!(
+        let said = if disabling {
+            matches!(off.as_str(), "true" | "yes" | "1" | "on")
+        } else {
+            matches!(
                 off.as_str(),
                 "none" | "off" | "false" | "no" | "0" | "disabled" | "disable"
             )
+        };
+        protects && said
     })?;
     Some(decide(
         Verdict::Junction,
