@@ -7554,3 +7554,24 @@ fn a_property_that_disables_a_protection() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: a client told to attach this
+/// machine to a project elsewhere by a flag whose last word is the act (`--project_attach
+/// https://grid.example.org/`) enrolls it: that host sends it work to run. Given a file of
+/// the project, it enrolls nowhere.
+#[test]
+fn a_machine_attached_to_a_project_elsewhere() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-grid --project_attach https://grid.unknown-host.example/ 1a2b3c4d",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-grid --project_attach build/local.xml", &ctx).verdict,
+        Verdict::Allow
+    );
+}

@@ -557,15 +557,22 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 }
 
 /// Told to enroll this machine with another host that then controls it (`--bootstrap
-/// policy.x.example`, `--enroll=10.0.0.5`, `enroll mgmt.x.example`): a configuration agent or a
+/// policy.x.example`, `--enroll=10.0.0.5`, `enroll mgmt.x.example`, a volunteer-computing
+/// client's `--project_attach https://grid.x.example/`): a configuration agent or a
 /// management client runs what that host says from then on. A host is an address or a dotted
 /// name, not a file (`--join cluster.yaml`).
 pub(super) fn enrolls(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    const ENROLLING: &[&str] = &["bootstrap", "enroll", "enrol", "join"];
+    const ENROLLING: &[&str] = &["bootstrap", "enroll", "enrol", "join", "attach"];
     // Asked of every command nobody models: the words are gathered only when one may enroll.
     let enrolling = |w: &str| {
         let name = w.trim_start_matches('-');
-        ENROLLING.iter().any(|e| name.starts_with(e))
+        ENROLLING.iter().any(|e| {
+            name.starts_with(e)
+                || name
+                    .split(['=', ' '])
+                    .next()
+                    .is_some_and(|n| n.ends_with(e))
+        })
     };
     if !c.words().any(enrolling) {
         return;
@@ -577,12 +584,25 @@ pub(super) fn enrolls(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             _ => (*w, words.get(i + 1).copied()),
         };
         let bare = name.trim_start_matches('-');
-        // A subcommand only as the first word; a flag anywhere.
+        // A subcommand only as the first word; a flag anywhere, its last word the act
+        // (`--project_attach URL`).
         let placed = name.starts_with("--") || i == 0;
-        (placed && ENROLLING.contains(&bare))
+        let act = if name.starts_with("--") {
+            bare.rsplit(['_', '-']).next().unwrap_or(bare)
+        } else {
+            bare
+        };
+        (placed && ENROLLING.contains(&act))
             .then_some(value)
             .flatten()
-            .filter(|v| names_host(v))
+            // A host, or a site's address (`https://grid.example.org/`).
+            .filter(|v| {
+                let v = v.trim_matches(['"', '\'']);
+                let host = v
+                    .split_once("://")
+                    .map_or(v, |(_, rest)| rest.split('/').next().unwrap_or(rest));
+                names_host(host)
+            })
             .map(|v| format!("{name} {v}"))
     });
     if let Some(said) = hit {
