@@ -886,6 +886,12 @@ pub static RULES: &[Rule] = &[
                 Some("publish" | "push"),
             ) => true,
             ("twine", Some("upload")) | ("docker" | "podman", Some("push")) => true,
+            // A centralised repository's commit lands on its server at once; its copies,
+            // moves and new directories do when given the repository's URLs (`^/trunk`).
+            ("svn" | "cvs", Some("commit" | "ci" | "import")) => true,
+            ("svn", Some("copy" | "cp" | "move" | "mv" | "mkdir")) => {
+                c.words().any(|w| w.starts_with("^/") || w.contains("://"))
+            }
             ("gh", Some("release")) => c
                 .words()
                 .any(|w| matches!(w, "create" | "delete" | "upload" | "edit")),
@@ -904,8 +910,17 @@ pub static RULES: &[Rule] = &[
             "docker push me/img",
             "gh pr merge 12 --squash",
             "gh release create v1.0",
+            "svn commit -m x",
+            "svn copy ^/trunk ^/tags/1.0 -m x",
         ],
-        must_not_match: &["npm test", "cargo build", "gh pr view 12", "docker build ."],
+        must_not_match: &[
+            "npm test",
+            "cargo build",
+            "gh pr view 12",
+            "docker build .",
+            "svn copy a.c b.c",
+            "svn status -u",
+        ],
     },
     Rule {
         id: RuleId::Infrastructure,
