@@ -7575,3 +7575,20 @@ fn a_machine_attached_to_a_project_elsewhere() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled catastrophic rows still allowed: a bare name after a
+/// one-letter option other than `-o` names a database as often as a directory (`-d
+/// stores_demo`), so it no longer says the output lands here and the system table beside it
+/// is only read. A path there still does.
+#[test]
+fn a_bare_name_after_a_one_letter_option_is_no_output_here() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-schema -d stores_demo -t all /etc/passwd", &ctx).verdict,
+        Verdict::Block
+    );
+    assert_eq!(
+        evaluate("acme-schema -d build/out -t all /etc/hosts", &ctx).verdict,
+        Verdict::Allow
+    );
+}

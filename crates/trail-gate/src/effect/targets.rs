@@ -329,7 +329,14 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
                 // value), nor a colon's spec (`-d vamp:qm:keydetector`, `host:dir`; a URL's
                 // place is its path, `-dst=fs:///run/user/1000/tmp/b`).
                 let spec = v.starts_with('-') || v.contains(':') && !v.contains("://");
-                !number && !format && !spec && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
+                // A bare name after a one-letter flag other than `-o` may name no place at
+                // all (`dbschema -d stores_demo`: a database, not a directory).
+                let bare = flag.len() == 2 && flag != "-o" && !v.contains(['/', '.']);
+                !number
+                    && !format
+                    && !spec
+                    && !bare
+                    && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })
 }
