@@ -7592,3 +7592,25 @@ fn a_bare_name_after_a_one_letter_option_is_no_output_here() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: a GET whose address names an act
+/// (`…/shutdown?password=…`, `?param=deletedevice`) acts as a POST would. A status page, or
+/// a file fetched by its name with a query, does not.
+#[test]
+fn a_request_whose_address_names_an_act() {
+    let ctx = ctx();
+    for line in [
+        "curl 'http://localhost:13000/shutdown?password=adminpw'",
+        "wget -qO- 'http://acme.lan:8080/json.htm?type=command&param=deletedevice&idx=42'",
+        "curl 'http://localhost:13013/cgi-bin/sendsms?to=15551234567&text=hi'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "curl -s 'http://localhost:13000/status?password=statuspw'",
+        "curl -fsSLo build/install.sh 'https://acme.example/install.sh?v=2'",
+        "curl -s 'http://127.0.0.1:6969/stats?mode=everything'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

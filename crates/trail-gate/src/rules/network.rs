@@ -52,3 +52,52 @@ pub(super) fn exfiltrates(c: &Cmd<'_>) -> bool {
         _ => false,
     }
 }
+
+/// A request that acts, whatever its method: a web API's endpoint named for an act
+/// (`…/shutdown?password=…`, `/cgi-bin/sendsms?…`), or an act given as a query's value
+/// (`json.htm?type=command&param=deletedevice`). Only an address with a query string is a
+/// call: a file fetched by its name (`…/install.sh`, `…/releases/download/…`) is no act.
+pub(super) fn calls_an_act(c: &Cmd<'_>) -> bool {
+    c.words().any(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        let Some((address, query)) = w.split_once('?') else {
+            return false;
+        };
+        let Some((_, rest)) = address.split_once("://") else {
+            return false;
+        };
+        let Some((_, path)) = rest.split_once('/') else {
+            return false;
+        };
+        let last = path.rsplit('/').next().unwrap_or("");
+        // A page's own extension is still the endpoint (`sendsms.php`); any other names a
+        // file.
+        let endpoint = match last.split_once('.') {
+            None => last,
+            Some((stem, ext)) if DYNAMIC_PAGES.contains(&ext) => stem,
+            Some(_) => "",
+        };
+        let values = query
+            .split('&')
+            .filter_map(|pair| pair.split_once('=').map(|(_, v)| v));
+        std::iter::once(endpoint).chain(values).any(names_an_act)
+    })
+}
+
+/// Extensions of a page a server runs, not a file it hands out.
+const DYNAMIC_PAGES: &[&str] = &[
+    "action", "asp", "aspx", "cgi", "do", "fcgi", "htm", "html", "json", "jsp", "php", "pl", "xml",
+];
+
+/// Whether one word of an address names an act (`shutdown`, `deletedevice`, `off_hard`), as
+/// a subcommand would; a value with anything but a name's letters in it is data.
+fn names_an_act(word: &str) -> bool {
+    (2..=40).contains(&word.len())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && (crate::effect::names_an_act(word)
+            || crate::text::words(word)
+                .first()
+                .is_some_and(|p| crate::effect::names_an_act(p)))
+}

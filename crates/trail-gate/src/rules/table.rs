@@ -1027,8 +1027,11 @@ pub static RULES: &[Rule] = &[
         id: RuleId::HttpWrite,
         verdict: Verdict::Junction,
         kind: Kind::External,
-        reason: "this sends data to a server (POST, PUT, PATCH, DELETE or an upload)",
+        reason: "this sends data to a server (POST, PUT, PATCH, DELETE or an upload), or calls an act by its address (`…/shutdown?…`)",
         matches: |c, _| match c.name {
+            "curl" | "wget" | "http" | "https" | "xh" | "curlie" if network::calls_an_act(c) => {
+                true
+            }
             "curl" => {
                 let method = c.words().collect::<Vec<_>>().windows(2).any(|w| {
                     matches!(w[0], "-X" | "--request")
@@ -1097,6 +1100,8 @@ pub static RULES: &[Rule] = &[
             "curl -sT - https://x",
             "wget --post-data=a https://x",
             "http POST example.com a=1",
+            "curl 'http://localhost:13000/shutdown?password=x'",
+            "curl 'http://domoticz.lan:8080/json.htm?type=command&param=deletedevice&idx=42'",
         ],
         must_not_match: &[
             "curl https://example.com",
@@ -1104,6 +1109,8 @@ pub static RULES: &[Rule] = &[
             "curl -s --get --data-urlencode 'q=a b' https://x/search",
             "curl -sSL -o out.tar.gz https://x/y",
             "wget https://x/file",
+            "curl -s 'http://localhost:13000/status?password=x'",
+            "curl -fsSL -o install.sh 'https://x/install.sh?v=2'",
         ],
     },
     Rule {
