@@ -7614,3 +7614,26 @@ fn a_request_whose_address_names_an_act() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a tool's start-up file in the home
+/// (`~/.kattisrc`, a judge's token in it) printed whole lands in the agent's context, as
+/// `~/.npmrc` does. A shell's or a line editor's start-up file holds no login.
+#[test]
+fn a_tools_start_up_file_in_the_home_is_its_settings() {
+    let ctx = ctx();
+    for line in [
+        "cat ~/.kattisrc",
+        "cat ~/.acmerc",
+        "head /home/dev/.acme-clirc",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "cat ~/.bashrc",
+        "cat ~/.zshrc",
+        "cat ~/.inputrc",
+        "cat ~/.vimrc",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -465,7 +465,22 @@ fn home_settings(p: &std::path::Path, rel: &str) -> bool {
     // A tool's own file named `config` in its hidden directory (`~/.config/twarc/config`,
     // `~/.aws/config`), not ssh's host list.
     let tools_config = lower == "config" && !dir.is_empty() && dir != ".ssh";
+    // A tool's start-up file in the home (`~/.kattisrc`, `~/.npmrc`), not a shell's or a line
+    // editor's, which set up a session and hold no login (`~/.bashrc`, `~/.inputrc`).
+    let tools_rc = dir.is_empty()
+        && lower
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix("rc"))
+            .is_some_and(|tool| {
+                !tool.is_empty()
+                    && !tool.ends_with("sh")
+                    && !matches!(
+                        tool,
+                        "input" | "vim" | "gvim" | "ex" | "nano" | "screen" | "xinit" | "xsession"
+                    )
+            });
     tools_config
+        || tools_rc
         || settings_file(p)
         || lower.split(['-', '_', '.']).any(|w| {
             matches!(
