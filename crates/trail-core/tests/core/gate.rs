@@ -7637,3 +7637,27 @@ fn a_tools_start_up_file_in_the_home_is_its_settings() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a console's own command line given
+/// by an option (`kadmin -q "delprinc -force …"`, `--command='deploy app.war --force'`, `-cmd
+/// "delete dev 00A1:00AF;"`) is that program's subcommand, as a quoted operand already was.
+/// Leaving the console (`-do 'run -all; quit -f'`) and a message are not.
+#[test]
+fn a_consoles_command_line_given_by_an_option() {
+    let ctx = ctx();
+    for line in [
+        "acme-admin -p admin/admin -q \"delprinc -force alice@ACME.EXAMPLE\"",
+        "acme-cli.sh --connect --command='deploy build/libs/shop.war --force'",
+        "acme-configure -sid 1234 -cmd \"delete dev 00A1:00AF;\" commit -nop",
+        "acme-shell -x 'open_lib build/top.nlib; write_gds /home/dev/top.gds; exit'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-sim -c -do 'run -all; quit -f' work.tb_top",
+        "acme-note -c \"looks fine today.\" build/log",
+        "acme-shell -x 'open_lib build/top.nlib; write_gds build/top.gds; exit'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -222,6 +222,7 @@ fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
     if tier != Tier::Unknown {
         return;
     }
+    console_lines(c, out);
     for (i, a) in c.args.iter().enumerate() {
         // Only a quoted string of words is read further.
         let Some(text) = a
@@ -259,6 +260,61 @@ fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
             && !text.contains(". ");
         if command_like {
             out.runs(&format!("{} {text}", c.name), Keep::Risky);
+        }
+    }
+}
+
+/// A console's own command lines given by an option named for them (`kadmin -q "delprinc
+/// -force alice@…"`, `jboss-cli.sh --command='deploy app.war --force'`, `-cmd "delete dev
+/// 00A1:00AF;"`): each statement's words are the program's subcommand and its arguments, as if
+/// written unquoted. Only a value that reads as commands (the rules of
+/// [`own_command_line`]), after a one-letter option that takes code in consoles (`-c`, `-e`,
+/// `-q`, `-x`) or one named for commands, queries or evaluation.
+fn console_lines(c: &Cmd<'_>, out: &mut Findings) {
+    let console_flag = |flag: &str| {
+        matches!(flag, "-c" | "-e" | "-q" | "-x")
+            || flag.starts_with('-')
+                && flag.len() > 2
+                && (command_option(flag)
+                    || super::words::parts(flag).last().is_some_and(|p| {
+                        matches!(p.as_str(), "cmd" | "query" | "eval" | "do" | "execute")
+                    }))
+    };
+    let mut pending = false;
+    for a in c.args {
+        let Some(t) = a.text.as_deref() else {
+            pending = false;
+            continue;
+        };
+        let value = match t.split_once('=') {
+            Some((flag, v)) if console_flag(flag) => Some(v),
+            _ if pending && a.quoted => Some(t),
+            _ => None,
+        };
+        pending = console_flag(t);
+        let Some(value) = value else {
+            continue;
+        };
+        for statement in value.split(';') {
+            let statement = statement.trim();
+            let first = statement.split_whitespace().next().unwrap_or("");
+            // Leaving the console ends its session, not anything it manages (`quit -f`).
+            // A console's `get NAME` fetches a remote name here, which [`targets`]' reading of
+            // console lines judges.
+            let leaves = matches!(first, "quit" | "exit" | "bye" | "logout" | "get" | "mget");
+            let command_like = !leaves
+                && statement.split_whitespace().count() >= 2
+                && first.len() >= 2
+                && first
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+                && !known::is_program(first)
+                && !statement.contains(['|', '&', '`', '$', '\n', '<', '>', '(', '"', '\''])
+                && !statement.ends_with(['.', '!', '?', ':', ','])
+                && !statement.contains(". ");
+            if command_like {
+                out.runs(&format!("{} {statement}", c.name), Keep::Risky);
+            }
         }
     }
 }
