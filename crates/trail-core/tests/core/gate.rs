@@ -7661,3 +7661,27 @@ fn a_consoles_command_line_given_by_an_option() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a running process found by its
+/// name (`-p "$(pgrep -o sshd)"`, `$(pidof -s postgres)`) handed to a program nobody models
+/// is attached to, its memory read or its running changed, as a debugger's `-p` is. A process
+/// the project runs, named by its path here, is the agent's own.
+#[test]
+fn a_running_process_handed_over_by_its_name() {
+    let ctx = ctx();
+    for line in [
+        "acme-prof record -p \"$(pgrep -o sshd)\"",
+        "acme-limit -p \"$(pidof -s postgres)\" -l 5 -b",
+        "acme-dump -t `pgrep -f app.jar` -D build/ckpt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate(
+            "acme-dump -t \"$(pgrep -f build/sim)\" -D build/ckpt --leave-running",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

@@ -324,6 +324,37 @@ fn unmodelled_acts(
     out.extend(copies_to_another_machine(c, raw));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
     out.extend(flashes_a_board(c, raw));
+    out.extend(handed_a_running_process(c, ctx, raw));
+}
+
+/// A running process found by its name (`-p "$(pgrep -o sshd)"`, `$(pidof -s postgres)`)
+/// handed to a program nobody models: given a process, a program attaches to it, stops it to
+/// read its memory (keys included), or changes how it runs, as a debugger does. A process of
+/// the project's own, named by its path here (`pgrep -f build/sim`), is the agent's to
+/// inspect.
+fn handed_a_running_process(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let found = c.args.iter().find_map(|a| {
+        let at = ["$(pgrep ", "$(pidof ", "`pgrep ", "`pidof "]
+            .iter()
+            .find_map(|s| a.raw.find(s).map(|i| i + s.len()))?;
+        let inner = a.raw[at..].split([')', '`']).next()?;
+        let name = inner
+            .split_whitespace()
+            .rfind(|w| !w.starts_with('-'))?
+            .trim_matches(['"', '\'']);
+        let own = name.contains('/')
+            && matches!(ctx.classify(name), super::Place::Inside | super::Place::Tmp);
+        (!own).then(|| name.to_owned())
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::DebuggerAttach,
+        format!(
+            "`{}` is handed a running process found by its name (`{found}`), and trail does not model this program: a program given a process attaches to it, can read its memory (keys included) or change how it runs: a person decides",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// A firmware image of the project handed over beside a serial or USB port (`stcgal -P stc15
