@@ -7685,3 +7685,25 @@ fn a_running_process_handed_over_by_its_name() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: a switch that lets connections in
+/// from elsewhere (`--allow-remote`, `--allow-remote-connections`, a console's `config --set
+/// allow_remote True`) exposes what the program serves as listening on every interface does.
+/// Switched off, it exposes nothing.
+#[test]
+fn a_switch_that_lets_remote_connections_in() {
+    let ctx = ctx();
+    for line in [
+        "acme-sim --listener-mode=on --allow-remote-connections configs/run.py",
+        "acme-console \"config --set allow_remote True\"",
+        "acme-server --enable-external-access=yes --port 9000",
+    ] {
+        assert!(evaluate(line, &ctx).verdict >= Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-console \"config --set allow_remote False\"",
+        "acme-server --allow-remote=false --port 9000",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

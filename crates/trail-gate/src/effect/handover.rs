@@ -224,7 +224,7 @@ pub(super) fn exposes(
             && words
                 .get(i + 1)
                 .is_some_and(|v| v.eq_ignore_ascii_case("no"));
-        listen_all || attached || detached || named || unlimited
+        listen_all || attached || detached || named || unlimited || remote_allowed(&words, *i)
     });
     // Told to listen with no address at all (`rnx --listen --noauth`): where is the
     // program's to choose, and with its authentication off that is exposure enough.
@@ -280,6 +280,30 @@ pub(super) fn exposes(
         ),
         raw,
     ));
+}
+
+/// Connections from elsewhere let in by a switch that says so (`--allow-remote`,
+/// `--allow-remote-connections`, `allow_remote True`): the word at `i` of `words`.
+fn remote_allowed(words: &[&str], i: usize) -> bool {
+    let w = words[i];
+    let truthy = |v: &str| {
+        matches!(
+            v.trim_matches(['"', '\'']).to_ascii_lowercase().as_str(),
+            "true" | "1" | "yes" | "on"
+        )
+    };
+    let (key, on) = match w.split_once('=') {
+        Some((k, v)) => (k, truthy(v)),
+        None if w.starts_with('-') => (w, true),
+        None => (w, words.get(i + 1).is_some_and(|v| truthy(v))),
+    };
+    let ps = super::words::parts(key.trim_start_matches('-'));
+    on && ps
+        .iter()
+        .any(|p| matches!(p.as_str(), "allow" | "accept" | "enable"))
+        && ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "remote" | "external" | "wan"))
 }
 
 /// A server told to run the code its clients send (`mb --port 2525 --allowInjection`,
