@@ -293,6 +293,49 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
     lines
 }
 
+/// Whether code runs a command it takes from the environment: a call named for running one
+/// given an environment lookup (`os.execute(os.getenv("HOOK"))`, `system(ENV["CMD"])`), or
+/// a shell handed one (Tcl's `exec sh -c $::env(HOOK)`).
+pub(super) fn runs_from_environment(code: &str) -> bool {
+    const LOOKUPS: &[&str] = &[
+        "getenv(",
+        "environ[",
+        "environ.get(",
+        "env[",
+        "env(",
+        "env.",
+    ];
+    let looked_up = |s: &str| {
+        let s = s.trim_start().to_ascii_lowercase();
+        let s = s.trim_start_matches(['$', ':']);
+        let s = s.strip_prefix("os.").unwrap_or(s);
+        let s = s.strip_prefix("process.").unwrap_or(s);
+        LOOKUPS.iter().any(|l| s.starts_with(l))
+    };
+    let called = code.match_indices('(').any(|(at, _)| {
+        let name_start = word_start(&code[..at], |ch| {
+            ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':')
+        });
+        let name = code[name_start..at]
+            .rsplit(['.', ':'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        matches!(
+            name.as_str(),
+            "system" | "execute" | "popen" | "shell_exec" | "spawn" | "exec"
+        ) && looked_up(&code[at + 1..])
+    });
+    called
+        || code.lines().any(|line| {
+            let mut words = line.split_whitespace();
+            words.next() == Some("exec")
+                && words.next().is_some_and(crate::rules::is_shell)
+                && words.next() == Some("-c")
+                && words.next().is_some_and(looked_up)
+        })
+}
+
 /// Command lines written as a list of strings, one per argument (`.{ "rm", "-rf", "/home/dev" }`
 /// in a build file, `RUN ["rm", "-rf", "/"]`, `command: ['sh', '-c', '…']`): each run of two or
 /// more string literals separated by commas only, joined by spaces.

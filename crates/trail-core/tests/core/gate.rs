@@ -7718,3 +7718,30 @@ fn a_switch_that_lets_remote_connections_in() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: code written on the line and loaded by a program
+/// nobody models (a directory of window rules, event handlers beside its settings file, a
+/// sidecar named after the document it shows) was read only for what would be blocked: its
+/// calls that run a command line (`os.execute("ssh … sudo reboot")`, Tcl's `exec ssh …`), a
+/// command taken from the environment and a deletion from inside the code are judged with
+/// their risks now. A note beside the settings, or code that only prints, is not.
+#[test]
+fn code_written_on_the_line_and_loaded_is_judged_with_its_risks() {
+    let ctx = ctx();
+    for line in [
+        "mkdir -p build/rules && printf 'os.execute(\"ssh pi@kiosk.local sudo reboot\")\\n' > build/rules/d.lua && acme-wm -f build/rules",
+        "mkdir -p build/rules && printf 'os.execute(os.getenv(\"ACME_HOOK\"))\\n' > build/rules/e.lua && acme-wm -f build/rules",
+        "mkdir -p build/rules && printf 'os.remove(\"/home/dev/.bash_history\")\\n' > build/rules/f.lua && acme-wm -f build/rules",
+        "printf 'proc every_minute {} {\\n  exec ssh ops@site.example.net sudo systemctl restart acme\\n}\\n' > build/events.tcl && acme-repeater --config=build/acme.conf",
+        "printf 'proc every_minute {} {\\n  exec sh -c $::env(ACME_HOOK)\\n}\\n' > build/events.tcl && acme-repeater --config=build/acme.conf",
+        "printf 'import os\\nos.system(\"ssh pi@stage.local sudo reboot\")\\n' > doc/talk.pdf.info && acme-present doc/talk.pdf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "mkdir -p build/rules && printf 'print(get_window_name())\\n' > build/rules/d.lua && acme-wm -f build/rules",
+        "printf 'ssh is how we reach the site\\n' > build/notes.txt && acme-repeater --config=build/acme.conf",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

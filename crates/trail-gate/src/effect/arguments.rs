@@ -1292,6 +1292,46 @@ fn handed(
         for line in program_by_path(text).into_iter().chain(command_lines(text)) {
             out.runs(&line, Keep::Blocks);
         }
+        planted_calls(text, raw, out);
+    }
+}
+
+/// The calls in code this line wrote and handed to a program nobody models that run a
+/// command line (`os.execute("ssh pi@kiosk.local sudo reboot")`, Tcl's `exec ssh …`), judged
+/// with their risks: the program loads the file as its script or its event handlers, and no
+/// person read it between. A command taken from the environment (`os.execute(os.getenv(…))`,
+/// `exec sh -c $::env(HOOK)`) is known only when it runs.
+fn planted_calls(text: &str, raw: &str, out: &mut Findings) {
+    for line in code::shell_call_lines(text) {
+        out.runs(&line, Keep::Risky);
+    }
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("exec ") else {
+            continue;
+        };
+        if rest
+            .split_whitespace()
+            .next()
+            .is_some_and(|first| known::is_program(base(first)))
+        {
+            out.runs(rest, Keep::Risky);
+        }
+    }
+    // A file deleted from inside the code (`os.remove("/home/dev/.bash_history")`), where
+    // the gate cannot follow.
+    if code::deletion_call(text) {
+        out.push(junction(
+            RuleId::InterpreterCode,
+            "code written on this line deletes something from inside another language, where the gate cannot follow",
+            raw,
+        ));
+    }
+    if code::runs_from_environment(text) {
+        out.push(junction(
+            RuleId::Unverifiable,
+            "code written on this line runs a command taken from the environment, known only when it runs: a person decides",
+            raw,
+        ));
     }
 }
 

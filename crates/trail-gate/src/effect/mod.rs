@@ -3689,7 +3689,23 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
         let Some(p) = ctx.resolve(option_value(&t)) else {
             continue;
         };
-        let held = |f: &std::path::Path| f == p || f.parent() == Some(p.as_path());
+        // Or a file beside it that the program finds by the name it is given: a sidecar
+        // named after it (`talk.pdf.info` for `talk.pdf`), or a script beside its settings
+        // file (`events.tcl` beside `svxlink.conf`).
+        let beside = |f: &std::path::Path| {
+            let (Some(name), Some(given)) = (
+                f.file_name().and_then(|n| n.to_str()),
+                p.file_name().and_then(|n| n.to_str()),
+            ) else {
+                return false;
+            };
+            f.parent() == p.parent()
+                && (name
+                    .strip_prefix(given)
+                    .is_some_and(|rest| rest.starts_with('.'))
+                    || code_file(f) && settings_named(given))
+        };
+        let held = |f: &std::path::Path| f == p || f.parent() == Some(p.as_path()) || beside(f);
         for (_, text) in ctx.line.planted.iter().filter(|(f, _)| held(f)) {
             if !texts.contains(&text.as_str()) {
                 texts.push(text.as_str());
@@ -3697,6 +3713,26 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
         }
     }
     texts
+}
+
+/// Whether a file's extension is a scripting language's, which a program loads as code.
+fn code_file(f: &std::path::Path) -> bool {
+    f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        matches!(
+            e,
+            "lua" | "tcl" | "py" | "rb" | "pl" | "js" | "sh" | "scm" | "lisp" | "el" | "nse"
+        )
+    })
+}
+
+/// Whether a file's name is a settings file's (`svxlink.conf`, `app.ini`, `x.cfg`).
+fn settings_named(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, e)| {
+        matches!(
+            e,
+            "conf" | "cfg" | "ini" | "toml" | "yaml" | "yml" | "json" | "xml"
+        )
+    })
 }
 
 /// The texts this line wrote into files that a variable set for the command names
