@@ -7745,3 +7745,21 @@ fn code_written_on_the_line_and_loaded_is_judged_with_its_risks() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: an option named for a command joined to what it is
+/// for (`--gscmd`, `--extracmds`) takes a command as `--command` does, so a variable the line
+/// does not set given to it is known only when it runs.
+#[test]
+fn an_option_named_for_a_joined_command_takes_one() {
+    let ctx = ctx();
+    for line in [
+        "acme-crop --gscmd \"$GS\" doc/talk.pdf build/talk-crop.pdf",
+        "seq 10 | acme-plot --lines --extracmds \"$PLOT_EXTRA\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("seq 10 | acme-plot --lines --extracmds 'set grid'", &ctx).verdict,
+        Verdict::Allow
+    );
+}

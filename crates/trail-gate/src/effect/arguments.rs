@@ -683,9 +683,14 @@ pub(super) fn command_option(flag: &str) -> bool {
         flag.as_bytes()
             .windows(o.len())
             .any(|w| w.eq_ignore_ascii_case(o.as_bytes()))
-    }) && super::words::parts(flag)
-        .last()
-        .is_some_and(|p| COMMAND_OPTIONS.contains(&p.as_str()))
+    }) && super::words::parts(flag).last().is_some_and(|p| {
+        COMMAND_OPTIONS.contains(&p.as_str())
+            // Or a command's word joined to what it is for (`--gscmd`, `--extracmds`,
+            // `--postcmd`).
+            || ["cmd", "cmds", "command", "commands"]
+                .iter()
+                .any(|s| p.len() >= s.len() + 2 && p.ends_with(s))
+    })
 }
 
 /// A code reference fetched from the network given to a subcommand that runs or tries it,
