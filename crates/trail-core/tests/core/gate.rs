@@ -7763,3 +7763,26 @@ fn an_option_named_for_a_joined_command_takes_one() {
         Verdict::Allow
     );
 }
+
+/// Found by the 82nd part's first run: a credential store named by its `file://` URL
+/// (`percollate epub file:///home/dev/.aws/credentials`) is read as the store itself is.
+#[test]
+fn a_credential_store_named_by_its_file_url() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-book epub file:///home/dev/.aws/credentials -o build/c.epub",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-book epub file:///work/proj/doc/a.html -o build/a.epub",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

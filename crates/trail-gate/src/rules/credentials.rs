@@ -656,6 +656,12 @@ pub(crate) fn names_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
                 .split_once('=')
                 .filter(|(k, _)| k.starts_with('-') || k.starts_with("if"))
                 .map_or(a.raw.as_str(), |(_, v)| v);
+            // A local file by its URL (`file:///home/dev/.aws/credentials`) is that file.
+            let raw = raw
+                .trim_matches(['"', '\''])
+                .strip_prefix("file://")
+                .filter(|p| p.starts_with('/'))
+                .unwrap_or(raw);
             ctx.resolve(raw)
         })
         .chain(c.reads.iter().filter_map(|r| ctx.resolve(r)))
