@@ -7786,3 +7786,27 @@ fn a_credential_store_named_by_its_file_url() {
         Verdict::Allow
     );
 }
+
+/// Found by the 82nd part's first run: an act's own pretend run (`--cleanup_simulate`,
+/// `--sync-dry-run`) only shows what the act would do, as `--dry-run` does; the act alone
+/// still does it.
+#[test]
+fn an_acts_own_pretend_run_only_shows() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-podcasts -l /home/dev --cleanup --cleanup_simulate --cleanup_days 0",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+    assert_eq!(
+        evaluate(
+            "acme-podcasts -l /home/dev --cleanup --cleanup_days 0",
+            &ctx
+        )
+        .verdict,
+        Verdict::Block
+    );
+}

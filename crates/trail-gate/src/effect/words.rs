@@ -571,6 +571,17 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
+                    // An act's own pretend run, its last word the pretence
+                    // (`--cleanup_simulate`, `--sync-dry-run`, `--deploy-noop`).
+                    || w.starts_with("--") && !w.contains('=') && {
+                        let ps = parts(w);
+                        ps.len() >= 2
+                            && (ps.ends_with(&["dry".into(), "run".into()])
+                                || matches!(
+                                    ps.last().map(String::as_str),
+                                    Some("simulate" | "simulation" | "noop" | "pretend" | "dryrun")
+                                ))
+                    }
                     // Only the look (`--test-only`, `--check-only`, `--validate-only`).
                     || w.starts_with("--") && {
                         let ps = parts(w);
