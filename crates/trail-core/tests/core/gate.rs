@@ -7810,3 +7810,25 @@ fn an_acts_own_pretend_run_only_shows() {
         Verdict::Block
     );
 }
+
+/// Found by the 82nd part's first run (its two false junctions): a verb done to files of the
+/// project into an output here (`merge -f doc/a.pdf doc/b.pdf -o build/merged.pdf`, `rotate
+/// -f doc/a.pdf -r 90 -o dist/`) works on those files, not on anything a merge or a rotation
+/// elsewhere would touch. A verb given a name that is no file here still asks.
+#[test]
+fn a_verb_done_to_project_files_into_an_output_here() {
+    let ctx = ctx();
+    for line in [
+        "acme-pdf merge -f doc/a.pdf doc/b.pdf -o build/merged.pdf --overwrite",
+        "acme-pdf rotate -f doc/a.pdf -r 90 -o dist/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-repo merge feature-x -o build/merge.log",
+        "acme-pkg push acme/prod/jammy build/deb/acme_2.4.0_amd64.deb",
+        "acme-sync --target=remote --delete Drafts/old",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -625,9 +625,45 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                 )
             })
     };
+    // Files of the project worked on into an output here (`sejda-console merge -f doc/a.pdf
+    // doc/b.pdf -o build/merged.pdf`, `… rotate -f doc/a.pdf -r 90 -o dist/`): every word
+    // the verb could act on is a file here or a number, and an option says the output goes
+    // here, so the verb is done to those files.
+    let output_path_here = {
+        let words: Vec<&str> = c.option_words().collect();
+        option_pairs(&words).any(|(flag, value)| {
+            flag.starts_with('-')
+                && targets::output_flag(flag, false)
+                && value.is_some_and(|v| {
+                    v.contains(['/', '.'])
+                        && !v.contains(':')
+                        && matches!(
+                            ctx.classify(v),
+                            crate::paths::Place::Inside | crate::paths::Place::Tmp
+                        )
+                })
+        })
+    };
+    let files_here = !relays && output_path_here && targets::only_output_here(c, ctx) && {
+        let mut objects = c
+            .operands()
+            .filter_map(|a| a.text.as_deref())
+            .filter(|w| *w != v.word)
+            .peekable();
+        objects.peek().is_some()
+            && objects.all(|w| {
+                w.bytes().all(|b| b.is_ascii_digit())
+                    || (w.contains('/') || w.rsplit_once('.').is_some_and(|(s, _)| !s.is_empty()))
+                        && matches!(
+                            ctx.classify(w),
+                            crate::paths::Place::Inside | crate::paths::Place::Tmp
+                        )
+            })
+    };
     restores && lands_here(c, ctx, true)
         || v.class == words::Class::Installs && lands_here(c, ctx, false)
         || formats_here
+        || files_here
         || v.class == words::Class::Reaches && !relays && targets::loopback_only(c)
         // Any act said to this machine's cloud emulator (`--endpoint-url=http://localhost:…`).
         || super::rules::emulated(c)
