@@ -7832,3 +7832,26 @@ fn a_verb_done_to_project_files_into_an_output_here() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: a file on a mounted share or disk (`-f
+/// /mnt/nas/recordings/desk.mp4`, `-s /mnt/nas/shared/screens/desk.png`) handed to a program
+/// nobody models may be written over as a file in the home may; copied from there into the
+/// project, or a mount's directory only checked, it is read.
+#[test]
+fn a_file_on_a_mounted_share_handed_over() {
+    let ctx = ctx();
+    for line in [
+        "acme-rec -f /mnt/nas/recordings/desk.mp4",
+        "acme-shot -r -s /mnt/nas/shared/screens/desk.png",
+        "acme-image CREATEVOLUME /media/dev/CARD/game.po GAME 800KB",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cp -t /mnt/share/runs/out.h5 build/out.h5",
+        "acme-fsck /mnt/pool",
+        "acme-ping -m /mnt/share",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -60,7 +60,9 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         })
     })?;
     let (word, served, code) = word;
-    let place = if served {
+    let place = if word.starts_with("/mnt") || word.starts_with("/media") {
+        "a mounted disk or share (`/mnt`, `/media`)"
+    } else if served {
         "a place where this machine's services keep what they serve (`/srv`, `/var/www`, `/var/lib`)"
     } else {
         "a place in the home outside the project"
@@ -76,7 +78,22 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
     // What it takes from there is read, with its output in the project; unless what it takes
     // is configuration, a plugin or a script it runs (`-c ~/configs/site.json`,
     // `--sli-plugins-path ~/plugins`): code the gate never sees.
-    if looks || !code && super::targets::outputs_here(c, ctx) {
+    // A file on a mounted share copied or converted into the project (`pvfs2-cp -t
+    // /mnt/…/out.h5 build/out.h5`): the last operand, here, is what is written.
+    let into_here = word.starts_with("/mnt") || word.starts_with("/media");
+    let into_here = into_here
+        && c.operands()
+            .filter_map(|a| a.text.as_deref())
+            .last()
+            .is_some_and(|w| {
+                w != word
+                    && w.contains('/')
+                    && matches!(
+                        ctx.classify(w),
+                        crate::paths::Place::Inside | crate::paths::Place::Tmp
+                    )
+            });
+    if looks || into_here || !code && super::targets::outputs_here(c, ctx) {
         return None;
     }
     Some(super::decide(
@@ -200,7 +217,7 @@ fn glued_value(word: &str) -> Option<&str> {
 /// is as often another machine's: `rcp fileserv1:/srv/x build/`.)
 fn outside_ground(p: &std::path::Path, ctx: &Context, after_kind: bool) -> bool {
     let home = &ctx.places.home;
-    (p.starts_with(home) && p != home || served(p) && !after_kind)
+    (p.starts_with(home) && p != home || (served(p) || mounted(p)) && !after_kind)
         && !cached(p)
         && !p.starts_with(&ctx.places.project_root)
         && !ctx.holds_project(p)
@@ -319,6 +336,18 @@ fn takes_code(flag: &str) -> bool {
 /// `/var/www` and 82 against 10 in `/var/lib`, the safe ones looking or writing into the
 /// project, as in the home. (Not `/mnt`, 59 against 22: a mounted file system is as often
 /// only read, `pvfs2-ping -m /mnt/orangefs`.)
+/// Whether `p` is a file on a disk or a share mounted for people (`/mnt/nas/rec/desk.mp4`,
+/// `/media/dev/CARD/game.po`): shared with, or carried to, others. Only a file by its
+/// extension: a mount's directory is as often only looked at or checked (`mergerfs.fsck
+/// /mnt/pool`, `pvfs2-ping -m /mnt/orangefs`).
+fn mounted(p: &std::path::Path) -> bool {
+    ["/mnt", "/media"].iter().any(|d| p.starts_with(d))
+        && p.extension().is_some_and(|e| {
+            let e = e.to_string_lossy();
+            !e.is_empty() && e.bytes().any(|b| b.is_ascii_alphabetic())
+        })
+}
+
 fn served(p: &std::path::Path) -> bool {
     ["/srv", "/var/www", "/var/lib"]
         .iter()
