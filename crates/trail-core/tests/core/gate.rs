@@ -7855,3 +7855,24 @@ fn a_file_on_a_mounted_share_handed_over() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: a tool's settings in the home printed by a program
+/// named for dumping its configuration (`feed2imap-dumpconfig -f ~/.feed2imaprc`) land in the
+/// agent's context as `cat` would put them there, and a flag asking for what the tool masks
+/// (`--show-sensitive`) prints its secrets. A configuration of the project dumped is not.
+#[test]
+fn settings_dumped_and_sensitive_values_shown() {
+    let ctx = ctx();
+    for line in [
+        "acme-dumpconfig -f ~/.acmerc",
+        "acme-bot show-config -c user_data/config.json --show-sensitive",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-dumpconfig -f build/acme.yml",
+        "acme-bot show-config -c user_data/config.json",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -2717,7 +2717,8 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "unredacted",
         ]);
         let removes = unknown && removing_flag(c, &ps);
-        let class = if any(SECRETS) && (any(PRINTS) || asks_in) {
+        // What a tool calls sensitive is what it masks (`--show-sensitive`).
+        let class = if (any(SECRETS) || any(&["sensitive"])) && (any(PRINTS) || asks_in) {
             Class::Reveals
         } else if destroying_flag_parts(&ps) || removes {
             Class::Destroys

@@ -347,7 +347,7 @@ pub(crate) const PRINTERS: &[&str] = &[
 /// start-up file or ssh's host list (no extension: `~/.bashrc`, `~/.ssh/config`) and caches
 /// are not a tool's settings. In the project, a file named for a secret ([`project_secret`]).
 fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
-    if !PRINTERS.contains(&c.name) {
+    if !PRINTERS.contains(&c.name) && !dumps_settings(c) {
         return false;
     }
     let home = &ctx.places.home;
@@ -363,6 +363,29 @@ fn printed_settings(c: &Cmd<'_>, ctx: &Context) -> bool {
                 || ctx.places.classify(&p.to_string_lossy()) != crate::paths::Place::Tmp
                     && secret_by_its_name(&p)
         })
+}
+
+/// A program told, by its name or its first word, to print the settings it is given
+/// (`feed2imap-dumpconfig -f ~/.feed2imaprc`, `acme config dump -c FILE`): it prints the file
+/// as it reads it, tokens and passwords with it.
+fn dumps_settings(c: &Cmd<'_>) -> bool {
+    let mut words = crate::text::words(c.name);
+    if let Some(sub) = c.operands().next().and_then(|a| a.text.as_deref()) {
+        words.extend(crate::text::words(sub));
+    }
+    let joined = |w: &String| {
+        ["dump", "print", "show"].iter().any(|v| {
+            w.strip_prefix(v)
+                .is_some_and(|r| r == "config" || r == "conf")
+        })
+    };
+    words.iter().any(joined)
+        || words
+            .iter()
+            .any(|w| matches!(w.as_str(), "dump" | "print" | "show"))
+            && words
+                .iter()
+                .any(|w| matches!(w.as_str(), "config" | "conf" | "settings"))
 }
 
 /// A key store's or a secret's own file kind, by its extension (`.p12`, `.jks`, `.secret`).
