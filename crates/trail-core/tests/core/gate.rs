@@ -7876,3 +7876,25 @@ fn settings_dumped_and_sensitive_values_shown() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: a restore asked by a flag (`--restore DIR`,
+/// `-restore FILE`) puts back an older state over what is there, as the `restore`
+/// subcommand does; and keys typed from a variable the line does not set (`keyboard type
+/// "$SNIPPET"`) are known only when they are typed into whatever window has the focus.
+#[test]
+fn a_restore_by_flag_and_keys_typed_from_a_variable() {
+    let ctx = ctx();
+    for line in [
+        "acme-sync --restore ~/.cache/acme/cal-2026-12-01 --before cal calendar",
+        "acme-cluster -restore /u01/app/grid/backup00.ocr",
+        "acme-input keyboard type \"$SNIPPET\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-input keyboard type 'hello world'",
+        "acme-sync --restore-path=build/restore --list",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

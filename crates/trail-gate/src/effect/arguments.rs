@@ -95,6 +95,9 @@ pub(super) fn judge(
     if tier != Tier::Data {
         command_variable(args, ctx, raw, out);
     }
+    if tier == Tier::Unknown {
+        typed_variable(args, ctx, raw, out);
+    }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
@@ -388,6 +391,31 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
 }
 
 /// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
+/// Keystrokes typed from a variable the line does not set (`wlrctl keyboard type
+/// "$SNIPPET"`, `acme sendkeys "$X"`): typed into whatever window has the focus, a terminal's
+/// among them, what runs is known only when it runs. Typed text written out is judged as
+/// the line it is, elsewhere.
+fn typed_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
+    let typed = args.iter().take(4).position(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            matches!(
+                t.to_ascii_lowercase().as_str(),
+                "type" | "typetext" | "sendkeys" | "send-keys" | "keystroke" | "keystrokes"
+            )
+        })
+    });
+    if let Some(i) = typed
+        && let Some(value) = args.get(i + 1)
+        && only_a_variable(&ctx.expand_text_vars(&value.raw))
+    {
+        out.push(junction(
+            RuleId::Unverifiable,
+            "the keys this types are a variable's value, known only when it runs, into whatever window has the focus: a person decides",
+            raw,
+        ));
+    }
+}
+
 fn only_a_variable(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     let Some(name) = t.strip_prefix('$') else {

@@ -320,6 +320,7 @@ const DESTROYING_FLAGS: &[&str] = &[
     "nuke",
     "prune",
     "purge",
+    "restore",
     "revoke",
     "shred",
     "shrink",
