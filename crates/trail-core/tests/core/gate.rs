@@ -7898,3 +7898,22 @@ fn a_restore_by_flag_and_keys_typed_from_a_variable() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 82nd part's first run: a variable named for the program it holds, by its
+/// role (`-o "$SHOT_VIEWER"`, `-N "$NOTIFY_UTIL"`, `-cpp "$XRDB_CPP"`), given to an option
+/// runs whatever it names, known only when the line runs; a variable named for a place or a
+/// value does not.
+#[test]
+fn a_variable_named_for_the_program_it_holds() {
+    let ctx = ctx();
+    for line in [
+        "acme-shot -f -o \"$SHOT_VIEWER\"",
+        "acme-irc -h irc.example.org -N \"$NOTIFY_UTIL\"",
+        "acme-res -load -cpp \"$RES_CPP\" config/res",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acme-shot -f -o \"$SHOT_DIR\"", "acme-irc -h \"$IRC_HOST\""] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

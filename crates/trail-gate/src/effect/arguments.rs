@@ -370,6 +370,21 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
                     | "func"
                     | "function"
                     | "lambda"
+                    // Or the program it holds, by its role (`-o "$SHOT_VIEWER"`, `-N
+                    // "$NOTIFY_UTIL"`, `-cpp "$XRDB_CPP"`): whatever it names runs.
+                    | "viewer"
+                    | "editor"
+                    | "pager"
+                    | "opener"
+                    | "launcher"
+                    | "util"
+                    | "utility"
+                    | "helper"
+                    | "handler"
+                    | "program"
+                    | "prog"
+                    | "runner"
+                    | "cpp"
             )
         })
     };
@@ -390,7 +405,6 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
     }
 }
 
-/// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
 /// Keystrokes typed from a variable the line does not set (`wlrctl keyboard type
 /// "$SNIPPET"`, `acme sendkeys "$X"`): typed into whatever window has the focus, a terminal's
 /// among them, what runs is known only when it runs. Typed text written out is judged as
@@ -416,6 +430,7 @@ fn typed_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {
     }
 }
 
+/// Whether `raw` is one variable's value and nothing else (`"$CMD"`, `${RUNNER}`).
 fn only_a_variable(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     let Some(name) = t.strip_prefix('$') else {
