@@ -7917,3 +7917,23 @@ fn a_variable_named_for_the_program_it_holds() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a program given a port and, last,
+/// another program to run (`websocketd --port=9000 … cat`) runs it for whoever connects; on
+/// the loopback it serves only this machine.
+#[test]
+fn a_program_served_on_a_port() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-socketd --port=9000 --staticdir=build/www cat", &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-socketd --address=127.0.0.1 --port=9000 --staticdir=build/www cat",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

@@ -534,6 +534,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 .all(|r| r.starts_with('-') && !r.starts_with("-c") && r.len() <= 8)
     };
     let Some(i) = (0..words.len()).find(|&i| shell_at(i)) else {
+        serves_a_program(c, &words, raw, out);
         return;
     };
     // A shell named for what to print its completions for (`innernet completions bash`,
@@ -578,6 +579,41 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             raw,
         )
     });
+}
+
+/// A program given a port and, last, another program to run (`ttyd -p 7681 htop`,
+/// `websocketd --port=9000 … cat`): it runs that program for whoever connects, its terminal
+/// or its input and output served on the network. Bound to the loopback (`--address=127.0.0.1`),
+/// it serves only this machine.
+fn serves_a_program(c: &Cmd<'_>, words: &[&str], raw: &str, out: &mut Findings) {
+    let Some(last) = words.last() else {
+        return;
+    };
+    if last.starts_with('-') || last.contains(['/', '=', '.']) || !crate::known::is_program(last) {
+        return;
+    }
+    let number = |v: &str| !v.is_empty() && v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit());
+    let port = words.iter().enumerate().any(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (*w, words.get(i + 1).copied()),
+        };
+        matches!(flag, "-p" | "--port" | "-port" | "-P") && value.is_some_and(number)
+    });
+    let loopback = words
+        .iter()
+        .any(|w| w.contains("127.0.0.1") || w.contains("localhost") || w.contains("[::1]"));
+    if port && !loopback {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::ExposesService,
+            format!(
+                "`{}` is given a port and a program to run (`{last}`): it runs it for whoever connects from the network; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
 }
 
 /// Told to enroll this machine with another host that then controls it (`--bootstrap
