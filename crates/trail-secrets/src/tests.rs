@@ -4837,3 +4837,21 @@ fn a_credentials_constructor_with_owned_strings() {
     let clean = "let c = Credentials::new(user.to_owned(), pass.to_owned());";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by reading the labelled secrets still missed: IPinfo's fourteen hex digits under
+/// `IPINFO_TOKEN` (`87aaa9e360d905`, 3.18 bits with three `a`s) fell under the bar of a short
+/// hex token, 0.6 bits below log2 of its length, which a random draw of fourteen misses one
+/// time in three. A digit run or a repeated letter stays far below the lowered bar.
+#[test]
+fn a_short_hex_token_with_a_repeated_digit() {
+    for text in [
+        "      IPINFO_TOKEN: \"87aaa9e360d905\"",
+        "IPINFO_TOKEN=87aaa9e360d905",
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains("87aaa9e360d905"), "{out}");
+    }
+    for clean in ["ACME_TOKEN=aaaaaaaaaaaa11", "ACME_TOKEN=1111111111aaaa"] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
