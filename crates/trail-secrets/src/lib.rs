@@ -71,6 +71,7 @@ pub mod machine;
 mod nearby;
 mod plausible;
 pub mod private;
+mod recovery;
 mod rules;
 mod service;
 mod shape;

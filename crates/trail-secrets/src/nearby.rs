@@ -104,6 +104,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "timed-url-token",
         "https://static.distaff.example/videos/intro-4.mp4?sign=1765425409-rcsum878vx-0-6ffed7cc3d3818bcaf80605ef0fb7e4a",
     ),
+    (
+        "recovery-code",
+        "Your recovery codes:\n3f9c2-8d1ab\n77e0d-c4a19\n0b6e5-a2f83\n9d41c-5e7b0\nKeep them somewhere safe.",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -121,6 +125,7 @@ const SCRIPTED: usize = 11;
 const BYTES: usize = 12;
 const WORDED: usize = 13;
 const TIMED: usize = 14;
+const RECOVERY: usize = 15;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -219,6 +224,9 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     }
     for span in timed_url_tokens(text) {
         push_new(out, span, TIMED);
+    }
+    for span in crate::recovery::codes(text) {
+        push_new(out, span, RECOVERY);
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {

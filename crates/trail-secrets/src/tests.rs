@@ -4855,3 +4855,37 @@ fn a_short_hex_token_with_a_repeated_digit() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by reading the labelled secrets still missed: recovery codes have no prefix and no
+/// name before them (a column of `6ac63-d7b59`, numbered `8884 8746`, a lone
+/// `WPPGX-K9Z6V-735SM-4MAAC-LZQPK`); a text that says it holds recovery codes, and their
+/// shape, give them away. Ids, versions and dates in such a text, or codes in a text that
+/// says nothing of recovery, are left.
+#[test]
+fn recovery_codes_by_what_the_text_says_and_their_shape() {
+    let list = "Recovery codes for dev@example.com\n6ac63-d7b59\ne831a-bd46c\n215e6-d1ef2\n2756a-1e49a\na7bd8-3d070\n";
+    let (out, _) = redact(list);
+    assert!(
+        !out.contains("6ac63-d7b59") && !out.contains("a7bd8-3d070"),
+        "{out}"
+    );
+    let numbered =
+        "BACKUP VERIFICATION CODES\n\n1. 8884 8746\n2. 4976 3228\n3. 9973 9832\n4. 8944 1580\n";
+    let (out, _) = redact(numbered);
+    assert!(
+        !out.contains("8884 8746") && !out.contains("8944 1580"),
+        "{out}"
+    );
+    let lone = "Your new recovery code\n\nWPPGX-K9Z6V-735SM-4MAAC-LZQPK\n\nKeep it safe.";
+    let (out, _) = redact(lone);
+    assert!(!out.contains("WPPGX-K9Z6V"), "{out}");
+    for clean in [
+        "Disaster recovery volumes:\n3f2c9a7e-1b2d-4c3e-9f00-1a2b3c4d5e6f\n",
+        "Recovery releases:\nv1.2.3\nv1.2.4\nv1.3.0\nv1.4.0\n",
+        "Recovery drills on:\n2026-01-05\n2026-02-05\n2026-03-05\n2026-04-05\n",
+        "Order lines:\nAB12-CD34\nEF56-GH78\nIJ90-KL12\nMN34-OP56\n",
+        "Two recovery codes left: see the vault.",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
