@@ -723,7 +723,15 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
                 && name_words
                     .last()
                     .is_some_and(|w| matches!(w.as_str(), "key" | "token" | "secret")));
-    let ok = (keyed_flag || generated_beside(name, value, between, quoted)) && !goes_on(&text[e..]);
+    // A login's hash on a line commented out is a shipped configuration's example (cntlm's
+    // own `# PassNT 77B9…`, the hash of `password`), not a setting in force.
+    let example_hash = login_hash(name) && {
+        let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
+        text[line_start..s].trim_start().starts_with('#')
+    };
+    let ok = (keyed_flag || generated_beside(name, value, between, quoted))
+        && !goes_on(&text[e..])
+        && !example_hash;
     ok.then_some((s, e))
 }
 
@@ -768,6 +776,17 @@ fn passwordish(name: &str) -> bool {
             .as_bytes()
             .windows(4)
             .any(|w| w.eq_ignore_ascii_case(b"pass"))
+}
+
+/// Whether a password's name says it holds the hash a login presents instead of the password
+/// (NTLM's: `PassNT`, `PassLM`, `PassNTLMv2`, `nt_hash`).
+fn login_hash(name: &str) -> bool {
+    text::words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "nt" | "lm" | "ntlm" | "ntlmv2" | "nthash" | "lmhash"
+        )
+    })
 }
 
 /// A value that goes on into a placeholder is one (`eyJ….eyJ….<signature>`).
@@ -947,7 +966,9 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
     // (`…MEQ====`). A digest is named as one (`hashed_secret`), and the name rules it out.
     // Hex only under a token's, a secret's or a cookie's name: a password field followed by a
     // hex word is as often a digest or a JSON key (`"4dab…": "1b47…"`).
-    let hex_allowed = !passwordish(name) || names_a_token_word(name);
+    // A password's hash named as the kind a login presents in its place (cntlm's `PassNT`,
+    // `PassLM`, `PassNTLMv2`): whoever holds an NT hash logs in with it.
+    let hex_allowed = !passwordish(name) || names_a_token_word(name) || login_hash(name);
     if !between && names_a_token(name) && uniform_random(inner) && (hex_allowed || !is_hex(inner)) {
         return true;
     }
