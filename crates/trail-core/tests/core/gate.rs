@@ -7937,3 +7937,19 @@ fn a_program_served_on_a_port() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: a format's name with a dot in it
+/// (`format ibm.1440 -d drive:1`) is no file of the project, so the format is a drive's, not
+/// a file made here; a file with an extension made here still is.
+#[test]
+fn a_format_named_with_a_dot_is_no_file_here() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-flux format ibm.1440 -d drive:1", &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-flux format build/disk.img", &ctx).verdict,
+        Verdict::Allow
+    );
+}

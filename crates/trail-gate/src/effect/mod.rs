@@ -615,7 +615,13 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
         let files: Vec<&str> = c
             .operands()
             .filter_map(|a| a.text.as_deref())
-            .filter(|w| w.contains('/') || w.rsplit_once('.').is_some_and(|(s, _)| !s.is_empty()))
+            // A file by its path or its extension; `ibm.1440` is a disk format's name.
+            .filter(|w| {
+                w.contains('/')
+                    || w.rsplit_once('.').is_some_and(|(s, e)| {
+                        !s.is_empty() && e.bytes().any(|b| b.is_ascii_alphabetic())
+                    })
+            })
             .collect();
         !files.is_empty()
             && files.iter().all(|f| {
