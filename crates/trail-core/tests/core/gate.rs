@@ -7953,3 +7953,26 @@ fn a_format_named_with_a_dot_is_no_file_here() {
         Verdict::Allow
     );
 }
+
+/// Found by the ordinary agent commands asked needlessly: a working tree Claude Code checks
+/// out under `.claude/worktrees/NAME/` holds the project's files, so removing one there is
+/// removing a project file; the agents' settings, a worktree's own `.git` or `.claude`, and
+/// the whole tree are still the agent's own directories.
+#[test]
+fn a_claude_worktrees_files_are_the_projects() {
+    let ctx = ctx();
+    for line in [
+        "rm /work/proj/.claude/worktrees/wonderful-shaw/app/page.tsx",
+        "rmdir /work/proj/.claude/worktrees/wonderful-shaw/app/ventas",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "rm /work/proj/.claude/settings.local.json",
+        "rm /work/proj/.claude/worktrees/wonderful-shaw/.git",
+        "rm /work/proj/.claude/worktrees/wonderful-shaw/.claude/settings.json",
+        "rm -r /work/proj/.claude/worktrees/wonderful-shaw",
+    ] {
+        assert!(evaluate(line, &ctx).verdict >= Verdict::Junction, "{line}");
+    }
+}

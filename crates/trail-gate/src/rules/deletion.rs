@@ -80,14 +80,30 @@ const NEVER_BUILD_OUTPUT: &[&str] = &[".git", ".trail", ".claude", ".codex"];
 
 /// Whether `raw` lies in the repository's or the agents' own directories at the project's
 /// root ([`NEVER_BUILD_OUTPUT`]): inside the project, yet never the agent's to remove.
+///
+/// A working tree Claude Code checks out for a session under `.claude/worktrees/NAME/` holds
+/// the project's own files, the agent's to work on as the project's are (`rm
+/// .claude/worktrees/x/node_modules`); its own `.git`, `.claude` and the tree itself are not.
 pub(super) fn in_own_dirs(ctx: &Context, raw: &str) -> bool {
+    let own = |c: Option<std::path::Component<'_>>| {
+        c.is_some_and(|c| {
+            NEVER_BUILD_OUTPUT
+                .iter()
+                .any(|n| c.as_os_str() == std::ffi::OsStr::new(n))
+        })
+    };
     ctx.resolve(raw).is_some_and(|abs| {
         abs.strip_prefix(&ctx.places.project_root).is_ok_and(|r| {
-            r.components().next().is_some_and(|c| {
-                NEVER_BUILD_OUTPUT
-                    .iter()
-                    .any(|n| c.as_os_str() == std::ffi::OsStr::new(n))
-            })
+            let mut parts = r.components();
+            if !own(parts.next()) {
+                return false;
+            }
+            let worktree = r.starts_with(".claude/worktrees") && {
+                let mut inside = parts.skip(2);
+                let first = inside.next();
+                first.is_some() && !own(first)
+            };
+            !worktree
         })
     })
 }
