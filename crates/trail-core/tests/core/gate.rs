@@ -7995,3 +7995,27 @@ fn a_claude_worktrees_files_are_the_projects() {
         assert!(evaluate(line, &ctx).verdict >= Verdict::Junction, "{line}");
     }
 }
+
+/// Found by reading the labelled rows still allowed: a program and its arguments given as
+/// settings (`cmd=ssh args="host ./engine"`) and a command addressed to a host by a bang
+/// path (`'gateway!rm -rf /'`) are lines the program runs. A bang in a message is not.
+#[test]
+fn a_program_given_as_settings_or_by_a_bang_path() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-uux 'gateway!rm -rf /'", &ctx).verdict,
+        Verdict::Block
+    );
+    for line in [
+        "acme-uux -r 'build!make -C /srv/app deploy'",
+        "acme-chess -engine cmd=ssh args=\"gpu.example.org ./engine\" name=remote",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-notify 'done!great work'",
+        "acme-chess -engine cmd=build/engine args=\"-threads 2\" name=dev",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

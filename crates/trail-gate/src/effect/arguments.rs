@@ -97,6 +97,7 @@ pub(super) fn judge(
     }
     if tier == Tier::Unknown {
         typed_variable(args, ctx, raw, out);
+        program_settings(args, out);
     }
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
@@ -402,6 +403,41 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
             "an option is given a variable named as a command or code, known only when it runs: a person decides",
             raw,
         ));
+    }
+}
+
+/// A program and its arguments given as settings (`-engine cmd=ssh args="gpu.example.org
+/// ./engine"`), or a command addressed to another host by a bang path (`uux
+/// 'gateway!rm -rf /'`, UUCP's `HOST!COMMAND`): the line the program runs, judged with its
+/// risks.
+fn program_settings(args: &[Arg], out: &mut Findings) {
+    for (i, a) in args.iter().enumerate() {
+        let Some(t) = a.text.as_deref() else {
+            continue;
+        };
+        if let Some((key, program)) = t.split_once('=')
+            && matches!(key, "cmd" | "command" | "exec" | "program")
+            && known::is_program(base(program))
+            && let Some(rest) = args
+                .get(i + 1)
+                .and_then(|n| n.text.as_deref())
+                .and_then(|n| n.strip_prefix("args="))
+        {
+            out.runs(&format!("{program} {rest}"), Keep::Risky);
+        }
+        if let Some((host, line)) = t.split_once('!')
+            && !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+            && line
+                .split_whitespace()
+                .next()
+                .is_some_and(|p| known::is_program(base(p)))
+            && line.contains(' ')
+        {
+            out.runs(line, Keep::Risky);
+        }
     }
 }
 
