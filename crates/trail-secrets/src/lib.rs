@@ -66,6 +66,7 @@
 // The floor, named as it was when this was trail-core's `secrets` module.
 use trail_base::{fsutil, text};
 
+mod fragment;
 pub mod key;
 pub mod machine;
 mod nearby;

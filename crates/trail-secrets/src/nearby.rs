@@ -105,6 +105,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "https://static.distaff.example/videos/intro-4.mp4?sign=1765425409-rcsum878vx-0-6ffed7cc3d3818bcaf80605ef0fb7e4a",
     ),
     (
+        "url-fragment-key",
+        "Logs pasted here: https://privatebin.net/?2a25992de5eed2f6#9Tub94HsmvrpE2pAC75vmpjQjFPrTWDR2ySHAj1KHvBw",
+    ),
+    (
         "recovery-code",
         "Your recovery codes:\n3f9c2-8d1ab\n77e0d-c4a19\n0b6e5-a2f83\n9d41c-5e7b0\nKeep them somewhere safe.",
     ),
@@ -125,7 +129,8 @@ const SCRIPTED: usize = 11;
 const BYTES: usize = 12;
 const WORDED: usize = 13;
 const TIMED: usize = 14;
-const RECOVERY: usize = 15;
+const FRAGMENT: usize = 15;
+const RECOVERY: usize = 16;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -182,20 +187,16 @@ fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
 
 /// The scanners that read the whole text rather than the words of names.
 fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
-    for span in table_cells(text) {
-        push_new(out, span, TABLE);
-    }
-    for span in inserted_values(text) {
-        push_new(out, span, TABLE);
-    }
-    for span in printed(text) {
-        push_new(out, span, PRINTED);
-    }
-    for span in slashed(text) {
-        push_new(out, span, SLASHED);
-    }
-    for span in handed_over(text) {
-        push_new(out, span, HANDED_OVER);
+    for (spans, scanner) in [
+        (table_cells(text), TABLE),
+        (inserted_values(text), TABLE),
+        (printed(text), PRINTED),
+        (slashed(text), SLASHED),
+        (handed_over(text), HANDED_OVER),
+    ] {
+        for span in spans {
+            push_new(out, span, scanner);
+        }
     }
     for span in typed_logins(text)
         .into_iter()
@@ -222,11 +223,14 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in generated_in_prose(text) {
         push_new(out, span, ALONE);
     }
-    for span in timed_url_tokens(text) {
-        push_new(out, span, TIMED);
-    }
-    for span in crate::recovery::codes(text) {
-        push_new(out, span, RECOVERY);
+    for (spans, scanner) in [
+        (timed_url_tokens(text), TIMED),
+        (crate::fragment::keys(text), FRAGMENT),
+        (crate::recovery::codes(text), RECOVERY),
+    ] {
+        for span in spans {
+            push_new(out, span, scanner);
+        }
     }
     for span in pairs(text) {
         if !inside_armour(text, span.0) {

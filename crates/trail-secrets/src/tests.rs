@@ -4896,12 +4896,44 @@ fn recovery_codes_by_what_the_text_says_and_their_shape() {
 /// configuration ships the hashes of `password`, they are an example.
 #[test]
 fn an_ntlm_hash_under_a_password_name() {
-    let text = "Username\tjdoe\nDomain\t\tCORP\nAuth\t\tNT\nPassNT\t\t536D56FDDF08369D83DE7B34A16B0B39\n";
+    let text =
+        "Username\tjdoe\nDomain\t\tCORP\nAuth\t\tNT\nPassNT\t\t536D56FDDF08369D83DE7B34A16B0B39\n";
     let (out, _) = redact(text);
     assert!(!out.contains("536D56FDDF08369D83DE7B34A16B0B39"), "{out}");
     for clean in [
         "# Example secure config shown below.\n# PassNT          77B9081511704EE852F94227CF48A793\n",
         "Username\tjdoe\nPassword_sha256\t536D56FDDF08369D83DE7B34A16B0B39\n",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
+/// Found by reading the labelled secrets still missed: a key in a URL's fragment, which the
+/// browser keeps from the server (PrivateBin's `?ID#KEY`, Excalidraw's `#json=ID,KEY`), opens
+/// what the link points at. An anchor, a route, an id, a download's digest or an app's name
+/// there is no key.
+#[test]
+fn a_key_in_a_urls_fragment() {
+    for (text, key) in [
+        (
+            "Logs: https://privatebin.net/?2a25992de5eed2f6#9Tub94HsmvrpE2pAC75vmpjQjFPrTWDR2ySHAj1KHvBw",
+            "9Tub94HsmvrpE2pAC75vmpjQjFPrTWDR2ySHAj1KHvBw",
+        ),
+        (
+            "Board: https://excalidraw.com/#json=VTEPLalxZmhzQ9VLyWcZ,JDjYZCXtESRVT1kbv3RS0Q",
+            "JDjYZCXtESRVT1kbv3RS0Q",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(key), "{out}");
+    }
+    for clean in [
+        "See https://docs.example.com/guide#installing-on-linux",
+        "https://github.com/acme/app/blob/main/src/lib.rs#L10-L20",
+        "https://app.example.com/#/settings/profile",
+        "https://registry.yarnpkg.com/x/-/x-1.2.4.tgz#703e8ce0bcbfa4fa9989d86af89b5fe34649eccf",
+        "https://cdn.example.net/Sortable.min.js#sha256=ZqQaGD0iotYM2D2lpQ1C74R9A6ctXPOdSaxPezwlVg",
+        "https://www.appsheet.com/start/75ff7f8b#appName=FieldInspections-2070903&view=Sites",
     ] {
         assert_eq!(redact(clean).0, clean);
     }
