@@ -8019,3 +8019,27 @@ fn a_program_given_as_settings_or_by_a_bang_path() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a switch that takes no value
+/// (`--skip-verify`, `--insecure`, `--json`) does not make the subcommand after it its value
+/// (`… --skip-verify set --update-path … --update-value disable`).
+#[test]
+fn a_subcommand_after_a_switch_is_still_the_verb() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-gnmi -a leaf1:57400 -u admin -p \"$GNMI_PASSWORD\" --skip-verify set --update-path /if/admin-state --update-value disable",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-gnmi -a leaf1:57400 -u admin -p \"$GNMI_PASSWORD\" --skip-verify get --path /if/stats",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

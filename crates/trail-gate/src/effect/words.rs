@@ -1810,6 +1810,19 @@ fn switch(flag: &str) -> bool {
                 | "non-interactive"
                 | "noninteractive"
                 | "unattended"
+                // A certificate not checked (`gnmic … --skip-verify set …`), or an output's
+                // format asked for (`--json list`): switches, never a value's flag.
+                | "skip-verify"
+                | "insecure"
+                | "insecure-skip-verify"
+                | "insecure-skip-tls-verify"
+                | "skip-tls-verify"
+                | "tls-skip-verify"
+                | "json"
+                | "yaml"
+                | "csv"
+                | "raw"
+                | "plain"
         )
 }
 
