@@ -8043,3 +8043,21 @@ fn a_subcommand_after_a_switch_is_still_the_verb() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: more verbs joined to what they act
+/// on in one subcommand (`startworkflow`, `clearsnapshot`, `clearallmessages`, `resetsession`)
+/// act as the two words would; a word that only begins like a verb does not.
+#[test]
+fn more_verbs_joined_to_their_object() {
+    let ctx = ctx();
+    for line in [
+        "acme-cmd startworkflow -sv IS_PROD -f Finance wf_load_gl",
+        "acme-tool clearsnapshot --all",
+        "acme-admin clearallmessages",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["acme-tool startup-check", "acme-tool clearance-report"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

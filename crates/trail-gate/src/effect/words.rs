@@ -2403,79 +2403,90 @@ fn sets_credential(ps: &[String]) -> bool {
         })
 }
 
+/// What a removing verb joined to it removes ([`joined_removal`]).
+const JOINED_OBJECTS: &[&str] = &[
+    "node",
+    "nodes",
+    "user",
+    "users",
+    "host",
+    "hosts",
+    "job",
+    "jobs",
+    "vm",
+    "group",
+    "pool",
+    "peer",
+    "member",
+    "disk",
+    "volume",
+    "zone",
+    "domain",
+    "db",
+    "database",
+    "table",
+    "snapshot",
+    "share",
+    "repo",
+    "project",
+    "account",
+    "queue",
+    "cluster",
+    "vob",
+    "view",
+    "branch",
+    "tag",
+    "label",
+    "elem",
+    "attr",
+    "key",
+    "keys",
+    "stream",
+    "replica",
+    "role",
+    "rule",
+    "policy",
+    "token",
+    "cert",
+    "site",
+    "image",
+    "instance",
+    "service",
+    "container",
+    "pkg",
+    "package",
+    "record",
+    "entry",
+    "index",
+    "schema",
+    "bucket",
+    "topic",
+    "channel",
+    "route",
+    // A network's parts (`isdnctrl delif`, `brctl delbr`, `delport`, `delvlan`).
+    "if",
+    "iface",
+    "br",
+    "bridge",
+    "port",
+    "vlan",
+    "link",
+    // Everything of its kind (`stopall`, `killall`, `deleteall`).
+    "all",
+    // What a scheduler or a messaging service keeps (`startworkflow`, `clearmessages`).
+    "workflow",
+    "workflows",
+    "message",
+    "messages",
+    "session",
+    "sessions",
+    "alarm",
+    "alarms",
+];
+
 /// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,
 /// `acme rmuser bob`, `killjob 42`, `ndsmanage stopall`): the object is deleted, or stopped.
 fn joined_removal(part: &str) -> Option<Class> {
-    const OBJECTS: &[&str] = &[
-        "node",
-        "nodes",
-        "user",
-        "users",
-        "host",
-        "hosts",
-        "job",
-        "jobs",
-        "vm",
-        "group",
-        "pool",
-        "peer",
-        "member",
-        "disk",
-        "volume",
-        "zone",
-        "domain",
-        "db",
-        "database",
-        "table",
-        "snapshot",
-        "share",
-        "repo",
-        "project",
-        "account",
-        "queue",
-        "cluster",
-        "vob",
-        "view",
-        "branch",
-        "tag",
-        "label",
-        "elem",
-        "attr",
-        "key",
-        "keys",
-        "stream",
-        "replica",
-        "role",
-        "rule",
-        "policy",
-        "token",
-        "cert",
-        "site",
-        "image",
-        "instance",
-        "service",
-        "container",
-        "pkg",
-        "package",
-        "record",
-        "entry",
-        "index",
-        "schema",
-        "bucket",
-        "topic",
-        "channel",
-        "route",
-        // A network's parts (`isdnctrl delif`, `brctl delbr`, `delport`, `delvlan`).
-        "if",
-        "iface",
-        "br",
-        "bridge",
-        "port",
-        "vlan",
-        "link",
-        // Everything of its kind (`stopall`, `killall`, `deleteall`).
-        "all",
-    ];
     [
         ("del", Class::Destroys),
         ("rm", Class::Destroys),
@@ -2486,6 +2497,13 @@ fn joined_removal(part: &str) -> Option<Class> {
         ("drop", Class::Destroys),
         ("kill", Class::Stops),
         ("stop", Class::Stops),
+        ("clear", Class::Destroys),
+        ("wipe", Class::Destroys),
+        ("erase", Class::Destroys),
+        ("reset", Class::Destroys),
+        ("restart", Class::Stops),
+        ("disable", Class::Stops),
+        ("start", Class::Changes),
     ]
     .iter()
     .find(|(verb, _)| {
@@ -2493,13 +2511,21 @@ fn joined_removal(part: &str) -> Option<Class> {
         let bare = part
             .get(1..)
             .filter(|rest| part.as_bytes()[0].is_ascii_lowercase() && rest.starts_with(verb));
+        // Everything of a kind said before it (`clearallmessages`).
+        let object = |o: &str| {
+            JOINED_OBJECTS.contains(&o)
+                || o.strip_prefix("all")
+                    .is_some_and(|o| o.len() >= 3 && JOINED_OBJECTS.contains(&o))
+        };
         part.strip_prefix(verb)
             .or_else(|| bare.and_then(|rest| rest.strip_prefix(verb)))
-            .is_some_and(|object| OBJECTS.contains(&object))
+            .is_some_and(object)
             // Or the object first (`pkgrm`, `groupdel`, `vgremove`).
             || part
                 .strip_suffix(verb)
-                .is_some_and(|object| OBJECTS.contains(&object) || object == "vg" || object == "lv")
+                .is_some_and(|object| {
+                    JOINED_OBJECTS.contains(&object) || object == "vg" || object == "lv"
+                })
     })
     .map(|(_, class)| *class)
 }
