@@ -269,14 +269,7 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
     ];
     let mut lines = Vec::new();
     for (at, _) in code.match_indices(['(', '[']) {
-        let name_start = word_start(&code[..at], |ch| {
-            ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':')
-        });
-        let name = code[name_start..at]
-            .rsplit(['.', ':'])
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let name = called_name(code, at);
         if !RUNS.contains(&name.as_str()) {
             continue;
         }
@@ -291,6 +284,19 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The last part of the name called at `at` (an opening bracket), in lower case:
+/// `os.system(` → `system`, `Shell::run[` → `run`.
+fn called_name(code: &str, at: usize) -> String {
+    let name_start = word_start(&code[..at], |ch| {
+        ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':')
+    });
+    code[name_start..at]
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
 }
 
 /// Whether code runs a command it takes from the environment: a call named for running one
@@ -313,14 +319,7 @@ pub(super) fn runs_from_environment(code: &str) -> bool {
         LOOKUPS.iter().any(|l| s.starts_with(l))
     };
     let called = code.match_indices('(').any(|(at, _)| {
-        let name_start = word_start(&code[..at], |ch| {
-            ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | ':')
-        });
-        let name = code[name_start..at]
-            .rsplit(['.', ':'])
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let name = called_name(code, at);
         matches!(
             name.as_str(),
             "system" | "execute" | "popen" | "shell_exec" | "spawn" | "exec"

@@ -250,18 +250,8 @@ fn own_command_line(c: &Cmd<'_>, tier: Tier, out: &mut Findings) {
                     || t.bytes().any(|x| x.is_ascii_digit())
             })
         });
-        let first = text.split_whitespace().next().unwrap_or("");
-        let command_like = !after_flag
-            && addressed
-            && text.split_whitespace().count() >= 2
-            && first.len() >= 2
-            && first
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
-            && !known::is_program(first)
-            && !text.contains([';', '|', '&', '`', '$', '\n', '<', '>', '(', '"', '\''])
-            && !text.trim_end().ends_with(['.', '!', '?', ':', ','])
-            && !text.contains(". ");
+        let command_like =
+            !after_flag && addressed && !text.contains(';') && reads_as_command(text.trim_end());
         if command_like {
             out.runs(&format!("{} {text}", c.name), Keep::Risky);
         }
@@ -306,21 +296,27 @@ fn console_lines(c: &Cmd<'_>, out: &mut Findings) {
             // A console's `get NAME` fetches a remote name here, which [`targets`]' reading of
             // console lines judges.
             let leaves = matches!(first, "quit" | "exit" | "bye" | "logout" | "get" | "mget");
-            let command_like = !leaves
-                && statement.split_whitespace().count() >= 2
-                && first.len() >= 2
-                && first
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
-                && !known::is_program(first)
-                && !statement.contains(['|', '&', '`', '$', '\n', '<', '>', '(', '"', '\''])
-                && !statement.ends_with(['.', '!', '?', ':', ','])
-                && !statement.contains(". ");
-            if command_like {
+            if !leaves && reads_as_command(statement) {
                 out.runs(&format!("{} {statement}", c.name), Keep::Risky);
             }
         }
     }
+}
+
+/// Whether a console's line reads as one of its commands, not a message or a shell's line: two
+/// or more words, the first a lower-case verb that is no program trail knows, no shell syntax,
+/// no sentence's end.
+fn reads_as_command(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    line.split_whitespace().count() >= 2
+        && first.len() >= 2
+        && first
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+        && !known::is_program(first)
+        && !line.contains(['|', '&', '`', '$', '\n', '<', '>', '(', '"', '\''])
+        && !line.ends_with(['.', '!', '?', ':', ','])
+        && !line.contains(". ")
 }
 
 /// Lines with a chat bot's command sigil taken off (`!repos install URL` fed to a bot in its
