@@ -2381,7 +2381,7 @@ fn encoder_argument(before: &str) -> bool {
 /// reads as generated.
 fn table_cells(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    let mut column: Option<(u8, usize, usize, String)> = None; // delimiter, index, cells, header
+    let mut column: Option<Header> = None;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset;
@@ -2395,62 +2395,112 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             continue;
         };
         // Only a row under a found header, or a line that can be one (a header names a
-        // password, a token or a secret), is split into cells: most delimited lines are neither.
+        // password, a token, a secret or a value), is split into cells: most delimited lines
+        // are neither.
         if column.is_none()
             && !passwordish(body)
             && !contains_any_case(body, b"token")
             && !contains_any_case(body, b"secret")
+            && !contains_any_case(body, b"value")
         {
             continue;
         }
         let cells = cells(body, delim);
-        if let Some((d, k, n, header)) = &column
-            && *d == delim
-            && cells.len() == *n
+        if let Some(header) = &column
+            && header.delim == delim
+            && cells.len() == header.cells
         {
-            let (s, e) = cells[*k];
-            let v = &body[s..e];
-            // A Markdown table's `|---|` line.
-            // A cell is a value, not a sentence; a generated password mixes more than a word
-            // with a number in it does (`sha256sum`).
-            let mixed_more = v.bytes().any(|c| c.is_ascii_uppercase())
-                && v.bytes().any(|c| c.is_ascii_lowercase())
-                || v.bytes()
-                    .any(|c| c.is_ascii_punctuation() && !matches!(c, b'_' | b'-' | b'.'));
-            if !v.contains(char::is_whitespace)
-                && mixed_more
-                && generated_beside(header, v, false, true)
-            {
+            let found = match &header.kind {
+                Column::Credential(k, name) => {
+                    credential_cell(body, cells[*k], name).then_some(cells[*k])
+                }
+                Column::Value(k) => named_in_row(body, &cells, *k),
+            };
+            if let Some((s, e)) = found {
                 out.push((start + s, start + e));
             }
             continue;
         }
-        // A header names three columns or more, each a short name.
-        let header_like = cells.iter().filter(|&&(s, e)| e > s).count() >= 3
-            && cells
-                .iter()
-                .all(|&(s, e)| e - s <= 32 && !body[s..e].contains("  "));
-        column = header_like.then_some(()).and_then(|()| {
-            cells
-                .iter()
-                .position(|&(s, e)| {
-                    let h = &body[s..e];
-                    h.len() <= 32
-                        && h.bytes().any(|c| c.is_ascii_alphabetic())
-                        && names_credential(h)
-                        && (passwordish(h) || names_a_token_word(h))
-                })
-                .map(|k| {
-                    (
-                        delim,
-                        k,
-                        cells.len(),
-                        body[cells[k].0..cells[k].1].to_string(),
-                    )
-                })
-        });
+        column = header(body, &cells, delim);
     }
     out
+}
+
+/// A table's header: its delimiter, how many cells a row under it has, and which column
+/// holds a credential.
+struct Header {
+    delim: u8,
+    cells: usize,
+    kind: Column,
+}
+
+enum Column {
+    /// A column named for a credential (`user,password,host`).
+    Credential(usize, String),
+    /// A key-value table's value column (`service,variable,value,updated_at`, as a settings
+    /// export writes one setting a row): a row's own cell before it names what the value is.
+    Value(usize),
+}
+
+/// `body` read as a header: three columns or more, each a short name.
+fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
+    let header_like = cells.iter().filter(|&&(s, e)| e > s).count() >= 3
+        && cells
+            .iter()
+            .all(|&(s, e)| e - s <= 32 && !body[s..e].contains("  "));
+    if !header_like {
+        return None;
+    }
+    let name = |k: usize| &body[cells[k].0..cells[k].1];
+    let credential = (0..cells.len()).find(|&k| {
+        let h = name(k);
+        h.bytes().any(|c| c.is_ascii_alphabetic())
+            && names_credential(h)
+            && (passwordish(h) || names_a_token_word(h))
+    });
+    let kind = match credential {
+        Some(k) => Column::Credential(k, name(k).to_string()),
+        // The value column comes after a column that names it: `value` alone or as a name's
+        // last word (`setting_value`).
+        None => Column::Value((1..cells.len()).find(|&k| {
+            text::words(name(k))
+                .last()
+                .is_some_and(|w| w == "value" || w == "val")
+        })?),
+    };
+    Some(Header {
+        delim,
+        cells: cells.len(),
+        kind,
+    })
+}
+
+/// A cell under a credential's column: a value, not a sentence; a generated password mixes
+/// more than a word with a number in it does (`sha256sum`).
+fn credential_cell(body: &str, (s, e): (usize, usize), name: &str) -> bool {
+    let v = &body[s..e];
+    let mixed_more = v.bytes().any(|c| c.is_ascii_uppercase())
+        && v.bytes().any(|c| c.is_ascii_lowercase())
+        || v.bytes()
+            .any(|c| c.is_ascii_punctuation() && !matches!(c, b'_' | b'-' | b'.'));
+    !v.contains(char::is_whitespace) && mixed_more && generated_beside(name, v, false, true)
+}
+
+/// The value cell `k` of a key-value row, when the nearest cell before it names a
+/// credential (`wedgepin-api,EVERHOUR_API_TOKEN,bb08-5775-…`): judged as a value assigned
+/// to that name.
+fn named_in_row(body: &str, cells: &[(usize, usize)], k: usize) -> Option<(usize, usize)> {
+    let (s, e) = cells[k];
+    let v = &body[s..e];
+    let name = cells[..k]
+        .iter()
+        .rev()
+        .map(|&(s, e)| &body[s..e])
+        .find(|c| !c.is_empty())?;
+    (names_credential(name)
+        && !v.contains(char::is_whitespace)
+        && plausible::plausible_assignment(name, v, Written::Bare))
+    .then_some((s, e))
 }
 
 /// The values an SQL `INSERT` gives a column whose name names a credential (`INSERT INTO

@@ -4938,3 +4938,23 @@ fn a_key_in_a_urls_fragment() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 81st and 82nd sealed parts (ten keys missed): a settings export writes one
+/// setting a row (`service,variable,value,updated_at`), the key's name in one cell and its
+/// value in the next. The header's value column is read as assigned to the row's own name;
+/// other settings, references and file paths in it stay.
+#[test]
+fn a_key_in_a_key_value_table() {
+    let text = "service,variable,value,updated_at\n\
+        api,LOG_LEVEL,info,2026-11-28T09:14:02Z\n\
+        api,EVERHOUR_API_TOKEN,bb08-5775-8f7cda-8a82ca-52d46224,2026-11-28T09:14:02Z\n\
+        api,GITHUB_TOKEN,${{ secrets.GH }},2026-11-28T09:14:02Z\n\
+        api,DB_PASSWORD_FILE,/run/secrets/db,2026-11-28T09:14:02Z\n";
+    let (out, _) = redact(text);
+    assert!(!out.contains("bb08-5775-8f7cda-8a82ca-52d46224"), "{out}");
+    for kept in ["info", "${{ secrets.GH }}", "/run/secrets/db"] {
+        assert!(out.contains(kept), "{out}");
+    }
+    let clean = "name,value,unit\ncpu_key_count,8f7cda,bytes\nregion,eu-west-1,\n";
+    assert_eq!(redact(clean).0, clean);
+}
