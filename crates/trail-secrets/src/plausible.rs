@@ -2438,7 +2438,10 @@ pub(crate) fn public_context(before: &str) -> bool {
             .iter()
             .any(|f| t.ends_with(f))
     };
-    let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&') || field;
+    // A page writes the query's `&` as `&amp;`.
+    let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&')
+        || before[..start].ends_with("&amp;")
+        || field;
     words
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))

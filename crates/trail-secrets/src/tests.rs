@@ -4958,3 +4958,18 @@ fn a_key_in_a_key_value_table() {
     let clean = "name,value,unit\ncpu_key_count,8f7cda,bytes\nregion,eu-west-1,\n";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 81st sealed part: a page writes a signed URL's `&` as `&amp;` (`<source
+/// src="…?Expires=…&amp;KeyName=…&amp;Signature=…">`), and the signature then read as one
+/// published beside what it signs, not as a query's.
+#[test]
+fn a_signed_query_written_in_a_page() {
+    let sig = "0QZZoKU3VgedjDDTvuhjpH60ClvKzd1RHf1U-aExRQWY2upcyso11x40gYTi9bkg1pvad4MRaFFnC_QZ25nwAA";
+    let text = format!(
+        "<source src=\"https://media.example/vod/index.m3u8?Expires=1796384144&amp;KeyName=vod-key-06&amp;Signature={sig}\">"
+    );
+    let (out, _) = redact(&text);
+    assert!(!out.contains(sig), "{out}");
+    let clean = "<item sparkle:edSignature=\"Z4kQw8fN2xJv7LmP3sR9tY6uB1cD5eG0hK\" length=\"1\"/>";
+    assert_eq!(redact(clean).0, clean);
+}
