@@ -1592,7 +1592,14 @@ fn shared_access_key(before: &str, seg: &str) -> bool {
 
 /// In a query that carries an expiry (a Unix time), the value drawn at random; or a digest and
 /// its expiry joined in one value (UPYUN's `_upt=fb839e981764264242`: hex, then a Unix time).
+/// A query that is one long generated value and no parameter is a token the server decrypts
+/// or looks up (a CDN's token authentication, `movie.mp4?Xe9M_i05…`): a cache-buster is a
+/// digest or a version, which are not drawn in mixed case.
 fn query_signatures(query: &str, mut offset: usize, out: &mut Vec<(usize, usize)>) {
+    if !query.contains(['=', '&']) && strongly_generated(query, 40) {
+        out.push((offset, offset + query.len()));
+        return;
+    }
     let expires = query.split('&').any(|p| {
         p.split_once('=').is_some_and(|(_, v)| {
             v.len() == 10 && v.starts_with('1') && v.bytes().all(|c| c.is_ascii_digit())

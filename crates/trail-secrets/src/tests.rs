@@ -4964,7 +4964,8 @@ fn a_key_in_a_key_value_table() {
 /// published beside what it signs, not as a query's.
 #[test]
 fn a_signed_query_written_in_a_page() {
-    let sig = "0QZZoKU3VgedjDDTvuhjpH60ClvKzd1RHf1U-aExRQWY2upcyso11x40gYTi9bkg1pvad4MRaFFnC_QZ25nwAA";
+    let sig =
+        "0QZZoKU3VgedjDDTvuhjpH60ClvKzd1RHf1U-aExRQWY2upcyso11x40gYTi9bkg1pvad4MRaFFnC_QZ25nwAA";
     let text = format!(
         "<source src=\"https://media.example/vod/index.m3u8?Expires=1796384144&amp;KeyName=vod-key-06&amp;Signature={sig}\">"
     );
@@ -4972,4 +4973,30 @@ fn a_signed_query_written_in_a_page() {
     assert!(!out.contains(sig), "{out}");
     let clean = "<item sparkle:edSignature=\"Z4kQw8fN2xJv7LmP3sR9tY6uB1cD5eG0hK\" length=\"1\"/>";
     assert_eq!(redact(clean).0, clean);
+}
+
+/// Found by the 82nd sealed part (five misses): a CDN's token authentication appends an
+/// encrypted token as the URL's whole query (`movie_720p.mp4?Xe9M_i05…`), in a page, a JSON
+/// answer, a playlist, code, or a request line in a server's log. A cache-buster (a digest, a
+/// version) stays.
+#[test]
+fn a_token_as_a_urls_whole_query() {
+    let token =
+        "Xe9M_i05YVjHeQonP4psB3HX11hjAxxiYKw31kNgfcAZ3p_oKW26ViduViCvbaxGjSEooUgLkyVA-pBtL0DTQz";
+    for text in [
+        format!("<source src=\"https://wpc.6976.cdn.example.net/806976/movie_720p.mp4?{token}\">"),
+        format!(
+            "10.0.0.1 - - [01/Dec/2026:10:02:11 +0000] \"GET /806976/movie.mp4?{token} HTTP/1.1\" 206"
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(token), "{out}");
+    }
+    for clean in [
+        "<script src=\"https://cdn.example.com/app.js?8f7c9d0a1b2c3d4e5f6a7b8c9d0e1f2a\"></script>",
+        "<link href=\"/css/site.css?v2.4.1\" rel=\"stylesheet\">",
+        "https://example.com/search?q=rust",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
 }
