@@ -2428,6 +2428,9 @@ pub(crate) fn public_context(before: &str) -> bool {
     let name = &before[start..end];
     let words = crate::text::words(name);
     let lower = name.to_ascii_lowercase();
+    if tagged_in_public_field(&before[..start]) {
+        return true;
+    }
     // A signature published beside what it signs (`sparkle:edSignature="…"`, `"signature":
     // "…"`) is checked with a public key; a URL's signing query (`?…&Signature=…`) is a
     // credential, and the signing-query rules judge it.
@@ -2449,6 +2452,25 @@ pub(crate) fn public_context(before: &str) -> bool {
         || lower.starts_with("data-")
         || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
         || words.last().is_some_and(|w| w == "value") && inside_signature(&before[..start])
+}
+
+/// A value's own tag opening a string that a field named public holds (Tailscale's
+/// `"PublicKey": "nodekey:b14e…"`): the tag says which key, the field that it is public.
+/// `before` ends where the tag begins.
+fn tagged_in_public_field(before: &str) -> bool {
+    let Some(outer) = before.strip_suffix(['"', '\'']) else {
+        return false;
+    };
+    let outer = outer.trim_end();
+    let Some(outer) = outer.strip_suffix([':', '=']) else {
+        return false;
+    };
+    let field = outer.trim_end().trim_end_matches(['"', '\'']);
+    let field = field
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or_default();
+    crate::text::words(field).iter().any(|w| w == "public")
 }
 
 /// Whether the object a field sits in is named for a signature (`"signature": {"alg":

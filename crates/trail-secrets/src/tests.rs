@@ -5000,3 +5000,15 @@ fn a_token_as_a_urls_whole_query() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 82nd sealed part (and an older part's same false positive): a value's own tag
+/// opening a string that a field named public holds (`"PublicKey": "nodekey:b14e…"`, as
+/// `tailscale status --json` prints a node) is a public key; the same tag under a private
+/// field is not.
+#[test]
+fn a_tagged_value_in_a_public_field() {
+    let clean = "{\"Self\": {\"PublicKey\": \"nodekey:b14e07794fa30567ee668777f01abb856a6c503a3e424fbb0ddf26215092af70\"}}";
+    assert_eq!(redact(clean).0, clean);
+    let text = "{\"PrivateKey\": \"privkey:b14e07794fa30567ee668777f01abb856a6c503a3e424fbb0ddf26215092af70\"}";
+    assert!(!redact(text).0.contains("b14e0779"), "{}", redact(text).0);
+}
