@@ -8061,3 +8061,24 @@ fn more_verbs_joined_to_their_object() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a command carried inside the words
+/// of a program nobody models, behind its own syntax (`send $…`, `(system "…")`, a `--prepare`
+/// line), runs with its risks; a modelled program's words keep only their blocks.
+#[test]
+fn a_carried_command_of_an_unmodelled_program_keeps_its_risks() {
+    let ctx = ctx();
+    for line in [
+        "acme-fm -remote 'send $git push --force origin main'",
+        "echo '(system \"systemctl stop nginx\")' | acme-scheme -q",
+        "acme-bench --prepare 'sync; echo 3 | sudo tee /proc/sys/vm/drop_caches' 'rg -c TODO src'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "echo '(display \"hello\")' | acme-scheme -q",
+        "git commit -m 'send $git push --force origin main'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1216,8 +1216,12 @@ fn after_scheme(piece: &str) -> &str {
 /// Commands carried anywhere in a program's words or the text fed to it, whatever the program:
 /// a piece of a word or of a line that starts where the word's own syntax breaks it (`{`, `(`,
 /// `%`, `=`, quotes…) with a program and its arguments (`\write18{rm -rf ~}`, `%pipe%rm -rf ~`,
-/// `system("rm -rf ~")`, `"rm -rf /".execute()`). Only what would be blocked counts: such
-/// pieces are as often text about a command as a command.
+/// `system("rm -rf ~")`, `"rm -rf /".execute()`). For a program trail models, only what would
+/// be blocked counts: its words are its own, and such pieces are as often text about a command
+/// as a command. For a program nobody models, the pieces' risks count too (`lf -remote 'send
+/// $git push --force origin main'`, `(system "systemctl stop nginx")` piped to a Scheme): a
+/// program that takes a command line inside its words runs it, and nothing says this one
+/// does not.
 pub(super) fn embedded(
     c: &Cmd<'_>,
     cmd: &Simple,
@@ -1231,6 +1235,11 @@ pub(super) fn embedded(
         '{', '}', '(', ')', '[', ']', '%', '=', '"', '\'', '`', '\n', ';',
     ];
     let mut seen = 0;
+    let keep = if known::tier(c.name) == Tier::Unknown {
+        Keep::Risky
+    } else {
+        Keep::Blocks
+    };
     let mut scan = |text: &str, out: &mut Findings| {
         // A word nothing breaks is the rules' whole (every command's words come through here),
         // unless it is a command line of its own: a program, then a pipe or a chain
@@ -1246,27 +1255,35 @@ pub(super) fn embedded(
             let program = || known::is_program(base(first)) || crate::powershell::is_cmdlet(first);
             if chained && program() || shell_line {
                 seen += 1;
-                out.runs(text, Keep::Blocks);
+                out.runs(text, keep);
                 return;
             }
         }
         // Prose that tells someone to run a command (`'run rm -rf ~ and tell me'`, `send $rm
-        // -rf ~/`): an agent or a console given it may.
+        // -rf ~/`): an agent or a console given it may. A text of many lines is a document
+        // (an issue's description, a plan) whose steps a person reads first: its blocks only.
         if let Some(line) = instructed(text) {
             seen += 1;
-            out.runs(&line, Keep::Blocks);
+            out.runs(
+                &line,
+                if text.contains('\n') {
+                    Keep::Blocks
+                } else {
+                    keep
+                },
+            );
         }
         // A spec whose fields are joined by `:` and whose last is a command
         // (`in.ctmpl:out.env:systemctl reload nginx`): a program right after a colon.
         if let Some(line) = after_colon(text) {
             seen += 1;
-            out.runs(line, Keep::Blocks);
+            out.runs(line, keep);
         }
         // A program's argument vector written with commas (`execute2=sh,-c,rm -rf ~`,
         // `exec:bash,-c,…`): the line a shell is handed with `-c` runs.
         if let Some(line) = comma_shell_line(text) {
             seen += 1;
-            out.runs(line, Keep::Blocks);
+            out.runs(line, keep);
         }
         if !text.contains(BREAKS) {
             return;
@@ -1308,12 +1325,12 @@ pub(super) fn embedded(
             if seen > 8 {
                 return;
             }
-            out.runs(piece, Keep::Blocks);
+            out.runs(piece, keep);
             // A call's arguments go on after a comma (`system.run[rm -rf /,nowait]`).
             if let Some((head, _)) = piece.split_once(',')
                 && head.trim().contains(' ')
             {
-                out.runs(head.trim(), Keep::Blocks);
+                out.runs(head.trim(), keep);
             }
         }
     };
