@@ -8082,3 +8082,26 @@ fn a_carried_command_of_an_unmodelled_program_keeps_its_risks() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows only asked: one of the system's programs
+/// or libraries last, after what a program nobody models reads (`… build/statement.csv
+/// /usr/lib/systemd/systemd`, `patchelf … /usr/bin/bash`), is where its output goes; a program
+/// given to run (`--inetd /usr/sbin/efingerd -n`, `-- /bin/true`) and data under
+/// `/usr/share` are not blocked for it.
+#[test]
+fn a_system_program_written_last_after_inputs() {
+    let ctx = ctx();
+    for line in [
+        "acme convert -t bank build/statement.csv /usr/lib/systemd/systemd",
+        "acme-compile src/tool.pb --executable /usr/bin/ssh",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "acme-activate -l 0.0.0.0:79 --inetd /usr/sbin/efingerd -n",
+        "acme-jail -Mo --chroot build/rootfs -- /bin/true",
+        "sudo acme-render charts/sales.json /usr/share/backgrounds/sales.png",
+    ] {
+        assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

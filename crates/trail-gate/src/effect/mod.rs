@@ -771,7 +771,7 @@ fn table_written_last(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision>
             Verdict::Block,
             RuleId::DestroysCritical,
             format!(
-                "`{}` is given a boot file or a system table (`{word}`) last, after what it reads: that is where its output goes; it is never run",
+                "`{}` is given a boot file, a system table or one of the system's programs (`{word}`) last, after what it reads: that is where its output goes; it is never run",
                 c.name
             ),
             raw,

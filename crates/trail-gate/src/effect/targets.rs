@@ -615,12 +615,19 @@ pub(super) fn disk_after_inputs(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
     written_after_inputs(c, ctx, |w| target(w, ctx) == Some(Target::Device))
 }
 
-/// A boot file or one of the system's tables last among the operands, after an input
-/// (`kraken -i scans/p1.png /boot/grub/grub.cfg …`, `ocrd zip bag … -i ms-112 /etc/passwd`),
-/// as [`disk_after_inputs`] reads a disk there.
+/// A boot file, one of the system's tables or one of its programs last among the operands,
+/// after an input (`kraken -i scans/p1.png /boot/grub/grub.cfg …`, `ocrd zip bag … -i ms-112
+/// /etc/passwd`, `ofxstatement convert … build/statement.csv /usr/lib/systemd/systemd`), as
+/// [`disk_after_inputs`] reads a disk there.
 pub(super) fn table_after_inputs(c: &Cmd<'_>, ctx: &Context) -> Option<String> {
+    // A program named last is written only as the line's last word, not as a command to run
+    // (`--inetd /usr/sbin/efingerd -n`, `-- /bin/true`).
+    let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+    let written_last = |w: &str| words.last() == Some(&w) && !words.contains(&"--");
     written_after_inputs(c, ctx, |w| {
-        target(w, ctx) == Some(Target::Firmware) || system_table(w, ctx)
+        target(w, ctx) == Some(Target::Firmware)
+            || system_table(w, ctx)
+            || written_last(w) && system_program(w, ctx)
     })
 }
 
@@ -2057,6 +2064,31 @@ pub(super) fn system_table(word: &str, ctx: &Context) -> bool {
             && p.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| SYSTEM_TABLES.binary_search(&n).is_ok())
+    })
+}
+
+/// One of the system's own programs or libraries (`/usr/bin/ssh`, `/usr/lib/systemd/systemd`,
+/// `/lib/x86_64-linux-gnu/libc.so.6`): written over, the machine no longer starts or logs in.
+/// The data packages keep under `/usr/share` is a system file, not this.
+pub(super) fn system_program(word: &str, ctx: &Context) -> bool {
+    use std::path::Path;
+    let word = unclobbered(word.strip_prefix("file://").unwrap_or(word));
+    ctx.resolve(word).is_some_and(|p| {
+        let in_bin = p.parent().is_some_and(|d| {
+            ["/bin", "/sbin", "/usr/bin", "/usr/sbin"]
+                .iter()
+                .any(|b| d == Path::new(b))
+        });
+        let run_by_system = ["/usr/libexec", "/usr/lib/systemd", "/lib/systemd"]
+            .iter()
+            .any(|d| p.starts_with(d) && p != Path::new(d));
+        let library = ["/lib", "/lib64", "/usr/lib", "/usr/lib64"]
+            .iter()
+            .any(|d| p.starts_with(d))
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".so") || n.contains(".so."));
+        in_bin || run_by_system || library
     })
 }
 
