@@ -8105,3 +8105,31 @@ fn a_system_program_written_last_after_inputs() {
         assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by reading the labelled catastrophic rows allowed outright: a file of `/boot` named
+/// by a name only the shell knows (`-F /boot/vmlinuz-$(uname -r)`) is named all the same for
+/// a program nobody models, as its literal name is; written by its place, it is blocked.
+#[test]
+fn a_boot_file_named_by_the_shell_for_an_unmodelled_program() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-synth -ni -F /boot/vmlinuz-$(uname -r) sf2/a.sf2 assets/demo.mid",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "sudo acme-bench -i 0 -s 64m -f /boot/vmlinuz-$(uname -r)",
+            &ctx
+        )
+        .verdict,
+        Verdict::Block
+    );
+    assert_eq!(
+        evaluate("grep CONFIG_BPF /boot/config-$(uname -r)", &ctx).verdict,
+        Verdict::Allow
+    );
+}

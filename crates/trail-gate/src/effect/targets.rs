@@ -1352,14 +1352,21 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let recorder = recorder(c);
     let written = written_operands(c, ctx, recorder);
     let web = web_paths(c);
+    // A line that names its output here reads its other paths (`-c "/boot/config-$(uname
+    // -r)" -o build/kp`).
+    let unmodelled = super::super::known::tier(c.name) == super::super::known::Tier::Unknown
+        && !outputs_here(c, ctx);
     for (n, a) in c.args.iter().enumerate() {
         if web.contains(&n) {
             continue;
         }
         let last = written(n);
         let destined = destination == Some(n) && receives(a, ctx);
+        // For a program nobody models, a file of a directory that matters named by a name
+        // only the shell knows is named all the same (`-F /boot/vmlinuz-$(uname -r)`), unless
+        // the line says its output goes here.
         let Some(w) = word_text(a, ctx)
-            .or_else(|| dynamic_output(a, output_next))
+            .or_else(|| dynamic_output(a, output_next || unmodelled))
             .filter(|w| !excluded(w, &mut excluded_next))
         else {
             (output_next, named_next, into_next, option_next) = (false, false, false, false);
