@@ -8133,3 +8133,15 @@ fn a_boot_file_named_by_the_shell_for_an_unmodelled_program() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled catastrophic rows allowed outright: a Compose file written on
+/// the line mounts the host's root inside (`volumes: - /:/host`) and its `command:` deletes
+/// through that mount (`rm -rf /host/home/dev`): the home directory, whatever reads the file.
+#[test]
+fn a_documents_own_bind_mount_names_the_hosts_paths() {
+    let ctx = ctx();
+    let line = "printf 'services:\\n  cleanup:\\n    image: alpine\\n    volumes:\\n      - /:/host\\n    command: rm -rf /host/home/dev\\n' > docker-compose.yml && acme-ctl up";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "printf 'services:\\n  c:\\n    volumes:\\n      - ./data:/data\\n    command: rm -rf /data/cache\\n' > docker-compose.yml && acme-ctl up";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

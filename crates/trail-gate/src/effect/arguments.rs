@@ -483,6 +483,30 @@ fn only_a_variable(raw: &str) -> bool {
 /// blocked counts, as such values are also examples and documentation.
 pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
     let lines: Vec<&str> = text.lines().collect();
+    // The host's paths a document's own bind mounts put inside (a Compose file's `volumes: -
+    // /:/host` beside `command: rm -rf /host/home/dev`): its commands name them through there.
+    let mounts = document_mounts(&lines);
+    let mounted = |line: &str| -> String {
+        if mounts.is_empty() {
+            return line.to_string();
+        }
+        line.split(' ')
+            .map(|w| {
+                mounts
+                    .iter()
+                    .find_map(|(host, dest)| {
+                        let rest = w.strip_prefix(dest.as_str())?;
+                        (rest.is_empty() || rest.starts_with('/'))
+                            .then(|| format!("{}{rest}", host.trim_end_matches('/')))
+                    })
+                    .map_or_else(
+                        || w.to_string(),
+                        |p| if p.is_empty() { "/".to_string() } else { p },
+                    )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     for (i, line) in lines.iter().enumerate() {
         let Some((key, value)) = key_value(line) else {
             continue;
@@ -504,12 +528,42 @@ pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
             .map(|(_, v)| v.trim_matches(['[', ']']).replace(['"', '\'', ','], " "));
         match args {
             Some(args) if !value.contains(' ') => {
-                out.runs(&format!("{value} {args}"), Keep::Blocks);
+                out.runs(&mounted(&format!("{value} {args}")), Keep::Blocks);
             }
-            _ if value.contains(' ') => out.runs(value, Keep::Blocks),
+            _ if value.contains(' ') => out.runs(&mounted(value), Keep::Blocks),
             _ => {}
         }
     }
+}
+
+/// The bind mounts a document lists under a `volumes:` key (`- /:/host`, `- "/home/dev:/data:ro"`),
+/// as (host path, path inside); only an absolute host path, and a path inside longer than `/`.
+fn document_mounts(lines: &[&str]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut under: Option<usize> = None;
+    for line in lines {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim();
+        if body.trim_end_matches(':') == "volumes" && body.ends_with(':') {
+            under = Some(indent);
+            continue;
+        }
+        let Some(at) = under else { continue };
+        let Some(item) = body.strip_prefix("- ") else {
+            if !body.is_empty() && indent <= at {
+                under = None;
+            }
+            continue;
+        };
+        let item = item.trim().trim_matches(['"', '\'']);
+        if let Some((host, rest)) = item.split_once(':') {
+            let dest = rest.split(':').next().unwrap_or(rest);
+            if host.starts_with('/') && dest.starts_with('/') && dest.len() > 1 {
+                out.push((host.to_string(), dest.to_string()));
+            }
+        }
+    }
+    out
 }
 
 /// The settings of a configuration handed to a program nobody models that name an event's
