@@ -8145,3 +8145,23 @@ fn a_documents_own_bind_mount_names_the_hosts_paths() {
     let line = "printf 'services:\\n  c:\\n    volumes:\\n      - ./data:/data\\n    command: rm -rf /data/cache\\n' > docker-compose.yml && acme-ctl up";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by reading the labelled risky rows still allowed: a getter told which field of an
+/// entry to print by an option (`var get -item=password …`, `get --field api_token`) prints
+/// the secret; another field does not.
+#[test]
+fn a_getter_told_to_print_a_secret_field() {
+    let ctx = ctx();
+    for line in [
+        "acme var get -item=password jobs/web/db",
+        "acme get --field api_token prod",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme var get -item=username jobs/web/db",
+        "acme get --field region prod",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

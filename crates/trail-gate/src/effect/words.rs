@@ -2552,6 +2552,33 @@ fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
             w.contains('.')
                 && w.rsplit('.').next().is_some_and(|last| SECRETS.contains(&last.to_ascii_lowercase().as_str()))
         })
+        // Or an option's value that names one as a field's name (`var get -item=password`,
+        // `--field api_token`): which value of the entry is printed.
+        || option_values(c).any(|v| {
+            v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+                && parts(v).last().is_some_and(|p| SECRETS.contains(&p.as_str()))
+        })
+}
+
+/// The values options are given, joined (`-item=password`) or as the next word (`--field
+/// password`).
+fn option_values<'c>(c: &'c Cmd<'_>) -> impl Iterator<Item = &'c str> {
+    let words: Vec<&'c str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if !w.starts_with('-') || *w == "--" {
+            continue;
+        }
+        match w.split_once('=') {
+            Some((_, v)) => out.push(v),
+            None => {
+                if let Some(next) = words.get(i + 1).filter(|n| !n.starts_with('-')) {
+                    out.push(*next);
+                }
+            }
+        }
+    }
+    out.into_iter()
 }
 
 /// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
