@@ -8165,3 +8165,25 @@ fn a_getter_told_to_print_a_secret_field() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a program nobody models pointed at
+/// a host named for production (`-h db-prod-01.corp.example`, `--url
+/// tcp://mq-prod.acme.example:61616`, a DSN's `host=pg-prod.acme.internal`) acts on what
+/// people use; a word that only contains the letters (`product`) names no production.
+#[test]
+fn a_host_named_for_production() {
+    let ctx = ctx();
+    for line in [
+        "acme-bench -c 500 -T 3600 -h db-prod-01.corp.example -U app appdb",
+        "acme-mq producer --url tcp://mq-prod.acme.example:61616 --destination queue://payments",
+        "acme-load --pg_dsn 'dbi:Pg:dbname=erp;host=pg-prod.acme.internal' --pg_user erp",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-bench -c 5 -h db.product.example.com appdb",
+        "acme-bench -c 5 -h db-staging.corp.example appdb",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

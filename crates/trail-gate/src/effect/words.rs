@@ -1075,7 +1075,7 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
                 .is_some_and(|p| words[p].starts_with('-') && !words[p].contains('='));
             (bare && !after_flag).then(|| w.to_string())
         });
-    let named = operand.or_else(|| {
+    let named = operand.or_else(|| production_host(&words)).or_else(|| {
         words.iter().enumerate().find_map(|(i, w)| {
             let flag = w.strip_prefix('-')?;
             let (name, value) = match flag.split_once('=') {
@@ -1093,6 +1093,38 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
     (!looks(c)).then_some(Verb {
         word: named,
         class: Class::Production,
+    })
+}
+
+/// A host named for production among the words, wherever it stands: a URL's, `user@host`'s,
+/// an option's value or a setting's (`-h db-prod-01.corp.example`, `--url
+/// tcp://mq-prod.acme.example:61616`, `host=pg-prod.acme.internal`): a label of its name says
+/// `prod`, `production` or `prd` as a word of its own (not `product`).
+fn production_host(words: &[&str]) -> Option<String> {
+    words.iter().find_map(|w| {
+        let value = w
+            .trim_matches(['"', '\''])
+            .rsplit(['=', ';', ','])
+            .find(|v| !v.is_empty())?;
+        let host = value.split_once("://").map_or(value, |(_, rest)| rest);
+        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+        let host = host.split(['/', ':', '?']).next().unwrap_or(host);
+        let labels: Vec<&str> = host.split('.').collect();
+        let domain = labels.len() >= 3
+            && labels.iter().all(|l| {
+                !l.is_empty()
+                    && l.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            })
+            && labels
+                .last()
+                .is_some_and(|t| t.bytes().all(|b| b.is_ascii_lowercase()));
+        let prod = labels[..labels.len() - 1].iter().any(|l| {
+            parts(l)
+                .iter()
+                .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"))
+        });
+        (domain && prod).then(|| host.to_string())
     })
 }
 
