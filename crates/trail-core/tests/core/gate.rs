@@ -8187,3 +8187,26 @@ fn a_host_named_for_production() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a program nobody models given a
+/// file of the project and another machine, both as operands (`acme-send
+/// PACS@pacs.hospital.example:104 data/ct001.dcm`, `-a pfms.example.com … build/inventory.data`),
+/// sends it there; a zone checked by its host's name, an app's reversed name and a dry run
+/// send nothing.
+#[test]
+fn a_project_file_beside_another_machine_is_sent_there() {
+    let ctx = ctx();
+    for line in [
+        "acme-send PACS@pacs.hospital.example:104 data/ct001.dcm",
+        "acme-client -a pfms.example.com -p 41121 build/reports/inventory.data",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-checkzone acme.example zones/acme.example.zone",
+        "acme-trace -U -f com.acme.app scripts/trace-http.js",
+        "acme-send --dry-run pacs.hospital.example data/ct001.dcm",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

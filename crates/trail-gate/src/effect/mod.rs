@@ -321,7 +321,7 @@ fn unmodelled_acts(
         flashes_this_machine(c, layer, raw).or_else(|| restores_this_machine(c, layer, raw)),
     );
     out.extend(joins_a_controller(c, raw));
-    out.extend(copies_to_another_machine(c, raw));
+    out.extend(copies_to_another_machine(c, raw).or_else(|| sends_to_a_host(c, ctx, raw)));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
     out.extend(flashes_a_board(c, raw));
     out.extend(handed_a_running_process(c, ctx, raw));
@@ -448,6 +448,66 @@ fn copies_to_another_machine(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             raw,
         )
     })
+}
+
+/// The project's files handed over beside another machine, both as operands (`storescu
+/// pacs.hospital.internal 104 data/ct.dcm`, `dcmsnd PACS@pacs.example:104 data/ct001.dcm`,
+/// `mailman inject -f build/newsletter.eml announce@lists.acme.com`): what is given is sent
+/// there. Not when the command only looks, says what comes in, or names its output here.
+fn sends_to_a_host(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+    // An operand: not a flag, nor the value a bare flag before it takes.
+    let operand = |i: usize| {
+        !words[i].starts_with('-')
+            && i.checked_sub(1)
+                .is_none_or(|p| !words[p].starts_with('-') || words[p].contains('='))
+    };
+    // A host by its name, not a reversed one naming an app (`com.acme.app`), nor an image's
+    // or a URL's (a registry's `ghcr.io/acme/api:2.4`).
+    let host = (0..words.len()).map(|i| words[i]).find(|w| {
+        let h = w.rsplit_once('@').map_or(*w, |(_, h)| h);
+        let h = h.split(':').next().unwrap_or(h);
+        targets::names_host(h)
+            && !w.contains("://")
+            && !h.contains('/')
+            && !matches!(h.split('.').next(), Some("com" | "org" | "net" | "io"))
+    })?;
+    let host_name = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host_name = host_name.split(':').next().unwrap_or(host_name);
+    // A file of the project by its path, not one named for the host (`zones/acme.example.zone`
+    // is that host's zone, checked here).
+    let given = (0..words.len())
+        .filter(|&i| operand(i))
+        .map(|i| words[i])
+        .find(|w| {
+            !w.contains([':', '@'])
+                && !w.contains(host_name)
+                && w.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    stem.contains('/')
+                        && !ext.is_empty()
+                        && ext.len() <= 5
+                        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                })
+                && matches!(ctx.classify(w), super::Place::Inside | super::Place::Tmp)
+        })?;
+    let inbound = words.iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "download" | "get" | "pull" | "fetch" | "retrieve" | "restore" | "clone" | "query"
+        )
+    });
+    if inbound || words::looks(c) || words::shows_only(c) || targets::outputs_here(c, ctx) {
+        return None;
+    }
+    Some(decide(
+        Verdict::Junction,
+        RuleId::CopyToRemote,
+        format!(
+            "`{}` is given the project's `{given}` beside another machine (`{host}`): it is sent there, and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// A program trail knows as one that handles data or runs code it is given: a script it runs
