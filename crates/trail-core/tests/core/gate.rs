@@ -8199,6 +8199,7 @@ fn a_project_file_beside_another_machine_is_sent_there() {
     for line in [
         "acme-send PACS@pacs.hospital.example:104 data/ct001.dcm",
         "acme-client -a pfms.example.com -p 41121 build/reports/inventory.data",
+        "acme-copy build/vm1.raw nbd://storage01.example.com/vm1",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
@@ -8206,6 +8207,7 @@ fn a_project_file_beside_another_machine_is_sent_there() {
         "acme-checkzone acme.example zones/acme.example.zone",
         "acme-trace -U -f com.acme.app scripts/trace-http.js",
         "acme-send --dry-run pacs.hospital.example data/ct001.dcm",
+        "acme-forge script script/Deploy.s.sol --rpc-url https://sepolia.drpc.org",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }

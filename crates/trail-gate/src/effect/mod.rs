@@ -464,16 +464,26 @@ fn sends_to_a_host(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     };
     // A host by its name, not a reversed one naming an app (`com.acme.app`), nor an image's
     // or a URL's (a registry's `ghcr.io/acme/api:2.4`).
-    let host = (0..words.len()).map(|i| words[i]).find(|w| {
-        let h = w.rsplit_once('@').map_or(*w, |(_, h)| h);
-        let h = h.split(':').next().unwrap_or(h);
-        targets::names_host(h)
-            && !w.contains("://")
-            && !h.contains('/')
-            && !matches!(h.split('.').next(), Some("com" | "org" | "net" | "io"))
+    // Or another machine's address last, where a copy's destination goes (`nbdcopy
+    // build/vm1.raw nbd://storage01.example.com/vm1`, `wput dist/app.tar.gz
+    // ftp://deploy@ftp.example.com/releases/`).
+    let last_url = words
+        .last()
+        .filter(|w| targets::names_host(w) && w.contains("://") && operand(words.len() - 1))
+        .copied();
+    let host = last_url.or_else(|| {
+        (0..words.len()).map(|i| words[i]).find(|w| {
+            let h = w.rsplit_once('@').map_or(*w, |(_, h)| h);
+            let h = h.split(':').next().unwrap_or(h);
+            targets::names_host(h)
+                && !w.contains("://")
+                && !h.contains('/')
+                && !matches!(h.split('.').next(), Some("com" | "org" | "net" | "io"))
+        })
     })?;
-    let host_name = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host_name = host_name.split(':').next().unwrap_or(host_name);
+    let host_name = host.split_once("://").map_or(host, |(_, rest)| rest);
+    let host_name = host_name.rsplit_once('@').map_or(host_name, |(_, h)| h);
+    let host_name = host_name.split([':', '/']).next().unwrap_or(host_name);
     // A file of the project by its path, not one named for the host (`zones/acme.example.zone`
     // is that host's zone, checked here).
     let given = (0..words.len())
