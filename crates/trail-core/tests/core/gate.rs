@@ -527,6 +527,10 @@ struct Tally {
     /// Labelled block or junction / and stopped (block or junction).
     risky: usize,
     stopped: usize,
+    /// Labelled junction alone / and stopped: issue 20's "risky stopped", which leaves out the
+    /// catastrophic rows `blocked` already counts.
+    junction: usize,
+    junction_stopped: usize,
     /// Stopped by the gate / and labelled risky (precision of stopping).
     said_stop: usize,
     said_stop_right: usize,
@@ -550,6 +554,10 @@ impl Tally {
             self.risky += 1;
             self.stopped += usize::from(got >= Verdict::Junction);
         }
+        if want == Verdict::Junction {
+            self.junction += 1;
+            self.junction_stopped += usize::from(got >= Verdict::Junction);
+        }
         if got >= Verdict::Junction {
             self.said_stop += 1;
             self.said_stop_right += usize::from(want >= Verdict::Junction);
@@ -567,6 +575,8 @@ impl Tally {
         self.blocked += o.blocked;
         self.risky += o.risky;
         self.stopped += o.stopped;
+        self.junction += o.junction;
+        self.junction_stopped += o.junction_stopped;
         self.said_stop += o.said_stop;
         self.said_stop_right += o.said_stop_right;
         self.safe += o.safe;
@@ -630,28 +640,32 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
         }
     }
     let mut all = Tally::default();
+    // riskR: risky rows (labelled junction) stopped, the issue's figure; stopR: risky or
+    // catastrophic rows stopped.
     println!(
-        "{:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7}",
-        "family", "rows", "exact", "blockR", "stopR", "stopP", "allowR"
+        "{:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "family", "rows", "exact", "blockR", "riskR", "stopR", "stopP", "allowR"
     );
     for (f, t) in &fams {
         all.merge(t);
         println!(
-            "{f:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7}",
+            "{f:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7}",
             t.rows,
             ratio(t.exact, t.rows),
             ratio(t.blocked, t.block),
+            ratio(t.junction_stopped, t.junction),
             ratio(t.stopped, t.risky),
             ratio(t.said_stop_right, t.said_stop),
             ratio(t.allowed, t.safe),
         );
     }
     println!(
-        "{:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7}",
+        "{:<20} {:>4} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7}",
         "ALL",
         all.rows,
         ratio(all.exact, all.rows),
         ratio(all.blocked, all.block),
+        ratio(all.junction_stopped, all.junction),
         ratio(all.stopped, all.risky),
         ratio(all.said_stop_right, all.said_stop),
         ratio(all.allowed, all.safe),
@@ -666,7 +680,7 @@ fn measure(files: &[&str]) -> (std::collections::BTreeMap<String, Tally>, Tally)
     let mut worst: Vec<(&String, &Tally)> = fams.iter().collect();
     let score = |t: &Tally| {
         let r = |n: usize, d: usize| if d == 0 { 1.0 } else { n as f64 / d as f64 };
-        r(t.stopped, t.risky)
+        r(t.junction_stopped, t.junction)
             .min(r(t.allowed, t.safe))
             .min(r(t.blocked, t.block))
     };
@@ -1721,6 +1735,17 @@ fn new_families_sealed81_part() {
 #[ignore = "sealed material: run deliberately, see the doc comment"]
 fn new_families_sealed82_part() {
     let (_, all) = measure(&["gate-families-sealed82.tsv"]);
+    assert!(all.rows > 0);
+}
+
+/// An eighty-third sealed part (2026-12-05): 288 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at e263a7d (blocked
+/// 0.94, risky stopped 0.83, safe allowed 0.98, none of 72 catastrophic allowed outright):
+/// `cargo test -p trail-core --test core gate::new_families_sealed83 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed83_part() {
+    let (_, all) = measure(&["gate-families-sealed83.tsv"]);
     assert!(all.rows > 0);
 }
 
