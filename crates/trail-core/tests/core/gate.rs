@@ -8237,3 +8237,21 @@ fn a_project_file_beside_another_machine_is_sent_there() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 83rd sealed part: a program named for logging (`upslog`, `remote_syslog`)
+/// writes its log; the name does not say it only reads, as `…list` or `…status` does, so the
+/// log file it is given outside the project is its output.
+#[test]
+fn a_program_named_for_logging_writes_its_log() {
+    let ctx = ctx();
+    for line in [
+        "acmelog -s myups@localhost -l /home/dev/ups.log -i 10",
+        "acmelog -s myups@localhost -l /srv/www/html/ups.log",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acmelog -s myups@localhost -l build/ups.log", &ctx).verdict,
+        Verdict::Allow
+    );
+}

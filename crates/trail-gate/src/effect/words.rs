@@ -2057,9 +2057,7 @@ fn name_acts(name: &str) -> bool {
 /// (`klist`, `pcrread`, `listnetworks`, `smart-log`). `rest` is the least the noun may be, so
 /// that `listen` is not `list` + `en`.
 fn joined_reading(word: &str, rest: usize) -> bool {
-    const ENDS: &[&str] = &[
-        "list", "info", "show", "read", "stat", "stats", "status", "log",
-    ];
+    const ENDS: &[&str] = &["list", "info", "show", "read", "stat", "stats", "status"];
     const STARTS: &[&str] = &["list", "show", "get", "print", "dump", "query"];
     let ps = parts(word);
     ps.len() > 1 && ps.iter().any(|p| LOOKS.contains(&p.as_str()))
