@@ -8255,3 +8255,19 @@ fn a_program_named_for_logging_writes_its_log() {
         Verdict::Allow
     );
 }
+
+/// Found by the 83rd sealed part: a program nobody models handed, as an operand of its own, a
+/// variable named as a command (`acme-run-headless "$UI_TEST_CMD"`) runs whatever it holds,
+/// known only when it runs; a variable named for data is a value.
+#[test]
+fn a_command_variable_handed_as_an_operand() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-run-headless \"$UI_TEST_CMD\"", &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-run-headless \"$UI_TEST_NAME\"", &ctx).verdict,
+        Verdict::Allow
+    );
+}

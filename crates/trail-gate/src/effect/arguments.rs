@@ -390,7 +390,15 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
         match t.split_once('=') {
             // An option's value, or a setting's (`-engine "cmd=$ENGINE_CMD"`).
             Some((_, v)) => code_name(v),
-            None => t.starts_with('-') && args.get(i + 1).is_some_and(|v| code_name(&v.raw)),
+            None => {
+                t.starts_with('-') && args.get(i + 1).is_some_and(|v| code_name(&v.raw))
+                    // Or an operand of its own (`dogtail-run-headless-next "$UI_TEST_CMD"`):
+                    // the program is handed the command to run.
+                    || code_name(&a.raw)
+                        && i.checked_sub(1).is_none_or(|p| {
+                            !args[p].text.as_deref().is_some_and(|f| f.starts_with('-'))
+                        })
+            }
         }
     });
     if found {
