@@ -8271,3 +8271,23 @@ fn a_command_variable_handed_as_an_operand() {
         Verdict::Allow
     );
 }
+
+/// Found by the 83rd sealed part: a flag that reads or writes a setting, given a secret's name
+/// as the setting (`--config-read api_key`, `--config-write api_key=…`), prints or changes the
+/// secret; another setting is the program's business.
+#[test]
+fn a_setting_flag_given_a_secrets_name() {
+    let ctx = ctx();
+    for line in [
+        "acme-cli --config-read api_key",
+        "acme-cli --config-write api_key=waka_0f3e2a71",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cli --config-read hide_file_names",
+        "acme-cli --config-write hide_file_names=true",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -671,6 +671,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| floods(c))
         .or_else(|| method_verb(c))
         .or_else(|| flag_verb(c))
+        .or_else(|| secret_field_flag(c))
         .or_else(|| credential_flag(c))
         .or_else(|| console_verb(c))
         .or_else(|| act_option(c))
@@ -1125,6 +1126,47 @@ fn production_host(words: &[&str]) -> Option<String> {
                 .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"))
         });
         (domain && prod).then(|| host.to_string())
+    })
+}
+
+/// A flag that reads or writes a setting given a secret's name as the setting
+/// (`--config-read api_key` prints the key; `--config-write api_key=…` sets one): the flag's
+/// verb, done to the secret.
+fn secret_field_flag(c: &Cmd<'_>) -> Option<Verb> {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        let flag = w.strip_prefix("--")?;
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, v),
+            None => (flag, *words.get(i + 1).filter(|n| !n.starts_with('-'))?),
+        };
+        // The setting's name: alone (`api_key`) or before its new value (`api_key=…`).
+        let key = value.split('=').next().unwrap_or(value);
+        let secret = !key.is_empty()
+            && key.bytes().all(|b| {
+                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.')
+            })
+            && parts(key)
+                .last()
+                .is_some_and(|p| SECRETS.contains(&p.as_str()) || p == "key")
+            && parts(key)
+                .iter()
+                .any(|p| SECRETS.contains(&p.as_str()) || p == "api");
+        if !secret {
+            return None;
+        }
+        let ps = parts(name);
+        let class = if ps.iter().any(|p| PRINTS.contains(&p.as_str())) && !value.contains('=') {
+            Class::Reveals
+        } else if ps.iter().any(|p| matches!(p.as_str(), "write" | "set")) && value.contains('=') {
+            Class::Changes
+        } else {
+            return None;
+        };
+        Some(Verb {
+            word: format!("{w} {key}"),
+            class,
+        })
     })
 }
 
