@@ -8291,3 +8291,27 @@ fn a_setting_flag_given_a_secrets_name() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 83rd sealed part: a switch that names who it lets in from elsewhere
+/// (`--remote-clients`, `--remote-access`) opens the service to other machines, as
+/// `--allow-remote` does; a switch that names a remote to reach does not.
+#[test]
+fn a_switch_naming_who_it_lets_in_from_elsewhere() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-relay --as-server --remote-clients --port 25 --spool-dir build/spool",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-relay --remote-name origin --spool-dir build/spool",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

@@ -298,12 +298,16 @@ fn remote_allowed(words: &[&str], i: usize) -> bool {
         None => (w, words.get(i + 1).is_some_and(|v| truthy(v))),
     };
     let ps = super::words::parts(key.trim_start_matches('-'));
-    on && ps
-        .iter()
-        .any(|p| matches!(p.as_str(), "allow" | "accept" | "enable"))
-        && ps
+    let remote = |p: &String| matches!(p.as_str(), "remote" | "external" | "wan");
+    // Or a switch that names who it lets in from elsewhere (`--remote-clients`,
+    // `--remote-access`, `--external-connections`).
+    let admitted = matches!(ps.as_slice(), [r, who] if remote(r)
+        && matches!(who.as_str(), "clients" | "connections" | "access" | "hosts" | "peers"));
+    on && (admitted
+        || ps
             .iter()
-            .any(|p| matches!(p.as_str(), "remote" | "external" | "wan"))
+            .any(|p| matches!(p.as_str(), "allow" | "accept" | "enable"))
+            && ps.iter().any(remote))
 }
 
 /// A server told to run the code its clients send (`mb --port 2525 --allowInjection`,
