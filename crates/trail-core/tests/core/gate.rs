@@ -8315,3 +8315,23 @@ fn a_switch_naming_who_it_lets_in_from_elsewhere() {
         Verdict::Allow
     );
 }
+
+/// Found by the 83rd sealed part: a device firmware update's package is an archive (`dfu
+/// serial --package build/zmk-dfu.zip -p /dev/ttyACM0`): handed beside a board's port, the
+/// board is rewritten, as with a `.hex`; an archive without a firmware update is data.
+#[test]
+fn a_dfu_package_beside_a_boards_port() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-nrfutil dfu serial --package build/zmk-dfu.zip -p /dev/ttyACM0 -b 115200",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-logger --save build/logs.zip -p /dev/ttyACM0", &ctx).verdict,
+        Verdict::Allow
+    );
+}

@@ -374,12 +374,20 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         .iter()
         .any(|p| w.starts_with(p))
     });
+    // A device firmware update's package is an archive (`dfu serial --package
+    // build/zmk-dfu.zip`): the words say it is one.
+    let dfu = c.words().any(|w| {
+        words::parts(w.trim_start_matches('-'))
+            .iter()
+            .any(|p| p == "dfu")
+    });
     let image = c.args.iter().find_map(|a| {
         let t = a.text.as_deref()?;
         (!t.starts_with(['-', '/', '~'])
-            && std::path::Path::new(t)
-                .extension()
-                .is_some_and(|e| targets::firmware_or_disk_image(&e.to_string_lossy())))
+            && std::path::Path::new(t).extension().is_some_and(|e| {
+                let e = e.to_string_lossy();
+                targets::firmware_or_disk_image(&e) || dfu && e.eq_ignore_ascii_case("zip")
+            }))
         .then_some(t)
     })?;
     let reads = c.words().any(|w| {
