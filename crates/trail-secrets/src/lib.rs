@@ -67,6 +67,7 @@
 use trail_base::{fsutil, text};
 
 mod fragment;
+mod joined;
 pub mod key;
 pub mod machine;
 mod nearby;

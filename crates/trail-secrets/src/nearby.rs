@@ -112,6 +112,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "recovery-code",
         "Your recovery codes:\n3f9c2-8d1ab\n77e0d-c4a19\n0b6e5-a2f83\n9d41c-5e7b0\nKeep them somewhere safe.",
     ),
+    (
+        "joined-literal-key",
+        "const currencyApiKey =\n  'cur_live_MZyKoDC4Td9PrdXJwM' +\n  'hOTt4uJFkChYeJZwZQEIsH';",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -131,6 +135,7 @@ const WORDED: usize = 13;
 const TIMED: usize = 14;
 const FRAGMENT: usize = 15;
 const RECOVERY: usize = 16;
+const JOINED: usize = 17;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -227,6 +232,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (timed_url_tokens(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
+        (crate::joined::keys(text), JOINED),
     ] {
         for span in spans {
             push_new(out, span, scanner);

@@ -5012,3 +5012,17 @@ fn a_tagged_value_in_a_public_field() {
     let text = "{\"PrivateKey\": \"privkey:b14e07794fa30567ee668777f01abb856a6c503a3e424fbb0ddf26215092af70\"}";
     assert!(!redact(text).0.contains("b14e0779"), "{}", redact(text).0);
 }
+
+/// Found by the 84th sealed part (after its first run): a key split across literals joined
+/// with `+`, as a formatter wraps a long string, is judged joined under the name it is
+/// assigned to, and every piece is redacted; a message built from pieces is no key.
+#[test]
+fn a_key_split_across_joined_literals() {
+    let text = "const deepinfraToken =\n  'wltQ7DM9NmJSjoy1zc' +\n  'AXQgToO2Lk7989';\n";
+    let (out, _) = redact(text);
+    for piece in ["wltQ7DM9NmJSjoy1zc", "AXQgToO2Lk7989"] {
+        assert!(!out.contains(piece), "{out}");
+    }
+    let clean = "const greeting =\n  'Hello, ' +\n  'world';\nconst tokenHelp = 'Paste your ' + 'token here';\n";
+    assert_eq!(redact(clean).0, clean);
+}
