@@ -962,6 +962,9 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
         || !v.bytes().any(|c| c.is_ascii_alphabetic())
         || inner.contains(['$', '\\', '<', '>', ':', '=', '(', ')', ','])
         || inner.contains('/') && !base64_with_slashes(inner)
+        // A slash percent-encoded is a path's or a scope's (`%2F20261205%2Fdefault%2Fs3%2F…`).
+        || inner.contains("%2F")
+        || inner.contains("%2f")
         || v.starts_with(|c: char| !c.is_ascii_alphanumeric() && !".~^+!#%*_-".contains(c))
     {
         return false;

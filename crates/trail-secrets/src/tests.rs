@@ -5026,3 +5026,12 @@ fn a_key_split_across_joined_literals() {
     let clean = "const greeting =\n  'Hello, ' +\n  'world';\nconst tokenHelp = 'Paste your ' + 'token here';\n";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 84th sealed part (its one false positive): a presigned URL whose credential
+/// was masked (`X-Amz-Credential=REDACTED%2F20261205%2Fdefault%2Fs3%2Faws4_request`) keeps
+/// its scope, a path with its slashes percent-encoded, not a value a generator wrote.
+#[test]
+fn a_percent_encoded_path_beside_a_credentials_name() {
+    let clean = "https://eu2.storage.example.com/b/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=REDACTED%2F20261205%2Fdefault%2Fs3%2Faws4_request&X-Amz-Date=20261205T101500Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=REDACTED";
+    assert_eq!(redact(clean).0, clean);
+}
