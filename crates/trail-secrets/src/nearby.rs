@@ -225,10 +225,9 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
             push_new(out, span, WORDED);
         }
     }
-    for span in generated_in_prose(text) {
-        push_new(out, span, ALONE);
-    }
     for (spans, scanner) in [
+        (generated_in_prose(text), ALONE),
+        (id_secret_pairs(text), ALONE),
         (timed_url_tokens(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
@@ -3438,6 +3437,43 @@ fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
             {
                 out.push((start + at + off, start + at + off + v.len()));
             }
+        }
+    }
+    out
+}
+
+/// A key's id and its secret written as one word, `<uuid>:<hex>` (a chat's `here's the key:
+/// 18fc72cf-…:0f3390b2…`, a table cell, a comment): a UUID alone is a record's id, but joined
+/// to 32 or more random hex digits it is what a service issues as a key. The whole word goes.
+fn id_secret_pairs(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    // A UUID is 36 characters, then the colon and 32 hex digits.
+    if b.len() < 69 || !text.contains(':') {
+        return out;
+    }
+    for (colon, _) in text.match_indices(':') {
+        let Some(id) = colon.checked_sub(36).and_then(|s| text.get(s..colon)) else {
+            continue;
+        };
+        let start = colon - 36;
+        let alone_before =
+            start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'-');
+        let secret_len = b[colon + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
+        let end = colon + 1 + secret_len;
+        let alone_after = b
+            .get(end)
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_')));
+        if alone_before
+            && alone_after
+            && plausible::is_uuid(id)
+            && secret_len >= 32
+            && uniform_random(&text[colon + 1..end])
+        {
+            out.push((start, end));
         }
     }
     out

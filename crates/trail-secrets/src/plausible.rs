@@ -1438,6 +1438,11 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     if names_itself_public(value) {
         return false;
     }
+    // A prefix before two UUIDs is a key's id and its secret drawn together (`luma-<uuid>-
+    // <uuid>`); one UUID is a record's id (`order-<uuid>`).
+    if uuids_in(value) >= 2 {
+        return true;
+    }
     if contains_uuid(value) || ulid_like(body) {
         return false;
     }
@@ -1476,6 +1481,21 @@ fn wordy(body: &str) -> bool {
 }
 
 /// Whether a UUID (`8-4-4-4-12` hex) sits anywhere in `v`.
+/// How many UUIDs `v` holds, none overlapping.
+fn uuids_in(v: &str) -> usize {
+    let b = v.as_bytes();
+    let (mut n, mut i) = (0, 0);
+    while i + 36 <= b.len() {
+        if std::str::from_utf8(&b[i..i + 36]).is_ok_and(is_uuid) {
+            n += 1;
+            i += 36;
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
+
 fn contains_uuid(v: &str) -> bool {
     v.as_bytes()
         .windows(36)

@@ -5035,3 +5035,39 @@ fn a_percent_encoded_path_beside_a_credentials_name() {
     let clean = "https://eu2.storage.example.com/b/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=REDACTED%2F20261205%2Fdefault%2Fs3%2Faws4_request&X-Amz-Date=20261205T101500Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=REDACTED";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 84th sealed part (after its first run): a prefix before two UUIDs (`luma-<uuid>-
+/// <uuid>`) is a key's id and secret drawn together; a prefix before one UUID is a record's
+/// id.
+#[test]
+fn a_prefix_before_two_uuids() {
+    let key = "luma-6a7887dd-454d-437a-a2db-cee0a9c2e3bb-e570c964-e292-490a-a7c5-6e9e7fec567a";
+    let text = format!("const c = new Client('{key}', {{ app: 'x' }});");
+    assert!(!redact(&text).0.contains(key), "{}", redact(&text).0);
+    let clean = "order: order-6a7887dd-454d-437a-a2db-cee0a9c2e3bb shipped";
+    assert_eq!(redact(clean).0, clean);
+}
+
+/// Found by the 84th sealed part (after its first run): a key's id and secret written as one
+/// word, `<uuid>:<32 hex>`, in a chat line, a comment or a table cell; a UUID alone, or two
+/// joined, are ids.
+#[test]
+fn an_id_and_secret_joined_by_a_colon() {
+    let key = "18fc72cf-c933-4b2d-959b-2f61451436e0:0f3390b20be3bc786912e9c22b5bc671";
+    for text in [
+        format!("[09:47] kofi: here's the key for the staging box: {key}"),
+        format!("| svc | prod | {key} |"),
+    ] {
+        assert!(
+            !redact(&text).0.contains("0f3390b20be3bc786912e9c22b5bc671"),
+            "{}",
+            redact(&text).0
+        );
+    }
+    for clean in [
+        "job 18fc72cf-c933-4b2d-959b-2f61451436e0 finished",
+        "link 18fc72cf-c933-4b2d-959b-2f61451436e0:6a7887dd-454d-437a-a2db-cee0a9c2e3bb",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
