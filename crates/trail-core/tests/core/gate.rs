@@ -8335,3 +8335,21 @@ fn a_dfu_package_beside_a_boards_port() {
         Verdict::Allow
     );
 }
+
+/// Found by reading the labelled risky rows still allowed: `enable` said to a program nobody
+/// models changes what runs (`connmanctl enable offline`, `omz plugin enable git`), as
+/// `disable` stops it; and what a generator is told to make is a name, not a verb
+/// (`rails generate migration EnablePgvector`, from the ordinary agent commands).
+#[test]
+fn enable_changes_and_a_generators_name_is_no_verb() {
+    let ctx = ctx();
+    for line in ["acme-ctl enable offline", "acme plugin enable git docker"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme generate migration EnablePgvector",
+        "acme g scaffold DeleteUsers",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -202,8 +202,8 @@ const STOPS: &[&str] = &[
 const CHANGES: &[&str] = &[
     // A configuration made true of the machines it names (`colmena apply --on @prod`, `bw
     // apply web01`, `flavours apply THEME`); with `--dry-run` or `--noop`, only shown.
-    "apply", "approve", "grant", "modify", "passwd", "put", "rotate", "scale", "set", "toggle",
-    "trust", "unlock",
+    "apply", "approve", "enable", "grant", "modify", "passwd", "put", "rotate", "scale", "set",
+    "toggle", "trust", "unlock",
 ];
 
 const REACHES: &[&str] = &[
@@ -2412,7 +2412,9 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         });
     }
     for (i, (w, part)) in all.iter().enumerate() {
-        if LOOKS.contains(&part.as_str()) {
+        // What a generator is told to make is named after it: a name written into the
+        // project, not a verb said to the program.
+        if LOOKS.contains(&part.as_str()) || matches!(part.as_str(), "generate" | "scaffold") {
             return None;
         }
         match classify_form(part) {
@@ -2723,6 +2725,11 @@ fn camel(word: &str) -> bool {
 fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
     let mut after_flag = false;
     for w in c.words() {
+        // What a generator is told to make is named after it (`generate migration
+        // EnablePgvector`): a name written into the project, not a method called.
+        if matches!(w, "generate" | "g" | "scaffold") {
+            return None;
+        }
         if w.starts_with('-') {
             after_flag = !w.contains('=');
             continue;
