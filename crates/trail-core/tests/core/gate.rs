@@ -8353,3 +8353,19 @@ fn enable_changes_and_a_generators_name_is_no_verb() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reading the labelled risky rows still allowed: a safety margin set to none
+/// (`maintenance run --full --safety=none`) is a safeguard switched off, as `verify=false`
+/// is; set to full it stays.
+#[test]
+fn a_safety_margin_set_to_none() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-backup maintenance run --full --safety=none", &ctx).verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-backup maintenance run --full --safety=full", &ctx).verdict,
+        Verdict::Allow
+    );
+}

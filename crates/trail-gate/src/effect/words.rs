@@ -1440,6 +1440,9 @@ const SAFEGUARDS: &[&str] = &[
     "apparmor",
     "audit",
     "sandbox",
+    "safety",
+    "safeguard",
+    "safeguards",
 ];
 
 /// What goes around a safeguard, set to on (`auth-anonymous=1`, `insecure=true`).
