@@ -1243,11 +1243,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "cli-login-token",
         // A command-line login's positional argument: `wandb login KEY`, `ngrok config
         // add-authtoken TOKEN`, `fly auth token`'s output pasted back, an account authorised
-        // with an id and a key (`b2 account authorize KEY_ID KEY`). The argument is judged
+        // with an id and a key (`b2 account authorize KEY_ID KEY`), a key stored under a
+        // profile's name (`snapi profile add prod KEY`). The argument is judged
         // by its shape (long, random), as nothing names it.
         // The flags it skips are kept (`name`): after one that names an identifier
         // (`--service-key-id UUID`), the argument is that flag's value, not a token.
-        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)"#,
+        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)|(?-u:\b)(?:profiles?|credentials?)[ \t]+(?:add|set|save|create)[ \t]+[A-Za-z0-9_.@-]{1,40}[ \t]+\\?["']?(?P<secret3>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
         example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
         // Each word as the regex needs it, a blank after it: `SLACK_TOKEN=…` and
         // `hook_event_name` compile nothing (every PostToolUse of a secret-heavy output did).
@@ -1264,6 +1265,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "authorize\t",
             "authorise ",
             "authorise\t",
+            "profile add ",
+            "profile set ",
+            "profiles add ",
+            "credentials add ",
+            "credential add ",
+            "credentials set ",
         ],
         check: Check::LoginArgument,
         shape: Shape::LongToken,

@@ -5071,3 +5071,29 @@ fn an_id_and_secret_joined_by_a_colon() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 84th sealed part (after its first run): a CLI that stores a key under a
+/// profile's name takes it as the last positional argument (`snapi profile add prod
+/// 9a0255af-…`, `newsdata profile add prod pub_6117…`); a profile added from a file or with
+/// a region is no key.
+#[test]
+fn a_key_stored_under_a_profiles_name() {
+    for (text, key) in [
+        (
+            "$ snapi profile add kentmaximus-prod 9a0255af-87e0-456c-9b15-c5bb75f9f37c",
+            "9a0255af-87e0-456c-9b15-c5bb75f9f37c",
+        ),
+        (
+            "$ acme credentials add ci wltQ7DM9NmJSjoy1zcAXQgToO2Lk7989",
+            "wltQ7DM9NmJSjoy1zcAXQgToO2Lk7989",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "$ acme profile add staging ./profiles/staging.toml",
+        "$ acme profile set prod region eu-west-1",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
