@@ -228,6 +228,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for (spans, scanner) in [
         (generated_in_prose(text), ALONE),
         (id_secret_pairs(text), ALONE),
+        (uuid_called_a_key(text), ALONE),
         (timed_url_tokens(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
@@ -3437,6 +3438,57 @@ fn generated_in_prose(text: &str) -> Vec<(usize, usize)> {
             {
                 out.push((start + at + off, start + at + off + v.len()));
             }
+        }
+    }
+    out
+}
+
+/// A UUID set beside the word for a key in prose, as an apposition or after a colon (`a
+/// Leonardo.Ai key, c3de1bc0-…, was printed`, `the token: 9a02…`): a UUID alone is a record's
+/// id, but one a sentence calls a key is that key. Not a key's id, a primary key's or an
+/// idempotency key's (a qualifier before the word says which).
+fn uuid_called_a_key(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    if b.len() < 40 {
+        return out;
+    }
+    for (at, _) in text.match_indices('-') {
+        // A UUID's first dash stands 8 characters in.
+        let Some(start) = at.checked_sub(8) else {
+            continue;
+        };
+        let Some(id) = text.get(start..start + 36) else {
+            continue;
+        };
+        if !plausible::is_uuid(id) || start > 0 && b[start - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let before = text[..start].trim_end_matches([' ', ':', ',', '"', '\'', '`']);
+        let mut words = before.rsplit(|c: char| c.is_whitespace()).map(|w| {
+            w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                .to_ascii_lowercase()
+        });
+        let (Some(word), qualifier) = (words.next(), words.next()) else {
+            continue;
+        };
+        let qualified = qualifier.as_deref().is_some_and(|q| {
+            matches!(
+                q,
+                "primary"
+                    | "foreign"
+                    | "idempotency"
+                    | "partition"
+                    | "sort"
+                    | "cache"
+                    | "license"
+                    | "licence"
+                    | "public"
+                    | "publishable"
+            )
+        });
+        if matches!(word.as_str(), "key" | "token" | "secret" | "password") && !qualified {
+            out.push((start, start + 36));
         }
     }
     out

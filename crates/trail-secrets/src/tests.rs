@@ -5097,3 +5097,23 @@ fn a_key_stored_under_a_profiles_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 84th sealed part (after its first run): a UUID a sentence calls a key (`a
+/// Leonardo.Ai key, c3de1bc0-…, was printed`) is that key; a primary key's or an idempotency
+/// key's UUID, and a UUID named as a job's, are ids.
+#[test]
+fn a_uuid_called_a_key_in_prose() {
+    let text = "- 14:02 UTC a Leonardo.Ai key, c3de1bc0-e9dc-4553-bbe0-102f783bdafd, was printed by the worker";
+    assert!(
+        !redact(text).0.contains("c3de1bc0-e9dc"),
+        "{}",
+        redact(text).0
+    );
+    for clean in [
+        "the row with primary key c3de1bc0-e9dc-4553-bbe0-102f783bdafd was updated",
+        "retry with idempotency key c3de1bc0-e9dc-4553-bbe0-102f783bdafd",
+        "job c3de1bc0-e9dc-4553-bbe0-102f783bdafd finished",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
