@@ -113,7 +113,10 @@ fn echoed_words(p: &Simple) -> Option<Vec<String>> {
     if p.name()? != "echo" {
         return None;
     }
-    let words: Vec<String> = p.argv[1..]
+    let words: Vec<String> = p
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .map(|a| a.raw.trim_matches(['"', '\'']).to_string())
         .skip_while(|w| w.starts_with('-'))
@@ -126,7 +129,10 @@ fn echoed_words(p: &Simple) -> Option<Vec<String>> {
 /// as `find` with a filter does. A word with an extension names a file, whose contents the
 /// producer prints (`cat list.txt`): what that holds is known only when it runs.
 fn listed_under(p: &Simple) -> Option<Vec<String>> {
-    let dirs: Vec<String> = p.argv[1..]
+    let dirs: Vec<String> = p
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .filter(|w| {

@@ -175,7 +175,10 @@ fn credential_sent(
 /// storage user totp export`, `acme secrets dump`, `acme-idp passwords backup`): what it
 /// prints is a credential store. Its subcommands only, the words before its first option.
 fn dumps_credentials(c: &Simple) -> bool {
-    let parts: Vec<String> = c.argv[1..]
+    let parts: Vec<String> = c
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .map_while(|a| a.text.as_deref().filter(|t| !t.starts_with('-')))
         .flat_map(super::text::words)
@@ -201,7 +204,13 @@ fn dumps_credentials(c: &Simple) -> bool {
 /// A program that prints the environment's variables (`env`, `printenv`, `export -p`), and
 /// nothing else: every token the shell was given is in what it prints.
 fn prints_environment(c: &Simple) -> bool {
-    let ops = || c.argv[1..].iter().filter_map(|a| a.text.as_deref());
+    let ops = || {
+        c.argv
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+    };
     match c.name() {
         Some("env" | "printenv") => c.argv.len() == 1 || ops().all(|w| w.starts_with('-')),
         Some("export" | "declare" | "typeset") => ops().all(|w| matches!(w, "-p" | "-x" | "-px")),
@@ -216,7 +225,9 @@ fn selects_credentials(c: &Simple) -> bool {
     if !matches!(c.name(), Some("grep" | "egrep" | "rg" | "ag")) {
         return false;
     }
-    c.argv[1..]
+    c.argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .filter(|w| !w.starts_with('-'))
@@ -282,12 +293,17 @@ fn shell_to_network(commands: &[Simple], text: &str) -> Option<Decision> {
             .filter_map(|&j| commands.get(j))
             .collect();
         c.name().is_some_and(super::rules::is_shell)
-            && c.argv[1..].iter().all(|a| {
+            && c.argv.get(1..).unwrap_or_default().iter().all(|a| {
                 a.text
                     .as_deref()
                     .is_some_and(|t| t.starts_with('-') && t != "-c")
             })
-            && (c.argv[1..].iter().any(|a| a.text.as_deref() == Some("-i"))
+            && (c
+                .argv
+                .get(1..)
+                .unwrap_or_default()
+                .iter()
+                .any(|a| a.text.as_deref() == Some("-i"))
                 || !fed.is_empty() && super::feed::piped_text(&fed).is_none())
     };
     commands
@@ -418,13 +434,16 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             Some(next)
         }
         Some("ln") => {
-            let symbolic = cmd.argv[1..].iter().any(|a| {
+            let symbolic = cmd.argv.get(1..).unwrap_or_default().iter().any(|a| {
                 a.text.as_deref().is_some_and(|t| {
                     t == "--symbolic"
                         || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
                 })
             });
-            let ops: Vec<&str> = cmd.argv[1..]
+            let ops: Vec<&str> = cmd
+                .argv
+                .get(1..)
+                .unwrap_or_default()
                 .iter()
                 .map(|a| a.raw.as_str())
                 .filter(|t| !t.starts_with('-'))
@@ -443,7 +462,10 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         }
         // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
         Some("scp" | "rsync" | "rclone") => {
-            let ops: Vec<&str> = cmd.argv[1..]
+            let ops: Vec<&str> = cmd
+                .argv
+                .get(1..)
+                .unwrap_or_default()
                 .iter()
                 .map(|a| a.raw.as_str())
                 .filter(|t| !t.starts_with('-'))
@@ -506,7 +528,13 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
 /// After a download unpacked into a directory (`curl … | tar -xz -C DIR`, `tar -xf F -C DIR`
 /// of a file this line fetched, `unzip F -d DIR`): everything in DIR came from the network.
 fn unpacked_download(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
-    let words: Vec<String> = cmd.argv[1..].iter().map(|a| ctx.arg_text(a)).collect();
+    let words: Vec<String> = cmd
+        .argv
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| ctx.arg_text(a))
+        .collect();
     let from_network = producers.iter().any(|p| super::shells::fetches(p))
         || words.iter().any(|w| {
             ctx.resolve(w.trim_start_matches("--file="))
@@ -542,7 +570,13 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
     {
         return None;
     }
-    let words: Vec<String> = cmd.argv[1..].iter().map(|a| ctx.arg_text(a)).collect();
+    let words: Vec<String> = cmd
+        .argv
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| ctx.arg_text(a))
+        .collect();
     let url = words.iter().find_map(|w| {
         let v = w.split_once('=').map_or(w.as_str(), |(_, v)| v);
         super::shells::web_url_elsewhere(v).then_some(v)
@@ -617,7 +651,10 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
         // `printf '%s\n' 'line' 'line'`: each argument through the format, as feed reads it.
         "printf" => super::feed::printed_text(cmd)?.replace("\\n", "\n"),
         _ => {
-            let words: Vec<&str> = cmd.argv[1..]
+            let words: Vec<&str> = cmd
+                .argv
+                .get(1..)
+                .unwrap_or_default()
                 .iter()
                 .filter_map(|a| a.text.as_deref())
                 .filter(|t| !t.starts_with('-'))
@@ -638,7 +675,10 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
 /// (`sed -i 's|^python run.py$|rm -rf ~|' case.pst && pestpp-glm case.pst`: the model command
 /// the program runs).
 fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
-    let words: Vec<&str> = cmd.argv[1..]
+    let words: Vec<&str> = cmd
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .map(|a| a.text.as_deref())
         .collect::<Option<Vec<_>>>()?;
@@ -666,7 +706,7 @@ fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
 /// fetched: that file is a program now, and a program handed it runs it, whatever its options
 /// say.
 fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
-    let ops: Vec<&Arg> = cmd.argv[1..].iter().collect();
+    let ops: Vec<&Arg> = cmd.argv.get(1..).unwrap_or_default().iter().collect();
     let executable = ops
         .first()
         .and_then(|a| a.text.as_deref())
@@ -704,7 +744,7 @@ fn cd_by_name(ctx: &Context, cmd: &Simple) -> Option<Context> {
     )
     .then(|| {
         let inner = Simple {
-            argv: cmd.argv[1..].to_vec(),
+            argv: cmd.argv.get(1..).unwrap_or_default().to_vec(),
             ..Simple::default()
         };
         moved(ctx, &inner)
@@ -713,7 +753,10 @@ fn cd_by_name(ctx: &Context, cmd: &Simple) -> Option<Context> {
 
 fn moved(ctx: &Context, cd: &Simple) -> Context {
     let mut next = ctx.clone();
-    let target = cd.argv[1..]
+    let target = cd
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .find(|a| !a.raw.starts_with('-') || a.raw == "-");
     match target {
@@ -833,7 +876,7 @@ fn named_by_variable(cmd: &Simple, ctx: &Context) -> Option<Simple> {
             }
         })
         .collect();
-    argv.extend(cmd.argv[1..].iter().cloned());
+    argv.extend(cmd.argv.get(1..).unwrap_or_default().iter().cloned());
     Some(Simple {
         argv,
         ..cmd.clone()
@@ -1064,10 +1107,15 @@ impl<'a> Judging<'a> {
     /// string, and a script file it runs.
     fn layer(&mut self, name: &str, argv: &[Arg]) {
         let (cmd, ctx, raw) = (self.cmd, self.ctx, self.raw.as_str());
-        let zones = zones::of_command(name, &argv[1..], &cmd.writes, &ctx.places);
+        let zones = zones::of_command(
+            name,
+            argv.get(1..).unwrap_or_default(),
+            &cmd.writes,
+            &ctx.places,
+        );
         let c = Cmd {
             name,
-            args: &argv[1..],
+            args: argv.get(1..).unwrap_or_default(),
             writes: &cmd.writes,
             reads: &cmd.reads,
             zones: &zones,
@@ -1080,7 +1128,7 @@ impl<'a> Judging<'a> {
         }
         // Programs that hand a string to a shell somewhere (another user, another host, a
         // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
-        match wrappers::shell_string(name, &argv[1..]) {
+        match wrappers::shell_string(name, argv.get(1..).unwrap_or_default()) {
             Some(Some(s)) => {
                 // Another host's power is that host's (`ssh box reboot`); `ssh localhost` is
                 // this machine.

@@ -295,7 +295,8 @@ pub(super) fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) ->
     let file = if first.contains('/') && !RUNNERS.contains(&name) {
         first.to_string()
     } else if RUNNERS.contains(&name) {
-        argv[1..]
+        argv.get(1..)
+            .unwrap_or_default()
             .iter()
             .filter_map(|a| a.text.as_deref())
             .find(|w| !w.starts_with('-'))?
@@ -328,7 +329,7 @@ pub(super) fn shell_code(
     out: &mut Findings,
 ) {
     let shell = is_shell(name) || matches!(name, "eval" | "source" | ".");
-    let words = &argv[1..];
+    let words = argv.get(1..).unwrap_or_default();
     hidden_in_words(words, ctx, raw, out);
     let runs_named = if shell {
         // `-s` (alone or in a cluster, `-xs`): the shell reads its commands from stdin, and
@@ -480,7 +481,10 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
     if reaches_network(p) {
         return Some("another machine");
     }
-    let words: Vec<&str> = p.argv[1..]
+    let words: Vec<&str> = p
+        .argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .collect();
@@ -501,7 +505,12 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
     }) {
         return Some("a device or a channel it receives on");
     }
-    if p.argv[1..].iter().any(|a| a.raw.contains("Downloads")) {
+    if p.argv
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .any(|a| a.raw.contains("Downloads"))
+    {
         return Some("a downloaded file");
     }
     // Five words or more, nearly all of them words of a language: a prompt, not code.

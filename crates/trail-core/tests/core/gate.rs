@@ -465,6 +465,22 @@ const FED_PIECES: &[&str] = &[
     "\n",
     " ",
     "",
+    // This stop's readers: a system program last, a name the shell completes, a document's
+    // bind mounts, a production host, a file beside a host, settings named for secrets.
+    " /usr/lib/systemd/systemd",
+    " -F /boot/vmlinuz-$(uname -r)",
+    "volumes:\n  - /:/host\ncommand: rm -rf /host/home/dev\n",
+    " -h db-prod-01.corp.example",
+    " PACS@pacs.example:104 data/ct.dcm",
+    " build/vm1.raw nbd://storage01.example.com/vm1",
+    " --config-read api_key",
+    " --config-write api_key=",
+    " \"$UI_TEST_CMD\"",
+    " --remote-clients",
+    " dfu serial --package build/zmk-dfu.zip -p /dev/ttyACM0",
+    " generate migration EnablePgvector",
+    " --safety=none",
+    " -remote 'send $git push --force'",
 ];
 
 proptest! {
