@@ -8396,3 +8396,21 @@ fn a_safety_margin_set_to_none() {
         Verdict::Allow
     );
 }
+
+/// Found by the 84th sealed part (after its first run): a variable named for a language's code
+/// or a pipeline (`--loadlua "$FCEUX_LUA"`, `-f "$TENZIR_PIPELINE"`) holds what runs, known
+/// only when it runs; one named for data does not.
+#[test]
+fn a_variable_named_for_code_in_a_language_or_a_pipeline() {
+    let ctx = ctx();
+    for line in [
+        "acme-emu --loadlua \"$ACME_LUA\" build/game.nes",
+        "acme-flow -f \"$ACME_PIPELINE\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-flow -f \"$ACME_INPUT\"", &ctx).verdict,
+        Verdict::Allow
+    );
+}

@@ -367,6 +367,10 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
                     | "func"
                     | "function"
                     | "lambda"
+                    // A language's code by the language (`"$FCEUX_LUA"`), a pipeline a
+                    // dataflow engine runs (`-f "$TENZIR_PIPELINE"`).
+                    | "lua"
+                    | "pipeline"
                     // Or the program it holds, by its role (`-o "$SHOT_VIEWER"`, `-N
                     // "$NOTIFY_UTIL"`, `-cpp "$XRDB_CPP"`): whatever it names runs.
                     | "viewer"
