@@ -8414,3 +8414,27 @@ fn a_variable_named_for_code_in_a_language_or_a_pipeline() {
         Verdict::Allow
     );
 }
+
+/// Found by the 84th sealed part (after its first run): a serial port named as where the
+/// output goes (`-o /dev/ttyUSB0`) sends it to the machine there (a CNC's G-code); a port
+/// named by a device option (`-d /dev/ttyUSB0`) is only what the program talks through.
+#[test]
+fn output_sent_to_a_serial_port() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-gcode art/panel.svg -f config/grbl.yaml -o /dev/ttyUSB0",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-capture -d /dev/ttyUSB0 -b 115200 -o build/boot-log.txt",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

@@ -323,7 +323,7 @@ fn unmodelled_acts(
     out.extend(joins_a_controller(c, raw));
     out.extend(copies_to_another_machine(c, raw).or_else(|| sends_to_a_host(c, ctx, raw)));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
-    out.extend(flashes_a_board(c, raw));
+    out.extend(flashes_a_board(c, raw).or_else(|| output_to_a_port(c, raw)));
     out.extend(handed_a_running_process(c, ctx, raw));
 }
 
@@ -410,6 +410,36 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             raw,
         )
     })
+}
+
+/// A serial or USB port given as where the output goes (`juicy-gcode art/panel.svg -o
+/// /dev/ttyUSB0`): what is written there is sent to the device on that port, a machine that
+/// moves or a board that obeys, not kept in a file.
+fn output_to_a_port(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let words: Vec<&str> = c.words().collect();
+    let port = words.iter().enumerate().find_map(|(i, w)| {
+        let (flag, value) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, v),
+            _ if w.starts_with('-') => (*w, *words.get(i + 1)?),
+            _ => return None,
+        };
+        // The output named so (`-o`, `--output`), not a device's own option (`-d /dev/ttyUSB0`
+        // names the port a program talks through).
+        let out = flag == "-o"
+            || words::parts(flag.trim_start_matches('-'))
+                .iter()
+                .any(|p| p == "out" || p == "output");
+        (out && serial_device(value)).then_some(value)
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::ConsequenceIrreversible,
+        format!(
+            "`{}` is told to put its output on a serial port (`{port}`): the device there acts on it, and trail does not model this program: a person decides",
+            c.name
+        ),
+        raw,
+    ))
 }
 
 /// Files copied to another machine in scp's form, `… SRC [USER@]HOST:PATH` (`ascp -d
@@ -4597,13 +4627,16 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
 /// Whether `c` is pointed at a serial port (`/dev/ttyUSB0`, `--master=/dev/ttyACM0`, macOS's
 /// `/dev/cu.usbmodem1`), where an attached board listens.
 fn serial_port(c: &Cmd<'_>) -> bool {
-    c.words().any(|w| {
-        let v = w.rsplit_once('=').map_or(w, |(_, v)| v);
-        v.strip_prefix("/dev/").is_some_and(|d| {
-            ["ttyUSB", "ttyACM", "ttyAMA", "ttyS", "cu."]
-                .iter()
-                .any(|k| d.starts_with(k))
-        })
+    c.words()
+        .any(|w| serial_device(w.rsplit_once('=').map_or(w, |(_, v)| v)))
+}
+
+/// A serial or USB port's device node.
+fn serial_device(w: &str) -> bool {
+    w.strip_prefix("/dev/").is_some_and(|d| {
+        ["ttyUSB", "ttyACM", "ttyAMA", "ttyS", "cu."]
+            .iter()
+            .any(|k| d.starts_with(k))
     })
 }
 
