@@ -87,7 +87,7 @@ fn targets(c: &Simple) -> Vec<Target<'_>> {
     let Some(name) = c.name() else {
         return out;
     };
-    let args = &c.argv.get(1..).unwrap_or_default();
+    let args = c.args();
     let words = || args.iter().map(|a| a.raw.as_str());
     let operands = || {
         let dd = args

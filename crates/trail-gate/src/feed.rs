@@ -114,9 +114,7 @@ fn echoed_words(p: &Simple) -> Option<Vec<String>> {
         return None;
     }
     let words: Vec<String> = p
-        .argv
-        .get(1..)
-        .unwrap_or_default()
+        .args()
         .iter()
         .map(|a| a.raw.trim_matches(['"', '\'']).to_string())
         .skip_while(|w| w.starts_with('-'))
@@ -130,9 +128,7 @@ fn echoed_words(p: &Simple) -> Option<Vec<String>> {
 /// producer prints (`cat list.txt`): what that holds is known only when it runs.
 fn listed_under(p: &Simple) -> Option<Vec<String>> {
     let dirs: Vec<String> = p
-        .argv
-        .get(1..)
-        .unwrap_or_default()
+        .args()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .filter(|w| {

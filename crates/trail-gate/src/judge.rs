@@ -176,9 +176,7 @@ fn credential_sent(
 /// prints is a credential store. Its subcommands only, the words before its first option.
 fn dumps_credentials(c: &Simple) -> bool {
     let parts: Vec<String> = c
-        .argv
-        .get(1..)
-        .unwrap_or_default()
+        .args()
         .iter()
         .map_while(|a| a.text.as_deref().filter(|t| !t.starts_with('-')))
         .flat_map(super::text::words)
@@ -204,13 +202,7 @@ fn dumps_credentials(c: &Simple) -> bool {
 /// A program that prints the environment's variables (`env`, `printenv`, `export -p`), and
 /// nothing else: every token the shell was given is in what it prints.
 fn prints_environment(c: &Simple) -> bool {
-    let ops = || {
-        c.argv
-            .get(1..)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|a| a.text.as_deref())
-    };
+    let ops = || c.args().iter().filter_map(|a| a.text.as_deref());
     match c.name() {
         Some("env" | "printenv") => c.argv.len() == 1 || ops().all(|w| w.starts_with('-')),
         Some("export" | "declare" | "typeset") => ops().all(|w| matches!(w, "-p" | "-x" | "-px")),
@@ -225,9 +217,7 @@ fn selects_credentials(c: &Simple) -> bool {
     if !matches!(c.name(), Some("grep" | "egrep" | "rg" | "ag")) {
         return false;
     }
-    c.argv
-        .get(1..)
-        .unwrap_or_default()
+    c.args()
         .iter()
         .filter_map(|a| a.text.as_deref())
         .filter(|w| !w.starts_with('-'))
@@ -293,17 +283,12 @@ fn shell_to_network(commands: &[Simple], text: &str) -> Option<Decision> {
             .filter_map(|&j| commands.get(j))
             .collect();
         c.name().is_some_and(super::rules::is_shell)
-            && c.argv.get(1..).unwrap_or_default().iter().all(|a| {
+            && c.args().iter().all(|a| {
                 a.text
                     .as_deref()
                     .is_some_and(|t| t.starts_with('-') && t != "-c")
             })
-            && (c
-                .argv
-                .get(1..)
-                .unwrap_or_default()
-                .iter()
-                .any(|a| a.text.as_deref() == Some("-i"))
+            && (c.args().iter().any(|a| a.text.as_deref() == Some("-i"))
                 || !fed.is_empty() && super::feed::piped_text(&fed).is_none())
     };
     commands
@@ -434,16 +419,14 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             Some(next)
         }
         Some("ln") => {
-            let symbolic = cmd.argv.get(1..).unwrap_or_default().iter().any(|a| {
+            let symbolic = cmd.args().iter().any(|a| {
                 a.text.as_deref().is_some_and(|t| {
                     t == "--symbolic"
                         || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
                 })
             });
             let ops: Vec<&str> = cmd
-                .argv
-                .get(1..)
-                .unwrap_or_default()
+                .args()
                 .iter()
                 .map(|a| a.raw.as_str())
                 .filter(|t| !t.starts_with('-'))
@@ -463,9 +446,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
         Some("scp" | "rsync" | "rclone") => {
             let ops: Vec<&str> = cmd
-                .argv
-                .get(1..)
-                .unwrap_or_default()
+                .args()
                 .iter()
                 .map(|a| a.raw.as_str())
                 .filter(|t| !t.starts_with('-'))
@@ -528,13 +509,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
 /// After a download unpacked into a directory (`curl … | tar -xz -C DIR`, `tar -xf F -C DIR`
 /// of a file this line fetched, `unzip F -d DIR`): everything in DIR came from the network.
 fn unpacked_download(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
-    let words: Vec<String> = cmd
-        .argv
-        .get(1..)
-        .unwrap_or_default()
-        .iter()
-        .map(|a| ctx.arg_text(a))
-        .collect();
+    let words: Vec<String> = cmd.args().iter().map(|a| ctx.arg_text(a)).collect();
     let from_network = producers.iter().any(|p| super::shells::fetches(p))
         || words.iter().any(|w| {
             ctx.resolve(w.trim_start_matches("--file="))
@@ -570,13 +545,7 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
     {
         return None;
     }
-    let words: Vec<String> = cmd
-        .argv
-        .get(1..)
-        .unwrap_or_default()
-        .iter()
-        .map(|a| ctx.arg_text(a))
-        .collect();
+    let words: Vec<String> = cmd.args().iter().map(|a| ctx.arg_text(a)).collect();
     let url = words.iter().find_map(|w| {
         let v = w.split_once('=').map_or(w.as_str(), |(_, v)| v);
         super::shells::web_url_elsewhere(v).then_some(v)
@@ -652,9 +621,7 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
         "printf" => super::feed::printed_text(cmd)?.replace("\\n", "\n"),
         _ => {
             let words: Vec<&str> = cmd
-                .argv
-                .get(1..)
-                .unwrap_or_default()
+                .args()
                 .iter()
                 .filter_map(|a| a.text.as_deref())
                 .filter(|t| !t.starts_with('-'))
@@ -676,9 +643,7 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
 /// the program runs).
 fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let words: Vec<&str> = cmd
-        .argv
-        .get(1..)
-        .unwrap_or_default()
+        .args()
         .iter()
         .map(|a| a.text.as_deref())
         .collect::<Option<Vec<_>>>()?;
@@ -706,7 +671,7 @@ fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
 /// fetched: that file is a program now, and a program handed it runs it, whatever its options
 /// say.
 fn armed(ctx: &Context, cmd: &Simple) -> Option<Context> {
-    let ops: Vec<&Arg> = cmd.argv.get(1..).unwrap_or_default().iter().collect();
+    let ops: Vec<&Arg> = cmd.args().iter().collect();
     let executable = ops
         .first()
         .and_then(|a| a.text.as_deref())
@@ -744,7 +709,7 @@ fn cd_by_name(ctx: &Context, cmd: &Simple) -> Option<Context> {
     )
     .then(|| {
         let inner = Simple {
-            argv: cmd.argv.get(1..).unwrap_or_default().to_vec(),
+            argv: cmd.args().to_vec(),
             ..Simple::default()
         };
         moved(ctx, &inner)
@@ -754,9 +719,7 @@ fn cd_by_name(ctx: &Context, cmd: &Simple) -> Option<Context> {
 fn moved(ctx: &Context, cd: &Simple) -> Context {
     let mut next = ctx.clone();
     let target = cd
-        .argv
-        .get(1..)
-        .unwrap_or_default()
+        .args()
         .iter()
         .find(|a| !a.raw.starts_with('-') || a.raw == "-");
     match target {
@@ -876,7 +839,7 @@ fn named_by_variable(cmd: &Simple, ctx: &Context) -> Option<Simple> {
             }
         })
         .collect();
-    argv.extend(cmd.argv.get(1..).unwrap_or_default().iter().cloned());
+    argv.extend(cmd.args().iter().cloned());
     Some(Simple {
         argv,
         ..cmd.clone()

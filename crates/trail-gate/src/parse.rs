@@ -39,6 +39,12 @@ impl Simple {
         let t = self.argv.first()?.text.as_deref()?;
         Some(t.rsplit('/').next().unwrap_or(t))
     }
+
+    /// The words after the name: empty for a command with none (an assignment or a
+    /// redirection alone), which readers must not index past.
+    pub fn args(&self) -> &[Arg] {
+        self.argv.get(1..).unwrap_or_default()
+    }
 }
 
 /// Everything a command line would run, plus what could not be seen through.

@@ -295,8 +295,7 @@ pub(super) fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) ->
     let file = if first.contains('/') && !RUNNERS.contains(&name) {
         first.to_string()
     } else if RUNNERS.contains(&name) {
-        argv.get(1..)
-            .unwrap_or_default()
+        argv[1..]
             .iter()
             .filter_map(|a| a.text.as_deref())
             .find(|w| !w.starts_with('-'))?
@@ -481,13 +480,7 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
     if reaches_network(p) {
         return Some("another machine");
     }
-    let words: Vec<&str> = p
-        .argv
-        .get(1..)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|a| a.text.as_deref())
-        .collect();
+    let words: Vec<&str> = p.args().iter().filter_map(|a| a.text.as_deref()).collect();
     const CAPTURE: &[&str] = &[
         "/dev/video",
         "/dev/tty",
@@ -505,12 +498,7 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
     }) {
         return Some("a device or a channel it receives on");
     }
-    if p.argv
-        .get(1..)
-        .unwrap_or_default()
-        .iter()
-        .any(|a| a.raw.contains("Downloads"))
-    {
+    if p.args().iter().any(|a| a.raw.contains("Downloads")) {
         return Some("a downloaded file");
     }
     // Five words or more, nearly all of them words of a language: a prompt, not code.

@@ -436,19 +436,14 @@ pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
             return None;
         }
         // Told only to show what it would do, or to look.
-        let looks = argv
-            .get(1..)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|a| a.text.as_deref())
-            .any(|w| {
-                matches!(
-                    w,
-                    "--help" | "-h" | "--version" | "-V" | "help" | "version" | "--dry-run"
-                ) || crate::text::words(w)
-                    .iter()
-                    .any(|p| super::effect::words::LOOKS.contains(&p.as_str()))
-            });
+        let looks = argv[1..].iter().filter_map(|a| a.text.as_deref()).any(|w| {
+            matches!(
+                w,
+                "--help" | "-h" | "--version" | "-V" | "help" | "version" | "--dry-run"
+            ) || crate::text::words(w)
+                .iter()
+                .any(|p| super::effect::words::LOOKS.contains(&p.as_str()))
+        });
         (!looks).then(|| name.to_string())
     })
 }
