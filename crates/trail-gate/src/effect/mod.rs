@@ -519,9 +519,7 @@ fn sends_to_a_host(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
                 && !matches!(h.split('.').next(), Some("com" | "org" | "net" | "io"))
         })
     })?;
-    let host_name = host.split_once("://").map_or(host, |(_, rest)| rest);
-    let host_name = host_name.rsplit_once('@').map_or(host_name, |(_, h)| h);
-    let host_name = host_name.split([':', '/']).next().unwrap_or(host_name);
+    let host_name = targets::host_of(host);
     // A file of the project by its path, not one named for the host (`zones/acme.example.zone`
     // is that host's zone, checked here).
     let given = (0..words.len())

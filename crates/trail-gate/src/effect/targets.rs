@@ -2302,6 +2302,14 @@ fn url_elsewhere(w: &str) -> bool {
     })
 }
 
+/// The host a word names: past a URL's scheme and a user's `@`, before a port, a path or a
+/// query (`tcp://mq-prod.acme.example:61616` → `mq-prod.acme.example`).
+pub(super) fn host_of(w: &str) -> &str {
+    let h = w.split_once("://").map_or(w, |(_, rest)| rest);
+    let h = h.rsplit_once('@').map_or(h, |(_, h)| h);
+    h.split(['/', ':', '?']).next().unwrap_or(h)
+}
+
 /// Whether a word names another machine: a URL elsewhere, `user@host`, a domain name.
 pub(super) fn names_host(w: &str) -> bool {
     url_elsewhere(w) || user_at_host(w) || domain_like(w)

@@ -1107,9 +1107,11 @@ fn production_host(words: &[&str]) -> Option<String> {
             .trim_matches(['"', '\''])
             .rsplit(['=', ';', ','])
             .find(|v| !v.is_empty())?;
-        let host = value.split_once("://").map_or(value, |(_, rest)| rest);
-        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-        let host = host.split(['/', ':', '?']).next().unwrap_or(host);
+        let host = super::targets::host_of(value);
+        // Most words name no host: no label is split before there are three.
+        if host.bytes().filter(|&b| b == b'.').count() < 2 {
+            return None;
+        }
         let labels: Vec<&str> = host.split('.').collect();
         let domain = labels.len() >= 3
             && labels.iter().all(|l| {
@@ -1120,12 +1122,14 @@ fn production_host(words: &[&str]) -> Option<String> {
             && labels
                 .last()
                 .is_some_and(|t| t.bytes().all(|b| b.is_ascii_lowercase()));
-        let prod = labels[..labels.len() - 1].iter().any(|l| {
-            parts(l)
-                .iter()
-                .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"))
-        });
-        (domain && prod).then(|| host.to_string())
+        let prod = || {
+            labels[..labels.len() - 1].iter().any(|l| {
+                parts(l)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "prod" | "production" | "prd"))
+            })
+        };
+        (domain && prod()).then(|| host.to_string())
     })
 }
 
