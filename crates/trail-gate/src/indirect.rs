@@ -653,7 +653,12 @@ pub(super) fn through_mounts(line: &str, mounts: &[(String, String)], ctx: &Cont
                     .resolve(host)
                     .map_or_else(|| host.clone(), |p| p.to_string_lossy().into_owned());
                 let host = host.trim_end_matches('/');
-                return format!("{host}{}", &s[dest.len()..]);
+                let inside = &s[dest.len()..];
+                // The mount point itself is the host's directory (`/host` of `/:/host` is `/`).
+                if host.is_empty() && inside.is_empty() {
+                    return "/".to_string();
+                }
+                return format!("{host}{inside}");
             }
         }
         s.to_string()

@@ -200,7 +200,7 @@ fn fed(
         // := "rm", args := #["-rf", …] }`), and configuration fed in whose command keys a
         // program will run (`command: rm -rf …`): only what would be blocked counts.
         argv_list(&text, Keep::CommandBlocks, out);
-        keyed_commands(&text, out);
+        keyed_commands(&text, ctx, out);
         json_argv(&text, out);
         // A script held in a string of a structured document fed in (a pipeline's JSON
         // `"source": "import shutil\nshutil.rmtree(…)"`): its escapes undone, judged as the
@@ -493,32 +493,12 @@ fn only_a_variable(raw: &str) -> bool {
 /// The values of keys named for a command (`command: …`, `exec = "…"`, `- cmd: …`) that start
 /// with a program: a configuration's hook, run later by whatever reads it. Only what would be
 /// blocked counts, as such values are also examples and documentation.
-pub(super) fn keyed_commands(text: &str, out: &mut Findings) {
+pub(super) fn keyed_commands(text: &str, ctx: &Context, out: &mut Findings) {
     let lines: Vec<&str> = text.lines().collect();
     // The host's paths a document's own bind mounts put inside (a Compose file's `volumes: -
     // /:/host` beside `command: rm -rf /host/home/dev`): its commands name them through there.
     let mounts = document_mounts(&lines);
-    let mounted = |line: &str| -> String {
-        if mounts.is_empty() {
-            return line.to_string();
-        }
-        line.split(' ')
-            .map(|w| {
-                mounts
-                    .iter()
-                    .find_map(|(host, dest)| {
-                        let rest = w.strip_prefix(dest.as_str())?;
-                        (rest.is_empty() || rest.starts_with('/'))
-                            .then(|| format!("{}{rest}", host.trim_end_matches('/')))
-                    })
-                    .map_or_else(
-                        || w.to_string(),
-                        |p| if p.is_empty() { "/".to_string() } else { p },
-                    )
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let mounted = |line: &str| super::super::indirect::through_mounts(line, &mounts, ctx);
     for (i, line) in lines.iter().enumerate() {
         let Some((key, value)) = key_value(line) else {
             continue;

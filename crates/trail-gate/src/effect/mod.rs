@@ -1675,7 +1675,7 @@ fn credential_in_text(
 /// and it counts now.
 pub(super) fn planted_escapes(text: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     arguments::escapes(text, super::Keep::Blocks, out);
-    arguments::keyed_commands(text, out);
+    arguments::keyed_commands(text, ctx, out);
     arguments::json_argv(text, out);
     recipes(text, out);
     // Code in any language kept in the file that deletes the root, the home or the project
