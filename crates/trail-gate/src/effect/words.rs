@@ -1138,12 +1138,9 @@ fn production_host(words: &[&str]) -> Option<String> {
 /// verb, done to the secret.
 fn secret_field_flag(c: &Cmd<'_>) -> Option<Verb> {
     let words: Vec<&str> = c.option_words().collect();
-    words.iter().enumerate().find_map(|(i, w)| {
-        let flag = w.strip_prefix("--")?;
-        let (name, value) = match flag.split_once('=') {
-            Some((n, v)) => (n, v),
-            None => (flag, *words.get(i + 1).filter(|n| !n.starts_with('-'))?),
-        };
+    super::option_pairs(&words).find_map(|(flag, value)| {
+        let name = flag.strip_prefix("--")?;
+        let value = value.filter(|v| !v.starts_with('-'))?;
         // The setting's name: alone (`api_key`) or before its new value (`api_key=…`).
         let key = value.split('=').next().unwrap_or(value);
         let secret = !key.is_empty()
@@ -1168,7 +1165,7 @@ fn secret_field_flag(c: &Cmd<'_>) -> Option<Verb> {
             return None;
         };
         Some(Verb {
-            word: format!("{w} {key}"),
+            word: format!("{flag} {key}"),
             class,
         })
     })
@@ -2635,31 +2632,18 @@ fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
         })
         // Or an option's value that names one as a field's name (`var get -item=password`,
         // `--field api_token`): which value of the entry is printed.
-        || option_values(c).any(|v| {
-            v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
-                && parts(v).last().is_some_and(|p| SECRETS.contains(&p.as_str()))
-        })
-}
-
-/// The values options are given, joined (`-item=password`) or as the next word (`--field
-/// password`).
-fn option_values<'c>(c: &'c Cmd<'_>) -> impl Iterator<Item = &'c str> {
-    let words: Vec<&'c str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if !w.starts_with('-') || *w == "--" {
-            continue;
+        || {
+            let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+            super::option_pairs(&words).any(|(flag, value)| {
+                flag.starts_with('-')
+                    && flag != "--"
+                    && value.is_some_and(|v| {
+                        !v.starts_with('-')
+                            && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
+                            && parts(v).last().is_some_and(|p| SECRETS.contains(&p.as_str()))
+                    })
+            })
         }
-        match w.split_once('=') {
-            Some((_, v)) => out.push(v),
-            None => {
-                if let Some(next) = words.get(i + 1).filter(|n| !n.starts_with('-')) {
-                    out.push(*next);
-                }
-            }
-        }
-    }
-    out.into_iter()
 }
 
 /// A credential's name as a subcommand (`surge token`, `acme api-key`, `evcc token car-1`),
