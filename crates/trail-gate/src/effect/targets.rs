@@ -1051,6 +1051,13 @@ fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
         .map(|p| p.to_string_lossy().into_owned())
 }
 
+/// Whether a name only the shell knows is a place `c` is given, output or not: for a program
+/// nobody models, unless the line names its output here and so reads its other paths (`-c
+/// "/boot/config-$(uname -r)" -o build/kp`). Asked only of such a word, which most lines lack.
+fn names_dynamic_places(c: &Cmd<'_>, ctx: &Context) -> bool {
+    super::super::known::tier(c.name) == super::super::known::Tier::Unknown && !outputs_here(c, ctx)
+}
+
 /// Where an output goes, when its last name only the shell knows (`-o
 /// "/boot/initrd.img-$(uname -r)"`, after an output option, or `--output=…`): a file of that
 /// directory is written all the same. (Read, such a file is the program's business: `-c
@@ -1352,10 +1359,6 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let recorder = recorder(c);
     let written = written_operands(c, ctx, recorder);
     let web = web_paths(c);
-    // A line that names its output here reads its other paths (`-c "/boot/config-$(uname
-    // -r)" -o build/kp`).
-    let unmodelled = super::super::known::tier(c.name) == super::super::known::Tier::Unknown
-        && !outputs_here(c, ctx);
     for (n, a) in c.args.iter().enumerate() {
         if web.contains(&n) {
             continue;
@@ -1366,7 +1369,8 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         // only the shell knows is named all the same (`-F /boot/vmlinuz-$(uname -r)`), unless
         // the line says its output goes here.
         let Some(w) = word_text(a, ctx)
-            .or_else(|| dynamic_output(a, output_next || unmodelled))
+            .or_else(|| dynamic_output(a, output_next))
+            .or_else(|| dynamic_name(&a.raw).filter(|_| names_dynamic_places(c, ctx)))
             .filter(|w| !excluded(w, &mut excluded_next))
         else {
             (output_next, named_next, into_next, option_next) = (false, false, false, false);
