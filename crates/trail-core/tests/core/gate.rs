@@ -8438,3 +8438,27 @@ fn output_sent_to_a_serial_port() {
         Verdict::Allow
     );
 }
+
+/// Found by the 84th sealed part (after its first run): an option named for writing
+/// (`-tape-write`) writes where it says, even when a later operand is the project's
+/// (`-run build/prog.bin`, which only reads); an option that reads does not.
+#[test]
+fn an_option_named_for_writing_writes_whatever_follows() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-emu -tape-write /mnt/nas/retro/prog.cas -run build/prog.bin",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate(
+            "acme-emu -tape-read /mnt/nas/retro/prog.cas -run build/prog.bin",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+}

@@ -146,7 +146,7 @@ pub(super) fn output_handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Dec
             && (super::targets::output_flag(flag, false)
                 || super::words::parts(flag)
                     .iter()
-                    .any(|p| matches!(p.as_str(), "store" | "save" | "dump" | "export")));
+                    .any(|p| matches!(p.as_str(), "store" | "save" | "dump" | "export" | "write")));
         if !output || !value.starts_with(['/', '~', '$']) {
             return None;
         }

@@ -248,8 +248,10 @@ fn last_places(
 ) {
     out.extend(serves_critical(found, from, raw, out));
     // A looking subcommand writes all the same where an output option says (`obdiag gather
-    // log --store_dir /home/dev/obdiag`, `acme show report -o ~/r.txt`).
-    if !decided_since(out, from) && reads_only {
+    // log --store_dir /home/dev/obdiag`, `acme show report -o ~/r.txt`); so does any other,
+    // whatever its later operands read or write (`xroar -tape-write /mnt/nas/p.cas -run
+    // build/p.bin`).
+    if !decided_since(out, from) {
         out.extend(home::output_handed(c, ctx, raw));
     }
     if !decided_since(out, from) && !reads_only {
