@@ -1193,9 +1193,15 @@ fn identifiers(code: &str) -> impl Iterator<Item = (&str, bool)> {
                     i += 1;
                 }
                 let ident = code[start..i].trim_end_matches(['.', ':', '-']);
-                // `f(x)`, Lisp's `(f x)`, and Wolfram's `F[x]`.
+                // `f(x)`, Lisp's `(f x)`, and Wolfram's `F[x]`; and a command's form, a
+                // name then a string (Tenzir's `save_file "/etc/x"`, Ruby's `puts "…"`).
                 let before = code[..start].trim_end().ends_with('(');
-                let after = code[i..].trim_start().starts_with(['(', '[']);
+                let rest = &code[i..];
+                let after = rest.trim_start().starts_with(['(', '['])
+                    || rest.starts_with([' ', '\t'])
+                        && rest
+                            .trim_start_matches([' ', '\t'])
+                            .starts_with(['"', '\'']);
                 return Some((ident, after || before));
             }
             i += 1;

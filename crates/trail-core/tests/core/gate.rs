@@ -8462,3 +8462,35 @@ fn an_option_named_for_writing_writes_whatever_follows() {
         Verdict::Allow
     );
 }
+
+/// Found by the 84th sealed part (after its first run): a call written in a command's form, a
+/// name then a string (a pipeline language's `save_file "/etc/passwd"`, a terminal script's
+/// `DELETE 'PROD.MASTER'`), is a call as much as `save_file("/etc/passwd")` is.
+#[test]
+fn a_call_in_a_commands_form() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "sudo acme-flow 'from {x: 1} | write_json | save_file \"/etc/hosts\"'",
+            &ctx
+        )
+        .verdict,
+        Verdict::Block
+    );
+    assert_eq!(
+        evaluate(
+            "acme-flow 'from {x: 1} | write_json | save_file \"build/out.json\"'",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+    assert_eq!(
+        evaluate(
+            "acme-term \"String(\\\"DELETE 'PROD.PAYROLL.MASTER'\\\")\"",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+}

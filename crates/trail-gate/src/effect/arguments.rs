@@ -1387,7 +1387,9 @@ pub(super) fn embedded(
             None => Cow::Owned(ctx.expand_text_vars(&a.raw)),
         };
         scan(&text, out);
-        if text.contains('(') {
+        // A call is written with parentheses, or in a command's form, a name then a string
+        // (`save_file "/etc/x"`).
+        if text.contains('(') || text.contains(" \"") || text.contains(" '") {
             deletes_critical(&text, ctx, raw, out);
         }
     }
