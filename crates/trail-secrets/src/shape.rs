@@ -280,7 +280,7 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         // only there, and its check reads the words back. Found by the proptest below.
         || name
             .split(|&c| matches!(c, b'_' | b'-' | b'.'))
-            .any(|w| w.ends_with(b"pw") || w.ends_with(b"pat"))
+            .any(|w| w.ends_with(b"pw") || w.ends_with(b"pat") || w == b"cred")
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.

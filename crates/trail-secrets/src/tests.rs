@@ -5117,3 +5117,33 @@ fn a_uuid_called_a_key_in_prose() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 85th sealed part (after its first run): `cred` as a name of its own is a
+/// credential's (`cred='…'` in a client's config, `+    cred: "…"` in a diff, an
+/// `X-Relay-Cred:` header); `credit` is not.
+#[test]
+fn cred_as_a_name_of_its_own() {
+    for (text, key) in [
+        (
+            "ClientConfig(base='https://api.acme.example', cred='7538aaa346cb88f09d8c6302aa8e986260940d2c13f14744197c9e3ff378cfa7', retries=3)",
+            "7538aaa346cb",
+        ),
+        (
+            "+    cred: \"542af5fc-300a-48c8-8e1d-6922acb8ed7e\"",
+            "542af5fc",
+        ),
+        (
+            "X-Relay-Cred: 60a33a0d-99dc-409e-a177-39a28ba8e9e4",
+            "60a33a0d",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "credit_card: \"4111 1111 1111 1111\"",
+        "credits = 5000",
+        "incredible: \"542af5fc-300a-48c8-8e1d-6922acb8ed7e\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
