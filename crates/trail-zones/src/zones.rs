@@ -312,7 +312,12 @@ impl Places {
             }
         };
         // A path the shell would build from an option (`--output=x`) or an assignment.
-        let word = word.rsplit_once('=').map_or(word, |(_, v)| v);
+        let valued = word.rsplit_once('=');
+        let word = valued.map_or(word, |(_, v)| v);
+        // The shell expands a glob over the whole word, which no file's name starts with
+        // (`highway=*`, `--tag=*`): the value reaches the program as written, a pattern it
+        // matches itself, not the files of the working directory. Named zones still count.
+        let expands = glob && valued.is_none();
         if hinted || glob {
             let plain = strip_glob(word);
             for (tail, z) in TAILS {
@@ -324,7 +329,7 @@ impl Places {
         let Some(abs) = self.absolute(word) else {
             return out;
         };
-        if glob {
+        if expands {
             for z in self.zones_matching_glob(&abs) {
                 add(z);
             }

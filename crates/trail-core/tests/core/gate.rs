@@ -8505,3 +8505,24 @@ fn a_call_in_a_commands_form() {
         Verdict::Junction
     );
 }
+
+/// Found by the 85th sealed part (after its first run): a glob after `=` (`highway=*`,
+/// `--sysprint=*`) is no glob of the working directory's files (the shell matches the whole
+/// word, and no file's name starts with `highway=`): it reached trail's state view, a false
+/// junction on a map filter. A value naming trail's records still does.
+#[test]
+fn a_glob_after_an_equals_sign_is_the_programs_pattern() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-osm -q --read-pbf data/region.osm.pbf --tf accept-ways highway=* --write-xml build/highways.osm",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+    assert_eq!(
+        evaluate("acme-osm --out=.trail/state/*", &ctx).verdict,
+        Verdict::Block
+    );
+}
