@@ -8526,3 +8526,18 @@ fn a_glob_after_an_equals_sign_is_the_programs_pattern() {
         Verdict::Block
     );
 }
+
+/// Found by the 85th sealed part (after its first run): another machine named by its IPv4
+/// address (`-D 192.168.1.75 reboot`) is restarted, not this one: a person decides. This
+/// machine's own address, or none, is still this machine.
+#[test]
+fn another_machine_by_its_address() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate("acme-lab -D 192.168.1.75 reboot", &ctx).verdict,
+        Verdict::Junction
+    );
+    for line in ["acme-lab -D 127.0.0.1 reboot", "acme-lab reboot"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

@@ -2260,8 +2260,26 @@ pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
         if w.starts_with('-') {
             return None;
         }
-        (url_elsewhere(w) || user_at_host(w) || domain_like(w)).then(|| w.to_string())
+        (url_elsewhere(w) || user_at_host(w) || domain_like(w) || other_address(w))
+            .then(|| w.to_string())
     })
+}
+
+/// An IPv4 address of another machine, with or without a port (`192.168.1.75`,
+/// `10.0.3.7:25575`): not this one's (`127.…`), nor every interface (`0.0.0.0`), nor a
+/// version (`1.2.3.4` has four parts too, but a version rarely stands alone as an operand
+/// whose parts all fit a byte and whose first is a private or public network's).
+fn other_address(w: &str) -> bool {
+    let host = w.split_once(':').map_or(w, |(h, _)| h);
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
+        && !matches!(parts[0], "127" | "0")
 }
 
 /// For a copy (`copy SRC DEST`, `sync`), only where it writes counts: its last operand.
