@@ -8541,3 +8541,25 @@ fn another_machine_by_its_address() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 85th sealed part (after its first run): a send told only this machine's
+/// address as its value (`--send 127.0.0.1:9000`, a control surface's messages to a local
+/// program) stays here; a send to another machine, or a mail through this one, does not.
+#[test]
+fn a_send_to_this_machines_address_stays_here() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-surface --no-gui --load sessions/rehearsal.json --send 127.0.0.1:9000",
+            &ctx
+        )
+        .verdict,
+        Verdict::Allow
+    );
+    for line in [
+        "acme-surface --no-gui --send 192.168.1.20:9000",
+        "acme-mailer --send --to ops@example.com --server localhost",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

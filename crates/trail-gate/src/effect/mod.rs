@@ -710,11 +710,19 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
         .any(|p| matches!(p.as_str(), "restore" | "extract"));
     // Sharing a service of this machine (`zrok share public localhost:3000`) opens it to
     // others: the address is what is handed out, not where the act stays.
+    // A send told only this machine's address as its own value (`--send 127.0.0.1:9000`, a
+    // control surface's messages to a local program) stays here; a mail relayed through this
+    // machine (`--server localhost` beside a recipient) does not.
+    let sends_here = v.word.starts_with('-') && {
+        let words: Vec<&str> = c.option_words().collect();
+        option_pairs(&words)
+            .any(|(flag, value)| flag == v.word && value.is_some_and(targets::loopback_address))
+    };
     let relays = parts.iter().any(|p| {
         matches!(
             p.as_str(),
-            "send" | "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify" | "share"
-        )
+            "mail" | "email" | "sms" | "pay" | "charge" | "transfer" | "notify" | "share"
+        ) || p == "send" && !sends_here
     });
     // Formatting files of the project or a temporary directory (`grain format src/main.gr`, a
     // database's data file made in `build/`): a formatter's rewrite, or a new file, not a

@@ -2291,14 +2291,17 @@ pub(super) fn remote_destination(c: &Cmd<'_>) -> Option<String> {
 /// Whether the command names this machine's own address (`--address localhost:26500`,
 /// `http://127.0.0.1:8080`) and no other machine.
 pub(super) fn loopback_only(c: &Cmd<'_>) -> bool {
-    let loopback = |w: &str| {
-        let v = w.split_once('=').map_or(w, |(_, v)| v);
-        let host = v.split("://").nth(1).unwrap_or(v);
-        ["localhost", "127.", "[::1]"]
-            .iter()
-            .any(|l| host.starts_with(l))
-    };
-    c.option_words().any(loopback) && remote(c).is_none()
+    c.option_words()
+        .any(|w| loopback_address(w.split_once('=').map_or(w, |(_, v)| v)))
+        && remote(c).is_none()
+}
+
+/// Whether a value names this machine (`localhost:26500`, `http://127.0.0.1:8080`, `[::1]`).
+pub(super) fn loopback_address(v: &str) -> bool {
+    let host = v.split("://").nth(1).unwrap_or(v);
+    ["localhost", "127.", "[::1]"]
+        .iter()
+        .any(|l| host.starts_with(l))
 }
 
 fn local_value(v: &str) -> bool {
