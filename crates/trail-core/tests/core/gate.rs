@@ -8563,3 +8563,24 @@ fn a_send_to_this_machines_address_stays_here() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 85th sealed part (after its first run): a file named by its extension after
+/// `-d` (`-d data/packets.bin`) is data the program is given, not a directory it writes in,
+/// so the place outside the project after it is not only read; a directory after `-d`
+/// (`-d build/out`) is still where the output goes.
+#[test]
+fn a_file_after_dash_d_is_data_not_a_directory() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-decode -d data/packets.bin ~/Pictures/balloon.jpg",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-decode -d build/out ~/Pictures/balloon.jpg", &ctx).verdict,
+        Verdict::Allow
+    );
+}

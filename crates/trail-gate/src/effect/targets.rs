@@ -332,10 +332,20 @@ pub(super) fn outputs_here(c: &Cmd<'_>, ctx: &Context) -> bool {
                 // A bare name after a one-letter flag other than `-o` may name no place at
                 // all (`dbschema -d stores_demo`: a database, not a directory).
                 let bare = flag.len() == 2 && flag != "-o" && !v.contains(['/', '.']);
+                // A file by its extension after `-d` is data given (`ssdv -d packets.bin
+                // OUT`, `curl -d body.json`), not a directory to write in.
+                let data = flag == "-d"
+                    && v.rsplit('/')
+                        .next()
+                        .and_then(|f| f.rsplit_once('.'))
+                        .is_some_and(|(stem, ext)| {
+                            !stem.is_empty() && ext.bytes().all(|b| b.is_ascii_alphabetic())
+                        });
                 !number
                     && !format
                     && !spec
                     && !bare
+                    && !data
                     && matches!(ctx.classify(v), Place::Inside | Place::Tmp)
             })
     })
