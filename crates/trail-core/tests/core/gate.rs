@@ -8584,3 +8584,20 @@ fn a_file_after_dash_d_is_data_not_a_directory() {
         Verdict::Allow
     );
 }
+
+/// Found by the 85th sealed part (after its first run): a settings file this line wrote and
+/// hands a program (`printf 'task: delete\n…' > build/del.yml && acme --config build/del.yml`)
+/// tells it what to do as its options would (`--task=delete`, `--task=delete_media`); a file
+/// telling it to create or list does not ask.
+#[test]
+fn a_settings_file_written_on_the_line_is_the_programs_options() {
+    let ctx = ctx();
+    for task in ["delete", "delete_media"] {
+        let line = format!(
+            "printf 'task: {task}\\nhost: \"https://repo.example.edu\"\\ninput_csv: ids.csv\\n' > build/t.yml && ./acme-workbench --config build/t.yml"
+        );
+        assert_eq!(evaluate(&line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line = "printf 'task: list\\ninput_csv: ids.csv\\n' > build/t.yml && ./acme-workbench --config build/t.yml";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

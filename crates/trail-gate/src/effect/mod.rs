@@ -109,14 +109,7 @@ pub(super) fn judge(
     out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
     let shows = words::shows_only(c);
-    let verb = (!shows)
-        .then(|| words::consequence(c).filter(|v| !stays_here(c, ctx, v)))
-        .flatten()
-        .or_else(|| {
-            (!shows && tier == Tier::Unknown)
-                .then(|| words::mails_to(c, producers))
-                .flatten()
-        });
+    let verb = (!shows).then(|| told(c, producers, ctx, tier)).flatten();
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| words::assigned_verb(&cmd.assigns).filter(|_| !shows));
     // Said to a disk or a firmware interface, a word that writes overwrites it.
@@ -181,6 +174,19 @@ pub(super) fn judge(
             out.push(nothing_found(c, raw));
         }
     }
+}
+
+/// The act with consequences `c` is told to do, by its words, by mail it is piped, or by a
+/// settings file this line wrote and hands it (`task: delete` in the file given to
+/// `--config`: the file's settings are its options).
+fn told(c: &Cmd<'_>, producers: &[&Simple], ctx: &Context, tier: Tier) -> Option<words::Verb> {
+    words::consequence(c)
+        .filter(|v| !stays_here(c, ctx, v))
+        .or_else(|| {
+            (tier == Tier::Unknown)
+                .then(|| words::mails_to(c, producers).or_else(|| planted_settings_verb(c, ctx)))
+                .flatten()
+        })
 }
 
 /// The allow for a program nobody models in which nothing was found.
@@ -3816,6 +3822,34 @@ fn handed_texts(
     texts.extend(cmd.heredoc.clone());
     texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
     texts
+}
+
+/// An act with consequences that a settings file this line wrote, and hands `c`, tells it to
+/// do (`task: delete`, `action = "purge"`): each `key: value` or `key = value` line read as
+/// the option `--key=value` and judged as one.
+fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Verb> {
+    if ctx.line.planted.is_empty() {
+        return None;
+    }
+    planted_handed(c, ctx).into_iter().find_map(|text| {
+        let settings: Vec<String> = text
+            .lines()
+            .filter_map(|line| {
+                let line = line.trim();
+                let at = line.find([':', '='])?;
+                let (key, value) = (line[..at].trim(), line[at + 1..].trim());
+                let value = value.trim_end_matches(',').trim_matches(['"', '\'']);
+                let named = !key.is_empty()
+                    && key
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+                (named && !value.is_empty()).then(|| format!("--{key}={value}"))
+            })
+            .collect();
+        let words: Vec<&str> = settings.iter().map(String::as_str).collect();
+        let args = words::console_args(&words);
+        words::consequence(&words::console(c.name, &args))
+    })
 }
 
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory

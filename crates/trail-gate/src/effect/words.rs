@@ -1233,11 +1233,15 @@ fn valued_act(c: &Cmd<'_>) -> Option<Verb> {
     let words: Vec<&str> = c.option_words().collect();
     let verb = super::option_pairs(&words).find_map(|(flag, value)| {
         let value = value?;
+        // Or the verb joined to what it is done to (`--task=delete_media`, `purge-cache`).
+        let head = value.split(['_', '-']).next().unwrap_or(value);
         (flag.starts_with('-')
-            && value.len() >= 4
-            && value.bytes().all(|b| b.is_ascii_lowercase())
-            && !matches!(value, "flash" | "format")
-            && classify_singular(value) == Some(Class::Destroys))
+            && head.len() >= 4
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'-'))
+            && !matches!(head, "flash" | "format")
+            && classify_singular(head) == Some(Class::Destroys))
         .then(|| Verb {
             word: format!("{flag} {value}"),
             class: Class::Destroys,
