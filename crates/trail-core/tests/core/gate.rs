@@ -8601,3 +8601,17 @@ fn a_settings_file_written_on_the_line_is_the_programs_options() {
     let line = "printf 'task: list\\ninput_csv: ids.csv\\n' > build/t.yml && ./acme-workbench --config build/t.yml";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 85th sealed part (after its first run): `clear` joined to the store it
+/// empties, in any case (`REGISTRAR_CLEAR`, `queue-clear`), empties it as `clear` alone does;
+/// a cache cleared, namespaced or joined (`cache:clear`, `cache-clear`), is made again.
+#[test]
+fn clear_joined_to_the_store_it_empties() {
+    let ctx = ctx();
+    for line in ["acme_cli.py REGISTRAR_CLEAR", "acme queue-clear"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in ["php bin/console cache:clear", "acme cache-clear"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

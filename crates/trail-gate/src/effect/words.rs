@@ -1669,10 +1669,12 @@ fn name_verb(name: &str) -> Option<Verb> {
 }
 
 /// A store emptied by a subcommand of its own (`kchashmgr clear FILE`, `keyctl clear @u`,
-/// `pm clear PKG`): not a cache, a screen or a log, which are made again.
+/// `pm clear PKG`), or joined to what it empties, in either case (`REGISTRAR_CLEAR`,
+/// `clear-queue`): not a cache, a screen or a log, which are made again.
 fn clears_a_store(subs: &[&str], parts: &[(&str, &String)]) -> bool {
-    subs.contains(&"clear")
-        && !parts.iter().any(|(_, p)| {
+    // (A namespace counts here: `cache:clear` empties a cache.)
+    (subs.contains(&"clear") || parts.iter().any(|(_, p)| p.as_str() == "clear"))
+        && !subs.iter().flat_map(|w| self::parts(w)).any(|p| {
             matches!(
                 p.as_str(),
                 "cache" | "caches" | "screen" | "console" | "history" | "log" | "logs" | "terminal"
