@@ -8615,3 +8615,24 @@ fn clear_joined_to_the_store_it_empties() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 85th sealed part (after its first run): two places on mounted disks given to
+/// a program nobody models, directories too (`--forcerender /mnt/nas/world /mnt/nas/www/map`),
+/// are one read and one written: a person decides. One directory there alone is as often
+/// only read.
+#[test]
+fn two_places_on_mounted_disks() {
+    let ctx = ctx();
+    assert_eq!(
+        evaluate(
+            "acme-render --forcerender /mnt/nas/minecraft/world /mnt/nas/www/map",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-render /mnt/nas/minecraft/world", &ctx).verdict,
+        Verdict::Allow
+    );
+}

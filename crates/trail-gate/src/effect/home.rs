@@ -28,6 +28,15 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
     {
         return None;
     }
+    // Two places on mounted disks, directories too (`overviewer.py /mnt/nas/world
+    // /mnt/nas/www/map`): one is read, the other written. (One directory alone there is as
+    // often only read, `du -sh /mnt/nas/photos`.)
+    let on_mounts = c
+        .operands()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|w| w.starts_with("/mnt/") || w.starts_with("/media/"))
+        .count()
+        >= 2;
     let word = c.args.iter().enumerate().find_map(|(i, a)| {
         let text = a.text.as_deref().unwrap_or(&a.raw);
         // A line of code or a phrase is judged where it runs.
@@ -43,7 +52,9 @@ pub(super) fn handed(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         let value = value.strip_prefix("file://").unwrap_or(value);
         let (value, after_kind) = within_spec(value)?;
         let p = ctx.resolve(value)?;
-        outside_ground(&p, ctx, after_kind).then(|| {
+        let mounted_dir =
+            on_mounts && !after_kind && ["/mnt", "/media"].iter().any(|d| p.starts_with(d));
+        (outside_ground(&p, ctx, after_kind) || mounted_dir).then(|| {
             // The option that hands it over: `--config=~/x`, or `-c ~/x`.
             let option = match text.split_once('=') {
                 Some((flag, _)) if flag.starts_with('-') => Some(flag),
