@@ -8636,3 +8636,25 @@ fn two_places_on_mounted_disks() {
         Verdict::Allow
     );
 }
+
+/// Found by the 85th sealed part (after its first run): a shell, a console or a command
+/// opened on another machine (`shell 192.168.1.50`, `cmd 192.168.1.50 '*RST'`, `shell --url
+/// wss://…`) runs what is typed or sent there: a person decides. A developer's own shell here
+/// (`acme shell`), or a web page fetched into one, is not asked.
+#[test]
+fn a_shell_or_a_command_on_another_machine() {
+    let ctx = ctx();
+    for line in [
+        "acme-scope shell 192.168.1.50",
+        "acme-scope cmd 192.168.1.50 '*RST'",
+        "acme-ctl shell --url wss://mesh.acme.example --id node1",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme shell",
+        "acme-crawl shell --nolog https://example.org/",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -479,10 +479,8 @@ pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     }
 }
 
-/// An interactive shell among the words (a shell's name with nothing but flags after it, or
-/// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
-/// host or a URL among the words, a shell others can reach, a block.
-pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+/// A session or a shell opened by a program's own subcommand: see [`judge`].
+fn session_opened(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     // A program's own `ssh` or `login` subcommand (`dep ssh web-1`, `molecule login --host
     // x`, `plesk login admin`): a shell on a machine, or a session as someone, opened for
     // whoever holds the terminal.
@@ -492,7 +490,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         .filter(|s| matches!(*s, "ssh" | "login"))
         .filter(|_| !super::words::shows_only(c))
     {
-        out.push(decide(
+        return Some(decide(
             Verdict::Junction,
             RuleId::HandsOver,
             format!(
@@ -501,6 +499,42 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             ),
             raw,
         ));
+    }
+    // A shell, a console or a command opened on another machine (`scopectl shell
+    // 192.168.1.50`, `acme exec db1.example.org '…'`, `--url wss://…`): whatever is typed or
+    // sent runs there.
+    // On this machine (`poetry shell`, `rails console`) it is a developer's own.
+    if let Some(sub) = c.sub().filter(|s| {
+        matches!(
+            *s,
+            "shell" | "console" | "terminal" | "exec" | "execute" | "cmd" | "command"
+        )
+    }) && let Some(host) = super::targets::remote(c)
+        // A web page is fetched into the shell, not a machine run on (`scrapy shell
+        // https://example.org/`).
+        && !host.starts_with("http://")
+        && !host.starts_with("https://")
+    {
+        return Some(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to run what it is given on another machine (`{sub}` on `{host}`): a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+    None
+}
+
+/// An interactive shell among the words (a shell's name with nothing but flags after it, or
+/// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
+/// host or a URL among the words, a shell others can reach, a block.
+/// First, a session its own subcommand opens ([`session_opened`]).
+pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    if let Some(d) = session_opened(c, raw) {
+        out.push(d);
         return;
     }
     let words: Vec<&str> = c.words().collect();
