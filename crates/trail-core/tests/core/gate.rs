@@ -8658,3 +8658,23 @@ fn a_shell_or_a_command_on_another_machine() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 85th sealed part (after its first run): code a program loads, or the
+/// configuration it runs by, given only as a variable (`--custom-module "$OSC_MODULE"`, `-c
+/// "$LAZYMC_CONFIG"`, `-c "$SIPROXD_CONF"`) is known only when the line runs: a person
+/// decides. A variable named for data is not asked.
+#[test]
+fn a_module_or_a_configuration_given_as_a_variable() {
+    let ctx = ctx();
+    for line in [
+        "acme-surface --no-gui --custom-module \"$ACME_MODULE\"",
+        "acme-proxy start -c \"$ACME_CONFIG\"",
+        "acme-sip -c \"$ACME_CONF\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("acme-proxy start -i \"$ACME_INPUT\"", &ctx).verdict,
+        Verdict::Allow
+    );
+}

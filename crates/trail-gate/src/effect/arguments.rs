@@ -371,6 +371,14 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
                     // dataflow engine runs (`-f "$TENZIR_PIPELINE"`).
                     | "lua"
                     | "pipeline"
+                    // Code it loads (`--custom-module "$OSC_MODULE"`, `"$X_PLUGIN"`), or
+                    // the configuration it runs by (`-c "$LAZYMC_CONFIG"`), which names the
+                    // commands and plugins a server starts.
+                    | "module"
+                    | "plugin"
+                    | "config"
+                    | "conf"
+                    | "cfg"
                     // Or the program it holds, by its role (`-o "$SHOT_VIEWER"`, `-N
                     // "$NOTIFY_UTIL"`, `-cpp "$XRDB_CPP"`): whatever it names runs.
                     | "viewer"
@@ -408,7 +416,7 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
     if found {
         out.push(junction(
             RuleId::Unverifiable,
-            "an option is given a variable named as a command or code, known only when it runs: a person decides",
+            "an option is given a variable named as a command, code or a configuration, known only when it runs: a person decides",
             raw,
         ));
     }
