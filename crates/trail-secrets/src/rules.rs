@@ -1554,4 +1554,16 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         shape: Shape::Assignment,
         lowered: true,
     },
+    Builtin {
+        name: "heredoc-assignment",
+        // A credential's name given a here-document of one line (Terraform's and HCL's `auth =
+        // <<-EOT`, a YAML block's `token: |`): that line is the value. The closing line is
+        // the tag alone, or the block's end.
+        regex: r#"(?P<name>[a-z0-9_.-]*(?:key|token|secret|pass|pwd|cred|auth)[a-z0-9_.-]*)["']?[ \t]*(?:=|:)[ \t]*(?:<<[-~]?[ \t]*["']?[a-z_]+["']?|\|[-+]?)[ \t]*\r?\n[ \t]*(?P<secret>(?-u:[^\s"'`]){8,})[ \t]*(?:\r?\n|$)"#,
+        example: "auth = <<-EOT\n  6fe9a2d2-a1d4-4fd8-acc1-04c7b4147f0b\nEOT",
+        keywords: &["<<", ": |", ":|"],
+        check: Check::Assignment,
+        shape: Shape::Any,
+        lowered: true,
+    },
 ];

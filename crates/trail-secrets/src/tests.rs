@@ -5147,3 +5147,28 @@ fn cred_as_a_name_of_its_own() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 85th sealed part (after its first run): a credential's name given a
+/// here-document of one line (HCL's `auth = <<-EOT`, a YAML block's `token: |`) has that line
+/// as its value; a here-document given to a name that means no credential is text.
+#[test]
+fn a_one_line_here_document_under_a_credentials_name() {
+    for (text, key) in [
+        (
+            "upstreams = {\n  acme = {\n    auth = <<-EOT\n      6fe9a2d2-a1d4-4fd8-acc1-04c7b4147f0b\n    EOT\n  }\n}",
+            "6fe9a2d2",
+        ),
+        (
+            "token: |\n  eca8f6b2215b975cc652b5580b74efd6143c0adba2bb8180971f400bfda6a17e\nx: 1",
+            "eca8f6b2",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "description = <<-EOT\n  6fe9a2d2-a1d4-4fd8-acc1-04c7b4147f0b\nEOT",
+        "auth = <<-EOT\n  ${var.acme_token}\nEOT",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
