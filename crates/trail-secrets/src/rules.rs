@@ -1316,15 +1316,22 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         keywords: &["pass"],
         check: Check::Password,
         // Not `passed` (every test run's output): the flag's name ends the word.
+        // Each name the regex takes, before each separator it takes (a tab too: found by the
+        // shape property test, `-Forcepassword\tauthorize`).
         shape: Shape::Literal(&[
             "pass ",
             "pass=",
             "pass\t",
             "password ",
             "password=",
+            "password\t",
             "passwd ",
+            "passwd=",
+            "passwd\t",
             "passin ",
+            "passin\t",
             "passout ",
+            "passout\t",
         ]),
         lowered: true,
     },

@@ -292,6 +292,12 @@ fn value_after(b: &[u8], op: usize) -> bool {
     let op_len = [
         &b"==="[..],
         b"!==",
+        // A fallback's (`KEY ?? "…"`, found by the shape property test) and the compound
+        // assignments', as the regex has them.
+        b"??=",
+        b"||=",
+        b"&&=",
+        b"??",
         b":=",
         b"!=",
         b"==",

@@ -5172,3 +5172,29 @@ fn a_one_line_here_document_under_a_credentials_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the shape property test (given this stop's new rule's example): two shape checks
+/// skipped texts their rules match (a single-dash password flag followed by a tab, a fallback's
+/// value after `??`), which only other rules' matches covered. The seeds replay from
+/// proptest-regressions; this asks the shapes directly.
+#[test]
+fn shape_checks_admit_a_tab_after_a_password_flag_and_a_fallback() {
+    for (rule, text) in [
+        ("password-flag", "acme-tool -dbpassword\tEzmyLYF_fq5rJgFO"),
+        (
+            crate::rules::GENERIC_ASSIGNMENT,
+            "const token = process.env.ACME_TOKEN ?? `Qm3vT8xLr2Zp9sKw`;",
+        ),
+    ] {
+        let (_, lowered) = prepare(text);
+        let rule = builtin_rules()
+            .iter()
+            .find(|r| r.name == rule)
+            .expect("a built-in rule");
+        assert!(
+            rule.shape.admits(text, &lowered),
+            "{} skips {text:?}",
+            rule.name
+        );
+    }
+}
