@@ -5198,3 +5198,21 @@ fn shape_checks_admit_a_tab_after_a_password_flag_and_a_fallback() {
         );
     }
 }
+
+/// Found by the 85th sealed part (after its first run): a request collection's API-key auth
+/// holds the key in a list of pairs named for it, under the pair keyed `value` (`"apikey":
+/// [{"key": "value", "value": "…"}, {"key": "key", "value": "X-Api-Key"}]`), in either order;
+/// the header's name beside it, and a list named for no credential, stay.
+#[test]
+fn a_key_in_a_list_of_pairs_named_for_it() {
+    for text in [
+        "\"apikey\": [\n  {\"key\": \"value\", \"value\": \"gWZUgYDJ6LMk7D4H3Jneho5SBIRwzLRC\", \"type\": \"string\"},\n  {\"key\": \"key\", \"value\": \"X-Api-Key\", \"type\": \"string\"}\n]",
+        "\"apikey\": [\n  {\"key\": \"key\", \"value\": \"X-Api-Key\", \"type\": \"string\"},\n  {\"key\": \"value\", \"value\": \"gWZUgYDJ6LMk7D4H3Jneho5SBIRwzLRC\", \"type\": \"string\"}\n]",
+    ] {
+        let out = redact(text).0;
+        assert!(!out.contains("gWZUgYDJ6LMk"), "{out}");
+        assert!(out.contains("X-Api-Key"), "{out}");
+    }
+    let clean = "\"headers\": [{\"key\": \"value\", \"value\": \"application-json-utf8\"}]";
+    assert_eq!(redact(clean).0, clean);
+}
