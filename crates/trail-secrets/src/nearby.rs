@@ -558,6 +558,8 @@ fn is_name_byte(c: u8) -> bool {
 const NAMES: &[&str] = &[
     "apikey",
     "cookie",
+    // `cred` as a word of its own (`X-Relay-Cred`, a CSV's `cred` column).
+    "cred",
     "credential",
     "credentials",
     "creds",
@@ -1049,7 +1051,14 @@ fn names_a_token_word(name: &str) -> bool {
     parts.iter().any(|p| {
         matches!(
             p.as_str(),
-            "token" | "secret" | "credential" | "credentials" | "cookie" | "apikey"
+            "token"
+                | "secret"
+                | "cred"
+                | "creds"
+                | "credential"
+                | "credentials"
+                | "cookie"
+                | "apikey"
         ) || p.ends_with("cookie")
             || joined_token(p)
     }) || parts.windows(2).any(|w| w[0] == "api" && w[1] == "key")
@@ -2417,6 +2426,7 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             && !passwordish(body)
             && !contains_any_case(body, b"token")
             && !contains_any_case(body, b"secret")
+            && !contains_any_case(body, b"cred")
             && !contains_any_case(body, b"value")
         {
             continue;

@@ -5216,3 +5216,19 @@ fn a_key_in_a_list_of_pairs_named_for_it() {
     let clean = "\"headers\": [{\"key\": \"value\", \"value\": \"application-json-utf8\"}]";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 85th sealed part (after its first run): a CSV export's column headed `cred`
+/// holds credentials, as one headed `token` does; a column of a word containing it (`credit`)
+/// does not.
+#[test]
+fn a_csv_column_headed_cred() {
+    let text = "svc,env,cred,rot_dt,own\nacme,prod,yHZzL8uGDt9yGgOT4IaguXSDk5AL5Ty5,2026-11-22,ops\nacme,stg,,2026-10-24,ops";
+    assert!(
+        !redact(text).0.contains("yHZzL8uGDt9y"),
+        "{}",
+        redact(text).0
+    );
+    let clean =
+        "svc,env,credit,rot_dt,own\nacme,prod,yHZzL8uGDt9yGgOT4IaguXSDk5AL5Ty5,2026-11-22,ops";
+    assert_eq!(redact(clean).0, clean);
+}
