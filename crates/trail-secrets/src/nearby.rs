@@ -194,7 +194,7 @@ fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
 fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for (spans, scanner) in [
         (table_cells(text), TABLE),
-        (inserted_values(text), TABLE),
+        (sql_values(text), TABLE),
         (printed(text), PRINTED),
         (slashed(text), SLASHED),
         (handed_over(text), HANDED_OVER),
@@ -2529,6 +2529,13 @@ fn named_in_row(body: &str, cells: &[(usize, usize)], k: usize) -> Option<(usize
     .then_some((s, e))
 }
 
+/// The credentials SQL statements store: [`inserted_values`] and [`updated_settings`].
+fn sql_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = inserted_values(text);
+    out.extend(updated_settings(text));
+    out
+}
+
 /// The values an SQL `INSERT` gives a column whose name names a credential (`INSERT INTO
 /// integrations (name, api_key) VALUES ('port', '122c…')`): the column list says what each
 /// position holds, as a table's header does, for every row the statement inserts. A value is
@@ -2575,6 +2582,85 @@ fn inserted_values(text: &str) -> Vec<(usize, usize)> {
             }
             at = end;
         }
+    }
+    out
+}
+
+/// The value an SQL `UPDATE` gives a key-value settings table, when its `WHERE` names the
+/// setting for a credential (`UPDATE integration_settings SET val = '…' WHERE k =
+/// 'acme.auth'`, WordPress's `SET option_value = '…' WHERE option_name = 'stripe_secret_key'`):
+/// judged as a value assigned to that name. Only a column named for a value (`val`,
+/// `option_value`) counts; a column named for a credential is the assignment rules'.
+fn updated_settings(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"update") || !contains_any_case(text, b"where") {
+        return out;
+    }
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("set ") {
+        let set = from + at + "set ".len();
+        from = set;
+        let end = lower[set..].find(';').map_or(lower.len(), |e| set + e);
+        let in_update = lower[..set]
+            .rfind("update")
+            .is_some_and(|u| !lower[u..set].contains(';'));
+        let Some(w) = lower[set..end].find("where") else {
+            continue;
+        };
+        if !in_update {
+            continue;
+        }
+        let (assigned, condition) = (set..set + w, set + w..end);
+        let Some(name) = quoted_spans(text, condition)
+            .into_iter()
+            .map(|(s, e)| &text[s..e])
+            .find(|n| plausible::names_a_credential(n))
+        else {
+            continue;
+        };
+        for piece in quoted_spans(text, assigned.clone()) {
+            let before = text[assigned.start..piece.0 - 1].trim_end();
+            let Some(column) = before.strip_suffix('=') else {
+                continue;
+            };
+            let column = column
+                .rsplit([',', ' ', '\t', '\n'])
+                .find(|c| !c.is_empty())
+                .unwrap_or_default();
+            let value_column = text::words(column)
+                .last()
+                .is_some_and(|w| matches!(w.as_str(), "val" | "value" | "v"));
+            if value_column
+                && plausible::plausible_assignment(name, &text[piece.0..piece.1], Written::Quoted)
+            {
+                out.push(piece);
+            }
+        }
+    }
+    out
+}
+
+/// The spans inside the single-quoted SQL strings of `range` (a quote written twice is one).
+fn quoted_spans(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = range.start;
+    while i < range.end {
+        if b[i] != b'\'' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let mut j = start;
+        while j < range.end && (b[j] != b'\'' || b.get(j + 1) == Some(&b'\'')) {
+            j += if b[j] == b'\'' { 2 } else { 1 };
+        }
+        if j >= range.end {
+            break;
+        }
+        out.push((start, j));
+        i = j + 1;
     }
     out
 }

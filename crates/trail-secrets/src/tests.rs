@@ -5232,3 +5232,23 @@ fn a_csv_column_headed_cred() {
         "svc,env,credit,rot_dt,own\nacme,prod,yHZzL8uGDt9yGgOT4IaguXSDk5AL5Ty5,2026-11-22,ops";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 85th sealed part (after its first run): an SQL `UPDATE` of a key-value
+/// settings table sets a credential when its `WHERE` names the setting for one (`SET val =
+/// '…' WHERE k = 'acme.auth'`); the same statement for a setting named for nothing (a theme)
+/// stays.
+#[test]
+fn an_update_of_a_setting_named_for_a_credential() {
+    let text = "UPDATE integration_settings\n   SET val = 'c17e8c865ad7c9b477144d61a55555ed74a6f695', updated_at = now()\n WHERE ns = 'acme' AND k = 'baselime.auth';";
+    assert!(
+        !redact(text).0.contains("c17e8c865ad7"),
+        "{}",
+        redact(text).0
+    );
+    for clean in [
+        "UPDATE wp_options SET option_value = 'c17e8c865ad7c9b477144d61a55555ed74a6f695' WHERE option_name = 'theme_mods_hash';",
+        "UPDATE settings SET val = 'Twenty Twenty-Four' WHERE k = 'api.key_rotation_note';",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
