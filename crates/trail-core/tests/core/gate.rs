@@ -8678,3 +8678,22 @@ fn a_module_or_a_configuration_given_as_a_variable() {
         Verdict::Allow
     );
 }
+
+/// Found by the 75th sealed part (reviewed this stop): code fed on stdin to a program nobody
+/// models that deletes by a call (`echo 'odrv0.erase_configuration()' | acme-tool`, a
+/// console's `….filter_by(…).delete()` in a here-document) deletes where the gate cannot
+/// follow, as the same code given to `-c` does; code that only reads is not asked.
+#[test]
+fn code_fed_on_stdin_that_deletes_by_a_call() {
+    let ctx = ctx();
+    for line in [
+        "echo 'odrv0.erase_configuration()' | acme-tool",
+        "acme shell <<'EOF'\nfrom acme.models import R\nR.query.filter_by(event_id=42).delete()\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    assert_eq!(
+        evaluate("echo 'print(odrv0.vbus_voltage)' | acme-tool", &ctx).verdict,
+        Verdict::Allow
+    );
+}

@@ -1421,7 +1421,19 @@ fn handed(
     if let Some(text) = languages::stdin_text(cmd, producers) {
         scan(&text, out);
         if text.contains('(') {
-            deletes_critical(&text, ctx, raw, out);
+            // Code fed to a program nobody models that deletes by a call
+            // (`echo 'odrv0.erase_configuration()' | odrivetool`, a console's
+            // `Registration.query.filter_by(…).delete()`): where the gate cannot follow.
+            if !deletes_critical(&text, ctx, raw, out)
+                && known::tier(c.name) == Tier::Unknown
+                && code::deletion_call(&text)
+            {
+                out.push(junction(
+                    RuleId::InterpreterCode,
+                    "the code this program is fed deletes something from inside another language, where the gate cannot follow",
+                    raw,
+                ));
+            }
             argv_list(&text, Keep::CommandBlocks, out);
         }
     }
