@@ -968,6 +968,23 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(Place) -> bool) -
     mode || call
 }
 
+/// The first call in `code` whose own name is an act with consequences (`m.send()`,
+/// `client.publish(…)`, `pump.bolus(…)` is not: its words must say it): its name.
+pub(super) fn act_call(code: &str) -> Option<&str> {
+    identifiers(code).find_map(|(id, called)| {
+        let last = id.rsplit(['.', ':']).next().unwrap_or(id);
+        // Ending the console itself (`quit()`, `(ext:quit)`, `Disconnect()`) ends nothing else.
+        let ends = ["quit", "exit", "bye", "disconnect", "close", "logout"]
+            .iter()
+            .any(|e| last.eq_ignore_ascii_case(e));
+        // A word in capitals is a call only with its parenthesis after it (`RESTART(*YES)`):
+        // inside one it is an argument (`QLOCAL(PAYMENTS.*)`), not a Lisp form.
+        let capitals = !last.bytes().any(|b| b.is_ascii_lowercase());
+        let called = called && (!capitals || code.contains(&format!("{id}(")));
+        (called && !ends && last.len() >= 4 && super::effect::names_an_act(last)).then_some(last)
+    })
+}
+
 /// Whether `code` calls something named for deleting: an identifier followed by `(` (or, in
 /// Lisp, right after one) whose parts include a deleting verb.
 pub(super) fn deletion_call(code: &str) -> bool {

@@ -8697,3 +8697,28 @@ fn code_fed_on_stdin_that_deletes_by_a_call() {
         Verdict::Allow
     );
 }
+
+/// Found by reviewing every labelled risky row still allowed (71st, 41st, 37th, 31st, 25th
+/// parts): code handed to a program nobody models that calls an act with consequences by its
+/// name (`m.send()`, `AdminApp.uninstall('shop')`, `(acme-deploy:deploy :production)`,
+/// `box.space.orders:truncate()`) runs where the gate cannot follow: a person decides. Ending
+/// the console (`quit()`, `Disconnect()`) and a capitalised argument inside a call
+/// (`QLOCAL(PAYMENTS.*)`) are no such act.
+#[test]
+fn code_that_calls_an_act_by_its_name() {
+    let ctx = ctx();
+    for line in [
+        "acme shell -c \"from acme.mail import Q; [m.send() for m in Q.objects.all()]\"",
+        "acme-admin -lang jython -c \"AdminApp.uninstall('shop'); AdminConfig.save()\"",
+        "acme-console connect admin@10.0.7.12:3301 <<'EOF'\nbox.space.orders:truncate()\nEOF",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-lisp -norc -eval '(print (+ 1 2))' -eval '(ext:quit)'",
+        "echo 'DISPLAY QLOCAL(PAYMENTS.*) CURDEPTH' | acme-mq -e QM1",
+        "printf 'Connect(L:mvs.example.com:992)\\nAscii()\\nDisconnect()\\n' | acme3270",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

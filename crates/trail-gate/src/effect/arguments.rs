@@ -1424,15 +1424,8 @@ fn handed(
             // Code fed to a program nobody models that deletes by a call
             // (`echo 'odrv0.erase_configuration()' | odrivetool`, a console's
             // `Registration.query.filter_by(…).delete()`): where the gate cannot follow.
-            if !deletes_critical(&text, ctx, raw, out)
-                && known::tier(c.name) == Tier::Unknown
-                && code::deletion_call(&text)
-            {
-                out.push(junction(
-                    RuleId::InterpreterCode,
-                    "the code this program is fed deletes something from inside another language, where the gate cannot follow",
-                    raw,
-                ));
+            if !deletes_critical(&text, ctx, raw, out) && known::tier(c.name) == Tier::Unknown {
+                out.extend(acts_in_code(&text, raw));
             }
             argv_list(&text, Keep::CommandBlocks, out);
         }
@@ -1782,16 +1775,34 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
     // Code in another language (`Rscript -e 'system("rm -rf ~")'`), and a command given as a
     // list of strings (`System.cmd("rm", ["-rf", "/"])`, `os:cmd("rm -rf /")`).
     code::judge_code(name, value, ctx, raw, out);
-    if code::deletion_call(value) && !deletes_critical(value, ctx, raw, out) {
-        out.push(junction(
+    if !deletes_critical(value, ctx, raw, out) {
+        out.extend(acts_in_code(value, raw));
+    }
+    // Code an option runs: what it spawns is asked as a command line would be
+    // (`amm -c 'os.proc("sudo", "systemctl", "stop", "db").call()'`).
+    argv_list(value, Keep::Risky, out);
+}
+
+/// Code in another language, handed to a program nobody models, that deletes by a call
+/// (`….filter_by(…).delete()`, `erase_configuration()`) or calls an act with consequences by
+/// its name (`m.send()`, `AdminApp.uninstall('shop')`, `(acme-deploy:deploy :production)`):
+/// it runs where the gate cannot follow, so a person decides.
+fn acts_in_code(code_text: &str, raw: &str) -> Option<super::super::Decision> {
+    if code::deletion_call(code_text) {
+        return Some(junction(
             RuleId::InterpreterCode,
             "this code deletes something from inside another language, where the gate cannot follow",
             raw,
         ));
     }
-    // Code an option runs: what it spawns is asked as a command line would be
-    // (`amm -c 'os.proc("sudo", "systemctl", "stop", "db").call()'`).
-    argv_list(value, Keep::Risky, out);
+    let act = code::act_call(code_text)?;
+    Some(junction(
+        RuleId::InterpreterCode,
+        &format!(
+            "this code calls `{act}`, an act with consequences, from inside another language, where the gate cannot follow: a person decides"
+        ),
+        raw,
+    ))
 }
 
 /// A line typed into a terminal without its end (`rm -rf ~/\r`, `…\n`).
