@@ -8722,3 +8722,19 @@ fn code_that_calls_an_act_by_its_name() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by reviewing every labelled risky row still allowed: `detach` and `offline` take a
+/// thing out of what it serves in (a mirror's half, a project from its client, a resource
+/// group out of service): a person decides. Looking at one (`acme status --offline-groups`)
+/// is not asked.
+#[test]
+fn detach_and_offline_take_a_thing_out_of_service() {
+    let ctx = ctx();
+    for line in [
+        "acme --project https://example.org/ detach",
+        "acme-cluster offline resource_group rg_db",
+        "acme-db -d DB1 db_offline",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -196,6 +196,11 @@ const STOPS: &[&str] = &[
     // Taken off the machine it ran on: a loaded module or service, an imported disk group.
     "unload",
     "deport",
+    // Taken out of what it served in: a mirror's half, a disk from its array, a project
+    // from its client (`metadetach d10 d12`, `boinccmd … detach`); a group or a node taken
+    // out of service (`hagrp -offline appsg`).
+    "detach",
+    "offline",
 ];
 
 /// Changing something live: its settings, who may do what, what is trusted, how much runs.
