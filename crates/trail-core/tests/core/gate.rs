@@ -8737,4 +8737,8 @@ fn detach_and_offline_take_a_thing_out_of_service() {
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
+    assert_eq!(
+        evaluate("acme status --offline-groups", &ctx).verdict,
+        Verdict::Allow
+    );
 }
