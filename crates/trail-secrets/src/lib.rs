@@ -669,6 +669,7 @@ impl Redactor {
             if !references.iter().any(|&(s, e)| start < e && s < end)
                 && !said_or_known_public(text, start, end)
                 && !plausible::served_to_browsers(text, start)
+                && !plausible::unsigned_jwt(&text[start..end])
             {
                 candidates.push(Candidate {
                     start,

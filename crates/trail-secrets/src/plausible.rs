@@ -2533,3 +2533,22 @@ fn jwt_claims(value: &str) -> Option<String> {
         .collect();
     String::from_utf8(base64_decode(&claims)?).ok()
 }
+
+/// A JWT with no signature, its header saying so (`{"alg":"none"}` then `header.payload.`):
+/// anyone can write one, and a server that checks signatures rejects it. Only a signed JWT
+/// is a credential (the `jwt` rule wants the third part).
+pub(crate) fn unsigned_jwt(v: &str) -> bool {
+    let mut parts = v.split('.');
+    let (Some(header), Some(payload)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let signature = parts.next().unwrap_or_default();
+    header.starts_with("eyJ")
+        && payload.starts_with("eyJ")
+        && signature.is_empty()
+        && parts.next().is_none()
+        && base64_decode(header).is_some_and(|h| {
+            let h = String::from_utf8_lossy(&h).to_ascii_lowercase();
+            h.contains("\"alg\"") && h.contains("\"none\"")
+        })
+}

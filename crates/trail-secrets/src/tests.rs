@@ -5252,3 +5252,18 @@ fn an_update_of_a_setting_named_for_a_credential() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 85th and 86th sealed parts (after their first runs): a JWT with no signature,
+/// its header saying `alg: none` (`header.payload.`), is no credential, wherever it stands
+/// (after "token" in prose too); a signed one is.
+#[test]
+fn an_unsigned_jwt_is_no_credential() {
+    let clean = "Never accept tokens like eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0In0. (alg none) in the gateway.";
+    assert_eq!(redact(clean).0, clean);
+    let signed = "the token is eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.PWvHogU5nGYVHWVsUQk4DwgLGNOaeCtL31Ugq_Dfcga";
+    assert!(
+        !redact(signed).0.contains("PWvHogU5"),
+        "{}",
+        redact(signed).0
+    );
+}
