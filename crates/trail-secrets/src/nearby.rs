@@ -102,7 +102,8 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
     ),
     (
         "timed-url-token",
-        "https://static.distaff.example/videos/intro-4.mp4?sign=1765425409-rcsum878vx-0-6ffed7cc3d3818bcaf80605ef0fb7e4a",
+        // (Under `?sign=` the url-signature rule takes it first.)
+        "https://dl.example.org/a.exe?lang=en&verify=1765229490-oXJ_agu-AIPuZz_Fdl4kCMFpIyKPv9L_-52r_w-HoF4",
     ),
     (
         "url-fragment-key",

@@ -1210,12 +1210,14 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // Signed URLs (S3 and GCS presigned, CloudFront, Azure SAS) carry their signature or
         // session token as a query parameter: whoever holds the URL holds the access.
         // Any vendor's parameter named for a signature or an HMAC (`q-signature`,
-        // `X-Oss-Signature`, a CDN token's `~hmac=`, Codeforces' `apiSig=`), whatever prefix
+        // `X-Oss-Signature`, a CDN token's `~hmac=`, Codeforces' `apiSig=`, an image CDN's
+        // `ci_sign=`), whatever prefix
         // it has; and the same field of a form a request sends (curl's `-F 'signature=…'`).
-        // A page writes the query's `&` as `&amp;` (`<source src="…&amp;Signature=…">`).
-        regex: r#"(?:[?&~]|&amp;|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        // A page writes the query's `&` as `&amp;` (`<source src="…&amp;Signature=…">`), a URL
+        // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`).
+        regex: r#"(?:[?&~]|&amp;|%26|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
-        keywords: &["signature=", "sig=", "security-token=", "hmac="],
+        keywords: &["signature=", "sig=", "sign=", "security-token=", "hmac="],
         check: Check::Signature,
         shape: Shape::Any,
         lowered: true,
