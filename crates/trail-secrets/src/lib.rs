@@ -78,6 +78,7 @@ mod rules;
 mod service;
 mod shape;
 mod store;
+mod unmasked;
 
 pub use service::{Pass, Secrets};
 pub use store::SecretStore;

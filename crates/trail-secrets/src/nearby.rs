@@ -29,6 +29,9 @@
 //! - **`timed-url-token`**: a query value that begins with a moment in Unix time and goes on
 //!   with a random part (`?sign=1765425409-rcsum878vx-0-6ffed7cc…`): the expiring token of a
 //!   signed URL, whatever its parameter is called.
+//! - **`unmasked-value`** ([`crate::unmasked`]): the value a failing test prints opposite the
+//!   mask it expected (`Expected: "<masked>"`, `Received: "…"`; `{'k': '…'} == {'k':
+//!   '<redacted>'}`), whatever its name.
 //!
 //! The bars rise with what is known: a name beside the value lets a short password through;
 //! a flag needs a longer, fully mixed value; a word alone needs more still. Hex, UUIDs, paths,
@@ -117,6 +120,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "joined-literal-key",
         "const currencyApiKey =\n  'cur_live_MZyKoDC4Td9PrdXJwM' +\n  'hOTt4uJFkChYeJZwZQEIsH';",
     ),
+    (
+        "unmasked-value",
+        "  ● client › sends the configured credential\n\n    Expected: \"<masked>\"\n    Received: \"IlO8jwbhzh5hPYdVXaDwCWYeT43lYo85fzc8ClvD2CfWbU0Y\"",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -137,6 +144,7 @@ const TIMED: usize = 14;
 const FRAGMENT: usize = 15;
 const RECOVERY: usize = 16;
 const JOINED: usize = 17;
+const UNMASKED: usize = 18;
 
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
@@ -199,6 +207,8 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (printed(text), PRINTED),
         (slashed(text), SLASHED),
         (handed_over(text), HANDED_OVER),
+        (scripted_logins(text), SCRIPTED),
+        (labelled_logins(text), LABELLED),
     ] {
         for span in spans {
             push_new(out, span, scanner);
@@ -211,12 +221,6 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(call_credentials(text))
     {
         push_new(out, span, TYPED);
-    }
-    for span in scripted_logins(text) {
-        push_new(out, span, SCRIPTED);
-    }
-    for span in labelled_logins(text) {
-        push_new(out, span, LABELLED);
     }
     for span in byte_array_keys(text) {
         push_new(out, span, BYTES);
@@ -234,6 +238,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
         (crate::joined::keys(text), JOINED),
+        (crate::unmasked::values(text), UNMASKED),
     ] {
         for span in spans {
             push_new(out, span, scanner);

@@ -5287,3 +5287,29 @@ fn a_signing_query_named_sign() {
     let clean = "https://shop.example/catalogue?design=modern&page=2";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 86th sealed part (after its first run): a failing test prints the value it
+/// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
+/// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
+/// credential, whatever it is called. Two ordinary values compared stay.
+#[test]
+fn a_value_a_failing_test_prints_opposite_a_mask() {
+    for (text, key) in [
+        (
+            "    Expected: \"<masked>\"\n    Received: \"ca59086dc58718df169a4e86d19af465a3f98b2876f13d74b84f2c85690aa155\"",
+            "ca59086dc587",
+        ),
+        (
+            "AssertionError: assert {'x-upstream': '090c6742-7383-4867-bd21-5f1512e53c8b'} == {'x-upstream': '<redacted>'}",
+            "090c6742-7383",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "    Expected: \"2026-12-05T10:00:00Z\"\n    Received: \"2026-12-05T10:00:01Z\"",
+        "assert {'etag': '090c6742-7383-4867-bd21-5f1512e53c8b'} == {'etag': 'abc'}",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
