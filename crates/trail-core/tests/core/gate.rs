@@ -8754,3 +8754,31 @@ fn detach_and_offline_take_a_thing_out_of_service() {
         Verdict::Allow
     );
 }
+
+/// Found by the 86th sealed part (after its first run): a reading word joined to a writing one
+/// (`getwrite`: get from a device, write what it got) does not only look, so a disk, a boot
+/// file or a place outside the project after it is written (`sudo acme -dev /dev/ttyUSB0
+/// getwrite TR GPX /boot/grub/grub.cfg` was allowed outright); a getter joined to a noun
+/// (`getinfo`) still only looks.
+#[test]
+fn a_reading_word_joined_to_a_writing_one_writes() {
+    let ctx = ctx();
+    for line in [
+        "sudo acme-gps -dev /dev/ttyUSB0 getwrite TR GPX /boot/grub/grub.cfg",
+        "sudo acme-gps -dev /dev/ttyUSB0 getwrite RT GPX /dev/sda",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    assert_eq!(
+        evaluate(
+            "acme-gps -dev /dev/ttyUSB0 getwrite TR GPX ~/tracks/all.gpx",
+            &ctx
+        )
+        .verdict,
+        Verdict::Junction
+    );
+    assert_eq!(
+        evaluate("acme-gps -dev /dev/ttyUSB0 getinfo", &ctx).verdict,
+        Verdict::Allow
+    );
+}

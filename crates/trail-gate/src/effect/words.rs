@@ -2121,9 +2121,15 @@ fn joined_reading(word: &str, rest: usize) -> bool {
         || ps.iter().any(|p| {
             ENDS.iter()
                 .any(|e| p.len() > e.len() && p.ends_with(e) && p.len() - e.len() < 12)
-                || STARTS
-                    .iter()
-                    .any(|s| p.len() >= s.len() + rest && p.starts_with(s))
+                || STARTS.iter().any(|s| {
+                    p.len() >= s.len() + rest
+                        && p.starts_with(s)
+                        // Not a reading word then a writing one: `getwrite` gets from a device
+                        // and writes what it got (`gpsman … getwrite TR GPX FILE`).
+                        && !["write", "put", "set", "save", "store", "send", "load"]
+                            .iter()
+                            .any(|w| p[s.len()..].starts_with(w))
+                })
         })
 }
 
