@@ -8782,3 +8782,20 @@ fn a_reading_word_joined_to_a_writing_one_writes() {
         Verdict::Allow
     );
 }
+
+/// Found by the 86th sealed part (after its first run): a script this line wrote into the
+/// temporary directory and hands a program is no one else's code: its text is judged where it
+/// is handed (a print only is allowed, a deleting call asked), not asked for as code "from
+/// outside the project"; a script there this line did not write still is.
+#[test]
+fn a_script_this_line_wrote_in_tmp_is_judged_by_its_text() {
+    let ctx = ctx();
+    let line = "printf 'import acme\\nprint(acme.app.version)\\n' > \"$TMPDIR/v.py\" && acme.sh -platform offscreen -r \"$TMPDIR/v.py\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    for line in [
+        "printf 'x.delete()\\n' > \"$TMPDIR/v.py\" && acme.sh -r \"$TMPDIR/v.py\"",
+        "acme.sh -platform offscreen -r \"$TMPDIR/v.py\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -1084,7 +1084,12 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
             }
             None => code_file(&value),
         };
-        (runs && outside(&value)).then_some(value)
+        // A file this line wrote is no one else's: its text is judged where it is handed.
+        let planted = || {
+            ctx.resolve(&value)
+                .is_some_and(|p| ctx.line.planted.iter().any(|(f, _)| *f == p))
+        };
+        (runs && outside(&value) && !planted()).then_some(value)
     });
     if let Some(file) = found {
         out.push(junction(
