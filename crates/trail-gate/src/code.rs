@@ -915,7 +915,7 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
 /// Whether `code` opens for writing, or hands a writing call, a path outside the project, the
 /// temporary directories and the tool caches (`segyio.open("/srv/seismic/master.sgy", "r+")`,
 /// `open("/home/dev/notes.txt", "a")`): the person's or a shared file is changed.
-fn writes_outside(code: &str, ctx: &Context) -> bool {
+pub(super) fn writes_outside(code: &str, ctx: &Context) -> bool {
     let cache = ctx.places.home.join(".cache");
     writes_literal_in(code, ctx, |p| p == Place::Outside)
         && !literals(code)

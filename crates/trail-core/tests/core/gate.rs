@@ -8799,3 +8799,15 @@ fn a_script_this_line_wrote_in_tmp_is_judged_by_its_text() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 86th sealed part (after its first run): a script this line wrote that saves
+/// its result outside the project by a call (`gl.savebmp("/srv/www/html/render.png")`) writes
+/// the person's or a served file: a person decides. One saving into the project does not ask.
+#[test]
+fn a_script_written_on_the_line_that_saves_outside() {
+    let ctx = ctx();
+    let line = "printf 'import gl\\ngl.loadimage(\"data/T1.nii.gz\")\\ngl.savebmp(\"/srv/www/html/render.png\")\\n' > build/pub.py && acme-viewer build/pub.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "printf 'import gl\\ngl.loadimage(\"data/T1.nii.gz\")\\ngl.savebmp(\"build/render.png\")\\n' > build/pub.py && acme-viewer build/pub.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

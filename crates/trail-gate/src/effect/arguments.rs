@@ -1456,6 +1456,15 @@ fn handed(
             out.runs(&line, Keep::Blocks);
         }
         planted_calls(text, raw, out);
+        // A script that saves its result outside the project (`gl.savebmp("/srv/www/html/
+        // render.png")`): the person's or a served file, written where the gate cannot follow.
+        if code::writes_outside(text, ctx) {
+            out.push(junction(
+                RuleId::InterpreterCode,
+                "code written on this line writes a file outside the project from inside another language: a person decides",
+                raw,
+            ));
+        }
     }
 }
 
