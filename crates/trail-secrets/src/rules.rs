@@ -1403,9 +1403,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // (`re_`, `csk-`, `dckr_pat_`, `sb_secret_`) and a long random body, standing alone
         // (after a blank, a quote, `=`, `:` or a bracket; not inside a longer word or a path),
         // and ending as a word does, or at an escaped quote or line break inside a string
-        // (`"\"dtn_…\""`, Gradle's `buildConfigField`). The check weighs the body; digests
-        // (`sha512-…`) and UUIDs are left alone.
-        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,})(?:$|[\s"'`,;)\]}>&|]|\\["'nrt]|\.(?:$|(?-u:[^A-Za-z0-9])))"#,
+        // (`"\"dtn_…\""`, Gradle's `buildConfigField`). A second part may follow a dot
+        // (`secret_<name>_<hex>.<random>`: a key's id, then its secret). The check weighs the
+        // body; digests (`sha512-…`) and UUIDs are left alone.
+        regex: r#"(?:^|[\s"'`=:(,\[{<>|])(?P<secret>[a-z][a-z0-9]{1,11}(?:[_-][a-z0-9]{1,10})?[_-][A-Za-z0-9][A-Za-z0-9_-]{25,}(?:\.[A-Za-z0-9_-]{16,})?)(?:$|[\s"'`,;)\]}>&|]|\\["'nrt]|\.(?:$|(?-u:[^A-Za-z0-9])))"#,
         example: "RESEND=re_ycxBf143_A7h6tUqMXxm3cE3k2CUkXeL1",
         keywords: &[],
         check: Check::PrefixedToken,

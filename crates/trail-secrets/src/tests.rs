@@ -5313,3 +5313,18 @@ fn a_value_a_failing_test_prints_opposite_a_mask() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 86th sealed part (after its first run): a prefixed token whose secret follows
+/// its id after a dot (`secret_<name>_<hex>.<random>`) is one token, taken whole; a dotted
+/// name of lower-case words (a package's, a host's) is not.
+#[test]
+fn a_prefixed_token_with_a_dotted_secret() {
+    let text = "Chiave API\nsecret_acmemaps_5a7b26f481ca595e1ecfddb38b61b771.R5Bk10x0LgX0cDX308Aphoty3jxb9LHj\nCreata il 28/11/2026";
+    let out = redact(text).0;
+    assert!(
+        !out.contains("5a7b26f481ca") && !out.contains("R5Bk10x0LgX0"),
+        "{out}"
+    );
+    let clean = "import org_example_utilities_collections.immutable_sorted_multimap_builders";
+    assert_eq!(redact(clean).0, clean);
+}
