@@ -5328,3 +5328,22 @@ fn a_prefixed_token_with_a_dotted_secret() {
     let clean = "import org_example_utilities_collections.immutable_sorted_multimap_builders";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 86th sealed part (after its first run): a block named for a credential holds
+/// it in a field named for a value (protobuf's text format `auth { static_value: "…" }`, HCL's
+/// `auth { value = "…" }`); a block named for nothing keeps its value.
+#[test]
+fn a_value_field_in_a_block_named_for_a_credential() {
+    for text in [
+        "upstream {\n  name: \"acme\"\n  auth {\n    static_value: \"1a03o0c6h03zax2ri9ndm9dbvuw80e1c\"\n  }\n}",
+        "auth {\n  value = \"1a03o0c6h03zax2ri9ndm9dbvuw80e1c\"\n}",
+    ] {
+        assert!(
+            !redact(text).0.contains("1a03o0c6h03z"),
+            "{}",
+            redact(text).0
+        );
+    }
+    let clean = "retry {\n  static_value: \"1a03o0c6h03zax2ri9ndm9dbvuw80e1c\"\n}";
+    assert_eq!(redact(clean).0, clean);
+}
