@@ -1665,7 +1665,8 @@ pub(crate) fn trim_bare_value(value: &str) -> usize {
         }
         let name_len = bytes[i + 1..]
             .iter()
-            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[] ".contains(&c))
+            // (A form body's names may be percent-encoded: `&f%5Bretries%5D=3`.)
+            .take_while(|&&c| c.is_ascii_alphanumeric() || b"_.-[] %".contains(&c))
             .count();
         if name_len > 0 && bytes.get(i + 1 + name_len) == Some(&b'=') {
             end = i;

@@ -213,6 +213,10 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if end > 0 && matches!(b[end - 1], b']' | b')') && names_secret(b, end - 1) {
         return true;
     }
+    // A form body's subscript, percent-encoded (`f%5Bauth%5D=…`).
+    if end >= 3 && &b[end - 3..end] == b"%5d" && names_secret(b, end - 3) {
+        return true;
+    }
     // `name: &str = …`, `name: String = …`, Visual Basic's `name As String = …`: a type between
     // the name and the operator (the regex allows it before any operator, so this does too).
     let mut t = end;

@@ -5347,3 +5347,16 @@ fn a_value_field_in_a_block_named_for_a_credential() {
     let clean = "retry {\n  static_value: \"1a03o0c6h03zax2ri9ndm9dbvuw80e1c\"\n}";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 86th sealed part (after its first run): a form body names its fields
+/// percent-encoded (`f%5Bauth%5D=…` for `f[auth]=…`): a credential's name all the same, and
+/// the value ends at the next field (`&f%5Bretries%5D=3`), which stays.
+#[test]
+fn a_percent_encoded_form_field_named_for_a_credential() {
+    let text = "workspace=acme&endpoint=https%3A%2F%2Fapi.acme.example%2Fv1&f%5Bauth%5D=-Bv2wud4Svltx2pyc2ny-bfpssm_FVXfInz2oi_C2J3&f%5Bretries%5D=3&save=1";
+    let out = redact(text).0;
+    assert!(!out.contains("Bv2wud4Svltx"), "{out}");
+    assert!(out.contains("&f%5Bretries%5D=3&save=1"), "{out}");
+    let clean = "workspace=acme&f%5Bauthor%5D=Ada+Lovelace&save=1";
+    assert_eq!(redact(clean).0, clean);
+}
