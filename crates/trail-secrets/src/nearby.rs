@@ -234,6 +234,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (generated_in_prose(text), ALONE),
         (id_secret_pairs(text), ALONE),
         (uuid_called_a_key(text), ALONE),
+        (value_a_message_hands_over(text), ALONE),
         (timed_url_tokens(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
@@ -3591,6 +3592,53 @@ fn uuid_called_a_key(text: &str) -> Vec<(usize, usize)> {
         });
         if matches!(word.as_str(), "key" | "token" | "secret" | "password") && !qualified {
             out.push((start, start + 36));
+        }
+    }
+    out
+}
+
+/// The value a message hands over as a credential, ending its line after a colon and perhaps
+/// wrapped in Markdown (`new acme cred for the team, use this until the vault sync is done:
+/// `a5d9…``, `… : *3rYzy8FF…*`, `__531a…__`): the line names a credential, so the random
+/// word it ends with is one, a UUID or hex digits included. A line that names an id of the
+/// thing (`request id`, `commit`) is left.
+fn value_a_message_hands_over(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (start, line) in lines_at(text) {
+        let line = line.trim_end_matches(['\n', '\r']);
+        let Some(colon) = line.rfind(": ") else {
+            continue;
+        };
+        let said = &line[..colon];
+        // A sentence, not a setting's or a header's name (`api_token: ENC[…]`,
+        // `Idempotency-Key: …`): five words or more before the colon, and no code.
+        if said.split_whitespace().count() < 5 || said.contains(['=', '{', '"', '[']) {
+            continue;
+        }
+        let value = line[colon + 2..].trim();
+        let bare = value.trim_matches(['*', '_', '`']);
+        if bare.len() < 20 || bare.len() + 8 < value.len() || bare.contains(char::is_whitespace) {
+            continue;
+        }
+        let words = text::words(said);
+        let credential = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "cred" | "creds" | "credential" | "credentials" | "token" | "secret" | "password"
+            ) || w == "key" && !said.to_ascii_lowercase().contains("public key")
+        });
+        let an_id = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "id" | "commit" | "sha" | "hash" | "digest" | "request"
+            )
+        });
+        let random = plausible::is_uuid(bare)
+            || bare.len() >= 32 && bare.bytes().all(|c| c.is_ascii_hexdigit())
+            || generated_alone(bare);
+        if credential && !an_id && random {
+            let at = start + colon + 2 + line[colon + 2..].find(bare).unwrap_or(0);
+            out.push((at, at + bare.len()));
         }
     }
     out

@@ -5360,3 +5360,30 @@ fn a_percent_encoded_form_field_named_for_a_credential() {
     let clean = "workspace=acme&f%5Bauthor%5D=Ada+Lovelace&save=1";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 86th sealed part (after its first run): a message that hands over a
+/// credential ends its line with it after a colon, perhaps wrapped in Markdown (`new acme cred
+/// for the team, use this until the vault sync is done: `<uuid>``, `*…*`, `__…__`): the
+/// random word is the credential, a UUID or hex included. A setting's or a header's line
+/// (`Idempotency-Key: <uuid>`), or a sentence about an id, is not such a message.
+#[test]
+fn a_value_a_message_hands_over_as_a_credential() {
+    for (text, key) in [
+        (
+            "new acme cred for the team workspace, use this until the vault sync is done: `a5d9de52-a2fc-4b16-97ad-19f2ce3f4ed3`",
+            "a5d9de52",
+        ),
+        (
+            "new acme cred for the team workspace, use this until the vault sync is done: *3rYzy8FFGgaGbQUfwhEngHt6O3TyL7M8MZpArOTR*",
+            "3rYzy8FF",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "Idempotency-Key: b58b23cb-e472-4482-803a-0be9579dd0f9",
+        "the request id of the failed token refresh was: b58b23cb-e472-4482-803a-0be9579dd0f9",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
