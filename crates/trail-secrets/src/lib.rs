@@ -72,6 +72,7 @@ pub mod key;
 pub mod machine;
 mod nearby;
 mod plausible;
+mod positional;
 pub mod private;
 mod recovery;
 mod rules;

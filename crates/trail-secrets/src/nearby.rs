@@ -240,6 +240,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::recovery::codes(text), RECOVERY),
         (crate::joined::keys(text), JOINED),
         (crate::unmasked::values(text), UNMASKED),
+        (crate::positional::values(text), TABLE),
     ] {
         for span in spans {
             push_new(out, span, scanner);

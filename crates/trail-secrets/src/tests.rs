@@ -5387,3 +5387,23 @@ fn a_value_a_message_hands_over_as_a_credential() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 86th sealed part (after its first run): a Go table test declares its cases'
+/// fields by name (`cred string`) and lists each case by position (`{"prod", "api.acme.example",
+/// "…", 200}`): the value in a credential field's place is the credential. A table whose fields
+/// name no credential keeps its values.
+#[test]
+fn a_value_given_by_position_to_a_credential_field() {
+    let text = "func TestUpstream(t *testing.T) {\n\tcases := []struct {\n\t\tname string\n\t\thost string\n\t\tcred string\n\t\twant int\n\t}{\n\t\t{\"prod\", \"api.acme.example\", \"b231bc43-401a-4e96-a9bd-036b4b8c3681\", 200},\n\t\t{\"empty\", \"api.acme.example\", \"\", 401},\n\t}";
+    assert!(!redact(text).0.contains("b231bc43"), "{}", redact(text).0);
+    let clean = "cases := []struct {\n\tname string\n\thost string\n\tetag string\n}{\n\t{\"prod\", \"api.acme.example\", \"b231bc43-401a-4e96-a9bd-036b4b8c3681\"},\n}";
+    assert_eq!(redact(clean).0, clean);
+}
+
+/// The positional scanner's window ends inside a text of many-byte characters without
+/// panicking (its limit, 8 KB after a declaration, may fall inside one).
+#[test]
+fn a_struct_table_window_ends_on_a_character() {
+    let text = format!("x := []struct {{\n\tcred string\n}}{{{}", "é".repeat(5000));
+    let _ = redact(&text);
+}
