@@ -85,6 +85,62 @@ pub(crate) const DESTRUCTIVE_SQL: &[&str] = &[
 
 /// Whether SQL text drops, deletes or changes data; text inside its own string literals
 /// (`INSERT … VALUES ('drop table x')`) is data and does not count.
+/// Whether a query selects a column named for a credential (`SELECT username, password FROM
+/// mysql_users`, `select api_key from integrations`): what it prints is the secret itself. Not
+/// a column that holds what stands for one (`password_hash`, `token_expires_at`, `key_id`).
+pub(crate) fn selects_secret(sql: &str) -> bool {
+    let lower = sql.to_ascii_lowercase();
+    let Some(select) = lower.find("select ") else {
+        return false;
+    };
+    let rest = &lower[select + "select ".len()..];
+    let Some(from) = rest.find(" from ") else {
+        return false;
+    };
+    rest[..from].split(',').any(|column| {
+        // The column itself, not what it is called in the result (`x AS y`).
+        let column = column.split(" as ").next().unwrap_or(column);
+        let column = column.rsplit('.').next().unwrap_or(column);
+        let words = crate::text::words(column.trim());
+        let names = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "password"
+                    | "passwd"
+                    | "secret"
+                    | "token"
+                    | "apikey"
+                    | "credential"
+                    | "credentials"
+            )
+        }) || words.windows(2).any(|p| {
+            p[1] == "key" && matches!(p[0].as_str(), "api" | "private" | "secret" | "access")
+        });
+        let stands_for = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "hash"
+                    | "hashed"
+                    | "digest"
+                    | "salt"
+                    | "id"
+                    | "expires"
+                    | "expiry"
+                    | "type"
+                    | "count"
+                    | "length"
+                    | "at"
+                    | "set"
+                    | "changed"
+                    | "updated"
+                    | "created"
+                    | "last"
+            )
+        });
+        names && !stands_for
+    })
+}
+
 pub(crate) fn destructive_sql(sql: &str) -> bool {
     let mut code = String::with_capacity(sql.len());
     let mut in_str = false;

@@ -2022,9 +2022,17 @@ pub static RULES: &[Rule] = &[
         id: RuleId::CredentialRead,
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
-        reason: "this reads a credential store (private keys, cloud credentials, keychains, password managers) into the agent's context",
-        matches: |c, ctx| credentials::credential_read(c, ctx),
+        reason: "this reads a credential store (private keys, cloud credentials, keychains, password managers, a table's column of secrets) into the agent's context",
+        // Or a query that selects a column named for a credential (`SELECT username, password
+        // FROM mysql_users`): what it prints is the secret itself.
+        matches: |c, ctx| {
+            credentials::credential_read(c, ctx)
+                || programs::sql_client(c.name) && c.words().any(programs::selects_secret)
+        },
         must_match: &[
+            "mysql -h127.0.0.1 -P6032 -uadmin -e 'SELECT username, password FROM mysql_users'",
+            "sqlite3 app.db 'select name, api_key from integrations'",
+            "psql -c 'SELECT u.email, u.reset_token FROM users u'",
             "cat ~/.ssh/id_rsa",
             "cat ~/.aws/credentials",
             "grep -r \"BEGIN OPENSSH PRIVATE KEY\" ~/.ssh",
@@ -2046,6 +2054,9 @@ pub static RULES: &[Rule] = &[
             "cat ~/.ssh/id_rsa.pub",
             "cat ~/.ssh/config",
             "ls -la ~/.ssh/id_rsa",
+            "psql -c 'SELECT email, password_hash FROM users'",
+            "psql -c 'select count(*) from sessions'",
+            "psql -c 'SELECT token_expires_at FROM sessions'",
         ],
     },
     Rule {
