@@ -8823,3 +8823,16 @@ fn a_script_written_on_the_line_that_saves_outside() {
     let line = "printf 'import gl\\ngl.loadimage(\"data/T1.nii.gz\")\\ngl.savebmp(\"build/render.png\")\\n' > build/pub.py && acme-viewer build/pub.py";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 87th sealed part (after its first run): a value of one word with a pattern
+/// in a configuration this line wrote (`include = etc/apps/*.ini`) is data the program reads,
+/// not a program's name a shell expands: it was blocked as a glob run as a command. A value
+/// that is a command line (`exec = rm -rf ~`) still runs.
+#[test]
+fn a_pattern_in_a_planted_configuration_is_data() {
+    let ctx = ctx();
+    let line = "printf '[main]\\ninclude = etc/apps/*.ini\\n' > \"$TMPDIR/k.ini\" && acme-daq --config \"$TMPDIR/k.ini\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    let line = "printf '[main]\\nexec = rm -rf ~\\n' > \"$TMPDIR/k.ini\" && acme-daq --config \"$TMPDIR/k.ini\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+}

@@ -3617,7 +3617,12 @@ fn fed_statements(
 /// file is loaded: what they run counts whole, a junction too.
 fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings) {
     for text in planted_handed(c, ctx) {
-        for line in text.lines().filter_map(held_command) {
+        // A pattern of one word (`include = etc/apps/*.ini`, a dialled `**621`) is data: the
+        // file names what to read or dial, and no shell expands it as a program's name.
+        let command = |line: &&str| {
+            line.contains(char::is_whitespace) || line.contains('$') || !line.contains(['*', '['])
+        };
+        for line in text.lines().filter_map(held_command).filter(command) {
             out.runs(line, super::Keep::Blocks);
         }
         for line in text.lines() {
