@@ -8836,3 +8836,16 @@ fn a_pattern_in_a_planted_configuration_is_data() {
     let line = "printf '[main]\\nexec = rm -rf ~\\n' > \"$TMPDIR/k.ini\" && acme-daq --config \"$TMPDIR/k.ini\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
 }
+
+/// Found by the 87th sealed part (after its first run): code this line wrote into the
+/// project in the language of the script it then runs (`printf '…shutil.rmtree(…)' >>
+/// config.py && ./acme-ovend.py`) is imported by convention, no word naming it: it is judged
+/// as handed to the script. The same code in a file of another language is not.
+#[test]
+fn code_written_where_the_script_run_next_imports_it() {
+    let ctx = ctx();
+    let line = "printf '\\nimport shutil\\nshutil.rmtree(\"/home/dev/acme-logs\")\\n' >> config.py && ./acme-ovend.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "printf '\\nimport shutil\\nshutil.rmtree(\"/home/dev/acme-logs\")\\n' >> notes.txt && ./acme-ovend.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -3857,6 +3857,31 @@ fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Ver
     })
 }
 
+/// The extension of the scripts `c` runs: its own (`./picoreflowd.py`), or the script an
+/// interpreter is given (`python3 sip.py`, `node server.js`).
+fn script_language(c: &Cmd<'_>) -> Option<&'static str> {
+    const LANGUAGES: &[(&str, &str)] = &[
+        ("py", "python"),
+        ("py", "pypy"),
+        ("js", "node"),
+        ("rb", "ruby"),
+        ("lua", "lua"),
+        ("pl", "perl"),
+        ("php", "php"),
+    ];
+    let name = c.name.rsplit('/').next().unwrap_or(c.name);
+    LANGUAGES.iter().find_map(|&(ext, interpreter)| {
+        let own = name
+            .rsplit_once('.')
+            .is_some_and(|(stem, e)| !stem.is_empty() && e == ext);
+        let given = name.starts_with(interpreter)
+            && c.operands()
+                .find_map(|a| a.text.as_deref())
+                .is_some_and(|w| w.ends_with(&format!(".{ext}")));
+        (own || given).then_some(ext)
+    })
+}
+
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
 /// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
 pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'a str> {
@@ -3877,6 +3902,17 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
                 && f.parent() == Some(ctx.places.cwd.as_path())
                 && !texts.contains(&text.as_str())
             {
+                texts.push(text.as_str());
+            }
+        }
+    }
+    // Or code in the language of the script it runs, written into the project on this line
+    // (`printf '…' >> config.py && ./picoreflowd.py`, a plugin in `SIP/plugins/` then `python3
+    // sip.py`): a script imports its modules by convention, no word naming them.
+    if let Some(ext) = script_language(c) {
+        for (f, text) in &ctx.line.planted {
+            let same = f.extension().is_some_and(|e| e == ext);
+            if same && f.starts_with(&ctx.places.project_root) && !texts.contains(&text.as_str()) {
                 texts.push(text.as_str());
             }
         }
