@@ -654,7 +654,7 @@ fn mentions_credential(word: &str) -> bool {
 }
 
 /// Whether `needle` (ASCII) occurs in `hay`, in any case.
-fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
+pub(crate) fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
     hay.as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
@@ -1268,7 +1268,7 @@ fn flag_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
 }
 
 /// Each line of `text` with the offset it starts at.
-fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split_inclusive('\n').scan(0, |offset, line| {
         let start = *offset;
         *offset += line.len();

@@ -3,6 +3,7 @@
 //! '<redacted>'}`) prints, when it fails, the credential it found instead. Whatever the value's
 //! name, its place opposite a mask says what it is.
 
+use crate::nearby::contains_any_case;
 use crate::plausible;
 
 /// The spans of values compared with a mask in `text`: Jest's `Expected:`/`Received:` lines,
@@ -11,7 +12,7 @@ use crate::plausible;
 pub(crate) fn values(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     // Every text the hooks redact comes here: most hold no mask.
-    if !MASKS.iter().any(|m| contains_ci(text, m)) {
+    if !MASKS.iter().any(|m| contains_any_case(text, m.as_bytes())) {
         return out;
     }
     expected_received(text, &mut out);
@@ -21,12 +22,6 @@ pub(crate) fn values(text: &str) -> Vec<(usize, usize)> {
 
 /// What a mask is written as (`"<masked>"`, `'[REDACTED]'`, `"***"`).
 const MASKS: &[&str] = &["masked", "redacted", "***", "hidden"];
-
-fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
 
 /// Whether a quoted literal's content is a mask: one of the words, alone or in brackets, or
 /// stars.
@@ -145,10 +140,7 @@ fn quoted(line: &str) -> Vec<Literal<'_>> {
     out
 }
 
+/// Each line of `text` with its offset, its line break taken off.
 fn lines_at(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split_inclusive('\n').scan(0, |offset, line| {
-        let start = *offset;
-        *offset += line.len();
-        Some((start, line.trim_end_matches(['\n', '\r'])))
-    })
+    crate::nearby::lines_at(text).map(|(at, line)| (at, line.trim_end_matches(['\n', '\r'])))
 }
