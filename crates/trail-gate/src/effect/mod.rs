@@ -3857,29 +3857,14 @@ fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Ver
     })
 }
 
-/// The extension of the scripts `c` runs: its own (`./picoreflowd.py`), or the script an
-/// interpreter is given (`python3 sip.py`, `node server.js`).
-fn script_language(c: &Cmd<'_>) -> Option<&'static str> {
-    const LANGUAGES: &[(&str, &str)] = &[
-        ("py", "python"),
-        ("py", "pypy"),
-        ("js", "node"),
-        ("rb", "ruby"),
-        ("lua", "lua"),
-        ("pl", "perl"),
-        ("php", "php"),
-    ];
+/// The language of the script `c` is, by its extension (`./picoreflowd.py`). An interpreter
+/// given a script (`python3 sip.py`) is judged with the script as the program by then
+/// (`wrappers`' `interpreted_script`), so its name is the script's.
+fn script_language<'c>(c: &Cmd<'c>) -> Option<&'c str> {
+    const SCRIPTS: &[&str] = &["py", "js", "rb", "lua", "pl", "php"];
     let name = c.name.rsplit('/').next().unwrap_or(c.name);
-    LANGUAGES.iter().find_map(|&(ext, interpreter)| {
-        let own = name
-            .rsplit_once('.')
-            .is_some_and(|(stem, e)| !stem.is_empty() && e == ext);
-        let given = name.starts_with(interpreter)
-            && c.operands()
-                .find_map(|a| a.text.as_deref())
-                .is_some_and(|w| w.ends_with(&format!(".{ext}")));
-        (own || given).then_some(ext)
-    })
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty() && SCRIPTS.contains(&ext)).then_some(ext)
 }
 
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
