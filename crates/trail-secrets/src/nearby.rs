@@ -2605,20 +2605,23 @@ fn updated_settings(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     let lower = text.to_ascii_lowercase();
+    // Statement by statement, each read once: from an `UPDATE` to its `;` (or the text's end).
     let mut from = 0;
-    while let Some(at) = lower[from..].find("set ") {
-        let set = from + at + "set ".len();
-        from = set;
-        let end = lower[set..].find(';').map_or(lower.len(), |e| set + e);
-        let in_update = lower[..set]
-            .rfind("update")
-            .is_some_and(|u| !lower[u..set].contains(';'));
+    while let Some(at) = lower[from..].find("update") {
+        let update = from + at;
+        let end = lower[update..]
+            .find(';')
+            .map_or(lower.len(), |e| update + e);
+        from = end;
+        let Some(set) = lower[update..end]
+            .find("set ")
+            .map(|s| update + s + "set ".len())
+        else {
+            continue;
+        };
         let Some(w) = lower[set..end].find("where") else {
             continue;
         };
-        if !in_update {
-            continue;
-        }
         let (assigned, condition) = (set..set + w, set + w..end);
         let Some(name) = quoted_spans(text, condition)
             .into_iter()
@@ -3610,17 +3613,19 @@ fn value_a_message_hands_over(text: &str) -> Vec<(usize, usize)> {
         let Some(colon) = line.rfind(": ") else {
             continue;
         };
+        // The value first: most lines with a colon end in no such word.
+        let value = line[colon + 2..].trim();
+        let bare = value.trim_matches(['*', '_', '`']);
+        if bare.len() < 20 || bare.len() + 8 < value.len() || bare.contains(char::is_whitespace) {
+            continue;
+        }
         let said = &line[..colon];
         // A sentence, not a setting's or a header's name (`api_token: ENC[…]`,
         // `Idempotency-Key: …`): five words or more before the colon, and no code.
         if said.split_whitespace().count() < 5 || said.contains(['=', '{', '"', '[']) {
             continue;
         }
-        let value = line[colon + 2..].trim();
-        let bare = value.trim_matches(['*', '_', '`']);
-        if bare.len() < 20 || bare.len() + 8 < value.len() || bare.contains(char::is_whitespace) {
-            continue;
-        }
+
         let words = text::words(said);
         let credential = words.iter().any(|w| {
             matches!(

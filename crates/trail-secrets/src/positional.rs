@@ -13,11 +13,14 @@ pub(crate) fn values(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (at, _) in text.match_indices("struct") {
-        let rest = &text[at + "struct".len()..];
-        let Some(open) = rest.find('{').filter(|&o| rest[..o].trim().is_empty()) else {
+        // The declaration's brace follows the word, blanks aside (looked at there, not
+        // searched for: a long text with the word many times is read once).
+        let after = at + "struct".len();
+        let rest = text[after..].trim_start();
+        if !rest.starts_with('{') {
             continue;
-        };
-        let body_start = at + "struct".len() + open + 1;
+        }
+        let body_start = text.len() - rest.len() + 1;
         let Some(body_len) = text[body_start..].find('}') else {
             continue;
         };
