@@ -443,6 +443,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             }
             Some(next)
         }
+        Some("cp" | "mv" | "install") => brought_in(ctx, cmd),
         // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
         Some("scp" | "rsync" | "rclone") => {
             let ops: Vec<&str> = cmd
@@ -589,6 +590,45 @@ fn fetched_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
         // Fetched into the program's own store (`haxelib git NAME URL`, `alr with C
         // --use=URL`): the program itself now holds code from the network.
         None => next.line.fetchers.push(cmd.name()?.to_string()),
+    }
+    Some(next)
+}
+
+/// After `cp SRC… DEST` (or `mv`, `install`) from a place outside the project (the home, a
+/// disk, a variable only the shell knows) into it: DEST, and each source's name under it,
+/// hold code nobody here has read. Copies out of system directories bring what the system
+/// already runs, and temporary files are the agent's own: neither counts.
+fn brought_in(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let ops: Vec<String> = cmd
+        .args()
+        .iter()
+        .map(|a| ctx.arg_text(a))
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let (dest, sources) = ops.split_last()?;
+    let root = &ctx.places.project_root;
+    let outside = |src: &String| match ctx.resolve(src) {
+        Some(p) => {
+            !p.starts_with(root)
+                && matches!(
+                    ctx.places.classify(&p.to_string_lossy()),
+                    super::Place::Home | super::Place::Outside
+                )
+        }
+        None => src.starts_with('$'),
+    };
+    let from: Vec<&String> = sources.iter().filter(|s| outside(s)).collect();
+    let dest_path = ctx.resolve(dest)?;
+    if from.is_empty() || !dest_path.starts_with(root) {
+        return None;
+    }
+    let mut next = ctx.clone();
+    next.line.brought.push(dest_path.clone());
+    for src in from {
+        // Copied into a directory, a source arrives under its own name.
+        if let Some(name) = std::path::Path::new(src.as_str()).file_name() {
+            next.line.brought.push(dest_path.join(name));
+        }
     }
     Some(next)
 }

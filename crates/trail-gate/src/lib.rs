@@ -109,6 +109,10 @@ pub struct Line {
     /// Files this line wrote from text it holds (`cat > F <<EOF`, `printf '…' > F`), with that
     /// text: a program handed one reads it, and a configuration's hooks run.
     pub planted: Vec<(std::path::PathBuf, String)>,
+    /// Places a copy or a move on this line brought from outside the project into it (`cp
+    /// ~/Downloads/x.py plugins/`, `cp "$PLUGIN" app/`), each with the name it arrives under
+    /// when copied into a directory: code nobody here has read, which a program may load.
+    pub brought: Vec<std::path::PathBuf>,
 }
 
 impl Context {

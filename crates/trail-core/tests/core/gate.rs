@@ -8849,3 +8849,29 @@ fn code_written_where_the_script_run_next_imports_it() {
     let line = "printf '\\nimport shutil\\nshutil.rmtree(\"/home/dev/acme-logs\")\\n' >> notes.txt && ./acme-ovend.py";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 87th sealed part (after its first run): code copied into the project from
+/// outside it (`cp ~/Downloads/x.py plugins/`, `cp "$PLUGIN" app/plugins/`) and then loaded
+/// by the program the line runs, from a directory programs load code from or in the language
+/// of its script, is code nobody here has read: a person decides. Data copied in, a copy
+/// from the agent's temporary files, and a copy nothing runs do not ask.
+#[test]
+fn code_copied_in_from_outside_then_run() {
+    let ctx = ctx();
+    for line in [
+        "cp ~/Downloads/acme_monitor.py app/plugins/ && cd app && python3 acme.py 8080",
+        "cp -r ~/Downloads/acme_uploader src/server/plugins/ && cd src/server && python3 server.py",
+        "cp \"$ACME_PLUGIN\" app/plugins/ && python3 app/acme.py",
+        "cp ~/Downloads/acme-config.py config.py && ./acme-ovend.py",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "cp ~/Downloads/readings.csv data/ && python3 analyze.py",
+        "cp /tmp/acme_monitor.py app/plugins/ && cd app && python3 acme.py 8080",
+        "cp ~/Downloads/acme_monitor.py app/plugins/",
+        "cp app/plugins/acme_monitor.py app/plugins/old.py && python3 app/acme.py",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -94,6 +94,7 @@ pub(super) fn judge(
         arguments::downloaded_input(c, cmd, ctx, raw, out);
     }
     made_on_this_line(c, cmd, ctx, raw, out);
+    out.extend(runs_brought_code(c, ctx, raw));
     if tier == Tier::Data {
         runs_data(c, ctx, layer, raw, out);
         return;
@@ -3241,14 +3242,6 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
     if ctx.line.fetched.is_empty() || words::shows_only(c) || words::looks(c) {
         return None;
     }
-    const LOADED_FROM: &[&str] = &[
-        "addons",
-        "autoload",
-        "autostart",
-        "extensions",
-        "hooks",
-        "plugins",
-    ];
     // Or a fetched file the program is told to run by its name (`curl -o scratch/attack.cc …
     // && ./ns3 run attack`).
     let runs = c
@@ -3260,19 +3253,11 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             .and_then(|s| s.to_str())
             .is_some_and(|stem| stem.len() >= 3 && c.words().any(|w| w == stem))
     };
-    let planted = ctx.line.fetched.iter().find(|f| {
-        named(f)
-            || f.parent().is_some_and(|d| {
-                // A part of the directory's name counts (`pb_hooks`, `my-plugins`).
-                d.components().any(|part| {
-                    part.as_os_str().to_str().is_some_and(|p| {
-                        words::parts(p)
-                            .iter()
-                            .any(|w| LOADED_FROM.contains(&w.as_str()))
-                    })
-                })
-            })
-    })?;
+    let planted = ctx
+        .line
+        .fetched
+        .iter()
+        .find(|f| named(f) || f.parent().is_some_and(loaded_from))?;
     Some(decide(
         Verdict::Block,
         RuleId::RemoteCode,
@@ -3280,6 +3265,57 @@ fn runs_after_planting(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             "`{}` runs after this line fetched `{}` where it loads or runs it (a directory programs load code from, or named to it): code nobody has read; it is never run",
             c.name,
             planted.display()
+        ),
+        raw,
+    ))
+}
+
+/// Whether a directory is one programs load code from by themselves, by a part of its
+/// name (`plugins`, `pb_hooks`, `my-extensions`).
+fn loaded_from(d: &std::path::Path) -> bool {
+    const LOADED_FROM: &[&str] = &[
+        "addons",
+        "autoload",
+        "autostart",
+        "extensions",
+        "hooks",
+        "plugins",
+    ];
+    d.components().any(|part| {
+        part.as_os_str().to_str().is_some_and(|p| {
+            words::parts(p)
+                .iter()
+                .any(|w| LOADED_FROM.contains(&w.as_str()))
+        })
+    })
+}
+
+/// A program run after this line copied code into the project from outside it (`cp
+/// ~/Downloads/x.py plugins/ && python3 server.py`, `cp "$CONFIG" config.py &&
+/// ./controller.py`): into a directory programs load code from, in the language of the script
+/// it runs (which imports its modules by convention), or the program itself. Nobody here has
+/// read that code: a person decides.
+fn runs_brought_code(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<Decision> {
+    if ctx.line.brought.is_empty() || words::shows_only(c) || words::looks(c) {
+        return None;
+    }
+    let root = &ctx.places.project_root;
+    let language = script_language(c);
+    let program = c.name.contains('/').then(|| ctx.resolve(c.name)).flatten();
+    let brought = ctx.line.brought.iter().find(|f| {
+        f.parent().is_some_and(loaded_from)
+            || loaded_from(f)
+            || language.is_some_and(|ext| f.extension().is_some_and(|e| e == ext))
+                && f.starts_with(root)
+            || program.as_ref().is_some_and(|p| p.starts_with(f))
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::IndirectExec,
+        format!(
+            "`{}` runs after this line copied code into `{}` from outside the project, where the program loads or runs it: nobody here has read it; a person decides",
+            c.name,
+            brought.display()
         ),
         raw,
     ))
@@ -3858,13 +3894,26 @@ fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Ver
 }
 
 /// The language of the script `c` is, by its extension (`./picoreflowd.py`). An interpreter
-/// given a script (`python3 sip.py`) is judged with the script as the program by then
-/// (`wrappers`' `interpreted_script`), so its name is the script's.
-fn script_language<'c>(c: &Cmd<'c>) -> Option<&'c str> {
+/// given a script and its arguments (`python3 sip.py 8080`) is judged with the script as the
+/// program by then (`wrappers`' `interpreted_script`), so its name is the script's; given the
+/// script alone (`python3 server.py`), it is still the interpreter, running that script.
+fn script_language<'c>(c: &'c Cmd<'c>) -> Option<&'c str> {
     const SCRIPTS: &[&str] = &["py", "js", "rb", "lua", "pl", "php"];
-    let name = c.name.rsplit('/').next().unwrap_or(c.name);
-    let (stem, ext) = name.rsplit_once('.')?;
-    (!stem.is_empty() && SCRIPTS.contains(&ext)).then_some(ext)
+    let of = |file: &'c str| {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let (stem, ext) = name.rsplit_once('.')?;
+        (!stem.is_empty() && SCRIPTS.contains(&ext)).then_some(ext)
+    };
+    of(c.name).or_else(|| {
+        let interpreter = ["python", "node", "ruby", "perl", "php", "lua"]
+            .iter()
+            .any(|i| c.name.starts_with(i));
+        let mut operands = c.words().filter(|w| !w.starts_with('-'));
+        let script = operands.next()?;
+        (interpreter && operands.next().is_none())
+            .then(|| of(script))
+            .flatten()
+    })
 }
 
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
