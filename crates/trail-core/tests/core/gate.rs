@@ -8875,3 +8875,26 @@ fn code_copied_in_from_outside_then_run() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the rows still allowed after the 87th part: a console's statement fed on stdin
+/// that opens with a dot (`.remove node3`) or puts its object before its verb (`channel
+/// undeploy *`, `update delete www.acme.example A`) is that act, as one opening with the verb
+/// is. Reading statements in either form, and prose, do not ask.
+#[test]
+fn console_statements_with_a_dot_or_the_object_first() {
+    let ctx = ctx();
+    for line in [
+        "acme-cli -H 10.0.8.4 <<< '.remove node3'",
+        "acme-cli -s <(printf 'channel undeploy *\\nquit\\n')",
+        "printf 'user delete bob\\n' | acme-admin",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-cli -H 10.0.8.4 <<< '.tables'",
+        "acme-cli -s <(printf 'channel list\\nquit\\n')",
+        "printf 'user show bob\\n' | acme-admin",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -3571,6 +3571,11 @@ fn fed_statements(
     for line in text.lines().map(str::trim).filter(|l| l.len() <= 200) {
         let mut ws = line.split_whitespace();
         let Some(first) = ws.next() else { continue };
+        // A console's own commands may open with a dot (`.remove node3`, `.drop t`).
+        let first = first
+            .strip_prefix('.')
+            .filter(|w| w.starts_with(|ch: char| ch.is_ascii_lowercase()))
+            .unwrap_or(first);
         let written = first.trim_end_matches([';', ',']);
         let first = written.to_ascii_lowercase();
         // A verb alone on its line when written in capitals, as consoles take their commands
@@ -3596,18 +3601,28 @@ fn fed_statements(
             && first
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || (verb.is_some() && matches!(b, b'_' | b'-')))
-            && let Some(class) = words::classify(verb.unwrap_or(&first)).or_else(|| {
-                // A store emptied by its console's `CLEAR` (`CLEAR QLOCAL(Q)`), not a
-                // screen, a cache or a log.
-                (first == "clear"
-                    && ws.clone().next().is_some_and(|o| {
-                        let o = o.to_ascii_lowercase();
-                        !["screen", "cache", "log", "history", "console"]
-                            .iter()
-                            .any(|n| o.starts_with(n))
-                    }))
-                .then_some(words::Class::Destroys)
-            })
+            && let Some(class) = words::classify(verb.unwrap_or(&first))
+                .or_else(|| {
+                    // A store emptied by its console's `CLEAR` (`CLEAR QLOCAL(Q)`), not a
+                    // screen, a cache or a log.
+                    (first == "clear"
+                        && ws.clone().next().is_some_and(|o| {
+                            let o = o.to_ascii_lowercase();
+                            !["screen", "cache", "log", "history", "console"]
+                                .iter()
+                                .any(|n| o.starts_with(n))
+                        }))
+                    .then_some(words::Class::Destroys)
+                })
+                .or_else(|| {
+                    // Or the object first and then the verb, as many consoles order them
+                    // (`channel undeploy *`, `user delete bob`): a short line of words only.
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    let plain = |w: &str| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase());
+                    (words.len() <= 4 && plain(words[0]) && words.get(1).is_some_and(|w| plain(w)))
+                        .then(|| words::classify(words[1]))
+                        .flatten()
+                })
         {
             return Some(decide(
                 Verdict::Junction,
