@@ -663,6 +663,9 @@ pub(crate) fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
 /// A value after the credential's name that ends at `name_end`: separators, at most one
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
+    if abbreviates_key(name) {
+        return abbreviated_value(text, name, name_end);
+    }
     let long_flag = name.starts_with("--");
     let name = name.trim_matches(['-', '.']);
     if name.len() < 3 || !names_credential(name) {
@@ -753,6 +756,53 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         && !goes_on(&text[e..])
         && !example_hash;
     ok.then_some((s, e))
+}
+
+/// Whether a name's last part is a key's abbreviation (`k`, `ak`, `sk`: `LODGIX_K`,
+/// `-Dvendor.k`, `ak`, as an access key and a secret key are written in pairs).
+fn abbreviates_key(name: &str) -> bool {
+    let b = name.as_bytes();
+    let last = b
+        .iter()
+        .rposition(|c| matches!(c, b'_' | b'.' | b'-'))
+        .map_or(b, |at| &b[at + 1..]);
+    matches!(
+        last,
+        [b'k' | b'K'] | [b'a' | b'A' | b's' | b'S', b'k' | b'K']
+    )
+}
+
+/// The value assigned to a name a key's abbreviation ends (`HOSTFULLY_K='…'`, `-Dvendor.k=…`):
+/// one letter says little, so only a value set with `=` right after it, and a long random
+/// one, as a token's name asks.
+fn abbreviated_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    // Or the second item of a pair, the name quoted as the first (`define('X_K', '…')`).
+    let pair = matches!(b.get(name_end), Some(b'"' | b'\''))
+        && name_end > 0
+        && b.get(name_end + 1) == Some(&b',')
+        && name_end > name.len()
+        && b[name_end - name.len() - 1] == b[name_end];
+    let mut i = if pair {
+        name_end + 2 + b[name_end + 2..].iter().take_while(|c| **c == b' ').count()
+    } else if b.get(name_end) == Some(&b'=') && b.get(name_end + 1) != Some(&b'=') {
+        name_end + 1
+    } else {
+        return None;
+    };
+    if matches!(b.get(i), Some(b'"' | b'\'')) {
+        i += 1;
+    } else if pair {
+        return None;
+    }
+    let (s, e) = value_at(text, i)?;
+    let value = &text[s..e];
+    let quoted = matches!(b[s - 1], b'"' | b'\'');
+    (value.len() >= 20
+        && generated_beside("token", value, false, quoted)
+        && !goes_on(&text[e..])
+        && !name.is_empty())
+    .then_some((s, e))
 }
 
 /// Whether `at` is inside an armoured block (`-----BEGIN …-----` without its END yet) or an
