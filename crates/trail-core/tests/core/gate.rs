@@ -1811,6 +1811,18 @@ fn new_families_sealed87_part() {
     assert!(all.rows > 0);
 }
 
+/// An eighty-eighth sealed part (2026-12-05): 108 commands in 9 more families (the helper found
+/// no more tools it could vouch for), written by a helper that never read trail's source, run
+/// once with the design frozen at 1d200cd (its last gate change 9a766c8; blocked 0.74, risky
+/// stopped 0.75, safe allowed 0.82, none of 27 catastrophic allowed outright):
+/// `cargo test -p trail-core --test core gate::new_families_sealed88 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed88_part() {
+    let (_, all) = measure(&["gate-families-sealed88.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
