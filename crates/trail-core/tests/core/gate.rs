@@ -8910,3 +8910,22 @@ fn console_statements_with_a_dot_or_the_object_first() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 88th sealed part's first run: a program named with a word that ends in a
+/// short verb after a vowel (`supermodel`, `nvpmodel`: `…model`) was read as a joined
+/// deletion (`userdel`) and every run of it asked. A suite's short prefix joined to the verb
+/// (`prodel`, `userdel`) still is one.
+#[test]
+fn a_name_ending_in_an_ordinary_word_is_no_joined_verb() {
+    let ctx = ctx();
+    for line in [
+        "acmesupermodel -help",
+        "acmemodel -q",
+        "acmemodel roms/x.zip -window",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in ["prodel /db/sports", "acmeuserdel bob"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -1546,8 +1546,14 @@ fn joined_at_an_end(lower: &str, verb: &str) -> bool {
     let syllable = verb.len() <= 3
         && lower.len() == verb.len() + 2
         && b"aeiouy".contains(&lower.as_bytes()[1]);
+    // A short verb after a vowel ends an ordinary word (`supermodel`, `nvpmodel`), not a
+    // joined act; after a suite's short prefix it is one (`prodel`).
+    let word_ending = verb.len() <= 3
+        && lower.len() >= verb.len() + 4
+        && b"aeiou".contains(&lower.as_bytes()[lower.len() - verb.len() - 1]);
     lower.len() > verb.len() + 1
-        && (lower.ends_with(verb) && !syllable || (verb.len() >= 4 && lower.starts_with(verb)))
+        && (lower.ends_with(verb) && !syllable && !word_ending
+            || (verb.len() >= 4 && lower.starts_with(verb)))
 }
 
 /// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`, `mlmmj-send`.
