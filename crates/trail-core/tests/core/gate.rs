@@ -8929,3 +8929,30 @@ fn a_name_ending_in_an_ordinary_word_is_no_joined_verb() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 88th sealed part's first run: a script its interpreter runs with nothing
+/// after it (`python3 tools/acme_cli.py`) reads what is fed on its stdin as its console's
+/// input, as a program nobody models does: a statement that acts (`hw factory_reset
+/// --force`, a verb closing a joined word), a line that saves over a system file (`hf mf
+/// esave -f /etc/passwd`, a saving word after a one-letter prefix) and a command file from
+/// the download directory are judged. Statements that only look are not.
+#[test]
+fn a_script_alone_reads_its_stdin_as_a_console() {
+    let ctx = ctx();
+    for line in [
+        "printf 'hw connect\\nhw factory_reset --force\\n' | python3 tools/acme_cli.py",
+        "python3 tools/acme_cli.py < ~/Downloads/room-key.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line =
+        "printf 'hw connect\\nhf mf esave -f /etc/passwd\\n' | sudo python3 tools/acme_cli.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    for line in [
+        "printf 'hw connect\\nhw version\\n' | python3 tools/acme_cli.py",
+        "printf 'hw connect\\nhf mf esave -f build/dump.bin\\n' | python3 tools/acme_cli.py",
+        "python3 tools/acme_cli.py < data/commands.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

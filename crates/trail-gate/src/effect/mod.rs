@@ -96,6 +96,9 @@ pub(super) fn judge(
     made_on_this_line(c, cmd, ctx, raw, out);
     out.extend(runs_brought_code(c, ctx, raw));
     if tier == Tier::Data {
+        script_console(c, cmd, producers, ctx, raw, out);
+    }
+    if tier == Tier::Data {
         runs_data(c, ctx, layer, raw, out);
         return;
     }
@@ -3506,9 +3509,7 @@ fn console_lines(
         let found = targets::of(&console, ctx);
         let verb = words::consequence(&console);
         let first = parts[0].to_ascii_lowercase();
-        let saves = ["save", "write", "dump", "export"]
-            .iter()
-            .any(|v| first.starts_with(v));
+        let saves = saves_on_line(&first, &parts);
         // A file brought from the other end, written where the line's last word says (`get
         // main /etc/passwd` to sieveshell, ftp's `get REMOTE LOCAL`).
         let fetches = matches!(
@@ -3537,6 +3538,26 @@ fn console_lines(
             return;
         }
     }
+}
+
+/// Whether a console line saves: a saving word among its command words, before its options and
+/// paths (`save F`, `hf mf esave -f F`: a one-letter prefix names what is saved).
+fn saves_on_line(first: &str, parts: &[&str]) -> bool {
+    let saving = |w: &str| {
+        let w = w.to_ascii_lowercase();
+        ["save", "write", "dump", "export"].iter().any(|v| {
+            w.starts_with(v)
+                || w.len() > v.len()
+                    && w.as_bytes()[0].is_ascii_lowercase()
+                    && w[1..].starts_with(v)
+        })
+    };
+    saving(first)
+        || parts
+            .iter()
+            .take_while(|p| !p.starts_with('-') && !p.contains('/'))
+            .take(3)
+            .any(|p| saving(p))
 }
 
 /// Statements fed on stdin to a program nobody models, one per line, as its console reads
@@ -3617,10 +3638,21 @@ fn fed_statements(
                 .or_else(|| {
                     // Or the object first and then the verb, as many consoles order them
                     // (`channel undeploy *`, `user delete bob`): a short line of words only.
+                    // The verb may be joined to its object too (`hw factory_reset`).
                     let words: Vec<&str> = line.split_whitespace().collect();
-                    let plain = |w: &str| w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase());
+                    let plain = |w: &str| {
+                        w.len() >= 2
+                            && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                            && !w.starts_with('_')
+                    };
                     (words.len() <= 4 && plain(words[0]) && words.get(1).is_some_and(|w| plain(w)))
-                        .then(|| words::classify(words[1]))
+                        .then(|| joined_act(words[1]))
+                        .flatten()
+                })
+                // Or a verb closing a word joined by `_` (`factory_reset --force`).
+                .or_else(|| {
+                    (verb.is_some() && first.contains('_'))
+                        .then(|| joined_act(&first))
                         .flatten()
                 })
         {
@@ -3995,6 +4027,67 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
         }
     }
     texts
+}
+
+/// The act a console word names, alone or as the last part of words joined by `_`
+/// (`undeploy`, `factory_reset`): a verb closes such a name as consoles write them.
+fn joined_act(word: &str) -> Option<words::Class> {
+    words::classify(word).or_else(|| {
+        let (_, last) = word.rsplit_once('_')?;
+        (last.len() >= 3).then(|| words::classify(last)).flatten()
+    })
+}
+
+/// A script its interpreter runs with nothing after it (`python3 cli_main.py`) reads what is
+/// fed on its stdin as its console's input: judged as any program nobody models is.
+fn script_console(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    if (cmd.heredoc.is_some() || !producers.is_empty() || !cmd.reads.is_empty())
+        && let Some(at) = script_alone(c)
+    {
+        let script = Cmd {
+            name: c.args[at].text.as_deref().unwrap_or_default(),
+            args: &c.args[at + 1..],
+            ..*c
+        };
+        console_lines(&script, cmd, producers, ctx, raw, out);
+        out.extend(fed_statements(&script, cmd, producers, ctx, raw));
+        arguments::downloaded_source(&script, cmd, ctx, raw, out);
+    }
+}
+
+/// Where the script is among an interpreter's words when it is their only operand
+/// (`python3 tools/cli.py`, `node -r dotenv/config cli.js` is not: `-r` takes a value).
+fn script_alone(c: &Cmd<'_>) -> Option<usize> {
+    if !["python", "node", "ruby", "perl", "php", "lua"]
+        .iter()
+        .any(|i| c.name.starts_with(i))
+    {
+        return None;
+    }
+    let mut operands = c
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.text.as_deref().is_some_and(|t| t.starts_with('-')));
+    let (at, script) = operands.next()?;
+    let flags_plain = c.args[..at].iter().all(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            t.starts_with('-') && t.len() == 2 && !matches!(t, "-c" | "-e" | "-m" | "-r")
+        })
+    });
+    let text = script.text.as_deref()?;
+    let ext = text.rsplit_once('.')?.1;
+    (operands.next().is_none()
+        && flags_plain
+        && ["py", "js", "rb", "pl", "php", "lua"].contains(&ext))
+    .then_some(at)
 }
 
 /// Whether a file's extension is a scripting language's, which a program loads as code.
