@@ -8956,3 +8956,21 @@ fn a_script_alone_reads_its_stdin_as_a_console() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 88th sealed part's first run: a setting named by its scope
+/// (`--config:controler.outputDirectory=D`, `-Dacme.output.dir=D`) is that setting, as
+/// `--outputDirectory=D` is; and a flag that deletes a directory before writing
+/// (`overwriteFiles=deleteDirectoryIfExists`) empties the output directory. Pointed at the
+/// project root, that is a block; at the build output, nothing is asked.
+#[test]
+fn a_scoped_setting_is_the_setting_it_names() {
+    let ctx = ctx();
+    for line in [
+        "java -cp acme.jar org.acme.Run --config:run.outputDirectory=/work/proj --config:run.overwriteFiles=deleteDirectoryIfExists",
+        "acme-sim --config:run.outputDirectory=/home/dev",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "java -cp acme.jar org.acme.Run --config:run.outputDirectory=build/out --config:run.overwriteFiles=deleteDirectoryIfExists";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -1393,10 +1393,8 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         let mut read_key = std::mem::take(&mut read_next);
         let mut store = std::mem::take(&mut store_next);
         let (value, output, named) = if w.starts_with('-') {
-            let (flag, value) = match w.split_once('=') {
-                Some((f, v)) => (f, Some(v)),
-                None => glued(&w, ctx).map_or((w.as_str(), None), |(f, v)| (f, Some(v))),
-            };
+            let (flag, value) = flag_and_value(&w, ctx);
+            let flag = flag.as_ref();
             // `--config /etc/x.yml`, `--module /usr/lib/…so`: what the option names is read.
             let ps = words::parts(flag);
             let reads = reads_from(&ps);
@@ -1463,6 +1461,30 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
         }
     }
     out
+}
+
+/// An option's name and its value, given after `=` or glued to a short flag; a scoped
+/// setting's name is its own last part ([`scoped_setting`]).
+fn flag_and_value<'w>(w: &'w str, ctx: &Context) -> (std::borrow::Cow<'w, str>, Option<&'w str>) {
+    let (flag, value) = match w.split_once('=') {
+        Some((f, v)) => (f, Some(v)),
+        None => glued(w, ctx).map_or((w, None), |(f, v)| (f, Some(v))),
+    };
+    match scoped_setting(flag) {
+        Some(own) => (own.into(), value),
+        None => (flag.into(), value),
+    }
+}
+
+/// The setting a scoped option names, as an option of its own (`--config:controler.outputDirectory`
+/// → `--outputDirectory`), when its name holds a scope's `:` or `.` (not a file's extension:
+/// the last part is a word of three letters or more).
+fn scoped_setting(flag: &str) -> Option<String> {
+    let bare = flag.trim_start_matches('-');
+    let at = bare.rfind([':', '.'])?;
+    let last = &bare[at + 1..];
+    (at > 0 && last.len() >= 3 && last.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .then(|| format!("--{last}"))
 }
 
 /// Whether a transfer's destination is written: a directory given as where things land

@@ -3239,7 +3239,8 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
                     && p.strip_suffix("clean")
                         .is_some_and(|head| matches!(head, "full" | "dist" | "real" | "deep"))
         })
-            // A flag that removes where output goes first (`--rm-dist`, `--delete-output`).
+            // A flag that removes where output goes first (`--rm-dist`, `--delete-output`,
+            // `--overwriteFiles=deleteDirectoryIfExists`).
             || raw.starts_with('-')
                 && ps
                     .iter()
@@ -3247,7 +3248,15 @@ pub(super) fn cleans(c: &Cmd<'_>) -> bool {
                 && ps.iter().any(|p| {
                     matches!(
                         p.as_str(),
-                        "dist" | "output" | "out" | "dest" | "destination" | "target"
+                        "dist"
+                            | "output"
+                            | "out"
+                            | "dest"
+                            | "destination"
+                            | "target"
+                            | "directory"
+                            | "dir"
+                            | "folder"
                     )
                 })
     })
