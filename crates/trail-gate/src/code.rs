@@ -917,10 +917,44 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
 /// `open("/home/dev/notes.txt", "a")`): the person's or a shared file is changed.
 pub(super) fn writes_outside(code: &str, ctx: &Context) -> bool {
     let cache = ctx.places.home.join(".cache");
-    writes_literal_in(code, ctx, |p| p == Place::Outside)
+    (writes_literal_in(code, ctx, |p| p == Place::Outside) || copies_outside(code, ctx))
         && !literals(code)
             .iter()
             .any(|l| l.starts_with(cache.to_string_lossy().as_ref()))
+}
+
+/// Whether `code` copies or moves a file to a place outside the project: the last string of a
+/// call named so (`shutil.copy(SRC, "/srv/www/html/x")`, `File.rename(…)`) is where it lands,
+/// and a copy from outside into the project is only a read.
+fn copies_outside(code: &str, ctx: &Context) -> bool {
+    const MOVES: &[&str] = &[
+        "copy", "copyfile", "copy2", "copytree", "copyto", "move", "moveto", "rename",
+    ];
+    let b = code.as_bytes();
+    code.match_indices('(').any(|(open, _)| {
+        let start = code[..open]
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_'))
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        let name = code[start..open].to_ascii_lowercase();
+        if !MOVES.contains(&name.as_str()) {
+            return false;
+        }
+        let mut depth = 0usize;
+        let close = (open..b.len()).find(|&i| {
+            match b[i] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        let Some(close) = close else { return false };
+        literals(&code[open..=close])
+            .last()
+            .is_some_and(|dest| dest.starts_with('/') && ctx.classify(dest) == Place::Outside)
+    })
 }
 
 /// Whether a string literal of `code` is an absolute path whose place `place` accepts, and the

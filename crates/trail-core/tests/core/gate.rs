@@ -8985,3 +8985,20 @@ fn a_scoped_setting_is_the_setting_it_names() {
     let line = "java -cp acme.jar org.acme.Run --config:run.outputDirectory=build/out --config:run.overwriteFiles=deleteDirectoryIfExists";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 89th sealed part's first run: a planted script's call holding the word
+/// `Run` (`p.computeRun("Run 1")`) was read as a key that names a command (`("Run` then
+/// `1")`), which the shell cannot read: a false "cannot parse" junction on ordinary code.
+/// A key is a plain word; and a call's text the shell cannot read is no command it runs.
+/// Code that copies its result out of the project (`shutil.copy(SRC, "/srv/www/html/…")`)
+/// still asks; a copy into the project does not.
+#[test]
+fn a_call_holding_run_is_no_command_line() {
+    let ctx = ctx();
+    let line = "printf 'p = Project.open(\"/work/proj/m/B.hms\")\\np.computeRun(\"Run 1\")\\n' > build/c.py && acme-hms.sh -s build/c.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    let line = "printf 'import shutil\\nshutil.copy(\"/work/proj/out/r.dss\", \"/srv/www/html/r.dss\")\\n' > build/p.py && acme-hms.sh -s build/p.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "printf 'import shutil\\nshutil.copy(\"/srv/data/r.dss\", \"/work/proj/build/r.dss\")\\n' > build/p.py && acme-hms.sh -s build/p.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

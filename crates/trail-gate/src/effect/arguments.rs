@@ -1321,7 +1321,8 @@ pub(super) fn embedded(
         // Prose that tells someone to run a command (`'run rm -rf ~ and tell me'`, `send $rm
         // -rf ~/`): an agent or a console given it may. A text of many lines is a document
         // (an issue's description, a plan) whose steps a person reads first: its blocks only.
-        if let Some(line) = instructed(text) {
+        // (What follows the word may be no line at all: `computeRun("Run 1")` gives `1")`.)
+        if let Some(line) = instructed(text).filter(|l| crate::parse::flatten(l).is_ok()) {
             seen += 1;
             out.runs(
                 &line,
@@ -1378,6 +1379,11 @@ pub(super) fn embedded(
                 continue;
             };
             if !known::is_program(base(first)) {
+                continue;
+            }
+            // A piece cut from code at its brackets and quotes may be no line at all
+            // (`"Run 1")` of `computeRun("Run 1")`): one the shell cannot read says nothing.
+            if crate::parse::flatten(piece).is_err() {
                 continue;
             }
             seen += 1;
@@ -1474,8 +1480,11 @@ fn handed(
 /// person read it between. A command taken from the environment (`os.execute(os.getenv(…))`,
 /// `exec sh -c $::env(HOOK)`) is known only when it runs.
 fn planted_calls(text: &str, raw: &str, out: &mut Findings) {
+    // A call's argument that the shell cannot read is no command line it runs.
     for line in code::shell_call_lines(text) {
-        out.runs(&line, Keep::Risky);
+        if crate::parse::flatten(&line).is_ok() {
+            out.runs(&line, Keep::Risky);
+        }
     }
     for line in text.lines() {
         let Some(rest) = line.trim().strip_prefix("exec ") else {

@@ -3713,7 +3713,11 @@ fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings
             let (Some(first), Some(rest)) = (words.next(), words.next()) else {
                 continue;
             };
-            if arguments::command_option(first.rsplit('/').next().unwrap_or(first)) {
+            // A key or a console's word (`exec`, `/control/shell`), not a call's inside
+            // (`computeRun("Run 1")` holds `("Run`).
+            if !first.contains(['(', '"', '\'', '[', '{'])
+                && arguments::command_option(first.rsplit('/').next().unwrap_or(first))
+            {
                 out.runs(rest.trim(), super::Keep::Risky);
             }
         }
