@@ -9002,3 +9002,26 @@ fn a_call_holding_run_is_no_command_line() {
     let line = "printf 'import shutil\\nshutil.copy(\"/srv/data/r.dss\", \"/work/proj/build/r.dss\")\\n' > build/p.py && acme-hms.sh -s build/p.py";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 89th sealed part's first run: a script named for an act
+/// (`sendto_acme.py`) asked for its help, or told to pretend (`--dummy=True`,
+/// `--simulate=yes`), does not do the act; what it writes meanwhile is still judged by its
+/// places (a log into a served directory asks). Without the pretence, it asks.
+#[test]
+fn a_pretend_run_rehearses_its_act() {
+    let ctx = ctx();
+    for line in [
+        "python3 /usr/share/acme/extensions/sendto_acme.py --help",
+        "python3 /usr/share/acme/extensions/sendto_acme.py --dummy=True designs/sticker.svg",
+        "acme publish designs/sticker.svg --simulate=yes",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "python3 /usr/share/acme/extensions/sendto_acme.py designs/sticker.svg",
+        "python3 /usr/share/acme/extensions/sendto_acme.py --dummy=True --logfile=/srv/www/html/cut.log designs/sticker.svg",
+        "acme publish designs/sticker.svg --simulate=no",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -113,7 +113,10 @@ pub(super) fn judge(
     out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
     let shows = words::shows_only(c);
-    let verb = (!shows).then(|| told(c, producers, ctx, tier)).flatten();
+    // A pretend run rehearses its act; what it writes is still judged by its places.
+    let verb = (!shows && !words::pretends(c))
+        .then(|| told(c, producers, ctx, tier))
+        .flatten();
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| words::assigned_verb(&cmd.assigns).filter(|_| !shows));
     // Said to a disk or a firmware interface, a word that writes overwrites it.

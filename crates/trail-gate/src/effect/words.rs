@@ -577,6 +577,7 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             _ => {
                 w.starts_with("--dry-run=")
                     || w.starts_with("--") && parts(w).starts_with(&["dry".into(), "run".into()])
+
                     // An act's own pretend run, its last word the pretence
                     // (`--cleanup_simulate`, `--sync-dry-run`, `--deploy-noop`).
                     || w.starts_with("--") && !w.contains('=') && {
@@ -3708,6 +3709,22 @@ pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<(Cmd<'a>, &'a str)> {
     Some((inner, script))
 }
 
+/// A pretence switched on (`--dummy`, `--dummy=True`, `--simulate=yes`): the act is only
+/// rehearsed.
+pub(super) fn pretends(c: &Cmd<'_>) -> bool {
+    c.option_words().any(|w| {
+        let (f, v) = w.split_once('=').unwrap_or((w, "true"));
+        f.starts_with("--")
+            && matches!(
+                f.trim_start_matches('-'),
+                "dummy" | "simulate" | "noop" | "pretend" | "dryrun" | "dry-run"
+            )
+            && ["true", "yes", "1", "on"]
+                .iter()
+                .any(|t| v.eq_ignore_ascii_case(t))
+    })
+}
+
 /// A script run by a shell or an interpreter is the program: its name's verb counts
 /// (`bash deploy/deploy.sh`, `python scripts/drop_db.py`).
 pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
@@ -3737,7 +3754,9 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
         ));
         return;
     }
-    if !script.contains('.') {
+    // Asked for its help or a pretend run, a script named for an act does not do it (what it
+    // writes meanwhile is judged by its places all the same).
+    if !script.contains('.') || shows_only(&inner) || pretends(&inner) {
         return;
     }
     if let Some(v) = name_verb(name) {
