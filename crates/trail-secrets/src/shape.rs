@@ -219,6 +219,17 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     }
     // `name: &str = …`, `name: String = …`, Visual Basic's `name As String = …`: a type between
     // the name and the operator (the regex allows it before any operator, so this does too).
+    // A type may hold `:` itself (`std::string::String`, or a type ending in one before the
+    // operator): any `:` inside such a run may be the one after the name.
+    let mut run = end;
+    while run > 0
+        && (is_name_byte(b[run - 1]) || matches!(b[run - 1], b'&' | b'\'' | b'<' | b'>' | b':'))
+    {
+        run -= 1;
+    }
+    if (run..end).any(|p| b[p] == b':' && names_secret(b, p)) {
+        return true;
+    }
     let mut t = end;
     while t > 0 && (is_name_byte(b[t - 1]) || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')) {
         t -= 1;
