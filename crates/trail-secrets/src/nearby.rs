@@ -667,9 +667,14 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         return abbreviated_value(text, name, name_end);
     }
     let long_flag = name.starts_with("--");
+    let name_start = name_end - name.len();
     let name = name.trim_matches(['-', '.']);
     if name.len() < 3 || !names_credential(name) {
         return None;
+    }
+    if let Some(at) = markup_value(text, name_start, name_end) {
+        let (s, e) = value_at(text, at)?;
+        return generated_beside(name, &text[s..e], false, true).then_some((s, e));
     }
     let b = text.as_bytes();
     let mut i = skip_separators(b, name_end);
@@ -770,6 +775,38 @@ fn abbreviates_key(name: &str) -> bool {
         last,
         [b'k' | b'K'] | [b'a' | b'A' | b's' | b'S', b'k' | b'K']
     )
+    // Or a capital `K` closing a name in camel case (`EasybillK`, a plist's key).
+    || last.len() >= 3 && last.ends_with(b"K") && last[last.len() - 2].is_ascii_lowercase()
+}
+
+/// Where the value of a name given in markup starts: the element's text after an attribute
+/// that names it (Android's `<string name="X" translatable="false">VALUE</string>`, `key="X"`),
+/// or the `<string>` after a plist's `<key>X</key>`.
+fn markup_value(text: &str, name_start: usize, name_end: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let before = &text[..name_start];
+    let quote = *b.get(name_end)?;
+    if matches!(quote, b'"' | b'\'')
+        && [b"name=", b"key=".as_slice()].iter().any(|k| {
+            before
+                .strip_suffix(quote as char)
+                .is_some_and(|x| x.as_bytes().ends_with(k))
+        })
+    {
+        let rest = &text[name_end + 1..];
+        let close = rest.find('>')?;
+        if rest[..close].contains(['<', '\n']) || rest[..close].ends_with('/') {
+            return None;
+        }
+        let at = name_end + 1 + close + 1;
+        return (!text[at..].starts_with('<')).then_some(at);
+    }
+    let rest = text[name_end..].strip_prefix("</key>")?;
+    let lead = rest.len() - rest.trim_start().len();
+    let at = name_end + "</key>".len() + lead;
+    text[at..]
+        .starts_with("<string>")
+        .then_some(at + "<string>".len())
 }
 
 /// The value assigned to a name a key's abbreviation ends (`HOSTFULLY_K='…'`, `-Dvendor.k=…`):
@@ -777,6 +814,12 @@ fn abbreviates_key(name: &str) -> bool {
 /// one, as a token's name asks.
 fn abbreviated_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
+    if let Some(at) = markup_value(text, name_end - name.len(), name_end) {
+        let (s, e) = value_at(text, at)?;
+        let value = &text[s..e];
+        return (value.len() >= 20 && generated_beside("token", value, false, true))
+            .then_some((s, e));
+    }
     // Or the second item of a pair, the name quoted as the first (`define('X_K', '…')`).
     let pair = matches!(b.get(name_end), Some(b'"' | b'\''))
         && name_end > 0
@@ -792,6 +835,10 @@ fn abbreviated_value(text: &str, name: &str, name_end: usize) -> Option<(usize, 
     };
     if matches!(b.get(i), Some(b'"' | b'\'')) {
         i += 1;
+        // A string holding a quoted string (Gradle's `buildConfigField(…, "\"…\"")`).
+        if b.get(i) == Some(&b'\\') && matches!(b.get(i + 1), Some(b'"')) {
+            i += 2;
+        }
     } else if pair {
         return None;
     }

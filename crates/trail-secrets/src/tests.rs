@@ -5444,3 +5444,40 @@ fn a_value_under_a_keys_abbreviation() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 89th sealed part (after its first run): a credential named in markup holds
+/// its value in the element's text: Android's `<string name="acme_cred" translatable="false">…
+/// </string>`, a plist's `<key>AcmeK</key>` then `<string>…</string>` (a key's abbreviation in
+/// camel case), and Gradle's `buildConfigField("String", "ACME_K", "\"…\"")` quotes a quoted
+/// string. Ordinary strings of the same files keep theirs.
+#[test]
+fn a_value_named_in_markup() {
+    for (text, key) in [
+        (
+            "<string name=\"acme_cred\" translatable=\"false\">7A758CF2-B925-421E-BDF0-DD674A929800</string>",
+            "7A758CF2",
+        ),
+        (
+            "<string name=\"acme_k\" translatable=\"false\">e04d288f13f4b33bbf9e2d6dbb24a787</string>",
+            "e04d288f13f4",
+        ),
+        (
+            "\t<key>AcmeK</key>\n\t<string>dm6YZR86eWTaBxyabd84NGMhQ4rf88Y0SlY7SxbD</string>",
+            "dm6YZR86eWTa",
+        ),
+        (
+            "buildConfigField(\"String\", \"ACME_K\", \"\\\"8BibgApoIkbVnDbusFUgEkQfIOgof2kJeBSFc85C\\\"\")",
+            "8BibgApoIkbV",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "<string name=\"app_name\">Acme Till</string>",
+        "<string name=\"acme_k\">Try again</string>",
+        "\t<key>CFBundleShortVersionString</key>\n\t<string>3.7.0</string>",
+        "\t<key>AcmeBaseURL</key>\n\t<string>https://api.acme.example</string>",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
