@@ -668,8 +668,12 @@ impl Redactor {
         let mut spans = Vec::new();
         nearby::find(text, named, &mut spans);
         for (start, end, scanner) in spans {
+            // A signed link's digest is named for its algorithm (nginx's secure links,
+            // `?md5=…&expires=…`): the signature, not a published checksum.
+            let signed_link = nearby::signs_a_link(scanner);
             if !references.iter().any(|&(s, e)| start < e && s < end)
-                && !said_or_known_public(text, start, end)
+                && !(said_or_known_public(text, start, end)
+                    && !(signed_link && digest_named_before(text, start)))
                 && !plausible::served_to_browsers(text, start)
                 && !plausible::unsigned_jwt(&text[start..end])
             {
@@ -1161,6 +1165,18 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
 /// Whether the span `start..end` of `text` holds no secret by what surrounds it, for every
 /// rule and scanner alike: public by design or a published demo, named public before it or
 /// in a comment after it, or the name of a secret kept elsewhere.
+/// Whether the value at `start` follows a digest algorithm's name as its parameter (`md5=`).
+fn digest_named_before(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    let tail = before
+        .get(before.len().saturating_sub(8)..)
+        .unwrap_or_default();
+    let tail = tail.to_ascii_lowercase();
+    ["md5=", "sha1=", "sha256=", "hash=", "md5%3d"]
+        .iter()
+        .any(|n| tail.ends_with(n))
+}
+
 fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
     let value = text.get(start..end).unwrap_or_default();
     // A value in crypt's format is a stored hash, except where a field named for a key or a

@@ -146,6 +146,11 @@ const RECOVERY: usize = 16;
 const JOINED: usize = 17;
 const UNMASKED: usize = 18;
 
+/// Whether a scanner finds the digests that sign expiring links.
+pub(crate) fn signs_a_link(scanner: usize) -> bool {
+    scanner == TIMED
+}
+
 /// Every span the scanners accept in `text`, with the index of the scanner in [`SCANNERS`].
 ///
 /// `named` says whether a word that names a credential may be in the text (generic-assignment's
@@ -236,6 +241,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (uuid_called_a_key(text), ALONE),
         (value_a_message_hands_over(text), ALONE),
         (timed_url_tokens(text), TIMED),
+        (expiring_link_digests(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
         (crate::joined::keys(text), JOINED),
@@ -3824,6 +3830,113 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A link that expires (a query parameter named for the expiry, `expires=`, `e=`, `exp=`,
+/// holding ten digits of Unix time) carries what proves it was issued: another parameter's
+/// long random value is its digest, under whatever name (a CDN's `md5=`, `h=`, `st=`). Also
+/// inside another URL's query, percent-encoded (`%3Fe%3D…%26h%3D…`).
+fn expiring_link_digests(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Every text comes here: most hold no expiry at all.
+    if !(text.contains("xp") || text.contains("e=") || text.contains("e%3D")) {
+        return out;
+    }
+    let b = text.as_bytes();
+    let ends = |c: u8| c.is_ascii_whitespace() || b"\"'#<>|),\\`".contains(&c);
+    let mut from = 0;
+    // A query starts at `?`, or at `%3F` in a URL inside another's query (`/go?to=…%3Fe%3D…`).
+    let next_query = |from: usize| {
+        let plain = text[from..].find('?').map(|q| (from + q, 1));
+        let encoded = text[from..]
+            .find("%3F")
+            .or_else(|| text[from..].find("%3f"))
+            .map(|q| (from + q, 3));
+        match (plain, encoded) {
+            (Some(p), Some(e)) => Some(if e.0 < p.0 { e } else { p }),
+            (p, e) => p.or(e),
+        }
+    };
+    while let Some((q, w)) = next_query(from) {
+        let end = (q..b.len()).find(|&i| ends(b[i])).unwrap_or(b.len());
+        from = q + w;
+        let query = &text[q + w..end];
+        let params = query_params(query, q + w);
+        let expires = params.iter().any(|(k, v, _)| {
+            matches!(
+                k.to_ascii_lowercase().as_str(),
+                "e" | "exp" | "expires" | "expire" | "expiry" | "expiration" | "x-expires"
+            ) && v.len() == 10
+                && v.bytes().all(|c| c.is_ascii_digit())
+                && v.starts_with('1')
+        });
+        if !expires {
+            continue;
+        }
+        for (_, v, at) in &params {
+            if link_digest(v) {
+                out.push((*at, at + v.len()));
+            }
+        }
+    }
+    out
+}
+
+/// A query's `key=value` pairs with each value's offset, its separators plain, `&amp;`, or
+/// percent-encoded (`%26`, `%3D`).
+fn query_params(query: &str, offset: usize) -> Vec<(&str, &str, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let b = query.as_bytes();
+    let mut i = 0;
+    while i <= b.len() {
+        let sep = if i == b.len() {
+            Some(0)
+        } else if b[i] == b'&' {
+            Some(if b[i..].starts_with(b"&amp;") {
+                5
+            } else {
+                1
+            })
+        } else if b[i..].starts_with(b"%26") {
+            Some(3)
+        } else {
+            None
+        };
+        let Some(len) = sep else {
+            i += 1;
+            continue;
+        };
+        let pair = &query[start..i];
+        let split = pair.find('=').map(|at| (at, 1)).or_else(|| {
+            pair.find("%3D")
+                .or_else(|| pair.find("%3d"))
+                .map(|at| (at, 3))
+        });
+        if let Some((at, w)) = split {
+            out.push((&pair[..at], &pair[at + w..], offset + start + at + w));
+        }
+        start = i + len.max(1);
+        i = start;
+        if len == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether a query value is a digest: sixteen or more characters of base64url or hex, random
+/// (hex, or both cases and a digit), not an id's UUID.
+fn link_digest(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() >= 16
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        && !plausible::is_uuid(v)
+        && (b.iter().all(u8::is_ascii_hexdigit) && b.iter().any(u8::is_ascii_alphabetic)
+            || b.iter().any(u8::is_ascii_uppercase)
+                && b.iter().any(u8::is_ascii_lowercase)
+                && b.iter().any(u8::is_ascii_digit))
 }
 
 /// A setting's line (`db.host: x`, `api_key: …`): a label of one token that is not a

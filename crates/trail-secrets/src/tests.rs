@@ -5481,3 +5481,35 @@ fn a_value_named_in_markup() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 89th sealed part (after its first run): a link that expires carries the
+/// digest that proves it was issued, under whatever name: nginx's secure links (`?md5=…
+/// &expires=…`, even though `md5=` elsewhere names a published checksum), a CDN's `?e=…&h=…`,
+/// also percent-encoded inside another URL's query and ended by a CSV's comma. A link with no
+/// expiry keeps its checksum, and one with an expiry keeps its short or plain values.
+#[test]
+fn the_digest_of_a_link_that_expires() {
+    for (text, key) in [
+        (
+            "mpv \"https://cdn.acme.example/a.jpg?md5=xSsqF3gQH2D1jZCSXLhQcg&expires=1797119674\"",
+            "xSsqF3gQH2D1",
+        ),
+        (
+            "GET /go?to=https://v.acme.example/a.mp4%3Fe%3D1796508958%26h%3D526c41fd39aa9fb5dd93b26f477af28e HTTP/1.1",
+            "526c41fd39aa",
+        ),
+        (
+            "sku,url\nX-1,https://cdn.acme.example/b.jpg?md5=ogq4XojZVp5yfvFOeEhTfg&expires=1796709570,2026-12-07",
+            "ogq4XojZVp5y",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "https://dl.acme.example/app.dmg?md5=6sEdF0EP1oGHbF0tjqS2gA",
+        "https://cdn.acme.example/a.jpg?w=800&expires=1797119674&format=webp",
+        "https://cdn.acme.example/a.jpg?id=4f9c2a1b-8d7e-4c3b-9a2f-1e0d5c6b7a89&expires=1797119674",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
