@@ -121,6 +121,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "const currencyApiKey =\n  'cur_live_MZyKoDC4Td9PrdXJwM' +\n  'hOTt4uJFkChYeJZwZQEIsH';",
     ),
     (
+        "basic-credentials",
+        "127.0.0.1:6379> HSET upstream:acme url https://api.acme.example auth \"Basic YWNtZS1zeW5jOlRyNHFMOXdadjJLbTdQeFI=\" ttl 900",
+    ),
+    (
         "unmasked-value",
         "  ● client › sends the configured credential\n\n    Expected: \"<masked>\"\n    Received: \"IlO8jwbhzh5hPYdVXaDwCWYeT43lYo85fzc8ClvD2CfWbU0Y\"",
     ),
@@ -144,7 +148,8 @@ const TIMED: usize = 14;
 const FRAGMENT: usize = 15;
 const RECOVERY: usize = 16;
 const JOINED: usize = 17;
-const UNMASKED: usize = 18;
+const BASIC: usize = 18;
+const UNMASKED: usize = 19;
 
 /// Whether a scanner finds the digests that sign expiring links.
 pub(crate) fn signs_a_link(scanner: usize) -> bool {
@@ -241,11 +246,11 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (uuid_called_a_key(text), ALONE),
         (value_a_message_hands_over(text), ALONE),
         (timed_url_tokens(text), TIMED),
-        (expiring_link_digests(text), TIMED),
         (crate::fragment::keys(text), FRAGMENT),
         (crate::recovery::codes(text), RECOVERY),
         (crate::joined::keys(text), JOINED),
         (crate::unmasked::values(text), UNMASKED),
+        (basic_credentials(text), BASIC),
         (crate::positional::values(text), TABLE),
     ] {
         for span in spans {
@@ -3829,6 +3834,7 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
             out.push((v, v + 11 + len));
         }
     }
+    out.extend(expiring_link_digests(text));
     out
 }
 
@@ -3882,6 +3888,41 @@ fn expiring_link_digests(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// HTTP Basic credentials wherever they are written (`auth "Basic …"` in a cache, a log's
+/// header dump): `Basic` and base64 that decodes to `user:password`, the password six or more
+/// printable characters. What the header rule reads after `Authorization:` is its own.
+fn basic_credentials(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("Basic ") {
+        let s = at + "Basic ".len();
+        let len = text[s..]
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+            .count();
+        let v = &text[s..s + len];
+        if len < 12 || text[..at].ends_with(char::is_alphanumeric) {
+            continue;
+        }
+        let Some(decoded) = plausible::base64_decode(v) else {
+            continue;
+        };
+        let Ok(pair) = std::str::from_utf8(&decoded) else {
+            continue;
+        };
+        // A documented default (`user:password`, `admin:changeme`) is no one's login.
+        let login = pair.split_once(':').is_some_and(|(user, password)| {
+            !user.is_empty()
+                && password.len() >= 6
+                && !password.contains(':')
+                && !plausible::is_placeholder(password)
+        });
+        if login && pair.bytes().all(|c| (0x20..0x7f).contains(&c)) {
+            out.push((s, s + len));
+        }
+    }
+    out
+}
+
 /// A query's `key=value` pairs with each value's offset, its separators plain, `&amp;`, or
 /// percent-encoded (`%26`, `%3D`).
 fn query_params(query: &str, offset: usize) -> Vec<(&str, &str, usize)> {
@@ -3893,11 +3934,7 @@ fn query_params(query: &str, offset: usize) -> Vec<(&str, &str, usize)> {
         let sep = if i == b.len() {
             Some(0)
         } else if b[i] == b'&' {
-            Some(if b[i..].starts_with(b"&amp;") {
-                5
-            } else {
-                1
-            })
+            Some(if b[i..].starts_with(b"&amp;") { 5 } else { 1 })
         } else if b[i..].starts_with(b"%26") {
             Some(3)
         } else {

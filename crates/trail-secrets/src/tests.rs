@@ -5513,3 +5513,23 @@ fn the_digest_of_a_link_that_expires() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 89th sealed part (after its first run): HTTP Basic credentials written
+/// anywhere, not only after `Authorization:` (a cache's `HSET … auth "Basic …"`), are a login:
+/// base64 that decodes to `user:password`. Base64 after `Basic` that decodes to no login, or
+/// to a documented default, keeps its place.
+#[test]
+fn basic_credentials_wherever_written() {
+    let text = "HSET upstream:acme auth \"Basic YWNtZS1zeW5jOlRyNHFMOXdadjJLbTdQeFI=\" ttl 900";
+    assert!(
+        !redact(text).0.contains("YWNtZS1zeW5j"),
+        "{}",
+        redact(text).0
+    );
+    for clean in [
+        "WWW-Authenticate: Basic realm=\"acme\", charset=\"UTF-8\"",
+        "auth \"Basic dXNlcjpwYXNzd29yZA==\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
