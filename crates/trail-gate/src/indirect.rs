@@ -170,6 +170,10 @@ pub(super) fn search_path_variable(
                         | "HOOK"
                         | "HOOKS"
                         | "LIB"
+                        // Code run as the program starts (`GAFFER_STARTUP_PATHS`).
+                        | "STARTUP"
+                        | "AUTOLOAD"
+                        | "AUTOSTART"
                 )
             })
     });

@@ -9025,3 +9025,15 @@ fn a_pretend_run_rehearses_its_act() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 89th sealed part's first run: a program's own variable naming where it loads
+/// code as it starts (`ACME_STARTUP_PATHS`, `…_AUTOLOAD_DIRS`) makes it load from there, as a
+/// plugin path does: from the download directory, a person decides; from the project, not.
+#[test]
+fn a_startup_path_variable_loads_code() {
+    let ctx = ctx();
+    let line = "ACME_STARTUP_PATHS=/home/dev/Downloads/acme_startup acme stats scenes/shot010.gfr";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "ACME_STARTUP_PATHS=startup acme stats scenes/shot010.gfr";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
