@@ -9037,3 +9037,15 @@ fn a_startup_path_variable_loads_code() {
     let line = "ACME_STARTUP_PATHS=startup acme stats scenes/shot010.gfr";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 89th sealed part's first run: code this line wrote and handed to a program
+/// that passes a call every interface's address (`device(Stage, "0.0.0.0", 8001)`) serves the
+/// network, as a setting `bind: 0.0.0.0` does. Loopback does not ask.
+#[test]
+fn code_that_binds_every_interface() {
+    let ctx = ctx();
+    let line = "printf 'from acme import device\\nDEVICES = [device(Stage, \"0.0.0.0\", 8001)]\\n' > build/stage.py && acme-device-server build/stage.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "printf 'from acme import device\\nDEVICES = [device(Stage, \"127.0.0.1\", 8001)]\\n' > build/stage.py && acme-device-server build/stage.py";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -3878,6 +3878,11 @@ fn configured_listener(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
         .chain(substituted)
         .collect();
     let line = texts.iter().flat_map(|t| t.lines()).find_map(|line| {
+        // Or code that hands a call every interface's address (`device(Stage, "0.0.0.0",
+        // 8001)`): a server bound to it.
+        if line.contains('(') && (line.contains("\"0.0.0.0\"") || line.contains("'0.0.0.0'")) {
+            return Some(line.trim().to_string());
+        }
         let (key, value) = line.trim().split_once([':', '='])?;
         let listener = words::parts(key.trim().trim_matches(['"', '\'']))
             .iter()
