@@ -501,7 +501,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             fetched_into(ctx, cmd)
         }
         Some(name) if super::known::tier(name) == super::known::Tier::Unknown => {
-            fetched_into(ctx, cmd)
+            fetched_into(ctx, cmd).or_else(|| configured_dir(ctx, cmd))
         }
         _ => None,
     }
@@ -630,6 +630,47 @@ fn brought_in(ctx: &Context, cmd: &Simple) -> Option<Context> {
             next.line.brought.push(dest_path.join(name));
         }
     }
+    Some(next)
+}
+
+/// After `PROG par|set|config KEY DIR` (or `KEY=DIR`) where KEY names one of the program's
+/// working directories (`path_output`, `scratch_dir`, `workdir`): the program keeps its output
+/// there, and a clean it is told to do later on the line empties DIR.
+fn configured_dir(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<Vec<_>>>()?;
+    let (verb, rest) = words.split_first()?;
+    if !matches!(*verb, "par" | "set" | "config" | "configure" | "setpar") {
+        return None;
+    }
+    let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "set").collect();
+    let (key, value) = match rest.as_slice() {
+        [kv] => kv.split_once('=')?,
+        [key, value] => (*key, *value),
+        _ => return None,
+    };
+    let parts = crate::text::words(key);
+    let directory = parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "output" | "out" | "scratch" | "work" | "workdir" | "workspace" | "dir" | "path"
+        )
+    }) && parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "output" | "out" | "scratch" | "work" | "workdir" | "workspace" | "results" | "run"
+        )
+    });
+    if !directory {
+        return None;
+    }
+    let mut next = ctx.clone();
+    next.line
+        .configured
+        .push((cmd.name()?.to_string(), ctx.resolve(value)?));
     Some(next)
 }
 

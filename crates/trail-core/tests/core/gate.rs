@@ -9049,3 +9049,27 @@ fn code_that_binds_every_interface() {
     let line = "printf 'from acme import device\\nDEVICES = [device(Stage, \"127.0.0.1\", 8001)]\\n' > build/stage.py && acme-device-server build/stage.py";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 89th sealed part's first run: a program told on the line where its working
+/// directory is (`acme par path_output D`, `acme config set scratch_dir=D`) and then told to
+/// clean empties D: the project root or the home is never emptied (one row of this kind was
+/// allowed outright), a place outside asks, the build output does not.
+#[test]
+fn a_clean_after_setting_the_working_directory() {
+    let ctx = ctx();
+    for line in [
+        "acme-inv par path_output /work/proj && acme-inv clean",
+        "acme-inv par path_scratch /home/dev && acme-inv clean",
+        "acme-inv config set scratch_dir=/home/dev && acme-inv clean",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "acme-inv par path_output /srv/runs/2026 && acme-inv clean";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    for line in [
+        "acme-inv par path_output build/out && acme-inv clean",
+        "acme-inv par path_output /work/proj && acme-inv status",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

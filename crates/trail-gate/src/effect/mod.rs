@@ -95,6 +95,7 @@ pub(super) fn judge(
     }
     made_on_this_line(c, cmd, ctx, raw, out);
     out.extend(runs_brought_code(c, ctx, raw));
+    out.extend(cleans_configured(c, ctx, raw));
     if tier == Tier::Data {
         script_console(c, cmd, producers, ctx, raw, out);
     }
@@ -4072,6 +4073,37 @@ fn script_console(
         out.extend(fed_statements(&script, cmd, producers, ctx, raw));
         arguments::downloaded_source(&script, cmd, ctx, raw, out);
     }
+}
+
+/// A program told to clean after this line set one of its working directories (`acme par
+/// path_output /work/proj && acme clean`): the clean empties that directory, whatever the
+/// program is. The project root, the home, the root or a system directory is never emptied;
+/// another place outside the project asks.
+fn cleans_configured(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    if ctx.line.configured.is_empty() || !words::cleans(c) || words::shows_only(c) {
+        return None;
+    }
+    let (_, dir) = ctx.line.configured.iter().find(|(p, _)| p == c.name)?;
+    let place = ctx.places.classify(&dir.to_string_lossy());
+    let (verdict, rule) = match place {
+        super::Place::Root
+        | super::Place::Home
+        | super::Place::ProjectRoot
+        | super::Place::System => (Verdict::Block, RuleId::DestroysCritical),
+        _ if ctx.holds_project(dir) => (Verdict::Block, RuleId::DestroysCritical),
+        super::Place::Outside | super::Place::Unknown => (Verdict::Junction, RuleId::DeleteOutside),
+        _ => return None,
+    };
+    Some(decide(
+        verdict,
+        rule,
+        format!(
+            "`{}` is told to clean after this line set its working directory to `{}`: the clean empties it",
+            c.name,
+            dir.display()
+        ),
+        raw,
+    ))
 }
 
 /// Where the script is among an interpreter's words when it is their only operand
