@@ -9073,3 +9073,24 @@ fn a_clean_after_setting_the_working_directory() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 89th sealed part's first run: `set` said of files of the project only (a
+/// tagger's `acme-tag set artist "X" music/track01.flac`, an INI editor's `acme-ini set
+/// config/app.ini server port 8080`) changes those files, as an edit does: no live setting.
+/// `set` with a place outside the project, or with no file, still asks.
+#[test]
+fn set_said_of_project_files_edits_them() {
+    let ctx = ctx();
+    for line in [
+        "acme-tag set artist \"The Examples\" music/track01.flac",
+        "acme-ini set config/app.ini server port 8080",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "acme-tag set artist \"The Examples\" /srv/music/track01.flac",
+        "acme-ctl set replicas 3",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

@@ -117,7 +117,8 @@ pub(super) fn judge(
     // A pretend run rehearses its act; what it writes is still judged by its places.
     let verb = (!shows && !words::pretends(c))
         .then(|| told(c, producers, ctx, tier))
-        .flatten();
+        .flatten()
+        .filter(|v| !sets_a_project_file(c, ctx, v));
     let found = places(c, cmd, producers, ctx, tier, verb.as_ref());
     let verb = verb.or_else(|| words::assigned_verb(&cmd.assigns).filter(|_| !shows));
     // Said to a disk or a firmware interface, a word that writes overwrites it.
@@ -4073,6 +4074,23 @@ fn script_console(
         out.extend(fed_statements(&script, cmd, producers, ctx, raw));
         arguments::downloaded_source(&script, cmd, ctx, raw, out);
     }
+}
+
+/// `set` said of files of the project only (`operon set artist "X" music/track01.flac`, a
+/// tagger's): what changes is those files, as an edit of them is, not a live setting.
+fn sets_a_project_file(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
+    if v.class != words::Class::Changes || v.word != "set" {
+        return false;
+    }
+    let files: Vec<&str> = c
+        .words()
+        .filter(|w| !w.starts_with('-') && w.contains('.') && w.contains('/') && !w.contains("://"))
+        .collect();
+    !files.is_empty()
+        && files.iter().all(|w| {
+            matches!(ctx.classify(w), super::Place::Inside)
+                && std::path::Path::new(w).extension().is_some()
+        })
 }
 
 /// A program told to clean after this line set one of its working directories (`acme par
