@@ -9094,3 +9094,20 @@ fn set_said_of_project_files_edits_them() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 88th sealed part's first run: a variable named for the place of a
+/// configuration or of code (`"$ACME_CONFIG_DIR"`, `"$ACME_SCRIPT_PATH"`) given to an option
+/// holds what the program runs by, as `"$ACME_CONFIG"` does: known only when it runs. A
+/// variable named for a place of data (`"$ACME_DATA_DIR"`) does not ask.
+#[test]
+fn a_variable_naming_where_configuration_is() {
+    let ctx = ctx();
+    for line in [
+        "acme-fe --config \"$ACME_CONFIG_DIR\"",
+        "acme-fe -s \"$ACME_SCRIPT_PATH\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line = "acme-fe --data \"$ACME_DATA_DIR\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

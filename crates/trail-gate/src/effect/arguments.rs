@@ -351,8 +351,15 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
         let name = value
             .trim_matches(['"', '$', '{', '}'])
             .to_ascii_lowercase();
-        // The last word names what it holds (`CMD_NAME` is a name).
-        name.rsplit('_').next().is_some_and(|p| {
+        // The last word names what it holds (`CMD_NAME` is a name), or the word before a
+        // place's (`AM_CONFIG_DIR`, `X_SCRIPT_PATH`: where the code or configuration is).
+        let mut words = name.rsplit('_');
+        let last = words.next();
+        let held = match last {
+            Some("dir" | "dirs" | "path" | "paths" | "file" | "files") => words.next(),
+            _ => last,
+        };
+        held.is_some_and(|p| {
             matches!(
                 p,
                 "cmd"
