@@ -270,17 +270,29 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
     let mut lines = Vec::new();
     for (at, _) in code.match_indices(['(', '[']) {
         let name = called_name(code, at);
-        if !RUNS.contains(&name.as_str()) {
+        // Or a call whose name ends in the word (`plugin_command`, `run_cmd`, `execCommand`).
+        let named = RUNS.contains(&name.as_str())
+            || crate::text::words(&name)
+                .last()
+                .is_some_and(|w| matches!(w.as_str(), "command" | "cmd" | "exec" | "spawn"));
+        if !named {
             continue;
         }
         let rest = code[at + 1..].trim_start();
         if !rest.starts_with(['"', '\'']) {
             continue;
         }
-        if let Some(lit) = literals(rest).into_iter().next()
-            && lit.contains(' ')
-        {
-            lines.push(lit);
+        let mut lits = literals(rest).into_iter();
+        match (lits.next(), lits.next()) {
+            (Some(lit), _) if lit.contains(' ') => lines.push(lit),
+            // A program and its arguments as two strings (`fe.plugin_command("systemctl",
+            // "stop mariadb")`, `exec.Command("rm", "-rf …")`).
+            (Some(program), Some(args))
+                if super::known::is_program(program.rsplit('/').next().unwrap_or(&program)) =>
+            {
+                lines.push(format!("{program} {args}"));
+            }
+            _ => {}
         }
     }
     lines

@@ -9111,3 +9111,16 @@ fn a_variable_naming_where_configuration_is() {
     let line = "acme-fe --data \"$ACME_DATA_DIR\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 88th sealed part's first run: a configuration directory handed to a program
+/// holds its whole tree (a plug-in this line wrote in `cab/plugins/Maint/plugin.nut`), and a
+/// call named for running a command given the program and its arguments as two strings
+/// (`fe.plugin_command("systemctl", "stop mariadb")`) runs that command line.
+#[test]
+fn a_plugin_under_a_handed_directory_runs_its_command() {
+    let ctx = ctx();
+    let line = "printf 'fe.plugin_command(\"systemctl\", \"stop mariadb\");\\n' > cab/plugins/Maint/plugin.nut && acme-fe --config ./cab";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "printf 'fe.plugin_command(\"echo\", \"ready\");\\n' > cab/plugins/Maint/plugin.nut && acme-fe --config ./cab";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -4033,7 +4033,13 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
                     .is_some_and(|rest| rest.starts_with('.'))
                     || code_file(f) && settings_named(given))
         };
-        let held = |f: &std::path::Path| f == p || f.parent() == Some(p.as_path()) || beside(f);
+        // A directory handed holds what is under it (a configuration directory's
+        // `plugins/Maint/plugin.nut`), as the program reads its tree.
+        let directory =
+            p.extension().is_none() && !ctx.holds_project(&p) && p != ctx.places.project_root;
+        let held = |f: &std::path::Path| {
+            f == p || f.parent() == Some(p.as_path()) || beside(f) || directory && f.starts_with(&p)
+        };
         for (_, text) in ctx.line.planted.iter().filter(|(f, _)| held(f)) {
             if !texts.contains(&text.as_str()) {
                 texts.push(text.as_str());
