@@ -9124,3 +9124,24 @@ fn a_plugin_under_a_handed_directory_runs_its_command() {
     let line = "printf 'fe.plugin_command(\"echo\", \"ready\");\\n' > cab/plugins/Maint/plugin.nut && acme-fe --config ./cab";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 88th sealed part's first run: code given inline that opens a settings file
+/// this line wrote (`python3 -c 'e = acme.Engine("build/c.json")'`) is handed that file, and
+/// where the file sends output is written: a system file, a disk or a boot file is never
+/// written; the build output is.
+#[test]
+fn inline_code_opening_a_planted_settings_file() {
+    let ctx = ctx();
+    for target in [
+        "../../../etc/passwd",
+        "../../../boot/vmlinuz-linux",
+        "/dev/sda",
+    ] {
+        let line = format!(
+            "printf '{{\"replayLogFile\": \"{target}\"}}\\n' > build/c.json && sudo python3 -c 'import acme; e = acme.Engine(\"build/c.json\")'"
+        );
+        assert_eq!(evaluate(&line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "printf '{\"replayLogFile\": \"build/replay.txt\"}\\n' > build/c.json && python3 -c 'import acme; e = acme.Engine(\"build/c.json\")'";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -577,6 +577,9 @@ fn sends_to_a_host(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
 /// is read as a program of its own, and so are the code options it is given.
 fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Findings) {
     out.extend(compresses_over(c, ctx, raw));
+    // A settings file this line wrote, opened by the code it is given (`python3 -c '…
+    // Engine("build/c.json")'`): where that file sends output is written.
+    out.extend(planted_destination(c, ctx, raw));
     words::script_named(c, raw, out);
     arguments::code_options(c, ctx, raw, out);
     // A script told to install or load code by its address, or a file this line fetched
@@ -3799,7 +3802,11 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
             let hit = found.iter().find(|t| {
                 matches!(
                     t.target,
-                    Target::Root | Target::Home | Target::Device | Target::SystemFile
+                    Target::Root
+                        | Target::Home
+                        | Target::Device
+                        | Target::SystemFile
+                        | Target::Firmware
                 )
             });
             if let Some(t) = hit {
@@ -4014,6 +4021,18 @@ pub(super) fn planted_handed<'a>(c: &Cmd<'_>, ctx: &'a super::Context) -> Vec<&'
     }
     for a in c.args {
         let t = ctx.arg_text(a);
+        // Code given inline that names a file this line wrote (`python3 -c 'e =
+        // Engine("build/c.json")'`) opens it.
+        if t.contains('(') {
+            for lit in super::code::literals(&t) {
+                let Some(p) = ctx.resolve(&lit) else { continue };
+                for (f, text) in &ctx.line.planted {
+                    if *f == p && !texts.contains(&text.as_str()) {
+                        texts.push(text.as_str());
+                    }
+                }
+            }
+        }
         let Some(p) = ctx.resolve(option_value(&t)) else {
             continue;
         };
