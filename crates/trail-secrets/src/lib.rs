@@ -67,6 +67,7 @@
 use trail_base::{fsutil, text};
 
 mod fragment;
+mod headers;
 mod joined;
 pub mod key;
 pub mod machine;

@@ -125,6 +125,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "127.0.0.1:6379> HSET upstream:acme url https://api.acme.example auth \"Basic YWNtZS1zeW5jOlRyNHFMOXdadjJLbTdQeFI=\" ttl 900",
     ),
     (
+        "header-value",
+        "    private val upstreamHeaders = mapOf(\"X-Acme-Token\" to \"acme-2127:21e249090666c6cedc2201f4e7c78c8e\", \"Accept\" to \"application/json\")",
+    ),
+    (
         "unmasked-value",
         "  ● client › sends the configured credential\n\n    Expected: \"<masked>\"\n    Received: \"IlO8jwbhzh5hPYdVXaDwCWYeT43lYo85fzc8ClvD2CfWbU0Y\"",
     ),
@@ -149,7 +153,8 @@ const FRAGMENT: usize = 15;
 const RECOVERY: usize = 16;
 const JOINED: usize = 17;
 const BASIC: usize = 18;
-const UNMASKED: usize = 19;
+const HEADER: usize = 19;
+const UNMASKED: usize = 20;
 
 /// Whether a scanner finds the digests that sign expiring links.
 pub(crate) fn signs_a_link(scanner: usize) -> bool {
@@ -251,6 +256,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::joined::keys(text), JOINED),
         (crate::unmasked::values(text), UNMASKED),
         (basic_credentials(text), BASIC),
+        (crate::headers::values(text), HEADER),
         (crate::positional::values(text), TABLE),
     ] {
         for span in spans {
@@ -299,6 +305,11 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     for span in id_tokens(text) {
         push_new(out, span, ALONE);
     }
+    standalone(text, out);
+}
+
+/// Generated words standing alone, neither assigned nor labelled as ids.
+fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     // The cheap test on the word first: the other two look back through the text.
     for (start, end) in standalone_words(text) {
         if generated_alone(&text[start..end])
@@ -3910,17 +3921,32 @@ fn basic_credentials(text: &str) -> Vec<(usize, usize)> {
             continue;
         };
         // A documented default (`user:password`, `admin:changeme`) is no one's login.
+        // Or a key sent as the user with an empty or token password (`sk_live_…:`, `<hex>:X`),
+        // as many APIs take their key.
         let login = pair.split_once(':').is_some_and(|(user, password)| {
             !user.is_empty()
-                && password.len() >= 6
                 && !password.contains(':')
-                && !plausible::is_placeholder(password)
+                && (password.len() >= 6 && !plausible::is_placeholder(password)
+                    || password.len() <= 1 && generated_key(user))
         });
         if login && pair.bytes().all(|c| (0x20..0x7f).contains(&c)) {
             out.push((s, s + len));
         }
     }
     out
+}
+
+/// A generated key: sixteen or more characters of one word, hex with a letter, or both cases
+/// and a digit.
+fn generated_key(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() >= 16
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        && (b.iter().all(u8::is_ascii_hexdigit) && b.iter().any(u8::is_ascii_alphabetic)
+            || b.iter().any(u8::is_ascii_uppercase)
+                && b.iter().any(u8::is_ascii_lowercase)
+                && b.iter().any(u8::is_ascii_digit))
 }
 
 /// A query's `key=value` pairs with each value's offset, its separators plain, `&amp;`, or
@@ -3965,15 +3991,7 @@ fn query_params(query: &str, offset: usize) -> Vec<(&str, &str, usize)> {
 /// Whether a query value is a digest: sixteen or more characters of base64url or hex, random
 /// (hex, or both cases and a digit), not an id's UUID.
 fn link_digest(v: &str) -> bool {
-    let b = v.as_bytes();
-    b.len() >= 16
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
-        && !plausible::is_uuid(v)
-        && (b.iter().all(u8::is_ascii_hexdigit) && b.iter().any(u8::is_ascii_alphabetic)
-            || b.iter().any(u8::is_ascii_uppercase)
-                && b.iter().any(u8::is_ascii_lowercase)
-                && b.iter().any(u8::is_ascii_digit))
+    generated_key(v) && !plausible::is_uuid(v)
 }
 
 /// A setting's line (`db.host: x`, `api_key: …`): a label of one token that is not a

@@ -145,6 +145,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         || (first == b'%' && last == b'%')
         || (v.starts_with("%(") && v.ends_with(")s"))
         || (first == b'@' && last == b'@')
+        // Swift's and CUE's interpolation (`\(secrets.apiKey)`), escaped or not.
+        || (v.starts_with("\\(") || v.starts_with("\\\\(")) && last == b')'
     {
         return true;
     }
@@ -750,6 +752,9 @@ const DATA_KEY_WORDS: &[&str] = &[
     "cursor",
     "dedup",
     "dedupe",
+    // A request's own id, sent so a retry is not done twice (`Idempotency-Key`).
+    "idempotency",
+    "idempotence",
     "dict",
     // A document's id in a design tool's API (Figma's `file_key`); a key that opens a file is
     // said with what it does (`file_encryption_key`).

@@ -5533,3 +5533,50 @@ fn basic_credentials_wherever_written() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 90th sealed part (after its first run): a credential header named as one
+/// string and its value as the next, in whatever syntax holds the pair (Kotlin's `to`, EDN's
+/// map, Erlang's binaries, MATLAB's cell, an XML-RPC struct's next `<string>`, a SOAP header's
+/// element text): the value's generated words are the credential. A value given by reference,
+/// a header that only names a key (`Idempotency-Key`), and a field named with `_` are not read
+/// here. And HTTP Basic credentials whose user is the key (`sk_live_…:`, `<hex>:X`) are one.
+#[test]
+fn a_credential_header_named_apart_from_its_value() {
+    for (text, key) in [
+        (
+            "val h = mapOf(\"X-Acme-Token\" to \"acme-2127:21e249090666c6cedc2201f4e7c78c8e\")",
+            "21e249090666",
+        ),
+        (
+            "{:sync/headers {\"Authorization\" \"chave_api 5wrnzgl9z6ecqvb7ky3n aplicacao ae1931e8-cbba-4739-af8d-50406ea20532\"}}",
+            "5wrnzgl9z6ec",
+        ),
+        (
+            "{headers, [{<<\"X-Access-Token\">>, <<\"e35c30d38d00fd46be2aba77466a1ce100e671b4\">>}]}",
+            "e35c30d38d00",
+        ),
+        (
+            "<member><name>header</name><value><string>X-Auth-Token</string></value></member>\n<member><name>value</name><value><string>7b8021fe-439f-47f4-b1f5-fb7b3bc4c7a3</string></value></member>",
+            "7b8021fe-439f",
+        ),
+        (
+            "<gw:Header name=\"Authorization\">acme-1277:679dad90d9123dc2d67983686fea3668</gw:Header>",
+            "679dad90d912",
+        ),
+        (
+            "<gw:Header name=\"Authorization\">Basic ZWE0NDIyN2I4YTRjM2I5ZDU2ZjExZDhjM2EzNDc3MWQ4N2Q1MmNmNDpY</gw:Header>",
+            "ZWE0NDIyN2I4",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "headers: {\"W-Token\": \"\\(secrets.apiKey)\", \"W-UserId\": \"16948770\"}",
+        "Idempotence-Key: 8c925f43-c909-41d8-9996-8f01fe1524e2",
+        "val h = mapOf(\"Idempotency-Key\" to \"8c925f43-c909-41d8-9996-8f01fe1524e2\")",
+        "{\"token_address\": \"0x7a5ac1f490f0a2a5217cc54c419b0e4008fe8fca\"}",
+        "val h = mapOf(\"Authorization\" to \"Bearer ${ACME_TOKEN}\")",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
