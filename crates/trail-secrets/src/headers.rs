@@ -150,3 +150,101 @@ fn generated(w: &str) -> bool {
         && b.iter().filter(|c| c.is_ascii_digit()).count() >= 3
         && b.iter().filter(|c| c.is_ascii_alphabetic()).count() >= 3
 }
+
+/// A key sent as the user beside a dummy password, as APIs that take their key by HTTP Basic
+/// ask (`user = "<40 hex>", pass = "X"`, `UPSTREAM_USER=<key>" "UPSTREAM_PASS=x`,
+/// `'Username', '<key>', 'Password', 'X'`): the user is the credential. A generated user beside
+/// a real password, or a user that is a word, is a login's name.
+pub(crate) fn keys_as_users(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"user") || !contains_any_case(text, b"pass") {
+        return out;
+    }
+    let b = text.as_bytes();
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    let mut i = 0;
+    while i < b.len() {
+        if !name_byte(b[i]) || (i > 0 && name_byte(b[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let end = i + b[i..].iter().take_while(|&&c| name_byte(c)).count();
+        let words = crate::text::words(&text[i..end]);
+        let user = words
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "user" | "username" | "login"));
+        let at = end;
+        i = end;
+        if !user {
+            continue;
+        }
+        let Some((s, e)) = value_after(text, at) else {
+            continue;
+        };
+        let value = &text[s..e];
+        if value.len() < 24 || plausible::is_uuid(value) || !generated(value) {
+            continue;
+        }
+        let mut limit = (e + 160).min(text.len());
+        while !text.is_char_boundary(limit) {
+            limit -= 1;
+        }
+        let reach = &text[e..limit];
+        if dummy_password(reach) {
+            out.push((s, e));
+        }
+    }
+    out
+}
+
+/// The span of the value after a name: its closing quote, blanks, one of `=`, `:`, `,`, blanks
+/// and an opening quote may stand between; then a word of letters, digits, `_` and `-`.
+fn value_after(text: &str, at: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = at;
+    if matches!(b.get(i), Some(b'"' | b'\'')) {
+        i += 1;
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if !matches!(b.get(i), Some(b'=' | b':' | b',')) {
+        return None;
+    }
+    i += 1;
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if matches!(b.get(i), Some(b'"' | b'\'')) {
+        i += 1;
+    }
+    let len = b[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        .count();
+    (len > 0).then_some((i, i + len))
+}
+
+/// Whether a password named in `reach` is a dummy: empty or one character (`pass = "X"`).
+fn dummy_password(reach: &str) -> bool {
+    let b = reach.as_bytes();
+    (0..b.len()).any(|i| {
+        b[i..].len() >= 4
+            && b[i..i + 4].eq_ignore_ascii_case(b"pass")
+            && (i == 0 || !b[i - 1].is_ascii_alphabetic())
+            && {
+                let end = i + b[i..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_'))
+                    .count();
+                value_after(reach, end).is_some_and(|(s, e)| e - s <= 1)
+                    || value_after(reach, end).is_none()
+                        && reach[end..]
+                            .trim_start_matches(['"', '\'', ' '])
+                            .starts_with(['=', ':'])
+                        && reach[end..]
+                            .trim_start_matches(['"', '\'', ' ', '=', ':'])
+                            .starts_with(['"', '\''])
+            }
+    })
+}

@@ -5580,3 +5580,33 @@ fn a_credential_header_named_apart_from_its_value() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 90th sealed part (after its first run): a key sent as the user beside a dummy
+/// password, as APIs that take their key by HTTP Basic ask, is the credential, in any syntax
+/// (a Dhall record, systemd's `Environment=`, MATLAB's `weboptions`). A generated user beside
+/// a real password, or a user that is a word, is a login's name.
+#[test]
+fn a_key_sent_as_the_user() {
+    for (text, key) in [
+        (
+            "auth = Auth.Basic { user = \"91356e62e7fe3fe45a552a3ad0a156574c0d1550\", pass = \"X\" }",
+            "91356e62e7fe",
+        ),
+        (
+            "Environment=\"ACME_USER=2HhtQzJblHVsakzuBdh79YsoR8gPDgM5sjAefVjy\" \"ACME_PASS=x\"",
+            "2HhtQzJblHVs",
+        ),
+        (
+            "opts = weboptions('Username', 'd02fb13da4ada63a665fe8385d0894462818d2d7', 'Password', 'X');",
+            "d02fb13da4ad",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(key), "{}", redact(text).0);
+    }
+    for clean in [
+        "auth = Auth.Basic { user = \"deploy-bot\", pass = \"X\" }",
+        "user = \"9f8e7d6c5b4a39281706f5e4d3c2b1a0\"\nregion = \"eu-west-1\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
