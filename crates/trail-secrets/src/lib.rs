@@ -1118,8 +1118,15 @@ fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         && value.as_bytes()[2..]
             .iter()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
+    // A code path (`ProcessInfo.processInfo.environment`): words joined by dots, each an
+    // identifier, where the code reads the value from.
+    let code_path = value.contains('.')
+        && value
+            .split('.')
+            .all(|p| p.len() >= 2 && p.bytes().all(|b| b.is_ascii_alphabetic()));
     !plausible::is_placeholder(token)
         && !typed_id
+        && !code_path
         && plausible::looks_random(value)
         && !plausible::camel_words(value)
 }

@@ -750,6 +750,8 @@ const DATA_KEY_WORDS: &[&str] = &[
     "composite",
     "compound",
     "cursor",
+    // A payer's id in a payment API (`customerKey`), as `customer_id` is.
+    "customer",
     "dedup",
     "dedupe",
     // A request's own id, sent so a retry is not done twice (`Idempotency-Key`).
