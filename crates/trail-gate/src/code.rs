@@ -920,8 +920,23 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
 /// Whether `code` opens a system file for writing (`open('/etc/passwd','w')`,
 /// `File.write("/etc/hosts", …)`, `writeFileSync('/etc/…')`, `doc.save("/etc/…")`): a literal
 /// path in a system directory, with a write mode or a call named for writing or saving.
+/// Whether `p` is a file the system's shared data would gain, not one it holds: a path under
+/// `/usr/share` (or `/usr/local/share`) that is not on this machine. Writing it adds to a
+/// system directory, which asks; it replaces nothing the packages installed, which a write over
+/// `/usr/share/fonts/…/DejaVuSans.ttf` does. (The gate asks the filesystem here, as it does
+/// where a temporary path leads.)
+pub(crate) fn new_data_file(p: &std::path::Path) -> bool {
+    ["/usr/share/", "/usr/local/share/"]
+        .iter()
+        .any(|d| p.starts_with(d))
+        && p.components().count() > 4
+        && std::fs::symlink_metadata(p).is_err()
+}
+
 pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
-    writes_literal_in(code, ctx, |p| p == Place::System)
+    writes_literal_in(code, ctx, |path, p| {
+        p == Place::System && !new_data_file(std::path::Path::new(path))
+    })
 }
 
 /// Whether `code` opens for writing, or hands a writing call, a path outside the project, the
@@ -929,7 +944,7 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
 /// `open("/home/dev/notes.txt", "a")`): the person's or a shared file is changed.
 pub(super) fn writes_outside(code: &str, ctx: &Context) -> bool {
     let cache = ctx.places.home.join(".cache");
-    (writes_literal_in(code, ctx, |p| p == Place::Outside) || copies_outside(code, ctx))
+    (writes_literal_in(code, ctx, |_, p| p == Place::Outside) || copies_outside(code, ctx))
         && !literals(code)
             .iter()
             .any(|l| l.starts_with(cache.to_string_lossy().as_ref()))
@@ -971,11 +986,11 @@ fn copies_outside(code: &str, ctx: &Context) -> bool {
 
 /// Whether a string literal of `code` is an absolute path whose place `place` accepts, and the
 /// code opens a file for writing or calls something that writes.
-fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(Place) -> bool) -> bool {
+fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> bool) -> bool {
     let lits = literals(code);
     let named = lits.iter().any(|l| {
         let path = perl_mode(l).map_or(l.as_str(), str::trim_start);
-        path.starts_with('/') && place(ctx.classify(path))
+        path.starts_with('/') && place(path, ctx.classify(path))
     });
     if !named {
         return false;

@@ -9156,3 +9156,25 @@ fn inline_code_opening_a_planted_settings_file() {
     let line = "printf '{\"replayLogFile\": \"build/replay.txt\"}\\n' > build/c.json && python3 -c 'import acme; e = acme.Engine(\"build/c.json\")'";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 90th sealed part's first run (and eleven rows of earlier parts): a file written
+/// under `/usr/share` that is not on this machine adds to the system's shared data (a junction,
+/// as any system change is), where writing over one the packages installed replaces it (a
+/// block). The gate asks the filesystem, as the person's machine holds the answer. System files
+/// elsewhere (`/etc/…`) are blocked whether or not they exist.
+#[test]
+fn a_new_file_in_shared_data_adds_and_replaces_nothing() {
+    let ctx = ctx();
+    for line in [
+        "sudo python3 -c \"import acme; acme.read('data/w.las').write('/usr/share/acme-no-such-dir/w.las')\"",
+        "sudo acme-conv -i data/w.gsi -o /usr/share/acme-no-such-dir/w.csv --overwrite",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "sudo python3 -c \"import acme; acme.read('data/w.las').write('/etc/acme-no-such-file')\"",
+        "sudo acme-conv -i data/w.gsi -o /etc/passwd --overwrite",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

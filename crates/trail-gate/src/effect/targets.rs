@@ -2175,6 +2175,7 @@ fn owned_by_packages(p: &std::path::Path) -> bool {
     .iter()
     .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
         && !documentation(p)
+        && !crate::code::new_data_file(p)
 }
 
 /// Documentation the system never reads (`/usr/share/doc/app/manual.pdf`): a file written
