@@ -1024,6 +1024,9 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
                 || ["save", "dump", "output", "export", "store", "persist"]
                     .iter()
                     .any(|w| crate::text::words(id).iter().any(|p| p == w))
+                // A conversion into a file (`df.to_csv("/srv/…")`, `s.to(filename=…)`).
+                || last == "to"
+                || last.starts_with("to_") && last.len() > 3
         }
     });
     mode || call

@@ -9178,3 +9178,19 @@ fn a_new_file_in_shared_data_adds_and_replaces_nothing() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 90th sealed part's first run: code converting its data into a file by a call
+/// named `to_…` or `to` (`df.to_csv("/srv/www/html/x.csv")`, `s.to(filename="/etc/passwd")`)
+/// writes there, as a `save` does: outside the project a person decides, a system file is
+/// never written, the build output is.
+#[test]
+fn a_conversion_into_a_file_writes_it() {
+    let ctx = ctx();
+    let line =
+        "python3 -c \"import acme; s = acme.load('data/a.csv'); s.to_csv('/srv/www/html/a.csv')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "sudo python3 -c \"import acme; s = acme.load('data/a.cif'); s.to(filename='/etc/passwd', fmt='poscar')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "python3 -c \"import acme; s = acme.load('data/a.csv'); s.to_csv('build/a.csv')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
