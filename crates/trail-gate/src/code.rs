@@ -1024,9 +1024,10 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
                 || ["save", "dump", "output", "export", "store", "persist"]
                     .iter()
                     .any(|w| crate::text::words(id).iter().any(|p| p == w))
-                // A conversion into a file (`df.to_csv("/srv/…")`, `s.to(filename=…)`).
-                || last == "to"
-                || last.starts_with("to_") && last.len() > 3
+                // A conversion into a file (`df.to_csv("/srv/…")`, `s.to(filename=…)`), called
+                // with its parenthesis: `to '/etc/hosts'` in prose is a preposition.
+                || (last == "to" || last.starts_with("to_") && last.len() > 3)
+                    && code.contains(&format!("{id}("))
         }
     });
     mode || call
