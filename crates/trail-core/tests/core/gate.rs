@@ -9194,3 +9194,22 @@ fn a_conversion_into_a_file_writes_it() {
     let line = "python3 -c \"import acme; s = acme.load('data/a.csv'); s.to_csv('build/a.csv')\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 90th sealed part's first run: an operand that is a statement itself (`acme
+/// 'drop table /home/dev'`) is read as a console's line, its verb acting on the place it
+/// names; dropping a table that is a directory on disk deletes it. The home or the project
+/// root is never deleted; the build output asks as any act of a program nobody models does.
+#[test]
+fn a_statement_given_as_an_operand_acts_on_its_place() {
+    let ctx = ctx();
+    for line in [
+        "acme-ql 'drop table /home/dev'",
+        "acme-ql 'delete /work/proj'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "acme-ql 'drop table build/autocorr.ms'";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "acme-ql 'select from build/autocorr.ms'";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -3465,7 +3465,15 @@ fn console_lines(
             }
             continue;
         }
-        if after_executes {
+        // Or an operand that is a statement itself (`taql 'drop table /home/dev'`): a verb,
+        // then what it acts on.
+        if after_executes
+            || t.contains(' ')
+                && t.split_whitespace().count() <= 12
+                && t.split_whitespace()
+                    .next()
+                    .is_some_and(|w| words::classify(&w.to_ascii_lowercase()).is_some())
+        {
             lines.push(t);
         }
     }

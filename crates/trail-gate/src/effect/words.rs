@@ -34,6 +34,8 @@ const DELETES: &[&str] = &[
     "del",
     "delete",
     "destroy",
+    // A table dropped where a table is a directory (casacore's `drop table /path`).
+    "drop",
     "erase",
     "flash",
     "format",
