@@ -9213,3 +9213,15 @@ fn a_statement_given_as_an_operand_acts_on_its_place() {
     let line = "acme-ql 'select from build/autocorr.ms'";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 90th sealed part's first run: a Java properties file in XML holds a setting's
+/// value as the element's text, its key in single quotes (`<entry key='logger.file'>/etc/passwd
+/// </entry>`); written on the line and handed to a program, where it sends output is judged.
+#[test]
+fn an_xml_properties_entry_names_where_output_goes() {
+    let ctx = ctx();
+    let line = "printf \"<properties>\\n<entry key='logger.file'>/etc/passwd</entry>\\n</properties>\\n\" > build/run.xml && sudo acme-server build/run.xml";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "printf \"<properties>\\n<entry key='logger.file'>build/server.log</entry>\\n</properties>\\n\" > build/run.xml && acme-server build/run.xml";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

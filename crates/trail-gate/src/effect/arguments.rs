@@ -651,19 +651,25 @@ pub(super) fn json_argv(text: &str, out: &mut Findings) {
 pub(super) fn xml_named_values(text: &str) -> Vec<(&str, &str)> {
     let attribute = |element: &'_ str, names: &[&str]| -> Option<(usize, usize)> {
         names.iter().find_map(|n| {
-            let at = element.find(&format!(" {n}=\""))? + n.len() + 3;
-            let end = element[at..].find('"')?;
-            Some((at, at + end))
+            ['"', '\''].iter().find_map(|q| {
+                let at = element.find(&format!(" {n}={q}"))? + n.len() + 3;
+                let end = element[at..].find(*q)?;
+                Some((at, at + end))
+            })
         })
     };
     let mut out = Vec::new();
-    for element in text.split('<').skip(1) {
-        let element = element.split('>').next().unwrap_or(element);
-        if let (Some((ks, ke)), Some((vs, ve))) = (
-            attribute(element, &["name", "key"]),
-            attribute(element, &["value"]),
-        ) {
+    for part in text.split('<').skip(1) {
+        let (element, content) = part.split_once('>').unwrap_or((part, ""));
+        let Some((ks, ke)) = attribute(element, &["name", "key"]) else {
+            continue;
+        };
+        // The value as an attribute, or as the element's text (a Java properties file's
+        // `<entry key='logger.file'>/var/log/x</entry>`).
+        if let Some((vs, ve)) = attribute(element, &["value"]) {
             out.push((&element[ks..ke], &element[vs..ve]));
+        } else if !content.trim().is_empty() && !content.contains('\n') {
+            out.push((&element[ks..ke], content.trim()));
         }
     }
     out
