@@ -3716,6 +3716,18 @@ fn fed_statements(
 /// file is loaded: what they run counts whole, a junction too.
 fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings) {
     for text in planted_handed(c, ctx) {
+        if let Some(line) = text.lines().find(|l| runs_remote_script(l)) {
+            out.push(decide(
+                Verdict::Block,
+                RuleId::RemoteCode,
+                format!(
+                    "`{}` is handed a configuration written on this line that runs a script from the network (`{}`): code nobody has read; it is never run",
+                    c.name,
+                    line.trim()
+                ),
+                raw,
+            ));
+        }
         // A pattern of one word (`include = etc/apps/*.ini`, a dialled `**621`) is data: the
         // file names what to read or dial, and no shell expands it as a program's name.
         let command = |line: &&str| {
@@ -4155,6 +4167,27 @@ fn cleans_configured(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         ),
         raw,
     ))
+}
+
+/// Whether a settings line runs a script it names by a web address (H2's `INIT=RUNSCRIPT FROM
+/// 'https://…/init.sql'`, `init_script: https://…/setup.sh`): a word of running or a script's
+/// and an address whose file is a script a program runs (not a page's `.js`).
+fn runs_remote_script(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    let Some(at) = lower.find("https://").or_else(|| lower.find("http://")) else {
+        return false;
+    };
+    let url: String = lower[at..]
+        .chars()
+        .take_while(|ch| !ch.is_whitespace() && !matches!(ch, '\'' | '"' | '<' | ';' | ')'))
+        .collect();
+    let script = [".sql", ".sh", ".py", ".rb", ".pl", ".ps1", ".lua"]
+        .iter()
+        .any(|e| url.split(['?', '#']).next().is_some_and(|p| p.ends_with(e)));
+    let runs = words::parts(&lower[..at])
+        .iter()
+        .any(|w| w.contains("script") || matches!(w.as_str(), "run" | "exec" | "init" | "source"));
+    script && runs
 }
 
 /// Where the script is among an interpreter's words when it is their only operand
