@@ -995,6 +995,14 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
     if !named {
         return false;
     }
+    // A path handed to a keyword argument named for output (`f_out='/etc/sudoers'`,
+    // `output_path="/srv/…"`): written, whatever the call is named.
+    if output_arguments(code)
+        .into_iter()
+        .any(|path| path.starts_with('/') && place(path, ctx.classify(path)))
+    {
+        return true;
+    }
     let mode = lits.iter().any(|l| {
         matches!(l.as_str(), "w" | "wb" | "w+" | "wt" | "a" | "ab" | "r+") || perl_mode(l).is_some()
     });
@@ -1031,6 +1039,46 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
         }
     });
     mode || call
+}
+
+/// The string values of keyword arguments (or settings) named for where output goes, in
+/// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`.
+fn output_arguments(code: &str) -> Vec<&str> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    for (eq, _) in code.match_indices('=') {
+        // `==`, `<=`, `!=` compare.
+        if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
+        {
+            continue;
+        }
+        let name_end = code[..eq].trim_end().len();
+        let name_start = code[..name_end]
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_'))
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        let words = crate::text::words(&code[name_start..name_end]);
+        let output = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "out" | "output" | "outfile" | "outpath" | "dest" | "destination"
+            )
+        }) || words
+            .windows(2)
+            .any(|w| w[0] == "save" && matches!(w[1].as_str(), "to" | "path"));
+        if !output {
+            continue;
+        }
+        let rest = code[eq + 1..].trim_start();
+        let Some(q) = rest.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
+            continue;
+        };
+        if let Some(value) = rest[1..].split(q).next().filter(|_| rest[1..].contains(q)) {
+            out.push(value);
+        }
+    }
+    out
 }
 
 /// The first call in `code` whose own name is an act with consequences (`m.send()`,

@@ -9249,3 +9249,22 @@ fn a_planted_setting_that_runs_a_remote_script() {
     let line = "printf \"<entry key='docs.url'>https://acme.example/manual.html</entry>\\n\" > build/run.xml && acme-server build/run.xml";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 91st sealed part's first run: code that hands a path to a keyword argument
+/// named for output (`f_out='/etc/sudoers'`, `output_path="/srv/…"`) writes it, whatever the
+/// call is named; an input's argument (`f_in=`) and a comparison (`f_out == '/etc/x'`) do not.
+#[test]
+fn a_keyword_argument_named_for_output_writes_its_path() {
+    let ctx = ctx();
+    let line =
+        "sudo python3 -c \"import acme; acme.convert(f_in='data/r.fit', f_out='/etc/sudoers')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "python3 -c \"import acme; acme.convert(f_in='data/r.fit', output_path='/srv/www/html/r.gpx')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    for line in [
+        "python3 -c \"import acme; acme.convert(f_in='/srv/data/r.fit', f_out='build/r.gpx')\"",
+        "python3 -c \"import acme; print(acme.f_out == '/srv/www/html/r.gpx')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
