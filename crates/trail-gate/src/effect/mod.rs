@@ -3986,23 +3986,16 @@ fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Ver
 /// program by then (`wrappers`' `interpreted_script`), so its name is the script's; given the
 /// script alone (`python3 server.py`), it is still the interpreter, running that script.
 fn script_language<'c>(c: &'c Cmd<'c>) -> Option<&'c str> {
-    const SCRIPTS: &[&str] = &["py", "js", "rb", "lua", "pl", "php"];
     let of = |file: &'c str| {
         let name = file.rsplit('/').next().unwrap_or(file);
         let (stem, ext) = name.rsplit_once('.')?;
-        (!stem.is_empty() && SCRIPTS.contains(&ext)).then_some(ext)
+        (!stem.is_empty() && SCRIPT_EXTENSIONS.contains(&ext)).then_some(ext)
     };
-    of(c.name).or_else(|| {
-        let interpreter = ["python", "node", "ruby", "perl", "php", "lua"]
-            .iter()
-            .any(|i| c.name.starts_with(i));
-        let mut operands = c.words().filter(|w| !w.starts_with('-'));
-        let script = operands.next()?;
-        (interpreter && operands.next().is_none())
-            .then(|| of(script))
-            .flatten()
-    })
+    of(c.name).or_else(|| of(c.args[script_alone(c)?].text.as_deref()?))
 }
+
+/// The extensions of the scripts an interpreter runs by themselves.
+const SCRIPT_EXTENSIONS: &[&str] = &["py", "js", "rb", "lua", "pl", "php"];
 
 /// The texts this line wrote into files that `c` is handed: the file itself, or the directory
 /// that holds it (`navi --path "$TMPDIR/c"` reads every cheat sheet there).
@@ -4212,10 +4205,7 @@ fn script_alone(c: &Cmd<'_>) -> Option<usize> {
     });
     let text = script.text.as_deref()?;
     let ext = text.rsplit_once('.')?.1;
-    (operands.next().is_none()
-        && flags_plain
-        && ["py", "js", "rb", "pl", "php", "lua"].contains(&ext))
-    .then_some(at)
+    (operands.next().is_none() && flags_plain && SCRIPT_EXTENSIONS.contains(&ext)).then_some(at)
 }
 
 /// Whether a file's extension is a scripting language's, which a program loads as code.
