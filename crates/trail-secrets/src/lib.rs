@@ -1170,9 +1170,6 @@ fn plausible_login(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         && plausible::looks_random(value)
 }
 
-/// Whether the span `start..end` of `text` holds no secret by what surrounds it, for every
-/// rule and scanner alike: public by design or a published demo, named public before it or
-/// in a comment after it, or the name of a secret kept elsewhere.
 /// Whether the value at `start` follows a digest algorithm's name as its parameter (`md5=`).
 fn digest_named_before(text: &str, start: usize) -> bool {
     let before = text.get(..start).unwrap_or_default();
@@ -1185,6 +1182,9 @@ fn digest_named_before(text: &str, start: usize) -> bool {
         .any(|n| tail.ends_with(n))
 }
 
+/// Whether the span `start..end` of `text` holds no secret by what surrounds it, for every
+/// rule and scanner alike: public by design or a published demo, named public before it or
+/// in a comment after it, or the name of a secret kept elsewhere.
 fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
     let value = text.get(start..end).unwrap_or_default();
     // A value in crypt's format is a stored hash, except where a field named for a key or a
