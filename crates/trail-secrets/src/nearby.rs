@@ -1709,17 +1709,45 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
 /// /hero.jpg?expires=1796002034&s=adb2…"`): the same signatures as a URL's.
 fn request_line_signatures(text: &str, out: &mut Vec<(usize, usize)>) {
     let b = text.as_bytes();
-    for (q, _) in text.match_indices('?') {
-        let start = text[..q]
-            .rfind(|c: char| c.is_whitespace() || matches!(c, '"' | '\''))
-            .map_or(0, |i| i + 1);
-        if b.get(start) != Some(&b'/') || text[start..q].contains("://") {
+    let breaks = |c: char| c.is_whitespace() || matches!(c, '"' | '\'');
+    // Read once: the word a `?` stands in starts after the last break before it (looked for
+    // only since the last `?`), and its query runs to the next `?` or the word's end.
+    let (mut start, mut scanned, mut word_end) = (0, 0, 0);
+    // Whether the word holds a scheme before its `?`, read up to `checked`.
+    let (mut scheme, mut checked) = (false, 0);
+    let marks: Vec<usize> = text.match_indices('?').map(|(q, _)| q).collect();
+    for (n, &q) in marks.iter().enumerate() {
+        if let Some((i, c)) = text[scanned..q]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| breaks(c))
+        {
+            start = scanned + i + c.len_utf8();
+            (scheme, checked) = (false, start);
+        }
+        scanned = q;
+        if q >= word_end {
+            word_end = text[q + 1..]
+                .find(|c: char| breaks(c) || c == '#')
+                .map_or(text.len(), |e| q + 1 + e);
+        }
+        if b.get(start) != Some(&b'/') {
             continue;
         }
-        let len = text[q + 1..]
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '#'))
-            .unwrap_or(text.len() - q - 1);
-        query_signatures(&text[q + 1..q + 1 + len], q + 1, out);
+        // (`://` may straddle where the last look stopped.)
+        let mut from = checked.saturating_sub(2).max(start);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        scheme = scheme || text[from..q].contains("://");
+        checked = q;
+        if scheme {
+            continue;
+        }
+        let end = marks
+            .get(n + 1)
+            .map_or(word_end, |&next| next.min(word_end));
+        query_signatures(&text[q + 1..end], q + 1, out);
     }
 }
 
@@ -3862,24 +3890,41 @@ fn expiring_link_digests(text: &str) -> Vec<(usize, usize)> {
     }
     let b = text.as_bytes();
     let ends = |c: u8| c.is_ascii_whitespace() || b"\"'#<>|),\\`".contains(&c);
-    let mut from = 0;
-    // A query starts at `?`, or at `%3F` in a URL inside another's query (`/go?to=…%3Fe%3D…`).
-    let next_query = |from: usize| {
-        let plain = text[from..].find('?').map(|q| (from + q, 1));
-        let encoded = text[from..]
-            .find("%3F")
-            .or_else(|| text[from..].find("%3f"))
-            .map(|q| (from + q, 3));
-        match (plain, encoded) {
-            (Some(p), Some(e)) => Some(if e.0 < p.0 { e } else { p }),
-            (p, e) => p.or(e),
-        }
+    // A query starts at `?`, or at `%3F` in a URL inside another's query (`/go?to=…%3Fe%3D…`),
+    // and runs to the next one or the end of its address: each text is read once.
+    let encoded_after = |from: usize| match (
+        text[from..].find("%3F").map(|q| from + q),
+        text[from..].find("%3f").map(|q| from + q),
+    ) {
+        (Some(u), Some(l)) => Some(u.min(l)),
+        (u, l) => u.or(l),
     };
-    while let Some((q, w)) = next_query(from) {
-        let end = (q..b.len()).find(|&i| ends(b[i])).unwrap_or(b.len());
-        from = q + w;
-        let query = &text[q + w..end];
-        let params = query_params(query, q + w);
+    let mut encoded = encoded_after(0);
+    let mut plain = text.find('?');
+    let mut address_end = 0;
+    loop {
+        let (q, w) = match (plain, encoded) {
+            (Some(p), Some(e)) if e < p => (e, 3),
+            (Some(p), _) => (p, 1),
+            (None, Some(e)) => (e, 3),
+            (None, None) => break,
+        };
+        let from = q + w;
+        if plain.is_some_and(|p| p < from) {
+            plain = text[from..].find('?').map(|p| from + p);
+        }
+        if encoded.is_some_and(|e| e < from) {
+            encoded = encoded_after(from);
+        }
+        if q >= address_end {
+            address_end = (q..b.len()).find(|&i| ends(b[i])).unwrap_or(b.len());
+        }
+        let end = [plain, encoded]
+            .into_iter()
+            .flatten()
+            .fold(address_end, usize::min);
+        let query = &text[from..end];
+        let params = query_params(query, from);
         let expires = params.iter().any(|(k, v, _)| {
             matches!(
                 k.to_ascii_lowercase().as_str(),
