@@ -1020,6 +1020,7 @@ fn accept(
         Check::PrefixedToken => {
             plausible::plausible_prefixed_token(value)
                 && !keyed_as_id(text, start)
+                && !prefix_keyed_as_id(text, value)
                 && !plausible::served_to_browsers(text, start)
         }
         Check::LoginArgument => login_argument(compiled, locs, text, value),
@@ -1069,6 +1070,21 @@ fn keyed_as_id(text: &str, start: usize) -> bool {
         text::words(name)
             .last()
             .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
+    })
+}
+
+/// Whether the text itself shows the token's prefix as an id's: another value with the same
+/// prefix stands in a field named for an id (Insomnia's `"_id": "req_03e0…"` beside a template
+/// that cites another request, `{% response 'body', 'req_40b2…' %}`). Vendors give records and
+/// keys different prefixes, and a record's id is no secret wherever it is cited.
+fn prefix_keyed_as_id(text: &str, value: &str) -> bool {
+    let Some(sep) = value.find(['_', '-']) else {
+        return false;
+    };
+    let prefix = &value[..=sep];
+    text.match_indices(prefix).any(|(at, _)| {
+        let standalone = at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
+        standalone && keyed_as_id(text, at)
     })
 }
 
