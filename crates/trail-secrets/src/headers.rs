@@ -56,6 +56,13 @@ fn closes(b: &[u8], open: usize, end: usize) -> bool {
 /// Whether a name is a header that carries a credential (`Authorization`, `X-Auth-Token`,
 /// `X-inFakt-ApiKey`), not one that only names a key (`Idempotency-Key`, `Cache-Key`).
 fn credential_header(name: &str) -> bool {
+    // Written as a header is (`X-Auth-Token`, `Api-Key`, `Authorization`); a field's name
+    // (`api_token`, `token_address`) is read by the other scanners. Checked first: it is cheap.
+    let header =
+        !name.contains('_') && (name.contains('-') || name.eq_ignore_ascii_case("authorization"));
+    if !header {
+        return false;
+    }
     let words = crate::text::words(name);
     let carries = words.iter().any(|w| {
         matches!(
@@ -69,11 +76,7 @@ fn credential_header(name: &str) -> bool {
             "idempotency" | "idempotence" | "cache" | "public" | "publishable" | "request" | "id"
         )
     });
-    // Written as a header is (`X-Auth-Token`, `Api-Key`, `Authorization`); a field's name
-    // (`api_token`, `token_address`) is read by the other scanners.
-    let header =
-        !name.contains('_') && (name.contains('-') || name.eq_ignore_ascii_case("authorization"));
-    carries && !names_only && header
+    carries && !names_only
 }
 
 /// The next string after a name, within a short reach: a quoted string (`"…"`, `'…'`,
@@ -169,10 +172,16 @@ pub(crate) fn keys_as_users(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let end = i + b[i..].iter().take_while(|&&c| name_byte(c)).count();
-        let words = crate::text::words(&text[i..end]);
-        let user = words
-            .last()
-            .is_some_and(|w| matches!(w.as_str(), "user" | "username" | "login"));
+        // Only a name ending in one of the words (before any separators) can be split into
+        // it: the bytes first.
+        let name = text[i..end].trim_end_matches(['_', '-', '.']).as_bytes();
+        let tail = |w: &[u8]| {
+            name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w)
+        };
+        let user = (tail(b"user") || tail(b"username") || tail(b"login"))
+            && crate::text::words(&text[i..end])
+                .last()
+                .is_some_and(|w| matches!(w.as_str(), "user" | "username" | "login"));
         let at = end;
         i = end;
         if !user {
@@ -237,14 +246,17 @@ fn dummy_password(reach: &str) -> bool {
                     .iter()
                     .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_'))
                     .count();
-                value_after(reach, end).is_some_and(|(s, e)| e - s <= 1)
-                    || value_after(reach, end).is_none()
-                        && reach[end..]
+                match value_after(reach, end) {
+                    Some((s, e)) => e - s <= 1,
+                    None => {
+                        reach[end..]
                             .trim_start_matches(['"', '\'', ' '])
                             .starts_with(['=', ':'])
-                        && reach[end..]
-                            .trim_start_matches(['"', '\'', ' ', '=', ':'])
-                            .starts_with(['"', '\''])
+                            && reach[end..]
+                                .trim_start_matches(['"', '\'', ' ', '=', ':'])
+                                .starts_with(['"', '\''])
+                    }
+                }
             }
     })
 }
