@@ -9268,3 +9268,26 @@ fn a_keyword_argument_named_for_output_writes_its_path() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found reading the rows the `/usr/share` change left allowed (sealed 3 and 6): a program
+/// trail does not model, given another machine's shell login as an address
+/// (`ssh://dev@build01…`), logs in there and runs what it likes: a junction. A reading
+/// subcommand (`server browse`) and this machine's own address stay allowed.
+#[test]
+fn a_shell_login_elsewhere_hands_over_control() {
+    let ctx = ctx();
+    for line in [
+        "xpra start ssh://dev@build01.acme.example/100 --start=xterm",
+        "acme-probe -l admin -P words.txt ssh://bastion.acme.example",
+        "acme-infra --hosts='ssh://root@web-1.acme.internal' tests/infra/test_nginx.py",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-xfer server browse /outgoing --url=ssh://files.acme.example:33001",
+        "acme-probe ssh://localhost:2222",
+        "acme-doc open https://acme.example/ssh://notes",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -479,6 +479,39 @@ pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     }
 }
 
+/// Given another machine's shell login as an address (`ssh://root@web-1.acme.internal`,
+/// `--hosts='ssh://…'`, `xpra start ssh://dev@build01/100`): a program trail does not model
+/// logs in there with this user's keys and runs what it likes (tests, a session, a password
+/// list tried). A reading subcommand is judged before this is asked.
+pub(super) fn logs_in_elsewhere(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    // Asked of every command nobody models: nothing is allocated unless a word could say so.
+    if !c.option_words().any(|w| w.contains("ssh://")) {
+        return;
+    }
+    let shell_login = |w: &&str| {
+        let v = w
+            .split_once('=')
+            .map_or(*w, |(_, v)| v)
+            .trim_matches(['\'', '"']);
+        v.split_once("://").is_some_and(|(scheme, rest)| {
+            scheme.split('+').any(|p| p.eq_ignore_ascii_case("ssh"))
+                && !rest.is_empty()
+                && !super::targets::loopback_address(v)
+        })
+    };
+    if let Some(w) = c.option_words().find(shell_login) {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is given another machine's shell login (`{w}`): it runs what it likes there with this user's keys, and trail does not model this program; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
 /// A session or a shell opened by a program's own subcommand: see [`judge`].
 fn session_opened(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     // A program's own `ssh` or `login` subcommand (`dep ssh web-1`, `molecule login --host

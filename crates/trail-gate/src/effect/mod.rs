@@ -2449,6 +2449,7 @@ fn unmodelled(
     handover::runs_clients_code(c, raw, out);
     if !reads_only {
         handover::enrolls(c, raw, out);
+        handover::logs_in_elsewhere(c, raw, out);
     }
 }
 

@@ -252,11 +252,11 @@ const REACHES: &[&str] = &[
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
 pub(crate) const LOOKS: &[&str] = &[
-    "audit", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump", "estimate",
-    "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint", "list",
-    "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read", "search",
-    "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate", "verify",
-    "version", "view", "watch", "whoami", "why",
+    "audit", "browse", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump",
+    "estimate", "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint",
+    "list", "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read",
+    "search", "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate",
+    "verify", "version", "view", "watch", "whoami", "why",
 ];
 
 /// Names of secrets, and the verbs that print one.
