@@ -2640,8 +2640,29 @@ fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
             && names_credential(h)
             && (passwordish(h) || names_a_token_word(h))
     });
+    // A table that records when each value was rotated holds credentials in its value column
+    // (`| Env | Upstream | Value | Rotated |`): what is rotated is a secret.
+    let rotated = || {
+        (0..cells.len()).any(|k| {
+            text::words(name(k))
+                .iter()
+                .any(|w| matches!(w.as_str(), "rotated" | "rotation" | "rotate"))
+        })
+    };
+    let value_column = || {
+        (0..cells.len()).find(|&k| {
+            text::words(name(k))
+                .last()
+                .is_some_and(|w| w == "value" || w == "val")
+        })
+    };
+    let credential = credential.map(|k| (k, name(k).to_string())).or_else(|| {
+        value_column()
+            .filter(|_| rotated())
+            .map(|k| (k, "secret".into()))
+    });
     let kind = match credential {
-        Some(k) => Column::Credential(k, name(k).to_string()),
+        Some((k, name)) => Column::Credential(k, name),
         // The value column comes after a column that names it: `value` alone or as a name's
         // last word (`setting_value`).
         None => Column::Value((1..cells.len()).find(|&k| {
@@ -2665,7 +2686,16 @@ fn credential_cell(body: &str, (s, e): (usize, usize), name: &str) -> bool {
         && v.bytes().any(|c| c.is_ascii_lowercase())
         || v.bytes()
             .any(|c| c.is_ascii_punctuation() && !matches!(c, b'_' | b'-' | b'.'));
-    !v.contains(char::is_whitespace) && mixed_more && generated_beside(name, v, false, true)
+    // A long run of letters and digits mixed (a hex key, `64d3f5…`), or a UUID, is generated
+    // too: a word with a number in it is short.
+    let long_mixed = v.len() >= 24
+        && v.bytes().all(|c| c.is_ascii_alphanumeric())
+        && v.bytes().filter(u8::is_ascii_digit).count() >= 4
+        && v.bytes().filter(u8::is_ascii_alphabetic).count() >= 4
+        || plausible::is_uuid(v);
+    !v.contains(char::is_whitespace)
+        && (mixed_more || long_mixed)
+        && generated_beside(name, v, false, true)
 }
 
 /// The value cell `k` of a key-value row, when the nearest cell before it names a
@@ -2869,10 +2899,11 @@ fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
     for i in 0..=b.len() {
         if i == b.len() || b[i] == delim {
             let (mut s, mut e) = (from, i);
-            while s < e && matches!(b[s], b' ' | b'"' | b'\'') {
+            // Quotes, and a Markdown code span's backticks (`| `64d3…` |`), are no part of a cell.
+            while s < e && matches!(b[s], b' ' | b'"' | b'\'' | b'`') {
                 s += 1;
             }
-            while e > s && matches!(b[e - 1], b' ' | b'"' | b'\'') {
+            while e > s && matches!(b[e - 1], b' ' | b'"' | b'\'' | b'`') {
                 e -= 1;
             }
             out.push((s, e));

@@ -5659,3 +5659,35 @@ fn a_prefix_the_text_uses_for_ids_is_an_ids() {
             .contains("req_40b2fdf0271b03d6067fabf955f7f1ba")
     );
 }
+
+/// Found reading the misses of the 88th–90th sealed parts (five Markdown tables): a cell in a
+/// code span (`` `64d3…` ``) under a credential's column, a hex key or a UUID there, and a
+/// table that records when each value was rotated (`| Env | Upstream | Value | Rotated |`),
+/// whose values are credentials. A table of ids and digests, and a cell that says where the
+/// secret is kept, stay as they are.
+#[test]
+fn markdown_tables_of_credentials() {
+    for (text, secret) in [
+        (
+            "| env | service | credential | rotated |\n|---|---|---|---|\n| prod | Acme | `64d3f5013fe152bb5018416b487a380aed7d8df9` | 2026-10-11 |\n| staging | Acme | in 1Password (acme-staging) | 2026-09-25 |",
+            "64d3f5013fe152bb5018416b487a380aed7d8df9",
+        ),
+        (
+            "| Env | Upstream | Value | Rotated |\n|---|---|---|---|\n| prod | `api.acme.example` | `d5c45cf6-e992-4a21-96a6-3fbdfeb934ea` | 2026-11-21 |",
+            "d5c45cf6-e992-4a21-96a6-3fbdfeb934ea",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "kept {secret:?} in {out:?}");
+        assert!(
+            out.contains("1Password") || out.contains("2026-11-21"),
+            "{out}"
+        );
+    }
+    for text in [
+        "| Env | Upstream | Value | Updated |\n|---|---|---|---|\n| prod | `api.acme.example` | `d5c45cf6-e992-4a21-96a6-3fbdfeb934ea` | 2026-11-21 |",
+        "| id | file | sha256 |\n|---|---|---|\n| `d5c45cf6-e992-4a21-96a6-3fbdfeb934ea` | build.tar | `718460e416e1b87cca44d28bd74da629d156ce78c483f3076696778c31c4629e` |",
+    ] {
+        assert_eq!(redact(text).0, text);
+    }
+}
