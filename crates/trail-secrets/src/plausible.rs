@@ -162,7 +162,7 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if few_symbols(v) {
         return true;
     }
-    if is_filler(v) {
+    if is_filler(v) || counted_out(v) {
         return true;
     }
     let lower = v.to_ascii_lowercase();
@@ -309,6 +309,37 @@ fn symbol_kinds(v: &str) -> usize {
         }
     }
     seen.iter().filter(|&&s| s).count()
+}
+
+/// A value counted out from the start of the digits and of the alphabet, in two runs or more
+/// (`1-23-ABC`, `abc123`, `123-abc-1234`): what someone types to show a value's form, not what
+/// anything generates.
+fn counted_out(v: &str) -> bool {
+    let alnum: Vec<u8> = v
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    if alnum.len() < 4 || alnum.len() * 2 < v.len() {
+        return false;
+    }
+    let mut runs = 0;
+    let mut i = 0;
+    while i < alnum.len() {
+        if !matches!(alnum[i], b'0' | b'1' | b'a') {
+            return false;
+        }
+        let mut j = i + 1;
+        while j < alnum.len() && alnum[j] == alnum[j - 1] + 1 {
+            j += 1;
+        }
+        if j - i < 2 {
+            return false;
+        }
+        runs += 1;
+        i = j;
+    }
+    runs >= 2
 }
 
 /// Filler that stands in for a token: a run of seven characters in

@@ -5691,3 +5691,18 @@ fn markdown_tables_of_credentials() {
         assert_eq!(redact(text).0, text);
     }
 }
+
+/// Found by the ninety-second sealed part's first run (false positive): a header's value in a
+/// documented example counted out from the start of the digits and the alphabet (`1-23-ABC`)
+/// is a value's form, not a value. A generated value that merely starts so stays a secret.
+#[test]
+fn a_value_counted_out_is_an_example() {
+    for text in [
+        "curl -X POST https://api.acme.example/connector.php -H \"X-Acme-Token: 1-23-ABC\"",
+        "ACME_API_TOKEN=abc123",
+    ] {
+        assert_eq!(redact(text).0, text);
+    }
+    let text = "curl -H \"X-Acme-Token: 123-abc-9fQ2xLw7Rk4\" https://api.acme.example/";
+    assert!(!redact(text).0.contains("9fQ2xLw7Rk4"), "{text}");
+}
