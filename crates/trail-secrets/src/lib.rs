@@ -1088,6 +1088,37 @@ fn prefix_keyed_as_id(text: &str, value: &str) -> bool {
     })
 }
 
+/// Whether the value at `at` stands inside an object named for keys that
+/// verify or are public (Matrix's `"verify_keys": {"ed25519:…": {"key": "…"}}`, `"public_keys":
+/// {…}`): a key there is what others check a signature with. Two levels of nesting are looked
+/// at, within a few hundred bytes.
+fn inside_public_keys(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let floor = at.saturating_sub(400);
+    let (mut depth, mut levels, mut i) = (0usize, 0, at);
+    while i > floor && levels < 2 {
+        i -= 1;
+        match b[i] {
+            b'}' => depth += 1,
+            b'{' if depth > 0 => depth -= 1,
+            b'{' => {
+                levels += 1;
+                if field_name_before(text, i).is_some_and(|name| {
+                    let words = text::words(name);
+                    let keys = words.iter().any(|w| matches!(w.as_str(), "key" | "keys"));
+                    keys && words
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "verify" | "verification" | "public" | "pub"))
+                }) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The name of the field whose value starts at `start` (`"x-api-key": "…`, `token=…`), back
 /// over a quote, blanks and the `:` or `=` between: `None` when no operator stands there.
 fn field_name_before(text: &str, start: usize) -> Option<&str> {
@@ -1222,6 +1253,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())
         || plausible::documented_example(text.get(..start).unwrap_or_default())
         || plausible::names_a_stored_secret(text, start)
+        || inside_public_keys(text, start)
 }
 
 /// How an assignment's value was written.

@@ -5706,3 +5706,19 @@ fn a_value_counted_out_is_an_example() {
     let text = "curl -H \"X-Acme-Token: 123-abc-9fQ2xLw7Rk4\" https://api.acme.example/";
     assert!(!redact(text).0.contains("9fQ2xLw7Rk4"), "{text}");
 }
+
+/// Found by the ninety-second sealed part's first run (false positive): a Matrix server's
+/// published keys (`"verify_keys": {"ed25519:…": {"key": "…"}}`) are what others check its
+/// signatures with. A key inside an object named for verifying or public keys is public; a
+/// key inside an object merely named for verification (`AddressVerification`) is not.
+#[test]
+fn keys_inside_public_key_objects() {
+    let text = "{\n  \"verify_keys\": {\n    \"ed25519:xyuNoa\": {\n      \"key\": \"EIohV+kjUGCYtSVLvzJKVjw77iLZChwFZLej6Ztfpqk\"\n    }\n  }\n}";
+    assert_eq!(redact(text).0, text);
+    let text =
+        "{\n  \"AddressVerification\": {\n    \"LicenseKey\": \"kQ7vR2mZ9xWp4tLsB3nY8cFd\"\n  }\n}";
+    assert!(
+        !redact(text).0.contains("kQ7vR2mZ9xWp4tLsB3nY8cFd"),
+        "{text}"
+    );
+}
