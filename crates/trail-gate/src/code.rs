@@ -45,6 +45,43 @@ pub(super) fn one_liner(name: &str, args: &[Arg]) -> Option<Option<String>> {
     Some(args.get(i + 1).and_then(|a| a.text.clone()))
 }
 
+/// The code of a one-liner the shell completes before the interpreter reads it, when the gate
+/// knows every value it puts in: one double-quoted string whose only expansions are variables
+/// set earlier on the line or that the gate knows (`"…to_file('$TMPDIR/feed.xml')"`). A
+/// command's output (`$(…)`, a backquote) or any other variable keeps it unknown.
+pub(super) fn expanded_one_liner(name: &str, args: &[Arg], ctx: &Context) -> Option<String> {
+    let flags = code_flags(name)?;
+    let i = args
+        .iter()
+        .position(|a| a.text.as_deref().is_some_and(|t| flags.contains(&t)))?;
+    let raw = args.get(i + 1)?.raw.as_str();
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains("$(") || inner.contains('`') || inner.contains("\\$") {
+        return None;
+    }
+    // The double quotes' own escapes, undone as the shell undoes them.
+    let mut text = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => match chars.next() {
+                Some(n @ ('"' | '\\' | '`')) => text.push(n),
+                Some('\n') => {}
+                Some(n) => {
+                    text.push('\\');
+                    text.push(n);
+                }
+                None => text.push('\\'),
+            },
+            // A second string joined to the first: not one double-quoted word.
+            '"' => return None,
+            _ => text.push(ch),
+        }
+    }
+    let text = ctx.expand_text_vars(&text);
+    ctx.places.expand(&text)
+}
+
 /// Whether an interpreter is told what to run (a script or a one-liner) rather than reading
 /// its program from stdin.
 pub(super) fn names_script(name: &str, words: &[Arg]) -> bool {

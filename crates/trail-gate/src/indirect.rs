@@ -487,11 +487,14 @@ pub(super) fn judge(
     if let Some(one) = code::one_liner(c.name, c.args) {
         match one {
             Some(code) => code::judge_code(c.name, &code, ctx, raw, out),
-            None => out.push(junction(
-                RuleId::InterpreterCode,
-                "the code of this one-liner is only known when it runs",
-                raw,
-            )),
+            None => match code::expanded_one_liner(c.name, c.args, ctx) {
+                Some(code) => code::judge_code(c.name, &code, ctx, raw, out),
+                None => out.push(junction(
+                    RuleId::InterpreterCode,
+                    "the code of this one-liner is only known when it runs",
+                    raw,
+                )),
+            },
         }
     }
     super::languages::judge(c.name, c.args, cmd, producers, ctx, raw, out);

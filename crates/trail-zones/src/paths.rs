@@ -141,7 +141,7 @@ impl Places {
     /// `$TMPDIR` (`/tmp` when unset), `$PWD`, `$CLAUDE_PROJECT_DIR`, in the forms `$V`, `${V}`,
     /// `${V:-…}`, `${V-…}`, `${V:?…}`, `${V?…}`, `${V:=…}`. Another variable with a default
     /// (`${X:-/tmp}`) may hold anything: `None`.
-    fn expand(&self, s: &str) -> Option<String> {
+    pub fn expand(&self, s: &str) -> Option<String> {
         let mut out = String::with_capacity(s.len() + 16);
         let mut rest = s;
         while let Some(i) = rest.find('$') {

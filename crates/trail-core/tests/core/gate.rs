@@ -9302,3 +9302,26 @@ fn a_shell_login_elsewhere_hands_over_control() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 92nd sealed part's first run (eleven safe commands asked): a one-liner in
+/// double quotes whose only expansion is a variable the gate knows (`'$TMPDIR/feed.xml'`,
+/// `$HOME`) is code the gate can read, as the shell completes it before the interpreter runs.
+/// A command's output or a variable the gate does not know keeps it unknown.
+#[test]
+fn a_one_liner_completed_by_known_variables_is_read() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c \"from feed import podcast; podcast.rss_file('$TMPDIR/feed.xml')\"",
+        "python3 -c \"import acme; acme.write(acme.parse('tabs/a.gp4'), '${TMPDIR}/a.gp5')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+    let line = "python3 -c \"import shutil; shutil.rmtree('$HOME')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    for line in [
+        "python3 -c \"import acme; acme.write('$ACME_OUT/a.gp5')\"",
+        "python3 -c \"import acme; acme.write('$(pwd)/a.gp5')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+}

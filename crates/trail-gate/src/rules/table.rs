@@ -550,7 +550,7 @@ pub static RULES: &[Rule] = &[
         verdict: Verdict::Junction,
         kind: Kind::Irreversible,
         reason: "this one-liner deletes files or runs shell commands from inside another language, where the gate cannot follow",
-        matches: |c, _| {
+        matches: |c, ctx| {
             let flags: &[&str] = match c.name {
                 "python" | "python3" | "python2" | "pypy3" => &["-c"],
                 "node" | "deno" | "bun" => &["-e", "--eval", "-p", "--print"],
@@ -587,8 +587,10 @@ pub static RULES: &[Rule] = &[
                 }
                 match c.args.get(i + 1).map(|a| a.text.as_deref()) {
                     Some(Some(code)) => needles.iter().any(|n| code.contains(n)),
-                    // Code known only when the shell runs it: opaque.
-                    Some(None) => true,
+                    // Code known only when the shell runs it: opaque, unless every value the
+                    // shell puts in is one the gate knows (`'$TMPDIR/feed.xml'`).
+                    Some(None) => crate::code::expanded_one_liner(c.name, c.args, ctx)
+                        .is_none_or(|code| needles.iter().any(|n| code.contains(n))),
                     None => false,
                 }
             })
