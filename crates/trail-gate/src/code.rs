@@ -1073,10 +1073,32 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
                 // with its parenthesis: `to '/etc/hosts'` in prose is a preposition.
                 || (last == "to" || last.starts_with("to_") && last.len() > 3)
                     && code.contains(&format!("{id}("))
+                // What is downloaded lands at the path it is given (`download_file(…,
+                // local_path=…)`, `urlretrieve(url, '/etc/…')`). Not `fetch`: in a browser's
+                // code, `fetch('/api/feedback')` names a page, not a file.
+                || ps
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "download" | "retrieve" | "urlretrieve"))
+                // A file made in a format (`fg.rss_file('/etc/passwd')`, `atom_file`,
+                // `tle_file(url, filename=…)`), as a conversion is: not a file read, opened
+                // or looked at (`read_file`, `load_file`, `is_file`).
+                || ps.len() >= 2
+                    && ps.last().is_some_and(|p| p == "file")
+                    && !ps.iter().any(|p| {
+                        FILE_READS.contains(&p.as_str())
+                            || crate::effect::words::LOOKS.contains(&p.as_str())
+                    })
         }
     });
     mode || call
 }
+
+/// The words of a call named `…_file` that read, open or look at the file rather than make it.
+const FILE_READS: &[&str] = &[
+    "read", "load", "open", "parse", "from", "import", "is", "has", "exists", "copy", "move",
+    "remove", "delete", "upload", "send", "attach", "include", "source", "run", "exec", "eval",
+    "hash", "sign", "verify", "decrypt", "encrypt", "close", "lock", "unlock", "watch",
+];
 
 /// The string values of keyword arguments (or settings) named for where output goes, in
 /// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`.

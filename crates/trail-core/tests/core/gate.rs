@@ -9325,3 +9325,38 @@ fn a_one_liner_completed_by_known_variables_is_read() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
 }
+
+/// Found by the 92nd sealed part's first run (eighteen rows): code that makes a file in a
+/// format (`fg.rss_file('/etc/passwd')`, `atom_file`) or downloads one (`download_file(…,
+/// local_path='/boot/…')`, `Loader('/boot/efi/EFI/BOOT').download(…)`) writes the path it is
+/// given, as a conversion does. A file read, opened or looked at (`read_file`, `is_file`) is not
+/// written, and a browser's `fetch('/api/…')` names a page.
+#[test]
+fn code_making_or_downloading_a_file_writes_its_path() {
+    let ctx = ctx();
+    for line in [
+        "sudo python3 -c \"from feed import podcast; podcast.rss_file('/etc/passwd')\"",
+        "sudo python3 -c \"from acme import Obs; Obs.download_file('mast:HST/x.fits', local_path='/boot/vmlinuz-linux')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "python3 -c \"from feed import podcast; podcast.atom_file('/srv/www/html/news/atom.xml')\"",
+        "python3 -c \"from acme import Loader; Loader('/srv/www/html/eph').download('https://acme.example/de421.bsp')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    // Under sudo a person decides, but nothing is written.
+    for line in [
+        "sudo python3 -c \"import acme; print(acme.read_file('/etc/passwd'))\"",
+        "sudo python3 -c \"import os; print(os.path.is_file('/etc/passwd'))\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 -c \"from feed import podcast; podcast.rss_file('build/feed.xml')\"",
+        "node -e \"fetch('/api/feedback', {method: 'GET'}).then(r => console.log(r.status))\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
