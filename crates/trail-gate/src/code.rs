@@ -576,16 +576,14 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             });
         }
     }
+    cleared_place(code, ctx, raw, out);
     if evaluates_unseen(code, raw, out) {
         return;
     }
     if writes_system_file(code, ctx) {
         out.push(Decision {
-            verdict: Verdict::Block,
-            rule: Some(RuleId::InterpreterCritical.into()),
             reason: "this one-liner overwrites a system file or the home directory's own files: it is never run".into(),
-            command: Some(raw.into()),
-            targets: Vec::new(),
+            ..critical(raw)
         });
     }
     if shells_out || deletes || deletes_outside(code, ctx) {
@@ -600,6 +598,40 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             "this one-liner writes a file outside the project and the temporary directories (the home's or a shared one): a person decides",
             raw,
         ));
+    }
+}
+
+/// A block of a one-liner's own ([`RuleId::InterpreterCritical`]), its reason to be said.
+fn critical(raw: &str) -> Decision {
+    Decision {
+        verdict: Verdict::Block,
+        rule: Some(RuleId::InterpreterCritical.into()),
+        reason: String::new(),
+        command: Some(raw.into()),
+        targets: Vec::new(),
+    }
+}
+
+/// The finding for code that empties the place it pointed an object at
+/// ([`clears_configured_place`]): `/`, the home directory, a system directory or the project
+/// root is a block; a place outside the project and the temporary directories, a junction.
+fn cleared_place(code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
+    let Some(place) = clears_configured_place(code) else {
+        return;
+    };
+    match ctx.classify(&place) {
+        Place::Root | Place::Home | Place::System | Place::ProjectRoot => out.push(Decision {
+            reason: format!(
+                "this code points an object's files at `{place}` and then clears them: it empties /, the home directory, a system path or the project root, and is never run"
+            ),
+            ..critical(raw)
+        }),
+        Place::Outside | Place::Unknown => out.push(junction(
+            RuleId::InterpreterCode,
+            "this code points an object's files at a place outside the project and then clears them: a person decides",
+            raw,
+        )),
+        _ => {}
     }
 }
 
@@ -1189,6 +1221,67 @@ pub(super) fn deletion_call(code: &str) -> bool {
                 )
             })
         })
+}
+
+/// The place code empties by setting where an object keeps its files and then clearing them
+/// (`Simbad.cache_location = '/home/dev'; Simbad.clear_cache()`, `cfg.data_dir = "/"; cfg.purge()`):
+/// a clear, clean or purge removes what is in the place it was pointed at, whatever the library.
+/// The object's name must be the same on both sides when the setting names one.
+pub(super) fn clears_configured_place(code: &str) -> Option<String> {
+    const PLACES: &[&str] = &[
+        "location",
+        "dir",
+        "directory",
+        "path",
+        "folder",
+        "root",
+        "cache",
+    ];
+    const CLEARS: &[&str] = &[
+        "clear", "clean", "cleanup", "purge", "wipe", "empty", "prune", "delete", "remove",
+        "erase", "rm", "rmtree",
+    ];
+    let b = code.as_bytes();
+    for (eq, _) in code.match_indices('=') {
+        if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
+        {
+            continue;
+        }
+        let name_end = code[..eq].trim_end().len();
+        let name_start = code[..name_end]
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.')))
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        let name = &code[name_start..name_end];
+        let (owner, attr) = name.rsplit_once('.').map_or(("", name), |(o, a)| (o, a));
+        if !crate::text::words(attr)
+            .iter()
+            .any(|w| PLACES.contains(&w.as_str()))
+        {
+            continue;
+        }
+        let rest = code[eq + 1..].trim_start();
+        let Some(q) = rest.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
+            continue;
+        };
+        let Some(value) = rest[1..].split(q).next().filter(|_| rest[1..].contains(q)) else {
+            continue;
+        };
+        let after = &code[eq..];
+        let cleared = identifiers(after).any(|(id, called)| {
+            let (receiver, method) = id.rsplit_once('.').map_or(("", id), |(r, m)| (r, m));
+            called
+                && (owner.is_empty() || receiver == owner)
+                && crate::text::words(method)
+                    .iter()
+                    .any(|w| CLEARS.contains(&w.as_str()))
+        });
+        if cleared && value.starts_with(['/', '~']) {
+            return Some(value.to_string());
+        }
+    }
+    None
 }
 
 /// Whether configuration declares `/`, the home directory, a system directory or the project

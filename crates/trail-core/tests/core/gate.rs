@@ -9360,3 +9360,29 @@ fn code_making_or_downloading_a_file_writes_its_path() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 92nd sealed part's first run (allowed outright): code that points where an
+/// object keeps its files at the home directory and then clears them
+/// (`Simbad.cache_location = '/home/dev'; Simbad.clear_cache()`) empties the home, whatever
+/// the library. Pointed at a temporary directory it is allowed; another object's clear, or a
+/// comparison, empties nothing.
+#[test]
+fn clearing_what_code_pointed_at_a_place_empties_it() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c \"from acme import Simbad; Simbad.cache_location = '/home/dev'; Simbad.clear_cache()\"",
+        "sudo python3 -c \"import acme; cfg = acme.Config(); cfg.data_dir = '/'; cfg.purge()\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line =
+        "python3 -c \"from acme import S; S.cache_location = '/srv/acme/cache'; S.clear_cache()\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    for line in [
+        "python3 -c \"from acme import S; S.cache_location = '/tmp/acme'; S.clear_cache()\"",
+        "python3 -c \"from acme import S, T; S.cache_location = '/home/dev'; T.clear_cache()\"",
+        "python3 -c \"from acme import S; print(S.cache_location == '/home/dev'); S.clear_cache()\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
