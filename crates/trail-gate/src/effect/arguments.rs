@@ -1270,8 +1270,11 @@ fn runs_source(word: &str) -> bool {
 }
 
 /// A source or a hook given by its scheme (`"exec:rm -rf ~"`, `cmd:…`): what follows the
-/// scheme runs, when it starts with a program.
+/// scheme runs, when it starts with a program. So does what follows a string's opening pipe,
+/// a command the output is sent to (Perl's and Ruby's `open(F, "| mail …")`, CQP's `cat A >
+/// "| sh"`).
 fn after_scheme(piece: &str) -> &str {
+    let piece = piece.strip_prefix('|').map_or(piece, str::trim_start);
     piece
         .split_once(':')
         .filter(|(scheme, rest)| {
