@@ -513,30 +513,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     // A one-liner that only prints such a command is blocked too: no reading of every
     // language tells printing from running.
     out.runs(code, Keep::CommandBlocks);
-    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
-    // A socket handed to a shell: a reverse shell.
-    let socket = has(&[
-        "socket",
-        "fsockopen",
-        "TCPSocket",
-        "net.Socket",
-        "net.connect",
-        "createConnection",
-        "Net::Socket",
-        "IO::Socket",
-        "TCPClient",
-        "/dev/tcp/",
-    ]);
-    let shell_path = has(&[
-        "/bin/sh",
-        "/bin/bash",
-        "sh -i",
-        "bash -i",
-        "cmd.exe",
-        "dup2",
-        "pty.spawn",
-    ]);
-    if socket && shell_path {
+    if reverse_shell(code) {
         out.push(Decision {
             verdict: Verdict::Block,
             rule: Some(RuleId::ReverseShell.into()),
@@ -547,6 +524,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         });
         return;
     }
+    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
     applescript_power(name, code, raw, out);
     reads_credential_store(code, ctx, raw, out);
     printed_secret(code, raw, out);
@@ -577,6 +555,13 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         }
     }
     cleared_place(code, ctx, raw, out);
+    if let Some(act) = acts_signed_in(code) {
+        out.push(junction(
+            RuleId::ChangesRemote,
+            &format!("this code signs in to a service and calls `{act}`: an account elsewhere is changed with this user's credentials; a person decides"),
+            raw,
+        ));
+    }
     if evaluates_unseen(code, raw, out) {
         return;
     }
@@ -633,6 +618,35 @@ fn cleared_place(code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
         )),
         _ => {}
     }
+}
+
+/// Whether code wires a network connection to a shell (a reverse shell): a socket and a shell's
+/// path or its descriptors duplicated.
+fn reverse_shell(code: &str) -> bool {
+    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
+    // A socket handed to a shell: a reverse shell.
+    let socket = has(&[
+        "socket",
+        "fsockopen",
+        "TCPSocket",
+        "net.Socket",
+        "net.connect",
+        "createConnection",
+        "Net::Socket",
+        "IO::Socket",
+        "TCPClient",
+        "/dev/tcp/",
+    ]);
+    let shell_path = has(&[
+        "/bin/sh",
+        "/bin/bash",
+        "sh -i",
+        "bash -i",
+        "cmd.exe",
+        "dup2",
+        "pty.spawn",
+    ]);
+    socket && shell_path
 }
 
 /// What a one-liner hands on: its string literals and argument vectors, when it shells out
@@ -1170,6 +1184,75 @@ fn output_arguments(code: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// A call with consequences made by code that signs in first: a credential handed to a call
+/// (`access_token=os.environ[…]`, `password=…`) or a call named for signing in (`Gaia.login(…)`),
+/// then a call whose words delete, create, publish or send (`delete_observation(…)`,
+/// `Gaia.delete_user_table(…)`): an account elsewhere is changed with this user's credentials.
+/// Its name. Reading calls (`get_observations(…)`) and code without a credential are not.
+pub(super) fn acts_signed_in(code: &str) -> Option<&str> {
+    let credential_argument = code.match_indices('=').any(|(eq, _)| {
+        let b = code.as_bytes();
+        if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
+        {
+            return false;
+        }
+        let name_end = code[..eq].trim_end().len();
+        let name_start = code[..name_end]
+            .char_indices()
+            .rev()
+            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_'))
+            .map_or(0, |(i, ch)| i + ch.len_utf8());
+        // An argument's name, after `(` or `,`: not a variable assigned on its own.
+        let argument = code[..name_start].trim_end().ends_with(['(', ',']);
+        // `key` alone is a sort's (`sorted(x, key=len)`): only an API's or access key counts.
+        let ws = crate::text::words(&code[name_start..name_end]);
+        argument
+            && (ws.iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "token" | "password" | "passwd" | "secret" | "apikey"
+                )
+            }) || ws
+                .windows(2)
+                .any(|w| matches!(w[0].as_str(), "api" | "access") && w[1] == "key"))
+    });
+    let signs_in = || {
+        identifiers(code).any(|(id, called)| {
+            called
+                && crate::text::words(id.rsplit(['.', ':']).next().unwrap_or(id))
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "login" | "signin" | "authenticate"))
+        })
+    };
+    if !(credential_argument || signs_in()) {
+        return None;
+    }
+    identifiers(code).find_map(|(id, called)| {
+        let last = id.rsplit(['.', ':']).next().unwrap_or(id);
+        let acts = crate::text::words(last).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "delete"
+                    | "remove"
+                    | "destroy"
+                    | "drop"
+                    | "purge"
+                    | "create"
+                    | "publish"
+                    | "post"
+                    | "send"
+                    | "upload"
+                    | "submit"
+                    | "update"
+                    | "revoke"
+                    | "cancel"
+                    | "transfer"
+            )
+        });
+        (called && acts).then_some(last)
+    })
 }
 
 /// The first call in `code` whose own name is an act with consequences (`m.send()`,

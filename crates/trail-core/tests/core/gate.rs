@@ -9398,3 +9398,24 @@ fn a_string_opening_with_a_pipe_runs_its_command() {
     let line = "acme-query -r registry <<'EOF'\nA = [word=\"water | river\"];\ncat A > \"build/water.txt\";\nEOF";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 92nd sealed part's first run (three risky commands allowed): code that signs in
+/// to a service (a token handed to a call, a `login(…)`) and then deletes, creates or publishes
+/// there (`delete_observation(…, access_token=…)`, `Gaia.delete_user_table(…)`) changes an
+/// account elsewhere. Reading with a token, or a sort's `key=`, changes nothing.
+#[test]
+fn code_that_signs_in_and_acts_changes_an_account() {
+    let ctx = ctx();
+    for line in [
+        "python3 -c \"import os; from acme import delete_observation; delete_observation(1234, access_token=os.environ['ACME_TOKEN'])\"",
+        "python3 -c \"import os; from acme import G; G.login(user='me', password=os.environ['P']); G.delete_user_table('t')\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "python3 -c \"import os; from acme import get_observations; obs = get_observations(access_token=os.environ['ACME_TOKEN']); print(len(obs))\"",
+        "python3 -c \"d = {'b': 1}; d.update(a=2); print(sorted(d, key=str))\"",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}
