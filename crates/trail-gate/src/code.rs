@@ -1127,13 +1127,17 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
                     .any(|p| matches!(p.as_str(), "download" | "retrieve" | "urlretrieve"))
                 // A file made in a format (`fg.rss_file('/etc/passwd')`, `atom_file`,
                 // `tle_file(url, filename=…)`), as a conversion is: not a file read, opened
-                // or looked at (`read_file`, `load_file`, `is_file`).
-                || ps.len() >= 2
-                    && ps.last().is_some_and(|p| p == "file")
-                    && !ps.iter().any(|p| {
-                        FILE_READS.contains(&p.as_str())
-                            || crate::effect::words::LOOKS.contains(&p.as_str())
-                    })
+                // or looked at (`read_file`, `load_file`, `is_file`). The method's own words:
+                // the object's name (`load.tle_file`) says nothing of what it does.
+                || {
+                    let own = crate::text::words(&last);
+                    own.len() >= 2
+                        && own.last().is_some_and(|p| p == "file")
+                        && !own.iter().any(|p| {
+                            FILE_READS.contains(&p.as_str())
+                                || crate::effect::words::LOOKS.contains(&p.as_str())
+                        })
+                }
         }
     });
     mode || call

@@ -9343,6 +9343,8 @@ fn code_making_or_downloading_a_file_writes_its_path() {
     for line in [
         "python3 -c \"from feed import podcast; podcast.atom_file('/srv/www/html/news/atom.xml')\"",
         "python3 -c \"from acme import Loader; Loader('/srv/www/html/eph').download('https://acme.example/de421.bsp')\"",
+        // The object's name is no word of what the call does (`load.tle_file`).
+        "python3 -c \"from acme import load; load.tle_file('https://acme.example/gp.tle', filename='/home/dev/.profile', reload=True)\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
