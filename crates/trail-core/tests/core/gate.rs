@@ -9421,3 +9421,24 @@ fn code_that_signs_in_and_acts_changes_an_account() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 92nd sealed part's first run (a risky command allowed): a program given its
+/// control file first and then a verb (`ringmaster tournaments/club.ctl reset`, `vmware-cmd
+/// …/web01.vmx stop hard`) acts on what the file names. The verb after a second file, or a
+/// reading verb, does not ask.
+#[test]
+fn a_verb_after_the_control_file_it_acts_on() {
+    let ctx = ctx();
+    for line in [
+        "acme-ringmaster tournaments/club.ctl reset",
+        "acme-cmd --server esx01 /vmfs/volumes/ds1/web01/web01.vmx stop hard",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-ringmaster tournaments/club.ctl show",
+        "acme-convert data/in.csv data/out.csv reset",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -1735,6 +1735,7 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_flag = false;
     let mut after_switch = false;
     let mut after_id = false;
+    let mut control_file_seen = false;
     let mut out = Vec::new();
     for (i, a) in c.args.iter().enumerate() {
         // A flag's value only the shell knows (`-p "$PASS"`) is still the flag's; alone, it
@@ -1788,6 +1789,20 @@ fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             // console's route): its verb leads, as after `:`.
             if let Some(verb) = (i == 0 && out.is_empty()).then(|| routed_verb(w)).flatten() {
                 out.push(verb);
+                continue;
+            }
+            // A control file the program is given first, then its verb (`ringmaster
+            // tournaments/club.ctl reset`): the file names what the verb acts on, as an
+            // object's address does. Any other file or directory ends the words.
+            let named_file = w.rsplit('/').next().is_some_and(|base| {
+                base.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && (1..=5).contains(&ext.len())
+                        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                })
+            });
+            if out.is_empty() && !control_file_seen && named_file && !w.contains("://") {
+                control_file_seen = true;
                 continue;
             }
             if w.contains('/') || w.contains('.') {
