@@ -1150,44 +1150,49 @@ const FILE_READS: &[&str] = &[
     "hash", "sign", "verify", "decrypt", "encrypt", "close", "lock", "unlock", "watch",
 ];
 
-/// The string values of keyword arguments (or settings) named for where output goes, in
-/// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`.
-fn output_arguments(code: &str) -> Vec<&str> {
+/// The assignments in code, as `(name_start, name, value)`: a name before `=` (not `==`,
+/// `<=`, `!=`) and, when the value is a quoted string, its content. With `dotted`, the name
+/// keeps its object (`Simbad.cache_location`).
+fn assignments(code: &str, dotted: bool) -> impl Iterator<Item = (usize, &str, Option<&str>)> {
     let b = code.as_bytes();
-    let mut out = Vec::new();
-    for (eq, _) in code.match_indices('=') {
-        // `==`, `<=`, `!=` compare.
+    code.match_indices('=').filter_map(move |(eq, _)| {
         if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
         {
-            continue;
+            return None;
         }
         let name_end = code[..eq].trim_end().len();
         let name_start = code[..name_end]
             .char_indices()
             .rev()
-            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_'))
+            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_' || dotted && *ch == '.'))
             .map_or(0, |(i, ch)| i + ch.len_utf8());
-        let words = crate::text::words(&code[name_start..name_end]);
-        let output = words.iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "out" | "output" | "outfile" | "outpath" | "dest" | "destination"
-            )
-        }) || words
-            .windows(2)
-            .any(|w| w[0] == "save" && matches!(w[1].as_str(), "to" | "path"));
-        if !output {
-            continue;
-        }
         let rest = code[eq + 1..].trim_start();
-        let Some(q) = rest.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
-            continue;
-        };
-        if let Some(value) = rest[1..].split(q).next().filter(|_| rest[1..].contains(q)) {
-            out.push(value);
-        }
-    }
-    out
+        let value = rest
+            .chars()
+            .next()
+            .filter(|q| matches!(q, '\'' | '"'))
+            .and_then(|q| rest[1..].split(q).next().filter(|_| rest[1..].contains(q)));
+        Some((name_start, &code[name_start..name_end], value))
+    })
+}
+
+/// The string values of keyword arguments (or settings) named for where output goes, in
+/// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`.
+fn output_arguments(code: &str) -> Vec<&str> {
+    assignments(code, false)
+        .filter(|(_, name, _)| {
+            let words = crate::text::words(name);
+            words.iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "out" | "output" | "outfile" | "outpath" | "dest" | "destination"
+                )
+            }) || words
+                .windows(2)
+                .any(|w| w[0] == "save" && matches!(w[1].as_str(), "to" | "path"))
+        })
+        .filter_map(|(_, _, value)| value)
+        .collect()
 }
 
 /// A call with consequences made by code that signs in first: a credential handed to a call
@@ -1196,22 +1201,11 @@ fn output_arguments(code: &str) -> Vec<&str> {
 /// `Gaia.delete_user_table(…)`): an account elsewhere is changed with this user's credentials.
 /// Its name. Reading calls (`get_observations(…)`) and code without a credential are not.
 pub(super) fn acts_signed_in(code: &str) -> Option<&str> {
-    let credential_argument = code.match_indices('=').any(|(eq, _)| {
-        let b = code.as_bytes();
-        if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
-        {
-            return false;
-        }
-        let name_end = code[..eq].trim_end().len();
-        let name_start = code[..name_end]
-            .char_indices()
-            .rev()
-            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_'))
-            .map_or(0, |(i, ch)| i + ch.len_utf8());
+    let credential_argument = assignments(code, false).any(|(name_start, name, _)| {
         // An argument's name, after `(` or `,`: not a variable assigned on its own.
         let argument = code[..name_start].trim_end().ends_with(['(', ',']);
         // `key` alone is a sort's (`sorted(x, key=len)`): only an API's or access key counts.
-        let ws = crate::text::words(&code[name_start..name_end]);
+        let ws = crate::text::words(name);
         argument
             && (ws.iter().any(|w| {
                 matches!(
@@ -1328,19 +1322,7 @@ pub(super) fn clears_configured_place(code: &str) -> Option<String> {
         "clear", "clean", "cleanup", "purge", "wipe", "empty", "prune", "delete", "remove",
         "erase", "rm", "rmtree",
     ];
-    let b = code.as_bytes();
-    for (eq, _) in code.match_indices('=') {
-        if b.get(eq + 1) == Some(&b'=') || eq > 0 && matches!(b[eq - 1], b'=' | b'<' | b'>' | b'!')
-        {
-            continue;
-        }
-        let name_end = code[..eq].trim_end().len();
-        let name_start = code[..name_end]
-            .char_indices()
-            .rev()
-            .find(|(_, ch)| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.')))
-            .map_or(0, |(i, ch)| i + ch.len_utf8());
-        let name = &code[name_start..name_end];
+    for (name_start, name, value) in assignments(code, true) {
         let (owner, attr) = name.rsplit_once('.').map_or(("", name), |(o, a)| (o, a));
         if !crate::text::words(attr)
             .iter()
@@ -1348,14 +1330,10 @@ pub(super) fn clears_configured_place(code: &str) -> Option<String> {
         {
             continue;
         }
-        let rest = code[eq + 1..].trim_start();
-        let Some(q) = rest.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
+        let Some(value) = value else {
             continue;
         };
-        let Some(value) = rest[1..].split(q).next().filter(|_| rest[1..].contains(q)) else {
-            continue;
-        };
-        let after = &code[eq..];
+        let after = &code[name_start..];
         let cleared = identifiers(after).any(|(id, called)| {
             let (receiver, method) = id.rsplit_once('.').map_or(("", id), |(r, m)| (r, m));
             called
