@@ -2260,7 +2260,11 @@ pub(crate) fn documented_example(before: &str) -> bool {
         let lower = t.to_ascii_lowercase();
         comment
             && (lower.contains("replace with your own")
-                || lower.contains("from the")
+                // Where the values come from: the vendor's documentation (`from the API docs`,
+                // `values published in the developer docs`).
+                || ["from the", "published in", "given in", "listed in"]
+                    .iter()
+                    .any(|p| lower.contains(p))
                     && (lower.contains(" docs") || lower.contains("documentation")))
             && !lower.contains("private")
     })
