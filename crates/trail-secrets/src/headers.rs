@@ -43,6 +43,87 @@ pub(crate) fn values(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The values of credential headers configured as numbered pairs of fields, the header's name
+/// in one and its value in the other (Grafana's `httpHeaderName1: X-Acme-ApiKey` with
+/// `secureJsonData: httpHeaderValue1: "…"`; `header_name_2` / `header_value_2`): the field
+/// named like the name's, with `value` for `name` and the same number, holds what is sent.
+pub(crate) fn numbered_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"name") || !contains_any_case(text, b"value") {
+        return out;
+    }
+    let b = text.as_bytes();
+    let lower = text.to_ascii_lowercase();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    for (at, _) in lower.match_indices("name") {
+        let mut start = at;
+        while start > 0 && word(b[start - 1]) {
+            start -= 1;
+        }
+        let digits = b[at + 4..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let end = at + 4 + digits;
+        // The name field's own name ends there, and something comes before `name`.
+        if start == at || b.get(end).is_some_and(|&c| word(c)) {
+            continue;
+        }
+        let Some((s, e)) = value_after(text, end) else {
+            continue;
+        };
+        if !credential_header(&text[s..e]) {
+            continue;
+        }
+        let partner = format!("{}value{}", &lower[start..at], &lower[at + 4..end]);
+        for (p, _) in lower.match_indices(&partner) {
+            let after = p + partner.len();
+            if p > 0 && word(b[p - 1]) || b.get(after).is_some_and(|&c| word(c)) {
+                continue;
+            }
+            if let Some((vs, ve)) = field_value(text, after) {
+                out.extend(generated_words(text, vs, ve));
+            }
+        }
+    }
+    out
+}
+
+/// The value of the field whose name ends at `at`: past a closing quote, blanks and `:` or `=`,
+/// a quoted string's content, or the rest of the line.
+fn field_value(text: &str, at: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = at;
+    if matches!(b.get(i), Some(b'"' | b'\'')) {
+        i += 1;
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if !matches!(b.get(i), Some(b'=' | b':')) {
+        return None;
+    }
+    i += 1;
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(&q @ (b'"' | b'\'')) => {
+            let s = i + 1;
+            let e = s + b[s..].iter().position(|&c| c == q || c == b'\n')?;
+            (b[e] == q).then_some((s, e))
+        }
+        Some(_) => {
+            let e = i + b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .unwrap_or(b.len() - i);
+            Some((i, e))
+        }
+        None => None,
+    }
+}
+
 /// Whether the name that opened at `open` (a quote or `>`) is closed right after it: the same
 /// quote, or `<` for an element's text.
 fn closes(b: &[u8], open: usize, end: usize) -> bool {

@@ -257,6 +257,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::unmasked::values(text), UNMASKED),
         (basic_credentials(text), BASIC),
         (crate::headers::values(text), HEADER),
+        (crate::headers::numbered_values(text), HEADER),
         (crate::headers::keys_as_users(text), BASIC),
         (crate::positional::values(text), TABLE),
     ] {

@@ -5734,3 +5734,18 @@ fn values_published_in_the_docs_are_examples() {
     let text = "# see the developer docs for rotation\nACME_API_KEY_SECRET=579B532A7440BB0C9079DED94D31EA1615BACEB56610332264630D42D0A36B1C";
     assert!(!redact(text).0.contains("579B532A"), "{text}");
 }
+
+/// Found by the ninety-third sealed part's first run (three misses): a header configured as a
+/// numbered pair of fields, its name in one and its value in the other (Grafana's
+/// `httpHeaderName1: X-Acme-ApiKey` … `httpHeaderValue1: "…"`), sends the value under that
+/// name. A pair whose header names no credential (`X-Request-Id`) sends no secret.
+#[test]
+fn numbered_header_name_and_value_fields() {
+    let text = "jsonData:\n  httpHeaderName1: X-Acme-ApiKey\n  httpHeaderName2: X-Request-Id\nsecureJsonData:\n  httpHeaderValue1: \"e6b5b0b1967352498b0a3e64168be802\"\n  httpHeaderValue2: \"3f2a9c1d-5b6e-4f70-8a91-0c2d3e4f5a6b\"\n";
+    let out = redact(text).0;
+    assert!(!out.contains("e6b5b0b1967352498b0a3e64168be802"), "{out}");
+    assert!(
+        out.contains("3f2a9c1d-5b6e-4f70-8a91-0c2d3e4f5a6b"),
+        "{out}"
+    );
+}
