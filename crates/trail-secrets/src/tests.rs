@@ -5749,3 +5749,15 @@ fn numbered_header_name_and_value_fields() {
         "{out}"
     );
 }
+
+/// Found by the ninety-third sealed part's first run (a miss): a private key kept in a Java
+/// properties file, its lines continued with `\n\` at each line's end, is one block: the whole
+/// body is redacted, not its first line alone.
+#[test]
+fn a_private_key_in_continued_properties_lines() {
+    let text = "acme.rp.key=-----BEGIN PRIVATE KEY-----\\n\\\n    MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCBffvyvP+0izlA\\n\\\n    REdM+dzhoCPe2aybeFgGV5aW542tDlpHRRrlhFtL0t5CL3/vCrzo0DNLmPtyE6M9\\n\\\n    -----END PRIVATE KEY-----\n";
+    let out = redact(text).0;
+    assert!(!out.contains("MIIEvQIBADAN"), "{out}");
+    assert!(!out.contains("REdM+dzhoCPe2ayb"), "{out}");
+    assert!(out.contains("-----BEGIN PRIVATE KEY-----"), "{out}");
+}
