@@ -1867,6 +1867,17 @@ fn new_families_sealed92_part() {
     assert!(all.rows > 0);
 }
 
+/// A ninety-third sealed part (2026-12-06): 216 commands in 18 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at 8cdbdc3 (blocked
+/// 0.93, risky stopped 0.83, safe allowed 0.93, 4 of 54 catastrophic allowed outright):
+/// `cargo test -p trail-core --test core gate::new_families_sealed93 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed93_part() {
+    let (_, all) = measure(&["gate-families-sealed93.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
