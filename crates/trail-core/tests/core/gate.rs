@@ -9453,3 +9453,22 @@ fn a_verb_after_the_control_file_it_acts_on() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 93rd sealed part's first run (allowed outright): a program whose name has a
+/// reading part (`dji-log`: a flight log is its subject) was read as only looking, though an
+/// option named for a file format names where that format goes (`--kml /boot/grub/grub.cfg`,
+/// `--csv /dev/sda`). A short flag before a device (`dumpe2fs -h /dev/sda2`) still reads.
+#[test]
+fn a_format_option_given_a_system_path_is_no_reading() {
+    let ctx = ctx();
+    let line = "sudo acme-log --kml /boot/grub/grub.cfg logs/flight.txt";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "sudo acme-log --csv /dev/sda logs/flight.txt";
+    assert_ne!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    for line in [
+        "sudo acme-log -h /dev/sda2",
+        "acme-log --csv build/flight.csv logs/flight.txt",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

@@ -2099,27 +2099,57 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
     };
     let subs = subcommands(c);
     // A name says what the program does only where no subcommand does (`apt-get install`).
-    let reads = subs.is_empty() && joined_reading(&name, 3) && !name_acts(&name)
-        || subs
-            .iter()
-            .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
-            && !exports_to_a_file(c)
-        || list_flag
-            && !login
-            && matches!(first_flag, Some("-l" | "-ll" | "-L"))
-            && c.words().filter(|w| !w.starts_with('-')).count() <= 1
-            && !c.words().any(|w| !w.starts_with('-') && w.contains('@'))
-        || first_flag
-            .and_then(|w| w.strip_prefix("--"))
-            .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
-        || operation_looks(c)
-        || !login && line_looks(c);
+    let reads =
+        subs.is_empty() && joined_reading(&name, 3) && !name_acts(&name) && !handed_system_path(c)
+            || subs
+                .iter()
+                .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
+                && !exports_to_a_file(c)
+            || list_flag
+                && !login
+                && matches!(first_flag, Some("-l" | "-ll" | "-L"))
+                && c.words().filter(|w| !w.starts_with('-')).count() <= 1
+                && !c.words().any(|w| !w.starts_with('-') && w.contains('@'))
+            || first_flag
+                .and_then(|w| w.strip_prefix("--"))
+                .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
+            || operation_looks(c)
+            || !login && line_looks(c);
     // Asked last: it splits every word, and most commands read by no form at all.
     reads
         && !c.words().any(|w| {
             w.split_whitespace()
                 .any(|part| secretive(part.trim_start_matches('-')))
         })
+}
+
+/// Whether an option named for a file format is given a device, a boot file or a system file
+/// (`dji-log --csv /dev/sda …`, `--kml /boot/grub/grub.cfg`): a format's option names where
+/// that format is written, whatever a part of the program's name says (`log`, `stat` name its
+/// subject). A short or boolean flag before a device (`dumpe2fs -h /dev/sda2`) says nothing.
+fn handed_system_path(c: &Cmd<'_>) -> bool {
+    const SYSTEM: &[&str] = &[
+        "/dev/", "/boot/", "/etc/", "/usr/", "/bin/", "/sbin/", "/lib/", "/sys/",
+    ];
+    const FORMATS: &[&str] = &[
+        "kml", "kmz", "gpx", "geojson", "jpeg", "jpg", "tiff", "wav", "mp4", "image", "images",
+    ];
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let Some(flag) = w.strip_prefix("--") else {
+            return false;
+        };
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (flag, words.get(i + 1).copied()),
+        };
+        let format = FORMATS.contains(&name) || file_like(&format!("x.{name}"));
+        format
+            && value.is_some_and(|v| {
+                SYSTEM.iter().any(|p| v.starts_with(p))
+                    && !matches!(v, "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty")
+            })
+    })
 }
 
 /// A program's name with a part that acts (`install-info` installs an entry, `slapt-get` and
