@@ -9472,3 +9472,17 @@ fn a_format_option_given_a_system_path_is_no_reading() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 93rd sealed part's first run (a risky command allowed): a flag whose words
+/// reset something (`--reset-all`, `--reset`) resets it, as issue 20 lists reset among the acts
+/// with consequences; `--delete-all` already asked. A flag that only names a reset's kind as a
+/// dry run (`--reset-offsets … --dry-run`) still looks.
+#[test]
+fn a_flag_that_resets_asks() {
+    let ctx = ctx();
+    for line in ["acme-crawl -c np-config --reset-all", "acme-power -h bmc-07 --reset"] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line = "acme-groups --group billing --reset-offsets --to-earliest --dry-run";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -327,6 +327,7 @@ const DESTROYING_FLAGS: &[&str] = &[
     "nuke",
     "prune",
     "purge",
+    "reset",
     "restore",
     "revoke",
     "shred",
