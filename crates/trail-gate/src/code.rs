@@ -565,7 +565,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     if evaluates_unseen(code, raw, out) {
         return;
     }
-    if writes_system_file(code, ctx) {
+    if writes_system_file(code, ctx) || replaces_a_place_that_matters(code, ctx) {
         out.push(Decision {
             reason: "this one-liner overwrites a system file or the home directory's own files: it is never run".into(),
             ..critical(raw)
@@ -1027,10 +1027,33 @@ pub(super) fn writes_system_file(code: &str, ctx: &Context) -> bool {
 /// `open("/home/dev/notes.txt", "a")`): the person's or a shared file is changed.
 pub(super) fn writes_outside(code: &str, ctx: &Context) -> bool {
     let cache = ctx.places.home.join(".cache");
-    (writes_literal_in(code, ctx, |_, p| p == Place::Outside) || copies_outside(code, ctx))
+    // The home directory itself as where output goes (`output_dir = '/home/dev'`): files land
+    // among the person's own.
+    (writes_literal_in(code, ctx, |_, p| matches!(p, Place::Outside | Place::Home))
+        || copies_outside(code, ctx))
         && !literals(code)
             .iter()
             .any(|l| l.starts_with(cache.to_string_lossy().as_ref()))
+}
+
+/// Whether `code` saves over `/`, the home directory or the project root itself, told to
+/// replace what is there (`font.save('/home/dev', overwrite=True)`: a format kept as a
+/// directory is written by emptying the directory first).
+fn replaces_a_place_that_matters(code: &str, ctx: &Context) -> bool {
+    let replacing = ["overwrite", "clobber", "replace", "force"]
+        .iter()
+        .any(|w| {
+            code.match_indices(w).any(|(at, _)| {
+                let rest = code[at + w.len()..].trim_start();
+                rest.strip_prefix('=')
+                    .map(str::trim_start)
+                    .is_some_and(|v| v.starts_with(['T', 't', '1']))
+            })
+        });
+    replacing
+        && writes_literal_in(code, ctx, |_, p| {
+            matches!(p, Place::Root | Place::Home | Place::ProjectRoot)
+        })
 }
 
 /// Whether `code` copies or moves a file to a place outside the project: the last string of a

@@ -9480,9 +9480,28 @@ fn a_format_option_given_a_system_path_is_no_reading() {
 #[test]
 fn a_flag_that_resets_asks() {
     let ctx = ctx();
-    for line in ["acme-crawl -c np-config --reset-all", "acme-power -h bmc-07 --reset"] {
+    for line in [
+        "acme-crawl -c np-config --reset-all",
+        "acme-power -h bmc-07 --reset",
+    ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
     let line = "acme-groups --group billing --reset-offsets --to-earliest --dry-run";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
+
+/// Found by the 93rd sealed part's first run (two allowed outright, two risky allowed): code
+/// saving over the home directory or the project root itself, told to replace what is there
+/// (`font.save('/home/dev', overwrite=True)`), empties it; output sent to the home directory
+/// itself (`output_dir = '/home/dev'`) lands among the person's files. Saving into the project
+/// replaces nothing that matters.
+#[test]
+fn code_saving_over_the_home_or_the_project_root() {
+    let ctx = ctx();
+    let line = "python3 -c \"import acme; acme.Font.open('sources/A.ufo').save('/home/dev', overwrite=True)\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "Rscript -e \"acme::render_book('index.Rmd', output_dir = '/home/dev')\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "python3 -c \"import acme; acme.Font.open('sources/A.ufo').save('build/A.ufo', overwrite=True)\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
