@@ -555,10 +555,10 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         }
     }
     cleared_place(code, ctx, raw, out);
-    if let Some(act) = acts_signed_in(code) {
+    if let Some(act) = acts_signed_in(code).or_else(|| publishes(code)) {
         out.push(junction(
             RuleId::ChangesRemote,
-            &format!("this code signs in to a service and calls `{act}`: an account elsewhere is changed with this user's credentials; a person decides"),
+            &format!("this code calls `{act}` on a service: it publishes, or changes an account elsewhere with this user's credentials; a person decides"),
             raw,
         ));
     }
@@ -1216,6 +1216,19 @@ fn output_arguments(code: &str) -> Vec<&str> {
         })
         .filter_map(|(_, _, value)| value)
         .collect()
+}
+
+/// A call whose own words publish or deploy (`bookdown::publish_book(…)`,
+/// `site.deploy()`): what it makes is put out where others see it, with this user's account.
+fn publishes(code: &str) -> Option<&str> {
+    identifiers(code).find_map(|(id, called)| {
+        let last = id.rsplit(['.', ':']).next().unwrap_or(id);
+        (called
+            && crate::text::words(last)
+                .iter()
+                .any(|w| matches!(w.as_str(), "publish" | "deploy")))
+        .then_some(last)
+    })
 }
 
 /// A call with consequences made by code that signs in first: a credential handed to a call

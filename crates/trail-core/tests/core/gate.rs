@@ -9422,6 +9422,8 @@ fn code_that_signs_in_and_acts_changes_an_account() {
     for line in [
         "python3 -c \"import os; from acme import delete_observation; delete_observation(1234, access_token=os.environ['ACME_TOKEN'])\"",
         "python3 -c \"import os; from acme import G; G.login(user='me', password=os.environ['P']); G.delete_user_table('t')\"",
+        // Publishing needs no credential in sight: the account is the one signed in already.
+        "Rscript -e \"acme::publish_book(account = 'gazette-press')\"",
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
     }
