@@ -9507,3 +9507,19 @@ fn code_saving_over_the_home_or_the_project_root() {
     let line = "python3 -c \"import acme; acme.Font.open('sources/A.ufo').save('build/A.ufo', overwrite=True)\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 93rd sealed part's first run (a risky command allowed): an option that names a
+/// place to send to with the act (`--url_post=https://…/upload`, `--upload-url https://…`)
+/// sends what the program makes there. The same option pointed at this machine stays here.
+#[test]
+fn an_option_naming_where_to_post_sends_there() {
+    let ctx = ctx();
+    for line in [
+        "acme-emu --url_post=https://tas.example.net/upload --lua=scripts/up.lua roms/a.nes",
+        "acme-report --upload-url https://reports.example.org/in build/r.json",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    let line = "acme-emu --url_post=http://localhost:8080/upload --lua=scripts/up.lua roms/a.nes";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

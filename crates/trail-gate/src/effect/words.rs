@@ -2932,6 +2932,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         } else if destroying_flag_parts(&ps) || removes {
             Class::Destroys
         } else if SENDING_FLAGS.contains(&first.as_str())
+            || posts_elsewhere(c, w, &ps)
             // A write to a device named by its hardware address (`gatttool -b AA:BB:…
             // --char-write-req -a 0x25 -n 01`): the device acts on it.
             || unknown && ps.iter().any(|p| p == "write") && names_hardware_address(c)
@@ -2951,6 +2952,27 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A place to send to, named with the act (`--url_post=https://…/upload`, `--upload-url
+/// https://…`) and given another machine's address: what the program makes is posted there.
+fn posts_elsewhere(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    ps.iter()
+        .any(|p| matches!(p.as_str(), "post" | "upload" | "send" | "submit" | "push"))
+        && ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "url" | "endpoint" | "host" | "server"))
+        && flag_value(c, w).is_some_and(super::targets::names_host)
+}
+
+/// The value a flag is given: after its `=`, or the next word when that is no flag.
+fn flag_value<'a>(c: &'a Cmd<'_>, flag: &str) -> Option<&'a str> {
+    let words: Vec<&'a str> = c.option_words().collect();
+    let at = words.iter().position(|w| *w == flag)?;
+    match words[at].split_once('=') {
+        Some((_, v)) => Some(v),
+        None => words.get(at + 1).copied().filter(|n| !n.starts_with('-')),
+    }
 }
 
 /// Whether a word is a device's hardware address (`AA:BB:CC:DD:EE:FF`, a Bluetooth or an
