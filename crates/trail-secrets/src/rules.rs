@@ -243,10 +243,11 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "private-key",
         // Only the body is replaced so the BEGIN/END lines stay readable. The
-        // body may use real or JSON-escaped (`\n`) line breaks, or a properties file's
-        // continued lines (`\n\` at a line's end), and may stop without an END line when a
-        // tool printed a truncated key.
-        regex: r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----(?:[ \t\r\n]|\\[rn]|\\\r?\n)*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|-{1,4}[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn]|\\\r?\n)+[A-Za-z0-9+/=:,.])*)",
+        // body may use real or JSON-escaped (`\n`) line breaks, a properties file's
+        // continued lines (`\n\` at a line's end), or lines typed after a shell's
+        // continuation prompt or quoted in a reply (`\n> `), and may stop without an END line
+        // when a tool printed a truncated key.
+        regex: r"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----(?:[ \t\r\n]|\\[rn]|\\\r?\n|\n>)*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=:,.]|-{1,4}[A-Za-z0-9+/=:,.]|(?:[ \t\r\n]|\\[rn]|\\\r?\n|\n>)+[A-Za-z0-9+/=:,.])*)",
         example: "-----BEGIN RSA PRIVATE KEY-----\nmdVPlW354z9gY69gmsXlO85zSLAAUkNEbCiW69DD48gKSdUkz+Pe/pIlRvnZzM6M\nr8bpf1iIFYqNfMxhM8nAuO77O0+bDq1ld7U07UGWwALKYnWKFonOWsUQO2WUheVC\n4tWFUnqBljMwNjEXLs6zSlyTkFtnx4TbJj8L7P9+X90bX6F2yRQnUJgHWEeEmwUY\nCDT93t2Q\n-----END RSA PRIVATE KEY-----",
         keywords: &["-----begin"],
         check: Check::PrivateKey,
