@@ -904,6 +904,15 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
         "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen", "mnemonic",
     ];
     let lower = name.to_ascii_lowercase();
+    // An authenticated cipher's tag (`auth_tag`, `authTag` beside `iv` and `encrypted_data`)
+    // is part of the ciphertext, published with it: not an authentication's secret.
+    if lower.ends_with("tag")
+        && crate::text::words(name).rchunks(2).next().is_some_and(|w| {
+            w.len() == 2 && matches!(w[0].as_str(), "auth" | "authentication") && w[1] == "tag"
+        })
+    {
+        return false;
+    }
     KEYWORDS.iter().any(|k| lower.contains(k))
         || PASSWORD_ELSEWHERE.iter().any(|k| lower.contains(k))
         || {

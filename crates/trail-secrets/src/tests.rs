@@ -5773,3 +5773,14 @@ fn a_private_key_after_continuation_prompts() {
     assert!(!out.contains("oQ9VXON947AD"), "{out}");
     assert!(out.contains("> EOF"), "{out}");
 }
+
+/// Found by the ninety-fourth sealed part's first run (false positive): an authenticated
+/// cipher's tag (`"auth_tag": "QYbO…=="` beside `iv` and `encrypted_data`) is part of the
+/// ciphertext, not an authentication's secret. An auth token is still one.
+#[test]
+fn an_authenticated_ciphers_tag_is_no_secret() {
+    let text = "{\n  \"access_token\": {\n    \"encrypted_data\": \"CpmFWydiN8jE2IqP7g/S5eDhFLOxsXRxV8nVzfgmKHjK\\n\",\n    \"iv\": \"NzpaBTDUHPkb2/Ts\\n\",\n    \"auth_tag\": \"QYbO/JIkw4qc++2Ewmb/Yw==\\n\",\n    \"cipher\": \"aes-256-gcm\"\n  }\n}";
+    assert!(redact(text).0.contains("QYbO/JIkw4qc++2Ewmb/Yw=="));
+    let text = "{\"auth_token\": \"QYbO7JIkw4qc9x2Ewmb3Yw\"}";
+    assert!(!redact(text).0.contains("QYbO7JIkw4qc9x2Ewmb3Yw"));
+}
