@@ -1888,8 +1888,18 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
     // An ssh-style key fingerprint: a digest's name, then its base64 (`SHA256:HnXJ…`, 43
     // characters) or colon-hex (`MD5:aa:bb:…`).
     // A digest or an HMAC in hex after its algorithm's name (Vault's audit log writes every
-    // token it saw as `hmac-sha256:c127…`; an image's digest is `sha256:…`).
+    // token it saw as `hmac-sha256:c127…`; an image's digest is `sha256:…`), or after a name
+    // that ends in it (systemd's `SetCredential=artifact-sha256:7f35…`: the credential's own
+    // name says what it holds).
     let hex_digest = v.split_once(':').is_some_and(|(algo, hex)| {
+        let algo = algo
+            .rsplit_once(['-', '_'])
+            .filter(|(_, last)| {
+                ["sha256", "sha512", "sha384", "sha1", "md5"]
+                    .iter()
+                    .any(|a| last.eq_ignore_ascii_case(a))
+            })
+            .map_or(algo, |(_, last)| last);
         hex.len() >= 32
             && hex.bytes().all(|c| c.is_ascii_hexdigit())
             && [

@@ -5784,3 +5784,14 @@ fn an_authenticated_ciphers_tag_is_no_secret() {
     let text = "{\"auth_token\": \"QYbO7JIkw4qc9x2Ewmb3Yw\"}";
     assert!(!redact(text).0.contains("QYbO7JIkw4qc9x2Ewmb3Yw"));
 }
+
+/// Found by the ninety-fourth sealed part's first run (false positive): a systemd credential
+/// whose own name ends in a digest's algorithm (`SetCredential=artifact-sha256:7f35…`) holds
+/// that digest, as `sha256:…` does. A credential named otherwise is still one.
+#[test]
+fn a_value_named_for_its_digest() {
+    let text = "[Service]\nSetCredential=artifact-sha256:7f35763cd052500b51c8d53cc5b1503e22d4c0bf62f9da9065a38ded0eef5180\n";
+    assert_eq!(redact(text).0, text);
+    let text = "[Service]\nSetCredential=api-token:7f35763cd052500b51c8d53cc5b1503e22d4c0bf62f9da9065a38ded0eef5180\n";
+    assert!(!redact(text).0.contains("7f35763cd052500b"));
+}
