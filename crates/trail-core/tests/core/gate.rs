@@ -1878,6 +1878,17 @@ fn new_families_sealed93_part() {
     assert!(all.rows > 0);
 }
 
+/// A ninety-fourth sealed part (2026-12-06): 252 commands in 21 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at 4656489 (blocked
+/// 0.86, risky stopped 0.76, safe allowed 0.95, 3 of 63 catastrophic allowed outright):
+/// `cargo test -p trail-core --test core gate::new_families_sealed94 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed94_part() {
+    let (_, all) = measure(&["gate-families-sealed94.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
