@@ -9534,3 +9534,17 @@ fn an_option_naming_where_to_post_sends_there() {
     let line = "acme-emu --url_post=http://localhost:8080/upload --lua=scripts/up.lua roms/a.nes";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 94th sealed part's first run (allowed outright): a settings file written on the
+/// line and handed to the program by a variable set for it
+/// (`ACME_PROJECT_FILE="$TMPDIR/x.yml" acme test`) is read as one named by a word is: a
+/// command its tool entries hold runs. A variable naming a file the line did not write is
+/// nothing the gate reads.
+#[test]
+fn a_planted_file_named_by_a_variable_is_handed() {
+    let ctx = ctx();
+    let line = "cat > \"$TMPDIR/wipe.yml\" <<'EOF'\n:tools:\n  :test_compiler:\n    :executable: sh\n    :arguments:\n      - -c\n      - rm -rf /home/dev\nEOF\nACME_PROJECT_FILE=\"$TMPDIR/wipe.yml\" acme test:all";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "cat > \"$TMPDIR/ok.yml\" <<'EOF'\n:project:\n  :build_root: build\nEOF\nACME_PROJECT_FILE=\"$TMPDIR/ok.yml\" acme test:all";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -3378,7 +3378,7 @@ fn what_it_is_handed(
     console_lines(c, cmd, producers, ctx, raw, out);
     out.extend(fed_statements(c, cmd, producers, ctx, raw));
     out.extend(configured_deletion(c, cmd, producers, ctx, raw));
-    planted_text(c, ctx, raw, out);
+    planted_text(c, cmd, ctx, raw, out);
     out.extend(planted_destination(c, ctx, raw));
     out.extend(configured_listener(c, ctx, raw));
     arguments::downloaded_source(c, cmd, ctx, raw, out);
@@ -3715,8 +3715,15 @@ fn fed_statements(
 /// A line whose first word says it runs a command (`/control/shell sudo systemctl restart …`,
 /// `exec …`), and a call the language hands to the shell (`system("…")`), run it whenever the
 /// file is loaded: what they run counts whole, a junction too.
-fn planted_text(c: &Cmd<'_>, ctx: &super::Context, raw: &str, out: &mut Findings) {
-    for text in planted_handed(c, ctx) {
+fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out: &mut Findings) {
+    // Named by a word, or by a variable set for the program (`ACME_PROJECT_FILE=… acme`).
+    let mut texts = planted_handed(c, ctx);
+    for text in planted_assigned(cmd, ctx) {
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
+    }
+    for text in texts {
         if let Some(line) = text.lines().find(|l| runs_remote_script(l)) {
             out.push(decide(
                 Verdict::Block,
@@ -3951,6 +3958,12 @@ fn handed_texts(
         .collect();
     texts.extend(cmd.heredoc.clone());
     texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
+    // Or named by a variable set for it (`ACME_PROJECT_FILE="$TMPDIR/x.yml" acme test`).
+    for text in planted_assigned(cmd, ctx) {
+        if !texts.iter().any(|t| t == text) {
+            texts.push(text.to_string());
+        }
+    }
     texts
 }
 
@@ -4235,7 +4248,8 @@ fn settings_named(name: &str) -> bool {
 pub(super) fn planted_assigned<'a>(cmd: &Simple, ctx: &'a super::Context) -> Vec<&'a str> {
     let mut texts = Vec::new();
     for (_, value) in &cmd.assigns {
-        let Some(p) = value.text.as_deref().and_then(|v| ctx.resolve(v)) else {
+        // A value with a variable the gate knows (`"$TMPDIR/x.yml"`) names a place as well.
+        let Some(p) = ctx.resolve(value.text.as_deref().unwrap_or(&value.raw)) else {
             continue;
         };
         for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
