@@ -9548,3 +9548,16 @@ fn a_planted_file_named_by_a_variable_is_handed() {
     let line = "cat > \"$TMPDIR/ok.yml\" <<'EOF'\n:project:\n  :build_root: build\nEOF\nACME_PROJECT_FILE=\"$TMPDIR/ok.yml\" acme test:all";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 94th sealed part's first run (a block only asked): a program told to clear
+/// after a variable set for it points where it keeps its files at the project root
+/// (`JUPYTERCACHE=/work/proj jcache project clear --force`) empties it. Pointed at a directory
+/// in the project, the clear asks as any clear of a program trail does not model does.
+#[test]
+fn a_clear_after_a_variable_points_its_store_somewhere() {
+    let ctx = ctx();
+    let line = "ACMECACHE=/work/proj acme-cache project clear --force";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "ACMECACHE=build/acache acme-cache project clear --force";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+}

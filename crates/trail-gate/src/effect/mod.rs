@@ -96,6 +96,7 @@ pub(super) fn judge(
     made_on_this_line(c, cmd, ctx, raw, out);
     out.extend(runs_brought_code(c, ctx, raw));
     out.extend(cleans_configured(c, ctx, raw));
+    out.extend(cleans_assigned(c, cmd, ctx, raw));
     if tier == Tier::Data {
         script_console(c, cmd, producers, ctx, raw, out);
     }
@@ -4154,6 +4155,35 @@ fn cleans_configured(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         return None;
     }
     let (_, dir) = ctx.line.configured.iter().find(|(p, _)| p == c.name)?;
+    emptied(c, dir, ctx, raw)
+}
+
+/// A program told to clean or clear after a variable set for it points where it keeps its
+/// files somewhere (`JUPYTERCACHE=/ jcache project clear --force`, `ACME_DATA_DIR=~ acme
+/// purge`): the clear empties that place, as [`cleans_configured`] does for a setting.
+fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Option<Decision> {
+    const PLACES: &[&str] = &[
+        "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
+    ];
+    if cmd.assigns.is_empty()
+        || !(words::cleans(c) || c.words().any(|w| matches!(w, "clear" | "clobber")))
+        || words::shows_only(c)
+    {
+        return None;
+    }
+    cmd.assigns.iter().find_map(|(name, value)| {
+        let lower = name.to_ascii_lowercase();
+        if !PLACES.iter().any(|p| lower.ends_with(p)) {
+            return None;
+        }
+        let dir = ctx.resolve(value.text.as_deref().unwrap_or(&value.raw))?;
+        emptied(c, &dir, ctx, raw)
+    })
+}
+
+/// The finding for a clean of `dir`: never of the project root, the home, the root, a system
+/// directory or what holds the project; asked elsewhere outside it.
+fn emptied(c: &Cmd<'_>, dir: &std::path::Path, ctx: &Context, raw: &str) -> Option<Decision> {
     let place = ctx.places.classify(&dir.to_string_lossy());
     let (verdict, rule) = match place {
         super::Place::Root
@@ -4168,7 +4198,7 @@ fn cleans_configured(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
         verdict,
         rule,
         format!(
-            "`{}` is told to clean after this line set its working directory to `{}`: the clean empties it",
+            "`{}` is told to clean after its working directory was set to `{}` (on this line or by a variable set for it): the clean empties it",
             c.name,
             dir.display()
         ),
