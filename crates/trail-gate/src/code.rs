@@ -1104,7 +1104,7 @@ fn writes_literal_in(code: &str, ctx: &Context, place: impl Fn(&str, Place) -> b
     // A path handed to a keyword argument named for output (`f_out='/etc/sudoers'`,
     // `output_path="/srv/…"`): written, whatever the call is named.
     if output_arguments(code)
-        .into_iter()
+        .iter()
         .any(|path| path.starts_with('/') && place(path, ctx.classify(path)))
     {
         return true;
@@ -1200,22 +1200,59 @@ fn assignments(code: &str, dotted: bool) -> impl Iterator<Item = (usize, &str, O
 }
 
 /// The string values of keyword arguments (or settings) named for where output goes, in
-/// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`.
-fn output_arguments(code: &str) -> Vec<&str> {
-    assignments(code, false)
-        .filter(|(_, name, _)| {
-            let words = crate::text::words(name);
-            words.iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "out" | "output" | "outfile" | "outpath" | "dest" | "destination"
-                )
-            }) || words
-                .windows(2)
-                .any(|w| w[0] == "save" && matches!(w[1].as_str(), "to" | "path"))
-        })
-        .filter_map(|(_, _, value)| value)
-        .collect()
+/// code: `f_out='…'`, `output_path="…"`, `dest = '…'`, `save_to='…'`; or the strings of a
+/// list or a call given there (`results=[mg.pcm16('/etc/shadow')]`: where the results go).
+fn output_arguments(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name_start, name, value) in assignments(code, false) {
+        let words = crate::text::words(name);
+        let output = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "out" | "output" | "outfile" | "outpath" | "dest" | "destination" | "results"
+            )
+        }) || words
+            .windows(2)
+            .any(|w| w[0] == "save" && matches!(w[1].as_str(), "to" | "path"));
+        if !output {
+            continue;
+        }
+        if let Some(v) = value {
+            out.push(v.to_string());
+            continue;
+        }
+        // A list or a call: its strings, to the bracket that closes it.
+        let after = &code[name_start + name.len()..];
+        let rest = after.trim_start().trim_start_matches('=').trim_start();
+        let opens = rest.starts_with(['[', '('])
+            || rest.find('(').is_some_and(|p| {
+                rest[..p]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.".contains(&b))
+            });
+        if opens && let Some(end) = closing(rest) {
+            out.extend(literals(&rest[..end]));
+        }
+    }
+    out
+}
+
+/// The end of the first bracketed group of `s` (`[`, `(` or `{`, nested), past its closing one.
+fn closing(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' | b')' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A call whose own words publish or deploy (`bookdown::publish_book(…)`,

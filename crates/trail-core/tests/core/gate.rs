@@ -9561,3 +9561,17 @@ fn a_clear_after_a_variable_points_its_store_somewhere() {
     let line = "ACMECACHE=build/acache acme-cache project clear --force";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
+
+/// Found by the 94th sealed part's first run (six rows): a keyword argument naming where the
+/// results go may hold a list or a call rather than a string (`results=[mg.pcm16('/etc/shadow')]`):
+/// the paths inside are written. A target read from outside the project is not.
+#[test]
+fn results_given_as_a_list_of_writers_are_written() {
+    let ctx = ctx();
+    let line = "sudo python3 -c \"import acme as mg; mg.process(target='mixes/a.wav', results=[mg.pcm16('/etc/shadow')])\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    let line = "python3 -c \"import acme as mg; mg.process(target='mixes/a.wav', results=[mg.pcm24('/srv/www/html/a.wav')])\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "python3 -c \"import acme as mg; mg.process(target='/srv/media/a.wav', results=[mg.pcm16('build/a.wav')])\"";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
