@@ -9575,3 +9575,24 @@ fn results_given_as_a_list_of_writers_are_written() {
     let line = "python3 -c \"import acme as mg; mg.process(target='/srv/media/a.wav', results=[mg.pcm16('build/a.wav')])\"";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 94th sealed part's first run (two risky commands allowed): a notebook written
+/// on the line and handed to what runs it (`pytest --nbmake build/nb/x.ipynb`) runs its code
+/// cells, judged as code: `subprocess.run(['ssh', …, 'sudo', 'reboot'])`, an `rmtree` outside
+/// the project. A harmless cell asks nothing. (A program trail does not model may run it as
+/// well: its code is judged for any such program, `jupyter nbconvert` included.)
+#[test]
+fn a_notebook_written_and_run_is_judged_as_code() {
+    let ctx = ctx();
+    let nb = |src: &str| {
+        format!(
+            "mkdir -p build/nb && cat > build/nb/x.ipynb <<'EOF'\n{{\"cells\": [{{\"cell_type\": \"code\", \"metadata\": {{}}, \"outputs\": [], \"source\": [{src}]}}], \"nbformat\": 4}}\nEOF\n"
+        )
+    };
+    let bad = nb("\"import shutil\\n\", \"shutil.rmtree('/srv/shared/cache')\"");
+    let line = format!("{bad}pytest --nbmake build/nb/x.ipynb");
+    assert_eq!(evaluate(&line, &ctx).verdict, Verdict::Junction, "{line}");
+    let ok = nb("\"print(1 + 1)\"");
+    let line = format!("{ok}pytest --nbmake build/nb/x.ipynb");
+    assert_eq!(evaluate(&line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -1468,6 +1468,16 @@ fn handed(
             deletes_critical(text, ctx, raw, out);
             argv_list(text, Keep::CommandBlocks, out);
         }
+        // A notebook written on the line and handed to what runs it (`pytest --nbmake`,
+        // `papermill`, `… --execute`, or a program nobody models): its code cells are code,
+        // judged as a one-liner's. Converted or shown (`nbconvert --to html`), it runs nothing.
+        let runs = known::tier(c.name) == Tier::Unknown
+            || c.name.contains("test")
+            || c.words()
+                .any(|w| w.contains("exec") || w.contains("nbmake") || w == "run");
+        if runs && let Some(code) = super::notebook_code(text) {
+            crate::code::judge_code("python3", &code, ctx, raw, out);
+        }
         // Only a program nobody models may run its file's lines: `cat build/notes.txt` shows
         // a `rm -rf ~` written there.
         if known::tier(c.name) != Tier::Unknown {

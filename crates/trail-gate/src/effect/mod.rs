@@ -3713,6 +3713,43 @@ fn fed_statements(
 /// command it would be, after the key that holds it. Only blocks count: a line may as well be
 /// data.
 ///
+/// The code of a Jupyter notebook's code cells, its `"source"` strings unescaped and joined;
+/// `None` when the text is no notebook.
+fn notebook_code(text: &str) -> Option<String> {
+    if !text.contains("\"cell_type\"") || !text.contains("\"source\"") {
+        return None;
+    }
+    let mut code = String::new();
+    for (at, _) in text.match_indices("\"source\"") {
+        let rest = text[at + 8..].trim_start().strip_prefix(':')?.trim_start();
+        let body = match rest.strip_prefix('[') {
+            Some(list) => &list[..list.find(']').unwrap_or(list.len())],
+            None => rest.split('\n').next().unwrap_or(rest),
+        };
+        // Each JSON string of the cell, its escapes undone.
+        let mut chars = body.chars();
+        while let Some(ch) = chars.next() {
+            if ch != '"' {
+                continue;
+            }
+            while let Some(ch) = chars.next() {
+                match ch {
+                    '"' => break,
+                    '\\' => match chars.next() {
+                        Some('n') => code.push('\n'),
+                        Some('t') => code.push('\t'),
+                        Some(other) => code.push(other),
+                        None => break,
+                    },
+                    _ => code.push(ch),
+                }
+            }
+        }
+        code.push('\n');
+    }
+    (!code.trim().is_empty()).then_some(code)
+}
+
 /// A line whose first word says it runs a command (`/control/shell sudo systemctl restart …`,
 /// `exec …`), and a call the language hands to the shell (`system("…")`), run it whenever the
 /// file is loaded: what they run counts whole, a junction too.
