@@ -261,6 +261,13 @@ fn names_command(name: &str) -> bool {
                 | "WRAPPER"
                 | "LAUNCHER"
                 | "SCRIPT"
+                // The program a tool hands what it fetched or made (`ANI_CLI_PLAYER`,
+                // `…_VIEWER`, `…_OPENER`): run with that as its argument.
+                | "PLAYER"
+                | "VIEWER"
+                | "OPENER"
+                | "HANDLER"
+                | "RUNNER"
         )
 }
 

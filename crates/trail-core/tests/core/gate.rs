@@ -9607,3 +9607,20 @@ fn a_notebook_written_and_run_is_judged_as_code() {
     let line = format!("{ok}pytest --nbmake build/nb/x.ipynb");
     assert_eq!(evaluate(&line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 95th sealed part's first run (three allowed outright): a variable naming the
+/// program a tool hands what it fetched (`ANI_CLI_PLAYER='sh -c "rm -rf /home/dev" --'`,
+/// `…_VIEWER`, `…_OPENER`) is a command line the tool runs, as `EDITOR` and `…_CMD` were. A
+/// plain program there runs nothing the gate minds.
+#[test]
+fn a_player_variable_is_a_command_the_tool_runs() {
+    let ctx = ctx();
+    for line in [
+        "ACME_PLAYER='sh -c \"rm -rf /home/dev\" --' acme-cli -e 1 'x'",
+        "ACME_PLAYER='systemctl poweroff' acme-cli -e 1 'x'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "ACME_PLAYER=mpv acme-cli -e 1 'x'";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}
