@@ -93,20 +93,7 @@ pub(crate) fn numbered_values(text: &str) -> Vec<(usize, usize)> {
 /// a quoted string's content, or the rest of the line.
 fn field_value(text: &str, at: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
-    let mut i = at;
-    if matches!(b.get(i), Some(b'"' | b'\'')) {
-        i += 1;
-    }
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    if !matches!(b.get(i), Some(b'=' | b':')) {
-        return None;
-    }
-    i += 1;
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
+    let i = past_separator(b, at, b"=:")?;
     match b.get(i) {
         Some(&q @ (b'"' | b'\'')) => {
             let s = i + 1;
@@ -291,20 +278,7 @@ pub(crate) fn keys_as_users(text: &str) -> Vec<(usize, usize)> {
 /// and an opening quote may stand between; then a word of letters, digits, `_` and `-`.
 fn value_after(text: &str, at: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
-    let mut i = at;
-    if matches!(b.get(i), Some(b'"' | b'\'')) {
-        i += 1;
-    }
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    if !matches!(b.get(i), Some(b'=' | b':' | b',')) {
-        return None;
-    }
-    i += 1;
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
+    let mut i = past_separator(b, at, b"=:,")?;
     if matches!(b.get(i), Some(b'"' | b'\'')) {
         i += 1;
     }
@@ -313,6 +287,26 @@ fn value_after(text: &str, at: usize) -> Option<(usize, usize)> {
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
         .count();
     (len > 0).then_some((i, i + len))
+}
+
+/// Where a value starts after a name that ends at `at`: past the name's closing quote, blanks,
+/// one of `separators` and blanks; `None` when no separator stands there.
+fn past_separator(b: &[u8], at: usize, separators: &[u8]) -> Option<usize> {
+    let mut i = at;
+    if matches!(b.get(i), Some(b'"' | b'\'')) {
+        i += 1;
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if !b.get(i).is_some_and(|c| separators.contains(c)) {
+        return None;
+    }
+    i += 1;
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    Some(i)
 }
 
 /// Whether a password named in `reach` is a dummy: empty or one character (`pass = "X"`).
