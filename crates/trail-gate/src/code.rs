@@ -38,11 +38,17 @@ pub(super) fn one_liner(name: &str, args: &[Arg]) -> Option<Option<String>> {
         }
         return None;
     }
+    Some(code_argument(name, args)?.and_then(|a| a.text.clone()))
+}
+
+/// The word after an interpreter's one-liner flag (`-c`, `-e`…): `None` when the interpreter
+/// is told no one-liner, `Some(None)` when the flag ends the line.
+fn code_argument<'a>(name: &str, args: &'a [Arg]) -> Option<Option<&'a Arg>> {
     let flags = code_flags(name)?;
     let i = args
         .iter()
         .position(|a| a.text.as_deref().is_some_and(|t| flags.contains(&t)))?;
-    Some(args.get(i + 1).and_then(|a| a.text.clone()))
+    Some(args.get(i + 1))
 }
 
 /// The code of a one-liner the shell completes before the interpreter reads it, when the gate
@@ -50,11 +56,7 @@ pub(super) fn one_liner(name: &str, args: &[Arg]) -> Option<Option<String>> {
 /// set earlier on the line or that the gate knows (`"…to_file('$TMPDIR/feed.xml')"`). A
 /// command's output (`$(…)`, a backquote) or any other variable keeps it unknown.
 pub(super) fn expanded_one_liner(name: &str, args: &[Arg], ctx: &Context) -> Option<String> {
-    let flags = code_flags(name)?;
-    let i = args
-        .iter()
-        .position(|a| a.text.as_deref().is_some_and(|t| flags.contains(&t)))?;
-    let raw = args.get(i + 1)?.raw.as_str();
+    let raw = code_argument(name, args)??.raw.as_str();
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     if inner.contains("$(") || inner.contains('`') || inner.contains("\\$") {
         return None;

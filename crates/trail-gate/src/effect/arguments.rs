@@ -1460,9 +1460,7 @@ fn handed(
     if ctx.line.planted.is_empty() {
         return;
     }
-    let mut texts = super::planted_handed(c, ctx);
-    texts.extend(super::planted_assigned(cmd, ctx));
-    for text in texts {
+    for text in super::planted_named(c, cmd, ctx) {
         scan(text, out);
         if text.contains('(') {
             deletes_critical(text, ctx, raw, out);

@@ -3754,14 +3754,7 @@ fn notebook_code(text: &str) -> Option<String> {
 /// `exec …`), and a call the language hands to the shell (`system("…")`), run it whenever the
 /// file is loaded: what they run counts whole, a junction too.
 fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out: &mut Findings) {
-    // Named by a word, or by a variable set for the program (`ACME_PROJECT_FILE=… acme`).
-    let mut texts = planted_handed(c, ctx);
-    for text in planted_assigned(cmd, ctx) {
-        if !texts.contains(&text) {
-            texts.push(text);
-        }
-    }
-    for text in texts {
+    for text in planted_named(c, cmd, ctx) {
         if let Some(line) = text.lines().find(|l| runs_remote_script(l)) {
             out.push(decide(
                 Verdict::Block,
@@ -3995,11 +3988,22 @@ fn handed_texts(
         .filter_map(|p| super::feed::printed(p).map(|l| l.join("\n").replace("\\n", "\n")))
         .collect();
     texts.extend(cmd.heredoc.clone());
-    texts.extend(planted_handed(c, ctx).into_iter().map(str::to_string));
-    // Or named by a variable set for it (`ACME_PROJECT_FILE="$TMPDIR/x.yml" acme test`).
+    texts.extend(planted_named(c, cmd, ctx).into_iter().map(str::to_string));
+    texts
+}
+
+/// The files this line wrote that `c` is handed: named by a word ([`planted_handed`]) or by a
+/// variable set for it (`ACME_PROJECT_FILE="$TMPDIR/x.yml" acme test`, [`planted_assigned`]),
+/// each once.
+pub(super) fn planted_named<'a>(
+    c: &Cmd<'_>,
+    cmd: &Simple,
+    ctx: &'a super::Context,
+) -> Vec<&'a str> {
+    let mut texts = planted_handed(c, ctx);
     for text in planted_assigned(cmd, ctx) {
-        if !texts.iter().any(|t| t == text) {
-            texts.push(text.to_string());
+        if !texts.contains(&text) {
+            texts.push(text);
         }
     }
     texts

@@ -1943,14 +1943,20 @@ fn switch(flag: &str) -> bool {
 /// Extensions of files: a dotted word ending in one is a file (`deploy.yml`), not a dotted
 /// subcommand (`hex.publish`, `service.stop`).
 fn file_like(word: &str) -> bool {
-    const EXTENSIONS: &[&str] = &[
-        "c", "cfg", "conf", "cpp", "css", "csv", "db", "env", "go", "gz", "h", "html", "ini",
-        "java", "js", "json", "jsx", "kt", "lock", "log", "md", "mjs", "pdf", "png", "pub", "py",
-        "rb", "rs", "sh", "sql", "svg", "tar", "tgz", "toml", "ts", "tsx", "txt", "xml", "yaml",
-        "yml", "zip",
-    ];
     word.rsplit_once('.')
-        .is_some_and(|(_, ext)| EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+        .is_some_and(|(_, ext)| known_extension(ext))
+}
+
+/// The extensions of common file kinds ([`file_like`]).
+const EXTENSIONS: &[&str] = &[
+    "c", "cfg", "conf", "cpp", "css", "csv", "db", "env", "go", "gz", "h", "html", "ini", "java",
+    "js", "json", "jsx", "kt", "lock", "log", "md", "mjs", "pdf", "png", "pub", "py", "rb", "rs",
+    "sh", "sql", "svg", "tar", "tgz", "toml", "ts", "tsx", "txt", "xml", "yaml", "yml", "zip",
+];
+
+/// Whether `ext` is the extension of a common file kind, in any case.
+fn known_extension(ext: &str) -> bool {
+    EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext))
 }
 
 /// Verbs that change what they name (`create`, `update`, `copy`, `tag`): said to a
@@ -2144,7 +2150,8 @@ fn handed_system_path(c: &Cmd<'_>) -> bool {
             Some((n, v)) => (n, Some(v)),
             None => (flag, words.get(i + 1).copied()),
         };
-        let format = FORMATS.contains(&name) || file_like(&format!("x.{name}"));
+        let format =
+            FORMATS.contains(&name) || known_extension(name.rsplit('.').next().unwrap_or(name));
         format
             && value.is_some_and(|v| {
                 SYSTEM.iter().any(|p| v.starts_with(p))
