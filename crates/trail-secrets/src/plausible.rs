@@ -315,31 +315,24 @@ fn symbol_kinds(v: &str) -> usize {
 /// (`1-23-ABC`, `abc123`, `123-abc-1234`): what someone types to show a value's form, not what
 /// anything generates.
 fn counted_out(v: &str) -> bool {
-    let alnum: Vec<u8> = v
-        .bytes()
-        .filter(u8::is_ascii_alphanumeric)
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
-    if alnum.len() < 4 || alnum.len() * 2 < v.len() {
-        return false;
+    // Read as it goes (every placeholder test comes here): each letter or digit either goes on
+    // the run before it by one or starts a new run at `0`, `1` or `a`; a run is two or more.
+    let (mut alnum, mut runs, mut run_len, mut prev) = (0usize, 0usize, 0usize, 0u8);
+    for b in v.bytes().filter(u8::is_ascii_alphanumeric) {
+        let b = b.to_ascii_lowercase();
+        alnum += 1;
+        if run_len > 0 && b == prev.wrapping_add(1) {
+            run_len += 1;
+        } else {
+            if run_len == 1 || !matches!(b, b'0' | b'1' | b'a') {
+                return false;
+            }
+            runs += 1;
+            run_len = 1;
+        }
+        prev = b;
     }
-    let mut runs = 0;
-    let mut i = 0;
-    while i < alnum.len() {
-        if !matches!(alnum[i], b'0' | b'1' | b'a') {
-            return false;
-        }
-        let mut j = i + 1;
-        while j < alnum.len() && alnum[j] == alnum[j - 1] + 1 {
-            j += 1;
-        }
-        if j - i < 2 {
-            return false;
-        }
-        runs += 1;
-        i = j;
-    }
-    runs >= 2
+    alnum >= 4 && alnum * 2 >= v.len() && run_len >= 2 && runs >= 2
 }
 
 /// Filler that stands in for a token: a run of seven characters in
@@ -1892,27 +1885,13 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
     // that ends in it (systemd's `SetCredential=artifact-sha256:7f35…`: the credential's own
     // name says what it holds).
     let hex_digest = v.split_once(':').is_some_and(|(algo, hex)| {
-        let algo = algo
-            .rsplit_once(['-', '_'])
-            .filter(|(_, last)| {
-                ["sha256", "sha512", "sha384", "sha1", "md5"]
-                    .iter()
-                    .any(|a| last.eq_ignore_ascii_case(a))
-            })
-            .map_or(algo, |(_, last)| last);
+        // The algorithm is the name's last word (`hmac-sha256`, `artifact-sha256`, `sha256`).
+        let algo = algo.rsplit(['-', '_']).next().unwrap_or(algo);
         hex.len() >= 32
             && hex.bytes().all(|c| c.is_ascii_hexdigit())
-            && [
-                "hmac-sha256",
-                "hmac-sha512",
-                "hmac-sha1",
-                "sha256",
-                "sha512",
-                "sha1",
-                "md5",
-            ]
-            .iter()
-            .any(|a| algo.eq_ignore_ascii_case(a))
+            && ["sha256", "sha512", "sha1", "md5"]
+                .iter()
+                .any(|a| algo.eq_ignore_ascii_case(a))
     });
     let named_digest = hex_digest
         || ["SHA256:", "SHA384:", "SHA512:", "SHA1:", "MD5:"]
