@@ -2502,9 +2502,15 @@ pub(crate) fn public_context(before: &str) -> bool {
             .iter()
             .any(|f| t.ends_with(f))
     };
-    // A page writes the query's `&` as `&amp;`.
+    // A page writes the query's `&` as `&amp;`; a JSON string as `\u0026`, and a URL inside
+    // another's query as `%26`, where the name read back starts inside the escape.
+    let escaped = ["%26", "%3f", "\\u0026", "\\u003f"].iter().any(|e| {
+        let (head, rest) = e.split_at(1);
+        before[..start].ends_with(head) && lower.starts_with(rest)
+    });
     let in_query = start > 0 && matches!(b[start - 1], b'?' | b'&')
         || before[..start].ends_with("&amp;")
+        || escaped
         || field;
     words
         .iter()

@@ -1220,8 +1220,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `ci_sign=`), whatever prefix
         // it has; and the same field of a form a request sends (curl's `-F 'signature=…'`).
         // A page writes the query's `&` as `&amp;` (`<source src="…&amp;Signature=…">`), a URL
-        // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`).
-        regex: r#"(?:[?&~]|&amp;|%26|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`), a JSON
+        // string as `\u0026` (Go's encoder escapes every `&`).
+        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
         keywords: &["signature=", "sig=", "sign=", "security-token=", "hmac="],
         check: Check::Signature,

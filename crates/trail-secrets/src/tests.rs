@@ -5288,6 +5288,30 @@ fn a_signing_query_named_sign() {
     assert_eq!(redact(clean).0, clean);
 }
 
+/// Found reading the 95th sealed part's misses: a signed URL's separator escaped before a
+/// prefixed name (`%26x-amz-signature=` in a URL inside another's query, `\u0026X-Amz-Signature=`
+/// in JSON Go's encoder wrote) still opens the signing query; before, the name was read back
+/// from inside the escape (`26x-amz-signature`) as a published signature's, and `\u0026` was
+/// no separator at all.
+#[test]
+fn a_signing_query_after_an_escaped_separator() {
+    let sig = "3f2a9c8e7d6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a09";
+    for text in [
+        format!(
+            "GET /go?to=https://b.s3.amazonaws.com/o?X-Amz-Date=20261206T000000Z%26x-amz-signature={sig} HTTP/1.1"
+        ),
+        format!(
+            "{{\"url\":\"https://b.s3.amazonaws.com/o?X-Amz-Expires=3600\\u0026X-Amz-Signature={sig}\"}}"
+        ),
+        format!("https://b.s3.amazonaws.com/o%3FX-Amz-Signature={sig}"),
+    ] {
+        assert!(!redact(&text).0.contains(&sig[..12]), "{}", redact(&text).0);
+    }
+    // A signature published beside what it signs stays, escaped or not.
+    let clean = format!("{{\"file\":\"a.tar.gz\",\"signature\":\"{sig}\"}}");
+    assert_eq!(redact(&clean).0, clean);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
