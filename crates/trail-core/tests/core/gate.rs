@@ -9624,3 +9624,24 @@ fn a_player_variable_is_a_command_the_tool_runs() {
     let line = "ACME_PLAYER=mpv acme-cli -e 1 'x'";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 95th sealed part (labelled risky, blocked): a command line a tool runs on an
+/// event that logs in elsewhere first (`-D 'ssh nas.lan sudo poweroff'`) powers that machine
+/// off, not this one, as `ssh nas.lan sudo poweroff` typed alone does. At `localhost`, or
+/// without the login, it is this machine's.
+#[test]
+fn a_power_word_after_a_login_elsewhere_is_that_machines() {
+    let ctx = ctx();
+    for line in [
+        "acme-notify -D 'ssh nas.lan sudo poweroff'",
+        "acme-notify -D 'ssh -p 2222 -i ~/.ssh/id pi@kiosk.lan reboot'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    }
+    for line in [
+        "acme-notify -D 'ssh localhost sudo poweroff'",
+        "acme-notify -D 'systemctl poweroff'",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+}

@@ -3555,6 +3555,11 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         if w.contains(char::is_whitespace) && w.contains(['(', ',', ';']) {
             return false;
         }
+        // A command line the program is given that logs in elsewhere first (`-D 'ssh nas.lan
+        // sudo poweroff'`): the power word is that machine's.
+        if runs_elsewhere(w) {
+            return false;
+        }
         // A flag that declines the act (`--no-reboot`, `--skip-shutdown`).
         if ["--no-", "--skip-", "--without-", "--never-"]
             .iter()
@@ -3631,6 +3636,31 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         this_machine,
         named_here: here && !of_another && !service_admin,
     })
+}
+
+/// A command line (one word with blanks) whose program logs in to another host and runs the
+/// rest there (`ssh nas.lan sudo poweroff`, `mosh pi@kiosk -- reboot`).
+fn runs_elsewhere(w: &str) -> bool {
+    let mut words = w.split_whitespace();
+    let Some(program) = words.next() else {
+        return false;
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if !matches!(
+        program,
+        "ssh" | "mosh" | "rsh" | "autossh" | "slogin" | "dbclient"
+    ) {
+        return false;
+    }
+    // The host is the first word that is neither an option nor an option's value.
+    while let Some(a) = words.next() {
+        if matches!(a, "-p" | "-i" | "-l" | "-o" | "-F" | "-J" | "-M") {
+            words.next();
+        } else if !a.starts_with('-') {
+            return !super::super::shells::loopback(a.rsplit('@').next().unwrap_or(a));
+        }
+    }
+    false
 }
 
 /// Whether the words name another machine: a user at a host, an address, a host option
