@@ -483,6 +483,7 @@ const PROGRAMS: &[&str] = &[
     "dropdb",
     "efibootmgr",
     "flashrom",
+    "gio",
     "killall5",
     "mkfs",
     "mkswap",

@@ -9645,3 +9645,32 @@ fn a_power_word_after_a_login_elsewhere_is_that_machines() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     }
 }
+
+/// Found by the 95th sealed part (two risky rows allowed outright): a command line that
+/// deletes, handed to a program to run on what it finds (`findimagedupes -R -p 'rm -f'
+/// ~/Pictures`), runs on the files under each place the program is given, as `find PLACE
+/// -exec rm -f {} +` does; a name that starts with a reading word (`find…`) no longer makes it
+/// a reader. A viewer handed the same way, or the project's own files, stay allowed.
+#[test]
+fn a_deleter_handed_to_run_on_what_is_found() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "findimagedupes -R -p 'rm -f' /home/dev/Pictures/2024",
+            Verdict::Junction,
+        ),
+        (
+            "findacme -R --program='gio trash' /mnt/nas/photos",
+            Verdict::Junction,
+        ),
+        ("findacme -R --program='rm -f' /usr", Verdict::Block),
+        (
+            "findimagedupes -R -p 'feh -f' /home/dev/Pictures/2024",
+            Verdict::Allow,
+        ),
+        ("findimagedupes -R -p 'rm -f' build/pics", Verdict::Allow),
+        ("s5cmd-like --dry-run rm build/x", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

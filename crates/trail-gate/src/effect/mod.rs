@@ -343,6 +343,29 @@ fn unmodelled_acts(
     out.extend(unpacks::into_working_directory(c, ctx, raw));
     out.extend(flashes_a_board(c, raw).or_else(|| output_to_a_port(c, raw)));
     out.extend(handed_a_running_process(c, ctx, raw));
+    runs_a_deleter_on_its_finds(c, out);
+}
+
+/// A command line that deletes, handed to a program to run on what it finds (`findimagedupes
+/// -R -p 'rm -f' ~/Pictures`, `-p 'gio trash' /mnt/nas`): it runs on the files under each place
+/// the program is given, as `find PLACE -type f -exec CMD {} +` does, and is judged so.
+fn runs_a_deleter_on_its_finds(c: &Cmd<'_>, out: &mut Findings) {
+    let Some(deleter) = words::handed_deleter(c) else {
+        return;
+    };
+    for place in c.operands().filter_map(|a| a.text.as_deref()) {
+        if place == deleter
+            || !(place.contains('/') || place.starts_with('~'))
+            || place.contains("://")
+            || place.contains(char::is_whitespace)
+        {
+            continue;
+        }
+        out.runs(
+            &format!("find {place} -type f -exec {deleter} {{}} +"),
+            super::Keep::Risky,
+        );
+    }
 }
 
 /// A running process found by its name (`-p "$(pgrep -o sshd)"`, `$(pidof -s postgres)`)

@@ -552,6 +552,7 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             .iter()
             .any(|v| name.len() >= v.len() + 2 && name.starts_with(v)))
         && !told_where_to_write(c)
+        && handed_deleter(c).is_none()
     {
         return true;
     }
@@ -2106,22 +2107,25 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
     };
     let subs = subcommands(c);
     // A name says what the program does only where no subcommand does (`apt-get install`).
-    let reads =
-        subs.is_empty() && joined_reading(&name, 3) && !name_acts(&name) && !handed_system_path(c)
-            || subs
-                .iter()
-                .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
-                && !exports_to_a_file(c)
-            || list_flag
-                && !login
-                && matches!(first_flag, Some("-l" | "-ll" | "-L"))
-                && c.words().filter(|w| !w.starts_with('-')).count() <= 1
-                && !c.words().any(|w| !w.starts_with('-') && w.contains('@'))
-            || first_flag
-                .and_then(|w| w.strip_prefix("--"))
-                .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
-            || operation_looks(c)
-            || !login && line_looks(c);
+    let reads = subs.is_empty()
+        && joined_reading(&name, 3)
+        && !name_acts(&name)
+        && !handed_system_path(c)
+        && handed_deleter(c).is_none()
+        || subs
+            .iter()
+            .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
+            && !exports_to_a_file(c)
+        || list_flag
+            && !login
+            && matches!(first_flag, Some("-l" | "-ll" | "-L"))
+            && c.words().filter(|w| !w.starts_with('-')).count() <= 1
+            && !c.words().any(|w| !w.starts_with('-') && w.contains('@'))
+        || first_flag
+            .and_then(|w| w.strip_prefix("--"))
+            .is_some_and(|f| asks_by_name(f.split('=').next().unwrap_or(f)))
+        || operation_looks(c)
+        || !login && line_looks(c);
     // Asked last: it splits every word, and most commands read by no form at all.
     reads
         && !c.words().any(|w| {
@@ -2157,6 +2161,38 @@ fn handed_system_path(c: &Cmd<'_>) -> bool {
                 SYSTEM.iter().any(|p| v.starts_with(p))
                     && !matches!(v, "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty")
             })
+    })
+}
+
+/// The command line that deletes an option is given (`findimagedupes -p 'rm -f'`, `-p 'gio
+/// trash'`): the program runs it on what it finds, so its name's reading word (`find`) says
+/// what it looks for, not all it does.
+pub(super) fn handed_deleter<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
+    let mut after_flag = false;
+    c.args.iter().find_map(|a| {
+        let Some(t) = a.text.as_deref() else {
+            after_flag = false;
+            return None;
+        };
+        // After a flag, only a quoted line of words is its value (`--dry-run rm …` is a
+        // subcommand after a switch).
+        let value = if t.starts_with('-') {
+            t.split_once('=').map(|(_, v)| v)
+        } else {
+            (after_flag && a.quoted && t.contains(' ')).then_some(t)
+        };
+        after_flag = t.starts_with('-') && !t.contains('=');
+        value.filter(|v| {
+            let mut words = v.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let first = first.rsplit('/').next().unwrap_or(first);
+            let deletes = |w: &str| {
+                parts(w)
+                    .iter()
+                    .any(|p| DELETES.contains(&p.as_str()) || p == "trash")
+            };
+            known::is_program(first) && (deletes(first) || words.next().is_some_and(deletes))
+        })
     })
 }
 
