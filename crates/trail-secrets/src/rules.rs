@@ -314,7 +314,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "jwt",
-        regex: r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}",
+        // After a word's edge, or a percent-escape (`client_assertion%3DeyJ…` in a URL-encoded
+        // query a log line kept).
+        regex: r"(?:(?-u:\b)|%[0-9A-Fa-f]{2})(?P<secret>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})",
         example: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRyYWlsIFRlc3QiLCJpYXQiOjE3MTYyMzkwMjJ9.PWvHogU5nGYVHWVsUQk4DwgLGNOaeCtL31Ugq_Dfcga",
         keywords: &["eyj"],
         check: Check::Exact,
@@ -1221,10 +1223,20 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // it has; and the same field of a form a request sends (curl's `-F 'signature=…'`).
         // A page writes the query's `&` as `&amp;` (`<source src="…&amp;Signature=…">`), a URL
         // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`), a JSON
-        // string as `\u0026` (Go's encoder escapes every `&`).
-        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)=(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
+        // string as `\u0026` (Go's encoder escapes every `&`); a URL encoded whole into another's
+        // query writes `=` as `%3D` too (`…%26sig%3D7JSJ…%253D`).
+        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)(?:=|%3d)(?P<secret>(?-u:[^&\s"'#<>\\])+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
-        keywords: &["signature=", "sig=", "sign=", "security-token=", "hmac="],
+        keywords: &[
+            "signature=",
+            "sig=",
+            "sign=",
+            "security-token=",
+            "hmac=",
+            "signature%3d",
+            "sig%3d",
+            "sign%3d",
+        ],
         check: Check::Signature,
         shape: Shape::Any,
         lowered: true,

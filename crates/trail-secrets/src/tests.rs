@@ -5312,6 +5312,34 @@ fn a_signing_query_after_an_escaped_separator() {
     assert_eq!(redact(&clean).0, clean);
 }
 
+/// Found by the 96th sealed part's first run: a URL encoded whole into another's query writes
+/// every `=` as `%3D` (an Azure SAS link in a `return_to=`: `…%26sig%3D7JSJ…%253D`), and a
+/// token after `%3D` has no word's edge before it (`client_assertion%3DeyJ…` in an access log).
+#[test]
+fn percent_encoded_signing_queries_and_tokens() {
+    let jwt = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiI2YTQ0ODJkZi05YmM1In0.E2bHe7ObBd0-NfeRQ1aeoODcqIuDZKk5U3nT0uTRHwZjCiAcWX76";
+    let sas = "7JSJrMsQkcUahhxsCXJRRtrsJ7abowwx2%252FY%252FJWELicM%253D";
+    for (text, secret) in [
+        (
+            format!(
+                "GET /cms/preview?return_to=https%3A%2F%2Facme.blob.core.windows.net%2Fc%2Fa.jpg%3Fsp%3Dr%26sv%3D2022-11-02%26sr%3Db%26sig%3D{sas}&mode=embed HTTP/1.1"
+            ),
+            &sas[..12],
+        ),
+        (
+            format!(
+                "10.4.1.22 - - \"GET /lti/debug?replay=client_id%3D6a44%26client_assertion%3D{jwt} HTTP/1.1\" 200"
+            ),
+            &jwt[..20],
+        ),
+    ] {
+        assert!(!redact(&text).0.contains(secret), "{}", redact(&text).0);
+    }
+    // An encoded query with no signature in it stays.
+    let clean = "GET /go?to=https%3A%2F%2Facme.example%2Fa%3Fdesign%3Dmodern%26page%3D2 HTTP/1.1";
+    assert_eq!(redact(clean).0, clean);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
