@@ -1900,6 +1900,16 @@ fn new_families_sealed95_part() {
     assert!(all.rows > 0);
 }
 
+/// A ninety-sixth sealed part (2026-12-06): 288 commands in 24 more families, written by a
+/// helper that never read trail's source, run once with the design frozen at c1aca63:
+/// `cargo test -p trail-core --test core gate::new_families_sealed96 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed96_part() {
+    let (_, all) = measure(&["gate-families-sealed96.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
