@@ -9684,3 +9684,19 @@ fn a_deleter_handed_to_run_on_what_is_found() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 96th sealed part (a safe row blocked): a shell word beside a number is a
+/// shell others can reach only when the number is a port (`tcpserver 0.0.0.0 4444 /bin/sh`,
+/// `ttyd -p 7681 … bash`), not a count (`howdoi -n 3 format date bash`, `nsenter -t 1 … bash`).
+#[test]
+fn a_count_beside_a_shell_word_is_no_port() {
+    let ctx = ctx();
+    for line in [
+        "acme-listen 0.0.0.0 4444 /bin/sh -i",
+        "acme-tty -p 7681 -W bash",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "howdoi -n 3 format date bash";
+    assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+}

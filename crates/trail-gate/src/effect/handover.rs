@@ -616,8 +616,16 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     {
         return;
     }
-    let network = words.iter().any(|w| {
+    let network = words.iter().enumerate().any(|(at, w)| {
         let l = w.to_ascii_lowercase();
+        // A number alone is a port (`tcpserver 0.0.0.0 4444 /bin/sh`, `-p 7681`) unless it is
+        // a count (`howdoi -n 3 … bash`, `nsenter -t 1`: a process).
+        let counted = at
+            .checked_sub(1)
+            .and_then(|p| words.get(p))
+            .is_some_and(|p| matches!(*p, "-n" | "--num" | "-c" | "--count" | "-t"));
+        let bare_port =
+            (2..=5).contains(&l.len()) && l.chars().all(|d| d.is_ascii_digit()) && !counted;
         l.contains("listen")
             || l.contains("tcp")
             || l.contains("udp")
@@ -625,7 +633,8 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             || l.contains("://")
             || l.contains('@')
             || matches!(l.as_str(), "--web" | "--listen" | "--public")
-            || l.rsplit(':').next().is_some_and(|p| {
+            || bare_port
+            || l.rsplit_once(':').is_some_and(|(_, p)| {
                 !p.is_empty() && p.len() <= 5 && p.chars().all(|d| d.is_ascii_digit())
             })
     });
