@@ -9700,3 +9700,24 @@ fn a_count_beside_a_shell_word_is_no_port() {
     let line = "howdoi -n 3 format date bash";
     assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
 }
+
+/// Found by the 96th sealed part's first run (three allowed outright): a client's shell-escape
+/// sigil (powwow's `#init ={#!rm -rf /home/dev}`, a review tool's alias `'!curl … | sh'`) runs
+/// the line after it, in a file written on the line as in an argument. A shebang (`#!/bin/sh`)
+/// and the client's own commands stay as they were.
+#[test]
+fn a_line_after_a_shell_escape_sigil_runs() {
+    let ctx = ctx();
+    for line in [
+        "printf '#host mud.example.org 4000\\n#init ={#!rm -rf /home/dev}\\n' > build/mud.pw && acme-mud build/mud.pw",
+        "printf '#init ={#!systemctl poweroff}\\n' > build/end.pw && acme-mud build/end.pw",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    for line in [
+        "printf '#!/bin/sh\\necho hi\\n' > build/x.pw && acme-mud build/x.pw",
+        "printf '#host mud.example.org 4000\\n#alias fl={flee}\\n' > build/k.pw && acme-mud build/k.pw",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    }
+}

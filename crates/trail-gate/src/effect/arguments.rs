@@ -1269,6 +1269,17 @@ fn runs_source(word: &str) -> bool {
             .is_some_and(|(_, ext)| SOURCES.contains(&ext))
 }
 
+/// A line after a client's shell-escape sigil (powwow's `{#!rm -rf ~}`, a console's `!cmd`):
+/// the shell runs what follows. A shebang names an interpreter by its path (`#!/bin/sh`), a
+/// shell's `! cmd` has a blank: both are left as they are.
+fn after_sigil(piece: &str) -> &str {
+    piece
+        .strip_prefix("#!")
+        .or_else(|| piece.strip_prefix('!'))
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .unwrap_or(piece)
+}
+
 /// A source or a hook given by its scheme (`"exec:rm -rf ~"`, `cmd:…`): what follows the
 /// scheme runs, when it starts with a program. So does what follows a string's opening pipe,
 /// a command the output is sent to (Perl's and Ruby's `open(F, "| mail …")`, CQP's `cat A >
@@ -1389,7 +1400,7 @@ pub(super) fn embedded(
             if piece.len() == whole {
                 continue;
             }
-            let piece = after_scheme(piece);
+            let piece = after_sigil(after_scheme(piece));
             let mut words = piece.split_whitespace();
             let (Some(first), Some(_)) = (words.next(), words.next()) else {
                 continue;
