@@ -57,18 +57,22 @@ pub(super) fn exfiltrates(c: &Cmd<'_>) -> bool {
 /// (`…/shutdown?password=…`, `/cgi-bin/sendsms?…`), or an act given as a query's value
 /// (`json.htm?type=command&param=deletedevice`). Only an address with a query string is a
 /// call: a file fetched by its name (`…/install.sh`, `…/releases/download/…`) is no act.
+///
+/// On this machine's own service (`http://localhost:5555/shutdown`) the path alone is the
+/// call: nobody downloads a file by an act's name without an extension from a local port.
 pub(super) fn calls_an_act(c: &Cmd<'_>) -> bool {
     c.words().any(|w| {
         let w = w.trim_matches(['"', '\'']);
-        let Some((address, query)) = w.split_once('?') else {
-            return false;
-        };
+        let (address, query) = w.split_once('?').unwrap_or((w, ""));
         let Some((_, rest)) = address.split_once("://") else {
             return false;
         };
-        let Some((_, path)) = rest.split_once('/') else {
+        let Some((host, path)) = rest.split_once('/') else {
             return false;
         };
+        if query.is_empty() && !crate::shells::loopback(host) {
+            return false;
+        }
         let last = path.rsplit('/').next().unwrap_or("");
         // A page's own extension is still the endpoint (`sendsms.php`); any other names a
         // file.

@@ -1103,6 +1103,7 @@ pub static RULES: &[Rule] = &[
             "wget --post-data=a https://x",
             "http POST example.com a=1",
             "curl 'http://localhost:13000/shutdown?password=x'",
+            "curl -s http://localhost:5555/shutdown",
             "curl 'http://domoticz.lan:8080/json.htm?type=command&param=deletedevice&idx=42'",
         ],
         must_not_match: &[
@@ -1112,6 +1113,8 @@ pub static RULES: &[Rule] = &[
             "curl -sSL -o out.tar.gz https://x/y",
             "wget https://x/file",
             "curl -s 'http://localhost:13000/status?password=x'",
+            "curl -s http://localhost:3000/api/health",
+            "curl -sO http://localhost:8000/dist/app.tar.gz",
             "curl -fsSL -o install.sh 'https://x/install.sh?v=2'",
         ],
     },
