@@ -5340,6 +5340,29 @@ fn percent_encoded_signing_queries_and_tokens() {
     assert_eq!(redact(clean).0, clean);
 }
 
+/// Found by the 96th sealed part's first run (four misses): a load tester's plan names a
+/// header or a variable in one element and holds its value in the next, each told apart by a
+/// `name` attribute (JMeter's `<stringProp name="Header.name">x-api-key</stringProp>` then
+/// `<stringProp name="Header.value">…</stringProp>`, and `Argument.name`/`Argument.value`).
+/// A pair naming no credential stays.
+#[test]
+fn a_credential_in_sibling_elements_named_for_its_halves() {
+    for (name, value) in [
+        ("x-api-key", "Vqt/927351b8ff557e9d2fcaf52d004f3dc0"),
+        (
+            "api_key",
+            "FHHvnUS8AEJP4sxa3KcJxzMCDOA0KhUTbm4cWh0D24qEodxs",
+        ),
+    ] {
+        let text = format!(
+            "<elementProp name=\"\" elementType=\"Header\">\n  <stringProp name=\"Header.name\">{name}</stringProp>\n  <stringProp name=\"Header.value\">{value}</stringProp>\n</elementProp>"
+        );
+        assert!(!redact(&text).0.contains(value), "{}", redact(&text).0);
+    }
+    let clean = "<stringProp name=\"Header.name\">X-Request-Id</stringProp>\n<stringProp name=\"Header.value\">3f6c2a1e-9b7d-4e5f-8a2c-1d0e9f8b7a6c</stringProp>";
+    assert_eq!(redact(clean).0, clean);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
