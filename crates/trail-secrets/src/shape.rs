@@ -623,6 +623,16 @@ fn prefixed_token_shape(b: &[u8]) -> bool {
             digit |= b[i].is_ascii_digit();
             i += 1;
         }
+        // The rule's token may go on after a dot (`hf_…letters….4GDq…`): its digit may be
+        // there.
+        let mut j = i;
+        while sep.is_some() && !digit && j < b.len() && b[j] == b'.' {
+            j += 1;
+            while j < b.len() && token(b[j]) {
+                digit |= b[j].is_ascii_digit();
+                j += 1;
+            }
+        }
         if let Some(s) = sep
             && i - s > 26
             && b[start].is_ascii_lowercase()
