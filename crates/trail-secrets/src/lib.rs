@@ -76,6 +76,7 @@ mod plausible;
 mod positional;
 pub mod private;
 mod recovery;
+mod referenced;
 mod rules;
 mod service;
 mod shape;
@@ -621,9 +622,57 @@ impl Redactor {
         kept
     }
 
-    /// Every span some rule accepts in `text`; what a rule rejects as a placeholder goes to
+    /// Every span some rule accepts in `text`, and the definitions of values a secret's place
+    /// names by reference ([`referenced`]); what a rule rejects as a placeholder goes to
     /// `kept` when asked for.
-    fn scan(&self, text: &str, mut kept: Option<&mut Vec<String>>) -> Vec<Candidate> {
+    fn scan(&self, text: &str, kept: Option<&mut Vec<String>>) -> Vec<Candidate> {
+        let mut candidates = self.scan_written(text, kept);
+        if text.contains("{{") {
+            self.referenced(text, &mut candidates);
+        }
+        candidates
+    }
+
+    /// A value defined once and used by `{{name}}`: the line that uses it is judged with the
+    /// value in its place, and a secret found there is one where the value is defined.
+    fn referenced(&self, text: &str, candidates: &mut Vec<Candidate>) {
+        // Each name looked up once, and a bounded number of them: a template of thousands of
+        // references (`{{ item.name }}`) stays linear.
+        let mut looked_up: Vec<&str> = Vec::new();
+        for used in referenced::uses(text) {
+            if looked_up.contains(&used.name) {
+                continue;
+            }
+            if looked_up.len() == 32 {
+                break;
+            }
+            looked_up.push(used.name);
+            let Some((vs, ve)) = referenced::definition(text, used.name) else {
+                continue;
+            };
+            if candidates.iter().any(|c| c.start < ve && vs < c.end) {
+                continue;
+            }
+            let ((ls, le), (rs, re)) = (used.line, used.reference);
+            let value = &text[vs..ve];
+            let line = format!("{}{value}{}", &text[ls..rs], &text[re..le]);
+            let at = rs - ls;
+            let found = self
+                .scan_written(&line, None)
+                .into_iter()
+                .find(|c| c.start <= at && at + value.len() <= c.end);
+            if let Some(c) = found {
+                candidates.push(Candidate {
+                    start: vs,
+                    end: ve,
+                    rule: c.rule,
+                });
+            }
+        }
+    }
+
+    /// Every span some rule accepts in `text` as it is written.
+    fn scan_written(&self, text: &str, mut kept: Option<&mut Vec<String>>) -> Vec<Candidate> {
         let (references, lowered) = prepare(text);
         let present = self.keywords.present(&lowered);
         // For rules that match in lower case; unlike `lowered`, references

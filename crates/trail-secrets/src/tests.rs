@@ -5363,6 +5363,33 @@ fn a_credential_in_sibling_elements_named_for_its_halves() {
     assert_eq!(redact(clean).0, clean);
 }
 
+/// Found by the 96th sealed part's first run (four misses): an HTTP client file defines a value
+/// under a name that says nothing (`@secretHeader = …`) and sends it by reference where a
+/// header names it (`api-key: {{secretHeader}}`); judged with the value in its place, the
+/// definition is redacted. A reference sent where nothing names a secret, and a placeholder
+/// defined, stay.
+#[test]
+fn a_value_defined_once_and_sent_by_reference() {
+    for (text, secret) in [
+        (
+            "@baseUrl = https://api.acme.example\n@secretHeader = ac832232-5e98-4682-b7b5-7444a2139426\n\n###\nGET {{baseUrl}}/v2/surveys\napi-key: {{secretHeader}}",
+            "ac832232-5e98",
+        ),
+        (
+            "vars {\n  k1: sUfTTvmo4dcr5Xz0XslbXoQLmGovifc2K_3gvuLh\n}\nheaders {\n  x-acme-client-secret: {{k1}}\n}",
+            "sUfTTvmo4dcr5",
+        ),
+    ] {
+        assert!(!redact(text).0.contains(secret), "{}", redact(text).0);
+    }
+    for clean in [
+        "@pageSize = 3f6c2a1e9b7d4e5f8a2c1d0e9f8b7a6c\nGET https://api.acme.example/items?page={{pageSize}}",
+        "@secretHeader = <your-api-key>\nGET https://api.acme.example/v2\napi-key: {{secretHeader}}",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
