@@ -683,6 +683,8 @@ const METADATA_WORDS: &[&str] = &[
     "event",
     "count",
     "version",
+    // An entity tag names a version of what the name holds (`secret_etag`), never the value.
+    "etag",
     "env",
     "var",
     "ref",
