@@ -5390,6 +5390,30 @@ fn a_value_defined_once_and_sent_by_reference() {
     }
 }
 
+/// Found by the 97th sealed part's first run (a look-alike redacted): an entity tag named for
+/// what it versions (`secret_etag: "2319c0ab6f2e8c59"` beside a secret manager's version path)
+/// is the version's id, not the secret.
+#[test]
+fn an_entity_tag_named_for_a_secret_is_no_secret() {
+    let clean = "api_token_secret: projects/acme-data/secrets/api-token/versions/39\nsecret_etag: \"2319c0ab6f2e8c59\"";
+    assert_eq!(redact(clean).0, clean);
+}
+
+/// Found by the 97th sealed part's first run (three misses): a YAML flow mapping named for a
+/// credential holds it in its `default` (an MLproject's parameter: `api_token: {type: string,
+/// default: "…"}`), as a block mapping does. A flow mapping naming none stays.
+#[test]
+fn a_credential_in_a_flow_mapping_default() {
+    let text = "entry_points:\n  main:\n    parameters:\n      acme_api_token: {type: string, default: \"5e1d4353f0c753809eb49cb836378696\"}\n    command: \"python train.py\"";
+    assert!(
+        !redact(text).0.contains("5e1d4353f0c7"),
+        "{}",
+        redact(text).0
+    );
+    let clean = "parameters:\n  horizon: {type: int, default: 28}\n  run_id: {type: string, default: \"5e1d4353f0c753809eb49cb836378696\"}";
+    assert_eq!(redact(clean).0, clean);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
