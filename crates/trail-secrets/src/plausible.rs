@@ -113,6 +113,18 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
     if v.is_empty() {
         return true;
     }
+    // A variable's value handed on as `NAME=VALUE` whose value is itself a reference (Hurl's
+    // `--secret api_token=$API_TOKEN`): the reference is what is written.
+    if let Some((name, rest)) = v.split_once('=')
+        && !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && rest.starts_with(['$', '{', '<', '%'])
+        && is_placeholder(rest)
+    {
+        return true;
+    }
     // A configuration's reference to where the value is kept (Grafana's `$__file{/run/…}`,
     // `$__env{NAME}`, `%(ENV_X)s`).
     if v.starts_with('$')

@@ -5414,6 +5414,17 @@ fn a_credential_in_a_flow_mapping_default() {
     assert_eq!(redact(clean).0, clean);
 }
 
+/// Found by the 96th sealed part's first run (a look-alike redacted): a flag handed `NAME=VALUE`
+/// whose value is a reference (Hurl's `--secret api_token=$API_TOKEN`) carries no secret; the
+/// same flag given a value still does.
+#[test]
+fn a_named_reference_handed_to_a_secret_flag_is_a_placeholder() {
+    let clean = "hurl --variable base_url=https://x --secret api_token=$API_TOKEN me.hurl";
+    assert_eq!(redact(clean).0, clean);
+    let text = "hurl --secret api_token=Zx81kQ0pLm27VbN4cD9e me.hurl";
+    assert!(!redact(text).0.contains("Zx81kQ0p"), "{}", redact(text).0);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
