@@ -78,6 +78,7 @@ pub mod private;
 mod recovery;
 mod referenced;
 mod rules;
+mod sections;
 mod service;
 mod shape;
 mod store;
@@ -630,7 +631,38 @@ impl Redactor {
         if text.contains("{{") {
             self.referenced(text, &mut candidates);
         }
+        if text.contains("uth]") {
+            self.basic_auth_sections(text, &mut candidates);
+        }
         candidates
+    }
+
+    /// The rule that finds `value` where it stands in `line` (at byte `at`): what a value
+    /// written elsewhere would be, written here.
+    fn judged_in(&self, line: &str, at: usize, value: &str) -> Option<usize> {
+        self.scan_written(line, None)
+            .into_iter()
+            .find(|c| c.start <= at && at + value.len() <= c.end)
+            .map(|c| c.rule)
+    }
+
+    /// The pairs under a Basic-auth section's heading ([`sections`]), each judged as the URL
+    /// that carries the same pair (`https://user:password@…`).
+    fn basic_auth_sections(&self, text: &str, candidates: &mut Vec<Candidate>) {
+        for ((us, ue), (ps, pe)) in sections::basic_auth_pairs(text) {
+            if candidates.iter().any(|c| c.start < pe && ps < c.end) {
+                continue;
+            }
+            let (user, password) = (&text[us..ue], &text[ps..pe]);
+            let url = format!("https://{user}:{password}@host.invalid/");
+            if let Some(rule) = self.judged_in(&url, "https://".len() + user.len() + 1, password) {
+                candidates.push(Candidate {
+                    start: ps,
+                    end: pe,
+                    rule,
+                });
+            }
+        }
     }
 
     /// A value defined once and used by `{{name}}`: the line that uses it is judged with the
@@ -656,16 +688,11 @@ impl Redactor {
             let ((ls, le), (rs, re)) = (used.line, used.reference);
             let value = &text[vs..ve];
             let line = format!("{}{value}{}", &text[ls..rs], &text[re..le]);
-            let at = rs - ls;
-            let found = self
-                .scan_written(&line, None)
-                .into_iter()
-                .find(|c| c.start <= at && at + value.len() <= c.end);
-            if let Some(c) = found {
+            if let Some(rule) = self.judged_in(&line, rs - ls, value) {
                 candidates.push(Candidate {
                     start: vs,
                     end: ve,
-                    rule: c.rule,
+                    rule,
                 });
             }
         }

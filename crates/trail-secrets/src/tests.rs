@@ -5425,6 +5425,27 @@ fn a_named_reference_handed_to_a_secret_flag_is_a_placeholder() {
     assert!(!redact(text).0.contains("Zx81kQ0p"), "{}", redact(text).0);
 }
 
+/// Found by the 96th sealed part's first run (two misses): under Hurl's `[BasicAuth]` heading
+/// each line is a user and a password (`svc-acme: DWU-XllkBNZV9~731FlD`), the pair a URL writes
+/// as `user:password@host`, and judged so. A line that is no pair, or a word no URL's rule
+/// takes for a password, stays; so do the same lines under another heading.
+#[test]
+fn a_pair_under_a_basic_auth_heading() {
+    let text = "GET https://acme.example/api/orders\n[BasicAuth]\nsvc-acme: DWU-XllkBNZV9~731FlD\nHTTP 200\n[Asserts]\nheader \"Content-Type\" contains \"json\"";
+    assert!(
+        !redact(text).0.contains("DWU-XllkBNZV9"),
+        "{}",
+        redact(text).0
+    );
+    for clean in [
+        "GET https://acme.example/api\n[BasicAuth]\nuser: {{password}}\nHTTP 200",
+        "GET https://acme.example/api\n[Options]\nsvc-acme: DWU-XllkBNZV9~731FlD\nHTTP 200",
+        "[basic_auth]\nmethod: token",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
