@@ -721,17 +721,18 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
 
 /// After `sed -i 's|A|B|' F`: F holds B where A was, and a program this line hands F reads it
 /// (`sed -i 's|^python run.py$|rm -rf ~|' case.pst && pestpp-glm case.pst`: the model command
-/// the program runs).
+/// the program runs). So does the file a substitution's output is written to (`sed 's|A|B|'
+/// conf > build/p.conf && tool -c build/p.conf`).
 fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let words: Vec<&str> = cmd
         .args()
         .iter()
         .map(|a| a.text.as_deref())
         .collect::<Option<Vec<_>>>()?;
-    if !words
+    let in_place = words
         .iter()
-        .any(|w| *w == "--in-place" || w.starts_with("-i") && !w.starts_with("-i-"))
-    {
+        .any(|w| *w == "--in-place" || w.starts_with("-i") && !w.starts_with("-i-"));
+    if !in_place && cmd.writes.is_empty() {
         return None;
     }
     let mut operands = words.iter().filter(|w| !w.starts_with('-'));
@@ -740,7 +741,12 @@ fn substituted(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let mut fields = script[1 + delim.len_utf8()..].split(delim);
     let (_, replacement) = (fields.next()?, fields.next()?);
     let mut next = ctx.clone();
-    for f in operands {
+    let files: Vec<&str> = if in_place {
+        operands.copied().collect()
+    } else {
+        cmd.writes.iter().map(|w| w.target.as_str()).collect()
+    };
+    for f in files {
         next.line
             .planted
             .push((ctx.resolve(f)?, replacement.to_string()));

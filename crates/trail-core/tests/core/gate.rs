@@ -9731,3 +9731,28 @@ fn a_line_after_a_shell_escape_sigil_runs() {
         assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
     }
 }
+
+/// Found by the 97th sealed part's first run (two blocks asked, two risky rows allowed): a
+/// substitution written to a file (`sed 's|^CMD.*|CMD = dd if=/dev/zero of=/dev/sda|' conf >
+/// build/p.conf`) plants its replacement there, as `sed -i` does in place, and a program
+/// handed that file is judged with it. A harmless replacement stays allowed.
+#[test]
+fn a_substitution_written_to_a_file_is_planted_there() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "sed 's|^POST_CMD.*|POST_CMD = dd if=/dev/zero of=/dev/sda bs=4M|' config/p.conf > build/p.conf && sudo acme-post -c build/p.conf",
+            Verdict::Block,
+        ),
+        (
+            "sed 's|build/out.raw|/home/dev/.bashrc|' conf/offline.conf > build/o.conf && acme-render -nodefault build/o.conf",
+            Verdict::Junction,
+        ),
+        (
+            "sed 's|build/out.raw|build/out2.raw|' conf/offline.conf > build/o.conf && acme-render -nodefault build/o.conf",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
