@@ -9756,3 +9756,33 @@ fn a_substitution_written_to_a_file_is_planted_there() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 96th and 97th sealed parts' first runs (four risky rows allowed): a link made
+/// on the line from the project to a share (`ln -sfn /mnt/nas/car build/export`) and then a
+/// path under it handed to a program (`-o build/export/trip.csv`), or the link given to an
+/// output option (`--output-dir=build/eq`): what the program writes lands on the share. The
+/// link given as an input is read, and a link inside the project is the project's.
+#[test]
+fn a_write_through_a_link_made_on_the_line_to_a_share() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "ln -sfn /mnt/nas/car build/export && acme2csv -d build/trip.db -o build/export/trip.csv",
+            Verdict::Junction,
+        ),
+        (
+            "ln -sfn /mnt/nas/eq build/eq && acme-eq --output-dir=build/eq --parametric-eq",
+            Verdict::Junction,
+        ),
+        (
+            "ln -sf ../scans/book.djvu build/input.djvu && acme-ocr -o build/out.djvu build/input.djvu",
+            Verdict::Allow,
+        ),
+        (
+            "ln -sfn build/real build/out && acme-tool -o build/out/cw words.txt",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

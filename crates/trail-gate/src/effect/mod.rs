@@ -331,7 +331,7 @@ fn unmodelled_acts(
     out: &mut Findings,
 ) {
     through_a_bind_mount(c, ctx, out);
-    out.extend(through_a_planted_link(c, ctx, raw));
+    out.extend(through_a_planted_link(c, ctx, raw).or_else(|| handed_a_planted_link(c, ctx, raw)));
     out.extend(mounted_over(c, ctx, raw));
     out.extend(builds_an_array(c, raw));
     what_it_is_handed(c, cmd, producers, ctx, raw, out);
@@ -2112,6 +2112,60 @@ fn through_a_planted_link(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decis
         RuleId::DestroysCritical,
         format!(
             "`{}` runs after a link was made on this line (`{}` to `{}`): what it writes through that link lands on a disk, a boot file or a system table; it is never run",
+            c.name,
+            link.display(),
+            target.display()
+        ),
+        raw,
+    ))
+}
+
+/// A program nobody models handed a path through a link made on this line, in the project or
+/// a temporary directory, to a place outside them (`ln -sfn /mnt/nas/car build/export &&
+/// obd2csv -o build/export/trip.csv`): what it writes there lands on the share or in the home,
+/// where a person decides. (A link to a disk or a system file is [`through_a_planted_link`]'s.)
+fn handed_a_planted_link(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    if ctx.line.links.is_empty() {
+        return None;
+    }
+    let (link, target) = ctx.line.links.iter().find(|(link, target)| {
+        let here = |p: &std::path::Path| {
+            matches!(
+                ctx.places.classify(&p.to_string_lossy()),
+                super::Place::Inside | super::Place::Tmp
+            )
+        };
+        // A path under the link is one the program makes there; the link itself, given to an
+        // output option, is written through (`--output-dir=build/eq`); as an input it is read.
+        let written = |i: usize, w: &str| {
+            let (flag, value) = match w.split_once('=') {
+                Some((f, v)) if f.starts_with('-') => (Some(f), v),
+                _ => (
+                    i.checked_sub(1)
+                        .and_then(|j| c.args[j].text.as_deref())
+                        .filter(|f| f.starts_with('-')),
+                    w,
+                ),
+            };
+            // As written, before the link is followed.
+            ctx.places.resolve(value).is_some_and(|p| {
+                p.starts_with(link)
+                    && (p != *link
+                        || flag.is_some_and(|f| f != "-d" && targets::output_flag(f, false)))
+            })
+        };
+        here(link)
+            && !here(target)
+            && c.args
+                .iter()
+                .enumerate()
+                .any(|(i, a)| a.text.as_deref().is_some_and(|w| written(i, w)))
+    })?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::OutsideWrite,
+        format!(
+            "`{}` is handed `{}`, a link made on this line to `{}`: what it writes there lands outside the project, so a person decides",
             c.name,
             link.display(),
             target.display()
