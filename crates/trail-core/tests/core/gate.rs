@@ -9786,3 +9786,29 @@ fn a_write_through_a_link_made_on_the_line_to_a_share() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 97th sealed part's first run (blocks asked): a database kept in one file named
+/// by its URL (`sqlite:////etc/passwd`, three slashes closing the empty host) is that file: a
+/// drop said of it deletes it, and a variable set to such a URL names where the program keeps
+/// its data. One in the project or a temporary directory is the agent's.
+#[test]
+fn a_database_url_with_no_host_names_its_file() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("acme-admin --db sqlite:////etc/passwd drop", Verdict::Block),
+        (
+            "DATABASE_URL=sqlite:////etc/passwd acme-console database:drop --force",
+            Verdict::Block,
+        ),
+        (
+            "acme-admin --db sqlite:///build/x.db drop",
+            Verdict::Junction,
+        ),
+        (
+            "acme-admin --db sqlite:///build/x.db status",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

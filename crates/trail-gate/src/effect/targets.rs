@@ -1112,7 +1112,9 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
         .iter()
         .filter_map(|(name, value)| {
             let text = word_text(value, ctx)?;
-            let output = product_option(&words::parts(name));
+            // A database kept in one file, by its URL (`DATABASE_URL=sqlite:////etc/passwd`):
+            // the file the program writes its data to, and drops with it.
+            let output = product_option(&words::parts(name)) || local_url_path(&text).is_some();
             let t = target(&text, ctx).filter(|t| {
                 (t.critical() || output && *t == Target::SystemFile) && *t != Target::ProjectRoot
             })?;
@@ -1918,6 +1920,20 @@ pub(crate) fn whole_disk(path: &str) -> bool {
             .any(|p| d.strip_prefix(p).is_some_and(number))
 }
 
+/// The file a URL with no host names (`sqlite:////etc/passwd`, `duckdb:///build/x.db`: a
+/// database kept in one file, the convention SQLAlchemy and its kin share, where three slashes
+/// close the empty host and a fourth starts an absolute path).
+pub(super) fn local_url_path(word: &str) -> Option<&str> {
+    let (scheme, rest) = word.split_once(":///")?;
+    let scheme = scheme.rsplit_once(':').map_or(scheme, |(_, s)| s);
+    (!scheme.is_empty()
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'+')
+        && !rest.is_empty())
+    .then_some(rest)
+}
+
 /// Whether `path` is a device node a write destroys: a disk, a partition, a volume, any node
 /// under `/dev/` that is not a pseudo-device, a terminal or a removable medium
 /// (`dd … of=/dev/rcgd0d`, NetBSD's raw encrypted disk).
@@ -1931,6 +1947,7 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     let word = word
         .strip_prefix("file://")
         .filter(|p| p.starts_with('/'))
+        .or_else(|| local_url_path(word))
         .unwrap_or(word);
     // A device behind the driver that opens it (`stdio:/dev/sda`, `raw:/dev/sdb`), or last
     // in a colon-separated spec (`disk:avio_stor::disk:/dev/rdisk/disk0`, a guest's disk):
@@ -2101,7 +2118,11 @@ const SYSTEM_TABLES: &[&str] = &[
 /// (`hadd -f /etc/passwd …`, `typst compile doc.typ /etc/hosts`, `-P /etc/passwd` for a pid
 /// file), and the machine no longer logs anyone in or boots.
 pub(super) fn system_table(word: &str, ctx: &Context) -> bool {
-    let word = unclobbered(word.strip_prefix("file://").unwrap_or(word));
+    let word = unclobbered(
+        word.strip_prefix("file://")
+            .or_else(|| local_url_path(word))
+            .unwrap_or(word),
+    );
     ctx.resolve(word).is_some_and(|p| {
         p.parent() == Some(std::path::Path::new("/etc"))
             && p.file_name()
@@ -2115,7 +2136,11 @@ pub(super) fn system_table(word: &str, ctx: &Context) -> bool {
 /// The data packages keep under `/usr/share` is a system file, not this.
 pub(super) fn system_program(word: &str, ctx: &Context) -> bool {
     use std::path::Path;
-    let word = unclobbered(word.strip_prefix("file://").unwrap_or(word));
+    let word = unclobbered(
+        word.strip_prefix("file://")
+            .or_else(|| local_url_path(word))
+            .unwrap_or(word),
+    );
     ctx.resolve(word).is_some_and(|p| {
         let in_bin = p.parent().is_some_and(|d| {
             ["/bin", "/sbin", "/usr/bin", "/usr/sbin"]
