@@ -840,6 +840,14 @@ pub(super) fn command(
         }
         None => cmd,
     };
+    let passed;
+    let cmd = match passed_through_wrappers(cmd) {
+        Some(c) => {
+            passed = c;
+            &passed
+        }
+        None => cmd,
+    };
     let mut j = Judging::new(cmd, producers, ctx, depth);
     j.assignments();
     j.bare_redirection();
@@ -857,6 +865,44 @@ pub(super) fn command(
         }
     }
     j.finish()
+}
+
+/// The variables a wrapper sets for what it runs (`sudo DATABASE_URL=sqlite:////etc/passwd php
+/// …`, `env CACHE_DIR=/ tool clear`), as if set before the command: they are the wrapped
+/// program's environment, judged as its own. `None` when no wrapper sets any.
+fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
+    let mut argv: &[Arg] = &cmd.argv;
+    let mut assigns = Vec::new();
+    while let Some(next) = wrappers::unwrap(argv) {
+        for a in argv.get(1..next).unwrap_or_default() {
+            let Some((name, value)) = a.text.as_deref().and_then(|t| t.split_once('=')) else {
+                continue;
+            };
+            let named = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            if named {
+                let raw = a.raw.split_once('=').map_or(value, |(_, v)| v);
+                assigns.push((
+                    name.to_string(),
+                    Arg {
+                        text: Some(value.to_string()),
+                        raw: raw.to_string(),
+                        quoted: a.quoted,
+                    },
+                ));
+            }
+        }
+        if next == 0 || next >= argv.len() {
+            break;
+        }
+        argv = &argv[next..];
+    }
+    if assigns.is_empty() {
+        return None;
+    }
+    let mut passed = cmd.clone();
+    passed.assigns.extend(assigns);
+    Some(passed)
 }
 
 /// `B=/opt/tool/bin/browse && $B goto …`: a command name held in a variable this line set to

@@ -9812,3 +9812,20 @@ fn a_database_url_with_no_host_names_its_file() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 94th and 97th sealed parts (four blocks asked): a variable a wrapper sets for
+/// what it runs (`sudo JUPYTERCACHE=/ jcache project clear --force`, `sudo env
+/// DATABASE_URL=sqlite:////etc/passwd … drop`) is the wrapped program's environment, judged as
+/// if set before it; it was lost when the wrapper was peeled.
+#[test]
+fn a_variable_a_wrapper_sets_is_the_wrapped_programs() {
+    let ctx = ctx();
+    for line in [
+        "sudo ACMECACHE=/ acme-cache project clear --force",
+        "sudo env DATABASE_URL=sqlite:////etc/passwd acme-console database:drop --force",
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+    }
+    let line = "env ACMECACHE=build/cache acme-cache project clear --force";
+    assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+}
