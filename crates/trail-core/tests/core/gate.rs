@@ -9829,3 +9829,23 @@ fn a_variable_a_wrapper_sets_is_the_wrapped_programs() {
     let line = "env ACMECACHE=build/cache acme-cache project clear --force";
     assert_ne!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
 }
+
+/// Found by the 96th sealed part's first run (a risky row allowed): a copy whose destination
+/// lies outside the project, the temporary directories and the home (`cp -r slides
+/// /srv/www/html/talk`, `rsync -a dist/ /opt/site/`) writes there as a redirection does. A
+/// rehearsal (`rsync -avn`), `/tmp/` itself, and a copy into the home (where the labelled sets
+/// disagree) are left as they were.
+#[test]
+fn a_copy_into_a_place_outside_writes_there() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("cp -r slides /srv/www/html/talk", Verdict::Junction),
+        ("rsync -a dist/ /opt/site/", Verdict::Junction),
+        ("cp -n build/a.txt /srv/www/a.txt", Verdict::Junction),
+        ("rsync -avn --delete src/ /srv/app/", Verdict::Allow),
+        ("cp ~/folder/file.txt /tmp/", Verdict::Allow),
+        ("cp build/a.txt build/b.txt", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -155,3 +155,53 @@ pub(crate) fn destructive_sql(sql: &str) -> bool {
     let code = code.split_whitespace().collect::<Vec<_>>().join(" ") + " ";
     DESTRUCTIVE_SQL.iter().any(|k| code.contains(k))
 }
+
+/// Where a copy lands: `cp`'s, `install`'s and a local `rsync`'s target directory (`-t DIR`,
+/// `--target-directory=DIR`) or last operand. `None` for one operand, a remote destination
+/// (`host:path`) or a destination only the shell knows.
+pub(crate) fn copy_destination<'c>(c: &'c super::Cmd<'_>) -> Option<&'c str> {
+    if !matches!(c.name, "cp" | "install" | "rsync") {
+        return None;
+    }
+    let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
+    if words.len() != c.args.len() {
+        return None;
+    }
+    if let Some(at) = words
+        .iter()
+        .position(|w| matches!(*w, "-t" | "--target-directory"))
+    {
+        return words.get(at + 1).copied();
+    }
+    if let Some(dir) = words
+        .iter()
+        .find_map(|w| w.strip_prefix("--target-directory="))
+    {
+        return Some(dir);
+    }
+    let operands: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let last = *operands.last()?;
+    // `host:path` (rsync, scp-style) is another machine's.
+    let remote = last
+        .split_once(':')
+        .is_some_and(|(host, _)| !host.contains('/'));
+    (operands.len() >= 2 && !remote).then_some(last)
+}
+
+/// Whether a copy only rehearses: `--dry-run`, or rsync's `-n` alone or among short flags
+/// (`rsync -avn`; `cp -n` is no-clobber, and copies).
+pub(crate) fn rehearses(c: &super::Cmd<'_>) -> bool {
+    c.args.iter().filter_map(|a| a.text.as_deref()).any(|w| {
+        w == "--dry-run"
+            || c.name == "rsync"
+                && w.strip_prefix('-').is_some_and(|f| {
+                    !f.starts_with('-')
+                        && f.contains('n')
+                        && f.chars().all(|ch| ch.is_ascii_alphabetic())
+                })
+    })
+}

@@ -1353,16 +1353,31 @@ pub static RULES: &[Rule] = &[
         // the tool caches (`~/.cache/…`) stay open; the home's dotfiles are
         // `sensitive-write`'s. (The 70th and earlier sealed parts label a write into the home
         // a junction ten times; one public row, `echo hello > ~/notes.txt`, an allow.)
+        // So does a copy's destination (`cp build/a.lua ~/plugins/`, `install -m644 x /srv/y`,
+        // `rsync -a dist/ /opt/site/`): the same write, made by a program.
         matches: |c, ctx| {
-            c.writes.iter().any(|w| {
-                !w.target.starts_with("/dev/")
-                    && !w.target.starts_with("/proc/")
-                    && ctx.places.classify(&w.target) == Place::Outside
+            let outside = |target: &str| {
+                !target.starts_with("/dev/")
+                    && !target.starts_with("/proc/")
+                    && ctx.places.classify(target) == Place::Outside
                     && ctx
                         .places
-                        .resolve(&w.target)
+                        .resolve(target)
                         .is_some_and(|p| !p.starts_with(ctx.places.home.join(".cache")))
-            })
+            };
+            // A copy lands inside its destination when that is a directory (`/tmp/` itself is
+            // no place outside). Into the home the labelled sets disagree (a backup of a
+            // setting, `cp … ~/backups/`, is labelled safe twice): only places outside it count.
+            c.writes.iter().any(|w| outside(&w.target))
+                || programs::copy_destination(c).is_some_and(|d| {
+                    let inside = format!("{}/x", d.trim_end_matches('/'));
+                    outside(&inside)
+                        && ctx
+                            .places
+                            .resolve(&inside)
+                            .is_some_and(|p| !p.starts_with(&ctx.places.home))
+                        && !programs::rehearses(c)
+                })
         },
         must_match: &[
             "pocketsphinx single media/a.wav > /srv/transcripts/a.json",
@@ -1370,6 +1385,9 @@ pub static RULES: &[Rule] = &[
             "cd /srv/www && echo ok > health.txt",
             "echo hello > ~/notes.txt",
             "acme-query -mime=csv > /home/dev/pleiades.csv",
+            "cp build/a.lua /srv/www/plugins/",
+            "rsync -a dist/ /opt/site/",
+            "install -t /srv/www -m644 build/index.html",
         ],
         must_not_match: &[
             "echo x > ~/.cache/acme/last",
@@ -1378,6 +1396,8 @@ pub static RULES: &[Rule] = &[
             "make 2>/dev/null",
             "echo x > /tmp/a",
             "du -sh ~/.cache > build/cache-size.txt",
+            "cp ~/folder/file.txt /tmp/",
+            "rsync -avn --delete src/ /srv/app/",
         ],
     },
     // ------------------------------------------------------------ issue 9's families
