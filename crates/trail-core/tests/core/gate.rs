@@ -9849,3 +9849,16 @@ fn a_copy_into_a_place_outside_writes_there() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 97th sealed part's first run (a risky row allowed): code fed on stdin to a
+/// program nobody models that runs a command the environment holds
+/// (`os.system(os.environ["PLOT_HOOK"])`) is known only when it runs, as it was already in a
+/// file written on the line. Code that runs a fixed harmless call stays allowed.
+#[test]
+fn code_fed_on_stdin_that_runs_the_environment_asks() {
+    let ctx = ctx();
+    let line = "acme-plot <<'EOF'\nimport os\nos.system(os.environ[\"PLOT_HOOK\"])\nEOF";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
+    let line = "acme-plot <<'EOF'\nimport os\nprint(os.environ[\"PLOT_HOOK\"])\nEOF";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+}

@@ -1464,6 +1464,14 @@ fn handed(
             // `Registration.query.filter_by(…).delete()`): where the gate cannot follow.
             if !deletes_critical(&text, ctx, raw, out) && known::tier(c.name) == Tier::Unknown {
                 out.extend(acts_in_code(&text, raw));
+                // Or runs a command the environment holds (`os.system(os.environ["HOOK"])`).
+                if code::runs_from_environment(&text) {
+                    out.push(junction(
+                        RuleId::Unverifiable,
+                        "code fed to this program runs a command taken from the environment, known only when it runs: a person decides",
+                        raw,
+                    ));
+                }
             }
             argv_list(&text, Keep::CommandBlocks, out);
         }
