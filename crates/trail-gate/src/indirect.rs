@@ -137,6 +137,8 @@ pub(super) fn search_path_variable(
     out: &mut Findings,
 ) {
     const SEARCH_PATHS: &[&str] = &[
+        // The programs' own: the first directory that holds a name runs it.
+        "PATH",
         "PYTHONPATH",
         "NODE_PATH",
         "PERL5LIB",
@@ -182,16 +184,31 @@ pub(super) fn search_path_variable(
     }
     let unread = |entry: &str| {
         let entry = entry.trim_end_matches(['*', ';', '?']);
+        // What a command substitution computes lies under the directory written before it
+        // (`$HOME/.nvm/versions/node/$(ls …)/bin`); computed whole, it is unknown.
+        let entry = entry
+            .find("$(")
+            .or_else(|| entry.find('`'))
+            .map_or(entry, |at| &entry[..at]);
+        if entry.is_empty() {
+            return name != "PATH";
+        }
         if entry.starts_with('$') && !entry.starts_with("$TMPDIR") {
-            // A variable's value, unless it extends the same path (`$PYTHONPATH:src`).
-            return !entry.starts_with(&format!("${name}"))
-                && !entry.starts_with(&format!("${{{name}"));
+            // A variable's value, unless it extends the same path (`$PYTHONPATH:src`), or is
+            // one the gate knows (`$PWD/tests/stubs`, `$HOME/Downloads/bin`).
+            if entry.starts_with(&format!("${name}")) || entry.starts_with(&format!("${{{name}")) {
+                return false;
+            }
+            if ctx.resolve(entry).is_none() {
+                return true;
+            }
         }
         unread_code_place(entry, ctx)
     };
     let hidden = match value.text.as_deref() {
         Some(v) => v.split([':', ';']).any(unread),
-        None => unread(&value.raw.replace('"', "")),
+        // Written with expansions, each entry is still read apart (`"$PWD/stubs:$PATH"`).
+        None => value.raw.replace('"', "").split([':', ';']).any(unread),
     };
     if hidden {
         out.push(junction(

@@ -9862,3 +9862,38 @@ fn code_fed_on_stdin_that_runs_the_environment_asks() {
     let line = "acme-plot <<'EOF'\nimport os\nprint(os.environ[\"PLOT_HOOK\"])\nEOF";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
 }
+
+/// Found by the 97th sealed part's first run (two risky rows allowed): `PATH` is the programs'
+/// own search path, judged as `PYTHONPATH` is: a directory in the home outside the project or
+/// a variable the gate does not know put first means the next program may run code no one
+/// here has read. The project's own stubs, an installer's directory (`~/.nvm/…`, also when a
+/// command substitution completes it), and `$PATH` itself stay allowed; each entry of a value
+/// written with expansions is read apart.
+#[test]
+fn a_program_search_path_outside_the_project_asks() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "PATH=\"$HOME/Downloads/sa-bin:$PATH\" acme-filter --ssl",
+            Verdict::Junction,
+        ),
+        (
+            "PATH=\"$SA_BIN:$PATH\" acme-filter --spamc",
+            Verdict::Junction,
+        ),
+        (
+            "PATH=\"$PWD/tests/stubs:$PATH\" acme-filter --dryrun",
+            Verdict::Allow,
+        ),
+        (
+            "export PATH=\"$HOME/.nvm/versions/node/v20.19.6/bin:$PATH\" && npx tsc --noEmit",
+            Verdict::Allow,
+        ),
+        (
+            "PATH=\"/usr/local/bin:$HOME/.nvm/versions/node/$(ls $HOME/.nvm/versions/node | tail -1)/bin:$PATH\" node -v",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
