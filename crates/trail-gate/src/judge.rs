@@ -501,7 +501,9 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             fetched_into(ctx, cmd)
         }
         Some(name) if super::known::tier(name) == super::known::Tier::Unknown => {
-            fetched_into(ctx, cmd).or_else(|| configured_dir(ctx, cmd))
+            fetched_into(ctx, cmd)
+                .or_else(|| configured_dir(ctx, cmd))
+                .or_else(|| made_by_option(ctx, cmd))
         }
         _ => None,
     }
@@ -630,6 +632,40 @@ fn brought_in(ctx: &Context, cmd: &Simple) -> Option<Context> {
             next.line.brought.push(dest_path.join(name));
         }
     }
+    Some(next)
+}
+
+/// After a program nobody models writes a file outside the project by its output option (`-o
+/// F`, `--output F`, `--output=F`), or is handed a place in a temporary directory (`ubi
+/// --project o/r --in "$TMPDIR"`, where it may put anything): those places are
+/// [`Line::made`].
+fn made_by_option(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd.args().iter().map(|a| a.raw.as_str()).collect();
+    let output = words
+        .windows(2)
+        .find_map(|w| matches!(w[0], "-o" | "--output" | "-O").then_some(w[1]))
+        .or_else(|| words.iter().find_map(|w| w.strip_prefix("--output=")))
+        .filter(|f| {
+            // A build's output in the project is the agent's own (`cc -o build/pan pan.c &&
+            // ./build/pan`).
+            !matches!(
+                ctx.classify(f),
+                super::Place::Inside | super::Place::ProjectRoot
+            )
+        })
+        .and_then(|f| ctx.resolve(f));
+    let temporary = words
+        .iter()
+        .map(|w| w.split_once('=').map_or(*w, |(_, v)| v))
+        // The temporary directory itself counts: what is put in it lands there.
+        .filter(|w| ctx.classify(&format!("{}/x", w.trim_end_matches('/'))) == super::Place::Tmp)
+        .filter_map(|w| ctx.resolve(w));
+    let made: Vec<_> = output.into_iter().chain(temporary).collect();
+    if made.is_empty() {
+        return None;
+    }
+    let mut next = ctx.clone();
+    next.line.made.extend(made);
     Some(next)
 }
 
@@ -1186,6 +1222,20 @@ impl<'a> Judging<'a> {
             let d = super::block(
                 RuleId::RemoteCode,
                 super::shells::REMOTE_REASON.into(),
+                &self.raw,
+            );
+            self.found.push(d);
+        }
+        // A file a program nobody models made on this line, run by its path (`msfvenom … -o
+        // "$TMPDIR/upd" && chmod +x … && "$TMPDIR/upd"`): code no one here has read.
+        if !self.ctx.line.made.is_empty()
+            && name_text.contains('/')
+            && let Some(p) = self.ctx.resolve(name_text)
+            && self.ctx.line.made.iter().any(|m| p.starts_with(m))
+        {
+            let d = super::junction(
+                RuleId::Unverifiable,
+                "this runs a program another command on this line made, which no one here has read: a person decides",
                 &self.raw,
             );
             self.found.push(d);

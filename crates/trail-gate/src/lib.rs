@@ -116,6 +116,10 @@ pub struct Line {
     /// A program's own directory set on this line (`acme par path_output D`, `acme config set
     /// scratch_dir D`): the program told later to clean, cleans D.
     pub configured: Vec<(String, std::path::PathBuf)>,
+    /// Places a program nobody models wrote on this line by its output option (`msfvenom … -o
+    /// F`) or was handed in a temporary directory (`ubi … --in "$TMPDIR"`): what they hold no
+    /// one here has read, so a program run from there is unknown code.
+    pub made: Vec<std::path::PathBuf>,
 }
 
 impl Context {

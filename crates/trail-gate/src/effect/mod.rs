@@ -2687,7 +2687,16 @@ fn loads_fetched(
         .find_map(|a| {
             let t = ctx.arg_text(a);
             let p = ctx.resolve(option_value(&t))?;
-            ctx.fetched_holds(&p).then(|| (t.clone(), p))
+            // Or the working directory that holds a tree fetched into it (`git clone URL
+            // game/mods && renpy.sh . run`): the program loads the whole of it. (A file fetched
+            // there, `curl -o data.json …`, is data a linter of `.` reads.)
+            let holds_fetched = t == "."
+                && ctx
+                    .line
+                    .fetched
+                    .iter()
+                    .any(|f| f.starts_with(&p) && *f != p && f.extension().is_none());
+            (ctx.fetched_holds(&p) || holds_fetched).then(|| (t.clone(), p))
         })
         // Or named inside a structured value (`--default-capabilities '{"x:executable":
         // "$TMPDIR/driver"}'`), as written.
