@@ -946,7 +946,8 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
 /// variable set elsewhere, or to something only the shell knows, stays hidden (and blocked).
 fn named_by_variable(cmd: &Simple, ctx: &Context) -> Option<Simple> {
     let first = cmd.argv.first()?;
-    if first.text.is_some() || !first.raw.starts_with('$') {
+    // Double quotes around it keep the expansion one word (`"$HOME/sdk/renpy.sh" . lint`).
+    if first.text.is_some() || !first.raw.trim_start_matches('"').starts_with('$') {
         return None;
     }
     // A path from a variable the gate knows (`$HOME/.nvm/…/bin/npx`).

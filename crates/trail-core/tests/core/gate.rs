@@ -9933,3 +9933,23 @@ fn programs_made_or_fetched_on_the_line_are_unread_code() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 97th sealed part's first run, reading its rows blocked as obfuscation: a
+/// command name that is a path from a variable the gate knows, in double quotes (`"$HOME/
+/// renpy-8.3.4-sdk/renpy.sh" . lint`, the usual way to keep a path one word), is that path, as
+/// it was unquoted. Before, the quotes made it a hidden name and blocked it (four safe rows,
+/// four risky rows blocked for the wrong reason). A variable only the shell knows stays hidden.
+#[test]
+fn a_quoted_command_path_from_a_known_variable_is_that_path() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("\"$HOME/sdk-8.3/acme.sh\" . lint", Verdict::Allow),
+        (
+            "\"$HOME/sdk-8.3/acme.sh\" launcher distribute . --destination /var/www/html/builds",
+            Verdict::Junction,
+        ),
+        ("\"$ACME_BIN/acme.sh\" . lint", Verdict::Block),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
