@@ -1536,3 +1536,17 @@ fn new_families_sealed97_part() {
     print_table("secrets-families-sealed97.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A ninety-eighth sealed part (2026-12-06): 16 more families (120 secrets, 88 look-alikes),
+/// its secrets in embedded, firmware, game and packaging files, written by a helper that never
+/// read trail's source, run once with the redactor frozen at d9b1ba8:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed98 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed98_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed98.tsv"), show);
+    print_table("secrets-families-sealed98.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
