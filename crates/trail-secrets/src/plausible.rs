@@ -2429,20 +2429,7 @@ pub(crate) fn public_context(before: &str) -> bool {
             .unwrap_or_default()
             .to_ascii_lowercase()
     };
-    // A digest after its algorithm's name: subresource integrity's `sha512-…`, HTTP's
-    // `Repr-Digest: sha-512=:…:` (RFC 9530), `md5=…`.
-    let tail = lower_tail(12);
-    let algorithm = ["=:", "-", "=", ":"]
-        .iter()
-        .find_map(|sep| tail.strip_suffix(sep))
-        .is_some_and(|t| {
-            [
-                "sha-512", "sha-384", "sha-256", "sha512", "sha384", "sha256", "md5", "blake2b",
-            ]
-            .iter()
-            .any(|a| t.ends_with(a))
-        });
-    if algorithm {
+    if after_digest_algorithm(before) {
         return true;
     }
     // The content of a tag that says it is encrypted (FileZilla's `<Pass encoding="crypt"
@@ -2533,6 +2520,31 @@ pub(crate) fn public_context(before: &str) -> bool {
         || lower.starts_with("data-")
         || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
         || words.last().is_some_and(|w| w == "value") && inside_signature(&before[..start])
+}
+
+/// Whether `before` ends in a digest algorithm's name and its separator: the value after it
+/// is that digest.
+fn after_digest_algorithm(before: &str) -> bool {
+    // A digest after its algorithm's name: subresource integrity's `sha512-…`, HTTP's
+    // `Repr-Digest: sha-512=:…:` (RFC 9530), `md5=…`.
+    let tail = before
+        .get(before.len().saturating_sub(14)..)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    // (A YAML or JSON value stands after a blank or a quote: `sha512: bTPd…==`, `"sha512":
+    // "…"`.)
+    let tail = tail.trim_end_matches([' ', '\t', '"', '\'']);
+    ["=:", "-", "=", ":"]
+        .iter()
+        .find_map(|sep| tail.strip_suffix(sep))
+        .is_some_and(|t| {
+            let t = t.trim_end_matches(['"', '\'']);
+            [
+                "sha-512", "sha-384", "sha-256", "sha512", "sha384", "sha256", "md5", "blake2b",
+            ]
+            .iter()
+            .any(|a| t.ends_with(a))
+        })
 }
 
 /// A value's own tag opening a string that a field named public holds (Tailscale's

@@ -5446,6 +5446,21 @@ fn a_pair_under_a_basic_auth_heading() {
     }
 }
 
+/// Found by the 98th sealed part's first run (a look-alike redacted): a digest after its
+/// algorithm's name as a YAML or JSON key (electron-builder's `latest.yml`, `sha512:
+/// bTPd…==`; `"sha512": "…"`) is a published checksum, as `sha512-…` and `sha512=…` were.
+#[test]
+fn a_digest_under_its_algorithms_key_is_public() {
+    let digest =
+        "bTPdZ05RV8cu0pU5rj0NXeh/+dnPPc/MDXmEmJAZW/KTgfRGBDjtqCyqKqSlgtVLA60L95nYezgc6clCfoza4w==";
+    for clean in [
+        format!("files:\n  - url: Setup-0.9.3.exe\n    sha512: {digest}\n    size: 88213004"),
+        format!("{{\"sha512\": \"{digest}\"}}"),
+    ] {
+        assert_eq!(redact(&clean).0, clean);
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
