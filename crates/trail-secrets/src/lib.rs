@@ -1330,6 +1330,24 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::documented_example(text.get(..start).unwrap_or_default())
         || plausible::names_a_stored_secret(text, start)
         || inside_public_keys(text, start)
+        || under_a_signature_comment(text, start)
+}
+
+/// A minisign or signify file's line under its comment (Tauri's updater `.sig`): after
+/// `trusted comment:` the global signature, after an `untrusted comment:` that says
+/// `signature` or `public key` a signature or a key others verify with. (After `untrusted
+/// comment: minisign encrypted secret key` it is the secret key, and stays one.)
+fn under_a_signature_comment(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    if line_start == 0 || text[line_start..at].trim() != "" {
+        return false;
+    }
+    let before = text[..line_start - 1].trim_end_matches('\r');
+    let comment = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+    let lower = comment.to_ascii_lowercase();
+    lower.starts_with("trusted comment:")
+        || lower.starts_with("untrusted comment:")
+            && (lower.contains("signature") || lower.contains("public key"))
 }
 
 /// How an assignment's value was written.

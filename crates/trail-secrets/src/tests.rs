@@ -5461,6 +5461,19 @@ fn a_digest_under_its_algorithms_key_is_public() {
     }
 }
 
+/// Found by the 98th sealed part's first run (a look-alike redacted): a minisign signature file
+/// (Tauri's updater `.sig`: an untrusted comment saying `signature from tauri secret key`, the
+/// signature, a trusted comment, the global signature) holds signatures anyone verifies. The
+/// secret key file, whose comment says `secret key` and no signature, is still redacted.
+#[test]
+fn lines_under_a_signature_comment_are_public() {
+    let clean = "untrusted comment: signature from tauri secret key\nRWQJu5v1ukbB2rAiKRvxyfmLAnqOdpoH32zrBDZj7cTw//0/xgy2+GXdudovzVu0zePCADp94HaRf+jZhaof9dVhR4pjIiUYw9A=\ntrusted comment: timestamp:1796572090\tfile:App_0.9.3_x64.msi\n75bym9ZgSfkC18LrrggA728bssIsmYeCIeXet2sEW5Y78EeJ/+J5rRoqUigXFrZIjWXNzVAgEaKYVn5QkQpjhg==";
+    assert_eq!(redact(clean).0, clean);
+    let key = "RWRTY0IyFoqUigXFrZIjWXNzVAgEaKYVn5QkQpjhg75bym9ZgSfkC18LrrggA728bssIsmYeCIeXet2sEW5Y78EeJ/+J5rRoqUigXFrZIjWXNzVAgEaKYVn5QkQpjhg75bym9ZgSfkC18LrrggA728bssIsmYeCIeXet2sEW5Y78==";
+    let text = format!("untrusted comment: minisign encrypted secret key\n{key}");
+    assert!(!redact(&text).0.contains(&key[..20]), "{}", redact(&text).0);
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
