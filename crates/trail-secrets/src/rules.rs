@@ -540,6 +540,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "url-credentials-encoded",
+        // The same login in a URL percent-encoded whole into another's query (a dashboard's
+        // `?var-server=nats%3A%2F%2Fsvc%3A<password>%40nats.internal%3A4222`): `:` is `%3A`,
+        // `@` is `%40`, and the password may hold other escapes.
+        regex: r#"[a-z][a-z0-9+._-]*%3a%2f%2f(?P<user>(?-u:[^%@/?#\s"'<>&:])*)%3a(?P<secret>(?:(?-u:[^%@/?#\s"'<>&])|%(?:[0-35-9a-f][0-9a-f]|4[1-9a-f]))+)%40"#,
+        example: "https://grafana.example/d/nats?var-server=nats%3A%2F%2Fsvc-acme%3A_KU7AgMva_SmCFfabrZ%40nats.internal%3A4222&orgId=1",
+        keywords: &["%3a%2f%2f"],
+        check: Check::UserPassword,
+        shape: Shape::Any,
+        lowered: true,
+    },
+    Builtin {
         name: "url-token-user",
         // A key sent as the user of a login whose password is empty or a stand-in, as HTTP
         // Basic APIs take one (`https://<key>:x@api.…`, `:x-oauth-basic@`): the user is the

@@ -5474,6 +5474,21 @@ fn lines_under_a_signature_comment_are_public() {
     assert!(!redact(&text).0.contains(&key[..20]), "{}", redact(&text).0);
 }
 
+/// Found by the 98th sealed part's first run (a miss): a URL with a login, percent-encoded
+/// whole into a dashboard's query (`var-server=nats%3A%2F%2Fsvc%3A<password>%40host`), keeps
+/// its password there. An encoded URL with only a user, or a port, stays.
+#[test]
+fn a_password_in_a_percent_encoded_url() {
+    let text = "https://grafana.acme.internal/d/nats?var-server=nats%3A%2F%2Fsvc-acme%3A_KU7AgMva_SmCFfabrZ%40nats.acme.internal%3A4222&orgId=1";
+    assert!(!redact(text).0.contains("_KU7AgMva"), "{}", redact(text).0);
+    for clean in [
+        "https://grafana.acme.internal/d/nats?var-server=nats%3A%2F%2Fnats.acme.internal%3A4222&orgId=1",
+        "/go?to=https%3A%2F%2Fsvc-acme%40acme.example%2Fa",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
