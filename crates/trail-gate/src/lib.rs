@@ -175,7 +175,16 @@ impl Context {
             return Place::Unknown;
         };
         let text = p.to_string_lossy();
-        let place = self.places.classify(&text);
+        // A glob's files, not the directory it stands in for (`"$TMPDIR"/*.star`).
+        let globbed = raw
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(['*', '?']));
+        let place = if globbed {
+            self.places.classify(&format!("{text}/*"))
+        } else {
+            self.places.classify(&text)
+        };
         if place == Place::Tmp {
             let real = zones::real(&p);
             if real != p {

@@ -246,10 +246,21 @@ impl Places {
             Some(PathBuf::from("/var/tmp")),
             self.tmpdir.clone(),
         ];
+        // A glob in one's own temporary directory (`"$TMPDIR"/*.star`) names files in it, not
+        // the directory the glob stands in for.
+        let globbed = raw
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(['*', '?']));
         for t in tmps.iter().flatten() {
             if p.starts_with(t) {
                 // The temporary directory itself is shared by everyone: not scratch space.
-                return if p == *t { Place::Outside } else { Place::Tmp };
+                let own_files = globbed && self.tmpdir.as_ref() == Some(t);
+                return if p == *t && !own_files {
+                    Place::Outside
+                } else {
+                    Place::Tmp
+                };
             }
         }
         // Another person's home (`/home/ana/…`) is theirs, not the system's: a person decides.

@@ -9963,3 +9963,22 @@ fn a_quoted_command_path_from_a_known_variable_is_that_path() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 97th and 98th sealed parts' first runs (three safe rows asked): a glob of files
+/// in one's own temporary directory (`rm -f "$TMPDIR"/*.star`, `/run/user/1000/tmp/x-*.tmp`)
+/// names files there, not the directory the glob stands in for, which (shared, or the whole
+/// of it) is no scratch space. `/tmp/*` and `$TMPDIR` itself still ask; the home's and the
+/// system's globs still block.
+#[test]
+fn a_glob_in_ones_own_temporary_directory_is_scratch() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("rm -f \"$TMPDIR\"/*.star", Verdict::Allow),
+        ("rm -f /run/user/1000/tmp/cyana-*.tmp", Verdict::Allow),
+        ("rm -rf /tmp/*", Verdict::Junction),
+        ("rm -rf $TMPDIR", Verdict::Junction),
+        ("rm -rf ~/*", Verdict::Block),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
