@@ -911,7 +911,9 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
     let mut assigns = Vec::new();
     while let Some(next) = wrappers::unwrap(argv) {
         for a in argv.get(1..next).unwrap_or_default() {
-            let Some((name, value)) = a.text.as_deref().and_then(|t| t.split_once('=')) else {
+            // A value only the shell knows is passed as written (`OUT="$TMPDIR/x"`).
+            let text = a.text.as_deref().unwrap_or(&a.raw);
+            let Some((name, value)) = text.split_once('=') else {
                 continue;
             };
             let named = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -921,7 +923,7 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
                 assigns.push((
                     name.to_string(),
                     Arg {
-                        text: Some(value.to_string()),
+                        text: a.text.is_some().then(|| value.to_string()),
                         raw: raw.to_string(),
                         quoted: a.quoted,
                     },

@@ -152,6 +152,18 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
     let mut i = 1;
     let mut skip_positional = positional;
     while i < argv.len() {
+        // An assignment whose value only the shell knows (`env OUT="$TMPDIR/x" prog`) is
+        // still an assignment, by how it is written.
+        let assigns_by_raw = matches!(name, "env" | "sudo" | "doas" | "run0")
+            && argv[i].raw.split_once('=').is_some_and(|(k, _)| {
+                !k.is_empty()
+                    && k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+        if words[i].is_none() && assigns_by_raw {
+            i += 1;
+            continue;
+        }
         let Some(w) = words[i] else { return Some(i) };
         if w == "--" {
             return (i + 1 < argv.len()).then_some(i + 1);

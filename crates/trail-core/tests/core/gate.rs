@@ -9982,3 +9982,17 @@ fn a_glob_in_ones_own_temporary_directory_is_scratch() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 98th sealed part's first run (a safe row blocked): `env` given an assignment
+/// whose value only the shell knows (`env HKLOUT="$TMPDIR/x.mtz" pointless`) still sets a
+/// variable for the program after it; it was taken for the command, a hidden name. A hidden
+/// name itself (`env $CMD`) stays blocked.
+#[test]
+fn env_given_an_expanded_assignment_runs_the_program_after_it() {
+    let ctx = ctx();
+    let line =
+        "env HKLIN=data/integrated.mtz HKLOUT=\"$TMPDIR/kill-test.mtz\" acme-sort < /dev/null";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    let line = "env $CMD";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+}
