@@ -9996,3 +9996,28 @@ fn env_given_an_expanded_assignment_runs_the_program_after_it() {
     let line = "env $CMD";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
 }
+
+/// Found by the 98th sealed part's first run (two blocks asked): a variable named for a kind
+/// of file and `OUT` (CCP4's logical names: `HKLOUT`, `XYZOUT`) is where the program writes,
+/// as an output option is; given a system file under sudo, it is replaced. `STDOUT`-like
+/// names and a file in the project stay as they were.
+#[test]
+fn a_logical_output_name_is_where_the_program_writes() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "sudo env HKLOUT=/etc/passwd acme-sort HKLIN data/integrated.mtz",
+            Verdict::Block,
+        ),
+        (
+            "sudo XYZOUT=/boot/vmlinuz acme-refine XYZIN data/model.pdb",
+            Verdict::Block,
+        ),
+        (
+            "HKLOUT=build/x.mtz acme-sort HKLIN data/a.mtz",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -557,6 +557,17 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
                 && ps.iter().any(|p| WRITES_TO.contains(&p.as_str())))
 }
 
+/// A variable named for a kind of file and `OUT`, the logical names crystallography suites
+/// give their outputs (`HKLOUT`, `XYZOUT`, `MTZOUT`, `MAPOUT`): its value is the file written.
+/// Not the standard stream or an English word (`STDOUT`, `LAYOUT`, `LOGOUT`).
+fn logical_output_name(parts: &[String]) -> bool {
+    matches!(parts, [p] if p.strip_suffix("out").is_some_and(|noun| {
+        noun.len() == 3
+            && noun.bytes().all(|b| b.is_ascii_lowercase())
+            && !matches!(noun, "std" | "lay" | "log" | "cut" | "tim" | "sho")
+    }))
+}
+
 /// One word that starts with `out` and ends with a file's or a directory's kind
 /// (`outputlogfile`, `outdir`, `outputfolder`): where output goes, whatever is between.
 fn glued_output(p: &str) -> bool {
@@ -1114,7 +1125,11 @@ pub(super) fn assigned(assigns: &[(String, Arg)], ctx: &Context) -> Vec<Found> {
             let text = word_text(value, ctx)?;
             // A database kept in one file, by its URL (`DATABASE_URL=sqlite:////etc/passwd`):
             // the file the program writes its data to, and drops with it.
-            let output = product_option(&words::parts(name)) || local_url_path(&text).is_some();
+            let parts = words::parts(name);
+            let output = product_option(&parts)
+                || joined_out(&parts)
+                || logical_output_name(&parts)
+                || local_url_path(&text).is_some();
             let t = target(&text, ctx).filter(|t| {
                 (t.critical() || output && *t == Target::SystemFile) && *t != Target::ProjectRoot
             })?;
