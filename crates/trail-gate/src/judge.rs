@@ -1384,7 +1384,21 @@ impl<'a> Judging<'a> {
                     }
                     return true;
                 }
-                feed::reconstruct(&template, parallel_marker(&template), &inputs)
+                let inner = feed::reconstruct(&template, parallel_marker(&template), &inputs);
+                // A template given as one string is a shell's line (`parallel 'cd {} && make'`):
+                // each line, its input put in, is judged as a line.
+                if let [one] = template.as_slice()
+                    && one.text.as_deref().is_some_and(|t| t.contains(' '))
+                {
+                    for c in &inner {
+                        if let Some(a) = c.argv.first() {
+                            self.found
+                                .runs(a.text.as_deref().unwrap_or(&a.raw), Keep::All);
+                        }
+                    }
+                    return true;
+                }
+                inner
             }
             _ => return false,
         };

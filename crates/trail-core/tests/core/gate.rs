@@ -10021,3 +10021,23 @@ fn a_logical_output_name_is_where_the_program_writes() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 98th sealed part's first run (two risky rows blocked for the wrong reason):
+/// `parallel` given its template as one string runs it as a shell's line (`parallel 'cd {} &&
+/// acme workspace --clean'`), each input put in; the whole string was taken for a command
+/// name, hidden, and blocked. Judged as lines, what they delete decides.
+#[test]
+fn a_parallel_template_in_one_string_is_a_line() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "ls /data/seismic/*.sgy | parallel 'acme-conv {} {.}.nc && rm {}'",
+            Verdict::Junction,
+        ),
+        ("ls build/*.sgy | parallel 'gzip {}'", Verdict::Allow),
+        ("ls -d ~/*/ | parallel 'rm -rf {}'", Verdict::Block),
+        ("parallel 'rm -rf {}' ::: / /home/dev", Verdict::Block),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
