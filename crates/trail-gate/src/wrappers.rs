@@ -426,7 +426,14 @@ pub(super) fn remote_redirect(line: &str) -> Option<String> {
         .iter()
         .flat_map(|cmd| &cmd.writes)
         .map(|w| w.target.clone())
-        .find(|t| !t.starts_with("/dev/"))
+        // A device there is written too (`'cat > /dev/usb/lp0'`: its printer); only the
+        // streams are no file.
+        .find(|t| {
+            !matches!(
+                t.as_str(),
+                "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+            ) && !t.starts_with("/dev/fd/")
+        })
 }
 
 /// The program a remote command line runs on another host, when trail does not model it and

@@ -10041,3 +10041,27 @@ fn a_parallel_template_in_one_string_is_a_line() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 98th sealed part's first run (a risky row allowed): a line run on another host
+/// that writes to a device there (`ssh pos@till-02 'cat > /dev/usb/lp0'`, a CNC's serial port)
+/// is a remote write, as a file there is; `/dev/null` there is no file.
+#[test]
+fn a_remote_write_to_a_device_there_asks() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme-raster build/r.ras | ssh pos@till-02.example.org 'cat > /dev/usb/lp0'",
+            Verdict::Junction,
+        ),
+        (
+            "cat build/front.ngc | ssh cnc1 'cat > /dev/ttyUSB0'",
+            Verdict::Junction,
+        ),
+        (
+            "ssh build01 'make -C /srv/app check > /dev/null'",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
