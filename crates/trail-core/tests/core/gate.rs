@@ -10065,3 +10065,16 @@ fn a_remote_write_to_a_device_there_asks() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found reading the obfuscation blocks after the 98th part's first run (two safe rows and a
+/// risky one blocked): a data file written on the line whose lines are led by its own
+/// markers (NONMEM's `$PROBLEM`, GAMESS's ` $CONTRL … $END`) and handed to its program is no
+/// shell script hiding a program's name. A shell line in such a file still counts.
+#[test]
+fn a_data_files_dollar_markers_are_not_hidden_names() {
+    let ctx = ctx();
+    let line = "cat > build/run5.ctl <<'EOF'\n$PROBLEM one-compartment oral\n$INPUT ID TIME AMT DV\n$DATA data/pk.csv IGNORE=@\nEOF\nacme-fit build/run5.ctl build/run5.lst";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    let line = "cat > build/run6.ctl <<'EOF'\n$PROBLEM x\nexec = rm -rf /home/dev\nEOF\nacme-fit build/run6.ctl";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
+}

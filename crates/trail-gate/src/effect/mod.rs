@@ -3858,7 +3858,24 @@ fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out:
         let command = |line: &&str| {
             line.contains(char::is_whitespace) || line.contains('$') || !line.contains(['*', '['])
         };
-        for line in text.lines().filter_map(held_command).filter(command) {
+        // A line led by a bare `$NAME` is a data file's own marker (NONMEM's `$PROBLEM`,
+        // GAMESS's ` $CONTRL … $END`), not a program's name hidden in a variable: a shell
+        // script is judged as one where it is run.
+        let marker = |line: &&str| {
+            line.strip_prefix('$').is_some_and(|rest| {
+                rest.starts_with(|ch: char| ch.is_ascii_uppercase())
+                    && rest.split_whitespace().next().is_some_and(|name| {
+                        name.bytes()
+                            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                    })
+            })
+        };
+        for line in text
+            .lines()
+            .filter_map(held_command)
+            .filter(command)
+            .filter(|l| !marker(l))
+        {
             out.runs(line, super::Keep::Blocks);
         }
         for line in text.lines() {
