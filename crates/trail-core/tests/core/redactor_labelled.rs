@@ -1550,3 +1550,17 @@ fn new_families_sealed98_part() {
     print_table("secrets-families-sealed98.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A ninety-ninth sealed part (2026-12-06): 16 more families (120 secrets, 88 look-alikes),
+/// its secrets in documentation sites', chat-ops and automation workflow files, written by a
+/// helper that never read trail's source, run once with the redactor frozen at e01553b:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed99 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed99_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed99.tsv"), show);
+    print_table("secrets-families-sealed99.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
