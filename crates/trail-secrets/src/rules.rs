@@ -256,8 +256,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     },
     Builtin {
         name: "putty-private-key",
-        // PuTTY's `.ppk`: the private half follows `Private-Lines: N`.
-        regex: r"Private-Lines:[ \t]*[0-9]+(?:\r?\n|\\r?\\n)(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|\r?\n|\\r?\\n)*)",
+        // PuTTY's `.ppk`: the private half follows `Private-Lines: N`; also indented in a YAML
+        // block (`key: |`), or in a JSON string with its line breaks escaped (`\n`, `\r\n`).
+        regex: r"Private-Lines:[ \t]*[0-9]+(?:\r?\n[ \t]*|(?:\\r)?\\n)(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|\r?\n[ \t]*|(?:\\r)?\\n)*)",
         example: "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\nAAABAGk4ZmFrZXB1dHR5cHJpdmF0ZWtleWJvZHlmb3J0ZXN0c29ubHk=",
         keywords: &["private-lines:"],
         check: Check::PrivateKey,

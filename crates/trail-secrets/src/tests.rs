@@ -5489,6 +5489,27 @@ fn a_password_in_a_percent_encoded_url() {
     }
 }
 
+/// Found by the 99th sealed part's first run (two misses): a PuTTY key's private lines kept in
+/// a JSON string (line breaks escaped as `\n`: the rule wanted two backslashes) or indented
+/// in a YAML block (`key: |`) are the private key, as in a `.ppk` file.
+#[test]
+fn a_putty_key_escaped_in_json_or_indented_in_yaml() {
+    let private = "AAABAAi2ajcZgibj2dl7yXKOhRIlomt6S50w83iqUT8zXMOzs1pxsBFo";
+    let json = format!(
+        "{{\"private_key\": \"PuTTY-User-Key-File-3: ssh-rsa\\nEncryption: none\\nPublic-Lines: 1\\nAAAAB3NzaC1yc2EAAAADAQAB\\nPrivate-Lines: 2\\n{private}\\nbmbcf6TZHcTyhp0jdCLfTptSRTvf\\nPrivate-MAC: 0a1b\"}}"
+    );
+    let yaml = format!(
+        "auth:\n  key: |\n    PuTTY-User-Key-File-3: ssh-rsa\n    Private-Lines: 2\n    {private}\n    bmbcf6TZHcTyhp0jdCLfTptSRTvf\n    Private-MAC: 0a1b"
+    );
+    for text in [json, yaml] {
+        let out = redact(&text).0;
+        assert!(
+            !out.contains(&private[..24]) && !out.contains("bmbcf6TZHcTy"),
+            "{out}"
+        );
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
