@@ -1267,8 +1267,17 @@ fn prefixed_groups(v: &str) -> bool {
 
 /// A short word, then a hex body (`sec_3af19d613112f26e910f` under `…-Secret-Key`): the body is
 /// judged as the hex it is, whose 16 symbols keep the whole value's entropy under the bar a
-/// mixed alphabet must meet.
+/// mixed alphabet must meet. Or an account's number before a colon (ManyChat's
+/// `7775446:1d2a8c…`, a bot's `<id>:<hex>`).
 fn prefixed_hex(v: &str) -> bool {
+    if let Some((account, body)) = v.split_once(':') {
+        return (3..=12).contains(&account.len())
+            && account.bytes().all(|b| b.is_ascii_digit())
+            && body.len() >= 24
+            && is_hex_token(body)
+            && entropy(body) >= 3.0
+            && looks_random(body);
+    }
     let Some((prefix, body)) = v.split_once(['_', '-']) else {
         return false;
     };

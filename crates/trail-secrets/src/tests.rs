@@ -5510,6 +5510,19 @@ fn a_putty_key_escaped_in_json_or_indented_in_yaml() {
     }
 }
 
+/// Found by the 99th sealed part's first run (a miss): an account's number, a colon and a hex
+/// body under a credential's name (`token=7775446:1d2a8c…`, a chat platform's page token) is
+/// the token; a port or a time under the same name is not.
+#[test]
+fn an_account_number_and_hex_body_under_a_token_name() {
+    let text =
+        "[manychat]\npage_id=794622112825502\ntoken=7775446:1d2a8c412347ca6d5cc261a14240ccd7";
+    assert!(!redact(text).0.contains("1d2a8c4123"), "{}", redact(text).0);
+    for clean in ["token_ttl=3600:1800", "token_host=localhost:8080"] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
+
 /// Found by the 86th sealed part (after its first run): a failing test prints the value it
 /// found opposite the mask it expected (Jest's `Expected: "<masked>"` / `Received: "…"`,
 /// pytest's `{'x-upstream': '…'} == {'x-upstream': '<redacted>'}`): that value is the
