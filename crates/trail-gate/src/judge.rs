@@ -907,6 +907,10 @@ pub(super) fn command(
 /// …`, `env CACHE_DIR=/ tool clear`), as if set before the command: they are the wrapped
 /// program's environment, judged as its own. `None` when no wrapper sets any.
 fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
+    // Asked of every command: most set nothing, and then no wrapper is peeled twice.
+    if !cmd.argv.iter().skip(1).any(|a| a.raw.contains('=')) {
+        return None;
+    }
     let mut argv: &[Arg] = &cmd.argv;
     let mut assigns = Vec::new();
     while let Some(next) = wrappers::unwrap(argv) {
@@ -916,9 +920,7 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
             let Some((name, value)) = text.split_once('=') else {
                 continue;
             };
-            let named = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-            if named {
+            if wrappers::variable_name(name) {
                 let raw = a.raw.split_once('=').map_or(value, |(_, v)| v);
                 assigns.push((
                     name.to_string(),

@@ -4,6 +4,12 @@
 
 use super::parse::Arg;
 
+/// A shell variable's name, as an assignment before a command writes it (`DATABASE_URL=…`).
+pub(super) fn variable_name(k: &str) -> bool {
+    k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// Peel one wrapper: the index in `argv` where the wrapped command starts.
 #[expect(
     clippy::too_many_lines,
@@ -155,11 +161,10 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
         // An assignment whose value only the shell knows (`env OUT="$TMPDIR/x" prog`) is
         // still an assignment, by how it is written.
         let assigns_by_raw = matches!(name, "env" | "sudo" | "doas" | "run0")
-            && argv[i].raw.split_once('=').is_some_and(|(k, _)| {
-                !k.is_empty()
-                    && k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            });
+            && argv[i]
+                .raw
+                .split_once('=')
+                .is_some_and(|(k, _)| variable_name(k));
         if words[i].is_none() && assigns_by_raw {
             i += 1;
             continue;
