@@ -176,11 +176,7 @@ impl Context {
         };
         let text = p.to_string_lossy();
         // A glob's files, not the directory it stands in for (`"$TMPDIR"/*.star`).
-        let globbed = raw
-            .rsplit('/')
-            .next()
-            .is_some_and(|last| last.contains(['*', '?']));
-        let place = if globbed {
+        let place = if paths::last_part_globbed(raw) {
             self.places.classify(&format!("{text}/*"))
         } else {
             self.places.classify(&text)

@@ -248,10 +248,7 @@ impl Places {
         ];
         // A glob in one's own temporary directory (`"$TMPDIR"/*.star`) names files in it, not
         // the directory the glob stands in for.
-        let globbed = raw
-            .rsplit('/')
-            .next()
-            .is_some_and(|last| last.contains(['*', '?']));
+        let globbed = last_part_globbed(raw);
         for t in tmps.iter().flatten() {
             if p.starts_with(t) {
                 // The temporary directory itself is shared by everyone: not scratch space.
@@ -291,6 +288,14 @@ pub(super) fn normalise(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether a word's last part is a glob (`"$TMPDIR"/*.star`): it names the files in the
+/// directory a resolved path stands for, not that directory.
+pub fn last_part_globbed(raw: &str) -> bool {
+    raw.rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains(['*', '?']))
 }
 
 #[cfg(test)]
