@@ -1,8 +1,9 @@
 //! What git keeps of the covered paths, remembered while git's answer cannot have changed.
 //!
 //! Healing runs at every SessionStart and asks git which covered files it keeps (so that a
-//! journal deleted from `.trail/trajectory/` comes back). Asking means running `git ls-files`:
-//! 2–4 ms of a session start whose budget is 10 ms (issue 12, Performance). The answer depends
+//! journal deleted from `.trail/trajectory/` comes back). Asking reads the index and HEAD's
+//! trees (`trail_base::git`), or runs `git ls-files` where they cannot be read (2–4 ms of a
+//! session start whose budget is 10 ms, issue 12, Performance, and git's own 3.7 MB resident). The answer depends
 //! on the index and on HEAD's commit only, so it is kept in `.trail/state/git-tracked` with a key
 //! made of what identifies both, read from the repository's files without running git: the
 //! index file's size, modification time and inode; HEAD; the commit HEAD's branch names (its

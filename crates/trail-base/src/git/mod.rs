@@ -11,6 +11,9 @@
 //!   `core.fsmonitor`, `core.hooksPath`, `core.pager`, `diff.external`, `core.sshCommand`,
 //!   `credential.helper`, `core.askPass`, `protocol.allow=never` (no transport at all),
 //!   `gc.auto=0` and `maintenance.auto=false` (no background work), and no optional locks;
+//! - **or no git at all** where the files answer: which files git keeps is read from the index
+//!   and HEAD's objects (`kept.rs`, `index.rs`, `objects.rs`), git asked only where they cannot
+//!   be read (a worktree, a split index, a SHA-256 repository, …);
 //! - **a cleared environment**: only `PATH` and `HOME` are passed on, so none of git's
 //!   redirections (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CONFIG_*`,
 //!   `GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_SSH*`, …) an agent's shell or the host may have set
@@ -27,6 +30,10 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+mod index;
+mod kept;
+mod objects;
 
 /// Config that would make git run a program, switched off.
 const HARDENED: &[&str] = &[
@@ -130,6 +137,12 @@ pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
     if rels.is_empty() {
         return Some(Vec::new());
     }
+    // Read from the repository's files when it is a plain one; git only when that cannot be.
+    kept::files(root, &rels).or_else(|| ls_files(root, &rels))
+}
+
+/// [`asked`]'s answer from `git ls-files` itself.
+fn ls_files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
     // A repository without a commit has no HEAD to add: asked again without it.
     let list = |with_head: bool| -> Option<Vec<u8>> {
         let mut c = command(root);
@@ -139,7 +152,7 @@ pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
         }
         c.arg("--");
         // `:(literal)`: no wildcard in a name counts.
-        for r in &rels {
+        for r in rels {
             c.arg(format!(":(literal){r}"));
         }
         let out = c.stderr(Stdio::null()).output().ok()?;
@@ -153,6 +166,25 @@ pub fn asked(root: &Path, rels: &[&str]) -> Option<Vec<String>> {
         .collect();
     v.dedup();
     Some(v)
+}
+
+/// Reads `bytes` as each file of git's this module parses itself (an index, a tree, a commit, a
+/// delta against the bytes' first part), and checks what each accepts: paths that are not
+/// empty, a delta's result of the size it states. The fuzz target (`fuzz/fuzz_targets/
+/// git_files.rs`) and the property tests share it.
+#[doc(hidden)]
+pub fn read_as_every_git_file(bytes: &[u8]) {
+    if let Some(paths) = index::paths(bytes) {
+        assert!(paths.iter().all(|p| !p.is_empty()));
+    }
+    let _ = objects::tree_entries(bytes);
+    let _ = objects::commit_tree(bytes);
+    let _ = objects::offset_varint(bytes);
+    let split = usize::from(bytes.first().copied().unwrap_or(0)).min(bytes.len());
+    let (base, delta) = bytes.split_at(split);
+    if let Some(out) = objects::apply_delta(base, delta) {
+        assert!(out.len() <= 16 << 20);
+    }
 }
 
 #[cfg(test)]
