@@ -314,11 +314,27 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
             || crate::text::words(&name)
                 .last()
                 .is_some_and(|w| matches!(w.as_str(), "command" | "cmd" | "exec" | "spawn"));
-        if !named {
+        if !named && name != "call" {
             continue;
         }
         let rest = code[at + 1..].trim_start();
-        if !rest.starts_with(['"', '\'']) {
+        // A program and its arguments as a list (`subprocess.run(['rsync', '-a', 'locale/',
+        // 'l10n@host:/srv/'])`, `subprocess.call([…])`): its words, if the first is a program.
+        if let Some(list) = rest.strip_prefix('[')
+            && (named || name == "call")
+        {
+            let words = literals(&list[..list.find(']').unwrap_or(list.len())]);
+            if words.len() >= 2
+                && !words
+                    .iter()
+                    .any(|w| w.is_empty() || w.contains(char::is_whitespace))
+                && super::known::is_program(words[0].rsplit('/').next().unwrap_or(&words[0]))
+            {
+                lines.push(words.join(" "));
+            }
+            continue;
+        }
+        if !named || !rest.starts_with(['"', '\'']) {
             continue;
         }
         let mut lits = literals(rest).into_iter();

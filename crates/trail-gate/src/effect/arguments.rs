@@ -401,11 +401,42 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
                     | "prog"
                     | "runner"
                     | "cpp"
+                    // The program by what it is (`--youtubedl-path "$YTDL_BIN"`, `-tesseract
+                    // "$OCR_BIN"`, `run-program "$FOX_TOOL"`), or code that decides what
+                    // passes (`--filter "$MAIL_FILTER"`, `--post-filter="$IG_FILTER"`).
+                    | "bin"
+                    | "binary"
+                    | "exe"
+                    | "executable"
+                    | "tool"
+                    | "filter"
             )
+        })
+    };
+    // Inside a longer value (`-o "proc://$NZB_HOOK"`, `"cust ext=wav $SPLIT_CMD"`), only a
+    // name that can mean nothing but a command line counts.
+    let inside = |value: &str| {
+        let value = ctx.expand_text_vars(value);
+        value.match_indices('$').any(|(at, _)| {
+            let name: String = value[at + 1..]
+                .trim_start_matches('{')
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+                .collect();
+            name.contains('_')
+                && name.rsplit('_').next().is_some_and(|p| {
+                    matches!(
+                        p.to_ascii_lowercase().as_str(),
+                        "cmd" | "command" | "hook" | "script" | "exec"
+                    )
+                })
         })
     };
     let found = args.iter().enumerate().any(|(i, a)| {
         let t = a.text.as_deref().unwrap_or(&a.raw);
+        if !only_a_variable(&a.raw) && inside(&a.raw) {
+            return true;
+        }
         match t.split_once('=') {
             // An option's value, or a setting's (`-engine "cmd=$ENGINE_CMD"`).
             Some((_, v)) => code_name(v),
@@ -1522,7 +1553,7 @@ fn handed(
 /// with their risks: the program loads the file as its script or its event handlers, and no
 /// person read it between. A command taken from the environment (`os.execute(os.getenv(…))`,
 /// `exec sh -c $::env(HOOK)`) is known only when it runs.
-fn planted_calls(text: &str, raw: &str, out: &mut Findings) {
+pub(super) fn planted_calls(text: &str, raw: &str, out: &mut Findings) {
     // A call's argument that the shell cannot read is no command line it runs.
     for line in code::shell_call_lines(text) {
         if crate::parse::flatten(&line).is_ok() {

@@ -3879,8 +3879,7 @@ fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out:
             out.runs(line, super::Keep::Blocks);
         }
         for line in text.lines() {
-            let mut words = line.trim().splitn(2, char::is_whitespace);
-            let (Some(first), Some(rest)) = (words.next(), words.next()) else {
+            let Some((first, rest)) = setting(line) else {
                 continue;
             };
             // A key or a console's word (`exec`, `/control/shell`), not a call's inside
@@ -3888,10 +3887,13 @@ fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out:
             if !first.contains(['(', '"', '\'', '[', '{'])
                 && arguments::command_option(first.rsplit('/').next().unwrap_or(first))
             {
-                out.runs(rest.trim(), super::Keep::Risky);
+                out.runs(rest, super::Keep::Risky);
             }
         }
         arguments::escapes(text, super::Keep::Risky, out);
+        // Code that runs a command line (`os.execute("scp …")`, `subprocess.run(['rsync', …])`)
+        // where the program loads the file as its own.
+        arguments::planted_calls(text, raw, out);
         // A call in it given a credential store's path (`Print File.Load("~/.netrc")`): the
         // program reads the key for whoever runs it. (A setting that names a key to log in
         // with, `IdentityFile ~/.ssh/id_rsa`, is no call.)
@@ -3899,6 +3901,32 @@ fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out:
             super::code::reads_credential_store(line, ctx, raw, out);
         }
     }
+}
+
+/// A line of a settings file as its key and value (`np-cmd = curl …`, `command: make`,
+/// `sim_post_cmd = "scp …"`), or a console's word and the rest (`exec /bin/sh`); the value
+/// unquoted.
+fn setting(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    let keyed = line.find(['=', ':']).filter(|&at| {
+        let key = line[..at].trim();
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    });
+    let (first, rest) = match keyed {
+        Some(at) => (line[..at].trim(), &line[at + 1..]),
+        None => line.split_once(char::is_whitespace)?,
+    };
+    let rest = rest.trim().trim_end_matches([',', ';']);
+    let rest = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .or_else(|| rest.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')))
+        .unwrap_or(rest)
+        .trim();
+    (!rest.is_empty()).then_some((first, rest))
 }
 
 /// A configuration this line wrote, handed to a program told to act on it, that names the
@@ -4426,8 +4454,20 @@ pub(super) fn planted_assigned<'a>(cmd: &Simple, ctx: &'a super::Context) -> Vec
         let Some(p) = ctx.resolve(value.text.as_deref().unwrap_or(&value.raw)) else {
             continue;
         };
-        for (_, text) in ctx.line.planted.iter().filter(|(f, _)| *f == p) {
-            texts.push(text.as_str());
+        // Or a directory that holds it (`XDG_CONFIG_HOME=build/cfg blightmud` reads
+        // `build/cfg/blightmud/config/up.lua`): the program finds its files there by its own
+        // conventions. (Not the project, or a directory holding it: that is where it runs.)
+        let directory =
+            p.extension().is_none() && p != ctx.places.project_root && !ctx.holds_project(&p);
+        for (_, text) in ctx
+            .line
+            .planted
+            .iter()
+            .filter(|(f, _)| *f == p || directory && f.starts_with(&p))
+        {
+            if !texts.contains(&text.as_str()) {
+                texts.push(text.as_str());
+            }
         }
     }
     texts

@@ -602,6 +602,8 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
                     // a looking word is one more thing to do, not the only one.
                     || w.strip_prefix("--").is_some_and(|f| LOOKS.contains(&f))
                         && words.iter().filter(|o| o.starts_with("--")).count() == 1
+                        // Given a number it is an amount (`db rollback --count 2`), not a look.
+                        && words.get(i + 1).is_none_or(|n| n.parse::<u64>().is_err())
             }
         }
     }) || c.sub() == Some("help")
