@@ -1277,7 +1277,55 @@ fn disk_read(c: &Cmd<'_>, ctx: &Context, disk: &str) -> bool {
                     && matches!(ctx.classify(v), super::Place::Inside | super::Place::Tmp)
             })
     });
-    alone || switches || first_of_two || told_here
+    // The disk last, after a data file here that is read (`ssdv -d data/packets.bin
+    // /dev/sda`, `dnglab convert -f raw/x.CR3 /dev/sda`): the shape IN OUT, the disk what is
+    // written. (Not after settings, `-c conf.yml /dev/sda`, or a place without a kind of
+    // file, `-t build/case /dev/nvme0n1`, where what is read off the disk goes.)
+    let here_before = words.last() == Some(&disk)
+        && words[..words.len() - 1].iter().any(|w| {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            !w.starts_with('-')
+                && name
+                    .rsplit_once('.')
+                    .is_some_and(|(stem, _)| !stem.is_empty())
+                && !settings_named(name)
+                && !w.starts_with("/dev/")
+                && matches!(ctx.classify(w), super::Place::Inside | super::Place::Tmp)
+        });
+    let valued = words.windows(2).any(|w| {
+        w[1] == disk
+            && w[0].starts_with('-')
+            && (targets::output_flag(w[0], false) || written_format(w[0]))
+    });
+    !here_before && !valued && (alone || switches || first_of_two || told_here)
+}
+
+/// An option named for a file format a program writes its results in (`--csv`, `-sqlite`,
+/// `--geojson`): its value is where they go.
+fn written_format(flag: &str) -> bool {
+    matches!(
+        flag.trim_start_matches('-').to_ascii_lowercase().as_str(),
+        "csv"
+            | "tsv"
+            | "json"
+            | "geojson"
+            | "gpx"
+            | "kml"
+            | "xml"
+            | "html"
+            | "sqlite"
+            | "db"
+            | "png"
+            | "jpg"
+            | "jpeg"
+            | "pdf"
+            | "svg"
+            | "txt"
+            | "text"
+            | "bin"
+            | "raw"
+            | "img"
+    )
 }
 
 /// Programs whose work is to read disks (inspection, surface tests, recovery, forensic
