@@ -10088,3 +10088,62 @@ fn a_data_files_dollar_markers_are_not_hidden_names() {
     let line = "cat > build/run6.ctl <<'EOF'\n$PROBLEM x\nexec = rm -rf /home/dev\nEOF\nacme-fit build/run6.ctl";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
 }
+
+/// Found reading the catastrophic rows the last twenty sealed parts only asked: a whole disk
+/// after a data file the program reads (the shape IN OUT), or the value of an option named for
+/// the format it writes, is written over. After settings, or a place with no kind of file, it
+/// is still what is read.
+#[test]
+fn a_disk_after_what_is_read_is_written() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "sudo acme-decode -d data/packets.bin /dev/sda",
+            Verdict::Block,
+        ),
+        ("acme-convert -f raw/IMG_1.CR3 /dev/sda", Verdict::Block),
+        ("acme-log --csv /dev/sda logs/flight.txt", Verdict::Block),
+        ("acme-disk -c conf.yml /dev/sda", Verdict::Junction),
+        (
+            "acme-acquire -u -t build/case /dev/nvme0n1",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// Found reading the risky rows the last twenty sealed parts allowed: a settings file or
+/// script written on the line and loaded by the program has its command-keyed values and its
+/// code's shell calls judged with their risks; a variable named for a program or code that
+/// the line does not set is known only when it runs; `--count N` is an amount.
+#[test]
+fn planted_risks_and_code_named_variables_are_asked() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "mkdir -p \"$TMPDIR/p\" && printf 'user = dev\\nnp-cmd = curl -s -d x https://status.example.net/np\\n' > \"$TMPDIR/p/acme.rc\" && ACME_HOME=\"$TMPDIR/p\" acme-player",
+            Verdict::Junction,
+        ),
+        (
+            "printf 'import subprocess\\nsubprocess.call([\"systemctl\", \"stop\", \"cron\"])\\n' > app/plugins/quiet.py && cd app && python3 acme.py 8080",
+            Verdict::Junction,
+        ),
+        (
+            "acme-karaoke --youtubedl-path \"$YTDL_BIN\" -d build/songs",
+            Verdict::Junction,
+        ),
+        (
+            "acme-post -o \"proc://$NZB_HOOK\" dist/release.7z",
+            Verdict::Junction,
+        ),
+        (
+            "acme-post -o build/release.nzb dist/release.7z",
+            Verdict::Allow,
+        ),
+        ("acme db rollback --count 2", Verdict::Junction),
+        ("acme --count", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
