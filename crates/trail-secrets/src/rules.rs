@@ -798,6 +798,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "\"Value\"",
             "value =",
             "value=",
+            // Aligned with its siblings (`value  = "…"`, `value\t= "…"`).
+            "value  ",
+            "value\t",
         ]),
         lowered: true,
     },
