@@ -10147,3 +10147,27 @@ fn planted_risks_and_code_named_variables_are_asked() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found reading the risky rows the labelled sets allowed: a search for a connection's address
+/// (`DATABASE_URL`) prints its password, and settings named so without a kind, as text or as
+/// a framework's settings code are where a search for a password's name reads one.
+#[test]
+fn a_search_for_a_credential_in_settings_by_their_name_asks() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("grep DATABASE_URL .env.local", Verdict::Junction),
+        ("grep db_pass localconfig", Verdict::Junction),
+        (
+            "grep -E 'SECRET_KEY|PASSWORD' app/settings.py",
+            Verdict::Junction,
+        ),
+        (
+            "grep -i passwd conf/import/inter_conf.txt",
+            Verdict::Junction,
+        ),
+        ("grep -n SECRET_KEY src/app.py", Verdict::Allow),
+        ("cat ~/.ssh/config", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

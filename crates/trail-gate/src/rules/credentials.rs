@@ -557,6 +557,12 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
             "credential",
             "adminpass",
             "rootpass",
+            // A connection's address holds its password (`DATABASE_URL`, a DSN).
+            "database_url",
+            "db_url",
+            "dsn",
+            "connection_string",
+            "connectionstring",
         ]
         .iter()
         .any(|w| p.contains(w))
@@ -596,7 +602,29 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
                                 .is_some_and(|d| d.as_os_str().to_string_lossy().starts_with('.'))
                         })
                     || settings_file(&p)
+                    || searched_settings(&p)
             }))
+}
+
+/// Settings a search for a password's name reads, by the name alone: with no kind or as text
+/// (`localconfig`, `conf/import/inter_conf.txt`), or written as code in the languages whose
+/// frameworks keep them so (Django's `settings.py`, `local_settings.py`, WordPress's
+/// `wp-config.php`). Printed whole they are not (`cat ~/.ssh/config` is ssh's host list).
+fn searched_settings(p: &std::path::Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    matches!(ext, "" | "txt")
+        && ["config", "conf", "settings"]
+            .iter()
+            .any(|w| name.contains(w))
+        || matches!(ext, "py" | "php" | "rb")
+            && matches!(
+                stem,
+                "settings" | "local_settings" | "localsettings" | "wp-config" | "secrets"
+            )
 }
 
 /// Whether a name's last word is a credential's (`password`, `DB_PASS`, `pre-shared-secret`,
