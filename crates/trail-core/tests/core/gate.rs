@@ -10171,3 +10171,24 @@ fn a_search_for_a_credential_in_settings_by_their_name_asks() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found reading the risky rows the labelled sets allowed: a download named inside a line of
+/// another language, or inside a command line handed to a program, is loaded or run; a
+/// shell's line is judged where it runs.
+#[test]
+fn a_download_named_inside_code_is_unread_code() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme-cli --eval \"addpath('/home/dev/Downloads/mods'); run('case9')\"",
+            Verdict::Junction,
+        ),
+        (
+            "acme-menu --pre-display-cmd \"$HOME/Downloads/pretty.sh %s\"",
+            Verdict::Junction,
+        ),
+        ("bash -c 'ls ~/Downloads'", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

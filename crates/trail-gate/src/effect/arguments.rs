@@ -1184,6 +1184,7 @@ pub(super) fn downloaded_input(
         .map(|(_, v)| v.text.as_deref().unwrap_or(&v.raw))
         .find(|v| !v.contains(char::is_whitespace) && downloaded(v))
         .map(str::to_string);
+    let shell = crate::rules::is_shell(c.name);
     let mut after_output = false;
     let found = assigned.or_else(|| {
         c.args.iter().find_map(|a| {
@@ -1205,8 +1206,11 @@ pub(super) fn downloaded_input(
                     return None;
                 }
             }
-            // A line of code or a phrase is judged as such where it runs (`bash -c 'ls ~/Downloads'`).
-            (!t.contains(char::is_whitespace) && downloaded(t)).then(|| t.to_string())
+            // A shell's line is judged as such where it runs (`bash -c 'ls ~/Downloads'`); a
+            // line of another language, or a command line handed over, that names a download
+            // loads or runs it (`emacsclient -e '(load-file "/home/dev/Downloads/h.el")'`,
+            // `--pre-display-cmd "$HOME/Downloads/x.sh %s"`).
+            (!(t.contains(char::is_whitespace) && shell) && downloaded(t)).then(|| t.to_string())
         })
     });
     if let Some(word) = found {
