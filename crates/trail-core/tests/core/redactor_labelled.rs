@@ -1564,3 +1564,18 @@ fn new_families_sealed99_part() {
     print_table("secrets-families-sealed99.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A hundredth sealed part (2026-12-06): 16 more families (120 secrets, 88 look-alikes), its
+/// secrets of transit, school, property, farm and print services in systemd units, tfvars,
+/// CI variables, PHP defines, crontabs and shell history, written by a helper that never read
+/// trail's source, run once with the redactor frozen at 9525361 (last changed at 68042ea):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed100 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed100_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed100.tsv"), show);
+    print_table("secrets-families-sealed100.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
