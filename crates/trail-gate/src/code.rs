@@ -890,7 +890,15 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         "unhexlify",
         "atob(",
     ]);
-    if evaluates && decoded {
+    // Or handed to the shell (`os.system(base64.b64decode('…'))`): the same, in a shell.
+    let shells = identifiers(code).any(|(id, called)| {
+        called
+            && matches!(
+                id.rsplit(['.', ':']).next().unwrap_or(id),
+                "system" | "popen" | "shell_exec" | "passthru" | "check_output" | "check_call"
+            )
+    });
+    if (evaluates || shells) && decoded {
         out.push(Decision {
             verdict: Verdict::Block,
             rule: Some(RuleId::DecodedCode.into()),
@@ -905,7 +913,25 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     // Evaluated straight from a URL (`exec(urlopen("https://…").read())`, `eval(await
     // (await fetch(url)).text())`): `curl … | sh` written in another language.
     let fetched = code.contains("https://") || code.contains("http://");
-    if evaluates && fetched {
+    // Or loaded by its address (R's `source('https://…')`, PHP's `include('http://…')`,
+    // Lua's `dofile`): a file of code read from the network and run.
+    let loads_address = [
+        "source",
+        "dofile",
+        "include",
+        "include_once",
+        "require",
+        "require_once",
+    ]
+    .iter()
+    .any(|name| {
+        code.match_indices(&format!("{name}(")).any(|(at, _)| {
+            let rest = code[at + name.len() + 1..].trim_start();
+            let rest = rest.trim_start_matches(['\'', '"', '\\']);
+            rest.starts_with("https://") || rest.starts_with("http://")
+        })
+    });
+    if evaluates && fetched || loads_address {
         out.push(Decision {
             verdict: Verdict::Block,
             rule: Some(RuleId::PipeToShell.into()),

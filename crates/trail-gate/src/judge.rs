@@ -495,6 +495,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         }
         Some("chmod") if !ctx.line.fetched.is_empty() => armed(ctx, cmd),
         Some("cat" | "printf" | "echo") if !cmd.writes.is_empty() => planted(ctx, cmd),
+        Some("tee") => teed(ctx, cmd, producers),
         Some("sed") => substituted(ctx, cmd),
         Some("tar" | "unzip" | "bsdtar") => unpacked_download(ctx, cmd, producers),
         Some("git") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("clone") => {
@@ -751,6 +752,38 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
         next.line
             .planted
             .push((ctx.resolve(&w.target)?, text.clone()));
+    }
+    Some(next)
+}
+
+/// After `tee F <<EOF`, or `printf 'FORMAT' | tee F` (`echo`, `cat <<EOF` likewise): F holds
+/// that text, as after `cat > F <<EOF` (a script written so and then run is judged as one).
+fn teed(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
+    let text = cmd.heredoc.clone().or_else(|| {
+        let p = producers.last()?;
+        match p.name()? {
+            "printf" => Some(super::feed::printed_text(p)?.replace("\\n", "\n")),
+            "cat" => p.heredoc.clone(),
+            "echo" => Some(
+                p.args()
+                    .iter()
+                    .filter_map(|a| a.text.as_deref())
+                    .filter(|t| !t.starts_with('-'))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .replace("\\n", "\n"),
+            ),
+            _ => None,
+        }
+    })?;
+    let mut next = ctx.clone();
+    for f in cmd
+        .args()
+        .iter()
+        .map(|a| ctx.arg_text(a))
+        .filter(|t| !t.starts_with('-'))
+    {
+        next.line.planted.push((ctx.resolve(&f)?, text.clone()));
     }
     Some(next)
 }

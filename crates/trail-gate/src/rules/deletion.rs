@@ -22,7 +22,8 @@ pub(super) fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
 /// ..` stays a junction, as the first labelled set has it.)
 pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
     let raw = raw.trim_matches(['"', '\'']);
-    (raw.starts_with('/') || raw.starts_with('~'))
+    // Or by a variable that holds one (`"$PWD"/../*`).
+    (raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$'))
         && ctx
             .resolve(raw)
             .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)
@@ -33,6 +34,30 @@ pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
 pub(super) fn parent_of_unknown(raw: &str) -> bool {
     let raw = raw.trim_matches(['"', '\'']).trim_end_matches('/');
     raw.contains('$') && raw.ends_with("/..")
+        // `dirname` of a place says the same (`"$(dirname "$(pwd)")"`).
+        || raw.contains("$(dirname ")
+}
+
+/// The home followed only by variables the line does not set (`"$HOME/$APP_DIR"`, `~/$X/`):
+/// left empty, as a variable nobody set is, it is the home itself.
+pub(super) fn home_by_unset(raw: &str, ctx: &Context) -> bool {
+    let raw = ctx.expand_line_vars(raw.trim_matches(['"', '\'']));
+    ["$HOME/", "${HOME}/", "~/"].iter().any(|home| {
+        raw.strip_prefix(home).is_some_and(|rest| {
+            rest.starts_with('$')
+                && rest.split('/').all(|part| {
+                    let name = part.trim_start_matches('$');
+                    let name = name
+                        .strip_prefix('{')
+                        .and_then(|n| n.strip_suffix('}'))
+                        .unwrap_or(name);
+                    part.is_empty()
+                        || part.starts_with('$')
+                            && !name.is_empty()
+                            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                })
+        })
+    })
 }
 
 pub(super) fn critical(p: Place) -> bool {

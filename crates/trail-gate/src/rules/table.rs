@@ -247,10 +247,14 @@ pub static RULES: &[Rule] = &[
                     deletion::critical(*p) && !deletion::application_data(ctx, raw)
                         || deletion::holds_project(raw, ctx)
                         || deletion::parent_of_unknown(raw)
+                        || deletion::home_by_unset(raw, ctx)
                 })
         },
         must_match: &[
             "rm -rf \"$(nodenv root)/..\"",
+            "rm -rf \"$HOME/$APP_DIR\"",
+            "rm -rf \"$(dirname \"$(pwd)\")\"",
+            "rm -rf \"$PWD\"/../*",
             "rm -rf /",
             "rm -rf /work",
             "rm -rf /work/",
