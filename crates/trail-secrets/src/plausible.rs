@@ -157,6 +157,8 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         || (first == b'%' && last == b'%')
         || (v.starts_with("%(") && v.ends_with(")s"))
         || (first == b'@' && last == b'@')
+        // Ruby's, Elixir's and CoffeeScript's interpolation (`"#{System.get_env("KEY")}"`).
+        || v.starts_with("#{")
         // Swift's and CUE's interpolation (`\(secrets.apiKey)`), escaped or not.
         || (v.starts_with("\\(") || v.starts_with("\\\\(")) && last == b')'
     {
@@ -911,6 +913,11 @@ pub(crate) fn names_a_credential(name: &str) -> bool {
         "key", "token", "secret", "pass", "pwd", "psk", "cred", "auth", "licen", "mnemonic",
     ];
     let lower = name.to_ascii_lowercase();
+    // A password manager by its name (`# kept in 1Password: "LibCal API"`): what follows
+    // names an item there, not a value.
+    if lower == "1password" {
+        return false;
+    }
     // An authenticated cipher's tag (`auth_tag`, `authTag` beside `iv` and `encrypted_data`)
     // is part of the ciphertext, published with it: not an authentication's secret.
     if lower.ends_with("tag")

@@ -6030,3 +6030,19 @@ fn a_value_named_for_its_digest() {
     let text = "[Service]\nSetCredential=api-token:7f35763cd052500b51c8d53cc5b1503e22d4c0bf62f9da9065a38ded0eef5180\n";
     assert!(!redact(text).0.contains("7f35763cd052500b"));
 }
+
+/// Found by the 100th sealed part's two false positives: a string that interpolates an
+/// environment variable in Ruby's or Elixir's way (`"#{System.get_env(\"API_KEY\")}"`) is no
+/// value, and a password manager's own name (`kept in 1Password: "LibCal API"`) names an item,
+/// not a credential. The same keys with values are still redacted.
+#[test]
+fn an_interpolation_and_a_password_managers_name_are_not_values() {
+    for clean in [
+        "config :app, App.Client,\n  api_key: \"#{System.get_env(\\\"API_KEY\\\")}\"",
+        "LIBCAL_CLIENT_SECRET=\n# secret lives in 1Password: \"LibCal API (snufferbell)\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    let (out, _) = redact("config :app, App.Client,\n  api_key: \"Zq8wK3vN7pT2sLmR4yBx9cD5\"");
+    assert!(!out.contains("Zq8wK3vN7pT2sLmR4yBx9cD5"), "{out}");
+}
