@@ -10240,3 +10240,23 @@ fn mechanisms_found_by_the_hundredth_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the hundredth sealed part's safe rows: a power word in a sentence written for
+/// people (an e-ink notice, `"Shutdown of ferry 3 at 18:00"`) was blocked as this machine's
+/// shutdown, and one in a project file's name (`build/review-shutdown-joseki.sgf`) asked.
+/// A command line carrying the word still counts.
+#[test]
+fn a_power_word_in_a_sentence_or_a_file_name_is_no_act() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme-write \"Shutdown of ferry 3 at 18:00\"",
+            Verdict::Allow,
+        ),
+        ("acme-view build/review-shutdown-joseki.sgf", Verdict::Allow),
+        ("acme-run \"sudo shutdown -h now\"", Verdict::Block),
+        ("acme-ctl reboot", Verdict::Block),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

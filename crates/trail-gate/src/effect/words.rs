@@ -3617,6 +3617,12 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         if sets_power_state(w) {
             return true;
         }
+        // A sentence written for people (`papirus-write "Shutdown of ferry 3 at 18:00"`), or
+        // a project file's name (`sabaki build/review-shutdown-joseki.sgf`): the word is what
+        // they are about, no act.
+        if prose(w) || named_file(w) {
+            return false;
+        }
         if !w.contains(char::is_whitespace)
             && i.checked_sub(1)
                 .and_then(|p| words.get(p))
@@ -3674,6 +3680,38 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         this_machine,
         named_here: here && !of_another && !service_admin,
     })
+}
+
+/// A sentence for people: three words or more, none an option or a path, its power word in
+/// sentence case (`Shutdown of ferry 3 at 18:00`, `Reboot planned at noon`). A command line
+/// is written in lower case (`sudo shutdown -h now`), Windows' with switches (`Shutdown /s`).
+fn prose(w: &str) -> bool {
+    let tokens: Vec<&str> = w.split_whitespace().collect();
+    tokens.len() >= 3
+        && !tokens.iter().any(|t| t.starts_with(['-', '/']))
+        && tokens.iter().any(|t| {
+            let mut chars = t.chars();
+            chars.next().is_some_and(|c| c.is_ascii_uppercase())
+                && chars.clone().all(|c| c.is_ascii_lowercase())
+                && POWER_WORDS.contains(&t.to_ascii_lowercase().as_str())
+        })
+}
+
+/// A relative path to a file of the project by its kind (`build/review-shutdown-joseki.sgf`):
+/// a name, not an act. (A systemd unit's file, `poweroff.target`, is the act itself.)
+fn named_file(w: &str) -> bool {
+    !w.starts_with(['/', '~', '$', '-'])
+        && w.contains('/')
+        && !w.contains(char::is_whitespace)
+        && w.rsplit('/')
+            .next()
+            .and_then(|n| n.rsplit_once('.'))
+            .is_some_and(|(stem, ext)| {
+                !stem.is_empty()
+                    && !ext.is_empty()
+                    && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && !matches!(ext, "target" | "service" | "sh")
+            })
 }
 
 /// A command line (one word with blanks) whose program logs in to another host and runs the
