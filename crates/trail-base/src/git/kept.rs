@@ -29,7 +29,7 @@ pub(crate) fn files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
         let g = d.join(".git");
         std::fs::symlink_metadata(&g).is_ok().then_some((d, g))
     })?;
-    if !is_plain(&git_dir) {
+    if !is_plain(work, &git_dir) {
         return None;
     }
     let prefix = relative_prefix(root, work)?;
@@ -37,6 +37,7 @@ pub(crate) fn files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
         .iter()
         .map(|r| literal(&prefix, r))
         .collect::<Option<_>>()?;
+    let read_small = |p: &Path| read_bounded(work, p, MAX_SMALL).ok();
     let config = read_small(&git_dir.join("config"))?;
     // A SHA-256 repository's ids are not read here; a reftable's refs are not files.
     let lowered = String::from_utf8_lossy(&config).to_ascii_lowercase();
@@ -44,7 +45,7 @@ pub(crate) fn files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
         return None;
     }
     let mut kept = BTreeSet::new();
-    match read_bounded(&git_dir.join("index"), MAX_INDEX) {
+    match read_bounded(work, &git_dir.join("index"), MAX_INDEX) {
         Ok(bytes) => {
             let paths = index::paths(&bytes)?;
             kept.extend(paths.into_iter().filter(|p| under_any(p, &wanted)));
@@ -53,8 +54,8 @@ pub(crate) fn files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(_) => return None,
     }
-    if let Some(commit) = head_commit(&git_dir)? {
-        let mut store = Store::new(&git_dir.join("objects"));
+    if let Some(commit) = head_commit(work, &git_dir)? {
+        let mut store = Store::new(work, &git_dir.join("objects"));
         let (kind, body) = store.read(&commit)?;
         let tree = match kind {
             Kind::Commit => objects::commit_tree(&body)?,
@@ -73,12 +74,12 @@ pub(crate) fn files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
 
 /// A `.git` directory (not a worktree's or submodule's `.git` file) with no replacement refs,
 /// which git would follow and this does not.
-fn is_plain(git_dir: &Path) -> bool {
+fn is_plain(work: &Path, git_dir: &Path) -> bool {
     let is_dir = std::fs::symlink_metadata(git_dir).is_ok_and(|m| m.is_dir());
     let replaced = std::fs::read_dir(git_dir.join("refs/replace"))
         .is_ok_and(|mut d| d.next().is_some())
-        || read_small(&git_dir.join("packed-refs"))
-            .is_some_and(|p| memchr::memmem::find(&p, b"refs/replace/").is_some());
+        || read_bounded(work, &git_dir.join("packed-refs"), MAX_INDEX)
+            .is_ok_and(|p| memchr::memmem::find(&p, b"refs/replace/").is_some());
     is_dir && !replaced
 }
 
@@ -124,7 +125,8 @@ fn under_any(path: &[u8], wanted: &[Vec<u8>]) -> bool {
 }
 
 /// The commit HEAD names: `Some(None)` on a branch with no commit yet.
-fn head_commit(git_dir: &Path) -> Option<Option<Oid>> {
+fn head_commit(work: &Path, git_dir: &Path) -> Option<Option<Oid>> {
+    let read_small = |p: &Path| read_bounded(work, p, MAX_SMALL).ok();
     let head = read_small(&git_dir.join("HEAD"))?;
     let head = std::str::from_utf8(&head).ok()?.trim();
     let Some(name) = head.strip_prefix("ref: ") else {
@@ -143,7 +145,7 @@ fn head_commit(git_dir: &Path) -> Option<Option<Oid>> {
         // A symbolic ref that names another: left to git.
         return objects::parse_hex(text.as_bytes()).map(Some);
     }
-    let packed = match read_bounded(&git_dir.join("packed-refs"), MAX_INDEX) {
+    let packed = match read_bounded(work, &git_dir.join("packed-refs"), MAX_INDEX) {
         Ok(p) => p,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(None),
         Err(_) => return None,
@@ -215,19 +217,10 @@ fn read_tree(store: &mut Store, oid: &Oid) -> Option<Vec<u8>> {
     }
 }
 
-fn read_small(path: &Path) -> Option<Vec<u8>> {
-    read_bounded(path, MAX_SMALL).ok()
-}
-
-fn read_bounded(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.len() > max {
-        return Err(std::io::Error::other("too large to read here"));
-    }
-    let mut bytes = Vec::new();
-    file.take(max).read_to_end(&mut bytes)?;
-    Ok(bytes)
+/// A file of the repository, read as a project's files are (`fsutil::read_in`): no symlink
+/// or FIFO below the work tree followed or waited on, at most `max` bytes.
+fn read_bounded(work: &Path, path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    crate::fsutil::read_in(work, path, max).map_err(std::io::Error::from)
 }
 
 #[cfg(test)]
@@ -399,6 +392,30 @@ mod tests {
         // A pathspec this does not read as git would.
         assert_eq!(files(root, &[&"../x"]), None);
         assert_eq!(files(root, &[&"a//b"]), None);
+    }
+
+    #[test]
+    fn a_linked_or_fifo_index_is_not_followed_or_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        history(root);
+        let rels: Vec<&&str> = RELS.iter().collect();
+        let index = root.join(".git/index");
+        let elsewhere = dir.path().join("elsewhere-index");
+        std::fs::rename(&index, &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &index).unwrap();
+        assert_eq!(files(root, &rels), None, "a link is not followed");
+        std::fs::remove_file(&index).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &index,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        // A FIFO with no writer would block a plain open for ever.
+        assert_eq!(files(root, &rels), None, "a FIFO is refused, not waited on");
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub(crate) enum Kind {
 
 /// The object store of one repository: `.git/objects`, its packs found on first need.
 pub(crate) struct Store {
+    /// The work tree: every file is opened below it as a project's are (no symlink, no FIFO).
+    work: PathBuf,
     dir: PathBuf,
     packs: Option<Vec<Pack>>,
 }
@@ -48,8 +50,9 @@ struct Pack {
 }
 
 impl Store {
-    pub(crate) fn new(objects: &Path) -> Self {
+    pub(crate) fn new(work: &Path, objects: &Path) -> Self {
         Self {
+            work: work.to_path_buf(),
             dir: objects.to_path_buf(),
             packs: None,
         }
@@ -78,7 +81,7 @@ impl Store {
     fn loose(&self, oid: &Oid) -> Option<(Kind, Vec<u8>)> {
         let hex = crate::text::hex(oid);
         let path = self.dir.join(&hex[..2]).join(&hex[2..]);
-        let file = File::open(path).ok()?;
+        let file = open(&self.work, &path)?;
         let mut zipped = Vec::new();
         std::io::Read::read_to_end(
             &mut std::io::Read::take(file, MAX_OBJECT as u64 + 1),
@@ -101,7 +104,7 @@ impl Store {
     }
 
     fn packs(&mut self) -> &[Pack] {
-        let dir = &self.dir;
+        let (work, dir) = (&self.work, &self.dir);
         self.packs.get_or_insert_with(|| {
             let Ok(entries) = std::fs::read_dir(dir.join("pack")) else {
                 return Vec::new();
@@ -111,7 +114,7 @@ impl Store {
                 .filter(|p| p.extension().is_some_and(|x| x == "idx"))
                 .collect();
             names.sort();
-            names.iter().filter_map(|p| Pack::open(p)).collect()
+            names.iter().filter_map(|p| Pack::open(work, p)).collect()
         })
     }
 
@@ -158,9 +161,9 @@ impl Store {
 }
 
 impl Pack {
-    fn open(idx_path: &Path) -> Option<Self> {
-        let idx = File::open(idx_path).ok()?;
-        let pack = File::open(idx_path.with_extension("pack")).ok()?;
+    fn open(work: &Path, idx_path: &Path) -> Option<Self> {
+        let idx = open(work, idx_path)?;
+        let pack = open(work, &idx_path.with_extension("pack"))?;
         let mut head = [0u8; 8 + 256 * 4];
         idx.read_exact_at(&mut head, 0).ok()?;
         // Version 2 only (`\377tOc`, 2): git has written no other since 2008.
@@ -413,6 +416,11 @@ pub(crate) fn tree_entries(body: &[u8]) -> Option<Vec<Entry<'_>>> {
         rest = &rest[nul + 1 + OID..];
     }
     Some(entries)
+}
+
+/// A file of the object store, opened as a project's files are (`fsutil::open_in`).
+fn open(work: &Path, path: &Path) -> Option<File> {
+    crate::fsutil::open_in(work, path, crate::fsutil::Access::Read).ok()
 }
 
 fn be32(b: &[u8]) -> Option<u32> {
