@@ -875,13 +875,23 @@ pub(super) fn reads_credential_store(code: &str, ctx: &Context, raw: &str, out: 
 /// read, a junction (`eval(parse(text = Sys.getenv("X")))`). Whether it was a block.
 fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
-    let evaluates = identifiers(code).any(|(id, called)| {
-        called
-            && matches!(
-                id.rsplit(['.', ':']).next().unwrap_or(id),
-                "eval" | "exec" | "evaluate" | "instance_eval" | "class_eval" | "Function"
-            )
-    });
+    // What the code calls that runs text: its own language's evaluation, or the shell
+    // (`os.system(base64.b64decode('…'))`: the same, in a shell). One pass over its names.
+    let (mut evaluates, mut shells) = (false, false);
+    for (id, called) in identifiers(code) {
+        if !called {
+            continue;
+        }
+        match id.rsplit(['.', ':']).next().unwrap_or(id) {
+            "eval" | "exec" | "evaluate" | "instance_eval" | "class_eval" | "Function" => {
+                evaluates = true;
+            }
+            "system" | "popen" | "shell_exec" | "passthru" | "check_output" | "check_call" => {
+                shells = true;
+            }
+            _ => {}
+        }
+    }
     let decoded = has(&[
         "b64decode",
         "base64",
@@ -890,14 +900,6 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         "unhexlify",
         "atob(",
     ]);
-    // Or handed to the shell (`os.system(base64.b64decode('…'))`): the same, in a shell.
-    let shells = identifiers(code).any(|(id, called)| {
-        called
-            && matches!(
-                id.rsplit(['.', ':']).next().unwrap_or(id),
-                "system" | "popen" | "shell_exec" | "passthru" | "check_output" | "check_call"
-            )
-    });
     if (evaluates || shells) && decoded {
         out.push(Decision {
             verdict: Verdict::Block,
@@ -925,8 +927,11 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
     ]
     .iter()
     .any(|name| {
-        code.match_indices(&format!("{name}(")).any(|(at, _)| {
-            let rest = code[at + name.len() + 1..].trim_start();
+        code.match_indices(name).any(|(at, _)| {
+            let Some(rest) = code[at + name.len()..].strip_prefix('(') else {
+                return false;
+            };
+            let rest = rest.trim_start();
             let rest = rest.trim_start_matches(['\'', '"', '\\']);
             rest.starts_with("https://") || rest.starts_with("http://")
         })

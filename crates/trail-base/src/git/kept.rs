@@ -133,11 +133,7 @@ fn head_commit(work: &Path, git_dir: &Path) -> Option<Option<Oid>> {
         return objects::parse_hex(head.as_bytes()).map(Some);
     };
     let name = name.trim();
-    if !name.starts_with("refs/")
-        || name
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == "..")
-    {
+    if !super::safe_ref(name) {
         return None;
     }
     if let Some(loose) = read_small(&git_dir.join(name)) {

@@ -168,6 +168,13 @@ fn ls_files(root: &Path, rels: &[&&str]) -> Option<Vec<String>> {
     Some(v)
 }
 
+/// A ref HEAD names, as a path under the git directory: `refs/…`, no `..`, no `.`, no empty
+/// part, not absolute. What a repository's `HEAD` says is read as a file only then.
+pub fn safe_ref(r: &str) -> bool {
+    let r = r.trim();
+    r.starts_with("refs/") && !r.split('/').any(|c| c.is_empty() || c == "." || c == "..")
+}
+
 /// Reads `bytes` as each file of git's this module parses itself (an index, a tree, a commit, a
 /// delta against the bytes' first part), and checks what each accepts: paths that are not
 /// empty, a delta's result of the size it states. The fuzz target (`fuzz/fuzz_targets/

@@ -64,7 +64,7 @@ fn key(root: &Path, rels: &[String]) -> Option<String> {
     };
     let head = read(&git_dir.join("HEAD"))?;
     let commit = match head.trim().strip_prefix("ref: ") {
-        Some(r) if safe_ref(r) => read(&git_dir.join(r))
+        Some(r) if crate::git::safe_ref(r) => read(&git_dir.join(r))
             .unwrap_or_else(|| format!("packed {}", stat(&git_dir.join("packed-refs")))),
         Some(_) => return None,
         None => head.trim().to_string(),
@@ -80,12 +80,6 @@ fn key(root: &Path, rels: &[String]) -> Option<String> {
         k.push_str(r);
     }
     Some(crate::text::sha256_hex(k.as_bytes()))
-}
-
-/// A ref HEAD names, as a path under the git directory: `refs/…`, no `..`, no absolute path.
-fn safe_ref(r: &str) -> bool {
-    let r = r.trim();
-    r.starts_with("refs/") && !r.split('/').any(|c| c.is_empty() || c == "." || c == "..")
 }
 
 fn path(root: &Path) -> PathBuf {
@@ -171,8 +165,8 @@ mod tests {
         assert!(files(root, &covered(), true).is_empty());
         std::fs::write(root.join(".git"), "gitdir: /elsewhere\n").unwrap();
         assert_eq!(key(root, &covered()), None);
-        assert!(!safe_ref("refs/../../etc/passwd"));
-        assert!(!safe_ref("/etc/passwd"));
-        assert!(safe_ref("refs/heads/main"));
+        assert!(!crate::git::safe_ref("refs/../../etc/passwd"));
+        assert!(!crate::git::safe_ref("/etc/passwd"));
+        assert!(crate::git::safe_ref("refs/heads/main"));
     }
 }

@@ -434,7 +434,7 @@ fn command_variable(args: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) 
     };
     let found = args.iter().enumerate().any(|(i, a)| {
         let t = a.text.as_deref().unwrap_or(&a.raw);
-        if !only_a_variable(&a.raw) && inside(&a.raw) {
+        if a.raw.contains('$') && !only_a_variable(&a.raw) && inside(&a.raw) {
             return true;
         }
         match t.split_once('=') {

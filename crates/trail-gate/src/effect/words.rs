@@ -3686,10 +3686,9 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
 /// sentence case (`Shutdown of ferry 3 at 18:00`, `Reboot planned at noon`). A command line
 /// is written in lower case (`sudo shutdown -h now`), Windows' with switches (`Shutdown /s`).
 fn prose(w: &str) -> bool {
-    let tokens: Vec<&str> = w.split_whitespace().collect();
-    tokens.len() >= 3
-        && !tokens.iter().any(|t| t.starts_with(['-', '/']))
-        && tokens.iter().any(|t| {
+    w.split_whitespace().nth(2).is_some()
+        && !w.split_whitespace().any(|t| t.starts_with(['-', '/']))
+        && w.split_whitespace().any(|t| {
             let mut chars = t.chars();
             chars.next().is_some_and(|c| c.is_ascii_uppercase())
                 && chars.clone().all(|c| c.is_ascii_lowercase())

@@ -404,10 +404,7 @@ fn key_store(ext: &str) -> bool {
 /// made to be shown (`secrets.example.yaml`, a test's fixture). (Not `.env` itself: sending
 /// it out is labelled a junction, not the block a credential sent out is.)
 fn project_secret(p: &std::path::Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let name = lowered_name(p);
     let shown = [
         "example", "sample", "template", "dist", "test", "fake", "dummy", "mock", "public",
     ];
@@ -440,16 +437,20 @@ fn project_secret(p: &std::path::Path) -> bool {
     store || private_pem || data && named
 }
 
+/// A path's last part in lower case (empty for none).
+fn lowered_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
 /// A file whose own name says it holds a secret, wherever a service keeps it outside the
 /// project (`/etc/ldap.secret`, `/etc/opendkim/keys/example.com/mail.private`,
 /// `/etc/keys/privkey_evm.pem`, `/srv/jetty-base/etc/keystore.p12`): printed, the secret is
 /// in the agent's context. Only the file's name counts, not its directory (`/etc/ssl/private`
 /// is [`credential_path`]'s), and not a public table (`/etc/passwd` holds no password).
 fn secret_by_its_name(p: &std::path::Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let name = lowered_name(p);
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
     // A key store's own kinds, and a file named for what it keeps.
     key_store(ext)
@@ -611,10 +612,7 @@ fn searched_for_a_credential(c: &Cmd<'_>, ctx: &Context) -> bool {
 /// frameworks keep them so (Django's `settings.py`, `local_settings.py`, WordPress's
 /// `wp-config.php`). Printed whole they are not (`cat ~/.ssh/config` is ssh's host list).
 fn searched_settings(p: &std::path::Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let name = lowered_name(p);
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
     matches!(ext, "" | "txt")
         && ["config", "conf", "settings"]
@@ -660,10 +658,7 @@ fn names_a_credential_last(name: &str) -> bool {
 /// or a manifest, where a credential's name stands for a value kept elsewhere
 /// (`${{ secrets.TOKEN }}`), nor the system's public tables (`/etc/passwd` holds no password).
 fn settings_file(p: &std::path::Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let name = lowered_name(p);
     let ext = p
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
