@@ -1579,3 +1579,19 @@ fn new_families_sealed100_part() {
     print_table("secrets-families-sealed100.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A hundred-and-first sealed part (2026-12-06): 16 more families (120 secrets, 88
+/// look-alikes), its secrets of dental, funeral, marina, gym, coworking, golf, ski and salon
+/// services in Helm values, Ansible variables, compose files, Makefiles, Go and Kotlin constants,
+/// `.netrc` lines, git config, Postman collections and JSON logs, written by a helper that never
+/// read trail's source, run once with the redactor frozen at 36b26f7:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed101 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed101_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed101.tsv"), show);
+    print_table("secrets-families-sealed101.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
