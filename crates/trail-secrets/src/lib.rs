@@ -67,6 +67,7 @@
 use trail_base::{fsutil, text};
 
 mod fragment;
+mod halves;
 mod headers;
 mod joined;
 pub mod key;

@@ -129,6 +129,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "    private val upstreamHeaders = mapOf(\"X-Acme-Token\" to \"acme-2127:21e249090666c6cedc2201f4e7c78c8e\", \"Accept\" to \"application/json\")",
     ),
     (
+        "key-pair-half",
+        "[fieldclimate]\npublic_key = cb66a25c663a0a3bf242dc48f784996fb92a3a456ef12eb6\ncrumb = e339b4fb6694a6a1d77806b8d49b2dd01fedbf4b",
+    ),
+    (
         "unmasked-value",
         "  ● client › sends the configured credential\n\n    Expected: \"<masked>\"\n    Received: \"IlO8jwbhzh5hPYdVXaDwCWYeT43lYo85fzc8ClvD2CfWbU0Y\"",
     ),
@@ -154,7 +158,8 @@ const RECOVERY: usize = 16;
 const JOINED: usize = 17;
 const BASIC: usize = 18;
 const HEADER: usize = 19;
-const UNMASKED: usize = 20;
+const HALF: usize = 20;
+const UNMASKED: usize = 21;
 
 /// Whether a scanner finds the digests that sign expiring links.
 pub(crate) fn signs_a_link(scanner: usize) -> bool {
@@ -255,6 +260,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::recovery::codes(text), RECOVERY),
         (crate::joined::keys(text), JOINED),
         (crate::unmasked::values(text), UNMASKED),
+        (crate::halves::secret_halves(text), HALF),
         (basic_credentials(text), BASIC),
         (crate::headers::values(text), HEADER),
         (crate::headers::numbered_values(text), HEADER),
@@ -1208,7 +1214,7 @@ fn base64_with_slashes(v: &str) -> bool {
 
 /// A long run of one alphabet (hex, capitals and digits, letters) with many distinct
 /// characters: 32 or more hex digits, or 20 or more others with at least half distinct.
-fn uniform_random(v: &str) -> bool {
+pub(crate) fn uniform_random(v: &str) -> bool {
     let b = v.as_bytes();
     if !b.iter().all(u8::is_ascii_alphanumeric) {
         return false;
@@ -2975,9 +2981,17 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         if let Some(command) = after_prompt(body) {
-            let secret = command
-                .split_whitespace()
-                .any(|w| mentions_credential(w) && !plausible::name_rules_out(w));
+            // Not a `--key` given a path: an object's key (`aws s3api head-object --key
+            // 2026/12/report.csv`), whose command prints the object's metadata.
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let secret = words.iter().enumerate().any(|(i, w)| {
+                mentions_credential(w)
+                    && !plausible::name_rules_out(w)
+                    && !(w.trim_start_matches('-').eq_ignore_ascii_case("key")
+                        && words
+                            .get(i + 1)
+                            .is_some_and(|v| v.contains('/') && !mentions_credential(v)))
+            });
             // A printing verb, also joined to what it prints (`getconfig`, `showkey`).
             let prints = command.split_whitespace().flat_map(text::words).any(|p| {
                 PRINTS

@@ -699,6 +699,8 @@ const METADATA_WORDS: &[&str] = &[
     "version",
     // An entity tag names a version of what the name holds (`secret_etag`), never the value.
     "etag",
+    // A key's public digest (`key_fingerprint`, `ssh_key_fingerprint`).
+    "fingerprint",
     "env",
     "var",
     "ref",
@@ -1085,8 +1087,45 @@ fn names_a_key(value: &str) -> bool {
         })
 }
 
+/// A key's name written in camelCase where a value was looked for (a Postman variable's
+/// `"key": "apiKeyLast4"`, a map's `key: stripeSecretKey`): a lower-case word, then capitalised
+/// words of three letters or more, maybe a number of one or two digits at the end, one word
+/// naming a credential. A generated value's capitals start no word. Only under a name that
+/// does not ask for a password, which people do make of words (`MySecretPassword1`).
+fn camel_key_name(value: &str) -> bool {
+    let letters = value.trim_end_matches(|c: char| c.is_ascii_digit());
+    if value.len() - letters.len() > 2 || !(6..=40).contains(&letters.len()) {
+        return false;
+    }
+    let b = letters.as_bytes();
+    if !b.iter().all(u8::is_ascii_alphabetic) || !b[0].is_ascii_lowercase() {
+        return false;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut start = 0;
+    for i in 1..=b.len() {
+        if i == b.len() || b[i].is_ascii_uppercase() {
+            let word = &letters[start..i];
+            // The first word may be short (`apiKey`); later ones are words, not chance capitals.
+            if word.len() < if start == 0 { 2 } else { 3 } {
+                return false;
+            }
+            words.push(word.to_ascii_lowercase());
+            start = i;
+        }
+    }
+    words.len() >= 2
+        && words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "key" | "token" | "secret" | "password" | "apikey" | "credential" | "credentials"
+            )
+        })
+}
+
 /// A secret store's resource path, maybe after the variable it fills (`API_TOKEN=projects/
-/// 400462309409/secrets/api-token/versions/latest`, Secret Manager's): lower-case words,
+/// 400462309409/secrets/api-token/versions/latest`, Secret Manager's) or with the store's
+/// scheme and the field it reads (`vault:secret/data/app/optix#api_token`): lower-case words,
 /// numbers and hyphens in three or more segments say where a secret is kept. A generated
 /// value split by `/` (base64) mixes cases.
 fn resource_path(value: &str) -> bool {
@@ -1097,6 +1136,25 @@ fn resource_path(value: &str) -> bool {
             rest
         }
         _ => value,
+    };
+    let path = match path.split_once(':') {
+        Some((scheme, rest))
+            if scheme.len() >= 2 && scheme.bytes().all(|b| b.is_ascii_lowercase()) =>
+        {
+            rest
+        }
+        _ => path,
+    };
+    let path = match path.rsplit_once('#') {
+        Some((rest, field))
+            if !field.is_empty()
+                && field
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+        {
+            rest
+        }
+        _ => path,
     };
     let segments: Vec<&str> = path.split('/').collect();
     segments.len() >= 3
@@ -1152,6 +1210,7 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         || encodes_public_block(value)
         || names_a_key(value)
         || resource_path(value)
+        || !passwordish(name) && camel_key_name(value)
     {
         return false;
     }

@@ -6046,3 +6046,69 @@ fn an_interpolation_and_a_password_managers_name_are_not_values() {
     let (out, _) = redact("config :app, App.Client,\n  api_key: \"Zq8wK3vN7pT2sLmR4yBx9cD5\"");
     assert!(!out.contains("Zq8wK3vN7pT2sLmR4yBx9cD5"), "{out}");
 }
+
+/// Found by the 101st sealed part's false positives: a Postman variable's `"key"` holds a
+/// name (`apiKeyLast4`), a `.netrc` password may be a secret store's reference
+/// (`vault:secret/data/app/optix#api_token`), and `aws s3api head-object --key PATH` prints an
+/// object's ETag, not a key. A password made of words, a real value under `key` and a key the
+/// command prints are still redacted.
+#[test]
+fn a_keys_name_a_stores_reference_and_an_objects_key_are_not_secrets() {
+    for clean in [
+        "{\"variable\": [{\"key\": \"apiKeyLast4\", \"value\": \"kOV4\"}]}",
+        "machine api.example.com\n  login svc\n  password vault:secret/data/creaser/optix#api_token\n",
+        "$ aws s3api head-object --bucket exports --key 2026/12/report.csv --query ETag\n\"\\\"565938cd0a1f6f3a779ea2cd197eb441\\\"\"",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+    for (text, secret) in [
+        ("password: \"MySecretPassword1\"", "MySecretPassword1"),
+        (
+            "{\"key\": \"Zq8wK3vN7pT2sLmR4yBx9cD5\"}",
+            "Zq8wK3vN7pT2sLmR4yBx9cD5",
+        ),
+        (
+            "machine api.example.com login svc password Vq9Lm2Xz7Kp4Tt8W",
+            "Vq9Lm2Xz7Kp4Tt8W",
+        ),
+        (
+            "$ vault kv get -field=api_key secret/app\nZq8wK3vN7pT2sLmR4yBx9cD5",
+            "Zq8wK3vN7pT2sLmR4yBx9cD5",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+}
+
+/// Found by the 100th and 101st sealed parts (five and three misses): the secret half of a key
+/// pair stored beside its public key under a name of the person's own (`crumb`, `FC_SALT`,
+/// `other_half`, `signature_seed`). Public material beside a public key (a Nostr event's `sig`,
+/// an id, a fingerprint) and a public key alone stay.
+#[test]
+fn a_key_pairs_other_half_whatever_its_name() {
+    for (text, secret) in [
+        (
+            "# gradle.properties\nfieldclimate.publicKey=cb66a25c663a0a3bf242dc48f784996fb92a3a456ef12eb6\nfieldclimate.crumb=e339b4fb6694a6a1d77806b8d49b2dd01fedbf4b\n",
+            "e339b4fb6694a6a1d77806b8d49b2dd01fedbf4b",
+        ),
+        (
+            "salonized:\n  key: pub_42cG3X3E9WG8l1L1j8BWk7ySky3iXU82\n  other_half: 5JFww7L2kThkFQZLn3aZiCyzekXmCMQ1eCgzoyMrT4UnL9DX",
+            "5JFww7L2kThkFQZLn3aZiCyzekXmCMQ1eCgzoyMrT4UnL9DX",
+        ),
+        (
+            "[salonized]\npublic = pub_bCELLJFmJtDm82iSe4IUPihzjocREwPo\nsignature_seed = t9zwdGYU55Hcm3wCBMVhbEoPLhgtFtE9mmW4SuroGD7WH9b9",
+            "t9zwdGYU55Hcm3wCBMVhbEoPLhgtFtE9mmW4SuroGD7WH9b9",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "{\n  \"id\": \"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65\",\n  \"pubkey\": \"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93\",\n  \"sig\": \"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262\"\n}",
+        "public_key = cb66a25c663a0a3bf242dc48f784996fb92a3a456ef12eb6\nkey_fingerprint = e339b4fb6694a6a1d77806b8d49b2dd01fedbf4b\n",
+        "public_key = cb66a25c663a0a3bf242dc48f784996fb92a3a456ef12eb6\n\nbuild = e339b4fb6694a6a1d77806b8d49b2dd01fedbf4b\n",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}

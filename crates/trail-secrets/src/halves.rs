@@ -1,0 +1,181 @@
+//! The secret half of a key pair, whatever it is called. A service that hands out a pair
+//! (a public key and the secret that signs with it) has its users store both side by side,
+//! and the second is named as each person likes: `FC_SALT`, `crumb`, `other_half`,
+//! `signature_seed`. No name says "credential"; what gives it away is its neighbour. A
+//! generated value in the same block of settings as a generated value named public (or one
+//! with a `pub_` prefix) is the pair's other half, unless its own name says it is an id, a
+//! digest, a signature or an address, which public material sits beside too (a Nostr event's
+//! `sig`, a key's `fingerprint`).
+
+use crate::plausible;
+use crate::text;
+
+/// At most this many lines apart, with no blank line between, make one block of settings.
+const NEAR: usize = 4;
+
+/// Words of a name that say its value is public, or derived from public material.
+const NOT_SECRET: &[&str] = &[
+    "id",
+    "ids",
+    "uuid",
+    "kid",
+    "fingerprint",
+    "fp",
+    "hash",
+    "digest",
+    "checksum",
+    "sum",
+    "sha",
+    "sha1",
+    "sha256",
+    "md5",
+    "crc",
+    "etag",
+    "version",
+    "url",
+    "uri",
+    "host",
+    "endpoint",
+    "user",
+    "username",
+    "account",
+    "name",
+    "email",
+    "region",
+    "project",
+    "tenant",
+    "org",
+    "station",
+    "sig",
+    "signature",
+    "signed",
+    "nonce",
+    "iv",
+    "cert",
+    "certificate",
+    "modulus",
+    "exponent",
+    "address",
+    "addr",
+    "commit",
+    "build",
+    "release",
+    "integrity",
+    "tag",
+    "serial",
+];
+
+/// The spans of the secret halves of key pairs in `text`.
+pub(crate) fn secret_halves(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Every text the hooks redact comes here: nearly all mention nothing public.
+    if !crate::nearby::contains_any_case(text, b"pub") {
+        return out;
+    }
+    // (line number, blank lines seen so far, name, value span)
+    let mut entries: Vec<(usize, usize, &str, (usize, usize))> = Vec::new();
+    let mut blanks = 0;
+    let mut at = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let start = at;
+        at += line.len();
+        if line.trim().is_empty() {
+            blanks += 1;
+            continue;
+        }
+        if let Some((name, (s, e))) = assignment(line) {
+            entries.push((n, blanks, name, (start + s, start + e)));
+        }
+    }
+    for (i, &(n, block, name, (s, e))) in entries.iter().enumerate() {
+        if !public(name, &text[s..e]) {
+            continue;
+        }
+        for &(m, other_block, other, (os, oe)) in &entries[i.saturating_sub(NEAR)..] {
+            if m.abs_diff(n) > NEAR || other_block != block || (os, oe) == (s, e) {
+                continue;
+            }
+            if other_half(other, &text[os..oe]) && !out.contains(&(os, oe)) {
+                out.push((os, oe));
+            }
+        }
+    }
+    out
+}
+
+/// A public key: a generated value named public (`public_key`, `FC_PUB`, `publicKey`) or given
+/// a `pub_` prefix.
+fn public(name: &str, value: &str) -> bool {
+    let named = text::words(name)
+        .iter()
+        .any(|w| matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey"));
+    let prefixed = value.strip_prefix("pub_").or(value.strip_prefix("pub-"));
+    match prefixed {
+        Some(body) => generated(body),
+        None => named && generated(value),
+    }
+}
+
+/// The other half: generated, and named neither public nor for public material.
+fn other_half(name: &str, value: &str) -> bool {
+    let words = text::words(name);
+    // What a key is made from is the key (`signature_seed`).
+    let seed = words.iter().any(|w| w == "seed");
+    !words.iter().any(|w| {
+        matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey")
+            || !seed && NOT_SECRET.contains(&w.as_str())
+    }) && !value.starts_with("pub_")
+        && value.len() >= 32
+        && generated(value)
+        && !plausible::is_uuid(value)
+}
+
+/// A value no one typed: a long run of one alphabet with many distinct characters.
+fn generated(value: &str) -> bool {
+    value.len() >= 20 && crate::nearby::uniform_random(value)
+}
+
+/// The name and the value's span of a line that sets one (`NAME=value`, `name: "value"`,
+/// `"name": "value",`, `name = value`, `name => 'value'`, `export NAME=value`), or `None`.
+fn assignment(line: &str) -> Option<(&str, (usize, usize))> {
+    let b = line.as_bytes();
+    let sep = b.iter().position(|&c| c == b'=' || c == b':')?;
+    // A URL's scheme is no separator.
+    if line[sep..].starts_with("://") {
+        return None;
+    }
+    let name = line[..sep]
+        .trim_end()
+        .trim_end_matches(['"', '\'', '?', '+', '!', ':'])
+        .trim_end();
+    let name_start = name
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &name[name_start..];
+    if name.is_empty() {
+        return None;
+    }
+    let mut i = sep + 1;
+    while i < b.len() && matches!(b[i], b'=' | b'>' | b' ' | b'\t') {
+        i += 1;
+    }
+    let quote = b.get(i).copied().filter(|c| matches!(c, b'"' | b'\''));
+    if quote.is_some() {
+        i += 1;
+    }
+    let len = b[i..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        .count();
+    let end = i + len;
+    // The value ends there: at its quote, the line's end, or a separator of the syntax.
+    let ends = match quote {
+        Some(q) => b.get(end) == Some(&q),
+        None => b
+            .get(end)
+            .is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b',' | b';' | b'}' | b')')),
+    };
+    (len > 0 && ends).then_some((name, (i, end)))
+}
