@@ -1952,6 +1952,18 @@ fn new_families_sealed100_part() {
     assert!(all.rows > 0);
 }
 
+/// A hundred-and-first sealed part (2026-12-06): 288 commands in 24 more families (model
+/// railways, marine navigation, weather stations, telescope mounts, brewing controllers, CNC,
+/// music engraving, subtitles, radio playout, label printers, seismology, fonts…), written by a
+/// helper that never read trail's source, run once with the design frozen at 36b26f7:
+/// `cargo test -p trail-core --test core gate::new_families_sealed101 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed101_part() {
+    let (_, all) = measure(&["gate-families-sealed101.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
