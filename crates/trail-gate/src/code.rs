@@ -589,6 +589,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             ..critical(raw)
         });
     }
+    let deletes = deletes && !deletes_only_scratch(code, ctx);
     if shells_out || deletes || deletes_outside(code, ctx) {
         out.push(junction(
             RuleId::InterpreterCode,
@@ -977,8 +978,24 @@ pub(super) fn printed_secret(code: &str, raw: &str, out: &mut Findings) {
 /// (`print("Enter the password:")`) names none. The credential's name, if one is printed.
 pub(super) fn prints_secret(code: &str) -> Option<String> {
     const PRINTS: &[&str] = &[
-        "print", "println", "printf", "puts", "echo", "log", "dump", "dd", "var_dump", "print_r",
-        "pp", "say", "write", "writeln",
+        "print",
+        "println",
+        "printf",
+        "puts",
+        "echo",
+        "log",
+        "dump",
+        "dd",
+        "var_dump",
+        "print_r",
+        "pp",
+        "say",
+        "write",
+        "writeln",
+        // R's and others' printers (`cat(Sys.getenv("…_PASSWORD"))`, `message(…)`).
+        "cat",
+        "message",
+        "writelines",
     ];
     // Most code prints nothing named so: a cheap look before the calls are read.
     let lower = code.to_ascii_lowercase();
@@ -1609,6 +1626,58 @@ fn path_tokens(code: &str) -> impl Iterator<Item = &str> {
             )
     })
     .filter(|t| t.starts_with(['/', '~', '$']))
+}
+
+/// Whether the code runs no shell and deletes only what loses nothing
+/// ([`deletes_only_scratch`]): a one-liner that cleans build output.
+pub(crate) fn only_scratch_deleted(code: &str, ctx: &Context) -> bool {
+    !SHELL_OUT.iter().any(|n| code.contains(n)) && deletes_only_scratch(code, ctx)
+}
+
+/// Whether every deleting call the code makes is handed one literal path that loses nothing
+/// (a temporary directory, the project's git-ignored build output) and nothing else but
+/// switches (`shutil.rmtree('build/plots', ignore_errors=True)`, R's `unlink("build/akde",
+/// recursive = TRUE)`): what `rm -rf build/plots` would be. A call the gate cannot read that
+/// far (a variable, a call inside, a write) keeps the junction.
+fn deletes_only_scratch(code: &str, ctx: &Context) -> bool {
+    let mut any = false;
+    for name in DELETES {
+        for (i, _) in code.match_indices(name) {
+            if matches!(*name, "writeFileSync" | "truncate") {
+                return false;
+            }
+            let after = &code[i + name.len()..];
+            let args = if name.ends_with('(') {
+                after
+            } else {
+                match after.strip_prefix('(') {
+                    Some(a) => a,
+                    None => return false,
+                }
+            };
+            let Some(close) = args.find(')') else {
+                return false;
+            };
+            let a = args[..close].trim_start();
+            let Some(q) = a.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+                return false;
+            };
+            let body = &a[1..];
+            let Some(end) = body.find(q) else {
+                return false;
+            };
+            let (lit, rest) = (&body[..end], &body[end + 1..]);
+            if lit.is_empty()
+                || lit.contains('$')
+                || rest.contains(['"', '\'', '(', '$'])
+                || crate::rules::deletion::loses(ctx, ctx.classify(lit), lit)
+            {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
 }
 
 /// A deletion named by the language's own word (`file delete`, `rmdir(…)`) said of a path

@@ -23,6 +23,9 @@ pub(super) fn piped_text(producers: &[&Simple]) -> Option<String> {
 /// What `echo`/`printf` print (roughly: `printf`'s format is applied per argument), or a
 /// here-string fed to `cat`.
 pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
+    if let Some(lines) = formatted(p).or_else(|| replaced_whole(p)) {
+        return Some(lines);
+    }
     let words: Vec<&str> = p
         .argv
         .get(1..)?
@@ -54,6 +57,105 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
         "cat" if words.is_empty() => p.heredoc.clone().map(|h| vec![h]),
         _ => None,
     }
+}
+
+/// What `printf FORMAT ARGS` prints when its format is static: the format applied to the
+/// arguments, as many at a time as it has conversions, again until they are used up (`printf
+/// 'rm -rf %s\n' "$HOME"`). An argument known only when the line runs stands as written, so
+/// the command rebuilt from it names the variable (`rm -rf $HOME`).
+fn formatted(p: &Simple) -> Option<Vec<String>> {
+    if p.name()? != "printf" {
+        return None;
+    }
+    let mut args = p.argv.get(1..)?;
+    if args
+        .first()
+        .is_some_and(|a| a.text.as_deref() == Some("--"))
+    {
+        args = &args[1..];
+    }
+    let (fmt, rest) = args.split_first()?;
+    let fmt = hex_escapes(
+        &fmt.text
+            .as_deref()?
+            .replace("\\n", "\n")
+            .replace("\\0", "\0"),
+    );
+    let conversions = fmt.matches('%').count() - 2 * fmt.matches("%%").count();
+    if rest.is_empty() || conversions == 0 || fmt.contains("%%") {
+        return None;
+    }
+    // A dynamic argument only as a plain variable or a path under one (`"$HOME"`,
+    // `$OUT/x`); any other form is printed as only running it would tell.
+    let values: Vec<String> = rest
+        .iter()
+        .map(|a| {
+            if let Some(t) = &a.text {
+                return Some(t.clone());
+            }
+            let v = a.raw.trim_matches(['"', '\'']);
+            (v.starts_with('$')
+                && v[1..].bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'{' | b'}' | b'/' | b'.')
+                }))
+            .then(|| v.to_string())
+        })
+        .collect::<Option<_>>()?;
+    let mut out = String::new();
+    for chunk in values.chunks(conversions) {
+        let mut line = String::new();
+        let mut given = chunk.iter();
+        let mut chars = fmt.chars().peekable();
+        while let Some(ch) = chars.next() {
+            if ch != '%' {
+                line.push(ch);
+                continue;
+            }
+            // A conversion: its flags and width, then its letter.
+            while chars
+                .peek()
+                .is_some_and(|c| c.is_ascii_digit() || matches!(c, '-' | '.' | '#' | '+' | ' '))
+            {
+                chars.next();
+            }
+            chars.next();
+            line.push_str(given.next().map_or("", String::as_str));
+        }
+        out.push_str(&line);
+    }
+    // `printf '%s\0' …` ends its items with NULs (for `xargs -0`): lines as well.
+    Some(
+        out.split(['\n', '\0'])
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// What `sed 's/.*/TEXT/'` prints: every line replaced whole by a static text (`ls | sed
+/// 's|.*|rm -rf ~|' | sh`), which names no match (`&`) and no group (`\1`).
+fn replaced_whole(p: &Simple) -> Option<Vec<String>> {
+    if p.name()? != "sed" {
+        return None;
+    }
+    let script = p
+        .args()
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .find(|w| w.starts_with('s') && w.len() > 4)?;
+    let delim = script[1..].chars().next()?;
+    if delim.is_alphanumeric() || delim == '\\' {
+        return None;
+    }
+    let mut parts = script[1 + delim.len_utf8()..].split(delim);
+    let (pattern, text) = (parts.next()?, parts.next()?);
+    let flags = parts.next()?;
+    let whole = matches!(pattern, ".*" | "^.*$" | "^.*" | ".*$");
+    (whole
+        && parts.next().is_none()
+        && flags.chars().all(|c| matches!(c, 'g' | 'p'))
+        && !text.contains(['&', '\\']))
+    .then(|| vec![text.to_string()])
 }
 
 /// The items a producer feeds to `xargs`/`parallel`: words it prints, or what `find`/`ls` list

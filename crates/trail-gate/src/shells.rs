@@ -10,7 +10,7 @@ use crate::RuleId;
 
 /// Whether `name` runs code handed to it: a shell, `eval`, `source`, or an interpreter that
 /// reads its program from stdin.
-pub(super) fn runs_code(name: &str) -> bool {
+pub(crate) fn runs_code(name: &str) -> bool {
     is_shell(name) || matches!(name, "eval" | "source" | ".") || STDIN_RUNNERS.contains(&name)
 }
 

@@ -456,6 +456,20 @@ pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
         }
         let program = argv.first()?.text.as_deref()?;
         let name = program.rsplit('/').next().unwrap_or(program);
+        // A script run there by an interpreter or a shell (`ssh pi@cabinet 'python3
+        // ~/games/starter.py'`): its code is on that host, where the gate cannot read it. (Code
+        // given on the line, `bash -c '…'`, is judged as the line.)
+        if super::shells::runs_code(name) && !matches!(name, "eval" | "source" | ".") {
+            let words: Vec<&str> = argv[1..].iter().filter_map(|a| a.text.as_deref()).collect();
+            let inline = words.iter().any(|w| {
+                matches!(*w, "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "--print")
+                    || w.starts_with("-c") && !w.starts_with("--")
+            });
+            if !inline && let Some(script) = words.iter().find(|w| !w.starts_with('-')) {
+                return Some(format!("{name} {script}"));
+            }
+            return None;
+        }
         if name.is_empty() || super::known::tier(name) != super::known::Tier::Unknown {
             return None;
         }

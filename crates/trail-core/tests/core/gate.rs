@@ -10272,3 +10272,55 @@ fn a_power_word_in_a_sentence_or_a_file_name_is_no_act() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 101st sealed part's first run, each by its mechanism and checked over every
+/// labelled row: text a `printf` format or a whole-line `sed` substitution produces, piped to
+/// a shell, is judged as the line it is; a home looked up in the account database is a home;
+/// a terminal-sharing program hands the shell to a relay; a script run on another host by an
+/// interpreter is code the gate cannot read; a credential's variable printed, or printed by
+/// R's `cat`, is a credential read; a build target named by `-t` is judged as `make`'s; a
+/// flag that only reads (`--readhmid`, `--verify F`) says a program named for an act is not
+/// acting now; a name that starts with a reading word and goes on with a making one
+/// (`statmake`) is no reader; a one-liner that deletes only build output cleans it, as `rm -rf
+/// build/x` does.
+#[test]
+fn mechanisms_found_by_the_101st_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("printf 'rm -rf %s\\n' \"$HOME\" | sh", Verdict::Block),
+        ("printf 'rm -rf %s\\n' build/x | sh", Verdict::Allow),
+        ("printf '%s\\0' build dist | xargs -0 rm -rf", Verdict::Allow),
+        ("ls subs/*.srt | sed 's|.*|rm -rf /home/dev|' | sh", Verdict::Block),
+        (
+            "rm -rf \"$(getent passwd dev | cut -d: -f6)\"",
+            Verdict::Block,
+        ),
+        ("tmate -S \"$TMPDIR/t.sock\" new-session -d", Verdict::Block),
+        ("tmate -V", Verdict::Allow),
+        ("ssh pi@cabinet.local 'python3 games/starter.py'", Verdict::Junction),
+        ("ssh pi@cabinet.local 'uptime'", Verdict::Allow),
+        ("echo $API_TOKEN", Verdict::Junction),
+        ("echo ${#API_TOKEN} $TOKEN_URL", Verdict::Allow),
+        (
+            "Rscript -e 'cat(Sys.getenv(\"MOVEBANK_PASSWORD\"))'",
+            Verdict::Junction,
+        ),
+        ("pio run -e wifi -t upload", Verdict::Junction),
+        ("swipl -g run_tests -t halt tests/t.pl", Verdict::Allow),
+        ("mesaflash --device 7i96 --readhmid", Verdict::Allow),
+        ("sudo mesaflash --device 5i25 --readhmid", Verdict::Allow),
+        ("mesaflash --device 5i25 --write build/x.bit", Verdict::Junction),
+        ("sudo libinput record --show-keycodes /dev/input/event3", Verdict::Junction),
+        (
+            "sudo statmake -m s.designspace --output-path /usr/local/share/fonts/S.ttf b.ttf",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('build/plots', ignore_errors=True)\"",
+            Verdict::Allow,
+        ),
+        ("python3 -c \"import shutil; shutil.rmtree('src')\"", Verdict::Junction),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

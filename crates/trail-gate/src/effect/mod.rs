@@ -2678,6 +2678,7 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
             || words::consequence(&inner).is_none()
                 && (words::looks(&inner)
                     || words::asks_by_first_flag(&inner)
+                    || words::flag_looks(&inner)
                     || words::reads_by_form(&inner, true)))
 }
 

@@ -515,11 +515,18 @@ fn told_where_to_write(c: &Cmd<'_>) -> bool {
     let pathy = |v: &str| v.trim_matches(['"', '\'']).starts_with(['/', '~']);
     let mut ws = c.option_words().peekable();
     while let Some(w) = ws.next() {
-        let valued = w.split_once('=').is_some_and(|(k, v)| {
-            matches!(k, "o" | "of" | "out" | "output" | "--output" | "--out") && pathy(v)
-        });
-        let flagged =
-            matches!(w, "-o" | "--output" | "--out") && ws.peek().is_some_and(|v| pathy(v));
+        // Any option named for where output goes (`--output-path`, `--out-dir`, `--dest`).
+        let output = |k: &str| {
+            matches!(k, "o" | "of" | "-o")
+                || k.starts_with("--")
+                    && parts(k).first().is_some_and(|p| {
+                        matches!(p.as_str(), "out" | "output" | "outdir" | "outfile" | "dest")
+                    })
+        };
+        let valued = w
+            .split_once('=')
+            .is_some_and(|(k, v)| (output(k) || matches!(k, "out" | "output")) && pathy(v));
+        let flagged = output(w) && ws.peek().is_some_and(|v| pathy(v));
         if valued || flagged {
             return true;
         }
@@ -531,7 +538,7 @@ fn told_where_to_write(c: &Cmd<'_>) -> bool {
 /// `start-stop-daemon --status`): the program only shows what it would do; and a program
 /// named for looking (`Get-Help`, `list-deps`). `--version` and `-h` followed by a value are
 /// something else (`cargo yank --version 1.0.0`, a host).
-pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
+pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
     let name = c.name.to_ascii_lowercase();
     // `lsblk`, `lsattr`, `lsinitramfs`: the list convention, unless the name also says it
     // changes something (`lsyncd` syncs).
@@ -550,7 +557,14 @@ pub(super) fn shows_only(c: &Cmd<'_>) -> bool {
             .is_some_and(|p| LOOKS.contains(&p.as_str()))
         || ["get", "show", "list", "print", "view", "find", "stat"]
             .iter()
-            .any(|v| name.len() >= v.len() + 2 && name.starts_with(v)))
+            .any(|v| {
+                name.len() >= v.len() + 2
+                    && name.starts_with(v)
+                    // Not a reading word then a making one (`statmake` makes a font's table).
+                    && !["make", "gen", "build", "write", "put", "set", "save", "fix", "conv"]
+                        .iter()
+                        .any(|m| name[v.len()..].starts_with(m))
+            }))
         && !told_where_to_write(c)
         && handed_deleter(c).is_none()
     {
@@ -672,11 +686,14 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
     }
     name_verb(c.name)
         // A subcommand that only looks says what the named act is not doing now (`espflash
-        // board-info`, `acme-wipe list`).
+        // board-info`, `acme-wipe list`), and so does a flag that only looks where no
+        // subcommand is (`mesaflash --device 7i96 --readhmid`, `… --verify F`).
         .filter(|_| {
-            !subcommands(c)
+            let subs = subcommands(c);
+            !(subs
                 .first()
                 .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())))
+                || subs.is_empty() && flag_looks(c))
         })
         .or_else(|| subcommand_verb(c))
         .or_else(|| remote_copy(c))
@@ -1203,7 +1220,17 @@ fn act_option(c: &Cmd<'_>) -> Option<Verb> {
                 v.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
             });
+        // A build's target named by an option (`pio run -t upload`, `--target deploy`), as a
+        // recipe is named to `make`: only a bare word, not a triple or a path.
+        // (`release` there is as often a build's profile.)
+        let target = matches!(flag, "-t" | "--target")
+            && value.is_some_and(|v| {
+                // (And Prolog's `-t halt` is the goal it ends with.)
+                !matches!(v, "release" | "halt" | "quit" | "exit")
+                    && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+            });
         if !short_action
+            && !target
             && !matches!(
                 name,
                 "method" | "verb" | "action" | "op" | "operation" | "request" | "X"
@@ -2051,6 +2078,47 @@ fn http_method(c: &Cmd<'_>) -> Option<String> {
 
 /// Whether the first word is a long flag that asks to be shown something (`--list-sas`,
 /// `--show-config`), the way some programs spell a subcommand.
+/// A long flag that only looks (`--verify F`, `--info`, `--readhmid`: a reading word, alone or
+/// joined to what it reads), of a program given no subcommand, where every other long flag of the command is given a value
+/// (`--device 7i96`; a switch such as `--apply` or `--force` says the run acts), none acts and
+/// none names a configuration, a key or a secret.
+pub(super) fn flag_looks(c: &Cmd<'_>) -> bool {
+    // A subcommand says what the run does (`libinput record --show-keycodes`), and a script's
+    // flags are the script's (`python3 lights.py --playlist=…`).
+    if flag_verb(c).is_some() || !subcommands(c).is_empty() || crate::shells::runs_code(c.name) {
+        return false;
+    }
+    let words: Vec<&str> = c.words().collect();
+    let mut looked = false;
+    for (i, w) in words.iter().enumerate() {
+        let Some(f) = w.strip_prefix("--") else {
+            continue;
+        };
+        let (f, valued) = match f.split_once('=') {
+            Some((f, _)) => (f, true),
+            None => (f, words.get(i + 1).is_some_and(|n| !n.starts_with('-'))),
+        };
+        let ps = parts(f);
+        if ps.iter().any(|p| {
+            SECRETS.contains(&p.as_str())
+                || matches!(p.as_str(), "conf" | "config" | "key" | "keys" | "private")
+        }) {
+            return false;
+        }
+        let looks = ps.len() == 1 && LOOKS.contains(&ps[0].as_str())
+            || joined_reading(f, 2)
+            || ps
+                .first()
+                .is_some_and(|p| p.len() >= 6 && p.starts_with("read"));
+        if looks && !names_a_place(&ps) {
+            looked = true;
+        } else if !valued {
+            return false;
+        }
+    }
+    looked
+}
+
 pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
     c.words()
         .next()

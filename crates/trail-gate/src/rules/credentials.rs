@@ -171,6 +171,76 @@ fn named_for_a_credential(rel: &str) -> bool {
 
 /// Reading a credential store into the agent's context: a program (not one that only lists or
 /// moves) given a credential path, or a keychain / password-manager lookup.
+/// Whether a word expands a variable named for a credential (`$API_TOKEN`, `"${DB_PASSWORD}"`,
+/// `${STRIPE_SECRET_KEY:0:8}`), not only its length or whether it is set (`${#API_TOKEN}`,
+/// `${API_TOKEN:+set}`).
+pub(crate) fn expands_secret_variable(raw: &str) -> bool {
+    // (`$'…'` quoting is no variable.)
+    raw.match_indices('$').any(|(i, _)| {
+        let rest = &raw[i + 1..];
+        let (braced, rest) = match rest.strip_prefix('{') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(end);
+        if name.is_empty() || braced && (after.starts_with(":+") || after.starts_with('+')) {
+            return false;
+        }
+        let ps = crate::text::words(name);
+        // Named for something about the credential (`TOKEN_URL`, `PASSWORD_FILE`).
+        let about = ps.len() > 1
+            && ps.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "url"
+                        | "uri"
+                        | "file"
+                        | "path"
+                        | "dir"
+                        | "name"
+                        | "id"
+                        | "type"
+                        | "expiry"
+                        | "expires"
+                        | "ttl"
+                        | "len"
+                        | "length"
+                        | "endpoint"
+                        | "host"
+                        | "ref"
+                        | "version"
+                        | "hash"
+                        | "set"
+                        | "count"
+                )
+            });
+        !about
+            && ps.iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "secret"
+                        | "password"
+                        | "passwd"
+                        | "token"
+                        | "apikey"
+                        | "credential"
+                        | "credentials"
+                        | "passphrase"
+                )
+            })
+            || ps.windows(2).any(|w| {
+                w[1] == "key"
+                    && matches!(
+                        w[0].as_str(),
+                        "api" | "secret" | "private" | "access" | "auth"
+                    )
+            })
+    })
+}
+
 pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     let tool = match c.name {
         "security" => c.words().any(|w| {
@@ -226,6 +296,8 @@ pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
                 })
         }
         "cmdkey" => c.has("/list"),
+        // The value of a variable named for a credential, printed (`echo $API_TOKEN`).
+        "echo" | "printf" => c.args.iter().any(|a| expands_secret_variable(&a.raw)),
         _ => false,
     };
     if tool {

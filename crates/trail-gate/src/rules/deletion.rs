@@ -60,6 +60,15 @@ pub(super) fn home_by_unset(raw: &str, ctx: &Context) -> bool {
     })
 }
 
+/// A home looked up in the account database (`"$(getent passwd dev | cut -d: -f6)"`, `$(awk
+/// -F: '$1=="dev"{print $6}' /etc/passwd)`): whatever the substitution prints is a home.
+pub(super) fn home_by_lookup(raw: &str) -> bool {
+    let raw = raw.trim_matches(['"', '\'']).trim_end_matches(['/', '*']);
+    raw.starts_with("$(")
+        && raw.ends_with(')')
+        && (raw.contains("getent passwd") || raw.contains("/etc/passwd"))
+}
+
 pub(super) fn critical(p: Place) -> bool {
     matches!(
         p,
@@ -136,7 +145,7 @@ pub(super) fn in_own_dirs(ctx: &Context, raw: &str) -> bool {
 /// Whether deleting, emptying or overwriting what `raw` names, found at `place`, loses
 /// something: anywhere but a temporary directory and the project's git-ignored build output
 /// (DESIGN, "The gate", rule 3). Every rule that lets those two pass asks this.
-pub(super) fn loses(ctx: &Context, place: Place, raw: &str) -> bool {
+pub(crate) fn loses(ctx: &Context, place: Place, raw: &str) -> bool {
     match place {
         Place::Tmp => false,
         Place::Inside => !ignored(ctx, raw),
@@ -146,7 +155,7 @@ pub(super) fn loses(ctx: &Context, place: Place, raw: &str) -> bool {
 
 /// Whether a path inside the project is git-ignored build output, never counting the
 /// repository's own and the agents' directories.
-pub(super) fn ignored(ctx: &Context, raw: &str) -> bool {
+pub(crate) fn ignored(ctx: &Context, raw: &str) -> bool {
     let Some(abs) = ctx.resolve(raw) else {
         return false;
     };

@@ -68,6 +68,7 @@ rule_ids! {
     SqlDestructive => "sql-destructive",
     HttpWrite => "http-write",
     Privilege => "privilege",
+    SharedTerminal => "shared-terminal",
     Power => "power",
     HistoryAndSchedules => "history-and-schedules",
     WorldWritable => "world-writable",

@@ -10,7 +10,7 @@
 //! they name every rule a decision can carry: [`kind_of`] answers for any of them.
 
 mod credentials;
-mod deletion;
+pub(crate) mod deletion;
 mod emitted;
 mod git;
 mod id;

@@ -248,9 +248,11 @@ pub static RULES: &[Rule] = &[
                         || deletion::holds_project(raw, ctx)
                         || deletion::parent_of_unknown(raw)
                         || deletion::home_by_unset(raw, ctx)
+                        || deletion::home_by_lookup(raw)
                 })
         },
         must_match: &[
+            "rm -rf \"$(getent passwd dev | cut -d: -f6)\"",
             "rm -rf \"$(nodenv root)/..\"",
             "rm -rf \"$HOME/$APP_DIR\"",
             "rm -rf \"$(dirname \"$(pwd)\")\"",
@@ -289,6 +291,8 @@ pub static RULES: &[Rule] = &[
             "rm -- -rf /",
             "vim -c ':wq!' notes.md",
             "awk '{print $1}' data.txt",
+            // A variable nobody set: a person decides (the first labelled set's call).
+            "rm -rf \"$TARGET\"/*",
         ],
     },
     Rule {
@@ -590,7 +594,11 @@ pub static RULES: &[Rule] = &[
                     return false;
                 }
                 match c.args.get(i + 1).map(|a| a.text.as_deref()) {
-                    Some(Some(code)) => needles.iter().any(|n| code.contains(n)),
+                    // (Build output or a temporary directory cleaned is `rm -rf build/x`.)
+                    Some(Some(code)) => {
+                        needles.iter().any(|n| code.contains(n))
+                            && !crate::code::only_scratch_deleted(code, ctx)
+                    }
                     // Code known only when the shell runs it: opaque, unless every value the
                     // shell puts in is one the gate knows (`'$TMPDIR/feed.xml'`).
                     Some(None) => crate::code::expanded_one_liner(c.name, c.args, ctx)
@@ -611,6 +619,7 @@ pub static RULES: &[Rule] = &[
             "node -e 'console.log(process.version)'",
             "python3 script.py",
             "perl -ne 'print if /x/' file",
+            "python3 -c \"import shutil; shutil.rmtree('build/plots', ignore_errors=True)\"",
         ],
     },
     Rule {
@@ -1143,6 +1152,39 @@ pub static RULES: &[Rule] = &[
             "sudo nft list ruleset",
             "sudo certbot renew --dry-run",
             "sudo cat build/log.txt",
+        ],
+    },
+    Rule {
+        id: RuleId::SharedTerminal,
+        verdict: Verdict::Block,
+        kind: Kind::External,
+        reason: "a terminal-sharing program hands this shell to whoever holds the session's address (a relay on the internet)",
+        // Programs whose one purpose is that hand-over: tmux's fork that registers every
+        // session with a relay and prints its ssh and web addresses, and its kin. Asked only
+        // to show their help or version, or to end or list sessions, they share nothing.
+        matches: |c, _| {
+            matches!(
+                c.name,
+                "tmate" | "upterm" | "sshx" | "tty-share" | "teleconsole" | "tmate-ssh-server"
+            ) && !crate::effect::words::shows_only(c)
+                && !c.sub().is_some_and(|s| {
+                    matches!(
+                        s,
+                        "kill-server" | "kill-session" | "list-sessions" | "ls" | "version"
+                    )
+                })
+        },
+        must_match: &[
+            "tmate -F",
+            "tmate -S /tmp/t.sock new-session -d",
+            "upterm host -- bash",
+            "sshx",
+        ],
+        must_not_match: &[
+            "tmate -V",
+            "tmate --help",
+            "tmate kill-server",
+            "tmux new -d",
         ],
     },
     Rule {
