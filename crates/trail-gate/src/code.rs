@@ -579,6 +579,12 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             &format!("this code calls `{act}` on a service: it publishes, or changes an account elsewhere with this user's credentials; a person decides"),
             raw,
         ));
+    } else if let Some((host, act)) = acts_on_a_host(code) {
+        out.push(junction(
+            RuleId::ChangesRemote,
+            &format!("this code reaches `{host}` and acts there (`{act}`): a device or a service on another machine is changed; a person decides"),
+            raw,
+        ));
     }
     if evaluates_unseen(code, raw, out) {
         return;
@@ -1332,6 +1338,77 @@ fn publishes(code: &str) -> Option<&str> {
                 .any(|w| matches!(w.as_str(), "publish" | "deploy")))
         .then_some(last)
     })
+}
+
+/// Code that names another machine (`Telescope('192.168.1.50:11111', 0)`, a
+/// `postgresql://…@db.example.org/…` engine) and acts on what it reaches: a call whose first
+/// word changes something (`OpenShutter()`, `SlewToCoordinatesAsync(…)`, `.delete(…)`), or an
+/// argument asking to replace what is there (`if_exists='replace'`). The address and the act;
+/// this machine's own addresses are not another's.
+fn acts_on_a_host(code: &str) -> Option<(String, &str)> {
+    const ACTS: &[&str] = &[
+        "open", "close", "move", "slew", "park", "unpark", "goto", "set", "write", "delete",
+        "drop", "remove", "replace", "send", "start", "stop", "restart", "reboot", "reset",
+        "trigger", "fire", "unlock", "lock", "insert", "update", "upload", "push", "put", "post",
+        "abort", "halt", "erase", "flash", "truncate", "purge",
+    ];
+    let host = literals(code).into_iter().find(|l| other_host(l))?;
+    let act = identifiers(code)
+        .find_map(|(id, called)| {
+            let last = id.rsplit(['.', ':']).next().unwrap_or(id);
+            let words = crate::text::words(last);
+            // A method, or a name of more words than the verb: not the language's own
+            // `open(path)`.
+            (called
+                && (id.contains('.') || words.len() > 1)
+                && words.first().is_some_and(|w| ACTS.contains(&w.as_str())))
+            .then_some(last)
+        })
+        .or_else(|| {
+            ["'replace'", "\"replace\""]
+                .iter()
+                .find(|v| code.contains(*v))
+                .map(|_| "replace")
+        })?;
+    Some((host, act))
+}
+
+/// A literal that addresses another machine: a URL with a host, or `host:port`, whose host is
+/// not this one.
+fn other_host(lit: &str) -> bool {
+    let rest = match lit.split_once("://") {
+        Some((scheme, rest))
+            if !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'+') =>
+        {
+            rest
+        }
+        _ => {
+            // `host:port`, nothing else around it.
+            let Some((h, port)) = lit.rsplit_once(':') else {
+                return false;
+            };
+            if !(2..=5).contains(&port.len()) || !port.bytes().all(|b| b.is_ascii_digit()) {
+                return false;
+            }
+            if !h.contains('.') {
+                return false;
+            }
+            lit
+        }
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    let host = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        && !matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "::1")
+        && !host.starts_with("127.")
+        && !host.ends_with(".localhost")
 }
 
 /// A call with consequences made by code that signs in first: a credential handed to a call

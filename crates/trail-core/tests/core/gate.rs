@@ -10282,22 +10282,33 @@ fn a_power_word_in_a_sentence_or_a_file_name_is_no_act() {
 /// flag that only reads (`--readhmid`, `--verify F`) says a program named for an act is not
 /// acting now; a name that starts with a reading word and goes on with a making one
 /// (`statmake`) is no reader; a one-liner that deletes only build output cleans it, as `rm -rf
-/// build/x` does.
+/// build/x` does; code that names another machine and calls an act on what it reaches
+/// (`Dome('observatory.local:11111', 0).OpenShutter()`, `if_exists='replace'` on a remote
+/// database) changes that machine.
 #[test]
 fn mechanisms_found_by_the_101st_sealed_part() {
     let ctx = ctx();
     for (line, want) in [
         ("printf 'rm -rf %s\\n' \"$HOME\" | sh", Verdict::Block),
         ("printf 'rm -rf %s\\n' build/x | sh", Verdict::Allow),
-        ("printf '%s\\0' build dist | xargs -0 rm -rf", Verdict::Allow),
-        ("ls subs/*.srt | sed 's|.*|rm -rf /home/dev|' | sh", Verdict::Block),
+        (
+            "printf '%s\\0' build dist | xargs -0 rm -rf",
+            Verdict::Allow,
+        ),
+        (
+            "ls subs/*.srt | sed 's|.*|rm -rf /home/dev|' | sh",
+            Verdict::Block,
+        ),
         (
             "rm -rf \"$(getent passwd dev | cut -d: -f6)\"",
             Verdict::Block,
         ),
         ("tmate -S \"$TMPDIR/t.sock\" new-session -d", Verdict::Block),
         ("tmate -V", Verdict::Allow),
-        ("ssh pi@cabinet.local 'python3 games/starter.py'", Verdict::Junction),
+        (
+            "ssh pi@cabinet.local 'python3 games/starter.py'",
+            Verdict::Junction,
+        ),
         ("ssh pi@cabinet.local 'uptime'", Verdict::Allow),
         ("echo $API_TOKEN", Verdict::Junction),
         ("echo ${#API_TOKEN} $TOKEN_URL", Verdict::Allow),
@@ -10309,8 +10320,14 @@ fn mechanisms_found_by_the_101st_sealed_part() {
         ("swipl -g run_tests -t halt tests/t.pl", Verdict::Allow),
         ("mesaflash --device 7i96 --readhmid", Verdict::Allow),
         ("sudo mesaflash --device 5i25 --readhmid", Verdict::Allow),
-        ("mesaflash --device 5i25 --write build/x.bit", Verdict::Junction),
-        ("sudo libinput record --show-keycodes /dev/input/event3", Verdict::Junction),
+        (
+            "mesaflash --device 5i25 --write build/x.bit",
+            Verdict::Junction,
+        ),
+        (
+            "sudo libinput record --show-keycodes /dev/input/event3",
+            Verdict::Junction,
+        ),
         (
             "sudo statmake -m s.designspace --output-path /usr/local/share/fonts/S.ttf b.ttf",
             Verdict::Junction,
@@ -10319,7 +10336,27 @@ fn mechanisms_found_by_the_101st_sealed_part() {
             "python3 -c \"import shutil; shutil.rmtree('build/plots', ignore_errors=True)\"",
             Verdict::Allow,
         ),
-        ("python3 -c \"import shutil; shutil.rmtree('src')\"", Verdict::Junction),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('src')\"",
+            Verdict::Junction,
+        ),
+        // Code that reaches another machine and acts there.
+        (
+            "python3 -c \"from alpaca.dome import Dome; Dome('observatory.local:11111', 0).OpenShutter()\"",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c \"import pandas as pd, sqlalchemy; pd.read_csv('a.csv').to_sql('t', sqlalchemy.create_engine('postgresql://u@db.example.org/x'), if_exists='replace')\"",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c \"print(open('build/a.html').read(), 'https://www.example.org/a')\"",
+            Verdict::Allow,
+        ),
+        (
+            "python3 -c \"import requests; print(requests.get('https://api.example.com/v1/status').json())\"",
+            Verdict::Allow,
+        ),
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
