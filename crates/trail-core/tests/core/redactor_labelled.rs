@@ -1595,3 +1595,20 @@ fn new_families_sealed101_part() {
     print_table("secrets-families-sealed101.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A hundred-and-second sealed part (2026-12-06): 16 more families (120 secrets, 88
+/// look-alikes), its secrets of hotel, car and bike sharing, laundry, childcare, pharmacy,
+/// kennel, parking, EV charging and self-storage services in Terraform provider blocks,
+/// Pulumi and Serverless files, CI pipeline variables, `config:set`/`secrets set` commands and
+/// framework settings, written by a helper that never read trail's source, run once with the
+/// redactor frozen at 590fee2:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed102 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed102_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed102.tsv"), show);
+    print_table("secrets-families-sealed102.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
