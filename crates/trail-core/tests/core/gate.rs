@@ -1964,6 +1964,19 @@ fn new_families_sealed101_part() {
     assert!(all.rows > 0);
 }
 
+/// A hundred-and-second sealed part (2026-12-06): 288 commands in 24 more families (glass
+/// kilns, quilting machines, vinyl cutters, horse racing data, regatta scoring, contest
+/// logging, grow rooms, cellar management, scoreboards, billiards, climbing boards,
+/// herbaria…), written by a helper that never read trail's source, run once with the design
+/// frozen at 0c995dd:
+/// `cargo test -p trail-core --test core gate::new_families_sealed102 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed102_part() {
+    let (_, all) = measure(&["gate-families-sealed102.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
