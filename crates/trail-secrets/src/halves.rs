@@ -104,16 +104,24 @@ pub(crate) fn secret_halves(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// A public key: a generated value named public (`public_key`, `FC_PUB`, `publicKey`) or given
-/// a `pub_` prefix.
+/// a `pub_` prefix. Its vendor's prefix (`lhpk_…`) is no part of what is judged generated.
 fn public(name: &str, value: &str) -> bool {
     let named = text::words(name)
         .iter()
         .any(|w| matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey"));
-    let prefixed = value.strip_prefix("pub_").or(value.strip_prefix("pub-"));
-    match prefixed {
+    match value.strip_prefix("pub_").or(value.strip_prefix("pub-")) {
         Some(body) => generated(body),
-        None => named && generated(value),
+        None => named && generated(unprefixed(value)),
     }
+}
+
+/// A value without its vendor's prefix: a few lower-case letters and `_` or `-` (`lhpk_`,
+/// `sk-`), as prefixed tokens start.
+fn unprefixed(value: &str) -> &str {
+    value
+        .find(['_', '-'])
+        .filter(|&i| (2..=8).contains(&i) && value[..i].bytes().all(|b| b.is_ascii_lowercase()))
+        .map_or(value, |i| &value[i + 1..])
 }
 
 /// The other half: generated, and named neither public nor for public material.
@@ -126,7 +134,7 @@ fn other_half(name: &str, value: &str) -> bool {
             || !seed && NOT_SECRET.contains(&w.as_str())
     }) && !value.starts_with("pub_")
         && value.len() >= 32
-        && generated(value)
+        && generated(unprefixed(value))
         && !plausible::is_uuid(value)
 }
 

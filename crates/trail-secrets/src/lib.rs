@@ -71,6 +71,7 @@ mod halves;
 mod headers;
 mod joined;
 pub mod key;
+mod logged_key;
 pub mod machine;
 mod nearby;
 mod plausible;

@@ -136,6 +136,10 @@ pub(crate) static SCANNERS: &[(&str, &str)] = &[
         "unmasked-value",
         "  ● client › sends the configured credential\n\n    Expected: \"<masked>\"\n    Received: \"IlO8jwbhzh5hPYdVXaDwCWYeT43lYo85fzc8ClvD2CfWbU0Y\"",
     ),
+    (
+        "logged-private-key",
+        "#8 0.210 -----BEGIN OPENSSH PRIVATE KEY-----\n#8 0.211 b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n#8 0.212 OQAAACDo/9/77tt6HN8NzJV0FhQ1Gfm9CX3mjCVK9iSpLa\n#8 0.216 -----END OPENSSH PRIVATE KEY-----",
+    ),
 ];
 
 const NEARBY: usize = 0;
@@ -160,6 +164,7 @@ const BASIC: usize = 18;
 const HEADER: usize = 19;
 const HALF: usize = 20;
 const UNMASKED: usize = 21;
+const LOGGED_KEY: usize = 22;
 
 /// Whether a scanner finds the digests that sign expiring links.
 pub(crate) fn signs_a_link(scanner: usize) -> bool {
@@ -261,6 +266,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::joined::keys(text), JOINED),
         (crate::unmasked::values(text), UNMASKED),
         (crate::halves::secret_halves(text), HALF),
+        (crate::logged_key::bodies(text), LOGGED_KEY),
         (basic_credentials(text), BASIC),
         (crate::headers::values(text), HEADER),
         (crate::headers::numbered_values(text), HEADER),
@@ -2240,7 +2246,11 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
-        let Some(pipe) = line.find('|') else { continue };
+        // The pipe the shell sees, not one inside the quoted value (`'758|pvlb…'`, an id and
+        // its token).
+        let Some(pipe) = unquoted_pipe(line) else {
+            continue;
+        };
         let after = &line[pipe..];
         // A login reads what it is not given as an argument from its input (`echo TOKEN | az
         // devops login --organization …`, `… | acme login`): the line echoed is the secret.
@@ -2329,6 +2339,9 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         };
         // Stored as a secret, a value is one whatever its shape (a hex key, a provider's
         // prefix before hex): the command says so.
+        if stores && stored_setting(after, v) {
+            continue;
+        }
         let stored = stores && v.len() >= 8 && !crate::plausible::is_placeholder(v);
         if !v.contains(char::is_whitespace) && (stored || generated_beside(name, v, false, quoted))
         {
@@ -2336,6 +2349,34 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A setting a secret store keeps beside its secrets: stored under a name, last on the line,
+/// that says it is something else (`…_BASE_URL`, `…_BUILD_SHA`, `…_INSTANCE_ID`), or an
+/// address.
+fn stored_setting(command: &str, value: &str) -> bool {
+    let stored_as = command.split_whitespace().last().unwrap_or_default();
+    crate::plausible::looks_like_url(value)
+        || stored_as.len() > 2
+            && stored_as
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && crate::plausible::name_rules_out(stored_as)
+}
+
+/// Where a line's first pipe stands outside quotes, if it has one.
+fn unquoted_pipe(line: &str) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    for (i, b) in line.bytes().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'|') => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a program is named for passwords (`chpasswd`, `smbpasswd`, `htpasswd`) or is a

@@ -107,10 +107,15 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "guest",
 ];
 
+/// Values that documentation prints as the example of a secret, copied into every tutorial
+/// and test since: public by publication, whatever their shape. The base32 TOTP secret of
+/// Google Authenticator's key-URI page (`Hello!` and four bytes), AWS's example access key id.
+const DOCUMENTED_EXAMPLES: &[&str] = &["JBSWY3DPEHPK3PXP", "AKIAIOSFODNN7EXAMPLE"];
+
 /// Template syntax, filler and stock phrases that stand in for a secret.
 pub(crate) fn is_placeholder(value: &str) -> bool {
     let v = value.trim();
-    if v.is_empty() {
+    if v.is_empty() || DOCUMENTED_EXAMPLES.contains(&v) {
         return true;
     }
     // A variable's value handed on as `NAME=VALUE` whose value is itself a reference (Hurl's
@@ -699,8 +704,10 @@ const METADATA_WORDS: &[&str] = &[
     "version",
     // An entity tag names a version of what the name holds (`secret_etag`), never the value.
     "etag",
-    // A key's public digest (`key_fingerprint`, `ssh_key_fingerprint`).
+    // A key's public digest (`key_fingerprint`, `ssh_key_fingerprint`), a commit's
+    // (`BUILD_SHA`).
     "fingerprint",
+    "sha",
     "env",
     "var",
     "ref",
@@ -1283,9 +1290,24 @@ pub(crate) fn plausible_assignment(name: &str, value: &str, written: Written) ->
         let every_class = has_mixed_case(value) && has_digit(value) && symbol_kinds(value) >= 1;
         // Hex has 16 symbols: a short random run falls under 3 bits often (one in seven of 16
         // characters, one in thirty-five of 20), so its bar is lower until the run is long.
+        // Capitals and digits only (Alpha Vantage's sixteen, `VELRZVP5NEKEEEZB`) draw from 36
+        // symbols: a short run of them falls under 3.5 bits as often as not, a letter repeated.
+        let one_case = value
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            || value
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
         let bar = match (is_hex_token(value), len) {
             (true, ..24) => 2.7,
             (true, _) => 3.0,
+            (false, 16..24)
+                if one_case
+                    && has_digit(value)
+                    && value.bytes().any(|b| b.is_ascii_alphabetic()) =>
+            {
+                3.0
+            }
             (false, _) => 3.5,
         };
         let generated = (len >= 16 || (len >= 12 && every_class))

@@ -577,8 +577,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "piped-password",
         // A value echoed into a program whose flag reads a password, token or secret from
-        // stdin (`echo 'pw' | anydesk --set-password`, `… | login --password-stdin`).
-        regex: r#"(?:(?m:^)|[ \t;&(])(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']?%s["']?)?)[ \t]+(?P<q>["']?)(?P<secret>(?-u:[^\s"'|;&$<>`\\])(?-u:[^\s"'|;&`\\]){5,})["']?[ \t]*\|[ \t]*(?-u:[^|\n;&])*?--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token)"#,
+        // stdin (`echo 'pw' | anydesk --set-password`, `… | login --password-stdin`). A flag
+        // stands after a blank: `store-secret` is a subcommand, judged with the name it
+        // stores under (`nearby.rs`).
+        regex: r#"(?:(?m:^)|[ \t;&(])(?:echo(?:[ \t]+-n)?|printf(?:[ \t]+["']?%s["']?)?)[ \t]+(?P<q>["']?)(?P<secret>(?-u:[^\s"'|;&$<>`\\])(?-u:[^\s"'|;&`\\]){5,})["']?[ \t]*\|[ \t]*(?-u:[^|\n;&])*?[ \t]--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token)"#,
         example: "echo 'ga1CdtyYmty.iOxw' | sudo anydesk --set-password",
         keywords: &["password", "passwd", "passphrase", "secret", "token"],
         check: Check::Password,

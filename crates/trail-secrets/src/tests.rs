@@ -6112,3 +6112,33 @@ fn a_key_pairs_other_half_whatever_its_name() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 102nd sealed part's first run: a key pair whose public half carries a vendor's
+/// prefix of its own (`lhpk_…`, not `pub_`); sixteen capitals and digits under `API_KEY` (a
+/// repeated letter keeps such a draw under 3.5 bits); a value piped to `circleci context
+/// store-secret` whose quotes hold a `|` (`'758|pvlb…'`); and, as false positives, what that
+/// command stores under a name that says URL or SHA. The documentation's TOTP example stays.
+#[test]
+fn found_by_the_102nd_sealed_part() {
+    for (text, secret) in [
+        (
+            "LAUNDRYHEAP_PUBLIC=lhpk_sZN9r5FDXdSBqeoI0U4AxSSjFzwtpoBX\nLAUNDRYHEAP_PEPPER=fswUrmV8q9ynyWOHxzYpU7XYIhBjWeKHy0VHx3LKKAYNBDQQ\n",
+            "fswUrmV8q9ynyWOHxzYpU7XYIhBjWeKHy0VHx3LKKAYNBDQQ",
+        ),
+        ("    \"API_KEY\": \"VELRZVP5NEKEEEZB\",", "VELRZVP5NEKEEEZB"),
+        (
+            "$ printf '%s' '758|pvlbQ6RWUYNebynZTpsckwrcd1mEI8X2kTUc96q4' | circleci context store-secret github org prod AMPECO_API_TOKEN",
+            "pvlbQ6RWUYNebynZTpsckwrcd1mEI8X2kTUc96q4",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "$ printf '%s' 'https://cp.example.tech/public-api' | circleci context store-secret github org prod AMPECO_BASE_URL",
+        "$ printf '%s' '114e8690168541a3e437a8ad3a9cb46f53ff0ee7' | circleci context store-secret github org prod FEEDS_BUILD_SHA",
+        "otpauth://totp/bench:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=bench",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
