@@ -139,6 +139,24 @@ const SHELL_OUT: &[&str] = &[
     "Open3",
 ];
 
+/// Whether the code calls out to a shell ([`SHELL_OUT`]). A word said as a statement (Ruby's
+/// and Perl's `system "…"`, `exec …`) counts where a statement starts, not as a variable's
+/// name (`system = pt.System.example()`, `exec = …`) or an attribute (`obj.system …`).
+fn shells_out(code: &str) -> bool {
+    SHELL_OUT.iter().any(|n| {
+        if !n.ends_with(' ') || n.len() < 3 {
+            return code.contains(n);
+        }
+        code.match_indices(n).any(|(i, _)| {
+            let before = code[..i].trim_end().chars().last();
+            let after = code[i + n.len()..].trim_start().chars().next();
+            !matches!(before, Some('.' | ':'))
+                && !(before.is_some_and(|c| c.is_alphanumeric() || c == '_'))
+                && !matches!(after, Some('=' | '.' | ',' | ')' | ']' | ':') | None)
+        })
+    })
+}
+
 /// A block for the power act an AppleScript asks of the machine (`tell application "System
 /// Events" to shut down`, `… to restart`, `… to log out`), as a statement of its own or after
 /// `to`.
@@ -546,7 +564,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     applescript_power(name, code, raw, out);
     reads_credential_store(code, ctx, raw, out);
     printed_secret(code, raw, out);
-    let (shells_out, deletes) = (has(SHELL_OUT), has(DELETES));
+    let (shells_out, deletes) = (shells_out(code), has(DELETES));
     handed_on(code, shells_out, raw, out);
     // A call named for deleting (`rm(…)`, `File.rm_rf!(…)`, `(delete-directory …)`) counts
     // with a critical target only: alone it is too common (`list.remove(x)`).
@@ -899,6 +917,8 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
             _ => {}
         }
     }
+    // Or text put together backwards or from character codes (R's `rev(strsplit(…))`,
+    // Python's `[::-1]` and `chr(…)`, PHP's `strrev`, Perl's `pack`): the same hiding.
     let decoded = has(&[
         "b64decode",
         "base64",
@@ -906,6 +926,15 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
         "decode(",
         "unhexlify",
         "atob(",
+        "rev(",
+        "[::-1]",
+        "reverse(",
+        "strrev(",
+        "intToUtf8(",
+        "rawToChar(",
+        "fromhex(",
+        "chr(",
+        "pack(",
     ]);
     if (evaluates || shells) && decoded {
         out.push(Decision {
@@ -1005,9 +1034,17 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
     ];
     // Most code prints nothing named so: a cheap look before the calls are read.
     let lower = code.to_ascii_lowercase();
-    if !["secret", "password", "passwd", "token", "key", "credential"]
-        .iter()
-        .any(|w| lower.contains(w))
+    if ![
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "token",
+        "key",
+        "credential",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
     {
         return None;
     }
@@ -1045,25 +1082,35 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
                 continue;
             }
             let ps = crate::text::words(w);
-            let secret = ps.iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "secret"
-                        | "password"
-                        | "passwd"
-                        | "token"
-                        | "apikey"
-                        | "credential"
-                        | "credentials"
-                        | "passphrase"
-                )
-            }) || ps.windows(2).any(|p| {
-                p[1] == "key"
-                    && matches!(
-                        p[0].as_str(),
-                        "app" | "api" | "secret" | "private" | "signing" | "encryption" | "master"
+            // `PWD` joined to what it opens is a password (`GBIF_PWD`); alone, or as a
+            // member (`os.pwd`), it is the working directory.
+            let pwd = ps.len() > 1 && !w.contains('.') && ps.iter().any(|p| p == "pwd");
+            let secret =
+                pwd || ps.iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "secret"
+                            | "password"
+                            | "passwd"
+                            | "token"
+                            | "apikey"
+                            | "credential"
+                            | "credentials"
+                            | "passphrase"
                     )
-            });
+                }) || ps.windows(2).any(|p| {
+                    p[1] == "key"
+                        && matches!(
+                            p[0].as_str(),
+                            "app"
+                                | "api"
+                                | "secret"
+                                | "private"
+                                | "signing"
+                                | "encryption"
+                                | "master"
+                        )
+                });
             if secret {
                 return Some(w.to_string());
             }
@@ -1708,7 +1755,7 @@ fn path_tokens(code: &str) -> impl Iterator<Item = &str> {
 /// Whether the code runs no shell and deletes only what loses nothing
 /// ([`deletes_only_scratch`]): a one-liner that cleans build output.
 pub(crate) fn only_scratch_deleted(code: &str, ctx: &Context) -> bool {
-    !SHELL_OUT.iter().any(|n| code.contains(n)) && deletes_only_scratch(code, ctx)
+    !shells_out(code) && deletes_only_scratch(code, ctx)
 }
 
 /// Whether every deleting call the code makes is handed one literal path that loses nothing

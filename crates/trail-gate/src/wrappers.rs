@@ -459,7 +459,12 @@ pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
         // A script run there by an interpreter or a shell (`ssh pi@cabinet 'python3
         // ~/games/starter.py'`): its code is on that host, where the gate cannot read it. (Code
         // given on the line, `bash -c '…'`, is judged as the line.)
-        if super::shells::runs_code(name) && !matches!(name, "eval" | "source" | ".") {
+        let interpreter = super::shells::runs_code(name)
+            || matches!(
+                name,
+                "Rscript" | "julia" | "lua" | "luajit" | "tclsh" | "groovy" | "elixir" | "raku"
+            );
+        if interpreter && !matches!(name, "eval" | "source" | ".") {
             let words: Vec<&str> = argv[1..].iter().filter_map(|a| a.text.as_deref()).collect();
             let inline = words.iter().any(|w| {
                 matches!(*w, "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "--print")

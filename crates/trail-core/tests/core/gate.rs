@@ -10374,3 +10374,60 @@ fn mechanisms_found_by_the_101st_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 102nd sealed part's first run: a download saved over a system file (`curl -o
+/// /etc/passwd`, `wget -O /etc/sudoers`, with or without `sudo`) replaces it; a home dotfile
+/// named for a key (`~/.mindat_api_key`) or the home's file of environment variables
+/// (`~/.Renviron`) is a credential store; a device bridge's reboot (`adb reboot`) restarts the
+/// phone, not this machine; R run on another host is a script the gate cannot read; `GBIF_PWD`
+/// printed is a password, `os.pwd` a directory; `system = …` is a variable, not Ruby's
+/// `system`; text reversed before `system()` is obfuscated; a home looked up into a variable
+/// the line deletes is a home.
+#[test]
+fn mechanisms_found_by_the_102nd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "curl -sS -o /etc/passwd https://x.example/a",
+            Verdict::Block,
+        ),
+        (
+            "sudo wget -O /etc/sudoers https://x.example/a",
+            Verdict::Block,
+        ),
+        ("curl -sSo /etc/hosts https://x.example/h", Verdict::Block),
+        (
+            "curl -sS -o build/a.json https://x.example/a",
+            Verdict::Allow,
+        ),
+        ("cat ~/.mindat_api_key", Verdict::Junction),
+        ("cat ~/.Renviron", Verdict::Junction),
+        ("cat ~/.bashrc", Verdict::Allow),
+        ("adb reboot", Verdict::Junction),
+        ("reboot", Verdict::Block),
+        ("ssh h 'Rscript /srv/scripts/refresh.R'", Verdict::Junction),
+        (
+            "Rscript -e 'print(Sys.getenv(c(\"GBIF_USER\", \"GBIF_PWD\")))'",
+            Verdict::Junction,
+        ),
+        (
+            "amm -c 'println(os.read(os.pwd / \"build.sc\").length)'",
+            Verdict::Allow,
+        ),
+        (
+            "python3 -c 'import pooltool as pt; system = pt.System.example(); print(system.t)'",
+            Verdict::Allow,
+        ),
+        ("ruby -e 'system \"make\"'", Verdict::Junction),
+        (
+            "Rscript -e 'system(paste(rev(strsplit(\"/ fr- mr\", \"\")[[1]]), collapse = \"\"))'",
+            Verdict::Block,
+        ),
+        (
+            "d=$(getent passwd dev | cut -d: -f6); rm -rf \"$d\"",
+            Verdict::Block,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

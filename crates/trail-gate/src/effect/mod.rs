@@ -5213,6 +5213,32 @@ fn remote_code(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     ))
 }
 
+/// Programs that speak to a device attached by USB or a debug probe, not to this machine:
+/// Android's and HarmonyOS's bridges and bootloader, iOS's tools, MicroPython's, and the
+/// flashers and debuggers of boards.
+fn device_bridge(name: &str) -> bool {
+    matches!(
+        name,
+        "adb"
+            | "fastboot"
+            | "hdc"
+            | "sdb"
+            | "mpremote"
+            | "ampy"
+            | "rshell"
+            | "picotool"
+            | "dfu-util"
+            | "avrdude"
+            | "esptool"
+            | "esptool.py"
+            | "nrfjprog"
+            | "openocd"
+            | "pyocd"
+            | "st-flash"
+            | "JLinkExe"
+    ) || name.starts_with("idevice")
+}
+
 /// A power verb: this machine's power is a block, another's a junction.
 fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let p = words::power(c)?;
@@ -5221,7 +5247,11 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // Told of this machine by name (`-h 127.0.0.1`), whatever other address the line holds.
     // Or through a board's serial port (`--master=/dev/ttyACM0 --cmd=reboot`): the board
     // restarts (the founders' call 1: an external device).
-    let here = p.this_machine && (p.named_here || targets::remote(c).is_none() && !serial_port(c));
+    // Or through a bridge to an attached device (`adb reboot`, `fastboot reboot`, `mpremote
+    // reset`): the phone or the board restarts.
+    let here = p.this_machine
+        && (p.named_here
+            || targets::remote(c).is_none() && !serial_port(c) && !device_bridge(c.name));
     Some(if here {
         decide(
             Verdict::Block,

@@ -115,7 +115,14 @@ fn named_for_a_credential(rel: &str) -> bool {
         return false;
     }
     let lower = name.to_ascii_lowercase();
-    let data = lower.rsplit_once('.').is_none_or(|(_, ext)| {
+    // The home's own file of environment variables (`~/.env`, R's `~/.Renviron`, direnv's
+    // `~/.envrc`): the person's tokens are set there.
+    if dir.is_empty() && matches!(lower.as_str(), ".env" | ".renviron" | ".envrc") {
+        return true;
+    }
+    // A dotfile's leading dot is no extension (`~/.mindat_api_key`).
+    let stem = lower.strip_prefix('.').unwrap_or(&lower);
+    let data = stem.rsplit_once('.').is_none_or(|(_, ext)| {
         matches!(
             ext,
             "json"

@@ -62,7 +62,9 @@ pub(super) fn home_by_unset(raw: &str, ctx: &Context) -> bool {
 
 /// A home looked up in the account database (`"$(getent passwd dev | cut -d: -f6)"`, `$(awk
 /// -F: '$1=="dev"{print $6}' /etc/passwd)`): whatever the substitution prints is a home.
-pub(super) fn home_by_lookup(raw: &str) -> bool {
+pub(super) fn home_by_lookup(raw: &str, ctx: &Context) -> bool {
+    // Or a variable the line set so (`d=$(getent passwd dev | cut -d: -f6); … rm -rf "$d"`).
+    let raw = ctx.expand_line_vars(raw.trim_matches(['"', '\'']));
     let raw = raw.trim_matches(['"', '\'']).trim_end_matches(['/', '*']);
     raw.starts_with("$(")
         && raw.ends_with(')')

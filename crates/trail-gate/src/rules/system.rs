@@ -74,6 +74,35 @@ pub(super) fn archive_to_device(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// Where a downloader saves what it fetches, when told (`curl -o F`, `-sSo F`, `--output F`,
+/// `--output=F`, `-oF`; `wget -O F`, `--output-document F`; `http`/`xh --output F`).
+pub(super) fn download_target<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
+    let (short, long): (&str, &[&str]) = match c.name {
+        "curl" => ("-o", &["--output"]),
+        "wget" => ("-O", &["--output-document"]),
+        "http" | "https" | "xh" | "xhs" => ("-o", &["--output"]),
+        _ => return None,
+    };
+    let words: Vec<&str> = c.words().collect();
+    words.iter().enumerate().find_map(|(i, w)| {
+        // Alone, or last of a bundle of short flags (`-sSo F`).
+        let bundled = w.len() > 2
+            && !w.starts_with("--")
+            && w.ends_with(&short[1..])
+            && w[1..].bytes().all(|b| b.is_ascii_alphabetic());
+        if *w == short || bundled || long.contains(w) {
+            return words.get(i + 1).copied();
+        }
+        if let Some((flag, value)) = w.split_once('=')
+            && long.contains(&flag)
+        {
+            return Some(value);
+        }
+        w.strip_prefix(short)
+            .filter(|v| !v.is_empty() && !v.starts_with('-'))
+    })
+}
+
 /// Where an archiver extracts (`tar -xzf a.tgz -C /etc`, `--directory=/usr`, `unzip a.zip -d
 /// /usr/local/bin`, `7z x a.7z -o/etc`): every file of the archive is written there, over
 /// what is there. `None` when it only creates or lists.

