@@ -1085,32 +1085,7 @@ pub(super) fn prints_secret(code: &str) -> Option<String> {
             // `PWD` joined to what it opens is a password (`GBIF_PWD`); alone, or as a
             // member (`os.pwd`), it is the working directory.
             let pwd = ps.len() > 1 && !w.contains('.') && ps.iter().any(|p| p == "pwd");
-            let secret =
-                pwd || ps.iter().any(|p| {
-                    matches!(
-                        p.as_str(),
-                        "secret"
-                            | "password"
-                            | "passwd"
-                            | "token"
-                            | "apikey"
-                            | "credential"
-                            | "credentials"
-                            | "passphrase"
-                    )
-                }) || ps.windows(2).any(|p| {
-                    p[1] == "key"
-                        && matches!(
-                            p[0].as_str(),
-                            "app"
-                                | "api"
-                                | "secret"
-                                | "private"
-                                | "signing"
-                                | "encryption"
-                                | "master"
-                        )
-                });
+            let secret = pwd || crate::rules::names_a_secret(&ps);
             if secret {
                 return Some(w.to_string());
             }

@@ -224,27 +224,40 @@ pub(crate) fn expands_secret_variable(raw: &str) -> bool {
                         | "count"
                 )
             });
-        !about
-            && ps.iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "secret"
-                        | "password"
-                        | "passwd"
-                        | "token"
-                        | "apikey"
-                        | "credential"
-                        | "credentials"
-                        | "passphrase"
-                )
-            })
-            || ps.windows(2).any(|w| {
-                w[1] == "key"
-                    && matches!(
-                        w[0].as_str(),
-                        "api" | "secret" | "private" | "access" | "auth"
-                    )
-            })
+        !about && names_a_secret(&ps)
+    })
+}
+
+/// Whether a name's words (lower case, [`crate::text::words`]) say it holds a secret: a
+/// secret, a password, a token, a credential, a passphrase, or a key for an API, signing,
+/// encryption, access or an app (`STRIPE_SECRET_KEY`, `appKey`), not any key (`sort_key`).
+pub(crate) fn names_a_secret(ps: &[String]) -> bool {
+    ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "secret"
+                | "password"
+                | "passwd"
+                | "token"
+                | "apikey"
+                | "credential"
+                | "credentials"
+                | "passphrase"
+        )
+    }) || ps.windows(2).any(|w| {
+        w[1] == "key"
+            && matches!(
+                w[0].as_str(),
+                "api"
+                    | "app"
+                    | "secret"
+                    | "private"
+                    | "access"
+                    | "auth"
+                    | "signing"
+                    | "encryption"
+                    | "master"
+            )
     })
 }
 

@@ -21,7 +21,7 @@ mod release;
 mod system;
 mod table;
 
-pub(crate) use credentials::{PRINTERS, credential_path, names_credential};
+pub(crate) use credentials::{PRINTERS, credential_path, names_a_secret, names_credential};
 pub use emitted::EMITTED;
 pub(crate) use git::NARROWING;
 pub use id::RuleId;
