@@ -1612,3 +1612,20 @@ fn new_families_sealed102_part() {
     print_table("secrets-families-sealed102.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A hundred-and-third sealed part (2026-12-06): 16 more families (120 secrets, 88
+/// look-alikes), its secrets of insurance, payroll, recruiting, translation, survey, podcast,
+/// newsletter, e-signature, legal, listing, auction and donation services in Tiltfiles, Nomad
+/// and Consul, redis-cli and Mongo shells, notebooks, CMS settings files, proxy headers and
+/// monitoring configuration, written by a helper that never read trail's source, run once with
+/// the redactor frozen at 25322ec:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed103 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed103_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed103.tsv"), show);
+    print_table("secrets-families-sealed103.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
