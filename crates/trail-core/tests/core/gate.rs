@@ -1977,6 +1977,19 @@ fn new_families_sealed102_part() {
     assert!(all.rows > 0);
 }
 
+/// A hundred-and-third sealed part (2026-12-06): 288 commands in 24 more families (violin
+/// making, clock repair, retro computing, cartridge dumping, darkroom timers, coffee roasting,
+/// aquaponics, solar inverters, wind turbines, avalanche and lightning sensors, ocean buoys…),
+/// written by a helper that never read trail's source, run once with the design frozen at
+/// d4037d4:
+/// `cargo test -p trail-core --test core gate::new_families_sealed103 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed103_part() {
+    let (_, all) = measure(&["gate-families-sealed103.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
