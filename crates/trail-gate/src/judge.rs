@@ -909,6 +909,14 @@ pub(super) fn command(
         }
         None => cmd,
     };
+    let expanded;
+    let cmd = match args_by_variable(cmd, ctx) {
+        Some(c) => {
+            expanded = c;
+            &expanded
+        }
+        None => cmd,
+    };
     let passed;
     let cmd = match passed_through_wrappers(cmd) {
         Some(c) => {
@@ -976,6 +984,48 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
     let mut passed = cmd.clone();
     passed.assigns.extend(assigns);
     Some(passed)
+}
+
+/// Arguments held in variables this line set to plain text, as the shell hands them over
+/// (`b=-rf; rm $b /home/dev` is `rm -rf /home/dev`; `t=/dev/; u=sda; dd of="$t$u"` writes
+/// `/dev/sda`; `eval "$x$y$z"` runs the line they spell): unquoted, a value is split at its
+/// blanks; quoted, it stays one word. A variable set to a command's output, or not set here,
+/// stays unknown.
+fn args_by_variable(cmd: &Simple, ctx: &Context) -> Option<Simple> {
+    if ctx.line.vars.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let mut argv: Vec<Arg> = Vec::with_capacity(cmd.argv.len());
+    for (i, a) in cmd.argv.iter().enumerate() {
+        let plain = i > 0
+            && a.text.is_none()
+            && a.raw.contains('$')
+            && !a.raw.contains(['`', '*', '?', '[', '\\'])
+            && !a.raw.contains("$(");
+        let expanded = plain.then(|| ctx.expand_text_vars(&a.raw));
+        let Some(expanded) = expanded.filter(|e| !e.contains('$')) else {
+            argv.push(a.clone());
+            continue;
+        };
+        changed = true;
+        let quoted = a.raw.contains('"') || a.raw.contains('\'');
+        let text = expanded.replace(['"', '\''], "");
+        let words: Vec<String> = if quoted {
+            vec![text]
+        } else {
+            text.split_whitespace().map(str::to_string).collect()
+        };
+        argv.extend(words.into_iter().map(|w| Arg {
+            text: Some(w),
+            raw: a.raw.clone(),
+            quoted,
+        }));
+    }
+    changed.then(|| Simple {
+        argv,
+        ..cmd.clone()
+    })
 }
 
 /// `B=/opt/tool/bin/browse && $B goto …`: a command name held in a variable this line set to

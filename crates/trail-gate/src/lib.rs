@@ -221,41 +221,60 @@ impl Context {
     }
 
     fn expand_vars(&self, raw: &str, text_only: bool) -> String {
+        // A value may name a variable set before it (`a=$b`): a few passes, each left to
+        // right, and no more (a value that names its own variable, `X=${X:-unknown}`).
         let mut out = raw.to_string();
-        for (name, value) in self.line.vars.iter().rev() {
-            if text_only && (value.contains("$(") || value.contains('`')) {
-                continue;
+        for _ in 0..4 {
+            let next = self.expand_once(&out, text_only);
+            if next == out {
+                break;
             }
-            let braced = format!("${{{name}}}");
-            if out.contains(&braced) {
-                out = out.replace(&braced, value);
-            }
-            // `$X`, but not the start of `$XY`.
-            let bare = format!("${name}");
-            let mut from = 0;
-            while let Some(i) = out[from..].find(&bare).map(|i| i + from) {
-                let end = i + bare.len();
-                if out[end..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            out = next;
+        }
+        out
+    }
+
+    /// One left-to-right pass: each `$X`, `${X}` and `${X:…}` of a variable this line set is
+    /// its latest value; `$XY` is not `$X` then `Y`, and `$X$Y` is both (`of="$t$u"`).
+    fn expand_once(&self, raw: &str, text_only: bool) -> String {
+        let value_of = |name: &str| {
+            let (_, v) = self.line.vars.iter().rev().find(|(n, _)| n == name)?;
+            (!(text_only && (v.contains("$(") || v.contains('`')))).then_some(v.as_str())
+        };
+        let name_len = |s: &str| {
+            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len())
+        };
+        let mut out = String::with_capacity(raw.len());
+        let mut rest = raw;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            if let Some(inner) = after.strip_prefix('{')
+                && let Some(close) = inner.find('}')
+            {
+                let body = &inner[..close];
+                let n = name_len(body);
+                let (name, tail) = body.split_at(n);
+                // `${X}`, and `${X:-…}` and friends, which take the assigned value.
+                if let Some(v) = value_of(name).filter(|_| tail.is_empty() || tail.starts_with(':'))
                 {
-                    from = end;
+                    out.push_str(v);
+                    rest = &inner[close + 1..];
                     continue;
                 }
-                out.replace_range(i..end, value);
-                from = i + value.len();
+                out.push_str(&rest[i..=i + 2 + close]);
+                rest = &inner[close + 1..];
+                continue;
             }
-            // `${X:-…}` and friends take the assigned value. The search goes on after what was
-            // put in: a value that names its own variable (`X=${X:-unknown}`) looped forever.
-            let open = format!("${{{name}:");
-            let mut from = 0;
-            while let Some(i) = out[from..].find(&open).map(|i| i + from) {
-                let Some(end) = out[i..].find('}') else { break };
-                out.replace_range(i..=(i + end), value);
-                from = i + value.len();
+            let n = name_len(after);
+            match value_of(&after[..n]).filter(|_| n > 0) {
+                Some(v) => out.push_str(v),
+                None => out.push_str(&rest[i..i + 1 + n]),
             }
+            rest = &after[n..];
         }
+        out.push_str(rest);
         out
     }
 }

@@ -760,6 +760,19 @@ fn option_value(
 fn destinations(name: &str, args: &[Arg]) -> Destinations {
     let mut out = Destinations::default();
     let words: Vec<&str> = args.iter().map(|a| a.raw.as_str()).collect();
+    // rsync told to show what it would do (`-n` alone or in a bundle, `--dry-run`) writes
+    // nothing at its destination (`rsync -an --delete SRC/ ~/`).
+    let dry_run = name == "rsync"
+        && words.iter().any(|w| {
+            *w == "--dry-run"
+                || w.starts_with('-')
+                    && !w.starts_with("--")
+                    && w[1..].bytes().all(|b| b.is_ascii_alphanumeric())
+                    && w.contains('n')
+        });
+    if dry_run {
+        return out;
+    }
     if COPIERS.contains(&name) {
         let operands = (0..args.len()).filter(|&i| !words[i].starts_with('-'));
         let target = TARGET_DIRECTORY

@@ -10444,3 +10444,51 @@ fn mechanisms_found_by_the_102nd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 103rd sealed part's first run: a dry run of `rsync --delete` into the home
+/// writes nothing (it was blocked as touching trail's key); `rclone sync` into a local place is
+/// judged by what that place holds, as `rsync --delete` is; a line added to a boot loader's
+/// text settings asks, where writing them over blocks; a saved login file is a credential
+/// store; a program named for the one that destroys (`ems-flasher`) acts unless a flag says it
+/// reads; arguments held in variables the line set are what the shell hands over (`b=-rf; rm
+/// $b ~`), two variables side by side included (`of="$t$u"`).
+#[test]
+fn mechanisms_found_by_the_103rd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "rsync -an --delete /media/dev/R/ /home/dev/",
+            Verdict::Allow,
+        ),
+        ("rsync -a --delete /media/dev/R/ /home/dev/", Verdict::Block),
+        ("rclone sync build/erddap /home/dev", Verdict::Block),
+        (
+            "rclone sync build/erddap \"$TMPDIR\"/mirror",
+            Verdict::Allow,
+        ),
+        ("rclone sync build/erddap remote:bucket", Verdict::Junction),
+        (
+            "echo 'dtparam=i2c_arm=on' >> /boot/config.txt",
+            Verdict::Junction,
+        ),
+        ("echo x | sudo tee /boot/config.txt", Verdict::Block),
+        (
+            "cat /home/dev/.config/growatt/login.json",
+            Verdict::Junction,
+        ),
+        ("ems-flasher --write dumps/homebrew.gb", Verdict::Junction),
+        ("ems-flasher --read dumps/x.gb", Verdict::Allow),
+        ("a=rm; b=-rf; c=/home/dev; $a $b $c", Verdict::Block),
+        (
+            "t=/dev/; u=sda; dd if=/dev/zero of=\"$t$u\" bs=1M",
+            Verdict::Block,
+        ),
+        (
+            "x=rm; y=\" -rf \"; z=build/out; eval \"$x$y$z\"",
+            Verdict::Allow,
+        ),
+        ("VAR='rm -rf /'; echo \"$VAR\"", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

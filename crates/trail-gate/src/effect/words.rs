@@ -1594,6 +1594,15 @@ fn joined_at_an_end(lower: &str, verb: &str) -> bool {
 /// A name that only ends in another reaching word (`fts-transfer-status`, `kodi-release`) is
 /// mostly a local client's, and a plural in a name is a noun (`dials.find_spots`, a
 /// crystallography suite's).
+/// The one that does it names the act too (`ems-flasher`, `disk-wiper`, `eraser`), for the
+/// acts that destroy.
+fn destroying_agent(part: &str) -> Option<Class> {
+    let stem = part.strip_suffix("er").filter(|s| s.len() >= 3)?;
+    [stem, &part[..part.len() - 1]]
+        .into_iter()
+        .find_map(|s| classify_singular(s).filter(|c| *c == Class::Destroys))
+}
+
 fn name_verb(name: &str) -> Option<Verb> {
     let script = name
         .rsplit_once('.')
@@ -1602,7 +1611,7 @@ fn name_verb(name: &str) -> Option<Verb> {
     let stem = script.unwrap_or(name);
     let ps = parts(stem);
     for (i, part) in ps.iter().enumerate() {
-        match classify_singular(part) {
+        match classify_singular(part).or_else(|| destroying_agent(part)) {
             // `pg_restore`: a tool named for restoring is an ordinary loader. The system's own
             // `passwd` is the account rules' (`passwd -S dev` only shows).
             Some(Class::Destroys) if part == "restore" => {}

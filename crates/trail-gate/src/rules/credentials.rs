@@ -162,6 +162,9 @@ fn named_for_a_credential(rel: &str) -> bool {
         || has("secret")
         || has("secrets")
         || has("credentials")
+        // A saved login or authorisation (`login.json`, Composer's `auth.json`).
+        || has("login")
+        || has("auth")
         || has("password")
         || has("passwd")
         || has("apikey")

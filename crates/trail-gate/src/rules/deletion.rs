@@ -248,6 +248,22 @@ pub(super) fn sync_deletes(c: &Cmd<'_>) -> bool {
         && c.option_words()
             .any(|w| w.starts_with("--delete") || w == "--remove-source-files")
         && !c.flag("--dry-run", Some('n'))
+        // rclone's sync into a local directory deletes there what the source lacks, as
+        // `rsync --delete` does (to a remote's `name:path`, the rules for remotes judge it).
+        || c.name == "rclone"
+            && matches!(c.sub(), Some("sync" | "bisync"))
+            && !c.has("--dry-run")
+            && c.operands().last().is_some_and(|a| local_path(&a.raw))
+}
+
+/// A path on this machine, not an rclone remote's `name:path`.
+fn local_path(raw: &str) -> bool {
+    let raw = raw.trim_matches(['"', '\'']);
+    raw.starts_with(['/', '.', '~', '$'])
+        || !raw
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains(':'))
 }
 
 /// `1G`, `+10M`, `0`: a size given to `truncate -s`, not a file.

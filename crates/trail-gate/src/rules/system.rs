@@ -74,6 +74,15 @@ pub(super) fn archive_to_device(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// A boot loader's text settings (`/boot/config.txt`, `/boot/firmware/cmdline.txt`,
+/// `/boot/loader/loader.conf`): a line added to them (`… | sudo tee -a`, `>>`) configures the
+/// next boot, as `/etc` is configured, which asks; written over whole, they can leave nothing
+/// that boots.
+pub(super) fn boot_settings(target: &str) -> bool {
+    let t = target.trim_matches(['"', '\'']);
+    t.starts_with("/boot/") && [".txt", ".conf", ".cfg"].iter().any(|e| t.ends_with(e))
+}
+
 /// Where a downloader saves what it fetches, when told (`curl -o F`, `-sSo F`, `--output F`,
 /// `--output=F`, `-oF`; `wget -O F`, `--output-document F`; `http`/`xh --output F`).
 pub(super) fn download_target<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {

@@ -457,24 +457,32 @@ pub static RULES: &[Rule] = &[
                 .iter()
                 .any(|d| t.starts_with(d))
             };
-            c.writes.iter().any(|w| interface(&w.target))
+            // A line added to a boot loader's text settings configures the next boot: a
+            // system change, which asks (`system::boot_settings`).
+            let settings = system::boot_settings;
+            let tee_appends = c.words().any(|w| w == "-a" || w == "--append");
+            c.writes
+                .iter()
+                .any(|w| interface(&w.target) && !(w.append && settings(&w.target)))
                 || (c.name == "dd"
                     && c.words()
                         .any(|w| w.strip_prefix("of=").is_some_and(interface)))
                 || (matches!(c.name, "tee" | "cp" | "install")
                     && c.operands()
                         .filter_map(|a| a.text.as_deref())
-                        .any(interface))
+                        .any(|t| interface(t) && !(c.name == "tee" && tee_appends && settings(t))))
         },
         must_match: &[
             "echo mem > /sys/power/state",
             "echo b | sudo tee /proc/sysrq-trigger",
             "cp grub.cfg /boot/grub/grub.cfg",
+            "echo x | sudo tee /boot/config.txt",
         ],
         must_not_match: &[
             "cat /sys/power/state",
             "echo x > build/sys/power/state",
             "ls /boot/",
+            "echo 'dtparam=i2c_arm=on' | sudo tee -a /boot/config.txt",
         ],
     },
     Rule {
@@ -1557,11 +1565,13 @@ pub static RULES: &[Rule] = &[
             };
             let appends = c.words().any(|w| w == "-a" || w == "--append");
             let replaces = c.writes.iter().any(|w| {
-                critical_file(&w.target)
+                critical_file(&w.target) && !(w.append && system::boot_settings(&w.target))
                     || !w.append && !matches!(c.name, "" | ":" | "true") && table(&w.target)
             }) || (c.name == "tee"
-                && c.operands()
-                    .any(|a| critical_file(&a.raw) || !appends && table(&a.raw)))
+                && c.operands().any(|a| {
+                    critical_file(&a.raw) && !(appends && system::boot_settings(&a.raw))
+                        || !appends && table(&a.raw)
+                }))
                 || (c.name == "dd"
                     && c.words()
                         .any(|w| w.strip_prefix("of=").is_some_and(critical_file)))
@@ -1686,8 +1696,13 @@ pub static RULES: &[Rule] = &[
             "rsync -a --delete /tmp/empty/ ~/",
             "rsync -a --delete /tmp/empty/ ./",
             "rsync -a --delete \"$TMPDIR/empty/\" /etc/",
+            "rclone sync build/erddap /home/dev",
         ],
-        must_not_match: &["rsync -a --delete src/ /tmp/x/", "rsync -a src/ ./"],
+        must_not_match: &[
+            "rsync -a --delete src/ /tmp/x/",
+            "rsync -a src/ ./",
+            "rclone sync build/erddap remote:bucket",
+        ],
     },
     Rule {
         id: RuleId::SyncDelete,
@@ -1712,7 +1727,9 @@ pub static RULES: &[Rule] = &[
                         c.sub(),
                         Some("sync" | "bisync" | "purge" | "delete" | "deletefile" | "rmdirs")
                     )
-                    && !c.has("--dry-run"))
+                    && !c.has("--dry-run")
+                    // A local destination is judged above by what it holds.
+                    && !deletion::sync_deletes(c))
                 || (c.name == "azcopy"
                     && c.has("sync")
                     && c.words()
