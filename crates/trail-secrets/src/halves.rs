@@ -115,13 +115,18 @@ fn public(name: &str, value: &str) -> bool {
     }
 }
 
-/// A value without its vendor's prefix: a few lower-case letters and `_` or `-` (`lhpk_`,
-/// `sk-`), as prefixed tokens start.
+/// A value without its vendor's prefix: one or two parts of a few lower-case letters, each
+/// ended by `_` or `-` (`lhpk_`, `sk-`, `pk_live_`), as prefixed tokens start.
 fn unprefixed(value: &str) -> &str {
-    value
-        .find(['_', '-'])
-        .filter(|&i| (2..=8).contains(&i) && value[..i].bytes().all(|b| b.is_ascii_lowercase()))
-        .map_or(value, |i| &value[i + 1..])
+    let strip = |v: &'_ str| -> Option<usize> {
+        v.find(['_', '-'])
+            .filter(|&i| (2..=8).contains(&i) && v[..i].bytes().all(|b| b.is_ascii_lowercase()))
+    };
+    let Some(first) = strip(value) else {
+        return value;
+    };
+    let rest = &value[first + 1..];
+    strip(rest).map_or(rest, |second| &rest[second + 1..])
 }
 
 /// The other half: generated, and named neither public nor for public material.

@@ -931,6 +931,7 @@ fn collect(
                     && !plausible::names_itself_public(value)
                     // Or its comment says so (`// search-only API key`).
                     && !plausible::said_public(text.get(ve..).unwrap_or_default())
+                    && !keyed_as_metadata(text, vs)
                     && plausible::plausible_call_argument(value)
                 {
                     out.push(Candidate {
@@ -1426,6 +1427,30 @@ fn string_arguments(text: &str, start: usize, end: usize) -> Vec<(usize, usize)>
         }
     }
     out
+}
+
+/// Whether the string whose text starts at `at` is an entry's value under a key that says it
+/// is no credential (`'CALENDAR_ASSET_HASH': '…'`, `release => '…'` among a secret's inputs).
+fn keyed_as_metadata(text: &str, at: usize) -> bool {
+    let before = text
+        .get(..at.saturating_sub(1))
+        .unwrap_or_default()
+        .trim_end();
+    let Some(before) = before
+        .strip_suffix("=>")
+        .or_else(|| before.strip_suffix(':'))
+        .or_else(|| before.strip_suffix('='))
+    else {
+        return false;
+    };
+    let before = before.trim_end().trim_end_matches(['"', '\'']);
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &before[start..];
+    !name.is_empty() && plausible::name_rules_out(name)
 }
 
 fn around(text: &str, start: usize, end: usize) -> &str {

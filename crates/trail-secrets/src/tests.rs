@@ -6142,3 +6142,19 @@ fn found_by_the_102nd_sealed_part() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 103rd sealed part's first run: a key pair whose public half has a two-part
+/// prefix (`pk_live_…`), and, as a false positive, a hash among the inputs of a call that
+/// makes a secret (a Tiltfile's `secret_from_dict`), whose key says what it is.
+#[test]
+fn found_by_the_103rd_sealed_part() {
+    let (out, _) = redact(
+        "EVERYORG_PUBLIC_KEY=pk_live_a51224d949d4f9d772f5f21e34804d3a\nEVERYORG_COUNTERSIGN=JJZ4esxJheJKV0VfHsqLYHi2MU3njFXycBrMOBTI\n",
+    );
+    assert!(
+        !out.contains("JJZ4esxJheJKV0VfHsqLYHi2MU3njFXycBrMOBTI"),
+        "{out}"
+    );
+    let clean = "k8s_yaml(secret_from_dict('creds', inputs={\n    'ASSET_HASH': 'b1ab884cb375037771e61eaa7fbe5e83b3d1b65b',\n}))";
+    assert_eq!(redact(clean).0, clean);
+}
