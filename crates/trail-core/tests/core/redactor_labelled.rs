@@ -1629,3 +1629,20 @@ fn new_families_sealed103_part() {
     print_table("secrets-families-sealed103.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// A hundred-and-fourth sealed part (2026-12-06): 16 more families (120 secrets, 88
+/// look-alikes), its secrets of mining, oil and gas, metering, water treatment, airport,
+/// cargo, port, customs, rail freight, cold chain, grain and timber services in build files
+/// (Bazel, Gradle, Maven, SBT), front-end bundler settings, mobile and game project files,
+/// firmware headers and encrypted files with a key left in them, written by a helper that never
+/// read trail's source, run once with the redactor frozen at de3bae4:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed104 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed104_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed104.tsv"), show);
+    print_table("secrets-families-sealed104.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
