@@ -1990,6 +1990,19 @@ fn new_families_sealed103_part() {
     assert!(all.rows > 0);
 }
 
+/// A hundred-and-fourth sealed part (2026-12-06): 288 commands in 24 more families (sports
+/// video, esports brackets, chess engines, poker hands, cycling power meters, ergometers,
+/// launch monitors, fencing and archery scoring, pyrotechnics firing, fog machines, drone
+/// light shows…), written by a helper that never read trail's source, run once with the
+/// design frozen at 866a9da:
+/// `cargo test -p trail-core --test core gate::new_families_sealed104 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed104_part() {
+    let (_, all) = measure(&["gate-families-sealed104.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
