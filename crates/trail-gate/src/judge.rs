@@ -402,6 +402,20 @@ fn pieces(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The context after `X=value` or `export X=value`: the variable's value, and for an export
+/// the environment of the commands after it.
+fn assigned(ctx: &Context, cmd: &Simple) -> Context {
+    let mut next = ctx.clone();
+    for (name, value) in &cmd.assigns {
+        let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
+        next.line.vars.push((name.clone(), v));
+        if cmd.name() == Some("export") {
+            next.line.exported.push((name.clone(), value.clone()));
+        }
+    }
+    next
+}
+
 /// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
 /// assignment, `ln -s`, a download to a file, that download made executable.
 fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
@@ -411,12 +425,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         None | Some("export" | "declare" | "typeset" | "readonly" | "local")
             if !cmd.assigns.is_empty() && (cmd.argv.len() <= 1) =>
         {
-            let mut next = ctx.clone();
-            for (name, value) in &cmd.assigns {
-                let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
-                next.line.vars.push((name.clone(), v));
-            }
-            Some(next)
+            Some(assigned(ctx, cmd))
         }
         Some("ln") => {
             let symbolic = cmd.args().iter().any(|a| {
@@ -909,6 +918,14 @@ pub(super) fn command(
         }
         None => cmd,
     };
+    let environed;
+    let cmd = match with_exported(cmd, ctx) {
+        Some(c) => {
+            environed = c;
+            &environed
+        }
+        None => cmd,
+    };
     let expanded;
     let cmd = match args_by_variable(cmd, ctx) {
         Some(c) => {
@@ -984,6 +1001,28 @@ fn passed_through_wrappers(cmd: &Simple) -> Option<Simple> {
     let mut passed = cmd.clone();
     passed.assigns.extend(assigns);
     Some(passed)
+}
+
+/// A program run after `export X=value` on this line has `X` in its environment, as if the
+/// line had said `X=value program` (`export NFL_CACHE=/home/dev && nfl_cache.py --clear`):
+/// what the mechanisms read of a variable set for a program, they read of this one. Its own
+/// `X=…` comes after, and wins.
+fn with_exported(cmd: &Simple, ctx: &Context) -> Option<Simple> {
+    if ctx.line.exported.is_empty() || cmd.argv.is_empty() {
+        return None;
+    }
+    let mut assigns: Vec<(String, Arg)> = ctx
+        .line
+        .exported
+        .iter()
+        .filter(|(n, _)| !cmd.assigns.iter().any(|(m, _)| m == n))
+        .cloned()
+        .collect();
+    assigns.extend(cmd.assigns.iter().cloned());
+    Some(Simple {
+        assigns,
+        ..cmd.clone()
+    })
 }
 
 /// Arguments held in variables this line set to plain text, as the shell hands them over

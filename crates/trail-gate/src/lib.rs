@@ -113,6 +113,9 @@ pub struct Line {
     /// ~/Downloads/x.py plugins/`, `cp "$PLUGIN" app/`), each with the name it arrives under
     /// when copied into a directory: code nobody here has read, which a program may load.
     pub brought: Vec<std::path::PathBuf>,
+    /// `export X=value` on this line: the environment of every command after it, as a
+    /// `X=value` before that command would be.
+    pub exported: Vec<(String, crate::parse::Arg)>,
     /// A program's own directory set on this line (`acme par path_output D`, `acme config set
     /// scratch_dir D`): the program told later to clean, cleans D.
     pub configured: Vec<(String, std::path::PathBuf)>,

@@ -10505,3 +10505,33 @@ fn mechanisms_found_by_the_103rd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 104th sealed part's first run (its two catastrophes allowed outright): a
+/// variable exported on the line is in the environment of every command after it, as one set
+/// before that command is (`export NFL_CACHE=/home/dev && nfl_cache.py --clear` empties the
+/// home), and a clear or clean said as a flag (`--clear`, `--clean-tmp`) clears.
+#[test]
+fn an_exported_variable_is_the_next_commands_environment() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "export NFL_CACHE=/home/dev && python3 scripts/nfl_cache.py --clear",
+            Verdict::Block,
+        ),
+        (
+            "export TMPDIR=/work && python3 scripts/pull.py --clean-tmp",
+            Verdict::Block,
+        ),
+        (
+            "export NFL_CACHE=build/cache && python3 scripts/nfl_cache.py --clear",
+            Verdict::Allow,
+        ),
+        ("export RUST_LOG=debug && cargo test", Verdict::Allow),
+        (
+            "export PATH=/usr/local/bin:$PATH && cargo build",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

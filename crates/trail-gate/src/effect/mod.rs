@@ -4387,7 +4387,13 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
         "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
     ];
     if cmd.assigns.is_empty()
-        || !(words::cleans(c) || c.words().any(|w| matches!(w, "clear" | "clobber")))
+        || !(words::cleans(c)
+            // Or said as a flag (`nfl_cache.py --clear`, `--clean-tmp`).
+            || c.words().any(|w| {
+                let w = w.trim_start_matches('-');
+                matches!(w, "clear" | "clobber")
+                    || ["clear-", "clean-", "purge-"].iter().any(|p| w.starts_with(p))
+            }))
         || words::shows_only(c)
     {
         return None;
