@@ -81,7 +81,8 @@ fn formatted(p: &Simple) -> Option<Vec<String>> {
             .replace("\\n", "\n")
             .replace("\\0", "\0"),
     );
-    let conversions = fmt.matches('%').count() - 2 * fmt.matches("%%").count();
+    // (A literal `%%` is left to the reading of the arguments alone.)
+    let conversions = fmt.matches('%').count();
     if rest.is_empty() || conversions == 0 || fmt.contains("%%") {
         return None;
     }

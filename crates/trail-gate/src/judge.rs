@@ -910,38 +910,22 @@ pub(super) fn command(
     ctx: &Context,
     depth: usize,
 ) -> Vec<Decision> {
-    let named;
-    let cmd = match named_by_variable(cmd, ctx) {
-        Some(c) => {
-            named = c;
-            &named
+    // The command as it runs: its name from a variable, the line's exported environment, its
+    // arguments from variables, past what wraps it; each step only when it changes something.
+    type Rewrite = fn(&Simple, &Context) -> Option<Simple>;
+    let steps: [Rewrite; 4] = [
+        named_by_variable,
+        with_exported,
+        args_by_variable,
+        |c, _| passed_through_wrappers(c),
+    ];
+    let mut rewritten: Option<Simple> = None;
+    for step in steps {
+        if let Some(c) = step(rewritten.as_ref().unwrap_or(cmd), ctx) {
+            rewritten = Some(c);
         }
-        None => cmd,
-    };
-    let environed;
-    let cmd = match with_exported(cmd, ctx) {
-        Some(c) => {
-            environed = c;
-            &environed
-        }
-        None => cmd,
-    };
-    let expanded;
-    let cmd = match args_by_variable(cmd, ctx) {
-        Some(c) => {
-            expanded = c;
-            &expanded
-        }
-        None => cmd,
-    };
-    let passed;
-    let cmd = match passed_through_wrappers(cmd) {
-        Some(c) => {
-            passed = c;
-            &passed
-        }
-        None => cmd,
-    };
+    }
+    let cmd = rewritten.as_ref().unwrap_or(cmd);
     let mut j = Judging::new(cmd, producers, ctx, depth);
     j.assignments();
     j.bare_redirection();

@@ -91,7 +91,11 @@ pub(crate) fn secret_halves(text: &str) -> Vec<(usize, usize)> {
         if !public(name, &text[s..e]) {
             continue;
         }
-        for &(m, other_block, other, (os, oe)) in &entries[i.saturating_sub(NEAR)..] {
+        // Entries are in line order: only the few within reach are looked at.
+        for &(m, other_block, other, (os, oe)) in entries[i.saturating_sub(NEAR)..]
+            .iter()
+            .take_while(|entry| entry.0 <= n + NEAR)
+        {
             if m.abs_diff(n) > NEAR || other_block != block || (os, oe) == (s, e) {
                 continue;
             }

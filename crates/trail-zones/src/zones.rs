@@ -762,15 +762,7 @@ fn destinations(name: &str, args: &[Arg]) -> Destinations {
     let words: Vec<&str> = args.iter().map(|a| a.raw.as_str()).collect();
     // rsync told to show what it would do (`-n` alone or in a bundle, `--dry-run`) writes
     // nothing at its destination (`rsync -an --delete SRC/ ~/`).
-    let dry_run = name == "rsync"
-        && words.iter().any(|w| {
-            *w == "--dry-run"
-                || w.starts_with('-')
-                    && !w.starts_with("--")
-                    && w[1..].bytes().all(|b| b.is_ascii_alphanumeric())
-                    && w.contains('n')
-        });
-    if dry_run {
+    if name == "rsync" && (words.contains(&"--dry-run") || short_flag(&words, 'n')) {
         return out;
     }
     if COPIERS.contains(&name) {
@@ -797,20 +789,23 @@ fn destinations(name: &str, args: &[Arg]) -> Destinations {
     out
 }
 
+/// Whether one of `words` is a bundle of short flags holding `c` (`-xzf`, `-an`).
+fn short_flag(words: &[&str], c: char) -> bool {
+    words.iter().any(|w| {
+        w.starts_with('-')
+            && !w.starts_with("--")
+            && w[1..].chars().all(|x| x.is_ascii_alphanumeric())
+            && w.contains(c)
+    })
+}
+
 /// The directory a command fills with files whose names the command line does not show: an
 /// archive unpacked (`tar x… [-C DIR]`, `unzip [-d DIR]`, `7z x [-oDIR]`, `cpio -i [-D DIR]`,
 /// `ar x`, `unrar x … [DIR/]`, `jar x`: the working directory when none is named), a download
 /// named by the server (`wget -P DIR`, `curl --output-dir DIR`), a clone (`git clone URL DIR`).
 fn unpacks(name: &str, words: &[&str]) -> Option<String> {
     let first = words.first().copied().unwrap_or("");
-    let cluster = |c: char| {
-        words.iter().any(|w| {
-            w.starts_with('-')
-                && !w.starts_with("--")
-                && w[1..].chars().all(|x| x.is_ascii_alphanumeric())
-                && w.contains(c)
-        })
-    };
+    let cluster = |c: char| short_flag(words, c);
     let dir = |short: &str, long: &str| option_value(words, short, long, true).map(|(_, d)| d);
     match name {
         "tar" | "bsdtar" | "gtar" | "star" => {

@@ -1590,10 +1590,6 @@ fn joined_at_an_end(lower: &str, verb: &str) -> bool {
             || (verb.len() >= 4 && lower.starts_with(verb)))
 }
 
-/// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`, `mlmmj-send`.
-/// A name that only ends in another reaching word (`fts-transfer-status`, `kodi-release`) is
-/// mostly a local client's, and a plural in a name is a noun (`dials.find_spots`, a
-/// crystallography suite's).
 /// The one that does it names the act too (`ems-flasher`, `disk-wiper`, `eraser`), for the
 /// acts that destroy.
 fn destroying_agent(part: &str) -> Option<Class> {
@@ -1603,6 +1599,10 @@ fn destroying_agent(part: &str) -> Option<Class> {
         .find_map(|s| classify_singular(s).filter(|c| *c == Class::Destroys))
 }
 
+/// A verb in a program's own name: `userdel`, `wipefs`, `lvremove`, `deploy.sh`, `mlmmj-send`.
+/// A name that only ends in another reaching word (`fts-transfer-status`, `kodi-release`) is
+/// mostly a local client's, and a plural in a name is a noun (`dials.find_spots`, a
+/// crystallography suite's).
 fn name_verb(name: &str) -> Option<Verb> {
     let script = name
         .rsplit_once('.')
@@ -2085,12 +2085,10 @@ fn http_method(c: &Cmd<'_>) -> Option<String> {
     })
 }
 
-/// Whether the first word is a long flag that asks to be shown something (`--list-sas`,
-/// `--show-config`), the way some programs spell a subcommand.
 /// A long flag that only looks (`--verify F`, `--info`, `--readhmid`: a reading word, alone or
-/// joined to what it reads), of a program given no subcommand, where every other long flag of the command is given a value
-/// (`--device 7i96`; a switch such as `--apply` or `--force` says the run acts), none acts and
-/// none names a configuration, a key or a secret.
+/// joined to what it reads), of a program given no subcommand, where every other long flag is
+/// given a value (`--device 7i96`; a switch such as `--apply` or `--force` says the run acts),
+/// none acts and none names a configuration, a key or a secret.
 pub(super) fn flag_looks(c: &Cmd<'_>) -> bool {
     // A subcommand says what the run does (`libinput record --show-keycodes`), and a script's
     // flags are the script's (`python3 lights.py --playlist=…`).
@@ -2128,6 +2126,8 @@ pub(super) fn flag_looks(c: &Cmd<'_>) -> bool {
     looked
 }
 
+/// Whether the first word is a long flag that asks to be shown something (`--list-sas`,
+/// `--show-config`), the way some programs spell a subcommand.
 pub(super) fn asks_by_first_flag(c: &Cmd<'_>) -> bool {
     c.words()
         .next()

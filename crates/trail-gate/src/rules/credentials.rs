@@ -179,8 +179,6 @@ fn named_for_a_credential(rel: &str) -> bool {
         || lower.ends_with(".key")
 }
 
-/// Reading a credential store into the agent's context: a program (not one that only lists or
-/// moves) given a credential path, or a keychain / password-manager lookup.
 /// Whether a word expands a variable named for a credential (`$API_TOKEN`, `"${DB_PASSWORD}"`,
 /// `${STRIPE_SECRET_KEY:0:8}`), not only its length or whether it is set (`${#API_TOKEN}`,
 /// `${API_TOKEN:+set}`).
@@ -264,6 +262,8 @@ pub(crate) fn names_a_secret(ps: &[String]) -> bool {
     })
 }
 
+/// Reading a credential store into the agent's context: a program (not one that only lists or
+/// moves) given a credential path, or a keychain / password-manager lookup.
 pub(super) fn credential_read(c: &Cmd<'_>, ctx: &Context) -> bool {
     let tool = match c.name {
         "security" => c.words().any(|w| {

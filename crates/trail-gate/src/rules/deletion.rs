@@ -242,7 +242,7 @@ pub(super) fn moved_away(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
     ops
 }
 
-/// `rsync --delete…` (not a dry run).
+/// `rsync --delete…`, or `rclone sync` into a local directory (not a dry run).
 pub(super) fn sync_deletes(c: &Cmd<'_>) -> bool {
     c.name == "rsync"
         && c.option_words()
