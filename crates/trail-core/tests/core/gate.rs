@@ -10535,3 +10535,34 @@ fn an_exported_variable_is_the_next_commands_environment() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found reading the risky rows earlier sealed parts still allow: a device's settings put back
+/// said in one word (`--restoredefaults`, `--factoryreset`) is the reset `--restore-defaults`
+/// says in two, and an option named for a file format given a place others use (`--geojson
+/// /srv/www/html/…`) is where that format is written, whatever a reading word in the program's
+/// name says.
+#[test]
+fn joined_resets_and_formats_written_elsewhere() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("UscCmd --restoredefaults", Verdict::Junction),
+        ("acme-tool --factoryreset", Verdict::Junction),
+        ("acme-tool --resetdevice", Verdict::Junction),
+        ("acme-tool --showdefaults", Verdict::Allow),
+        ("context --purgeall doc/manual.tex", Verdict::Allow),
+        (
+            "dji-log --geojson /srv/www/html/f.geojson logs/flight.txt",
+            Verdict::Junction,
+        ),
+        (
+            "dji-log --geojson build/f.geojson logs/flight.txt",
+            Verdict::Allow,
+        ),
+        (
+            "dji-log --geojson /run/user/1000/tmp/f.geojson logs/flight.txt",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

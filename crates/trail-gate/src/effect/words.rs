@@ -2213,13 +2213,16 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
         })
 }
 
-/// Whether an option named for a file format is given a device, a boot file or a system file
-/// (`dji-log --csv /dev/sda …`, `--kml /boot/grub/grub.cfg`): a format's option names where
-/// that format is written, whatever a part of the program's name says (`log`, `stat` name its
-/// subject). A short or boolean flag before a device (`dumpe2fs -h /dev/sda2`) says nothing.
+/// Whether an option named for a file format is given a device, a system file or a place
+/// outside the project that others use (`dji-log --csv /dev/sda …`, `--kml
+/// /boot/grub/grub.cfg`, `--geojson /srv/www/html/f.geojson`, `--images /mnt/share/img%d.jpeg`):
+/// a format's option names where that format is written, whatever a part of the program's name
+/// says (`log`, `stat` name its subject). A short or boolean flag before a device (`dumpe2fs -h
+/// /dev/sda2`) says nothing.
 fn handed_system_path(c: &Cmd<'_>) -> bool {
     const SYSTEM: &[&str] = &[
-        "/dev/", "/boot/", "/etc/", "/usr/", "/bin/", "/sbin/", "/lib/", "/sys/",
+        "/dev/", "/boot/", "/etc/", "/usr/", "/bin/", "/sbin/", "/lib/", "/sys/", "/srv/", "/var/",
+        "/mnt/", "/media/", "/home/", "/root/", "/opt/", "~/",
     ];
     const FORMATS: &[&str] = &[
         "kml", "kmz", "gpx", "geojson", "jpeg", "jpg", "tiff", "wav", "mp4", "image", "images",
@@ -3051,7 +3054,10 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         // What a tool calls sensitive is what it masks (`--show-sensitive`).
         let class = if (any(SECRETS) || any(&["sensitive"])) && (any(PRINTS) || asks_in) {
             Class::Reveals
-        } else if destroying_flag_parts(&ps) || removes {
+        } else if destroying_flag_parts(&ps)
+            || removes
+            || unknown && ps.len() == 1 && puts_back_settings(first)
+        {
             Class::Destroys
         } else if SENDING_FLAGS.contains(&first.as_str())
             || posts_elsewhere(c, w, &ps)
@@ -3074,6 +3080,20 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A device's or a program's own settings put back, said in one word (`--restoredefaults`,
+/// `--factoryreset`, `--resetdevice`), as `--restore-defaults` says it in two.
+fn puts_back_settings(word: &str) -> bool {
+    const ACTS: &[&str] = &["reset", "restore", "clear", "erase", "wipe"];
+    const SETTINGS: &[&str] = &[
+        "defaults", "default", "settings", "device", "factory", "config",
+    ];
+    let joined = |a: &[&str], b: &[&str]| {
+        a.iter()
+            .any(|x| word.strip_prefix(x).is_some_and(|rest| b.contains(&rest)))
+    };
+    joined(ACTS, SETTINGS) || joined(&["factory"], &["reset", "restore", "defaults", "default"])
 }
 
 /// A place to send to, named with the act (`--url_post=https://…/upload`, `--upload-url
