@@ -2003,6 +2003,21 @@ fn new_families_sealed104_part() {
     assert!(all.rows > 0);
 }
 
+/// The 105th sealed part (issue 20): 24 families from domains no earlier part used (veterinary
+/// practice, farm machinery and ISOBUS, milking robots, theatre show control, karaoke, pinball
+/// controllers, escape rooms, planetariums, irrigation, audiometry, building automation,
+/// knitting machines, genealogy, music engraving, lyrics projection, bike-share docks, photo
+/// booths, speedrun timers, flight-simulator add-ons, rocketry, paragliding, dive computers…),
+/// written by a helper that never read trail's source, run once with the design frozen at
+/// bbef435:
+/// `cargo test -p trail-core --test core gate::new_families_sealed105 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed105_part() {
+    let (_, all) = measure(&["gate-families-sealed105.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
