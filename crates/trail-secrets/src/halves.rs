@@ -83,7 +83,7 @@ pub(crate) fn secret_halves(text: &str) -> Vec<(usize, usize)> {
             blanks += 1;
             continue;
         }
-        if let Some((name, (s, e))) = assignment(line) {
+        for (name, (s, e)) in assignments(line) {
             entries.push((n, blanks, name, (start + s, start + e)));
         }
     }
@@ -92,7 +92,8 @@ pub(crate) fn secret_halves(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         // Entries are in line order: only the few within reach are looked at.
-        for &(m, other_block, other, (os, oe)) in entries[i.saturating_sub(NEAR)..]
+        // (A line may set several: `{"publicId": "…", "seal": "…"}`.)
+        for &(m, other_block, other, (os, oe)) in entries[i.saturating_sub(2 * NEAR)..]
             .iter()
             .take_while(|entry| entry.0 <= n + NEAR)
         {
@@ -115,8 +116,17 @@ fn public(name: &str, value: &str) -> bool {
         .any(|w| matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey"));
     match value.strip_prefix("pub_").or(value.strip_prefix("pub-")) {
         Some(body) => generated(body),
-        None => named && generated(unprefixed(value)),
+        None => (named || public_prefix(value)) && generated(unprefixed(value)),
     }
+}
+
+/// A vendor's prefix that says public at its end (`mpub_…`, `gbpub_…`), as `pub_` does alone.
+fn public_prefix(value: &str) -> bool {
+    value.find(['_', '-']).is_some_and(|i| {
+        (4..=8).contains(&i)
+            && value[..i].ends_with("pub")
+            && value[..i].bytes().all(|b| b.is_ascii_lowercase())
+    })
 }
 
 /// A value without its vendor's prefix: one or two parts of a few lower-case letters, each
@@ -138,10 +148,16 @@ fn other_half(name: &str, value: &str) -> bool {
     let words = text::words(name);
     // What a key is made from is the key (`signature_seed`).
     let seed = words.iter().any(|w| w == "seed");
+    // (Nor a name or a value a `…pub` prefix marks public: Nostr's `npub`, `npub1…`.)
     !words.iter().any(|w| {
-        matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey")
+        matches!(w.as_str(), "public" | "pubkey" | "publickey")
+            || w.ends_with("pub")
             || !seed && NOT_SECRET.contains(&w.as_str())
     }) && !value.starts_with("pub_")
+        && !public_prefix(value)
+        && !value.split_once('1').is_some_and(|(hrp, _)| {
+            hrp.ends_with("pub") && hrp.bytes().all(|b| b.is_ascii_lowercase())
+        })
         && value.len() >= 32
         && generated(unprefixed(value))
         && !plausible::is_uuid(value)
@@ -152,16 +168,41 @@ fn generated(value: &str) -> bool {
     value.len() >= 20 && crate::nearby::uniform_random(value)
 }
 
+/// Every setting of a line: one per separator that starts a value (a JSON object on one line
+/// sets several), none inside another's value.
+fn assignments(line: &str) -> Vec<(&str, (usize, usize))> {
+    let mut out: Vec<(&str, (usize, usize))> = Vec::new();
+    let mut from = 0;
+    while let Some(found) = line[from..].find(['=', ':']) {
+        let sep = from + found;
+        from = sep + 1;
+        if let Some((name, (s, e))) = assignment_at(line, sep) {
+            out.push((name, (s, e)));
+            from = from.max(e);
+        }
+    }
+    out
+}
+
 /// The name and the value's span of a line that sets one (`NAME=value`, `name: "value"`,
 /// `"name": "value",`, `name = value`, `name => 'value'`, `export NAME=value`), or `None`.
-fn assignment(line: &str) -> Option<(&str, (usize, usize))> {
+/// The separator is the one at byte `sep`; a name with its type (`MP_KEY: &str = "…"`, `key:
+/// string = '…'`) is the name.
+fn assignment_at(line: &str, sep: usize) -> Option<(&str, (usize, usize))> {
     let b = line.as_bytes();
-    let sep = b.iter().position(|&c| c == b'=' || c == b':')?;
-    // A URL's scheme is no separator.
-    if line[sep..].starts_with("://") {
+    // A URL's scheme is no separator, nor the second byte of `==`, `:=` or `=>`'s first.
+    if line[sep..].starts_with("://") || sep > 0 && matches!(b[sep - 1], b'=' | b':' | b'!') {
         return None;
     }
-    let name = line[..sep]
+    let mut head = line[..sep].trim_end();
+    if b[sep] == b'='
+        && let Some((before, ty)) = head.rsplit_once(':')
+        && !ty.contains(['"', '\'', ',', '{', '(', '='])
+        && !ty.trim().is_empty()
+    {
+        head = before;
+    }
+    let name = head
         .trim_end()
         .trim_end_matches(['"', '\'', '?', '+', '!', ':'])
         .trim_end();

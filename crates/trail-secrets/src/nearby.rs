@@ -271,6 +271,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (crate::headers::values(text), HEADER),
         (crate::headers::numbered_values(text), HEADER),
         (crate::headers::keys_as_users(text), BASIC),
+        (config_logins(text), BASIC),
         (crate::positional::values(text), TABLE),
     ] {
         for span in spans {
@@ -722,6 +723,20 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         // A word followed by its own operator is a key (`valueFrom:`, `secure:`): what
         // follows is its value, not the credential's.
         if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' {
+            return None;
+        }
+        // On a line below, so is a word followed by blanks and its operator (an empty
+        // `secret_key =` over `sha = 0749…`): the next line's setting, not this one's value.
+        let own_operator = || {
+            let after = &text[i + len..];
+            matches!(
+                after.trim_start_matches([' ', '\t']).as_bytes().first(),
+                Some(b'=' | b':')
+            )
+        };
+        // (A pair's `value =` under its `key = "…_API_KEY"` is this one's.)
+        let value_word = text[i..i + len].eq_ignore_ascii_case("value");
+        if text[name_end..i].contains('\n') && own_operator() && !value_word {
             return None;
         }
         // A call around the value (`JSON.stringify("…")`, `SecretStr("…")`) hands it over
@@ -4064,6 +4079,62 @@ fn basic_credentials(text: &str) -> Vec<(usize, usize)> {
         });
         if login && pair.bytes().all(|c| (0x20..0x7f).contains(&c)) {
             out.push((s, s + len));
+        }
+    }
+    out
+}
+
+/// A login written as a client's setting, `user = "NAME:PASSWORD"` (curl's config file, as
+/// `-u NAME:PASSWORD` on its command line; `proxy-user`, libcurl's `userpwd`): the password,
+/// when it is generated (a key, a UUID) rather than a word or a group's name (`user:
+/// "1000:1000"`, `www-data:www-data` name an account and its group).
+fn config_logins(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"user") {
+        return out;
+    }
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_start();
+        let lead = line.len() - body.len();
+        let name_len = body
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
+            .count();
+        let name = body[..name_len]
+            .trim_start_matches('-')
+            .to_ascii_lowercase();
+        if !matches!(
+            name.as_str(),
+            "user" | "proxy-user" | "proxy_user" | "userpwd" | "proxyuserpwd"
+        ) {
+            continue;
+        }
+        let rest = &body[name_len..];
+        let value_at = rest.len() - rest.trim_start_matches([' ', '\t', '=', ':']).len();
+        if value_at == 0 {
+            continue;
+        }
+        let value = &rest[value_at..];
+        let (quoted, value) = match value.strip_prefix(['"', '\'']) {
+            Some(v) => (true, v),
+            None => (false, value),
+        };
+        let len = value
+            .bytes()
+            .take_while(|&c| !(c.is_ascii_whitespace() || quoted && matches!(c, b'"' | b'\'')))
+            .count();
+        let Some((user, password)) = value[..len].split_once(':') else {
+            continue;
+        };
+        if user.is_empty() || password == user || plausible::is_placeholder(password) {
+            continue;
+        }
+        if generated_key(password) || plausible::is_uuid(password) {
+            let s = start + lead + name_len + value_at + usize::from(quoted) + user.len() + 1;
+            out.push((s, s + password.len()));
         }
     }
     out

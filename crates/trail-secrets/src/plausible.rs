@@ -2614,7 +2614,15 @@ pub(crate) fn public_context(before: &str) -> bool {
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
         || ["csrf", "xsrf", "public"].iter().any(|k| lower.contains(k))
+        // (A page's widget keys, `data-sitekey`; not a token or a secret a page hands its
+        // script, `data-ats-token="eyJ…"`, which is a bearer's wherever it is written.)
         || lower.starts_with("data-")
+            && !words.iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "token" | "secret" | "password" | "passwd" | "jwt" | "session" | "bearer"
+                )
+            })
         || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
         || words.last().is_some_and(|w| w == "value") && inside_signature(&before[..start])
 }

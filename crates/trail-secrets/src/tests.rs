@@ -6158,3 +6158,47 @@ fn found_by_the_103rd_sealed_part() {
     let clean = "k8s_yaml(secret_from_dict('creds', inputs={\n    'ASSET_HASH': 'b1ab884cb375037771e61eaa7fbe5e83b3d1b65b',\n}))";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 105th sealed part's first run: a key pair's secret half beside a public half
+/// whose vendor prefix ends in `pub` (`mpub_…`), under a typed constant (`NAME: &str = "…"`)
+/// or in a JSON object written on one line; a signed JWT in an HTML `data-…-token` attribute
+/// (a page's `data-sitekey` stays public); a curl config's `user = "NAME:PASSWORD"`; and, as
+/// false positives, a hash under an `.s3cfg`'s empty `secret_key =`, a Nostr profile's
+/// `npub`, and a compose file's `user: "1000:1000"`.
+#[test]
+fn found_by_the_105th_sealed_part() {
+    let jwt = "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2xvZ2luLmV4YW1wbGUuY29tIiwic3ViIjoic3ZjLTEifQ.Sz7-GX616RiQblrjDH4P0zc-LL5gg4EOyvi7y6HJN9YgpqtLHmyD_t6KqqDStK08Hozz6c8SLFe6VKJNw4IvWA";
+    for (text, secret) in [
+        (
+            "pub const MP_PUB: &str = \"mpub_c102ab09b8addb78c3646c217b55b1d8\";\npub const MP_CHALICE: &str = \"tIb8Jr0d8GsHT16AZ26XTuj8UBBRjuy6o42WULDJd1aR7I0j\";".to_string(),
+            "tIb8Jr0d8GsHT16AZ26XTuj8UBBRjuy6o42WULDJd1aR7I0j",
+        ),
+        (
+            "{\"platform\":{\"publicId\":\"mpub_a652eb5ca2574a0857587d08736482bf\",\"titheSeal\":\"I6UVoUA1AwCGQ90Qxy7Xcv6296zUlEiYZCMYHgvdymmobmEr\"}}".to_string(),
+            "I6UVoUA1AwCGQ90Qxy7Xcv6296zUlEiYZCMYHgvdymmobmEr",
+        ),
+        (
+            format!("<div id=\"jobs\" data-ats-token=\"{jwt}\" data-endpoint=\"https://api.example.com\"></div>"),
+            jwt,
+        ),
+        (
+            "# ~/.curlrc\nsilent\nuser = \"174cb9da-82f0-422d-8216-9681211b7b4b:2_uOwtItOo4m1iTZWOejtXKYcCb\"".to_string(),
+            "2_uOwtItOo4m1iTZWOejtXKYcCb",
+        ),
+        (
+            "user = \"837:2371064e-8886-437d-8072-2946813373d6\"".to_string(),
+            "2371064e-8886-437d-8072-2946813373d6",
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "[default]\nuse_https = True\naccess_key = \nsecret_key = \nsha = 074986b03e2d75e47fd8df147f1a294e48691c67",
+        "{\"name\":\"marinebox\",\"pubkey\":\"be47f2d703c1c72f91ba69a99d6fdeeb89aed830969d522fd8badcdfa7e2b210\",\"npub\":\"npub1kjfhkg3524f450qtgcl009k2l9cvr4mde02su83q26j82n6qg6j4rneumn\"}",
+        "services:\n  app:\n    user: \"1000:1000\"",
+        "<div class=\"cf-turnstile\" data-sitekey=\"0x4AAAAAAAkPvQd7Xn1mRbzY\"></div>",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
