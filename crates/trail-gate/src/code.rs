@@ -1381,9 +1381,11 @@ fn acts_on_a_host(code: &str) -> Option<(String, &str)> {
             let words = crate::text::words(last);
             // A method, or a name of more words than the verb: not the language's own
             // `open(path)`.
+            // (A connection opened or closed alone, `plc.open()`, is no act on the machine.)
             (called
                 && (id.contains('.') || words.len() > 1)
-                && words.first().is_some_and(|w| ACTS.contains(&w.as_str())))
+                && words.first().is_some_and(|w| ACTS.contains(&w.as_str()))
+                && !(words.len() == 1 && matches!(words[0].as_str(), "open" | "close")))
             .then_some(last)
         })
         .or_else(|| {
@@ -1408,6 +1410,15 @@ fn other_host(lit: &str) -> bool {
             rest
         }
         _ => {
+            // An IPv4 address alone (`SimpleUDPClient("192.0.2.40", 53000)`, the port apart).
+            let octets: Vec<&str> = lit.split('.').collect();
+            if octets.len() == 4
+                && octets
+                    .iter()
+                    .all(|o| (1..=3).contains(&o.len()) && o.parse::<u8>().is_ok())
+            {
+                return !lit.starts_with("127.") && !matches!(lit, "0.0.0.0" | "255.255.255.255");
+            }
             // `host:port`, nothing else around it.
             let Some((h, port)) = lit.rsplit_once(':') else {
                 return false;

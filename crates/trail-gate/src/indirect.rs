@@ -437,8 +437,14 @@ pub(super) fn judge(
                 {
                     for line in text.lines() {
                         let cmdline: Vec<&str> = line.split_whitespace().collect();
-                        if cmdline.len() > 5 && !line.trim_start().starts_with('#') {
-                            out.runs(&cmdline[5..].join(" "), Keep::All);
+                        // Five time fields, or one of cron's `@` names (`@reboot`, `@daily`).
+                        let fields = if cmdline.first().is_some_and(|w| w.starts_with('@')) {
+                            1
+                        } else {
+                            5
+                        };
+                        if cmdline.len() > fields && !line.trim_start().starts_with('#') {
+                            out.runs(&cmdline[fields..].join(" "), Keep::All);
                         }
                     }
                 }

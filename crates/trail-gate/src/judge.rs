@@ -408,6 +408,8 @@ fn assigned(ctx: &Context, cmd: &Simple) -> Context {
     let mut next = ctx.clone();
     for (name, value) in &cmd.assigns {
         let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
+        // A substitution whose output the gate knows is that output (`D=$(pwd)/build`).
+        let v = ctx.computed(&v).unwrap_or(v);
         next.line.vars.push((name.clone(), v));
         if cmd.name() == Some("export") {
             next.line.exported.push((name.clone(), value.clone()));
@@ -1520,7 +1522,22 @@ impl<'a> Judging<'a> {
     /// shell deeper.
     fn finish(self) -> Vec<Decision> {
         let mut out = Vec::with_capacity(self.found.0.len());
+        // What this command runs on this machine inherits its environment: a variable set for
+        // it (`X=/home/dev sh -c 'rm -rf "$X"/*'`) has that value inside. (Not on another
+        // host: `ssh` passes none of it.)
+        let inherited = (!self.cmd.assigns.is_empty()).then(|| {
+            let mut inner = self.ctx.clone();
+            for (name, value) in &self.cmd.assigns {
+                let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
+                inner.line.vars.push((name.clone(), v));
+            }
+            inner
+        });
         for f in self.found.0 {
+            let ctx = match (&inherited, &f) {
+                (Some(inner), Finding::Runs(_, keep)) if *keep != Keep::Remote => inner,
+                _ => self.ctx,
+            };
             match f {
                 Finding::Decided(d) => out.push(d),
                 // A Windows shell's line carried in an argument (`--run "cmd.exe /c rd /s /q
@@ -1531,12 +1548,10 @@ impl<'a> Judging<'a> {
                     // /q C:\Users\dev"`) is read as that shell reads it: the POSIX reading
                     // would eat its backslashes and lose the place it names.
                     let found = match windows_shell(&text) {
-                        Some((shell, rest)) => powershell::findings(
-                            &format!("{shell} {rest}"),
-                            self.ctx,
-                            self.depth + 1,
-                        ),
-                        None => line(&text, self.ctx, self.depth + 1),
+                        Some((shell, rest)) => {
+                            powershell::findings(&format!("{shell} {rest}"), ctx, self.depth + 1)
+                        }
+                        None => line(&text, ctx, self.depth + 1),
                     };
                     out.extend(found.into_iter().filter(|d| keep.keeps(d)).map(|d| {
                         if keep == Keep::Remote {

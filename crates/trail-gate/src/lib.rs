@@ -148,6 +148,8 @@ impl Context {
     }
 
     pub fn resolve(&self, raw: &str) -> Option<std::path::PathBuf> {
+        let computed = self.computed(raw);
+        let raw = computed.as_deref().unwrap_or(raw);
         let expanded;
         let mut word = raw;
         if raw.contains('$') && !self.line.vars.is_empty() {
@@ -210,6 +212,48 @@ impl Context {
         a.text
             .clone()
             .unwrap_or_else(|| self.expand_text_vars(&a.raw).trim_matches('"').to_string())
+    }
+
+    /// `raw` with the command substitutions whose output the gate knows put in: the working
+    /// directory (`$(pwd)`, `` `pwd` ``), and the directory or the path of a place it can
+    /// resolve (`$(dirname "$PWD")` is the project's parent, `$(realpath build)`). `None` when
+    /// there is none. Only these: any other command's output stays unknown.
+    pub(crate) fn computed(&self, raw: &str) -> Option<String> {
+        if !raw.contains("$(") && !raw.contains("`pwd`") {
+            return None;
+        }
+        let mut out = raw.to_string();
+        for pwd in ["$(pwd)", "$(pwd -P)", "$(pwd -L)", "`pwd`"] {
+            out = out.replace(pwd, "$PWD");
+        }
+        for (program, parent) in [
+            ("$(dirname ", true),
+            ("$(realpath ", false),
+            ("$(readlink -f ", false),
+        ] {
+            while let Some(at) = out.find(program) {
+                let inner_start = at + program.len();
+                let Some(len) = out[inner_start..].find(')') else {
+                    break;
+                };
+                let operand = out[inner_start..inner_start + len].trim();
+                let bare = operand.trim_matches(['"', '\'']);
+                if bare.is_empty() || bare.contains(['$', '`', ' ']) && !bare.starts_with("$PWD") {
+                    break;
+                }
+                let Some(path) = self.places.resolve(bare) else {
+                    break;
+                };
+                let path = if parent {
+                    path.parent()
+                        .map_or(path.clone(), std::path::Path::to_path_buf)
+                } else {
+                    path
+                };
+                out.replace_range(at..=inner_start + len, &path.to_string_lossy());
+            }
+        }
+        (out != raw).then_some(out)
     }
 
     /// `$X` and `${X…}` replaced by values this line assigned.

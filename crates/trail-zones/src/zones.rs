@@ -812,7 +812,13 @@ fn unpacks(name: &str, words: &[&str]) -> Option<String> {
             let extracts = (!first.starts_with('-') && first.contains('x'))
                 || cluster('x')
                 || words.iter().any(|w| matches!(*w, "--extract" | "--get"));
-            extracts.then(|| dir("-C", "--directory").unwrap_or_else(|| ".".into()))
+            // Members sent to standard output or to a command (`--to-command='wc -c'`, `-O`)
+            // are written to no file.
+            let to_stdout = cluster('O')
+                || words
+                    .iter()
+                    .any(|w| *w == "--to-stdout" || w.starts_with("--to-command"));
+            (extracts && !to_stdout).then(|| dir("-C", "--directory").unwrap_or_else(|| ".".into()))
         }
         "unzip" => {
             let lists = words

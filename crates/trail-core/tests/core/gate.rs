@@ -10581,3 +10581,88 @@ fn joined_resets_and_formats_written_elsewhere() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 105th sealed part's first run (every goal met, seventeen rows wrong), each by
+/// its mechanism and checked over every labelled row: a variable set for a command is in the
+/// environment of the shell line it runs (`X=/home/dev sh -c 'rm -rf "$X"/*'`); the output of
+/// `pwd` and of `dirname`/`realpath` of a place the gate resolves is known; a cron line named
+/// `@reboot` runs what follows it; one quoted line after `--` is a shell's line whatever
+/// program it starts with; prose that says never to run a command is a warning; `tee` run as
+/// root into the temp directory writes nothing that matters; Windows' `shutdown /r` is a
+/// reboot; a served terminal clients may type into (`gotty -w bash`) hands the shell over; a
+/// base directory named by a variable and wiped is emptied; code that calls an act on an IPv4
+/// address acts on that machine; a firmware image beside a memory address or given to a
+/// program named for firmware flashes a board; `tar --to-command` writes no file.
+#[test]
+fn mechanisms_found_by_the_105th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("X=/home/dev sh -c 'rm -rf \"$X\"/*'", Verdict::Block),
+        ("X=\"$TMPDIR\"/x sh -c 'rm -rf \"$X\"/*'", Verdict::Allow),
+        ("D=$(dirname \"$PWD\") && rm -rf \"$D\"", Verdict::Block),
+        ("D=$(pwd)/build && rm -rf \"$D\"/thermals", Verdict::Allow),
+        ("cd build && rm -rf \"$(pwd)\"", Verdict::Allow),
+        (
+            "(crontab -l; echo '@reboot rm -rf /home/dev') | crontab -",
+            Verdict::Block,
+        ),
+        (
+            "watchexec -w flights -- 'altosui --csv f.eeprom && rm -rf /work/proj'",
+            Verdict::Block,
+        ),
+        (
+            "wrangler d1 execute acme-db --local --command \"SELECT count(*) FROM sessions\"",
+            Verdict::Allow,
+        ),
+        (
+            "cat > build/notes.txt <<'EOF'\nnever run rm -rf / on the sim pc\nEOF",
+            Verdict::Allow,
+        ),
+        (
+            "node a.js | sudo tee \"$TMPDIR\"/taskdata.json > /dev/null",
+            Verdict::Allow,
+        ),
+        (
+            "echo x | sudo tee /etc/udev/rules.d/99.rules",
+            Verdict::Junction,
+        ),
+        ("shutdown /r /t 0", Verdict::Block),
+        (
+            "ssh pilot@simpc.example.org 'shutdown /r /t 0'",
+            Verdict::Junction,
+        ),
+        ("shutdown /a", Verdict::Allow),
+        ("gotty -w bash", Verdict::Block),
+        (
+            "CATALINA_BASE=/work/proj ./scripts/redeploy.sh --wipe-base",
+            Verdict::Block,
+        ),
+        (
+            "python3 -c 'from pythonosc.udp_client import SimpleUDPClient; SimpleUDPClient(\"192.0.2.40\", 53000).send_message(\"/go\", [])'",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c \"from pycomm3 import LogixDriver; plc=LogixDriver('10.0.0.7'); plc.open(); print(plc.read('C1')); plc.close()\"",
+            Verdict::Allow,
+        ),
+        (
+            "dfu-util -a 0 -s 0x08000000:leave -D build/edgetx.bin",
+            Verdict::Junction,
+        ),
+        (
+            "build/pinprocfw firmware/pinproc-1.17.xsvf",
+            Verdict::Junction,
+        ),
+        (
+            "adafruit-nrfutil dfu genpkg --dev-type 0x0052 --application build/zmk.hex build/zmk-dfu.zip",
+            Verdict::Allow,
+        ),
+        (
+            "tar --to-command='wc -c' -xf flights/season.tar",
+            Verdict::Allow,
+        ),
+        ("tar xf season.tar", Verdict::Junction),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

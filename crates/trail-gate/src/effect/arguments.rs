@@ -50,6 +50,12 @@ pub(super) fn judge(
     if let Some(i) = args.iter().position(|a| a.text.as_deref() == Some("--"))
         && let Some(rest) = command_at(&args[i + 1..])
     {
+        // One quoted line of words there is a shell's line (`watchexec -- 'make && rm -rf
+        // …'`), whatever program it starts with.
+        let rest = match &args[i + 1..] {
+            [only] if only.quoted && rest.contains(' ') => only.text.clone().unwrap_or(rest),
+            _ => rest,
+        };
         out.runs(&mounted(rest), Keep::Risky);
     }
     own_command_line(c, tier, out);
@@ -1720,10 +1726,16 @@ fn instructed(text: &str) -> Option<String> {
     (1..words.len()).find_map(|i| {
         let bare = words[i].trim_start_matches(['!', '$', ':']);
         let marked = bare.len() < words[i].len();
-        let told = marked
-            || RUN_WORDS
+        // Told not to (`never run rm -rf / on it`, `don't run …`): a warning, not an order.
+        let forbidden = i >= 2
+            && ["never", "not", "don't", "dont", "never,", "avoid", "nobody"]
                 .iter()
-                .any(|r| words[i - 1].eq_ignore_ascii_case(r));
+                .any(|n| words[i - 2].eq_ignore_ascii_case(n));
+        let told = marked
+            || !forbidden
+                && RUN_WORDS
+                    .iter()
+                    .any(|r| words[i - 1].eq_ignore_ascii_case(r));
         if !told || bare.is_empty() || !known::is_program(base(bare)) {
             return None;
         }

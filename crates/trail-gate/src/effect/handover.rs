@@ -633,6 +633,9 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             || l.contains("://")
             || l.contains('@')
             || matches!(l.as_str(), "--web" | "--listen" | "--public")
+            // Clients let type into it (`gotty -w bash`, `ttyd -W bash`): a served terminal,
+            // on the default port it listens on.
+            || matches!(*w, "-w" | "-W" | "--permit-write" | "--writable")
             || bare_port
             || l.rsplit_once(':').is_some_and(|(_, p)| {
                 !p.is_empty() && p.len() <= 5 && p.chars().all(|d| d.is_ascii_digit())

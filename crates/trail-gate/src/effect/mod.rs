@@ -422,30 +422,60 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             .iter()
             .any(|p| p == "dfu")
     });
+    // Or an address in a chip's memory to write at (`dfu-util -s 0x08000000:leave -D F`), or a
+    // program named for firmware or flashing (`pinprocfw F.xsvf`, `acme-flash F`).
+    let address = c.words().any(|w| {
+        let v = w.rsplit('=').next().unwrap_or(w);
+        let v = v.split(':').next().unwrap_or(v);
+        v.strip_prefix("0x")
+            .is_some_and(|h| h.len() >= 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    let ps = words::parts(c.name);
+    let named = ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "dfu" | "fw" | "firmware" | "flash" | "flasher" | "isp" | "jtag"
+        )
+    }) || ps.last().is_some_and(|p| p.len() > 4 && p.ends_with("fw"));
     let image = c.args.iter().find_map(|a| {
         let t = a.text.as_deref()?;
         (!t.starts_with(['-', '/', '~'])
             && std::path::Path::new(t).extension().is_some_and(|e| {
-                let e = e.to_string_lossy();
-                targets::firmware_or_disk_image(&e) || dfu && e.eq_ignore_ascii_case("zip")
+                let e = e.to_string_lossy().to_ascii_lowercase();
+                targets::firmware_or_disk_image(&e)
+                    || dfu && e == "zip"
+                    // A programmer's own files: JTAG, CPLD and FPGA bitstreams, S-records.
+                    || (named || address)
+                        && matches!(
+                            e.as_str(),
+                            "xsvf" | "svf" | "jed" | "bit" | "srec" | "s19" | "mcs" | "rom" | "dfu"
+                        )
             }))
         .then_some(t)
     })?;
-    let reads = c.words().any(|w| {
+    // (The program's own name too: a console's `savemem ADDR LEN F` saves the chip to F.)
+    let reads = std::iter::once(c.name).chain(c.words()).any(|w| {
         let w = w.trim_start_matches('-').to_ascii_lowercase();
         [
-            "read", "dump", "verify", "info", "identify", "list", "backup",
+            "read", "dump", "verify", "info", "identify", "list", "backup", "save",
         ]
         .iter()
         .any(|r| w.starts_with(r))
             || matches!(w.as_str(), "r" | "v")
     });
-    (port && !reads).then(|| {
+    let board = if port {
+        "a board's port"
+    } else if address {
+        "an address in a chip's memory"
+    } else {
+        "a name that says it flashes"
+    };
+    ((port || address || named) && !reads).then(|| {
         decide(
             Verdict::Junction,
             RuleId::ConsequenceIrreversible,
             format!(
-                "`{}` is handed a firmware image (`{image}`) and a board's port: what that board runs is replaced, and trail does not model this program: a person decides",
+                "`{}` is handed a firmware image (`{image}`) and {board}: what that board runs is replaced, and trail does not model this program: a person decides",
                 c.name
             ),
             raw,
@@ -2675,11 +2705,21 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
     };
     !root_prints_file(&inner, ctx)
         && (words::shows_only(&inner)
+            || tees_into_scratch(&inner, ctx)
             || words::consequence(&inner).is_none()
                 && (words::looks(&inner)
                     || words::asks_by_first_flag(&inner)
                     || words::flag_looks(&inner)
                     || words::reads_by_form(&inner, true)))
+}
+
+/// `tee` run as root into the temp directory only (`… | sudo tee "$TMPDIR"/99-pinproc.rules`):
+/// what it writes comes from the unprivileged side of the pipe, and lands where nothing
+/// reads it as configuration. (Not `cp`: a root-only file copied there is read out.)
+fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
+    use crate::paths::Place;
+    let mut files = inner.operands().map(|a| ctx.arg_text(a)).peekable();
+    inner.name == "tee" && files.peek().is_some() && files.all(|f| ctx.classify(&f) == Place::Tmp)
 }
 
 /// The program a privileged command runs (`sudo -u x CMD ARGS`), by its base name, and its
@@ -4391,8 +4431,10 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
             // Or said as a flag (`nfl_cache.py --clear`, `--clean-tmp`).
             || c.words().any(|w| {
                 let w = w.trim_start_matches('-');
-                matches!(w, "clear" | "clobber")
-                    || ["clear-", "clean-", "purge-"].iter().any(|p| w.starts_with(p))
+                matches!(w, "clear" | "clobber" | "wipe")
+                    || ["clear-", "clean-", "purge-", "wipe-", "erase-"]
+                        .iter()
+                        .any(|p| w.starts_with(p))
             }))
         || words::shows_only(c)
     {
@@ -4400,7 +4442,8 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
     }
     cmd.assigns.iter().find_map(|(name, value)| {
         let lower = name.to_ascii_lowercase();
-        if !PLACES.iter().any(|p| lower.ends_with(p)) {
+        // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.)
+        if !PLACES.iter().any(|p| lower.ends_with(p)) && !lower.ends_with("_base") {
             return None;
         }
         let dir = ctx.resolve(value.text.as_deref().unwrap_or(&value.raw))?;

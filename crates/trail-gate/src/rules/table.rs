@@ -1225,6 +1225,11 @@ pub static RULES: &[Rule] = &[
                 // (QNX's `shutdown -S reboot`).
                 w == "now"
                     || power_word(w)
+                    // Windows' switches (`shutdown /r /t 0`, `/s`, `/p`, `/h`, `/g`).
+                    || matches!(
+                        w.to_ascii_lowercase().as_str(),
+                        "/r" | "/s" | "/p" | "/h" | "/g" | "/sg" | "/l" | "/f" | "/t" | "/fw"
+                    )
                     || w.starts_with('+')
                     || w.contains('=')
                     || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
@@ -1273,6 +1278,7 @@ pub static RULES: &[Rule] = &[
             }
         },
         must_match: &[
+            "shutdown /r /t 0",
             "shutdown -h now",
             "shutdown -S reboot",
             "reboot",
@@ -1289,6 +1295,7 @@ pub static RULES: &[Rule] = &[
             "kexec -e",
         ],
         must_not_match: &[
+            "shutdown /a",
             "kill 12345",
             "systemctl status nginx",
             "shutdown -c",
