@@ -2018,6 +2018,19 @@ fn new_families_sealed105_part() {
     assert!(all.rows > 0);
 }
 
+/// The 106th sealed part (issue 20): 24 families from domains no earlier part used (falconry
+/// telemetry, horse-racing timing, livestock ear tags, fish finders, trail cameras, ice rinks,
+/// infusion pumps, dental milling, lens edgers, dispensing robots, car washes, forecourts,
+/// traffic signals, cinema projection, podcast feeds, zoo records, surveying…), written by a
+/// helper that never read trail's source, run once with the design frozen at b83fdf0:
+/// `cargo test -p trail-core --test core gate::new_families_sealed106 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed106_part() {
+    let (_, all) = measure(&["gate-families-sealed106.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

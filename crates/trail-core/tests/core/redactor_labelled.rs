@@ -1662,3 +1662,20 @@ fn new_families_sealed105_part() {
     print_table("secrets-families-sealed105.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 106th sealed part (issue 20): 16 families named from stone masonry; providers of
+/// self-storage, cleaning, moving, tutoring, florists, coworking, car washes, cinemas, podcast
+/// hosting and amusement parks in deploy platforms' settings (Serverless, App Engine, Fly,
+/// Render, Netlify, Vercel), data pipelines, log shippers, editors' run configurations and
+/// clients' credential files, written by a helper that never read trail's source, run once
+/// with the redactor frozen at b83fdf0:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed106 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed106_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed106.tsv"), show);
+    print_table("secrets-families-sealed106.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
