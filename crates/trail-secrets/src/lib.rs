@@ -1334,6 +1334,30 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::names_a_stored_secret(text, start)
         || inside_public_keys(text, start)
         || under_a_signature_comment(text, start)
+        || under_encrypted_data(text, start)
+}
+
+/// Whether the value at `at` is a setting of a mapping named for ciphertext (a Bitnami
+/// `SealedSecret`'s `encryptedData:`, an `encrypted:` block): sealed with a public key, only the
+/// cluster's controller opens it, so the value as written grants nothing.
+fn under_encrypted_data(text: &str, at: usize) -> bool {
+    if !nearby::contains_any_case(text, b"encrypted") {
+        return false;
+    }
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let own = indent(&text[line_start..at]);
+    // Up the lines above, to the first less indented: the mapping this setting is in.
+    text[..line_start]
+        .lines()
+        .rev()
+        .filter(|l| !l.trim().is_empty())
+        .find(|l| indent(l) < own)
+        .is_some_and(|parent| {
+            let key = parent.trim().trim_end_matches(':').to_ascii_lowercase();
+            parent.trim_end().ends_with(':')
+                && (key.contains("encrypted") || key.contains("ciphertext"))
+        })
 }
 
 /// A minisign or signify file's line under its comment (Tauri's updater `.sig`): after

@@ -4195,7 +4195,15 @@ fn query_params(query: &str, offset: usize) -> Vec<(&str, &str, usize)> {
 /// Whether a query value is a digest: sixteen or more characters of base64url or hex, random
 /// (hex, or both cases and a digit), not an id's UUID.
 fn link_digest(v: &str) -> bool {
-    generated_key(v) && !plausible::is_uuid(v)
+    // A digest in base64url may hold no digit (`md5=HktZaxkmqailivEtMJiSmQ`, 22 characters of
+    // sixteen bytes): both cases and a random spread say generated.
+    let cased = v.len() >= 16
+        && v.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
+        && v.bytes().any(|c| c.is_ascii_uppercase())
+        && v.bytes().any(|c| c.is_ascii_lowercase())
+        && uniform_random(v);
+    (generated_key(v) || cased) && !plausible::is_uuid(v)
 }
 
 /// A setting's line (`db.host: x`, `api_key: …`): a label of one token that is not a

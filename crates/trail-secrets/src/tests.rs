@@ -6202,3 +6202,18 @@ fn found_by_the_105th_sealed_part() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 106th sealed part's first run: an expiring link's digest in base64url that
+/// happens to hold no digit (`?md5=HktZ…&expires=…`), and, as a false positive, a
+/// `SealedSecret`'s `encryptedData` value, ciphertext only the cluster's controller opens.
+#[test]
+fn found_by_the_106th_sealed_part() {
+    let (out, _) = redact(
+        "\"url\": \"https://downloads.example.com/f/x.zip?md5=HktZaxkmqailivEtMJiSmQ&expires=1796745168\"",
+    );
+    assert!(!out.contains("HktZaxkmqailivEtMJiSmQ"), "{out}");
+    let clean = "kind: SealedSecret\nspec:\n  encryptedData:\n    password: AgBHbS8HADCwCJ/kVxnWq3ggOHIjiKFcDMiZsxhQ2w8nE4mK7vLpR1tYzU0aXbN3cF6gH9jD5sV\n";
+    assert_eq!(redact(clean).0, clean);
+    let (out, _) = redact("spec:\n  data:\n    password: Agr53erK2i2oXrkU0eVycBs5dRMzKvFZ\n");
+    assert!(!out.contains("Agr53erK2i2oXrkU0eVycBs5dRMzKvFZ"), "{out}");
+}
