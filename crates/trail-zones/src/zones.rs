@@ -379,6 +379,25 @@ impl Places {
     }
 
     /// Zones whose paths a glob pattern could match (also those not on disk yet).
+    /// The zones beneath any directory a glob names (`/home/*` names `/home/dev`, above the
+    /// secret store), found without listing the disk.
+    fn zones_below_glob(&self, pattern: &Path) -> Vec<Zone> {
+        let pat = pattern.to_string_lossy();
+        let mut out = Vec::new();
+        for mark in self.landmarks() {
+            let named = mark
+                .ancestors()
+                .any(|a| a != Path::new("/") && glob_match(&pat, &a.to_string_lossy()));
+            if named
+                && let Some(z) = self.zone(&mark)
+                && !out.contains(&z)
+            {
+                out.push(z);
+            }
+        }
+        out
+    }
+
     fn zones_matching_glob(&self, pattern: &Path) -> Vec<Zone> {
         let secrets = self.secrets();
         let root = &self.project_root;
@@ -406,11 +425,15 @@ impl Places {
         let mut out: Vec<Zone> = probes
             .iter()
             .filter(|p| {
-                // The pattern names the file, or a directory above it (`cp -r x .trail/st*`).
+                // The pattern names the file, or a directory above it that is the zone's own
+                // (`cp -r x .trail/st*`). Not any directory further up (`ls -d /h*/dev` names
+                // the home, as `ls -d /home/dev` does: a whole read of it is judged apart).
                 glob_match(&pat, &p.to_string_lossy())
-                    || p.ancestors()
-                        .skip(1)
-                        .any(|a| a != Path::new("/") && glob_match(&pat, &a.to_string_lossy()))
+                    || p.ancestors().skip(1).any(|a| {
+                        a != Path::new("/")
+                            && glob_match(&pat, &a.to_string_lossy())
+                            && self.zone(a).is_some()
+                    })
             })
             .filter_map(|p| self.zone(p))
             .collect();
@@ -630,6 +653,21 @@ pub fn of_command(
         for z in places.zones_of_word(&a.raw) {
             add(&mut out, z, access);
         }
+        // Written or deleted through a glob that names a directory above a zone (`rm -rf
+        // /*`, `restore "/*"`): the zones beneath it are written too.
+        if access != Access::Read && a.raw.contains(['*', '?', '[']) {
+            let word = a.raw.trim_matches(['"', '\'']);
+            for z in places
+                .absolute(word)
+                .map(|p| places.zones_below_glob(&p))
+                .unwrap_or_default()
+            {
+                add(&mut out, z, access);
+            }
+        }
+    }
+    for z in secrets_read_whole(name, args, places) {
+        add(&mut out, z, Access::Read);
     }
     for (word, whole) in dests.paths(args, places) {
         for z in places.zones_of_word(&word) {
@@ -797,6 +835,90 @@ fn short_flag(words: &[&str], c: char) -> bool {
             && w[1..].chars().all(|x| x.is_ascii_alphanumeric())
             && w.contains(c)
     })
+}
+
+/// The key and the secret store beneath a directory read whole (`tar czf x.tgz ~`, `grep -r
+/// token ~`, `cp -r ~ build/h`): every file there is read, as if named. (The project's own
+/// records, read whole, are what an archive of the project holds.)
+fn secrets_read_whole(name: &str, args: &[Arg], places: &Places) -> Vec<Zone> {
+    let mut out = Vec::new();
+    if !reads_recursively(name, args) {
+        return out;
+    }
+    let mut add = |z: Zone| {
+        if matches!(z, Zone::Key | Zone::SecretStore) && !out.contains(&z) {
+            out.push(z);
+        }
+    };
+    // A copy's last operand is where it writes; `tar -C DIR` names where the operands after
+    // it are read from, not something read.
+    let copies = matches!(name, "cp" | "scp" | "rsync");
+    let directory = |i: usize| i > 0 && matches!(args[i - 1].raw.as_str(), "-C" | "--directory");
+    let operands: Vec<usize> = (0..args.len())
+        .filter(|&i| !args[i].raw.starts_with('-') && !directory(i))
+        .collect();
+    let last = operands.last().copied();
+    let mut from: Option<PathBuf> = None;
+    for (i, a) in args.iter().enumerate() {
+        if directory(i) {
+            from = places.resolve(&a_text(a));
+            continue;
+        }
+        if !operands.contains(&i) || copies && Some(i) == last {
+            continue;
+        }
+        let word = match &from {
+            Some(dir) if !a_text(a).starts_with(['/', '~', '$']) => {
+                dir.join(a_text(a)).to_string_lossy().into_owned()
+            }
+            _ => a_text(a),
+        };
+        if word.contains(['*', '?', '[']) {
+            // What the pattern would name above each zone (`/home/*` names the home).
+            for z in places
+                .absolute(&word)
+                .map(|p| places.zones_below_glob(&p))
+                .unwrap_or_default()
+            {
+                add(z);
+            }
+        } else if let Some(dir) = places.resolve(&word) {
+            for z in places.zones_beneath(&dir, None) {
+                add(z);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `name` reads the files beneath a directory it is given, not only its names: a
+/// recursive copy or search (`cp -r`, `scp -r`, `rsync`, `grep -r`, `rg`), an archive made
+/// (`tar c…`, `zip -r`).
+fn reads_recursively(name: &str, args: &[Arg]) -> bool {
+    let words: Vec<&str> = args.iter().map(|a| a.raw.as_str()).collect();
+    let first = words.first().copied().unwrap_or("");
+    let long = |l: &[&str]| words.iter().any(|w| l.contains(w));
+    match name {
+        "cp" | "scp" => {
+            short_flag(&words, 'r')
+                || short_flag(&words, 'R')
+                || short_flag(&words, 'a')
+                || long(&["--recursive", "--archive"])
+        }
+        // A dry run reads names and sizes, not what is in the files.
+        "rsync" => !(long(&["--dry-run"]) || short_flag(&words, 'n')),
+        "rg" | "ag" | "ack" => true,
+        "grep" | "egrep" | "fgrep" => {
+            short_flag(&words, 'r') || short_flag(&words, 'R') || long(&["--recursive"])
+        }
+        "tar" | "bsdtar" | "gtar" => {
+            (!first.starts_with('-') && first.contains('c'))
+                || short_flag(&words, 'c')
+                || long(&["--create"])
+        }
+        "zip" => short_flag(&words, 'r') || long(&["--recurse-paths"]),
+        _ => false,
+    }
 }
 
 /// The directory a command fills with files whose names the command line does not show: an
@@ -1299,6 +1421,14 @@ mod tests {
             [(Zone::TrailState, Access::Read)]
         );
         assert!(of("cp a/notes.md .claude").is_empty());
-        assert!(of("tar cf a.tar -C ../home .").is_empty());
+        // An archive made of the home writes nothing there, and reads the key beneath it.
+        let home_archived = of("tar cf a.tar -C ../home .");
+        assert!(
+            home_archived.contains(&(Zone::Key, Access::Read)),
+            "{home_archived:?}"
+        );
+        assert!(home_archived.iter().all(|&(_, a)| a == Access::Read));
+        assert!(of("tar cf a.tar -C ../home notes").is_empty());
+        assert!(of("ls -d ../home").is_empty());
     }
 }
