@@ -1411,6 +1411,9 @@ impl<'a> Judging<'a> {
                         raw,
                     ));
                 }
+                if keep == Keep::Remote {
+                    out.extend(changes_remote_host(argv, &s, raw));
+                }
                 // Pointed at another host to run what trail cannot judge: a person decides.
                 if name == "ssh"
                     && !argv.iter().any(|a| a.text.as_deref() == Some("--dry-run"))
@@ -1568,6 +1571,22 @@ impl<'a> Judging<'a> {
         }
         out
     }
+}
+
+/// A line run on another host that changes it (`git pull`, `docker compose up`): a deployment
+/// there, whatever it is here. Not when told only to show what it would do.
+fn changes_remote_host(argv: &[Arg], line: &str, raw: &str) -> Option<Decision> {
+    if argv.iter().any(|a| a.text.as_deref() == Some("--dry-run")) {
+        return None;
+    }
+    let change = wrappers::remote_change(line)?;
+    Some(junction(
+        RuleId::HandsOver,
+        &format!(
+            "`ssh` runs `{change}` on another host, which changes what runs there: a person decides"
+        ),
+        raw,
+    ))
 }
 
 /// A power block of a line run on another host (`ssh HOST reboot`) is that host's: a junction.

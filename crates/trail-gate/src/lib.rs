@@ -226,6 +226,28 @@ impl Context {
         for pwd in ["$(pwd)", "$(pwd -P)", "$(pwd -L)", "`pwd`"] {
             out = out.replace(pwd, "$PWD");
         }
+        // A directory's own path, asked of the shell (`$(cd ../.. && pwd)`).
+        while let Some(at) = out.find("$(cd ") {
+            let inner_start = at + "$(cd ".len();
+            let Some(len) = out[inner_start..].find(')') else {
+                break;
+            };
+            let inner = &out[inner_start..inner_start + len];
+            let Some(dir) = ["&& pwd", "; pwd"]
+                .iter()
+                .find_map(|p| inner.trim_end().strip_suffix(p))
+                .map(|d| d.trim().trim_matches(['"', '\'']))
+            else {
+                break;
+            };
+            if dir.is_empty() || dir.contains(['$', '`', ' ']) {
+                break;
+            }
+            let Some(path) = self.places.resolve(dir) else {
+                break;
+            };
+            out.replace_range(at..=inner_start + len, &path.to_string_lossy());
+        }
         for (program, parent) in [
             ("$(dirname ", true),
             ("$(realpath ", false),

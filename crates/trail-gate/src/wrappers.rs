@@ -446,6 +446,33 @@ pub(super) fn remote_redirect(line: &str) -> Option<String> {
 /// -f /srv/rec/live.nut`): something runs there that nobody here can judge. A looking command
 /// (`gerrit ls-projects`, `'/ip route print'`) and a program trail models are judged as the line
 /// is.
+/// A command of a line run on another host whose subcommand changes that host (`git pull`,
+/// `docker compose up -d --build`, `npm install`, `systemctl reload x`): what is harmless here,
+/// in the project, is a deployment there. The program and the word, or `None`.
+pub(super) fn remote_change(line: &str) -> Option<String> {
+    const CHANGES: &[&str] = &[
+        "pull", "up", "install", "upgrade", "deploy", "restart", "start", "stop", "reload",
+        "apply", "migrate", "checkout", "reset", "prune", "enable", "disable", "scale", "rollout",
+        "rebuild", "sync",
+    ];
+    let flat = super::parse::flatten(line).ok()?;
+    flat.commands.iter().find_map(|cmd| {
+        let mut argv = &cmd.argv[..];
+        while let Some(i) = unwrap(argv).filter(|&i| i > 0 && i < argv.len()) {
+            argv = &argv[i..];
+        }
+        let program = argv.first()?.text.as_deref()?;
+        let name = program.rsplit('/').next().unwrap_or(program);
+        argv[1..]
+            .iter()
+            .filter_map(|a| a.text.as_deref())
+            .filter(|w| !w.starts_with('-'))
+            .take(2)
+            .find(|w| CHANGES.contains(w))
+            .map(|w| format!("{name} {w}"))
+    })
+}
+
 pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
     let flat = super::parse::flatten(line).ok()?;
     flat.commands.iter().find_map(|cmd| {

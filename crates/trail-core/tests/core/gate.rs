@@ -10679,3 +10679,88 @@ fn mechanisms_found_by_the_105th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 106th sealed part's first run (every goal met, twenty-two rows wrong), each
+/// by its mechanism and checked over every labelled row: a directory read whole (`tar c`,
+/// `cp -r`, `grep -r`, `rsync`, `zip -r`) reads the key and the secret store beneath it, and a
+/// glob that only names the home (`ls -d /h*/dev`) lists it as `ls -d /home/dev` does; a path
+/// that goes down into the project and climbs back out past it is the place it climbs to
+/// (`..` alone stays the parent's junction); `$(cd DIR && pwd)` is DIR; a glob that starts
+/// with a name matches entries of that name, not the whole directory; `dd` or `tee` over a
+/// boot file whose name only the shell completes; a cleaning word in a program's name or
+/// subcommand with a variable that names where it works, judged by that place (scratch: no
+/// question); a system directory emptied as a clean's output; `tee` or `grep -c` as root that
+/// reveals nothing; `help` of a migration; a check's flag naming a deployment; a tool's
+/// settings printed from the home; a change run over ssh; a reading program told to upload.
+#[test]
+fn mechanisms_found_by_the_106th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("tar czf build/x.tgz /home/dev", Verdict::Block),
+        ("tar -czf build/h.tgz -C /home/dev .", Verdict::Block),
+        ("grep -r token ~", Verdict::Block),
+        ("cp -r ~ build/h", Verdict::Block),
+        ("tar czf build/x.tgz /home/*", Verdict::Block),
+        ("rsync -an --delete build/x/ /home/dev/", Verdict::Allow),
+        ("tar czf build/src.tgz src", Verdict::Allow),
+        ("ls -d /h*/dev", Verdict::Allow),
+        ("ls /home/*", Verdict::Allow),
+        (
+            "sudo dsmc restore \"/*\" -subdir=yes -replace=all",
+            Verdict::Block,
+        ),
+        ("rm -rf build/dcp/../../..", Verdict::Block),
+        ("rm -rf ..", Verdict::Junction),
+        ("D=$(cd ../.. && pwd) && rm -rf \"$D\"/*", Verdict::Block),
+        ("D=$(cd build && pwd) && rm -rf \"$D\"/*", Verdict::Allow),
+        ("rm -rf ~/gslib-*", Verdict::Junction),
+        ("rm -rf $HOME/*", Verdict::Block),
+        (
+            "python3 a.py | sudo dd of=/boot/vmlinuz-$(uname -r)",
+            Verdict::Block,
+        ),
+        (
+            "CP_MEDIA_ROOT=\"$HOME\" scripts/reset_media.sh --all",
+            Verdict::Block,
+        ),
+        ("CP_CACHE_PATH=$(pwd) php spark cache:clear", Verdict::Block),
+        (
+            "CP_MEDIA_ROOT=build/media scripts/reset_media.sh --all",
+            Verdict::Allow,
+        ),
+        ("env -S 'PATH=/usr/bin' git reset --hard", Verdict::Junction),
+        (
+            "scripts/build_dcp.sh --clean --out /usr slides/*.jpg",
+            Verdict::Block,
+        ),
+        ("sudo grep -c dialout /etc/group", Verdict::Allow),
+        (
+            "python3 a.py | sudo tee build/plates-root.txt >/dev/null",
+            Verdict::Allow,
+        ),
+        ("echo x | sudo tee src/a.txt", Verdict::Junction),
+        ("php spark help migrate:rollback", Verdict::Allow),
+        ("php spark migrate:rollback", Verdict::Junction),
+        ("python3 manage.py check --deploy", Verdict::Allow),
+        ("sudo gitlab-runner verify --delete", Verdict::Junction),
+        ("cat ~/rtkbase/settings.conf", Verdict::Junction),
+        ("cat ~/.config/nyuu.json", Verdict::Junction),
+        ("cat ~/.cellartracker", Verdict::Junction),
+        ("cat ~/.ssh/config", Verdict::Allow),
+        ("cat ~/.profile", Verdict::Allow),
+        (
+            "ssh dev@faims.example 'cd /srv/faims3 && git pull && docker compose up -d --build'",
+            Verdict::Junction,
+        ),
+        (
+            "ssh nvpnt \"cd tg && docker compose logs --tail=20 bot\"",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/read_pump.py --serial 1 --upload https://ns.example.org/api/v1/t",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -50,6 +50,21 @@ pub(super) struct Layer {
     pub(super) privileged: bool,
 }
 
+/// The junction for a program trail does not model, told to act by a word of its command.
+fn told_to(c: &Cmd<'_>, v: &words::Verb, raw: &str) -> Decision {
+    decide(
+        Verdict::Junction,
+        v.class.rule(),
+        format!(
+            "`{}` is told to {} (`{}`), and trail does not model this program: a person decides",
+            c.name,
+            v.class.meaning(),
+            v.word
+        ),
+        raw,
+    )
+}
+
 /// Whether a word names the download directory, as written: most commands do not, so this
 /// cheap test comes first. A path may start at `$HOME`, or be the value of a variable set for
 /// the program (`HDF5_PLUGIN_PATH=~/Downloads/…`).
@@ -139,19 +154,10 @@ pub(super) fn judge(
     let acts = tier == Tier::Unknown && !shows && !looks;
     out.extend(handed_as_root(c, ctx, layer, acts, &found, raw));
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
-    if let Some(v) = &verb {
-        out.push(decide(
-            Verdict::Junction,
-            v.class.rule(),
-            format!(
-                "`{}` is told to {} (`{}`), and trail does not model this program: a person decides",
-                c.name,
-                v.class.meaning(),
-                v.word
-            ),
-            raw,
-        ));
-    }
+    // A clean pointed at scratch by its variables destroys nothing else.
+    let verb =
+        verb.filter(|v| !(v.class == words::Class::Destroys && cleans_only_scratch(c, cmd, ctx)));
+    out.extend(verb.as_ref().map(|v| told_to(c, v, raw)));
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
     let reads_only = shows || verb.is_none() && (looks || words::reads_by_form(c, false));
     out.extend(names_critical(
@@ -1988,6 +1994,9 @@ fn critical(
                     && !looks
                     && !t.read
                     && (matches!(t.target, Target::Root | Target::Home | Target::Ancestor)
+                        // Or a system directory named as where its output goes, emptied
+                        // first (`--clean --out /usr`).
+                        || t.output && t.target == Target::SystemDir
                         // Or the project root given as the build directory it cleans
                         // (`idf.py -B /work/proj fullclean`): the project is that directory.
                         || t.target == Target::ProjectRoot && build_dir_option(c, &t.word))
@@ -2706,6 +2715,7 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
     !root_prints_file(&inner, ctx)
         && (words::shows_only(&inner)
             || tees_into_scratch(&inner, ctx)
+            || counts_only(&inner)
             || words::consequence(&inner).is_none()
                 && (words::looks(&inner)
                     || words::asks_by_first_flag(&inner)
@@ -2719,7 +2729,26 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
 fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
     use crate::paths::Place;
     let mut files = inner.operands().map(|a| ctx.arg_text(a)).peekable();
-    inner.name == "tee" && files.peek().is_some() && files.all(|f| ctx.classify(&f) == Place::Tmp)
+    // Or into git-ignored build output (`sudo tee build/plates-root.txt`).
+    inner.name == "tee"
+        && files.peek().is_some()
+        && files.all(|f| match ctx.classify(&f) {
+            Place::Tmp => true,
+            Place::Inside => super::rules::deletion::ignored(ctx, &f),
+            _ => false,
+        })
+}
+
+/// `grep` run as root asked only whether or how often a pattern occurs (`sudo grep -c dialout
+/// /etc/group`, `-q`, `-l`): it prints counts or names, not what the file holds.
+fn counts_only(inner: &Cmd<'_>) -> bool {
+    matches!(inner.name, "grep" | "egrep" | "fgrep" | "zgrep")
+        && inner.option_words().any(|w| {
+            matches!(
+                w,
+                "-c" | "--count" | "-q" | "--quiet" | "--silent" | "-l" | "--files-with-matches"
+            )
+        })
 }
 
 /// The program a privileged command runs (`sudo -u x CMD ARGS`), by its base name, and its
@@ -4423,6 +4452,15 @@ fn cleans_configured(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> 
 /// files somewhere (`JUPYTERCACHE=/ jcache project clear --force`, `ACME_DATA_DIR=~ acme
 /// purge`): the clear empties that place, as [`cleans_configured`] does for a setting.
 fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Option<Decision> {
+    assigned_cleans(c, cmd, ctx)?
+        .iter()
+        .find_map(|dir| emptied(c, dir, ctx, raw))
+}
+
+/// The places a cleaning command is told to work in by a variable set for it (`CACHE_DIR=…`,
+/// `CATALINA_BASE=…`), or `None` when the command does not clean: a cleaning word in its name,
+/// a subcommand or a flag (`reset_media.sh`, `cache:clear`, `--clear`, `--clean-tmp`).
+fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
     const PLACES: &[&str] = &[
         "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
     ];
@@ -4435,19 +4473,51 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
                     || ["clear-", "clean-", "purge-", "wipe-", "erase-"]
                         .iter()
                         .any(|p| w.starts_with(p))
-            }))
+            })
+            // Or a word of the name or a subcommand (`reset_media.sh`, `cache:clear`).
+            || std::iter::once(c.name)
+                .chain(c.words().filter(|w| !w.starts_with('-')))
+                .any(|w| {
+                    words::parts(w)
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "clear" | "reset" | "clobber" | "flush"))
+                }))
         || words::shows_only(c)
     {
         return None;
     }
-    cmd.assigns.iter().find_map(|(name, value)| {
-        let lower = name.to_ascii_lowercase();
-        // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.)
-        if !PLACES.iter().any(|p| lower.ends_with(p)) && !lower.ends_with("_base") {
-            return None;
-        }
-        let dir = ctx.resolve(value.text.as_deref().unwrap_or(&value.raw))?;
-        emptied(c, &dir, ctx, raw)
+    let places: Vec<std::path::PathBuf> = cmd
+        .assigns
+        .iter()
+        .filter(|(name, value)| {
+            let lower = name.to_ascii_lowercase();
+            // A search path is where programs are looked for, not a place worked in (`PATH`,
+            // `PYTHONPATH`, `LD_LIBRARY_PATH`, a list with `:`); a `…_PATH` of its own is one.
+            let search = lower == "path"
+                || lower.ends_with("path") && !lower.ends_with("_path")
+                || lower.ends_with("library_path")
+                || value.raw.contains(':');
+            // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.)
+            !search && (PLACES.iter().any(|p| lower.ends_with(p)) || lower.ends_with("_base"))
+        })
+        .filter_map(|(_, value)| ctx.resolve(value.text.as_deref().unwrap_or(&value.raw)))
+        .collect();
+    (!places.is_empty()).then_some(places)
+}
+
+/// Whether every place a cleaning command is pointed at by its variables is scratch: the temp
+/// directory or git-ignored build output (`CP_MEDIA_ROOT=build/media reset_media.sh --all`).
+/// Its act, named by the cleaning word, stays there.
+fn cleans_only_scratch(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> bool {
+    assigned_cleans(c, cmd, ctx).is_some_and(|places| {
+        places.iter().all(|p| {
+            let text = p.to_string_lossy();
+            match ctx.places.classify(&text) {
+                super::Place::Tmp => true,
+                super::Place::Inside => super::rules::deletion::ignored(ctx, &text),
+                _ => false,
+            }
+        })
     })
 }
 

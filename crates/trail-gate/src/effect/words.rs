@@ -567,6 +567,12 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
             }))
         && !told_where_to_write(c)
         && handed_deleter(c).is_none()
+        // Nor one told to send what it reads to another machine (`read_pump.py --upload
+        // https://…`).
+        && !c.option_words().any(|w| {
+            w.strip_prefix("--")
+                .is_some_and(|b| posts_elsewhere(c, w, &parts(b.split('=').next().unwrap_or(b))))
+        })
     {
         return true;
     }
@@ -699,7 +705,10 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| remote_copy(c))
         .or_else(|| floods(c))
         .or_else(|| method_verb(c))
-        .or_else(|| flag_verb(c))
+        // After a subcommand that checks, a flag naming where things are sent says what is
+        // checked for (`manage.py check --deploy`), not done; a flag that deletes or applies
+        // still acts (`gitlab-runner verify --delete`, `plan --auto-apply`).
+        .or_else(|| flag_verb(c).filter(|v| !(v.class == Class::Reaches && checks_first(c))))
         .or_else(|| secret_field_flag(c))
         .or_else(|| credential_flag(c))
         .or_else(|| console_verb(c))
@@ -3096,14 +3105,27 @@ fn puts_back_settings(word: &str) -> bool {
     joined(ACTS, SETTINGS) || joined(&["factory"], &["reset", "restore", "defaults", "default"])
 }
 
+/// Whether the first subcommand only checks or explains (`check`, `lint`, `doctor`, `help`).
+fn checks_first(c: &Cmd<'_>) -> bool {
+    subcommands(c).first().is_some_and(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "check" | "lint" | "validate" | "audit" | "doctor" | "help" | "explain"
+        )
+    })
+}
+
 /// A place to send to, named with the act (`--url_post=https://…/upload`, `--upload-url
 /// https://…`) and given another machine's address: what the program makes is posted there.
 fn posts_elsewhere(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    // Or the act alone given a URL (`--upload https://ns.example.org/api/v1/treatments`).
+    let url = || flag_value(c, w).is_some_and(|v| v.contains("://"));
     ps.iter()
         .any(|p| matches!(p.as_str(), "post" | "upload" | "send" | "submit" | "push"))
-        && ps
+        && (ps
             .iter()
             .any(|p| matches!(p.as_str(), "url" | "endpoint" | "host" | "server"))
+            || url())
         && flag_value(c, w).is_some_and(super::targets::names_host)
 }
 

@@ -576,11 +576,59 @@ fn home_settings(p: &std::path::Path, rel: &str) -> bool {
     let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
     let hidden =
         dir.split('/').any(|d| d.starts_with('.')) || dir.is_empty() && name.starts_with('.');
+    let lower = name.to_ascii_lowercase();
     // What a tool recomputes is no setting (`~/.cache/…`, `~/.npm/_cacache/…`).
-    if !hidden || dir.split('/').any(|d| d.contains("cache")) {
+    if dir.split('/').any(|d| d.contains("cache")) {
         return false;
     }
-    let lower = name.to_ascii_lowercase();
+    // (A dotfile's leading dot is no extension.)
+    let bare = lower.strip_prefix('.').unwrap_or(&lower);
+    let (stem, ext) = bare.rsplit_once('.').unwrap_or((bare, ""));
+    let structured = matches!(
+        ext,
+        "json" | "yaml" | "yml" | "toml" | "ini" | "conf" | "cfg" | "cnf" | "xml" | "properties"
+    );
+    // Outside a hidden directory, a file a program reads its settings from by that name
+    // (`~/rtkbase/settings.conf`, `~/rh-data/config.json`): an installed tool's, in the home.
+    if !hidden {
+        return structured && matches!(stem, "config" | "settings" | "conf" | "configuration");
+    }
+    // A structured file of `~/.config` itself is a tool's settings, named after the tool
+    // (`~/.config/nyuu.json`; in the tool's own directory, a file of any name may be its data,
+    // `~/.config/acme/key-value.json`, or a public key set, `jwks.json`); a dotfile of the home
+    // without an extension is a tool's own (`~/.cellartracker`), unless it sets up a session
+    // (`~/.profile`, `~/.gitconfig`, a history; a start-up file, `…rc`, is judged below).
+    let config_dir = dir == ".config";
+    let tools_dotfile = dir.is_empty()
+        && ext.is_empty()
+        && lower.starts_with('.')
+        && !lower.ends_with("rc")
+        && !lower.contains("history")
+        && !matches!(
+            lower.as_str(),
+            ".profile"
+                | ".bash_profile"
+                | ".bash_login"
+                | ".bash_logout"
+                | ".zprofile"
+                | ".zshenv"
+                | ".zlogin"
+                | ".zlogout"
+                | ".gitconfig"
+                | ".gitignore"
+                | ".hushlogin"
+                | ".viminfo"
+                | ".lesshst"
+                | ".selected_editor"
+                | ".sudo_as_admin_successful"
+                | ".xsession"
+                | ".xprofile"
+                | ".face"
+                | ".dmrc"
+        );
+    if config_dir && structured || tools_dotfile {
+        return true;
+    }
     // A tool's own file named `config` in its hidden directory (`~/.config/twarc/config`,
     // `~/.aws/config`), not ssh's host list.
     let tools_config = lower == "config" && !dir.is_empty() && dir != ".ssh";

@@ -13,8 +13,27 @@ pub(super) fn recursive(c: &Cmd<'_>) -> bool {
 
 pub(super) fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
     c.operands()
-        .map(|a| (ctx.classify(&a.raw), a.raw.clone()))
+        .map(|a| (ctx.classify(&named_by_prefix(&a.raw)), a.raw.clone()))
         .collect()
+}
+
+/// A glob whose last part starts with a name (`~/gslib-*`, `/srv/app/log-2025*`) matches only
+/// entries of that name, not everything in the directory, which a glob otherwise stands for:
+/// judged as one of them. A hidden prefix stays the directory's (`~/.*`, `~/.s*` reach every
+/// dotfile of the home).
+fn named_by_prefix(raw: &str) -> std::borrow::Cow<'_, str> {
+    let bare = raw.trim_end_matches('/');
+    let Some((dir, last)) = bare.rsplit_once('/') else {
+        return raw.into();
+    };
+    let Some(wild) = last.find(['*', '?', '[']) else {
+        return raw.into();
+    };
+    let prefix = last[..wild].trim_start_matches(['"', '\'']);
+    if prefix.len() < 2 || prefix.starts_with('.') {
+        return raw.into();
+    }
+    format!("{dir}/{prefix}x").into()
 }
 
 /// Whether `raw` names, by its absolute path, a directory the project sits in (`/work` for
@@ -22,8 +41,20 @@ pub(super) fn places(c: &Cmd<'_>, ctx: &Context) -> Vec<(Place, String)> {
 /// ..` stays a junction, as the first labelled set has it.)
 pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
     let raw = raw.trim_matches(['"', '\'']);
-    // Or by a variable that holds one (`"$PWD"/../*`).
-    (raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$'))
+    // Or by a variable that holds one (`"$PWD"/../*`), or by a path that goes down into the
+    // project and climbs back out past it (`build/dcp/../../..`): no one writes that to mean
+    // the parent, which `..` alone says (a junction, as the first labelled set has it).
+    let climbs_back = || {
+        let parts: Vec<&str> = raw
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        parts
+            .iter()
+            .position(|p| *p != "..")
+            .is_some_and(|down| parts[down..].contains(&".."))
+    };
+    (raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$') || climbs_back())
         && ctx
             .resolve(raw)
             .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)

@@ -134,6 +134,9 @@ pub(super) fn migrates(c: &Cmd<'_>) -> bool {
                 | "migration:create"
                 | "db:version"
                 | "dry-run"
+                // A framework's help for the command (`php spark help migrate:rollback`).
+                | "help"
+                | "-h"
         ) || w.ends_with(":status")
     });
     if readonly {

@@ -464,12 +464,19 @@ pub static RULES: &[Rule] = &[
             c.writes
                 .iter()
                 .any(|w| interface(&w.target) && !(w.append && settings(&w.target)))
+                // As written when only the shell knows the rest (`of=/boot/vmlinuz-$(uname -r)`):
+                // the directory is what matters.
                 || (c.name == "dd"
-                    && c.words()
-                        .any(|w| w.strip_prefix("of=").is_some_and(interface)))
+                    && c.args.iter().any(|a| {
+                        a.text
+                            .as_deref()
+                            .unwrap_or(&a.raw)
+                            .strip_prefix("of=")
+                            .is_some_and(interface)
+                    }))
                 || (matches!(c.name, "tee" | "cp" | "install")
                     && c.operands()
-                        .filter_map(|a| a.text.as_deref())
+                        .map(|a| a.text.as_deref().unwrap_or(&a.raw))
                         .any(|t| interface(t) && !(c.name == "tee" && tee_appends && settings(t))))
         },
         must_match: &[
@@ -477,6 +484,7 @@ pub static RULES: &[Rule] = &[
             "echo b | sudo tee /proc/sysrq-trigger",
             "cp grub.cfg /boot/grub/grub.cfg",
             "echo x | sudo tee /boot/config.txt",
+            "dd if=build/k of=/boot/vmlinuz-$(uname -r)",
         ],
         must_not_match: &[
             "cat /sys/power/state",
