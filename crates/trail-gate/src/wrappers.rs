@@ -441,11 +441,6 @@ pub(super) fn remote_redirect(line: &str) -> Option<String> {
         })
 }
 
-/// The program a remote command line runs on another host, when trail does not model it and
-/// none of its words only looks (`ssh game@host ./mta-server64 -n`, `ssh studio bmdcapture …
-/// -f /srv/rec/live.nut`): something runs there that nobody here can judge. A looking command
-/// (`gerrit ls-projects`, `'/ip route print'`) and a program trail models are judged as the line
-/// is.
 /// A command of a line run on another host whose subcommand changes that host (`git pull`,
 /// `docker compose up -d --build`, `npm install`, `systemctl reload x`): what is harmless here,
 /// in the project, is a deployment there. The program and the word, or `None`.
@@ -455,14 +450,7 @@ pub(super) fn remote_change(line: &str) -> Option<String> {
         "apply", "migrate", "checkout", "reset", "prune", "enable", "disable", "scale", "rollout",
         "rebuild", "sync",
     ];
-    let flat = super::parse::flatten(line).ok()?;
-    flat.commands.iter().find_map(|cmd| {
-        let mut argv = &cmd.argv[..];
-        while let Some(i) = unwrap(argv).filter(|&i| i > 0 && i < argv.len()) {
-            argv = &argv[i..];
-        }
-        let program = argv.first()?.text.as_deref()?;
-        let name = program.rsplit('/').next().unwrap_or(program);
+    remote_commands(line)?.into_iter().find_map(|(name, argv)| {
         argv[1..]
             .iter()
             .filter_map(|a| a.text.as_deref())
@@ -473,16 +461,34 @@ pub(super) fn remote_change(line: &str) -> Option<String> {
     })
 }
 
-pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
+/// Each command of a line, past what runs it (`sudo`, `nohup`, `timeout 60`): its program's
+/// base name and its words from the program on. `None` when the line does not parse.
+fn remote_commands(line: &str) -> Option<Vec<(String, Vec<Arg>)>> {
     let flat = super::parse::flatten(line).ok()?;
-    flat.commands.iter().find_map(|cmd| {
-        // Past what runs it (`sudo`, `nohup`, `timeout 60`).
-        let mut argv = &cmd.argv[..];
-        while let Some(i) = unwrap(argv).filter(|&i| i > 0 && i < argv.len()) {
-            argv = &argv[i..];
-        }
-        let program = argv.first()?.text.as_deref()?;
-        let name = program.rsplit('/').next().unwrap_or(program);
+    Some(
+        flat.commands
+            .iter()
+            .filter_map(|cmd| {
+                let mut argv = &cmd.argv[..];
+                while let Some(i) = unwrap(argv).filter(|&i| i > 0 && i < argv.len()) {
+                    argv = &argv[i..];
+                }
+                let program = argv.first()?.text.as_deref()?;
+                let name = program.rsplit('/').next().unwrap_or(program).to_string();
+                Some((name, argv.to_vec()))
+            })
+            .collect(),
+    )
+}
+
+/// The program a remote command line runs on another host, when trail does not model it and
+/// none of its words only looks (`ssh game@host ./mta-server64 -n`, `ssh studio bmdcapture …
+/// -f /srv/rec/live.nut`): something runs there that nobody here can judge. A looking command
+/// (`gerrit ls-projects`, `'/ip route print'`) and a program trail models are judged as the line
+/// is.
+pub(super) fn unjudged_remote_program(line: &str) -> Option<String> {
+    remote_commands(line)?.into_iter().find_map(|(name, argv)| {
+        let name = name.as_str();
         // A script run there by an interpreter or a shell (`ssh pi@cabinet 'python3
         // ~/games/starter.py'`): its code is on that host, where the gate cannot read it. (Code
         // given on the line, `bash -c '…'`, is judged as the line.)
