@@ -378,7 +378,6 @@ impl Places {
         Some(normalise(&abs))
     }
 
-    /// Zones whose paths a glob pattern could match (also those not on disk yet).
     /// The zones beneath any directory a glob names (`/home/*` names `/home/dev`, above the
     /// secret store), found without listing the disk.
     fn zones_below_glob(&self, pattern: &Path) -> Vec<Zone> {
@@ -398,6 +397,7 @@ impl Places {
         out
     }
 
+    /// Zones whose paths a glob pattern could match (also those not on disk yet).
     fn zones_matching_glob(&self, pattern: &Path) -> Vec<Zone> {
         let secrets = self.secrets();
         let root = &self.project_root;
