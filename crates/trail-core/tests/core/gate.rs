@@ -2031,6 +2031,19 @@ fn new_families_sealed106_part() {
     assert!(all.rows > 0);
 }
 
+/// The 107th sealed part (issue 20): 24 families from domains no earlier part used (bicycle
+/// controllers, studio booking, music lessons, kennels, nurseries, home inspection, solar
+/// design, access-control panels, hotel key encoders, kitchen displays, breweries, textile
+/// dyeing, print farms, glass cutting, community radio…), written by a helper that never read
+/// trail's source, run once with the design frozen at 08382e3:
+/// `cargo test -p trail-core --test core gate::new_families_sealed107 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed107_part() {
+    let (_, all) = measure(&["gate-families-sealed107.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

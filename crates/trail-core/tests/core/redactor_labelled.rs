@@ -1679,3 +1679,20 @@ fn new_families_sealed106_part() {
     print_table("secrets-families-sealed106.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 107th sealed part (issue 20): 16 families named from cooperage; providers of bike
+/// shops, studios, home inspection, solar sales, dispatch, locksmiths, bowling, hotel locks,
+/// kitchen displays, bakeries, breweries and print services in service managers' and
+/// proxies' settings, secret stores fed by `printf`, coordination stores and application
+/// servers, written by a helper that never read trail's source, run once with the redactor
+/// frozen at 08382e3:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed107 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed107_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed107.tsv"), show);
+    print_table("secrets-families-sealed107.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
