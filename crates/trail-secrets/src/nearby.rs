@@ -230,6 +230,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (table_cells(text), TABLE),
         (sql_values(text), TABLE),
         (printed(text), PRINTED),
+        (headed_files(text), PRINTED),
         (slashed(text), SLASHED),
         (handed_over(text), HANDED_OVER),
         (scripted_logins(text), SCRIPTED),
@@ -2997,6 +2998,40 @@ fn after_prompt(body: &str) -> Option<&str> {
         .flatten()
 }
 
+/// The content of a file `head` or `tail` printed under its name (`==> env/API_KEY <==`), when
+/// the name is a credential's: a runit or s6 environment directory keeps each variable in a
+/// file of its name, its value the file's one line.
+fn headed_files(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("==> ") {
+        return out;
+    }
+    let mut named = false;
+    for (start, line) in lines_at(text) {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if let Some(path) = body
+            .strip_prefix("==> ")
+            .and_then(|rest| rest.strip_suffix(" <=="))
+        {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            named = mentions_credential(name) && !plausible::name_rules_out(name);
+            continue;
+        }
+        let v = body.trim();
+        if std::mem::take(&mut named)
+            && v.len() >= 8
+            && !v.contains(char::is_whitespace)
+            && !plausible::is_placeholder(v)
+            && !plausible::looks_like_path(v)
+            && !plausible::looks_like_url(v)
+        {
+            let s = start + (body.len() - body.trim_start().len());
+            out.push((s, s + v.len()));
+        }
+    }
+    out
+}
+
 /// What a command that prints or makes a secret printed (`$ pass show x`, `% security
 /// find-generic-password … -w`, `$ acme token create`, `$ sudo cat /etc/agent.psk`): the first
 /// line of its output, when it is one word that reads as generated; of a file that stores a
@@ -3063,8 +3098,21 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
                         .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
                     && !w.starts_with('-')
             });
-            after_secret_command = secret && (prints || asks);
-            in_credential_file = prints_credential_file(command);
+            // A file kept encrypted (`config/credentials.yml.enc`, `.gpg`, `.age`) prints its
+            // ciphertext; a secret store told to create a secret from a file or from stdin
+            // (`… | docker secret create NAME -`) prints the new secret's id.
+            let ciphertext = words.iter().any(|w| {
+                let l = w.to_ascii_lowercase();
+                [".enc", ".gpg", ".age", ".asc", ".vault"]
+                    .iter()
+                    .any(|e| l.ends_with(e))
+            });
+            let stores = words
+                .iter()
+                .any(|w| matches!(*w, "create" | "add" | "put" | "set"))
+                && words.last().is_some_and(|w| *w == "-" || w.contains('/'));
+            after_secret_command = secret && (prints || asks) && !ciphertext && !stores;
+            in_credential_file = prints_credential_file(command) && !ciphertext;
             continue;
         }
         if in_credential_file {
@@ -3431,9 +3479,20 @@ fn labelled_logins(text: &str) -> Vec<(usize, usize)> {
                 .any(|d| label.contains(d))
             })
         };
+        // A host's name before a path is an address or a type's URL (`"@type":
+        // type.googleapis.com/envoy.…Router`), not a password.
+        let addressed = |v: &str| {
+            v.split_once('/').is_some_and(|(host, _)| {
+                host.contains('.')
+                    && host
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+            })
+        };
         if user_before
             && let Some(v) = value
             && every_kind(v)
+            && !addressed(v)
             && crate::plausible::plausible_call_argument(v)
             && !digest()
             && let Some(off) = body.rfind(v)

@@ -2613,7 +2613,9 @@ pub(crate) fn public_context(before: &str) -> bool {
     words
         .iter()
         .any(|w| PUBLIC_NAME_WORDS.contains(&w.as_str()))
-        || ["csrf", "xsrf", "public"].iter().any(|k| lower.contains(k))
+        // A WebSocket handshake's nonce (`Sec-WebSocket-Key:`), sent in the clear by every
+        // browser (RFC 6455), as `name_rules_out` says of the name alone.
+        || ["csrf", "xsrf", "public", "websocket"].iter().any(|k| lower.contains(k))
         // (A page's widget keys, `data-sitekey`; not a token or a secret a page hands its
         // script, `data-ats-token="eyJ…"`, which is a bearer's wherever it is written.)
         || lower.starts_with("data-")

@@ -6217,3 +6217,43 @@ fn found_by_the_106th_sealed_part() {
     let (out, _) = redact("spec:\n  data:\n    password: Agr53erK2i2oXrkU0eVycBs5dRMzKvFZ\n");
     assert!(!out.contains("Agr53erK2i2oXrkU0eVycBs5dRMzKvFZ"), "{out}");
 }
+
+/// Found by the 107th sealed part's first run: a key set as a property by the WildFly CLI
+/// (`/system-property=….api.key:add(value="…")`), a `render.yaml` pair (`- key: …_API_KEY`
+/// over `value:`), a Tomcat `<Environment name="app/…_partner_key" value="…">`, and a runit
+/// environment directory printed by `head` (`==> env/…_API_KEY <==` over its value); and, as
+/// false positives, the id a secret store prints for a secret created from a file or stdin,
+/// an encrypted credentials file printed, a WebSocket handshake's nonce, and a type's URL in
+/// an Envoy listener read as a password.
+#[test]
+fn found_by_the_107th_sealed_part() {
+    for (text, secret) in [
+        (
+            "[standalone@localhost:9990 /] /system-property=app.opus1.api.key:add(value=\"87358ab69d26cd8b284823e18e8beaaa59cfb5320f66e49e38e5ed58406b3cca\")",
+            "87358ab69d26cd8b284823e18e8beaaa59cfb5320f66e49e38e5ed58406b3cca",
+        ),
+        (
+            "    envVars:\n      - key: RETUL_BASE_URL\n        value: \"https://api.retul.com/v2\"\n      - key: RETUL_PARTNER_KEY\n        value: \"bb3f0d3b2dc05bf0539d7f2579434eb1\"",
+            "bb3f0d3b2dc05bf0539d7f2579434eb1",
+        ),
+        (
+            "  <Environment name=\"app/retul_partner_key\" value=\"20be199c55254ed57fd0324b5a6d24cc\" type=\"java.lang.String\"/>",
+            "20be199c55254ed57fd0324b5a6d24cc",
+        ),
+        (
+            "$ sudo head /etc/sv/app/env/*\n==> /etc/sv/app/env/ENERFLO_API_KEY <==\n3ibtln50kwhh3l2qupd5dex3ml7fon5lgjepwqg1\n\n==> /etc/sv/app/env/ENERFLO_BASE_URL <==\nhttps://api.enerflo.io/api/v3",
+            "3ibtln50kwhh3l2qupd5dex3ml7fon5lgjepwqg1",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "$ printf '%s' \"$GEOCODER_API_KEY\" | docker secret create app_geocoder_api_key -\nnvuaxrcjv88aolh81ke6sp8ev",
+        "$ cat config/credentials.yml.enc\nS218hhQ4DI3si9aBwxk4+/Bgc9YjMPBvKMKCCaXW1HG9iyZo6DIynvwPKLPvKG43zwq3wH+8bXYQikRd--Lcyxb1h/234NNU9Z--i87rcYOEAP/UWeQii8j7TA==",
+        "GET /live HTTP/1.1\nHost: app.internal.example\nUpgrade: websocket\nSec-WebSocket-Key: WenZJGGlKVjJE6KnWHWQig==",
+        "          stat_prefix: app_egress\n          http_filters: [{name: envoy.filters.http.router, typed_config: {\"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router}}]",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
