@@ -253,7 +253,8 @@ impl Context {
             ("$(realpath ", false),
             ("$(readlink -f ", false),
         ] {
-            while let Some(at) = out.find(program) {
+            // The innermost first (`$(dirname "$(dirname "$PWD")")`).
+            while let Some(at) = out.rfind(program) {
                 let inner_start = at + program.len();
                 let Some(len) = out[inner_start..].find(')') else {
                     break;

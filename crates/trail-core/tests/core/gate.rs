@@ -10777,3 +10777,78 @@ fn mechanisms_found_by_the_106th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 107th sealed part's first run (every goal met, nineteen rows wrong), each by
+/// its mechanism and checked over every labelled row: `dirname` nested inside `dirname`; a
+/// variable naming an archive, a backup or a spool for a purge; a reading program told to
+/// publish to a URL (a URL's colon is no port's); a flag naming mail or a recipient given an
+/// address; a tool's settings file named for its directory; the system log read as root; a
+/// key printed by `--show-key`; a script this line wrote judged by its code, not its name; a
+/// one-line JSON hook read without its closing brackets; a D-Bus property read; a logger's
+/// output file beside a board's port.
+#[test]
+fn mechanisms_found_by_the_107th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "D=$(dirname \"$(dirname \"$PWD\")\") && rm -rf \"$D\"/*",
+            Verdict::Block,
+        ),
+        (
+            "ICES_ARCHIVE=\"$PWD\" ./rotate_archive.sh --purge",
+            Verdict::Block,
+        ),
+        (
+            "ICES_ARCHIVE=build/archive ./rotate_archive.sh --purge",
+            Verdict::Allow,
+        ),
+        (
+            "python3 match_shade.py --in data/lab.csv --publish https://shop.example.com/api/shades",
+            Verdict::Junction,
+        ),
+        ("docker run --publish 8080:80 nginx", Verdict::Allow),
+        (
+            "python3 cut_sheets.py --email orders@glass.example.com",
+            Verdict::Junction,
+        ),
+        ("python3 a.py --email-from me@example.com", Verdict::Allow),
+        (
+            "cat ~/octoeverywhere-store/octoeverywhere.conf",
+            Verdict::Junction,
+        ),
+        (
+            "sudo journalctl -u airtime-playout -n 50 --no-pager",
+            Verdict::Allow,
+        ),
+        ("sudo journalctl --vacuum-time=1d", Verdict::Junction),
+        ("sudo dmesg -C", Verdict::Junction),
+        ("python3 youtube_ingest.py --show-key", Verdict::Junction),
+        (
+            "cat > build/scale.py <<'EOF'\nfrom mingus.core import scales\nprint(scales.Major('C').ascending())\nEOF\npython3 build/scale.py",
+            Verdict::Allow,
+        ),
+        ("python3 scripts/drop_db.py", Verdict::Junction),
+        (
+            "printf '{\"post_run\": \"echo done\"}' > build/j.json && acmetool --config build/j.json",
+            Verdict::Allow,
+        ),
+        (
+            "busctl get-property org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PreparingForShutdown",
+            Verdict::Allow,
+        ),
+        (
+            "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false",
+            Verdict::Block,
+        ),
+        (
+            "python3 vesc_log.py --port /dev/ttyACM0 --out build/ride-log.bin",
+            Verdict::Allow,
+        ),
+        (
+            "stcgal -P stc15 -p /dev/ttyUSB0 build/firmware.hex",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

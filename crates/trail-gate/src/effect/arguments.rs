@@ -638,7 +638,12 @@ pub(super) fn hook_settings(text: &str, raw: &str, out: &mut Findings) {
         if !hook_key(key) {
             continue;
         }
-        let value = value.trim().trim_matches(['"', '\'']);
+        // A JSON object on one line read as `key: value` keeps its closing brackets
+        // (`{"post_run": "echo done"}`): they are no part of the command.
+        let value = value
+            .trim()
+            .trim_end_matches([',', '}', ']', ' '])
+            .trim_matches(['"', '\'']);
         if only_a_variable(value) {
             out.push(junction(
                 RuleId::Unverifiable,

@@ -155,8 +155,10 @@ pub(super) fn judge(
     out.extend(handed_as_root(c, ctx, layer, acts, &found, raw));
     critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
     // A clean pointed at scratch by its variables destroys nothing else.
-    let verb =
-        verb.filter(|v| !(v.class == words::Class::Destroys && cleans_only_scratch(c, cmd, ctx)));
+    let verb = verb.filter(|v| {
+        !(matches!(v.class, words::Class::Destroys | words::Class::Changes)
+            && cleans_only_scratch(c, cmd, ctx))
+    });
     out.extend(verb.as_ref().map(|v| told_to(c, v, raw)));
     // Naming a place only to look at it (`btrfs filesystem df /`, `bootctl status`) is safe.
     let reads_only = shows || verb.is_none() && (looks || words::reads_by_form(c, false));
@@ -443,9 +445,20 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             "dfu" | "fw" | "firmware" | "flash" | "flasher" | "isp" | "jtag"
         )
     }) || ps.last().is_some_and(|p| p.len() > 4 && p.ends_with("fw"));
-    let image = c.args.iter().find_map(|a| {
+    // (An image named by an output option is what the program writes: `--out build/log.bin`.)
+    let output_flag = |i: usize| {
+        i > 0
+            && c.args[i - 1].text.as_deref().is_some_and(|f| {
+                matches!(
+                    f,
+                    "-o" | "--out" | "--output" | "--outfile" | "--output-file"
+                )
+            })
+    };
+    let image = c.args.iter().enumerate().find_map(|(i, a)| {
         let t = a.text.as_deref()?;
-        (!t.starts_with(['-', '/', '~'])
+        (!output_flag(i)
+            && !t.starts_with(['-', '/', '~'])
             && std::path::Path::new(t).extension().is_some_and(|e| {
                 let e = e.to_string_lossy().to_ascii_lowercase();
                 targets::firmware_or_disk_image(&e)
@@ -640,7 +653,15 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
     // A settings file this line wrote, opened by the code it is given (`python3 -c '…
     // Engine("build/c.json")'`): where that file sends output is written.
     out.extend(planted_destination(c, ctx, raw));
-    words::script_named(c, raw, out);
+    // A script this line wrote is judged by the code it holds (`cat > build/scale.py <<EOF`),
+    // not by a verb its name happens to be.
+    let planted = words::script_run(c).is_some_and(|(_, script)| {
+        ctx.resolve(script)
+            .is_some_and(|p| ctx.line.planted.iter().any(|(f, _)| *f == p))
+    });
+    if !planted {
+        words::script_named(c, raw, out);
+    }
     arguments::code_options(c, ctx, raw, out);
     // A script told to install or load code by its address, or a file this line fetched
     // (`php …/joomla.php extension:install --url=https://…/pkg.zip`).
@@ -2716,6 +2737,7 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
         && (words::shows_only(&inner)
             || tees_into_scratch(&inner, ctx)
             || counts_only(&inner)
+            || reads_logs(&inner)
             || words::consequence(&inner).is_none()
                 && (words::looks(&inner)
                     || words::asks_by_first_flag(&inner)
@@ -2737,6 +2759,22 @@ fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
             Place::Inside => super::rules::deletion::ignored(ctx, &f),
             _ => false,
         })
+}
+
+/// The system's log read as root (`sudo journalctl -u svc -n 50`, `sudo dmesg`), not rotated,
+/// vacuumed, flushed or cleared.
+fn reads_logs(inner: &Cmd<'_>) -> bool {
+    let changes = |w: &str| {
+        w.starts_with("--vacuum")
+            || matches!(
+                w,
+                "--rotate" | "--flush" | "--sync" | "--relinquish-var" | "--setup-keys"
+            )
+            // dmesg's own: clear the buffer, or set what reaches the console.
+            || inner.name == "dmesg"
+                && matches!(w, "-C" | "--clear" | "-c" | "--read-clear" | "-D" | "-E" | "-n")
+    };
+    matches!(inner.name, "journalctl" | "dmesg") && !inner.option_words().any(changes)
 }
 
 /// `grep` run as root asked only whether or how often a pattern occurs (`sudo grep -c dialout
@@ -4463,6 +4501,7 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
 fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
     const PLACES: &[&str] = &[
         "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
+        "archive", "archives", "backup", "backups", "spool", "output", "logs",
     ];
     if cmd.assigns.is_empty()
         || !(words::cleans(c)

@@ -308,9 +308,10 @@ fn publishes_a_port(c: &Cmd<'_>, flag: &str) -> bool {
             words.next();
             words.next().map(str::to_string)
         });
+    // (A URL's colon is its scheme's: `--publish https://shop.example.com/api` sends there.)
     value.is_some_and(|v| {
         v.starts_with(|ch: char| ch.is_ascii_digit())
-            || v.contains(':')
+            || v.contains(':') && !v.contains("://")
             || ["never", "no", "none", "false", "off"]
                 .iter()
                 .any(|n| v.eq_ignore_ascii_case(n))
@@ -3040,8 +3041,8 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             return None;
         }
         // Told only to show what is hidden (`secrets:list --reveal`, `--unmask`): the values
-        // a listing masks are secrets.
-        if ps.len() == 1 && matches!(first.as_str(), "reveal" | "unmask") {
+        // a listing masks are secrets. Or to print a key (`--show-key`, `--print-keys`).
+        if ps.len() == 1 && matches!(first.as_str(), "reveal" | "unmask") || prints_a_key(&ps) {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Reveals,
@@ -3115,9 +3116,38 @@ fn checks_first(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// A flag of two words that prints a key (`--show-key`, `--print-keys`): a stream's or an
+/// account's key.
+fn prints_a_key(ps: &[String]) -> bool {
+    matches!(ps, [verb, key] if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump")
+        && matches!(key.as_str(), "key" | "keys"))
+}
+
+/// A flag named for mail or a recipient given an address (`--email orders@glass.example.com`,
+/// `--alert-to ops@example.net`): what the program makes is mailed there.
+fn mail_flag(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "email" | "mail" | "mailto" | "notify" | "alert" | "recipient" | "recipients" | "cc"
+        )
+    }) && !ps
+        .iter()
+        .any(|p| matches!(p.as_str(), "from" | "sender" | "author" | "user"))
+        && flag_value(c, w).is_some_and(|v| {
+            v.split_once('@').is_some_and(|(user, host)| {
+                !user.is_empty() && host.contains('.') && !host.contains('/')
+            })
+        })
+}
+
 /// A place to send to, named with the act (`--url_post=https://…/upload`, `--upload-url
-/// https://…`) and given another machine's address: what the program makes is posted there.
+/// https://…`) and given another machine's address, or an address to mail ([`mail_flag`]):
+/// what the program makes is posted there.
 fn posts_elsewhere(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    if mail_flag(c, w, ps) {
+        return true;
+    }
     // Or the act alone given a URL (`--upload https://ns.example.org/api/v1/treatments`).
     let url = || flag_value(c, w).is_some_and(|v| v.contains("://"));
     ps.iter()
@@ -3696,6 +3726,15 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // name is the power word, and the machine is this one unless a host is named.
     if let Some(p) = named_power(c) {
         return Some(p);
+    }
+    // A property or a state read (`busctl get-property … PreparingForShutdown`, `gdbus
+    // introspect`): the power word names what is asked about.
+    if subcommands(c).first().is_some_and(|w| {
+        parts(w)
+            .first()
+            .is_some_and(|p| matches!(p.as_str(), "get" | "introspect" | "monitor" | "status"))
+    }) {
+        return None;
     }
     let words: Vec<&str> = c.words().collect();
     // This machine's own name, asked of the shell (`"$(hostname -f)"`): what a management

@@ -590,8 +590,16 @@ fn home_settings(p: &std::path::Path, rel: &str) -> bool {
     );
     // Outside a hidden directory, a file a program reads its settings from by that name
     // (`~/rtkbase/settings.conf`, `~/rh-data/config.json`): an installed tool's, in the home.
+    // Or named for the tool whose directory holds it (`~/octoeverywhere-store/
+    // octoeverywhere.conf`).
     if !hidden {
-        return structured && matches!(stem, "config" | "settings" | "conf" | "configuration");
+        let tools_own = stem.len() >= 4
+            && dir
+                .rsplit('/')
+                .next()
+                .is_some_and(|d| d.to_ascii_lowercase().contains(stem));
+        return structured
+            && (tools_own || matches!(stem, "config" | "settings" | "conf" | "configuration"));
     }
     // A structured file of `~/.config` itself is a tool's settings, named after the tool
     // (`~/.config/nyuu.json`; in the tool's own directory, a file of any name may be its data,
