@@ -2044,6 +2044,19 @@ fn new_families_sealed107_part() {
     assert!(all.rows > 0);
 }
 
+/// The 108th sealed part (issue 20): 24 families from domains no earlier part used
+/// (hydrography, glacier and volcano sensors, seed banks, mushroom farms, incubators,
+/// hatcheries, bagpipe tuning, dance notation, animatronics, tempering machines, perfume and
+/// cosmetics batches, canal locks, lighthouses…), written by a helper that never read trail's
+/// source, run once with the design frozen at bf294ac:
+/// `cargo test -p trail-core --test core gate::new_families_sealed108 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed108_part() {
+    let (_, all) = measure(&["gate-families-sealed108.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

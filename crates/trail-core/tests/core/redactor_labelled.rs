@@ -1696,3 +1696,19 @@ fn new_families_sealed107_part() {
     print_table("secrets-families-sealed107.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 108th sealed part (issue 20): 16 families named from bell founding; providers of
+/// hydrographic, breeding, farming, hatchery, scheduling, cosmetics, wholesale, lock-booking
+/// and registry services in cache and VPN settings, deploy platforms' secret commands and
+/// constants in several languages, written by a helper that never read trail's source, run
+/// once with the redactor frozen at e6cfe09:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed108 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed108_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed108.tsv"), show);
+    print_table("secrets-families-sealed108.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
