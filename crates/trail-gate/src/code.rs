@@ -1533,7 +1533,17 @@ pub(super) fn deletion_call(code: &str) -> bool {
                 .split_whitespace()
                 .any(|w| w.starts_with(['/', '~', '$']))
     });
+    // Or a call told by a keyword argument to empty what it is given first (OGGM's
+    // `utils.mkdir('/home/dev', reset=True)`, `clean=True`): the directory's files go.
+    let emptied = ["reset", "clean", "clear", "purge", "wipe", "empty"]
+        .iter()
+        .any(|k| {
+            ["=True", "= True", "=true", "= true", "=TRUE"]
+                .iter()
+                .any(|v| code.contains(&format!("{k}{v}")))
+        });
     statement
+        || emptied
         || identifiers(code).any(|(ident, call)| {
             call && crate::text::words(ident).into_iter().any(|p| {
                 matches!(

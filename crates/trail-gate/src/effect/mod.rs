@@ -116,7 +116,11 @@ pub(super) fn judge(
         script_console(c, cmd, producers, ctx, raw, out);
     }
     if tier == Tier::Data {
-        runs_data(c, ctx, layer, raw, out);
+        // A script told to reset where its variables point, all of it scratch, resets nothing
+        // that matters (`IDTRACKER_SESSIONS=build/sessions bash tools/reset_sessions.sh`): its
+        // name's verb is not asked about.
+        let scratch = cleans_only_scratch(c, cmd, ctx);
+        runs_data(c, ctx, (layer, scratch), raw, out);
         return;
     }
     out.extend(
@@ -648,7 +652,13 @@ fn sends_to_a_host(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
 
 /// A program trail knows as one that handles data or runs code it is given: a script it runs
 /// is read as a program of its own, and so are the code options it is given.
-fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Findings) {
+fn runs_data(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    (layer, scratch): (Layer, bool),
+    raw: &str,
+    out: &mut Findings,
+) {
     out.extend(compresses_over(c, ctx, raw));
     // A settings file this line wrote, opened by the code it is given (`python3 -c '…
     // Engine("build/c.json")'`): where that file sends output is written.
@@ -659,7 +669,7 @@ fn runs_data(c: &Cmd<'_>, ctx: &Context, layer: Layer, raw: &str, out: &mut Find
         ctx.resolve(script)
             .is_some_and(|p| ctx.line.planted.iter().any(|(f, _)| *f == p))
     });
-    if !planted {
+    if !planted && !scratch {
         words::script_named(c, raw, out);
     }
     arguments::code_options(c, ctx, raw, out);
@@ -4501,7 +4511,8 @@ fn cleans_assigned(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str) -> Optio
 fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::path::PathBuf>> {
     const PLACES: &[&str] = &[
         "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
-        "archive", "archives", "backup", "backups", "spool", "output", "logs",
+        "archive", "archives", "backup", "backups", "spool", "output", "logs", "out", "sessions",
+        "workdir", "work", "dest", "runs", "results", "scratch",
     ];
     if cmd.assigns.is_empty()
         || !(words::cleans(c)

@@ -1986,11 +1986,23 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     if bare_disk(word.split_once('=').map_or(word, |(_, v)| v)) {
         return Some(Target::Device);
     }
+    // Or a path that goes down into the project and climbs back out past it
+    // (`build/../../../home/dev`).
+    let climbs = || {
+        let mut depth = 0i32;
+        word.split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .any(|p| {
+                depth += if p == ".." { -1 } else { 1 };
+                depth < 0
+            })
+    };
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."
         || word == ".."
-        || word.starts_with("../");
+        || word.starts_with("../")
+        || word.contains("/..") && climbs();
     if !pathy || word.contains("://") {
         return None;
     }
