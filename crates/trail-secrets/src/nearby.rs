@@ -231,6 +231,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         (sql_values(text), TABLE),
         (printed(text), PRINTED),
         (headed_files(text), PRINTED),
+        (inline_vpn_logins(text), LABELLED),
         (slashed(text), SLASHED),
         (handed_over(text), HANDED_OVER),
         (scripted_logins(text), SCRIPTED),
@@ -2996,6 +2997,28 @@ fn after_prompt(body: &str) -> Option<&str> {
     (bracketed && !prompt[1..].contains('[') || user_host)
         .then(|| rest[1..].strip_prefix(' '))
         .flatten()
+}
+
+/// The password of an OpenVPN login written inline (`<auth-user-pass>`, then the user's line
+/// and the password's): the second line of the block.
+fn inline_vpn_logins(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let Some(open) = text.find("<auth-user-pass>") else {
+        return out;
+    };
+    let from = open + "<auth-user-pass>".len();
+    let block = &text[from..text[from..]
+        .find("</auth-user-pass>")
+        .map_or(text.len(), |e| from + e)];
+    let mut lines = lines_at(block).filter(|(_, l)| !l.trim().is_empty());
+    if let (Some(_user), Some((at, line))) = (lines.next(), lines.next()) {
+        let v = line.trim();
+        let lead = line.len() - line.trim_start().len();
+        if v.len() >= 4 && !v.contains(char::is_whitespace) && !plausible::is_placeholder(v) {
+            out.push((from + at + lead, from + at + lead + v.len()));
+        }
+    }
+    out
 }
 
 /// The content of a file `head` or `tail` printed under its name (`==> env/API_KEY <==`), when

@@ -2201,6 +2201,18 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
 ///   the jwt.io debugger's sample claims (`"iat":1516239022`);
 /// - the demo values above, and base64 `user:password` defaults.
 pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
+    // A certificate or a public key in base64 (a Kubernetes webhook's `caBundle: LS0tLS1CRUdJTi…`):
+    // what anyone who connects is shown.
+    if value.starts_with("LS0tLS1CRUdJTi")
+        && base64_decode(value).is_some_and(|d| {
+            let d = String::from_utf8_lossy(&d);
+            d.starts_with("-----BEGIN CERTIFICATE")
+                || d.starts_with("-----BEGIN PUBLIC KEY")
+                || d.starts_with("-----BEGIN X509 CRL")
+        })
+    {
+        return true;
+    }
     // PostHog's project key (`phc_…`) is in the snippet every page of a site ships.
     // Mapbox's public token is `pk.` and a JWT-like body (`pk.eyJ1Ijoi…`); `pk.` and hex is
     // another service's secret token (LocationIQ's).

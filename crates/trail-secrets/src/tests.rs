@@ -6257,3 +6257,17 @@ fn found_by_the_107th_sealed_part() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 108th sealed part's first run (both goals met): the password of an OpenVPN
+/// login written inline (`<auth-user-pass>`, the user's line, then the password's), and, as
+/// a false positive, a webhook's `caBundle`, a certificate in base64.
+#[test]
+fn found_by_the_108th_sealed_part() {
+    let (out, _) = redact(
+        "client\nremote vpn.example.net 1194\n<auth-user-pass>\n913500\n05bee261113d975fb31302573070a5de\n</auth-user-pass>\n",
+    );
+    assert!(!out.contains("05bee261113d975fb31302573070a5de"), "{out}");
+    assert!(out.contains("913500"), "{out}");
+    let clean = "      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJKekNCenFBREFnRUNBZ0VCTUFvR0NDcUdTTTQ5QkFNQ01BQT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=";
+    assert_eq!(redact(clean).0, clean);
+}
