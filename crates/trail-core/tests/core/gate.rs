@@ -2057,6 +2057,19 @@ fn new_families_sealed108_part() {
     assert!(all.rows > 0);
 }
 
+/// The 109th sealed part (issue 20): 24 families from domains no earlier part used
+/// (accessibility devices, prosthetics scanning, sleep labs, blood banks, dispatch, sewer
+/// inspection, winter roads, street lights, parking enforcement, baggage sortation, turnstiles,
+/// parcel lockers…), written by a helper that never read trail's source, run once with the
+/// design frozen at a389e9b:
+/// `cargo test -p trail-core --test core gate::new_families_sealed109 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed109_part() {
+    let (_, all) = measure(&["gate-families-sealed109.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -1712,3 +1712,18 @@ fn new_families_sealed108_part() {
     print_table("secrets-families-sealed108.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 109th sealed part (issue 20): 16 families named from thatching; providers of
+/// captioning, orthotics, sleep-lab, blood-bank, dispatch, inspection, road, lighting,
+/// parking, baggage, cruise, ski, stadium, locker and vending services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at 472f59f:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed109 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed109_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed109.tsv"), show);
+    print_table("secrets-families-sealed109.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
