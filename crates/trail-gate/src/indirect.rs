@@ -520,22 +520,12 @@ pub(super) fn judge(
             None => match code::expanded_one_liner(c.name, c.args, ctx) {
                 Some(code) => code::judge_code(c.name, &code, ctx, raw, out),
                 // The one-liner is a download's text (`Rscript -e "$(curl -fsSL URL)"`): code
-                // fetched from the network, run unread, as `curl … | sh` runs it.
-                None if c.args.iter().any(|a| {
-                    ["$(curl ", "$(wget ", "`curl ", "`wget "]
-                        .iter()
-                        .any(|f| a.raw.contains(f))
-                }) =>
-                {
-                    out.push(super::block(
-                        RuleId::RemoteCode,
-                        format!(
-                            "`{}` is handed code downloaded on this line as its one-liner: code nobody here has read; it is never run",
-                            c.name
-                        ),
-                        raw,
-                    ));
-                }
+                // fetched from the network, run unread, as a shell's `bash -c "$(curl …)"` is.
+                None if super::shells::fetched_in_words(c.args) => out.push(super::block(
+                    RuleId::RemoteCode,
+                    super::shells::REMOTE_REASON.into(),
+                    raw,
+                )),
                 None => out.push(junction(
                     RuleId::InterpreterCode,
                     "the code of this one-liner is only known when it runs",

@@ -1528,14 +1528,7 @@ impl<'a> Judging<'a> {
         // What this command runs on this machine inherits its environment: a variable set for
         // it (`X=/home/dev sh -c 'rm -rf "$X"/*'`) has that value inside. (Not on another
         // host: `ssh` passes none of it.)
-        let inherited = (!self.cmd.assigns.is_empty()).then(|| {
-            let mut inner = self.ctx.clone();
-            for (name, value) in &self.cmd.assigns {
-                let v = value.text.clone().unwrap_or_else(|| value.raw.clone());
-                inner.line.vars.push((name.clone(), v));
-            }
-            inner
-        });
+        let inherited = (!self.cmd.assigns.is_empty()).then(|| assigned(self.ctx, self.cmd));
         for f in self.found.0 {
             let ctx = match (&inherited, &f) {
                 (Some(inner), Finding::Runs(_, keep)) if *keep != Keep::Remote => inner,

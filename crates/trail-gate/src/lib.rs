@@ -214,6 +214,15 @@ impl Context {
             .unwrap_or_else(|| self.expand_text_vars(&a.raw).trim_matches('"').to_string())
     }
 
+    /// Whether `raw` names a file this line wrote from text it holds (`cat > F <<EOF`): its
+    /// text is judged where it is handed, as the code it is.
+    pub(crate) fn planted(&self, raw: &str) -> bool {
+        !self.line.planted.is_empty()
+            && self
+                .resolve(raw)
+                .is_some_and(|p| self.line.planted.iter().any(|(f, _)| *f == p))
+    }
+
     /// `raw` with the command substitutions whose output the gate knows put in: the working
     /// directory (`$(pwd)`, `` `pwd` ``), and the directory or the path of a place it can
     /// resolve (`$(dirname "$PWD")` is the project's parent, `$(realpath build)`). `None` when

@@ -383,6 +383,12 @@ fn planted_script<'a>(words: &[Arg], ctx: &'a Context) -> Option<&'a str> {
         .map(|(_, text)| text.as_str())
 }
 
+/// Whether a word, as written, is what a download printed (`"$(curl …)"`), as
+/// [`hidden_in_words`] reads a shell's words.
+pub(super) fn fetched_in_words(words: &[Arg]) -> bool {
+    words.iter().any(|a| hidden_code(&a.raw) == Some("remote"))
+}
+
 /// Anything the words run that was fetched or decoded (`bash -c "$(curl …)"`, a file this line
 /// downloaded): blocked, whatever else is true.
 pub(super) fn hidden_in_words(words: &[Arg], ctx: &Context, raw: &str, out: &mut Findings) {

@@ -290,6 +290,26 @@ pub(super) fn normalise(p: &Path) -> PathBuf {
     out
 }
 
+/// Whether a relative path goes down and then climbs back out past where it started
+/// (`build/dcp/../../..`, `build/../../../home/dev`): no one writes that to mean the parent,
+/// which `..` alone says.
+pub fn climbs_out(word: &str) -> bool {
+    let mut depth = 0i32;
+    let mut descended = false;
+    word.split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .any(|p| {
+            if p == ".." {
+                depth -= 1;
+                descended && depth < 0
+            } else {
+                depth += 1;
+                descended = true;
+                false
+            }
+        })
+}
+
 /// Whether a word's last part is a glob (`"$TMPDIR"/*.star`): it names the files in the
 /// directory a resolved path stands for, not that directory.
 pub fn last_part_globbed(raw: &str) -> bool {

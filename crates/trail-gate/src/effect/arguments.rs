@@ -1140,11 +1140,7 @@ fn unreviewed_script(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) 
             None => code_file(&value),
         };
         // A file this line wrote is no one else's: its text is judged where it is handed.
-        let planted = || {
-            ctx.resolve(&value)
-                .is_some_and(|p| ctx.line.planted.iter().any(|(f, _)| *f == p))
-        };
-        (runs && outside(&value) && !planted()).then_some(value)
+        (runs && outside(&value) && !ctx.planted(&value)).then_some(value)
     });
     if let Some(file) = found {
         out.push(junction(

@@ -665,11 +665,8 @@ fn runs_data(
     out.extend(planted_destination(c, ctx, raw));
     // A script this line wrote is judged by the code it holds (`cat > build/scale.py <<EOF`),
     // not by a verb its name happens to be.
-    let planted = words::script_run(c).is_some_and(|(_, script)| {
-        ctx.resolve(script)
-            .is_some_and(|p| ctx.line.planted.iter().any(|(f, _)| *f == p))
-    });
-    if !planted && !scratch {
+    let planted = || words::script_run(c).is_some_and(|(_, script)| ctx.planted(script));
+    if !scratch && !planted() {
         words::script_named(c, raw, out);
     }
     arguments::code_options(c, ctx, raw, out);
@@ -2759,16 +2756,11 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
 /// what it writes comes from the unprivileged side of the pipe, and lands where nothing
 /// reads it as configuration. (Not `cp`: a root-only file copied there is read out.)
 fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
-    use crate::paths::Place;
     let mut files = inner.operands().map(|a| ctx.arg_text(a)).peekable();
     // Or into git-ignored build output (`sudo tee build/plates-root.txt`).
     inner.name == "tee"
         && files.peek().is_some()
-        && files.all(|f| match ctx.classify(&f) {
-            Place::Tmp => true,
-            Place::Inside => super::rules::deletion::ignored(ctx, &f),
-            _ => false,
-        })
+        && files.all(|f| !super::rules::deletion::loses(ctx, ctx.classify(&f), &f))
 }
 
 /// The system's log read as root (`sudo journalctl -u svc -n 50`, `sudo dmesg`), not rotated,
@@ -4562,11 +4554,7 @@ fn cleans_only_scratch(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> bool {
     assigned_cleans(c, cmd, ctx).is_some_and(|places| {
         places.iter().all(|p| {
             let text = p.to_string_lossy();
-            match ctx.places.classify(&text) {
-                super::Place::Tmp => true,
-                super::Place::Inside => super::rules::deletion::ignored(ctx, &text),
-                _ => false,
-            }
+            !super::rules::deletion::loses(ctx, ctx.places.classify(&text), &text)
         })
     })
 }

@@ -1988,21 +1988,12 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
     }
     // Or a path that goes down into the project and climbs back out past it
     // (`build/../../../home/dev`).
-    let climbs = || {
-        let mut depth = 0i32;
-        word.split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .any(|p| {
-                depth += if p == ".." { -1 } else { 1 };
-                depth < 0
-            })
-    };
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."
         || word == ".."
         || word.starts_with("../")
-        || word.contains("/..") && climbs();
+        || word.contains("/..") && crate::paths::climbs_out(word);
     if !pathy || word.contains("://") {
         return None;
     }

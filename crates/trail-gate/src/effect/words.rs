@@ -3148,15 +3148,16 @@ fn posts_elsewhere(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
     if mail_flag(c, w, ps) {
         return true;
     }
-    // Or the act alone given a URL (`--upload https://ns.example.org/api/v1/treatments`).
-    let url = || flag_value(c, w).is_some_and(|v| v.contains("://"));
-    ps.iter()
-        .any(|p| matches!(p.as_str(), "post" | "upload" | "send" | "submit" | "push"))
-        && (ps
-            .iter()
+    let act = ps
+        .iter()
+        .any(|p| matches!(p.as_str(), "post" | "upload" | "send" | "submit" | "push"));
+    let place = || {
+        ps.iter()
             .any(|p| matches!(p.as_str(), "url" | "endpoint" | "host" | "server"))
-            || url())
-        && flag_value(c, w).is_some_and(super::targets::names_host)
+    };
+    // Or the act alone given a URL (`--upload https://ns.example.org/api/v1/treatments`).
+    act && flag_value(c, w)
+        .is_some_and(|v| (place() || v.contains("://")) && super::targets::names_host(v))
 }
 
 /// The value a flag is given: after its `=`, or the next word when that is no flag.

@@ -44,17 +44,10 @@ pub(super) fn holds_project(raw: &str, ctx: &Context) -> bool {
     // Or by a variable that holds one (`"$PWD"/../*`), or by a path that goes down into the
     // project and climbs back out past it (`build/dcp/../../..`): no one writes that to mean
     // the parent, which `..` alone says (a junction, as the first labelled set has it).
-    let climbs_back = || {
-        let parts: Vec<&str> = raw
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != ".")
-            .collect();
-        parts
-            .iter()
-            .position(|p| *p != "..")
-            .is_some_and(|down| parts[down..].contains(&".."))
-    };
-    (raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$') || climbs_back())
+    (raw.starts_with('/')
+        || raw.starts_with('~')
+        || raw.starts_with('$')
+        || crate::paths::climbs_out(raw))
         && ctx
             .resolve(raw)
             .is_some_and(|p| ctx.holds_project(&p) && p.components().count() > 1)
