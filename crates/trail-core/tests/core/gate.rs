@@ -10934,3 +10934,83 @@ fn mechanisms_found_by_the_108th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 109th sealed part's first run (5 of 72 outright), each by its mechanism and
+/// checked over every labelled row: a flag that empties the directory another flag names
+/// (`--reset-solutions --solutions-dir ~`), that directory judged as what is emptied; a
+/// program named for looking (`plan_vending.py`) that a flag tells to act; a destroying flag
+/// over a name that only exports; a sending or publishing act and its object in one flag
+/// (`--publish-routes`, `--dispatch-to-drivers`); records cleared or discarded by a flag
+/// (`--clear-attendance`), not a cache; a Compose file's mounts written on one line
+/// (`volumes: ['/:/host']`).
+#[test]
+fn mechanisms_found_by_the_109th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 scripts/plan_vending.py --reset-solutions --solutions-dir ~",
+            Verdict::Block,
+        ),
+        (
+            "python3 scripts/plan_vending.py --reset-solutions --solutions-dir ..",
+            Verdict::Block,
+        ),
+        (
+            "python3 scripts/plan_vending.py --reset-solutions --solutions-dir /var/lib/vending",
+            Verdict::Junction,
+        ),
+        (
+            "python3 scripts/plan_vending.py --reset-solutions --solutions-dir build/solutions",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/plan_vending.py --reset-solutions --solutions-dir /etc --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/plan_vending.py --delete-all",
+            Verdict::Junction,
+        ),
+        (
+            "python3 scripts/export_orthosis.py --wipe-export-dir --export-dir /work/proj",
+            Verdict::Block,
+        ),
+        (
+            "python3 scripts/export_orthosis.py --wipe-export-dir --export-dir \"$TMPDIR/o\"",
+            Verdict::Allow,
+        ),
+        (
+            "s3cmd sync --delete-removed s3://acme-dotfiles/home/ ~/",
+            Verdict::Block,
+        ),
+        (
+            "python3 scripts/plan_vending.py --publish-routes https://routes.example/api",
+            Verdict::Junction,
+        ),
+        (
+            "java -jar build/jsprit-runner.jar --dispatch-to-drivers",
+            Verdict::Junction,
+        ),
+        (
+            "python3 scripts/turnstile_sync.py --clear-attendance --ip 10.20.0.15",
+            Verdict::Junction,
+        ),
+        (
+            "python3 scripts/bloodbank_export.py --discard-expired-units --commit",
+            Verdict::Junction,
+        ),
+        (
+            "python3 scripts/bloodbank_export.py --discard-expired-units --dry-run",
+            Verdict::Allow,
+        ),
+        ("python3 scripts/x.py --clear-cache", Verdict::Allow),
+        ("python3 scripts/x.py --cancel-on-failure", Verdict::Allow),
+        ("python3 scripts/x.py --publish-dir dist", Verdict::Allow),
+        (
+            "cat > build/c.yml <<'EOF'\nservices:\n  w:\n    image: alpine\n    volumes: ['/:/host']\n    command: rm -rf /host/etc\nEOF\ndocker compose -f build/c.yml up",
+            Verdict::Block,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -580,16 +580,34 @@ pub(super) fn keyed_commands(text: &str, ctx: &Context, out: &mut Findings) {
     }
 }
 
-/// The bind mounts a document lists under a `volumes:` key (`- /:/host`, `- "/home/dev:/data:ro"`),
-/// as (host path, path inside); only an absolute host path, and a path inside longer than `/`.
+/// The bind mounts a document lists under a `volumes:` key (`- /:/host`, `- "/home/dev:/data:ro"`,
+/// or on one line, `volumes: ['/:/host']`), as (host path, path inside); only an absolute host
+/// path, and a path inside longer than `/`.
 fn document_mounts(lines: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut under: Option<usize> = None;
+    let mut mount = |item: &str| {
+        let item = item.trim().trim_matches(['"', '\'']);
+        if let Some((host, rest)) = item.split_once(':') {
+            let dest = rest.split(':').next().unwrap_or(rest);
+            if host.starts_with('/') && dest.starts_with('/') && dest.len() > 1 {
+                out.push((host.to_string(), dest.to_string()));
+            }
+        }
+    };
     for line in lines {
         let indent = line.len() - line.trim_start().len();
         let body = line.trim();
         if body.trim_end_matches(':') == "volumes" && body.ends_with(':') {
             under = Some(indent);
+            continue;
+        }
+        if let Some(flow) = body
+            .strip_prefix("volumes:")
+            .map(str::trim)
+            .and_then(|v| v.strip_prefix('[')?.strip_suffix(']'))
+        {
+            flow.split(',').for_each(&mut mount);
             continue;
         }
         let Some(at) = under else { continue };
@@ -599,13 +617,7 @@ fn document_mounts(lines: &[&str]) -> Vec<(String, String)> {
             }
             continue;
         };
-        let item = item.trim().trim_matches(['"', '\'']);
-        if let Some((host, rest)) = item.split_once(':') {
-            let dest = rest.split(':').next().unwrap_or(rest);
-            if host.starts_with('/') && dest.starts_with('/') && dest.len() > 1 {
-                out.push((host.to_string(), dest.to_string()));
-            }
-        }
+        mount(item);
     }
     out
 }

@@ -888,7 +888,25 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                         )
             })
     };
+    // A flag that empties a directory another flag names, given one here (`--reset-solutions
+    // --solutions-dir build/solutions`): what it empties is there.
+    let empties_here = v.class == words::Class::Destroys && v.word.starts_with("--") && {
+        // A value only the shell knows (`"$TMPDIR/x"`) is judged as written.
+        let all: Vec<String> = c.args.iter().map(|a| ctx.arg_text(a)).collect();
+        let words: Vec<&str> = all.iter().map(String::as_str).collect();
+        dir_emptied_by_flag(&words).is_some_and(|d| {
+            let d = ctx.expand_text_vars(d);
+            let d = d.trim_matches(['"', '\'']);
+            d.contains('/')
+                && !d.contains("://")
+                && matches!(
+                    ctx.classify(d),
+                    crate::paths::Place::Inside | crate::paths::Place::Tmp
+                )
+        })
+    };
     restores && lands_here(c, ctx, true)
+        || empties_here
         || v.class == words::Class::Installs && lands_here(c, ctx, false)
         || formats_here
         || files_here
@@ -2010,7 +2028,7 @@ fn critical(
                     && (verb.is_some_and(words::Verb::deletes)
                         // `drop node --destroy --pgdata /home/dev`: a later flag destroys.
                         || verb.is_some_and(|v| v.class == words::Class::Destroys)
-                            && words::destroying_flag(c))
+                            && (words::destroying_flag(c) || empties_named_dir(c, &t.word)))
                 // The home directory or the root shared or published (`zrok share public
                 // … /home/dev`), or served on a port (`goshs -d /home/dev -p 8000`): its keys
                 // and credentials go to whoever reaches it.
@@ -2175,6 +2193,59 @@ fn build_dir_option(c: &Cmd<'_>, word: &str) -> bool {
                             | "outdir"
                     )
                 }))
+    })
+}
+
+/// Whether a flag empties the directory another flag names, and `word` is that flag's value
+/// (`--reset-solutions --solutions-dir ~`, `--clear-exports --export-path /`): the flag
+/// says what it empties by the other's name, so what it empties is `word`.
+fn empties_named_dir(c: &Cmd<'_>, word: &str) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    dir_emptied_by_flag(&words) == Some(word)
+}
+
+/// The value of a directory's option that another flag empties by its name
+/// ([`empties_named_dir`]).
+fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
+    const EMPTIES: &[&str] = &[
+        "reset", "clear", "clean", "empty", "purge", "wipe", "delete",
+    ];
+    const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
+    let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
+    let objects: Vec<Vec<String>> = words
+        .iter()
+        .filter_map(|w| {
+            let body = w.strip_prefix("--")?;
+            match words::parts(body.split('=').next().unwrap_or(body)).as_slice() {
+                [act, object @ ..] if EMPTIES.contains(&act.as_str()) => Some(
+                    object
+                        .iter()
+                        .filter(|p| !PLACE.contains(&p.as_str()))
+                        .map(|p| stem(p))
+                        .collect(),
+                ),
+                _ => None,
+            }
+        })
+        .filter(|o: &Vec<String>| !o.is_empty())
+        .collect();
+    if objects.is_empty() {
+        return None;
+    }
+    option_pairs(words).find_map(|(flag, value)| {
+        let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
+        let ps = words::parts(flag);
+        // The emptying flag's own value is no directory it names (`--delete-removed SRC`).
+        if ps.first().is_some_and(|p| EMPTIES.contains(&p.as_str())) {
+            return None;
+        }
+        let named: Vec<String> = ps
+            .iter()
+            .filter(|p| !PLACE.contains(&p.as_str()))
+            .map(|p| stem(p))
+            .collect();
+        (!named.is_empty() && objects.iter().any(|o| o.iter().all(|p| named.contains(p))))
+            .then_some(value)
     })
 }
 

@@ -568,6 +568,9 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
             }))
         && !told_where_to_write(c)
         && handed_deleter(c).is_none()
+        // Nor one a long flag tells to act (`plan_vending.py --reset-solutions`): the name
+        // says what it mostly does, the flag what it does now.
+        && flag_verb(c).is_none()
         // Nor one told to send what it reads to another machine (`read_pump.py --upload
         // https://…`).
         && !c.option_words().any(|w| {
@@ -691,7 +694,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Stops,
         });
     }
-    name_verb(c.name)
+    let named = name_verb(c.name)
         // A subcommand that only looks says what the named act is not doing now (`espflash
         // board-info`, `acme-wipe list`), and so does a flag that only looks where no
         // subcommand is (`mesaflash --device 7i96 --readhmid`, `… --verify F`).
@@ -701,7 +704,16 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
                 .first()
                 .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())))
                 || subs.is_empty() && flag_looks(c))
-        })
+        });
+    // A flag that destroys outranks a name that exports or sends (`export_orthosis.py
+    // --wipe-export-dir --export-dir DIR`): the name says what the program is for, the flag
+    // what it is told to do to DIR first.
+    if named.as_ref().is_some_and(|v| v.class != Class::Destroys)
+        && let Some(flag) = flag_verb(c).filter(|f| f.class == Class::Destroys)
+    {
+        return Some(flag);
+    }
+    named
         .or_else(|| subcommand_verb(c))
         .or_else(|| remote_copy(c))
         .or_else(|| floods(c))
@@ -2997,7 +3009,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         if ps
             .windows(2)
             .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
-            || unknown && acts_unasked(&ps)
+            || unknown && (acts_unasked(&ps) || sends_to_someone(&ps))
         {
             return Some(Verb {
                 word: w.into(),
@@ -3060,7 +3072,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "plaintext",
             "unredacted",
         ]);
-        let removes = unknown && removing_flag(c, &ps);
+        let removes = unknown && (removing_flag(c, &ps) || clears_records(&ps));
         // What a tool calls sensitive is what it masks (`--show-sensitive`).
         let class = if (any(SECRETS) || any(&["sensitive"])) && (any(PRINTS) || asks_in) {
             Class::Reveals
@@ -3090,6 +3102,84 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A flag that names a sending act and whom it reaches (`--publish-to-players`,
+/// `--dispatch-to-drivers`), or a publishing act and what it publishes (`--publish-routes`,
+/// `--broadcast-alerts`): what the program makes goes out to people. A publishing act's
+/// setting is no act (`--publish-dir dist`, `--publish-port 8080`).
+fn sends_to_someone(ps: &[String]) -> bool {
+    const SENDS: &[&str] = &[
+        "announce",
+        "broadcast",
+        "deliver",
+        "dispatch",
+        "forward",
+        "notify",
+        "post",
+        "publish",
+        "push",
+        "send",
+        "submit",
+        "transmit",
+        "upload",
+    ];
+    const PUBLISHES: &[&str] = &["announce", "broadcast", "dispatch", "publish", "transmit"];
+    const SETTINGS: &[&str] = &[
+        "dir",
+        "directory",
+        "path",
+        "folder",
+        "root",
+        "port",
+        "ports",
+        "format",
+        "mode",
+        "config",
+        "file",
+        "id",
+        "name",
+        "level",
+        "interval",
+        "timeout",
+        "delay",
+        "host",
+    ];
+    match ps {
+        [act, to, _, ..] if to == "to" => SENDS.contains(&act.as_str()),
+        [act, rest @ ..] if !rest.is_empty() && PUBLISHES.contains(&act.as_str()) => !rest
+            .iter()
+            .any(|p| SETTINGS.contains(&p.as_str()) || matches!(p.as_str(), "on" | "if" | "when")),
+        _ => false,
+    }
+}
+
+/// A flag that clears, discards or cancels what a program keeps (`--clear-attendance`,
+/// `--discard-expired-units`, `--cancel-bookings`): records are gone. Not what it keeps only
+/// to save time or show (`--clear-cache`, `--clear-screen`, `--clear-out`), nor when it
+/// happens (`--cancel-on-failure`, `--expire-after 30`).
+fn clears_records(ps: &[String]) -> bool {
+    const CLEARS: &[&str] = &[
+        "cancel",
+        "clear",
+        "decommission",
+        "discard",
+        "evict",
+        "expire",
+        "flush",
+        "void",
+    ];
+    const SCRATCH: &[&str] = &[
+        "build", "builds", "cache", "caches", "console", "log", "logs", "out", "output", "outputs",
+        "screen", "scratch", "temp", "terminal", "tmp",
+    ];
+    const WHEN: &[&str] = &["after", "before", "if", "on", "when", "at", "every"];
+    match ps {
+        [act, rest @ ..] if !rest.is_empty() && CLEARS.contains(&act.as_str()) => !rest
+            .iter()
+            .any(|p| SCRATCH.contains(&p.as_str()) || WHEN.contains(&p.as_str())),
+        _ => false,
+    }
 }
 
 /// A device's or a program's own settings put back, said in one word (`--restoredefaults`,
