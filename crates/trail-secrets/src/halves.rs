@@ -115,18 +115,33 @@ fn public(name: &str, value: &str) -> bool {
         .iter()
         .any(|w| matches!(w.as_str(), "pub" | "public" | "pubkey" | "publickey"));
     match value.strip_prefix("pub_").or(value.strip_prefix("pub-")) {
-        Some(body) => generated(body),
-        None => (named || public_prefix(value)) && generated(unprefixed(value)),
+        Some(body) => generated(body) || drawn_hex(body),
+        None if public_prefix(value) => {
+            let body = unprefixed(value);
+            generated(body) || drawn_hex(body)
+        }
+        None => named && generated(unprefixed(value)),
     }
 }
 
-/// A vendor's prefix that says public at its end (`mpub_…`, `gbpub_…`), as `pub_` does alone.
+/// A vendor's prefix that says public at its end (`mpub_…`, `gbpub_…`), as `pub_` does alone,
+/// or in its second part (`pp_pub_…`, `ck-pub-…`): the vendor's name, then what kind of key.
 fn public_prefix(value: &str) -> bool {
-    value.find(['_', '-']).is_some_and(|i| {
-        (4..=8).contains(&i)
-            && value[..i].ends_with("pub")
-            && value[..i].bytes().all(|b| b.is_ascii_lowercase())
-    })
+    let lower = |p: &str| p.bytes().all(|b| b.is_ascii_lowercase());
+    let Some(i) = value.find(['_', '-']) else {
+        return false;
+    };
+    let first = &value[..i];
+    if (4..=8).contains(&i) && first.ends_with("pub") && lower(first) {
+        return true;
+    }
+    let rest = &value[i + 1..];
+    (2..=8).contains(&i)
+        && lower(first)
+        && rest.find(['_', '-']).is_some_and(|j| {
+            let second = &rest[..j];
+            (3..=8).contains(&j) && second.ends_with("pub") && lower(second)
+        })
 }
 
 /// A value without its vendor's prefix: one or two parts of a few lower-case letters, each
@@ -161,6 +176,22 @@ fn other_half(name: &str, value: &str) -> bool {
         && value.len() >= 32
         && generated(unprefixed(value))
         && !plausible::is_uuid(value)
+}
+
+/// A shorter hex body than [`generated`] asks for (`pp_pub_0ece82dbad0f5be133b4a34f`): the
+/// prefix that says public already says what it is, and twenty hex digits of a dozen
+/// different ones are no word.
+fn drawn_hex(body: &str) -> bool {
+    let b = body.as_bytes();
+    let mut seen = [false; 16];
+    for c in b {
+        if let Some(d) = char::from(*c).to_digit(16) {
+            seen[d as usize] = true;
+        }
+    }
+    b.len() >= 20
+        && b.iter().all(u8::is_ascii_hexdigit)
+        && seen.iter().filter(|&&x| x).count() >= 10
 }
 
 /// A value no one typed: a long run of one alphabet with many distinct characters.

@@ -4042,10 +4042,7 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         let rest = &text[v + 11..];
-        let len = rest
-            .bytes()
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
-            .count();
+        let len = encoded_run(rest);
         let tail = &rest[..len];
         // Random: a run of sixteen hex digits (a digest), or both cases and a digit.
         let hexed = tail
@@ -4060,6 +4057,27 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
     }
     out.extend(expiring_link_digests(text));
     out
+}
+
+/// How long a query value's run is: letters, digits, `_`, `-`, and the percent-escapes a
+/// base64 digest's `/`, `+` and `=` become in a URL (`…Fc%2FWMwPq…E%3D`).
+fn encoded_run(rest: &str) -> usize {
+    let r = rest.as_bytes();
+    let mut len = 0;
+    while len < r.len() {
+        let c = r[len];
+        if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-') {
+            len += 1;
+        } else if c == b'%'
+            && r.get(len + 1..len + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        {
+            len += 3;
+        } else {
+            break;
+        }
+    }
+    len
 }
 
 /// A link that expires (a query parameter named for the expiry, `expires=`, `e=`, `exp=`,

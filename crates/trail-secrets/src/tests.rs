@@ -6271,3 +6271,26 @@ fn found_by_the_108th_sealed_part() {
     let clean = "      caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJKekNCenFBREFnRUNBZ0VCTUFvR0NDcUdTTTQ5QkFNQ01BQT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 109th sealed part's first run (recall 0.925): an expiring link's signature
+/// percent-encoded in its query (`verify=EXPIRY-…%2F…%3D`), and a key pair whose public half
+/// says so in the second part of its prefix (`pp_pub_…`) beside a secret named as anyone likes.
+#[test]
+fn found_by_the_109th_sealed_part() {
+    let (out, _) = redact(
+        "GET /cam.jpg?verify=1796595965-jZyCzys8zCUwPsGcJwtNGyiBSYa9yyd24Lx%2FO8RE4nc%3D HTTP/1.1",
+    );
+    assert!(
+        !out.contains("jZyCzys8zCUwPsGcJwtNGyiBSYa9yyd24Lx"),
+        "{out}"
+    );
+    assert!(!out.contains("O8RE4nc"), "{out}");
+    let (out, _) = redact(
+        "PARCELPENDING_PROPERTY_ID=pp_pub_e8b84884b08e7019db0fc0d7\nPARCELPENDING_SEAL=tMRwctCDj02cwBGw5qzVHB1iJHDBiIi5c1jUWOJZ",
+    );
+    assert!(
+        !out.contains("tMRwctCDj02cwBGw5qzVHB1iJHDBiIi5c1jUWOJZ"),
+        "{out}"
+    );
+    assert!(out.contains("pp_pub_e8b84884b08e7019db0fc0d7"), "{out}");
+}
