@@ -597,6 +597,12 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
             &format!("this code calls `{act}` on a service: it publishes, or changes an account elsewhere with this user's credentials; a person decides"),
             raw,
         ));
+    } else if let Some(act) = device_act(code) {
+        out.push(junction(
+            RuleId::InterpreterCode,
+            &format!("this code calls `{act}`: a device, a board or what a library controls is reset, restarted, erased or uninstalled from inside another language; a person decides"),
+            raw,
+        ));
     } else if let Some((host, act)) = acts_on_a_host(code) {
         out.push(junction(
             RuleId::ChangesRemote,
@@ -1496,9 +1502,80 @@ pub(super) fn acts_signed_in(code: &str) -> Option<&str> {
                     | "revoke"
                     | "cancel"
                     | "transfer"
+                    // An order or a bet placed (`betting.place_orders(…)`): money is spent.
+                    | "place"
             )
         });
         (called && acts).then_some(last)
+    })
+}
+
+/// A method call that resets, restarts, erases or uninstalls what a library controls
+/// (`SCD30().soft_reset()`, `ControlUnit(port).reset()`, `dev.factory_reset()`,
+/// `board.erase_flash()`, R's `remove.packages(…)`): the method's name is the act, said of
+/// the device or the library's store, not of a table's index (`df.reset_index()`) or a
+/// setting of the session (`reset_option`). Its name.
+fn device_act(code: &str) -> Option<&str> {
+    const ACTS: &[&str] = &[
+        "reset",
+        "reboot",
+        "restart",
+        "erase",
+        "wipe",
+        "shutdown",
+        "poweroff",
+        "uninstall",
+    ];
+    const OF: &[&str] = &[
+        "all",
+        "device",
+        "devices",
+        "board",
+        "chip",
+        "controller",
+        "unit",
+        "settings",
+        "defaults",
+        "config",
+        "configuration",
+        "firmware",
+        "memory",
+        "flash",
+        "eeprom",
+        "nvram",
+        "storage",
+        "system",
+        "module",
+    ];
+    identifiers(code).find_map(|(id, called)| {
+        if !called {
+            return None;
+        }
+        if id == "remove.packages" {
+            return Some(id);
+        }
+        // A method of a value (`s.reset()`), or of what a call made (`Unit(port).reset()`).
+        let start = id.as_ptr() as usize - code.as_ptr() as usize;
+        let last = match id.rsplit_once('.') {
+            Some((receiver, last)) if !receiver.is_empty() => last,
+            _ if code[..start].ends_with(").") => id,
+            _ => return None,
+        };
+        let ws = crate::text::words(last);
+        let acts = match ws.as_slice() {
+            [verb] => ACTS.contains(&verb.as_str()),
+            [manner, verb]
+                if matches!(
+                    manner.as_str(),
+                    "soft" | "hard" | "factory" | "cold" | "warm"
+                ) =>
+            {
+                ACTS.contains(&verb.as_str())
+            }
+            [verb, object] => ACTS.contains(&verb.as_str()) && OF.contains(&object.as_str()),
+            _ => false,
+        };
+        acts.then_some(last)
     })
 }
 

@@ -11014,3 +11014,43 @@ fn mechanisms_found_by_the_109th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Risky rows of earlier sealed parts still allowed, read again by mechanism: a one-liner's
+/// method that resets, restarts or erases what a library controls (`SCD30().soft_reset()`,
+/// `Unit(port).reset()`), not a table's index; R's `remove.packages`; an order placed by code
+/// that signed in; a chip programmer's memory operation (`-U flash:w:F`) or an image handed
+/// to its write flag (`-w build/rom.bin`), not a read.
+#[test]
+fn device_acts_found_by_mechanism() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 -c \"from scd30_i2c import SCD30; s = SCD30(); s.soft_reset()\"",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c 'from carreralib import ControlUnit; ControlUnit(\"/dev/ttyUSB0\").reset()'",
+            Verdict::Junction,
+        ),
+        (
+            "python3 -c \"import pandas as pd; print(pd.read_csv('data/a.csv').reset_index())\"",
+            Verdict::Allow,
+        ),
+        (
+            "Rscript -e 'remove.packages(\"rrBLUP\", lib = .libPaths()[1])'",
+            Verdict::Junction,
+        ),
+        (
+            "avrdude -c usbasp -p m328p -U flash:w:build/main.hex:i",
+            Verdict::Junction,
+        ),
+        (
+            "avrdude -c usbasp -p m328p -U flash:r:build/dump.hex:i",
+            Verdict::Allow,
+        ),
+        ("minipro -p AT28C256 -w build/rom.bin", Verdict::Junction),
+        ("minipro -p AT28C256 -r build/rom.bin", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

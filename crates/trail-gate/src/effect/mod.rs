@@ -130,6 +130,8 @@ pub(super) fn judge(
     );
     if tier == Tier::Unknown {
         unmodelled_acts(c, cmd, producers, ctx, layer, raw, out);
+    } else if device_bridge(c.name) {
+        out.extend(writes_chip_memory(c, raw).or_else(|| flashes_a_board(c, raw)));
     }
     out.extend(installs_by_address(c, tier, raw));
     let before = out.0.len();
@@ -353,7 +355,11 @@ fn unmodelled_acts(
     out.extend(joins_a_controller(c, raw));
     out.extend(copies_to_another_machine(c, raw).or_else(|| sends_to_a_host(c, ctx, raw)));
     out.extend(unpacks::into_working_directory(c, ctx, raw));
-    out.extend(flashes_a_board(c, raw).or_else(|| output_to_a_port(c, raw)));
+    out.extend(
+        writes_chip_memory(c, raw)
+            .or_else(|| flashes_a_board(c, raw))
+            .or_else(|| output_to_a_port(c, raw)),
+    );
     out.extend(handed_a_running_process(c, ctx, raw));
     runs_a_deleter_on_its_finds(c, out);
 }
@@ -443,12 +449,16 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             .is_some_and(|h| h.len() >= 6 && h.bytes().all(|b| b.is_ascii_hexdigit()))
     });
     let ps = words::parts(c.name);
+    // Or a program that speaks to a board (`picotool`, `avrdude`), or one told to write the
+    // image it is handed ([`writes_image`]).
     let named = ps.iter().any(|p| {
         matches!(
             p.as_str(),
             "dfu" | "fw" | "firmware" | "flash" | "flasher" | "isp" | "jtag"
         )
-    }) || ps.last().is_some_and(|p| p.len() > 4 && p.ends_with("fw"));
+    }) || ps.last().is_some_and(|p| p.len() > 4 && p.ends_with("fw"))
+        || device_bridge(c.name)
+        || writes_image(c);
     // (An image named by an output option is what the program writes: `--out build/log.bin`.)
     let output_flag = |i: usize| {
         i > 0
@@ -504,6 +514,44 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             raw,
         )
     })
+}
+
+/// A chip's memory written by a programmer's operation (`-U flash:w:build/x.hex:i`,
+/// `lfuse:w:0xE2:m`): what the board runs, or how it starts, is replaced.
+fn writes_chip_memory(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    let op = c.words().find(|w| memory_write(w))?;
+    Some(decide(
+        Verdict::Junction,
+        RuleId::ConsequenceIrreversible,
+        format!(
+            "`{}` is told to write a chip's memory (`{op}`): what that board runs, or how it starts, is replaced; a person decides",
+            c.name
+        ),
+        raw,
+    ))
+}
+
+/// An image handed to a write flag (`minipro -p AT28C256 -w build/rom.bin`): the image is what
+/// the program reads, so what it writes is the chip.
+fn writes_image(c: &Cmd<'_>) -> bool {
+    c.args.windows(2).any(|w| {
+        matches!(w[0].text.as_deref(), Some("-w" | "--write" | "--program"))
+            && w[1].text.as_deref().is_some_and(|t| {
+                std::path::Path::new(t).extension().is_some_and(|e| {
+                    targets::firmware_or_disk_image(&e.to_string_lossy()) || e == "rom"
+                })
+            })
+    })
+}
+
+/// A chip programmer's memory operation that writes (`flash:w:build/x.hex:i`, `eeprom:w:F`,
+/// `lfuse:w:0xE2:m`): a memory's name, `w`, then a file or a value.
+fn memory_write(w: &str) -> bool {
+    let mut parts = w.split(':');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(mem), Some("w"), Some(v))
+        if !mem.is_empty()
+            && mem.bytes().all(|b| b.is_ascii_alphanumeric())
+            && !v.is_empty())
 }
 
 /// A serial or USB port given as where the output goes (`juicy-gcode art/panel.svg -o
