@@ -2070,6 +2070,19 @@ fn new_families_sealed109_part() {
     assert!(all.rows > 0);
 }
 
+/// The 110th sealed part (issue 20): 24 families from domains no earlier part used
+/// (forestry tools, wildlife telemetry, tachographs, organ consoles, rowing ergometers, change
+/// ringing, quarry blasting, hive scales, aquaponics, marinas, coffee roasting, container
+/// codes, embroidery), written by a helper that never read trail's source, run once with the
+/// design frozen at e11654b:
+/// `cargo test -p trail-core --test core gate::new_families_sealed110 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed110_part() {
+    let (_, all) = measure(&["gate-families-sealed110.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

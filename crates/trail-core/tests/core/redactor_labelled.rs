@@ -1727,3 +1727,18 @@ fn new_families_sealed109_part() {
     print_table("secrets-families-sealed109.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 110th sealed part (issue 20): 16 families named from wheelwrighting; providers of
+/// forestry, quarrying, beekeeping, aquaponics, racing, rowing, climbing, bowling, laundry,
+/// car-wash, terminal, telematics, weighbridge, grain, roasting and funeral services, written
+/// by a helper that never read trail's source, run once with the redactor frozen at e11654b:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed110 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed110_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed110.tsv"), show);
+    print_table("secrets-families-sealed110.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
