@@ -956,8 +956,12 @@ fn collect(
         // `(?-u)` classes in user rules can split a character: such a span
         // is no valid value and is skipped rather than cut in two.
         let value = text.get(start..end).unwrap_or_default();
+        // Nor a name inside a reference already made (`${secret:github-pat-1a2b3c4d}=…`,
+        // Perl's `$ENV{…}` form): the reference names a rule, not this value.
         let accepted = !value.is_empty()
-            && !references.iter().any(|&(s, e)| start < e && s < end)
+            && !references
+                .iter()
+                .any(|&(s, e)| start.min(match_start) < e && s < end)
             && accept(check, compiled, &locs, text, (start, end), quoted);
         if accepted {
             out.push(Candidate {

@@ -295,6 +295,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(substituted_secrets(text))
         .chain(kubernetes_secret_values(text))
         .chain(cipher_keys(text))
+        .chain(jwk_members_by_line(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -699,6 +700,55 @@ pub(crate) fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
         .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
+/// A JSON Web Key written one member per line, as YAML or TOML hold it (`kty: "EC"`, then
+/// `d: "2zIz…"`): its private members (`d`, RSA's `p`, `q`, `dp`, `dq`, `qi`, a symmetric
+/// key's `k`), as the JSON rule takes them. Members are read until the key's block ends (a
+/// line indented less than its `kty`).
+fn jwk_members_by_line(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Every text comes here: nearly all name no key type.
+    if !text.contains("kty") {
+        return out;
+    }
+    // A line's indentation, its key, and where its value starts.
+    fn key_of(line: &str) -> Option<(usize, &str, usize)> {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim_start().trim_start_matches("- ");
+        let at = body.find([':', '='])?;
+        let key = body[..at].trim().trim_matches(['"', '\'']);
+        Some((indent, key, line.len() - body.len() + at + 1))
+    }
+    let mut kty_indent: Option<usize> = None;
+    for (start, line) in lines_at(text) {
+        let Some((indent, key, after)) = key_of(line) else {
+            continue;
+        };
+        if key == "kty" {
+            kty_indent = Some(indent);
+            continue;
+        }
+        let Some(block) = kty_indent else { continue };
+        if indent < block {
+            kty_indent = None;
+            continue;
+        }
+        if !matches!(key, "d" | "p" | "q" | "dp" | "dq" | "qi" | "k") {
+            continue;
+        }
+        let rest = &line[after..];
+        let lead = rest.len() - rest.trim_start_matches([' ', '\t', '"', '\'']).len();
+        let v = &rest[lead..];
+        let len = v
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+            .count();
+        if len >= 20 {
+            out.push((start + after + lead, start + after + lead + len));
+        }
+    }
+    out
+}
+
 /// A value after the credential's name that ends at `name_end`: separators, at most one
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
@@ -744,7 +794,14 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         // A call around the value (`JSON.stringify("…")`, `SecretStr("…")`) hands it over
         // as it is: no guess, unlike a word between.
         between = b[i + len - 1] != b'(';
+        let flag = b[i] == b'-';
         i = skip_separators(b, i + len);
+        // A setter's flag before a quoted value (`defaults write D ApiKey -string '…'`,
+        // `security add-generic-password -s NAME_API_KEY -w '…'`) says what kind of value
+        // follows, not a word of a sentence: the value is the name's.
+        if flag && i > 0 && matches!(b[i - 1], b'"' | b'\'') {
+            between = false;
+        }
         // A second short word, as a sentence's verb takes two in many languages (`ist
         // jetzt`, `is now`, `est maintenant`), when what follows the first is none.
         if between
@@ -1043,7 +1100,7 @@ fn between_word(b: &[u8], i: usize) -> Option<usize> {
     let word = &rest[..len];
     let letters = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
     (len > 0 && len <= 24 && letters * 2 >= len && !word.iter().any(u8::is_ascii_digit)
-        || len > 2 && len <= 24 && word.starts_with(b"-"))
+        || (2..=24).contains(&len) && word.starts_with(b"-") && word[1].is_ascii_alphabetic())
     .then_some(len)
 }
 

@@ -209,8 +209,9 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if names_secret(b, end) {
         return true;
     }
-    // `env["NAME"] = …`: a subscript's closing bracket; `get('NAME') !== …`: a lookup's.
-    if end > 0 && matches!(b[end - 1], b']' | b')') && names_secret(b, end - 1) {
+    // `env["NAME"] = …`: a subscript's closing bracket; `get('NAME') !== …`: a lookup's;
+    // Perl's hash subscript (`$ENV{NAME} = …`).
+    if end > 0 && matches!(b[end - 1], b']' | b')' | b'}') && names_secret(b, end - 1) {
         return true;
     }
     // A form body's subscript, percent-encoded (`f%5Bauth%5D=…`).

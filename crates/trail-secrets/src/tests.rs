@@ -6294,3 +6294,37 @@ fn found_by_the_109th_sealed_part() {
     );
     assert!(out.contains("pp_pub_e8b84884b08e7019db0fc0d7"), "{out}");
 }
+
+/// Found by the 110th sealed part's first run (recall 0.917): Perl's hash subscript
+/// (`$ENV{NAME} = '…'`), a setter's flag between a credential's name and its quoted value
+/// (`defaults write D ApiKey -string '…'`, `security add-generic-password -s …_api_key -w
+/// '…'`), and a JSON Web Key's private member written one per line, as YAML holds it.
+#[test]
+fn found_by_the_110th_sealed_part() {
+    for (text, secret) in [
+        (
+            "$ENV{PROBAT_API_KEY} = 'XnUeC8zr12mkmptqhKBvJ28mTaiuNZY8M5BpMBwe';",
+            "XnUeC8zr12mkmptqhKBvJ28mTaiuNZY8M5BpMBwe",
+        ),
+        (
+            "defaults write com.x.desktop FuneraltechApiKey -string 'kvcnb9w42ajfubxq4iqg1k841t8f3i5y2rhq'",
+            "kvcnb9w42ajfubxq4iqg1k841t8f3i5y2rhq",
+        ),
+        (
+            "security add-generic-password -U -a \"588\" -s \"swage.toplogger.toplogger_api_key\" -w 'i0kki0af7zqov7ohrlurksbqww4ewbdvg7sizutj'",
+            "i0kki0af7zqov7ohrlurksbqww4ewbdvg7sizutj",
+        ),
+        (
+            "jwk:\n  kty: \"EC\"\n  crv: \"P-384\"\n  x: \"p697mVk6soBlczar5yWAgDlCq6o-6c5p_FUA92vogjNRfisQAbLcaVqJwDDQ2tF7\"\n  d: \"2zIzL8k3N90eFVsnMDv9YsK8Fa1UE97lOReuEyJNA7_xBl4z63BlENwcwbX94vnN\"\n",
+            "2zIzL8k3N90eFVsnMDv9YsK8Fa1UE97lOReuEyJNA7_xBl4z63BlENwcwbX94vnN",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    // The public members of the same key stay.
+    let (out, _) = redact(
+        "jwk:\n  kty: \"EC\"\n  x: \"p697mVk6soBlczar5yWAgDlCq6o-6c5p_FUA92vogjNRfisQAbLcaVqJwDDQ2tF7\"\n",
+    );
+    assert!(out.contains("p697mVk6soBlczar5yWAgDlCq6o"), "{out}");
+}
