@@ -11067,3 +11067,23 @@ fn device_acts_found_by_mechanism() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the fed-text property test: a character outside ASCII inside backquotes after an
+/// escaped quote (`"\"`¡`"`) made the shell parser slice inside the character and panic, and
+/// a release build abort (the hook refused the call, failing closed). The line now reaches a
+/// verdict; a name inside backquotes keeps its place.
+#[test]
+fn a_character_outside_ascii_in_backquotes_is_read() {
+    let ctx = ctx();
+    for line in [
+        "doc/talk.pdf.info{\"onNewMail\":\"\\\"`¡`\"",
+        "echo \"\\\"`ls Ⱥ`\"",
+        "echo `echo é` && rm -rf ~",
+    ] {
+        let _ = evaluate(line, &ctx);
+    }
+    assert_eq!(
+        evaluate("echo `echo é` && rm -rf ~", &ctx).verdict,
+        Verdict::Block
+    );
+}
