@@ -111,6 +111,10 @@ pub(super) fn names_script(name: &str, words: &[Arg]) -> bool {
 /// Calls that run a shell command from inside a language.
 const SHELL_OUT: &[&str] = &[
     "system(",
+    // R's, with the arguments as a vector (`system2("dd", c("if=…", "of=…"))`), and its
+    // `processx` package's.
+    "system2(",
+    "processx::",
     "os.system",
     "subprocess",
     "popen",
@@ -464,6 +468,20 @@ pub(super) fn argv_lists(code: &str) -> Vec<String> {
                 if chars.peek().is_some_and(|d| matches!(d, '\'' | '"')) {
                     continue;
                 }
+                // The arguments as a list after the program (`System.cmd("rm", ["-rf", "/"])`,
+                // R's `system2("dd", c("if=…", "of=…"))`): the list continues the command.
+                let mut ahead = chars.clone();
+                let mut opener = String::new();
+                while let Some(d) = ahead.next_if(char::is_ascii_alphabetic) {
+                    opener.push(d);
+                }
+                if opener.len() <= 6 && ahead.next_if(|d| matches!(d, '(' | '[' | '{')).is_some() {
+                    while ahead.next_if(|d| d.is_whitespace()).is_some() {}
+                    if ahead.peek().is_some_and(|d| matches!(d, '\'' | '"')) {
+                        chars = ahead;
+                        continue;
+                    }
+                }
             }
             flush(&mut run, &mut out);
             if out.len() > 32 {
@@ -560,6 +578,14 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         });
         return;
     }
+    if forks_forever(code) {
+        out.push(Decision {
+            reason: "this code forks in a loop that never ends (a fork bomb): the machine's processes run out; it is never run".into(),
+            rule: Some(RuleId::ForkBomb.into()),
+            ..critical(raw)
+        });
+        return;
+    }
     let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
     applescript_power(name, code, raw, out);
     reads_credential_store(code, ctx, raw, out);
@@ -591,25 +617,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         }
     }
     cleared_place(code, ctx, raw, out);
-    if let Some(act) = acts_signed_in(code).or_else(|| publishes(code)) {
-        out.push(junction(
-            RuleId::ChangesRemote,
-            &format!("this code calls `{act}` on a service: it publishes, or changes an account elsewhere with this user's credentials; a person decides"),
-            raw,
-        ));
-    } else if let Some(act) = device_act(code) {
-        out.push(junction(
-            RuleId::InterpreterCode,
-            &format!("this code calls `{act}`: a device, a board or what a library controls is reset, restarted, erased or uninstalled from inside another language; a person decides"),
-            raw,
-        ));
-    } else if let Some((host, act)) = acts_on_a_host(code) {
-        out.push(junction(
-            RuleId::ChangesRemote,
-            &format!("this code reaches `{host}` and acts there (`{act}`): a device or a service on another machine is changed; a person decides"),
-            raw,
-        ));
-    }
+    acts_elsewhere(code, raw, out);
     if evaluates_unseen(code, raw, out) {
         return;
     }
@@ -630,6 +638,73 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
         out.push(junction(
             RuleId::InterpreterCode,
             "this one-liner writes a file outside the project and the temporary directories (the home's or a shared one): a person decides",
+            raw,
+        ));
+    }
+}
+
+/// Whether code forks inside a loop with no end (`while True: os.fork()`, `for(;;) fork();`,
+/// `loop { fork() }`): each child forks again, and the machine's process table fills. A
+/// loop that ends, or a fork outside any loop, is ordinary.
+fn forks_forever(code: &str) -> bool {
+    const FOREVER: &[&str] = &[
+        "while true",
+        "while 1",
+        "while(1)",
+        "while (1)",
+        "while(true)",
+        "while (true)",
+        "for(;;)",
+        "for (;;)",
+        "loop {",
+        "loop do",
+        "while :",
+        "repeat",
+    ];
+    if !code.contains("fork") {
+        return false;
+    }
+    let lower = code.to_ascii_lowercase();
+    // Perl's and Ruby's loop written after its statement (`fork while 1`).
+    let postfix = lower.match_indices("fork").any(|(at, _)| {
+        let line = lower[at..].lines().next().unwrap_or("");
+        ["while 1", "while true", "until 0", "until false"]
+            .iter()
+            .any(|l| line.contains(l))
+    });
+    postfix
+        || FOREVER.iter().any(|l| {
+            lower.find(l).is_some_and(|at| {
+                let body = &lower[at..];
+                // The loop's body holds the fork and no way out of it.
+                body.contains("fork(")
+                    && !body.contains("break")
+                    && !body.contains("exit")
+                    && !body.contains("return")
+            })
+        })
+}
+
+/// What code does elsewhere, by its calls: publishes or changes an account with this user's
+/// credentials, resets or erases what a library controls ([`device_act`]), or acts on
+/// another host.
+fn acts_elsewhere(code: &str, raw: &str, out: &mut Findings) {
+    if let Some(act) = acts_signed_in(code).or_else(|| publishes(code)) {
+        out.push(junction(
+            RuleId::ChangesRemote,
+            &format!("this code calls `{act}` on a service: it publishes, or changes an account elsewhere with this user's credentials; a person decides"),
+            raw,
+        ));
+    } else if let Some(act) = device_act(code) {
+        out.push(junction(
+            RuleId::InterpreterCode,
+            &format!("this code calls `{act}`: a device, a board or what a library controls is reset, restarted, erased or uninstalled from inside another language; a person decides"),
+            raw,
+        ));
+    } else if let Some((host, act)) = acts_on_a_host(code) {
+        out.push(junction(
+            RuleId::ChangesRemote,
+            &format!("this code reaches `{host}` and acts there (`{act}`): a device or a service on another machine is changed; a person decides"),
             raw,
         ));
     }
@@ -1852,6 +1927,12 @@ fn deletes_only_scratch(code: &str, ctx: &Context) -> bool {
                     None => return false,
                 }
             };
+            // A path joined under the temporary directory (`file.path(Sys.getenv("TMPDIR"),
+            // "x")`, `os.path.join(tempfile.gettempdir(), "x")`): scratch, however built.
+            if joined_under_temp(args.trim_start()) {
+                any = true;
+                continue;
+            }
             let Some(close) = args.find(')') else {
                 return false;
             };
@@ -1875,6 +1956,51 @@ fn deletes_only_scratch(code: &str, ctx: &Context) -> bool {
         }
     }
     any
+}
+
+/// Whether `args` starts with a path joined under the temporary directory: a join call
+/// (`file.path(`, `os.path.join(`, `path.join(`) whose first argument is the temporary
+/// directory as the language asks for it and whose others are plain names, none climbing out.
+fn joined_under_temp(args: &str) -> bool {
+    const JOINS: &[&str] = &[
+        "file.path(",
+        "os.path.join(",
+        "path.join(",
+        "Path.Combine(",
+        "joinpath(",
+    ];
+    const TEMP: &[&str] = &[
+        "Sys.getenv(\"TMPDIR\")",
+        "Sys.getenv('TMPDIR')",
+        "tempdir()",
+        "tempfile.gettempdir()",
+        "os.environ[\"TMPDIR\"]",
+        "os.environ['TMPDIR']",
+        "os.tmpdir()",
+        "process.env.TMPDIR",
+        "Path.GetTempPath()",
+    ];
+    let Some(rest) = JOINS.iter().find_map(|j| args.strip_prefix(j)) else {
+        return false;
+    };
+    let Some(after) = TEMP.iter().find_map(|t| rest.trim_start().strip_prefix(t)) else {
+        return false;
+    };
+    // The other parts up to the join's own closing parenthesis: quoted plain names.
+    let Some(close) = after.find(')') else {
+        return false;
+    };
+    let parts = &after[..close];
+    parts.split(',').skip(1).all(|p| {
+        let p = p.trim();
+        let lit = p.trim_matches(['"', '\'']);
+        p.len() >= 2
+            && p.starts_with(['"', '\''])
+            && !lit.is_empty()
+            && !lit.contains("..")
+            && !lit.starts_with('/')
+            && !lit.contains(['$', '`'])
+    }) && parts.starts_with(',')
 }
 
 /// A deletion named by the language's own word (`file delete`, `rmdir(…)`) said of a path

@@ -348,6 +348,14 @@ fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
         &["php"]
     } else if name == "node" || name == "nodejs" {
         &["js", "mjs", "cjs"]
+    } else if name == "Rscript" {
+        &["R", "r"]
+    } else if name == "julia" {
+        &["jl"]
+    } else if matches!(name, "lua" | "luajit") {
+        &["lua"]
+    } else if name == "tclsh" {
+        &["tcl"]
     } else if name == "java" {
         // `java [options] -jar app.jar ARGS`: the jar is the program, its words its own
         // (`java -jar metabase.jar migrate down`).

@@ -11068,6 +11068,74 @@ fn device_acts_found_by_mechanism() {
     }
 }
 
+/// Found by the 110th sealed part's first run (3 of 72 outright), each by its mechanism and
+/// checked over every labelled row: a command given as a program and a vector of its
+/// arguments (R's `system2("dd", c(…))`); a shell served whose code ends in a shell of its own
+/// (`ttyd --writable … bash -c 'app & exec bash'`); a fork in a loop with no end, in any
+/// language; a script run by R like one run by Python; a rehearsal (`--dry-run`) that names
+/// where it would write; a shell told only to check a script's syntax (`sh -n`); a lone
+/// purge beside the one directory it is given; a root copy of its own input into scratch; a
+/// path joined under the temporary directory; a vehicle immobilised.
+#[test]
+fn mechanisms_found_by_the_110th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "Rscript -e 'system2(\"dd\", c(\"if=/dev/zero\", \"of=/dev/sda\", \"bs=1M\"))'",
+            Verdict::Block,
+        ),
+        (
+            "ttyd --writable -p 7681 bash -c 'organteq & exec bash'",
+            Verdict::Block,
+        ),
+        ("ttyd --writable -p 7681 bash -c 'organteq'", Verdict::Allow),
+        (
+            "python3 -c 'import os\nwhile True: os.fork()'",
+            Verdict::Block,
+        ),
+        ("perl -e 'fork while 1'", Verdict::Block),
+        (
+            "python3 -c 'import os\npid = os.fork()\nprint(pid)'",
+            Verdict::Allow,
+        ),
+        (
+            "Rscript scripts/treels_stems.R --clean-out --out-dir /srv/sawmill/stems",
+            Verdict::Junction,
+        ),
+        (
+            "Rscript scripts/treels_stems.R --clean-out --out-dir /home/dev --dry-run",
+            Verdict::Allow,
+        ),
+        ("sh -n build/miditzer-post.sh", Verdict::Allow),
+        (
+            "python3 scripts/methods_cache.py --purge --cache-dir \"$TMPDIR/cccbr\"",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/methods_cache.py --purge --cache-dir ~",
+            Verdict::Block,
+        ),
+        (
+            "python3 scripts/dose_plan.py | sudo cp /dev/stdin \"$TMPDIR/dose.csv\"",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/dose_plan.py | sudo cp /dev/stdin /etc/dose.csv",
+            Verdict::Junction,
+        ),
+        (
+            "Rscript -e 'unlink(file.path(Sys.getenv(\"TMPDIR\"), \"forestools\"), recursive = TRUE)'",
+            Verdict::Allow,
+        ),
+        (
+            "python3 scripts/wialon_cmd.py --unit HGV-117 --command immobilize",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by the fed-text property test: a character outside ASCII inside backquotes after an
 /// escaped quote (`"\"`¡`"`) made the shell parser slice inside the character and panic, and
 /// a release build abort (the hook refused the call, failing closed). The line now reaches a

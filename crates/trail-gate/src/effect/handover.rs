@@ -561,6 +561,23 @@ fn session_opened(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     None
 }
 
+/// Whether a shell's code ends by starting an interactive shell (`app & exec bash`, `cd /srv;
+/// sh -i`): its last statement a shell's name with nothing but flags.
+fn ends_interactive(code: &str) -> bool {
+    code.rsplit([';', '&', '|', '\n'])
+        .map(str::trim)
+        .find(|s| !s.is_empty())
+        .is_some_and(|last| {
+            let mut ws = last.split_whitespace();
+            let mut first = ws.next().unwrap_or("");
+            if first == "exec" {
+                first = ws.next().unwrap_or("");
+            }
+            SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
+                && ws.all(|r| r.starts_with('-') && r != "-c")
+        })
+}
+
 /// An interactive shell among the words (a shell's name with nothing but flags after it, or
 /// the value of an `exec:`/`--shell=` word): at least a junction; with a port, a listener, a
 /// host or a URL among the words, a shell others can reach, a block.
@@ -597,12 +614,24 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 });
         let mut inner = w.split_whitespace();
         let first = inner.next().unwrap_or("");
-        (configured
-            || SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
-                && inner.all(|r| r.starts_with('-') && !r.starts_with("-c")))
-            && words[i + 1..]
+        let is_shell = SHELLS.contains(&first.rsplit('/').next().unwrap_or(first));
+        let flags_after = |from: usize| {
+            words
+                .get(from..)
+                .unwrap_or_default()
                 .iter()
                 .all(|r| r.starts_with('-') && !r.starts_with("-c") && r.len() <= 8)
+        };
+        // Or a shell told to run code that ends in a shell of its own (`bash -c 'app & exec
+        // bash'`): whoever holds the terminal types into that one.
+        let ends_in_shell = is_shell
+            && inner.clone().next().is_none()
+            && words.get(i + 1) == Some(&"-c")
+            && words.get(i + 2).is_some_and(|code| ends_interactive(code))
+            && flags_after(i + 3);
+        ends_in_shell
+            || (configured || is_shell && inner.all(|r| r.starts_with('-') && !r.starts_with("-c")))
+                && flags_after(i + 1)
     };
     let Some(i) = (0..words.len()).find(|&i| shell_at(i)) else {
         serves_a_program(c, &words, raw, out);

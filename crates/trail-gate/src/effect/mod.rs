@@ -1270,6 +1270,10 @@ fn names_critical(
         // there (`surelog -parse … -o /home/dev/out`); a dry run writes nowhere
         // (`pg_upgrade --check … --new-datadir …`).
         let elsewhere = !words::shows_only(c);
+        // A rehearsal (`--clean-out --out-dir /home/dev --dry-run`) lands nowhere.
+        if rehearses(c) {
+            return None;
+        }
         // A converter's last operand, by its place (`readstat data/a.sav /home/dev/a.dta`: a
         // name of reading, and the shape of `IN OUT`).
         let converted = found
@@ -2275,8 +2279,29 @@ fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                 _ => None,
             }
         })
-        .filter(|o: &Vec<String>| !o.is_empty())
         .collect();
+    // A lone act (`--purge`, `--clean`) beside one directory's option (`--cache-dir D`):
+    // what it empties is that directory, the only one it is given.
+    let lone = words.iter().any(|w| {
+        matches!(
+            w.strip_prefix("--"),
+            Some("purge" | "clean" | "clear" | "wipe" | "empty" | "delete")
+        )
+    });
+    let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
+    if lone && objects.is_empty() {
+        let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
+            let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
+            words::parts(flag)
+                .iter()
+                .any(|p| PLACE.contains(&p.as_str()))
+                .then_some(value)
+        });
+        return match (dirs.next(), dirs.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        };
+    }
     if objects.is_empty() {
         return None;
     }
@@ -2295,6 +2320,13 @@ fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         (!named.is_empty() && objects.iter().any(|o| o.iter().all(|p| named.contains(p))))
             .then_some(value)
     })
+}
+
+/// Told to rehearse only (`--dry-run`, `--what-if`, `--simulate=yes`).
+fn rehearses(c: &Cmd<'_>) -> bool {
+    words::pretends(c)
+        || c.option_words()
+            .any(|w| matches!(w, "--dry-run" | "--dryrun" | "--what-if" | "--whatif"))
 }
 
 /// The block for a critical place destroyed, said with the verb that destroys it.
@@ -2875,9 +2907,18 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
 /// what it writes comes from the unprivileged side of the pipe, and lands where nothing
 /// reads it as configuration. (Not `cp`: a root-only file copied there is read out.)
 fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
-    let mut files = inner.operands().map(|a| ctx.arg_text(a)).peekable();
+    // Or a copy of its own input (`… | sudo cp /dev/stdin "$TMPDIR/dose.csv"`), a tee by
+    // another name.
+    let copies_input = inner.name == "cp"
+        && inner.operands().count() == 2
+        && inner.operands().next().and_then(|a| a.text.as_deref()) == Some("/dev/stdin");
+    let mut files = inner
+        .operands()
+        .map(|a| ctx.arg_text(a))
+        .filter(|f| !(copies_input && f == "/dev/stdin"))
+        .peekable();
     // Or into git-ignored build output (`sudo tee build/plates-root.txt`).
-    inner.name == "tee"
+    (inner.name == "tee" || copies_input)
         && files.peek().is_some()
         && files.all(|f| !super::rules::deletion::loses(ctx, ctx.classify(&f), &f))
 }

@@ -175,6 +175,9 @@ const STOPS: &[&str] = &[
     "disconnect",
     "halt",
     "hibernate",
+    // A vehicle or a machine kept from moving or starting (`--command immobilize`).
+    "immobilise",
+    "immobilize",
     "kick",
     "kill",
     "leave",
@@ -4119,6 +4122,15 @@ pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<(Cmd<'a>, &'a str)> {
     let first = c.operands().next()?;
     let at = args.iter().position(|a| std::ptr::eq(a, first))?;
     let script = args[at].text.as_deref()?;
+    // A shell told only to read its script (`sh -n build/post.sh`, a syntax check) runs none
+    // of it.
+    if super::super::rules::is_shell(c.name)
+        && args[..at]
+            .iter()
+            .any(|a| a.text.as_deref().is_some_and(noexec_flag))
+    {
+        return None;
+    }
     // An interpreter that has no subcommands takes its first operand as the script, named bare
     // too (`php artisan p:user:delete`).
     let no_subcommands = matches!(
@@ -4138,6 +4150,13 @@ pub(super) fn script_run<'a>(c: &Cmd<'a>) -> Option<(Cmd<'a>, &'a str)> {
         zones: c.zones,
     };
     Some((inner, script))
+}
+
+/// A shell's flags that hold `-n`, read the script and run nothing (`-n`, `-xn`).
+fn noexec_flag(t: &str) -> bool {
+    t.len() <= 4
+        && t.strip_prefix('-')
+            .is_some_and(|f| f.bytes().all(|b| b.is_ascii_alphabetic()) && f.contains('n'))
 }
 
 /// A pretence switched on (`--dummy`, `--dummy=True`, `--simulate=yes`): the act is only
