@@ -2083,6 +2083,19 @@ fn new_families_sealed110_part() {
     assert!(all.rows > 0);
 }
 
+/// The 111th sealed part (issue 20): 24 families from domains no earlier part used
+/// (stenography, radio logging, meteor cameras, gliding, cave surveys, fencing, pigeon racing,
+/// chess pairing, crosswords, dental milling, piano tuning, esports servers, vinyl cutters,
+/// kilns), written by a helper that never read trail's source, run once with the design frozen
+/// at d8192a8:
+/// `cargo test -p trail-core --test core gate::new_families_sealed111 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed111_part() {
+    let (_, all) = measure(&["gate-families-sealed111.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
