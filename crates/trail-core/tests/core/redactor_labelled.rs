@@ -1742,3 +1742,18 @@ fn new_families_sealed110_part() {
     print_table("secrets-families-sealed110.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 111th sealed part (issue 20): 16 families named from sailmaking; providers of
+/// stenography, subtitling, radio logging, gliding, orienteering, fencing, pigeon racing,
+/// esports, crossword, optometry, dental, farming, tannery and piano services, written by a
+/// helper that never read trail's source, run once with the redactor frozen at 5b52e28:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed111 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed111_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed111.tsv"), show);
+    print_table("secrets-families-sealed111.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
