@@ -314,7 +314,8 @@ pub(super) fn reconstruct(template: &[Arg], replace: Option<&str>, inputs: &[Arg
         .map(|input| {
             let argv = template
                 .iter()
-                .map(|a| match (&a.text, &input.text) {
+                .enumerate()
+                .map(|(at, a)| match (&a.text, &input.text) {
                     (Some(t), Some(i)) if t.contains(marker) => {
                         let v = t.replace(marker, i);
                         Arg {
@@ -322,6 +323,16 @@ pub(super) fn reconstruct(template: &[Arg], replace: Option<&str>, inputs: &[Arg
                             raw: v,
                             quoted: a.quoted,
                         }
+                    }
+                    // A shell's script with the item in it (`sh -c 'x {} && rm -rf /*'`): the
+                    // script is known but for the item, which stands as a variable only the
+                    // shell knows, so the rest of it is judged.
+                    (Some(t), None)
+                        if t.contains(marker)
+                            && at > 0
+                            && template[at - 1].text.as_deref() == Some("-c") =>
+                    {
+                        static_arg(&t.replace(marker, "\"$XARGS_ITEM\""))
                     }
                     (Some(t), None) if t.contains(marker) => {
                         dynamic_arg(&t.replace(marker, &input.raw))

@@ -213,6 +213,14 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
 pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
     let text = |a: &Arg| a.text.clone();
     match name {
+        // A package runner told to run a shell line (`npx -c 'react-scripts build; …'`,
+        // `pnpm dlx --call`), with the packages' commands on its path.
+        "npx" | "pnpx" | "pnpm" | "bunx" => {
+            let i = args
+                .iter()
+                .position(|a| matches!(a.text.as_deref(), Some("-c" | "--call")))?;
+            Some(args.get(i + 1).and_then(text))
+        }
         "script" | "su" | "runuser" | "sg" | "flock" => {
             let i = args.iter().position(|a| {
                 matches!(a.text.as_deref(), Some("-c" | "--command"))

@@ -19,10 +19,12 @@ fn ctx() -> Context {
             trail_home: None,
             secrets_dir: None,
         },
-        // Stands in for `git check-ignore`: build output is ignored.
+        // Stands in for `git check-ignore` with a `.gitignore` of `target/ build/ dist/
+        // node_modules/`: build output is ignored, at any depth (a pattern without an inner
+        // slash matches a directory of that name anywhere, `web/build/` too).
         ignored: |places, path| {
             path.strip_prefix(&places.project_root).is_ok_and(|rel| {
-                rel.components().next().is_some_and(|c| {
+                rel.components().any(|c| {
                     matches!(
                         c.as_os_str().to_str(),
                         Some("target" | "build" | "dist" | "node_modules")
@@ -11167,4 +11169,59 @@ fn a_character_outside_ascii_in_backquotes_is_read() {
         evaluate("echo `echo é` && rm -rf ~", &ctx).verdict,
         Verdict::Block
     );
+}
+
+/// Found by the 111th sealed part's first run (2 of 72 outright), each by its mechanism and
+/// checked over every labelled row: a package runner's shell line (`npx -c '…'`); a shell's
+/// script that xargs fills in (`xargs -I{} sh -c 'x {} && rm -rf /*'`) judged but for the
+/// item; a reset flag beside a variable naming where it works; a publishing flag's own file
+/// published, wherever it is; a printer's device sent a file; a schedule's name that says no
+/// time; a disk's identity, and files every user may read, read as root.
+#[test]
+fn mechanisms_found_by_the_111th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "npx -c 'react-scripts build; sudo dd if=/dev/zero of=/dev/sda bs=4M'",
+            Verdict::Block,
+        ),
+        ("npx -c 'eslint .'", Verdict::Allow),
+        (
+            "ls midi/*.mid | xargs -I{} sh -c 'pianoteq --midi {} && rm -rf /*'",
+            Verdict::Block,
+        ),
+        (
+            "ls midi/*.mid | xargs -I{} sh -c 'pianoteq --midi {} --wav build/t.wav'",
+            Verdict::Allow,
+        ),
+        (
+            "EPT_EXPORT_DIR=/usr ./ept_export.sh --reset",
+            Verdict::Block,
+        ),
+        (
+            "EPT_EXPORT_DIR=build/ept ./ept_export.sh --reset",
+            Verdict::Allow,
+        ),
+        (
+            "python3 askfred_sync.py --publish-results build/results.csv",
+            Verdict::Junction,
+        ),
+        (
+            "python3 graphtec_cut.py build/sign.svg --device /dev/usb/lp0",
+            Verdict::Junction,
+        ),
+        ("escputil -r /dev/usb/lp0 -i -q", Verdict::Allow),
+        ("python3 kilnlink_pull.py --schedule cone6", Verdict::Allow),
+        (
+            "python3 kilnlink_pull.py --schedule '0 3 * * *'",
+            Verdict::Junction,
+        ),
+        ("sudo blkid -o value -s TYPE /dev/sda", Verdict::Allow),
+        ("sudo cat /etc/hosts", Verdict::Allow),
+        ("sudo cat /etc/shadow", Verdict::Junction),
+        ("sudo cp /etc/fstab build/fstab.bak", Verdict::Allow),
+        ("sudo cp /etc/fstab /etc/fstab.bak", Verdict::Junction),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
 }

@@ -559,6 +559,34 @@ fn memory_write(w: &str) -> bool {
 /// moves or a board that obeys, not kept in a file.
 fn output_to_a_port(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     let words: Vec<&str> = c.words().collect();
+    // A printer's device, however it is given (`--device /dev/usb/lp0`), beside a file to
+    // send it: a printer or a cutter acts on what it is sent. (Asked for its ink levels,
+    // `escputil -r /dev/usb/lp0 -i`, it is sent nothing.)
+    let sends_a_file = c.operands().any(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            !t.starts_with("/dev/")
+                && std::path::Path::new(t)
+                    .extension()
+                    .is_some_and(|e| e.to_string_lossy().bytes().any(|b| b.is_ascii_alphabetic()))
+        })
+    });
+    if let Some(printer) = words.iter().filter(|_| sends_a_file).find(|w| {
+        let v = w.rsplit('=').next().unwrap_or(w);
+        ["/dev/usb/lp", "/dev/lp"].iter().any(|p| {
+            v.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+    }) {
+        return Some(decide(
+            Verdict::Junction,
+            RuleId::ConsequenceIrreversible,
+            format!(
+                "`{}` is handed a printer's device (`{printer}`): the printer or the cutter there acts on what it is sent, and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
     let port = words.iter().enumerate().find_map(|(i, w)| {
         let (flag, value) = match w.split_once('=') {
             Some((f, v)) if f.starts_with('-') => (f, v),
@@ -908,7 +936,9 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     let output_path_here = {
         let words: Vec<&str> = c.option_words().collect();
         option_pairs(&words).any(|(flag, value)| {
+            // (Not the act's own flag: `--publish-results F` publishes F, wherever it is.)
             flag.starts_with('-')
+                && flag != v.word
                 && targets::output_flag(flag, false)
                 && value.is_some_and(|v| {
                     v.contains(['/', '.'])
@@ -2891,16 +2921,89 @@ pub(super) fn runs_only_looking(privileged: &Cmd<'_>, ctx: &super::Context) -> b
         reads: privileged.reads,
         zones: privileged.zones,
     };
-    !root_prints_file(&inner, ctx)
-        && (words::shows_only(&inner)
-            || tees_into_scratch(&inner, ctx)
-            || counts_only(&inner)
-            || reads_logs(&inner)
-            || words::consequence(&inner).is_none()
-                && (words::looks(&inner)
-                    || words::asks_by_first_flag(&inner)
-                    || words::flag_looks(&inner)
-                    || words::reads_by_form(&inner, true)))
+    reads_public_files(&inner, ctx)
+        || identifies_disks(&inner)
+        || !root_prints_file(&inner, ctx)
+            && (words::shows_only(&inner)
+                || tees_into_scratch(&inner, ctx)
+                || counts_only(&inner)
+                || reads_logs(&inner)
+                || words::consequence(&inner).is_none()
+                    && (words::looks(&inner)
+                        || words::asks_by_first_flag(&inner)
+                        || words::flag_looks(&inner)
+                        || words::reads_by_form(&inner, true)))
+}
+
+/// Files every user may read, which root reads no differently (`/etc/hosts`, `/etc/os-release`,
+/// `/etc/fstab`, `/proc/cpuinfo`): printed as root (`sudo cat /etc/hosts`) or copied into the
+/// project's scratch (`sudo cp /etc/fstab build/fstab.bak`), nothing only root may see is read.
+fn reads_public_files(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
+    const PUBLIC: &[&str] = &[
+        "/etc/hosts",
+        "/etc/hostname",
+        "/etc/os-release",
+        "/usr/lib/os-release",
+        "/etc/lsb-release",
+        "/etc/issue",
+        "/etc/fstab",
+        "/etc/resolv.conf",
+        "/etc/passwd",
+        "/etc/group",
+        "/etc/timezone",
+        "/etc/debian_version",
+        "/etc/redhat-release",
+        "/etc/machine-id",
+        "/etc/nsswitch.conf",
+        "/proc/cpuinfo",
+        "/proc/meminfo",
+        "/proc/version",
+        "/proc/mounts",
+    ];
+    // (A count is an option's value: `tail -n 5`.)
+    let files: Vec<String> = inner
+        .operands()
+        .map(|a| ctx.arg_text(a))
+        .filter(|f| !f.bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    let public = |f: &String| PUBLIC.contains(&f.as_str());
+    let flags_plain = inner
+        .option_words()
+        .filter(|w| w.starts_with('-'))
+        .all(|w| w.len() <= 3);
+    match inner.name {
+        "cat" | "head" | "tail" | "less" | "more" | "grep" | "wc" | "diff" => {
+            flags_plain
+                && files.iter().any(public)
+                && files.iter().filter(|f| !public(f)).count() <= 1
+                && inner.name == "grep"
+                || flags_plain && !files.is_empty() && files.iter().all(public)
+        }
+        "cp" => {
+            files.len() == 2
+                && flags_plain
+                && public(&files[0])
+                && !super::rules::deletion::loses(ctx, ctx.classify(&files[1]), &files[1])
+        }
+        _ => false,
+    }
+}
+
+/// A disk's identity and layout read as root (`sudo blkid /dev/sda`, `sudo fdisk -l`): the
+/// labels, types and partitions are printed, nothing is written.
+fn identifies_disks(inner: &Cmd<'_>) -> bool {
+    let only = |allowed: &[&str]| {
+        inner
+            .option_words()
+            .all(|w| !w.starts_with('-') || allowed.contains(&w))
+    };
+    match inner.name {
+        "blkid" => only(&["-o", "-s", "-p", "-i", "-k", "-l", "-t", "-L", "-U"]),
+        "fdisk" | "sfdisk" | "parted" => {
+            inner.option_words().any(|w| w == "-l" || w == "--list") && only(&["-l", "--list"])
+        }
+        _ => false,
+    }
 }
 
 /// `tee` run as root into the temp directory only (`… | sudo tee "$TMPDIR"/99-pinproc.rules`):
@@ -4671,7 +4774,7 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
             // Or said as a flag (`nfl_cache.py --clear`, `--clean-tmp`).
             || c.words().any(|w| {
                 let w = w.trim_start_matches('-');
-                matches!(w, "clear" | "clobber" | "wipe")
+                matches!(w, "clear" | "clobber" | "wipe" | "reset" | "purge")
                     || ["clear-", "clean-", "purge-", "wipe-", "erase-"]
                         .iter()
                         .any(|p| w.starts_with(p))

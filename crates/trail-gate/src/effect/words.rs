@@ -3552,13 +3552,31 @@ pub(super) fn schedules(c: &Cmd<'_>) -> Option<String> {
     c.option_words()
         .find(|w| {
             w.strip_prefix("--").is_some_and(|f| {
-                parts(f.split('=').next().unwrap_or(f))
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "cron" | "schedule" | "crontab"))
+                let ps = parts(f.split('=').next().unwrap_or(f));
+                ps.iter().any(|p| matches!(p.as_str(), "cron" | "crontab"))
+                    || ps.iter().any(|p| p == "schedule")
+                        // A schedule's name (`--schedule cone6`, a kiln's firing program) is
+                        // what to run, not when: only a time, a period or a cron line is.
+                        && flag_value(c, w).is_none_or(names_a_time)
             })
         })
         .map(str::to_string)
         .or_else(|| queues_a_job(c.name).then(|| c.name.to_string()))
+}
+
+/// Whether a schedule's value says when (`0 3 * * *`, `@daily`, `every 5m`, `2026-12-07T03:00`,
+/// `nightly`, `30m`), as a schedule's own name (`cone6`, `fast-glaze`) does not.
+fn names_a_time(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    l.contains(['*', '@', ' ', ':'])
+        || l.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+        || ["every", "daily", "hourly", "weekly", "monthly", "yearly", "nightly", "now", "midnight"]
+            .iter()
+            .any(|t| l.contains(t))
+        // A duration (`30m`, `2h`, `10s`, `1d`).
+        || l.len() >= 2
+            && l[..l.len() - 1].bytes().all(|b| b.is_ascii_digit())
+            && l.ends_with(['s', 'm', 'h', 'd', 'w'])
 }
 
 /// A batch scheduler's submitting command by its short name: a letter or two, then `sub`
