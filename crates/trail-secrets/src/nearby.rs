@@ -178,6 +178,7 @@ pub(crate) fn signs_a_link(scanner: usize) -> bool {
 pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     let first = out.len();
     find_all(text, named, out);
+
     // Nothing inside a `data:` URI's base64 is a credential, whatever a run of it spells.
     // (Most texts hold none: then nothing is looked at again.)
     if text.contains(";base64,") {
@@ -188,6 +189,10 @@ pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>
 }
 
 fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
+    // A key's members whole, before a name's reading takes a piece of one.
+    for span in xml_rsa_private(text) {
+        push_new(out, span, NEARBY);
+    }
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -296,6 +301,8 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(kubernetes_secret_values(text))
         .chain(cipher_keys(text))
         .chain(jwk_members_by_line(text))
+        .chain(host_logins(text))
+        .chain(keys_after_an_address(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -698,6 +705,175 @@ pub(crate) fn contains_any_case(hay: &str, needle: &[u8]) -> bool {
     hay.as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// The line of `text` that holds byte `at`.
+pub(crate) fn line_around(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    &text[start..end]
+}
+
+/// Whether a line tells a secret store to keep a value under a name whose last word says it
+/// is a hash, an id, a version or an address (`-Name STATUS_BUILD_SHA`, `secret put
+/// INSTANCE_UUID`), and no word of it names a credential.
+pub(crate) fn stored_under_a_public_name(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let stores = words.iter().any(|w| {
+        let l = w.to_ascii_lowercase();
+        l.contains("secret") || l == "put" || l == "set"
+    });
+    if !stores {
+        return false;
+    }
+    let name = words.windows(2).find_map(|w| {
+        let flag = w[0].to_ascii_lowercase();
+        (matches!(flag.as_str(), "-name" | "--name" | "put" | "set" | "add"))
+            .then(|| w[1].trim_matches(['"', '\'']))
+    });
+    name.is_some_and(|n| {
+        let ws = text::words(n);
+        ws.len() > 1
+            && ws.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "sha"
+                        | "hash"
+                        | "digest"
+                        | "uuid"
+                        | "id"
+                        | "url"
+                        | "uri"
+                        | "host"
+                        | "version"
+                        | "commit"
+                        | "endpoint"
+                )
+            })
+            && !ws
+                .iter()
+                .any(|w| NAMES.contains(&w.as_str()) || w == "token" || w == "secret")
+    })
+}
+
+/// An RSA key written as .NET writes it (`RSA.ToXmlString(true)`: `<RSAKeyValue><Modulus>…
+/// <D>…</D></RSAKeyValue>`): the private members' contents (`P`, `Q`, `DP`, `DQ`, `InverseQ`,
+/// `D`); the public `Modulus` and `Exponent` stay.
+fn xml_rsa_private(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("<RSAKeyValue>") {
+        return out;
+    }
+    for (start, _) in text.match_indices("<RSAKeyValue>") {
+        let end = text[start..]
+            .find("</RSAKeyValue>")
+            .map_or(text.len(), |e| start + e);
+        let block = &text[start..end];
+        for tag in ["P", "Q", "DP", "DQ", "InverseQ", "D"] {
+            let open = format!("<{tag}>");
+            let Some(at) = block.find(&open) else {
+                continue;
+            };
+            let from = start + at + open.len();
+            let Some(len) = text[from..end].find('<') else {
+                continue;
+            };
+            let body = &text[from..from + len];
+            if len >= 16
+                && body
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            {
+                out.push((from, from + len));
+            }
+        }
+    }
+    out
+}
+
+/// A login for a package source given to a configuration setter as `USER:PASSWORD` after the
+/// source's host (`bundle config set --global gems.example.com user:…`, Bundler's form for
+/// every private gem server): the part after the colon, when it is generated.
+fn host_logins(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("config") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
+        if !words.iter().any(|(_, w)| *w == "config") {
+            continue;
+        }
+        for pair in words.windows(2) {
+            let (_, host) = pair[0];
+            let (at, login) = pair[1];
+            let host_like = host.contains('.')
+                && !host.contains(['/', ':', '='])
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+                && host.bytes().any(|b| b.is_ascii_alphabetic());
+            let Some((user, secret)) = login.split_once(':') else {
+                continue;
+            };
+            let user_like = !user.is_empty()
+                && user.len() <= 32
+                && user
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@'));
+            if host_like
+                && user_like
+                && secret.len() >= 16
+                && (uniform_random(secret) || strongly_generated(secret, 16))
+            {
+                let s = start + at + user.len() + 1;
+                out.push((s, s + secret.len()));
+            }
+        }
+    }
+    out
+}
+
+/// An alias or a remote registered with an address, then an access key and its secret
+/// (`mc alias set NAME https://host ACCESS SECRET`, `… remote add NAME URL ID SECRET`): the
+/// last word, when it is generated and the line's command sets, adds or logs in.
+fn keys_after_an_address(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("://") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
+        let Some(u) = words
+            .iter()
+            .position(|(_, w)| w.starts_with("https://") || w.starts_with("http://"))
+        else {
+            continue;
+        };
+        let acts = words[..u].iter().any(|(_, w)| {
+            matches!(
+                *w,
+                "set" | "add" | "login" | "register" | "alias" | "config"
+            )
+        });
+        if !acts || words.len() != u + 3 {
+            continue;
+        }
+        let (_, access) = words[u + 1];
+        let (at, secret) = words[u + 2];
+        let plain = |w: &str| {
+            w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'/' | b'+'))
+        };
+        if plain(access)
+            && plain(secret)
+            && secret.len() >= 20
+            && (uniform_random(secret) || strongly_generated(secret, 20))
+        {
+            out.push((start + at, start + at + secret.len()));
+        }
+    }
+    out
 }
 
 /// A JSON Web Key written one member per line, as YAML or TOML hold it (`kty: "EC"`, then

@@ -47,6 +47,28 @@ fn load(name: &str) -> Vec<Row> {
 
 /// The parts of a secret that must not survive: its text without PEM armour lines, split at
 /// whitespace and at JSON-escaped line breaks.
+/// `text` with every plain markup tag (`<D>`, `</InverseQ>`) written as a blank.
+fn markup_tags_as_blanks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let name = after.strip_prefix('/').unwrap_or(after);
+        let len = name.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        let close = after.len() - name.len() + len;
+        if len > 0 && after.as_bytes().get(close) == Some(&b'>') {
+            out.push_str(&rest[..open]);
+            out.push(' ');
+            rest = &after[close + 1..];
+        } else {
+            out.push_str(&rest[..=open]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 fn secret_pieces(secret: &str) -> Vec<String> {
     // JSON-escaped line breaks are line breaks here: armour lines sit between them.
     let secret = secret.replace("\\n", "\n").replace("\\r", "\n");
@@ -67,6 +89,9 @@ fn secret_pieces(secret: &str) -> Vec<String> {
         core.push_str(rest);
         core.push(' ');
     }
+    // A markup element's tags around a key's members (`<P>…</P><Q>…</Q>`, .NET's XML key)
+    // are its armour too: the members are the secret.
+    let core = markup_tags_as_blanks(&core);
     core.split_whitespace()
         .filter(|p| p.len() >= 4)
         .map(str::to_string)
