@@ -2098,6 +2098,19 @@ fn new_families_sealed111_part() {
     assert!(all.rows > 0);
 }
 
+/// The 112th sealed part (issue 20): 24 families from domains no earlier part used (sports
+/// timing, swimming meets, alpine timing, equestrian scoring, regattas, golf simulators, line
+/// calling, cricket data, video review, gym booking, bowling leagues, billiards, darts, hobby
+/// CNC, quilting machines), written by a helper that never read trail's source, run once with
+/// the design frozen at e441e73:
+/// `cargo test -p trail-core --test core gate::new_families_sealed112 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed112_part() {
+    let (_, all) = measure(&["gate-families-sealed112.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

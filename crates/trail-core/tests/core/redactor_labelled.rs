@@ -1782,3 +1782,18 @@ fn new_families_sealed111_part() {
     print_table("secrets-families-sealed111.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 112th sealed part (issue 20): 16 families named from organ building; providers of
+/// sports timing, swimming, equestrian, cycling, golf, racket, cricket, sailing, rink,
+/// billiards, CNC, quilting, café, escape-room and trampoline services, written by a helper that
+/// never read trail's source, run once with the redactor frozen at e441e73:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed112 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed112_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed112.tsv"), show);
+    print_table("secrets-families-sealed112.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
