@@ -99,7 +99,9 @@ impl Shape {
                     && !has(b"PUBLIC")
                     && !has(b"PRIVATE")
             }),
-            Shape::Markup => [&b"</"[..], b"value=", b"name="]
+            // (`key=` too: an element's `key="…_token"` attribute before its text, found by
+            // the shape property test.)
+            Shape::Markup => [&b"</"[..], b"value=", b"name=", b"key="]
                 .iter()
                 .any(|k| find_all(lowered, k).next().is_some()),
         }
