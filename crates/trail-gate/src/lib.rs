@@ -235,6 +235,35 @@ impl Context {
         for pwd in ["$(pwd)", "$(pwd -P)", "$(pwd -L)", "`pwd`"] {
             out = out.replace(pwd, "$PWD");
         }
+        // A user's home asked of the account database (`$(getent passwd dev | cut -d: -f6)`):
+        // the person's own home when the name is theirs, another's under `/home` otherwise.
+        while let Some(at) = out.find("$(getent passwd ") {
+            let inner_start = at + "$(getent passwd ".len();
+            let Some(len) = out[inner_start..].find(')') else {
+                break;
+            };
+            let inner = &out[inner_start..inner_start + len];
+            let mut pieces = inner.split('|');
+            let user = pieces.next().unwrap_or("").trim();
+            let sixth = pieces.next().is_some_and(|cut| {
+                cut.split_whitespace().collect::<Vec<_>>() == ["cut", "-d:", "-f6"]
+            });
+            if !sixth
+                || user.is_empty()
+                || !user
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+            {
+                break;
+            }
+            let home = &self.places.home;
+            let path = if home.file_name().is_some_and(|n| n == user) {
+                home.clone()
+            } else {
+                std::path::Path::new("/home").join(user)
+            };
+            out.replace_range(at..=inner_start + len, &path.to_string_lossy());
+        }
         // A directory's own path, asked of the shell (`$(cd ../.. && pwd)`).
         while let Some(at) = out.find("$(cd ") {
             let inner_start = at + "$(cd ".len();

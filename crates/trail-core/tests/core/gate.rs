@@ -11238,3 +11238,54 @@ fn mechanisms_found_by_the_111th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 112th sealed part's first run (2 of 72 outright), each by its mechanism and
+/// checked over every labelled row: a path into scratch and back to the project (`build/..`);
+/// a home asked of the account database (`$(getent passwd dev | cut -d: -f6)`); posting,
+/// sharing publicly or with an address, and a refund, by a flag; a key's kind between the
+/// printing verb and the key (`--show-api-key`); a session or a passcode kept in the home.
+#[test]
+fn mechanisms_found_by_the_112th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/alge_export.py --out-dir build/.. --clean",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/alge_export.py --out-dir build/x/.. --clean",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/equipe_results.py --out-dir \"$(getent passwd dev | cut -d: -f6)\" --clean",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/rc_results.py --post-results build/regatta.csv --event 1234",
+            Verdict::Junction,
+        ),
+        (
+            "instaloader --post-filter=\"likes > 1000\" --dirname-pattern=build/top nasa",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/rc_results.py --show-api-key",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/swing_sessions.py --share-session 20261204 --with coach@example.org",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/quilt_queue.py --share quilts/lone-star.json --public",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/rgp_bookings.py --refund 88121 --amount 18.00",
+            Verdict::Junction,
+        ),
+        ("cat ~/.config/hudl/session.json", Verdict::Junction),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -1987,13 +1987,15 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         return Some(Target::Device);
     }
     // Or a path that goes down into the project and climbs back out past it
-    // (`build/../../../home/dev`).
+    // (`build/../../../home/dev`), or back to where it started (`build/..`: the project).
     let pathy = word.starts_with('/')
         || word.starts_with('~')
         || word == "."
         || word == ".."
         || word.starts_with("../")
-        || word.contains("/..") && crate::paths::climbs_out(word);
+        || word.contains("/..")
+            && (crate::paths::climbs_out(word)
+                || ctx.resolve(word).is_some_and(|p| p == ctx.places.cwd));
     if !pathy || word.contains("://") {
         return None;
     }

@@ -3148,8 +3148,47 @@ fn sends_to_someone(ps: &[String]) -> bool {
         "delay",
         "host",
     ];
+    // `--post-results F`; `post` before a stage is when, not an act (`--post-process`).
+    const AFTER: &[&str] = &[
+        "process",
+        "processing",
+        "processor",
+        "install",
+        "hook",
+        "hooks",
+        "build",
+        "run",
+        "script",
+        "command",
+        "action",
+        "step",
+        "init",
+        "mortem",
+        "merge",
+        "checkout",
+        "commit",
+        "receive",
+        "update",
+        "render",
+        "exec",
+        // Or a post as a noun, and a setting of it (`instaloader --post-filter=…`).
+        "filter",
+        "filters",
+        "count",
+        "limit",
+        "id",
+        "ids",
+        "type",
+        "pattern",
+        "format",
+        "metadata",
+        "date",
+        "dir",
+        "path",
+    ];
     match ps {
         [act, to, _, ..] if to == "to" => SENDS.contains(&act.as_str()),
+        [act, object, ..] if act == "post" => !AFTER.contains(&object.as_str()),
         [act, rest @ ..] if !rest.is_empty() && PUBLISHES.contains(&act.as_str()) => !rest
             .iter()
             .any(|p| SETTINGS.contains(&p.as_str()) || matches!(p.as_str(), "on" | "if" | "when")),
@@ -3214,6 +3253,11 @@ fn checks_first(c: &Cmd<'_>) -> bool {
 fn prints_a_key(ps: &[String]) -> bool {
     matches!(ps, [verb, key] if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump")
         && matches!(key.as_str(), "key" | "keys"))
+        // With the key's kind between (`--show-api-key`, `--print-access-token`).
+        || matches!(ps, [verb, kind, key]
+            if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump" | "display")
+                && matches!(kind.as_str(), "api" | "access" | "secret" | "private" | "signing" | "master" | "auth")
+                && matches!(key.as_str(), "key" | "keys" | "token" | "secret"))
 }
 
 /// A flag named for mail or a recipient given an address (`--email orders@glass.example.com`,
@@ -3239,6 +3283,18 @@ fn mail_flag(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
 /// what the program makes is posted there.
 fn posts_elsewhere(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
     if mail_flag(c, w, ps) {
+        return true;
+    }
+    // Shared with everyone (`--share F --public`), or with someone by their address
+    // (`--share-session S --with coach@example.org`).
+    if ps.first().is_some_and(|p| p == "share")
+        && c.words().any(|x| {
+            x == "--public"
+                || x.split_once('@').is_some_and(|(u, h)| {
+                    !u.is_empty() && !u.starts_with('-') && h.contains('.') && !h.contains('/')
+                })
+        })
+    {
         return true;
     }
     let act = ps
@@ -3374,6 +3430,9 @@ fn removing_flag(c: &Cmd<'_>, ps: &[String]) -> bool {
 fn one_word_flag(name: &str, word: &str) -> Option<Class> {
     if ONE_WORD_FLAGS.contains(&word) {
         Some(Class::Destroys)
+    } else if matches!(word, "refund" | "charge" | "pay" | "payout" | "purchase") {
+        // Money moved by a flag of one word (`--refund 88121 --amount 18.00`).
+        Some(Class::Reaches)
     } else if matches!(word, "exit" | "quit") && controls_a_running_instance(name) {
         Some(Class::Stops)
     } else {

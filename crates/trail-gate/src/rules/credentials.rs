@@ -162,8 +162,11 @@ fn named_for_a_credential(rel: &str) -> bool {
         || has("secret")
         || has("secrets")
         || has("credentials")
-        // A saved login or authorisation (`login.json`, Composer's `auth.json`).
+        // A saved login or authorisation (`login.json`, Composer's `auth.json`), or a
+        // session a tool keeps signed in (`~/.config/hudl/session.json`), or a passcode.
         || has("login")
+        || has("session")
+        || has("passcode")
         || has("auth")
         || has("password")
         || has("passwd")
