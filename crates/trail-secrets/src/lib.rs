@@ -763,10 +763,15 @@ impl Redactor {
                 });
             }
         }
-        // A value a secret store is told to keep under a name that says what it is, and that
-        // is no credential (`Set-Secret -Name STATUS_BUILD_SHA -Secret '…'`, `… | wrangler
-        // secret put INSTANCE_UUID`): a hash, an id or an address kept there is still one.
-        if nearby::contains_any_case(text, b"secret") {
+        // A value a store is told to keep under a name that says what it is, and that is no
+        // credential (`Set-Secret -Name STATUS_BUILD_SHA -Secret '…'`, `… | wrangler secret
+        // put INSTANCE_UUID`, `aws ssm put-parameter --name …_build_sha`): a hash, an id or an
+        // address kept there is still one.
+        if !candidates.is_empty()
+            && (nearby::contains_any_case(text, b"secret")
+                || text.contains("put")
+                || text.contains("set"))
+        {
             candidates.retain(|c| {
                 !nearby::stored_under_a_public_name(nearby::line_around(text, c.start))
             });

@@ -300,9 +300,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .chain(substituted_secrets(text))
         .chain(kubernetes_secret_values(text))
         .chain(cipher_keys(text))
-        .chain(jwk_members_by_line(text))
-        .chain(host_logins(text))
-        .chain(keys_after_an_address(text))
+        .chain(written_settings(text))
     {
         push_new(out, span, NEARBY);
     }
@@ -721,7 +719,10 @@ pub(crate) fn stored_under_a_public_name(line: &str) -> bool {
     let words: Vec<&str> = line.split_whitespace().collect();
     let stores = words.iter().any(|w| {
         let l = w.to_ascii_lowercase();
-        l.contains("secret") || l == "put" || l == "set"
+        l.contains("secret")
+            || text::words(&l)
+                .iter()
+                .any(|p| matches!(p.as_str(), "put" | "set" | "store"))
     });
     if !stores {
         return false;
@@ -828,6 +829,105 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
             {
                 let s = start + at + user.len() + 1;
                 out.push((s, s + secret.len()));
+            }
+        }
+    }
+    out
+}
+
+/// Keys and logins a tool's settings or its setters hold in their own forms: a JWK's private
+/// members line by line, a login after a host or after an address, a `…basic` setting's two
+/// words, pam_env's `DEFAULT=`, a signify or minisign secret key.
+fn written_settings(text: &str) -> Vec<(usize, usize)> {
+    let mut out = jwk_members_by_line(text);
+    out.extend(host_logins(text));
+    out.extend(keys_after_an_address(text));
+    out.extend(basic_auth_pairs(text));
+    out.extend(pam_env_values(text));
+    out.extend(signify_secret_keys(text));
+    out
+}
+
+/// A variable's value in pam_env's form (`API_KEY  DEFAULT="…"`, `… OVERRIDE=…`): the name,
+/// then which of its values, then the value, judged as `API_KEY="…"` is.
+fn pam_env_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("DEFAULT=") && !text.contains("OVERRIDE=") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
+        let [(_, name), (at, setting), ..] = words.as_slice() else {
+            continue;
+        };
+        let Some(raw) = setting
+            .strip_prefix("DEFAULT=")
+            .or_else(|| setting.strip_prefix("OVERRIDE="))
+        else {
+            continue;
+        };
+        let value = raw.trim_matches('"');
+        let lead = setting.len() - raw.len() + usize::from(raw.starts_with('"'));
+        if names_credential(name)
+            && !value.is_empty()
+            && !value.contains(['$', '@'])
+            && plausible::plausible_assignment(name, value, Written::Quoted)
+        {
+            let s = start + at + lead;
+            out.push((s, s + value.len()));
+        }
+    }
+    out
+}
+
+/// A login given to a setting named for it as two words, the user then the password
+/// (`poetry config http-basic.REPO USER PASSWORD`, `… credentials.REPO USER PASSWORD`): the
+/// last word, when it is generated and ends the line.
+fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("basic") && !text.contains("credentials") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let words = words_at(line);
+        let Some(k) = words.iter().position(|(_, w)| {
+            w.split(['.', '-', '_'])
+                .any(|p| matches!(p, "basic" | "credentials"))
+                && !w.contains(['=', '/', ':'])
+        }) else {
+            continue;
+        };
+        if words.len() != k + 3 {
+            continue;
+        }
+        let (at, secret) = words[k + 2];
+        let plain = secret
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/'));
+        if plain && secret.len() >= 16 && (uniform_random(secret) || strongly_generated(secret, 16))
+        {
+            out.push((start + at, start + at + secret.len()));
+        }
+    }
+    out
+}
+
+/// A signify or minisign secret key by its own bytes: base64 that opens with the key's
+/// algorithm and its key-derivation tag (`RWRCSw…`: `EdBK`, signify's; `RWRTY0Iy…`: `EdSc B2`,
+/// minisign's), wherever it is written; their public keys open otherwise (`RWQ…`, `RWS…`).
+fn signify_secret_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for prefix in ["RWRCSw", "RWRTY0Iy"] {
+        for (at, _) in text.match_indices(prefix) {
+            let before_ok = at == 0
+                || !text.as_bytes()[at - 1].is_ascii_alphanumeric()
+                    && text.as_bytes()[at - 1] != b'+';
+            let len = text[at..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+                .count();
+            if before_ok && len >= 80 {
+                out.push((at, at + len));
             }
         }
     }
@@ -949,8 +1049,13 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         && !value_at(text, i).is_some_and(|(s, e)| generated_beside(name, &text[s..e], false, true))
     {
         // A word followed by its own operator is a key (`valueFrom:`, `secure:`): what
-        // follows is its value, not the credential's.
-        if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' {
+        // follows is its value, not the credential's. Not pam_env's `DEFAULT=` and
+        // `OVERRIDE=` (`API_KEY  DEFAULT="…"`), which say which of the name's values it is.
+        let value_key = matches!(
+            text[i..i + len].to_ascii_lowercase().as_str(),
+            "default" | "override"
+        );
+        if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' && !value_key {
             return None;
         }
         // On a line below, so is a word followed by blanks and its operator (an empty
@@ -969,7 +1074,7 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         }
         // A call around the value (`JSON.stringify("…")`, `SecretStr("…")`) hands it over
         // as it is: no guess, unlike a word between.
-        between = b[i + len - 1] != b'(';
+        between = b[i + len - 1] != b'(' && !value_key;
         let flag = b[i] == b'-';
         i = skip_separators(b, i + len);
         // A setter's flag before a quoted value (`defaults write D ApiKey -string '…'`,

@@ -6373,3 +6373,33 @@ fn found_by_the_111th_sealed_part() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 112th sealed part's first run (recall 0.908): pam_env's `NAME DEFAULT="…"`, a
+/// signify secret key by its own bytes, a login given as `http-basic.REPO USER PASSWORD`, and,
+/// clean, a hash a parameter store keeps under a name that says so.
+#[test]
+fn found_by_the_112th_sealed_part() {
+    for (text, secret) in [
+        (
+            "RAPSODO_API_KEY          DEFAULT=\"ZRD7VH8N15AMBI7L0WKZ8DZ6KI9ZIR\"",
+            "ZRD7VH8N15AMBI7L0WKZ8DZ6KI9ZIR",
+        ),
+        (
+            "X_API_KEY     DEFAULT=\"ysj1zgvsQw9Wtr+6dAq3JfcqB/gUSMHS5E+ckhzmWa0=\"",
+            "ysj1zgvsQw9Wtr+6dAq3JfcqB/gUSMHS5E+ckhzmWa0=",
+        ),
+        (
+            "untrusted comment: signify secret key\nRWRCSwAAAACfm1sVFpbgjFxEd/9em+Ct/8+5SgnLolFQzOmlho+zD8YfxbwvEsRIWlpz9YWXL6Mj6ZZwWHBJCrdKeQXJ5qNGSVGA1rKB7PkMpl8H6HcD6RbqzXd3QkAe1Is3K2tWlgM=",
+            "RWRCSwAAAACfm1sVFpbgjFxEd",
+        ),
+        (
+            "$ poetry config http-basic.tuningcone 4705713 CJKOGIDTD3NUFIRXZK17A6PWFDREIJ",
+            "CJKOGIDTD3NUFIRXZK17A6PWFDREIJ",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean = "$ aws ssm put-parameter --name \"/swellbox/status_build_sha\" --type String --value \"fe2fca98da96462f4d12e4b04f629a63bf4bd744\" --overwrite";
+    assert_eq!(redact(clean).0, clean);
+}
