@@ -23,7 +23,8 @@ use trail_core::confine::{self, CONFINED_VAR, Inputs, Policy, bwrap, shell};
 /// The exit status of a command trail refused to run: the shell's "cannot execute".
 const NOT_RUN: u8 = 126;
 
-/// `trail confine …`: parse, build the policy, exec bubblewrap. Returns only when it could not.
+/// `trail confine …`: parse, build the policy, run bubblewrap and return the command's exit (or
+/// refuse, and say why).
 pub fn run(args: &[OsString]) -> ExitCode {
     let parsed = match parse(args) {
         Ok(p) => p,
