@@ -801,6 +801,10 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        // Every line of a text that says `config` anywhere: split only the ones that do.
+        if !line.contains("config") {
+            continue;
+        }
         let words = words_at(line);
         if !words.iter().any(|(_, w)| *w == "config") {
             continue;
@@ -856,6 +860,9 @@ fn pam_env_values(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        if !line.contains("DEFAULT=") && !line.contains("OVERRIDE=") {
+            continue;
+        }
         let words = words_at(line);
         let [(_, name), (at, setting), ..] = words.as_slice() else {
             continue;
@@ -889,6 +896,9 @@ fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        if !line.contains("basic") && !line.contains("credentials") {
+            continue;
+        }
         let words = words_at(line);
         let Some(k) = words.iter().position(|(_, w)| {
             w.split(['.', '-', '_'])
@@ -943,6 +953,10 @@ fn keys_after_an_address(text: &str) -> Vec<(usize, usize)> {
         return out;
     }
     for (start, line) in lines_at(text) {
+        // A text with an address has many lines without one: split only the ones with it.
+        if !line.contains("://") {
+            continue;
+        }
         let words = words_at(line);
         let Some(u) = words
             .iter()
