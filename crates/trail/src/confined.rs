@@ -44,15 +44,15 @@ pub fn run(args: &[OsString]) -> ExitCode {
     let mut tries = 0;
     loop {
         tries += 1;
-        let mut c = match prepare(&parsed) {
-            Ok(c) => c,
+        let c = match prepare(&parsed) {
+            Ok(Prepared::Confined(c)) => c,
+            Ok(Prepared::Direct(mut c)) => {
+                let e = c.exec();
+                return refuse(&format!("cannot start bubblewrap: {e}"));
+            }
             Err(why) => return refuse(&why),
         };
-        if !c.get_program().to_string_lossy().ends_with("bwrap") {
-            let e = c.exec();
-            return refuse(&format!("cannot start bubblewrap: {e}"));
-        }
-        match run_watched(&mut c) {
+        match run_watched(&c) {
             Ok(Watched::Ran(code)) => return code,
             // Set up again, with the sockets there now.
             Ok(Watched::SetupFailed(_)) if tries < 3 => {}
@@ -60,6 +60,13 @@ pub fn run(args: &[OsString]) -> ExitCode {
             Err(e) => return refuse(&format!("cannot start bubblewrap: {e}")),
         }
     }
+}
+
+/// What runs the command: bubblewrap around it, or the command alone where no confinement can
+/// nest (already inside one, or inside the host's own sandbox).
+enum Prepared {
+    Confined(std::process::Command),
+    Direct(std::process::Command),
 }
 
 /// How a watched bubblewrap ended: the command ran (its exit status, or 128 and its signal),
@@ -71,7 +78,7 @@ enum Watched {
 
 /// Run bubblewrap with `--json-status-fd`, where it writes the command's exit status once the
 /// command has run: a status pipe without one is a setup that failed, and nothing ran.
-fn run_watched(c: &mut std::process::Command) -> std::io::Result<Watched> {
+fn run_watched(c: &std::process::Command) -> std::io::Result<Watched> {
     use std::os::fd::{FromRawFd, OwnedFd};
     use std::os::unix::process::ExitStatusExt;
     let mut fds = [0; 2];
@@ -170,11 +177,11 @@ fn refuse(why: &str) -> ExitCode {
 }
 
 /// The bubblewrap command for `p`, or why there is none.
-fn prepare(p: &Parsed) -> Result<std::process::Command, String> {
+fn prepare(p: &Parsed) -> Result<Prepared, String> {
     if inside() && confine::cannot_write(&p.project.join(".trail")) {
         // Already inside (the OS says so, not only the variable): bubblewrap cannot nest here
         // (no user namespaces), and need not.
-        return Ok(unwrapped(p));
+        return Ok(Prepared::Direct(unwrapped(p)));
     }
     // As the hook does: a configuration file that cannot be read leaves confinement at its
     // built-in defaults (the hook already told the person), not every command refused.
@@ -192,7 +199,7 @@ fn prepare(p: &Parsed) -> Result<std::process::Command, String> {
         if config.confine_mode.value == confine::Mode::Require {
             return Err(why.into());
         }
-        return Ok(unwrapped(p));
+        return Ok(Prepared::Direct(unwrapped(p)));
     }
     let bwrap = bwrap::find().ok_or(
         "bubblewrap is not installed (`apt-get install bubblewrap`, or your system's package)",
@@ -203,7 +210,7 @@ fn prepare(p: &Parsed) -> Result<std::process::Command, String> {
     let program = shell::inner(&p.command, p.report_cwd);
     let mut c = std::process::Command::new(bwrap);
     c.args(bwrap::args(&policy, &cwd, &program));
-    Ok(c)
+    Ok(Prepared::Confined(c))
 }
 
 /// The command run by the confined shell without a new confinement around it (already inside
@@ -411,18 +418,15 @@ mod tests {
     #[test]
     fn a_setup_that_failed_is_told_from_a_command_that_failed() {
         let base = ["--unshare-user", "--ro-bind", "/", "/"];
-        let Some(mut failed) =
+        let Some(failed) =
             bwrap(&[&base[..], &["--ro-bind", "/no/such/source", "/x", "true"]].concat())
         else {
             eprintln!("skipped: bubblewrap is not installed");
             return;
         };
-        assert!(matches!(
-            run_watched(&mut failed),
-            Ok(Watched::SetupFailed(_))
-        ));
-        let mut ran = bwrap(&[&base[..], &["sh", "-c", "exit 3"]].concat()).unwrap();
-        match run_watched(&mut ran) {
+        assert!(matches!(run_watched(&failed), Ok(Watched::SetupFailed(_))));
+        let ran = bwrap(&[&base[..], &["sh", "-c", "exit 3"]].concat()).unwrap();
+        match run_watched(&ran) {
             Ok(Watched::Ran(code)) => assert_eq!(code, std::process::ExitCode::from(3)),
             _ => panic!("the command ran and exited 3"),
         }
