@@ -2972,12 +2972,14 @@ fn reads_public_files(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
         .filter(|w| w.starts_with('-'))
         .all(|w| w.len() <= 3);
     match inner.name {
-        "cat" | "head" | "tail" | "less" | "more" | "grep" | "wc" | "diff" => {
+        // (grep's pattern is the one word that is no such file.)
+        "grep" => {
             flags_plain
                 && files.iter().any(public)
                 && files.iter().filter(|f| !public(f)).count() <= 1
-                && inner.name == "grep"
-                || flags_plain && !files.is_empty() && files.iter().all(public)
+        }
+        "cat" | "head" | "tail" | "less" | "more" | "wc" | "diff" => {
+            flags_plain && !files.is_empty() && files.iter().all(public)
         }
         "cp" => {
             files.len() == 2
