@@ -2111,6 +2111,20 @@ fn new_families_sealed112_part() {
     assert!(all.rows > 0);
 }
 
+/// The 113th sealed part (issue 20): 24 families from domains no earlier part used (theme-park
+/// rides, pool controllers, car washes, bingo, lotteries, slot cars, letterpress, ski lifts,
+/// fireworks, ferries, seed banks, astrophotography, soft-serve machines, dry cleaning, key
+/// cutting, salons, florists, cemeteries, car rental, bike share, forecourts, go-karts, laser
+/// tag, balloons), written by a helper that never read trail's source, run once with the design
+/// frozen at f877110:
+/// `cargo test -p trail-core --test core gate::new_families_sealed113 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed113_part() {
+    let (_, all) = measure(&["gate-families-sealed113.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
