@@ -435,17 +435,8 @@ pub(super) fn judge(
                     .filter_map(|p| feed::printed_text(p))
                     .reduce(|a, b| a + "\n" + &b)
                 {
-                    for line in text.lines() {
-                        let cmdline: Vec<&str> = line.split_whitespace().collect();
-                        // Five time fields, or one of cron's `@` names (`@reboot`, `@daily`).
-                        let fields = if cmdline.first().is_some_and(|w| w.starts_with('@')) {
-                            1
-                        } else {
-                            5
-                        };
-                        if cmdline.len() > fields && !line.trim_start().starts_with('#') {
-                            out.runs(&cmdline[fields..].join(" "), Keep::All);
-                        }
+                    for line in cron_commands(&text, false) {
+                        out.runs(&line, Keep::All);
                     }
                 }
                 out.push(junction(
@@ -750,4 +741,22 @@ pub(super) fn bind_mounts(args: &[Arg]) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The commands of a cron table's lines: after five time fields or one of cron's `@` names
+/// (`@reboot`, `@daily`), and a user's name in a system table (`/etc/crontab`,
+/// `/etc/cron.d/*`). Comments and variable settings (`SHELL=/bin/bash`) run nothing.
+pub(super) fn cron_commands(text: &str, user_field: bool) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let first = words.first()?;
+            if first.contains('=') {
+                return None;
+            }
+            let fields = if first.starts_with('@') { 1 } else { 5 } + usize::from(user_field);
+            (words.len() > fields).then(|| words[fields..].join(" "))
+        })
+        .collect()
 }

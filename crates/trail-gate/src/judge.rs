@@ -767,6 +767,14 @@ fn planted(ctx: &Context, cmd: &Simple) -> Option<Context> {
     Some(next)
 }
 
+/// A cron table whose lines name the user they run as: `/etc/crontab`, `/etc/anacrontab`'s
+/// neighbours in `/etc/cron.d/`.
+fn system_cron_table(f: &str) -> bool {
+    f == "/etc/crontab"
+        || f.strip_prefix("/etc/cron.d/")
+            .is_some_and(|n| !n.is_empty())
+}
+
 /// After `tee F <<EOF`, or `printf 'FORMAT' | tee F` (`echo`, `cat <<EOF` likewise): F holds
 /// that text, as after `cat > F <<EOF` (a script written so and then run is judged as one).
 fn teed(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
@@ -1218,6 +1226,13 @@ impl<'a> Judging<'a> {
         });
         if text.trim_start().starts_with("#!") || shell_file {
             self.found.runs(&text, Keep::Blocks);
+        }
+        // A system's cron table (`… | sudo tee /etc/cron.d/job`): each line's command runs on
+        // its schedule, as root or its named user.
+        if files.iter().any(|f| outside(f) && system_cron_table(f)) {
+            for line in crate::indirect::cron_commands(&text, true) {
+                self.found.runs(&line, Keep::All);
+            }
         }
         // A build file's `RUN` lines, a console script's `! …` lines, a command kept in a
         // setting (`// build_cmd: …` under another interpreter's `#!`).

@@ -178,15 +178,25 @@ impl<'a> Walker<'_, 'a> {
                     match r.kind {
                         RedirectKind::HereString => {
                             let a = self.arg(w);
+                            let from = self.flat.commands.len();
                             let c = &mut self.flat.commands[i];
                             match a.text {
                                 Some(t) => c.heredoc = Some(t),
                                 None => c.dynamic_stdin = true,
                             }
+                            // What a substitution in it prints is fed on stdin (`bash <<<
+                            // "$(curl …)"`), as a pipe's is.
+                            c.piped_from.extend(before..from);
                         }
                         RedirectKind::Input | RedirectKind::ReadWrite => {
                             let t = w.render(self.src);
                             self.flat.commands[i].reads.push(t);
+                            // `bash < <(curl …)`: what the process substitution prints is fed
+                            // on stdin, as a pipe's is.
+                            if matches!(r.kind, RedirectKind::Input) && reads_substituted(w) {
+                                let from = self.flat.commands.len();
+                                self.flat.commands[i].piped_from.extend(before..from);
+                            }
                             // `prog < <(printf '…')`: what is printed is fed on stdin, as a
                             // here-document is (found by the forty-second sealed part).
                             if matches!(r.kind, RedirectKind::Input)

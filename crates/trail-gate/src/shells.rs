@@ -342,11 +342,15 @@ pub(super) fn shell_code(
             })
             .any(|t| !t.starts_with("--") && t[1..].contains('s'));
         !from_stdin
-            && words.iter().any(|a| {
-                !a.text
-                    .as_deref()
-                    .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
-            })
+            && words
+                .iter()
+                .find(|a| {
+                    !a.text
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with('-') || t.starts_with('+'))
+                })
+                // Its stdin named as the script (`. /dev/stdin <<< "$(curl …)"`) is what it is fed.
+                .is_some_and(|a| !a.text.as_deref().is_some_and(names_stdin))
     } else {
         code::names_script(name, words)
     };
@@ -363,6 +367,11 @@ pub(super) fn shell_code(
         piped_in(name, producers, ctx, raw, out);
     }
     fed(name, cmd, ctx, raw, out);
+}
+
+/// A path that is the process's own standard input.
+fn names_stdin(path: &str) -> bool {
+    matches!(path, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
 /// The text this line wrote into the script a shell or an interpreter is told to run: its

@@ -364,6 +364,10 @@ fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
         &["lua"]
     } else if name == "tclsh" {
         &["tcl"]
+    } else if matches!(name, "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh") {
+        // A shell's script file (`bash tools/sync.sh --refund 88213`): what the shell's own
+        // layer reads of it (a person's act, a script this line wrote) is judged there.
+        &["sh", "bash", "zsh", "ksh"]
     } else if name == "java" {
         // `java [options] -jar app.jar ARGS`: the jar is the program, its words its own
         // (`java -jar metabase.jar migrate down`).
@@ -375,7 +379,16 @@ fn interpreted_script(name: &str, words: &[Option<&str>]) -> Option<usize> {
     let at = (1..words.len()).find(|&i| !words[i].is_some_and(|w| w.starts_with('-')))?;
     // A flag before the script that takes a value, or that is code itself (`-e`, `-c`,
     // `-m`, `-r`), leaves the first word not the script: nothing is peeled.
+    let shell = extensions.contains(&"sh");
     let flags_plain = words[1..at].iter().flatten().all(|f| {
+        if shell {
+            // A shell's code (`-c`), its stdin as the script (`-s`), an option with a value
+            // (`-o pipefail`, `--rcfile F`); `-e`, `-x`, `-eu` only change how it runs.
+            return match f.strip_prefix("--") {
+                Some(long) => !matches!(long, "rcfile" | "init-file"),
+                None => !f[1..].contains(['c', 's', 'o', 'O']),
+            };
+        }
         !matches!(
             *f,
             "-e" | "-E"

@@ -154,7 +154,14 @@ impl Places {
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .unwrap_or(inner.len());
                 let op = &inner[name_end..];
-                // `${#V}`, `${V/x/y}`, `${V%…}`: not a plain value.
+                // `${V%/*}`, `${V##*/}`: the value with a pattern taken off one end.
+                if op.starts_with(['%', '#']) {
+                    let value = self.known(&inner[..name_end])?;
+                    out.push_str(&trimmed(&value, op)?);
+                    rest = &body[end + 1..];
+                    continue;
+                }
+                // `${#V}`, `${V/x/y}`: not a plain value.
                 if !(op.is_empty()
                     || [":-", "-", ":?", "?", ":=", "="]
                         .iter()
@@ -169,23 +176,27 @@ impl Places {
                     .unwrap_or(after.len());
                 (&after[..end], end)
             };
-            let value = match name {
-                "HOME" => self.home.to_string_lossy().into_owned(),
-                "TMPDIR" => self
-                    .tmpdir
-                    .as_deref()
-                    .unwrap_or(Path::new("/tmp"))
-                    .to_string_lossy()
-                    .into_owned(),
-                "PWD" => self.cwd.to_string_lossy().into_owned(),
-                "CLAUDE_PROJECT_DIR" => self.project_root.to_string_lossy().into_owned(),
-                _ => return None,
-            };
-            out.push_str(&value);
+            out.push_str(&self.known(name)?);
             rest = &after[len..];
         }
         out.push_str(rest);
         Some(out)
+    }
+
+    /// The value of a variable the gate knows.
+    fn known(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "HOME" => self.home.to_string_lossy().into_owned(),
+            "TMPDIR" => self
+                .tmpdir
+                .as_deref()
+                .unwrap_or(Path::new("/tmp"))
+                .to_string_lossy()
+                .into_owned(),
+            "PWD" => self.cwd.to_string_lossy().into_owned(),
+            "CLAUDE_PROJECT_DIR" => self.project_root.to_string_lossy().into_owned(),
+            _ => return None,
+        })
     }
 
     /// `~`, `~/x`, and `~user`: the home directory's own name is home, `root` is `/root`, any
@@ -318,6 +329,57 @@ pub fn last_part_globbed(raw: &str) -> bool {
         .is_some_and(|last| last.contains(['*', '?']))
 }
 
+/// `value` with the shell's pattern taken off one end, as `${V%PAT}` (shortest suffix),
+/// `${V%%PAT}` (longest), `${V#PAT}` and `${V##PAT}` (prefix) do. Only `*` and `?` patterns;
+/// a class, a quote or an expansion in it: `None`.
+fn trimmed(value: &str, op: &str) -> Option<String> {
+    let (suffix, longest, pattern) = if let Some(p) = op.strip_prefix("%%") {
+        (true, true, p)
+    } else if let Some(p) = op.strip_prefix('%') {
+        (true, false, p)
+    } else if let Some(p) = op.strip_prefix("##") {
+        (false, true, p)
+    } else {
+        (false, false, op.strip_prefix('#')?)
+    };
+    // Two stars at most: the match tries every split, and a pattern is a line's word.
+    if pattern.contains(['[', '\\', '\'', '"', '$', '`', '{', '('])
+        || pattern.bytes().filter(|&b| b == b'*').count() > 2
+    {
+        return None;
+    }
+    let cuts: Vec<usize> = (0..=value.len())
+        .filter(|&i| value.is_char_boundary(i))
+        .collect();
+    let matches = |i: usize| {
+        if suffix {
+            glob(pattern.as_bytes(), &value.as_bytes()[i..])
+        } else {
+            glob(pattern.as_bytes(), &value.as_bytes()[..i])
+        }
+    };
+    // The shortest piece first: a suffix from the end, a prefix from the start.
+    let found = match (suffix, longest) {
+        (true, false) | (false, true) => cuts.iter().rev().copied().find(|&i| matches(i)),
+        (true, true) | (false, false) => cuts.iter().copied().find(|&i| matches(i)),
+    };
+    Some(match found {
+        Some(i) if suffix => value[..i].to_string(),
+        Some(i) => value[i..].to_string(),
+        None => value.to_string(),
+    })
+}
+
+/// A shell pattern of `*` and `?` matched against the whole of `text`.
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some((b'*', rest)) => (0..=text.len()).any(|i| glob(rest, &text[i..])),
+        Some((b'?', rest)) => !text.is_empty() && glob(rest, &text[1..]),
+        Some((c, rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +409,28 @@ mod tests {
         assert_eq!(p.classify("/tmp/t1/home"), Place::Home);
         assert_eq!(p.classify("src"), Place::Inside);
         assert_eq!(p.classify("/tmp/t1/other"), Place::Tmp);
+    }
+
+    /// Found by the 113th sealed part (issue 20): `--photo-cache "${PWD%/proj}" --clear`
+    /// cleared the project's parent, and the gate could not read the pattern taken off.
+    #[test]
+    fn a_known_variable_with_a_pattern_taken_off_is_read() {
+        let p = places();
+        for (raw, want) in [
+            ("${PWD%/proj}", Some("/work")),
+            ("${PWD%/*}", Some("/work")),
+            ("${PWD%%/*}", Some("")),
+            ("${HOME#/home/}", Some("dev")),
+            ("${HOME##*/}", Some("dev")),
+            ("${HOME#*/}", Some("home/dev")),
+            ("${PWD%nomatch}/x", Some("/work/proj/x")),
+            ("${PWD%[a-z]}", None),
+            ("${PWD%*a*b*c}", None),
+            ("${OTHER%/*}", None),
+        ] {
+            assert_eq!(p.expand(raw).as_deref(), want, "{raw}");
+        }
+        assert_eq!(p.classify("\"${PWD%/proj}\""), Place::Outside);
     }
 
     #[test]

@@ -1480,7 +1480,7 @@ pub(super) fn embedded(
             }
         }
     };
-    for a in c.args {
+    for a in outside_data(c.args) {
         // A word with an expansion, with what this line set (`-e "$prog"`).
         let text = match a.text.as_deref() {
             Some(t) => Cow::Borrowed(t),
@@ -1494,6 +1494,53 @@ pub(super) fn embedded(
         }
     }
     handed(c, cmd, producers, ctx, raw, out, &mut scan);
+}
+
+/// The words but the values of options that name text to look for or to show (`--search
+/// 'Triticum; rm -rf /'`, `--message=…`): words the program compares or prints, not a line it
+/// runs.
+fn outside_data(args: &[Arg]) -> impl Iterator<Item = &Arg> {
+    let mut after: Option<&str> = None;
+    args.iter()
+        .filter(move |a| !data_value(std::mem::replace(&mut after, a.text.as_deref()), a))
+}
+
+/// Whether `a` is the value of a data option ([`data_option`]), after `flag` or joined to it
+/// by `=`.
+fn data_value(flag: Option<&str>, a: &Arg) -> bool {
+    flag.is_some_and(|f| !a.raw.starts_with('-') && data_option(f))
+        || a.text.as_deref().is_some_and(|t| {
+            t.split_once('=')
+                .is_some_and(|(f, _)| f.starts_with("--") && data_option(f))
+        })
+}
+
+/// A long option whose name says its value is text to search for or to show (`--search`,
+/// `--grep`, `--message`, `--title`), not code: its last word decides (`--search-term`). (Not
+/// `text`: `--xml-text` is a document a cluster's manager runs.)
+fn data_option(flag: &str) -> bool {
+    flag.strip_prefix("--").is_some_and(|body| {
+        super::words::parts(body).last().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "search"
+                    | "grep"
+                    | "pattern"
+                    | "match"
+                    | "term"
+                    | "terms"
+                    | "keyword"
+                    | "keywords"
+                    | "query"
+                    | "message"
+                    | "msg"
+                    | "title"
+                    | "subject"
+                    | "comment"
+                    | "description"
+            )
+        })
+    })
 }
 
 /// The texts a program is handed besides its words, searched as [`embedded`] searches them:

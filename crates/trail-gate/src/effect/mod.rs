@@ -159,7 +159,8 @@ pub(super) fn judge(
     out.extend(disk_written_by_option(c, ctx, &found, raw));
     let acts = tier == Tier::Unknown && !shows && !looks;
     out.extend(handed_as_root(c, ctx, layer, acts, &found, raw));
-    critical(c, layer, (shows, looks), verb.as_ref(), &found, raw, out);
+    let said = verb.as_ref();
+    critical(c, ctx, layer, (shows, looks), said, &found, raw, out);
     // A clean pointed at scratch by its variables destroys nothing else.
     let verb = verb.filter(|v| {
         !(matches!(v.class, words::Class::Destroys | words::Class::Changes)
@@ -785,6 +786,7 @@ fn destroys_as_a_program(
     };
     critical(
         inner,
+        ctx,
         layer,
         (shows, words::looks(inner)),
         verb.as_ref(),
@@ -1108,8 +1110,9 @@ fn disk_written_by_option(
     found: &[targets::Found],
     raw: &str,
 ) -> Option<Decision> {
-    // Every check below ends in a word that is a whole disk: most commands name none.
-    if !found.iter().any(|t| t.target == Target::Device) {
+    // Every check below ends in a word that is a whole disk: most commands name none. A
+    // rehearsal writes nothing (`--output /dev/sda --dry-run`).
+    if !found.iter().any(|t| t.target == Target::Device) || rehearses(c) {
         return None;
     }
     let recorded = || {
@@ -2019,8 +2022,13 @@ pub(super) fn planted_config(text: &str, out: &mut Findings) {
 /// A block when the command destroys a critical place: a writing word said to a disk, a
 /// deleting verb said to `/`, home, a system directory or the project's ancestors, `/` given
 /// to a restore or to a program run as root, or an output that overwrites such a place.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the command, its layer, what it says of itself, where it points, and the context to read a flag's value"
+)]
 fn critical(
     c: &Cmd<'_>,
+    ctx: &Context,
     layer: Layer,
     (shows, looks): (bool, bool),
     verb: Option<&words::Verb>,
@@ -2110,7 +2118,7 @@ fn critical(
                     && (verb.is_some_and(words::Verb::deletes)
                         // `drop node --destroy --pgdata /home/dev`: a later flag destroys.
                         || verb.is_some_and(|v| v.class == words::Class::Destroys)
-                            && (words::destroying_flag(c) || empties_named_dir(c, &t.word)))
+                            && (words::destroying_flag(c) || empties_named_dir(c, &t.word, ctx)))
                 // The home directory or the root shared or published (`zrok share public
                 // … /home/dev`), or served on a port (`goshs -d /home/dev -p 8000`): its keys
                 // and credentials go to whoever reaches it.
@@ -2141,6 +2149,8 @@ fn critical(
                     && !looks
                     && matches!(t.target, Target::Root | Target::Home | Target::SystemDir)
                 || t.output
+                    // A rehearsal writes no output (`--output /dev/sda --dry-run`).
+                    && !rehearses(c)
                     // A looking command's `-d DEV` names what it reads; its `-o FILE` is
                     // where its output goes, looking or not.
                     && (!lists || t.named || reads_out && !t.by_option)
@@ -2281,18 +2291,36 @@ fn build_dir_option(c: &Cmd<'_>, word: &str) -> bool {
 /// Whether a flag empties the directory another flag names, and `word` is that flag's value
 /// (`--reset-solutions --solutions-dir ~`, `--clear-exports --export-path /`): the flag
 /// says what it empties by the other's name, so what it empties is `word`.
-fn empties_named_dir(c: &Cmd<'_>, word: &str) -> bool {
-    let words: Vec<&str> = c.option_words().collect();
-    dir_emptied_by_flag(&words) == Some(word)
+fn empties_named_dir(c: &Cmd<'_>, word: &str, ctx: &Context) -> bool {
+    dir_emptied_by_flag(&words_as_written(c))
+        .is_some_and(|d| d == word || ctx.resolve(d).is_some_and(|p| ctx.resolve(word) == Some(p)))
+}
+
+/// The words before `--`, a value only the shell knows as written (`"$PWD/.."`).
+pub(super) fn words_as_written<'a>(c: &Cmd<'a>) -> Vec<&'a str> {
+    c.args
+        .iter()
+        .map(|a| a.text.as_deref().unwrap_or(&a.raw))
+        .take_while(|w| *w != "--")
+        .collect()
 }
 
 /// The value of a directory's option that another flag empties by its name
 /// ([`empties_named_dir`]).
-fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
+pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     const EMPTIES: &[&str] = &[
         "reset", "clear", "clean", "empty", "purge", "wipe", "delete",
     ];
-    const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
+    // A cache is a place too (`--photo-cache D`).
+    const PLACE: &[&str] = &[
+        "dir",
+        "directory",
+        "path",
+        "folder",
+        "root",
+        "location",
+        "cache",
+    ];
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
     let objects: Vec<Vec<String>> = words
         .iter()
@@ -2353,7 +2381,7 @@ fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
 }
 
 /// Told to rehearse only (`--dry-run`, `--what-if`, `--simulate=yes`).
-fn rehearses(c: &Cmd<'_>) -> bool {
+pub(crate) fn rehearses(c: &Cmd<'_>) -> bool {
     words::pretends(c)
         || c.option_words()
             .any(|w| matches!(w, "--dry-run" | "--dryrun" | "--what-if" | "--whatif"))
@@ -4777,7 +4805,7 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
             || c.words().any(|w| {
                 let w = w.trim_start_matches('-');
                 matches!(w, "clear" | "clobber" | "wipe" | "reset" | "purge")
-                    || ["clear-", "clean-", "purge-", "wipe-", "erase-"]
+                    || ["clear-", "clean-", "purge-", "wipe-", "erase-", "reset-", "flush-"]
                         .iter()
                         .any(|p| w.starts_with(p))
             })
@@ -5699,7 +5727,7 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
 
 /// Whether `c` is pointed at a serial port (`/dev/ttyUSB0`, `--master=/dev/ttyACM0`, macOS's
 /// `/dev/cu.usbmodem1`), where an attached board listens.
-fn serial_port(c: &Cmd<'_>) -> bool {
+pub(super) fn serial_port(c: &Cmd<'_>) -> bool {
     c.words()
         .any(|w| serial_device(w.rsplit_once('=').map_or(w, |(_, v)| v)))
 }

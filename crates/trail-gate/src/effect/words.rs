@@ -26,6 +26,9 @@ pub(super) enum Class {
     /// Installing named software onto this machine, or upgrading what is installed
     /// (`teacup install tcllib`, `sysget upgrade`).
     Installs,
+    /// Making an attached device act in the world: fire, open, dispense (`--fire-cue 12` to a
+    /// controller on `/dev/ttyUSB0`).
+    Actuates,
 }
 
 /// The destroying verbs that, said of a critical place, are a block: they delete or overwrite
@@ -80,7 +83,7 @@ impl Class {
             Class::Reaches => RuleId::ConsequenceExternal,
             Class::Reveals => RuleId::CredentialRead,
             Class::Production => RuleId::ConsequenceExternal,
-            Class::Installs => RuleId::ConsequenceIrreversible,
+            Class::Installs | Class::Actuates => RuleId::ConsequenceIrreversible,
         }
     }
 
@@ -93,6 +96,7 @@ impl Class {
             Class::Reveals => "print a secret",
             Class::Production => "act on a production environment",
             Class::Installs => "install or upgrade software on this machine",
+            Class::Actuates => "make an attached device act (fire, open, dispense, launch)",
         }
     }
 }
@@ -2142,7 +2146,15 @@ pub(super) fn flag_looks(c: &Cmd<'_>) -> bool {
             || ps
                 .first()
                 .is_some_and(|p| p.len() >= 6 && p.starts_with("read"));
-        if looks && !names_a_place(&ps) {
+        // A setting's amount is no look (`--export-limit 0`: how much is exported, set).
+        let amount = ps.len() > 1
+            && ps.last().is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "limit" | "rate" | "level" | "threshold" | "max" | "min" | "power" | "speed"
+                )
+            });
+        if looks && !amount && !names_a_place(&ps) {
             looked = true;
         } else if !valued {
             return false;
@@ -3075,7 +3087,10 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "plaintext",
             "unredacted",
         ]);
-        let removes = unknown && (removing_flag(c, &ps) || clears_records(&ps));
+        let removes = unknown
+            && (removing_flag(c, &ps)
+                || clears_records(&ps)
+                || ps.len() == 1 && empties_its_dir(c, first));
         // What a tool calls sensitive is what it masks (`--show-sensitive`).
         let class = if (any(SECRETS) || any(&["sensitive"])) && (any(PRINTS) || asks_in) {
             Class::Reveals
@@ -3093,12 +3108,8 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             || first == "publish" && ps.len() == 1 && !publishes_a_port(c, w)
         {
             Class::Reaches
-        } else if ps.len() == 1
-            && let Some(class) = one_word_flag(c.name, first)
-        {
-            class
         } else {
-            return None;
+            acting_flag(c, &ps, unknown)?
         };
         Some(Verb {
             word: w.into(),
@@ -3256,8 +3267,14 @@ fn prints_a_key(ps: &[String]) -> bool {
         // With the key's kind between (`--show-api-key`, `--print-access-token`).
         || matches!(ps, [verb, kind, key]
             if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump" | "display")
-                && matches!(kind.as_str(), "api" | "access" | "secret" | "private" | "signing" | "master" | "auth")
-                && matches!(key.as_str(), "key" | "keys" | "token" | "secret"))
+                && (matches!(kind.as_str(), "api" | "access" | "secret" | "private" | "signing"
+                    | "master" | "auth" | "license" | "licence" | "product" | "activation"
+                    | "recovery" | "encryption" | "unlock")
+                    && matches!(key.as_str(), "key" | "keys")
+                    // Whoever's PIN or password it is (`--print-dealer-pin`), unless public.
+                    || !matches!(kind.as_str(), "public" | "pub" | "host")
+                        && matches!(key.as_str(), "token" | "secret" | "pin" | "password"
+                            | "passcode" | "passphrase" | "cookie" | "cookies" | "credentials")))
 }
 
 /// A flag named for mail or a recipient given an address (`--email orders@glass.example.com`,
@@ -3433,11 +3450,127 @@ fn one_word_flag(name: &str, word: &str) -> Option<Class> {
     } else if matches!(word, "refund" | "charge" | "pay" | "payout" | "purchase") {
         // Money moved by a flag of one word (`--refund 88121 --amount 18.00`).
         Some(Class::Reaches)
+    } else if matches!(word, "cancel" | "void") {
+        // A booking or an order called off by a flag of one word (`--cancel 20231`).
+        Some(Class::Stops)
     } else if matches!(word, "exit" | "quit") && controls_a_running_instance(name) {
         Some(Class::Stops)
     } else {
         None
     }
+}
+
+/// A lone emptying flag beside the one directory it can mean (`--photo-cache D --clear`):
+/// the flag is the act, whatever the program's name says it is for.
+fn empties_its_dir(c: &Cmd<'_>, first: &str) -> bool {
+    matches!(
+        first,
+        "purge" | "clean" | "clear" | "wipe" | "empty" | "delete"
+    ) && {
+        // A value only the shell knows counts as written (`--photo-cache "$PWD/build/bg"`).
+        super::dir_emptied_by_flag(&super::words_as_written(c)).is_some()
+    }
+}
+
+/// A flag that is itself the act: one word (`--kill`, `--refund`), an act and its object
+/// (`--charge-card`), or a device's act on its port (`--fire-cue`).
+fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
+    let first = ps.first()?;
+    if ps.len() == 1
+        && let Some(class) = one_word_flag(c.name, first)
+    {
+        Some(class)
+    } else if !unknown {
+        None
+    } else if let Some(class) = act_on_object(ps) {
+        Some(class)
+    } else {
+        (actuates(first) && super::serial_port(c)).then_some(Class::Actuates)
+    }
+}
+
+/// A flag that is an act and what it is done to (`--charge-card 55012`, `--pay-vendor 412`,
+/// `--refund-pass P`, `--stop-pump 4`, `--retire-vehicle V`): money moves, or a thing stops or
+/// leaves service. A setting of the act (`--charge-limit 80`, `--stop-after 5`), when it
+/// happens (`--stop-on-error`, `--kill-after 10`) or a program's own helpers (`--kill-others`)
+/// are no act.
+fn act_on_object(ps: &[String]) -> Option<Class> {
+    const MONEY: &[&str] = &[
+        "bill", "buy", "charge", "pay", "payout", "purchase", "refund", "sell",
+    ];
+    const HALTS: &[&str] = &["halt", "kill", "retire", "shutdown", "stop"];
+    const NOT_OBJECTS: &[&str] = &[
+        "after",
+        "at",
+        "before",
+        "count",
+        "currency",
+        "date",
+        "delay",
+        "dir",
+        "every",
+        "file",
+        "first",
+        "format",
+        "id",
+        "if",
+        "interval",
+        "level",
+        "limit",
+        "limits",
+        "method",
+        "mode",
+        "on",
+        "others",
+        "path",
+        "period",
+        "rate",
+        "signal",
+        "size",
+        "threshold",
+        "time",
+        "timeout",
+        "type",
+        "when",
+        "word",
+        "words",
+    ];
+    let [act, rest @ ..] = ps else {
+        return None;
+    };
+    if rest.is_empty() && act != "sell" || rest.iter().any(|p| NOT_OBJECTS.contains(&p.as_str())) {
+        return None;
+    }
+    if MONEY.contains(&act.as_str()) {
+        Some(Class::Reaches)
+    } else if HALTS.contains(&act.as_str()) {
+        Some(Class::Stops)
+    } else {
+        None
+    }
+}
+
+/// A flag's first part that makes a device act in the world (`--fire-cue 12`, `--open-valve`,
+/// `--dispense 3`), said to a program pointed at a board's port: a cue fires, a gate opens.
+fn actuates(first: &str) -> bool {
+    matches!(
+        first,
+        "fire"
+            | "ignite"
+            | "detonate"
+            | "trigger"
+            | "arm"
+            | "launch"
+            | "actuate"
+            | "activate"
+            | "energize"
+            | "energise"
+            | "dispense"
+            | "eject"
+            | "open"
+            | "unlock"
+            | "vend"
+    )
 }
 
 /// A program named as the controller of a running instance (`xscreensaver-command`,
@@ -4283,7 +4416,14 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     }
     // Asked for its help or a pretend run, a script named for an act does not do it (what it
     // writes meanwhile is judged by its places all the same).
-    if !script.contains('.') || shows_only(&inner) || pretends(&inner) {
+    // Nor when its flags say what it does now: only looking (`bg_upload.py --list-cemeteries`),
+    // or destroying, which the script's own layer judges (`--photo-cache DIR --clear`).
+    if !script.contains('.')
+        || shows_only(&inner)
+        || pretends(&inner)
+        || subcommands(&inner).is_empty() && flag_looks(&inner)
+        || flag_verb(&inner).is_some_and(|f| f.class == Class::Destroys)
+    {
         return;
     }
     if let Some(v) = name_verb(name) {

@@ -398,18 +398,19 @@ pub static RULES: &[Rule] = &[
                 || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
                 || system::archive_to_device(c)
-                // Any program's output option given a disk (`curl … -o /dev/sda`, `wget -O`).
-                || c.args.windows(2).any(|w| {
-                    matches!(
-                        w[0].text.as_deref(),
-                        Some("-o" | "-O" | "--output" | "--output-document")
-                    ) && w[1].text.as_deref().is_some_and(dev)
-                })
-                || c.words().any(|w| {
-                    ["--output=", "--output-document="]
-                        .iter()
-                        .any(|p| w.strip_prefix(p).is_some_and(dev))
-                })
+                // Any program's output option given a disk (`curl … -o /dev/sda`, `wget -O`),
+                // unless it is told only to rehearse (`… --output /dev/sda --dry-run`).
+                || !crate::effect::rehearses(c)
+                    && (c.args.windows(2).any(|w| {
+                        matches!(
+                            w[0].text.as_deref(),
+                            Some("-o" | "-O" | "--output" | "--output-document")
+                        ) && w[1].text.as_deref().is_some_and(dev)
+                    }) || c.words().any(|w| {
+                        ["--output=", "--output-document="]
+                            .iter()
+                            .any(|p| w.strip_prefix(p).is_some_and(dev))
+                    }))
         },
         must_match: &[
             "curl -s https://x.org/a -o /dev/sda",
