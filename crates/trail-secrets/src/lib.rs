@@ -1029,9 +1029,25 @@ fn names_a_setting(text: &str, start: usize, next: &str) -> bool {
 
 /// A login's argument (`Check::LoginArgument`): long and random, and not the value of the last
 /// flag before it when that flag names an identifier (`--service-key-id UUID`).
+/// A signing query parameter's value: random; under a one-letter `s` (an image CDN's), only a
+/// hex digest, as `s` is as often a size or a search.
+fn url_signature(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
+    let lone_s = compiled
+        .name_groups
+        .iter()
+        .find_map(|&g| locs.get(g))
+        .and_then(|(a, b)| text.get(a..b))
+        .is_some_and(|n| n.eq_ignore_ascii_case("s"));
+    !plausible::is_placeholder(value)
+        && value.len() >= 16
+        && plausible::looks_random(value)
+        && (!lone_s
+            || (32..=64).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 fn login_argument(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
     let last_flag = Compiled::group(compiled.name_groups.first().copied(), locs, text)
-        .and_then(|f| f.split_whitespace().last());
+        .and_then(|f| f.split_whitespace().rfind(|w| w.starts_with('-')));
     // A UUID after a flag that names no credential is what the flag names (`az login --tenant
     // 4af3…`: the directory signed in to), not the login's token.
     let id_flag = |f: &str| plausible::is_uuid(value) && !plausible::names_a_credential(f);
@@ -1109,9 +1125,7 @@ fn accept(
         Check::SecretBlock => !plausible::is_placeholder(value) && !public_block(text, start),
         Check::Login => plausible_login(compiled, locs, text, value),
         Check::Token => plausible_token(compiled, locs, text, value),
-        Check::Signature => {
-            !plausible::is_placeholder(value) && value.len() >= 16 && plausible::looks_random(value)
-        }
+        Check::Signature => url_signature(compiled, locs, text, value),
         Check::Password => plausible::plausible_password(value),
         Check::PrefixedToken => {
             plausible::plausible_prefixed_token(value)

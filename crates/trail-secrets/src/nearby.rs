@@ -846,9 +846,94 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     let mut out = jwk_members_by_line(text);
     out.extend(host_logins(text));
     out.extend(keys_after_an_address(text));
+    out.extend(set_credential_values(text));
+    out.extend(credentials_by_address(text));
     out.extend(basic_auth_pairs(text));
     out.extend(pam_env_values(text));
     out.extend(signify_secret_keys(text));
+    out
+}
+
+/// A value of 16 characters or more that only a generator writes: random letters and digits,
+/// in dash-separated groups or not (`5SDO1G-SJ49SH-…`, `855f4f3e…`), or strongly generated.
+fn drawn(v: &str) -> bool {
+    // Where the value stands already says it is a credential: hex of 16 digits or more, drawn
+    // (not a run), counts as one (`855f4f3ecd8029473bcfd56d`).
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit()) && {
+        let mut seen = [false; 128];
+        v.bytes().for_each(|b| seen[usize::from(b)] = true);
+        seen.iter().filter(|&&x| x).count() >= 8
+    };
+    v.len() >= 16
+        && (uniform_random(&v.replace('-', ""))
+            && !v.starts_with('-')
+            && !v.ends_with('-')
+            && !v.contains("--")
+            || hex
+            || strongly_generated(v, 16))
+}
+
+/// A setter told a key that names a credential and its value as two words (`pnpm config set
+/// //registry.example.com/:_authToken 855f…`, `acme config set api.token …`): the key's last
+/// part (after `:`, `/` or `.`) says what the value is.
+fn set_credential_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains(" set ") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        if !line.contains(" set ") {
+            continue;
+        }
+        let words = words_at(line);
+        for k in 0..words.len().saturating_sub(2) {
+            let (key, (at, value)) = (words[k + 1].1, words[k + 2]);
+            let last = key.rsplit([':', '/', '.']).next().unwrap_or(key);
+            let value = value.trim_matches(['"', '\'']);
+            let quote = usize::from(words[k + 2].1.starts_with(['"', '\'']));
+            if words[k].1 == "set"
+                && !key.starts_with('-')
+                && plausible::names_a_credential(last)
+                && !plausible::name_rules_out(last)
+                && !plausible::is_placeholder(value)
+                && !value.starts_with(['$', '<', '{', '-'])
+                && drawn(value)
+            {
+                let s = start + at + quote;
+                out.push((s, s + value.len()));
+            }
+        }
+    }
+    out
+}
+
+/// A credentials file keyed by the address each credential is for (`~/.gem/credentials`'
+/// `https://gems.example.com/: 5SDO…`, a JSON map of registries to tokens), in a text that
+/// names such a file: the value of a line whose key is a URL.
+fn credentials_by_address(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !contains_any_case(text, b"credentials") || !text.contains("://") {
+        return out;
+    }
+    for (start, line) in lines_at(text) {
+        let body = line.trim_start().trim_start_matches(['"', '\'', ':']);
+        if !(body.starts_with("https://") || body.starts_with("http://")) {
+            continue;
+        }
+        // The key ends at the `:` after the address's own (`https://…/gems: VALUE`).
+        let Some(colon) = body[8..].find(": ").or_else(|| body[8..].find("\":")) else {
+            continue;
+        };
+        let rest = &body[8 + colon + 1..];
+        let rest = rest.trim_start_matches(['"', ':', ' ']);
+        let value = rest.trim_end().trim_end_matches([',', '"', '\'']);
+        if value.contains(char::is_whitespace) || plausible::is_placeholder(value) || !drawn(value)
+        {
+            continue;
+        }
+        let at = line.len() - rest.len();
+        out.push((start + at, start + at + value.len()));
+    }
     out
 }
 
@@ -970,13 +1055,36 @@ fn keys_after_an_address(text: &str) -> Vec<(usize, usize)> {
                 "set" | "add" | "login" | "register" | "alias" | "config"
             )
         });
-        if !acts || words.len() != u + 3 {
+        // The pair ends the command, or its flags follow (`… ACCESS SECRET --api S3v4`).
+        let ends = |i: usize| {
+            words
+                .get(i)
+                .is_none_or(|(_, w)| w.starts_with('-') || matches!(*w, "&&" | "|" | ";"))
+        };
+        // Or one word of both, a setting keyed by the address (`bundle config set --global
+        // https://gems.example.com/ USER:SECRET`).
+        if acts
+            && ends(u + 2)
+            && let Some(&(at, pair)) = words.get(u + 1)
+            && let Some((user, secret)) = pair.split_once(':')
+            && !user.is_empty()
+            && user.len() <= 40
+            && !secret.contains([':', '/', '@'])
+            && drawn(secret)
+        {
+            let s = start + at + user.len() + 1;
+            out.push((s, s + secret.len()));
+            continue;
+        }
+        if !acts || words.len() < u + 3 || !ends(u + 3) {
             continue;
         }
         let (_, access) = words[u + 1];
         let (at, secret) = words[u + 2];
+        // (A base64 value keeps its padding: `…VFiY8=`.)
         let plain = |w: &str| {
-            w.bytes()
+            w.trim_end_matches('=')
+                .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'/' | b'+'))
         };
         if plain(access)

@@ -1246,12 +1246,13 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // `X-Oss-Signature`, a CDN token's `~hmac=`, Codeforces' `apiSig=`, an image CDN's
         // `ci_sign=`), whatever prefix
         // it has; and the same field of a form a request sends (curl's `-F 'signature=…'`).
+        // An image CDN's one-letter `s=` (Imgix) only as a hex digest (`Check::Signature`).
         // A page writes the query's `&` as `&amp;` (`<source src="…&amp;Signature=…">`), a URL
         // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`), a JSON
         // string as `\u0026` (Go's encoder escapes every `&`); a URL encoded whole into another's
         // query writes `=` as `%3D` too (`…%26sig%3D7JSJ…%253D`), and its `&` as `%26`, which
         // ends the value as `&` does.
-        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token)(?:=|%3d)(?P<secret>(?:(?-u:[^&\s"'#<>\\%])|%(?:[013-9a-f][0-9a-f]|2[0-57-9a-f]))+)"#,
+        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token|s)(?:=|%3d)(?P<secret>(?:(?-u:[^&\s"'#<>\\%)])|%(?:[013-9a-f][0-9a-f]|2[0-57-9a-f]))+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
         keywords: &[
             "signature=",
@@ -1262,6 +1263,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "signature%3d",
             "sig%3d",
             "sign%3d",
+            "?s=",
+            "&s=",
+            ";s=",
         ],
         check: Check::Signature,
         shape: Shape::Any,
@@ -1291,13 +1295,14 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "cli-login-token",
         // A command-line login's positional argument: `wandb login KEY`, `ngrok config
-        // add-authtoken TOKEN`, `fly auth token`'s output pasted back, an account authorised
+        // add-authtoken TOKEN`, `nuget setapikey KEY`, `cargo login --registry NAME TOKEN`
+        // (a flag's lower-case value skipped), `fly auth token`'s output pasted back, an account authorised
         // with an id and a key (`b2 account authorize KEY_ID KEY`), a key stored under a
         // profile's name (`snapi profile add prod KEY`). The argument is judged
         // by its shape (long, random), as nothing names it.
         // The flags it skips are kept (`name`): after one that names an identifier
         // (`--service-key-id UUID`), the argument is that flag's value, not a token.
-        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-key|set-token|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)|(?-u:\b)(?:profiles?|credentials?)[ \t]+(?:add|set|save|create)[ \t]+[A-Za-z0-9_.@-]{1,40}[ \t]+\\?["']?(?P<secret3>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
+        regex: r#"(?:(?-u:\b)login|(?-u:\b)auth|authtoken|set-?(?:api-?)?(?:key|token)|(?-u:\b)token)(?P<name>(?:[ \t]+--?[a-z][a-z0-9-]*(?:[ \t]+[a-z][a-z0-9_.-]{0,40})?)*)[ \t]+\\?["']?(?P<secret>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)|(?-u:\b)authori[sz]e[ \t]+(?:[A-Za-z0-9_-]{8,40}[ \t]+)?\\?["']?(?P<secret2>[A-Za-z0-9][A-Za-z0-9_+/-]{19,}=*)|(?-u:\b)(?:profiles?|credentials?)[ \t]+(?:add|set|save|create)[ \t]+[A-Za-z0-9_.@-]{1,40}[ \t]+\\?["']?(?P<secret3>[A-Za-z0-9][A-Za-z0-9_-]{19,})(?-u:\b)"#,
         example: "wandb login d6cbc12b41acd6748ef6e87c3a4246097a92bdc0",
         // Each word as the regex needs it, a blank after it: `SLACK_TOKEN=…` and
         // `hook_event_name` compile nothing (every PostToolUse of a secret-heavy output did).
@@ -1310,6 +1315,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
             "token\t",
             "set-key ",
             "set-key\t",
+            "setapikey ",
+            "set-api-key ",
             "authorize ",
             "authorize\t",
             "authorise ",

@@ -6403,3 +6403,54 @@ fn found_by_the_112th_sealed_part() {
     let clean = "$ aws ssm put-parameter --name \"/swellbox/status_build_sha\" --type String --value \"fe2fca98da96462f4d12e4b04f629a63bf4bd744\" --overwrite";
     assert_eq!(redact(clean).0, clean);
 }
+
+/// Found by the 113th sealed part's first run (recall 0.842): an access key and its secret
+/// after an address with the command's flags after them (`mc alias set … --api S3v4`), or one
+/// `USER:SECRET` word keyed by the address (`bundle config set --global URL …`); `nuget
+/// setapikey KEY`; a login's flag with a value before the token (`cargo login --registry NAME
+/// TOKEN`), the token in base64; a setter's credential-named key and its value as two words; a
+/// credentials file keyed by address; an image CDN's `s=` digest. Clean: a cache key set as a
+/// header, a size given as `s=`.
+#[test]
+fn found_by_the_113th_sealed_part() {
+    for (text, secret) in [
+        (
+            "$ mc alias set vault https://files.example.org 5239024 5d6fc8ebb2fa38dea860d9726e4d32ac --api S3v4",
+            "5d6fc8ebb2fa38dea860d9726e4d32ac",
+        ),
+        (
+            "$ bundle config set --global https://gems.example.org/v1/ AB203879:oYEsG9vP8kU6kiNLiF90wZwR2xj8LikOyw3O",
+            "oYEsG9vP8kU6kiNLiF90wZwR2xj8LikOyw3O",
+        ),
+        (
+            "PS C:\\src> nuget setapikey CO04BW-VTA605-YJQSX2-2259DF-8NL1GI-EYA82D -Source https://nuget.example.org/v3/index.json",
+            "CO04BW-VTA605-YJQSX2-2259DF-8NL1GI-EYA82D",
+        ),
+        (
+            "$ cargo login --registry shop I3Jm5gDMoDj5qoNuoucG6T33qbHmWsz/qC6Z2Qexj9U=",
+            "I3Jm5gDMoDj5qoNuoucG6T33qbHmWsz/qC6Z2Qexj9U=",
+        ),
+        (
+            "$ pnpm config set //npm.example.org/:_authToken 855f4f3ecd8029473bcfd56d",
+            "855f4f3ecd8029473bcfd56d",
+        ),
+        (
+            "$ cat ~/.gem/credentials\n---\nhttps://gems.example.org/v1/gems: 5SDO1G-SJ49SH-SE9V9Z-ZA2FE2-OWL2AW-N0RQZ7",
+            "5SDO1G-SJ49SH-SE9V9Z-ZA2FE2",
+        ),
+        (
+            "<img src=\"https://shop.imgix.net/p/rose.jpg?w=640&amp;s=cc63786fcd71bdfaaa4016119cae7bbc\">",
+            "cc63786fcd71bdfaaa4016119cae7bbc",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "RequestHeader set X-Cache-Key \"19b65c1a5c22abeebf25ca84bd7c5e81\"",
+        "https://www.gravatar.com/avatar/205e460b479e2e5b48aec07710c08d50?s=80",
+        "https://example.org/search?s=rose+bouquet",
+    ] {
+        assert_eq!(redact(clean).0, clean);
+    }
+}
