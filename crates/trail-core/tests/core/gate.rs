@@ -2125,6 +2125,20 @@ fn new_families_sealed113_part() {
     assert!(all.rows > 0);
 }
 
+/// The 114th sealed part (issue 20): 24 families from domains no earlier part used (butchers,
+/// distilleries, fish farms, paper mills, signs, toll booths, grain silos, cold storage,
+/// forklifts, tower cranes, asphalt plants, snow ploughs, recycling lines, water treatment,
+/// sewage pumps, desalination, nail salons, optician labs, hearing aids, kennels, farriers,
+/// pharmacy robots, street lighting), written by a helper that never read trail's source, run
+/// once with the design frozen at 1701b4f:
+/// `cargo test -p trail-core --test core gate::new_families_sealed114 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed114_part() {
+    let (_, all) = measure(&["gate-families-sealed114.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
