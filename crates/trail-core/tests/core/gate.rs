@@ -11413,3 +11413,84 @@ fn mechanisms_found_by_the_113th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 114th sealed part (issue 20): a record's noun before the act (`logs delete`,
+/// `history purge`) read as a look; a subcommand that closes, dispatches, overrides, schedules
+/// or messages; a secret's name in two parts (`api-key show`), a key asked with what is printed
+/// (`--with-key`); a device on a serial port programmed or updated by a subcommand; a plan
+/// handed in as a file is no plan-only run. Not acts: a purge of the one directory an option
+/// names in scratch, root's `dd` into scratch, a flash read (`read_flash`), a package whose
+/// name holds a verb (`npm view tailwind-merge`).
+#[test]
+fn mechanisms_found_by_the_114th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/hoist.py logs delete --before 2026-01-01",
+            Verdict::Junction,
+        ),
+        ("acme-hoist history purge", Verdict::Junction),
+        ("python3 tools/hoist.py logs show --crane 3", Verdict::Allow),
+        (
+            "python3 tools/toll.py lane close --plaza 2",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/plow.py truck dispatch --zone 4",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/cab.py drawer override --station 2",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/silo.py aeration schedule --at 02:00",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/crm.py clients message --segment lapsed",
+            Verdict::Junction,
+        ),
+        ("python3 tools/kennel.py api-key show", Verdict::Junction),
+        (
+            "python3 tools/cutter.py license show --with-key",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/aid_fit.py program --port /dev/ttyACM0 --fit build/f.json",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/aid_fit.py firmware update --port /dev/ttyACM0",
+            Verdict::Junction,
+        ),
+        (
+            "acme-board --port /dev/ttyUSB0 read_flash 0 0x1000 build/backup.bin",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/feeder_export.py feeding push --plan build/feed.csv",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/cutter.py purge --cache-dir build/cut-cache",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/cutter.py purge --cache-dir ~",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/cutter.py purge --cache-dir /srv/cache",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/render.py --unit 2 | sudo dd of=build/unit2.bin",
+            Verdict::Allow,
+        ),
+        ("sudo dd if=/dev/sda of=build/disk.img", Verdict::Junction),
+        ("npm view tailwind-merge version", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

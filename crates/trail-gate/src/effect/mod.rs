@@ -970,7 +970,12 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     };
     // A flag that empties a directory another flag names, given one here (`--reset-solutions
     // --solutions-dir build/solutions`): what it empties is there.
-    let empties_here = v.class == words::Class::Destroys && v.word.starts_with("--") && {
+    // Or a subcommand that empties the one directory an option names (`purge --cache-dir
+    // build/vm-cache`).
+    let emptying = |w: &str| {
+        w.starts_with("--") || matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty")
+    };
+    let empties_here = v.class == words::Class::Destroys && emptying(&v.word) && {
         // A value only the shell knows (`"$TMPDIR/x"`) is judged as written.
         let all: Vec<String> = c.args.iter().map(|a| ctx.arg_text(a)).collect();
         let words: Vec<&str> = all.iter().map(String::as_str).collect();
@@ -2340,12 +2345,13 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         .collect();
     // A lone act (`--purge`, `--clean`) beside one directory's option (`--cache-dir D`):
     // what it empties is that directory, the only one it is given.
-    let lone = words.iter().any(|w| {
-        matches!(
-            w.strip_prefix("--"),
-            Some("purge" | "clean" | "clear" | "wipe" | "empty" | "delete")
-        )
-    });
+    // (Or the same act as the command's first word: `purge --cache-dir D`.)
+    let acts = |w: &str| matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty" | "delete");
+    let lone = words.iter().any(|w| w.strip_prefix("--").is_some_and(acts))
+        || words
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .is_some_and(|w| acts(w));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {
         let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
@@ -3050,10 +3056,23 @@ fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
         .map(|a| ctx.arg_text(a))
         .filter(|f| !(copies_input && f == "/dev/stdin"))
         .peekable();
+    // Or `dd` of its input, or of a file, into a file there (`… | sudo dd of=build/u2.bin`):
+    // no disk is named, only where the bytes land.
+    let scratch = |f: &str| !super::rules::deletion::loses(ctx, ctx.classify(f), f);
+    if inner.name == "dd" {
+        let mut of = None;
+        for w in inner.words() {
+            match w.split_once('=') {
+                Some(("of", v)) => of = Some(v),
+                Some(("if", v)) if v.starts_with("/dev/") && v != "/dev/stdin" => return false,
+                Some(("if" | "bs" | "count" | "skip" | "seek" | "status" | "conv", _)) => {}
+                _ => return false,
+            }
+        }
+        return of.is_some_and(|f| !f.starts_with("/dev/") && scratch(f));
+    }
     // Or into git-ignored build output (`sudo tee build/plates-root.txt`).
-    (inner.name == "tee" || copies_input)
-        && files.peek().is_some()
-        && files.all(|f| !super::rules::deletion::loses(ctx, ctx.classify(&f), &f))
+    (inner.name == "tee" || copies_input) && files.peek().is_some() && files.all(|f| scratch(&f))
 }
 
 /// The system's log read as root (`sudo journalctl -u svc -n 50`, `sudo dmesg`), not rotated,

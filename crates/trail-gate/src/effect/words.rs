@@ -96,7 +96,9 @@ impl Class {
             Class::Reveals => "print a secret",
             Class::Production => "act on a production environment",
             Class::Installs => "install or upgrade software on this machine",
-            Class::Actuates => "make an attached device act (fire, open, dispense, launch)",
+            Class::Actuates => {
+                "make an attached device act or rewrite what it runs (fire, open, program, flash)"
+            }
         }
     }
 }
@@ -218,6 +220,9 @@ const CHANGES: &[&str] = &[
     // apply web01`, `flavours apply THEME`); with `--dry-run` or `--noop`, only shown.
     "apply", "approve", "enable", "grant", "modify", "passwd", "put", "rotate", "scale", "set",
     "toggle", "trust", "unlock",
+    // A safeguard set aside (`cabinet override --drawer 5`), a job set for later (`aeration
+    // schedule --at 02:00`).
+    "override", "schedule",
 ];
 
 const REACHES: &[&str] = &[
@@ -226,6 +231,8 @@ const REACHES: &[&str] = &[
     "charge",
     "deploy",
     "deprecate",
+    // Sent out to someone: a truck, a crew (`spreader dispatch --truck P-12`).
+    "dispatch",
     "land",
     "merge",
     "pay",
@@ -597,6 +604,8 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
             // Asked alone, or of one subcommand: among other options (`-C -N -V -o/etc/hosts
             // games.pgn`), a one-letter `-V`/`-h` is as often verbose or a header.
             "--version" | "-h" | "-V" => !valued && words.len() <= 2,
+            // A plan handed in as a file (`--plan build/feed.csv`) is what is carried out.
+            "--plan" if words.get(i + 1).is_some_and(|n| file_like(n)) => false,
             "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
             | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
             | "--check" | "--list" | "--pretend" | "--status" | "--test" => true,
@@ -729,6 +738,7 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         // checked for (`manage.py check --deploy`), not done; a flag that deletes or applies
         // still acts (`gitlab-runner verify --delete`, `plan --auto-apply`).
         .or_else(|| flag_verb(c).filter(|v| !(v.class == Class::Reaches && checks_first(c))))
+        .or_else(|| rewrites_a_device(c))
         .or_else(|| secret_field_flag(c))
         .or_else(|| credential_flag(c))
         .or_else(|| console_verb(c))
@@ -2429,19 +2439,34 @@ fn line_looks(c: &Cmd<'_>) -> bool {
 /// Whether a leading subcommand word only looks (`ps`, `list`, `status`, `dump-flows`,
 /// `list_units`), or the command is told to open what it is given read-only (`--ro`).
 pub(super) fn looks(c: &Cmd<'_>) -> bool {
-    subcommands(c).iter().any(|w| {
+    let subs = subcommands(c);
+    subs.iter().enumerate().any(|(i, w)| {
         let lower = w.to_ascii_lowercase();
-        LOOKS.contains(&lower.as_str())
+        (LOOKS.contains(&lower.as_str())
             && !(matches!(lower.as_str(), "export" | "dump") && exports_to_a_file(c))
             || lower.contains(['-', '_'])
                 && parts(&lower).first().is_some_and(|p| {
                     LOOKS.contains(&p.as_str())
                         // A question (`is-configured`, `is-active`, `has-updates`).
                         || matches!(p.as_str(), "is" | "has")
-                })
+                }))
+            && !act_follows(w, &subs[i + 1..])
     }) || c
         .option_words()
         .any(|w| matches!(w, "--ro" | "--read-only" | "--readonly" | "--rdonly"))
+}
+
+/// Whether a looking word is a noun that the next subcommand acts on (`logs delete`, `history
+/// purge`): a word that only names records, then a verb alone. (`tree deploy`, `show
+/// tailwind-merge`: a look at what is named.)
+fn act_follows(look: &str, rest: &[&str]) -> bool {
+    matches!(
+        look.to_ascii_lowercase().as_str(),
+        "log" | "logs" | "history" | "stats" | "info"
+    ) && rest.first().is_some_and(|w| {
+        let w = w.to_ascii_lowercase();
+        DELETES.contains(&w.as_str()) || STOPS.contains(&w.as_str())
+    })
 }
 
 /// Whether an `export` subcommand is told where to go, a file or a directory last among its
@@ -2574,32 +2599,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             .flat_map(|(_, ps)| ps)
             .any(|p| set.contains(&p.as_str()))
     };
-    let secret_named = any(SECRETS) || names_a_secret(c, &subs, &split);
-    // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
-    // by a subcommand of its own is the key itself).
-    let joined_reveal = subs.iter().any(|w| {
-        let w = w.to_ascii_lowercase();
-        PRINTS.iter().any(|p| {
-            w.strip_prefix(p).is_some_and(|rest| {
-                SECRETS
-                    .iter()
-                    .chain(&["privkey", "privatekey"])
-                    .any(|s| rest.contains(s))
-                    || matches!(rest, "-key" | "key" | "_key" | "-keys" | "keys")
-            })
-        })
-    });
-    // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
-    let decrypts = any(DECRYPTS) || any(&["reveal"]) && (secret_named || keeps_secrets(c.name));
-    let mints = mints(&split) && any(&["create", "new", "generate", "issue", "mint"]);
-    // A setting read by its key (`config KEY`), as a getter prints it.
-    if secret_named && (any(PRINTS) || any(&["config"]))
-        || key_got(&subs)
-        || joined_reveal
-        || decrypts
-        || mints
-        || store_prints(c.name, &subs)
-    {
+    if reveals_by_subcommand(c, &subs, &split, &any) {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reveals,
@@ -2623,11 +2623,26 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Reaches,
         });
     }
-    if subs
+    // A looking word is the act, unless an act follows it: then it named what is acted on
+    // (`logs delete --before …`, `history purge`).
+    if let Some(look) = subs
         .iter()
-        .any(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+        .position(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()))
+        && !act_follows(subs[look], &subs[look + 1..])
     {
         return None;
+    }
+    // A verb that is a common noun inside other words, said alone: a lane closed, clients
+    // messaged (`lane close --plaza 14`, `clients message --segment lapsed`).
+    if let Some(w) = subs.iter().find(|w| matches!(**w, "close" | "message")) {
+        return Some(Verb {
+            word: (*w).to_string(),
+            class: if *w == "close" {
+                Class::Stops
+            } else {
+                Class::Reaches
+            },
+        });
     }
     let all: Vec<(&str, &String)> = subs
         .iter()
@@ -2652,7 +2667,18 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     for (i, (w, part)) in all.iter().enumerate() {
         // What a generator is told to make is named after it: a name written into the
         // project, not a verb said to the program.
-        if LOOKS.contains(&part.as_str()) || matches!(part.as_str(), "generate" | "scaffold") {
+        if matches!(part.as_str(), "generate" | "scaffold") {
+            return None;
+        }
+        // A looking word before an act names what is acted on (`logs delete`).
+        if LOOKS.contains(&part.as_str()) {
+            let after = subs
+                .iter()
+                .position(|s| s == w)
+                .map_or(subs.len(), |k| k + 1);
+            if act_follows(w, &subs[after..]) {
+                continue;
+            }
             return None;
         }
         match classify_form(part) {
@@ -2667,6 +2693,46 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// Whether the subcommands print a secret: a secret's name beside a printing verb, joined to
+/// one (`dumpprivkey`), decrypted or revealed, minted, or a key read by its name.
+fn reveals_by_subcommand(
+    c: &Cmd<'_>,
+    subs: &[&str],
+    split: &[Vec<String>],
+    any: &dyn Fn(&[&str]) -> bool,
+) -> bool {
+    // Or its parts joined (`api-key show`, `access-token get`).
+    let secret_named = any(SECRETS)
+        || split
+            .iter()
+            .any(|ps| ps.len() > 1 && SECRETS.contains(&ps.concat().as_str()))
+        || names_a_secret(c, subs, split);
+    // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
+    // by a subcommand of its own is the key itself).
+    let joined_reveal = subs.iter().any(|w| {
+        let w = w.to_ascii_lowercase();
+        PRINTS.iter().any(|p| {
+            w.strip_prefix(p).is_some_and(|rest| {
+                SECRETS
+                    .iter()
+                    .chain(&["privkey", "privatekey"])
+                    .any(|s| rest.contains(s))
+                    || matches!(rest, "-key" | "key" | "_key" | "-keys" | "keys")
+            })
+        })
+    });
+    // Decrypting is showing what was kept secret (`show-decrypted`, `decrypt`, `unseal`).
+    let decrypts = any(DECRYPTS) || any(&["reveal"]) && (secret_named || keeps_secrets(c.name));
+    let mints = mints(split) && any(&["create", "new", "generate", "issue", "mint"]);
+    // A setting read by its key (`config KEY`), as a getter prints it.
+    secret_named && (any(PRINTS) || any(&["config"]))
+        || key_got(subs)
+        || joined_reveal
+        || decrypts
+        || mints
+        || store_prints(c.name, subs)
 }
 
 /// A password changed by a subcommand (`change-password alice`, `changeUserPassword`,
@@ -3262,7 +3328,9 @@ fn checks_first(c: &Cmd<'_>) -> bool {
 /// A flag of two words that prints a key (`--show-key`, `--print-keys`): a stream's or an
 /// account's key.
 fn prints_a_key(ps: &[String]) -> bool {
-    matches!(ps, [verb, key] if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump")
+    // Or asked to include it in what is printed (`license show --with-key`).
+    matches!(ps, [verb, key] if matches!(verb.as_str(), "show" | "print" | "reveal" | "dump"
+            | "with" | "include" | "including")
         && matches!(key.as_str(), "key" | "keys"))
         // With the key's kind between (`--show-api-key`, `--print-access-token`).
         || matches!(ps, [verb, kind, key]
@@ -3548,6 +3616,48 @@ fn act_on_object(ps: &[String]) -> Option<Class> {
     } else {
         None
     }
+}
+
+/// A program nobody models, pointed at a board's or a device's serial port and told by a
+/// subcommand to rewrite it (`connexx_fit.py program --port /dev/ttyACM0 --fit F`, `firmware
+/// update --port …`): what the attached device runs or does is replaced.
+fn rewrites_a_device(c: &Cmd<'_>) -> Option<Verb> {
+    const WRITES: &[&str] = &[
+        "program",
+        "flash",
+        "write",
+        "update",
+        "upgrade",
+        "burn",
+        "load",
+        "upload",
+        "install",
+        "erase",
+        "configure",
+        "provision",
+        "calibrate",
+        "fit",
+        "apply",
+    ];
+    if known::tier(c.name) != known::Tier::Unknown || !super::serial_port(c) {
+        return None;
+    }
+    let subs = subcommands(c);
+    let first_look = subs
+        .iter()
+        .position(|w| LOOKS.contains(&w.to_ascii_lowercase().as_str()));
+    subs.iter()
+        .take(first_look.unwrap_or(subs.len()))
+        .find(|w| {
+            let ps = parts(w);
+            // (`read_flash`: the flash read, not written.)
+            ps.iter().any(|p| WRITES.contains(&p.as_str()))
+                && !ps.iter().any(|p| LOOKS.contains(&p.as_str()))
+        })
+        .map(|w| Verb {
+            word: (*w).to_string(),
+            class: Class::Actuates,
+        })
 }
 
 /// A flag's first part that makes a device act in the world (`--fire-cue 12`, `--open-valve`,
@@ -4395,8 +4505,12 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     // The script is a program trail does not model (`php bin/console doctrine:database:drop
     // --force`, `python manage.py reset_db`): its subcommands and methods are read as such a
     // program's are.
+    // A subcommand that empties the one directory an option names is judged by where that
+    // is, in the script's own layer (`vm_cache.py purge --cache-dir build/vm-cache`).
+    let empties_named = || super::dir_emptied_by_flag(&super::words_as_written(&inner)).is_some();
     if !shows_only(&inner)
         && let Some(v) = subcommand_verb(&inner)
+            .filter(|v| !(v.class == Class::Destroys && empties_named()))
             .or_else(|| method_verb(&inner))
             // A script's own flags are its author's words (`--frame-drop`): only one
             // asking for hidden secrets counts.
