@@ -2162,7 +2162,10 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
             && u64::from_str_radix(time, 16)
                 .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t));
         let starts_path = at == 0 || matches!(b[at - 1], b' ' | b'"' | b'\'');
-        if expiring || starts_path && hmac_base64(seg) || shared_access_key(&text[..at], seg) {
+        if expiring
+            || starts_path && (hmac_base64(seg) || unpadded_hmac(seg, time))
+            || shared_access_key(&text[..at], seg)
+        {
             out.push((at + 1, at + 1 + end));
         }
     }
@@ -2182,9 +2185,10 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         let path_start = url.find('/').map_or(url.len(), |i| i + 1);
         let query_at = url.find('?');
         let path_end = query_at.or_else(|| url.find('#')).unwrap_or(url.len());
-        if let Some(seg) = url[path_start..path_end.max(path_start)].split('/').next()
+        let mut segs = url[path_start..path_end.max(path_start)].split('/');
+        if let Some(seg) = segs.next()
             && url[path_start..].contains('/')
-            && hmac_base64(seg)
+            && (hmac_base64(seg) || unpadded_hmac(seg, segs.next().unwrap_or_default()))
         {
             out.push((base + path_start, base + path_start + seg.len()));
         }
@@ -2449,6 +2453,22 @@ fn expiring_digest(v: &str) -> bool {
 
 /// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:
 /// an HMAC-SHA1's or -SHA256's output.
+/// An HMAC-SHA1's or -SHA256's URL-safe base64 without its padding (27 or 43 characters),
+/// before the processing options it signs (imgproxy's `/SIG/rs:fill:960:240/g:sm/…`): the
+/// options, `name:value` pairs, say what the first segment is.
+fn unpadded_hmac(seg: &str, next: &str) -> bool {
+    (seg.len() == 27 || seg.len() == 43)
+        && seg
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        && strongly_generated(seg, 27)
+        && next.contains(':')
+        && next.starts_with(|c: char| c.is_ascii_lowercase())
+        && next
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b':' | b'_' | b'-' | b'.' | b','))
+}
+
 fn hmac_base64(seg: &str) -> bool {
     (seg.len() == 28 || seg.len() == 44)
         && seg.ends_with('=')

@@ -6454,3 +6454,25 @@ fn found_by_the_113th_sealed_part() {
         assert_eq!(redact(clean).0, clean);
     }
 }
+
+/// Found by the 114th sealed part's first run (recall 0.958): imgproxy's signature, the
+/// unpadded URL-safe base64 of an HMAC as a path's first segment before the processing options
+/// it signs, in a URL or a request line. Clean: an id of the same length before a plain path.
+#[test]
+fn found_by_the_114th_sealed_part() {
+    for (text, secret) in [
+        (
+            "<img src=\"https://img.example.com/j5E6y1HouQf3XhIA1S4mOSeWGCt3GI-0PV37m2v4_dc/rs:fill:960:240/g:sm/aHR0cHM6Ly9tZWRpYS5leGFtcGxlLmNvbS9hLmpwZw.webp\">",
+            "j5E6y1HouQf3XhIA1S4mOSeWGCt3GI-0PV37m2v4_dc",
+        ),
+        (
+            "10.4.10.203 - - [07/Dec/2026:00:54:20 +0000] \"GET /wAB_C-26RxtzLnUlvxduO2ngsXsqabwm2P0hoH__Gl8/rs:fill:640:480/g:sm/aHR0cHM6Ly9t.webp HTTP/1.1\" 200 48211",
+            "wAB_C-26RxtzLnUlvxduO2ngsXsqabwm2P0hoH__Gl8",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean = "https://files.example.com/j5E6y1HouQf3XhIA1S4mOSeWGCt3GI-0PV37m2v4_dc/report.pdf";
+    assert_eq!(redact(clean).0, clean);
+}
