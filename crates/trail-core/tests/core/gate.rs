@@ -2139,6 +2139,19 @@ fn new_families_sealed114_part() {
     assert!(all.rows > 0);
 }
 
+/// The 115th sealed part (issue 20): 24 families from domains no earlier part used
+/// (vineyards, orchards, cattle, sheep shearing, reptiles, dog shows, koi ponds, safari
+/// lodges, ballet schools, recording studios, radio automation, TV playout, magazines,
+/// bookshops, cider, maple syrup, egg grading, apiaries), written by a helper that never read
+/// trail's source, run once with the design frozen at c7aa4b6:
+/// `cargo test -p trail-core --test core gate::new_families_sealed115 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed115_part() {
+    let (_, all) = measure(&["gate-families-sealed115.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -1829,3 +1829,19 @@ fn new_families_sealed114_part() {
     print_table("secrets-families-sealed114.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 115th sealed part (issue 20): 16 families named from ropemaking; providers of
+/// vineyards, orchards, cattle auctions, kennel clubs, koi dealers, safari lodges, ballet
+/// schools, recording studios, radio and TV, magazines, bookshops, cider, maple syrup, egg
+/// farms and beekeeping suppliers, written by a helper that never read trail's source, run
+/// once with the redactor frozen at c7aa4b6:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed115 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed115_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed115.tsv"), show);
+    print_table("secrets-families-sealed115.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
