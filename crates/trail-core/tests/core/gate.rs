@@ -9814,14 +9814,17 @@ fn a_planted_file_named_by_a_variable_is_handed() {
 
 /// Found by the 94th sealed part's first run (a block only asked): a program told to clear
 /// after a variable set for it points where it keeps its files at the project root
-/// (`JUPYTERCACHE=/work/proj jcache project clear --force`) empties it. Pointed at a directory
-/// in the project, the clear asks as any clear of a program trail does not model does.
+/// (`JUPYTERCACHE=/work/proj jcache project clear --force`) empties it. Pointed at build
+/// output, the clear and the confirmation its `--force` skips are of scratch (the 115th part:
+/// `MYRIAD_DATA_DIR=build/myriad … wipe --yes`, and the 94th's own row, labelled allow).
 #[test]
 fn a_clear_after_a_variable_points_its_store_somewhere() {
     let ctx = ctx();
     let line = "ACMECACHE=/work/proj acme-cache project clear --force";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Block, "{line}");
     let line = "ACMECACHE=build/acache acme-cache project clear --force";
+    assert_eq!(evaluate(line, &ctx).verdict, Verdict::Allow, "{line}");
+    let line = "ACMECACHE=/srv/acache acme-cache project clear --force";
     assert_eq!(evaluate(line, &ctx).verdict, Verdict::Junction, "{line}");
 }
 
@@ -11503,6 +11506,81 @@ fn mechanisms_found_by_the_114th_sealed_part() {
         ),
         ("sudo dd if=/dev/sda of=build/disk.img", Verdict::Junction),
         ("npm view tailwind-merge version", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// Found by the 115th sealed part (issue 20): a secret's subcommand told by a flag to print it
+/// (`token --show`), a printing one asked for the key by a bare switch (`licence show --key`);
+/// a valued `--status`, `--list` or `--show` beside an act chooses what is acted on; an
+/// export sent; `--set off`; `--apply`; the one directory an option names, emptied by a
+/// subcommand (`cache clear --dir D`, `reset --data-root D`). Not acts: a search pattern that
+/// spells a command (`grep -n 'curl .* | sh' F` was blocked as trail's state tampered), a
+/// confirmation skipped for a clean its variables point at scratch.
+#[test]
+fn mechanisms_found_by_the_115th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("python3 tools/winery.py token --show", Verdict::Junction),
+        (
+            "python3 tools/winery.py access-token --print",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/winery.py licence show --key",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/winery.py show --key build/k.pem",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/shop.py orders delete --status refunded",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/club.py entries submit --show spring-2027",
+            Verdict::Junction,
+        ),
+        ("python3 tools/club.py entries --show", Verdict::Allow),
+        (
+            "python3 tools/school.py emails send --list parents",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/hive.py export send --to vet@example.org",
+            Verdict::Junction,
+        ),
+        ("python3 tools/pond.py pump --set off", Verdict::Junction),
+        ("python3 tools/pond.py pump --set on", Verdict::Allow),
+        (
+            "python3 tools/vivarium.py setpoint --temp 31 --apply",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/recital.py cache clear --dir \"$(dirname \"$(dirname \"$PWD\")\")\"",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/recital.py cache clear --dir build/c",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/grade.py reset --data-root /work",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/grade.py reset --data-root build/g",
+            Verdict::Allow,
+        ),
+        ("grep -n 'curl .* | sh' build/install.sh", Verdict::Allow),
+        ("rg -n 'rm -rf /' scripts", Verdict::Allow),
+        (
+            "SAP_DATA_DIR=build/sap python3 tools/sap_sync.py wipe --yes",
+            Verdict::Allow,
+        ),
+        ("gh run list --status failure", Verdict::Allow),
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }

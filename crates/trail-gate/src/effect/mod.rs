@@ -96,7 +96,13 @@ pub(super) fn judge(
     let tier = known::tier(c.name);
     // Each piece it finds is judged one shell deeper, where it is cut again: two levels
     // follow what is carried inside what is carried, and keep the walk small.
-    if layer.depth <= EMBEDDED_DEPTH {
+    // A search program's words are a pattern and files (`grep -n 'curl .* | sh' F` looks for
+    // a fetch piped to a shell): nothing in them runs.
+    let searches = matches!(
+        c.name,
+        "grep" | "egrep" | "fgrep" | "zgrep" | "rg" | "ag" | "ack" | "ack-grep" | "ugrep"
+    );
+    if layer.depth <= EMBEDDED_DEPTH && !searches {
         arguments::embedded(c, cmd, producers, ctx, raw, out);
     }
     out.extend(remote_code(c, raw));
@@ -183,7 +189,7 @@ pub(super) fn judge(
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
     if tier == Tier::Unknown {
         let nothing_yet = !decided_since(out, before);
-        unmodelled(c, ctx, &cmd.assigns, raw, reads_only, nothing_yet, out);
+        unmodelled(c, ctx, cmd, raw, reads_only, nothing_yet, out);
         last_places(
             c,
             (cmd, producers),
@@ -973,7 +979,7 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     // Or a subcommand that empties the one directory an option names (`purge --cache-dir
     // build/vm-cache`).
     let emptying = |w: &str| {
-        w.starts_with("--") || matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty")
+        w.starts_with("--") || matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty" | "reset")
     };
     let empties_here = v.class == words::Class::Destroys && emptying(&v.word) && {
         // A value only the shell knows (`"$TMPDIR/x"`) is judged as written.
@@ -2119,6 +2125,9 @@ fn critical(
                     || t.output && t.target == Target::SystemDir)
                 || write_mode && t.target == Target::SystemFile
                 || t.target.device_like() && verb.is_some() && !t.read
+                // The one directory an option names, emptied by the command's act whatever
+                // verb it was read as (`cache clear --dir "$(dirname "$PWD")"`).
+                || t.target.critical() && !looks && empties_named_dir(c, &t.word, ctx)
                 || t.target.critical()
                     && (verb.is_some_and(words::Verb::deletes)
                         // `drop node --destroy --pgdata /home/dev`: a later flag destroys.
@@ -2175,7 +2184,8 @@ fn critical(
                         || cleans && t.target.contains_project()
                         || layer.privileged && t.target == Target::SystemDir))
     }) {
-        out.push(destroys(c, verb, cleans, t, raw));
+        let empties = cleans || empties_named_dir(c, &t.word, ctx);
+        out.push(destroys(c, verb, empties, t, raw));
     } else {
         out.extend(shared_data_written(c, found, raw));
     }
@@ -2345,13 +2355,19 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         .collect();
     // A lone act (`--purge`, `--clean`) beside one directory's option (`--cache-dir D`):
     // what it empties is that directory, the only one it is given.
-    // (Or the same act as the command's first word: `purge --cache-dir D`.)
-    let acts = |w: &str| matches!(w, "purge" | "clean" | "clear" | "wipe" | "empty" | "delete");
+    let acts = |w: &str| {
+        matches!(
+            w,
+            "purge" | "clean" | "clear" | "wipe" | "empty" | "delete" | "reset"
+        )
+    };
+    // (Or one of the command's first two words: `cache clear --dir D`, `reset --data-root D`.)
     let lone = words.iter().any(|w| w.strip_prefix("--").is_some_and(acts))
         || words
             .iter()
-            .find(|w| !w.starts_with('-'))
-            .is_some_and(|w| acts(w));
+            .filter(|w| !w.starts_with('-'))
+            .take(2)
+            .any(|w| acts(w));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {
         let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
@@ -2754,12 +2770,13 @@ fn deletes_own_account(
 fn unmodelled(
     c: &Cmd<'_>,
     ctx: &Context,
-    assigns: &[(String, super::parse::Arg)],
+    cmd: &Simple,
     raw: &str,
     reads_only: bool,
     nothing_yet: bool,
     out: &mut Findings,
 ) {
+    let assigns = &cmd.assigns;
     if !reads_only && nothing_yet {
         if let Some(verb) = words::mutation(c)
             && let Some(place) = if words::parts(&verb)
@@ -2790,6 +2807,9 @@ fn unmodelled(
                 .iter()
                 .all(|p| matches!(p.as_str(), "force" | "yes" | "y" | "clean" | "overwrite"))
                 && targets::only_output_here(c, ctx))
+            // A clean its variables point at scratch only (`MYRIAD_DATA_DIR=build/myriad …
+            // wipe --yes`): what it would have asked about is scratch.
+            && !cleans_only_scratch(c, cmd, ctx)
         {
             out.push(decide(
                 Verdict::Junction,

@@ -604,8 +604,11 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
             // Asked alone, or of one subcommand: among other options (`-C -N -V -o/etc/hosts
             // games.pgn`), a one-letter `-V`/`-h` is as often verbose or a header.
             "--version" | "-h" | "-V" => !valued && words.len() <= 2,
-            // A plan handed in as a file (`--plan build/feed.csv`) is what is carried out.
+            // A plan handed in as a file (`--plan build/feed.csv`) is what is carried out; a
+            // status or a list given a value beside an act chooses what it acts on (`bookings
+            // delete --status cancelled`, `emails send --list parents`).
             "--plan" if words.get(i + 1).is_some_and(|n| file_like(n)) => false,
+            "--status" | "--list" if valued && !subcommands(c).is_empty() => false,
             "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
             | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
             | "--check" | "--list" | "--pretend" | "--status" | "--test" => true,
@@ -644,9 +647,22 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
                         && words.iter().filter(|o| o.starts_with("--")).count() == 1
                         // Given a number it is an amount (`db rollback --count 2`), not a look.
                         && words.get(i + 1).is_none_or(|n| n.parse::<u64>().is_err())
+                        // Given a name beside an act, it names what is acted on (`entries
+                        // submit --show 2026-westchester`); said of a secret, it prints it
+                        // (`token --show`).
+                        && (!valued || subcommands(c).is_empty())
+                        && !names_a_secret_by_subcommand(c)
             }
         }
     }) || c.sub() == Some("help")
+}
+
+/// Whether a subcommand word names a secret, alone or in parts (`token`, `api-key`).
+fn names_a_secret_by_subcommand(c: &Cmd<'_>) -> bool {
+    subcommands(c).iter().any(|w| {
+        let ps = parts(w);
+        ps.iter().any(|p| SECRETS.contains(&p.as_str())) || SECRETS.contains(&ps.concat().as_str())
+    })
 }
 
 /// A tool's checker or lister, named after it (`nsd-checkconf`, `named-checkzone`,
@@ -2460,12 +2476,19 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
 /// purge`): a word that only names records, then a verb alone. (`tree deploy`, `show
 /// tailwind-merge`: a look at what is named.)
 fn act_follows(look: &str, rest: &[&str]) -> bool {
-    matches!(
+    // (An export is sent as a report is: `export send --to ADDRESS`.)
+    let noun = matches!(
         look.to_ascii_lowercase().as_str(),
-        "log" | "logs" | "history" | "stats" | "info"
-    ) && rest.first().is_some_and(|w| {
+        "log" | "logs" | "history" | "stats" | "info" | "export"
+    );
+    noun && rest.first().is_some_and(|w| {
         let w = w.to_ascii_lowercase();
-        DELETES.contains(&w.as_str()) || STOPS.contains(&w.as_str())
+        DELETES.contains(&w.as_str())
+            || STOPS.contains(&w.as_str())
+            || matches!(
+                w.as_str(),
+                "send" | "upload" | "publish" | "push" | "post" | "share"
+            )
     })
 }
 
@@ -2727,7 +2750,22 @@ fn reveals_by_subcommand(
     let decrypts = any(DECRYPTS) || any(&["reveal"]) && (secret_named || keeps_secrets(c.name));
     let mints = mints(split) && any(&["create", "new", "generate", "issue", "mint"]);
     // A setting read by its key (`config KEY`), as a getter prints it.
-    secret_named && (any(PRINTS) || any(&["config"]))
+    // A secret's subcommand told by a flag to print it (`token --show`, `api-key --print`), or
+    // a printing one asked for the key by a bare switch (`licence show --key`).
+    let words: Vec<&str> = c.option_words().collect();
+    let print_flag = words.iter().any(|w| {
+        w.starts_with("--")
+            && matches!(
+                &w[2..],
+                "show" | "print" | "reveal" | "display" | "dump" | "plain" | "plaintext"
+            )
+    });
+    let key_switch = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "--key" | "--keys" | "--secret" | "--token")
+            && words.get(i + 1).is_none_or(|n| n.starts_with('-'))
+    });
+    secret_named && (any(PRINTS) || any(&["config"]) || print_flag)
+        || any(PRINTS) && key_switch
         || key_got(subs)
         || joined_reveal
         || decrypts
@@ -3552,9 +3590,33 @@ fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
         None
     } else if let Some(class) = act_on_object(ps) {
         Some(class)
+    } else if ps == ["apply"] {
+        // Told to apply what it was given, not only to show it (`setpoint --temp 34 --apply`).
+        Some(Class::Changes)
+    } else if matches!(ps, [f] if matches!(f.as_str(), "set" | "state" | "power" | "switch"))
+        && switched_off_by_value(c, first)
+    {
+        // Set to off (`pump --set off`): what it drives stops.
+        Some(Class::Stops)
     } else {
         (actuates(first) && super::serial_port(c)).then_some(Class::Actuates)
     }
+}
+
+/// Whether the long flag `--NAME` is given `off` or `stop` as its value (`--set off`,
+/// `--state=off`).
+fn switched_off_by_value(c: &Cmd<'_>, name: &str) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    let flag = format!("--{name}");
+    words.iter().enumerate().any(|(i, w)| {
+        let value = if *w == flag {
+            words.get(i + 1).copied()
+        } else {
+            w.strip_prefix(flag.as_str())
+                .and_then(|r| r.strip_prefix('='))
+        };
+        value.is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "stop" | "stopped"))
+    })
 }
 
 /// A flag that is an act and what it is done to (`--charge-card 55012`, `--pay-vendor 412`,
