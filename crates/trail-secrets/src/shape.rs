@@ -189,6 +189,26 @@ fn assignment_shape(lowered: &[u8]) -> bool {
     })
 }
 
+/// Whether a secret's name ends at `end`: bare, or inside a lookup's closing bracket.
+fn named_at(b: &[u8], end: usize) -> bool {
+    if names_secret(b, end) {
+        return true;
+    }
+    // `env["NAME"] = …`: a subscript's closing bracket; `get('NAME') !== …`: a lookup's;
+    // Perl's hash subscript (`$ENV{NAME} = …`); the name quoted inside it (`("app_key"): T
+    // @"…"`), as the regex reads.
+    if end > 0 && matches!(b[end - 1], b']' | b')' | b'}') {
+        if names_secret(b, end - 1) {
+            return true;
+        }
+        if end > 1 && matches!(b[end - 2], b'"' | b'\'' | b'`') && names_secret(b, end - 2) {
+            return true;
+        }
+    }
+    // A form body's subscript, percent-encoded (`f%5Bauth%5D=…`).
+    end >= 3 && &b[end - 3..end] == b"%5d" && names_secret(b, end - 3)
+}
+
 fn secret_name_before(b: &[u8], op: usize) -> bool {
     let mut end = op;
     // A compound assignment's `=` (`secret ||= '…'`, `&&=`, `??=`): the name is before it.
@@ -208,16 +228,7 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
         end -= 1;
     }
-    if names_secret(b, end) {
-        return true;
-    }
-    // `env["NAME"] = …`: a subscript's closing bracket; `get('NAME') !== …`: a lookup's;
-    // Perl's hash subscript (`$ENV{NAME} = …`).
-    if end > 0 && matches!(b[end - 1], b']' | b')' | b'}') && names_secret(b, end - 1) {
-        return true;
-    }
-    // A form body's subscript, percent-encoded (`f%5Bauth%5D=…`).
-    if end >= 3 && &b[end - 3..end] == b"%5d" && names_secret(b, end - 3) {
+    if named_at(b, end) {
         return true;
     }
     // `name: &str = …`, `name: String = …`, Visual Basic's `name As String = …`: a type between
@@ -230,7 +241,7 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     {
         run -= 1;
     }
-    if (run..end).any(|p| b[p] == b':' && names_secret(b, p)) {
+    if (run..end).any(|p| b[p] == b':' && named_at(b, p)) {
         return true;
     }
     let mut t = end;
