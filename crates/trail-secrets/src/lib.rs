@@ -1286,6 +1286,7 @@ fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         && !code_path
         && plausible::looks_random(value)
         && !plausible::camel_words(value)
+        && !plausible::encodes_prose(value)
 }
 
 /// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name

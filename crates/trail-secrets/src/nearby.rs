@@ -2192,6 +2192,11 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         {
             out.push((base + path_start, base + path_start + seg.len()));
         }
+        path_signatures(
+            &url[path_start..path_end.max(path_start)],
+            base + path_start,
+            &mut out,
+        );
         let Some(q) = query_at else { continue };
         let query = &url[q + 1..url.find('#').unwrap_or(url.len()).max(q + 1)];
         query_signatures(query, base + q + 1, &mut out);
@@ -2453,6 +2458,29 @@ fn expiring_digest(v: &str) -> bool {
 
 /// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:
 /// an HMAC-SHA1's or -SHA256's output.
+/// A URL path's own marks for what grants access: a signature component between `s--` and
+/// `--` (Cloudinary's `/image/upload/s--vmSTqTAn--/c_thumb…`), and a token after a `t`
+/// segment (a channel's `https://conda.example.org/t/TOKEN/name`). `path` starts at `at`.
+fn path_signatures(path: &str, at: usize, out: &mut Vec<(usize, usize)>) {
+    let mut offset = 0;
+    let mut after_t = false;
+    for seg in path.split('/') {
+        let start = at + offset;
+        offset += seg.len() + 1;
+        if let Some(sig) = seg.strip_prefix("s--").and_then(|r| r.strip_suffix("--"))
+            && (8..=32).contains(&sig.len())
+            && sig
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        {
+            out.push((start + 3, start + 3 + sig.len()));
+        }
+        if std::mem::replace(&mut after_t, seg == "t") && seg.len() >= 20 && drawn(seg) {
+            out.push((start, start + seg.len()));
+        }
+    }
+}
+
 /// An HMAC-SHA1's or -SHA256's URL-safe base64 without its padding (27 or 43 characters),
 /// before the processing options it signs (imgproxy's `/SIG/rs:fill:960:240/g:sm/…`): the
 /// options, `name:value` pairs, say what the first segment is.

@@ -578,7 +578,15 @@ pub(crate) fn looks_like_words(v: &str) -> bool {
         }
     }
     let parts: Vec<&str> = v.split(['_', '-', '.']).collect();
-    parts.len() >= 2
+    // Groups of one length, digits in several, are a key's (`daeky-z6jdt-yf03q-tskp4-…`):
+    // words differ in length.
+    let grouped_key = parts.len() >= 4
+        && parts
+            .iter()
+            .all(|p| p.len() == parts[0].len() && p.len() >= 4)
+        && parts.iter().filter(|p| has_digit(p)).count() >= 2;
+    !grouped_key
+        && parts.len() >= 2
         && parts.iter().all(|p| {
             p.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
                 && p.bytes()
@@ -713,6 +721,9 @@ const METADATA_WORDS: &[&str] = &[
     "ref",
     "field",
     "header",
+    // A command that prints the secret (`RESTIC_PASSWORD_COMMAND="op read op://…"`), not it.
+    "command",
+    "cmd",
     "prefix",
     "suffix",
     "format",
@@ -1867,6 +1878,23 @@ pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// Base64 of prose (`bWFuaWxhIG5pZ2h0bHkg…`, a sentence `base64` printed): every byte a
+/// printable character, words split by spaces, mostly letters. No key's random bytes decode
+/// so.
+pub(crate) fn encodes_prose(value: &str) -> bool {
+    let Some(bytes) = base64_decode(value) else {
+        return false;
+    };
+    let letters = bytes.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let spaces = memchr::memchr_iter(b' ', &bytes).count();
+    bytes.len() >= 16
+        && bytes
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) || matches!(b, b'\n' | b'\t' | b'\r'))
+        && spaces * 12 >= bytes.len()
+        && letters * 2 >= bytes.len()
 }
 
 /// Base64 of `user:password` where the password is a placeholder or the
