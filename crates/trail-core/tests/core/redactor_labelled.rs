@@ -1845,3 +1845,19 @@ fn new_families_sealed115_part() {
     print_table("secrets-families-sealed115.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 116th sealed part (issue 20): 16 families named from papermaking; providers of canal
+/// boat hire, marine services, sailing schools, skydiving, ranges, rodeo, casinos, haunted
+/// attractions, science museums, gardens, arborists, sweeps, electricians and glaziers,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// b9eed20:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed116 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed116_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed116.tsv"), show);
+    print_table("secrets-families-sealed116.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
