@@ -11599,3 +11599,32 @@ fn mechanisms_found_by_the_115th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 116th sealed part (issue 20): a certificate made void by a subcommand; root
+/// making directories in scratch (`sudo install -d -m 0700 build/x`); and a regression of the
+/// 113th's fix, where a cache named as an emptying flag's object (`--wipe-cache --cache-dir D`)
+/// was taken for the place, so a wipe of a temporary cache asked.
+#[test]
+fn mechanisms_found_by_the_116th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/certs.py certificates void --cert C-1",
+            Verdict::Junction,
+        ),
+        ("sudo install -d -m 0700 build/certs", Verdict::Allow),
+        ("sudo mkdir -p build/certs", Verdict::Allow),
+        ("sudo install -d /opt/certs", Verdict::Junction),
+        (
+            "python3 tools/survey.py rebuild --cache-dir \"$TMPDIR/survey\" --wipe-cache",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/survey.py rebuild --cache-dir ~ --wipe-cache",
+            Verdict::Block,
+        ),
+        ("itctl notify \"CI\" \"build 482 passed\"", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

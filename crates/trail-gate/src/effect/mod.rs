@@ -2326,16 +2326,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     const EMPTIES: &[&str] = &[
         "reset", "clear", "clean", "empty", "purge", "wipe", "delete",
     ];
-    // A cache is a place too (`--photo-cache D`).
-    const PLACE: &[&str] = &[
-        "dir",
-        "directory",
-        "path",
-        "folder",
-        "root",
-        "location",
-        "cache",
-    ];
+    const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
     let objects: Vec<Vec<String>> = words
         .iter()
@@ -2372,9 +2363,11 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     if lone && objects.is_empty() {
         let mut dirs = option_pairs(words).filter_map(|(flag, value)| {
             let value = value.filter(|v| flag.starts_with("--") && !v.starts_with('-'))?;
+            // A cache is a place too (`--photo-cache D --clear`); as an emptying flag's object
+            // it is what is emptied (`--wipe-cache --cache-dir D`), not where.
             words::parts(flag)
                 .iter()
-                .any(|p| PLACE.contains(&p.as_str()))
+                .any(|p| PLACE.contains(&p.as_str()) || p == "cache")
                 .then_some(value)
         });
         return match (dirs.next(), dirs.next()) {
@@ -3090,6 +3083,27 @@ fn tees_into_scratch(inner: &Cmd<'_>, ctx: &super::Context) -> bool {
             }
         }
         return of.is_some_and(|f| !f.starts_with("/dev/") && scratch(f));
+    }
+    // Or directories made there (`sudo install -d build/out`, `sudo mkdir -p build/x`), a
+    // mode, an owner or a group given first.
+    let makes_dirs = inner.name == "mkdir"
+        || inner.name == "install"
+            && inner
+                .option_words()
+                .any(|w| w == "-d" || w == "--directory");
+    if makes_dirs {
+        let words: Vec<&str> = inner.words().collect();
+        let dirs: Vec<&str> = words
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| {
+                let valued =
+                    |f: &str| matches!(f, "-m" | "-o" | "-g" | "--mode" | "--owner" | "--group");
+                !w.starts_with('-') && (i == 0 || !valued(words[i - 1]))
+            })
+            .map(|(_, w)| *w)
+            .collect();
+        return !dirs.is_empty() && dirs.iter().all(|f| scratch(f));
     }
     // Or into git-ignored build output (`sudo tee build/plates-root.txt`).
     (inner.name == "tee" || copies_input) && files.peek().is_some() && files.all(|f| scratch(&f))

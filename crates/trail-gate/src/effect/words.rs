@@ -181,6 +181,8 @@ const STOPS: &[&str] = &[
     "disconnect",
     "halt",
     "hibernate",
+    // A certificate, a ticket or an order made void (`certificates void --cert C`).
+    "void",
     // A vehicle or a machine kept from moving or starting (`--command immobilize`).
     "immobilise",
     "immobilize",
@@ -231,7 +233,8 @@ const REACHES: &[&str] = &[
     "charge",
     "deploy",
     "deprecate",
-    // Sent out to someone: a truck, a crew (`spreader dispatch --truck P-12`).
+    // Sent out to someone: a truck, a crew (`spreader dispatch --truck P-12`). (Not
+    // `notify`: as often a desktop's notice to the person at it.)
     "dispatch",
     "land",
     "merge",
@@ -3275,6 +3278,7 @@ fn sends_to_someone(ps: &[String]) -> bool {
         "run",
         "script",
         "command",
+        "cmd",
         "action",
         "step",
         "init",
