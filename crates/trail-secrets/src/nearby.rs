@@ -263,7 +263,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         }
     }
     for (spans, scanner) in [
-        (generated_in_prose(text), ALONE),
+        (unpaid(text, generated_in_prose(text)), ALONE),
         (id_secret_pairs(text), ALONE),
         (uuid_called_a_key(text), ALONE),
         (value_a_message_hands_over(text), ALONE),
@@ -331,11 +331,20 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     standalone(text, out);
 }
 
+/// The spans that are no Bitcoin address: one is published to be paid (`Donations: 1A1z…`).
+fn unpaid(text: &str, spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    spans
+        .into_iter()
+        .filter(|&(s, e)| !plausible::bitcoin_address(&text[s..e]))
+        .collect()
+}
+
 /// Generated words standing alone, neither assigned nor labelled as ids.
 fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     // The cheap test on the word first: the other two look back through the text.
     for (start, end) in standalone_words(text) {
         if generated_alone(&text[start..end])
+            && !plausible::bitcoin_address(&text[start..end])
             && !assigned(text, start)
             && !labelled_an_id(text, start)
             && !headed_an_id(text, start)
@@ -1090,7 +1099,7 @@ fn keys_after_an_address(text: &str) -> Vec<(usize, usize)> {
         if plain(access)
             && plain(secret)
             && secret.len() >= 20
-            && (uniform_random(secret) || strongly_generated(secret, 20))
+            && (uniform_random(secret) || strongly_generated(secret, 20) || drawn(secret))
         {
             out.push((start + at, start + at + secret.len()));
         }

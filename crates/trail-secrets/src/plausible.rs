@@ -1880,6 +1880,37 @@ pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// A Bitcoin address in Base58Check (`1…`, `3…`): 25 bytes, a version byte of 0 or 5, and the
+/// first four bytes of the payload's double SHA-256 last. Whoever is paid publishes it; it
+/// opens nothing.
+pub(crate) fn bitcoin_address(v: &str) -> bool {
+    use sha2::{Digest, Sha256};
+    const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    if !(26..=35).contains(&v.len()) || !v.starts_with(['1', '3']) {
+        return false;
+    }
+    // Base58 to bytes, big-endian, in a 25-byte accumulator.
+    let mut bytes = [0u8; 25];
+    for c in v.bytes() {
+        let Some(digit) = ALPHABET.iter().position(|&a| a == c) else {
+            return false;
+        };
+        let Ok(mut carry) = u32::try_from(digit) else {
+            return false;
+        };
+        for b in bytes.iter_mut().rev() {
+            carry += u32::from(*b) * 58;
+            *b = carry.to_le_bytes()[0];
+            carry >>= 8;
+        }
+        if carry != 0 {
+            return false;
+        }
+    }
+    let check = Sha256::digest(Sha256::digest(&bytes[..21]));
+    matches!(bytes[0], 0 | 5) && check[..4] == bytes[21..]
+}
+
 /// Base64 of prose (`bWFuaWxhIG5pZ2h0bHkg…`, a sentence `base64` printed): every byte a
 /// printable character, words split by spaces, mostly letters. No key's random bytes decode
 /// so.
