@@ -2166,6 +2166,19 @@ fn new_families_sealed116_part() {
     assert!(all.rows > 0);
 }
 
+/// The 117th sealed part (issue 20): 24 families from domains no earlier part used (hospital
+/// beds, ambulance dispatch, blood logistics, dialysis, occupational health, physiotherapy,
+/// care homes, hospices, school buses, timetabling, exam proctoring, student housing, campus
+/// cards, library self-checkout, lecture capture), written by a helper that never read trail's
+/// source, run once with the design frozen at be3375b:
+/// `cargo test -p trail-core --test core gate::new_families_sealed117 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed117_part() {
+    let (_, all) = measure(&["gate-families-sealed117.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
