@@ -1878,3 +1878,19 @@ fn new_families_sealed117_part() {
     print_table("secrets-families-sealed117.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 118th sealed part (issue 20): 16 families named from basketry; providers of court
+/// reporting, land registries, parking enforcement, process serving, customs, immigration,
+/// jury, permit, inspection, fire safety, street cleaning, graffiti and pest control services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 87ea09f, this stop's last (nothing was read from it after):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed118 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed118_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed118.tsv"), show);
+    print_table("secrets-families-sealed118.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
