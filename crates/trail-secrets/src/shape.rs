@@ -304,12 +304,13 @@ fn names_secret(b: &[u8], end: usize) -> bool {
         || crate::plausible::PASSWORD_ELSEWHERE
             .iter()
             .any(|k| has(k.as_bytes()))
-        // `pw` and `pat` ending a part of the name (`pw`, `DB_PW`, `SHIPBOB_PAT`, and a
-        // camelCase `…Pw`, which lower case hides): generic-assignment's regex matches them
-        // only there, and its check reads the words back. Found by the proptest below.
+        // `pw`, `pat` and `cred` ending a part of the name (`pw`, `DB_PW`, `SHIPBOB_PAT`, a
+        // camelCase `…Pw` or `ACREd`, which lower case hides): generic-assignment's regex
+        // matches them only there, and its check reads the words back. Found by the proptest
+        // below.
         || name
             .split(|&c| matches!(c, b'_' | b'-' | b'.'))
-            .any(|w| w.ends_with(b"pw") || w.ends_with(b"pat") || w == b"cred")
+            .any(|w| w.ends_with(b"pw") || w.ends_with(b"pat") || w.ends_with(b"cred"))
 }
 
 /// At least 8 value bytes after an operator or opening quote at `op`.
