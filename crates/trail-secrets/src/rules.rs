@@ -255,6 +255,18 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         lowered: false,
     },
     Builtin {
+        name: "ssh2-private-key",
+        // The SSH2 (SECSH, RFC 4716's armour) private key that ssh.com's tools and PuTTYgen's
+        // export write: four dashes and spaces around the label, then `Header: value` lines
+        // (a `Comment:`) before the body. Only the body is replaced.
+        regex: r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:[ \t]*(?:\r?\n|\\n))+(?:[A-Za-z][A-Za-z0-9-]*:(?-u:[^\n])*(?:\r?\n|\\n))*[ \t]*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=])*)",
+        example: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"2048-bit rsa, dev@box\"\nP2/56wAAA+4AAAA3aWYtbW9kbntzaWdue3JzYS1wa2NzMS1zaGExfSxlbmNyeXB0e3JzYS1wa2NzMXYyLW9hZXB9fQAAAARub25lAAADnwAAA5sAAAARAQABAAAIAMZ1\n---- END SSH2 ENCRYPTED PRIVATE KEY ----",
+        keywords: &["---- begin ssh2"],
+        check: Check::PrivateKey,
+        shape: Shape::Literal(&["---- BEGIN SSH2"]),
+        lowered: false,
+    },
+    Builtin {
         name: "putty-private-key",
         // PuTTY's `.ppk`: the private half follows `Private-Lines: N`; also indented in a YAML
         // block (`key: |`), or in a JSON string with its line breaks escaped (`\n`, `\r\n`).
