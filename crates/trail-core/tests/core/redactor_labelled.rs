@@ -1883,7 +1883,7 @@ fn new_families_sealed117_part() {
 /// reporting, land registries, parking enforcement, process serving, customs, immigration,
 /// jury, permit, inspection, fire safety, street cleaning, graffiti and pest control services,
 /// written by a helper that never read trail's source, run once with the redactor frozen at
-/// 87ea09f, this stop's last (nothing was read from it after):
+/// 87ea09f (its SSH2 keys were read after, in a19f2a3):
 /// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed118 -- --ignored
 /// --nocapture`.
 #[test]
