@@ -664,8 +664,13 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
 fn names_a_secret_by_subcommand(c: &Cmd<'_>) -> bool {
     subcommands(c).iter().any(|w| {
         let ps = parts(w);
-        ps.iter().any(|p| SECRETS.contains(&p.as_str())) || SECRETS.contains(&ps.concat().as_str())
+        ps.iter().any(|p| SECRETS.contains(&p.as_str())) || joined_secret(&ps)
     })
+}
+
+/// A secret's name written in parts (`api-key` is `apikey`).
+fn joined_secret(ps: &[String]) -> bool {
+    ps.len() > 1 && SECRETS.contains(&ps.concat().as_str())
 }
 
 /// A tool's checker or lister, named after it (`nsd-checkconf`, `named-checkzone`,
@@ -2730,11 +2735,8 @@ fn reveals_by_subcommand(
     any: &dyn Fn(&[&str]) -> bool,
 ) -> bool {
     // Or its parts joined (`api-key show`, `access-token get`).
-    let secret_named = any(SECRETS)
-        || split
-            .iter()
-            .any(|ps| ps.len() > 1 && SECRETS.contains(&ps.concat().as_str()))
-        || names_a_secret(c, subs, split);
+    let secret_named =
+        any(SECRETS) || split.iter().any(|ps| joined_secret(ps)) || names_a_secret(c, subs, split);
     // Or joined into one word (`dumpprivkey`, `exportsecret`, `export-key`: a key exported
     // by a subcommand of its own is the key itself).
     let joined_reveal = subs.iter().any(|w| {
@@ -2755,20 +2757,31 @@ fn reveals_by_subcommand(
     // A setting read by its key (`config KEY`), as a getter prints it.
     // A secret's subcommand told by a flag to print it (`token --show`, `api-key --print`), or
     // a printing one asked for the key by a bare switch (`licence show --key`).
-    let words: Vec<&str> = c.option_words().collect();
-    let print_flag = words.iter().any(|w| {
-        w.starts_with("--")
-            && matches!(
-                &w[2..],
-                "show" | "print" | "reveal" | "display" | "dump" | "plain" | "plaintext"
-            )
-    });
-    let key_switch = words.iter().enumerate().any(|(i, w)| {
-        matches!(*w, "--key" | "--keys" | "--secret" | "--token")
-            && words.get(i + 1).is_none_or(|n| n.starts_with('-'))
-    });
-    secret_named && (any(PRINTS) || any(&["config"]) || print_flag)
-        || any(PRINTS) && key_switch
+    // (The flags are read only when a subcommand names a secret or prints: every command
+    // nobody models comes here.)
+    let print_flag = || {
+        c.option_words().any(|w| {
+            w.strip_prefix("--").is_some_and(|f| {
+                matches!(
+                    f,
+                    "show" | "print" | "reveal" | "display" | "dump" | "plain" | "plaintext"
+                )
+            })
+        })
+    };
+    let key_switch = || {
+        let mut words = c.option_words().peekable();
+        while let Some(w) = words.next() {
+            if matches!(w, "--key" | "--keys" | "--secret" | "--token")
+                && words.peek().is_none_or(|n| n.starts_with('-'))
+            {
+                return true;
+            }
+        }
+        false
+    };
+    secret_named && (any(PRINTS) || any(&["config"]) || print_flag())
+        || any(PRINTS) && key_switch()
         || key_got(subs)
         || joined_reveal
         || decrypts
