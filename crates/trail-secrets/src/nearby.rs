@@ -1096,11 +1096,7 @@ fn keys_after_an_address(text: &str) -> Vec<(usize, usize)> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'/' | b'+'))
         };
-        if plain(access)
-            && plain(secret)
-            && secret.len() >= 20
-            && (uniform_random(secret) || strongly_generated(secret, 20) || drawn(secret))
-        {
+        if plain(access) && plain(secret) && secret.len() >= 20 && drawn(secret) {
             out.push((start + at, start + at + secret.len()));
         }
     }
