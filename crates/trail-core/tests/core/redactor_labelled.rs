@@ -1894,3 +1894,18 @@ fn new_families_sealed118_part() {
     print_table("secrets-families-sealed118.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 119th sealed part (issue 20): 16 families named from bobbin lacemaking; providers of
+/// dry cleaning, vending, lift maintenance, self-storage, funeral, tattoo, escape room, pawn,
+/// auction, alarm, karaoke, cinema, arcade and housekeeping services, written by a helper that
+/// never read trail's source, run once with the redactor frozen at cf60562:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed119 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed119_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed119.tsv"), show);
+    print_table("secrets-families-sealed119.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
