@@ -763,6 +763,11 @@ impl Redactor {
                 });
             }
         }
+        // A rule's match that is the header of a JWT with no signature (`token
+        // eyJhbGciOiJub25lIn0.eyJ….`): the whole token grants nothing.
+        if text.contains("eyJ") {
+            candidates.retain(|c| !plausible::starts_unsigned_jwt(text, c.start));
+        }
         // A value a store is told to keep under a name that says what it is, and that is no
         // credential (`Set-Secret -Name STATUS_BUILD_SHA -Secret '…'`, `… | wrangler secret
         // put INSTANCE_UUID`, `aws ssm put-parameter --name …_build_sha`): a hash, an id or an

@@ -745,9 +745,15 @@ pub(crate) fn stored_under_a_public_name(line: &str) -> bool {
         let ws = text::words(n);
         ws.len() > 1
             && ws.last().is_some_and(|l| {
+                // A digest's algorithm with its size (`…_SHA256`, `…_MD5`, `…_BLAKE3`).
                 matches!(
-                    l.as_str(),
+                    l.trim_end_matches(|c: char| c.is_ascii_digit()),
                     "sha"
+                        | "md"
+                        | "blake"
+                        | "crc"
+                        | "checksum"
+                        | "fingerprint"
                         | "hash"
                         | "digest"
                         | "uuid"
@@ -835,11 +841,7 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
                 && user
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@'));
-            if host_like
-                && user_like
-                && secret.len() >= 16
-                && (uniform_random(secret) || strongly_generated(secret, 16))
-            {
+            if host_like && user_like && drawn(secret) {
                 let s = start + at + user.len() + 1;
                 out.push((s, s + secret.len()));
             }
@@ -860,12 +862,68 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(basic_auth_pairs(text));
     out.extend(pam_env_values(text));
     out.extend(signify_secret_keys(text));
+    out.extend(encoded_key_files(text));
     out
+}
+
+/// A key file carried in base64, under any name (`PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0…`,
+/// Tor's `== ed25519v1-secret: type0 ==` and the key after it; `LS0tLS1CRUdJTiBPUEVOU1NI…`, a
+/// PEM private key): the text its bytes start with says it holds a secret or a private key.
+/// A public key's or a certificate's says so too, and stays.
+fn encoded_key_files(text: &str) -> Vec<(usize, usize)> {
+    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=');
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b64(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b64(b[i]) {
+            i += 1;
+        }
+        if i - start >= 64 && holds_a_secret_key(&text[start..start + 64]) {
+            out.push((start, i));
+        }
+    }
+    out
+}
+
+/// Whether 64 characters of base64 decode to a key file's opening text that names a private
+/// or secret key: `private key`, `secret key`, or `secret` before binary bytes (a tagged
+/// binary key file, not prose that says the word).
+fn holds_a_secret_key(head: &str) -> bool {
+    let Some(bytes) = plausible::base64_decode(head) else {
+        return false;
+    };
+    let text_len = bytes
+        .iter()
+        .take_while(|c| c.is_ascii_graphic() || **c == b' ' || **c == b'\n')
+        .count();
+    if text_len < 12 {
+        return false;
+    }
+    let tag = String::from_utf8_lossy(&bytes[..text_len]).to_ascii_lowercase();
+    !tag.contains("public")
+        && (tag.contains("private key")
+            || tag.contains("secret key")
+            || tag.contains("secret") && text_len < bytes.len())
 }
 
 /// A value of 16 characters or more that only a generator writes: random letters and digits,
 /// in dash-separated groups or not (`5SDO1G-SJ49SH-…`, `855f4f3e…`), or strongly generated.
 fn drawn(v: &str) -> bool {
+    // A prefix that names the issuer before the draw (`tkmax_n6emf5nri9…`) says nothing
+    // against it: the body is judged.
+    if let Some((prefix, body)) = v.split_once('_')
+        && (2..=10).contains(&prefix.len())
+        && prefix.bytes().all(|c| c.is_ascii_alphanumeric())
+        && !body.contains('_')
+    {
+        return drawn(body);
+    }
     // Where the value stands already says it is a credential: hex of 16 digits or more, drawn
     // (not a run), counts as one (`855f4f3ecd8029473bcfd56d`).
     let hex = v.bytes().all(|b| b.is_ascii_hexdigit()) && {
@@ -2170,6 +2228,7 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
         if expiring
             || starts_path && (hmac_base64(seg) || unpadded_hmac(seg, time))
             || shared_access_key(&text[..at], seg)
+            || long_drawn_segment(seg) && in_a_path(text, at)
         {
             out.push((at + 1, at + 1 + end));
         }
@@ -2480,10 +2539,35 @@ fn path_signatures(path: &str, at: usize, out: &mut Vec<(usize, usize)>) {
         {
             out.push((start + 3, start + 3 + sig.len()));
         }
-        if std::mem::replace(&mut after_t, seg == "t") && seg.len() >= 20 && drawn(seg) {
+        if std::mem::replace(&mut after_t, seg == "t") && seg.len() >= 20 && drawn(seg)
+            || long_drawn_segment(seg)
+        {
             out.push((start, start + seg.len()));
         }
     }
+}
+
+/// Whether the `/` at byte `at` is in a word that is a path (`"/p/…/n/…"`), not in base64 (a
+/// key's `AAAAB3Nz…/tUrVh4S…`, whose `/` is a digit of it).
+fn in_a_path(text: &str, at: usize) -> bool {
+    let breaks = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | '`' | '<' | '>');
+    let start = text[..at].rfind(breaks).map_or(0, |i| i + 1);
+    let end = text[at..].find(breaks).map_or(text.len(), |i| at + i);
+    let word = &text[start..end];
+    word.starts_with('/') && !word.contains(['+', '='])
+}
+
+/// A path segment of 56 to 80 random characters of both cases and digits (an object store's
+/// pre-authenticated `/p/gEGXyak4…/n/…/b/…/o/…`): 330 bits or more, more than any
+/// identifier carries (a UUID is 122, a Drive id about 200, a SHA-256 in base64 256), and less
+/// than a public signature's 88 base58 characters. A random draw that long in an address is
+/// the address's key.
+fn long_drawn_segment(seg: &str) -> bool {
+    (56..=80).contains(&seg.len())
+        && seg
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        && strongly_generated(seg, 56)
 }
 
 /// An HMAC-SHA1's or -SHA256's URL-safe base64 without its padding (27 or 43 characters),
@@ -3612,12 +3696,14 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             // 2026/12/report.csv`), whose command prints the object's metadata.
             let words: Vec<&str> = command.split_whitespace().collect();
             let secret = words.iter().enumerate().any(|(i, w)| {
+                let object_key = w.trim_start_matches('-').eq_ignore_ascii_case("key")
+                    && words
+                        .get(i + 1)
+                        .is_some_and(|v| v.contains('/') && !mentions_credential(v));
                 mentions_credential(w)
                     && !plausible::name_rules_out(w)
-                    && !(w.trim_start_matches('-').eq_ignore_ascii_case("key")
-                        && words
-                            .get(i + 1)
-                            .is_some_and(|v| v.contains('/') && !mentions_credential(v)))
+                    && !names_a_public_file(w)
+                    && !object_key
             });
             // A printing verb, also joined to what it prints (`getconfig`, `showkey`).
             let prints = command.split_whitespace().flat_map(text::words).any(|p| {
@@ -3705,6 +3791,15 @@ fn prints_credential_file(command: &str) -> bool {
     words
         .filter(|w| !w.starts_with('-') && w.contains(['/', '.']))
         .any(stores_credential)
+}
+
+/// A path whose file is named public (`…/hs_ed25519_public_key`, `oauth-public.key`,
+/// `id_ed25519.pub`): printing it shows nothing to hide.
+fn names_a_public_file(word: &str) -> bool {
+    word.contains('/')
+        && text::words(word.rsplit('/').next().unwrap_or(word))
+            .iter()
+            .any(|p| p == "public" || p == "pub")
 }
 
 /// Whether a file's path says it stores a credential (`~/.p4tickets`, `~/.cvspass`,

@@ -605,6 +605,25 @@ fn is_hex_token(v: &str) -> bool {
         && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Whether base64 decodes to a key file's opening text (12 characters or more) that names a
+/// certificate, a revocation list or a public key (`-----BEGIN CERTIFICATE-----`, `==
+/// ed25519v1-public: type0 ==`).
+fn opens_as_a_public_key_file(v: &str) -> bool {
+    let Some(head) = v.get(..v.len().min(64) / 4 * 4) else {
+        return false;
+    };
+    base64_decode(head).is_some_and(|d| {
+        let n = d
+            .iter()
+            .take_while(|c| c.is_ascii_graphic() || matches!(c, b' ' | b'\n'))
+            .count();
+        let tag = String::from_utf8_lossy(&d[..n]).to_ascii_lowercase();
+        n >= 12
+            && (tag.contains("public") || tag.contains("certificate") || tag.contains("x509 crl"))
+            && !tag.contains("private")
+    })
+}
+
 /// Base64 of a certificate or a public key (`certificate-authority-data: LS0tLS1CRUdJTi…`):
 /// public material, whatever its name says.
 fn encodes_public_block(v: &str) -> bool {
@@ -2262,14 +2281,9 @@ pub(crate) fn digest_named_on_line(value: &str, around: &str) -> bool {
 pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
     // A certificate or a public key in base64 (a Kubernetes webhook's `caBundle: LS0tLS1CRUdJTi…`):
     // what anyone who connects is shown.
-    if value.starts_with("LS0tLS1CRUdJTi")
-        && base64_decode(value).is_some_and(|d| {
-            let d = String::from_utf8_lossy(&d);
-            d.starts_with("-----BEGIN CERTIFICATE")
-                || d.starts_with("-----BEGIN PUBLIC KEY")
-                || d.starts_with("-----BEGIN X509 CRL")
-        })
-    {
+    // So is any key file in base64 whose opening text calls it public (Tor's `==
+    // ed25519v1-public: type0 ==` before the key).
+    if value.len() >= 16 && opens_as_a_public_key_file(value) {
         return true;
     }
     // PostHog's project key (`phc_…`) is in the snippet every page of a site ships.
@@ -2783,6 +2797,18 @@ fn jwt_claims(value: &str) -> Option<String> {
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
         .collect();
     String::from_utf8(base64_decode(&claims)?).ok()
+}
+
+/// Whether an unsigned JWT starts at byte `at` of `text` (see [`unsigned_jwt`]).
+pub(crate) fn starts_unsigned_jwt(text: &str, at: usize) -> bool {
+    let rest = &text[at..];
+    rest.starts_with("eyJ") && {
+        let len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+            .count();
+        unsigned_jwt(&rest[..len])
+    }
 }
 
 /// A JWT with no signature, its header saying so (`{"alg":"none"}` then `header.payload.`):
