@@ -1448,7 +1448,7 @@ impl<'a> Judging<'a> {
                 &format!("the command `{name}` runs is only known when it runs"),
                 raw,
             )),
-            None => {}
+            None => out.extend(ssh_login(name, argv, raw)),
         }
         if let Some(d) = shells::script_file(name, argv, ctx, raw) {
             out.push(d);
@@ -1579,6 +1579,20 @@ impl<'a> Judging<'a> {
         }
         out
     }
+}
+
+/// A login with no command (`ssh operator@app.example`): what is typed there runs on another
+/// host. (`ssh localhost` is this machine's own.)
+fn ssh_login(name: &str, argv: &[Arg], raw: &str) -> Option<Decision> {
+    let host = wrappers::ssh_login(argv.get(1..).unwrap_or_default())
+        .filter(|h| name == "ssh" && !shells::loopback(h.rsplit('@').next().unwrap_or(h)))?;
+    Some(junction(
+        RuleId::HandsOver,
+        &format!(
+            "`ssh` opens a shell on another host (`{host}`): whatever is typed there runs there; a person decides"
+        ),
+        raw,
+    ))
 }
 
 /// A line run on another host that changes it (`git pull`, `docker compose up`): a deployment

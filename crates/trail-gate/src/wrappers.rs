@@ -203,6 +203,41 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
     None
 }
 
+/// Where `ssh`'s host is among its arguments: after its options (those that take a value
+/// skip it); the words after the host are the command it runs there.
+fn ssh_host_at(args: &[Arg]) -> usize {
+    const VALUED: &[&str] = &[
+        "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O",
+        "-Q", "-S", "-W", "-w", "-B", "-I",
+    ];
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].text.as_deref() {
+            Some(w) if VALUED.contains(&w) => i += 2,
+            Some(w) if w.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The host an `ssh` with no command logs in to (`ssh operator@app.example`): a shell there,
+/// for whoever holds the terminal. Not when it only forwards (`-N`, `-W`), asks (`-G`, `-Q`,
+/// `-V`, `-O check`), asks for no terminal (`ssh -T git@github.com`, a Git host's check of the
+/// key, which opens no shell) or names no host.
+pub(super) fn ssh_login(args: &[Arg]) -> Option<&str> {
+    let only_forwards_or_asks = args.iter().filter_map(|a| a.text.as_deref()).any(|w| {
+        w.starts_with('-')
+            && !w.starts_with("--")
+            && w[1..]
+                .bytes()
+                .any(|b| matches!(b, b'N' | b'W' | b'G' | b'Q' | b'V' | b'O' | b'T'))
+    });
+    let at = ssh_host_at(args);
+    let host = args.get(at)?.text.as_deref()?;
+    (!only_forwards_or_asks && args.len() == at + 1).then_some(host)
+}
+
 /// The shell command line `name` would run, for programs that take one as a string:
 /// `script -c`, `su -c`, `runuser -c`, `sg … -c`, `ssh HOST CMD…`, `tmux send-keys|new-session
 /// … CMD`. `Some(None)` when there is one but it is not static text.
@@ -242,20 +277,9 @@ pub(super) fn shell_string(name: &str, args: &[Arg]) -> Option<Option<String>> {
             Some(args.get(i + 1).and_then(text))
         }
         "ssh" => {
-            // Options that take a value; the first other word is the host, the rest the command.
-            const VALUED: &[&str] = &[
-                "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m",
-                "-O", "-Q", "-S", "-W", "-w", "-B", "-I",
-            ];
-            let mut i = 0;
-            while i < args.len() {
-                match args[i].text.as_deref() {
-                    Some(w) if VALUED.contains(&w) => i += 2,
-                    Some(w) if w.starts_with('-') => i += 1,
-                    _ => break,
-                }
-            }
-            let rest = args.get(i + 1..).filter(|r| !r.is_empty())?;
+            let rest = args
+                .get(ssh_host_at(args) + 1..)
+                .filter(|r| !r.is_empty())?;
             Some(
                 rest.iter()
                     .map(text)

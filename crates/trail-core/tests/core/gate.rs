@@ -11668,3 +11668,82 @@ fn mechanisms_found_by_the_116th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 119th sealed part (issue 20), each by its mechanism: a shell handed out as the
+/// value of an option named for it, with options after it (`--web-shell /bin/bash --bind
+/// 0.0.0.0:9443`); a directory option emptied by a flag that replaces it (`--replace-dest`);
+/// an act after a joined noun that names records (`maintenance-log push`); `notify` told whom;
+/// a plain `ssh HOST` login; a firmware image's board rehearsed (`--dry-run`); words to search
+/// for (`--text "shutdown …"`); a flash programmer reading its chip into the project.
+#[test]
+fn mechanisms_found_by_the_119th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/desk.py serve --web-shell /bin/bash --bind 0.0.0.0:9443",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/desk.py serve --console-shell /bin/sh --port 8022",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/ingest.py copy --src build/dcp --dest /work/proj --replace-dest",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/ingest.py copy --src build/dcp --dest build/out --replace-dest",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/lifts.py service-log push --site tower-2",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/lifts.py service-log show --site tower-2",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/vans.py drivers notify --route 9",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/pledges.py items forfeit --all",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/panel.py zones disarm --zone 3",
+            Verdict::Junction,
+        ),
+        ("ssh operator@panel.example", Verdict::Junction),
+        ("ssh -T git@github.com", Verdict::Allow),
+        (
+            "ssh -N -L 8080:localhost:80 operator@panel.example",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/board.py controller flash --port /dev/ttyUSB0 --image build/mc.bin --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/board.py controller flash --port /dev/ttyUSB0 --image build/mc.bin",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/rooms.py tasks search --text \"reboot the sauna panel\"",
+            Verdict::Allow,
+        ),
+        // (flashrom by name is a firmware interface trail does not model: asked, not blocked.)
+        (
+            "flashrom -p internal -r build/bios-backup.rom",
+            Verdict::Junction,
+        ),
+        (
+            "flashprog -p internal -r build/bios-backup.rom",
+            Verdict::Allow,
+        ),
+        ("flashprog -p internal -r /boot/vmlinuz", Verdict::Block),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

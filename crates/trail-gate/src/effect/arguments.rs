@@ -1517,29 +1517,31 @@ fn data_value(flag: Option<&str>, a: &Arg) -> bool {
 
 /// A long option whose name says its value is text to search for or to show (`--search`,
 /// `--grep`, `--message`, `--title`), not code: its last word decides (`--search-term`). (Not
-/// `text`: `--xml-text` is a document a cluster's manager runs.)
-fn data_option(flag: &str) -> bool {
+/// `text` after another word: `--xml-text` is a document a cluster's manager runs; `--text`
+/// alone is the words to look for or show.)
+pub(super) fn data_option(flag: &str) -> bool {
     flag.strip_prefix("--").is_some_and(|body| {
-        super::words::parts(body).last().is_some_and(|p| {
-            matches!(
-                p.as_str(),
-                "search"
-                    | "grep"
-                    | "pattern"
-                    | "match"
-                    | "term"
-                    | "terms"
-                    | "keyword"
-                    | "keywords"
-                    | "query"
-                    | "message"
-                    | "msg"
-                    | "title"
-                    | "subject"
-                    | "comment"
-                    | "description"
-            )
-        })
+        body == "text"
+            || super::words::parts(body).last().is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "search"
+                        | "grep"
+                        | "pattern"
+                        | "match"
+                        | "term"
+                        | "terms"
+                        | "keyword"
+                        | "keywords"
+                        | "query"
+                        | "message"
+                        | "msg"
+                        | "title"
+                        | "subject"
+                        | "comment"
+                        | "description"
+                )
+            })
     })
 }
 

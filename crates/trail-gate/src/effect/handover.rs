@@ -631,7 +631,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             && flags_after(i + 3);
         ends_in_shell
             || (configured || is_shell && inner.all(|r| r.starts_with('-') && !r.starts_with("-c")))
-                && flags_after(i + 1)
+                && (flags_after(i + 1) || names_a_shell(words.get(i.wrapping_sub(1))))
     };
     let Some(i) = (0..words.len()).find(|&i| shell_at(i)) else {
         serves_a_program(c, &words, raw, out);
@@ -691,6 +691,17 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             raw,
         )
     });
+}
+
+/// An option named for the shell it is given (`--web-shell /bin/bash --bind …`): the program
+/// hands that shell out, whatever options follow.
+fn names_a_shell(flag: Option<&&str>) -> bool {
+    flag.is_some_and(|f| {
+        f.starts_with("--")
+            && super::words::parts(f)
+                .iter()
+                .any(|p| matches!(p.as_str(), "shell" | "console" | "terminal"))
+    })
 }
 
 /// A program given a port and, last, another program to run (`ttyd -p 7681 htop`,

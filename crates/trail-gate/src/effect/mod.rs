@@ -510,7 +510,8 @@ fn flashes_a_board(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     } else {
         "a name that says it flashes"
     };
-    ((port || address || named) && !reads).then(|| {
+    // Told only to rehearse (`--dry-run`), nothing is written to the board.
+    ((port || address || named) && !reads && !rehearses(c)).then(|| {
         decide(
             Verdict::Junction,
             RuleId::ConsequenceIrreversible,
@@ -2323,8 +2324,10 @@ pub(super) fn words_as_written<'a>(c: &Cmd<'a>) -> Vec<&'a str> {
 /// The value of a directory's option that another flag empties by its name
 /// ([`empties_named_dir`]).
 pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
+    // (`--replace-dest`, `--recreate-output`: what the directory held is gone, as with a
+    // clean, before the new contents go in.)
     const EMPTIES: &[&str] = &[
-        "reset", "clear", "clean", "empty", "purge", "wipe", "delete",
+        "reset", "clear", "clean", "empty", "purge", "wipe", "delete", "replace", "recreate",
     ];
     const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
@@ -3370,13 +3373,18 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
     const READS: &[&str] = &[
         "read", "dump", "save", "backup", "info", "list", "version", "verify", "status", "probe",
     ];
+    // Or told to read by the short switch a flash programmer reads with (`flashrom -p
+    // internal -r backup.rom`), and to write or erase nothing.
+    let writes = c
+        .option_words()
+        .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"));
     let reads = lower.iter().any(|w| {
         READS.iter().any(|r| {
             w.trim_start_matches('-').starts_with(r)
                 || w.match_indices("flash")
                     .any(|(i, _)| w[i + 5..].starts_with(r))
         })
-    });
+    }) || !writes && c.option_words().any(|w| w == "-r");
     let external = lower.iter().any(|w| {
         w.starts_with("/dev/tty")
             || w.contains("usb")

@@ -124,6 +124,8 @@ const DESTROYS: &[&str] = &[
     "flash",
     "flush",
     "forget",
+    // What a person held taken from them (`loans forfeit --all`, a pledge or a deposit).
+    "forfeit",
     "format",
     "gc",
     "invalidate",
@@ -175,6 +177,8 @@ const STOPS: &[&str] = &[
     // What was set up for a service taken away again (`kolibri manage deprovision`).
     "deprovision",
     "disable",
+    // A safeguard stood down (`accounts disarm --account 55102`, an alarm panel's).
+    "disarm",
     // A node or a queue told to take no more work (`llctl drain`, a load balancer's member).
     "drain",
     // Ending another's session (a broker's client, a chat's user): what it ran stops.
@@ -699,6 +703,23 @@ pub(super) fn reports(c: &Cmd<'_>) -> bool {
         })
 }
 
+/// A flash programmer told to read the chip by the switch they read with (`flashrom -p
+/// internal -r backup.rom`), and to write or erase nothing: the chip is saved, not changed.
+fn flash_read(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    let writes = words
+        .iter()
+        .any(|w| matches!(*w, "-w" | "--write" | "-E" | "--erase"));
+    // The file the chip is read into is written: one of the project's (`build/backup.rom`),
+    // not a path from the root (`-r /boot/vmlinuz-…` overwrites the kernel).
+    let read_into_project = words.windows(2).any(|p| {
+        matches!(p[0], "-r" | "--read")
+            && !p[1].starts_with(['/', '~', '$', '-'])
+            && !p[1].split('/').any(|s| s == "..")
+    });
+    read_into_project && !writes
+}
+
 /// The first consequential verb of `c`: in its name, its leading subcommand words, a method
 /// name, or its long flags.
 pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
@@ -738,12 +759,13 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         // A subcommand that only looks says what the named act is not doing now (`espflash
         // board-info`, `acme-wipe list`), and so does a flag that only looks where no
         // subcommand is (`mesaflash --device 7i96 --readhmid`, `… --verify F`).
-        .filter(|_| {
+        .filter(|v| {
             let subs = subcommands(c);
             !(subs
                 .first()
                 .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())))
-                || subs.is_empty() && flag_looks(c))
+                || subs.is_empty() && flag_looks(c)
+                || v.word.to_ascii_lowercase().contains("flash") && flash_read(c))
         });
     // A flag that destroys outranks a name that exports or sends (`export_orthosis.py
     // --wipe-export-dir --export-dir DIR`): the name says what the program is for, the flag
@@ -2485,10 +2507,13 @@ pub(super) fn looks(c: &Cmd<'_>) -> bool {
 /// tailwind-merge`: a look at what is named.)
 fn act_follows(look: &str, rest: &[&str]) -> bool {
     // (An export is sent as a report is: `export send --to ADDRESS`.)
-    let noun = matches!(
-        look.to_ascii_lowercase().as_str(),
-        "log" | "logs" | "history" | "stats" | "info" | "export"
-    );
+    // (Or the last part of one: `maintenance-log push`.)
+    let noun = parts(look).last().is_some_and(|l| {
+        matches!(
+            l.as_str(),
+            "log" | "logs" | "history" | "stats" | "info" | "export"
+        )
+    });
     noun && rest.first().is_some_and(|w| {
         let w = w.to_ascii_lowercase();
         DELETES.contains(&w.as_str())
@@ -2663,12 +2688,10 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     {
         return None;
     }
-    // A verb that is a common noun inside other words, said alone: a lane closed, clients
-    // messaged (`lane close --plaza 14`, `clients message --segment lapsed`).
-    if let Some(w) = subs.iter().find(|w| matches!(**w, "close" | "message")) {
+    if let Some(w) = said_alone(c, &subs) {
         return Some(Verb {
-            word: (*w).to_string(),
-            class: if *w == "close" {
+            word: w.to_string(),
+            class: if w == "close" {
                 Class::Stops
             } else {
                 Class::Reaches
@@ -2724,6 +2747,18 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// A verb that is a common noun inside other words, said alone: a lane closed, clients
+/// messaged or notified (`lane close --plaza 14`, `clients message --segment lapsed`, `drivers
+/// notify --route 4`). (A program named for it, `notify-send`, is a desktop's notice to the
+/// person at it, and so is `notify` first with only its texts, `itctl notify "CI" "build
+/// passed"`; told whom, it tells someone else.)
+fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
+    let told_whom = |i: usize| i > 0 || c.option_words().any(|o| o.starts_with('-'));
+    subs.iter().enumerate().find_map(|(i, w)| {
+        (matches!(*w, "close" | "message") || *w == "notify" && told_whom(i)).then_some(*w)
+    })
 }
 
 /// Whether the subcommands print a secret: a secret's name beside a printing verb, joined to
@@ -4060,7 +4095,7 @@ pub(super) fn device_write(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Destroys,
         });
     }
-    if name_writes(c.name) {
+    if name_writes(c.name) && !flash_read(c) {
         return Some(Verb {
             // Said as "`writembr` is told to write to a disk …".
             word: "write to".into(),
@@ -4265,6 +4300,9 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         {
             return false;
         }
+        if searched_for(&words, *i) {
+            return false;
+        }
         if sets_power_state(w) {
             return true;
         }
@@ -4331,6 +4369,17 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         this_machine,
         named_here: here && !of_another && !service_admin,
     })
+}
+
+/// Words to look for or to show (`search --text "shutdown sauna heater"`, `--message …`): the
+/// word at `i` is compared or printed, no act.
+fn searched_for(words: &[&str], i: usize) -> bool {
+    i.checked_sub(1)
+        .and_then(|p| words.get(p))
+        .is_some_and(|p| super::arguments::data_option(p))
+        || words[i]
+            .split_once('=')
+            .is_some_and(|(f, _)| super::arguments::data_option(f))
 }
 
 /// A sentence for people: three words or more, none an option or a path, its power word in
