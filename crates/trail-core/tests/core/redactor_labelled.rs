@@ -1909,3 +1909,18 @@ fn new_families_sealed119_part() {
     print_table("secrets-families-sealed119.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 120th sealed part (issue 20): 16 families named from letterpress printing; providers of
+/// plumbing, roofing, solar, pool, landscaping, scaffolding, demolition, paving, septic,
+/// chimney, removals, container, cold storage, ice rink and pier services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at 8100463:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed120 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed120_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed120.tsv"), show);
+    print_table("secrets-families-sealed120.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
