@@ -863,6 +863,69 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(pam_env_values(text));
     out.extend(signify_secret_keys(text));
     out.extend(encoded_key_files(text));
+    out.extend(wif_keys(text));
+    out.extend(keypair_byte_lists(text));
+    out
+}
+
+/// Private keys in Wallet Import Format, wherever they stand (`wif = "L1Eu…"`, what
+/// `dumpprivkey` prints, a log's `import failed for key L1Pe…`): a word of 51 or 52 Base58
+/// characters whose checksum holds ([`plausible::wif_private_key`]).
+fn wif_keys(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if (51..=52).contains(&(i - start))
+            && matches!(b[start], b'5' | b'K' | b'L' | b'9' | b'c')
+            && plausible::wif_private_key(&text[start..i])
+        {
+            out.push((start, i));
+        }
+    }
+    out
+}
+
+/// A key's raw bytes written as a list of 64 numbers from 0 to 255 (`[223,43,158,…]`, the
+/// keypair file Solana's tools write and read, a secret half then a public half), drawn at
+/// random (40 values or more of the 64 differ). Not one a line names as a signature, a hash or
+/// a public key.
+fn keypair_byte_lists(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains(',') {
+        return out;
+    }
+    for (open, _) in text.match_indices('[') {
+        let rest = &text[open + 1..];
+        let Some(close) = rest.find(']') else {
+            break;
+        };
+        let body = &rest[..close];
+        let values: Vec<Option<u8>> = body.split(',').map(|n| n.trim().parse().ok()).collect();
+        if values.len() != 64 || values.iter().any(Option::is_none) {
+            continue;
+        }
+        let mut seen = [false; 256];
+        values
+            .iter()
+            .flatten()
+            .for_each(|&v| seen[usize::from(v)] = true);
+        let line = line_around(text, open).to_ascii_lowercase();
+        let named_public = ["signature", "sig ", "hash", "digest", "public", "pubkey"]
+            .iter()
+            .any(|w| line.contains(w));
+        if seen.iter().filter(|&&x| x).count() >= 40 && !named_public {
+            out.push((open + 1, open + 1 + close));
+        }
+    }
     out
 }
 
@@ -1066,8 +1129,7 @@ fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
         let plain = secret
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/'));
-        if plain && secret.len() >= 16 && (uniform_random(secret) || strongly_generated(secret, 16))
-        {
+        if plain && drawn(secret) {
             out.push((start + at, start + at + secret.len()));
         }
     }

@@ -112,6 +112,17 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 /// Google Authenticator's key-URI page (`Hello!` and four bytes), AWS's example access key id.
 const DOCUMENTED_EXAMPLES: &[&str] = &["JBSWY3DPEHPK3PXP", "AKIAIOSFODNN7EXAMPLE"];
 
+/// A pointer to where the value is kept (`see-1password`, `ask-ops`, `see vault`): words that
+/// send the reader elsewhere.
+fn points_elsewhere(lower: &str) -> bool {
+    lower.len() <= 32
+        && ["see", "ask"].iter().any(|p| {
+            lower
+                .strip_prefix(p)
+                .is_some_and(|r| r.starts_with(['-', '_', ' ']))
+        })
+}
+
 /// Template syntax, filler and stock phrases that stand in for a secret.
 pub(crate) fn is_placeholder(value: &str) -> bool {
     let v = value.trim();
@@ -185,6 +196,9 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     let lower = v.to_ascii_lowercase();
+    if points_elsewhere(&lower) {
+        return true;
+    }
     const CONTAINS: &[&str] = &[
         "xxxx",
         "****",
@@ -1903,31 +1917,42 @@ pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
 /// first four bytes of the payload's double SHA-256 last. Whoever is paid publishes it; it
 /// opens nothing.
 pub(crate) fn bitcoin_address(v: &str) -> bool {
+    (26..=35).contains(&v.len())
+        && v.starts_with(['1', '3'])
+        && base58check::<25>(v).is_some_and(|b| matches!(b[0], 0 | 5))
+}
+
+/// A private key in Wallet Import Format (`L1Mip6F9…`, `5HueCGU8…`): Base58Check of a version
+/// byte of 0x80 (0xEF on a test network), the key's 32 bytes and, for a compressed key, 0x01.
+/// The checksum says it is one; the key spends whatever its address holds.
+pub(crate) fn wif_private_key(v: &str) -> bool {
+    match v.len() {
+        51 => base58check::<37>(v).is_some_and(|b| matches!(b[0], 0x80 | 0xef)),
+        52 => base58check::<38>(v).is_some_and(|b| matches!(b[0], 0x80 | 0xef) && b[33] == 1),
+        _ => false,
+    }
+}
+
+/// `v` in Base58 as `N` bytes, big-endian, when the last four are the first four of the rest's
+/// double SHA-256 (Base58Check).
+fn base58check<const N: usize>(v: &str) -> Option<[u8; N]> {
     use sha2::{Digest, Sha256};
     const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-    if !(26..=35).contains(&v.len()) || !v.starts_with(['1', '3']) {
-        return false;
-    }
-    // Base58 to bytes, big-endian, in a 25-byte accumulator.
-    let mut bytes = [0u8; 25];
+    let mut bytes = [0u8; N];
     for c in v.bytes() {
-        let Some(digit) = ALPHABET.iter().position(|&a| a == c) else {
-            return false;
-        };
-        let Ok(mut carry) = u32::try_from(digit) else {
-            return false;
-        };
+        let digit = ALPHABET.iter().position(|&a| a == c)?;
+        let mut carry = u32::try_from(digit).ok()?;
         for b in bytes.iter_mut().rev() {
             carry += u32::from(*b) * 58;
             *b = carry.to_le_bytes()[0];
             carry >>= 8;
         }
         if carry != 0 {
-            return false;
+            return None;
         }
     }
-    let check = Sha256::digest(Sha256::digest(&bytes[..21]));
-    matches!(bytes[0], 0 | 5) && check[..4] == bytes[21..]
+    let check = Sha256::digest(Sha256::digest(&bytes[..N - 4]));
+    (check[..4] == bytes[N - 4..]).then_some(bytes)
 }
 
 /// Base64 of prose (`bWFuaWxhIG5pZ2h0bHkg…`, a sentence `base64` printed): every byte a
