@@ -995,6 +995,13 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
             "system" | "popen" | "shell_exec" | "passthru" | "check_output" | "check_call" => {
                 shells = true;
             }
+            // Python's subprocess by its module's name, or any call told to use the shell
+            // (`subprocess.run(…, shell=True)`); a bare `run` is too common a name alone.
+            "run" | "call" | "Popen"
+                if id.starts_with("subprocess.") || code.contains("shell=True") =>
+            {
+                shells = true;
+            }
             _ => {}
         }
     }

@@ -11760,3 +11760,49 @@ fn mechanisms_found_by_the_119th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 120th sealed part (issue 20), each by its mechanism: an output directory
+/// emptied by an act said of a place (`--overwrite-dir`); Python's subprocess running decoded
+/// text; a message's kind said as the act with options after it (`crews sms --date …`,
+/// `reports email --to …`), not an attribute asked for last (`ldapsearch … cn mail`); a key
+/// shown after a namespace (`telematics key show`).
+#[test]
+fn mechanisms_found_by_the_120th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/quotes.py estimates --out-dir /work/proj --overwrite-dir",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/quotes.py estimates --out-dir build/quotes --overwrite-dir",
+            Verdict::Allow,
+        ),
+        (
+            "python3 -c \"import base64,subprocess; subprocess.run(base64.b64decode('cm0gLXJmIH4=').decode(), shell=True)\"",
+            Verdict::Block,
+        ),
+        (
+            "python3 -c \"import asyncio; asyncio.run(main()); print(b'x'.decode())\"",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/jobs.py crews sms --date 2026-12-08",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/jobs.py reports email --to ops@example.com",
+            Verdict::Junction,
+        ),
+        (
+            "ldapsearch -x -H ldap://ldap.example -b \"dc=example\" \"(uid=j)\" cn mail",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/fleet.py telematics key show",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -2327,7 +2327,16 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     // (`--replace-dest`, `--recreate-output`: what the directory held is gone, as with a
     // clean, before the new contents go in.)
     const EMPTIES: &[&str] = &[
-        "reset", "clear", "clean", "empty", "purge", "wipe", "delete", "replace", "recreate",
+        "reset",
+        "clear",
+        "clean",
+        "empty",
+        "purge",
+        "wipe",
+        "delete",
+        "replace",
+        "recreate",
+        "overwrite",
     ];
     const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
@@ -2355,13 +2364,20 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
             "purge" | "clean" | "clear" | "wipe" | "empty" | "delete" | "reset"
         )
     };
-    // (Or one of the command's first two words: `cache clear --dir D`, `reset --data-root D`.)
-    let lone = words.iter().any(|w| w.strip_prefix("--").is_some_and(acts))
-        || words
-            .iter()
-            .filter(|w| !w.starts_with('-'))
-            .take(2)
-            .any(|w| acts(w));
+    // (Or one of the command's first two words: `cache clear --dir D`, `reset --data-root D`;
+    // or an act said of a place with no name of its own, `--overwrite-dir`.)
+    let of_a_place = |w: &str| {
+        matches!(words::parts(w).as_slice(), [act, place]
+            if EMPTIES.contains(&act.as_str()) && PLACE.contains(&place.as_str()))
+    };
+    let lone = words.iter().any(|w| {
+        w.strip_prefix("--")
+            .is_some_and(|f| acts(f) || of_a_place(f))
+    }) || words
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .take(2)
+        .any(|w| acts(w));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {
         let mut dirs = option_pairs(words).filter_map(|(flag, value)| {

@@ -2624,14 +2624,14 @@ fn store_prints(name: &str, subs: &[&str]) -> bool {
 /// A key store's entry got by name (`llm keys get openai`): the key itself. Not a listing,
 /// which names keys (`keys list`).
 fn key_got(subs: &[&str]) -> bool {
-    subs.first()
-        .is_some_and(|w| w.eq_ignore_ascii_case("key") || w.eq_ignore_ascii_case("keys"))
-        && subs.get(1).is_some_and(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
+    // (After a namespace too: `telematics key show`.)
+    subs.windows(2).any(|p| {
+        (p[0].eq_ignore_ascii_case("key") || p[0].eq_ignore_ascii_case("keys"))
+            && matches!(
+                p[1].to_ascii_lowercase().as_str(),
                 "get" | "show" | "print" | "reveal" | "cat"
             )
-        })
+    })
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -2756,9 +2756,24 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
 /// passed"`; told whom, it tells someone else.)
 fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     let told_whom = |i: usize| i > 0 || c.option_words().any(|o| o.starts_with('-'));
+    // (So are a message's kinds said as the act: `crews sms --date …`, `reports email --to
+    // …`.)
     subs.iter().enumerate().find_map(|(i, w)| {
-        (matches!(*w, "close" | "message") || *w == "notify" && told_whom(i)).then_some(*w)
+        (matches!(*w, "close" | "message")
+            || *w == "notify" && told_whom(i)
+            // (Among the first two words, options after it: a word last is what is asked
+            // for, `ldapsearch … cn mail`.)
+            || matches!(*w, "sms" | "email" | "mail") && i <= 1 && options_after(c, w))
+        .then_some(*w)
     })
+}
+
+/// Whether an option follows the word `w` among `c`'s words.
+fn options_after(c: &Cmd<'_>, w: &str) -> bool {
+    c.words()
+        .skip_while(|x| *x != w)
+        .skip(1)
+        .any(|x| x.starts_with('-'))
 }
 
 /// Whether the subcommands print a secret: a secret's name beside a printing verb, joined to
