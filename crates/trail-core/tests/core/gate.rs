@@ -2219,6 +2219,19 @@ fn new_families_sealed120_part() {
     assert!(all.rows > 0);
 }
 
+/// The 121st sealed part (issue 20): 24 families from domains no earlier part used
+/// (interlibrary loans, museums, archives, zoos, wildlife rescue, vets, stables, farriers,
+/// grooming, shelters, guide dogs, fish markets, bakeries, taprooms, cheese and chocolate
+/// makers), written by a helper that never read trail's source, run once with the design
+/// frozen at 01c5a90:
+/// `cargo test -p trail-core --test core gate::new_families_sealed121 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed121_part() {
+    let (_, all) = measure(&["gate-families-sealed121.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -1924,3 +1924,19 @@ fn new_families_sealed120_part() {
     print_table("secrets-families-sealed120.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 121st sealed part (issue 20): 16 families named from dry-stone walling and hedge
+/// laying; providers of library, museum, archive, zoo, wildlife, veterinary, stable, farrier,
+/// grooming, shelter, guide-dog, fish market, bakery, taproom, cheese and chocolate services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 01c5a90:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed121 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed121_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed121.tsv"), show);
+    print_table("secrets-families-sealed121.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
