@@ -329,6 +329,20 @@ pub(super) fn shell_code(
 ) {
     let shell = is_shell(name) || matches!(name, "eval" | "source" | ".");
     let words = argv.get(1..).unwrap_or_default();
+    // Told to read its commands without running them (`bash -n script.sh`, `sh -n <<'EOF'`):
+    // a syntax check, nothing runs.
+    let checks_only = is_shell(name)
+        && words
+            .iter()
+            .map_while(|a| {
+                a.text
+                    .as_deref()
+                    .filter(|t| t.starts_with('-') && *t != "--")
+            })
+            .any(|t| !t.starts_with("--") && t[1..].contains('n'));
+    if checks_only {
+        return;
+    }
     hidden_in_words(words, ctx, raw, out);
     let runs_named = if shell {
         // `-s` (alone or in a cluster, `-xs`): the shell reads its commands from stdin, and

@@ -11819,3 +11819,63 @@ fn mechanisms_found_by_the_120th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 121st sealed part (issue 20), each by its mechanism: a link made on the line
+/// to a protected place, then a directory option through it cleaned (a link to a file beside
+/// the project, read through, stays the program's input); a directory outside the project
+/// emptied by a flag that names it, unless rehearsed; a key or a login shown by a noun that
+/// names one (`stripe-key`, `wskey`, `creds`; not `ssh-key`, `hotkey`); someone blocked from a
+/// service by a subcommand said alone (not `blockdiag`); a shell told only to check syntax
+/// (`bash -n`); a program's path before the line it runs taken for no place searched.
+#[test]
+fn mechanisms_found_by_the_121st_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "ln -sfn /etc build/etc-view && python3 tools/exp.py clean --dir build/etc-view/",
+            Verdict::Block,
+        ),
+        (
+            "ln -sf ../data/a.db build/a.db && obd2gpx -d build/a.db -o build/a.gpx",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/ingest.py package --staging-dir /opt/ingest/staging --clean-staging",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/ingest.py package --staging-dir build/staging --clean-staging",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/photos.py sync --clean-dir \"$(dirname \"$PWD\")/photos\"",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/photos.py purge --dir target/../.. --all --dry-run",
+            Verdict::Allow,
+        ),
+        ("python3 tools/shop.py stripe-key show", Verdict::Junction),
+        ("python3 tools/lib.py wskey show", Verdict::Junction),
+        ("python3 tools/store.py creds show", Verdict::Junction),
+        ("python3 tools/ui.py hotkey show", Verdict::Allow),
+        ("python3 tools/fleet.py ssh-key show", Verdict::Allow),
+        (
+            "python3 tools/loans.py patrons block --id 88421",
+            Verdict::Junction,
+        ),
+        (
+            "blockdiag -a -o dist/arch.png docs/arch.diag",
+            Verdict::Allow,
+        ),
+        ("varnishadm ban.list", Verdict::Allow),
+        ("bash -n <<'EOF'\nrm -rf /home/dev/x\nEOF", Verdict::Allow),
+        ("sh -n build/install.sh", Verdict::Allow),
+        (
+            "systemd-run --user --on-active=10m /bin/sh -c 'rm -rf /run/user/1000/tmp/job'",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

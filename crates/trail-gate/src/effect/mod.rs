@@ -368,7 +368,36 @@ fn unmodelled_acts(
             .or_else(|| output_to_a_port(c, raw)),
     );
     out.extend(handed_a_running_process(c, ctx, raw));
+    out.extend(empties_a_dir_elsewhere(c, ctx, raw));
     runs_a_deleter_on_its_finds(c, out);
+}
+
+/// A directory outside the project emptied by a flag that names it (`--staging-dir
+/// /opt/x/staging --clean-staging`, `--clean-dir "$(dirname "$PWD")/photos"`): what it held
+/// is gone, and it is not the agent's. (A protected place so emptied is a block, judged with
+/// the program's verb.)
+fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    // A value only the shell knows (`"$(dirname "$PWD")/x"`) as the line's own words make it.
+    let all: Vec<String> = c.args.iter().map(|a| ctx.arg_text(a)).collect();
+    let words: Vec<&str> = all.iter().map(String::as_str).collect();
+    let dir = ctx.expand_text_vars(dir_emptied_by_flag(&words)?);
+    let dir = dir.trim_matches(['"', '\'']);
+    let place = ctx.resolve(dir).filter(|_| !rehearses(c))?;
+    matches!(
+        targets::target(&place.to_string_lossy(), ctx),
+        Some(Target::Elsewhere | Target::Ancestor)
+    )
+    .then(|| {
+        decide(
+            Verdict::Junction,
+            RuleId::OutsideWrite,
+            format!(
+                "`{}` is told to empty `{dir}`, a directory outside the project: what it holds is not the agent's, so a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// A command line that deletes, handed to a program to run on what it finds (`findimagedupes
@@ -379,10 +408,14 @@ fn runs_a_deleter_on_its_finds(c: &Cmd<'_>, out: &mut Findings) {
         return;
     };
     for place in c.operands().filter_map(|a| a.text.as_deref()) {
+        // (A program by its path is what runs the line, not a place searched: `systemd-run
+        // --user /bin/sh -c 'rm -rf …'`.)
+        let program = crate::known::is_program(place.rsplit('/').next().unwrap_or(place));
         if place == deleter
             || !(place.contains('/') || place.starts_with('~'))
             || place.contains("://")
             || place.contains(char::is_whitespace)
+            || program
         {
             continue;
         }

@@ -1996,6 +1996,17 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         || word.contains("/..")
             && (crate::paths::climbs_out(word)
                 || ctx.resolve(word).is_some_and(|p| p == ctx.places.cwd));
+    // Or a path through a link this line made to a protected place (`ln -sfn /etc build/x &&
+    // … clean --dir build/x`): the place is where the link points. (A link to a file beside
+    // the project, read through, is the program's input: `ln -sf ../data/a.db build/a.db`.)
+    if !pathy && !ctx.line.links.is_empty() && !word.contains("://") {
+        let through = ctx
+            .places
+            .resolve(word)
+            .is_some_and(|p| ctx.line.links.iter().any(|(link, _)| p.starts_with(link)));
+        let place = ctx.resolve(word).filter(|_| through)?;
+        return target(&place.to_string_lossy(), ctx).filter(|t| t.critical());
+    }
     if !pathy || word.contains("://") {
         return None;
     }

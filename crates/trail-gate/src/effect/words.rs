@@ -2626,12 +2626,35 @@ fn store_prints(name: &str, subs: &[&str]) -> bool {
 fn key_got(subs: &[&str]) -> bool {
     // (After a namespace too: `telematics key show`.)
     subs.windows(2).any(|p| {
-        (p[0].eq_ignore_ascii_case("key") || p[0].eq_ignore_ascii_case("keys"))
+        names_a_key(p[0])
             && matches!(
                 p[1].to_ascii_lowercase().as_str(),
                 "get" | "show" | "print" | "reveal" | "cat"
             )
     })
+}
+
+/// A noun that names a key or a login (`key`, `keys`, `creds`, `stripe-key`, `licence_key`,
+/// `wskey`: an acronym joined to it), not a public one (`ssh-key`, `pub-key`, `gpg-key`, `host-key`,
+/// `deploy-key`) nor a word that only ends so (`hotkey`, `monkey`).
+fn names_a_key(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    let ps = parts(&w);
+    let public = |p: &str| {
+        matches!(
+            p,
+            "ssh" | "pub" | "public" | "gpg" | "pgp" | "host" | "deploy" | "sign" | "signing"
+        )
+    };
+    let acronym = w.strip_suffix("key").is_some_and(|pre| {
+        (2..=4).contains(&pre.len())
+            && pre
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() && !b"aeiouy".contains(&b))
+    });
+    matches!(w.as_str(), "key" | "keys" | "creds" | "cred")
+        || acronym
+        || ps.len() == 2 && matches!(ps[1].as_str(), "key" | "keys") && !public(&ps[0])
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -2691,7 +2714,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     if let Some(w) = said_alone(c, &subs) {
         return Some(Verb {
             word: w.to_string(),
-            class: if w == "close" {
+            class: if matches!(w, "close" | "block" | "ban") {
                 Class::Stops
             } else {
                 Class::Reaches
@@ -2758,8 +2781,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     let told_whom = |i: usize| i > 0 || c.option_words().any(|o| o.starts_with('-'));
     // (So are a message's kinds said as the act: `crews sms --date …`, `reports email --to
     // …`.)
+    // (And someone kept out of a service, said alone: `patrons block --id 88421`, `users ban
+    // U`; inside other words it is something else, `blockdiag`, `ban.list`.)
     subs.iter().enumerate().find_map(|(i, w)| {
-        (matches!(*w, "close" | "message")
+        (matches!(*w, "close" | "message" | "block" | "ban")
             || *w == "notify" && told_whom(i)
             // (Among the first two words, options after it: a word last is what is asked
             // for, `ldapsearch … cn mail`.)
