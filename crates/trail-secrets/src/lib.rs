@@ -1051,11 +1051,16 @@ fn url_signature(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> b
 }
 
 fn login_argument(compiled: &Compiled, locs: &Locs, text: &str, value: &str) -> bool {
-    let last_flag = Compiled::group(compiled.name_groups.first().copied(), locs, text)
-        .and_then(|f| f.split_whitespace().rfind(|w| w.starts_with('-')));
-    // A UUID after a flag that names no credential is what the flag names (`az login --tenant
-    // 4af3…`: the directory signed in to), not the login's token.
-    let id_flag = |f: &str| plausible::is_uuid(value) && !plausible::names_a_credential(f);
+    let flags = Compiled::group(compiled.name_groups.first().copied(), locs, text);
+    let last_flag = flags.and_then(|f| f.split_whitespace().rfind(|w| w.starts_with('-')));
+    // A UUID right after a flag that names no credential is what the flag names (`az login
+    // --tenant 4af3…`: the directory signed in to), not the login's token; after the flag's
+    // own value (`cargo login --registry NAME 5121d2fa-…`) it is the token.
+    let right_after = flags
+        .and_then(|f| f.split_whitespace().last())
+        .is_some_and(|w| w.starts_with('-'));
+    let id_flag =
+        |f: &str| plausible::is_uuid(value) && right_after && !plausible::names_a_credential(f);
     plausible::plausible_login_argument(value)
         && !last_flag
             .is_some_and(|f| plausible::name_rules_out(f.trim_start_matches('-')) || id_flag(f))

@@ -3996,7 +3996,10 @@ fn generated_words(line: &str) -> Vec<(usize, usize)> {
             .take_while(|c| !matches!(c, b' ' | b'\t' | b':' | b'=' | b',' | b'\r'))
             .count();
         let w = &line[i..end];
-        if (uniform_random(w) || strongly_generated(w, 12)) && !plausible::is_placeholder(w) {
+        // (Or drawn in groups: a UUID kept as a gem server's key, `:name: 1367d8d4-…`.)
+        if (uniform_random(w) || strongly_generated(w, 12) || drawn(w))
+            && !plausible::is_placeholder(w)
+        {
             out.push((i, end));
         }
         i = end;

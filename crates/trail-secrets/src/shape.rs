@@ -244,8 +244,21 @@ fn secret_name_before(b: &[u8], op: usize) -> bool {
     if (run..end).any(|p| b[p] == b':' && named_at(b, p)) {
         return true;
     }
+    // A type before the operator, then the name and its `:`. (Or a type that ends in `:`
+    // itself, `X-Api-Key: user:: …`, found by the shape property test: the regex reads
+    // `user:` as the type.)
+    typed_name_before(b, end, false) || typed_name_before(b, end, true)
+}
+
+/// Whether `name: Type` (`as Type`) ends at `end` with a secret's name, the type's bytes
+/// including `:` when `colons`.
+fn typed_name_before(b: &[u8], end: usize, colons: bool) -> bool {
     let mut t = end;
-    while t > 0 && (is_name_byte(b[t - 1]) || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')) {
+    while t > 0
+        && (is_name_byte(b[t - 1])
+            || matches!(b[t - 1], b'&' | b'\'' | b'<' | b'>')
+            || colons && b[t - 1] == b':')
+    {
         t -= 1;
     }
     while t > 0 && matches!(b[t - 1], b' ' | b'\t') {
