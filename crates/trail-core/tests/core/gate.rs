@@ -2232,6 +2232,19 @@ fn new_families_sealed121_part() {
     assert!(all.rows > 0);
 }
 
+/// The 122nd sealed part (issue 20): 24 families from domains no earlier part used (newsrooms,
+/// podcast studios, interpreting, translation, print shops, photo labs, framing, stationers,
+/// couriers, bike messengers, car sharing, e-scooters, taxis, driving tests, ferries, cable
+/// cars), written by a helper that never read trail's source, run once with the design frozen
+/// at eca6844:
+/// `cargo test -p trail-core --test core gate::new_families_sealed122 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed122_part() {
+    let (_, all) = measure(&["gate-families-sealed122.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

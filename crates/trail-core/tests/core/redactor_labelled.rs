@@ -1940,3 +1940,18 @@ fn new_families_sealed121_part() {
     print_table("secrets-families-sealed121.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 122nd sealed part (issue 20): 16 families named from falconry; providers of newsroom,
+/// podcast, interpreting, translation, print, photo lab, framing, stationery, courier, car
+/// sharing, scooter, taxi, driving test, ferry and cable car services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at eca6844:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed122 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed122_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed122.tsv"), show);
+    print_table("secrets-families-sealed122.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
