@@ -11892,3 +11892,65 @@ fn mechanisms_found_by_the_121st_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 122nd sealed part (issue 20), each by its mechanism: a script whose name
+/// opens with a reading word (`getaround_fleet.py`, a brand) still acts by its subcommands and
+/// its emptying flags (a climb out of the project cleaned was allowed outright); an output's
+/// option beside a lone act (`export --clean --out D`); a looking subcommand after a noun
+/// keeps a script named for an act to looking (`arcxp_publish.py story list`); a package name
+/// after `install` is no reading word (`sudo pip install …-export`); `deliver`, `unlist` and a
+/// private key's switch on an export are acts.
+#[test]
+fn mechanisms_found_by_the_122nd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/getaway_cars.py photos clean --dir build/x/../../../../home/dev",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/getaway_cars.py export --clean --out node_modules/..",
+            Verdict::Block,
+        ),
+        (
+            "python3 tools/getaway_cars.py export --clean --out build/exports",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/getaway_cars.py owners payout --month 11",
+            Verdict::Junction,
+        ),
+        ("python3 tools/getaway_cars.py cars list", Verdict::Allow),
+        ("getent passwd deploy", Verdict::Allow),
+        (
+            "python3 tools/news_publish.py story list --status approved",
+            Verdict::Allow,
+        ),
+        (
+            "python3 tools/news_publish.py story push --id w-1",
+            Verdict::Junction,
+        ),
+        (
+            "sudo pip install --prefix /usr/local podcast-episode-export",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/lingo.py deliver --project P-1 --to client",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/cars.py listings unlist --car C-1",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/edi.py certs export --private-key",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/plates.py render --out-dir build/plates --wipe-out-dir",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -2372,6 +2372,8 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
         "overwrite",
     ];
     const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
+    // (Beside a lone act, an output's option too: `export --clean --out D`.)
+    const OUTPUT: &[&str] = &["out", "output", "dest"];
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
     let objects: Vec<Vec<String>> = words
         .iter()
@@ -2419,7 +2421,9 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
             // it is what is emptied (`--wipe-cache --cache-dir D`), not where.
             words::parts(flag)
                 .iter()
-                .any(|p| PLACE.contains(&p.as_str()) || p == "cache")
+                .any(|p| {
+                    PLACE.contains(&p.as_str()) || OUTPUT.contains(&p.as_str()) || p == "cache"
+                })
                 .then_some(value)
         });
         return match (dirs.next(), dirs.next()) {

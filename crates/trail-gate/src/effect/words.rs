@@ -157,6 +157,8 @@ const DESTROYS: &[&str] = &[
     "undo",
     "uninstall",
     "unpublish",
+    // Taken off where it was offered (`cars unlist --car C`), as an unpublish is.
+    "unlist",
     "unregister",
     "unset",
     "unlink",
@@ -267,6 +269,8 @@ const REACHES: &[&str] = &[
     "submit",
     "transfer",
     "transmit",
+    // Handed over to a client (`deliver --project P --to client`).
+    "deliver",
     "upload",
     "withdraw",
 ];
@@ -592,6 +596,11 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
         // Nor one a long flag tells to act (`plan_vending.py --reset-solutions`): the name
         // says what it mostly does, the flag what it does now.
         && flag_verb(c).is_none()
+        // Nor one whose subcommand acts (`getaround_fleet.py owners payout`, `showroom.py
+        // cars unlist`): a script's name that opens with a reading word may be a brand's.
+        // Nor one told to empty a directory (`photos clean --dir D`, `export --clean --out D`).
+        && !(name.contains(['.', '_']) && subcommand_verb(c).is_some())
+        && super::dir_emptied_by_flag(&super::words_as_written(c)).is_none()
         // Nor one told to send what it reads to another machine (`read_pump.py --upload
         // https://…`).
         && !c.option_words().any(|w| {
@@ -761,10 +770,11 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         // subcommand is (`mesaflash --device 7i96 --readhmid`, `… --verify F`).
         .filter(|v| {
             let subs = subcommands(c);
-            !(subs
-                .first()
-                .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())))
-                || subs.is_empty() && flag_looks(c)
+            // (The first or, after a noun, the second: `arcxp_publish.py story list`.)
+            !(subs.iter().take(2).enumerate().any(|(i, w)| {
+                parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str()))
+                    && !act_follows(w, &subs[i + 1..])
+            }) || subs.is_empty() && flag_looks(c)
                 || v.word.to_ascii_lowercase().contains("flash") && flash_read(c))
         });
     // A flag that destroys outranks a name that exports or sends (`export_orthosis.py
@@ -2284,9 +2294,14 @@ pub(super) fn reads_by_form(c: &Cmd<'_>, list_flag: bool) -> bool {
         && !name_acts(&name)
         && !handed_system_path(c)
         && handed_deleter(c).is_none()
+        // (A word after an act is what it acts on: `pip install hindenburg-episode-export`.)
         || subs
             .iter()
-            .any(|w| joined_reading(&w.to_ascii_lowercase(), 3))
+            .map(|w| w.to_ascii_lowercase())
+            .take_while(|w| {
+                classify_form(w).is_none() && !matches!(w.as_str(), "install" | "add" | "upgrade")
+            })
+            .any(|w| joined_reading(&w, 3))
             && !exports_to_a_file(c)
         || list_flag
             && !login
@@ -2847,7 +2862,13 @@ fn reveals_by_subcommand(
     let key_switch = || {
         let mut words = c.option_words().peekable();
         while let Some(w) = words.next() {
-            if matches!(w, "--key" | "--keys" | "--secret" | "--token")
+            // (Or the key's kind with it: `certs export --private-key`.)
+            let kind_key = w.strip_prefix("--").is_some_and(|f| {
+                matches!(parts(f).as_slice(), [kind, key]
+                    if matches!(kind.as_str(), "private" | "secret" | "signing" | "master" | "api")
+                        && matches!(key.as_str(), "key" | "keys"))
+            });
+            if (matches!(w, "--key" | "--keys" | "--secret" | "--token") || kind_key)
                 && words.peek().is_none_or(|n| n.starts_with('-'))
             {
                 return true;
@@ -4700,8 +4721,10 @@ pub(super) fn script_named(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     // writes meanwhile is judged by its places all the same).
     // Nor when its flags say what it does now: only looking (`bg_upload.py --list-cemeteries`),
     // or destroying, which the script's own layer judges (`--photo-cache DIR --clear`).
+    // Nor when a subcommand only looks (`arcxp_publish.py story list`).
     if !script.contains('.')
         || shows_only(&inner)
+        || looks(&inner)
         || pretends(&inner)
         || subcommands(&inner).is_empty() && flag_looks(&inner)
         || flag_verb(&inner).is_some_and(|f| f.class == Class::Destroys)
