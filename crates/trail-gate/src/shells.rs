@@ -316,6 +316,19 @@ pub(super) fn script_file(name: &str, argv: &[Arg], ctx: &Context, raw: &str) ->
     })
 }
 
+/// Whether a one-letter switch is among a shell's leading options, alone or in a cluster
+/// (`-s`, `-xs`; not a long option, and not after `--`).
+fn leading_switch(words: &[Arg], switch: char) -> bool {
+    words
+        .iter()
+        .map_while(|a| {
+            a.text
+                .as_deref()
+                .filter(|t| t.starts_with('-') && *t != "--")
+        })
+        .any(|t| !t.starts_with("--") && t[1..].contains(switch))
+}
+
 /// Code a shell, `eval`, `source` or an interpreter (`name`, running `argv`) runs: from `-c`,
 /// a here-document, a pipe, a process substitution or a file this line fetched.
 pub(super) fn shell_code(
@@ -331,31 +344,14 @@ pub(super) fn shell_code(
     let words = argv.get(1..).unwrap_or_default();
     // Told to read its commands without running them (`bash -n script.sh`, `sh -n <<'EOF'`):
     // a syntax check, nothing runs.
-    let checks_only = is_shell(name)
-        && words
-            .iter()
-            .map_while(|a| {
-                a.text
-                    .as_deref()
-                    .filter(|t| t.starts_with('-') && *t != "--")
-            })
-            .any(|t| !t.starts_with("--") && t[1..].contains('n'));
-    if checks_only {
+    if is_shell(name) && leading_switch(words, 'n') {
         return;
     }
     hidden_in_words(words, ctx, raw, out);
     let runs_named = if shell {
         // `-s` (alone or in a cluster, `-xs`): the shell reads its commands from stdin, and
         // the words after are the script's arguments (`curl … | bash -s -- --flag x`).
-        let from_stdin = words
-            .iter()
-            .map_while(|a| {
-                a.text
-                    .as_deref()
-                    .filter(|t| t.starts_with('-') && *t != "--")
-            })
-            .any(|t| !t.starts_with("--") && t[1..].contains('s'));
-        !from_stdin
+        !leading_switch(words, 's')
             && words
                 .iter()
                 .find(|a| {
