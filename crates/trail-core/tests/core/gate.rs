@@ -2258,6 +2258,19 @@ fn new_families_sealed123_part() {
     assert!(all.rows > 0);
 }
 
+/// The 124th sealed part (issue 20): 24 families from domains no earlier part used
+/// (lighthouses, harbour pilots, weather stations, seismographs, tide gauges, avalanche
+/// control, mountain rescue, lifeguards, coastguards, flood barriers, wildfire lookouts,
+/// snowmaking, glaciers, water towers, dams), written by a helper that never read trail's
+/// source, run once with the design frozen at 6a4a027 (9bcf479, documents only after it):
+/// `cargo test -p trail-core --test core gate::new_families_sealed124 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed124_part() {
+    let (_, all) = measure(&["gate-families-sealed124.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
