@@ -194,9 +194,20 @@ fn drawn_hex(body: &str) -> bool {
         && seen.iter().filter(|&&x| x).count() >= 10
 }
 
-/// A value no one typed: a long run of one alphabet with many distinct characters.
+/// A value no one typed: a long run of one alphabet with many distinct characters, URL-safe
+/// base64's `-` and `_` among them (`0WE16-jOmSTFvM3cMMdX…`, 32 random bytes: both cases,
+/// where a trace's dashed hex, `7689bf79…-82928667…-1`, has one).
 fn generated(value: &str) -> bool {
-    value.len() >= 20 && crate::nearby::uniform_random(value)
+    value.len() >= 20
+        && (crate::nearby::uniform_random(value)
+            || value.contains(['-', '_'])
+                && value.bytes().any(|b| b.is_ascii_uppercase())
+                && value.bytes().any(|b| b.is_ascii_lowercase())
+                && !value.starts_with(['-', '_'])
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                && crate::nearby::uniform_random(&value.replace(['-', '_'], "")))
 }
 
 /// Every setting of a line: one per separator that starts a value (a JSON object on one line

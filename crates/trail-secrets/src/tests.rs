@@ -6658,3 +6658,26 @@ fn found_by_the_121st_sealed_part() {
     let tenant = "$ az login --tenant 4af3c1d2-8e7b-4a6c-9f10-2b3d4e5f6a7b";
     assert_eq!(redact(tenant).0, tenant);
 }
+
+/// Found by the 122nd, 123rd and 124th sealed parts' first runs (seven rows over three parts):
+/// a key pair's secret half under a name that says nothing, beside its public half
+/// (`abc_pub_…`), was missed when it was URL-safe base64 (`-` and `_` among 32 random bytes).
+/// A trace's dashed hex beside a public key (`sentry-trace: 7689…-8292…-1`) stays.
+#[test]
+fn a_key_pairs_secret_half_in_url_safe_base64() {
+    for (text, secret) in [
+        (
+            "{\"voicing_pin\":\"zq_pub_cg8N2zQCfn8j1bVq9igSIFIONdD3CfRH\",\"soundboard\":\"yDz3Q9yXWKBrmExuCqh0q-kRyKjjCQtHyBN5odR2qlM\"}",
+            "yDz3Q9yXWKBrmExuCqh0q-kRyKjjCQtHyBN5odR2qlM",
+        ),
+        (
+            "APP_VOICING_PIN=zq_pub_FSsU2nbq5zEi8w3a8YIbeXp7D64KYAca\nAPP_SOUNDBOARD=0WE16-jOmSTFvM3cMMdXYvXhxPBv8MgDSWPwQhBdJgM",
+            "0WE16-jOmSTFvM3cMMdXYvXhxPBv8MgDSWPwQhBdJgM",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let trace = "sentry-trace: 7689bf792a662f813700f0df983d9d29-82928667b2d9c816-1\nbaggage: sentry-environment=production,sentry-public_key=17eceaf90a36b42c3f55654901a214fe";
+    assert_eq!(redact(trace).0, trace);
+}
