@@ -2613,7 +2613,12 @@ fn path_signatures(path: &str, at: usize, out: &mut Vec<(usize, usize)>) {
 /// key's `AAAAB3Nz…/tUrVh4S…`, whose `/` is a digit of it).
 fn in_a_path(text: &str, at: usize) -> bool {
     let breaks = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | '`' | '<' | '>');
-    let start = text[..at].rfind(breaks).map_or(0, |i| i + 1);
+    // (A break may be wider than a byte: `\u{2001}`, an em quad, is three.)
+    let start = text[..at]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| breaks(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let end = text[at..].find(breaks).map_or(text.len(), |i| at + i);
     let word = &text[start..end];
     word.starts_with('/') && !word.contains(['+', '='])
