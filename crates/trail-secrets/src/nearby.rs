@@ -872,26 +872,29 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
 /// `dumpprivkey` prints, a log's `import failed for key L1Pe…`): a word of 51 or 52 Base58
 /// characters whose checksum holds ([`plausible::wif_private_key`]).
 fn wif_keys(text: &str) -> Vec<(usize, usize)> {
+    runs(text, |c| c.is_ascii_alphanumeric())
+        .filter(|&(s, e)| {
+            (51..=52).contains(&(e - s))
+                && matches!(text.as_bytes()[s], b'5' | b'K' | b'L' | b'9' | b'c')
+                && plausible::wif_private_key(&text[s..e])
+        })
+        .collect()
+}
+
+/// The maximal runs of bytes `part` accepts, as spans.
+fn runs(text: &str, part: impl Fn(u8) -> bool) -> impl Iterator<Item = (usize, usize)> {
     let b = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_alphanumeric() {
+    std::iter::from_fn(move || {
+        while i < b.len() && !part(b[i]) {
             i += 1;
-            continue;
         }
         let start = i;
-        while i < b.len() && b[i].is_ascii_alphanumeric() {
+        while i < b.len() && part(b[i]) {
             i += 1;
         }
-        if (51..=52).contains(&(i - start))
-            && matches!(b[start], b'5' | b'K' | b'L' | b'9' | b'c')
-            && plausible::wif_private_key(&text[start..i])
-        {
-            out.push((start, i));
-        }
-    }
-    out
+        (i > start).then_some((start, i))
+    })
 }
 
 /// A key's raw bytes written as a list of 64 numbers from 0 to 255 (`[223,43,158,…]`, the
@@ -905,8 +908,13 @@ fn keypair_byte_lists(text: &str) -> Vec<(usize, usize)> {
     }
     for (open, _) in text.match_indices('[') {
         let rest = &text[open + 1..];
-        let Some(close) = rest.find(']') else {
-            break;
+        // A list of numbers opens with one, and 64 of them, however laid out, close within
+        // 1,024 bytes: no other bracket costs a search to its end.
+        if !rest.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let Some(close) = rest.as_bytes().iter().take(1024).position(|&c| c == b']') else {
+            continue;
         };
         let body = &rest[..close];
         let values: Vec<Option<u8>> = body.split(',').map(|n| n.trim().parse().ok()).collect();
@@ -934,24 +942,11 @@ fn keypair_byte_lists(text: &str) -> Vec<(usize, usize)> {
 /// PEM private key): the text its bytes start with says it holds a secret or a private key.
 /// A public key's or a certificate's says so too, and stays.
 fn encoded_key_files(text: &str) -> Vec<(usize, usize)> {
-    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=');
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if !b64(b[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b64(b[i]) {
-            i += 1;
-        }
-        if i - start >= 64 && holds_a_secret_key(&text[start..start + 64]) {
-            out.push((start, i));
-        }
-    }
-    out
+    runs(text, |c| {
+        c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')
+    })
+    .filter(|&(s, e)| e - s >= 64 && holds_a_secret_key(&text[s..s + 64]))
+    .collect()
 }
 
 /// Whether 64 characters of base64 decode to a key file's opening text that names a private
@@ -2582,8 +2577,6 @@ fn expiring_digest(v: &str) -> bool {
         && time.bytes().all(|c| c.is_ascii_digit())
 }
 
-/// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:
-/// an HMAC-SHA1's or -SHA256's output.
 /// A URL path's own marks for what grants access: a signature component between `s--` and
 /// `--` (Cloudinary's `/image/upload/s--vmSTqTAn--/c_thumb…`), and a token after a `t`
 /// segment (a channel's `https://conda.example.org/t/TOKEN/name`). `path` starts at `at`.
@@ -2653,6 +2646,8 @@ fn unpadded_hmac(seg: &str, next: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b':' | b'_' | b'-' | b'.' | b','))
 }
 
+/// Base64 (URL alphabet too) of 20 or 32 bytes with its padding, in both cases and with digits:
+/// an HMAC-SHA1's or -SHA256's output.
 fn hmac_base64(seg: &str) -> bool {
     (seg.len() == 28 || seg.len() == 44)
         && seg.ends_with('=')
@@ -3988,28 +3983,16 @@ fn echoed_into_credential_file(text: &str) -> Vec<(usize, usize)> {
 /// alphabet (a ticket's hex, a cookie's capitals) or letters of both cases with digits,
 /// split at blanks, `:`, `=` and `,`.
 fn generated_words(line: &str) -> Vec<(usize, usize)> {
-    let b = line.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if matches!(b[i], b' ' | b'\t' | b':' | b'=' | b',' | b'\r') {
-            i += 1;
-            continue;
-        }
-        let end = i + b[i..]
-            .iter()
-            .take_while(|c| !matches!(c, b' ' | b'\t' | b':' | b'=' | b',' | b'\r'))
-            .count();
-        let w = &line[i..end];
+    runs(line, |c| {
+        !matches!(c, b' ' | b'\t' | b':' | b'=' | b',' | b'\r')
+    })
+    .filter(|&(s, e)| {
+        let w = &line[s..e];
         // (Or drawn in groups: a UUID kept as a gem server's key, `:name: 1367d8d4-…`.)
-        if (uniform_random(w) || strongly_generated(w, 12) || drawn(w))
+        (uniform_random(w) || strongly_generated(w, 12) || drawn(w))
             && !plausible::is_placeholder(w)
-        {
-            out.push((i, end));
-        }
-        i = end;
-    }
-    out
+    })
+    .collect()
 }
 
 /// A line that is only a prompt for a password or a passphrase (`Password:`, `Enter pass
