@@ -631,7 +631,8 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             && flags_after(i + 3);
         ends_in_shell
             || (configured || is_shell && inner.all(|r| r.starts_with('-') && !r.starts_with("-c")))
-                && (flags_after(i + 1) || names_a_shell(words.get(i.wrapping_sub(1))))
+                && (flags_after(i + 1)
+                    || names_a_shell(i.checked_sub(1).and_then(|j| words.get(j))))
     };
     let Some(i) = (0..words.len()).find(|&i| shell_at(i)) else {
         serves_a_program(c, &words, raw, out);

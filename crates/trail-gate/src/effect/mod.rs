@@ -377,6 +377,9 @@ fn unmodelled_acts(
 /// is gone, and it is not the agent's. (A protected place so emptied is a block, judged with
 /// the program's verb.)
 fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
+    // Asked of every command nobody models: the words are read through the line's variables
+    // only when a flag empties a directory at all.
+    dir_emptied_by_flag(&words_as_written(c))?;
     // A value only the shell knows (`"$(dirname "$PWD")/x"`) as the line's own words make it.
     let all: Vec<String> = c.args.iter().map(|a| ctx.arg_text(a)).collect();
     let words: Vec<&str> = all.iter().map(String::as_str).collect();
@@ -3428,16 +3431,13 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
     ];
     // Or told to read by the short switch a flash programmer reads with (`flashrom -p
     // internal -r backup.rom`), and to write or erase nothing.
-    let writes = c
-        .option_words()
-        .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"));
     let reads = lower.iter().any(|w| {
         READS.iter().any(|r| {
             w.trim_start_matches('-').starts_with(r)
                 || w.match_indices("flash")
                     .any(|(i, _)| w[i + 5..].starts_with(r))
         })
-    }) || !writes && c.option_words().any(|w| w == "-r");
+    }) || !words::writes_flash(c) && c.option_words().any(|w| w == "-r");
     let external = lower.iter().any(|w| {
         w.starts_with("/dev/tty")
             || w.contains("usb")

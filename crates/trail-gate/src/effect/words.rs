@@ -716,9 +716,6 @@ pub(super) fn reports(c: &Cmd<'_>) -> bool {
 /// internal -r backup.rom`), and to write or erase nothing: the chip is saved, not changed.
 fn flash_read(c: &Cmd<'_>) -> bool {
     let words: Vec<&str> = c.option_words().collect();
-    let writes = words
-        .iter()
-        .any(|w| matches!(*w, "-w" | "--write" | "-E" | "--erase"));
     // The file the chip is read into is written: one of the project's (`build/backup.rom`),
     // not a path from the root (`-r /boot/vmlinuz-…` overwrites the kernel).
     let read_into_project = words.windows(2).any(|p| {
@@ -726,7 +723,13 @@ fn flash_read(c: &Cmd<'_>) -> bool {
             && !p[1].starts_with(['/', '~', '$', '-'])
             && !p[1].split('/').any(|s| s == "..")
     });
-    read_into_project && !writes
+    read_into_project && !writes_flash(c)
+}
+
+/// A flash programmer's switches that write or erase the chip (`-w`, `--erase`).
+pub(super) fn writes_flash(c: &Cmd<'_>) -> bool {
+    c.option_words()
+        .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"))
 }
 
 /// The first consequential verb of `c`: in its name, its leading subcommand words, a method
