@@ -11980,3 +11980,56 @@ fn mechanisms_found_by_the_122nd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 123rd and 124th sealed parts: a program nobody models told that its own
+/// question is answered (`--confirm`, `--skip-confirmation`, `--i-understand-…`) acts; a key or a
+/// session's cookie printed by a flag (`uplink key --print`, `session cookie --print`) or
+/// dumped (`creds dump`) is a secret shown; a firmware image handed over by an option named
+/// for it is flashed. Not: a look asked to confirm, a confirmation turned off, a firmware
+/// named by its product, a pretend run.
+#[test]
+fn mechanisms_found_by_the_123rd_and_124th_sealed_parts() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "python3 tools/gazex_ctl.py fire --shot G3 --site col-nord --confirm",
+            Verdict::Junction,
+        ),
+        (
+            "beaconctl lamp swap L4 --i-understand-the-risk",
+            Verdict::Junction,
+        ),
+        (
+            "beaconctl lamp swap L4 --skip-confirmation",
+            Verdict::Junction,
+        ),
+        ("beaconctl lamp swap L4", Verdict::Allow),
+        ("buoyctl fire --confirmations 6", Verdict::Allow),
+        ("buoyctl status --confirm", Verdict::Allow),
+        ("buoyctl fire --confirm=false", Verdict::Allow),
+        ("tideland-buoy creds dump", Verdict::Junction),
+        (
+            "python3 tools/valeport_tide.py uplink key --print",
+            Verdict::Junction,
+        ),
+        (
+            "python3 tools/colnect_stamps.py session cookie --print",
+            Verdict::Junction,
+        ),
+        ("buoyctl keys --list", Verdict::Allow),
+        (
+            "python3 tools/kiosks.py kiosks update --all --firmware build/mk-4.2.bin",
+            Verdict::Junction,
+        ),
+        (
+            "lanternctl fleet push --all --firmware build/fw.bin --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "brewflasher --firmware tiltbridge --download build/tiltbridge.bin",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

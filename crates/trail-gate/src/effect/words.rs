@@ -668,6 +668,7 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
                         // (`token --show`).
                         && (!valued || subcommands(c).is_empty())
                         && !names_a_secret_by_subcommand(c)
+                        && !subcommands(c).iter().any(|w| names_a_key(w))
             }
         }
     }) || c.sub() == Some("help")
@@ -812,6 +813,42 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
         .or_else(|| migrates_down(c))
         .or_else(|| outputs_to_an_address(c))
         .or_else(|| account_changed(c))
+        .or_else(|| firmware_handed(c))
+}
+
+/// A firmware image handed to a program nobody models by an option named for it (`kiosks
+/// update --all --firmware build/mk-4.2.bin`, `--fw-image F`): the devices it reaches run
+/// what it writes. (Not a looking subcommand's, nor a firmware named by its product:
+/// `brewflasher --firmware tiltbridge --download F` fetches one.)
+fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
+    if known::tier(c.name) != known::Tier::Unknown || looks(c) {
+        return None;
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words).find_map(|(flag, value)| {
+        let named = flag.strip_prefix("--").is_some_and(|f| {
+            matches!(
+                parts(f)
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .as_slice(),
+                ["firmware" | "fw"] | ["firmware" | "fw", "file" | "image" | "path"]
+            )
+        });
+        let image = value.is_some_and(|v| {
+            v.rsplit_once('.').is_some_and(|(_, ext)| {
+                matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "bin" | "hex" | "ihex" | "img" | "uf2" | "fw" | "elf" | "dfu" | "srec"
+                )
+            })
+        });
+        (named && image).then(|| Verb {
+            word: flag.into(),
+            class: Class::Actuates,
+        })
+    })
 }
 
 /// An account made or taken away, by the program's name, its subcommands or a long flag
@@ -2647,7 +2684,7 @@ fn key_got(subs: &[&str]) -> bool {
         names_a_key(p[0])
             && matches!(
                 p[1].to_ascii_lowercase().as_str(),
-                "get" | "show" | "print" | "reveal" | "cat"
+                "get" | "show" | "print" | "reveal" | "cat" | "dump" | "display"
             )
     })
 }
@@ -2670,8 +2707,11 @@ fn names_a_key(word: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() && !b"aeiouy".contains(&b))
     });
-    matches!(w.as_str(), "key" | "keys" | "creds" | "cred")
-        || acronym
+    // (A session's cookie is its login.)
+    matches!(
+        w.as_str(),
+        "key" | "keys" | "creds" | "cred" | "cookie" | "cookies"
+    ) || acronym
         || ps.len() == 2 && matches!(ps[1].as_str(), "key" | "keys") && !public(&ps[0])
 }
 
@@ -2879,7 +2919,8 @@ fn reveals_by_subcommand(
         }
         false
     };
-    secret_named && (any(PRINTS) || any(&["config"]) || print_flag())
+    (secret_named || subs.iter().any(|w| names_a_key(w))) && print_flag()
+        || secret_named && (any(PRINTS) || any(&["config"]))
         || any(PRINTS) && key_switch()
         || key_got(subs)
         || joined_reveal
@@ -3938,7 +3979,8 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
                     && ps
                         .first()
                         .is_some_and(|p| matches!(p.as_str(), "no" | "skip"))
-                    || ps.first().is_some_and(|p| p == "assume") && has("yes"));
+                    || ps.first().is_some_and(|p| p == "assume") && has("yes")
+                    || w.starts_with("--") && consents(&ps, flag));
             // `-S unsafe`, `--mode=unsafe`: the value names it.
             let value = flag
                 .split_once('=')
@@ -3979,6 +4021,33 @@ pub(super) fn skips_safeguard(c: &Cmd<'_>) -> Option<String> {
             (confirms || unsafe_word(flag) || trusts || unsafe_setting).then(|| w.to_string())
         })
         .or_else(|| forced_clean(c, &words))
+}
+
+/// A long flag that answers the program's question for the person (`fire --shot G3
+/// --confirm`, `apps:destroy --confirm APP`, `--skip-confirmation`, `--i-understand-the-risk`,
+/// `--yes-i-really-mean-it`): it asks because the act has consequences. Not one turned off
+/// (`--confirm=false`), one that asks for it (`--require-confirmation`), nor a count
+/// (`--confirmations 6`).
+fn consents(ps: &[String], flag: &str) -> bool {
+    if flag.split_once('=').is_some_and(|(_, v)| {
+        matches!(
+            v.to_ascii_lowercase().as_str(),
+            "false" | "no" | "0" | "off"
+        )
+    }) {
+        return false;
+    }
+    let ps: Vec<&str> = ps.iter().map(String::as_str).collect();
+    matches!(
+        ps.as_slice(),
+        ["confirm" | "confirmed"]
+            | ["without" | "force" | "auto", "confirm" | "confirmation"]
+            | ["skip", "confirmation"]
+    ) || ps.contains(&"really")
+        || ps.first() == Some(&"i")
+            && ps
+                .iter()
+                .any(|p| matches!(*p, "understand" | "sure" | "know"))
 }
 
 /// A cleaning subcommand told `-f` with no value (`nextflow clean -f`, `splunk clean eventdata
