@@ -2271,6 +2271,19 @@ fn new_families_sealed124_part() {
     assert!(all.rows > 0);
 }
 
+/// The 125th sealed part (issue 20): 24 families from domains no earlier part used (sawmills,
+/// paper mills, glassworks, foundries, brickworks, pottery kilns, textile mills, dye works,
+/// bottling plants, recycling centres, incinerators, composting, scrap yards, tyre recycling,
+/// grain silos), written by a helper that never read trail's source, run once with the design
+/// frozen at 5b65574:
+/// `cargo test -p trail-core --test core gate::new_families_sealed125 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed125_part() {
+    let (_, all) = measure(&["gate-families-sealed125.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

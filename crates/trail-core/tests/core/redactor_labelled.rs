@@ -1986,3 +1986,18 @@ fn new_families_sealed124_part() {
     print_table("secrets-families-sealed124.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 125th sealed part (issue 20): 16 families named from coopering; providers of sawmill,
+/// paper, glass, foundry, brick, kiln, textile, bottling, recycling, incinerator, composting,
+/// scrap and silo services, written by a helper that never read trail's source, run once with
+/// the redactor frozen at 5b65574:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed125 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed125_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed125.tsv"), show);
+    print_table("secrets-families-sealed125.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
