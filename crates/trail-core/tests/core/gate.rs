@@ -12017,9 +12017,9 @@ fn mechanisms_found_by_the_123rd_and_124th_sealed_parts() {
             Verdict::Junction,
         ),
         ("beaconctl lamp swap L4", Verdict::Allow),
-        ("buoyctl fire --confirmations 6", Verdict::Allow),
+        ("beaconctl lamp swap L4 --confirmations 6", Verdict::Allow),
         ("buoyctl status --confirm", Verdict::Allow),
-        ("buoyctl fire --confirm=false", Verdict::Allow),
+        ("beaconctl lamp swap L4 --confirm=false", Verdict::Allow),
         ("tideland-buoy creds dump", Verdict::Junction),
         (
             "python3 tools/valeport_tide.py uplink key --print",
@@ -12042,6 +12042,61 @@ fn mechanisms_found_by_the_123rd_and_124th_sealed_parts() {
             "brewflasher --firmware tiltbridge --download build/tiltbridge.bin",
             Verdict::Allow,
         ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// Found by the 125th sealed part: a noun that only looks (`logs`) before an emptying verb
+/// (`clean`, `clear`, `prune`) names what is emptied, so a protected place given to it is
+/// cleaned; a clean whose every place is scratch skips a question about scratch; a thing
+/// locked after its noun, a kiln or a charge fired, a service installed for the machine are
+/// acts. Not: what a search subcommand is told to find, a setting shown by a looking
+/// subcommand after its noun, a disk-usage look.
+#[test]
+fn mechanisms_found_by_the_125th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("orton-ctl logs clean --path '/'* --yes", Verdict::Block),
+        ("orton-ctl logs clean --path /etc", Verdict::Block),
+        (
+            "orton-ctl logs clean --path build/orton-* --yes",
+            Verdict::Allow,
+        ),
+        ("orton-ctl clean --path src --yes", Verdict::Junction),
+        (
+            "komptech-fleet remote lock --serial TOPTURN-X53",
+            Verdict::Junction,
+        ),
+        ("akku lock", Verdict::Allow),
+        (
+            "skutt-kiln fire --schedule cone6-slow --kiln km-1027 --start",
+            Verdict::Junction,
+        ),
+        (
+            "skutt-kiln fire --schedule cone6-slow --kiln km-1027 --dry-run",
+            Verdict::Allow,
+        ),
+        ("haendle-plant service install --system", Verdict::Junction),
+        ("akku install", Verdict::Allow),
+        (
+            "bottero-ctl logs grep 'shutdown' --since 1h",
+            Verdict::Allow,
+        ),
+        (
+            "skutt-kiln logs grep --kiln km-1027 'Manager.PowerOff'",
+            Verdict::Allow,
+        ),
+        (
+            "pellenc-sort recipes show --recipe 'wipe-disk-colored'",
+            Verdict::Allow,
+        ),
+        (
+            "pellenc-sort recipes run --recipe wipe-disk",
+            Verdict::Junction,
+        ),
+        ("ceric-kiln cache du --cache-dir ../..", Verdict::Allow),
+        ("ceric-kiln cache clean --cache-dir ../..", Verdict::Block),
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }

@@ -2858,7 +2858,7 @@ fn unmodelled(
             && !(words::parts(&w)
                 .iter()
                 .all(|p| matches!(p.as_str(), "force" | "yes" | "y" | "clean" | "overwrite"))
-                && targets::only_output_here(c, ctx))
+                && (targets::only_output_here(c, ctx) || targets::cleans_only_scratch_named(c, ctx)))
             // A clean its variables point at scratch only (`MYRIAD_DATA_DIR=build/myriad …
             // wipe --yes`): what it would have asked about is scratch.
             && !cleans_only_scratch(c, cmd, ctx)

@@ -393,6 +393,43 @@ pub(super) fn only_output_here(c: &Cmd<'_>, ctx: &Context) -> bool {
     places > 0 && (operands >= 2 || outputs_here(c, ctx))
 }
 
+/// Whether a clean is pointed only at what is made again (`logs clean --path build/orton-*
+/// --yes`, `cache purge --dir $TMPDIR/c -y`): an emptying subcommand, and every place it names
+/// the project's git-ignored build output or a temporary directory. The question its switch
+/// skips is about scratch.
+pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
+    let empties = words::subcommands(c).iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "clean" | "clear" | "purge" | "wipe" | "empty" | "prune"
+        )
+    });
+    if !empties {
+        return false;
+    }
+    let mut places = 0;
+    for a in c.args {
+        let Some(w) = word_text(a, ctx) else {
+            return false;
+        };
+        let value = match w.split_once('=') {
+            Some((_, v)) => v,
+            None if w.starts_with('-') => continue,
+            None => w.as_str(),
+        };
+        if !value.contains('/') {
+            continue;
+        }
+        if value.contains(['@', ':'])
+            || super::super::rules::deletion::loses(ctx, ctx.classify(value), value)
+        {
+            return false;
+        }
+        places += 1;
+    }
+    places > 0
+}
+
 /// Operands that name a disk the way the kernel does, without `/dev/` (`gpart destroy -F
 /// nda0`, `disk.wipe sda`): Linux's `sda`, `vdb`, `xvdc`, `hda`, `nvme0n1`, `mmcblk0`, the
 /// BSDs' `ada0`, `da1`, `nda0`, and their partitions. Counted only beside a destroying verb,

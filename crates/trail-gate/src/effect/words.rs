@@ -277,7 +277,7 @@ const REACHES: &[&str] = &[
 
 /// Word parts that mean only looking: a subcommand made of one keeps the command safe.
 pub(crate) const LOOKS: &[&str] = &[
-    "audit", "browse", "cat", "check", "count", "describe", "df", "diff", "doctor", "dump",
+    "audit", "browse", "cat", "check", "count", "describe", "df", "diff", "doctor", "du", "dump",
     "estimate", "explain", "export", "find", "get", "help", "history", "info", "inspect", "lint",
     "list", "log", "logs", "ls", "outdated", "plan", "preview", "print", "ps", "query", "read",
     "search", "show", "stat", "stats", "status", "tail", "test", "top", "tree", "validate",
@@ -1040,6 +1040,24 @@ fn installs(c: &Cmd<'_>) -> Option<Verb> {
             .take(2)
             .find(|w| first(w, &["install", "reinstall"]))?
     };
+    // Installed as a service that starts with the machine, or for every user (`plant
+    // service install --system`, `agent daemon install`): it lands in the system's set-up.
+    let system = subs.iter().any(|w| {
+        parts(w)
+            .iter()
+            .any(|p| matches!(p.as_str(), "service" | "daemon" | "autostart" | "startup"))
+    }) || c.option_words().any(|w| {
+        matches!(
+            w,
+            "--system" | "--system-wide" | "--all-users" | "--machine"
+        )
+    });
+    if !named && system {
+        return Some(Verb {
+            word: word.into(),
+            class: Class::Installs,
+        });
+    }
     // What it installs is named after it.
     let mut after = c
         .operands()
@@ -1421,9 +1439,12 @@ fn valued_act(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Destroys,
         })
     })?;
-    let looks = subcommands(c)
-        .first()
-        .is_some_and(|w| parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str())));
+    // (The first, or after a noun the second: `recipes show --recipe wipe-disk-colored`.)
+    let subs = subcommands(c);
+    let looks = subs.iter().take(2).enumerate().any(|(i, w)| {
+        parts(w).last().is_some_and(|l| LOOKS.contains(&l.as_str()))
+            && !act_follows(w, &subs[i + 1..])
+    });
     (!looks).then_some(verb)
 }
 
@@ -1906,7 +1927,7 @@ fn names_a_thing(flag: &str) -> bool {
 
 /// The leading words that are not flags, skipping a word right after a flag (it may be the
 /// flag's value); a word that is a file (`tests/x`, `a.yml`) ends them.
-fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
+pub(super) fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
     let mut after_flag = false;
     let mut after_switch = false;
     let mut after_id = false;
@@ -2571,11 +2592,22 @@ fn act_follows(look: &str, rest: &[&str]) -> bool {
     });
     noun && rest.first().is_some_and(|w| {
         let w = w.to_ascii_lowercase();
+        // (Or empties them: `logs clean --path DIR`, `history clear`.)
         DELETES.contains(&w.as_str())
             || STOPS.contains(&w.as_str())
             || matches!(
                 w.as_str(),
-                "send" | "upload" | "publish" | "push" | "post" | "share"
+                "send"
+                    | "upload"
+                    | "publish"
+                    | "push"
+                    | "post"
+                    | "share"
+                    | "clean"
+                    | "clear"
+                    | "empty"
+                    | "prune"
+                    | "truncate"
             )
     })
 }
@@ -2772,10 +2804,10 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     if let Some(w) = said_alone(c, &subs) {
         return Some(Verb {
             word: w.to_string(),
-            class: if matches!(w, "close" | "block" | "ban") {
-                Class::Stops
-            } else {
-                Class::Reaches
+            class: match w {
+                "close" | "block" | "ban" | "lock" => Class::Stops,
+                "fire" | "blast" | "detonate" | "ignite" => Class::Actuates,
+                _ => Class::Reaches,
             },
         });
     }
@@ -2830,8 +2862,8 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     None
 }
 
-/// A verb that is a common noun inside other words, said alone: a lane closed, clients
-/// messaged or notified (`lane close --plaza 14`, `clients message --segment lapsed`, `drivers
+/// A verb that is a common noun inside other words, said alone: a lane closed, a car locked,
+/// a charge fired, clients messaged or notified (`lane close --plaza 14`, `clients message --segment lapsed`, `drivers
 /// notify --route 4`). (A program named for it, `notify-send`, is a desktop's notice to the
 /// person at it, and so is `notify` first with only its texts, `itctl notify "CI" "build
 /// passed"`; told whom, it tells someone else.)
@@ -2846,7 +2878,13 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             || *w == "notify" && told_whom(i)
             // (Among the first two words, options after it: a word last is what is asked
             // for, `ldapsearch … cn mail`.)
-            || matches!(*w, "sms" | "email" | "mail") && i <= 1 && options_after(c, w))
+            || matches!(*w, "sms" | "email" | "mail") && i <= 1 && options_after(c, w)
+            // (A thing locked after its noun, `cars lock --car C`, `sensor lock --all-masses`;
+            // first, it writes a lock file, `poetry lock`.)
+            || *w == "lock" && i > 0
+            // (A charge or a kiln set off, options after it: `fire --shot G3 …`, `blast
+            // --tower W5`.)
+            || matches!(*w, "fire" | "blast" | "detonate" | "ignite") && i <= 1 && options_after(c, w))
         .then_some(*w)
     })
 }
@@ -3213,6 +3251,10 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
         // What a generator is told to make is named after it (`generate migration
         // EnablePgvector`): a name written into the project, not a method called.
         if matches!(w, "generate" | "g" | "scaffold") {
+            return None;
+        }
+        // What a search is told to find is a pattern (`logs grep 'Manager.PowerOff'`).
+        if SEARCHES.contains(&w) {
             return None;
         }
         if w.starts_with('-') {
@@ -4504,12 +4546,17 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     })
 }
 
+/// Subcommands that search what the program holds for a pattern given after them.
+const SEARCHES: &[&str] = &["grep", "egrep", "search", "match"];
+
 /// Words to look for or to show (`search --text "shutdown sauna heater"`, `--message …`): the
 /// word at `i` is compared or printed, no act.
 fn searched_for(words: &[&str], i: usize) -> bool {
-    i.checked_sub(1)
-        .and_then(|p| words.get(p))
-        .is_some_and(|p| super::arguments::data_option(p))
+    // (Or after a subcommand that searches: `logs grep 'shutdown' --since 1h`.)
+    words[..i].iter().any(|w| SEARCHES.contains(w))
+        || i.checked_sub(1)
+            .and_then(|p| words.get(p))
+            .is_some_and(|p| super::arguments::data_option(p))
         || words[i]
             .split_once('=')
             .is_some_and(|(f, _)| super::arguments::data_option(f))
