@@ -2284,6 +2284,19 @@ fn new_families_sealed125_part() {
     assert!(all.rows > 0);
 }
 
+/// The 126th sealed part (issue 20): 24 families from domains no earlier part used (dairy
+/// farms, poultry farms, greenhouses, hydroponics, fish farms, mushroom farms, orchards, tree
+/// nurseries, seed banks, irrigation districts, fertiliser blending, sheep shearing, cattle
+/// feedlots, milking robots, grain drying), written by a helper that never read trail's
+/// source, run once with the design frozen at 9e97dff:
+/// `cargo test -p trail-core --test core gate::new_families_sealed126 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed126_part() {
+    let (_, all) = measure(&["gate-families-sealed126.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

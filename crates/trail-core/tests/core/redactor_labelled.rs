@@ -2001,3 +2001,18 @@ fn new_families_sealed125_part() {
     print_table("secrets-families-sealed125.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 126th sealed part (issue 20): 16 families named from wheelwrighting; providers of
+/// dairy, poultry, greenhouse, hydroponic, fish farm, mushroom, orchard, nursery, seed bank,
+/// irrigation, fertiliser, feedlot and milking robot services, written by a helper that never
+/// read trail's source, run once with the redactor frozen at 9e97dff (unchanged since 01419ec):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed126 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed126_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed126.tsv"), show);
+    print_table("secrets-families-sealed126.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
