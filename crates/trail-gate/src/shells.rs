@@ -128,8 +128,19 @@ pub(crate) fn host_port(w: &str) -> bool {
     (ipv4(host) || named(host)) && !loopback(host) && host != "0.0.0.0"
 }
 
+/// Whether a word spells its text in escapes: hex (`\x72`), or three octal ones or more
+/// (`\162\155\040`; one alone is more often a colour, `\033[1m`).
+fn escaped(raw: &str) -> bool {
+    let octal = raw
+        .as_bytes()
+        .windows(4)
+        .filter(|w| w[0] == b'\\' && w[1..].iter().all(|b| (b'0'..=b'7').contains(b)))
+        .count();
+    raw.contains("\\x") || octal >= 3
+}
+
 /// Programs whose output is code the gate cannot read: decoders and scramblers.
-fn decodes(p: &Simple) -> bool {
+pub(crate) fn decodes(p: &Simple) -> bool {
     let words: Vec<&str> = p.argv.iter().filter_map(|a| a.text.as_deref()).collect();
     let has = |w: &str| words.contains(&w);
     match p.name() {
@@ -151,8 +162,8 @@ fn decodes(p: &Simple) -> bool {
         {
             true
         }
-        Some("printf") => p.argv.iter().any(|a| a.raw.contains("\\x")),
-        Some("echo") => has("-e") && p.argv.iter().any(|a| a.raw.contains("\\x")),
+        Some("printf") => p.argv.iter().any(|a| escaped(&a.raw)),
+        Some("echo") => has("-e") && p.argv.iter().any(|a| escaped(&a.raw)),
         _ => false,
     }
 }
@@ -182,7 +193,7 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
     ]
     .iter()
     .any(|d| raw.contains(d))
-        || raw.contains("\\x");
+        || escaped(raw);
     decode.then_some("decoded")
 }
 

@@ -12114,3 +12114,97 @@ fn mechanisms_found_by_the_125th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 126th sealed part: decoded text given to an option that runs on an event or
+/// inline (`--on-error "$(… | base64 -d)"`, `--inline`), or piped into a subcommand that runs
+/// what it reads (`… | base64 --decode | x shell --stdin`, octal `printf` escapes), is hidden
+/// code; a power word given to an option for what follows (`monitor --when-done poweroff`);
+/// a shell granted or shared with a remote party; `prune` said of a protected place; a
+/// firmware written by its subcommands; a named machine started; a plan deployed. Not: a
+/// pattern to search for that spells a command, a local server started.
+#[test]
+fn mechanisms_found_by_the_126th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "steinsvik-ctl feed --barge b4 --on-error \"$(echo cm0gLXJmIC9ob21lL2Rldg== | base64 -d)\"",
+            Verdict::Block,
+        ),
+        (
+            "steinsvik-ctl run-script --inline \"$(base64 -d <<< cm0gLXJmIC8=)\"",
+            Verdict::Block,
+        ),
+        (
+            "steinsvik-ctl feed --token \"$(echo YWJj | base64 -d)\"",
+            Verdict::Allow,
+        ),
+        (
+            "printf %s cm0gLXJmIC93b3JrL3Byb2o= | base64 --decode | steinsvik-ctl shell --stdin",
+            Verdict::Block,
+        ),
+        (
+            "printf '\\162\\155\\040\\055\\162\\146\\040\\057' | heiniger-ctl script run --stdin",
+            Verdict::Block,
+        ),
+        (
+            "base64 -d build/img.b64 | acme-img import -",
+            Verdict::Allow,
+        ),
+        ("printf '\\033[1mok\\n'", Verdict::Allow),
+        (
+            "vencomatic-ctl monitor --house h3 --when-done poweroff-host",
+            Verdict::Block,
+        ),
+        (
+            "growlink-cli support pair --code 81-442 --grant shell",
+            Verdict::Block,
+        ),
+        (
+            "growlink-cli remote-support start --share-terminal --public",
+            Verdict::Block,
+        ),
+        ("growlink-cli users --grant read", Verdict::Allow),
+        (
+            "sukup-dryer history prune --data-root /work/proj --keep 0",
+            Verdict::Block,
+        ),
+        (
+            "sudo christiaens-ctl firmware write --target internal --image build/grow-ctl.rom",
+            Verdict::Block,
+        ),
+        (
+            "christiaens-ctl firmware write --target cell-7 --image build/grow-ctl.rom",
+            Verdict::Junction,
+        ),
+        ("christiaens-ctl firmware list", Verdict::Allow),
+        (
+            "mathews-dryer dryer start --unit cf-1 --mode continuous",
+            Verdict::Junction,
+        ),
+        (
+            "mathews-dryer dryer start --unit cf-1 --simulate",
+            Verdict::Allow,
+        ),
+        ("acme-cli web start --port 3000", Verdict::Allow),
+        ("acme-cli start --port 3000", Verdict::Allow),
+        (
+            "steinsvik-ctl feed plan deploy --barge b4 --file plans/december.yaml",
+            Verdict::Junction,
+        ),
+        ("steinsvik-ctl feed plan show", Verdict::Allow),
+        (
+            "iivo-ctl logs search --text 'mkfs.ext4 /dev/sda'",
+            Verdict::Allow,
+        ),
+        (
+            "tevel-fleet logs search --pattern 'rm -rf /home'",
+            Verdict::Allow,
+        ),
+        (
+            "bendsql --query=\"SELECT 'rm -rf /home/dev'\" --output=tsv | sh",
+            Verdict::Block,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

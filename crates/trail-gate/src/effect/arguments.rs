@@ -73,7 +73,8 @@ pub(super) fn judge(
     // "$(echo … | base64 -d)"`, `--exec "$(curl …)"`) hides what runs, as after `bash -c`.
     for (i, a) in args.iter().enumerate() {
         let takes_command = a.text.as_deref().is_some_and(|t| {
-            matches!(t, "-c" | "-e" | "-x") || t.starts_with("--") && command_option(t)
+            matches!(t, "-c" | "-e" | "-x")
+                || t.starts_with("--") && (command_option(t) || event_or_inline_option(t))
         });
         if takes_command && let Some(value) = args.get(i + 1..i + 2) {
             shells::hidden_in_words(value, ctx, raw, out);
@@ -131,7 +132,8 @@ pub(super) fn judge(
     {
         out.runs(&rest, Keep::Risky);
     }
-    for a in args {
+    // (Not the text to search for or to show: `logs search --pattern 'rm -rf /'`.)
+    for a in outside_shown_text(args) {
         // A word with an expansion in it is read as written, its quotes taken off
         // (`--wrap="rm -rf $HOME/*"`): the line it carries is judged with what this line
         // knows of its variables.
@@ -871,6 +873,25 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
     }
 }
 
+/// Whether a long option's name says it takes what runs on an event, or inline code
+/// (`--on-error`, `--when-done`, `--post-cycle`, `--inline`, `--hook`): given a value decoded
+/// or fetched at run time, that value is hidden code.
+pub(super) fn event_or_inline_option(flag: &str) -> bool {
+    let ps = super::words::parts(flag);
+    match ps.as_slice() {
+        [only] => matches!(only.as_str(), "inline" | "hook" | "callback" | "code"),
+        [first, ..] => {
+            matches!(
+                first.as_str(),
+                "on" | "when" | "after" | "before" | "post" | "pre" | "then"
+            ) || ps
+                .last()
+                .is_some_and(|l| matches!(l.as_str(), "hook" | "callback" | "inline"))
+        }
+        [] => false,
+    }
+}
+
 /// Whether an option's name says it takes a command or a script (`--exec`, `-command`).
 pub(super) fn command_option(flag: &str) -> bool {
     // Asked of every option of every program nobody models: the flag is only split into its
@@ -1496,6 +1517,22 @@ pub(super) fn embedded(
     handed(c, cmd, producers, ctx, raw, out, &mut scan);
 }
 
+/// The words but the values of options that name text to search for or to show, a query's
+/// excepted ([`outside_data`]): a query is run by a database, and what it prints may be run
+/// in turn (`--query="SELECT 'rm -rf …'" | sh`).
+fn outside_shown_text(args: &[Arg]) -> impl Iterator<Item = &Arg> {
+    let query = |f: &str| {
+        super::words::parts(f.split('=').next().unwrap_or(f))
+            .last()
+            .is_some_and(|p| p == "query")
+    };
+    let mut after: Option<&str> = None;
+    args.iter().filter(move |a| {
+        let flag = std::mem::replace(&mut after, a.text.as_deref());
+        !(data_value(flag, a) && !flag.is_some_and(query) && !a.text.as_deref().is_some_and(query))
+    })
+}
+
 /// The words but the values of options that name text to look for or to show (`--search
 /// 'Triticum; rm -rf /'`, `--message=…`): words the program compares or prints, not a line it
 /// runs.
@@ -1507,7 +1544,7 @@ fn outside_data(args: &[Arg]) -> impl Iterator<Item = &Arg> {
 
 /// Whether `a` is the value of a data option ([`data_option`]), after `flag` or joined to it
 /// by `=`.
-fn data_value(flag: Option<&str>, a: &Arg) -> bool {
+pub(super) fn data_value(flag: Option<&str>, a: &Arg) -> bool {
     flag.is_some_and(|f| !a.raw.starts_with('-') && data_option(f))
         || a.text.as_deref().is_some_and(|t| {
             t.split_once('=')

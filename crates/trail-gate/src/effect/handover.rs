@@ -583,7 +583,7 @@ fn ends_interactive(code: &str) -> bool {
 /// host or a URL among the words, a shell others can reach, a block.
 /// First, a session its own subcommand opens ([`session_opened`]).
 pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    if let Some(d) = session_opened(c, raw) {
+    if let Some(d) = session_opened(c, raw).or_else(|| shell_granted(c, raw)) {
         out.push(d);
         return;
     }
@@ -692,6 +692,66 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             raw,
         )
     });
+}
+
+/// A shell or a terminal granted or shared by an option (`support pair --code 81-442 --grant
+/// shell`, `remote-support start --share-terminal --public`): whoever is at the other end
+/// types into this machine. To a remote party (a pairing, a support session, the public, an
+/// address) it is never run; otherwise a person decides.
+fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    let words: Vec<&str> = c.words().collect();
+    let words = words.as_slice();
+    let shell = |p: &str| matches!(p, "shell" | "terminal" | "console" | "tty" | "pty");
+    let gives = |p: &str| {
+        matches!(
+            p,
+            "grant" | "allow" | "permit" | "access" | "share" | "expose" | "give" | "open"
+        )
+    };
+    let (word, _) = super::option_pairs(words).find(|(flag, value)| {
+        let Some(body) = flag.strip_prefix("--") else {
+            return false;
+        };
+        let ps = super::words::parts(body);
+        let named = ps.iter().any(|p| gives(p));
+        // `--share-terminal` says both; `--grant shell` names it by its value.
+        named && ps.iter().any(|p| shell(p))
+            || named
+                && ps.len() == 1
+                && value.is_some_and(|v| super::words::parts(v).iter().any(|p| shell(p)))
+    })?;
+    let remote = words.iter().any(|w| {
+        let ps = super::words::parts(w.trim_start_matches('-'));
+        w.contains("://")
+            || w.contains('@')
+            || ps.iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "remote" | "support" | "pair" | "public" | "relay" | "tunnel" | "invite"
+                )
+            })
+    });
+    Some(if remote {
+        decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "`{}` is told to grant or share a shell (`{word}`) with someone at another end: a shell others can reach is never run",
+                c.name
+            ),
+            raw,
+        )
+    } else {
+        decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to grant or share a shell (`{word}`), and trail does not model this program: a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// An option named for the shell it is given (`--web-shell /bin/bash --bind …`): the program

@@ -3425,6 +3425,25 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
             lower
                 .first()
                 .filter(|n| n.contains("update") && lower.iter().any(|w| image(w)))
+        })
+        // Or a firmware's own subcommand that writes it (`firmware write --image fw.rom`,
+        // `firmware write-host-bios`): the firmware named, then the act.
+        .or_else(|| {
+            let parts_of = |w: &String| words::parts(w);
+            let named = lower.iter().filter(|w| !w.contains('/')).any(|w| {
+                parts_of(w)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "firmware" | "fw" | "bios" | "uefi"))
+            });
+            lower
+                .iter()
+                .filter(|w| !w.starts_with('-') && !w.contains('/'))
+                .find(|w| {
+                    parts_of(w)
+                        .iter()
+                        .any(|p| matches!(p.as_str(), "write" | "update" | "upgrade" | "install"))
+                })
+                .filter(|_| named && aimed)
         })?;
     const READS: &[&str] = &[
         "read", "dump", "save", "backup", "info", "list", "version", "verify", "status", "probe",
@@ -4036,6 +4055,7 @@ fn what_it_is_handed(
     arguments::downloaded_source(c, cmd, ctx, raw, out);
     out.extend(code_from_url(c, raw));
     out.extend(download_on_stdin(c, producers, raw));
+    out.extend(decoded_on_stdin(c, producers, raw));
     out.extend(substituted_stdin(c, cmd, raw));
     out.extend(copied_over(c, ctx, raw));
 }
@@ -4105,7 +4125,12 @@ fn console_lines(
 ) {
     let mut lines: Vec<&str> = Vec::new();
     let mut after_executes = false;
+    let mut before: Option<&str> = None;
     for a in c.args {
+        // Not text to search for or to show (`logs search --pattern 'rm -rf /'`).
+        if arguments::data_value(std::mem::replace(&mut before, a.text.as_deref()), a) {
+            continue;
+        }
         let Some(t) = a.text.as_deref() else {
             after_executes = false;
             continue;
@@ -4227,6 +4252,35 @@ fn saves_on_line(first: &str, parts: &[&str]) -> bool {
             .take_while(|p| !p.starts_with('-') && !p.contains('/'))
             .take(3)
             .any(|p| saving(p))
+}
+
+/// Decoded or scrambled text piped into a program nobody models whose subcommand runs what it
+/// reads (`base64 --decode | acme-ctl shell --stdin`, `printf '\163\165…' | acme-ctl script
+/// run --stdin`): what runs is hidden, as `… | base64 -d | sh` hides it. Decoded data for a
+/// program that loads or imports it is data.
+fn decoded_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
+    if !producers.iter().any(|p| super::shells::decodes(p)) {
+        return None;
+    }
+    let runs = words::subcommands(c).iter().any(|w| {
+        words::parts(w).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "shell" | "run" | "exec" | "execute" | "eval" | "script" | "console" | "repl"
+            )
+        })
+    });
+    runs.then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::DecodedCode,
+            format!(
+                "decoded or scrambled text is piped into `{}`, whose subcommand runs what it reads: what runs is hidden, and hiding is itself the signal; it is never run",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// Statements fed on stdin to a program nobody models, one per line, as its console reads

@@ -45,6 +45,8 @@ const DELETES: &[&str] = &[
     "nuke",
     "obliterate",
     "overwrite",
+    // What is old in it deleted (`history prune --data-root DIR --keep 0`).
+    "prune",
     "purge",
     "remove",
     "rm",
@@ -97,7 +99,7 @@ impl Class {
             Class::Production => "act on a production environment",
             Class::Installs => "install or upgrade software on this machine",
             Class::Actuates => {
-                "make an attached device act or rewrite what it runs (fire, open, program, flash)"
+                "set a machine or an attached device going, or rewrite what it runs (start, fire, program, flash)"
             }
         }
     }
@@ -817,12 +819,37 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
 }
 
 /// A firmware image handed to a program nobody models by an option named for it (`kiosks
-/// update --all --firmware build/mk-4.2.bin`, `--fw-image F`): the devices it reaches run
-/// what it writes. (Not a looking subcommand's, nor a firmware named by its product:
+/// update --all --firmware build/mk-4.2.bin`, `--fw-image F`), or a firmware written by its
+/// subcommands: the devices it reaches run what it writes. (Not a looking subcommand's, nor a firmware named by its product:
 /// `brewflasher --firmware tiltbridge --download F` fetches one.)
 fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
     if known::tier(c.name) != known::Tier::Unknown || looks(c) {
         return None;
+    }
+    // Or said by the subcommands: the firmware, then the act (`firmware write --target
+    // cell-7`, `bootloader flash`).
+    let subs = subcommands(c);
+    if let Some(pair) = subs.windows(2).find(|p| {
+        matches!(
+            p[0].to_ascii_lowercase().as_str(),
+            "firmware" | "fw" | "bios" | "bootloader"
+        ) && matches!(
+            p[1].to_ascii_lowercase().as_str(),
+            "write"
+                | "flash"
+                | "update"
+                | "upgrade"
+                | "install"
+                | "push"
+                | "load"
+                | "burn"
+                | "program"
+        )
+    }) {
+        return Some(Verb {
+            word: pair.join(" "),
+            class: Class::Actuates,
+        });
     }
     let words: Vec<&str> = c.option_words().collect();
     super::option_pairs(&words).find_map(|(flag, value)| {
@@ -840,7 +867,7 @@ fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
             v.rsplit_once('.').is_some_and(|(_, ext)| {
                 matches!(
                     ext.to_ascii_lowercase().as_str(),
-                    "bin" | "hex" | "ihex" | "img" | "uf2" | "fw" | "elf" | "dfu" | "srec"
+                    "bin" | "hex" | "ihex" | "img" | "uf2" | "fw" | "elf" | "dfu" | "srec" | "rom"
                 )
             })
         });
@@ -2587,7 +2614,7 @@ fn act_follows(look: &str, rest: &[&str]) -> bool {
     let noun = parts(look).last().is_some_and(|l| {
         matches!(
             l.as_str(),
-            "log" | "logs" | "history" | "stats" | "info" | "export"
+            "log" | "logs" | "history" | "stats" | "info" | "export" | "plan"
         )
     });
     noun && rest.first().is_some_and(|w| {
@@ -2603,6 +2630,9 @@ fn act_follows(look: &str, rest: &[&str]) -> bool {
                     | "push"
                     | "post"
                     | "share"
+                    | "deploy"
+                    | "apply"
+                    | "release"
                     | "clean"
                     | "clear"
                     | "empty"
@@ -2806,7 +2836,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             word: w.to_string(),
             class: match w {
                 "close" | "block" | "ban" | "lock" => Class::Stops,
-                "fire" | "blast" | "detonate" | "ignite" => Class::Actuates,
+                "fire" | "blast" | "detonate" | "ignite" | "start" => Class::Actuates,
                 _ => Class::Reaches,
             },
         });
@@ -2884,8 +2914,51 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             || *w == "lock" && i > 0
             // (A charge or a kiln set off, options after it: `fire --shot G3 …`, `blast
             // --tower W5`.)
-            || matches!(*w, "fire" | "blast" | "detonate" | "ignite") && i <= 1 && options_after(c, w))
+            || matches!(*w, "fire" | "blast" | "detonate" | "ignite") && i <= 1 && options_after(c, w)
+            // (A named machine or line started, options choosing which: `dryer start --unit
+            // cf-1`, `pivots start --pivot pv-6`; not a program's own server or watcher set
+            // going here, `docs start --port 3000`, nor `start` first, `lando start`.)
+            || *w == "start" && i > 0 && options_after(c, w) && !subs[..i].iter().any(|n| starts_locally(n)))
         .then_some(*w)
+    })
+}
+
+/// A noun whose start is a process on this machine for the person at it: a development
+/// server, a watcher, an emulator, a notebook (`web start`, `emulators start`), or a verb
+/// that runs a script of that name (`run start`).
+fn starts_locally(noun: &str) -> bool {
+    parts(noun).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "server"
+                | "servers"
+                | "dev"
+                | "daemon"
+                | "emulator"
+                | "emulators"
+                | "watch"
+                | "watcher"
+                | "app"
+                | "web"
+                | "ui"
+                | "docs"
+                | "site"
+                | "preview"
+                | "local"
+                | "db"
+                | "database"
+                | "shell"
+                | "repl"
+                | "notebook"
+                | "lab"
+                | "kernel"
+                | "run"
+                | "exec"
+                | "script"
+                | "scripts"
+                | "test"
+                | "tests"
+        )
     })
 }
 
@@ -4416,6 +4489,18 @@ fn service_admin(name: &str, word: &str, words: &[&str]) -> bool {
         && !names_machine
 }
 
+/// Whether a long option says what the program does on an event or when it ends, with a
+/// value (`--when-done poweroff-host`, `--on-exit CMD`): that is done, whatever the program
+/// itself only shows.
+fn told_what_follows(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words).any(|(flag, value)| {
+        flag.starts_with("--")
+            && value.is_some_and(|v| !v.starts_with('-'))
+            && super::arguments::event_or_inline_option(flag)
+    })
+}
+
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // A program named for asking whether the act is possible (`pm-is-supported --suspend`,
     // `can-suspend`, `check-reboot`): it answers, and powers nothing.
@@ -4431,12 +4516,15 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         return Some(p);
     }
     // A property or a state read (`busctl get-property … PreparingForShutdown`, `gdbus
-    // introspect`): the power word names what is asked about.
-    if subcommands(c).first().is_some_and(|w| {
-        parts(w)
-            .first()
-            .is_some_and(|p| matches!(p.as_str(), "get" | "introspect" | "monitor" | "status"))
-    }) {
+    // introspect`): the power word names what is asked about. (Unless an option says what to
+    // do when it ends: `monitor --house h3 --when-done poweroff-host`.)
+    if !told_what_follows(c)
+        && subcommands(c).first().is_some_and(|w| {
+            parts(w)
+                .first()
+                .is_some_and(|p| matches!(p.as_str(), "get" | "introspect" | "monitor" | "status"))
+        })
+    {
         return None;
     }
     let words: Vec<&str> = c.words().collect();
