@@ -6691,3 +6691,16 @@ fn a_wide_blank_before_a_path_is_no_panic() {
     let (out, _) = redact(text);
     assert!(!out.contains("gEGXyak4pFTiaZauGMyF3"), "{out}");
 }
+
+/// Found by the 126th sealed part's first run (its one false positive, the 124th had one like
+/// it): KSUIDs listed one per line were taken for keys pasted alone. A KSUID decodes to a
+/// timestamp since 2014 and 16 random bytes; a random word of 27 characters rarely does, and
+/// one that does not still counts as generated.
+#[test]
+fn a_ksuid_alone_is_an_id() {
+    let ids =
+        "2Xc93kvNxKeIlsqklbHjmQHs239\n2GtqpnnP2NbjDmYDh6J2lYJqAKl\n27cm8zLDV1QDUvXHWbMT0Pq4lbp";
+    assert_eq!(redact(ids).0, ids);
+    let pasted = "try this one: kKMd6Q1sSsilOYpsSbsrFi2gkRH";
+    assert!(!redact(pasted).0.contains("kKMd6Q1sSsilOYpsSbsrFi2gkRH"));
+}
