@@ -12204,6 +12204,25 @@ fn mechanisms_found_by_the_126th_sealed_part() {
             "bendsql --query=\"SELECT 'rm -rf /home/dev'\" --output=tsv | sh",
             Verdict::Block,
         ),
+        // A setting written for people, fed in a here-document, is words to read; a hook's
+        // is not.
+        (
+            "ridder-hortimax config validate --file - <<'EOF'\nnote = \"rm -rf / is forbidden here\"\nEOF",
+            Verdict::Allow,
+        ),
+        (
+            "ridder-hortimax config apply --file - <<'EOF'\npost_hook = \"rm -rf /\"\nEOF",
+            Verdict::Block,
+        ),
+        // Variables set by an environment file this line wrote and hands over.
+        (
+            "echo 'AFIMILK_DATA_DIR=/work/proj' > build/afimilk.env && afimilk-cli --env-file build/afimilk.env data reset --yes",
+            Verdict::Block,
+        ),
+        (
+            "echo 'AFIMILK_DATA_DIR=build/x' > build/afimilk.env && afimilk-cli --env-file build/afimilk.env data reset --yes",
+            Verdict::Allow,
+        ),
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }

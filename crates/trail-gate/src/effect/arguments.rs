@@ -175,6 +175,7 @@ fn fed(
     // Text piped into a program nobody models counts the same way (`echo 'rm -rf /' | acme
     // ssh DEVICE`): a remote shell or a console reads it as commands.
     if let Some(text) = languages::stdin_text(cmd, producers) {
+        let text = without_prose_settings(&text);
         // Blocks of the commands, not of shell syntax: data's lines (an INI file's `[dev]`
         // section) are no glob in a command's place.
         if cmd.heredoc.is_some() || tier == Tier::Unknown && !text.trim().is_empty() {
@@ -1582,6 +1583,58 @@ pub(super) fn data_option(flag: &str) -> bool {
     })
 }
 
+/// `text` with the lines that set a value written for people blanked (`note = "rm -rf / is
+/// forbidden here"`, `"description": "…"`, `comment: '…'`): words to read, not lines, strings
+/// or commands to run. Most texts have none, and are borrowed.
+fn without_prose_settings(text: &str) -> std::borrow::Cow<'_, str> {
+    let prose = |line: &str| {
+        let l = line.trim_start_matches([' ', '\t', '-']);
+        let Some(at) = l.find(['=', ':']) else {
+            return false;
+        };
+        let key = l[..at].trim().trim_matches(['"', '\'']);
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            && prose_key(key.rsplit('.').next().unwrap_or(key))
+    };
+    if !text.lines().any(prose) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let kept: Vec<&str> = text
+        .split_inclusive('\n')
+        .map(|l| if prose(l) { "\n" } else { l })
+        .collect();
+    std::borrow::Cow::Owned(kept.concat())
+}
+
+/// Whether a setting's name says its value is written for people (`note`, `description`,
+/// `warning_text`… by its last word).
+pub(super) fn prose_key(name: &str) -> bool {
+    super::words::parts(name).last().is_some_and(|p| {
+        matches!(
+            p.as_str(),
+            "note"
+                | "notes"
+                | "comment"
+                | "comments"
+                | "description"
+                | "desc"
+                | "message"
+                | "msg"
+                | "title"
+                | "summary"
+                | "remark"
+                | "remarks"
+                | "reason"
+                | "warning"
+                | "help"
+                | "label"
+        )
+    })
+}
+
 /// The texts a program is handed besides its words, searched as [`embedded`] searches them:
 /// what is fed on its stdin, and a file this line wrote and hands it (a profile, a settings
 /// file), whose carried commands run as stdin's do (`"action": "shell('rm -rf ~')"` in a
@@ -1597,6 +1650,7 @@ fn handed(
     scan: &mut dyn FnMut(&str, &mut Findings),
 ) {
     if let Some(text) = languages::stdin_text(cmd, producers) {
+        let text = without_prose_settings(&text);
         scan(&text, out);
         if text.contains('(') {
             // Code fed to a program nobody models that deletes by a call

@@ -4967,7 +4967,8 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
         "archive", "archives", "backup", "backups", "spool", "output", "logs", "out", "sessions",
         "workdir", "work", "dest", "runs", "results", "scratch",
     ];
-    if cmd.assigns.is_empty()
+    let env_file = env_file_settings(c, ctx);
+    if cmd.assigns.is_empty() && env_file.is_empty()
         || !(words::cleans(c)
             // Or said as a flag (`nfl_cache.py --clear`, `--clean-tmp`).
             || c.words().any(|w| {
@@ -4989,9 +4990,13 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
     {
         return None;
     }
-    let places: Vec<std::path::PathBuf> = cmd
+    // Set for it on the line, or in an environment file this line wrote and hands it.
+    let settings = cmd
         .assigns
         .iter()
+        .map(|(name, value)| (name.as_str(), value.text.as_deref().unwrap_or(&value.raw)))
+        .chain(env_file.iter().map(|(n, v)| (*n, *v)));
+    let places: Vec<std::path::PathBuf> = settings
         .filter(|(name, value)| {
             let lower = name.to_ascii_lowercase();
             // A search path is where programs are looked for, not a place worked in (`PATH`,
@@ -4999,13 +5004,40 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
             let search = lower == "path"
                 || lower.ends_with("path") && !lower.ends_with("_path")
                 || lower.ends_with("library_path")
-                || value.raw.contains(':');
+                || value.contains(':');
             // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.)
             !search && (PLACES.iter().any(|p| lower.ends_with(p)) || lower.ends_with("_base"))
         })
-        .filter_map(|(_, value)| ctx.resolve(value.text.as_deref().unwrap_or(&value.raw)))
+        .filter_map(|(_, value)| ctx.resolve(value))
         .collect();
     (!places.is_empty()).then_some(places)
+}
+
+/// The `NAME=VALUE` lines of an environment file this line wrote and hands the program
+/// (`echo 'X_DATA_DIR=/work/proj' > build/x.env && x --env-file build/x.env data reset`):
+/// variables set for it as surely as on its own line.
+fn env_file_settings<'x>(c: &Cmd<'_>, ctx: &'x Context) -> Vec<(&'x str, &'x str)> {
+    if ctx.line.planted.is_empty() {
+        return Vec::new();
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    let files: Vec<std::path::PathBuf> = option_pairs(&words)
+        .filter(|(flag, _)| matches!(*flag, "--env-file" | "--envfile" | "--env" | "--dotenv"))
+        .filter_map(|(_, value)| ctx.resolve(value?))
+        .collect();
+    ctx.line
+        .planted
+        .iter()
+        .filter(|(path, _)| files.contains(path))
+        .flat_map(|(_, text)| text.lines())
+        .filter_map(|line| {
+            let line = line.trim().trim_start_matches("export ");
+            let (name, value) = line.split_once('=')?;
+            let value = value.trim().trim_matches(['"', '\'']);
+            (!name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                .then_some((name, value))
+        })
+        .collect()
 }
 
 /// Whether every place a cleaning command is pointed at by its variables is scratch: the temp
