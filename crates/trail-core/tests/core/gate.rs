@@ -2297,6 +2297,19 @@ fn new_families_sealed126_part() {
     assert!(all.rows > 0);
 }
 
+/// The 127th sealed part (issue 20): 24 families from domains no earlier part used (bus and
+/// tram depots, signal boxes, level crossings, tunnel ventilation, moving bridges, road
+/// gritting, street lighting, traffic signals, EV charging, baggage handling, runway lighting,
+/// car washes, weighbridges, ferry ramps), written by a helper that never read trail's source,
+/// run once with the design frozen at 8cd9140:
+/// `cargo test -p trail-core --test core gate::new_families_sealed127 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed127_part() {
+    let (_, all) = measure(&["gate-families-sealed127.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
