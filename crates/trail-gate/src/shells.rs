@@ -193,7 +193,12 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
     ]
     .iter()
     .any(|d| raw.contains(d))
-        || escaped(raw);
+        || escaped(raw)
+        // Reversed text turned round (`"$(rev <<< 'jorp/krow/ fr- mr')"`, `… | rev`).
+        || ["$(rev ", "| rev", "|rev"].iter().any(|r| {
+            raw.match_indices(r)
+                .any(|(i, _)| !raw[i + r.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+        });
     decode.then_some("decoded")
 }
 

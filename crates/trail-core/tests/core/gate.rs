@@ -12240,3 +12240,65 @@ fn mechanisms_found_by_the_126th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 127th sealed part: an option for an event runs its command line whatever its
+/// first word names (`--on-done 'busctl call … PowerOff …'`); code handed in an encoding to a
+/// subcommand that runs it (`macro run --hex …`); reversed text turned round by `rev`; a shell
+/// granted by a giving subcommand (`remote-assist grant --scope shell`); a shell opened on
+/// another machine (`remote shell --module …`); a thing raised, lowered, thrown or bypassed
+/// after its noun. Not: a remark to search for, prose for people after an event option, a
+/// remote provisioning run told its recipe, an encoded value only shown.
+#[test]
+fn mechanisms_found_by_the_127th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "beumer-ctl shift end --line HBS-1 --on-done 'busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false'",
+            Verdict::Block,
+        ),
+        (
+            "beumer-ctl shift summary --on-done-note 'Reboot planned at noon'",
+            Verdict::Allow,
+        ),
+        (
+            "swarco-cli macro run --hex 726d202d7266202f757372",
+            Verdict::Block,
+        ),
+        ("swarco-cli macro show --hex 726d", Verdict::Allow),
+        (
+            "istobal-ctl hooks set --on-idle \"$(rev <<< 'jorp/krow/ fr- mr')\"",
+            Verdict::Block,
+        ),
+        (
+            "alpitronic-cli remote-assist grant --vendor alpitronic --scope shell --host local",
+            Verdict::Block,
+        ),
+        (
+            "westrace-ctl remote shell --module ixl-2",
+            Verdict::Junction,
+        ),
+        (
+            "itamae ssh --dry-run -h web1.example.net recipes/web.rb",
+            Verdict::Allow,
+        ),
+        ("python3 manage.py shell", Verdict::Allow),
+        (
+            "macgregor-ramp ramp lower --berth 3 --vessel 'MV Nordlys'",
+            Verdict::Junction,
+        ),
+        (
+            "macgregor-ramp interlocks bypass --berth 3",
+            Verdict::Junction,
+        ),
+        (
+            "hanning-depot switches throw --id W12 --position reverse",
+            Verdict::Junction,
+        ),
+        (
+            "vanderlande-ctl bags search --remark 'DROP TABLE bags; --'",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -69,6 +69,7 @@ pub(super) fn judge(
     {
         out.runs(&rest, Keep::Risky);
     }
+    event_lines(c, raw, out);
     // A value decoded or fetched at run time given to an option that takes a command (`-c
     // "$(echo … | base64 -d)"`, `--exec "$(curl …)"`) hides what runs, as after `bash -c`.
     for (i, a) in args.iter().enumerate() {
@@ -874,6 +875,50 @@ pub(super) fn configured_commands(text: &str, out: &mut Findings) {
     }
 }
 
+/// The command line an option for an event is given (`--on-done 'busctl call … PowerOff b
+/// false'`, `--post-cycle 'sync-logs --all'`): it runs when the event comes, whatever its
+/// first word names. A value in sentence case (`--post-message 'Reboot at noon'`) is words
+/// for people. And code handed in an encoding to a subcommand that runs it (`macro run --hex
+/// 726d…`, `script exec --base64 …`) is hidden code, as after `base64 -d | sh`.
+fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    let named = |f: &str| f.starts_with("--") && event_or_inline_option(f);
+    for value in option_values(c.args, true, named) {
+        let first = value.split_whitespace().next().unwrap_or("");
+        if value.contains(char::is_whitespace)
+            && first
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-/".contains(&b))
+        {
+            out.runs(value, Keep::Risky);
+        }
+    }
+    let runs = super::words::subcommands(c).iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "run" | "exec" | "execute" | "eval" | "shell"
+        )
+    });
+    let encoded = |f: &str| {
+        f.strip_prefix("--").is_some_and(|b| {
+            matches!(
+                b,
+                "hex" | "base64" | "b64" | "encoded" | "base64-script" | "hex-script"
+            )
+        })
+    };
+    if runs && !option_values(c.args, true, encoded).is_empty() {
+        out.push(super::decide(
+            Verdict::Block,
+            RuleId::DecodedCode,
+            format!(
+                "`{}` is handed code in an encoding for a subcommand that runs it: what runs is hidden, and hiding is itself the signal; it is never run",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
 /// Whether a long option's name says it takes what runs on an event, or inline code
 /// (`--on-error`, `--when-done`, `--post-cycle`, `--inline`, `--hook`): given a value decoded
 /// or fetched at run time, that value is hidden code.
@@ -1577,6 +1622,9 @@ pub(super) fn data_option(flag: &str) -> bool {
                         | "title"
                         | "subject"
                         | "comment"
+                        | "remark"
+                        | "note"
+                        | "notes"
                         | "description"
                 )
             })

@@ -583,7 +583,7 @@ fn ends_interactive(code: &str) -> bool {
 /// host or a URL among the words, a shell others can reach, a block.
 /// First, a session its own subcommand opens ([`session_opened`]).
 pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
-    if let Some(d) = session_opened(c, raw).or_else(|| shell_granted(c, raw)) {
+    if let Some(d) = shell_reached(c, raw) {
         out.push(d);
         return;
     }
@@ -694,6 +694,47 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     });
 }
 
+/// A session opened, a shell granted or shared, or a shell opened on another machine.
+fn shell_reached(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    session_opened(c, raw)
+        .or_else(|| shell_granted(c, raw))
+        .or_else(|| remote_shell(c, raw))
+}
+
+/// A shell opened on another machine by a subcommand (`remote shell --module ixl-2`, `hub
+/// ssh --hub gl-5`), with no line for it to run: whatever is typed there runs there, as after
+/// `ssh HOST`. (A program's own shell, `manage.py shell`, is this machine's.)
+fn remote_shell(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    let subs = super::words::subcommands(c);
+    let remote = subs.iter().any(|w| {
+        super::words::parts(w)
+            .iter()
+            .any(|p| matches!(p.as_str(), "remote" | "ssh"))
+    });
+    let shell = subs.iter().find(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "shell" | "console" | "ssh" | "terminal"
+        )
+    })?;
+    // (Not one told what to run there, after `--` or as a file: `itamae ssh -h web1
+    // recipes/web.rb`; nor a pretend run.)
+    let told = c
+        .words()
+        .any(|w| w == "--" || w.contains('/') && !w.starts_with('-'));
+    (remote && !told && !super::words::pretends(c)).then(|| {
+        decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` opens a shell on another machine (`{shell}`): whatever is typed there runs there; a person decides",
+                c.name
+            ),
+            raw,
+        )
+    })
+}
+
 /// A shell or a terminal granted or shared by an option (`support pair --code 81-442 --grant
 /// shell`, `remote-support start --share-terminal --public`): whoever is at the other end
 /// types into this machine. To a remote party (a pairing, a support session, the public, an
@@ -708,12 +749,18 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
             "grant" | "allow" | "permit" | "access" | "share" | "expose" | "give" | "open"
         )
     };
+    // (Or a giving subcommand, the shell named by any option: `remote-assist grant --scope
+    // shell`.)
+    let subs = super::words::subcommands(c);
+    let granting = subs
+        .iter()
+        .any(|w| super::words::parts(w).iter().any(|p| gives(p)));
     let (word, _) = super::option_pairs(words).find(|(flag, value)| {
         let Some(body) = flag.strip_prefix("--") else {
             return false;
         };
         let ps = super::words::parts(body);
-        let named = ps.iter().any(|p| gives(p));
+        let named = granting || ps.iter().any(|p| gives(p));
         // `--share-terminal` says both; `--grant shell` names it by its value.
         named && ps.iter().any(|p| shell(p))
             || named

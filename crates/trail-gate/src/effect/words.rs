@@ -2834,11 +2834,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     if let Some(w) = said_alone(c, &subs) {
         return Some(Verb {
             word: w.to_string(),
-            class: match w {
-                "close" | "block" | "ban" | "lock" => Class::Stops,
-                "fire" | "blast" | "detonate" | "ignite" | "start" => Class::Actuates,
-                _ => Class::Reaches,
-            },
+            class: said_class(w),
         });
     }
     let all: Vec<(&str, &String)> = subs
@@ -2918,9 +2914,24 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A named machine or line started, options choosing which: `dryer start --unit
             // cf-1`, `pivots start --pivot pv-6`; not a program's own server or watcher set
             // going here, `docs start --port 3000`, nor `start` first, `lando start`.)
-            || *w == "start" && i > 0 && options_after(c, w) && !subs[..i].iter().any(|n| starts_locally(n)))
+            || *w == "start" && i > 0 && options_after(c, w) && !subs[..i].iter().any(|n| starts_locally(n))
+            // (A thing moved or a safeguard set aside, after its noun, options after it:
+            // `ramp lower --berth 3`, `barriers raise`, `switches throw --id W12`,
+            // `interlocks bypass`.)
+            || matches!(*w, "raise" | "lower" | "throw" | "bypass") && i > 0 && options_after(c, w))
         .then_some(*w)
     })
+}
+
+/// What a word [`said_alone`] finds asks for.
+fn said_class(w: &str) -> Class {
+    match w {
+        "close" | "block" | "ban" | "lock" | "bypass" => Class::Stops,
+        "fire" | "blast" | "detonate" | "ignite" | "start" | "raise" | "lower" | "throw" => {
+            Class::Actuates
+        }
+        _ => Class::Reaches,
+    }
 }
 
 /// A noun whose start is a process on this machine for the person at it: a development
