@@ -2310,6 +2310,19 @@ fn new_families_sealed127_part() {
     assert!(all.rows > 0);
 }
 
+/// The 128th sealed part (issue 20): 24 families from domains no earlier part used (bowling
+/// alleys, trampoline parks, climbing gyms, food trucks, street markets, community centres,
+/// youth hostels, campsites, caravan parks, model railways, drive-in cinemas, go-kart tracks,
+/// paintball, mini golf), written by a helper that never read trail's source, run once with
+/// the design frozen at 908fb36:
+/// `cargo test -p trail-core --test core gate::new_families_sealed128 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed128_part() {
+    let (_, all) = measure(&["gate-families-sealed128.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -2031,3 +2031,18 @@ fn new_families_sealed127_part() {
     print_table("secrets-families-sealed127.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 128th sealed part (issue 20): 16 families named from saddlery; providers of bowling,
+/// trampoline, climbing, food truck, market, hostel, campsite, caravan, go-kart, paintball and
+/// mini golf services, written by a helper that never read trail's source, run once with the
+/// redactor frozen at 908fb36 (unchanged since 9ba83c4):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed128 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed128_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed128.tsv"), show);
+    print_table("secrets-families-sealed128.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
