@@ -12315,3 +12315,73 @@ fn mechanisms_found_by_the_127th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 128th sealed part: code handed gzip'd and base64'd to a subcommand that runs
+/// it (`--payload-gz-b64`), decoded code given to `--after`; a tmux session shared with a
+/// public link; a reply sent. Not: a clean or a prune whose every place is scratch, a pretend
+/// run's event option, words to search for that spell a shell or a deletion, a shell granted
+/// in a pretend run.
+#[test]
+fn mechanisms_found_by_the_128th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "birelart-tel plugin run --payload-gz-b64 H4sIAAAAAAACAyvKVdAtSlPQL88vytYvKMrPAgCu+C4qEQAAAA==",
+            Verdict::Block,
+        ),
+        (
+            "birelart-tel session close --after \"$(echo H4sIAAAA | base64 -d | zcat)\"",
+            Verdict::Block,
+        ),
+        (
+            "hostelworld-cli support share --tmux-session ops --allow-write --public-link",
+            Verdict::Block,
+        ),
+        (
+            "hostelworld-cli support open-session --grant-shell --host localhost --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "hostelworld-cli reviews reply --review 99172 --text 'Thanks for staying!'",
+            Verdict::Junction,
+        ),
+        (
+            "veezi-cli posters sync --cache build/posters-cache --prune-cache",
+            Verdict::Allow,
+        ),
+        (
+            "lomma-ctl scorecards prune --root \"${TMPDIR}/scorecards\" --keep 0",
+            Verdict::Allow,
+        ),
+        (
+            "lomma-ctl scorecards prune --root src --keep 0",
+            Verdict::Junction,
+        ),
+        (
+            "openFPGALoader -b arty_a7_100t --write-flash build/top.bit",
+            Verdict::Junction,
+        ),
+        (
+            "gatemaster-ctl day close --site jumpzone --on-complete shutdown --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "gatemaster-ctl day summary --on-complete shutdown",
+            Verdict::Block,
+        ),
+        (
+            "clubspeed-cli logs search --pattern 'nc -e /bin/bash'",
+            Verdict::Allow,
+        ),
+        (
+            "hostelworld-cli messages search --contains 'bash -i'",
+            Verdict::Allow,
+        ),
+        (
+            "steltronic-ctl macro encode --text 'rm -rf /' --out build/sample.b64",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -121,8 +121,10 @@ pub(super) fn judge(
         out.runs(&mounted(rest), Keep::Risky);
     }
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
-    // name alone is more often data (`last reboot`, `apt-cache show git`).
+    // name alone is more often data (`last reboot`, `apt-cache show git`). (Not in a pretend
+    // run: `day close --on-complete shutdown --dry-run` completes nothing.)
     if tier == Tier::Unknown
+        && !super::words::pretends(c)
         && let Some(i) = args.iter().position(|a| {
             a.text.as_deref().is_some_and(|t| {
                 !t.starts_with('-') && !t.contains(' ') && known::is_program(base(t))
@@ -898,13 +900,15 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             "run" | "exec" | "execute" | "eval" | "shell"
         )
     });
+    // (By any part of its name: `--hex`, `--payload-gz-b64`, `--script-base64`.)
     let encoded = |f: &str| {
-        f.strip_prefix("--").is_some_and(|b| {
-            matches!(
-                b,
-                "hex" | "base64" | "b64" | "encoded" | "base64-script" | "hex-script"
-            )
-        })
+        f.starts_with("--")
+            && super::words::parts(f).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "hex" | "base64" | "b64" | "encoded" | "gz" | "gzip" | "compressed"
+                )
+            })
     };
     if runs && !option_values(c.args, true, encoded).is_empty() {
         out.push(super::decide(
@@ -925,7 +929,10 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 pub(super) fn event_or_inline_option(flag: &str) -> bool {
     let ps = super::words::parts(flag);
     match ps.as_slice() {
-        [only] => matches!(only.as_str(), "inline" | "hook" | "callback" | "code"),
+        [only] => matches!(
+            only.as_str(),
+            "inline" | "hook" | "callback" | "code" | "after" | "then" | "finally"
+        ),
         [first, ..] => {
             matches!(
                 first.as_str(),
@@ -1623,6 +1630,7 @@ pub(super) fn data_option(flag: &str) -> bool {
                         | "subject"
                         | "comment"
                         | "remark"
+                        | "contains"
                         | "note"
                         | "notes"
                         | "description"

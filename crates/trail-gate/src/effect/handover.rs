@@ -591,7 +591,7 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let shell_at = |i: usize| {
         let w = words[i];
         // A URL's last segment is a page, not a program (`http://localhost:3000/login`).
-        if w.contains("://") {
+        if w.contains("://") || searched(&words, i) {
             return false;
         }
         let w = w
@@ -694,6 +694,16 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     });
 }
 
+/// Whether the word at `i` is words to search for or to show (`logs search --pattern 'nc -e
+/// /bin/bash'`), not a shell handed over.
+fn searched(words: &[&str], i: usize) -> bool {
+    i.checked_sub(1)
+        .is_some_and(|p| super::arguments::data_option(words[p]))
+        || words[i]
+            .split_once('=')
+            .is_some_and(|(f, _)| super::arguments::data_option(f))
+}
+
 /// A session opened, a shell granted or shared, or a shell opened on another machine.
 fn shell_reached(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     session_opened(c, raw)
@@ -742,7 +752,10 @@ fn remote_shell(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
 fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     let words: Vec<&str> = c.words().collect();
     let words = words.as_slice();
-    let shell = |p: &str| matches!(p, "shell" | "terminal" | "console" | "tty" | "pty");
+    if super::words::pretends(c) {
+        return None;
+    }
+    let shell = |p: &str| matches!(p, "shell" | "terminal" | "console" | "tty" | "pty" | "tmux");
     let gives = |p: &str| {
         matches!(
             p,

@@ -183,7 +183,8 @@ pub(super) fn judge(
         &found,
         raw,
     ));
-    if !shows {
+    // (A pretend run powers nothing: `day close --on-complete shutdown --dry-run`.)
+    if !(shows || tier == Tier::Unknown && words::pretends(c)) {
         out.extend(power(c, raw));
     }
     arguments::judge(c, cmd, producers, tier, ctx, raw, out);
@@ -1033,8 +1034,21 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                 )
         })
     };
+    // (Or every place it names is scratch: `scorecards prune --root "$TMPDIR/s" --keep 0`,
+    // `posters sync --cache build/p --prune-cache`.)
+    // (Not a device's write or reset, `--write-flash build/top.bit` writes the board; nor a
+    // delete, which may name what it deletes elsewhere in a file: `delete bulk --file F`.)
+    let empties_scratch = v.class == words::Class::Destroys
+        && words::parts(&v.word).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
+            )
+        })
+        && targets::names_only_scratch(c, ctx);
     restores && lands_here(c, ctx, true)
         || empties_here
+        || empties_scratch
         || v.class == words::Class::Installs && lands_here(c, ctx, false)
         || formats_here
         || files_here

@@ -404,9 +404,12 @@ pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
             "clean" | "clear" | "purge" | "wipe" | "empty" | "prune"
         )
     });
-    if !empties {
-        return false;
-    }
+    empties && names_only_scratch(c, ctx)
+}
+
+/// Whether every place `c` names is the project's git-ignored build output or a temporary
+/// directory, and it names one at least.
+pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     let mut places = 0;
     for a in c.args {
         let Some(w) = word_text(a, ctx) else {

@@ -2447,7 +2447,13 @@ fn handed_system_path(c: &Cmd<'_>) -> bool {
 /// what it looks for, not all it does.
 pub(super) fn handed_deleter<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
     let mut after_flag = false;
+    let mut before: Option<&str> = None;
     c.args.iter().find_map(|a| {
+        // (Not text to search for or to show: `macro encode --text 'rm -rf /'`.)
+        if super::arguments::data_value(std::mem::replace(&mut before, a.text.as_deref()), a) {
+            after_flag = false;
+            return None;
+        }
         let Some(t) = a.text.as_deref() else {
             after_flag = false;
             return None;
@@ -2918,7 +2924,9 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A thing moved or a safeguard set aside, after its noun, options after it:
             // `ramp lower --berth 3`, `barriers raise`, `switches throw --id W12`,
             // `interlocks bypass`.)
-            || matches!(*w, "raise" | "lower" | "throw" | "bypass") && i > 0 && options_after(c, w))
+            || matches!(*w, "raise" | "lower" | "throw" | "bypass") && i > 0 && options_after(c, w)
+            // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
+            || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w))
         .then_some(*w)
     })
 }
