@@ -2323,6 +2323,19 @@ fn new_families_sealed128_part() {
     assert!(all.rows > 0);
 }
 
+/// The 129th sealed part (issue 20): 24 families from domains no earlier part used (opera
+/// houses, concert halls, radio masts, TV transmitters, planetariums, observatories, science
+/// centres, aquariums, botanical gardens, water parks, zip lines, ski jumps, velodromes, rowing
+/// clubs, bandstands), written by a helper that never read trail's source, run once with the
+/// design frozen at 57d2682:
+/// `cargo test -p trail-core --test core gate::new_families_sealed129 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed129_part() {
+    let (_, all) = measure(&["gate-families-sealed129.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

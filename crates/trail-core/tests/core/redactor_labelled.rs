@@ -2046,3 +2046,18 @@ fn new_families_sealed128_part() {
     print_table("secrets-families-sealed128.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 129th sealed part (issue 20): 16 families named from glassblowing; providers of opera,
+/// concert, broadcast, planetarium, observatory, science centre, aquarium, garden, water park,
+/// zip line, velodrome and rowing services, written by a helper that never read trail's source,
+/// run once with the redactor frozen at 57d2682 (unchanged since 9ba83c4):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed129 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed129_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed129.tsv"), show);
+    print_table("secrets-families-sealed129.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
