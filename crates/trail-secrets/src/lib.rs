@@ -1370,6 +1370,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
     (plausible::public_or_demo(value, around(text, start, end)) && !sent_as_key())
         || plausible::store_reference(text.get(..start).unwrap_or_default(), value)
         || plausible::public_context(text.get(..start).unwrap_or_default())
+            && !signed_jwt_in_a_page(text, start, value)
         || plausible::said_public(text.get(end..).unwrap_or_default())
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())
         || plausible::documented_example(text.get(..start).unwrap_or_default())
@@ -1377,6 +1378,14 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || inside_public_keys(text, start)
         || under_a_signature_comment(text, start)
         || under_encrypted_data(text, start)
+}
+
+/// A signed JWT a page hands its script in a `data-` attribute (`data-src="eyJ…"`,
+/// `data-auth`): a page's widget keys there are public, a bearer's token is not.
+fn signed_jwt_in_a_page(text: &str, start: usize, value: &str) -> bool {
+    plausible::signed_jwt(value)
+        && field_name_before(text, start)
+            .is_some_and(|name| name.to_ascii_lowercase().starts_with("data-"))
 }
 
 /// Whether the value at `at` is a setting of a mapping named for ciphertext (a Bitnami

@@ -2836,6 +2836,25 @@ pub(crate) fn starts_unsigned_jwt(text: &str, at: usize) -> bool {
     }
 }
 
+/// A JWT with a signature: three base64url parts, the header naming an algorithm other than
+/// `none` (`eyJhbGciOiJFUzUxMiJ9.eyJ….MEUC…`). Whoever holds it is who it names until it
+/// expires, wherever it is written.
+pub(crate) fn signed_jwt(v: &str) -> bool {
+    let mut parts = v.split('.');
+    let (Some(header), Some(payload), Some(signature), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    header.starts_with("eyJ")
+        && payload.starts_with("eyJ")
+        && signature.len() >= 16
+        && base64_decode(header).is_some_and(|h| {
+            let h = String::from_utf8_lossy(&h).to_ascii_lowercase();
+            h.contains("\"alg\"") && !h.contains("\"none\"")
+        })
+}
+
 /// A JWT with no signature, its header saying so (`{"alg":"none"}` then `header.payload.`):
 /// anyone can write one, and a server that checks signatures rejects it. Only a signed JWT
 /// is a credential (the `jwt` rule wants the third part).

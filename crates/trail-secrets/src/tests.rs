@@ -6704,3 +6704,25 @@ fn a_ksuid_alone_is_an_id() {
     let pasted = "try this one: kKMd6Q1sSsilOYpsSbsrFi2gkRH";
     assert!(!redact(pasted).0.contains("kKMd6Q1sSsilOYpsSbsrFi2gkRH"));
 }
+
+/// Found by the 127th and 129th sealed parts' first runs (three rows; a fourth of the 122nd
+/// was the same): a signed JWT a page hands its script in a `data-` attribute named neither
+/// token nor secret (`data-src`, `data-auth`) was kept, as a page's widget key there is. A
+/// bearer's token is one wherever it is written; an unsigned one, and a site key, stay.
+#[test]
+fn a_signed_jwt_in_a_pages_data_attribute() {
+    let header = "eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9";
+    let claims = "eyJzdWIiOiJ4IiwiaWF0IjoxfQ";
+    let jwt = format!("{header}.{claims}.cXqVZyJqj2gk9pTzYhW7nRm3sLb8dF4eA1oK6uN0vB2xC5yD7wE9");
+    let page = format!(
+        "<div id=\"roster\" data-auth=\"{jwt}\" data-sitekey=\"6LcAbCdEfGhIjKlMnOpQrStUvWxYz0123456789\"></div>"
+    );
+    let out = redact(&page).0;
+    assert!(!out.contains(&jwt), "{out}");
+    assert!(
+        out.contains("6LcAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+        "{out}"
+    );
+    let unsigned = "<div data-src=\"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.\"></div>";
+    assert_eq!(redact(unsigned).0, unsigned);
+}
