@@ -12398,3 +12398,58 @@ fn mechanisms_found_by_the_128th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 129th sealed part (and three download rows of the 128th): code handed to a
+/// running subcommand in an encoding an option's value names (`--decode hex --payload …`); a
+/// shell spawned or served for someone at another end (`--spawn-shell`, `--serve-pty
+/// /bin/bash --bind 0.0.0.0:9000`); a secret included on request (`--include-wifi-psk`). Not: a
+/// script only downloaded where an option says (`download --url …/setup.sh --out build/…`), a
+/// pretend install, a terminal shared to watch only.
+#[test]
+fn mechanisms_found_by_the_129th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "dante-ctl macro run --decode hex --payload 64642069663d2f6465762f7a65726f",
+            Verdict::Block,
+        ),
+        (
+            "crewtimer-cli remote-help --open --host support.crewtimer.example --spawn-shell",
+            Verdict::Block,
+        ),
+        (
+            "crewtimer-cli timing-relay --serve-pty /bin/bash --bind 0.0.0.0:9000",
+            Verdict::Block,
+        ),
+        (
+            "crewtimer-cli share start --tmux-session regatta --read-only --local",
+            Verdict::Allow,
+        ),
+        (
+            "brightsign-cli network show --serial XD4-22817 --include-wifi-psk",
+            Verdict::Junction,
+        ),
+        (
+            "brightsign-cli network show --serial XD4-22817",
+            Verdict::Allow,
+        ),
+        (
+            "brightsign-cli presentation download --url https://cms.example.net/setup.sh --out build/setup.sh",
+            Verdict::Allow,
+        ),
+        (
+            "traincontroller-cli download --url https://layout.example/update.sh --out \"$TMPDIR/update.sh\"",
+            Verdict::Allow,
+        ),
+        (
+            "brightsign-cli presentation run --url https://cms.example.net/setup.sh",
+            Verdict::Block,
+        ),
+        (
+            "cloudbeds-cli plugins install --script-url https://hostel-tools.example/night-audit.sh --dry-run",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

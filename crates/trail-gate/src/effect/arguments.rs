@@ -910,7 +910,22 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 )
             })
     };
-    if runs && !option_values(c.args, true, encoded).is_empty() {
+    // Or named by an option's value (`--decode hex --payload 6464…`, `--encoding=base64`).
+    let decoded = || {
+        let words: Vec<&str> = c.option_words().collect();
+        super::option_pairs(&words).any(|(flag, value)| {
+            matches!(
+                flag,
+                "--decode" | "--encoding" | "--enc" | "--from-encoding"
+            ) && value.is_some_and(|v| {
+                matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "hex" | "base64" | "b64" | "base32" | "gzip" | "gz"
+                )
+            })
+        })
+    };
+    if runs && (!option_values(c.args, true, encoded).is_empty() || decoded()) {
         out.push(super::decide(
             Verdict::Block,
             RuleId::DecodedCode,
@@ -1019,6 +1034,12 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
             .collect();
         shells::hidden_in_words(&substituted, ctx, raw, out);
     }
+    // Told only to download it (`presentation download --url …/setup.sh --out build/x.sh`,
+    // `fetch URL -o F`), or only to pretend (`plugins install --script-url … --dry-run`):
+    // nothing it fetched runs on this line.
+    if at.is_none() && (only_downloads(c) || super::words::pretends(c)) {
+        return;
+    }
     // The first operand after the verb (or the program's own first operand, when it names a
     // source file to run), or the value of an option naming where the code comes from.
     let from = at.map_or(0, |i| i + 1);
@@ -1083,6 +1104,17 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     }
     let Some(url) = fetched else { return };
     fetched_run(url, ctx, raw, out);
+}
+
+/// Whether a subcommand says the program downloads (`download`, `fetch`, `pull`, `mirror`) and
+/// an option says where to (`--out F`, `-o F`): it saves, and runs nothing it fetched.
+pub(super) fn only_downloads(c: &Cmd<'_>) -> bool {
+    super::words::subcommands(c).iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "download" | "fetch" | "pull" | "mirror" | "save"
+        )
+    }) && super::targets::outputs_here_named(c)
 }
 
 /// A package runner (`uvx`, `npx`, `bunx`, `pnpx`) told to run a package named by where it is

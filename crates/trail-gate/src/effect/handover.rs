@@ -748,18 +748,35 @@ fn remote_shell(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
 /// A shell or a terminal granted or shared by an option (`support pair --code 81-442 --grant
 /// shell`, `remote-support start --share-terminal --public`): whoever is at the other end
 /// types into this machine. To a remote party (a pairing, a support session, the public, an
-/// address) it is never run; otherwise a person decides.
+/// address) it is never run; otherwise its path and a port, if given, decide ([`judge`]).
 fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     let words: Vec<&str> = c.words().collect();
     let words = words.as_slice();
-    if super::words::pretends(c) {
+    // Shared to watch only (`--read-only`, `--view-only`): nobody types into it.
+    if super::words::pretends(c)
+        || c.option_words().any(|w| {
+            matches!(
+                w,
+                "--read-only" | "--readonly" | "--view-only" | "--viewonly"
+            )
+        })
+    {
         return None;
     }
     let shell = |p: &str| matches!(p, "shell" | "terminal" | "console" | "tty" | "pty" | "tmux");
     let gives = |p: &str| {
         matches!(
             p,
-            "grant" | "allow" | "permit" | "access" | "share" | "expose" | "give" | "open"
+            "grant"
+                | "allow"
+                | "permit"
+                | "access"
+                | "share"
+                | "expose"
+                | "give"
+                | "open"
+                | "spawn"
+                | "serve"
         )
     };
     // (Or a giving subcommand, the shell named by any option: `remote-assist grant --scope
@@ -782,8 +799,11 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     })?;
     let remote = words.iter().any(|w| {
         let ps = super::words::parts(w.trim_start_matches('-'));
+        // (Or served on every address: `--bind 0.0.0.0:9000`.)
         w.contains("://")
             || w.contains('@')
+            || w.starts_with("0.0.0.0")
+            || w.starts_with("[::]")
             || ps.iter().any(|p| {
                 matches!(
                     p.as_str(),
@@ -791,22 +811,13 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
                 )
             })
     });
-    Some(if remote {
+    // (Not to a remote party: the shell's own path and a port, if given, decide below.)
+    remote.then(|| {
         decide(
             Verdict::Block,
             RuleId::ExposesShell,
             format!(
                 "`{}` is told to grant or share a shell (`{word}`) with someone at another end: a shell others can reach is never run",
-                c.name
-            ),
-            raw,
-        )
-    } else {
-        decide(
-            Verdict::Junction,
-            RuleId::HandsOver,
-            format!(
-                "`{}` is told to grant or share a shell (`{word}`), and trail does not model this program: a person decides",
                 c.name
             ),
             raw,

@@ -5455,7 +5455,7 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             || names_manifest(&words, at));
     // A project made from a template, or a document run: code or not, a person decides.
     let maybe_code = makes || runs_document(&words, at, url);
-    if declines_code(&words) || words::shows_only(c) {
+    if declines_code(&words) || words::shows_only(c) || !told && arguments::only_downloads(c) {
         return None;
     }
     // The first operand, or the first after subcommand words (`copier copy gh:x/y dest`).

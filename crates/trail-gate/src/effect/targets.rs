@@ -309,6 +309,20 @@ pub(super) fn program(name: &str) -> Option<Found> {
         .then(|| Found::named_as(name.to_string(), Target::Firmware))
 }
 
+/// Whether an option names where output goes (`--out F`, `-o F`, `--output-dir D`),
+/// whatever the place.
+pub(super) fn outputs_here_named(c: &Cmd<'_>) -> bool {
+    // (A value only the shell knows counts: `--out "$TMPDIR/x.sh"`.)
+    c.args.iter().enumerate().any(|(i, a)| {
+        a.text.as_deref().is_some_and(|w| {
+            let (flag, joined) = w.split_once('=').map_or((w, false), |(f, _)| (f, true));
+            flag.starts_with('-')
+                && output_flag(flag, false)
+                && (joined || c.args.get(i + 1).is_some_and(|n| !n.raw.starts_with('-')))
+        })
+    })
+}
+
 /// Whether the command names where its output goes, and that place is the project or a
 /// temporary directory (`--results build/r.xml`, `-o "$TMPDIR/x"`): its other paths are then
 /// what it reads.

@@ -3041,7 +3041,16 @@ fn reveals_by_subcommand(
                     if matches!(kind.as_str(), "private" | "secret" | "signing" | "master" | "api")
                         && matches!(key.as_str(), "key" | "keys"))
             });
-            if (matches!(w, "--key" | "--keys" | "--secret" | "--token") || kind_key)
+            // (Or asked to include one: `network show --include-wifi-psk`, `--with-password`.)
+            let included = w.strip_prefix("--").is_some_and(|f| {
+                let ps = parts(f);
+                ps.len() >= 2
+                    && matches!(ps[0].as_str(), "include" | "with" | "show" | "reveal")
+                    && ps.last().is_some_and(|l| {
+                        SECRETS.contains(&l.as_str()) || matches!(l.as_str(), "psk" | "key")
+                    })
+            });
+            if (matches!(w, "--key" | "--keys" | "--secret" | "--token") || kind_key || included)
                 && words.peek().is_none_or(|n| n.starts_with('-'))
             {
                 return true;
