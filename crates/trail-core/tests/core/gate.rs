@@ -2336,6 +2336,18 @@ fn new_families_sealed129_part() {
     assert!(all.rows > 0);
 }
 
+/// The 130th sealed part (issue 20): 24 families from domains no earlier part used
+/// (hairdressers, spas, saunas, gyms, yoga studios, dance schools, driving ranges, fishing
+/// lakes, marinas, boat hire, canoe clubs, riding schools), written by a helper that never read
+/// trail's source, run once with the design frozen at e84c0ee:
+/// `cargo test -p trail-core --test core gate::new_families_sealed130 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed130_part() {
+    let (_, all) = measure(&["gate-families-sealed130.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

@@ -2061,3 +2061,18 @@ fn new_families_sealed129_part() {
     print_table("secrets-families-sealed129.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 130th sealed part (issue 20): 16 families named from rope making; providers of
+/// hairdressing, spa, sauna, gym, yoga, dance, driving range, archery, fishing, marina, boat
+/// hire and riding services, written by a helper that never read trail's source, run once with
+/// the redactor frozen at e84c0ee:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed130 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed130_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed130.tsv"), show);
+    print_table("secrets-families-sealed130.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
