@@ -4698,7 +4698,8 @@ fn timed_url_tokens(text: &str) -> Vec<(usize, usize)> {
         let epoch = b.len() >= v + 11
             && b[v..v + 10].iter().all(u8::is_ascii_digit)
             && (b'5'..=b'9').contains(&b[v + 1])
-            && b[v + 10] == b'-';
+            // (Or `_` after it: `?__gda__=1797331279_e9eabbeb…`.)
+            && matches!(b[v + 10], b'-' | b'_');
         if !after_name || !in_query || !epoch {
             continue;
         }

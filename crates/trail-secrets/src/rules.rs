@@ -258,8 +258,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "ssh2-private-key",
         // The SSH2 (SECSH, RFC 4716's armour) private key that ssh.com's tools and PuTTYgen's
         // export write: four dashes and spaces around the label, then `Header: value` lines
-        // (a `Comment:`) before the body. Only the body is replaced.
-        regex: r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:[ \t]*(?:\r?\n|\\n))+(?:[A-Za-z][A-Za-z0-9-]*:(?-u:[^\n])*(?:\r?\n|\\n))*[ \t]*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=])*)",
+        // (a `Comment:`) before the body. Only the body is replaced. A header's value stops at
+        // its line's end, escaped or not: inside a JSON string it would otherwise run on to the
+        // body's last line and leave the rest. (Indented too, in a YAML block.)
+        regex: r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:[ \t]*(?:\r?\n|\\n))+(?:[ \t]*[A-Za-z][A-Za-z0-9-]*:(?-u:[^\n\\]|\\[^n\n])*(?:\r?\n|\\n))*[ \t]*(?P<secret>[A-Za-z0-9+/=](?:[A-Za-z0-9+/=]|(?:[ \t\r\n]|\\[rn])+[A-Za-z0-9+/=])*)",
         example: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"2048-bit rsa, dev@box\"\nP2/56wAAA+4AAAA3aWYtbW9kbntzaWdue3JzYS1wa2NzMS1zaGExfSxlbmNyeXB0e3JzYS1wa2NzMXYyLW9hZXB9fQAAAARub25lAAADnwAAA5sAAAARAQABAAAIAMZ1\n---- END SSH2 ENCRYPTED PRIVATE KEY ----",
         keywords: &["---- begin ssh2"],
         check: Check::PrivateKey,
