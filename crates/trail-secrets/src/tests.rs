@@ -6727,7 +6727,7 @@ fn a_signed_jwt_in_a_pages_data_attribute() {
     assert_eq!(redact(unsigned).0, unsigned);
 }
 
-/// Found by the 130th sealed part's first run (recall 0.908; eight of its eleven misses): a
+/// Found by the 130th sealed part's first run (recall 0.908; seven of its eleven misses): a
 /// URL signed with its expiry then `_` and a hex HMAC (`?__gda__=1797331279_e9ea…`), where
 /// the timed-token scanner wanted a `-`; and an SSH2 private key whose `Comment:` header sits
 /// in a JSON string (the header's value ran on past its escaped line end to the body's last
