@@ -12465,3 +12465,35 @@ fn mechanisms_found_by_the_129th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 130th sealed part: logind's power methods called through an option that takes
+/// a D-Bus call as one value; a BIOS flashed with `--host` and no other host named (this
+/// machine's own); secrets asked for by a bare switch (`config show --secrets`). Not: a search
+/// for those words, a BIOS flashed on a named host (asked), a look at this host's BIOS.
+#[test]
+fn mechanisms_found_by_the_130th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "technogym-ctl kiosk close --dbus-call 'org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false'",
+            Verdict::Block,
+        ),
+        (
+            "technogym-ctl logs search --text 'org.freedesktop.login1 PowerOff'",
+            Verdict::Allow,
+        ),
+        (
+            "tylo-ctl bios flash --host --file build/panel-uefi.bin",
+            Verdict::Block,
+        ),
+        (
+            "tylo-ctl bios flash --host panel-3 --file build/panel-uefi.bin",
+            Verdict::Junction,
+        ),
+        ("tylo-ctl bios info --host", Verdict::Allow),
+        ("glofox-cli studio config show --secrets", Verdict::Junction),
+        ("glofox-cli studio config show", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

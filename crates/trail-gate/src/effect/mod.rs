@@ -3407,6 +3407,14 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
         .any(|w| w == "internal" || w.starts_with("internal:"))
         && c.option_words()
             .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"));
+    // Or told by a switch that the firmware is this host's own (`bios flash --host --file
+    // F`): `--host` with no name after it names no other machine.
+    let words: Vec<&str> = c.option_words().collect();
+    let this_host = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "--host" | "--this-host" | "--local")
+            && words.get(i + 1).is_none_or(|n| n.starts_with('-'))
+    });
+    let own_chip = own_chip || this_host;
     if !layer.privileged && !own_chip {
         return None;
     }

@@ -3050,7 +3050,18 @@ fn reveals_by_subcommand(
                         SECRETS.contains(&l.as_str()) || matches!(l.as_str(), "psk" | "key")
                     })
             });
-            if (matches!(w, "--key" | "--keys" | "--secret" | "--token") || kind_key || included)
+            if (matches!(
+                w,
+                "--key"
+                    | "--keys"
+                    | "--secret"
+                    | "--secrets"
+                    | "--token"
+                    | "--tokens"
+                    | "--credentials"
+                    | "--passwords"
+            ) || kind_key
+                || included)
                 && words.peek().is_none_or(|n| n.starts_with('-'))
             {
                 return true;
@@ -4594,7 +4605,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         if searched_for(&words, *i) {
             return false;
         }
-        if sets_power_state(w) {
+        if sets_power_state(w) || logind_call(w) {
             return true;
         }
         // A sentence written for people (`papirus-write "Shutdown of ferry 3 at 18:00"`), or
@@ -4660,6 +4671,19 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         this_machine,
         named_here: here && !of_another && !service_admin,
     })
+}
+
+/// A D-Bus call to logind's power methods written as one value (`--dbus-call
+/// 'org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b
+/// false'`): the program makes it, and this machine goes down.
+fn logind_call(w: &str) -> bool {
+    w.contains("login1")
+        && w.split_whitespace().any(|t| {
+            matches!(
+                t.rsplit('.').next().unwrap_or(t),
+                "PowerOff" | "Reboot" | "Halt" | "Suspend" | "Hibernate" | "HybridSleep"
+            )
+        })
 }
 
 /// Subcommands that search what the program holds for a pattern given after them.
