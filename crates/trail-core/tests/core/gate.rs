@@ -2348,6 +2348,19 @@ fn new_families_sealed130_part() {
     assert!(all.rows > 0);
 }
 
+/// The 131st sealed part (issue 20): 24 families from domains no earlier part used (banknote
+/// printing, mints, assay offices, vaults, armoured transport, cash machines, lottery terminals,
+/// betting shops, bingo halls, stamp printing, passport offices, notaries, election counting,
+/// census offices), written by a helper that never read trail's source, run once with the
+/// design frozen at 177d119:
+/// `cargo test -p trail-core --test core gate::new_families_sealed131 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed131_part() {
+    let (_, all) = measure(&["gate-families-sealed131.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was

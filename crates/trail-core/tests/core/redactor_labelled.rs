@@ -2076,3 +2076,18 @@ fn new_families_sealed130_part() {
     print_table("secrets-families-sealed130.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 131st sealed part (issue 20): 16 families named from clock making; providers of
+/// banknote, mint, assay, safe deposit, armoured transport, cash machine, lottery, betting,
+/// bingo, stamp, passport, notary and election services, written by a helper that never read
+/// trail's source, run once with the redactor frozen at 177d119 (unchanged since 95bfc50):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed131 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed131_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed131.tsv"), show);
+    print_table("secrets-families-sealed131.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
