@@ -12510,3 +12510,37 @@ fn mechanisms_found_by_the_130th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 131st sealed part (both of its outright rows): the project root handed to an
+/// option the tool empties, by a flag that overwrites all of it (`--output-dir /work/proj
+/// --overwrite-all`) or under a directory option named in one word (`clean --workdir
+/// /work/proj --all`). Not: the same into build output, an output directory with nothing
+/// emptied.
+#[test]
+fn mechanisms_found_by_the_131st_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "royalmint-cli catalogue export --output-dir /work/proj --overwrite-all",
+            Verdict::Block,
+        ),
+        (
+            "royalmint-cli catalogue export --output-dir build/catalogue --overwrite-all",
+            Verdict::Allow,
+        ),
+        (
+            "royalmint-cli catalogue export --output-dir /work/proj",
+            Verdict::Allow,
+        ),
+        (
+            "fischerscope-cli spectra clean --workdir /work/proj --all",
+            Verdict::Block,
+        ),
+        (
+            "fischerscope-cli spectra clean --workdir build/spectra --all",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

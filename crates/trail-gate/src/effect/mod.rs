@@ -375,8 +375,7 @@ fn unmodelled_acts(
 
 /// A directory outside the project emptied by a flag that names it (`--staging-dir
 /// /opt/x/staging --clean-staging`, `--clean-dir "$(dirname "$PWD")/photos"`): what it held
-/// is gone, and it is not the agent's. (A protected place so emptied is a block, judged with
-/// the program's verb.)
+/// is gone, and it is not the agent's. A protected place so emptied is a block.
 fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decision> {
     // Asked of every command nobody models: the words are read through the line's variables
     // only when a flag empties a directory at all.
@@ -387,11 +386,25 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
     let dir = ctx.expand_text_vars(dir_emptied_by_flag(&words)?);
     let dir = dir.trim_matches(['"', '\'']);
     let place = ctx.resolve(dir).filter(|_| !rehearses(c))?;
-    matches!(
-        targets::target(&place.to_string_lossy(), ctx),
-        Some(Target::Elsewhere | Target::Ancestor)
-    )
-    .then(|| {
+    let target = targets::target(&place.to_string_lossy(), ctx)?;
+    // The filesystem root, the home, a system directory or the project root so emptied
+    // (`export --output-dir /work/proj --overwrite-all`), whatever the program's own verb.
+    if matches!(
+        target,
+        Target::Root | Target::Home | Target::SystemDir | Target::ProjectRoot
+    ) {
+        return Some(decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told by a flag to empty {} (`{dir}`): it is never run",
+                c.name,
+                target.what()
+            ),
+            raw,
+        ));
+    }
+    matches!(target, Target::Elsewhere | Target::Ancestor).then(|| {
         decide(
             Verdict::Junction,
             RuleId::OutsideWrite,
@@ -2391,6 +2404,8 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     const PLACE: &[&str] = &["dir", "directory", "path", "folder", "root", "location"];
     // (Beside a lone act, an output's option too: `export --clean --out D`.)
     const OUTPUT: &[&str] = &["out", "output", "dest"];
+    // What a place holds, said whole (`--overwrite-all`, `--clean-everything`).
+    let whole = |p: &str| matches!(p, "all" | "everything" | "existing" | "contents");
     let stem = |p: &str| p.strip_suffix('s').unwrap_or(p).to_string();
     let objects: Vec<Vec<String>> = words
         .iter()
@@ -2400,7 +2415,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
                 [act, object @ ..] if EMPTIES.contains(&act.as_str()) => Some(
                     object
                         .iter()
-                        .filter(|p| !PLACE.contains(&p.as_str()))
+                        .filter(|p| !PLACE.contains(&p.as_str()) && !whole(p))
                         .map(|p| stem(p))
                         .collect(),
                 ),
@@ -2420,7 +2435,8 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     // or an act said of a place with no name of its own, `--overwrite-dir`.)
     let of_a_place = |w: &str| {
         matches!(words::parts(w).as_slice(), [act, place]
-            if EMPTIES.contains(&act.as_str()) && PLACE.contains(&place.as_str()))
+            if EMPTIES.contains(&act.as_str())
+                && (PLACE.contains(&place.as_str()) || whole(place)))
     };
     let lone = words.iter().any(|w| {
         w.strip_prefix("--")
@@ -2439,7 +2455,11 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
             words::parts(flag)
                 .iter()
                 .any(|p| {
-                    PLACE.contains(&p.as_str()) || OUTPUT.contains(&p.as_str()) || p == "cache"
+                    // (Or a directory's name joined: `--workdir`, `--outdir`.)
+                    PLACE.contains(&p.as_str())
+                        || OUTPUT.contains(&p.as_str())
+                        || p == "cache"
+                        || p.len() > 3 && p.ends_with("dir")
                 })
                 .then_some(value)
         });
