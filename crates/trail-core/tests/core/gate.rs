@@ -2361,6 +2361,19 @@ fn new_families_sealed131_part() {
     assert!(all.rows > 0);
 }
 
+/// The 132nd sealed part (issue 20): 24 families from domains no earlier part used (blood
+/// banks, organ transport, hearing aid clinics, pharmacy robots, dental labs, orthotics,
+/// physiotherapy, sleep clinics, radiology reading, ambulance drones, cord blood storage,
+/// fertility clinics, optical labs, prosthetics, mobility scooters), written by a helper that
+/// never read trail's source, run once with the design frozen at 09ef038:
+/// `cargo test -p trail-core --test core gate::new_families_sealed132 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed132_part() {
+    let (_, all) = measure(&["gate-families-sealed132.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
