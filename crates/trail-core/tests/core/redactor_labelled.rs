@@ -2091,3 +2091,18 @@ fn new_families_sealed131_part() {
     print_table("secrets-families-sealed131.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 132nd sealed part (issue 20): 16 families named from organ building; providers of
+/// blood bank, organ recovery, hearing, dental, orthotics, physiotherapy, sleep, radiology,
+/// cord blood, fertility, prosthetics and mobility services, written by a helper that never
+/// read trail's source, run once with the redactor frozen at 1cd3349 (unchanged since 95bfc50):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed132 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed132_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed132.tsv"), show);
+    print_table("secrets-families-sealed132.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
