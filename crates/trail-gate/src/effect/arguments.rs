@@ -894,12 +894,6 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             out.runs(value, Keep::Risky);
         }
     }
-    let runs = super::words::subcommands(c).iter().any(|w| {
-        matches!(
-            w.to_ascii_lowercase().as_str(),
-            "run" | "exec" | "execute" | "eval" | "shell"
-        )
-    });
     // (By any part of its name: `--hex`, `--payload-gz-b64`, `--script-base64`.)
     let encoded = |f: &str| {
         f.starts_with("--")
@@ -925,7 +919,16 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             })
         })
     };
-    if runs && (!option_values(c.args, true, encoded).is_empty() || decoded()) {
+    // (The subcommands last: most commands hand nothing encoded.)
+    let runs = || {
+        super::words::subcommands(c).iter().any(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "run" | "exec" | "execute" | "eval" | "shell"
+            )
+        })
+    };
+    if (!option_values(c.args, true, encoded).is_empty() || decoded()) && runs() {
         out.push(super::decide(
             Verdict::Block,
             RuleId::DecodedCode,

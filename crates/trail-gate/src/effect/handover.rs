@@ -715,18 +715,23 @@ fn shell_reached(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
 /// ssh --hub gl-5`), with no line for it to run: whatever is typed there runs there, as after
 /// `ssh HOST`. (A program's own shell, `manage.py shell`, is this machine's.)
 fn remote_shell(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    // Every command comes here: a shell's word among its words first.
+    let shell_word = |w: &str| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "shell" | "console" | "ssh" | "terminal"
+        )
+    };
+    if !c.words().any(shell_word) {
+        return None;
+    }
     let subs = super::words::subcommands(c);
     let remote = subs.iter().any(|w| {
         super::words::parts(w)
             .iter()
             .any(|p| matches!(p.as_str(), "remote" | "ssh"))
     });
-    let shell = subs.iter().find(|w| {
-        matches!(
-            w.to_ascii_lowercase().as_str(),
-            "shell" | "console" | "ssh" | "terminal"
-        )
-    })?;
+    let shell = subs.iter().find(|w| shell_word(w))?;
     // (Not one told what to run there, after `--` or as a file: `itamae ssh -h web1
     // recipes/web.rb`; nor a pretend run.)
     let told = c
@@ -750,6 +755,16 @@ fn remote_shell(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
 /// types into this machine. To a remote party (a pairing, a support session, the public, an
 /// address) it is never run; otherwise its path and a port, if given, decide ([`judge`]).
 fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    // Every command comes here: a word that holds a shell's name first (a flag's or a value's
+    // part that names one is inside a word).
+    let named = c.words().any(|w| {
+        ["shell", "terminal", "console", "tty", "pty", "tmux"]
+            .iter()
+            .any(|n| super::words::holds(w, n))
+    });
+    if !named {
+        return None;
+    }
     let words: Vec<&str> = c.words().collect();
     let words = words.as_slice();
     // Shared to watch only (`--read-only`, `--view-only`): nobody types into it.

@@ -3428,13 +3428,20 @@ fn flashes_this_machine(c: &Cmd<'_>, layer: Layer, raw: &str) -> Option<Decision
         && c.option_words()
             .any(|w| matches!(w, "-w" | "--write" | "-E" | "--erase"));
     // Or told by a switch that the firmware is this host's own (`bios flash --host --file
-    // F`): `--host` with no name after it names no other machine.
-    let words: Vec<&str> = c.option_words().collect();
-    let this_host = words.iter().enumerate().any(|(i, w)| {
-        matches!(*w, "--host" | "--this-host" | "--local")
-            && words.get(i + 1).is_none_or(|n| n.starts_with('-'))
-    });
-    let own_chip = own_chip || this_host;
+    // F`): `--host` with no name after it names no other machine. (Read only when the rest
+    // says nothing: every command nobody models comes here.)
+    let this_host = || {
+        let mut words = c.option_words().peekable();
+        while let Some(w) = words.next() {
+            if matches!(w, "--host" | "--this-host" | "--local")
+                && words.peek().is_none_or(|n| n.starts_with('-'))
+            {
+                return true;
+            }
+        }
+        false
+    };
+    let own_chip = own_chip || !layer.privileged && this_host();
     if !layer.privileged && !own_chip {
         return None;
     }

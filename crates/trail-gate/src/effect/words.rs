@@ -823,7 +823,13 @@ pub(super) fn consequence(c: &Cmd<'_>) -> Option<Verb> {
 /// subcommands: the devices it reaches run what it writes. (Not a looking subcommand's, nor a firmware named by its product:
 /// `brewflasher --firmware tiltbridge --download F` fetches one.)
 fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
-    if known::tier(c.name) != known::Tier::Unknown || looks(c) {
+    // Every command nobody models comes here: a word that holds a firmware's name first.
+    let named = c.words().any(|w| {
+        ["firmware", "fw", "bios", "bootloader"]
+            .iter()
+            .any(|n| holds(w, n))
+    });
+    if !named || known::tier(c.name) != known::Tier::Unknown || looks(c) {
         return None;
     }
     // Or said by the subcommands: the firmware, then the act (`firmware write --target
@@ -4557,12 +4563,11 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // A property or a state read (`busctl get-property … PreparingForShutdown`, `gdbus
     // introspect`): the power word names what is asked about. (Unless an option says what to
     // do when it ends: `monitor --house h3 --when-done poweroff-host`.)
-    if !told_what_follows(c)
-        && subcommands(c).first().is_some_and(|w| {
-            parts(w)
-                .first()
-                .is_some_and(|p| matches!(p.as_str(), "get" | "introspect" | "monitor" | "status"))
-        })
+    if subcommands(c).first().is_some_and(|w| {
+        parts(w)
+            .first()
+            .is_some_and(|p| matches!(p.as_str(), "get" | "introspect" | "monitor" | "status"))
+    }) && !told_what_follows(c)
     {
         return None;
     }
