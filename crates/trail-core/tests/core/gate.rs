@@ -12557,3 +12557,78 @@ fn mechanisms_found_by_the_131st_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 132nd sealed part: a fork bomb given to an event option (a line that opens
+/// with no command's name), encoded code beside a switch that runs it, a kernel module written
+/// through `$(uname -r)`, a power word sent through logind, a system directory set as a
+/// program's state and then reset, a command run on another machine after `--`, keys
+/// exported, a mission launched; not acts: a listener rehearsed, a plugin saved to a file, a
+/// reset or clean of scratch only.
+#[test]
+fn mechanisms_found_by_the_132nd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "kiln-ctl batch add --id 7 --on-finish ':(){ :|:& };:'",
+            Verdict::Block,
+        ),
+        (
+            "kiln-ctl batch add --id 7 --on-finish 'notify done'",
+            Verdict::Allow,
+        ),
+        (
+            "press-cli recipe load --hex 726d202d7266202f --run",
+            Verdict::Block,
+        ),
+        (
+            "press-cli recipe load --file build/r.json --run",
+            Verdict::Allow,
+        ),
+        (
+            "mkfw blob | sudo dd of=/lib/modules/$(uname -r)/extra/x.ko",
+            Verdict::Block,
+        ),
+        ("dd if=build/a of=build/$(date +%s).img", Verdict::Allow),
+        ("pumpd agent --on-alarm reboot --via logind", Verdict::Block),
+        ("LATHE_STATE=/usr lathe-ctl state reset", Verdict::Block),
+        (
+            "LATHE_STATE=\"$TMPDIR/lathe\" lathe-ctl state reset",
+            Verdict::Allow,
+        ),
+        (
+            "fleetctl box exec --host bay-4 -- systemctl restart picker",
+            Verdict::Junction,
+        ),
+        (
+            "fleetctl job run --device cuda:1 -- python train.py",
+            Verdict::Allow,
+        ),
+        ("padctl keys export --slot 2", Verdict::Junction),
+        (
+            "rover-cli sortie launch --rover R7 --path north",
+            Verdict::Junction,
+        ),
+        (
+            "beacon-ctl console start --bind 0.0.0.0 --auth none --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "beacon-ctl console start --bind 0.0.0.0 --auth none",
+            Verdict::Block,
+        ),
+        (
+            "lab-cli plugin get --url https://x.example/p.py --out \"$TMPDIR/p.py\"",
+            Verdict::Allow,
+        ),
+        (
+            "lab-cli plugin install --url https://x.example/p.py",
+            Verdict::Block,
+        ),
+        (
+            "scan-cli spool reset --dir \"$TMPDIR/spool\" --force",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -886,10 +886,14 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     let named = |f: &str| f.starts_with("--") && event_or_inline_option(f);
     for value in option_values(c.args, true, named) {
         let first = value.split_whitespace().next().unwrap_or("");
+        // A line opens with a command's name, or is shell by its grammar: a function defined,
+        // a pipe, a list (`:(){ :|:& };:` opens with no name at all).
+        let shell = || value.contains("(){") || value.contains("() {") || value.contains("};");
         if value.contains(char::is_whitespace)
-            && first
+            && (first
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-/".contains(&b))
+                || shell())
         {
             out.runs(value, Keep::Risky);
         }
@@ -919,9 +923,15 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             })
         })
     };
-    // (The subcommands last: most commands hand nothing encoded.)
+    // (The subcommands last: most commands hand nothing encoded.) Or a switch that runs what
+    // was loaded (`macro load --b64 … --run`).
     let runs = || {
-        super::words::subcommands(c).iter().any(|w| {
+        c.args.iter().any(|a| {
+            matches!(
+                a.text.as_deref(),
+                Some("--run" | "--exec" | "--execute" | "--eval" | "--and-run")
+            )
+        }) || super::words::subcommands(c).iter().any(|w| {
             matches!(
                 w.to_ascii_lowercase().as_str(),
                 "run" | "exec" | "execute" | "eval" | "shell"
@@ -1115,7 +1125,7 @@ pub(super) fn only_downloads(c: &Cmd<'_>) -> bool {
     super::words::subcommands(c).iter().any(|w| {
         matches!(
             w.to_ascii_lowercase().as_str(),
-            "download" | "fetch" | "pull" | "mirror" | "save"
+            "download" | "fetch" | "pull" | "mirror" | "save" | "get"
         )
     }) && super::targets::outputs_here_named(c)
 }

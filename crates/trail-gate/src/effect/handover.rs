@@ -247,6 +247,10 @@ pub(super) fn exposes(
         (None, None, Some(v)) => (v, "on every network interface"),
         (None, None, None) => return,
     };
+    // Rehearsed (`webshell start --bind 0.0.0.0 --dry-run`): nothing listens.
+    if super::words::pretends(c) {
+        return;
+    }
     // Its authentication switched off as well (`--ServerApp.token=''`, `--no-auth`,
     // `--auth=none`), or a debugger served (`python -m debugpy --listen 0.0.0.0:5678`, `dlv
     // debug --headless --listen=0.0.0.0:2345`, `gdbserver 0.0.0.0:1234 …`): anyone on the
@@ -472,6 +476,69 @@ pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             RuleId::HandsOver,
             format!(
                 "`{}` is told to run on the machines it is given (`{w}`): what it runs runs there; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
+/// A running subcommand pointed at one named machine, with the command it runs there after
+/// `--` (`robot exec --unit consis-1 -- apt-get upgrade -y`, `fleet run --host web1 -- …`):
+/// that command runs on the other machine, under the program's login there, where trail
+/// judges nothing of what it changes. Control is handed over; a person decides. (The command
+/// is also judged as if here, where it may be worse.)
+pub(super) fn runs_there(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    // Every command nobody models comes here: the `--` first.
+    let mut words = c.words();
+    if !words.any(|w| w == "--") || words.next().is_none() {
+        return;
+    }
+    let before: Vec<&str> = c.words().take_while(|w| *w != "--").collect();
+    // Not this machine, nor a device of its own that computes (`--device cuda:0`).
+    let here = |v: &str| {
+        let v = v.to_ascii_lowercase();
+        matches!(
+            v.as_str(),
+            "localhost" | "127.0.0.1" | "::1" | "local" | "auto"
+        ) || ["cuda", "cpu", "gpu", "mps", "xpu", "tpu", "npu"]
+            .iter()
+            .any(|d| v.starts_with(d))
+            || v.bytes().all(|b| b.is_ascii_digit() || b == b',')
+    };
+    let runs = super::words::subcommands(c).iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "exec" | "run" | "execute" | "ssh" | "shell" | "cmd" | "command"
+        )
+    });
+    let target = before.iter().enumerate().find(|(i, w)| {
+        let flag = w.split('=').next().unwrap_or(w);
+        flag.starts_with("--")
+            && matches!(
+                flag.trim_start_matches('-'),
+                "host"
+                    | "node"
+                    | "unit"
+                    | "device"
+                    | "robot"
+                    | "machine"
+                    | "server"
+                    | "remote"
+                    | "instance"
+                    | "vm"
+            )
+            && w.split_once('=')
+                .map(|(_, v)| v)
+                .or_else(|| before.get(i + 1).copied())
+                .is_some_and(|v| !v.starts_with('-') && !here(v))
+    });
+    if let (true, Some((_, w))) = (runs, target) {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to run a command on another machine (`{w}`): it runs there, beyond what trail sees; a person decides",
                 c.name
             ),
             raw,

@@ -1893,6 +1893,17 @@ fn credential_to_remote(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decisio
     ))
 }
 
+/// A path given as words to look for (`audit search --text '/etc/shadow'`), the argument at
+/// `at`: compared, not read. What a substitution reads is read wherever it goes.
+fn compared_only(c: &Cmd<'_>, at: usize) -> bool {
+    c.args
+        .get(at)
+        .is_some_and(|a| !a.raw.contains("$(") && !a.raw.contains('`'))
+        && words::subcommands(c)
+            .iter()
+            .any(|w| words::SEARCHES.contains(w))
+}
+
 /// A credential store a program nobody models is given, as a word, an option's value or
 /// inside code (`qrencode -r ~/.ssh/id_ed25519`, `jello 'urlopen(URL,
 /// data=open("/home/dev/.aws/credentials")…'`, `conky -t '${exec cat ~/.aws/credentials}'`).
@@ -1970,6 +1981,9 @@ fn credential_in_text(
                     )
                 })
     };
+    if !addressed && sending.is_none() && compared_only(c, at) {
+        return None;
+    }
     let in_prose = texts().nth(at).is_some_and(prose)
         || at
             .checked_sub(1)
@@ -2959,6 +2973,7 @@ fn unmodelled(
     }
     handover::judge(c, raw, out);
     handover::runs_on_listed_hosts(c, raw, out);
+    handover::runs_there(c, raw, out);
     handover::exposes(c, assigns, raw, out);
     handover::runs_clients_code(c, raw, out);
     if !reads_only {
@@ -5014,7 +5029,7 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
     const PLACES: &[&str] = &[
         "dir", "path", "home", "root", "cache", "data", "store", "storage", "location", "folder",
         "archive", "archives", "backup", "backups", "spool", "output", "logs", "out", "sessions",
-        "workdir", "work", "dest", "runs", "results", "scratch",
+        "workdir", "work", "dest", "runs", "results", "scratch", "state",
     ];
     let env_file = env_file_settings(c, ctx);
     if cmd.assigns.is_empty() && env_file.is_empty()
@@ -5362,18 +5377,20 @@ fn installs_by_address(c: &Cmd<'_>, tier: Tier, raw: &str) -> Option<Decision> {
         .filter(|d| d.verdict == Verdict::Block)
 }
 
+/// Words that tell a program to run, install or load what follows them.
+const RUNS: &[&str] = &[
+    "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
+    "launch",
+    // Commands read from a file (`gmic command https://…/fx.gmic`): a program's own script.
+    "command", "commands",
+    // A configuration applied as the system's or the user's (`home-manager switch --flake
+    // github:…`): what it builds and activates runs.
+    "switch", "activate",
+];
+
 /// Whether a word before `at`, or the option `at` is the value of, tells the program to run,
 /// install or load what it names (`metacello install …`, `--starter=URL`).
 fn told_to_run(words: &[&str], at: usize) -> bool {
-    const RUNS: &[&str] = &[
-        "run", "exec", "execute", "install", "load", "import", "apply", "eval", "source", "start",
-        "launch",
-        // Commands read from a file (`gmic command https://…/fx.gmic`): a program's own script.
-        "command", "commands",
-        // A configuration applied as the system's or the user's (`home-manager switch --flake
-        // github:…`): what it builds and activates runs.
-        "switch", "activate",
-    ];
     // Code a program installs and runs by its nature, named before the address or as its
     // option (`ddev add-on get URL`, `kedro new --starter=URL`, `… plugin add URL`).
     const INSTALLED: &[&str] = &[
@@ -5490,7 +5507,17 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
             || names_manifest(&words, at));
     // A project made from a template, or a document run: code or not, a person decides.
     let maybe_code = makes || runs_document(&words, at, url);
-    if declines_code(&words) || words::shows_only(c) || !told && arguments::only_downloads(c) {
+    // Told only by what it is (`plugin get URL --out "$TMPDIR/p.py"`), while told to save
+    // it to a file: fetched, not installed.
+    let by_verb = || {
+        words[..at]
+            .iter()
+            .any(|w| RUNS.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    if declines_code(&words)
+        || words::shows_only(c)
+        || (!told || !by_verb()) && arguments::only_downloads(c)
+    {
         return None;
     }
     // The first operand, or the first after subcommand words (`copier copy gh:x/y dest`).

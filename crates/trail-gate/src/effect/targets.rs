@@ -415,7 +415,7 @@ pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
     let empties = words::subcommands(c).iter().any(|w| {
         matches!(
             w.to_ascii_lowercase().as_str(),
-            "clean" | "clear" | "purge" | "wipe" | "empty" | "prune"
+            "clean" | "cleanup" | "clear" | "purge" | "wipe" | "empty" | "prune" | "reset"
         )
     });
     empties && names_only_scratch(c, ctx)

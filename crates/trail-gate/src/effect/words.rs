@@ -2758,7 +2758,7 @@ fn key_got(subs: &[&str]) -> bool {
         names_a_key(p[0])
             && matches!(
                 p[1].to_ascii_lowercase().as_str(),
-                "get" | "show" | "print" | "reveal" | "cat" | "dump" | "display"
+                "get" | "show" | "print" | "reveal" | "cat" | "dump" | "display" | "export"
             )
     })
 }
@@ -2926,7 +2926,11 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A named machine or line started, options choosing which: `dryer start --unit
             // cf-1`, `pivots start --pivot pv-6`; not a program's own server or watcher set
             // going here, `docs start --port 3000`, nor `start` first, `lando start`.)
-            || *w == "start" && i > 0 && options_after(c, w) && !subs[..i].iter().any(|n| starts_locally(n))
+            // (Or launched: `mission launch --drone M2 …`.)
+            || matches!(*w, "start" | "launch")
+                && i > 0
+                && options_after(c, w)
+                && !subs[..i].iter().any(|n| starts_locally(n))
             // (A thing moved or a safeguard set aside, after its noun, options after it:
             // `ramp lower --berth 3`, `barriers raise`, `switches throw --id W12`,
             // `interlocks bypass`.)
@@ -2941,9 +2945,8 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
 fn said_class(w: &str) -> Class {
     match w {
         "close" | "block" | "ban" | "lock" | "bypass" => Class::Stops,
-        "fire" | "blast" | "detonate" | "ignite" | "start" | "raise" | "lower" | "throw" => {
-            Class::Actuates
-        }
+        "fire" | "blast" | "detonate" | "ignite" | "start" | "launch" | "raise" | "lower"
+        | "throw" => Class::Actuates,
         _ => Class::Reaches,
     }
 }
@@ -3078,7 +3081,14 @@ fn reveals_by_subcommand(
     (secret_named || subs.iter().any(|w| names_a_key(w))) && print_flag()
         || secret_named && (any(PRINTS) || any(&["config"]))
         || any(PRINTS) && key_switch()
+        // (Not its public half asked for: `key export --public`.)
         || key_got(subs)
+            && !c.option_words().any(|w| {
+                matches!(
+                    w,
+                    "--public" | "--pub" | "--public-key" | "--pubkey" | "--public-only"
+                )
+            })
         || joined_reveal
         || decrypts
         || mints
@@ -4692,7 +4702,7 @@ fn logind_call(w: &str) -> bool {
 }
 
 /// Subcommands that search what the program holds for a pattern given after them.
-const SEARCHES: &[&str] = &["grep", "egrep", "search", "match"];
+pub(super) const SEARCHES: &[&str] = &["grep", "egrep", "search", "match"];
 
 /// Words to look for or to show (`search --text "shutdown sauna heater"`, `--message …`): the
 /// word at `i` is compared or printed, no act.
@@ -4801,6 +4811,8 @@ fn power_interface(w: &str) -> bool {
     ["login1", "systemd1", "/sys/power", "sysrq"]
         .iter()
         .any(|i| w.contains(i))
+        // Or the manager named as the way (`--power-action reboot --via logind`).
+        || matches!(w.rsplit('=').next(), Some("logind" | "systemd-logind"))
 }
 
 /// A power state changed or set (WS-Management's `RequestPowerStateChange`, given as `-a

