@@ -1001,23 +1001,29 @@ fn drawn(v: &str) -> bool {
 /// A setter told a key that names a credential and its value as two words (`pnpm config set
 /// //registry.example.com/:_authToken 855f…`, `acme config set api.token …`): the key's last
 /// part (after `:`, `/` or `.`) says what the value is.
+/// So does a configuration made with its settings as pairs of words (`rclone config create
+/// NAME webdav url=… user=… pass 097c…`).
 fn set_credential_values(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    if !text.contains(" set ") {
+    if !text.contains(" set ") && !text.contains(" config ") {
         return out;
     }
     for (start, line) in lines_at(text) {
-        if !line.contains(" set ") {
+        if !line.contains(" set ") && !line.contains(" config ") {
             continue;
         }
         let words = words_at(line);
+        let made = words
+            .windows(2)
+            .any(|p| p[0].1 == "config" && matches!(p[1].1, "create" | "update" | "add" | "set"));
         for k in 0..words.len().saturating_sub(2) {
             let (key, (at, value)) = (words[k + 1].1, words[k + 2]);
             let last = key.rsplit([':', '/', '.']).next().unwrap_or(key);
             let value = value.trim_matches(['"', '\'']);
             let quote = usize::from(words[k + 2].1.starts_with(['"', '\'']));
-            if words[k].1 == "set"
+            if (words[k].1 == "set" || made && k >= 2)
                 && !key.starts_with('-')
+                && !key.contains('=')
                 && plausible::names_a_credential(last)
                 && !plausible::name_rules_out(last)
                 && !plausible::is_placeholder(value)
@@ -1124,7 +1130,15 @@ fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
         let plain = secret
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/'));
-        if plain && drawn(secret) {
+        // Or a token in two to four dotted parts, one of them drawn (`atlco.9336….def2…`): a
+        // service's prefix and id around its secret.
+        let parts = secret.split('.').count();
+        let dotted = (2..=4).contains(&parts)
+            && secret
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+            && secret.split('.').any(drawn);
+        if plain && drawn(secret) || dotted {
             out.push((start + at, start + at + secret.len()));
         }
     }

@@ -692,10 +692,12 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // podman, helm,
         // az, oc, cf), and `redis-cli -a SECRET`; and any command's quoted `-p '…'` right
         // after `-u USER` (`ncftpput -u shop -p '…'`), where the user says what the `-p` is
-        // (bare, `mysql -u report -p analytics` names a database). The flag must sit in the
+        // (bare, `mysql -u report -p analytics` names a database; bare and drawn, a UUID or
+        // a long run of letters and digits, no database is so named: `twine upload -u
+        // __token__ -p 5d91…`). The flag must sit in the
         // same command. lftp's bare `-u user,password` when the password has a digit (`ps -u
         // root,www-data` lists users, and no user list ends in a generated word).
-        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']|[ \t]-u[ \t]+(?-u:[^\s,"'$<-])(?-u:[^\s,"'])*,(?P<secret7>(?-u:[^\s,"'$-])(?-u:[^\s,"'])*[0-9](?-u:[^\s,"'])*)(?:[ \t]|$)"#,
+        regex: r#"(?:mysql|mysqldump|mysqladmin|mariadb)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:(?P<secret>(?-u:[^\s"'$][^\s"']*))|'(?P<secret4>(?-u:[^'\n$])+)'|"(?P<secret5>(?-u:[^"\n$])+)")|(?:sshpass|mongo|mongosh|mongodump|mongorestore|login)(?-u:\b)(?-u:[^\n|;&])*?[ \t]-p(?:[ \t]+|=)\\?["']?(?P<secret2>(?-u:[^\s"'$-][^\s"']*))|redis-cli(?-u:\b)(?-u:[^\n|;&])*?[ \t]-a[ \t]+\\?["']?(?P<secret3>(?-u:[^\s"'$-][^\s"']*))|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+["'](?P<secret6>(?-u:[^\s"'$-][^"'\n]*))["']|[ \t]-u[ \t]+(?-u:[^\s,"'$<-])(?-u:[^\s,"'])*,(?P<secret7>(?-u:[^\s,"'$-])(?-u:[^\s,"'])*[0-9](?-u:[^\s,"'])*)(?:[ \t]|$)|[ \t]-u[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+-p[ \t]+(?P<secret8>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z0-9]{24,})(?:[ \t]|$)"#,
         example: "docker login -u ci -p W8nQ2vX5kL1m registry.example.com",
         keywords: &[
             "mysql",

@@ -6752,3 +6752,38 @@ fn found_by_the_130th_sealed_part() {
         assert!(!out.contains(secret), "{out}");
     }
 }
+
+/// Found by the 132nd sealed part: a login's token in dotted parts after a `…basic…` setting
+/// (`poetry config http-basic.NAME USER pfx.<id>.<draw>`), a UUID given to `-p` after `-u`, a
+/// configuration's settings as pairs of words (`rclone config create … pass <hex>`), and a key
+/// pair's secret half in base64url that opens with `_`. A database named after `-p` stays.
+#[test]
+fn found_by_the_132nd_sealed_part() {
+    for (text, secret) in [
+        (
+            "$ poetry config http-basic.mills KR2207 mls.74fbaf14b8c430c98304.f2d36c9e624e1cf4cd3c026d8faa709fd8181873",
+            "mls.74fbaf14b8c430c98304.f2d36c9e624e1cf4cd3c026d8faa709fd8181873",
+        ),
+        (
+            "twine upload -u __token__ -p 84e2a1c4-de0f-4b76-81fd-17d5992247c0 dist/*",
+            "84e2a1c4-de0f-4b76-81fd-17d5992247c0",
+        ),
+        (
+            "rclone config create cellar sftp host=sftp.example.com user=cellar pass 543af4a1b7f1f1505bc1a14c4354c9d7",
+            "543af4a1b7f1f1505bc1a14c4354c9d7",
+        ),
+        (
+            "MILL_GATE = 'mg_pub_cVS5bXL5248UUjAVF1FjkphGDE8i3D6t'\nMILL_WHEEL = '_AOQIdfIpA9WhogzikIejRITAHqIrkihKH7uptpFUUs'",
+            "_AOQIdfIpA9WhogzikIejRITAHqIrkihKH7uptpFUUs",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "mysql -u report -p analytics",
+        "rclone config create cellar sftp host=sftp.example.com user=cellar key_file ~/.ssh/id_ed25519",
+    ] {
+        assert_eq!(redact(text).0, text);
+    }
+}
