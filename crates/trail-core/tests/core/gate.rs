@@ -2374,6 +2374,19 @@ fn new_families_sealed132_part() {
     assert!(all.rows > 0);
 }
 
+/// The 133rd sealed part (issue 20): 24 families from domains no earlier part used (wineries,
+/// coffee roasteries, bottling plants, sugar refineries, flour mills, tea estates, spice
+/// processors, canneries, ice cream factories, meat packing, olive oil presses, distilleries,
+/// salt works, malting floors, cider presses), written by a helper that never read trail's
+/// source, run once with the design frozen at 2eab214 (the gate of a2ba893):
+/// `cargo test -p trail-core --test core gate::new_families_sealed133 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed133_part() {
+    let (_, all) = measure(&["gate-families-sealed133.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
