@@ -2106,3 +2106,18 @@ fn new_families_sealed132_part() {
     print_table("secrets-families-sealed132.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 133rd sealed part (issue 20): 16 families named from violin making; providers of
+/// winery, coffee roasting, bottling, sugar, flour, tea, spice, cannery, ice cream, meat,
+/// olive oil, distilling and malting services, written by a helper that never read trail's
+/// source, run once with the redactor frozen at 17d6065 (unchanged since 2eab214):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed133 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed133_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed133.tsv"), show);
+    print_table("secrets-families-sealed133.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
