@@ -198,8 +198,37 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
         || ["$(rev ", "| rev", "|rev"].iter().any(|r| {
             raw.match_indices(r)
                 .any(|(i, _)| !raw[i + r.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
-        });
+        })
+        || rotated(raw);
     decode.then_some("decoded")
+}
+
+/// Letters turned round by `tr` (`$(tr 'a-z' 'n-za-m' <<< '…')`, `| tr A-Za-z N-ZA-Mn-za-m`):
+/// a rotation's second set starts a range at another letter than the alphabet's first. Case
+/// changed (`tr a-z A-Z`) or characters deleted (`tr -d`) decode nothing.
+fn rotated(raw: &str) -> bool {
+    ["$(tr ", "| tr ", "|tr "].iter().any(|t| {
+        raw.match_indices(t).any(|(i, _)| {
+            let mut sets = raw[i + t.len()..]
+                .split_whitespace()
+                .map(|w| w.trim_matches(['"', '\'', ')']));
+            let (Some(from), Some(to)) = (sets.next(), sets.next()) else {
+                return false;
+            };
+            let ranges = |s: &str| {
+                s.as_bytes()
+                    .windows(3)
+                    .filter(|w| {
+                        w[1] == b'-' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic()
+                    })
+                    .map(|w| w[0])
+                    .collect::<Vec<u8>>()
+            };
+            !from.starts_with('-')
+                && !ranges(from).is_empty()
+                && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+        })
+    })
 }
 
 /// Whether a command substitution in `raw` names a URL of another host, of any scheme (`$(websocat

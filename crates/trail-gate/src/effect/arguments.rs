@@ -26,6 +26,27 @@ const ESCAPES: &[&str] = &[
     "!",
 ];
 
+/// The command after `--` (`watchexec -- rm -rf ~`), and which of its findings count: all of
+/// them, for a line run on another machine (`grader exec G4 -- reboot`: that machine's power
+/// is a person's call).
+fn after_double_dash(c: &Cmd<'_>) -> Option<(String, Keep)> {
+    let args = c.args;
+    let i = args.iter().position(|a| a.text.as_deref() == Some("--"))?;
+    let rest = command_at(&args[i + 1..])?;
+    // One quoted line of words there is a shell's line (`watchexec -- 'make && rm -rf …'`),
+    // whatever program it starts with.
+    let rest = match &args[i + 1..] {
+        [only] if only.quoted && rest.contains(' ') => only.text.clone().unwrap_or(rest),
+        _ => rest,
+    };
+    let keep = if super::handover::runs_there_target(c).is_some() {
+        Keep::Remote
+    } else {
+        Keep::Risky
+    };
+    Some((rest, keep))
+}
+
 /// Judge the code `c` is given. A program trail does not model at all has every word read; a
 /// program some rules model (`Tier::Cli`) has its strings, its command options and its
 /// language's shell escapes read, not a bare word naming a program (`npm i -D rimraf tsx` is
@@ -47,16 +68,8 @@ pub(super) fn judge(
     let mounts = super::super::indirect::bind_mounts(args);
     let mounted = |line: String| super::super::indirect::through_mounts(&line, &mounts, ctx);
     // After `--`: the command it runs (`watchexec -- rm -rf ~`).
-    if let Some(i) = args.iter().position(|a| a.text.as_deref() == Some("--"))
-        && let Some(rest) = command_at(&args[i + 1..])
-    {
-        // One quoted line of words there is a shell's line (`watchexec -- 'make && rm -rf
-        // …'`), whatever program it starts with.
-        let rest = match &args[i + 1..] {
-            [only] if only.quoted && rest.contains(' ') => only.text.clone().unwrap_or(rest),
-            _ => rest,
-        };
-        out.runs(&mounted(rest), Keep::Risky);
+    if let Some((rest, keep)) = after_double_dash(c) {
+        out.runs(&mounted(rest), keep);
     }
     own_command_line(c, tier, out);
     // After an option named for a command: its value, or the rest of the words
@@ -123,8 +136,10 @@ pub(super) fn judge(
     // A word naming a known program, followed by its arguments (`entr -r rm -rf build`). A
     // name alone is more often data (`last reboot`, `apt-cache show git`). (Not in a pretend
     // run: `day close --on-complete shutdown --dry-run` completes nothing.)
+    // (Nor `exec` of a line run on another machine: `grader exec G4 -- reboot`.)
     if tier == Tier::Unknown
         && !super::words::pretends(c)
+        && super::handover::runs_there_target(c).is_none()
         && let Some(i) = args.iter().position(|a| {
             a.text.as_deref().is_some_and(|t| {
                 !t.starts_with('-') && !t.contains(' ') && known::is_program(base(t))
@@ -1642,12 +1657,15 @@ fn outside_data(args: &[Arg]) -> impl Iterator<Item = &Arg> {
 
 /// Whether `a` is the value of a data option ([`data_option`]), after `flag` or joined to it
 /// by `=`.
+/// Or the pattern after a subcommand that searches (`logs search 'rm -rf /'`, `logs grep
+/// 'bash -i'`).
 pub(super) fn data_value(flag: Option<&str>, a: &Arg) -> bool {
-    flag.is_some_and(|f| !a.raw.starts_with('-') && data_option(f))
-        || a.text.as_deref().is_some_and(|t| {
-            t.split_once('=')
-                .is_some_and(|(f, _)| f.starts_with("--") && data_option(f))
-        })
+    flag.is_some_and(|f| {
+        !a.raw.starts_with('-') && (data_option(f) || super::words::SEARCHES.contains(&f))
+    }) || a.text.as_deref().is_some_and(|t| {
+        t.split_once('=')
+            .is_some_and(|(f, _)| f.starts_with("--") && data_option(f))
+    })
 }
 
 /// A long option whose name says its value is text to search for or to show (`--search`,
@@ -1687,7 +1705,7 @@ pub(super) fn data_option(flag: &str) -> bool {
 /// `text` with the lines that set a value written for people blanked (`note = "rm -rf / is
 /// forbidden here"`, `"description": "…"`, `comment: '…'`): words to read, not lines, strings
 /// or commands to run. Most texts have none, and are borrowed.
-fn without_prose_settings(text: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn without_prose_settings(text: &str) -> std::borrow::Cow<'_, str> {
     let prose = |line: &str| {
         let l = line.trim_start_matches([' ', '\t', '-']);
         let Some(at) = l.find(['=', ':']) else {
@@ -1775,7 +1793,8 @@ fn handed(
         return;
     }
     for text in super::planted_named(c, cmd, ctx) {
-        scan(text, out);
+        // (Not its notes: `note: rm -rf is not allowed here`.)
+        scan(&without_prose_settings(text), out);
         if text.contains('(') {
             deletes_critical(text, ctx, raw, out);
             argv_list(text, Keep::CommandBlocks, out);

@@ -116,6 +116,11 @@ fn auth_flag_off<'w>(words: &[&'w str]) -> Option<&'w str> {
                 // page that runs any code its visitor types.
                 || ps.last().is_some_and(|p| p == "debugger")
                 || ps.len() == 1 && matches!(ps[0].as_str(), "noauth" | "nopw" | "nopass")
+                // Anyone let in without a login (`--allow-anonymous`, `--anonymous-login`).
+                || ps.iter().any(|p| p == "anonymous")
+                    && !ps
+                        .first()
+                        .is_some_and(|p| matches!(p.as_str(), "no" | "disable" | "deny"))
         })
         .copied()
 }
@@ -484,15 +489,31 @@ pub(super) fn runs_on_listed_hosts(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 }
 
 /// A running subcommand pointed at one named machine, with the command it runs there after
-/// `--` (`robot exec --unit consis-1 -- apt-get upgrade -y`, `fleet run --host web1 -- …`):
-/// that command runs on the other machine, under the program's login there, where trail
-/// judges nothing of what it changes. Control is handed over; a person decides. (The command
-/// is also judged as if here, where it may be worse.)
+/// `--` (`robot exec --unit consis-1 -- apt-get upgrade -y`, `fleet run --host web1 -- …`,
+/// `grader exec G4 -- reboot`): that command runs on the other machine, under the program's
+/// login there, where trail judges nothing of what it changes. Control is handed over; a
+/// person decides. (The command is also judged as if here, where it may be worse.)
 pub(super) fn runs_there(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
+    if let Some(w) = runs_there_target(c) {
+        out.push(decide(
+            Verdict::Junction,
+            RuleId::HandsOver,
+            format!(
+                "`{}` is told to run a command on another machine (`{w}`): it runs there, beyond what trail sees; a person decides",
+                c.name
+            ),
+            raw,
+        ));
+    }
+}
+
+/// The machine [`runs_there`] finds: a target option's flag, or the one word between an
+/// `exec` (or `ssh`, `shell`, `attach`) and the `--`.
+pub(super) fn runs_there_target<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
     // Every command nobody models comes here: the `--` first.
     let mut words = c.words();
     if !words.any(|w| w == "--") || words.next().is_none() {
-        return;
+        return None;
     }
     let before: Vec<&str> = c.words().take_while(|w| *w != "--").collect();
     // Not this machine, nor a device of its own that computes (`--device cuda:0`).
@@ -506,15 +527,40 @@ pub(super) fn runs_there(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             .any(|d| v.starts_with(d))
             || v.bytes().all(|b| b.is_ascii_digit() || b == b',')
     };
+    // `exec G4 --`: the one word left before the `--` is where it runs (not a path, not a
+    // program's name: `exec /bin/sh --`, `exec python --`).
+    let named = before.iter().rposition(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "exec" | "ssh" | "shell" | "attach"
+        )
+    });
+    // (After a noun that names the kind of machine, `grader exec G4`; first, the word is as
+    // often a profile or an environment the command runs under here: `exec dev -- aws …`.)
+    if let Some(k) = named
+        && k > 0
+        && !before[k - 1].starts_with('-')
+        && before.len() == k + 2
+        && let Some(target) = before.get(k + 1)
+        && !target.starts_with('-')
+        && !target.contains('/')
+        && !here(target)
+        && !crate::known::is_program(target)
+    {
+        return Some(target);
+    }
     let runs = super::words::subcommands(c).iter().any(|w| {
         matches!(
             w.to_ascii_lowercase().as_str(),
             "exec" | "run" | "execute" | "ssh" | "shell" | "cmd" | "command"
         )
     });
-    let target = before.iter().enumerate().find(|(i, w)| {
+    if !runs {
+        return None;
+    }
+    before.iter().enumerate().find_map(|(i, w)| {
         let flag = w.split('=').next().unwrap_or(w);
-        flag.starts_with("--")
+        (flag.starts_with("--")
             && matches!(
                 flag.trim_start_matches('-'),
                 "host"
@@ -531,19 +577,9 @@ pub(super) fn runs_there(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
             && w.split_once('=')
                 .map(|(_, v)| v)
                 .or_else(|| before.get(i + 1).copied())
-                .is_some_and(|v| !v.starts_with('-') && !here(v))
-    });
-    if let (true, Some((_, w))) = (runs, target) {
-        out.push(decide(
-            Verdict::Junction,
-            RuleId::HandsOver,
-            format!(
-                "`{}` is told to run a command on another machine (`{w}`): it runs there, beyond what trail sees; a person decides",
-                c.name
-            ),
-            raw,
-        ));
-    }
+                .is_some_and(|v| !v.starts_with('-') && !here(v)))
+        .then_some(*w)
+    })
 }
 
 /// Given another machine's shell login as an address (`ssh://root@web-1.acme.internal`,
@@ -764,11 +800,11 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 /// Whether the word at `i` is words to search for or to show (`logs search --pattern 'nc -e
 /// /bin/bash'`), not a shell handed over.
 fn searched(words: &[&str], i: usize) -> bool {
-    i.checked_sub(1)
-        .is_some_and(|p| super::arguments::data_option(words[p]))
-        || words[i]
-            .split_once('=')
-            .is_some_and(|(f, _)| super::arguments::data_option(f))
+    i.checked_sub(1).is_some_and(|p| {
+        super::arguments::data_option(words[p]) || super::words::SEARCHES.contains(&words[p])
+    }) || words[i]
+        .split_once('=')
+        .is_some_and(|(f, _)| super::arguments::data_option(f))
 }
 
 /// A session opened, a shell granted or shared, or a shell opened on another machine.

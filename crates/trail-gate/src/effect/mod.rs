@@ -4524,6 +4524,7 @@ fn notebook_code(text: &str) -> Option<String> {
 /// file is loaded: what they run counts whole, a junction too.
 fn planted_text(c: &Cmd<'_>, cmd: &Simple, ctx: &super::Context, raw: &str, out: &mut Findings) {
     for text in planted_named(c, cmd, ctx) {
+        let text = &*arguments::without_prose_settings(text);
         if let Some(line) = text.lines().find(|l| runs_remote_script(l)) {
             out.push(decide(
                 Verdict::Block,
@@ -5119,8 +5120,14 @@ fn cleans_only_scratch(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> bool {
 /// The finding for a clean of `dir`: never of the project root, the home, the root, a system
 /// directory or what holds the project; asked elsewhere outside it.
 fn emptied(c: &Cmd<'_>, dir: &std::path::Path, ctx: &Context, raw: &str) -> Option<Decision> {
-    let place = ctx.places.classify(&dir.to_string_lossy());
+    let text = dir.to_string_lossy();
+    let place = ctx.places.classify(&text);
     let (verdict, rule) = match place {
+        // One application's cache or state under `/var` (`/var/cache/boortmalt`): its data,
+        // a person's call, as `rm -rf` of it is.
+        super::Place::System if super::rules::deletion::application_data(ctx, &text) => {
+            (Verdict::Junction, RuleId::DeleteOutside)
+        }
         super::Place::Root
         | super::Place::Home
         | super::Place::ProjectRoot
@@ -5975,9 +5982,13 @@ fn power(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // restarts (the founders' call 1: an external device).
     // Or through a bridge to an attached device (`adb reboot`, `fastboot reboot`, `mpremote
     // reset`): the phone or the board restarts.
+    // Or in the command run on another machine after `--` (`grader exec G4 -- reboot`).
     let here = p.this_machine
         && (p.named_here
-            || targets::remote(c).is_none() && !serial_port(c) && !device_bridge(c.name));
+            || targets::remote(c).is_none()
+                && !serial_port(c)
+                && !device_bridge(c.name)
+                && handover::runs_there_target(c).is_none());
     Some(if here {
         decide(
             Verdict::Block,

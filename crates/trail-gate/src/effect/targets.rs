@@ -425,16 +425,39 @@ pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
 /// directory, and it names one at least.
 pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     let mut places = 0;
+    // A directory's option names a place without a slash too (`-C build`, `--dir out`).
+    let dir_flag = |f: &str| {
+        f == "-C"
+            || f.starts_with("--")
+                && words::parts(f).last().is_some_and(|p| {
+                    matches!(
+                        p.as_str(),
+                        "dir" | "directory" | "root" | "path" | "workdir"
+                    )
+                })
+    };
+    let mut after_dir_flag = false;
     for a in c.args {
         let Some(w) = word_text(a, ctx) else {
             return false;
         };
+        let placed = std::mem::replace(&mut after_dir_flag, dir_flag(&w));
         let value = match w.split_once('=') {
+            Some((f, v)) if dir_flag(f) => {
+                if !v.contains('/') && !v.is_empty() {
+                    if super::super::rules::deletion::loses(ctx, ctx.classify(v), v) {
+                        return false;
+                    }
+                    places += 1;
+                    continue;
+                }
+                v
+            }
             Some((_, v)) => v,
             None if w.starts_with('-') => continue,
             None => w.as_str(),
         };
-        if !value.contains('/') {
+        if !value.contains('/') && !placed {
             continue;
         }
         if value.contains(['@', ':'])
@@ -2388,7 +2411,11 @@ pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
             };
             let ps = words::parts(name);
             let value = value?;
-            if ps.iter().any(|p| CONNECTS.contains(&p.as_str())) && !local_value(value) {
+            // (Not an option that says what is done to it: `--host-power hibernate`.)
+            let what = ps
+                .last()
+                .is_some_and(|l| matches!(l.as_str(), "power" | "action" | "state" | "mode"));
+            if ps.iter().any(|p| CONNECTS.contains(&p.as_str())) && !what && !local_value(value) {
                 return hit();
             }
             if ps.iter().any(|p| ENVIRONS.contains(&p.as_str()))

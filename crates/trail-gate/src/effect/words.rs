@@ -2936,7 +2936,9 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // `interlocks bypass`.)
             || matches!(*w, "raise" | "lower" | "throw" | "bypass") && i > 0 && options_after(c, w)
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
-            || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w))
+            || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
+            // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
+            || *w == "empty" && i > 0 && options_after(c, w))
         .then_some(*w)
     })
 }
@@ -2945,6 +2947,7 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
 fn said_class(w: &str) -> Class {
     match w {
         "close" | "block" | "ban" | "lock" | "bypass" => Class::Stops,
+        "empty" => Class::Destroys,
         "fire" | "blast" | "detonate" | "ignite" | "start" | "launch" | "raise" | "lower"
         | "throw" => Class::Actuates,
         _ => Class::Reaches,

@@ -105,7 +105,7 @@ pub(super) fn critical(p: Place) -> bool {
 /// A directory inside one application's state under `/var` (`/var/lib/omega/data/default`,
 /// `/var/lib/laminar/archive/build`): that application's data, a person's call, not the
 /// system's own tree (`/var/lib`, `/var/lib/dpkg`, `/var/www/html` stay critical).
-pub(super) fn application_data(ctx: &Context, raw: &str) -> bool {
+pub(crate) fn application_data(ctx: &Context, raw: &str) -> bool {
     ctx.resolve(raw).is_some_and(|p| {
         // One application's logs or cache (`/var/log/collectl`) are made again; its state
         // under `/var/lib` one level deeper (`/var/lib/dpkg` is the system's).
