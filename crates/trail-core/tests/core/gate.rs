@@ -2387,6 +2387,19 @@ fn new_families_sealed133_part() {
     assert!(all.rows > 0);
 }
 
+/// The 134th sealed part (issue 20): 24 families from domains no earlier part used (car
+/// washes, petrol stations, parking garages, toll plazas, tyre fitters, vehicle inspection,
+/// truck stops, baggage handling, cruise terminals, ski lifts, golf courses, theme park rides,
+/// bicycle repair, motorway gantries, auto body shops), written by a helper that never read
+/// trail's source, run once with the design frozen at d83f3de:
+/// `cargo test -p trail-core --test core gate::new_families_sealed134 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed134_part() {
+    let (_, all) = measure(&["gate-families-sealed134.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
