@@ -2121,3 +2121,18 @@ fn new_families_sealed133_part() {
     print_table("secrets-families-sealed133.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 134th sealed part (issue 20): 16 families named from leather tanning; providers of car
+/// wash, fuel, parking, toll, tyre, inspection, truck stop, baggage, cruise, ski lift, golf,
+/// theme park and body repair services, written by a helper that never read trail's source,
+/// run once with the redactor frozen at 9f6b8fe (unchanged since 2eab214):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed134 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed134_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed134.tsv"), show);
+    print_table("secrets-families-sealed134.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
