@@ -1371,6 +1371,9 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::store_reference(text.get(..start).unwrap_or_default(), value)
         || plausible::public_context(text.get(..start).unwrap_or_default())
             && !signed_jwt_in_a_page(text, start, value)
+            // (Nor a key pair's secret half beside its public one, `data-chill-room="…"`
+            // after `data-brand-stamp="nbp_pub_…"`: a page that ships it leaks it.)
+            && !crate::halves::secret_halves(text).contains(&(start, end))
         || plausible::said_public(text.get(end..).unwrap_or_default())
         || plausible::comment_above_says_public(text.get(..start).unwrap_or_default())
         || plausible::documented_example(text.get(..start).unwrap_or_default())

@@ -982,6 +982,15 @@ fn drawn(v: &str) -> bool {
     {
         return drawn(body);
     }
+    // A token in two to four dotted parts, one of them drawn (`atlco.9336….def2…`, `pcnv_51d2….
+    // 35cc…`): a service's prefix and id around its secret.
+    if v.contains('.') {
+        let parts = v.split('.').count();
+        return (2..=4).contains(&parts)
+            && v.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+            && v.split('.').any(drawn);
+    }
     // Where the value stands already says it is a credential: hex of 16 digits or more, drawn
     // (not a run), counts as one (`855f4f3ecd8029473bcfd56d`).
     let hex = v.bytes().all(|b| b.is_ascii_hexdigit()) && {
@@ -1129,16 +1138,8 @@ fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
         let (at, secret) = words[k + 2];
         let plain = secret
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/'));
-        // Or a token in two to four dotted parts, one of them drawn (`atlco.9336….def2…`): a
-        // service's prefix and id around its secret.
-        let parts = secret.split('.').count();
-        let dotted = (2..=4).contains(&parts)
-            && secret
-                .split('.')
-                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
-            && secret.split('.').any(drawn);
-        if plain && drawn(secret) || dotted {
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'.'));
+        if plain && drawn(secret) {
             out.push((start + at, start + at + secret.len()));
         }
     }
@@ -1150,11 +1151,14 @@ fn basic_auth_pairs(text: &str) -> Vec<(usize, usize)> {
 /// minisign's), wherever it is written; their public keys open otherwise (`RWQ…`, `RWS…`).
 fn signify_secret_keys(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for prefix in ["RWRCSw", "RWRTY0Iy"] {
+    // (And minisign's with no password, its key derivation `\0\0`: `RWQAAEIy`.)
+    for prefix in ["RWRCSw", "RWRTY0Iy", "RWQAAEIy"] {
         for (at, _) in text.match_indices(prefix) {
+            // (Or after an escaped line end, in a JSON string: `…\nRWQAAEIy…`.)
             let before_ok = at == 0
                 || !text.as_bytes()[at - 1].is_ascii_alphanumeric()
-                    && text.as_bytes()[at - 1] != b'+';
+                    && text.as_bytes()[at - 1] != b'+'
+                || text[..at].ends_with("\\n");
             let len = text[at..]
                 .bytes()
                 .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))

@@ -6787,3 +6787,39 @@ fn found_by_the_132nd_sealed_part() {
         assert_eq!(redact(text).0, text);
     }
 }
+
+/// Found by the 133rd and 134th sealed parts: a token in dotted parts after its issuer's
+/// prefix wherever a credential is expected (`pcnv_<hex>.<hex>` in `~/.gem/credentials`, after
+/// a `poetry config http-basic` user), minisign's secret key with no password (`RWQAAEIy…`,
+/// also after an escaped line end in JSON), and a key pair's secret half in a form's `data-`
+/// attribute beside its public half (a page's widget key stays public).
+#[test]
+fn found_by_the_134th_sealed_part() {
+    for (text, secret) in [
+        (
+            "$ cat ~/.gem/credentials\n---\nhttps://gems.example.com: pcnv_9a1c55e0b2d7f3e4a8c61b09.4e7d2c9b1a0f8e3d6c5b4a3928170f6e",
+            "pcnv_9a1c55e0b2d7f3e4a8c61b09.4e7d2c9b1a0f8e3d6c5b4a3928170f6e",
+        ),
+        (
+            "poetry config http-basic.x PC-6521 pcnv_9a1c55e0b2d7f3e4a8c61b09.4e7d2c9b1a0f8e3d6c5b4a3928170f6e",
+            "pcnv_9a1c55e0b2d7f3e4a8c61b09.4e7d2c9b1a0f8e3d6c5b4a3928170f6e",
+        ),
+        (
+            "{\"content\": \"untrusted comment: minisign secret key DF84F47F01BE440B\\nRWQAAEIyB3h5/z3b3xrVjZxoFwI34tNXDN3pAWRvCVMefFPNxFMAAAAAAAAAAAAAAAAAAAAAC0S+AX/0hN9uZkGkB1bGtL/itTPVISgQIHtHAQ7ep/gSYwe/ulf9\\n\"}",
+            "RWQAAEIyB3h5/z3b3xrVjZxoFwI34tNXDN3pAWRvCVMefFPNxFMAAAAAAAAAAAAAAAAAAAAAC0S+AX/0hN9uZkGkB1bGtL/itTPVISgQIHtHAQ7ep/gSYwe/ulf9",
+        ),
+        (
+            "<form data-kiln-public=\"kln_pub_ddZWqkGyE4iwZABeEqrz9rwV0m78hVgS\" data-kiln-seal=\"Z2oTIobw7vrvGPLYO_DOK10_gJyQEk-vBqa1JEmBMqk\" method=\"post\">",
+            "Z2oTIobw7vrvGPLYO_DOK10_gJyQEk-vBqa1JEmBMqk",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "<div data-sitekey=\"6LdQx2kqAAAAAGq9m8kZr1Vt4bHc3nE5uW7yP0aS\"></div>",
+        "host: builds.example.com.s3.amazonaws.com",
+    ] {
+        assert_eq!(redact(text).0, text);
+    }
+}
