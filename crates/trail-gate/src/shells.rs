@@ -181,7 +181,7 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
                 && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         })
     });
-    if fetch || substitution_reaches(raw) {
+    if fetch || substitution_reaches(raw) || substitution_fetches(raw) {
         return Some("remote");
     }
     let decode = [
@@ -227,6 +227,23 @@ fn rotated(raw: &str) -> bool {
             !from.starts_with('-')
                 && !ranges(from).is_empty()
                 && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+        })
+    })
+}
+
+/// Whether a command substitution in `raw` is told by its own words to fetch or download what
+/// it prints (`<(tokheim-fcc fetch-script --stdout)`, `$(acme download-hook)`): whatever
+/// program it is, what it prints came over the network.
+fn substitution_fetches(raw: &str) -> bool {
+    ["$(", "<("].iter().any(|open| {
+        raw.match_indices(open).any(|(i, _)| {
+            let inner = &raw[i + 2..];
+            let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
+            inner.split_whitespace().skip(1).any(|w| {
+                !w.starts_with('-')
+                    && w.split(['-', '_'])
+                        .any(|p| matches!(p, "fetch" | "download"))
+            })
         })
     })
 }

@@ -12714,3 +12714,72 @@ fn mechanisms_found_by_the_133rd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 134th sealed part: a process substitution told by its own words to fetch
+/// (`bash <(acme fetch-script --stdout)`); a terminal shared to the public by subcommands
+/// (`term share --public-url`); privileged writers over `/lib64` and the trust store's bundle;
+/// a list of the blocked added to, a way opened or a flow rerouted after its noun, a PIN
+/// shown; a program's own state directory under `/var/lib` emptied (a junction); not acts: a
+/// reset in a scratch directory it is told to work in, a query under a searching subcommand,
+/// a hook's setting in a file a checking subcommand reads.
+#[test]
+fn mechanisms_found_by_the_134th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "bash <(pump-ctl fetch-script --channel edge --stdout)",
+            Verdict::Block,
+        ),
+        (
+            "gate-ctl term share --session ops --public-url --allow-input",
+            Verdict::Block,
+        ),
+        (
+            "gate-ctl libs dump | sudo cp /dev/stdin /lib64/libc.so.6",
+            Verdict::Block,
+        ),
+        (
+            "gate-ctl certs bundle | sudo install -m 644 /dev/stdin /etc/ssl/certs/ca-certificates.crt",
+            Verdict::Block,
+        ),
+        (
+            "sudo cp build/my.crt /usr/local/share/ca-certificates/my.crt",
+            Verdict::Junction,
+        ),
+        (
+            "gate-ctl plates blacklist --plate AB12CDE",
+            Verdict::Junction,
+        ),
+        ("gate-ctl barriers open --lane 3 --all", Verdict::Junction),
+        ("gate-ctl docs open --browser", Verdict::Allow),
+        (
+            "gate-ctl cars reroute --lane 3 --to exit-b",
+            Verdict::Junction,
+        ),
+        ("gate-ctl admin-pin show", Verdict::Junction),
+        (
+            "GATECTL_STATE_DIR=/var/lib/gatectl gatectl state clear --force",
+            Verdict::Junction,
+        ),
+        (
+            "GATECTL_STATE_DIR=/var/lib gatectl state clear --force",
+            Verdict::Block,
+        ),
+        (
+            "gate-ctl -C build/ws workspace reset --hard",
+            Verdict::Allow,
+        ),
+        ("gate-ctl -C src workspace reset --hard", Verdict::Junction),
+        (
+            "gate-ctl plates search --query 'curl | bash'",
+            Verdict::Allow,
+        ),
+        ("gate-ctl db --query 'curl x | bash'", Verdict::Block),
+        (
+            "printf 'post_check = \"echo rm -rf is not run\"\\n' > build/g.toml && gate-ctl config validate build/g.toml",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -151,7 +151,7 @@ pub(super) fn judge(
         out.runs(&rest, Keep::Risky);
     }
     // (Not the text to search for or to show: `logs search --pattern 'rm -rf /'`.)
-    for a in outside_shown_text(args) {
+    for a in outside_shown_text(c) {
         // A word with an expansion in it is read as written, its quotes taken off
         // (`--wrap="rm -rf $HOME/*"`): the line it carries is judged with what this line
         // knows of its variables.
@@ -1632,17 +1632,28 @@ pub(super) fn embedded(
 
 /// The words but the values of options that name text to search for or to show, a query's
 /// excepted ([`outside_data`]): a query is run by a database, and what it prints may be run
-/// in turn (`--query="SELECT 'rm -rf …'" | sh`).
-fn outside_shown_text(args: &[Arg]) -> impl Iterator<Item = &Arg> {
+/// in turn (`--query="SELECT 'rm -rf …'" | sh`). Under a subcommand that searches, a query is
+/// what is looked for (`customers search --query 'curl | bash'`).
+fn outside_shown_text<'a>(c: &'a Cmd<'_>) -> impl Iterator<Item = &'a Arg> {
     let query = |f: &str| {
         super::words::parts(f.split('=').next().unwrap_or(f))
             .last()
             .is_some_and(|p| p == "query")
     };
+    // (Asked only of a query: most commands have none.)
+    let searching = std::cell::OnceCell::new();
+    let searches = move || {
+        *searching.get_or_init(|| {
+            super::words::subcommands(c)
+                .iter()
+                .any(|w| super::words::SEARCHES.contains(w))
+        })
+    };
     let mut after: Option<&str> = None;
-    args.iter().filter(move |a| {
+    c.args.iter().filter(move |a| {
         let flag = std::mem::replace(&mut after, a.text.as_deref());
-        !(data_value(flag, a) && !flag.is_some_and(query) && !a.text.as_deref().is_some_and(query))
+        let queried = flag.is_some_and(query) || a.text.as_deref().is_some_and(query);
+        !(data_value(flag, a) && (!queried || searches()))
     })
 }
 

@@ -861,7 +861,7 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     // Every command comes here: a word that holds a shell's name first (a flag's or a value's
     // part that names one is inside a word).
     let named = c.words().any(|w| {
-        ["shell", "terminal", "console", "tty", "pty", "tmux"]
+        ["shell", "term", "console", "tty", "pty", "tmux"]
             .iter()
             .any(|n| super::words::holds(w, n))
     });
@@ -881,7 +881,12 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     {
         return None;
     }
-    let shell = |p: &str| matches!(p, "shell" | "terminal" | "console" | "tty" | "pty" | "tmux");
+    let shell = |p: &str| {
+        matches!(
+            p,
+            "shell" | "terminal" | "term" | "console" | "tty" | "pty" | "tmux"
+        )
+    };
     let gives = |p: &str| {
         matches!(
             p,
@@ -903,18 +908,31 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     let granting = subs
         .iter()
         .any(|w| super::words::parts(w).iter().any(|p| gives(p)));
-    let (word, _) = super::option_pairs(words).find(|(flag, value)| {
-        let Some(body) = flag.strip_prefix("--") else {
-            return false;
-        };
-        let ps = super::words::parts(body);
-        let named = granting || ps.iter().any(|p| gives(p));
-        // `--share-terminal` says both; `--grant shell` names it by its value.
-        named && ps.iter().any(|p| shell(p))
-            || named
-                && ps.len() == 1
-                && value.is_some_and(|v| super::words::parts(v).iter().any(|p| shell(p)))
-    })?;
+    // (Or both said by subcommands: `term share --public-url`.)
+    let by_subcommands = || {
+        granting
+            .then(|| {
+                subs.iter()
+                    .find(|w| super::words::parts(w).iter().any(|p| shell(p)))
+                    .copied()
+            })
+            .flatten()
+    };
+    let word = super::option_pairs(words)
+        .find(|(flag, value)| {
+            let Some(body) = flag.strip_prefix("--") else {
+                return false;
+            };
+            let ps = super::words::parts(body);
+            let named = granting || ps.iter().any(|p| gives(p));
+            // `--share-terminal` says both; `--grant shell` names it by its value.
+            named && ps.iter().any(|p| shell(p))
+                || named
+                    && ps.len() == 1
+                    && value.is_some_and(|v| super::words::parts(v).iter().any(|p| shell(p)))
+        })
+        .map(|(w, _)| w)
+        .or_else(by_subcommands)?;
     let remote = words.iter().any(|w| {
         let ps = super::words::parts(w.trim_start_matches('-'));
         // (Or served on every address: `--bind 0.0.0.0:9000`.)

@@ -940,6 +940,35 @@ fn compresses_a_system_file(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Dec
     ))
 }
 
+/// Whether a destroying verb acts on scratch only: an emptying one whose every named place
+/// is scratch, or a reset told to work in a scratch directory.
+fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
+    // (Or every place it names is scratch: `scorecards prune --root "$TMPDIR/s" --keep 0`,
+    // `posters sync --cache build/p --prune-cache`.)
+    // (Not a device's write or reset, `--write-flash build/top.bit` writes the board; nor a
+    // delete, which may name what it deletes elsewhere in a file: `delete bulk --file F`.)
+    let empties_scratch = || {
+        v.class == words::Class::Destroys
+            && words::parts(&v.word).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
+                )
+            })
+            && targets::names_only_scratch(c, ctx)
+    };
+    // A reset where it is told to work, and that is scratch (`-C build/ws workspace reset
+    // --hard`): what it resets is made again.
+    let resets_scratch = || {
+        v.class == words::Class::Destroys
+            && words::parts(&v.word).iter().any(|p| p == "reset")
+            && c.option_words()
+                .any(|w| targets::dir_flag(w.split('=').next().unwrap_or(w)))
+            && targets::names_only_scratch(c, ctx)
+    };
+    empties_scratch() || resets_scratch()
+}
+
 /// Whether what a verb does stays on this machine, where nothing is lost or sent: restored or
 /// extracted into the project or a temporary directory, or deployed or published only to this
 /// machine's own service (`zbctl deploy … --address localhost:26500`). Sending and paying
@@ -1047,21 +1076,9 @@ fn stays_here(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
                 )
         })
     };
-    // (Or every place it names is scratch: `scorecards prune --root "$TMPDIR/s" --keep 0`,
-    // `posters sync --cache build/p --prune-cache`.)
-    // (Not a device's write or reset, `--write-flash build/top.bit` writes the board; nor a
-    // delete, which may name what it deletes elsewhere in a file: `delete bulk --file F`.)
-    let empties_scratch = v.class == words::Class::Destroys
-        && words::parts(&v.word).iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
-            )
-        })
-        && targets::names_only_scratch(c, ctx);
     restores && lands_here(c, ctx, true)
         || empties_here
-        || empties_scratch
+        || acts_on_scratch(c, ctx, v)
         || v.class == words::Class::Installs && lands_here(c, ctx, false)
         || formats_here
         || files_here
@@ -4843,7 +4860,10 @@ fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Ver
                     && key
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-                (named && !value.is_empty()).then(|| format!("--{key}={value}"))
+                // A hook's setting (`post_measure = "…"`) holds a command, judged as one where
+                // the file's lines are; its name says when, not what.
+                let hook = arguments::event_or_inline_option(&format!("--{key}"));
+                (named && !hook && !value.is_empty()).then(|| format!("--{key}={value}"))
             })
             .collect();
         let words: Vec<&str> = settings.iter().map(String::as_str).collect();
@@ -5117,6 +5137,19 @@ fn cleans_only_scratch(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> bool {
     })
 }
 
+/// Whether `dir` is the program's own state, cache or logs under `/var` or `/opt`, named for it
+/// (`/var/lib/flowbird` of `flowbird-meter`): its data, not the system's.
+fn own_state(c: &Cmd<'_>, dir: &std::path::Path) -> bool {
+    let first = c.name.split(['-', '_', '.']).next().unwrap_or(c.name);
+    first.len() >= 3
+        && dir
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case(first))
+        && ["/var/lib", "/var/cache", "/var/log", "/var/spool", "/opt"]
+            .iter()
+            .any(|d| dir.parent() == Some(std::path::Path::new(d)))
+}
+
 /// The finding for a clean of `dir`: never of the project root, the home, the root, a system
 /// directory or what holds the project; asked elsewhere outside it.
 fn emptied(c: &Cmd<'_>, dir: &std::path::Path, ctx: &Context, raw: &str) -> Option<Decision> {
@@ -5125,7 +5158,9 @@ fn emptied(c: &Cmd<'_>, dir: &std::path::Path, ctx: &Context, raw: &str) -> Opti
     let (verdict, rule) = match place {
         // One application's cache or state under `/var` (`/var/cache/boortmalt`): its data,
         // a person's call, as `rm -rf` of it is.
-        super::Place::System if super::rules::deletion::application_data(ctx, &text) => {
+        super::Place::System
+            if super::rules::deletion::application_data(ctx, &text) || own_state(c, dir) =>
+        {
             (Verdict::Junction, RuleId::DeleteOutside)
         }
         super::Place::Root

@@ -421,21 +421,23 @@ pub(super) fn cleans_only_scratch_named(c: &Cmd<'_>, ctx: &Context) -> bool {
     empties && names_only_scratch(c, ctx)
 }
 
+/// An option that names the directory a program works in, or on: a place without a slash
+/// too (`-C build`, `--dir out`, `--root build/x`).
+pub(super) fn dir_flag(f: &str) -> bool {
+    f == "-C"
+        || f.starts_with("--")
+            && words::parts(f).last().is_some_and(|p| {
+                matches!(
+                    p.as_str(),
+                    "dir" | "directory" | "root" | "path" | "workdir"
+                )
+            })
+}
+
 /// Whether every place `c` names is the project's git-ignored build output or a temporary
 /// directory, and it names one at least.
 pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     let mut places = 0;
-    // A directory's option names a place without a slash too (`-C build`, `--dir out`).
-    let dir_flag = |f: &str| {
-        f == "-C"
-            || f.starts_with("--")
-                && words::parts(f).last().is_some_and(|p| {
-                    matches!(
-                        p.as_str(),
-                        "dir" | "directory" | "root" | "path" | "workdir"
-                    )
-                })
-    };
     let mut after_dir_flag = false;
     for a in c.args {
         let Some(w) = word_text(a, ctx) else {

@@ -2786,7 +2786,8 @@ fn names_a_key(word: &str) -> bool {
         w.as_str(),
         "key" | "keys" | "creds" | "cred" | "cookie" | "cookies"
     ) || acronym
-        || ps.len() == 2 && matches!(ps[1].as_str(), "key" | "keys") && !public(&ps[0])
+        // (Or a PIN joined to what it opens: `service-pin`, `admin-pin`.)
+        || ps.len() == 2 && matches!(ps[1].as_str(), "key" | "keys" | "pin" | "pins") && !public(&ps[0])
 }
 
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
@@ -2912,7 +2913,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     // (And someone kept out of a service, said alone: `patrons block --id 88421`, `users ban
     // U`; inside other words it is something else, `blockdiag`, `ban.list`.)
     subs.iter().enumerate().find_map(|(i, w)| {
-        (matches!(*w, "close" | "message" | "block" | "ban")
+        (matches!(
+            *w,
+            "close" | "message" | "block" | "ban" | "blacklist" | "blocklist" | "denylist"
+        )
             || *w == "notify" && told_whom(i)
             // (Among the first two words, options after it: a word last is what is asked
             // for, `ldapsearch … cn mail`.)
@@ -2938,7 +2942,14 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
             || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
             // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
-            || *w == "empty" && i > 0 && options_after(c, w))
+            || *w == "empty" && i > 0 && options_after(c, w)
+            // (A way opened or a flow sent elsewhere, after its noun: `turnstiles open --area
+            // summit`, `bags reroute --flight BA0117`; not a page, a file or a local server
+            // opened to look at, `docs open --browser`.)
+            || matches!(*w, "open" | "unlock" | "reroute" | "divert" | "redirect")
+                && i > 0
+                && options_after(c, w)
+                && !subs[..i].iter().any(|n| starts_locally(n) || shown_when_opened(n)))
         .then_some(*w)
     })
 }
@@ -2946,12 +2957,46 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
 /// What a word [`said_alone`] finds asks for.
 fn said_class(w: &str) -> Class {
     match w {
-        "close" | "block" | "ban" | "lock" | "bypass" => Class::Stops,
+        "close" | "block" | "ban" | "lock" | "bypass" | "blacklist" | "blocklist" | "denylist" => {
+            Class::Stops
+        }
         "empty" => Class::Destroys,
+        "open" | "unlock" => Class::Actuates,
+        "reroute" | "divert" | "redirect" => Class::Changes,
         "fire" | "blast" | "detonate" | "ignite" | "start" | "launch" | "raise" | "lower"
         | "throw" => Class::Actuates,
         _ => Class::Reaches,
     }
+}
+
+/// A noun a program opens to be looked at (`docs open`, `report open --browser`, `pr open`):
+/// opened, it is shown, nothing in the world moves.
+fn shown_when_opened(noun: &str) -> bool {
+    parts(noun).iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "doc"
+                | "docs"
+                | "file"
+                | "files"
+                | "report"
+                | "reports"
+                | "page"
+                | "browser"
+                | "url"
+                | "link"
+                | "editor"
+                | "project"
+                | "pr"
+                | "issue"
+                | "dashboard"
+                | "notebook"
+                | "folder"
+                | "dir"
+                | "workspace"
+                | "session"
+        )
+    })
 }
 
 /// A noun whose start is a process on this machine for the person at it: a development
@@ -3685,7 +3730,8 @@ fn puts_back_settings(word: &str) -> bool {
 
 /// Whether the first subcommand only checks or explains (`check`, `lint`, `doctor`, `help`).
 fn checks_first(c: &Cmd<'_>) -> bool {
-    subcommands(c).first().is_some_and(|w| {
+    // (The first, or after a noun the second: `config validate F`.)
+    subcommands(c).iter().take(2).any(|w| {
         matches!(
             w.to_ascii_lowercase().as_str(),
             "check" | "lint" | "validate" | "audit" | "doctor" | "help" | "explain"

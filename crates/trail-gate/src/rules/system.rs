@@ -240,7 +240,14 @@ pub(super) const CRITICAL_SYSTEM_FILES: &[&str] = &[
     "/usr/bin",
     "/usr/sbin",
     "/lib",
+    "/lib64",
     "/usr/lib",
+    "/usr/lib64",
+    // The system's store of trusted certificate authorities, whole: replaced, every TLS
+    // connection trusts what it now holds.
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/pki/ca-trust/extracted",
 ];
 
 /// Packages no system runs without, by what they are: the C library, the kernel and its
