@@ -2400,6 +2400,19 @@ fn new_families_sealed134_part() {
     assert!(all.rows > 0);
 }
 
+/// The 135th sealed part (issue 20): 24 families from domains no earlier part used (particle
+/// accelerators, wind tunnels, cleanrooms, synchrotrons, cryogenics, fusion rigs, research
+/// vessels, ice core archives, herbaria, genome sequencing, electron microscopy, radiocarbon
+/// labs, weather balloons, telescope domes, seismic arrays), written by a helper that never
+/// read trail's source, run once with the design frozen at ac40f9c:
+/// `cargo test -p trail-core --test core gate::new_families_sealed135 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed135_part() {
+    let (_, all) = measure(&["gate-families-sealed135.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
