@@ -278,10 +278,21 @@ impl Context {
             else {
                 break;
             };
-            if dir.is_empty() || dir.contains(['$', '`', ' ']) {
+            // Several steps taken in turn (`$(cd build && cd ../.. && pwd)`): one path.
+            let steps: Vec<&str> = dir
+                .split("&& cd ")
+                .flat_map(|s| s.split("; cd "))
+                .map(|s| s.trim().trim_matches(['"', '\'']))
+                .collect();
+            if steps
+                .iter()
+                .any(|d| d.is_empty() || d.contains(['$', '`', ' ', '&', ';']))
+                || steps[1..].iter().any(|d| d.starts_with(['/', '~']))
+            {
                 break;
             }
-            let Some(path) = self.places.resolve(dir) else {
+            let dir = steps.join("/");
+            let Some(path) = self.places.resolve(&dir) else {
                 break;
             };
             out.replace_range(at..=inner_start + len, &path.to_string_lossy());

@@ -36,6 +36,8 @@ const STDIN_RUNNERS: &[&str] = &[
     "Invoke-Expression",
     "at",
     "batch",
+    // (R's script runner reads one from stdin the same way: `… | Rscript -`.)
+    "Rscript",
 ];
 
 /// Programs that fetch from the network: their output piped or substituted into a shell is
@@ -427,6 +429,14 @@ pub(super) fn shell_code(
         code::names_script(name, words)
     };
     if runs_named {
+        // A job read from a file (`at -f job.sh now + 1 hour`) is scheduled as one fed is.
+        if matches!(name, "at" | "batch") {
+            out.push(junction(
+                RuleId::Schedule,
+                "this schedules commands to run later, when no one is watching: a person decides",
+                raw,
+            ));
+        }
         named(name, shell, words, raw, out);
         // A script this line wrote (`printf 'rm -rf ~' > build/c.sh && bash build/c.sh`): no
         // person read it between, so its text is the code run.

@@ -12796,3 +12796,68 @@ fn mechanisms_found_by_the_134th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 135th sealed part: decoded code fed to R's script runner on stdin; a job read
+/// from a file by `at -f` is scheduled; a console's escape to the shell (`-command 'spawn …'`)
+/// runs its line as a command; a system table written whole by `dd`; a climb out of the
+/// project computed by `$(cd A && cd ../.. && pwd)`; an address after a power word names
+/// another machine; not acts: a shell's line in a script option, a delete told to work in a
+/// scratch directory, a power word inside a command line a program is handed, a name looked
+/// for after a searching subcommand.
+#[test]
+fn mechanisms_found_by_the_135th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("echo cmJhY29u | base64 -d | Rscript -", Verdict::Block),
+        ("at -f build/job.sh now + 1 hour", Verdict::Junction),
+        (
+            "lattice -command 'spawn at now + 1 hour -f build/job.sh'",
+            Verdict::Junction,
+        ),
+        (
+            "lattice -command 'spawn rm -rf build/plots'",
+            Verdict::Allow,
+        ),
+        ("lattice -command 'spawn rm -rf ~'", Verdict::Block),
+        (
+            "lattice -c 'interface e1; shutdown; end'",
+            Verdict::Junction,
+        ),
+        (
+            "render --nss | sudo dd of=/etc/nsswitch.conf",
+            Verdict::Block,
+        ),
+        (
+            "dd if=build/x of=/etc/hosts conv=notrunc oflag=append",
+            Verdict::Allow,
+        ),
+        (
+            "probe-cli data wipe --root \"$(cd build && cd ../.. && pwd)\"",
+            Verdict::Block,
+        ),
+        (
+            "probe-cli module reboot --ip 192.168.1.102",
+            Verdict::Junction,
+        ),
+        (
+            "probe-cli hide --post-script 'rm -rf build/tmp'",
+            Verdict::Allow,
+        ),
+        ("probe-cli data delete --path build/scratch", Verdict::Allow),
+        (
+            "probe-cli delete bulk --file build/ids.txt",
+            Verdict::Junction,
+        ),
+        (
+            "probe-cli monitor --on-fault 'logger -t x \"fault: reboot required\"'",
+            Verdict::Allow,
+        ),
+        (
+            "probe-cli monitor --on-fault 'systemctl poweroff'",
+            Verdict::Block,
+        ),
+        ("probe-cli sample search --name 'bash -i'", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -323,6 +323,18 @@ fn console_lines(c: &Cmd<'_>, out: &mut Findings) {
             // A console's `get NAME` fetches a remote name here, which [`targets`]' reading of
             // console lines judges.
             let leaves = matches!(first, "quit" | "exit" | "bye" | "logout" | "get" | "mget");
+            // A console's escape to the shell (`spawn rm -rf build/plots`, `system …`): the
+            // line after it is a shell's, judged as one, not the console's own subcommand.
+            if matches!(first, "spawn" | "system" | "shell" | "sh")
+                && let Some((_, tail)) = statement.split_once(char::is_whitespace)
+                && tail
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(known::is_program)
+            {
+                out.runs(tail.trim(), Keep::Risky);
+                continue;
+            }
             if !leaves && reads_as_command(statement) {
                 out.runs(&format!("{} {statement}", c.name), Keep::Risky);
             }
@@ -2605,7 +2617,20 @@ fn own_language(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
                 stmt.trim(),
                 "quit" | "exit" | "bye" | "q" | "quit()" | "exit()"
             );
-            if ends_itself || super::words::shows_only(&inner) {
+            // A shell's line, a program's name first and its flags or paths after, the value's
+            // one statement (`--post-script 'rm -rf build/x'`): the line is judged as the
+            // command it is, where command options' values are. (A console's statements,
+            // `-c 'interface e1; shutdown; end'`, are its own.)
+            let shell_line = !value.contains([';', '\n'])
+                && stmt
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| known::is_program(w.trim_matches(['"', '\''])))
+                && stmt
+                    .split_whitespace()
+                    .skip(1)
+                    .any(|w| w.starts_with('-') || w.contains('/'));
+            if ends_itself || shell_line || super::words::shows_only(&inner) {
                 continue;
             }
             if let Some(v) = super::words::consequence(&inner) {

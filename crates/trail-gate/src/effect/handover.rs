@@ -800,11 +800,15 @@ pub(super) fn judge(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 /// Whether the word at `i` is words to search for or to show (`logs search --pattern 'nc -e
 /// /bin/bash'`), not a shell handed over.
 fn searched(words: &[&str], i: usize) -> bool {
-    i.checked_sub(1).is_some_and(|p| {
-        super::arguments::data_option(words[p]) || super::words::SEARCHES.contains(&words[p])
-    }) || words[i]
-        .split_once('=')
-        .is_some_and(|(f, _)| super::arguments::data_option(f))
+    // (Or anywhere after a subcommand that searches: `sample search --name 'bash -i'`.)
+    i.checked_sub(1)
+        .is_some_and(|p| super::arguments::data_option(words[p]))
+        || words[..i]
+            .iter()
+            .any(|w| super::words::SEARCHES.contains(w))
+        || words[i]
+            .split_once('=')
+            .is_some_and(|(f, _)| super::arguments::data_option(f))
 }
 
 /// A session opened, a shell granted or shared, or a shell opened on another machine.

@@ -957,11 +957,14 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
             })
             && targets::names_only_scratch(c, ctx)
     };
-    // A reset where it is told to work, and that is scratch (`-C build/ws workspace reset
-    // --hard`): what it resets is made again.
+    // A reset or a delete where it is told to work, and that is scratch (`-C build/ws
+    // workspace reset --hard`, `data delete --path build/scratch`): what it removes is made
+    // again. (Not a file of what to delete: `delete bulk --file F`.)
     let resets_scratch = || {
         v.class == words::Class::Destroys
-            && words::parts(&v.word).iter().any(|p| p == "reset")
+            && words::parts(&v.word)
+                .iter()
+                .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
             && c.option_words()
                 .any(|w| targets::dir_flag(w.split('=').next().unwrap_or(w)))
             && targets::names_only_scratch(c, ctx)
@@ -4262,7 +4265,7 @@ fn console_lines(
                 .to_ascii_lowercase();
             let keep = if matches!(
                 escape.as_str(),
-                "system" | "shell" | "sh" | "exec" | "run" | "xecute"
+                "system" | "shell" | "sh" | "exec" | "run" | "xecute" | "spawn"
             ) {
                 super::Keep::Risky
             } else {

@@ -1703,6 +1703,11 @@ fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
         if !executes(flag) || !plain {
             return None;
         }
+        // A console's word that runs the rest as a command line (`-command 'spawn rm -rf
+        // build/plots'`): that line is judged as the command it is.
+        if matches!(words[0], "spawn" | "system" | "shell" | "sh") && known::is_program(words[1]) {
+            return None;
+        }
         let args = console_args(&words);
         subcommand_verb(&console(c.name, &args))
     })
@@ -4605,6 +4610,12 @@ fn told_what_follows(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// A command line the program is handed (`--on-fault 'logger -t x "reboot required"'`): that
+/// line is judged as the command it is, its words its own.
+fn handed_line(w: &str) -> bool {
+    w.contains(char::is_whitespace) && w.split_whitespace().next().is_some_and(known::is_program)
+}
+
 pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
     // A program named for asking whether the act is possible (`pm-is-supported --suspend`,
     // `can-suspend`, `check-reboot`): it answers, and powers nothing.
@@ -4647,7 +4658,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
         }
         // A command line the program is given that logs in elsewhere first (`-D 'ssh nas.lan
         // sudo poweroff'`): the power word is that machine's.
-        if runs_elsewhere(w) {
+        if runs_elsewhere(w) || handed_line(w) {
             return false;
         }
         // A flag that declines the act (`--no-reboot`, `--skip-shutdown`).

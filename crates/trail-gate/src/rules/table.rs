@@ -1241,7 +1241,9 @@ pub static RULES: &[Rule] = &[
                     )
                     || w.starts_with('+')
                     || w.contains('=')
+                    // (Not an address: `reboot --ip 192.168.1.102` is another machine's.)
                     || w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+                        && w.matches('.').count() != 3
             });
             // A unit, a service or an init script named for a power act, started (`systemctl
             // isolate poweroff.target`, `invoke-rc.d halt start`, `/etc/init.d/halt start`):
@@ -1597,7 +1599,12 @@ pub static RULES: &[Rule] = &[
                             .unwrap_or(&a.raw)
                             .strip_prefix("of=")
                             .is_some_and(|t| match t.find('$') {
-                                None => critical_file(t),
+                                // (A table directly in `/etc` written over whole, as by `>`;
+                                // `oflag=append` adds to it.)
+                                None => {
+                                    critical_file(t)
+                                        || table(t) && !c.words().any(|w| w.contains("append"))
+                                }
                                 Some(at) => t[..at]
                                     .rfind('/')
                                     .is_some_and(|slash| slash > 0 && critical_file(&t[..=slash])),
