@@ -2413,6 +2413,19 @@ fn new_families_sealed135_part() {
     assert!(all.rows > 0);
 }
 
+/// The 136th sealed part (issue 20): 24 families from domains no earlier part used
+/// (self-checkouts, parcel lockers, cold chain trucking, mall escalators and HVAC,
+/// click-and-collect, shelf labels, loyalty kiosks, cash recyclers, forklifts, pallet
+/// wrappers, conveyor sortation, dock levellers, yard management, returns), written by a
+/// helper that never read trail's source, run once with the design frozen at 0d9367f:
+/// `cargo test -p trail-core --test core gate::new_families_sealed136 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed136_part() {
+    let (_, all) = measure(&["gate-families-sealed136.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
