@@ -2152,3 +2152,18 @@ fn new_families_sealed135_part() {
     print_table("secrets-families-sealed135.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 136th sealed part (issue 20): 16 families named from wooden boat building; providers of
+/// supermarket, parcel locker, cold chain, mall, shelf label, loyalty, cash handling, forklift,
+/// pallet, sortation, yard and returns services, written by a helper that never read trail's
+/// source, run once with the redactor frozen at b4c0e43 (unchanged since dfcc629):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed136 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed136_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed136.tsv"), show);
+    print_table("secrets-families-sealed136.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
