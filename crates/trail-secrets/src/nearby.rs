@@ -341,9 +341,25 @@ fn unpaid(text: &str, spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
 
 /// Generated words standing alone, neither assigned nor labelled as ids.
 fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
+    let words = standalone_words(text);
+    // Three words or more alone of one id's length (20 to 27) and letters and digits only
+    // (`event SAWP3GKv… accepted` on each line): a list of records' ids, as nanoid, ULID and
+    // KSUID make them; a key is pasted alone, not as a column.
+    let id_like = |(s, e): (usize, usize)| {
+        (20..=27).contains(&(e - s)) && text.as_bytes()[s..e].iter().all(u8::is_ascii_alphanumeric)
+    };
+    let listed_id = |(start, end): (usize, usize)| {
+        id_like((start, end))
+            && words
+                .iter()
+                .filter(|&&(s, e)| e - s == end - start && id_like((s, e)))
+                .count()
+                >= 3
+    };
     // The cheap test on the word first: the other two look back through the text.
-    for (start, end) in standalone_words(text) {
+    for (start, end) in words.iter().copied() {
         if generated_alone(&text[start..end])
+            && !listed_id((start, end))
             && !plausible::bitcoin_address(&text[start..end])
             && !assigned(text, start)
             && !labelled_an_id(text, start)
@@ -773,35 +789,34 @@ pub(crate) fn stored_under_a_public_name(line: &str) -> bool {
 }
 
 /// An RSA key written as .NET writes it (`RSA.ToXmlString(true)`: `<RSAKeyValue><Modulus>…
-/// <D>…</D></RSAKeyValue>`): the private members' contents (`P`, `Q`, `DP`, `DQ`, `InverseQ`,
-/// `D`); the public `Modulus` and `Exponent` stay.
+/// <D>…</D></RSAKeyValue>`): with a private member among them (`P`, `Q`, `DP`, `DQ`,
+/// `InverseQ`, `D`), the whole key between its tags, as a PEM block's body is taken whole; a
+/// public key alone (`Modulus` and `Exponent`) stays.
 fn xml_rsa_private(text: &str) -> Vec<(usize, usize)> {
+    const OPEN: &str = "<RSAKeyValue>";
     let mut out = Vec::new();
-    if !text.contains("<RSAKeyValue>") {
+    if !text.contains(OPEN) {
         return out;
     }
-    for (start, _) in text.match_indices("<RSAKeyValue>") {
-        let end = text[start..]
+    for (start, _) in text.match_indices(OPEN) {
+        let from = start + OPEN.len();
+        let end = text[from..]
             .find("</RSAKeyValue>")
-            .map_or(text.len(), |e| start + e);
-        let block = &text[start..end];
-        for tag in ["P", "Q", "DP", "DQ", "InverseQ", "D"] {
+            .map_or(text.len(), |e| from + e);
+        let block = &text[from..end];
+        let private = ["P", "Q", "DP", "DQ", "InverseQ", "D"].iter().any(|tag| {
             let open = format!("<{tag}>");
-            let Some(at) = block.find(&open) else {
-                continue;
-            };
-            let from = start + at + open.len();
-            let Some(len) = text[from..end].find('<') else {
-                continue;
-            };
-            let body = &text[from..from + len];
-            if len >= 16
-                && body
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-            {
-                out.push((from, from + len));
-            }
+            block.find(&open).is_some_and(|at| {
+                let body = &block[at + open.len()..];
+                let len = body.find('<').unwrap_or(body.len());
+                len >= 16
+                    && body[..len]
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            })
+        });
+        if private {
+            out.push((from, end));
         }
     }
     out
@@ -956,6 +971,13 @@ fn holds_a_secret_key(head: &str) -> bool {
     let Some(bytes) = plausible::base64_decode(head) else {
         return false;
     };
+    // Or a Windows CryptoAPI key blob that holds the private key: `PRIVATEKEYBLOB` (7),
+    // version 2, then its algorithm and the private key's magic (`RSA2`, `DSS2`; a public
+    // blob is `RSA1`).
+    if bytes.len() >= 12 && bytes[..4] == [7, 2, 0, 0] && matches!(&bytes[8..12], b"RSA2" | b"DSS2")
+    {
+        return true;
+    }
     let text_len = bytes
         .iter()
         .take_while(|c| c.is_ascii_graphic() || **c == b' ' || **c == b'\n')
@@ -975,10 +997,12 @@ fn holds_a_secret_key(head: &str) -> bool {
 fn drawn(v: &str) -> bool {
     // A prefix that names the issuer before the draw (`tkmax_n6emf5nri9…`) says nothing
     // against it: the body is judged.
-    if let Some((prefix, body)) = v.split_once('_')
-        && (2..=10).contains(&prefix.len())
-        && prefix.bytes().all(|c| c.is_ascii_alphanumeric())
-        && !body.contains('_')
+    // (In one or two parts: `swpx_live_ecx0…`.)
+    if let Some((prefix, body)) = v.rsplit_once('_')
+        && prefix.split('_').count() <= 2
+        && prefix
+            .split('_')
+            .all(|p| (2..=10).contains(&p.len()) && p.bytes().all(|c| c.is_ascii_alphanumeric()))
     {
         return drawn(body);
     }

@@ -2322,6 +2322,8 @@ pub(crate) fn public_or_demo(value: &str, around: &str) -> bool {
         || ["public_", "public-", "publishable_", "publishable-"]
             .iter()
             .any(|p| value.starts_with(p))
+        // Or whose vendor's prefix says so (`hrpub_…`, `nbp_pub_…`).
+        || crate::halves::public_prefix(value)
     {
         return true;
     }

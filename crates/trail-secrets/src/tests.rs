@@ -6330,7 +6330,8 @@ fn found_by_the_110th_sealed_part() {
 }
 
 /// Found by the 111th sealed part's first run (recall 0.892, false positives 0.023): a .NET
-/// RSA key written as XML, whose private members go and public ones stay; a package source's
+/// RSA key written as XML, whose private members go (since the 136th part, with the whole key
+/// between its tags, as a PEM block's body goes; a public key alone stays); a package source's
 /// login after its host (`bundle config set --global HOST USER:PASSWORD`); the secret key
 /// after an address and an access key (`mc alias set NAME URL ACCESS SECRET`); and, clean, a
 /// hash or an id a secret store keeps under a name that says so.
@@ -6348,9 +6349,11 @@ fn found_by_the_111th_sealed_part() {
         "{out}"
     );
     assert!(
-        out.contains("sz8Y1ZVOSN9tak0BTp0Ewcu8ylz2mTZA0itfWa4j0LuGGdw9wjrb"),
+        out.contains("<RSAKeyValue>") && out.contains("</RSAKeyValue>"),
         "{out}"
     );
+    let public = "<RSAKeyValue><Modulus>sz8Y1ZVOSN9tak0BTp0Ewcu8ylz2mTZA0itfWa4j0LuGGdw9wjrb==</Modulus><Exponent>AQAB</Exponent></RSAKeyValue>";
+    assert_eq!(redact(public).0, public);
     let (out, _) = redact(
         "$ bundle config set --global api.veritext.com 661133:mK6OfpzjK0Cf6O6HvzJVaNvK2ngHqIvjdh2DBXAA",
     );
@@ -6819,6 +6822,38 @@ fn found_by_the_134th_sealed_part() {
     for text in [
         "<div data-sitekey=\"6LdQx2kqAAAAAGq9m8kZr1Vt4bHc3nE5uW7yP0aS\"></div>",
         "host: builds.example.com.s3.amazonaws.com",
+    ] {
+        assert_eq!(redact(text).0, text);
+    }
+}
+
+/// Found by the 135th and 136th sealed parts: a Windows CryptoAPI private key blob in base64
+/// (`PRIVATEKEYBLOB`, `RSA2`; the public blob, `RSA1`, stays), a .NET XML private key taken
+/// whole, a token of a two-part prefix in a channel's `/t/` path; not secrets: three ids of one
+/// length alone in a list, a value whose vendor's prefix says public (`hrpub_…`).
+#[test]
+fn found_by_the_136th_sealed_part() {
+    for (text, secret) in [
+        (
+            "pallet_scan_csp_blob = \"BwIAAACkAABSU0EyUfndy61iA3mZqz2aktGBOv7yXpvWXgzYStCsEtVZRTAnoKj7GrM1RlcCqUODMq+WKxuVEBY0vkjh0XPP+DvzQR7LdO44KjFpJ5EPpDSPSpEJnzaXlHp+fjvqp8k50amU9r9zfg==\"",
+            "BwIAAACkAABSU0EyUfndy61iA3mZqz2aktGBOv7yXpvWXgzYStCsEtVZRTAnoKj7GrM1RlcCqUODMq",
+        ),
+        (
+            "<RSAKeyValue><Modulus>sz8Y1ZVOSN9tak0BTp0Ewcu8ylz2mTZA0itfWa4j0LuGGdw9wjrb==</Modulus><Exponent>AQAB</Exponent><D>Zq7Wm2Xv9Kc4Rt1Ly8Ps3Nb6Hd0Gf5Ja2Ue7Qi4Vo1Mx==</D></RSAKeyValue>",
+            "sz8Y1ZVOSN9tak0BTp0Ewcu8ylz2mTZA0itfWa4j0LuGGdw9wjrb",
+        ),
+        (
+            "conda config --set channel_alias https://conda.example.com/t/swpx_live_ecx0sofnid3nyjip5hb654ofo4lmnom1",
+            "swpx_live_ecx0sofnid3nyjip5hb654ofo4lmnom1",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "cert_blob = \"BgIAAACkAABSU0ExivRAi3EuLIMjaLZ2MQoJhc0q6pgl+qsTEA9c7TSAmbenMcj9Lewtmp99JGTEQgW82Tz/lhL+pG60zicTfdEq1LG2VDejm1cqGiEwXhB46AQfpnAZkIDwiWptnNgd+Fi9TnHc+A==\"",
+        "event SAWP3GKvAggftTsH3CKdRcnjJOE accepted\nevent oVGuqqLONt7Bf0sGnv2eQxMO3q1 accepted\nevent yNHt44IrCLCEB0R5guSePBkcLMI accepted",
+        "let dockTag = \"hrpub_IVnTUNKLqAYI6847M6z6E7xFPzXte76O\"",
     ] {
         assert_eq!(redact(text).0, text);
     }
