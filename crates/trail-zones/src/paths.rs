@@ -206,6 +206,10 @@ impl Places {
             Some(i) => (&s[1..=i], &s[i + 1..]),
             None => (&s[1..], ""),
         };
+        // `~+`, the working directory (bash and zsh).
+        if user == "+" {
+            return Some(format!("{}{rest}", self.cwd.to_string_lossy()));
+        }
         let home = if user.is_empty()
             || self
                 .home
@@ -221,7 +225,7 @@ impl Places {
         {
             self.home.parent().unwrap_or(Path::new("/home")).join(user)
         } else {
-            // `~+`, `~-` (the working directories): only the shell knows.
+            // `~-` (the last working directory): only the shell knows.
             return None;
         };
         Some(format!("{}{rest}", home.to_string_lossy()))

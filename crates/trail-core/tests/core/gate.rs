@@ -12874,3 +12874,48 @@ fn mechanisms_found_by_the_135th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 136th sealed part: `~+`, the shell's name for the working directory; a login
+/// switched off as authentication is (`--login none`); acts said by their own verbs after the
+/// noun they act on: a lockout, an alarm suppressed, stock liquidated, goods returned, credit
+/// issued, a live value written to a controller's point.
+#[test]
+fn mechanisms_found_by_the_136th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("wrapper-cli cache clear --dir ~+ --all", Verdict::Block),
+        ("rm -rf ~+/build", Verdict::Allow),
+        (
+            "locker-ctl webconsole enable --bind 0.0.0.0 --login none",
+            Verdict::Block,
+        ),
+        (
+            "fleet-ctl vehicle lockout --truck FL-9 --reason impact",
+            Verdict::Junction,
+        ),
+        (
+            "bms-ctl alarm suppress --category smoke --hours 4",
+            Verdict::Junction,
+        ),
+        (
+            "stock-ctl inventory liquidate --lot L-9 --channel outlet",
+            Verdict::Junction,
+        ),
+        (
+            "locker-ctl parcels return-to-sender --locker K1 --all-expired",
+            Verdict::Junction,
+        ),
+        (
+            "loyalty-ctl rewards issue --campaign spring --all-members",
+            Verdict::Junction,
+        ),
+        (
+            "bms-ctl point write --object AHU-1.SP --value 30",
+            Verdict::Junction,
+        ),
+        ("bms-ctl point read --object AHU-1.SP", Verdict::Allow),
+        ("docs-ctl config write --file build/x.toml", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

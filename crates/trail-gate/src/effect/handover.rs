@@ -55,6 +55,7 @@ fn names_auth(parts: &[String]) -> bool {
                 | "passwd"
                 | "security"
                 | "pin"
+                | "login"
         )
     })
 }

@@ -2954,7 +2954,26 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             || matches!(*w, "open" | "unlock" | "reroute" | "divert" | "redirect")
                 && i > 0
                 && options_after(c, w)
-                && !subs[..i].iter().any(|n| starts_locally(n) || shown_when_opened(n)))
+                && !subs[..i].iter().any(|n| starts_locally(n) || shown_when_opened(n))
+            // (A thing locked out or an alarm silenced, stock sold off, goods sent back, credit
+            // handed out, after the noun: `vehicle lockout --truck FL-118`, `alarm suppress
+            // --category smoke`, `inventory liquidate --lot L`, `parcels return-to-sender`,
+            // `rewards issue --all-members`.)
+            || matches!(
+                w.split('-').next().unwrap_or(w),
+                "lockout" | "suppress" | "silence" | "liquidate" | "return" | "issue"
+            ) && i > 0
+                && options_after(c, w)
+            // (A live value written to a controller's point: `point write --value 30`, `point
+            // command --value off`, `unit setpoint --temp 12`.)
+            || matches!(*w, "write" | "command" | "setpoint")
+                && i > 0
+                && c.option_words().any(|o| {
+                    matches!(
+                        o.split('=').next().unwrap_or(o),
+                        "--value" | "--temp" | "--setpoint" | "--level" | "--position"
+                    )
+                }))
         .then_some(*w)
     })
 }
@@ -2967,7 +2986,14 @@ fn said_class(w: &str) -> Class {
         }
         "empty" => Class::Destroys,
         "open" | "unlock" => Class::Actuates,
-        "reroute" | "divert" | "redirect" => Class::Changes,
+        "reroute" | "divert" | "redirect" | "write" | "command" | "setpoint" => Class::Changes,
+        _ if matches!(
+            w.split('-').next().unwrap_or(w),
+            "lockout" | "suppress" | "silence"
+        ) =>
+        {
+            Class::Stops
+        }
         "fire" | "blast" | "detonate" | "ignite" | "start" | "launch" | "raise" | "lower"
         | "throw" => Class::Actuates,
         _ => Class::Reaches,
