@@ -2167,3 +2167,18 @@ fn new_families_sealed136_part() {
     print_table("secrets-families-sealed136.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 137th sealed part (issue 20): 16 families named from lampworking; providers of wind,
+/// battery storage, hydrogen, biogas, district heating, substation, metering, heat pump,
+/// geothermal, tidal, pipeline and microgrid services, written by a helper that never read
+/// trail's source, run once with the redactor frozen at 563f46b (unchanged since 0d27167):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed137 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed137_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed137.tsv"), show);
+    print_table("secrets-families-sealed137.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
