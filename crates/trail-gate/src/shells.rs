@@ -640,6 +640,22 @@ fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) 
     if !shell {
         return;
     }
+    // The script is what a program nobody models prints (`bash <(acme render-script)`): its
+    // output run as code, as `acme render-script | bash` is. (A fetch or a decode there is
+    // blocked by `hidden_in_words`; a known program's print is judged where it runs.)
+    if let Some(inner) = words
+        .iter()
+        .find(|a| !a.raw.starts_with('-'))
+        .and_then(|a| a.raw.strip_prefix("<("))
+        && let Some(program) = inner.split_whitespace().next()
+        && super::known::tier(program) == super::known::Tier::Unknown
+    {
+        out.push(junction(
+            RuleId::PipeToShell,
+            &format!("output of `{program}` is run as code"),
+            raw,
+        ));
+    }
     let c_flag = words.iter().position(|a| {
         a.text
             .as_deref()
