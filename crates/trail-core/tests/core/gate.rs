@@ -12756,6 +12756,9 @@ fn mechanisms_found_by_the_134th_sealed_part() {
             "bash <(pump-ctl fetch-script --channel edge --stdout)",
             Verdict::Block,
         ),
+        // Its print run as code, as `pump-ctl render-script | bash` is.
+        ("bash <(pump-ctl render-script --stdout)", Verdict::Junction),
+        ("bash <(cat build/job.sh)", Verdict::Allow),
         (
             "gate-ctl term share --session ops --public-url --allow-input",
             Verdict::Block,
