@@ -12935,3 +12935,55 @@ fn mechanisms_found_by_the_136th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 137th sealed part: a bare `--post` or `--pre` takes what runs after or before
+/// (`diag run --post 'kexec -e'`); acts said by their own verbs after the noun they act on: a
+/// machine braked, tripped, isolated, shut in, islanded or discharged, a level written to a
+/// controller (`setpoint write --suction-psi 450`); not acts: the pattern after `grep` (`alarms
+/// grep poweroff`), a script fetched with `--download-only`.
+#[test]
+fn mechanisms_found_by_the_137th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "genset diag run --unit G1 --post 'kexec -e'",
+            Verdict::Block,
+        ),
+        (
+            "genset diag run --unit G1 --post 'echo done'",
+            Verdict::Allow,
+        ),
+        (
+            "tidal-ctl turbine brake --id T2 --engage",
+            Verdict::Junction,
+        ),
+        ("relay-ctl breaker trip --id 52-1", Verdict::Junction),
+        (
+            "grid-ctl microgrid island --site campus-b",
+            Verdict::Junction,
+        ),
+        ("well-ctl loop shut-in --well W2", Verdict::Junction),
+        (
+            "bess-ctl stack discharge --site s1 --mw 20",
+            Verdict::Junction,
+        ),
+        ("bess-ctl rack isolate --rack 14", Verdict::Junction),
+        (
+            "comp-ctl setpoint write --unit C3 --suction-psi 450",
+            Verdict::Junction,
+        ),
+        ("comp-ctl config write --file build/c.toml", Verdict::Allow),
+        ("genset alarms grep 'poweroff'", Verdict::Allow),
+        ("fastlane match nuke distribution", Verdict::Junction),
+        (
+            "stack-ctl script run --from-url https://ops.example/fix.sh --download-only --out build/fix.sh",
+            Verdict::Allow,
+        ),
+        (
+            "stack-ctl script run --from-url https://ops.example/fix.sh",
+            Verdict::Block,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -986,7 +986,7 @@ pub(super) fn event_or_inline_option(flag: &str) -> bool {
     match ps.as_slice() {
         [only] => matches!(
             only.as_str(),
-            "inline" | "hook" | "callback" | "code" | "after" | "then" | "finally"
+            "inline" | "hook" | "callback" | "code" | "after" | "then" | "finally" | "post" | "pre"
         ),
         [first, ..] => {
             matches!(
@@ -1143,7 +1143,19 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
         i += 1;
     }
     let Some(url) = fetched else { return };
+    // Told outright to fetch and not run (`script run --from-url … --download-only`).
+    if c.option_words().any(fetch_only_flag) {
+        return;
+    }
     fetched_run(url, ctx, raw, out);
+}
+
+/// A flag that says what is fetched is not run (`--download-only`, `--no-run`).
+pub(super) fn fetch_only_flag(w: &str) -> bool {
+    matches!(
+        w,
+        "--download-only" | "--fetch-only" | "--no-run" | "--no-exec" | "--no-execute"
+    )
 }
 
 /// Whether a subcommand says the program downloads (`download`, `fetch`, `pull`, `mirror`) and

@@ -5629,17 +5629,19 @@ fn refused(words: &[&str], i: usize) -> bool {
 /// Whether a program is told not to run the hooks or tasks of what it fetches (`--accept-hooks
 /// no`, `--no-hooks`, `--skip-tasks`): a template is then only files.
 fn declines_code(words: &[&str]) -> bool {
-    words.iter().enumerate().any(|(i, w)| {
-        let ps = words::parts(w);
-        w.starts_with('-')
-            && ps
-                .iter()
-                .any(|p| matches!(p.as_str(), "hooks" | "hook" | "scripts" | "tasks"))
-            && (refused(words, i)
-                || ps
-                    .first()
-                    .is_some_and(|p| matches!(p.as_str(), "no" | "skip" | "ignore" | "disable")))
-    })
+    // Told outright to fetch and not run (`--download-only`, `--no-run`).
+    words.iter().any(|w| arguments::fetch_only_flag(w))
+        || words.iter().enumerate().any(|(i, w)| {
+            let ps = words::parts(w);
+            w.starts_with('-')
+                && ps
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "hooks" | "hook" | "scripts" | "tasks"))
+                && (refused(words, i)
+                    || ps.first().is_some_and(|p| {
+                        matches!(p.as_str(), "no" | "skip" | "ignore" | "disable")
+                    }))
+        })
 }
 
 /// A script, by its file's extension, fetched and given as the program's file on stdin

@@ -2045,7 +2045,9 @@ pub(super) fn subcommands<'a>(c: &'a Cmd<'_>) -> Vec<&'a str> {
             continue;
         }
         out.push(w);
-        if out.len() == SUBCOMMAND_WORDS {
+        // What follows a search is its pattern (`alarms grep poweroff`), no subcommand. (Not
+        // after `match`, as often a verb of its own: `fastlane match nuke`.)
+        if out.len() == SUBCOMMAND_WORDS || matches!(w, "grep" | "egrep" | "search") {
             break;
         }
         // What is written down follows a verb that records it (`dstask add Fix flaky upload
@@ -2965,16 +2967,31 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             ) && i > 0
                 && options_after(c, w)
             // (A live value written to a controller's point: `point write --value 30`, `point
-            // command --value off`, `unit setpoint --temp 12`.)
+            // command --value off`, `setpoint write --suction-psi 450`: an option given a
+            // number or a state.)
             || matches!(*w, "write" | "command" | "setpoint")
                 && i > 0
-                && c.option_words().any(|o| {
-                    matches!(
-                        o.split('=').next().unwrap_or(o),
-                        "--value" | "--temp" | "--setpoint" | "--level" | "--position"
-                    )
-                }))
+                && option_given_a_level(c)
+            // (A machine braked, tripped, isolated, shut in, islanded or discharged, after its
+            // noun: `turbine brake --engage`, `relay trip --breaker 52-1`, `loop shut-in`.)
+            || matches!(
+                w.split('-').next().unwrap_or(w),
+                "brake" | "trip" | "isolate" | "shut" | "island" | "discharge"
+            ) && i > 0
+                && options_after(c, w))
         .then_some(*w)
+    })
+}
+
+/// Whether an option is given a number or a state (`--value 30`, `--suction-psi 450`,
+/// `--value off`): a level set on what the command names.
+fn option_given_a_level(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words).any(|(flag, value)| {
+        flag.starts_with("--")
+            && value.is_some_and(|v| {
+                v.parse::<f64>().is_ok() || matches!(v, "on" | "off" | "open" | "closed")
+            })
     })
 }
 
@@ -2986,10 +3003,13 @@ fn said_class(w: &str) -> Class {
         }
         "empty" => Class::Destroys,
         "open" | "unlock" => Class::Actuates,
-        "reroute" | "divert" | "redirect" | "write" | "command" | "setpoint" => Class::Changes,
+        "reroute" | "divert" | "redirect" | "write" | "command" | "setpoint" | "island" => {
+            Class::Changes
+        }
+        "discharge" => Class::Actuates,
         _ if matches!(
             w.split('-').next().unwrap_or(w),
-            "lockout" | "suppress" | "silence"
+            "lockout" | "suppress" | "silence" | "brake" | "trip" | "isolate" | "shut"
         ) =>
         {
             Class::Stops
