@@ -1379,6 +1379,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::documented_example(text.get(..start).unwrap_or_default())
         || plausible::names_a_stored_secret(text, start)
         || inside_public_keys(text, start)
+        || nearby::tink_key_values(text, true).contains(&(start, end))
         || under_a_signature_comment(text, start)
         || under_encrypted_data(text, start)
 }

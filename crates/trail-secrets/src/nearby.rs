@@ -880,6 +880,44 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(encoded_key_files(text));
     out.extend(wif_keys(text));
     out.extend(keypair_byte_lists(text));
+    out.extend(tink_key_values(text, false));
+    out
+}
+
+/// A Tink keyset's key material (`"keyData": {"typeUrl": "…AesGcmKey", "value": "GiC…",
+/// "keyMaterialType": "SYMMETRIC"}`), in JSON however its quotes are escaped (a string's `\"`,
+/// a CSV cell's `""`): the value of a key whose material the keyset calls symmetric or
+/// private. With `public`, the values it calls public (`ASYMMETRIC_PUBLIC`) or remote.
+pub(crate) fn tink_key_values(text: &str, public: bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("keyMaterialType") {
+        return out;
+    }
+    for (at, _) in text.match_indices("keyMaterialType") {
+        let kind = &text[at..text.len().min(at + 60)];
+        let is_public = kind.contains("PUBLIC") || kind.contains("REMOTE");
+        if is_public != public {
+            continue;
+        }
+        let from = text.floor_char_boundary(at.saturating_sub(400));
+        let Some(v) = text[from..at].rfind("value") else {
+            continue;
+        };
+        let b = text.as_bytes();
+        let mut s = from + v + "value".len();
+        while s < at && matches!(b[s], b'"' | b'\\' | b':' | b' ' | b'\'') {
+            s += 1;
+        }
+        let len = b[s..at]
+            .iter()
+            .take_while(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'-' | b'_')
+            })
+            .count();
+        if len >= 16 {
+            out.push((s, s + len));
+        }
+    }
     out
 }
 
@@ -976,6 +1014,11 @@ fn holds_a_secret_key(head: &str) -> bool {
     // blob is `RSA1`).
     if bytes.len() >= 12 && bytes[..4] == [7, 2, 0, 0] && matches!(&bytes[8..12], b"RSA2" | b"DSS2")
     {
+        return true;
+    }
+    // Or the `.pvk` file that wraps one, by its magic (`0xB0B5F11E`, `HvG1sA…`): a PVK file
+    // holds a private key and nothing else.
+    if bytes.len() >= 4 && bytes[..4] == [0x1e, 0xf1, 0xb5, 0xb0] {
         return true;
     }
     let text_len = bytes

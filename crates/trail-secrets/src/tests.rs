@@ -6858,3 +6858,33 @@ fn found_by_the_136th_sealed_part() {
         assert_eq!(redact(text).0, text);
     }
 }
+
+/// Found by the 137th sealed part: a `.pvk` private key file in base64 by its magic, a dotted
+/// token given bare to `-p` after `-u`, a Tink keyset's symmetric key material in escaped JSON
+/// (a Go string's `\"`, a CSV cell's `""`); not a secret: a Tink keyset's public key.
+#[test]
+fn found_by_the_137th_sealed_part() {
+    for (text, secret) in [
+        (
+            "const val SIGNER_PVK = \"HvG1sAAAAAABAAAApzIH9biQKdqbhq6sQToAUocsdLmim7+QvSqdG24sUSmguFhnBgsJtZh/j5aPV7G1FZAt7xQRDiiXm/syU3iJQr7LpzC3pT6TifEncI2WT2k=\"",
+            "HvG1sAAAAAABAAAApzIH9biQKdqbhq6sQToAUocsdLmim7",
+        ),
+        (
+            "twine upload -u LGST-8744 -p e2495fdda091765ff72cac9d.c874fc387c4829e2276f610db48adb0b dist/*",
+            "e2495fdda091765ff72cac9d.c874fc387c4829e2276f610db48adb0b",
+        ),
+        (
+            "keyset = \"{\\\"key\\\":[{\\\"keyData\\\":{\\\"typeUrl\\\":\\\"type.googleapis.com/google.crypto.tink.AesGcmKey\\\",\\\"value\\\":\\\"GiCnNV1GmI06etQdgx1vSqVEjP0DLuJvlkTkMyjkUNEJ7w==\\\",\\\"keyMaterialType\\\":\\\"SYMMETRIC\\\"}}]}\"",
+            "GiCnNV1GmI06etQdgx1vSqVEjP0DLuJvlkTkMyjkUNEJ7w",
+        ),
+        (
+            "site-1,\"{\"\"key\"\":[{\"\"keyData\"\":{\"\"typeUrl\"\":\"\"type.googleapis.com/google.crypto.tink.AesGcmKey\"\",\"\"value\"\":\"\"GiDlku+TI+z5MF+PnSiNJ7nFYIYNSJSu/LOvD2NN8wmKOw==\"\",\"\"keyMaterialType\"\":\"\"SYMMETRIC\"\"}}]}\"",
+            "GiDlku+TI+z5MF+PnSiNJ7nFYIYNSJSu/LOvD2NN8wmKOw",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let public = "{\"key\": [{\"keyData\": {\"typeUrl\": \"type.googleapis.com/google.crypto.tink.Ed25519PublicKey\", \"value\": \"EiCBm9MHLOkalfo6MPBER5xMkfJQAcRW5IhqdgHQgI+lAQ==\", \"keyMaterialType\": \"ASYMMETRIC_PUBLIC\"}}]}";
+    assert_eq!(redact(public).0, public);
+}
