@@ -2182,3 +2182,18 @@ fn new_families_sealed137_part() {
     print_table("secrets-families-sealed137.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 138th sealed part (issue 20): 16 families named from chair caning and rush seating;
+/// providers of newspaper printing, bindery, sign making, 3D printing, laser cutting, CNC,
+/// moulding, coating, plating, anodising, ceramics and casting services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at 9c9c9b9:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed138 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed138_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed138.tsv"), show);
+    print_table("secrets-families-sealed138.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
