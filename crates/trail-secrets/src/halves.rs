@@ -127,7 +127,12 @@ fn public(name: &str, value: &str) -> bool {
 /// A vendor's prefix that says public at its end (`mpub_…`, `gbpub_…`), as `pub_` does alone,
 /// or in its second part (`pp_pub_…`, `ck-pub-…`): the vendor's name, then what kind of key.
 pub(crate) fn public_prefix(value: &str) -> bool {
-    let lower = |p: &str| p.bytes().all(|b| b.is_ascii_lowercase());
+    // (A vendor's name may hold a digit: `i360pub_…`.)
+    let lower = |p: &str| {
+        p.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && p.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+    };
     let Some(i) = value.find(['_', '-']) else {
         return false;
     };

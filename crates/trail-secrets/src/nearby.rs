@@ -1361,7 +1361,10 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
     let long_flag = name.starts_with("--");
     let name_start = name_end - name.len();
     let name = name.trim_matches(['-', '.']);
-    if name.len() < 3 || !names_credential(name) {
+    // A drawn word is a value, not a name, whatever its letters end in (an EC key's `x`,
+    // `…2yGWYpw`, read as ending in `pw`).
+    if name.len() < 3 || !names_credential(name) || name.len() >= 20 && strongly_generated(name, 20)
+    {
         return None;
     }
     if let Some(at) = markup_value(text, name_start, name_end) {
@@ -2367,6 +2370,22 @@ fn signed_urls(text: &str) -> Vec<(usize, usize)> {
             && u64::from_str_radix(time, 16)
                 .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t));
         let starts_path = at == 0 || matches!(b[at - 1], b' ' | b'"' | b'\'');
+        // A token, then the moment it expires in Unix time, after a comma (CDN77's secure
+        // token, `/LMN2u8vjzx525U5EZwa98A,1796707967/…`): the path's key to the file.
+        if let Some((token, time)) = seg.split_once(',')
+            && time.len() == 10
+            && time
+                .parse::<u64>()
+                .is_ok_and(|t| (1_500_000_000..2_200_000_000).contains(&t))
+            && token.len() >= 16
+            && token
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+            && uniform_random(&token.replace(['-', '_'], ""))
+        {
+            out.push((at + 1, at + 1 + token.len()));
+            continue;
+        }
         if expiring
             || starts_path && (hmac_base64(seg) || unpadded_hmac(seg, time))
             || shared_access_key(&text[..at], seg)

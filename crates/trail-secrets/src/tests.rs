@@ -6888,3 +6888,26 @@ fn found_by_the_137th_sealed_part() {
     let public = "{\"key\": [{\"keyData\": {\"typeUrl\": \"type.googleapis.com/google.crypto.tink.Ed25519PublicKey\", \"value\": \"EiCBm9MHLOkalfo6MPBER5xMkfJQAcRW5IhqdgHQgI+lAQ==\", \"keyMaterialType\": \"ASYMMETRIC_PUBLIC\"}}]}";
     assert_eq!(redact(public).0, public);
 }
+
+/// Found by the 138th sealed part: CDN77's secure token in a URL's path (`/<token>,<expiry>/…`),
+/// a key pair's secret half beside a public half whose vendor prefix holds a digit
+/// (`i360pub_…`); not a secret: an EC key's public `y` after an `x` whose letters happen to end
+/// in `pw` (a drawn word is no credential's name).
+#[test]
+fn found_by_the_138th_sealed_part() {
+    for (text, secret) in [
+        (
+            "proof_url = \"https://1646785590.rsc.cdn77.org/5Ho69cvN2TeVia6T4IIoow,1796667080/proofs/k4/p.pdf\"",
+            "5Ho69cvN2TeVia6T4IIoow",
+        ),
+        (
+            "PANEL_LABEL = \"i360pub_QnkEPQiR5DE0pGayz3yb4wupCmb1hMWE\"\nPANEL_STENCIL = \"CMZgPXWDWLUcW1ui81LGl1KTilPNkKak7KNPyCx-B48\"",
+            "CMZgPXWDWLUcW1ui81LGl1KTilPNkKak7KNPyCx-B48",
+        ),
+    ] {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let public = "{\"kty\": \"EC\", \"crv\": \"secp256k1\",\n\"x\": \"7PHehG0i1yWKMVAyd5b2QE45JXUdI2eCyUBa2yGWYpw\",\n\"y\": \"ZkYv8q4471wLPTUlKrJL0iwtBQlDC7acp26Ci05B8hc\"}";
+    assert_eq!(redact(public).0, public);
+}
