@@ -88,17 +88,18 @@ pub(super) fn judge(
     for (i, a) in args.iter().enumerate() {
         let takes_command = a.text.as_deref().is_some_and(|t| {
             matches!(t, "-c" | "-e" | "-x")
-                || t.starts_with("--") && (command_option(t) || event_or_inline_option(t))
+                || t.starts_with("--")
+                    && (command_option(t) || event_or_inline_option(t) || language_option(t))
         });
         if takes_command && let Some(value) = args.get(i + 1..i + 2) {
             shells::hidden_in_words(value, ctx, raw, out);
             // Only a variable the line does not set (`--exec "$KTEST_CMD"`): what runs is
             // known when it runs, not now.
-            // (`--shell "$SHELL"` names which shell, not what it runs.)
-            let names_shell = a
-                .text
-                .as_deref()
-                .is_some_and(|t| super::words::parts(t).last().is_some_and(|p| p == "shell"));
+            // (`--shell "$SHELL"` names which shell, not what it runs; `--python "$PY"` as
+            // often which interpreter.)
+            let names_shell = a.text.as_deref().is_some_and(|t| {
+                super::words::parts(t).last().is_some_and(|p| p == "shell") || language_option(t)
+            });
             let long = a.text.as_deref().is_some_and(|t| t.starts_with("--"));
             if tier != Tier::Data
                 && long
@@ -978,6 +979,39 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
     }
 }
 
+/// Whether a long option is named for the language of the code it takes (`--perl '…'`,
+/// `--python-expr`, `--lua`): its value is code the program runs.
+fn language_option(flag: &str) -> bool {
+    let ps = super::words::parts(flag);
+    let language = |p: &String| {
+        matches!(
+            p.as_str(),
+            "perl"
+                | "python"
+                | "py"
+                | "ruby"
+                | "lua"
+                | "js"
+                | "javascript"
+                | "tcl"
+                | "php"
+                | "groovy"
+        )
+    };
+    // (The language last, or before what its code is called; not `--python-version`.)
+    match ps.as_slice() {
+        [.., last] if language(last) => true,
+        [.., lang, what] => {
+            language(lang)
+                && matches!(
+                    what.as_str(),
+                    "code" | "expr" | "eval" | "script" | "snippet" | "inline"
+                )
+        }
+        _ => false,
+    }
+}
+
 /// Whether a long option's name says it takes what runs on an event, or inline code
 /// (`--on-error`, `--when-done`, `--post-cycle`, `--inline`, `--hook`): given a value decoded
 /// or fetched at run time, that value is hidden code.
@@ -1154,7 +1188,12 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
 pub(super) fn fetch_only_flag(w: &str) -> bool {
     matches!(
         w,
-        "--download-only" | "--fetch-only" | "--no-run" | "--no-exec" | "--no-execute"
+        "--download-only"
+            | "--fetch-only"
+            | "--print-only"
+            | "--no-run"
+            | "--no-exec"
+            | "--no-execute"
     )
 }
 

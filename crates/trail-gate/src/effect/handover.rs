@@ -567,6 +567,8 @@ pub(super) fn runs_there_target<'c>(c: &'c Cmd<'_>) -> Option<&'c str> {
                 "host"
                     | "node"
                     | "unit"
+                    | "module"
+                    | "controller"
                     | "device"
                     | "robot"
                     | "machine"
@@ -905,6 +907,7 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
                 | "open"
                 | "spawn"
                 | "serve"
+                | "enable"
         )
     };
     // (Or a giving subcommand, the shell named by any option: `remote-assist grant --scope

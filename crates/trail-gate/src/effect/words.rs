@@ -835,12 +835,9 @@ fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
     // Or said by the subcommands: the firmware, then the act (`firmware write --target
     // cell-7`, `bootloader flash`).
     let subs = subcommands(c);
-    if let Some(pair) = subs.windows(2).find(|p| {
+    let act = |w: &str| {
         matches!(
-            p[0].to_ascii_lowercase().as_str(),
-            "firmware" | "fw" | "bios" | "bootloader"
-        ) && matches!(
-            p[1].to_ascii_lowercase().as_str(),
+            w.trim_start_matches('-').to_ascii_lowercase().as_str(),
             "write"
                 | "flash"
                 | "update"
@@ -851,9 +848,25 @@ fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
                 | "burn"
                 | "program"
         )
-    }) {
+    };
+    let firmware = |w: &str| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "firmware" | "fw" | "bios" | "bootloader"
+        )
+    };
+    if let Some(pair) = subs.windows(2).find(|p| firmware(p[0]) && act(p[1])) {
         return Some(Verb {
             word: pair.join(" "),
+            class: Class::Actuates,
+        });
+    }
+    // (Or the act as a switch of the firmware's subcommand: `cutter firmware --update`.)
+    if subs.iter().any(|w| firmware(w))
+        && let Some(flag) = c.option_words().find(|w| w.starts_with("--") && act(w))
+    {
+        return Some(Verb {
+            word: flag.to_string(),
             class: Class::Actuates,
         });
     }
@@ -2976,7 +2989,7 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // noun: `turbine brake --engage`, `relay trip --breaker 52-1`, `loop shut-in`.)
             || matches!(
                 w.split('-').next().unwrap_or(w),
-                "brake" | "trip" | "isolate" | "shut" | "island" | "discharge"
+                "brake" | "trip" | "isolate" | "shut" | "island" | "discharge" | "dose" | "dispense"
             ) && i > 0
                 && options_after(c, w))
         .then_some(*w)
@@ -3006,7 +3019,7 @@ fn said_class(w: &str) -> Class {
         "reroute" | "divert" | "redirect" | "write" | "command" | "setpoint" | "island" => {
             Class::Changes
         }
-        "discharge" => Class::Actuates,
+        "discharge" | "dose" | "dispense" => Class::Actuates,
         _ if matches!(
             w.split('-').next().unwrap_or(w),
             "lockout" | "suppress" | "silence" | "brake" | "trip" | "isolate" | "shut"
@@ -3146,7 +3159,8 @@ fn reveals_by_subcommand(
             // (Or the key's kind with it: `certs export --private-key`.)
             let kind_key = w.strip_prefix("--").is_some_and(|f| {
                 matches!(parts(f).as_slice(), [kind, key]
-                    if matches!(kind.as_str(), "private" | "secret" | "signing" | "master" | "api")
+                    if matches!(kind.as_str(), "private" | "secret" | "signing" | "master" | "api"
+                        | "license" | "licence" | "product" | "activation")
                         && matches!(key.as_str(), "key" | "keys"))
             });
             // (Or asked to include one: `network show --include-wifi-psk`, `--with-password`.)
