@@ -2452,6 +2452,19 @@ fn new_families_sealed138_part() {
     assert!(all.rows > 0);
 }
 
+/// The 139th sealed part (issue 20): 24 families from sports venues no earlier part used
+/// (scoreboards, floodlights, pitch irrigation, race timing, swimming pads, starting stalls,
+/// totes, esports arenas, broadcast trucks, ice resurfacers, bobsleigh, regattas, marathon
+/// timing, fencing boxes, line calling), written by a helper that never read trail's source,
+/// run once with the design frozen at dbd4eef (the gate of 71d0e99):
+/// `cargo test -p trail-core --test core gate::new_families_sealed139 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed139_part() {
+    let (_, all) = measure(&["gate-families-sealed139.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
