@@ -2197,3 +2197,18 @@ fn new_families_sealed138_part() {
     print_table("secrets-families-sealed138.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 139th sealed part (issue 20): 16 families named from hurdle and wattle making; providers
+/// of stadium, sports timing, floodlighting, turf, racing, esports, broadcast, ice rink,
+/// regatta, marathon and fencing services, written by a helper that never read trail's
+/// source, run once with the redactor frozen at d558dc2 (unchanged since 4b1e6a4):
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed139 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed139_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed139.tsv"), show);
+    print_table("secrets-families-sealed139.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
