@@ -411,6 +411,7 @@ fn assigned(ctx: &Context, cmd: &Simple) -> Context {
         // A substitution whose output the gate knows is that output (`D=$(pwd)/build`).
         let v = ctx.computed(&v).unwrap_or(v);
         next.line.vars.push((name.clone(), v));
+        // (`declare -x` is read as `export`: parse.rs.)
         if cmd.name() == Some("export") {
             next.line.exported.push((name.clone(), value.clone()));
         }

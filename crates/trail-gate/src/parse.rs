@@ -240,9 +240,17 @@ impl<'a> Walker<'_, 'a> {
                 // `export X=v` sets what later commands of the line see: kept as assignments
                 // of a command named after the builtin.
                 let mut assigns = Vec::new();
+                let mut exports = false;
                 for op in &d.operands {
                     match op {
-                        DeclOperand::Flag(w) | DeclOperand::Dynamic(w) => self.word(w),
+                        DeclOperand::Flag(w) => {
+                            // (`declare -x`, `typeset -gx`: exported, as by `export`.)
+                            exports |= self.arg(w).text.as_deref().is_some_and(|t| {
+                                t.starts_with('-') && !t.starts_with("--") && t.contains('x')
+                            });
+                            self.word(w);
+                        }
+                        DeclOperand::Dynamic(w) => self.word(w),
                         DeclOperand::Assignment(a) => {
                             self.assignment_value(&a.value);
                             if let AssignmentValue::Scalar(w) = &a.value {
@@ -252,7 +260,11 @@ impl<'a> Walker<'_, 'a> {
                         DeclOperand::Name(_) => {}
                     }
                 }
-                let name = d.variant.as_str().to_string();
+                let name = if exports && matches!(d.variant.as_str(), "declare" | "typeset") {
+                    "export".to_string()
+                } else {
+                    d.variant.as_str().to_string()
+                };
                 self.flat.commands.push(Simple {
                     argv: vec![Arg {
                         text: Some(name.clone()),

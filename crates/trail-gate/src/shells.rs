@@ -201,7 +201,25 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
             raw.match_indices(r)
                 .any(|(i, _)| !raw[i + r.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
         })
-        || rotated(raw);
+        || rotated(raw)
+        // Or an interpreter's one-liner that turns hex or base64 back into text (`perl -pe
+        // 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`).
+        || [
+            "chr hex",
+            "chr(hex",
+            "pack(\"H",
+            "pack('H",
+            "pack \"H",
+            "pack 'H",
+            "unhexlify",
+            "b64decode",
+            "fromhex",
+            "from_hex",
+            "decode_base64",
+            "atob(",
+        ]
+        .iter()
+        .any(|d| raw.contains(d));
     decode.then_some("decoded")
 }
 

@@ -908,6 +908,7 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
                 | "spawn"
                 | "serve"
                 | "enable"
+                | "attach"
         )
     };
     // (Or a giving subcommand, the shell named by any option: `remote-assist grant --scope

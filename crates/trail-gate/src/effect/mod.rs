@@ -2465,7 +2465,8 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
             "purge" | "clean" | "clear" | "wipe" | "empty" | "delete" | "reset"
         )
     };
-    // (Or one of the command's first two words: `cache clear --dir D`, `reset --data-root D`;
+    // (Or one of the command's first three words: `cache clear --dir D`, `reset --data-root
+    // D`, `control-link cache clear --cache-dir D`;
     // or an act said of a place with no name of its own, `--overwrite-dir`.)
     let of_a_place = |w: &str| {
         matches!(words::parts(w).as_slice(), [act, place]
@@ -2478,7 +2479,7 @@ pub(super) fn dir_emptied_by_flag<'w>(words: &'w [&'w str]) -> Option<&'w str> {
     }) || words
         .iter()
         .filter(|w| !w.starts_with('-'))
-        .take(2)
+        .take(3)
         .any(|w| acts(w));
     let objects: Vec<Vec<String>> = objects.into_iter().filter(|o| !o.is_empty()).collect();
     if lone && objects.is_empty() {

@@ -429,7 +429,7 @@ pub(super) fn dir_flag(f: &str) -> bool {
             && words::parts(f).last().is_some_and(|p| {
                 matches!(
                     p.as_str(),
-                    "dir" | "directory" | "root" | "path" | "workdir"
+                    "dir" | "directory" | "root" | "path" | "workdir" | "store" | "cache"
                 )
             })
 }
@@ -2416,7 +2416,14 @@ pub(super) fn remote(c: &Cmd<'_>) -> Option<String> {
             // (Not an option that says what is done to it: `--host-power hibernate`.)
             let what = ps
                 .last()
-                .is_some_and(|l| matches!(l.as_str(), "power" | "action" | "state" | "mode"));
+                .is_some_and(|l| matches!(l.as_str(), "power" | "action" | "state" | "mode"))
+                // (Nor one that names a power act on the host: `--restart-host now`.)
+                || ps.iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "restart" | "reboot" | "shutdown" | "poweroff" | "halt"
+                    )
+                });
             if ps.iter().any(|p| CONNECTS.contains(&p.as_str())) && !what && !local_value(value) {
                 return hit();
             }

@@ -2804,7 +2804,7 @@ fn names_a_key(word: &str) -> bool {
     // (A session's cookie is its login.)
     matches!(
         w.as_str(),
-        "key" | "keys" | "creds" | "cred" | "cookie" | "cookies"
+        "key" | "keys" | "creds" | "cred" | "cookie" | "cookies" | "pin" | "pins"
     ) || acronym
         // (Or a PIN joined to what it opens: `service-pin`, `admin-pin`.)
         || ps.len() == 2 && matches!(ps[1].as_str(), "key" | "keys" | "pin" | "pins") && !public(&ps[0])
@@ -3148,7 +3148,14 @@ fn reveals_by_subcommand(
             w.strip_prefix("--").is_some_and(|f| {
                 matches!(
                     f,
-                    "show" | "print" | "reveal" | "display" | "dump" | "plain" | "plaintext"
+                    "show"
+                        | "print"
+                        | "reveal"
+                        | "display"
+                        | "dump"
+                        | "plain"
+                        | "plaintext"
+                        | "export"
                 )
             })
         })
@@ -3408,8 +3415,12 @@ fn names_a_secret(c: &Cmd<'_>, subs: &[&str], split: &[Vec<String>]) -> bool {
         || {
             let words: Vec<&str> = c.args.iter().filter_map(|a| a.text.as_deref()).collect();
             super::option_pairs(&words).any(|(flag, value)| {
+                // (Not a format named for a file's kind: `export --format passwd`.)
                 flag.starts_with('-')
                     && flag != "--"
+                    && !parts(flag)
+                        .last()
+                        .is_some_and(|p| matches!(p.as_str(), "format" | "type" | "style"))
                     && value.is_some_and(|v| {
                         !v.starts_with('-')
                             && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'-')
@@ -4670,6 +4681,16 @@ fn told_what_follows(c: &Cmd<'_>) -> bool {
     })
 }
 
+/// A restart said of the machine itself, in one word (`--restart-host now`, `restart-system`),
+/// not in a line of code (`OS.Process.system "… restart …"`).
+fn restarts_the_machine(w: &str, ps: &[String]) -> bool {
+    !w.contains(char::is_whitespace)
+        && ps.iter().any(|p| p == "restart")
+        && ps
+            .iter()
+            .any(|p| matches!(p.as_str(), "host" | "machine" | "system" | "computer"))
+}
+
 /// A command line the program is handed (`--on-fault 'logger -t x "reboot required"'`): that
 /// line is judged as the command it is, its words its own.
 fn handed_line(w: &str) -> bool {
@@ -4776,6 +4797,7 @@ pub(super) fn power(c: &Cmd<'_>) -> Option<Power> {
                 && ps[ps.len() - 2] == "power"
                 && matches!(ps[ps.len() - 1].as_str(), "off" | "down" | "cycle")
             || ps.windows(2).any(|p| p[0] == "shut" && p[1] == "down")
+            || restarts_the_machine(w, &ps)
             || (w.eq_ignore_ascii_case("power")
                 && words
                     .get(i + 1)
