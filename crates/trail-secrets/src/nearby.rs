@@ -881,6 +881,67 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(wif_keys(text));
     out.extend(keypair_byte_lists(text));
     out.extend(tink_key_values(text, false));
+    out.extend(sexp_private_keys(text));
+    out.extend(keystore_ciphertexts(text));
+    out
+}
+
+/// A private key written as an S-expression (gpg-agent's key files, libgcrypt's `(private-key
+/// (ecc (curve Ed25519)(q #…#)(d #…#)))`): the secret members' values, `d` always, an RSA key's
+/// primes and coefficient too (`p`, `q`, `u`; an elliptic curve's `q` is its public point).
+fn sexp_private_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("(private-key") {
+        let end = text.floor_char_boundary((at + 8192).min(text.len()));
+        let block = &text[at..end];
+        let rsa = block.contains("(rsa");
+        for member in ["(d ", "(p ", "(q ", "(u "] {
+            if member != "(d " && !rsa {
+                continue;
+            }
+            let Some(m) = block.find(member) else {
+                continue;
+            };
+            let rest = &block[m + member.len()..];
+            let Some(body) = rest.strip_prefix('#') else {
+                continue;
+            };
+            let len = body.bytes().take_while(u8::is_ascii_hexdigit).count();
+            if len >= 32 && body.as_bytes().get(len) == Some(&b'#') {
+                let s = at + m + member.len() + 1;
+                out.push((s, s + len));
+            }
+        }
+    }
+    out
+}
+
+/// An encrypted keystore's key (Ethereum's `{"crypto": {"cipher": …, "ciphertext": …, "kdf":
+/// …}}`), however its JSON is escaped (a string's `\"`, a CSV cell's `""`, a page's `&quot;`):
+/// the ciphertext is the private key, as open to a guessed password as its keystore's kdf is
+/// weak.
+fn keystore_ciphertexts(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if !text.contains("ciphertext") || !text.contains("kdf") {
+        return out;
+    }
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices("ciphertext") {
+        let mut s = at + "ciphertext".len();
+        loop {
+            if text[s..].starts_with("&quot;") {
+                s += "&quot;".len();
+            } else if s < b.len() && matches!(b[s], b'"' | b'\\' | b':' | b' ' | b'\'') {
+                s += 1;
+            } else {
+                break;
+            }
+        }
+        let len = b[s..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        if len >= 32 {
+            out.push((s, s + len));
+        }
+    }
     out
 }
 

@@ -6911,3 +6911,32 @@ fn found_by_the_138th_sealed_part() {
     let public = "{\"kty\": \"EC\", \"crv\": \"secp256k1\",\n\"x\": \"7PHehG0i1yWKMVAyd5b2QE45JXUdI2eCyUBa2yGWYpw\",\n\"y\": \"ZkYv8q4471wLPTUlKrJL0iwtBQlDC7acp26Ci05B8hc\"}";
     assert_eq!(redact(public).0, public);
 }
+
+/// Found by the 139th sealed part: a gpg-agent private key file (an S-expression's `d`, and an
+/// RSA key's primes; an elliptic curve's public `q` stays), an encrypted keystore's ciphertext
+/// however its JSON is escaped.
+#[test]
+fn found_by_the_139th_sealed_part() {
+    let q = "4058B92E614E87BB0AB6959B1ED5DBCBE2CA034EF632C65E5E4866E9D735FFB752";
+    let d = "22E805E188D63AD4A6F8BDF419878BB1639E6C1DF61C2DECF51856CD56F11F72";
+    let keyfile = format!(
+        "Created: 20251218T082005 Key: (private-key (ecc (curve Ed25519)(flags eddsa)(q #{q}#)(d #{d}#)))"
+    );
+    let (out, _) = redact(&keyfile);
+    assert!(!out.contains(d) && out.contains(q), "{out}");
+    let c = "11c824844c7a9c86d49ec32f95364e75a47e09d74329d357e2214be588792cda";
+    for text in [
+        format!(
+            "{{\"crypto\":{{\"cipher\":\"aes-128-ctr\",\"ciphertext\":\"{c}\",\"kdf\":\"scrypt\"}}}}"
+        ),
+        format!(
+            "x,\"{{\"\"crypto\"\":{{\"\"ciphertext\"\":\"\"{c}\"\",\"\"kdf\"\":\"\"scrypt\"\"}}}}\""
+        ),
+        format!(
+            "<div data-k=\"{{&quot;crypto&quot;:{{&quot;ciphertext&quot;:&quot;{c}&quot;,&quot;kdf&quot;:&quot;scrypt&quot;}}}}\">"
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(c), "{out}");
+    }
+}
