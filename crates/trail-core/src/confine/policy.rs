@@ -67,6 +67,10 @@ pub enum PolicyError {
     Symlink(PathBuf),
     #[error("cannot create {0}, which confinement protects: {1}")]
     Create(PathBuf, io::Error),
+    #[error(
+        "more than {1} entries under {0}: trail cannot look at every one for a socket to mask (a server behind one would run what the agent asks outside the confinement), so nothing runs confined; remove what is not needed there, or give the session another TMPDIR"
+    )]
+    Crowded(PathBuf, usize),
 }
 
 /// Project entries that stay read-only inside the writable project: trail's records and the
@@ -190,7 +194,7 @@ impl Policy {
         if let Ok(c) = secrets.canonicalize() {
             mounts.push(Mount::Hidden(c));
         }
-        for s in sockets(&inputs.socket_roots) {
+        for s in sockets(&inputs.socket_roots)? {
             mounts.push(Mount::Masked(s));
         }
         Ok(Policy { mounts, project })
@@ -328,39 +332,50 @@ impl GitDirs {
     }
 }
 
+/// How many entries the socket scan reads at most: a `/tmp` of a fuzzer's corpus and a few
+/// build trees is tens of thousands; reading this many takes a few tens of milliseconds.
+const SCAN_BUDGET: usize = 250_000;
+
 /// Every Unix socket in `roots`, each entered as deep as it says: a server behind one (a terminal
 /// multiplexer, an ssh, gpg or docker agent, a desktop bus) would run a request outside the
-/// confinement, and connecting to a socket needs no write access to its file system.
-fn sockets(roots: &[(PathBuf, u8)]) -> Vec<PathBuf> {
+/// confinement, and connecting to a socket needs no write access to its file system. Read level
+/// by level, the shallow places first. Past [`SCAN_BUDGET`] entries the scan fails closed: a
+/// socket it did not reach would stay open (found by CI's own run: 20,000 entries of a fuzzer's
+/// corpus under `/tmp` hid a test's socket beside them, and the agent connected to it).
+fn sockets(roots: &[(PathBuf, u8)]) -> Result<Vec<PathBuf>, PolicyError> {
+    sockets_within(roots, SCAN_BUDGET)
+}
+
+/// [`sockets`], reading at most `budget` entries.
+fn sockets_within(roots: &[(PathBuf, u8)], budget: usize) -> Result<Vec<PathBuf>, PolicyError> {
     use std::os::unix::fs::FileTypeExt;
     let mut out = Vec::new();
     // (directory, how many more levels may be entered below it)
-    let mut stack: Vec<(PathBuf, u8)> = roots
+    let mut queue: std::collections::VecDeque<(PathBuf, u8)> = roots
         .iter()
         .filter_map(|(r, levels)| Some((r.canonicalize().ok()?, *levels)))
         .collect();
     let mut seen = 0usize;
-    while let Some((dir, levels)) = stack.pop() {
+    while let Some((dir, levels)) = queue.pop_front() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for e in entries.flatten() {
-            // A /tmp with a million files must not stall every command.
             seen += 1;
-            if seen > 20_000 {
-                return out;
+            if seen > budget {
+                return Err(PolicyError::Crowded(dir, budget));
             }
             let Ok(t) = e.file_type() else { continue };
             if t.is_socket() {
                 out.push(e.path());
             } else if t.is_dir() && levels > 0 {
-                stack.push((e.path(), levels - 1));
+                queue.push_back((e.path(), levels - 1));
             }
         }
     }
     out.sort();
     out.dedup();
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -504,5 +519,28 @@ mod tests {
             .filter(|m| matches!(m, Mount::Masked(_)))
             .collect();
         assert_eq!(masked.len(), 1, "{:?}", p.mounts);
+    }
+
+    /// Found by CI's own run: a fuzzer's corpus of 20,000 files beside a socket under `/tmp`
+    /// used up the old scan's budget before the socket, which stayed open. Many files beside
+    /// it are read past; more than the budget refuses to confine at all.
+    #[test]
+    fn a_crowded_root_neither_hides_a_socket_nor_passes_unscanned() {
+        let t = tempfile::tempdir().unwrap();
+        let crowd = t.path().join("run/corpus");
+        std::fs::create_dir_all(&crowd).unwrap();
+        for n in 0..3_000 {
+            std::fs::write(crowd.join(n.to_string()), "").unwrap();
+        }
+        let sock_dir = t.path().join("run/zz-agent");
+        std::fs::create_dir_all(&sock_dir).unwrap();
+        let _l = std::os::unix::net::UnixListener::bind(sock_dir.join("agent.sock")).unwrap();
+        let roots = vec![(t.path().join("run"), 1)];
+        let found = sockets(&roots).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(matches!(
+            sockets_within(&roots, 1_000),
+            Err(PolicyError::Crowded(_, 1_000))
+        ));
     }
 }
