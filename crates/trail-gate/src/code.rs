@@ -545,6 +545,15 @@ fn quote_like(code: &str) -> Vec<String> {
     out
 }
 
+/// What `at` or `batch` is handed, fed or read from a file, runs later unwatched.
+pub(super) fn scheduled(raw: &str) -> Decision {
+    junction(
+        RuleId::Schedule,
+        "this schedules commands to run later, when no one is watching: a person decides",
+        raw,
+    )
+}
+
 /// Judge a one-liner's code for interpreter `name`; `raw` is the command as written. The
 /// command lines it runs go back to the walk.
 pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: &mut Findings) {
@@ -555,11 +564,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     }
     if matches!(name, "at" | "batch") {
         out.runs(code, Keep::All);
-        out.push(junction(
-            RuleId::Schedule,
-            "this schedules commands to run later, when no one is watching: a person decides",
-            raw,
-        ));
+        out.push(scheduled(raw));
         return;
     }
     // The code judged as if a shell ran it: a command that would be blocked there is blocked

@@ -449,11 +449,7 @@ pub(super) fn shell_code(
     if runs_named {
         // A job read from a file (`at -f job.sh now + 1 hour`) is scheduled as one fed is.
         if matches!(name, "at" | "batch") {
-            out.push(junction(
-                RuleId::Schedule,
-                "this schedules commands to run later, when no one is watching: a person decides",
-                raw,
-            ));
+            out.push(code::scheduled(raw));
         }
         named(name, shell, words, raw, out);
         // A script this line wrote (`printf 'rm -rf ~' > build/c.sh && bash build/c.sh`): no

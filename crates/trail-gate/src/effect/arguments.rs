@@ -140,13 +140,13 @@ pub(super) fn judge(
     // (Nor `exec` of a line run on another machine: `grader exec G4 -- reboot`.)
     if tier == Tier::Unknown
         && !super::words::pretends(c)
-        && super::handover::runs_there_target(c).is_none()
         && let Some(i) = args.iter().position(|a| {
             a.text.as_deref().is_some_and(|t| {
                 !t.starts_with('-') && !t.contains(' ') && known::is_program(base(t))
             })
         })
         && i + 1 < args.len()
+        && super::handover::runs_there_target(c).is_none()
         && let Some(rest) = command_at(&args[i..])
     {
         out.runs(&rest, Keep::Risky);
@@ -326,14 +326,8 @@ fn console_lines(c: &Cmd<'_>, out: &mut Findings) {
             let leaves = matches!(first, "quit" | "exit" | "bye" | "logout" | "get" | "mget");
             // A console's escape to the shell (`spawn rm -rf build/plots`, `system …`): the
             // line after it is a shell's, judged as one, not the console's own subcommand.
-            if matches!(first, "spawn" | "system" | "shell" | "sh")
-                && let Some((_, tail)) = statement.split_once(char::is_whitespace)
-                && tail
-                    .split_whitespace()
-                    .next()
-                    .is_some_and(known::is_program)
-            {
-                out.runs(tail.trim(), Keep::Risky);
+            if let Some(tail) = super::words::shell_escape(statement) {
+                out.runs(tail, Keep::Risky);
                 continue;
             }
             if !leaves && reads_as_command(statement) {
@@ -982,7 +976,7 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
 /// Whether a long option is named for the language of the code it takes (`--perl '…'`,
 /// `--python-expr`, `--lua`): its value is code the program runs.
 fn language_option(flag: &str) -> bool {
-    // Asked of every long option of every program nobody models: the bytes first.
+    // (`py` is held by `python` too: one look at the bytes serves both.)
     const NAMES: &[&str] = &[
         "perl",
         "py",
@@ -994,27 +988,13 @@ fn language_option(flag: &str) -> bool {
         "php",
         "groovy",
     ];
+    // Asked of every long option of every program nobody models: the bytes first.
     if !NAMES.iter().any(|n| super::words::holds(flag, n)) {
         return false;
     }
-    let ps = super::words::parts(flag);
-    let language = |p: &String| {
-        matches!(
-            p.as_str(),
-            "perl"
-                | "python"
-                | "py"
-                | "ruby"
-                | "lua"
-                | "js"
-                | "javascript"
-                | "tcl"
-                | "php"
-                | "groovy"
-        )
-    };
+    let language = |p: &String| p == "python" || NAMES.contains(&p.as_str());
     // (The language last, or before what its code is called; not `--python-version`.)
-    match ps.as_slice() {
+    match super::words::parts(flag).as_slice() {
         [.., last] if language(last) => true,
         [.., lang, what] => {
             language(lang)

@@ -943,33 +943,30 @@ fn compresses_a_system_file(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Dec
 /// Whether a destroying verb acts on scratch only: an emptying one whose every named place
 /// is scratch, or a reset told to work in a scratch directory.
 fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
+    if v.class != words::Class::Destroys {
+        return false;
+    }
+    let ps = words::parts(&v.word);
     // (Or every place it names is scratch: `scorecards prune --root "$TMPDIR/s" --keep 0`,
     // `posters sync --cache build/p --prune-cache`.)
     // (Not a device's write or reset, `--write-flash build/top.bit` writes the board; nor a
     // delete, which may name what it deletes elsewhere in a file: `delete bulk --file F`.)
-    let empties_scratch = || {
-        v.class == words::Class::Destroys
-            && words::parts(&v.word).iter().any(|p| {
-                matches!(
-                    p.as_str(),
-                    "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
-                )
-            })
-            && targets::names_only_scratch(c, ctx)
-    };
+    let empties = ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
+        )
+    });
     // A reset or a delete where it is told to work, and that is scratch (`-C build/ws
     // workspace reset --hard`, `data delete --path build/scratch`): what it removes is made
     // again. (Not a file of what to delete: `delete bulk --file F`.)
-    let resets_scratch = || {
-        v.class == words::Class::Destroys
-            && words::parts(&v.word)
-                .iter()
-                .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
+    let resets = || {
+        ps.iter()
+            .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
             && c.option_words()
                 .any(|w| targets::dir_flag(w.split('=').next().unwrap_or(w)))
-            && targets::names_only_scratch(c, ctx)
     };
-    empties_scratch() || resets_scratch()
+    (empties || resets()) && targets::names_only_scratch(c, ctx)
 }
 
 /// Whether what a verb does stays on this machine, where nothing is lost or sent: restored or

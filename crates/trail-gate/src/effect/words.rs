@@ -1718,12 +1718,25 @@ fn console_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
         // A console's word that runs the rest as a command line (`-command 'spawn rm -rf
         // build/plots'`): that line is judged as the command it is.
-        if matches!(words[0], "spawn" | "system" | "shell" | "sh") && known::is_program(words[1]) {
+        if shell_escape(line).is_some() {
             return None;
         }
         let args = console_args(&words);
         subcommand_verb(&console(c.name, &args))
     })
+}
+
+/// The command line after a console's escape to the shell (`spawn rm -rf build/plots`,
+/// `system …`, `sh …`), when a program trail knows opens it: a shell's line, not the console's
+/// own subcommand.
+pub(super) fn shell_escape(statement: &str) -> Option<&str> {
+    let (first, tail) = statement.trim().split_once(char::is_whitespace)?;
+    (matches!(first, "spawn" | "system" | "shell" | "sh")
+        && tail
+            .split_whitespace()
+            .next()
+            .is_some_and(known::is_program))
+    .then(|| tail.trim())
 }
 
 /// A console line's words as a command's arguments, each static and unquoted.
