@@ -348,12 +348,17 @@ fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     let id_like = |(s, e): (usize, usize)| {
         (20..=27).contains(&(e - s)) && text.as_bytes()[s..e].iter().all(u8::is_ascii_alphanumeric)
     };
+    // (Counted once, by length, and only when a word alone reads as generated.)
+    let by_length = std::cell::OnceCell::new();
     let listed_id = |(start, end): (usize, usize)| {
         id_like((start, end))
-            && words
-                .iter()
-                .filter(|&&(s, e)| e - s == end - start && id_like((s, e)))
-                .count()
+            && by_length.get_or_init(|| {
+                let mut n = [0usize; 8];
+                for &(s, e) in words.iter().filter(|&&w| id_like(w)) {
+                    n[e - s - 20] += 1;
+                }
+                n
+            })[end - start - 20]
                 >= 3
     };
     // The cheap test on the word first: the other two look back through the text.
@@ -886,6 +891,23 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The byte after a JSON key's closing quote, its colon and the value's opening quote, from
+/// `at` up to `limit`, however the quotes are escaped (a string's `\"`, a CSV cell's `""`, a
+/// page's `&quot;`).
+fn past_json_separators(text: &str, mut at: usize, limit: usize) -> usize {
+    let b = text.as_bytes();
+    while at < limit {
+        if text[at..].starts_with("&quot;") {
+            at += "&quot;".len();
+        } else if matches!(b[at], b'"' | b'\\' | b':' | b' ' | b'\'') {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    at.min(limit)
+}
+
 /// A private key written as an S-expression (gpg-agent's key files, libgcrypt's `(private-key
 /// (ecc (curve Ed25519)(q #…#)(d #…#)))`): the secret members' values, `d` always, an RSA key's
 /// primes and coefficient too (`p`, `q`, `u`; an elliptic curve's `q` is its public point).
@@ -927,16 +949,7 @@ fn keystore_ciphertexts(text: &str) -> Vec<(usize, usize)> {
     }
     let b = text.as_bytes();
     for (at, _) in text.match_indices("ciphertext") {
-        let mut s = at + "ciphertext".len();
-        loop {
-            if text[s..].starts_with("&quot;") {
-                s += "&quot;".len();
-            } else if s < b.len() && matches!(b[s], b'"' | b'\\' | b':' | b' ' | b'\'') {
-                s += 1;
-            } else {
-                break;
-            }
-        }
+        let s = past_json_separators(text, at + "ciphertext".len(), text.len());
         let len = b[s..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
         if len >= 32 {
             out.push((s, s + len));
@@ -965,10 +978,7 @@ pub(crate) fn tink_key_values(text: &str, public: bool) -> Vec<(usize, usize)> {
             continue;
         };
         let b = text.as_bytes();
-        let mut s = from + v + "value".len();
-        while s < at && matches!(b[s], b'"' | b'\\' | b':' | b' ' | b'\'') {
-            s += 1;
-        }
+        let s = past_json_separators(text, from + v + "value".len(), at);
         let len = b[s..at]
             .iter()
             .take_while(|c| {
