@@ -2465,6 +2465,19 @@ fn new_families_sealed139_part() {
     assert!(all.rows > 0);
 }
 
+/// The 140th sealed part (issue 20): 24 families from places no earlier part used (container
+/// ports, canal locks, dredging, airport ground handling, mines, water utilities, libraries,
+/// museums, hospital building systems, schools, telecom towers, meteorology, postal sorting,
+/// fire safety, laundries), written by a helper that never read trail's source, run once with
+/// the design frozen at 80935fe (the gate of 5bee5bc):
+/// `cargo test -p trail-core --test core gate::new_families_sealed140 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed140_part() {
+    let (_, all) = measure(&["gate-families-sealed140.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
