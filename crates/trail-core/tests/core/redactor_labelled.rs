@@ -2212,3 +2212,19 @@ fn new_families_sealed139_part() {
     print_table("secrets-families-sealed139.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 140th sealed part (issue 20): 16 families named from lime plastering and pargeting;
+/// providers of port, canal, airport ground, mining, water, library, museum, hospital building,
+/// school, telecom tower, meteorology, postal, lift, fire safety, funeral, pest control and
+/// laundry services, written by a helper that never read trail's source, run once with the
+/// redactor frozen at 80935fe:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed140 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed140_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed140.tsv"), show);
+    print_table("secrets-families-sealed140.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
