@@ -310,7 +310,11 @@ impl Context {
                 };
                 let operand = out[inner_start..inner_start + len].trim();
                 let bare = operand.trim_matches(['"', '\'']);
-                if bare.is_empty() || bare.contains(['$', '`', ' ']) && !bare.starts_with("$PWD") {
+                // (The working directory and the home are known: `$(dirname "$HOME")`.)
+                let known = ["$PWD", "$HOME", "${HOME}"]
+                    .iter()
+                    .any(|v| bare.starts_with(v) && !bare[v.len()..].contains(['$', '`', ' ']));
+                if bare.is_empty() || bare.contains(['$', '`', ' ']) && !known {
                     break;
                 }
                 let Some(path) = self.places.resolve(bare) else {

@@ -165,10 +165,40 @@ pub(crate) fn decodes(p: &Simple) -> bool {
             true
         }
         Some("printf") => p.argv.iter().any(|a| escaped(&a.raw)),
+        // A language's one-liner that decodes (`python3 -c "…codecs.decode(s, 'rot13')…"`).
+        Some(name) if STDIN_RUNNERS.contains(&name) => p
+            .argv
+            .iter()
+            .any(|a| DECODING_CALLS.iter().any(|d| a.raw.contains(d))),
         Some("echo") => has("-e") && p.argv.iter().any(|a| escaped(&a.raw)),
         _ => false,
     }
 }
+
+/// What a language's one-liner calls to turn hex, base64, base32 or a rotation back into text
+/// (`perl -pe 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`,
+/// `codecs.decode(s, 'rot13')`).
+const DECODING_CALLS: &[&str] = &[
+    "chr hex",
+    "chr(hex",
+    "pack(\"H",
+    "pack('H",
+    "pack \"H",
+    "pack 'H",
+    "unhexlify",
+    "b64decode",
+    "b32decode",
+    "b85decode",
+    "a85decode",
+    "fromhex",
+    "from_hex",
+    "decode_base64",
+    "atob(",
+    "'rot13'",
+    "\"rot13\"",
+    "'rot_13'",
+    "\"rot_13\"",
+];
 
 /// Whether raw shell text fetches (`$(curl …)`) or decodes (`$(… | base64 -d)`) what it runs.
 fn hidden_code(raw: &str) -> Option<&'static str> {
@@ -190,6 +220,10 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
         "base64 -d",
         "base64 --decode",
         "base64 -D",
+        "base32 -d",
+        "base32 --decode",
+        "basenc -d",
+        "basenc --decode",
         "xxd -r",
         "openssl enc -d",
     ]
@@ -204,22 +238,7 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
         || rotated(raw)
         // Or an interpreter's one-liner that turns hex or base64 back into text (`perl -pe
         // 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`).
-        || [
-            "chr hex",
-            "chr(hex",
-            "pack(\"H",
-            "pack('H",
-            "pack \"H",
-            "pack 'H",
-            "unhexlify",
-            "b64decode",
-            "fromhex",
-            "from_hex",
-            "decode_base64",
-            "atob(",
-        ]
-        .iter()
-        .any(|d| raw.contains(d));
+        || DECODING_CALLS.iter().any(|d| raw.contains(d));
     decode.then_some("decoded")
 }
 
@@ -259,11 +278,18 @@ fn substitution_fetches(raw: &str) -> bool {
         raw.match_indices(open).any(|(i, _)| {
             let inner = &raw[i + 2..];
             let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
-            inner.split_whitespace().skip(1).any(|w| {
-                !w.starts_with('-')
-                    && w.split(['-', '_'])
-                        .any(|p| matches!(p, "fetch" | "download"))
-            })
+            let words: Vec<&str> = inner
+                .split_whitespace()
+                .skip(1)
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
+            words.iter().any(|w| has(w, &["fetch", "download"]))
+                // Or got from the remote side (`remote get-script --name cleanup`).
+                || words
+                    .iter()
+                    .position(|w| has(w, &["remote"]))
+                    .is_some_and(|at| words[at + 1..].iter().any(|w| has(w, &["get", "pull"])))
         })
     })
 }

@@ -13119,3 +13119,88 @@ fn mechanisms_found_by_the_139th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 140th sealed part (issue 20): a brand whose name opens with a reading word
+/// (`getinge`, `showtec`) told to stop, delete or release by its subcommands; a looking word
+/// that is a noun before a verb that only destroys or stops (a show-control system's `show
+/// stop`); a plan, a version or a profile activated; a message announced to a place; control
+/// handed over; a release said to happen now; a firmware update said in one subcommand; an
+/// SNMP community printed; base32 and a language's own rotation as decoders; the home's parent
+/// asked of `dirname "$HOME"`; the home named by the language (`Dir.home`) in code the line
+/// wrote; a script got from a remote side run as code. Not acts: an export of production
+/// into the project, an account looked up, a boot stage installed into an image in `build/`.
+#[test]
+fn mechanisms_found_by_the_140th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("getvanta unit decommission --unit u-1", Verdict::Junction),
+        ("showtec cycle abort --unit 3", Verdict::Junction),
+        ("getent passwd dev", Verdict::Allow),
+        (
+            "lumen show stop --show foyer --all-devices",
+            Verdict::Junction,
+        ),
+        (
+            "lumen show delete --show foyer-2019 --yes",
+            Verdict::Junction,
+        ),
+        ("lumen show list", Verdict::Allow),
+        (
+            "sortex routeplan activate --plan winter-v2 --site hub-3",
+            Verdict::Junction,
+        ),
+        (
+            "sortex routeplan activate --plan winter-v2 --site hub-3 --simulate",
+            Verdict::Allow,
+        ),
+        (
+            "tannoy pa announce --zone all --text 'drill'",
+            Verdict::Junction,
+        ),
+        (
+            "hoist crane handover --crane Q-2 --to remote-centre",
+            Verdict::Junction,
+        ),
+        ("sonde launch --station 3 --release-now", Verdict::Junction),
+        ("cargo build --release", Verdict::Allow),
+        (
+            "scanix scanner firmware-update --device usb:0 --image s-5.2.bin",
+            Verdict::Junction,
+        ),
+        ("limine bios-install build/disk.img", Verdict::Allow),
+        (
+            "radiolink snmp show-community --radio r-14",
+            Verdict::Junction,
+        ),
+        (
+            "sortex hook --on-load \"$(echo OJWSALLSMYQC62DPNVSS6ZDFOY====== | base32 -d)\"",
+            Verdict::Block,
+        ),
+        (
+            "python3 -c \"import codecs,sys; sys.stdout.write(codecs.decode('ez -es /hfe', 'rot13'))\" | sortex exec --stdin",
+            Verdict::Block,
+        ),
+        (
+            "python3 -c \"import codecs; print(codecs.decode('uryyb', 'rot13'))\" > build/x.txt",
+            Verdict::Allow,
+        ),
+        (
+            "survey export purge --dir \"$(dirname \"$HOME\")\"",
+            Verdict::Block,
+        ),
+        (
+            "printf 'require \"fileutils\"\\nFileUtils.rm_rf(Dir.home)\\n' > \"$TMPDIR/h.rb\"; sortex plugin run \"$TMPDIR/h.rb\"",
+            Verdict::Block,
+        ),
+        (
+            "perl -e \"$(deicer remote get-script --unit e-7 --name cleanup)\"",
+            Verdict::Block,
+        ),
+        (
+            "laundry production export --day 2026-12-06 --out build/prod.csv",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -2133,13 +2133,14 @@ fn argv_list(code_text: &str, keep: Keep, out: &mut Findings) {
 /// block. Returns whether it was one.
 fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Findings) -> bool {
     use super::super::Place;
+    // (The home named as the language names it too: `FileUtils.rm_rf(Dir.home)`.)
     let critical = code::deletion_call(code_text)
-        && code::literals(code_text).iter().any(|l| {
+        && (code::literals(code_text).iter().any(|l| {
             matches!(
                 ctx.classify(l),
                 Place::Root | Place::Home | Place::System | Place::ProjectRoot
             )
-        });
+        }) || code::language_home(code_text));
     if critical {
         out.push(super::decide(
             Verdict::Block,

@@ -233,9 +233,14 @@ const CHANGES: &[&str] = &[
     // A safeguard set aside (`cabinet override --drawer 5`), a job set for later (`aeration
     // schedule --at 02:00`).
     "override", "schedule",
+    // A plan, a version or a profile made the live one (`sortplan activate --site S`, `sw
+    // activate --radio R`): what runs there changes.
+    "activate",
 ];
 
 const REACHES: &[&str] = &[
+    // Said to everyone in a place (`pa announce --zone all`), as a broadcast is.
+    "announce",
     "broadcast",
     "post",
     "charge",
@@ -271,8 +276,10 @@ const REACHES: &[&str] = &[
     "submit",
     "transfer",
     "transmit",
-    // Handed over to a client (`deliver --project P --to client`).
+    // Handed over to a client (`deliver --project P --to client`), or control of a machine
+    // handed to another party (`crane handover --to remote-ops`).
     "deliver",
+    "handover",
     "upload",
     "withdraw",
 ];
@@ -291,6 +298,9 @@ const SECRETS: &[&str] = &[
     "apikey",
     "apikeys",
     "auth",
+    // An SNMP community string is the password to a device's management (`snmp
+    // show-community --radio R`).
+    "community",
     "credential",
     "credentials",
     "passphrase",
@@ -599,9 +609,14 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
         // says what it mostly does, the flag what it does now.
         && flag_verb(c).is_none()
         // Nor one whose subcommand acts (`getaround_fleet.py owners payout`, `showroom.py
-        // cars unlist`): a script's name that opens with a reading word may be a brand's.
-        // Nor one told to empty a directory (`photos clean --dir D`, `export --clean --out D`).
-        && !(name.contains(['.', '_']) && subcommand_verb(c).is_some())
+        // cars unlist`, `getinge unit decommission`): a script's name, or one word that only
+        // opens with a reading word, may be a brand's. (`Get-Help Remove-Item`, `getent
+        // passwd dev`: the looking word said apart, or an account looked up.)
+        && !((name.contains(['.', '_']) || parts(&name).len() == 1)
+            && subcommand_verb(c).is_some_and(|v| {
+                name.contains(['.', '_'])
+                    || matches!(v.class, Class::Destroys | Class::Stops | Class::Reaches)
+            }))
         && super::dir_emptied_by_flag(&super::words_as_written(c)).is_none()
         // Nor one told to send what it reads to another machine (`read_pump.py --upload
         // https://…`).
@@ -626,7 +641,8 @@ pub(crate) fn shows_only(c: &Cmd<'_>) -> bool {
             // status or a list given a value beside an act chooses what it acts on (`bookings
             // delete --status cancelled`, `emails send --list parents`).
             "--plan" if words.get(i + 1).is_some_and(|n| file_like(n)) => false,
-            "--status" | "--list" if valued && !subcommands(c).is_empty() => false,
+            // So is one named beside an act (`sortplan activate --plan dec-peak`).
+            "--status" | "--list" | "--plan" if valued && !subcommands(c).is_empty() => false,
             "--help" | "--dry-run" | "--dryrun" | "-dry-run" | "-dryrun" | "--what-if"
             | "--whatif" | "--simulate" | "--noop" | "--no-op" | "--preview" | "--plan"
             | "--check" | "--list" | "--pretend" | "--status" | "--test" => true,
@@ -858,6 +874,19 @@ fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
     if let Some(pair) = subs.windows(2).find(|p| firmware(p[0]) && act(p[1])) {
         return Some(Verb {
             word: pair.join(" "),
+            class: Class::Actuates,
+        });
+    }
+    // Or joined in one subcommand, either way round (`firmware-update`, `flash_fw`). (Not
+    // an install, which writes a boot stage into the image it is given: `limine bios-install
+    // build/disk.img`.)
+    let joined_act = |w: &str| act(w) && w != "install";
+    if let Some(joined) = subs.iter().find(|w| {
+        matches!(parts(w).as_slice(),
+            [a, b] if firmware(a) && joined_act(b) || joined_act(a) && firmware(b))
+    }) {
+        return Some(Verb {
+            word: (*joined).to_string(),
             class: Class::Actuates,
         });
     }
@@ -1319,7 +1348,12 @@ fn production(c: &Cmd<'_>) -> Option<Verb> {
                 .then(|| format!("{name} {value}"))
         })
     })?;
-    (!looks(c)).then_some(Verb {
+    // An export or a dump reads the environment out, wherever it writes (`production export
+    // --out build/prod.csv`); where it writes is judged as a place.
+    let reads_out = subcommands(c)
+        .iter()
+        .any(|w| matches!(w.to_ascii_lowercase().as_str(), "export" | "dump"));
+    (!looks(c) && !reads_out).then_some(Verb {
         word: named,
         class: Class::Production,
     })
@@ -2662,29 +2696,37 @@ fn act_follows(look: &str, rest: &[&str]) -> bool {
             "log" | "logs" | "history" | "stats" | "info" | "export" | "plan"
         )
     });
-    noun && rest.first().is_some_and(|w| {
+    // Any looking word before a verb that only destroys or stops is a noun (`show stop`, a
+    // show-control system's show; `list purge`): nothing is looked at by those verbs.
+    let acting = |w: &str| {
         let w = w.to_ascii_lowercase();
-        // (Or empties them: `logs clean --path DIR`, `history clear`.)
-        DELETES.contains(&w.as_str())
-            || STOPS.contains(&w.as_str())
-            || matches!(
-                w.as_str(),
-                "send"
-                    | "upload"
-                    | "publish"
-                    | "push"
-                    | "post"
-                    | "share"
-                    | "deploy"
-                    | "apply"
-                    | "release"
-                    | "clean"
-                    | "clear"
-                    | "empty"
-                    | "prune"
-                    | "truncate"
-            )
-    })
+        DELETES.contains(&w.as_str()) || STOPS.contains(&w.as_str())
+    };
+    rest.first().is_some_and(|w| acting(w))
+        || noun
+            && rest.first().is_some_and(|w| {
+                let w = w.to_ascii_lowercase();
+                // (Or empties them: `logs clean --path DIR`, `history clear`.)
+                DELETES.contains(&w.as_str())
+                    || STOPS.contains(&w.as_str())
+                    || matches!(
+                        w.as_str(),
+                        "send"
+                            | "upload"
+                            | "publish"
+                            | "push"
+                            | "post"
+                            | "share"
+                            | "deploy"
+                            | "apply"
+                            | "release"
+                            | "clean"
+                            | "clear"
+                            | "empty"
+                            | "prune"
+                            | "truncate"
+                    )
+            })
 }
 
 /// Whether an `export` subcommand is told where to go, a file or a directory last among its
@@ -3552,7 +3594,8 @@ fn method_verb(c: &Cmd<'_>) -> Option<Verb> {
 }
 
 /// A flag's parts telling the program to act without stopping to ask (`--auto-apply`,
-/// `-auto-approve`, `--auto-deploy`): the act a look would have shown first is done.
+/// `-auto-approve`, `--auto-deploy`) or at once (`--release-now`): the act a look would have
+/// shown first is done.
 fn acts_unasked(ps: &[String]) -> bool {
     matches!(
         ps,
@@ -3562,6 +3605,15 @@ fn acts_unasked(ps: &[String]) -> bool {
                 "apply" | "approve" | "confirm" | "deploy" | "merge" | "publish" | "push"
             )
     )
+    // Or at once (`--release-now`, `--deploy-immediately`): an act, not a build profile.
+        || matches!(
+            ps,
+            [act, when] if matches!(when.as_str(), "now" | "immediately")
+                && matches!(
+                    act.as_str(),
+                    "release" | "deploy" | "publish" | "push" | "send" | "submit" | "merge"
+                )
+        )
 }
 
 /// A long flag that says what the command does: named for a destroying act anywhere in it
