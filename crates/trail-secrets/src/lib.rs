@@ -434,6 +434,30 @@ struct Candidate {
     rule: usize,
 }
 
+/// Whether a line is a DNS record of a zone's public key: its type, `DNSKEY` or `CDNSKEY`, as
+/// a word of its own, followed by the flags, the protocol and the algorithm.
+fn dns_key_record(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "DNSKEY" | "CDNSKEY")
+            && words.get(i + 1..i + 4).is_some_and(|n| {
+                n.iter()
+                    .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+            })
+    })
+}
+
+/// Whether `start..end` is the password of a URL's user information (`scheme://user:…@host`).
+fn in_url_userinfo(text: &str, start: usize, end: usize) -> bool {
+    let before = &text[..start];
+    text[end..].starts_with('@')
+        && before.ends_with(':')
+        && before
+            .rsplit(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '='))
+            .next()
+            .is_some_and(|word| word.contains("://"))
+}
+
 impl Redactor {
     /// The built-in rules, shared and built on first use (no regex is
     /// compiled until a text needs it).
@@ -768,6 +792,11 @@ impl Redactor {
         if text.contains("eyJ") {
             candidates.retain(|c| !plausible::starts_unsigned_jwt(text, c.start));
         }
+        // A zone's public key records (`example.net. 3600 IN DNSKEY 257 3 13 waHf…`, `CDNSKEY`):
+        // what resolvers check signatures with, published in the DNS.
+        if text.contains("DNSKEY") {
+            candidates.retain(|c| !dns_key_record(nearby::line_around(text, c.start)));
+        }
         // A value a store is told to keep under a name that says what it is, and that is no
         // credential (`Set-Secret -Name STATUS_BUILD_SHA -Secret '…'`, `… | wrangler secret
         // put INSTANCE_UUID`, `aws ssm put-parameter --name …_build_sha`): a hash, an id or an
@@ -777,8 +806,11 @@ impl Redactor {
                 || text.contains("put")
                 || text.contains("set"))
         {
+            // (Not a URL's password: an address that carries one is a credential whatever it
+            // is kept as, `set $upload_url "ftpes://user:…@host/"`.)
             candidates.retain(|c| {
-                !nearby::stored_under_a_public_name(nearby::line_around(text, c.start))
+                in_url_userinfo(text, c.start, c.end)
+                    || !nearby::stored_under_a_public_name(nearby::line_around(text, c.start))
             });
         }
         candidates
@@ -1186,11 +1218,24 @@ fn accept(
 /// `customer_id=cus_7072…`, `"LocationId": "loc_…"`): a record's id carries a type prefix and
 /// a random body as a token does, and is no secret. A key's own name says key or token.
 fn keyed_as_id(text: &str, start: usize) -> bool {
-    field_name_before(text, start).is_some_and(|name| {
-        text::words(name)
-            .last()
-            .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
-    })
+    field_name_before(text, start)
+        .or_else(|| label_before(text, start))
+        .is_some_and(|name| {
+            text::words(name)
+                .last()
+                .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "uuid" | "guid"))
+        })
+}
+
+/// The one word a command's table or report prints before the value on its line, set apart
+/// by a tab or a wider gap (`  id\t\tdpl_4E70…`, `ID:   …` is a field).
+fn label_before(text: &str, start: usize) -> Option<&str> {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let label = before.trim();
+    let gap = &before[before.trim_end().len()..];
+    let apart = gap.contains('\t') || gap.len() >= 2;
+    (apart && !label.is_empty() && !label.contains(char::is_whitespace)).then_some(label)
 }
 
 /// Whether the text itself shows the token's prefix as an id's: another value with the same

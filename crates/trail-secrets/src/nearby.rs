@@ -368,6 +368,7 @@ fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
             && !plausible::bitcoin_address(&text[start..end])
             && !assigned(text, start)
             && !labelled_an_id(text, start)
+            && !named_a_record(text, start)
             && !headed_an_id(text, start)
             && !inside_armour(text, start)
             && !plausible::base64_block_public(text, start)
@@ -397,6 +398,37 @@ fn labelled_an_id(text: &str, start: usize) -> bool {
             && last[..last.len() - 2]
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic())
+}
+
+/// A value a sentence names a record by, the noun just before it (`order vWn1PfP3… shipped;
+/// parcel XAYv2Fx…`): a record's id, which prose gives its kind, as it does not a key.
+fn named_a_record(text: &str, start: usize) -> bool {
+    const RECORDS: &[&str] = &[
+        "order",
+        "parcel",
+        "package",
+        "shipment",
+        "consignment",
+        "invoice",
+        "booking",
+        "reservation",
+        "delivery",
+        "tracking",
+        "claim",
+        "case",
+        "item",
+        "record",
+        "batch",
+    ];
+    let Some(before) = text[..start].strip_suffix(' ') else {
+        return false;
+    };
+    let noun = before
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    RECORDS.contains(&noun.as_str())
 }
 
 /// A value in a table's column whose heading names an id (`SID`, `ID`, `Key ID`, `orderId`):
@@ -888,6 +920,57 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(tink_key_values(text, false));
     out.extend(sexp_private_keys(text));
     out.extend(keystore_ciphertexts(text));
+    out.extend(algorithm_keys(text));
+    out
+}
+
+/// A signing key written as its algorithm, its id and its body on one line (Matrix's
+/// `ed25519 a_PrlV ITxCRX…` in a `signing.key` file or under a `signing_key` setting): the
+/// body, where the line names a signing, private or secret key and not a verifying or public
+/// one.
+fn algorithm_keys(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for algorithm in ["ed25519 ", "ed448 "] {
+        for (at, _) in text.match_indices(algorithm) {
+            // The algorithm as a word of its own: `ssh-ed25519 255 …` is a host key's
+            // fingerprint.
+            if text[..at]
+                .bytes()
+                .next_back()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':'))
+            {
+                continue;
+            }
+            let rest = &text[at + algorithm.len()..];
+            let word = |s: &str| {
+                s.find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ',' | ';'))
+                    .unwrap_or(s.len())
+            };
+            let id_len = word(rest);
+            let id = &rest[..id_len];
+            let id_like = (1..=16).contains(&id.len())
+                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            let (body_at, body) = match rest[id_len..].strip_prefix(' ') {
+                Some(after) if id_like => {
+                    let at_body = at + algorithm.len() + id_len + 1;
+                    (at_body, &after[..word(after)])
+                }
+                _ => (at + algorithm.len(), id),
+            };
+            let line = line_around(text, at).to_ascii_lowercase();
+            let secret_line = ["signing", "private", "secret"]
+                .iter()
+                .any(|n| line.contains(n))
+                && !["verify", "public"].iter().any(|n| line.contains(n));
+            let key_like = body.len() >= 40
+                && body.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-')
+                });
+            if secret_line && key_like && drawn(body) {
+                out.push((body_at, body_at + body.len()));
+            }
+        }
+    }
     out
 }
 
@@ -3896,11 +3979,6 @@ fn headed_files(text: &str) -> Vec<(usize, usize)> {
 /// (`$ `, `% `) starts the command. And what is typed in answer to a password prompt a script
 /// waits for (`expect "password:"` then `send "…\r"`): see [`answered`].
 fn printed(text: &str) -> Vec<(usize, usize)> {
-    const PRINTS: &[&str] = &[
-        "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
-        "export", "cat", "head", "tail", "more", "less", "bat", "type", "base64", "xxd", "od",
-        "hexdump",
-    ];
     let mut out: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
     let mut after_secret_command = false;
@@ -3910,6 +3988,9 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
     // A key file dumped in lines of one width (`base64 -w 76 …`, `xxd -p …`): the span grows
     // over each next line of the same alphabet, up to the first shorter one.
     let mut dump: Option<usize> = None;
+    // After a command that stores a secret under a credential's name (`$ pass insert -m
+    // ops/api`, `$ vercel env add API_TOKEN production`): its prompt's answer is the secret.
+    let mut answer_due = false;
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
@@ -3929,50 +4010,22 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             continue;
         }
         if let Some(command) = after_prompt(body) {
-            // Not a `--key` given a path: an object's key (`aws s3api head-object --key
-            // 2026/12/report.csv`), whose command prints the object's metadata.
-            let words: Vec<&str> = command.split_whitespace().collect();
-            let secret = words.iter().enumerate().any(|(i, w)| {
-                let object_key = w.trim_start_matches('-').eq_ignore_ascii_case("key")
-                    && words
-                        .get(i + 1)
-                        .is_some_and(|v| v.contains('/') && !mentions_credential(v));
-                mentions_credential(w)
-                    && !plausible::name_rules_out(w)
-                    && !names_a_public_file(w)
-                    && !object_key
-            });
-            // A printing verb, also joined to what it prints (`getconfig`, `showkey`).
-            let prints = command.split_whitespace().flat_map(text::words).any(|p| {
-                PRINTS
-                    .iter()
-                    .any(|v| p == *v || p.len() >= v.len() + 3 && p.starts_with(v))
-            });
-            // Or the credential asked for by name, last (`ot-ctl networkkey`, `… getconfig
-            // rpcpassword`): what is printed is it.
-            let asks = command.split_whitespace().last().is_some_and(|w| {
-                mentions_credential(w)
-                    && !plausible::name_rules_out(w)
-                    && w.bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
-                    && !w.starts_with('-')
-            });
-            // A file kept encrypted (`config/credentials.yml.enc`, `.gpg`, `.age`) prints its
-            // ciphertext; a secret store told to create a secret from a file or from stdin
-            // (`… | docker secret create NAME -`) prints the new secret's id.
-            let ciphertext = words.iter().any(|w| {
-                let l = w.to_ascii_lowercase();
-                [".enc", ".gpg", ".age", ".asc", ".vault"]
-                    .iter()
-                    .any(|e| l.ends_with(e))
-            });
-            let stores = words
-                .iter()
-                .any(|w| matches!(*w, "create" | "add" | "put" | "set"))
-                && words.last().is_some_and(|w| *w == "-" || w.contains('/'));
-            after_secret_command = secret && (prints || asks) && !ciphertext && !stores;
-            in_credential_file = prints_credential_file(command) && !ciphertext;
+            (after_secret_command, in_credential_file, answer_due) = command_says(command);
             continue;
+        }
+        if answer_due && !body.trim().is_empty() {
+            answer_due = false;
+            match store_prompt(body) {
+                Prompt::Answered(s, e) => {
+                    out.push((start + s, start + e));
+                    continue;
+                }
+                Prompt::AnsweredBelow => {
+                    after_secret_command = true;
+                    continue;
+                }
+                Prompt::None => {}
+            }
         }
         if in_credential_file {
             out.extend(
@@ -3987,19 +4040,14 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
             after_secret_command = true;
             continue;
         }
+        // (An empty line between a prompt and what was typed is passed over.)
+        if after_secret_command && body.trim().is_empty() {
+            continue;
+        }
         if std::mem::take(&mut after_secret_command) {
             let v = body.trim();
             let s = start + (body.len() - body.trim_start().len());
-            let printed_word = v.len() >= 8
-                && !v.contains(char::is_whitespace)
-                && v.bytes().any(|c| c.is_ascii_digit())
-                && v.bytes().any(|c| c.is_ascii_alphabetic())
-                && !plausible::is_placeholder(v)
-                && !plausible::looks_like_path(v)
-                && !plausible::looks_like_url(v)
-                && !plausible::looks_like_version(v)
-                && !v.contains(':');
-            if printed_word {
+            if printed_word(v) {
                 out.push((s, s + v.len()));
                 dump = (v.len() >= 40).then_some(v.len());
             }
@@ -4007,6 +4055,109 @@ fn printed(text: &str) -> Vec<(usize, usize)> {
     }
     out.extend(answered(text));
     out
+}
+
+/// What a command typed after a shell's prompt says of the lines it prints: whether its first
+/// line is a secret it shows, whether it prints a file that stores credentials, and whether it
+/// stores a secret whose prompt's answer follows.
+fn command_says(command: &str) -> (bool, bool, bool) {
+    const PRINTS: &[&str] = &[
+        "show", "get", "print", "create", "generate", "new", "reveal", "find", "read", "decrypt",
+        "export", "cat", "head", "tail", "more", "less", "bat", "type", "base64", "xxd", "od",
+        "hexdump",
+    ];
+    // Not a `--key` given a path: an object's key (`aws s3api head-object --key
+    // 2026/12/report.csv`), whose command prints the object's metadata.
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let secret = words.iter().enumerate().any(|(i, w)| {
+        let object_key = w.trim_start_matches('-').eq_ignore_ascii_case("key")
+            && words
+                .get(i + 1)
+                .is_some_and(|v| v.contains('/') && !mentions_credential(v));
+        mentions_credential(w)
+            && !plausible::name_rules_out(w)
+            && !names_a_public_file(w)
+            && !object_key
+    });
+    // A printing verb, also joined to what it prints (`getconfig`, `showkey`).
+    let prints = command.split_whitespace().flat_map(text::words).any(|p| {
+        PRINTS
+            .iter()
+            .any(|v| p == *v || p.len() >= v.len() + 3 && p.starts_with(v))
+    });
+    // Or the credential asked for by name, last (`ot-ctl networkkey`, `… getconfig
+    // rpcpassword`): what is printed is it.
+    let asks = command.split_whitespace().last().is_some_and(|w| {
+        mentions_credential(w)
+            && !plausible::name_rules_out(w)
+            && w.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            && !w.starts_with('-')
+    });
+    // A file kept encrypted (`config/credentials.yml.enc`, `.gpg`, `.age`) prints its
+    // ciphertext; a secret store told to create a secret from a file or from stdin
+    // (`… | docker secret create NAME -`) prints the new secret's id.
+    let ciphertext = words.iter().any(|w| {
+        let l = w.to_ascii_lowercase();
+        [".enc", ".gpg", ".age", ".asc", ".vault"]
+            .iter()
+            .any(|e| l.ends_with(e))
+    });
+    let stores = words
+        .iter()
+        .any(|w| matches!(*w, "create" | "add" | "put" | "set"))
+        && words.last().is_some_and(|w| *w == "-" || w.contains('/'));
+    // A store told to keep a secret under a credential's name (`pass insert -m ops/api`,
+    // `vercel env add API_TOKEN`): its prompt's answer is the secret.
+    let keeps = words
+        .iter()
+        .any(|w| matches!(*w, "insert" | "store" | "add" | "set" | "put" | "edit"));
+    (
+        secret && (prints || asks) && !ciphertext && !stores,
+        prints_credential_file(command) && !ciphertext,
+        secret && keeps && !ciphertext,
+    )
+}
+
+/// Whether one word printed after a command that shows a secret reads as one: letters and
+/// digits mixed, not a placeholder, a path, an address or a version.
+fn printed_word(v: &str) -> bool {
+    v.len() >= 8
+        && !v.contains(char::is_whitespace)
+        && v.bytes().any(|c| c.is_ascii_digit())
+        && v.bytes().any(|c| c.is_ascii_alphabetic())
+        && !plausible::is_placeholder(v)
+        && !plausible::looks_like_path(v)
+        && !plausible::looks_like_url(v)
+        && !plausible::looks_like_version(v)
+        && !v.contains(':')
+}
+
+/// What the first line after a command that stores a secret says of the store's prompt.
+enum Prompt {
+    /// Asked and answered on one line, as prompting libraries print it once answered (`?
+    /// What's the value of API_TOKEN? 98e2…`): the answer's span in the line.
+    Answered(usize, usize),
+    /// Asked, the answer typed below (`Enter contents of ops/api and press Ctrl+D when
+    /// finished:`).
+    AnsweredBelow,
+    None,
+}
+
+fn store_prompt(line: &str) -> Prompt {
+    if let Some(at) = line.rfind("? ").map(|i| i + 2) {
+        let answer = line[at..].trim_end();
+        // (Longer than a word printed alone: an id answers such questions too.)
+        if answer.len() >= 16 && printed_word(answer) {
+            return Prompt::Answered(at, at + answer.len());
+        }
+        return Prompt::None;
+    }
+    if line.trim_end().ends_with(':') {
+        Prompt::AnsweredBelow
+    } else {
+        Prompt::None
+    }
 }
 
 /// Whether a command prints a file that stores a credential: a file printer (`cat`, `head`,

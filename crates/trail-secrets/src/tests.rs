@@ -6940,3 +6940,43 @@ fn found_by_the_139th_sealed_part() {
         assert!(!out.contains(c), "{out}");
     }
 }
+
+/// Found by the 140th sealed part: what is typed in answer to a store's prompt after a command
+/// that keeps a secret under a credential's name (`pass insert -m`, `vercel env add
+/// …_API_TOKEN`), an ids' answer left; a signing key written as its algorithm, id and body
+/// (Matrix's `ed25519 a_XXXX …`), a verifying key and a host key's fingerprint left; a URL's
+/// password whatever name the URL is kept under. Clean: a deployment's id in a report's
+/// `id` row, a zone's DNSKEY record, records' ids a sentence names by their kind.
+#[test]
+fn found_by_the_140th_sealed_part() {
+    let typed = "c47cb41bf835ba43a6fe12d5.20791ae70b7c26c1179fbf21126f8c9c";
+    let text1 = format!(
+        "$ pass insert -m ops/depot/api\nEnter contents of ops/depot/api and press Ctrl+D when finished:\n\n{typed}\naccount: DPT-543353\n"
+    );
+    let (out, _) = redact(&text1);
+    assert!(!out.contains(typed) && out.contains("DPT-543353"), "{out}");
+    let answer = "98e23225842f564afba31e2f1c952bf3";
+    let text2 = format!(
+        "$ vercel env add DEPOT_API_TOKEN production\n? What's the value of DEPOT_API_TOKEN? {answer}\nSuccess!\n$ vercel env add DEPOT_ACCOUNT_ID production\n? What's the value of DEPOT_ACCOUNT_ID? DPT-01349\n"
+    );
+    let (out, _) = redact(&text2);
+    assert!(!out.contains(answer) && out.contains("DPT-01349"), "{out}");
+    let seed = "ITxCRXLqMlq6fVBXMma/7sY/nj8U957GGG9qmU64cGM";
+    let text3 = format!("  signingKey: 'ed25519 a_PrlV {seed}',");
+    let (out, _) = redact(&text3);
+    assert!(!out.contains(seed), "{out}");
+    for clean in [
+        format!("  verify_key: 'ed25519 a_PrlV {seed}',"),
+        format!("open sftp://u@h/ -privatekey=\"k.ppk\" -hostkey=\"ssh-ed25519 255 {seed}\""),
+        "  id\t\tdpl_4E70ghjhwxEcTxlqbaOObI2Xih95".to_string(),
+        "zone.test. 3600 IN DNSKEY 257 3 13 waHfIKR3AVUgWsObCCgnBqI60mcowH61zt8FskD0H84gpu1NmUJf+rdJUvtGFbxiziiw9zjpBgBEAW7D8svyzA==".to_string(),
+        "order vWn1PfP3YWPlr2lIV88bo shipped; parcel XAYv2FxmqRWyT02kVLdCe".to_string(),
+    ] {
+        let (out, _) = redact(&clean);
+        assert_eq!(out, clean);
+    }
+    let (out, _) = redact(
+        "    set $depot_upload_url \"ftpes://kgsvc603:6ccSO~D5nQmpd~_sjN@ftp.depot.example/logs/\";",
+    );
+    assert!(!out.contains("6ccSO~D5nQmpd~_sjN"), "{out}");
+}
