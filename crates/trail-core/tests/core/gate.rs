@@ -2478,6 +2478,19 @@ fn new_families_sealed140_part() {
     assert!(all.rows > 0);
 }
 
+/// The 141st sealed part (issue 20): 24 families from places no earlier part used (lifts,
+/// prisons, crematoria, pest control, court recording, hotel locks, freight rail yards,
+/// pipelines, chemical plants, pharmaceutical lines, shipyards, industrial bakeries, call
+/// centres, data centre power, forestry), written by a helper that never read trail's source,
+/// run once with the design frozen at a37d713 (the gate of e8a66a5):
+/// `cargo test -p trail-core --test core gate::new_families_sealed141 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed141_part() {
+    let (_, all) = measure(&["gate-families-sealed141.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
