@@ -1416,6 +1416,7 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::store_reference(text.get(..start).unwrap_or_default(), value)
         || plausible::public_context(text.get(..start).unwrap_or_default())
             && !signed_jwt_in_a_page(text, start, value)
+            && !named_private(text, start)
             // (Nor a key pair's secret half beside its public one, `data-chill-room="…"`
             // after `data-brand-stamp="nbp_pub_…"`: a page that ships it leaks it.)
             && !crate::halves::secret_halves(text).contains(&(start, end))
@@ -1427,6 +1428,20 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || nearby::tink_key_values(text, true).contains(&(start, end))
         || under_a_signature_comment(text, start)
         || under_encrypted_data(text, start)
+}
+
+/// Whether a page's `data-` attribute the value stands in names it private or secret
+/// (`data-private-key`, `data-secret`): a page that ships it leaks it.
+fn named_private(text: &str, start: usize) -> bool {
+    field_name_before(text, start).is_some_and(|name| {
+        name.to_ascii_lowercase().starts_with("data-")
+            && text::words(name).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "private" | "priv" | "privkey" | "secret" | "password" | "passphrase"
+                )
+            })
+    })
 }
 
 /// A signed JWT a page hands its script in a `data-` attribute (`data-src="eyJ…"`,

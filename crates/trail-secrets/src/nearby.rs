@@ -921,6 +921,43 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(sexp_private_keys(text));
     out.extend(keystore_ciphertexts(text));
     out.extend(algorithm_keys(text));
+    out.extend(passphrase_arguments(text));
+    out
+}
+
+/// The passphrase given last to a program named for making one into a key (`wpa_passphrase
+/// SSID '…'`, as `… | tee -a wpa_supplicant.conf` keeps it): a drawn value only.
+fn passphrase_arguments(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("passphrase ") {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let program = text[line_start..at + "passphrase".len()]
+            .rsplit(|c: char| c.is_whitespace() || c == '/')
+            .next()
+            .unwrap_or("");
+        // The program's name, not a word in prose (`the passphrase is …`).
+        let own_name = program.len() > "passphrase".len()
+            && program
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'));
+        if !own_name {
+            continue;
+        }
+        let args_start = at + "passphrase ".len();
+        let line_end = text[args_start..]
+            .find(['\n', '|', ';', '&', '>'])
+            .map_or(text.len(), |i| args_start + i);
+        let args = &text[args_start..line_end];
+        let Some(last) = args.split_whitespace().rfind(|w| !w.starts_with('-')) else {
+            continue;
+        };
+        let value = last.trim_matches(['"', '\'']);
+        if value.len() >= 12 && printed_word(value) {
+            let offset = args_start + (last.as_ptr() as usize - args.as_ptr() as usize);
+            let s = offset + (last.len() - last.trim_start_matches(['"', '\'']).len());
+            out.push((s, s + value.len()));
+        }
+    }
     out
 }
 
@@ -1974,15 +2011,16 @@ fn generated_beside(name: &str, v: &str, between: bool, quoted: bool) -> bool {
         return true;
     }
     if !mixed(v)
-        // A UUID under a credential's name is a token (a setup key, npm's `_authToken`).
-        || is_hex(v) && !(plausible::is_uuid(v) && !between && names_a_token(name))
+        // A UUID under a credential's name is a token (a setup key, npm's `_authToken`), with
+        // a vendor's prefix too (`rlc_f94d36a2-…`).
+        || is_hex(v) && !(uuid_token(v) && !between && names_a_token(name))
         || text::words(v).iter().any(|w| NAMES.contains(&w.as_str()))
     {
         return false;
     }
     // Letters of one case and digits are a product or licence key's groups, or an id; a
     // UUID is a token's shape of its own.
-    if !(plausible::is_uuid(v) && names_a_token(name))
+    if !(uuid_token(v) && names_a_token(name))
         && (!v.bytes().any(|c| c.is_ascii_lowercase())
             || !v.bytes().any(|c| c.is_ascii_uppercase()) && !passwordish(name))
     {
@@ -2021,6 +2059,19 @@ fn mixed(v: &str) -> bool {
 /// a key (`session_key`, `cache_key`: often an id).
 fn names_a_token(name: &str) -> bool {
     passwordish(name) || names_a_token_word(name)
+}
+
+/// A UUID, alone or after a vendor's short prefix (`rlc_f94d36a2-2e74-…`): the shape a token
+/// takes under a credential's name.
+fn uuid_token(v: &str) -> bool {
+    plausible::is_uuid(v)
+        || v.split_once(['_', '-']).is_some_and(|(prefix, rest)| {
+            (2..=8).contains(&prefix.len())
+                && prefix
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && plausible::is_uuid(rest)
+        })
 }
 
 /// Whether a part of the name is a token's, a secret's or a cookie's, or the name says an
@@ -3566,6 +3617,7 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             && !contains_any_case(body, b"secret")
             && !contains_any_case(body, b"cred")
             && !contains_any_case(body, b"value")
+            && !contains_any_case(body, b"private")
         {
             continue;
         }
@@ -3616,11 +3668,15 @@ fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
         return None;
     }
     let name = |k: usize| &body[cells[k].0..cells[k].1];
+    // (Or a private key's: `vapid_private_key`, beside its public one.)
+    let private_key = |h: &str| {
+        let words = text::words(h);
+        words.windows(2).any(|w| w[0] == "private" && w[1] == "key")
+    };
     let credential = (0..cells.len()).find(|&k| {
         let h = name(k);
         h.bytes().any(|c| c.is_ascii_alphabetic())
-            && names_credential(h)
-            && (passwordish(h) || names_a_token_word(h))
+            && (names_credential(h) && (passwordish(h) || names_a_token_word(h)) || private_key(h))
     });
     // A table that records when each value was rotated holds credentials in its value column
     // (`| Env | Upstream | Value | Rotated |`): what is rotated is a secret.

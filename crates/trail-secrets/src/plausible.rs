@@ -1641,6 +1641,14 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     if contains_uuid(value) || ulid_like(body) {
         return false;
     }
+    // A prefix that names the key private (`ed25519-priv-0x…`, `…_secret_…`): hex is its body.
+    let private = prefix
+        .split(['_', '-'])
+        .any(|p| matches!(p, "priv" | "private" | "secret" | "sec"));
+    let hex = body.strip_prefix("0x").unwrap_or(body);
+    if private && hex.len() >= 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return entropy(hex) >= 3.0;
+    }
     let letters = body.bytes().any(|b| b.is_ascii_alphabetic());
     if !(letters && has_digit(body)) || looks_like_words(body) || wordy(body) {
         return false;
@@ -2034,6 +2042,21 @@ const DEMO_VALUES: &[&str] = &[
 ];
 
 /// Formats that hold no secret whatever name they stand under: a password hash in the Modular
+/// A secret named where another program keeps it, by a short scheme and a name in lower case
+/// (wpa_supplicant's `psk=ext:ops_psk`, `keyring:duetto`): no value, a name.
+fn named_reference(v: &str) -> bool {
+    v.split_once(':').is_some_and(|(scheme, name)| {
+        (2..=8).contains(&scheme.len())
+            && scheme.bytes().all(|c| c.is_ascii_lowercase())
+            && name.len() >= 3
+            && name.bytes().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'-' | b'.')
+            })
+            && name.bytes().any(|c| c.is_ascii_lowercase())
+            && !looks_random(name)
+    })
+}
+
 /// Crypt Format (`$6$salt$…`, `$2y$10$…`, `$argon2id$v=19$…`), a reference to where the secret
 /// is (`env:NAME`, `file:…`, `fd:3`, `$HOME/…`, `os.environ["…"]`), and a fingerprint written as
 /// hex pairs with colons (`F7:2E:D9:…`) or named by its digest (`SHA256:HnXJ…`).
@@ -2052,18 +2075,19 @@ pub(crate) fn no_secret_by_format(v: &str) -> bool {
     let reference = ["env:", "file:", "fd:"].iter().any(|p| {
         v.strip_prefix(p)
             .is_some_and(|r| !r.is_empty() && !r.contains(char::is_whitespace))
-    }) || v.strip_prefix('$').is_some_and(|r| {
-        let r = r.trim_start_matches('{');
-        let name = r
-            .bytes()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
-            .count();
-        // A variable's name is written in one case (`$HOME/…`, `${state_dir}/…`); a random
-        // run in both, with digits, is a key that starts with `$` (`$aact_QIpC…/…`).
-        let one_case = !r[..name].bytes().any(|c| c.is_ascii_uppercase())
-            || !r[..name].bytes().any(|c| c.is_ascii_lowercase());
-        name > 0 && one_case && r[name..].trim_start_matches('}').starts_with('/')
-    });
+    }) || named_reference(v)
+        || v.strip_prefix('$').is_some_and(|r| {
+            let r = r.trim_start_matches('{');
+            let name = r
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                .count();
+            // A variable's name is written in one case (`$HOME/…`, `${state_dir}/…`); a random
+            // run in both, with digits, is a key that starts with `$` (`$aact_QIpC…/…`).
+            let one_case = !r[..name].bytes().any(|c| c.is_ascii_uppercase())
+                || !r[..name].bytes().any(|c| c.is_ascii_lowercase());
+            name > 0 && one_case && r[name..].trim_start_matches('}').starts_with('/')
+        });
     // A secret manager's entry by its name and version (`--set-secrets=API_TOKEN=
     // api-token:latest`, `db-password:3`), after the variable it fills, if any: where the
     // secret is kept.
@@ -2437,6 +2461,27 @@ pub(crate) fn names_a_stored_secret(text: &str, start: usize) -> bool {
         return true;
     }
     let value = text.get(start..).unwrap_or_default();
+    // A stored secret named by its id, as its manager calls it (`injected from Bitwarden
+    // Secrets Manager secret a8787710-…`): a UUID after `secret`, where the line names the
+    // manager or the vault that holds it.
+    let id = value
+        .split(|c: char| !(c.is_ascii_hexdigit() || c == '-'))
+        .next()
+        .is_some_and(is_uuid);
+    if id {
+        let line = before
+            .rsplit('\n')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let named = line.trim_end().ends_with("secret")
+            && ["manager", "vault", "store"]
+                .iter()
+                .any(|w| line.contains(w));
+        if named {
+            return true;
+        }
+    }
     // A tag is a word of letters (`!vault`, `!Ref`, `!encrypted/…`) and stands unquoted:
     // `password = "!mptBs5hvZghPC"` is a password that begins with `!`.
     let tag = value.strip_prefix('!').is_some_and(|t| {
@@ -2544,6 +2589,11 @@ pub(crate) fn served_to_browsers(text: &str, start: usize) -> bool {
         .unwrap_or_default()
         .to_ascii_lowercase();
     if ["pass", "pwd", "secret"].iter().any(|w| field.contains(w)) {
+        return false;
+    }
+    // Nor a private key, by the name it stands under (`data-private-key="…"`).
+    let name = &field[field.floor_char_boundary(field.len().saturating_sub(24))..];
+    if name.contains("private") || name.contains("priv_key") || name.contains("privkey") {
         return false;
     }
     // The last 600 bytes, from a character's start: text before a key may be any language's.

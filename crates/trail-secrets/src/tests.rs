@@ -6980,3 +6980,51 @@ fn found_by_the_140th_sealed_part() {
     );
     assert!(!out.contains("6ccSO~D5nQmpd~_sjN"), "{out}");
 }
+
+/// Found by the 141st sealed part: a key whose own prefix calls it private (`ed25519-priv-0x…`),
+/// also in a page's `data-private-key`; a vendor's prefix before a UUID under a token's name
+/// (`glab variable set …_API_TOKEN --value 'rlc_<uuid>'`); the passphrase handed to a program
+/// named for one (`wpa_passphrase SSID '…'`); a private key's column beside its public one.
+/// Clean: a secret named where another program keeps it (`psk=ext:ops_psk`), a stored
+/// secret's UUID named by its manager.
+#[test]
+fn found_by_the_141st_sealed_part() {
+    let hex = "0192e27c97d303fc81f8a414287b35a490ca8b6e7bad074a3fd0a6d95fb6bc74";
+    for text in [
+        format!("name,public_key,private_key\nx,ed25519-pub-0x{hex},ed25519-priv-0x{hex}\n"),
+        format!(
+            "<div data-public-key=\"ed25519-pub-0x11\" data-private-key=\"ed25519-priv-0x{hex}\"></div>"
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(
+            out.matches(hex).count() < text.matches(hex).count(),
+            "{out}"
+        );
+    }
+    let cases = [
+        (
+            "glab variable set DEPOT_API_TOKEN --value 'rlc_f94d36a2-2e74-4678-985c-145ac19ab2a8' --masked",
+            "f94d36a2-2e74-4678-985c-145ac19ab2a8",
+        ),
+        (
+            "$ wpa_passphrase \"ops\" 'su081t6uiflkbotw8v194vv99vsngnz65bhl1zq9xhux5zsb' | sudo tee -a /etc/w.conf",
+            "su081t6uiflkbotw8v194vv99vsngnz65bhl1zq9xhux5zsb",
+        ),
+        (
+            "integration,vapid_subject,vapid_public_key,vapid_private_key\nv,mailto:w@v.example,BKj9QO9NBOBwgf0aydl4CbnA3hAbYGOZsAI_cqSjsQepyQWXA0PmbLQX4gIsOQqZJqAW9H64pN8OuTNN-6iC6mc,DJF8kRvDKLbsakb0EBaTFouA5fPT6TXwqDDLj6wD7Ac\n",
+            "DJF8kRvDKLbsakb0EBaTFouA5fPT6TXwqDDLj6wD7Ac",
+        ),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "network={\n\tssid=\"ops\"\n\tpsk=ext:ops_psk\n}",
+        "# DEPOT_API_TOKEN is injected from Bitwarden Secrets Manager secret a8787710-3d8e-4936-96d1-b16cbe9b48e2",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
