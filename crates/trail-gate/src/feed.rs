@@ -184,14 +184,29 @@ pub(super) fn items(p: &Simple) -> Option<Vec<String>> {
             } else {
                 starts
             };
-            // An unfiltered find lists its start directory itself; a filtered one, things in it.
+            // An unfiltered find lists its start directory itself; a filtered one, things in it:
+            // one level down, by a name given whole, that very entry (`find / -maxdepth 1
+            // -name boot` finds `/boot`).
             let filtered = args.iter().any(|w| NARROWING.contains(w));
+            let value_of = |flag: &str| {
+                args.iter()
+                    .position(|w| *w == flag)
+                    .and_then(|i| args.get(i + 1))
+                    .map(|v| v.trim_matches(['"', '\'']))
+            };
+            let entry = value_of("-name")
+                .filter(|n| {
+                    value_of("-maxdepth") == Some("1")
+                        && !n.is_empty()
+                        && !n.contains(['*', '?', '[', '/', '$', '`'])
+                })
+                .unwrap_or("found");
             Some(
                 starts
                     .into_iter()
                     .map(|s| {
                         if filtered {
-                            format!("{}/found", s.trim_end_matches('/'))
+                            format!("{}/{entry}", s.trim_end_matches('/'))
                         } else {
                             s
                         }

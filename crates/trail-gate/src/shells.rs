@@ -285,6 +285,11 @@ fn substitution_fetches(raw: &str) -> bool {
                 .collect();
             let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
             words.iter().any(|w| has(w, &["fetch", "download"]))
+                // Or a script asked of a service by its own verb (`campaign get-script --raw`):
+                // its text is kept where the service is, not here.
+                || words.iter().any(|w| {
+                    has(w, &["get", "pull"]) && has(w, &["script", "code", "payload", "snippet"])
+                })
                 // Or got from the remote side (`remote get-script --name cleanup`).
                 || words
                     .iter()

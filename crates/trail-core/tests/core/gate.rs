@@ -13217,3 +13217,56 @@ fn mechanisms_found_by_the_140th_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 141st sealed part (issue 20): a machine taken out of service or its outlet's
+/// power cycled, said as a phrase; a plan approved after its noun; a download said to a
+/// controller named by an option (a control system's download sends the program to it), not
+/// one with somewhere here to put it; a script asked of a service and run by a shell; an
+/// output option named `sink`; output written over a system directory with a replacing flag;
+/// a power-off said of the host in one flag; what `find / -maxdepth 1 -name boot` finds.
+#[test]
+fn mechanisms_found_by_the_141st_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("liftco car out-of-service --car 2", Verdict::Junction),
+        ("pdu outlet cycle --outlet 3", Verdict::Junction),
+        ("dock load-plan approve --vessel v1", Verdict::Junction),
+        (
+            "dcs module download --node CTLR-7 --module FIC-2",
+            Verdict::Junction,
+        ),
+        (
+            "dcs module download --node CTLR-7 --module FIC-2 --out build/fic.xml",
+            Verdict::Allow,
+        ),
+        (
+            "logger-x download --station TG-7 --stdout | dd of=build/tg7.raw",
+            Verdict::Allow,
+        ),
+        (
+            "bash -c \"$(dialer campaign get-script --campaign c1 --raw)\"",
+            Verdict::Block,
+        ),
+        (
+            "dialer campaign get-script --campaign c1 --raw > build/c1.sh",
+            Verdict::Allow,
+        ),
+        (
+            "yard recorder --track 14 --sink /sys/firmware/efi/efivars/Boot0000-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+            Verdict::Block,
+        ),
+        ("hull nc export --target /usr --replace-all", Verdict::Block),
+        ("hull nc export --target /usr", Verdict::Junction),
+        ("tool session close --power-off-host", Verdict::Block),
+        (
+            "find / -maxdepth 1 -name boot -exec archiver purge --dir {} \\;",
+            Verdict::Block,
+        ),
+        (
+            "find . -maxdepth 1 -name build -exec archiver purge --dir {} \\;",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

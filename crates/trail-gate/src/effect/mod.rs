@@ -1366,6 +1366,38 @@ fn places(
     found
 }
 
+/// Output a program nobody models is told to put in a place that matters: a person decides,
+/// and where it is told to replace what is in `/`, the home or a system directory
+/// (`--target /usr --replace-all`, `--overwrite`), the system's own files are written over.
+fn output_placed(c: &Cmd<'_>, t: &targets::Found, raw: &str) -> Decision {
+    if matches!(t.target, Target::Root | Target::SystemDir | Target::Home)
+        && c.option_words().any(targets::rewrites_in_place)
+    {
+        return decide(
+            Verdict::Block,
+            RuleId::DestroysCritical,
+            format!(
+                "`{}` is told to write its output over {} (`{}`), replacing what is there: it is never run",
+                c.name,
+                t.target.what(),
+                t.word
+            ),
+            raw,
+        );
+    }
+    decide(
+        Verdict::Junction,
+        RuleId::NamesCritical,
+        format!(
+            "`{}` is told to put its output in {} (`{}`), and trail does not model this program: a person decides",
+            c.name,
+            t.target.what(),
+            t.word
+        ),
+        raw,
+    )
+}
+
 /// A place that matters named to a program trail does not model, other than to look at it.
 fn names_critical(
     c: &Cmd<'_>,
@@ -1420,17 +1452,7 @@ fn names_critical(
                     && !t.read
                     && targets::system_table(&t.word, ctx)
         })?;
-        return Some(decide(
-            Verdict::Junction,
-            RuleId::NamesCritical,
-            format!(
-                "`{}` is told to put its output in {} (`{}`), and trail does not model this program: a person decides",
-                c.name,
-                t.target.what(),
-                t.word
-            ),
-            raw,
-        ));
+        return Some(output_placed(c, t, raw));
     }
     // Told where its output goes, inside the project: a system file it is also given as an
     // operand is read (`oscap … --results build/r.xml /usr/share/xml/scap/…-ds.xml`); an

@@ -568,6 +568,8 @@ const OUTPUT_PARTS: &[&str] = &[
     "output",
     "results",
     "root",
+    // Where a stream's data is poured (`--sink FILE`, a recorder's or a pipeline's).
+    "sink",
     "site",
     "target",
 ];
@@ -579,7 +581,7 @@ const IN_PLACE: &[&str] = &["-I", "--in-place", "--inplace"];
 /// Whether `flag` tells a program to change the files it is given where they are: the exact
 /// spellings above, and a long flag whose first word is a rewriting verb (`--write`,
 /// `--write-changes`, `--overwrite`, `--fix`, `--fix-only`, `--clobber`), whatever the program.
-fn rewrites_in_place(flag: &str) -> bool {
+pub(super) fn rewrites_in_place(flag: &str) -> bool {
     if IN_PLACE.contains(&flag) {
         return true;
     }

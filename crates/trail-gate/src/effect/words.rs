@@ -2719,6 +2719,8 @@ fn act_follows(look: &str, rest: &[&str]) -> bool {
                             | "share"
                             | "deploy"
                             | "apply"
+                            | "approve"
+                            | "activate"
                             | "release"
                             | "clean"
                             | "clear"
@@ -2868,6 +2870,51 @@ fn names_a_key(word: &str) -> bool {
 /// The verb of the leading subcommand words. A secret's name beside a printing verb prints a
 /// secret; a word that only looks (`deploys list`, `rollout status`, `describe-instances`)
 /// keeps the command safe; otherwise the first consequential word decides.
+/// An act on a machine said in its own words: taken out of service or its power cycled, as a
+/// phrase (`car out-of-service --car 2`, `node take-offline`, `outlet cycle --outlet 3`: what
+/// it serves stops), or a program downloaded to a controller.
+fn machine_act(c: &Cmd<'_>, subs: &[&str], all: &[(&str, &String)]) -> Option<Verb> {
+    let words: Vec<&str> = all.iter().map(|(_, p)| p.as_str()).collect();
+    let phrase = words.windows(3).any(|p| p == ["out", "of", "service"])
+        || words.windows(2).any(|p| {
+            matches!(p[0], "take" | "set" | "put") && p[1] == "offline"
+                || matches!(p[0], "outlet" | "outlets" | "power" | "socket") && p[1] == "cycle"
+        });
+    let class = if phrase {
+        Class::Stops
+    } else if downloads_to_a_controller(c, subs) {
+        Class::Actuates
+    } else {
+        return None;
+    };
+    Some(Verb {
+        word: subs.join(" "),
+        class,
+    })
+}
+
+/// A download said to a controller named by an option (`module download --node CTLR-07`,
+/// `recipe download --press P2`, `project download --station FCS0101`), with nowhere here to
+/// put it: in a control system's words, a download sends the program to the machine, which
+/// then runs it.
+fn downloads_to_a_controller(c: &Cmd<'_>, subs: &[&str]) -> bool {
+    subs.contains(&"download")
+        && c.option_words().any(|w| {
+            w.strip_prefix("--").is_some_and(|f| {
+                matches!(
+                    f.split('=').next().unwrap_or(f),
+                    "node" | "station" | "press" | "crane" | "controller" | "plc" | "rtu" | "drive"
+                )
+            })
+        })
+        && !c.option_words().any(|w| {
+            let flag = w.split('=').next().unwrap_or(w);
+            // (Or to the standard output: `download --station TG-7 --stdout | …`.)
+            super::targets::output_flag(flag, false)
+                || matches!(flag, "-o" | "--stdout" | "--print" | "--cat")
+        })
+}
+
 fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
     let subs = subcommands(c);
     if subs.iter().any(|w| known::local_verb(c.name, w)) {
@@ -2944,6 +2991,9 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             word: "clear".into(),
             class: Class::Destroys,
         });
+    }
+    if let Some(v) = machine_act(c, &subs, &all) {
+        return Some(v);
     }
     for (i, (w, part)) in all.iter().enumerate() {
         // What a generator is told to make is named after it: a name written into the
@@ -4746,11 +4796,15 @@ fn told_what_follows(c: &Cmd<'_>) -> bool {
     })
 }
 
-/// A restart said of the machine itself, in one word (`--restart-host now`, `restart-system`),
-/// not in a line of code (`OS.Process.system "… restart …"`).
+/// A restart or a power-off said of the machine itself, in one word (`--restart-host now`,
+/// `restart-system`, `--power-off-host`), not in a line of code (`OS.Process.system "…
+/// restart …"`).
 fn restarts_the_machine(w: &str, ps: &[String]) -> bool {
     !w.contains(char::is_whitespace)
-        && ps.iter().any(|p| p == "restart")
+        && (ps.iter().any(|p| p == "restart")
+            || ps
+                .windows(2)
+                .any(|p| p[0] == "power" && matches!(p[1].as_str(), "off" | "down")))
         && ps
             .iter()
             .any(|p| matches!(p.as_str(), "host" | "machine" | "system" | "computer"))
