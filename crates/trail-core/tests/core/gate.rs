@@ -2491,6 +2491,19 @@ fn new_families_sealed141_part() {
     assert!(all.rows > 0);
 }
 
+/// The 142nd sealed part (issue 20): 24 families from places no earlier part used (animal
+/// shelters, zoos, building controls, ground stations, road tunnels, movable bridges, hydropower,
+/// lighthouses, avalanche control, broadcast playout, film sets, arcades, fisheries, auction
+/// houses, apiaries), written by a helper that never read trail's source, run once with the
+/// design frozen at 7fb0dee:
+/// `cargo test -p trail-core --test core gate::new_families_sealed142 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed142_part() {
+    let (_, all) = measure(&["gate-families-sealed142.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
