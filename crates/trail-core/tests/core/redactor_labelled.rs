@@ -2244,3 +2244,19 @@ fn new_families_sealed141_part() {
     print_table("secrets-families-sealed141.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 142nd sealed part (issue 20): 16 families named from pole-lathe bodging and woodturning;
+/// providers of veterinary, zoo, building, ground station, tunnel, bridge, hydropower,
+/// lighthouse, avalanche, studio, film, arcade, fish market, auction, conservation and apiary
+/// services, written by a helper that never read trail's source, run once with the redactor
+/// frozen at a250fde:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed142 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed142_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed142.tsv"), show);
+    print_table("secrets-families-sealed142.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
