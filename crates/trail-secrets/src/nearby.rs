@@ -1543,6 +1543,17 @@ fn jwk_members_by_line(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A party named just before a value, words after a credential's name (`wg set wg0
+/// private-key FILE peer fMRK…=`): the value is the peer's public key, not the name's secret.
+fn after_a_party(text: &str, at: usize) -> bool {
+    text[..at]
+        .trim_end_matches(['"', '\''])
+        .trim_end()
+        .rsplit(char::is_whitespace)
+        .next()
+        .is_some_and(|w| matches!(w, "peer" | "pubkey" | "public-key" | "recipient"))
+}
+
 /// A value after the credential's name that ends at `name_end`: separators, at most one
 /// word between, then the value.
 fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)> {
@@ -1615,6 +1626,9 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         }
     }
     let (s, e) = value_at(text, i)?;
+    if between && after_a_party(text, s) {
+        return None;
+    }
     // A value tagged with its encoding (`psk base64:j3Sg…=`, `key hex:9f2c…`): the tag is the
     // setting's syntax, the rest the value.
     let s = ["base64:", "hex:"]
@@ -3215,6 +3229,25 @@ fn url_user_value(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// A command that stores what it reads from its input under a credential's name (`vercel env
+/// add DATABASE_PASSWORD production`, `systemd-creds encrypt --name=…-api-token -`), or is told
+/// to read a key from it (`wg set … preshared-key /dev/stdin`).
+fn stores_under_a_credential(cmd: &str) -> bool {
+    const NAMES: &[&str] = &["password", "passwd", "secret", "token", "apikey"];
+    const KEYS: &[&str] = &["key", "psk", "secret", "password", "passphrase", "token"];
+    let ws: Vec<&str> = cmd.split_whitespace().collect();
+    let named = ws
+        .iter()
+        .any(|w| matches!(*w, "add" | "set" | "create" | "put" | "store" | "encrypt"))
+        && ws
+            .iter()
+            .any(|w| text::words(w).iter().any(|p| NAMES.contains(&p.as_str())));
+    named
+        || ws.windows(2).any(|p| {
+            p[1] == "/dev/stdin" && text::words(p[0]).iter().any(|w| KEYS.contains(&w.as_str()))
+        })
+}
+
 /// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
 /// password_stdin`, `printf %s … | acme login --password-stdin`, `… | sudo -S …`), or a value echoed into a
 /// command that stores a secret (`printf '%s' '…' | docker secret create NAME -`, `… | acme
@@ -3244,22 +3277,8 @@ fn piped_password(text: &str) -> Vec<(usize, usize)> {
                 .split(['&', ';', '|'])
                 .nth(1)
                 .is_some_and(|cmd| cmd.split_whitespace().skip(1).take(3).any(|w| w == "login"));
-        // A value echoed into a command that adds a variable named for a credential
-        // (`… | vercel env add DATABASE_PASSWORD production`).
-        let adds_named = after.split(['&', ';', '|']).nth(1).is_some_and(|cmd| {
-            let ws: Vec<&str> = cmd.split_whitespace().collect();
-            ws.iter()
-                .any(|w| matches!(*w, "add" | "set" | "create" | "put" | "store"))
-                && ws.iter().any(|w| {
-                    text::words(w).iter().any(|p| {
-                        matches!(
-                            p.as_str(),
-                            "password" | "passwd" | "secret" | "token" | "apikey"
-                        )
-                    })
-                })
-        });
-        let stores = adds_named
+        let next = after.split(['&', ';', '|']).nth(1);
+        let stores = next.is_some_and(stores_under_a_credential)
             || contains_any_case(after, b"secret") && {
                 let ws: Vec<String> = text::words(after);
                 ws.iter()
@@ -6181,6 +6200,11 @@ fn generated_alone(v: &str) -> bool {
         // A symbol's mangled name (`_ZN12clap_builder…17h8fcd…E`) or an identifier.
         && !v.starts_with('_')
         && !v.starts_with("AAAA")
+        // A resource's id: its type in two capitals, then 32 hex digits (a message's `SM…`,
+        // an account's `AC…`), as messaging APIs print them.
+        && !(v.len() == 34
+            && v.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
+            && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit))
         && !encodes_text(v)
         && v.matches('.').count() < 2
         && !base58(v)

@@ -927,8 +927,10 @@ pub(crate) fn name_rules_out(name: &str) -> bool {
                 // Joined to an acronym (`SUPublicEDKey`), where no case change splits it off.
                 || lower.contains("public")
                 // An HTML `data-` attribute is served to every visitor's browser
-                // (`data-sitekey`, `data-client-id`).
+                // (`data-sitekey`, `data-client-id`); one named private or secret is a leak
+                // there, not a widget's key (`data-private-key`).
                 || lower.starts_with("data-")
+                    && !["private", "secret", "password"].iter().any(|w| lower.contains(w))
                 // A file's name as a key (a manifest's `"pass.json": "<sha1>"`): the value is
                 // what is known of that file.
                 || lower.rsplit_once('.').is_some_and(|(stem, ext)| {
@@ -2677,6 +2679,12 @@ fn shipped_in_an_app(before: &str, lower: &str) -> bool {
         .any(|m| lower.contains(m))
 }
 
+/// Words that name what a page hands its script to use, not show: a bearer's token, a secret,
+/// a private key (`data-ats-token="eyJ…"`, `data-private-key`).
+const BEARERS: &[&str] = &[
+    "token", "secret", "password", "passwd", "jwt", "session", "bearer", "private",
+];
+
 pub(crate) fn public_context(before: &str) -> bool {
     if labelled_an_id_just_before(before) {
         return true;
@@ -2781,12 +2789,7 @@ pub(crate) fn public_context(before: &str) -> bool {
         // (A page's widget keys, `data-sitekey`; not a token or a secret a page hands its
         // script, `data-ats-token="eyJ…"`, which is a bearer's wherever it is written.)
         || lower.starts_with("data-")
-            && !words.iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "token" | "secret" | "password" | "passwd" | "jwt" | "session" | "bearer"
-                )
-            })
+            && !words.iter().any(|w| BEARERS.contains(&w.as_str()))
         || !in_query && words.last().is_some_and(|w| w == "signature" || w == "sig")
         || words.last().is_some_and(|w| w == "value") && inside_signature(&before[..start])
 }

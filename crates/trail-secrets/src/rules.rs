@@ -965,8 +965,9 @@ pub(crate) static BUILTIN: &[Builtin] = &[
     Builtin {
         name: "htpasswd-batch",
         // Apache's `htpasswd -b FILE USER PASSWORD` (batch mode: the password on the command
-        // line), or `-nb USER PASSWORD`, which prints the entry instead of writing a file.
-        regex: r#"htpasswd[ \t]+(?:-[a-zA-Z]*(?:n[a-zA-Z]*b|b[a-zA-Z]*n)[a-zA-Z]*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'])+)|-[a-mo-zA-Z]*b[a-mo-zA-Z]*[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret2>(?-u:[^\s"'])+))"#,
+        // line), or `-nb USER PASSWORD`, which prints the entry instead of writing a file;
+        // other flags may stand beside `-b` (`-b -B`, bcrypt).
+        regex: r#"htpasswd[ \t]+(?:-[a-zA-Z]*(?:n[a-zA-Z]*b|b[a-zA-Z]*n)[a-zA-Z]*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'])+)|(?:-[a-mo-zA-Z]+[ \t]+)*-[a-mo-zA-Z]*b[a-mo-zA-Z]*(?:[ \t]+-[a-mo-zA-Z]+)*[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret2>(?-u:[^\s"'])+))"#,
         example: "htpasswd -b .htpasswd admin Qv5Lp9Xz2K",
         keywords: &["htpasswd"],
         check: Check::Password,

@@ -7028,3 +7028,41 @@ fn found_by_the_141st_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 142nd sealed part: a value `printf`ed into a command that encrypts or stores
+/// it under a credential's name (`systemd-creds encrypt --name=…-api-token -`) or told to read
+/// a key from its input (`wg set … preshared-key /dev/stdin`); `htpasswd -b` with another flag
+/// beside it; a key in a page's `data-private-key` attribute. Clean: a WireGuard peer's public
+/// key after `peer`, a messaging API's resource ids (`SM` and 32 hex digits).
+#[test]
+fn found_by_the_142nd_sealed_part() {
+    let cases = [
+        (
+            "$ printf '%s' 'XNQU5HY4-A4YLF4V4-86MPR5CN-U9WZVKHI-16' | sudo systemd-creds encrypt --name=depot-api-token - /etc/credstore.encrypted/depot-api-token",
+            "XNQU5HY4-A4YLF4V4-86MPR5CN-U9WZVKHI-16",
+        ),
+        (
+            "$ printf '%s' 'a6xbcimnjejghy6nnqd3qoujjpglorusk2pddx5yd7ua2r2oq3xq' | sudo wg set wg0 peer FBrj5zVJI0VDS0I+DnSXlNroDolXgstEv+O1JSvTSn0= preshared-key /dev/stdin",
+            "a6xbcimnjejghy6nnqd3qoujjpglorusk2pddx5yd7ua2r2oq3xq",
+        ),
+        (
+            "$ sudo htpasswd -b -B /etc/nginx/hook.htpasswd depot-1 'amvs_91lBKN2g1ca4MZsUEbz52pQx.GVZJtcYWADYGD8R4evn5RRpG'",
+            "amvs_91lBKN2g1ca4MZsUEbz52pQx.GVZJtcYWADYGD8R4evn5RRpG",
+        ),
+        (
+            "<div data-public-key=\"ed25519:78Ev2UMFfvQhr3uqZuf8oTjwzVtpPVyPJLJZuuAkD5fd\" data-private-key=\"ed25519:4QSDeD8h1pPqKFENgkVP6XkZnhZ17uouTsUx1mSP1jhX5bDYFvcbt5s4NRs48XEXEoQcuLc4kCkiCHtjiKWT8yHh\"></div>",
+            "4QSDeD8h1pPqKFENgkVP6XkZnhZ17uouTsUx1mSP1jhX5bDYFvcbt5s4NRs48XEXEoQcuLc4kCkiCHtjiKWT8yHh",
+        ),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "$ sudo wg set wg0 private-key /etc/wireguard/private.key peer fMRKvCcDU3ReVWlkrvbKU75r0NR/lKpqor5sAUj1li0= preshared-key /etc/wireguard/psk",
+        "SM19496e4d5a468b1e49b8659ef390e5af AC2529c08cf4a2646865d2292d1a237e4e",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
