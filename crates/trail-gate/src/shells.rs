@@ -290,6 +290,12 @@ fn substitution_fetches(raw: &str) -> bool {
                 || words.iter().any(|w| {
                     has(w, &["get", "pull"]) && has(w, &["script", "code", "payload", "snippet"])
                 })
+                // (Said as two words either way round: `script get --name post-pass`.)
+                || words.windows(2).any(|p| {
+                    let script = |w: &str| has(w, &["script", "code", "payload", "snippet"]);
+                    let get = |w: &str| has(w, &["get", "pull"]);
+                    script(p[0]) && get(p[1]) || get(p[0]) && script(p[1])
+                })
                 // Or got from the remote side (`remote get-script --name cleanup`).
                 || words
                     .iter()

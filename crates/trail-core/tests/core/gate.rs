@@ -13283,3 +13283,51 @@ fn mechanisms_found_by_the_141st_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 142nd sealed part (issue 20): a cache flushed at a path empties it (`cache
+/// flush --path "$(readlink -f ../..)"`); a script asked of a service in two words (`script
+/// get`) and run by a shell; acts said after a machine's noun: armed, stowed, boosted,
+/// inhibited, recalled, uplinked.
+#[test]
+fn mechanisms_found_by_the_142nd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "fishline cache flush --path \"$(readlink -f ../..)\"",
+            Verdict::Block,
+        ),
+        ("fishline cache flush --path /", Verdict::Block),
+        (
+            "bash <(groundsta script get --name post-pass --raw)",
+            Verdict::Block,
+        ),
+        (
+            "groundsta script get --name post-pass --raw > build/post.sh",
+            Verdict::Allow,
+        ),
+        ("snowtower arm --site col-3", Verdict::Junction),
+        (
+            "groundsta antenna stow --station s1 --now",
+            Verdict::Junction,
+        ),
+        (
+            "tunnelctl fans boost --tunnel north --stage 3",
+            Verdict::Junction,
+        ),
+        (
+            "hydro protection inhibit --unit G2 --function overspeed",
+            Verdict::Junction,
+        ),
+        (
+            "fishline lot recall --lot L-1 --notify-customers",
+            Verdict::Junction,
+        ),
+        (
+            "groundsta command uplink --satellite S3 --file build/tc.bin",
+            Verdict::Junction,
+        ),
+        ("groundsta antenna status --station s1", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -41,6 +41,8 @@ const DELETES: &[&str] = &[
     "drop",
     "erase",
     "flash",
+    // A cache or a spool emptied at a path it is given (`cache flush --path DIR`).
+    "flush",
     "format",
     "nuke",
     "obliterate",
@@ -276,6 +278,8 @@ const REACHES: &[&str] = &[
     "submit",
     "transfer",
     "transmit",
+    // Sent up to a spacecraft (`command uplink --file tc.bin`): it acts on what it gets.
+    "uplink",
     // Handed over to a client (`deliver --project P --to client`), or control of a machine
     // handed to another party (`crane handover --to remote-ops`).
     "deliver",
@@ -3051,7 +3055,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             || *w == "lock" && i > 0
             // (A charge or a kiln set off, options after it: `fire --shot G3 …`, `blast
             // --tower W5`.)
-            || matches!(*w, "fire" | "blast" | "detonate" | "ignite") && i <= 1 && options_after(c, w)
+            // (Or armed to fire: `arm --site Col-Nord-3`, an avalanche tower's.)
+            || matches!(*w, "fire" | "blast" | "detonate" | "ignite" | "arm")
+                && i <= 1
+                && options_after(c, w)
             // (A named machine or line started, options choosing which: `dryer start --unit
             // cf-1`, `pivots start --pivot pv-6`; not a program's own server or watcher set
             // going here, `docs start --port 3000`, nor `start` first, `lando start`.)
@@ -3063,7 +3070,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A thing moved or a safeguard set aside, after its noun, options after it:
             // `ramp lower --berth 3`, `barriers raise`, `switches throw --id W12`,
             // `interlocks bypass`.)
-            || matches!(*w, "raise" | "lower" | "throw" | "bypass") && i > 0 && options_after(c, w)
+            // (Or stowed, boosted: `antenna stow --station S`, `fans boost --stage 3`.)
+            || matches!(*w, "raise" | "lower" | "throw" | "bypass" | "stow" | "boost")
+                && i > 0
+                && options_after(c, w)
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
             || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
             // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
@@ -3081,7 +3091,14 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // `rewards issue --all-members`.)
             || matches!(
                 w.split('-').next().unwrap_or(w),
-                "lockout" | "suppress" | "silence" | "liquidate" | "return" | "issue"
+                "lockout"
+                    | "suppress"
+                    | "silence"
+                    | "inhibit"
+                    | "liquidate"
+                    | "return"
+                    | "issue"
+                    | "recall"
             ) && i > 0
                 && options_after(c, w)
             // (A live value written to a controller's point: `point write --value 30`, `point
@@ -3127,13 +3144,13 @@ fn said_class(w: &str) -> Class {
         "discharge" | "dose" | "dispense" => Class::Actuates,
         _ if matches!(
             w.split('-').next().unwrap_or(w),
-            "lockout" | "suppress" | "silence" | "brake" | "trip" | "isolate" | "shut"
+            "lockout" | "suppress" | "silence" | "inhibit" | "brake" | "trip" | "isolate" | "shut"
         ) =>
         {
             Class::Stops
         }
-        "fire" | "blast" | "detonate" | "ignite" | "start" | "launch" | "raise" | "lower"
-        | "throw" => Class::Actuates,
+        "fire" | "blast" | "detonate" | "ignite" | "arm" | "start" | "launch" | "raise"
+        | "lower" | "throw" | "stow" | "boost" => Class::Actuates,
         _ => Class::Reaches,
     }
 }
