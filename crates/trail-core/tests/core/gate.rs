@@ -2504,6 +2504,19 @@ fn new_families_sealed142_part() {
     assert!(all.rows > 0);
 }
 
+/// The 143rd sealed part (issue 20): 24 families from places no earlier part used (customs
+/// scanners, storm sirens, cemeteries, visa centres, emergency dispatch, laundromats, forensics,
+/// radiopharmacies, fire stations, carillons, sea rescue, theatre rigging, mail-order pharmacy,
+/// court interpreting, art conservation), written by a helper that never read trail's source,
+/// run once with the design frozen at 830d7e0:
+/// `cargo test -p trail-core --test core gate::new_families_sealed143 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed143_part() {
+    let (_, all) = measure(&["gate-families-sealed143.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
