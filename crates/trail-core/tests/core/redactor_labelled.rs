@@ -2260,3 +2260,19 @@ fn new_families_sealed142_part() {
     print_table("secrets-families-sealed142.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 143rd sealed part (issue 20): 16 families named from blacksmithing and farriery;
+/// providers of conservation, interpreting, visa, customs, sea rescue, fire station, forensics,
+/// dispatch, weather radar, radiopharmacy, pharmacy, laundromat, rigging and carillon
+/// services, written by a helper that never read trail's source, run once with the redactor
+/// frozen at 3243b86:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed143 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed143_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed143.tsv"), show);
+    print_table("secrets-families-sealed143.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
