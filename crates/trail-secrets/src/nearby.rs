@@ -922,6 +922,41 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(keystore_ciphertexts(text));
     out.extend(algorithm_keys(text));
     out.extend(passphrase_arguments(text));
+    out.extend(creds_flags(text));
+    out
+}
+
+/// The password of a login handed to an option named for credentials, as `USER:PASSWORD`
+/// (`skopeo copy --dest-creds ops:…`, `--src-creds`, `--creds`).
+fn creds_flags(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, m) in text.match_indices("creds") {
+        let after = at + m.len();
+        let flag_start = text[..at]
+            .rfind(|c: char| c.is_whitespace())
+            .map_or(0, |i| i + 1);
+        if !text[flag_start..at].starts_with("--") {
+            continue;
+        }
+        let Some(rest) = text[after..]
+            .strip_prefix('=')
+            .or_else(|| text[after..].strip_prefix(' '))
+        else {
+            continue;
+        };
+        let value = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
+        let value_at = text.len() - rest.len();
+        let bare = value.trim_matches(['"', '\'']);
+        let quote = value.len() - value.trim_start_matches(['"', '\'']).len();
+        if let Some((user, pass)) = bare.split_once(':')
+            && !user.is_empty()
+            && pass.len() >= 8
+            && printed_word(pass)
+        {
+            let s = value_at + quote + user.len() + 1;
+            out.push((s, s + pass.len()));
+        }
+    }
     out
 }
 
@@ -4422,44 +4457,53 @@ fn answered(text: &str) -> Vec<(usize, usize)> {
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
+        let mut from = 0;
         if contains_any_case(line, b"expect")
             && (contains_any_case(line, b"password") || contains_any_case(line, b"passphrase"))
         {
             waiting = 3;
-            continue;
+            // (Answered on the same line, as a one-liner writes it: `expect -c "spawn …;
+            // expect \"Password:\" {send \"…\\r\"}"`.)
+            match line.rfind("expect") {
+                Some(at) => from = at,
+                None => continue,
+            }
         }
         if waiting == 0 {
             continue;
         }
         waiting -= 1;
-        if !contains_any_case(line, b"send") && !contains_any_case(line, b"type") {
-            continue;
-        }
-        let Some(open) = line.find(['"', '\'']) else {
-            continue;
-        };
-        let quote = line.as_bytes()[open];
-        let Some(len) = line[open + 1..].find(quote as char) else {
-            continue;
-        };
-        let inner = &line[open + 1..open + 1 + len];
-        let v = inner
-            .trim_end_matches("\\r")
-            .trim_end_matches("\\n")
-            .trim_end_matches(['\r', '\n']);
-        if v.len() >= 8
-            && !v.contains(char::is_whitespace)
-            && mixed(v)
-            && v.bytes().any(|c| c.is_ascii_alphabetic())
-            && !v.contains(['$', '{', '<'])
-            && !plausible::is_placeholder(v)
-        {
-            let s = start + open + 1;
-            out.push((s, s + v.len()));
+        if let Some((s, len)) = sent_value(&line[from..]) {
+            out.push((start + from + s, start + from + s + len));
             waiting = 0;
         }
     }
     out
+}
+
+/// The value a script's `send` (or `type`) line sends, quoted, escaped quotes too (`send
+/// \"…\\r\"` inside a shell string): its offset and length, when it reads as generated.
+fn sent_value(line: &str) -> Option<(usize, usize)> {
+    if !contains_any_case(line, b"send") && !contains_any_case(line, b"type") {
+        return None;
+    }
+    let verb = line.find("send").or_else(|| line.find("type")).unwrap_or(0);
+    let open = verb + line[verb..].find(['"', '\''])?;
+    let quote = line.as_bytes()[open];
+    let len = line[open + 1..].find(quote as char)?;
+    let inner = &line[open + 1..open + 1 + len];
+    let v = inner
+        .trim_end_matches('\\')
+        .trim_end_matches("\\r")
+        .trim_end_matches("\\n")
+        .trim_end_matches(['\r', '\n']);
+    (v.len() >= 8
+        && !v.contains(char::is_whitespace)
+        && mixed(v)
+        && v.bytes().any(|c| c.is_ascii_alphabetic())
+        && !v.contains(['$', '{', '<'])
+        && !plausible::is_placeholder(v))
+    .then_some((open + 1, v.len()))
 }
 
 /// A login written the way people hand one over: a user, ` / ` (or `\/` in JSON), and a value

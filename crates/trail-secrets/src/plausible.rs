@@ -2064,6 +2064,11 @@ fn named_reference(v: &str) -> bool {
 /// hex pairs with colons (`F7:2E:D9:…`) or named by its digest (`SHA256:HnXJ…`).
 pub(crate) fn no_secret_by_format(v: &str) -> bool {
     let v = v.trim_matches(['"', '\'']);
+    // What `openssl enc -a` writes: `Salted__`, the salt, then ciphertext, in base64: opened
+    // only with the passphrase, which is not there.
+    if v.starts_with("U2FsdGVkX1") {
+        return true;
+    }
     // A minisign public key: `RW` (Ed25519) and 54 more base64 characters, the key id and
     // the key, 42 bytes in all.
     if v.len() == 56

@@ -966,12 +966,13 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         name: "htpasswd-batch",
         // Apache's `htpasswd -b FILE USER PASSWORD` (batch mode: the password on the command
         // line), or `-nb USER PASSWORD`, which prints the entry instead of writing a file;
-        // other flags may stand beside `-b` (`-b -B`, bcrypt).
-        regex: r#"htpasswd[ \t]+(?:-[a-zA-Z]*(?:n[a-zA-Z]*b|b[a-zA-Z]*n)[a-zA-Z]*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'])+)|(?:-[a-mo-zA-Z]+[ \t]+)*-[a-mo-zA-Z]*b[a-mo-zA-Z]*(?:[ \t]+-[a-mo-zA-Z]+)*[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret2>(?-u:[^\s"'])+))"#,
+        // other flags may stand beside `-b` (`-b -B`, bcrypt). Any program named for
+        // passwords that takes the same batch form (`mosquitto_passwd -b FILE USER PASSWORD`).
+        regex: r#"[a-z_]*passwd[ \t]+(?:-[a-zA-Z]*(?:n[a-zA-Z]*b|b[a-zA-Z]*n)[a-zA-Z]*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret>(?-u:[^\s"'])+)|(?:-[a-mo-zA-Z]+[ \t]+)*-[a-mo-zA-Z]*b[a-mo-zA-Z]*(?:[ \t]+-[a-mo-zA-Z]+)*[ \t]+(?-u:[^\s-])(?-u:[^\s])*[ \t]+["']?(?-u:[^\s"'])+["']?[ \t]+["']?(?P<secret2>(?-u:[^\s"'])+))"#,
         example: "htpasswd -b .htpasswd admin Qv5Lp9Xz2K",
-        keywords: &["htpasswd"],
+        keywords: &["passwd"],
         check: Check::Password,
-        shape: Shape::Literal(&["htpasswd"]),
+        shape: Shape::Literal(&["passwd"]),
         lowered: false,
     },
     Builtin {

@@ -7066,3 +7066,33 @@ fn found_by_the_142nd_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 143rd sealed part: a password an `expect` one-liner sends on the line that
+/// waits for the prompt, its quotes escaped inside `expect -c "…"`; the password of a login
+/// handed to an option named for credentials (`--dest-creds USER:PASSWORD`); any program named
+/// for passwords in `-b FILE USER PASSWORD` batch form (`mosquitto_passwd`). Clean: what
+/// `openssl enc -a` writes (`Salted__` in base64).
+#[test]
+fn found_by_the_143rd_sealed_part() {
+    let cases = [
+        (
+            "unbuffer expect -c \"spawn mysql_config_editor set --login-path=depot --password; expect -nocase \\\"Enter password:\\\" {send \\\"q6w5emx5h5iclkgxxjsl5e7sskhoynovxiwiznobuvmrxp7g2ytrqzm7\\r\\\"; interact}\"",
+            "q6w5emx5h5iclkgxxjsl5e7sskhoynovxiwiznobuvmrxp7g2ytrqzm7",
+        ),
+        (
+            "$ skopeo copy --dest-creds DPT-5900:imtk1PASAE64KLLEAHAEGHTCJ42IR3J67NJ3ZXZ9O-08eb docker://a docker://b",
+            "imtk1PASAE64KLLEAHAEGHTCJ42IR3J67NJ3ZXZ9O-08eb",
+        ),
+        (
+            "$ sudo mosquitto_passwd -b /etc/mosquitto/passwd depot-bridge 'xhtgq5r235zjap7nwgnpi25mghrlttui25ecx2u2zz6fy3l7gv4ksjic'",
+            "xhtgq5r235zjap7nwgnpi25mghrlttui25ecx2u2zz6fy3l7gv4ksjic",
+        ),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean = "$ openssl enc -aes-256-cbc -pbkdf2 -a -in notes.txt -pass file:/run/secrets/notes.pass\nU2FsdGVkX1+wYpIv6ommRCHvXmretvO3tt8u0ApMk32VgUFVzlCGqskPaGCK75187l5DdysjMNiPpchNstd77Q==";
+    let (out, _) = redact(clean);
+    assert_eq!(out, clean);
+}
