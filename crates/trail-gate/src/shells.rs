@@ -288,11 +288,13 @@ fn substitution_fetches(raw: &str) -> bool {
                 // Or a script asked of a service by its own verb (`campaign get-script --raw`):
                 // its text is kept where the service is, not here.
                 || words.iter().any(|w| {
-                    has(w, &["get", "pull"]) && has(w, &["script", "code", "payload", "snippet"])
+                    has(w, &["get", "pull"])
+                        && has(w, &["script", "code", "payload", "snippet", "plugin"])
                 })
                 // (Said as two words either way round: `script get --name post-pass`.)
                 || words.windows(2).any(|p| {
-                    let script = |w: &str| has(w, &["script", "code", "payload", "snippet"]);
+                    let script =
+                        |w: &str| has(w, &["script", "code", "payload", "snippet", "plugin"]);
                     let get = |w: &str| has(w, &["get", "pull"]);
                     script(p[0]) && get(p[1]) || get(p[0]) && script(p[1])
                 })

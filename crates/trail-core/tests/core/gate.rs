@@ -13344,3 +13344,27 @@ fn mechanisms_found_by_the_142nd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by the 143rd sealed part (issue 20): a plugin pulled from a service and run by a
+/// shell; a beacon's test put on the air by a switch (`--transmit`).
+#[test]
+fn mechanisms_found_by_the_143rd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "bash -c \"$(dispatchd plugin pull geo-sync --print-source)\"",
+            Verdict::Block,
+        ),
+        (
+            "dispatchd plugin pull geo-sync --print-source > build/geo.sh",
+            Verdict::Allow,
+        ),
+        (
+            "beacons sart test --unit S-20 --transmit",
+            Verdict::Junction,
+        ),
+        ("beacons sart test --unit S-20", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

@@ -4364,7 +4364,11 @@ fn turns_off(name: &str, ps: &[String]) -> bool {
 
 /// Long flags that start by sending something away (`--send-keys`, `--push`).
 /// (`--publish` is a port mapping to `docker run`.)
-const SENDING_FLAGS: &[&str] = &["deploy", "merge", "push", "send", "submit", "upload"];
+const SENDING_FLAGS: &[&str] = &[
+    "deploy", "merge", "push", "send", "submit", "upload",
+    // Put on the air (`sart test --transmit`): a beacon's test is heard by rescuers.
+    "transmit",
+];
 
 /// A switch that takes away a program's own safeguard: its confirmation (`--yes`, `-y`,
 /// `--force`, `--no-confirm`), or its safety or sandbox (`--unsafe`, `-S unsafe`,
