@@ -2032,8 +2032,35 @@ fn means_home(code: &str, ctx: &Context) -> bool {
 
 /// Whether code names the home directory as a language does (`Dir.home`, `os.homedir()`, a
 /// variable named for it), not by a path a shell would expand.
-pub(super) fn language_home(code: &str) -> bool {
+fn language_home(code: &str) -> bool {
     HOME_NAMES.iter().any(|n| code.contains(n)) || names_home(code)
+}
+
+/// Whether a deleting call is handed the home itself, as the language names it
+/// (`FileUtils.rm_rf(Dir.home)`, `shutil.rmtree(Path.home())`): not a file under it
+/// (`(home / 'notes.txt').unlink()`, a file outside the project: a person's call).
+pub(super) fn deletes_language_home(code: &str) -> bool {
+    HOME_NAMES.iter().any(|n| {
+        code.match_indices(n).any(|(at, _)| {
+            // (After a module's path too: `rmtree(pathlib.Path.home())`.)
+            let module = code[..at]
+                .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            let Some(before) = module.trim_end().strip_suffix('(') else {
+                return false;
+            };
+            let callee = before
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '!')))
+                .next()
+                .unwrap_or("");
+            let after = code[at + n.len()..].trim_start();
+            crate::text::words(callee).iter().any(|p| {
+                matches!(
+                    p.as_str(),
+                    "rm" | "rmtree" | "rmdir" | "remove" | "delete" | "unlink" | "erase" | "purge"
+                )
+            }) && after.starts_with([')', ','])
+        })
+    })
 }
 
 fn names_home(code: &str) -> bool {

@@ -13368,3 +13368,27 @@ fn mechanisms_found_by_the_143rd_sealed_part() {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
+/// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
+/// file outside the project, not the home; a deleting call handed the home itself is a block.
+#[test]
+fn code_written_on_the_line_deletes_the_home_only_when_handed_it() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "cat > tidy.py <<'EOF'\nimport os, pathlib\nhome = pathlib.Path(os.environ['HOME'])\nact = lambda: (home / 'precious.txt').unlink()\nEOF",
+            Verdict::Allow,
+        ),
+        (
+            "printf 'require \"fileutils\"\\nFileUtils.rm_rf(Dir.home)\\n' > \"$TMPDIR/h.rb\"; sorter plugin run \"$TMPDIR/h.rb\"",
+            Verdict::Block,
+        ),
+        (
+            "cat > t.py <<'EOF'\nimport shutil, pathlib\nshutil.rmtree(pathlib.Path.home())\nEOF\nsorter plugin run t.py",
+            Verdict::Block,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}

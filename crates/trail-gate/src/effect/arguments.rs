@@ -2140,7 +2140,7 @@ fn deletes_critical(code_text: &str, ctx: &Context, raw: &str, out: &mut Finding
                 ctx.classify(l),
                 Place::Root | Place::Home | Place::System | Place::ProjectRoot
             )
-        }) || code::language_home(code_text));
+        }) || code::deletes_language_home(code_text));
     if critical {
         out.push(super::decide(
             Verdict::Block,
