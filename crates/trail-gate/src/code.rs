@@ -601,7 +601,7 @@ pub(super) fn judge_code(name: &str, code: &str, ctx: &Context, raw: &str, out: 
     // with a critical target only: alone it is too common (`list.remove(x)`).
     let deletes_named = deletion_call(code);
     if deletes || deletes_named {
-        let home = means_home(code, ctx);
+        let home = has(HOME_NAMES) || names_home(code) || home_path_named(code, ctx);
         let critical_literal = literals(code).iter().any(|lit| {
             lit.starts_with('/') || lit.starts_with('~') || lit == "." || lit.starts_with("C:")
         } && {
@@ -2022,20 +2022,6 @@ fn deletes_outside(code: &str, ctx: &Context) -> bool {
         && path_tokens(code).any(|t| !matches!(ctx.classify(t), Place::Inside | Place::Tmp))
 }
 
-/// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
-/// `System.user_home!()`, `getenv("HOME")`).
-/// Whether code names the home directory: by a language's expression for it, a variable
-/// named for it, or its path.
-fn means_home(code: &str, ctx: &Context) -> bool {
-    language_home(code) || home_path_named(code, ctx)
-}
-
-/// Whether code names the home directory as a language does (`Dir.home`, `os.homedir()`, a
-/// variable named for it), not by a path a shell would expand.
-fn language_home(code: &str) -> bool {
-    HOME_NAMES.iter().any(|n| code.contains(n)) || names_home(code)
-}
-
 /// Whether a deleting call is handed the home itself, as the language names it
 /// (`FileUtils.rm_rf(Dir.home)`, `shutil.rmtree(Path.home())`): not a file under it
 /// (`(home / 'notes.txt').unlink()`, a file outside the project: a person's call).
@@ -2063,6 +2049,8 @@ pub(super) fn deletes_language_home(code: &str) -> bool {
     })
 }
 
+/// Whether `code` names the home directory by an identifier (`homedir()`, `Path.home()`,
+/// `System.user_home!()`, `getenv("HOME")`).
 fn names_home(code: &str) -> bool {
     // A path's segment (`'/home/dev/.ssh/known_hosts'`) is the literal's business: a file under
     // the home is not the home.

@@ -284,25 +284,21 @@ fn substitution_fetches(raw: &str) -> bool {
                 .filter(|w| !w.starts_with('-'))
                 .collect();
             let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
+            let script = |w: &str| has(w, &["script", "code", "payload", "snippet", "plugin"]);
+            let get = |w: &str| has(w, &["get", "pull"]);
             words.iter().any(|w| has(w, &["fetch", "download"]))
-                // Or a script asked of a service by its own verb (`campaign get-script --raw`):
-                // its text is kept where the service is, not here.
-                || words.iter().any(|w| {
-                    has(w, &["get", "pull"])
-                        && has(w, &["script", "code", "payload", "snippet", "plugin"])
-                })
-                // (Said as two words either way round: `script get --name post-pass`.)
-                || words.windows(2).any(|p| {
-                    let script =
-                        |w: &str| has(w, &["script", "code", "payload", "snippet", "plugin"]);
-                    let get = |w: &str| has(w, &["get", "pull"]);
-                    script(p[0]) && get(p[1]) || get(p[0]) && script(p[1])
-                })
+                // Or a script asked of a service by its own verb, in one word or two either way
+                // round (`campaign get-script --raw`, `script get --name post-pass`): its text
+                // is kept where the service is, not here.
+                || words.iter().any(|w| get(w) && script(w))
+                || words
+                    .windows(2)
+                    .any(|p| script(p[0]) && get(p[1]) || get(p[0]) && script(p[1]))
                 // Or got from the remote side (`remote get-script --name cleanup`).
                 || words
                     .iter()
                     .position(|w| has(w, &["remote"]))
-                    .is_some_and(|at| words[at + 1..].iter().any(|w| has(w, &["get", "pull"])))
+                    .is_some_and(|at| words[at + 1..].iter().any(|w| get(w)))
         })
     })
 }
