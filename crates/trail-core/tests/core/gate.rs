@@ -2517,6 +2517,19 @@ fn new_families_sealed143_part() {
     assert!(all.rows > 0);
 }
 
+/// The 144th sealed part (issue 20): 24 families from farms and food (milking robots, greenhouse
+/// climate computers, grain dryers, wineries, breweries, egg grading, pivot irrigation, seed
+/// banks, vertical farms, meat processing, flour mills, coffee roasting, controlled-atmosphere
+/// stores, livestock marts, tractor telematics), written by a helper that never read trail's
+/// source, run once with the design frozen at 55ad8d6:
+/// `cargo test -p trail-core --test core gate::new_families_sealed144 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed144_part() {
+    let (_, all) = measure(&["gate-families-sealed144.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
