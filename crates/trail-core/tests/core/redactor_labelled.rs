@@ -2276,3 +2276,18 @@ fn new_families_sealed143_part() {
     print_table("secrets-families-sealed143.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 144th sealed part (issue 20): 16 families named from coopering; providers of dairy,
+/// greenhouse, grain, winery, brewery, poultry, irrigation, vertical farm, meat, flour mill,
+/// sugar, coffee, cheese, cold store, livestock mart and tractor services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at 210fe19:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed144 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed144_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed144.tsv"), show);
+    print_table("secrets-families-sealed144.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
