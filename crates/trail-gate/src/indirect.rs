@@ -41,6 +41,8 @@ const LOADER_VARS: &[&str] = &[
     "BASH_ENV",
     "ENV",
     "PERL5OPT",
+    // The code Perl's debugger runs first (`PERL5OPT=-d PERL5DB='BEGIN { … }'`).
+    "PERL5DB",
     "NODE_OPTIONS",
     "PYTHONSTARTUP",
     "RUBYOPT",
@@ -244,7 +246,10 @@ pub(super) fn unread_code_place(entry: &str, ctx: &Context) -> bool {
 /// Whether a loader variable's value names nothing outside the project: no absolute or home
 /// path, no variable, no address, no climb out (`..`).
 fn loads_only_from_the_project(v: &str) -> bool {
+    // Code written into the value itself (`--import data:text/javascript,…`) is no file of
+    // the project.
     !v.is_empty()
+        && !v.contains("data:")
         && v.split(|c: char| c.is_whitespace() || matches!(c, '=' | ',' | ';'))
             .flat_map(|w| w.split_once(':').map_or([w, ""], |(a, b)| [a, b]))
             .all(|w| {

@@ -284,9 +284,17 @@ fn substitution_fetches(raw: &str) -> bool {
                 .filter(|w| !w.starts_with('-'))
                 .collect();
             let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
-            let script = |w: &str| has(w, &["script", "code", "payload", "snippet", "plugin"]);
+            let script = |w: &str| {
+                has(
+                    w,
+                    &[
+                        "script", "code", "payload", "snippet", "plugin", "macro", "macros",
+                    ],
+                )
+            };
             let get = |w: &str| has(w, &["get", "pull"]);
-            words.iter().any(|w| has(w, &["fetch", "download"]))
+            // Pulled is fetched from where it is kept (`$(acme macro pull nightly --raw)`).
+            words.iter().any(|w| has(w, &["fetch", "download", "pull"]))
                 // Or a script asked of a service by its own verb, in one word or two either way
                 // round (`campaign get-script --raw`, `script get --name post-pass`): its text
                 // is kept where the service is, not here.

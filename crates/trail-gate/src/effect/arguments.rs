@@ -145,12 +145,27 @@ pub(super) fn judge(
                 !t.starts_with('-') && !t.contains(' ') && known::is_program(base(t))
             })
         })
+        // A power word among the program's own subcommand words is its verb on what they
+        // name (`skov controller reboot --house 3`), which [`super::power`] judges.
+        && !(matches!(
+            args[i].text.as_deref(),
+            Some("reboot" | "halt" | "poweroff" | "shutdown" | "suspend")
+        ) && i > 0
+            && args[..i]
+                .iter()
+                .all(|a| a.text.as_deref().is_some_and(|t| !t.starts_with('-'))))
         && i + 1 < args.len()
         && super::handover::runs_there_target(c).is_none()
         && let Some(rest) = command_at(&args[i..])
     {
         out.runs(&rest, Keep::Risky);
     }
+    given_strings(c, cmd, ctx, raw, out);
+    fed(cmd, producers, tier, ctx, raw, out);
+}
+
+/// The strings `c` is given, and the values set before it, judged as code that may run.
+fn given_strings(c: &Cmd<'_>, cmd: &Simple, ctx: &Context, raw: &str, out: &mut Findings) {
     // (Not the text to search for or to show: `logs search --pattern 'rm -rf /'`.)
     for a in outside_shown_text(c) {
         // A word with an expansion in it is read as written, its quotes taken off
@@ -176,7 +191,14 @@ pub(super) fn judge(
             .map_or(t, |(_, v)| v);
         string(c.name, value, ctx, raw, out);
     }
-    fed(cmd, producers, tier, ctx, raw, out);
+    // A value set before the program for it or its runtime to read as it starts
+    // (`NODE_OPTIONS='--import data:…rmSync("/etc",…)'`, `PERL5DB='BEGIN { system(…) }'`):
+    // code there runs as an argument's would.
+    for (_, value) in &cmd.assigns {
+        if let Some(t) = value.text.as_deref() {
+            string(c.name, t, ctx, raw, out);
+        }
+    }
 }
 
 /// A here-document, a `<(printf …)` or text piped in, judged as what the program reads.

@@ -5534,6 +5534,20 @@ fn runs_document(words: &[&str], i: usize, v: &str) -> bool {
         })
 }
 
+/// A switch alone, no value after it, that says what the program is given is run
+/// (`bootstrap --from URL --execute`); not an option handed the command to run (`--exec
+/// "$HOOK"`).
+fn run_switch(c: &Cmd<'_>) -> bool {
+    c.args.iter().enumerate().any(|(i, a)| {
+        a.text.as_deref().is_some_and(|t| {
+            matches!(t, "--run" | "--exec" | "--execute" | "--eval" | "--source")
+                && c.args
+                    .get(i + 1)
+                    .is_none_or(|n| n.text.as_deref().is_some_and(|n| n.starts_with('-')))
+        })
+    })
+}
+
 /// Code named by its address on the network, handed to a program trail does not model: told to
 /// run, install or load it (`metacello install github://…`, `bundle:install -s https://….jar`)
 /// it is fetched code run at once, a block, as `curl … | sh` is; given it as the input it
@@ -5542,7 +5556,8 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
     let makes = makes_project(c);
-    let told_before = |at: usize| makes || told_to_run(&words, at);
+    let switch = run_switch(c);
+    let told_before = |at: usize| makes || switch || told_to_run(&words, at);
     // A repository's address is code when the program is told to install or run it
     // (`appium driver install --source=git https://github.com/x/y`): what it builds or loads
     // comes from there.
@@ -5563,7 +5578,7 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
         .map(|(i, w)| (i, option_value(w)))?;
     // Told by a word before it (`metacello install …`); the program's own name says what it
     // is (`acme-run URL` tests an API), not what it does with this address.
-    let told = told_to_run(&words, at)
+    let told = (switch || told_to_run(&words, at))
         && (code_url(url)
             || repository_url(url)
             || archive_url(url)

@@ -1153,6 +1153,43 @@ fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
         .map(|p| p.to_string_lossy().into_owned())
 }
 
+/// A path inside a container is the host's directory mounted there.
+fn host_side(value: String, mounts: &[(String, String)], ctx: &Context) -> String {
+    if mounts.is_empty() {
+        value
+    } else {
+        super::super::indirect::through_mounts(&value, mounts, ctx)
+    }
+}
+
+/// The bind mounts `c` gives a container (`-v "$PWD/build:/data"`, `-v /:/host`), their host
+/// side as this line resolves it: what runs inside names the host's places through them, the
+/// project's output directory or the host's root alike.
+fn mounts(c: &Cmd<'_>, ctx: &Context) -> Vec<(String, String)> {
+    let mounting = |a: &Arg| {
+        a.raw.starts_with("-v")
+            || a.raw.starts_with("--volume")
+            || a.raw.starts_with("--mount")
+            || a.raw.starts_with("--bind")
+    };
+    if !c.args.iter().any(mounting) {
+        return Vec::new();
+    }
+    let args: Vec<Arg> = c
+        .args
+        .iter()
+        .map(|a| Arg {
+            text: word_text(a, ctx),
+            ..a.clone()
+        })
+        .collect();
+    // (Not another option's words: `setcap -v cap_net_raw+ep /usr/bin/ping` verifies.)
+    super::super::indirect::bind_mounts(&args)
+        .into_iter()
+        .filter(|(host, dest)| host.starts_with(['/', '.', '~']) && dest.starts_with('/'))
+        .collect()
+}
+
 /// Whether a name only the shell knows is a place `c` is given, output or not: for a program
 /// nobody models, unless the line names its output here and so reads its other paths (`-c
 /// "/boot/config-$(uname -r)" -o build/kp`). Asked only of such a word, which most lines lack.
@@ -1467,6 +1504,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
     let recorder = recorder(c);
     let written = written_operands(c, ctx, recorder);
     let web = web_paths(c);
+    let mounts = mounts(c, ctx);
     for (n, a) in c.args.iter().enumerate() {
         if web.contains(&n) {
             continue;
@@ -1543,6 +1581,7 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             )
         };
         let (value, output) = settled(value, output, store, ctx);
+        let value = host_side(value, &mounts, ctx);
         out.extend(listed_output(&value, ctx));
         out.extend(settings_in(&value, ctx));
         if let Some(t) = target(&value, ctx).filter(|t| output || *t != Target::Elsewhere) {

@@ -3071,9 +3071,23 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // `ramp lower --berth 3`, `barriers raise`, `switches throw --id W12`,
             // `interlocks bypass`.)
             // (Or stowed, boosted: `antenna stow --station S`, `fans boost --stage 3`.)
-            || matches!(*w, "raise" | "lower" | "throw" | "bypass" | "stow" | "boost")
-                && i > 0
+            // (Or engaged, released, turned back: `immobiliser engage --vin …`, `pivot reverse
+            // --pivot 2`.)
+            || matches!(
+                *w,
+                "raise"
+                    | "lower"
+                    | "throw"
+                    | "bypass"
+                    | "stow"
+                    | "boost"
+                    | "engage"
+                    | "disengage"
+                    | "reverse"
+            ) && i > 0
                 && options_after(c, w)
+            // (A bid or an order placed with a sum: `bid place --lot L --amount 1420`.)
+            || *w == "place" && i > 0 && sum_given(c)
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
             || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
             // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
@@ -3111,10 +3125,30 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // noun: `turbine brake --engage`, `relay trip --breaker 52-1`, `loop shut-in`.)
             || matches!(
                 w.split('-').next().unwrap_or(w),
-                "brake" | "trip" | "isolate" | "shut" | "island" | "discharge" | "dose" | "dispense"
+                "brake"
+                    | "trip"
+                    | "isolate"
+                    | "shut"
+                    | "island"
+                    | "discharge"
+                    | "dose"
+                    | "dispense"
             ) && i > 0
                 && options_after(c, w))
         .then_some(*w)
+    })
+}
+
+/// Whether an option naming a sum of money is given a number (`--amount 1420`, `--max-bid=300`,
+/// `--price £9.50`): what the command makes is paid for.
+fn sum_given(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words).any(|(flag, value)| {
+        flag.starts_with("--")
+            && parts(flag)
+                .iter()
+                .any(|p| matches!(p.as_str(), "amount" | "price" | "bid" | "stake" | "sum"))
+            && value.is_some_and(|v| v.trim_start_matches(['$', '£', '€']).parse::<f64>().is_ok())
     })
 }
 
@@ -3150,7 +3184,9 @@ fn said_class(w: &str) -> Class {
             Class::Stops
         }
         "fire" | "blast" | "detonate" | "ignite" | "arm" | "start" | "launch" | "raise"
-        | "lower" | "throw" | "stow" | "boost" => Class::Actuates,
+        | "lower" | "throw" | "stow" | "boost" | "engage" | "disengage" | "reverse" => {
+            Class::Actuates
+        }
         _ => Class::Reaches,
     }
 }
@@ -5235,6 +5271,9 @@ pub(super) fn pretends(c: &Cmd<'_>) -> bool {
             && matches!(
                 f.trim_start_matches('-'),
                 "dummy" | "simulate" | "noop" | "pretend" | "dryrun" | "dry-run"
+                    // Only fetched, kept for later (`install --download-only --to "$TMPDIR"`).
+                    | "download-only"
+                    | "fetch-only"
             )
             && ["true", "yes", "1", "on"]
                 .iter()
