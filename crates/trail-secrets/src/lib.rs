@@ -1428,6 +1428,43 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || nearby::tink_key_values(text, true).contains(&(start, end))
         || under_a_signature_comment(text, start)
         || under_encrypted_data(text, start)
+        || digest_of_a_credential(text, start)
+}
+
+/// Whether the name the value at `start` follows says it is a digest of something (`sha256 of
+/// new token: 05d9…`, `fingerprint of the key =`): a credential's hash is published to
+/// check it against, not to use it.
+fn digest_of_a_credential(text: &str, start: usize) -> bool {
+    let before = text.get(..start).unwrap_or_default();
+    let line = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+    let mut from = line.len().saturating_sub(64);
+    while !line.is_char_boundary(from) {
+        from += 1;
+    }
+    let tail = &line[from..];
+    if !nearby::contains_any_case(tail, b" of ") {
+        return false;
+    }
+    let words: Vec<String> = tail
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let last = words.len().saturating_sub(5);
+    words.windows(2).skip(last).any(|w| {
+        w[1] == "of"
+            && matches!(
+                w[0].replace('-', "").as_str(),
+                "sha1"
+                    | "sha256"
+                    | "sha512"
+                    | "md5"
+                    | "hash"
+                    | "digest"
+                    | "fingerprint"
+                    | "checksum"
+            )
+    })
 }
 
 /// Whether a page's `data-` attribute the value stands in names it private or secret

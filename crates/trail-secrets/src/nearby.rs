@@ -320,6 +320,7 @@ fn whole_text(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         .into_iter()
         .chain(piped_password(text))
         .chain(echoed_into_credential_file(text))
+        .chain(substituted_key_files(text))
         .chain(login_pair(text))
         .chain(url_user_value(text))
     {
@@ -1220,12 +1221,74 @@ fn keypair_byte_lists(text: &str) -> Vec<(usize, usize)> {
 /// Tor's `== ed25519v1-secret: type0 ==` and the key after it; `LS0tLS1CRUdJTiBPUEVOU1NI…`, a
 /// PEM private key): the text its bytes start with says it holds a secret or a private key.
 /// A public key's or a certificate's says so too, and stays.
+/// Or a structured text carried in hex or base64 whose fields name a credential (a Filecoin
+/// wallet export, `7b2254797065223a…`, is `{"Type":"secp256k1","PrivateKey":"…"}`; a service
+/// account's JSON in base64): what the encoding hides, its fields say.
 fn encoded_key_files(text: &str) -> Vec<(usize, usize)> {
     runs(text, |c| {
         c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')
     })
-    .filter(|&(s, e)| e - s >= 64 && holds_a_secret_key(&text[s..s + 64]))
+    .filter_map(|(s, e)| {
+        if e - s >= 64 && holds_a_secret_key(&text[s..s + 64]) {
+            return Some((s, e));
+        }
+        // (A value after its key's `=`, which base64's alphabet takes in: `…export=7b22…`.)
+        let s = text[s..e]
+            .trim_end_matches('=')
+            .rfind('=')
+            .map_or(s, |i| s + i + 1);
+        (e - s >= 64 && encodes_credential_fields(&text[s..e])).then_some((s, e))
+    })
     .collect()
+}
+
+/// Whether `v`, hex or base64 of at most 8 KB, decodes to printable text with a field that
+/// names a credential and holds a value of eight characters or more (`"PrivateKey":"…"`,
+/// `password=…`).
+fn encodes_credential_fields(v: &str) -> bool {
+    if v.len() > 8192 {
+        return false;
+    }
+    let bytes = if v.len().is_multiple_of(2) && is_hex(v) {
+        (0..v.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&v[i..i + 2], 16).ok())
+            .collect::<Option<Vec<u8>>>()
+    } else {
+        plausible::base64_decode(v)
+    };
+    let Some(Ok(decoded)) = bytes.map(String::from_utf8) else {
+        return false;
+    };
+    if !decoded
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || matches!(b, b'\n' | b'\r' | b'\t'))
+    {
+        return false;
+    }
+    fn token(t: &str) -> &str {
+        t.trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+    }
+    decoded.match_indices([':', '=']).any(|(at, _)| {
+        let key = token(
+            decoded[..at]
+                .rsplit([',', '{', '\n', ';', '&'])
+                .next()
+                .unwrap_or_default(),
+        );
+        let value = token(
+            decoded[at + 1..]
+                .split([',', '}', '\n', ';', '&'])
+                .next()
+                .unwrap_or_default(),
+        );
+        let words = text::words(key);
+        let private = words.windows(2).any(|w| w[0] == "private" && w[1] == "key");
+        key.len() <= 40
+            && value.len() >= 8
+            && !value.contains(char::is_whitespace)
+            && (private || names_credential(key) && (passwordish(key) || names_a_token_word(key)))
+    })
 }
 
 /// Whether 64 characters of base64 decode to a key file's opening text that names a private
@@ -3280,7 +3343,56 @@ fn stores_under_a_credential(cmd: &str) -> bool {
     named
         || ws.windows(2).any(|p| {
             p[1] == "/dev/stdin" && text::words(p[0]).iter().any(|w| KEYS.contains(&w.as_str()))
+                // Copied from its input into a file kept for a credential (`sudo install -m
+                // 0600 /dev/stdin /etc/credstore/acme-api-token`, `tee ~/.acme.pass`).
+                || matches!(p[0], "/dev/stdin" | "tee" | "-a") && stores_credential(p[1])
         })
+}
+
+/// A value printed into the file the shell makes for an option naming a key (`wg set wg0 peer
+/// … preshared-key <(printf '%s' '…')`, `--password-file=<(echo …)`): the program reads the
+/// credential from it.
+fn substituted_key_files(text: &str) -> Vec<(usize, usize)> {
+    const KEYS: &[&str] = &[
+        "key",
+        "psk",
+        "secret",
+        "password",
+        "passwd",
+        "passphrase",
+        "token",
+        "credential",
+        "credentials",
+    ];
+    let mut out = Vec::new();
+    for (open, _) in text.match_indices("<(") {
+        let name = text[..open]
+            .trim_end()
+            .trim_end_matches('=')
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or_default();
+        if !text::words(name).iter().any(|w| KEYS.contains(&w.as_str())) {
+            continue;
+        }
+        let inner = &text[open + 2..];
+        let Some(close) = inner.find(')') else {
+            continue;
+        };
+        let printers = ["echo -n ", "echo ", "printf '%s' ", "printf %s ", "printf "];
+        let Some((value_at, v, quoted)) = echoed_value(&inner[..close], &printers) else {
+            continue;
+        };
+        if v.len() >= 8
+            && !v.contains(char::is_whitespace)
+            && !plausible::is_placeholder(v)
+            && generated_beside("secret", v, false, quoted)
+        {
+            let s = open + 2 + value_at;
+            out.push((s, s + v.len()));
+        }
+    }
+    out
 }
 
 /// A password echoed into a program told to read it from its input (`echo '…' | sshfs -o
@@ -3714,7 +3826,9 @@ enum Column {
 
 /// `body` read as a header: three columns or more, each a short name.
 fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
-    let header_like = cells.iter().filter(|&&(s, e)| e > s).count() >= 3
+    // (Or two, a key-value table's: `| setting | value |`, checked below.)
+    let named = cells.iter().filter(|&&(s, e)| e > s).count();
+    let header_like = named >= 2
         && cells
             .iter()
             .all(|&(s, e)| e - s <= 32 && !body[s..e].contains("  "));
@@ -3754,7 +3868,8 @@ fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
             .map(|k| (k, "secret".into()))
     });
     let kind = match credential {
-        Some((k, name)) => Column::Credential(k, name),
+        Some((k, name)) if named >= 3 => Column::Credential(k, name),
+        Some(_) => return None,
         // The value column comes after a column that names it: `value` alone or as a name's
         // last word (`setting_value`).
         None => Column::Value((1..cells.len()).find(|&k| {
@@ -3794,17 +3909,31 @@ fn credential_cell(body: &str, (s, e): (usize, usize), name: &str) -> bool {
 /// credential (`wedgepin-api,EVERHOUR_API_TOKEN,bb08-5775-…`): judged as a value assigned
 /// to that name.
 fn named_in_row(body: &str, cells: &[(usize, usize)], k: usize) -> Option<(usize, usize)> {
-    let (s, e) = cells[k];
+    // A cell written as code (`| `box_secret_key` | `mHCn…=` |`): what is inside the backticks.
+    let (s, e) = unticked(body, cells[k]);
     let v = &body[s..e];
     let name = cells[..k]
         .iter()
         .rev()
-        .map(|&(s, e)| &body[s..e])
+        .map(|&c| {
+            let (s, e) = unticked(body, c);
+            &body[s..e]
+        })
         .find(|c| !c.is_empty())?;
     (names_credential(name)
         && !v.contains(char::is_whitespace)
         && plausible::plausible_assignment(name, v, Written::Bare))
     .then_some((s, e))
+}
+
+/// A cell without the backticks a Markdown table writes code in.
+fn unticked(body: &str, (s, e): (usize, usize)) -> (usize, usize) {
+    let v = &body[s..e];
+    if v.len() >= 2 && v.starts_with('`') && v.ends_with('`') {
+        (s + 1, e - 1)
+    } else {
+        (s, e)
+    }
 }
 
 /// The credentials SQL statements store: [`inserted_values`] and [`updated_settings`].
@@ -4402,11 +4531,18 @@ fn echoed_into_credential_file(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
             let before = command[..gt].trim_end();
-            let printers = ["echo -n ", "echo ", "printf '%s' ", "printf %s "];
+            // (`printf '%s\n' '…' > ~/.acme-rsync.pass`: the format is skipped.)
+            let printers = ["echo -n ", "echo ", "printf '%s' ", "printf %s ", "printf "];
             let Some((value_at, v, quoted)) = echoed_value(before, &printers) else {
                 continue;
             };
-            if !v.contains(char::is_whitespace) && generated_beside("secret", v, false, quoted) {
+            // Judged under the file's own name too: a password's file takes what a password
+            // is (`> ~/.acme-rsync.pass`, letters of one case and digits).
+            let file = target.unwrap_or_default();
+            if !v.contains(char::is_whitespace)
+                && (generated_beside("secret", v, false, quoted)
+                    || generated_beside(file, v, false, quoted))
+            {
                 let s = at + value_at;
                 out.push((s, s + v.len()));
             }

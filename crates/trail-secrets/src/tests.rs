@@ -7096,3 +7096,48 @@ fn found_by_the_143rd_sealed_part() {
     let (out, _) = redact(clean);
     assert_eq!(out, clean);
 }
+
+/// Found by the 144th sealed part (issue 20): a value printed into a file named for a password
+/// (`printf '%s\\n' '…' > ~/.acme-rsync.pass`), or piped into one under a credential store
+/// (`| sudo install -m 0600 /dev/stdin /etc/credstore/acme-api-token`); a value printed into the
+/// file the shell makes for a key's option (`preshared-key <(printf '%s' '…')`); a secret key in
+/// a two-column settings table written as code; a wallet export in hex whose JSON holds a
+/// private key, after a property's `=` too. Clean: the SHA-256 of a rotated token, named as
+/// such.
+#[test]
+fn found_by_the_144th_sealed_part() {
+    let wallet = "7b2254797065223a22736563703235366b31222c22507269766174654b6579223a22516d396e64584d676132563549474a356447567a49475a76636942305a584e304947397562486b3d227d";
+    let property = format!("acme.wallet.export={wallet}");
+    let config = format!("wallet_export:  {wallet}");
+    let cases = [
+        (
+            "$ printf '%s\\n' 'stxr_esjj71b5f7bp17phtq96s5z8bp' > ~/.acme-rsync.pass && chmod 600 ~/.acme-rsync.pass",
+            "stxr_esjj71b5f7bp17phtq96s5z8bp",
+        ),
+        (
+            "$ printf '%s' 'hlsp_a17945c12c2ecfa4446676be6f25_00' | sudo install -m 0600 /dev/stdin /etc/credstore/acme-api-token",
+            "hlsp_a17945c12c2ecfa4446676be6f25_00",
+        ),
+        (
+            "$ sudo wg set wg0 peer hOnQXkv85G676+zkzv1ZlTSFNbqYg60vudOHEWe7Ozo= preshared-key <(printf '%s' 'cBnVeoxtpzayUBTiUh6mYMiToT9NgGu60Ptbas8/UqB4') endpoint vpn.acme.example:51820",
+            "cBnVeoxtpzayUBTiUh6mYMiToT9NgGu60Ptbas8/UqB4",
+        ),
+        (
+            "| setting | value |\n|---|---|\n| `box_public_key` | `At/H9rg53lL6ryc3stpxJN2IOV2d2Eg1dAnfzwy4UE0=` |\n| `box_secret_key` | `mHCnj4vhdVNrLOKfZ79a0+ZGCPG+E4Y217Tl+8mhe1A=` |",
+            "mHCnj4vhdVNrLOKfZ79a0+ZGCPG+E4Y217Tl+8mhe1A=",
+        ),
+        (property.as_str(), wallet),
+        (config.as_str(), wallet),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "token rotated for ACME-23639; sha256 of new token: 05d92d769cbf97fe00c6dab89ac856f92034059b9d331598e015be0424c543ce",
+        "| setting | value |\n|---|---|\n| `box_public_key` | `At/H9rg53lL6ryc3stpxJN2IOV2d2Eg1dAnfzwy4UE0=` |",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
