@@ -2530,6 +2530,18 @@ fn new_families_sealed144_part() {
     assert!(all.rows > 0);
 }
 
+/// The 145th sealed part (issue 20): 24 families from salons, gyms, dental clinics, opticians,
+/// driving schools, car rental key cabinets, funeral homes, event venues, cinemas, bowling
+/// alleys, karaoke bars, nightclubs, locksmiths, self-storage and coworking spaces, written by a
+/// helper that never read trail's source, run once with the design frozen at 4ffbba8:
+/// `cargo test -p trail-core --test core gate::new_families_sealed145 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed145_part() {
+    let (_, all) = measure(&["gate-families-sealed145.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
