@@ -3417,7 +3417,15 @@ fn loads_fetched(
                     | "dll"
             )
         });
-    (layer.privileged || loads || armed || unmodelled || code).then(|| {
+    // Only checked, by a verb before it that reads what it is given (`script lint F`,
+    // `recipe validate F`): linted, not loaded.
+    let checked = c.words().take_while(|w| *w != fetched).any(|w| {
+        matches!(
+            w,
+            "lint" | "validate" | "verify" | "inspect" | "scan" | "audit" | "view" | "diff"
+        )
+    });
+    (layer.privileged || armed || (loads || unmodelled || code) && !checked).then(|| {
         decide(
             Verdict::Block,
             RuleId::RemoteCode,

@@ -248,6 +248,8 @@ const REACHES: &[&str] = &[
     "charge",
     "deploy",
     "deprecate",
+    // Rolled out to where it runs (`firmware rollout --fleet all`), as deployed.
+    "rollout",
     // Sent out to someone: a truck, a crew (`spreader dispatch --truck P-12`). (Not
     // `notify`: as often a desktop's notice to the person at it.)
     "dispatch",
@@ -4213,6 +4215,24 @@ fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
     } else if ps == ["apply"] {
         // Told to apply what it was given, not only to show it (`setpoint --temp 34 --apply`).
         Some(Class::Changes)
+    } else if ps == ["off"] {
+        // Switched off by a switch of its own (`scanner id-verification --off`).
+        Some(Class::Stops)
+    } else if ps == ["on"] && !subcommands(c).is_empty() {
+        // Or a device named by its words switched on (`fixtures hazer --on --level 100`): what
+        // it drives starts. (Not a machine named alone, `pm --on "$(hostname -s)"`: it is on.)
+        Some(Class::Actuates)
+    } else if ps.len() >= 2
+        && ps[1..]
+            .iter()
+            .any(|p| matches!(p.as_str(), "live" | "production" | "prod"))
+        && matches!(
+            first.as_str(),
+            "replace" | "overwrite" | "update" | "push" | "swap" | "go"
+        )
+    {
+        // What is live replaced by what it is given (`show load --file F --replace-live`).
+        Some(Class::Changes)
     } else if matches!(ps, [f] if matches!(f.as_str(), "set" | "state" | "power" | "switch"))
         && switched_off_by_value(c, first)
     {
@@ -4402,6 +4422,8 @@ fn turns_off(name: &str, ps: &[String]) -> bool {
 /// (`--publish` is a port mapping to `docker run`.)
 const SENDING_FLAGS: &[&str] = &[
     "deploy", "merge", "push", "send", "submit", "upload",
+    // Handed to others (`bans add … --share-network`).
+    "share",
     // Put on the air (`sart test --transmit`): a beacon's test is heard by rescuers.
     "transmit",
 ];

@@ -1613,6 +1613,18 @@ pub static RULES: &[Rule] = &[
                 || (matches!(c.name, "cp" | "install" | "ln" | "mv")
                     && c.operands().count() >= 2
                     && c.operands().last().is_some_and(|a| critical_file(&a.raw)))
+                // A program's output copied over a table in `/etc` (`… | sudo cp /dev/stdin
+                // /etc/crontab`), as `tee` writes it; a data file put there is new
+                // (`/etc/dose.csv`), no table of the system's.
+                || (matches!(c.name, "cp" | "install")
+                    && c.operands().next().and_then(|a| a.text.as_deref())
+                        == Some("/dev/stdin")
+                    && c.operands().last().is_some_and(|a| {
+                        table(&a.raw)
+                            && !a.raw.rsplit_once('.').is_some_and(|(_, e)| {
+                                matches!(e, "csv" | "tsv" | "json" | "txt" | "log" | "md")
+                            })
+                    }))
                 // A download saved over it (`curl -o /etc/passwd URL`, `wget -O /etc/sudoers`):
                 // the response replaces the file whole.
                 || system::download_target(c).is_some_and(|t| critical_file(t) || table(t));
