@@ -2291,3 +2291,18 @@ fn new_families_sealed144_part() {
     print_table("secrets-families-sealed144.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 145th sealed part (issue 20): 16 families named from glassblowing and lampworking;
+/// providers of salon, gym, optician, car rental, venue, cinema, karaoke, nightclub, pawn
+/// shop, locksmith, self-storage and coworking services, written by a helper that never read
+/// trail's source, run once with the redactor frozen at e3ba44f:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed145 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed145_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed145.tsv"), show);
+    print_table("secrets-families-sealed145.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
