@@ -1114,7 +1114,7 @@ fn accept(
         });
         return plausible::plausible_key_body_in(value, ended);
     }
-    if said_or_known_public(text, start, end) {
+    if said_or_known_public(text, start, end) || url_port(text, start) {
         return false;
     }
     // A word followed by a template is a header's scheme (`Authorization: GenieKey $KEY`,
@@ -1429,6 +1429,45 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || under_a_signature_comment(text, start)
         || under_encrypted_data(text, start)
         || digest_of_a_credential(text, start)
+        || named_public_by_its_prefix(value)
+        || printed_digest_file(text, start)
+}
+
+/// A key whose own prefix says it is public, in words (`k3.public.…`) or as a type tag before
+/// the key's curve (`PUB_K1_7jgC…`, an EOS account's key): the format names itself, as a PEM
+/// armour's `PUBLIC KEY` does. (A service's `pub_…` API key is its own brand, no such tag.)
+fn named_public_by_its_prefix(value: &str) -> bool {
+    let mut parts = value.split(['_', '.', '-']);
+    let (Some(first), Some(second)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    value.len() >= 20
+        && (first.eq_ignore_ascii_case("public")
+            || second.eq_ignore_ascii_case("public")
+            || first == "PUB"
+                && (1..=3).contains(&second.len())
+                && second
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+}
+
+/// Whether the value at `start` is what the line before printed from a digest's file (`$ cat
+/// …/acme.1.15.0.nupkg.sha512`): a package's checksum, published beside it.
+fn printed_digest_file(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+    let Some(previous) = text[..line_start.saturating_sub(1)].rsplit('\n').next() else {
+        return false;
+    };
+    line_start > 0
+        && previous.contains("cat ")
+        && previous.split_whitespace().any(|w| {
+            w.rsplit_once('.').is_some_and(|(_, ext)| {
+                matches!(
+                    ext.to_ascii_lowercase().as_str(),
+                    "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "sum"
+                )
+            })
+        })
 }
 
 /// Whether the name the value at `start` follows says it is a digest of something (`sha256 of
@@ -1442,7 +1481,10 @@ fn digest_of_a_credential(text: &str, start: usize) -> bool {
         from += 1;
     }
     let tail = &line[from..];
-    if !nearby::contains_any_case(tail, b" of ") {
+    if !["sha", "md5", "fingerprint", "digest", "checksum", "hash"]
+        .iter()
+        .any(|w| nearby::contains_any_case(tail, w.as_bytes()))
+    {
         return false;
     }
     let words: Vec<String> = tail
@@ -1450,21 +1492,38 @@ fn digest_of_a_credential(text: &str, start: usize) -> bool {
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
+    let digest = |w: &str| {
+        matches!(
+            w.replace('-', "").as_str(),
+            "sha1" | "sha256" | "sha512" | "md5" | "hash" | "digest" | "fingerprint" | "checksum"
+        )
+    };
     let last = words.len().saturating_sub(5);
-    words.windows(2).skip(last).any(|w| {
-        w[1] == "of"
-            && matches!(
-                w[0].replace('-', "").as_str(),
-                "sha1"
-                    | "sha256"
-                    | "sha512"
-                    | "md5"
-                    | "hash"
-                    | "digest"
-                    | "fingerprint"
-                    | "checksum"
-            )
-    })
+    words
+        .windows(2)
+        .skip(last)
+        .any(|w| w[1] == "of" && digest(&w[0]))
+        // Or named so right before it (`token fingerprint (sha256): 4a68…`).
+        || tail.trim_end().ends_with(':') && words.iter().rev().take(2).any(|w| digest(w))
+}
+
+/// Whether the value at `start` is a URL's port after its host (`…@db.deskpass.com:32010/app`):
+/// a host whose name holds a credential's word (`deskpass`) is no key.
+fn url_port(text: &str, start: usize) -> bool {
+    let Some(before) = text.get(..start).and_then(|b| b.strip_suffix(':')) else {
+        return false;
+    };
+    let host = before
+        .rsplit(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '='))
+        .next()
+        .unwrap_or_default();
+    let port = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    (host.contains("://") || host.contains('@'))
+        && (1..=5).contains(&port)
+        && text[start + port..]
+            .bytes()
+            .next()
+            .is_none_or(|c| matches!(c, b'/' | b'?' | b'"' | b'\'' | b' ' | b'\n'))
 }
 
 /// Whether a page's `data-` attribute the value stands in names it private or secret

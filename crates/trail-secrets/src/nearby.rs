@@ -916,6 +916,7 @@ fn written_settings(text: &str) -> Vec<(usize, usize)> {
     out.extend(pam_env_values(text));
     out.extend(signify_secret_keys(text));
     out.extend(encoded_key_files(text));
+    out.extend(self_described_secrets(text));
     out.extend(wif_keys(text));
     out.extend(keypair_byte_lists(text));
     out.extend(tink_key_values(text, false));
@@ -1240,6 +1241,44 @@ fn encoded_key_files(text: &str) -> Vec<(usize, usize)> {
         (e - s >= 64 && encodes_credential_fields(&text[s..e])).then_some((s, e))
     })
     .collect()
+}
+
+/// A token whose own prefix says it is a secret or a private key, a short tag, the word, then a
+/// generated body (PASERK's `k3.secret.2ObV…`, `acme_private_Xq…`), wherever it stands: the
+/// format names itself, as a PEM block's armour does.
+fn self_described_secrets(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for word in ["secret", "private"] {
+        for (at, _) in text.match_indices(word) {
+            let b = text.as_bytes();
+            let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'.' | b'_' | b'-'));
+            if at == 0 || !sep(at - 1) || !sep(at + word.len()) {
+                continue;
+            }
+            // The tag before it: one to eight letters and digits, after a boundary.
+            let tag = text[..at - 1]
+                .bytes()
+                .rev()
+                .take_while(u8::is_ascii_alphanumeric)
+                .count();
+            let start = at - 1 - tag;
+            if !(1..=8).contains(&tag)
+                || start > 0 && (b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_')
+            {
+                continue;
+            }
+            let from = at + word.len() + 1;
+            let body = text[from..]
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+                .count();
+            let v = &text[from..from + body];
+            if body >= 20 && (strongly_generated(v, 20) || uniform_random(v)) {
+                out.push((start, from + body));
+            }
+        }
+    }
+    out
 }
 
 /// Whether `v`, hex or base64 of at most 8 KB, decodes to printable text with a field that
@@ -3794,7 +3833,8 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
         {
             let found = match &header.kind {
                 Column::Credential(k, name) => {
-                    credential_cell(body, cells[*k], name).then_some(cells[*k])
+                    let cell = unticked(body, cells[*k]);
+                    credential_cell(body, cell, name).then_some(cell)
                 }
                 Column::Value(k) => named_in_row(body, &cells, *k),
             };
@@ -3926,10 +3966,11 @@ fn named_in_row(body: &str, cells: &[(usize, usize)], k: usize) -> Option<(usize
     .then_some((s, e))
 }
 
-/// A cell without the backticks a Markdown table writes code in.
+/// A cell without the backticks a Markdown table writes code in, or a CSV's quotes.
 fn unticked(body: &str, (s, e): (usize, usize)) -> (usize, usize) {
     let v = &body[s..e];
-    if v.len() >= 2 && v.starts_with('`') && v.ends_with('`') {
+    let around = |q: char| v.starts_with(q) && v.ends_with(q);
+    if v.len() >= 2 && (around('`') || around('"') || around('\'')) {
         (s + 1, e - 1)
     } else {
         (s, e)
@@ -4599,8 +4640,21 @@ fn answered(text: &str) -> Vec<(usize, usize)> {
         {
             waiting = 3;
             // (Answered on the same line, as a one-liner writes it: `expect -c "spawn …;
-            // expect \"Password:\" {send \"…\\r\"}"`.)
-            match line.rfind("expect") {
+            // expect \"Password:\" {send \"…\\r\"}"`: from the last `expect` that the prompt
+            // follows, not one after the answer, `…; send "…\r"; expect eof`.)
+            let prompt = |at: usize| {
+                let rest = &line[at..];
+                let end = rest.find(['{', ';']).map_or(rest.len(), |e| e.max(7));
+                contains_any_case(&rest[..end], b"password")
+                    || contains_any_case(&rest[..end], b"passphrase")
+            };
+            match line
+                .match_indices("expect")
+                .map(|(at, _)| at)
+                .filter(|&at| prompt(at))
+                .last()
+                .or_else(|| line.rfind("expect"))
+            {
                 Some(at) => from = at,
                 None => continue,
             }

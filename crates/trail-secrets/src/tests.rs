@@ -7141,3 +7141,44 @@ fn found_by_the_144th_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 145th sealed part (issue 20): an `expect -c` one-liner that expects more after
+/// its answer (`…; send "…\r"; expect eof`); a PASERK secret by its own prefix, and in a CSV
+/// cell in quotes. Clean: a key whose type tag says public (`PUB_K1_…`), a token's fingerprint
+/// named as one, a package's `.sha512` file printed, a URL's port after a host whose name holds
+/// `pass`.
+#[test]
+fn found_by_the_145th_sealed_part() {
+    let cases = [
+        (
+            "$ expect -c 'spawn mysql_config_editor set --login-path=acme --host=db.acme.example --user=acme_ro --password; expect \"Enter password:\"; send \"uvn_78ZHZYEPZY7NA8AG4QJAY24ZKM\\r\"; expect eof'",
+            "uvn_78ZHZYEPZY7NA8AG4QJAY24ZKM",
+        ),
+        (
+            "k3.secret.2ObVH3dA_vqgGoujV7Z-hgB4AWP_WQo66coIz4vbn__L_tefhNRrGqH1exZZsiKp",
+            "2ObVH3dA_vqgGoujV7Z-hgB4AWP_WQo66coIz4vbn__L_tefhNRrGqH1exZZsiKp",
+        ),
+        (
+            "provider,paserk_version,paserk_public,paserk_secret\nacme,\"v3\",\"k3.public.AngGKqzfrQdz3oF08cmZ_Hn2ZdhrD2bjv5aYty937EyM4uX\",\"k3.secret.2ObVH3dA_vqgGoujV7Z-hgB4AWP_WQo66coIz4vbn__L\"",
+            "2ObVH3dA_vqgGoujV7Z-hgB4AWP_WQo66coIz4vbn__L",
+        ),
+        // A brand's `pub_` prefix names no public key.
+        (
+            "newsdata_api_key: pub_5304494c61f42d557bb66c67937f7d857d0e6",
+            "pub_5304494c61f42d557bb66c67937f7d857d0e6",
+        ),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "$ cleos get account acme\npermissions: \n     owner     1:    1 PUB_K1_7jgCUSpePbBvaQxShKcBVaMFPNYZFFZtrhrVD5PPYdqRawDP4J",
+        "Acme token fingerprint (sha256): 4a682a2019776a9b2100d98ba2e267ae20b5b8e083ae3f9fa7bbafe3db46b5c4",
+        "$ cat ~/.nuget/packages/acme/1.15.0/acme.1.15.0.nupkg.sha512\nJEHoiV6gKgaqNSOIwuRfwrOMIi1jrbSX1ZUDQB+J63V+VC8S7Gi8kW1gvjaWHnhLhMSbzptYnhPBCKRK5dnrWA==",
+        "SQLALCHEMY_URI = \"dremio+flight://bi-reader@dremio.deskpass.example:32010/dremio?UseEncryption=true\"",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
