@@ -2542,6 +2542,19 @@ fn new_families_sealed145_part() {
     assert!(all.rows > 0);
 }
 
+/// The 146th sealed part (issue 20): 24 families from the building trades (pipe cameras,
+/// installation testers, refrigerant gauges, roof drones, solar inverters, pool dosing, crane
+/// load monitors, demolition robots, survey receivers, BIM checkers, robotic mowers, bin
+/// sensors, sorting lines, smart locks, moisture meters and thermal cameras), written by a
+/// helper that never read trail's source, run once with the design frozen at 6f97ac5:
+/// `cargo test -p trail-core --test core gate::new_families_sealed146 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed146_part() {
+    let (_, all) = measure(&["gate-families-sealed146.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
