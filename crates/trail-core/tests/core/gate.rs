@@ -13526,6 +13526,33 @@ fn mechanisms_found_by_the_145th_sealed_part() {
     }
 }
 
+/// Found by the 146th sealed part (issue 20): a crawler driven, a mower parked; a settings
+/// file written on the line and only validated acts on none of its settings.
+#[test]
+fn mechanisms_found_by_the_146th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme crawler drive --unit RX130 --forward 20m",
+            Verdict::Junction,
+        ),
+        (
+            "acme mower park --id 7740 --until-further-notice",
+            Verdict::Junction,
+        ),
+        (
+            "printf 'plant: roof-a\\nalarm_email: ops@solar.example\\n' > build/plant.yaml && acme plant validate --config build/plant.yaml",
+            Verdict::Allow,
+        ),
+        (
+            "printf 'task: delete\\n' > build/job.yaml && acme job run --config build/job.yaml",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

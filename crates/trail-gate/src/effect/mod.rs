@@ -4876,7 +4876,11 @@ pub(super) fn planted_named<'a>(
 /// do (`task: delete`, `action = "purge"`): each `key: value` or `key = value` line read as
 /// the option `--key=value` and judged as one.
 fn planted_settings_verb(c: &Cmd<'_>, ctx: &super::Context) -> Option<words::Verb> {
-    if ctx.line.planted.is_empty() {
+    // (Not a file only checked: `plant validate --config F` acts on none of its settings.)
+    if ctx.line.planted.is_empty()
+        || c.words()
+            .any(|w| matches!(w, "validate" | "lint" | "verify" | "check"))
+    {
         return None;
     }
     planted_handed(c, ctx).into_iter().find_map(|text| {

@@ -3086,6 +3086,9 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
                     | "engage"
                     | "disengage"
                     | "reverse"
+                    // (Driven or parked: `crawler drive --forward 20m`, `mower park --id 7`.)
+                    | "drive"
+                    | "park"
             ) && i > 0
                 && options_after(c, w)
             // (A bid or an order placed with a sum: `bid place --lot L --amount 1420`.)
@@ -3186,9 +3189,10 @@ fn said_class(w: &str) -> Class {
             Class::Stops
         }
         "fire" | "blast" | "detonate" | "ignite" | "arm" | "start" | "launch" | "raise"
-        | "lower" | "throw" | "stow" | "boost" | "engage" | "disengage" | "reverse" => {
+        | "lower" | "throw" | "stow" | "boost" | "engage" | "disengage" | "reverse" | "drive" => {
             Class::Actuates
         }
+        "park" => Class::Stops,
         _ => Class::Reaches,
     }
 }
