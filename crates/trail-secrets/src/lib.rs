@@ -1437,6 +1437,18 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
 /// the key's curve (`PUB_K1_7jgC…`, an EOS account's key): the format names itself, as a PEM
 /// armour's `PUBLIC KEY` does. (A service's `pub_…` API key is its own brand, no such tag.)
 fn named_public_by_its_prefix(value: &str) -> bool {
+    // Bech32 whose part before its `1` ends in a public key's kind (`ed25519_pk1…`,
+    // `acct_xvk1…`, `…_vkey1…`).
+    if let Some((hrp, data)) = value.rsplit_once('1')
+        && data.len() >= 20
+        && hrp
+            .rsplit(['_', '-'])
+            .next()
+            .is_some_and(|k| matches!(k, "pk" | "vk" | "xvk" | "pub" | "xpub" | "vkey"))
+        && hrp.contains(['_', '-'])
+    {
+        return true;
+    }
     let mut parts = value.split(['_', '.', '-']);
     let (Some(first), Some(second)) = (parts.next(), parts.next()) else {
         return false;
@@ -1451,22 +1463,28 @@ fn named_public_by_its_prefix(value: &str) -> bool {
                     .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
 }
 
-/// Whether the value at `start` is what the line before printed from a digest's file (`$ cat
-/// …/acme.1.15.0.nupkg.sha512`): a package's checksum, published beside it.
+/// Whether the value at `start` is what a command printed that names a digest (`$ cat
+/// …/acme.1.15.0.nupkg.sha512`, `$ jq '….sha512' …`): the command is the nearest line above,
+/// within five, that starts with a prompt; a package's checksum is published beside it.
 fn printed_digest_file(text: &str, start: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
-    let Some(previous) = text[..line_start.saturating_sub(1)].rsplit('\n').next() else {
+    if line_start == 0 {
+        return false;
+    }
+    let Some(command) = text[..line_start - 1]
+        .rsplit('\n')
+        .take(5)
+        .find(|l| l.starts_with("$ "))
+    else {
         return false;
     };
-    line_start > 0
-        && previous.contains("cat ")
-        && previous.split_whitespace().any(|w| {
-            w.rsplit_once('.').is_some_and(|(_, ext)| {
-                matches!(
-                    ext.to_ascii_lowercase().as_str(),
-                    "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "sum"
-                )
-            })
+    command
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "integrity" | "checksum"
+            )
         })
 }
 

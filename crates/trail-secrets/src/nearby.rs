@@ -1421,10 +1421,27 @@ fn set_credential_values(text: &str) -> Vec<(usize, usize)> {
             .windows(2)
             .any(|p| p[0].1 == "config" && matches!(p[1].1, "create" | "update" | "add" | "set"));
         for k in 0..words.len().saturating_sub(2) {
-            let (key, (at, value)) = (words[k + 1].1, words[k + 2]);
+            // Or given by an option after the key (`glab variable set NAME --value '…'`).
+            let by_option = (words[k].1 == "set")
+                .then(|| {
+                    words[k + 2..].iter().enumerate().find_map(|(j, &(at, w))| {
+                        if let Some(v) = w.strip_prefix("--value=") {
+                            Some((at + "--value=".len(), v))
+                        } else {
+                            (w == "--value")
+                                .then(|| words.get(k + 3 + j).copied())
+                                .flatten()
+                        }
+                    })
+                })
+                .flatten();
+            let (key, (at, value)) = (words[k + 1].1, by_option.unwrap_or(words[k + 2]));
             let last = key.rsplit([':', '/', '.']).next().unwrap_or(key);
             let value = value.trim_matches(['"', '\'']);
-            let quote = usize::from(words[k + 2].1.starts_with(['"', '\'']));
+            let quote = usize::from(
+                words[k + 2].1.starts_with(['"', '\'']) && by_option.is_none()
+                    || by_option.is_some_and(|(_, v)| v.starts_with(['"', '\''])),
+            );
             if (words[k].1 == "set" || made && k >= 2)
                 && !key.starts_with('-')
                 && !key.contains('=')
@@ -1432,7 +1449,9 @@ fn set_credential_values(text: &str) -> Vec<(usize, usize)> {
                 && !plausible::name_rules_out(last)
                 && !plausible::is_placeholder(value)
                 && !value.starts_with(['$', '<', '{', '-'])
-                && drawn(value)
+                && (drawn(value)
+                    || by_option.is_some()
+                        && plausible::plausible_assignment(last, value, Written::Quoted))
             {
                 let s = start + at + quote;
                 out.push((s, s + value.len()));
@@ -3425,7 +3444,8 @@ fn substituted_key_files(text: &str) -> Vec<(usize, usize)> {
         if v.len() >= 8
             && !v.contains(char::is_whitespace)
             && !plausible::is_placeholder(v)
-            && generated_beside("secret", v, false, quoted)
+            && (generated_beside("secret", v, false, quoted)
+                || plausible::plausible_assignment(name, v, Written::Quoted))
         {
             let s = open + 2 + value_at;
             out.push((s, s + v.len()));

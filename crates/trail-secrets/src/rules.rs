@@ -308,9 +308,10 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // A secret key in Bech32, by the part before its `1` that says so (`nsec1…` for Nostr,
         // `AGE-SECRET-KEY-1…`, a chain's `…priv1…`): 38 or more characters of the Bech32
         // alphabet. Its public twin (`npub1…`) names no secret.
-        regex: r"(?-u:\b)[a-z-]*(?:sec|priv|prv)[a-z-]*1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}(?-u:\b)",
+        // Or `…_sk1…`, a key's kind after its curve (Cardano's `ed25519e_sk1…`, `acct_xsk1…`).
+        regex: r"(?-u:\b)[a-z0-9_-]*(?:sec|priv|prv|_sk|_xsk)[a-z0-9_-]*1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}(?-u:\b)",
         example: "nsec183m55xm8k9lyc8hxug4krm8pd70k2qqnuqmdlwm4v42ua8vkc5es0h47xp",
-        keywords: &["sec", "priv", "prv"],
+        keywords: &["sec", "priv", "prv", "_sk", "_xsk"],
         check: Check::Exact,
         shape: Shape::Any,
         lowered: true,

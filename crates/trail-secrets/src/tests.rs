@@ -7182,3 +7182,34 @@ fn found_by_the_145th_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 146th sealed part (issue 20): a variable's value given by `--value` after its
+/// credential's name (`glab variable set …_API_TOKEN --value '…'`); a Bech32 key whose kind after
+/// its curve says secret (`ed25519e_sk1…`). Clean: one whose kind says public or verifying
+/// (`ed25519_pk1…`, `acct_xvk1…`); digests a command that names them printed (`jq
+/// '….sha512'`).
+#[test]
+fn found_by_the_146th_sealed_part() {
+    let cases = [
+        (
+            "$ glab variable set ACME_API_TOKEN --value 'rlk_ba39a87101dc74087ef8fc8ac1ad8c_04' --masked --protected -R ops/acme-sync",
+            "rlk_ba39a87101dc74087ef8fc8ac1ad8c_04",
+        ),
+        (
+            "<signingKey>ed25519e_sk13qpe43w8q8ygcyvvd0ztzws6q0kcc0gdyhffpj49l0vw6snr9fxk2qxdk0rhcccahve3uu9mfvry79n2skxusgytfad5fe5xzng2rssv7mz2q</signingKey>",
+            "ed25519e_sk13qpe43w8q8ygcyvvd0ztzws6q0kcc0gdyhffpj49l0vw6snr9fxk2qxdk0rhcccahve3uu9mfvry79n2skxusgytfad5fe5xzng2rssv7mz2q",
+        ),
+    ];
+    for (text, secret) in cases {
+        let (out, _) = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for clean in [
+        "$ glab variable set ACME_ACCOUNT_ID --value RFLK-120633 -R ops/acme-sync",
+        "$ cat acme.vkey.bech32\ned25519_pk1q509j0v5nsjwvn5ssjamm6aash80rszc88smard8m20vkzkdzpsqa293ql",
+        "$ cat obj/project.assets.json | jq '.libraries | to_entries[] | .value.sha512'\n\"P+J02LQVxlumxGI4IPnkO6wAu6NJe8hUl8Wc6X/Ta1S8rNbX31VEFYGd9bPdInyhTGuDhBw4Py9E4I+0/6jfUw==\"\n\"ELXT/vdymS+gnN6UJInloYL6faxbpR3JipDxokNeCOr319HjMKERxhLLOmnOLgS2E1dSSqYWYpppPJi7TK5h+A==\"",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
