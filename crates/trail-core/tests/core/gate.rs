@@ -2555,6 +2555,19 @@ fn new_families_sealed146_part() {
     assert!(all.rows > 0);
 }
 
+/// The 147th sealed part (issue 20): 24 families from newsrooms, podcast studios, photo
+/// agencies, galleries, concert halls, touring stage crews, planetariums, record pressing, film
+/// archives, game studios' build farms, render farms, music and dance schools, observatories and
+/// comic shops, written by a helper that never read trail's source, run once with the design
+/// frozen at 6142ffd:
+/// `cargo test -p trail-core --test core gate::new_families_sealed147 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed147_part() {
+    let (_, all) = measure(&["gate-families-sealed147.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
