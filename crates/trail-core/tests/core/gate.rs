@@ -13566,6 +13566,45 @@ fn mechanisms_found_by_the_146th_sealed_part() {
     }
 }
 
+/// Found by the 147th sealed part (issue 20): a machine moved, run, slewed or heated to a
+/// physical quantity; guests kicked; a billing run on autopay; and a preset pulled by a name
+/// that holds a destroying word (`nuke-comp`) is got, not destroyed.
+#[test]
+fn mechanisms_found_by_the_147th_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("acme lift move --id podium-2 --to -4.5m", Verdict::Junction),
+        (
+            "acme hoist run --id M12 --to 6.2m --speed 4",
+            Verdict::Junction,
+        ),
+        (
+            "acme mount slew --ra 05h35m --dec -05d23m",
+            Verdict::Junction,
+        ),
+        (
+            "acme press heat --id WT-04 --mold-temp 150",
+            Verdict::Junction,
+        ),
+        (
+            "acme session end --room ep214 --kick-guests",
+            Verdict::Junction,
+        ),
+        (
+            "acme billing run --month 2026-12 --autopay",
+            Verdict::Junction,
+        ),
+        (
+            "acme presets pull nuke-comp --raw > build/nuke-comp.preset",
+            Verdict::Allow,
+        ),
+        ("acme task move --id 3 --position 4", Verdict::Allow),
+        ("acme job run --workers 4 --timeout 30", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

@@ -3002,9 +3002,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         return Some(v);
     }
     for (i, (w, part)) in all.iter().enumerate() {
-        // What a generator is told to make is named after it: a name written into the
-        // project, not a verb said to the program.
-        if matches!(part.as_str(), "generate" | "scaffold") {
+        if names_what_follows(part) {
             return None;
         }
         // A looking word before an act names what is acted on (`logs delete`).
@@ -3030,6 +3028,16 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
     }
     None
+}
+
+/// A verb whose object is named after it, no act said to the program: what a generator is
+/// told to make (a name written into the project), what is pulled or fetched (`presets pull
+/// nuke-comp`: the name of what is got).
+fn names_what_follows(part: &str) -> bool {
+    matches!(
+        part,
+        "generate" | "scaffold" | "pull" | "fetch" | "download"
+    )
 }
 
 /// A verb that is a common noun inside other words, said alone: a lane closed, a car locked,
@@ -3093,6 +3101,13 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
                 && options_after(c, w)
             // (A bid or an order placed with a sum: `bid place --lot L --amount 1420`.)
             || *w == "place" && i > 0 && sum_given(c)
+            // (A machine moved, run, slewed or heated to a physical quantity: `lift move --to
+            // -4.5m`, `hoist run --to 6.2m`, `mount slew --ra 05h35m`, `press heat --mold-temp
+            // 150`.)
+            || matches!(*w, "move" | "run" | "slew" | "jog" | "rotate" | "heat" | "cool")
+                && i > 0
+                && options_after(c, w)
+                && quantity_given(c, !matches!(*w, "heat" | "cool"))
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
             || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
             // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
@@ -3144,6 +3159,36 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     })
 }
 
+/// Whether an option is given a physical quantity: a number with a unit of length, angle,
+/// temperature or speed (`--to -4.5m`, `--speed 40rpm`), a sky position (`--ra 05h35m`, `--dec
+/// -05d23m`), or, unless `unit` is asked for, a bare number (`--mold-temp 150`).
+fn quantity_given(c: &Cmd<'_>, unit: bool) -> bool {
+    let quantity = |v: &str| {
+        let v = v.trim_start_matches(['-', '+']);
+        let digits = v
+            .bytes()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let rest = &v[digits..];
+        let sky = rest.len() >= 2
+            && matches!(rest.as_bytes()[0], b'h' | b'd')
+            && rest[1..]
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'm' | b's' | b'.'));
+        digits > 0
+            && v.as_bytes()[0].is_ascii_digit()
+            && (sky
+                || matches!(
+                    rest,
+                    "m" | "mm" | "cm" | "km" | "in" | "ft" | "deg" | "°" | "°c" | "c" | "f" | "rpm"
+                )
+                || !unit && rest.is_empty())
+    };
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words)
+        .any(|(flag, value)| flag.starts_with("--") && value.is_some_and(quantity))
+}
+
 /// Whether an option naming a sum of money is given a number (`--amount 1420`, `--max-bid=300`,
 /// `--price £9.50`): what the command makes is paid for.
 fn sum_given(c: &Cmd<'_>) -> bool {
@@ -3193,6 +3238,7 @@ fn said_class(w: &str) -> Class {
             Class::Actuates
         }
         "park" => Class::Stops,
+        "move" | "run" | "slew" | "jog" | "rotate" | "heat" | "cool" => Class::Actuates,
         _ => Class::Reaches,
     }
 }
@@ -4179,7 +4225,10 @@ fn removing_flag(c: &Cmd<'_>, ps: &[String]) -> bool {
 fn one_word_flag(name: &str, word: &str) -> Option<Class> {
     if ONE_WORD_FLAGS.contains(&word) {
         Some(Class::Destroys)
-    } else if matches!(word, "refund" | "charge" | "pay" | "payout" | "purchase") {
+    } else if matches!(
+        word,
+        "refund" | "charge" | "pay" | "payout" | "purchase" | "autopay" | "autocharge"
+    ) {
         // Money moved by a flag of one word (`--refund 88121 --amount 18.00`).
         Some(Class::Reaches)
     } else if matches!(word, "cancel" | "void") {
@@ -4272,7 +4321,10 @@ fn act_on_object(ps: &[String]) -> Option<Class> {
     const MONEY: &[&str] = &[
         "bill", "buy", "charge", "pay", "payout", "purchase", "refund", "sell",
     ];
-    const HALTS: &[&str] = &["halt", "kill", "retire", "shutdown", "stop"];
+    // (People sent out of a session: `--kick-guests`, `--eject-all`.)
+    const HALTS: &[&str] = &[
+        "halt", "kill", "retire", "shutdown", "stop", "kick", "eject",
+    ];
     const NOT_OBJECTS: &[&str] = &[
         "after",
         "at",
