@@ -2322,3 +2322,19 @@ fn new_families_sealed146_part() {
     print_table("secrets-families-sealed146.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 147th sealed part (issue 20): 16 families named from basket weaving and chair caning;
+/// providers of newsroom, podcast, photo agency, gallery, concert hall, touring, planetarium,
+/// pressing plant, game shop, observatory, film archive, game studio and render farm services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// c394a7f:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed147 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed147_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed147.tsv"), show);
+    print_table("secrets-families-sealed147.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
