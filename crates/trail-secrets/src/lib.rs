@@ -1416,6 +1416,9 @@ fn said_or_known_public(text: &str, start: usize, end: usize) -> bool {
         || plausible::store_reference(text.get(..start).unwrap_or_default(), value)
         || plausible::public_context(text.get(..start).unwrap_or_default())
             && !signed_jwt_in_a_page(text, start, value)
+            // (Nor a private key in base64 PEM, `data-tls-key="LS0tLS1CRUdJTiBFQyBQUklW…"`:
+            // what it decodes to says what it is.)
+            && !nearby::encodes_a_secret_key(value)
             && !named_private(text, start)
             // (Nor a key pair's secret half beside its public one, `data-chill-room="…"`
             // after `data-brand-stamp="nbp_pub_…"`: a page that ships it leaks it.)

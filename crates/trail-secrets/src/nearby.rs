@@ -1333,6 +1333,11 @@ fn encodes_credential_fields(v: &str) -> bool {
 /// Whether 64 characters of base64 decode to a key file's opening text that names a private
 /// or secret key: `private key`, `secret key`, or `secret` before binary bytes (a tagged
 /// binary key file, not prose that says the word).
+/// Whether `value`, base64, opens with a key file's text that names a private or secret key.
+pub(crate) fn encodes_a_secret_key(value: &str) -> bool {
+    value.len() >= 64 && value.is_char_boundary(64) && holds_a_secret_key(&value[..64])
+}
+
 fn holds_a_secret_key(head: &str) -> bool {
     let Some(bytes) = plausible::base64_decode(head) else {
         return false;

@@ -7213,3 +7213,18 @@ fn found_by_the_146th_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 147th sealed part (issue 20): a private key in base64 PEM in a page's `data-`
+/// attribute, beside its certificate: what it decodes to says what it is, whatever the page
+/// ships. The certificate stays.
+#[test]
+fn found_by_the_147th_sealed_part() {
+    let key = "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSUJrZzRMVldNOW51d05TazN5Qnl4WnBZUlRCblZKazVYREdvMmRJVXpZcXdvQW9HQ0NxR1NNNDkKLS0tLS1FTkQgRUMgUFJJVkFURSBLRVktLS0tLQo=";
+    let cert = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJNekNCMnFBREFnRUNBaFIyTC9Ic3k4citkUFlxRU4zZDY4TWNwN1haTC9EQUtCZ2dxaGtqT1BRUURBakFhCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
+    let text = format!(
+        "<div data-client-certificate-data=\"{cert}\" data-client-key-data=\"{key}\"></div>"
+    );
+    let (out, _) = redact(&text);
+    assert!(!out.contains(key), "{out}");
+    assert!(out.contains(cert), "{out}");
+}
