@@ -2568,6 +2568,19 @@ fn new_families_sealed147_part() {
     assert!(all.rows > 0);
 }
 
+/// The 148th sealed part (issue 20): 24 families from travel and leisure (booking engines,
+/// cruise cabins, ferry ticketing, bike and car sharing docks, e-scooters, ride-hailing, bus
+/// ticket machines, audio guides, hostels, campsites, marinas, ski schools, gear rental, dive
+/// compressors, travel insurance claims), written by a helper that never read trail's source,
+/// run once with the design frozen at 1869188:
+/// `cargo test -p trail-core --test core gate::new_families_sealed148 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed148_part() {
+    let (_, all) = measure(&["gate-families-sealed148.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
