@@ -2338,3 +2338,19 @@ fn new_families_sealed147_part() {
     print_table("secrets-families-sealed147.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 148th sealed part (issue 20): 16 families named from ropemaking and net making;
+/// providers of travel agency, cruise, ferry, sharing, scooter, ride-hailing, coach, audio
+/// guide, hostel, campsite, marina, ski school, outfitter, dive shop and travel insurance
+/// services, written by a helper that never read trail's source, run once with the redactor
+/// frozen at d0046e4:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed148 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed148_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed148.tsv"), show);
+    print_table("secrets-families-sealed148.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
