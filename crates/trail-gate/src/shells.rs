@@ -288,7 +288,8 @@ fn substitution_fetches(raw: &str) -> bool {
                 has(
                     w,
                     &[
-                        "script", "code", "payload", "snippet", "plugin", "macro", "macros",
+                        "script", "scripts", "code", "payload", "snippet", "snippets", "plugin",
+                        "plugins", "macro", "macros",
                     ],
                 )
             };

@@ -894,23 +894,6 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
             "shell" | "terminal" | "term" | "console" | "tty" | "pty" | "tmux"
         )
     };
-    let gives = |p: &str| {
-        matches!(
-            p,
-            "grant"
-                | "allow"
-                | "permit"
-                | "access"
-                | "share"
-                | "expose"
-                | "give"
-                | "open"
-                | "spawn"
-                | "serve"
-                | "enable"
-                | "attach"
-        )
-    };
     // (Or a giving subcommand, the shell named by any option: `remote-assist grant --scope
     // shell`.)
     let subs = super::words::subcommands(c);
@@ -935,10 +918,12 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
             let ps = super::words::parts(body);
             let named = granting || ps.iter().any(|p| gives(p));
             // `--share-terminal` says both; `--grant shell` names it by its value.
+            // (Or a terminal given a shell to run: `--pty /bin/bash`.)
             named && ps.iter().any(|p| shell(p))
                 || named
                     && ps.len() == 1
                     && value.is_some_and(|v| super::words::parts(v).iter().any(|p| shell(p)))
+                || ps.len() == 1 && shell(&ps[0]) && value.is_some_and(shell_program)
         })
         .map(|(w, _)| w)
         .or_else(by_subcommands)?;
@@ -968,6 +953,33 @@ fn shell_granted(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
             raw,
         )
     })
+}
+
+/// A word that gives access (`grant`, `share`, `expose`, `attach`…).
+fn gives(p: &str) -> bool {
+    matches!(
+        p,
+        "grant"
+            | "allow"
+            | "permit"
+            | "access"
+            | "share"
+            | "expose"
+            | "give"
+            | "open"
+            | "spawn"
+            | "serve"
+            | "enable"
+            | "attach"
+    )
+}
+
+/// A shell's program, by its path's last part (`/bin/bash`, `zsh`).
+fn shell_program(v: &str) -> bool {
+    matches!(
+        v.rsplit('/').next().unwrap_or(v),
+        "bash" | "sh" | "zsh" | "fish" | "dash" | "ksh" | "csh" | "tcsh" | "pwsh"
+    )
 }
 
 /// An option named for the shell it is given (`--web-shell /bin/bash --bind …`): the program
