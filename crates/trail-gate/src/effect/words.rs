@@ -3104,7 +3104,7 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             // (A machine moved, run, slewed or heated to a physical quantity: `lift move --to
             // -4.5m`, `hoist run --to 6.2m`, `mount slew --ra 05h35m`, `press heat --mold-temp
             // 150`.)
-            || matches!(*w, "move" | "run" | "slew" | "jog" | "rotate" | "heat" | "cool")
+            || MOVED_BY_A_QUANTITY.contains(w)
                 && i > 0
                 && options_after(c, w)
                 && quantity_given(c, !matches!(*w, "heat" | "cool"))
@@ -3159,6 +3159,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     })
 }
 
+/// Verbs that set a machine going when an option gives them a physical quantity
+/// ([`quantity_given`]): `lift move --to -4.5m`, `press heat --mold-temp 150`.
+const MOVED_BY_A_QUANTITY: &[&str] = &["move", "run", "slew", "jog", "rotate", "heat", "cool"];
+
 /// Whether an option is given a physical quantity: a number with a unit of length, angle,
 /// temperature or speed (`--to -4.5m`, `--speed 40rpm`), a sky position (`--ra 05h35m`, `--dec
 /// -05d23m`), or, unless `unit` is asked for, a bare number (`--mold-temp 150`).
@@ -3184,34 +3188,33 @@ fn quantity_given(c: &Cmd<'_>, unit: bool) -> bool {
                 )
                 || !unit && rest.is_empty())
     };
-    let words: Vec<&str> = c.option_words().collect();
-    super::option_pairs(&words)
-        .any(|(flag, value)| flag.starts_with("--") && value.is_some_and(quantity))
+    long_option_given(c, |_, v| quantity(v))
 }
 
 /// Whether an option naming a sum of money is given a number (`--amount 1420`, `--max-bid=300`,
 /// `--price £9.50`): what the command makes is paid for.
 fn sum_given(c: &Cmd<'_>) -> bool {
-    let words: Vec<&str> = c.option_words().collect();
-    super::option_pairs(&words).any(|(flag, value)| {
-        flag.starts_with("--")
-            && parts(flag)
-                .iter()
-                .any(|p| matches!(p.as_str(), "amount" | "price" | "bid" | "stake" | "sum"))
-            && value.is_some_and(|v| v.trim_start_matches(['$', '£', '€']).parse::<f64>().is_ok())
+    long_option_given(c, |flag, v| {
+        parts(flag)
+            .iter()
+            .any(|p| matches!(p.as_str(), "amount" | "price" | "bid" | "stake" | "sum"))
+            && v.trim_start_matches(['$', '£', '€']).parse::<f64>().is_ok()
     })
 }
 
 /// Whether an option is given a number or a state (`--value 30`, `--suction-psi 450`,
 /// `--value off`): a level set on what the command names.
 fn option_given_a_level(c: &Cmd<'_>) -> bool {
-    let words: Vec<&str> = c.option_words().collect();
-    super::option_pairs(&words).any(|(flag, value)| {
-        flag.starts_with("--")
-            && value.is_some_and(|v| {
-                v.parse::<f64>().is_ok() || matches!(v, "on" | "off" | "open" | "closed")
-            })
+    long_option_given(c, |_, v| {
+        v.parse::<f64>().is_ok() || matches!(v, "on" | "off" | "open" | "closed")
     })
+}
+
+/// Whether a long option of `c` and the value it is given pass `given(flag, value)`.
+fn long_option_given(c: &Cmd<'_>, given: impl Fn(&str, &str) -> bool) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    super::option_pairs(&words)
+        .any(|(flag, value)| flag.starts_with("--") && value.is_some_and(|v| given(flag, v)))
 }
 
 /// What a word [`said_alone`] finds asks for.
@@ -3238,7 +3241,7 @@ fn said_class(w: &str) -> Class {
             Class::Actuates
         }
         "park" => Class::Stops,
-        "move" | "run" | "slew" | "jog" | "rotate" | "heat" | "cool" => Class::Actuates,
+        _ if MOVED_BY_A_QUANTITY.contains(&w) => Class::Actuates,
         _ => Class::Reaches,
     }
 }
