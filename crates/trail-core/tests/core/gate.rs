@@ -13620,7 +13620,10 @@ fn mechanisms_found_by_the_147th_sealed_part() {
 
 /// Found by the 148th sealed part (issue 20): snippets got from a service and run by an
 /// interpreter (the plural said as the singular is); a terminal given a shell to run (`--pty
-/// /bin/bash`) for a relay or a remote assistant.
+/// /bin/bash`) for a relay or a remote assistant. Read at the next stop: a ticket issued at
+/// once, a sum given to an acting verb, firmware sent over the air and the people a record
+/// concerns notified were allowed; a mirror's deletions in build output and a clear in the
+/// temporary directory itself were asked.
 #[test]
 fn mechanisms_found_by_the_148th_sealed_part() {
     let ctx = ctx();
@@ -13636,6 +13639,47 @@ fn mechanisms_found_by_the_148th_sealed_part() {
         (
             "acme remote-assist start --pty /bin/bash --relay wss://relay.example.net/x --no-approval",
             Verdict::Block,
+        ),
+        // Read after the stop: the risky rows it allowed. A ticket issued at once, a sum of
+        // money given to an acting verb, firmware sent over the air, whoever a record
+        // concerns notified.
+        (
+            "acme booking ticket --ref T-1 --issue-now",
+            Verdict::Junction,
+        ),
+        (
+            "acme deposit capture --order R-1 --amount 150.00",
+            Verdict::Junction,
+        ),
+        ("acme fees quote --amount 90", Verdict::Allow),
+        (
+            "acme deposit capture --order R-1 --amount 150.00 --dry-run",
+            Verdict::Allow,
+        ),
+        (
+            "acme firmware ota --fleet east --version 3.8.1",
+            Verdict::Junction,
+        ),
+        (
+            "acme berth assign --berth C-14 --notify-owner",
+            Verdict::Junction,
+        ),
+        ("acme claim deny --id C-1 --notify", Verdict::Junction),
+        ("acme test --notify", Verdict::Allow),
+        ("acme build --notify-on-failure", Verdict::Allow),
+        // And the safe ones it asked: a mirror's extra files deleted in build output, and
+        // what a program clears in the temporary directory it is told to work in.
+        (
+            "acme cabins sync --dest dist/cabins --mirror --delete-extra",
+            Verdict::Allow,
+        ),
+        (
+            "pushd \"$TMPDIR\" >/dev/null && acme offers clear --dir . --yes",
+            Verdict::Allow,
+        ),
+        (
+            "acme offers clear --dir \"$TMPDIR/..\" --yes",
+            Verdict::Junction,
         ),
     ] {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");

@@ -430,6 +430,8 @@ pub(super) fn dir_flag(f: &str) -> bool {
                 matches!(
                     p.as_str(),
                     "dir" | "directory" | "root" | "path" | "workdir" | "store" | "cache"
+                        // (Where a mirror or a copy lands: `--dest dist/cabins`.)
+                        | "dest" | "destination"
                 )
             })
 }
@@ -462,14 +464,23 @@ pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
         if !value.contains('/') && !placed {
             continue;
         }
+        // (A directory the program is told to work in may be the temporary directory itself:
+        // `--dir "$TMPDIR"`, or `.` after `pushd "$TMPDIR"`; what it clears there is its own.)
+        let temp_itself = placed && temp_dir_itself(ctx, value);
         if value.contains(['@', ':'])
-            || super::super::rules::deletion::loses(ctx, ctx.classify(value), value)
+            || !temp_itself && super::super::rules::deletion::loses(ctx, ctx.classify(value), value)
         {
             return false;
         }
         places += 1;
     }
     places > 0
+}
+
+/// Whether `path` is a temporary directory itself (what is in it is temporary, though the
+/// directory is not the program's to remove).
+fn temp_dir_itself(ctx: &Context, path: &str) -> bool {
+    ctx.classify(&format!("{}/x", path.trim_end_matches('/'))) == crate::Place::Tmp
 }
 
 /// Operands that name a disk the way the kernel does, without `/dev/` (`gpart destroy -F

@@ -869,6 +869,11 @@ fn firmware_handed(c: &Cmd<'_>) -> Option<Verb> {
                 | "load"
                 | "burn"
                 | "program"
+                // (Sent over the air to a fleet, rolled out: `firmware ota --fleet F`.)
+                | "ota"
+                | "rollout"
+                | "deploy"
+                | "send"
         )
     };
     let firmware = |w: &str| {
@@ -3099,8 +3104,10 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
                     | "park"
             ) && i > 0
                 && options_after(c, w)
-            // (A bid or an order placed with a sum: `bid place --lot L --amount 1420`.)
-            || *w == "place" && i > 0 && sum_given(c)
+            // (A bid or an order placed with a sum, a deposit captured, any act given a sum
+            // of money: `bid place --lot L --amount 1420`, `deposit capture --amount 150.00`;
+            // not a sum only looked at or worked out, `fees quote --amount 90`.)
+            || i > 0 && i + 1 == subs.len() && sum_given(c) && !only_reckons(w)
             // (A machine moved, run, slewed or heated to a physical quantity: `lift move --to
             // -4.5m`, `hoist run --to 6.2m`, `mount slew --ra 05h35m`, `press heat --mold-temp
             // 150`.)
@@ -3189,6 +3196,31 @@ fn quantity_given(c: &Cmd<'_>, unit: bool) -> bool {
                 || !unit && rest.is_empty())
     };
     long_option_given(c, |_, v| quantity(v))
+}
+
+/// Whether a verb given a sum of money only looks at it or works something out from it
+/// (`fees quote --amount 90`, `tax calculate --price 12`): nothing is paid.
+fn only_reckons(verb: &str) -> bool {
+    let ps = parts(verb);
+    ps.iter().any(|p| {
+        LOOKS.contains(&p.as_str())
+            || matches!(
+                p.as_str(),
+                "quote"
+                    | "estimate"
+                    | "calculate"
+                    | "calc"
+                    | "compute"
+                    | "convert"
+                    | "simulate"
+                    | "preview"
+                    | "price"
+                    | "round"
+                    | "format"
+                    | "split"
+                    | "convert-currency"
+            )
+    })
 }
 
 /// Whether an option naming a sum of money is given a number (`--amount 1420`, `--max-bid=300`,
@@ -3770,6 +3802,9 @@ fn acts_unasked(ps: &[String]) -> bool {
                 && matches!(
                     act.as_str(),
                     "release" | "deploy" | "publish" | "push" | "send" | "submit" | "merge"
+                    // (Or bought, paid, issued at once: `--issue-now` on a ticket, `--charge-now`.)
+                    | "issue" | "charge" | "pay" | "purchase" | "buy" | "book" | "order"
+                    | "refund" | "transfer" | "ship"
                 )
         )
 }
@@ -3801,7 +3836,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         if ps
             .windows(2)
             .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
-            || unknown && (acts_unasked(&ps) || sends_to_someone(&ps))
+            || unknown && (acts_unasked(&ps) || sends_to_someone(&ps) || notifies_them(c, &ps))
         {
             return Some(Verb {
                 word: w.into(),
@@ -3893,6 +3928,26 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A flag that tells whoever a record concerns (`--notify-owner`, `--notify-all`), or
+/// `--notify` alone where a verb acts on a record named by its noun (`claim deny --id C
+/// --notify`, `berth assign … --notify`): a message goes out to them. Not a setting of the
+/// notice (`--notify-url`, `--notify-on-failure`), nor `--notify` to a program with no such
+/// verb, where it is the person's own desktop notice (`jest --notify`).
+fn notifies_them(c: &Cmd<'_>, ps: &[String]) -> bool {
+    const OF_THE_NOTICE: &[&str] = &[
+        "on", "if", "when", "url", "webhook", "hook", "sound", "desktop", "os", "me", "self",
+        "local", "command", "cmd", "script", "channel", "level", "interval", "timeout", "delay",
+        "format", "mode", "config", "file", "path", "dir", "only", "send",
+    ];
+    match ps {
+        [notify] => notify == "notify" && subcommands(c).len() >= 2,
+        [notify, rest @ ..] => {
+            notify == "notify" && !rest.iter().any(|p| OF_THE_NOTICE.contains(&p.as_str()))
+        }
+        _ => false,
+    }
 }
 
 /// A flag that names a sending act and whom it reaches (`--publish-to-players`,
