@@ -2581,6 +2581,19 @@ fn new_families_sealed148_part() {
     assert!(all.rows > 0);
 }
 
+/// The 149th sealed part (issue 20): 24 families from civic and community services (public
+/// libraries, museum collections, record offices, parish offices, donor databases, sports
+/// clubs, stadium turnstiles, raffles, veterinary clinics, pet boarding, riding stables, school
+/// timetabling, lab booking, community radio), written by a helper that never read trail's
+/// source, run once with the design frozen at fc89194:
+/// `cargo test -p trail-core --test core gate::new_families_sealed149 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed149_part() {
+    let (_, all) = measure(&["gate-families-sealed149.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
