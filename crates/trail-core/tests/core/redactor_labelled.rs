@@ -2354,3 +2354,19 @@ fn new_families_sealed148_part() {
     print_table("secrets-families-sealed148.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 149th sealed part (issue 20): 16 families named from bookbinding and paper marbling,
+/// providers of library, museum, archive, parish, charity, sports club, stadium ticketing,
+/// lottery, veterinary, pet boarding, zoo, stable, timetabling, lab booking and community radio
+/// services, written by a helper that never read trail's source, run once with the redactor
+/// frozen at d0046e4:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed149 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed149_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed149.tsv"), show);
+    print_table("secrets-families-sealed149.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
