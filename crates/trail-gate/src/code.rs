@@ -91,9 +91,13 @@ pub(super) fn names_script(name: &str, words: &[Arg]) -> bool {
         return true;
     }
     match name {
-        "at" | "batch" => words
-            .iter()
-            .any(|a| a.text.as_deref().is_some_and(|t| t == "-f")),
+        // (A job file that is its stdin, `at -f /dev/stdin 23:30 <<'EOF'`, is what it is fed.)
+        "at" | "batch" => words.windows(2).any(|w| {
+            w[0].text.as_deref() == Some("-f")
+                && !w[1].text.as_deref().is_some_and(|t| {
+                    matches!(t, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+                })
+        }),
         "iex" | "Invoke-Expression" => !words.is_empty(),
         // The first operand decides: `-` reads the program from stdin, and the words after it
         // are its arguments (`curl … | python3 - --admin admin`), not a script's name.

@@ -411,8 +411,9 @@ fn assigned(ctx: &Context, cmd: &Simple) -> Context {
         // A substitution whose output the gate knows is that output (`D=$(pwd)/build`).
         let v = ctx.computed(&v).unwrap_or(v);
         next.line.vars.push((name.clone(), v));
-        // (`declare -x` is read as `export`: parse.rs.)
-        if cmd.name() == Some("export") {
+        // (`declare -x` is read as `export`: parse.rs. After `set -a`, every assignment is
+        // exported.)
+        if cmd.name() == Some("export") || ctx.line.allexport {
             next.line.exported.push((name.clone(), value.clone()));
         }
     }
@@ -422,6 +423,9 @@ fn assigned(ctx: &Context, cmd: &Simple) -> Context {
 /// The context for the rest of the line after `cmd`, when `cmd` changes it: `cd`, a variable
 /// assignment, `ln -s`, a download to a file, that download made executable.
 fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> {
+    if let Some(inner) = made_as_root(cmd) {
+        return after(ctx, &inner, producers);
+    }
     match cmd.name() {
         Some("cd" | "pushd") => Some(moved(ctx, cmd)),
         Some("builtin" | "command") => cd_by_name(ctx, cmd),
@@ -455,6 +459,7 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             }
             Some(next)
         }
+        Some("set" | "read" | "export" | "mount") => shell_state(ctx, cmd),
         Some("cp" | "mv" | "install") => brought_in(ctx, cmd),
         // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
         Some("scp" | "rsync" | "rclone") => {
@@ -874,6 +879,144 @@ pub(crate) fn grants_execute(m: &str) -> bool {
             let owner = m.as_bytes()[m.len() - 3] - b'0';
             owner & 1 == 1
         }
+}
+
+/// The context after a builtin that sets what the line's later commands see: `set -a`, `read
+/// NAME <<< …`, `export NAME`, and a bind mount, which shows one place under another's name
+/// (`mount --bind /etc build/p`), as a symbolic link does.
+fn shell_state(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    match cmd.name()? {
+        "set" => all_exported(ctx, cmd),
+        "read" => read_fed(ctx, cmd),
+        "export" if cmd.assigns.is_empty() => Some(exported_by_name(ctx, cmd)),
+        "mount" => bound(ctx, cmd),
+        _ => None,
+    }
+}
+
+/// A link or a mount made as root (`sudo mount --bind /etc build/p`): made all the same.
+fn made_as_root(cmd: &Simple) -> Option<Simple> {
+    if !matches!(cmd.name(), Some("sudo" | "doas")) {
+        return None;
+    }
+    let next = wrappers::unwrap(&cmd.argv)?;
+    matches!(
+        cmd.argv.get(next).and_then(|a| a.text.as_deref()),
+        Some("mount" | "ln")
+    )
+    .then(|| Simple {
+        argv: cmd.argv[next..].to_vec(),
+        ..Simple::default()
+    })
+}
+
+/// The context after `set -a` (or `set -o allexport`): every variable the line sets from here
+/// on is exported, until `set +a`.
+fn all_exported(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .collect();
+    let said = |sign: char| {
+        words.iter().enumerate().any(|(i, w)| {
+            let Some(rest) = w.strip_prefix(sign) else {
+                return false;
+            };
+            !rest.is_empty()
+                && !rest.starts_with(sign)
+                && (rest.contains('a') && rest.bytes().all(|b| b.is_ascii_alphabetic())
+                    || rest == "o" && words.get(i + 1) == Some(&"allexport"))
+        })
+    };
+    let on = if said('-') {
+        true
+    } else if said('+') {
+        false
+    } else {
+        return None;
+    };
+    let mut next = ctx.clone();
+    next.line.allexport = on;
+    Some(next)
+}
+
+/// The context after `mount --bind SRC DST` (`-B`, `--rbind`, `-o bind`): paths under DST
+/// land under SRC.
+fn bound(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd.args().iter().map(|a| a.raw.as_str()).collect();
+    let binds = words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "--bind" | "-B" | "--rbind" | "-R")
+            || *w == "-o"
+                && words
+                    .get(i + 1)
+                    .is_some_and(|o| o.split(',').any(|o| matches!(o, "bind" | "rbind")))
+    });
+    if !binds {
+        return None;
+    }
+    let ops: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !(w.starts_with('-') || *i > 0 && words[i - 1] == "-o"))
+        .map(|(_, w)| *w)
+        .collect();
+    let [source, dest] = ops[..] else {
+        return None;
+    };
+    let mut next = ctx.clone();
+    match (ctx.resolve(source), ctx.resolve(dest)) {
+        (Some(target), Some(link)) => next.line.links.push((link, target)),
+        (None, Some(link)) => next.line.links.push((link, "/".into())),
+        _ => return None,
+    }
+    Some(next)
+}
+
+/// A value as an argument the shell knows.
+fn known_arg(v: &str) -> super::parse::Arg {
+    super::parse::Arg {
+        text: Some(v.to_string()),
+        raw: v.to_string(),
+        quoted: true,
+    }
+}
+
+/// The context after `read NAME` fed one static line (`read -r D <<< /etc`): NAME holds it.
+fn read_fed(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let text = cmd.heredoc.as_deref()?;
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    let [name] = words
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .copied()
+        .collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    let line = text.lines().next()?.trim();
+    let mut next = ctx.clone();
+    next.line.vars.push((name.to_string(), line.to_string()));
+    if ctx.line.allexport {
+        next.line.exported.push((name.to_string(), known_arg(line)));
+    }
+    Some(next)
+}
+
+/// The context after `export NAME` of a variable the line set: the environment of every
+/// command after it holds its value.
+fn exported_by_name(ctx: &Context, cmd: &Simple) -> Context {
+    let mut next = ctx.clone();
+    for name in cmd.args().iter().filter_map(|a| a.text.as_deref()) {
+        if let Some((_, v)) = ctx.line.vars.iter().rev().find(|(n, _)| n == name) {
+            next.line.exported.push((name.to_string(), known_arg(v)));
+        }
+    }
+    next
 }
 
 /// The context after `cd DIR`: relative paths now land under DIR (`cd` alone goes home).

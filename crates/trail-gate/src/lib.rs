@@ -116,6 +116,8 @@ pub struct Line {
     /// `export X=value` on this line: the environment of every command after it, as a
     /// `X=value` before that command would be.
     pub exported: Vec<(String, crate::parse::Arg)>,
+    /// After `set -a`: every later assignment of the line is exported.
+    pub allexport: bool,
     /// A program's own directory set on this line (`acme par path_output D`, `acme config set
     /// scratch_dir D`): the program told later to clean, cleans D.
     pub configured: Vec<(String, std::path::PathBuf)>,
@@ -123,6 +125,29 @@ pub struct Line {
     /// F`) or was handed in a temporary directory (`ubi … --in "$TMPDIR"`): what they hold no
     /// one here has read, so a program run from there is unknown code.
     pub made: Vec<std::path::PathBuf>,
+}
+
+/// The path a `$(realpath …)`, `$(readlink …)` or `$(dirname …)` prints, past its options:
+/// a path made canonical, whether or not it exists (`realpath -m`, `readlink -f`). `readlink`
+/// alone prints a link's target, and `--relative-to` a path from elsewhere: `None`, unknown.
+fn canonical_operand<'o>(program: &str, mut operand: &'o str) -> Option<&'o str> {
+    let mut canonical = program != "$(readlink ";
+    while let Some(opt) = operand
+        .split_whitespace()
+        .next()
+        .filter(|o| o.starts_with('-'))
+    {
+        if opt.starts_with("--relative") || opt == "--" {
+            return None;
+        }
+        canonical |= !opt.starts_with("--") && opt.contains(['f', 'e', 'm'])
+            || matches!(
+                opt,
+                "--canonicalize" | "--canonicalize-existing" | "--canonicalize-missing"
+            );
+        operand = operand[opt.len()..].trim_start();
+    }
+    canonical.then_some(operand)
 }
 
 impl Context {
@@ -300,7 +325,7 @@ impl Context {
         for (program, parent) in [
             ("$(dirname ", true),
             ("$(realpath ", false),
-            ("$(readlink -f ", false),
+            ("$(readlink ", false),
         ] {
             // The innermost first (`$(dirname "$(dirname "$PWD")")`).
             while let Some(at) = out.rfind(program) {
@@ -308,7 +333,11 @@ impl Context {
                 let Some(len) = out[inner_start..].find(')') else {
                     break;
                 };
-                let operand = out[inner_start..inner_start + len].trim();
+                let Some(operand) =
+                    canonical_operand(program, out[inner_start..inner_start + len].trim())
+                else {
+                    break;
+                };
                 let bare = operand.trim_matches(['"', '\'']);
                 // (The working directory and the home are known: `$(dirname "$HOME")`.)
                 let known = ["$PWD", "$HOME", "${HOME}"]

@@ -87,6 +87,7 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         arrays: Vec::new(),
         functions: Vec::new(),
         calling: Vec::new(),
+        read_lines: None,
     };
     w.seq(&result.file.body);
     Ok(w.flat)
@@ -130,6 +131,9 @@ struct Walker<'s, 'a> {
     functions: Vec<(String, &'a Stmt)>,
     /// The functions being walked for a call (no recursion).
     calling: Vec<String>,
+    /// The lines fed on stdin to the `while read NAME` loop walked next (a here-document, or
+    /// what a pipe's static printer prints).
+    read_lines: Option<Vec<String>>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -145,7 +149,14 @@ impl<'a> Walker<'_, 'a> {
 
     fn stmt(&mut self, st: &'a Stmt) {
         let first = self.flat.commands.len();
+        // A `while read` loop fed its lines by a here-document or a here-string of its own,
+        // or by the pipe in front of it (`Binary`): each line is a value of its variable.
+        let piped_lines = self.read_lines.take();
+        if matches!(&st.command, Command::Compound(CompoundCommand::While(_))) {
+            self.read_lines = self.fed_here(st).or(piped_lines);
+        }
         self.command(&st.command);
+        self.read_lines = None;
         // Redirections on the statement apply to the command it ran (a simple one).
         let target = (self.flat.commands.len() > first).then(|| self.flat.commands.len() - 1);
         for r in &st.redirects {
@@ -240,6 +251,8 @@ impl<'a> Walker<'_, 'a> {
                 // `export X=v` sets what later commands of the line see: kept as assignments
                 // of a command named after the builtin.
                 let mut assigns = Vec::new();
+                // Names exported without a value (`export NAME`): the value set before is.
+                let mut names = Vec::new();
                 let mut exports = false;
                 for op in &d.operands {
                     match op {
@@ -257,7 +270,7 @@ impl<'a> Walker<'_, 'a> {
                                 assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
                             }
                         }
-                        DeclOperand::Name(_) => {}
+                        DeclOperand::Name(n) => names.push(n.name.as_str().to_string()),
                     }
                 }
                 let name = if exports && matches!(d.variant.as_str(), "declare" | "typeset") {
@@ -265,12 +278,19 @@ impl<'a> Walker<'_, 'a> {
                 } else {
                     d.variant.as_str().to_string()
                 };
+                let exported_names = if name == "export" { names } else { Vec::new() };
+                let mut argv = vec![Arg {
+                    text: Some(name.clone()),
+                    raw: name,
+                    quoted: false,
+                }];
+                argv.extend(exported_names.into_iter().map(|n| Arg {
+                    text: Some(n.clone()),
+                    raw: n,
+                    quoted: false,
+                }));
                 self.flat.commands.push(Simple {
-                    argv: vec![Arg {
-                        text: Some(name.clone()),
-                        raw: name,
-                        quoted: false,
-                    }],
+                    argv,
                     assigns,
                     ..Simple::default()
                 });
@@ -279,11 +299,15 @@ impl<'a> Walker<'_, 'a> {
                 let left_start = self.flat.commands.len();
                 self.stmt(&b.left);
                 let left_end = self.flat.commands.len();
-                self.stmt(&b.right);
                 let piped = matches!(
                     b.op,
                     shuck_ast::BinaryOp::Pipe | shuck_ast::BinaryOp::PipeAll
                 );
+                // (`printf '%s\n' /a /b | while read d; do …; done`: the printed lines.)
+                if piped && let [printer] = &self.flat.commands[left_start..left_end] {
+                    self.read_lines = super::feed::printed(printer);
+                }
+                self.stmt(&b.right);
                 if piped && left_end < self.flat.commands.len() {
                     self.flat.commands[left_end]
                         .piped_from
@@ -410,8 +434,12 @@ impl<'a> Walker<'_, 'a> {
                 self.for_loop(f);
             }
             CompoundCommand::While(w) => {
+                let lines = self.read_lines.take();
                 self.seq(&w.condition);
-                self.seq(&w.body);
+                match (self.read_name(&w.condition), lines) {
+                    (Some(name), Some(lines)) => self.unroll(name, lines, &w.body),
+                    _ => self.seq(&w.body),
+                }
             }
             CompoundCommand::Until(u) => {
                 self.seq(&u.condition);
@@ -476,6 +504,81 @@ impl<'a> Walker<'_, 'a> {
                 ..Simple::default()
             });
             self.seq(&f.body);
+        }
+    }
+
+    /// The static lines a statement's own here-document or here-string feeds it.
+    fn fed_here(&self, st: &Stmt) -> Option<Vec<String>> {
+        st.redirects
+            .iter()
+            .find_map(|r| match &r.target {
+                RedirectTarget::Heredoc(h) => Some(h.body.render(self.src)),
+                RedirectTarget::Word(w) if matches!(r.kind, RedirectKind::HereString) => {
+                    self.arg(w).text
+                }
+                RedirectTarget::Word(_) => None,
+            })
+            .map(|text| text.lines().map(str::to_string).collect())
+    }
+
+    /// The variable of a loop condition that is one `read` (`read -r d`, `IFS= read -r
+    /// line`): the name each line read is given.
+    fn read_name(&self, condition: &StmtSeq) -> Option<String> {
+        let [st] = condition.stmts.as_slice() else {
+            return None;
+        };
+        let Command::Simple(sc) = &st.command else {
+            return None;
+        };
+        if sc.name.try_static_text(self.src).as_deref() != Some("read") {
+            return None;
+        }
+        let words: Vec<String> = sc
+            .args
+            .iter()
+            .map(|w| self.arg(w).text)
+            .collect::<Option<_>>()?;
+        match words.as_slice() {
+            [flags @ .., name]
+                if flags
+                    .iter()
+                    .all(|f| matches!(f.as_str(), "-r" | "-e" | "-s" | "-re" | "-er"))
+                    && !name.starts_with('-') =>
+            {
+                Some(name.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The body of a loop run once per line read, as the shell would: `NAME=line` before each
+    /// pass, so what it does with `$NAME` is judged for every line.
+    fn unroll(&mut self, name: String, lines: Vec<String>, body: &'a StmtSeq) {
+        let lines: Vec<String> = lines
+            .into_iter()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
+        if lines.is_empty()
+            || lines.len() > MAX_UNROLL_VALUES
+            || self.flat.commands.len() >= MAX_UNROLLED_COMMANDS
+        {
+            self.seq(body);
+            return;
+        }
+        for line in lines {
+            self.flat.commands.push(Simple {
+                assigns: vec![(
+                    name.clone(),
+                    Arg {
+                        text: Some(line.clone()),
+                        raw: line,
+                        quoted: true,
+                    },
+                )],
+                ..Simple::default()
+            });
+            self.seq(body);
         }
     }
 

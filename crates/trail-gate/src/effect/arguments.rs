@@ -1222,7 +1222,17 @@ pub(super) fn only_downloads(c: &Cmd<'_>) -> bool {
             w.to_ascii_lowercase().as_str(),
             "download" | "fetch" | "pull" | "mirror" | "save" | "get"
         )
-    }) && super::targets::outputs_here_named(c)
+    }) && (super::targets::outputs_here_named(c) || prints_what_it_gets(c))
+}
+
+/// Told to print what it gets (`--stdout`, `-o -`): the text goes to the terminal or where the
+/// line sends it (a file, or a pipe judged as such), not into something that runs it.
+fn prints_what_it_gets(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(*w, "--stdout" | "--to-stdout" | "--output=-" | "-o-")
+            || matches!(*w, "-o" | "-O" | "--output") && words.get(i + 1) == Some(&"-")
+    })
 }
 
 /// A package runner (`uvx`, `npx`, `bunx`, `pnpx`) told to run a package named by where it is
@@ -1906,6 +1916,7 @@ fn handed(
             continue;
         }
         hook_settings(text, raw, out);
+        roots_shell_served(text, raw, out);
         for line in program_by_path(text).into_iter().chain(command_lines(text)) {
             out.runs(&line, Keep::Blocks);
         }
@@ -1919,6 +1930,36 @@ fn handed(
                 raw,
             ));
         }
+    }
+}
+
+/// A configuration this line wrote that has the program start root's interactive shell (a
+/// service table's `default * * * * * * - root /bin/sh sh`): whoever the program serves gets
+/// a root shell. A shell's path ends the line, with at most its name or its switches after
+/// it, and the line names root.
+fn roots_shell_served(text: &str, raw: &str, out: &mut Findings) {
+    let line = text.lines().find(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(at) = words.iter().rposition(|w| {
+            w.starts_with('/') && super::handover::shell_program(w.trim_matches(['"', '\'']))
+        }) else {
+            return false;
+        };
+        let interactive = words[at + 1..]
+            .iter()
+            .all(|w| w.starts_with('-') && !w.contains('c') || super::handover::shell_program(w));
+        interactive && words[..at].contains(&"root")
+    });
+    if let Some(line) = line {
+        out.push(super::decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "a configuration written on this line has the program start root's interactive shell (`{}`) for whoever it serves: it is never run",
+                line.trim()
+            ),
+            raw,
+        ));
     }
 }
 

@@ -818,7 +818,44 @@ fn searched(words: &[&str], i: usize) -> bool {
 fn shell_reached(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
     session_opened(c, raw)
         .or_else(|| shell_granted(c, raw))
+        .or_else(|| session_shared_writable(c, raw))
         .or_else(|| remote_shell(c, raw))
+}
+
+/// This machine's session shared with a remote party for writing (`helpdesk share-session
+/// --via R --writable`, `support connect --writable`): whoever is at the other end types into
+/// it, whatever relays it. Shared to watch, or kept on this machine, it is not.
+fn session_shared_writable(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decision> {
+    // Every command comes here: the writing switch first.
+    let writable = c.option_words().find(|w| {
+        matches!(
+            w.split('=').next().unwrap_or(w),
+            "--writable" | "--read-write" | "--allow-write" | "--allow-input" | "--full-control"
+        )
+    })?;
+    if super::words::pretends(c) {
+        return None;
+    }
+    let subs = super::words::subcommands(c);
+    let parts: Vec<String> = subs.iter().flat_map(|w| super::words::parts(w)).collect();
+    let any = |set: &[&str]| parts.iter().any(|p| set.contains(&p.as_str()));
+    // A session shared or connected, for a party elsewhere (a helpdesk, support, a pairing).
+    let shares = any(&[
+        "share", "connect", "attach", "join", "invite", "start", "open",
+    ]) && any(&["session", "screen", "desktop"])
+        || any(&["support", "helpdesk", "assist", "pair", "remote"])
+            && any(&["share", "connect", "attach", "session", "start", "open"]);
+    shares.then(|| {
+        decide(
+            Verdict::Block,
+            RuleId::ExposesShell,
+            format!(
+                "`{}` shares this machine's session with someone at another end and lets them type into it (`{writable}`): a shell others can reach is never run",
+                c.name
+            ),
+            raw,
+        )
+    })
 }
 
 /// A shell opened on another machine by a subcommand (`remote shell --module ixl-2`, `hub
@@ -975,7 +1012,7 @@ fn gives(p: &str) -> bool {
 }
 
 /// A shell's program, by its path's last part (`/bin/bash`, `zsh`).
-fn shell_program(v: &str) -> bool {
+pub(super) fn shell_program(v: &str) -> bool {
     matches!(
         v.rsplit('/').next().unwrap_or(v),
         "bash" | "sh" | "zsh" | "fish" | "dash" | "ksh" | "csh" | "tcsh" | "pwsh"

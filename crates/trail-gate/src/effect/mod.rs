@@ -960,11 +960,14 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     // A reset or a delete where it is told to work, and that is scratch (`-C build/ws
     // workspace reset --hard`, `data delete --path build/scratch`): what it removes is made
     // again. (Not a file of what to delete: `delete bulk --file F`.)
+    // (Or where a mirror lands, `--to dist/covers --delete-missing`.)
     let resets = || {
         ps.iter()
             .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
-            && c.option_words()
-                .any(|w| targets::dir_flag(w.split('=').next().unwrap_or(w)))
+            && c.option_words().any(|w| {
+                let flag = w.split('=').next().unwrap_or(w);
+                targets::dir_flag(flag) || matches!(flag, "--to" | "--into")
+            })
     };
     (empties || resets()) && targets::names_only_scratch(c, ctx)
 }
@@ -2209,10 +2212,7 @@ fn critical(
         && c.option_words().any(|w| w == "/" || w.ends_with("=/"));
     // Restored with files that are not in the backup deleted (`rustic restore latest:/etc /etc
     // --delete`): the directory becomes the backup's, whatever was added since is gone.
-    let mirrors = !shows
-        && restores
-        && c.option_words()
-            .any(|w| w.starts_with('-') && words::parts(w).iter().any(|p| p == "delete"));
+    let mirrors = !shows && mirrors_removing(c, restores);
     // Told to skip its own confirmation, given `/`, home or a directory above the project:
     // what it would have asked about is the whole of it.
     // `--overwrite` too: alone it only lets an output replace an older one, so it is no
@@ -2270,6 +2270,7 @@ fn critical(
                 || t.target == Target::Root && replaces_root
                 || mirrors
                     && !t.read
+                    && mirrors_into(c, restores, t)
                     && matches!(
                         t.target,
                         Target::Root | Target::Home | Target::Ancestor | Target::SystemDir
@@ -2660,6 +2661,34 @@ fn handed_a_planted_link(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Decisi
     ))
 }
 
+/// Restored, synced or mirrored with what the source lacks removed (`restore … --delete`,
+/// `transfers sync --to /usr/lib --mirror --remove-orphans`): where it lands becomes a copy.
+fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
+    let synced = || {
+        c.words().any(|w| {
+            words::parts(w.trim_start_matches('-'))
+                .iter()
+                .any(|p| matches!(p.as_str(), "sync" | "mirror"))
+        })
+    };
+    (restores || synced())
+        && c.option_words().any(|w| {
+            w.starts_with('-')
+                && words::parts(w)
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "delete" | "remove" | "prune" | "purge"))
+        })
+}
+
+/// Whether `t` is where a mirror lands: a restore's operand; a sync's when an option or the
+/// last word names it, not its source (`acme sync /usr/lib build/lib --delete`).
+fn mirrors_into(c: &Cmd<'_>, restores: bool, t: &targets::Found) -> bool {
+    restores
+        || t.by_option
+        || t.output
+        || c.operands().last().and_then(|a| a.text.as_deref()) == Some(t.word.as_str())
+}
+
 /// Code run inside a container or a chroot that sees this machine's root or home through a
 /// bind mount (`wwctl container exec --bind /:/host … sh -c 'rm -rf /host/home/dev'`, `-v
 /// ~:/h`): a path under the mount point is that place, so the code is judged again with the
@@ -2743,6 +2772,8 @@ fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
             .map(|a| a.raw.as_str())
             .collect();
         lines.push(tail.join(" "));
+    } else if !mounts.is_empty() {
+        lines.extend(tails_after(c, mounted));
     }
     for (source, target) in &mounts {
         let base = source.trim_end_matches('/');
@@ -2756,6 +2787,25 @@ fn through_a_bind_mount(c: &Cmd<'_>, ctx: &Context, out: &mut Findings) {
             out.runs(&seen, super::Keep::Blocks);
         }
     }
+}
+
+/// For a program trail does not know run after an image and what names its container (`ctr
+/// run … IMAGE c1 calpendo exports clear --dir /host`): the words from each of the first plain
+/// words after `from` on, one of which is the program.
+fn tails_after(c: &Cmd<'_>, from: usize) -> Vec<String> {
+    (from..c.args.len())
+        .filter(|&i| {
+            c.args[i]
+                .text
+                .as_deref()
+                .is_some_and(|t| !t.starts_with('-') && !t.contains('='))
+        })
+        .take(3)
+        .map(|i| {
+            let tail: Vec<&str> = c.args[i..].iter().map(|a| a.raw.as_str()).collect();
+            tail.join(" ")
+        })
+        .collect()
 }
 
 /// A setting given as an argument that switches a protection off (`postconf -e
@@ -3796,8 +3846,14 @@ fn planted_then_built(c: &Cmd<'_>, ctx: &super::Context, out: &mut Findings) {
         "run", "exec", "execute", "build", "make", "bake", "install", "deploy",
     ];
     let runs_word = |w: &str| words::parts(w).iter().any(|p| RUNS.contains(&p.as_str()));
-    let runs = runs_word(c.name) || c.words().any(runs_word);
-    if !runs {
+    // (A path's segments are places, not acts: `hooks validate build/hooks.toml` builds
+    // nothing; and a file only checked runs none of its lines.)
+    let runs = runs_word(c.name) || c.words().filter(|w| !w.contains(['/', '.'])).any(runs_word);
+    if !runs
+        || words::looks(c)
+        || c.words()
+            .any(|w| matches!(w, "validate" | "lint" | "check"))
+    {
         return;
     }
     for (file, text) in &ctx.line.planted {
@@ -4709,6 +4765,8 @@ fn planted_destination(c: &Cmd<'_>, ctx: &super::Context, raw: &str) -> Option<D
                         | "directory"
                         | "root"
                         | "into"
+                        // A copy's destination (`- action: file.copy` … `to: /etc/passwd`).
+                        | "to"
                 )
             });
             let value = value.trim().trim_matches(['"', '\'', ',']).trim();
@@ -5104,7 +5162,9 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
                 .any(|w| {
                     words::parts(w)
                         .iter()
-                        .any(|p| matches!(p.as_str(), "clear" | "reset" | "clobber" | "flush"))
+                        .any(|p| {
+                            matches!(p.as_str(), "clear" | "reset" | "clobber" | "flush" | "prune")
+                        })
                 }))
         || words::shows_only(c)
     {

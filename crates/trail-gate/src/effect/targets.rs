@@ -1608,7 +1608,41 @@ pub(super) fn of(c: &Cmd<'_>, ctx: &Context) -> Vec<Found> {
             });
         }
     }
+    out.extend(internal_programmer(c));
     out
+}
+
+/// A firmware written through the programmer that is this machine's own flash chip
+/// (`bios flash --image F --programmer internal`, as `flashrom -p internal`): this machine's
+/// firmware is what is written, whatever the image.
+fn internal_programmer(c: &Cmd<'_>) -> Option<Found> {
+    // Every command comes here: the word `internal` first.
+    if !c.words().any(|w| w.ends_with("internal")) {
+        return None;
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    let (flag, _) = super::option_pairs(&words).find(|(flag, value)| {
+        (*value == Some("internal") || flag.ends_with("=internal"))
+            && words::parts(flag.split('=').next().unwrap_or(flag))
+                .iter()
+                .any(|p| matches!(p.as_str(), "programmer" | "interface" | "chip" | "flasher"))
+    })?;
+    let firmware = c.words().any(|w| {
+        ["firmware", "bios", "uefi", "bootloader", "flash", "rom"]
+            .iter()
+            .any(|n| words::holds(w, n))
+    });
+    // Written, not read out (`bios read --programmer internal -o F` is a backup).
+    let writes = words::subcommands(c).iter().any(|w| {
+        words::parts(w).iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "write" | "flash" | "update" | "upgrade" | "program" | "burn" | "erase"
+            )
+        })
+    });
+    (firmware && writes && !words::looks(c))
+        .then(|| Found::written(flag.to_string(), Target::Firmware))
 }
 
 /// An option's name and its value, given after `=` or glued to a short flag; a scoped

@@ -232,6 +232,8 @@ const CHANGES: &[&str] = &[
     // apply web01`, `flavours apply THEME`); with `--dry-run` or `--noop`, only shown.
     "apply", "approve", "enable", "grant", "modify", "passwd", "put", "rotate", "scale", "set",
     "toggle", "trust", "unlock",
+    // Made final (`giving batch finalize`, `invoices finalize`): no longer a draft to change.
+    "finalize", "finalise",
     // A safeguard set aside (`cabinet override --drawer 5`), a job set for later (`aeration
     // schedule --at 02:00`).
     "override", "schedule",
@@ -4329,7 +4331,7 @@ fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
     } else if ps == ["off"] {
         // Switched off by a switch of its own (`scanner id-verification --off`).
         Some(Class::Stops)
-    } else if ps == ["on"] && !subcommands(c).is_empty() {
+    } else if ps == ["on"] && !subcommands(c).is_empty() && !on_a_day(c) {
         // Or a device named by its words switched on (`fixtures hazer --on --level 100`): what
         // it drives starts. (Not a machine named alone, `pm --on "$(hostname -s)"`: it is on.)
         Some(Class::Actuates)
@@ -4536,6 +4538,8 @@ fn turns_off(name: &str, ps: &[String]) -> bool {
 /// (`--publish` is a port mapping to `docker run`.)
 const SENDING_FLAGS: &[&str] = &[
     "deploy", "merge", "push", "send", "submit", "upload",
+    // Money paid in or out with the act (`batch finalize --deposit`, `--refund`, `--payout`).
+    "deposit", "refund", "payout",
     // Handed to others (`bans add … --share-network`).
     "share",
     // Put on the air (`sart test --transmit`): a beacon's test is heard by rescuers.
@@ -4729,6 +4733,22 @@ fn names_a_time(v: &str) -> bool {
         || l.len() >= 2
             && l[..l.len() - 1].bytes().all(|b| b.is_ascii_digit())
             && l.ends_with(['s', 'm', 'h', 'd', 'w'])
+}
+
+/// Whether `--on` is given a day or a time (`--on 2026-12-12`, `--on "$(date +%F)"`): when,
+/// not a switch.
+fn on_a_day(c: &Cmd<'_>) -> bool {
+    let day = |a: &crate::parse::Arg| {
+        a.raw.trim_matches('"').starts_with("$(date")
+            || a.text
+                .as_deref()
+                .is_some_and(|t| !t.starts_with('-') && names_a_time(t))
+    };
+    c.args
+        .windows(2)
+        .any(|w| w[0].text.as_deref() == Some("--on") && day(&w[1]))
+        || c.words()
+            .any(|w| w.strip_prefix("--on=").is_some_and(names_a_time))
 }
 
 /// A batch scheduler's submitting command by its short name: a letter or two, then `sub`
