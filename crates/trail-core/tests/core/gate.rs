@@ -2594,6 +2594,19 @@ fn new_families_sealed149_part() {
     assert!(all.rows > 0);
 }
 
+/// The 150th sealed part (issue 20): 24 families from health and care services (community
+/// pharmacies, care homes, home care, physiotherapy, plasma centres, ambulance dispatch,
+/// sterile services, hearing aid clinics, mobility hire, prosthetics, sleep labs, occupational
+/// health, podiatry, maternity units, hospices), written by a helper that never read trail's
+/// source, run once with the design frozen at ed58b63:
+/// `cargo test -p trail-core --test core gate::new_families_sealed150 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed150_part() {
+    let (_, all) = measure(&["gate-families-sealed150.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
