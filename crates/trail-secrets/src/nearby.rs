@@ -908,6 +908,8 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
 /// words, pam_env's `DEFAULT=`, a signify or minisign secret key.
 fn written_settings(text: &str) -> Vec<(usize, usize)> {
     let mut out = jwk_members_by_line(text);
+    out.extend(jwk_members_by_name(text));
+    out.extend(table_columns(text));
     out.extend(host_logins(text));
     out.extend(keys_after_an_address(text));
     out.extend(set_credential_values(text));
@@ -1702,6 +1704,143 @@ fn jwk_members_by_line(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// A JSON Web Key's members spelled out as names of their own, as environment variables or
+/// flat settings hold them (`SECUTIX_JWK_KTY=OKP` … `SECUTIX_JWK_D=…`, `jwk_kty = "OKP"` …
+/// `jwk_d = "…"`, a log's `jwk_kty=OKP … jwk_d=…`): a name ending in `kty` after a separator
+/// gives the prefix, and the same prefix before a private member (`d`, `p`, `q`, `dp`, `dq`,
+/// `qi`, `k`) names that member's value.
+fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Every text comes here: nearly all name no key type.
+    if !text.contains("kty") && !text.contains("KTY") {
+        return out;
+    }
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let name_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut prefixes: Vec<&str> = Vec::new();
+    for (at, _) in lower.match_indices("kty") {
+        if at == 0
+            || !matches!(b[at - 1], b'_' | b'.' | b'-')
+            || b.get(at + 3).is_some_and(|&c| name_byte(c))
+        {
+            continue;
+        }
+        let start = lower[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .map_or(0, |i| i + 1);
+        let prefix = &lower[start..at];
+        if prefix.len() >= 2 && !prefixes.contains(&prefix) {
+            prefixes.push(prefix);
+        }
+    }
+    for prefix in prefixes {
+        for (at, _) in lower.match_indices(prefix) {
+            if at > 0 && (name_byte(b[at - 1]) || matches!(b[at - 1], b'.' | b'-')) {
+                continue;
+            }
+            let after = at + prefix.len();
+            let member = lower[after..]
+                .bytes()
+                .take_while(u8::is_ascii_alphanumeric)
+                .count();
+            if !matches!(
+                &lower[after..after + member],
+                "d" | "p" | "q" | "dp" | "dq" | "qi" | "k"
+            ) {
+                continue;
+            }
+            // `=` or `:` after the name, quotes and blanks around it.
+            let rest = &lower[after + member..];
+            let lead = rest.trim_start_matches(['"', '\'', ' ', '\t']);
+            let Some(value) = lead.strip_prefix(['=', ':']) else {
+                continue;
+            };
+            let value = value.trim_start_matches(['"', '\'', ' ', '\t']);
+            let s = text.len() - value.len();
+            let len = text[s..]
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+                .count();
+            if len >= 20 {
+                out.push((s, s + len));
+            }
+        }
+    }
+    out
+}
+
+/// A table of comma-, tab- or semicolon-separated values whose header names a credential
+/// (`provider,client_id,api_key`): each row's value under that column is the credential, as a
+/// field under that name is. A value of an id and a secret joined by `:` (`id.key:secret`)
+/// gives its secret.
+fn table_columns(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut header: Option<TableHeader> = None;
+    for (start, line) in lines_at(text) {
+        let row = line.trim_end_matches(['\n', '\r']);
+        // A row as wide as the header is under it; any other line ends the table.
+        if let Some((sep, columns, width)) = &header {
+            let fields: Vec<&str> = row.split(*sep).collect();
+            if fields.len() == *width {
+                let mut offset = start;
+                for (i, field) in fields.iter().enumerate() {
+                    if let Some((_, name)) = columns.iter().find(|(c, _)| *c == i) {
+                        out.extend(column_value(name, field, offset));
+                    }
+                    offset += field.len() + sep.len_utf8();
+                }
+                continue;
+            }
+        }
+        // (Most lines name no credential: a look at their bytes before splitting them.)
+        if !mentions_credential(row) {
+            header = None;
+            continue;
+        }
+        header = [',', '\t', ';'].into_iter().find_map(|sep| {
+            let fields: Vec<&str> = row.split(sep).collect();
+            let named = fields.len() >= 2
+                && fields.iter().all(|f| {
+                    let f = f.trim().trim_matches('"');
+                    !f.is_empty()
+                        && f.len() <= 40
+                        && f.starts_with(|c: char| c.is_ascii_alphabetic())
+                        && f.bytes().all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' ')
+                        })
+                });
+            if !named {
+                return None;
+            }
+            let columns: Vec<(usize, String)> = fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (i, f.trim().trim_matches('"').to_string()))
+                .filter(|(_, f)| names_credential(f))
+                .collect();
+            (!columns.is_empty()).then_some((sep, columns, fields.len()))
+        });
+    }
+    out
+}
+
+/// A table's separator, its columns that name a credential (index and name), and its width.
+type TableHeader = (char, Vec<(usize, String)>, usize);
+
+/// The credential a table's column named `name` holds in `field`, which starts at `offset`.
+fn column_value(name: &str, field: &str, offset: usize) -> Option<(usize, usize)> {
+    let lead = field.len() - field.trim_start_matches([' ', '"']).len();
+    let value = field.trim_matches([' ', '"']);
+    if generated_beside(name, value, false, true) {
+        return Some((offset + lead, offset + lead + value.len()));
+    }
+    let (_, secret) = value.rsplit_once(':')?;
+    let at = offset + lead + value.len() - secret.len();
+    (secret.len() >= 20 && generated_beside(name, secret, false, true))
+        .then_some((at, at + secret.len()))
 }
 
 /// A party named just before a value, words after a credential's name (`wg set wg0

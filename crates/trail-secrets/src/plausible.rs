@@ -1655,8 +1655,10 @@ pub(crate) fn plausible_prefixed_token(value: &str) -> bool {
     if !(letters && has_digit(body)) || looks_like_words(body) || wordy(body) {
         return false;
     }
-    if is_hex_token(body) {
-        prefix.len() <= 4 && body.len() >= 32 && entropy(body) >= 3.0
+    // (Hex in segments is hex too: `rsly_d412…e1f8_e18f8e`.)
+    let joined: String = body.chars().filter(|c| !matches!(c, '_' | '-')).collect();
+    if is_hex_token(&joined) {
+        prefix.len() <= 4 && joined.len() >= 32 && entropy(&joined) >= 3.0
     } else {
         body.len() >= 26 && entropy(body) >= 4.0
     }

@@ -7228,3 +7228,39 @@ fn found_by_the_147th_sealed_part() {
     assert!(!out.contains(key), "{out}");
     assert!(out.contains(cert), "{out}");
 }
+
+/// Found by the 149th sealed part (issue 20): a JSON Web Key's private member spelled as a
+/// name of its own beside its `…_KTY` (environment variables, flat settings, a log line); a
+/// table whose header names a credential column, and an `id:secret` value in it; a prefixed
+/// token whose hex body comes in segments. Their public neighbours stay.
+#[test]
+fn found_by_the_149th_sealed_part() {
+    let d = "2Z9MZZdeuMc87pSZGlHxNTmnTEtE8vJ551V2R7mcE8Q";
+    let x = "BG7KJ6Qd056Oh0LkkA5U-BcjPc-ySWfKjyeJhahHDJs";
+    let secret = "5gxpieiqKtHeomw5ijO8AwzZWkzQUubhBAurC-bjzSI";
+    let token = "abcd_168ddbf2b051bcd1a017e5b80bf1f0_98a744";
+    for text in [
+        format!("ACME_JWK_KTY=OKP\nACME_JWK_CRV=Ed25519\nACME_JWK_X={x}\nACME_JWK_D={d}"),
+        format!("[acme]\njwk_kty = \"OKP\"\njwk_x = \"{x}\"\njwk_d = \"{d}\""),
+        format!("INFO loaded jwk_kty=OKP jwk_crv=Ed25519 jwk_x={x} jwk_d={d}"),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(d), "{out}");
+        assert!(out.contains(x), "{out}");
+    }
+    let table = format!("provider,client_id,realtime_key\nacme,clinic-19368,Ab12Cd.EfGh3:{secret}");
+    let (out, _) = redact(&table);
+    assert!(!out.contains(secret), "{out}");
+    assert!(out.contains("clinic-19368"), "{out}");
+    let printed = format!("$ cat acme.auth\nACME-16709\n{token}");
+    let (out, _) = redact(&printed);
+    assert!(!out.contains(token), "{out}");
+    for clean in [
+        "provider,client_id,api_key\nacme,clinic-19368,<set in vault>",
+        "name,key,value\nretries,max,5",
+        "build_1a2b3c4d_5e6f7a8b9c0d",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
