@@ -2370,3 +2370,19 @@ fn new_families_sealed149_part() {
     print_table("secrets-families-sealed149.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 150th sealed part (issue 20): 16 families named from bell founding and clockmaking,
+/// providers of pharmacy, care home, home care, physiotherapy, plasma, ambulance, sterile
+/// services, hearing, mobility hire, prosthetics, sleep lab, occupational health, podiatry,
+/// maternity and hospice services, written by a helper that never read trail's source, run
+/// once with the redactor frozen at 5841f78:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed150 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed150_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed150.tsv"), show);
+    print_table("secrets-families-sealed150.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
