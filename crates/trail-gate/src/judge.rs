@@ -460,6 +460,9 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
             Some(next)
         }
         Some("set" | "read" | "export" | "mount") => shell_state(ctx, cmd),
+        Some("printf") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("-v") => {
+            printed_into(ctx, cmd)
+        }
         Some("cp" | "mv" | "install") => brought_in(ctx, cmd),
         // A copy from another host (`scp user@host:x.sh ./x.sh`): the file is fetched.
         Some("scp" | "rsync" | "rclone") => {
@@ -892,6 +895,32 @@ fn shell_state(ctx: &Context, cmd: &Simple) -> Option<Context> {
         "mount" => bound(ctx, cmd),
         _ => None,
     }
+}
+
+/// The context after `printf -v NAME FORMAT ARGS` of static words, where the format is `%s`
+/// or holds no conversion (`printf -v D '%s' /usr`): NAME holds what it would print.
+fn printed_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    let ["-v", name, format, rest @ ..] = &words[..] else {
+        return None;
+    };
+    let value = match *format {
+        "%s" => rest.first().copied()?,
+        f if !f.contains('%') && !f.contains('\\') => f,
+        _ => return None,
+    };
+    let mut next = ctx.clone();
+    next.line.vars.push((name.to_string(), value.to_string()));
+    if ctx.line.allexport {
+        next.line
+            .exported
+            .push((name.to_string(), known_arg(value)));
+    }
+    Some(next)
 }
 
 /// A link or a mount made as root (`sudo mount --bind /etc build/p`): made all the same.

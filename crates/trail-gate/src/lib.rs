@@ -248,6 +248,48 @@ impl Context {
                 .is_some_and(|p| self.line.planted.iter().any(|(f, _)| *f == p))
     }
 
+    /// `$(cd DIR && pwd)` in `out` replaced by the directory's path (`$(cd ../.. && pwd)`,
+    /// several steps in turn, `cd -P`).
+    fn cd_then_pwd(&self, out: &mut String) {
+        // A directory's own path, asked of the shell (`$(cd ../.. && pwd)`).
+        while let Some(at) = out.find("$(cd ") {
+            let inner_start = at + "$(cd ".len();
+            let Some(len) = out[inner_start..].find(')') else {
+                break;
+            };
+            // (`cd -P`, `cd -L`: the same directory, links resolved or not.)
+            let inner = out[inner_start..inner_start + len]
+                .trim_start()
+                .trim_start_matches("-P ")
+                .trim_start_matches("-L ");
+            let Some(dir) = ["&& pwd", "; pwd"]
+                .iter()
+                .find_map(|p| inner.trim_end().strip_suffix(p))
+                .map(|d| d.trim().trim_matches(['"', '\'']))
+            else {
+                break;
+            };
+            // Several steps taken in turn (`$(cd build && cd ../.. && pwd)`): one path.
+            let steps: Vec<&str> = dir
+                .split("&& cd ")
+                .flat_map(|s| s.split("; cd "))
+                .map(|s| s.trim().trim_matches(['"', '\'']))
+                .collect();
+            if steps
+                .iter()
+                .any(|d| d.is_empty() || d.contains(['$', '`', ' ', '&', ';']))
+                || steps[1..].iter().any(|d| d.starts_with(['/', '~']))
+            {
+                break;
+            }
+            let dir = steps.join("/");
+            let Some(path) = self.places.resolve(&dir) else {
+                break;
+            };
+            out.replace_range(at..=inner_start + len, &path.to_string_lossy());
+        }
+    }
+
     /// `raw` with the command substitutions whose output the gate knows put in: the working
     /// directory (`$(pwd)`, `` `pwd` ``), and the directory or the path of a place it can
     /// resolve (`$(dirname "$PWD")` is the project's parent, `$(realpath build)`). `None` when
@@ -289,39 +331,7 @@ impl Context {
             };
             out.replace_range(at..=inner_start + len, &path.to_string_lossy());
         }
-        // A directory's own path, asked of the shell (`$(cd ../.. && pwd)`).
-        while let Some(at) = out.find("$(cd ") {
-            let inner_start = at + "$(cd ".len();
-            let Some(len) = out[inner_start..].find(')') else {
-                break;
-            };
-            let inner = &out[inner_start..inner_start + len];
-            let Some(dir) = ["&& pwd", "; pwd"]
-                .iter()
-                .find_map(|p| inner.trim_end().strip_suffix(p))
-                .map(|d| d.trim().trim_matches(['"', '\'']))
-            else {
-                break;
-            };
-            // Several steps taken in turn (`$(cd build && cd ../.. && pwd)`): one path.
-            let steps: Vec<&str> = dir
-                .split("&& cd ")
-                .flat_map(|s| s.split("; cd "))
-                .map(|s| s.trim().trim_matches(['"', '\'']))
-                .collect();
-            if steps
-                .iter()
-                .any(|d| d.is_empty() || d.contains(['$', '`', ' ', '&', ';']))
-                || steps[1..].iter().any(|d| d.starts_with(['/', '~']))
-            {
-                break;
-            }
-            let dir = steps.join("/");
-            let Some(path) = self.places.resolve(&dir) else {
-                break;
-            };
-            out.replace_range(at..=inner_start + len, &path.to_string_lossy());
-        }
+        self.cd_then_pwd(&mut out);
         for (program, parent) in [
             ("$(dirname ", true),
             ("$(realpath ", false),

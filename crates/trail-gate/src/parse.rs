@@ -238,6 +238,11 @@ impl<'a> Walker<'_, 'a> {
                 }
             }
         }
+        // `mapfile -t NAME < <(printf …)`, `readarray NAME <<'EOF'`: the lines read are the
+        // array's elements, as `NAME=(…)` would set them.
+        if let Some(i) = target {
+            self.array_read(i);
+        }
     }
 
     fn command(&mut self, c: &'a Command) {
@@ -504,6 +509,45 @@ impl<'a> Walker<'_, 'a> {
                 ..Simple::default()
             });
             self.seq(&f.body);
+        }
+    }
+
+    /// The array `mapfile`/`readarray` fills from the static lines it is fed, for later
+    /// `"${NAME[@]}"`.
+    fn array_read(&mut self, i: usize) {
+        let c = &self.flat.commands[i];
+        if !matches!(c.name(), Some("mapfile" | "readarray")) {
+            return;
+        }
+        let Some(text) = c.heredoc.as_deref() else {
+            return;
+        };
+        let mut name = "MAPFILE".to_string();
+        let mut takes_value = false;
+        for a in c.args() {
+            let Some(t) = a.text.as_deref() else { return };
+            if std::mem::take(&mut takes_value) {
+                continue;
+            }
+            if t.starts_with('-') {
+                takes_value = matches!(t, "-d" | "-n" | "-O" | "-s" | "-u" | "-C" | "-c");
+                continue;
+            }
+            name = t.to_string();
+        }
+        let lines: Vec<Arg> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(MAX_UNROLL_VALUES)
+            .map(|l| Arg {
+                text: Some(l.to_string()),
+                raw: l.to_string(),
+                quoted: true,
+            })
+            .collect();
+        if !lines.is_empty() {
+            self.arrays.push((name, lines));
         }
     }
 

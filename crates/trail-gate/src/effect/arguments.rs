@@ -1222,16 +1222,19 @@ pub(super) fn only_downloads(c: &Cmd<'_>) -> bool {
             w.to_ascii_lowercase().as_str(),
             "download" | "fetch" | "pull" | "mirror" | "save" | "get"
         )
-    }) && (super::targets::outputs_here_named(c) || prints_what_it_gets(c))
+    }) && (super::targets::outputs_here_named(c) || keeps_what_it_gets(c))
 }
 
-/// Told to print what it gets (`--stdout`, `-o -`): the text goes to the terminal or where the
-/// line sends it (a file, or a pipe judged as such), not into something that runs it.
-fn prints_what_it_gets(c: &Cmd<'_>) -> bool {
+/// Told to print what it gets (`--stdout`, `-o -`), or to save it to a file (`--save F`,
+/// `--save-as F`): the text goes to the terminal, a file, or a pipe judged as such, not into
+/// something that runs it.
+fn keeps_what_it_gets(c: &Cmd<'_>) -> bool {
     let words: Vec<&str> = c.option_words().collect();
     words.iter().enumerate().any(|(i, w)| {
         matches!(*w, "--stdout" | "--to-stdout" | "--output=-" | "-o-")
             || matches!(*w, "-o" | "-O" | "--output") && words.get(i + 1) == Some(&"-")
+            || matches!(*w, "--save" | "--save-as")
+                && words.get(i + 1).is_some_and(|f| !f.starts_with('-'))
     })
 }
 

@@ -5145,7 +5145,8 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
         "archive", "archives", "backup", "backups", "spool", "output", "logs", "out", "sessions",
         "workdir", "work", "dest", "runs", "results", "scratch", "state",
     ];
-    let env_file = env_file_settings(c, ctx);
+    let mut env_file = env_file_settings(c, ctx);
+    env_file.extend(handed_settings(c, cmd));
     if cmd.assigns.is_empty() && env_file.is_empty()
         || !(words::cleans(c)
             // Or said as a flag (`nfl_cache.py --clear`, `--clean-tmp`).
@@ -5175,7 +5176,7 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
         .assigns
         .iter()
         .map(|(name, value)| (name.as_str(), value.text.as_deref().unwrap_or(&value.raw)))
-        .chain(env_file.iter().map(|(n, v)| (*n, *v)));
+        .chain(env_file.iter().map(|(n, v)| (n.as_str(), v.as_str())));
     let places: Vec<std::path::PathBuf> = settings
         .filter(|(name, value)| {
             let lower = name.to_ascii_lowercase();
@@ -5185,8 +5186,16 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
                 || lower.ends_with("path") && !lower.ends_with("_path")
                 || lower.ends_with("library_path")
                 || value.contains(':');
-            // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.)
-            !search && (PLACES.iter().any(|p| lower.ends_with(p)) || lower.ends_with("_base"))
+            // (`CATALINA_BASE`, a server's base directory; not `DATABASE`.) Or a name of
+            // anything given a directory here or in a temporary one (`…_ATTACHMENTS="$TMPDIR/
+            // pcc"`): a place all the same.
+            !search
+                && (PLACES.iter().any(|p| lower.ends_with(p))
+                    || lower.ends_with("_base")
+                    || value
+                        .trim_matches(['"', '\''])
+                        .starts_with(['/', '~', '$', '.'])
+                        && value.contains('/'))
         })
         .filter_map(|(_, value)| ctx.resolve(value))
         .collect();
@@ -5196,7 +5205,7 @@ fn assigned_cleans(c: &Cmd<'_>, cmd: &Simple, ctx: &Context) -> Option<Vec<std::
 /// The `NAME=VALUE` lines of an environment file this line wrote and hands the program
 /// (`echo 'X_DATA_DIR=/work/proj' > build/x.env && x --env-file build/x.env data reset`):
 /// variables set for it as surely as on its own line.
-fn env_file_settings<'x>(c: &Cmd<'_>, ctx: &'x Context) -> Vec<(&'x str, &'x str)> {
+fn env_file_settings(c: &Cmd<'_>, ctx: &Context) -> Vec<(String, String)> {
     if ctx.line.planted.is_empty() {
         return Vec::new();
     }
@@ -5215,7 +5224,45 @@ fn env_file_settings<'x>(c: &Cmd<'_>, ctx: &'x Context) -> Vec<(&'x str, &'x str
             let (name, value) = line.split_once('=')?;
             let value = value.trim().trim_matches(['"', '\'']);
             (!name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-                .then_some((name, value))
+                .then(|| (name.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The settings of a configuration the line hands the program as text: printed into a
+/// process substitution it is given (`--config <(printf 'dir = /home/dev\n')`), or fed on its
+/// stdin when an option names stdin as the file (`--profile /dev/stdin <<'YAML'`,
+/// `--settings-json - <<< '{"exportRoot": "/home/dev"}'`). `key = value`, `key: value` and
+/// JSON's pairs, as a file's would be.
+fn handed_settings(c: &Cmd<'_>, cmd: &Simple) -> Vec<(String, String)> {
+    let Some(text) = cmd.heredoc.as_deref() else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = c.option_words().collect();
+    let substituted = c.args.iter().any(|a| a.raw.starts_with("<("));
+    let stdin_named = option_pairs(&words).any(|(flag, value)| {
+        flag.starts_with('-')
+            && value.is_some_and(|v| matches!(v, "-" | "/dev/stdin" | "/dev/fd/0"))
+    });
+    if !substituted && !stdin_named {
+        return Vec::new();
+    }
+    let lines = text.lines().filter_map(|line| {
+        let line = line.trim().trim_start_matches("- ");
+        let (key, value) = line.split_once(['=', ':'])?;
+        Some((key.trim().trim_matches(['"', '\'']), value))
+    });
+    lines
+        .chain(arguments::json_pairs(text))
+        .filter(|(key, _)| {
+            !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        })
+        .map(|(key, value)| {
+            let value = value.trim().trim_end_matches([',', '}']).trim();
+            (key.to_string(), value.trim_matches(['"', '\'']).to_string())
         })
         .collect()
 }
@@ -5876,6 +5923,38 @@ fn script_piped(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decisio
     ))
 }
 
+/// Whether an option names a programming language for what the program is given (`--lang
+/// ruby`, `--parser-lang=python`): that text is code the program runs.
+fn names_a_language(c: &Cmd<'_>) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    option_pairs(&words).any(|(flag, value)| {
+        flag.starts_with("--")
+            && words::parts(flag.split('=').next().unwrap_or(flag))
+                .iter()
+                .any(|p| matches!(p.as_str(), "lang" | "language"))
+            && value.is_some_and(|v| {
+                matches!(
+                    v.to_ascii_lowercase().as_str(),
+                    "ruby"
+                        | "python"
+                        | "python3"
+                        | "py"
+                        | "js"
+                        | "javascript"
+                        | "node"
+                        | "lua"
+                        | "perl"
+                        | "sh"
+                        | "bash"
+                        | "php"
+                        | "tcl"
+                        | "groovy"
+                        | "powershell"
+                )
+            })
+    })
+}
+
 fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<Decision> {
     const STDIN: &[&str] = &["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
     if !producers.iter().any(|p| super::shells::fetches(p)) {
@@ -5914,7 +5993,10 @@ fn download_on_stdin(c: &Cmd<'_>, producers: &[&Simple], raw: &str) -> Option<De
                             "run" | "exec" | "execute" | "eval" | "script" | "runner"
                         )
                     })
-            });
+            })
+            // Or said to be code by the language an option names for it (`--parser "$(curl
+            // …)" --parser-lang ruby`).
+            || names_a_language(c);
         return Some(decide(
             if runs {
                 Verdict::Block

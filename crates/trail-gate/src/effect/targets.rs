@@ -441,10 +441,17 @@ pub(super) fn dir_flag(f: &str) -> bool {
 pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     let mut places = 0;
     let mut after_dir_flag = false;
+    let mut after_source = false;
+    // What a sync reads from another machine is no place it empties (`--source s3://docs`).
+    let source = |f: &str| matches!(f, "--source" | "--from" | "--src");
     for a in c.args {
         let Some(w) = word_text(a, ctx) else {
             return false;
         };
+        let read_from = std::mem::replace(&mut after_source, source(&w));
+        if w.contains("://") && (read_from || w.split_once('=').is_some_and(|(f, _)| source(f))) {
+            continue;
+        }
         let placed = std::mem::replace(&mut after_dir_flag, dir_flag(&w));
         let value = match w.split_once('=') {
             Some((f, v)) if dir_flag(f) => {
@@ -632,6 +639,7 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
     if ps.len() == 1 && ps[0] == "storage" && flag.starts_with("--") {
         return true;
     }
+
     flag.len() > 3
         && (ps
             .iter()
@@ -1145,6 +1153,11 @@ fn saves(c: &Cmd<'_>) -> bool {
 fn word_text(a: &Arg, ctx: &Context) -> Option<String> {
     if let Some(t) = &a.text {
         return Some(t.clone());
+    }
+    // A process substitution is a pipe's name, not a path under here (`--config <(printf
+    // '[cache]\n…')` names no glob of the project).
+    if a.raw.starts_with("<(") || a.raw.starts_with(">(") {
+        return None;
     }
     // A setting's or an option's value the shell expands (`msout="$HOME"`, `--output=$HOME`):
     // the place it names, under its key (read whole, the word is no path).
@@ -2549,7 +2562,30 @@ fn other_address(w: &str) -> bool {
 
 /// For a copy (`copy SRC DEST`, `sync`), only where it writes counts: its last operand.
 pub(super) fn remote_destination(c: &Cmd<'_>) -> Option<String> {
-    let last = c.option_words().filter(|w| !w.starts_with('-')).last()?;
+    // Where an option says it goes (`--dest "$TMPDIR/docs"`), even as a value only the shell
+    // knows; otherwise the last word that is not what it reads (`--source s3://docs`).
+    let mut dest: Option<Option<&str>> = None;
+    let mut last = None;
+    let mut before: Option<&crate::parse::Arg> = None;
+    for a in c.args {
+        let prev = before.replace(a).and_then(|p| p.text.as_deref());
+        if prev.is_some_and(|f| matches!(f, "--dest" | "--destination" | "--to" | "--target")) {
+            dest = Some(a.text.as_deref());
+        }
+        let Some(w) = a.text.as_deref() else { continue };
+        if w == "--" {
+            break;
+        }
+        if !w.starts_with('-')
+            && !prev.is_some_and(|f| matches!(f, "--source" | "--from" | "--src"))
+        {
+            last = Some(w);
+        }
+    }
+    let last = match dest {
+        Some(d) => d?,
+        None => last?,
+    };
     (url_elsewhere(last) || user_at_host(last) || domain_like(last)).then(|| last.to_string())
 }
 

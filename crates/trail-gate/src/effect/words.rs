@@ -3883,7 +3883,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         }
         // Told only to show what is hidden (`secrets:list --reveal`, `--unmask`): the values
         // a listing masks are secrets. Or to print a key (`--show-key`, `--print-keys`).
-        if ps.len() == 1 && matches!(first.as_str(), "reveal" | "unmask") || prints_a_key(&ps) {
+        if shows_what_is_hidden(c, w, &ps) {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Reveals,
@@ -3950,6 +3950,40 @@ fn notifies_them(c: &Cmd<'_>, ps: &[String]) -> bool {
         }
         _ => false,
     }
+}
+
+/// A flag told only to show what is hidden (`secrets:list --reveal`, `--unmask`): the values a
+/// listing masks are secrets. Or to print a key (`--show-key`), or a secret's name as a
+/// looking subcommand's switch ([`secret_asked_of_a_look`]).
+fn shows_what_is_hidden(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    matches!(ps, [one] if matches!(one.as_str(), "reveal" | "unmask"))
+        || prints_a_key(ps)
+        || secret_asked_of_a_look(c, w, ps)
+}
+
+/// A secret's name as a switch of a looking subcommand (`accounts show --password --user U`,
+/// `app get --secret`): the secret is asked to be shown. Given a value (`--password X`), it
+/// is a login, not a request.
+fn secret_asked_of_a_look(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    if !matches!(
+        ps,
+        [one] if matches!(one.as_str(), "password" | "passwd" | "secret" | "secrets" | "token" | "pin")
+    ) || w.contains('=')
+    {
+        return false;
+    }
+    let words: Vec<&str> = c.option_words().collect();
+    let switch = words
+        .iter()
+        .position(|x| *x == w)
+        .is_none_or(|i| words.get(i + 1).is_none_or(|next| next.starts_with('-')));
+    switch
+        && subcommands(c).iter().any(|s| {
+            matches!(
+                *s,
+                "show" | "get" | "view" | "display" | "print" | "describe"
+            )
+        })
 }
 
 /// A flag that names a sending act and whom it reaches (`--publish-to-players`,
