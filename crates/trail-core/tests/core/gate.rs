@@ -2607,6 +2607,19 @@ fn new_families_sealed150_part() {
     assert!(all.rows > 0);
 }
 
+/// The 151st sealed part (issue 20): 24 families from logistics and infrastructure (water,
+/// gas and power networks, telecom exchanges, postal sorting, parcel lockers, container
+/// terminals, rail signalling, ground handling, baggage, cold chain, conveyors, customs, tolls,
+/// parking), written by a helper that never read trail's source, run once with the design
+/// frozen at 0f5ff54:
+/// `cargo test -p trail-core --test core gate::new_families_sealed151 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed151_part() {
+    let (_, all) = measure(&["gate-families-sealed151.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
