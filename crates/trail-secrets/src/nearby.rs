@@ -384,7 +384,8 @@ fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
 /// `Request-Id: …`, `traceId=…`): ids say they are ids, credentials do not.
 fn labelled_an_id(text: &str, start: usize) -> bool {
     let line = &text[text[..start].rfind('\n').map_or(0, |i| i + 1)..start];
-    let label = line.trim_end();
+    // (A quoted value's opening quote too: `{ id: "rW9A…", name: "Ash" }`.)
+    let label = line.trim_end().trim_end_matches(['"', '\'']).trim_end();
     let Some(label) = label.strip_suffix([':', '=']) else {
         return false;
     };
@@ -909,7 +910,6 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
 fn written_settings(text: &str) -> Vec<(usize, usize)> {
     let mut out = jwk_members_by_line(text);
     out.extend(jwk_members_by_name(text));
-    out.extend(table_columns(text));
     out.extend(host_logins(text));
     out.extend(keys_after_an_address(text));
     out.extend(set_credential_values(text));
@@ -1770,77 +1770,6 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// A table of comma-, tab- or semicolon-separated values whose header names a credential
-/// (`provider,client_id,api_key`): each row's value under that column is the credential, as a
-/// field under that name is. A value of an id and a secret joined by `:` (`id.key:secret`)
-/// gives its secret.
-fn table_columns(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut header: Option<TableHeader> = None;
-    for (start, line) in lines_at(text) {
-        let row = line.trim_end_matches(['\n', '\r']);
-        // A row as wide as the header is under it; any other line ends the table.
-        if let Some((sep, columns, width)) = &header {
-            let fields: Vec<&str> = row.split(*sep).collect();
-            if fields.len() == *width {
-                let mut offset = start;
-                for (i, field) in fields.iter().enumerate() {
-                    if let Some((_, name)) = columns.iter().find(|(c, _)| *c == i) {
-                        out.extend(column_value(name, field, offset));
-                    }
-                    offset += field.len() + sep.len_utf8();
-                }
-                continue;
-            }
-        }
-        // (Most lines name no credential: a look at their bytes before splitting them.)
-        if !mentions_credential(row) {
-            header = None;
-            continue;
-        }
-        header = [',', '\t', ';'].into_iter().find_map(|sep| {
-            let fields: Vec<&str> = row.split(sep).collect();
-            let named = fields.len() >= 2
-                && fields.iter().all(|f| {
-                    let f = f.trim().trim_matches('"');
-                    !f.is_empty()
-                        && f.len() <= 40
-                        && f.starts_with(|c: char| c.is_ascii_alphabetic())
-                        && f.bytes().all(|c| {
-                            c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' ')
-                        })
-                });
-            if !named {
-                return None;
-            }
-            let columns: Vec<(usize, String)> = fields
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (i, f.trim().trim_matches('"').to_string()))
-                .filter(|(_, f)| names_credential(f))
-                .collect();
-            (!columns.is_empty()).then_some((sep, columns, fields.len()))
-        });
-    }
-    out
-}
-
-/// A table's separator, its columns that name a credential (index and name), and its width.
-type TableHeader = (char, Vec<(usize, String)>, usize);
-
-/// The credential a table's column named `name` holds in `field`, which starts at `offset`.
-fn column_value(name: &str, field: &str, offset: usize) -> Option<(usize, usize)> {
-    let lead = field.len() - field.trim_start_matches([' ', '"']).len();
-    let value = field.trim_matches([' ', '"']);
-    if generated_beside(name, value, false, true) {
-        return Some((offset + lead, offset + lead + value.len()));
-    }
-    let (_, secret) = value.rsplit_once(':')?;
-    let at = offset + lead + value.len() - secret.len();
-    (secret.len() >= 20 && generated_beside(name, secret, false, true))
-        .then_some((at, at + secret.len()))
 }
 
 /// A party named just before a value, words after a credential's name (`wg set wg0
@@ -3987,6 +3916,7 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             && !contains_any_case(body, b"cred")
             && !contains_any_case(body, b"value")
             && !contains_any_case(body, b"private")
+            && !contains_any_case(body, b"key")
         {
             continue;
         }
@@ -3998,7 +3928,9 @@ fn table_cells(text: &str) -> Vec<(usize, usize)> {
             let found = match &header.kind {
                 Column::Credential(k, name) => {
                     let cell = unticked(body, cells[*k]);
-                    credential_cell(body, cell, name).then_some(cell)
+                    credential_cell(body, cell, name)
+                        .then_some(cell)
+                        .or_else(|| secret_after_an_id(body, cell, name))
                 }
                 Column::Value(k) => named_in_row(body, &cells, *k),
             };
@@ -4048,7 +3980,9 @@ fn header(body: &str, cells: &[(usize, usize)], delim: u8) -> Option<Header> {
     let credential = (0..cells.len()).find(|&k| {
         let h = name(k);
         h.bytes().any(|c| c.is_ascii_alphabetic())
-            && (names_credential(h) && (passwordish(h) || names_a_token_word(h)) || private_key(h))
+            && (names_credential(h)
+                && (passwordish(h) || names_a_token_word(h) || names_a_key_column(h))
+                || private_key(h))
     });
     // A table that records when each value was rotated holds credentials in its value column
     // (`| Env | Upstream | Value | Rotated |`): what is rotated is a secret.
@@ -4107,6 +4041,21 @@ fn credential_cell(body: &str, (s, e): (usize, usize), name: &str) -> bool {
     !v.contains(char::is_whitespace)
         && (mixed_more || long_mixed)
         && generated_beside(name, v, false, true)
+}
+
+/// A key's column named for what it is (`realtime_key`, `access_key`): two words or more, the
+/// last `key`. (A key-value table's `key` alone names settings.)
+fn names_a_key_column(name: &str) -> bool {
+    let parts = text::words(name);
+    parts.len() >= 2 && parts.last().is_some_and(|p| p == "key")
+}
+
+/// A cell of an id and a secret joined by `:` (`49LlHu.lmOcY2:svfQ…`, as some services write a
+/// key): the secret after it, when it reads as generated.
+fn secret_after_an_id(body: &str, (s, e): (usize, usize), name: &str) -> Option<(usize, usize)> {
+    let (_, secret) = body[s..e].rsplit_once(':')?;
+    let at = e - secret.len();
+    (secret.len() >= 20 && credential_cell(body, (at, e), name)).then_some((at, e))
 }
 
 /// The value cell `k` of a key-value row, when the nearest cell before it names a
@@ -4514,10 +4463,16 @@ fn command_says(command: &str) -> (bool, bool, bool) {
     // 2026/12/report.csv`), whose command prints the object's metadata.
     let words: Vec<&str> = command.split_whitespace().collect();
     let secret = words.iter().enumerate().any(|(i, w)| {
+        // (Or a file's name: `--key visits-2026-11.parquet`.)
         let object_key = w.trim_start_matches('-').eq_ignore_ascii_case("key")
-            && words
-                .get(i + 1)
-                .is_some_and(|v| v.contains('/') && !mentions_credential(v));
+            && words.get(i + 1).is_some_and(|v| {
+                (v.contains('/')
+                    || v.rsplit_once('.').is_some_and(|(_, ext)| {
+                        (2..=8).contains(&ext.len())
+                            && ext.bytes().all(|c| c.is_ascii_alphanumeric())
+                    }))
+                    && !mentions_credential(v)
+            });
         mentions_credential(w)
             && !plausible::name_rules_out(w)
             && !names_a_public_file(w)
@@ -4557,10 +4512,31 @@ fn command_says(command: &str) -> (bool, bool, bool) {
         .iter()
         .any(|w| matches!(*w, "insert" | "store" | "add" | "set" | "put" | "edit"));
     (
-        secret && (prints || asks) && !ciphertext && !stores,
+        secret && (prints || asks) && !ciphertext && !stores && !selects_another_field(&words),
         prints_credential_file(command) && !ciphertext,
         secret && keeps && !ciphertext,
     )
+}
+
+/// Whether the command picks the one field it prints, and that field names no credential
+/// (`aws secretsmanager get-secret-value … --query VersionId`, `--query ETag`): what it prints
+/// is the secret's version, an object's tag, a date, not the secret.
+fn selects_another_field(words: &[&str]) -> bool {
+    let field = words
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| match w.split_once('=') {
+            Some(("--query", v)) => Some(v),
+            _ if *w == "--query" => words.get(i + 1).copied(),
+            _ => None,
+        });
+    field.is_some_and(|f| {
+        let f = f.trim_matches(['"', '\'']);
+        !f.is_empty()
+            && f.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'[' | b']'))
+            && !mentions_credential(f)
+    })
 }
 
 /// Whether one word printed after a command that shows a secret reads as one: letters and

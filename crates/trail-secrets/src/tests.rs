@@ -7264,3 +7264,25 @@ fn found_by_the_149th_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 150th sealed part (issue 20): a command that picks the one field it prints
+/// (`--query VersionId`, `--query ETag`) prints that field, not the secret its other words
+/// name; an S3 object's `--key` is a file's name; an id quoted after `id:` is labelled an id.
+/// A field that names the secret is still its value.
+#[test]
+fn found_by_the_150th_sealed_part() {
+    for clean in [
+        "$ aws secretsmanager get-secret-value --secret-id ops/api-token --query VersionId\n\"7c1d54a2-0b7e-4b52-9a51-6f3e2c8d9a10\"",
+        "$ aws s3api head-object --bucket exports --key visits.parquet --query ETag\n\"\\\"0d6f2c1b9e8a7d6c5b4a39281706f5e4-3\\\"\"",
+        "const wards = [\n  { id: \"Qm3ZtY8vLp2Nw_Kd5Rx9a\", name: \"Ash\" },\n];",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+    let secret = "Zq8vK2mPx7LtR4nW9bYc3HdF";
+    let printed = format!(
+        "$ aws secretsmanager get-secret-value --secret-id ops/api-token --query SecretString --output text\n{secret}"
+    );
+    let (out, _) = redact(&printed);
+    assert!(!out.contains(secret), "{out}");
+}
