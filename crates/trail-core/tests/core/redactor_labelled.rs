@@ -2386,3 +2386,19 @@ fn new_families_sealed150_part() {
     print_table("secrets-families-sealed150.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 151st sealed part (issue 20): 16 families named from millwrighting and windmills,
+/// providers of water, gas, power, telecom, postal, parcel locker, container terminal, rail,
+/// ground handling, baggage, cold chain, warehouse, customs, toll and parking services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 0586527:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed151 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed151_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed151.tsv"), show);
+    print_table("secrets-families-sealed151.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
