@@ -488,24 +488,35 @@ fn headed_by_field(text: &str, line_start: usize, start: usize) -> bool {
     if block_start >= line_start {
         return false;
     }
-    let mut lines = text[block_start..line_start].lines();
-    // A command's prompt line before the table is not its heading (`$ curl …/_cat/indices`).
-    let heading = lines
-        .find(|l| !l.trim_start().starts_with(['$', '#', '>']) && !l.trim().is_empty())
-        .unwrap_or_default();
-    let words: Vec<&str> = heading.split_whitespace().collect();
-    let wordy = words.len() >= 3
-        && words.iter().all(|w| {
-            w.bytes()
-                .all(|c| c.is_ascii_alphabetic() || matches!(c, b'.' | b'_' | b'-'))
-        });
-    wordy
-        && words.get(field).is_some_and(|w| {
-            w.eq_ignore_ascii_case("id")
-                || w.eq_ignore_ascii_case("uuid")
-                || w.eq_ignore_ascii_case("sid")
-                || w.len() > 3 && (w.ends_with("_id") || w.ends_with(".id"))
-        })
+    // A command's prompt line before the table is not its heading (`$ curl …/_cat/indices`),
+    // nor a line the tool says first (`Listing consumers in vhost /sync ...`): the heading is
+    // the first line of words only.
+    let wordy = |l: &&str| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        words.len() >= 3
+            && words.iter().all(|w| {
+                w.bytes()
+                    .all(|c| c.is_ascii_alphabetic() || matches!(c, b'.' | b'_' | b'-'))
+            })
+    };
+    let Some(heading) = text[block_start..line_start]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with(['$', '#', '>']) && !l.trim().is_empty())
+        .take(2)
+        .find(wordy)
+    else {
+        return false;
+    };
+    // (Or a name or a tag a server gave it: `queue_name`, `consumer_tag`.)
+    heading.split_whitespace().nth(field).is_some_and(|w| {
+        w.eq_ignore_ascii_case("id")
+            || w.eq_ignore_ascii_case("uuid")
+            || w.eq_ignore_ascii_case("sid")
+            || w.len() > 3
+                && [".id", "_id", "_name", "_tag"]
+                    .iter()
+                    .any(|s| w.to_ascii_lowercase().ends_with(s))
+    })
 }
 
 /// The user of `-u user:password` when it is itself generated (`curl -u "akTb640gHo9M…:5OUb…"`,
@@ -910,6 +921,7 @@ fn host_logins(text: &str) -> Vec<(usize, usize)> {
 fn written_settings(text: &str) -> Vec<(usize, usize)> {
     let mut out = jwk_members_by_line(text);
     out.extend(jwk_members_by_name(text));
+    out.extend(short_certificates(text));
     out.extend(host_logins(text));
     out.extend(keys_after_an_address(text));
     out.extend(set_credential_values(text));
@@ -1708,20 +1720,25 @@ fn jwk_members_by_line(text: &str) -> Vec<(usize, usize)> {
 
 /// A JSON Web Key's members spelled out as names of their own, as environment variables or
 /// flat settings hold them (`SECUTIX_JWK_KTY=OKP` … `SECUTIX_JWK_D=…`, `jwk_kty = "OKP"` …
-/// `jwk_d = "…"`, a log's `jwk_kty=OKP … jwk_d=…`): a name ending in `kty` after a separator
-/// gives the prefix, and the same prefix before a private member (`d`, `p`, `q`, `dp`, `dq`,
+/// `jwk_d = "…"`, a log's `jwk_kty=OKP … jwk_d=…`): a name ending in `kty` or `crv` after a
+/// separator gives the prefix, and the same prefix before a private member (`d`, `p`, `q`, `dp`, `dq`,
 /// `qi`, `k`) names that member's value.
 fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     // Every text comes here: nearly all name no key type.
-    if !text.contains("kty") && !text.contains("KTY") {
+    if !["kty", "KTY", "crv", "CRV"]
+        .iter()
+        .any(|m| text.contains(m))
+    {
         return out;
     }
     let lower = text.to_ascii_lowercase();
     let b = lower.as_bytes();
     let name_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let mut prefixes: Vec<&str> = Vec::new();
-    for (at, _) in lower.match_indices("kty") {
+    // (A key's type or its curve: a set without `kty` still names `crv`.)
+    let marks = lower.match_indices("kty").chain(lower.match_indices("crv"));
+    for (at, _) in marks {
         if at == 0
             || !matches!(b[at - 1], b'_' | b'.' | b'-')
             || b.get(at + 3).is_some_and(|&c| name_byte(c))
@@ -1752,10 +1769,14 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
             ) {
                 continue;
             }
-            // `=` or `:` after the name, quotes and blanks around it.
+            // `=` or `:` after the name, quotes and blanks around it; or blanks alone, as a
+            // tool's listing aligns its columns (`lcr_jwk_d    PoOY…`).
             let rest = &lower[after + member..];
             let lead = rest.trim_start_matches(['"', '\'', ' ', '\t']);
-            let Some(value) = lead.strip_prefix(['=', ':']) else {
+            let Some(value) = lead
+                .strip_prefix(['=', ':'])
+                .or((lead.len() < rest.len() && rest.starts_with([' ', '\t'])).then_some(lead))
+            else {
                 continue;
             };
             let value = value.trim_start_matches(['"', '\'', ' ', '\t']);
@@ -1767,6 +1788,54 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
             if len >= 20 {
                 out.push((s, s + len));
             }
+        }
+    }
+    out
+}
+
+/// A value named a certificate that is too short to be one (`hutp_rtc_app_cert = "71e1…"`,
+/// `APP_CERTIFICATE=…`): a certificate is hundreds of bytes of DER, so 16 to 64 random
+/// letters and digits under that name are a shared secret some services call so. A digest's
+/// length in hex (40, 64) is a certificate's fingerprint, and stays.
+fn short_certificates(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    // Every text comes here: nearly all name no certificate.
+    if !text.contains("cert") && !text.contains("CERT") && !text.contains("Cert") {
+        return out;
+    }
+    let lower = text.to_ascii_lowercase();
+    for (at, m) in lower
+        .match_indices("certificate")
+        .chain(lower.match_indices("cert"))
+    {
+        let end = at + m.len();
+        // The name's last word: nothing of a name after it (`cert_path`, `certs`).
+        if lower[end..]
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        {
+            continue;
+        }
+        let rest = &lower[end..];
+        let lead = rest.trim_start_matches(['"', '\'', ' ', '\t']);
+        let Some(value) = lead.strip_prefix(['=', ':']) else {
+            continue;
+        };
+        let value = value.trim_start_matches(['"', '\'', ' ', '\t']);
+        let s = text.len() - value.len();
+        let len = text[s..]
+            .bytes()
+            .take_while(u8::is_ascii_alphanumeric)
+            .count();
+        let v = &text[s..s + len];
+        let hex = v.bytes().all(|c| c.is_ascii_hexdigit());
+        let ends = text[s + len..]
+            .bytes()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'/' | b'+' | b'.' | b'-')));
+        if (16..=64).contains(&len) && ends && !(hex && matches!(len, 40 | 64)) && drawn(v) {
+            out.push((s, s + len));
         }
     }
     out
@@ -1836,7 +1905,8 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         // A call around the value (`JSON.stringify("…")`, `SecretStr("…")`) hands it over
         // as it is: no guess, unlike a word between.
         between = b[i + len - 1] != b'(' && !value_key;
-        let flag = b[i] == b'-';
+        // (One dash: a long option's value is its own, `--query "VersionIdsToStages"`.)
+        let flag = b[i] == b'-' && b.get(i + 1) != Some(&b'-');
         i = skip_separators(b, i + len);
         // A setter's flag before a quoted value (`defaults write D ApiKey -string '…'`,
         // `security add-generic-password -s NAME_API_KEY -w '…'`) says what kind of value

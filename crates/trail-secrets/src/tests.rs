@@ -7286,3 +7286,34 @@ fn found_by_the_150th_sealed_part() {
     let (out, _) = redact(&printed);
     assert!(!out.contains(secret), "{out}");
 }
+
+/// Found by the 151st sealed part (issue 20): a value named a certificate that is too short to
+/// be one (a shared secret some services call their app certificate); a JSON Web Key's members
+/// spelled out with a `crv` and no `kty`, also as a tool's aligned listing; a `--query` long
+/// option's value is its own, not a credential's named before it; a table's `…_name` and
+/// `…_tag` columns under a line the tool printed first hold names.
+#[test]
+fn found_by_the_151st_sealed_part() {
+    let cert = "760c3e7ab9660526b3e228ac3dcd798d";
+    let text = format!("ACME_APP_ID=73a2697ce971993480e4ef4efca3c7c4\nACME_APP_CERT={cert}");
+    let (out, _) = redact(&text);
+    assert!(!out.contains(cert), "{out}");
+    assert!(out.contains("73a2697ce971993480e4ef4efca3c7c4"), "{out}");
+    let d = "PdLp17XecQY1dOjpIyASH05KaFrgnpJIk-Qdhxz6sjk";
+    let x = "vC9R-njndQgpViUfVUtfTsLMZzxD_ikSXzEi8whx7M0";
+    for text in [
+        format!("[acme]\nacm_jwk_crv = \"Ed25519\"\nacm_jwk_x = \"{x}\"\nacm_jwk_d = \"{d}\""),
+        format!("$ acmectl config show\nacm_jwk_crv  Ed25519\nacm_jwk_x    {x}\nacm_jwk_d    {d}"),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(d), "{out}");
+    }
+    for clean in [
+        "cert_thumbprint: 3F2A9C1D0B8E7F6A5D4C3B2A1908F7E6D5C4B3A2",
+        "$ aws secretsmanager describe-secret --secret-id prod/api-token --query \"VersionIdsToStages\"",
+        "$ sudo rabbitmqctl list_consumers -p /sync\nListing consumers in vhost /sync ...\nqueue_name\tchannel_pid\tconsumer_tag\namq.gen-Qx81TogltS3DTw7CHXByA\t<rabbit@mq1.1.1620.1>\tamq.ctag-9kEYMSD0CSgeUFIz1L8yzg",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+}
