@@ -700,35 +700,66 @@ fn configured_dir(ctx: &Context, cmd: &Simple) -> Option<Context> {
         .map(|a| a.text.as_deref())
         .collect::<Option<Vec<_>>>()?;
     let (verb, rest) = words.split_first()?;
-    if !matches!(*verb, "par" | "set" | "config" | "configure" | "setpar") {
-        return None;
-    }
-    let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "set").collect();
-    let (key, value) = match rest.as_slice() {
-        [kv] => kv.split_once('=')?,
-        [key, value] => (*key, *value),
-        _ => return None,
+    let value = if matches!(*verb, "par" | "set" | "config" | "configure" | "setpar") {
+        let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "set").collect();
+        let (key, value) = match rest.as_slice() {
+            [kv] => kv.split_once('=')?,
+            [key, value] => (*key, *value),
+            _ => return None,
+        };
+        // A key naming where the program keeps something (`scratch_dir`, `storage.dir`,
+        // `path_output`).
+        let parts = crate::text::words(key);
+        let place = parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "output"
+                    | "out"
+                    | "scratch"
+                    | "work"
+                    | "workdir"
+                    | "workspace"
+                    | "dir"
+                    | "path"
+                    | "root"
+                    | "storage"
+                    | "store"
+                    | "cache"
+                    | "data"
+                    | "folder"
+                    | "results"
+            )
+        });
+        if !place || parts.len() < 2 && !matches!(parts.first()?.as_str(), "workdir" | "workspace")
+        {
+            return None;
+        }
+        value
+    } else {
+        // Or a place added under a name (`workspace add local --path /etc`): a later clean by
+        // the same program may empty it.
+        registered_place(&words)?
     };
-    let parts = crate::text::words(key);
-    let directory = parts.iter().any(|p| {
-        matches!(
-            p.as_str(),
-            "output" | "out" | "scratch" | "work" | "workdir" | "workspace" | "dir" | "path"
-        )
-    }) && parts.iter().any(|p| {
-        matches!(
-            p.as_str(),
-            "output" | "out" | "scratch" | "work" | "workdir" | "workspace" | "results" | "run"
-        )
-    });
-    if !directory {
-        return None;
-    }
     let mut next = ctx.clone();
     next.line
         .configured
         .push((cmd.name()?.to_string(), ctx.resolve(value)?));
     Some(next)
+}
+
+/// The directory a subcommand `add` registers under a name (`workspace add local --path
+/// /etc`, `profile add p --root D`).
+fn registered_place<'w>(words: &[&'w str]) -> Option<&'w str> {
+    if !words.contains(&"add") {
+        return None;
+    }
+    words.windows(2).find_map(|w| {
+        matches!(
+            w[0],
+            "--path" | "--dir" | "--root" | "--directory" | "--location"
+        )
+        .then_some(w[1])
+    })
 }
 
 /// The files `tee` writes, run directly or as another user (`sudo tee -a /etc/x.conf`).

@@ -350,7 +350,7 @@ impl Context {
                 };
                 let bare = operand.trim_matches(['"', '\'']);
                 // (The working directory and the home are known: `$(dirname "$HOME")`.)
-                let known = ["$PWD", "$HOME", "${HOME}"]
+                let known = ["$PWD", "$HOME", "${HOME}", "$TMPDIR", "${TMPDIR}"]
                     .iter()
                     .any(|v| bare.starts_with(v) && !bare[v.len()..].contains(['$', '`', ' ']));
                 if bare.is_empty() || bare.contains(['$', '`', ' ']) && !known {

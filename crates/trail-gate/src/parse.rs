@@ -310,7 +310,7 @@ impl<'a> Walker<'_, 'a> {
                 );
                 // (`printf '%s\n' /a /b | while read d; do …; done`: the printed lines.)
                 if piped && let [printer] = &self.flat.commands[left_start..left_end] {
-                    self.read_lines = super::feed::printed(printer);
+                    self.read_lines = super::feed::printed(printer).or_else(|| listed(printer));
                 }
                 self.stmt(&b.right);
                 if piped && left_end < self.flat.commands.len() {
@@ -867,6 +867,36 @@ fn static_text(parts: &[WordPartNode], src: &str, in_double: bool, out: &mut Str
         }
     }
     true
+}
+
+/// The names `ls` lists of the static operands it is given, one a line as a pipe reads them
+/// (`ls -d /home/*`: each home directory): the operands themselves, globs and all, stand for
+/// what they match.
+fn listed(printer: &Simple) -> Option<Vec<String>> {
+    if printer.name() != Some("ls") {
+        return None;
+    }
+    let words: Vec<&str> = printer
+        .args()
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    // Only names, not a long listing's columns (`-l`), and directories as themselves (`-d`).
+    if !words
+        .iter()
+        .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('d'))
+        || words
+            .iter()
+            .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('l'))
+    {
+        return None;
+    }
+    let names: Vec<String> = words
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| (*w).to_string())
+        .collect();
+    (!names.is_empty()).then_some(names)
 }
 
 /// Backslash removal: outside quotes `\x` is `x`; inside double quotes only before

