@@ -2620,6 +2620,19 @@ fn new_families_sealed151_part() {
     assert!(all.rows > 0);
 }
 
+/// The 152nd sealed part (issue 20): 24 families from back-office and public services
+/// (payroll bureaus, accounting, tax preparers, credit unions, insurance adjusters, courts,
+/// election offices, police records, fire stations, permits, land registries, notaries,
+/// translation agencies, call centres, debt collection), written by a helper that never read
+/// trail's source, run once with the design frozen at 6053523:
+/// `cargo test -p trail-core --test core gate::new_families_sealed152 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed152_part() {
+    let (_, all) = measure(&["gate-families-sealed152.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
