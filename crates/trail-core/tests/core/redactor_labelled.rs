@@ -2402,3 +2402,19 @@ fn new_families_sealed151_part() {
     print_table("secrets-families-sealed151.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 152nd sealed part (issue 20): 16 families named from pewter casting and tinsmithing,
+/// providers of payroll, accounting, tax, credit union, claims adjusting, court, election,
+/// police records, fire, permit, land registry, notary, translation, call centre and debt
+/// collection services, written by a helper that never read trail's source, run once with the
+/// redactor frozen at de47c27:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed152 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed152_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed152.tsv"), show);
+    print_table("secrets-families-sealed152.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
