@@ -346,8 +346,12 @@ fn standalone(text: &str, out: &mut Vec<(usize, usize, usize)>) {
     // Three words or more alone of one id's length (20 to 27) and letters and digits only
     // (`event SAWP3GKv… accepted` on each line): a list of records' ids, as nanoid, ULID and
     // KSUID make them; a key is pasted alone, not as a column.
+    // (Nanoid's alphabet has `_` and `-` too: `3RT-D6eXIoYQi7NptxvUz`.)
     let id_like = |(s, e): (usize, usize)| {
-        (20..=27).contains(&(e - s)) && text.as_bytes()[s..e].iter().all(u8::is_ascii_alphanumeric)
+        (20..=27).contains(&(e - s))
+            && text.as_bytes()[s..e]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
     };
     // (Counted once, by length, and only when a word alone reads as generated.)
     let by_length = std::cell::OnceCell::new();

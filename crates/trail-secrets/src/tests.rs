@@ -7317,3 +7317,12 @@ fn found_by_the_151st_sealed_part() {
         assert_eq!(out, clean);
     }
 }
+
+/// Found by the 152nd sealed part (issue 20): three ids of one length alone on their lines are
+/// a list of records' ids even when nanoid's `-` and `_` are in them.
+#[test]
+fn found_by_the_152nd_sealed_part() {
+    let clean = "Qm3Zt-8vLp2Nw_Kd5Rx9a\nPx7Lt_4nW9bYc3HdFq2Zk\nYc3Hd-Fq2ZkQm3Zt8vLp2";
+    let (out, _) = redact(clean);
+    assert_eq!(out, clean);
+}
