@@ -497,7 +497,9 @@ impl<'a> Walker<'_, 'a> {
         let unroll = name.is_some()
             && !values.is_empty()
             && values.len() <= MAX_UNROLL_VALUES
-            && values.iter().all(|v| v.text.is_some())
+            && values
+                .iter()
+                .all(|v| v.text.is_some() || known_place(&v.raw))
             && self.flat.commands.len() < MAX_UNROLLED_COMMANDS;
         let Some(name) = name.filter(|_| unroll) else {
             self.seq(&f.body);
@@ -559,6 +561,16 @@ impl<'a> Walker<'_, 'a> {
                 RedirectTarget::Heredoc(h) => Some(h.body.render(self.src)),
                 RedirectTarget::Word(w) if matches!(r.kind, RedirectKind::HereString) => {
                     self.arg(w).text
+                }
+                // `done < <(printf '%s\n' /etc /home/dev)`: what the printer prints.
+                RedirectTarget::Word(w) if matches!(r.kind, RedirectKind::Input) => {
+                    let text = w.render(self.src);
+                    let inner = text.strip_prefix("<(")?.strip_suffix(')')?;
+                    let flat = flatten(inner).ok()?;
+                    match flat.commands.as_slice() {
+                        [printer] => super::feed::printed(printer).map(|l| l.join("\n")),
+                        _ => None,
+                    }
                 }
                 RedirectTarget::Word(_) => None,
             })
@@ -867,6 +879,19 @@ fn static_text(parts: &[WordPartNode], src: &str, in_double: bool, out: &mut Str
         }
     }
     true
+}
+
+/// A word only the shell expands, under a directory the gate knows (`"$TMPDIR/photos"`,
+/// `$HOME/x`): the judge resolves it, so a loop over it can be walked value by value.
+fn known_place(raw: &str) -> bool {
+    let bare = raw.trim_matches('"');
+    ["$TMPDIR", "${TMPDIR}", "$HOME", "${HOME}", "$PWD", "${PWD}"]
+        .iter()
+        .any(|v| {
+            bare.strip_prefix(v).is_some_and(|rest| {
+                (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`', '*', '?'])
+            })
+        })
 }
 
 /// The names `ls` lists of the static operands it is given, one a line as a pipe reads them

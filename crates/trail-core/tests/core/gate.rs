@@ -14018,6 +14018,78 @@ fn mechanisms_found_by_the_151st_sealed_part() {
     }
 }
 
+/// Found by the 152nd sealed part (issue 20): a hook's PowerShell (`Remove-Item -Recurse`); a
+/// restore `--onto` a system directory `--clean`; a `while read` loop fed by `< <(printf …)`;
+/// a `for` loop over `"$TMPDIR/…"`; mail sent by a subcommand after its nouns or by an
+/// `--email` switch. And its safe rows: `--test-mode`, `--review-only`, `--proof-only`,
+/// `--draft`; a glob after `--` is files, not a program; a share `--…-view-only`; a mirror
+/// from a `--remote` into `--local "$TMPDIR/…"`.
+#[test]
+fn mechanisms_found_by_the_152nd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        (
+            "acme returns calc --pwsh-hook 'Remove-Item -Recurse -Force -Path /home/dev'",
+            Verdict::Block,
+        ),
+        ("acme run --on-done 'Write-Host done'", Verdict::Allow),
+        (
+            "acme estimates restore --from build/e.bak --onto /usr --clean",
+            Verdict::Block,
+        ),
+        (
+            "while IFS= read -r d; do acme photos wipe --dir \"$d\" --all; done < <(printf '%s\\n' /etc /home/dev)",
+            Verdict::Block,
+        ),
+        (
+            "for d in build/photos \"$TMPDIR/photos\"; do acme photos wipe --dir \"$d\" --all; done",
+            Verdict::Allow,
+        ),
+        (
+            "for d in build/photos \"$HOME\"; do acme photos wipe --dir \"$d\" --all; done",
+            Verdict::Block,
+        ),
+        (
+            "acme hcm letters mail --queue v --batch 12",
+            Verdict::Junction,
+        ),
+        (
+            "acme hcm letters mail --queue v --batch 12 --proof-only",
+            Verdict::Allow,
+        ),
+        (
+            "acme notices serve --case C --parties all --email",
+            Verdict::Junction,
+        ),
+        ("acme users list --email", Verdict::Allow),
+        (
+            "acme efile transmit --year 2026 --test-mode",
+            Verdict::Allow,
+        ),
+        (
+            "acme efile release --year 2026 --review-only",
+            Verdict::Allow,
+        ),
+        ("acme invoices send --customer C --draft", Verdict::Allow),
+        ("acme pollbooks logs wipe -- build/logs/*", Verdict::Allow),
+        ("watchexec -- rm -rf ~", Verdict::Block),
+        (
+            "acme support session --relay wss://r.example/s --share-view-only",
+            Verdict::Allow,
+        ),
+        (
+            "acme files mirror --remote 'P/C' --local \"$TMPDIR/c\" --delete-extraneous",
+            Verdict::Allow,
+        ),
+        (
+            "acme files mirror --remote 'P/C' --local /srv/c --delete-extraneous",
+            Verdict::Junction,
+        ),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.

@@ -32,6 +32,15 @@ const ESCAPES: &[&str] = &[
 fn after_double_dash(c: &Cmd<'_>) -> Option<(String, Keep)> {
     let args = c.args;
     let i = args.iter().position(|a| a.text.as_deref() == Some("--"))?;
+    // Files after it, by a glob (`logs wipe -- build/logs/*`), are its operands: no program
+    // is named so.
+    if args[i + 1..]
+        .first()
+        .and_then(|a| a.text.as_deref())
+        .is_some_and(|t| t.contains(['*', '?', '[']))
+    {
+        return None;
+    }
     let rest = command_at(&args[i + 1..])?;
     // One quoted line of words there is a shell's line (`watchexec -- 'make && rm -rf …'`),
     // whatever program it starts with.
@@ -940,6 +949,10 @@ fn event_lines(c: &Cmd<'_>, raw: &str, out: &mut Findings) {
                 || shell())
         {
             out.runs(value, Keep::Risky);
+        } else if crate::powershell::is_cmdlet(first) {
+            // Or PowerShell's, opening with a cmdlet (`--pwsh-hook 'Remove-Item -Recurse
+            // -Force -Path /home/dev'`): judged as PowerShell runs it.
+            out.runs_powershell(format!("pwsh -Command '{}'", value.replace('\'', "''")));
         }
     }
     // (By any part of its name: `--hex`, `--payload-gz-b64`, `--script-base64`.)

@@ -966,7 +966,7 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
             .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
             && c.option_words().any(|w| {
                 let flag = w.split('=').next().unwrap_or(w);
-                targets::dir_flag(flag) || matches!(flag, "--to" | "--into")
+                targets::dir_flag(flag) || matches!(flag, "--to" | "--into" | "--local")
             })
     };
     (empties || resets()) && targets::names_only_scratch(c, ctx)
@@ -2674,9 +2674,12 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
     (restores || synced())
         && c.option_words().any(|w| {
             w.starts_with('-')
-                && words::parts(w)
-                    .iter()
-                    .any(|p| matches!(p.as_str(), "delete" | "remove" | "prune" | "purge"))
+                && words::parts(w).iter().any(|p| {
+                    matches!(
+                        p.as_str(),
+                        "delete" | "remove" | "prune" | "purge" | "clean"
+                    )
+                })
         })
 }
 

@@ -443,13 +443,16 @@ pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     let mut after_dir_flag = false;
     let mut after_source = false;
     // What a sync reads from another machine is no place it empties (`--source s3://docs`).
-    let source = |f: &str| matches!(f, "--source" | "--from" | "--src");
+    let source = |f: &str| matches!(f, "--source" | "--from" | "--src" | "--remote");
     for a in c.args {
         let Some(w) = word_text(a, ctx) else {
             return false;
         };
         let read_from = std::mem::replace(&mut after_source, source(&w));
-        if w.contains("://") && (read_from || w.split_once('=').is_some_and(|(f, _)| source(f))) {
+        // (Nor what it names on the other side: `--remote 'Practice/Clients'`.)
+        if (w.contains("://") || read_from && !w.starts_with('-'))
+            && (read_from || w.split_once('=').is_some_and(|(f, _)| source(f)))
+        {
             continue;
         }
         let placed = std::mem::replace(&mut after_dir_flag, dir_flag(&w));
@@ -631,7 +634,11 @@ pub(super) fn output_flag(flag: &str, root_counts: bool) -> bool {
     let ps = words::parts(flag);
     // `--to DIR` alone names where it goes (`--compare-to` names what is read, below), and
     // Go's single-dash form (`plakar restore -to build/restore`).
-    if ps.len() == 1 && ps[0] == "to" && (flag.starts_with("--") || flag == "-to") {
+    // (Or `--onto DIR`: a restore's.)
+    if ps.len() == 1
+        && matches!(ps[0].as_str(), "to" | "onto")
+        && (flag.starts_with("--") || flag == "-to")
+    {
         return true;
     }
     // `--storage DIR` alone names where downloads are kept (`eodag download --storage DIR`);

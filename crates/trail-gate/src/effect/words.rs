@@ -3075,7 +3075,8 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
             || *w == "notify" && told_whom(i)
             // (Among the first two words, options after it: a word last is what is asked
             // for, `ldapsearch … cn mail`.)
-            || matches!(*w, "sms" | "email" | "mail") && i <= 1 && options_after(c, w)
+            // (Or after a noun and its own, `hcm letters mail --queue Q`.)
+            || matches!(*w, "sms" | "email" | "mail") && i <= 2 && options_after(c, w)
             // (A thing locked after its noun, `cars lock --car C`, `sensor lock --all-masses`;
             // first, it writes a lock file, `poetry lock`.)
             || *w == "lock" && i > 0
@@ -3837,27 +3838,12 @@ fn acts_unasked(ps: &[String]) -> bool {
 fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
     let unknown = known::tier(c.name) == known::Tier::Unknown;
     c.option_words().find_map(|w| {
-        let body = w.strip_prefix("--").or_else(|| {
-            // A single-dash long flag, camelCase too (`-deleteProject`, `-dumpmasterkey`).
-            w.strip_prefix('-').filter(|b| {
-                unknown
-                    && (b.len() >= 4 || DELETES.contains(b))
-                    // PascalCase too, as Windows-born tools write them (`-DeleteJob`).
-                    && b.starts_with(|c: char| c.is_ascii_alphabetic())
-                    && b.bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
-            })
-        })?;
-        let body = body.split('=').next().unwrap_or(body);
+        let body = long_flag_body(w, unknown)?;
         let ps = parts(body);
         let first = ps.first()?;
         // Aimed at another machine (`--stream-to-host`, `--upload-to-server`): what the
         // program makes is sent there. Or told to act unasked (`--auto-apply`).
-        if ps
-            .windows(2)
-            .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
-            || unknown && (acts_unasked(&ps) || sends_to_someone(&ps) || notifies_them(c, &ps))
-        {
+        if aimed_elsewhere(&ps) || unknown && sends_by_flag(c, w, &ps) {
             return Some(Verb {
                 word: w.into(),
                 class: Class::Reaches,
@@ -3896,7 +3882,12 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         if matches!(
             first.as_str(),
             "no" | "skip" | "keep" | "without" | "release"
-        ) {
+        ) || ps.last().is_some_and(|l| l == "only")
+            && ps
+                .iter()
+                .any(|p| matches!(p.as_str(), "view" | "read" | "watch"))
+        {
+            // (Shared to be watched only: `--share-view-only`.)
             return None;
         }
         // Told only to show what is hidden (`secrets:list --reveal`, `--unmask`): the values
@@ -3948,6 +3939,51 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// A long flag's name without its dashes and value; for a program nobody models, a
+/// single-dash long flag too, camelCase or PascalCase (`-deleteProject`, `-DeleteJob`).
+fn long_flag_body(w: &str, unknown: bool) -> Option<&str> {
+    let body = w.strip_prefix("--").or_else(|| {
+        w.strip_prefix('-').filter(|b| {
+            unknown
+                && (b.len() >= 4 || DELETES.contains(b))
+                && b.starts_with(|c: char| c.is_ascii_alphabetic())
+                && b.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+        })
+    })?;
+    Some(body.split('=').next().unwrap_or(body))
+}
+
+/// A flag that tells a program nobody models to act unasked, to send to someone, to notify
+/// whom a record concerns, or to mail what it makes.
+fn sends_by_flag(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    acts_unasked(ps) || sends_to_someone(ps) || notifies_them(c, ps) || mails_by_switch(c, w, ps)
+}
+
+/// A flag aimed at another machine (`--stream-to-host`, `--upload-to-server`).
+fn aimed_elsewhere(ps: &[String]) -> bool {
+    ps.windows(2)
+        .any(|w| w[0] == "to" && matches!(w[1].as_str(), "host" | "server" | "remote" | "peer"))
+}
+
+/// A switch that has what a subcommand makes mailed or texted (`notices serve --case C
+/// --email`, `portal invite --client C --email-organizer`): it goes out to people. Given a
+/// value, it is an address or a setting ([`mail_flag`] judges addresses).
+fn mails_by_switch(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
+    ps.first()
+        .is_some_and(|p| matches!(p.as_str(), "email" | "mail" | "sms"))
+        && !ps.iter().skip(1).any(|p| {
+            matches!(
+                p.as_str(),
+                "address" | "addr" | "from" | "to" | "template" | "format" | "subject" | "only"
+            )
+        })
+        && !given_a_value(c, w)
+        && !subcommands(c).is_empty()
+        // (A listing's column: `users list --email`.)
+        && !looks(c)
 }
 
 /// A flag that tells whoever a record concerns (`--notify-owner`, `--notify-all`), or
@@ -5490,21 +5526,32 @@ fn noexec_flag(t: &str) -> bool {
 pub(super) fn pretends(c: &Cmd<'_>) -> bool {
     c.option_words().any(|w| {
         let (f, v) = w.split_once('=').unwrap_or((w, "true"));
+        let name = f.trim_start_matches('-');
         f.starts_with("--")
-            && matches!(
-                f.trim_start_matches('-'),
+            && (matches!(
+                name,
                 "dummy" | "simulate" | "noop" | "pretend" | "dryrun" | "dry-run"
                     // Only fetched, kept for later (`install --download-only --to "$TMPDIR"`).
                     | "download-only"
                     | "fetch-only"
-                    // Only checked, priced or simulated, the act not done (`claims submit
-                    // --validate`, `postage purchase --quote-only`, `start --offline-sim`).
+                    // Only checked or simulated, the act not done (`claims submit --validate`,
+                    // `start --offline-sim`).
                     | "validate"
-                    | "validate-only"
-                    | "check-only"
-                    | "quote-only"
                     | "offline-sim"
+                    // A test transmission or a draft: nothing goes out (`efile transmit
+                    // --test-mode`, `invoices send --draft`).
+                    | "test-mode"
+                    | "draft"
             )
+                // Or only checked, priced, proofed or reviewed (`--quote-only`, `--proof-only`,
+                // `--review-only`, `--check-only`).
+                || name.strip_suffix("-only").is_some_and(|what| {
+                    matches!(
+                        what,
+                        "validate" | "check" | "quote" | "proof" | "review" | "preview"
+                            | "plan" | "estimate" | "verify" | "lint"
+                    )
+                }))
             && ["true", "yes", "1", "on"]
                 .iter()
                 .any(|t| v.eq_ignore_ascii_case(t))
