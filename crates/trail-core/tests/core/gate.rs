@@ -2633,6 +2633,19 @@ fn new_families_sealed152_part() {
     assert!(all.rows > 0);
 }
 
+/// The 153rd sealed part (issue 20): 24 families from education and youth services
+/// (nurseries, after-school clubs, scouting, school transport, exam boards, student unions,
+/// halls of residence, course platforms, tutoring, language schools, school meals, campus
+/// security, school libraries, sports academies, youth orchestras), written by a helper that
+/// never read trail's source, run once with the design frozen at bb7b769:
+/// `cargo test -p trail-core --test core gate::new_families_sealed153 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed153_part() {
+    let (_, all) = measure(&["gate-families-sealed153.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
