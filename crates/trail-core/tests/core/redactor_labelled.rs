@@ -2418,3 +2418,19 @@ fn new_families_sealed152_part() {
     print_table("secrets-families-sealed152.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 153rd sealed part (issue 20): 16 families named from thatching and reed cutting,
+/// providers of nursery, after-school, scouting, school transport, exam board, student union,
+/// student housing, course platform, tutoring, language school, school meal, campus security,
+/// library supply, sports academy and youth orchestra services, written by a helper that never
+/// read trail's source, run once with the redactor frozen at 812732f:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed153 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed153_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed153.tsv"), show);
+    print_table("secrets-families-sealed153.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
