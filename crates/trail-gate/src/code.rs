@@ -769,6 +769,9 @@ fn reverse_shell(code: &str) -> bool {
         "IO::Socket",
         "TCPClient",
         "/dev/tcp/",
+        // gawk's network files (`"/inet/tcp/0/HOST/PORT"`).
+        "/inet/tcp/",
+        "/inet/udp/",
     ]);
     let shell_path = has(&[
         "/bin/sh",
@@ -779,7 +782,10 @@ fn reverse_shell(code: &str) -> bool {
         "dup2",
         "pty.spawn",
     ]);
-    socket && shell_path
+    // Or what it reads from there run as a command (Ruby's `%x(#{c.gets})`, awk's `c |&
+    // getline`, `system(…)`, `popen`): a shell by another name.
+    let runs_what_it_reads = has(&["%x(", "`#{", "|&", "system(", "popen", "exec(", "spawn("]);
+    socket && (shell_path || runs_what_it_reads)
 }
 
 /// What a one-liner hands on: its string literals and argument vectors, when it shells out

@@ -55,6 +55,18 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
             }
         }
         "cat" if words.is_empty() => p.heredoc.clone().map(|h| vec![h]),
+        // A here-string's words put on lines of their own (`tr ' ' '\n' <<< '/var /opt'`).
+        "tr" => match words.as_slice() {
+            [from, to] if matches!(*to, "\\n" | "\n") && !from.is_empty() => {
+                let text = p.heredoc.as_deref()?;
+                let split: String = text
+                    .chars()
+                    .map(|c| if from.contains(c) { '\n' } else { c })
+                    .collect();
+                Some(split.lines().map(str::to_string).collect())
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -596,6 +596,7 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     ];
     let mut mounts: Vec<(String, String)> = Vec::new();
     let mut risky = Vec::new();
+    let mut pid_host = false;
     let mut i = run + 1;
     let mut image = None;
     while i < words.len() {
@@ -633,7 +634,8 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
                 }
             }
             (Some("--privileged"), _) => risky.push("--privileged".to_string()),
-            (Some("--pid" | "--net" | "--network" | "--ipc"), Some(v)) if v == "host" => {}
+            (Some("--pid"), Some(v)) if v == "host" => pid_host = true,
+            (Some("--net" | "--network" | "--ipc"), Some(v)) if v == "host" => {}
             (None, _) => {
                 image = Some(i);
                 let _ = raw_w;
@@ -663,6 +665,17 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     }
     // The command run inside, with container paths mapped back to the host.
     let Some(img) = image else { return };
+    // Privileged and in the host's process namespace, `nsenter -t 1 …` enters init's
+    // namespaces: what it runs runs on this machine, as `sudo nsenter -t 1 …` would.
+    if pid_host && risky.iter().any(|r| r == "--privileged") {
+        let inner: Vec<&str> = words[img + 1..]
+            .iter()
+            .map(|a| a.text.as_deref().unwrap_or(a.raw.as_str()))
+            .collect();
+        if let Some(line) = entered_on_the_host(&inner) {
+            out.runs(&line, Keep::All);
+        }
+    }
     if img + 1 >= words.len() || mounts.is_empty() {
         return;
     }
@@ -681,6 +694,35 @@ fn containers(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     };
     let _ = c;
     out.runs(&through_mounts(&line, &mounts, ctx), Keep::Blocks);
+}
+
+/// The command `nsenter --target 1 …` runs, past its options (`nsenter -t 1 -m -u -i -n -p
+/// CMD …`): in init's namespaces, on the host.
+fn entered_on_the_host(words: &[&str]) -> Option<String> {
+    if words.first() != Some(&"nsenter") {
+        return None;
+    }
+    let mut i = 1;
+    let mut init = false;
+    while let Some(w) = words.get(i) {
+        match *w {
+            "-t" | "--target" => {
+                init |= words.get(i + 1) == Some(&"1");
+                i += 2;
+            }
+            "--" => {
+                i += 1;
+                break;
+            }
+            _ if w.starts_with("--target=") => {
+                init |= *w == "--target=1";
+                i += 1;
+            }
+            _ if w.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    (init && i < words.len()).then(|| words[i..].join(" "))
 }
 
 /// `line` with the paths inside bind mounts written as the host's paths they are

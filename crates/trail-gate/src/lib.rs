@@ -248,6 +248,56 @@ impl Context {
                 .is_some_and(|p| self.line.planted.iter().any(|(f, _)| *f == p))
     }
 
+    /// `$(python3 -c '…print(os.path.abspath("../.."))')`, `$(perl -MCwd=abs_path -e 'print
+    /// abs_path("…")')` in `out` replaced by the path: a one-liner whose only work is to print
+    /// a literal path made absolute, normal or expanded prints that path.
+    fn path_printed_by_code(&self, out: &mut String) {
+        const CALLS: &[&str] = &[
+            "abspath(",
+            "realpath(",
+            "normpath(",
+            "expanduser(",
+            "abs_path(",
+        ];
+        for runner in ["$(python3 -c ", "$(python -c ", "$(perl "] {
+            let Some(at) = out.find(runner) else { continue };
+            // The one-liner's code, quoted, then the substitution's end.
+            let rest = &out[at + runner.len()..];
+            let Some(open) = rest.find(['\'', '"']) else {
+                continue;
+            };
+            let quote = rest.as_bytes()[open] as char;
+            let Some(len) = rest[open + 1..].find(quote) else {
+                continue;
+            };
+            let code = rest[open + 1..open + 1 + len].replace("\\\"", "\"");
+            let after = &rest[open + 2 + len..];
+            if !after.trim_start().starts_with(')') {
+                continue;
+            }
+            let end = out.len() - after.len() + after.find(')').unwrap_or(0) + 1;
+            // One call, one string literal: `os.path.abspath("../..")`.
+            let Some(call) = CALLS.iter().find_map(|c| code.find(c).map(|i| i + c.len())) else {
+                continue;
+            };
+            let arg = code[call..].trim_start();
+            let Some(q) = arg.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+                continue;
+            };
+            let Some(lit_len) = arg[1..].find(q) else {
+                continue;
+            };
+            let literal = &arg[1..=lit_len];
+            if literal.contains(['$', '`']) || code.matches('(').count() > 4 {
+                continue;
+            }
+            let Some(path) = self.places.resolve(literal) else {
+                continue;
+            };
+            out.replace_range(at..end, &path.to_string_lossy());
+        }
+    }
+
     /// `$(cd DIR && pwd)` in `out` replaced by the directory's path (`$(cd ../.. && pwd)`,
     /// several steps in turn, `cd -P`).
     fn cd_then_pwd(&self, out: &mut String) {
@@ -302,6 +352,7 @@ impl Context {
         for pwd in ["$(pwd)", "$(pwd -P)", "$(pwd -L)", "`pwd`"] {
             out = out.replace(pwd, "$PWD");
         }
+        self.path_printed_by_code(&mut out);
         // A user's home asked of the account database (`$(getent passwd dev | cut -d: -f6)`):
         // the person's own home when the name is theirs, another's under `/home` otherwise.
         while let Some(at) = out.find("$(getent passwd ") {

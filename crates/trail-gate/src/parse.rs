@@ -88,6 +88,7 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         functions: Vec::new(),
         calling: Vec::new(),
         read_lines: None,
+        fd_paths: Vec::new(),
     };
     w.seq(&result.file.body);
     Ok(w.flat)
@@ -134,6 +135,8 @@ struct Walker<'s, 'a> {
     /// The lines fed on stdin to the `while read NAME` loop walked next (a here-document, or
     /// what a pipe's static printer prints).
     read_lines: Option<Vec<String>>,
+    /// Descriptors `exec N<PATH` opened for the rest of the line: `/proc/self/fd/N` is PATH.
+    fd_paths: Vec<(i32, Arg)>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -243,6 +246,7 @@ impl<'a> Walker<'_, 'a> {
         if let Some(i) = target {
             self.array_read(i);
         }
+        self.descriptors(st, first);
     }
 
     fn command(&mut self, c: &'a Command) {
@@ -514,10 +518,53 @@ impl<'a> Walker<'_, 'a> {
         }
     }
 
+    /// A place opened as a descriptor (`7</home/dev`, `exec 9<"$TMPDIR"`) and named as
+    /// `/proc/self/fd/N` or `/proc/$$/fd/N`: that word is the place. `exec` keeps the
+    /// descriptor open for the rest of the line; on a command, it is that command's.
+    fn descriptors(&mut self, st: &Stmt, first: usize) {
+        let mut own: Vec<(i32, Arg)> = Vec::new();
+        for r in &st.redirects {
+            if let (Some(n), RedirectTarget::Word(w)) = (r.fd, &r.target)
+                && n >= 3
+                && matches!(r.kind, RedirectKind::Input | RedirectKind::ReadWrite)
+            {
+                own.push((n, self.arg(w)));
+            }
+        }
+        let end = self.flat.commands.len();
+        if end == first + 1
+            && self.flat.commands[first].name() == Some("exec")
+            && self.flat.commands[first].argv.len() == 1
+        {
+            self.fd_paths.extend(own);
+            return;
+        }
+        if own.is_empty() && self.fd_paths.is_empty() {
+            return;
+        }
+        let open: Vec<(i32, Arg)> = self.fd_paths.iter().cloned().chain(own).collect();
+        for c in &mut self.flat.commands[first..end] {
+            for a in &mut c.argv {
+                let bare = a.raw.trim_matches('"');
+                let n = bare
+                    .strip_prefix("/proc/self/fd/")
+                    .or_else(|| bare.strip_prefix("/proc/$$/fd/"))
+                    .and_then(|n| n.parse::<i32>().ok());
+                if let Some((_, path)) = n.and_then(|n| open.iter().rev().find(|(m, _)| *m == n)) {
+                    *a = path.clone();
+                }
+            }
+        }
+    }
+
     /// The array `mapfile`/`readarray` fills from the static lines it is fed, for later
     /// `"${NAME[@]}"`.
     fn array_read(&mut self, i: usize) {
         let c = &self.flat.commands[i];
+        if c.name() == Some("read") {
+            self.array_split(i);
+            return;
+        }
         if !matches!(c.name(), Some("mapfile" | "readarray")) {
             return;
         }
@@ -550,6 +597,50 @@ impl<'a> Walker<'_, 'a> {
             .collect();
         if !lines.is_empty() {
             self.arrays.push((name, lines));
+        }
+    }
+
+    /// The array `read -a NAME` fills from the static line it is fed, split on `IFS` as set
+    /// for it (`IFS=: read -ra ps <<< "/etc:/usr"`) or on blanks.
+    fn array_split(&mut self, i: usize) {
+        let c = &self.flat.commands[i];
+        let Some(text) = c.heredoc.as_deref() else {
+            return;
+        };
+        let words: Option<Vec<&str>> = c.args().iter().map(|a| a.text.as_deref()).collect();
+        let Some(words) = words else { return };
+        // `-a NAME`, or the cluster ending in `a` (`-ra ps`).
+        let Some(at) = words
+            .iter()
+            .position(|w| w.starts_with('-') && !w.starts_with("--") && w.ends_with('a'))
+        else {
+            return;
+        };
+        let Some(name) = words.get(at + 1) else {
+            return;
+        };
+        let ifs = c
+            .assigns
+            .iter()
+            .find(|(n, _)| n == "IFS")
+            .and_then(|(_, v)| v.text.clone());
+        let line = text.lines().next().unwrap_or_default();
+        let parts: Vec<&str> = match ifs.as_deref() {
+            Some(sep) if !sep.is_empty() => line.split(|ch| sep.contains(ch)).collect(),
+            _ => line.split_whitespace().collect(),
+        };
+        let elems: Vec<Arg> = parts
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .take(MAX_UNROLL_VALUES)
+            .map(|p| Arg {
+                text: Some(p.to_string()),
+                raw: p.to_string(),
+                quoted: true,
+            })
+            .collect();
+        if !elems.is_empty() {
+            self.arrays.push(((*name).to_string(), elems));
         }
     }
 

@@ -186,6 +186,12 @@ pub(crate) fn decodes(p: &Simple) -> bool {
 /// (`perl -pe 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`,
 /// `codecs.decode(s, 'rot13')`).
 const DECODING_CALLS: &[&str] = &[
+    // Perl's uudecode, Python's and JavaScript's code points listed (`unpack("u", …)`,
+    // `"".join(map(chr,[114,109,…]))`, `String.fromCharCode(114,109,…)`).
+    "unpack(\"u",
+    "unpack('u",
+    "map(chr",
+    "fromCharCode",
     "chr hex",
     "chr(hex",
     "pack(\"H",

@@ -3070,7 +3070,15 @@ fn said_alone<'s>(c: &Cmd<'_>, subs: &[&'s str]) -> Option<&'s str> {
     subs.iter().enumerate().find_map(|(i, w)| {
         (matches!(
             *w,
-            "close" | "message" | "block" | "ban" | "blacklist" | "blocklist" | "denylist"
+            "close"
+                | "message"
+                | "block"
+                | "ban"
+                | "blacklist"
+                | "blocklist"
+                | "denylist"
+                // (A site's doors shut to all: `doors lockdown --site north`.)
+                | "lockdown"
         )
             || *w == "notify" && told_whom(i)
             // (Among the first two words, options after it: a word last is what is asked
@@ -3272,9 +3280,8 @@ fn long_option_given(c: &Cmd<'_>, given: impl Fn(&str, &str) -> bool) -> bool {
 /// What a word [`said_alone`] finds asks for.
 fn said_class(w: &str) -> Class {
     match w {
-        "close" | "block" | "ban" | "lock" | "bypass" | "blacklist" | "blocklist" | "denylist" => {
-            Class::Stops
-        }
+        "close" | "block" | "ban" | "lock" | "bypass" | "blacklist" | "blocklist" | "denylist"
+        | "lockdown" => Class::Stops,
         "empty" | "abandon" => Class::Destroys,
         "busy-out" => Class::Stops,
         "open" | "unlock" => Class::Actuates,
@@ -4019,10 +4026,14 @@ fn shows_what_is_hidden(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
 /// `app get --secret`): the secret is asked to be shown. Given a value (`--password X`), it
 /// is a login, not a request.
 fn secret_asked_of_a_look(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
-    if !matches!(
-        ps,
-        [one] if matches!(one.as_str(), "password" | "passwd" | "secret" | "secrets" | "token" | "pin")
-    ) || w.contains('=')
+    // (Whose secret it is may come first: `--signing-secret`, `--db-password`.)
+    if !ps.last().is_some_and(|last| {
+        matches!(
+            last.as_str(),
+            "password" | "passwd" | "secret" | "secrets" | "token" | "pin"
+        )
+    }) || ps.len() > 3
+        || w.contains('=')
     {
         return false;
     }
