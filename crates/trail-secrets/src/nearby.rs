@@ -1730,7 +1730,7 @@ fn jwk_members_by_line(text: &str) -> Vec<(usize, usize)> {
 fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     // Every text comes here: nearly all name no key type.
-    if !["kty", "KTY", "crv", "CRV"]
+    if !["kty", "KTY", "Kty", "crv", "CRV", "Crv"]
         .iter()
         .any(|m| text.contains(m))
     {
@@ -1743,8 +1743,12 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
     // (A key's type or its curve: a set without `kty` still names `crv`.)
     let marks = lower.match_indices("kty").chain(lower.match_indices("crv"));
     for (at, _) in marks {
+        // After a separator, or a camel-case boundary (`RvmsAlertJwkKty`).
+        let camel = at > 0
+            && text.as_bytes()[at].is_ascii_uppercase()
+            && text.as_bytes()[at - 1].is_ascii_lowercase();
         if at == 0
-            || !matches!(b[at - 1], b'_' | b'.' | b'-')
+            || !(matches!(b[at - 1], b'_' | b'.' | b'-') || camel)
             || b.get(at + 3).is_some_and(|&c| name_byte(c))
         {
             continue;
@@ -1777,6 +1781,11 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
             // tool's listing aligns its columns (`lcr_jwk_d    PoOY…`).
             let rest = &lower[after + member..];
             let lead = rest.trim_start_matches(['"', '\'', ' ', '\t']);
+            // (Make's `?=`, `:=`, `+=` too.)
+            let lead = lead
+                .strip_prefix(['?', ':', '+'])
+                .filter(|l| l.starts_with('='))
+                .unwrap_or(lead);
             let Some(value) = lead
                 .strip_prefix(['=', ':'])
                 .or((lead.len() < rest.len() && rest.starts_with([' ', '\t'])).then_some(lead))
@@ -1885,10 +1894,16 @@ fn named_value(text: &str, name: &str, name_end: usize) -> Option<(usize, usize)
         // A word followed by its own operator is a key (`valueFrom:`, `secure:`): what
         // follows is its value, not the credential's. Not pam_env's `DEFAULT=` and
         // `OVERRIDE=` (`API_KEY  DEFAULT="…"`), which say which of the name's values it is.
-        let value_key = matches!(
-            text[i..i + len].to_ascii_lowercase().as_str(),
-            "default" | "override"
-        );
+        let between_word = text[i..i + len].to_ascii_lowercase();
+        // The key's name, id or label (`key name xrf95k.4RnmAh`, `token id …`): what follows
+        // names the credential, it is not it.
+        if matches!(
+            between_word.trim_end_matches([':', '=']),
+            "name" | "id" | "label" | "alias" | "fingerprint"
+        ) {
+            return None;
+        }
+        let value_key = matches!(between_word.as_str(), "default" | "override");
         if matches!(b.get(i + len), Some(b':' | b'=')) && b[i] != b'<' && !value_key {
             return None;
         }

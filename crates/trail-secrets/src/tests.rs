@@ -7326,3 +7326,23 @@ fn found_by_the_152nd_sealed_part() {
     let (out, _) = redact(clean);
     assert_eq!(out, clean);
 }
+
+/// Found by the 153rd sealed part (issue 20): a flattened JSON Web Key behind Make's `?=` and
+/// in PascalCase (`AcmeJwkKty`, `AcmeJwkD`); a key's name said after the word `key` (`key name
+/// xrf95k.4RnmAh`) names it, it is not it.
+#[test]
+fn found_by_the_153rd_sealed_part() {
+    let d = "PdLp17XecQY1dOjpIyASH05KaFrgnpJIk-Qdhxz6sjk";
+    for text in [
+        format!("ACME_JWK_KTY ?= OKP\nACME_JWK_D ?= {d}"),
+        format!(
+            "static class AcmeSettings\n{{\n    public const string AcmeJwkKty = \"OKP\";\n    public const string AcmeJwkD = \"{d}\";\n}}"
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(d), "{out}");
+    }
+    let clean = "// key name xrf95k.4RnmAh, capability scores:*";
+    let (out, _) = redact(clean);
+    assert_eq!(out, clean);
+}
