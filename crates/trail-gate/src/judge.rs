@@ -944,14 +944,19 @@ fn printed_into(ctx: &Context, cmd: &Simple) -> Option<Context> {
         f if !f.contains('%') && !f.contains('\\') => f,
         _ => return None,
     };
+    Some(with_value(ctx, name, value))
+}
+
+/// The context with NAME set to a value the gate knows, exported too after `set -a`.
+fn with_value(ctx: &Context, name: &str, value: &str) -> Context {
     let mut next = ctx.clone();
     next.line.vars.push((name.to_string(), value.to_string()));
     if ctx.line.allexport {
         next.line
             .exported
-            .push((name.to_string(), known_arg(value)));
+            .push((name.to_string(), super::parse::static_arg(value)));
     }
-    Some(next)
+    next
 }
 
 /// A link or a mount made as root (`sudo mount --bind /etc build/p`): made all the same.
@@ -1033,15 +1038,6 @@ fn bound(ctx: &Context, cmd: &Simple) -> Option<Context> {
     Some(next)
 }
 
-/// A value as an argument the shell knows.
-fn known_arg(v: &str) -> super::parse::Arg {
-    super::parse::Arg {
-        text: Some(v.to_string()),
-        raw: v.to_string(),
-        quoted: true,
-    }
-}
-
 /// The context after `read NAME` fed one static line (`read -r D <<< /etc`): NAME holds it.
 fn read_fed(ctx: &Context, cmd: &Simple) -> Option<Context> {
     let text = cmd.heredoc.as_deref()?;
@@ -1059,12 +1055,7 @@ fn read_fed(ctx: &Context, cmd: &Simple) -> Option<Context> {
         return None;
     };
     let line = text.lines().next()?.trim();
-    let mut next = ctx.clone();
-    next.line.vars.push((name.to_string(), line.to_string()));
-    if ctx.line.allexport {
-        next.line.exported.push((name.to_string(), known_arg(line)));
-    }
-    Some(next)
+    Some(with_value(ctx, name, line))
 }
 
 /// The context after `export NAME` of a variable the line set: the environment of every
@@ -1073,7 +1064,9 @@ fn exported_by_name(ctx: &Context, cmd: &Simple) -> Context {
     let mut next = ctx.clone();
     for name in cmd.args().iter().filter_map(|a| a.text.as_deref()) {
         if let Some((_, v)) = ctx.line.vars.iter().rev().find(|(n, _)| n == name) {
-            next.line.exported.push((name.to_string(), known_arg(v)));
+            next.line
+                .exported
+                .push((name.to_string(), super::parse::static_arg(v)));
         }
     }
     next

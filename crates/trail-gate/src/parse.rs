@@ -584,20 +584,8 @@ impl<'a> Walker<'_, 'a> {
             }
             name = t.to_string();
         }
-        let lines: Vec<Arg> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .take(MAX_UNROLL_VALUES)
-            .map(|l| Arg {
-                text: Some(l.to_string()),
-                raw: l.to_string(),
-                quoted: true,
-            })
-            .collect();
-        if !lines.is_empty() {
-            self.arrays.push((name, lines));
-        }
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        remember_values(&mut self.arrays, name, lines);
     }
 
     /// The array `read -a NAME` fills from the static line it is fed, split on `IFS` as set
@@ -629,19 +617,7 @@ impl<'a> Walker<'_, 'a> {
             Some(sep) if !sep.is_empty() => line.split(|ch| sep.contains(ch)).collect(),
             _ => line.split_whitespace().collect(),
         };
-        let elems: Vec<Arg> = parts
-            .into_iter()
-            .filter(|p| !p.is_empty())
-            .take(MAX_UNROLL_VALUES)
-            .map(|p| Arg {
-                text: Some(p.to_string()),
-                raw: p.to_string(),
-                quoted: true,
-            })
-            .collect();
-        if !elems.is_empty() {
-            self.arrays.push(((*name).to_string(), elems));
-        }
+        remember_values(&mut self.arrays, (*name).to_string(), parts);
     }
 
     /// The static lines a statement's own here-document or here-string feeds it.
@@ -715,14 +691,7 @@ impl<'a> Walker<'_, 'a> {
         }
         for line in lines {
             self.flat.commands.push(Simple {
-                assigns: vec![(
-                    name.clone(),
-                    Arg {
-                        text: Some(line.clone()),
-                        raw: line,
-                        quoted: true,
-                    },
-                )],
+                assigns: vec![(name.clone(), static_arg(&line))],
                 ..Simple::default()
             });
             self.seq(body);
@@ -970,6 +939,30 @@ fn static_text(parts: &[WordPartNode], src: &str, in_double: bool, out: &mut Str
         }
     }
     true
+}
+
+/// An array the line fills with static words, the empty ones left out, as many as a loop over
+/// it is walked for.
+fn remember_values(arrays: &mut Vec<(String, Vec<Arg>)>, name: String, values: Vec<&str>) {
+    let elems: Vec<Arg> = values
+        .into_iter()
+        .filter(|v| !v.is_empty())
+        .take(MAX_UNROLL_VALUES)
+        .map(static_arg)
+        .collect();
+    if !elems.is_empty() {
+        arrays.push((name, elems));
+    }
+}
+
+/// A word whose text is known, as the line's own value (a line read, an array's element, a
+/// value printed into a variable).
+pub(crate) fn static_arg(text: &str) -> Arg {
+    Arg {
+        text: Some(text.to_string()),
+        raw: text.to_string(),
+        quoted: true,
+    }
 }
 
 /// A word only the shell expands, under a directory the gate knows (`"$TMPDIR/photos"`,
