@@ -2434,3 +2434,19 @@ fn new_families_sealed153_part() {
     print_table("secrets-families-sealed153.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 154th sealed part (issue 20): 16 families named from saddlery and harness making,
+/// providers of observatory, sequencing, beamline, field station, herbarium, seed bank, animal
+/// facility, cleanroom, weather station, research vessel, seismology, imaging, clinical trial,
+/// data repository and citizen science services, written by a helper that never read trail's
+/// source, run once with the redactor frozen at 83a9707:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed154 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed154_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed154.tsv"), show);
+    print_table("secrets-families-sealed154.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
