@@ -55,6 +55,12 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
             }
         }
         "cat" if words.is_empty() => p.heredoc.clone().map(|h| vec![h]),
+        "cut" | "awk" | "gawk" | "mawk" if homes_listed(p, &words) => Some(
+            ACCOUNT_HOMES
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
+        ),
         // A here-string's words put on lines of their own (`tr ' ' '\n' <<< '/var /opt'`).
         "tr" => match words.as_slice() {
             [from, to] if matches!(*to, "\\n" | "\n") && !from.is_empty() => {
@@ -69,6 +75,30 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
         },
         _ => None,
     }
+}
+
+/// Home directories the accounts table always lists: root's and the system accounts' (the
+/// people's own are under `/home`). What `cut -d: -f6 /etc/passwd` prints includes them.
+const ACCOUNT_HOMES: &[&str] = &["/root", "/usr/sbin", "/bin", "/var/spool/news"];
+
+/// Whether `cut` or `awk` prints the home-directory field (the 6th, `:`-separated) of the
+/// accounts table (`cut -d: -f6 /etc/passwd`, `awk -F: '{print $6}' < /etc/passwd`).
+fn homes_listed(p: &Simple, words: &[&str]) -> bool {
+    let table = |w: &&str| matches!(*w, "/etc/passwd" | "/etc/master.passwd");
+    if !(words.iter().any(table) || p.reads.iter().any(|r| table(&r.as_str()))) {
+        return false;
+    }
+    let colon = words
+        .windows(2)
+        .any(|w| matches!(w[0], "-d" | "-F") && w[1] == ":")
+        || words
+            .iter()
+            .any(|w| matches!(*w, "-d:" | "-F:" | "--delimiter=:"));
+    let sixth = words.windows(2).any(|w| w[0] == "-f" && w[1] == "6")
+        || words
+            .iter()
+            .any(|w| matches!(*w, "-f6" | "--fields=6") || w.replace(' ', "").contains("print$6"));
+    colon && sixth
 }
 
 /// What `printf FORMAT ARGS` prints when its format is static: the format applied to the

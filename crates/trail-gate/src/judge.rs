@@ -1594,9 +1594,7 @@ impl<'a> Judging<'a> {
         let out = &mut self.found;
         apply_rules(&c, ctx, raw, out);
         indirect::judge(&c, cmd, self.producers, ctx, raw, out);
-        if shells::runs_code(name) {
-            shells::shell_code(name, argv, cmd, self.producers, ctx, raw, out);
-        }
+        shells::code_run(name, argv, cmd, self.producers, ctx, raw, out);
         // Programs that hand a string to a shell somewhere (another user, another host, a
         // terminal multiplexer, a pseudo-terminal): the string is judged as a command line.
         match wrappers::shell_string(name, argv.get(1..).unwrap_or_default()) {

@@ -206,7 +206,7 @@ impl Context {
         };
         let text = p.to_string_lossy();
         // A glob's files, not the directory it stands in for (`"$TMPDIR"/*.star`).
-        let place = if paths::last_part_globbed(raw) {
+        let place = if paths::last_part_globbed(raw) && !paths::last_part_globbed(&text) {
             self.places.classify(&format!("{text}/*"))
         } else {
             self.places.classify(&text)

@@ -468,6 +468,24 @@ fn leading_switch(words: &[Arg], switch: char) -> bool {
         .any(|t| !t.starts_with("--") && t[1..].contains(switch))
 }
 
+/// The code `name` (running `argv`) runs, when it runs any: a shell's, an interpreter's, or
+/// the stdin of a user's shell a wrapper starts (`sudo -s <<< "…"`, `echo … | su`).
+pub(super) fn code_run(
+    name: &str,
+    argv: &[Arg],
+    cmd: &Simple,
+    producers: &[&Simple],
+    ctx: &Context,
+    raw: &str,
+    out: &mut Findings,
+) {
+    if runs_code(name) {
+        shell_code(name, argv, cmd, producers, ctx, raw, out);
+    } else if super::wrappers::shell_on_stdin(name, argv) {
+        shell_code("sh", &argv[..1], cmd, producers, ctx, raw, out);
+    }
+}
+
 /// Code a shell, `eval`, `source` or an interpreter (`name`, running `argv`) runs: from `-c`,
 /// a here-document, a pipe, a process substitution or a file this line fetched.
 pub(super) fn shell_code(

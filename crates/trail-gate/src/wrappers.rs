@@ -203,6 +203,26 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
     None
 }
 
+/// Whether `name` (running `argv`) starts a user's shell that reads its commands from stdin:
+/// `sudo -s`, `sudo -i`, `doas -s` with no command after them, `su`/`runuser` without `-c`
+/// (`sudo -s <<< "…"` runs the here-string as root).
+pub(super) fn shell_on_stdin(name: &str, argv: &[Arg]) -> bool {
+    let words = || argv.iter().skip(1).filter_map(|a| a.text.as_deref());
+    match name {
+        "sudo" | "doas" => {
+            unwrap(argv).is_none()
+                && words().any(|w| {
+                    matches!(w, "--shell" | "--login")
+                        || w.starts_with('-') && !w.starts_with("--") && w[1..].contains(['s', 'i'])
+                })
+        }
+        "su" | "runuser" => !words().any(|w| {
+            matches!(w, "-c" | "--command" | "--session-command") || w.starts_with("--command=")
+        }),
+        _ => false,
+    }
+}
+
 /// Where `ssh`'s host is among its arguments: after its options (those that take a value
 /// skip it); the words after the host are the command it runs there.
 fn ssh_host_at(args: &[Arg]) -> usize {

@@ -126,7 +126,10 @@ impl Places {
                 Some(i) => s[..i].to_string(),
                 None => ".".to_string(),
             };
-            s = dir;
+            let last = s[..g].rfind('/').map_or(0, |i| i + 1);
+            if !self.names_a_few(&dir, &s[last..], negated.is_some()) {
+                s = dir;
+            }
         }
         let p = Path::new(&s);
         let abs = if p.is_absolute() {
@@ -135,6 +138,40 @@ impl Places {
             self.cwd.join(p)
         };
         Some(normalise(&abs))
+    }
+
+    /// Whether a glob in a path's last part (`rest`, after `dir`) names only a few entries of
+    /// `dir` spelled in part (`./b?ild`, `logs/*.old`) rather than standing for the directory:
+    /// it must spell at least two letters of its own and could name none of the places that
+    /// matter there (`/us?` may be `/usr`, `~/../h*` the home's parent).
+    fn names_a_few(&self, dir: &str, rest: &str, negated: bool) -> bool {
+        let pattern = rest.trim_start_matches('/');
+        // A hidden name's glob reaches every dotfile it could (`~/.s*`): the directory's.
+        if negated || pattern.is_empty() || pattern.contains('/') || pattern.starts_with('.') {
+            return false;
+        }
+        if spelled_letters(pattern) < 2 {
+            return false;
+        }
+        let dir = normalise(&if Path::new(dir).is_absolute() {
+            PathBuf::from(dir)
+        } else {
+            self.cwd.join(dir)
+        });
+        let tmps = [Path::new("/tmp"), Path::new("/var/tmp")];
+        let mut places: Vec<&Path> = vec![&self.home, &self.project_root, &self.cwd];
+        places.extend(tmps);
+        places.extend(self.tmpdir.as_deref());
+        places.extend(self.trail_home.as_deref());
+        places.extend(self.secrets_dir.as_deref());
+        places.extend(SYSTEM.iter().map(Path::new));
+        !places.iter().any(|place| {
+            place.ancestors().any(|a| {
+                a.parent() == Some(&dir)
+                    && a.file_name()
+                        .is_some_and(|n| crate::zones::glob_match(pattern, &n.to_string_lossy()))
+            })
+        })
     }
 
     /// The variables whose value the gate knows, expanded as the shell would: `$HOME`,
@@ -158,6 +195,13 @@ impl Places {
                 if op.starts_with(['%', '#']) {
                     let value = self.known(&inner[..name_end])?;
                     out.push_str(&trimmed(&value, op)?);
+                    rest = &body[end + 1..];
+                    continue;
+                }
+                // `${PWD:0:1}`, `${HOME: -4}`: a slice of the value.
+                if let Some(slice) = op.strip_prefix(':').and_then(sliced_by) {
+                    let value = self.known(&inner[..name_end])?;
+                    out.push_str(&slice(&value)?);
                     rest = &body[end + 1..];
                     continue;
                 }
@@ -290,6 +334,26 @@ impl Places {
     }
 }
 
+/// The characters of a glob that stand for themselves: outside a bracket class, neither a
+/// wildcard nor a dot (`*.*` spells nothing; `b?ild` spells four).
+fn spelled_letters(pattern: &str) -> usize {
+    let mut in_class = false;
+    pattern
+        .chars()
+        .filter(|&c| {
+            match c {
+                '[' => in_class = true,
+                ']' if in_class => {
+                    in_class = false;
+                    return false;
+                }
+                _ => {}
+            }
+            !in_class && !matches!(c, '*' | '?' | '.' | '[' | ']' | '\\')
+        })
+        .count()
+}
+
 /// `..` and `.` resolved without touching the filesystem.
 pub(super) fn normalise(p: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
@@ -331,6 +395,46 @@ pub fn last_part_globbed(raw: &str) -> bool {
     raw.rsplit('/')
         .next()
         .is_some_and(|last| last.contains(['*', '?']))
+}
+
+/// The slice `${V:OFFSET}` or `${V:OFFSET:LENGTH}` takes, for whole-number bounds (a negative
+/// offset needs a space or parentheses, or it is `:-`'s default); anything computed: `None`.
+fn sliced_by(op: &str) -> Option<impl Fn(&str) -> Option<String>> {
+    fn number(s: &str) -> Option<i64> {
+        let s = s.trim();
+        let s = s
+            .strip_prefix('(')
+            .and_then(|x| x.strip_suffix(')'))
+            .unwrap_or(s)
+            .trim();
+        s.parse().ok()
+    }
+    if op.starts_with(['-', '=', '?', '+']) {
+        return None;
+    }
+    let (offset, length) = match op.split_once(':') {
+        Some((o, l)) => (number(o)?, Some(number(l)?)),
+        None => (number(op)?, None),
+    };
+    Some(move |value: &str| {
+        let chars: Vec<char> = value.chars().collect();
+        let n = i64::try_from(chars.len()).ok()?;
+        let start = if offset < 0 { n + offset } else { offset };
+        if start < 0 || start > n {
+            return Some(String::new());
+        }
+        let end = match length {
+            None => n,
+            Some(l) if l < 0 => n + l,
+            Some(l) => (start + l).min(n),
+        };
+        // bash refuses a negative length that ends before the start.
+        if end < start {
+            return None;
+        }
+        let (start, end) = (usize::try_from(start).ok()?, usize::try_from(end).ok()?);
+        Some(chars[start..end].iter().collect())
+    })
 }
 
 /// `value` with the shell's pattern taken off one end, as `${V%PAT}` (shortest suffix),
@@ -435,6 +539,50 @@ mod tests {
             assert_eq!(p.expand(raw).as_deref(), want, "{raw}");
         }
         assert_eq!(p.classify("\"${PWD%/proj}\""), Place::Outside);
+    }
+
+    /// Found by the 153rd sealed part (issue 20): `"${PWD:0:1}root"` is `/root`.
+    #[test]
+    fn a_slice_of_a_known_variable_is_read() {
+        let p = places();
+        for (raw, want) in [
+            ("${PWD:0:1}root", Some("/root")),
+            ("${HOME:0:5}", Some("/home")),
+            ("${HOME:6}", Some("dev")),
+            ("${HOME: -3}", Some("dev")),
+            ("${HOME:(-3)}", Some("dev")),
+            ("${HOME:1:-4}", Some("home")),
+            ("${HOME:40}", Some("")),
+            ("${HOME:-/x}", Some("/home/dev")),
+            ("${HOME:$n}", None),
+            ("${HOME:4:-9}", None),
+        ] {
+            assert_eq!(p.expand(raw).as_deref(), want, "{raw}");
+        }
+    }
+
+    /// Found by the 153rd sealed part (issue 20): `./b?ild` was read as the whole project root,
+    /// so a clean of the build output was blocked.
+    #[test]
+    fn a_glob_that_spells_a_name_names_a_few_entries() {
+        let p = places();
+        for (raw, want) in [
+            ("./b?ild", Place::Inside),
+            ("b[u]ild", Place::Inside),
+            ("logs/*.old", Place::Inside),
+            ("./*", Place::ProjectRoot),
+            ("*.*", Place::ProjectRoot),
+            ("./.tr*", Place::ProjectRoot),
+            ("/us?", Place::Root),
+            ("/h*", Place::Root),
+            ("../pro*", Place::Outside),
+            ("/etc/acme-*", Place::System),
+        ] {
+            assert_eq!(p.classify(raw), want, "{raw}");
+        }
+        // A glob with no `/` before it, whose first character is wider than a byte (found by
+        // the gate's property test).
+        assert_eq!(p.classify("»Beõ*/x"), Place::ProjectRoot);
     }
 
     #[test]

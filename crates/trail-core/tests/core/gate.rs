@@ -14169,6 +14169,45 @@ fn mechanisms_found_by_the_153rd_sealed_part() {
     }
 }
 
+/// Found by reading the 153rd sealed part's rows again (issue 20): a glob that spells most of
+/// a name (`./b?ild`, `b[u]ild`) names a few entries of its directory, not the directory,
+/// unless it could name a place that matters there (`/us?`); `${PWD:0:1}`, a slice of a known
+/// value; `sudo -s`, `sudo -i` and `su` with no command run the shell's stdin; the accounts
+/// table's sixth field is a list of home directories, among them `/root`.
+#[test]
+fn mechanisms_found_by_rereading_the_153rd_sealed_part() {
+    let ctx = ctx();
+    for (line, want) in [
+        ("acme clean --dir ./b?ild", Verdict::Allow),
+        ("acme clean --dir b[u]ild", Verdict::Allow),
+        ("acme clean --dir /us?", Verdict::Block),
+        ("acme clean --dir ./*", Verdict::Block),
+        ("acme wipe --dir ~/.l*", Verdict::Block),
+        ("rm -rf ./*.log", Verdict::Junction),
+        ("acme purge --dir \"${PWD:0:1}root\"", Verdict::Block),
+        ("acme purge --dir \"${HOME:0:5}\"", Verdict::Block),
+        ("acme purge --dir \"${PWD:0:9}/build\"", Verdict::Junction),
+        ("echo \"${HOME:-/x}\"", Verdict::Allow),
+        ("sudo -s <<< \"rm -rf /\"", Verdict::Block),
+        ("sudo -i <<EOF\nrm -rf /home/dev\nEOF", Verdict::Block),
+        ("echo 'rm -rf /usr' | su", Verdict::Block),
+        ("doas -s <<< 'echo x > /etc/sysctl.conf'", Verdict::Block),
+        ("sudo -u dev -i <<< whoami", Verdict::Junction),
+        (
+            "cut -d: -f6 /etc/passwd | xargs -n1 acme clean --dir",
+            Verdict::Block,
+        ),
+        (
+            "awk -F: '{print $6}' /etc/passwd | xargs -I{} acme purge --dir {}",
+            Verdict::Block,
+        ),
+        ("cut -d: -f6 /etc/passwd | sort -u", Verdict::Allow),
+        ("cut -d: -f1 /etc/passwd | xargs -n1 id", Verdict::Allow),
+    ] {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a
 /// file outside the project, not the home; a deleting call handed the home itself is a block.
