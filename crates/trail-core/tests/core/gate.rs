@@ -2646,6 +2646,19 @@ fn new_families_sealed153_part() {
     assert!(all.rows > 0);
 }
 
+/// The 154th sealed part (issue 20): 24 families from research and science services
+/// (observatories, sequencing cores, beamlines, field stations, herbaria, seed banks, animal
+/// facilities, cleanrooms, weather stations, research vessels, seismology and geodesy,
+/// imaging centres, clinical trial units, data repositories, citizen science), written by a
+/// helper that never read trail's source, run once with the design frozen at 56f2b2a:
+/// `cargo test -p trail-core --test core gate::new_families_sealed154 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed154_part() {
+    let (_, all) = measure(&["gate-families-sealed154.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
