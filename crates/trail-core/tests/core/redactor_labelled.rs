@@ -2450,3 +2450,19 @@ fn new_families_sealed154_part() {
     print_table("secrets-families-sealed154.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 155th sealed part (issue 20): 16 families named from stonemasonry and dry-stone
+/// walling, providers of solar, wind, charging, battery storage, district heating, waste,
+/// air quality, flood warning, forestry, mining, quarrying, carbon accounting, wildlife
+/// rescue, park and coastal services, written by a helper that never read trail's source,
+/// run once with the redactor frozen at 83a9707:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed155 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed155_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed155.tsv"), show);
+    print_table("secrets-families-sealed155.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
