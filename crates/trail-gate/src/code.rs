@@ -376,6 +376,39 @@ pub(super) fn shell_call_lines(code: &str) -> Vec<String> {
             _ => {}
         }
     }
+    lines.extend(statement_calls(code));
+    lines
+}
+
+/// Calls said as statements, without brackets: Raku's and Perl's `run <rm -rf /opt>` (a list
+/// of words), `shell "rm -rf /opt"`, `system 'rm -rf /opt'`: the command line they run.
+pub(super) fn statement_calls(code: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for name in ["run", "shell", "system", "exec", "qqx", "spawn"] {
+        for (at, _) in code.match_indices(name) {
+            let before = code[..at].trim_end().chars().last();
+            if before
+                .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '-'))
+            {
+                continue;
+            }
+            let rest = &code[at + name.len()..];
+            let Some(arg) = rest.strip_prefix(char::is_whitespace).map(str::trim_start) else {
+                continue;
+            };
+            if let Some(words) = arg.strip_prefix('<') {
+                let Some(end) = words.find('>') else { continue };
+                let words = words[..end].trim();
+                if words.contains(char::is_whitespace) {
+                    lines.push(words.split_whitespace().collect::<Vec<_>>().join(" "));
+                }
+            } else if arg.starts_with(['"', '\''])
+                && let Some(lit) = literals(arg).into_iter().next().filter(|l| l.contains(' '))
+            {
+                lines.push(lit);
+            }
+        }
+    }
     lines
 }
 

@@ -71,6 +71,47 @@ impl Decision {
     }
 }
 
+/// The path `mktemp` prints: under `-p DIR`/`--tmpdir=DIR` when given, under a template's
+/// own directory, else under `$TMPDIR`. Its name is random: only where it is matters.
+fn made_by_mktemp(args: &[&str]) -> Option<String> {
+    let mut dir: Option<String> = None;
+    let mut template = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let a = a.trim_matches(['"', '\'']);
+        match a {
+            "-p" | "--tmpdir" => dir = Some(it.next()?.trim_matches(['"', '\'']).to_string()),
+            "-t" | "-d" | "-u" | "-q" | "--directory" | "--dry-run" | "--quiet" => {}
+            _ if a.starts_with("--tmpdir=") => dir = Some(a["--tmpdir=".len()..].to_string()),
+            _ if a.starts_with("--suffix=") => {}
+            _ if a.starts_with('-') => return None,
+            _ => template = Some(a),
+        }
+    }
+    let name = template.map_or("tmp.mktemp", |t| t.rsplit('/').next().unwrap_or(t));
+    if name.contains(['$', '`']) {
+        return None;
+    }
+    let dir = match (dir, template) {
+        (Some(d), _) => d,
+        (None, Some(t)) if t.contains('/') => t.rsplit_once('/').map(|(d, _)| d.to_string())?,
+        (None, _) => "$TMPDIR".to_string(),
+    };
+    Some(format!("{dir}/{name}"))
+}
+
+/// What a Python or Ruby one-liner reads to print where the interpreter keeps its own
+/// libraries and programs.
+const INSTALL_TREE: &[&str] = &[
+    "sysconfig.get_path",
+    "site.getsitepackages",
+    "sys.prefix",
+    "sys.base_prefix",
+    "sys.exec_prefix",
+    "get_python_lib",
+    "RbConfig::CONFIG",
+];
+
 /// What the gate needs to know about where it runs.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -163,8 +204,6 @@ impl Context {
         }
     }
 
-    /// A word as a path, after what this line did to variables, the working directory and
-    /// symlinks: `None` when only the shell knows.
     /// Whether `p` is a directory the project sits in (`/work` for `/work/proj`): it holds
     /// the project and the projects beside it.
     pub(crate) fn holds_project(&self, p: &std::path::Path) -> bool {
@@ -172,9 +211,19 @@ impl Context {
         root.starts_with(p) && p != root
     }
 
+    /// A word as a path, after what this line did to variables, the working directory and
+    /// symlinks: `None` when only the shell knows. A remote address of this machine
+    /// (`sftp://localhost/boot`) is its path.
     pub fn resolve(&self, raw: &str) -> Option<std::path::PathBuf> {
         let computed = self.computed(raw);
         let raw = computed.as_deref().unwrap_or(raw);
+        let here;
+        let raw = if raw.contains(':') {
+            here = raw.replace(['"', '\''], "");
+            effect::targets::path_on_this_machine(&here).unwrap_or(raw)
+        } else {
+            raw
+        };
         let expanded;
         let mut word = raw;
         if raw.contains('$') && !self.line.vars.is_empty() {
@@ -276,6 +325,16 @@ impl Context {
                 continue;
             }
             let end = out.len() - after.len() + after.find(')').unwrap_or(0) + 1;
+            // The interpreter's own install tree (`sysconfig.get_paths()["stdlib"]`,
+            // `site.getsitepackages()`, `$Config{privlib}`): the system's libraries.
+            if INSTALL_TREE.iter().any(|t| code.contains(t)) && !code.contains(['$', '`'])
+                || runner == "$(perl "
+                    && code.contains("$Config{")
+                    && code.matches('$').count() == 1
+            {
+                out.replace_range(at..end, "/usr/lib");
+                continue;
+            }
             // One call, one string literal: `os.path.abspath("../..")`.
             let Some(call) = CALLS.iter().find_map(|c| code.find(c).map(|i| i + c.len())) else {
                 continue;
@@ -295,6 +354,50 @@ impl Context {
                 continue;
             };
             out.replace_range(at..end, &path.to_string_lossy());
+        }
+    }
+
+    /// Substitutions whose output the gate knows from the machine alone: `$(mktemp -d)` is a
+    /// new entry of the temporary directory (or of the one `-p DIR` names), `$(id -un)`,
+    /// `$(whoami)` and `$(logname)` the home directory's owner, and the directory of `$(command
+    /// -v sh)` or `$(which sh)` the system's `/usr/bin`.
+    fn known_outputs(&self, out: &mut String) {
+        let mut from = 0;
+        while let Some(found) = out[from..].find("$(") {
+            let at = from + found;
+            let Some(len) = out[at + 2..].find(')') else {
+                break;
+            };
+            let inner = out[at + 2..at + 2 + len].trim();
+            let words: Vec<&str> = inner.split_whitespace().collect();
+            let value = match words.as_slice() {
+                ["id", "-un" | "-nu"] | ["id", "-u", "-n"] | ["whoami" | "logname"] => self
+                    .places
+                    .home
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned()),
+                // Only its directory is known, and only in general: one on the PATH, the
+                // system's (`$(dirname "$(command -v sh)")`); the program's own file may be
+                // anywhere.
+                ["command", "-v", name] | ["which", name] | ["type", "-P", name]
+                    if name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                        && (out[..at].ends_with("$(dirname \"")
+                            || out[..at].ends_with("$(dirname ")) =>
+                {
+                    Some(format!("/usr/bin/{name}"))
+                }
+                ["mktemp", rest @ ..] => made_by_mktemp(rest),
+                _ => None,
+            };
+            match value {
+                Some(v) => {
+                    out.replace_range(at..at + 3 + len, &v);
+                    from = at + v.len();
+                }
+                None => from = at + 2,
+            }
         }
     }
 
@@ -353,6 +456,7 @@ impl Context {
             out = out.replace(pwd, "$PWD");
         }
         self.path_printed_by_code(&mut out);
+        self.known_outputs(&mut out);
         // A user's home asked of the account database (`$(getent passwd dev | cut -d: -f6)`):
         // the person's own home when the name is theirs, another's under `/home` otherwise.
         while let Some(at) = out.find("$(getent passwd ") {

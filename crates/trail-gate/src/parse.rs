@@ -89,6 +89,7 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         calling: Vec::new(),
         read_lines: None,
         fd_paths: Vec::new(),
+        namerefs: Vec::new(),
     };
     w.seq(&result.file.body);
     Ok(w.flat)
@@ -137,6 +138,8 @@ struct Walker<'s, 'a> {
     read_lines: Option<Vec<String>>,
     /// Descriptors `exec N<PATH` opened for the rest of the line: `/proc/self/fd/N` is PATH.
     fd_paths: Vec<(i32, Arg)>,
+    /// Name references (`declare -n ref=TARGET`): an assignment to `ref` sets `TARGET`.
+    namerefs: Vec<(String, String)>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -253,57 +256,7 @@ impl<'a> Walker<'_, 'a> {
         match c {
             Command::Simple(sc) => self.simple(sc),
             Command::Builtin(_) => {} // break, continue, return, exit
-            Command::Decl(d) => {
-                for a in &d.assignments {
-                    self.assignment_value(&a.value);
-                }
-                // `export X=v` sets what later commands of the line see: kept as assignments
-                // of a command named after the builtin.
-                let mut assigns = Vec::new();
-                // Names exported without a value (`export NAME`): the value set before is.
-                let mut names = Vec::new();
-                let mut exports = false;
-                for op in &d.operands {
-                    match op {
-                        DeclOperand::Flag(w) => {
-                            // (`declare -x`, `typeset -gx`: exported, as by `export`.)
-                            exports |= self.arg(w).text.as_deref().is_some_and(|t| {
-                                t.starts_with('-') && !t.starts_with("--") && t.contains('x')
-                            });
-                            self.word(w);
-                        }
-                        DeclOperand::Dynamic(w) => self.word(w),
-                        DeclOperand::Assignment(a) => {
-                            self.assignment_value(&a.value);
-                            if let AssignmentValue::Scalar(w) = &a.value {
-                                assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
-                            }
-                        }
-                        DeclOperand::Name(n) => names.push(n.name.as_str().to_string()),
-                    }
-                }
-                let name = if exports && matches!(d.variant.as_str(), "declare" | "typeset") {
-                    "export".to_string()
-                } else {
-                    d.variant.as_str().to_string()
-                };
-                let exported_names = if name == "export" { names } else { Vec::new() };
-                let mut argv = vec![Arg {
-                    text: Some(name.clone()),
-                    raw: name,
-                    quoted: false,
-                }];
-                argv.extend(exported_names.into_iter().map(|n| Arg {
-                    text: Some(n.clone()),
-                    raw: n,
-                    quoted: false,
-                }));
-                self.flat.commands.push(Simple {
-                    argv,
-                    assigns,
-                    ..Simple::default()
-                });
-            }
+            Command::Decl(d) => self.declaration(d),
             Command::Binary(b) => {
                 let left_start = self.flat.commands.len();
                 self.stmt(&b.left);
@@ -349,6 +302,72 @@ impl<'a> Walker<'_, 'a> {
         }
     }
 
+    /// `export X=v`, `declare -x`, `local -n ref=X` and the like: the assignments they make,
+    /// the names they export, and the name references they set up.
+    fn declaration(&mut self, d: &'a shuck_ast::DeclClause) {
+        for a in &d.assignments {
+            self.assignment_value(&a.value);
+        }
+        // `export X=v` sets what later commands of the line see: kept as assignments
+        // of a command named after the builtin.
+        let mut assigns = Vec::new();
+        // Names exported without a value (`export NAME`): the value set before is.
+        let mut names = Vec::new();
+        let mut exports = false;
+        let mut references = false;
+        for op in &d.operands {
+            match op {
+                DeclOperand::Flag(w) => {
+                    // (`declare -x`, `typeset -gx`, `local -x`: exported, as by
+                    // `export`; `-n`: a name reference.)
+                    let flag = self
+                        .arg(w)
+                        .text
+                        .filter(|t| t.starts_with('-') && !t.starts_with("--"));
+                    exports |= flag.as_deref().is_some_and(|t| t.contains('x'));
+                    references |= flag.as_deref().is_some_and(|t| t.contains('n'));
+                    self.word(w);
+                }
+                DeclOperand::Dynamic(w) => self.word(w),
+                DeclOperand::Assignment(a) => {
+                    self.assignment_value(&a.value);
+                    if let AssignmentValue::Scalar(w) = &a.value {
+                        let target = a.target.name.as_str().to_string();
+                        let value = self.arg(w);
+                        match value.text.clone().filter(|_| references) {
+                            Some(referred) => self.namerefs.push((target, referred)),
+                            None => assigns.push((self.referred(target), value)),
+                        }
+                    }
+                }
+                DeclOperand::Name(n) => {
+                    names.push(self.referred(n.name.as_str().to_string()));
+                }
+            }
+        }
+        let name = if exports && matches!(d.variant.as_str(), "declare" | "typeset" | "local") {
+            "export".to_string()
+        } else {
+            d.variant.as_str().to_string()
+        };
+        let exported_names = if name == "export" { names } else { Vec::new() };
+        let mut argv = vec![Arg {
+            text: Some(name.clone()),
+            raw: name,
+            quoted: false,
+        }];
+        argv.extend(exported_names.into_iter().map(|n| Arg {
+            text: Some(n.clone()),
+            raw: n,
+            quoted: false,
+        }));
+        self.flat.commands.push(Simple {
+            argv,
+            assigns,
+            ..Simple::default()
+        });
+    }
+
     /// A simple command: its words (arrays and braces expanded), its assignments, and a call
     /// of a function the line defined walked again with its arguments.
     fn simple(&mut self, sc: &'a shuck_ast::SimpleCommand) {
@@ -356,9 +375,11 @@ impl<'a> Walker<'_, 'a> {
         for a in &sc.assignments {
             self.assignment_value(&a.value);
             if let AssignmentValue::Scalar(w) = &a.value {
-                assigns.push((a.target.name.as_str().to_string(), self.arg(w)));
+                let target = self.referred(a.target.name.as_str().to_string());
+                assigns.push((target, self.arg(w)));
             }
         }
+        self.defaults_assigned(sc);
         let mut words: Vec<&Word> = Vec::with_capacity(sc.args.len() + 1);
         let name_empty = sc.name.parts.is_empty()
             || sc
@@ -411,6 +432,7 @@ impl<'a> Walker<'_, 'a> {
             .and_then(|a| a.text.as_deref())
             .and_then(|name| self.functions.iter().rev().find(|(n, _)| n == name))
             .map(|(n, body)| (n.clone(), *body, argv[1..].to_vec()));
+        let positional = positional_set(&argv);
         self.flat.commands.push(Simple {
             argv,
             assigns,
@@ -418,9 +440,72 @@ impl<'a> Walker<'_, 'a> {
             piped_from: substituted,
             ..Simple::default()
         });
+        if let Some(params) = positional {
+            self.positional(params);
+        }
         if let Some((name, body, args)) = call {
             self.call(name, body, args);
         }
+    }
+
+    /// The variable an assignment to `name` sets: the one a name reference points at.
+    fn referred(&self, name: String) -> String {
+        match self.namerefs.iter().rev().find(|(r, _)| *r == name) {
+            Some((_, target)) => target.clone(),
+            None => name,
+        }
+    }
+
+    /// `${NAME:=VALUE}` and `${NAME=VALUE}` in a command's words set `NAME` when it is unset
+    /// (`: "${CACHE_DIR:=/sbin}"`): an assignment before the command, for what comes after.
+    /// Not for the variables the gate knows from the environment, which are set.
+    fn defaults_assigned(&mut self, sc: &shuck_ast::SimpleCommand) {
+        let text = sc.span.slice(self.src);
+        if !text.contains('=') || !text.contains("${") {
+            return;
+        }
+        let mut assigns = Vec::new();
+        let mut rest = text;
+        while let Some(i) = rest.find("${") {
+            rest = &rest[i + 2..];
+            let Some(end) = rest.find('}') else { break };
+            let inner = &rest[..end];
+            let name_end = inner
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(inner.len());
+            let (name, op) = inner.split_at(name_end);
+            let value = op.strip_prefix(":=").or_else(|| op.strip_prefix('='));
+            if let Some(value) = value.filter(|v| !v.contains(['$', '`', '{', '"', '\'']))
+                && !name.is_empty()
+                && !matches!(name, "HOME" | "PWD" | "TMPDIR" | "PATH" | "USER" | "SHELL")
+            {
+                assigns.push((self.referred(name.to_string()), static_arg(value)));
+            }
+        }
+        if !assigns.is_empty() {
+            self.flat.commands.push(Simple {
+                assigns,
+                ..Simple::default()
+            });
+        }
+    }
+
+    /// `set -- a b c`: the positional parameters for the rest of the line, as `$1`, `$2`, …
+    /// and as the list `"$@"` and a bare `for NAME;` loop over.
+    fn positional(&mut self, params: Vec<Arg>) {
+        let assigns: Vec<(String, Arg)> = params
+            .iter()
+            .enumerate()
+            .map(|(i, a)| ((i + 1).to_string(), a.clone()))
+            .collect();
+        if !assigns.is_empty() {
+            self.flat.commands.push(Simple {
+                assigns,
+                ..Simple::default()
+            });
+        }
+        self.arrays.retain(|(n, _)| n != "@");
+        self.arrays.push(("@".into(), params));
     }
 
     fn compound(&mut self, cc: &'a CompoundCommand) {
@@ -473,6 +558,23 @@ impl<'a> Walker<'_, 'a> {
                 }
             }
             CompoundCommand::Coproc(c) => self.stmt(&c.body),
+            // `for ((i = 0; i < 96; i++))`, zsh's `repeat N` and `foreach`: the body runs, as
+            // many times as it may.
+            CompoundCommand::ArithmeticFor(f) => self.seq(&f.body),
+            CompoundCommand::Repeat(r) => {
+                self.word(&r.count);
+                self.seq(&r.body);
+            }
+            CompoundCommand::Foreach(f) => {
+                for w in &f.words {
+                    self.word(w);
+                }
+                self.seq(&f.body);
+            }
+            CompoundCommand::Always(a) => {
+                self.seq(&a.body);
+                self.seq(&a.always_body);
+            }
             // `(( ))` and `[[ ]]` run no commands of their own; substitutions inside them
             // would, and this walker does not descend there: say so.
             CompoundCommand::Arithmetic(_) | CompoundCommand::Conditional(_) => {
@@ -481,7 +583,6 @@ impl<'a> Walker<'_, 'a> {
                     self.opaque("a command substitution inside (( )) or [[ ]]");
                 }
             }
-            _ => self.opaque("a shell construct the gate does not analyse"),
         }
     }
 
@@ -497,6 +598,12 @@ impl<'a> Walker<'_, 'a> {
         let mut values = Vec::new();
         for w in f.words.iter().flatten() {
             self.expanded(w, &mut values);
+        }
+        // `for NAME; do` loops over the positional parameters.
+        if f.words.is_none()
+            && let Some((_, params)) = self.arrays.iter().rev().find(|(n, _)| n == "@")
+        {
+            values.clone_from(params);
         }
         let unroll = name.is_some()
             && !values.is_empty()
@@ -773,6 +880,9 @@ impl<'a> Walker<'_, 'a> {
             None => (inner, None),
         };
         let (_, elems) = self.arrays.iter().rev().find(|(n, _)| n == name)?;
+        if matches!(name, "@" | "*") && index.is_none() {
+            return Some(elems.clone());
+        }
         match index {
             Some("@" | "*") => Some(elems.clone()),
             Some(i) => elems
@@ -1063,6 +1173,24 @@ fn reads_substituted(w: &Word) -> bool {
             ..
         }]
     )
+}
+
+/// The positional parameters `set -- a b c` (or `set a b c`) gives, when every one is static
+/// text; `None` for `set -e`, `set -o …` and the like.
+fn positional_set(argv: &[Arg]) -> Option<Vec<Arg>> {
+    if argv.first()?.text.as_deref() != Some("set") {
+        return None;
+    }
+    let rest = &argv[1..];
+    let params = match rest.first()?.text.as_deref() {
+        Some("--") => &rest[1..],
+        Some(t) if !t.starts_with(['-', '+']) => rest,
+        _ => return None,
+    };
+    (!params.is_empty()
+        && params.len() <= MAX_UNROLL_VALUES
+        && params.iter().all(|a| a.text.is_some()))
+    .then(|| params.to_vec())
 }
 
 #[cfg(test)]

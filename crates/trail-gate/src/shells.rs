@@ -42,6 +42,12 @@ const STDIN_RUNNERS: &[&str] = &[
 
 /// Programs that fetch from the network: their output piped or substituted into a shell is
 /// code nobody has read.
+/// Whether `name` is a program that only fetches: what it gets is printed or saved, and runs
+/// only when something else runs it (`| sh`, judged there).
+pub(crate) fn fetcher(name: &str) -> bool {
+    FETCHERS.contains(&name)
+}
+
 const FETCHERS: &[&str] = &[
     "curl",
     "wget",
@@ -66,6 +72,12 @@ const FETCHERS: &[&str] = &[
     "tftp",
     "scp",
     "ssh",
+    // libwww-perl's clients, and curl's and wget's successors.
+    "lwp-request",
+    "lwp-download",
+    "lwp-mirror",
+    "wget2",
+    "curlie",
 ];
 
 /// A program nobody models that is told to read from another machine (`mosquitto_sub -h
@@ -172,15 +184,26 @@ pub(crate) fn decodes(p: &Simple) -> bool {
             true
         }
         Some("printf") => p.argv.iter().any(|a| escaped(&a.raw)),
-        // A language's one-liner that decodes (`python3 -c "…codecs.decode(s, 'rot13')…"`).
-        Some(name) if STDIN_RUNNERS.contains(&name) => p
-            .argv
-            .iter()
-            .any(|a| DECODING_CALLS.iter().any(|d| a.raw.contains(d))),
+        // A language's one-liner that decodes (`python3 -c "…codecs.decode(s, 'rot13')…"`),
+        // or its library's decoder run as a program (`python3 -m base64 -d`, `-m gzip -d`).
+        Some(name) if STDIN_RUNNERS.contains(&name) => {
+            p.argv
+                .iter()
+                .any(|a| DECODING_CALLS.iter().any(|d| a.raw.contains(d)))
+                || words
+                    .windows(2)
+                    .any(|w| w[0] == "-m" && DECODING_MODULES.contains(&w[1]))
+                    && words
+                        .iter()
+                        .any(|w| matches!(*w, "-d" | "-D" | "--decode" | "--decompress"))
+        }
         Some("echo") => has("-e") && p.argv.iter().any(|a| escaped(&a.raw)),
         _ => false,
     }
 }
+
+/// Python's modules that decode when run as programs with `-d` (`python3 -m base64 -d`).
+const DECODING_MODULES: &[&str] = &["base64", "gzip", "bz2", "lzma", "uu", "quopri", "zlib"];
 
 /// What a language's one-liner calls to turn hex, base64, base32 or a rotation back into text
 /// (`perl -pe 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`,
@@ -209,6 +232,11 @@ const DECODING_CALLS: &[&str] = &[
     "atob(",
     "'rot13'",
     "\"rot13\"",
+    // A string turned round (`perl -e 'print scalar reverse shift'`, `s[::-1]`).
+    "scalar reverse",
+    "[::-1]",
+    ".reverse()",
+    ".reverse.join",
     "'rot_13'",
     "\"rot_13\"",
 ];
@@ -239,6 +267,13 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
         "basenc --decode",
         "xxd -r",
         "openssl enc -d",
+        "-m base64 -d",
+        "-m base64 --decode",
+        "-m gzip -d",
+        "-m gzip --decompress",
+        "-m bz2 -d",
+        "-m lzma -d",
+        "-m uu -d",
     ]
     .iter()
     .any(|d| raw.contains(d))
@@ -296,33 +331,52 @@ fn substitution_fetches(raw: &str) -> bool {
                 .skip(1)
                 .filter(|w| !w.starts_with('-'))
                 .collect();
-            let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
-            let script = |w: &str| {
-                has(
-                    w,
-                    &[
-                        "script", "scripts", "code", "payload", "snippet", "snippets", "plugin",
-                        "plugins", "macro", "macros",
-                    ],
-                )
-            };
-            let get = |w: &str| has(w, &["get", "pull"]);
-            // Pulled is fetched from where it is kept (`$(acme macro pull nightly --raw)`).
-            words.iter().any(|w| has(w, &["fetch", "download", "pull"]))
-                // Or a script asked of a service by its own verb, in one word or two either way
-                // round (`campaign get-script --raw`, `script get --name post-pass`): its text
-                // is kept where the service is, not here.
-                || words.iter().any(|w| get(w) && script(w))
-                || words
-                    .windows(2)
-                    .any(|p| script(p[0]) && get(p[1]) || get(p[0]) && script(p[1]))
-                // Or got from the remote side (`remote get-script --name cleanup`).
-                || words
-                    .iter()
-                    .position(|w| has(w, &["remote"]))
-                    .is_some_and(|at| words[at + 1..].iter().any(|w| get(w)))
+            asks_for_kept_code(&words)
         })
     })
+}
+
+/// Whether a program's words (options left out) ask it for code kept elsewhere: a fetch, a
+/// download or a pull, or a script, a plugin or an app got from a service (`macro pull
+/// nightly`, `apps get --id x`, `remote get-script`): what it prints came from there.
+fn asks_for_kept_code(words: &[&str]) -> bool {
+    let has = |w: &str, set: &[&str]| w.split(['-', '_']).any(|p| set.contains(&p));
+    let script = |w: &str| {
+        has(
+            w,
+            &[
+                "script",
+                "scripts",
+                "code",
+                "payload",
+                "snippet",
+                "snippets",
+                "plugin",
+                "plugins",
+                "macro",
+                "macros",
+                "app",
+                "apps",
+                "installer",
+                "installers",
+            ],
+        )
+    };
+    let get = |w: &str| has(w, &["get", "pull"]);
+    // Pulled is fetched from where it is kept (`$(acme macro pull nightly --raw)`).
+    words.iter().any(|w| has(w, &["fetch", "download", "pull"]))
+        // Or a script asked of a service by its own verb, in one word or two either way
+        // round (`campaign get-script --raw`, `script get --name post-pass`): its text
+        // is kept where the service is, not here.
+        || words.iter().any(|w| get(w) && script(w))
+        || words
+            .windows(2)
+            .any(|p| script(p[0]) && get(p[1]) || get(p[0]) && script(p[1]))
+        // Or got from the remote side (`remote get-script --name cleanup`).
+        || words
+            .iter()
+            .position(|w| has(w, &["remote"]))
+            .is_some_and(|at| words[at + 1..].iter().any(|w| get(w)))
 }
 
 /// Whether a command substitution in `raw` names a URL of another host, of any scheme (`$(websocat
@@ -667,6 +721,14 @@ fn from_outside(p: &Simple) -> Option<&'static str> {
         return Some("another machine");
     }
     let words: Vec<&str> = p.args().iter().filter_map(|a| a.text.as_deref()).collect();
+    let verbs: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    if asks_for_kept_code(&verbs) {
+        return Some("where the program keeps or fetches it");
+    }
     const CAPTURE: &[&str] = &[
         "/dev/video",
         "/dev/tty",

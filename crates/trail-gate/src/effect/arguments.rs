@@ -133,7 +133,10 @@ pub(super) fn judge(
     // `heroku run rails db:migrate`, `bundle exec rake db:drop`, `npm run deploy`: a
     // subcommand that runs the program (or the script) named after it; named by where it is
     // fetched from (`nix run github:x/y`), code nobody here has read.
-    runs_fetched(c, ctx, raw, out);
+    // (A program that only fetches prints or saves what it gets: `lwp-request URL > F`.)
+    if !shells::fetcher(c.name) {
+        runs_fetched(c, ctx, raw, out);
+    }
     unreviewed_script(c, ctx, raw, out);
     if let Some(i) = args
         .iter()
@@ -2296,6 +2299,12 @@ fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings)
             }
             // A debugger's or a console's own escape inside it (`-ex "shell rm -rf ~"`).
             escapes(lit, Keep::Risky, out);
+        }
+        // A call said as a statement with a list of words (Raku's `run <rm -rf /opt>`).
+        if value.contains('<') {
+            for line in code::statement_calls(value) {
+                out.runs(&line, Keep::Risky);
+            }
         }
     }
     // Calls: `f(x)`, `` `cmd` ``, Wolfram's `F[x]`.

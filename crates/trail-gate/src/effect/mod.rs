@@ -25,7 +25,7 @@
 mod arguments;
 mod handover;
 mod home;
-mod targets;
+pub(crate) mod targets;
 mod typed;
 mod unpacks;
 pub(crate) mod words;
@@ -963,7 +963,7 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     // (Or where a mirror lands, `--to dist/covers --delete-missing`.)
     let resets = || {
         ps.iter()
-            .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove"))
+            .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove" | "drop"))
             && c.option_words().any(|w| {
                 let flag = w.split('=').next().unwrap_or(w);
                 targets::dir_flag(flag) || matches!(flag, "--to" | "--into" | "--local")
@@ -2268,12 +2268,18 @@ fn critical(
                         // (`idf.py -B /work/proj fullclean`): the project is that directory.
                         || t.target == Target::ProjectRoot && build_dir_option(c, &t.word))
                 || t.target == Target::Root && replaces_root
+                // The project root too: what the source lacks is the project's own work
+                // (`mirror --to . --exact`).
                 || mirrors
                     && !t.read
                     && mirrors_into(c, restores, t)
                     && matches!(
                         t.target,
-                        Target::Root | Target::Home | Target::Ancestor | Target::SystemDir
+                        Target::Root
+                            | Target::Home
+                            | Target::Ancestor
+                            | Target::SystemDir
+                            | Target::ProjectRoot
                     )
                 // Every file under `/`, home or a system directory rewritten in place
                 // (`codespell --write-changes /etc`): nothing says which, or how to undo it.
@@ -2677,7 +2683,7 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                 && words::parts(w).iter().any(|p| {
                     matches!(
                         p.as_str(),
-                        "delete" | "remove" | "prune" | "purge" | "clean"
+                        "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact"
                     )
                 })
         })
@@ -5675,6 +5681,11 @@ fn run_switch(c: &Cmd<'_>) -> bool {
 /// it is fetched code run at once, a block, as `curl … | sh` is; given it as the input it
 /// works on (`cwltool https://…/cleanup.cwl`), the program may run it: a junction.
 fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
+    // A program that only fetches prints or saves what it gets: a pipe into a shell is
+    // judged where it runs.
+    if super::shells::fetcher(c.name) {
+        return None;
+    }
     // Words inside an argument count too (`client "bundle:install -s https://….jar"`).
     let words: Vec<&str> = c.words().flat_map(str::split_whitespace).collect();
     let makes = makes_project(c);

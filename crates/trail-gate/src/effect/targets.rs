@@ -445,9 +445,18 @@ pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
     // What a sync reads from another machine is no place it empties (`--source s3://docs`).
     let source = |f: &str| matches!(f, "--source" | "--from" | "--src" | "--remote");
     for a in c.args {
-        let Some(w) = word_text(a, ctx) else {
+        let Some(mut w) = word_text(a, ctx) else {
             return false;
         };
+        // This machine's own address is a path here (`--remote "127.0.0.1:$TMPDIR/c"`).
+        let bare = a.raw.replace(['"', '\''], "");
+        if path_on_this_machine(&bare).is_some() {
+            if let Some(path) = path_on_this_machine(&w) {
+                w = path.to_string();
+            }
+            after_source = false;
+            after_dir_flag = true;
+        }
         let read_from = std::mem::replace(&mut after_source, source(&w));
         // (Nor what it names on the other side: `--remote 'Practice/Clients'`.)
         if (w.contains("://") || read_from && !w.starts_with('-'))
@@ -2134,6 +2143,41 @@ pub(super) fn local_url_path(word: &str) -> Option<&str> {
     .then_some(rest)
 }
 
+/// The absolute path a remote address names when its host is this machine
+/// (`sftp://localhost/boot`, `rsync://127.0.0.1/root`, `dev@[::1]:/usr/local`,
+/// `ip6-localhost:/opt`): whatever the program does there, it does to this machine's files.
+pub(crate) fn path_on_this_machine(word: &str) -> Option<&str> {
+    let (host, path) = if let Some((scheme, rest)) = word.split_once("://") {
+        // Protocols that name files by their paths (an HTTP path is the server's to map).
+        let files = [
+            "sftp", "scp", "ssh", "rsync", "ftp", "ftps", "fish", "smb", "cifs", "nfs", "sshfs",
+        ];
+        if !files.contains(&scheme.to_ascii_lowercase().as_str()) {
+            return None;
+        }
+        let cut = rest.find(['/', '$'])?;
+        (&rest[..cut], &rest[cut..])
+    } else {
+        let (host, path) = match word.find("]:") {
+            Some(i) => (&word[..=i], &word[i + 2..]),
+            None => word.split_once(':')?,
+        };
+        (host, path)
+    };
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => host.split(':').next().unwrap_or(host),
+    };
+    let here = matches!(
+        host.to_ascii_lowercase().as_str(),
+        "localhost" | "localhost.localdomain" | "ip6-localhost" | "ip6-loopback" | "::1"
+    ) || host.strip_prefix("127.").is_some_and(|r| {
+        r.split('.').count() == 3 && r.split('.').all(|o| o.parse::<u8>().is_ok())
+    });
+    (here && path.starts_with(['/', '$', '~'])).then_some(path)
+}
+
 /// Whether `path` is a device node a write destroys: a disk, a partition, a volume, any node
 /// under `/dev/` that is not a pseudo-device, a terminal or a removable medium
 /// (`dd … of=/dev/rcgd0d`, NetBSD's raw encrypted disk).
@@ -2148,6 +2192,7 @@ pub(super) fn target(word: &str, ctx: &Context) -> Option<Target> {
         .strip_prefix("file://")
         .filter(|p| p.starts_with('/'))
         .or_else(|| local_url_path(word))
+        .or_else(|| path_on_this_machine(word))
         .unwrap_or(word);
     // A device behind the driver that opens it (`stdio:/dev/sda`, `raw:/dev/sdb`), or last
     // in a colon-separated spec (`disk:avio_stor::disk:/dev/rdisk/disk0`, a guest's disk):

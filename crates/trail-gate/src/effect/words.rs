@@ -168,6 +168,8 @@ const DESTROYS: &[&str] = &[
     "unlink",
     // A store emptied of every record (Tokyo Tyrant's `vanish`).
     "vanish",
+    // Animals or stock killed or thrown out (`cages cull --line L`): nothing brings them back.
+    "cull",
     "wipe",
     "yank",
     "zap",
@@ -282,6 +284,9 @@ const REACHES: &[&str] = &[
     "submit",
     "transfer",
     "transmit",
+    // A blinded trial's allocation disclosed (`subjects unblind --subject S`): it cannot be
+    // hidden again.
+    "unblind",
     // Sent up to a spacecraft (`command uplink --file tc.bin`): it acts on what it gets.
     "uplink",
     // Handed over to a client (`deliver --project P --to client`), or control of a machine
@@ -340,6 +345,18 @@ const MESSAGES: &[&str] = &[
     "notifications",
 ];
 const MAKES: &[&str] = &["create", "new", "post", "send"];
+
+/// What is bought when it is placed (`orders place --vendor V`, `po submit`): a supplier is
+/// paid for it.
+const ORDERS: &[&str] = &[
+    "order",
+    "orders",
+    "po",
+    "pos",
+    "requisition",
+    "requisitions",
+];
+const PLACES: &[&str] = &["place", "submit", "create", "new", "raise"];
 
 /// Whether `flag`'s value (after `=` or as the next word) is a port or an address
 /// (`--publish 5432:5432`, `--publish=127.0.0.1:80:80`), as containers' `--publish` is, or
@@ -2973,7 +2990,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Reveals,
         });
     }
-    if any(MESSAGES) && any(MAKES) {
+    if any(MESSAGES) && any(MAKES) || any(ORDERS) && any(PLACES) {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reaches,

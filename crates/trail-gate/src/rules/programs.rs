@@ -205,3 +205,50 @@ pub(crate) fn rehearses(c: &super::Cmd<'_>) -> bool {
                 })
     })
 }
+
+/// A terminal multiplexer's session opened to other users of the machine: screen's
+/// `multiuser on` and its access lists (`acladd guest`), tmux's `server-access -a USER`
+/// (writable unless `-r`). Whoever is let in types into this shell.
+pub(crate) fn multiplexer_opened_to_others(c: &super::Cmd<'_>) -> bool {
+    match c.name {
+        "screen" => {
+            c.words().any(|w| {
+                let w = w.trim();
+                ["acladd", "addacl", "aclchg", "chacl"]
+                    .iter()
+                    .any(|a| w == *a || w.starts_with(&format!("{a} ")))
+                    || w.split_whitespace().eq(["multiuser", "on"])
+            }) || c
+                .words()
+                .zip(c.words().skip(1))
+                .any(|(a, b)| a == "multiuser" && b == "on")
+        }
+        "tmux" => {
+            c.words().any(|w| w == "server-access")
+                && c.words().any(|w| matches!(w, "-a" | "-w"))
+                && !c.words().any(|w| matches!(w, "-r" | "-d" | "-l"))
+        }
+        _ => false,
+    }
+}
+
+/// A login server started so that it asks no password: sshd with empty passwords permitted or
+/// no authentication method, dropbear's `-B`, a telnet daemon handing out a shell (`telnetd -l
+/// /bin/sh`). Whoever reaches its port has a shell on this machine.
+pub(crate) fn login_without_a_password(c: &super::Cmd<'_>) -> bool {
+    let setting = |key: &str, value: &str| {
+        c.words().any(|w| {
+            let w = w.to_ascii_lowercase();
+            w == format!("{key}={value}") || w == format!("{key} {value}")
+        })
+    };
+    match c.name {
+        "sshd" => {
+            setting("permitemptypasswords", "yes") || setting("authenticationmethods", "none")
+        }
+        "dropbear" => c.words().any(|w| w == "-B"),
+        "telnetd" | "in.telnetd" | "utelnetd" => c.words().any(|w| w == "-l"),
+        "busybox" => c.sub() == Some("telnetd") && c.words().any(|w| w == "-l"),
+        _ => false,
+    }
+}

@@ -382,19 +382,14 @@ pub static RULES: &[Rule] = &[
         kind: Kind::Irreversible,
         reason: "writing straight to a disk device is never run",
         matches: |c, _| {
-            let dev = system::device;
+            // A disk by its name, or any device node by the kind `/dev/` gives it (`>
+            // /dev/rsd0c`, OpenBSD's raw disk; `tee /dev/mtdblock1`, a board's flash), however
+            // it is written to.
+            let dev = |t: &str| system::device(t) || crate::effect::raw_device(t.trim_matches('"'));
             // dd writes raw blocks: any device node it writes is destroyed, named here or
             // not (`of=/dev/rcgd0d`, NetBSD's raw encrypted disk).
-            (c.name == "dd"
-                && c.words().any(|w| {
-                    w.strip_prefix("of=")
-                        .is_some_and(|t| dev(t) || crate::effect::raw_device(t.trim_matches('"')))
-                }))
-                // Or any disk node by the kind `/dev/` gives it (`> /dev/rsd0c`, OpenBSD's raw
-                // disk).
-                || c.writes.iter().any(|w| {
-                    dev(&w.target) || crate::effect::raw_device(w.target.trim_matches('"'))
-                })
+            (c.name == "dd" && c.words().any(|w| w.strip_prefix("of=").is_some_and(dev)))
+                || c.writes.iter().any(|w| dev(&w.target))
                 || (matches!(c.name, "tee" | "cp" | "pv" | "install")
                     && c.operands().filter_map(|a| a.text.as_deref()).any(dev))
                 || system::archive_to_device(c)
@@ -426,6 +421,7 @@ pub static RULES: &[Rule] = &[
             "dd if=rootfs.img of=/dev/mapper/vg-root bs=4M",
             "dd if=/dev/zero of=/dev/rcgd0d bs=32k",
             "dd if=fw.bin of=/dev/mtdblock2",
+            "tee /dev/mtdblock1 < build/fw.bin",
         ],
         must_not_match: &[
             "dd if=/dev/zero of=disk.img bs=1M count=10",
@@ -1175,30 +1171,42 @@ pub static RULES: &[Rule] = &[
         id: RuleId::SharedTerminal,
         verdict: Verdict::Block,
         kind: Kind::External,
-        reason: "a terminal-sharing program hands this shell to whoever holds the session's address (a relay on the internet)",
+        reason: "a terminal-sharing program, a multiplexer opened to other users (screen's multiuser and acladd, tmux's server-access) or a login server that asks no password hands a shell to whoever joins",
         // Programs whose one purpose is that hand-over: tmux's fork that registers every
         // session with a relay and prints its ssh and web addresses, and its kin. Asked only
         // to show their help or version, or to end or list sessions, they share nothing.
         matches: |c, _| {
-            matches!(
-                c.name,
-                "tmate" | "upterm" | "sshx" | "tty-share" | "teleconsole" | "tmate-ssh-server"
-            ) && !crate::effect::words::shows_only(c)
-                && !c.sub().is_some_and(|s| {
-                    matches!(
-                        s,
-                        "kill-server" | "kill-session" | "list-sessions" | "ls" | "version"
-                    )
-                })
+            super::programs::multiplexer_opened_to_others(c)
+                || super::programs::login_without_a_password(c)
+                || matches!(
+                    c.name,
+                    "tmate" | "upterm" | "sshx" | "tty-share" | "teleconsole" | "tmate-ssh-server"
+                ) && !crate::effect::words::shows_only(c)
+                    && !c.sub().is_some_and(|s| {
+                        matches!(
+                            s,
+                            "kill-server" | "kill-session" | "list-sessions" | "ls" | "version"
+                        )
+                    })
         },
         must_match: &[
             "tmate -F",
+            "screen -r beam -X multiuser on",
+            "screen -S x -X eval 'multiuser on' 'acladd guest'",
+            "tmux server-access -a guest",
+            "sudo /usr/sbin/sshd -p 2222 -o PermitEmptyPasswords=yes -o PermitRootLogin=yes",
+            "busybox telnetd -l /bin/sh -p 2323",
             "tmate -S /tmp/t.sock new-session -d",
             "upterm host -- bash",
             "sshx",
         ],
         must_not_match: &[
             "tmate -V",
+            "screen -S x -X multiuser off",
+            "tmux server-access -l",
+            "tmux server-access -a guest -r",
+            "sshd -t",
+            "sudo /usr/sbin/sshd -p 2222 -o PermitEmptyPasswords=no",
             "tmate --help",
             "tmate kill-server",
             "tmux new -d",
@@ -1283,9 +1291,23 @@ pub static RULES: &[Rule] = &[
                     c.sub(),
                     Some("0" | "1" | "2" | "3" | "4" | "5" | "6" | "s" | "S")
                 ),
-                "systemctl" | "loginctl" => c.sub().is_some_and(power_word),
+                // `systemctl sleep` (systemd 256) suspends or hibernates, as configured.
+                "systemctl" | "loginctl" => c.sub().is_some_and(|s| power_word(s) || s == "sleep"),
                 "pmset" => c.has("sleepnow") || c.has("restart") || c.has("shutdown"),
-                _ => c.writes.iter().any(|w| w.target.contains("sysrq-trigger")),
+                // The suspend programs of pm-utils, uswsusp and Void (`zzz -Z` hibernates):
+                // what they do is their name; only asking for help is not.
+                "zzz" | "ZZZ" | "pm-suspend" | "pm-hibernate" | "pm-suspend-hybrid" | "s2ram"
+                | "s2disk" | "s2both" => !c.words().any(|w| matches!(w, "-h" | "--help")),
+                // Asleep until a time, or off (`rtcwake -m mem -s 60`); `-m no`/`show`/`disable`
+                // only set or read the alarm.
+                "rtcwake" => c.words().zip(c.words().skip(1)).any(|(a, b)| {
+                    matches!(a, "-m" | "--mode") && !matches!(b, "no" | "on" | "show" | "disable")
+                }),
+                // The kernel's own switches: `echo b > /proc/sysrq-trigger`, `echo mem >
+                // /sys/power/state`.
+                _ => c.writes.iter().any(|w| {
+                    w.target.contains("sysrq-trigger") || w.target.contains("/sys/power/state")
+                }),
             }
         },
         must_match: &[
@@ -1304,8 +1326,14 @@ pub static RULES: &[Rule] = &[
             "service reboot start",
             "/etc/init.d/halt start",
             "kexec -e",
+            "systemctl sleep",
+            "zzz -Z",
+            "rtcwake -m mem -s 60",
+            "echo mem > /sys/power/state",
         ],
         must_not_match: &[
+            "rtcwake -m show",
+            "zzz --help",
             "shutdown /a",
             "kill 12345",
             "systemctl status nginx",
