@@ -1481,12 +1481,22 @@ fn printed_digest_file(text: &str, start: usize) -> bool {
     else {
         return false;
     };
+    // (A field's name in camel case too: `jq -r .contentHash`, NuGet's package digest.)
     command
         .split(|c: char| !c.is_ascii_alphanumeric())
+        .flat_map(text::words)
         .any(|w| {
             matches!(
-                w.to_ascii_lowercase().as_str(),
-                "sha1" | "sha256" | "sha384" | "sha512" | "md5" | "integrity" | "checksum"
+                w.as_str(),
+                "sha1"
+                    | "sha256"
+                    | "sha384"
+                    | "sha512"
+                    | "md5"
+                    | "integrity"
+                    | "checksum"
+                    | "hash"
+                    | "digest"
             )
         })
 }

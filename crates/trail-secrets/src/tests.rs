@@ -7346,3 +7346,18 @@ fn found_by_the_153rd_sealed_part() {
     let (out, _) = redact(clean);
     assert_eq!(out, clean);
 }
+
+/// Found by the 155th sealed part (issue 20): a package's digest asked of its metadata by a
+/// field named in camel case (`jq -r .contentHash`, NuGet's base64 SHA-512) was redacted as a
+/// 512-bit key; a key shown by a command that names no digest still is.
+#[test]
+fn found_by_the_155th_sealed_part() {
+    let clean = "$ jq -r .contentHash ~/.nuget/packages/acme.client/2.4.1/.nupkg.metadata\n+dtXjDUweeENAWRvdak1bON+QP6Sks7WxICKk/6oC5T5tRe5FA6f6kyZqj3kz1q8ueSesqbyzUTq8ppW8AeDSw==";
+    let (out, _) = redact(clean);
+    assert_eq!(out, clean);
+    let key =
+        "2vb7//KDfMbslybORTWPGkhJU/VpUBAwqj+rN9n7J01k9RFeOV6rsYIcNkmFLxPkySuEpraRCaX/YKKUAAK9uw==";
+    let shown = format!("$ acme keys show --name storage\n{key}");
+    let (out, _) = redact(&shown);
+    assert!(!out.contains(key), "{out}");
+}
