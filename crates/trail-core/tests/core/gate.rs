@@ -2659,6 +2659,19 @@ fn new_families_sealed154_part() {
     assert!(all.rows > 0);
 }
 
+/// The 155th sealed part (issue 20): 24 families from energy and environment services (solar
+/// and wind farms, charging networks, battery storage, district heating, waste, air quality,
+/// flood warning, forestry, mining, quarries, carbon accounting, wildlife rescue, parks,
+/// coasts), written by a helper that never read trail's source, run once with the design
+/// frozen at bb2d08a:
+/// `cargo test -p trail-core --test core gate::new_families_sealed155 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed155_part() {
+    let (_, all) = measure(&["gate-families-sealed155.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
