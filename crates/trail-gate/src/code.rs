@@ -801,6 +801,12 @@ fn reverse_shell(code: &str) -> bool {
         "Net::Socket",
         "IO::Socket",
         "TCPClient",
+        // Dart's and Elixir's, Rust's and Go's (`Socket.connect(…)`, `:gen_tcp.connect`,
+        // `TcpStream::connect`, `net.Dial`).
+        "Socket.connect",
+        "gen_tcp",
+        "TcpStream",
+        "net.Dial",
         "/dev/tcp/",
         // gawk's network files (`"/inet/tcp/0/HOST/PORT"`).
         "/inet/tcp/",
@@ -817,7 +823,23 @@ fn reverse_shell(code: &str) -> bool {
     ]);
     // Or what it reads from there run as a command (Ruby's `%x(#{c.gets})`, awk's `c |&
     // getline`, `system(…)`, `popen`): a shell by another name.
-    let runs_what_it_reads = has(&["%x(", "`#{", "|&", "system(", "popen", "exec(", "spawn("]);
+    // (Or a process started to talk to it: Elixir's `Port.open({:spawn, …})`, Dart's
+    // `Process.start`, a command line PowerShell runs from it, `Invoke-Expression`.)
+    let runs_what_it_reads = has(&[
+        "%x(",
+        "`#{",
+        "|&",
+        "system(",
+        "popen",
+        "exec(",
+        "spawn(",
+        ":spawn",
+        "Process.start",
+        "Invoke-Expression",
+        "-Command $",
+        "Command::new",
+        "exec.Command",
+    ]);
     socket && (shell_path || runs_what_it_reads)
 }
 

@@ -402,6 +402,78 @@ fn pieces(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The context after `ln -s TARGET LINK`: paths under the link lead to the target (to `/`,
+/// anything, when only the shell knows the target).
+fn linked(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let symbolic = cmd.args().iter().any(|a| {
+        a.text.as_deref().is_some_and(|t| {
+            t == "--symbolic" || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
+        })
+    });
+    let ops: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|a| a.raw.as_str())
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    if !symbolic || ops.len() != 2 {
+        return None;
+    }
+    let mut next = ctx.clone();
+    match (ctx.resolve(ops[0]), ctx.resolve(ops[1])) {
+        (Some(target), Some(link)) => next.line.links.push((link, target)),
+        // A link to somewhere only the shell knows: anything under it is unknown.
+        (None, Some(link)) => next.line.links.push((link, "/".into())),
+        _ => return None,
+    }
+    Some(next)
+}
+
+/// The context after a host directory is given to a container as a disk (`lxc config device
+/// add c1 hostroot disk source=/ path=/outer`): what runs in it later on the line (`lxc exec
+/// c1 -- …`) reaches the source through the path, as through a bind mount.
+fn container_disk(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .collect();
+    if !(words.starts_with(&["config", "device", "add"]) && words.contains(&"disk")) {
+        return None;
+    }
+    let value = |key: &str| {
+        words
+            .iter()
+            .find_map(|w| w.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+    };
+    let source = ctx.resolve(value("source")?)?;
+    let path = value("path")?;
+    if !path.starts_with('/') {
+        return None;
+    }
+    let mut next = ctx.clone();
+    next.line.links.push((path.into(), source));
+    Some(next)
+}
+
+/// The context after `eval 'TEXT'` with static text: what its own commands leave behind
+/// (`eval "export ROOT=/usr/lib/jvm"`), as if written on the line.
+fn evaluated_state(ctx: &Context, cmd: &Simple) -> Option<Context> {
+    let words: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|a| a.text.as_deref())
+        .collect::<Option<_>>()?;
+    let flat = super::parse::flatten(&words.join(" ")).ok()?;
+    let mut next: Option<Context> = None;
+    for c in &flat.commands {
+        if let Some(after) = after(next.as_ref().unwrap_or(ctx), c, &[]) {
+            next = Some(after);
+        }
+    }
+    next
+}
+
 /// The context after `X=value` or `export X=value`: the variable's value, and for an export
 /// the environment of the commands after it.
 fn assigned(ctx: &Context, cmd: &Simple) -> Context {
@@ -413,7 +485,10 @@ fn assigned(ctx: &Context, cmd: &Simple) -> Context {
         next.line.vars.push((name.clone(), v));
         // (`declare -x` is read as `export`: parse.rs. After `set -a`, every assignment is
         // exported.)
-        if cmd.name() == Some("export") || ctx.line.allexport {
+        if cmd.name() == Some("export")
+            || ctx.line.allexport
+            || ctx.line.export_marked.contains(name)
+        {
             next.line.exported.push((name.clone(), value.clone()));
         }
     }
@@ -434,32 +509,10 @@ fn after(ctx: &Context, cmd: &Simple, producers: &[&Simple]) -> Option<Context> 
         {
             Some(assigned(ctx, cmd))
         }
-        Some("ln") => {
-            let symbolic = cmd.args().iter().any(|a| {
-                a.text.as_deref().is_some_and(|t| {
-                    t == "--symbolic"
-                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
-                })
-            });
-            let ops: Vec<&str> = cmd
-                .args()
-                .iter()
-                .map(|a| a.raw.as_str())
-                .filter(|t| !t.starts_with('-'))
-                .collect();
-            if !symbolic || ops.len() != 2 {
-                return None;
-            }
-            let mut next = ctx.clone();
-            match (ctx.resolve(ops[0]), ctx.resolve(ops[1])) {
-                (Some(target), Some(link)) => next.line.links.push((link, target)),
-                // A link to somewhere only the shell knows: anything under it is unknown.
-                (None, Some(link)) => next.line.links.push((link, "/".into())),
-                _ => return None,
-            }
-            Some(next)
-        }
+        Some("ln") => linked(ctx, cmd),
         Some("set" | "read" | "export" | "mount") => shell_state(ctx, cmd),
+        Some("eval") => evaluated_state(ctx, cmd),
+        Some("lxc" | "incus") => container_disk(ctx, cmd),
         Some("printf") if cmd.argv.get(1).and_then(|a| a.text.as_deref()) == Some("-v") => {
             printed_into(ctx, cmd)
         }
@@ -1067,6 +1120,8 @@ fn exported_by_name(ctx: &Context, cmd: &Simple) -> Context {
             next.line
                 .exported
                 .push((name.to_string(), super::parse::static_arg(v)));
+        } else {
+            next.line.export_marked.push(name.to_string());
         }
     }
     next

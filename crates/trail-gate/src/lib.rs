@@ -159,6 +159,9 @@ pub struct Line {
     pub exported: Vec<(String, crate::parse::Arg)>,
     /// After `set -a`: every later assignment of the line is exported.
     pub allexport: bool,
+    /// Names exported before they were given a value (`export NAME; NAME=/x`): the value
+    /// they are given later is exported.
+    pub export_marked: Vec<String>,
     /// A program's own directory set on this line (`acme par path_output D`, `acme config set
     /// scratch_dir D`): the program told later to clean, cleans D.
     pub configured: Vec<(String, std::path::PathBuf)>,
@@ -304,6 +307,8 @@ impl Context {
         const CALLS: &[&str] = &[
             "abspath(",
             "realpath(",
+            // (`pathlib.Path("build").resolve()`: the path made absolute.)
+            "Path(",
             "normpath(",
             "expanduser(",
             "abs_path(",
@@ -333,6 +338,21 @@ impl Context {
                     && code.matches('$').count() == 1
             {
                 out.replace_range(at..end, "/usr/lib");
+                continue;
+            }
+            // The home directory asked of the language (`pathlib.Path.home().parent`), climbed
+            // by each `.parent`.
+            if let Some(home) = ["Path.home()", "expanduser('~')", "expanduser(\"~\")"]
+                .iter()
+                .find_map(|h| code.find(h).map(|i| (i, h.len())))
+                .filter(|_| code.matches(['\'', '"']).count() <= 2 || code.contains("expanduser"))
+            {
+                let after_home = &code[home.0 + home.1..];
+                let mut path = self.places.home.clone();
+                for _ in 0..after_home.matches(".parent").count() {
+                    path.pop();
+                }
+                out.replace_range(at..end, &path.to_string_lossy());
                 continue;
             }
             // One call, one string literal: `os.path.abspath("../..")`.
@@ -389,6 +409,23 @@ impl Context {
                     Some(format!("/usr/bin/{name}"))
                 }
                 ["mktemp", rest @ ..] => made_by_mktemp(rest),
+                // The project's own root, as git finds it.
+                ["git", "rev-parse", "--show-toplevel"] => {
+                    Some(self.places.project_root.to_string_lossy().into_owned())
+                }
+                // The mount point a path is on: `/` or a directory above the project, which
+                // holds it either way (`stat -c %m "$PWD"`, `df --output=target .`).
+                ["stat", "-c", "%m", _]
+                | ["stat", "--format=%m", _]
+                | ["df", "--output=target", ..] => Some("/".to_string()),
+                // The first directories of the system's default PATH (`getconf PATH | cut
+                // -d: -f1`: `/bin`).
+                ["getconf", "PATH", "|", "cut", "-d:", field] => match *field {
+                    "-f1" => Some("/bin".to_string()),
+                    "-f2" => Some("/usr/bin".to_string()),
+                    _ => None,
+                },
+                ["systemd-path", key] => self.systemd_path(key),
                 _ => None,
             };
             match value {
@@ -399,6 +436,36 @@ impl Context {
                 None => from = at + 2,
             }
         }
+    }
+
+    /// What `systemd-path KEY` prints, by systemd's own table: the `user…` keys are under the
+    /// home directory, the `system…` keys are the system's directories.
+    fn systemd_path(&self, key: &str) -> Option<String> {
+        let home = self.places.home.to_string_lossy();
+        Some(match key.trim_matches(['"', '\'']) {
+            "user" => home.into_owned(),
+            "user-configuration" => format!("{home}/.config"),
+            "user-cache" => format!("{home}/.cache"),
+            "user-state-private" => format!("{home}/.local/state"),
+            "user-shared" => format!("{home}/.local/share"),
+            "user-binaries" => format!("{home}/.local/bin"),
+            "user-library-private" => format!("{home}/.local/lib"),
+            "system-binaries" => "/usr/bin".into(),
+            "system-include" => "/usr/include".into(),
+            "system-library-private" => "/usr/lib".into(),
+            "system-library-arch" => "/usr/lib/x86_64-linux-gnu".into(),
+            "system-shared" => "/usr/share".into(),
+            "system-configuration" | "system-configuration-factory" => "/etc".into(),
+            "system-runtime" => "/run".into(),
+            "system-runtime-logs" => "/run/log".into(),
+            "system-state-private" => "/var/lib".into(),
+            "system-state-logs" => "/var/log".into(),
+            "system-state-cache" => "/var/cache".into(),
+            "system-state-spool" => "/var/spool".into(),
+            "temporary" => "/tmp".into(),
+            "temporary-large" => "/var/tmp".into(),
+            _ => return None,
+        })
     }
 
     /// `$(cd DIR && pwd)` in `out` replaced by the directory's path (`$(cd ../.. && pwd)`,

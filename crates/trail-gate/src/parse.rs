@@ -90,6 +90,9 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         read_lines: None,
         fd_paths: Vec::new(),
         namerefs: Vec::new(),
+        array_keys: Vec::new(),
+        bound: Vec::new(),
+        scalars: Vec::new(),
     };
     w.seq(&result.file.body);
     Ok(w.flat)
@@ -140,6 +143,13 @@ struct Walker<'s, 'a> {
     fd_paths: Vec<(i32, Arg)>,
     /// Name references (`declare -n ref=TARGET`): an assignment to `ref` sets `TARGET`.
     namerefs: Vec<(String, String)>,
+    /// The keys of the arrays in `arrays`, in the same order (`[a]=…`, or `0`, `1`, …).
+    array_keys: Vec<(String, Vec<String>)>,
+    /// The value a `for` loop's variable holds in the pass being walked.
+    bound: Vec<(String, String)>,
+    /// Variables set to static text on this line (`L=/a,/b`), and `IFS` among them: an
+    /// unquoted `$L` a loop walks is split as the shell splits it.
+    scalars: Vec<(String, String)>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -331,6 +341,10 @@ impl<'a> Walker<'_, 'a> {
                 DeclOperand::Dynamic(w) => self.word(w),
                 DeclOperand::Assignment(a) => {
                     self.assignment_value(&a.value);
+                    // (`declare -A t=([a]=/x)`, `local -a t=(…)`: the array, for later.)
+                    if let AssignmentValue::Compound(array) = &a.value {
+                        self.remember_array(a.target.name.as_str(), array);
+                    }
                     if let AssignmentValue::Scalar(w) = &a.value {
                         let target = a.target.name.as_str().to_string();
                         let value = self.arg(w);
@@ -376,7 +390,11 @@ impl<'a> Walker<'_, 'a> {
             self.assignment_value(&a.value);
             if let AssignmentValue::Scalar(w) = &a.value {
                 let target = self.referred(a.target.name.as_str().to_string());
-                assigns.push((target, self.arg(w)));
+                let value = self.arg(w);
+                if let Some(text) = &value.text {
+                    self.scalars.push((target.clone(), text.clone()));
+                }
+                assigns.push((target, value));
             }
         }
         self.defaults_assigned(sc);
@@ -597,6 +615,10 @@ impl<'a> Walker<'_, 'a> {
         };
         let mut values = Vec::new();
         for w in f.words.iter().flatten() {
+            if let Some(split) = self.split_unquoted(w) {
+                values.extend(split);
+                continue;
+            }
             self.expanded(w, &mut values);
         }
         // `for NAME; do` loops over the positional parameters.
@@ -617,12 +639,47 @@ impl<'a> Walker<'_, 'a> {
             return;
         };
         for v in values {
+            let bound = v.text.clone();
             self.flat.commands.push(Simple {
                 assigns: vec![(name.clone(), v)],
                 ..Simple::default()
             });
+            if let Some(value) = &bound {
+                self.bound.push((name.clone(), value.clone()));
+            }
             self.seq(&f.body);
+            if bound.is_some() {
+                self.bound.pop();
+            }
         }
+    }
+
+    /// An unquoted `$NAME` of a variable this line set to static text, split into words as the
+    /// shell splits it: at the characters of `IFS` when the line set it, else at blanks
+    /// (`L=/a,/b; IFS=,; for d in $L`).
+    fn split_unquoted(&self, w: &Word) -> Option<Vec<Arg>> {
+        let raw = w.span.slice(self.src);
+        let name = raw
+            .strip_prefix("${")
+            .and_then(|r| r.strip_suffix('}'))
+            .or_else(|| raw.strip_prefix('$'))?;
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return None;
+        }
+        let (_, value) = self.scalars.iter().rev().find(|(n, _)| n == name)?;
+        let ifs = self
+            .scalars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "IFS")
+            .map_or(" \t\n", |(_, v)| v.as_str());
+        Some(
+            value
+                .split(|c| ifs.contains(c))
+                .filter(|p| !p.is_empty())
+                .map(static_arg)
+                .collect(),
+        )
     }
 
     /// A place opened as a descriptor (`7</home/dev`, `exec 9<"$TMPDIR"`) and named as
@@ -838,16 +895,32 @@ impl<'a> Walker<'_, 'a> {
     }
 
     /// `NAME=(…)` with static, sequential elements, for later `"${NAME[@]}"`.
+    /// (`declare -A t=([a]=/x [b]=/y)`: its keys too, for `"${!t[@]}"` and `"${t[$k]}"`.)
     fn remember_array(&mut self, name: &str, array: &shuck_ast::ArrayExpr) {
         let mut elems = Vec::new();
+        let mut keys = Vec::new();
         for e in &array.elements {
             match e {
-                shuck_ast::ArrayElem::Sequential(v) => brace_expand(self.arg(&v.word), &mut elems),
-                _ => return,
+                shuck_ast::ArrayElem::Sequential(v) => {
+                    brace_expand(self.arg(&v.word), &mut elems);
+                    while keys.len() < elems.len() {
+                        keys.push(keys.len().to_string());
+                    }
+                }
+                shuck_ast::ArrayElem::Keyed { key, value } => {
+                    keys.push(
+                        key.syntax_text(self.src)
+                            .trim_matches(['"', '\''])
+                            .to_string(),
+                    );
+                    elems.push(self.arg(&value.word));
+                }
+                shuck_ast::ArrayElem::KeyedAppend { .. } => return,
             }
         }
-        if elems.iter().all(|a| a.text.is_some()) {
+        if elems.iter().all(|a| a.text.is_some()) && keys.len() == elems.len() {
             self.arrays.push((name.to_string(), elems));
+            self.array_keys.push((name.to_string(), keys));
         }
     }
 
@@ -875,20 +948,48 @@ impl<'a> Walker<'_, 'a> {
             .strip_prefix("${")
             .and_then(|b| b.strip_suffix('}'))
             .or_else(|| bare.strip_prefix('$'))?;
+        // `"${!t[@]}"`: the array's keys.
+        let (inner, keys_asked) = match inner.strip_prefix('!') {
+            Some(rest) => (rest, true),
+            None => (inner, false),
+        };
         let (name, index) = match inner.split_once('[') {
             Some((n, rest)) => (n, Some(rest.strip_suffix(']')?)),
             None => (inner, None),
         };
         let (_, elems) = self.arrays.iter().rev().find(|(n, _)| n == name)?;
+        let keys = || {
+            self.array_keys
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, k)| k.as_slice())
+        };
+        if keys_asked {
+            return matches!(index, Some("@" | "*"))
+                .then(|| keys().map(|k| k.iter().map(|k| static_arg(k)).collect()))
+                .flatten();
+        }
         if matches!(name, "@" | "*") && index.is_none() {
             return Some(elems.clone());
         }
         match index {
             Some("@" | "*") => Some(elems.clone()),
-            Some(i) => elems
-                .get(i.parse::<usize>().ok()?)
-                .cloned()
-                .map(|e| vec![e]),
+            Some(i) => {
+                // A key held by the loop variable in this pass (`"${t[$k]}"`, `${t[k]}`).
+                let variable = i.trim_start_matches('$').trim_matches(['{', '}']);
+                let key = self
+                    .bound
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n == variable)
+                    .map_or(i, |(_, v)| v.as_str());
+                let at = match keys().and_then(|k| k.iter().position(|k| k == key)) {
+                    Some(at) => at,
+                    None => key.parse::<usize>().ok()?,
+                };
+                elems.get(at).cloned().map(|e| vec![e])
+            }
             None => elems.first().cloned().map(|e| vec![e]),
         }
     }

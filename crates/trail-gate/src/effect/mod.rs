@@ -387,12 +387,32 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
     let dir = dir.trim_matches(['"', '\'']);
     let place = ctx.resolve(dir).filter(|_| !rehearses(c))?;
     let target = targets::target(&place.to_string_lossy(), ctx)?;
-    // The filesystem root, the home, a system directory or the project root so emptied
-    // (`export --output-dir /work/proj --overwrite-all`), whatever the program's own verb.
+    // The filesystem root, the home, a system directory (or one inside the packages' trees,
+    // `/usr/lib/modules`) or the project root so emptied (`export --output-dir /work/proj
+    // --overwrite-all`), whatever the program's own verb.
+    // (Inside the packages' trees, only a place a clearing word empties and no option for
+    // where the program reads its configuration: `records delete --config-dir /etc/acme`
+    // deletes records.)
+    let clears_packages_dir = target == Target::SystemFile
+        && c.words().flat_map(words::parts).any(|p| {
+            matches!(
+                p.as_str(),
+                "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
+            )
+        })
+        && !c.option_words().any(|w| {
+            let ps = words::parts(w);
+            ps.iter()
+                .any(|p| matches!(p.as_str(), "config" | "conf" | "settings"))
+                && ps
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "dir" | "directory" | "path"))
+        });
     if matches!(
         target,
         Target::Root | Target::Home | Target::SystemDir | Target::ProjectRoot
-    ) {
+    ) || clears_packages_dir
+    {
         return Some(decide(
             Verdict::Block,
             RuleId::DestroysCritical,
@@ -966,7 +986,11 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
             .any(|p| matches!(p.as_str(), "reset" | "delete" | "remove" | "drop"))
             && c.option_words().any(|w| {
                 let flag = w.split('=').next().unwrap_or(w);
-                targets::dir_flag(flag) || matches!(flag, "--to" | "--into" | "--local")
+                targets::dir_flag(flag)
+                    || matches!(
+                        flag,
+                        "--to" | "--into" | "--local" | "--target" | "--overlay"
+                    )
             })
     };
     (empties || resets()) && targets::names_only_scratch(c, ctx)
@@ -2250,6 +2274,7 @@ fn critical(
                         // `drop node --destroy --pgdata /home/dev`: a later flag destroys.
                         || verb.is_some_and(|v| v.class == words::Class::Destroys)
                             && (words::destroying_flag(c) || empties_named_dir(c, &t.word, ctx)))
+                || !looks && empties_packages_dir(c, t, cleans, verb)
                 // The home directory or the root shared or published (`zrok share public
                 // … /home/dev`), or served on a port (`goshs -d /home/dev -p 8000`): its keys
                 // and credentials go to whoever reaches it.
@@ -2281,6 +2306,9 @@ fn critical(
                             | Target::SystemDir
                             | Target::ProjectRoot
                     )
+                // Or a directory inside the packages' trees given as where it lands
+                // (`sync --local /var/lib/dpkg --match-remote`).
+                || mirrors && !t.read && t.target == Target::SystemFile && named_by_dir_flag(c, &t.word)
                 // Every file under `/`, home or a system directory rewritten in place
                 // (`codespell --write-changes /etc`): nothing says which, or how to undo it.
                 || t.rewritten
@@ -2433,6 +2461,48 @@ fn build_dir_option(c: &Cmd<'_>, word: &str) -> bool {
 fn empties_named_dir(c: &Cmd<'_>, word: &str, ctx: &Context) -> bool {
     dir_emptied_by_flag(&words_as_written(c))
         .is_some_and(|d| d == word || ctx.resolve(d).is_some_and(|p| ctx.resolve(word) == Some(p)))
+}
+
+/// A directory inside the trees the system's packages own (`/usr/lib/modules`,
+/// `/etc/alternatives`, `/var/lib/dpkg`), named as the one to empty (`cache purge --dir …`):
+/// the system's own files there are gone, as `rm -rf` would take them.
+fn empties_packages_dir(
+    c: &Cmd<'_>,
+    t: &targets::Found,
+    cleans: bool,
+    verb: Option<&words::Verb>,
+) -> bool {
+    t.target == Target::SystemFile
+        && named_by_dir_flag(c, &t.word)
+        && (cleans
+            || verb.is_some_and(|v| {
+                v.class == words::Class::Destroys
+                    && words::parts(&v.word).iter().any(|p| {
+                        matches!(
+                            p.as_str(),
+                            "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
+                        )
+                    })
+            }))
+}
+
+/// Whether `word` is the value of a directory's option (`--dir X`, `--root=X`, `-C X`).
+fn named_by_dir_flag(c: &Cmd<'_>, word: &str) -> bool {
+    let words = words_as_written(c);
+    // (Where a sync lands: `--local DIR`.)
+    let dir_flag = |f: &str| targets::dir_flag(f) || f == "--local";
+    words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| match w.split_once('=') {
+            Some((f, v)) => dir_flag(f) && v.trim_matches(['"', '\'']) == word,
+            None => {
+                dir_flag(w)
+                    && words
+                        .get(i + 1)
+                        .is_some_and(|v| v.trim_matches(['"', '\'']) == word)
+            }
+        })
 }
 
 /// The words before `--`, a value only the shell knows as written (`"$PWD/.."`).
@@ -2685,6 +2755,11 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                         p.as_str(),
                         "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact"
                     )
+                })
+                // Or made to match the other side (`--match-remote`, `--match-source`).
+                || words::parts(w).windows(2).any(|p| {
+                    p[0] == "match"
+                        && matches!(p[1].as_str(), "remote" | "source" | "upstream" | "server")
                 })
         })
 }

@@ -65,7 +65,7 @@ impl Target {
             Target::Root => "the filesystem root",
             Target::Home => "the home directory",
             Target::SystemDir => "a system directory",
-            Target::SystemFile => "a file the system's packages own",
+            Target::SystemFile => "a file or directory the system's packages own",
             Target::Device => "a disk or raw device",
             Target::Firmware => "a firmware, boot or power interface",
             Target::Ancestor => "a directory above the project",
@@ -2462,6 +2462,17 @@ fn owned_by_packages(p: &std::path::Path) -> bool {
     .any(|d| p.starts_with(d) && p != std::path::Path::new(d))
         && !documentation(p)
         && !crate::code::new_data_file(p)
+        // The package managers' own records of what is installed: without them no package
+        // can be removed, upgraded or checked.
+        || [
+            "/var/lib/dpkg",
+            "/var/lib/apt",
+            "/var/lib/rpm",
+            "/var/lib/pacman",
+            "/var/lib/dnf",
+        ]
+        .iter()
+        .any(|d| p.starts_with(d))
 }
 
 /// Documentation the system never reads (`/usr/share/doc/app/manual.pdf`): a file written

@@ -284,6 +284,8 @@ const REACHES: &[&str] = &[
     "submit",
     "transfer",
     "transmit",
+    // Bought (`credits buy --tonnes 200`).
+    "buy",
     // A blinded trial's allocation disclosed (`subjects unblind --subject S`): it cannot be
     // hidden again.
     "unblind",
@@ -345,6 +347,14 @@ const MESSAGES: &[&str] = &[
     "notifications",
 ];
 const MAKES: &[&str] = &["create", "new", "post", "send"];
+
+/// A webhook pointed at another party's address (`alerts webhook --url https://…`): what
+/// happens here is sent there.
+fn hooked_elsewhere(c: &Cmd<'_>, any: &dyn Fn(&[&str]) -> bool) -> bool {
+    any(&["webhook", "webhooks"])
+        && c.option_words()
+            .any(|w| crate::shells::web_url_elsewhere(w.split_once('=').map_or(w, |(_, v)| v)))
+}
 
 /// What is bought when it is placed (`orders place --vendor V`, `po submit`): a supplier is
 /// paid for it.
@@ -2990,7 +3000,7 @@ fn subcommand_verb(c: &Cmd<'_>) -> Option<Verb> {
             class: Class::Reveals,
         });
     }
-    if any(MESSAGES) && any(MAKES) || any(ORDERS) && any(PLACES) {
+    if any(MESSAGES) && any(MAKES) || any(ORDERS) && any(PLACES) || hooked_elsewhere(c, &any) {
         return Some(Verb {
             word: subs.join(" "),
             class: Class::Reaches,
@@ -3933,6 +3943,9 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             "unmask",
             "plaintext",
             "unredacted",
+            // (`--plain-secrets`, `--cleartext-passwords`.)
+            "plain",
+            "cleartext",
         ]);
         let removes = unknown
             && (removing_flag(c, &ps)
@@ -4034,7 +4047,7 @@ fn notifies_them(c: &Cmd<'_>, ps: &[String]) -> bool {
 /// listing masks are secrets. Or to print a key (`--show-key`), or a secret's name as a
 /// looking subcommand's switch ([`secret_asked_of_a_look`]).
 fn shows_what_is_hidden(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
-    matches!(ps, [one] if matches!(one.as_str(), "reveal" | "unmask"))
+    matches!(ps, [one] if matches!(one.as_str(), "reveal" | "unmask" | "unmasked" | "unredacted"))
         || prints_a_key(ps)
         || secret_asked_of_a_look(c, w, ps)
 }

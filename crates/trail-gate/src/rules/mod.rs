@@ -27,7 +27,7 @@ pub(crate) use git::NARROWING;
 pub use id::RuleId;
 pub use person::is_edge_decision;
 pub(crate) use person::runs_person_act;
-pub(crate) use programs::{destructive_sql, is_shell, sql_client};
+pub(crate) use programs::{TERMINAL_SHARERS, destructive_sql, is_shell, sql_client};
 pub use table::RULES;
 
 use super::parse::{Arg, Write};

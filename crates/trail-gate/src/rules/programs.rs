@@ -252,3 +252,14 @@ pub(crate) fn login_without_a_password(c: &super::Cmd<'_>) -> bool {
         _ => false,
     }
 }
+
+/// Programs whose one purpose is to hand this terminal over: tmux's fork that registers every
+/// session with a relay, and its kin.
+pub(crate) const TERMINAL_SHARERS: &[&str] = &[
+    "tmate",
+    "upterm",
+    "sshx",
+    "tty-share",
+    "teleconsole",
+    "tmate-ssh-server",
+];

@@ -1178,10 +1178,8 @@ pub static RULES: &[Rule] = &[
         matches: |c, _| {
             super::programs::multiplexer_opened_to_others(c)
                 || super::programs::login_without_a_password(c)
-                || matches!(
-                    c.name,
-                    "tmate" | "upterm" | "sshx" | "tty-share" | "teleconsole" | "tmate-ssh-server"
-                ) && !crate::effect::words::shows_only(c)
+                || super::programs::TERMINAL_SHARERS.contains(&c.name)
+                    && !crate::effect::words::shows_only(c)
                     && !c.sub().is_some_and(|s| {
                         matches!(
                             s,
