@@ -2466,3 +2466,19 @@ fn new_families_sealed155_part() {
     print_table("secrets-families-sealed155.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 156th sealed part (issue 20): 16 families named from boatbuilding and sailmaking,
+/// providers of supermarket, department store, pawnbroker, laundry, florist, bakery, bicycle,
+/// pet, optician, hardware, bookshop, jeweller, vending, car wash and key-cutting services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// dbb507c:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed156 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed156_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed156.tsv"), show);
+    print_table("secrets-families-sealed156.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
