@@ -2672,6 +2672,19 @@ fn new_families_sealed155_part() {
     assert!(all.rows > 0);
 }
 
+/// The 156th sealed part (issue 20): 24 families from retail and consumer services
+/// (supermarkets, department stores, pawnbrokers, laundries, florists, bakeries, bicycle
+/// shops, pet shops, opticians, hardware stores, bookshops, jewellers, vending, car washes,
+/// key cutting), written by a helper that never read trail's source, run once with the design
+/// frozen at f917ba3:
+/// `cargo test -p trail-core --test core gate::new_families_sealed156 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed156_part() {
+    let (_, all) = measure(&["gate-families-sealed156.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
