@@ -18,6 +18,7 @@ pub(super) fn code_flags(name: &str) -> Option<&'static [&'static str]> {
         "php" => &["-r"],
         "lua" | "luajit" => &["-e"],
         "tclsh" | "wish" | "osascript" | "Rscript" => &["-e"],
+        "julia" => &["-e", "-E", "--eval", "--print"],
         _ => return None,
     })
 }
@@ -807,6 +808,8 @@ fn reverse_shell(code: &str) -> bool {
         "gen_tcp",
         "TcpStream",
         "net.Dial",
+        // zsh's own (`zmodload zsh/net/tcp; ztcp HOST PORT`).
+        "ztcp",
         "/dev/tcp/",
         // gawk's network files (`"/inet/tcp/0/HOST/PORT"`).
         "/inet/tcp/",
@@ -1127,9 +1130,23 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
             };
             let rest = rest.trim_start();
             let rest = rest.trim_start_matches(['\'', '"', '\\']);
-            rest.starts_with("https://") || rest.starts_with("http://")
+            // (Or what a fetching call inside it returns: Julia's `include(download("https://…"))`.)
+            let inner = &rest[..rest.find(')').unwrap_or(rest.len())];
+            rest.starts_with("https://")
+                || rest.starts_with("http://")
+                || inner.contains("https://")
+                || inner.contains("http://")
         })
     });
+    // (Perl's and Ruby's `eval` said as a statement: `eval get("https://…")`, `eval
+    // URI.open(…).read`.)
+    let evaluates = evaluates
+        || code.match_indices("eval ").any(|(at, _)| {
+            code[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| matches!(c, ' ' | ';' | '{' | '(' | '\''))
+        });
     if evaluates && fetched || loads_address {
         out.push(Decision {
             verdict: Verdict::Block,

@@ -172,6 +172,8 @@ pub(crate) fn decodes(p: &Simple) -> bool {
             "rev" | "tr" | "gunzip" | "zcat" | "uudecode" | "gzip" | "bzip2" | "xz" | "unxz"
             | "zstd" | "brotli" | "rot13" | "caesar",
         ) => true,
+        // dc printing numbers as the bytes they are (`dc -e '16i 726D…P'`).
+        Some("dc") => words.iter().any(|w| w.contains('P')),
         // Decrypted text is decoded text: what it runs nobody here has read (`age -d
         // x.sh.age | sh`, `ccrypt -c x.cpt | bash`, `gpg --decrypt … | sh`).
         Some(name)
@@ -246,6 +248,8 @@ const DECODING_CALLS: &[&str] = &[
     "[::-1]",
     ".reverse()",
     ".reverse.join",
+    ".chomp.reverse",
+    ".strip.reverse",
     "'rot_13'",
     "\"rot_13\"",
 ];
@@ -293,6 +297,11 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
                 .any(|(i, _)| !raw[i + r.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
         })
         || rotated(raw)
+        // dc printing numbers as the bytes they are (`$(dc -e '16i 726D…P')`).
+        || raw.match_indices("$(dc ").any(|(i, _)| {
+            let inner = &raw[i + 5..];
+            inner[..inner.find(')').unwrap_or(inner.len())].contains('P')
+        })
         // Or an interpreter's one-liner that turns hex or base64 back into text (`perl -pe
         // 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`).
         || DECODING_CALLS.iter().any(|d| raw.contains(d));
@@ -303,28 +312,41 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
 /// a rotation's second set starts a range at another letter than the alphabet's first. Case
 /// changed (`tr a-z A-Z`) or characters deleted (`tr -d`) decode nothing.
 fn rotated(raw: &str) -> bool {
-    ["$(tr ", "| tr ", "|tr "].iter().any(|t| {
-        raw.match_indices(t).any(|(i, _)| {
-            let mut sets = raw[i + t.len()..]
-                .split_whitespace()
-                .map(|w| w.trim_matches(['"', '\'', ')']));
-            let (Some(from), Some(to)) = (sets.next(), sets.next()) else {
-                return false;
-            };
-            let ranges = |s: &str| {
-                s.as_bytes()
-                    .windows(3)
-                    .filter(|w| {
-                        w[1] == b'-' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic()
-                    })
-                    .map(|w| w[0])
-                    .collect::<Vec<u8>>()
-            };
-            !from.starts_with('-')
-                && !ranges(from).is_empty()
-                && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+    // sed's `y/SET/SET/` whose second set starts at another letter than the first (`sed
+    // 'y/abc…/nop…/'`): a rotation spelled out.
+    let sed_rotation = raw.match_indices("y/").any(|(i, _)| {
+        let mut sets = raw[i + 2..].split('/');
+        let (Some(from), Some(to)) = (sets.next(), sets.next()) else {
+            return false;
+        };
+        from.len() >= 13
+            && from.len() == to.len()
+            && from.bytes().all(|b| b.is_ascii_alphabetic())
+            && from.bytes().next() != to.bytes().next()
+    });
+    sed_rotation
+        || ["$(tr ", "| tr ", "|tr "].iter().any(|t| {
+            raw.match_indices(t).any(|(i, _)| {
+                let mut sets = raw[i + t.len()..]
+                    .split_whitespace()
+                    .map(|w| w.trim_matches(['"', '\'', ')']));
+                let (Some(from), Some(to)) = (sets.next(), sets.next()) else {
+                    return false;
+                };
+                let ranges = |s: &str| {
+                    s.as_bytes()
+                        .windows(3)
+                        .filter(|w| {
+                            w[1] == b'-' && w[0].is_ascii_alphabetic() && w[2].is_ascii_alphabetic()
+                        })
+                        .map(|w| w[0])
+                        .collect::<Vec<u8>>()
+                };
+                !from.starts_with('-')
+                    && !ranges(from).is_empty()
+                    && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+            })
         })
-    })
 }
 
 /// Whether a command substitution in `raw` is told by its own words to fetch or download what
@@ -795,6 +817,18 @@ fn named(name: &str, shell: bool, words: &[Arg], raw: &str, out: &mut Findings) 
                 raw,
             )),
         }
+        return;
+    }
+    // The script is an address on the network (`deno run -A https://…/migrate.ts`, `ruby
+    // https://…`): code fetched and run at once, as `curl … | sh` is. (Only the script's own
+    // place; a URL after it is the script's argument.)
+    let script = words
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .filter(|t| !t.starts_with('-'))
+        .find(|t| !(matches!(name, "deno" | "bun") && matches!(*t, "run" | "x")));
+    if script.is_some_and(|t| t.starts_with("https://") || t.starts_with("http://")) {
+        out.push(block(RuleId::RemoteCode, REMOTE_REASON.into(), raw));
         return;
     }
     if !shell {

@@ -3907,6 +3907,13 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
                 class: Class::Reveals,
             });
         }
+        let unhidden = unhides(c, &ps);
+        if unknown && unhidden {
+            return Some(Verb {
+                word: w.into(),
+                class: Class::Reveals,
+            });
+        }
         if unknown && switches_off_safeguard(&ps) || turns_off(c.name, &ps) {
             return Some(Verb {
                 word: w.into(),
@@ -4040,6 +4047,31 @@ fn notifies_them(c: &Cmd<'_>, ps: &[String]) -> bool {
             notify == "notify" && !rest.iter().any(|p| OF_THE_NOTICE.contains(&p.as_str()))
         }
         _ => false,
+    }
+}
+
+/// Told not to hide what it prints (`--no-mask`, `--no-redact`), or to print secrets in the
+/// clear (`--passwords-in-clear`, `--cleartext` beside keys).
+fn unhides(c: &Cmd<'_>, ps: &[String]) -> bool {
+    match ps {
+        [no, what] => {
+            no == "no"
+                && matches!(
+                    what.as_str(),
+                    "mask" | "masking" | "redact" | "redaction" | "obfuscate"
+                )
+        }
+        // (`--plaintext` alone is a connection without TLS: `grpcurl -plaintext`.)
+        [one] => {
+            one == "cleartext"
+                && c.words()
+                    .flat_map(parts)
+                    .any(|p| SECRETS.contains(&p.as_str()) || matches!(p.as_str(), "key" | "keys"))
+        }
+        _ => {
+            ps.windows(2).any(|p| p[0] == "in" && p[1] == "clear")
+                && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+        }
     }
 }
 
