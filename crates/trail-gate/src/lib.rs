@@ -220,12 +220,16 @@ impl Context {
     pub fn resolve(&self, raw: &str) -> Option<std::path::PathBuf> {
         let computed = self.computed(raw);
         let raw = computed.as_deref().unwrap_or(raw);
+        // (Every word a path is asked of comes here: quotes are taken off, into a copy, only
+        // for a word that has both a colon and a quote.)
         let here;
-        let raw = if raw.contains(':') {
+        let raw = if !raw.contains(':') {
+            raw
+        } else if raw.contains(['"', '\'']) {
             here = raw.replace(['"', '\''], "");
             effect::targets::path_on_this_machine(&here).unwrap_or(raw)
         } else {
-            raw
+            effect::targets::path_on_this_machine(raw).unwrap_or(raw)
         };
         let expanded;
         let mut word = raw;

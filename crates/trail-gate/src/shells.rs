@@ -40,14 +40,14 @@ const STDIN_RUNNERS: &[&str] = &[
     "Rscript",
 ];
 
-/// Programs that fetch from the network: their output piped or substituted into a shell is
-/// code nobody has read.
 /// Whether `name` is a program that only fetches: what it gets is printed or saved, and runs
 /// only when something else runs it (`| sh`, judged there).
 pub(crate) fn fetcher(name: &str) -> bool {
     FETCHERS.contains(&name)
 }
 
+/// Programs that fetch from the network: their output piped or substituted into a shell is
+/// code nobody has read.
 const FETCHERS: &[&str] = &[
     "curl",
     "wget",

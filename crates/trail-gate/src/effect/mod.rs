@@ -394,12 +394,7 @@ fn empties_a_dir_elsewhere(c: &Cmd<'_>, ctx: &Context, raw: &str) -> Option<Deci
     // where the program reads its configuration: `records delete --config-dir /etc/acme`
     // deletes records.)
     let clears_packages_dir = target == Target::SystemFile
-        && c.words().flat_map(words::parts).any(|p| {
-            matches!(
-                p.as_str(),
-                "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
-            )
-        })
+        && c.words().flat_map(words::parts).any(|p| empties_word(&p))
         && !c.option_words().any(|w| {
             let ps = words::parts(w);
             ps.iter()
@@ -971,12 +966,7 @@ fn acts_on_scratch(c: &Cmd<'_>, ctx: &Context, v: &words::Verb) -> bool {
     // `posters sync --cache build/p --prune-cache`.)
     // (Not a device's write or reset, `--write-flash build/top.bit` writes the board; nor a
     // delete, which may name what it deletes elsewhere in a file: `delete bulk --file F`.)
-    let empties = ps.iter().any(|p| {
-        matches!(
-            p.as_str(),
-            "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
-        )
-    });
+    let empties = ps.iter().any(|p| empties_word(p));
     // A reset or a delete where it is told to work, and that is scratch (`-C build/ws
     // workspace reset --hard`, `data delete --path build/scratch`): what it removes is made
     // again. (Not a file of what to delete: `delete bulk --file F`.)
@@ -2477,13 +2467,13 @@ fn empties_packages_dir(
         && (cleans
             || verb.is_some_and(|v| {
                 v.class == words::Class::Destroys
-                    && words::parts(&v.word).iter().any(|p| {
-                        matches!(
-                            p.as_str(),
-                            "purge" | "clean" | "clear" | "wipe" | "empty" | "prune"
-                        )
-                    })
+                    && words::parts(&v.word).iter().any(|p| empties_word(p))
             }))
+}
+
+/// A word part that empties a place whole: purge, clean, clear, wipe, empty, prune.
+fn empties_word(p: &str) -> bool {
+    matches!(p, "purge" | "clean" | "clear" | "wipe" | "empty" | "prune")
 }
 
 /// Whether `word` is the value of a directory's option (`--dir X`, `--root=X`, `-C X`).

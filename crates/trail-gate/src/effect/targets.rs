@@ -449,8 +449,7 @@ pub(super) fn names_only_scratch(c: &Cmd<'_>, ctx: &Context) -> bool {
             return false;
         };
         // This machine's own address is a path here (`--remote "127.0.0.1:$TMPDIR/c"`).
-        let bare = a.raw.replace(['"', '\''], "");
-        if path_on_this_machine(&bare).is_some() {
+        if a.raw.contains(':') && path_on_this_machine(&a.raw.replace(['"', '\''], "")).is_some() {
             if let Some(path) = path_on_this_machine(&w) {
                 w = path.to_string();
             }
