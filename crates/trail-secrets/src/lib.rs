@@ -1187,6 +1187,12 @@ fn accept(
             let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
             if let Some((name_start, name_end)) = name {
                 let name = full_name(text, name_start, name_end);
+                // A URI's scheme (`otpauth://totp/…?issuer=…`) names what the URI carries: a
+                // credential in its query (`…?data=CjcKFNhk…`), if it holds one.
+                if text[name_end..].starts_with("://") {
+                    let how = written(compiled, locs, text, quoted);
+                    return query_holds_credential(name, value, how);
+                }
                 if !plausible::names_a_credential(name)
                     || plausible::served_to_browsers(text, start)
                     || an_id_elsewhere(text, value)
@@ -1212,6 +1218,37 @@ fn accept(
             }
         }
     }
+}
+
+/// Whether a URI's query holds a value its scheme's name would call a credential, judged with
+/// its percent escapes undone (`Acme%20Co` is two words).
+fn query_holds_credential(name: &str, uri: &str, how: plausible::Written) -> bool {
+    let query = uri.split_once('?').map_or("", |(_, q)| q);
+    query
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .any(|(_, v)| plausible::plausible_assignment(name, &unescaped(v), how))
+}
+
+/// A query value with its percent escapes undone (`%20` a space, `%2B` a `+`).
+fn unescaped(v: &str) -> String {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let byte = (b[i] == b'%')
+            .then(|| v.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let Some(c) = byte {
+            out.push(c);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Whether the value at `start` is a field named for an identifier (`"id": "job_e4b2…"`,

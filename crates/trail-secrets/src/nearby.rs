@@ -215,7 +215,9 @@ fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
                 .any(|c| c == b'\n')
         };
         let tag = i > 0 && b[i - 1] == b'<' || i > 1 && b[i - 1] == b'/' && b[i - 2] == b'<';
-        let names_nothing = in_path && line_ends() || tag && word == "key";
+        let names_nothing = in_path && line_ends()
+            || tag && word == "key"
+            || contains_any_case(word, b"passw") && file_of_password_program(text, i);
         let found = flag_value(text, i, end).map(|s| (s, FLAG)).or_else(|| {
             (!names_nothing)
                 .then(|| named_value(text, word, end).map(|s| (s, NEARBY)))
@@ -227,6 +229,24 @@ fn find_all(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
         i = end.max(i + 1);
     }
     whole_text(text, named, out);
+}
+
+/// Whether the word at `i` is an argument of a program named for passwords (`htpasswd -b
+/// FILE USER …`, `mosquitto_passwd FILE USER`): its password file, whose next word is the
+/// user's name. The password, when the line gives it, is the batch rule's.
+fn file_of_password_program(text: &str, i: usize) -> bool {
+    let start = text[..i].rfind(['\n', ';', '|', '&']).map_or(0, |s| s + 1);
+    let mut at = start;
+    for w in text[start..i].split_inclusive([' ', '\t']) {
+        let word = w.trim_end();
+        at += w.len();
+        if word.is_empty() || word == "$" || word == "sudo" || word.starts_with('-') {
+            continue;
+        }
+        let program = word.rsplit('/').next().unwrap_or(word);
+        return at <= i && contains_any_case(program, b"passwd");
+    }
+    false
 }
 
 /// The scanners that read the whole text rather than the words of names.
@@ -3932,7 +3952,16 @@ fn pairs(text: &str) -> Vec<(usize, usize)> {
         // `scheme://user:pass@host` is the URL rule's; base64's padding ends a digest or a
         // ciphertext. Without a scheme, `user:pass@host` is a pair all the same.
         let in_url = text[..colon - user_len].ends_with("//");
-        if matches!(b.get(e), Some(b':' | b'/'))
+        // A URL's path holds no credential (`otpauth://totp/Issuer:account?…`): its authority
+        // does, before the `@`.
+        let in_url_path = !in_url
+            && text[..colon - user_len].ends_with('/')
+            && text[..colon - user_len]
+                .rsplit(char::is_whitespace)
+                .next()
+                .is_some_and(|t| t.contains("://"));
+        if in_url_path
+            || matches!(b.get(e), Some(b':' | b'/'))
             || b.get(e) == Some(&b'@') && in_url
             || e > s && b[e - 1] == b'='
         {

@@ -7361,3 +7361,29 @@ fn found_by_the_155th_sealed_part() {
     let (out, _) = redact(&shown);
     assert!(!out.contains(key), "{out}");
 }
+
+/// Found by the 156th sealed part (issue 20): the user's name after a password program's file
+/// (`htpasswd -b FILE USER`, `mosquitto_passwd FILE USER`) was taken for the password, and an
+/// `otpauth://` URI with no secret in it for an assignment to `auth`; the password a batch
+/// line gives, and a TOTP secret in the URI's query, still are redacted.
+#[test]
+fn found_by_the_156th_sealed_part() {
+    for clean in [
+        "htpasswd -b /etc/nginx/acme-partner.htpasswd partner-0372 \"$(cat /run/secrets/acme_htpasswd)\"",
+        "$ sudo mosquitto_passwd /etc/mosquitto/passwd acme-sensor-536\nPassword:\nReenter password:",
+        "otpauth://totp/Acme%20Stores:store585.manager?issuer=Acme%20Stores&algorithm=SHA1&digits=6&period=30",
+        "otpauth://totp/Acme:store585.manager?issuer=Acme&algorithm=SHA1&digits=6",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+    let password = "Vq4mT9wLz2XkRb";
+    let batch = format!("mosquitto_passwd -b /etc/mosquitto/passwd acme-sensor-536 {password}");
+    let (out, _) = redact(&batch);
+    assert!(!out.contains(password), "{out}");
+    assert!(out.contains("acme-sensor-536"), "{out}");
+    let seed = "QJ4FLKWZ2XV7HMN3R6TYPDAE5SBCGU2K";
+    let uri = format!("otpauth://totp/Acme:bob?secret={seed}&issuer=Acme");
+    let (out, _) = redact(&uri);
+    assert!(!out.contains(seed), "{out}");
+}
