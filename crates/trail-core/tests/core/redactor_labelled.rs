@@ -2482,3 +2482,18 @@ fn new_families_sealed156_part() {
     print_table("secrets-families-sealed156.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 157th sealed part (issue 20): 16 families named from pottery and kiln firing,
+/// providers of gym, golf, ski, marina, stadium, leisure centre, climbing, bowling, theme park,
+/// racecourse, esports, tennis, event, campsite and escape room services, written by a helper
+/// that never read trail's source, run once with the redactor frozen at 79f2c56:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed157 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed157_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed157.tsv"), show);
+    print_table("secrets-families-sealed157.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
