@@ -1379,6 +1379,7 @@ fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
         && plausible::looks_random(value)
         && !plausible::camel_words(value)
         && !plausible::encodes_prose(value)
+        && !plausible::encodes_compressed(value)
 }
 
 /// `user:password@host`'s password, unless the user is a scheme (`mailto:`), a property's name
@@ -1494,6 +1495,7 @@ fn named_public_by_its_prefix(value: &str) -> bool {
         return false;
     };
     value.len() >= 20
+        && !signed_claims(value)
         && (first.eq_ignore_ascii_case("public")
             || second.eq_ignore_ascii_case("public")
             || first == "PUB"
@@ -1501,6 +1503,17 @@ fn named_public_by_its_prefix(value: &str) -> bool {
                 && second
                     .bytes()
                     .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+}
+
+/// A token whose body is its claims followed by their signature (`v4.public.eyJpc3Mi…`, a
+/// PASETO a server signed): "public" says how it is signed, and whoever holds it is who the
+/// claims name. A public key's body is only the key (`k3.public.AhBd…`, 33 bytes).
+fn signed_claims(value: &str) -> bool {
+    value.split('.').any(|part| {
+        part.len() > 100
+            && plausible::base64_decode(part)
+                .is_some_and(|b| b.starts_with(b"{\"") && b.len() > 64 + 8)
+    })
 }
 
 /// Whether the value at `start` is what a command printed that names a digest (`$ cat

@@ -1806,8 +1806,14 @@ fn jwk_members_by_name(text: &str) -> Vec<(usize, usize)> {
                 .strip_prefix(['?', ':', '+'])
                 .filter(|l| l.starts_with('='))
                 .unwrap_or(lead);
+            // (An XML setting's `key="…_jwk_d" value="…"`: the name's attribute, then its value's.)
+            let attribute = rest
+                .starts_with(['"', '\''])
+                .then(|| lead.strip_prefix("value="))
+                .flatten();
             let Some(value) = lead
                 .strip_prefix(['=', ':'])
+                .or(attribute)
                 .or((lead.len() < rest.len() && rest.starts_with([' ', '\t'])).then_some(lead))
             else {
                 continue;

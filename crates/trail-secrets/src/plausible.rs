@@ -1967,6 +1967,22 @@ fn base58check<const N: usize>(v: &str) -> Option<[u8; N]> {
     (check[..4] == bytes[N - 4..]).then_some(bytes)
 }
 
+/// Base64 of compressed data (`eJwNycEN…`, a zlib stream; `H4sIAAAA…`, gzip): its first bytes
+/// are the format's header, which a key's random bytes match about once in 8,000 (zlib's
+/// method byte and its check value) or 16 million (gzip's magic and method).
+pub(crate) fn encodes_compressed(value: &str) -> bool {
+    let Some(head) = value
+        .get(..4)
+        .and_then(base64_decode)
+        .filter(|h| h.len() == 3)
+    else {
+        return false;
+    };
+    let zlib = head[0] == 0x78 && (u16::from(head[0]) << 8 | u16::from(head[1])) % 31 == 0;
+    let gzip = head == [0x1f, 0x8b, 0x08];
+    zlib || gzip
+}
+
 /// Base64 of prose (`bWFuaWxhIG5pZ2h0bHkg…`, a sentence `base64` printed): every byte a
 /// printable character, words split by spaces, mostly letters. No key's random bytes decode
 /// so.

@@ -7387,3 +7387,44 @@ fn found_by_the_156th_sealed_part() {
     let (out, _) = redact(&uri);
     assert!(!out.contains(seed), "{out}");
 }
+
+/// Found by the 157th sealed part (issue 20): a PASETO a server signed (`v4.public.` and its
+/// claims, then their signature) was left as a public key is (`k3.public.…`); a JSON Web Key's
+/// private member as an XML setting (`<add key="…_jwk_d" value="…"/>`) was missed; and a zlib
+/// stream in base64 of a key's length was taken for a 512-bit key.
+#[test]
+fn found_by_the_157th_sealed_part() {
+    let token = "v4.public.eyJpc3MiOiJodHRwczovL2Jvb2tpbmdzLmFjbWUuZXhhbXBsZSIsInN1YiI6InJvb20taG9zdC03IiwiZXhwIjoiMjAyNi0xMi0wMlQwOToxNzoxNSswMDowMCJ9NCmSTUzICvMoH70VyJX6vkqjKI_q1SYQEKweAkAKicxWSOiRluftuFWkMKstfvCCu8-eCA1NNAqPfgD6MDTGGQ";
+    let d = "o9Cc_Ss6lzKvhf4kkW5vtrchb0ttuMPBNoptVe6zVNE";
+    for (text, secret) in [
+        (format!("set acme_token {{{token}}}"), token),
+        (format!("acme.token={token}"), token),
+        (
+            format!(
+                "<appSettings>\n  <add key=\"acme_jwk_kty\" value=\"EC\" />\n  <add key=\"acme_jwk_d\" value=\"{d}\" />\n</appSettings>"
+            ),
+            d,
+        ),
+    ] {
+        let (out, _) = redact(&text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    let clean =
+        "eJwBNQDK/92ihErcgheuMa5U4oPe0OTDXiC5NYXJxOMUO652o7ThFed3v6DAISu6nuSUwAcHFnSTZ7f4JRwdGQ==";
+    let (out, _) = redact(clean);
+    assert_eq!(out, clean);
+}
+
+/// Found by the property test while the compressed-data check was written: a value whose first
+/// four characters are padding (`====…`) decodes to nothing, and must not be indexed.
+#[test]
+fn padding_alone_is_no_compressed_header() {
+    for text in [
+        "acme_key = \"====AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"",
+        "x=\"==\"",
+    ] {
+        let _ = redact(text);
+    }
+    assert!(!crate::plausible::encodes_compressed("===="));
+    assert!(!crate::plausible::encodes_compressed("eJ=="));
+}
