@@ -2685,6 +2685,19 @@ fn new_families_sealed156_part() {
     assert!(all.rows > 0);
 }
 
+/// The 157th sealed part (issue 20): 24 families from sports and leisure (gyms, golf clubs, ski
+/// resorts, marinas, stadiums, leisure centres, climbing walls, bowling, theme parks,
+/// racecourses, esports arenas, tennis and padel clubs, race organisers, campsites, escape
+/// rooms), written by a helper that never read trail's source, run once with the design frozen
+/// at 64a6840:
+/// `cargo test -p trail-core --test core gate::new_families_sealed157 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed157_part() {
+    let (_, all) = measure(&["gate-families-sealed157.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
