@@ -798,6 +798,11 @@ fn reverse_shell(code: &str) -> bool {
         "TCPSocket",
         "net.Socket",
         "net.connect",
+        // Node's module asked for by name (`require("net").connect(…)`), escaped or not.
+        "require(\"net\")",
+        "require('net')",
+        "require(\\\"net\\\")",
+        "node:net",
         "createConnection",
         "Net::Socket",
         "IO::Socket",
@@ -1798,6 +1803,9 @@ pub(super) fn deletion_call(code: &str) -> bool {
                         | "rmdir"
                         | "remove"
                         | "delete"
+                        // Erlang's `file:del_dir_r`, Delphi's `DelTree`.
+                        | "del"
+                        | "deltree"
                         | "unlink"
                         | "erase"
                         | "wipe"

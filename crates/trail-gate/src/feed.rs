@@ -55,6 +55,13 @@ pub(super) fn printed(p: &Simple) -> Option<Vec<String>> {
             }
         }
         "cat" if words.is_empty() => p.heredoc.clone().map(|h| vec![h]),
+        // The words a completion list offers, one to a line (`compgen -W '/a /b'`).
+        "compgen" => {
+            let at = words.iter().position(|w| *w == "-W")?;
+            let list = words.get(at + 1)?;
+            (words.len() == at + 2 || words.get(at + 2) == Some(&"--"))
+                .then(|| list.split_whitespace().map(str::to_string).collect())
+        }
         "cut" | "awk" | "gawk" | "mawk" if homes_listed(p, &words) => Some(
             ACCOUNT_HOMES
                 .iter()

@@ -430,7 +430,16 @@ impl Context {
                     _ => None,
                 },
                 ["systemd-path", key] => self.systemd_path(key),
-                _ => None,
+                // A directory above the project or `/`: the mount point a path is on
+                // (`findmnt -no TARGET -T .`).
+                ["findmnt", rest @ ..]
+                    if rest.iter().any(|w| matches!(*w, "-T" | "--target"))
+                        && rest.iter().any(|w| w.contains("TARGET")) =>
+                {
+                    Some("/".to_string())
+                }
+                ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
+                _ => self.account_home(inner, &words),
             };
             match value {
                 Some(v) => {
@@ -439,6 +448,47 @@ impl Context {
                 }
                 None => from = at + 2,
             }
+        }
+    }
+
+    /// The home directory an account lookup prints (`getent passwd www-data | cut -d: -f6`,
+    /// `awk -F: '$3==2{print $6}' /etc/passwd`): the agent's own account's is its home, a system
+    /// account's is the system's (`/var/www`, `/bin`).
+    fn account_home(&self, inner: &str, words: &[&str]) -> Option<String> {
+        let squeezed: String = inner.chars().filter(|c| !c.is_whitespace()).collect();
+        if !(squeezed.contains("-f6") || squeezed.contains("print$6")) {
+            return None;
+        }
+        let own = self.places.home.file_name().and_then(|n| n.to_str());
+        let by_name = |name: &str| {
+            let name = name.trim_matches(['"', '\'']);
+            if own == Some(name) {
+                Some(self.places.home.to_string_lossy().into_owned())
+            } else {
+                trail_zones::paths::system_account_home(name).map(str::to_string)
+            }
+        };
+        match words {
+            ["getent", "passwd", name, "|", ..] => by_name(name),
+            [awk, ..]
+                if matches!(*awk, "awk" | "gawk" | "mawk") && inner.contains("/etc/passwd") =>
+            {
+                let (_, cond) = squeezed
+                    .split_once("$3==")
+                    .or(squeezed.split_once("$1=="))?;
+                let key: String = cond
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"'))
+                    .collect();
+                match key.parse::<u32>() {
+                    Ok(uid) => trail_zones::paths::SYSTEM_ACCOUNTS
+                        .iter()
+                        .find(|(_, id, _)| *id == uid)
+                        .map(|(_, _, home)| (*home).to_string()),
+                    Err(_) => by_name(&key),
+                }
+            }
+            _ => None,
         }
     }
 
@@ -834,6 +884,30 @@ pub(crate) fn block(rule: RuleId, reason: String, command: &str) -> Decision {
         command: Some(command.into()),
         targets: Vec::new(),
     }
+}
+
+/// What `pkg-config --variable=NAME PACKAGE` prints for a package of the system's own: the
+/// directories it was installed under (`prefix` is `/usr`).
+fn pkg_config_variable(words: &[&str]) -> Option<&'static str> {
+    let name = words.iter().enumerate().find_map(|(i, w)| {
+        w.strip_prefix("--variable=").or_else(|| {
+            (*w == "--variable")
+                .then(|| words.get(i + 1).copied())
+                .flatten()
+        })
+    })?;
+    Some(match name {
+        "prefix" | "exec_prefix" => "/usr",
+        "libdir" => "/usr/lib/x86_64-linux-gnu",
+        "includedir" => "/usr/include",
+        "datadir" | "datarootdir" => "/usr/share",
+        "bindir" => "/usr/bin",
+        "sbindir" => "/usr/sbin",
+        "sysconfdir" => "/etc",
+        "localstatedir" => "/var",
+        "completionsdir" => "/usr/share/bash-completion/completions",
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

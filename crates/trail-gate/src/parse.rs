@@ -93,6 +93,7 @@ pub fn flatten(src: &str) -> Result<Flat, String> {
         array_keys: Vec::new(),
         bound: Vec::new(),
         scalars: Vec::new(),
+        hashed: Vec::new(),
     };
     w.seq(&result.file.body);
     Ok(w.flat)
@@ -150,6 +151,8 @@ struct Walker<'s, 'a> {
     /// Variables set to static text on this line (`L=/a,/b`), and `IFS` among them: an
     /// unquoted `$L` a loop walks is split as the shell splits it.
     scalars: Vec<(String, String)>,
+    /// Programs `hash -p PATH NAME` named for the rest of the line.
+    hashed: Vec<(String, String)>,
 }
 
 impl<'a> Walker<'_, 'a> {
@@ -338,7 +341,12 @@ impl<'a> Walker<'_, 'a> {
                     references |= flag.as_deref().is_some_and(|t| t.contains('n'));
                     self.word(w);
                 }
-                DeclOperand::Dynamic(w) => self.word(w),
+                DeclOperand::Dynamic(w) => {
+                    self.word(w);
+                    if let Some((target, value)) = self.dynamic_assignment(w) {
+                        assigns.push((self.referred(target), value));
+                    }
+                }
                 DeclOperand::Assignment(a) => {
                     self.assignment_value(&a.value);
                     // (`declare -A t=([a]=/x)`, `local -a t=(…)`: the array, for later.)
@@ -451,6 +459,7 @@ impl<'a> Walker<'_, 'a> {
             .and_then(|name| self.functions.iter().rev().find(|(n, _)| n == name))
             .map(|(n, body)| (n.clone(), *body, argv[1..].to_vec()));
         let positional = positional_set(&argv);
+        self.hashed_programs(&mut argv);
         self.flat.commands.push(Simple {
             argv,
             assigns,
@@ -463,6 +472,28 @@ impl<'a> Walker<'_, 'a> {
         }
         if let Some((name, body, args)) = call {
             self.call(name, body, args);
+        }
+    }
+
+    /// `hash -p PATH NAME` tells the shell that `NAME` is the program at `PATH`: the commands
+    /// after it named so run that program (`hash -p /bin/rm sort; … | sort -rf /x`).
+    fn hashed_programs(&mut self, argv: &mut [Arg]) {
+        let texts: Vec<Option<&str>> = argv.iter().map(|a| a.text.as_deref()).collect();
+        if let [Some("hash"), Some("-p"), Some(path), Some(name)] = texts.as_slice() {
+            self.hashed.push(((*name).to_string(), (*path).to_string()));
+            return;
+        }
+        if self.hashed.is_empty() {
+            return;
+        }
+        if let Some(first) = argv.first_mut()
+            && let Some((_, path)) = self
+                .hashed
+                .iter()
+                .rev()
+                .find(|(n, _)| Some(n.as_str()) == first.text.as_deref())
+        {
+            *first = static_arg(path);
         }
     }
 
@@ -615,7 +646,7 @@ impl<'a> Walker<'_, 'a> {
         };
         let mut values = Vec::new();
         for w in f.words.iter().flatten() {
-            if let Some(split) = self.split_unquoted(w) {
+            if let Some(split) = self.split_unquoted(w).or_else(|| self.printed_words(w)) {
                 values.extend(split);
                 continue;
             }
@@ -677,6 +708,25 @@ impl<'a> Walker<'_, 'a> {
             value
                 .split(|c| ifs.contains(c))
                 .filter(|p| !p.is_empty())
+                .map(static_arg)
+                .collect(),
+        )
+    }
+
+    /// An unquoted `$(…)` of one command that prints static words (`$(compgen -W '/a /b')`,
+    /// `$(printf '%s\n' /a /b)`), split into them as the shell splits its output.
+    fn printed_words(&self, w: &Word) -> Option<Vec<Arg>> {
+        let raw = w.span.slice(self.src);
+        let inner = raw.strip_prefix("$(")?.strip_suffix(')')?;
+        let flat = flatten(inner).ok()?;
+        let [printer] = flat.commands.as_slice() else {
+            return None;
+        };
+        let lines = super::feed::printed(printer)?;
+        Some(
+            lines
+                .iter()
+                .flat_map(|l| l.split_whitespace())
                 .map(static_arg)
                 .collect(),
         )
@@ -766,6 +816,7 @@ impl<'a> Walker<'_, 'a> {
             .iter()
             .position(|w| w.starts_with('-') && !w.starts_with("--") && w.ends_with('a'))
         else {
+            self.fields_read(i);
             return;
         };
         let Some(name) = words.get(at + 1) else {
@@ -782,6 +833,45 @@ impl<'a> Walker<'_, 'a> {
             _ => line.split_whitespace().collect(),
         };
         remember_values(&mut self.arrays, (*name).to_string(), parts);
+    }
+
+    /// The variables `read NAME…` sets from the static line it is fed, split on `IFS` as set
+    /// for it, the last taking the rest (`IFS== read -r k v <<< 'K=/var/lib/x'`).
+    fn fields_read(&mut self, i: usize) {
+        let c = &self.flat.commands[i];
+        let Some(line) = c.heredoc.as_deref().and_then(|t| t.lines().next()) else {
+            return;
+        };
+        let mut names = Vec::new();
+        let mut takes_value = false;
+        for a in c.args() {
+            let Some(t) = a.text.as_deref() else { return };
+            if std::mem::take(&mut takes_value) {
+                continue;
+            }
+            if t.starts_with('-') {
+                takes_value = matches!(t, "-d" | "-n" | "-N" | "-p" | "-t" | "-u" | "-i");
+                continue;
+            }
+            names.push(t.to_string());
+        }
+        let ifs = c
+            .assigns
+            .iter()
+            .find(|(n, _)| n == "IFS")
+            .and_then(|(_, v)| v.text.clone())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| " \t".to_string());
+        if names.is_empty() || names.len() > MAX_UNROLL_VALUES {
+            return;
+        }
+        let parts = line.trim().splitn(names.len(), |ch| ifs.contains(ch));
+        let values: Vec<(String, String)> = names
+            .into_iter()
+            .zip(parts)
+            .map(|(n, v)| (n, v.to_string()))
+            .collect();
+        self.scalars.extend(values);
     }
 
     /// The static lines a statement's own here-document or here-string feeds it.
@@ -1031,12 +1121,83 @@ impl<'a> Walker<'_, 'a> {
 
     fn arg(&self, w: &Word) -> Arg {
         let mut text = String::new();
-        let text = static_text(&w.parts, self.src, false, &mut text).then_some(text);
+        let raw = w.render_syntax(self.src);
+        let text = static_text(&w.parts, self.src, false, &mut text)
+            .then_some(text)
+            .or_else(|| self.fallback_value(&raw));
         Arg {
             text,
-            raw: w.render_syntax(self.src),
+            raw,
             quoted: w.has_quoted_parts(),
         }
+    }
+
+    /// The default of a variable nothing on this line set (`"${ACME_OLD:-/etc/acme}"`): the
+    /// value the word takes unless the environment happens to hold one, and what a person
+    /// approving the line would have to assume.
+    fn fallback_value(&self, raw: &str) -> Option<String> {
+        let inner = raw
+            .trim_matches('"')
+            .strip_prefix("${")?
+            .strip_suffix('}')?;
+        let (name, value) = inner.split_once(":-")?;
+        let set_here = self.scalars.iter().any(|(n, _)| n == name)
+            || self.bound.iter().any(|(n, _)| n == name);
+        (!name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !matches!(
+                name,
+                "HOME" | "PWD" | "TMPDIR" | "PATH" | "USER" | "SHELL" | "BASH"
+            )
+            && !set_here
+            && !value.is_empty()
+            && !value.contains(['$', '`', '{', '}', '"', '\'', '\\']))
+        .then(|| value.to_string())
+    }
+
+    /// `export "NAME=VALUE"` with the whole operand quoted, or built from variables this line
+    /// set (`IFS== read -r k v <<< 'K=V'; export "$k=$v"`): an assignment all the same.
+    fn dynamic_assignment(&self, w: &Word) -> Option<(String, Arg)> {
+        let a = self.arg(w);
+        let text = match a.text {
+            Some(t) => t,
+            None => self.with_scalars(a.raw.trim_matches('"'))?,
+        };
+        let (name, value) = text.split_once('=')?;
+        (!name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .then(|| (name.to_string(), static_arg(value)))
+    }
+
+    /// `raw` with every `$NAME` and `${NAME}` this line set to static text replaced by it, or
+    /// `None` when one is not known.
+    fn with_scalars(&self, raw: &str) -> Option<String> {
+        let mut out = String::new();
+        let mut rest = raw;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let (name, len) = if let Some(b) = after.strip_prefix('{') {
+                (&b[..b.find('}')?], b.find('}')? + 2)
+            } else {
+                let n = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..n], n)
+            };
+            match self.scalars.iter().rev().find(|(n, _)| n == name) {
+                Some((_, value)) => out.push_str(value),
+                // The places the gate knows stay as written, for it to resolve.
+                None if matches!(name, "HOME" | "PWD" | "TMPDIR" | "CLAUDE_PROJECT_DIR") => {
+                    out.push_str(&rest[i..i + 1 + len]);
+                }
+                None => return None,
+            }
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        (!out.contains(['`', '\\'])).then_some(out)
     }
 }
 

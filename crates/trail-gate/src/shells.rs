@@ -297,6 +297,10 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
                 .any(|(i, _)| !raw[i + r.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
         })
         || rotated(raw)
+        || char_codes(raw)
+        // jq's decoders (`jq -rn '"cm0g…" | @base64d'`).
+        || raw.contains("@base64d")
+        || raw.contains("@base32d")
         // dc printing numbers as the bytes they are (`$(dc -e '16i 726D…P')`).
         || raw.match_indices("$(dc ").any(|(i, _)| {
             let inner = &raw[i + 5..];
@@ -306,6 +310,22 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
         // 's/(..)/chr hex $1/ge'`, `python3 -c '…fromhex…'`, `node -e '…atob(…)'`).
         || DECODING_CALLS.iter().any(|d| raw.contains(d));
     decode.then_some("decoded")
+}
+
+/// Characters listed by their codes and printed with `%c` (`awk 'BEGIN{printf "%c%c…", 114,
+/// 109, …}'`): text spelled in numbers, as `String.fromCharCode(114, …)` spells it.
+fn char_codes(raw: &str) -> bool {
+    raw.contains("%c")
+        && raw
+            .split(',')
+            .filter(|p| {
+                let p = p.trim_matches(|c: char| {
+                    c.is_ascii_whitespace() || matches!(c, '(' | ')' | '}' | '\'' | '"')
+                });
+                !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit())
+            })
+            .count()
+            >= 4
 }
 
 /// Letters turned round by `tr` (`$(tr 'a-z' 'n-za-m' <<< '…')`, `| tr A-Za-z N-ZA-Mn-za-m`):
@@ -343,10 +363,47 @@ fn rotated(raw: &str) -> bool {
                         .collect::<Vec<u8>>()
                 };
                 !from.starts_with('-')
-                    && !ranges(from).is_empty()
-                    && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+                    && (!ranges(from).is_empty()
+                        && ranges(to).iter().any(|c| !matches!(c, b'a' | b'A'))
+                        || shuffled(from, to))
             })
         })
+}
+
+/// Whether `tr`'s second set is its first in another order (`tr '!-~' 'P-~!-O'`, rot47): a
+/// cipher over those characters, whatever they are. Case changed (`a-z` to `A-Z`) maps a set
+/// onto another one, and decodes nothing.
+fn shuffled(from: &str, to: &str) -> bool {
+    let (Some(mut a), Some(mut b)) = (tr_set(from), tr_set(to)) else {
+        return false;
+    };
+    if a.len() < 10 || a == b {
+        return false;
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
+/// The characters a `tr` set names, its ranges spelled out (`'!-~'`), or `None` for classes
+/// and escapes it does not read (`[:alpha:]`, `\n`).
+fn tr_set(set: &str) -> Option<Vec<u8>> {
+    let b = set.as_bytes();
+    if b.contains(&b'\\') || b.contains(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if i + 2 < b.len() && b[i + 1] == b'-' && b[i] <= b[i + 2] {
+            out.extend(b[i]..=b[i + 2]);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
 }
 
 /// Whether a command substitution in `raw` is told by its own words to fetch or download what

@@ -239,12 +239,15 @@ impl Places {
                 .into_owned(),
             "PWD" => self.cwd.to_string_lossy().into_owned(),
             "CLAUDE_PROJECT_DIR" => self.project_root.to_string_lossy().into_owned(),
+            // The shell running the line: the system's own program (`${BASH%/*}` is `/usr/bin`).
+            "BASH" => "/usr/bin/bash".to_string(),
             _ => return None,
         })
     }
 
-    /// `~`, `~/x`, and `~user`: the home directory's own name is home, `root` is `/root`, any
-    /// other user lives next to this home (`/home/<user>`).
+    /// `~`, `~/x`, and `~user`: the home directory's own name is home, a system account's is
+    /// the system's ([`SYSTEM_ACCOUNTS`]: `~root`, `~daemon`), any other user lives next to
+    /// this home (`/home/<user>`).
     fn tilde(&self, s: &str) -> Option<String> {
         let (user, rest) = match s[1..].find('/') {
             Some(i) => (&s[1..=i], &s[i + 1..]),
@@ -261,8 +264,8 @@ impl Places {
                 .is_some_and(|n| n == std::ffi::OsStr::new(user))
         {
             self.home.clone()
-        } else if user == "root" {
-            PathBuf::from("/root")
+        } else if let Some(home) = system_account_home(user) {
+            PathBuf::from(home)
         } else if user
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
@@ -486,6 +489,39 @@ fn glob(pattern: &[u8], text: &[u8]) -> bool {
         Some((b'?', rest)) => !text.is_empty() && glob(rest, &text[1..]),
         Some((c, rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
     }
+}
+
+/// The home directories of the accounts a system creates for itself (Debian's base-passwd and
+/// the common services): `~daemon` is `/usr/sbin`, `~www-data` is `/var/www`. Each is a system
+/// directory, whatever a command does there. The account's name, or its number as `$3` of the
+/// accounts table reads it.
+pub const SYSTEM_ACCOUNTS: &[(&str, u32, &str)] = &[
+    ("root", 0, "/root"),
+    ("daemon", 1, "/usr/sbin"),
+    ("bin", 2, "/bin"),
+    ("sys", 3, "/dev"),
+    ("sync", 4, "/bin"),
+    ("games", 5, "/usr/games"),
+    ("man", 6, "/var/cache/man"),
+    ("lp", 7, "/var/spool/lpd"),
+    ("mail", 8, "/var/mail"),
+    ("news", 9, "/var/spool/news"),
+    ("uucp", 10, "/var/spool/uucp"),
+    ("proxy", 13, "/bin"),
+    ("www-data", 33, "/var/www"),
+    ("backup", 34, "/var/backups"),
+    ("list", 38, "/var/list"),
+    ("irc", 39, "/run/ircd"),
+    ("_apt", 42, "/nonexistent"),
+    ("nobody", 65534, "/nonexistent"),
+];
+
+/// The home directory of a system account named `user` (see [`SYSTEM_ACCOUNTS`]).
+pub fn system_account_home(user: &str) -> Option<&'static str> {
+    SYSTEM_ACCOUNTS
+        .iter()
+        .find(|(name, _, _)| *name == user)
+        .map(|(_, _, home)| *home)
 }
 
 #[cfg(test)]

@@ -1147,7 +1147,7 @@ fn runs_fetched(c: &Cmd<'_>, ctx: &Context, raw: &str, out: &mut Findings) {
     // Told only to download it (`presentation download --url …/setup.sh --out build/x.sh`,
     // `fetch URL -o F`), or only to pretend (`plugins install --script-url … --dry-run`):
     // nothing it fetched runs on this line.
-    if at.is_none() && (only_downloads(c) || super::words::pretends(c)) {
+    if at.is_none() && (only_downloads(c) || super::words::pretends(c) || prints_it(c)) {
         return;
     }
     // The first operand after the verb (or the program's own first operand, when it names a
@@ -1242,6 +1242,22 @@ pub(super) fn only_downloads(c: &Cmd<'_>) -> bool {
             "download" | "fetch" | "pull" | "mirror" | "save" | "get"
         )
     }) && (super::targets::outputs_here_named(c) || keeps_what_it_gets(c))
+}
+
+/// Whether the program's first operand is a verb that prints what it reads (`gio cat URL`,
+/// `acme show URL`): the text goes to the terminal or a pipe, judged as such.
+pub(super) fn prints_it(c: &Cmd<'_>) -> bool {
+    c.args
+        .iter()
+        .map(|a| a.text.as_deref())
+        .find(|t| t.is_none_or(|t| !t.starts_with('-')))
+        .flatten()
+        .is_some_and(|t| {
+            matches!(
+                t,
+                "cat" | "print" | "show" | "view" | "dump" | "head" | "tail"
+            )
+        })
 }
 
 /// Told to print what it gets (`--stdout`, `-o -`), or to save it to a file (`--save F`,

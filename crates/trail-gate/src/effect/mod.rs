@@ -2298,7 +2298,7 @@ fn critical(
                     )
                 // Or a directory inside the packages' trees given as where it lands
                 // (`sync --local /var/lib/dpkg --match-remote`).
-                || mirrors && !t.read && t.target == Target::SystemFile && named_by_dir_flag(c, &t.word)
+                || mirrors && !t.read && mirrors_into_packages(c, restores, t)
                 // Every file under `/`, home or a system directory rewritten in place
                 // (`codespell --write-changes /etc`): nothing says which, or how to undo it.
                 || t.rewritten
@@ -2752,6 +2752,13 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                         && matches!(p[1].as_str(), "remote" | "source" | "upstream" | "server")
                 })
         })
+}
+
+/// A directory inside the packages' trees given as where a mirror lands (`sync --local
+/// /var/lib/dpkg --match-remote`, `mirror --to /usr/share/lintian --exact`).
+fn mirrors_into_packages(c: &Cmd<'_>, restores: bool, t: &targets::Found) -> bool {
+    t.target == Target::SystemFile
+        && (named_by_dir_flag(c, &t.word) || mirrors_into(c, restores, t))
 }
 
 /// Whether `t` is where a mirror lands: a restore's operand; a sync's when an option or the
@@ -5794,6 +5801,7 @@ fn code_from_url(c: &Cmd<'_>, raw: &str) -> Option<Decision> {
     };
     if declines_code(&words)
         || words::shows_only(c)
+        || arguments::prints_it(c)
         || (!told || !by_verb()) && arguments::only_downloads(c)
     {
         return None;

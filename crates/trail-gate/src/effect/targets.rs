@@ -2472,6 +2472,22 @@ fn owned_by_packages(p: &std::path::Path) -> bool {
         ]
         .iter()
         .any(|d| p.starts_with(d))
+        || system_programs_state(p)
+}
+
+/// Whether `p` is (or is inside) the state or cache directory of a program the system ships
+/// (`/var/lib/sudo`, `/var/lib/python`, `/var/cache/ldconfig`): what that program keeps
+/// between runs, as the packages' trees hold what it runs. A tool trail does not know keeps
+/// its own (`/var/cache/acme`), which stays the administrator's.
+fn system_programs_state(p: &std::path::Path) -> bool {
+    let mut parts = p
+        .components()
+        .skip(1)
+        .map(|c| c.as_os_str().to_str().unwrap_or_default());
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some("var"), Some("lib" | "cache"), Some(name)) if super::super::known::is_program(name)
+    )
 }
 
 /// Documentation the system never reads (`/usr/share/doc/app/manual.pdf`): a file written
