@@ -2497,3 +2497,19 @@ fn new_families_sealed157_part() {
     print_table("secrets-families-sealed157.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 158th sealed part (issue 20): 16 families named from letterpress printing and
+/// typefounding, providers of courts, land registries, election offices, permits, fire and
+/// rescue, social housing, tax, passport, cemetery, transport, water, parking, animal control,
+/// vehicle licensing and coroners' services, written by a helper that never read trail's
+/// source, run once with the redactor frozen at 8e2b4f9:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed158 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed158_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed158.tsv"), show);
+    print_table("secrets-families-sealed158.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
