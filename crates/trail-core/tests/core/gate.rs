@@ -2698,6 +2698,19 @@ fn new_families_sealed157_part() {
     assert!(all.rows > 0);
 }
 
+/// The 158th sealed part (issue 20): 24 families from public and civic services (courts, land
+/// registries, elections, permits, fire and rescue, social housing, tax, passports and visas,
+/// cemeteries, public transport, water, parking, animal control, vehicle licensing, coroners),
+/// written by a helper that never read trail's source, run once with the design frozen at
+/// 471dd3c:
+/// `cargo test -p trail-core --test core gate::new_families_sealed158 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed158_part() {
+    let (_, all) = measure(&["gate-families-sealed158.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
