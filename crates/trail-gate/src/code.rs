@@ -1054,22 +1054,22 @@ pub(super) fn reads_credential_store(code: &str, ctx: &Context, raw: &str, out: 
     }
 }
 
-/// Code that evaluates what it is not shown: text decoded at run time is obfuscated code, a
-/// block (`exec(b64decode(…))`); a string taken from the environment is code the gate cannot
-/// read, a junction (`eval(parse(text = Sys.getenv("X")))`). Whether it was a block.
-fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
-    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
-    // What the code calls that runs text: its own language's evaluation, or the shell
-    // (`os.system(base64.b64decode('…'))`: the same, in a shell). One pass over its names.
+/// Whether code calls its own language's evaluation of text (`eval`, `exec`, Lua's `load`),
+/// and whether it calls the shell (`system`, `popen`, `subprocess.run(…, shell=True)`): one
+/// pass over its names.
+fn runs_text(code: &str) -> (bool, bool) {
     let (mut evaluates, mut shells) = (false, false);
     for (id, called) in identifiers(code) {
         if !called {
             continue;
         }
         match id.rsplit(['.', ':']).next().unwrap_or(id) {
-            "eval" | "exec" | "evaluate" | "instance_eval" | "class_eval" | "Function" => {
+            "eval" | "exec" | "evaluate" | "instance_eval" | "class_eval" | "Function"
+            | "loadstring" => {
                 evaluates = true;
             }
+            // Lua's `load(chunk)()`, bare: a module's `json.load` reads data.
+            "load" if id == "load" => evaluates = true,
             "system" | "popen" | "shell_exec" | "passthru" | "check_output" | "check_call" => {
                 shells = true;
             }
@@ -1083,6 +1083,17 @@ fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
             _ => {}
         }
     }
+    (evaluates, shells)
+}
+
+/// Code that evaluates what it is not shown: text decoded at run time is obfuscated code, a
+/// block (`exec(b64decode(…))`); a string taken from the environment is code the gate cannot
+/// read, a junction (`eval(parse(text = Sys.getenv("X")))`). Whether it was a block.
+fn evaluates_unseen(code: &str, raw: &str, out: &mut Findings) -> bool {
+    let has = |set: &[&str]| set.iter().any(|n| code.contains(n));
+    // What the code calls that runs text: its own language's evaluation, or the shell
+    // (`os.system(base64.b64decode('…'))`: the same, in a shell). One pass over its names.
+    let (evaluates, shells) = runs_text(code);
     // Or text put together backwards or from character codes (R's `rev(strsplit(…))`,
     // Python's `[::-1]` and `chr(…)`, PHP's `strrev`, Perl's `pack`): the same hiding.
     let decoded = has(&[
@@ -1775,11 +1786,15 @@ pub(super) fn act_call(code: &str) -> Option<&str> {
 pub(super) fn deletion_call(code: &str) -> bool {
     // A command language's statement, its verb among its first words with no parentheses
     // (Tcl's `file delete -force /home/dev`, `[file delete …]`).
+    // (CMake's says it as its first argument: `file(REMOVE_RECURSE /usr/share/x)`.)
     let statement = code.lines().any(|line| {
-        line.split_whitespace()
+        line.split(|c: char| c.is_whitespace() || matches!(c, '[' | '('))
+            .filter(|w| !w.is_empty())
             .take(3)
-            .map(|w| w.trim_start_matches(['[', '(']))
-            .any(|w| matches!(w, "delete" | "remove" | "rmdir" | "rm"))
+            .any(|w| {
+                matches!(w, "delete" | "remove" | "rmdir" | "rm")
+                    || matches!(w, "REMOVE" | "REMOVE_RECURSE")
+            })
             && line
                 .split_whitespace()
                 .any(|w| w.starts_with(['/', '~', '$']))

@@ -317,7 +317,7 @@ impl Context {
             "expanduser(",
             "abs_path(",
         ];
-        for runner in ["$(python3 -c ", "$(python -c ", "$(perl "] {
+        for runner in ["$(python3 -c ", "$(python -c ", "$(perl ", "$(ruby "] {
             let Some(at) = out.find(runner) else { continue };
             // The one-liner's code, quoted, then the substitution's end.
             let rest = &out[at + runner.len()..];
@@ -439,6 +439,16 @@ impl Context {
                     Some("/".to_string())
                 }
                 ["pkg-config", rest @ ..] => pkg_config_variable(rest).map(str::to_string),
+                // A system file's real place: the file, or one in the system's trees it
+                // points to (`readlink -f /etc/os-release`); its directory is the system's.
+                ["readlink", "-f" | "-e" | "-m" | "--canonicalize", path] | ["realpath", path]
+                    if path.trim_matches('"').starts_with('/')
+                        && !path.contains(['$', '`', '*', '?'])
+                        && (out[..at].ends_with("$(dirname \"")
+                            || out[..at].ends_with("$(dirname ")) =>
+                {
+                    Some(path.trim_matches('"').to_string())
+                }
                 _ => self.account_home(inner, &words),
             };
             match value {

@@ -343,7 +343,7 @@ impl<'a> Walker<'_, 'a> {
                 }
                 DeclOperand::Dynamic(w) => {
                     self.word(w);
-                    if let Some((target, value)) = self.dynamic_assignment(w) {
+                    for (target, value) in self.dynamic_assignment(w) {
                         assigns.push((self.referred(target), value));
                     }
                 }
@@ -917,7 +917,7 @@ impl<'a> Walker<'_, 'a> {
             .collect::<Option<_>>()?;
         match words.as_slice() {
             [flags @ .., name]
-                if flags
+                if flags_without_delimiter(flags)
                     .iter()
                     .all(|f| matches!(f.as_str(), "-r" | "-e" | "-s" | "-re" | "-er"))
                     && !name.starts_with('-') =>
@@ -1043,6 +1043,34 @@ impl<'a> Walker<'_, 'a> {
             Some(rest) => (rest, true),
             None => (inner, false),
         };
+        // `"${ds[@]/#/--dir=}"`, `/%/…`: each element given a prefix or a suffix.
+        let (inner, affix) = match inner.split_once("]/") {
+            Some((head, op)) => {
+                let (at_start, text) = match op.split_once('/') {
+                    Some(("#", text)) => (true, text),
+                    Some(("%", text)) => (false, text),
+                    _ => return None,
+                };
+                if text.contains(['$', '`', '/']) {
+                    return None;
+                }
+                (&inner[..=head.len()], Some((at_start, text)))
+            }
+            None => (inner, None),
+        };
+        if let Some((at_start, text)) = affix {
+            let elems = self.array_of(&format!("${{{inner}}}"))?;
+            return Some(
+                elems
+                    .into_iter()
+                    .map(|e| match e.text {
+                        Some(v) if at_start => static_arg(&format!("{text}{v}")),
+                        Some(v) => static_arg(&format!("{v}{text}")),
+                        None => e,
+                    })
+                    .collect(),
+            );
+        }
         let (name, index) = match inner.split_once('[') {
             Some((n, rest)) => (n, Some(rest.strip_suffix(']')?)),
             None => (inner, None),
@@ -1157,17 +1185,34 @@ impl<'a> Walker<'_, 'a> {
 
     /// `export "NAME=VALUE"` with the whole operand quoted, or built from variables this line
     /// set (`IFS== read -r k v <<< 'K=V'; export "$k=$v"`): an assignment all the same.
-    fn dynamic_assignment(&self, w: &Word) -> Option<(String, Arg)> {
+    fn dynamic_assignment(&self, w: &Word) -> Vec<(String, Arg)> {
         let a = self.arg(w);
-        let text = match a.text {
-            Some(t) => t,
-            None => self.with_scalars(a.raw.trim_matches('"'))?,
+        let Some(text) = a
+            .text
+            .or_else(|| self.with_scalars(a.raw.trim_matches('"')))
+        else {
+            return Vec::new();
         };
-        let (name, value) = text.split_once('=')?;
-        (!name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .then(|| (name.to_string(), static_arg(value)))
+        let Some((name, value)) = text.split_once('=') else {
+            return Vec::new();
+        };
+        // (`export ACME_{HOME,CACHE}=/x`: each name the braces spell.)
+        let mut names = Vec::new();
+        let unquoted = Arg {
+            quoted: false,
+            ..static_arg(name)
+        };
+        brace_expand(unquoted, &mut names);
+        names
+            .into_iter()
+            .filter_map(|n| n.text)
+            .filter(|n| {
+                !n.is_empty()
+                    && !n.starts_with(|c: char| c.is_ascii_digit())
+                    && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+            .map(|n| (n, static_arg(value)))
+            .collect()
     }
 
     /// `raw` with every `$NAME` and `${NAME}` this line set to static text replaced by it, or
@@ -1335,6 +1380,28 @@ pub(crate) fn static_arg(text: &str) -> Arg {
         raw: text.to_string(),
         quoted: true,
     }
+}
+
+/// A `read`'s flags without the line delimiter it is told (`-d ''`, `-d $'\0'`: lines
+/// separated by NUL, as `printf '%s\0'` and `find -print0` write them).
+fn flags_without_delimiter(flags: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(flags.len());
+    let mut skip = false;
+    for f in flags {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if f == "-d" {
+            skip = true;
+        } else if let Some(rest) = f.strip_suffix('d').filter(|r| r.starts_with('-')) {
+            // (`-rd ''`: the delimiter's flag last in a cluster.)
+            skip = true;
+            out.push(rest.to_string());
+        } else {
+            out.push(f.clone());
+        }
+    }
+    out
 }
 
 /// A word only the shell expands, under a directory the gate knows (`"$TMPDIR/photos"`,

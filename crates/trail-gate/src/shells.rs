@@ -252,6 +252,17 @@ const DECODING_CALLS: &[&str] = &[
     ".strip.reverse",
     "'rot_13'",
     "\"rot_13\"",
+    // Bits, hex and base64 turned into bytes by other languages (Perl's `pack("B*", …)`,
+    // PHP's `hex2bin`, Node's `Buffer.from(…, "base64url")`, Lua's `string.char(…)`).
+    "pack(\"B",
+    "pack('B",
+    "hex2bin(",
+    "\"base64url\"",
+    "'base64url'",
+    "\"base64\").toString",
+    "'base64').toString",
+    "string.char(",
+    "utf8.char(",
 ];
 
 /// Whether raw shell text fetches (`$(curl …)`) or decodes (`$(… | base64 -d)`) what it runs.
@@ -313,14 +324,17 @@ fn hidden_code(raw: &str) -> Option<&'static str> {
 }
 
 /// Characters listed by their codes and printed with `%c` (`awk 'BEGIN{printf "%c%c…", 114,
-/// 109, …}'`): text spelled in numbers, as `String.fromCharCode(114, …)` spells it.
+/// 109, …}'`) or packed (Ruby's `[114, …].pack("U*")`): text spelled in numbers, as
+/// `String.fromCharCode(114, …)` spells it.
 fn char_codes(raw: &str) -> bool {
-    raw.contains("%c")
+    ["%c", ".pack(", "[char]", "implode("]
+        .iter()
+        .any(|m| raw.contains(m))
         && raw
             .split(',')
             .filter(|p| {
                 let p = p.trim_matches(|c: char| {
-                    c.is_ascii_whitespace() || matches!(c, '(' | ')' | '}' | '\'' | '"')
+                    c.is_ascii_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '}' | '\'' | '"')
                 });
                 !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit())
             })

@@ -165,7 +165,9 @@ pub(super) fn unwrap(argv: &[Arg]) -> Option<usize> {
                 .raw
                 .split_once('=')
                 .is_some_and(|(k, _)| variable_name(k));
-        if words[i].is_none() && assigns_by_raw {
+        // So is an option whose value only the shell knows (`--setenv=K="$PWD/x"`).
+        let option_by_raw = argv[i].raw.starts_with("--") && argv[i].raw.contains('=');
+        if words[i].is_none() && (assigns_by_raw || option_by_raw) {
             i += 1;
             continue;
         }

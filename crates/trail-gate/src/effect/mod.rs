@@ -2265,6 +2265,7 @@ fn critical(
                         || verb.is_some_and(|v| v.class == words::Class::Destroys)
                             && (words::destroying_flag(c) || empties_named_dir(c, &t.word, ctx)))
                 || !looks && empties_packages_dir(c, t, cleans, verb)
+                || !looks && empties_anothers_state(c, ctx, t, cleans, verb)
                 // The home directory or the root shared or published (`zrok share public
                 // … /home/dev`), or served on a port (`goshs -d /home/dev -p 8000`): its keys
                 // and credentials go to whoever reaches it.
@@ -2469,6 +2470,60 @@ fn empties_packages_dir(
                 v.class == words::Class::Destroys
                     && words::parts(&v.word).iter().any(|p| empties_word(p))
             }))
+}
+
+/// The state or cache directory of another program (`/var/lib/colord`, `/var/cache/fontconfig`),
+/// named as the one to empty by a program whose name shares nothing with it: what a system
+/// service keeps between runs is gone, as `rm -rf` would take it. A tool's own (`acme-cli cache
+/// purge --dir /var/cache/acme`) stays the administrator's call, a junction.
+fn empties_anothers_state(
+    c: &Cmd<'_>,
+    ctx: &Context,
+    t: &targets::Found,
+    cleans: bool,
+    verb: Option<&words::Verb>,
+) -> bool {
+    if !t.word.contains("/var/") && !t.word.contains('$') && !t.word.contains("..") {
+        return false;
+    }
+    let Some(path) = ctx.resolve(&t.word) else {
+        return false;
+    };
+    let mut parts = path
+        .components()
+        .skip(1)
+        .filter_map(|c| c.as_os_str().to_str());
+    let (Some("var"), Some("lib" | "cache"), Some(owner)) =
+        (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let empties = cleans
+        || verb.is_some_and(|v| {
+            v.class == words::Class::Destroys && words::parts(&v.word).iter().any(|p| empties_word(p))
+        })
+        // Or made a copy of something else, what it held beside removed (`rollback --target
+        // DIR --discard-extra`).
+        || mirrors_removing(c, words::restores(c));
+    if !empties || !named_by_dir_flag(c, &t.word) {
+        return false;
+    }
+    // The program's own name, or its script's (`python3 scripts/nfl_cache.py`).
+    let script = c
+        .operands()
+        .next()
+        .and_then(|a| a.text.as_deref())
+        .filter(|s| s.contains(['.', '/']))
+        .and_then(|s| s.rsplit('/').next());
+    let names: Vec<String> = std::iter::once(c.name)
+        .chain(script)
+        .flat_map(words::parts)
+        .filter(|p| p.len() >= 3)
+        .collect();
+    let owner = owner.to_ascii_lowercase();
+    !names
+        .iter()
+        .any(|n| owner.contains(n.as_str()) || n.contains(owner.as_str()))
 }
 
 /// A word part that empties a place whole: purge, clean, clear, wipe, empty, prune.
@@ -2743,7 +2798,8 @@ fn mirrors_removing(c: &Cmd<'_>, restores: bool) -> bool {
                 && words::parts(w).iter().any(|p| {
                     matches!(
                         p.as_str(),
-                        "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact"
+                        "delete" | "remove" | "prune" | "purge" | "clean" | "drop" | "exact" | "evict"
+                            | "discard"
                     )
                 })
                 // Or made to match the other side (`--match-remote`, `--match-source`).

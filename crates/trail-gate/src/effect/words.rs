@@ -318,6 +318,9 @@ const SECRETS: &[&str] = &[
     "community",
     "credential",
     "credentials",
+    "creds",
+    // A connection string, its password in it (`db show --dsn-full`).
+    "dsn",
     "passphrase",
     "passwd",
     "password",
@@ -482,20 +485,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     {
         return Some((Class::Changes, false));
     }
-    let of = |p: &str| {
-        if DESTROYS.contains(&p) {
-            Some(Class::Destroys)
-        } else if STOPS.contains(&p) {
-            Some(Class::Stops)
-        } else if CHANGES.contains(&p) {
-            Some(Class::Changes)
-        } else if REACHES.contains(&p) {
-            Some(Class::Reaches)
-        } else {
-            None
-        }
-    };
-    if let Some(c) = of(part) {
+    if let Some(c) = listed_class(part) {
         return Some((c, false));
     }
     // A program replaced by what it fetches (`fink selfupdate`, `port selfupdate`).
@@ -516,7 +506,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
     // the kernel's word for a namespace of one's own, which shares nothing.
     if part
         .strip_prefix("un")
-        .is_some_and(|rest| rest != "share" && of(rest) == Some(Class::Reaches))
+        .is_some_and(|rest| rest != "share" && listed_class(rest) == Some(Class::Reaches))
     {
         return Some((Class::Destroys, false));
     }
@@ -527,7 +517,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
         .chain(part.strip_suffix('s'));
     // `puts`, `sets` are no plural of an act on something.
     for p in singular {
-        if let Some(c) = of(p).filter(|c| *c != Class::Changes) {
+        if let Some(c) = listed_class(p).filter(|c| *c != Class::Changes) {
             return Some((c, true));
         }
     }
@@ -536,7 +526,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
         .strip_suffix("all")
         .or_else(|| part.strip_suffix("db"))
         .filter(|v| v.len() >= 4)
-        && let Some(c) = of(verb).filter(|c| matches!(c, Class::Destroys | Class::Stops))
+        && let Some(c) = listed_class(verb).filter(|c| matches!(c, Class::Destroys | Class::Stops))
     {
         return Some((c, false));
     }
@@ -577,7 +567,7 @@ fn classify_form(part: &str) -> Option<(Class, bool)> {
                             .any(|x| rest.ends_with(x) && rest.len() < x.len() + 3)
                 })
             })
-            .and_then(|v| of(v))
+            .and_then(|v| listed_class(v))
             .map(|c| (c, false))
     })
 }
@@ -3642,6 +3632,24 @@ const JOINED_OBJECTS: &[&str] = &[
     "alarms",
 ];
 
+/// The class of a word part the lists name.
+fn listed_class(p: &str) -> Option<Class> {
+    if DESTROYS.contains(&p) {
+        Some(Class::Destroys)
+    } else if STOPS.contains(&p) {
+        Some(Class::Stops)
+    } else if CHANGES.contains(&p) {
+        Some(Class::Changes)
+    } else if REACHES.contains(&p) {
+        Some(Class::Reaches)
+    } else if matches!(p, "actuate" | "energize" | "energise") {
+        // A device set going (`valves actuate --valve-id V`), as a flag's `--actuate` is.
+        Some(Class::Actuates)
+    } else {
+        None
+    }
+}
+
 /// A removing verb joined to what it removes, as one subcommand (`pvecm delnode pve3`,
 /// `acme rmuser bob`, `killjob 42`, `ndsmanage stopall`): the object is deleted, or stopped.
 fn joined_removal(part: &str) -> Option<Class> {
@@ -3942,18 +3950,7 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
         let any = |set: &[&str]| ps.iter().any(|p| set.contains(&p.as_str()));
         // `--show-secrets`, and the flags that ask for them to be included in what is
         // printed (`--with-secrets`, `--include-secrets`, `--unmask-passwords`).
-        let asks_in = any(&[
-            "with",
-            "include",
-            "including",
-            "reveal",
-            "unmask",
-            "plaintext",
-            "unredacted",
-            // (`--plain-secrets`, `--cleartext-passwords`.)
-            "plain",
-            "cleartext",
-        ]);
+        let asks_in = asks_them_in(&ps);
         let removes = unknown
             && (removing_flag(c, &ps)
                 || clears_records(&ps)
@@ -3983,6 +3980,28 @@ fn flag_verb(c: &Cmd<'_>) -> Option<Verb> {
             class,
         })
     })
+}
+
+/// Flag parts that ask for secrets to be included in what is printed (`--with-secrets`,
+/// `--include-secrets`, `--unmask-passwords`, `--secrets-included`, `--secret-in-output`).
+fn asks_them_in(ps: &[String]) -> bool {
+    ps.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "with"
+                | "include"
+                | "including"
+                | "included"
+                | "reveal"
+                | "unmask"
+                | "plaintext"
+                | "unredacted"
+                // (`--plain-secrets`, `--cleartext-passwords`, `--dsn-full`.)
+                | "plain"
+                | "cleartext"
+                | "full"
+        )
+    }) || ps.windows(2).any(|p| p[0] == "in" && p[1] == "output")
 }
 
 /// A long flag's name without its dashes and value; for a program nobody models, a
@@ -4070,7 +4089,9 @@ fn unhides(c: &Cmd<'_>, ps: &[String]) -> bool {
         }
         _ => {
             ps.windows(2).any(|p| p[0] == "in" && p[1] == "clear")
-                && ps.iter().any(|p| SECRETS.contains(&p.as_str()))
+                && ps
+                    .iter()
+                    .any(|p| SECRETS.contains(&p.as_str()) || matches!(p.as_str(), "key" | "keys"))
         }
     }
 }
@@ -4106,10 +4127,13 @@ fn secret_asked_of_a_look(c: &Cmd<'_>, w: &str, ps: &[String]) -> bool {
         .is_none_or(|i| words.get(i + 1).is_none_or(|next| next.starts_with('-')));
     switch
         && subcommands(c).iter().any(|s| {
-            matches!(
-                *s,
-                "show" | "get" | "view" | "display" | "print" | "describe"
-            )
+            // (A looking verb before what it looks at: `show-connection`, `get-config`.)
+            parts(s).first().is_some_and(|v| {
+                matches!(
+                    v.as_str(),
+                    "show" | "get" | "view" | "display" | "print" | "describe"
+                )
+            })
         })
 }
 
@@ -4841,7 +4865,14 @@ pub(super) fn restores(c: &Cmd<'_>) -> bool {
         parts(w.trim_start_matches('-')).iter().any(|p| {
             matches!(
                 p.as_str(),
-                "restore" | "recover" | "extract" | "unpack" | "untar" | "unzip" | "unarchive"
+                "restore"
+                    | "recover"
+                    | "extract"
+                    | "unpack"
+                    | "untar"
+                    | "unzip"
+                    | "unarchive"
+                    | "rollback"
             )
         })
     };

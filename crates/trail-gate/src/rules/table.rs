@@ -1257,7 +1257,10 @@ pub static RULES: &[Rule] = &[
             // Rescue and emergency modes stop services, not the machine: not here.
             let power_unit = |w: &str| {
                 let stem = w.trim_end_matches(".target").trim_end_matches(".service");
-                power_word(stem) && !matches!(stem, "rescue" | "emergency") || stem == "shutdown"
+                power_word(stem) && !matches!(stem, "rescue" | "emergency")
+                    || stem == "shutdown"
+                    // What the three-finger salute starts: a reboot (`ctrl-alt-del.target`).
+                    || stem == "ctrl-alt-del"
             };
             let starts = |w: &str| matches!(w, "start" | "isolate");
             // Every command comes here: its pairs of words are read without collecting them.
