@@ -2513,3 +2513,19 @@ fn new_families_sealed158_part() {
     print_table("secrets-families-sealed158.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 159th sealed part (issue 20): 16 families named from handloom weaving and natural
+/// dyeing, providers of hotel, restaurant, pub, cafe, catering, nightclub, hostel, venue,
+/// wedding, food truck, taproom, wine bar, banqueting, holiday let and table-booking services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 8e2b4f9:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed159 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed159_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed159.tsv"), show);
+    print_table("secrets-families-sealed159.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
