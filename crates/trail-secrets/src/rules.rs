@@ -1270,8 +1270,8 @@ pub(crate) static BUILTIN: &[Builtin] = &[
         // inside another's query as `%26` (`/proxy?src=https://…?w=800%26ci_sign=…`), a JSON
         // string as `\u0026` (Go's encoder escapes every `&`); a URL encoded whole into another's
         // query writes `=` as `%3D` too (`…%26sig%3D7JSJ…%253D`), and its `&` as `%26`, which
-        // ends the value as `&` does.
-        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token|s)(?:=|%3d)(?P<secret>(?:(?-u:[^&\s"'#<>\\%)])|%(?:[013-9a-f][0-9a-f]|2[0-57-9a-f]))+)"#,
+        // ends the value as `&` does. A Windows batch file doubles each `%` (`sig=…%%2B…`).
+        regex: r#"(?:[?&~]|&amp;|%26|%3f|\\u0026|-[fd][ \t]+["']?|--form[ \t]+["']?)(?P<name>[a-z0-9_.-]*(?:signature|sig|sign)|hmac|x-amz-security-token|s)(?:=|%3d)(?P<secret>(?:(?-u:[^&\s"'#<>\\%)])|%%?(?:[013-9a-f][0-9a-f]|2[0-57-9a-f]))+)"#,
         example: "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=7a3f9c1e5b2d8f4a6c0e9b3d7a1f5c2e8b4d6f0a",
         keywords: &[
             "signature=",

@@ -7428,3 +7428,16 @@ fn padding_alone_is_no_compressed_header() {
     assert!(!crate::plausible::encodes_compressed("===="));
     assert!(!crate::plausible::encodes_compressed("eJ=="));
 }
+
+/// Found by the 159th sealed part (issue 20): an Azure SAS signature in a Windows batch file,
+/// where every `%` is doubled (`sig=…%%2B…%%3D`), was cut at its first escape and half left.
+#[test]
+fn found_by_the_159th_sealed_part() {
+    let tail = "Rk2mQp8vXw3LzN7tBc%%2BYhJd5sGfEa%%3D";
+    let text = format!(
+        "set \"ACME_PDF_URL=https://acme.blob.core.windows.net/m/x.pdf?sv=2022-11-02&sr=b&sp=r&sig=Ua9Lx{tail}\""
+    );
+    let (out, _) = redact(&text);
+    assert!(!out.contains("Rk2mQp8vXw3LzN7tBc"), "{out}");
+    assert!(!out.contains("YhJd5sGfEa"), "{out}");
+}
