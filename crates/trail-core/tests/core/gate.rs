@@ -2711,6 +2711,18 @@ fn new_families_sealed158_part() {
     assert!(all.rows > 0);
 }
 
+/// The 159th sealed part (issue 20): 24 families from hospitality (hotels, restaurants, pubs,
+/// cafes, caterers, nightclubs, hostels, venues, wedding planners, food trucks, taprooms, wine
+/// bars, holiday lets, room service, table booking), written by a helper that never read
+/// trail's source, run once with the design frozen at c9f5f34:
+/// `cargo test -p trail-core --test core gate::new_families_sealed159 -- --ignored --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed159_part() {
+    let (_, all) = measure(&["gate-families-sealed159.tsv"]);
+    assert!(all.rows > 0);
+}
+
 /// Found by the second sealed part (issue 20): a catastrophic command carried inside an argument
 /// of any program, where the argument's own syntax breaks it out (`%pipe%`, `\write18{…}`,
 /// `system("…")`, an option's value with an expansion, a string in a here-document), was
