@@ -2529,3 +2529,19 @@ fn new_families_sealed159_part() {
     print_table("secrets-families-sealed159.tsv", &families, &all);
     assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
 }
+
+/// The 160th sealed part (issue 20): 16 families named from enamelling and jewellery making,
+/// providers of taxi, bike share, scooter, car rental, car sharing, ferry, coach, rail, toll,
+/// driving school, breakdown, chauffeur, cable car, vehicle inspection and school bus services,
+/// written by a helper that never read trail's source, run once with the redactor frozen at
+/// 9ced9ac:
+/// `cargo test -p trail-core --test core redactor_labelled::new_families_sealed160 -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "sealed material: run deliberately, see the doc comment"]
+fn new_families_sealed160_part() {
+    let show = std::env::var_os("TRAIL_EVAL_SHOW_ROWS").is_some();
+    let (families, all) = evaluate(&load("secrets-families-sealed160.tsv"), show);
+    print_table("secrets-families-sealed160.tsv", &families, &all);
+    assert!(all.recall() >= 0.5 && all.fp_rate() <= 0.5);
+}
