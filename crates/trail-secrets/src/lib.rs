@@ -1183,41 +1183,69 @@ fn accept(
             let user = Compiled::group(compiled.user_group, locs, text);
             !plausible::is_placeholder(value) && user != Some(value)
         }
-        Check::Assignment => {
-            let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
-            if let Some((name_start, name_end)) = name {
-                let name = full_name(text, name_start, name_end);
-                // A URI's scheme (`otpauth://totp/…?issuer=…`) names what the URI carries: a
-                // credential in its query (`…?data=CjcKFNhk…`), if it holds one.
-                if text[name_end..].starts_with("://") {
-                    let how = written(compiled, locs, text, quoted);
-                    return query_holds_credential(name, value, how);
-                }
-                if !plausible::names_a_credential(name)
-                    || plausible::served_to_browsers(text, start)
-                    || an_id_elsewhere(text, value)
-                    || plausible::tagged_ciphertext(value)
-                {
-                    return false;
-                }
-                // A URL's query parameter (`…/message?token=A8Mi.Js4nj0xMpB`): `&` or the URL's
-                // end closes it, so a shorter generated value counts.
-                let in_query = name_start > 0
-                    && matches!(text.as_bytes()[name_start - 1], b'?' | b'&')
-                    && text[..name_start]
-                        .rsplit(char::is_whitespace)
-                        .next()
-                        .is_some_and(|t| t.contains("://"));
-                plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))
-                    || in_query && plausible::query_token(value)
-            } else {
-                let user = Compiled::group(compiled.user_group, locs, text);
-                !plausible::is_placeholder(value)
-                    && !plausible::is_number(value)
-                    && user != Some(value)
-            }
-        }
+        Check::Assignment => plausible_assigned(compiled, locs, text, value, quoted, start),
     }
+}
+
+/// An assignment's value judged by its name (`API_KEY=…`), or a `user:password` pair's.
+fn plausible_assigned(
+    compiled: &Compiled,
+    locs: &Locs,
+    text: &str,
+    value: &str,
+    quoted: bool,
+    start: usize,
+) -> bool {
+    let name = compiled.name_groups.iter().find_map(|&g| locs.get(g));
+    if let Some((name_start, name_end)) = name {
+        let name = full_name(text, name_start, name_end);
+        // A URI's scheme (`otpauth://totp/…?issuer=…`) names what the URI carries: a
+        // credential in its query (`…?data=CjcKFNhk…`), if it holds one.
+        if text[name_end..].starts_with("://") {
+            let how = written(compiled, locs, text, quoted);
+            return query_holds_credential(name, value, how);
+        }
+        if !plausible::names_a_credential(name)
+            || plausible::served_to_browsers(text, start)
+            || an_id_elsewhere(text, value)
+            || plausible::tagged_ciphertext(value)
+        {
+            return false;
+        }
+        // A URL's query parameter (`…/message?token=A8Mi.Js4nj0xMpB`): `&` or the URL's
+        // end closes it, so a shorter generated value counts.
+        let in_query = name_start > 0
+            && matches!(text.as_bytes()[name_start - 1], b'?' | b'&')
+            && text[..name_start]
+                .rsplit(char::is_whitespace)
+                .next()
+                .is_some_and(|t| t.contains("://"));
+        !config_key_named(value)
+            && (plausible::plausible_assignment(name, value, written(compiled, locs, text, quoted))
+                || in_query && plausible::query_token(value))
+    } else {
+        let user = Compiled::group(compiled.user_group, locs, text);
+        !plausible::is_placeholder(value)
+            && !plausible::is_number(value)
+            && user != Some(value)
+            // `-u rediss://user@host`: an address, its scheme read as a user.
+            && !value.starts_with("//")
+    }
+}
+
+/// A configuration key's name in a project's namespace (`pulumi config set --secret
+/// acme:apiToken`): what the secret is stored under, not the secret.
+fn config_key_named(value: &str) -> bool {
+    let Some((ns, key)) = value.split_once(':') else {
+        return false;
+    };
+    !ns.is_empty()
+        && ns
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_'))
+        && key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key.bytes().all(|b| b.is_ascii_alphanumeric())
+        && (plausible::camel_words(key) || plausible::names_a_credential(key))
 }
 
 /// Whether a URI's query holds a value its scheme's name would call a credential, judged with
@@ -1362,11 +1390,7 @@ fn plausible_token(compiled: &Compiled, locs: &Locs, text: &str, value: &str) ->
     };
     // A resource's id: its type in two capitals, then 32 hex digits (a message's `SM1e2a…`,
     // an account's `AC…`), as messaging APIs print them in logs and webhooks.
-    let typed_id = value.len() == 34
-        && value.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
-        && value.as_bytes()[2..]
-            .iter()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
+    let typed_id = plausible::typed_resource_id(value);
     // A code path (`ProcessInfo.processInfo.environment`): words joined by dots, each an
     // identifier, where the code reads the value from.
     let code_path = value.contains('.')

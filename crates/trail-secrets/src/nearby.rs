@@ -178,6 +178,14 @@ pub(crate) fn signs_a_link(scanner: usize) -> bool {
 pub(crate) fn find(text: &str, named: bool, out: &mut Vec<(usize, usize, usize)>) {
     let first = out.len();
     find_all(text, named, out);
+    // A resource's typed id standing alone (`Account SID: AC1ac0…`) is public.
+    if out[first..].iter().any(|&(_, _, k)| k == ALONE) {
+        let mut found = out.split_off(first);
+        found.retain(|&(s, e, k)| {
+            k != ALONE || !text.get(s..e).is_some_and(plausible::typed_resource_id)
+        });
+        out.extend(found);
+    }
 
     // Nothing inside a `data:` URI's base64 is a credential, whatever a run of it spells.
     // (Most texts hold none: then nothing is looked at again.)

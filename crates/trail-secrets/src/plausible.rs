@@ -1967,6 +1967,16 @@ fn base58check<const N: usize>(v: &str) -> Option<[u8; N]> {
     (check[..4] == bytes[N - 4..]).then_some(bytes)
 }
 
+/// A resource's id: its type in two capitals, then 32 hex digits (a message's `SM1e2a…`, an
+/// account's `AC…`), as messaging APIs print them in logs, webhooks and setup prompts.
+pub(crate) fn typed_resource_id(value: &str) -> bool {
+    value.len() == 34
+        && value.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
+        && value.as_bytes()[2..]
+            .iter()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+}
+
 /// Base64 of compressed data (`eJwNycEN…`, a zlib stream; `H4sIAAAA…`, gzip): its first bytes
 /// are the format's header, which a key's random bytes match about once in 8,000 (zlib's
 /// method byte and its check value) or 16 million (gzip's magic and method).

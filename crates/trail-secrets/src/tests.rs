@@ -7441,3 +7441,23 @@ fn found_by_the_159th_sealed_part() {
     assert!(!out.contains("Rk2mQp8vXw3LzN7tBc"), "{out}");
     assert!(!out.contains("YhJd5sGfEa"), "{out}");
 }
+
+/// Found by the 160th sealed part (issue 20): `-u rediss://user@host` read as `-u user:pass`
+/// with the scheme for the user; a project's config key (`pulumi config set --secret
+/// acme:apiToken`) read as the secret; a messaging API's typed account id (`AC` and 32 hex)
+/// standing alone read as a token. A value given after the key is still one.
+#[test]
+fn found_by_the_160th_sealed_part() {
+    for clean in [
+        "$ redis-cli -u rediss://default@cache.acme.example:6380/0 --askpass\nPlease input password: ",
+        "$ pulumi config set --secret acme:apiToken\nvalue: ",
+        "The Account SID for your Acme Account: AC4f0e2a9c7b1d3e5f6a8b0c2d4e6f8a1b3c",
+    ] {
+        let (out, _) = redact(clean);
+        assert_eq!(out, clean);
+    }
+    let value = "Wq7nTz3kLp9vRx2m";
+    let line = format!("pulumi config set --secret acme:dbPassword {value}");
+    let (out, _) = redact(&line);
+    assert!(!out.contains(value), "{out}");
+}
